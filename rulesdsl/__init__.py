@@ -1,0 +1,1 @@
+"""rulesdsl: compile tabletop terrain rules into Python modules and reference sheets."""

@@ -1,0 +1,1 @@
+"""Output backends for rulesdsl."""

@@ -1,0 +1,122 @@
+"""Render an HTML quick-reference sheet to PDF bytes with WeasyPrint, deterministically.
+
+WeasyPrint is an optional dependency (``pip install 'rulesdsl[pdf]'``); it is
+imported only when :func:`render_pdf` is called, and :class:`PdfUnavailable`
+is raised if it cannot be loaded.
+
+Determinism (same HTML in, same bytes out, in any process):
+
+* WeasyPrint writes no creation/modification date of its own; it copies
+  them only from ``<meta name="dcterms.created">``/``dcterms.modified``.  A
+  finisher (WeasyPrint's documented ``write_pdf(finisher=...)`` hook)
+  removes ``/CreationDate`` and ``/ModDate`` from the info dictionary anyway,
+  and sets ``/Producer`` to the fixed string :data:`PRODUCER` rather than
+  "WeasyPrint <version>".  ``/Title`` comes from the HTML ``<title>``.
+* The file identifier (trailer ``/ID``) is passed explicitly through the
+  ``pdf_identifier`` option: a hash of the HTML and ``base_url``, so it is the
+  same for the same input (pydyf's second ``/ID`` entry is an MD5 of the
+  PDF content, also deterministic).
+* Embedded fonts are subset and named after an MD5 of the font and the glyphs
+  used, never randomly.  WeasyPrint subsets with the HarfBuzz-Subset library
+  (Debian ``libharfbuzz-subset0``) when it is installed, which is
+  deterministic; without it WeasyPrint falls back to fontTools (and logs a
+  warning), and fontTools stamps the subset's ``head.modified`` with the
+  current time unless ``SOURCE_DATE_EPOCH`` is set.  So :func:`render_pdf`
+  sets ``SOURCE_DATE_EPOCH=0`` for the duration of the render only, under a
+  module lock, and restores the caller's value (or its absence) in a
+  ``finally`` block; nothing else in WeasyPrint 70 or pydyf reads it.
+* Compression is zlib, which is deterministic.
+
+Fonts: a user stylesheet sets ``font-family`` to :data:`FONT_FAMILY`, which
+starts with "DejaVu Sans".  The DejaVu fonts in ``/usr/share/fonts/truetype/dejavu``
+(Debian package ``fonts-dejavu-core``) are found through fontconfig and cover
+Latin (é, œ) and Cyrillic (Редкий лес).  Being a user stylesheet, it is
+overridden by any ``font-family`` the HTML itself sets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["FONT_FAMILY", "PRODUCER", "SOURCE_DATE_EPOCH", "PdfUnavailable", "render_pdf"]
+
+#: Value written to the PDF ``/Producer`` field (no version, so it never changes).
+PRODUCER = "rulesdsl"
+
+#: CSS font stack applied to the whole document (overridable by the page's own CSS).
+FONT_FAMILY = '"DejaVu Sans", "DejaVu Sans Condensed", "DejaVu Serif", sans-serif'
+
+_BASE_CSS = f"html {{ font-family: {FONT_FAMILY}; }}"
+
+#: ``SOURCE_DATE_EPOCH`` used while rendering (fontTools' subset timestamp, see above).
+SOURCE_DATE_EPOCH = "0"
+
+# Serialises renders, so concurrent calls cannot interleave the set/restore of
+# SOURCE_DATE_EPOCH (and leave it set or unset for the wrong caller).
+_RENDER_LOCK = threading.Lock()
+
+_INSTALL_HINT = "PDF output needs WeasyPrint: pip install 'rulesdsl[pdf]'"
+
+
+class PdfUnavailable(RuntimeError):
+    """WeasyPrint (or a system library it needs, such as Pango) cannot be loaded."""
+
+
+def _identifier(html: str, base_url: str | None) -> bytes:
+    """Stable PDF file identifier for this input: 32 hex digits of SHA-256."""
+    digest = hashlib.sha256()
+    digest.update(html.encode("utf-8"))
+    digest.update(b"\0")
+    digest.update((base_url or "").encode("utf-8"))
+    return digest.hexdigest()[:32].encode("ascii")
+
+
+@contextmanager
+def _fixed_source_date_epoch() -> Iterator[None]:
+    """Set ``SOURCE_DATE_EPOCH`` for the duration of the block, then restore it."""
+    saved = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
+
+
+def _fix_metadata(document: Any, pdf: Any) -> None:
+    """WeasyPrint finisher: fixed producer, no dates, in the PDF info dictionary."""
+    import pydyf  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    pdf.info["Producer"] = pydyf.String(PRODUCER)
+    for key in ("CreationDate", "ModDate"):
+        pdf.info.pop(key, None)
+
+
+def render_pdf(html: str, *, base_url: str | None = None) -> bytes:
+    """Render ``html`` to PDF and return the bytes; the same input always gives the same bytes.
+
+    ``base_url`` resolves relative links, images and stylesheets in ``html``.
+    The text is set in DejaVu Sans unless the page's CSS says otherwise (see
+    the module docstring).  Raises :class:`PdfUnavailable` if WeasyPrint is
+    not installed or cannot load its system libraries.
+    """
+    try:
+        import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing
+        raise PdfUnavailable(f"{_INSTALL_HINT} ({exc})") from exc
+
+    with _RENDER_LOCK, _fixed_source_date_epoch():
+        document = weasyprint.HTML(string=html, base_url=base_url)
+        pdf: bytes = document.write_pdf(
+            stylesheets=[weasyprint.CSS(string=_BASE_CSS)],
+            pdf_identifier=_identifier(html, base_url),
+            finisher=_fix_metadata,
+        )
+    return pdf

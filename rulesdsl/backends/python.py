@@ -1,0 +1,391 @@
+"""The Python backend: one standalone, typed module per ruleset, from the IR alone.
+
+Like Jinja2's own compiler, it writes Python that reads as if written by hand: data as literal
+mappings, step and decision tables as small functions. Safety rests on two rules: every string
+from a ruleset reaches the module through ``repr`` (the ``py`` filter) or the docstring escaper
+(the ``doc`` filter), and every name is an identifier the compiler has already checked.
+"""
+
+from __future__ import annotations
+
+import pprint
+import textwrap
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import jinja2
+
+from rulesdsl import ir
+from rulesdsl.dice import Dice, chance_at_least, chance_between
+
+WIDTH = 100
+"""The generated modules' line length (ruff's setting for the project)."""
+
+
+class Code:
+    """Python source built here from already-safe parts; emitted as is."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __repr__(self) -> str:
+        return self.source
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Code) and other.source == self.source
+
+    def __hash__(self) -> int:
+        return hash(self.source)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, float):
+        return _tidy(value)
+    if isinstance(value, list | tuple):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if value is None or isinstance(value, str | int | Fraction | Code):
+        return value
+    raise TypeError(f"cannot emit {value!r}")  # pragma: no cover
+
+
+def py(value: Any, column: int = 0) -> str:
+    """A Python literal for plain data, starting at ``column`` and wrapped to WIDTH.
+
+    Strings always go through repr (pprint splits long ones into implicit concatenations).
+    """
+    text = pprint.pformat(_plain(value), width=max(40, WIDTH - column - 1), sort_dicts=False)
+    return text.replace("\n", "\n" + " " * column)
+
+
+def doc(text: str) -> str:
+    """Text made safe inside a triple-quoted docstring, on one line."""
+    flat = " ".join(str(text).split())
+    flat = "".join(ch for ch in flat if ch.isprintable())
+    flat = flat.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return flat + " " if flat.endswith('"') else flat
+
+
+def _tidy(number: float) -> float:
+    return int(number) if isinstance(number, float) and number.is_integer() else number
+
+
+def export_order(name: str) -> tuple[int, str]:
+    """isort's order for ``__all__``: CONSTANTS, then Classes, then functions."""
+    return (0 if name.isupper() else 1 if name[0].isupper() else 2, name)
+
+
+def docstring(text: str, indent: int) -> str:
+    """Docstring body text wrapped to WIDTH at ``indent`` (the opening quotes count)."""
+    return textwrap.fill(doc(text), width=WIDTH - indent, initial_indent="",
+                         subsequent_indent=" " * indent, break_on_hyphens=False)
+
+
+def runtime(value: ir.Value | None) -> Any:
+    """How an IR value looks in the generated module."""
+    match value:
+        case None:
+            return None
+        case ir.Number(value=v, unit=None):
+            return _tidy(v)
+        case ir.Number(value=v, unit=unit):
+            return Code(f"Quantity({py(v)}, {py(unit)})")
+        case ir.Rate(amount=a, per=p):
+            return Code(f"Rate({py(runtime(a))}, {py(runtime(p))})")
+        case ir.Trade(gain=g, cost=c):
+            return Code(f"Trade({py(runtime(g))}, {py(runtime(c))})")
+        case ir.Span(low=lo, high=hi, unit=u):
+            return Code(f"Span({py(lo)}, {py(hi)}, {py(u)})")
+        case ir.Marker(marker=m):
+            return Code(m.upper())
+        case ir.Symbol(name=n):
+            return n
+        case ir.Flag(value=b):
+            return b
+        case ir.DiceValue(count=c, sides=s, bonus=b):
+            return Code(f"Dice({c}, {s}, {b})")
+        case ir.Text(text=t):
+            return t
+        case ir.Same(resolved=r):
+            return runtime(r)
+        case ir.ParamRate(param=p):
+            return p
+    raise TypeError(f"no runtime form for {value!r}")  # pragma: no cover
+
+
+def per_distance(value: ir.Value, params: dict[str, float | None]) -> Any:
+    """A movement cost per distance unit: a number, a marker, or an unfilled parameter's name."""
+    match value:
+        case ir.Number(value=v):
+            return _tidy(v)
+        case ir.Rate(amount=a, per=p):
+            return _tidy(a.value / p.value)
+        case ir.ParamRate(amount=a, param=name):
+            filled = params.get(name)
+            return name if not filled else _tidy(a.value / filled)
+        case ir.Same(resolved=r):
+            return per_distance(r, params)
+        case ir.Marker(marker=m):
+            return Code(m.upper())
+    raise TypeError(f"not a movement cost: {value!r}")  # pragma: no cover
+
+
+def source_text(rs: ir.Ruleset, info: ir.Info) -> str:
+    src = info.source
+    if src is None:
+        return ""
+    book = next((b for b in rs.books if b.id == src.book), None)
+    title = next(iter(book.info.labels.values()), src.book) if book else src.book
+    parts = [title, src.page or "", src.detail or ""]
+    return ", ".join(p for p in parts if p)
+
+
+# ---- steps and decisions as code --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Function:
+    id: str
+    label: str
+    source: str
+    body: list[str]
+    summary: str = ""
+    param: str = ""
+    param_unit: str = ""
+    result_unit: str | None = None
+    impassable: bool = False
+    signature: str = ""
+
+
+def step_summary(step: ir.Step) -> str:
+    parts = []
+    unit = step.param_unit
+    for t in step.terms:
+        if t.term == "rate":
+            full = "full " if t.full else ""
+            parts.append(f"{_signed(t.amount)} per {full}{_tidy(t.every)} {unit}")
+        elif t.term == "floor":
+            bound = "above" if t.strict else "from"
+            parts.append(f"at least {_tidy(t.amount)} {bound} {_tidy(t.at)} {unit}")
+        else:
+            bound = "above" if t.strict else "from"
+            parts.append(f"impassable {bound} {_tidy(t.at)} {unit}")
+    return ", ".join(parts)
+
+
+def _signed(n: float) -> str:
+    return f"{'+' if n >= 0 else ''}{_tidy(n)}"
+
+
+def step_body(step: ir.Step) -> list[str]:
+    x = step.param
+    lines: list[str] = []
+    for t in step.terms:
+        if t.term == "impassable":
+            lines += [f"if {x} {'>' if t.strict else '>='} {py(t.at)}:", "    return IMPASSABLE"]
+    rates = []
+    for t in step.terms:
+        if t.term == "rate":
+            count = f"math.floor({x} / {py(t.every)})" if t.full else f"{x} / {py(t.every)}"
+            if t.every == 1 and not t.full:
+                count = x
+            rates.append(count if t.amount == 1 else f"{py(t.amount)} * {count}")
+    lines.append(f"value: float = {' + '.join(rates) if rates else '0'}")
+    for t in step.terms:
+        if t.term == "floor":
+            lines += [f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
+                      f"    value = max(value, {py(t.amount)})"]
+    lines.append("return value")
+    return lines
+
+
+def _operand(op: ir.Operand) -> str:
+    if op.ref is None:
+        return py(op.literal)
+    if op.scale_op is None:
+        return op.ref
+    return f"{op.ref} {op.scale_op} {py(op.scale)}"
+
+
+def _condition(c: ir.Comparison, units: dict[str, str]) -> str:
+    if c.left.ref and units.get(c.left.ref) == "bool" and c.right.ref is None:
+        truthy = (c.right.literal == 1) == (c.op == "=")
+        return c.left.ref if truthy else f"not {c.left.ref}"
+    op = "==" if c.op == "=" else c.op
+    return f"{_operand(c.left)} {op} {_operand(c.right)}"
+
+
+def decision_body(d: ir.Decision, lang: str) -> list[str]:
+    units = {p.name: p.unit for p in d.params}
+    outcomes = {o.id: o for o in d.outcomes}
+    lines: list[str] = []
+    for row in d.rows:
+        o = outcomes[row.outcome]
+        label = o.info.labels.get(lang) or next(iter(o.info.labels.values()), o.id)
+        value = per_value(o.value)
+        ret = f"return Outcome({py(o.id)}, {py(label)}, {py(value)})" if value is not None else (
+            f"return Outcome({py(o.id)}, {py(label)})")
+        if row.conditions:
+            test = " and ".join(_condition(c, units) for c in row.conditions)
+            lines += [f"if {test}:", f"    {ret}"]
+        else:
+            lines.append(ret)
+    return lines
+
+
+def per_value(value: ir.Value | None) -> Any:
+    """A modifier's value in the module: a number or a marker."""
+    if value is None:
+        return None
+    if isinstance(value, ir.Marker):
+        return Code(value.marker.upper())
+    if isinstance(value, ir.Number):
+        return _tidy(value.value)
+    return runtime(value)
+
+
+# ---- the whole module -------------------------------------------------------------------------
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("rulesdsl", "templates"),
+        autoescape=False,  # Python, not markup: safety comes from `py` and `doc`
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["py"] = py
+    env.filters["doc"] = doc
+    env.filters["tuple"] = tuple
+    env.filters["wrap"] = docstring
+    return env
+
+
+def render(rs: ir.Ruleset) -> str:
+    """The module's source text for one ruleset."""
+    lang = rs.languages[0]
+
+    def label(info: ir.Info, fallback: str) -> str:
+        return info.labels.get(lang) or next(iter(info.labels.values()), fallback)
+
+    params = {p.id: (p.value.value if isinstance(p.value, ir.Number) else None)
+              for p in rs.params}
+    features = []
+    unfilled: list[tuple[tuple[str, str], str]] = []
+    for f in rs.features:
+        costs = {mode: per_distance(v, params) for mode, v in f.costs.items()}
+        unfilled += [((mode, f.id), c) for mode, c in costs.items()
+                     if isinstance(c, str) and not isinstance(c, Code)]
+        features.append({
+            "id": f.id, "layer": f.layer, "labels": f.info.labels, "costs": costs,
+            "notes": tuple(f.info.notes), "source": source_text(rs, f.info),
+        })
+    modifiers = [{
+        "id": m.id, "context": m.context,
+        "entries": [(item, {k: per_value(v) for k, v in vals.items()})
+                   for item, vals in m.values.items()],
+        "combinations": [(tuple(c.members), per_value(c.value)) for c in m.combinations],
+    } for m in rs.modifiers]
+    tables = [{
+        "id": t.id, "labels": t.info.labels, "columns": tuple(c.id for c in t.columns),
+        "rows": [(_tidy(r.key_number) if r.key_number is not None else r.key,
+                  tuple(runtime(c) for c in r.cells)) for r in t.rows],
+    } for t in rs.tables]
+    dice_tables = [_dice_table(t) for t in rs.dice_tables]
+    triggers = [{
+        "id": t.id, "labels": t.info.labels, "table": t.table,
+        "check": runtime(t.check) if t.check else None, "at_least": t.at_least,
+        "check_chance": (chance_at_least(_dice(t.check), t.at_least or 0)
+                         if t.check else Fraction(1)),
+        "modifier": t.modifier, "times": t.times,
+    } for t in rs.triggers]
+    exclusions: dict[str, set[str]] = {}
+    for ex in rs.exclusions:
+        for other in ex.others:
+            exclusions.setdefault(ex.subject, set()).add(other)
+            exclusions.setdefault(other, set()).add(ex.subject)
+    steps = [_Function(
+        st.id, label(st.info, st.id), source_text(rs, st.info), step_body(st),
+        step_summary(st), st.param, st.param_unit, st.result_unit,
+        any(t.term == "impassable" for t in st.terms)) for st in rs.steps]
+    decisions = [_Function(
+        d.id, label(d.info, d.id), source_text(rs, d.info), decision_body(d, lang),
+        signature=_signature(d)) for d in rs.decisions]
+    grid = rs.grids[0] if rs.grids else None
+    exports = ["RULESET", "MODES", "GROUPS", "LAYERS", "FEATURES", "CONTEXTS", "MODIFIERS",
+               "TABLES", "DICE_TABLES", "TRIGGERS", "EXCLUSIONS", "PARAMS", "STEPS",
+               "DECISIONS", "IMPASSABLE", "PROHIBITED", "BLOCKED", "Marker", "Outcome",
+               "Quantity", "Rate", "Trade", "Span", "Dice", "UnknownName",
+               "UnfilledParameter", "InvalidPlace", "ConflictWarning", "move_cost",
+               "can_enter", "modifier", "roll", "lookup", "param", "path_cost", "conflicts",
+               *(s.id for s in steps), *(d.id for d in decisions)]
+    return _environment().get_template("module.py.j2").render(
+        rs=rs, lang=lang, title=label(rs.info, rs.id), exports=sorted(exports, key=export_order),
+        intro=_intro(rs),
+        distance_unit=rs.units.get("distance", "distance unit"),
+        cost_unit=rs.units.get("cost", "movement points"),
+        entry_cost=_tidy(rs.entry_cost), minimum_move=rs.minimum_move is not None,
+        features=features, modifiers=modifiers, tables=tables, dice_tables=dice_tables,
+        triggers=triggers, steps=steps, decisions=decisions, params=params,
+        unfilled=unfilled, exclusions=[(k, tuple(sorted(v))) for k, v in
+                                       sorted(exclusions.items())],
+        ignores_others=tuple(f.id for f in rs.features if f.ignores_others),
+        one_per_place=tuple(layer.id for layer in rs.layers if layer.scope == "one"),
+        grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
+        grid_diagonals=grid.diagonals if grid else (),
+        needs_math=any(t.full for st in rs.steps for t in st.terms),
+    )
+
+
+def _intro(rs: ir.Ruleset) -> str:
+    chain = ", ".join(f"``{a.id}`` {a.version}" for a in rs.extends)
+    extends = f", extending {chain}" if chain else ""
+    return (f"Ruleset ``{rs.id}`` version {rs.version} ({rs.digest}){extends}. Generated from "
+            f"rulesets/{rs.id}.terrain: edit that file and run ``rulesdsl build`` rather than "
+            "this one. It needs nothing but the Python standard library.")
+
+
+def _signature(d: ir.Decision) -> str:
+    params = [f"{p.name}: {'bool' if p.unit == 'bool' else 'float'}" for p in d.params]
+    one_line = ", ".join(params)
+    if len(f"def {d.id}({one_line}) -> Outcome:") <= WIDTH:
+        return one_line
+    return "\n" + "".join(f"    {p},\n" for p in params)
+
+
+def _dice(value: ir.DiceValue) -> Dice:
+    return Dice(value.count, value.sides, value.bonus)
+
+
+def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
+    dice = _dice(t.dice)
+    reach = sorted({total + m for total in range(dice.minimum, dice.maximum + 1)
+                    for m in (0, *(mod.value for mod in t.modifiers))})
+    index: dict[int, int] = {}
+    for total in reach:
+        for i, row in enumerate(t.rows):
+            if (row.low is None or total >= row.low) and (row.high is None or total <= row.high):
+                index[total] = i
+                break
+
+    def chance(row: ir.DiceRow, shift: int) -> Fraction:
+        low = row.low - shift if row.low is not None else dice.minimum
+        high = row.high - shift if row.high is not None else None
+        return chance_between(dice, low, high)
+
+    rows = [{
+        "id": r.id, "labels": r.info.labels, "low": r.low, "high": r.high,
+        "effects": {k: runtime(v) for k, v in r.effects.items()},
+        "chance": chance(r, 0),
+        "chance_with": {m.id: chance(r, m.value) for m in t.modifiers},
+    } for r in t.rows]
+    return {
+        "id": t.id, "labels": t.info.labels, "dice": runtime(t.dice),
+        "modifiers": {m.id: m.value for m in t.modifiers}, "rows": rows, "index": index,
+    }

@@ -1,0 +1,217 @@
+"""The `rulesdsl` command: a thin layer over the library.
+
+Exit status: 0 success, 1 the rules have errors (or `build --check` found stale files),
+2 bad usage. Diagnostics go to stderr; nothing here ever shows a Python traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+import yaml
+
+from rulesdsl import schema
+from rulesdsl.build import build
+from rulesdsl.commands import REGISTRARS
+from rulesdsl.compiler import Compiled, Compiler, ruleset_files
+from rulesdsl.diagnostics import Diagnostic, render_text, to_json
+from rulesdsl.serial import to_data
+
+EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad command-line usage: reported in one line, exit status 2."""
+
+
+def report(diags: Sequence[Diagnostic], compiler: Compiler, fmt: str,
+           stream: TextIO | None = None) -> None:
+    out = stream or sys.stderr
+    if fmt == "json":
+        print(to_json(diags), file=out)
+        return
+    for diag in diags:
+        print(render_text(diag, compiler.sources), file=out)
+    errors = sum(d.is_error for d in diags)
+    warnings = len(diags) - errors
+    if diags:
+        print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning"
+              f"{'s' * (warnings != 1)}", file=out)
+
+
+def find_project(start: Path | None = None) -> Path:
+    """The nearest folder (this one or a parent) that has a rulesets/ folder."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "rulesets").is_dir():
+            return folder
+    raise UsageError("no rulesets/ folder here or above; run from a rulesdsl project or pass "
+                     "--rulesets and --out")
+
+
+def ruleset_path(name: str, project: Path | None = None) -> Path:
+    """A ruleset by path, or by id in the project's rulesets/ folder."""
+    path = Path(name)
+    if path.suffix in (".terrain", ".yaml", ".yml") or path.exists():
+        if not path.is_file():
+            raise UsageError(f"no such file: {name}")
+        return path
+    folder = (project or find_project()) / "rulesets"
+    for suffix in (".terrain", ".yaml", ".yml"):
+        candidate = folder / f"{name}{suffix}"
+        if candidate.is_file():
+            return candidate
+    known = ", ".join(p.stem for p in ruleset_files(folder))
+    raise UsageError(f"no ruleset '{name}' in {folder} (there are: {known})")
+
+
+def compile_one(name: str, compiler: Compiler, fmt: str) -> Compiled:
+    compiled = compiler.compile_file(ruleset_path(name))
+    report(compiled.diagnostics, compiler, fmt)
+    return compiled
+
+
+# ---- verbs ---------------------------------------------------------------------------------
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    compiler = Compiler()
+    paths: list[Path] = []
+    for name in args.paths or [str(find_project() / "rulesets")]:
+        path = Path(name)
+        paths += ruleset_files(path) if path.is_dir() else [ruleset_path(name)]
+    diags: list[Diagnostic] = []
+    ok = True
+    for path in paths:
+        compiled = compiler.compile_file(path)
+        diags += compiled.diagnostics
+        ok = ok and compiled.ok
+    report(diags, compiler, args.format)
+    if ok and args.format == "text":
+        print(f"{len(paths)} ruleset{'s' * (len(paths) != 1)} checked: no errors",
+              file=sys.stderr)
+    return EXIT_OK if ok else EXIT_RULES
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    project = None if args.rulesets and args.out else find_project()
+    rulesets = Path(args.rulesets) if args.rulesets else project / "rulesets"  # type: ignore[operator]
+    out = Path(args.out) if args.out else project / "generated"  # type: ignore[operator]
+    if not rulesets.is_dir():
+        raise UsageError(f"no such folder: {rulesets}")
+    compiler = Compiler()
+    result = build(rulesets, out, check=args.check, compiler=compiler)
+    report([d for c in result.compiled for d in c.diagnostics], compiler, args.format)
+    if not result.ok:
+        print("build failed: nothing was written", file=sys.stderr)
+        return EXIT_RULES
+    if args.check:
+        if result.stale:
+            print(f"generated/ is stale ({len(result.stale)} files); run `rulesdsl build`:",
+                  file=sys.stderr)
+            for rel in result.stale:
+                print(f"  {out / rel}", file=sys.stderr)
+            return EXIT_RULES
+        print(f"generated/ is current ({len(result.outputs)} files)", file=sys.stderr)
+        return EXIT_OK
+    print(f"built {len(result.compiled)} rulesets: {len(result.written)} of "
+          f"{len(result.outputs)} files changed in {out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    sys.stdout.write(schema.dumps(schema.shipped()))
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    compiler = Compiler()
+    compiled = compile_one(args.ruleset, compiler, "text")
+    if compiled.ruleset is None:
+        return EXIT_RULES
+    data = to_data(compiled.ruleset)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    return EXIT_OK
+
+
+# ---- parser --------------------------------------------------------------------------------
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _format_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="how to print diagnostics (default: text)")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulesdsl",
+        description="Compile tabletop terrain and movement rules into Python modules and "
+                    "quick-reference sheets.",
+        epilog="Exit status: 0 ok, 1 rule errors or stale output, 2 bad usage.")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+
+    p = verbs.add_parser("check", help="check rulesets and report every problem",
+                         description="Parse and check rulesets; print all diagnostics.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="ruleset files, ids or folders (default: rulesets/)")
+    _format_option(p)
+    p.set_defaults(run=cmd_check)
+
+    p = verbs.add_parser("build", help="compile every ruleset into generated/",
+                         description="Compile every ruleset under rulesets/ into generated/: "
+                                     "python/ modules and sheets/. A build with any error "
+                                     "writes nothing.")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; exit 1 if generated/ is not what a build would write")
+    p.add_argument("--rulesets", metavar="DIR", help="source folder (default: ./rulesets)")
+    p.add_argument("--out", metavar="DIR", help="output folder (default: ./generated)")
+    _format_option(p)
+    p.set_defaults(run=cmd_build)
+
+    p = verbs.add_parser("schema", help="print the IR's JSON Schema (for YAML rulesets)",
+                         description="Print the JSON Schema that YAML rulesets and exported "
+                                     "IR follow.")
+    p.set_defaults(run=cmd_schema)
+
+    p = verbs.add_parser("export", help="print a ruleset's IR as YAML or JSON",
+                         description="Compile a ruleset and print its IR.")
+    p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
+    p.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    p.set_defaults(run=cmd_export)
+
+    for register in REGISTRARS:
+        register(verbs)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = make_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed the usage error
+        return EXIT_USAGE if exc.code not in (0, None) else EXIT_OK
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        code: int = args.run(args)
+    except UsageError as exc:
+        print(f"rulesdsl: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # pragma: no cover - e.g. `rulesdsl schema | head`
+        return EXIT_OK
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

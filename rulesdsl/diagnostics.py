@@ -1,0 +1,155 @@
+"""Diagnostics: errors and warnings carried as values, with positions, until the CLI prints them.
+
+Every stage returns its diagnostics instead of raising, so one run reports everything it found.
+Codes are stable; docs/diagnostics.md describes each one (a test keeps the two in step).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rulesdsl.syntax import Pos
+
+Severity = Literal["error", "warning"]
+
+CODES: Mapping[str, str] = {
+    "E001": "syntax error: a token the grammar does not expect here",
+    "E002": "syntax error: a character that starts no token",
+    "E003": "the file cannot be read",
+    "E101": "unknown name (mode, feature, table, book, context value, parameter, ...)",
+    "E102": "duplicate definition",
+    "E103": "a name that cannot be used as an identifier (Python keyword or reserved)",
+    "E104": "unknown unit",
+    "E105": "unknown language",
+    "E110": "missing or repeated header statement (ruleset, version, languages)",
+    "E111": "malformed version or version requirement",
+    "E201": "a value of the wrong kind for where it stands",
+    "E202": "a step or rate with a zero or negative divisor",
+    "E203": "a unit that does not fit where it stands",
+    "E204": "a row with the wrong number of cells",
+    "E205": "an `as` reference that does not resolve to a value (missing or circular)",
+    "E206": "a decision table with no `otherwise` row, or rows after it",
+    "E207": "a feature listed twice in one place, or two features of a one-per-place layer",
+    "E301": "a dice table leaves a total uncovered",
+    "E302": "dice table rows overlap",
+    "E303": "a dice modifier pushes totals outside every row",
+    "E304": "a malformed dice expression",
+    "E501": "unknown base ruleset in `extends`",
+    "E502": "the base's version does not satisfy the `extends` requirement",
+    "E503": "a cycle in `extends`",
+    "E504": "an override or remove of something the base does not have",
+    "E505": "two overrides of the same cell",
+    "E506": "`override`, `remove` or `extends` in a ruleset that extends nothing",
+    "W101": "a label missing in one of the ruleset's languages",
+    "W601": "a breaking or rules-level change without a matching version bump",
+}
+
+
+@dataclass(frozen=True)
+class Related:
+    """Another place that explains a diagnostic (the base's definition in a conflict)."""
+
+    pos: Pos
+    message: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    pos: Pos | None
+    hint: str | None = None
+    severity: Severity = "error"
+    related: tuple[Related, ...] = field(default=())
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+def error(code: str, message: str, pos: Pos | None, hint: str | None = None,
+          related: Iterable[Related] = ()) -> Diagnostic:
+    return Diagnostic(code, message, pos, hint, "error", tuple(related))
+
+
+def warning(code: str, message: str, pos: Pos | None, hint: str | None = None) -> Diagnostic:
+    return Diagnostic(code, message, pos, hint, "warning")
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A hint naming the closest valid names, or listing the few there are."""
+    pool = sorted(set(candidates))
+    close = difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
+    if close:
+        return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+    if not pool:
+        return None
+    if len(pool) <= 8:
+        return "expected one of: " + ", ".join(pool)
+    return f"there are {len(pool)} names of this kind; see the ruleset's declarations"
+
+
+# ---- rendering ----------------------------------------------------------------------------
+
+
+def _source_lines(pos: Pos, sources: Mapping[str, str]) -> list[str]:
+    text = sources.get(pos.file)
+    if text is None:
+        return []
+    lines = text.splitlines()
+    if not 1 <= pos.line <= len(lines):
+        return []
+    line = lines[pos.line - 1].expandtabs(1)
+    width = pos.end_column - pos.column if pos.end_line == pos.line else len(line) - pos.column + 1
+    gutter = f"{pos.line:>4} | "
+    caret = " " * (len(gutter) - 2) + "| " + " " * (pos.column - 1) + "^" * max(1, width)
+    return [gutter + line, caret]
+
+
+def render_text(diag: Diagnostic, sources: Mapping[str, str]) -> str:
+    """``path:line:col: error[CODE]: message``, the source line, a caret, then the hint."""
+    where = f"{diag.pos.file}:{diag.pos.line}:{diag.pos.column}" if diag.pos else "rulesdsl"
+    out = [f"{where}: {diag.severity}[{diag.code}]: {diag.message}"]
+    if diag.pos:
+        out += _source_lines(diag.pos, sources)
+    for rel in diag.related:
+        out.append(f"{rel.pos.file}:{rel.pos.line}:{rel.pos.column}: note: {rel.message}")
+        out += _source_lines(rel.pos, sources)
+    if diag.hint:
+        out.append(f"  = hint: {diag.hint}")
+    return "\n".join(out)
+
+
+def to_json(diags: Iterable[Diagnostic]) -> str:
+    """A JSON array for tools: one object per diagnostic, positions as numbers."""
+
+    def pos(p: Pos | None) -> dict[str, object] | None:
+        if p is None:
+            return None
+        return {"file": p.file, "line": p.line, "column": p.column,
+                "end_line": p.end_line, "end_column": p.end_column}
+
+    return json.dumps(
+        [
+            {
+                "code": d.code,
+                "severity": d.severity,
+                "message": d.message,
+                "hint": d.hint,
+                "position": pos(d.pos),
+                "related": [{"message": r.message, "position": pos(r.pos)} for r in d.related],
+            }
+            for d in diags
+        ],
+        ensure_ascii=False,
+        indent=2,
+    )
+
+
+def sort_key(diag: Diagnostic) -> tuple[str, int, int, str]:
+    p = diag.pos
+    return (p.file, p.line, p.column, diag.code) if p else ("", 0, 0, diag.code)

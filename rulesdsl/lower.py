@@ -1,0 +1,733 @@
+"""Lower merged syntax into the IR, checking names, kinds and units on the way.
+
+Input: the statements of one ruleset, already merged with its bases by :mod:`rulesdsl.resolve`.
+Output: an :class:`rulesdsl.ir.Ruleset`, or None, and every diagnostic found. Checks that need
+a whole table (dice coverage, divisors) live in :mod:`rulesdsl.check` and are called from here,
+where the positions still are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from rulesdsl import check, ir
+from rulesdsl import syntax as s
+from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
+from rulesdsl.symbols import SymbolTable
+from rulesdsl.units import BOOL_UNIT, DIMENSIONS, ROLES
+
+_T = TypeVar("_T")
+SEMVER = re.compile(r"^\d+\.\d+\.\d+$")
+COST = "cost"
+_ZERO = ir.Number(0)
+_FLAGS = {"yes": True, "no": False}
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """What :mod:`rulesdsl.resolve` knows about where the statements came from."""
+
+    digest: str
+    extends: tuple[ir.Ancestor, ...] = ()
+    changes: tuple[ir.Change, ...] = ()
+
+
+@dataclass
+class _Header:
+    item: s.Item | None = None
+    version: str = "0.0.0"
+    languages: tuple[str, ...] = ("en",)
+    units: dict[str, str] = field(default_factory=dict)
+    entry_cost: float = 0
+    minimum: ir.Number | None = None
+
+
+def lower(statements: Sequence[s.Statement], lineage: Lineage,
+          fallback_pos: s.Pos) -> tuple[ir.Ruleset | None, list[Diagnostic]]:
+    """The IR of a merged ruleset, or None when any error was found; all diagnostics."""
+    lowerer = _Lowerer(statements, fallback_pos)
+    ruleset = lowerer.run(lineage)
+    diags = lowerer.diags + lowerer.symbols.diagnostics
+    if any(d.is_error for d in diags):
+        return None, diags
+    return ruleset, diags
+
+
+class _Lowerer:
+    def __init__(self, statements: Sequence[s.Statement], fallback_pos: s.Pos) -> None:
+        self.statements = statements
+        self.fallback_pos = fallback_pos
+        self.diags: list[Diagnostic] = []
+        self.symbols = SymbolTable()
+        self.header = _Header()
+        self.modes: list[str] = []
+        self.groups: dict[str, tuple[str, ...]] = {}
+        self.context_values: dict[str, tuple[str, ...]] = {}
+        self.modifier_context: dict[str, str | None] = {}
+        self.raw_costs: dict[str, ir.Cell] = {}
+        self.cost_pos: dict[str, s.Pos] = {}
+        self.modifier_values: dict[str, dict[str, dict[str, ir.Value]]] = {}
+        self.params: dict[str, ir.ScenarioParam] = {}
+        self.factor_info: dict[str, ir.Info] = {}
+
+    def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
+        self.diags.append(error(code, message, pos, hint))
+
+    # ---- driver ---------------------------------------------------------------------------
+
+    def run(self, lineage: Lineage) -> ir.Ruleset | None:
+        self._header()
+        self._declare_all()
+        of = self._of
+        books = [ir.Book(d.item.name.text, self.info(d.item)) for d in of(s.BookDecl)]
+        modes = [ir.Mode(d.item.name.text, self.info(d.item)) for d in of(s.ModeDecl)]
+        self.modes = [m.id for m in modes]
+        groups = [self._group(d) for d in of(s.GroupDecl)]
+        contexts = [self._context(d) for d in of(s.ContextDecl)]
+        params = [self._param(d) for d in of(s.ParamDecl)]
+        self.params = {p.id: p for p in params}
+        for d in of(s.ModifierDecl):
+            self.modifier_context[d.item.name.text] = d.context.text if d.context else None
+            self.modifier_values[d.item.name.text] = {}
+        layers, features = self._layers(of(s.LayerDecl))
+        modifiers = [self._modifier(d) for d in of(s.ModifierDecl)]
+        steps = [self._step(d) for d in of(s.StepDecl)]
+        decisions = [self._decision(d) for d in of(s.DecisionDecl)]
+        tables = [self._table(d) for d in of(s.TableDecl)]
+        dice_tables = [self._dice(d) for d in of(s.DiceDecl)]
+        triggers = [self._trigger(d, dice_tables) for d in of(s.TriggerDecl)]
+        exclusions = [self._exclusion(d) for d in of(s.ExcludeDecl)]
+        grids = [self._grid(d) for d in of(s.GridDecl)]
+        item = self.header.item
+        if item is None:
+            return None
+        return ir.Ruleset(
+            id=item.name.text, info=self.info(item), version=self.header.version,
+            digest=lineage.digest, languages=self.header.languages, units=self.header.units,
+            entry_cost=self.header.entry_cost, minimum_move=self.header.minimum,
+            extends=lineage.extends, changes=lineage.changes, books=tuple(books),
+            modes=tuple(modes), groups=tuple(groups), contexts=tuple(contexts),
+            layers=tuple(layers), features=tuple(features), modifiers=tuple(modifiers),
+            steps=tuple(steps), decisions=tuple(decisions), tables=tuple(tables),
+            dice_tables=tuple(dice_tables), triggers=tuple(triggers),
+            exclusions=tuple(exclusions), grids=tuple(grids), params=tuple(params),
+        )
+
+    def _of(self, kind: type[_T]) -> list[_T]:
+        return [st for st in self.statements if isinstance(st, kind)]
+
+    # ---- header ---------------------------------------------------------------------------
+
+    def _header(self) -> None:
+        h = self.header
+        rulesets = self._of(s.RulesetDecl)
+        if not rulesets:
+            self.err("E110", "the file declares no ruleset", self.fallback_pos,
+                     "start the file with `ruleset <id> \"Title\"`")
+        else:
+            h.item = rulesets[0].item
+            for extra in rulesets[1:]:
+                self.err("E110", "a file declares one ruleset", extra.item.name.pos,
+                         "split the second ruleset into a file of its own")
+        versions = self._of(s.VersionDecl)
+        if not versions:
+            self.err("E110", "the ruleset has no version", self.fallback_pos,
+                     "add a line such as `version 1.0.0`")
+        else:
+            h.version = versions[-1].version
+            if not SEMVER.match(h.version):
+                self.err("E111", f"'{h.version}' is not a semantic version", versions[-1].pos,
+                         "write MAJOR.MINOR.PATCH, e.g. 1.0.0")
+        for decl in self._of(s.LanguagesDecl)[-1:]:
+            langs = [n.text for n in decl.languages]
+            for n in decl.languages:
+                if not re.fullmatch(r"[a-z]{2,3}", n.text):
+                    self.err("E105", f"'{n.text}' is not a language code", n.pos,
+                             "use ISO 639-1 codes such as en, fr, ru")
+            h.languages = tuple(dict.fromkeys(langs))
+        for units in self._of(s.UnitsDecl):
+            for role, unit in units.bindings:
+                if role.text not in ROLES:
+                    self.err("E101", f"unknown unit role '{role.text}'", role.pos,
+                             did_you_mean(role.text, ROLES))
+                elif self._unit(unit, ROLES[role.text]):
+                    h.units[role.text] = unit.text
+        for stacking in self._of(s.StackingDecl):
+            if stacking.policy.text != "sum":
+                self.err("E101", f"unknown stacking policy '{stacking.policy.text}'",
+                         stacking.policy.pos, did_you_mean(stacking.policy.text, ["sum"]))
+            if stacking.entry is not None:
+                number = self._number(stacking.entry, "cost")
+                h.entry_cost = number.value if number else 0
+        for minimum in self._of(s.MinimumDecl):
+            h.minimum = self._number(minimum.amount, "length")
+
+    def _unit(self, unit: s.Name, dimension: str | None) -> bool:
+        dim = DIMENSIONS.get(unit.text)
+        if dim is None:
+            self.err("E104", f"unknown unit '{unit.text}'", unit.pos,
+                     did_you_mean(unit.text, DIMENSIONS))
+            return False
+        if dimension is not None and dim != dimension:
+            self.err("E203", f"'{unit.text}' measures {dim}, here a {dimension} is expected",
+                     unit.pos, "units by kind: " + ", ".join(
+                         u for u, d in DIMENSIONS.items() if d == dimension))
+            return False
+        return True
+
+    # ---- declarations ---------------------------------------------------------------------
+
+    def _declare_all(self) -> None:
+        sym = self.symbols
+        for st in self.statements:
+            match st:
+                case s.BookDecl(item=item):
+                    sym.declare(item.name, "book")
+                case s.ModeDecl(item=item):
+                    sym.declare(item.name, "mode")
+                case s.GroupDecl(item=item):
+                    sym.declare(item.name, "group")
+                case s.ContextDecl(item=item, values=values):
+                    sym.declare(item.name, "context")
+                    for v in values:
+                        sym.declare(v.name, "context value", item.name.text)
+                case s.LayerDecl(item=item, rows=rows):
+                    sym.declare(item.name, "layer")
+                    for row in rows:
+                        sym.declare(row.item.name, "feature", item.name.text)
+                case s.ModifierDecl(item=item, rows=rows):
+                    sym.declare(item.name, "modifier")
+                    for row in rows:
+                        sym.declare(row.item.name, "factor", item.name.text)
+                case s.StepDecl(item=item):
+                    sym.declare(item.name, "step")
+                case s.DecisionDecl(item=item):
+                    sym.declare(item.name, "decision")
+                case s.TableDecl(item=item):
+                    sym.declare(item.name, "table")
+                case s.DiceDecl(item=item, modifiers=mods):
+                    sym.declare(item.name, "dice table")
+                    for mod in mods:
+                        sym.declare(mod.item.name, "dice modifier", item.name.text)
+                case s.TriggerDecl(item=item):
+                    sym.declare(item.name, "trigger")
+                case s.GridDecl(item=item):
+                    sym.declare(item.name, "grid")
+                case s.ParamDecl(item=item):
+                    sym.declare(item.name, "param")
+                case s.OverrideDecl(pos=pos) | s.RemoveDecl(pos=pos):
+                    self.err("E506", "`override` and `remove` need `extends`", pos,
+                             "add `extends <base>@<version>` to the file")
+                case _:
+                    pass
+
+    def info(self, item: s.Item) -> ir.Info:
+        labels = self.labels(item.labels)
+        if labels:
+            missing = [lang for lang in self.header.languages if lang not in labels]
+            if missing:
+                self.diags.append(warning(
+                    "W101", f"'{item.name.text}' has no {', '.join(missing)} label",
+                    item.name.pos, f"add {missing[0]} \"...\" after the other labels"))
+        return self._info(labels, item.extras)
+
+    def _info(self, labels: dict[str, str], extras: s.Extras) -> ir.Info:
+        source = None
+        if extras.source is not None:
+            ref = extras.source
+            self.symbols.require(ref.book, ("book",), "book")
+            source = ir.Source(ref.book.text, ref.page, ref.detail)
+        notes = tuple(self.labels(n) for n in extras.notes)
+        return ir.Info(labels, notes, source)
+
+    def labels(self, labels: Iterable[s.Label]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for label in labels:
+            lang = label.lang or self.header.languages[0]
+            if lang not in self.header.languages:
+                self.err("E105", f"'{lang}' is not one of the ruleset's languages", label.pos,
+                         "declared: " + " ".join(self.header.languages))
+                continue
+            out[lang] = label.text
+        return out
+
+    def _group(self, decl: s.GroupDecl) -> ir.Group:
+        members = []
+        for name in decl.members:
+            if self.symbols.require(name, ("mode",), "mode"):
+                members.append(name.text)
+        self.groups[decl.item.name.text] = tuple(members)
+        return ir.Group(decl.item.name.text, self.info(decl.item), tuple(members))
+
+    def _context(self, decl: s.ContextDecl) -> ir.Context:
+        values = tuple(ir.ContextValue(v.name.text, self.info(v)) for v in decl.values)
+        self.context_values[decl.item.name.text] = tuple(v.id for v in values)
+        return ir.Context(decl.item.name.text, self.info(decl.item), values)
+
+    def _param(self, decl: s.ParamDecl) -> ir.ScenarioParam:
+        self._unit(decl.unit, None)
+        value = None
+        if decl.value is not None:
+            value = self._number(decl.value, DIMENSIONS.get(decl.unit.text))
+        return ir.ScenarioParam(decl.item.name.text, self.info(decl.item), decl.unit.text, value)
+
+    # ---- values ---------------------------------------------------------------------------
+
+    def _number(self, loc: s.Located, dimension: str | None) -> ir.Number | None:
+        value = loc.value
+        if not isinstance(value, ir.Number):
+            self.err("E201", f"expected a number here, found {_describe(value)}", loc.pos)
+            return None
+        if value.unit is not None:
+            self._unit(s.Name(value.unit, loc.pos), dimension)
+        return value
+
+    def value(self, loc: s.Located, allowed: tuple[str, ...], where: str) -> ir.Value | None:
+        """Check a cell value's kind and units; words become flags or symbols."""
+        value = loc.value
+        if isinstance(value, s.Word):
+            word = value.name.text
+            value = ir.Flag(_FLAGS[word]) if word in _FLAGS else ir.Symbol(word)
+        if isinstance(value, s.SameAs):
+            kind = "same"
+        elif isinstance(value, ir.Marker):
+            kind = value.marker
+        else:
+            kind = value.kind
+        if kind not in allowed:
+            self.err("E201", f"{_describe(loc.value)} cannot stand in {where}", loc.pos,
+                     "expected " + " or ".join(_KIND_WORDS.get(a, a) for a in allowed))
+            return None
+        if isinstance(value, s.SameAs):
+            return None  # resolved by the caller, which knows the mode
+        self._check_units(value, loc.pos)
+        return value
+
+    def _check_units(self, value: ir.Value, pos: s.Pos) -> None:
+        numbers: list[ir.Number] = []
+        match value:
+            case ir.Number():
+                numbers = [value]
+            case ir.Rate(amount=a, per=p):
+                numbers = [a, p]
+                if p.value <= 0:
+                    self.err("E202", f"a rate per {p.value:g} divides by zero or less", pos,
+                             "the distance after `per` must be positive")
+            case ir.Trade(gain=g, cost=c):
+                numbers = [g, c]
+            case ir.ParamRate(amount=a, param=name):
+                numbers = [a]
+                self.symbols.require(s.Name(name, pos), ("param",), "parameter")
+            case ir.Span(low=lo, high=hi, unit=u):
+                if u is not None:
+                    self._unit(s.Name(u, pos), None)
+                if hi < lo:
+                    self.err("E201", f"the range {lo:g}-{hi:g} runs backwards", pos)
+            case _:
+                pass
+        for n in numbers:
+            if n.unit is not None:
+                self._unit(s.Name(n.unit, pos), None)
+
+    # ---- layers and features --------------------------------------------------------------
+
+    def _layers(self, decls: list[s.LayerDecl]) -> tuple[list[ir.Layer], list[ir.Feature]]:
+        layers: list[ir.Layer] = []
+        rows: list[tuple[s.LayerDecl, s.RowNode, tuple[str, ...]]] = []
+        for decl in decls:
+            columns = tuple(n.text for n in decl.columns) if decl.columns else (COST,)
+            for name in decl.columns or ():
+                if name.text != COST:
+                    self.symbols.require(name, ("modifier",), "modifier column")
+            layers.append(ir.Layer(decl.item.name.text, self.info(decl.item), decl.scope,
+                                   columns, tuple(r.item.name.text for r in decl.rows)))
+            for row in decl.rows:
+                self._check_width(row, len(columns))
+                rows.append((decl, row, columns))
+                cells = dict(zip(columns, row.cells, strict=False))
+                if COST in cells:
+                    self.raw_costs[row.item.name.text] = self._cost_cell(cells[COST])
+                    self.cost_pos[row.item.name.text] = cells[COST].pos
+        features = []
+        for decl, row, columns in rows:
+            cells: dict[str, ir.Cell] = {}
+            fid = row.item.name.text
+            for column, cell in zip(columns, row.cells, strict=False):
+                if column == COST:
+                    cells[COST] = self._resolve_same_cell(fid, self.raw_costs[fid])
+                elif self.symbols.kind_of(column) == "modifier":
+                    cells[column] = self._modifier_cell(column, cell)
+                    self.modifier_values[column][fid] = _by_key(cells[column])
+            costs = {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
+            features.append(ir.Feature(fid, decl.item.name.text, self.info(row.item), cells,
+                                       costs, row.item.extras.ignores_others))
+        return layers, features
+
+    def _check_width(self, row: s.RowNode, width: int) -> None:
+        if len(row.cells) > width:
+            extra = row.cells[width]
+            self.err("E204", f"'{row.item.name.text}' has {len(row.cells)} cells, the columns "
+                     f"are {width}", extra.pos if extra.entries else row.item.name.pos,
+                     "declare the extra column with `columns ...` or remove the cell")
+
+    def _cost_cell(self, cell: s.CellNode) -> ir.Cell:
+        allowed = ("number", "rate", "param_rate", "impassable", "prohibited", "same")
+        default: ir.Value | None = None
+        exceptions: dict[str, ir.Value] = {}
+        for entry in cell.entries:
+            value = self.value(entry.value, allowed, "a movement cost")
+            if isinstance(entry.value.value, s.SameAs):
+                target = entry.value.value.target
+                if self.symbols.require(target, ("feature",), "feature"):
+                    value = ir.Same(target.text, _ZERO)
+            if value is None:
+                continue
+            if entry.key is None:
+                if default is not None:
+                    self.err("E102", "a cell has one value for every mode", entry.value.pos,
+                             "name the mode this value is for: `<mode> <value>`")
+                default = value
+            elif self.symbols.require(entry.key, ("mode", "group"), "mode or group"):
+                if entry.key.text in exceptions:
+                    self.err("E102", f"'{entry.key.text}' is given twice in this cell",
+                             entry.key.pos)
+                exceptions[entry.key.text] = value
+        return ir.Cell(default, exceptions)
+
+    def _raw_for(self, fid: str, mode: str) -> ir.Value:
+        cell = self.raw_costs.get(fid)
+        if cell is None:
+            return _ZERO
+        if mode in cell.exceptions:
+            return cell.exceptions[mode]
+        for group, members in self.groups.items():
+            if mode in members and group in cell.exceptions:
+                return cell.exceptions[group]
+        return cell.default if cell.default is not None else _ZERO
+
+    def _cost_for(self, fid: str, mode: str, seen: tuple[str, ...]) -> ir.Value:
+        value = self._raw_for(fid, mode)
+        if isinstance(value, ir.Same):
+            if value.feature in seen:
+                self.err("E205", f"'{fid}' is defined through itself: "
+                         + " -> ".join((*seen, fid, value.feature)), self.cost_pos.get(fid),
+                         "one feature in the cycle needs a value of its own")
+                return _ZERO
+            resolved = self._cost_for(value.feature, mode, (*seen, fid))
+            return resolved.resolved if isinstance(resolved, ir.Same) else resolved
+        return value
+
+    def _resolve_same_cell(self, fid: str, cell: ir.Cell) -> ir.Cell:
+        """Fill in what each `as X` stands for; for a default, as X's own default."""
+
+        def fill(value: ir.Value | None, mode: str | None) -> ir.Value | None:
+            if not isinstance(value, ir.Same):
+                return value
+            if mode is None:
+                target = self.raw_costs.get(value.feature)
+                resolved = target.default if target and target.default else _ZERO
+                if isinstance(resolved, ir.Same):
+                    resolved = _ZERO
+            else:
+                resolved = self._cost_for(value.feature, mode, (fid,))
+            return ir.Same(value.feature, resolved)
+
+        exceptions = {k: fill(v, k if k in self.modes else None)
+                      for k, v in cell.exceptions.items()}
+        return ir.Cell(fill(cell.default, None),
+                       {k: v for k, v in exceptions.items() if v is not None})
+
+    # ---- modifiers ------------------------------------------------------------------------
+
+    def _modifier_cell(self, modifier: str, cell: s.CellNode) -> ir.Cell:
+        context = self.modifier_context.get(modifier)
+        keys = self.context_values.get(context, ()) if context else ()
+        default: ir.Value | None = None
+        exceptions: dict[str, ir.Value] = {}
+        for entry in cell.entries:
+            value = self.value(entry.value, ("number", "blocked"), f"the {modifier} modifier")
+            if value is None:
+                continue
+            if entry.key is None:
+                default = value
+            elif entry.key.text not in keys:
+                what = f"value of context '{context}'" if context else "context value"
+                hint = (did_you_mean(entry.key.text, keys) if context else
+                        f"declare the modifier with `by <context>` to key values by context")
+                self.err("E101", f"unknown {what} '{entry.key.text}'", entry.key.pos, hint)
+            else:
+                exceptions[entry.key.text] = value
+        return ir.Cell(default, exceptions)
+
+    def _modifier(self, decl: s.ModifierDecl) -> ir.Modifier:
+        mid = decl.item.name.text
+        if decl.context is not None:
+            self.symbols.require(decl.context, ("context",), "context")
+        factors = []
+        for row in decl.rows:
+            self._check_width(row, 1)
+            cell = self._modifier_cell(mid, row.cells[0])
+            factors.append(ir.Factor(row.item.name.text, self.info(row.item), cell))
+            self.factor_info[row.item.name.text] = factors[-1].info
+            self.modifier_values[mid][row.item.name.text] = _by_key(cell)
+        combos = []
+        for when in decl.whens:
+            members = [m.text for m in when.members
+                       if self.symbols.require(m, ("factor", "feature"), "factor or feature")]
+            cell = self._modifier_cell(mid, when.cell)
+            value = cell.default or _ZERO
+            combos.append(ir.Combination(tuple(members), value, self._info({}, when.extras)))
+        return ir.Modifier(mid, self.info(decl.item), self.modifier_context[mid], tuple(factors),
+                           tuple(combos), self.modifier_values[mid])
+
+    # ---- steps ----------------------------------------------------------------------------
+
+    def _step(self, decl: s.StepDecl) -> ir.Step:
+        unit = decl.param.unit.text
+        self._unit(decl.param.unit, None)
+        if decl.result is not None:
+            self._unit(decl.result, None)
+        terms = []
+        for term in decl.terms:
+            qty = self._number(term.quantity, DIMENSIONS.get(unit))
+            if qty is None:
+                continue
+            if qty.unit is not None and qty.unit != unit:
+                self.err("E203", f"'{qty.unit}' here, but the input is in '{unit}'",
+                         term.quantity.pos, f"write the distance in {unit}")
+            amount = self._number(term.amount, None) if term.amount else None
+            if term.term == "rate":
+                if qty.value <= 0:
+                    self.err("E202", f"a step per {qty.value:g} {unit} divides by zero or less",
+                             term.quantity.pos, "the divisor after `per` must be positive")
+                terms.append(ir.StepTerm("rate", amount.value if amount else 0, qty.value,
+                                         term.full))
+            elif term.term == "floor":
+                terms.append(ir.StepTerm("floor", amount.value if amount else 0,
+                                         at=qty.value, strict=term.strict))
+            else:
+                terms.append(ir.StepTerm("impassable", at=qty.value, strict=term.strict))
+        return ir.Step(decl.item.name.text, self.info(decl.item), decl.param.name.text, unit,
+                       decl.result.text if decl.result else None, tuple(terms))
+
+    # ---- decisions ------------------------------------------------------------------------
+
+    def _decision(self, decl: s.DecisionDecl) -> ir.Decision:
+        params: dict[str, str] = {}
+        for p in decl.params:
+            if p.unit.text != BOOL_UNIT:
+                self._unit(p.unit, None)
+            if p.name.text in params:
+                self.err("E102", f"input '{p.name.text}' is declared twice", p.name.pos)
+            params[p.name.text] = p.unit.text
+        result_values: dict[str, dict[str, ir.Value]] = {}
+        if decl.result is not None and self.symbols.require(decl.result, ("modifier",),
+                                                            "modifier"):
+            result_values = self.modifier_values.get(decl.result.text, {})
+        outcomes: dict[str, ir.Outcome] = {}
+        rows = []
+        for i, row in enumerate(decl.rows):
+            conditions = tuple(c for c in (self._comparison(c, params) for c in row.conditions)
+                               if c is not None)
+            if not row.conditions and i != len(decl.rows) - 1:
+                self.err("E206", "rows after `otherwise` can never be reached", row.pos,
+                         "`otherwise` goes last")
+            oid = row.outcome.name.text
+            if oid not in outcomes or row.outcome.labels:
+                value = None
+                if decl.result is not None:
+                    if oid not in result_values:
+                        self.err("E101", f"'{oid}' is not a factor of '{decl.result.text}'",
+                                 row.outcome.name.pos, did_you_mean(oid, result_values))
+                    else:
+                        value = result_values[oid].get("")
+                info = self.info(row.outcome)
+                if not row.outcome.labels and oid in self.factor_info:
+                    info = self.factor_info[oid]
+                outcomes[oid] = ir.Outcome(oid, info, value)
+            rows.append(ir.DecisionRow(conditions, oid, self._info({}, row.outcome.extras)))
+        if not decl.rows or decl.rows[-1].conditions:
+            self.err("E206", f"decision '{decl.item.name.text}' has no `otherwise` row",
+                     decl.item.name.pos, "end the table with `otherwise -> <outcome>`")
+        return ir.Decision(decl.item.name.text, self.info(decl.item),
+                           tuple(ir.Param(n, u) for n, u in params.items()),
+                           decl.result.text if decl.result else None, tuple(rows),
+                           tuple(outcomes.values()))
+
+    def _comparison(self, node: s.ComparisonNode,
+                    params: dict[str, str]) -> ir.Comparison | None:
+        left = self._operand(node.left, params)
+        right = self._operand(node.right, params)
+        if left is None or right is None:
+            return None
+        op = node.op
+        if op not in ("<", "<=", ">", ">=", "=", "!="):  # pragma: no cover - grammar guards
+            return None
+        return ir.Comparison(left, op, right)  # type: ignore[arg-type]
+
+    def _operand(self, node: s.OperandNode, params: dict[str, str]) -> ir.Operand | None:
+        if node.ref is not None:
+            if node.ref.text not in params:
+                self.err("E101", f"unknown input '{node.ref.text}'", node.ref.pos,
+                         did_you_mean(node.ref.text, params))
+                return None
+            scale = 1.0
+            if node.scale is not None:
+                number = self._number(node.scale, None)
+                scale = number.value if number else 1.0
+                if node.scale_op == "/" and scale == 0:
+                    self.err("E202", "division by zero", node.scale.pos)
+                    return None
+            return ir.Operand(node.ref.text, node.scale_op, scale)
+        assert node.literal is not None
+        literal = node.literal.value
+        if isinstance(literal, ir.Flag):
+            return ir.Operand(literal=1.0 if literal.value else 0.0)
+        number = self._number(node.literal, None)
+        return ir.Operand(literal=number.value) if number else None
+
+    # ---- tables ---------------------------------------------------------------------------
+
+    def _table(self, decl: s.TableDecl) -> ir.Table:
+        columns = tuple(ir.Column(c.name.text, self.info(c)) for c in decl.columns)
+        seen_cols: set[str] = set()
+        for c in decl.columns:
+            if c.name.text in seen_cols:
+                self.err("E102", f"column '{c.name.text}' is declared twice", c.name.pos)
+            seen_cols.add(c.name.text)
+        width = max(1, len(columns))
+        allowed = ("number", "rate", "trade", "span", "symbol", "flag", "dice", "text",
+                   "impassable", "prohibited", "blocked")
+        rows = []
+        seen: dict[str, s.Pos] = {}
+        for row in decl.rows:
+            key = row.item.name.text
+            if key in seen:
+                self.err("E102", f"row '{key}' appears twice in table '{decl.item.name.text}'",
+                         row.item.name.pos)
+            seen[key] = row.item.name.pos
+            if len(row.cells) != width:
+                self.err("E204", f"row '{key}' has {len(row.cells)} cells, the table has "
+                         f"{width} columns", row.item.name.pos,
+                         "one cell per column, separated by '|'")
+            cells: list[ir.Value | None] = []
+            for cell in row.cells:
+                if len(cell.entries) > 1 or any(e.key for e in cell.entries):
+                    self.err("E201", "a table cell holds one value", cell.pos,
+                             "per-mode exceptions belong in layers, not plain tables")
+                cells.append(self.value(cell.entries[0].value, allowed, "a table cell")
+                             if cell.entries else None)
+            number = row.key_number
+            if number is not None and number.unit is not None:
+                self._unit(s.Name(number.unit, row.item.name.pos), None)
+            rows.append(ir.Row(key, self.info(row.item), tuple(cells),
+                               number.value if number else None, number.unit if number else None))
+        return ir.Table(decl.item.name.text, self.info(decl.item), columns, tuple(rows))
+
+    def _dice(self, decl: s.DiceDecl) -> ir.DiceTable:
+        dice = decl.dice.value
+        assert isinstance(dice, ir.DiceValue)
+        check.dice_expression(dice, decl.dice.pos, self.diags)
+        modifiers = []
+        for mod in decl.modifiers:
+            number = self._number(mod.amount, None)
+            if number is not None and not float(number.value).is_integer():
+                self.err("E201", "a dice modifier is a whole number", mod.amount.pos)
+            modifiers.append(ir.DiceModifier(mod.item.name.text, self.info(mod.item),
+                                             int(number.value) if number else 0))
+        rows = []
+        allowed = ("number", "dice", "symbol", "flag", "text", "span")
+        names: set[str] = set()
+        for row in decl.rows:
+            if row.item.name.text in names:
+                self.err("E102", f"row '{row.item.name.text}' appears twice", row.item.name.pos)
+            names.add(row.item.name.text)
+            effects: dict[str, ir.Value] = {}
+            for entry in row.effects.entries if row.effects else ():
+                if entry.key is None:
+                    word = entry.value.value
+                    if isinstance(word, s.Word):
+                        effects[word.name.text] = ir.Flag(True)
+                    else:
+                        self.err("E201", "an effect is `name` or `name value`", entry.value.pos,
+                                 "e.g. `damage 1d6+3` or `ignites`")
+                    continue
+                value = self.value(entry.value, allowed, "an effect")
+                if value is not None:
+                    effects[entry.key.text] = value
+            rows.append(ir.DiceRow(row.item.name.text, self.info(row.item), row.low, row.high,
+                                   effects))
+        check.dice_coverage(decl, dice, [m.value for m in modifiers], self.diags)
+        return ir.DiceTable(decl.item.name.text, self.info(decl.item), dice, tuple(modifiers),
+                            tuple(rows))
+
+    def _trigger(self, decl: s.TriggerDecl, dice_tables: list[ir.DiceTable]) -> ir.Trigger:
+        table = self.symbols.require(decl.table, ("dice table",), "dice table")
+        modifier = None
+        if decl.modifier is not None and table is not None:
+            mods = {m.id for t in dice_tables if t.id == table.name for m in t.modifiers}
+            if decl.modifier.text not in mods:
+                self.err("E101", f"'{decl.modifier.text}' is not a modifier of "
+                         f"'{decl.table.text}'", decl.modifier.pos,
+                         did_you_mean(decl.modifier.text, mods))
+            modifier = decl.modifier.text
+        check_dice = None
+        if decl.check is not None:
+            assert isinstance(decl.check.value, ir.DiceValue)
+            check_dice = decl.check.value
+            check.dice_expression(check_dice, decl.check.pos, self.diags)
+        if decl.times < 1:
+            self.err("E201", "a trigger rolls at least once", decl.item.name.pos)
+        return ir.Trigger(decl.item.name.text, self.info(decl.item), decl.table.text,
+                          check_dice, decl.at_least, modifier, decl.times)
+
+    def _exclusion(self, decl: s.ExcludeDecl) -> ir.Exclusion:
+        kinds = ("feature", "factor", "context value")
+        self.symbols.require(decl.subject, kinds, "feature or factor")
+        for other in decl.others:
+            self.symbols.require(other, kinds, "feature or factor")
+        return ir.Exclusion(decl.subject.text, tuple(o.text for o in decl.others),
+                            self._info({}, decl.extras))
+
+    def _grid(self, decl: s.GridDecl) -> ir.Grid:
+        sizes = []
+        for loc in decl.size:
+            number = self._number(loc, "length")
+            if number is not None:
+                if number.unit is None:
+                    self.err("E203", "a grid cell size needs a unit", loc.pos, "e.g. 1.5 m")
+                elif number.value <= 0:
+                    self.err("E202", "a grid cell size must be positive", loc.pos)
+                sizes.append(number)
+        if any(d < 1 for d in decl.diagonals):
+            self.err("E201", "a diagonal costs at least one cell", decl.item.name.pos)
+        return ir.Grid(decl.item.name.text, self.info(decl.item), tuple(sizes), decl.diagonals)
+
+
+def _by_key(cell: ir.Cell) -> dict[str, ir.Value]:
+    values: dict[str, ir.Value] = {}
+    if cell.default is not None:
+        values[""] = cell.default
+    values.update(cell.exceptions)
+    return values
+
+
+_KIND_WORDS = {
+    "number": "a number", "rate": "a rate (`1 per 2 in`)", "param_rate": "a rate per parameter",
+    "impassable": "`impassable`", "prohibited": "`prohibited`", "blocked": "`blocked`",
+    "same": "`as <feature>`", "symbol": "a word", "flag": "yes/no", "dice": "dice (`1d6+3`)",
+    "text": "a quoted text", "span": "a range (`2-3 in`)", "trade": "a trade (`+90 deg for -1.5 m`)",
+}
+
+
+def _describe(value: s.SynValue) -> str:
+    if isinstance(value, s.SameAs):
+        return f"`as {value.target.text}`"
+    if isinstance(value, s.Word):
+        return f"the word '{value.name.text}'"
+    if isinstance(value, ir.Marker):
+        return f"`{value.marker}`"
+    return _KIND_WORDS.get(value.kind, value.kind)

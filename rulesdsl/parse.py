@@ -1,0 +1,514 @@
+"""Parse terrain DSL text into a :class:`rulesdsl.syntax.SourceFile`.
+
+The grammar lives in ``grammars/terrain.lark`` (shipped as ``rulesdsl.grammars``); it is read and
+compiled once per :class:`Parser`, which callers create once and reuse.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.tree import Meta
+
+from rulesdsl import ir
+from rulesdsl import syntax as s
+from rulesdsl.diagnostics import Diagnostic, error
+
+_TOKEN_WORDS = {
+    "_NL": "end of line", "NAME": "a name", "STRING": "a quoted string", "INT": "a whole number",
+    "NUMBER": "a number", "VBAR": "'|'", "COLON": "':'", "COMMA": "','", "LBRACE": "'{'",
+    "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
+    "SEMVER": "a version such as 1.0.0", "VERSION_REQ": "a version requirement such as ^1.0",
+    "DICE": "a dice expression such as 2d6", "NOTE": "'note'", "SIGN": "'+' or '-'",
+    "COMPARE": "a comparison (<, <=, >, >=, =, !=)", "MORETHAN": "'>'", "__ANON": "a keyword",
+}
+
+
+def load_grammar() -> str:
+    """The grammar text: package data when installed, ``grammars/`` in a source checkout."""
+    try:
+        return resources.files("rulesdsl.grammars").joinpath("terrain.lark").read_text("utf-8")
+    except ModuleNotFoundError:
+        checkout = Path(__file__).resolve().parent.parent / "grammars" / "terrain.lark"
+        return checkout.read_text("utf-8")
+
+
+class Parser:
+    """A reusable parser: build it once, then call :meth:`parse` for each file."""
+
+    def __init__(self) -> None:
+        self._lark = Lark(load_grammar(), parser="lalr", propagate_positions=True,
+                          maybe_placeholders=False)
+
+    def parse(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
+        """The file's syntax tree, or None and the syntax errors (all that can be found)."""
+        source = text if text.endswith("\n") else text + "\n"
+        errors: list[Diagnostic] = []
+
+        def recover(exc: UnexpectedInput) -> bool:
+            errors.append(_syntax_error(exc, path, self._lark))
+            return len(errors) < 20
+
+        try:
+            tree = self._lark.parse(source, on_error=recover)
+        except UnexpectedInput as exc:
+            if not errors or _syntax_error(exc, path, self._lark) != errors[-1]:
+                errors.append(_syntax_error(exc, path, self._lark))
+            return None, errors
+        if errors:
+            return None, errors
+        statements = _Builder(path).transform(tree)
+        return s.SourceFile(path, text, tuple(statements)), []
+
+
+def _expected_words(expected: set[str], lark: Lark) -> str:
+    words = set()
+    for name in expected:
+        if name in _TOKEN_WORDS:
+            words.add(_TOKEN_WORDS[name])
+            continue
+        term = next((t for t in lark.terminals if t.name == name), None)
+        if term is not None and term.pattern.type == "str":
+            words.add(f"'{term.pattern.value}'")
+        else:
+            words.add(name.lower())
+    ordered = sorted(words)
+    return ", ".join(ordered[:8]) + (", ..." if len(ordered) > 8 else "")
+
+
+def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark) -> Diagnostic:
+    line, column = max(exc.line, 1), max(exc.column, 1)
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type == "_NL":
+            found = "the end of the line"
+        elif token.type == "$END":
+            found = "the end of the file"
+        else:
+            found = f"'{token}'"
+        if token.type == "NOTE":
+            line, column = token.end_line or line, (token.end_column or column) - 4
+        width = max(1, len(str(token).splitlines()[0]) if str(token).strip() else 1)
+        pos = s.Pos(path, line, column, line, column + width)
+        hint = "expected " + _expected_words(set(exc.expected), lark)
+        return error("E001", f"unexpected {found}", pos, hint)
+    if isinstance(exc, UnexpectedCharacters):
+        pos = s.Pos(path, line, column, line, column + 1)
+        char = exc.char
+        hint = "strings use double quotes" if char in "'`" else (
+            "comments start with '#'" if char in "/;" else None)
+        return error("E002", f"unexpected character {char!r}", pos, hint)
+    assert isinstance(exc, UnexpectedEOF)
+    pos = s.Pos(path, line, column, line, column + 1)
+    return error("E001", "unexpected end of file", pos, "is a block missing its closing '}'?")
+
+
+def _pos(path: str, meta: Meta | Token) -> s.Pos:
+    return s.Pos(path, meta.line or 1, meta.column or 1,
+                 meta.end_line or meta.line or 1, meta.end_column or meta.column or 1)
+
+
+def _unquote(token: Token) -> str:
+    text: str = json.loads(str(token))
+    return text
+
+
+_NO_EXTRAS = s.Extras()
+
+
+@v_args(meta=True)
+class _Builder(Transformer[Token, list[s.Statement]]):
+    """Lark tree -> syntax nodes. Each method gets the node's meta and its transformed children."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _p(self, meta: Meta | Token) -> s.Pos:
+        return _pos(self.path, meta)
+
+    def _name(self, token: Token) -> s.Name:
+        return s.Name(str(token), self._p(token))
+
+    def _item(self, meta: Meta, children: list[Any]) -> s.Item:
+        """Build an Item from a leading NAME, optional labels and trailing extras."""
+        name = self._name(children[0])
+        labels = next((c for c in children if isinstance(c, tuple) and c and
+                       isinstance(c[0], s.Label)), ())
+        extras = next((c for c in children if isinstance(c, s.Extras)), _NO_EXTRAS)
+        return s.Item(name, labels, extras, self._p(meta))
+
+    # -- start and header -------------------------------------------------------------------
+
+    def start(self, meta: Meta, children: list[Any]) -> list[s.Statement]:
+        return [c for c in children if not isinstance(c, Token)]
+
+    def ruleset_decl(self, meta: Meta, ch: list[Any]) -> s.RulesetDecl:
+        return s.RulesetDecl(self._item(meta, ch))
+
+    def version_decl(self, meta: Meta, ch: list[Any]) -> s.VersionDecl:
+        return s.VersionDecl(str(ch[0]), self._p(ch[0]))
+
+    def extends_decl(self, meta: Meta, ch: list[Any]) -> s.ExtendsDecl:
+        return s.ExtendsDecl(self._name(ch[0]), str(ch[1]), self._p(meta))
+
+    def languages_decl(self, meta: Meta, ch: list[Any]) -> s.LanguagesDecl:
+        return s.LanguagesDecl(tuple(self._name(t) for t in ch), self._p(meta))
+
+    def book_decl(self, meta: Meta, ch: list[Any]) -> s.BookDecl:
+        return s.BookDecl(self._item(meta, ch))
+
+    def units_decl(self, meta: Meta, ch: list[Any]) -> s.UnitsDecl:
+        return s.UnitsDecl(tuple(ch), self._p(meta))
+
+    def unit_binding(self, meta: Meta, ch: list[Token]) -> tuple[s.Name, s.Name]:
+        return self._name(ch[0]), self._name(ch[1])
+
+    def stacking_decl(self, meta: Meta, ch: list[Any]) -> s.StackingDecl:
+        return s.StackingDecl(self._name(ch[0]), ch[1] if len(ch) > 1 else None, self._p(meta))
+
+    def minimum_decl(self, meta: Meta, ch: list[Any]) -> s.MinimumDecl:
+        return s.MinimumDecl(ch[0], ch[1], self._p(meta))
+
+    # -- modes, groups, contexts ------------------------------------------------------------
+
+    def mode_decl(self, meta: Meta, ch: list[Any]) -> s.ModeDecl:
+        return s.ModeDecl(self._item(meta, ch))
+
+    def group_decl(self, meta: Meta, ch: list[Any]) -> s.GroupDecl:
+        members = next(c for c in ch if isinstance(c, list))
+        return s.GroupDecl(self._item(meta, ch), tuple(members))
+
+    def name_list(self, meta: Meta, ch: list[Token]) -> list[s.Name]:
+        return [self._name(t) for t in ch]
+
+    def item_line(self, meta: Meta, ch: list[Any]) -> s.Item:
+        return self._item(meta, ch)
+
+    def context_decl(self, meta: Meta, ch: list[Any]) -> s.ContextDecl:
+        values = tuple(c for c in ch[1:] if isinstance(c, s.Item))
+        return s.ContextDecl(self._item(meta, ch), values)
+
+    # -- layers and modifiers ---------------------------------------------------------------
+
+    def scope_one(self, meta: Meta, ch: list[Any]) -> str:
+        return "one"
+
+    def scope_map(self, meta: Meta, ch: list[Any]) -> str:
+        return "map"
+
+    def columns_line(self, meta: Meta, ch: list[Any]) -> tuple[str, list[s.Name]]:
+        return ("columns", ch[0])
+
+    def layer_decl(self, meta: Meta, ch: list[Any]) -> s.LayerDecl:
+        scope = next((c for c in ch if c in ("one", "map")), "many")
+        columns = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "columns"),
+                       None)
+        rows = tuple(c for c in ch if isinstance(c, s.RowNode))
+        return s.LayerDecl(self._item(meta, ch), scope, tuple(columns) if columns else None, rows)
+
+    def modifier_decl(self, meta: Meta, ch: list[Any]) -> s.ModifierDecl:
+        context = None
+        if len(ch) > 1 and isinstance(ch[1], Token):
+            context = self._name(ch[1])
+        elif len(ch) > 2 and isinstance(ch[2], Token):
+            context = self._name(ch[2])
+        block = next((c for c in ch if isinstance(c, list)), [])
+        rows = tuple(c for c in block if isinstance(c, s.RowNode))
+        whens = tuple(c for c in block if isinstance(c, s.WhenNode))
+        return s.ModifierDecl(self._item(meta, ch), context, rows, whens)
+
+    def modifier_block(self, meta: Meta, ch: list[Any]) -> list[Any]:
+        return list(ch)
+
+    def when_line(self, meta: Meta, ch: list[Any]) -> s.WhenNode:
+        return s.WhenNode(tuple(ch[0]), ch[1], ch[2], self._p(meta))
+
+    def row(self, meta: Meta, ch: list[Any]) -> s.RowNode:
+        key = ch[0]
+        cells = tuple(c for c in ch if isinstance(c, s.CellNode))
+        if isinstance(key, s.Located):
+            assert isinstance(key.value, ir.Number)
+            number = key.value
+            text = _number_text(number.value)
+            name_token = Token("NAME", text, 0, key.pos.line, key.pos.column, key.pos.end_line,
+                               key.pos.end_column, 0)
+            item = self._item(meta, [name_token, *ch[1:]])
+            return s.RowNode(item, cells, number)
+        return s.RowNode(self._item(meta, ch), cells)
+
+    def cell(self, meta: Meta, ch: list[s.Entry]) -> s.CellNode:
+        if not ch:
+            return s.CellNode((), s.Pos(self.path, 0, 0, 0, 0))
+        return s.CellNode(tuple(ch), self._p(meta))
+
+    def plain_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
+        return s.Entry(None, self._located(meta, ch[0]))
+
+    def keyed_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
+        return s.Entry(self._name(ch[0]), self._located(meta, ch[1]))
+
+    def _located(self, meta: Meta, value: Any) -> s.Located:
+        if isinstance(value, s.Located):
+            return value
+        return s.Located(value, self._p(meta))
+
+    # -- values -----------------------------------------------------------------------------
+
+    def number(self, meta: Meta, ch: list[Token]) -> float:
+        text = str(ch[0])
+        return int(text) if ch[0].type == "INT" else float(text)
+
+    def signed(self, meta: Meta, ch: list[Any]) -> ir.Number:
+        if len(ch) == 2:
+            sign = -1 if str(ch[0]) == "-" else 1
+            return ir.Number(sign * ch[1], None, True)
+        return ir.Number(ch[0])
+
+    def quantity(self, meta: Meta, ch: list[Any]) -> s.Located:
+        number: ir.Number = ch[0]
+        unit = str(ch[1]) if len(ch) > 1 else None
+        return s.Located(ir.Number(number.value, unit, number.signed), self._p(meta))
+
+    def rate(self, meta: Meta, ch: list[Any]) -> s.Located:
+        return s.Located(ir.Rate(ch[0], ch[1].value), self._p(meta))
+
+    def unit_rate(self, meta: Meta, ch: list[Any]) -> s.Located:
+        amount = ir.Number(ch[0].value, str(ch[1]), ch[0].signed)
+        return s.Located(ir.Rate(amount, ch[2].value), self._p(meta))
+
+    def param_rate(self, meta: Meta, ch: list[Any]) -> s.Located:
+        return s.Located(ir.ParamRate(ch[0], str(ch[1])), self._p(meta))
+
+    def trade(self, meta: Meta, ch: list[Any]) -> s.Located:
+        return s.Located(ir.Trade(ch[0].value, ch[1].value), self._p(meta))
+
+    def span(self, meta: Meta, ch: list[Any]) -> s.Located:
+        unit = str(ch[2]) if len(ch) > 2 else None
+        return s.Located(ir.Span(ch[0], ch[1], unit), self._p(meta))
+
+    def impassable(self, meta: Meta, ch: list[Any]) -> s.Located:
+        return s.Located(ir.Marker("impassable"), self._p(meta))
+
+    def prohibited(self, meta: Meta, ch: list[Any]) -> s.Located:
+        return s.Located(ir.Marker("prohibited"), self._p(meta))
+
+    def blocked(self, meta: Meta, ch: list[Any]) -> s.Located:
+        return s.Located(ir.Marker("blocked"), self._p(meta))
+
+    def same_as(self, meta: Meta, ch: list[Token]) -> s.Located:
+        return s.Located(s.SameAs(self._name(ch[0])), self._p(meta))
+
+    def symbol(self, meta: Meta, ch: list[Token]) -> s.Located:
+        return s.Located(s.Word(self._name(ch[0])), self._p(meta))
+
+    def dice(self, meta: Meta, ch: list[Token]) -> s.Located:
+        return s.Located(parse_dice_token(str(ch[0])), self._p(meta))
+
+    def text(self, meta: Meta, ch: list[Token]) -> s.Located:
+        return s.Located(ir.Text(_unquote(ch[0])), self._p(meta))
+
+    # -- labels and extras ------------------------------------------------------------------
+
+    def labels(self, meta: Meta, ch: list[Token]) -> tuple[s.Label, ...]:
+        out = [s.Label("", _unquote(ch[0]), self._p(ch[0]))]
+        for lang, text in zip(ch[1::2], ch[2::2], strict=True):
+            out.append(s.Label(str(lang), _unquote(text), self._p(lang)))
+        return tuple(out)
+
+    def extras(self, meta: Meta, ch: list[Any]) -> s.Extras:
+        source = next((c for c in ch if isinstance(c, s.SourceRef)), None)
+        notes = tuple(c for c in ch if isinstance(c, tuple))
+        return s.Extras(source, notes, any(c == "ignores_others" for c in ch))
+
+    def source(self, meta: Meta, ch: list[Token]) -> s.SourceRef:
+        page = next((str(t) for t in ch[1:] if t.type == "PAGE"), None)
+        detail = next((_unquote(t) for t in ch[1:] if t.type == "STRING"), None)
+        return s.SourceRef(self._name(ch[0]), page, detail)
+
+    def note(self, meta: Meta, ch: list[Token]) -> tuple[s.Label, ...]:
+        return self.labels(meta, ch[1:])
+
+    def ignores_others(self, meta: Meta, ch: list[Any]) -> str:
+        return "ignores_others"
+
+    # -- steps and decisions ----------------------------------------------------------------
+
+    def param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
+        return s.ParamNode(self._name(ch[0]), self._name(ch[1]))
+
+    def step_decl(self, meta: Meta, ch: list[Any]) -> s.StepDecl:
+        param = next(c for c in ch if isinstance(c, s.ParamNode))
+        after = ch[ch.index(param) + 1]
+        result = self._name(after) if isinstance(after, Token) else None
+        terms = tuple(c for c in ch if isinstance(c, s.StepTermNode))
+        return s.StepDecl(self._item(meta, ch), param, result, terms)
+
+    def step_rate(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
+        full = any(isinstance(c, Token) and c.type == "FULL" for c in ch)
+        amount = s.Located(ch[0], self._p(meta))
+        return s.StepTermNode("rate", amount, ch[-1], full, False, self._p(meta))
+
+    def step_floor(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
+        amount = s.Located(ch[0], self._p(meta))
+        return s.StepTermNode("floor", amount, ch[2], False, ch[1] == "above", self._p(meta))
+
+    def step_impassable(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
+        return s.StepTermNode("impassable", None, ch[1], False, ch[0] == "above", self._p(meta))
+
+    def bound(self, meta: Meta, ch: list[Token]) -> str:
+        return str(ch[0])
+
+    def decision_decl(self, meta: Meta, ch: list[Any]) -> s.DecisionDecl:
+        params = tuple(c for c in ch if isinstance(c, s.ParamNode))
+        after = ch[ch.index(params[-1]) + 1]
+        result = self._name(after) if isinstance(after, Token) else None
+        rows = tuple(c for c in ch if isinstance(c, s.DecisionRowNode))
+        return s.DecisionDecl(self._item(meta, ch), params, result, rows)
+
+    def decision_row(self, meta: Meta, ch: list[Any]) -> s.DecisionRowNode:
+        conditions: tuple[s.ComparisonNode, ...] = ch[0]
+        return s.DecisionRowNode(conditions, self._item(meta, ch[1:]), self._p(meta))
+
+    def all_of(self, meta: Meta, ch: list[s.ComparisonNode]) -> tuple[s.ComparisonNode, ...]:
+        return tuple(ch)
+
+    def otherwise(self, meta: Meta, ch: list[Any]) -> tuple[s.ComparisonNode, ...]:
+        return ()
+
+    def compare(self, meta: Meta, ch: list[Any]) -> s.ComparisonNode:
+        return s.ComparisonNode(ch[0], str(ch[1]), ch[2], self._p(meta))
+
+    def truth(self, meta: Meta, ch: list[Token]) -> s.ComparisonNode:
+        return self._truth(meta, ch[0], True)
+
+    def falsity(self, meta: Meta, ch: list[Token]) -> s.ComparisonNode:
+        return self._truth(meta, ch[0], False)
+
+    def _truth(self, meta: Meta, name: Token, value: bool) -> s.ComparisonNode:
+        pos = self._p(meta)
+        left = s.OperandNode(self._name(name), None, None, None, self._p(name))
+        right = s.OperandNode(None, None, None, s.Located(ir.Flag(value), pos), pos)
+        return s.ComparisonNode(left, "=", right, pos)
+
+    def ref(self, meta: Meta, ch: list[Token]) -> s.OperandNode:
+        return s.OperandNode(self._name(ch[0]), None, None, None, self._p(meta))
+
+    def scaled_ref(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
+        op = "*" if str(ch[1]) == "*" else "/"
+        scale = s.Located(ch[2], self._p(meta))
+        return s.OperandNode(self._name(ch[0]), op, scale, None, self._p(meta))
+
+    def literal(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
+        return s.OperandNode(None, None, None, ch[0], self._p(meta))
+
+    # -- tables, dice, triggers -------------------------------------------------------------
+
+    def column_line(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item]:
+        return ("column", self._item(meta, ch))
+
+    def table_decl(self, meta: Meta, ch: list[Any]) -> s.TableDecl:
+        columns: list[s.Item] = []
+        for c in ch:
+            if isinstance(c, tuple) and c and c[0] == "column":
+                columns.append(c[1])
+            elif isinstance(c, tuple) and c and c[0] == "columns":
+                columns += [s.Item(n, (), _NO_EXTRAS, n.pos) for n in c[1]]
+        rows = tuple(c for c in ch if isinstance(c, s.RowNode))
+        return s.TableDecl(self._item(meta, ch), tuple(columns), rows)
+
+    def dice_decl(self, meta: Meta, ch: list[Any]) -> s.DiceDecl:
+        dice_token = next(c for c in ch if isinstance(c, Token) and c.type == "DICE")
+        dice = s.Located(parse_dice_token(str(dice_token)), self._p(dice_token))
+        mods = tuple(c for c in ch if isinstance(c, s.DiceModifierNode))
+        rows = tuple(c for c in ch if isinstance(c, s.DiceRowNode))
+        return s.DiceDecl(self._item(meta, ch), dice, mods, rows)
+
+    def dice_modifier(self, meta: Meta, ch: list[Any]) -> s.DiceModifierNode:
+        amount = next(c for c in ch if isinstance(c, ir.Number))
+        return s.DiceModifierNode(self._item(meta, ch), s.Located(amount, self._p(meta)))
+
+    def dice_row(self, meta: Meta, ch: list[Any]) -> s.DiceRowNode:
+        low, high = ch[0]
+        effects = next((c for c in ch if isinstance(c, s.CellNode)), None)
+        return s.DiceRowNode(self._item(meta, ch[1:]), low, high, effects)
+
+    def range_one(self, meta: Meta, ch: list[Token]) -> tuple[int, int]:
+        return int(ch[0]), int(ch[0])
+
+    def range_span(self, meta: Meta, ch: list[Token]) -> tuple[int, int]:
+        return int(ch[0]), int(ch[1])
+
+    def range_up(self, meta: Meta, ch: list[Token]) -> tuple[int, None]:
+        return int(ch[0]), None
+
+    def range_down(self, meta: Meta, ch: list[Token]) -> tuple[None, int]:
+        return None, int(ch[0])
+
+    def trigger_decl(self, meta: Meta, ch: list[Any]) -> s.TriggerDecl:
+        check = next((c for c in ch if isinstance(c, tuple) and len(c) == 2
+                      and isinstance(c[0], s.Located)), None)
+        names = [c for c in ch[1:] if isinstance(c, Token) and c.type == "NAME"]
+        ints = [c for c in ch if isinstance(c, Token) and c.type == "INT"]
+        modifier = self._name(names[1]) if len(names) > 1 else None
+        return s.TriggerDecl(self._item(meta, ch), check[0] if check else None,
+                             check[1] if check else None, self._name(names[0]), modifier,
+                             int(ints[0]) if ints else 1)
+
+    def trigger_check(self, meta: Meta, ch: list[Token]) -> tuple[s.Located, int]:
+        return s.Located(parse_dice_token(str(ch[0])), self._p(ch[0])), int(ch[1])
+
+    def exclude_decl(self, meta: Meta, ch: list[Any]) -> s.ExcludeDecl:
+        return s.ExcludeDecl(self._name(ch[0]), tuple(ch[1]), ch[2], self._p(meta))
+
+    # -- grids, params, variants ------------------------------------------------------------
+
+    def grid_decl(self, meta: Meta, ch: list[Any]) -> s.GridDecl:
+        size = tuple(c for c in ch if isinstance(c, s.Located))
+        diagonals = tuple(int(c) for c in ch if isinstance(c, Token) and c.type == "INT")
+        return s.GridDecl(self._item(meta, ch), size, diagonals)
+
+    def param_decl(self, meta: Meta, ch: list[Any]) -> s.ParamDecl:
+        unit_token = next(c for c in ch[1:] if isinstance(c, Token) and c.type == "NAME")
+        value = next((c for c in ch if isinstance(c, s.Located)), None)
+        return s.ParamDecl(self._item(meta, ch), self._name(unit_token), value)
+
+    def path(self, meta: Meta, ch: list[Token]) -> tuple[s.Name, ...]:
+        return tuple(self._name(t) for t in ch)
+
+    def override_decl(self, meta: Meta, ch: list[Any]) -> s.OverrideDecl:
+        return s.OverrideDecl(ch[0], ch[1], ch[2], self._p(meta))
+
+    def remove_decl(self, meta: Meta, ch: list[Any]) -> s.RemoveDecl:
+        return s.RemoveDecl(ch[0], ch[1], self._p(meta))
+
+    def __default__(self, data: str, children: list[Any], meta: Meta) -> Any:
+        raise AssertionError(f"grammar rule without a builder: {data}")  # pragma: no cover
+
+    def __default_token__(self, token: Token) -> Token:
+        return token
+
+
+def parse_dice_token(text: str) -> ir.DiceValue:
+    """``2d6``, ``1d6+3``, ``3d6-2`` -> DiceValue (the grammar has already checked the shape)."""
+    count, rest = text.lower().split("d", 1)
+    bonus = 0
+    for sign in "+-":
+        if sign in rest:
+            rest, tail = rest.split(sign, 1)
+            bonus = int(tail) * (1 if sign == "+" else -1)
+    return ir.DiceValue(int(count), int(rest), bonus)
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+__all__ = ["Parser", "Tree", "load_grammar", "parse_dice_token"]

@@ -1,0 +1,81 @@
+"""The names a ruleset declares: one flat namespace of items, plus books on their own.
+
+Built once from the (already merged) statements; duplicate and reserved names are reported here,
+unknown ones by whoever looks a name up, with a did-you-mean hint drawn from the right kinds.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from rulesdsl import syntax as s
+from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
+
+RESERVED = frozenset({
+    "RULESET", "MODES", "GROUPS", "LAYERS", "FEATURES", "MODIFIERS", "TABLES", "DICE_TABLES",
+    "STEPS", "DECISIONS", "TRIGGERS", "PARAMS", "IMPASSABLE", "PROHIBITED", "BLOCKED",
+    "move_cost", "can_enter", "modifier", "roll", "lookup", "path_cost", "conflicts", "param",
+    "chance", "Marker", "Outcome", "Quantity", "Rate", "Trade", "Span", "Dice", "UnknownName",
+    "RulesError", "UnfilledParameter", "ConflictWarning", "annotations", "yes", "no",
+})
+"""Names a ruleset may not declare: they are the generated module's own, or Python's."""
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    kind: str
+    pos: s.Pos
+    parent: str | None = None
+
+
+class SymbolTable:
+    def __init__(self) -> None:
+        self._items: dict[str, Symbol] = {}
+        self._books: dict[str, Symbol] = {}
+        self.diagnostics: list[Diagnostic] = []
+
+    def declare(self, name: s.Name, kind: str, parent: str | None = None) -> bool:
+        table = self._books if kind == "book" else self._items
+        if keyword.iskeyword(name.text) or name.text in RESERVED or name.text.startswith("__"):
+            self.diagnostics.append(error(
+                "E103", f"'{name.text}' cannot name a {kind}", name.pos,
+                "it is a Python keyword or a name the generated module uses; pick another"))
+            return False
+        first = table.get(name.text)
+        if first is not None:
+            self.diagnostics.append(error(
+                "E102", f"'{name.text}' is already defined (as a {first.kind})", name.pos,
+                "each name is declared once; use `override` in a variant to change a value",
+                [Related(first.pos, "first defined here")]))
+            return False
+        table[name.text] = Symbol(name.text, kind, name.pos, parent)
+        return True
+
+    def get(self, name: str) -> Symbol | None:
+        return self._items.get(name)
+
+    def kind_of(self, name: str) -> str | None:
+        sym = self._items.get(name)
+        return sym.kind if sym else None
+
+    def names(self, *kinds: str) -> Iterator[str]:
+        pool = self._books if kinds == ("book",) else self._items
+        return (n for n, sym in pool.items() if not kinds or sym.kind in kinds)
+
+    def require(self, name: s.Name, kinds: Iterable[str], what: str) -> Symbol | None:
+        """The symbol, if ``name`` is one of ``kinds``; else record an unknown-name error."""
+        wanted = tuple(kinds)
+        pool = self._books if wanted == ("book",) else self._items
+        sym = pool.get(name.text)
+        if sym is not None and sym.kind in wanted:
+            return sym
+        if sym is not None:
+            message = f"'{name.text}' is a {sym.kind}, not a {what}"
+        else:
+            message = f"unknown {what} '{name.text}'"
+        self.diagnostics.append(error(
+            "E101", message, name.pos, did_you_mean(name.text, self.names(*wanted))))
+        return None

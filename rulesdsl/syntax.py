@@ -1,0 +1,350 @@
+"""The syntax tree: what a source file says, with the position of every name and value.
+
+:mod:`rulesdsl.parse` builds these nodes from Lark's tree; :mod:`rulesdsl.resolve` merges a
+variant into its base at this level, and :mod:`rulesdsl.lower` turns the result into the IR.
+Values reuse the IR's value classes, except for the two that name something still to resolve
+(``as NAME`` and a bare word, which may be a ``yes``/``no`` flag).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rulesdsl import ir
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A span in a source file; lines and columns count from 1."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class Name:
+    text: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class SameAs:
+    """``as NAME`` before resolution."""
+
+    target: Name
+
+
+@dataclass(frozen=True)
+class Word:
+    """A bare word in a cell: a symbol, ``yes``/``no``, or a flag in a dice row."""
+
+    name: Name
+
+
+SynValue = ir.Value | SameAs | Word
+
+
+@dataclass(frozen=True)
+class Located:
+    value: SynValue
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Entry:
+    """``value`` or ``key value`` inside a cell."""
+
+    key: Name | None
+    value: Located
+
+
+@dataclass(frozen=True)
+class CellNode:
+    entries: tuple[Entry, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Label:
+    lang: str
+    text: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    book: Name
+    page: str | None
+    detail: str | None
+
+
+@dataclass(frozen=True)
+class Extras:
+    source: SourceRef | None = None
+    notes: tuple[tuple[Label, ...], ...] = ()
+    ignores_others: bool = False
+
+
+@dataclass(frozen=True)
+class Item:
+    """Anything declared with a name, labels and extras."""
+
+    name: Name
+    labels: tuple[Label, ...]
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class RowNode:
+    """``key labels | cell | cell ... extras``; a numeric key keeps its number and unit."""
+
+    item: Item
+    cells: tuple[CellNode, ...]
+    key_number: ir.Number | None = None
+
+
+@dataclass(frozen=True)
+class WhenNode:
+    members: tuple[Name, ...]
+    cell: CellNode
+    extras: Extras
+    pos: Pos
+
+
+# ---- statements ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RulesetDecl:
+    item: Item
+
+
+@dataclass(frozen=True)
+class VersionDecl:
+    version: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ExtendsDecl:
+    base: Name
+    requirement: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class LanguagesDecl:
+    languages: tuple[Name, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class BookDecl:
+    item: Item
+
+
+@dataclass(frozen=True)
+class UnitsDecl:
+    bindings: tuple[tuple[Name, Name], ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class StackingDecl:
+    policy: Name
+    entry: Located | None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class MinimumDecl:
+    amount: Located
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ModeDecl:
+    item: Item
+
+
+@dataclass(frozen=True)
+class GroupDecl:
+    item: Item
+    members: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class ContextDecl:
+    item: Item
+    values: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class ModifierDecl:
+    item: Item
+    context: Name | None
+    rows: tuple[RowNode, ...]
+    whens: tuple[WhenNode, ...]
+
+
+@dataclass(frozen=True)
+class LayerDecl:
+    item: Item
+    scope: Literal["many", "one", "map"]
+    columns: tuple[Name, ...] | None
+    rows: tuple[RowNode, ...]
+
+
+@dataclass(frozen=True)
+class StepTermNode:
+    term: Literal["rate", "floor", "impassable"]
+    amount: Located | None
+    quantity: Located
+    full: bool
+    strict: bool
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ParamNode:
+    name: Name
+    unit: Name
+
+
+@dataclass(frozen=True)
+class StepDecl:
+    item: Item
+    param: ParamNode
+    result: Name | None
+    terms: tuple[StepTermNode, ...]
+
+
+@dataclass(frozen=True)
+class OperandNode:
+    ref: Name | None
+    scale_op: Literal["*", "/"] | None
+    scale: Located | None
+    literal: Located | None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ComparisonNode:
+    left: OperandNode
+    op: str
+    right: OperandNode
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class DecisionRowNode:
+    conditions: tuple[ComparisonNode, ...]
+    outcome: Item
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class DecisionDecl:
+    item: Item
+    params: tuple[ParamNode, ...]
+    result: Name | None
+    rows: tuple[DecisionRowNode, ...]
+
+
+@dataclass(frozen=True)
+class TableDecl:
+    item: Item
+    columns: tuple[Item, ...]
+    rows: tuple[RowNode, ...]
+
+
+@dataclass(frozen=True)
+class DiceModifierNode:
+    item: Item
+    amount: Located
+
+
+@dataclass(frozen=True)
+class DiceRowNode:
+    item: Item
+    low: int | None
+    high: int | None
+    effects: CellNode | None
+
+
+@dataclass(frozen=True)
+class DiceDecl:
+    item: Item
+    dice: Located
+    modifiers: tuple[DiceModifierNode, ...]
+    rows: tuple[DiceRowNode, ...]
+
+
+@dataclass(frozen=True)
+class TriggerDecl:
+    item: Item
+    check: Located | None
+    at_least: int | None
+    table: Name
+    modifier: Name | None
+    times: int
+
+
+@dataclass(frozen=True)
+class ExcludeDecl:
+    subject: Name
+    others: tuple[Name, ...]
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class GridDecl:
+    item: Item
+    size: tuple[Located, ...]
+    diagonals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ParamDecl:
+    item: Item
+    unit: Name
+    value: Located | None
+
+
+@dataclass(frozen=True)
+class OverrideDecl:
+    path: tuple[Name, ...]
+    cell: CellNode
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class RemoveDecl:
+    path: tuple[Name, ...]
+    extras: Extras
+    pos: Pos
+
+
+Statement = (
+    RulesetDecl | VersionDecl | ExtendsDecl | LanguagesDecl | BookDecl | UnitsDecl
+    | StackingDecl | MinimumDecl | ModeDecl | GroupDecl | ContextDecl | ModifierDecl | LayerDecl
+    | StepDecl | DecisionDecl | TableDecl | DiceDecl | TriggerDecl | ExcludeDecl | GridDecl
+    | ParamDecl | OverrideDecl | RemoveDecl
+)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A parsed file: its path, its text (for diagnostics and digests) and its statements."""
+
+    path: str
+    text: str
+    statements: tuple[Statement, ...] = field(default=())

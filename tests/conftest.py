@@ -1,0 +1,47 @@
+"""Shared fixtures: load generated modules the way a user would, and compile snippets."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from rulesdsl.compiler import Compiled, Compiler
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated" / "python"
+RULESETS = ROOT / "rulesets"
+
+
+def load_generated(name: str) -> ModuleType:
+    """Import generated/python/<name>.py with `rulesdsl` made unimportable while it runs."""
+    path = GENERATED / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"generated_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    saved = {k: v for k, v in sys.modules.items() if k == "rulesdsl" or k.startswith("rulesdsl.")}
+    for key in saved:
+        del sys.modules[key]
+    sys.modules["rulesdsl"] = None  # type: ignore[assignment]  # any import of it fails
+    try:
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules["rulesdsl"]
+        sys.modules.update(saved)
+    return module
+
+
+@pytest.fixture(scope="session")
+def compiler() -> Iterator[Compiler]:
+    yield Compiler()
+
+
+def compile_snippet(compiler: Compiler, text: str, tmp_path: Path | None = None,
+                    name: str = "snippet.terrain") -> Compiled:
+    base_dir = tmp_path if tmp_path is not None else RULESETS
+    return compiler.compile_text(text, str(base_dir / name), base_dir)

@@ -1,0 +1,205 @@
+"""RULES.md section 1 (Heavy Gear), checked against the generated module."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import load_generated
+
+hg = load_generated("heavy_gear")
+
+
+# ---- movement cost, MP per inch -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("terrain", "mode", "per_inch"), [
+    ("clear", "walker", 1), ("clear", "ground", 1), ("clear", "hover", 1),
+    ("soft", "walker", 3), ("soft", "ground", 2), ("soft", "hover", 2),
+    ("rough", "walker", 3), ("rough", "ground", 3), ("rough", "hover", 3),
+    ("very_rough", "walker", 3),
+    ("road", "walker", 1), ("road", "hover", 1), ("road", "ground", 0.5),
+    ("shallow_water", "walker", 2), ("shallow_water", "ground", 2),
+    ("shallow_water", "hover", 1), ("deep_water", "hover", 1),
+])
+def test_movement_cost_per_inch(terrain: str, mode: str, per_inch: float) -> None:
+    assert hg.move_cost(mode, terrain) == per_inch
+
+
+def test_soft_ground_for_a_walker_over_3_inches_costs_9_mp() -> None:
+    assert hg.move_cost("walker", "soft", distance=3) == 9
+
+
+def test_road_for_ground_mode_over_4_inches_costs_2_mp() -> None:
+    assert hg.move_cost("ground", "road", distance=4) == 2
+
+
+@pytest.mark.parametrize("mode", ["ground", "hover"])
+def test_very_rough_is_impassable_for_ground_and_hover(mode: str) -> None:
+    assert hg.move_cost(mode, "very_rough") is hg.IMPASSABLE
+
+
+@pytest.mark.parametrize("terrain", ["cliffs", "structure"])
+@pytest.mark.parametrize("mode", ["walker", "ground", "hover"])
+def test_cliffs_and_structures_are_impassable(terrain: str, mode: str) -> None:
+    assert hg.move_cost(mode, terrain) is hg.IMPASSABLE
+
+
+@pytest.mark.parametrize("mode", ["walker", "ground"])
+def test_deep_water_is_impassable_except_for_hover(mode: str) -> None:
+    assert hg.move_cost(mode, "deep_water") is hg.IMPASSABLE
+    assert hg.move_cost("hover", "deep_water", distance=2) == 2
+
+
+@pytest.mark.parametrize(("mode", "water", "per_inch"), [
+    ("walker", "shallow_water", 3), ("ground", "shallow_water", 3), ("hover", "shallow_water", 2),
+    ("hover", "deep_water", 2),
+])
+def test_rapid_water_adds_1_mp_per_inch_hover_included(mode: str, water: str,
+                                                       per_inch: int) -> None:
+    assert hg.move_cost(mode, water, "rapid_water") == per_inch
+    assert hg.move_cost(mode, water, "rapid_water", distance=3) == 3 * per_inch
+
+
+def test_rapid_water_does_not_make_deep_water_passable() -> None:
+    assert hg.move_cost("walker", "deep_water", "rapid_water") is hg.IMPASSABLE
+
+
+def test_two_base_terrains_in_one_place_are_refused() -> None:
+    with pytest.raises(hg.InvalidPlace):
+        hg.move_cost("walker", "soft", "rough")
+
+
+@pytest.mark.parametrize(("rise", "extra"), [(0, 0), (0.5, 0.5), (1, 1), (1.5, 1.5)])
+def test_climbing_costs_1_mp_per_inch_of_rise(rise: float, extra: float) -> None:
+    assert hg.climb(rise) == extra
+
+
+@pytest.mark.parametrize("rise", [2, 2.5, 4])
+def test_a_rise_of_2_inches_or_more_is_impassable(rise: float) -> None:
+    assert hg.climb(rise) is hg.IMPASSABLE
+
+
+# ---- concealment ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("step", "inches", "points"), [
+    ("light_concealment", 1.5, 0), ("light_concealment", 2, 1), ("light_concealment", 5, 1),
+    ("light_concealment", 8, 2),
+    ("medium_concealment", 1, 1), ("medium_concealment", 3, 1), ("medium_concealment", 4, 2),
+    ("heavy_concealment", 0.5, 1), ("heavy_concealment", 3, 3),
+])
+def test_concealment_checks_from_rules_md(step: str, inches: float, points: int) -> None:
+    assert hg.STEPS[step](inches) == points
+    assert getattr(hg, step)(inches) == points
+
+
+def test_light_terrain_5_inches_thick_gives_1_concealment_point() -> None:
+    assert hg.light_concealment(5) == 1
+
+
+@pytest.mark.parametrize(("factors", "total"), [
+    (("vehicle_between",), 1), (("solid_base",), 1), (("solid_half",), 2),
+    (("stationary",), 0), (("combat_speed",), -1), (("top_speed",), -2),
+    (("target_fired",), -1), (("vehicle_between", "solid_half", "top_speed"), 1),
+    (("vehicle_between", "combat_speed", "target_fired"), -1),
+])
+def test_concealment_points_add_up(factors: tuple[str, ...], total: int) -> None:
+    assert hg.modifier("concealment", *factors) == total
+
+
+def test_a_solid_object_hiding_the_whole_model_blocks_lock_and_direct_fire() -> None:
+    assert hg.modifier("concealment", "solid_whole") is hg.BLOCKED
+    assert hg.modifier("concealment", "solid_whole", "top_speed") is hg.BLOCKED
+
+
+# ---- lock procedure ---------------------------------------------------------------------------
+
+
+def test_fully_hidden_target_cannot_be_locked() -> None:
+    assert hg.lock(hidden=True, concealment=0, detection=9, distance=1, size=6).id == "no_lock"
+
+
+def test_no_concealment_gives_a_passive_lock() -> None:
+    assert hg.lock(hidden=False, concealment=0, detection=0, distance=30, size=6).id == "passive"
+
+
+def test_detection_above_concealment_gives_a_passive_lock() -> None:
+    assert hg.lock(hidden=False, concealment=2, detection=3, distance=30, size=6).id == "passive"
+    assert hg.lock(hidden=False, concealment=3, detection=3, distance=30, size=6).id == "active"
+
+
+def test_distance_equal_to_size_gives_a_passive_lock() -> None:
+    # The texts disagree (< or <=); RULES.md takes "less than or equal".
+    assert hg.lock(hidden=False, concealment=3, detection=1, distance=6, size=6).id == "passive"
+    assert hg.lock(hidden=False, concealment=3, detection=1, distance=7, size=6).id == "active"
+
+
+# ---- cover ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("cover", "value"), [
+    ("full", -2), ("partial", -1), ("some", 0), ("in_open", 1),
+])
+def test_cover_modifiers(cover: str, value: int) -> None:
+    assert hg.modifier("cover", cover) == value
+
+
+def test_solid_cover_is_an_extra_minus_one() -> None:
+    assert hg.modifier("cover", "partial", "solid") == -2
+
+
+def test_full_and_solid_cover_together_rule_out_direct_fire() -> None:
+    assert hg.modifier("cover", "full", "solid") is hg.BLOCKED
+
+
+@pytest.mark.parametrize("size", range(1, 7))
+def test_cover_size_7_gives_full_cover_to_size_6_or_less(size: int) -> None:
+    outcome = hg.abstract_cover(cover_size=7, size=size)
+    assert (outcome.id, outcome.value) == ("full", -2)
+
+
+def test_cover_size_4_against_size_5_is_partial() -> None:
+    assert hg.abstract_cover(4, 5) == ("partial", "Partial cover", -1)
+
+
+def test_cover_size_2_against_size_5_is_some() -> None:
+    assert hg.abstract_cover(2, 5).id == "some"
+    assert hg.abstract_cover(2, 5).value == 0
+
+
+@pytest.mark.parametrize("size", range(1, 15))
+def test_cover_size_15_hides_every_model(size: int) -> None:
+    assert hg.abstract_cover(15, size).id == "full"
+
+
+# ---- set-up guidelines ------------------------------------------------------------------------
+
+
+def test_setup_guidelines_carry_the_numbers() -> None:
+    assert str(hg.lookup("setup", "pieces_per_square")) == "1-2"
+    assert str(hg.lookup("setup", "open_lane")) == "4-5 in"
+    assert str(hg.lookup("setup", "house_height")) == "2-3 in"
+    assert hg.lookup("setup", "residential_street") == 2
+    assert str(hg.lookup("setup", "single_lane")) == "1-1.5 in"
+    assert str(hg.lookup("setup", "two_lane")) == "3-4 in"
+    assert hg.lookup("setup", "dual_carriageway") == 4
+
+
+# ---- the module contract ----------------------------------------------------------------------
+
+
+def test_unknown_names_raise_key_errors_that_suggest_the_nearest() -> None:
+    with pytest.raises(KeyError, match="did you mean 'walker'"):
+        hg.move_cost("walkr", "clear")
+    with pytest.raises(hg.UnknownName, match="did you mean 'soft'"):
+        hg.move_cost("walker", "sofft")
+    with pytest.raises(KeyError, match="'cover'"):
+        hg.modifier("covr", "full")
+
+
+def test_ruleset_record() -> None:
+    assert hg.RULESET.id == "heavy_gear"
+    assert hg.RULESET.version == "1.0.0"
+    assert hg.RULESET.digest.startswith("sha256:")
+    assert hg.RULESET.extends == ()
+    assert hg.MODES["walker"].label["fr"] == "Marcheur"

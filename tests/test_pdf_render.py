@@ -1,0 +1,200 @@
+"""Tests for rulesdsl.backends.pdf: deterministic, multilingual HTML → PDF rendering."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesdsl.backends.pdf import PRODUCER, PdfUnavailable, render_pdf
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SAMPLE_HTML = """<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Terrain quick reference</title>
+  <meta name="dcterms.created" content="2021-03-04T05:06:07Z">
+  <meta name="dcterms.modified" content="2022-03-04T05:06:07Z">
+  <style>
+    table { border-collapse: collapse; }
+    td, th { border: 1px solid black; padding: 2pt 4pt; }
+  </style>
+</head>
+<body>
+  <h1>Terrain</h1>
+  <table>
+    <tr><th>Language</th><th>Terrain</th><th>Roll</th></tr>
+    <tr><td>English</td><td>Light woods</td><td>2d6 &gt;= 8</td></tr>
+    <tr><td>Français</td><td>Forêt légère, cœur</td><td>1d6+3</td></tr>
+    <tr><td>Русский</td><td>Редкий лес</td><td>58.3 %</td></tr>
+  </table>
+</body>
+</html>
+"""
+
+EXPECTED_TEXT = ["Light woods", "Forêt légère", "cœur", "Редкий лес"]
+
+
+@pytest.fixture
+def weasyprint() -> Any:
+    return pytest.importorskip("weasyprint")
+
+
+def _reader(pdf: bytes) -> Any:
+    pypdf = pytest.importorskip("pypdf")
+    return pypdf.PdfReader(io.BytesIO(pdf))
+
+
+def _font_names(reader: Any) -> set[str]:
+    return {
+        str(font.get_object()["/BaseFont"])
+        for page in reader.pages
+        for font in page["/Resources"]["/Font"].values()
+    }
+
+
+def test_render_is_byte_identical(weasyprint: Any) -> None:
+    first = render_pdf(SAMPLE_HTML)
+    second = render_pdf(SAMPLE_HTML)
+    assert first.startswith(b"%PDF-")
+    assert first == second
+
+
+def test_render_ignores_the_clock(weasyprint: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing in the output depends on the current time (e.g. font subset timestamps)."""
+    before = render_pdf(SAMPLE_HTML)
+    real_time = time.time
+    monkeypatch.setattr(time, "time", lambda: real_time() + 3 * 365 * 86400)
+    assert render_pdf(SAMPLE_HTML) == before
+
+
+@pytest.mark.parametrize("caller_value", [None, "1700000000"])
+def test_source_date_epoch_is_restored(
+    weasyprint: Any, monkeypatch: pytest.MonkeyPatch, caller_value: str | None
+) -> None:
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    reference = render_pdf(SAMPLE_HTML)
+    if caller_value is not None:
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", caller_value)
+    assert render_pdf(SAMPLE_HTML) == reference  # the caller's value does not leak in
+    assert os.environ.get("SOURCE_DATE_EPOCH") == caller_value
+
+
+def test_source_date_epoch_is_restored_after_error(
+    weasyprint: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("render failed")
+
+    monkeypatch.setattr(weasyprint.HTML, "write_pdf", boom)
+    with pytest.raises(RuntimeError, match="render failed"):
+        render_pdf(SAMPLE_HTML)
+    assert "SOURCE_DATE_EPOCH" not in os.environ
+
+
+def test_render_is_byte_identical_across_processes(weasyprint: Any) -> None:
+    """A fresh interpreter (other hash seed, other time) gives the same bytes."""
+    script = (
+        "import sys\n"
+        "from rulesdsl.backends.pdf import render_pdf\n"
+        "sys.stdout.buffer.write(render_pdf(sys.stdin.read()))\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        input=SAMPLE_HTML.encode("utf-8"),
+        capture_output=True,
+        env=env,
+        check=True,
+        timeout=300,
+    )
+    assert result.stdout == render_pdf(SAMPLE_HTML)
+
+
+def test_text_is_extractable_in_all_scripts(weasyprint: Any) -> None:
+    reader = _reader(render_pdf(SAMPLE_HTML))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    for expected in EXPECTED_TEXT:
+        assert expected in text
+
+
+def test_dejavu_sans_is_embedded(weasyprint: Any) -> None:
+    fonts = _font_names(_reader(render_pdf(SAMPLE_HTML)))
+    assert fonts
+    assert all("DejaVu-Sans" in name for name in fonts), fonts
+
+
+def test_metadata_is_fixed(weasyprint: Any) -> None:
+    reader = _reader(render_pdf(SAMPLE_HTML))
+    info = reader.metadata
+    assert info is not None
+    assert info.get("/Title") == "Terrain quick reference"
+    assert info.get("/Producer") == PRODUCER
+    assert "/CreationDate" not in info
+    assert "/ModDate" not in info
+    identifier = reader.trailer["/ID"]
+    assert len(identifier) == 2
+
+
+def test_identifier_depends_on_input(weasyprint: Any) -> None:
+    def first_id(pdf: bytes) -> str:
+        return str(_reader(pdf).trailer["/ID"][0])
+
+    other = SAMPLE_HTML.replace("Light woods", "Dense woods")
+    assert first_id(render_pdf(SAMPLE_HTML)) == first_id(render_pdf(SAMPLE_HTML))
+    assert first_id(render_pdf(SAMPLE_HTML)) != first_id(render_pdf(other))
+    assert first_id(render_pdf(SAMPLE_HTML)) != first_id(
+        render_pdf(SAMPLE_HTML, base_url=ROOT.as_uri() + "/")
+    )
+
+
+def test_page_css_can_override_font(weasyprint: Any) -> None:
+    html = SAMPLE_HTML.replace("<style>", "<style>body { font-family: 'DejaVu Serif'; }")
+    fonts = _font_names(_reader(render_pdf(html)))
+    assert any("DejaVu-Serif" in name for name in fonts), fonts
+
+
+def test_base_url_resolves_relative_stylesheet(weasyprint: Any, tmp_path: Path) -> None:
+    (tmp_path / "sheet.css").write_text("p { font-family: 'DejaVu Sans Mono'; }", "utf-8")
+    html = '<html><head><link rel="stylesheet" href="sheet.css"></head><body><p>Хорошо</p>'
+    pdf = render_pdf(html, base_url=tmp_path.as_uri() + "/")
+    reader = _reader(pdf)
+    assert any("DejaVu-Sans-Mono" in name for name in _font_names(reader)), _font_names(reader)
+    assert "Хорошо" in reader.pages[0].extract_text()
+
+
+# --- WeasyPrint missing ---------------------------------------------------------------
+
+
+def test_missing_weasyprint_raises_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # makes `import weasyprint` fail
+    with pytest.raises(PdfUnavailable) as info:
+        render_pdf("<p>hi</p>")
+    assert "PDF output needs WeasyPrint: pip install 'rulesdsl[pdf]'" in str(info.value)
+    assert isinstance(info.value, RuntimeError)
+
+
+def test_broken_weasyprint_install_raises_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WeasyPrint raises OSError at import when Pango cannot be loaded."""
+    real_import = builtins.__import__
+
+    def fake_import(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "weasyprint":
+            raise OSError("cannot load library 'libpango-1.0-0'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.delitem(sys.modules, "weasyprint", raising=False)
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(PdfUnavailable, match=r"pip install 'rulesdsl\[pdf\]'.*libpango"):
+        render_pdf("<p>hi</p>")
