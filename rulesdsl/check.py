@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from rulesdsl import ir
 from rulesdsl import syntax as s
-from rulesdsl.dice import MAX_COUNT, MAX_SIDES, Dice
 from rulesdsl.diagnostics import Diagnostic, Related, error
+from rulesdsl.dice import MAX_COUNT, MAX_SIDES, Dice
 
 
 def dice_expression(dice: ir.DiceValue, pos: s.Pos, out: list[Diagnostic]) -> None:
@@ -36,15 +36,21 @@ def dice_coverage(decl: s.DiceDecl, dice: ir.DiceValue, modifiers: Sequence[int]
             out.append(error("E302", f"row '{row.item.name.text}' runs from {low} down to "
                              f"{high}", row.item.pos, "write the smaller total first"))
             continue
+        clashes: dict[str, list[int]] = {}
+        firsts: dict[str, s.DiceRowNode] = {}
         for total in range(low, high + 1):
             first = owner.get(total)
-            if first is not None:
-                out.append(error(
-                    "E302", f"total {total} is in both '{first.item.name.text}' and "
-                    f"'{row.item.name.text}'", row.item.pos, "each total belongs to one row",
-                    [Related(first.item.pos, f"'{first.item.name.text}' is here")]))
-                break
-            owner[total] = row
+            if first is None:
+                owner[total] = row
+            else:
+                clashes.setdefault(first.item.name.text, []).append(total)
+                firsts[first.item.name.text] = first
+        for name, totals in clashes.items():
+            first = firsts[name]
+            out.append(error(
+                "E302", f"{_totals(totals)} in both '{name}' and '{row.item.name.text}'",
+                row.item.pos, "each total belongs to one row",
+                [Related(first.item.pos, f"'{name}' is here")]))
     gaps = [t for t in plain if t not in owner]
     if gaps:
         out.append(error("E301", f"{_totals(gaps)} of {_dice_text(dice)} "

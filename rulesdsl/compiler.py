@@ -73,17 +73,19 @@ class Compiler:
         source, diags = self.parse_file(path)
         if source is None:
             return Compiled(str(path), None, diags)
-        return self.compile_source(source, path.parent)
+        return self.compile_source(source, path.parent, diags)
 
     def compile_text(self, text: str, path: str, base_dir: Path | None = None) -> Compiled:
         self.sources[path] = text
         source, diags = self.parser.parse(text, path)
         if source is None:
             return Compiled(path, None, diags)
-        return self.compile_source(source, base_dir or Path(path).parent)
+        return self.compile_source(source, base_dir or Path(path).parent, diags)
 
-    def compile_source(self, source: s.SourceFile, base_dir: Path) -> Compiled:
-        load_errors: list[Diagnostic] = []
+    def compile_source(self, source: s.SourceFile, base_dir: Path,
+                       syntax_errors: list[Diagnostic] | None = None) -> Compiled:
+        """Resolve, lower and validate a parsed file; ``syntax_errors`` are carried along."""
+        load_errors: list[Diagnostic] = list(syntax_errors or [])
 
         def load(ruleset_id: str) -> s.SourceFile | None:
             path = base_dir / f"{ruleset_id}.terrain"
@@ -91,15 +93,17 @@ class Compiler:
                 return None
             base, diags = self.parse_file(path)
             load_errors.extend(diags)
-            return base
+            return base if not diags else None
 
         resolved, diags = resolve(source, load)
         diags = load_errors + diags
+        if syntax_errors:  # a missing header is then most likely a statement that failed to parse
+            diags = [d for d in diags if d.code != "E110"]
         if resolved is None:
             return Compiled(source.path, None, _sorted(diags))
         fallback = s.Pos(source.path, 1, 1, 1, 1)
         ruleset, lower_diags = lower(resolved.statements, resolved.lineage, fallback)
-        diags += lower_diags
+        diags += [d for d in lower_diags if not (syntax_errors and d.code == "E110")]
         if ruleset is not None and any(d.is_error for d in diags):
             ruleset = None
         if ruleset is not None:

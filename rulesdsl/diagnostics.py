@@ -33,7 +33,6 @@ CODES: Mapping[str, str] = {
     "E204": "a row with the wrong number of cells",
     "E205": "an `as` reference that does not resolve to a value (missing or circular)",
     "E206": "a decision table with no `otherwise` row, or rows after it",
-    "E207": "a feature listed twice in one place, or two features of a one-per-place layer",
     "E301": "a dice table leaves a total uncovered",
     "E302": "dice table rows overlap",
     "E303": "a dice modifier pushes totals outside every row",

@@ -76,7 +76,7 @@ class Marker:
 
 @dataclass(frozen=True)
 class Symbol:
-    """A word from a table cell: ``none``, ``half``, ``any``, ``random``; ``yes``/``no`` are Flags."""
+    """A word from a table cell: ``none``, ``half``, ``any``; ``yes`` and ``no`` are Flags."""
 
     name: str
     kind: Literal["symbol"] = "symbol"

@@ -22,6 +22,9 @@ from rulesdsl.units import BOOL_UNIT, DIMENSIONS, ROLES
 _T = TypeVar("_T")
 SEMVER = re.compile(r"^\d+\.\d+\.\d+$")
 COST = "cost"
+MODE_CONTEXT = "mode"
+"""`modifier X by mode`: values keyed by the ruleset's modes (and groups, expanded to their
+members), unless the ruleset declares a context of that name itself."""
 _ZERO = ir.Number(0)
 _FLAGS = {"yes": True, "no": False}
 
@@ -72,6 +75,7 @@ class _Lowerer:
         self.modifier_values: dict[str, dict[str, dict[str, ir.Value]]] = {}
         self.params: dict[str, ir.ScenarioParam] = {}
         self.factor_info: dict[str, ir.Info] = {}
+        self.builtin_mode = False
 
     def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
         self.diags.append(error(code, message, pos, hint))
@@ -87,6 +91,9 @@ class _Lowerer:
         self.modes = [m.id for m in modes]
         groups = [self._group(d) for d in of(s.GroupDecl)]
         contexts = [self._context(d) for d in of(s.ContextDecl)]
+        if MODE_CONTEXT not in self.context_values:
+            self.builtin_mode = True
+            self.context_values[MODE_CONTEXT] = (*self.modes, *self.groups)
         params = [self._param(d) for d in of(s.ParamDecl)]
         self.params = {p.id: p for p in params}
         for d in of(s.ModifierDecl):
@@ -347,10 +354,10 @@ class _Lowerer:
             for row in decl.rows:
                 self._check_width(row, len(columns))
                 rows.append((decl, row, columns))
-                cells = dict(zip(columns, row.cells, strict=False))
-                if COST in cells:
-                    self.raw_costs[row.item.name.text] = self._cost_cell(cells[COST])
-                    self.cost_pos[row.item.name.text] = cells[COST].pos
+                written = dict(zip(columns, row.cells, strict=False))
+                if COST in written:
+                    self.raw_costs[row.item.name.text] = self._cost_cell(written[COST])
+                    self.cost_pos[row.item.name.text] = written[COST].pos
         features = []
         for decl, row, columns in rows:
             cells: dict[str, ir.Cell] = {}
@@ -360,7 +367,8 @@ class _Lowerer:
                     cells[COST] = self._resolve_same_cell(fid, self.raw_costs[fid])
                 elif self.symbols.kind_of(column) == "modifier":
                     cells[column] = self._modifier_cell(column, cell)
-                    self.modifier_values[column][fid] = _by_key(cells[column])
+                    self.modifier_values[column][fid] = _by_key(cells[column],
+                                                                self._key_groups(column))
             costs = {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
             features.append(ir.Feature(fid, decl.item.name.text, self.info(row.item), cells,
                                        costs, row.item.extras.ignores_others))
@@ -456,15 +464,21 @@ class _Lowerer:
             elif entry.key.text not in keys:
                 what = f"value of context '{context}'" if context else "context value"
                 hint = (did_you_mean(entry.key.text, keys) if context else
-                        f"declare the modifier with `by <context>` to key values by context")
+                        "declare the modifier with `by <context>` to key values by context")
                 self.err("E101", f"unknown {what} '{entry.key.text}'", entry.key.pos, hint)
             else:
                 exceptions[entry.key.text] = value
         return ir.Cell(default, exceptions)
 
+    def _key_groups(self, modifier: str) -> dict[str, tuple[str, ...]] | None:
+        """The groups to expand when ``modifier`` is keyed by the built-in mode context."""
+        if self.builtin_mode and self.modifier_context.get(modifier) == MODE_CONTEXT:
+            return self.groups
+        return None
+
     def _modifier(self, decl: s.ModifierDecl) -> ir.Modifier:
         mid = decl.item.name.text
-        if decl.context is not None:
+        if decl.context is not None and self._key_groups(mid) is None:
             self.symbols.require(decl.context, ("context",), "context")
         factors = []
         for row in decl.rows:
@@ -472,7 +486,7 @@ class _Lowerer:
             cell = self._modifier_cell(mid, row.cells[0])
             factors.append(ir.Factor(row.item.name.text, self.info(row.item), cell))
             self.factor_info[row.item.name.text] = factors[-1].info
-            self.modifier_values[mid][row.item.name.text] = _by_key(cell)
+            self.modifier_values[mid][row.item.name.text] = _by_key(cell, self._key_groups(mid))
         combos = []
         for when in decl.whens:
             members = [m.text for m in when.members
@@ -707,11 +721,20 @@ class _Lowerer:
         return ir.Grid(decl.item.name.text, self.info(decl.item), tuple(sizes), decl.diagonals)
 
 
-def _by_key(cell: ir.Cell) -> dict[str, ir.Value]:
+def _by_key(cell: ir.Cell,
+            groups: dict[str, tuple[str, ...]] | None = None) -> dict[str, ir.Value]:
+    """Values by context key ("" for any); ``groups`` given: a group's value goes to each
+    member mode that has no value of its own."""
     values: dict[str, ir.Value] = {}
     if cell.default is not None:
         values[""] = cell.default
-    values.update(cell.exceptions)
+    for key, value in cell.exceptions.items():
+        if groups is not None and key in groups:
+            for member in groups[key]:
+                if member not in cell.exceptions:
+                    values.setdefault(member, value)
+        else:
+            values[key] = value
     return values
 
 
@@ -719,7 +742,8 @@ _KIND_WORDS = {
     "number": "a number", "rate": "a rate (`1 per 2 in`)", "param_rate": "a rate per parameter",
     "impassable": "`impassable`", "prohibited": "`prohibited`", "blocked": "`blocked`",
     "same": "`as <feature>`", "symbol": "a word", "flag": "yes/no", "dice": "dice (`1d6+3`)",
-    "text": "a quoted text", "span": "a range (`2-3 in`)", "trade": "a trade (`+90 deg for -1.5 m`)",
+    "text": "a quoted text", "span": "a range (`2-3 in`)",
+    "trade": "a trade (`+90 deg for -1.5 m`)",
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -46,24 +46,46 @@ class Parser:
                           maybe_placeholders=False)
 
     def parse(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
-        """The file's syntax tree, or None and the syntax errors (all that can be found)."""
+        """The file's syntax tree and its syntax errors (all that can be found).
+
+        After a syntax error the statement that holds it is blanked out (its lines kept, so
+        positions stay true) and the file is parsed again, up to MAX_ERRORS times: one run
+        reports the errors of every statement, and later stages still check the statements
+        that did parse. The tree is None only when nothing could be recovered.
+        """
         source = text if text.endswith("\n") else text + "\n"
         errors: list[Diagnostic] = []
-
-        def recover(exc: UnexpectedInput) -> bool:
-            errors.append(_syntax_error(exc, path, self._lark))
-            return len(errors) < 20
-
-        try:
-            tree = self._lark.parse(source, on_error=recover)
-        except UnexpectedInput as exc:
-            if not errors or _syntax_error(exc, path, self._lark) != errors[-1]:
+        lines = source.split("\n")
+        while True:
+            try:
+                tree = self._lark.parse("\n".join(lines))
+            except UnexpectedInput as exc:
                 errors.append(_syntax_error(exc, path, self._lark))
-            return None, errors
-        if errors:
-            return None, errors
-        statements = _Builder(path).transform(tree)
-        return s.SourceFile(path, text, tuple(statements)), []
+                if len(errors) >= MAX_ERRORS or not _blank_statement(lines, exc.line):
+                    return None, errors
+                continue
+            statements = _Builder(path).transform(tree)
+            return s.SourceFile(path, text, tuple(statements)), errors
+
+
+MAX_ERRORS = 50
+
+
+def _blank_statement(lines: list[str], line: int) -> bool:
+    """Blank the top-level statement around 1-based ``line``; False when nothing is left to
+    blank. A statement starts on a line whose first character is a letter."""
+
+    def starts(i: int) -> bool:
+        return bool(lines[i]) and lines[i][0].isalpha()
+
+    index = min(max(line, 1), len(lines)) - 1
+    first = next((i for i in range(index, -1, -1) if starts(i)), 0)
+    end = next((i for i in range(index + 1, len(lines)) if starts(i)), len(lines))
+    if all(not lines[i].strip() for i in range(first, end)):
+        return False
+    for i in range(first, end):
+        lines[i] = ""
+    return True
 
 
 def _expected_words(expected: set[str], lark: Lark) -> str:
@@ -95,11 +117,11 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark) -> Diagnostic:
             line, column = token.end_line or line, (token.end_column or column) - 4
         width = max(1, len(str(token).splitlines()[0]) if str(token).strip() else 1)
         pos = s.Pos(path, line, column, line, column + width)
-        hint = "expected " + _expected_words(set(exc.expected), lark)
-        return error("E001", f"unexpected {found}", pos, hint)
+        expected = "expected " + _expected_words(set(exc.expected), lark)
+        return error("E001", f"unexpected {found}", pos, expected)
     if isinstance(exc, UnexpectedCharacters):
         pos = s.Pos(path, line, column, line, column + 1)
-        char = exc.char
+        char = str(exc.char)
         hint = "strings use double quotes" if char in "'`" else (
             "comments start with '#'" if char in "/;" else None)
         return error("E002", f"unexpected character {char!r}", pos, hint)
@@ -127,12 +149,12 @@ class _Builder(Transformer[Token, list[s.Statement]]):
 
     def __init__(self, path: str) -> None:
         super().__init__()
-        self.path = path
+        self.file = path  # not `path`: that name is the grammar rule below
 
     # -- helpers ----------------------------------------------------------------------------
 
     def _p(self, meta: Meta | Token) -> s.Pos:
-        return _pos(self.path, meta)
+        return _pos(self.file, meta)
 
     def _name(self, token: Token) -> s.Name:
         return s.Name(str(token), self._p(token))
@@ -198,17 +220,18 @@ class _Builder(Transformer[Token, list[s.Statement]]):
 
     # -- layers and modifiers ---------------------------------------------------------------
 
-    def scope_one(self, meta: Meta, ch: list[Any]) -> str:
-        return "one"
+    def scope_one(self, meta: Meta, ch: list[Any]) -> tuple[str, Literal["one"]]:
+        return ("scope", "one")
 
-    def scope_map(self, meta: Meta, ch: list[Any]) -> str:
-        return "map"
+    def scope_map(self, meta: Meta, ch: list[Any]) -> tuple[str, Literal["map"]]:
+        return ("scope", "map")
 
     def columns_line(self, meta: Meta, ch: list[Any]) -> tuple[str, list[s.Name]]:
         return ("columns", ch[0])
 
     def layer_decl(self, meta: Meta, ch: list[Any]) -> s.LayerDecl:
-        scope = next((c for c in ch if c in ("one", "map")), "many")
+        scope: Literal["many", "one", "map"] = next(
+            (c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "scope"), "many")
         columns = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "columns"),
                        None)
         rows = tuple(c for c in ch if isinstance(c, s.RowNode))
@@ -246,7 +269,7 @@ class _Builder(Transformer[Token, list[s.Statement]]):
 
     def cell(self, meta: Meta, ch: list[s.Entry]) -> s.CellNode:
         if not ch:
-            return s.CellNode((), s.Pos(self.path, 0, 0, 0, 0))
+            return s.CellNode((), s.Pos(self.file, 0, 0, 0, 0))
         return s.CellNode(tuple(ch), self._p(meta))
 
     def plain_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
@@ -402,7 +425,7 @@ class _Builder(Transformer[Token, list[s.Statement]]):
         return s.OperandNode(self._name(ch[0]), None, None, None, self._p(meta))
 
     def scaled_ref(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
-        op = "*" if str(ch[1]) == "*" else "/"
+        op: Literal["*", "/"] = "*" if str(ch[1]) == "*" else "/"
         scale = s.Located(ch[2], self._p(meta))
         return s.OperandNode(self._name(ch[0]), op, scale, None, self._p(meta))
 

@@ -40,7 +40,7 @@ def from_data(tp: Any, data: Any) -> Any:
             return None
         if isinstance(data, dict) and "kind" in data:
             for option in options:
-                if dataclasses.is_dataclass(option):
+                if isinstance(option, type) and dataclasses.is_dataclass(option):
                     kind = hints(option).get("kind")
                     if kind is not None and data["kind"] in get_args(kind):
                         return from_data(option, data)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, Self
 
 __all__ = [
     'BLOCKED',
@@ -140,7 +140,7 @@ class Quantity(float):
 
     unit: str
 
-    def __new__(cls, value: float, unit: str) -> Quantity:
+    def __new__(cls, value: float, unit: str) -> Self:
         self = super().__new__(cls, value)
         self.unit = unit
         return self

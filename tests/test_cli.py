@@ -1,0 +1,85 @@
+"""The command line: exit codes, --check, atomic builds, JSON diagnostics, help."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.cli import main
+from tests.conftest import ROOT, RULESETS
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A fresh project folder with the Heavy Gear ruleset in it."""
+    (tmp_path / "rulesets").mkdir()
+    shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path / "rulesets")
+    return tmp_path
+
+
+def rulesdsl(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rulesdsl", *args], cwd=cwd,
+                          capture_output=True, text=True, check=False)
+
+
+def test_build_then_check_passes_and_a_change_makes_it_stale(project: Path) -> None:
+    assert rulesdsl("build", "--out", str(project / "generated"), "--rulesets",
+                    str(project / "rulesets"), cwd=project).returncode == 0
+    assert rulesdsl("build", "--check", cwd=project).returncode == 0
+    source = project / "rulesets" / "heavy_gear.terrain"
+    source.write_text(source.read_text("utf-8").replace("| 2, walker 3", "| 2, walker 4"),
+                      "utf-8")
+    stale = rulesdsl("build", "--check", cwd=project)
+    assert stale.returncode == 1
+    assert "python/heavy_gear.py" in stale.stderr
+
+
+def test_a_build_with_any_error_writes_nothing(project: Path) -> None:
+    (project / "rulesets" / "broken.terrain").write_text(
+        'ruleset broken "Broken"\nversion 1.0.0\nmode a "A"\nmode a "A"\n', "utf-8")
+    result = rulesdsl("build", cwd=project)
+    assert result.returncode == 1
+    assert "error[E102]" in result.stderr
+    assert not (project / "generated").exists()
+
+
+def test_check_reports_json_for_tools(project: Path) -> None:
+    bad = project / "rulesets" / "bad.terrain"
+    bad.write_text('ruleset bad "Bad"\nversion 1.0.0\nmode a "A" de "B"\n', "utf-8")
+    result = rulesdsl("check", str(bad), "--format", "json", cwd=project)
+    assert result.returncode == 1
+    [diag] = json.loads(result.stderr)
+    assert diag["code"] == "E105"
+    assert diag["position"]["line"] == 3 and diag["position"]["column"] == 12
+
+
+def test_check_without_arguments_checks_every_ruleset(project: Path) -> None:
+    result = rulesdsl("check", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert "checked: no errors" in result.stderr
+
+
+@pytest.mark.parametrize("argv", [["frobnicate"], ["check", "no_such_ruleset"], [],
+                                  ["build", "--rulesets", "/no/such/dir", "--out", "/tmp/x"]])
+def test_bad_usage_exits_2_without_a_traceback(argv: list[str],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_every_verb_has_help() -> None:
+    for verb in ("check", "build", "schema", "export"):
+        result = rulesdsl(verb, "--help", cwd=ROOT)
+        assert result.returncode == 0 and "usage: rulesdsl" in result.stdout
+
+
+def test_export_prints_the_ir(project: Path) -> None:
+    result = rulesdsl("export", "heavy_gear", "--format", "json", cwd=project)
+    assert result.returncode == 0
+    data = json.loads(result.stdout)
+    assert data["id"] == "heavy_gear" and data["version"] == "1.0.0"

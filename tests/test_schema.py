@@ -1,0 +1,66 @@
+"""The IR's JSON Schema: shipped, current, enforced; YAML rulesets compile like DSL ones."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from rulesdsl import ir, schema
+from rulesdsl.backends.python import render
+from rulesdsl.compiler import Compiler
+from rulesdsl.serial import from_data, to_data
+from tests.conftest import ROOT, RULESETS
+
+
+def test_shipped_schema_matches_the_ir_classes() -> None:
+    assert schema.shipped() == schema.build()
+
+
+def test_every_bundled_ruleset_validates_and_round_trips(compiler: Compiler) -> None:
+    for path in sorted(RULESETS.glob("*.terrain")):
+        compiled = compiler.compile_file(path)
+        assert compiled.ruleset is not None, path
+        data = to_data(compiled.ruleset)
+        assert schema.validation_errors(data) == []
+        assert from_data(ir.Ruleset, json.loads(json.dumps(data))) == compiled.ruleset
+
+
+def test_a_yaml_ruleset_compiles_exactly_like_its_dsl_source(compiler: Compiler,
+                                                           tmp_path: Path) -> None:
+    dsl = compiler.compile_file(RULESETS / "heavy_gear.terrain")
+    assert dsl.ruleset is not None
+    path = tmp_path / "heavy_gear.yaml"
+    text = yaml.safe_dump(to_data(dsl.ruleset), allow_unicode=True, sort_keys=False)
+    path.write_text(text, "utf-8")
+    from_yaml = compiler.compile_file(path)
+    assert from_yaml.ok, [d.message for d in from_yaml.diagnostics]
+    assert from_yaml.ruleset is not None
+    assert render(from_yaml.ruleset) == render(dsl.ruleset)
+
+
+def test_a_yaml_ruleset_that_breaks_the_schema_is_reported(compiler: Compiler,
+                                                         tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("id: bad\nversion: 1\nmodes: nope\n", "utf-8")
+    compiled = compiler.compile_file(path)
+    assert not compiled.ok
+    assert {d.code for d in compiled.diagnostics} == {"E201"}
+    assert any("modes" in d.message for d in compiled.diagnostics)
+
+
+def test_invalid_yaml_syntax_has_a_position(compiler: Compiler, tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("id: [unclosed\n", "utf-8")
+    compiled = compiler.compile_file(path)
+    [diag] = compiled.diagnostics
+    assert diag.code == "E001" and diag.pos is not None and diag.pos.line == 2
+
+
+def test_schema_command_prints_the_shipped_schema() -> None:
+    result = subprocess.run([sys.executable, "-m", "rulesdsl", "schema"], cwd=ROOT,
+                            capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout) == schema.shipped()
