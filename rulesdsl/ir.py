@@ -232,7 +232,9 @@ class Modifier:
     """A summed modifier such as to-hit, with per-item values resolved by context value.
 
     ``values[item][key]``: the contribution of ``item`` (a feature or factor); key ``""`` is
-    the value whatever the context, other keys are values of the modifier's context.
+    the value whatever the context, other keys are values of the modifier's context. Context
+    ``mode``, when the ruleset declares no context of that name, keys values by the ruleset's
+    modes (groups already expanded to their members).
     """
 
     id: str
@@ -272,20 +274,64 @@ class Step:
 
 @dataclass(frozen=True)
 class Param:
-    """A named input of a decision or step, with its unit (``bool`` for yes/no inputs)."""
+    """A named input of a decision or step, with its unit (``bool`` for yes/no inputs).
+
+    ``key_of``: the input names a key of that plain table (a column, or the row of a
+    one-column table); its unit is then ``key``.
+    """
 
     name: str
     unit: str
+    key_of: str | None = None
+
+
+@dataclass(frozen=True)
+class Limit:
+    """What one table cell means as a bound in a decision, for one key of the selecting input.
+
+    ``value`` (``per`` set: ``value`` for every ``per`` of the ``over`` input, a rate cell);
+    ``unlimited`` for `any` and `yes`; `no` and `none` are 0; a trade counts its gain.
+    ``flag`` when the cell is compared as yes/no. ``key_number`` for numeric row keys.
+    """
+
+    key: str
+    value: float = 0
+    per: float | None = None
+    unlimited: bool = False
+    flag: bool | None = None
+    key_number: float | None = None
+
+
+@dataclass(frozen=True)
+class CellRef:
+    """A table cell picked by a decision input, in a condition: ``table[input].row`` (the
+    input names a column: ``row`` is set), ``table.column[input]`` (it names a row: ``column``
+    is set) or ``table[input]`` (a one-column table: neither is set).
+
+    ``limits`` holds, per key the input may take, the cell resolved by the compiler; ``over``
+    names the distance input a rate cell scales with (``full``: whole multiples only).
+    """
+
+    table: str
+    input: str
+    row: str | None
+    limits: tuple[Limit, ...]
+    over: str | None = None
+    full: bool = False
+    flag: bool = False
+    column: str | None = None
 
 
 @dataclass(frozen=True)
 class Operand:
-    """A decision operand: an input (optionally scaled: ``size / 2``) or a literal number."""
+    """A decision operand: an input (optionally scaled: ``size / 2``), a literal number, or a
+    table cell picked by an input (``cell``)."""
 
     ref: str | None = None
     scale_op: Literal["*", "/"] | None = None
     scale: float = 1
     literal: float | None = None
+    cell: CellRef | None = None
 
 
 @dataclass(frozen=True)

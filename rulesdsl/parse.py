@@ -432,6 +432,39 @@ class _Builder(Transformer[Token, list[s.Statement]]):
     def literal(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
         return s.OperandNode(None, None, None, ch[0], self._p(meta))
 
+    def cell_ref(self, meta: Meta, ch: list[Any]) -> s.CellRefNode:
+        row = next((c[1] for c in ch[2:] if c[0] == "row"), None)
+        over = next((c for c in ch[2:] if c[0] == "over"), None)
+        return s.CellRefNode(self._name(ch[0]), self._name(ch[1]), row,
+                             over[1] if over else None, bool(over and over[2]), self._p(meta))
+
+    def column_cell_ref(self, meta: Meta, ch: list[Any]) -> s.CellRefNode:
+        over = ch[3] if len(ch) > 3 else None
+        return s.CellRefNode(self._name(ch[0]), self._name(ch[2]), None,
+                             over[1] if over else None, bool(over and over[2]), self._p(meta),
+                             self._name(ch[1]))
+
+    def cell_row(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
+        return ("row", self._name(ch[0]))
+
+    def cell_over(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name, bool]:
+        return ("over", self._name(ch[-1]), len(ch) == 2)
+
+    def cell_operand(self, meta: Meta, ch: list[s.CellRefNode]) -> s.OperandNode:
+        return s.OperandNode(None, None, None, None, self._p(meta), ch[0])
+
+    def cell_truth(self, meta: Meta, ch: list[s.CellRefNode]) -> s.ComparisonNode:
+        return self._cell_truth(meta, ch[0], True)
+
+    def cell_falsity(self, meta: Meta, ch: list[s.CellRefNode]) -> s.ComparisonNode:
+        return self._cell_truth(meta, ch[0], False)
+
+    def _cell_truth(self, meta: Meta, cell: s.CellRefNode, value: bool) -> s.ComparisonNode:
+        pos = self._p(meta)
+        left = s.OperandNode(None, None, None, None, cell.pos, cell)
+        right = s.OperandNode(None, None, None, s.Located(ir.Flag(value), pos), pos)
+        return s.ComparisonNode(left, "=", right, pos)
+
     # -- tables, dice, triggers -------------------------------------------------------------
 
     def column_line(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item]:

@@ -226,12 +226,27 @@ class StepDecl:
 
 
 @dataclass(frozen=True)
+class CellRefNode:
+    """``table[key].row over full distance`` or ``table.column[key]``: a table cell picked by
+    the decision input ``key`` (the column in the first form, the row in the second)."""
+
+    table: Name
+    key: Name
+    row: Name | None
+    over: Name | None
+    full: bool
+    pos: Pos
+    column: Name | None = None
+
+
+@dataclass(frozen=True)
 class OperandNode:
     ref: Name | None
     scale_op: Literal["*", "/"] | None
     scale: Located | None
     literal: Located | None
     pos: Pos
+    cell: CellRefNode | None = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pprint
 import textwrap
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -202,7 +203,14 @@ def step_body(step: ir.Step) -> list[str]:
     return lines
 
 
-def _operand(op: ir.Operand) -> str:
+def _operand(op: ir.Operand, cells: CellNames | None = None) -> str:
+    if op.cell is not None:
+        ref = op.cell
+        name = (cells or {})[cell_key(ref)].name
+        if ref.over is None:
+            return f"{name}[{ref.input}]"
+        full = ", full=True" if ref.full else ""
+        return f"{name}[{ref.input}].over({ref.over}{full})"
     if op.ref is None:
         return py(op.literal)
     if op.scale_op is None:
@@ -210,18 +218,99 @@ def _operand(op: ir.Operand) -> str:
     return f"{op.ref} {op.scale_op} {py(op.scale)}"
 
 
-def _condition(c: ir.Comparison, units: dict[str, str]) -> str:
-    if c.left.ref and units.get(c.left.ref) == "bool" and c.right.ref is None:
+def _condition(c: ir.Comparison, units: dict[str, str], cells: CellNames | None = None) -> str:
+    if (c.left.ref and units.get(c.left.ref) == "bool" and c.right.ref is None
+            and c.right.cell is None):
         truthy = (c.right.literal == 1) == (c.op == "=")
         return c.left.ref if truthy else f"not {c.left.ref}"
+    if c.left.cell is not None and c.left.cell.flag and c.right.literal is not None:
+        truthy = (c.right.literal == 1) == (c.op == "=")
+        cell = _operand(c.left, cells)
+        return cell if truthy else f"not {cell}"
     op = "==" if c.op == "=" else c.op
-    return f"{_operand(c.left)} {op} {_operand(c.right)}"
+    return f"{_operand(c.left, cells)} {op} {_operand(c.right, cells)}"
 
 
-def decision_body(d: ir.Decision, lang: str) -> list[str]:
+# ---- table cells used by decisions --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CellBounds:
+    """A module constant: per key of a decision input, what a table cell allows."""
+
+    name: str
+    doc: str
+    key_type: str
+    value_type: str
+    entries: dict[Any, Any]
+
+
+CellNames = dict[tuple[str, str, str], CellBounds]
+
+
+def cell_key(ref: ir.CellRef) -> tuple[str, str, str]:
+    """Cell references that compile to the same constant: table, row or column, reading."""
+    line = f"row {ref.row}" if ref.row else f"column {ref.column}" if ref.column else ""
+    return (ref.table, line, "flag" if ref.flag else "limit" if ref.over else "number")
+
+
+def cell_constants(rs: ir.Ruleset) -> CellNames:
+    """One constant per table row (or one-column table) that decisions compare with."""
+    out: CellNames = {}
+    used: set[str] = set()
+    for d in rs.decisions:
+        for row in d.rows:
+            for c in row.conditions:
+                for ref in (c.left.cell, c.right.cell):
+                    if ref is None or cell_key(ref) in out:
+                        continue
+                    kind = cell_key(ref)[2]
+                    line = ref.row or ref.column
+                    base = f"_{ref.table}_{line}" if line else f"_{ref.table}"
+                    name = base.upper()
+                    n = 1
+                    while name in used:
+                        n += 1
+                        name = f"{base.upper()}_{n}"
+                    used.add(name)
+                    numeric = any(lim.key_number is not None for lim in ref.limits)
+                    entries = {(_tidy(lim.key_number) if lim.key_number is not None
+                                else lim.key): _bound(lim, kind) for lim in ref.limits}
+                    where = (f"Row {ref.row!r} of table {ref.table!r}, per column" if ref.row
+                             else f"Column {ref.column!r} of table {ref.table!r}, per row"
+                             if ref.column else f"Table {ref.table!r}, per row")
+                    meaning = {"flag": "yes or no", "number": "the bound (math.inf: no limit)",
+                               "limit": "the bound (Limit.over scales a rate)"}[kind]
+                    out[cell_key(ref)] = CellBounds(
+                        name, f"{where}: {meaning}.",
+                        "float" if numeric else "str",
+                        {"flag": "bool", "number": "float", "limit": "Limit"}[kind], entries)
+    return out
+
+
+def _bound(limit: ir.Limit, kind: str) -> Any:
+    if kind == "flag":
+        return bool(limit.flag)
+    value = Code("math.inf") if limit.unlimited else _tidy(limit.value)
+    if kind == "number":
+        return value
+    per = f", per={py(limit.per)}" if limit.per else ""
+    return Code(f"Limit({py(value)}{per})")
+
+
+def decision_body(d: ir.Decision, lang: str, cells: CellNames | None = None,
+                  tables: dict[str, ir.Table] | None = None) -> list[str]:
     units = {p.name: p.unit for p in d.params}
     outcomes = {o.id: o for o in d.outcomes}
     lines: list[str] = []
+    for p in d.params:
+        table = (tables or {}).get(p.key_of or "")
+        if table is not None:
+            axis = key_axis(d, p.name)
+            keys = f"TABLES[{py(table.id)}].{axis}s"
+            what = f"{axis} of {table.id!r}"
+            lines += [f"if {p.name} not in {keys}:",
+                      f"    raise UnknownName({py(what)}, {p.name}, {keys})"]
     for row in d.rows:
         o = outcomes[row.outcome]
         label = o.info.labels.get(lang) or next(iter(o.info.labels.values()), o.id)
@@ -229,7 +318,7 @@ def decision_body(d: ir.Decision, lang: str) -> list[str]:
         ret = f"return Outcome({py(o.id)}, {py(label)}, {py(value)})" if value is not None else (
             f"return Outcome({py(o.id)}, {py(label)})")
         if row.conditions:
-            test = " and ".join(_condition(c, units) for c in row.conditions)
+            test = " and ".join(_condition(c, units, cells) for c in row.conditions)
             lines += [f"if {test}:", f"    {ret}"]
         else:
             lines.append(ret)
@@ -294,10 +383,15 @@ def render(rs: ir.Ruleset) -> str:
     } for m in rs.modifiers]
     tables = [{
         "id": t.id, "labels": t.info.labels, "columns": tuple(c.id for c in t.columns),
+        "column_labels": {c.id: c.info.labels for c in t.columns if c.info.labels},
+        "column_notes": {c.id: tuple(c.info.notes) for c in t.columns if c.info.notes},
         "rows": [(_tidy(r.key_number) if r.key_number is not None else r.key,
                   tuple(runtime(c) for c in r.cells)) for r in t.rows],
     } for t in rs.tables]
     dice_tables = [_dice_table(t) for t in rs.dice_tables]
+    contexts = [(c.id, tuple(v.id for v in c.values)) for c in rs.contexts]
+    if any(m.context == "mode" for m in rs.modifiers) and "mode" not in dict(contexts):
+        contexts.append(("mode", tuple(m.id for m in rs.modes)))  # `by mode`: see ir.Modifier
     triggers = [{
         "id": t.id, "labels": t.info.labels, "table": t.table,
         "check": runtime(t.check) if t.check else None, "at_least": t.at_least,
@@ -314,9 +408,12 @@ def render(rs: ir.Ruleset) -> str:
         st.id, label(st.info, st.id), source_text(rs, st.info), step_body(st),
         step_summary(st), st.param, st.param_unit, st.result_unit,
         any(t.term == "impassable" for t in st.terms)) for st in rs.steps]
+    cells = cell_constants(rs)
+    table_ids = {t.id: t for t in rs.tables}
     decisions = [_Function(
-        d.id, label(d.info, d.id), source_text(rs, d.info), decision_body(d, lang),
-        signature=_signature(d)) for d in rs.decisions]
+        d.id, label(d.info, d.id), source_text(rs, d.info),
+        decision_body(d, lang, cells, table_ids), signature=_signature(d, table_ids))
+        for d in rs.decisions]
     grid = rs.grids[0] if rs.grids else None
     exports = ["RULESET", "MODES", "GROUPS", "LAYERS", "FEATURES", "CONTEXTS", "MODIFIERS",
                "TABLES", "DICE_TABLES", "TRIGGERS", "EXCLUSIONS", "PARAMS", "STEPS",
@@ -324,23 +421,44 @@ def render(rs: ir.Ruleset) -> str:
                "Quantity", "Rate", "Trade", "Span", "Dice", "UnknownName",
                "UnfilledParameter", "InvalidPlace", "ConflictWarning", "move_cost",
                "can_enter", "modifier", "roll", "lookup", "param", "path_cost", "conflicts",
-               *(s.id for s in steps), *(d.id for d in decisions)]
-    return _environment().get_template("module.py.j2").render(
+               *(s.id for s in steps), *(d.id for d in decisions),
+               *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else [])]
+    text = _environment().get_template("module.py.j2").render(
         rs=rs, lang=lang, title=label(rs.info, rs.id), exports=sorted(exports, key=export_order),
         intro=_intro(rs),
         distance_unit=rs.units.get("distance", "distance unit"),
         cost_unit=rs.units.get("cost", "movement points"),
         entry_cost=_tidy(rs.entry_cost), minimum_move=rs.minimum_move is not None,
-        features=features, modifiers=modifiers, tables=tables, dice_tables=dice_tables,
+        features=features, contexts=contexts, modifiers=modifiers, tables=tables,
+        dice_tables=dice_tables,
         triggers=triggers, steps=steps, decisions=decisions, params=params,
         unfilled=unfilled, exclusions=[(k, tuple(sorted(v))) for k, v in
                                        sorted(exclusions.items())],
         ignores_others=tuple(f.id for f in rs.features if f.ignores_others),
+        whole_map=tuple(f.id for f in rs.features
+                        if any(x.id == f.layer and x.scope == "map" for x in rs.layers)),
         one_per_place=tuple(layer.id for layer in rs.layers if layer.scope == "one"),
         grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
         grid_diagonals=grid.diagonals if grid else (),
-        needs_math=any(t.full for st in rs.steps for t in st.terms),
+        needs_math=(any(t.full for st in rs.steps for t in st.terms)
+                    or any(isinstance(v, Code) for c in cells.values()
+                           for v in c.entries.values())),
+        cells=list(cells.values()),
+        limits=any(c.value_type == "Limit" for c in cells.values()),
     )
+    return _LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text
+
+
+_LOOKALIKES_WAIVER = (
+    "# Labels in Cyrillic or Greek script: their look-alike letters are meant.\n"
+    "# ruff: noqa: RUF001\n"
+)
+"""Ruff's RUF001 flags letters that look like Latin ones; a Russian label is full of them."""
+
+
+def _has_lookalike_script(text: str) -> bool:
+    return any(not ch.isascii() and ch.isalpha()
+               and unicodedata.name(ch, "").startswith(("CYRILLIC", "GREEK")) for ch in text)
 
 
 def _intro(rs: ir.Ruleset) -> str:
@@ -351,8 +469,23 @@ def _intro(rs: ir.Ruleset) -> str:
             "this one. It needs nothing but the Python standard library.")
 
 
-def _signature(d: ir.Decision) -> str:
-    params = [f"{p.name}: {'bool' if p.unit == 'bool' else 'float'}" for p in d.params]
+def key_axis(d: ir.Decision, name: str) -> str:
+    """Whether the key input ``name`` names a ``column`` or a ``row`` of its table."""
+    refs = [ref for row in d.rows for c in row.conditions for ref in (c.left.cell, c.right.cell)
+            if ref is not None and ref.input == name]
+    return "column" if any(ref.row for ref in refs) else "row"
+
+
+def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str:
+    def kind(p: ir.Param) -> str:
+        table = (tables or {}).get(p.key_of or "")
+        if table is not None:
+            numeric = key_axis(d, p.name) == "row" and any(r.key_number is not None
+                                                           for r in table.rows)
+            return "float" if numeric else "str"
+        return "bool" if p.unit == "bool" else "float"
+
+    params = [f"{p.name}: {kind(p)}" for p in d.params]
     one_line = ", ".join(params)
     if len(f"def {d.id}({one_line}) -> Outcome:") <= WIDTH:
         return one_line
