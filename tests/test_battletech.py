@@ -1,0 +1,376 @@
+"""RULES.md section 2 (BattleTech Tactical Operations), checked against the generated module.
+
+Numbers beyond RULES.md come from docs/sources/battletech.md and are cited in the ruleset.
+"""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.compiler import Compiler
+from tests.conftest import compile_snippet, load_generated
+
+bt = load_generated("battletech_tacops")
+
+WOODS_HEX = ("light_woods", "deep_snow", "mud")
+JUNGLE_HEX = ("ultra_heavy_jungle", "mud", "deep_snow")
+INFANTRY = "conventional_infantry"
+
+
+# ---- the worked example: movement ---------------------------------------------------------
+
+
+def test_a_mech_into_light_woods_deep_snow_and_mud_pays_4_mp() -> None:
+    assert bt.move_cost("mech", *WOODS_HEX) == 4
+
+
+def test_infantry_into_the_same_hex_pays_3_mp_nothing_for_light_woods() -> None:
+    assert bt.move_cost(INFANTRY, *WOODS_HEX) == 3
+    assert bt.move_cost(INFANTRY, "light_woods") == 1
+
+
+def test_infantry_into_ultra_heavy_jungle_mud_and_deep_snow_pays_7_mp() -> None:
+    assert bt.move_cost(INFANTRY, *JUNGLE_HEX) == 7
+
+
+def test_a_mech_is_prohibited_from_ultra_heavy_jungle() -> None:
+    assert bt.move_cost("mech", *JUNGLE_HEX) is bt.PROHIBITED
+    assert bt.move_cost("mech", "ultra_heavy_jungle") is bt.PROHIBITED
+    assert not bt.can_enter("mech", *JUNGLE_HEX, available=10)
+
+
+@pytest.mark.parametrize("hex_features", [WOODS_HEX, JUNGLE_HEX])
+def test_infantry_with_2_mp_enters_both_hexes_by_minimum_movement(
+        hex_features: tuple[str, ...]) -> None:
+    assert bt.MINIMUM_MOVE
+    assert bt.move_cost(INFANTRY, *hex_features) > 2
+    assert bt.can_enter(INFANTRY, *hex_features, available=2)
+
+
+def test_entering_any_hex_costs_1_mp() -> None:
+    assert bt.ENTRY_COST == 1
+    assert bt.move_cost("mech", "clear") == 1
+    assert bt.move_cost("tracked", "clear", "blizzard") == 1
+
+
+def test_mud_and_deep_snow_in_one_hex_call_for_one_bog_down_roll() -> None:
+    assert bt.modifier("bog_down_rolls", "mud") == 1
+    assert bt.modifier("bog_down_rolls", "deep_snow") == 1
+    assert bt.modifier("bog_down_rolls", *WOODS_HEX) == 1
+    assert bt.modifier("bog_down_rolls", "light_woods") == 0
+
+
+def test_one_base_terrain_per_hex() -> None:
+    with pytest.raises(bt.InvalidPlace):
+        bt.move_cost("mech", "light_woods", "rough")
+
+
+# ---- the worked example: to-hit in a blizzard ---------------------------------------------
+
+
+@pytest.mark.parametrize(("target", "ballistic", "other"), [
+    ("light_woods", 3, 2),
+    ("ultra_heavy_jungle", 5, 4),
+])
+def test_blizzard_to_hit_into_the_hex(target: str, ballistic: int, other: int) -> None:
+    assert bt.modifier("to_hit", target, "blizzard", weapon="ballistic") == ballistic
+    for weapon in ("energy", "missile"):
+        assert bt.modifier("to_hit", target, "blizzard", weapon=weapon) == other
+
+
+def test_to_hit_without_weather_is_the_terrain_alone() -> None:
+    assert bt.modifier("to_hit", "light_woods", weapon="ballistic") == 1
+    assert bt.modifier("to_hit", "ultra_heavy_jungle", weapon="energy") == 3
+    assert bt.modifier("to_hit", "heavy_industrial", weapon="missile") == 1
+
+
+def test_heavy_fog_hinders_energy_weapons_only() -> None:
+    assert bt.modifier("to_hit", "clear", "heavy_fog", weapon="energy") == 1
+    assert bt.modifier("to_hit", "clear", "heavy_fog", weapon="ballistic") == 0
+
+
+def test_an_unknown_weapon_class_suggests_the_right_one() -> None:
+    with pytest.raises(bt.UnknownName, match="ballistic"):
+        bt.modifier("to_hit", "light_woods", weapon="balistic")
+
+
+# ---- the Terrain Effects table ------------------------------------------------------------
+
+EXPECTED_ROWS = {
+    **dict.fromkeys(range(2, 8), "no_effect"),
+    8: "fire", 9: "power_lines", 10: "minor_explosion", 11: "electrical_explosion",
+    **dict.fromkeys(range(12, 17), "major_explosion"),
+}
+
+
+@pytest.mark.parametrize(("total", "row"), sorted(EXPECTED_ROWS.items()))
+def test_terrain_effects_row_for_every_total_from_2_to_16(total: int, row: str) -> None:
+    assert bt.roll("terrain_effects", total).id == row
+
+
+def test_an_electrical_explosion_deals_1d6_plus_3_to_a_random_location() -> None:
+    effects = bt.roll("terrain_effects", 11).effects
+    assert effects["damage"] == bt.Dice(1, 6, 3)
+    assert effects["location"] == "random"
+    assert "ignites" not in effects
+
+
+def test_power_lines_deal_3_and_a_minor_explosion_5() -> None:
+    assert bt.roll("terrain_effects", 9).effects["damage"] == 3
+    assert bt.roll("terrain_effects", 10).effects["damage"] == 5
+
+
+def test_a_major_explosion_deals_2d6_with_1d6_inferno_hits() -> None:
+    effects = bt.roll("terrain_effects", 12).effects
+    assert effects["damage"] == bt.Dice(2, 6, 0)
+    assert effects["inferno"] == bt.Dice(1, 6, 0)
+
+
+@pytest.mark.parametrize("total", [8, 10, 12])
+def test_8_10_and_12_set_the_hex_on_fire(total: int) -> None:
+    assert bt.roll("terrain_effects", total).effects.get("ignites") is True
+
+
+@pytest.mark.parametrize("total", [2, 7, 9, 11])
+def test_other_totals_do_not_set_the_hex_on_fire(total: int) -> None:
+    assert "ignites" not in bt.roll("terrain_effects", total).effects
+
+
+def test_the_roll_modifiers_of_landing_craft() -> None:
+    assert bt.DICE_TABLES["terrain_effects"].modifiers == {
+        "aerodyne_dropship": 2, "spheroid_dropship": 4, "small_craft": 2}
+
+
+def test_a_missed_shot_starts_a_fire_with_chance_15_36_times_9_36() -> None:
+    trigger = bt.TRIGGERS["missed_shot"]
+    table = bt.DICE_TABLES[trigger.table]
+    assert trigger.modifier is None
+    assert trigger.check == bt.Dice(2, 6, 0) and trigger.at_least == 8
+    fire = sum((row.chance for row in table.rows if row.effects.get("ignites")), Fraction(0))
+    assert trigger.check_chance * fire == Fraction(15, 36) * Fraction(9, 36)
+
+
+def test_a_spheroid_dropship_landing_pushes_fire_chances_up() -> None:
+    table = bt.DICE_TABLES["terrain_effects"]
+    major = next(row for row in table.rows if row.id == "major_explosion")
+    assert major.chance == Fraction(1, 36)
+    assert major.chance_with["spheroid_dropship"] == Fraction(15, 36)  # 8+ on 2d6
+
+
+@pytest.mark.parametrize(("trigger", "modifier", "times", "checked"), [
+    ("missed_shot", None, 1, True),
+    ("area_attack", None, 1, True),
+    ("aerospace_landing", None, 1, False),
+    ("aerodyne_dropship_landing", "aerodyne_dropship", 1, False),
+    ("spheroid_landing", "spheroid_dropship", 1, False),
+    ("spheroid_landing_high", "spheroid_dropship", 2, False),
+    ("small_craft_landing", "small_craft", 1, False),
+    ("airship_entry", None, 3, False),
+    ("burning_zone", None, 1, False),
+])
+def test_what_rolls_on_the_terrain_effects_table(trigger: str, modifier: str | None,
+                                                 times: int, checked: bool) -> None:
+    t = bt.TRIGGERS[trigger]
+    assert (t.table, t.modifier, t.times) == ("terrain_effects", modifier, times)
+    assert (t.check is not None) is checked
+    assert t.check_chance == (Fraction(15, 36) if checked else 1)
+
+
+# ---- gravel piles ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_a_mech_pays_the_pile_level_and_pilots_at_plus_the_level(level: int) -> None:
+    pile = f"gravel_pile_{level}"
+    assert bt.move_cost("mech", pile) == 1 + level
+    assert bt.modifier("piloting", pile, mode="mech") == level
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_a_hover_cannot_enter_a_gravel_pile(level: int) -> None:
+    assert bt.move_cost("hover", f"gravel_pile_{level}") is bt.PROHIBITED
+    assert not bt.can_enter("hover", f"gravel_pile_{level}", available=10)
+
+
+def test_a_wheeled_vehicle_enters_a_level_1_pile_only() -> None:
+    assert bt.move_cost("wheeled", "gravel_pile_1") == 2
+    assert bt.move_cost("wheeled", "gravel_pile_2") is bt.PROHIBITED
+    assert bt.move_cost("wheeled", "gravel_pile_3") is bt.PROHIBITED
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_a_large_vehicle_pays_1_mp_flat_and_ignores_the_piloting_modifier(level: int) -> None:
+    pile = f"gravel_pile_{level}"
+    assert bt.move_cost("large_vehicle", pile) == 2
+    assert bt.modifier("piloting", pile, mode="large_vehicle") == 0
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_infantry_pay_no_extra_mp_in_a_gravel_pile(level: int) -> None:
+    assert bt.move_cost(INFANTRY, f"gravel_pile_{level}") == 1
+    assert bt.move_cost("battle_armor", f"gravel_pile_{level}") == 1
+
+
+def test_a_gravel_pile_ignores_the_other_terrain_of_the_hex() -> None:
+    assert bt.move_cost("mech", "gravel_pile_2", "mud", "deep_snow") == 3
+    assert bt.move_cost("wheeled", "gravel_pile_1", "deep_snow") == 2
+
+
+# ---- other terrain ------------------------------------------------------------------------
+
+
+def test_a_heavy_industrial_zone_costs_a_mech_1_mp_more() -> None:
+    assert bt.move_cost("mech", "heavy_industrial") == 2
+    assert bt.move_cost("tracked", "heavy_industrial") == 1
+    assert bt.move_cost(INFANTRY, "heavy_industrial") == 1
+
+
+@pytest.mark.parametrize(("mode", "light", "heavy", "ultra"), [
+    ("mech", 2, 3, bt.PROHIBITED),
+    ("protomech", 2, 3, bt.PROHIBITED),
+    ("tracked", 2, bt.PROHIBITED, bt.PROHIBITED),
+    ("wheeled", bt.PROHIBITED, bt.PROHIBITED, bt.PROHIBITED),
+    ("hover", bt.PROHIBITED, bt.PROHIBITED, bt.PROHIBITED),
+    ("vtol", 1, 1, 1),
+    (INFANTRY, 1, 2, 3),
+])
+def test_woods_by_unit_type(mode: str, light: object, heavy: object, ultra: object) -> None:
+    assert bt.move_cost(mode, "light_woods") == light
+    assert bt.move_cost(mode, "heavy_woods") == heavy
+    assert bt.move_cost(mode, "ultra_heavy_woods") == ultra
+
+
+@pytest.mark.parametrize(("jungle", "mech", "infantry", "to_hit"), [
+    ("light_jungle", 3, 3, 1), ("heavy_jungle", 4, 4, 2),
+    ("ultra_heavy_jungle", bt.PROHIBITED, 5, 3),
+])
+def test_jungle_costs_and_fires_like_woods(jungle: str, mech: object, infantry: int,
+                                          to_hit: int) -> None:
+    assert bt.move_cost("mech", jungle) == mech
+    assert bt.move_cost(INFANTRY, jungle) == infantry
+    assert bt.move_cost("tracked", jungle) is bt.PROHIBITED
+    assert bt.modifier("to_hit", jungle, weapon="physical") == to_hit
+
+
+def test_wheeled_vehicles_cannot_enter_deep_snow_or_rough() -> None:
+    assert bt.move_cost("wheeled", "clear", "deep_snow") is bt.PROHIBITED
+    assert bt.move_cost("wheeled", "rough") is bt.PROHIBITED
+    assert bt.move_cost("wheeled", "clear", "mud") == 2
+
+
+def test_hovers_skim_over_mud_and_deep_snow() -> None:
+    assert bt.move_cost("hover", "clear", "mud", "deep_snow") == 1
+    assert bt.modifier("piloting", "mud", "deep_snow", mode="hover") == 0
+    assert bt.modifier("piloting", "mud", "deep_snow", mode="mech") == 2
+
+
+def test_frozen_mud_is_rough() -> None:
+    for mode in bt.MODES:
+        assert bt.move_cost(mode, "clear", "frozen_mud") == bt.move_cost(mode, "rough")
+    assert bt.modifier("bog_down_rolls", "frozen_mud") == 0
+
+
+def test_ice_is_plus_4_to_pilot_but_not_for_hovers() -> None:
+    assert bt.modifier("piloting", "ice", mode="tracked") == 4
+    assert bt.modifier("piloting", "ice", mode="hover") == 0
+
+
+def test_labels_are_in_english_and_russian() -> None:
+    assert bt.RULESET.languages == ("en", "ru")
+    assert bt.MODES["mech"].label == {"en": "BattleMech", "ru": "Мех"}  # noqa: RUF001
+    assert all(set(f.label) == {"en", "ru"} for f in bt.FEATURES.values())
+
+
+def test_the_four_layers() -> None:
+    assert [(layer.id, layer.scope) for layer in bt.LAYERS.values()] == [
+        ("base", "one"), ("modification", "many"), ("condition", "map"), ("weather", "map")]
+
+
+# ---- exclusions ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cold", ["ice", "deep_snow", "light_snowfall", "heavy_snowfall",
+                                  "blizzard"])
+def test_extreme_heat_with_ice_snow_or_snowfall_warns(cold: str) -> None:
+    place = ("clear", cold, "extreme_heat")
+    with pytest.warns(bt.ConflictWarning, match="extreme_heat"):
+        bt.move_cost("mech", *place)
+    assert bt.conflicts(*place) == (f"{min(cold, 'extreme_heat')} + "
+                                    f"{max(cold, 'extreme_heat')}",)
+
+
+def test_extreme_heat_alone_does_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert bt.move_cost("mech", "clear", "mud", "extreme_heat") == 2
+        assert bt.modifier("to_hit", "light_woods", "extreme_heat", weapon="energy") == 1
+
+
+# ---- the compiler's coverage check on dice tables -----------------------------------------
+
+HEADER = 'ruleset t "T"\nversion 1.0.0\n'
+
+
+def _dice_errors(compiler: Compiler, body: str, tmp_path: Path) -> list[tuple[str, int, int]]:
+    compiled = compile_snippet(compiler, HEADER + body, tmp_path)
+    return [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics
+            if d.is_error and d.pos is not None]
+
+
+def test_a_dice_table_with_a_gap_is_e301(compiler: Compiler, tmp_path: Path) -> None:
+    body = 'dice effects "E" : 2d6 {\n  2-7 nothing "N"\n  9-12 boom "B"\n}\n'
+    assert _dice_errors(compiler, body, tmp_path) == [("E301", 3, 6)]
+
+
+def test_overlapping_dice_rows_are_e302(compiler: Compiler, tmp_path: Path) -> None:
+    body = 'dice effects "E" : 2d6 {\n  2-8 nothing "N"\n  8-12 boom "B"\n}\n'
+    assert _dice_errors(compiler, body, tmp_path) == [("E302", 5, 3)]
+
+
+def test_a_plus_4_modifier_without_an_open_last_row_is_e303(compiler: Compiler,
+                                                             tmp_path: Path) -> None:
+    body = ('dice effects "E" : 2d6 {\n  modifier dropship "D" +4\n  2-7 nothing "N"\n'
+            '  8-12 boom "B"\n}\n')
+    assert _dice_errors(compiler, body, tmp_path) == [("E303", 3, 6)]
+    fixed = body.replace("8-12", "8+")
+    assert _dice_errors(compiler, fixed, tmp_path) == []
+
+
+# ---- the language: a modifier keyed by unit type (`by mode`) -------------------------------
+
+BY_MODE = HEADER + '''mode mech "M"
+mode tracked "T"
+mode hover "H"
+group vehicle "V": tracked, hover
+modifier piloting "P" by mode
+layer terrain "T" {
+  columns cost, piloting
+  mud "Mud" | 1 | 1, vehicle 2, hover 0
+}
+'''
+
+
+def test_a_modifier_by_mode_expands_groups_and_lets_a_mode_win(compiler: Compiler,
+                                                               tmp_path: Path) -> None:
+    compiled = compile_snippet(compiler, BY_MODE, tmp_path)
+    assert compiled.ok and compiled.ruleset is not None
+    values = compiled.ruleset.modifiers[0].values["mud"]
+    assert {k: v.value for k, v in values.items()} == {"": 1, "tracked": 2, "hover": 0}
+
+
+def test_a_modifier_by_mode_rejects_an_unknown_unit_type(compiler: Compiler,
+                                                         tmp_path: Path) -> None:
+    compiled = compile_snippet(compiler, BY_MODE.replace("hover 0", "hovre 0"), tmp_path)
+    assert [(d.code, d.pos.line if d.pos else 0) for d in compiled.diagnostics
+            if d.is_error] == [("E101", 10)]
+
+
+def test_a_gravel_pile_silences_other_terrain_in_the_hex_for_piloting_too() -> None:
+    # "Only the hex level counts, other terrain in the hex is ignored": mud's +1 piloting
+    # does not add in a level-2 pile, and the pile alone gives +2.
+    assert bt.modifier("piloting", "gravel_pile_2", "mud", mode="mech") == 2
+    assert bt.move_cost("mech", "gravel_pile_2", "mud") == 3
