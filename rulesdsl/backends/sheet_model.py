@@ -1,0 +1,878 @@
+"""A quick-reference sheet as plain view data: the IR resolved into one language.
+
+:func:`build_sheet` turns an :class:`rulesdsl.ir.Ruleset` into a :class:`Sheet`: sections by
+topic, each holding blocks (a table, lines of text, an optional diagram), where every cell is
+already text in the sheet's language. The HTML and Markdown templates only lay this out, so
+both formats show the same content. Nothing here escapes: the templates do (HTML by Jinja2's
+autoescape, Markdown by the ``md`` filter); diagrams are built by :mod:`rulesdsl.backends.svg`,
+which escapes its own text.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from rulesdsl import ir
+from rulesdsl.backends import svg
+from rulesdsl.backends.sheet_words import symbol, word
+from rulesdsl.dice import Dice, chance_at_least, chance_between, percent
+
+MARKER_SIGNS = {"impassable": "✕", "prohibited": "⊘", "blocked": "⊗"}
+"""A sign before each marker word, so marked cells stand out in black-and-white print."""
+
+MAP_CELLS = frozenset({"square", "hex"})
+"""Units that name a map cell rather than a length (``1 square = 1.5 m``)."""
+
+CHANGED_SIGN = "†"
+"""Put after a cell (or a row label) that a variant changed or added."""
+
+SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+# ---- view data ------------------------------------------------------------------------------
+
+
+@dataclass
+class CellView:
+    text: str
+    classes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    """Footnote marks (``"1"``) shown as superscripts after the text."""
+    changed: bool = False
+    small: str = ""
+    """Small print after the text (a row's own source reference)."""
+
+    @property
+    def css(self) -> str:
+        return " ".join((*self.classes, *(("changed",) if self.changed else ())))
+
+    @property
+    def plain(self) -> str:
+        """The text with its marks, as Markdown shows it."""
+        text = self.text
+        if self.notes:
+            text += "".join(n.translate(SUPERSCRIPTS) for n in self.notes)
+        if self.changed:
+            text += " " + CHANGED_SIGN
+        if self.small:
+            text += f" ({self.small})"
+        return text
+
+
+@dataclass
+class HeadCell:
+    text: str
+    colspan: int = 1
+    rowspan: int = 1
+
+
+@dataclass
+class TableView:
+    head: list[list[HeadCell]]
+    rows: list[list[CellView]]
+    flat_head: list[str]
+    """One header row for formats without spans (Markdown): group and column joined."""
+    numeric_from: int = 1
+    """Columns from this index on are values (right-aligned, compact)."""
+    fold: bool = False
+    """A long two-column table printed as two pairs of columns side by side (HTML, PDF)."""
+
+    @property
+    def folded(self) -> list[list[CellView]]:
+        """The rows in two halves side by side: row i beside row i + half."""
+        half = (len(self.rows) + 1) // 2
+        left, right = self.rows[:half], self.rows[half:]
+        blank = [CellView("") for _ in self.rows[0]] if self.rows else []
+        return [a + (right[i] if i < len(right) else blank) for i, a in enumerate(left)]
+
+
+@dataclass
+class Block:
+    id: str
+    title: str
+    table: TableView | None = None
+    lines: list[str] = field(default_factory=list)
+    """Short paragraphs before the table (rules, procedure text)."""
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    """Footnotes: (mark, text)."""
+    after: list[str] = field(default_factory=list)
+    """Paragraphs after the table (unnumbered notes)."""
+    svg: str = ""
+    """An inline SVG diagram (HTML and PDF only), already escaped by the svg module."""
+    text_alt: list[str] = field(default_factory=list)
+    """What Markdown shows in place of the diagram (besides the table, if any)."""
+    source: str = ""
+    changed: bool = False
+    kind: str = "table"
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    blocks: list[Block]
+
+    @property
+    def lines(self) -> int:
+        """A rough height in text lines, to keep short topics on one page."""
+        total = 2
+        for b in self.blocks:
+            total += 2 + len(b.lines) + len(b.after) + len(b.notes) + (6 if b.svg else 0)
+            if b.table is not None and not b.svg:
+                total += len(b.table.head) + len(b.table.rows)
+        return total
+
+
+@dataclass
+class Sheet:
+    lang: str
+    ruleset_id: str
+    title: str
+    version: str
+    digest: str
+    ident: str
+    """One line: id, version, extends chain and digest (the footer of every page)."""
+    sections: list[Section]
+    legend: list[str]
+    languages: tuple[str, ...]
+
+
+# ---- building -------------------------------------------------------------------------------
+
+
+def build_sheet(rs: ir.Ruleset, lang: str | None = None) -> Sheet:
+    """The sheet of ``rs`` in ``lang`` (default: the ruleset's first language)."""
+    return _Builder(rs, lang or rs.languages[0]).sheet()
+
+
+def _num(value: float) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, float):
+        return f"{value:.4f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def _signed(value: float) -> str:
+    return ("+" if value > 0 else "") + _num(value)
+
+
+def unit_text(number: str, unit: str | None) -> str:
+    if not unit:
+        return number
+    if unit == "deg":
+        return f"{number}°"
+    return f"{number} {unit}"
+
+
+class _Builder:
+    def __init__(self, rs: ir.Ruleset, lang: str) -> None:
+        self.rs = rs
+        self.lang = lang
+        self.names: dict[str, ir.Info] = {}
+        # Later kinds never shadow earlier ones: features and factors name most things.
+        for items in (rs.features, [f for m in rs.modifiers for f in m.factors], rs.modes,
+                      rs.groups, [v for c in rs.contexts for v in c.values], rs.layers,
+                      rs.modifiers, rs.tables, rs.dice_tables, rs.steps, rs.decisions,
+                      rs.params, rs.contexts, rs.books, rs.grids, rs.triggers):
+            for item in items:
+                self.names.setdefault(item.id, item.info)
+        self.changes: dict[str, str] = {}
+        """Override and add paths of the variant: ``{"soft.walker": "override"}``."""
+        for change in rs.changes:
+            if change.action != "remove":
+                self.changes[change.path] = change.action
+        self.group_of: dict[str, list[str]] = {}
+        for group in rs.groups:
+            for member in group.members:
+                self.group_of.setdefault(member, []).append(group.id)
+        self.books = {b.id: b for b in rs.books}
+        self.used_books: set[str] = set()
+
+    # ---- words and values -----------------------------------------------------------------
+
+    def w(self, key: str, **fields: str) -> str:
+        return word(key, self.lang, **fields)
+
+    def label(self, info: ir.Info | None, fallback: str) -> str:
+        if info is None:
+            return fallback.replace("_", " ")
+        labels = info.labels
+        return labels.get(self.lang) or labels.get(self.rs.languages[0]) or next(
+            iter(labels.values()), fallback.replace("_", " "))
+
+    def name(self, ident: str) -> str:
+        return self.label(self.names.get(ident), ident)
+
+    def note_texts(self, info: ir.Info) -> list[str]:
+        return [n.get(self.lang) or n.get(self.rs.languages[0]) or next(iter(n.values()), "")
+                for n in info.notes]
+
+    @staticmethod
+    def add_note(notes: list[tuple[str, str]], text: str) -> str:
+        """The footnote mark for ``text``, adding it to ``notes`` unless it is there already."""
+        for mark, seen in notes:
+            if seen == text:
+                return mark
+        notes.append((str(len(notes) + 1), text))
+        return str(len(notes))
+
+    def source(self, info: ir.Info, detail: bool = True) -> str:
+        """``book p.N “detail”``; table rows leave the detail out (``detail=False``)."""
+        src = info.source
+        if src is None:
+            return ""
+        self.used_books.add(src.book)
+        parts = [src.book, src.page or "",
+                 f"“{src.detail}”" if src.detail and detail else ""]
+        return " ".join(p for p in parts if p)
+
+    def number(self, n: ir.Number) -> str:
+        return unit_text(_signed(n.value) if n.signed else _num(n.value), n.unit)
+
+    def value(self, v: ir.Value | None) -> CellView:
+        """A value as a cell: text plus the classes that mark it for print."""
+        match v:
+            case None:
+                return CellView("")
+            case ir.Marker(marker=m):
+                return CellView(f"{MARKER_SIGNS[m]} {self.w(m)}", (m,))
+            case ir.Same(feature=f, resolved=r):
+                inner = self.value(r)
+                return CellView(self.w("as", label=self.name(f), value=inner.text),
+                                inner.classes)
+        return CellView(self.text(v))
+
+    def text(self, v: ir.Value | None) -> str:
+        match v:
+            case None:
+                return ""
+            case ir.Number():
+                return self.number(v)
+            case ir.Rate(amount=a, per=p):
+                return self.w("per", amount=self.number(a), per=self.number(p))
+            case ir.ParamRate(amount=a, param=p):
+                return self.w("per", amount=self.number(a), per=self.name(p))
+            case ir.Trade(gain=g, cost=c):
+                return self.w("trade", gain=self.number(g), cost=self.number(c))
+            case ir.Span(low=lo, high=hi, unit=u):
+                return unit_text(f"{_num(lo)}-{_num(hi)}", u)
+            case ir.Marker(marker=m):
+                return f"{MARKER_SIGNS[m]} {self.w(m)}"
+            case ir.Symbol(name=n):
+                return symbol(n, self.lang)
+            case ir.Flag(value=b):
+                return self.w("yes" if b else "no")
+            case ir.DiceValue():
+                return str(Dice(v.count, v.sides, v.bonus))
+            case ir.Text(text=t):
+                return t
+            case ir.Same(feature=f, resolved=r):
+                return self.w("as", label=self.name(f), value=self.text(r))
+        raise TypeError(f"no sheet text for {v!r}")  # pragma: no cover
+
+    def changed(self, *paths: str) -> bool:
+        """Whether the variant overrides a cell known by any of ``paths``."""
+        return any(self.changes.get(p) == "override" for p in paths)
+
+    def added(self, *paths: str) -> bool:
+        """Whether the variant adds the item or row known by any of ``paths``."""
+        return any(self.changes.get(p) == "add" for p in paths)
+
+    # ---- the sheet --------------------------------------------------------------------------
+
+    def sheet(self) -> Sheet:
+        rs = self.rs
+        sections = [
+            Section("movement", self.w("movement"), self.movement()),
+            Section("modifiers", self.w("modifiers"), self.modifiers()),
+            Section("steps", self.w("steps"), [self.step(s) for s in rs.steps
+                                               if not self.is_movement_step(s)]),
+            Section("decisions", self.w("decisions"), [self.decision(d) for d in rs.decisions]),
+            Section("tables", self.w("tables"), [self.table(t) for t in rs.tables]),
+            Section("dice", self.w("dice"), [self.dice(d) for d in rs.dice_tables]),
+            Section("triggers", self.w("triggers"), self.triggers()),
+            Section("exclusions", self.w("exclusions"), self.exclusions()),
+            Section("grid", self.w("grid"), [self.grid(g) for g in rs.grids]),
+            Section("params", self.w("params"), self.params()),
+            Section("changes", self.w("changes"), self.changelog()),
+        ]
+        sections.append(Section("sources", self.w("sources"), self.sources()))
+        sections = [s for s in sections if s.blocks]
+        legend = [f"{MARKER_SIGNS[m]} {self.w(m)}" for m in MARKER_SIGNS
+                  if self.uses_marker(m)]
+        if self.changes:
+            legend.append(f"{CHANGED_SIGN} {self.w('changed_mark')}")
+        return Sheet(self.lang, rs.id, self.label(rs.info, rs.id), rs.version, rs.digest,
+                     self.ident(), sections, legend, rs.languages)
+
+    def ident(self) -> str:
+        rs = self.rs
+        parts = [f"{rs.id} {self.w('version')} {rs.version}"]
+        if rs.extends:
+            chain = " → ".join(f"{a.id}@{a.version}" for a in rs.extends)
+            parts.append(f"{self.w('extends')} {chain}")
+        parts.append(f"{self.w('digest')} {rs.digest}")
+        return " · ".join(parts)
+
+    def uses_marker(self, marker: str) -> bool:
+        def has(v: ir.Value | None) -> bool:
+            return (isinstance(v, ir.Marker) and v.marker == marker) or (
+                isinstance(v, ir.Same) and has(v.resolved))
+        rs = self.rs
+        values: list[ir.Value | None] = [c for f in rs.features for c in f.costs.values()]
+        values += [v for m in rs.modifiers for d in m.values.values() for v in d.values()]
+        values += [c.value for m in rs.modifiers for c in m.combinations]
+        values += [c for t in rs.tables for r in t.rows for c in r.cells]
+        values += [v for d in rs.dice_tables for r in d.rows for v in r.effects.values()]
+        values += [o.value for d in rs.decisions for o in d.outcomes]
+        steps = any(t.term == "impassable" for s in rs.steps for t in s.terms)
+        return any(has(v) for v in values) or (marker == "impassable" and steps)
+
+    # ---- movement ---------------------------------------------------------------------------
+
+    def is_movement_step(self, step: ir.Step) -> bool:
+        cost = self.rs.units.get("cost")
+        return cost is not None and step.result_unit == cost
+
+    def movement(self) -> list[Block]:
+        rs = self.rs
+        blocks: list[Block] = []
+        rules = []
+        if len(rs.layers) > 1:
+            rules.append(self.w("stacking"))
+        cost_unit = rs.units.get("cost", "")
+        if rs.entry_cost:
+            rules.append(self.w("entry", cost=unit_text(_num(rs.entry_cost), cost_unit)))
+        if rs.minimum_move is not None:
+            rules.append(self.w("minimum", distance=self.number(rs.minimum_move)))
+        for layer in rs.layers:
+            blocks.append(self.layer(layer))
+        if blocks and rules:
+            blocks[0].lines = rules + blocks[0].lines
+        blocks += [self.step(s) for s in rs.steps if self.is_movement_step(s)]
+        return blocks
+
+    def mod_columns(self, modifier: ir.Modifier, items: list[str]) -> list[str]:
+        """The context keys to show as columns for ``items``: specific values, then ``""``."""
+        keys = {k for item in items for k in modifier.values.get(item, {})}
+        ctx = next((c for c in self.rs.contexts if c.id == modifier.context), None)
+        order = [v.id for v in ctx.values] if ctx else sorted(keys - {""})
+        columns = [k for k in order if k in keys]
+        if "" in keys or not columns:
+            columns.append("")
+        return columns
+
+    def ctx_label(self, key: str, alone: bool) -> str:
+        if key == "":
+            return self.w("all") if alone else self.w("others")
+        return self.name(key)
+
+    def written_cost(self, f: ir.Feature, mode: str) -> ir.Value | None:
+        """The resolved cost, kept as ``as X`` when that is how the cell was written."""
+        resolved = f.costs.get(mode)
+        cell = f.cells.get("cost")
+        if cell is None or resolved is None:
+            return resolved
+        written = cell.exceptions.get(mode)
+        for group in self.group_of.get(mode, []):
+            written = written or cell.exceptions.get(group)
+        written = written or cell.default
+        if isinstance(written, ir.Same):
+            return ir.Same(written.feature, resolved)
+        return resolved
+
+    def layer(self, layer: ir.Layer) -> Block:
+        """A layer as a table: a row per feature, a column per mode, then modifier columns.
+
+        Modes (or context values) whose columns are identical in this layer share a column,
+        so a table with many unit types stays narrow enough to print.
+        """
+        rs = self.rs
+        features = {f.id: f for f in rs.features}
+        rows_of = [features[f] for f in layer.features if f in features]
+        ids = [f.id for f in rows_of]
+        modes = [m.id for m in rs.modes]
+        distance = rs.units.get("distance", "")
+        cost_unit = rs.units.get("cost", "")
+        scope = self.w({"one": "scope_one", "map": "scope_map", "many": "scope_many"}[
+            layer.scope])
+        # Column groups: (title, [(header, cells by row)]).
+        groups: list[tuple[str, list[tuple[str, list[CellView]]]]] = []
+        if "cost" in layer.columns and modes:
+            per = self.w("cost_per", cost=cost_unit, distance=distance) if cost_unit else ""
+            columns = []
+            for m in modes:
+                cells = []
+                for f in rows_of:
+                    cell = self.value(self.written_cost(f, m))
+                    cell.changed = self.changed(
+                        f.id, f"{f.id}.{m}", f"{f.id}.cost", f"{f.id}.cost.{m}",
+                        *(f"{f.id}.{g}" for g in self.group_of.get(m, [])))
+                    cells.append(cell)
+                columns.append((self.name(m), cells))
+            groups.append((per, self.merge_columns(columns)))
+        mods = {m.id: m for m in rs.modifiers}
+        for column in layer.columns:
+            if column == "cost" or column not in mods:
+                continue
+            modifier = mods[column]
+            keys = self.mod_columns(modifier, ids)
+            columns = []
+            for k in keys:
+                cells = []
+                for f in rows_of:
+                    values = modifier.values.get(f.id, {})
+                    cell = self.value(values.get(k, values.get("")))
+                    cell.changed = self.changed(f"{f.id}.{modifier.id}",
+                                                f"{f.id}.{modifier.id}.{k}" if k else "")
+                    cells.append(cell)
+                columns.append((self.ctx_label(k, keys == [""]), cells))
+            groups.append((self.label(modifier.info, modifier.id), self.merge_columns(columns)))
+        width = sum(len(cols) for _, cols in groups)
+        if width > 6:  # narrow cells: the sign alone, the legend says what it means
+            for _, cols in groups:
+                for _, cells in cols:
+                    for cell in cells:
+                        marker = next((m for m in MARKER_SIGNS if m in cell.classes), None)
+                        if marker is not None and cell.text.startswith(MARKER_SIGNS[marker]):
+                            cell.text = MARKER_SIGNS[marker]
+        title = self.label(layer.info, layer.id)
+        two_rows = any(len(cols) > 1 for _, cols in groups)
+        head_top = [HeadCell(title, rowspan=2 if two_rows else 1)]
+        head_sub: list[HeadCell] = []
+        flat = [title]
+        everyone = self.w("all")
+        for group_title, cols in groups:
+            if len(cols) == 1:
+                only = cols[0][0]
+                text = (group_title if only == everyone or not only
+                        else f"{group_title}: {only}" if group_title else only)
+                head_top.append(HeadCell(text, rowspan=2 if two_rows else 1))
+                flat.append(text)
+            else:
+                head_top.append(HeadCell(group_title, colspan=len(cols)))
+                head_sub += [HeadCell(h) for h, _ in cols]
+                flat += [f"{group_title}: {h}" if group_title else h for h, _ in cols]
+        notes: list[tuple[str, str]] = []
+        rows: list[list[CellView]] = []
+        for i, f in enumerate(rows_of):
+            marks = []
+            texts = self.note_texts(f.info)
+            if f.ignores_others:
+                texts.append(self.w("ignores_others"))
+            for text in texts:
+                marks.append(self.add_note(notes, text))
+            added = self.added(f"{layer.id}.{f.id}", f.id)
+            label = CellView(self.label(f.info, f.id), ("label",), tuple(marks), added,
+                             self.source(f.info, detail=False)
+                             if f.info.source != layer.info.source else "")
+            rows.append([label] + [cells[i] for _, cols in groups for _, cells in cols])
+        head = [head_top] + ([head_sub] if head_sub else [])
+        return Block(layer.id, f"{title} · {scope}", TableView(head, rows, flat), notes=notes,
+                     source=self.source(layer.info),
+                     changed=self.added(layer.id))
+
+    def merge_columns(self, columns: list[tuple[str, list[CellView]]]
+                      ) -> list[tuple[str, list[CellView]]]:
+        """Columns with the same cells, merged into one headed by all their names.
+
+        One column left for everyone is headed "all".
+        """
+        merged: dict[tuple[tuple[str, tuple[str, ...], bool], ...], list[int]] = {}
+        for i, (_, cells) in enumerate(columns):
+            key = tuple((c.text, c.classes, c.changed) for c in cells)
+            merged.setdefault(key, []).append(i)
+        if len(merged) == 1 and len(columns) > 1:
+            return [(self.w("all"), columns[0][1])]
+        return [(", ".join(columns[i][0] for i in members), columns[members[0]][1])
+                for members in merged.values()]
+
+    # ---- modifiers ----------------------------------------------------------------------------
+
+    def modifiers(self) -> list[Block]:
+        blocks = []
+        for modifier in self.rs.modifiers:
+            if not modifier.factors and not modifier.combinations:
+                continue  # shown as a column of its layers
+            blocks.append(self.modifier(modifier))
+        return blocks
+
+    def modifier(self, modifier: ir.Modifier) -> Block:
+        title = self.label(modifier.info, modifier.id)
+        ids = [f.id for f in modifier.factors]
+        keys = self.mod_columns(modifier, ids) if ids else [""]
+        alone = keys == [""]
+        head = [[HeadCell(title)] + [HeadCell(self.ctx_label(k, alone)) for k in keys]]
+        notes: list[tuple[str, str]] = []
+        rows = []
+        for factor in modifier.factors:
+            marks = []
+            for text in self.note_texts(factor.info):
+                marks.append(self.add_note(notes, text))
+            added = self.added(f"{modifier.id}.{factor.id}", factor.id)
+            row = [CellView(self.label(factor.info, factor.id), ("label",), tuple(marks),
+                            added, self.source(factor.info, detail=False))]
+            values = modifier.values.get(factor.id, {})
+            for k in keys:
+                cell = self.value(values.get(k, values.get("")))
+                cell.changed = self.changed(factor.id, f"{factor.id}.{k}" if k else "")
+                row.append(cell)
+            rows.append(row)
+        for combo in modifier.combinations:
+            marks = []
+            for text in self.note_texts(combo.info):
+                marks.append(self.add_note(notes, text))
+            together = " + ".join(self.name(m) for m in combo.members)
+            cell = self.value(combo.value)
+            row = [CellView(f"{together} ({self.w('together')})", ("label",), tuple(marks))]
+            row += [CellView(cell.text, cell.classes) for _ in keys]
+            rows.append(row)
+        flat = [title] + [self.ctx_label(k, alone) for k in keys]
+        return Block(modifier.id, title, TableView(head, rows, flat), notes=notes,
+                     source=self.source(modifier.info),
+                     changed=self.added(modifier.id))
+
+    # ---- steps --------------------------------------------------------------------------------
+
+    def step_rule(self, step: ir.Step) -> str:
+        unit = step.param_unit
+        parts = []
+        for t in step.terms:
+            if t.term == "rate":
+                key = "rate_full" if t.full else "rate"
+                parts.append(self.w(key, amount=_signed(t.amount),
+                                    every=unit_text(_num(t.every), unit)))
+            elif t.term == "floor":
+                key = "floor_above" if t.strict else "floor_from"
+                parts.append(self.w(key, amount=_num(t.amount), at=unit_text(_num(t.at), unit)))
+            else:
+                key = "impassable_above" if t.strict else "impassable_from"
+                parts.append(self.w(key, at=unit_text(_num(t.at), unit)))
+        return ", ".join(parts)
+
+    @staticmethod
+    def step_value(step: ir.Step, x: float) -> float | None:
+        """The step's result for input ``x``; None for impassable (as the module computes)."""
+        for t in step.terms:
+            if t.term == "impassable" and (x > t.at if t.strict else x >= t.at):
+                return None
+        value = 0.0
+        for t in step.terms:
+            if t.term == "rate":
+                count = math.floor(x / t.every) if t.full else x / t.every
+                value += t.amount * count
+        for t in step.terms:
+            if t.term == "floor" and (x > t.at if t.strict else x >= t.at):
+                value = max(value, t.amount)
+        return value
+
+    def step(self, step: ir.Step) -> Block:
+        title = self.label(step.info, step.id)
+        marks = [t.at for t in step.terms if t.term != "rate"]
+        marks += [t.every for t in step.terms if t.term == "rate"]
+        top = max(12, math.ceil(2 * max(marks, default=0)))
+        stride = max(1, math.ceil(top / 16))
+        xs = list(range(0, top + 1, stride))
+        results = [self.step_value(step, x) for x in xs]
+        finite = [r for r in results if r is not None]
+        high = max(finite, default=0) or 1
+        impassable = self.w("impassable")
+        points = [svg.ScalePoint(_num(x), "✕" if r is None else _num(r),
+                                 1.0 if r is None else r / high, r is None)
+                  for x, r in zip(xs, results, strict=True)]
+        x_label = f"{step.param.replace('_', ' ')} ({step.param_unit})"
+        r_label = step.result_unit or self.w("result")
+        diagram = svg.step_scale(points, x_label, r_label, f"{title}: {self.step_rule(step)}",
+                                 step.id)
+        head = [[HeadCell(x_label)] + [HeadCell(p.x) for p in points]]
+        row = [CellView(r_label, ("label",))] + [
+            CellView(f"{MARKER_SIGNS['impassable']} {impassable}" if r is None else _num(r),
+                     ("impassable",) if r is None else ())
+            for r in results]
+        table = TableView(head, [row], [h.text for h in head[0]])
+        return Block(step.id, title, table, lines=[self.step_rule(step)],
+                     after=self.note_texts(step.info), svg=diagram,
+                     source=self.source(step.info), changed=self.added(step.id),
+                     kind="step")
+
+    # ---- decisions ---------------------------------------------------------------------------
+
+    def cell_ref(self, ref: ir.CellRef) -> str:
+        """``flight[class].turn`` as a player reads it: "Turn (Flight manoeuvrability)"."""
+        table = next((t for t in self.rs.tables if t.id == ref.table), None)
+        picked = ref.row or ref.column
+        info = None
+        if table is not None and picked is not None:
+            info = next((r.info for r in table.rows if r.key == picked), None) or next(
+                (c.info for c in table.columns if c.id == picked), None)
+        text = self.name(ref.table) if picked is None else (
+            f"{self.label(info, picked)} ({self.name(ref.table)})")
+        if ref.over is not None:
+            text += f" × {ref.over.replace('_', ' ')}"  # noqa: RUF001
+        return text
+
+    def operand(self, op: ir.Operand) -> str:
+        if op.cell is not None:
+            return self.cell_ref(op.cell)
+        if op.ref is None:
+            return _num(op.literal if op.literal is not None else 0)
+        text = op.ref.replace("_", " ")
+        if op.scale_op is not None:
+            sign = "×" if op.scale_op == "*" else "/"  # noqa: RUF001
+            text += f" {sign} {_num(op.scale)}"
+        return text
+
+    def condition(self, c: ir.Comparison, bools: set[str]) -> str:
+        flag = c.left.cell is not None and c.left.cell.flag
+        if flag and c.right.literal is not None and c.op in ("=", "!="):
+            truth = (c.right.literal != 0) == (c.op == "=")
+            name = self.operand(c.left)
+            return name if truth else self.w("not", name=name)
+        if c.left.ref in bools and c.right.literal is not None and c.op in ("=", "!="):
+            truth = (c.right.literal != 0) == (c.op == "=")
+            name = c.left.ref.replace("_", " ")
+            return name if truth else self.w("not", name=name)
+        op = {"<=": "≤", ">=": "≥", "!=": "≠"}.get(c.op, c.op)
+        return f"{self.operand(c.left)} {op} {self.operand(c.right)}"
+
+    def input_text(self, p: ir.Param) -> str:
+        name = p.name.replace("_", " ")
+        key_of = getattr(p, "key_of", None)
+        if key_of:
+            return f"{name} ({self.name(key_of)})"
+        return name if p.unit in ("bool", "key") else f"{name} ({p.unit})"
+
+    def decision(self, d: ir.Decision) -> Block:
+        title = self.label(d.info, d.id)
+        bools = {p.name for p in d.params if p.unit == "bool"}
+        outcomes = {o.id: o for o in d.outcomes}
+        head = [[HeadCell(self.w("condition")), HeadCell(self.w("outcome"))]]
+        rows = []
+        notes: list[tuple[str, str]] = []
+        for r in d.rows:
+            cond = (f" {self.w('and')} ".join(self.condition(c, bools) for c in r.conditions)
+                    if r.conditions else self.w("otherwise"))
+            outcome = outcomes.get(r.outcome)
+            text = self.label(outcome.info if outcome else None, r.outcome)
+            classes: tuple[str, ...] = ()
+            if outcome is not None and outcome.value is not None:
+                value = self.value(outcome.value)
+                text = f"{text} ({value.text})"
+                classes = value.classes
+            marks = []
+            for note in self.note_texts(r.info):
+                marks.append(self.add_note(notes, note))
+            rows.append([CellView(cond, ("label",)), CellView(text, classes, tuple(marks))])
+        # Notes on outcomes: once, after the table, the first time the outcome appears.
+        for o in d.outcomes:
+            for note in self.note_texts(o.info):
+                mark = self.add_note(notes, note)
+                for row, r in zip(rows, d.rows, strict=True):
+                    if r.outcome == o.id:
+                        if mark not in row[1].notes:
+                            row[1].notes = (*row[1].notes, mark)
+                        break
+        inputs = ", ".join(self.input_text(p) for p in d.params)
+        lines = [f"{self.w('inputs')}: {inputs}. {self.w('first_wins')}"]
+        return Block(d.id, title, TableView(head, rows, [h.text for h in head[0]]),
+                     lines=lines, notes=notes, after=self.note_texts(d.info),
+                     source=self.source(d.info), changed=self.added(d.id))
+
+    # ---- plain tables ------------------------------------------------------------------------
+
+    def table(self, t: ir.Table) -> Block:
+        title = self.label(t.info, t.id)
+        single = len(t.columns) <= 1
+        columns = [HeadCell(self.label(c.info, c.id)) for c in t.columns] or [
+            HeadCell(self.w("value"))]
+        head = [[HeadCell(""), *columns]]
+        notes: list[tuple[str, str]] = []
+        rows = []
+        for r in t.rows:
+            if r.key_number is not None:
+                key = unit_text(_num(r.key_number), r.key_unit)
+            else:
+                key = self.label(r.info, r.key)
+            marks = []
+            for note in self.note_texts(r.info):
+                marks.append(self.add_note(notes, note))
+            added = self.added(f"{t.id}.{r.key}")
+            row = [CellView(key, ("label",), tuple(marks), added,
+                            self.source(r.info, detail=False))]
+            for i, value in enumerate(r.cells):
+                cell = self.value(value)
+                column = t.columns[i].id if i < len(t.columns) else ""
+                cell.changed = self.changed(f"{t.id}.{column}.{r.key}") or (
+                    single and self.changed(f"{t.id}.{r.key}"))
+                row.append(cell)
+            rows.append(row)
+        fold = single and len(rows) >= 8
+        return Block(t.id, title, TableView(head, rows, [h.text for h in head[0]], fold=fold),
+                     notes=notes, after=self.note_texts(t.info), source=self.source(t.info),
+                     changed=self.added(t.id))
+
+    # ---- dice -------------------------------------------------------------------------------
+
+    def effects(self, effects: dict[str, ir.Value]) -> CellView:
+        parts = []
+        classes: tuple[str, ...] = ()
+        for key, value in effects.items():
+            name = key.replace("_", " ")
+            if isinstance(value, ir.Flag):
+                parts.append(name if value.value else self.w("not", name=name))
+            else:
+                cell = self.value(value)
+                classes = classes or cell.classes
+                parts.append(f"{name} {cell.text}")
+        return CellView(", ".join(parts), classes)
+
+    def dice(self, d: ir.DiceTable) -> Block:
+        dice = Dice(d.dice.count, d.dice.sides, d.dice.bonus)
+        title = f"{self.label(d.info, d.id)} ({dice})"
+        chance = self.w("chance")
+        head = [[HeadCell(self.w("roll")), HeadCell(self.w("result")),
+                 HeadCell(self.w("effects")), HeadCell(chance)]]
+        for m in d.modifiers:
+            head[0].append(HeadCell(self.w("with_mod", label=self.label(m.info, m.id),
+                                            value=_signed(m.value))))
+        notes: list[tuple[str, str]] = []
+        rows = []
+        for r in d.rows:
+            if r.low is None:
+                span = f"{r.high}-"
+            elif r.high is None:
+                span = f"{r.low}+"
+            elif r.low == r.high:
+                span = str(r.low)
+            else:
+                span = f"{r.low}-{r.high}"
+            marks = []
+            for note in self.note_texts(r.info):
+                marks.append(self.add_note(notes, note))
+            effects = self.effects(r.effects)
+            effects.changed = self.changed(f"{d.id}.{r.id}")
+            row = [CellView(span, ("label", "roll")),
+                   CellView(self.label(r.info, r.id), (), tuple(marks),
+                            self.added(f"{d.id}.{r.id}"),
+                            self.source(r.info, detail=False)),
+                   effects,
+                   CellView(self.chance(dice, r.low, r.high, 0, fraction=True), ("chance",))]
+            for m in d.modifiers:
+                row.append(CellView(self.chance(dice, r.low, r.high, m.value), ("chance",)))
+            rows.append(row)
+        return Block(d.id, title, TableView(head, rows, [h.text for h in head[0]]),
+                     notes=notes, after=self.note_texts(d.info), source=self.source(d.info),
+                     changed=self.added(d.id), kind="dice")
+
+    @staticmethod
+    def chance(dice: Dice, low: int | None, high: int | None, shift: int,
+               fraction: bool = False) -> str:
+        """The chance that the roll plus ``shift`` falls in ``low``..``high``."""
+        lo = dice.minimum if low is None else low - shift
+        hi = None if high is None else high - shift
+        p = chance_between(dice, lo, hi)
+        if not fraction:
+            return percent(p)
+        ways = p * dice.outcomes
+        assert ways.denominator == 1
+        return f"{ways.numerator}/{dice.outcomes} · {percent(p)}"
+
+    # ---- triggers, exclusions, grids, params ---------------------------------------------------
+
+    def triggers(self) -> list[Block]:
+        if not self.rs.triggers:
+            return []
+        tables = {d.id: d for d in self.rs.dice_tables}
+        lines = []
+        for t in self.rs.triggers:
+            parts = []
+            if t.check is not None and t.at_least is not None:
+                dice = Dice(t.check.count, t.check.sides, t.check.bonus)
+                parts.append(self.w("check", dice=str(dice), at=str(t.at_least),
+                                    chance=percent(chance_at_least(dice, t.at_least))))
+            table = tables.get(t.table)
+            action = self.w("roll_on", table=self.label(table.info if table else None, t.table))
+            if t.modifier and table is not None:
+                mod = next((m for m in table.modifiers if m.id == t.modifier), None)
+                if mod is not None:
+                    action += ", " + self.w("with_mod", label=self.label(mod.info, mod.id),
+                                            value=_signed(mod.value))
+            if t.times != 1:
+                action += ", " + self.w("times", n=str(t.times))
+            parts.append(action)
+            src = self.source(t.info)
+            line = f"{self.label(t.info, t.id)}: {' → '.join(parts)}"
+            notes = " ".join(self.note_texts(t.info))
+            line += f". {notes}" if notes else ""
+            lines.append(line + (f" [{src}]" if src else ""))
+        return [Block("triggers", "", lines=lines, kind="text")]
+
+    def exclusions(self) -> list[Block]:
+        lines = []
+        for e in self.rs.exclusions:
+            others = ", ".join(self.name(o) for o in e.others)
+            line = f"{self.name(e.subject)}: {self.w('excludes', others=others)}"
+            notes = self.note_texts(e.info)
+            if notes:
+                line += ". " + " ".join(notes)
+            src = self.source(e.info)
+            lines.append(line + (f" [{src}]" if src else ""))
+        return [Block("exclusions", "", lines=lines, kind="text")] if lines else []
+
+    def grid(self, g: ir.Grid) -> Block:
+        title = self.label(g.info, g.id)
+        size = " = ".join(self.number(n) for n in g.size)
+        # The path is measured in the first unit that is not the map cell itself.
+        measured = [n for n in g.size if n.unit not in MAP_CELLS]
+        first = (measured or list(g.size) or [ir.Number(1)])[0]
+        cycle = list(g.diagonals) or [1]
+        count = max(4, 2 * len(cycle))
+        steps = [cycle[i % len(cycle)] * first.value for i in range(count)]
+        labels = [_num(s) for s in steps]
+        lengths = ", ".join(unit_text(_num(cycle[i % len(cycle)] * first.value), first.unit)
+                            for i in range(len(cycle) * 2))
+        total = " + ".join(labels) + " = " + unit_text(_num(sum(steps)), first.unit)
+        cell_given = any(n.unit in MAP_CELLS for n in g.size)
+        lines = [f"{size}." if cell_given else f"{self.w('square')} = {size}.",
+                 self.w("diagonals", cycle=", ".join(str(c) for c in cycle), lengths=lengths)]
+        diagram = svg.grid_diagonals(labels, total, title)
+        return Block(g.id, title, lines=lines, after=self.note_texts(g.info), svg=diagram,
+                     text_alt=[total], source=self.source(g.info), kind="grid")
+
+    def params(self) -> list[Block]:
+        if not self.rs.params:
+            return []
+        head = [[HeadCell(""), HeadCell(self.w("unit")), HeadCell(self.w("value"))]]
+        rows = []
+        for p in self.rs.params:
+            if p.value is None:
+                value = CellView("□", ("blank",))
+            else:
+                value = self.value(p.value)
+                if isinstance(p.value, ir.Number) and p.value.unit is None:
+                    value = CellView(self.text(p.value))
+            value.changed = self.changed(p.id)
+            rows.append([CellView(self.label(p.info, p.id), ("label",), (), False,
+                                  self.source(p.info, detail=False)),
+                         CellView(p.unit), value])
+        return [Block("params", "", TableView(head, rows, [h.text for h in head[0]]),
+                      after=[f"□ = {self.w('to_fill')}"]
+                      if any(p.value is None for p in self.rs.params) else [])]
+
+    def changelog(self) -> list[Block]:
+        lines = []
+        for c in self.rs.changes:
+            notes = " ".join(self.note_texts(c.info))
+            what = " › ".join(  # noqa: RUF001
+                self.name(part) for part in c.path.split("."))
+            line = f"{self.w(c.action)}: {what}" + (f". {notes}" if notes else "")
+            src = self.source(c.info)
+            lines.append(line + (f" [{src}]" if src else ""))
+        return [Block("changes", "", lines=lines, kind="text")] if lines else []
+
+    def sources(self) -> list[Block]:
+        lines = [f"{b.id}: {self.label(b.info, b.id)}" for b in self.rs.books
+                 if b.id in self.used_books]
+        return [Block("sources", "", lines=lines, kind="sources")] if lines else []

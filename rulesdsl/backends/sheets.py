@@ -1,0 +1,161 @@
+"""The sheet backend: printable quick-reference sheets in HTML, PDF and Markdown, from the IR.
+
+:func:`rulesdsl.backends.sheet_model.build_sheet` resolves the IR into one language; the
+templates lay it out (``sheet.html.j2`` autoescaped, ``sheet.md.j2`` through the :func:`md`
+escaping filter); :func:`rulesdsl.backends.pdf.render_pdf` prints the HTML with WeasyPrint.
+
+``rulesdsl build`` calls :func:`sheet_outputs`, which writes, for each language the ruleset has
+labels for, ``sheets/<id>.<lang>.html``, ``.md`` and ``.pdf`` on A4 paper. PDF output needs
+WeasyPrint (``pip install 'rulesdsl[pdf]'``); without it the build stops with
+:class:`rulesdsl.backends.pdf.PdfUnavailable` (the CLI reports it in one line) rather than
+leaving PDFs out, so ``generated/`` never silently goes stale.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+import jinja2
+from markupsafe import Markup
+
+from rulesdsl import ir
+from rulesdsl.backends.pdf import PdfUnavailable, render_pdf
+from rulesdsl.backends.sheet_model import CHANGED_SIGN, SUPERSCRIPTS, Sheet, build_sheet
+
+__all__ = ["FORMATS", "PAPERS", "Paper", "PdfUnavailable", "md_escape", "render_html",
+           "render_markdown", "render_sheet", "sheet_outputs"]
+
+Format = Literal["html", "pdf", "md"]
+FORMATS: tuple[Format, ...] = ("html", "pdf", "md")
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    size: str
+    """A CSS ``@page`` size."""
+    margin: str
+    font: str
+    """The base font size: everything else is relative to it."""
+    keep_whole: int
+    """A topic of about this many lines or fewer moves to the next page whole rather than
+    split; a longer one may break between its blocks (each table moves whole where it fits,
+    and a table that is split repeats its header)."""
+
+
+PAPERS: dict[str, Paper] = {
+    "a4": Paper("a4", "A4", "8mm 8mm 10mm 8mm", "7.4pt", 60),
+    "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.4pt", 56),
+    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "6.8pt", 30),
+    "card": Paper("card", "5in 3in", "0.15in 0.15in 0.25in 0.15in", "6pt", 0),
+}
+"""Paper sizes for ``--paper``; ``card`` is a 5 x 3 inch index card, landscape."""
+
+DEFAULT_PAPER = "a4"
+
+# ---- Markdown escaping ----------------------------------------------------------------------
+
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
+_MD_LINE_START = re.compile(r"^(>|#{1,6}(?=\s|$)|[+-](?=\s|$)|[-=]+\s*$|\d{1,9}(?=[.)](\s|$)))")
+
+
+def md_escape(text: object) -> str:
+    """Text made literal in CommonMark, inline and inside a pipe-table cell.
+
+    The marks that can open inline markup anywhere (``\\ ` * _ [ ] < > | ~ &``) get a
+    backslash (CommonMark allows one before any ASCII punctuation), so ``<script>`` stays text,
+    ``|`` cannot end a table cell and ``_`` cannot start emphasis; so does a mark that would
+    start a block at the beginning of a line (``#``, ``>``, ``-``, ``+``, ``=``, ``1.``).
+    Line breaks become spaces.
+    """
+    flat = _MD_INLINE.sub(r"\\\1", " ".join(str(text).split()))
+    match = _MD_LINE_START.match(flat)
+    if match is None:
+        return flat
+    if match.group(1)[0].isdigit():  # "1. " would start an ordered list
+        end = match.end()
+        return flat[:end] + "\\" + flat[end:]
+    return "\\" + flat
+
+
+def _sup(mark: object) -> str:
+    return str(mark).translate(SUPERSCRIPTS)
+
+
+# ---- templates ------------------------------------------------------------------------------
+
+
+@cache
+def _environment(autoescape: bool) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("rulesdsl", "templates"),
+        autoescape=autoescape,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=False,
+        lstrip_blocks=False,
+    )
+    env.filters["md"] = md_escape
+    env.filters["sup"] = _sup
+    return env
+
+
+def _css() -> str:
+    env = _environment(True)
+    assert env.loader is not None
+    source, _, _ = env.loader.get_source(env, "sheet.css")
+    return source
+
+
+def render_html(sheet: Sheet, paper: str = DEFAULT_PAPER) -> str:
+    """The sheet as one self-contained HTML page (styles inline, diagrams as inline SVG)."""
+    template = _environment(True).get_template("sheet.html.j2")
+    return template.render(sheet=sheet, page=PAPERS[paper], css=Markup(_css()),
+                           changed_sign=CHANGED_SIGN, keep_whole=PAPERS[paper].keep_whole)
+
+
+def render_markdown(sheet: Sheet) -> str:
+    """The sheet as CommonMark with pipe tables (GitHub-flavoured), no raw HTML."""
+    template = _environment(False).get_template("sheet.md.j2")
+    text = template.render(sheet=sheet, changed_sign=CHANGED_SIGN)
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def render_sheet(ruleset: ir.Ruleset, fmt: Format = "html", lang: str | None = None,
+                 paper: str = DEFAULT_PAPER) -> bytes:
+    """One sheet of ``ruleset`` in ``fmt``; ``lang`` defaults to the ruleset's first language.
+
+    A language the ruleset has no labels for is still accepted: its labels fall back to the
+    ruleset's first language and the fixed words to English if they are not translated.
+    Raises :class:`PdfUnavailable` for ``pdf`` without WeasyPrint.
+    """
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
+    sheet = build_sheet(ruleset, lang)
+    if fmt == "md":
+        return render_markdown(sheet).encode("utf-8")
+    html = render_html(sheet, paper)
+    if fmt == "html":
+        return html.encode("utf-8")
+    if fmt == "pdf":
+        return render_pdf(html)
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, bytes]:
+    """The build backend: ``sheets/<id>.<lang>.{html,md,pdf}`` for each of the languages.
+
+    Raises :class:`PdfUnavailable` when WeasyPrint cannot be loaded (see the module docstring).
+    """
+    outputs: dict[str, bytes] = {}
+    for lang in ruleset.languages:
+        sheet = build_sheet(ruleset, lang)
+        html = render_html(sheet, DEFAULT_PAPER)
+        stem = f"sheets/{ruleset.id}.{lang}"
+        outputs[f"{stem}.html"] = html.encode("utf-8")
+        outputs[f"{stem}.md"] = render_markdown(sheet).encode("utf-8")
+        outputs[f"{stem}.pdf"] = render_pdf(html)
+    return outputs

@@ -1,0 +1,77 @@
+"""`rulesdsl sheet RULESET`: print one quick-reference sheet as HTML, PDF or Markdown."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import cast
+
+from rulesdsl.backends.pdf import PdfUnavailable
+from rulesdsl.backends.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, render_sheet
+
+LANGUAGES = ("en", "fr", "ru")
+
+
+def cmd_sheet(args: argparse.Namespace) -> int:
+    from rulesdsl.cli import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one
+    from rulesdsl.compiler import Compiler
+
+    compiler = Compiler()
+    compiled = compile_one(args.ruleset, compiler, "text")
+    if compiled.ruleset is None:
+        return EXIT_RULES
+    ruleset = compiled.ruleset
+    lang = args.lang or ruleset.languages[0]
+    if lang not in ruleset.languages:
+        print(f"rulesdsl: note: {ruleset.id} has no '{lang}' labels (it has "
+              f"{', '.join(ruleset.languages)}); using {ruleset.languages[0]} labels",
+              file=sys.stderr)
+    fmt = cast(Format, args.format or _format_from_name(args.output) or "html")
+    try:
+        content = render_sheet(ruleset, fmt, lang, args.paper)
+    except PdfUnavailable as exc:
+        print(f"rulesdsl: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.output in (None, "-"):
+        if fmt == "pdf" and sys.stdout.isatty():
+            print("rulesdsl: error: not writing PDF to a terminal; use -o FILE",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        sys.stdout.buffer.write(content)
+        sys.stdout.flush()
+    else:
+        try:
+            Path(args.output).write_bytes(content)
+        except OSError as exc:
+            print(f"rulesdsl: error: cannot write {args.output}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        print(f"wrote {args.output} ({fmt}, {lang}, {args.paper})", file=sys.stderr)
+    return EXIT_OK
+
+
+def _format_from_name(name: str | None) -> str | None:
+    if not name or name == "-":
+        return None
+    suffix = Path(name).suffix.lower().lstrip(".")
+    return {"htm": "html", "markdown": "md"}.get(suffix, suffix) if suffix in (
+        *FORMATS, "htm", "markdown") else None
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "sheet", help="print a quick-reference sheet (HTML, PDF or Markdown)",
+        description="Render a ruleset's quick-reference sheet. Labels are in the chosen "
+                    "language where the ruleset has them, else in its first language.")
+    p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="output format (default: from -o's extension, else html); pdf needs "
+                        "WeasyPrint: pip install 'rulesdsl[pdf]'")
+    p.add_argument("--lang", choices=LANGUAGES, default=None,
+                   help="sheet language (default: the ruleset's first language)")
+    p.add_argument("--paper", choices=tuple(PAPERS), default=DEFAULT_PAPER,
+                   help=f"paper size (default: {DEFAULT_PAPER}; card is 5 x 3 in)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE (default: standard output)")
+    p.set_defaults(run=cmd_sheet)

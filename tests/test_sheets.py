@@ -1,0 +1,386 @@
+# ruff: noqa: RUF001  (Cyrillic labels are what the Russian tests check)
+"""Quick-reference sheets (issue 5): what a printed sheet must show, in every format.
+
+The sheets are rendered from the compiled IR (the backend's only input). PDFs are read back
+with pypdf, so these tests check what a player sees on paper, not how it was produced.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from markupsafe import escape
+
+from rulesdsl import ir
+from rulesdsl.backends.pdf import PdfUnavailable
+from rulesdsl.backends.sheet_model import _Builder, build_sheet
+from rulesdsl.backends.sheets import md_escape, render_sheet, sheet_outputs
+from rulesdsl.cli import main
+from rulesdsl.compiler import Compiler
+from tests.conftest import RULESETS, compile_snippet
+
+BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
+
+
+def compiled(compiler: Compiler, name: str) -> ir.Ruleset:
+    result = compiler.compile_file(RULESETS / f"{name}.terrain")
+    assert result.ruleset is not None, [d.message for d in result.diagnostics]
+    return result.ruleset
+
+
+def snippet(compiler: Compiler, text: str, tmp_path: Path) -> ir.Ruleset:
+    result = compile_snippet(compiler, text, tmp_path)
+    assert result.ruleset is not None, [d.message for d in result.diagnostics]
+    return result.ruleset
+
+
+def pdf_pages(pdf: bytes) -> list[str]:
+    pypdf = pytest.importorskip("pypdf")
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return [page.extract_text() for page in reader.pages]
+
+
+def flat(text: str) -> str:
+    """Whitespace collapsed, so text wrapped inside a table cell still matches."""
+    return " ".join(text.split())
+
+
+def cell_texts(rs: ir.Ruleset, lang: str) -> list[str]:
+    """Every cell of every plain table of ``rs``, as the sheet writes it."""
+    builder = _Builder(rs, lang)
+    return [builder.text(v) for t in rs.tables for row in t.rows for v in row.cells
+            if v is not None]
+
+
+@pytest.fixture(scope="module")
+def heavy_gear() -> ir.Ruleset:
+    return compiled(Compiler(), "heavy_gear")
+
+
+@pytest.fixture(scope="module")
+def heavy_gear_pdf(heavy_gear: ir.Ruleset) -> bytes:
+    pytest.importorskip("weasyprint")
+    return render_sheet(heavy_gear, "pdf", "en")
+
+
+SNIPPET = """\
+ruleset tiny "Tiny <script>alert(1)</script>" ru "Крошечный"
+version 0.1.0
+languages en ru
+units distance hex, cost MP
+mode mech "Mech" ru "Мех"
+mode hover "Hover | *fast* _x_" ru "Ховер"
+layer base "Base" ru "База" one per place {
+  woods "Light woods" ru "Редкий лес" | 1, hover prohibited
+  cliff "Cliff" ru "Обрыв" | impassable
+  rubble "Rubble" ru "Обломки" | as woods
+}
+dice effects "Effects" ru "Эффекты" : 2d6 {
+  modifier landing "Landing" ru "Посадка" +2
+  2-7 nothing "No effect" ru "Нет эффекта"
+  8-11 fire "Fire" ru "Пожар" | ignites
+  12+ boom "Explosion" ru "Взрыв" | damage 1d6+3
+}
+param road "Road move" ru "Ход по дороге" : cm
+"""
+
+
+@pytest.fixture
+def tiny(compiler: Compiler, tmp_path: Path) -> ir.Ruleset:
+    return snippet(compiler, SNIPPET, tmp_path)
+
+
+# ---- content ----------------------------------------------------------------------------------
+
+
+def test_pdf_text_contains_the_exact_table_values(heavy_gear: ir.Ruleset,
+                                                  heavy_gear_pdf: bytes) -> None:
+    text = flat(" ".join(pdf_pages(heavy_gear_pdf)))
+    for value in ("1-2", "4-5 in", "6 x 3 in", "2-3 in", "2 in", "1-1.5 in", "3-4 in", "4 in"):
+        assert value in text
+    for value in cell_texts(heavy_gear, "en"):
+        assert value in text
+    assert "Very rough, very dense" in text
+    assert "1 per 2 in" in text                    # the road rate for ground units
+    assert "as Clear, open (1)" in text            # hover on shallow water
+    assert "✕ impassable" in text
+    assert "heavy_gear version 1.0.0" in text      # the footer
+    assert heavy_gear.digest in text
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_html_contains_every_table_cell(compiler: Compiler, name: str) -> None:
+    rs = compiled(compiler, name)
+    for lang in rs.languages:
+        page = render_sheet(rs, "html", lang).decode("utf-8")
+        for value in cell_texts(rs, lang):
+            assert escape(value) in page, (lang, value)
+        for table in rs.tables:
+            for row in table.rows:
+                label = _Builder(rs, lang).label(row.info, row.key)
+                if row.key_number is None:
+                    assert escape(label) in page
+
+
+def test_html_contains_every_movement_cost(heavy_gear: ir.Ruleset) -> None:
+    page = render_sheet(heavy_gear, "html", "en").decode("utf-8")
+    rows = re.findall(r"<tr>(.*?)</tr>", page, re.S)
+    soft = next(r for r in rows if "Soft (sand, snow, mud)" in r)
+    assert re.findall(r"<td[^>]*>([^<]*)</td>", soft) == ["3", "2", "2"]
+    very_rough = next(r for r in rows if "Very rough" in r)
+    assert very_rough.count('class="impassable"') == 2
+
+
+def test_french_sheet_uses_french_labels(heavy_gear: ir.Ruleset) -> None:
+    page = render_sheet(heavy_gear, "html", "fr").decode("utf-8")
+    for label in ("Heavy Gear : terrain et mouvement", "Marcheur", "Meuble (sable, neige, boue)",
+                  "Mouvement", "infranchissable", "Procédure de verrouillage", "sinon"):
+        assert escape(label) in page
+    assert "Walker" not in page
+    assert 'lang="fr"' in page
+    markdown = render_sheet(heavy_gear, "md", "fr").decode("utf-8")
+    assert "Marcheur" in markdown and "Walker" not in markdown
+
+
+def test_russian_sheet_uses_cyrillic_labels(tiny: ir.Ruleset) -> None:
+    pytest.importorskip("weasyprint")
+    text = flat(" ".join(pdf_pages(render_sheet(tiny, "pdf", "ru"))))
+    for label in ("Крошечный", "Редкий лес", "Мех", "Движение", "непроходимо", "запрещено",
+                  "шанс"):
+        assert label in text
+
+
+def test_missing_labels_fall_back_to_the_first_language(compiler: Compiler,
+                                                         tmp_path: Path) -> None:
+    rs = snippet(compiler, 'ruleset x "Only English"\nversion 1.0.0\nlanguages en fr\n'
+                           'mode walker "Walker"\nlayer t "Terrain" {\n  soft "Soft" | 2\n}\n',
+                 tmp_path)
+    page = render_sheet(rs, "html", "fr").decode("utf-8")
+    assert "Only English" in page
+    assert "Walker" in page and "Soft" in page
+    assert "Mouvement" in page  # the fixed words are still French
+
+
+def test_bundled_russian_sheet(compiler: Compiler) -> None:
+    if "battletech_tacops" not in BUNDLED:
+        pytest.skip("rulesets/battletech_tacops.terrain is not there yet")
+    page = render_sheet(compiled(compiler, "battletech_tacops"), "html", "ru").decode()
+    assert "Редкий лес" in page and "Light woods" not in page
+
+
+def test_a_label_with_markup_is_escaped(tiny: ir.Ruleset) -> None:
+    page = render_sheet(tiny, "html", "en").decode("utf-8")
+    assert "<script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    markdown = render_sheet(tiny, "md", "en").decode("utf-8")
+    assert "<script>" not in markdown
+    assert r"\<script\>alert(1)\</script\>" in markdown
+    assert r"Hover \| \*fast\* \_x\_" in markdown
+
+
+def test_markdown_escapes_what_could_become_markup() -> None:
+    assert md_escape("a|b") == r"a\|b"
+    assert md_escape("<b>") == r"\<b\>"
+    assert md_escape("1. first") == r"1\. first"
+    assert md_escape("- item") == r"\- item"
+    assert md_escape("1.5 m") == "1.5 m"
+    assert md_escape("two\nlines") == "two lines"
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_markdown_pipe_tables_are_well_formed(compiler: Compiler, name: str) -> None:
+    rs = compiled(compiler, name)
+    markdown = render_sheet(rs, "md").decode("utf-8")
+    assert "<" not in markdown.replace(r"\<", "")  # no raw HTML at all
+    cells = re.compile(r"(?<!\\)\|")
+    lines = markdown.splitlines()
+    for i, line in enumerate(lines):
+        if re.fullmatch(r"\|(-{3}:?\||-{2}:\|)+", line):
+            width = len(cells.findall(line))
+            assert len(cells.findall(lines[i - 1])) == width, lines[i - 1]
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("|"):
+                assert len(cells.findall(lines[j])) == width, lines[j]
+                j += 1
+
+
+def test_markers_stand_out_in_black_and_white(tiny: ir.Ruleset) -> None:
+    page = render_sheet(tiny, "html", "en").decode("utf-8")
+    assert '<td class="impassable">✕ impassable</td>' in page
+    assert '<td class="prohibited">⊘ prohibited</td>' in page
+    assert "as Light woods (1)" in page
+    markdown = render_sheet(tiny, "md", "en").decode("utf-8")
+    assert "⊘ prohibited" in markdown
+
+
+def test_unfilled_parameters_are_blanks_to_fill(tiny: ir.Ruleset) -> None:
+    markdown = render_sheet(tiny, "md", "en").decode("utf-8")
+    assert "| Road move | cm | □ |" in markdown
+
+
+# ---- dice ------------------------------------------------------------------------------------
+
+
+def test_dice_rows_show_their_chance(tiny: ir.Ruleset) -> None:
+    page = render_sheet(tiny, "html", "en").decode("utf-8")
+    assert "21/36 · 58.3 %" in page          # 2-7 on 2d6
+    assert "14/36 · 38.9 %" in page          # 8-11
+    assert "1/36 · 2.8 %" in page            # 12+
+
+
+def test_dice_rows_show_the_chance_with_each_modifier(tiny: ir.Ruleset) -> None:
+    sheet = build_sheet(tiny, "en")
+    dice = next(b for s in sheet.sections for b in s.blocks if b.id == "effects")
+    assert dice.table is not None
+    assert dice.table.flat_head[-1] == "with Landing (+2)"
+    with_landing = [row[-1].text for row in dice.table.rows]
+    assert with_landing == ["27.8 %", "55.6 %", "16.7 %"]  # 2d6+2: <=5, 6-9, >=10
+
+
+def test_dice_chance_in_the_pdf(compiler: Compiler, tmp_path: Path) -> None:
+    pytest.importorskip("weasyprint")
+    rs = snippet(compiler, 'ruleset d "Dice"\nversion 1.0.0\n'
+                           'dice t "Roll" : 2d6 {\n  2-7 low "Low"\n  8+ high "High"\n}\n',
+                 tmp_path)
+    text = flat(" ".join(pdf_pages(render_sheet(rs, "pdf"))))
+    assert "58.3 %" in text
+    assert "21/36" in text
+
+
+# ---- diagrams ---------------------------------------------------------------------------------
+
+
+def test_concealment_steps_as_a_thickness_scale(heavy_gear: ir.Ruleset) -> None:
+    page = render_sheet(heavy_gear, "html", "en").decode("utf-8")
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="scale"') == 4
+    assert "+1 per full 4 in, at least 1 from 2 in" in page
+    markdown = render_sheet(heavy_gear, "md", "en").decode("utf-8")
+    # light terrain: 1.5 in -> 0 (not shown), 2 in -> 1, 5 in -> 1, 8 in -> 2
+    assert "| points | 0 | 0 | 1 | 1 | 1 | 1 | 1 | 1 | 2 | 2 | 2 | 2 | 3 |" in markdown
+    # climbing: impassable from 2 in
+    assert "| MP | 0 | 1 | ✕ impassable |" in markdown
+
+
+def test_grid_diagonals_diagram(compiler: Compiler, tmp_path: Path) -> None:
+    rs = snippet(compiler, 'ruleset g "Grid"\nversion 1.0.0\n'
+                           'grid square "Square" : 1 square = 1.5 m = 5 ft, diagonals 1, 2\n',
+                 tmp_path)
+    page = render_sheet(rs, "html", "en").decode("utf-8")
+    assert 'class="grid"' in page
+    assert "1.5 + 3 + 1.5 + 3 = 9 m" in page
+    assert "1 square = 1.5 m = 5 ft." in page
+
+
+# ---- variants ---------------------------------------------------------------------------------
+
+
+def test_variant_changes_are_marked(compiler: Compiler, tmp_path: Path) -> None:
+    (tmp_path / "heavy_gear.terrain").write_text(
+        (RULESETS / "heavy_gear.terrain").read_text("utf-8"), "utf-8")
+    rs = snippet(compiler, 'ruleset house "House"\nversion 1.0.0\nextends heavy_gear@^1.0\n'
+                           'override soft.walker | 2\n  note "Walkers pay 2."\n', tmp_path)
+    markdown = render_sheet(rs, "md", "en").decode("utf-8")
+    assert "| Soft (sand, snow, mud) | 2 † | 2 | 2 |" in markdown
+    assert "changed: Soft (sand, snow, mud) › Walker. Walkers pay 2." in markdown
+    assert "extends heavy\\_gear@1.0.0" in markdown
+
+
+# ---- paper ------------------------------------------------------------------------------------
+
+
+def test_two_renders_give_identical_pdfs(heavy_gear: ir.Ruleset, heavy_gear_pdf: bytes) -> None:
+    assert render_sheet(heavy_gear, "pdf", "en") == heavy_gear_pdf
+
+
+def test_heavy_gear_fits_two_a4_pages(heavy_gear_pdf: bytes) -> None:
+    assert len(pdf_pages(heavy_gear_pdf)) <= 2
+
+
+def test_battletech_fits_two_a4_pages(compiler: Compiler) -> None:
+    if "battletech_tacops" not in BUNDLED:
+        pytest.skip("rulesets/battletech_tacops.terrain is not there yet")
+    pytest.importorskip("weasyprint")
+    pdf = render_sheet(compiled(compiler, "battletech_tacops"), "pdf", "en")
+    assert len(pdf_pages(pdf)) <= 2
+
+
+@pytest.mark.parametrize("paper,size", [("a4", "A4"), ("letter", "letter"), ("a5", "A5"),
+                                        ("card", "5in 3in")])
+def test_paper_sizes(tiny: ir.Ruleset, paper: str, size: str) -> None:
+    page = render_sheet(tiny, "html", "en", paper).decode("utf-8")
+    assert f"@page {{ size: {size};" in page
+    assert "thead { display: table-header-group; }" in page
+    assert "break-inside: avoid" in page
+
+
+# ---- build and command line -----------------------------------------------------------------
+
+
+def test_build_writes_every_format_in_every_language(tiny: ir.Ruleset) -> None:
+    pytest.importorskip("weasyprint")
+    outputs = sheet_outputs(tiny)
+    assert sorted(outputs) == [f"sheets/tiny.{lang}.{ext}" for lang in ("en", "ru")
+                               for ext in ("html", "md", "pdf")]
+    assert outputs["sheets/tiny.en.pdf"].startswith(b"%PDF-")
+
+
+def test_missing_weasyprint_is_a_clear_error(tiny: ir.Ruleset,
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "weasyprint", None)
+    with pytest.raises(PdfUnavailable, match=r"pip install 'rulesdsl\[pdf\]'"):
+        sheet_outputs(tiny)
+    code = main(["sheet", "heavy_gear", "--format", "pdf", "-o", "/dev/null"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "pip install 'rulesdsl[pdf]'" in err
+    assert "Traceback" not in err
+
+
+def test_sheet_command_prints_markdown(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    out = io.BytesIO()
+
+    class Stdout:
+        buffer = out
+
+        def flush(self) -> None:
+            pass
+
+        def isatty(self) -> bool:
+            return False
+
+    monkeypatch.setattr(sys, "stdout", Stdout())
+    assert main(["sheet", "heavy_gear", "--format", "md", "--lang", "fr"]) == 0
+    assert out.getvalue().decode("utf-8").startswith("# Heavy Gear : terrain et mouvement")
+
+
+def test_sheet_command_writes_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "hg.html"
+    assert main(["sheet", "heavy_gear", "--paper", "a5", "-o", str(target)]) == 0
+    assert "size: A5" in target.read_text("utf-8")
+
+
+def test_sheet_command_rejects_unknown_options(capsys: Any) -> None:
+    assert main(["sheet", "heavy_gear", "--paper", "a3"]) == 2
+    assert main(["sheet", "no_such_ruleset"]) == 2
+
+
+def test_build_without_weasyprint_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path) -> None:
+    (tmp_path / "rulesets").mkdir()
+    (tmp_path / "rulesets" / "tiny.terrain").write_text(SNIPPET, "utf-8")
+    monkeypatch.setitem(sys.modules, "weasyprint", None)
+    code = main(["build", "--rulesets", str(tmp_path / "rulesets"),
+                 "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "PDF output needs WeasyPrint: pip install 'rulesdsl[pdf]'" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "out").exists()  # nothing written
