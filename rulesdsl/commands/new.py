@@ -1,0 +1,169 @@
+"""`rulesdsl new NAME --extends BASE`: scaffold a house-rule variant of a ruleset.
+
+The file compiles as written (it changes nothing yet) and its comments show, with the base's
+own names, how to override a cell, add a mode or a row, and remove something.
+"""
+
+from __future__ import annotations
+
+import argparse
+import keyword
+import re
+import sys
+from pathlib import Path
+
+from rulesdsl import diff as semantic
+from rulesdsl import ir
+from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report
+from rulesdsl.compiler import Compiler
+from rulesdsl.symbols import RESERVED
+
+
+def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = verbs.add_parser(
+        "new", help="scaffold a house-rule variant of a ruleset",
+        description="Write rulesets/NAME.terrain, a variant that extends BASE and says only "
+                    "what it changes. It compiles as is; its comments show how to override, "
+                    "add and remove. An existing file is never overwritten.")
+    p.add_argument("name", metavar="NAME", help="the new ruleset id (a file stem)")
+    p.add_argument("--extends", required=True, metavar="BASE", help="the base ruleset id")
+    p.add_argument("--dir", metavar="DIR",
+                   help="the rulesets folder (default: rulesets/ of this project)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    folder = Path(args.dir) if args.dir else find_project() / "rulesets"
+    name, base_id = args.name, args.extends
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or keyword.iskeyword(name) or (
+            name in RESERVED):
+        raise UsageError(f"'{name}' cannot be a ruleset id: use letters, digits and _")
+    target = folder / f"{name}.terrain"
+    if target.exists():
+        raise UsageError(f"{target} already exists; pick another name or edit that file")
+    base_path = folder / f"{base_id}.terrain"
+    if not base_path.is_file():
+        known = ", ".join(sorted(p.stem for p in folder.glob("*.terrain"))) if (
+            folder.is_dir()) else ""
+        raise UsageError(f"no base ruleset '{base_id}' in {folder}"
+                         + (f" (there are: {known})" if known else ""))
+    compiler = Compiler()
+    base = compiler.compile_file(base_path)
+    if base.ruleset is None:
+        report(base.diagnostics, compiler, "text")
+        print(f"the base {base_path} has errors: fix them first", file=sys.stderr)
+        return EXIT_RULES
+    text = scaffold(name, base.ruleset)
+    check = compiler.compile_text(text, str(target), folder)
+    if not check.ok:  # pragma: no cover - a scaffold that does not compile is a bug here
+        report(check.diagnostics, compiler, "text")
+        return EXIT_RULES
+    try:
+        with target.open("x", encoding="utf-8") as handle:
+            handle.write(text)
+    except FileExistsError as exc:  # created meanwhile
+        raise UsageError(f"{target} already exists") from exc
+    print(f"wrote {target}: a variant of {base_id} {base.ruleset.version}; edit it, then "
+          f"`rulesdsl diff {base_id} {name}` lists what it changes", file=sys.stderr)
+    return EXIT_OK
+
+
+def _requirement(version: str) -> str:
+    major, minor, _ = (int(x) for x in version.split("."))
+    return f"^{major}.{minor}"
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def scaffold(name: str, base: ir.Ruleset) -> str:
+    """The text of a variant of ``base`` called ``name`` that changes nothing yet."""
+    labels = " ".join(
+        (f"{lang} " if i else "") + _quote(f"{base.info.labels.get(lang, base.id)} ({name})")
+        for i, lang in enumerate(base.languages))
+    first = base.languages[0]
+    lines = [
+        f"# {name}: house rules on top of {base.id} {base.version}.",
+        "# A variant says only what it changes; everything else comes from the base.",
+        f"# `rulesdsl diff {base.id} {name}` lists the changes; docs/variants.md explains",
+        "# every form shown below. Uncomment and edit what you need.",
+        "",
+        f"ruleset {name} {labels}",
+        "version 0.1.0",
+        f"extends {base.id}@{_requirement(base.version)}",
+        "",
+    ]
+    lines += _examples(base, first)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _examples(base: ir.Ruleset, lang: str) -> list[str]:
+    out: list[str] = []
+    mode = base.modes[0].id if base.modes else "walker"
+    other_mode = base.modes[-1].id if len(base.modes) > 1 else mode
+    feature = next((f for f in base.features if f.cells.get("cost") is not None
+                    and f.cells["cost"].exceptions), None) or next(
+        (f for f in base.features if "cost" in f.cells), None)
+    if feature is not None:
+        cell = feature.cells["cost"]
+        key = next(iter(cell.exceptions), mode)
+        value = cell.exceptions.get(key, cell.default)
+        out += [
+            "# ---- change a value " + "-" * 70,
+            f"# One mode's cost in one terrain (the base says {semantic.fmt(value)}):",
+            f"# override {feature.id}.{key} | 2",
+            "#     note \"Why the house plays it this way.\"",
+            "# A whole cost cell: a value for every mode, then the exceptions:",
+            f"# override {feature.id} | 2, {other_mode} 1",
+        ]
+    modifier_feature = next((f for f in base.features
+                             if any(c != "cost" for c in f.cells)), None)
+    if modifier_feature is not None:
+        column = next(c for c in modifier_feature.cells if c != "cost")
+        out += ["# A modifier column of a terrain:",
+                f"# override {modifier_feature.id}.{column} | +2"]
+    factor = next((f for m in base.modifiers for f in m.factors), None)
+    if factor is not None:
+        out += ["# A modifier factor:", f"# override {factor.id} | -1"]
+    table = base.tables[0] if base.tables else None
+    if table is not None and table.rows:
+        row = table.rows[0]
+        path = (f"{table.id}.{table.columns[0].id}.{row.key}" if table.columns
+                else f"{table.id}.{row.key}")
+        shown = semantic.fmt(row.cells[0]) if row.cells and row.cells[0] else "none"
+        out += ["# A table cell:", f"# override {path} | {shown}"]
+    dice = base.dice_tables[0] if base.dice_tables else None
+    if dice is not None and dice.rows:
+        effects = ", ".join(k if v == ir.Flag(True) else f"{k} {semantic.fmt(v)}"
+                            for k, v in dice.rows[-1].effects.items())
+        out += ["# A dice row's effects:", f"# override {dice.id}.{dice.rows[-1].id} | {effects}"]
+    param = base.params[0] if base.params else None
+    if param is not None:
+        out += ["# A scenario parameter:", f"# override {param.id} | 10 {param.unit}"]
+    out.append("")
+    layer = base.layers[0] if base.layers else None
+    out += [
+        "# ---- add something " + "-" * 71,
+        "# A new mode (give it a label in each language of the base):",
+        "# mode new_mode " + " ".join(
+            (f"{lg} " if i else "") + '"New mode"' for i, lg in enumerate(base.languages)),
+    ]
+    if layer is not None:
+        width = len(layer.columns)
+        cells = " | ".join(["2"] + ["0"] * (width - 1))
+        out += [
+            f"# New rows in a block of the base: re-open it by its name ({lang} labels first):",
+            f"# layer {layer.id} {{",
+            f"#   new_terrain \"New terrain\" | {cells}",
+            "# }",
+        ]
+    out += [
+        "",
+        "# ---- take something away " + "-" * 65,
+        "# A mode, terrain, table ... by its name; the exceptions it keyed go with it:",
+        f"# remove {other_mode}",
+    ]
+    if table is not None and table.rows:
+        out += ["# One row of a table:", f"# remove {table.id}.{table.rows[-1].key}"]
+    return out

@@ -1,0 +1,359 @@
+"""`rulesdsl diff`: a semantic diff, in words a player reads, each change classified."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import diff as semantic
+from rulesdsl import ir
+from rulesdsl.cli import main
+from rulesdsl.compiler import Compiler
+from tests.conftest import RULESETS
+
+COMPILER = Compiler()
+
+
+def compiled(path: Path) -> ir.Ruleset:
+    result = COMPILER.compile_file(path)
+    assert result.ruleset is not None and result.ok, result.diagnostics
+    return result.ruleset
+
+
+def bundled(name: str) -> ir.Ruleset:
+    return compiled(RULESETS / f"{name}.terrain")
+
+
+def summary(d: semantic.Diff) -> list[tuple[str, str, str]]:
+    return [(c.level, c.action, c.path) for c in d.changes]
+
+
+# ---- base against each bundled variant: exactly the changes made ----------------------------
+
+
+def test_heavy_gear_house_rule_changes_two_cells() -> None:
+    d = semantic.diff(bundled("heavy_gear"), bundled("heavy_gear_house"))
+    assert summary(d) == [
+        ("rules", "changed", "soft.walker"),
+        ("rules", "changed", "rapid_water.cost"),
+        ("wording", "added", "house"),
+    ]
+    assert [c.message for c in d.changes] == [
+        "Soft (sand, snow, mud), Walker: 3 -> 2 MP per inch",
+        "Rapid water, every mode: +1 -> +2 MP per inch",
+        "book added: Our club's house rules",
+    ]
+    assert (d.changes[0].old, d.changes[0].new) == ("3", "2")
+    assert d.level == "rules"
+
+
+def test_the_diff_paths_match_the_variants_changelog() -> None:
+    variant = bundled("heavy_gear_house")
+    d = semantic.diff(bundled("heavy_gear"), variant)
+    assert sorted(c.path for c in d.changes) == sorted(c.path for c in variant.changes)
+
+
+def test_winter_campaign_against_the_house_rule() -> None:
+    d = semantic.diff(bundled("heavy_gear_house"), bundled("heavy_gear_house_winter"))
+    assert summary(d) == [
+        ("rules", "changed", "soft.ground"),
+        ("additive", "added", "ice"),
+    ]
+    assert [c.message for c in d.changes] == [
+        "Soft (sand, snow, mud), Ground (wheels, tracks): 2 -> 3 MP per inch",
+        "terrain added to Terrain: Ice: 2 MP per inch, Hover 1 MP per inch",
+    ]
+
+
+def test_desert_campaign_removes_a_unit_type_and_adds_a_weather() -> None:
+    variant = bundled("battletech_tacops_desert")
+    d = semantic.diff(bundled("battletech_tacops"), variant)
+    assert summary(d) == [
+        ("breaking", "removed", "airship"),
+        ("additive", "added", "dust_storm"),
+        ("wording", "added", "house"),
+    ]
+    assert d.changes[0].message == "mode removed: Airship (flying)"
+    assert d.changes[1].message == ("terrain added to Weather: Dust storm: 1 MP per hex, "
+                                    "VTOL (flying) 2 MP per hex")
+    assert sorted(c.path for c in d.changes) == sorted(c.path for c in variant.changes)
+    assert d.level == "breaking"
+
+
+@pytest.mark.parametrize("name", ["heavy_gear", "battletech_tacops", "heavy_gear_house"])
+def test_a_ruleset_against_itself_has_no_changes(name: str) -> None:
+    d = semantic.diff(bundled(name), bundled(name))
+    assert d.changes == () and d.level is None
+
+
+# ---- classification, item by item ---------------------------------------------------------
+
+OLD = """\
+ruleset demo "Demo"
+version 1.0.0
+book core "Core"
+units distance in, cost MP
+mode walker "Walker"
+mode hover "Hover"
+context weapon "Weapon" {
+  ballistic "Ballistic"
+  energy "Energy"
+}
+modifier to_hit "To-hit" by weapon
+layer terrain "Terrain" {
+  columns cost, to_hit
+  clear "Clear" | 1 | 0
+  soft "Soft ground" | 2, walker 3 | +1
+  woods "Woods" | 2 | +1, ballistic +2
+}
+modifier cover "Cover" {
+  full "Full" | -2
+  partial "Partial" | -1
+}
+step climb "Climbing" (rise in) -> MP : +1 per 1 in, impassable from 2 in
+decision lock "Lock" (hidden bool, distance in) {
+  hidden -> none "No lock"
+  distance <= 2 in -> passive "Passive"
+  otherwise -> active "Active"
+}
+table speed "Speed" {
+  column slow "Slow"
+  column fast "Fast"
+  light "Light" | 4 in | 6 in
+  heavy "Heavy" | 2 in | 4 in
+}
+dice effects "Effects" : 2d6 {
+  modifier big "Big" +2
+  2-7 nothing "Nothing"
+  8-11 fire "Fire" | ignites
+  12+ boom "Boom" | damage 5
+}
+trigger miss "Miss" : 2d6 >= 8 then roll effects
+param reach "Reach" : in = 10
+"""
+
+
+def diff_texts(tmp_path: Path, old: str, new: str) -> semantic.Diff:
+    (tmp_path / "old").mkdir(exist_ok=True)
+    (tmp_path / "new").mkdir(exist_ok=True)
+    (tmp_path / "old" / "demo.terrain").write_text(old, "utf-8")
+    (tmp_path / "new" / "demo.terrain").write_text(new, "utf-8")
+    return semantic.diff(compiled(tmp_path / "old" / "demo.terrain"),
+                         compiled(tmp_path / "new" / "demo.terrain"))
+
+
+@pytest.mark.parametrize(("old", "new", "expected", "message"), [
+    ("| 2, walker 3 | +1", "| 2, walker 2 | +1",
+     [("rules", "changed", "soft.walker")], "Soft ground, Walker: 3 -> 2 MP per inch"),
+    ("| 2, walker 3 | +1", "| 2, walker impassable | +1",
+     [("breaking", "changed", "soft.walker")], "Soft ground, Walker: 3 MP per inch -> impassable"),
+    ("| 2, walker 3 | +1", "| 2, walker 1 per 2 in | +1",
+     [("breaking", "changed", "soft.walker")],
+     "Soft ground, Walker: 3 MP per inch -> 1 per 2 in"),
+    ("| 2, walker 3 | +1", "| 4, walker 3 | +1",
+     [("rules", "changed", "soft.hover")], "Soft ground, Hover: 2 -> 4 MP per inch"),
+    ('| 2 | +1, ballistic +2', '| 2 | +1, ballistic +3',
+     [("rules", "changed", "woods.to_hit.ballistic")], "To-hit, Woods (Ballistic): +2 -> +3"),
+    ("full \"Full\" | -2", "full \"Full\" | -3",
+     [("rules", "changed", "full")], "Cover, Full: -2 -> -3"),
+    ("+1 per 1 in, impassable from 2 in", "+1 per 1 in, impassable from 3 in",
+     [("rules", "changed", "climb")],
+     "Climbing: +1 per 1 in, impassable from 2 in -> +1 per 1 in, impassable from 3 in"),
+    ("(rise in)", "(height in)", [("breaking", "changed", "climb")],
+     "Climbing: input rise renamed height"),
+    ("distance <= 2 in -> passive", "distance <= 3 in -> passive",
+     [("rules", "changed", "lock")],
+     "Lock: rows changed: hidden -> none; distance <= 2 -> passive; otherwise -> active -> "
+     "hidden -> none; distance <= 3 -> passive; otherwise -> active"),
+    ("| 2 in | 4 in", "| 2 in | 5 in", [("rules", "changed", "speed.fast.heavy")],
+     "Speed, Heavy (Fast): 4 in -> 5 in"),
+    ("| 2 in | 4 in", "| 2 in | no", [("breaking", "changed", "speed.fast.heavy")],
+     "Speed, Heavy (Fast): 4 in -> no"),
+    ('  heavy "Heavy" | 2 in | 4 in\n', "", [("breaking", "removed", "speed.heavy")],
+     "Speed row removed: Heavy"),
+    ("8-11 fire \"Fire\" | ignites\n  12+", "8-10 fire \"Fire\" | ignites\n  11+",
+     [("rules", "changed", "effects.fire"), ("rules", "changed", "effects.boom")],
+     "Effects, Fire: rolled on 8-11 -> 8-10"),
+    ("| damage 5", "| damage 6", [("rules", "changed", "effects.boom")],
+     "Effects, Boom, damage: 5 -> 6"),
+    ("modifier big \"Big\" +2", "modifier big \"Big\" +3", [("rules", "changed", "big")],
+     "Effects, Big: +2 -> +3"),
+    (">= 8 then", ">= 9 then", [("rules", "changed", "miss")],
+     "Miss: 2d6 >= 8 then roll effects -> 2d6 >= 9 then roll effects"),
+    ("in = 10", "in = 12", [("rules", "changed", "reach")], "Reach: 10 -> 12 in"),
+    ("param reach \"Reach\" : in = 10\n", "", [("breaking", "removed", "reach")],
+     "parameter removed: Reach"),
+    ('mode hover "Hover"\n', 'mode hover "Hover"\nmode jump "Jump"\n',
+     [("additive", "added", "jump")], "mode added: Jump"),
+    ('  energy "Energy"\n', "", [("breaking", "removed", "energy")],
+     "Weapon value removed: Energy"),
+    ('soft "Soft ground"', 'soft "Soft"', [("wording", "changed", "soft")],
+     "Soft: en label 'Soft ground' -> 'Soft'"),
+    ('clear "Clear" | 1 | 0', 'clear "Clear" | 1 | 0 [core p.3]',
+     [("wording", "changed", "clear")], "Clear: source none -> core p.3"),
+    ("units distance in, cost MP", "units distance in, cost AP",
+     [("rules", "changed", "units.cost")], "cost unit: MP -> AP"),
+])
+def test_each_change_is_classified(tmp_path: Path, old: str, new: str,
+                                   expected: list[tuple[str, str, str]], message: str) -> None:
+    assert OLD.count(old) == 1, old
+    changed = OLD.replace(old, new)
+    d = diff_texts(tmp_path, OLD, changed)
+    assert summary(d) == expected
+    assert d.changes[0].message == message
+
+
+def test_a_new_feature_is_additive_and_a_removed_one_breaking(tmp_path: Path) -> None:
+    d = diff_texts(tmp_path, OLD, OLD.replace('  clear "Clear" | 1 | 0\n',
+                                              '  ice "Ice" | 2, hover 1 | 0\n'))
+    assert summary(d) == [("breaking", "removed", "clear"), ("additive", "added", "ice")]
+    assert [c.message for c in d.changes] == [
+        "terrain removed: Clear",
+        "terrain added to Terrain: Ice: 2 MP per inch, Hover 1 MP per inch"]
+
+
+def test_removing_a_mode_is_one_breaking_change(tmp_path: Path) -> None:
+    d = diff_texts(tmp_path, OLD, OLD.replace('mode walker "Walker"\n', "").replace(
+        ", walker 3", ""))
+    assert summary(d) == [("breaking", "removed", "walker")]
+
+
+# ---- the command ----------------------------------------------------------------------------
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def path_of(name: str) -> str:
+    return str(RULESETS / f"{name}.terrain")
+
+
+def test_diff_prints_changes_by_level(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["diff", path_of("battletech_tacops"),
+                        path_of("battletech_tacops_desert")], capsys)
+    assert code == 0
+    assert out == (
+        "battletech_tacops 1.0.0 -> battletech_tacops_desert 1.0.0\n"
+        "breaking (1):\n"
+        "  - mode removed: Airship (flying)  [airship]\n"
+        "additive (1):\n"
+        "  + terrain added to Weather: Dust storm: 1 MP per hex, VTOL (flying) 2 MP per hex"
+        "  [dust_storm]\n"
+        "wording (1):\n"
+        "  + book added: Desert campaign house rules  [house]\n"
+        "3 changes: 1 breaking, 1 additive, 1 wording\n")
+
+
+def test_diff_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["diff", path_of("heavy_gear"), path_of("heavy_gear_house"),
+                        "--format", "json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["old"] == {"id": "heavy_gear", "version": "1.0.0"}
+    assert data["new"] == {"id": "heavy_gear_house", "version": "1.0.0"}
+    assert data["level"] == "rules"
+    assert data["counts"] == {"breaking": 0, "rules": 2, "additive": 0, "wording": 1}
+    assert data["changes"][0] == {
+        "level": "rules", "action": "changed", "path": "soft.walker",
+        "message": "Soft (sand, snow, mud), Walker: 3 -> 2 MP per inch", "old": "3",
+        "new": "2"}
+
+
+@pytest.mark.parametrize(("old", "new", "fail_on", "code"), [
+    ("heavy_gear", "heavy_gear_house", "breaking", 0),
+    ("heavy_gear", "heavy_gear_house", "rules", 1),
+    ("heavy_gear", "heavy_gear_house", "additive", 1),
+    ("heavy_gear_house", "heavy_gear_house_winter", "rules", 1),
+    ("heavy_gear_house", "heavy_gear_house_winter", "breaking", 0),
+    ("battletech_tacops", "battletech_tacops_desert", "breaking", 1),
+    ("heavy_gear", "heavy_gear", "wording", 0),
+])
+def test_fail_on_exits_1_when_a_change_reaches_the_level(
+        old: str, new: str, fail_on: str, code: int,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["diff", path_of(old), path_of(new), "--fail-on", fail_on], capsys)[0] == code
+
+
+def test_diff_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["diff", path_of("heavy_gear")], capsys)[0] == 2
+    assert run(["diff", path_of("heavy_gear"), "nowhere.terrain"], capsys)[0] == 2
+    assert run(["diff", path_of("heavy_gear"), path_of("heavy_gear"), "--fail-on", "x"],
+               capsys)[0] == 2
+
+
+# ---- against a git revision -----------------------------------------------------------------
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.email=test@example.org", "-c", "user.name=test", *args],
+                   cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    if shutil.which("git") is None:  # pragma: no cover
+        pytest.skip("git is not installed")
+    rulesets = tmp_path / "rulesets"
+    rulesets.mkdir()
+    for name in ("heavy_gear", "heavy_gear_house"):
+        shutil.copy(RULESETS / f"{name}.terrain", rulesets)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "first")
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text("utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), "utf-8")
+
+
+def test_diff_against_a_git_revision(repo: Path, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(repo)
+    house = repo / "rulesets" / "heavy_gear_house.terrain"
+    edit(house, "override soft.walker | 2", "override soft.walker | 1")
+    code, out, _ = run(["diff", "rulesets/heavy_gear_house.terrain", "--rev", "HEAD",
+                        "--fail-on", "rules"], capsys)
+    assert code == 1
+    assert out.splitlines()[:3] == [
+        "heavy_gear_house 1.0.0 -> heavy_gear_house 1.0.0",
+        "rules (1):",
+        "  ~ Soft (sand, snow, mud), Walker: 2 -> 1 MP per inch  [soft.walker]"]
+    assert out.splitlines()[-1] == ("version 1.0.0 -> 1.0.0: a rules change needs 1.1.0 "
+                                    "or later")
+    code, out2, _ = run(["diff", "HEAD:rulesets/heavy_gear_house.terrain",
+                         "rulesets/heavy_gear_house.terrain"], capsys)
+    assert code == 0 and out2 == out
+    code, out3, _ = run(["diff", "HEAD:heavy_gear_house", "heavy_gear_house"], capsys)
+    assert code == 0 and out3 == out
+
+
+def test_a_variant_at_a_revision_uses_its_base_at_that_revision(
+        repo: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(repo)
+    base = repo / "rulesets" / "heavy_gear.terrain"
+    base.write_text(re.sub(r'("Accidenté, dense" +)\| 3', r"\1| 4", base.read_text("utf-8")),
+                    "utf-8")
+    code, out, _ = run(["diff", "rulesets/heavy_gear_house.terrain", "--rev", "HEAD"], capsys)
+    assert code == 0
+    assert "  ~ Rough, dense, every mode: 3 -> 4 MP per inch  [rough.cost]" in out.splitlines()
+
+
+def test_diff_against_a_missing_revision_is_bad_usage(
+        repo: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(repo)
+    code, _, err = run(["diff", "rulesets/heavy_gear.terrain", "--rev", "nope"], capsys)
+    assert code == 2
+    assert err.startswith("rulesdsl: error: nope:rulesets/heavy_gear.terrain:")
