@@ -16,8 +16,9 @@ from typing import TextIO
 import yaml
 
 from rulesdsl import schema
+from rulesdsl.backends.pdf import PdfUnavailable
 from rulesdsl.build import build
-from rulesdsl.commands import REGISTRARS
+from rulesdsl.commands import registrars
 from rulesdsl.compiler import Compiled, Compiler, ruleset_files
 from rulesdsl.diagnostics import Diagnostic, render_text, to_json
 from rulesdsl.serial import to_data
@@ -91,6 +92,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         compiled = compiler.compile_file(path)
         diags += compiled.diagnostics
         ok = ok and compiled.ok
+        if args.against and compiled.ok and compiled.ruleset is not None:
+            from rulesdsl.versioning import check_against  # W601: version bump check
+
+            diags += check_against(path, compiled.ruleset, args.against, compiler)
     report(diags, compiler, args.format)
     if ok and args.format == "text":
         print(f"{len(paths)} ruleset{'s' * (len(paths) != 1)} checked: no errors",
@@ -164,6 +169,9 @@ def make_parser() -> argparse.ArgumentParser:
                          description="Parse and check rulesets; print all diagnostics.")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="ruleset files, ids or folders (default: rulesets/)")
+    p.add_argument("--against", metavar="REV",
+                   help="warn (W601) when a ruleset changed since this git revision without "
+                        "the version bump the change needs")
     _format_option(p)
     p.set_defaults(run=cmd_check)
 
@@ -189,7 +197,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("yaml", "json"), default="yaml")
     p.set_defaults(run=cmd_export)
 
-    for register in REGISTRARS:
+    for register in registrars():
         register(verbs)
     return parser
 
@@ -206,6 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except UsageError as exc:
+        print(f"rulesdsl: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except PdfUnavailable as exc:  # `build` makes PDF sheets; nothing has been written
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # pragma: no cover - e.g. `rulesdsl schema | head`

@@ -129,6 +129,31 @@ def test_decision_without_otherwise(compiler: Compiler) -> None:
     assert found(compiler, text) == [("E206", line(1), 10)]
 
 
+CELL_TABLES = """table t "T" {
+  column a "A"
+  column b "B"
+  turn "Turn" | 90 deg per 1.5 m | any
+  up "Up" | 45 deg | half
+  reach "Reach" | 3 m | 2 ft
+}
+"""
+
+
+@pytest.mark.parametrize(("condition", "code", "column"), [
+    ("x > t[k].turn", "E201", 7),           # a rate needs `over <distance>`
+    ("x > t[k].up", "E201", 7),             # the word 'half' is no bound
+    ("x > t[kk].up", "E101", 9),            # unknown input
+    ("x > t[k].nope", "E101", 12),          # unknown row
+    ("n > t[k].reach", "E203", 7),          # ft compared with m
+    ("x > u[k].up", "E101", 7),             # unknown table
+])
+def test_comparisons_with_table_cells(compiler: Compiler, condition: str, code: str,
+                                      column: int) -> None:
+    text = body(CELL_TABLES + 'decision d "D" (k t, x deg, n m) {\n  ' + condition
+                + ' -> r "R"\n  otherwise -> ok "OK"\n}\n')
+    assert found(compiler, text) == [(code, line(CELL_TABLES.count("\n") + 2), column)]
+
+
 def test_dice_table_with_a_gap(compiler: Compiler) -> None:
     text = body('dice fx "FX" : 2d6 {\n  2-6 low "Low"\n  8-12 high "High"\n}\n')
     compiled = compile_snippet(compiler, text)

@@ -1,0 +1,69 @@
+"""`rulesdsl fmt`: rewrite rulesets in the canonical layout (see rulesdsl.fmt)."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from pathlib import Path
+
+from rulesdsl.build import atomic_write
+from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report
+from rulesdsl.compiler import Compiler, ruleset_files
+from rulesdsl.fmt import format_text
+
+
+def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = verbs.add_parser(
+        "fmt", help="lay out rulesets the canonical way (aligned table columns)",
+        description="Re-indent blocks, align the `|` of table rows and the `->` of decision "
+                    "rows, and tidy blank lines. Only whitespace changes; files with syntax "
+                    "errors are left alone.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help=".terrain files or folders (default: rulesets/); - reads stdin")
+    p.add_argument("--check", action="store_true",
+                   help="change nothing; exit 1 if any file is not formatted")
+    p.add_argument("--diff", action="store_true", help="print what would change")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.paths == ["-"]:
+        sys.stdout.write(format_text(sys.stdin.read()))
+        return EXIT_OK
+    files: list[Path] = []
+    for name in args.paths or [str(find_project() / "rulesets")]:
+        path = Path(name)
+        if path.is_dir():
+            files += [p for p in ruleset_files(path) if p.suffix == ".terrain"]
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise UsageError(f"no such file or folder: {name}")
+    compiler = Compiler()
+    unformatted = []
+    failed = False
+    for path in files:
+        text = path.read_text("utf-8")
+        source, errors = compiler.parser.parse(text, str(path))
+        if errors or source is None:
+            compiler.sources[str(path)] = text
+            report(errors, compiler, "text")
+            failed = True
+            continue
+        formatted = format_text(text)
+        if formatted == text:
+            continue
+        unformatted.append(path)
+        if args.diff:
+            sys.stdout.writelines(difflib.unified_diff(
+                text.splitlines(keepends=True), formatted.splitlines(keepends=True),
+                str(path), f"{path} (formatted)"))
+        if not args.check:
+            atomic_write(path, formatted.encode("utf-8"))
+    verb = "would reformat" if args.check else "reformatted"
+    for path in unformatted:
+        print(f"{verb} {path}", file=sys.stderr)
+    if failed or (args.check and unformatted):
+        return EXIT_RULES
+    return EXIT_OK
