@@ -15,12 +15,13 @@ from pathlib import Path
 from rulesdsl import ir
 from rulesdsl.backends import python as python_backend
 from rulesdsl.compiler import Compiled, Compiler, ruleset_files
+from rulesdsl.outputs import Deferred, Output
 
-Backend = Callable[[ir.Ruleset], Mapping[str, bytes]]
+Backend = Callable[[ir.Ruleset], Mapping[str, Output]]
 """A backend gives, for one ruleset, file contents by path relative to generated/."""
 
 
-def python_outputs(ruleset: ir.Ruleset) -> dict[str, bytes]:
+def python_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     return {f"python/{ruleset.id}.py": python_backend.render(ruleset).encode("utf-8")}
 
 
@@ -39,7 +40,7 @@ def default_backends() -> tuple[Backend, ...]:
 @dataclass
 class BuildResult:
     compiled: list[Compiled]
-    outputs: dict[str, bytes] = field(default_factory=dict)
+    outputs: dict[str, Output] = field(default_factory=dict)
     stale: list[str] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
 
@@ -53,8 +54,8 @@ def compile_all(compiler: Compiler, sources: Iterable[Path]) -> list[Compiled]:
 
 
 def render_all(rulesets: Iterable[ir.Ruleset],
-               backends: Iterable[Backend]) -> dict[str, bytes]:
-    outputs: dict[str, bytes] = {}
+               backends: Iterable[Backend]) -> dict[str, Output]:
+    outputs: dict[str, Output] = {}
     chosen = tuple(backends)
     for ruleset in rulesets:
         for backend in chosen:
@@ -79,13 +80,18 @@ def build(root: Path, out_dir: Path, *, check: bool = False,
     return result
 
 
-def stale_files(out_dir: Path, outputs: Mapping[str, bytes]) -> list[str]:
+def is_current(path: Path, content: Output) -> bool:
+    if not path.is_file():
+        return False
+    existing = path.read_bytes()
+    if isinstance(content, Deferred):
+        return content.is_current(existing)
+    return existing == content
+
+
+def stale_files(out_dir: Path, outputs: Mapping[str, Output]) -> list[str]:
     """Files that differ from, are missing from, or are left over beside, ``outputs``."""
-    stale = []
-    for rel, content in outputs.items():
-        path = out_dir / rel
-        if not path.is_file() or path.read_bytes() != content:
-            stale.append(rel)
+    stale = [rel for rel, content in outputs.items() if not is_current(out_dir / rel, content)]
     for kind in {rel.split("/", 1)[0] for rel in outputs}:
         folder = out_dir / kind
         if folder.is_dir():
@@ -96,16 +102,19 @@ def stale_files(out_dir: Path, outputs: Mapping[str, bytes]) -> list[str]:
     return sorted(stale)
 
 
-def write_outputs(out_dir: Path, outputs: Mapping[str, bytes]) -> list[str]:
-    """Write each changed file to a temporary name beside it, then rename it into place."""
-    written = []
-    for rel, content in outputs.items():
-        path = out_dir / rel
-        if path.is_file() and path.read_bytes() == content:
-            continue
-        atomic_write(path, content)
-        written.append(rel)
-    return written
+def write_outputs(out_dir: Path, outputs: Mapping[str, Output]) -> list[str]:
+    """Write each changed file to a temporary name beside it, then rename it into place.
+
+    Deferred outputs are all made before the first file is written, so a failure while
+    making one leaves generated/ as it was.
+    """
+    changed = {rel: content for rel, content in outputs.items()
+               if not is_current(out_dir / rel, content)}
+    ready = {rel: content.render() if isinstance(content, Deferred) else content
+             for rel, content in changed.items()}
+    for rel, data in ready.items():
+        atomic_write(out_dir / rel, data)
+    return list(ready)
 
 
 def atomic_write(path: Path, content: bytes) -> None:

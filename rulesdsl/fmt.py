@@ -10,6 +10,7 @@ Only syntactically valid files are formatted. Comments and strings are kept exac
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 INDENT = "  "
@@ -25,11 +26,11 @@ class _Line:
     """The comment (with its `#`), or empty."""
 
 
-def _split_comment(line: str) -> _Line:
-    """Separate code from a trailing comment, minding `#` inside strings."""
+def _outside_strings(code: str) -> Iterator[int]:
+    """The indexes of the characters of ``code`` that are not inside a quoted string."""
     in_string = False
     escaped = False
-    for i, ch in enumerate(line):
+    for i, ch in enumerate(code):
         if in_string:
             if escaped:
                 escaped = False
@@ -39,7 +40,14 @@ def _split_comment(line: str) -> _Line:
                 in_string = False
         elif ch == '"':
             in_string = True
-        elif ch == "#":
+        else:
+            yield i
+
+
+def _split_comment(line: str) -> _Line:
+    """Separate code from a trailing comment, minding `#` inside strings."""
+    for i in _outside_strings(line):
+        if line[i] == "#":
             return _Line(line[:i].strip(), line[i:].rstrip())
     return _Line(line.strip(), "")
 
@@ -47,26 +55,10 @@ def _split_comment(line: str) -> _Line:
 def _split_outside_strings(code: str, separator: str) -> list[str]:
     parts: list[str] = []
     start = 0
-    in_string = False
-    escaped = False
-    i = 0
-    while i < len(code):
-        ch = code[i]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif code.startswith(separator, i):
+    for i in _outside_strings(code):
+        if i >= start and code.startswith(separator, i):
             parts.append(code[start:i])
             start = i + len(separator)
-            i = start
-            continue
-        i += 1
     parts.append(code[start:])
     return parts
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,3 +47,23 @@ def compile_snippet(compiler: Compiler, text: str, tmp_path: Path | None = None,
                     name: str = "snippet.terrain") -> Compiled:
     base_dir = tmp_path if tmp_path is not None else RULESETS
     return compiler.compile_text(text, str(base_dir / name), base_dir)
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.email=test@example.org", "-c", "user.name=test", *args],
+                   cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository holding heavy_gear and heavy_gear_house in one commit."""
+    if shutil.which("git") is None:  # pragma: no cover
+        pytest.skip("git is not installed")
+    rulesets = tmp_path / "rulesets"
+    rulesets.mkdir()
+    for name in ("heavy_gear", "heavy_gear_house"):
+        shutil.copy(RULESETS / f"{name}.terrain", rulesets)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "first")
+    return tmp_path

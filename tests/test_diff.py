@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -290,25 +288,6 @@ def test_diff_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 # ---- against a git revision -----------------------------------------------------------------
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=test@example.org", "-c", "user.name=test", *args],
-                   cwd=repo, check=True, capture_output=True)
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    if shutil.which("git") is None:  # pragma: no cover
-        pytest.skip("git is not installed")
-    rulesets = tmp_path / "rulesets"
-    rulesets.mkdir()
-    for name in ("heavy_gear", "heavy_gear_house"):
-        shutil.copy(RULESETS / f"{name}.terrain", rulesets)
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", ".")
-    git(tmp_path, "commit", "-q", "-m", "first")
-    return tmp_path
 
 
 def edit(path: Path, old: str, new: str) -> None:

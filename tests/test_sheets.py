@@ -7,6 +7,7 @@ with pypdf, so these tests check what a player sees on paper, not how it was pro
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 import sys
@@ -20,8 +21,10 @@ from rulesdsl import ir
 from rulesdsl.backends.pdf import PdfUnavailable
 from rulesdsl.backends.sheet_model import _Builder, build_sheet
 from rulesdsl.backends.sheets import md_escape, render_sheet, sheet_outputs
+from rulesdsl.build import stale_files, write_outputs
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.outputs import Deferred
 from tests.conftest import RULESETS, compile_snippet
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
@@ -326,7 +329,26 @@ def test_build_writes_every_format_in_every_language(tiny: ir.Ruleset) -> None:
     outputs = sheet_outputs(tiny)
     assert sorted(outputs) == [f"sheets/tiny.{lang}.{ext}" for lang in ("en", "ru")
                                for ext in ("html", "md", "pdf")]
-    assert outputs["sheets/tiny.en.pdf"].startswith(b"%PDF-")
+    pdf = outputs["sheets/tiny.en.pdf"]
+    assert isinstance(pdf, Deferred)
+    assert pdf.render().startswith(b"%PDF-")
+
+
+def test_a_pdf_is_current_when_it_was_rendered_from_the_same_html(tiny: ir.Ruleset,
+                                                                  tmp_path: Path) -> None:
+    # A PDF is checked by its file identifier (a hash of the HTML it was made from), so a
+    # machine whose font subsetter writes other bytes still finds generated/ current, and
+    # `build --check` need not render anything.
+    pytest.importorskip("weasyprint")
+    written = write_outputs(tmp_path, sheet_outputs(tiny))
+    assert "sheets/tiny.en.pdf" in written
+    assert stale_files(tmp_path, sheet_outputs(tiny)) == []
+    pdf = tmp_path / "sheets" / "tiny.en.pdf"
+    pdf.write_bytes(pdf.read_bytes() + b"% other subsetter\n")
+    assert stale_files(tmp_path, sheet_outputs(tiny)) == []
+    relabelled = dataclasses.replace(tiny, info=ir.Info({"en": "Renamed", "ru": "Иное"}))
+    assert "sheets/tiny.en.pdf" in stale_files(tmp_path, sheet_outputs(relabelled))
+    assert write_outputs(tmp_path, sheet_outputs(tiny)) == []
 
 
 def test_missing_weasyprint_is_a_clear_error(tiny: ir.Ruleset,

@@ -99,6 +99,21 @@ def _fix_metadata(document: Any, pdf: Any) -> None:
         pdf.info.pop(key, None)
 
 
+def require_weasyprint() -> None:
+    """Raise :class:`PdfUnavailable` now, before any work, if PDFs cannot be made."""
+    try:
+        import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
+    except (ImportError, OSError) as exc:
+        raise PdfUnavailable(f"{_INSTALL_HINT} ({exc})") from exc
+
+
+def rendered_from(pdf: bytes, html: str, *, base_url: str | None = None) -> bool:
+    """Whether ``pdf`` is this module's rendering of ``html``: its file identifier (the
+    first ``/ID`` entry, a hash of the input) matches. This is true across machines whose
+    font subsetters differ, and costs no rendering."""
+    return b"/ID [(" + _identifier(html, base_url) + b")" in pdf
+
+
 def render_pdf(html: str, *, base_url: str | None = None) -> bytes:
     """Render ``html`` to PDF and return the bytes; the same input always gives the same bytes.
 

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Literal
 
 import jinja2
 from markupsafe import Markup
 
 from rulesdsl import ir
-from rulesdsl.backends.pdf import PdfUnavailable, render_pdf
+from rulesdsl.backends.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
 from rulesdsl.backends.sheet_model import CHANGED_SIGN, SUPERSCRIPTS, Sheet, build_sheet
+from rulesdsl.outputs import Deferred, Output
 
 __all__ = ["FORMATS", "PAPERS", "Paper", "PdfUnavailable", "md_escape", "render_html",
            "render_markdown", "render_sheet", "sheet_outputs"]
@@ -145,17 +146,20 @@ def render_sheet(ruleset: ir.Ruleset, fmt: Format = "html", lang: str | None = N
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, bytes]:
+def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     """The build backend: ``sheets/<id>.<lang>.{html,md,pdf}`` for each of the languages.
 
-    Raises :class:`PdfUnavailable` when WeasyPrint cannot be loaded (see the module docstring).
+    PDFs are deferred: the build renders one only when the file on disk was not rendered from
+    the same HTML. Raises :class:`PdfUnavailable` at once when WeasyPrint cannot be loaded.
     """
-    outputs: dict[str, bytes] = {}
+    require_weasyprint()
+    outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
         sheet = build_sheet(ruleset, lang)
         html = render_html(sheet, DEFAULT_PAPER)
         stem = f"sheets/{ruleset.id}.{lang}"
         outputs[f"{stem}.html"] = html.encode("utf-8")
         outputs[f"{stem}.md"] = render_markdown(sheet).encode("utf-8")
-        outputs[f"{stem}.pdf"] = render_pdf(html)
+        outputs[f"{stem}.pdf"] = Deferred(partial(render_pdf, html),
+                                          partial(rendered_from, html=html))
     return outputs
