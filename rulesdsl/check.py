@@ -81,3 +81,13 @@ def _totals(totals: list[int]) -> str:
         if t is not None:
             start = prev = t
     return ("total " if len(totals) == 1 else "totals ") + ", ".join(runs)
+
+
+KIND_WORDS: dict[str, str] = {
+    "number": "a number", "rate": "a rate (`1 per 2 in`)", "param_rate": "a rate per parameter",
+    "impassable": "`impassable`", "prohibited": "`prohibited`", "blocked": "`blocked`",
+    "same": "`as <feature>`", "symbol": "a word", "flag": "yes/no", "dice": "dice (`1d6+3`)",
+    "text": "a quoted text", "span": "a range (`2-3 in`)",
+    "trade": "a trade (`+90 deg for -1.5 m`)",
+}
+"""How diagnostics name each kind of value."""

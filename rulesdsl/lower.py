@@ -15,11 +15,11 @@ from typing import TypeVar
 
 from rulesdsl import check, ir
 from rulesdsl import syntax as s
+from rulesdsl.decisions import DecisionLowering
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
 from rulesdsl.symbols import SymbolTable
-from rulesdsl.units import BOOL_UNIT, DIMENSIONS, ROLES
+from rulesdsl.units import DIMENSIONS, ROLES
 
-KEY_UNIT = "key"
 """The pseudo-unit of a decision input that names a key of a plain table."""
 
 _T = TypeVar("_T")
@@ -79,8 +79,6 @@ class _Lowerer:
         self.params: dict[str, ir.ScenarioParam] = {}
         self.factor_info: dict[str, ir.Info] = {}
         self.tables: dict[str, ir.Table] = {}
-        self.decision_keys: dict[str, str] = {}
-        self.key_axis: dict[str, str] = {}
         self.builtin_mode = False
 
     def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
@@ -313,7 +311,7 @@ class _Lowerer:
             kind = value.kind
         if kind not in allowed:
             self.err("E201", f"{_describe(loc.value)} cannot stand in {where}", loc.pos,
-                     "expected " + " or ".join(_KIND_WORDS.get(a, a) for a in allowed))
+                     "expected " + " or ".join(check.KIND_WORDS.get(a, a) for a in allowed))
             return None
         if isinstance(value, s.SameAs):
             return None  # resolved by the caller, which knows the mode
@@ -537,247 +535,7 @@ class _Lowerer:
     # ---- decisions ------------------------------------------------------------------------
 
     def _decision(self, decl: s.DecisionDecl) -> ir.Decision:
-        params: dict[str, str] = {}
-        self.decision_keys = {}
-        self.key_axis = {}
-        for p in decl.params:
-            unit = p.unit.text
-            if unit not in DIMENSIONS and self.symbols.kind_of(unit) == "table":
-                self.decision_keys[p.name.text] = unit  # the input is a key of that table
-                unit = KEY_UNIT
-            elif unit != BOOL_UNIT:
-                self._unit(p.unit, None)
-            if p.name.text in params:
-                self.err("E102", f"input '{p.name.text}' is declared twice", p.name.pos)
-            params[p.name.text] = unit
-        result_values: dict[str, dict[str, ir.Value]] = {}
-        if decl.result is not None and self.symbols.require(decl.result, ("modifier",),
-                                                            "modifier"):
-            result_values = self.modifier_values.get(decl.result.text, {})
-        outcomes: dict[str, ir.Outcome] = {}
-        rows = []
-        for i, row in enumerate(decl.rows):
-            conditions = tuple(c for c in (self._comparison(c, params) for c in row.conditions)
-                               if c is not None)
-            if not row.conditions and i != len(decl.rows) - 1:
-                self.err("E206", "rows after `otherwise` can never be reached", row.pos,
-                         "`otherwise` goes last")
-            oid = row.outcome.name.text
-            if oid not in outcomes or row.outcome.labels:
-                value = None
-                if decl.result is not None:
-                    if oid not in result_values:
-                        self.err("E101", f"'{oid}' is not a factor of '{decl.result.text}'",
-                                 row.outcome.name.pos, did_you_mean(oid, result_values))
-                    else:
-                        value = result_values[oid].get("")
-                info = self.info(row.outcome)
-                if not row.outcome.labels and oid in self.factor_info:
-                    info = self.factor_info[oid]
-                outcomes[oid] = ir.Outcome(oid, info, value)
-            rows.append(ir.DecisionRow(conditions, oid, self._info({}, row.outcome.extras)))
-        if not decl.rows or decl.rows[-1].conditions:
-            self.err("E206", f"decision '{decl.item.name.text}' has no `otherwise` row",
-                     decl.item.name.pos, "end the table with `otherwise -> <outcome>`")
-        return ir.Decision(decl.item.name.text, self.info(decl.item),
-                           tuple(ir.Param(n, u, self.decision_keys.get(n))
-                                 for n, u in params.items()),
-                           decl.result.text if decl.result else None, tuple(rows),
-                           tuple(outcomes.values()))
-
-    def _comparison(self, node: s.ComparisonNode,
-                    params: dict[str, str]) -> ir.Comparison | None:
-        if node.left.cell is not None or node.right.cell is not None:
-            return self._cell_comparison(node, params)
-        left = self._operand(node.left, params)
-        right = self._operand(node.right, params)
-        if left is None or right is None:
-            return None
-        op = node.op
-        if op not in ("<", "<=", ">", ">=", "=", "!="):  # pragma: no cover - grammar guards
-            return None
-        return ir.Comparison(left, op, right)  # type: ignore[arg-type]
-
-    def _operand(self, node: s.OperandNode, params: dict[str, str]) -> ir.Operand | None:
-        if node.ref is not None:
-            if node.ref.text not in params:
-                self.err("E101", f"unknown input '{node.ref.text}'", node.ref.pos,
-                         did_you_mean(node.ref.text, params))
-                return None
-            if params[node.ref.text] == KEY_UNIT:
-                table = self.decision_keys[node.ref.text]
-                self.err("E201", f"input '{node.ref.text}' names a key of table '{table}' and "
-                         "is not a number", node.ref.pos,
-                         f"compare with the cell it picks: `{table}[{node.ref.text}]...`")
-                return None
-            scale = 1.0
-            if node.scale is not None:
-                number = self._number(node.scale, None)
-                scale = number.value if number else 1.0
-                if node.scale_op == "/" and scale == 0:
-                    self.err("E202", "division by zero", node.scale.pos)
-                    return None
-            return ir.Operand(node.ref.text, node.scale_op, scale)
-        assert node.literal is not None
-        literal = node.literal.value
-        if isinstance(literal, ir.Flag):
-            return ir.Operand(literal=1.0 if literal.value else 0.0)
-        number = self._number(node.literal, None)
-        return ir.Operand(literal=number.value) if number else None
-
-    # ---- table cells in decisions ---------------------------------------------------------
-
-    def _cell_comparison(self, node: s.ComparisonNode,
-                         params: dict[str, str]) -> ir.Comparison | None:
-        """A comparison with ``table[input].row`` on one side (or both)."""
-        flag = any(self._is_flag(o, params) for o in (node.left, node.right))
-        if flag and node.op not in ("=", "!="):
-            self.err("E201", "yes/no values compare only with = or !=", node.pos,
-                     "write `table[input].row` alone, or `not table[input].row`")
-            return None
-        operands: list[ir.Operand] = []
-        for this, other in ((node.left, node.right), (node.right, node.left)):
-            if this.cell is not None:
-                operand = self._cell_operand(this.cell, params, flag, self._unit_of(other, params))
-            else:
-                operand = self._operand(this, params)
-            if operand is None:
-                return None
-            operands.append(operand)
-        return ir.Comparison(operands[0], node.op, operands[1])  # type: ignore[arg-type]
-
-    @staticmethod
-    def _is_flag(node: s.OperandNode, params: dict[str, str]) -> bool:
-        if node.literal is not None:
-            return isinstance(node.literal.value, ir.Flag)
-        return node.ref is not None and params.get(node.ref.text) == BOOL_UNIT
-
-    @staticmethod
-    def _unit_of(node: s.OperandNode, params: dict[str, str]) -> str | None:
-        if node.ref is not None:
-            unit = params.get(node.ref.text)
-            return unit if unit in DIMENSIONS else None
-        if node.literal is not None and isinstance(node.literal.value, ir.Number):
-            return node.literal.value.unit
-        return None
-
-    def _cell_operand(self, node: s.CellRefNode, params: dict[str, str], flag: bool,
-                      unit: str | None) -> ir.Operand | None:
-        """The cells ``node`` may pick, one per key of its input, resolved into bounds."""
-        if not self.symbols.require(node.table, ("table",), "table"):
-            return None
-        table = self.tables[node.table.text]
-        key = node.key.text
-        if key not in params:
-            self.err("E101", f"unknown input '{key}'", node.key.pos, did_you_mean(key, params))
-            return None
-        if self.decision_keys.get(key) != table.id:
-            self.err("E201", f"input '{key}' is not a key of table '{table.id}'", node.key.pos,
-                     f"declare it as `({key} {table.id})` in the decision's inputs")
-            return None
-        cells: list[tuple[str, float | None, ir.Value | None]] = []
-        if node.column is not None:
-            index = next((i for i, c in enumerate(table.columns)
-                          if c.id == node.column.text), None)
-            if index is None:
-                self.err("E101", f"unknown column '{node.column.text}' of table '{table.id}'",
-                         node.column.pos, did_you_mean(node.column.text,
-                                                       [c.id for c in table.columns]))
-                return None
-            cells = [(r.key, r.key_number, r.cells[index] if index < len(r.cells) else None)
-                     for r in table.rows]
-        elif len(table.columns) > 1:
-            if node.row is None:
-                self.err("E201", f"table '{table.id}' has several columns: name the row or "
-                         "the column", node.pos,
-                         f"write `{table.id}[{key}].<row>` or `{table.id}.<column>[{key}]`")
-                return None
-            row = next((r for r in table.rows if r.key == node.row.text), None)
-            if row is None:
-                self.err("E101", f"unknown row '{node.row.text}' of table '{table.id}'",
-                         node.row.pos, did_you_mean(node.row.text, [r.key for r in table.rows]))
-                return None
-            cells = [(c.id, None, row.cells[i] if i < len(row.cells) else None)
-                     for i, c in enumerate(table.columns)]
-        else:
-            if node.row is not None:
-                self.err("E201", f"table '{table.id}' has one column: its rows are the keys",
-                         node.row.pos, f"write `{table.id}[{key}]`")
-                return None
-            cells = [(r.key, r.key_number, r.cells[0] if r.cells else None) for r in table.rows]
-        axis = "column" if node.row is not None else "row"
-        if self.key_axis.setdefault(key, axis) != axis:
-            self.err("E201", f"input '{key}' names a row of '{table.id}' in one condition and "
-                     "a column in another", node.key.pos, "use a separate input for each")
-            return None
-        over_unit = None
-        if node.over is not None:
-            over_unit = params.get(node.over.text)
-            if over_unit is None:
-                self.err("E101", f"unknown input '{node.over.text}'", node.over.pos,
-                         did_you_mean(node.over.text, params))
-                return None
-            if flag or over_unit not in DIMENSIONS:
-                self.err("E201", "`over` takes an input with a unit, to scale a rate cell",
-                         node.over.pos, "e.g. `turn > flight[class].turn over distance`")
-                return None
-        limits = []
-        for k, number, value in cells:
-            where = (f"{table.id}.{k}.{node.row.text}" if node.row else
-                     f"{table.id}.{node.column.text}.{k}" if node.column else f"{table.id}.{k}")
-            limit = self._limit(value, k, number, flag, unit, over_unit, where, node.pos)
-            if limit is None:
-                return None
-            limits.append(limit)
-        ref = ir.CellRef(table.id, key, node.row.text if node.row else None, tuple(limits),
-                         node.over.text if node.over else None, node.full, flag,
-                         node.column.text if node.column else None)
-        return ir.Operand(cell=ref)
-
-    def _limit(self, value: ir.Value | None, key: str, number: float | None, flag: bool,
-               unit: str | None, over_unit: str | None, where: str,
-               pos: s.Pos) -> ir.Limit | None:
-        """One cell as a bound: numbers, rates (with `over`), trades (their gain), `any`
-        (no limit), `none` (0), yes (no limit) and no (nothing allowed); as yes/no: flags."""
-
-        def same(cell_unit: str | None, other: str | None) -> bool:
-            if cell_unit is not None and other is not None and cell_unit != other:
-                self.err("E203", f"cell {where} is in '{cell_unit}', compared with '{other}'",
-                         pos, f"write the cell in {other}, or compare an input in {cell_unit}")
-                return False
-            return True
-
-        if flag:
-            if isinstance(value, ir.Flag):
-                return ir.Limit(key, flag=value.value, key_number=number)
-        else:
-            match value:
-                case ir.Number(value=v, unit=u) if same(u, unit):
-                    return ir.Limit(key, v, key_number=number)
-                case ir.Rate(amount=a, per=per) if over_unit is None:
-                    self.err("E201", f"cell {where} is a rate: the bound needs a distance", pos,
-                             "add `over <input>` after the cell, e.g. `over distance`")
-                    return None
-                case ir.Rate(amount=a, per=per) if same(a.unit, unit) and same(per.unit,
-                                                                                over_unit):
-                    return ir.Limit(key, a.value, per=per.value, key_number=number)
-                case ir.Trade(gain=g) if same(g.unit, unit):
-                    return ir.Limit(key, g.value, key_number=number)
-                case ir.Flag(value=b):
-                    return ir.Limit(key, unlimited=b, key_number=number)
-                case ir.Symbol(name="any"):
-                    return ir.Limit(key, unlimited=True, key_number=number)
-                case ir.Symbol(name="none"):
-                    return ir.Limit(key, 0, key_number=number)
-                case ir.Number() | ir.Rate() | ir.Trade():
-                    return None  # a unit error, already reported
-        what = ("empty" if value is None else f"the word '{value.name}'"
-                if isinstance(value, ir.Symbol) else _KIND_WORDS.get(
-                    value.marker if isinstance(value, ir.Marker) else value.kind, value.kind))
-        need = ("yes or no" if flag else
-                "a number, a rate, a trade, `any`, `none`, yes or no")
-        self.err("E201", f"cell {where} is {what}; a comparison needs {need}", pos)
-        return None
+        return DecisionLowering(self, decl).run()
 
     # ---- tables ---------------------------------------------------------------------------
 
@@ -914,13 +672,6 @@ def _by_key(cell: ir.Cell,
     return values
 
 
-_KIND_WORDS = {
-    "number": "a number", "rate": "a rate (`1 per 2 in`)", "param_rate": "a rate per parameter",
-    "impassable": "`impassable`", "prohibited": "`prohibited`", "blocked": "`blocked`",
-    "same": "`as <feature>`", "symbol": "a word", "flag": "yes/no", "dice": "dice (`1d6+3`)",
-    "text": "a quoted text", "span": "a range (`2-3 in`)",
-    "trade": "a trade (`+90 deg for -1.5 m`)",
-}
 
 
 def _describe(value: s.SynValue) -> str:
@@ -930,4 +681,4 @@ def _describe(value: s.SynValue) -> str:
         return f"the word '{value.name.text}'"
     if isinstance(value, ir.Marker):
         return f"`{value.marker}`"
-    return _KIND_WORDS.get(value.kind, value.kind)
+    return check.KIND_WORDS.get(value.kind, value.kind)
