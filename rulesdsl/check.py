@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulesdsl import ir
+from rulesdsl import ir, spelling
 from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.dice import MAX_COUNT, MAX_SIDES, Dice
@@ -53,7 +53,7 @@ def dice_coverage(decl: s.DiceDecl, dice: ir.DiceValue, modifiers: Sequence[int]
                 [Related(first.item.pos, f"'{name}' is here")]))
     gaps = [t for t in plain if t not in owner]
     if gaps:
-        out.append(error("E301", f"{_totals(gaps)} of {_dice_text(dice)} "
+        out.append(error("E301", f"{_totals(gaps)} of {spelling.dice(dice)} "
                          f"{'is' if len(gaps) == 1 else 'are'} in no row",
                          decl.item.name.pos, "add rows for them, or widen a neighbour"))
         return
@@ -63,11 +63,6 @@ def dice_coverage(decl: s.DiceDecl, dice: ir.DiceValue, modifiers: Sequence[int]
                          "which no row covers", decl.item.name.pos,
                          f"make the last row open-ended (`{max(owner)}+`) or the first "
                          f"(`{min(owner)}-`)"))
-
-
-def _dice_text(dice: ir.DiceValue) -> str:
-    bonus = f"{dice.bonus:+d}" if dice.bonus else ""
-    return f"{dice.count}d{dice.sides}{bonus}"
 
 
 def _totals(totals: list[int]) -> str:

@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
-from rulesdsl import ir
+from rulesdsl import ir, spelling
+from rulesdsl.spelling import number
 
 Level = Literal["breaking", "rules", "additive", "wording"]
 LEVELS: tuple[Level, ...] = ("breaking", "rules", "additive", "wording")
@@ -77,11 +78,6 @@ _UNIT_WORDS = {"in": "inch", "hex": "hex", "cm": "cm", "m": "m", "ft": "ft", "mm
                "km": "km", "square": "square", "level": "level"}
 
 
-def number(value: float, signed: bool = False) -> str:
-    text = f"{value:g}" if value != int(value) else str(int(value))
-    return f"+{text}" if signed and value >= 0 else text
-
-
 def fmt(value: ir.Value | None) -> str:
     """A value as a sheet would print it: ``+1``, ``1.5 m``, ``1 per 2 in``, ``impassable``."""
     match value:
@@ -103,8 +99,8 @@ def fmt(value: ir.Value | None) -> str:
             return name
         case ir.Flag(value=flag):
             return "yes" if flag else "no"
-        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
-            return f"{count}d{sides}" + (f"{bonus:+d}" if bonus else "")
+        case ir.DiceValue():
+            return spelling.dice(value)
         case ir.Text(text=text):
             return f'"{text}"'
         case ir.Same(feature=feature, resolved=resolved):
@@ -122,24 +118,6 @@ def _plain(value: ir.Value | None) -> ir.Value | None:
 def kind(value: ir.Value | None) -> str:
     value = _plain(value)
     return "nothing" if value is None else value.kind
-
-
-def _fmt_range(low: int | None, high: int | None) -> str:
-    if low is None:
-        return f"{high}-"
-    if high is None:
-        return f"{low}+"
-    return str(low) if low == high else f"{low}-{high}"
-
-
-def _fmt_term(term: ir.StepTerm, unit: str) -> str:
-    if term.term == "rate":
-        full = "full " if term.full else ""
-        return f"{number(term.amount, True)} per {full}{number(term.every)} {unit}"
-    bound = "above" if term.strict else "from"
-    if term.term == "floor":
-        return f"at least {number(term.amount)} {bound} {number(term.at)} {unit}"
-    return f"impassable {bound} {number(term.at)} {unit}"
 
 
 def _fmt_operand(op: ir.Operand) -> str:
@@ -464,8 +442,8 @@ class _Differ:
             if a.param != b.param:
                 self.add("breaking", "changed", b.id, f"{name}: input {a.param} renamed "
                          f"{b.param}", a.param, b.param)
-            before = ", ".join(_fmt_term(t, a.param_unit) for t in a.terms)
-            after = ", ".join(_fmt_term(t, b.param_unit) for t in b.terms)
+            before = ", ".join(spelling.step_term(t, a.param_unit) for t in a.terms)
+            after = ", ".join(spelling.step_term(t, b.param_unit) for t in b.terms)
             if before != after or a.result_unit != b.result_unit:
                 self.add("rules", "changed", b.id, f"{name}: {before} -> {after}",
                          before, after)
@@ -547,8 +525,8 @@ class _Differ:
             for r_old, r_new in rows:
                 row_name = self.label(r_new.info, r_new.id)
                 path = f"{b.id}.{r_new.id}"
-                before = _fmt_range(r_old.low, r_old.high)
-                after = _fmt_range(r_new.low, r_new.high)
+                before = spelling.dice_range(r_old.low, r_old.high)
+                after = spelling.dice_range(r_new.low, r_new.high)
                 if before != after:
                     self.add("rules", "changed", path, f"{name}, {row_name}: rolled on "
                              f"{before} -> {after}", before, after)

@@ -15,7 +15,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
-from rulesdsl import ir
+from rulesdsl import ir, spelling
 from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error
 
@@ -262,7 +262,7 @@ class _Builder(Transformer[Token, list[s.Statement]]):
         if isinstance(key, s.Located):
             assert isinstance(key.value, ir.Number)
             number = key.value
-            text = _number_text(number.value)
+            text = spelling.number(number.value)
             name_token = Token("NAME", text, 0, key.pos.line, key.pos.column, key.pos.end_line,
                                key.pos.end_column, 0)
             item = self._item(meta, [name_token, *ch[1:]])
@@ -563,10 +563,6 @@ def parse_dice_token(text: str) -> ir.DiceValue:
             rest, tail = rest.split(sign, 1)
             bonus = int(tail) * (1 if sign == "+" else -1)
     return ir.DiceValue(int(count), int(rest), bonus)
-
-
-def _number_text(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 __all__ = ["Parser", "Tree", "load_grammar", "parse_dice_token"]

@@ -18,7 +18,7 @@ from typing import Any
 
 import jinja2
 
-from rulesdsl import ir
+from rulesdsl import ir, spelling
 from rulesdsl.dice import Dice, chance_at_least, chance_between
 
 WIDTH = 100
@@ -159,26 +159,6 @@ class _Function:
     result_unit: str | None = None
     impassable: bool = False
     signature: str = ""
-
-
-def step_summary(step: ir.Step) -> str:
-    parts = []
-    unit = step.param_unit
-    for t in step.terms:
-        if t.term == "rate":
-            full = "full " if t.full else ""
-            parts.append(f"{_signed(t.amount)} per {full}{_tidy(t.every)} {unit}")
-        elif t.term == "floor":
-            bound = "above" if t.strict else "from"
-            parts.append(f"at least {_tidy(t.amount)} {bound} {_tidy(t.at)} {unit}")
-        else:
-            bound = "above" if t.strict else "from"
-            parts.append(f"impassable {bound} {_tidy(t.at)} {unit}")
-    return ", ".join(parts)
-
-
-def _signed(n: float) -> str:
-    return f"{'+' if n >= 0 else ''}{_tidy(n)}"
 
 
 def step_body(step: ir.Step) -> list[str]:
@@ -406,7 +386,7 @@ def render(rs: ir.Ruleset) -> str:
             exclusions.setdefault(other, set()).add(ex.subject)
     steps = [_Function(
         st.id, label(st.info, st.id), source_text(rs, st.info), step_body(st),
-        step_summary(st), st.param, st.param_unit, st.result_unit,
+        spelling.step_rule(st), st.param, st.param_unit, st.result_unit,
         any(t.term == "impassable" for t in st.terms)) for st in rs.steps]
     cells = cell_constants(rs)
     table_ids = {t.id: t for t in rs.tables}
