@@ -1611,7 +1611,7 @@ def conflicts(*names: str) -> tuple[str, ...]:
 
 
 def _warn_conflicts(names: tuple[str, ...]) -> None:
-    if len(names) > 1 and EXCLUSIONS:
+    if len(names) > 1 and not EXCLUSIONS.keys().isdisjoint(names):
         for pair in conflicts(*names):
             warnings.warn(f"{pair}: the rules exclude this combination", ConflictWarning,
                           stacklevel=3)
@@ -1635,11 +1635,11 @@ def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
         if (mode, feature) in _UNFILLED_COSTS:
             raise UnfilledParameter(_UNFILLED_COSTS[mode, feature])
         cost = FEATURES[feature].costs[mode]
-        if cost is PROHIBITED:
-            return PROHIBITED
         if isinstance(cost, Marker):
+            if cost is PROHIBITED:
+                return PROHIBITED
             impassable = True
-        elif isinstance(cost, float | int):
+        elif not isinstance(cost, str):  # a str names an unfilled parameter, raised above
             total += cost
     if impassable:
         return IMPASSABLE
