@@ -100,7 +100,7 @@ def scaffold(name: str, base: ir.Ruleset) -> str:
 
 def _examples(base: ir.Ruleset, lang: str) -> list[str]:
     out: list[str] = []
-    mode = base.modes[0].id if base.modes else "walker"
+    mode = base.modes[0].id if base.modes else "some_mode"  # a base with no modes
     other_mode = base.modes[-1].id if len(base.modes) > 1 else mode
     feature = next((f for f in base.features if f.cells.get("cost") is not None
                     and f.cells["cost"].exceptions), None) or next(
