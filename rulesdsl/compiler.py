@@ -13,6 +13,7 @@ import yaml
 
 from rulesdsl import ir, schema
 from rulesdsl import syntax as s
+from rulesdsl.checks import names
 from rulesdsl.diagnostics import Diagnostic, error, sort_key
 from rulesdsl.lower import lower
 from rulesdsl.parse import Parser
@@ -107,6 +108,10 @@ class Compiler:
         if ruleset is not None and any(d.is_error for d in diags):
             ruleset = None
         if ruleset is not None:
+            diags += names.check(ruleset, fallback)
+            if any(d.is_error for d in diags):
+                ruleset = None
+        if ruleset is not None:
             problems = schema.validate_ir(ruleset)
             if problems:  # a compiler bug, not the user's: say so plainly
                 diags.append(error("E201", "internal error: the IR does not match its schema: "
@@ -137,6 +142,9 @@ class Compiler:
                 error("E201", f"schema: {p}", pos, "run `rulesdsl schema` for the shape")
                 for p in problems])
         ruleset: ir.Ruleset = from_data(ir.Ruleset, data)
+        bad_names = names.check(ruleset, pos)
+        if bad_names:
+            return Compiled(str(path), None, bad_names)
         return Compiled(str(path), ruleset, [])
 
 

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 from rulesdsl import ir
 from rulesdsl import syntax as s
 from rulesdsl.check import KIND_WORDS
+from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.diagnostics import did_you_mean
+from rulesdsl.symbols import reserved_error
 from rulesdsl.units import BOOL_UNIT, DIMENSIONS
 
 if TYPE_CHECKING:
@@ -52,6 +54,8 @@ class DecisionLowering:
                 unit = KEY_UNIT
             elif unit != BOOL_UNIT:
                 self._unit(p.unit, None)
+            if is_reserved(p.name.text):
+                self.symbols.diagnostics.append(reserved_error(p.name, "decision input"))
             if p.name.text in params:
                 self.err("E102", f"input '{p.name.text}' is declared twice", p.name.pos)
             params[p.name.text] = unit

@@ -11,9 +11,37 @@ Values are a tagged union: each value class has a ``kind`` field fixed to its ow
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
 
-Labels = dict[str, str]
+
+@dataclass(frozen=True)
+class Pattern:
+    """What a string slot of the IR must look like: checked by :mod:`rulesdsl.checks.names`
+    for every front end, and carried into the JSON Schema as ``pattern`` and ``maxLength``."""
+
+    regex: str
+    max_length: int
+    what: str
+
+
+IDENT = Pattern(r"[A-Za-z_][A-Za-z0-9_]*", 64, "a name (letters, digits and _, not first a digit)")
+LANG = Pattern(r"[a-z]{2,3}", 3, "a language code (ISO 639, such as en, fr, ru)")
+
+@dataclass(frozen=True)
+class Declares:
+    """Marks the string slots that declare a name (rather than refer to one): such a name may
+    not be one the generated module uses itself (see :mod:`rulesdsl.checks.reserved`)."""
+
+
+Id = Annotated[str, IDENT]
+"""A reference to a declared name, or a name. Names become Python identifiers in the generated
+module and ruleset ids become file names, so both front ends check them the same way."""
+NewId = Annotated[str, IDENT, Declares()]
+"""A name declared by this slot."""
+Lang = Annotated[str, LANG]
+"""A language code; it becomes part of a sheet's file name."""
+
+Labels = dict[Lang, str]
 """Text per language code, in the ruleset's language order (the first is the default)."""
 
 # ---- values -------------------------------------------------------------------------------
@@ -43,7 +71,7 @@ class ParamRate:
     """``1 per road_move``: a rate whose distance is a scenario parameter."""
 
     amount: Number
-    param: str
+    param: Id
     kind: Literal["param_rate"] = "param_rate"
 
 
@@ -78,7 +106,7 @@ class Marker:
 class Symbol:
     """A word from a table cell: ``none``, ``half``, ``any``; ``yes`` and ``no`` are Flags."""
 
-    name: str
+    name: Id
     kind: Literal["symbol"] = "symbol"
 
 
@@ -112,7 +140,7 @@ class Text:
 class Same:
     """``as clear``: the value another feature has for the same mode, resolved."""
 
-    feature: str
+    feature: Id
     resolved: Value
     kind: Literal["same"] = "same"
 
@@ -125,7 +153,7 @@ class Cell:
     """One cell as written: a value for everyone, then the exceptions by mode, group or context."""
 
     default: Value | None = None
-    exceptions: dict[str, Value] = field(default_factory=dict)
+    exceptions: dict[Id, Value] = field(default_factory=dict)
 
 
 # ---- shared item metadata -----------------------------------------------------------------
@@ -135,7 +163,7 @@ class Cell:
 class Source:
     """Where a number comes from: a declared book, a page, and an optional detail."""
 
-    book: str
+    book: Id
     page: str | None = None
     detail: str | None = None
 
@@ -154,32 +182,32 @@ class Info:
 
 @dataclass(frozen=True)
 class Book:
-    id: str
+    id: NewId
     info: Info
 
 
 @dataclass(frozen=True)
 class Mode:
-    id: str
+    id: NewId
     info: Info
 
 
 @dataclass(frozen=True)
 class Group:
-    id: str
+    id: NewId
     info: Info
-    members: tuple[str, ...]
+    members: tuple[Id, ...]
 
 
 @dataclass(frozen=True)
 class ContextValue:
-    id: str
+    id: NewId
     info: Info
 
 
 @dataclass(frozen=True)
 class Context:
-    id: str
+    id: NewId
     info: Info
     values: tuple[ContextValue, ...]
 
@@ -192,28 +220,28 @@ class Feature:
     movement cost per mode, resolved (defaults, groups and ``as`` applied), per distance unit.
     """
 
-    id: str
-    layer: str
+    id: NewId
+    layer: Id
     info: Info
-    cells: dict[str, Cell]
-    costs: dict[str, Value]
+    cells: dict[Id, Cell]
+    costs: dict[Id, Value]
     ignores_others: bool = False
 
 
 @dataclass(frozen=True)
 class Layer:
-    id: str
+    id: NewId
     info: Info
     scope: Literal["many", "one", "map"]
-    columns: tuple[str, ...]
-    features: tuple[str, ...]
+    columns: tuple[Id, ...]
+    features: tuple[Id, ...]
 
 
 @dataclass(frozen=True)
 class Factor:
     """A row of a modifier block: something that adds to the modifier by itself."""
 
-    id: str
+    id: NewId
     info: Info
     cell: Cell
 
@@ -222,7 +250,7 @@ class Factor:
 class Combination:
     """``when a, b``: the value when all the named factors or features are present together."""
 
-    members: tuple[str, ...]
+    members: tuple[Id, ...]
     value: Value
     info: Info
 
@@ -237,12 +265,12 @@ class Modifier:
     modes (groups already expanded to their members).
     """
 
-    id: str
+    id: NewId
     info: Info
-    context: str | None
+    context: Id | None
     factors: tuple[Factor, ...]
     combinations: tuple[Combination, ...]
-    values: dict[str, dict[str, Value]]
+    values: dict[Id, dict[str, Value]]
 
 
 @dataclass(frozen=True)
@@ -264,9 +292,9 @@ class StepTerm:
 
 @dataclass(frozen=True)
 class Step:
-    id: str
+    id: NewId
     info: Info
-    param: str
+    param: NewId
     param_unit: str
     result_unit: str | None
     terms: tuple[StepTerm, ...]
@@ -280,9 +308,9 @@ class Param:
     one-column table); its unit is then ``key``.
     """
 
-    name: str
+    name: NewId
     unit: str
-    key_of: str | None = None
+    key_of: Id | None = None
 
 
 @dataclass(frozen=True)
@@ -312,14 +340,14 @@ class CellRef:
     names the distance input a rate cell scales with (``full``: whole multiples only).
     """
 
-    table: str
-    input: str
-    row: str | None
+    table: Id
+    input: Id
+    row: Id | None
     limits: tuple[Limit, ...]
-    over: str | None = None
+    over: Id | None = None
     full: bool = False
     flag: bool = False
-    column: str | None = None
+    column: Id | None = None
 
 
 @dataclass(frozen=True)
@@ -327,7 +355,7 @@ class Operand:
     """A decision operand: an input (optionally scaled: ``size / 2``), a literal number, or a
     table cell picked by an input (``cell``)."""
 
-    ref: str | None = None
+    ref: Id | None = None
     scale_op: Literal["*", "/"] | None = None
     scale: float = 1
     literal: float | None = None
@@ -345,7 +373,7 @@ class Comparison:
 class Outcome:
     """A result of a decision; ``value`` when it stands for a modifier factor."""
 
-    id: str
+    id: Id
     info: Info
     value: Value | None = None
 
@@ -355,23 +383,23 @@ class DecisionRow:
     """All ``conditions`` hold (an empty tuple: otherwise) -> ``outcome``."""
 
     conditions: tuple[Comparison, ...]
-    outcome: str
+    outcome: Id
     info: Info
 
 
 @dataclass(frozen=True)
 class Decision:
-    id: str
+    id: NewId
     info: Info
     params: tuple[Param, ...]
-    result: str | None
+    result: Id | None
     rows: tuple[DecisionRow, ...]
     outcomes: tuple[Outcome, ...]
 
 
 @dataclass(frozen=True)
 class Column:
-    id: str
+    id: Id
     info: Info
 
 
@@ -390,7 +418,7 @@ class Row:
 class Table:
     """A plain table. One column: ``lookup(table, row)``; more: ``lookup(table, column, row)``."""
 
-    id: str
+    id: NewId
     info: Info
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
@@ -398,7 +426,7 @@ class Table:
 
 @dataclass(frozen=True)
 class DiceModifier:
-    id: str
+    id: NewId
     info: Info
     value: int
 
@@ -407,16 +435,16 @@ class DiceModifier:
 class DiceRow:
     """Totals ``low``..``high`` (``None``: open-ended on that side) -> an outcome with effects."""
 
-    id: str
+    id: Id
     info: Info
     low: int | None
     high: int | None
-    effects: dict[str, Value]
+    effects: dict[Id, Value]
 
 
 @dataclass(frozen=True)
 class DiceTable:
-    id: str
+    id: NewId
     info: Info
     dice: DiceValue
     modifiers: tuple[DiceModifier, ...]
@@ -428,12 +456,12 @@ class Trigger:
     """When it happens: optionally a check roll (``check`` at least ``at_least``), then
     ``times`` rolls on ``table`` with the dice modifier ``modifier``."""
 
-    id: str
+    id: NewId
     info: Info
-    table: str
+    table: Id
     check: DiceValue | None = None
     at_least: int | None = None
-    modifier: str | None = None
+    modifier: Id | None = None
     times: int = 1
 
 
@@ -441,8 +469,8 @@ class Trigger:
 class Exclusion:
     """``subject`` cannot be combined with any of ``others``; combining them warns."""
 
-    subject: str
-    others: tuple[str, ...]
+    subject: Id
+    others: tuple[Id, ...]
     info: Info
 
 
@@ -450,7 +478,7 @@ class Exclusion:
 class Grid:
     """A grid: one cell's size in one or more units, and the diagonal cost cycle in cells."""
 
-    id: str
+    id: NewId
     info: Info
     size: tuple[Number, ...]
     diagonals: tuple[int, ...]
@@ -460,7 +488,7 @@ class Grid:
 class ScenarioParam:
     """A value a scenario or house rule fills in; ``value`` is None while unfilled."""
 
-    id: str
+    id: NewId
     info: Info
     unit: str
     value: Value | None = None
@@ -470,7 +498,7 @@ class ScenarioParam:
 class Ancestor:
     """One link of the extends chain."""
 
-    id: str
+    id: Id
     version: str
     digest: str
 
@@ -486,11 +514,11 @@ class Change:
 
 @dataclass(frozen=True)
 class Ruleset:
-    id: str
+    id: Id
     info: Info
     version: str
     digest: str
-    languages: tuple[str, ...]
+    languages: tuple[Lang, ...]
     units: dict[str, str]
     stacking: Literal["sum"] = "sum"
     entry_cost: float = 0

@@ -15,9 +15,10 @@ from typing import TypeVar
 
 from rulesdsl import check, ir
 from rulesdsl import syntax as s
+from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.decisions import DecisionLowering
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
-from rulesdsl.symbols import SymbolTable
+from rulesdsl.symbols import SymbolTable, reserved_error
 from rulesdsl.units import DIMENSIONS, ROLES
 
 """The pseudo-unit of a decision input that names a key of a plain table."""
@@ -505,6 +506,8 @@ class _Lowerer:
     # ---- steps ----------------------------------------------------------------------------
 
     def _step(self, decl: s.StepDecl) -> ir.Step:
+        if is_reserved(decl.param.name.text):
+            self.diags.append(reserved_error(decl.param.name, "step input"))
         unit = decl.param.unit.text
         self._unit(decl.param.unit, None)
         if decl.result is not None:

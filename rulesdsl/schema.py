@@ -9,14 +9,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import types
+import typing
 from functools import cache
 from importlib import resources
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import jsonschema
 
 from rulesdsl import ir
-from rulesdsl.serial import hints, to_data
+from rulesdsl.serial import to_data
 
 SCHEMA_FILE = "ruleset.schema.json"
 SCHEMA_ID = "https://rulesdsl.invalid/schema/ruleset.schema.json"
@@ -28,13 +29,21 @@ def build() -> dict[str, Any]:
 
     def of(tp: Any) -> dict[str, Any]:
         origin = get_origin(tp)
+        if origin is Annotated:
+            base, *meta = get_args(tp)
+            pattern = next(m for m in meta if isinstance(m, ir.Pattern))
+            return {**of(base), "pattern": f"^{pattern.regex}$", "maxLength": pattern.max_length}
         if origin in (Union, types.UnionType):
             options = [of(o) for o in get_args(tp)]
             return {"anyOf": options}
         if origin is tuple:
             return {"type": "array", "items": of(get_args(tp)[0])}
         if origin is dict:
-            return {"type": "object", "additionalProperties": of(get_args(tp)[1])}
+            key, value = get_args(tp)
+            mapping = {"type": "object", "additionalProperties": of(value)}
+            if get_origin(key) is Annotated:
+                mapping["propertyNames"] = of(key)
+            return mapping
         if origin is Literal:
             return {"enum": list(get_args(tp))}
         if tp is type(None):
@@ -51,7 +60,7 @@ def build() -> dict[str, Any]:
             name = tp.__name__
             if name not in defs:
                 defs[name] = {}  # placeholder against recursion
-                fields = hints(tp)
+                fields = typing.get_type_hints(tp, vars(ir), include_extras=True)
                 required = [f.name for f in dataclasses.fields(tp)
                             if f.default is dataclasses.MISSING
                             and f.default_factory is dataclasses.MISSING]

@@ -6,21 +6,12 @@ unknown ones by whoever looks a name up, with a did-you-mean hint drawn from the
 
 from __future__ import annotations
 
-import keyword
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from rulesdsl import syntax as s
+from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
-
-RESERVED = frozenset({
-    "RULESET", "MODES", "GROUPS", "LAYERS", "FEATURES", "MODIFIERS", "TABLES", "DICE_TABLES",
-    "STEPS", "DECISIONS", "TRIGGERS", "PARAMS", "IMPASSABLE", "PROHIBITED", "BLOCKED",
-    "move_cost", "can_enter", "modifier", "roll", "lookup", "path_cost", "conflicts", "param",
-    "chance", "Marker", "Outcome", "Quantity", "Rate", "Trade", "Span", "Dice", "UnknownName",
-    "RulesError", "UnfilledParameter", "ConflictWarning", "annotations", "yes", "no",
-})
-"""Names a ruleset may not declare: they are the generated module's own, or Python's."""
 
 
 @dataclass(frozen=True)
@@ -39,10 +30,8 @@ class SymbolTable:
 
     def declare(self, name: s.Name, kind: str, parent: str | None = None) -> bool:
         table = self._books if kind == "book" else self._items
-        if keyword.iskeyword(name.text) or name.text in RESERVED or name.text.startswith("__"):
-            self.diagnostics.append(error(
-                "E103", f"'{name.text}' cannot name a {kind}", name.pos,
-                "it is a Python keyword or a name the generated module uses; pick another"))
+        if is_reserved(name.text):
+            self.diagnostics.append(reserved_error(name, kind))
             return False
         first = table.get(name.text)
         if first is not None:
@@ -79,3 +68,9 @@ class SymbolTable:
         self.diagnostics.append(error(
             "E101", message, name.pos, did_you_mean(name.text, self.names(*wanted))))
         return None
+
+
+def reserved_error(name: s.Name, kind: str) -> Diagnostic:
+    return error("E103", f"'{name.text}' cannot name a {kind}", name.pos,
+                 "it is a Python keyword or builtin, a name the generated module uses, or "
+                 "starts with _; pick another")

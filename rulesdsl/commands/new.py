@@ -7,16 +7,15 @@ own names, how to override a cell, add a mode or a row, and remove something.
 from __future__ import annotations
 
 import argparse
-import keyword
 import re
 import sys
 from pathlib import Path
 
 from rulesdsl import diff as semantic
 from rulesdsl import ir
+from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report
 from rulesdsl.compiler import Compiler
-from rulesdsl.symbols import RESERVED
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,9 +34,10 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     folder = Path(args.dir) if args.dir else find_project() / "rulesets"
     name, base_id = args.name, args.extends
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or keyword.iskeyword(name) or (
-            name in RESERVED):
-        raise UsageError(f"'{name}' cannot be a ruleset id: use letters, digits and _")
+    if not re.fullmatch(ir.IDENT.regex, name) or len(name) > ir.IDENT.max_length or (
+            is_reserved(name)):
+        raise UsageError(f"'{name}' cannot be a ruleset id: use letters, digits and _ (at most "
+                         f"{ir.IDENT.max_length}), not a Python or module name")
     target = folder / f"{name}.terrain"
     if target.exists():
         raise UsageError(f"{target} already exists; pick another name or edit that file")

@@ -1,0 +1,105 @@
+"""Names pass: every name in the IR is an identifier of bounded length, every language code is
+a code, and no declared name is one the generated module uses itself.
+
+The IR's annotations say which string slots hold names (:data:`rulesdsl.ir.Id`), declarations
+(:data:`rulesdsl.ir.NewId`) and language codes (:data:`rulesdsl.ir.Lang`), so this pass walks
+any IR value generically: a new IR class is covered as soon as its fields are annotated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import types
+import typing
+from collections.abc import Iterator
+from functools import cache
+from typing import Annotated, Any, Union, get_args, get_origin
+
+from rulesdsl import ir
+from rulesdsl.checks.reserved import is_reserved
+from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.syntax import Pos
+
+
+@dataclasses.dataclass(frozen=True)
+class Slot:
+    """A string found in a name slot, with the path that leads to it in the IR."""
+
+    text: str
+    pattern: ir.Pattern
+    declares: bool
+    path: str
+
+
+def check(ruleset: ir.Ruleset, fallback: Pos) -> list[Diagnostic]:
+    """E103 for a declared name the module uses itself, E106 for a malformed name or code."""
+    out: list[Diagnostic] = []
+    for slot in slots(ruleset):
+        if not _matches(slot.pattern, slot.text):
+            shown = slot.text if len(slot.text) <= 40 else slot.text[:40] + "..."
+            out.append(
+                error(
+                    "E106",
+                    f"{shown!r} at {slot.path} is not {slot.pattern.what}",
+                    fallback,
+                    f"at most {slot.pattern.max_length} characters matching {slot.pattern.regex}",
+                )
+            )
+        elif slot.declares and is_reserved(slot.text):
+            out.append(
+                error(
+                    "E103",
+                    f"'{slot.text}' cannot be declared (at {slot.path})",
+                    fallback,
+                    "it is a Python keyword or builtin, a name the generated module uses, or "
+                    "starts with _; pick another",
+                )
+            )
+    return out
+
+
+def _matches(pattern: ir.Pattern, text: str) -> bool:
+    return len(text) <= pattern.max_length and _compiled(pattern.regex).fullmatch(text) is not None
+
+
+@cache
+def _compiled(regex: str) -> re.Pattern[str]:
+    return re.compile(regex, re.ASCII)
+
+
+def slots(value: object) -> Iterator[Slot]:
+    """Every name, declaration and language code inside an IR value."""
+    yield from _walk(type(value), value, "")
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, vars(ir), include_extras=True)
+
+
+def _walk(tp: Any, value: object, path: str) -> Iterator[Slot]:
+    origin = get_origin(tp)
+    if origin is Annotated:
+        base, *meta = get_args(tp)
+        pattern = next((m for m in meta if isinstance(m, ir.Pattern)), None)
+        if pattern is not None and isinstance(value, str):
+            declares = any(isinstance(m, ir.Declares) for m in meta)
+            yield Slot(value, pattern, declares, path or "(root)")
+            return
+        yield from _walk(base, value, path)
+    elif origin in (Union, types.UnionType):
+        if value is not None:
+            yield from _walk(type(value), value, path)
+    elif origin is tuple and isinstance(value, tuple):
+        item = get_args(tp)[0]
+        for i, x in enumerate(value):
+            yield from _walk(item, x, f"{path}[{i}]")
+    elif origin is dict and isinstance(value, dict):
+        key_tp, value_tp = get_args(tp)
+        for k, v in value.items():
+            yield from _walk(key_tp, k, f"{path}.{k}" if isinstance(k, str) else path)
+            yield from _walk(value_tp, v, f"{path}[{k!r}]")
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for name, field_tp in _hints(type(value)).items():
+            yield from _walk(field_tp, getattr(value, name), f"{path}.{name}" if path else name)

@@ -1,0 +1,63 @@
+"""The names a ruleset may not declare, derived from the generated module's own template.
+
+A step or decision becomes a function of the generated module and its inputs become parameters,
+so a declared name must not shadow anything the module defines, imports or calls: its classes,
+functions and constants, the modules and names it imports, Python's builtins and keywords, and
+the local names its function bodies use. Reading the template itself (rather than keeping a
+list by hand) means a name added to the template is reserved the moment it is added; a test
+renders every bundled module and checks that its top-level names are all covered.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+from functools import cache
+from importlib import resources
+
+TEMPLATE = "module.py.j2"
+
+LOCALS = frozenset({"value", "self", "cls"})
+"""Local names that generated function bodies (steps, decisions) assign or use."""
+
+WORDS = frozenset({"yes", "no"})
+"""Words of the language that a cell reads as values, not names."""
+
+_DEFINES = re.compile(r"^(?:class|def)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*(?::|=)", re.M)
+_EXPRESSION = re.compile(r"\{\{.*?\}\}")
+_STATEMENT = re.compile(r"\{[%#]")
+_IMPORT = re.compile(r"^import\s+([A-Za-z_]\w*)", re.M)
+_FROM_IMPORT = re.compile(r"^from\s+[\w.]+\s+import\s+(.+)$", re.M)
+
+
+def names_in_template(text: str) -> frozenset[str]:
+    """Top-level names the template's Python defines or imports (Jinja tags left out)."""
+    lines = (_EXPRESSION.sub("", line) for line in text.splitlines())
+    python = "\n".join(line for line in lines if not _STATEMENT.search(line))
+    found = {a or b for a, b in _DEFINES.findall(python)}
+    found.update(_IMPORT.findall(python))
+    for names in _FROM_IMPORT.findall(python):
+        found.update(n.strip().split(" as ")[-1] for n in names.split(",") if n.strip())
+    return frozenset(found)
+
+
+@cache
+def reserved() -> frozenset[str]:
+    """Every name a ruleset may not declare (keywords, builtins and the module's own names)."""
+    text = resources.files("rulesdsl.templates").joinpath(TEMPLATE).read_text("utf-8")
+    return frozenset(
+        {
+            *keyword.kwlist,
+            *keyword.softkwlist,
+            *dir(builtins),
+            *names_in_template(text),
+            *LOCALS,
+            *WORDS,
+        }
+    )
+
+
+def is_reserved(name: str) -> bool:
+    """Reserved, or private: names that start with ``_`` belong to the generated module."""
+    return name in reserved() or name.startswith("_")

@@ -1,0 +1,164 @@
+"""Names that reach generated code or file paths are checked, whatever the front end.
+
+S1 and S2 of the hardening issue: a YAML ruleset could put Python code into a decision input's
+name (run on import of the generated module) and a path into its id or a language code (files
+written outside the project). Both are refused before any backend runs.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rulesdsl import ir
+from rulesdsl.checks import names
+from rulesdsl.checks.reserved import is_reserved, reserved
+from rulesdsl.compiler import Compiler
+from rulesdsl.serial import to_data
+from rulesdsl.syntax import Pos
+from tests.conftest import GENERATED, RULESETS, compile_snippet
+
+INJECTED = "*, x: float = __import__('os').system('touch pwned'), y"
+HERE = Pos("test", 1, 1, 1, 1)
+
+
+def heavy_gear(compiler: Compiler) -> ir.Ruleset:
+    compiled = compiler.compile_file(RULESETS / "heavy_gear.terrain")
+    assert compiled.ruleset is not None
+    return compiled.ruleset
+
+
+def write_yaml(project: Path, name: str, data: object) -> Path:
+    (project / "rulesets").mkdir(exist_ok=True)
+    path = project / "rulesets" / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    return path
+
+
+def run_build(project: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rulesdsl", "build"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_code_in_a_yaml_decision_input_name_is_refused_and_nothing_runs(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    data = to_data(heavy_gear(compiler))
+    data["decisions"][0]["params"][0]["name"] = INJECTED
+    write_yaml(tmp_path, "heavy_gear", data)
+    done = run_build(tmp_path)
+    assert done.returncode == 1
+    assert "decisions/0/params/0/name" in done.stderr
+    assert not (tmp_path / "generated").exists()
+    assert not (tmp_path / "pwned").exists()
+
+
+@pytest.mark.parametrize("where", ["id", "languages"])
+def test_a_path_in_a_yaml_id_or_language_code_is_refused(
+    compiler: Compiler, tmp_path: Path, where: str
+) -> None:
+    project = tmp_path / "deep" / "project"
+    project.mkdir(parents=True)
+    data = to_data(heavy_gear(compiler))
+    if where == "id":
+        data["id"] = "../../../x"
+    else:
+        data["languages"] = ["en", "../../fr"]
+    write_yaml(project, "heavy_gear", data)
+    done = run_build(project)
+    assert done.returncode == 1, done.stderr
+    assert "error[" in done.stderr and "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["heavy_gear.yaml"]
+
+
+def test_the_names_pass_refuses_a_malformed_name_in_any_slot(compiler: Compiler) -> None:
+    ruleset = heavy_gear(compiler)
+    step = dataclasses.replace(ruleset.steps[0], param=INJECTED)
+    broken = dataclasses.replace(ruleset, steps=(step, *ruleset.steps[1:]))
+    [diag] = names.check(broken, HERE)
+    assert diag.code == "E106" and "steps[0].param" in diag.message
+
+
+def test_the_names_pass_refuses_a_path_as_a_language_code(compiler: Compiler) -> None:
+    ruleset = heavy_gear(compiler)
+    broken = dataclasses.replace(ruleset, languages=("en", "../fr"))
+    assert [d.code for d in names.check(broken, HERE)] == ["E106"]
+
+
+def test_the_names_pass_refuses_a_declared_name_the_module_uses(compiler: Compiler) -> None:
+    ruleset = heavy_gear(compiler)
+    step = dataclasses.replace(ruleset.steps[0], id="math")
+    broken = dataclasses.replace(ruleset, steps=(step, *ruleset.steps[1:]))
+    [diag] = names.check(broken, HERE)
+    assert diag.code == "E103" and "'math'" in diag.message
+
+
+def test_the_names_pass_finds_nothing_in_the_bundled_rulesets(compiler: Compiler) -> None:
+    for path in sorted(RULESETS.glob("*.terrain")):
+        compiled = compiler.compile_file(path)
+        assert compiled.ruleset is not None
+        assert names.check(compiled.ruleset, HERE) == []
+
+
+def test_an_overlong_name_is_refused(compiler: Compiler) -> None:
+    ruleset = heavy_gear(compiler)
+    broken = dataclasses.replace(ruleset, id="x" * 65)
+    assert [d.code for d in names.check(broken, HERE)] == ["E106"]
+
+
+@pytest.mark.parametrize(
+    ("source", "column"),
+    [
+        ("step math (x in) -> MP : +1 per 1 in\n", 6),
+        ("step sorted (x in) -> MP : +1 per 1 in\n", 6),
+        ("step climb (Outcome in) -> MP : +1 per 1 in\n", 13),
+        ("step climb (value in) -> MP : +1 per 1 in\n", 13),
+        ("decision warnings (x in) {\n  otherwise -> a\n}\n", 10),
+        ("decision pick (isinstance in) {\n  otherwise -> a\n}\n", 16),
+        ('mode _private "P"\n', 6),
+    ],
+)
+def test_a_dsl_name_that_would_break_the_module_is_refused_where_it_is_written(
+    compiler: Compiler, source: str, column: int
+) -> None:
+    text = 'ruleset t "T"\nversion 1.0.0\nunits distance in, cost MP\n' + source
+    compiled = compile_snippet(compiler, text)
+    assert [
+        (d.code, d.pos.line if d.pos else 0, d.pos.column if d.pos else 0)
+        for d in compiled.diagnostics
+        if d.is_error
+    ] == [("E103", 4, column)]
+
+
+def test_reserved_names_cover_every_top_level_name_of_every_bundled_module(
+    compiler: Compiler,
+) -> None:
+    for path in sorted(GENERATED.glob("*.py")):
+        compiled = compiler.compile_file(RULESETS / f"{path.stem}.terrain")
+        assert compiled.ruleset is not None
+        declared = {s.text for s in names.slots(compiled.ruleset) if s.declares}
+        tree = ast.parse(path.read_text("utf-8"))
+        top: set[str] = set()
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                top.add(node.name)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                top.add(node.target.id)
+            elif isinstance(node, ast.Assign):
+                top.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                top.update((a.asname or a.name).split(".")[0] for a in node.names)
+        module_own = {n for n in top - declared if not n.startswith("_")}
+        assert module_own <= reserved(), (path.name, sorted(module_own - reserved()))
+        assert not any(is_reserved(n) for n in declared)
