@@ -8,7 +8,7 @@ per key, into an :class:`rulesdsl.ir.Limit`, so the generated code only looks nu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rulesdsl import ir
 from rulesdsl import syntax as s
@@ -23,6 +23,13 @@ if TYPE_CHECKING:
 
 KEY_UNIT = "key"
 """The unit of an input that holds a key of a table."""
+
+Reading = Literal["number", "rate", "yes_no"]
+_OPS: dict[str, ir.CompareOp] = {op: op for op in ("<", "<=", ">", ">=", "=", "!=")}
+
+
+def _op(text: str) -> ir.CompareOp:
+    return _OPS[text]  # the grammar's COMPARE token admits only these
 
 
 class DecisionLowering:
@@ -89,23 +96,54 @@ class DecisionLowering:
             self.err("E206", f"decision '{decl.item.name.text}' has no `otherwise` row",
                      decl.item.name.pos, "end the table with `otherwise -> <outcome>`")
         return ir.Decision(decl.item.name.text, self.info(decl.item),
-                           tuple(ir.Param(n, u, self.decision_keys.get(n))
+                           tuple(ir.Param(n, u, self.decision_keys.get(n), self._axis(n))
                                  for n, u in params.items()),
                            decl.result.text if decl.result else None, tuple(rows),
                            tuple(outcomes.values()))
 
+    def _axis(self, name: str) -> ir.Axis | None:
+        """What a key input names in its table: a row unless a condition reads a column."""
+        if name not in self.decision_keys:
+            return None
+        return "column" if self.key_axis.get(name) == "column" else "row"
+
     def _comparison(self, node: s.ComparisonNode,
-                    params: dict[str, str]) -> ir.Comparison | None:
+                    params: dict[str, str]) -> ir.Condition | None:
+        """A comparison of numbers, or a yes/no input or cell that holds or does not."""
+        flags = [self._is_flag(o, params) for o in (node.left, node.right)]
+        if any(flags):
+            return self._truth(node, params)
         if node.left.cell is not None or node.right.cell is not None:
             return self._cell_comparison(node, params)
         left = self._operand(node.left, params)
         right = self._operand(node.right, params)
         if left is None or right is None:
             return None
-        op = node.op
-        if op not in ("<", "<=", ">", ">=", "=", "!="):  # pragma: no cover - grammar guards
+        return ir.Comparison(left, _op(node.op), right)
+
+    def _truth(self, node: s.ComparisonNode, params: dict[str, str]) -> ir.Condition | None:
+        """``hidden``, ``not hidden``, ``hidden = no``, ``not table[input].row``..."""
+        literal, other = node.right, node.left
+        if node.left.literal is not None and isinstance(node.left.literal.value, ir.Flag):
+            literal, other = node.left, node.right
+        value = literal.literal.value if literal.literal is not None else None
+        if node.op not in ("=", "!=") or not isinstance(value, ir.Flag):
+            self.err("E201", "yes/no values compare only with yes or no, by = or !=",
+                     node.pos, "write `input` alone, or `not input`")
             return None
-        return ir.Comparison(left, op, right)  # type: ignore[arg-type]
+        holds = value.value == (node.op == "=")
+        if other.cell is not None:
+            ref = self._cell_ref(other.cell, params, "yes_no", None)
+            return None if ref is None else ir.CellTruth(ref, holds)
+        if other.ref is not None and params.get(other.ref.text) == BOOL_UNIT:
+            return ir.InputTruth(other.ref.text, holds)
+        if other.ref is not None and other.ref.text not in params:
+            self.err("E101", f"unknown input '{other.ref.text}'", other.ref.pos,
+                     did_you_mean(other.ref.text, params))
+            return None
+        self.err("E201", "yes or no compares with a yes/no input or table cell", node.pos,
+                 "declare the input as `bool`, or compare a number")
+        return None
 
     def _operand(self, node: s.OperandNode, params: dict[str, str]) -> ir.Operand | None:
         if node.ref is not None:
@@ -119,6 +157,11 @@ class DecisionLowering:
                          "is not a number", node.ref.pos,
                          f"compare with the cell it picks: `{table}[{node.ref.text}]...`")
                 return None
+            if params[node.ref.text] == BOOL_UNIT:
+                self.err("E201", f"input '{node.ref.text}' is yes/no, not a number",
+                         node.ref.pos, f"test it alone: `{node.ref.text}` or "
+                         f"`not {node.ref.text}`")
+                return None
             scale = 1.0
             if node.scale is not None:
                 number = self._number(node.scale, None)
@@ -126,34 +169,29 @@ class DecisionLowering:
                 if node.scale_op == "/" and scale == 0:
                     self.err("E202", "division by zero", node.scale.pos)
                     return None
-            return ir.Operand(node.ref.text, node.scale_op, scale)
+            return ir.InputOperand(node.ref.text, node.scale_op, scale)
         assert node.literal is not None
-        literal = node.literal.value
-        if isinstance(literal, ir.Flag):
-            return ir.Operand(literal=1.0 if literal.value else 0.0)
         number = self._number(node.literal, None)
-        return ir.Operand(literal=number.value) if number else None
+        return ir.LiteralOperand(number.value, number.unit) if number else None
 
     # ---- table cells in decisions ---------------------------------------------------------
 
     def _cell_comparison(self, node: s.ComparisonNode,
                          params: dict[str, str]) -> ir.Comparison | None:
         """A comparison with ``table[input].row`` on one side (or both)."""
-        flag = any(self._is_flag(o, params) for o in (node.left, node.right))
-        if flag and node.op not in ("=", "!="):
-            self.err("E201", "yes/no values compare only with = or !=", node.pos,
-                     "write `table[input].row` alone, or `not table[input].row`")
-            return None
         operands: list[ir.Operand] = []
         for this, other in ((node.left, node.right), (node.right, node.left)):
+            operand: ir.Operand | None
             if this.cell is not None:
-                operand = self._cell_operand(this.cell, params, flag, self._unit_of(other, params))
+                reading: Reading = "rate" if this.cell.over is not None else "number"
+                ref = self._cell_ref(this.cell, params, reading, self._unit_of(other, params))
+                operand = None if ref is None else ir.CellOperand(ref)
             else:
                 operand = self._operand(this, params)
             if operand is None:
                 return None
             operands.append(operand)
-        return ir.Comparison(operands[0], node.op, operands[1])  # type: ignore[arg-type]
+        return ir.Comparison(operands[0], _op(node.op), operands[1])
 
     @staticmethod
     def _is_flag(node: s.OperandNode, params: dict[str, str]) -> bool:
@@ -170,8 +208,8 @@ class DecisionLowering:
             return node.literal.value.unit
         return None
 
-    def _cell_operand(self, node: s.CellRefNode, params: dict[str, str], flag: bool,
-                      unit: str | None) -> ir.Operand | None:
+    def _cell_ref(self, node: s.CellRefNode, params: dict[str, str], reading: Reading,
+                  unit: str | None) -> ir.CellRef | None:
         """The cells ``node`` may pick, one per key of its input, resolved into bounds."""
         if not self.symbols.require(node.table, ("table",), "table"):
             return None
@@ -214,7 +252,7 @@ class DecisionLowering:
                          node.row.pos, f"write `{table.id}[{key}]`")
                 return None
             cells = [(r.key, r.key_number, r.cells[0] if r.cells else None) for r in table.rows]
-        axis = "column" if node.row is not None else "row"
+        axis: ir.Axis = "column" if node.row is not None else "row"
         if self.key_axis.setdefault(key, axis) != axis:
             self.err("E201", f"input '{key}' names a row of '{table.id}' in one condition and "
                      "a column in another", node.key.pos, "use a separate input for each")
@@ -226,7 +264,7 @@ class DecisionLowering:
                 self.err("E101", f"unknown input '{node.over.text}'", node.over.pos,
                          did_you_mean(node.over.text, params))
                 return None
-            if flag or over_unit not in DIMENSIONS:
+            if reading == "yes_no" or over_unit not in DIMENSIONS:
                 self.err("E201", "`over` takes an input with a unit, to scale a rate cell",
                          node.over.pos, "e.g. `turn > flight[class].turn over distance`")
                 return None
@@ -234,18 +272,16 @@ class DecisionLowering:
         for k, number, value in cells:
             where = (f"{table.id}.{k}.{node.row.text}" if node.row else
                      f"{table.id}.{node.column.text}.{k}" if node.column else f"{table.id}.{k}")
-            limit = self._limit(value, k, number, flag, unit, over_unit, where, node.pos)
-            if limit is None:
+            bound = self._bound(value, reading, unit, over_unit, where, node.pos)
+            if bound is None:
                 return None
-            limits.append(limit)
-        ref = ir.CellRef(table.id, key, node.row.text if node.row else None, tuple(limits),
-                         node.over.text if node.over else None, node.full, flag,
-                         node.column.text if node.column else None)
-        return ir.Operand(cell=ref)
+            limits.append(ir.Limit(k, bound, number))
+        line = node.row or node.column
+        return ir.CellRef(table.id, key, axis, line.text if line else None, reading,
+                          tuple(limits), node.over.text if node.over else None, node.full)
 
-    def _limit(self, value: ir.Value | None, key: str, number: float | None, flag: bool,
-               unit: str | None, over_unit: str | None, where: str,
-               pos: s.Pos) -> ir.Limit | None:
+    def _bound(self, value: ir.Value | None, reading: Reading, unit: str | None,
+               over_unit: str | None, where: str, pos: s.Pos) -> ir.LimitValue | None:
         """One cell as a bound: numbers, rates (with `over`), trades (their gain), `any`
         (no limit), `none` (0), yes (no limit) and no (nothing allowed); as yes/no: flags."""
 
@@ -256,34 +292,32 @@ class DecisionLowering:
                 return False
             return True
 
-        if flag:
+        if reading == "yes_no":
             if isinstance(value, ir.Flag):
-                return ir.Limit(key, flag=value.value, key_number=number)
+                return ir.YesNo(value.value)
         else:
             match value:
                 case ir.Number(value=v, unit=u) if same(u, unit):
-                    return ir.Limit(key, v, key_number=number)
-                case ir.Rate(amount=a, per=per) if over_unit is None:
+                    return ir.Bound(v)
+                case ir.Rate() if over_unit is None:
                     self.err("E201", f"cell {where} is a rate: the bound needs a distance", pos,
                              "add `over <input>` after the cell, e.g. `over distance`")
                     return None
                 case ir.Rate(amount=a, per=per) if same(a.unit, unit) and same(per.unit,
                                                                                 over_unit):
-                    return ir.Limit(key, a.value, per=per.value, key_number=number)
+                    return ir.RateBound(a.value, per.value)
                 case ir.Trade(gain=g) if same(g.unit, unit):
-                    return ir.Limit(key, g.value, key_number=number)
-                case ir.Flag(value=b):
-                    return ir.Limit(key, unlimited=b, key_number=number)
-                case ir.Symbol(name="any"):
-                    return ir.Limit(key, unlimited=True, key_number=number)
-                case ir.Symbol(name="none"):
-                    return ir.Limit(key, 0, key_number=number)
+                    return ir.Bound(g.value)
+                case ir.Flag(value=True) | ir.Symbol(name="any"):
+                    return ir.NoLimit()
+                case ir.Flag(value=False) | ir.Symbol(name="none"):
+                    return ir.Bound(0)
                 case ir.Number() | ir.Rate() | ir.Trade():
                     return None  # a unit error, already reported
         what = ("empty" if value is None else f"the word '{value.name}'"
                 if isinstance(value, ir.Symbol) else KIND_WORDS.get(
                     value.marker if isinstance(value, ir.Marker) else value.kind, value.kind))
-        need = ("yes or no" if flag else
+        need = ("yes or no" if reading == "yes_no" else
                 "a number, a rate, a trade, `any`, `none`, yes or no")
         self.err("E201", f"cell {where} is {what}; a comparison needs {need}", pos)
         return None

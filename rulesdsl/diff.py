@@ -120,24 +120,6 @@ def kind(value: ir.Value | None) -> str:
     return "nothing" if value is None else value.kind
 
 
-def _fmt_operand(op: ir.Operand) -> str:
-    if op.ref is None:
-        return number(op.literal or 0)
-    return op.ref if op.scale_op is None else f"{op.ref} {op.scale_op} {number(op.scale)}"
-
-
-def _fmt_row(row: ir.DecisionRow, flags: set[str]) -> str:
-    if not row.conditions:
-        return f"otherwise -> {row.outcome}"
-
-    def cond(c: ir.Comparison) -> str:
-        if c.left.ref in flags and c.right.ref is None and c.op == "=":
-            return c.left.ref if c.right.literal else f"not {c.left.ref}"
-        return f"{_fmt_operand(c.left)} {c.op} {_fmt_operand(c.right)}"
-
-    return " and ".join(cond(c) for c in row.conditions) + f" -> {row.outcome}"
-
-
 # ---- the diff -----------------------------------------------------------------------------
 
 
@@ -467,10 +449,8 @@ class _Differ:
             for o_old, o_new in outcomes:
                 self._value(f"{b.id}.{o_new.id}", f"{name}, {self.label(o_new.info, o_new.id)}",
                             o_old.value, o_new.value)
-            rows_a = [_fmt_row(r, {p.name for p in a.params if p.unit == "bool"})
-                      for r in a.rows]
-            rows_b = [_fmt_row(r, {p.name for p in b.params if p.unit == "bool"})
-                      for r in b.rows]
+            rows_a = [spelling.decision_row(r) for r in a.rows]
+            rows_b = [spelling.decision_row(r) for r in b.rows]
             if rows_a != rows_b:
                 self.add("rules", "changed", b.id, f"{name}: rows changed: "
                          f"{'; '.join(rows_a)} -> {'; '.join(rows_b)}",

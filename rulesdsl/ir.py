@@ -300,73 +300,156 @@ class Step:
     terms: tuple[StepTerm, ...]
 
 
+Axis = Literal["row", "column"]
+"""What a key input names in its table."""
+CompareOp = Literal["<", "<=", ">", ">=", "=", "!="]
+
+
 @dataclass(frozen=True)
 class Param:
     """A named input of a decision or step, with its unit (``bool`` for yes/no inputs).
 
-    ``key_of``: the input names a key of that plain table (a column, or the row of a
-    one-column table); its unit is then ``key``.
+    ``key_of``: the input names a key of that plain table; its unit is then ``key`` and
+    ``axis`` says whether the key is a ``row`` or a ``column`` of the table.
     """
 
     name: NewId
     unit: str
     key_of: Id | None = None
+    axis: Axis | None = None
+
+
+# ---- table cells as bounds in decisions ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A cell read as a number: a number, a trade's gain, `none` (0) or `no` (0)."""
+
+    value: float
+    kind: Literal["bound"] = "bound"
+
+
+@dataclass(frozen=True)
+class RateBound:
+    """A rate cell: ``value`` for every ``per`` of the distance the reference scales with."""
+
+    value: float
+    per: float
+    kind: Literal["rate_bound"] = "rate_bound"
+
+
+@dataclass(frozen=True)
+class NoLimit:
+    """`any` or `yes`: no bound at all."""
+
+    kind: Literal["no_limit"] = "no_limit"
+
+
+@dataclass(frozen=True)
+class YesNo:
+    """A cell read as yes or no."""
+
+    value: bool
+    kind: Literal["yes_no"] = "yes_no"
+
+
+LimitValue = Bound | RateBound | NoLimit | YesNo
 
 
 @dataclass(frozen=True)
 class Limit:
-    """What one table cell means as a bound in a decision, for one key of the selecting input.
-
-    ``value`` (``per`` set: ``value`` for every ``per`` of the ``over`` input, a rate cell);
-    ``unlimited`` for `any` and `yes`; `no` and `none` are 0; a trade counts its gain.
-    ``flag`` when the cell is compared as yes/no. ``key_number`` for numeric row keys.
-    """
+    """What one table cell means in a decision, for one key the selecting input may take
+    (``key_number`` for numeric row keys)."""
 
     key: str
-    value: float = 0
-    per: float | None = None
-    unlimited: bool = False
-    flag: bool | None = None
+    bound: LimitValue
     key_number: float | None = None
 
 
 @dataclass(frozen=True)
 class CellRef:
-    """A table cell picked by a decision input, in a condition: ``table[input].row`` (the
-    input names a column: ``row`` is set), ``table.column[input]`` (it names a row: ``column``
-    is set) or ``table[input]`` (a one-column table: neither is set).
+    """A table cell picked by a decision input.
 
-    ``limits`` holds, per key the input may take, the cell resolved by the compiler; ``over``
-    names the distance input a rate cell scales with (``full``: whole multiples only).
+    ``axis``: what the input names, a ``column`` (``table[input].row``: ``line`` is the row) or
+    a ``row`` (``table.column[input]``: ``line`` is the column; ``table[input]`` on a
+    one-column table: ``line`` is None). ``reading``: the cells as numbers, as rates scaled by
+    the distance input ``over`` (``full``: whole multiples only), or as yes/no. ``limits``
+    holds each cell resolved by the compiler, one per key.
     """
 
     table: Id
     input: Id
-    row: Id | None
+    axis: Axis
+    line: Id | None
+    reading: Literal["number", "rate", "yes_no"]
     limits: tuple[Limit, ...]
     over: Id | None = None
     full: bool = False
-    flag: bool = False
-    column: Id | None = None
+
+
+# ---- decision conditions ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Operand:
-    """A decision operand: an input (optionally scaled: ``size / 2``), a literal number, or a
-    table cell picked by an input (``cell``)."""
+class InputOperand:
+    """An input of the decision, optionally scaled: ``size / 2``."""
 
-    ref: Id | None = None
+    input: Id
     scale_op: Literal["*", "/"] | None = None
     scale: float = 1
-    literal: float | None = None
-    cell: CellRef | None = None
+    kind: Literal["input"] = "input"
+
+
+@dataclass(frozen=True)
+class LiteralOperand:
+    """A number written in the condition."""
+
+    value: float
+    unit: str | None = None
+    kind: Literal["literal"] = "literal"
+
+
+@dataclass(frozen=True)
+class CellOperand:
+    """A table cell picked by an input: ``flight[class].turn over distance``."""
+
+    cell: CellRef
+    kind: Literal["cell"] = "cell"
+
+
+Operand = InputOperand | LiteralOperand | CellOperand
 
 
 @dataclass(frozen=True)
 class Comparison:
+    """Two numbers compared: ``distance <= size``."""
+
     left: Operand
-    op: Literal["<", "<=", ">", ">=", "=", "!="]
+    op: CompareOp
     right: Operand
+    kind: Literal["compare"] = "compare"
+
+
+@dataclass(frozen=True)
+class InputTruth:
+    """A yes/no input that holds (``hidden``) or does not (``not hidden``)."""
+
+    input: Id
+    holds: bool = True
+    kind: Literal["input_truth"] = "input_truth"
+
+
+@dataclass(frozen=True)
+class CellTruth:
+    """A yes/no table cell picked by an input, that holds or does not."""
+
+    cell: CellRef
+    holds: bool = True
+    kind: Literal["cell_truth"] = "cell_truth"
+
+
+Condition = Comparison | InputTruth | CellTruth
 
 
 @dataclass(frozen=True)
@@ -382,7 +465,7 @@ class Outcome:
 class DecisionRow:
     """All ``conditions`` hold (an empty tuple: otherwise) -> ``outcome``."""
 
-    conditions: tuple[Comparison, ...]
+    conditions: tuple[Condition, ...]
     outcome: Id
     info: Info
 

@@ -6,6 +6,8 @@ docstrings. (Sheets have their own, translated wording in rulesdsl.backends.shee
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from rulesdsl import ir
 
 
@@ -41,3 +43,49 @@ def step_term(term: ir.StepTerm, unit: str) -> str:
 def step_rule(step: ir.Step) -> str:
     """A step's terms as written: ``+1 per full 4 in, at least 1 from 2 in``."""
     return ", ".join(step_term(t, step.param_unit) for t in step.terms)
+
+
+def cell_ref(ref: ir.CellRef) -> str:
+    """``flight[class].turn over full after``, ``table.column[key]`` or ``table[key]``."""
+    if ref.line is None:
+        text = f"{ref.table}[{ref.input}]"
+    elif ref.axis == "column":
+        text = f"{ref.table}[{ref.input}].{ref.line}"
+    else:
+        text = f"{ref.table}.{ref.line}[{ref.input}]"
+    if ref.over is not None:
+        text += f" over {'full ' if ref.full else ''}{ref.over}"
+    return text
+
+
+def operand(op: ir.Operand) -> str:
+    match op:
+        case ir.InputOperand(input=name, scale_op=None):
+            return name
+        case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
+            return f"{name} {scale_op} {number(scale)}"
+        case ir.LiteralOperand(value=value, unit=unit):
+            return number(value) + (f" {unit}" if unit else "")
+        case ir.CellOperand(cell=ref):
+            return cell_ref(ref)
+        case _:
+            assert_never(op)
+
+
+def condition(c: ir.Condition) -> str:
+    """A condition as the DSL writes it: ``distance <= size``, ``not hidden``."""
+    match c:
+        case ir.Comparison(left=left, op=op, right=right):
+            return f"{operand(left)} {op} {operand(right)}"
+        case ir.InputTruth(input=name, holds=holds):
+            return name if holds else f"not {name}"
+        case ir.CellTruth(cell=ref, holds=holds):
+            return cell_ref(ref) if holds else f"not {cell_ref(ref)}"
+        case _:
+            assert_never(c)
+
+
+def decision_row(row: ir.DecisionRow) -> str:
+    """``distance <= size -> passive``; ``otherwise -> active``."""
+    test = " and ".join(condition(c) for c in row.conditions) or "otherwise"
+    return f"{test} -> {row.outcome}"

@@ -166,8 +166,8 @@ def diff_texts(tmp_path: Path, old: str, new: str) -> semantic.Diff:
      "Climbing: input rise renamed height"),
     ("distance <= 2 in -> passive", "distance <= 3 in -> passive",
      [("rules", "changed", "lock")],
-     "Lock: rows changed: hidden -> none; distance <= 2 -> passive; otherwise -> active -> "
-     "hidden -> none; distance <= 3 -> passive; otherwise -> active"),
+     "Lock: rows changed: hidden -> none; distance <= 2 in -> passive; otherwise -> active -> "
+     "hidden -> none; distance <= 3 in -> passive; otherwise -> active"),
     ("| 2 in | 4 in", "| 2 in | 5 in", [("rules", "changed", "speed.fast.heavy")],
      "Speed, Heavy (Fast): 4 in -> 5 in"),
     ("| 2 in | 4 in", "| 2 in | no", [("breaking", "changed", "speed.fast.heavy")],
@@ -336,3 +336,18 @@ def test_diff_against_a_missing_revision_is_bad_usage(
     code, _, err = run(["diff", "rulesets/heavy_gear.terrain", "--rev", "nope"], capsys)
     assert code == 2
     assert err.startswith("rulesdsl: error: nope:rulesets/heavy_gear.terrain:")
+
+
+def test_a_changed_table_cell_in_a_decision_row_is_a_rules_change(tmp_path: Path) -> None:
+    """Regression: the diff spelled cell operands as 0, so up_angle -> down_angle went unseen."""
+    text = (RULESETS / "d20_movement.terrain").read_text("utf-8")
+    old_line = "climb > flight[maneuverability].up_angle"
+    assert old_line in text
+    changed = tmp_path / "d20_movement.terrain"
+    changed.write_text(text.replace(old_line, "climb > flight[maneuverability].down_angle"),
+                       "utf-8")
+    d = semantic.diff(bundled("d20_movement"), compiled(changed))
+    assert summary(d) == [("rules", "changed", "flying_move")]
+    [change] = d.changes
+    assert "climb > flight[maneuverability].up_angle -> climb_too_steep" in change.message
+    assert "climb > flight[maneuverability].down_angle -> climb_too_steep" in change.message

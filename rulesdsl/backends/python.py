@@ -11,10 +11,11 @@ from __future__ import annotations
 import pprint
 import textwrap
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, assert_never
 
 import jinja2
 
@@ -183,32 +184,39 @@ def step_body(step: ir.Step) -> list[str]:
     return lines
 
 
-def _operand(op: ir.Operand, cells: CellNames | None = None) -> str:
-    if op.cell is not None:
-        ref = op.cell
-        name = (cells or {})[cell_key(ref)].name
-        if ref.over is None:
-            return f"{name}[{ref.input}]"
-        full = ", full=True" if ref.full else ""
-        return f"{name}[{ref.input}].over({ref.over}{full})"
-    if op.ref is None:
-        return py(op.literal)
-    if op.scale_op is None:
-        return op.ref
-    return f"{op.ref} {op.scale_op} {py(op.scale)}"
+def _operand(op: ir.Operand, cells: CellNames) -> str:
+    match op:
+        case ir.InputOperand(input=name, scale_op=None):
+            return name
+        case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
+            return f"{name} {scale_op} {py(scale)}"
+        case ir.LiteralOperand(value=value):
+            return py(_tidy(value))
+        case ir.CellOperand(cell=ref):
+            return _cell(ref, cells)
+        case _:
+            assert_never(op)
 
 
-def _condition(c: ir.Comparison, units: dict[str, str], cells: CellNames | None = None) -> str:
-    if (c.left.ref and units.get(c.left.ref) == "bool" and c.right.ref is None
-            and c.right.cell is None):
-        truthy = (c.right.literal == 1) == (c.op == "=")
-        return c.left.ref if truthy else f"not {c.left.ref}"
-    if c.left.cell is not None and c.left.cell.flag and c.right.literal is not None:
-        truthy = (c.right.literal == 1) == (c.op == "=")
-        cell = _operand(c.left, cells)
-        return cell if truthy else f"not {cell}"
-    op = "==" if c.op == "=" else c.op
-    return f"{_operand(c.left, cells)} {op} {_operand(c.right, cells)}"
+def _cell(ref: ir.CellRef, cells: CellNames) -> str:
+    name = cells[cell_key(ref)].name
+    if ref.over is None:
+        return f"{name}[{ref.input}]"
+    full = ", full=True" if ref.full else ""
+    return f"{name}[{ref.input}].over({ref.over}{full})"
+
+
+def _condition(c: ir.Condition, cells: CellNames) -> str:
+    match c:
+        case ir.InputTruth(input=name, holds=holds):
+            return name if holds else f"not {name}"
+        case ir.CellTruth(cell=ref, holds=holds):
+            return _cell(ref, cells) if holds else f"not {_cell(ref, cells)}"
+        case ir.Comparison(left=left, op=op, right=right):
+            python_op = "==" if op == "=" else op
+            return f"{_operand(left, cells)} {python_op} {_operand(right, cells)}"
+        case _:
+            assert_never(c)
 
 
 # ---- table cells used by decisions --------------------------------------------------------
@@ -230,8 +238,24 @@ CellNames = dict[tuple[str, str, str], CellBounds]
 
 def cell_key(ref: ir.CellRef) -> tuple[str, str, str]:
     """Cell references that compile to the same constant: table, row or column, reading."""
-    line = f"row {ref.row}" if ref.row else f"column {ref.column}" if ref.column else ""
-    return (ref.table, line, "flag" if ref.flag else "limit" if ref.over else "number")
+    line = "" if ref.line is None else f"row {ref.line}" if ref.axis == "column" else (
+        f"column {ref.line}")
+    return (ref.table, line, ref.reading)
+
+
+def cell_refs(d: ir.Decision) -> Iterator[ir.CellRef]:
+    """The table cells that the conditions of ``d`` read, in order."""
+    for row in d.rows:
+        for c in row.conditions:
+            match c:
+                case ir.Comparison(left=left, right=right):
+                    yield from (o.cell for o in (left, right) if isinstance(o, ir.CellOperand))
+                case ir.CellTruth(cell=ref):
+                    yield ref
+                case ir.InputTruth():
+                    pass
+                case _:
+                    assert_never(c)
 
 
 def cell_constants(rs: ir.Ruleset) -> CellNames:
@@ -239,54 +263,55 @@ def cell_constants(rs: ir.Ruleset) -> CellNames:
     out: CellNames = {}
     used: set[str] = set()
     for d in rs.decisions:
-        for row in d.rows:
-            for c in row.conditions:
-                for ref in (c.left.cell, c.right.cell):
-                    if ref is None or cell_key(ref) in out:
-                        continue
-                    kind = cell_key(ref)[2]
-                    line = ref.row or ref.column
-                    base = f"_{ref.table}_{line}" if line else f"_{ref.table}"
-                    name = base.upper()
-                    n = 1
-                    while name in used:
-                        n += 1
-                        name = f"{base.upper()}_{n}"
-                    used.add(name)
-                    numeric = any(lim.key_number is not None for lim in ref.limits)
-                    entries = {(_tidy(lim.key_number) if lim.key_number is not None
-                                else lim.key): _bound(lim, kind) for lim in ref.limits}
-                    where = (f"Row {ref.row!r} of table {ref.table!r}, per column" if ref.row
-                             else f"Column {ref.column!r} of table {ref.table!r}, per row"
-                             if ref.column else f"Table {ref.table!r}, per row")
-                    meaning = {"flag": "yes or no", "number": "the bound (math.inf: no limit)",
-                               "limit": "the bound (Limit.over scales a rate)"}[kind]
-                    out[cell_key(ref)] = CellBounds(
-                        name, f"{where}: {meaning}.",
-                        "float" if numeric else "str",
-                        {"flag": "bool", "number": "float", "limit": "Limit"}[kind], entries)
+        for ref in cell_refs(d):
+            if cell_key(ref) in out:
+                continue
+            base = f"_{ref.table}_{ref.line}" if ref.line else f"_{ref.table}"
+            name = base.upper()
+            n = 1
+            while name in used:
+                n += 1
+                name = f"{base.upper()}_{n}"
+            used.add(name)
+            numeric = any(lim.key_number is not None for lim in ref.limits)
+            entries = {(_tidy(lim.key_number) if lim.key_number is not None else lim.key):
+                       _bound(lim.bound, ref.reading) for lim in ref.limits}
+            where = (f"Table {ref.table!r}, per row" if ref.line is None
+                     else f"Row {ref.line!r} of table {ref.table!r}, per column"
+                     if ref.axis == "column"
+                     else f"Column {ref.line!r} of table {ref.table!r}, per row")
+            meaning = {"yes_no": "yes or no", "number": "the bound (math.inf: no limit)",
+                       "rate": "the bound (Limit.over scales a rate)"}[ref.reading]
+            out[cell_key(ref)] = CellBounds(
+                name, f"{where}: {meaning}.", "float" if numeric else "str",
+                {"yes_no": "bool", "number": "float", "rate": "Limit"}[ref.reading], entries)
     return out
 
 
-def _bound(limit: ir.Limit, kind: str) -> Any:
-    if kind == "flag":
-        return bool(limit.flag)
-    value = Code("math.inf") if limit.unlimited else _tidy(limit.value)
-    if kind == "number":
-        return value
-    per = f", per={py(limit.per)}" if limit.per else ""
-    return Code(f"Limit({py(value)}{per})")
+def _bound(bound: ir.LimitValue, reading: str) -> Any:
+    """A cell's bound as the module holds it: a bool, a number, or (read as a rate) a Limit."""
+    match bound:
+        case ir.YesNo(value=value):
+            return value
+        case ir.Bound(value=value):
+            number: Any = _tidy(value)
+        case ir.NoLimit():
+            number = Code("math.inf")
+        case ir.RateBound(value=value, per=per):
+            return Code(f"Limit({py(_tidy(value))}, per={py(per)})")
+        case _:
+            assert_never(bound)
+    return Code(f"Limit({py(number)})") if reading == "rate" else number
 
 
 def decision_body(d: ir.Decision, lang: str, cells: CellNames | None = None,
                   tables: dict[str, ir.Table] | None = None) -> list[str]:
-    units = {p.name: p.unit for p in d.params}
     outcomes = {o.id: o for o in d.outcomes}
     lines: list[str] = []
     for p in d.params:
         table = (tables or {}).get(p.key_of or "")
         if table is not None:
-            axis = key_axis(d, p.name)
+            axis = p.axis or "row"
             keys = f"TABLES[{py(table.id)}].{axis}s"
             what = f"{axis} of {table.id!r}"
             lines += [f"if {p.name} not in {keys}:",
@@ -298,7 +323,7 @@ def decision_body(d: ir.Decision, lang: str, cells: CellNames | None = None,
         ret = f"return Outcome({py(o.id)}, {py(label)}, {py(value)})" if value is not None else (
             f"return Outcome({py(o.id)}, {py(label)})")
         if row.conditions:
-            test = " and ".join(_condition(c, units, cells) for c in row.conditions)
+            test = " and ".join(_condition(c, cells or {}) for c in row.conditions)
             lines += [f"if {test}:", f"    {ret}"]
         else:
             lines.append(ret)
@@ -449,19 +474,11 @@ def _intro(rs: ir.Ruleset) -> str:
             "this one. It needs nothing but the Python standard library.")
 
 
-def key_axis(d: ir.Decision, name: str) -> str:
-    """Whether the key input ``name`` names a ``column`` or a ``row`` of its table."""
-    refs = [ref for row in d.rows for c in row.conditions for ref in (c.left.cell, c.right.cell)
-            if ref is not None and ref.input == name]
-    return "column" if any(ref.row for ref in refs) else "row"
-
-
 def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str:
     def kind(p: ir.Param) -> str:
         table = (tables or {}).get(p.key_of or "")
         if table is not None:
-            numeric = key_axis(d, p.name) == "row" and any(r.key_number is not None
-                                                           for r in table.rows)
+            numeric = p.axis == "row" and any(r.key_number is not None for r in table.rows)
             return "float" if numeric else "str"
         return "bool" if p.unit == "bool" else "float"
 

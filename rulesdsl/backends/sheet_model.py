@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from rulesdsl import ir
 from rulesdsl.backends import svg
@@ -602,7 +603,7 @@ class _Builder:
     def cell_ref(self, ref: ir.CellRef) -> str:
         """``flight[class].turn`` as a player reads it: "Turn (Flight manoeuvrability)"."""
         table = next((t for t in self.rs.tables if t.id == ref.table), None)
-        picked = ref.row or ref.column
+        picked = ref.line
         info = None
         if table is not None and picked is not None:
             info = next((r.info for r in table.rows if r.key == picked), None) or next(
@@ -614,45 +615,48 @@ class _Builder:
         return text
 
     def operand(self, op: ir.Operand) -> str:
-        if op.cell is not None:
-            return self.cell_ref(op.cell)
-        if op.ref is None:
-            return _num(op.literal if op.literal is not None else 0)
-        text = op.ref.replace("_", " ")
-        if op.scale_op is not None:
-            sign = "×" if op.scale_op == "*" else "/"  # noqa: RUF001
-            text += f" {sign} {_num(op.scale)}"
-        return text
+        match op:
+            case ir.CellOperand(cell=ref):
+                return self.cell_ref(ref)
+            case ir.LiteralOperand(value=value):
+                return _num(value)
+            case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
+                text = name.replace("_", " ")
+                if scale_op is not None:
+                    sign = "×" if scale_op == "*" else "/"  # noqa: RUF001
+                    text += f" {sign} {_num(scale)}"
+                return text
+            case _:
+                assert_never(op)
 
-    def condition(self, c: ir.Comparison, bools: set[str]) -> str:
-        flag = c.left.cell is not None and c.left.cell.flag
-        if flag and c.right.literal is not None and c.op in ("=", "!="):
-            truth = (c.right.literal != 0) == (c.op == "=")
-            name = self.operand(c.left)
-            return name if truth else self.w("not", name=name)
-        if c.left.ref in bools and c.right.literal is not None and c.op in ("=", "!="):
-            truth = (c.right.literal != 0) == (c.op == "=")
-            name = c.left.ref.replace("_", " ")
-            return name if truth else self.w("not", name=name)
-        op = {"<=": "≤", ">=": "≥", "!=": "≠"}.get(c.op, c.op)
-        return f"{self.operand(c.left)} {op} {self.operand(c.right)}"
+    def condition(self, c: ir.Condition) -> str:
+        match c:
+            case ir.CellTruth(cell=ref, holds=holds):
+                name = self.cell_ref(ref)
+                return name if holds else self.w("not", name=name)
+            case ir.InputTruth(input=input_name, holds=holds):
+                name = input_name.replace("_", " ")
+                return name if holds else self.w("not", name=name)
+            case ir.Comparison(left=left, op=op, right=right):
+                shown = {"<=": "≤", ">=": "≥", "!=": "≠"}.get(op, op)
+                return f"{self.operand(left)} {shown} {self.operand(right)}"
+            case _:
+                assert_never(c)
 
     def input_text(self, p: ir.Param) -> str:
         name = p.name.replace("_", " ")
-        key_of = getattr(p, "key_of", None)
-        if key_of:
-            return f"{name} ({self.name(key_of)})"
+        if p.key_of:
+            return f"{name} ({self.name(p.key_of)})"
         return name if p.unit in ("bool", "key") else f"{name} ({p.unit})"
 
     def decision(self, d: ir.Decision) -> Block:
         title = self.label(d.info, d.id)
-        bools = {p.name for p in d.params if p.unit == "bool"}
         outcomes = {o.id: o for o in d.outcomes}
         head = [[HeadCell(self.w("condition")), HeadCell(self.w("outcome"))]]
         rows = []
         notes: list[tuple[str, str]] = []
         for r in d.rows:
-            cond = (f" {self.w('and')} ".join(self.condition(c, bools) for c in r.conditions)
+            cond = (f" {self.w('and')} ".join(self.condition(c) for c in r.conditions)
                     if r.conditions else self.w("otherwise"))
             outcome = outcomes.get(r.outcome)
             text = self.label(outcome.info if outcome else None, r.outcome)
