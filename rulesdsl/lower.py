@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from rulesdsl import check, ir
+from rulesdsl import check, ir, semantics
 from rulesdsl import syntax as s
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.decisions import DecisionLowering
@@ -72,6 +72,7 @@ class _Lowerer:
         self.header = _Header()
         self.modes: list[str] = []
         self.groups: dict[str, tuple[str, ...]] = {}
+        self.group_list: list[ir.Group] = []
         self.context_values: dict[str, tuple[str, ...]] = {}
         self.modifier_context: dict[str, str | None] = {}
         self.raw_costs: dict[str, ir.Cell] = {}
@@ -95,6 +96,7 @@ class _Lowerer:
         modes = [ir.Mode(d.item.name.text, self.info(d.item)) for d in of(s.ModeDecl)]
         self.modes = [m.id for m in modes]
         groups = [self._group(d) for d in of(s.GroupDecl)]
+        self.group_list = groups
         contexts = [self._context(d) for d in of(s.ContextDecl)]
         if MODE_CONTEXT not in self.context_values:
             self.builtin_mode = True
@@ -415,12 +417,8 @@ class _Lowerer:
         cell = self.raw_costs.get(fid)
         if cell is None:
             return _ZERO
-        if mode in cell.exceptions:
-            return cell.exceptions[mode]
-        for group, members in self.groups.items():
-            if mode in members and group in cell.exceptions:
-                return cell.exceptions[group]
-        return cell.default if cell.default is not None else _ZERO
+        value = semantics.written_cost(cell, mode, self.group_list)
+        return _ZERO if value is None else value
 
     def _cost_for(self, fid: str, mode: str, seen: tuple[str, ...]) -> ir.Value:
         value = self._raw_for(fid, mode)

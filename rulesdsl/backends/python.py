@@ -19,7 +19,7 @@ from typing import Any, assert_never
 
 import jinja2
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.dice import Dice, chance_at_least, chance_between
 
 WIDTH = 100
@@ -120,19 +120,14 @@ def runtime(value: ir.Value | None) -> Any:
 
 def per_distance(value: ir.Value, params: dict[str, float | None]) -> Any:
     """A movement cost per distance unit: a number, a marker, or an unfilled parameter's name."""
-    match value:
-        case ir.Number(value=v):
-            return _tidy(v)
-        case ir.Rate(amount=a, per=p):
-            return _tidy(a.value / p.value)
-        case ir.ParamRate(amount=a, param=name):
-            filled = params.get(name)
-            return name if not filled else _tidy(a.value / filled)
-        case ir.Same(resolved=r):
-            return per_distance(r, params)
+    cost = semantics.per_distance(value, params)
+    match cost:
+        case semantics.Unfilled(param=name):
+            return name
         case ir.Marker(marker=m):
             return Code(m.upper())
-    raise TypeError(f"not a movement cost: {value!r}")  # pragma: no cover
+        case _:
+            return _tidy(cost)
 
 
 def source_text(rs: ir.Ruleset, info: ir.Info) -> str:
@@ -368,8 +363,7 @@ def render(rs: ir.Ruleset) -> str:
     def label(info: ir.Info, fallback: str) -> str:
         return info.labels.get(lang) or next(iter(info.labels.values()), fallback)
 
-    params = {p.id: (p.value.value if isinstance(p.value, ir.Number) else None)
-              for p in rs.params}
+    params = semantics.param_values(rs)
     features = []
     unfilled: list[tuple[tuple[str, str], str]] = []
     for f in rs.features:
@@ -495,14 +489,7 @@ def _dice(value: ir.DiceValue) -> Dice:
 
 def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
     dice = _dice(t.dice)
-    reach = sorted({total + m for total in range(dice.minimum, dice.maximum + 1)
-                    for m in (0, *(mod.value for mod in t.modifiers))})
-    index: dict[int, int] = {}
-    for total in reach:
-        for i, row in enumerate(t.rows):
-            if (row.low is None or total >= row.low) and (row.high is None or total <= row.high):
-                index[total] = i
-                break
+    index = semantics.dice_index(t)
 
     def chance(row: ir.DiceRow, shift: int) -> Fraction:
         low = row.low - shift if row.low is not None else dice.minimum

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from typing import assert_never
 
-from rulesdsl import ir
+from rulesdsl import ir, semantics
 from rulesdsl.backends import svg
 from rulesdsl.backends.sheet_words import symbol, word
 from rulesdsl.dice import Dice, chance_at_least, chance_between, percent
@@ -555,19 +555,9 @@ class _Builder:
 
     @staticmethod
     def step_value(step: ir.Step, x: float) -> float | None:
-        """The step's result for input ``x``; None for impassable (as the module computes)."""
-        for t in step.terms:
-            if t.term == "impassable" and (x > t.at if t.strict else x >= t.at):
-                return None
-        value = 0.0
-        for t in step.terms:
-            if t.term == "rate":
-                count = math.floor(x / t.every) if t.full else x / t.every
-                value += t.amount * count
-        for t in step.terms:
-            if t.term == "floor" and (x > t.at if t.strict else x >= t.at):
-                value = max(value, t.amount)
-        return value
+        """The step's result for input ``x``; None for impassable."""
+        value = semantics.step_value(step, x)
+        return None if isinstance(value, ir.Marker) else value
 
     def step(self, step: ir.Step) -> Block:
         title = self.label(step.info, step.id)

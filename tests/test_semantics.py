@@ -1,0 +1,125 @@
+"""The generated modules answer exactly as rulesdsl.semantics, the one home of the rules'
+meaning, on every bundled ruleset: costs, modifiers, steps, decisions and dice."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from types import ModuleType
+
+import pytest
+
+from rulesdsl import ir, semantics
+from rulesdsl.compiler import Compiler
+from tests.conftest import GENERATED, RULESETS, load_generated
+
+BUNDLED = sorted(p.stem for p in GENERATED.glob("*.py"))
+
+
+@pytest.fixture(scope="module", params=BUNDLED)
+def pair(request: pytest.FixtureRequest, compiler: Compiler) -> tuple[ir.Ruleset, ModuleType]:
+    compiled = compiler.compile_file(RULESETS / f"{request.param}.terrain")
+    assert compiled.ruleset is not None
+    return compiled.ruleset, load_generated(request.param)
+
+
+def same(module_answer: object, reference: object) -> bool:
+    if isinstance(reference, ir.Marker):
+        return getattr(module_answer, "value", None) == reference.marker
+    assert isinstance(reference, float | int)
+    assert isinstance(module_answer, float | int)
+    return math.isclose(module_answer, reference, abs_tol=1e-9)
+
+
+def places(rs: ir.Ruleset) -> list[tuple[str, ...]]:
+    """One feature alone, and one feature of each of two layers together."""
+    single = [(f.id,) for f in rs.features]
+    by_layer = [[f.id for f in rs.features if f.layer == layer.id] for layer in rs.layers]
+    pairs = [(a, b) for la, lb in itertools.combinations(by_layer, 2) for a in la for b in lb]
+    return single + pairs
+
+
+def test_move_cost_matches_the_stacking_policy(pair: tuple[ir.Ruleset, ModuleType]) -> None:
+    rs, module = pair
+    checked = 0
+    for mode in (m.id for m in rs.modes):
+        for place in places(rs):
+            reference = semantics.move_cost(rs, mode, place, distance=3)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if isinstance(reference, semantics.Unfilled):
+                    with pytest.raises(module.UnfilledParameter):
+                        module.move_cost(mode, *place, distance=3)
+                    continue
+                answer = module.move_cost(mode, *place, distance=3)
+            assert same(answer, reference), (mode, place, answer, reference)
+            checked += 1
+    assert checked or not rs.features or not rs.modes
+
+
+def test_modifiers_match_per_item_and_context(pair: tuple[ir.Ruleset, ModuleType]) -> None:
+    rs, module = pair
+    for mod in rs.modifiers:
+        contexts = {"": ""}
+        if mod.context is not None:
+            values = {c.id: [v.id for v in c.values] for c in rs.contexts}
+            keys = values.get(mod.context, [m.id for m in rs.modes])
+            contexts.update({k: k for k in keys})
+        for item in mod.values:
+            for key in contexts:
+                kwargs = {mod.context: key} if key and mod.context else {}
+                reference = semantics.modifier(rs, mod.id, [item], key)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    answer = module.modifier(mod.id, item, **kwargs)
+                assert same(answer, reference), (mod.id, item, key)
+        for combo in mod.combinations:
+            reference = semantics.modifier(rs, mod.id, list(combo.members))
+            assert same(module.modifier(mod.id, *combo.members), reference)
+
+
+def test_steps_match_at_every_quarter_unit(pair: tuple[ir.Ruleset, ModuleType]) -> None:
+    rs, module = pair
+    for step in rs.steps:
+        for x in (i / 4 for i in range(0, 81)):
+            assert same(getattr(module, step.id)(x), semantics.step_value(step, x)), (step.id, x)
+
+
+def decision_inputs(rs: ir.Ruleset, d: ir.Decision) -> list[dict[str, object]]:
+    tables = {t.id: t for t in rs.tables}
+    choices: list[list[object]] = []
+    for p in d.params:
+        if p.unit == "bool":
+            choices.append([False, True])
+        elif p.key_of is not None:
+            table = tables[p.key_of]
+            if p.axis == "column":
+                choices.append([c.id for c in table.columns])
+            else:
+                choices.append(
+                    [r.key_number if r.key_number is not None else r.key for r in table.rows]
+                )
+        else:
+            choices.append([0, 1, 2.5, 4, 7, 12])
+    combos = list(itertools.product(*choices))
+    step = max(1, len(combos) // 4000)
+    return [dict(zip((p.name for p in d.params), c, strict=True)) for c in combos[::step]]
+
+
+def test_decisions_match_row_by_row(pair: tuple[ir.Ruleset, ModuleType]) -> None:
+    rs, module = pair
+    for d in rs.decisions:
+        for inputs in decision_inputs(rs, d):
+            answer = getattr(module, d.id)(**inputs)
+            assert answer.id == semantics.decide(d, inputs), (d.id, inputs)  # type: ignore[arg-type]
+
+
+def test_dice_rolls_match_for_every_reachable_total(pair: tuple[ir.Ruleset, ModuleType]) -> None:
+    rs, module = pair
+    for table in rs.dice_tables:
+        totals = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
+        for total in totals:
+            row = semantics.roll(table, total)
+            assert row is not None
+            assert module.roll(table.id, total).id == row.id
