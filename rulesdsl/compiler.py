@@ -11,12 +11,12 @@ from pathlib import Path
 
 import yaml
 
-from rulesdsl import ir, schema
+from rulesdsl import checks, ir, schema
 from rulesdsl import syntax as s
-from rulesdsl.checks import names
 from rulesdsl.diagnostics import Diagnostic, error, sort_key
 from rulesdsl.lower import lower
 from rulesdsl.parse import Parser
+from rulesdsl.positions import Positions
 from rulesdsl.resolve import digest, resolve
 from rulesdsl.serial import from_data
 
@@ -103,18 +103,17 @@ class Compiler:
         if resolved is None:
             return Compiled(source.path, None, _sorted(diags))
         fallback = s.Pos(source.path, 1, 1, 1, 1)
-        ruleset, lower_diags = lower(resolved.statements, resolved.lineage, fallback)
-        diags += [d for d in lower_diags if not (syntax_errors and d.code == "E110")]
-        if ruleset is not None and any(d.is_error for d in diags):
-            ruleset = None
+        lowered = lower(resolved.statements, resolved.lineage, fallback)
+        diags += [d for d in lowered.diagnostics if not (syntax_errors and d.code == "E110")]
+        ruleset = lowered.ruleset
         if ruleset is not None:
-            diags += names.check(ruleset, fallback)
+            diags += checks.run(ruleset, lowered.positions)
             if any(d.is_error for d in diags):
                 ruleset = None
         if ruleset is not None:
             problems = schema.validate_ir(ruleset)
             if problems:  # a compiler bug, not the user's: say so plainly
-                diags.append(error("E201", "internal error: the IR does not match its schema: "
+                diags.append(error("E900", "internal error: the IR does not match its schema: "
                                    + "; ".join(problems[:3]), fallback,
                                    "please report this with the ruleset attached"))
                 ruleset = None
@@ -139,13 +138,11 @@ class Compiler:
         problems = schema.validation_errors(data)
         if problems:
             return Compiled(str(path), None, [
-                error("E201", f"schema: {p}", pos, "run `rulesdsl schema` for the shape")
+                error("E120", f"schema: {p}", pos, "run `rulesdsl schema` for the shape")
                 for p in problems])
         ruleset: ir.Ruleset = from_data(ir.Ruleset, data)
-        bad_names = names.check(ruleset, pos)
-        if bad_names:
-            return Compiled(str(path), None, bad_names)
-        return Compiled(str(path), ruleset, [])
+        found = _sorted(checks.run(ruleset, Positions(pos)))
+        return Compiled(str(path), None if any(d.is_error for d in found) else ruleset, found)
 
 
 def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -12,10 +12,8 @@ from typing import TYPE_CHECKING, Literal
 
 from rulesdsl import ir
 from rulesdsl import syntax as s
-from rulesdsl.check import KIND_WORDS
-from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.diagnostics import did_you_mean
-from rulesdsl.symbols import reserved_error
+from rulesdsl.spelling import KIND_WORDS
 from rulesdsl.units import BOOL_UNIT, DIMENSIONS
 
 if TYPE_CHECKING:
@@ -41,6 +39,7 @@ class DecisionLowering:
         self.symbols = host.symbols
         self.tables = host.tables
         self.info = host.info
+        self.where = host.where
         self._info = host._info
         self._unit = host._unit
         self._number = host._number
@@ -61,30 +60,36 @@ class DecisionLowering:
                 unit = KEY_UNIT
             elif unit != BOOL_UNIT:
                 self._unit(p.unit, None)
-            if is_reserved(p.name.text):
-                self.symbols.diagnostics.append(reserved_error(p.name, "decision input"))
             if p.name.text in params:
                 self.err("E102", f"input '{p.name.text}' is declared twice", p.name.pos)
             params[p.name.text] = unit
         result_values: dict[str, dict[str, ir.Value]] = {}
-        if decl.result is not None and self.symbols.require(decl.result, ("modifier",),
-                                                            "modifier"):
+        if decl.result is not None and self.symbols.require(decl.result, ("modifier",), "modifier"):
             result_values = self.modifier_values.get(decl.result.text, {})
         outcomes: dict[str, ir.Outcome] = {}
         rows = []
         for i, row in enumerate(decl.rows):
-            conditions = tuple(c for c in (self._comparison(c, params) for c in row.conditions)
-                               if c is not None)
+            conditions = tuple(
+                c for c in (self._comparison(c, params) for c in row.conditions) if c is not None
+            )
             if not row.conditions and i != len(decl.rows) - 1:
-                self.err("E206", "rows after `otherwise` can never be reached", row.pos,
-                         "`otherwise` goes last")
+                self.err(
+                    "E206",
+                    "rows after `otherwise` can never be reached",
+                    row.pos,
+                    "`otherwise` goes last",
+                )
             oid = row.outcome.name.text
             if oid not in outcomes or row.outcome.labels:
                 value = None
                 if decl.result is not None:
                     if oid not in result_values:
-                        self.err("E101", f"'{oid}' is not a factor of '{decl.result.text}'",
-                                 row.outcome.name.pos, did_you_mean(oid, result_values))
+                        self.err(
+                            "E101",
+                            f"'{oid}' is not a factor of '{decl.result.text}'",
+                            row.outcome.name.pos,
+                            did_you_mean(oid, result_values),
+                        )
                     else:
                         value = result_values[oid].get("")
                 info = self.info(row.outcome)
@@ -93,13 +98,29 @@ class DecisionLowering:
                 outcomes[oid] = ir.Outcome(oid, info, value)
             rows.append(ir.DecisionRow(conditions, oid, self._info({}, row.outcome.extras)))
         if not decl.rows or decl.rows[-1].conditions:
-            self.err("E206", f"decision '{decl.item.name.text}' has no `otherwise` row",
-                     decl.item.name.pos, "end the table with `otherwise -> <outcome>`")
-        return ir.Decision(decl.item.name.text, self.info(decl.item),
-                           tuple(ir.Param(n, u, self.decision_keys.get(n), self._axis(n))
-                                 for n, u in params.items()),
-                           decl.result.text if decl.result else None, tuple(rows),
-                           tuple(outcomes.values()))
+            self.err(
+                "E206",
+                f"decision '{decl.item.name.text}' has no `otherwise` row",
+                decl.item.name.pos,
+                "end the table with `otherwise -> <outcome>`",
+            )
+        inputs: list[ir.Param] = []
+        for p in decl.params:
+            name = p.name.text
+            if name in params and name not in (i.name for i in inputs):
+                param = ir.Param(name, params[name], self.decision_keys.get(name), self._axis(name))
+                self.where.record(param, p.name.pos)
+                inputs.append(param)
+        decision = ir.Decision(
+            decl.item.name.text,
+            self.info(decl.item),
+            tuple(inputs),
+            decl.result.text if decl.result else None,
+            tuple(rows),
+            tuple(outcomes.values()),
+        )
+        self.where.record(decision, decl.item.name.pos)
+        return decision
 
     def _axis(self, name: str) -> ir.Axis | None:
         """What a key input names in its table: a row unless a condition reads a column."""
@@ -107,8 +128,7 @@ class DecisionLowering:
             return None
         return "column" if self.key_axis.get(name) == "column" else "row"
 
-    def _comparison(self, node: s.ComparisonNode,
-                    params: dict[str, str]) -> ir.Condition | None:
+    def _comparison(self, node: s.ComparisonNode, params: dict[str, str]) -> ir.Condition | None:
         """A comparison of numbers, or a yes/no input or cell that holds or does not."""
         flags = [self._is_flag(o, params) for o in (node.left, node.right)]
         if any(flags):
@@ -128,8 +148,12 @@ class DecisionLowering:
             literal, other = node.left, node.right
         value = literal.literal.value if literal.literal is not None else None
         if node.op not in ("=", "!=") or not isinstance(value, ir.Flag):
-            self.err("E201", "yes/no values compare only with yes or no, by = or !=",
-                     node.pos, "write `input` alone, or `not input`")
+            self.err(
+                "E210",
+                "yes/no values compare only with yes or no, by = or !=",
+                node.pos,
+                "write `input` alone, or `not input`",
+            )
             return None
         holds = value.value == (node.op == "=")
         if other.cell is not None:
@@ -138,46 +162,64 @@ class DecisionLowering:
         if other.ref is not None and params.get(other.ref.text) == BOOL_UNIT:
             return ir.InputTruth(other.ref.text, holds)
         if other.ref is not None and other.ref.text not in params:
-            self.err("E101", f"unknown input '{other.ref.text}'", other.ref.pos,
-                     did_you_mean(other.ref.text, params))
+            self.err(
+                "E101",
+                f"unknown input '{other.ref.text}'",
+                other.ref.pos,
+                did_you_mean(other.ref.text, params),
+            )
             return None
-        self.err("E201", "yes or no compares with a yes/no input or table cell", node.pos,
-                 "declare the input as `bool`, or compare a number")
+        self.err(
+            "E210",
+            "yes or no compares with a yes/no input or table cell",
+            node.pos,
+            "declare the input as `bool`, or compare a number",
+        )
         return None
 
     def _operand(self, node: s.OperandNode, params: dict[str, str]) -> ir.Operand | None:
         if node.ref is not None:
             if node.ref.text not in params:
-                self.err("E101", f"unknown input '{node.ref.text}'", node.ref.pos,
-                         did_you_mean(node.ref.text, params))
+                self.err(
+                    "E101",
+                    f"unknown input '{node.ref.text}'",
+                    node.ref.pos,
+                    did_you_mean(node.ref.text, params),
+                )
                 return None
             if params[node.ref.text] == KEY_UNIT:
                 table = self.decision_keys[node.ref.text]
-                self.err("E201", f"input '{node.ref.text}' names a key of table '{table}' and "
-                         "is not a number", node.ref.pos,
-                         f"compare with the cell it picks: `{table}[{node.ref.text}]...`")
+                self.err(
+                    "E211",
+                    f"input '{node.ref.text}' names a key of table '{table}' and is not a number",
+                    node.ref.pos,
+                    f"compare with the cell it picks: `{table}[{node.ref.text}]...`",
+                )
                 return None
             if params[node.ref.text] == BOOL_UNIT:
-                self.err("E201", f"input '{node.ref.text}' is yes/no, not a number",
-                         node.ref.pos, f"test it alone: `{node.ref.text}` or "
-                         f"`not {node.ref.text}`")
+                self.err(
+                    "E210",
+                    f"input '{node.ref.text}' is yes/no, not a number",
+                    node.ref.pos,
+                    f"test it alone: `{node.ref.text}` or `not {node.ref.text}`",
+                )
                 return None
             scale = 1.0
             if node.scale is not None:
                 number = self._number(node.scale, None)
                 scale = number.value if number else 1.0
-                if node.scale_op == "/" and scale == 0:
-                    self.err("E202", "division by zero", node.scale.pos)
-                    return None
-            return ir.InputOperand(node.ref.text, node.scale_op, scale)
+            operand = ir.InputOperand(node.ref.text, node.scale_op, scale)
+            self.where.record(operand, node.scale.pos if node.scale else node.pos)
+            return operand
         assert node.literal is not None
         number = self._number(node.literal, None)
         return ir.LiteralOperand(number.value, number.unit) if number else None
 
     # ---- table cells in decisions ---------------------------------------------------------
 
-    def _cell_comparison(self, node: s.ComparisonNode,
-                         params: dict[str, str]) -> ir.Comparison | None:
+    def _cell_comparison(
+        self, node: s.ComparisonNode, params: dict[str, str]
+    ) -> ir.Comparison | None:
         """A comparison with ``table[input].row`` on one side (or both)."""
         operands: list[ir.Operand] = []
         for this, other in ((node.left, node.right), (node.right, node.left)):
@@ -208,8 +250,9 @@ class DecisionLowering:
             return node.literal.value.unit
         return None
 
-    def _cell_ref(self, node: s.CellRefNode, params: dict[str, str], reading: Reading,
-                  unit: str | None) -> ir.CellRef | None:
+    def _cell_ref(
+        self, node: s.CellRefNode, params: dict[str, str], reading: Reading, unit: str | None
+    ) -> ir.CellRef | None:
         """The cells ``node`` may pick, one per key of its input, resolved into bounds."""
         if not self.symbols.require(node.table, ("table",), "table"):
             return None
@@ -219,76 +262,134 @@ class DecisionLowering:
             self.err("E101", f"unknown input '{key}'", node.key.pos, did_you_mean(key, params))
             return None
         if self.decision_keys.get(key) != table.id:
-            self.err("E201", f"input '{key}' is not a key of table '{table.id}'", node.key.pos,
-                     f"declare it as `({key} {table.id})` in the decision's inputs")
+            self.err(
+                "E211",
+                f"input '{key}' is not a key of table '{table.id}'",
+                node.key.pos,
+                f"declare it as `({key} {table.id})` in the decision's inputs",
+            )
             return None
         cells: list[tuple[str, float | None, ir.Value | None]] = []
         if node.column is not None:
-            index = next((i for i, c in enumerate(table.columns)
-                          if c.id == node.column.text), None)
+            index = next((i for i, c in enumerate(table.columns) if c.id == node.column.text), None)
             if index is None:
-                self.err("E101", f"unknown column '{node.column.text}' of table '{table.id}'",
-                         node.column.pos, did_you_mean(node.column.text,
-                                                       [c.id for c in table.columns]))
+                self.err(
+                    "E101",
+                    f"unknown column '{node.column.text}' of table '{table.id}'",
+                    node.column.pos,
+                    did_you_mean(node.column.text, [c.id for c in table.columns]),
+                )
                 return None
-            cells = [(r.key, r.key_number, r.cells[index] if index < len(r.cells) else None)
-                     for r in table.rows]
+            cells = [
+                (r.key, r.key_number, r.cells[index] if index < len(r.cells) else None)
+                for r in table.rows
+            ]
         elif len(table.columns) > 1:
             if node.row is None:
-                self.err("E201", f"table '{table.id}' has several columns: name the row or "
-                         "the column", node.pos,
-                         f"write `{table.id}[{key}].<row>` or `{table.id}.<column>[{key}]`")
+                self.err(
+                    "E211",
+                    f"table '{table.id}' has several columns: name the row or the column",
+                    node.pos,
+                    f"write `{table.id}[{key}].<row>` or `{table.id}.<column>[{key}]`",
+                )
                 return None
             row = next((r for r in table.rows if r.key == node.row.text), None)
             if row is None:
-                self.err("E101", f"unknown row '{node.row.text}' of table '{table.id}'",
-                         node.row.pos, did_you_mean(node.row.text, [r.key for r in table.rows]))
+                self.err(
+                    "E101",
+                    f"unknown row '{node.row.text}' of table '{table.id}'",
+                    node.row.pos,
+                    did_you_mean(node.row.text, [r.key for r in table.rows]),
+                )
                 return None
-            cells = [(c.id, None, row.cells[i] if i < len(row.cells) else None)
-                     for i, c in enumerate(table.columns)]
+            cells = [
+                (c.id, None, row.cells[i] if i < len(row.cells) else None)
+                for i, c in enumerate(table.columns)
+            ]
         else:
             if node.row is not None:
-                self.err("E201", f"table '{table.id}' has one column: its rows are the keys",
-                         node.row.pos, f"write `{table.id}[{key}]`")
+                self.err(
+                    "E211",
+                    f"table '{table.id}' has one column: its rows are the keys",
+                    node.row.pos,
+                    f"write `{table.id}[{key}]`",
+                )
                 return None
             cells = [(r.key, r.key_number, r.cells[0] if r.cells else None) for r in table.rows]
         axis: ir.Axis = "column" if node.row is not None else "row"
         if self.key_axis.setdefault(key, axis) != axis:
-            self.err("E201", f"input '{key}' names a row of '{table.id}' in one condition and "
-                     "a column in another", node.key.pos, "use a separate input for each")
+            self.err(
+                "E211",
+                f"input '{key}' names a row of '{table.id}' in one condition and "
+                "a column in another",
+                node.key.pos,
+                "use a separate input for each",
+            )
             return None
         over_unit = None
         if node.over is not None:
             over_unit = params.get(node.over.text)
             if over_unit is None:
-                self.err("E101", f"unknown input '{node.over.text}'", node.over.pos,
-                         did_you_mean(node.over.text, params))
+                self.err(
+                    "E101",
+                    f"unknown input '{node.over.text}'",
+                    node.over.pos,
+                    did_you_mean(node.over.text, params),
+                )
                 return None
             if reading == "yes_no" or over_unit not in DIMENSIONS:
-                self.err("E201", "`over` takes an input with a unit, to scale a rate cell",
-                         node.over.pos, "e.g. `turn > flight[class].turn over distance`")
+                self.err(
+                    "E211",
+                    "`over` takes an input with a unit, to scale a rate cell",
+                    node.over.pos,
+                    "e.g. `turn > flight[class].turn over distance`",
+                )
                 return None
         limits = []
         for k, number, value in cells:
-            where = (f"{table.id}.{k}.{node.row.text}" if node.row else
-                     f"{table.id}.{node.column.text}.{k}" if node.column else f"{table.id}.{k}")
+            where = (
+                f"{table.id}.{k}.{node.row.text}"
+                if node.row
+                else f"{table.id}.{node.column.text}.{k}"
+                if node.column
+                else f"{table.id}.{k}"
+            )
             bound = self._bound(value, reading, unit, over_unit, where, node.pos)
             if bound is None:
                 return None
             limits.append(ir.Limit(k, bound, number))
         line = node.row or node.column
-        return ir.CellRef(table.id, key, axis, line.text if line else None, reading,
-                          tuple(limits), node.over.text if node.over else None, node.full)
+        return ir.CellRef(
+            table.id,
+            key,
+            axis,
+            line.text if line else None,
+            reading,
+            tuple(limits),
+            node.over.text if node.over else None,
+            node.full,
+        )
 
-    def _bound(self, value: ir.Value | None, reading: Reading, unit: str | None,
-               over_unit: str | None, where: str, pos: s.Pos) -> ir.LimitValue | None:
+    def _bound(
+        self,
+        value: ir.Value | None,
+        reading: Reading,
+        unit: str | None,
+        over_unit: str | None,
+        where: str,
+        pos: s.Pos,
+    ) -> ir.LimitValue | None:
         """One cell as a bound: numbers, rates (with `over`), trades (their gain), `any`
         (no limit), `none` (0), yes (no limit) and no (nothing allowed); as yes/no: flags."""
 
         def same(cell_unit: str | None, other: str | None) -> bool:
             if cell_unit is not None and other is not None and cell_unit != other:
-                self.err("E203", f"cell {where} is in '{cell_unit}', compared with '{other}'",
-                         pos, f"write the cell in {other}, or compare an input in {cell_unit}")
+                self.err(
+                    "E203",
+                    f"cell {where} is in '{cell_unit}', compared with '{other}'",
+                    pos,
+                    f"write the cell in {other}, or compare an input in {cell_unit}",
+                )
                 return False
             return True
 
@@ -300,11 +401,14 @@ class DecisionLowering:
                 case ir.Number(value=v, unit=u) if same(u, unit):
                     return ir.Bound(v)
                 case ir.Rate() if over_unit is None:
-                    self.err("E201", f"cell {where} is a rate: the bound needs a distance", pos,
-                             "add `over <input>` after the cell, e.g. `over distance`")
+                    self.err(
+                        "E211",
+                        f"cell {where} is a rate: the bound needs a distance",
+                        pos,
+                        "add `over <input>` after the cell, e.g. `over distance`",
+                    )
                     return None
-                case ir.Rate(amount=a, per=per) if same(a.unit, unit) and same(per.unit,
-                                                                                over_unit):
+                case ir.Rate(amount=a, per=per) if same(a.unit, unit) and same(per.unit, over_unit):
                     return ir.RateBound(a.value, per.value)
                 case ir.Trade(gain=g) if same(g.unit, unit):
                     return ir.Bound(g.value)
@@ -314,10 +418,19 @@ class DecisionLowering:
                     return ir.Bound(0)
                 case ir.Number() | ir.Rate() | ir.Trade():
                     return None  # a unit error, already reported
-        what = ("empty" if value is None else f"the word '{value.name}'"
-                if isinstance(value, ir.Symbol) else KIND_WORDS.get(
-                    value.marker if isinstance(value, ir.Marker) else value.kind, value.kind))
-        need = ("yes or no" if reading == "yes_no" else
-                "a number, a rate, a trade, `any`, `none`, yes or no")
+        what = (
+            "empty"
+            if value is None
+            else f"the word '{value.name}'"
+            if isinstance(value, ir.Symbol)
+            else KIND_WORDS.get(
+                value.marker if isinstance(value, ir.Marker) else value.kind, value.kind
+            )
+        )
+        need = (
+            "yes or no"
+            if reading == "yes_no"
+            else "a number, a rate, a trade, `any`, `none`, yes or no"
+        )
         self.err("E201", f"cell {where} is {what}; a comparison needs {need}", pos)
         return None

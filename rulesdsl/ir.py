@@ -22,10 +22,13 @@ class Pattern:
     regex: str
     max_length: int
     what: str
+    code: str = "E106"
+    """The diagnostic for a string that does not match."""
 
 
 IDENT = Pattern(r"[A-Za-z_][A-Za-z0-9_]*", 64, "a name (letters, digits and _, not first a digit)")
 LANG = Pattern(r"[a-z]{2,3}", 3, "a language code (ISO 639, such as en, fr, ru)")
+SEMVER = Pattern(r"\d+\.\d+\.\d+", 32, "a semantic version (MAJOR.MINOR.PATCH)", "E111")
 
 @dataclass(frozen=True)
 class Declares:
@@ -40,6 +43,8 @@ NewId = Annotated[str, IDENT, Declares()]
 """A name declared by this slot."""
 Lang = Annotated[str, LANG]
 """A language code; it becomes part of a sheet's file name."""
+Version = Annotated[str, SEMVER]
+"""A ruleset's version, compared by the variant tools."""
 
 Labels = dict[Lang, str]
 """Text per language code, in the ruleset's language order (the first is the default)."""
@@ -582,7 +587,7 @@ class Ancestor:
     """One link of the extends chain."""
 
     id: Id
-    version: str
+    version: Version
     digest: str
 
 
@@ -599,7 +604,7 @@ class Change:
 class Ruleset:
     id: Id
     info: Info
-    version: str
+    version: Version
     digest: str
     languages: tuple[Lang, ...]
     units: dict[str, str]

@@ -13,18 +13,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from rulesdsl import check, ir, semantics
+from rulesdsl import ir, semantics, spelling
 from rulesdsl import syntax as s
-from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.decisions import DecisionLowering
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
-from rulesdsl.symbols import SymbolTable, reserved_error
+from rulesdsl.positions import Positions
+from rulesdsl.symbols import SymbolTable
 from rulesdsl.units import DIMENSIONS, ROLES
 
 """The pseudo-unit of a decision input that names a key of a plain table."""
 
 _T = TypeVar("_T")
-SEMVER = re.compile(r"^\d+\.\d+\.\d+$")
 COST = "cost"
 MODE_CONTEXT = "mode"
 """`modifier X by mode`: values keyed by the ruleset's modes (and groups, expanded to their
@@ -52,21 +51,29 @@ class _Header:
     minimum: ir.Number | None = None
 
 
-def lower(statements: Sequence[s.Statement], lineage: Lineage,
-          fallback_pos: s.Pos) -> tuple[ir.Ruleset | None, list[Diagnostic]]:
-    """The IR of a merged ruleset, or None when any error was found; all diagnostics."""
+@dataclass
+class Lowered:
+    """What lowering gives: the IR (None only when the file declares no ruleset), where each
+    of its nodes was written, and what lowering found wrong (its IR is then best effort, for
+    the checks to look at, never for a backend)."""
+
+    ruleset: ir.Ruleset | None
+    positions: Positions
+    diagnostics: list[Diagnostic]
+
+
+def lower(statements: Sequence[s.Statement], lineage: Lineage, fallback_pos: s.Pos) -> Lowered:
+    """The IR of a merged ruleset, its positions and every diagnostic of lowering."""
     lowerer = _Lowerer(statements, fallback_pos)
     ruleset = lowerer.run(lineage)
-    diags = lowerer.diags + lowerer.symbols.diagnostics
-    if any(d.is_error for d in diags):
-        return None, diags
-    return ruleset, diags
+    return Lowered(ruleset, lowerer.where, lowerer.diags + lowerer.symbols.diagnostics)
 
 
 class _Lowerer:
     def __init__(self, statements: Sequence[s.Statement], fallback_pos: s.Pos) -> None:
         self.statements = statements
         self.fallback_pos = fallback_pos
+        self.where = Positions(fallback_pos)
         self.diags: list[Diagnostic] = []
         self.symbols = SymbolTable()
         self.header = _Header()
@@ -83,6 +90,11 @@ class _Lowerer:
         self.tables: dict[str, ir.Table] = {}
         self.builtin_mode = False
 
+    def at(self, node: _T, pos: s.Pos) -> _T:
+        """``node``, with where it was written recorded for the checks."""
+        self.where.record(node, pos)
+        return node
+
     def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
         self.diags.append(error(code, message, pos, hint))
 
@@ -92,8 +104,14 @@ class _Lowerer:
         self._header()
         self._declare_all()
         of = self._of
-        books = [ir.Book(d.item.name.text, self.info(d.item)) for d in of(s.BookDecl)]
-        modes = [ir.Mode(d.item.name.text, self.info(d.item)) for d in of(s.ModeDecl)]
+        books = [
+            self.at(ir.Book(d.item.name.text, self.info(d.item)), d.item.name.pos)
+            for d in of(s.BookDecl)
+        ]
+        modes = [
+            self.at(ir.Mode(d.item.name.text, self.info(d.item)), d.item.name.pos)
+            for d in of(s.ModeDecl)
+        ]
         self.modes = [m.id for m in modes]
         groups = [self._group(d) for d in of(s.GroupDecl)]
         self.group_list = groups
@@ -120,15 +138,31 @@ class _Lowerer:
         if item is None:
             return None
         return ir.Ruleset(
-            id=item.name.text, info=self.info(item), version=self.header.version,
-            digest=lineage.digest, languages=self.header.languages, units=self.header.units,
-            entry_cost=self.header.entry_cost, minimum_move=self.header.minimum,
-            extends=lineage.extends, changes=lineage.changes, books=tuple(books),
-            modes=tuple(modes), groups=tuple(groups), contexts=tuple(contexts),
-            layers=tuple(layers), features=tuple(features), modifiers=tuple(modifiers),
-            steps=tuple(steps), decisions=tuple(decisions), tables=tuple(tables),
-            dice_tables=tuple(dice_tables), triggers=tuple(triggers),
-            exclusions=tuple(exclusions), grids=tuple(grids), params=tuple(params),
+            id=item.name.text,
+            info=self.info(item),
+            version=self.header.version,
+            digest=lineage.digest,
+            languages=self.header.languages,
+            units=self.header.units,
+            entry_cost=self.header.entry_cost,
+            minimum_move=self.header.minimum,
+            extends=lineage.extends,
+            changes=lineage.changes,
+            books=tuple(books),
+            modes=tuple(modes),
+            groups=tuple(groups),
+            contexts=tuple(contexts),
+            layers=tuple(layers),
+            features=tuple(features),
+            modifiers=tuple(modifiers),
+            steps=tuple(steps),
+            decisions=tuple(decisions),
+            tables=tuple(tables),
+            dice_tables=tuple(dice_tables),
+            triggers=tuple(triggers),
+            exclusions=tuple(exclusions),
+            grids=tuple(grids),
+            params=tuple(params),
         )
 
     def _of(self, kind: type[_T]) -> list[_T]:
@@ -140,40 +174,61 @@ class _Lowerer:
         h = self.header
         rulesets = self._of(s.RulesetDecl)
         if not rulesets:
-            self.err("E110", "the file declares no ruleset", self.fallback_pos,
-                     "start the file with `ruleset <id> \"Title\"`")
+            self.err(
+                "E110",
+                "the file declares no ruleset",
+                self.fallback_pos,
+                'start the file with `ruleset <id> "Title"`',
+            )
         else:
             h.item = rulesets[0].item
             for extra in rulesets[1:]:
-                self.err("E110", "a file declares one ruleset", extra.item.name.pos,
-                         "split the second ruleset into a file of its own")
+                self.err(
+                    "E110",
+                    "a file declares one ruleset",
+                    extra.item.name.pos,
+                    "split the second ruleset into a file of its own",
+                )
         versions = self._of(s.VersionDecl)
         if not versions:
-            self.err("E110", "the ruleset has no version", self.fallback_pos,
-                     "add a line such as `version 1.0.0`")
+            self.err(
+                "E110",
+                "the ruleset has no version",
+                self.fallback_pos,
+                "add a line such as `version 1.0.0`",
+            )
         else:
             h.version = versions[-1].version
-            if not SEMVER.match(h.version):
-                self.err("E111", f"'{h.version}' is not a semantic version", versions[-1].pos,
-                         "write MAJOR.MINOR.PATCH, e.g. 1.0.0")
         for decl in self._of(s.LanguagesDecl)[-1:]:
             langs = [n.text for n in decl.languages]
             for n in decl.languages:
                 if not re.fullmatch(r"[a-z]{2,3}", n.text):
-                    self.err("E105", f"'{n.text}' is not a language code", n.pos,
-                             "use ISO 639-1 codes such as en, fr, ru")
+                    self.err(
+                        "E105",
+                        f"'{n.text}' is not a language code",
+                        n.pos,
+                        "use ISO 639-1 codes such as en, fr, ru",
+                    )
             h.languages = tuple(dict.fromkeys(langs))
         for units in self._of(s.UnitsDecl):
             for role, unit in units.bindings:
                 if role.text not in ROLES:
-                    self.err("E101", f"unknown unit role '{role.text}'", role.pos,
-                             did_you_mean(role.text, ROLES))
+                    self.err(
+                        "E101",
+                        f"unknown unit role '{role.text}'",
+                        role.pos,
+                        did_you_mean(role.text, ROLES),
+                    )
                 elif self._unit(unit, ROLES[role.text]):
                     h.units[role.text] = unit.text
         for stacking in self._of(s.StackingDecl):
             if stacking.policy.text != "sum":
-                self.err("E101", f"unknown stacking policy '{stacking.policy.text}'",
-                         stacking.policy.pos, did_you_mean(stacking.policy.text, ["sum"]))
+                self.err(
+                    "E101",
+                    f"unknown stacking policy '{stacking.policy.text}'",
+                    stacking.policy.pos,
+                    did_you_mean(stacking.policy.text, ["sum"]),
+                )
             if stacking.entry is not None:
                 number = self._number(stacking.entry, "cost")
                 h.entry_cost = number.value if number else 0
@@ -183,13 +238,17 @@ class _Lowerer:
     def _unit(self, unit: s.Name, dimension: str | None) -> bool:
         dim = DIMENSIONS.get(unit.text)
         if dim is None:
-            self.err("E104", f"unknown unit '{unit.text}'", unit.pos,
-                     did_you_mean(unit.text, DIMENSIONS))
+            self.err(
+                "E104", f"unknown unit '{unit.text}'", unit.pos, did_you_mean(unit.text, DIMENSIONS)
+            )
             return False
         if dimension is not None and dim != dimension:
-            self.err("E203", f"'{unit.text}' measures {dim}, here a {dimension} is expected",
-                     unit.pos, "units by kind: " + ", ".join(
-                         u for u, d in DIMENSIONS.items() if d == dimension))
+            self.err(
+                "E203",
+                f"'{unit.text}' measures {dim}, here a {dimension} is expected",
+                unit.pos,
+                "units by kind: " + ", ".join(u for u, d in DIMENSIONS.items() if d == dimension),
+            )
             return False
         return True
 
@@ -234,8 +293,12 @@ class _Lowerer:
                 case s.ParamDecl(item=item):
                     sym.declare(item.name, "param")
                 case s.OverrideDecl(pos=pos) | s.RemoveDecl(pos=pos):
-                    self.err("E506", "`override` and `remove` need `extends`", pos,
-                             "add `extends <base>@<version>` to the file")
+                    self.err(
+                        "E506",
+                        "`override` and `remove` need `extends`",
+                        pos,
+                        "add `extends <base>@<version>` to the file",
+                    )
                 case _:
                     pass
 
@@ -244,9 +307,14 @@ class _Lowerer:
         if labels:
             missing = [lang for lang in self.header.languages if lang not in labels]
             if missing:
-                self.diags.append(warning(
-                    "W101", f"'{item.name.text}' has no {', '.join(missing)} label",
-                    item.name.pos, f"add {missing[0]} \"...\" after the other labels"))
+                self.diags.append(
+                    warning(
+                        "W101",
+                        f"'{item.name.text}' has no {', '.join(missing)} label",
+                        item.name.pos,
+                        f'add {missing[0]} "..." after the other labels',
+                    )
+                )
         return self._info(labels, item.extras)
 
     def _info(self, labels: dict[str, str], extras: s.Extras) -> ir.Info:
@@ -263,8 +331,12 @@ class _Lowerer:
         for label in labels:
             lang = label.lang or self.header.languages[0]
             if lang not in self.header.languages:
-                self.err("E105", f"'{lang}' is not one of the ruleset's languages", label.pos,
-                         "declared: " + " ".join(self.header.languages))
+                self.err(
+                    "E105",
+                    f"'{lang}' is not one of the ruleset's languages",
+                    label.pos,
+                    "declared: " + " ".join(self.header.languages),
+                )
                 continue
             out[lang] = label.text
         return out
@@ -275,19 +347,28 @@ class _Lowerer:
             if self.symbols.require(name, ("mode",), "mode"):
                 members.append(name.text)
         self.groups[decl.item.name.text] = tuple(members)
-        return ir.Group(decl.item.name.text, self.info(decl.item), tuple(members))
+        return self.at(
+            ir.Group(decl.item.name.text, self.info(decl.item), tuple(members)), decl.item.name.pos
+        )
 
     def _context(self, decl: s.ContextDecl) -> ir.Context:
-        values = tuple(ir.ContextValue(v.name.text, self.info(v)) for v in decl.values)
+        values = tuple(
+            self.at(ir.ContextValue(v.name.text, self.info(v)), v.name.pos) for v in decl.values
+        )
         self.context_values[decl.item.name.text] = tuple(v.id for v in values)
-        return ir.Context(decl.item.name.text, self.info(decl.item), values)
+        return self.at(
+            ir.Context(decl.item.name.text, self.info(decl.item), values), decl.item.name.pos
+        )
 
     def _param(self, decl: s.ParamDecl) -> ir.ScenarioParam:
         self._unit(decl.unit, None)
         value = None
         if decl.value is not None:
             value = self._number(decl.value, DIMENSIONS.get(decl.unit.text))
-        return ir.ScenarioParam(decl.item.name.text, self.info(decl.item), decl.unit.text, value)
+        return self.at(
+            ir.ScenarioParam(decl.item.name.text, self.info(decl.item), decl.unit.text, value),
+            decl.item.name.pos,
+        )
 
     # ---- values ---------------------------------------------------------------------------
 
@@ -296,6 +377,7 @@ class _Lowerer:
         if not isinstance(value, ir.Number):
             self.err("E201", f"expected a number here, found {_describe(value)}", loc.pos)
             return None
+        self.where.record(value, loc.pos)
         if value.unit is not None:
             self._unit(s.Name(value.unit, loc.pos), dimension)
         return value
@@ -313,11 +395,16 @@ class _Lowerer:
         else:
             kind = value.kind
         if kind not in allowed:
-            self.err("E201", f"{_describe(loc.value)} cannot stand in {where}", loc.pos,
-                     "expected " + " or ".join(check.KIND_WORDS.get(a, a) for a in allowed))
+            self.err(
+                "E201",
+                f"{_describe(loc.value)} cannot stand in {where}",
+                loc.pos,
+                "expected " + " or ".join(spelling.KIND_WORDS.get(a, a) for a in allowed),
+            )
             return None
         if isinstance(value, s.SameAs):
             return None  # resolved by the caller, which knows the mode
+        self.where.record(value, loc.pos)
         self._check_units(value, loc.pos)
         return value
 
@@ -328,9 +415,6 @@ class _Lowerer:
                 numbers = [value]
             case ir.Rate(amount=a, per=p):
                 numbers = [a, p]
-                if p.value <= 0:
-                    self.err("E202", f"a rate per {p.value:g} divides by zero or less", pos,
-                             "the distance after `per` must be positive")
             case ir.Trade(gain=g, cost=c):
                 numbers = [g, c]
             case ir.ParamRate(amount=a, param=name):
@@ -340,7 +424,7 @@ class _Lowerer:
                 if u is not None:
                     self._unit(s.Name(u, pos), None)
                 if hi < lo:
-                    self.err("E201", f"the range {lo:g}-{hi:g} runs backwards", pos)
+                    self.err("E207", f"the range {lo:g}-{hi:g} runs backwards", pos)
             case _:
                 pass
         for n in numbers:
@@ -357,8 +441,18 @@ class _Lowerer:
             for name in decl.columns or ():
                 if name.text != COST:
                     self.symbols.require(name, ("modifier",), "modifier column")
-            layers.append(ir.Layer(decl.item.name.text, self.info(decl.item), decl.scope,
-                                   columns, tuple(r.item.name.text for r in decl.rows)))
+            layers.append(
+                self.at(
+                    ir.Layer(
+                        decl.item.name.text,
+                        self.info(decl.item),
+                        decl.scope,
+                        columns,
+                        tuple(r.item.name.text for r in decl.rows),
+                    ),
+                    decl.item.name.pos,
+                )
+            )
             for row in decl.rows:
                 self._check_width(row, len(columns))
                 rows.append((decl, row, columns))
@@ -375,19 +469,34 @@ class _Lowerer:
                     cells[COST] = self._resolve_same_cell(fid, self.raw_costs[fid])
                 elif self.symbols.kind_of(column) == "modifier":
                     cells[column] = self._modifier_cell(column, cell)
-                    self.modifier_values[column][fid] = _by_key(cells[column],
-                                                                self._key_groups(column))
+                    self.modifier_values[column][fid] = _by_key(
+                        cells[column], self._key_groups(column)
+                    )
             costs = {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
-            features.append(ir.Feature(fid, decl.item.name.text, self.info(row.item), cells,
-                                       costs, row.item.extras.ignores_others))
+            features.append(
+                self.at(
+                    ir.Feature(
+                        fid,
+                        decl.item.name.text,
+                        self.info(row.item),
+                        cells,
+                        costs,
+                        row.item.extras.ignores_others,
+                    ),
+                    row.item.name.pos,
+                )
+            )
         return layers, features
 
     def _check_width(self, row: s.RowNode, width: int) -> None:
         if len(row.cells) > width:
             extra = row.cells[width]
-            self.err("E204", f"'{row.item.name.text}' has {len(row.cells)} cells, the columns "
-                     f"are {width}", extra.pos if extra.entries else row.item.name.pos,
-                     "declare the extra column with `columns ...` or remove the cell")
+            self.err(
+                "E204",
+                f"'{row.item.name.text}' has {len(row.cells)} cells, the columns are {width}",
+                extra.pos if extra.entries else row.item.name.pos,
+                "declare the extra column with `columns ...` or remove the cell",
+            )
 
     def _cost_cell(self, cell: s.CellNode) -> ir.Cell:
         allowed = ("number", "rate", "param_rate", "impassable", "prohibited", "same")
@@ -403,13 +512,18 @@ class _Lowerer:
                 continue
             if entry.key is None:
                 if default is not None:
-                    self.err("E102", "a cell has one value for every mode", entry.value.pos,
-                             "name the mode this value is for: `<mode> <value>`")
+                    self.err(
+                        "E102",
+                        "a cell has one value for every mode",
+                        entry.value.pos,
+                        "name the mode this value is for: `<mode> <value>`",
+                    )
                 default = value
             elif self.symbols.require(entry.key, ("mode", "group"), "mode or group"):
                 if entry.key.text in exceptions:
-                    self.err("E102", f"'{entry.key.text}' is given twice in this cell",
-                             entry.key.pos)
+                    self.err(
+                        "E102", f"'{entry.key.text}' is given twice in this cell", entry.key.pos
+                    )
                 exceptions[entry.key.text] = value
         return ir.Cell(default, exceptions)
 
@@ -424,9 +538,13 @@ class _Lowerer:
         value = self._raw_for(fid, mode)
         if isinstance(value, ir.Same):
             if value.feature in seen:
-                self.err("E205", f"'{fid}' is defined through itself: "
-                         + " -> ".join((*seen, fid, value.feature)), self.cost_pos.get(fid),
-                         "one feature in the cycle needs a value of its own")
+                self.err(
+                    "E205",
+                    f"'{fid}' is defined through itself: "
+                    + " -> ".join((*seen, fid, value.feature)),
+                    self.cost_pos.get(fid),
+                    "one feature in the cycle needs a value of its own",
+                )
                 return _ZERO
             resolved = self._cost_for(value.feature, mode, (*seen, fid))
             return resolved.resolved if isinstance(resolved, ir.Same) else resolved
@@ -447,10 +565,12 @@ class _Lowerer:
                 resolved = self._cost_for(value.feature, mode, (fid,))
             return ir.Same(value.feature, resolved)
 
-        exceptions = {k: fill(v, k if k in self.modes else None)
-                      for k, v in cell.exceptions.items()}
-        return ir.Cell(fill(cell.default, None),
-                       {k: v for k, v in exceptions.items() if v is not None})
+        exceptions = {
+            k: fill(v, k if k in self.modes else None) for k, v in cell.exceptions.items()
+        }
+        return ir.Cell(
+            fill(cell.default, None), {k: v for k, v in exceptions.items() if v is not None}
+        )
 
     # ---- modifiers ------------------------------------------------------------------------
 
@@ -467,8 +587,11 @@ class _Lowerer:
                 default = value
             elif entry.key.text not in keys:
                 what = f"value of context '{context}'" if context else "context value"
-                hint = (did_you_mean(entry.key.text, keys) if context else
-                        "declare the modifier with `by <context>` to key values by context")
+                hint = (
+                    did_you_mean(entry.key.text, keys)
+                    if context
+                    else "declare the modifier with `by <context>` to key values by context"
+                )
                 self.err("E101", f"unknown {what} '{entry.key.text}'", entry.key.pos, hint)
             else:
                 exceptions[entry.key.text] = value
@@ -488,24 +611,36 @@ class _Lowerer:
         for row in decl.rows:
             self._check_width(row, 1)
             cell = self._modifier_cell(mid, row.cells[0])
-            factors.append(ir.Factor(row.item.name.text, self.info(row.item), cell))
+            factors.append(
+                self.at(ir.Factor(row.item.name.text, self.info(row.item), cell), row.item.name.pos)
+            )
             self.factor_info[row.item.name.text] = factors[-1].info
             self.modifier_values[mid][row.item.name.text] = _by_key(cell, self._key_groups(mid))
         combos = []
         for when in decl.whens:
-            members = [m.text for m in when.members
-                       if self.symbols.require(m, ("factor", "feature"), "factor or feature")]
+            members = [
+                m.text
+                for m in when.members
+                if self.symbols.require(m, ("factor", "feature"), "factor or feature")
+            ]
             cell = self._modifier_cell(mid, when.cell)
             value = cell.default or _ZERO
             combos.append(ir.Combination(tuple(members), value, self._info({}, when.extras)))
-        return ir.Modifier(mid, self.info(decl.item), self.modifier_context[mid], tuple(factors),
-                           tuple(combos), self.modifier_values[mid])
+        return self.at(
+            ir.Modifier(
+                mid,
+                self.info(decl.item),
+                self.modifier_context[mid],
+                tuple(factors),
+                tuple(combos),
+                self.modifier_values[mid],
+            ),
+            decl.item.name.pos,
+        )
 
     # ---- steps ----------------------------------------------------------------------------
 
     def _step(self, decl: s.StepDecl) -> ir.Step:
-        if is_reserved(decl.param.name.text):
-            self.diags.append(reserved_error(decl.param.name, "step input"))
         unit = decl.param.unit.text
         self._unit(decl.param.unit, None)
         if decl.result is not None:
@@ -516,22 +651,36 @@ class _Lowerer:
             if qty is None:
                 continue
             if qty.unit is not None and qty.unit != unit:
-                self.err("E203", f"'{qty.unit}' here, but the input is in '{unit}'",
-                         term.quantity.pos, f"write the distance in {unit}")
+                self.err(
+                    "E203",
+                    f"'{qty.unit}' here, but the input is in '{unit}'",
+                    term.quantity.pos,
+                    f"write the distance in {unit}",
+                )
             amount = self._number(term.amount, None) if term.amount else None
             if term.term == "rate":
-                if qty.value <= 0:
-                    self.err("E202", f"a step per {qty.value:g} {unit} divides by zero or less",
-                             term.quantity.pos, "the divisor after `per` must be positive")
-                terms.append(ir.StepTerm("rate", amount.value if amount else 0, qty.value,
-                                         term.full))
+                terms.append(
+                    ir.StepTerm("rate", amount.value if amount else 0, qty.value, term.full)
+                )
             elif term.term == "floor":
-                terms.append(ir.StepTerm("floor", amount.value if amount else 0,
-                                         at=qty.value, strict=term.strict))
+                terms.append(
+                    ir.StepTerm(
+                        "floor", amount.value if amount else 0, at=qty.value, strict=term.strict
+                    )
+                )
             else:
                 terms.append(ir.StepTerm("impassable", at=qty.value, strict=term.strict))
-        return ir.Step(decl.item.name.text, self.info(decl.item), decl.param.name.text, unit,
-                       decl.result.text if decl.result else None, tuple(terms))
+            self.where.record(terms[-1], term.quantity.pos)
+        step = ir.Step(
+            decl.item.name.text,
+            self.info(decl.item),
+            decl.param.name.text,
+            unit,
+            decl.result.text if decl.result else None,
+            tuple(terms),
+        )
+        self.where.record(step, decl.param.name.pos, "param")
+        return self.at(step, decl.item.name.pos)
 
     # ---- decisions ------------------------------------------------------------------------
 
@@ -548,45 +697,85 @@ class _Lowerer:
                 self.err("E102", f"column '{c.name.text}' is declared twice", c.name.pos)
             seen_cols.add(c.name.text)
         width = max(1, len(columns))
-        allowed = ("number", "rate", "trade", "span", "symbol", "flag", "dice", "text",
-                   "impassable", "prohibited", "blocked")
+        allowed = (
+            "number",
+            "rate",
+            "trade",
+            "span",
+            "symbol",
+            "flag",
+            "dice",
+            "text",
+            "impassable",
+            "prohibited",
+            "blocked",
+        )
         rows = []
         seen: dict[str, s.Pos] = {}
         for row in decl.rows:
             key = row.item.name.text
             if key in seen:
-                self.err("E102", f"row '{key}' appears twice in table '{decl.item.name.text}'",
-                         row.item.name.pos)
+                self.err(
+                    "E102",
+                    f"row '{key}' appears twice in table '{decl.item.name.text}'",
+                    row.item.name.pos,
+                )
             seen[key] = row.item.name.pos
             if len(row.cells) != width:
-                self.err("E204", f"row '{key}' has {len(row.cells)} cells, the table has "
-                         f"{width} columns", row.item.name.pos,
-                         "one cell per column, separated by '|'")
+                self.err(
+                    "E204",
+                    f"row '{key}' has {len(row.cells)} cells, the table has {width} columns",
+                    row.item.name.pos,
+                    "one cell per column, separated by '|'",
+                )
             cells: list[ir.Value | None] = []
             for cell in row.cells:
                 if len(cell.entries) > 1 or any(e.key for e in cell.entries):
-                    self.err("E201", "a table cell holds one value", cell.pos,
-                             "per-mode exceptions belong in layers, not plain tables")
-                cells.append(self.value(cell.entries[0].value, allowed, "a table cell")
-                             if cell.entries else None)
+                    self.err(
+                        "E208",
+                        "a table cell holds one value",
+                        cell.pos,
+                        "per-mode exceptions belong in layers, not plain tables",
+                    )
+                cells.append(
+                    self.value(cell.entries[0].value, allowed, "a table cell")
+                    if cell.entries
+                    else None
+                )
             number = row.key_number
             if number is not None and number.unit is not None:
                 self._unit(s.Name(number.unit, row.item.name.pos), None)
-            rows.append(ir.Row(key, self.info(row.item), tuple(cells),
-                               number.value if number else None, number.unit if number else None))
-        return ir.Table(decl.item.name.text, self.info(decl.item), columns, tuple(rows))
+            rows.append(
+                ir.Row(
+                    key,
+                    self.info(row.item),
+                    tuple(cells),
+                    number.value if number else None,
+                    number.unit if number else None,
+                )
+            )
+        return self.at(
+            ir.Table(decl.item.name.text, self.info(decl.item), columns, tuple(rows)),
+            decl.item.name.pos,
+        )
 
     def _dice(self, decl: s.DiceDecl) -> ir.DiceTable:
         dice = decl.dice.value
         assert isinstance(dice, ir.DiceValue)
-        check.dice_expression(dice, decl.dice.pos, self.diags)
+        self.where.record(dice, decl.dice.pos)
         modifiers = []
         for mod in decl.modifiers:
             number = self._number(mod.amount, None)
             if number is not None and not float(number.value).is_integer():
-                self.err("E201", "a dice modifier is a whole number", mod.amount.pos)
-            modifiers.append(ir.DiceModifier(mod.item.name.text, self.info(mod.item),
-                                             int(number.value) if number else 0))
+                self.err("E209", "a dice modifier is a whole number", mod.amount.pos)
+            modifiers.append(
+                self.at(
+                    ir.DiceModifier(
+                        mod.item.name.text, self.info(mod.item), int(number.value) if number else 0
+                    ),
+                    mod.item.name.pos,
+                )
+            )
         rows = []
         allowed = ("number", "dice", "symbol", "flag", "text", "span")
         names: set[str] = set()
@@ -601,17 +790,25 @@ class _Lowerer:
                     if isinstance(word, s.Word):
                         effects[word.name.text] = ir.Flag(True)
                     else:
-                        self.err("E201", "an effect is `name` or `name value`", entry.value.pos,
-                                 "e.g. `damage 1d6+3` or `ignites`")
+                        self.err(
+                            "E208",
+                            "an effect is `name` or `name value`",
+                            entry.value.pos,
+                            "e.g. `damage 1d6+3` or `ignites`",
+                        )
                     continue
                 value = self.value(entry.value, allowed, "an effect")
                 if value is not None:
                     effects[entry.key.text] = value
-            rows.append(ir.DiceRow(row.item.name.text, self.info(row.item), row.low, row.high,
-                                   effects))
-        check.dice_coverage(decl, dice, [m.value for m in modifiers], self.diags)
-        return ir.DiceTable(decl.item.name.text, self.info(decl.item), dice, tuple(modifiers),
-                            tuple(rows))
+            rows.append(
+                ir.DiceRow(row.item.name.text, self.info(row.item), row.low, row.high, effects)
+            )
+            self.where.record(rows[-1], row.item.pos)
+        table = ir.DiceTable(
+            decl.item.name.text, self.info(decl.item), dice, tuple(modifiers), tuple(rows)
+        )
+        self.where.record(table, decl.item.name.pos)
+        return table
 
     def _trigger(self, decl: s.TriggerDecl, dice_tables: list[ir.DiceTable]) -> ir.Trigger:
         table = self.symbols.require(decl.table, ("dice table",), "dice table")
@@ -619,27 +816,41 @@ class _Lowerer:
         if decl.modifier is not None and table is not None:
             mods = {m.id for t in dice_tables if t.id == table.name for m in t.modifiers}
             if decl.modifier.text not in mods:
-                self.err("E101", f"'{decl.modifier.text}' is not a modifier of "
-                         f"'{decl.table.text}'", decl.modifier.pos,
-                         did_you_mean(decl.modifier.text, mods))
+                self.err(
+                    "E101",
+                    f"'{decl.modifier.text}' is not a modifier of '{decl.table.text}'",
+                    decl.modifier.pos,
+                    did_you_mean(decl.modifier.text, mods),
+                )
             modifier = decl.modifier.text
         check_dice = None
         if decl.check is not None:
             assert isinstance(decl.check.value, ir.DiceValue)
             check_dice = decl.check.value
-            check.dice_expression(check_dice, decl.check.pos, self.diags)
+            self.where.record(check_dice, decl.check.pos)
         if decl.times < 1:
-            self.err("E201", "a trigger rolls at least once", decl.item.name.pos)
-        return ir.Trigger(decl.item.name.text, self.info(decl.item), decl.table.text,
-                          check_dice, decl.at_least, modifier, decl.times)
+            self.err("E209", "a trigger rolls at least once", decl.item.name.pos)
+        return self.at(
+            ir.Trigger(
+                decl.item.name.text,
+                self.info(decl.item),
+                decl.table.text,
+                check_dice,
+                decl.at_least,
+                modifier,
+                decl.times,
+            ),
+            decl.item.name.pos,
+        )
 
     def _exclusion(self, decl: s.ExcludeDecl) -> ir.Exclusion:
         kinds = ("feature", "factor", "context value")
         self.symbols.require(decl.subject, kinds, "feature or factor")
         for other in decl.others:
             self.symbols.require(other, kinds, "feature or factor")
-        return ir.Exclusion(decl.subject.text, tuple(o.text for o in decl.others),
-                            self._info({}, decl.extras))
+        return ir.Exclusion(
+            decl.subject.text, tuple(o.text for o in decl.others), self._info({}, decl.extras)
+        )
 
     def _grid(self, decl: s.GridDecl) -> ir.Grid:
         sizes = []
@@ -648,16 +859,16 @@ class _Lowerer:
             if number is not None:
                 if number.unit is None:
                     self.err("E203", "a grid cell size needs a unit", loc.pos, "e.g. 1.5 m")
-                elif number.value <= 0:
-                    self.err("E202", "a grid cell size must be positive", loc.pos)
                 sizes.append(number)
         if any(d < 1 for d in decl.diagonals):
-            self.err("E201", "a diagonal costs at least one cell", decl.item.name.pos)
-        return ir.Grid(decl.item.name.text, self.info(decl.item), tuple(sizes), decl.diagonals)
+            self.err("E209", "a diagonal costs at least one cell", decl.item.name.pos)
+        return self.at(
+            ir.Grid(decl.item.name.text, self.info(decl.item), tuple(sizes), decl.diagonals),
+            decl.item.name.pos,
+        )
 
 
-def _by_key(cell: ir.Cell,
-            groups: dict[str, tuple[str, ...]] | None = None) -> dict[str, ir.Value]:
+def _by_key(cell: ir.Cell, groups: dict[str, tuple[str, ...]] | None = None) -> dict[str, ir.Value]:
     """Values by context key ("" for any); ``groups`` given: a group's value goes to each
     member mode that has no value of its own."""
     values: dict[str, ir.Value] = {}
@@ -673,8 +884,6 @@ def _by_key(cell: ir.Cell,
     return values
 
 
-
-
 def _describe(value: s.SynValue) -> str:
     if isinstance(value, s.SameAs):
         return f"`as {value.target.text}`"
@@ -682,4 +891,4 @@ def _describe(value: s.SynValue) -> str:
         return f"the word '{value.name.text}'"
     if isinstance(value, ir.Marker):
         return f"`{value.marker}`"
-    return check.KIND_WORDS.get(value.kind, value.kind)
+    return spelling.KIND_WORDS.get(value.kind, value.kind)

@@ -89,3 +89,21 @@ def decision_row(row: ir.DecisionRow) -> str:
     """``distance <= size -> passive``; ``otherwise -> active``."""
     test = " and ".join(condition(c) for c in row.conditions) or "otherwise"
     return f"{test} -> {row.outcome}"
+
+
+KIND_WORDS: dict[str, str] = {
+    "number": "a number",
+    "rate": "a rate (`1 per 2 in`)",
+    "param_rate": "a rate per parameter",
+    "impassable": "`impassable`",
+    "prohibited": "`prohibited`",
+    "blocked": "`blocked`",
+    "same": "`as <feature>`",
+    "symbol": "a word",
+    "flag": "yes/no",
+    "dice": "dice (`1d6+3`)",
+    "text": "a quoted text",
+    "span": "a range (`2-3 in`)",
+    "trade": "a trade (`+90 deg for -1.5 m`)",
+}
+"""How diagnostics name each kind of value."""

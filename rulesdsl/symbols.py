@@ -10,7 +10,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from rulesdsl import syntax as s
-from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
 
 
@@ -30,15 +29,17 @@ class SymbolTable:
 
     def declare(self, name: s.Name, kind: str, parent: str | None = None) -> bool:
         table = self._books if kind == "book" else self._items
-        if is_reserved(name.text):
-            self.diagnostics.append(reserved_error(name, kind))
-            return False
         first = table.get(name.text)
         if first is not None:
-            self.diagnostics.append(error(
-                "E102", f"'{name.text}' is already defined (as a {first.kind})", name.pos,
-                "each name is declared once; use `override` in a variant to change a value",
-                [Related(first.pos, "first defined here")]))
+            self.diagnostics.append(
+                error(
+                    "E102",
+                    f"'{name.text}' is already defined (as a {first.kind})",
+                    name.pos,
+                    "each name is declared once; use `override` in a variant to change a value",
+                    [Related(first.pos, "first defined here")],
+                )
+            )
             return False
         table[name.text] = Symbol(name.text, kind, name.pos, parent)
         return True
@@ -65,12 +66,7 @@ class SymbolTable:
             message = f"'{name.text}' is a {sym.kind}, not a {what}"
         else:
             message = f"unknown {what} '{name.text}'"
-        self.diagnostics.append(error(
-            "E101", message, name.pos, did_you_mean(name.text, self.names(*wanted))))
+        self.diagnostics.append(
+            error("E101", message, name.pos, did_you_mean(name.text, self.names(*wanted)))
+        )
         return None
-
-
-def reserved_error(name: s.Name, kind: str) -> Diagnostic:
-    return error("E103", f"'{name.text}' cannot name a {kind}", name.pos,
-                 "it is a Python keyword or builtin, a name the generated module uses, or "
-                 "starts with _; pick another")

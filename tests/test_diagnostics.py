@@ -140,7 +140,7 @@ CELL_TABLES = """table t "T" {
 
 
 @pytest.mark.parametrize(("condition", "code", "column"), [
-    ("x > t[k].turn", "E201", 7),           # a rate needs `over <distance>`
+    ("x > t[k].turn", "E211", 7),           # a rate needs `over <distance>`
     ("x > t[k].up", "E201", 7),             # the word 'half' is no bound
     ("x > t[kk].up", "E101", 9),            # unknown input
     ("x > t[k].nope", "E101", 12),          # unknown row

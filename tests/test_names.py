@@ -20,12 +20,13 @@ from rulesdsl import ir
 from rulesdsl.checks import names
 from rulesdsl.checks.reserved import is_reserved, reserved
 from rulesdsl.compiler import Compiler
+from rulesdsl.positions import Positions
 from rulesdsl.serial import to_data
 from rulesdsl.syntax import Pos
 from tests.conftest import GENERATED, RULESETS, compile_snippet
 
 INJECTED = "*, x: float = __import__('os').system('touch pwned'), y"
-HERE = Pos("test", 1, 1, 1, 1)
+HERE = Positions(Pos("test", 1, 1, 1, 1))
 
 
 def heavy_gear(compiler: Compiler) -> ir.Ruleset:

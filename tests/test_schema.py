@@ -48,7 +48,7 @@ def test_a_yaml_ruleset_that_breaks_the_schema_is_reported(compiler: Compiler,
     path.write_text("id: bad\nversion: 1\nmodes: nope\n", "utf-8")
     compiled = compiler.compile_file(path)
     assert not compiled.ok
-    assert {d.code for d in compiled.diagnostics} == {"E201"}
+    assert {d.code for d in compiled.diagnostics} == {"E120"}
     assert any("modes" in d.message for d in compiled.diagnostics)
 
 

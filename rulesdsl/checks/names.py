@@ -1,5 +1,6 @@
 """Names pass: every name in the IR is an identifier of bounded length, every language code is
-a code, and no declared name is one the generated module uses itself.
+a code, every version a semantic version, and no declared name is one the generated module
+uses itself.
 
 The IR's annotations say which string slots hold names (:data:`rulesdsl.ir.Id`), declarations
 (:data:`rulesdsl.ir.NewId`) and language codes (:data:`rulesdsl.ir.Lang`), so this pass walks
@@ -19,7 +20,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from rulesdsl import ir
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.syntax import Pos
+from rulesdsl.positions import Positions
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,19 +31,34 @@ class Slot:
     pattern: ir.Pattern
     declares: bool
     path: str
+    owners: tuple[object, ...] = ()
+    """The IR nodes that hold the string, innermost first (to find its position)."""
+    field: str = ""
+    """The field of the innermost owner that holds the string."""
+
+    def what(self) -> str:
+        """What the slot names, in words: ``mode``, ``param of a step``."""
+        owner = self.owners[0] if self.owners else None
+        words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(owner).__name__).lower() if owner else "name"
+        return words if self.field in ("id", "name", "") else f"{self.field} of a {words}"
 
 
-def check(ruleset: ir.Ruleset, fallback: Pos) -> list[Diagnostic]:
+def check(ruleset: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     """E103 for a declared name the module uses itself, E106 for a malformed name or code."""
     out: list[Diagnostic] = []
     for slot in slots(ruleset):
+        pos = (
+            where.of_field(slot.owners[0], slot.field, *slot.owners[1:])
+            if slot.owners
+            else (where.fallback)
+        )
         if not _matches(slot.pattern, slot.text):
             shown = slot.text if len(slot.text) <= 40 else slot.text[:40] + "..."
             out.append(
                 error(
-                    "E106",
+                    slot.pattern.code,
                     f"{shown!r} at {slot.path} is not {slot.pattern.what}",
-                    fallback,
+                    pos,
                     f"at most {slot.pattern.max_length} characters matching {slot.pattern.regex}",
                 )
             )
@@ -50,8 +66,8 @@ def check(ruleset: ir.Ruleset, fallback: Pos) -> list[Diagnostic]:
             out.append(
                 error(
                     "E103",
-                    f"'{slot.text}' cannot be declared (at {slot.path})",
-                    fallback,
+                    f"'{slot.text}' cannot name a {slot.what()}",
+                    pos,
                     "it is a Python keyword or builtin, a name the generated module uses, or "
                     "starts with _; pick another",
                 )
@@ -70,7 +86,7 @@ def _compiled(regex: str) -> re.Pattern[str]:
 
 def slots(value: object) -> Iterator[Slot]:
     """Every name, declaration and language code inside an IR value."""
-    yield from _walk(type(value), value, "")
+    yield from _walk(type(value), value, "", ())
 
 
 @cache
@@ -78,28 +94,34 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls, vars(ir), include_extras=True)
 
 
-def _walk(tp: Any, value: object, path: str) -> Iterator[Slot]:
+def _walk(
+    tp: Any, value: object, path: str, owners: tuple[object, ...], field: str = ""
+) -> Iterator[Slot]:
     origin = get_origin(tp)
     if origin is Annotated:
         base, *meta = get_args(tp)
         pattern = next((m for m in meta if isinstance(m, ir.Pattern)), None)
         if pattern is not None and isinstance(value, str):
             declares = any(isinstance(m, ir.Declares) for m in meta)
-            yield Slot(value, pattern, declares, path or "(root)")
+            yield Slot(value, pattern, declares, path or "(root)", owners, field)
             return
-        yield from _walk(base, value, path)
+        yield from _walk(base, value, path, owners, field)
     elif origin in (Union, types.UnionType):
         if value is not None:
-            yield from _walk(type(value), value, path)
+            yield from _walk(type(value), value, path, owners)
     elif origin is tuple and isinstance(value, tuple):
         item = get_args(tp)[0]
         for i, x in enumerate(value):
-            yield from _walk(item, x, f"{path}[{i}]")
+            yield from _walk(item, x, f"{path}[{i}]", owners, field)
     elif origin is dict and isinstance(value, dict):
         key_tp, value_tp = get_args(tp)
         for k, v in value.items():
-            yield from _walk(key_tp, k, f"{path}.{k}" if isinstance(k, str) else path)
-            yield from _walk(value_tp, v, f"{path}[{k!r}]")
+            yield from _walk(
+                key_tp, k, f"{path}.{k}" if isinstance(k, str) else path, owners, field
+            )
+            yield from _walk(value_tp, v, f"{path}[{k!r}]", owners, field)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        inner = (value, *owners)
         for name, field_tp in _hints(type(value)).items():
-            yield from _walk(field_tp, getattr(value, name), f"{path}.{name}" if path else name)
+            field_path = f"{path}.{name}" if path else name
+            yield from _walk(field_tp, getattr(value, name), field_path, inner, name)

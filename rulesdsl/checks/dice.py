@@ -1,0 +1,130 @@
+"""Dice pass: usable dice expressions (E304), rows in order (E207), and coverage: every total
+the dice can roll falls in exactly one row (E301, E302), and so does every total that one
+declared modifier can push a roll to (E303).
+
+Rows are compared as intervals, never enumerated, so an open row (`3-`) or a huge modifier
+costs nothing; only totals the dice can actually reach are ever listed.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+from rulesdsl import ir, semantics, spelling
+from rulesdsl.diagnostics import Diagnostic, Related, error
+from rulesdsl.dice import MAX_COUNT, MAX_SIDES
+from rulesdsl.positions import Positions
+from rulesdsl.syntax import Pos
+
+
+def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for table in rs.dice_tables:
+        if _usable(table.dice, where.of(table.dice, table), out):
+            _coverage(table, where, out)
+    for trigger in rs.triggers:
+        if trigger.check is not None:
+            _usable(trigger.check, where.of(trigger.check, trigger), out)
+    return out
+
+
+def _usable(dice: ir.DiceValue, pos: Pos, out: list[Diagnostic]) -> bool:
+    if 1 <= dice.count <= MAX_COUNT and 1 <= dice.sides <= MAX_SIDES:
+        return True
+    out.append(
+        error(
+            "E304",
+            f"'{spelling.dice(dice)}' is not a usable roll",
+            pos,
+            f"between 1 and {MAX_COUNT} dice of 1 to {MAX_SIDES} sides",
+        )
+    )
+    return False
+
+
+def _bounds(row: ir.DiceRow) -> tuple[float, float]:
+    return (-math.inf if row.low is None else row.low, math.inf if row.high is None else row.high)
+
+
+def _coverage(table: ir.DiceTable, where: Positions, out: list[Diagnostic]) -> None:
+    rows = []
+    for row in table.rows:
+        low, high = _bounds(row)
+        if low > high:
+            out.append(
+                error(
+                    "E207",
+                    f"row '{row.id}' runs from {row.low} down to {row.high}",
+                    where.of(row, table),
+                    "write the smaller total first",
+                )
+            )
+        else:
+            rows.append(row)
+    reach = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
+    for first, later in combinations(rows, 2):
+        low = max(_bounds(first)[0], _bounds(later)[0])
+        high = min(_bounds(first)[1], _bounds(later)[1])
+        if low <= high:
+            out.append(
+                error(
+                    "E302",
+                    f"{_overlap(low, high, reach)} in both '{first.id}' and '{later.id}'",
+                    where.of(later, table),
+                    "each total belongs to one row",
+                    [Related(where.of(first, table), f"'{first.id}' is here")],
+                )
+            )
+    plain = semantics.plain_totals(table.dice)
+    gaps = [t for t in plain if not any(semantics.covers(r, t) for r in rows)]
+    name_pos = where.of(table)
+    if gaps:
+        out.append(
+            error(
+                "E301",
+                f"{_totals(gaps)} of {spelling.dice(table.dice)} "
+                f"{'is' if len(gaps) == 1 else 'are'} in no row",
+                name_pos,
+                "add rows for them, or widen a neighbour",
+            )
+        )
+        return
+    pushed = [t for t in reach if not any(semantics.covers(r, t) for r in rows)]
+    if pushed:
+        covered = [t for t in reach if t not in pushed]
+        out.append(
+            error(
+                "E303",
+                f"with its modifiers the roll reaches {_totals(pushed)}, which no row covers",
+                name_pos,
+                f"make the last row open-ended (`{max(covered)}+`) or the first "
+                f"(`{min(covered)}-`)",
+            )
+        )
+
+
+def _overlap(low: float, high: float, reach: list[int]) -> str:
+    """The totals two rows share, listed where the dice reach them."""
+    shared = [t for t in reach if low <= t <= high]
+    if shared:
+        return _totals(shared)
+    if math.isinf(high):
+        return f"totals {int(low)} and above"
+    if math.isinf(low):
+        return f"totals {int(high)} and below"
+    return _totals(list(range(int(low), int(high) + 1))[:50])
+
+
+def _totals(totals: list[int]) -> str:
+    """``total 7``, ``totals 2-6, 8``: runs of consecutive totals."""
+    runs: list[str] = []
+    start = prev = totals[0]
+    for t in [*totals[1:], None]:
+        if t is not None and t == prev + 1:
+            prev = t
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if t is not None:
+            start = prev = t
+    return ("total " if len(totals) == 1 else "totals ") + ", ".join(runs)

@@ -1,0 +1,42 @@
+"""Where each part of the IR was written: the table that lowering fills and checks read.
+
+The IR itself holds no positions (it is plain, comparable, serialisable data). While lowering
+builds IR nodes it records each one's source position here, keyed by the node object itself;
+a check that finds a problem in a node asks for the position of that node or, failing that,
+of the nearest enclosing node it knows. IR that arrives without a source (an exported IR read
+back) has an empty table, and every diagnostic falls back to the file.
+"""
+
+from __future__ import annotations
+
+from rulesdsl.syntax import Pos
+
+
+class Positions:
+    """Source positions of IR nodes, by node identity; ``fallback`` is the file's start."""
+
+    def __init__(self, fallback: Pos) -> None:
+        self.fallback = fallback
+        self._at: dict[tuple[int, str], tuple[object, Pos]] = {}
+
+    def record(self, node: object, pos: Pos | None, field: str = "") -> None:
+        """Remember where ``node`` (or one of its fields) was written. The node is kept alive
+        with its position, so its identity cannot be reused while the table exists."""
+        if pos is not None and (id(node), field) not in self._at:
+            self._at[id(node), field] = (node, pos)
+
+    def of(self, *nodes: object) -> Pos:
+        """The position of the first of ``nodes`` that has one: pass the node a diagnostic
+        is about first, then the nodes that enclose it."""
+        for node in nodes:
+            found = self._at.get((id(node), ""))
+            if found is not None and found[0] is node:
+                return found[1]
+        return self.fallback
+
+    def of_field(self, node: object, field: str, *enclosing: object) -> Pos:
+        """Where a field of ``node`` was written, else where ``node`` or an enclosing node was."""
+        found = self._at.get((id(node), field))
+        if found is not None and found[0] is node:
+            return found[1]
+        return self.of(node, *enclosing)

@@ -1,0 +1,109 @@
+"""One bad input per diagnostic code of the checks stage, each with its code, line and column,
+and a guard that every code the compiler can raise is raised by some test."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import schema
+from rulesdsl.checks import names
+from rulesdsl.compiler import Compiler
+from rulesdsl.diagnostics import CODES
+from rulesdsl.positions import Positions
+from rulesdsl.syntax import Pos
+from tests.conftest import compile_snippet
+
+HEADER = """ruleset demo "Demo"
+version 1.0.0
+units distance in, cost MP
+mode walker "Walker"
+"""
+HEADER_LINES = HEADER.count("\n")
+
+CORPUS: list[tuple[str, str, int, int]] = [
+    # (code, body after the header, line in the body, column)
+    ("E202", 'step s "S" (x in) -> points : +1 per full 0.0000001 in\n', 1, 43),
+    ("E202", 'grid g "G" : 0 m, diagonals 1\n', 1, 14),
+    ("E202", 'decision d "D" (x in) {\n  x / 0 > 1 -> a "A"\n  otherwise -> b "B"\n}\n', 2, 3),
+    ("E207", 'table t "T" {\n  span "Span" | 5-2 in\n}\n', 2, 17),
+    ("E207", 'dice fx "FX" : 2d6 {\n  2-12 all "All"\n  9-3 odd "Odd"\n}\n', 3, 3),
+    ("E208", 'table t "T" {\n  a "A" | 1, walker 2\n}\n', 2, 11),
+    ("E208", 'dice fx "FX" : 1d6 {\n  1-6 all "All" | 3\n}\n', 2, 19),
+    ("E209", 'dice fx "FX" : 1d6 {\n  modifier m "M" +1.5\n  1+ all "All"\n}\n', 2, 3),
+    ("E209", 'dice fx "FX" : 1d6 {\n  1-6 all "All"\n}\ntrigger t "T" : roll fx times 0\n', 4, 9),
+    ("E209", 'grid g "G" : 1.5 m, diagonals 0\n', 1, 6),
+    ("E210", 'decision d "D" (h bool) {\n  h > 1 -> a "A"\n  otherwise -> b "B"\n}\n', 2, 3),
+    (
+        "E211",
+        'table t "T" {\n  a "A" | 1\n}\ndecision d "D" (k t, x in) {\n'
+        '  x > t[x] -> a "A"\n  otherwise -> b "B"\n}\n',
+        5,
+        9,
+    ),
+    ("E212", 'layer l "L" {\n  big "Big" | 100000000000000000000\n}\n', 2, 15),
+    (
+        "E212",
+        'dice fx "FX" : 2d6 {\n  modifier m "M" -100000000000000\n  3- low "Low"\n'
+        '  4+ high "High"\n}\n',
+        2,
+        12,
+    ),
+    ("E304", 'dice fx "FX" : 0d6 {\n  1+ all "All"\n}\n', 1, 16),
+    ("E213", 'layer l "L" {\n  road "Road" | -3\n}\n', 2, 17),
+]
+
+
+def located(compiler: Compiler, text: str) -> list[tuple[str, int, int]]:
+    compiled = compile_snippet(compiler, text)
+    return [
+        (d.code, d.pos.line, d.pos.column)
+        for d in compiled.diagnostics
+        if d.is_error and d.pos is not None
+    ]
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "line", "column"), CORPUS, ids=[f"{c[0]}-{i}" for i, c in enumerate(CORPUS)]
+)
+def test_each_bad_input_gets_its_code_at_its_place(
+    compiler: Compiler, code: str, text: str, line: int, column: int
+) -> None:
+    assert located(compiler, HEADER + text) == [(code, HEADER_LINES + line, column)]
+
+
+def test_an_inconsistent_ir_is_an_internal_error_not_a_traceback(
+    compiler: Compiler, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(schema, "validate_ir", lambda ruleset: ["modes/0: broken"])
+    compiled = compile_snippet(compiler, HEADER)
+    assert [d.code for d in compiled.diagnostics] == ["E900"]
+    assert compiled.ruleset is None
+
+
+def test_a_label_missing_in_a_declared_language_is_w101(compiler: Compiler) -> None:
+    text = HEADER.replace("version 1.0.0", "version 1.0.0\nlanguages en fr")
+    compiled = compile_snippet(compiler, text)
+    assert compiled.ok
+    assert [(d.code, d.pos and d.pos.line) for d in compiled.diagnostics] == [
+        ("W101", 1),
+        ("W101", 5),
+    ]
+
+
+def test_a_malformed_version_is_e111_for_any_front_end(compiler: Compiler) -> None:
+    ruleset = compile_snippet(compiler, HEADER).ruleset
+    assert ruleset is not None
+    broken = dataclasses.replace(ruleset, version="1.0")
+    assert [d.code for d in names.check(broken, Positions(Pos("x", 1, 1, 1, 1)))] == ["E111"]
+
+
+def test_every_code_is_raised_by_some_test() -> None:
+    """Each code in CODES appears in an assertion of some test module."""
+    tests = Path(__file__).resolve().parent
+    text = "\n".join(p.read_text("utf-8") for p in sorted(tests.glob("test_*.py")))
+    tested = set(re.findall(r"""["'(]([EW]\d{3})["',)]""", text))
+    assert sorted(set(CODES) - tested) == []
