@@ -55,7 +55,7 @@ class Compiler:
 
     def read(self, path: Path) -> tuple[str | None, list[Diagnostic]]:
         try:
-            text = path.read_text("utf-8")
+            text = path.read_text("utf-8-sig")  # a byte-order mark is not part of the text
         except (OSError, UnicodeDecodeError) as exc:
             pos = s.Pos(str(path), 1, 1, 1, 1)
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

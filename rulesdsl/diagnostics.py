@@ -20,6 +20,8 @@ CODES: Mapping[str, str] = {
     "E001": "syntax error: a token the grammar does not expect here",
     "E002": "syntax error: a character that starts no token",
     "E003": "the file cannot be read",
+    "E004": "a control character or half a surrogate pair in a string",
+    "E005": "a number too large",
     "E101": "unknown name (mode, feature, table, book, context value, parameter, ...)",
     "E102": "duplicate definition",
     "E103": "a name that cannot be used as an identifier (Python keyword or reserved)",
