@@ -10,15 +10,13 @@ over the many young objects made the compile super-linear in the size of the fil
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulesdsl import ir
 from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error, sort_key
+from rulesdsl.gc_pause import gc_paused
 from rulesdsl.lower import lower
 from rulesdsl.parse import Parser
 from rulesdsl.resolve import digest, resolve
@@ -147,19 +145,6 @@ class Compiler:
                 for p in problems])
         ruleset: ir.Ruleset = from_data(ir.Ruleset, data)
         return Compiled(str(path), ruleset, [])
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Hold off the cyclic garbage collector for the duration (re-entrant); the previous state
-    is restored however the block ends."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:

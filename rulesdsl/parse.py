@@ -10,17 +10,19 @@ import json
 import re
 import sys
 from collections.abc import Callable
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
 from rulesdsl import ir, spelling
 from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.gc_pause import gc_paused
 
 _TOKEN_WORDS = {
     "_NL": "end of line", "NAME": "a name", "STRING": "a quoted string", "INT": "a whole number",
@@ -58,6 +60,10 @@ class Parser:
         reports the errors of every statement, and later stages still check the statements
         that did parse. The tree is None only when nothing could be recovered.
         """
+        with gc_paused():
+            return self._parse(text, path)
+
+    def _parse(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
         if text.startswith("\ufeff"):  # a UTF-8 byte-order mark: not part of the text
             text = text[1:]
         source = text if text.endswith("\n") else text + "\n"
@@ -181,15 +187,32 @@ def _bad_escape_offset(raw: str, bad: Callable[[int], bool]) -> int:
 _NO_EXTRAS = s.Extras()
 
 
-@v_args(meta=True)
-class _Builder(Transformer[Token, list[s.Statement]]):
-    """Lark tree -> syntax nodes. Each method gets the node's meta and its transformed children."""
+class _Builder:
+    """Lark tree -> syntax nodes. Each method, named after a grammar rule (or an alias), gets
+    the node's meta and its built children; tokens pass through :meth:`__default_token__`.
+
+    It walks the tree itself rather than through ``lark.Transformer`` with ``v_args``, which
+    wraps every method anew on each call: that cost a quarter of a large file's parse."""
 
     def __init__(self, path: str) -> None:
         super().__init__()
         self.file = path  # not `path`: that name is the grammar rule below
         self.errors: list[Diagnostic] = []
         """Problems inside tokens the grammar accepted (string contents, huge numbers)."""
+        self._rules: dict[str, Callable[[Meta, list[Any]], Any]] = {}
+
+    def transform(self, tree: Tree[Token]) -> list[s.Statement]:
+        statements: list[s.Statement] = self._build(tree)
+        return statements
+
+    def _build(self, tree: Tree[Token]) -> Any:
+        children = [self._build(c) if isinstance(c, Tree) else self.__default_token__(c)
+                    for c in tree.children]
+        rule = self._rules.get(tree.data)
+        if rule is None:
+            rule = self._rules[tree.data] = getattr(self, tree.data, None) or partial(
+                self.__default__, tree.data)
+        return rule(tree.meta, children)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -615,7 +638,7 @@ class _Builder(Transformer[Token, list[s.Statement]]):
     def remove_decl(self, meta: Meta, ch: list[Any]) -> s.RemoveDecl:
         return s.RemoveDecl(ch[0], ch[1], self._p(meta))
 
-    def __default__(self, data: str, children: list[Any], meta: Meta) -> Any:
+    def __default__(self, data: str, meta: Meta, children: list[Any]) -> Any:
         raise AssertionError(f"grammar rule without a builder: {data}")  # pragma: no cover
 
     def __default_token__(self, token: Token) -> Token:
