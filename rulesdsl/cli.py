@@ -2,26 +2,28 @@
 
 Exit status: 0 success, 1 the rules have errors (or `build --check` found stale files),
 2 bad usage. Diagnostics go to stderr; nothing here ever shows a Python traceback for bad input.
+
+Each verb imports what it needs when it runs (the compiler, the backends, YAML, the JSON
+Schema), so a command's start-up pays only for its own work; only the verb that runs has its
+module in `rulesdsl.commands` imported.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-import yaml
-
-from rulesdsl import schema
 from rulesdsl.backends.pdf import PdfUnavailable
-from rulesdsl.build import build
-from rulesdsl.commands import registrars
-from rulesdsl.compiler import Compiled, Compiler, ruleset_files
-from rulesdsl.diagnostics import Diagnostic, render_text, to_json
-from rulesdsl.serial import to_data
+from rulesdsl.commands import VERBS, registrar
+
+if TYPE_CHECKING:
+    from rulesdsl.compiler import Compiled, Compiler
+    from rulesdsl.diagnostics import Diagnostic
+
+SUFFIXES = (".terrain", ".yaml", ".yml")
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
 
@@ -32,6 +34,8 @@ class UsageError(Exception):
 
 def report(diags: Sequence[Diagnostic], compiler: Compiler, fmt: str,
            stream: TextIO | None = None) -> None:
+    from rulesdsl.diagnostics import render_text, to_json
+
     out = stream or sys.stderr
     if fmt == "json":
         print(to_json(diags), file=out)
@@ -57,13 +61,15 @@ def find_project(start: Path | None = None) -> Path:
 
 def ruleset_path(name: str, project: Path | None = None) -> Path:
     """A ruleset by path, or by id in the project's rulesets/ folder."""
+    from rulesdsl.compiler import ruleset_files
+
     path = Path(name)
-    if path.suffix in (".terrain", ".yaml", ".yml") or path.exists():
+    if path.suffix in SUFFIXES or path.exists():
         if not path.is_file():
             raise UsageError(f"no such file: {name}")
         return path
     folder = (project or find_project()) / "rulesets"
-    for suffix in (".terrain", ".yaml", ".yml"):
+    for suffix in SUFFIXES:
         candidate = folder / f"{name}{suffix}"
         if candidate.is_file():
             return candidate
@@ -81,6 +87,8 @@ def compile_one(name: str, compiler: Compiler, fmt: str) -> Compiled:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from rulesdsl.compiler import Compiler, ruleset_files
+
     compiler = Compiler()
     paths: list[Path] = []
     for name in args.paths or [str(find_project() / "rulesets")]:
@@ -109,6 +117,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else project / "generated"  # type: ignore[operator]
     if not rulesets.is_dir():
         raise UsageError(f"no such folder: {rulesets}")
+    from rulesdsl.build import build
+    from rulesdsl.compiler import Compiler
+
     compiler = Compiler()
     result = build(rulesets, out, check=args.check, compiler=compiler)
     report([d for c in result.compiled for d in c.diagnostics], compiler, args.format)
@@ -130,19 +141,28 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    from rulesdsl import schema
+
     sys.stdout.write(schema.dumps(schema.shipped()))
     return EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from rulesdsl.compiler import Compiler
+    from rulesdsl.serial import to_data
+
     compiler = Compiler()
     compiled = compile_one(args.ruleset, compiler, "text")
     if compiled.ruleset is None:
         return EXIT_RULES
     data = to_data(compiled.ruleset)
     if args.format == "json":
+        import json
+
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
+        import yaml
+
         sys.stdout.write(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
     return EXIT_OK
 
@@ -157,7 +177,10 @@ def _format_option(parser: argparse.ArgumentParser) -> None:
                         help="how to print diagnostics (default: text)")
 
 
-def make_parser() -> argparse.ArgumentParser:
+def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The command-line parser. Of the verbs in `rulesdsl.commands`, only ``verb`` (or every
+    one, when ``verb`` is None) is registered in full, importing its module; the others get a
+    sub-parser with their help line, enough for `rulesdsl --help` and argparse's choices."""
     parser = argparse.ArgumentParser(
         prog="rulesdsl",
         description="Compile tabletop terrain and movement rules into Python modules and "
@@ -197,13 +220,22 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("yaml", "json"), default="yaml")
     p.set_defaults(run=cmd_export)
 
-    for register in registrars():
-        register(verbs)
+    for name, help_line in VERBS.items():
+        if verb is None or verb == name:
+            registrar(name)(verbs)
+        else:
+            verbs.add_parser(name, help=help_line, add_help=False)
     return parser
 
 
+def chosen_verb(argv: Sequence[str]) -> str:
+    """The verb on the command line: its first word that is not an option ('' when none)."""
+    return next((arg for arg in argv if not arg.startswith("-")), "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = make_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = make_parser(chosen_verb(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed the usage error

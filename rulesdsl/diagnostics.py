@@ -20,6 +20,8 @@ CODES: Mapping[str, str] = {
     "E001": "syntax error: a token the grammar does not expect here",
     "E002": "syntax error: a character that starts no token",
     "E003": "the file cannot be read",
+    "E004": "a control character or half a surrogate pair in a string",
+    "E005": "a number too large",
     "E101": "unknown name (mode, feature, table, book, context value, parameter, ...)",
     "E102": "duplicate definition",
     "E103": "a declared name that the generated module or Python uses itself",
@@ -52,7 +54,6 @@ CODES: Mapping[str, str] = {
     "E504": "an override or remove of something the base does not have",
     "E505": "two overrides of the same cell",
     "E506": "`override`, `remove` or `extends` in a ruleset that extends nothing",
-    "E900": "internal error: the compiler's own output is inconsistent (please report it)",
     "W101": "a label missing in one of the ruleset's languages",
     "W601": "a breaking or rules-level change without a matching version bump",
 }

@@ -7,17 +7,22 @@ compiled once per :class:`Parser`, which callers create once and reuse.
 from __future__ import annotations
 
 import json
+import re
+import sys
+from collections.abc import Callable
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
 from rulesdsl import ir, spelling
 from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.gc_pause import gc_paused
 
 _TOKEN_WORDS = {
     "_NL": "end of line", "NAME": "a name", "STRING": "a quoted string", "INT": "a whole number",
@@ -55,6 +60,12 @@ class Parser:
         reports the errors of every statement, and later stages still check the statements
         that did parse. The tree is None only when nothing could be recovered.
         """
+        with gc_paused():
+            return self._parse(text, path)
+
+    def _parse(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
+        if text.startswith("\ufeff"):  # a UTF-8 byte-order mark: not part of the text
+            text = text[1:]
         source = text if text.endswith("\n") else text + "\n"
         errors: list[Diagnostic] = []
         lines = source.split("\n")
@@ -66,8 +77,9 @@ class Parser:
                 if len(errors) >= MAX_ERRORS or not _blank_statement(lines, exc.line):
                     return None, errors
                 continue
-            statements = _Builder(path).transform(tree)
-            return s.SourceFile(path, text, tuple(statements)), errors
+            builder = _Builder(path)
+            statements = builder.transform(tree)
+            return s.SourceFile(path, text, tuple(statements)), errors + builder.errors
 
 
 MAX_ERRORS = 50
@@ -137,21 +149,70 @@ def _pos(path: str, meta: Meta | Token) -> s.Pos:
                  meta.end_line or meta.line or 1, meta.end_column or meta.column or 1)
 
 
-def _unquote(token: Token) -> str:
-    text: str = json.loads(str(token))
-    return text
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters a string may not hold, raw or escaped: all but the tab (raw or ``\\t``)
+and the line break (``\\n``; a raw one ends the string)."""
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_NUMERIC_TOKENS = frozenset({"INT", "NUMBER", "DICE", "SEMVER", "VERSION_REQ"})
+_DIGITS = re.compile(r"\d+")
+_LARGEST = sys.float_info.max
+
+
+def _bad_escape_offset(raw: str, bad: Callable[[int], bool]) -> int:
+    """Where in a quoted string's source the first ``\\uXXXX`` escape of a code point that
+    is ``bad`` starts; a surrogate pair counts as the one character it makes (escapes are
+    read in order, so ``\\\\ud800`` is no escape)."""
+    i = 1
+    while i < len(raw) - 1:
+        if raw[i] != "\\":
+            i += 1
+            continue
+        if raw[i + 1] != "u":
+            i += 2
+            continue
+        code = int(raw[i + 2:i + 6], 16)
+        if 0xD800 <= code < 0xDC00 and raw[i + 6:i + 8] == "\\u":
+            low = int(raw[i + 8:i + 12], 16)
+            if 0xDC00 <= low < 0xE000:
+                if bad(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)):  # pragma: no cover
+                    return i
+                i += 12
+                continue
+        if bad(code):
+            return i
+        i += 6
+    return 0  # pragma: no cover - only called when the decoded text holds such a character
 
 
 _NO_EXTRAS = s.Extras()
 
 
-@v_args(meta=True)
-class _Builder(Transformer[Token, list[s.Statement]]):
-    """Lark tree -> syntax nodes. Each method gets the node's meta and its transformed children."""
+class _Builder:
+    """Lark tree -> syntax nodes. Each method, named after a grammar rule (or an alias), gets
+    the node's meta and its built children; tokens pass through :meth:`__default_token__`.
+
+    It walks the tree itself rather than through ``lark.Transformer`` with ``v_args``, which
+    wraps every method anew on each call: that cost a quarter of a large file's parse."""
 
     def __init__(self, path: str) -> None:
         super().__init__()
         self.file = path  # not `path`: that name is the grammar rule below
+        self.errors: list[Diagnostic] = []
+        """Problems inside tokens the grammar accepted (string contents, huge numbers)."""
+        self._rules: dict[str, Callable[[Meta, list[Any]], Any]] = {}
+
+    def transform(self, tree: Tree[Token]) -> list[s.Statement]:
+        statements: list[s.Statement] = self._build(tree)
+        return statements
+
+    def _build(self, tree: Tree[Token]) -> Any:
+        children = [self._build(c) if isinstance(c, Tree) else self.__default_token__(c)
+                    for c in tree.children]
+        rule = self._rules.get(tree.data)
+        if rule is None:
+            rule = self._rules[tree.data] = getattr(self, tree.data, None) or partial(
+                self.__default__, tree.data)
+        return rule(tree.meta, children)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -160,6 +221,36 @@ class _Builder(Transformer[Token, list[s.Statement]]):
 
     def _name(self, token: Token) -> s.Name:
         return s.Name(str(token), self._p(token))
+
+    def _at(self, token: Token, offset: int, width: int = 1) -> s.Pos:
+        """The position of characters inside a one-line token."""
+        line, column = token.line or 1, (token.column or 1) + offset
+        return s.Pos(self.file, line, column, line, column + width)
+
+    def _unquote(self, token: Token) -> str:
+        """A quoted string's text. A raw control character (other than a tab) or an escape
+        that is half of a surrogate pair is an error (E004); the text then stands in for it
+        with U+FFFD so that later stages see a plain string."""
+        raw = str(token)
+        text: str = json.loads(raw, strict=False)
+        bad = _CONTROL.search(text)
+        if bad is not None:
+            in_raw = _CONTROL.search(raw)
+            offset, width = (in_raw.start(), 1) if in_raw is not None else (
+                _bad_escape_offset(raw, lambda c: _CONTROL.match(chr(c)) is not None), 6)
+            self.errors.append(error(
+                "E004", f"control character {bad.group()!r} in a string",
+                self._at(token, offset, width),
+                "remove it; write a tab as \\t and a line break as \\n"))
+            return _CONTROL.sub("\ufffd", text)
+        if _SURROGATE.search(text) is not None:
+            offset = _bad_escape_offset(raw, lambda c: 0xD800 <= c < 0xE000)
+            self.errors.append(error(
+                "E004", f"'{raw[offset:offset + 6]}' is half of a surrogate pair, not a "
+                "character", self._at(token, offset, 6),
+                "write the character itself, or both halves of the pair (\\ud83d\\ude00)"))
+            return _SURROGATE.sub("\ufffd", text)
+        return text
 
     def _item(self, meta: Meta, children: list[Any]) -> s.Item:
         """Build an Item from a leading NAME, optional labels and trailing extras."""
@@ -338,14 +429,14 @@ class _Builder(Transformer[Token, list[s.Statement]]):
         return s.Located(parse_dice_token(str(ch[0])), self._p(meta))
 
     def text(self, meta: Meta, ch: list[Token]) -> s.Located:
-        return s.Located(ir.Text(_unquote(ch[0])), self._p(meta))
+        return s.Located(ir.Text(self._unquote(ch[0])), self._p(meta))
 
     # -- labels and extras ------------------------------------------------------------------
 
     def labels(self, meta: Meta, ch: list[Token]) -> tuple[s.Label, ...]:
-        out = [s.Label("", _unquote(ch[0]), self._p(ch[0]))]
+        out = [s.Label("", self._unquote(ch[0]), self._p(ch[0]))]
         for lang, text in zip(ch[1::2], ch[2::2], strict=True):
-            out.append(s.Label(str(lang), _unquote(text), self._p(lang)))
+            out.append(s.Label(str(lang), self._unquote(text), self._p(lang)))
         return tuple(out)
 
     def extras(self, meta: Meta, ch: list[Any]) -> s.Extras:
@@ -355,7 +446,7 @@ class _Builder(Transformer[Token, list[s.Statement]]):
 
     def source(self, meta: Meta, ch: list[Token]) -> s.SourceRef:
         page = next((str(t) for t in ch[1:] if t.type == "PAGE"), None)
-        detail = next((_unquote(t) for t in ch[1:] if t.type == "STRING"), None)
+        detail = next((self._unquote(t) for t in ch[1:] if t.type == "STRING"), None)
         return s.SourceRef(self._name(ch[0]), page, detail)
 
     def note(self, meta: Meta, ch: list[Token]) -> tuple[s.Label, ...]:
@@ -547,11 +638,30 @@ class _Builder(Transformer[Token, list[s.Statement]]):
     def remove_decl(self, meta: Meta, ch: list[Any]) -> s.RemoveDecl:
         return s.RemoveDecl(ch[0], ch[1], self._p(meta))
 
-    def __default__(self, data: str, children: list[Any], meta: Meta) -> Any:
+    def __default__(self, data: str, meta: Meta, children: list[Any]) -> Any:
         raise AssertionError(f"grammar rule without a builder: {data}")  # pragma: no cover
 
     def __default_token__(self, token: Token) -> Token:
+        if token.type in _NUMERIC_TOKENS:
+            return self._checked_number(token)
         return token
+
+    def _checked_number(self, token: Token) -> Token:
+        """A number token whose numbers are all at most the largest float, or an error (E005)
+        and a stand-in token of the same type with every number made 1."""
+        text = str(token)
+        if token.type == "NUMBER":
+            too_large = float(text) > _LARGEST
+        else:
+            too_large = any(len(d) > 309 or int(d) > _LARGEST for d in _DIGITS.findall(text))
+        if not too_large:
+            return token
+        digits = max(len(d) for d in _DIGITS.findall(text))
+        width = len(text)
+        self.errors.append(error(
+            "E005", f"number too large ({digits} digits)", self._at(token, 0, width),
+            "numbers may be at most about 1.8e308 (the largest floating-point number)"))
+        return token.update(value=_DIGITS.sub("1", text))
 
 
 def parse_dice_token(text: str) -> ir.DiceValue:

@@ -1,7 +1,8 @@
 """The IR's JSON Schema: derived from the IR's annotations, shipped as a file in the package.
 
-``rulesdsl schema`` prints it so editors can validate YAML rulesets; every IR is validated
-against it before any backend runs. A test keeps the shipped file equal to :func:`build`.
+``rulesdsl schema`` prints it so editors can validate YAML rulesets; YAML input is validated
+against it, and tests/test_ir_schema.py validates the compiler's own output. A test keeps the
+shipped file equal to :func:`build`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import schema
 from rulesdsl.checks import names
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import CODES
@@ -73,15 +72,6 @@ def test_each_bad_input_gets_its_code_at_its_place(
     compiler: Compiler, code: str, text: str, line: int, column: int
 ) -> None:
     assert located(compiler, HEADER + text) == [(code, HEADER_LINES + line, column)]
-
-
-def test_an_inconsistent_ir_is_an_internal_error_not_a_traceback(
-    compiler: Compiler, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(schema, "validate_ir", lambda ruleset: ["modes/0: broken"])
-    compiled = compile_snippet(compiler, HEADER)
-    assert [d.code for d in compiled.diagnostics] == ["E900"]
-    assert compiled.ruleset is None
 
 
 def test_a_label_missing_in_a_declared_language_is_w101(compiler: Compiler) -> None:

@@ -1,20 +1,36 @@
 """CLI verbs that live in modules of their own; each module has `register(subparsers)`.
 
-`rulesdsl.cli` adds the verbs that `registrars()` returns after its own (check, build, schema,
-export). The modules are imported when the parser is built, not when this package is, so they
-may import from `rulesdsl.cli` freely. To add a verb: write `rulesdsl/commands/<verb>.py` with a
-`register` function and list it below.
+`rulesdsl.cli` adds these verbs after its own (check, build, schema, export). A verb's module is
+imported only when that verb runs (its `register` then adds the full sub-parser); the other
+verbs appear in `rulesdsl --help` from the one-line help in :data:`VERBS`, so a command pays
+only for the imports it uses. The modules may import from `rulesdsl.cli` freely. To add a verb:
+write `rulesdsl/commands/<verb>.py` with a `register` function and list it in :data:`VERBS`
+(a test keeps each line here equal to the help its module registers).
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from importlib import import_module
 
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
+VERBS: dict[str, str] = {
+    "fmt": "lay out rulesets the canonical way (aligned table columns)",
+    "diff": "list the changes between two rulesets, classified",
+    "new": "scaffold a house-rule variant of a ruleset",
+    "sheet": "print a quick-reference sheet (HTML, PDF or Markdown)",
+}
+"""Each verb of this package and its one-line help, in the order `--help` lists them."""
+
+
+def registrar(verb: str) -> Registrar:
+    """The `register` function of one verb (importing its module)."""
+    register: Registrar = import_module(f"rulesdsl.commands.{verb}").register
+    return register
+
 
 def registrars() -> tuple[Registrar, ...]:
-    from rulesdsl.commands import diff, fmt, new, sheet
-
-    return (fmt.register, diff.register, new.register, sheet.register)
+    """Every verb's `register` (importing every verb's module)."""
+    return tuple(registrar(verb) for verb in VERBS)

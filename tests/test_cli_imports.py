@@ -1,0 +1,52 @@
+"""Each CLI verb imports only what it uses: no JSON Schema, YAML, Jinja or WeasyPrint for a
+check, no WeasyPrint for a build whose PDFs are current, no other verb's module."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rulesdsl.commands import VERBS, registrar
+from tests.conftest import ROOT
+
+HEAVY = ("jinja2", "yaml", "jsonschema", "weasyprint", "rulesdsl.schema",
+         *(f"rulesdsl.commands.{verb}" for verb in VERBS))
+
+
+def imported_after(*argv: str) -> list[str]:
+    """Which of HEAVY a fresh interpreter has imported after `rulesdsl ARGV` returned."""
+    code = (f"import sys; from rulesdsl.cli import main; code = main({list(argv)!r}); "
+            f"import json; print(json.dumps([code, [m for m in {HEAVY!r} if m in sys.modules]]))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, check=True)
+    status, modules = json.loads(result.stdout.splitlines()[-1])
+    assert status == 0, result.stderr
+    return list(modules)
+
+
+def test_check_imports_no_schema_yaml_templates_or_pdf() -> None:
+    assert imported_after("check", "rulesets/heavy_gear.terrain") == []
+
+
+def test_build_check_of_a_current_tree_never_imports_weasyprint_yaml_or_jsonschema() -> None:
+    modules = imported_after("build", "--check")
+    assert not {"weasyprint", "yaml", "jsonschema", "rulesdsl.schema"} & set(modules)
+    assert not [m for m in modules if m.startswith("rulesdsl.commands.")]
+
+
+def test_a_verb_of_its_own_module_imports_that_module_only() -> None:
+    modules = imported_after("fmt", "--check", "rulesets/heavy_gear.terrain")
+    assert [m for m in modules if m.startswith("rulesdsl.commands.")] == ["rulesdsl.commands.fmt"]
+
+
+@pytest.mark.parametrize("verb", list(VERBS))
+def test_the_help_line_listed_for_a_verb_is_the_one_its_module_registers(verb: str) -> None:
+    parser = argparse.ArgumentParser(prog="rulesdsl")
+    verbs = parser.add_subparsers()
+    registrar(verb)(verbs)
+    [action] = verbs._choices_actions
+    assert (action.dest, action.help) == (verb, VERBS[verb])
