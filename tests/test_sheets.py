@@ -141,7 +141,7 @@ def test_html_contains_every_movement_cost(heavy_gear: ir.Ruleset) -> None:
 
 def test_french_sheet_uses_french_labels(heavy_gear: ir.Ruleset) -> None:
     page = render_sheet(heavy_gear, "html", "fr").decode("utf-8")
-    for label in ("Heavy Gear : terrain et mouvement", "Marcheur", "Meuble (sable, neige, boue)",
+    for label in ("Heavy Gear : terrain et mouvement", "Marcheur", "Mou (sable, neige, boue)",
                   "Mouvement", "infranchissable", "Procédure de verrouillage", "sinon"):
         assert escape(label) in page
     assert "Walker" not in page

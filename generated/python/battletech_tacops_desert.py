@@ -24,7 +24,7 @@ Ask it rules questions::
     lookup(table, *keys)                     a cell of a plain table (column, row) or (row)
     path_cost(steps, unit=None)              cost of a grid path, diagonals alternating
 
-Call the step and decision tables by name: gravity_to_hit, gravity_piloting.
+Call the step and decision tables by name: gravity_to_hit.
 """
 
 from __future__ import annotations
@@ -68,7 +68,6 @@ __all__ = [
     'UnknownName',
     'can_enter',
     'conflicts',
-    'gravity_piloting',
     'gravity_to_hit',
     'lookup',
     'modifier',
@@ -306,7 +305,7 @@ RULESET: Final = Ruleset(
     digest='sha256:ef3b633581a294db',
     languages=('en', 'ru'),
     extends=(
-        Ancestor('battletech_tacops', '1.0.0', 'sha256:7738246c53403e3c'),
+        Ancestor('battletech_tacops', '1.0.0', 'sha256:0a824e1fbf44cc55'),
     ),
 )
 
@@ -706,19 +705,14 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                       'its own height, 0.5 to 10 levels.',
                 'ru': 'Только на ровном гексе или гексе с дорожным покрытием не далее 3 гексов от '
                       'здания; у каждого гекса своя высота, от 0,5 до 10 уровней.'},
-               {'en': '+1 to-hit for weapon attacks into or through it; 3 intervening hexes block '
-                      'line of sight.',
-                'ru': '+1 к попаданию для оружейных атак в гекс или сквозь него; 3 промежуточных '
-                      'гекса блокируют линию видимости.'},
-               {'en': 'Reading: the seed gives +1 "for all weapon attacks", so physical attacks '
-                      "get 0 (MegaMek's terrain to-hit also reaches physical attacks).",
-                'ru': 'Прочтение: «модификатор попадания +1 для всех оружейных атак», поэтому '
-                      'физическим атакам 0 (в MegaMek модификатор местности действует и на '
-                      'физические атаки).'},
-               {'en': 'A WiGE cannot be in it below its height: at ground level it is prohibited, '
-                      'as in woods.',
-                'ru': 'Экраноплан не может находиться в нём ниже его высоты: на уровне земли он '
-                      'запрещён, как в лесу.'}),
+               {'en': 'Reading: the seed gives +1 "for all weapon attacks" into or through it, so '
+                      "physical attacks get 0 (MegaMek's terrain to-hit reaches them); 3 "
+                      'intervening hexes block LOS; a WiGE below its height (at ground) is '
+                      'prohibited.',
+                'ru': 'Прочтение: «модификатор попадания +1 для всех оружейных атак» в гекс или '
+                      'сквозь него, поэтому физическим атакам 0 (в MegaMek — нет); 3 '
+                      'промежуточных гекса блокируют ЛВ; экраноплан ниже его высоты (на земле) '
+                      'запрещён.'}),
         source=('MegaMek source (github.com/MegaMek/megamek, files under '
                 'megamek/src/megamek/common/), units/Terrain.java movementCost, '
                 'applyPilotingModifier; units/Tank.java isLocationProhibited'),
@@ -737,16 +731,12 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 1},
-        notes=({'en': 'A pile may lie on any hex; only the hex level counts, any other terrain of '
-                      'the hex (woods, water...) is ignored.',
-                'ru': 'Куча гравия может быть на любом гексе; учитывается только уровень гекса, '
-                      'любой другой тип условий местности (леса, вода и т.д.) игнорируется.'},
-               {'en': 'Reading: large vehicles pay +1 MP at every level and ignore the piloting '
+        notes=({'en': 'Reading: large vehicles pay +1 MP at every level and ignore the piloting '
                       'modifier (the seed: they "still pay 1 MP to enter"; it could also mean the '
                       'entry cost alone).',
                 'ru': 'Прочтение: большие транспортные средства платят +1 ОД на любом уровне и '
                       'игнорируют модификатор пилотирования («все еще оплачивают 1 ОД для входа в '
-                      'гекс с кучей гравия»; возможно, имеется в виду только стоимость входа).'}),
+                      'гекс с кучей гравия»; возможно, имеется в виду только стоимость входа).'},),
         source='Tactical Operations, Gravel piles',
     ),
     'gravel_pile_2': Feature(
@@ -991,13 +981,11 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
-        notes=({'en': 'To-hit and piloting depend on g: see the scales "Gravity to-hit" and '
-                      '"Gravity piloting modifier" over |g - 1|; MP change with gravity (formula '
-                      'not checked).',
-                'ru': 'Попадание и пилотирование зависят от g: см. шкалы «Гравитация: модификатор '
-                      'попадания» и «Гравитация: модификатор броска навыка '
-                      'пилотирования/вождения» по |g - 1|; ОД меняются с гравитацией (формула не '
-                      'проверена).'},),
+        notes=({'en': 'Piloting +1 per full 0.5 g of |g - 1| (MegaMek); to-hit: see the scale '
+                      '"Gravity to-hit"; MP change with gravity (not checked).',
+                'ru': 'Пилотирование +1 за каждые полные 0,5 g от |g - 1|; попадание: см. '
+                      '«Гравитация: модификатор попадания»; ОД меняются с гравитацией (не '
+                      'проверено).'},),
         source=('MegaMek source (github.com/MegaMek/megamek, files under '
                 'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getGravityPilotPenalty; actions/compute/ComputeEnvironmentalToHitMods.java'),
@@ -1016,13 +1004,11 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
-        notes=({'en': 'To-hit and piloting depend on g: see the scales "Gravity to-hit" and '
-                      '"Gravity piloting modifier" over |g - 1|; MP change with gravity (formula '
-                      'not checked).',
-                'ru': 'Попадание и пилотирование зависят от g: см. шкалы «Гравитация: модификатор '
-                      'попадания» и «Гравитация: модификатор броска навыка '
-                      'пилотирования/вождения» по |g - 1|; ОД меняются с гравитацией (формула не '
-                      'проверена).'},),
+        notes=({'en': 'Piloting +1 per full 0.5 g of |g - 1| (MegaMek); to-hit: see the scale '
+                      '"Gravity to-hit"; MP change with gravity (not checked).',
+                'ru': 'Пилотирование +1 за каждые полные 0,5 g от |g - 1|; попадание: см. '
+                      '«Гравитация: модификатор попадания»; ОД меняются с гравитацией (не '
+                      'проверено).'},),
         source=('MegaMek source (github.com/MegaMek/megamek, files under '
                 'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getGravityPilotPenalty; actions/compute/ComputeEnvironmentalToHitMods.java'),
@@ -1989,20 +1975,8 @@ def gravity_to_hit(deviation: float) -> float:
     return value
 
 
-def gravity_piloting(deviation: float) -> float:
-    """Gravity piloting modifier: +1 per full 0.5 g.
-
-    ``deviation`` in g; the result in points.
-    Source: MegaMek source (github.com/MegaMek/megamek, files under megamek/src/megamek/common/),
-    planetaryConditions/PlanetaryConditions.java getGravityPilotPenalty.
-    """
-    value: float = math.floor(deviation / 0.5)
-    return value
-
-
 STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({
     'gravity_to_hit': gravity_to_hit,
-    'gravity_piloting': gravity_piloting,
 })
 
 DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({
