@@ -305,7 +305,7 @@ RULESET: Final = Ruleset(
     digest='sha256:ef3b633581a294db',
     languages=('en', 'ru'),
     extends=(
-        Ancestor('battletech_tacops', '1.0.0', 'sha256:0a824e1fbf44cc55'),
+        Ancestor('battletech_tacops', '1.0.0', 'sha256:bcb19911a9f65d5c'),
     ),
 )
 

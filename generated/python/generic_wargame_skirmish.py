@@ -298,7 +298,7 @@ RULESET: Final = Ruleset(
     digest='sha256:6455a7acaacf18fd',
     languages=('en', 'fr'),
     extends=(
-        Ancestor('generic_wargame', '1.0.0', 'sha256:c733ee85944fc010'),
+        Ancestor('generic_wargame', '1.0.0', 'sha256:cbc0f603ef609607'),
     ),
 )
 

@@ -308,7 +308,7 @@ RULESET: Final = Ruleset(
     languages=('en', 'fr'),
     extends=(
         Ancestor('heavy_gear_house', '1.0.0', 'sha256:1ef9c261cd63b929'),
-        Ancestor('heavy_gear', '1.0.0', 'sha256:e2593fb77068fb28'),
+        Ancestor('heavy_gear', '1.0.0', 'sha256:a27ced8c3dce9ad3'),
     ),
 )
 
