@@ -231,6 +231,7 @@ def test_protection_levels_exclude_each_other() -> None:
     for low in range(1, 9):
         for high in range(low + 1, 9):
             assert gw.conflicts(f"protection_{low}", f"protection_{high}")
+    assert "Un seul niveau de protection par terrain" in SHEET_FR
 
 
 def test_one_protection_level_does_not_warn() -> None:

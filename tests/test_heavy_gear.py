@@ -287,6 +287,7 @@ def test_size_and_cover_size_are_not_lengths() -> None:
 def test_two_cover_tiers_at_once_warn(factors: tuple[str, ...]) -> None:
     with pytest.warns(hg.ConflictWarning):
         hg.modifier("cover", *factors)
+    assert "Un seul niveau de couvert" in SHEET_FR  # the sheet lists the exclusion
 
 
 @pytest.mark.xfail(strict=True, reason=(

@@ -305,7 +305,7 @@ RULESET: Final = Ruleset(
     digest='sha256:ef3b633581a294db',
     languages=('en', 'ru'),
     extends=(
-        Ancestor('battletech_tacops', '1.0.0', 'sha256:bcb19911a9f65d5c'),
+        Ancestor('battletech_tacops', '1.0.0', 'sha256:64b7bbb576523dbd'),
     ),
 )
 
@@ -710,9 +710,9 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                       'intervening hexes block LOS; a WiGE below its height (at ground) is '
                       'prohibited.',
                 'ru': 'Прочтение: «модификатор попадания +1 для всех оружейных атак» в гекс или '
-                      'сквозь него, поэтому физическим атакам 0 (в MegaMek — нет); 3 '
-                      'промежуточных гекса блокируют ЛВ; экраноплан ниже его высоты (на земле) '
-                      'запрещён.'}),
+                      'сквозь него, поэтому физическим атакам 0 (в MegaMek модификатор местности '
+                      'действует и на них); 3 промежуточных гекса блокируют ЛВ; экраноплан ниже '
+                      'его высоты (на земле) запрещён.'}),
         source=('MegaMek source (github.com/MegaMek/megamek, files under '
                 'megamek/src/megamek/common/), units/Terrain.java movementCost, '
                 'applyPilotingModifier; units/Tank.java isLocationProhibited'),
