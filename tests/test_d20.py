@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,7 +108,9 @@ FLIGHT: dict[str, tuple[Any, ...]] = {
     "backward": (True, True, False, False, False),
     "reverse": (FREE, m(-1.5), False, False, False),
     "turn": (ANY, rate(90, 1.5), rate(45, 1.5), rate(45, 1.5), rate(45, 3)),
-    "turn_in_place": (ANY, trade(90, -1.5), trade(45, -1.5), False, False),
+    # Issue 16: turning in place is a rate (3 m buys a good flyer 180 degrees), not a fixed
+    # trade of 90 degrees for 1.5 m; the old trade cells were wrong.
+    "turn_in_place": (ANY, rate(90, 1.5), rate(45, 1.5), False, False),
     "maximum_turn": (ANY, ANY, deg(90), deg(45), deg(45)),
     "up_angle": (ANY, ANY, deg(60), deg(45), deg(45)),
     "up_speed": (FULL, HALF, HALF, HALF, HALF),
@@ -175,9 +178,10 @@ def test_an_unknown_class_or_property_suggests_the_nearest() -> None:
 
 
 def move(cls: str, *, hover: bool = False, backward: bool = False, turn: float = 0,
-         after: float = 0, turn_in_place: float = 0, climb: float = 0, dive: float = 0) -> str:
+         after: float = 0, turn_in_place: float = 0, spent: float = 1.5, climb: float = 0,
+         dive: float = 0) -> str:
     outcome = d20.flying_move(cls, hover=hover, backward=backward, turn=turn, after=after,
-                              turn_in_place=turn_in_place, climb=climb, dive=dive)
+                              turn_in_place=turn_in_place, spent=spent, climb=climb, dive=dive)
     return str(outcome.id)
 
 
@@ -255,7 +259,7 @@ def test_clumsy_flier_needs_3_m_for_each_45_deg() -> None:
 def test_an_unknown_class_is_refused_with_suggestions() -> None:
     with pytest.raises(d20.UnknownName, match="'clumsy'"):
         d20.flying_move("clumsey", hover=False, backward=False, turn=0, after=0,
-                        turn_in_place=0, climb=0, dive=0)
+                        turn_in_place=0, spent=0, climb=0, dive=0)
 
 
 def test_the_flying_move_decision_is_listed_by_name() -> None:
@@ -290,3 +294,40 @@ def test_the_fall_rule_has_labels_for_the_sheet() -> None:
 def test_chases_use_dexterity_then_constitution() -> None:
     assert d20.lookup("chase", "short") == "dexterity"
     assert d20.lookup("chase", "long") == "constitution"
+
+
+# ---- issue 16: rules fidelity ----------------------------------------------------------------
+
+SHEET_FR = (Path(__file__).resolve().parent.parent / "generated" / "sheets"
+            / "d20_movement.fr.md").read_text(encoding="utf-8")
+
+
+def test_a_good_flyer_spends_3_m_to_turn_180_deg_in_place() -> None:
+    # "dépenser une partie de sa vitesse de déplacement pour tourner sur place": a rate.
+    assert move("good", turn_in_place=180, spent=3) == "legal"
+    assert move("good", turn_in_place=270, spent=4.5) == "legal"
+    assert move("good", turn_in_place=180, spent=1.5) == "cannot_turn_in_place"
+    assert move("good", turn_in_place=90, spent=0) == "cannot_turn_in_place"
+
+
+def test_only_whole_stretches_of_movement_spent_count_for_a_turn_in_place() -> None:
+    assert move("good", turn_in_place=180, spent=2.9) == "cannot_turn_in_place"
+
+
+def test_an_average_flyer_turns_in_place_by_the_table_a_stated_reading() -> None:
+    # The text says good or perfect; the table gives average 45 degrees per 1.5 m.
+    assert move("average", turn_in_place=90, spent=3) == "legal"
+    assert move("poor", turn_in_place=45, spent=3) == "cannot_turn_in_place"
+    assert "manœuvrabilité bonne ou parfaite" in SHEET_FR
+
+
+def test_5_ft_is_stated_as_the_srds_not_the_chapters() -> None:
+    assert "Case de 2,5 cm de côté = 1,50 m" in SHEET_FR
+    assert "SRD" in SHEET_FR
+
+
+def test_french_labels_follow_the_chapter() -> None:
+    table = d20.TABLES["armor_speed"]
+    assert table.column_labels["reduced"]["fr"] == "VD réduite"
+    assert table.label["fr"] == "Armure et charge transportée"
+    assert d20.TABLES["chase"].label["fr"] == "Poursuite"

@@ -3,6 +3,9 @@ modules: the template (generic_wargame) and the filled-in skirmish house rule.""
 
 from __future__ import annotations
 
+import warnings
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import load_generated
@@ -205,3 +208,41 @@ def test_protection_modifier_on_the_d10(level: int) -> None:
 def test_protection_runs_from_1_to_8() -> None:
     values = [v[""] for v in gw.MODIFIERS["protection"].values()]
     assert values == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+# ---- issue 16: combinations the rules exclude; the chapter's own terms -------------------------
+
+SHEET_FR = (Path(__file__).resolve().parent.parent / "generated" / "sheets"
+            / "generic_wargame.fr.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("category", "terrain"), [
+    ("road", "paved_road"), ("clear", "meadow"), ("difficult", "ruins"), ("impassable", "cliffs"),
+    ("clear", "mud")])
+def test_a_category_and_a_terrain_in_one_place_warn(category: str, terrain: str) -> None:
+    with pytest.warns(gw.ConflictWarning, match=terrain):
+        gw.modifier("protection", category, terrain)
+    assert gw.conflicts(category, terrain)
+
+
+def test_protection_levels_exclude_each_other() -> None:
+    with pytest.warns(gw.ConflictWarning, match="protection_1 \\+ protection_8"):
+        assert gw.modifier("protection", "protection_1", "protection_8") == 9
+    for low in range(1, 9):
+        for high in range(low + 1, 9):
+            assert gw.conflicts(f"protection_{low}", f"protection_{high}")
+    assert "Un seul niveau de protection par terrain" in SHEET_FR
+
+
+def test_one_protection_level_does_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert gw.modifier("protection", "protection_3") == 3
+        assert gw.conflicts("road", "clear") == ()
+
+
+@pytest.mark.parametrize("label", [
+    "Cible à découvert", "Cible sous couvert léger", "Cible sous couvert dense",
+    "Protection aux tirs", "Terrain infranchissable"])
+def test_french_labels_follow_the_chapter(label: str) -> None:
+    assert label in SHEET_FR

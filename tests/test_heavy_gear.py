@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import warnings
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import load_generated
@@ -203,3 +206,127 @@ def test_ruleset_record() -> None:
     assert hg.RULESET.digest.startswith("sha256:")
     assert hg.RULESET.extends == ()
     assert hg.MODES["walker"].label["fr"] == "Marcheur"
+
+
+# ---- issue 16: rules fidelity -----------------------------------------------------------------
+
+SHEETS = Path(__file__).resolve().parent.parent / "generated" / "sheets"
+SHEET_EN = (SHEETS / "heavy_gear.en.md").read_text(encoding="utf-8")
+SHEET_FR = (SHEETS / "heavy_gear.fr.md").read_text(encoding="utf-8")
+
+
+def test_perk_or_flaw_concealment_is_on_the_sheet() -> None:
+    # Seed: "Avantage/défaut : +/- n".
+    assert "| Avantage/défaut (+/- n)" in SHEET_FR
+    assert "| Perk or flaw (+/- n)" in SHEET_EN
+    assert hg.modifier("concealment", "perk_or_flaw", "combat_speed") == -1  # n by hand
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "needs a modifier factor whose value is given at the call (+/- n per model), e.g. "
+    "`perk_or_flaw | given` and modifier(..., perk_or_flaw=2); the language has none"))
+def test_a_perk_of_2_adds_2_concealment_points() -> None:
+    assert hg.modifier("concealment", "perk_or_flaw", "combat_speed") == 1
+
+
+@pytest.mark.parametrize(("terrain_size", "size", "through", "touches", "counted"), [
+    (3, 6, True, False, True),     # tall enough, line of sight through it
+    (3, 6, False, True, True),     # tall enough, base touching
+    (3, 6, False, False, False),   # tall enough but off to the side
+    (2, 6, True, True, False),     # under half the model's Size: never counts
+    (6, 6, False, False, False),
+])
+def test_terrain_counts_for_concealment_when_tall_enough_and_crossed_or_touching(
+        terrain_size: int, size: int, through: bool, touches: bool, counted: bool) -> None:
+    outcome = hg.terrain_counts(terrain_size=terrain_size, size=size, line_through=through,
+                                base_touches=touches)
+    assert (outcome.id == "counted") is counted
+
+
+def test_the_concealment_conditions_reading_is_on_the_sheet() -> None:
+    assert "la taille du terrain est \\>= à la moitié de la taille de la figurine ET" in SHEET_FR
+    assert "tall AND the line of sight must pass through it" in SHEET_EN
+
+
+@pytest.mark.parametrize(("hidden", "limb", "more", "partly", "cover", "value"), [
+    (True, False, False, False, "full", -2),
+    (False, True, False, False, "full", -2),     # only a weapon or part of a limb visible
+    (False, False, True, True, "partial", -1),
+    (False, False, False, True, "some", 0),
+    (False, False, False, False, "in_open", 1),
+])
+def test_representative_terrain_cover(hidden: bool, limb: bool, more: bool, partly: bool,
+                                      cover: str, value: int) -> None:
+    outcome = hg.representative_cover(hidden=hidden, weapon_or_limb_only=limb,
+                                      more_than_half=more, partly=partly)
+    assert (outcome.id, outcome.value) == (cover, value)
+    assert "Couvert en terrain représentatif" in SHEET_FR
+
+
+def test_a_wholly_hidden_target_cannot_be_locked_even_actively_a_stated_reading() -> None:
+    assert hg.lock(hidden=True, concealment=9, detection=0, distance=50, size=6).id == "no_lock"
+    assert "ni passivement, ni activement" in SHEET_FR
+    assert "neither passively nor actively" in SHEET_EN
+
+
+def test_medium_terrain_gives_1_point_per_full_2_inches_not_the_examples_2() -> None:
+    assert hg.medium_concealment(2) == 1
+    assert hg.medium_concealment(4) == 2
+    assert "2 points de dissimulation par tranche de 2 pouces" in SHEET_FR
+
+
+def test_size_and_cover_size_are_not_lengths() -> None:
+    # Size and Cover Size are numbers on the model's card, not inches to measure.
+    assert "size (points)" in SHEET_EN and "size (in)" not in SHEET_EN
+    assert "cover size (points)" in SHEET_FR and "size (in)" not in SHEET_FR
+    assert hg.abstract_cover(cover_size=4, size=5).id == "partial"
+
+
+@pytest.mark.parametrize("factors", [
+    ("full", "partial"), ("full", "some"), ("partial", "in_open"), ("in_open", "solid")])
+def test_two_cover_tiers_at_once_warn(factors: tuple[str, ...]) -> None:
+    with pytest.warns(hg.ConflictWarning):
+        hg.modifier("cover", *factors)
+    assert "Un seul niveau de couvert" in SHEET_FR  # the sheet lists the exclusion
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "needs the module to refuse a factor listed twice (as move_cost does for features); "
+    "an exclusion cannot name one factor with itself"))
+def test_full_cover_twice_is_refused() -> None:
+    with pytest.raises(hg.InvalidPlace):
+        hg.modifier("cover", "full", "full")
+
+
+@pytest.mark.parametrize("factors", [
+    ("solid_base", "solid_half"), ("solid_half", "solid_whole"), ("solid_base", "solid_whole"),
+    ("stationary", "top_speed"), ("combat_speed", "top_speed")])
+def test_two_solid_object_tiers_or_two_speeds_at_once_warn(factors: tuple[str, ...]) -> None:
+    with pytest.warns(hg.ConflictWarning):
+        hg.modifier("concealment", *factors)
+
+
+@pytest.mark.parametrize("ground", ["clear", "soft", "road"])
+def test_rapid_water_on_dry_ground_warns(ground: str) -> None:
+    with pytest.warns(hg.ConflictWarning, match="rapid_water"):
+        hg.move_cost("walker", ground, "rapid_water")
+
+
+def test_rapid_water_on_water_does_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert hg.move_cost("hover", "shallow_water", "rapid_water") == 2
+
+
+@pytest.mark.parametrize(("factor", "label"), [
+    ("some", "Couvert sommaire"), ("in_open", "Cible à découvert"),
+    ("stationary", "Cible stationnaire"), ("combat_speed", "Cible en vitesse de combat"),
+    ("top_speed", "Cible en vitesse de pointe")])
+def test_french_labels_follow_the_seed(factor: str, label: str) -> None:
+    assert label in SHEET_FR
+
+
+def test_soft_is_mou_and_the_active_lock_roll_is_ew() -> None:
+    assert hg.FEATURES["soft"].label["fr"] == "Mou (sable, neige, boue)"
+    assert "jet de compétence d'EW" in SHEET_FR and "jet de GE" not in SHEET_FR
+    assert "Couvert léger" not in SHEET_FR

@@ -10,7 +10,8 @@ library.
 Sources:
     tw: Total Warfare
     to: Tactical Operations
-    megamek: MegaMek source (github.com/MegaMek/megamek)
+    megamek: MegaMek source (github.com/MegaMek/megamek, files under
+        megamek/src/megamek/common/)
     megameklab: MegaMekLab source (github.com/MegaMek/megameklab)
     house: Desert campaign house rules
 
@@ -22,11 +23,14 @@ Ask it rules questions::
     roll(table, total)                       the row of a dice table covering a total
     lookup(table, *keys)                     a cell of a plain table (column, row) or (row)
     path_cost(steps, unit=None)              cost of a grid path, diagonals alternating
+
+Call the step and decision tables by name: gravity_to_hit.
 """
 
 from __future__ import annotations
 
 import enum
+import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
@@ -64,6 +68,7 @@ __all__ = [
     'UnknownName',
     'can_enter',
     'conflicts',
+    'gravity_to_hit',
     'lookup',
     'modifier',
     'move_cost',
@@ -300,7 +305,7 @@ RULESET: Final = Ruleset(
     digest='sha256:ef3b633581a294db',
     languages=('en', 'ru'),
     extends=(
-        Ancestor('battletech_tacops', '1.0.0', 'sha256:c5c11d4778b8dc7d'),
+        Ancestor('battletech_tacops', '1.0.0', 'sha256:64b7bbb576523dbd'),
     ),
 )
 
@@ -321,11 +326,11 @@ MODES: Final[Mapping[str, Mode]] = MappingProxyType({
     ),
     'tracked': Mode(
         id='tracked',
-        label={'en': 'Tracked vehicle', 'ru': 'Гусеничная техника'},
+        label={'en': 'Tracked vehicle', 'ru': 'Гусеничное транспортное средство'},
     ),
     'wheeled': Mode(
         id='wheeled',
-        label={'en': 'Wheeled vehicle', 'ru': 'Колёсная техника'},
+        label={'en': 'Wheeled vehicle', 'ru': 'Колёсное транспортное средство'},
     ),
     'hover': Mode(
         id='hover',
@@ -350,7 +355,7 @@ MODES: Final[Mapping[str, Mode]] = MappingProxyType({
     ),
     'large_vehicle': Mode(
         id='large_vehicle',
-        label={'en': 'Large vehicle (ground)', 'ru': 'Большая техника (наземная)'},
+        label={'en': 'Large vehicle (ground)', 'ru': 'Большое транспортное средство (наземное)'},
     ),
 })
 
@@ -377,10 +382,13 @@ LAYERS: Final[Mapping[str, Layer]] = MappingProxyType({
                   'rubble',
                   'ultra_rubble',
                   'sand',
-                  'gravel_pile_1',
-                  'gravel_pile_2',
-                  'gravel_pile_3',
                   'heavy_industrial'),
+    ),
+    'gravel': Layer(
+        id='gravel',
+        label={'en': 'Gravel piles', 'ru': 'Кучи гравия'},
+        scope='one',
+        features=('gravel_pile_1', 'gravel_pile_2', 'gravel_pile_3'),
     ),
     'modification': Layer(
         id='modification',
@@ -396,7 +404,7 @@ LAYERS: Final[Mapping[str, Layer]] = MappingProxyType({
     ),
     'weather': Layer(
         id='weather',
-        label={'en': 'Weather', 'ru': 'Погода'},
+        label={'en': 'Weather', 'ru': 'Погодные условия'},
         scope='map',
         features=('light_rain',
                   'moderate_rain',
@@ -418,7 +426,7 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
     'clear': Feature(
         id='clear',
         layer='base',
-        label={'en': 'Clear', 'ru': 'Открытая местность'},
+        label={'en': 'Clear', 'ru': 'Ровная местность'},
         costs={'mech': 0,
                'protomech': 0,
                'tracked': 0,
@@ -429,6 +437,11 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
+        notes=({'en': 'Reading: an airship in flight pays 1 MP a hex whatever the terrain, as '
+                      'MegaMek does for VTOLs ("VTOLs pay 1 for everything"); no source states it '
+                      'for airships.',
+                'ru': 'Прочтение: дирижабль в полёте тратит 1 ОД за гекс при любой местности, как '
+                      'АВВП в MegaMek; для дирижаблей это нигде не сказано.'},),
         source='Total Warfare, p.52',
     ),
     'paved': Feature(
@@ -463,8 +476,9 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': 1},
         notes=({'en': 'Infantry pay nothing extra for light woods.',
                 'ru': 'Пехота не тратит дополнительных ОД в редком лесу.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost; '
-                'Tank.java isLocationProhibited'),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost; units/Tank.java '
+                'isLocationProhibited'),
     ),
     'heavy_woods': Feature(
         id='heavy_woods',
@@ -480,8 +494,13 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 1,
                'battle_armor': 1,
                'large_vehicle': PROHIBITED},
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost; '
-                'MoveStep.java infantry -1 in woods'),
+        notes=({'en': 'Reading: outside gravel piles a large vehicle moves as a tracked vehicle; '
+                      'large hover or wheeled vehicles are not told apart.',
+                'ru': 'Прочтение: вне куч гравия большое транспортное средство движется как '
+                      'гусеничное; большие ховеры и колёсные не различаются.'},),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost; '
+                'moves/MoveStep.java infantry -1 in woods'),
     ),
     'ultra_heavy_woods': Feature(
         id='ultra_heavy_woods',
@@ -502,8 +521,9 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                {'en': "Infantry +2 is MegaMek's woods discount (3 - 1); unconfirmed from the "
                       'book.',
                 'ru': '+2 для пехоты: скидка MegaMek в лесу (3 - 1); по книге не проверено.'}),
-        source=('MegaMek source (github.com/MegaMek/megamek), Mek.java isLocationProhibited; '
-                'Terrain.java movementCost 3, MoveStep.java -1 infantry'),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Mek.java isLocationProhibited; '
+                'units/Terrain.java movementCost 3, moves/MoveStep.java -1 infantry'),
     ),
     'light_jungle': Feature(
         id='light_jungle',
@@ -521,7 +541,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': PROHIBITED},
         notes=({'en': 'Line of sight and fire as light woods.',
                 'ru': 'Линия видимости и огонь как в редком лесу.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost level+1, '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost level+1, '
                 'applyPilotingModifier'),
     ),
     'heavy_jungle': Feature(
@@ -540,7 +561,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': PROHIBITED},
         notes=({'en': 'Line of sight and fire as heavy woods.',
                 'ru': 'Линия видимости и огонь как в густом лесу.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost level+1, '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost level+1, '
                 'applyPilotingModifier'),
     ),
     'ultra_heavy_jungle': Feature(
@@ -561,13 +583,14 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                       'per level.',
                 'ru': 'Линия видимости и огонь как в крайне густом лесу; бензопиле нужно три хода '
                       'на уровень.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java applyPilotingModifier; '
-                'Tank.java isLocationProhibited'),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java applyPilotingModifier; '
+                'units/Tank.java isLocationProhibited'),
     ),
     'rough': Feature(
         id='rough',
         layer='base',
-        label={'en': 'Rough', 'ru': 'Пересечённая местность'},
+        label={'en': 'Rough', 'ru': 'Неровная местность'},
         costs={'mech': 1,
                'protomech': 1,
                'tracked': 1,
@@ -578,12 +601,14 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 1,
                'battle_armor': 1,
                'large_vehicle': 1},
-        source='Total Warfare, p.52',
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost; units/Tank.java '
+                'isLocationProhibited'),
     ),
     'ultra_rough': Feature(
         id='ultra_rough',
         layer='base',
-        label={'en': 'Ultra-rough', 'ru': 'Крайне пересечённая местность'},
+        label={'en': 'Ultra-rough', 'ru': 'Крайне неровная местность'},
         costs={'mech': 2,
                'protomech': 2,
                'tracked': PROHIBITED,
@@ -598,8 +623,9 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                       'modifier is unknown.',
                 'ru': 'В таблице MegaMekLab для мехов +1 ОД; модификатор пилотирования '
                       'неизвестен.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost; '
-                'Tank.java isLocationProhibited'),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost; units/Tank.java '
+                'isLocationProhibited'),
     ),
     'rubble': Feature(
         id='rubble',
@@ -617,7 +643,9 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': 1},
         notes=({'en': 'A Mech entering rubble makes a piloting roll.',
                 'ru': 'Мех, входящий в обломки, делает бросок пилотирования.'},),
-        source='Total Warfare, p.52',
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost; units/Tank.java '
+                'isLocationProhibited'),
     ),
     'ultra_rubble': Feature(
         id='ultra_rubble',
@@ -633,7 +661,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 2,
                'battle_armor': 2,
                'large_vehicle': PROHIBITED},
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost, '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
                 'applyPilotingModifier'),
     ),
     'sand': Feature(
@@ -654,12 +683,43 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                       'pay nothing.',
                 'ru': 'Увязает только большая техника; колёсная техника с шасси багги не '
                       'платит.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost, '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
                 'applyPilotingModifier'),
+    ),
+    'heavy_industrial': Feature(
+        id='heavy_industrial',
+        layer='base',
+        label={'en': 'Heavy industrial zone', 'ru': 'Плотная промышленная зона'},
+        costs={'mech': 1,
+               'protomech': 1,
+               'tracked': 0,
+               'wheeled': 0,
+               'hover': 0,
+               'wige': PROHIBITED,
+               'vtol': 0,
+               'conventional_infantry': 0,
+               'battle_armor': 0,
+               'large_vehicle': 0},
+        notes=({'en': 'Only on a clear or paved hex within 3 hexes of a building; each hex has '
+                      'its own height, 0.5 to 10 levels.',
+                'ru': 'Только на ровном гексе или гексе с дорожным покрытием не далее 3 гексов от '
+                      'здания; у каждого гекса своя высота, от 0,5 до 10 уровней.'},
+               {'en': 'Reading: the seed gives +1 "for all weapon attacks" into or through it, so '
+                      "physical attacks get 0 (MegaMek's terrain to-hit reaches them); 3 "
+                      'intervening hexes block LOS; a WiGE below its height (at ground) is '
+                      'prohibited.',
+                'ru': 'Прочтение: «модификатор попадания +1 для всех оружейных атак» в гекс или '
+                      'сквозь него, поэтому физическим атакам 0 (в MegaMek модификатор местности '
+                      'действует и на них); 3 промежуточных гекса блокируют ЛВ; экраноплан ниже '
+                      'его высоты (на земле) запрещён.'}),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
+                'applyPilotingModifier; units/Tank.java isLocationProhibited'),
     ),
     'gravel_pile_1': Feature(
         id='gravel_pile_1',
-        layer='base',
+        layer='gravel',
         label={'en': 'Gravel pile, level 1', 'ru': 'Куча гравия, уровень 1'},
         costs={'mech': 1,
                'protomech': 1,
@@ -671,10 +731,17 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 1},
+        notes=({'en': 'Reading: large vehicles pay +1 MP at every level and ignore the piloting '
+                      'modifier (the seed: they "still pay 1 MP to enter"; it could also mean the '
+                      'entry cost alone).',
+                'ru': 'Прочтение: большие транспортные средства платят +1 ОД на любом уровне и '
+                      'игнорируют модификатор пилотирования («все еще оплачивают 1 ОД для входа в '
+                      'гекс с кучей гравия»; возможно, имеется в виду только стоимость входа).'},),
+        source='Tactical Operations, Gravel piles',
     ),
     'gravel_pile_2': Feature(
         id='gravel_pile_2',
-        layer='base',
+        layer='gravel',
         label={'en': 'Gravel pile, level 2', 'ru': 'Куча гравия, уровень 2'},
         costs={'mech': 2,
                'protomech': 2,
@@ -688,10 +755,11 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': 1},
         notes=({'en': 'Needs all six neighbours to be piles or hills of level 1.',
                 'ru': 'Все шесть соседних гексов должны быть кучами или холмами уровня 1.'},),
+        source='Tactical Operations, Gravel piles',
     ),
     'gravel_pile_3': Feature(
         id='gravel_pile_3',
-        layer='base',
+        layer='gravel',
         label={'en': 'Gravel pile, level 3', 'ru': 'Куча гравия, уровень 3'},
         costs={'mech': 3,
                'protomech': 3,
@@ -711,32 +779,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                       'never bog down.',
                 'ru': 'Юнит, входящий в кучу не ниже себя, может увязнуть и погрузиться на свою '
                       'высоту (ЛВ блокируется); +2 к броску, чтобы выбраться; пехота не '
-                      'погружается; большая техника не увязает.'}),
-    ),
-    'heavy_industrial': Feature(
-        id='heavy_industrial',
-        layer='base',
-        label={'en': 'Heavy industrial zone', 'ru': 'Плотная промышленная зона'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Only on a clear or paved hex within 3 hexes of a building; each hex has '
-                      'its own height, 0.5 to 10 levels.',
-                'ru': 'Только на открытом гексе или гексе с покрытием не далее 3 гексов от '
-                      'здания; у каждого гекса своя высота, от 0,5 до 10 уровней.'},
-               {'en': '+1 to-hit into or through it; 3 intervening hexes block line of sight. A '
-                      'WiGE cannot be in it below its height.',
-                'ru': '+1 к попаданию в гекс или сквозь него; 3 промежуточных гекса блокируют '
-                      'линию видимости. Экраноплан не может находиться в нём ниже его высоты.'}),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost, '
-                'applyPilotingModifier'),
+                      'погружается; большие транспортные средства не увязают.'}),
+        source='Tactical Operations, Gravel piles',
     ),
     'mud': Feature(
         id='mud',
@@ -752,7 +796,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 1,
                'battle_armor': 1,
                'large_vehicle': 1},
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost, '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
                 'applyPilotingModifier, getBogDownModifier'),
     ),
     'thin_snow': Feature(
@@ -769,7 +814,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 1,
                'battle_armor': 0,
                'large_vehicle': 0},
-        source='MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost',
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost'),
     ),
     'deep_snow': Feature(
         id='deep_snow',
@@ -785,10 +831,15 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 1,
                'battle_armor': 1,
                'large_vehicle': 1},
-        notes=({'en': 'Wheeled vehicles may still use a road through it.',
-                'ru': 'Колёсная техника может двигаться по дороге через него.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost, '
-                'applyPilotingModifier; Tank.java isLocationProhibited'),
+        notes=({'en': 'Piloting +1 for every unit type, hovers and WiGEs included; hovers and '
+                      'WiGEs never bog down in it.',
+                'ru': 'Пилотирование +1 для всех типов юнитов, включая ховеры и экранопланы; '
+                      'ховеры и экранопланы в нём не увязают.'},
+               {'en': 'Wheeled vehicles may still use a road through it.',
+                'ru': 'Колёсная техника может двигаться по дороге через него.'}),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
+                'applyPilotingModifier, getBogDownModifier; units/Tank.java isLocationProhibited'),
     ),
     'ice': Feature(
         id='ice',
@@ -806,8 +857,9 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': 0},
         notes=({'en': 'Moving carefully costs +1 MP (not hover or WiGE).',
                 'ru': 'Осторожное движение стоит +1 ОД (кроме ховеров и экранопланов).'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java applyPilotingModifier; '
-                'MoveStep.java careful movement'),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java applyPilotingModifier; '
+                'moves/MoveStep.java careful movement'),
     ),
     'swamp': Feature(
         id='swamp',
@@ -826,7 +878,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
         notes=({'en': 'A target stuck in a swamp is -2 to hit; quicksand bogs down automatically.',
                 'ru': 'По застрявшей в болоте цели -2 к попаданию; в зыбучих песках увязание '
                       'автоматическое.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), Terrain.java movementCost, '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
                 'applyPilotingModifier'),
     ),
     'frozen_mud': Feature(
@@ -844,9 +897,15 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'battle_armor': 1,
                'large_vehicle': 1},
         notes=({'en': 'Mud under deep snow or in extreme cold may be played as rough.',
-                'ru': 'Грязь под глубоким снегом или в сильный мороз можно считать пересечённой '
-                      'местностью.'},),
-        source='Tactical Operations, p.32, conflicting conditions',
+                'ru': 'Грязь под глубоким снегом или в сильный мороз можно считать неровной '
+                      'местностью.'},
+               {'en': 'Reading: the hex counts as rough for every unit type, so wheeled vehicles '
+                      'are prohibited and hovers pay +1; the seed only promises the Mech the same '
+                      'MP ("the hex could be counted as rough instead of mud").',
+                'ru': 'Прочтение: гекс считается неровным для всех типов юнитов, поэтому колёсная '
+                      'техника не может войти, а ховеры платят +1; сид обещает лишь те же ОД для '
+                      'меха («вместо грязи гекс можно было бы считать неровным»).'}),
+        source='Tactical Operations, Conflicting planetary conditions',
     ),
     'half_level': Feature(
         id='half_level',
@@ -884,8 +943,9 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': 0},
         notes=({'en': 'Units that cannot survive vacuum are destroyed; nothing burns.',
                 'ru': 'Юниты, не выдерживающие вакуума, уничтожаются; ничто не горит.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java whyDoomed, '
-                'cannotStartFire'),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
+                'whyDoomed, cannotStartFire'),
     ),
     'thin_atmosphere': Feature(
         id='thin_atmosphere',
@@ -903,13 +963,14 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': 0},
         notes=({'en': 'Hover, VTOL and WiGE have 2 MP less.',
                 'ru': 'У ховеров, АВВП и экранопланов на 2 ОД меньше.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getMovementMods'),
     ),
     'high_gravity': Feature(
         id='high_gravity',
         layer='condition',
-        label={'en': 'High gravity', 'ru': 'Повышенная гравитация'},
+        label={'en': 'High gravity', 'ru': 'Высокая гравитация'},
         costs={'mech': 0,
                'protomech': 0,
                'tracked': 0,
@@ -920,17 +981,19 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
-        notes=({'en': 'Piloting +1 per full 0.5 g away from 1 g; MP change with gravity (formula '
-                      'not checked).',
-                'ru': 'Пилотирование +1 за каждые полные 0,5 g отличия от 1 g; ОД меняются с '
-                      'гравитацией (формула не проверена).'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
-                'getGravityPilotPenalty'),
+        notes=({'en': 'Piloting +1 per full 0.5 g of |g - 1| (MegaMek); to-hit: see the scale '
+                      '"Gravity to-hit"; MP change with gravity (not checked).',
+                'ru': 'Пилотирование +1 за каждые полные 0,5 g от |g - 1|; попадание: см. '
+                      '«Гравитация: модификатор попадания»; ОД меняются с гравитацией (не '
+                      'проверено).'},),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
+                'getGravityPilotPenalty; actions/compute/ComputeEnvironmentalToHitMods.java'),
     ),
     'low_gravity': Feature(
         id='low_gravity',
         layer='condition',
-        label={'en': 'Low gravity', 'ru': 'Пониженная гравитация'},
+        label={'en': 'Low gravity', 'ru': 'Низкая гравитация'},
         costs={'mech': 0,
                'protomech': 0,
                'tracked': 0,
@@ -941,12 +1004,14 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
-        notes=({'en': 'Piloting +1 per full 0.5 g away from 1 g; MP change with gravity (formula '
-                      'not checked).',
-                'ru': 'Пилотирование +1 за каждые полные 0,5 g отличия от 1 g; ОД меняются с '
-                      'гравитацией (формула не проверена).'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
-                'getGravityPilotPenalty'),
+        notes=({'en': 'Piloting +1 per full 0.5 g of |g - 1| (MegaMek); to-hit: see the scale '
+                      '"Gravity to-hit"; MP change with gravity (not checked).',
+                'ru': 'Пилотирование +1 за каждые полные 0,5 g от |g - 1|; попадание: см. '
+                      '«Гравитация: модификатор попадания»; ОД меняются с гравитацией (не '
+                      'проверено).'},),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
+                'getGravityPilotPenalty; actions/compute/ComputeEnvironmentalToHitMods.java'),
     ),
     'light_rain': Feature(
         id='light_rain',
@@ -964,7 +1029,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': 0},
         notes=({'en': '+1 to hit only when the attacker is conventional infantry.',
                 'ru': '+1 к попаданию, только если атакует обычная пехота.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getWeatherHitPenalty'),
     ),
     'moderate_rain': Feature(
@@ -981,7 +1047,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getWeatherHitPenalty'),
     ),
     'heavy_rain': Feature(
@@ -998,7 +1065,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getWeatherHitPenalty, getWeatherPilotPenalty'),
     ),
     'torrential_downpour': Feature(
@@ -1015,7 +1083,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getWeatherHitPenalty, getWeatherPilotPenalty'),
     ),
     'light_snowfall': Feature(
@@ -1036,7 +1105,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                       'cold.',
                 'ru': '+1 к попаданию, только если атакует обычная пехота; приносит сильный '
                       'мороз.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getWeatherHitPenalty'),
     ),
     'moderate_snowfall': Feature(
@@ -1053,7 +1123,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getWeatherHitPenalty'),
     ),
     'heavy_snowfall': Feature(
@@ -1070,13 +1141,14 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'conventional_infantry': 0,
                'battle_armor': 0,
                'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getWeatherHitPenalty, getWeatherPilotPenalty'),
     ),
     'blizzard': Feature(
         id='blizzard',
         layer='weather',
-        label={'en': 'Blizzard', 'ru': 'Буран'},
+        label={'en': 'Blizzard', 'ru': 'Снежная буря'},
         costs={'mech': 0,
                'protomech': 0,
                'tracked': 0,
@@ -1088,8 +1160,14 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'battle_armor': 0,
                'large_vehicle': 0},
         notes=({'en': 'Piloting and movement effects are not given.',
-                'ru': 'Влияние на пилотирование и движение не указано.'},),
-        source='Tactical Operations, p.32, worked example',
+                'ru': 'Влияние на пилотирование и движение не указано.'},
+               {'en': 'Reading: weather to-hit applies to weapon attacks only, physical attacks '
+                      'get 0 (the seed: +1 "for the other weapon attacks"; MegaMek applies '
+                      'weather to weapon attacks only).',
+                'ru': 'Прочтение: погодный модификатор попадания действует только на оружейные '
+                      'атаки, физическим атакам 0 («для остальных оружейных атак»; в MegaMek '
+                      'погода учитывается только для оружейных атак).'}),
+        source='Tactical Operations, Ground movement and planetary conditions, worked example',
     ),
     'light_fog': Feature(
         id='light_fog',
@@ -1107,8 +1185,10 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': 0},
         notes=({'en': 'Moving carefully costs +1 MP a hex.',
                 'ru': 'Осторожное движение стоит +1 ОД за гекс.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), ComputeEnvironmentalToHitMods.java; '
-                'MoveStep.java careful movement'),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), '
+                'actions/compute/ComputeEnvironmentalToHitMods.java; moves/MoveStep.java careful '
+                'movement'),
     ),
     'heavy_fog': Feature(
         id='heavy_fog',
@@ -1126,13 +1206,15 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                'large_vehicle': 0},
         notes=({'en': 'Moving carefully costs +2 MP a hex.',
                 'ru': 'Осторожное движение стоит +2 ОД за гекс.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), ComputeEnvironmentalToHitMods.java; '
-                'MoveStep.java careful movement'),
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), '
+                'actions/compute/ComputeEnvironmentalToHitMods.java; moves/MoveStep.java careful '
+                'movement'),
     ),
     'extreme_heat': Feature(
         id='extreme_heat',
         layer='weather',
-        label={'en': 'Extreme heat (above 50 C)', 'ru': 'Сильная жара (выше 50 °C)'},
+        label={'en': 'Extreme heat (above 50 C)', 'ru': 'Экстремальная жара (выше 50 °C)'},
         costs={'mech': 0,
                'protomech': 0,
                'tracked': 0,
@@ -1147,7 +1229,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                       'infantry -1 MP per 10 C.',
                 'ru': 'Мехи +1 тепла за каждые 10 °C выше 50; техника, протомехи и обычная пехота '
                       '-1 ОД за каждые 10 °C.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getMovementMods'),
     ),
     'extreme_cold': Feature(
@@ -1168,7 +1251,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
                       'Mechs shed extra heat.',
                 'ru': 'Техника, протомехи и обычная пехота -1 ОД за каждые 10 °C ниже -30; мехи '
                       'сбрасывают больше тепла.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek), PlanetaryConditions.java '
+        source=('MegaMek source (github.com/MegaMek/megamek, files under '
+                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
                 'getMovementMods'),
     ),
     'dust_storm': Feature(
@@ -1211,7 +1295,7 @@ _WHOLE_MAP: Final[frozenset[str]] = frozenset(('vacuum',
                                                'extreme_heat',
                                                'extreme_cold',
                                                'dust_storm'))
-_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(('base',))
+_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(('base', 'gravel'))
 
 CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     'weapon': ('ballistic', 'energy', 'missile', 'physical'),
@@ -1242,10 +1326,10 @@ MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = Map
         'rubble': {'': 0},
         'ultra_rubble': {'': 0},
         'sand': {'': 0},
+        'heavy_industrial': {'': 1, 'physical': 0},
         'gravel_pile_1': {},
         'gravel_pile_2': {},
         'gravel_pile_3': {},
-        'heavy_industrial': {'': 1},
         'mud': {'': 0},
         'thin_snow': {'': 0},
         'deep_snow': {'': 0},
@@ -1258,13 +1342,13 @@ MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = Map
         'high_gravity': {},
         'low_gravity': {},
         'light_rain': {'': 0},
-        'moderate_rain': {'': 1},
-        'heavy_rain': {'': 1},
-        'torrential_downpour': {'': 2},
+        'moderate_rain': {'': 1, 'physical': 0},
+        'heavy_rain': {'': 1, 'physical': 0},
+        'torrential_downpour': {'': 2, 'physical': 0},
         'light_snowfall': {'': 0},
-        'moderate_snowfall': {'': 1},
-        'heavy_snowfall': {'': 1},
-        'blizzard': {'': 1, 'ballistic': 2},
+        'moderate_snowfall': {'': 1, 'physical': 0},
+        'heavy_snowfall': {'': 1, 'physical': 0},
+        'blizzard': {'': 1, 'ballistic': 2, 'physical': 0},
         'light_fog': {'': 0},
         'heavy_fog': {'': 0, 'energy': 1},
         'extreme_heat': {},
@@ -1285,13 +1369,13 @@ MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = Map
         'rubble': {'': 0},
         'ultra_rubble': {'': 1},
         'sand': {'': 1},
+        'heavy_industrial': {'': 1},
         'gravel_pile_1': {'': 1, 'large_vehicle': 0},
         'gravel_pile_2': {'': 2, 'large_vehicle': 0},
         'gravel_pile_3': {'': 3, 'large_vehicle': 0},
-        'heavy_industrial': {'': 1},
         'mud': {'': 1, 'hover': 0, 'wige': 0},
         'thin_snow': {'': 0},
-        'deep_snow': {'': 1, 'hover': 0, 'wige': 0},
+        'deep_snow': {'': 1},
         'ice': {'': 4, 'hover': 0, 'wige': 0},
         'swamp': {'': 2, 'mech': 1},
         'frozen_mud': {'': 0},
@@ -1335,6 +1419,9 @@ _MODIFIER_CONTEXT: Final[Mapping[str, str | None]] = {
 _COMBINATIONS: Final[Mapping[str, tuple[tuple[frozenset[str], float | Marker], ...]]] = {
     'bog_down_rolls': (
         (frozenset(('mud', 'deep_snow')), -1),
+        (frozenset(('mud', 'swamp')), -1),
+        (frozenset(('swamp', 'deep_snow')), -1),
+        (frozenset(('mud', 'swamp', 'deep_snow')), 1),
     ),
 }
 
@@ -1527,6 +1614,17 @@ TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({
         modifier='spheroid_dropship',
         times=2,
     ),
+    'small_craft_landing_high': Trigger(
+        id='small_craft_landing_high',
+        label={'en': 'Spheroid small craft of level 6 or more lands on the zone',
+               'ru': 'Сфероидное малое судно уровня 6 и выше садится в зону'},
+        table='terrain_effects',
+        check=None,
+        at_least=None,
+        check_chance=Fraction(1, 1),
+        modifier='small_craft',
+        times=2,
+    ),
     'small_craft_landing': Trigger(
         id='small_craft_landing',
         label={'en': 'Spheroid small craft lands on the zone',
@@ -1562,18 +1660,102 @@ TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({
 })
 
 EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    'blizzard': frozenset(('extreme_heat',)),
+    'blizzard': frozenset(('extreme_heat',
+                           'heavy_rain',
+                           'heavy_snowfall',
+                           'light_rain',
+                           'light_snowfall',
+                           'moderate_rain',
+                           'moderate_snowfall',
+                           'torrential_downpour',
+                           'vacuum')),
     'deep_snow': frozenset(('extreme_heat',)),
+    'extreme_cold': frozenset(('extreme_heat',)),
     'extreme_heat': frozenset(('blizzard',
                                'deep_snow',
+                               'extreme_cold',
                                'heavy_snowfall',
                                'ice',
                                'light_snowfall',
                                'moderate_snowfall')),
-    'heavy_snowfall': frozenset(('extreme_heat',)),
+    'frozen_mud': frozenset(('mud',)),
+    'heavy_fog': frozenset(('light_fog', 'vacuum')),
+    'heavy_rain': frozenset(('blizzard',
+                             'heavy_snowfall',
+                             'light_rain',
+                             'light_snowfall',
+                             'moderate_rain',
+                             'moderate_snowfall',
+                             'torrential_downpour',
+                             'vacuum')),
+    'heavy_snowfall': frozenset(('blizzard',
+                                 'extreme_heat',
+                                 'heavy_rain',
+                                 'light_rain',
+                                 'light_snowfall',
+                                 'moderate_rain',
+                                 'moderate_snowfall',
+                                 'torrential_downpour',
+                                 'vacuum')),
+    'high_gravity': frozenset(('low_gravity',)),
     'ice': frozenset(('extreme_heat',)),
-    'light_snowfall': frozenset(('extreme_heat',)),
-    'moderate_snowfall': frozenset(('extreme_heat',)),
+    'light_fog': frozenset(('heavy_fog', 'vacuum')),
+    'light_rain': frozenset(('blizzard',
+                             'heavy_rain',
+                             'heavy_snowfall',
+                             'light_snowfall',
+                             'moderate_rain',
+                             'moderate_snowfall',
+                             'torrential_downpour',
+                             'vacuum')),
+    'light_snowfall': frozenset(('blizzard',
+                                 'extreme_heat',
+                                 'heavy_rain',
+                                 'heavy_snowfall',
+                                 'light_rain',
+                                 'moderate_rain',
+                                 'moderate_snowfall',
+                                 'torrential_downpour',
+                                 'vacuum')),
+    'low_gravity': frozenset(('high_gravity',)),
+    'moderate_rain': frozenset(('blizzard',
+                                'heavy_rain',
+                                'heavy_snowfall',
+                                'light_rain',
+                                'light_snowfall',
+                                'moderate_snowfall',
+                                'torrential_downpour',
+                                'vacuum')),
+    'moderate_snowfall': frozenset(('blizzard',
+                                    'extreme_heat',
+                                    'heavy_rain',
+                                    'heavy_snowfall',
+                                    'light_rain',
+                                    'light_snowfall',
+                                    'moderate_rain',
+                                    'torrential_downpour',
+                                    'vacuum')),
+    'mud': frozenset(('frozen_mud',)),
+    'thin_atmosphere': frozenset(('vacuum',)),
+    'torrential_downpour': frozenset(('blizzard',
+                                      'heavy_rain',
+                                      'heavy_snowfall',
+                                      'light_rain',
+                                      'light_snowfall',
+                                      'moderate_rain',
+                                      'moderate_snowfall',
+                                      'vacuum')),
+    'vacuum': frozenset(('blizzard',
+                         'heavy_fog',
+                         'heavy_rain',
+                         'heavy_snowfall',
+                         'light_fog',
+                         'light_rain',
+                         'light_snowfall',
+                         'moderate_rain',
+                         'moderate_snowfall',
+                         'thin_atmosphere',
+                         'torrential_downpour')),
 })
 """Conditions that the rules say cannot be combined, both ways round."""
 
@@ -1782,7 +1964,19 @@ def path_cost(steps: Iterable[str], unit: str | None = None) -> float:
     return cells * GRID_SIZES[chosen]
 
 
+def gravity_to_hit(deviation: float) -> float:
+    """Gravity to-hit, direct-fire ballistic and missile attacks: +1 per full 0.2 g.
+
+    ``deviation`` in g; the result in points.
+    Source: MegaMek source (github.com/MegaMek/megamek, files under megamek/src/megamek/common/),
+    actions/compute/ComputeEnvironmentalToHitMods.java compileEnvironmentalToHitMods.
+    """
+    value: float = math.floor(deviation / 0.2)
+    return value
+
+
 STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({
+    'gravity_to_hit': gravity_to_hit,
 })
 
 DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({

@@ -19,7 +19,7 @@ Ask it rules questions::
     path_cost(steps, unit=None)              cost of a grid path, diagonals alternating
 
 Call the step and decision tables by name: climb, light_concealment, medium_concealment,
-heavy_concealment, lock, abstract_cover.
+heavy_concealment, terrain_counts, lock, abstract_cover, representative_cover.
 """
 
 from __future__ import annotations
@@ -74,7 +74,9 @@ __all__ = [
     'move_cost',
     'param',
     'path_cost',
+    'representative_cover',
     'roll',
+    'terrain_counts',
 ]
 
 # ---- values and records (the same in every generated module) ----------------------------
@@ -306,7 +308,7 @@ RULESET: Final = Ruleset(
     languages=('en', 'fr'),
     extends=(
         Ancestor('heavy_gear_house', '1.0.0', 'sha256:1ef9c261cd63b929'),
-        Ancestor('heavy_gear', '1.0.0', 'sha256:43fb88adae96ba0b'),
+        Ancestor('heavy_gear', '1.0.0', 'sha256:a27ced8c3dce9ad3'),
     ),
 )
 
@@ -368,7 +370,7 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
     'soft': Feature(
         id='soft',
         layer='terrain',
-        label={'en': 'Soft (sand, snow, mud)', 'fr': 'Meuble (sable, neige, boue)'},
+        label={'en': 'Soft (sand, snow, mud)', 'fr': 'Mou (sable, neige, boue)'},
         costs={'walker': 2, 'ground': 3, 'hover': 2},
     ),
     'rough': Feature(
@@ -393,7 +395,7 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
     'structure': Feature(
         id='structure',
         layer='terrain',
-        label={'en': 'Structure', 'fr': 'Structure'},
+        label={'en': 'Structure', 'fr': 'Structures'},
         costs={'walker': IMPASSABLE, 'ground': IMPASSABLE, 'hover': IMPASSABLE},
         notes=({'en': 'Some models, usually infantry, may treat it as clear.',
                 'fr': "Certaines figurines, souvent l'infanterie, la traitent comme du dégagé."},),
@@ -457,6 +459,7 @@ MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = Map
         'combat_speed': {'': -1},
         'top_speed': {'': -2},
         'target_fired': {'': -1},
+        'perk_or_flaw': {},
     },
     'cover': {
         'full': {'': -2},
@@ -510,6 +513,31 @@ TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({
 })
 
 EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
+    'clear': frozenset(('rapid_water',)),
+    'cliffs': frozenset(('rapid_water',)),
+    'combat_speed': frozenset(('stationary', 'top_speed')),
+    'full': frozenset(('in_open', 'partial', 'some')),
+    'in_open': frozenset(('full', 'partial', 'solid', 'some')),
+    'partial': frozenset(('full', 'in_open', 'some')),
+    'rapid_water': frozenset(('clear',
+                              'cliffs',
+                              'road',
+                              'rough',
+                              'soft',
+                              'structure',
+                              'very_rough')),
+    'road': frozenset(('rapid_water',)),
+    'rough': frozenset(('rapid_water',)),
+    'soft': frozenset(('rapid_water',)),
+    'solid': frozenset(('in_open',)),
+    'solid_base': frozenset(('solid_half', 'solid_whole')),
+    'solid_half': frozenset(('solid_base', 'solid_whole')),
+    'solid_whole': frozenset(('solid_base', 'solid_half')),
+    'some': frozenset(('full', 'in_open', 'partial')),
+    'stationary': frozenset(('combat_speed', 'top_speed')),
+    'structure': frozenset(('rapid_water',)),
+    'top_speed': frozenset(('combat_speed', 'stationary')),
+    'very_rough': frozenset(('rapid_water',)),
 })
 """Conditions that the rules say cannot be combined, both ways round."""
 
@@ -768,6 +796,25 @@ def heavy_concealment(thickness: float) -> float:
     return value
 
 
+def terrain_counts(
+    terrain_size: float,
+    size: float,
+    line_through: bool,
+    base_touches: bool,
+) -> Outcome:
+    """Terrain counts for concealment: the first row that holds wins.
+
+    Source: Heavy Gear terrain rules (French article, 2010).
+    """
+    if terrain_size < size / 2:
+        return Outcome('ignored', 'Terrain not counted')
+    if line_through:
+        return Outcome('counted', 'Terrain counted')
+    if base_touches:
+        return Outcome('counted', 'Terrain counted')
+    return Outcome('ignored', 'Terrain not counted')
+
+
 def lock(
     hidden: bool,
     concealment: float,
@@ -802,6 +849,27 @@ def abstract_cover(cover_size: float, size: float) -> Outcome:
     return Outcome('some', 'Some cover', 0)
 
 
+def representative_cover(
+    hidden: bool,
+    weapon_or_limb_only: bool,
+    more_than_half: bool,
+    partly: bool,
+) -> Outcome:
+    """Representative terrain cover: the first row that holds wins.
+
+    Source: Heavy Gear terrain rules (French article, 2010).
+    """
+    if hidden:
+        return Outcome('full', 'Full cover', -2)
+    if weapon_or_limb_only:
+        return Outcome('full', 'Full cover', -2)
+    if more_than_half:
+        return Outcome('partial', 'Partial cover', -1)
+    if partly:
+        return Outcome('some', 'Some cover', 0)
+    return Outcome('in_open', 'In the open', 1)
+
+
 STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({
     'climb': climb,
     'light_concealment': light_concealment,
@@ -810,6 +878,8 @@ STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType
 })
 
 DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({
+    'terrain_counts': terrain_counts,
     'lock': lock,
     'abstract_cover': abstract_cover,
+    'representative_cover': representative_cover,
 })
