@@ -25,15 +25,15 @@ Ask it rules questions::
 
 from __future__ import annotations
 
-import enum
+from builtins import AttributeError as _AttributeError
 from builtins import Exception as _Exception
 from builtins import KeyError as _KeyError
 from builtins import TypeError as _TypeError
 from builtins import ValueError as _ValueError
 from builtins import abs as _abs
 from builtins import bool as _bool
+from builtins import delattr as _delattr
 from builtins import dict as _dict
-from builtins import enumerate as _enumerate
 from builtins import float as _float
 from builtins import frozenset as _frozenset
 from builtins import int as _int
@@ -126,8 +126,8 @@ if not TYPE_CHECKING:  # type checkers read the records below as NamedTuple clas
             names = _tuple(cls.__annotations__)
             cls._field_defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
             cls._fields = cls.__match_args__ = names
-            for index, name in _enumerate(names):
-                _setattr(cls, name, _property(_itemgetter(index), doc=f"Field {index}."))
+            for name in cls._field_defaults:
+                _delattr(cls, name)  # a default is not a class attribute; see __getattr__
 
         def __new__(cls, *values: Any, **named: Any) -> Self:
             if named or _len(values) != _len(cls._fields):
@@ -151,6 +151,15 @@ if not TYPE_CHECKING:  # type checkers read the records below as NamedTuple clas
                 raise _TypeError(f"{cls.__name__}() got unexpected {', '.join(named)}")
             return _tuple(complete)
 
+        def __getattr__(self, name: str) -> Any:
+            """A field read for the first time: its property is made now, not at import."""
+            cls = _type(self)
+            if name not in cls._fields:
+                raise _AttributeError(f"{cls.__name__!r} object has no attribute {name!r}")
+            index = cls._fields.index(name)
+            _setattr(cls, name, _property(_itemgetter(index), doc=f"Field {index}."))
+            return self[index]
+
         def __repr__(self) -> str:
             fields = ", ".join(f"{n}={v!r}" for n, v in _zip(self._fields, self, strict=True))
             return f"{_type(self).__name__}({fields})"
@@ -166,20 +175,33 @@ if not TYPE_CHECKING:  # type checkers read the records below as NamedTuple clas
             return _type(self)(*values, **changes)
 
 
-class Marker(enum.Enum):
-    """An answer that is not a number."""
+class Marker:
+    """An answer that is not a number: IMPASSABLE, PROHIBITED or BLOCKED. There is one of each
+    (copies and unpickled ones included), so compare with ``is``. A plain class rather than an
+    enum.Enum, which would cost a tenth of this module's import time."""
 
-    IMPASSABLE = "impassable"
-    PROHIBITED = "prohibited"
-    BLOCKED = "blocked"
+    __slots__ = ("name", "value")
+    name: str
+    value: str
+    IMPASSABLE: ClassVar[Marker]
+    PROHIBITED: ClassVar[Marker]
+    BLOCKED: ClassVar[Marker]
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
 
     def __repr__(self) -> str:
         return self.name
 
+    def __reduce__(self) -> str:
+        return self.name  # pickle and copy give back the module's own constant
 
-IMPASSABLE: Final = Marker.IMPASSABLE
-PROHIBITED: Final = Marker.PROHIBITED
-BLOCKED: Final = Marker.BLOCKED
+
+IMPASSABLE: Final = Marker("IMPASSABLE", "impassable")
+PROHIBITED: Final = Marker("PROHIBITED", "prohibited")
+BLOCKED: Final = Marker("BLOCKED", "blocked")
+Marker.IMPASSABLE, Marker.PROHIBITED, Marker.BLOCKED = IMPASSABLE, PROHIBITED, BLOCKED
 
 
 class UnknownName(KeyError):
