@@ -745,7 +745,7 @@ def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
     """
     try:
         cost = _MOVE_COSTS[mode][features]
-    except (KeyError, _TypeError):  # not asked before, or not names at all
+    except (_KeyError, _TypeError):  # not asked before, or not names at all
         cost = _move_cost(mode, features)
     if distance.__class__ is _int and distance == 1:
         return cost
@@ -863,7 +863,7 @@ def roll(table: str, total: int) -> DiceRow:
     """The row of dice table ``table`` that covers ``total`` (modifiers included)."""
     try:
         return _ROWS_BY_TOTAL[table][total]
-    except (KeyError, _TypeError):  # a total beyond the dice, or a wrong argument
+    except (_KeyError, _TypeError):  # a total beyond the dice, or a wrong argument
         return _roll_beyond(table, total)
 
 
@@ -883,7 +883,7 @@ def lookup(table: str, *keys: str | float) -> Value:
     ``lookup(t, column, row)``."""
     try:
         entry = TABLES[table]
-    except (KeyError, _TypeError):
+    except (_KeyError, _TypeError):
         _name("lookup", "table", table, TABLES, "table")
         raise
     columns = entry.columns
@@ -892,7 +892,7 @@ def lookup(table: str, *keys: str | float) -> Value:
         raise ArgumentTypeError("lookup", "keys", keys, f"must be ({shape}) for {table!r}")
     try:
         cells = entry.rows[keys[-1]]
-    except (KeyError, _TypeError):
+    except (_KeyError, _TypeError):
         _key("lookup", "row", keys[-1], entry.rows, f"row of {table!r}")
         raise
     if _len(columns) < 2:
