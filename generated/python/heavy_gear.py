@@ -22,48 +22,49 @@ heavy_concealment, lock, abstract_cover.
 
 from __future__ import annotations
 
-from builtins import AttributeError as _AttributeError
-from builtins import Exception as _Exception
-from builtins import KeyError as _KeyError
-from builtins import TypeError as _TypeError
-from builtins import ValueError as _ValueError
-from builtins import abs as _abs
-from builtins import bool as _bool
-from builtins import delattr as _delattr
-from builtins import dict as _dict
-from builtins import float as _float
-from builtins import frozenset as _frozenset
-from builtins import int as _int
-from builtins import isinstance as _isinstance
-from builtins import iter as _iter
-from builtins import len as _len
-from builtins import max as _max
-from builtins import next as _next
-from builtins import property as _property
-from builtins import repr as _repr
-from builtins import setattr as _setattr
-from builtins import sorted as _sorted
-from builtins import str as _str
-from builtins import tuple as _tuple
-from builtins import type as _type
-from builtins import zip as _zip
+import math
+from builtins import isinstance as _isinstance  # an alias mypy still narrows types with
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from math import floor as _floor
-from math import inf as _INF
-from math import isfinite as _isfinite
 from numbers import Real as _Real
 from operator import itemgetter as _itemgetter
 from types import MappingProxyType
 from warnings import warn as _warn
 
-# Builtins go by the private names above, so that a step or decision called `max` or `sorted`
-# cannot change what the functions of this module do.
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Final, Self
     from typing import NamedTuple as _Record
+
+# Builtins go by private names, bound before any step or decision is defined, so that one
+# called `max` or `sorted` cannot change what the functions of this module do.
+_AttributeError = AttributeError
+_Exception = Exception
+_KeyError = KeyError
+_TypeError = TypeError
+_ValueError = ValueError
+_abs = abs
+_bool = bool
+_delattr = delattr
+_dict = dict
+_float = float
+_frozenset = frozenset
+_int = int
+_iter = iter
+_len = len
+_max = max
+_next = next
+_property = property
+_repr = repr
+_setattr = setattr
+_sorted = sorted
+_str = str
+_tuple: Final = tuple
+_type = type
+_zip = zip
+_INF = math.inf
+_floor = math.floor
+_isfinite = math.isfinite
 
 __all__ = [
     'BLOCKED',
