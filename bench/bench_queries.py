@@ -101,8 +101,8 @@ def baseline_dir(rev: str, into: Path) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--number", type=int, default=20_000, help="calls per timing run")
+    parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--number", type=int, default=2_000, help="calls per timing run")
     parser.add_argument("--baseline", metavar="REV", help="compare with modules generated at REV")
     args = parser.parse_args()
 
