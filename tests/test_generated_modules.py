@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import copy
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +14,7 @@ import pytest
 from rulesdsl.backends.python import render
 from rulesdsl.build import build, python_outputs
 from rulesdsl.compiler import Compiler
-from tests.conftest import GENERATED, ROOT, RULESETS, compile_snippet
+from tests.conftest import GENERATED, ROOT, RULESETS, compile_snippet, load_generated
 
 MODULES = sorted(GENERATED.glob("*.py"))
 
@@ -80,3 +83,77 @@ def test_source_text_cannot_inject_code(compiler: Compiler, tmp_path: Path) -> N
     lint = run(sys.executable, "-m", "ruff", "check", "--isolated", "--line-length", "100",
                str(path))
     assert lint.returncode == 0, lint.stdout
+
+
+# ---- robust and cheap by construction (issues 10 and 15) ------------------------------------
+
+BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: p.stem)
+def test_no_function_of_a_module_calls_a_builtin_by_its_own_name(module: Path) -> None:
+    # A step or decision named `sorted` or `max` rebinds that module-level name; the module's
+    # functions reach builtins only through private aliases bound before any step exists.
+    tree = ast.parse(module.read_text("utf-8"))
+    bare = sorted({f"{fn.name}: {node.id}"
+                   for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef)
+                   for node in ast.walk(fn)
+                   if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+                   and node.id in BUILTIN_NAMES and node.id not in {"True", "False", "None"}
+                   and not any(node is a for a in _annotation_nodes(fn))})
+    assert bare == []
+
+
+def _annotation_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
+    """Nodes inside annotations, strings at run time (``from __future__ import annotations``),
+    and decorators, which run when the module is imported."""
+    annotations = [a.annotation for a in (*fn.args.args, *fn.args.kwonlyargs,
+                                          fn.args.vararg, fn.args.kwarg)
+                   if a is not None and a.annotation is not None]
+    annotations += [fn.returns] if fn.returns is not None else []
+    annotations += [n.annotation for n in ast.walk(fn) if isinstance(n, ast.AnnAssign)]
+    return [node for a in [*annotations, *fn.decorator_list] for node in ast.walk(a)]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: p.stem)
+def test_modules_import_no_typing_machinery_at_run_time(module: Path) -> None:
+    code = (f"import sys; sys.path.insert(0, {str(module.parent)!r}); import {module.stem}; "
+            "print(sorted(m for m in ('typing', 'enum', 'inspect') if m in sys.modules "
+            "and m not in ('enum',)))")  # enum comes with the standard library's re
+    result = run(sys.executable, "-I", "-S", "-c", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_records_behave_as_named_tuples() -> None:
+    hg = load_generated("heavy_gear")
+    outcome = hg.lock(False, 3, 1, 6, 2)
+    assert outcome == ("active", outcome.label, None)
+    assert repr(outcome) == (f"Outcome(id='active', label={outcome.label!r}, value=None)")
+    identifier, label, value = outcome
+    assert (identifier, label, value) == (outcome.id, outcome.label, outcome.value)
+    assert outcome._fields == ("id", "label", "value")
+    assert outcome._asdict() == {"id": "active", "label": outcome.label, "value": None}
+    assert outcome._replace(value=-1) == ("active", outcome.label, -1)
+    assert hg.Outcome("a", "b") == hg.Outcome(id="a", label="b", value=None)
+    assert hg.FEATURES["soft"].notes == () and hg.FEATURES["soft"][4] == ()
+    assert pickle.loads(pickle.dumps(hg.FEATURES["soft"])) == hg.FEATURES["soft"]
+    with pytest.raises(AttributeError):
+        _ = outcome.colour
+    with pytest.raises(TypeError):
+        hg.Outcome("a")
+
+
+def test_markers_stay_one_of_each_through_copy_and_pickle() -> None:
+    hg = load_generated("heavy_gear")
+    sys.modules["heavy_gear_for_pickle"] = hg
+    hg.Marker.__module__ = "heavy_gear_for_pickle"
+    try:
+        assert pickle.loads(pickle.dumps(hg.IMPASSABLE)) is hg.IMPASSABLE
+    finally:
+        del sys.modules["heavy_gear_for_pickle"]
+    assert copy.deepcopy(hg.PROHIBITED) is hg.PROHIBITED
+    assert copy.copy(hg.BLOCKED) is hg.BLOCKED
+    assert hg.Marker.IMPASSABLE is hg.IMPASSABLE
+    assert (hg.IMPASSABLE.name, hg.IMPASSABLE.value) == ("IMPASSABLE", "impassable")
+    assert repr(hg.PROHIBITED) == "PROHIBITED"

@@ -125,7 +125,7 @@ def test_an_overlong_name_is_refused(compiler: Compiler) -> None:
         ("step sorted (x in) -> MP : +1 per 1 in\n", 6),
         ("step climb (Outcome in) -> MP : +1 per 1 in\n", 13),
         ("step climb (value in) -> MP : +1 per 1 in\n", 13),
-        ("decision warnings (x in) {\n  otherwise -> a\n}\n", 10),
+        ("decision roll (x in) {\n  otherwise -> a\n}\n", 10),
         ("decision pick (isinstance in) {\n  otherwise -> a\n}\n", 16),
         ('mode _private "P"\n', 6),
     ],

@@ -28,13 +28,49 @@ Call the step and decision tables by name: gravity_to_hit.
 
 from __future__ import annotations
 
-import enum
 import math
-import warnings
+from builtins import isinstance as _isinstance  # an alias mypy still narrows types with
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from numbers import Real as _Real
+from operator import itemgetter as _itemgetter
 from types import MappingProxyType
-from typing import Final, NamedTuple, Self
+from warnings import warn as _warn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Final, Self
+    from typing import NamedTuple as _Record
+
+# Builtins go by private names, bound before any step or decision is defined, so that one
+# called `max` or `sorted` cannot change what the functions of this module do.
+_AttributeError = AttributeError
+_Exception = Exception
+_KeyError = KeyError
+_TypeError = TypeError
+_ValueError = ValueError
+_abs = abs
+_bool = bool
+_delattr = delattr
+_dict = dict
+_float = float
+_frozenset = frozenset
+_int = int
+_iter = iter
+_len = len
+_max = max
+_next = next
+_property = property
+_repr = repr
+_setattr = setattr
+_sorted = sorted
+_str = str
+_tuple: Final = tuple
+_type = type
+_zip = zip
+_INF = math.inf
+_floor = math.floor
+_isfinite = math.isfinite
 
 __all__ = [
     'BLOCKED',
@@ -54,8 +90,11 @@ __all__ = [
     'STEPS',
     'TABLES',
     'TRIGGERS',
+    'ArgumentError',
+    'ArgumentTypeError',
     'ConflictWarning',
     'Dice',
+    'InvalidArgument',
     'InvalidPlace',
     'Marker',
     'Outcome',
@@ -78,21 +117,98 @@ __all__ = [
 
 # ---- values and records (the same in every generated module) ----------------------------
 
+if not TYPE_CHECKING:  # type checkers read the records below as NamedTuple classes
 
-class Marker(enum.Enum):
-    """An answer that is not a number."""
+    class _Record(_tuple):
+        """A named tuple made without typing.NamedTuple, which costs 0.1 ms per class to import.
 
-    IMPASSABLE = "impassable"
-    PROHIBITED = "prohibited"
-    BLOCKED = "blocked"
+        The fields are the annotated names of the subclass, defaults its class attributes.
+        """
+
+        __slots__ = ()
+        _fields: ClassVar[tuple[str, ...]] = ()
+        _field_defaults: ClassVar[dict[str, Any]] = {}
+
+        def __init_subclass__(cls) -> None:
+            names = _tuple(cls.__annotations__)
+            cls._field_defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+            cls._fields = cls.__match_args__ = names
+            for name in cls._field_defaults:
+                _delattr(cls, name)  # a default is not a class attribute; see __getattr__
+
+        def __new__(cls, *values: Any, **named: Any) -> Self:
+            if named or _len(values) != _len(cls._fields):
+                values = cls._complete(values, named)
+            return _tuple.__new__(cls, values)
+
+        @classmethod
+        def _complete(cls, values: tuple[Any, ...], named: dict[str, Any]) -> tuple[Any, ...]:
+            fields = cls._fields
+            if _len(values) > _len(fields):
+                raise _TypeError(f"{cls.__name__}() takes {_len(fields)} values")
+            complete = [*values]
+            for name in fields[_len(values):]:
+                if name in named:
+                    complete.append(named.pop(name))
+                elif name in cls._field_defaults:
+                    complete.append(cls._field_defaults[name])
+                else:
+                    raise _TypeError(f"{cls.__name__}() is missing {name!r}")
+            if named:
+                raise _TypeError(f"{cls.__name__}() got unexpected {', '.join(named)}")
+            return _tuple(complete)
+
+        def __getattr__(self, name: str) -> Any:
+            """A field read for the first time: its property is made now, not at import."""
+            cls = _type(self)
+            if name not in cls._fields:
+                raise _AttributeError(f"{cls.__name__!r} object has no attribute {name!r}")
+            index = cls._fields.index(name)
+            _setattr(cls, name, _property(_itemgetter(index), doc=f"Field {index}."))
+            return self[index]
+
+        def __repr__(self) -> str:
+            fields = ", ".join(f"{n}={v!r}" for n, v in _zip(self._fields, self, strict=True))
+            return f"{_type(self).__name__}({fields})"
+
+        def __getnewargs__(self) -> tuple[Any, ...]:
+            return _tuple(self)
+
+        def _asdict(self) -> dict[str, Any]:
+            return _dict(_zip(self._fields, self, strict=True))
+
+        def _replace(self, **changes: Any) -> Self:
+            values = [changes.pop(n, v) for n, v in _zip(self._fields, self, strict=True)]
+            return _type(self)(*values, **changes)
+
+
+class Marker:
+    """An answer that is not a number: IMPASSABLE, PROHIBITED or BLOCKED. There is one of each
+    (copies and unpickled ones included), so compare with ``is``. A plain class rather than an
+    enum.Enum, which would cost a tenth of this module's import time."""
+
+    __slots__ = ("name", "value")
+    name: str
+    value: str
+    IMPASSABLE: ClassVar[Marker]
+    PROHIBITED: ClassVar[Marker]
+    BLOCKED: ClassVar[Marker]
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
 
     def __repr__(self) -> str:
         return self.name
 
+    def __reduce__(self) -> str:
+        return self.name  # pickle and copy give back the module's own constant
 
-IMPASSABLE: Final = Marker.IMPASSABLE
-PROHIBITED: Final = Marker.PROHIBITED
-BLOCKED: Final = Marker.BLOCKED
+
+IMPASSABLE: Final = Marker("IMPASSABLE", "impassable")
+PROHIBITED: Final = Marker("PROHIBITED", "prohibited")
+BLOCKED: Final = Marker("BLOCKED", "blocked")
+Marker.IMPASSABLE, Marker.PROHIBITED, Marker.BLOCKED = IMPASSABLE, PROHIBITED, BLOCKED
 
 
 class UnknownName(KeyError):
@@ -101,40 +217,64 @@ class UnknownName(KeyError):
     def __init__(self, kind: str, name: object, valid: Iterable[object]) -> None:
         import difflib  # only when there is an error to explain
 
-        choices = sorted(str(v) for v in valid)
-        close = difflib.get_close_matches(str(name), choices, n=3, cutoff=0.5)
+        choices = _sorted(_str(v) for v in valid)
+        close = difflib.get_close_matches(_str(name), choices, n=3, cutoff=0.5)
         hint = close or choices[:8]
-        if isinstance(name, int | float) and not isinstance(name, bool):
-            numbers = [v for v in valid if isinstance(v, int | float) and not isinstance(v, bool)]
-            hint = [str(v) for v in sorted(numbers, key=lambda v: (abs(v - name), v))[:2]] or hint
+        if _isinstance(name, _int | _float) and not _isinstance(name, _bool):
+            numbers = [v for v in valid
+                       if _isinstance(v, _int | _float) and not _isinstance(v, _bool)]
+            hint = [_str(v) for v in _sorted(numbers, key=lambda v: (_abs(v - name), v))[:2]
+                    ] or hint
         message = f"unknown {kind} {name!r}"
         if hint:
-            message += "; did you mean " + " or ".join(repr(c) for c in hint) + "?"
-        super().__init__(message)
+            message += "; did you mean " + " or ".join(_repr(c) for c in hint) + "?"
+        _KeyError.__init__(self, message)
         self.kind = kind
         self.name = name
-        self.suggestions = tuple(hint)
+        self.suggestions = _tuple(hint)
 
     def __str__(self) -> str:
-        return str(self.args[0])
+        return _str(self.args[0])
 
 
 class UnfilledParameter(KeyError):
     """A scenario parameter that this ruleset leaves to a house rule or scenario."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(
+        _KeyError.__init__(
+            self,
             f"parameter {name!r} is not filled in by this ruleset; "
-            f"a house rule sets it with `override {name} | <value>`"
+            f"a house rule sets it with `override {name} | <value>`",
         )
         self.name = name
 
     def __str__(self) -> str:
-        return str(self.args[0])
+        return _str(self.args[0])
 
 
 class InvalidPlace(ValueError):
     """Features that cannot be together in one place (two of a one-per-place layer)."""
+
+
+class ArgumentError(Exception):
+    """An argument a question cannot take. ``function`` and ``argument`` name it, ``value`` is
+    what was given; raised as one of the two subclasses below."""
+
+    def __init__(self, function: str, argument: str, value: object, reason: str) -> None:
+        got = f"{value!r} ({_type(value).__name__})" if _isinstance(self, _TypeError) else (
+            f"{value!r}")
+        _Exception.__init__(self, f"{function}() argument {argument!r} {reason}; got {got}")
+        self.function = function
+        self.argument = argument
+        self.value = value
+
+
+class InvalidArgument(ArgumentError, ValueError):
+    """A number out of range: NaN or infinite, or negative where a distance is asked."""
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type: a string where a number is asked, a number for a name."""
 
 
 class ConflictWarning(UserWarning):
@@ -147,18 +287,18 @@ class Quantity(float):
     unit: str
 
     def __new__(cls, value: float, unit: str) -> Self:
-        self = super().__new__(cls, value)
+        self = _float.__new__(cls, value)
         self.unit = unit
         return self
 
     def __repr__(self) -> str:
-        return f"Quantity({float(self)!r}, {self.unit!r})"
+        return f"Quantity({_float(self)!r}, {self.unit!r})"
 
     def __str__(self) -> str:
-        return f"{float(self):g} {self.unit}"
+        return f"{_float(self):g} {self.unit}"
 
 
-class Rate(NamedTuple):
+class Rate(_Record):
     """``amount`` for every ``per``: 1 MP per 2 in, 90 deg per 1.5 m."""
 
     amount: float
@@ -168,7 +308,7 @@ class Rate(NamedTuple):
         return f"{self.amount} per {self.per}"
 
 
-class Trade(NamedTuple):
+class Trade(_Record):
     """A gain bought with a cost: +90 deg for -1.5 m."""
 
     gain: float
@@ -178,7 +318,7 @@ class Trade(NamedTuple):
         return f"{self.gain} for {self.cost}"
 
 
-class Span(NamedTuple):
+class Span(_Record):
     """An inclusive range such as 2-3 in."""
 
     low: float
@@ -190,7 +330,7 @@ class Span(NamedTuple):
         return f"{self.low:g}-{self.high:g}{unit}"
 
 
-class Dice(NamedTuple):
+class Dice(_Record):
     """``number`` dice of ``sides`` faces plus ``bonus``: Dice(1, 6, 3) is 1d6+3."""
 
     number: int
@@ -202,17 +342,18 @@ class Dice(NamedTuple):
         return f"{self.number}d{self.sides}{bonus}"
 
 
-Value = bool | int | float | str | Quantity | Rate | Trade | Span | Dice | Marker | None
-Labels = Mapping[str, str]
+if TYPE_CHECKING:
+    Value = bool | int | float | str | Quantity | Rate | Trade | Span | Dice | Marker | None
+    Labels = Mapping[str, str]
 
 
-class Ancestor(NamedTuple):
+class Ancestor(_Record):
     id: str
     version: str
     digest: str
 
 
-class Ruleset(NamedTuple):
+class Ruleset(_Record):
     id: str
     title: str
     version: str
@@ -221,19 +362,19 @@ class Ruleset(NamedTuple):
     extends: tuple[Ancestor, ...]
 
 
-class Mode(NamedTuple):
+class Mode(_Record):
     id: str
     label: Labels
 
 
-class Layer(NamedTuple):
+class Layer(_Record):
     id: str
     label: Labels
     scope: str
     features: tuple[str, ...]
 
 
-class Feature(NamedTuple):
+class Feature(_Record):
     """A terrain feature or condition; ``costs`` per mode, per hex."""
 
     id: str
@@ -244,7 +385,7 @@ class Feature(NamedTuple):
     source: str = ""
 
 
-class Table(NamedTuple):
+class Table(_Record):
     id: str
     label: Labels
     columns: tuple[str, ...]
@@ -253,7 +394,7 @@ class Table(NamedTuple):
     column_notes: Mapping[str, tuple[Labels, ...]]
 
 
-class DiceRow(NamedTuple):
+class DiceRow(_Record):
     id: str
     label: Labels
     low: int | None
@@ -265,7 +406,7 @@ class DiceRow(NamedTuple):
     """Chance of this row with each declared modifier."""
 
 
-class DiceTable(NamedTuple):
+class DiceTable(_Record):
     id: str
     label: Labels
     dice: Dice
@@ -273,7 +414,7 @@ class DiceTable(NamedTuple):
     rows: tuple[DiceRow, ...]
 
 
-class Trigger(NamedTuple):
+class Trigger(_Record):
     """When to roll on a dice table, how often, with which modifier."""
 
     id: str
@@ -287,7 +428,7 @@ class Trigger(NamedTuple):
     times: int
 
 
-class Outcome(NamedTuple):
+class Outcome(_Record):
     """The result of a decision table; ``value`` when the outcome is a modifier."""
 
     id: str
@@ -1569,6 +1710,12 @@ _ROLLS: Final[Mapping[str, Mapping[int, int]]] = {
 }
 """Per dice table: every total its dice and declared modifiers reach -> the row's index."""
 
+_ROWS_BY_TOTAL: Final[Mapping[str, Mapping[int, DiceRow]]] = {
+    table: {total: DICE_TABLES[table].rows[index] for total, index in totals.items()}
+    for table, totals in _ROLLS.items()
+}
+"""The same, with the rows themselves: what roll() looks up."""
+
 TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({
     'missed_shot': Trigger(
         id='missed_shot',
@@ -1794,59 +1941,131 @@ GRID_DIAGONALS: Final[tuple[int, ...]] = ()
 """Cells a diagonal step counts, cycling: (1, 2) alternates across the whole path."""
 
 
+# ---- checking arguments (called once a cheap test has failed) ------------------------------
+
+
+def _name(function: str, argument: str, value: object, pool: Iterable[object],
+          kind: str) -> None:
+    """Raise unless ``value`` is a string naming one of ``pool``."""
+    if not _isinstance(value, _str):
+        raise ArgumentTypeError(function, argument, value, f"must be a str naming a {kind}")
+    if value not in pool:
+        raise UnknownName(kind, value, pool)
+
+
+def _number(function: str, argument: str, value: object, minimum: float | None = 0) -> None:
+    """Raise unless ``value`` is a finite real number (a bool counts as 0 or 1), at least
+    ``minimum`` when one is given."""
+    if not _isinstance(value, _Real):
+        raise ArgumentTypeError(function, argument, value, "must be a real number")
+    if not _isfinite(value):
+        raise InvalidArgument(function, argument, value, "must be a finite number")
+    if minimum is not None and value < minimum:
+        raise InvalidArgument(function, argument, value, f"must be at least {minimum}")
+
+
+def _flag(function: str, argument: str, value: object) -> None:
+    """Raise unless ``value`` is True or False."""
+    if not _isinstance(value, _bool):
+        raise ArgumentTypeError(function, argument, value, "must be True or False")
+
+
+def _key(function: str, argument: str, value: object, keys: Iterable[object],
+         kind: str) -> None:
+    """Raise unless ``value`` is a key of a table: a string, or a finite number for a table
+    whose rows are numbers."""
+    if _isinstance(value, _Real) and not _isinstance(value, _bool):
+        _number(function, argument, value, None)
+    elif not _isinstance(value, _str):
+        raise ArgumentTypeError(function, argument, value, "must be a str or a number")
+    if value not in keys:
+        raise UnknownName(kind, value, keys)
+
+
 # ---- questions ------------------------------------------------------------------------------
-
-
-def _known(kind: str, name: object, pool: Mapping[str, object]) -> None:
-    if not isinstance(name, str) or name not in pool:
-        raise UnknownName(kind, name, pool)
 
 
 def conflicts(*names: str) -> tuple[str, ...]:
     """The pairs among ``names`` that exclude each other, as "a + b" strings."""
-    present = set(names)
+    for name in names:
+        if not _isinstance(name, _str):
+            _name("conflicts", "names", name, EXCLUSIONS, "condition")
+    present = {*names}
     found = []
-    for subject in sorted(present & EXCLUSIONS.keys()):
-        for other in sorted(EXCLUSIONS[subject] & present):
+    for subject in _sorted(present & EXCLUSIONS.keys()):
+        for other in _sorted(EXCLUSIONS[subject] & present):
             if subject < other:
                 found.append(f"{subject} + {other}")
-    return tuple(found)
+    return _tuple(found)
 
 
-def _warn_conflicts(names: tuple[str, ...]) -> None:
-    if len(names) > 1 and not EXCLUSIONS.keys().isdisjoint(names):
-        for pair in conflicts(*names):
-            warnings.warn(f"{pair}: the rules exclude this combination", ConflictWarning,
-                          stacklevel=3)
+def _warn_conflicts(names: tuple[str, ...], stacklevel: int) -> bool:
+    """Warn of each excluded pair among ``names``; whether there was one."""
+    if _len(names) < 2 or EXCLUSIONS.keys().isdisjoint(names):
+        return False
+    pairs = conflicts(*names)
+    for pair in pairs:
+        _warn(f"{pair}: the rules exclude this combination", ConflictWarning,
+              stacklevel=stacklevel + 1)
+    return _len(pairs) > 0
+
+
+_MOVE_COSTS: Final[dict[str, dict[tuple[str, ...], float | Marker]]] = {m: {} for m in MODES}
+"""Answers of move_cost at distance 1, per mode, per features as asked: filled as they are
+asked, so that asking again is one lookup (places that warn or raise are never kept)."""
+
+_MOVE_COSTS_KEPT: Final = 4096
+"""At most this many answers are kept per mode."""
 
 
 def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
     """Movement cost, in MP, for ``mode`` through a place with ``features``.
 
     Every feature's cost per hex is summed with the entry cost (1),
-    then multiplied by ``distance``. Returns PROHIBITED when any feature prohibits the mode,
-    else IMPASSABLE when any is impassable for it.
+    then multiplied by ``distance`` (a finite number, at least 0). Returns PROHIBITED when any
+    feature prohibits the mode, else IMPASSABLE when any is impassable for it.
     """
-    _known("mode", mode, MODES)
+    try:
+        cost = _MOVE_COSTS[mode][features]
+    except (_KeyError, _TypeError):  # not asked before, or not names at all
+        cost = _move_cost(mode, features)
+    if distance.__class__ is _int and distance == 1:
+        return cost
+    if not ((distance.__class__ is _int and distance >= 0)
+            or (distance.__class__ is _float and 0.0 <= distance < _INF)):
+        _number("move_cost", "distance", distance)
+    if _isinstance(cost, (_int, _float)):  # faster than testing for a Marker
+        return cost * distance
+    return cost
+
+
+def _move_cost(mode: str, features: tuple[str, ...]) -> float | Marker:
+    """move_cost at distance 1, worked out from the features (and kept when it can be)."""
+    _name("move_cost", "mode", mode, MODES, "mode")
     for feature in features:
-        _known("feature", feature, FEATURES)
-    _check_place(features)
-    _warn_conflicts(features)
+        _name("move_cost", "features", feature, FEATURES, "feature")
+    warned = False
+    if _len(features) > 1:
+        _check_place(features)
+        warned = _warn_conflicts(features, stacklevel=3)
     total: float = ENTRY_COST
-    impassable = False
+    prohibited = impassable = False
     for feature in _counted(features):
         if (mode, feature) in _UNFILLED_COSTS:
             raise UnfilledParameter(_UNFILLED_COSTS[mode, feature])
         cost = FEATURES[feature].costs[mode]
-        if isinstance(cost, Marker):
+        if _isinstance(cost, Marker):
             if cost is PROHIBITED:
-                return PROHIBITED
+                prohibited = True
+                break
             impassable = True
-        elif not isinstance(cost, str):  # a str names an unfilled parameter, raised above
+        elif not _isinstance(cost, _str):  # a str names an unfilled parameter, raised above
             total += cost
-    if impassable:
-        return IMPASSABLE
-    return total * distance
+    answer = PROHIBITED if prohibited else IMPASSABLE if impassable else total
+    kept = _MOVE_COSTS[mode]
+    if not warned and _len(kept) < _MOVE_COSTS_KEPT:
+        kept[features] = answer
+    return answer
 
 
 def _check_place(features: tuple[str, ...]) -> None:
@@ -1867,16 +2086,19 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
     other features of the place; whole-map conditions and modifier factors still count."""
     if _IGNORES_OTHERS.isdisjoint(names):
         return names
-    return tuple(
+    return _tuple(
         n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES
     )
 
 
 def can_enter(mode: str, *features: str, available: float | None = None) -> bool:
     """Whether ``mode`` may enter the place: not impassable or prohibited and, given the
-    movement ``available``, affordable or allowed by the minimum-move rule."""
+    movement ``available`` (a finite number, at least 0), affordable or
+    allowed by the minimum-move rule."""
     cost = move_cost(mode, *features)
-    if isinstance(cost, Marker):
+    if available is not None:
+        _number("can_enter", "available", available)
+    if _isinstance(cost, Marker):
         return False
     return available is None or cost <= available or MINIMUM_MOVE
 
@@ -1888,31 +2110,32 @@ def modifier(name: str, *items: str, **context: str) -> float | Marker:
     this modifier add nothing. A combination the rules name (``when a, b``) that is present
     gives its own value: a marker replaces the sum, a number adds to it.
     """
-    _known("modifier", name, MODIFIERS)
+    _name("modifier", "name", name, MODIFIERS, "modifier")
     values = MODIFIERS[name]
     key = ""
     for context_name, context_value in context.items():
         expected = _MODIFIER_CONTEXT[name]
         if context_name != expected:
             raise UnknownName(f"context of {name!r}", context_name, [expected] if expected else [])
-        _known(f"value of {context_name!r}", context_value, dict.fromkeys(CONTEXTS[context_name]))
+        _name("modifier", context_name, context_value, CONTEXTS[context_name],
+              f"value of {context_name!r}")
         key = context_value
     for item in items:
-        if item not in FEATURES and item not in values:
-            raise UnknownName("feature or factor", item, [*FEATURES, *values])
-    _warn_conflicts(items)
+        if not _isinstance(item, _str) or (item not in FEATURES and item not in values):
+            _name("modifier", "items", item, [*FEATURES, *values], "feature or factor")
+    _warn_conflicts(items, stacklevel=2)
     counted = _counted(items)
-    present = frozenset(counted)
+    present = _frozenset(counted)
     total: float = 0
     for members, value in _COMBINATIONS.get(name, ()):
         if members <= present:
-            if isinstance(value, Marker):
+            if _isinstance(value, Marker):
                 return value
             total += value
     for item in counted:
         by_context = values.get(item, {})
         contribution = by_context[key] if key in by_context else by_context.get("")
-        if isinstance(contribution, Marker):
+        if _isinstance(contribution, Marker):
             return contribution
         if contribution is not None:
             total += contribution
@@ -1921,12 +2144,18 @@ def modifier(name: str, *items: str, **context: str) -> float | Marker:
 
 def roll(table: str, total: int) -> DiceRow:
     """The row of dice table ``table`` that covers ``total`` (modifiers included)."""
-    _known("dice table", table, DICE_TABLES)
-    rows = DICE_TABLES[table].rows
-    index = _ROLLS[table].get(total)
-    if index is not None:
-        return rows[index]
-    for row in rows:
+    try:
+        return _ROWS_BY_TOTAL[table][total]
+    except (_KeyError, _TypeError):  # a total beyond the dice, or a wrong argument
+        return _roll_beyond(table, total)
+
+
+def _roll_beyond(table: str, total: int) -> DiceRow:
+    _name("roll", "table", table, DICE_TABLES, "dice table")
+    _number("roll", "total", total, None)
+    if total != _int(total):
+        raise InvalidArgument("roll", "total", total, "must be a whole number")
+    for row in DICE_TABLES[table].rows:
         if (row.low is None or total >= row.low) and (row.high is None or total <= row.high):
             return row
     raise UnknownName(f"total of {table!r}", total, _ROLLS[table])
@@ -1935,26 +2164,32 @@ def roll(table: str, total: int) -> DiceRow:
 def lookup(table: str, *keys: str | float) -> Value:
     """A cell of plain table ``table``: ``lookup(t, row)`` with one column, else
     ``lookup(t, column, row)``."""
-    _known("table", table, TABLES)
-    entry = TABLES[table]
-    width = max(1, len(entry.columns))
-    if len(keys) != (1 if width == 1 else 2):
-        shape = "row" if width == 1 else "column, row"
-        raise TypeError(f"lookup({table!r}, ...) takes {shape}")
-    row_key = keys[-1]
-    if row_key not in entry.rows:
-        raise UnknownName(f"row of {table!r}", row_key, entry.rows)
-    column = 0
-    if width > 1:
-        if keys[0] not in entry.columns:
-            raise UnknownName(f"column of {table!r}", keys[0], entry.columns)
-        column = entry.columns.index(str(keys[0]))
-    return entry.rows[row_key][column]
+    try:
+        entry = TABLES[table]
+    except (_KeyError, _TypeError):
+        _name("lookup", "table", table, TABLES, "table")
+        raise
+    columns = entry.columns
+    if _len(keys) != (2 if _len(columns) > 1 else 1):
+        shape = "column, row" if _len(columns) > 1 else "row"
+        raise ArgumentTypeError("lookup", "keys", keys, f"must be ({shape}) for {table!r}")
+    try:
+        cells = entry.rows[keys[-1]]
+    except (_KeyError, _TypeError):
+        _key("lookup", "row", keys[-1], entry.rows, f"row of {table!r}")
+        raise
+    if _len(columns) < 2:
+        return cells[0]
+    try:
+        return cells[columns.index(keys[0])]
+    except _ValueError:
+        _key("lookup", "column", keys[0], columns, f"column of {table!r}")
+        raise
 
 
 def param(name: str) -> float:
     """A scenario parameter's value; UnfilledParameter when the ruleset leaves it open."""
-    _known("parameter", name, PARAMS)
+    _name("param", "name", name, PARAMS, "parameter")
     value = PARAMS[name]
     if value is None:
         raise UnfilledParameter(name)
@@ -1970,29 +2205,34 @@ def path_cost(steps: Iterable[str], unit: str | None = None) -> float:
     """
     if not GRID_SIZES:
         raise UnknownName("grid", "grid", [])
-    chosen = unit if unit is not None else next(iter(GRID_SIZES))
-    _known("grid unit", chosen, GRID_SIZES)
+    chosen = unit if unit is not None else _next(_iter(GRID_SIZES))
+    _name("path_cost", "unit", chosen, GRID_SIZES, "grid unit")
+    if not _isinstance(steps, Iterable):
+        raise ArgumentTypeError("path_cost", "steps", steps, "must be an iterable of steps")
     cells = 0
     diagonals = 0
     for step in steps:
         if step in ("s", "straight"):
             cells += 1
         elif step in ("d", "diagonal"):
-            cells += GRID_DIAGONALS[diagonals % len(GRID_DIAGONALS)]
+            cells += GRID_DIAGONALS[diagonals % _len(GRID_DIAGONALS)]
             diagonals += 1
         else:
-            raise UnknownName("step", step, ["straight", "diagonal", "s", "d"])
+            _name("path_cost", "steps", step, ["straight", "diagonal", "s", "d"], "step")
     return cells * GRID_SIZES[chosen]
 
 
 def gravity_to_hit(deviation: float) -> float:
     """Gravity to-hit, direct-fire ballistic and missile attacks: +1 per full 0.2 g.
 
-    ``deviation`` in g; the result in points.
+    ``deviation`` in g, at least 0; the result in points.
     Source: MegaMek source (github.com/MegaMek/megamek, files under megamek/src/megamek/common/),
     actions/compute/ComputeEnvironmentalToHitMods.java compileEnvironmentalToHitMods.
     """
-    value: float = math.floor(deviation / 0.2)
+    if not ((deviation.__class__ is _int and deviation >= 0)
+            or (deviation.__class__ is _float and 0.0 <= deviation < _INF)):
+        _number('gravity_to_hit', 'deviation', deviation)
+    value: float = _floor(deviation / 0.2)
     return value
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pprint
 import textwrap
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -19,7 +19,7 @@ from typing import Any, assert_never
 
 import jinja2
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, spelling, units
 from rulesdsl.dice import Dice, chance_at_least, chance_between
 
 WIDTH = 100
@@ -155,27 +155,75 @@ class _Function:
     result_unit: str | None = None
     impassable: bool = False
     signature: str = ""
+    minimum: int | None = None
+    outcomes: tuple[tuple[str, str], ...] = ()
+
+
+NONNEGATIVE = frozenset({"length", "angle", "time", "gravity"})
+"""Dimensions whose inputs cannot be negative: a distance, an angle turned, a time."""
+
+
+def minimum(unit: str) -> int | None:
+    """The least value an input in ``unit`` may take: 0 for a distance, angle or time, else
+    None (a count or a score may be negative)."""
+    return 0 if units.dimension(unit) in NONNEGATIVE else None
+
+
+def _fresh(name: str, taken: Iterable[str]) -> str:
+    """``name``, or ``name_`` (and so on) if an input of the function already has it."""
+    taken = set(taken)
+    while name in taken:
+        name += "_"
+    return name
+
+
+def _guard(test: str, check: str) -> list[str]:
+    """Lines that let a valid argument through at the cost of ``test`` alone (no call, no
+    exception handling); when it fails, ``check`` finds what is wrong and raises, or lets an
+    unusual but valid argument (a Fraction, a float subclass) through."""
+    first = f"if not ({test}):"
+    if len(first) + 4 > WIDTH and " or " in test:
+        head, _, tail = test.partition(" or ")
+        first = f"if not ({head}\n        or {tail}):"
+    return [*first.splitlines(), *(f"    {line}" for line in check.splitlines())]
+
+
+def _number_test(name: str, least: int | None) -> str:
+    """True for an int or a float that is finite (and at least ``least``), with no call: what
+    nearly every caller passes, tested in a few bytecodes."""
+    if least == 0:
+        return (f"({name}.__class__ is _int and {name} >= 0)"
+                f" or ({name}.__class__ is _float and 0.0 <= {name} < _INF)")
+    return (f"{name}.__class__ is _int"
+            f" or ({name}.__class__ is _float and -_INF < {name} < _INF)")
+
+
+def _number_check(function: str, name: str, least: int | None) -> str:
+    args = [py(function), py(name), name] + ([] if least == 0 else ["None"])
+    return _call("_number", args, 4)
 
 
 def step_body(step: ir.Step) -> list[str]:
     x = step.param
-    lines: list[str] = []
+    least = minimum(step.param_unit)
+    lines = _guard(_number_test(x, least), _number_check(step.id, x, least))
+    value = _fresh("value", [x])
     for t in step.terms:
         if t.term == "impassable":
             lines += [f"if {x} {'>' if t.strict else '>='} {py(t.at)}:", "    return IMPASSABLE"]
     rates = []
     for t in step.terms:
         if t.term == "rate":
-            count = f"math.floor({x} / {py(t.every)})" if t.full else f"{x} / {py(t.every)}"
+            count = f"_floor({x} / {py(t.every)})" if t.full else f"{x} / {py(t.every)}"
             if t.every == 1 and not t.full:
                 count = x
             rates.append(count if t.amount == 1 else f"{py(t.amount)} * {count}")
-    lines.append(f"value: float = {' + '.join(rates) if rates else '0'}")
+    lines.append(f"{value}: float = {' + '.join(rates) if rates else '0'}")
     for t in step.terms:
         if t.term == "floor":
             lines += [f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
-                      f"    value = max(value, {py(t.amount)})"]
-    lines.append("return value")
+                      f"    {value} = _max({value}, {py(t.amount)})"]
+    lines.append(f"return {value}")
     return lines
 
 
@@ -299,24 +347,67 @@ def _bound(bound: ir.LimitValue, reading: str) -> Any:
     return Code(f"Limit({py(number)})") if reading == "rate" else number
 
 
+def outcome_constants(rs: ir.Ruleset, lang: str, taken: Iterable[str] = ()
+                      ) -> dict[str, dict[str, tuple[str, str]]]:
+    """Per decision, per outcome: the name and the value of a module constant holding its
+    Outcome, so that a decision returns a record made once at import."""
+    used = set(taken)
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for d in rs.decisions:
+        mine = out.setdefault(d.id, {})
+        for o in d.outcomes:
+            base = f"_{d.id}_{o.id}".upper()
+            name, n = base, 1
+            while name in used:
+                n += 1
+                name = f"{base}_{n}"
+            used.add(name)
+            mine[o.id] = (name, _outcome(o, lang, len(f"{name}: Final = ")))
+    return out
+
+
+def _outcome(o: ir.Outcome, lang: str, indent: int = 0) -> str:
+    label = o.info.labels.get(lang) or next(iter(o.info.labels.values()), o.id)
+    value = per_value(o.value)
+    args = [py(o.id), py(label, 4)] + ([] if value is None else [py(value)])
+    return _call("Outcome", args, indent)
+
+
+def _call(function: str, args: list[str], indent: int) -> str:
+    """A call on one line if it fits at ``indent``, else one argument a line."""
+    one_line = f"{function}({', '.join(args)})"
+    if indent + len(one_line) <= WIDTH:
+        return one_line
+    return f"{function}(\n" + "".join(f"    {a},\n" for a in args) + ")"
+
+
 def decision_body(d: ir.Decision, lang: str, cells: CellNames | None = None,
-                  tables: dict[str, ir.Table] | None = None) -> list[str]:
-    outcomes = {o.id: o for o in d.outcomes}
+                  tables: dict[str, ir.Table] | None = None,
+                  outcomes: dict[str, tuple[str, str]] | None = None) -> list[str]:
+    """The lines of a decision: its arguments checked, then its rows in order. ``outcomes``
+    names the constants to return (else each row builds its Outcome)."""
+    by_id = {o.id: o for o in d.outcomes}
     lines: list[str] = []
     for p in d.params:
         table = (tables or {}).get(p.key_of or "")
         if table is not None:
             axis = p.axis or "row"
             keys = f"TABLES[{py(table.id)}].{axis}s"
-            what = f"{axis} of {table.id!r}"
-            lines += [f"if {p.name} not in {keys}:",
-                      f"    raise UnknownName({py(what)}, {p.name}, {keys})"]
+            kind = "str" if _key_type(p, table) == "str" else "number"
+            test = (f"{p.name}.__class__ is _str" if kind == "str" else
+                    f"({p.name}.__class__ is _int or {p.name}.__class__ is _float)")
+            lines += _guard(f"{test} and {p.name} in {keys}",
+                            _call("_key", [py(d.id), py(p.name), p.name, keys,
+                                           py(f"{axis} of {table.id!r}")], 4))
+        elif p.unit == units.BOOL_UNIT:
+            lines += _guard(f"{p.name} is True or {p.name} is False",
+                            _call("_flag", [py(d.id), py(p.name), p.name], 4))
+        else:
+            least = minimum(p.unit)
+            lines += _guard(_number_test(p.name, least), _number_check(d.id, p.name, least))
     for row in d.rows:
-        o = outcomes[row.outcome]
-        label = o.info.labels.get(lang) or next(iter(o.info.labels.values()), o.id)
-        value = per_value(o.value)
-        ret = f"return Outcome({py(o.id)}, {py(label)}, {py(value)})" if value is not None else (
-            f"return Outcome({py(o.id)}, {py(label)})")
+        o = by_id[row.outcome]
+        ret = f"return {outcomes[o.id][0] if outcomes else _outcome(o, lang)}"
         if row.conditions:
             test = " and ".join(_condition(c, cells or {}) for c in row.conditions)
             lines += [f"if {test}:", f"    {ret}"]
@@ -406,19 +497,23 @@ def render(rs: ir.Ruleset) -> str:
     steps = [_Function(
         st.id, label(st.info, st.id), source_text(rs, st.info), step_body(st),
         spelling.step_rule(st), st.param, st.param_unit, st.result_unit,
-        any(t.term == "impassable" for t in st.terms)) for st in rs.steps]
+        any(t.term == "impassable" for t in st.terms), minimum=minimum(st.param_unit))
+        for st in rs.steps]
     cells = cell_constants(rs)
     table_ids = {t.id: t for t in rs.tables}
+    outcomes = outcome_constants(rs, lang, (c.name for c in cells.values()))
     decisions = [_Function(
         d.id, label(d.info, d.id), source_text(rs, d.info),
-        decision_body(d, lang, cells, table_ids), signature=_signature(d, table_ids))
+        decision_body(d, lang, cells, table_ids, outcomes[d.id]),
+        signature=_signature(d, table_ids), outcomes=tuple(outcomes[d.id].values()))
         for d in rs.decisions]
     grid = rs.grids[0] if rs.grids else None
     exports = ["RULESET", "MODES", "GROUPS", "LAYERS", "FEATURES", "CONTEXTS", "MODIFIERS",
                "TABLES", "DICE_TABLES", "TRIGGERS", "EXCLUSIONS", "PARAMS", "STEPS",
                "DECISIONS", "IMPASSABLE", "PROHIBITED", "BLOCKED", "Marker", "Outcome",
                "Quantity", "Rate", "Trade", "Span", "Dice", "UnknownName",
-               "UnfilledParameter", "InvalidPlace", "ConflictWarning", "move_cost",
+               "UnfilledParameter", "InvalidPlace", "ArgumentError", "InvalidArgument",
+               "ArgumentTypeError", "ConflictWarning", "move_cost",
                "can_enter", "modifier", "roll", "lookup", "param", "path_cost", "conflicts",
                *(s.id for s in steps), *(d.id for d in decisions),
                *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else [])]
@@ -439,9 +534,10 @@ def render(rs: ir.Ruleset) -> str:
         one_per_place=tuple(layer.id for layer in rs.layers if layer.scope == "one"),
         grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
         grid_diagonals=grid.diagonals if grid else (),
-        needs_math=(any(t.full for st in rs.steps for t in st.terms)
-                    or any(isinstance(v, Code) for c in cells.values()
-                           for v in c.entries.values())),
+        needs_floor=any(t.full for st in rs.steps for t in st.terms),
+        needs_max=any(t.term == "floor" for st in rs.steps for t in st.terms),
+        needs_math=any(isinstance(v, Code) and "math." in v.source
+                       for c in cells.values() for v in c.entries.values()),
         cells=list(cells.values()),
         limits=any(c.value_type == "Limit" for c in cells.values()),
     )
@@ -472,8 +568,7 @@ def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str
     def kind(p: ir.Param) -> str:
         table = (tables or {}).get(p.key_of or "")
         if table is not None:
-            numeric = p.axis == "row" and any(r.key_number is not None for r in table.rows)
-            return "float" if numeric else "str"
+            return _key_type(p, table)
         return "bool" if p.unit == "bool" else "float"
 
     params = [f"{p.name}: {kind(p)}" for p in d.params]
@@ -481,6 +576,12 @@ def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str
     if len(f"def {d.id}({one_line}) -> Outcome:") <= WIDTH:
         return one_line
     return "\n" + "".join(f"    {p},\n" for p in params)
+
+
+def _key_type(p: ir.Param, table: ir.Table) -> str:
+    """``float`` for an input naming a row of a table keyed by numbers, else ``str``."""
+    numeric = p.axis == "row" and any(r.key_number is not None for r in table.rows)
+    return "float" if numeric else "str"
 
 
 def _dice(value: ir.DiceValue) -> Dice:

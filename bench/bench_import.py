@@ -1,0 +1,124 @@
+"""Benchmark: importing a generated module, against a module holding the same data as literals.
+
+Run: python bench/bench_import.py [--rounds N] [--baseline REV]
+
+For each module in generated/python/, a twin is written that holds the same data (modes,
+features, tables, dice tables, ...) as plain literals: dicts, tuples, strings and numbers, no
+classes and no imports. Both are compiled to bytecode first, then imported in fresh interpreters
+(``python -I -X importtime``), alternating; the figure is the module's own time (its imports of
+the standard library are listed apart by -X importtime and left out), the minimum over the
+rounds. Issue 10's goal: at most 2x. ``--baseline REV`` also times the modules generated at git
+revision REV, for a before/after figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import py_compile
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated" / "python"
+DATA = ["RULESET", "ENTRY_COST", "MINIMUM_MOVE", "MODES", "GROUPS", "LAYERS", "FEATURES",
+        "CONTEXTS", "MODIFIERS", "TABLES", "DICE_TABLES", "TRIGGERS", "EXCLUSIONS", "PARAMS",
+        "GRID_SIZES", "GRID_DIAGONALS"]
+"""The data every generated module declares (the public constants of docs/module-api.md)."""
+
+
+def plain(value: object) -> object:
+    """The same data with no class of the module: records as tuples, mappings as dicts."""
+    if type(value).__name__ == "Marker":
+        return value.name  # type: ignore[attr-defined]
+    if isinstance(value, Fraction):
+        return (value.numerator, value.denominator)
+    if isinstance(value, bool | int | str) or value is None:
+        return value
+    if isinstance(value, float):
+        return float(value)  # a Quantity becomes its number
+    if isinstance(value, Mapping):
+        return {plain(k): plain(v) for k, v in value.items()}
+    if isinstance(value, frozenset):
+        return tuple(sorted(plain(v) for v in value))  # type: ignore[type-var]
+    if isinstance(value, tuple | list):
+        return tuple(plain(v) for v in value)
+    raise TypeError(f"no literal for {value!r}")
+
+
+def literal_twin(module: ModuleType) -> str:
+    lines = ['"""The data of a generated module as plain literals (bench/bench_import.py)."""', ""]
+    for name in DATA:
+        lines.append(f"{name} = {plain(getattr(module, name))!r}")
+    return "\n".join(lines) + "\n"
+
+
+def load(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"bench_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def own_import_us(directory: Path, name: str) -> int:
+    """The module's own import time, in microseconds, from ``-X importtime``."""
+    result = subprocess.run([sys.executable, "-I", "-X", "importtime", "-c",
+                             f"import sys; sys.path.insert(0, '.'); import {name}"],
+                            cwd=directory, check=True, capture_output=True, text=True)
+    for line in result.stderr.splitlines():
+        fields = [f.strip() for f in line.removeprefix("import time:").split("|")]
+        if len(fields) == 3 and fields[2] == name:
+            return int(fields[0])
+    raise RuntimeError(f"no import time for {name}: {result.stderr[-500:]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--baseline", metavar="REV", help="also time modules generated at REV")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(tmp)
+        names = []
+        for path in sorted(GENERATED.glob("*.py")):
+            shutil.copy(path, where / path.name)
+            twin = where / f"{path.stem}_literals.py"
+            twin.write_text(literal_twin(load(path)), "utf-8")
+            for source in (where / path.name, twin):
+                py_compile.compile(str(source), doraise=True,
+                                   invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+            names.append(path.stem)
+            if args.baseline:
+                old = subprocess.run(["git", "show", f"{args.baseline}:{path.relative_to(ROOT)}"],
+                                     cwd=ROOT, check=True, capture_output=True, text=True).stdout
+                (where / f"{path.stem}_baseline.py").write_text(old, "utf-8")
+                py_compile.compile(str(where / f"{path.stem}_baseline.py"), doraise=True,
+                                   invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+        kinds = ["", "_literals", *(["_baseline"] if args.baseline else [])]
+        best: dict[str, int] = {}
+        for _ in range(args.rounds):
+            for name in names:
+                for module in (f"{name}{kind}" for kind in kinds):
+                    us = own_import_us(where, module)
+                    best[module] = min(best.get(module, us), us)
+    print(f"own import time (-X importtime), min of {args.rounds} rounds, bytecode cached")
+    print(f"{'module':<28} {'generated':>10} {'literals':>9} {'ratio':>6}  (goal <= 2x)"
+          + (f" {'baseline':>9} {'ratio':>6}" if args.baseline else ""))
+    for name in names:
+        gen, lit = best[name], best[f"{name}_literals"]
+        line = f"{name:<28} {gen:>7} us {lit:>6} us {gen / lit:5.1f}x"
+        if args.baseline:
+            old = best[f"{name}_baseline"]
+            line += f"       {old:>6} us {old / lit:5.1f}x"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
