@@ -159,6 +159,12 @@ def _number_or_marker(value: ir.Value) -> Answer:
 # ---- steps ----------------------------------------------------------------------------------
 
 
+def whole(amount: float, every: float) -> int:
+    """How many whole ``every`` fit in ``amount``, read as the decimals the rules write: 0.6
+    holds three 0.2 (in binary floating point 0.6 / 0.2 is 2.9999999999999996)."""
+    return math.floor(round(amount / every, 9))
+
+
 def reaches(x: float, at: float, strict: bool) -> bool:
     """Whether the input has reached a threshold (``strict``: gone beyond it)."""
     return x > at if strict else x >= at
@@ -173,7 +179,7 @@ def step_value(step: ir.Step, x: float) -> Answer:
     value = 0.0
     for t in step.terms:
         if t.term == "rate":
-            value += t.amount * (math.floor(x / t.every) if t.full else x / t.every)
+            value += t.amount * (whole(x, t.every) if t.full else x / t.every)
     for t in step.terms:
         if t.term == "floor" and reaches(x, t.at, t.strict):
             value = max(value, t.amount)
@@ -197,7 +203,7 @@ def bound(limit: ir.LimitValue, over: float | None, full: bool) -> float | bool:
             return math.inf
         case ir.RateBound(value=value, per=per):
             distance = over if over is not None else 0.0
-            return value * (distance // per if full else distance / per)
+            return value * (whole(distance, per) if full else distance / per)
         case _:
             assert_never(limit)
 

@@ -433,9 +433,6 @@ def test_gravity_to_hit_is_1_per_full_0_2_g_away_from_1_g(deviation: float,
     assert bt.gravity_to_hit(deviation) == penalty
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the generated step floors a binary float quotient: 0.6 / 0.2 = 2.9999999999999996 -> 2; "
-    "steps need exact (decimal) division in the Python backend"))
 def test_gravity_to_hit_at_1_6_g_is_3() -> None:
     assert bt.gravity_to_hit(0.6) == 3
 

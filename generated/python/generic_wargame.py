@@ -63,7 +63,14 @@ _type = type
 _zip = zip
 _INF = math.inf
 _floor = math.floor
+_round = round
 _isfinite = math.isfinite
+
+
+def _whole(amount: float, every: float) -> int:
+    """How many whole ``every`` fit in ``amount``, read as the decimals the rules write
+    (0.6 holds three 0.2, though 0.6 / 0.2 is 2.9999999999999996 in binary floating point)."""
+    return _floor(_round(amount / every, 9))
 
 __all__ = [
     'BLOCKED',

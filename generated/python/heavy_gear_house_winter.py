@@ -66,7 +66,14 @@ _type = type
 _zip = zip
 _INF = math.inf
 _floor = math.floor
+_round = round
 _isfinite = math.isfinite
+
+
+def _whole(amount: float, every: float) -> int:
+    """How many whole ``every`` fit in ``amount``, read as the decimals the rules write
+    (0.6 holds three 0.2, though 0.6 / 0.2 is 2.9999999999999996 in binary floating point)."""
+    return _floor(_round(amount / every, 9))
 
 __all__ = [
     'BLOCKED',
@@ -1006,7 +1013,7 @@ def light_concealment(thickness: float) -> float:
     if not ((thickness.__class__ is _int and thickness >= 0)
             or (thickness.__class__ is _float and 0.0 <= thickness < _INF)):
         _number('light_concealment', 'thickness', thickness)
-    value: float = _floor(thickness / 4)
+    value: float = _whole(thickness, 4)
     if thickness >= 2:
         value = _max(value, 1)
     return value
@@ -1022,7 +1029,7 @@ def medium_concealment(thickness: float) -> float:
     if not ((thickness.__class__ is _int and thickness >= 0)
             or (thickness.__class__ is _float and 0.0 <= thickness < _INF)):
         _number('medium_concealment', 'thickness', thickness)
-    value: float = _floor(thickness / 2)
+    value: float = _whole(thickness, 2)
     if thickness >= 1:
         value = _max(value, 1)
     return value
@@ -1038,7 +1045,7 @@ def heavy_concealment(thickness: float) -> float:
     if not ((thickness.__class__ is _int and thickness >= 0)
             or (thickness.__class__ is _float and 0.0 <= thickness < _INF)):
         _number('heavy_concealment', 'thickness', thickness)
-    value: float = _floor(thickness / 1)
+    value: float = _whole(thickness, 1)
     if thickness > 0:
         value = _max(value, 1)
     return value

@@ -214,7 +214,7 @@ def step_body(step: ir.Step) -> list[str]:
     rates = []
     for t in step.terms:
         if t.term == "rate":
-            count = f"_floor({x} / {py(t.every)})" if t.full else f"{x} / {py(t.every)}"
+            count = f"_whole({x}, {py(t.every)})" if t.full else f"{x} / {py(t.every)}"
             if t.every == 1 and not t.full:
                 count = x
             rates.append(count if t.amount == 1 else f"{py(t.amount)} * {count}")
