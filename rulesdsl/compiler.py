@@ -9,15 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from rulesdsl import ir, schema
 from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error, sort_key
+from rulesdsl.fragments import FragmentParser
 from rulesdsl.lower import lower
 from rulesdsl.parse import Parser
-from rulesdsl.resolve import digest, resolve
-from rulesdsl.serial import from_data
+from rulesdsl.resolve import resolve
+from rulesdsl.yaml_front import parse_yaml
 
 SUFFIXES = (".terrain", ".yaml", ".yml")
 
@@ -38,9 +37,16 @@ class Compiled:
 class Compiler:
     def __init__(self) -> None:
         self._parser: Parser | None = None
+        self._fragments: FragmentParser | None = None
         self._parsed: dict[Path, tuple[s.SourceFile | None, list[Diagnostic]]] = {}
         self.sources: dict[str, str] = {}
         """Text of every file read, by the path diagnostics use (to print source lines)."""
+
+    @property
+    def fragments(self) -> FragmentParser:
+        if self._fragments is None:
+            self._fragments = FragmentParser()
+        return self._fragments
 
     @property
     def parser(self) -> Parser:
@@ -63,13 +69,15 @@ class Compiler:
         key = path.resolve()
         if key not in self._parsed:
             text, diags = self.read(path)
-            self._parsed[key] = (None, diags) if text is None else self.parser.parse(
-                text, str(path))
+            if text is None:
+                self._parsed[key] = (None, diags)
+            elif path.suffix in (".yaml", ".yml"):  # the YAML authoring front end
+                self._parsed[key] = parse_yaml(text, str(path), self.fragments)
+            else:
+                self._parsed[key] = self.parser.parse(text, str(path))
         return self._parsed[key]
 
     def compile_file(self, path: Path) -> Compiled:
-        if path.suffix in (".yaml", ".yml"):
-            return self.compile_yaml(path)
         source, diags = self.parse_file(path)
         if source is None:
             return Compiled(str(path), None, diags)
@@ -77,7 +85,8 @@ class Compiler:
 
     def compile_text(self, text: str, path: str, base_dir: Path | None = None) -> Compiled:
         self.sources[path] = text
-        source, diags = self.parser.parse(text, path)
+        source, diags = parse_yaml(text, path, self.fragments) if path.endswith(
+            (".yaml", ".yml")) else self.parser.parse(text, path)
         if source is None:
             return Compiled(path, None, diags)
         return self.compile_source(source, base_dir or Path(path).parent, diags)
@@ -88,8 +97,9 @@ class Compiler:
         load_errors: list[Diagnostic] = list(syntax_errors or [])
 
         def load(ruleset_id: str) -> s.SourceFile | None:
-            path = base_dir / f"{ruleset_id}.terrain"
-            if not path.is_file():
+            path = next((p for p in (base_dir / f"{ruleset_id}{x}" for x in SUFFIXES)
+                         if p.is_file()), None)
+            if path is None:
                 return None
             base, diags = self.parse_file(path)
             load_errors.extend(diags)
@@ -114,30 +124,6 @@ class Compiler:
                                    "please report this with the ruleset attached"))
                 ruleset = None
         return Compiled(source.path, ruleset, _sorted(diags))
-
-    def compile_yaml(self, path: Path) -> Compiled:
-        """A ruleset authored as YAML (the IR's shape, see `rulesdsl schema`)."""
-        text, diags = self.read(path)
-        if text is None:
-            return Compiled(str(path), None, diags)
-        pos = s.Pos(str(path), 1, 1, 1, 1)
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            if mark is not None:
-                pos = s.Pos(str(path), mark.line + 1, mark.column + 1, mark.line + 1,
-                            mark.column + 2)
-            return Compiled(str(path), None, [error("E001", f"invalid YAML: {exc}", pos)])
-        if isinstance(data, dict):
-            data.setdefault("digest", digest(text))
-        problems = schema.validation_errors(data)
-        if problems:
-            return Compiled(str(path), None, [
-                error("E201", f"schema: {p}", pos, "run `rulesdsl schema` for the shape")
-                for p in problems])
-        ruleset: ir.Ruleset = from_data(ir.Ruleset, data)
-        return Compiled(str(path), ruleset, [])
 
 
 def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:
