@@ -76,7 +76,7 @@ def _error(exc: UnexpectedInput, text: str, start: str, path: str, line: int,
     col = max(getattr(exc, "column", 1) or 1, 1)
     if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
         col = len(text) + 1
-    found = "the end of it"
+    found = "end"
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         found = f"'{exc.token}'"
     elif isinstance(exc, UnexpectedCharacters):
