@@ -121,7 +121,8 @@ def test_a_yaml_variant_extends_a_terrain_base_beside_it(compiler: Compiler,
     path = tmp_path / "winter.yaml"
     path.write_text("ruleset: winter\nversion: 1.0.0\nextends: heavy_gear@^1.0\n"
                     "overrides:\n  soft.ground: 3\n"
-                    "layers:\n  terrain:\n    rows:\n      ice: {label: Ice, cells: \"2, hover 1\"}\n",
+                    "layers:\n  terrain:\n    rows:\n"
+                    "      ice: {label: Ice, cells: \"2, hover 1\"}\n",
                     "utf-8")
     compiled = Compiler().compile_file(path)
     assert compiled.ok, compiled.diagnostics
