@@ -1,0 +1,221 @@
+"""The language server, driven by a real LSP client over stdio (pytest-lsp): `rulesdsl lsp`."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as t
+from pygls.uris import from_fs_path
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from tests.conftest import RULESETS
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(scope="module",
+                    config=ClientServerConfig(server_command=[sys.executable, "-m", "rulesdsl",
+                                                              "lsp"]))
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    await lsp_client.initialize_session(t.InitializeParams(capabilities=t.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Heavy Gear and its two house rules, copied where the test may change them."""
+    path = tmp_path_factory.mktemp("rulesets")
+    for name in ("heavy_gear", "heavy_gear_house", "heavy_gear_house_winter"):
+        shutil.copy(RULESETS / f"{name}.terrain", path)
+    return path
+
+
+def uri(path: Path) -> str:
+    found = from_fs_path(str(path.resolve()))
+    assert found is not None
+    return found
+
+
+async def published(client: LanguageClient, path: Path,
+                    ready: Callable[[list[t.Diagnostic]], bool] = lambda _: True,
+                    timeout: float = 20.0) -> list[t.Diagnostic]:
+    """The diagnostics published for ``path`` once ``ready`` holds for them (the server may
+    send several files' diagnostics at once, so this polls instead of awaiting one message)."""
+    key = uri(path)
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        if key in client.diagnostics and ready(list(client.diagnostics[key])):
+            return list(client.diagnostics[key])
+        await asyncio.sleep(0.02)
+    return list(client.diagnostics.get(key, []))
+
+
+async def open_doc(client: LanguageClient, path: Path, text: str | None = None,
+                   ready: Callable[[list[t.Diagnostic]], bool] = lambda _: True
+                   ) -> list[t.Diagnostic]:
+    client.diagnostics.pop(uri(path), None)
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
+        uri(path), "terrain", 1, text if text is not None else path.read_text("utf-8"))))
+    return await published(client, path, ready)
+
+
+def change(client: LanguageClient, path: Path, text: str, version: int) -> None:
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        t.VersionedTextDocumentIdentifier(version=version, uri=uri(path)),
+        [t.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def position_of(path: Path, needle: str, offset: int = 0, text: str | None = None
+                ) -> t.Position:
+    lines = (text if text is not None else path.read_text("utf-8")).splitlines()
+    line = next(i for i, line in enumerate(lines) if needle in line)
+    return t.Position(line, lines[line].index(needle) + offset)
+
+
+async def test_diagnostics_as_you_type_have_the_code_position_and_hint_of_check(
+        client: LanguageClient, folder: Path) -> None:
+    path = folder / "heavy_gear.terrain"
+    text = path.read_text("utf-8")
+    assert await open_doc(client, path) == []
+    broken = text.replace("| 2, walker 3", "| 2, walkr 3")
+    change(client, path, broken, 2)
+    [diag] = await published(client, path, lambda d: len(d) == 1)
+    assert diag.code == "E101" and diag.source == "rulesdsl"
+    start = position_of(path, "walkr", text=broken)
+    assert diag.range.start == start
+    assert diag.range.end == t.Position(start.line, start.character + 5)
+    assert "did you mean 'walker'?" in diag.message
+    change(client, path, text, 3)
+    assert await published(client, path, lambda d: not d) == []
+
+
+async def test_an_error_a_variant_causes_in_its_base_is_shown_on_both(
+        client: LanguageClient, folder: Path) -> None:
+    variant = folder / "heavy_gear_house.terrain"
+    base = folder / "heavy_gear.terrain"
+    text = variant.read_text("utf-8")
+    # Removing `clear` breaks the base's `hover as clear` cells: errors located in the base.
+    diags = await open_doc(client, variant, text + "remove clear\n", lambda d: len(d) == 2)
+    assert [d.code for d in diags] == ["E101", "E101"]
+    extends = position_of(variant, "extends heavy_gear")
+    assert [d.range.start for d in diags] == [extends, extends]
+    summary = "in heavy_gear.terrain: unknown feature 'clear'"
+    assert all(d.message.startswith(summary) for d in diags)
+    in_base = await published(client, base, lambda d: len(d) == 2)
+    assert sorted(d.range.start.line for d in in_base) == [
+        position_of(base, "shallow_water \"").line, position_of(base, "deep_water \"").line]
+    change(client, variant, text.replace("override soft.walker", "override soft.walkr"), 2)
+    [diag] = await published(client, variant, lambda d: [x.code for x in d] == ["E504"])
+    assert diag.code == "E504"
+    assert diag.range.start == position_of(variant, "soft.walker", len("soft."))
+    assert await published(client, base, lambda d: not d) == []  # the base is clean again
+
+
+async def test_completion_offers_modes_and_value_keywords_in_a_cell(
+        client: LanguageClient, folder: Path) -> None:
+    path = folder / "heavy_gear.terrain"
+    at = position_of(path, "| 2, walker 3", len("| 2, "))
+    result = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+    assert isinstance(result, t.CompletionList)
+    labels = {i.label: i.detail for i in result.items}
+    assert labels["walker"] == "mode: Walker"
+    assert {"ground", "hover", "impassable", "as"} <= set(labels)
+    assert "ruleset" not in labels  # statement keywords do not fit in a cell
+
+
+async def test_completion_offers_books_in_a_source_and_features_after_as(
+        client: LanguageClient, folder: Path) -> None:
+    path = folder / "heavy_gear.terrain"
+    at = position_of(path, "[hg] {", 1)
+    books = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+    assert isinstance(books, t.CompletionList)
+    assert [i.label for i in books.items] == ["hg"]
+    at = position_of(path, "hover as clear", len("hover as "))
+    features = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+    assert isinstance(features, t.CompletionList)
+    names = [i.label for i in features.items]
+    assert "clear" in names and "deep_water" in names and "walker" not in names
+
+
+async def test_hover_shows_labels_in_every_language_source_and_cost_per_mode(
+        client: LanguageClient, folder: Path) -> None:
+    path = folder / "heavy_gear.terrain"
+    at = position_of(path, "soft \"Soft", 1)
+    result = await client.text_document_hover_async(
+        t.HoverParams(t.TextDocumentIdentifier(uri(path)), at))
+    assert result is not None and isinstance(result.contents, t.MarkupContent)
+    text = result.contents.value
+    assert text.startswith("**soft** (feature of terrain)")
+    assert "- en: Soft (sand, snow, mud)" in text
+    assert "- fr: Meuble (sable, neige, boue)" in text
+    assert "| walker | 3 MP |" in text and "| ground | 2 MP |" in text
+
+
+async def test_go_to_definition_crosses_extends(client: LanguageClient,
+                                                folder: Path) -> None:
+    variant = folder / "heavy_gear_house_winter.terrain"
+    await open_doc(client, variant)
+    at = position_of(variant, "override soft.ground", len("override "))
+    location = await client.text_document_definition_async(
+        t.DefinitionParams(t.TextDocumentIdentifier(uri(variant)), at))
+    assert isinstance(location, t.Location)
+    base = folder / "heavy_gear.terrain"
+    assert location.uri == uri(base)
+    assert location.range.start == position_of(base, "soft \"Soft")
+
+
+async def test_references_and_rename_find_every_use(client: LanguageClient,
+                                                    folder: Path) -> None:
+    path = folder / "heavy_gear.terrain"
+    at = position_of(path, "clear \"Clear", 1)
+    refs = await client.text_document_references_async(t.ReferenceParams(
+        text_document=t.TextDocumentIdentifier(uri(path)), position=at,
+        context=t.ReferenceContext(include_declaration=True)))
+    assert refs is not None
+    lines = sorted(r.range.start.line for r in refs if r.uri == uri(path))
+    text = path.read_text("utf-8").splitlines()
+    assert [text[i].split()[0] for i in lines] == ["clear", "shallow_water", "deep_water"]
+    edit = await client.text_document_rename_async(t.RenameParams(
+        text_document=t.TextDocumentIdentifier(uri(path)), position=at, new_name="open_ground"))
+    assert edit is not None and edit.changes is not None
+    assert len(edit.changes[uri(path)]) == 3
+    assert {e.new_text for e in edit.changes[uri(path)]} == {"open_ground"}
+
+
+async def test_document_symbols_list_declarations_with_their_rows(
+        client: LanguageClient, folder: Path) -> None:
+    path = folder / "heavy_gear.terrain"
+    symbols = await client.text_document_document_symbol_async(
+        t.DocumentSymbolParams(t.TextDocumentIdentifier(uri(path))))
+    assert symbols is not None
+    by_name = {sym.name: sym for sym in symbols if isinstance(sym, t.DocumentSymbol)}
+    assert by_name["walker"].detail == "mode: Walker"
+    terrain = by_name["terrain"]
+    assert terrain.children is not None
+    assert [c.name for c in terrain.children][:3] == ["clear", "soft", "rough"]
+    assert by_name["lock"].kind == t.SymbolKind.Function
+
+
+async def test_formatting_is_rulesdsl_fmt(client: LanguageClient,
+                                          folder: Path) -> None:
+    path = folder / "messy.terrain"
+    messy = ("ruleset messy\nversion 1.0.0\nmode walker\n"
+             "layer terrain {\nclear | 1\n   very_soft | 2\n}\n")
+    path.write_text(messy, "utf-8")
+    await open_doc(client, path)
+    edits = await client.text_document_formatting_async(t.DocumentFormattingParams(
+        text_document=t.TextDocumentIdentifier(uri(path)),
+        options=t.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert edits is not None and len(edits) == 1
+    assert edits[0].new_text == ("ruleset messy\nversion 1.0.0\nmode walker\n"
+                                 "layer terrain {\n  clear     | 1\n  very_soft | 2\n}\n")
