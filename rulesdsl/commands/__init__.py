@@ -15,7 +15,7 @@ Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], No
 
 
 def registrars() -> tuple[Registrar, ...]:
-    from rulesdsl.commands import convert, csv_import, diff, fmt, lsp, new, sheet
+    from rulesdsl.commands import convert, csv_import, diff, fmt, lsp, new, sheet, watch
 
     return (fmt.register, diff.register, new.register, sheet.register, convert.register,
-            csv_import.register, lsp.register)
+            csv_import.register, lsp.register, watch.register)
