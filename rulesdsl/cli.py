@@ -194,9 +194,10 @@ def make_parser() -> argparse.ArgumentParser:
     _format_option(p)
     p.set_defaults(run=cmd_build)
 
-    p = verbs.add_parser("schema", help="print the IR's JSON Schema (for YAML rulesets)",
-                         description="Print the JSON Schema that YAML rulesets and exported "
-                                     "IR follow.")
+    p = verbs.add_parser("schema", help="print the IR's JSON Schema (of `export` output)",
+                         description="Print the JSON Schema that exported IR follows. YAML "
+                                     "rulesets have their own authoring schema: "
+                                     "rulesdsl/schema/authoring.schema.json.")
     p.set_defaults(run=cmd_schema)
 
     p = verbs.add_parser("export", help="print a ruleset's IR as YAML or JSON",

@@ -230,8 +230,8 @@ def _kinds_at(before: str, index: Index) -> tuple[list[str], list[str]]:
     if re.search(r"^\s*(group\b.*:|when\b|exclude\b)", code):
         kinds = ["mode"] if stripped.startswith("group") else ["feature", "factor"]
         return kinds, []
-    if "|" in code:
-        return ["mode", "group", "context value", "feature", "param"], list(VALUE_KEYWORDS)
+    if "|" in code:  # a cell: exceptions are keyed by modes, groups or context values
+        return ["mode", "group", "context value", "param"], list(VALUE_KEYWORDS)
     if not head:
         indented = before[:1].isspace()
         return [], list(BLOCK_KEYWORDS if indented else KEYWORDS)
@@ -275,6 +275,9 @@ def hover_text(state: _State, name: str, ruleset: ir.Ruleset | None) -> str | No
         lang = label.lang or (langs[0] if langs else "")
         lines.append(f"- {lang}: {label.text}")
     source = decl.item.extras.source
+    parent = state.index.declarations.get(decl.parent) if decl.parent else None
+    if source is None and parent is not None:  # a row's source is its block's
+        source = parent.item.extras.source
     if source is not None:
         book = state.index.declarations.get(source.book.text)
         title = next((lb.text for lb in book.item.labels), source.book.text) if book else \

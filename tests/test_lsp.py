@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import shutil
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
@@ -14,9 +18,9 @@ from lsprotocol import types as t
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.conftest import RULESETS
+from tests.conftest import ROOT, RULESETS
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+ASYNC = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest_lsp.fixture(scope="module",
@@ -79,6 +83,7 @@ def position_of(path: Path, needle: str, offset: int = 0, text: str | None = Non
     return t.Position(line, lines[line].index(needle) + offset)
 
 
+@ASYNC
 async def test_diagnostics_as_you_type_have_the_code_position_and_hint_of_check(
         client: LanguageClient, folder: Path) -> None:
     path = folder / "heavy_gear.terrain"
@@ -96,6 +101,7 @@ async def test_diagnostics_as_you_type_have_the_code_position_and_hint_of_check(
     assert await published(client, path, lambda d: not d) == []
 
 
+@ASYNC
 async def test_an_error_a_variant_causes_in_its_base_is_shown_on_both(
         client: LanguageClient, folder: Path) -> None:
     variant = folder / "heavy_gear_house.terrain"
@@ -118,6 +124,7 @@ async def test_an_error_a_variant_causes_in_its_base_is_shown_on_both(
     assert await published(client, base, lambda d: not d) == []  # the base is clean again
 
 
+@ASYNC
 async def test_completion_offers_modes_and_value_keywords_in_a_cell(
         client: LanguageClient, folder: Path) -> None:
     path = folder / "heavy_gear.terrain"
@@ -131,6 +138,7 @@ async def test_completion_offers_modes_and_value_keywords_in_a_cell(
     assert "ruleset" not in labels  # statement keywords do not fit in a cell
 
 
+@ASYNC
 async def test_completion_offers_books_in_a_source_and_features_after_as(
         client: LanguageClient, folder: Path) -> None:
     path = folder / "heavy_gear.terrain"
@@ -147,6 +155,7 @@ async def test_completion_offers_books_in_a_source_and_features_after_as(
     assert "clear" in names and "deep_water" in names and "walker" not in names
 
 
+@ASYNC
 async def test_hover_shows_labels_in_every_language_source_and_cost_per_mode(
         client: LanguageClient, folder: Path) -> None:
     path = folder / "heavy_gear.terrain"
@@ -161,6 +170,7 @@ async def test_hover_shows_labels_in_every_language_source_and_cost_per_mode(
     assert "| walker | 3 MP |" in text and "| ground | 2 MP |" in text
 
 
+@ASYNC
 async def test_go_to_definition_crosses_extends(client: LanguageClient,
                                                 folder: Path) -> None:
     variant = folder / "heavy_gear_house_winter.terrain"
@@ -174,6 +184,7 @@ async def test_go_to_definition_crosses_extends(client: LanguageClient,
     assert location.range.start == position_of(base, "soft \"Soft")
 
 
+@ASYNC
 async def test_references_and_rename_find_every_use(client: LanguageClient,
                                                     folder: Path) -> None:
     path = folder / "heavy_gear.terrain"
@@ -192,6 +203,7 @@ async def test_references_and_rename_find_every_use(client: LanguageClient,
     assert {e.new_text for e in edit.changes[uri(path)]} == {"open_ground"}
 
 
+@ASYNC
 async def test_document_symbols_list_declarations_with_their_rows(
         client: LanguageClient, folder: Path) -> None:
     path = folder / "heavy_gear.terrain"
@@ -206,6 +218,7 @@ async def test_document_symbols_list_declarations_with_their_rows(
     assert by_name["lock"].kind == t.SymbolKind.Function
 
 
+@ASYNC
 async def test_formatting_is_rulesdsl_fmt(client: LanguageClient,
                                           folder: Path) -> None:
     path = folder / "messy.terrain"
@@ -219,3 +232,72 @@ async def test_formatting_is_rulesdsl_fmt(client: LanguageClient,
     assert edits is not None and len(edits) == 1
     assert edits[0].new_text == ("ruleset messy\nversion 1.0.0\nmode walker\n"
                                  "layer terrain {\n  clear     | 1\n  very_soft | 2\n}\n")
+
+
+# ---- the exchange recorded in docs/editors.md --------------------------------------------------
+
+DOC = ROOT / "docs" / "editors.md"
+DOC_URI = "file:///path/to/project/rulesets/heavy_gear.terrain"
+DOC_TEXT = "<the text of rulesets/heavy_gear.terrain>"
+
+
+def recorded_exchange() -> list[tuple[str, dict[str, Any]]]:
+    """(direction, message) for each JSON block of the recorded exchange, in order."""
+    text = DOC.read_text("utf-8")
+    section = text.split("<!-- recorded-exchange: begin -->")[1].split(
+        "<!-- recorded-exchange: end -->")[0]
+    found = re.findall(r"(Client → server|Server → client):\s*```json\n(.*?)```", section,
+                       re.DOTALL)
+    return [(direction, json.loads(body)) for direction, body in found]
+
+
+def test_the_exchange_recorded_in_the_docs_is_what_the_server_says() -> None:
+    exchange = recorded_exchange()
+    assert [m.get("method", "result") for _, m in exchange] == [
+        "textDocument/didOpen", "textDocument/publishDiagnostics", "textDocument/completion",
+        "result", "textDocument/hover", "result"]
+    path = RULESETS / "heavy_gear.terrain"
+    real_uri = uri(path)
+    server = subprocess.Popen([sys.executable, "-m", "rulesdsl", "lsp"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE)
+    assert server.stdin is not None and server.stdout is not None
+
+    def send(message: dict[str, Any]) -> None:
+        body = json.dumps(message).replace(DOC_URI, real_uri).replace(
+            json.dumps(DOC_TEXT), json.dumps(path.read_text("utf-8"))).encode()
+        server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)  # type: ignore[union-attr]
+        server.stdin.flush()  # type: ignore[union-attr]
+
+    def receive() -> dict[str, Any]:
+        length = 0
+        while line := server.stdout.readline().strip():  # type: ignore[union-attr]
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        body = server.stdout.read(length).decode().replace(real_uri, DOC_URI)  # type: ignore[union-attr]
+        message: dict[str, Any] = json.loads(body)
+        return message
+
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+        while receive().get("id") != 1:
+            pass
+        send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        for direction, message in exchange:
+            if direction == "Client → server":
+                send(message)
+                continue
+            wanted = message.get("id", message.get("method"))
+            answer = receive()
+            while answer.get("id", answer.get("method")) != wanted:
+                answer = receive()
+            assert answer == message
+        send({"jsonrpc": "2.0", "id": 99, "method": "shutdown"})
+        while receive().get("id") != 99:
+            pass
+        send({"jsonrpc": "2.0", "method": "exit"})
+        assert server.wait(10) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
