@@ -10,6 +10,7 @@ causes in its base is published on the base's file too. Completion, hover, go to
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -206,9 +207,29 @@ def _line_before(ls: RulesServer, uri: str, pos: t.Position) -> str:
     return lines[pos.line][:pos.character] if pos.line < len(lines) else ""
 
 
-def _kinds_at(before: str, index: Index) -> tuple[list[str], list[str]]:
-    """(kinds of declared names, keywords) that fit after ``before`` on the line."""
+def _block_of(lines: Sequence[str], line: int) -> str:
+    """The first line of the block around 0-based ``line`` ("" at top level)."""
+    for i in range(line - 1, -1, -1):
+        text = lines[i]
+        if text[:1].isalpha():
+            code = text.split("#", 1)[0].rstrip()
+            return text if code.endswith("{") else ""
+        if text.startswith("}"):
+            return ""
+    return ""
+
+
+DECISION_WORDS = ("and", "not", "otherwise", "over", "full")
+
+
+def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[str], list[str]]:
+    """(kinds of declared names, keywords) that fit after ``before`` on the line, inside the
+    block that ``block`` (its first line) opens."""
     code = re.sub(r'"([^"\\]|\\.)*"', '""', before)
+    if block.startswith("decision") and before[:1].isspace() and "->" not in code:
+        header = re.sub(r'"([^"\\]|\\.)*"', '""', block)
+        inputs = re.findall(r"[(,]\s*([A-Za-z_]\w*)\s+[A-Za-z_]\w*", header)
+        return ["table"], [*inputs, *DECISION_WORDS]
     stripped = code.strip()
     word = re.compile(r"[A-Za-z_]\w*$")
     head = word.sub("", stripped).rstrip()
@@ -241,7 +262,9 @@ def _kinds_at(before: str, index: Index) -> tuple[list[str], list[str]]:
 def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
     uri = params.text_document.uri
     state = ls.state(uri)
-    kinds, keywords = _kinds_at(_line_before(ls, uri, params.position), state.index)
+    lines = ls.workspace.get_text_document(uri).lines
+    block = _block_of(lines, params.position.line)
+    kinds, keywords = _kinds_at(_line_before(ls, uri, params.position), state.index, block)
     items = []
     for kind in kinds:
         for name in state.index.names(kind):
@@ -285,6 +308,13 @@ def hover_text(state: _State, name: str, ruleset: ir.Ruleset | None) -> str | No
         where = " ".join(x for x in (source.page, f'"{source.detail}"' if source.detail else "")
                          if x)
         lines.append(f"\nSource: {title}" + (f", {where}" if where else ""))
+    if ruleset is not None:
+        for modifier in ruleset.modifiers:
+            values = modifier.values.get(name)
+            if values:
+                shown = ", ".join(f"{k} {dsl_value(v)}" if k else dsl_value(v)
+                                  for k, v in values.items())
+                lines.append(f"\n{modifier.id}: {shown}")
     if ruleset is not None and decl.kind == "feature":
         feature = next((f for f in ruleset.features if f.id == name), None)
         if feature is not None:
@@ -309,7 +339,16 @@ def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
 
 def definition(ls: RulesServer, params: t.DefinitionParams) -> t.Location | None:
     state, name = _name_at(ls, params.text_document.uri, params.position)
-    decl = state.index.declarations.get(name.text) if name else None
+    if name is None:
+        return None
+    for st, _, _ in state.index.statements:  # `extends base@...`: the base file
+        if isinstance(st, s.ExtendsDecl) and st.base.pos == name.pos:
+            folder = Path(name.pos.file).parent
+            base = next((p for p in (folder / f"{name.text}{x}" for x in SUFFIXES)
+                         if p.is_file()), None)
+            zero = t.Range(t.Position(0, 0), t.Position(0, 0))
+            return t.Location(uri_of(str(base)), zero) if base else None
+    decl = state.index.declarations.get(name.text)
     if decl is None:
         return None
     return t.Location(uri_of(decl.item.name.pos.file), to_range(decl.item.name.pos))

@@ -171,6 +171,46 @@ async def test_hover_shows_labels_in_every_language_source_and_cost_per_mode(
 
 
 @ASYNC
+async def test_completion_in_a_decision_row_offers_its_inputs_and_the_tables(
+        client: LanguageClient, folder: Path) -> None:
+    path = folder / "d20_movement.terrain"
+    shutil.copy(RULESETS / "d20_movement.terrain", path)
+    await open_doc(client, path)
+    at = position_of(path, "hover and not flight", len("hover and not "))
+    result = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+    assert isinstance(result, t.CompletionList)
+    labels = [i.label for i in result.items]
+    assert {"flight", "armor_speed", "maneuverability", "after", "otherwise"} <= set(labels)
+    assert "hover" in labels  # the decision's input, not the mode of another ruleset
+    assert "ruleset" not in labels
+
+
+@ASYNC
+async def test_hover_on_a_factor_shows_its_modifier_value(client: LanguageClient,
+                                                          folder: Path) -> None:
+    path = folder / "heavy_gear.terrain"
+    at = position_of(path, "solid_half \"", 1)
+    result = await client.text_document_hover_async(
+        t.HoverParams(t.TextDocumentIdentifier(uri(path)), at))
+    assert result is not None and isinstance(result.contents, t.MarkupContent)
+    assert "(factor of concealment)" in result.contents.value
+    assert "concealment: +2" in result.contents.value
+
+
+@ASYNC
+async def test_go_to_definition_on_extends_opens_the_base(client: LanguageClient,
+                                                          folder: Path) -> None:
+    variant = folder / "heavy_gear_house_winter.terrain"
+    await open_doc(client, variant)
+    at = position_of(variant, "extends heavy_gear_house", len("extends "))
+    location = await client.text_document_definition_async(
+        t.DefinitionParams(t.TextDocumentIdentifier(uri(variant)), at))
+    assert isinstance(location, t.Location)
+    assert location.uri == uri(folder / "heavy_gear_house.terrain")
+
+
+@ASYNC
 async def test_go_to_definition_crosses_extends(client: LanguageClient,
                                                 folder: Path) -> None:
     variant = folder / "heavy_gear_house_winter.terrain"
