@@ -80,6 +80,6 @@ def _error(exc: UnexpectedInput, text: str, start: str, path: str, line: int,
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         found = f"'{exc.token}'"
     elif isinstance(exc, UnexpectedCharacters):
-        found = f"the character {exc.char!r}"
+        found = f"character {exc.char!r}"
     pos = s.Pos(path, line, column + col - 1, line, column + col)
     return error("E001", f"unexpected {found} in {text!r}", pos, f"expected {_WHAT[start]}")

@@ -82,7 +82,14 @@ def parse_yaml(text: str, path: str,
 def _schema_problems(node: Node, path: str) -> list[Diagnostic]:
     import jsonschema
 
-    data = yaml.SafeLoader("").construct_document(node)
+    try:
+        data = yaml.SafeLoader("").construct_document(node)
+    except yaml.YAMLError as exc:  # e.g. a tag such as !!python/name that safe YAML refuses
+        mark = getattr(exc, "problem_mark", None) or node.start_mark
+        pos = s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
+        problem = getattr(exc, "problem", None) or str(exc)
+        return [error("E001", f"invalid YAML: {problem}", pos,
+                      "rulesets use plain YAML: no tags")]
     validator = jsonschema.Draft202012Validator(authoring_schema())
     out = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path))):
@@ -99,6 +106,11 @@ def _schema_problems(node: Node, path: str) -> list[Diagnostic]:
                     break
             else:
                 hint = None
+        elif err.validator == "pattern" and isinstance(target, MappingNode):
+            # propertyNames: the error is on the mapping; point at the key itself
+            target = next((k for k, _ in target.value if k.value == err.instance), target)
+            message = f"'{err.instance}' is not a name"
+            hint = "names start with a letter or _ and hold letters, digits and _"
         else:
             hint = "see the `# yaml-language-server: $schema=` line in docs/editors.md"
         where = ".".join(map(str, err.absolute_path)) or "the file"
@@ -135,8 +147,13 @@ def _origin(node: Node) -> tuple[int, int]:
     """Line and column (from 1) of the first character of a scalar's text."""
     style = getattr(node, "style", None)
     extra = 1 if style in ("'", '"') else 0
-    if style in ("|", ">"):
-        return node.start_mark.line + 2, node.start_mark.column + 3
+    if style in ("|", ">"):  # the text starts on the first non-blank line after `|` or `>`
+        buffer, index = node.start_mark.buffer, node.start_mark.index
+        if buffer is not None:
+            lines = buffer[index:].split("\n")[1:]
+            skip = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
+            indent = len(lines[skip]) - len(lines[skip].lstrip(" ")) if lines else 0
+            return node.start_mark.line + 2 + skip, indent + 1
     return node.start_mark.line + 1, node.start_mark.column + 1 + extra
 
 
@@ -182,10 +199,19 @@ class _Builder:
         return _pos(self.path, node)
 
     def name(self, node: ScalarNode) -> s.Name:
-        return s.Name(_raw(node), self.pos(node))
+        name = s.Name(_raw(node), self.pos(node))
+        self.check_name(name)
+        return name
+
+    def check_name(self, name: s.Name) -> None:
+        """Names become identifiers in generated code: the DSL's grammar allows only these."""
+        if not NAME.match(name.text):
+            self.diagnostics.append(error(
+                "E001", f"'{name.text}' is not a name", name.pos,
+                "names start with a letter or _ and hold letters, digits and _"))
 
     def fragment(self, node: Node, start: str) -> Any:
-        text = _raw(node)
+        text = " ".join(_raw(node).split("\n")).rstrip()  # a block scalar's lines, joined
         line, column = _origin(node)
         try:
             return self.fragments.parse(text, start, self.path, line, column)
@@ -234,7 +260,8 @@ class _Builder:
         ignores = flag is not None and _raw(flag).lower() in ("true", "yes", "on")
         return s.Extras(source, notes, ignores)
 
-    def item(self, key: ScalarNode, node: Node | None, *, scalar_is_label: bool = True) -> s.Item:
+    def item(self, key: ScalarNode, node: Node | None, *, scalar_is_label: bool = True,
+             number_key: bool = False) -> s.Item:
         labels: tuple[s.Label, ...] = ()
         extras = _NO_EXTRAS
         if node is not None and (scalar_is_label or not isinstance(node, ScalarNode)):
@@ -244,7 +271,8 @@ class _Builder:
         end = node if node is not None else key
         pos = s.Pos(self.path, key.start_mark.line + 1, key.start_mark.column + 1,
                     *self._end(end))
-        return s.Item(self.name(key), labels, extras, pos)
+        name = s.Name(_raw(key), self.pos(key)) if number_key else self.name(key)
+        return s.Item(name, labels, extras, pos)
 
     def _end(self, node: Node) -> tuple[int, int]:
         p = self.pos(node)
@@ -271,7 +299,7 @@ class _Builder:
 
     def sec_extends(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         match = EXTENDS.match(_raw(value))
-        if match is None:
+        if match is None or not NAME.match(match[1]):
             self.diagnostics.append(error("E001", f"'{_raw(value)}' is not base@requirement",
                                           self.pos(value), "for example: heavy_gear@^1.0"))
             return []
@@ -348,9 +376,10 @@ class _Builder:
         for key, value in _items(node) if node is not None else ():
             cells_node = _get(value, "cells") if isinstance(value, MappingNode) else value
             cells = tuple(self.cell(c) for c in _seq(cells_node)) or (self.cell(None),)
-            item = self.item(key, value, scalar_is_label=False)
+            numeric = not NAME.match(_raw(key))
+            item = self.item(key, value, scalar_is_label=False, number_key=numeric)
             number = None
-            if not NAME.match(_raw(key)):
+            if numeric:
                 located = self.located(key, "quantity")
                 if located is None:
                     continue
@@ -530,6 +559,7 @@ class _Builder:
         for part in _raw(node).split("."):
             names.append(s.Name(part, s.Pos(self.path, line, column + offset, line,
                                             column + offset + len(part))))
+            self.check_name(names[-1])
             offset += len(part) + 1
         return tuple(names)
 

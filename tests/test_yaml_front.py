@@ -142,3 +142,29 @@ def test_check_prints_yaml_diagnostics_with_the_yaml_line_and_a_caret(
     assert f"{path}:{line_of(SMALL, 'mud:')}:" in err
     assert "      mud: {label: Mud, cells: \"2, wheels impasable\"}" in err
     assert "^" in err
+
+
+@pytest.mark.parametrize(("key", "code"), [("'1'", "E201"), ("1", "E001"),
+                                           ("'a; import os'", "E201")])
+def test_a_key_that_is_not_a_name_is_refused(compiler: Compiler, tmp_path: Path, key: str,
+                                             code: str) -> None:
+    # Names become identifiers in the generated module: only the DSL's names get through.
+    text = SMALL.replace("  wheels: Wheels", f"  wheels: Wheels\n  {key}: Tracks")
+    diags = compile_yaml(compiler, tmp_path, text)
+    assert [(c, ln, col) for c, ln, col, _ in diags] == [
+        (code, line_of(text, f"  {key}: Tracks"), 3)]
+
+
+def test_a_python_tag_is_refused_with_a_position(compiler: Compiler, tmp_path: Path) -> None:
+    text = SMALL.replace("modes:\n", "modes: !!python/name:os.system\n")
+    [(code, line, column, message)] = compile_yaml(compiler, tmp_path, text)
+    assert (code, line, column) == ("E001", line_of(text, "!!python"), 8)
+    assert message.startswith("invalid YAML: could not determine a constructor")
+
+
+def test_a_cell_in_a_block_scalar_is_placed_on_its_own_line(compiler: Compiler,
+                                                           tmp_path: Path) -> None:
+    text = SMALL.replace("      road: 1, wheels 1 per 2 in",
+                         "      road: |\n        1, wheel 1 per 2 in")
+    [(code, line, column, _)] = compile_yaml(compiler, tmp_path, text)
+    assert (code, line, column) == ("E101", line_of(text, "1, wheel 1"), 12)
