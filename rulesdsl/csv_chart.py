@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 
 from rulesdsl import ir, spelling
 from rulesdsl import syntax as s
+from rulesdsl.convert import dsl_string
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
 from rulesdsl.fmt import format_text
 from rulesdsl.fragments import FragmentError, FragmentParser
@@ -59,13 +59,23 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
     and ``languages`` make unknown column names errors instead of guesses."""
     parser = fragments or FragmentParser()
     raw_lines = text.splitlines()
-    rows = list(csv.reader(io.StringIO(text)))
+    reader = csv.reader(io.StringIO(text))
+    rows: list[list[str]] = []
+    starts: list[int] = []
+    """The 0-based line each row starts on (a quoted cell may hold line breaks)."""
+    for row in reader:
+        starts.append(reader.line_num - 1 - sum(c.count("\n") for c in row))
+        rows.append(row)
     diags: list[Diagnostic] = []
 
+    def line_of(row: int) -> str:
+        return raw_lines[starts[row]] if row < len(starts) and starts[row] < len(
+            raw_lines) else ""
+
     def where(row: int, col: int, width: int = 1) -> s.Pos:
-        line = raw_lines[row] if row < len(raw_lines) else ""
-        start = _column(line, col)
-        return s.Pos(path, row + 1, start, row + 1, start + max(width, 1))
+        start = _column(line_of(row), col)
+        line = starts[row] + 1 if row < len(starts) else row + 1
+        return s.Pos(path, line, start, line, start + max(width, 1))
 
     if not rows or not any(c.strip() for c in rows[0]):
         return Imported(None, [error("E001", "the CSV file has no header row",
@@ -94,7 +104,7 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
         else:
             kinds.append("mode")
 
-    out = [f"layer {layer}" + (f" {json.dumps(label, ensure_ascii=False)}" if label else "")
+    out = [f"layer {layer}" + (f" {dsl_string(label)}" if label else "")
            + (f" {scope}" if scope else "") + " {"]
     seen: dict[str, int] = {}
     for r, row in enumerate(rows[1:], start=1):
@@ -126,7 +136,7 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
                 continue
             if kind in ("mode", "all"):
                 try:
-                    parser.parse(cell, "value", path, r + 1, _column(raw_lines[r], i))
+                    parser.parse(cell, "value", path, starts[r] + 1, _column(line_of(r), i))
                 except FragmentError as exc:
                     d = exc.diagnostic
                     diags.append(error(d.code, f"row {r + 1}, column {i + 1} ({header[i]}): "
@@ -137,13 +147,21 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
                 else:
                     values[header[i]] = " ".join(cell.split())
             elif kind == "label":
-                labels.insert(0, json.dumps(cell, ensure_ascii=False))
+                labels.insert(0, dsl_string(cell))
             elif kind == "lang":
-                labels.append(f"{header[i]} {json.dumps(cell, ensure_ascii=False)}")
+                labels.append(f"{header[i]} {dsl_string(cell)}")
             elif kind == "source":
+                try:
+                    parser.parse(f"[{cell}]", "source", path, starts[r] + 1,
+                                 _column(line_of(r), i) - 1)
+                except FragmentError as exc:
+                    d = exc.diagnostic
+                    diags.append(error(d.code, f"row {r + 1}, column {i + 1} (source): "
+                                       f"{d.message}", d.pos, "a book id, then a page: hg p.12"))
+                    continue
                 extras = f" [{cell}]"
             elif kind == "note":
-                notes.append(json.dumps(cell, ensure_ascii=False))
+                notes.append(dsl_string(cell))
         if not default and values:
             counts = Counter(values.values())
             default = max(counts, key=lambda v: (counts[v], -list(values.values()).index(v)))
@@ -186,7 +204,7 @@ def dsl_value(value: ir.Value | None) -> str:
         case ir.DiceValue():
             return spelling.dice(value)
         case ir.Text(text=text):
-            return json.dumps(text, ensure_ascii=False)
+            return dsl_string(text)
         case ir.Same(feature=feature):
             return f"as {feature}"
     return str(value)  # pragma: no cover - every value kind is matched above

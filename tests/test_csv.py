@@ -144,3 +144,23 @@ def test_export_of_an_unknown_table_lists_the_tables(capsys: pytest.CaptureFixtu
     code, _, err = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "nope")
     assert code == 2
     assert "expected one of terrain, water, setup, concealment, cover" in err
+
+
+def test_labels_are_escaped_and_rows_after_a_multi_line_cell_keep_their_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chart = tmp_path / "fen.csv"
+    chart.write_text('feature,label,walker,source\nbog,"Bog ""wet""\nand deep",3,hg p.2\n'
+                     "fen,Fen,2,hg ]] x\n", "utf-8")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "fen")
+    assert code == 1 and out == ""
+    # Row 3 of the sheet is line 4 of the file: the label above holds a line break.
+    assert f"{chart}:4:15: error[E001]: row 3, column 4 (source)" in err
+    chart.write_text('feature,label,walker\nbog,"Bog ""wet""\nand deep",3\n', "utf-8")
+    code, out, _ = run(capsys, "import", str(chart), "--layer", "fen")
+    assert code == 0
+    assert '  bog "Bog \\"wet\\"\\nand deep" | 3\n' in out
+    ruleset = tmp_path / "fen.terrain"
+    ruleset.write_text("ruleset fen\nversion 1.0.0\nmode walker\n" + out, "utf-8")
+    compiled = Compiler().compile_file(ruleset)
+    assert compiled.ok and compiled.ruleset is not None
+    assert compiled.ruleset.features[0].info.labels["en"] == 'Bog "wet"\nand deep'
