@@ -293,7 +293,9 @@ def hover_text(state: _State, name: str, ruleset: ir.Ruleset | None) -> str | No
     if decl is None:
         return None
     lines = [f"**{name}** ({decl.kind}" + (f" of {decl.parent}" if decl.parent else "") + ")"]
-    langs = ruleset.languages if ruleset is not None else ()
+    declared = [st for st, _, _ in state.index.statements if isinstance(st, s.LanguagesDecl)]
+    langs = ruleset.languages if ruleset is not None else tuple(
+        n.text for n in declared[-1].languages) if declared else ("en",)
     for label in decl.item.labels:
         lang = label.lang or (langs[0] if langs else "")
         lines.append(f"- {lang}: {label.text}")

@@ -125,6 +125,21 @@ async def test_an_error_a_variant_causes_in_its_base_is_shown_on_both(
 
 
 @ASYNC
+async def test_a_yaml_ruleset_gets_diagnostics_and_hover_at_yaml_positions(
+        client: LanguageClient, folder: Path) -> None:
+    path = folder / "heavy_gear_twin.yaml"
+    text = (ROOT / "tests" / "data" / "yaml" / "heavy_gear.yaml").read_text("utf-8")
+    path.write_text(text.replace("cells: 2, walker 3", "cells: 2, walkr 3"), "utf-8")
+    [diag] = await open_doc(client, path, ready=lambda d: len(d) == 1)
+    assert diag.code == "E101"
+    assert diag.range.start == position_of(path, "walkr")
+    hover = await client.text_document_hover_async(t.HoverParams(
+        t.TextDocumentIdentifier(uri(path)), position_of(path, "hover: {label: Hover", 1)))
+    assert hover is not None and isinstance(hover.contents, t.MarkupContent)
+    assert hover.contents.value.startswith("**hover** (mode)\n- en: Hover\n- fr: Glisseur")
+
+
+@ASYNC
 async def test_completion_offers_modes_and_value_keywords_in_a_cell(
         client: LanguageClient, folder: Path) -> None:
     path = folder / "heavy_gear.terrain"

@@ -162,7 +162,8 @@ def test_a_save_rebuilds_the_file_and_the_variants_that_extend_it(tmp_path: Path
     for name in ("heavy_gear", "heavy_gear_house", "heavy_gear_house_winter", "d20_movement"):
         shutil.copy(RULESETS / f"{name}.terrain", tmp_path)
     log = StringIO()
-    preview = Preview(tmp_path, log)
+    builds: list[int] = []
+    preview = Preview(tmp_path, log, after=lambda: builds.append(len(builds)))
     assert preview.refresh() == ["d20_movement", "heavy_gear", "heavy_gear_house",
                                  "heavy_gear_house_winter"]
     assert preview.refresh([tmp_path / "heavy_gear_house_winter.terrain"]) == [
@@ -172,3 +173,4 @@ def test_a_save_rebuilds_the_file_and_the_variants_that_extend_it(tmp_path: Path
     page = preview.page("heavy_gear")
     assert page is not None and set(page.sheets) == {"en", "fr"} and page.errors == []
     assert "rebuilt heavy_gear: ok" in log.getvalue()
+    assert builds == [0, 1, 2]  # `watch --out` builds after each refresh

@@ -168,3 +168,18 @@ def test_a_cell_in_a_block_scalar_is_placed_on_its_own_line(compiler: Compiler,
                          "      road: |\n        1, wheel 1 per 2 in")
     [(code, line, column, _)] = compile_yaml(compiler, tmp_path, text)
     assert (code, line, column) == ("E101", line_of(text, "1, wheel 1"), 12)
+
+
+def test_the_authoring_schema_is_a_json_schema_and_the_twins_follow_it() -> None:
+    import jsonschema
+    import yaml
+
+    from rulesdsl.yaml_front import authoring_schema
+
+    schema = authoring_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for twin in sorted(TWINS.glob("*.yaml")):
+        text = twin.read_text("utf-8")
+        assert text.startswith("# yaml-language-server: $schema=../../../rulesdsl/schema/")
+        assert list(validator.iter_errors(yaml.safe_load(text))) == [], twin.name
