@@ -9,16 +9,40 @@ with :func:`rulesdsl.fmt.format_text`. Comments in a .terrain file are not carri
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import yaml
 
 from rulesdsl import ir, spelling
 from rulesdsl import syntax as s
+from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.fmt import format_text
 
 # ---- .terrain -> .yaml -------------------------------------------------------------------------
+
+
+class ConvertError(Exception):
+    """A file that has no YAML form as it stands; carries the diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+class _Duplicate(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+class _Unique(dict[str, Any]):
+    """A section: a second entry of the same name is an error, not a silent overwrite."""
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key in self:
+            raise _Duplicate(key)
+        super().__setitem__(key, value)
 
 
 class _Flow(dict[str, Any]):
@@ -34,9 +58,10 @@ def _represent_flow(dumper: yaml.SafeDumper, data: _Flow) -> yaml.Node:
 
 
 _Dumper.add_representer(_Flow, _represent_flow)
-_Dumper.add_representer(
-    dict, lambda d, data: d.represent_mapping("tag:yaml.org,2002:map", data.items(),
-                                              flow_style=False))
+for _block_type in (dict, _Unique):
+    _Dumper.add_representer(
+        _block_type, lambda d, data: d.represent_mapping("tag:yaml.org,2002:map", data.items(),
+                                                         flow_style=False))
 _Dumper.add_representer(
     list, lambda d, data: d.represent_sequence(
         "tag:yaml.org,2002:seq", data,
@@ -134,103 +159,113 @@ class _ToYaml:
         doc: dict[str, Any] = {}
 
         def section(name: str) -> dict[str, Any]:
-            found: dict[str, Any] = doc.setdefault(name, {})
+            found: dict[str, Any] = doc.setdefault(name, _Unique())
             return found
 
         for st in self.source.statements:
-            if isinstance(st, s.RulesetDecl):
-                doc["ruleset"] = st.item.name.text
-                doc.update(self.labels(st.item.labels))
-                doc.update(self.extras(st.item.extras))
-            elif isinstance(st, s.VersionDecl):
-                doc["version"] = st.version
-            elif isinstance(st, s.ExtendsDecl):
-                doc["extends"] = f"{st.base.text}@{st.requirement}"
-            elif isinstance(st, s.LanguagesDecl):
-                doc["languages"] = [n.text for n in st.languages]
-            elif isinstance(st, s.BookDecl):
-                section("books")[st.item.name.text] = self.item(st.item)
-            elif isinstance(st, s.UnitsDecl):
-                doc["units"] = _Flow({k.text: v.text for k, v in st.bindings})
-            elif isinstance(st, s.StackingDecl):
-                entry = f" entry {self.text(st.entry.pos)}" if st.entry else ""
-                doc["stacking"] = st.policy.text + entry
-            elif isinstance(st, s.MinimumDecl):
-                extras = self.extras(st.extras)
-                move = self.text(st.amount.pos)
-                doc["minimum"] = _maybe_flow({"move": move, **extras}) if extras else move
-            elif isinstance(st, s.ModeDecl):
-                section("modes")[st.item.name.text] = self.item(st.item)
-            elif isinstance(st, s.GroupDecl):
-                members = [n.text for n in st.members]
-                section("groups")[st.item.name.text] = self.item(st.item, members=members)
-            elif isinstance(st, s.ContextDecl):
-                values = {v.name.text: self.item(v) for v in st.values}
-                section("contexts")[st.item.name.text] = self._block(st.item, values=values)
-            elif isinstance(st, s.ModifierDecl):
-                whens = [_maybe_flow({"members": [n.text for n in w.members],
-                                      "cell": self.text(w.cell.pos), **self.extras(w.extras)})
-                         for w in st.whens]
-                section("modifiers")[st.item.name.text] = self._block(
-                    st.item, context=st.context.text if st.context else None,
-                    rows=self.rows(st.rows) or None, when=whens or None)
-            elif isinstance(st, s.LayerDecl):
-                scope = {"one": "one per place", "map": "whole map"}.get(st.scope)
-                section("layers")[st.item.name.text] = self._block(
-                    st.item, scope=scope, columns=[n.text for n in st.columns]
-                    if st.columns else None, rows=self.rows(st.rows))
-            elif isinstance(st, s.StepDecl):
-                section("steps")[st.item.name.text] = self._block(
-                    st.item, input=self.span(st.param.name.pos, st.param.unit.pos),
-                    result=st.result.text if st.result else None,
-                    terms=[self.text(t.pos) for t in st.terms])
-            elif isinstance(st, s.DecisionDecl):
-                section("decisions")[st.item.name.text] = self._block(
-                    st.item, inputs=[self.span(p.name.pos, p.unit.pos) for p in st.params],
-                    result=st.result.text if st.result else None,
-                    rows=[self._decision_row(r) for r in st.rows])
-            elif isinstance(st, s.TableDecl):
-                plain = all(not c.labels and c.extras == s.Extras() for c in st.columns)
-                columns: Any = [c.name.text for c in st.columns] if plain else {
-                    c.name.text: self.item(c) for c in st.columns}
-                section("tables")[st.item.name.text] = self._block(
-                    st.item, columns=columns or None, rows=self.rows(st.rows))
-            elif isinstance(st, s.DiceDecl):
-                section("dice_tables")[st.item.name.text] = self._block(
-                    st.item, dice=self.text(st.dice.pos),
-                    modifiers={m.item.name.text: self._dice_modifier(m)
-                               for m in st.modifiers} or None,
-                    rows=[self._dice_row(r) for r in st.rows])
-            elif isinstance(st, s.TriggerDecl):
-                check = f"{self.text(st.check.pos)} >= {st.at_least}" if st.check else None
-                section("triggers")[st.item.name.text] = self._block(
-                    st.item, check=check, roll=st.table.text,
-                    with_=st.modifier.text if st.modifier else None,
-                    times=st.times if st.times != 1 else None)
-            elif isinstance(st, s.ExcludeDecl):
-                doc.setdefault("exclusions", []).append(_maybe_flow({
-                    "exclude": st.subject.text, "with": [n.text for n in st.others],
-                    **self.extras(st.extras)}))
-            elif isinstance(st, s.GridDecl):
-                section("grids")[st.item.name.text] = self._block(
-                    st.item, size=[self.text(q.pos) for q in st.size],
-                    diagonals=list(st.diagonals))
-            elif isinstance(st, s.ParamDecl):
-                section("params")[st.item.name.text] = self._block(
-                    st.item, unit=st.unit.text,
-                    value=self.text(st.value.pos) if st.value else None)
-            elif isinstance(st, s.OverrideDecl):
-                path = ".".join(n.text for n in st.path)
-                cell = self.text(st.cell.pos)
-                extras = self.extras(st.extras)
-                section("overrides")[path] = _maybe_flow({"cell": cell, **extras}) \
-                    if extras else cell
-            elif isinstance(st, s.RemoveDecl):
-                path = ".".join(n.text for n in st.path)
-                extras = self.extras(st.extras)
-                doc.setdefault("removes", []).append(
-                    _maybe_flow({"remove": path, **extras}) if extras else path)
+            try:
+                self._statement(st, doc, section)
+            except _Duplicate as dup:
+                pos = getattr(getattr(st, "item", None), "pos", None) or getattr(st, "pos", None)
+                raise ConvertError(error(
+                    "E102", f"'{dup.key}' is given twice", pos,
+                    "the YAML format has one entry per name: merge the two into one")) from None
         return doc
+
+    def _statement(self, st: s.Statement, doc: dict[str, Any],
+                   section: Callable[[str], dict[str, Any]]) -> None:
+        if isinstance(st, s.RulesetDecl):
+            doc["ruleset"] = st.item.name.text
+            doc.update(self.labels(st.item.labels))
+            doc.update(self.extras(st.item.extras))
+        elif isinstance(st, s.VersionDecl):
+            doc["version"] = st.version
+        elif isinstance(st, s.ExtendsDecl):
+            doc["extends"] = f"{st.base.text}@{st.requirement}"
+        elif isinstance(st, s.LanguagesDecl):
+            doc["languages"] = [n.text for n in st.languages]
+        elif isinstance(st, s.BookDecl):
+            section("books")[st.item.name.text] = self.item(st.item)
+        elif isinstance(st, s.UnitsDecl):
+            doc["units"] = _Flow({k.text: v.text for k, v in st.bindings})
+        elif isinstance(st, s.StackingDecl):
+            entry = f" entry {self.text(st.entry.pos)}" if st.entry else ""
+            doc["stacking"] = st.policy.text + entry
+        elif isinstance(st, s.MinimumDecl):
+            extras = self.extras(st.extras)
+            move = self.text(st.amount.pos)
+            doc["minimum"] = _maybe_flow({"move": move, **extras}) if extras else move
+        elif isinstance(st, s.ModeDecl):
+            section("modes")[st.item.name.text] = self.item(st.item)
+        elif isinstance(st, s.GroupDecl):
+            members = [n.text for n in st.members]
+            section("groups")[st.item.name.text] = self.item(st.item, members=members)
+        elif isinstance(st, s.ContextDecl):
+            values = {v.name.text: self.item(v) for v in st.values}
+            section("contexts")[st.item.name.text] = self._block(st.item, values=values)
+        elif isinstance(st, s.ModifierDecl):
+            whens = [_maybe_flow({"members": [n.text for n in w.members],
+                                  "cell": self.text(w.cell.pos), **self.extras(w.extras)})
+                     for w in st.whens]
+            section("modifiers")[st.item.name.text] = self._block(
+                st.item, context=st.context.text if st.context else None,
+                rows=self.rows(st.rows) or None, when=whens or None)
+        elif isinstance(st, s.LayerDecl):
+            scope = {"one": "one per place", "map": "whole map"}.get(st.scope)
+            section("layers")[st.item.name.text] = self._block(
+                st.item, scope=scope, columns=[n.text for n in st.columns]
+                if st.columns else None, rows=self.rows(st.rows))
+        elif isinstance(st, s.StepDecl):
+            section("steps")[st.item.name.text] = self._block(
+                st.item, input=self.span(st.param.name.pos, st.param.unit.pos),
+                result=st.result.text if st.result else None,
+                terms=[self.text(t.pos) for t in st.terms])
+        elif isinstance(st, s.DecisionDecl):
+            section("decisions")[st.item.name.text] = self._block(
+                st.item, inputs=[self.span(p.name.pos, p.unit.pos) for p in st.params],
+                result=st.result.text if st.result else None,
+                rows=[self._decision_row(r) for r in st.rows])
+        elif isinstance(st, s.TableDecl):
+            plain = all(not c.labels and c.extras == s.Extras() for c in st.columns)
+            columns: Any = [c.name.text for c in st.columns] if plain else {
+                c.name.text: self.item(c) for c in st.columns}
+            section("tables")[st.item.name.text] = self._block(
+                st.item, columns=columns or None, rows=self.rows(st.rows))
+        elif isinstance(st, s.DiceDecl):
+            section("dice_tables")[st.item.name.text] = self._block(
+                st.item, dice=self.text(st.dice.pos),
+                modifiers={m.item.name.text: self._dice_modifier(m)
+                           for m in st.modifiers} or None,
+                rows=[self._dice_row(r) for r in st.rows])
+        elif isinstance(st, s.TriggerDecl):
+            check = f"{self.text(st.check.pos)} >= {st.at_least}" if st.check else None
+            section("triggers")[st.item.name.text] = self._block(
+                st.item, check=check, roll=st.table.text,
+                with_=st.modifier.text if st.modifier else None,
+                times=st.times if st.times != 1 else None)
+        elif isinstance(st, s.ExcludeDecl):
+            doc.setdefault("exclusions", []).append(_maybe_flow({
+                "exclude": st.subject.text, "with": [n.text for n in st.others],
+                **self.extras(st.extras)}))
+        elif isinstance(st, s.GridDecl):
+            section("grids")[st.item.name.text] = self._block(
+                st.item, size=[self.text(q.pos) for q in st.size],
+                diagonals=list(st.diagonals))
+        elif isinstance(st, s.ParamDecl):
+            section("params")[st.item.name.text] = self._block(
+                st.item, unit=st.unit.text,
+                value=self.text(st.value.pos) if st.value else None)
+        elif isinstance(st, s.OverrideDecl):
+            path = ".".join(n.text for n in st.path)
+            cell = self.text(st.cell.pos)
+            extras = self.extras(st.extras)
+            section("overrides")[path] = _maybe_flow({"cell": cell, **extras}) \
+                if extras else cell
+        elif isinstance(st, s.RemoveDecl):
+            path = ".".join(n.text for n in st.path)
+            extras = self.extras(st.extras)
+            doc.setdefault("removes", []).append(
+                _maybe_flow({"remove": path, **extras}) if extras else path)
 
     def _block(self, item: s.Item, **fields: Any) -> dict[str, Any]:
         body = {**self.labels(item.labels), **self.extras(item.extras),

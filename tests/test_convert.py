@@ -94,3 +94,15 @@ def test_convert_of_a_file_with_syntax_errors_reports_them(tmp_path: Path,
     bad.write_text("ruleset bad\nversion 1.0.0\nmode fly 'Fly'\n", "utf-8")
     assert main(["convert", str(bad)]) == 1
     assert f"{bad}:3:10: error[E002]" in capsys.readouterr().err
+
+
+def test_a_block_given_twice_is_refused_rather_than_half_converted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    variant = tmp_path / "twice.terrain"
+    variant.write_text("ruleset twice\nversion 1.0.0\nextends heavy_gear@^1.0\n"
+                       "layer terrain {\n  ice | 2\n}\nlayer terrain {\n  slush | 3\n}\n",
+                       "utf-8")
+    assert main(["convert", str(variant)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"{variant}:7:1: error[E102]: 'terrain' is given twice" in captured.err

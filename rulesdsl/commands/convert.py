@@ -9,7 +9,7 @@ from pathlib import Path
 from rulesdsl.build import atomic_write
 from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, report
 from rulesdsl.compiler import Compiler
-from rulesdsl.convert import to_terrain, to_yaml
+from rulesdsl.convert import ConvertError, to_terrain, to_yaml
 
 SCHEMA_HINT = "authoring.schema.json"
 
@@ -44,7 +44,11 @@ def run(args: argparse.Namespace) -> int:
     if source is None or any(d.is_error for d in diags):
         report(diags, compiler, "text")
         return EXIT_RULES
-    text = to_yaml(source, args.schema) if to_yaml_out else to_terrain(source.text)
+    try:
+        text = to_yaml(source, args.schema) if to_yaml_out else to_terrain(source.text)
+    except ConvertError as exc:
+        report([exc.diagnostic], compiler, "text")
+        return EXIT_RULES
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
