@@ -264,7 +264,13 @@ def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
     state = ls.state(uri)
     lines = ls.workspace.get_text_document(uri).lines
     block = _block_of(lines, params.position.line)
-    kinds, keywords = _kinds_at(_line_before(ls, uri, params.position), state.index, block)
+    before = _line_before(ls, uri, params.position)
+    if path_of(uri).endswith((".yaml", ".yml")):  # yaml-language-server completes the keys
+        in_value = ":" in before
+        kinds = ["mode", "group", "context value", "param", "feature"] if in_value else []
+        keywords = list(VALUE_KEYWORDS) if in_value else []
+    else:
+        kinds, keywords = _kinds_at(before, state.index, block)
     items = []
     for kind in kinds:
         for name in state.index.names(kind):

@@ -137,6 +137,12 @@ async def test_a_yaml_ruleset_gets_diagnostics_and_hover_at_yaml_positions(
         t.TextDocumentIdentifier(uri(path)), position_of(path, "hover: {label: Hover", 1)))
     assert hover is not None and isinstance(hover.contents, t.MarkupContent)
     assert hover.contents.value.startswith("**hover** (mode)\n- en: Hover\n- fr: Glisseur")
+    at = position_of(path, "cells: 2, walkr 3", len("cells: 2, "))
+    result = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+    assert isinstance(result, t.CompletionList)
+    labels = {i.label for i in result.items}
+    assert {"walker", "ground", "impassable"} <= labels and "layer" not in labels
 
 
 @ASYNC
