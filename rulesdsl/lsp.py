@@ -9,6 +9,7 @@ causes in its base is published on the base's file too. Completion, hover, go to
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from rulesdsl.csv_chart import dsl_value
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.fmt import format_text
 from rulesdsl.lsp_index import Index, build_index
+from rulesdsl.symbols import RESERVED
 
 KEYWORDS = ("ruleset", "version", "extends", "languages", "book", "units", "stacking",
             "minimum", "mode", "group", "context", "modifier", "layer", "step", "decision",
@@ -375,8 +377,10 @@ def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
     state, name = _name_at(ls, params.text_document.uri, params.position)
     if name is None or name.text not in state.index.declarations:
         return None
-    if not re.fullmatch(r"[A-Za-z_]\w*", params.new_name):
-        return None
+    new = params.new_name
+    if not re.fullmatch(r"[A-Za-z_]\w*", new) or keyword.iskeyword(new) or new in RESERVED \
+            or new.startswith("__") or new in state.index.declarations:
+        return None  # not a name the compiler would accept here (E103, E102)
     changes: dict[str, list[t.TextEdit]] = {}
     for use in state.index.uses(name.text):
         changes.setdefault(uri_of(use.pos.file), []).append(

@@ -262,6 +262,10 @@ async def test_references_and_rename_find_every_use(client: LanguageClient,
     assert edit is not None and edit.changes is not None
     assert len(edit.changes[uri(path)]) == 3
     assert {e.new_text for e in edit.changes[uri(path)]} == {"open_ground"}
+    for refused in ("lambda", "move_cost", "rough", "2fast"):  # E103, E103, E102, not a name
+        assert await client.text_document_rename_async(t.RenameParams(
+            text_document=t.TextDocumentIdentifier(uri(path)), position=at,
+            new_name=refused)) is None
 
 
 @ASYNC
