@@ -211,7 +211,7 @@ def _line_before(ls: RulesServer, uri: str, pos: t.Position) -> str:
 
 def _block_of(lines: Sequence[str], line: int) -> str:
     """The first line of the block around 0-based ``line`` ("" at top level)."""
-    for i in range(line - 1, -1, -1):
+    for i in range(min(line, len(lines)) - 1, -1, -1):
         text = lines[i]
         if text[:1].isalpha():
             code = text.split("#", 1)[0].rstrip()

@@ -157,6 +157,10 @@ async def test_completion_offers_modes_and_value_keywords_in_a_cell(
     assert labels["walker"] == "mode: Walker"
     assert {"ground", "hover", "impassable", "as"} <= set(labels)
     assert "ruleset" not in labels  # statement keywords do not fit in a cell
+    past_the_end = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), t.Position(5000, 0)))
+    assert isinstance(past_the_end, t.CompletionList)  # a new line at the end: statements
+    assert {"layer", "mode", "override"} <= {i.label for i in past_the_end.items}
 
 
 @ASYNC
