@@ -155,6 +155,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     compiled = compile_one(args.ruleset, compiler, "text")
     if compiled.ruleset is None:
         return EXIT_RULES
+    if args.format == "csv":  # one table of the ruleset, for a spreadsheet
+        from rulesdsl.csv_chart import export_csv, table_names
+
+        text = export_csv(compiled.ruleset, args.table or "")
+        if text is None:
+            raise UsageError(f"--table: expected one of {', '.join(table_names(compiled.ruleset))}")
+        sys.stdout.write(text)
+        return EXIT_OK
     data = to_data(compiled.ruleset)
     if args.format == "json":
         import json
@@ -209,15 +217,18 @@ def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
     _format_option(p)
     p.set_defaults(run=cmd_build)
 
-    p = verbs.add_parser("schema", help="print the IR's JSON Schema (for YAML rulesets)",
-                         description="Print the JSON Schema that YAML rulesets and exported "
-                                     "IR follow.")
+    p = verbs.add_parser("schema", help="print the IR's JSON Schema (of `export` output)",
+                         description="Print the JSON Schema that exported IR follows. YAML "
+                                     "rulesets have their own authoring schema: "
+                                     "rulesdsl/schema/authoring.schema.json.")
     p.set_defaults(run=cmd_schema)
 
     p = verbs.add_parser("export", help="print a ruleset's IR as YAML or JSON",
                          description="Compile a ruleset and print its IR.")
     p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
-    p.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    p.add_argument("--format", choices=("yaml", "json", "csv"), default="yaml")
+    p.add_argument("--table", metavar="NAME", help="with --format csv: the layer, table, "
+                   "modifier or dice table to export")
     p.set_defaults(run=cmd_export)
 
     for name, help_line in VERBS.items():

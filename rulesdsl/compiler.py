@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulesdsl import checks, ir
 from rulesdsl import syntax as s
@@ -19,9 +20,10 @@ from rulesdsl.diagnostics import Diagnostic, error, sort_key
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.lower import lower
 from rulesdsl.parse import Parser
-from rulesdsl.positions import Positions
-from rulesdsl.resolve import digest, resolve
-from rulesdsl.serial import from_data
+from rulesdsl.resolve import resolve
+
+if TYPE_CHECKING:
+    from rulesdsl.fragments import FragmentParser
 
 SUFFIXES = (".terrain", ".yaml", ".yml")
 
@@ -42,9 +44,19 @@ class Compiled:
 class Compiler:
     def __init__(self) -> None:
         self._parser: Parser | None = None
+        self._fragments: FragmentParser | None = None
+        """Parses cells of YAML rulesets with the DSL's grammar (made on first use)."""
         self._parsed: dict[Path, tuple[s.SourceFile | None, list[Diagnostic]]] = {}
         self.sources: dict[str, str] = {}
         """Text of every file read, by the path diagnostics use (to print source lines)."""
+
+    @property
+    def fragments(self) -> FragmentParser:
+        if self._fragments is None:
+            from rulesdsl.fragments import FragmentParser
+
+            self._fragments = FragmentParser()
+        return self._fragments
 
     @property
     def parser(self) -> Parser:
@@ -67,14 +79,16 @@ class Compiler:
         key = path.resolve()
         if key not in self._parsed:
             text, diags = self.read(path)
-            self._parsed[key] = (None, diags) if text is None else self.parser.parse(
-                text, str(path))
+            if text is None:
+                self._parsed[key] = (None, diags)
+            elif path.suffix in (".yaml", ".yml"):  # the YAML authoring front end
+                self._parsed[key] = _parse_yaml(text, str(path), self.fragments)
+            else:
+                self._parsed[key] = self.parser.parse(text, str(path))
         return self._parsed[key]
 
     def compile_file(self, path: Path) -> Compiled:
         with gc_paused():
-            if path.suffix in (".yaml", ".yml"):
-                return self.compile_yaml(path)
             source, diags = self.parse_file(path)
             if source is None:
                 return Compiled(str(path), None, diags)
@@ -83,7 +97,8 @@ class Compiler:
     def compile_text(self, text: str, path: str, base_dir: Path | None = None) -> Compiled:
         self.sources[path] = text
         with gc_paused():
-            source, diags = self.parser.parse(text, path)
+            source, diags = _parse_yaml(text, path, self.fragments) if path.endswith(
+                (".yaml", ".yml")) else self.parser.parse(text, path)
             if source is None:
                 return Compiled(path, None, diags)
             return self.compile_source(source, base_dir or Path(path).parent, diags)
@@ -99,8 +114,9 @@ class Compiler:
         load_errors: list[Diagnostic] = list(syntax_errors or [])
 
         def load(ruleset_id: str) -> s.SourceFile | None:
-            path = base_dir / f"{ruleset_id}.terrain"
-            if not path.is_file():
+            path = next((p for p in (base_dir / f"{ruleset_id}{x}" for x in SUFFIXES)
+                         if p.is_file()), None)
+            if path is None:
                 return None
             base, diags = self.parse_file(path)
             load_errors.extend(diags)
@@ -122,34 +138,13 @@ class Compiler:
                 ruleset = None
         return Compiled(source.path, ruleset, _sorted(diags))
 
-    def compile_yaml(self, path: Path) -> Compiled:
-        """A ruleset authored as YAML (the IR's shape, see `rulesdsl schema`)."""
-        import yaml  # only YAML rulesets need it (and jsonschema, through `schema`)
 
-        from rulesdsl import schema
+def _parse_yaml(text: str, path: str,
+                fragments: FragmentParser) -> tuple[s.SourceFile | None, list[Diagnostic]]:
+    """The YAML front end, imported only when a YAML ruleset is read (it needs PyYAML)."""
+    from rulesdsl.yaml_front import parse_yaml
 
-        text, diags = self.read(path)
-        if text is None:
-            return Compiled(str(path), None, diags)
-        pos = s.Pos(str(path), 1, 1, 1, 1)
-        try:
-            data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            if mark is not None:
-                pos = s.Pos(str(path), mark.line + 1, mark.column + 1, mark.line + 1,
-                            mark.column + 2)
-            return Compiled(str(path), None, [error("E001", f"invalid YAML: {exc}", pos)])
-        if isinstance(data, dict):
-            data.setdefault("digest", digest(text))
-        problems = schema.validation_errors(data)
-        if problems:
-            return Compiled(str(path), None, [
-                error("E120", f"schema: {p}", pos, "run `rulesdsl schema` for the shape")
-                for p in problems])
-        ruleset: ir.Ruleset = from_data(ir.Ruleset, data)
-        found = _sorted(checks.run(ruleset, Positions(pos)))
-        return Compiled(str(path), None if any(d.is_error for d in found) else ruleset, found)
+    return parse_yaml(text, path, fragments)
 
 
 def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -14,14 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from rulesdsl import ir
 from rulesdsl.checks import names
 from rulesdsl.checks.reserved import is_reserved, reserved
 from rulesdsl.compiler import Compiler
 from rulesdsl.positions import Positions
-from rulesdsl.serial import to_data
 from rulesdsl.syntax import Pos
 from tests.conftest import GENERATED, RULESETS, compile_snippet
 
@@ -35,14 +33,22 @@ def heavy_gear(compiler: Compiler) -> ir.Ruleset:
     return compiled.ruleset
 
 
-def write_yaml(project: Path, name: str, data: object) -> Path:
-    (project / "rulesets").mkdir(exist_ok=True)
-    path = project / "rulesets" / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-    return path
+def yaml_twin(replace: str, by: str) -> str:
+    """heavy_gear in the YAML authoring format, with one piece of text replaced."""
+    from rulesdsl.convert import to_yaml
+    from rulesdsl.parse import Parser
+
+    path = RULESETS / "heavy_gear.terrain"
+    source, _ = Parser().parse(path.read_text("utf-8"), str(path))
+    assert source is not None
+    text = to_yaml(source)
+    assert replace in text
+    return text.replace(replace, by, 1)
 
 
-def run_build(project: Path) -> subprocess.CompletedProcess[str]:
+def run_build(project: Path, text: str) -> subprocess.CompletedProcess[str]:
+    (project / "rulesets").mkdir(parents=True)
+    (project / "rulesets" / "heavy_gear.yaml").write_text(text, "utf-8")
     return subprocess.run(
         [sys.executable, "-m", "rulesdsl", "build"],
         cwd=project,
@@ -52,35 +58,29 @@ def run_build(project: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_code_in_a_yaml_decision_input_name_is_refused_and_nothing_runs(
-    compiler: Compiler, tmp_path: Path
-) -> None:
-    data = to_data(heavy_gear(compiler))
-    data["decisions"][0]["params"][0]["name"] = INJECTED
-    write_yaml(tmp_path, "heavy_gear", data)
-    done = run_build(tmp_path)
-    assert done.returncode == 1
-    assert "decisions/0/params/0/name" in done.stderr
-    assert not (tmp_path / "generated").exists()
+def test_code_in_a_yaml_decision_input_name_is_refused_and_nothing_runs(tmp_path: Path) -> None:
+    text = yaml_twin("[hidden bool,", f"['{INJECTED} bool',")
+    done = run_build(tmp_path, text)
+    assert done.returncode == 1, done.stderr
+    assert "heavy_gear.yaml:" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "generated" / "python").exists()
     assert not (tmp_path / "pwned").exists()
 
 
-@pytest.mark.parametrize("where", ["id", "languages"])
+@pytest.mark.parametrize(
+    ("replace", "by"),
+    [("ruleset: heavy_gear", "ruleset: ../../../x"),
+     ("languages: [en, fr]", "languages: [en, ../../fr]")],
+)
 def test_a_path_in_a_yaml_id_or_language_code_is_refused(
-    compiler: Compiler, tmp_path: Path, where: str
+    tmp_path: Path, replace: str, by: str
 ) -> None:
     project = tmp_path / "deep" / "project"
-    project.mkdir(parents=True)
-    data = to_data(heavy_gear(compiler))
-    if where == "id":
-        data["id"] = "../../../x"
-    else:
-        data["languages"] = ["en", "../../fr"]
-    write_yaml(project, "heavy_gear", data)
-    done = run_build(project)
+    done = run_build(project, yaml_twin(replace, by))
     assert done.returncode == 1, done.stderr
     assert "error[" in done.stderr and "Traceback" not in done.stderr
-    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["heavy_gear.yaml"]
+    written = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
+    assert written == ["heavy_gear.yaml"], written
 
 
 def test_the_names_pass_refuses_a_malformed_name_in_any_slot(compiler: Compiler) -> None:

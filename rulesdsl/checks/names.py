@@ -44,35 +44,29 @@ class Slot:
 
 
 def check(ruleset: ir.Ruleset, where: Positions) -> list[Diagnostic]:
-    """E103 for a declared name the module uses itself, E106 for a malformed name or code."""
-    out: list[Diagnostic] = []
+    """E103 for a declared name the module uses itself; the pattern's code (E106, E111) for a
+    malformed name, language code or version. A bad name is reported once, where it is
+    declared if it is (a mode's id, not each cell that refers to the mode)."""
+    bad: dict[str, Slot] = {}
     for slot in slots(ruleset):
-        pos = (
-            where.of_field(slot.owners[0], slot.field, *slot.owners[1:])
-            if slot.owners
-            else (where.fallback)
-        )
-        if not _matches(slot.pattern, slot.text):
-            shown = slot.text if len(slot.text) <= 40 else slot.text[:40] + "..."
-            out.append(
-                error(
-                    slot.pattern.code,
-                    f"{shown!r} at {slot.path} is not {slot.pattern.what}",
-                    pos,
-                    f"at most {slot.pattern.max_length} characters matching {slot.pattern.regex}",
-                )
-            )
-        elif slot.declares and is_reserved(slot.text):
-            out.append(
-                error(
-                    "E103",
-                    f"'{slot.text}' cannot name a {slot.what()}",
-                    pos,
-                    "it is a Python keyword or builtin, a name the generated module uses, or "
-                    "starts with _; pick another",
-                )
-            )
-    return out
+        if not _matches(slot.pattern, slot.text) or (slot.declares and is_reserved(slot.text)):
+            first = bad.get(slot.text)
+            if first is None or (slot.declares and not first.declares):
+                bad[slot.text] = slot
+    return [_diagnostic(slot, where) for slot in bad.values()]
+
+
+def _diagnostic(slot: Slot, where: Positions) -> Diagnostic:
+    pos = (where.of_field(slot.owners[0], slot.field, *slot.owners[1:]) if slot.owners
+           else where.fallback)
+    if not _matches(slot.pattern, slot.text):
+        shown = slot.text if len(slot.text) <= 40 else slot.text[:40] + "..."
+        return error(slot.pattern.code, f"{shown!r} at {slot.path} is not {slot.pattern.what}",
+                     pos, f"at most {slot.pattern.max_length} characters matching "
+                     f"{slot.pattern.regex}")
+    return error("E103", f"'{slot.text}' cannot name a {slot.what()}", pos,
+                 "it is a Python keyword or builtin, a name the generated module uses, or "
+                 "starts with _; pick another")
 
 
 def _matches(pattern: ir.Pattern, text: str) -> bool:

@@ -21,13 +21,20 @@ VERBS: dict[str, str] = {
     "diff": "list the changes between two rulesets, classified",
     "new": "scaffold a house-rule variant of a ruleset",
     "sheet": "print a quick-reference sheet (HTML, PDF or Markdown)",
+    "convert": "convert a ruleset between .terrain and the YAML authoring format",
+    "import": "turn a CSV terrain chart into a layer block",
+    "lsp": "run the language server over stdio (for editors)",
+    "watch": "recompile on save and serve a live preview of the sheets",
 }
 """Each verb of this package and its one-line help, in the order `--help` lists them."""
+
+MODULES: dict[str, str] = {"import": "csv_import"}
+"""Verbs whose module is not named after them (`import` is a Python keyword)."""
 
 
 def registrar(verb: str) -> Registrar:
     """The `register` function of one verb (importing its module)."""
-    register: Registrar = import_module(f"rulesdsl.commands.{verb}").register
+    register: Registrar = import_module(f"rulesdsl.commands.{MODULES.get(verb, verb)}").register
     return register
 
 

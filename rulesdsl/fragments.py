@@ -1,0 +1,85 @@
+"""Pieces of DSL syntax outside a .terrain file: a cell, a value, a step term, a condition.
+
+The YAML authoring format and CSV charts write cells and values in the DSL's own syntax; this
+module parses such a fragment with the DSL grammar (one Lark parser with a start symbol per
+kind of fragment) and builds the same syntax nodes as :mod:`rulesdsl.parse`, with positions
+moved to where the fragment stands in its file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from rulesdsl import syntax as s
+from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.parse import _Builder, load_grammar
+
+STARTS = ("cell", "value", "quantity", "signed", "step_term", "condition", "param", "source",
+          "dice_range")
+"""Grammar rules a fragment may be parsed as."""
+
+
+class FragmentError(Exception):
+    """A fragment that does not parse; carries the diagnostic, already placed in the file."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+class FragmentParser:
+    """Build once, reuse: parses fragments of DSL syntax into syntax nodes."""
+
+    def __init__(self) -> None:
+        self._lark = Lark(load_grammar(), parser="lalr", propagate_positions=True,
+                          maybe_placeholders=False, cache=True, start=list(STARTS))
+
+    def parse(self, text: str, start: str, path: str, line: int, column: int) -> Any:
+        """The node for ``text`` parsed as ``start``; ``line``/``column`` (from 1) are where
+        its first character stands in ``path``. Raises :class:`FragmentError`."""
+        try:
+            tree = self._lark.parse(text, start=start)
+        except UnexpectedInput as exc:
+            raise FragmentError(_error(exc, text, start, path, line, column)) from None
+        _shift(tree, line, column)
+        return _Builder(path).transform(tree)
+
+
+def _shift(tree: Tree[Token], line: int, column: int) -> None:
+    def move(ln: int | None, col: int | None) -> tuple[int, int]:
+        ln, col = ln or 1, col or 1
+        return ln + line - 1, col + column - 1 if ln == 1 else col
+
+    for sub in tree.iter_subtrees():
+        meta = sub.meta
+        if not meta.empty:
+            meta.line, meta.column = move(meta.line, meta.column)
+            meta.end_line, meta.end_column = move(meta.end_line, meta.end_column)
+        for child in sub.children:
+            if isinstance(child, Token):
+                child.line, child.column = move(child.line, child.column)
+                child.end_line, child.end_column = move(child.end_line, child.end_column)
+
+
+_WHAT = {"cell": "a cell", "value": "a value", "quantity": "a quantity such as 2 in",
+         "signed": "a number such as +1", "step_term": "a step term such as +1 per full 2 in",
+         "condition": "a condition such as distance <= size, or otherwise",
+         "param": "an input such as distance in", "source": "a source such as book p.12",
+         "dice_range": "a range of totals such as 2-4, 12+ or 2-"}
+
+
+def _error(exc: UnexpectedInput, text: str, start: str, path: str, line: int,
+           column: int) -> Diagnostic:
+    col = max(getattr(exc, "column", 1) or 1, 1)
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
+        col = len(text) + 1
+    found = "end"
+    if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+        found = f"'{exc.token}'"
+    elif isinstance(exc, UnexpectedCharacters):
+        found = f"character {exc.char!r}"
+    pos = s.Pos(path, line, column + col - 1, line, column + col)
+    return error("E001", f"unexpected {found} in {text!r}", pos, f"expected {_WHAT[start]}")

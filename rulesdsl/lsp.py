@@ -1,0 +1,451 @@
+"""`rulesdsl lsp`: a language server over stdio (pygls), for .terrain and YAML rulesets.
+
+Diagnostics are the compiler's own (the same codes, positions and hints as `rulesdsl check`),
+computed on every change from the editor's unsaved text, bases included; an error a variant
+causes in its base is published on the base's file too. Completion, hover, go to definition
+(across `extends`), references, rename and document symbols come from the syntax trees (see
+:mod:`rulesdsl.lsp_index`) and the last good IR; formatting is `rulesdsl fmt`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path
+
+from rulesdsl import ir
+from rulesdsl import syntax as s
+from rulesdsl.checks.reserved import is_reserved
+from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
+from rulesdsl.csv_chart import dsl_value
+from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.fmt import format_text
+from rulesdsl.ir import IDENT
+from rulesdsl.lsp_index import Index, build_index
+
+KEYWORDS = ("ruleset", "version", "extends", "languages", "book", "units", "stacking",
+            "minimum", "mode", "group", "context", "modifier", "layer", "step", "decision",
+            "table", "dice", "trigger", "exclude", "grid", "param", "override", "remove")
+BLOCK_KEYWORDS = ("columns", "column", "when", "note", "modifier")
+VALUE_KEYWORDS = ("impassable", "prohibited", "blocked", "as", "per", "full", "yes", "no")
+
+SYMBOL_KINDS = {
+    "mode": t.SymbolKind.EnumMember, "group": t.SymbolKind.Enum, "context": t.SymbolKind.Enum,
+    "modifier": t.SymbolKind.Operator, "layer": t.SymbolKind.Class, "step": t.SymbolKind.Function,
+    "decision": t.SymbolKind.Function, "table": t.SymbolKind.Struct, "dice": t.SymbolKind.Struct,
+    "trigger": t.SymbolKind.Event, "grid": t.SymbolKind.Object, "param": t.SymbolKind.Variable,
+    "book": t.SymbolKind.File, "ruleset": t.SymbolKind.Module,
+}
+
+
+def path_of(uri: str) -> str:
+    return unquote(urlparse(uri).path)
+
+
+def uri_of(path: str) -> str:
+    return from_fs_path(str(Path(path).resolve())) or path
+
+
+def to_range(pos: s.Pos | None) -> t.Range:
+    if pos is None or pos.line < 1:
+        return t.Range(t.Position(0, 0), t.Position(0, 1))
+    end_line = max(pos.end_line, pos.line)
+    end_col = pos.end_column if pos.end_line >= pos.line else pos.column + 1
+    return t.Range(t.Position(pos.line - 1, max(pos.column - 1, 0)),
+                   t.Position(end_line - 1, max(end_col - 1, 0)))
+
+
+def to_lsp(diag: Diagnostic) -> t.Diagnostic:
+    message = diag.message + (f"\nhint: {diag.hint}" if diag.hint else "")
+    related = [t.DiagnosticRelatedInformation(t.Location(uri_of(r.pos.file), to_range(r.pos)),
+                                              r.message) for r in diag.related]
+    return t.Diagnostic(
+        range=to_range(diag.pos), message=message, code=diag.code, source="rulesdsl",
+        severity=t.DiagnosticSeverity.Error if diag.is_error else t.DiagnosticSeverity.Warning,
+        related_information=related or None)
+
+
+class _LiveCompiler(Compiler):
+    """A Compiler that reads open documents from the editor instead of the disk."""
+
+    def __init__(self, server: RulesServer) -> None:
+        super().__init__()
+        self.server = server
+
+    def read(self, path: Path) -> tuple[str | None, list[Diagnostic]]:
+        doc = self.server.open_text(str(path.resolve()))
+        if doc is None:
+            return super().read(path)
+        self.sources[str(path)] = doc
+        return doc, []
+
+    def forget(self) -> None:
+        """Drop parsed files: the next compile reads every file again."""
+        self._parsed.clear()
+
+
+@dataclass
+class _State:
+    compiled: Compiled
+    index: Index
+    ruleset: ir.Ruleset | None
+
+
+class RulesServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("rulesdsl", "0.1.0", text_document_sync_kind=t.TextDocumentSyncKind.Full)
+        self.compiler = _LiveCompiler(self)
+        self.states: dict[str, _State] = {}
+        self.last_good: dict[str, ir.Ruleset] = {}
+        self.published: dict[str, set[str]] = {}
+        """Per open document, the other files it published diagnostics on."""
+
+    def open_text(self, path: str) -> str | None:
+        for doc in self.workspace.text_documents.values():
+            if str(Path(path_of(doc.uri)).resolve()) == path:
+                text: str = doc.source
+                return text
+        return None
+
+    # -- analysis ---------------------------------------------------------------------------
+
+    def analyse(self, uri: str) -> _State:
+        path = path_of(uri)
+        text = self.workspace.get_text_document(uri).source
+        self.compiler.forget()
+        compiled = self.compiler.compile_text(text, path, Path(path).parent)
+        sources = self._chain(path, text)
+        state = _State(compiled, build_index(sources), compiled.ruleset)
+        if compiled.ruleset is not None:
+            self.last_good[uri] = compiled.ruleset
+        self.states[uri] = state
+        return state
+
+    def _chain(self, path: str, text: str) -> list[s.SourceFile]:
+        """The file's syntax tree and its bases', bases first."""
+        parsed: list[s.SourceFile] = []
+        if path.endswith((".yaml", ".yml")):
+            from rulesdsl.yaml_front import parse_yaml
+
+            source, _ = parse_yaml(text, path, self.compiler.fragments)
+        else:
+            source, _ = self.compiler.parser.parse(text, path)
+        seen = {str(Path(path).resolve())}
+        while source is not None:
+            parsed.insert(0, source)
+            base = next((st for st in source.statements if isinstance(st, s.ExtendsDecl)), None)
+            if base is None:
+                break
+            found = next((p for p in (Path(path).parent / f"{base.base.text}{x}"
+                                      for x in SUFFIXES) if p.is_file()), None)
+            if found is None or str(found.resolve()) in seen:
+                break
+            seen.add(str(found.resolve()))
+            source, _ = self.compiler.parse_file(found)
+        return parsed
+
+    def state(self, uri: str) -> _State:
+        return self.states.get(uri) or self.analyse(uri)
+
+    def publish(self, uri: str) -> None:
+        state = self.analyse(uri)
+        own = str(Path(path_of(uri)).resolve())
+        by_file: dict[str, list[t.Diagnostic]] = {}
+        for diag in state.compiled.diagnostics:
+            file = str(Path(diag.pos.file).resolve()) if diag.pos else own
+            by_file.setdefault(file, []).append(to_lsp(diag))
+        mine = by_file.pop(own, [])
+        extends = next((st.pos for st, _, _ in state.index.statements
+                        if isinstance(st, s.ExtendsDecl)
+                        and str(Path(st.pos.file).resolve()) == own), None)
+        for file, diags in by_file.items():  # what this variant breaks in a base, shown here too
+            for d in diags:
+                mine.append(t.Diagnostic(
+                    range=to_range(extends), severity=d.severity, code=d.code,
+                    source="rulesdsl", message=f"in {Path(file).name}: {d.message}",
+                    related_information=[t.DiagnosticRelatedInformation(
+                        t.Location(uri_of(file), d.range), d.message)]))
+        self.text_document_publish_diagnostics(
+            t.PublishDiagnosticsParams(uri=uri, diagnostics=mine))
+        others = set(by_file)
+        for file in self.published.get(uri, set()) | others:
+            self.text_document_publish_diagnostics(
+                t.PublishDiagnosticsParams(uri=uri_of(file), diagnostics=by_file.get(file, [])))
+        self.published[uri] = others
+
+
+def did_open(ls: RulesServer, params: t.DidOpenTextDocumentParams) -> None:
+    ls.publish(params.text_document.uri)
+
+
+def did_change(ls: RulesServer, params: t.DidChangeTextDocumentParams) -> None:
+    ls.publish(params.text_document.uri)
+    for uri in list(ls.states):  # open variants see their base's unsaved edits
+        if uri != params.text_document.uri and uri in ls.workspace.text_documents:
+            ls.publish(uri)
+
+
+def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
+    ls.publish(params.text_document.uri)
+
+
+def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
+    ls.states.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(
+        t.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+# ---- completion ----------------------------------------------------------------------------
+
+
+def _line_before(ls: RulesServer, uri: str, pos: t.Position) -> str:
+    lines = ls.workspace.get_text_document(uri).lines
+    return lines[pos.line][:pos.character] if pos.line < len(lines) else ""
+
+
+def _block_of(lines: Sequence[str], line: int) -> str:
+    """The first line of the block around 0-based ``line`` ("" at top level)."""
+    for i in range(min(line, len(lines)) - 1, -1, -1):
+        text = lines[i]
+        if text[:1].isalpha():
+            code = text.split("#", 1)[0].rstrip()
+            return text if code.endswith("{") else ""
+        if text.startswith("}"):
+            return ""
+    return ""
+
+
+DECISION_WORDS = ("and", "not", "otherwise", "over", "full")
+
+
+def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[str], list[str]]:
+    """(kinds of declared names, keywords) that fit after ``before`` on the line, inside the
+    block that ``block`` (its first line) opens."""
+    code = re.sub(r'"([^"\\]|\\.)*"', '""', before)
+    if block.startswith("decision") and before[:1].isspace() and "->" not in code:
+        header = re.sub(r'"([^"\\]|\\.)*"', '""', block)
+        inputs = re.findall(r"[(,]\s*([A-Za-z_]\w*)\s+[A-Za-z_]\w*", header)
+        return ["table"], [*inputs, *DECISION_WORDS]
+    stripped = code.strip()
+    word = re.compile(r"[A-Za-z_]\w*$")
+    head = word.sub("", stripped).rstrip()
+    if "[" in code and "]" not in code[code.rindex("["):]:
+        opened = code[code.rindex("[") + 1:]
+        return (["book"], []) if not opened.strip() or word.fullmatch(opened.strip()) else ([],
+                                                                                            [])
+    if re.search(r"\bas\s+\w*$", code):
+        return ["feature"], []
+    if re.search(r"\bby\s+\w*$", code):
+        return ["context"], ["mode"]
+    if re.search(r"\broll\s+\w*$", code):
+        return ["dice"], []
+    if re.search(r"\bwith\s+\w*$", code) and stripped.startswith("trigger"):
+        return ["dice modifier"], []
+    if re.search(r"^\s*(override|remove)\s+[\w.]*$", code):
+        return [d for d in ("feature", "factor", "mode", "table", "dice", "param", "row",
+                            "context value", "layer", "modifier")], []
+    if re.search(r"^\s*(group\b.*:|when\b|exclude\b)", code):
+        kinds = ["mode"] if stripped.startswith("group") else ["feature", "factor"]
+        return kinds, []
+    if "|" in code:  # a cell: exceptions are keyed by modes, groups or context values
+        return ["mode", "group", "context value", "param"], list(VALUE_KEYWORDS)
+    if not head:
+        indented = before[:1].isspace()
+        return [], list(BLOCK_KEYWORDS if indented else KEYWORDS)
+    return [], []
+
+
+def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
+    uri = params.text_document.uri
+    state = ls.state(uri)
+    lines = ls.workspace.get_text_document(uri).lines
+    block = _block_of(lines, params.position.line)
+    before = _line_before(ls, uri, params.position)
+    if path_of(uri).endswith((".yaml", ".yml")):  # yaml-language-server completes the keys
+        in_value = ":" in before
+        kinds = ["mode", "group", "context value", "param", "feature"] if in_value else []
+        keywords = list(VALUE_KEYWORDS) if in_value else []
+    else:
+        kinds, keywords = _kinds_at(before, state.index, block)
+    items = []
+    for kind in kinds:
+        for name in state.index.names(kind):
+            decl = state.index.declarations[name]
+            label = next((lb.text for lb in decl.item.labels), "")
+            items.append(t.CompletionItem(label=name, kind=t.CompletionItemKind.Value,
+                                          detail=f"{decl.kind}" + (f": {label}" if label else ""),
+                                          sort_text=f"0{name}"))
+    items += [t.CompletionItem(label=k, kind=t.CompletionItemKind.Keyword, sort_text=f"1{k}")
+              for k in keywords]
+    return t.CompletionList(is_incomplete=False, items=items)
+
+
+# ---- hover, definition, references, rename ----------------------------------------------------
+
+
+def _name_at(ls: RulesServer, uri: str, pos: t.Position) -> tuple[_State, s.Name | None]:
+    state = ls.state(uri)
+    path = str(path_of(uri))
+    found = state.index.at(path, pos.line + 1, pos.character + 1)
+    return state, found
+
+
+def hover_text(state: _State, name: str, ruleset: ir.Ruleset | None) -> str | None:
+    decl = state.index.declarations.get(name)
+    if decl is None:
+        return None
+    lines = [f"**{name}** ({decl.kind}" + (f" of {decl.parent}" if decl.parent else "") + ")"]
+    declared = [st for st, _, _ in state.index.statements if isinstance(st, s.LanguagesDecl)]
+    langs = ruleset.languages if ruleset is not None else tuple(
+        n.text for n in declared[-1].languages) if declared else ("en",)
+    for label in decl.item.labels:
+        lang = label.lang or (langs[0] if langs else "")
+        lines.append(f"- {lang}: {label.text}")
+    source = decl.item.extras.source
+    parent = state.index.declarations.get(decl.parent) if decl.parent else None
+    if source is None and parent is not None:  # a row's source is its block's
+        source = parent.item.extras.source
+    if source is not None:
+        book = state.index.declarations.get(source.book.text)
+        title = next((lb.text for lb in book.item.labels), source.book.text) if book else \
+            source.book.text
+        where = " ".join(x for x in (source.page, f'"{source.detail}"' if source.detail else "")
+                         if x)
+        lines.append(f"\nSource: {title}" + (f", {where}" if where else ""))
+    if ruleset is not None:
+        for modifier in ruleset.modifiers:
+            values = modifier.values.get(name)
+            if values:
+                shown = ", ".join(f"{k} {dsl_value(v)}" if k else dsl_value(v)
+                                  for k, v in values.items())
+                lines.append(f"\n{modifier.id}: {shown}")
+    if ruleset is not None and decl.kind == "feature":
+        feature = next((f for f in ruleset.features if f.id == name), None)
+        if feature is not None:
+            unit = ruleset.units.get("cost", "")
+            lines.append("\n| mode | cost |\n|---|---|")
+            lines += [f"| {mode} | {dsl_value(v)}"
+                      + (f" {unit}" if isinstance(v, ir.Number) and unit else "") + " |"
+                      for mode, v in feature.costs.items()]
+    return "\n".join(lines)
+
+
+def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
+    uri = params.text_document.uri
+    state, name = _name_at(ls, uri, params.position)
+    if name is None:
+        return None
+    text = hover_text(state, name.text, state.ruleset or ls.last_good.get(uri))
+    if text is None:
+        return None
+    return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text), to_range(name.pos))
+
+
+def definition(ls: RulesServer, params: t.DefinitionParams) -> t.Location | None:
+    state, name = _name_at(ls, params.text_document.uri, params.position)
+    if name is None:
+        return None
+    for st, _, _ in state.index.statements:  # `extends base@...`: the base file
+        if isinstance(st, s.ExtendsDecl) and st.base.pos == name.pos:
+            folder = Path(name.pos.file).parent
+            base = next((p for p in (folder / f"{name.text}{x}" for x in SUFFIXES)
+                         if p.is_file()), None)
+            zero = t.Range(t.Position(0, 0), t.Position(0, 0))
+            return t.Location(uri_of(str(base)), zero) if base else None
+    decl = state.index.declarations.get(name.text)
+    if decl is None:
+        return None
+    return t.Location(uri_of(decl.item.name.pos.file), to_range(decl.item.name.pos))
+
+
+def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
+    state, name = _name_at(ls, params.text_document.uri, params.position)
+    if name is None or name.text not in state.index.declarations:
+        return []
+    decl = state.index.declarations[name.text].item.name.pos
+    return [t.Location(uri_of(n.pos.file), to_range(n.pos)) for n in state.index.uses(name.text)
+            if params.context.include_declaration or n.pos != decl]
+
+
+def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
+    state, name = _name_at(ls, params.text_document.uri, params.position)
+    if name is None or name.text not in state.index.declarations:
+        return None
+    new = params.new_name
+    if not re.fullmatch(IDENT.regex, new) or len(new) > IDENT.max_length or is_reserved(new) \
+            or new in state.index.declarations:
+        return None  # not a name the compiler would accept here (E103, E102)
+    changes: dict[str, list[t.TextEdit]] = {}
+    for use in state.index.uses(name.text):
+        changes.setdefault(uri_of(use.pos.file), []).append(
+            t.TextEdit(to_range(use.pos), params.new_name))
+    return t.WorkspaceEdit(changes=changes)
+
+
+# ---- symbols and formatting ------------------------------------------------------------------
+
+
+def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
+    uri = params.text_document.uri
+    state = ls.state(uri)
+    own = str(Path(path_of(uri)).resolve())
+    out = []
+    for st, kind, name in state.index.statements:
+        item: s.Item | None = getattr(st, "item", None)
+        if item is None or str(Path(item.pos.file).resolve()) != own:
+            continue
+        children = [
+            t.DocumentSymbol(name=d.name, kind=t.SymbolKind.Field, detail=d.kind,
+                             range=to_range(d.item.pos), selection_range=to_range(d.item.name.pos))
+            for d in state.index.declarations.values() if d.parent == name
+            and str(Path(d.item.pos.file).resolve()) == own]
+        label = next((lb.text for lb in item.labels), None)
+        out.append(t.DocumentSymbol(
+            name=name, kind=SYMBOL_KINDS.get(kind, t.SymbolKind.Object),
+            detail=kind + (f": {label}" if label else ""), range=to_range(item.pos),
+            selection_range=to_range(item.name.pos), children=children or None))
+    return out
+
+
+def formatting(ls: RulesServer, params: t.DocumentFormattingParams) -> list[t.TextEdit]:
+    uri = params.text_document.uri
+    if not path_of(uri).endswith(".terrain"):
+        return []
+    doc = ls.workspace.get_text_document(uri)
+    source, errors = ls.compiler.parser.parse(doc.source, path_of(uri))
+    if source is None or errors:
+        return []
+    formatted = format_text(doc.source)
+    if formatted == doc.source:
+        return []
+    lines = doc.source.split("\n")
+    end = t.Position(len(lines), 0)
+    return [t.TextEdit(t.Range(t.Position(0, 0), end), formatted)]
+
+
+def make_server() -> RulesServer:
+    """A server with every feature registered (one per `rulesdsl lsp` process)."""
+    server = RulesServer()
+    server.feature(t.TEXT_DOCUMENT_DID_OPEN)(did_open)
+    server.feature(t.TEXT_DOCUMENT_DID_CHANGE)(did_change)
+    server.feature(t.TEXT_DOCUMENT_DID_SAVE)(did_save)
+    server.feature(t.TEXT_DOCUMENT_DID_CLOSE)(did_close)
+    server.feature(t.TEXT_DOCUMENT_COMPLETION,
+                t.CompletionOptions(trigger_characters=[" ", "[", ",", "|"]))(completion)
+    server.feature(t.TEXT_DOCUMENT_HOVER)(hover)
+    server.feature(t.TEXT_DOCUMENT_DEFINITION)(definition)
+    server.feature(t.TEXT_DOCUMENT_REFERENCES)(references)
+    server.feature(t.TEXT_DOCUMENT_RENAME)(rename)
+    server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbols)
+    server.feature(t.TEXT_DOCUMENT_FORMATTING)(formatting)
+    return server
+
+
+def main() -> None:
+    make_server().start_io()

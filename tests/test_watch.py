@@ -1,0 +1,176 @@
+"""`rulesdsl watch`: an edit to a ruleset shows on the live preview in a real headless browser.
+
+The browser is Debian's chromium, driven over the DevTools protocol on a pipe (fds 3 and 4),
+so the test needs nothing beyond the standard library. .ci/run installs chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from tests.conftest import RULESETS
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+TIMEOUT = 30.0
+
+
+class Browser:
+    """Headless chromium, spoken to with the DevTools protocol over --remote-debugging-pipe."""
+
+    def __init__(self, profile: Path) -> None:
+        assert CHROMIUM is not None
+        to_browser_r, self._to_browser = os.pipe()
+        self._from_browser, from_browser_w = os.pipe()
+
+        def fds() -> None:  # the browser reads commands on fd 3 and writes replies on fd 4
+            # dup first: a pipe end may already be fd 3 or 4, and dup2 onto itself would
+            # leave it close-on-exec.
+            read_end, write_end = os.dup(to_browser_r), os.dup(from_browser_w)
+            os.dup2(read_end, 3)
+            os.dup2(write_end, 4)
+
+        self.process = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--no-first-run", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
+             "--remote-debugging-pipe", "about:blank"],
+            preexec_fn=fds, pass_fds=(3, 4),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self._buffer = b""
+        self._next = 0
+        self.session: str | None = None
+
+    def call(self, method: str, session: bool = True, **params: Any) -> dict[str, Any]:
+        self._next += 1
+        message: dict[str, Any] = {"id": self._next, "method": method, "params": params}
+        if session and self.session:
+            message["sessionId"] = self.session
+        os.write(self._to_browser, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self._buffer:
+                chunk = os.read(self._from_browser, 65536)
+                if not chunk:
+                    raise RuntimeError("the browser closed its pipe")
+                self._buffer += chunk
+            raw, self._buffer = self._buffer.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self._next:
+                if "error" in reply:
+                    raise RuntimeError(reply["error"])
+                result: dict[str, Any] = reply["result"]
+                return result
+
+    def open(self, url: str) -> None:
+        target = self.call("Target.createTarget", session=False, url=url)["targetId"]
+        self.session = self.call("Target.attachToTarget", session=False, targetId=target,
+                                 flatten=True)["sessionId"]
+
+    def text(self, expression: str) -> str:
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        return str(result["result"].get("value", ""))
+
+    def wait_for(self, expression: str, wanted: str) -> str:
+        deadline = time.monotonic() + TIMEOUT
+        seen = ""
+        while time.monotonic() < deadline:
+            seen = self.text(expression)
+            if wanted in seen:
+                return seen
+            time.sleep(0.1)
+        raise AssertionError(f"{wanted!r} never showed; last seen: {seen[:500]!r}")
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            self.process.kill()
+        os.close(self._to_browser)
+        os.close(self._from_browser)
+
+
+def read_until(stream: IO[str], wanted: str) -> str:
+    lines = []
+    for line in stream:
+        lines.append(line)
+        if wanted in line:
+            return line
+    raise AssertionError("".join(lines))
+
+
+@pytest.fixture
+def watching(tmp_path: Path) -> Iterator[tuple[Path, str, IO[str]]]:
+    folder = tmp_path / "rulesets"
+    folder.mkdir()
+    shutil.copy(RULESETS / "heavy_gear.terrain", folder)
+    shutil.copy(RULESETS / "heavy_gear_house.terrain", folder)
+    process = subprocess.Popen([sys.executable, "-m", "rulesdsl", "watch", "--rulesets",
+                                str(folder), "--port", "0"], stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    try:
+        line = read_until(process.stderr, "preview: ")
+        url = line.split("preview: ", 1)[1].split()[0]
+        yield folder, url, process.stderr
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
+def test_an_edit_to_a_ruleset_shows_on_the_live_preview(
+        watching: tuple[Path, str, IO[str]], tmp_path: Path) -> None:
+    folder, url, log = watching
+    browser = Browser(tmp_path / "profile")
+    sheet = "document.getElementById('sheet').contentDocument.body.innerText"
+    errors = "document.getElementById('errors').textContent"
+    try:
+        browser.open(f"{url}view/heavy_gear_house?lang=en")
+        assert "Walker" in browser.wait_for(sheet, "Walker")
+        base = folder / "heavy_gear.terrain"
+        text = base.read_text("utf-8")
+        # An edit to the base shows on the variant's sheet: it is rebuilt with its base.
+        base.write_text(text.replace('mode walker "Walker"', 'mode walker "Strider"'), "utf-8")
+        assert read_until(log, "rebuilt heavy_gear_house: ok")
+        assert "Strider" in browser.wait_for(sheet, "Strider")
+        # A broken save lists its errors above the last good sheet.
+        base.write_text(text.replace("| 2, walker 3", "| 2, walkr 3"), "utf-8")
+        shown = browser.wait_for(errors, "error[E101]")
+        line = next(i for i, x in enumerate(text.splitlines(), 1) if "| 2, walker 3" in x)
+        assert f"heavy_gear.terrain:{line}:" in shown and "'walkr'" in shown
+        assert "Strider" in browser.text(sheet)
+    finally:
+        browser.close()
+
+
+def test_a_save_rebuilds_the_file_and_the_variants_that_extend_it(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rulesdsl.watch import Preview
+
+    for name in ("heavy_gear", "heavy_gear_house", "heavy_gear_house_winter", "d20_movement"):
+        shutil.copy(RULESETS / f"{name}.terrain", tmp_path)
+    log = StringIO()
+    builds: list[int] = []
+    preview = Preview(tmp_path, log, after=lambda: builds.append(len(builds)))
+    assert preview.refresh() == ["d20_movement", "heavy_gear", "heavy_gear_house",
+                                 "heavy_gear_house_winter"]
+    assert preview.refresh([tmp_path / "heavy_gear_house_winter.terrain"]) == [
+        "heavy_gear_house_winter"]
+    assert preview.refresh([tmp_path / "heavy_gear.terrain"]) == [
+        "heavy_gear", "heavy_gear_house", "heavy_gear_house_winter"]
+    page = preview.page("heavy_gear")
+    assert page is not None and set(page.sheets) == {"en", "fr"} and page.errors == []
+    assert "rebuilt heavy_gear: ok" in log.getvalue()
+    assert builds == [0, 1, 2]  # `watch --out` builds after each refresh

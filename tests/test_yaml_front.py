@@ -1,0 +1,185 @@
+"""The YAML authoring format: the DSL's shapes in YAML, checked like DSL, errors at YAML
+positions, and hand-written twins that compile to the same modules as the bundled rulesets."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.backends.python import render
+from rulesdsl.cli import main
+from rulesdsl.compiler import Compiler
+from tests.conftest import ROOT, RULESETS
+
+TWINS = ROOT / "tests" / "data" / "yaml"
+
+SMALL = """\
+ruleset: skirmish
+label: Skirmish
+version: 1.0.0
+languages: [en]
+units: {distance: in, cost: MP}
+modes:
+  foot: {label: Foot, en: On foot}
+  wheels: Wheels
+layers:
+  terrain:
+    label: Terrain
+    scope: one per place
+    rows:
+      clear: 1
+      mud: {label: Mud, cells: "2, wheels impassable"}
+      road: 1, wheels 1 per 2 in
+"""
+
+
+def line_of(text: str, needle: str) -> int:
+    """The 1-based line of ``text`` that holds ``needle``."""
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def compile_yaml(compiler: Compiler, tmp_path: Path, text: str,
+                 name: str = "skirmish.yaml") -> list[tuple[str, int, int, str]]:
+    path = tmp_path / name
+    path.write_text(text, "utf-8")
+    compiled = compiler.compile_file(path)
+    return [(d.code, d.pos.line, d.pos.column, d.message) for d in compiled.diagnostics
+            if d.pos is not None]
+
+
+@pytest.mark.parametrize("system", ["heavy_gear", "battletech_tacops", "d20_movement",
+                                    "generic_wargame"])
+def test_a_hand_written_yaml_twin_compiles_to_the_same_module(compiler: Compiler,
+                                                             system: str) -> None:
+    dsl = compiler.compile_file(RULESETS / f"{system}.terrain")
+    twin = compiler.compile_file(TWINS / f"{system}.yaml")
+    assert twin.ok, [d.message for d in twin.diagnostics]
+    assert dsl.ruleset is not None and twin.ruleset is not None
+    # Only the digest differs: it is a hash of the source text.
+    assert twin.ruleset.digest != dsl.ruleset.digest
+    assert render(replace(twin.ruleset, digest=dsl.ruleset.digest)) == render(dsl.ruleset)
+
+
+def test_a_small_hand_written_yaml_ruleset_compiles(compiler: Compiler, tmp_path: Path) -> None:
+    path = tmp_path / "skirmish.yaml"
+    path.write_text(SMALL, "utf-8")
+    compiled = compiler.compile_file(path)
+    assert compiled.ok, compiled.diagnostics
+    assert compiled.ruleset is not None
+    features = {f.id: f for f in compiled.ruleset.features}
+    assert str(features["mud"].costs["wheels"]) == "Marker(marker='impassable', kind='marker')"
+    assert features["clear"].costs["foot"].value == 1  # type: ignore[union-attr]
+    assert [m.id for m in compiled.ruleset.modes] == ["foot", "wheels"]
+
+
+def test_an_unknown_mode_in_a_cell_is_reported_at_its_yaml_line_and_column(
+        compiler: Compiler, tmp_path: Path) -> None:
+    text = SMALL.replace('"2, wheels impassable"', '"2, wheel impassable"')
+    [(code, line, column, message)] = compile_yaml(compiler, tmp_path, text)
+    assert (code, line) == ("E101", line_of(text, "wheel impassable"))
+    assert "wheel" in message
+    assert text.splitlines()[line - 1][column - 1:column + 4] == "wheel"
+
+
+def test_a_cell_that_does_not_parse_is_reported_inside_the_yaml_scalar(
+        compiler: Compiler, tmp_path: Path) -> None:
+    text = SMALL.replace("road: 1, wheels 1 per 2 in", "road: 1, wheels 1 per")
+    [(code, line, column, message)] = compile_yaml(compiler, tmp_path, text)
+    assert (code, line) == ("E001", line_of(text, "road:"))
+    assert column == len("      road: 1, wheels 1 per") + 1
+    assert "1, wheels 1 per" in message
+
+
+def test_a_key_the_format_does_not_have_is_reported_at_the_key(compiler: Compiler,
+                                                              tmp_path: Path) -> None:
+    text = SMALL.replace("    scope: one per place", "    scoop: one per place")
+    diags = compile_yaml(compiler, tmp_path, text)
+    assert [(c, ln, col) for c, ln, col, _ in diags] == [("E120", line_of(text, "scoop"), 5)]
+    assert "'scoop' is not a key here" in diags[0][3]
+
+
+def test_a_value_of_the_wrong_shape_is_reported_at_the_value(compiler: Compiler,
+                                                            tmp_path: Path) -> None:
+    text = SMALL.replace("languages: [en]", "languages: en")
+    [(code, line, column, message)] = compile_yaml(compiler, tmp_path, text)
+    assert (code, line, column) == ("E120", line_of(text, "languages"), 12)
+    assert message.startswith("languages:")
+
+
+def test_a_duplicate_feature_names_both_places(compiler: Compiler, tmp_path: Path) -> None:
+    text = SMALL + "  weather:\n    rows:\n      mud: +1\n"
+    [(code, line, column, _)] = compile_yaml(compiler, tmp_path, text)
+    assert (code, line, column) == ("E102", len(text.splitlines()), 7)
+
+
+def test_a_yaml_variant_extends_a_terrain_base_beside_it(compiler: Compiler,
+                                                       tmp_path: Path) -> None:
+    shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
+    path = tmp_path / "winter.yaml"
+    path.write_text("ruleset: winter\nversion: 1.0.0\nextends: heavy_gear@^1.0\n"
+                    "overrides:\n  soft.ground: 3\n"
+                    "layers:\n  terrain:\n    rows:\n"
+                    "      ice: {label: Ice, cells: \"2, hover 1\"}\n",
+                    "utf-8")
+    compiled = Compiler().compile_file(path)
+    assert compiled.ok, compiled.diagnostics
+    assert compiled.ruleset is not None
+    features = {f.id: f for f in compiled.ruleset.features}
+    assert features["soft"].costs["ground"].value == 3  # type: ignore[union-attr]
+    assert features["ice"].costs["hover"].value == 1  # type: ignore[union-attr]
+    assert [a.id for a in compiled.ruleset.extends] == ["heavy_gear"]
+
+
+def test_check_prints_yaml_diagnostics_with_the_yaml_line_and_a_caret(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "skirmish.yaml"
+    path.write_text(SMALL.replace("wheels impassable", "wheels impasable"), "utf-8")
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:{line_of(SMALL, 'mud:')}:" in err
+    assert "      mud: {label: Mud, cells: \"2, wheels impasable\"}" in err
+    assert "^" in err
+
+
+@pytest.mark.parametrize(("key", "code"), [("'1'", "E120"), ("1", "E106"),
+                                           ("'a; import os'", "E120")])
+def test_a_key_that_is_not_a_name_is_refused(compiler: Compiler, tmp_path: Path, key: str,
+                                             code: str) -> None:
+    # Names become identifiers in the generated module: only the DSL's names get through.
+    text = SMALL.replace("  wheels: Wheels", f"  wheels: Wheels\n  {key}: Tracks")
+    diags = compile_yaml(compiler, tmp_path, text)
+    assert [(c, ln, col) for c, ln, col, _ in diags] == [
+        (code, line_of(text, f"  {key}: Tracks"), 3)]
+
+
+def test_a_python_tag_is_refused_with_a_position(compiler: Compiler, tmp_path: Path) -> None:
+    text = SMALL.replace("modes:\n", "modes: !!python/name:os.system\n")
+    [(code, line, column, message)] = compile_yaml(compiler, tmp_path, text)
+    assert (code, line, column) == ("E001", line_of(text, "!!python"), 8)
+    assert message.startswith("invalid YAML: could not determine a constructor")
+
+
+def test_a_cell_in_a_block_scalar_is_placed_on_its_own_line(compiler: Compiler,
+                                                           tmp_path: Path) -> None:
+    text = SMALL.replace("      road: 1, wheels 1 per 2 in",
+                         "      road: |\n        1, wheel 1 per 2 in")
+    [(code, line, column, _)] = compile_yaml(compiler, tmp_path, text)
+    assert (code, line, column) == ("E101", line_of(text, "1, wheel 1"), 12)
+
+
+def test_the_authoring_schema_is_a_json_schema_and_the_twins_follow_it() -> None:
+    import jsonschema
+    import yaml
+
+    from rulesdsl.yaml_front import authoring_schema
+
+    schema = authoring_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for twin in sorted(TWINS.glob("*.yaml")):
+        text = twin.read_text("utf-8")
+        assert text.startswith("# yaml-language-server: $schema=../../../rulesdsl/schema/")
+        assert list(validator.iter_errors(yaml.safe_load(text))) == [], twin.name
