@@ -343,7 +343,8 @@ def _check_paths(
                         "use a shorter ruleset id (letters, digits, underscores)",
                     )
                 )
-            elif owner.setdefault(rel, rid) != rid:
+                break  # one diagnostic per ruleset: the rest have the same cause
+            if owner.setdefault(rel, rid) != rid:
                 diags.append(
                     error(
                         "E102",

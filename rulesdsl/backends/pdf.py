@@ -107,6 +107,28 @@ def require_weasyprint() -> None:
         raise PdfUnavailable(f"{_INSTALL_HINT} ({exc})") from exc
 
 
+EMBEDDED_SCHEMES = ("data",)
+"""The only URLs the renderer may fetch: assets embedded in the page itself. A sheet is one
+self-contained page (styles inline, diagrams as inline SVG), so nothing else is needed."""
+
+
+def _url_fetcher(weasyprint: Any) -> Any:
+    """A WeasyPrint URL fetcher that refuses every URL but :data:`EMBEDDED_SCHEMES` (no
+    ``file:``, ``http:`` or any other fetch, whatever a label smuggles into the markup).
+    WeasyPrint reports a refused resource as a warning and renders the page without it."""
+    fetcher_class = getattr(weasyprint, "URLFetcher", None)
+    if fetcher_class is not None:  # WeasyPrint 66 and later
+        return fetcher_class(allowed_protocols=EMBEDDED_SCHEMES, allow_redirects=False)
+    default = weasyprint.default_url_fetcher  # pragma: no cover - older WeasyPrint
+
+    def fetch(url: str, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover
+        if url.partition(":")[0].lower() not in EMBEDDED_SCHEMES:
+            raise ValueError(f"rulesdsl sheets fetch no external resource: {url[:80]}")
+        return default(url, *args, **kwargs)
+
+    return fetch
+
+
 def rendered_from(pdf: bytes, html: str, *, base_url: str | None = None) -> bool:
     """Whether ``pdf`` is this module's rendering of ``html``: its file identifier (the
     first ``/ID`` entry, a hash of the input) matches. This is true across machines whose
@@ -128,9 +150,10 @@ def render_pdf(html: str, *, base_url: str | None = None) -> bytes:
         raise PdfUnavailable(f"{_INSTALL_HINT} ({exc})") from exc
 
     with _RENDER_LOCK, _fixed_source_date_epoch():
-        document = weasyprint.HTML(string=html, base_url=base_url)
+        fetcher = _url_fetcher(weasyprint)
+        document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
         pdf: bytes = document.write_pdf(
-            stylesheets=[weasyprint.CSS(string=_BASE_CSS)],
+            stylesheets=[weasyprint.CSS(string=_BASE_CSS, url_fetcher=fetcher)],
             pdf_identifier=_identifier(html, base_url),
             finisher=_fix_metadata,
         )
