@@ -18,7 +18,6 @@ import os
 import pickle
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,6 +82,9 @@ class BuildResult:
     """Ids of the rulesets skipped because their stamp held."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     """Problems found by the build itself (duplicate ids, unusable file names)."""
+    compiler: Compiler | None = None
+    """What compiled the rulesets, if any were (its ``sources`` are the texts diagnostics
+    quote)."""
 
     @property
     def ok(self) -> bool:
@@ -168,11 +170,13 @@ def build(
             rid for rid in selected if incremental and stamp.holds(rid, files[rid], keys)
         ]
         todo = [rid for rid in selected if rid not in result.up_to_date]
-        compiler = compiler or _new_compiler()
-        result.compiled = [compiler.compile_file(files[rid]) for rid in todo]
+        if todo:  # the compiler (Lark, the schema...) is imported only when there is work
+            compiler = result.compiler = compiler or _new_compiler()
+            result.compiled = [compiler.compile_file(files[rid]) for rid in todo]
+        sources = compiler.sources if compiler is not None else {}
         if not result.ok:
             return result
-        result.diagnostics = _check_ids(result.compiled, files, compiler.sources)
+        result.diagnostics = _check_ids(result.compiled, files, sources)
         if not result.ok:
             return result
         rendered = {
@@ -180,7 +184,7 @@ def build(
             for c in result.compiled
             if c.ruleset is not None
         }
-        result.diagnostics = _check_paths(rendered, files, compiler.sources)
+        result.diagnostics = _check_paths(rendered, files, sources)
         if not result.ok:
             return result
         result.outputs = dict(
@@ -474,6 +478,7 @@ def render_deferred(pending: Mapping[str, Deferred], jobs: int | None = None) ->
     if len(poolable) < 2:
         return {name: pending[name].render() for name in names}
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)

@@ -51,7 +51,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rulesdsl.build import UnknownRuleset, build
     from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report
-    from rulesdsl.compiler import Compiler
     from rulesdsl.transaction import OutputFolderError
 
     project = None if args.rulesets and args.out else find_project()
@@ -61,13 +60,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no such folder: {rulesets}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
-    compiler = Compiler()
     try:
         result = build(
             rulesets,
             out,
             check=args.check,
-            compiler=compiler,
             names=args.names,
             jobs=args.jobs,
             incremental=not args.force,
@@ -76,11 +73,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except OutputFolderError as exc:
         raise UsageError(f"{exc} (nothing was written)") from None
-    report(
-        [*result.diagnostics, *(d for c in result.compiled for d in c.diagnostics)],
-        compiler,
-        args.format,
-    )
+    diags = [*result.diagnostics, *(d for c in result.compiled for d in c.diagnostics)]
+    if diags or args.format == "json":
+        from rulesdsl.compiler import Compiler
+
+        report(diags, result.compiler or Compiler(), args.format)
     if not result.ok:
         print("build failed: nothing was written", file=sys.stderr)
         return EXIT_RULES
