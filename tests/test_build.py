@@ -547,5 +547,30 @@ def test_the_pdf_renderer_fetches_nothing_but_embedded_assets(tmp_path: Path) ->
             fetch(url)
 
 
+def test_a_base_url_lets_the_pdf_renderer_read_only_files_inside_its_folder(
+    tmp_path: Path,
+) -> None:
+    weasyprint = pytest.importorskip("weasyprint")
+    from rulesdsl.backends.pdf import _url_fetcher
+
+    inside = tmp_path / "sheet"
+    inside.mkdir()
+    (inside / "style.css").write_text("p {}", "utf-8")
+    (tmp_path / "secret.css").write_text("p {}", "utf-8")
+    (inside / "link.css").symlink_to(tmp_path / "secret.css")
+    fetch = _url_fetcher(weasyprint, inside.as_uri() + "/")
+    assert fetch((inside / "style.css").as_uri()).read() == b"p {}"
+    for url in (
+        (tmp_path / "secret.css").as_uri(),
+        inside.as_uri() + "/../secret.css",
+        (inside / "link.css").as_uri(),
+        "http://127.0.0.1:9/style.css",
+    ):
+        with pytest.raises(ValueError, match="no external resource"):
+            fetch(url)
+    with pytest.raises(ValueError, match="no external resource"):
+        _url_fetcher(weasyprint)((inside / "style.css").as_uri())
+
+
 def test_the_default_backends_are_the_module_and_the_sheets() -> None:
     assert build_module.default_backends() == (python_outputs, sheet_outputs)
