@@ -195,24 +195,26 @@ def build(
                 for rel, out in outs.items()
             )
         )
+        if not check:  # fail before the costly part (PDFs) if the files cannot go there
+            transaction.preflight(out_dir, result.outputs)
         gone = [] if names else sorted(set(old.rulesets) - set(files))
         read = {
             c.ruleset.id: sources_read(Path(c.path), c.ruleset)
             for c in result.compiled
             if c.ruleset is not None
         }
-        plan = _plan(out_dir, rendered, read, gone, old, stamp, jobs)
-        traces = transaction.pending(out_dir)
+        change = _plan(out_dir, rendered, read, gone, old, stamp, jobs)
         if check:
-            result.stale = sorted({*plan.change.write, *plan.change.remove, *traces})
+            traces = transaction.pending(out_dir)
+            result.stale = sorted({*change.write, *change.remove, *traces})
             return result
-        transaction.preflight(out_dir, [*plan.change.write, *plan.change.remove])
-        if plan.change or traces:
+        transaction.preflight(out_dir, [*change.write, *change.remove])
+        if change:
             if not is_locked:  # the folder is new: lock it now
                 stack.enter_context(transaction.locked(out_dir))
-            transaction.commit(out_dir, plan.change)
-        result.written = sorted(plan.change.write)
-        result.removed = sorted(plan.change.remove)
+            transaction.commit(out_dir, change)
+        result.written = sorted(change.write)
+        result.removed = sorted(change.remove)
     return result
 
 
@@ -397,11 +399,6 @@ class _Stamp:
         return True
 
 
-@dataclass
-class _Plan:
-    change: transaction.Change
-
-
 def _plan(
     out_dir: Path,
     rendered: Mapping[str, Mapping[str, Mapping[str, Output]]],
@@ -410,7 +407,7 @@ def _plan(
     old: mf.Manifest,
     stamp: _Stamp,
     jobs: int | None,
-) -> _Plan:
+) -> transaction.Change:
     """What to write and remove, and the manifest after the run. ``read`` names the source
     files each rendered ruleset was compiled from."""
     change = transaction.Change()
@@ -446,7 +443,7 @@ def _plan(
     data = new.dumps()
     if data != _current_manifest(out_dir):
         change.manifest = data
-    return _Plan(change)
+    return change
 
 
 def _drop(

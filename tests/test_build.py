@@ -452,6 +452,19 @@ def test_sheets_folder_that_is_a_file_or_link_stops_the_build_before_any_write(
     assert not (project / "generated" / transaction.STAGING).exists()
 
 
+def test_the_command_line_reports_a_sheets_file_in_one_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "generated").mkdir()
+    (project / "generated" / "sheets").write_text("in the way\n", "utf-8")
+    args = ["build", "--rulesets", str(project / "rulesets"), "--out", str(project / "generated")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "sheets is a file where the build needs a folder" in err
+    assert "(nothing was written)" in err and "Traceback" not in err
+    assert sorted(p.name for p in (project / "generated").iterdir()) == ["sheets"]
+
+
 def test_duplicate_ruleset_ids_are_an_error_naming_both_files(project: Path) -> None:
     (project / "rulesets" / "base.yaml").write_text("id: base\n", "utf-8")
     result = run(project)
