@@ -89,8 +89,8 @@ class Compiler:
 
         def load(ruleset_id: str) -> s.SourceFile | None:
             path = base_dir / f"{ruleset_id}.terrain"
-            if not path.is_file():
-                return None
+            if len(path.name.encode("utf-8", "surrogatepass")) > 255 or not path.is_file():
+                return None  # a name no file system allows (is_file raises OSError) is E501
             base, diags = self.parse_file(path)
             load_errors.extend(diags)
             return base if not diags else None

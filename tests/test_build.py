@@ -503,6 +503,19 @@ def test_a_very_long_declared_id_is_a_diagnostic_not_an_os_error(project: Path) 
     assert not (project / "generated").exists()
 
 
+def test_extends_with_a_very_long_base_name_is_a_diagnostic_not_an_os_error(
+    project: Path,
+) -> None:
+    base = "b" * 300  # on main: OSError (file name too long) from the base lookup
+    (project / "rulesets" / "long.terrain").write_text(
+        f'ruleset long "Long"\nversion 1.0.0\nextends {base}@^1.0\n', "utf-8"
+    )
+    result = cli_build(project)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert f"long.terrain:3:9: error[E501]: no base ruleset '{base}'" in result.stderr
+
+
 def test_an_id_too_long_for_its_sheet_file_names_is_a_diagnostic(project: Path) -> None:
     from rulesdsl.serial import to_data
 
