@@ -4,7 +4,8 @@ Twenty runs on a temporary project, each after an edit that changes one or two r
 outputs: a child process builds and is killed either at a random file-system call of its
 writing (so the kill lands where it matters) or after a random delay. Then, before anything
 repairs it, the output folder must be wholly old or wholly new unless the run is between its
-commit point and its last move (the journal exists); and after
+commit point and its last move (the journal exists), in which case the build that finishes
+the run is itself killed at a random point of its recovery; and after
 :func:`rulesdsl.transaction.recover` (which every build runs first) each ruleset's files
 must be all old or all new, all new if the run had committed, with no temporary file,
 staging folder or journal left.
@@ -63,9 +64,9 @@ def expected_outputs(project: Path) -> dict[str, dict[str, bytes]]:
     return files
 
 
-def counting(stop_at: int | None, counter: list[int]) -> None:
-    """Count the os calls made while the run writes (inside ``transaction.commit``); SIGKILL
-    this process at call number ``stop_at``."""
+def counting(stop_at: int | None, counter: list[int], during: str) -> None:
+    """Count the os calls made inside ``transaction.<during>`` (``commit``: while the run
+    writes; ``recover``); SIGKILL this process at call number ``stop_at``."""
     active = [False]
     for name in FS_CALLS:
         real: Callable[..., Any] = getattr(os, name)
@@ -78,19 +79,22 @@ def counting(stop_at: int | None, counter: list[int]) -> None:
             return __real(*args, **kwargs)
 
         setattr(os, name, wrapper)
-    commit = transaction.commit
+    step = getattr(transaction, during)
 
-    def counted_commit(*args: Any) -> None:
+    def counted(*args: Any) -> None:
         active[0] = True
-        commit(*args)
+        step(*args)
         active[0] = False
 
-    transaction.commit = counted_commit  # type: ignore[assignment]
+    setattr(transaction, during, counted)
 
 
-def child_build(project: Path, stop_at: int | None, delay: float | None) -> int:
-    """Build in a forked child; kill it at a call or after ``delay`` seconds. The number of
-    file-system calls it made if it finished, else minus its wait status."""
+def child_build(
+    project: Path, stop_at: int | None, delay: float | None, during: str = "commit"
+) -> int:
+    """Build in a forked child; kill it at a call of ``transaction.<during>`` or after
+    ``delay`` seconds. The number of such calls it made if it finished, else minus its wait
+    status."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
@@ -98,7 +102,7 @@ def child_build(project: Path, stop_at: int | None, delay: float | None) -> int:
         try:
             os.close(read)
             counter = [0]
-            counting(stop_at, counter)
+            counting(stop_at, counter, during)
             build(
                 project / "rulesets", project / "generated", backends=FAST, compiler=new_compiler()
             )
@@ -158,6 +162,9 @@ def test_a_build_killed_at_random_points_leaves_each_ruleset_all_old_or_all_new(
         committed = finished or (out / transaction.JOURNAL).exists()
         if not committed:  # killed before its commit point, or after its last move
             assert outputs_by_ruleset(out) in (old, new), f"run {run}"
+        else:  # the next build finishes the run; kill that one too, while it recovers
+            recovering = child_build(project, rng.randint(1, 12), None, "recover")
+            assert recovering < 0 or not (out / transaction.JOURNAL).exists()
         transaction.recover(out)
         assert leftovers(out) == [], f"run {run}"
         now = outputs_by_ruleset(out)
