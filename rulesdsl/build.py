@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import pickle
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -477,8 +478,9 @@ def render_deferred(pending: Mapping[str, Deferred], jobs: int | None = None) ->
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    # On Linux, fork: the workers start with WeasyPrint already loaded (it takes a second to
+    # import). Elsewhere the platform's default (spawn on macOS, where fork is unsafe).
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     with ProcessPoolExecutor(max_workers=min(jobs, len(poolable)), mp_context=context) as pool:
         futures = {name: pool.submit(pending[name].render) for name in poolable}
         made = {name: pending[name].render() for name in names if name not in futures}
