@@ -68,6 +68,11 @@ def preflight(out_dir: Path, rels: Iterable[str]) -> None:
     ``rels`` is a real folder or can be made as one."""
     if out_dir.exists() and not out_dir.is_dir():
         raise OutputFolderError(f"{out_dir} is a file, not a folder; give --out a folder")
+    if (out_dir / MANIFEST).is_dir() and not (out_dir / MANIFEST).is_symlink():
+        raise OutputFolderError(
+            f"{out_dir / MANIFEST} is a folder; the build keeps its "
+            "manifest there: move it away and build again"
+        )
     folders = {out_dir / Path(rel).parent for rel in rels} - {out_dir}
     checked: set[Path] = set()
     for folder in sorted(folders):
@@ -122,7 +127,7 @@ def recover(out_dir: Path) -> None:
         if data is not None:
             _apply(out_dir, *data)
         else:  # not written by a build (only complete journals are ever renamed in)
-            journal.unlink()
+            _remove_tree(journal)
     _remove_tree(out_dir / STAGING)
     for rel in _own_temp_files(out_dir):
         (out_dir / rel).unlink(missing_ok=True)

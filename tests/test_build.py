@@ -407,6 +407,25 @@ def test_a_run_killed_after_its_commit_point_is_finished_by_the_next(
     assert run(project, check=True).stale == []
 
 
+def test_a_journal_or_manifest_not_written_by_the_build_is_ignored(project: Path) -> None:
+    run(project)
+    out = project / "generated"
+    (out / transaction.JOURNAL).write_text('{"format": 1, "write": ["../../x"]}', "utf-8")
+    (out / mf.MANIFEST).write_text("not json", "utf-8")
+    result = run(project)
+    assert compiled_ids(result) == ["base", "other", "var"]  # no stamps: compile everything
+    assert result.written == [] and not (out / transaction.JOURNAL).exists()
+    assert sorted(json.loads((out / mf.MANIFEST).read_text("utf-8"))["rulesets"]) == [
+        "base",
+        "other",
+        "var",
+    ]
+    (out / mf.MANIFEST).unlink()
+    (out / mf.MANIFEST).mkdir()
+    with pytest.raises(transaction.OutputFolderError, match="manifest there"):
+        run(project, incremental=False)
+
+
 # ---- the output folder ------------------------------------------------------------------------
 
 
