@@ -112,32 +112,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    project = None if args.rulesets and args.out else find_project()
-    rulesets = Path(args.rulesets) if args.rulesets else project / "rulesets"  # type: ignore[operator]
-    out = Path(args.out) if args.out else project / "generated"  # type: ignore[operator]
-    if not rulesets.is_dir():
-        raise UsageError(f"no such folder: {rulesets}")
-    from rulesdsl.build import build
-    from rulesdsl.compiler import Compiler
+    from rulesdsl.commands.build import run
 
-    compiler = Compiler()
-    result = build(rulesets, out, check=args.check, compiler=compiler)
-    report([d for c in result.compiled for d in c.diagnostics], compiler, args.format)
-    if not result.ok:
-        print("build failed: nothing was written", file=sys.stderr)
-        return EXIT_RULES
-    if args.check:
-        if result.stale:
-            print(f"generated/ is stale ({len(result.stale)} files); run `rulesdsl build`:",
-                  file=sys.stderr)
-            for rel in result.stale:
-                print(f"  {out / rel}", file=sys.stderr)
-            return EXIT_RULES
-        print(f"generated/ is current ({len(result.outputs)} files)", file=sys.stderr)
-        return EXIT_OK
-    print(f"built {len(result.compiled)} rulesets: {len(result.written)} of "
-          f"{len(result.outputs)} files changed in {out}", file=sys.stderr)
-    return EXIT_OK
+    return run(args)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -206,14 +183,11 @@ def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
     _format_option(p)
     p.set_defaults(run=cmd_check)
 
-    p = verbs.add_parser("build", help="compile every ruleset into generated/",
-                         description="Compile every ruleset under rulesets/ into generated/: "
-                                     "python/ modules and sheets/. A build with any error "
-                                     "writes nothing.")
-    p.add_argument("--check", action="store_true",
-                   help="write nothing; exit 1 if generated/ is not what a build would write")
-    p.add_argument("--rulesets", metavar="DIR", help="source folder (default: ./rulesets)")
-    p.add_argument("--out", metavar="DIR", help="output folder (default: ./generated)")
+    from rulesdsl.commands import build as build_verb
+
+    p = verbs.add_parser("build", help="compile rulesets into generated/",
+                         description=build_verb.DESCRIPTION)
+    build_verb.add_arguments(p)
     _format_option(p)
     p.set_defaults(run=cmd_build)
 

@@ -114,6 +114,8 @@ class Compiler:
         load_errors: list[Diagnostic] = list(syntax_errors or [])
 
         def load(ruleset_id: str) -> s.SourceFile | None:
+            if len(f"{ruleset_id}.terrain".encode("utf-8", "surrogatepass")) > 255:
+                return None  # a name no file system allows (is_file raises OSError) is E501
             path = next((p for p in (base_dir / f"{ruleset_id}{x}" for x in SUFFIXES)
                          if p.is_file()), None)
             if path is None:

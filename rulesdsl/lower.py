@@ -137,33 +137,43 @@ class _Lowerer:
         item = self.header.item
         if item is None:
             return None
-        return ir.Ruleset(
-            id=item.name.text,
-            info=self.info(item),
-            version=self.header.version,
-            digest=lineage.digest,
-            languages=self.header.languages,
-            units=self.header.units,
-            entry_cost=self.header.entry_cost,
-            minimum_move=self.header.minimum,
-            extends=lineage.extends,
-            changes=lineage.changes,
-            books=tuple(books),
-            modes=tuple(modes),
-            groups=tuple(groups),
-            contexts=tuple(contexts),
-            layers=tuple(layers),
-            features=tuple(features),
-            modifiers=tuple(modifiers),
-            steps=tuple(steps),
-            decisions=tuple(decisions),
-            tables=tuple(tables),
-            dice_tables=tuple(dice_tables),
-            triggers=tuple(triggers),
-            exclusions=tuple(exclusions),
-            grids=tuple(grids),
-            params=tuple(params),
+        ruleset = self.at(
+            ir.Ruleset(
+                id=item.name.text,
+                info=self.info(item),
+                version=self.header.version,
+                digest=lineage.digest,
+                languages=self.header.languages,
+                units=self.header.units,
+                entry_cost=self.header.entry_cost,
+                minimum_move=self.header.minimum,
+                extends=lineage.extends,
+                changes=lineage.changes,
+                books=tuple(books),
+                modes=tuple(modes),
+                groups=tuple(groups),
+                contexts=tuple(contexts),
+                layers=tuple(layers),
+                features=tuple(features),
+                modifiers=tuple(modifiers),
+                steps=tuple(steps),
+                decisions=tuple(decisions),
+                tables=tuple(tables),
+                dice_tables=tuple(dice_tables),
+                triggers=tuple(triggers),
+                exclusions=tuple(exclusions),
+                grids=tuple(grids),
+                params=tuple(params),
+            ),
+            item.name.pos,
         )
+        for field, decls in (
+            ("version", self._of(s.VersionDecl)),
+            ("languages", self._of(s.LanguagesDecl)),
+        ):
+            if decls:
+                self.where.record(ruleset, decls[-1].pos, field)
+        return ruleset
 
     def _of(self, kind: type[_T]) -> list[_T]:
         return [st for st in self.statements if isinstance(st, kind)]

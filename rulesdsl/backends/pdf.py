@@ -42,7 +42,10 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 __all__ = ["FONT_FAMILY", "PRODUCER", "SOURCE_DATE_EPOCH", "PdfUnavailable", "render_pdf"]
 
@@ -114,6 +117,63 @@ def require_weasyprint() -> None:
         raise PdfUnavailable(f"{_INSTALL_HINT} (No module named 'weasyprint')")
 
 
+EMBEDDED_SCHEMES = ("data",)
+"""URLs the renderer always may fetch: assets embedded in the page itself. A sheet is one
+self-contained page (styles inline, diagrams as inline SVG), so it needs nothing else."""
+
+
+def _local_folder(base_url: str | None) -> Path | None:
+    """The folder a ``file:`` ``base_url`` names (its parent if it names a file), resolved."""
+    if not base_url or not base_url.lower().startswith("file:"):
+        return None
+    parts = urlsplit(base_url)
+    if parts.netloc not in ("", "localhost"):
+        return None
+    path = Path(url2pathname(parts.path))
+    return (path if base_url.endswith("/") else path.parent).resolve()
+
+
+def _url_fetcher(weasyprint: Any, base_url: str | None = None) -> Any:
+    """A WeasyPrint URL fetcher that refuses every URL but :data:`EMBEDDED_SCHEMES` and, when
+    the caller passed a ``file:`` ``base_url``, files inside that folder (links followed
+    before the check). So no ``file:``, ``http:`` or other URL that a label smuggles into
+    the markup is ever fetched; the sheets the build makes pass no ``base_url`` at all.
+    WeasyPrint reports a refused resource as a warning and renders the page without it."""
+    folder = _local_folder(base_url)
+
+    def allowed(url: str) -> bool:
+        scheme = url.partition(":")[0].lower()
+        if scheme in EMBEDDED_SCHEMES:
+            return True
+        if scheme != "file" or folder is None:
+            return False
+        parts = urlsplit(url)
+        path = Path(url2pathname(parts.path)).resolve()
+        return parts.netloc in ("", "localhost") and path.is_relative_to(folder)
+
+    def refuse(url: str) -> ValueError:
+        return ValueError(f"rulesdsl sheets fetch no external resource: {url[:80]}")
+
+    fetcher_class = getattr(weasyprint, "URLFetcher", None)
+    if fetcher_class is not None:  # WeasyPrint 66 and later
+
+        class Fetcher(fetcher_class):  # type: ignore[misc, valid-type]
+            def fetch(self, url: str, headers: Any = None) -> Any:
+                if not allowed(url):
+                    raise refuse(url)
+                return super().fetch(url, headers)
+
+        return Fetcher(allowed_protocols=(*EMBEDDED_SCHEMES, "file"), allow_redirects=False)
+    default = weasyprint.default_url_fetcher  # pragma: no cover - older WeasyPrint
+
+    def fetch(url: str, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover
+        if not allowed(url):
+            raise refuse(url)
+        return default(url, *args, **kwargs)
+
+    return fetch
+
+
 def rendered_from(pdf: bytes, html: str, *, base_url: str | None = None) -> bool:
     """Whether ``pdf`` is this module's rendering of ``html``: its file identifier (the
     first ``/ID`` entry, a hash of the input) matches. This is true across machines whose
@@ -135,9 +195,10 @@ def render_pdf(html: str, *, base_url: str | None = None) -> bytes:
         raise PdfUnavailable(f"{_INSTALL_HINT} ({exc})") from exc
 
     with _RENDER_LOCK, _fixed_source_date_epoch():
-        document = weasyprint.HTML(string=html, base_url=base_url)
+        fetcher = _url_fetcher(weasyprint, base_url)
+        document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
         pdf: bytes = document.write_pdf(
-            stylesheets=[weasyprint.CSS(string=_BASE_CSS)],
+            stylesheets=[weasyprint.CSS(string=_BASE_CSS, url_fetcher=fetcher)],
             pdf_identifier=_identifier(html, base_url),
             finisher=_fix_metadata,
         )

@@ -9,6 +9,7 @@ from typing import cast
 
 from rulesdsl.backends.pdf import PdfUnavailable
 from rulesdsl.backends.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, render_sheet
+from rulesdsl.outputs import atomic_write
 
 LANGUAGES = ("en", "fr", "ru")
 
@@ -41,8 +42,8 @@ def cmd_sheet(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(content)
         sys.stdout.flush()
     else:
-        try:
-            Path(args.output).write_bytes(content)
+        try:  # atomically, replacing (never following) a symbolic link at that name
+            atomic_write(Path(args.output), content)
         except OSError as exc:
             print(f"rulesdsl: error: cannot write {args.output}: {exc.strerror or exc}",
                   file=sys.stderr)

@@ -1,0 +1,102 @@
+"""`rulesdsl build [NAME...] [--check] [--jobs N]`: compile rulesets into generated/.
+
+The work is :func:`rulesdsl.build.build`'s; this module reads the options and prints the outcome.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+DESCRIPTION = (
+    "Compile every ruleset under rulesets/ (or only the named ones and the rulesets that extend "
+    "them) into generated/: python/ modules and sheets/. Rulesets whose sources, bases and "
+    "outputs are unchanged since the last build are skipped without compiling. A build with "
+    "any error writes nothing; a build that is interrupted is finished by the next one. The "
+    "build removes outputs it wrote that no ruleset makes any more (it records them in "
+    "generated/.rulesdsl-manifest.json), never other files."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="build only these ruleset ids and the rulesets that extend them",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if the build would change generated/",
+    )
+    p.add_argument("--rulesets", metavar="DIR", help="source folder (default: ./rulesets)")
+    p.add_argument("--out", metavar="DIR", help="output folder (default: ./generated)")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        metavar="N",
+        default=None,
+        help="processes rendering PDF sheets (default: one per core)",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="compile every ruleset even where its stamp says it is up to date",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from rulesdsl.build import UnknownRuleset, build
+    from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report
+    from rulesdsl.transaction import OutputFolderError
+
+    project = None if args.rulesets and args.out else find_project()
+    rulesets = Path(args.rulesets) if args.rulesets else project / "rulesets"  # type: ignore[operator]
+    out = Path(args.out) if args.out else project / "generated"  # type: ignore[operator]
+    if not rulesets.is_dir():
+        raise UsageError(f"no such folder: {rulesets}")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be 1 or more")
+    try:
+        result = build(
+            rulesets,
+            out,
+            check=args.check,
+            names=args.names,
+            jobs=args.jobs,
+            incremental=not args.force,
+        )
+    except UnknownRuleset as exc:
+        raise UsageError(str(exc)) from None
+    except OutputFolderError as exc:
+        raise UsageError(f"{exc} (nothing was written)") from None
+    diags = [*result.diagnostics, *(d for c in result.compiled for d in c.diagnostics)]
+    if diags or args.format == "json":
+        from rulesdsl.compiler import Compiler
+
+        report(diags, result.compiler or Compiler(), args.format)
+    if not result.ok:
+        print("build failed: nothing was written", file=sys.stderr)
+        return EXIT_RULES
+    done = len(result.compiled) + len(result.up_to_date)
+    if args.check:
+        if result.stale:
+            print(
+                f"{out} is stale ({len(result.stale)} files); run `rulesdsl build`:",
+                file=sys.stderr,
+            )
+            for rel in result.stale:
+                print(f"  {out / rel}", file=sys.stderr)
+            return EXIT_RULES
+        print(f"{out} is current ({done} rulesets)", file=sys.stderr)
+        return EXIT_OK
+    removed = f", {len(result.removed)} removed" if result.removed else ""
+    print(
+        f"built {done} rulesets ({len(result.compiled)} compiled, {len(result.up_to_date)} "
+        f"up to date): {len(result.written)} files written{removed} in {out}",
+        file=sys.stderr,
+    )
+    return EXIT_OK
