@@ -1,22 +1,24 @@
 """The pipeline as a library: source -> parse -> resolve -> lower (with checks) -> schema -> IR.
 
-A :class:`Compiler` keeps one parser and a cache of parsed files, so compiling a directory of
-rulesets parses each file (bases included) once.
+A :class:`Compiler` keeps one parser and a cache of parsed and compiled files, so compiling a
+directory of rulesets parses and compiles each file (bases included) once, and a chain of N
+variants costs N merges: a file's bases are compiled first, root first, without recursion.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
 
-from rulesdsl import ir, schema
+from rulesdsl import changelog, ir, schema
 from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error, sort_key
 from rulesdsl.lower import lower
 from rulesdsl.parse import Parser
-from rulesdsl.resolve import digest, resolve
+from rulesdsl.resolve import Base, Cycle, Resolved, attribute, digest, resolve
 from rulesdsl.serial import from_data
 
 SUFFIXES = (".terrain", ".yaml", ".yml")
@@ -29,6 +31,7 @@ class Compiled:
     path: str
     ruleset: ir.Ruleset | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    resolved: Resolved | None = None
 
     @property
     def ok(self) -> bool:
@@ -39,6 +42,9 @@ class Compiler:
     def __init__(self) -> None:
         self._parser: Parser | None = None
         self._parsed: dict[Path, tuple[s.SourceFile | None, list[Diagnostic]]] = {}
+        self._compiled: dict[Path, Compiled] = {}
+        self._active: list[tuple[Path, str, s.Pos | None]] = []
+        """The files whose bases are being compiled: (file, name, its `extends` base)."""
         self.sources: dict[str, str] = {}
         """Text of every file read, by the path diagnostics use (to print source lines)."""
 
@@ -70,10 +76,41 @@ class Compiler:
     def compile_file(self, path: Path) -> Compiled:
         if path.suffix in (".yaml", ".yml"):
             return self.compile_yaml(path)
+        key = _key(path) or path.absolute()
+        if key in self._compiled:
+            return self._compiled[key]
         source, diags = self.parse_file(path)
         if source is None:
             return Compiled(str(path), None, diags)
-        return self.compile_source(source, path.parent, diags)
+        chain = self._chain(key, path, source, diags)
+        saved = self._active
+        self._active = [(k, _label(p, src), _pos(_extends(src))) for k, p, src, _ in chain]
+        try:
+            for k, p, src, d in reversed(chain):  # the root first: each finds its base done
+                self._compiled[k] = self.compile_source(src, p.parent, d)
+        finally:
+            self._active = saved
+        return self._compiled[key]
+
+    def _chain(self, key: Path, path: Path, source: s.SourceFile, diags: list[Diagnostic],
+               ) -> list[tuple[Path, Path, s.SourceFile, list[Diagnostic]]]:
+        """``path`` and the bases it extends not compiled yet, nearest first; it stops at a
+        base already compiled, missing or unparsable, or seen before (a cycle)."""
+        chain = [(key, path, source, diags)]
+        while True:
+            _, here, src, _ = chain[-1]
+            ext = _extends(src)
+            if ext is None:
+                return chain
+            base_path = here.parent / f"{ext.text}.terrain"
+            base_key = _key(base_path)
+            if base_key is None or base_key in self._compiled or any(
+                    base_key == k for k, _, _, _ in chain):
+                return chain
+            base, base_diags = self.parse_file(base_path)
+            if base is None:
+                return chain
+            chain.append((base_key, base_path, base, base_diags))
 
     def compile_text(self, text: str, path: str, base_dir: Path | None = None) -> Compiled:
         self.sources[path] = text
@@ -86,14 +123,20 @@ class Compiler:
                        syntax_errors: list[Diagnostic] | None = None) -> Compiled:
         """Resolve, lower and validate a parsed file; ``syntax_errors`` are carried along."""
         load_errors: list[Diagnostic] = list(syntax_errors or [])
+        bases: list[Compiled] = []
 
-        def load(ruleset_id: str) -> s.SourceFile | None:
+        def load(ruleset_id: str) -> Base | Cycle | None:
             path = base_dir / f"{ruleset_id}.terrain"
-            if not path.is_file():
+            key = _key(path)
+            if key is None:
                 return None
-            base, diags = self.parse_file(path)
-            load_errors.extend(diags)
-            return base if not diags else None
+            for i, (k, _, _) in enumerate(self._active):
+                if k == key and key not in self._compiled:
+                    return Cycle(tuple((name, pos) for _, name, pos in self._active[i:]))
+            base = self.compile_file(path)
+            bases.append(base)
+            return Base(str(path), base.resolved if base.ok else None,
+                        tuple(base.diagnostics))
 
         resolved, diags = resolve(source, load)
         diags = load_errors + diags
@@ -103,6 +146,7 @@ class Compiler:
             return Compiled(source.path, None, _sorted(diags))
         fallback = s.Pos(source.path, 1, 1, 1, 1)
         ruleset, lower_diags = lower(resolved.statements, resolved.lineage, fallback)
+        lower_diags = attribute(lower_diags, resolved, source.path)
         diags += [d for d in lower_diags if not (syntax_errors and d.code == "E110")]
         if ruleset is not None and any(d.is_error for d in diags):
             ruleset = None
@@ -113,7 +157,10 @@ class Compiler:
                                    + "; ".join(problems[:3]), fallback,
                                    "please report this with the ruleset attached"))
                 ruleset = None
-        return Compiled(source.path, ruleset, _sorted(diags))
+        if ruleset is not None and bases and bases[0].ruleset is not None:
+            ruleset = replace(ruleset, changes=changelog.annotate(
+                ruleset.changes, bases[0].ruleset, ruleset))
+        return Compiled(source.path, ruleset, _sorted(diags), resolved)
 
     def compile_yaml(self, path: Path) -> Compiled:
         """A ruleset authored as YAML (the IR's shape, see `rulesdsl schema`)."""
@@ -130,7 +177,8 @@ class Compiler:
                             mark.column + 2)
             return Compiled(str(path), None, [error("E001", f"invalid YAML: {exc}", pos)])
         if isinstance(data, dict):
-            data.setdefault("digest", digest(text))
+            # of the data, not the text: comments and layout do not change it
+            data.setdefault("digest", digest(json.dumps(data, sort_keys=True, default=str)))
         problems = schema.validation_errors(data)
         if problems:
             return Compiled(str(path), None, [
@@ -145,6 +193,29 @@ def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(unique, key=sort_key)
 
 
+def _key(path: Path) -> Path | None:
+    """The file's real path, or None when there is no such file (or its name is too long)."""
+    try:
+        return path.resolve() if path.is_file() else None
+    except OSError:
+        return None
+
+
+def _extends(source: s.SourceFile) -> s.Name | None:
+    return next((st.base for st in source.statements if isinstance(st, s.ExtendsDecl)), None)
+
+
+def _label(path: Path, source: s.SourceFile) -> str:
+    """A ruleset's id for messages, with its file when the two differ."""
+    name = next((st.item.name.text for st in source.statements
+                 if isinstance(st, s.RulesetDecl)), path.stem)
+    return name if name == path.stem else f"{name} ({path.name})"
+
+
 def ruleset_files(directory: Path) -> list[Path]:
     """The ruleset sources in a directory, sorted by name."""
     return sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES and p.is_file())
+
+
+def _pos(name: s.Name | None) -> s.Pos | None:
+    return None if name is None else name.pos

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl.changelog import path_text
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
@@ -283,7 +284,7 @@ override effects.fire | ignites, damage 2
 override reach | 12 in
 """))
     assert compiled.ruleset is not None
-    assert [(c.action, c.path) for c in compiled.ruleset.changes] == [
+    assert [(c.action, path_text(c.path)) for c in compiled.ruleset.changes] == [
         ("override", "soft.walker"), ("override", "clear.cost"),
         ("override", "woods.to_hit.ballistic"), ("override", "fog.to_hit"),
         ("override", "full.energy"), ("override", "partial"),
@@ -326,7 +327,7 @@ remove heat
 remove speed.slow
 """))
     assert compiled.ruleset is not None
-    assert [(c.action, c.path) for c in compiled.ruleset.changes] == [
+    assert [(c.action, path_text(c.path)) for c in compiled.ruleset.changes] == [
         ("add", "jump"), ("add", "ice"), ("add", "speed.medium"), ("add", "missile"),
         ("remove", "ground"), ("remove", "speed.light"), ("remove", "effects.nothing"),
         ("add", "effects.calm"), ("remove", "heat"), ("remove", "speed.slow"),
@@ -357,7 +358,7 @@ def test_removing_a_context_value_drops_its_modifier_exceptions(tmp_path: Path) 
     assert [v.id for v in rs.contexts[0].values] == ["ballistic"]
     [cover] = [m for m in rs.modifiers if m.id == "cover"]
     assert set(cover.values["full"]) == {""}
-    assert [(c.action, c.path) for c in rs.changes] == [("remove", "energy")]
+    assert [(c.action, path_text(c.path)) for c in rs.changes] == [("remove", "energy")]
 
 
 def test_removing_a_feature_removes_its_exclusions(tmp_path: Path) -> None:
@@ -372,7 +373,7 @@ def test_removing_a_layer_removes_its_features_and_their_exclusions(tmp_path: Pa
     assert rs is not None
     assert [f.id for f in rs.features] == ["clear", "soft", "woods"]
     assert rs.exclusions == ()
-    assert [(c.action, c.path) for c in rs.changes] == [("remove", "weather")]
+    assert [(c.action, path_text(c.path)) for c in rs.changes] == [("remove", "weather")]
 
 
 def test_removing_a_modifier_removes_its_layer_column(tmp_path: Path) -> None:
@@ -419,18 +420,26 @@ def test_a_chain_of_three_flattens_every_level(tmp_path: Path) -> None:
     assert all(a.digest.startswith("sha256:") for a in rs.extends)
     assert costs(compiled, "soft") == {"walker": 1, "ground": 2, "jump": 2}
     assert costs(compiled, "clear") == {"walker": 1, "ground": 1, "jump": 0.5}
-    assert [(c.action, c.path) for c in rs.changes] == [
+    assert [(c.action, path_text(c.path)) for c in rs.changes] == [
         ("override", "soft.walker"), ("override", "clear.jump"), ("remove", "hover")]
 
 
-def test_a_chain_reports_an_error_in_the_middle_file(tmp_path: Path) -> None:
+def test_an_error_in_the_middle_of_a_chain_is_reported_for_that_file_once(
+        tmp_path: Path) -> None:
     (tmp_path / "base.terrain").write_text(BASE, "utf-8")
     (tmp_path / "mid.terrain").write_text(
         'ruleset mid "Mid" fr "M"\nversion 1.0.0\nextends base@^1.0\noverride sfot | 2\n')
     (tmp_path / "top.terrain").write_text(
         'ruleset top "Top" fr "T"\nversion 1.0.0\nextends mid@^1.0\n')
-    [diag] = errors(COMPILER.compile_file(tmp_path / "top.terrain"))
-    assert where(diag) == ("E504", "mid.terrain", 4, 10)
+    compiler = Compiler()
+    [own] = errors(compiler.compile_file(tmp_path / "mid.terrain"))
+    assert where(own) == ("E504", "mid.terrain", 4, 10)
+    [diag] = errors(compiler.compile_file(tmp_path / "top.terrain"))
+    assert where(diag) == ("E507", "top.terrain", 3, 9)
+    assert diag.message == "the base 'mid' has 1 error, reported for its own file"
+    [first] = diag.related
+    assert (Path(first.pos.file).name, first.pos.line, first.pos.column) == (
+        "mid.terrain", 4, 10)
 
 
 # ---- the bundled variants -----------------------------------------------------------------
