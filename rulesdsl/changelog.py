@@ -39,8 +39,8 @@ def path_text(path: ir.ChangePath) -> str:
             return f"{table}.{row}"
         case ir.DiceRangePath(table=table, row=row):
             return f"{table}.{row}.range"
-        case ir.DiceModifierPath(table=table, modifier=modifier):
-            return f"{table}.{modifier}"
+        case ir.DiceModifierPath(modifier=modifier):
+            return modifier  # a declared name, like a factor
         case ir.StepPath(step=step, term=term, field=field):
             return f"{step}.{term}.{field}"
         case ir.DecisionRowPath(decision=decision, row=row):
@@ -70,6 +70,10 @@ def annotate(changes: tuple[ir.Change, ...], base: ir.Ruleset,
         names = old if change.action == "remove" else new
         subject = tuple(labels for labels in (
             (names.labels(part) or old.labels(part)) for part in _parts(change.path)) if labels)
+        if isinstance(change.path, ir.CombinationPath) and len(subject) > 1:
+            together = {lang: " + ".join(m.get(lang, "") for m in subject[1:])
+                        for lang in subject[1]}
+            subject = (subject[0], together)
         was = old.value(change.path) if change.action == "override" else None
         now = new.value(change.path) if change.action != "remove" else None
         out.append(replace(change, subject=subject, was=was, now=now))

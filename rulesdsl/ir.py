@@ -577,7 +577,7 @@ class DiceRangePath:
 
 @dataclass(frozen=True)
 class DiceModifierPath:
-    """The amount of a dice table's modifier: ``effects.orbital_drop``."""
+    """The amount of a dice table's modifier (``override effects.landing | +3``)."""
 
     table: str
     modifier: str

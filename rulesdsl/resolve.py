@@ -86,8 +86,8 @@ class Resolved:
     lineage: Lineage
     version: str
     version_pos: s.Pos | None = None
-    causes: tuple[s.Pos | None, ...] = ()
-    """Per statement: the variant's line that last changed it (None: as the base has it)."""
+    causes: tuple[tuple[s.Pos, ...], ...] = ()
+    """Per statement: the variant's lines that changed it, in order (empty: as in the base)."""
     removed: tuple[tuple[str, s.Pos], ...] = ()
     """Names the variant removed, with the `remove` line."""
     gaps: tuple[Gap, ...] = ()
@@ -182,7 +182,7 @@ def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[D
     ancestors = (ir.Ancestor(ext.base.text, base.version, base.lineage.digest),
                  *base.lineage.extends)
     lineage = Lineage(own_digest, ancestors, tuple(changes))
-    causes = tuple(merger.cause.get(id(st)) for st in merger.statements)
+    causes = tuple(tuple(merger.cause.get(id(st), ())) for st in merger.statements)
     return Resolved(tuple(merger.statements), lineage, version, version_pos, causes,
                     tuple(merger.removed), tuple(merger.gaps), ext.base.pos,
                     loaded.diagnostics), diags
@@ -205,48 +205,57 @@ def attribute(diags: Iterable[Diagnostic], resolved: Resolved,
             continue
         if (d.code, d.message, d.pos) in inherited:
             continue
-        cause = _cause(d, resolved) or resolved.extends_pos
-        hint = _rerange_hint(d, resolved) or d.hint
-        out.append(replace(d, pos=cause, hint=hint, related=(
-            Related(d.pos, "in the base, as this variant changed it"), *d.related)))
+        causes = _cause(d, resolved) or [resolved.extends_pos]
+        gap = _gap_of(d, resolved)
+        hint = d.hint
+        if gap is not None:  # a coverage error after a removed dice row: blame the removal
+            causes = [*(p for p in causes if p != gap.pos), gap.pos]
+            hint = _rerange_hint(gap) or hint
+        out.append(replace(d, pos=causes[-1], hint=hint, related=(
+            Related(d.pos, "in the base, as this variant changed it"),
+            *(Related(p, "this line changed it too") for p in causes[:-1]), *d.related)))
     return out
 
 
-def _cause(d: Diagnostic, resolved: Resolved) -> s.Pos | None:
+def _cause(d: Diagnostic, resolved: Resolved) -> list[s.Pos]:
+    """The variant's lines that changed the statement holding ``d`` (the last one last)."""
     assert d.pos is not None
-    best: tuple[int, s.Pos] | None = None
+    best: tuple[int, list[s.Pos]] | None = None
     for st, cause in zip(resolved.statements, resolved.causes, strict=False):
-        if cause is None:
+        if not cause:
             continue
         lines = [p.line for p in _positions(st) if p.file == d.pos.file]
         if lines and min(lines) <= d.pos.line <= max(lines):
             size = max(lines) - min(lines)
             if best is None or size < best[0]:
-                best = (size, cause)
+                best = (size, list(dict.fromkeys(cause)))
     if best is not None:
         return best[1]
     quoted = set(re.findall(r"'([^']+)'", d.message))
-    return next((pos for name, pos in reversed(resolved.removed) if name in quoted), None)
+    return [pos for name, pos in resolved.removed if name in quoted][-1:]
 
 
-def _rerange_hint(d: Diagnostic, resolved: Resolved) -> str | None:
-    if d.code != "E301":
+def _gap_of(d: Diagnostic, resolved: Resolved) -> Gap | None:
+    """The removed dice row behind a coverage error (E301, E303), if any."""
+    if d.code not in ("E301", "E303"):
         return None
-    for gap in resolved.gaps:
-        if f"'{gap.table}'" in d.message or (d.pos is not None and gap.table in _names_at(
-                d, resolved)):
-            options = []
-            for side, row in (("below", gap.below), ("above", gap.above)):
-                if row is None:
-                    continue
-                name, low, high = row
-                new = (low, gap.high) if side == "below" else (gap.low, high)
-                text = _range_text(*new)
-                options.append(f"`override {gap.table}.{name} range {text}`")
-            if options:
-                return (f"re-range a neighbour of the removed row ({_range_text(gap.low, gap.high)}"
-                        f"): {' or '.join(options)}")
-    return None
+    names = _names_at(d, resolved)
+    return next((gap for gap in reversed(resolved.gaps) if gap.table in names), None)
+
+
+def _rerange_hint(gap: Gap) -> str | None:
+    """Which neighbour of a removed dice row to re-range to close the gap, and how."""
+    options = []
+    for side, row in (("below", gap.below), ("above", gap.above)):
+        if row is None:
+            continue
+        name, low, high = row
+        new = (low, gap.high) if side == "below" else (gap.low, high)
+        options.append(f"`override {gap.table}.{name} range {_range_text(*new)}`")
+    if not options:
+        return None
+    return (f"re-range a neighbour of the removed row to cover "
+            f"{_range_text(gap.low, gap.high)}: {' or '.join(options)}")
 
 
 def _names_at(d: Diagnostic, resolved: Resolved) -> set[str]:
@@ -361,7 +370,7 @@ class _Merger:
         self.diags: list[Diagnostic] = []
         self.overridden: dict[tuple[str, ...], tuple[s.Pos, str]] = {}
         self.pending: list[tuple[ir.Change, s.Extras]] = []
-        self.cause: dict[int, s.Pos] = {}
+        self.cause: dict[int, list[s.Pos]] = {}
         self.removed: list[tuple[str, s.Pos]] = []
         self.gaps: list[Gap] = []
 
@@ -369,12 +378,14 @@ class _Merger:
         for st in variant:
             if isinstance(st, s.ExtendsDecl):
                 continue
-            before = {id(b) for b in self.statements}
+            before = {id(b): b for b in self.statements}
+            old = list(self.statements)
             self._one(st)
             pos = _pos_of(st)
-            for b in self.statements:
-                if id(b) not in before:
-                    self.cause[id(b)] = pos
+            for i, b in enumerate(self.statements):
+                if id(b) not in before:  # new or rewritten: keep what changed it before
+                    was = old[i] if i < len(old) and type(old[i]) is type(b) else None
+                    self.cause[id(b)] = [*self.cause.get(id(was), []), pos] if was else [pos]
         languages = self._languages()
         default = languages[0] if languages else "en"
         return [replace(change, info=self._info(extras, default))
