@@ -208,7 +208,7 @@ class _Index:
                     return None
                 if field in ("table", "modifier"):
                     name = getattr(found_trigger, field)
-                    return None if name is None else ir.Cell(ir.Text(self._label(name)))
+                    return None if name is None else ir.Cell(ir.Symbol(name))
                 count = getattr(found_trigger, field)
                 return None if count is None else ir.Cell(ir.Number(count))
             case ir.ParamPath(param=param):
@@ -225,10 +225,6 @@ class _Index:
                 return None if note is None else ir.Cell(ir.Text(note))
             case _:
                 assert_never(path)
-
-    def _label(self, name: str) -> str:
-        labels = self.labels(name)
-        return labels.get(self.rs.languages[0], name) if labels else name
 
     def _cell(self, feature: str, column: str, key: str | None) -> ir.Cell | None:
         found = next((f for f in self.rs.features if f.id == feature), None)

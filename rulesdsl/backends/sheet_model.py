@@ -880,7 +880,13 @@ class _Builder:
         return [Block("changes", "", lines=lines, kind="text")] if lines else []
 
     def cell_text(self, cell: ir.Cell) -> str:
-        """A whole cell in one line: the value for everyone, then the exceptions."""
+        """A whole cell in one line: the value for everyone, then the exceptions; a name
+        (what a trigger rolls with) by its label."""
+        dice_mods = {m.id: m.info for d in self.rs.dice_tables for m in d.modifiers}
+        if isinstance(cell.default, ir.Symbol) and (
+                cell.default.name in self.names or cell.default.name in dice_mods):
+            name = cell.default.name
+            return self.label(self.names.get(name) or dice_mods[name], name)
         parts = [self.text(cell.default)] if cell.default is not None else []
         parts += [f"{self.name(k)} {self.text(v)}" if not isinstance(v, ir.Flag) or not v.value
                   else self.name(k) for k, v in cell.exceptions.items()]
