@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -337,3 +338,127 @@ def test_diff_against_a_missing_revision_is_bad_usage(
     code, _, err = run(["diff", "rulesets/heavy_gear.terrain", "--rev", "nope"], capsys)
     assert code == 2
     assert err.startswith("rulesdsl: error: nope:rulesets/heavy_gear.terrain:")
+
+
+# ---- rebase check: a house rule against a new version of its base ---------------------------
+
+
+def _moved_base(tmp_path: Path) -> Path:
+    """A copy of the bundled rulesets whose heavy_gear moved to 1.1.0: walkers pay 4 on soft
+    ground (a cell the house rule overrides), 2 in the clear and 3 in rapid water."""
+    folder = tmp_path / "moved"
+    folder.mkdir()
+    for path in RULESETS.glob("*.terrain"):
+        (folder / path.name).write_text(path.read_text("utf-8"), "utf-8")
+    base = folder / "heavy_gear.terrain"
+    text = base.read_text("utf-8")
+    for old, new in (("version 1.0.0", "version 1.1.0"), ("| 2, walker 3\n", "| 2, walker 4\n"),
+                     ('fr "Dégagé"                                | 1\n',
+                      'fr "Dégagé"                                | 1, walker 2\n')):
+        assert old in text
+        text = text.replace(old, new, 1)
+    base.write_text(text, "utf-8")
+    return base
+
+
+def test_rebase_lists_the_overridden_cells_the_base_changed_and_what_is_inherited(
+        tmp_path: Path) -> None:
+    moved = compiled(_moved_base(tmp_path))
+    r = semantic.rebase(bundled("heavy_gear"), moved, bundled("heavy_gear_house"))
+    assert [(c.level, c.path, c.old, c.new) for c in r.overridden] == [
+        ("rules", "soft.walker", "3", "4")]
+    assert summary(r.inherited) == [("rules", "changed", "clear.walker")]
+    assert r.base.count("rules") == 2
+
+
+def test_a_whole_cell_override_covers_every_mode_of_that_cell(tmp_path: Path) -> None:
+    base = _moved_base(tmp_path)
+    base.write_text(base.read_text("utf-8").replace("rapid_water \"Rapid water\" fr \"Eau vive\""
+                                                    " | +1", "rapid_water \"Rapid water\" fr "
+                                                    "\"Eau vive\" | +1, walker +2"), "utf-8")
+    r = semantic.rebase(bundled("heavy_gear"), compiled(base), bundled("heavy_gear_house"))
+    assert sorted(c.path for c in r.overridden) == ["rapid_water.walker", "soft.walker"]
+
+
+def test_diff_rebase_prints_the_check_for_a_bundled_house_rule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = _moved_base(tmp_path)
+    assert main(["diff", "heavy_gear_house", "--rebase", str(base)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "heavy_gear_house 1.0.0 on heavy_gear 1.0.0 -> heavy_gear 1.1.0",
+        "overridden by heavy_gear_house, changed by the base (1):",
+        "  ! Soft (sand, snow, mud), Walker: 3 -> 4 MP per inch  [soft.walker] (rules)",
+        "inherited, rules (1):",
+        "  ~ Clear, open, Walker: 1 -> 2 MP per inch  [clear.walker]",
+        "2 base changes: 1 on what heavy_gear_house overrides, 1 inherited (1 rules)",
+    ]
+    assert main(["diff", "heavy_gear_house", "--rebase", str(base), "--fail-on", "rules"]) == 1
+    capsys.readouterr()
+    assert main(["diff", "heavy_gear_house", "--rebase", str(base), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["path"] for c in data["overridden"]] == ["soft.walker"]
+    assert [c["path"] for c in data["inherited"]["changes"]] == ["clear.walker"]
+
+
+def test_rebase_reports_an_override_the_new_base_no_longer_has(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = _moved_base(tmp_path)
+    text = base.read_text("utf-8")
+    base.write_text(re.sub(r"  rapid_water .*\n\s+note .*\n", "", text), "utf-8")
+    assert main(["diff", "heavy_gear_house", "--rebase", str(base)]) == 1
+    captured = capsys.readouterr()
+    assert "error[E504]" in captured.err and "rapid_water" in captured.err
+    assert "[rapid_water] (breaking)" in captured.out
+
+
+# ---- ids resolve against the project, or --dir ---------------------------------------------
+
+
+def _elsewhere(tmp_path: Path) -> Path:
+    folder = tmp_path / "my rules"
+    folder.mkdir()
+    for name in ("heavy_gear", "heavy_gear_house"):
+        (folder / f"{name}.terrain").write_text(
+            (RULESETS / f"{name}.terrain").read_text("utf-8"), "utf-8")
+    return folder
+
+
+def test_the_diff_command_that_new_prints_works_as_printed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rulesdsl new --dir X` printed a `rulesdsl diff` that only looked in ./rulesets."""
+    folder = _elsewhere(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    assert main(["new", "my_house", "--extends", "heavy_gear", "--dir", str(folder)]) == 0
+    printed = capsys.readouterr().err
+    command = re.search(r"`rulesdsl (diff [^`]+)`", printed)
+    assert command is not None
+    assert main(shlex.split(command.group(1))) == 0
+    assert capsys.readouterr().out.startswith("heavy_gear 1.0.0 -> my_house 0.1.0")
+
+
+@pytest.mark.parametrize("argv", [
+    ["diff", "--dir", "{dir}", "heavy_gear", "heavy_gear_house"],
+    ["diff", "--dir", "{dir}", "heavy_gear_house", "--rebase", "heavy_gear"],
+    ["sheet", "--dir", "{dir}", "heavy_gear_house", "--format", "md"],
+    ["export", "--dir", "{dir}", "heavy_gear_house", "--format", "json"],
+    ["check", "--dir", "{dir}", "heavy_gear_house"],
+    ["check", "--dir", "{dir}"],
+])
+def test_every_verb_that_takes_ids_finds_them_in_dir(
+        tmp_path: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _elsewhere(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main([a.replace("{dir}", str(folder)) for a in argv]) == 0, capsys.readouterr().err
+
+
+def test_ids_resolve_from_inside_a_folder_of_rulesets(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(_elsewhere(tmp_path))
+    assert main(["diff", "heavy_gear", "heavy_gear_house"]) == 0
+    assert "[soft.walker]" in capsys.readouterr().out

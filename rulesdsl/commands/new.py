@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import keyword
 import re
+import shlex
 import sys
 from pathlib import Path
 
 from rulesdsl import diff as semantic
 from rulesdsl import ir
-from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report
+from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, report, rulesets_folder
 from rulesdsl.compiler import Compiler
 from rulesdsl.symbols import RESERVED
 
@@ -33,7 +34,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    folder = Path(args.dir) if args.dir else find_project() / "rulesets"
+    folder = rulesets_folder(args.dir)
     name, base_id = args.name, args.extends
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or keyword.iskeyword(name) or (
             name in RESERVED):
@@ -63,8 +64,9 @@ def run(args: argparse.Namespace) -> int:
             handle.write(text)
     except FileExistsError as exc:  # created meanwhile
         raise UsageError(f"{target} already exists") from exc
+    where = f" --dir {shlex.quote(args.dir)}" if args.dir else ""
     print(f"wrote {target}: a variant of {base_id} {base.ruleset.version}; edit it, then "
-          f"`rulesdsl diff {base_id} {name}` lists what it changes", file=sys.stderr)
+          f"`rulesdsl diff{where} {base_id} {name}` lists what it changes", file=sys.stderr)
     return EXIT_OK
 
 
