@@ -11,7 +11,6 @@ import keyword
 import re
 import shlex
 import sys
-from pathlib import Path
 
 from rulesdsl import diff as semantic
 from rulesdsl import ir
