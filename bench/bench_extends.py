@@ -1,0 +1,67 @@
+"""Benchmark: compiling a chain of `extends` of growing depth, to show it grows linearly.
+
+Run: python bench/bench_extends.py [--depths 25 50 100 200] [--repeat N]
+Each depth writes a base (the bundled heavy_gear) and a chain of variants on top of it, each
+overriding one cell, then compiles every file of the folder with one Compiler (what `rulesdsl
+check` and `build` do). Prints the median time per depth and the ratio to the previous depth:
+linear growth doubles the time when the depth doubles (ratio ~2); before the compiler resolved
+each base once, the ratio was ~4-7 (25/50/100/200 took 2/8/53/360 s). No thresholds here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from rulesdsl.compiler import Compiler, ruleset_files
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_chain(folder: Path, depth: int) -> None:
+    (folder / "heavy_gear.terrain").write_text(
+        (ROOT / "rulesets" / "heavy_gear.terrain").read_text("utf-8"), "utf-8")
+    previous = "heavy_gear"
+    for i in range(depth):
+        name = f"v{i:04d}"
+        (folder / f"{name}.terrain").write_text(
+            f'ruleset {name} "Variant {i}" fr "Variante {i}"\nversion 1.0.{i}\n'
+            f"extends {previous}@>=1.0\noverride soft.walker | {i % 5 + 1}\n", "utf-8")
+        previous = name
+
+
+def compile_all(folder: Path) -> int:
+    compiler = Compiler()
+    compiled = [compiler.compile_file(p) for p in ruleset_files(folder)]
+    assert all(c.ok for c in compiled), [d.message for c in compiled for d in c.diagnostics]
+    return len(compiled)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--depths", type=int, nargs="+", default=[25, 50, 100, 200])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    previous: float | None = None
+    print(f"{'depth':>6} {'files':>6} {'median':>10} {'ratio':>7}")
+    for depth in args.depths:
+        with tempfile.TemporaryDirectory(prefix="rulesdsl-bench-") as tmp:
+            folder = Path(tmp)
+            write_chain(folder, depth)
+            samples = []
+            files = 0
+            for _ in range(args.repeat):
+                start = time.perf_counter()
+                files = compile_all(folder)
+                samples.append(time.perf_counter() - start)
+        median = statistics.median(samples)
+        ratio = f"{median / previous:7.2f}" if previous else "      -"
+        print(f"{depth:>6} {files:>6} {median * 1000:8.0f} ms {ratio}")
+        previous = median
+
+
+if __name__ == "__main__":
+    main()
