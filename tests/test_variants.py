@@ -882,11 +882,12 @@ def test_comments_blank_lines_and_layout_leave_the_digest_alone(tmp_path: Path) 
 def test_fmt_never_changes_a_digest(tmp_path: Path) -> None:
     for path in sorted(RULESETS.glob("*.terrain")):
         (tmp_path / path.name).write_text(path.read_text("utf-8"), "utf-8")
-    before = {p.stem: Compiler().compile_file(p).ruleset for p in tmp_path.glob("*.terrain")}
+    first, second = Compiler(), Compiler()
+    before = {p.stem: first.compile_file(p).ruleset for p in tmp_path.glob("*.terrain")}
     scrambled = tmp_path / "heavy_gear.terrain"
     scrambled.write_text(scrambled.read_text("utf-8").replace(" | ", "|"), "utf-8")
     assert main(["fmt", str(tmp_path)]) in (0, 1)
-    after = {p.stem: Compiler().compile_file(p).ruleset for p in tmp_path.glob("*.terrain")}
+    after = {p.stem: second.compile_file(p).ruleset for p in tmp_path.glob("*.terrain")}
     for name, rs in before.items():
         assert rs is not None and after[name] is not None
         assert after[name].digest == rs.digest, name  # type: ignore[union-attr]
