@@ -473,9 +473,42 @@ class _Differ:
             rows_b = [_fmt_row(r, {p.name for p in b.params if p.unit == "bool"})
                       for r in b.rows]
             if rows_a != rows_b:
-                self.add("rules", "changed", b.id, f"{name}: rows changed: "
-                         f"{'; '.join(rows_a)} -> {'; '.join(rows_b)}",
-                         "; ".join(rows_a), "; ".join(rows_b))
+                self._decision_rows(b, name, a.rows, b.rows, rows_a, rows_b)
+
+    def _decision_rows(self, d: ir.Decision, name: str, old: Sequence[ir.DecisionRow],
+                       new: Sequence[ir.DecisionRow], text_a: list[str],
+                       text_b: list[str]) -> None:
+        """Row by row, each named by its outcome (as a variant names them), when outcomes are
+        unique on both sides; else the rows as a whole."""
+        keys_a = [r.outcome for r in old]
+        keys_b = [r.outcome for r in new]
+        if len(set(keys_a)) != len(keys_a) or len(set(keys_b)) != len(keys_b):
+            self.add("rules", "changed", d.id, f"{name}: rows changed: "
+                     f"{'; '.join(text_a)} -> {'; '.join(text_b)}",
+                     "; ".join(text_a), "; ".join(text_b))
+            return
+        was = dict(zip(keys_a, text_a, strict=True))
+        now = dict(zip(keys_b, text_b, strict=True))
+        outcome = {o.id: self.label(o.info, o.id) for o in d.outcomes}
+        for i, key in enumerate(keys_b):
+            label = outcome.get(key, key)
+            if key not in was:
+                after = f" after '{outcome.get(keys_b[i - 1], keys_b[i - 1])}'" if i else " first"
+                self.add("rules", "added", f"{d.id}.{key}",
+                         f"{name}: row added{after}: {now[key]}", None, now[key])
+            elif was[key] != now[key]:
+                before, after_ = (was[key].rsplit(" -> ", 1)[0], now[key].rsplit(" -> ", 1)[0])
+                self.add("rules", "changed", f"{d.id}.{key}",
+                         f"{name}, row {label}: {before} -> {after_}", before, after_)
+        for key in keys_a:
+            if key not in now:
+                self.add("rules", "removed", f"{d.id}.{key}",
+                         f"{name}: row removed: {was[key]}", was[key], None)
+        common_a = [k for k in keys_a if k in now]
+        common_b = [k for k in keys_b if k in was]
+        if common_a != common_b:
+            self.add("rules", "changed", d.id, f"{name}: rows reordered: "
+                     f"{', '.join(common_a)} -> {', '.join(common_b)}")
 
     # -- tables -----------------------------------------------------------------------------
 

@@ -167,9 +167,8 @@ def diff_texts(tmp_path: Path, old: str, new: str) -> semantic.Diff:
     ("(rise in)", "(height in)", [("breaking", "changed", "climb")],
      "Climbing: input rise renamed height"),
     ("distance <= 2 in -> passive", "distance <= 3 in -> passive",
-     [("rules", "changed", "lock")],
-     "Lock: rows changed: hidden -> none; distance <= 2 -> passive; otherwise -> active -> "
-     "hidden -> none; distance <= 3 -> passive; otherwise -> active"),
+     [("rules", "changed", "lock.passive")],
+     "Lock, row Passive: distance <= 2 -> distance <= 3"),
     ("| 2 in | 4 in", "| 2 in | 5 in", [("rules", "changed", "speed.fast.heavy")],
      "Speed, Heavy (Fast): 4 in -> 5 in"),
     ("| 2 in | 4 in", "| 2 in | no", [("breaking", "changed", "speed.fast.heavy")],

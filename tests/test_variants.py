@@ -682,7 +682,7 @@ PATH_KINDS = [
     ("override climb.impassable.at | 3 in\n", "climb.impassable.at", ("climb(2)", 2), "climb",
      "modifié: Montée: 2 in → 3 in"),
     ("override lock.auto: distance <= 8 -> auto \"Automatic\" fr \"Automatique\"\n",
-     "lock.auto", ("lock(hidden=False, distance=7).id", "auto"), "lock",
+     "lock.auto", ("lock(hidden=False, distance=7).id", "auto"), "lock.auto",
      "modifié: Verrouillage \u203a Automatique"),
     ("insert lock before auto: distance <= 2 -> point_blank \"Point blank\" fr \"À bout\"\n",
      "lock.point_blank", ("lock(hidden=False, distance=1).id", "point_blank"),
@@ -690,7 +690,8 @@ PATH_KINDS = [
     ("insert lock after no_lock: distance > 20 -> too_far \"Too far\" fr \"Trop loin\"\n",
      "lock.too_far", ("lock(hidden=False, distance=30).id", "too_far"), "lock.too_far",
      "ajouté: Verrouillage \u203a Trop loin"),
-    ("remove lock.auto\n", "lock.auto", ("lock(hidden=False, distance=1).id", "roll"), "lock",
+    ("remove lock.auto\n", "lock.auto", ("lock(hidden=False, distance=1).id", "roll"),
+     "lock.auto",
      "supprimé: Verrouillage \u203a Automatique"),
     ("override effects.fire range 10+\nremove effects.blast\n", "effects.fire.range",
      ("roll('effects', 12).id", "fire"), "effects.fire",
@@ -751,6 +752,20 @@ def test_every_path_kind_changes_the_module_the_diff_and_the_sheet(
     if sheet_line is not None:
         markdown = render_sheet(house, "md", "fr").decode("utf-8")
         assert sheet_line in markdown.replace("\\", "")
+
+
+def test_the_diff_names_decision_rows_as_a_variant_does(tmp_path: Path) -> None:
+    base, house = base_and_house(tmp_path, """\
+override lock.auto: distance <= 8 -> auto "Automatic" fr "Automatique"
+insert lock before auto: distance <= 2 -> point_blank "Point blank" fr "À bout"
+""")
+    rows = [(c.level, c.action, c.path, c.message) for c in semantic.diff(base, house).changes
+            if c.level == "rules"]
+    assert rows == [
+        ("rules", "added", "lock.point_blank",
+         "Lock: row added after 'No lock': distance <= 2 -> point_blank"),
+        ("rules", "changed", "lock.auto", "Lock, row Automatic: distance <= 6 -> distance <= 8"),
+    ]
 
 
 def test_a_numeric_row_key_is_removed_by_its_number(tmp_path: Path) -> None:
