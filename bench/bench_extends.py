@@ -15,7 +15,9 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
+from rulesdsl import resolve
 from rulesdsl.compiler import Compiler, ruleset_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +35,34 @@ def write_chain(folder: Path, depth: int) -> None:
         previous = name
 
 
+class MergeMeter:
+    """Counts the merges of a variant into its base, and the time they take (the part of a
+    compile that `extends` adds; lowering and checks cost the same per file whatever the
+    chain)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.seconds = 0.0
+        self._real = resolve._Merger.apply
+
+    def __enter__(self) -> MergeMeter:
+        real = self._real
+
+        def apply(merger: Any, variant: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return real(merger, variant)
+            finally:
+                self.count += 1
+                self.seconds += time.perf_counter() - start
+
+        resolve._Merger.apply = apply  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        resolve._Merger.apply = self._real  # type: ignore[method-assign]
+
+
 def compile_all(folder: Path) -> int:
     compiler = Compiler()
     compiled = [compiler.compile_file(p) for p in ruleset_files(folder)]
@@ -45,22 +75,28 @@ def main() -> None:
     parser.add_argument("--depths", type=int, nargs="+", default=[25, 50, 100, 200])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    previous: float | None = None
-    print(f"{'depth':>6} {'files':>6} {'median':>10} {'ratio':>7}")
+    previous: tuple[float, float] | None = None
+    print(f"{'depth':>6} {'files':>6} {'compile':>10} {'ratio':>6} {'merges':>7} "
+          f"{'merging':>10} {'ratio':>6}")
     for depth in args.depths:
         with tempfile.TemporaryDirectory(prefix="rulesdsl-bench-") as tmp:
             folder = Path(tmp)
             write_chain(folder, depth)
-            samples = []
-            files = 0
+            samples, merging = [], []
+            files = merges = 0
             for _ in range(args.repeat):
-                start = time.perf_counter()
-                files = compile_all(folder)
-                samples.append(time.perf_counter() - start)
-        median = statistics.median(samples)
-        ratio = f"{median / previous:7.2f}" if previous else "      -"
-        print(f"{depth:>6} {files:>6} {median * 1000:8.0f} ms {ratio}")
-        previous = median
+                with MergeMeter() as meter:
+                    start = time.perf_counter()
+                    files = compile_all(folder)
+                    samples.append(time.perf_counter() - start)
+                merging.append(meter.seconds)
+                merges = meter.count
+        median, merge_time = statistics.median(samples), statistics.median(merging)
+        ratios = (f"{median / previous[0]:6.2f}", f"{merge_time / previous[1]:6.2f}") if (
+            previous) else ("     -", "     -")
+        print(f"{depth:>6} {files:>6} {median * 1000:7.0f} ms {ratios[0]} {merges:>7} "
+              f"{merge_time * 1000:7.0f} ms {ratios[1]}")
+        previous = (median, merge_time)
 
 
 if __name__ == "__main__":
