@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any, Literal
 
-from rulesdsl import ir
+from rulesdsl import ir, spelling
 from rulesdsl import syntax as s
 from rulesdsl.changelog import path_text
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
@@ -251,11 +251,11 @@ def _rerange_hint(gap: Gap) -> str | None:
             continue
         name, low, high = row
         new = (low, gap.high) if side == "below" else (gap.low, high)
-        options.append(f"`override {gap.table}.{name} range {_range_text(*new)}`")
+        options.append(f"`override {gap.table}.{name} range {spelling.dice_range(*new)}`")
     if not options:
         return None
     return (f"re-range a neighbour of the removed row to cover "
-            f"{_range_text(gap.low, gap.high)}: {' or '.join(options)}")
+            f"{spelling.dice_range(gap.low, gap.high)}: {' or '.join(options)}")
 
 
 def _names_at(d: Diagnostic, resolved: Resolved) -> set[str]:
@@ -263,14 +263,6 @@ def _names_at(d: Diagnostic, resolved: Resolved) -> set[str]:
     assert d.pos is not None
     return {st.item.name.text for st in resolved.statements if isinstance(st, s.DiceDecl)
             and st.item.name.pos.file == d.pos.file and st.item.name.pos.line == d.pos.line}
-
-
-def _range_text(low: int | None, high: int | None) -> str:
-    if low is None:
-        return f"{high}-"
-    if high is None:
-        return f"{low}+"
-    return str(low) if low == high else f"{low}-{high}"
 
 
 def _positions(node: Any) -> Iterable[s.Pos]:
@@ -378,13 +370,13 @@ class _Merger:
         for st in variant:
             if isinstance(st, s.ExtendsDecl):
                 continue
-            before = {id(b): b for b in self.statements}
-            old = list(self.statements)
+            before = {id(b) for b in self.statements}
+            named = {_key(b): b for b in self.statements}
             self._one(st)
             pos = _pos_of(st)
-            for i, b in enumerate(self.statements):
-                if id(b) not in before:  # new or rewritten: keep what changed it before
-                    was = old[i] if i < len(old) and type(old[i]) is type(b) else None
+            for b in self.statements:
+                if id(b) not in before:  # new or rewritten: keep what changed it before too
+                    was = named.get(_key(b))
                     self.cause[id(b)] = [*self.cause.get(id(was), []), pos] if was else [pos]
         languages = self._languages()
         default = languages[0] if languages else "en"
@@ -737,8 +729,7 @@ class _Merger:
             return None
         slot = columns.index(column) if column else 0
         r = rows.index(row_name.text)
-        change = ir.TableCellPath(head, column if len(columns) > 1 or (len(path) == 3 and column)
-                                  else None, row_name.text)
+        change = ir.TableCellPath(head, column or None, row_name.text)
 
         def apply(st: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(st, s.TableDecl)
@@ -1092,6 +1083,12 @@ def _replace_node(node: Any, old: object, new: object) -> Any:
                 changes[f.name] = replaced
         return replace(node, **changes) if changes else node
     return node
+
+
+def _key(st: s.Statement) -> tuple[type, str]:
+    """A statement's kind and name: what stays the same when a change rewrites it."""
+    item = getattr(st, "item", None)
+    return type(st), item.name.text if isinstance(item, s.Item) else ""
 
 
 def _pos_of(st: s.Statement) -> s.Pos:
