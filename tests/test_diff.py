@@ -351,11 +351,11 @@ def _moved_base(tmp_path: Path) -> Path:
         (folder / path.name).write_text(path.read_text("utf-8"), "utf-8")
     base = folder / "heavy_gear.terrain"
     text = base.read_text("utf-8")
-    for old, new in (("version 1.0.0", "version 1.1.0"), ("| 2, walker 3\n", "| 2, walker 4\n"),
-                     ('fr "Dégagé"                                | 1\n',
-                      'fr "Dégagé"                                | 1, walker 2\n')):
-        assert old in text
-        text = text.replace(old, new, 1)
+    for old, new in ((r"\nversion 1\.0\.0\n", "\nversion 1.1.0\n"),
+                     (r"(\n  soft [^|]*\| 2, walker )3\n", r"\g<1>4\n"),
+                     (r"(\n  clear [^|]*\| 1)\n", r"\1, walker 2\n")):
+        text, count = re.subn(old, new, text, count=1)
+        assert count == 1, old
     base.write_text(text, "utf-8")
     return base
 
@@ -404,7 +404,8 @@ def test_rebase_reports_an_override_the_new_base_no_longer_has(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     base = _moved_base(tmp_path)
     text = base.read_text("utf-8")
-    base.write_text(re.sub(r"  rapid_water .*\n\s+note .*\n", "", text), "utf-8")
+    text = re.sub(r"  rapid_water .*\n\s+note .*\n", "", text)
+    base.write_text(re.sub(r"\nexclude rapid_water .*\n", "\n", text), "utf-8")
     assert main(["diff", "heavy_gear_house", "--rebase", str(base)]) == 1
     captured = capsys.readouterr()
     assert "error[E504]" in captured.err and "rapid_water" in captured.err
