@@ -59,26 +59,56 @@ def find_project(start: Path | None = None) -> Path:
                      "--rulesets and --out")
 
 
-def ruleset_path(name: str, project: Path | None = None) -> Path:
-    """A ruleset by path, or by id in the project's rulesets/ folder."""
-    from rulesdsl.compiler import ruleset_files
+def rulesets_folder(folder: str | None = None) -> Path:
+    """Where ruleset ids are looked up: ``--dir``, else the rulesets/ folder of the project
+    (this folder or a parent), else this folder when it holds rulesets itself."""
+    if folder is not None:
+        path = Path(folder)
+        if not path.is_dir():
+            raise UsageError(f"no such folder: {folder}")
+        return path
+    try:
+        return find_project() / "rulesets"
+    except UsageError:
+        if any(p.suffix in SUFFIXES for p in Path.cwd().iterdir()):
+            return Path.cwd()
+        raise
 
+
+def add_dir_option(parser: argparse.ArgumentParser) -> None:
+    """``--dir DIR``: the rulesets folder ids are looked up in (every verb that takes ids)."""
+    parser.add_argument("--dir", metavar="DIR", default=None,
+                        help="the rulesets folder to find ruleset ids in (default: rulesets/ "
+                             "of this project)")
+
+
+def ruleset_path(name: str, project: Path | None = None, folder: str | None = None) -> Path:
+    """A ruleset by path, or by id in the project's rulesets/ folder (or ``folder``)."""
     path = Path(name)
     if path.suffix in SUFFIXES or path.exists():
         if not path.is_file():
             raise UsageError(f"no such file: {name}")
         return path
-    folder = (project or find_project()) / "rulesets"
+    folder_path = project / "rulesets" if project else rulesets_folder(folder)
+    return _by_id(name, folder_path)
+
+
+def _by_id(name: str, folder: Path) -> Path:
+    from rulesdsl.compiler import ruleset_files
+
     for suffix in SUFFIXES:
         candidate = folder / f"{name}{suffix}"
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError as exc:  # a name too long for the file system
+            raise UsageError(f"'{name[:64]}...' is not a ruleset id: {exc.strerror}") from exc
     known = ", ".join(p.stem for p in ruleset_files(folder))
     raise UsageError(f"no ruleset '{name}' in {folder} (there are: {known})")
 
 
-def compile_one(name: str, compiler: Compiler, fmt: str) -> Compiled:
-    compiled = compiler.compile_file(ruleset_path(name))
+def compile_one(name: str, compiler: Compiler, fmt: str, folder: str | None = None) -> Compiled:
+    compiled = compiler.compile_file(ruleset_path(name, folder=folder))
     report(compiled.diagnostics, compiler, fmt)
     return compiled
 
@@ -91,9 +121,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     compiler = Compiler()
     paths: list[Path] = []
-    for name in args.paths or [str(find_project() / "rulesets")]:
+    for name in args.paths or [str(rulesets_folder(args.dir))]:
         path = Path(name)
-        paths += ruleset_files(path) if path.is_dir() else [ruleset_path(name)]
+        paths += ruleset_files(path) if path.is_dir() else [ruleset_path(name,
+                                                                           folder=args.dir)]
     diags: list[Diagnostic] = []
     ok = True
     for path in paths:
@@ -129,7 +160,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from rulesdsl.serial import to_data
 
     compiler = Compiler()
-    compiled = compile_one(args.ruleset, compiler, "text")
+    compiled = compile_one(args.ruleset, compiler, "text", args.dir)
     if compiled.ruleset is None:
         return EXIT_RULES
     if args.format == "csv":  # one table of the ruleset, for a spreadsheet
@@ -180,6 +211,7 @@ def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--against", metavar="REV",
                    help="warn (W601) when a ruleset changed since this git revision without "
                         "the version bump the change needs")
+    add_dir_option(p)
     _format_option(p)
     p.set_defaults(run=cmd_check)
 
@@ -203,6 +235,7 @@ def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("yaml", "json", "csv"), default="yaml")
     p.add_argument("--table", metavar="NAME", help="with --format csv: the layer, table, "
                    "modifier or dice table to export")
+    add_dir_option(p)
     p.set_defaults(run=cmd_export)
 
     for name, help_line in VERBS.items():

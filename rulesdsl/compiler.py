@@ -1,26 +1,28 @@
-"""The pipeline as a library: source -> parse -> resolve -> lower (with checks) -> IR.
+"""The pipeline as a library: source -> parse -> resolve -> lower -> checks -> IR.
 
-A :class:`Compiler` keeps one parser and a cache of parsed files, so compiling a directory of
-rulesets parses each file (bases included) once. The IR the compiler builds is not validated
-against the JSON Schema at run time (tests/test_ir_schema.py does that for every bundled
-ruleset); YAML input still is. Garbage collection is held off while a file compiles: the
-syntax tree and IR are acyclic and freed by reference counting, and the collector's passes
-over the many young objects made the compile super-linear in the size of the file.
+A :class:`Compiler` keeps one parser and a cache of parsed and compiled files, so compiling a
+directory of rulesets parses and compiles each file (bases included) once, and a chain of N
+variants costs N merges: a file's bases are compiled first, root first, without recursion.
+The IR the compiler builds is not validated against the JSON Schema at run time
+(tests/test_ir_schema.py does that for every bundled ruleset). Garbage collection is held off
+while a file compiles: the syntax tree and IR are acyclic and freed by reference counting, and
+the collector's passes over the many young objects made the compile super-linear in the size
+of the file.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulesdsl import checks, ir
+from rulesdsl import changelog, checks, ir
 from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error, sort_key
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.lower import lower
 from rulesdsl.parse import Parser
-from rulesdsl.resolve import resolve
+from rulesdsl.resolve import Base, Cycle, Resolved, attribute, resolve
 
 if TYPE_CHECKING:
     from rulesdsl.fragments import FragmentParser
@@ -35,6 +37,7 @@ class Compiled:
     path: str
     ruleset: ir.Ruleset | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    resolved: Resolved | None = None
 
     @property
     def ok(self) -> bool:
@@ -47,8 +50,17 @@ class Compiler:
         self._fragments: FragmentParser | None = None
         """Parses cells of YAML rulesets with the DSL's grammar (made on first use)."""
         self._parsed: dict[Path, tuple[s.SourceFile | None, list[Diagnostic]]] = {}
+        self._compiled: dict[Path, Compiled] = {}
+        self._active: list[tuple[Path, str, s.Pos | None]] = []
+        """The files whose bases are being compiled: (file, name, its `extends` base)."""
         self.sources: dict[str, str] = {}
         """Text of every file read, by the path diagnostics use (to print source lines)."""
+
+    @property
+    def parser(self) -> Parser:
+        if self._parser is None:
+            self._parser = Parser()
+        return self._parser
 
     @property
     def fragments(self) -> FragmentParser:
@@ -57,12 +69,6 @@ class Compiler:
 
             self._fragments = FragmentParser()
         return self._fragments
-
-    @property
-    def parser(self) -> Parser:
-        if self._parser is None:
-            self._parser = Parser()
-        return self._parser
 
     def read(self, path: Path) -> tuple[str | None, list[Diagnostic]]:
         try:
@@ -88,11 +94,42 @@ class Compiler:
         return self._parsed[key]
 
     def compile_file(self, path: Path) -> Compiled:
+        key = _key(path) or path.absolute()
+        if key in self._compiled:
+            return self._compiled[key]
         with gc_paused():
             source, diags = self.parse_file(path)
             if source is None:
                 return Compiled(str(path), None, diags)
-            return self.compile_source(source, path.parent, diags)
+            chain = self._chain(key, path, source, diags)
+            saved = self._active
+            self._active = [(k, _label(p, src), _pos(_extends(src))) for k, p, src, _ in chain]
+            try:
+                for k, p, src, d in reversed(chain):  # the root first: each finds its base done
+                    self._compiled[k] = self.compile_source(src, p.parent, d)
+            finally:
+                self._active = saved
+            return self._compiled[key]
+
+    def _chain(self, key: Path, path: Path, source: s.SourceFile, diags: list[Diagnostic],
+               ) -> list[tuple[Path, Path, s.SourceFile, list[Diagnostic]]]:
+        """``path`` and the bases it extends not compiled yet, nearest first; it stops at a
+        base already compiled, missing or unparsable, or seen before (a cycle)."""
+        chain = [(key, path, source, diags)]
+        while True:
+            _, here, src, _ = chain[-1]
+            ext = _extends(src)
+            if ext is None:
+                return chain
+            base_path = base_file(here.parent, ext.text)
+            base_key = _key(base_path) if base_path else None
+            if base_path is None or base_key is None or base_key in self._compiled or any(
+                    base_key == k for k, _, _, _ in chain):
+                return chain
+            base, base_diags = self.parse_file(base_path)
+            if base is None:
+                return chain
+            chain.append((base_key, base_path, base, base_diags))
 
     def compile_text(self, text: str, path: str, base_dir: Path | None = None) -> Compiled:
         self.sources[path] = text
@@ -105,24 +142,27 @@ class Compiler:
 
     def compile_source(self, source: s.SourceFile, base_dir: Path,
                        syntax_errors: list[Diagnostic] | None = None) -> Compiled:
-        """Resolve and lower a parsed file; ``syntax_errors`` are carried along."""
+        """Resolve, lower and check a parsed file; ``syntax_errors`` are carried along."""
         with gc_paused():
             return self._compile_source(source, base_dir, syntax_errors)
 
     def _compile_source(self, source: s.SourceFile, base_dir: Path,
                         syntax_errors: list[Diagnostic] | None) -> Compiled:
         load_errors: list[Diagnostic] = list(syntax_errors or [])
+        bases: list[Compiled] = []
 
-        def load(ruleset_id: str) -> s.SourceFile | None:
-            if len(f"{ruleset_id}.terrain".encode("utf-8", "surrogatepass")) > 255:
-                return None  # a name no file system allows (is_file raises OSError) is E501
-            path = next((p for p in (base_dir / f"{ruleset_id}{x}" for x in SUFFIXES)
-                         if p.is_file()), None)
-            if path is None:
+        def load(ruleset_id: str) -> Base | Cycle | None:
+            path = base_file(base_dir, ruleset_id)
+            key = _key(path) if path else None
+            if path is None or key is None:
                 return None
-            base, diags = self.parse_file(path)
-            load_errors.extend(diags)
-            return base if not diags else None
+            for i, (k, _, _) in enumerate(self._active):
+                if k == key and key not in self._compiled:
+                    return Cycle(tuple((name, pos) for _, name, pos in self._active[i:]))
+            base = self.compile_file(path)
+            bases.append(base)
+            return Base(str(path), base.resolved if base.ok else None,
+                        tuple(base.diagnostics))
 
         resolved, diags = resolve(source, load)
         diags = load_errors + diags
@@ -132,13 +172,25 @@ class Compiler:
             return Compiled(source.path, None, _sorted(diags))
         fallback = s.Pos(source.path, 1, 1, 1, 1)
         lowered = lower(resolved.statements, resolved.lineage, fallback)
-        diags += [d for d in lowered.diagnostics if not (syntax_errors and d.code == "E110")]
-        ruleset = lowered.ruleset
-        if ruleset is not None:
-            diags += checks.run(ruleset, lowered.positions)
-            if any(d.is_error for d in diags):
-                ruleset = None
-        return Compiled(source.path, ruleset, _sorted(diags))
+        found = lowered.diagnostics
+        if lowered.ruleset is not None:
+            found = found + checks.run(lowered.ruleset, lowered.positions)
+        found = attribute(found, resolved, source.path)  # a variant's errors at its own lines
+        diags += [d for d in found if not (syntax_errors and d.code == "E110")]
+        ruleset = None if any(d.is_error for d in diags) else lowered.ruleset
+        if ruleset is not None and bases and bases[0].ruleset is not None:
+            ruleset = replace(ruleset, changes=changelog.annotate(
+                ruleset.changes, bases[0].ruleset, ruleset))
+        return Compiled(source.path, ruleset, _sorted(diags), resolved)
+
+
+def base_file(folder: Path, ruleset_id: str) -> Path | None:
+    """The file of base ``ruleset_id`` beside a variant: .terrain, else YAML; None if none
+    (or if the name is too long for any file system: that is E501 too)."""
+    if len(f"{ruleset_id}.terrain".encode("utf-8", "surrogatepass")) > 255:
+        return None
+    return next((p for p in (folder / f"{ruleset_id}{x}" for x in SUFFIXES) if p.is_file()),
+                None)
 
 
 def _parse_yaml(text: str, path: str,
@@ -154,6 +206,29 @@ def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(unique, key=sort_key)
 
 
+def _key(path: Path) -> Path | None:
+    """The file's real path, or None when there is no such file (or its name is too long)."""
+    try:
+        return path.resolve() if path.is_file() else None
+    except OSError:
+        return None
+
+
+def _extends(source: s.SourceFile) -> s.Name | None:
+    return next((st.base for st in source.statements if isinstance(st, s.ExtendsDecl)), None)
+
+
+def _label(path: Path, source: s.SourceFile) -> str:
+    """A ruleset's id for messages, with its file when the two differ."""
+    name = next((st.item.name.text for st in source.statements
+                 if isinstance(st, s.RulesetDecl)), path.stem)
+    return name if name == path.stem else f"{name} ({path.name})"
+
+
 def ruleset_files(directory: Path) -> list[Path]:
     """The ruleset sources in a directory, sorted by name."""
     return sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES and p.is_file())
+
+
+def _pos(name: s.Name | None) -> s.Pos | None:
+    return None if name is None else name.pos

@@ -54,6 +54,7 @@ CODES: Mapping[str, str] = {
     "E504": "an override or remove of something the base does not have",
     "E505": "two overrides of the same cell",
     "E506": "`override`, `remove` or `extends` in a ruleset that extends nothing",
+    "E507": "the base of a variant has errors (reported once, for the base's own file)",
     "W101": "a label missing in one of the ruleset's languages",
     "W601": "a breaking or rules-level change without a matching version bump",
 }

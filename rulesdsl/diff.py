@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from rulesdsl import ir, spelling
+from rulesdsl.changelog import path_text
 from rulesdsl.spelling import number
 
 Level = Literal["breaking", "rules", "additive", "wording"]
@@ -452,9 +453,42 @@ class _Differ:
             rows_a = [spelling.decision_row(r) for r in a.rows]
             rows_b = [spelling.decision_row(r) for r in b.rows]
             if rows_a != rows_b:
-                self.add("rules", "changed", b.id, f"{name}: rows changed: "
-                         f"{'; '.join(rows_a)} -> {'; '.join(rows_b)}",
-                         "; ".join(rows_a), "; ".join(rows_b))
+                self._decision_rows(b, name, a.rows, b.rows, rows_a, rows_b)
+
+    def _decision_rows(self, d: ir.Decision, name: str, old: Sequence[ir.DecisionRow],
+                       new: Sequence[ir.DecisionRow], text_a: list[str],
+                       text_b: list[str]) -> None:
+        """Row by row, each named by its outcome (as a variant names them), when outcomes are
+        unique on both sides; else the rows as a whole."""
+        keys_a = [r.outcome for r in old]
+        keys_b = [r.outcome for r in new]
+        if len(set(keys_a)) != len(keys_a) or len(set(keys_b)) != len(keys_b):
+            self.add("rules", "changed", d.id, f"{name}: rows changed: "
+                     f"{'; '.join(text_a)} -> {'; '.join(text_b)}",
+                     "; ".join(text_a), "; ".join(text_b))
+            return
+        was = dict(zip(keys_a, text_a, strict=True))
+        now = dict(zip(keys_b, text_b, strict=True))
+        outcome = {o.id: self.label(o.info, o.id) for o in d.outcomes}
+        for i, key in enumerate(keys_b):
+            label = outcome.get(key, key)
+            if key not in was:
+                after = f" after '{outcome.get(keys_b[i - 1], keys_b[i - 1])}'" if i else " first"
+                self.add("rules", "added", f"{d.id}.{key}",
+                         f"{name}: row added{after}: {now[key]}", None, now[key])
+            elif was[key] != now[key]:
+                before, after_ = (was[key].rsplit(" -> ", 1)[0], now[key].rsplit(" -> ", 1)[0])
+                self.add("rules", "changed", f"{d.id}.{key}",
+                         f"{name}, row {label}: {before} -> {after_}", before, after_)
+        for key in keys_a:
+            if key not in now:
+                self.add("rules", "removed", f"{d.id}.{key}",
+                         f"{name}: row removed: {was[key]}", was[key], None)
+        common_a = [k for k in keys_a if k in now]
+        common_b = [k for k in keys_b if k in was]
+        if common_a != common_b:
+            self.add("rules", "changed", d.id, f"{name}: rows reordered: "
+                     f"{', '.join(common_a)} -> {', '.join(common_b)}")
 
     # -- tables -----------------------------------------------------------------------------
 
@@ -638,3 +672,83 @@ def to_data(d: Diff, advice: str | None = None) -> dict[str, object]:
 
 def to_json(d: Diff, advice: str | None = None) -> str:
     return json.dumps(to_data(d, advice), ensure_ascii=False, indent=2) + "\n"
+
+
+# ---- rebasing a house rule onto a new version of its base ---------------------------------
+
+
+@dataclass(frozen=True)
+class Rebase:
+    """What moving ``house`` from one version of its base to another means for it.
+
+    ``overridden``: the base's changes on cells (or items) the house rule overrides or removes:
+    the house rule still wins there, so its author should look at each. ``inherited``: every
+    other change of the base, which the house rule takes silently, graded like any diff.
+    """
+
+    house_id: str
+    house_version: str
+    base: Diff
+    overridden: tuple[Change, ...]
+    inherited: Diff
+
+
+def rebase(old_base: ir.Ruleset, new_base: ir.Ruleset, house: ir.Ruleset) -> Rebase:
+    """Compare two versions of ``house``'s base in the light of ``house``'s own changes."""
+    base = diff(old_base, new_base)
+    mine = [(change.action, _segments(path_text(change.path))) for change in house.changes
+            if change.action != "add"]
+
+    def covered(c: Change) -> bool:
+        theirs = _segments(c.path)
+        for action, path in mine:
+            shorter = min(len(path), len(theirs))
+            if path[:shorter] == theirs[:shorter]:
+                return True
+            if action == "remove" and len(path) == 1 and path[0] in theirs:
+                return True  # the house rule removed what this change is about
+        return False
+
+    overridden = tuple(c for c in base.changes if covered(c))
+    inherited = tuple(c for c in base.changes if not covered(c))
+    return Rebase(house.id, house.version, base, overridden,
+                  Diff(old_base.id, old_base.version, new_base.id, new_base.version, inherited))
+
+
+def _segments(path: str) -> tuple[str, ...]:
+    """A path's names; ``feature.cost`` (the whole cost cell) is the feature itself."""
+    parts = tuple(path.split("."))
+    return parts[:-1] if len(parts) == 2 and parts[1] == "cost" else parts
+
+
+def render_rebase(r: Rebase) -> str:
+    b = r.base
+    out = [f"{r.house_id} {r.house_version} on {b.old_id} {b.old_version} -> "
+           f"{b.new_id} {b.new_version}"]
+    if not b.changes:
+        out.append("the base did not change: nothing to rebase")
+    if r.overridden:
+        out.append(f"overridden by {r.house_id}, changed by the base ({len(r.overridden)}):")
+        out += [f"  ! {c.message}  [{c.path}] ({c.level})" for c in r.overridden]
+    d = r.inherited
+    for level in LEVELS:
+        changes = [c for c in d.changes if c.level == level]
+        if changes:
+            out.append(f"inherited, {level} ({len(changes)}):")
+            out += [f"  {_SIGNS[c.action]} {c.message}  [{c.path}]" for c in changes]
+    if b.changes:
+        counts = ", ".join(f"{d.count(lv)} {lv}" for lv in LEVELS if d.count(lv))
+        out.append(f"{len(b.changes)} base change{'s' * (len(b.changes) != 1)}: "
+                   f"{len(r.overridden)} on what {r.house_id} overrides, "
+                   f"{len(d.changes)} inherited" + (f" ({counts})" if counts else ""))
+    return "\n".join(out) + "\n"
+
+
+def rebase_to_json(r: Rebase) -> str:
+    data = {
+        "house": {"id": r.house_id, "version": r.house_version},
+        "base": to_data(r.base),
+        "overridden": to_data(Diff("", "", "", "", r.overridden))["changes"],
+        "inherited": to_data(r.inherited),
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

@@ -17,6 +17,7 @@ from rulesdsl import ir, semantics, spelling
 from rulesdsl import syntax as s
 from rulesdsl.decisions import DecisionLowering
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
+from rulesdsl.lineage import Lineage
 from rulesdsl.positions import Positions
 from rulesdsl.symbols import SymbolTable
 from rulesdsl.units import DIMENSIONS, ROLES
@@ -30,15 +31,6 @@ MODE_CONTEXT = "mode"
 members), unless the ruleset declares a context of that name itself."""
 _ZERO = ir.Number(0)
 _FLAGS = {"yes": True, "no": False}
-
-
-@dataclass(frozen=True)
-class Lineage:
-    """What :mod:`rulesdsl.resolve` knows about where the statements came from."""
-
-    digest: str
-    extends: tuple[ir.Ancestor, ...] = ()
-    changes: tuple[ir.Change, ...] = ()
 
 
 @dataclass
@@ -167,12 +159,12 @@ class _Lowerer:
             ),
             item.name.pos,
         )
-        for field, decls in (
+        for slot, decls in (
             ("version", self._of(s.VersionDecl)),
             ("languages", self._of(s.LanguagesDecl)),
         ):
             if decls:
-                self.where.record(ruleset, decls[-1].pos, field)
+                self.where.record(ruleset, decls[-1].pos, slot)
         return ruleset
 
     def _of(self, kind: type[_T]) -> list[_T]:
@@ -302,10 +294,10 @@ class _Lowerer:
                     sym.declare(item.name, "grid")
                 case s.ParamDecl(item=item):
                     sym.declare(item.name, "param")
-                case s.OverrideDecl(pos=pos) | s.RemoveDecl(pos=pos):
+                case s.OverrideDecl(pos=pos) | s.RemoveDecl(pos=pos) | s.InsertDecl(pos=pos):
                     self.err(
                         "E506",
-                        "`override` and `remove` need `extends`",
+                        "`override`, `insert` and `remove` need `extends`",
                         pos,
                         "add `extends <base>@<version>` to the file",
                     )

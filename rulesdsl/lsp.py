@@ -157,9 +157,19 @@ class RulesServer(LanguageServer):
         state = self.analyse(uri)
         own = str(Path(path_of(uri)).resolve())
         by_file: dict[str, list[t.Diagnostic]] = {}
+        caused: dict[str, list[t.Diagnostic]] = {}
         for diag in state.compiled.diagnostics:
             file = str(Path(diag.pos.file).resolve()) if diag.pos else own
             by_file.setdefault(file, []).append(to_lsp(diag))
+            for r in diag.related:  # an error this variant causes in a base line: show it there
+                there = str(Path(r.pos.file).resolve())
+                if file == own and there != own:
+                    caused.setdefault(there, []).append(t.Diagnostic(
+                        range=to_range(r.pos), severity=to_lsp(diag).severity, code=diag.code,
+                        source="rulesdsl", message=f"{diag.message} (as {Path(own).name} "
+                        "changed this line)", related_information=[
+                            t.DiagnosticRelatedInformation(t.Location(uri, to_range(diag.pos)),
+                                                           diag.message)] if diag.pos else None))
         mine = by_file.pop(own, [])
         extends = next((st.pos for st, _, _ in state.index.statements
                         if isinstance(st, s.ExtendsDecl)
@@ -173,6 +183,8 @@ class RulesServer(LanguageServer):
                         t.Location(uri_of(file), d.range), d.message)]))
         self.text_document_publish_diagnostics(
             t.PublishDiagnosticsParams(uri=uri, diagnostics=mine))
+        for file, diags in caused.items():
+            by_file.setdefault(file, []).extend(diags)
         others = set(by_file)
         for file in self.published.get(uri, set()) | others:
             self.text_document_publish_diagnostics(

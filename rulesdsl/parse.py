@@ -630,10 +630,27 @@ class _Builder:
         return s.ParamDecl(self._item(meta, ch), self._name(unit_token), value)
 
     def path(self, meta: Meta, ch: list[Token]) -> tuple[s.Name, ...]:
-        return tuple(self._name(t) for t in ch)
+        # a numeric part names a numeric row key, spelled as the row's name is
+        return tuple(self._name(t) if t.type == "NAME" else s.Name(
+            spelling.number(float(t)), self._p(t)) for t in ch)
 
     def override_decl(self, meta: Meta, ch: list[Any]) -> s.OverrideDecl:
         return s.OverrideDecl(ch[0], ch[1], ch[2], self._p(meta))
+
+    def override_range(self, meta: Meta, ch: list[Any]) -> s.OverrideDecl:
+        return s.OverrideDecl(ch[0], s.CellNode((), self._p(meta)), ch[2], self._p(meta),
+                              range=ch[1])
+
+    def override_row(self, meta: Meta, ch: list[Any]) -> s.OverrideDecl:
+        row: s.DecisionRowNode = ch[1]
+        return s.OverrideDecl(ch[0], s.CellNode((), self._p(meta)), row.outcome.extras,
+                              self._p(meta), row=row)
+
+    def insert_decl(self, meta: Meta, ch: list[Any]) -> s.InsertDecl:
+        return s.InsertDecl(self._name(ch[0]), ch[1], self._name(ch[2]), ch[3], self._p(meta))
+
+    def insert_where(self, meta: Meta, ch: list[Token]) -> str:
+        return str(ch[0])
 
     def remove_decl(self, meta: Meta, ch: list[Any]) -> s.RemoveDecl:
         return s.RemoveDecl(ch[0], ch[1], self._p(meta))

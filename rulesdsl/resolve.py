@@ -2,55 +2,82 @@
 
 A variant is a ruleset file that says `extends <base>@<requirement>` and then only what it
 changes: new declarations are added, a block re-opened with the base's name (`layer terrain
-{ ... }`) gets new rows, `override <path> | <cell>` replaces one cell and `remove <path>` takes
-an item away. A header line (`units`, `stacking`, `minimum move`, `languages`) replaces the
-base's. The result is one flat list of statements that :mod:`rulesdsl.lower` compiles like any
-other file, so a variant's module is complete on its own.
+{ ... }`) gets new rows, `override <path> | <cell>` replaces one cell, `override <dice>.<row>
+range R` re-ranges a dice row, `override <decision>.<row>: ...` replaces a decision row,
+`insert <decision> before|after <row>: ...` adds one, and `remove <path>` takes an item away. A
+header line (`units`, `stacking`, `minimum move`, `languages`) replaces the base's. The result
+is one flat list of statements that :mod:`rulesdsl.lower` compiles like any other file, so a
+variant's module is complete on its own. docs/variants.md lists every path.
 
-Override paths (the first name is always a declared name):
-  feature              -> its movement cost cell        (`override soft | 2`)
-  feature.mode         -> one mode's (or group's) cost  (`override soft.walker | 2`)
-  feature.column       -> a modifier column of the row   (`override light_woods.to_hit | +2`)
-  feature.column.value -> one context value of it   (`override light_woods.to_hit.ballistic | +2`)
-  factor               -> a modifier factor's cell       (`override full | -3`)
-  factor.context_value -> one context value of it        (`override blizzard.ballistic | +3`)
-  table.column.row     -> a table cell (table.row when the table declares no columns)
-  dice_table.row       -> a dice row's effects           (`override terrain_effects.fire | ignites`)
-  param                -> a scenario parameter's value   (`override infantry_move | 15 cm`)
-`remove` takes any declared name (a mode, feature, factor, context value, table, ...), or
-block.row (layer.feature, modifier.factor, table.row, dice_table.row, context.value), or
-table.column. Removing a name also removes what only made sense with it: the exceptions it keys
-in cells, its membership of groups, exclusions and `when` combinations, and its layer column.
+The base arrives already resolved (the compiler resolves each file once, bases first, so a
+chain of N variants costs N merges), or as a :class:`Cycle` when it is still being resolved.
+Every change is recorded in the IR (``Ruleset.changes``) under a typed path
+(:data:`rulesdsl.ir.ChangePath`); :func:`rulesdsl.changelog.path_text` spells it.
 
-Every change is recorded in the IR (``Ruleset.changes``) under a canonical path: the override
-forms above with the ``cost`` column left out (``soft.walker``, ``soft.cost`` for the whole cost
-cell, ``light_woods.to_hit.ballistic``, ``flight.good.turn``, ``terrain_effects.fire``,
-``infantry_move``); additions and removals of declared names by the name alone (``ice``,
-``jump``), of table and dice rows as ``table.row``, of table columns as ``table.column``.
+Diagnostics that lowering finds in the base's lines after the merge were caused by the
+variant: :func:`attribute` moves them to the variant's line that caused them, with the base's
+line as a related note, and drops what the base reports about itself.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any, Literal
 
-from rulesdsl import ir
+from rulesdsl import ir, spelling
 from rulesdsl import syntax as s
+from rulesdsl.changelog import path_text
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
-from rulesdsl.lower import Lineage
-
-Loader = Callable[[str], "s.SourceFile | None"]
-"""Finds and parses a base ruleset by id; None when there is no such file."""
+from rulesdsl.lineage import Lineage
 
 COST = "cost"
 MODE_CONTEXT = "mode"
 REQUIREMENT = re.compile(r"(\^|~|>=|<=|==|>|<)?(\d+(?:\.\d+){0,2})")
+MAX_ID = 64
+"""The longest ruleset id `extends` accepts (ids become file names)."""
+ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def digest(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _plain(node: Any) -> Any:
+    """``node`` as plain data without positions: what a digest of meaning is taken over."""
+    if isinstance(node, s.Pos):
+        return None
+    if is_dataclass(node) and not isinstance(node, type):
+        return [type(node).__name__, *(_plain(getattr(node, f.name)) for f in fields(node)
+                                       if f.name != "pos")]
+    if isinstance(node, tuple | list):
+        return [_plain(x) for x in node]
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in sorted(node.items())}
+    return node
+
+
+def statements_digest(statements: Iterable[s.Statement]) -> str:
+    """A digest of what statements say: comments, blank lines, layout and `fmt` never change
+    it (positions are left out), any change of a name, value, label or note does."""
+    text = json.dumps(_plain(list(statements)), ensure_ascii=False, sort_keys=True,
+                      separators=(",", ":"))
+    return digest(text)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Totals a removed dice row leaves uncovered, and the neighbours that could close it."""
+
+    table: str
+    low: int | None
+    high: int | None
+    below: tuple[str, int | None, int | None] | None
+    above: tuple[str, int | None, int | None] | None
+    pos: s.Pos
 
 
 @dataclass(frozen=True)
@@ -59,13 +86,42 @@ class Resolved:
     lineage: Lineage
     version: str
     version_pos: s.Pos | None = None
+    causes: tuple[tuple[s.Pos, ...], ...] = ()
+    """Per statement: the variant's lines that changed it, in order (empty: as in the base)."""
+    removed: tuple[tuple[str, s.Pos], ...] = ()
+    """Names the variant removed, with the `remove` line."""
+    gaps: tuple[Gap, ...] = ()
+    extends_pos: s.Pos | None = None
+    inherited: tuple[Diagnostic, ...] = ()
+    """What the base says about itself: reported for the base, not again for the variant."""
 
 
-def resolve(source: s.SourceFile, load: Loader,
-            _chain: tuple[tuple[str, s.Pos], ...] = ()) -> tuple[Resolved | None,
-                                                                list[Diagnostic]]:
-    """Flatten ``source`` with its bases; diagnostics for anything that does not fit."""
-    own_digest = digest(source.text)
+@dataclass(frozen=True)
+class Base:
+    """A base as the compiler found it: resolved, or None when it has errors (its own
+    diagnostics say which)."""
+
+    path: str
+    resolved: Resolved | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+@dataclass(frozen=True)
+class Cycle:
+    """The base is still being resolved: `extends` goes round. ``chain``: each file on the way
+    round from the base to the variant, as (name for messages, its `extends` base position)."""
+
+    chain: tuple[tuple[str, s.Pos | None], ...]
+
+
+Loader = Callable[[str], "Base | Cycle | None"]
+"""Finds a base ruleset by id, resolved; None when there is no such file."""
+
+
+def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[Diagnostic]]:
+    """Flatten ``source`` with its (already resolved) base; diagnostics for what does not
+    fit."""
+    own_digest = statements_digest(source.statements)
     versions = [st for st in source.statements if isinstance(st, s.VersionDecl)]
     version = versions[-1].version if versions else "0.0.0"
     version_pos = versions[-1].pos if versions else None
@@ -78,27 +134,39 @@ def resolve(source: s.SourceFile, load: Loader,
                            "chain variants instead: A extends B, B extends C"))
     ext = extends[0]
     name = _ruleset_id(source)
-    seen = [n for n, _ in _chain]
-    if ext.base.text in (*seen, name):
-        start = seen.index(ext.base.text) if ext.base.text in seen else len(seen)
-        loop = [*seen[start:], name, ext.base.text]
-        related = [Related(pos, f"'{n}' extends '{[*seen[i + 1:], name][0]}' here")
-                   for i, (n, pos) in enumerate(_chain) if i >= start]
-        return None, [error("E503", f"a cycle in `extends`: {' -> '.join(loop)}",
-                            ext.base.pos, "remove `extends` from one ruleset of the cycle",
-                            related)]
+    if len(ext.base.text) > MAX_ID or not ID.fullmatch(ext.base.text):
+        return None, [*diags, error(
+            "E501", f"'{ext.base.text[:MAX_ID]}...' is not a ruleset id: ids have at most "
+            f"{MAX_ID} characters", ext.base.pos, "name the base by its file stem")]
     if not REQUIREMENT.fullmatch(ext.requirement):
         diags.append(error("E111", f"malformed requirement '{ext.requirement}'", ext.pos,
                            "write e.g. ^1.0, ~1.2, >=1.0.0 or ==1.0.0"))
-    base_source = load(ext.base.text)
-    if base_source is None:
+    loaded = load(ext.base.text)
+    if isinstance(loaded, Cycle):
+        loop = [n for n, _ in loaded.chain] + [ext.base.text]
+        related = [Related(pos, f"'{n}' extends '{loop[i + 1]}' here")
+                   for i, (n, pos) in enumerate(loaded.chain[:-1]) if pos is not None]
+        return None, [error("E503", f"a cycle in `extends`: {' -> '.join(loop)}",
+                            ext.base.pos, "remove `extends` from one ruleset of the cycle",
+                            related)]
+    if loaded is None:
         return None, [*diags, error("E501", f"no base ruleset '{ext.base.text}'",
                                     ext.base.pos, "the base must be a .terrain file beside "
                                     "this one, named after its id")]
-    base, base_diags = resolve(base_source, load, (*_chain, (name, ext.base.pos)))
-    diags += base_diags  # a broken base breaks its variants too
+    base = loaded.resolved
     if base is None:
-        return None, diags
+        cycles = [d for d in loaded.diagnostics if d.code == "E503"]
+        if cycles:  # this file is on the cycle too: the same error, said once
+            return None, [*diags, *cycles]
+        errors = [d for d in loaded.diagnostics if d.is_error]
+        first = errors[0] if errors else None
+        related = [Related(first.pos, f"its first error: {first.message}")] if (
+            first is not None and first.pos is not None) else []
+        count = len(errors)
+        return None, [*diags, error(
+            "E507", f"the base '{ext.base.text}' has {count} error{'s' * (count != 1)}, "
+            "reported for its own file", ext.base.pos,
+            f"fix {loaded.path} first: `rulesdsl check {loaded.path}`", related)]
     if REQUIREMENT.fullmatch(ext.requirement) and not satisfies(base.version,
                                                                  ext.requirement):
         related = [Related(base.version_pos, f"'{ext.base.text}' declares its version here")
@@ -114,7 +182,98 @@ def resolve(source: s.SourceFile, load: Loader,
     ancestors = (ir.Ancestor(ext.base.text, base.version, base.lineage.digest),
                  *base.lineage.extends)
     lineage = Lineage(own_digest, ancestors, tuple(changes))
-    return Resolved(tuple(merger.statements), lineage, version, version_pos), diags
+    causes = tuple(tuple(merger.cause.get(id(st), ())) for st in merger.statements)
+    return Resolved(tuple(merger.statements), lineage, version, version_pos, causes,
+                    tuple(merger.removed), tuple(merger.gaps), ext.base.pos,
+                    loaded.diagnostics), diags
+
+
+def attribute(diags: Iterable[Diagnostic], resolved: Resolved,
+              own_file: str) -> list[Diagnostic]:
+    """Diagnostics of a variant's merged statements, placed where the variant caused them.
+
+    One that the base reports about itself is dropped (it is reported once, for the base). One
+    in a base's line moves to the variant's line that changed that statement (or removed a
+    name it quotes; else the `extends` line), with the base's line as a related note. A
+    coverage error after a removed dice row says which neighbour to re-range.
+    """
+    out = []
+    inherited = {(d.code, d.message, d.pos) for d in resolved.inherited}
+    for d in diags:
+        if d.pos is None or d.pos.file == own_file or resolved.extends_pos is None:
+            out.append(d)
+            continue
+        if (d.code, d.message, d.pos) in inherited:
+            continue
+        causes = _cause(d, resolved) or [resolved.extends_pos]
+        gap = _gap_of(d, resolved)
+        hint = d.hint
+        if gap is not None:  # a coverage error after a removed dice row: blame the removal
+            causes = [*(p for p in causes if p != gap.pos), gap.pos]
+            hint = _rerange_hint(gap) or hint
+        out.append(replace(d, pos=causes[-1], hint=hint, related=(
+            Related(d.pos, "in the base, as this variant changed it"),
+            *(Related(p, "this line changed it too") for p in causes[:-1]), *d.related)))
+    return out
+
+
+def _cause(d: Diagnostic, resolved: Resolved) -> list[s.Pos]:
+    """The variant's lines that changed the statement holding ``d`` (the last one last)."""
+    assert d.pos is not None
+    best: tuple[int, list[s.Pos]] | None = None
+    for st, cause in zip(resolved.statements, resolved.causes, strict=False):
+        if not cause:
+            continue
+        lines = [p.line for p in _positions(st) if p.file == d.pos.file]
+        if lines and min(lines) <= d.pos.line <= max(lines):
+            size = max(lines) - min(lines)
+            if best is None or size < best[0]:
+                best = (size, list(dict.fromkeys(cause)))
+    if best is not None:
+        return best[1]
+    quoted = set(re.findall(r"'([^']+)'", d.message))
+    return [pos for name, pos in resolved.removed if name in quoted][-1:]
+
+
+def _gap_of(d: Diagnostic, resolved: Resolved) -> Gap | None:
+    """The removed dice row behind a coverage error (E301, E303), if any."""
+    if d.code not in ("E301", "E303"):
+        return None
+    names = _names_at(d, resolved)
+    return next((gap for gap in reversed(resolved.gaps) if gap.table in names), None)
+
+
+def _rerange_hint(gap: Gap) -> str | None:
+    """Which neighbour of a removed dice row to re-range to close the gap, and how."""
+    options = []
+    for side, row in (("below", gap.below), ("above", gap.above)):
+        if row is None:
+            continue
+        name, low, high = row
+        new = (low, gap.high) if side == "below" else (gap.low, high)
+        options.append(f"`override {gap.table}.{name} range {spelling.dice_range(*new)}`")
+    if not options:
+        return None
+    return (f"re-range a neighbour of the removed row to cover "
+            f"{spelling.dice_range(gap.low, gap.high)}: {' or '.join(options)}")
+
+
+def _names_at(d: Diagnostic, resolved: Resolved) -> set[str]:
+    """The names of the dice tables declared at the diagnostic's line."""
+    assert d.pos is not None
+    return {st.item.name.text for st in resolved.statements if isinstance(st, s.DiceDecl)
+            and st.item.name.pos.file == d.pos.file and st.item.name.pos.line == d.pos.line}
+
+
+def _positions(node: Any) -> Iterable[s.Pos]:
+    if isinstance(node, s.Pos):
+        yield node
+    elif is_dataclass(node) and not isinstance(node, type):
+        for f in fields(node):
+            yield from _positions(getattr(node, f.name))
+    elif isinstance(node, tuple):
+        for x in node:
+            yield from _positions(x)
 
 
 def _ruleset_id(source: s.SourceFile) -> str:
@@ -162,10 +321,26 @@ def satisfies(version: str, requirement: str) -> bool:
 
 _HEADER = (s.RulesetDecl, s.VersionDecl, s.LanguagesDecl, s.UnitsDecl, s.StackingDecl,
            s.MinimumDecl)
-_RECORDED_HEADER = {s.LanguagesDecl: "languages", s.UnitsDecl: "units",
-                    s.StackingDecl: "stacking", s.MinimumDecl: "minimum_move"}
+_RECORDED_HEADER: dict[type, Literal["languages", "units", "stacking", "minimum_move"]] = {
+    s.LanguagesDecl: "languages", s.UnitsDecl: "units", s.StackingDecl: "stacking",
+    s.MinimumDecl: "minimum_move"}
 _BLOCKS = (s.LayerDecl, s.ModifierDecl, s.TableDecl, s.DiceDecl, s.ContextDecl)
 Block = s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl | s.ContextDecl
+Form = Literal["one", "cell", "range", "row", "text", "name"]
+"""What an override must write: one value, a whole cell, a dice range, a decision row, or one
+quoted text (a label or a note)."""
+_FORMS: dict[Form, str] = {
+    "one": "one value, e.g. `| 2`; override the whole cell to change several",
+    "cell": "a cell, e.g. `| 2, walker 1`",
+    "range": "a range of totals, e.g. `range 10-12`, `range 12+` or `range 2-`",
+    "row": "a decision row, e.g. `: range <= 6 -> auto`",
+    "text": "one quoted text, e.g. `| \"Soft ground\"`",
+    "name": "one name, e.g. `| heavy`",
+}
+Apply = Callable[[s.Statement, s.OverrideDecl], s.Statement]
+_STEP_FIELDS: dict[str, tuple[str, ...]] = {"rate": ("amount", "per"), "floor": ("amount", "at"),
+                                            "impassable": ("at",)}
+_TRIGGER_FIELDS = ("table", "modifier", "times", "at_least")
 
 
 @dataclass(frozen=True)
@@ -174,10 +349,10 @@ class _Cell:
 
     index: int
     address: tuple[str, ...]
-    """(head, column, key): what two overrides must not share (one may not contain the other)."""
-    canonical: str
-    apply: Callable[[s.Statement, s.CellNode], s.Statement]
-    keyed: bool
+    """What two overrides must not share (one may not contain the other)."""
+    path: ir.ChangePath
+    apply: Apply
+    form: Form
 
 
 class _Merger:
@@ -187,40 +362,58 @@ class _Merger:
         self.diags: list[Diagnostic] = []
         self.overridden: dict[tuple[str, ...], tuple[s.Pos, str]] = {}
         self.pending: list[tuple[ir.Change, s.Extras]] = []
+        self.cause: dict[int, list[s.Pos]] = {}
+        self.removed: list[tuple[str, s.Pos]] = []
+        self.gaps: list[Gap] = []
 
     def apply(self, variant: tuple[s.Statement, ...]) -> list[ir.Change]:
         for st in variant:
             if isinstance(st, s.ExtendsDecl):
                 continue
-            if isinstance(st, _HEADER):
-                had = any(isinstance(b, type(st)) for b in self.statements)
-                self.statements = [b for b in self.statements if not isinstance(b, type(st))]
-                self.statements.append(st)
-                path = _RECORDED_HEADER.get(type(st))
-                if path:
-                    self._record("override" if had else "add", path,
-                                 getattr(st, "extras", s.Extras()))
-            elif isinstance(st, s.OverrideDecl):
-                self._override(st)
-            elif isinstance(st, s.RemoveDecl):
-                self._remove(st)
-            elif isinstance(st, _BLOCKS) and self._find_block(type(st),
-                                                              st.item.name.text) is not None:
-                self._reopen(st)
-            else:
-                self.statements.append(st)
-                item = getattr(st, "item", None)
-                if isinstance(item, s.Item):
-                    self._record("add", item.name.text, item.extras)
-        languages = next((tuple(n.text for n in st.languages) for st in reversed(
-            self.statements) if isinstance(st, s.LanguagesDecl)), ())
+            before = {id(b) for b in self.statements}
+            named = {_key(b): b for b in self.statements}
+            self._one(st)
+            pos = _pos_of(st)
+            for b in self.statements:
+                if id(b) not in before:  # new or rewritten: keep what changed it before too
+                    was = named.get(_key(b))
+                    self.cause[id(b)] = [*self.cause.get(id(was), []), pos] if was else [pos]
+        languages = self._languages()
         default = languages[0] if languages else "en"
         return [replace(change, info=self._info(extras, default))
                 for change, extras in self.pending]
 
-    def _record(self, action: str, path: str, extras: s.Extras) -> None:
-        assert action in ("override", "add", "remove")
-        self.pending.append((ir.Change(action, path, ir.Info()), extras))  # type: ignore[arg-type]
+    def _one(self, st: s.Statement) -> None:
+        if isinstance(st, _HEADER):
+            had = any(isinstance(b, type(st)) for b in self.statements)
+            self.statements = [b for b in self.statements if not isinstance(b, type(st))]
+            self.statements.append(st)
+            line = _RECORDED_HEADER.get(type(st))
+            if line:
+                self._record("override" if had else "add", ir.HeaderPath(line),
+                             getattr(st, "extras", s.Extras()))
+        elif isinstance(st, s.OverrideDecl):
+            self._override(st)
+        elif isinstance(st, s.RemoveDecl):
+            self._remove(st)
+        elif isinstance(st, s.InsertDecl):
+            self._insert(st)
+        elif isinstance(st, _BLOCKS) and self._find_block(type(st),
+                                                          st.item.name.text) is not None:
+            self._reopen(st)
+        else:
+            self.statements.append(st)
+            item = getattr(st, "item", None)
+            if isinstance(item, s.Item):
+                self._record("add", ir.NamePath(item.name.text), item.extras)
+
+    def _languages(self) -> tuple[str, ...]:
+        return next((tuple(n.text for n in st.languages) for st in reversed(
+            self.statements) if isinstance(st, s.LanguagesDecl)), ())
+
+    def _record(self, action: Literal["override", "add", "remove"], path: ir.ChangePath,
+                extras: s.Extras) -> None:
+        self.pending.append((ir.Change(action, path, ir.Info()), extras))
 
     def _info(self, extras: s.Extras, default: str) -> ir.Info:
         notes = tuple({(label.lang or default): label.text for label in note}
@@ -282,6 +475,37 @@ class _Merger:
         return [st.item.name.text for st in self.statements
                 if isinstance(st, s.ModeDecl | s.GroupDecl)]
 
+    def _items(self) -> dict[tuple[str, ...], tuple[int, s.Item]]:
+        """Every item that has labels, by the path that names it: declared names alone
+        (``soft``, ``energy``), members of a block as ``block.member`` (``speed.light``,
+        ``effects.fire``, ``lock.auto`` for a decision row by its outcome)."""
+        out: dict[tuple[str, ...], tuple[int, s.Item]] = {}
+        for i, st in enumerate(self.statements):
+            item = getattr(st, "item", None)
+            if not isinstance(item, s.Item):
+                continue
+            out.setdefault((item.name.text,), (i, item))
+            block = item.name.text
+            members: list[s.Item] = []
+            globals_ = False
+            if isinstance(st, s.LayerDecl | s.ModifierDecl):
+                members, globals_ = [r.item for r in st.rows], True
+            elif isinstance(st, s.ContextDecl):
+                members, globals_ = list(st.values), True
+            elif isinstance(st, s.TableDecl):
+                members = [*st.columns, *(r.item for r in st.rows)]
+            elif isinstance(st, s.DiceDecl):
+                members = [*(r.item for r in st.rows)]
+                out.update(((m.item.name.text,), (i, m.item)) for m in st.modifiers)
+                members += [m.item for m in st.modifiers]
+            elif isinstance(st, s.DecisionDecl):
+                members = [r.outcome for r in st.rows]
+            for member in members:
+                out.setdefault((block, member.name.text), (i, member))
+                if globals_:
+                    out.setdefault((member.name.text,), (i, member))
+        return out
+
     # -- re-opened blocks -------------------------------------------------------------------
 
     def _reopen(self, st: Block) -> None:
@@ -292,7 +516,7 @@ class _Merger:
         if isinstance(st, s.ContextDecl) and isinstance(base, s.ContextDecl):
             self.statements[index] = replace(base, values=base.values + st.values)
             for v in st.values:
-                self._record("add", v.name.text, v.extras)
+                self._record("add", ir.NamePath(v.name.text), v.extras)
             return
         assert isinstance(base, s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl)
         assert not isinstance(st, s.ContextDecl)
@@ -300,8 +524,8 @@ class _Merger:
         if isinstance(st, s.ModifierDecl) and isinstance(merged, s.ModifierDecl):
             merged = replace(merged, whens=merged.whens + st.whens)
             for when in st.whens:
-                self._record("add", f"{block}.when." + "+".join(m.text for m in when.members),
-                             when.extras)
+                self._record("add", ir.CombinationPath(
+                    block, tuple(m.text for m in when.members)), when.extras)
         if isinstance(st, s.DiceDecl) and isinstance(merged, s.DiceDecl):
             merged = replace(merged, modifiers=merged.modifiers + st.modifiers)
             if st.dice.value != merged.dice.value:
@@ -310,15 +534,18 @@ class _Merger:
                     "write the base's dice here; to change them, remove the table and "
                     "declare it again", [Related(merged.dice.pos, "the base's dice")]))
             for mod in st.modifiers:
-                self._record("add", mod.item.name.text, mod.item.extras)
+                self._record("add", ir.NamePath(mod.item.name.text), mod.item.extras)
         if isinstance(st, s.TableDecl) and isinstance(merged, s.TableDecl) and st.columns:
             self.diags.append(error("E504", f"columns cannot be added to the table '{block}' "
                                     "of the base", st.columns[0].name.pos,
                                     "remove the table and declare it again in full"))
         self.statements[index] = merged
-        global_rows = isinstance(st, s.LayerDecl | s.ModifierDecl)
         for row in st.rows:
-            path = row.item.name.text if global_rows else f"{block}.{row.item.name.text}"
+            name = row.item.name.text
+            path: ir.ChangePath = (
+                ir.NamePath(name) if isinstance(st, s.LayerDecl | s.ModifierDecl)
+                else ir.TableRowPath(block, name) if isinstance(st, s.TableDecl)
+                else ir.DiceRowPath(block, name))
             self._record("add", path, row.item.extras)
 
     # -- override ---------------------------------------------------------------------------
@@ -327,28 +554,49 @@ class _Merger:
         target = self._locate(st)
         if target is None:
             return
+        canonical = path_text(target.path)
         for address, (pos, path) in self.overridden.items():
             shorter = min(len(address), len(target.address))
             if address[:shorter] == target.address[:shorter]:
-                what = ("is overridden twice" if path == target.canonical
+                what = ("is overridden twice" if path == canonical
                         else f"overlaps the override of '{path}'")
                 self.diags.append(error(
-                    "E505", f"'{target.canonical}' {what}", st.path[0].pos,
+                    "E505", f"'{canonical}' {what}", st.path[0].pos,
                     "keep one override per cell", [Related(pos, "first override here")]))
                 return
-        if target.keyed and (len(st.cell.entries) != 1 or st.cell.entries[0].key is not None):
-            self.diags.append(error(
-                "E201", f"`override {target.canonical}` sets one value", st.cell.pos,
-                "write the value alone, e.g. `| 2`; override the whole cell to change several"))
+        if not self._fits(st, target.form, canonical):
             return
-        self.statements[target.index] = target.apply(self.statements[target.index], st.cell)
-        self.overridden[target.address] = (st.path[0].pos, target.canonical)
-        self._record("override", target.canonical, st.extras)
+        self.statements[target.index] = target.apply(self.statements[target.index], st)
+        self.overridden[target.address] = (st.path[0].pos, canonical)
+        self._record("override", target.path, st.extras)
+
+    def _fits(self, st: s.OverrideDecl, form: Form, canonical: str) -> bool:
+        """Whether the override is written in the form its path takes (E201 if not)."""
+        one = (st.range is None and st.row is None and len(st.cell.entries) == 1
+               and st.cell.entries[0].key is None)
+        ok = {"one": one, "cell": st.range is None and st.row is None,
+              "range": st.range is not None, "row": st.row is not None,
+              "text": one and isinstance(st.cell.entries[0].value.value, ir.Text),
+              "name": one and isinstance(st.cell.entries[0].value.value, s.Word)}[form]
+        if not ok:
+            message = (f"`override {canonical}` sets one value" if form == "one"
+                       else f"`override {canonical}` takes {_FORMS[form].split(',')[0]}")
+            pos = st.cell.pos if st.range is None and st.row is None and st.cell.entries else (
+                st.path[-1].pos)
+            self.diags.append(error("E201", message, pos, "write " + _FORMS[form]))
+        return ok
 
     def _locate(self, st: s.OverrideDecl) -> _Cell | None:
         path = st.path
         head = path[0].text
+        words = [p.text for p in path]
+        for word in ("label", "note"):
+            if word in words[1:]:
+                return self._locate_text(path, words.index(word, 1))
         for i, base in enumerate(self.statements):
+            if isinstance(base, s.ModifierDecl) and base.item.name.text == head and (
+                    len(path) > 1 and path[1].text == "when"):
+                return self._locate_when(i, base, path)
             if isinstance(base, s.LayerDecl | s.ModifierDecl):
                 for r, row in enumerate(base.rows):
                     if row.item.name.text == head:
@@ -356,17 +604,24 @@ class _Merger:
             elif isinstance(base, s.TableDecl) and base.item.name.text == head:
                 return self._locate_table(i, base, path)
             elif isinstance(base, s.DiceDecl) and base.item.name.text == head:
-                return self._locate_dice(i, base, path)
+                return self._locate_dice(i, base, path, st)
+            elif isinstance(base, s.StepDecl) and base.item.name.text == head:
+                return self._locate_step(i, base, path)
+            elif isinstance(base, s.DecisionDecl) and base.item.name.text == head:
+                return self._locate_decision(i, base, path)
+            elif isinstance(base, s.TriggerDecl) and base.item.name.text == head:
+                return self._locate_trigger(i, base, path)
             elif isinstance(base, s.ParamDecl) and base.item.name.text == head:
                 if len(path) > 1:
                     self._missing(path[1], f"the parameter '{head}' has no part "
                                   f"'{path[1].text}'", [], f"write `override {head} | value`")
                     return None
-                return _Cell(i, (head,), head, _set_param, True)
+                return _Cell(i, (head,), ir.ParamPath(head), _set_param, "one")
         declared = self._declared()
         kind = declared.get(head)
         overridable = [n for n, k in declared.items()
-                       if k in ("feature", "factor", "table", "dice table", "param")]
+                       if k in ("feature", "factor", "table", "dice table", "param", "step",
+                                "decision", "trigger", "modifier")]
         if kind is not None:
             self._missing(path[0], f"'{head}' is a {kind}: it has no cell to override",
                           [], "override a feature, factor, table, dice table or parameter, "
@@ -406,24 +661,49 @@ class _Merger:
                           f"no {what} '{key.text}' in the '{column}' cell of '{head}'", pool)
             return None
         slot = columns.index(column)
-        if key is None:
-            canonical = f"{head}.{column}" if is_layer else head
-        elif column == COST and is_layer:
-            canonical = f"{head}.{key.text}"
-        else:
-            canonical = f"{head}.{column}.{key.text}" if is_layer else f"{head}.{key.text}"
+        value = key.text if key else None
+        change: ir.ChangePath = (
+            ir.FactorPath(head, value) if not is_layer
+            else ir.CostPath(head, value) if column == COST
+            else ir.ColumnPath(head, column, value))
 
-        def apply(st: s.Statement, cell: s.CellNode) -> s.Statement:
+        def apply(st: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(st, s.LayerDecl | s.ModifierDecl)
             row = st.rows[r]
+            cell = o.cell
             cells = list(row.cells) + [s.CellNode((), cell.pos)] * (slot + 1 - len(row.cells))
             cells[slot] = cell if key is None else _set_key(cells[slot], key, cell)
             rows = list(st.rows)
             rows[r] = replace(row, cells=tuple(cells))
             return replace(st, rows=tuple(rows))
 
-        return _Cell(index, (head, column, *( [key.text] if key else [])), canonical, apply,
-                     key is not None)
+        return _Cell(index, (head, column, *([key.text] if key else [])), change, apply,
+                     "cell" if key is None else "one")
+
+    def _locate_when(self, index: int, mod: s.ModifierDecl,
+                     path: tuple[s.Name, ...]) -> _Cell | None:
+        head = path[0].text
+        members = [p.text for p in path[2:]]
+        whens = [sorted(m.text for m in w.members) for w in mod.whens]
+        if sorted(members) not in whens:
+            shown = ["+".join(w) for w in whens]
+            self._missing(path[-1] if len(path) > 2 else path[1],
+                          f"'{head}' has no `when` combination of "
+                          f"{' and '.join(members) or 'nothing'}", [],
+                          f"its combinations: {', '.join(shown)}" if shown else
+                          "add one by re-opening the modifier: `modifier ... { when a, b | +1 }`")
+            return None
+        w = whens.index(sorted(members))
+        names = tuple(m.text for m in mod.whens[w].members)
+
+        def apply(st: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(st, s.ModifierDecl)
+            new = list(st.whens)
+            new[w] = replace(new[w], cell=o.cell)
+            return replace(st, whens=tuple(new))
+
+        return _Cell(index, (head, "when", *sorted(members)),
+                     ir.CombinationPath(head, names), apply, "cell")
 
     def _locate_table(self, index: int, table: s.TableDecl,
                       path: tuple[s.Name, ...]) -> _Cell | None:
@@ -449,44 +729,239 @@ class _Merger:
             return None
         slot = columns.index(column) if column else 0
         r = rows.index(row_name.text)
-        canonical = f"{head}.{column}.{row_name.text}" if column else f"{head}.{row_name.text}"
+        change = ir.TableCellPath(head, column or None, row_name.text)
 
-        def apply(st: s.Statement, cell: s.CellNode) -> s.Statement:
+        def apply(st: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(st, s.TableDecl)
             row = st.rows[r]
+            cell = o.cell
             cells = list(row.cells) + [s.CellNode((), cell.pos)] * (slot + 1 - len(row.cells))
             cells[slot] = cell
             new_rows = list(st.rows)
             new_rows[r] = replace(row, cells=tuple(cells))
             return replace(st, rows=tuple(new_rows))
 
-        return _Cell(index, (head, column, row_name.text), canonical, apply, True)
+        return _Cell(index, (head, column, row_name.text), change, apply, "one")
 
-    def _locate_dice(self, index: int, dice: s.DiceDecl,
-                     path: tuple[s.Name, ...]) -> _Cell | None:
+    def _locate_dice(self, index: int, dice: s.DiceDecl, path: tuple[s.Name, ...],
+                     st: s.OverrideDecl) -> _Cell | None:
         head = path[0].text
         rows = [row.item.name.text for row in dice.rows]
-        if len(path) != 2:
+        modifiers = [m.item.name.text for m in dice.modifiers]
+        if len(path) == 2 and path[1].text in modifiers:
+            m = modifiers.index(path[1].text)
+
+            def set_modifier(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+                assert isinstance(base, s.DiceDecl)
+                mods = list(base.modifiers)
+                mods[m] = replace(mods[m], amount=o.cell.entries[0].value)
+                return replace(base, modifiers=tuple(mods))
+
+            return _Cell(index, (head, path[1].text),
+                         ir.DiceModifierPath(head, path[1].text), set_modifier, "one")
+        ranged = st.range is not None or (len(path) == 3 and path[2].text == "range")
+        if len(path) != (3 if len(path) == 3 and path[2].text == "range" else 2):
             self._missing(path[-1], f"a row of the dice table '{head}' is written "
                           f"`{head}.<row>`", [], "rows: " + ", ".join(rows))
             return None
         if path[1].text not in rows:
-            self._missing(path[1], f"the dice table '{head}' has no row '{path[1].text}'", rows)
+            self._missing(path[1], f"the dice table '{head}' has no row '{path[1].text}'",
+                          rows + modifiers)
             return None
         r = rows.index(path[1].text)
+        if ranged:
+            def rerange(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+                assert isinstance(base, s.DiceDecl) and o.range is not None
+                new_rows = list(base.rows)
+                new_rows[r] = replace(base.rows[r], low=o.range[0], high=o.range[1])
+                return replace(base, rows=tuple(new_rows))
 
-        def apply(st: s.Statement, cell: s.CellNode) -> s.Statement:
-            assert isinstance(st, s.DiceDecl)
-            new_rows = list(st.rows)
-            new_rows[r] = replace(st.rows[r], effects=cell)
-            return replace(st, rows=tuple(new_rows))
+            return _Cell(index, (head, path[1].text, "range"),
+                         ir.DiceRangePath(head, path[1].text), rerange, "range")
 
-        return _Cell(index, (head, path[1].text), f"{head}.{path[1].text}", apply, False)
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(base, s.DiceDecl)
+            new_rows = list(base.rows)
+            new_rows[r] = replace(base.rows[r], effects=o.cell)
+            return replace(base, rows=tuple(new_rows))
+
+        return _Cell(index, (head, path[1].text, "effects"),
+                     ir.DiceRowPath(head, path[1].text), apply, "cell")
+
+    def _locate_step(self, index: int, step: s.StepDecl,
+                     path: tuple[s.Name, ...]) -> _Cell | None:
+        head = path[0].text
+        kinds = [t.term for t in step.terms]
+        shapes = [f"{head}.{k}.{f}" for k in dict.fromkeys(kinds) for f in _STEP_FIELDS[k]]
+        if len(path) != 3 or path[1].text not in kinds or (
+                path[2].text not in _STEP_FIELDS[path[1].text]):
+            bad = path[1] if len(path) > 1 and path[1].text not in kinds else path[-1]
+            self._missing(bad, f"a parameter of the step '{head}' is written "
+                          "`step.<term>.<parameter>`",
+                          [p.split(".", 1)[1] for p in shapes] if len(path) > 1 else [],
+                          "its parameters: " + ", ".join(shapes))
+            return None
+        term = path[1].text
+        field = path[2].text
+        t = kinds.index(term)
+
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(base, s.StepDecl)
+            terms = list(base.terms)
+            value = o.cell.entries[0].value
+            terms[t] = (replace(terms[t], amount=value) if field == "amount"
+                        else replace(terms[t], quantity=value))
+            return replace(base, terms=tuple(terms))
+
+        return _Cell(index, (head, term, field),
+                     ir.StepPath(head, term, field),  # type: ignore[arg-type]
+                     apply, "one")
+
+    def _locate_decision(self, index: int, decision: s.DecisionDecl,
+                         path: tuple[s.Name, ...]) -> _Cell | None:
+        head = path[0].text
+        if len(path) != 2:
+            self._missing(path[-1], f"a row of the decision '{head}' is written "
+                          f"`{head}.<outcome>`", [])
+            return None
+        r = self._decision_row(decision, path[1])
+        if r is None:
+            return None
+
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(base, s.DecisionDecl) and o.row is not None
+            rows = list(base.rows)
+            rows[r] = o.row
+            return replace(base, rows=tuple(rows))
+
+        return _Cell(index, (head, path[1].text), ir.DecisionRowPath(head, path[1].text),
+                     apply, "row")
+
+    def _decision_row(self, decision: s.DecisionDecl, name: s.Name) -> int | None:
+        """The row of a decision named by its outcome (which must be unique)."""
+        head = decision.item.name.text
+        outcomes = [r.outcome.name.text for r in decision.rows]
+        if name.text not in outcomes:
+            self._missing(name, f"the decision '{head}' has no row that ends in "
+                          f"'{name.text}'", outcomes)
+            return None
+        if outcomes.count(name.text) > 1:
+            self._missing(name, f"{outcomes.count(name.text)} rows of '{head}' end in "
+                          f"'{name.text}': a row is named by a unique outcome", [],
+                          "remove the decision and declare it again")
+            return None
+        return outcomes.index(name.text)
+
+    def _locate_trigger(self, index: int, trigger: s.TriggerDecl,
+                        path: tuple[s.Name, ...]) -> _Cell | None:
+        head = path[0].text
+        if len(path) != 2 or path[1].text not in _TRIGGER_FIELDS:
+            self._missing(path[-1], f"a part of the trigger '{head}' is written "
+                          f"`{head}.<part>`", _TRIGGER_FIELDS if len(path) == 2 else [],
+                          "its parts: " + ", ".join(_TRIGGER_FIELDS))
+            return None
+        field = path[1].text
+
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(base, s.TriggerDecl)
+            value = o.cell.entries[0].value
+            word, number = value.value, value.value
+            name = word.name if isinstance(word, s.Word) else s.Name("", value.pos)
+            count = int(number.value) if isinstance(number, ir.Number) else 0
+            match field:
+                case "table":
+                    return replace(base, table=name)
+                case "modifier":
+                    return replace(base, modifier=name)
+                case "times":
+                    return replace(base, times=count)
+                case _:
+                    return replace(base, at_least=count)
+
+        return _Cell(index, (head, field),
+                     ir.TriggerPath(head, field),  # type: ignore[arg-type]
+                     apply, "name" if field in ("table", "modifier") else "one")
+
+    def _locate_text(self, path: tuple[s.Name, ...], at: int) -> _Cell | None:
+        """``item.label.lang`` or ``item.note[.N].lang``: an item's text in one language."""
+        items = self._items()
+        key = tuple(p.text for p in path[:at])
+        word = path[at].text
+        rest = list(path[at + 1:])
+        index = 1
+        if word == "note" and len(rest) == 2 and rest[0].text.isdigit():
+            index = int(rest.pop(0).text)
+        if key not in items:
+            self._missing(path[at - 1], f"the base has no item '{'.'.join(key)}' to relabel",
+                          [".".join(k) for k in items])
+            return None
+        languages = self._languages() or ("en",)
+        if len(rest) != 1 or rest[0].text not in languages:
+            self._missing(rest[0] if rest else path[at], f"a {word} is overridden one "
+                          f"language at a time: `{'.'.join(key)}.{word}.<lang>`",
+                          languages, "languages: " + ", ".join(languages))
+            return None
+        lang = rest[0].text
+        i, item = items[key]
+        if word == "note" and index > len(item.extras.notes) + 1:
+            self._missing(path[at], f"'{'.'.join(key)}' has {len(item.extras.notes)} notes",
+                          [], f"override one of them, or add note {len(item.extras.notes) + 1}")
+            return None
+        first = languages[0]
+        change: ir.ChangePath = (ir.LabelPath(".".join(key), lang) if word == "label"
+                                 else ir.NotePath(".".join(key), lang, index))
+
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            value = o.cell.entries[0].value
+            assert isinstance(value.value, ir.Text)
+            label = s.Label("" if lang == first else lang, value.value.text, value.pos)
+            if word == "label":
+                new = replace(item, labels=_set_label(item.labels, label, first))
+            else:
+                notes = list(item.extras.notes)
+                if index > len(notes):
+                    notes.append(())
+                notes[index - 1] = _set_label(notes[index - 1], label, first)
+                new = replace(item, extras=replace(item.extras, notes=tuple(notes)))
+            rewritten: s.Statement = _replace_node(base, item, new)
+            return rewritten
+
+        return _Cell(i, (*key, word, str(index), lang), change, apply, "text")
+
+    # -- insert -----------------------------------------------------------------------------
+
+    def _insert(self, st: s.InsertDecl) -> None:
+        index = self._find_block(s.DecisionDecl, st.decision.text)
+        if index is None:
+            self._missing(st.decision, f"the base has no decision '{st.decision.text}'",
+                          [n for n, k in self._declared().items() if k == "decision"])
+            return
+        decision = self.statements[index]
+        assert isinstance(decision, s.DecisionDecl)
+        r = self._decision_row(decision, st.anchor)
+        if r is None:
+            return
+        at = r if st.where == "before" else r + 1
+        rows = (*decision.rows[:at], st.row, *decision.rows[at:])
+        self.statements[index] = replace(decision, rows=rows)
+        self._record("add", ir.DecisionRowPath(st.decision.text, st.row.outcome.name.text),
+                     st.row.outcome.extras)
 
     # -- remove -----------------------------------------------------------------------------
 
     def _remove(self, st: s.RemoveDecl) -> None:
         path = st.path
+        head = path[0].text
+        for i, base in enumerate(self.statements):
+            if isinstance(base, s.ModifierDecl) and base.item.name.text == head and (
+                    len(path) > 2 and path[1].text == "when"):
+                target = self._locate_when(i, base, path)
+                if target is not None:
+                    members = sorted(p.text for p in path[2:])
+                    self.statements[i] = replace(base, whens=tuple(
+                        w for w in base.whens if sorted(m.text for m in w.members) != members))
+                    self._record("remove", target.path, st.extras)
+                return
         if len(path) > 2:
             self._missing(path[2], "`remove` takes a name or block.row", [])
             return
@@ -497,27 +972,59 @@ class _Merger:
                 self._missing(path[0], f"the base has no '{name}' to remove", declared)
                 return
             self._remove_name(name)
-            self._record("remove", name, st.extras)
+            self.removed.append((name, st.pos))
+            self._record("remove", ir.NamePath(name), st.extras)
             return
         block, member = path[0].text, path[1]
         for i, base in enumerate(self.statements):
             item = getattr(base, "item", None)
             if not isinstance(item, s.Item) or item.name.text != block:
                 continue
+            if isinstance(base, s.DecisionDecl):
+                r = self._decision_row(base, member)
+                if r is not None:
+                    self.statements[i] = replace(base, rows=base.rows[:r] + base.rows[r + 1:])
+                    self._record("remove", ir.DecisionRowPath(block, member.text), st.extras)
+                return
             members = _members(base)
             if member.text not in members:
                 self._missing(member, f"'{block}' has no '{member.text}'", members)
                 return
             if isinstance(base, s.TableDecl | s.DiceDecl) and member.text not in declared:
+                if isinstance(base, s.DiceDecl):
+                    self._gap(base, member.text, st.pos)
                 self.statements[i] = _without_member(base, member.text)
-                self._record("remove", f"{block}.{member.text}", st.extras)
+                columns = [c.name.text for c in base.columns] if isinstance(
+                    base, s.TableDecl) else []
+                path_: ir.ChangePath = (
+                    ir.TableColumnPath(block, member.text) if member.text in columns
+                    else ir.TableRowPath(block, member.text) if isinstance(base, s.TableDecl)
+                    else ir.DiceRowPath(block, member.text))
+                self._record("remove", path_, st.extras)
             else:  # a declared name (feature, factor, context value, dice modifier)
                 self._remove_name(member.text)
-                self._record("remove", member.text, st.extras)
+                self.removed.append((member.text, st.pos))
+                self._record("remove", ir.NamePath(member.text), st.extras)
             return
         self._missing(path[0], f"the base has no block '{block}'",
                       [n for n, k in declared.items() if k in (
-                          "layer", "modifier", "table", "dice table", "context")])
+                          "layer", "modifier", "table", "dice table", "context", "decision")])
+
+    def _gap(self, dice: s.DiceDecl, row: str, pos: s.Pos) -> None:
+        """Remember the totals a removed dice row leaves, and its neighbours."""
+        rows = list(dice.rows)
+        r = [x.item.name.text for x in rows].index(row)
+        here = rows[r]
+
+        def near(x: s.DiceRowNode | None) -> tuple[str, int | None, int | None] | None:
+            return None if x is None else (x.item.name.text, x.low, x.high)
+
+        below = next((x for x in rows if here.low is not None and x.high is not None
+                      and x.high == here.low - 1), None)
+        above = next((x for x in rows if here.high is not None and x.low is not None
+                      and x.low == here.high + 1), None)
+        self.gaps.append(Gap(dice.item.name.text, here.low, here.high, near(below),
+                             near(above), pos))
 
     def _remove_name(self, name: str) -> None:
         kept: list[s.Statement] = []
@@ -535,7 +1042,6 @@ class _Merger:
         for member in inner:
             self._remove_name(member)
 
-
 _KINDS: dict[type, str] = {
     s.BookDecl: "book", s.ModeDecl: "mode", s.GroupDecl: "group", s.ContextDecl: "context",
     s.ModifierDecl: "modifier", s.LayerDecl: "layer", s.StepDecl: "step",
@@ -545,9 +1051,54 @@ _KINDS: dict[type, str] = {
 }
 
 
-def _set_param(st: s.Statement, cell: s.CellNode) -> s.Statement:
+def _set_param(st: s.Statement, o: s.OverrideDecl) -> s.Statement:
     assert isinstance(st, s.ParamDecl)
-    return replace(st, value=cell.entries[0].value)
+    return replace(st, value=o.cell.entries[0].value)
+
+
+def _set_label(labels: tuple[s.Label, ...], label: s.Label,
+               first: str) -> tuple[s.Label, ...]:
+    """``labels`` with the one in ``label``'s language replaced (or added)."""
+    def lang(x: s.Label) -> str:
+        return x.lang or first
+
+    if any(lang(x) == lang(label) for x in labels):
+        return tuple(label if lang(x) == lang(label) else x for x in labels)
+    return (*labels, label)
+
+
+def _replace_node(node: Any, old: object, new: object) -> Any:
+    """``node`` with the sub-node ``old`` (by identity) replaced by ``new``."""
+    if node is old:
+        return new
+    if isinstance(node, tuple):
+        items = tuple(_replace_node(x, old, new) for x in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    if is_dataclass(node) and not isinstance(node, type | s.Pos):
+        changes = {}
+        for f in fields(node):
+            value = getattr(node, f.name)
+            replaced = _replace_node(value, old, new)
+            if replaced is not value:
+                changes[f.name] = replaced
+        return replace(node, **changes) if changes else node
+    return node
+
+
+def _key(st: s.Statement) -> tuple[type, str]:
+    """A statement's kind and name: what stays the same when a change rewrites it."""
+    item = getattr(st, "item", None)
+    return type(st), item.name.text if isinstance(item, s.Item) else ""
+
+
+def _pos_of(st: s.Statement) -> s.Pos:
+    """Where a statement of the variant starts (its `override`, `remove`... line)."""
+    pos = getattr(st, "pos", None)
+    if isinstance(pos, s.Pos):
+        return pos
+    item = getattr(st, "item", None)
+    assert isinstance(item, s.Item)
+    return item.pos
 
 
 def _set_key(cell: s.CellNode, key: s.Name, new: s.CellNode) -> s.CellNode:

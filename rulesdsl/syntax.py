@@ -335,9 +335,25 @@ class ParamDecl:
 
 @dataclass(frozen=True)
 class OverrideDecl:
+    """``override PATH | cell``; ``override PATH range R`` (``range`` set, ``cell`` empty);
+    ``override DECISION.ROW: conditions -> outcome`` (``row`` set, ``cell`` empty)."""
+
     path: tuple[Name, ...]
     cell: CellNode
     extras: Extras
+    pos: Pos
+    range: tuple[int | None, int | None] | None = None
+    row: DecisionRowNode | None = None
+
+
+@dataclass(frozen=True)
+class InsertDecl:
+    """``insert DECISION before|after ROW: conditions -> outcome``."""
+
+    decision: Name
+    where: Literal["before", "after"]
+    anchor: Name
+    row: DecisionRowNode
     pos: Pos
 
 
@@ -352,7 +368,7 @@ Statement = (
     RulesetDecl | VersionDecl | ExtendsDecl | LanguagesDecl | BookDecl | UnitsDecl
     | StackingDecl | MinimumDecl | ModeDecl | GroupDecl | ContextDecl | ModifierDecl | LayerDecl
     | StepDecl | DecisionDecl | TableDecl | DiceDecl | TriggerDecl | ExcludeDecl | GridDecl
-    | ParamDecl | OverrideDecl | RemoveDecl
+    | ParamDecl | OverrideDecl | RemoveDecl | InsertDecl
 )
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
 
 from rulesdsl import diff as semantic
 from rulesdsl import ir
+from rulesdsl.changelog import path_text
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
 from tests.conftest import RULESETS
@@ -53,7 +55,7 @@ def test_heavy_gear_house_rule_changes_two_cells() -> None:
 def test_the_diff_paths_match_the_variants_changelog() -> None:
     variant = bundled("heavy_gear_house")
     d = semantic.diff(bundled("heavy_gear"), variant)
-    assert sorted(c.path for c in d.changes) == sorted(c.path for c in variant.changes)
+    assert sorted(c.path for c in d.changes) == sorted(path_text(c.path) for c in variant.changes)
 
 
 def test_winter_campaign_against_the_house_rule() -> None:
@@ -79,7 +81,7 @@ def test_desert_campaign_removes_a_unit_type_and_adds_a_weather() -> None:
     assert d.changes[0].message == "mode removed: Airship (flying)"
     assert d.changes[1].message == ("terrain added to Weather: Dust storm: 1 MP per hex, "
                                     "VTOL (flying) 2 MP per hex")
-    assert sorted(c.path for c in d.changes) == sorted(c.path for c in variant.changes)
+    assert sorted(c.path for c in d.changes) == sorted(path_text(c.path) for c in variant.changes)
     assert d.level == "breaking"
 
 
@@ -165,9 +167,8 @@ def diff_texts(tmp_path: Path, old: str, new: str) -> semantic.Diff:
     ("(rise in)", "(height in)", [("breaking", "changed", "climb")],
      "Climbing: input rise renamed height"),
     ("distance <= 2 in -> passive", "distance <= 3 in -> passive",
-     [("rules", "changed", "lock")],
-     "Lock: rows changed: hidden -> none; distance <= 2 in -> passive; otherwise -> active -> "
-     "hidden -> none; distance <= 3 in -> passive; otherwise -> active"),
+     [("rules", "changed", "lock.passive")],
+     "Lock, row Passive: distance <= 2 in -> distance <= 3 in"),
     ("| 2 in | 4 in", "| 2 in | 5 in", [("rules", "changed", "speed.fast.heavy")],
      "Speed, Heavy (Fast): 4 in -> 5 in"),
     ("| 2 in | 4 in", "| 2 in | no", [("breaking", "changed", "speed.fast.heavy")],
@@ -347,7 +348,132 @@ def test_a_changed_table_cell_in_a_decision_row_is_a_rules_change(tmp_path: Path
     changed.write_text(text.replace(old_line, "climb > flight[maneuverability].down_angle"),
                        "utf-8")
     d = semantic.diff(bundled("d20_movement"), compiled(changed))
-    assert summary(d) == [("rules", "changed", "flying_move")]
+    assert summary(d) == [("rules", "changed", "flying_move.climb_too_steep")]
     [change] = d.changes
-    assert "climb > flight[maneuverability].up_angle -> climb_too_steep" in change.message
-    assert "climb > flight[maneuverability].down_angle -> climb_too_steep" in change.message
+    assert change.old == "climb > flight[maneuverability].up_angle"
+    assert change.new == "climb > flight[maneuverability].down_angle"
+
+
+# ---- rebase check: a house rule against a new version of its base ---------------------------
+
+
+def _moved_base(tmp_path: Path) -> Path:
+    """A copy of the bundled rulesets whose heavy_gear moved to 1.1.0: walkers pay 4 on soft
+    ground (a cell the house rule overrides), 2 in the clear and 3 in rapid water."""
+    folder = tmp_path / "moved"
+    folder.mkdir()
+    for path in RULESETS.glob("*.terrain"):
+        (folder / path.name).write_text(path.read_text("utf-8"), "utf-8")
+    base = folder / "heavy_gear.terrain"
+    text = base.read_text("utf-8")
+    for old, new in ((r"\nversion 1\.0\.0\n", "\nversion 1.1.0\n"),
+                     (r"(\n  soft [^|]*\| 2, walker )3\n", r"\g<1>4\n"),
+                     (r"(\n  clear [^|]*\| 1)\n", r"\1, walker 2\n")):
+        text, count = re.subn(old, new, text, count=1)
+        assert count == 1, old
+    base.write_text(text, "utf-8")
+    return base
+
+
+def test_rebase_lists_the_overridden_cells_the_base_changed_and_what_is_inherited(
+        tmp_path: Path) -> None:
+    moved = compiled(_moved_base(tmp_path))
+    r = semantic.rebase(bundled("heavy_gear"), moved, bundled("heavy_gear_house"))
+    assert [(c.level, c.path, c.old, c.new) for c in r.overridden] == [
+        ("rules", "soft.walker", "3", "4")]
+    assert summary(r.inherited) == [("rules", "changed", "clear.walker")]
+    assert r.base.count("rules") == 2
+
+
+def test_a_whole_cell_override_covers_every_mode_of_that_cell(tmp_path: Path) -> None:
+    base = _moved_base(tmp_path)
+    base.write_text(base.read_text("utf-8").replace("rapid_water \"Rapid water\" fr \"Eau vive\""
+                                                    " | +1", "rapid_water \"Rapid water\" fr "
+                                                    "\"Eau vive\" | +1, walker +2"), "utf-8")
+    r = semantic.rebase(bundled("heavy_gear"), compiled(base), bundled("heavy_gear_house"))
+    assert sorted(c.path for c in r.overridden) == ["rapid_water.walker", "soft.walker"]
+
+
+def test_diff_rebase_prints_the_check_for_a_bundled_house_rule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = _moved_base(tmp_path)
+    assert main(["diff", "heavy_gear_house", "--rebase", str(base)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "heavy_gear_house 1.0.0 on heavy_gear 1.0.0 -> heavy_gear 1.1.0",
+        "overridden by heavy_gear_house, changed by the base (1):",
+        "  ! Soft (sand, snow, mud), Walker: 3 -> 4 MP per inch  [soft.walker] (rules)",
+        "inherited, rules (1):",
+        "  ~ Clear, open, Walker: 1 -> 2 MP per inch  [clear.walker]",
+        "2 base changes: 1 on what heavy_gear_house overrides, 1 inherited (1 rules)",
+    ]
+    assert main(["diff", "heavy_gear_house", "--rebase", str(base), "--fail-on", "rules"]) == 1
+    capsys.readouterr()
+    assert main(["diff", "heavy_gear_house", "--rebase", str(base), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["path"] for c in data["overridden"]] == ["soft.walker"]
+    assert [c["path"] for c in data["inherited"]["changes"]] == ["clear.walker"]
+
+
+def test_rebase_reports_an_override_the_new_base_no_longer_has(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = _moved_base(tmp_path)
+    text = base.read_text("utf-8")
+    text = re.sub(r"  rapid_water .*\n\s+note .*\n", "", text)
+    base.write_text(re.sub(r"\nexclude rapid_water .*\n", "\n", text), "utf-8")
+    assert main(["diff", "heavy_gear_house", "--rebase", str(base)]) == 1
+    captured = capsys.readouterr()
+    assert "error[E504]" in captured.err and "rapid_water" in captured.err
+    assert "[rapid_water] (breaking)" in captured.out
+
+
+# ---- ids resolve against the project, or --dir ---------------------------------------------
+
+
+def _elsewhere(tmp_path: Path) -> Path:
+    folder = tmp_path / "my rules"
+    folder.mkdir()
+    for name in ("heavy_gear", "heavy_gear_house"):
+        (folder / f"{name}.terrain").write_text(
+            (RULESETS / f"{name}.terrain").read_text("utf-8"), "utf-8")
+    return folder
+
+
+def test_the_diff_command_that_new_prints_works_as_printed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rulesdsl new --dir X` printed a `rulesdsl diff` that only looked in ./rulesets."""
+    folder = _elsewhere(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    assert main(["new", "my_house", "--extends", "heavy_gear", "--dir", str(folder)]) == 0
+    printed = capsys.readouterr().err
+    command = re.search(r"`rulesdsl (diff [^`]+)`", printed)
+    assert command is not None
+    assert main(shlex.split(command.group(1))) == 0
+    assert capsys.readouterr().out.startswith("heavy_gear 1.0.0 -> my_house 0.1.0")
+
+
+@pytest.mark.parametrize("argv", [
+    ["diff", "--dir", "{dir}", "heavy_gear", "heavy_gear_house"],
+    ["diff", "--dir", "{dir}", "heavy_gear_house", "--rebase", "heavy_gear"],
+    ["sheet", "--dir", "{dir}", "heavy_gear_house", "--format", "md"],
+    ["export", "--dir", "{dir}", "heavy_gear_house", "--format", "json"],
+    ["check", "--dir", "{dir}", "heavy_gear_house"],
+    ["check", "--dir", "{dir}"],
+])
+def test_every_verb_that_takes_ids_finds_them_in_dir(
+        tmp_path: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _elsewhere(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main([a.replace("{dir}", str(folder)) for a in argv]) == 0, capsys.readouterr().err
+
+
+def test_ids_resolve_from_inside_a_folder_of_rulesets(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(_elsewhere(tmp_path))
+    assert main(["diff", "heavy_gear", "heavy_gear_house"]) == 0
+    assert "[soft.walker]" in capsys.readouterr().out

@@ -289,7 +289,7 @@ def test_variant_changes_are_marked(compiler: Compiler, tmp_path: Path) -> None:
                            'override soft.walker | 2\n  note "Walkers pay 2."\n', tmp_path)
     markdown = render_sheet(rs, "md", "en").decode("utf-8")
     assert "| Soft (sand, snow, mud) | 2 † | 2 | 2 |" in markdown
-    assert "changed: Soft (sand, snow, mud) › Walker. Walkers pay 2." in markdown
+    assert "changed: Soft (sand, snow, mud) › Walker: 3 → 2. Walkers pay 2." in markdown
     assert "extends heavy\\_gear@1.0.0" in markdown
 
 

@@ -6,11 +6,19 @@ through their generated modules, like every spec test.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+from rulesdsl import diff as semantic
+from rulesdsl import ir
+from rulesdsl import resolve as resolve_module
+from rulesdsl.backends.python import render
+from rulesdsl.backends.sheets import render_sheet
+from rulesdsl.changelog import path_text
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
@@ -283,7 +291,7 @@ override effects.fire | ignites, damage 2
 override reach | 12 in
 """))
     assert compiled.ruleset is not None
-    assert [(c.action, c.path) for c in compiled.ruleset.changes] == [
+    assert [(c.action, path_text(c.path)) for c in compiled.ruleset.changes] == [
         ("override", "soft.walker"), ("override", "clear.cost"),
         ("override", "woods.to_hit.ballistic"), ("override", "fog.to_hit"),
         ("override", "full.energy"), ("override", "partial"),
@@ -326,7 +334,7 @@ remove heat
 remove speed.slow
 """))
     assert compiled.ruleset is not None
-    assert [(c.action, c.path) for c in compiled.ruleset.changes] == [
+    assert [(c.action, path_text(c.path)) for c in compiled.ruleset.changes] == [
         ("add", "jump"), ("add", "ice"), ("add", "speed.medium"), ("add", "missile"),
         ("remove", "ground"), ("remove", "speed.light"), ("remove", "effects.nothing"),
         ("add", "effects.calm"), ("remove", "heat"), ("remove", "speed.slow"),
@@ -357,7 +365,7 @@ def test_removing_a_context_value_drops_its_modifier_exceptions(tmp_path: Path) 
     assert [v.id for v in rs.contexts[0].values] == ["ballistic"]
     [cover] = [m for m in rs.modifiers if m.id == "cover"]
     assert set(cover.values["full"]) == {""}
-    assert [(c.action, c.path) for c in rs.changes] == [("remove", "energy")]
+    assert [(c.action, path_text(c.path)) for c in rs.changes] == [("remove", "energy")]
 
 
 def test_removing_a_feature_removes_its_exclusions(tmp_path: Path) -> None:
@@ -372,7 +380,7 @@ def test_removing_a_layer_removes_its_features_and_their_exclusions(tmp_path: Pa
     assert rs is not None
     assert [f.id for f in rs.features] == ["clear", "soft", "woods"]
     assert rs.exclusions == ()
-    assert [(c.action, c.path) for c in rs.changes] == [("remove", "weather")]
+    assert [(c.action, path_text(c.path)) for c in rs.changes] == [("remove", "weather")]
 
 
 def test_removing_a_modifier_removes_its_layer_column(tmp_path: Path) -> None:
@@ -419,18 +427,26 @@ def test_a_chain_of_three_flattens_every_level(tmp_path: Path) -> None:
     assert all(a.digest.startswith("sha256:") for a in rs.extends)
     assert costs(compiled, "soft") == {"walker": 1, "ground": 2, "jump": 2}
     assert costs(compiled, "clear") == {"walker": 1, "ground": 1, "jump": 0.5}
-    assert [(c.action, c.path) for c in rs.changes] == [
+    assert [(c.action, path_text(c.path)) for c in rs.changes] == [
         ("override", "soft.walker"), ("override", "clear.jump"), ("remove", "hover")]
 
 
-def test_a_chain_reports_an_error_in_the_middle_file(tmp_path: Path) -> None:
+def test_an_error_in_the_middle_of_a_chain_is_reported_for_that_file_once(
+        tmp_path: Path) -> None:
     (tmp_path / "base.terrain").write_text(BASE, "utf-8")
     (tmp_path / "mid.terrain").write_text(
         'ruleset mid "Mid" fr "M"\nversion 1.0.0\nextends base@^1.0\noverride sfot | 2\n')
     (tmp_path / "top.terrain").write_text(
         'ruleset top "Top" fr "T"\nversion 1.0.0\nextends mid@^1.0\n')
-    [diag] = errors(COMPILER.compile_file(tmp_path / "top.terrain"))
-    assert where(diag) == ("E504", "mid.terrain", 4, 10)
+    compiler = Compiler()
+    [own] = errors(compiler.compile_file(tmp_path / "mid.terrain"))
+    assert where(own) == ("E504", "mid.terrain", 4, 10)
+    [diag] = errors(compiler.compile_file(tmp_path / "top.terrain"))
+    assert where(diag) == ("E507", "top.terrain", 3, 9)
+    assert diag.message == "the base 'mid' has 1 error, reported for its own file"
+    [first] = diag.related
+    assert (Path(first.pos.file).name, first.pos.line, first.pos.column) == (
+        "mid.terrain", 4, 10)
 
 
 # ---- the bundled variants -----------------------------------------------------------------
@@ -582,6 +598,372 @@ def test_new_needs_a_known_base_and_a_valid_name(tmp_path: Path,
     assert main(["new", "my-house", "--extends", "heavy_gear", "--dir", str(rulesets)]) == 2
     assert sorted(p.name for p in rulesets.iterdir()) == [
         "battletech_tacops.terrain", "heavy_gear.terrain"]
+
+
+# ---- every addressable item: paths through the module, the diff and the sheet ------------
+
+RICH = """\
+ruleset rich "Rich" fr "Riche"
+version 1.2.0
+languages en fr
+units distance in, cost MP
+mode walker "Walker" fr "Marcheur"
+mode hover "Hover" fr "Glisseur"
+modifier cover "Cover" fr "Couvert" {
+  full "Full" fr "Total" | -2
+  partial "Partial" fr "Partiel" | -1
+  when full, partial | -4
+}
+layer terrain "Terrain" fr "Terrain" {
+  clear "Clear" fr "Dégagé" | 1
+  soft "Soft" fr "Meuble" | 2, walker 3
+    note "Sand and mud." fr "Sable et boue."
+}
+step climb "Climbing" fr "Montée" (rise in) -> MP : +1 per 1 in, impassable from 2 in
+decision lock "Lock" fr "Verrouillage" (hidden bool, distance in) {
+  hidden          -> no_lock "No lock" fr "Impossible"
+  distance <= 6   -> auto "Automatic" fr "Automatique"
+  otherwise       -> roll "Roll" fr "Jet"
+}
+table armour "Armour speed" fr "Vitesse en armure" {
+  6 in "Speed 6" fr "Vitesse 6" | 4 in
+  7.5 in "Speed 7.5" fr "Vitesse 7,5" | 5 in
+  9 in "Speed 9" fr "Vitesse 9" | 6 in
+}
+dice effects "Effects" fr "Effets" : 2d6 {
+  modifier landing "Landing" fr "Atterrissage" +2
+  2-6 nothing "Nothing" fr "Rien"
+  7-9 smoke "Smoke" fr "Fumée" | smoke
+  10-11 fire "Fire" fr "Feu" | ignites
+  12+ blast "Blast" fr "Explosion" | damage 5
+}
+trigger landing_zone "Landing" fr "Atterrissage" : roll effects with landing times 1
+"""
+RICH_HEADER = 'ruleset house "House" fr "Maison"\nversion 1.0.0\nextends rich@^1.2\n'
+
+
+def rich_variant(tmp_path: Path, body: str) -> Compiled:
+    (tmp_path / "rich.terrain").write_text(RICH, "utf-8")
+    path = tmp_path / "house.terrain"
+    path.write_text(RICH_HEADER + body, "utf-8")
+    return Compiler().compile_file(path)
+
+
+def module_of(compiled: Compiled, tmp_path: Path) -> ModuleType:
+    """The generated module of a compiled snippet, imported."""
+    assert compiled.ruleset is not None, compiled.diagnostics
+    name = f"house_{abs(hash(str(tmp_path)))}"
+    path = tmp_path / f"{name}.py"
+    path.write_text(render(compiled.ruleset), "utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def base_and_house(tmp_path: Path, body: str) -> tuple[ir.Ruleset, ir.Ruleset]:
+    house = ok(rich_variant(tmp_path, body)).ruleset
+    base = Compiler().compile_file(tmp_path / "rich.terrain").ruleset
+    assert base is not None and house is not None
+    return base, house
+
+
+PATH_KINDS = [
+    # (variant body, the change's canonical path, a module answer: expression -> value,
+    #  the diff's path, the sheet's changelog line in French)
+    ("override armour.6 | 5 in\n", "armour.6", ("float(lookup('armour', 6))", 5),
+     "armour.6", "modifié: Vitesse en armure \u203a Vitesse 6: 4 in → 5 in"),
+    ("override armour.7.5 | 6 in\n", "armour.7.5", ("float(lookup('armour', 7.5))", 6),
+     "armour.7.5", "modifié: Vitesse en armure \u203a Vitesse 7,5: 5 in → 6 in"),
+    ("override climb.rate.amount | +2\n", "climb.rate.amount", ("climb(1)", 2), "climb",
+     "modifié: Montée: +1 MP → +2 MP"),
+    ("override climb.impassable.at | 3 in\n", "climb.impassable.at", ("climb(2)", 2), "climb",
+     "modifié: Montée: 2 in → 3 in"),
+    ("override lock.auto: distance <= 8 -> auto \"Automatic\" fr \"Automatique\"\n",
+     "lock.auto", ("lock(hidden=False, distance=7).id", "auto"), "lock.auto",
+     "modifié: Verrouillage \u203a Automatique"),
+    ("insert lock before auto: distance <= 2 -> point_blank \"Point blank\" fr \"À bout\"\n",
+     "lock.point_blank", ("lock(hidden=False, distance=1).id", "point_blank"),
+     "lock.point_blank", "ajouté: Verrouillage \u203a À bout"),
+    ("insert lock after no_lock: distance > 20 -> too_far \"Too far\" fr \"Trop loin\"\n",
+     "lock.too_far", ("lock(hidden=False, distance=30).id", "too_far"), "lock.too_far",
+     "ajouté: Verrouillage \u203a Trop loin"),
+    ("remove lock.auto\n", "lock.auto", ("lock(hidden=False, distance=1).id", "roll"),
+     "lock.auto",
+     "supprimé: Verrouillage \u203a Automatique"),
+    ("override effects.fire range 10+\nremove effects.blast\n", "effects.fire.range",
+     ("roll('effects', 12).id", "fire"), "effects.fire",
+     "modifié: Effets \u203a Feu: 10-11 → 10+"),
+    ("override effects.smoke range 7-8\noverride effects.fire range 9-11\n",
+     "effects.smoke.range", ("roll('effects', 9).id", "fire"), "effects.smoke",
+     "modifié: Effets \u203a Fumée: 7-9 → 7-8"),
+    ("override effects.landing | +3\n", "landing",
+     ("DICE_TABLES['effects'].modifiers['landing']", 3), "landing",
+     "modifié: Effets \u203a Atterrissage: +2 → +3"),
+    ("override effects.fire | ignites, damage 2\n", "effects.fire",
+     ("roll('effects', 10).effects['damage']", 2), "effects.fire",
+     "modifié: Effets \u203a Feu: ignites → ignites, damage 2"),
+    ("override cover.when.partial.full | -5\n", "cover.when.full+partial",
+     ("modifier('cover', 'full', 'partial')", -8), "cover.when.full+partial",
+     "modifié: Couvert \u203a Total + Partiel: -4 → -5"),
+    ("remove cover.when.full.partial\n", "cover.when.full+partial",
+     ("modifier('cover', 'full', 'partial')", -3), "cover.when.full+partial",
+     "supprimé: Couvert \u203a Total + Partiel"),
+    ("override full | -3\n", "full", ("modifier('cover', 'full')", -3), "full",
+     "modifié: Total: -2 → -3"),
+    ("override landing_zone.times | 2\n", "landing_zone.times",
+     ("TRIGGERS['landing_zone'].times", 2), "landing_zone", "modifié: Atterrissage: 1 → 2"),
+    ("dice effects : 2d6 {\n  modifier crash \"Crash\" fr \"Crash\" +1\n}\n"
+     "override landing_zone.modifier | crash\n", "landing_zone.modifier",
+     ("TRIGGERS['landing_zone'].modifier", "crash"), "landing_zone",
+     "modifié: Atterrissage: Atterrissage → Crash"),
+    ("override soft.label.fr | \"Sol meuble\"\n", "soft.label.fr",
+     ("FEATURES['soft'].label['fr']", "Sol meuble"), "soft",
+     "modifié: Sol meuble: Meuble → Sol meuble"),
+    ("override soft.note.en | \"Sand, mud and snow.\"\n", "soft.note.en",
+     ("FEATURES['soft'].notes[0]['en']", "Sand, mud and snow."), "soft",
+     "modifié: Meuble: Sand and mud. → Sand, mud and snow."),
+    ("override armour.9.label.fr | \"Vitesse neuf\"\n", "armour.9.label.fr",
+     ("TABLES['armour'].rows[9]", ("6 in",)), "armour.9", "Vitesse neuf"),
+]
+
+
+@pytest.mark.parametrize(("body", "path", "answer", "diff_path", "sheet_line"), PATH_KINDS,
+                         ids=[p[1] for p in PATH_KINDS])
+def test_every_path_kind_changes_the_module_the_diff_and_the_sheet(
+        tmp_path: Path, body: str, path: str, answer: tuple[str, object],
+        diff_path: str | None, sheet_line: str | None) -> None:
+    compiled = ok(rich_variant(tmp_path, body))
+    assert compiled.ruleset is not None
+    assert path in [path_text(c.path) for c in compiled.ruleset.changes]
+    module = module_of(compiled, tmp_path)
+    expression, expected = answer
+    got = eval(expression, vars(module))
+    if isinstance(expected, tuple):
+        got = tuple(str(v) for v in got)
+    assert got == expected
+    base, house = base_and_house(tmp_path, body)
+    d = semantic.diff(base, house)
+    if diff_path is not None:
+        assert diff_path in [c.path for c in d.changes]
+    assert d.changes  # every override is a difference the diff sees
+    if sheet_line is not None:
+        markdown = render_sheet(house, "md", "fr").decode("utf-8")
+        assert sheet_line in markdown.replace("\\", "")
+
+
+def test_the_diff_names_decision_rows_as_a_variant_does(tmp_path: Path) -> None:
+    base, house = base_and_house(tmp_path, """\
+override lock.auto: distance <= 8 -> auto "Automatic" fr "Automatique"
+insert lock before auto: distance <= 2 -> point_blank "Point blank" fr "À bout"
+""")
+    rows = [(c.level, c.action, c.path, c.message) for c in semantic.diff(base, house).changes
+            if c.level == "rules"]
+    assert rows == [
+        ("rules", "added", "lock.point_blank",
+         "Lock: row added after 'No lock': distance <= 2 -> point_blank"),
+        ("rules", "changed", "lock.auto", "Lock, row Automatic: distance <= 6 -> distance <= 8"),
+    ]
+
+
+def test_a_numeric_row_key_is_removed_by_its_number(tmp_path: Path) -> None:
+    compiled = ok(rich_variant(tmp_path, "remove armour.7.5\n"))
+    assert compiled.ruleset is not None
+    [armour] = compiled.ruleset.tables
+    assert [r.key for r in armour.rows] == ["6", "9"]
+
+
+def test_a_removed_dice_row_is_merged_into_its_neighbour_by_a_re_range(tmp_path: Path) -> None:
+    """Merge: remove one row, re-range its neighbour over its totals; nothing re-added."""
+    compiled = ok(rich_variant(tmp_path, "remove effects.smoke\n"
+                                         "override effects.nothing range 2-9\n"))
+    module = module_of(compiled, tmp_path)
+    assert [module.roll("effects", t).id for t in (2, 7, 9, 10)] == [
+        "nothing", "nothing", "nothing", "fire"]
+
+
+def test_a_dice_row_is_split_by_a_re_range_and_a_new_row(tmp_path: Path) -> None:
+    compiled = ok(rich_variant(tmp_path, """\
+override effects.fire range 10
+dice effects : 2d6 {
+  11 inferno "Inferno" fr "Brasier" | ignites, damage 3
+}
+"""))
+    module = module_of(compiled, tmp_path)
+    assert [module.roll("effects", t).id for t in (10, 11, 12)] == ["fire", "inferno", "blast"]
+
+
+@pytest.mark.parametrize(("body", "code", "column", "message"), [
+    ("override climb.rate.every | 2 in\n", "E504", 21,
+     "a parameter of the step 'climb' is written `step.<term>.<parameter>`"),
+    ("override lock.manual: distance <= 8 -> manual\n", "E504", 15,
+     "the decision 'lock' has no row that ends in 'manual'"),
+    ("insert lock before manul: distance <= 2 -> close\n", "E504", 20,
+     "the decision 'lock' has no row that ends in 'manul'"),
+    ("override effects.fire | ignites, damage 1\noverride effects.fire range 10+\n"
+     "remove effects.blast\n",
+     None, 0, ""),
+    ("override effects.fyre range 10+\n", "E504", 18,
+     "the dice table 'effects' has no row 'fyre'"),
+    ("override cover.when.full.clear | -5\n", "E504", 26,
+     "'cover' has no `when` combination of full and clear"),
+    ("override landing_zone.dice | 2\n", "E504", 23,
+     "a part of the trigger 'landing_zone' is written `landing_zone.<part>`"),
+    ("override soft.label.ru | \"Мягкий\"\n", "E504", 21,
+     "a label is overridden one language at a time: `soft.label.<lang>`"),
+    ("override soft.label.fr | 3\n", "E201", 26, "`override soft.label.fr` takes one quoted text"),
+    ("override effects.fire range 10-12\n", "E302", 1, "total 12 in both 'fire' and 'blast'"),
+])
+def test_a_path_that_does_not_fit_is_reported_at_the_variants_line(
+        tmp_path: Path, body: str, code: str | None, column: int, message: str) -> None:
+    compiled = rich_variant(tmp_path, body)
+    if code is None:  # the effects and the range of one row are separate cells
+        assert errors(compiled) == []
+        return
+    [diag] = errors(compiled)
+    assert where(diag) == (code, "house.terrain", 4, column)
+    assert diag.message == message
+
+
+def test_a_removed_dice_row_is_reported_at_the_remove_line_with_the_row_to_re_range(
+        tmp_path: Path) -> None:
+    """Was `<base>.terrain:NN: E301` in the base file the user never edited."""
+    [diag] = errors(rich_variant(tmp_path, "remove effects.fire\n"))
+    assert where(diag) == ("E301", "house.terrain", 4, 1)
+    assert diag.message == "totals 10-11 of 2d6 are in no row"
+    assert diag.hint == ("re-range a neighbour of the removed row to cover 10-11: "
+                         "`override effects.smoke range 7-11` or "
+                         "`override effects.blast range 10+`")
+    [base_line] = diag.related
+    assert (Path(base_line.pos.file).name, base_line.pos.line) == ("rich.terrain", 28)
+
+
+def test_an_error_a_variant_causes_in_a_base_line_points_at_the_variant(
+        tmp_path: Path) -> None:
+    [diag] = errors(rich_variant(tmp_path, "remove effects\n"))
+    assert where(diag) == ("E101", "house.terrain", 4, 1)
+    assert "effects" in diag.message
+    [base_line, *_] = diag.related
+    assert (Path(base_line.pos.file).name, base_line.pos.line) == ("rich.terrain", 35)
+
+
+def test_a_bases_own_error_is_reported_once_not_again_for_each_variant(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = RICH.replace("2-6 nothing", "2-5 nothing")
+    (tmp_path / "rich.terrain").write_text(broken, "utf-8")
+    for name in ("house_a", "house_b"):
+        (tmp_path / f"{name}.terrain").write_text(
+            RICH_HEADER.replace("house", name, 1), "utf-8")
+    assert main(["check", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("error[E301]") == 1
+    assert err.count("error[E507]") == 2
+    assert "the base 'rich' has 1 error, reported for its own file" in err
+
+
+def test_a_bases_warnings_are_not_repeated_for_its_variant(tmp_path: Path) -> None:
+    (tmp_path / "rich.terrain").write_text(RICH.replace(' fr "Glisseur"', ""), "utf-8")
+    path = tmp_path / "house.terrain"
+    path.write_text(RICH_HEADER, "utf-8")
+    compiler = Compiler()
+    base = compiler.compile_file(tmp_path / "rich.terrain")
+    assert [d.code for d in base.diagnostics] == ["W101"]
+    assert compiler.compile_file(path).diagnostics == []
+
+
+# ---- the digest is of the meaning, not the text --------------------------------------------
+
+
+def test_comments_blank_lines_and_layout_leave_the_digest_alone(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    source = (RULESETS / "heavy_gear.terrain").read_text("utf-8")
+    relaid = "# a comment on top\n\n" + source.replace("\n", "   # trailing\n", 3).replace(
+        " | ", "    |   ")
+    (tmp_path / "a" / "heavy_gear.terrain").write_text(source, "utf-8")
+    (tmp_path / "b" / "heavy_gear.terrain").write_text(relaid, "utf-8")
+    a = Compiler().compile_file(tmp_path / "a" / "heavy_gear.terrain").ruleset
+    b = Compiler().compile_file(tmp_path / "b" / "heavy_gear.terrain").ruleset
+    assert a is not None and b is not None
+    assert a.digest == b.digest
+    changed = source.replace("soft \"Soft", "soft \"Soft!", 1)
+    (tmp_path / "a" / "c.terrain").write_text(changed, "utf-8")
+    c = Compiler().compile_file(tmp_path / "a" / "c.terrain").ruleset
+    assert c is not None and c.digest != a.digest
+
+
+def test_fmt_never_changes_a_digest(tmp_path: Path) -> None:
+    for path in sorted(RULESETS.glob("*.terrain")):
+        (tmp_path / path.name).write_text(path.read_text("utf-8"), "utf-8")
+    first, second = Compiler(), Compiler()
+    before = {p.stem: first.compile_file(p).ruleset for p in tmp_path.glob("*.terrain")}
+    scrambled = tmp_path / "heavy_gear.terrain"
+    scrambled.write_text(scrambled.read_text("utf-8").replace(" | ", "|"), "utf-8")
+    assert main(["fmt", str(tmp_path)]) in (0, 1)
+    after = {p.stem: second.compile_file(p).ruleset for p in tmp_path.glob("*.terrain")}
+    for name, rs in before.items():
+        assert rs is not None and after[name] is not None
+        assert after[name].digest == rs.digest, name  # type: ignore[union-attr]
+        assert after[name].extends == rs.extends, name  # type: ignore[union-attr]
+
+
+# ---- long chains, cycles by file, long names (issue 15) ------------------------------------
+
+
+def test_a_chain_of_a_hundred_variants_compiles_each_file_once(tmp_path: Path) -> None:
+    (tmp_path / "rich.terrain").write_text(RICH, "utf-8")
+    previous = "rich"
+    for i in range(100):
+        name = f"v{i:03d}"
+        (tmp_path / f"{name}.terrain").write_text(
+            f'ruleset {name} "V{i}" fr "V{i}"\nversion 1.0.{i}\nextends {previous}@>=1.0\n'
+            f"override soft.walker | {i + 1}\n" if i == 0 else
+            f'ruleset {name} "V{i}" fr "V{i}"\nversion 1.0.{i}\nextends {previous}@>=1.0\n',
+            "utf-8")
+        previous = name
+    compiler = Compiler()
+    merges = 0
+    real = resolve_module._Merger.apply
+
+    def counted(self: object, variant: object) -> object:
+        nonlocal merges
+        merges += 1
+        return real(self, variant)  # type: ignore[arg-type]
+
+    resolve_module._Merger.apply = counted  # type: ignore[method-assign,assignment]
+    try:
+        compiled = compiler.compile_file(tmp_path / "v099.terrain")
+        for i in range(100):
+            assert compiler.compile_file(tmp_path / f"v{i:03d}.terrain").ok
+    finally:
+        resolve_module._Merger.apply = real  # type: ignore[method-assign]
+    assert compiled.ok and compiled.ruleset is not None
+    assert merges == 100
+    assert len(compiled.ruleset.extends) == 100
+    assert costs(compiled, "soft")["walker"] == 1
+
+
+def test_a_file_that_extends_itself_under_another_id_is_E503(tmp_path: Path) -> None:
+    """`x.terrain` declaring `ruleset y` and `extends x` was a RecursionError."""
+    (tmp_path / "x.terrain").write_text('ruleset y "Y"\nversion 1.0.0\nextends x@^1.0\n',
+                                        "utf-8")
+    [diag] = errors(Compiler().compile_file(tmp_path / "x.terrain"))
+    assert where(diag) == ("E503", "x.terrain", 3, 9)
+    assert diag.message == "a cycle in `extends`: y (x.terrain) -> x"
+
+
+def test_a_very_long_base_name_is_a_diagnostic(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`extends` with a 300-character base name was an OSError at build."""
+    path = tmp_path / "var.terrain"
+    path.write_text(f'ruleset var "V"\nversion 1.0.0\nextends {"b" * 300}@^1.0\n', "utf-8")
+    [diag] = errors(Compiler().compile_file(path))
+    assert where(diag) == ("E501", "var.terrain", 3, 9)
+    assert "at most 64 characters" in diag.message
+    assert main(["check", str(path)]) == 1
+    assert "Traceback" not in capsys.readouterr().err
 
 
 if __name__ == "__main__":  # pragma: no cover

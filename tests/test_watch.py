@@ -144,9 +144,10 @@ def test_an_edit_to_a_ruleset_shows_on_the_live_preview(
         base.write_text(text.replace('mode walker "Walker"', 'mode walker "Strider"'), "utf-8")
         assert read_until(log, "rebuilt heavy_gear_house: ok")
         assert "Strider" in browser.wait_for(sheet, "Strider")
-        # A broken save lists its errors above the last good sheet.
+        # A broken save lists its errors above the last good sheet: the variant's view says
+        # that its base has an error (E507) and shows where, with the base's own message.
         base.write_text(text.replace("| 2, walker 3", "| 2, walkr 3"), "utf-8")
-        shown = browser.wait_for(errors, "error[E101]")
+        shown = browser.wait_for(errors, "error[E507]")
         line = next(i for i, x in enumerate(text.splitlines(), 1) if "| 2, walker 3" in x)
         assert f"heavy_gear.terrain:{line}:" in shown and "'walkr'" in shown
         assert "Strider" in browser.text(sheet)

@@ -58,8 +58,8 @@ def test_a_hand_written_yaml_twin_compiles_to_the_same_module(compiler: Compiler
     twin = compiler.compile_file(TWINS / f"{system}.yaml")
     assert twin.ok, [d.message for d in twin.diagnostics]
     assert dsl.ruleset is not None and twin.ruleset is not None
-    # Only the digest differs: it is a hash of the source text.
-    assert twin.ruleset.digest != dsl.ruleset.digest
+    # The digest is semantic (layout-free), but a hand-written twin may spell a cell otherwise
+    # (`+1` for `1`): only the digest may differ, never the rules.
     assert render(replace(twin.ruleset, digest=dsl.ruleset.digest)) == render(dsl.ruleset)
 
 

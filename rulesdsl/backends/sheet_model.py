@@ -17,6 +17,7 @@ from typing import assert_never
 from rulesdsl import ir, semantics
 from rulesdsl.backends import svg
 from rulesdsl.backends.sheet_words import symbol, word
+from rulesdsl.changelog import path_text
 from rulesdsl.dice import Dice, chance_at_least, chance_between, percent
 
 MARKER_SIGNS = {"impassable": "✕", "prohibited": "⊘", "blocked": "⊗"}
@@ -183,7 +184,7 @@ class _Builder:
         """Override and add paths of the variant: ``{"soft.walker": "override"}``."""
         for change in rs.changes:
             if change.action != "remove":
-                self.changes[change.path] = change.action
+                self.changes[path_text(change.path)] = change.action
         self.group_of: dict[str, list[str]] = {}
         for group in rs.groups:
             for member in group.members:
@@ -856,15 +857,34 @@ class _Builder:
                       if any(p.value is None for p in self.rs.params) else [])]
 
     def changelog(self) -> list[Block]:
+        """The variant's changes in the sheet's language: what (by its labels), old -> new."""
         lines = []
         for c in self.rs.changes:
             notes = " ".join(self.note_texts(c.info))
             what = " › ".join(  # noqa: RUF001
-                self.name(part) for part in c.path.split("."))
+                self.label(ir.Info(labels), "") for labels in c.subject) or path_text(c.path)
+            values = [self.cell_text(v) for v in (c.was, c.now) if v is not None]
+            if c.was is not None and c.now is not None:
+                what += f": {values[0]} → {values[1]}"
+            elif values:
+                what += f": {values[0]}"
             line = f"{self.w(c.action)}: {what}" + (f". {notes}" if notes else "")
             src = self.source(c.info)
             lines.append(line + (f" [{src}]" if src else ""))
         return [Block("changes", "", lines=lines, kind="text")] if lines else []
+
+    def cell_text(self, cell: ir.Cell) -> str:
+        """A whole cell in one line: the value for everyone, then the exceptions; a name
+        (what a trigger rolls with) by its label."""
+        dice_mods = {m.id: m.info for d in self.rs.dice_tables for m in d.modifiers}
+        if isinstance(cell.default, ir.Symbol) and (
+                cell.default.name in self.names or cell.default.name in dice_mods):
+            name = cell.default.name
+            return self.label(self.names.get(name) or dice_mods[name], name)
+        parts = [self.text(cell.default)] if cell.default is not None else []
+        parts += [f"{self.name(k)} {self.text(v)}" if not isinstance(v, ir.Flag) or not v.value
+                  else self.name(k) for k, v in cell.exceptions.items()]
+        return ", ".join(parts)
 
     def sources(self) -> list[Block]:
         lines = [f"{b.id}: {self.label(b.info, b.id)}" for b in self.rs.books

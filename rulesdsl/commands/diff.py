@@ -1,20 +1,33 @@
 """`rulesdsl diff OLD NEW`: what changed between two rulesets, classified (see rulesdsl.diff).
 
-OLD and NEW are each a path, a ruleset id, or ``REV:path`` (the file at a git revision, path
-relative to the current folder). ``rulesdsl diff PATH --rev REV`` compares a file with itself
-at REV. With ``--fail-on LEVEL`` the exit status is 1 when any change is at LEVEL or above.
+OLD and NEW are each a path, a ruleset id (looked up in ``--dir`` or the project's rulesets/),
+or ``REV:path`` (the file at a git revision, path relative to the current folder).
+``rulesdsl diff PATH --rev REV`` compares a file with itself at REV. ``rulesdsl diff HOUSE
+--rebase NEWBASE`` is the rebase check: which of the house rule's overrides sit on cells the
+new version of its base changed, and which base changes it inherits. With ``--fail-on LEVEL``
+the exit status is 1 when any change is at LEVEL or above.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 from rulesdsl import diff as semantic
 from rulesdsl import versioning
-from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report, ruleset_path
+from rulesdsl.cli import (
+    EXIT_OK,
+    EXIT_RULES,
+    UsageError,
+    add_dir_option,
+    report,
+    ruleset_path,
+    rulesets_folder,
+)
 from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
+from rulesdsl.diagnostics import Diagnostic
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +43,11 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("new", metavar="NEW", nargs="?", help="the new ruleset")
     p.add_argument("--rev", metavar="REV",
                    help="compare the file with itself at this git revision (e.g. HEAD~1)")
+    p.add_argument("--rebase", metavar="NEWBASE",
+                   help="rebase check: OLD is a house rule, NEWBASE a new version of its base "
+                        "(a path, an id or REV:path); list the house rule's overrides the base "
+                        "changed and the base changes it inherits")
+    add_dir_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--fail-on", choices=semantic.LEVELS, metavar="LEVEL",
                    help="exit 1 when a change at LEVEL or above exists: "
@@ -39,16 +57,20 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     compiler = Compiler()
+    if args.rebase is not None:
+        if args.new is not None or args.rev is not None:
+            raise UsageError("--rebase takes one house rule: `diff HOUSE --rebase NEWBASE`")
+        return _rebase(args, compiler)
     if args.rev is not None:
         if args.new is not None:
             raise UsageError("--rev compares one file with itself: give one ruleset")
-        path = ruleset_path(args.old)
+        path = ruleset_path(args.old, folder=args.dir)
         old = _at_revision(path, args.rev, compiler)
         new = compiler.compile_file(path)
     elif args.new is None:
         raise UsageError("give OLD and NEW, or one ruleset and --rev REV")
     else:
-        old, new = _load(args.old, compiler), _load(args.new, compiler)
+        old, new = _load(args.old, compiler, args.dir), _load(args.new, compiler, args.dir)
     report([*old.diagnostics, *new.diagnostics], compiler, "text")
     if old.ruleset is None or new.ruleset is None:
         return EXIT_RULES
@@ -63,22 +85,64 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _load(name: str, compiler: Compiler) -> Compiled:
+def _rebase(args: argparse.Namespace, compiler: Compiler) -> int:
+    house_path = ruleset_path(args.old, folder=args.dir)
+    house = compiler.compile_file(house_path)
+    new_base = _load(args.rebase, compiler, args.dir)
+    report([*house.diagnostics, *new_base.diagnostics], compiler, "text")
+    if house.ruleset is None or new_base.ruleset is None:
+        return EXIT_RULES
+    if not house.ruleset.extends:
+        raise UsageError(f"{house_path} extends nothing: --rebase checks a house rule")
+    base_id = house.ruleset.extends[0].id
+    old_base = compiler.compile_file(house_path.parent / f"{base_id}.terrain")
+    if old_base.ruleset is None:  # pragma: no cover - the house rule compiled against it
+        return EXIT_RULES
+    moved = _against(house_path, base_id, compiler.sources.get(new_base.path), compiler)
+    report(moved, compiler, "text")
+    result = semantic.rebase(old_base.ruleset, new_base.ruleset, house.ruleset)
+    if args.format == "json":
+        sys.stdout.write(semantic.rebase_to_json(result))
+    else:
+        sys.stdout.write(semantic.render_rebase(result))
+    if any(d.is_error for d in moved):
+        return EXIT_RULES
+    if args.fail_on and result.base.at_least(args.fail_on):
+        return EXIT_RULES
+    return EXIT_OK
+
+
+def _against(house: Path, base_id: str, base_text: str | None,
+             compiler: Compiler) -> list[Diagnostic]:
+    """What compiling the house rule on the new base says (its errors, if it no longer fits)."""
+    if base_text is None:
+        return []
+    with tempfile.TemporaryDirectory(prefix="rulesdsl-rebase-") as tmp:
+        for other in house.parent.glob("*.terrain"):
+            if other.name != house.name:
+                (Path(tmp) / other.name).write_text(other.read_text("utf-8"), "utf-8")
+        (Path(tmp) / f"{base_id}.terrain").write_text(base_text, "utf-8")
+        moved = Compiler().compile_text(house.read_text("utf-8"), str(house), Path(tmp))
+    compiler.sources.update({str(house): house.read_text("utf-8")})
+    return [d for d in moved.diagnostics if d.is_error]
+
+
+def _load(name: str, compiler: Compiler, folder: str | None = None) -> Compiled:
     path = Path(name)
-    if ":" in name and not path.exists() and not _is_id(name):
+    if ":" in name and not path.exists() and not _is_id(name, folder):
         rev, _, rel = name.partition(":")
         if not rev or not rel:
             raise UsageError(f"'{name}': write REV:path, e.g. HEAD~1:rulesets/heavy_gear.terrain")
         file = Path(rel)
         if file.suffix not in SUFFIXES:  # REV:ruleset_id
-            file = find_project() / "rulesets" / f"{rel}.terrain"
+            file = rulesets_folder(folder) / f"{rel}.terrain"
         return _at_revision(file, rev, compiler)
-    return compiler.compile_file(ruleset_path(name))
+    return compiler.compile_file(ruleset_path(name, folder=folder))
 
 
-def _is_id(name: str) -> bool:
+def _is_id(name: str, folder: str | None = None) -> bool:
     try:
-        ruleset_path(name)
+        ruleset_path(name, folder=folder)
     except UsageError:
         return False
     return True

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import sys
-from pathlib import Path
 
 from rulesdsl import diff as semantic
-from rulesdsl import ir
+from rulesdsl import ir, spelling
 from rulesdsl.checks.reserved import is_reserved
-from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report
+from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, report, rulesets_folder
 from rulesdsl.compiler import Compiler
 
 
@@ -32,7 +32,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    folder = Path(args.dir) if args.dir else find_project() / "rulesets"
+    folder = rulesets_folder(args.dir)
     name, base_id = args.name, args.extends
     if not re.fullmatch(ir.IDENT.regex, name) or len(name) > ir.IDENT.max_length or (
             is_reserved(name)):
@@ -63,8 +63,9 @@ def run(args: argparse.Namespace) -> int:
             handle.write(text)
     except FileExistsError as exc:  # created meanwhile
         raise UsageError(f"{target} already exists") from exc
+    where = f" --dir {shlex.quote(args.dir)}" if args.dir else ""
     print(f"wrote {target}: a variant of {base_id} {base.ruleset.version}; edit it, then "
-          f"`rulesdsl diff {base_id} {name}` lists what it changes", file=sys.stderr)
+          f"`rulesdsl diff{where} {base_id} {name}` lists what it changes", file=sys.stderr)
     return EXIT_OK
 
 
@@ -138,9 +139,28 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
         effects = ", ".join(k if v == ir.Flag(True) else f"{k} {semantic.fmt(v)}"
                             for k, v in dice.rows[-1].effects.items())
         out += ["# A dice row's effects:", f"# override {dice.id}.{dice.rows[-1].id} | {effects}"]
+    if dice is not None and dice.rows:
+        first = dice.rows[0]
+        out += ["# A dice row's range (re-range its neighbour too, to keep every total "
+                "covered):",
+                f"# override {dice.id}.{first.id} range "
+                f"{spelling.dice_range(first.low, first.high)}"]
+    step = next((st for st in base.steps if st.terms), None)
+    if step is not None:
+        term = step.terms[0]
+        field, shown = (("amount", spelling.number(term.amount, term.term == "rate"))
+                        if term.term != "impassable" else
+                        ("at", f"{spelling.number(term.at)} {step.param_unit}"))
+        out += [f"# A step's parameter ({spelling.step_rule(step)}):",
+                f"# override {step.id}.{term.term}.{field} | {shown}"]
     param = base.params[0] if base.params else None
     if param is not None:
         out += ["# A scenario parameter:", f"# override {param.id} | 10 {param.unit}"]
+    if feature is not None and len(base.languages) > 1:
+        lang2 = base.languages[1]
+        label = feature.info.labels.get(lang2, feature.id)
+        out += [f"# A label in one language ({lang2}):",
+                f"# override {feature.id}.label.{lang2} | {_quote(label)}"]
     out.append("")
     layer = base.layers[0] if base.layers else None
     out += [

@@ -19,7 +19,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     from rulesdsl.compiler import Compiler
 
     compiler = Compiler()
-    compiled = compile_one(args.ruleset, compiler, "text")
+    compiled = compile_one(args.ruleset, compiler, "text", args.dir)
     if compiled.ruleset is None:
         return EXIT_RULES
     ruleset = compiled.ruleset
@@ -75,4 +75,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help=f"paper size (default: {DEFAULT_PAPER}; card is 5 x 3 in)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE (default: standard output)")
+    p.add_argument("--dir", metavar="DIR", default=None,
+                   help="the rulesets folder to find ruleset ids in (default: rulesets/ of "
+                        "this project)")
     p.set_defaults(run=cmd_sheet)

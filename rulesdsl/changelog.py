@@ -1,0 +1,247 @@
+"""A variant's changelog as data: the canonical text of each change's path, and the labels and
+old -> new values the sheets print in the players' words.
+
+:func:`path_text` spells an :class:`rulesdsl.ir.ChangePath` the way `rulesdsl diff` names the
+same thing; :func:`annotate` fills each change's ``subject`` (labels), ``was`` and ``now`` from
+the base's IR and the variant's, once both are compiled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import assert_never
+
+from rulesdsl import ir, spelling
+
+
+def path_text(path: ir.ChangePath) -> str:
+    """``soft.walker``, ``soft.cost``, ``effects.fire.range``, ``to_hit.when.woods+fog`` ..."""
+    match path:
+        case ir.NamePath(name=name):
+            return name
+        case ir.HeaderPath(line=line):
+            return line
+        case ir.CostPath(feature=feature, mode=mode):
+            return f"{feature}.{mode or 'cost'}"
+        case ir.ColumnPath(feature=feature, column=column, value=value):
+            return f"{feature}.{column}" + (f".{value}" if value else "")
+        case ir.FactorPath(factor=factor, value=value):
+            return factor + (f".{value}" if value else "")
+        case ir.CombinationPath(modifier=modifier, members=members):
+            return f"{modifier}.when." + "+".join(members)
+        case ir.TableCellPath(table=table, column=column, row=row):
+            return f"{table}.{column}.{row}" if column else f"{table}.{row}"
+        case ir.TableRowPath(table=table, row=row):
+            return f"{table}.{row}"
+        case ir.TableColumnPath(table=table, column=column):
+            return f"{table}.{column}"
+        case ir.DiceRowPath(table=table, row=row):
+            return f"{table}.{row}"
+        case ir.DiceRangePath(table=table, row=row):
+            return f"{table}.{row}.range"
+        case ir.DiceModifierPath(modifier=modifier):
+            return modifier  # a declared name, like a factor
+        case ir.StepPath(step=step, term=term, field=field):
+            return f"{step}.{term}.{field}"
+        case ir.DecisionRowPath(decision=decision, row=row):
+            return f"{decision}.{row}"
+        case ir.TriggerPath(trigger=trigger, field=field):
+            return f"{trigger}.{field}"
+        case ir.ParamPath(param=param):
+            return param
+        case ir.LabelPath(item=item, lang=lang):
+            return f"{item}.label.{lang}"
+        case ir.NotePath(item=item, lang=lang, index=index):
+            return f"{item}.note." + (f"{index}." if index > 1 else "") + lang
+        case _:
+            assert_never(path)
+
+
+# ---- labels and old -> new values -----------------------------------------------------------
+
+
+def annotate(changes: tuple[ir.Change, ...], base: ir.Ruleset,
+             variant: ir.Ruleset) -> tuple[ir.Change, ...]:
+    """``changes`` with their ``subject`` (labels of what each path names, from the base for
+    what was removed) and ``was`` / ``now`` values (the base's and the variant's)."""
+    old, new = _Index(base), _Index(variant)
+    out = []
+    for change in changes:
+        names = old if change.action == "remove" else new
+        subject = tuple(labels for labels in (
+            (names.labels(part) or old.labels(part)) for part in _parts(change.path)) if labels)
+        if isinstance(change.path, ir.CombinationPath) and len(subject) > 1:
+            together = {lang: " + ".join(m.get(lang, "") for m in subject[1:])
+                        for lang in subject[1]}
+            subject = (subject[0], together)
+        was = old.value(change.path) if change.action == "override" else None
+        now = new.value(change.path) if change.action != "remove" else None
+        out.append(replace(change, subject=subject, was=was, now=now))
+    return tuple(out)
+
+
+def _parts(path: ir.ChangePath) -> tuple[str, ...]:
+    """The names along a path whose labels a reader needs (the item, then the key)."""
+    match path:
+        case ir.NamePath(name=name):
+            return (name,)
+        case ir.HeaderPath():
+            return ()
+        case ir.CostPath(feature=feature, mode=mode):
+            return (feature, mode) if mode else (feature,)
+        case ir.ColumnPath(feature=feature, column=column, value=value):
+            return (feature, column, value) if value else (feature, column)
+        case ir.FactorPath(factor=factor, value=value):
+            return (factor, value) if value else (factor,)
+        case ir.CombinationPath(modifier=modifier, members=members):
+            return (modifier, *members)
+        case ir.TableCellPath(table=table, column=column, row=row):
+            return (table, f"{table}.{column}", f"{table}.{row}") if column else (
+                table, f"{table}.{row}")
+        case ir.TableRowPath(table=table, row=row) | ir.DiceRowPath(table=table, row=row) | (
+                ir.DiceRangePath(table=table, row=row)):
+            return (table, f"{table}.{row}")
+        case ir.TableColumnPath(table=table, column=column):
+            return (table, f"{table}.{column}")
+        case ir.DiceModifierPath(table=table, modifier=modifier):
+            return (table, f"{table}.{modifier}")
+        case ir.StepPath(step=step):
+            return (step,)
+        case ir.DecisionRowPath(decision=decision, row=row):
+            return (decision, f"{decision}.{row}")
+        case ir.TriggerPath(trigger=trigger):
+            return (trigger,)
+        case ir.ParamPath(param=param):
+            return (param,)
+        case ir.LabelPath(item=item) | ir.NotePath(item=item):
+            return (item,)
+        case _:
+            assert_never(path)
+
+
+class _Index:
+    """Labels and values of one ruleset's items, by the names paths use."""
+
+    def __init__(self, rs: ir.Ruleset) -> None:
+        self.rs = rs
+        self.infos: dict[str, ir.Info] = {}
+        for items in (rs.features, [f for m in rs.modifiers for f in m.factors], rs.modes,
+                      rs.groups, [v for c in rs.contexts for v in c.values], rs.layers,
+                      rs.modifiers, rs.tables, rs.dice_tables, rs.steps, rs.decisions,
+                      rs.params, rs.contexts, rs.books, rs.grids, rs.triggers,
+                      [m for d in rs.dice_tables for m in d.modifiers]):
+            for item in items:
+                self.infos.setdefault(item.id, item.info)
+        for table in rs.tables:
+            for column in table.columns:
+                self.infos[f"{table.id}.{column.id}"] = column.info
+            for row in table.rows:
+                self.infos[f"{table.id}.{row.key}"] = row.info
+        for dice in rs.dice_tables:
+            for drow in dice.rows:
+                self.infos[f"{dice.id}.{drow.id}"] = drow.info
+            for mod in dice.modifiers:
+                self.infos[f"{dice.id}.{mod.id}"] = mod.info
+        for decision in rs.decisions:
+            for outcome in decision.outcomes:
+                self.infos[f"{decision.id}.{outcome.id}"] = outcome.info
+
+    def labels(self, name: str) -> ir.Labels:
+        info = self.infos.get(name)
+        return dict(info.labels) if info else {}
+
+    def value(self, path: ir.ChangePath) -> ir.Cell | None:
+        """The value at ``path`` in this ruleset (None where a path names no value)."""
+        rs = self.rs
+        match path:
+            case ir.NamePath() | ir.HeaderPath() | ir.TableRowPath() | ir.TableColumnPath():
+                return None
+            case ir.CostPath(feature=feature, mode=mode):
+                return self._cell(feature, "cost", mode)
+            case ir.ColumnPath(feature=feature, column=column, value=value):
+                return self._cell(feature, column, value)
+            case ir.FactorPath(factor=factor, value=value):
+                found = next((f for m in rs.modifiers for f in m.factors if f.id == factor),
+                             None)
+                return None if found is None else _pick(found.cell, value)
+            case ir.CombinationPath(modifier=modifier, members=members):
+                combo = next((c for m in rs.modifiers if m.id == modifier
+                              for c in m.combinations if sorted(c.members) == sorted(members)),
+                             None)
+                return None if combo is None else ir.Cell(combo.value)
+            case ir.TableCellPath(table=table, column=column, row=row):
+                found_table = next((t for t in rs.tables if t.id == table), None)
+                if found_table is None:
+                    return None
+                slot = [c.id for c in found_table.columns].index(column) if column and (
+                    column in [c.id for c in found_table.columns]) else 0
+                cell = next((r.cells[slot] for r in found_table.rows
+                             if r.key == row and slot < len(r.cells)), None)
+                return None if cell is None else ir.Cell(cell)
+            case ir.DiceRowPath(table=table, row=row):
+                drow = self._dice_row(table, row)
+                return None if drow is None else ir.Cell(None, dict(drow.effects))
+            case ir.DiceRangePath(table=table, row=row):
+                drow = self._dice_row(table, row)
+                return None if drow is None else ir.Cell(
+                    ir.Text(spelling.dice_range(drow.low, drow.high)))
+            case ir.DiceModifierPath(table=table, modifier=modifier):
+                mod = next((m for d in rs.dice_tables if d.id == table for m in d.modifiers
+                            if m.id == modifier), None)
+                return None if mod is None else ir.Cell(ir.Number(mod.value, signed=True))
+            case ir.StepPath(step=step, term=term, field=field):
+                found_step = next((x for x in rs.steps if x.id == step), None)
+                found_term = None if found_step is None else next(
+                    (t for t in found_step.terms if t.term == term), None)
+                if found_step is None or found_term is None:
+                    return None
+                if field == "amount":
+                    return ir.Cell(ir.Number(found_term.amount, found_step.result_unit,
+                                             term == "rate"))
+                number = found_term.every if field == "per" else found_term.at
+                return ir.Cell(ir.Number(number, found_step.param_unit))
+            case ir.DecisionRowPath():
+                return None
+            case ir.TriggerPath(trigger=trigger, field=field):
+                found_trigger = next((x for x in rs.triggers if x.id == trigger), None)
+                if found_trigger is None:
+                    return None
+                if field in ("table", "modifier"):
+                    name = getattr(found_trigger, field)
+                    return None if name is None else ir.Cell(ir.Symbol(name))
+                count = getattr(found_trigger, field)
+                return None if count is None else ir.Cell(ir.Number(count))
+            case ir.ParamPath(param=param):
+                found_param = next((p for p in rs.params if p.id == param), None)
+                return None if found_param is None or found_param.value is None else ir.Cell(
+                    found_param.value)
+            case ir.LabelPath(item=item, lang=lang):
+                text = self.labels(item).get(lang)
+                return None if text is None else ir.Cell(ir.Text(text))
+            case ir.NotePath(item=item, lang=lang, index=index):
+                info = self.infos.get(item)
+                notes = info.notes if info else ()
+                note = notes[index - 1].get(lang) if index <= len(notes) else None
+                return None if note is None else ir.Cell(ir.Text(note))
+            case _:
+                assert_never(path)
+
+    def _cell(self, feature: str, column: str, key: str | None) -> ir.Cell | None:
+        found = next((f for f in self.rs.features if f.id == feature), None)
+        if found is None:
+            return None
+        if key is not None and column == "cost" and key in found.costs:
+            return ir.Cell(found.costs[key])
+        cell = found.cells.get(column)
+        return None if cell is None else _pick(cell, key)
+
+    def _dice_row(self, table: str, row: str) -> ir.DiceRow | None:
+        return next((r for d in self.rs.dice_tables if d.id == table for r in d.rows
+                     if r.id == row), None)
+
+
+def _pick(cell: ir.Cell, key: str | None) -> ir.Cell | None:
+    if key is None:
+        return cell
+    value = cell.exceptions.get(key, cell.default)
+    return None if value is None else ir.Cell(value)

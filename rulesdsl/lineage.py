@@ -1,0 +1,18 @@
+"""Where a ruleset's statements came from: what :mod:`rulesdsl.resolve` hands to
+:mod:`rulesdsl.lower` besides the statements (a module of its own so neither imports the
+other)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesdsl import ir
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """The ruleset's own digest, its extends chain (nearest first) and its changes."""
+
+    digest: str
+    extends: tuple[ir.Ancestor, ...] = ()
+    changes: tuple[ir.Change, ...] = ()
