@@ -110,7 +110,7 @@ class _ToYaml:
         if extras.source is not None:
             ref = extras.source
             parts = [ref.book.text, *([ref.page] if ref.page else []),
-                     *([dsl_string(ref.detail)] if ref.detail else [])]
+                     *([spelling.string(ref.detail)] if ref.detail else [])]
             out["source"] = " ".join(parts)
         notes = [self._note(n) for n in extras.notes]
         if notes:
@@ -313,25 +313,7 @@ def to_yaml(source: s.SourceFile, schema: str | None = None) -> str:
 # ---- .yaml -> .terrain -------------------------------------------------------------------------
 
 
-def dsl_string(text: str) -> str:
-    """``text`` as a DSL string literal: the escapes the grammar reads (\\" \\\\ \\n \\t
-    \\uXXXX), every other control character as \\uXXXX."""
-    out = []
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029":
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-_q = dsl_string
+_q = spelling.string
 
 
 def _labels(node: Any) -> str:

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 from rulesdsl import ir, spelling
 from rulesdsl import syntax as s
-from rulesdsl.convert import dsl_string
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
 from rulesdsl.fmt import format_text
 from rulesdsl.fragments import FragmentError, FragmentParser
@@ -104,7 +103,7 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
         else:
             kinds.append("mode")
 
-    out = [f"layer {layer}" + (f" {dsl_string(label)}" if label else "")
+    out = [f"layer {layer}" + (f" {spelling.string(label)}" if label else "")
            + (f" {scope}" if scope else "") + " {"]
     seen: dict[str, int] = {}
     for r, row in enumerate(rows[1:], start=1):
@@ -147,9 +146,9 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
                 else:
                     values[header[i]] = " ".join(cell.split())
             elif kind == "label":
-                labels.insert(0, dsl_string(cell))
+                labels.insert(0, spelling.string(cell))
             elif kind == "lang":
-                labels.append(f"{header[i]} {dsl_string(cell)}")
+                labels.append(f"{header[i]} {spelling.string(cell)}")
             elif kind == "source":
                 try:
                     parser.parse(f"[{cell}]", "source", path, starts[r] + 1,
@@ -161,7 +160,7 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
                     continue
                 extras = f" [{cell}]"
             elif kind == "note":
-                notes.append(dsl_string(cell))
+                notes.append(spelling.string(cell))
         if not default and values:
             counts = Counter(values.values())
             default = max(counts, key=lambda v: (counts[v], -list(values.values()).index(v)))
@@ -180,34 +179,8 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
 
 
 def dsl_value(value: ir.Value | None) -> str:
-    """A value in the DSL's cell syntax (what `import` and the DSL read back)."""
-    match value:
-        case None:
-            return ""
-        case ir.Number(value=v, unit=unit, signed=signed):
-            return spelling.number(v, signed) + (f" {unit}" if unit else "")
-        case ir.Rate(amount=amount, per=per):
-            return f"{dsl_value(amount)} per {dsl_value(per)}"
-        case ir.ParamRate(amount=amount, param=param):
-            return f"{dsl_value(amount)} per {param}"
-        case ir.Trade(gain=gain, cost=cost):
-            return f"{dsl_value(gain)} for {dsl_value(cost)}"
-        case ir.Span(low=low, high=high, unit=unit):
-            return f"{spelling.number(low)}-{spelling.number(high)}" + (f" {unit}" if unit
-                                                                        else "")
-        case ir.Marker(marker=marker):
-            return marker
-        case ir.Symbol(name=name):
-            return name
-        case ir.Flag(value=flag):
-            return "yes" if flag else "no"
-        case ir.DiceValue():
-            return spelling.dice(value)
-        case ir.Text(text=text):
-            return dsl_string(text)
-        case ir.Same(feature=feature):
-            return f"as {feature}"
-    return str(value)  # pragma: no cover - every value kind is matched above
+    """A value in the DSL's cell syntax (what `import` and the DSL read back); "" for none."""
+    return "" if value is None else spelling.value(value)
 
 
 def _labels(info: ir.Info, languages: tuple[str, ...]) -> list[str]:

@@ -21,10 +21,12 @@ from functools import cached_property
 from itertools import accumulate
 
 __all__ = [
+    "D66",
     "MAX_COUNT",
     "MAX_SIDES",
     "Dice",
     "DiceError",
+    "Roll",
     "chance_at_least",
     "chance_between",
     "parse_dice",
@@ -98,6 +100,11 @@ class Dice:
         """Number of equally likely rolls: ``sides ** count``."""
         return int(self.sides**self.count)
 
+    @property
+    def totals(self) -> range:
+        """Every total the dice can roll."""
+        return range(self.minimum, self.maximum + 1)
+
     @cached_property
     def _counts(self) -> tuple[int, ...]:
         """Ways to roll each total, indexed from ``minimum`` (exact integers).
@@ -130,6 +137,45 @@ class Dice:
         return sum(self._counts[start:stop]) if stop > start else 0
 
 
+@dataclass(frozen=True)
+class D66:
+    """Two six-sided dice read as tens and units (11, 12, ... 16, 21, ... 66), plus ``bonus``:
+    36 equally likely results, and no 17 to 20, 27 to 30 and so on."""
+
+    bonus: int = 0
+
+    def __str__(self) -> str:
+        return "d66" + (f"{self.bonus:+d}" if self.bonus else "")
+
+    @property
+    def minimum(self) -> int:
+        return 11 + self.bonus
+
+    @property
+    def maximum(self) -> int:
+        return 66 + self.bonus
+
+    @property
+    def outcomes(self) -> int:
+        return 36
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Every total the dice can roll, in order."""
+        return tuple(10 * tens + units + self.bonus for tens in range(1, 7)
+                     for units in range(1, 7))
+
+    def distribution(self) -> dict[int, Fraction]:
+        return {total: Fraction(1, 36) for total in self.totals}
+
+    def _ways_between(self, low: int, high: int) -> int:
+        return sum(1 for total in self.totals if low <= total <= high)
+
+
+Roll = Dice | D66
+"""Any roll the rules make: dice added up, or a d66."""
+
+
 def parse_dice(text: str) -> Dice:
     """Parse ``"2d6"``, ``"1d6+3"``, ``"d10"``, ``"3d6-2"``, ``" 2D6 "`` into a :class:`Dice`.
 
@@ -159,12 +205,12 @@ def parse_dice(text: str) -> Dice:
         raise DiceError(f"invalid dice expression {text!r}: {exc}") from None
 
 
-def chance_at_least(dice: Dice, target: int) -> Fraction:
+def chance_at_least(dice: Roll, target: int) -> Fraction:
     """Exact probability that a roll of ``dice`` totals ``target`` or more."""
     return Fraction(dice._ways_between(target, dice.maximum), dice.outcomes)
 
 
-def chance_between(dice: Dice, low: int, high: int | None) -> Fraction:
+def chance_between(dice: Roll, low: int, high: int | None) -> Fraction:
     """Exact probability that ``low <= total <= high`` (both inclusive).
 
     ``high=None`` means "``low`` and above".  An empty range (``high < low``)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, assert_never
 
 from rulesdsl import ir, spelling
 from rulesdsl.changelog import path_text
@@ -100,13 +100,14 @@ def fmt(value: ir.Value | None) -> str:
             return name
         case ir.Flag(value=flag):
             return "yes" if flag else "no"
-        case ir.DiceValue():
+        case ir.DiceValue() | ir.D66Value():
             return spelling.dice(value)
         case ir.Text(text=text):
             return f'"{text}"'
         case ir.Same(feature=feature, resolved=resolved):
             return f"as {feature} ({fmt(resolved)})"
-    return str(value)  # pragma: no cover - every value kind is matched above
+        case _:
+            assert_never(value)
 
 
 def _plain(value: ir.Value | None) -> ir.Value | None:

@@ -125,12 +125,25 @@ class Flag:
 
 @dataclass(frozen=True)
 class DiceValue:
-    """A dice expression such as ``1d6+3``."""
+    """Dice added up: ``1d6+3``, ``3d6``, ``d10`` (one die), ``d%`` (``1d100``)."""
 
     count: int
     sides: int
     bonus: int = 0
     kind: Literal["dice"] = "dice"
+
+
+@dataclass(frozen=True)
+class D66Value:
+    """``d66``: two six-sided dice read as tens and units (11 to 66, so 17 to 20 never come
+    up), each of the 36 results equally likely; plus ``bonus``."""
+
+    bonus: int = 0
+    kind: Literal["d66"] = "d66"
+
+
+DiceRoll = DiceValue | D66Value
+"""Every way the rules roll dice."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +163,10 @@ class Same:
     kind: Literal["same"] = "same"
 
 
-Value = Number | Rate | ParamRate | Trade | Span | Marker | Symbol | Flag | DiceValue | Text | Same
+Value = (
+    Number | Rate | ParamRate | Trade | Span | Marker | Symbol | Flag | DiceValue | D66Value
+    | Text | Same
+)
 
 
 @dataclass(frozen=True)
@@ -534,7 +550,7 @@ class DiceRow:
 class DiceTable:
     id: NewId
     info: Info
-    dice: DiceValue
+    dice: DiceRoll
     modifiers: tuple[DiceModifier, ...]
     rows: tuple[DiceRow, ...]
 
@@ -547,7 +563,7 @@ class Trigger:
     id: NewId
     info: Info
     table: Id
-    check: DiceValue | None = None
+    check: DiceRoll | None = None
     at_least: int | None = None
     modifier: Id | None = None
     times: int = 1

@@ -707,6 +707,7 @@ class _Lowerer:
             "symbol",
             "flag",
             "dice",
+            "d66",
             "text",
             "impassable",
             "prohibited",
@@ -763,7 +764,7 @@ class _Lowerer:
 
     def _dice(self, decl: s.DiceDecl) -> ir.DiceTable:
         dice = decl.dice.value
-        assert isinstance(dice, ir.DiceValue)
+        assert isinstance(dice, ir.DiceValue | ir.D66Value)  # the grammar's DICE token
         self.where.record(dice, decl.dice.pos)
         modifiers = []
         for mod in decl.modifiers:
@@ -779,7 +780,7 @@ class _Lowerer:
                 )
             )
         rows = []
-        allowed = ("number", "dice", "symbol", "flag", "text", "span")
+        allowed = ("number", "dice", "d66", "symbol", "flag", "text", "span")
         names: set[str] = set()
         for row in decl.rows:
             if row.item.name.text in names:
@@ -827,7 +828,7 @@ class _Lowerer:
             modifier = decl.modifier.text
         check_dice = None
         if decl.check is not None:
-            assert isinstance(decl.check.value, ir.DiceValue)
+            assert isinstance(decl.check.value, ir.DiceValue | ir.D66Value)
             check_dice = decl.check.value
             self.where.record(check_dice, decl.check.pos)
         if decl.times < 1:

@@ -681,15 +681,18 @@ class _Builder:
         return token.update(value=_DIGITS.sub("1", text))
 
 
-def parse_dice_token(text: str) -> ir.DiceValue:
-    """``2d6``, ``1d6+3``, ``3d6-2`` -> DiceValue (the grammar has already checked the shape)."""
+def parse_dice_token(text: str) -> ir.DiceRoll:
+    """``2d6``, ``1d6+3``, ``d10``, ``d%`` (d100), ``d66`` -> a dice value (the grammar has
+    already checked the shape)."""
     count, rest = text.lower().split("d", 1)
     bonus = 0
     for sign in "+-":
         if sign in rest:
             rest, tail = rest.split(sign, 1)
             bonus = int(tail) * (1 if sign == "+" else -1)
-    return ir.DiceValue(int(count), int(rest), bonus)
+    if not count and rest == "66":
+        return ir.D66Value(bonus)
+    return ir.DiceValue(int(count or 1), 100 if rest == "%" else int(rest), bonus)
 
 
 __all__ = ["Parser", "Tree", "load_grammar", "parse_dice_token"]

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from rulesdsl import ir
+from rulesdsl import dice, ir
 
 IMPASSABLE = ir.Marker("impassable")
 PROHIBITED = ir.Marker("prohibited")
@@ -67,7 +67,8 @@ def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> Answer 
             return per_distance(resolved, params)
         case ir.Marker():
             return value
-        case ir.Trade() | ir.Span() | ir.Symbol() | ir.Flag() | ir.DiceValue() | ir.Text():
+        case (ir.Trade() | ir.Span() | ir.Symbol() | ir.Flag() | ir.DiceValue() | ir.D66Value()
+              | ir.Text()):
             raise ValueError(f"not a movement cost: {value!r}")
         case _:
             assert_never(value)
@@ -267,14 +268,31 @@ def decide(decision: ir.Decision, inputs: Inputs) -> str:
 # ---- dice -----------------------------------------------------------------------------------
 
 
-def plain_totals(dice: ir.DiceValue) -> range:
-    """Every total the dice can roll, unmodified."""
-    return range(dice.count + dice.bonus, dice.count * dice.sides + dice.bonus + 1)
+def roll_of(value: ir.DiceRoll) -> dice.Roll:
+    """The roll a dice value stands for, with its exact chances (rulesdsl.dice)."""
+    match value:
+        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
+            return dice.Dice(count, sides, bonus)
+        case ir.D66Value(bonus=bonus):
+            return dice.D66(bonus)
+        case _:
+            assert_never(value)
 
 
-def reachable_totals(dice: ir.DiceValue, modifiers: Iterable[int]) -> list[int]:
+def plain_totals(value: ir.DiceRoll) -> Sequence[int]:
+    """Every total the dice can roll, unmodified, in order."""
+    match value:
+        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
+            return range(count + bonus, count * sides + bonus + 1)
+        case ir.D66Value(bonus=bonus):
+            return dice.D66(bonus).totals
+        case _:
+            assert_never(value)
+
+
+def reachable_totals(value: ir.DiceRoll, modifiers: Iterable[int]) -> list[int]:
     """Every total the dice can roll with no modifier or any one declared modifier, sorted."""
-    return sorted({t + m for m in {0, *modifiers} for t in plain_totals(dice)})
+    return sorted({t + m for m in {0, *modifiers} for t in plain_totals(value)})
 
 
 def covers(row: ir.DiceRow, total: int) -> bool:

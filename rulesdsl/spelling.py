@@ -17,8 +17,44 @@ def number(value: float, signed: bool = False) -> str:
     return f"+{text}" if signed and value >= 0 else text
 
 
-def dice(value: ir.DiceValue) -> str:
-    return f"{value.count}d{value.sides}" + (f"{value.bonus:+d}" if value.bonus else "")
+def dice(value: ir.DiceRoll) -> str:
+    """``2d6``, ``1d6+3``, ``d66``."""
+    match value:
+        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
+            return f"{count}d{sides}" + (f"{bonus:+d}" if bonus else "")
+        case ir.D66Value(bonus=bonus):
+            return "d66" + (f"{bonus:+d}" if bonus else "")
+        case _:
+            assert_never(value)
+
+
+def value(v: ir.Value) -> str:
+    """A value as the DSL writes it in a cell: ``+1``, ``1 per 2 in``, ``as clear``."""
+    match v:
+        case ir.Number(value=n, unit=unit, signed=signed):
+            return number(n, signed) + (f" {unit}" if unit else "")
+        case ir.Rate(amount=amount, per=per):
+            return f"{value(amount)} per {value(per)}"
+        case ir.ParamRate(amount=amount, param=param):
+            return f"{value(amount)} per {param}"
+        case ir.Trade(gain=gain, cost=cost):
+            return f"{value(gain)} for {value(cost)}"
+        case ir.Span(low=low, high=high, unit=unit):
+            return f"{number(low)}-{number(high)}" + (f" {unit}" if unit else "")
+        case ir.Marker(marker=marker):
+            return marker
+        case ir.Symbol(name=name):
+            return name
+        case ir.Flag(value=flag):
+            return "yes" if flag else "no"
+        case ir.DiceValue() | ir.D66Value():
+            return dice(v)
+        case ir.Text(text=text):
+            return string(text)
+        case ir.Same(feature=feature):
+            return f"as {feature}"
+        case _:
+            assert_never(v)
 
 
 def dice_range(low: int | None, high: int | None) -> str:
@@ -102,8 +138,27 @@ KIND_WORDS: dict[str, str] = {
     "symbol": "a word",
     "flag": "yes/no",
     "dice": "dice (`1d6+3`)",
+    "d66": "dice (`d66`)",
     "text": "a quoted text",
     "span": "a range (`2-3 in`)",
     "trade": "a trade (`+90 deg for -1.5 m`)",
 }
 """How diagnostics name each kind of value."""
+
+
+def string(text: str) -> str:
+    """``text`` as a DSL string literal: the escapes the grammar reads (\\" \\\\ \\n \\t
+    \\uXXXX), every other control character as \\uXXXX."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029":
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'

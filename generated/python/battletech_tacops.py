@@ -82,6 +82,7 @@ def _whole(amount: float, every: float) -> int:
 __all__ = [
     'BLOCKED',
     'CONTEXTS',
+    'D66',
     'DECISIONS',
     'DICE_TABLES',
     'EXCLUSIONS',
@@ -349,8 +350,17 @@ class Dice(_Record):
         return f"{self.number}d{self.sides}{bonus}"
 
 
+class D66(_Record):
+    """Two six-sided dice read as tens and units (11 to 66), plus ``bonus``: D66(0) is d66."""
+
+    bonus: int = 0
+
+    def __str__(self) -> str:
+        return "d66" + (f"{self.bonus:+d}" if self.bonus else "")
+
+
 if TYPE_CHECKING:
-    Value = bool | int | float | str | Quantity | Rate | Trade | Span | Dice | Marker | None
+    Value = bool | int | float | str | Quantity | Rate | Trade | Span | Dice | D66 | Marker | None
     Labels = Mapping[str, str]
 
 
@@ -416,7 +426,7 @@ class DiceRow(_Record):
 class DiceTable(_Record):
     id: str
     label: Labels
-    dice: Dice
+    dice: Dice | D66
     modifiers: Mapping[str, int]
     rows: tuple[DiceRow, ...]
 
@@ -427,7 +437,7 @@ class Trigger(_Record):
     id: str
     label: Labels
     table: str
-    check: Dice | None
+    check: Dice | D66 | None
     at_least: int | None
     check_chance: Fraction
     """Chance that the check roll calls for the table (1 when there is no check)."""

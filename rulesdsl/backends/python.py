@@ -20,7 +20,7 @@ from typing import Any, assert_never
 import jinja2
 
 from rulesdsl import ir, semantics, spelling, units
-from rulesdsl.dice import Dice, chance_at_least, chance_between
+from rulesdsl.dice import chance_at_least, chance_between
 
 WIDTH = 100
 """The generated modules' line length (ruff's setting for the project)."""
@@ -109,13 +109,16 @@ def runtime(value: ir.Value | None) -> Any:
             return b
         case ir.DiceValue(count=c, sides=s, bonus=b):
             return Code(f"Dice({c}, {s}, {b})")
+        case ir.D66Value(bonus=b):
+            return Code(f"D66({b})")
         case ir.Text(text=t):
             return t
         case ir.Same(resolved=r):
             return runtime(r)
         case ir.ParamRate(param=p):
             return p
-    raise TypeError(f"no runtime form for {value!r}")  # pragma: no cover
+        case _:
+            assert_never(value)
 
 
 def per_distance(value: ir.Value, params: dict[str, float | None]) -> Any:
@@ -485,7 +488,7 @@ def render(rs: ir.Ruleset) -> str:
     triggers = [{
         "id": t.id, "labels": t.info.labels, "table": t.table,
         "check": runtime(t.check) if t.check else None, "at_least": t.at_least,
-        "check_chance": (chance_at_least(_dice(t.check), t.at_least or 0)
+        "check_chance": (chance_at_least(semantics.roll_of(t.check), t.at_least or 0)
                          if t.check else Fraction(1)),
         "modifier": t.modifier, "times": t.times,
     } for t in rs.triggers]
@@ -511,7 +514,7 @@ def render(rs: ir.Ruleset) -> str:
     exports = ["RULESET", "MODES", "GROUPS", "LAYERS", "FEATURES", "CONTEXTS", "MODIFIERS",
                "TABLES", "DICE_TABLES", "TRIGGERS", "EXCLUSIONS", "PARAMS", "STEPS",
                "DECISIONS", "IMPASSABLE", "PROHIBITED", "BLOCKED", "Marker", "Outcome",
-               "Quantity", "Rate", "Trade", "Span", "Dice", "UnknownName",
+               "Quantity", "Rate", "Trade", "Span", "Dice", "D66", "UnknownName",
                "UnfilledParameter", "InvalidPlace", "ArgumentError", "InvalidArgument",
                "ArgumentTypeError", "ConflictWarning", "move_cost",
                "can_enter", "modifier", "roll", "lookup", "param", "path_cost", "conflicts",
@@ -584,12 +587,8 @@ def _key_type(p: ir.Param, table: ir.Table) -> str:
     return "float" if numeric else "str"
 
 
-def _dice(value: ir.DiceValue) -> Dice:
-    return Dice(value.count, value.sides, value.bonus)
-
-
 def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
-    dice = _dice(t.dice)
+    dice = semantics.roll_of(t.dice)
     index = semantics.dice_index(t)
 
     def chance(row: ir.DiceRow, shift: int) -> Fraction:

@@ -18,7 +18,7 @@ from rulesdsl import ir, semantics
 from rulesdsl.backends import svg
 from rulesdsl.backends.sheet_words import symbol, word
 from rulesdsl.changelog import path_text
-from rulesdsl.dice import Dice, chance_at_least, chance_between, percent
+from rulesdsl.dice import Roll, chance_at_least, chance_between, percent
 
 MARKER_SIGNS = {"impassable": "✕", "prohibited": "⊘", "blocked": "⊗"}
 """A sign before each marker word, so marked cells stand out in black-and-white print."""
@@ -266,13 +266,14 @@ class _Builder:
                 return symbol(n, self.lang)
             case ir.Flag(value=b):
                 return self.w("yes" if b else "no")
-            case ir.DiceValue():
-                return str(Dice(v.count, v.sides, v.bonus))
+            case ir.DiceValue() | ir.D66Value():
+                return str(semantics.roll_of(v))
             case ir.Text(text=t):
                 return t
             case ir.Same(feature=f, resolved=r):
                 return self.w("as", label=self.name(f), value=self.text(r))
-        raise TypeError(f"no sheet text for {v!r}")  # pragma: no cover
+            case _:
+                assert_never(v)
 
     def changed(self, *paths: str) -> bool:
         """Whether the variant overrides a cell known by any of ``paths``."""
@@ -724,7 +725,7 @@ class _Builder:
         return CellView(", ".join(parts), classes)
 
     def dice(self, d: ir.DiceTable) -> Block:
-        dice = Dice(d.dice.count, d.dice.sides, d.dice.bonus)
+        dice = semantics.roll_of(d.dice)
         title = f"{self.label(d.info, d.id)} ({dice})"
         chance = self.w("chance")
         head = [[HeadCell(self.w("roll")), HeadCell(self.w("result")),
@@ -762,7 +763,7 @@ class _Builder:
                      changed=self.added(d.id), kind="dice")
 
     @staticmethod
-    def chance(dice: Dice, low: int | None, high: int | None, shift: int,
+    def chance(dice: Roll, low: int | None, high: int | None, shift: int,
                fraction: bool = False) -> str:
         """The chance that the roll plus ``shift`` falls in ``low``..``high``."""
         lo = dice.minimum if low is None else low - shift
@@ -784,7 +785,7 @@ class _Builder:
         for t in self.rs.triggers:
             parts = []
             if t.check is not None and t.at_least is not None:
-                dice = Dice(t.check.count, t.check.sides, t.check.bonus)
+                dice = semantics.roll_of(t.check)
                 parts.append(self.w("check", dice=str(dice), at=str(t.at_least),
                                     chance=percent(chance_at_least(dice, t.at_least))))
             table = tables.get(t.table)

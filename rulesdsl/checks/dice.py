@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from itertools import combinations
+from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.diagnostics import Diagnostic, Related, error
@@ -29,9 +30,15 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     return out
 
 
-def _usable(dice: ir.DiceValue, pos: Pos, out: list[Diagnostic]) -> bool:
-    if 1 <= dice.count <= MAX_COUNT and 1 <= dice.sides <= MAX_SIDES:
-        return True
+def _usable(dice: ir.DiceRoll, pos: Pos, out: list[Diagnostic]) -> bool:
+    match dice:
+        case ir.DiceValue(count=count, sides=sides):
+            if 1 <= count <= MAX_COUNT and 1 <= sides <= MAX_SIDES:
+                return True
+        case ir.D66Value():
+            return True
+        case _:
+            assert_never(dice)
     out.append(
         error(
             "E304",
