@@ -287,8 +287,11 @@ class _Differ:
                          ", ".join(a.members), ", ".join(b.members))
 
     def _contexts(self) -> None:
-        for a, b in self._named("context", self.old.contexts, self.new.contexts,
-                                lambda c: c.id):
+        def declared(contexts: tuple[ir.Context, ...]) -> list[ir.Context]:
+            return [c for c in contexts if not c.of_modes]  # the modes are diffed as modes
+
+        for a, b in self._named("context", declared(self.old.contexts),
+                                declared(self.new.contexts), lambda c: c.id):
             self._named(f"{self.label(b.info, b.id)} value", a.values, b.values,
                         lambda v: v.id)
 

@@ -228,9 +228,13 @@ class ContextValue:
 
 @dataclass(frozen=True)
 class Context:
+    """What a modifier can be keyed by (``by weapon``). ``of_modes``: the built-in context
+    ``mode`` of a ruleset that declares none of that name, whose values are its modes."""
+
     id: NewId
     info: Info
     values: tuple[ContextValue, ...]
+    of_modes: bool = False
 
 
 @dataclass(frozen=True)
@@ -281,9 +285,9 @@ class Modifier:
     """A summed modifier such as to-hit, with per-item values resolved by context value.
 
     ``values[item][key]``: the contribution of ``item`` (a feature or factor); key ``""`` is
-    the value whatever the context, other keys are values of the modifier's context. Context
-    ``mode``, when the ruleset declares no context of that name, keys values by the ruleset's
-    modes (groups already expanded to their members).
+    the value whatever the context, other keys are values of the modifier's context (for the
+    built-in context of modes, see :attr:`Context.of_modes`, groups are already expanded to
+    their members).
     """
 
     id: NewId

@@ -483,8 +483,6 @@ def render(rs: ir.Ruleset) -> str:
     } for t in rs.tables]
     dice_tables = [_dice_table(t) for t in rs.dice_tables]
     contexts = [(c.id, tuple(v.id for v in c.values)) for c in rs.contexts]
-    if any(m.context == "mode" for m in rs.modifiers) and "mode" not in dict(contexts):
-        contexts.append(("mode", tuple(m.id for m in rs.modes)))  # `by mode`: see ir.Modifier
     triggers = [{
         "id": t.id, "labels": t.info.labels, "table": t.table,
         "check": runtime(t.check) if t.check else None, "at_least": t.at_least,
