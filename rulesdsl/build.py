@@ -34,6 +34,12 @@ def default_backends() -> tuple[Backend, ...]:
         pass
     else:
         backends.append(sheet_outputs)
+    try:
+        from rulesdsl.backends.cards import card_outputs
+    except ImportError:  # pragma: no cover - the card backend ships with the package
+        pass
+    else:
+        backends.append(card_outputs)
     return tuple(backends)
 
 

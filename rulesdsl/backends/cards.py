@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
+from typing import cast
 
 import jinja2
 from markupsafe import Markup
@@ -209,7 +210,8 @@ def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
     if block.svg:
         items.append(("svg", block.svg, _svg_height(block.svg, room)))
     table = block.table if block.table is not None and not block.svg else None
-    after = [("after", text, _para_height(text, room, 0.9)) for text in block.after]
+    after: list[tuple[str, object, float]] = [
+        ("after", text, _para_height(text, room, 0.9)) for text in block.after]
     notes = dict(block.notes)
     if table is None:
         items += [("note", (m, t), _note_height(m, t, room)) for m, t in block.notes]
@@ -288,10 +290,9 @@ def _pack(base: Card, items: Sequence[tuple[str, object, float]], cap: float, ro
         elif kind == "after":
             current.after.append(str(payload))
         elif kind == "note":
-            mark, text = payload  # type: ignore[misc]
-            current.notes.append((mark, text))
+            current.notes.append(cast(tuple[str, str], payload))
         elif kind == "row":
-            index, row_notes = payload  # type: ignore[misc]
+            index, row_notes = cast(tuple[int, list[tuple[str, str]]], payload)
             rows.append(index)
             current.notes += row_notes
     close()

@@ -340,7 +340,7 @@ class _Builder:
             case ir.Trade(gain=g, cost=c):
                 return self.w("trade", gain=self.number(g), cost=self.number(c))
             case ir.Span(low=lo, high=hi, unit=u):
-                return self.unit_text(f"{self.num(lo)}–{self.num(hi)}", u)
+                return self.unit_text(f"{self.num(lo)}–{self.num(hi)}", u)  # noqa: RUF001
             case ir.Marker(marker=m):
                 return f"{MARKER_SIGNS[m]} {self.w(m)}"
             case ir.Symbol(name=n):
@@ -571,11 +571,11 @@ class _Builder:
             label = CellView(self.label(f.info, f.id), ("label",), tuple(marks), added,
                              self.source(f.info, detail=False)
                              if f.info.source != layer.info.source else "")
-            values = [cells[i] for _, cols in groups for _, cells in cols]
-            if self.mode is not None and all(not v.text for v in values):
+            row_cells = [cells[i] for _, cols in groups for _, cells in cols]
+            if self.mode is not None and all(not v.text for v in row_cells):
                 continue  # nothing in this row for the chosen unit type
             label.notes = tuple(sorted(marks, key=int))
-            rows.append([label, *values])
+            rows.append([label, *row_cells])
         head = [head_top] + ([head_sub] if head_sub else [])
         col_groups = [g for g, (_, cols) in enumerate(groups) for _ in cols]
         return Block(layer.id, f"{title} · {scope}",

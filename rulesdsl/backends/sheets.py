@@ -22,8 +22,8 @@ import jinja2
 from markupsafe import Markup
 
 from rulesdsl import ir
-from rulesdsl.backends.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
 from rulesdsl.backends import fit
+from rulesdsl.backends.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
 from rulesdsl.backends.sheet_model import CHANGED_SIGN, SUPERSCRIPTS, Block, Sheet, build_sheet
 from rulesdsl.backends.table_slices import slice_table, wide_chunks
 from rulesdsl.outputs import Deferred, Output

@@ -15,6 +15,6 @@ Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], No
 
 
 def registrars() -> tuple[Registrar, ...]:
-    from rulesdsl.commands import diff, fmt, new, sheet
+    from rulesdsl.commands import cards, diff, fmt, new, sheet
 
-    return (fmt.register, diff.register, new.register, sheet.register)
+    return (fmt.register, diff.register, new.register, sheet.register, cards.register)
