@@ -110,13 +110,17 @@ def test_the_mech_deck_keeps_only_what_concerns_mechs() -> None:
 # ---- imposition ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size,paper,expected", [
-    ("poker", "a4", (3, 3)), ("poker", "letter", (3, 2)), ("tarot", "a4", (2, 2)),
-    ("index", "a4", (1, 3)), ("a6", "a4", (1, 1)),
+@pytest.mark.parametrize("size,paper,expected,landscape", [
+    ("poker", "a4", (3, 3), False), ("poker", "letter", (4, 2), True),
+    ("tarot", "a4", (2, 2), False), ("index", "a4", (2, 2), True), ("a6", "a4", (2, 1), True),
 ])
-def test_cards_are_laid_out_n_up(size: str, paper: str, expected: tuple[int, int]) -> None:
+def test_cards_are_laid_out_n_up(size: str, paper: str, expected: tuple[int, int],
+                                 landscape: bool) -> None:
     layout = imposition(CARD_SIZES[size], paper)
     assert (layout.columns, layout.rows) == expected
+    # the sheet turns landscape when that holds more cards; it is flipped on its short edge
+    assert (layout.page_width > layout.page_height) == landscape
+    assert layout.flip == ("short" if landscape else "long")
     x0, y0 = layout.origin
     assert x0 >= 5 and y0 >= 5  # printers leave the edges blank
 

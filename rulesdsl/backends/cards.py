@@ -12,7 +12,8 @@ check the rendered layout.
 :func:`render_deck_html` lays the deck out either one card per page (the page is the card:
 for card stock or a print shop) or imposed N-up on A4 or Letter with crop marks, each sheet
 of fronts followed by its sheet of backs, mirrored so that the back of every card lands
-behind its front when printed on both sides (flip on the long edge). Each card carries the
+behind its front when printed on both sides (flip on the long edge; on the short edge for
+a sheet turned landscape because it holds more cards so). Each card carries the
 ruleset id, version and digest in small print, and its number in the deck.
 """
 
@@ -327,6 +328,11 @@ class Imposition:
     card_height: float
 
     @property
+    def flip(self) -> str:
+        """The edge to flip on when printing both sides: ``long`` (portrait) or ``short``."""
+        return "long" if self.page_height >= self.page_width else "short"
+
+    @property
     def per_sheet(self) -> int:
         return self.columns * self.rows
 
@@ -360,16 +366,26 @@ class Imposition:
 
 
 def imposition(size: CardSize, paper: str | None) -> Imposition:
-    """How cards of ``size`` sit on ``paper`` (None: one card per page, the page the card)."""
+    """How cards of ``size`` sit on ``paper`` (None: one card per page, the page the card).
+
+    The sheet is turned landscape when that holds more cards (A6 and index cards on A4);
+    such a sheet is printed double-sided flipping on the short edge, a portrait one on the
+    long edge: either way the back is the front mirrored left to right.
+    """
     if paper is None:
         return Imposition(size.width, size.height, 1, 1, size.width, size.height)
     if paper not in IMPOSE_PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(IMPOSE_PAPERS)}")
-    width, height = IMPOSE_PAPERS[paper]
     room = 2 * (PRINT_MARGIN + CROP + 1)
-    columns = max(1, math.floor((width - room) / size.width))
-    rows = max(1, math.floor((height - room) / size.height))
-    return Imposition(width, height, columns, rows, size.width, size.height)
+    best: Imposition | None = None
+    for width, height in (IMPOSE_PAPERS[paper], IMPOSE_PAPERS[paper][::-1]):
+        columns = max(1, math.floor((width - room) / size.width))
+        rows = max(1, math.floor((height - room) / size.height))
+        layout = Imposition(width, height, columns, rows, size.width, size.height)
+        if best is None or layout.per_sheet > best.per_sheet:
+            best = layout
+    assert best is not None
+    return best
 
 
 # ---- rendering ------------------------------------------------------------------------------

@@ -531,6 +531,10 @@ class _Builder:
                     cells.append(cell)
                 columns.append((self.ctx_label(k, keys == [""]), cells))
             groups.append((self.label(modifier.info, modifier.id), self.merge_columns(columns)))
+        # A column with nothing in it (a modifier that no feature of this layer has) goes.
+        groups = [(g, kept) for g, cols in groups
+                  if (kept := [(h, cells) for h, cells in cols
+                               if any(c.text for c in cells)])]
         width = sum(len(cols) for _, cols in groups)
         if width > 6:  # narrow cells: the sign alone, the legend says what it means
             for _, cols in groups:

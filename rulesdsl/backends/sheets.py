@@ -24,7 +24,14 @@ from markupsafe import Markup
 from rulesdsl import ir
 from rulesdsl.backends import fit
 from rulesdsl.backends.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
-from rulesdsl.backends.sheet_model import CHANGED_SIGN, SUPERSCRIPTS, Block, Sheet, build_sheet
+from rulesdsl.backends.sheet_model import (
+    CHANGED_SIGN,
+    SUPERSCRIPTS,
+    Block,
+    Sheet,
+    TableView,
+    build_sheet,
+)
 from rulesdsl.backends.table_slices import slice_table, wide_chunks
 from rulesdsl.outputs import Deferred, Output
 
@@ -54,7 +61,7 @@ class Paper:
 
 
 PAPERS: dict[str, Paper] = {
-    "a4": Paper("a4", "A4", "8mm 8mm 10mm 8mm", "7.1pt", 60, 194.0),
+    "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "7.1pt", 60, 194.0),
     "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.4pt", 56, 198.1),
     "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "6.8pt", 30, 134.0),
 }
@@ -126,6 +133,17 @@ def _box(page: Paper) -> fit.Box:
     return fit.Box(font=font, line=1.22, pad_x=5.6, pad_y=1.8)
 
 
+def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:
+    """Whether a table block needs at most :data:`HALF` of the width (and so, with its
+    notes, can stand beside another one)."""
+    if t.fold or block.kind not in ("table", "dice"):
+        return False
+    wide = sum(fit.table_fit([], [[c.text for c in r] for r in t.rows], 1e9, box).widths)
+    head = max(sum(fit.width(h.text, box.font, True) + box.pad_x for h in row)
+               for row in t.head) if t.head else 0.0
+    return max(wide, head) <= HALF * room
+
+
 def fit_to_paper(sheet: Sheet, paper: str) -> Sheet:
     """The sheet laid out for ``paper``: a table wider than the page is split between its
     column groups into blocks "(1/2)", "(2/2)", each repeating the label column; a block
@@ -143,20 +161,16 @@ def fit_to_paper(sheet: Sheet, paper: str) -> Sheet:
                 continue
             chunks = wide_chunks(t, room, box)
             if len(chunks) == 1:
-                wide = sum(fit.table_fit([], [[c.text for c in r] for r in t.rows], 1e9,
-                                         box).widths)
-                head = sum(fit.width(h.text, box.font, True) + box.pad_x for h in t.head[0])
-                narrow = (not t.fold and max(wide, head) <= HALF * room
-                          and block.kind in ("table", "dice"))
-                blocks.append(replace(block, narrow=narrow))
+                blocks.append(replace(block, narrow=_narrow(block, t, room, box)))
                 continue
             for i, cols in enumerate(chunks, start=1):
                 piece = slice_table(t, cols, range(len(t.rows)))
                 last = i == len(chunks)
-                blocks.append(replace(
+                part = replace(
                     block, id=f"{block.id}-{i}", title=f"{block.title} ({i}/{len(chunks)})",
                     table=piece, lines=block.lines if i == 1 else [],
-                    notes=block.notes if last else [], after=block.after if last else []))
+                    notes=block.notes if last else [], after=block.after if last else [])
+                blocks.append(replace(part, narrow=_narrow(part, piece, room, box)))
         sections.append(replace(section, blocks=blocks))
     return replace(sheet, sections=sections)
 

@@ -12,6 +12,7 @@ from rulesdsl.backends.cards import (
     DEFAULT_SIZE,
     IMPOSE_PAPERS,
     build_deck,
+    imposition,
     render_deck_html,
 )
 from rulesdsl.backends.pdf import PdfUnavailable, render_pdf
@@ -67,6 +68,10 @@ def cmd_cards(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         print(f"wrote {args.output} ({len(deck.cards)} cards, {args.size}, {lang}, "
               f"{args.paper})", file=sys.stderr)
+        if paper is not None:
+            layout = imposition(deck.size, paper)
+            print(f"print double-sided, flipping on the {layout.flip} edge "
+                  f"({layout.per_sheet} cards a sheet)", file=sys.stderr)
     return EXIT_OK
 
 
@@ -76,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Cut a ruleset's quick reference into cards, one topic per card; wide or "
                     "long tables continue on further cards. Cards are imposed on A4 or "
                     "Letter with crop marks, each sheet of fronts followed by its backs "
-                    "for double-sided printing (flip on the long edge).")
+                    "for double-sided printing (the command says which edge to flip on).")
     p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
     p.add_argument("--size", choices=tuple(CARD_SIZES), default=DEFAULT_SIZE,
                    help=f"card size (default: {DEFAULT_SIZE}, 63 x 88 mm; tarot 70 x 120 mm, "
