@@ -530,6 +530,15 @@ def test_a_modifier_column_no_feature_of_the_layer_has_is_left_out(compiler: Com
     assert "to-hit" not in conditions.lower()
 
 
+def test_a_unit_less_input_prints_without_a_unit(heavy_gear: ir.Ruleset) -> None:
+    builder = _Builder(heavy_gear, "fr")
+    # a size class or a plain number is not measured: no length unit after it
+    assert builder.input_text(ir.Param("size", "size")) == "taille de la cible"
+    assert builder.input_text(ir.Param("size", "number")) == "taille de la cible"
+    assert builder.input_text(ir.Param("size", "in")) == "taille de la cible (po)"
+    assert builder.input_text(ir.Param("hidden", "bool")) == "cible cachée"
+
+
 def test_an_empty_layer_is_left_out(compiler: Compiler, tmp_path: Path) -> None:
     rs = snippet(compiler, 'ruleset e "Empty"\nversion 1.0.0\nunits distance hex, cost MP\n'
                            'mode mech "Mech"\nlayer base "Base" one per place {\n'

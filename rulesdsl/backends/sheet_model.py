@@ -756,9 +756,15 @@ class _Builder:
         name = self.input_name(p.name)
         if p.key_of:
             return self.w("input_unit", name=name, unit=self.name(p.key_of))
-        if p.unit in UNITLESS:
+        if p.unit in UNITLESS or not self.measures(p.unit):
             return name
         return self.w("input_unit", name=name, unit=self.c.unit(p.unit))
+
+    def measures(self, unit: str) -> bool:
+        """Whether ``unit`` is a unit of measure a player needs to see (``in``, ``points``):
+        one the catalog names or the ruleset declares. Anything else (a size class, a plain
+        number) is printed without a unit, so nobody measures what is a count."""
+        return self.c.get(f"unit:{unit}") is not None or unit in self.rs.units.values()
 
     def decision(self, d: ir.Decision) -> Block:
         title = self.label(d.info, d.id)
