@@ -56,9 +56,16 @@ def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     return render(ruleset)
 
 
+def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
+    """``cards/<id>.<lang>.pdf``: see :func:`rulesdsl.backends.cards.card_outputs`."""
+    from rulesdsl.backends.cards import card_outputs as render
+
+    return render(ruleset)
+
+
 def default_backends() -> tuple[Backend, ...]:
     """The backends `rulesdsl build` runs, in order."""
-    return (python_outputs, sheet_outputs)
+    return (python_outputs, sheet_outputs, card_outputs)
 
 
 def backend_key(backend: Backend) -> str:

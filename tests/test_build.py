@@ -22,6 +22,7 @@ from rulesdsl import transaction
 from rulesdsl.build import (
     UnknownRuleset,
     build,
+    card_outputs,
     python_outputs,
     render_deferred,
     sheet_outputs,
@@ -251,14 +252,16 @@ def test_a_parallel_incremental_build_is_byte_identical_to_a_serial_uncached_one
 ) -> None:
     pytest.importorskip("weasyprint")
     serial = tmp_path / "serial"
-    build(project / "rulesets", serial, compiler=new_compiler(), jobs=1, incremental=False)
+    sheets = (python_outputs, sheet_outputs)  # the cards render alike; they would double the time
+    build(project / "rulesets", serial, compiler=new_compiler(), jobs=1, incremental=False,
+          backends=sheets)
     parallel = tmp_path / "parallel"
-    build(project / "rulesets", parallel, compiler=new_compiler(), jobs=2)
+    build(project / "rulesets", parallel, compiler=new_compiler(), jobs=2, backends=sheets)
     variant = project / "rulesets" / "var.terrain"
     edit(variant, "| 3", "| 4")
-    build(project / "rulesets", parallel, compiler=new_compiler(), jobs=2)
+    build(project / "rulesets", parallel, compiler=new_compiler(), jobs=2, backends=sheets)
     edit(variant, "| 4", "| 3")
-    again = build(project / "rulesets", parallel, compiler=new_compiler(), jobs=2)
+    again = build(project / "rulesets", parallel, compiler=new_compiler(), jobs=2, backends=sheets)
     assert compiled_ids(again) == ["var"]
     assert again.written == [
         "python/var.py",
@@ -621,5 +624,5 @@ def test_a_base_url_lets_the_pdf_renderer_read_only_files_inside_its_folder(
         _url_fetcher(weasyprint)((inside / "style.css").as_uri())
 
 
-def test_the_default_backends_are_the_module_and_the_sheets() -> None:
-    assert build_module.default_backends() == (python_outputs, sheet_outputs)
+def test_the_default_backends_are_the_module_the_sheets_and_the_cards() -> None:
+    assert build_module.default_backends() == (python_outputs, sheet_outputs, card_outputs)

@@ -49,8 +49,14 @@ def pdf_pages(pdf: bytes) -> list[str]:
 
 
 def flat(text: str) -> str:
-    """Whitespace collapsed, so text wrapped inside a table cell still matches."""
+    """Whitespace collapsed (no-break spaces too), so text wrapped inside a table cell, or
+    held together by a no-break space, still matches."""
     return " ".join(text.split())
+
+
+def page_text(rs: ir.Ruleset, fmt: str = "html", lang: str | None = None) -> str:
+    """A rendered sheet with its no-break and thin spaces read as plain spaces."""
+    return re.sub("[\u00a0\u202f\u2009]", " ", render_sheet(rs, fmt, lang).decode("utf-8"))  # type: ignore[arg-type]
 
 
 def cell_texts(rs: ir.Ruleset, lang: str) -> list[str]:
@@ -104,10 +110,10 @@ def tiny(compiler: Compiler, tmp_path: Path) -> ir.Ruleset:
 def test_pdf_text_contains_the_exact_table_values(heavy_gear: ir.Ruleset,
                                                   heavy_gear_pdf: bytes) -> None:
     text = flat(" ".join(pdf_pages(heavy_gear_pdf)))
-    for value in ("1-2", "4-5 in", "6 x 3 in", "2-3 in", "2 in", "1-1.5 in", "3-4 in", "4 in"):
+    for value in ("1–2", "4–5 in", "6 × 3 in", "2–3 in", "2 in", "1–1.5 in", "3–4 in", "4 in"):
         assert value in text
     for value in cell_texts(heavy_gear, "en"):
-        assert value in text
+        assert flat(value) in text
     assert "Very rough, very dense" in text
     assert "1 per 2 in" in text                    # the road rate for ground units
     assert "as Clear, open (1)" in text            # hover on shallow water
@@ -223,7 +229,8 @@ def test_markers_stand_out_in_black_and_white(tiny: ir.Ruleset) -> None:
 
 def test_unfilled_parameters_are_blanks_to_fill(tiny: ir.Ruleset) -> None:
     markdown = render_sheet(tiny, "md", "en").decode("utf-8")
-    assert "| Road move | cm | □ |" in markdown
+    assert "| Road move | cm | □A |" in markdown  # A: the box letter cells refer to
+    assert "□ = to fill in" in markdown
 
 
 # ---- dice ------------------------------------------------------------------------------------
@@ -231,9 +238,9 @@ def test_unfilled_parameters_are_blanks_to_fill(tiny: ir.Ruleset) -> None:
 
 def test_dice_rows_show_their_chance(tiny: ir.Ruleset) -> None:
     page = render_sheet(tiny, "html", "en").decode("utf-8")
-    assert "21/36 · 58.3 %" in page          # 2-7 on 2d6
-    assert "14/36 · 38.9 %" in page          # 8-11
-    assert "1/36 · 2.8 %" in page            # 12+
+    assert "21/36 · 58.3%" in page           # 2-7 on 2d6 (CLDR: no space before % in English)
+    assert "14/36 · 38.9%" in page           # 8-11
+    assert "1/36 · 2.8%" in page             # 12+
 
 
 def test_dice_rows_show_the_chance_with_each_modifier(tiny: ir.Ruleset) -> None:
@@ -242,7 +249,7 @@ def test_dice_rows_show_the_chance_with_each_modifier(tiny: ir.Ruleset) -> None:
     assert dice.table is not None
     assert dice.table.flat_head[-1] == "with Landing (+2)"
     with_landing = [row[-1].text for row in dice.table.rows]
-    assert with_landing == ["27.8 %", "55.6 %", "16.7 %"]  # 2d6+2: <=5, 6-9, >=10
+    assert with_landing == ["27.8%", "55.6%", "16.7%"]  # 2d6+2: <=5, 6-9, >=10
 
 
 def test_dice_chance_in_the_pdf(compiler: Compiler, tmp_path: Path) -> None:
@@ -251,7 +258,7 @@ def test_dice_chance_in_the_pdf(compiler: Compiler, tmp_path: Path) -> None:
                            'dice t "Roll" : 2d6 {\n  2-7 low "Low"\n  8+ high "High"\n}\n',
                  tmp_path)
     text = flat(" ".join(pdf_pages(render_sheet(rs, "pdf"))))
-    assert "58.3 %" in text
+    assert "58.3%" in text
     assert "21/36" in text
 
 
@@ -259,7 +266,7 @@ def test_dice_chance_in_the_pdf(compiler: Compiler, tmp_path: Path) -> None:
 
 
 def test_concealment_steps_as_a_thickness_scale(heavy_gear: ir.Ruleset) -> None:
-    page = render_sheet(heavy_gear, "html", "en").decode("utf-8")
+    page = page_text(heavy_gear)
     assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="scale"') == 4
     assert "+1 per full 4 in, at least 1 from 2 in" in page
     markdown = render_sheet(heavy_gear, "md", "en").decode("utf-8")
@@ -273,7 +280,7 @@ def test_grid_diagonals_diagram(compiler: Compiler, tmp_path: Path) -> None:
     rs = snippet(compiler, 'ruleset g "Grid"\nversion 1.0.0\n'
                            'grid square "Square" : 1 square = 1.5 m = 5 ft, diagonals 1, 2\n',
                  tmp_path)
-    page = render_sheet(rs, "html", "en").decode("utf-8")
+    page = page_text(rs)
     assert 'class="grid"' in page
     assert "1.5 + 3 + 1.5 + 3 = 9 m" in page
     assert "1 square = 1.5 m = 5 ft." in page
@@ -300,23 +307,16 @@ def test_two_renders_give_identical_pdfs(heavy_gear: ir.Ruleset, heavy_gear_pdf:
     assert render_sheet(heavy_gear, "pdf", "en") == heavy_gear_pdf
 
 
-def test_heavy_gear_fits_two_a4_pages(heavy_gear_pdf: bytes) -> None:
-    assert len(pdf_pages(heavy_gear_pdf)) <= 2
+def test_heavy_gear_fits_one_a4_page(heavy_gear_pdf: bytes) -> None:
+    assert len(pdf_pages(heavy_gear_pdf)) == 1
 
 
-@pytest.mark.xfail(reason=(
-    "issue 16 adds the gravel-pile layer, the stated readings, the exclusions and the gravity "
-    "scale: three A4 pages in the one-column layout until issue 13 item 6 (two columns) lands"))
-def test_battletech_fits_two_a4_pages(compiler: Compiler) -> None:
-    if "battletech_tacops" not in BUNDLED:
-        pytest.skip("rulesets/battletech_tacops.terrain is not there yet")
-    pytest.importorskip("weasyprint")
-    pdf = render_sheet(compiled(compiler, "battletech_tacops"), "pdf", "en")
-    assert len(pdf_pages(pdf)) <= 2
+def test_battletech_fits_two_a4_pages_in_each_language() -> None:
+    for lang in ("en", "ru"):
+        assert len(pdf_layout.sheet_document("battletech_tacops", lang, "a4").pages) == 2, lang
 
 
-@pytest.mark.parametrize("paper,size", [("a4", "A4"), ("letter", "letter"), ("a5", "A5"),
-                                        ("card", "5in 3in")])
+@pytest.mark.parametrize("paper,size", [("a4", "A4"), ("letter", "letter"), ("a5", "A5")])
 def test_paper_sizes(tiny: ir.Ruleset, paper: str, size: str) -> None:
     page = render_sheet(tiny, "html", "en", paper).decode("utf-8")
     assert f"@page {{ size: {size};" in page
@@ -409,3 +409,243 @@ def test_build_without_weasyprint_says_what_to_install(monkeypatch: pytest.Monke
     assert "PDF output needs WeasyPrint: pip install 'rulesdsl[pdf]'" in err
     assert "Traceback" not in err
     assert not (tmp_path / "out").exists()  # nothing written
+
+
+# ---- issue 13: words from the catalog, numbers by CLDR, nothing lost to the page --------------
+
+from rulesdsl.i18n import PSEUDO, catalog  # noqa: E402
+from tests import pdf_layout  # noqa: E402
+
+PAPER_NAMES = ("a4", "letter", "a5")
+ENGLISH = frozenset(
+    line.strip() for line in (Path(__file__).parent / "data" / "english_words.txt")
+    .read_text("utf-8").splitlines() if line.strip() and not line.startswith("#"))
+
+PROPER_NAMES = frozenset({"heavy", "gear", "battletech", "megamek", "megameklab", "github",
+                          "com", "dropship", "mech"})
+"""Words of game and program names, which stay as they are in every language."""
+
+ALSO_FRENCH = frozenset({"case", "cases", "pm", "round", "rounds", "constitution"})
+"""Words of the English list that French uses too: "case" (a map square), "PM" (points de
+mouvement), "round" (the French d20 rules' word for a game turn), "constitution"."""
+
+SYMBOLS = frozenset({"c", "g", "d"})
+"""Unit and dice letters every language writes in Latin script: °C, g (gravity), 2d6."""
+
+
+def ids_of(rs: ir.Ruleset) -> set[str]:
+    """Ruleset, book and removed item ids (and their parts): printed as they are in every
+    language (a removed item is not in the IR, so its label is not known)."""
+    raw = {rs.id, *(a.id for a in rs.extends), *(b.id for b in rs.books),
+           *(c.path for c in rs.changes if c.action == "remove")}
+    return {part for ident in raw for part in re.findall(r"[a-z]+", ident.lower())}
+
+
+def book_title_words(rs: ir.Ruleset) -> set[str]:
+    return {w.lower() for b in rs.books for text in b.info.labels.values()
+            for w in re.findall(r"[A-Za-z]+", text)}
+
+
+def test_numbers_follow_the_language() -> None:
+    from fractions import Fraction
+
+    assert catalog("en").number(1.5) == "1.5"
+    assert catalog("fr").number(1.5) == "1,5"
+    assert catalog("ru").number(1.5) == "1,5"
+    assert catalog("fr").percent(Fraction(1, 6)) == "16,7\u00a0%"
+    assert catalog("ru").percent(Fraction(1, 6)) == "16,7\u00a0%"
+    assert catalog("en").percent(Fraction(1, 6)) == "16.7%"
+    assert catalog("en").percent(Fraction(1, 2000)) == "0.1%"  # exactly 0.05 %: half up
+
+
+def test_plural_forms_follow_cldr() -> None:
+    ru = catalog("ru")
+    assert [ru.plural("cards", n) for n in (1, 2, 5, 11, 21, 22)] == [
+        "1 карточка", "2 карточки", "5 карточек", "11 карточек", "21 карточка", "22 карточки"]
+    assert [catalog("fr").plural("cards", n) for n in (0, 1, 2)] == [
+        "0 carte", "1 carte", "2 cartes"]
+    assert [catalog("en").plural("times", n) for n in (1, 2)] == ["1 time", "2 times"]
+
+
+def test_every_catalog_has_every_key() -> None:
+    from rulesdsl.i18n.catalog import _messages
+
+    english, _ = _messages("en")
+    for lang in ("fr", "ru"):
+        own, _ = _messages(lang)
+        assert sorted(own) == sorted(english), lang
+        assert all(all(forms) for forms in own.values()), lang
+
+
+def test_french_sheet_writes_numbers_and_units_in_french(heavy_gear: ir.Ruleset) -> None:
+    md = page_text(heavy_gear, "md", "fr")
+    assert "| Route | 1 | 1 par 2 po | 1 |" in md
+    assert "| Plus long couloir à découvert | 4–5 po |" in md
+    assert "1–1,5 po" in md
+    assert "PM par po" in md
+    assert " in)" not in md and "MP" not in md
+
+
+def test_russian_phrases_do_not_inflect_labels(compiler: Compiler) -> None:
+    md = page_text(compiled(compiler, "battletech_tacops"), "md", "ru")
+    # the label stays in the nominative after a colon, never after a preposition
+    assert "Аэродинамический дропшип: +2" in md
+    assert "с Аэродинамический" not in md
+    assert "не сочетается с условиями: Лёд" in md
+    assert "несовместимо с Лёд" not in md
+    assert "бросок по таблице «Эффекты местности»" in md
+
+
+def test_footnote_marks_never_run_into_numbers(compiler: Compiler) -> None:
+    md = page_text(compiled(compiler, "battletech_tacops"), "md", "ru")
+    assert "Куча гравия, уровень 3 ¹⁰,¹²,¹³" in md
+    assert "3¹" not in md
+    html = render_sheet(compiled(compiler, "battletech_tacops"), "html", "ru").decode()
+    assert "уровень 3&#8201;<sup>10,12,13</sup>" in html
+
+
+def test_column_notes_reach_the_sheet(compiler: Compiler) -> None:
+    md = page_text(compiled(compiler, "generic_wargame"), "md", "en")
+    rs = compiled(compiler, "generic_wargame")
+    column = next(c for t in rs.tables for c in t.columns if c.info.notes)
+    note = column.info.notes[0]["en"]
+    assert note in md
+    assert f"{column.info.labels['en']}¹" in md
+
+
+def test_filled_in_allowances_replace_the_parameter(compiler: Compiler) -> None:
+    skirmish = page_text(compiled(compiler, "generic_wargame_skirmish"), "md", "fr")
+    assert "1 par 15 cm" in skirmish  # infantry on roads: the house rule's 15 cm
+    assert "mouvement sur route par PA" not in skirmish.split("## Paramètres")[0]
+    template = page_text(compiled(compiler, "generic_wargame"), "md", "fr")
+    assert "1 par □A cm" in template  # unfilled: the box of the parameters table
+    assert "| □A |" in template
+
+
+def test_a_modifier_column_no_feature_of_the_layer_has_is_left_out(compiler: Compiler
+                                                                    ) -> None:
+    md = page_text(compiled(compiler, "battletech_tacops"), "md", "en")
+    conditions = md.split("### Terrain conditions")[1].split("###")[0]
+    assert "| Terrain conditions | MP per hex |" in conditions
+    assert "to-hit" not in conditions.lower()
+
+
+def test_a_unit_less_input_prints_without_a_unit(heavy_gear: ir.Ruleset) -> None:
+    builder = _Builder(heavy_gear, "fr")
+    # a size class or a plain number is not measured: no length unit after it
+    assert builder.input_text(ir.Param("size", "size")) == "taille de la cible"
+    assert builder.input_text(ir.Param("size", "number")) == "taille de la cible"
+    assert builder.input_text(ir.Param("size", "in")) == "taille de la cible (po)"
+    assert builder.input_text(ir.Param("hidden", "bool")) == "cible cachée"
+
+
+def test_an_empty_layer_is_left_out(compiler: Compiler, tmp_path: Path) -> None:
+    rs = snippet(compiler, 'ruleset e "Empty"\nversion 1.0.0\nunits distance hex, cost MP\n'
+                           'mode mech "Mech"\nlayer base "Base" one per place {\n'
+                           '  clear "Clear" | 1\n}\nlayer weather "Weather" whole map {\n}\n',
+                 tmp_path)
+    md = page_text(rs, "md")
+    assert "### Base" in md
+    assert "Weather" not in md
+
+
+def test_inputs_and_dice_effects_are_translated(compiler: Compiler, heavy_gear: ir.Ruleset
+                                                ) -> None:
+    fr = page_text(heavy_gear, "md", "fr")
+    assert "Entrées : cible cachée, dissimulation (points), détection (points)" in fr
+    assert "taille du couvert \\> taille de la cible / 2" in fr
+    ru = page_text(compiled(compiler, "battletech_tacops"), "md", "ru")
+    assert "урон: 2d6, место попадания: случайно, пожар: 1d6, возгорание" in ru
+
+
+def test_symbols_of_the_generic_game_are_translated(compiler: Compiler) -> None:
+    fr = page_text(compiled(compiler, "generic_wargame"), "md", "fr")
+    for word in ("au-delà", "reste sur place", "autre rive", "entièrement visible"):
+        assert word in fr
+
+
+def test_heavy_gear_fits_one_a4_page_in_each_language(heavy_gear: ir.Ruleset) -> None:
+    for lang in heavy_gear.languages:
+        assert len(pdf_layout.sheet_document("heavy_gear", lang, "a4").pages) == 1, lang
+
+
+def test_narrow_tables_share_a_row(heavy_gear: ir.Ruleset) -> None:
+    page = render_sheet(heavy_gear, "html", "fr").decode()
+    assert 'class="block kind-table half" id="modifiers-concealment"' in page
+    assert 'class="block kind-table half" id="modifiers-cover"' in page
+
+
+def test_a_table_too_wide_for_the_paper_is_split_by_column_groups(compiler: Compiler) -> None:
+    from rulesdsl.backends.sheets import fit_to_paper
+
+    rs = compiled(compiler, "battletech_tacops")
+    sheet = fit_to_paper(build_sheet(rs, "en"), "a5")
+    base = [b for s in sheet.sections for b in s.blocks if b.id.startswith("base")]
+    assert len(base) >= 2
+    assert base[0].title.endswith(f"(1/{len(base)})")
+    whole = build_sheet(rs, "en").sections[0].blocks[0].table
+    assert whole is not None
+    # every cell of the whole table is in exactly one piece, rows in the same order
+    for r, row in enumerate(whole.rows):
+        pieces = [b.table.rows[r] for b in base if b.table is not None]
+        assert all(p[0].text == row[0].text for p in pieces)
+        assert [c.text for p in pieces for c in p[1:]] == [c.text for c in row[1:]]
+
+
+def test_the_loss_check_sees_a_table_cut_at_the_page_edge() -> None:
+    import weasyprint
+
+    cells = "".join(f"<td>column{i}-wide-content</td>" for i in range(30))
+    doc = weasyprint.HTML(string=f"<table><tr>{cells}</tr></table>").render()
+    assert pdf_layout.lost_text(doc)
+    only = weasyprint.HTML(string="<h2>Movement</h2><p style='break-before: page'>x</p>")
+    assert pdf_layout.heading_only_pages(only.render()) == [1]
+
+
+@pytest.mark.parametrize("paper", PAPER_NAMES)
+@pytest.mark.parametrize("name,lang", pdf_layout.cases())
+def test_no_text_is_lost_to_the_page(name: str, lang: str, paper: str) -> None:
+    document = pdf_layout.sheet_document(name, lang, paper)
+    assert pdf_layout.lost_text(document) == []
+    assert pdf_layout.heading_only_pages(document) == []
+
+
+@pytest.mark.parametrize("name,lang", [c for c in pdf_layout.cases() if c[1] != "en"])
+def test_translated_sheets_hold_no_english_word(name: str, lang: str) -> None:
+    rs = pdf_layout.ruleset(name)
+    allowed = ids_of(rs) | book_title_words(rs) | PROPER_NAMES | ALSO_FRENCH | {"megameklab"}
+    text = pdf_layout.sheet_pdf_text(name, lang)
+    for digest in (rs.digest, *(a.digest for a in rs.extends)):
+        text = text.replace(digest, " ")
+    words = {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
+    assert sorted(w for w in words if w in ENGLISH and w not in allowed) == []
+    if lang == "ru":  # nothing in Latin letters but ids, names and the d of dice
+        latin = {w for w in words if re.fullmatch("[a-z]+", w)}
+        assert sorted(w for w in latin if w not in allowed | SYMBOLS) == []
+
+
+def visible_words(html: str) -> list[str]:
+    """Words a reader sees in ``html``: text outside tags, styles and attributes."""
+    body = re.sub(r"<style>.*?</style>|<head>.*?</head>", " ", html, flags=re.S)
+    text = re.sub(r"<[^>]+>", " ", body)
+    import html as html_module
+
+    return re.findall(r"[A-Za-z]+", html_module.unescape(text))
+
+
+def pseudo_leaks(rs: ir.Ruleset, text: str) -> list[str]:
+    for digest in (rs.digest, *(a.digest for a in rs.extends)):
+        text = text.replace(digest, " ")
+    allowed = ids_of(rs)
+    return sorted({w for w in visible_words(text) if w.lower() not in allowed})
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_visible_word_comes_from_the_catalog_or_a_label(name: str) -> None:
+    """In the pseudo-locale the catalog's words and the ruleset's labels are accented: a
+    plain ASCII word left on the sheet was written by the code, not the catalog."""
+    rs = pdf_layout.ruleset(name)
+    html = render_sheet(rs, "html", PSEUDO).decode()
+    assert pseudo_leaks(rs, html) == []
+    md = render_sheet(rs, "md", PSEUDO).decode()
+    assert pseudo_leaks(rs, md.replace("\\", " ")) == []

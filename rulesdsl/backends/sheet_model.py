@@ -11,14 +11,15 @@ which escapes its own text.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import assert_never
 
 from rulesdsl import ir, semantics
 from rulesdsl.backends import svg
-from rulesdsl.backends.sheet_words import symbol, word
 from rulesdsl.changelog import path_text
-from rulesdsl.dice import Roll, chance_at_least, chance_between, percent
+from rulesdsl.dice import D66, Roll, chance_at_least, chance_between
+from rulesdsl.i18n import Catalog, catalog
 
 MARKER_SIGNS = {"impassable": "✕", "prohibited": "⊘", "blocked": "⊗"}
 """A sign before each marker word, so marked cells stand out in black-and-white print."""
@@ -30,6 +31,18 @@ CHANGED_SIGN = "†"
 """Put after a cell (or a row label) that a variant changed or added."""
 
 SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+UNITLESS = frozenset({"", "bool", "key", "number", "count", "size"})
+"""Input units that are not lengths or points: the input is named without a unit."""
+
+
+def marks_text(text: str, notes: tuple[str, ...]) -> str:
+    """``text`` with its footnote marks as superscripts, never run into a number before them:
+    a thin space after a final digit, and a comma between marks (``3 ¹⁰,¹²``)."""
+    if not notes:
+        return text
+    sep = "\u2009" if text[-1:].isdigit() else ""
+    return text + sep + ",".join(n.translate(SUPERSCRIPTS) for n in notes)
 
 
 # ---- view data ------------------------------------------------------------------------------
@@ -50,11 +63,14 @@ class CellView:
         return " ".join((*self.classes, *(("changed",) if self.changed else ())))
 
     @property
+    def digit_end(self) -> bool:
+        """Whether the text ends in a digit (marks after it need a space between)."""
+        return self.text[-1:].isdigit()
+
+    @property
     def plain(self) -> str:
         """The text with its marks, as Markdown shows it."""
-        text = self.text
-        if self.notes:
-            text += "".join(n.translate(SUPERSCRIPTS) for n in self.notes)
+        text = marks_text(self.text, self.notes)
         if self.changed:
             text += " " + CHANGED_SIGN
         if self.small:
@@ -67,6 +83,12 @@ class HeadCell:
     text: str
     colspan: int = 1
     rowspan: int = 1
+    notes: tuple[str, ...] = ()
+    """Footnote marks of a column note."""
+
+    @property
+    def plain(self) -> str:
+        return marks_text(self.text, self.notes)
 
 
 @dataclass
@@ -79,6 +101,9 @@ class TableView:
     """Columns from this index on are values (right-aligned, compact)."""
     fold: bool = False
     """A long two-column table printed as two pairs of columns side by side (HTML, PDF)."""
+    col_groups: list[int] = field(default_factory=list)
+    """For each value column (after the first), the index of its column group (the modes
+    under one cost heading, one modifier's columns): a wide table splits between groups."""
 
     @property
     def folded(self) -> list[list[CellView]]:
@@ -107,6 +132,8 @@ class Block:
     source: str = ""
     changed: bool = False
     kind: str = "table"
+    narrow: bool = False
+    """Set by the page layout: the block takes half the width (two share a row)."""
 
 
 @dataclass
@@ -138,40 +165,53 @@ class Sheet:
     sections: list[Section]
     legend: list[str]
     languages: tuple[str, ...]
+    words: dict[str, str] = field(default_factory=dict)
+    """Fixed words the templates need besides the sheet's own text (``sources``)."""
+    mode: str = ""
+    """The unit type this sheet is cut down to (its label), or "" for every type."""
 
 
 # ---- building -------------------------------------------------------------------------------
 
 
-def build_sheet(rs: ir.Ruleset, lang: str | None = None) -> Sheet:
-    """The sheet of ``rs`` in ``lang`` (default: the ruleset's first language)."""
-    return _Builder(rs, lang or rs.languages[0]).sheet()
+def build_sheet(rs: ir.Ruleset, lang: str | None = None, mode: str | None = None) -> Sheet:
+    """The sheet of ``rs`` in ``lang`` (default: the ruleset's first language).
+
+    ``mode`` (a mode id) cuts the sheet down to one unit type: movement tables keep only that
+    mode's column, modifier columns by mode keep its own and the one for the others, and rows
+    left with nothing in them go.
+    """
+    if mode is not None and mode not in {m.id for m in rs.modes}:
+        raise ValueError(f"unknown mode {mode!r}; choose one of "
+                         f"{', '.join(m.id for m in rs.modes) or '(none declared)'}")
+    return _Builder(rs, lang or rs.languages[0], mode).sheet()
 
 
-def _num(value: float) -> str:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, float):
-        return f"{value:.4f}".rstrip("0").rstrip(".")
-    return str(value)
+_PAGE = re.compile(r"^p\.?\s*(\S+)$")
+_TEXT_NUMBER = re.compile(r"(\d+(?:\.\d+)?)(?:\s*(in|cm|m|ft|deg)\b)?|\b(x)\b")
 
 
-def _signed(value: float) -> str:
-    return ("+" if value > 0 else "") + _num(value)
-
-
-def unit_text(number: str, unit: str | None) -> str:
-    if not unit:
-        return number
-    if unit == "deg":
-        return f"{number}°"
-    return f"{number} {unit}"
+def _letters(index: int) -> str:
+    """``A``, ``B``, … ``Z``, ``AA``: the box letter of the ``index``-th unfilled parameter."""
+    text = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        text = chr(ord("A") + rest) + text
+    return text
 
 
 class _Builder:
-    def __init__(self, rs: ir.Ruleset, lang: str) -> None:
+    def __init__(self, rs: ir.Ruleset, lang: str, mode: str | None = None) -> None:
         self.rs = rs
         self.lang = lang
+        self.c: Catalog = catalog(lang)
+        self.mode = mode
+        self.param_refs: dict[str, str] = {}
+        """Unfilled scenario parameters by id -> the letter that stands for them in cells."""
+        for param in rs.params:
+            if param.value is None:
+                self.param_refs[param.id] = self.c.label(_letters(len(self.param_refs)))
         self.names: dict[str, ir.Info] = {}
         # Later kinds never shadow earlier ones: features and factors name most things.
         for items in (rs.features, [f for m in rs.modifiers for f in m.factors], rs.modes,
@@ -195,21 +235,63 @@ class _Builder:
     # ---- words and values -----------------------------------------------------------------
 
     def w(self, key: str, **fields: str) -> str:
-        return word(key, self.lang, **fields)
+        return self.c.text(key, **fields)
 
     def label(self, info: ir.Info | None, fallback: str) -> str:
         if info is None:
-            return fallback.replace("_", " ")
+            return self.c.label(fallback.replace("_", " "))
         labels = info.labels
-        return labels.get(self.lang) or labels.get(self.rs.languages[0]) or next(
-            iter(labels.values()), fallback.replace("_", " "))
+        return self.c.label(labels.get(self.lang) or labels.get(self.rs.languages[0]) or next(
+            iter(labels.values()), fallback.replace("_", " ")))
 
     def name(self, ident: str) -> str:
         return self.label(self.names.get(ident), ident)
 
     def note_texts(self, info: ir.Info) -> list[str]:
-        return [n.get(self.lang) or n.get(self.rs.languages[0]) or next(iter(n.values()), "")
+        return [self.c.label(n.get(self.lang) or n.get(self.rs.languages[0])
+                             or next(iter(n.values()), ""))
                 for n in info.notes]
+
+    def num(self, value: float) -> str:
+        return self.c.number(value)
+
+    def signed(self, value: float) -> str:
+        return self.c.signed(value)
+
+    def unit_text(self, number: str, unit: str | None) -> str:
+        """A number with its unit's abbreviation in the sheet's language (``2 po``, ``45°``)."""
+        if not unit:
+            return number
+        text = self.c.unit(unit)
+        return f"{number}{text}" if text == "°" else f"{number}\u00a0{text}"
+
+    def dice_text(self, dice: Roll) -> str:
+        """``2d6``, ``1D6+3`` in French, ``d66``."""
+        if isinstance(dice, D66):
+            text = self.w("dice_d66")
+        else:
+            text = self.w("dice_notation", count=str(dice.count), sides=str(dice.sides))
+        return text + (self.signed(dice.bonus) if dice.bonus else "")
+
+    def input_name(self, name: str) -> str:
+        """A decision or step input: the catalog's word, else the ruleset item of that id."""
+        text = self.c.get(f"input:{name}")
+        if text is not None:
+            return text
+        info = self.names.get(name)
+        return self.label(info, name)
+
+    def free_text(self, text: str) -> str:
+        """Free text from a table cell (``6 x 3 in``): numbers and units localised."""
+        def sub(m: re.Match[str]) -> str:
+            if m.group(3):
+                return "×"  # noqa: RUF001
+            return self.unit_text(self.num(float(m.group(1))), m.group(2))
+        parts, end = [], 0
+        for m in _TEXT_NUMBER.finditer(text):
+            parts += [self.c.label(text[end:m.start()]), sub(m)]
+            end = m.end()
+        return "".join([*parts, self.c.label(text[end:])])
 
     @staticmethod
     def add_note(notes: list[tuple[str, str]], text: str) -> str:
@@ -226,12 +308,17 @@ class _Builder:
         if src is None:
             return ""
         self.used_books.add(src.book)
-        parts = [src.book, src.page or "",
-                 f"“{src.detail}”" if src.detail and detail else ""]
+        page = src.page or ""
+        match = _PAGE.match(page)
+        if match:
+            page = self.w("page", n=match.group(1))
+        # A detail quotes the book in the ruleset's first language: other sheets leave it out.
+        quote = detail and src.detail and self.lang == self.rs.languages[0]
+        parts = [src.book, page, f"“{src.detail}”" if quote else ""]
         return " ".join(p for p in parts if p)
 
     def number(self, n: ir.Number) -> str:
-        return unit_text(_signed(n.value) if n.signed else _num(n.value), n.unit)
+        return self.unit_text(self.signed(n.value) if n.signed else self.num(n.value), n.unit)
 
     def value(self, v: ir.Value | None) -> CellView:
         """A value as a cell: text plus the classes that mark it for print."""
@@ -255,25 +342,34 @@ class _Builder:
             case ir.Rate(amount=a, per=p):
                 return self.w("per", amount=self.number(a), per=self.number(p))
             case ir.ParamRate(amount=a, param=p):
-                return self.w("per", amount=self.number(a), per=self.name(p))
+                return self.w("per", amount=self.number(a), per=self.param_text(p))
             case ir.Trade(gain=g, cost=c):
                 return self.w("trade", gain=self.number(g), cost=self.number(c))
             case ir.Span(low=lo, high=hi, unit=u):
-                return unit_text(f"{_num(lo)}-{_num(hi)}", u)
+                return self.unit_text(f"{self.num(lo)}–{self.num(hi)}", u)  # noqa: RUF001
             case ir.Marker(marker=m):
                 return f"{MARKER_SIGNS[m]} {self.w(m)}"
             case ir.Symbol(name=n):
-                return symbol(n, self.lang)
+                return self.c.get(f"symbol:{n}") or self.c.label(n.replace("_", " "))
             case ir.Flag(value=b):
                 return self.w("yes" if b else "no")
             case ir.DiceValue() | ir.D66Value():
-                return str(semantics.roll_of(v))
+                return self.dice_text(semantics.roll_of(v))
             case ir.Text(text=t):
-                return t
+                return self.free_text(t)
             case ir.Same(feature=f, resolved=r):
                 return self.w("as", label=self.name(f), value=self.text(r))
             case _:
                 assert_never(v)
+
+    def param_text(self, ident: str) -> str:
+        """A scenario parameter in a cell: its value once filled in, else its box letter."""
+        param = next((p for p in self.rs.params if p.id == ident), None)
+        if param is None:
+            return self.name(ident)
+        if param.value is not None:
+            return self.text(param.value)
+        return f"□{self.param_refs[ident]}\u00a0{self.c.unit(param.unit)}"
 
     def changed(self, *paths: str) -> bool:
         """Whether the variant overrides a cell known by any of ``paths``."""
@@ -307,16 +403,18 @@ class _Builder:
                   if self.uses_marker(m)]
         if self.changes:
             legend.append(f"{CHANGED_SIGN} {self.w('changed_mark')}")
+        words = {"sources": self.w("sources_label")}
+        mode = self.name(self.mode) if self.mode else ""
         return Sheet(self.lang, rs.id, self.label(rs.info, rs.id), rs.version, rs.digest,
-                     self.ident(), sections, legend, rs.languages)
+                     self.ident(), sections, legend, rs.languages, words, mode)
 
     def ident(self) -> str:
         rs = self.rs
-        parts = [f"{rs.id} {self.w('version')} {rs.version}"]
+        parts = [self.w("ident_version", id=rs.id, version=rs.version)]
         if rs.extends:
             chain = " → ".join(f"{a.id}@{a.version}" for a in rs.extends)
-            parts.append(f"{self.w('extends')} {chain}")
-        parts.append(f"{self.w('digest')} {rs.digest}")
+            parts.append(self.w("ident_extends", chain=chain))
+        parts.append(self.w("ident_digest", digest=rs.digest))
         return " · ".join(parts)
 
     def uses_marker(self, marker: str) -> bool:
@@ -343,15 +441,15 @@ class _Builder:
         rs = self.rs
         blocks: list[Block] = []
         rules = []
-        if len(rs.layers) > 1:
+        layers = [b for b in (self.layer(layer) for layer in rs.layers) if b is not None]
+        if len(layers) > 1:
             rules.append(self.w("stacking"))
         cost_unit = rs.units.get("cost", "")
         if rs.entry_cost:
-            rules.append(self.w("entry", cost=unit_text(_num(rs.entry_cost), cost_unit)))
+            rules.append(self.w("entry", cost=self.unit_text(self.num(rs.entry_cost), cost_unit)))
         if rs.minimum_move is not None:
             rules.append(self.w("minimum", distance=self.number(rs.minimum_move)))
-        for layer in rs.layers:
-            blocks.append(self.layer(layer))
+        blocks += layers
         if blocks and rules:
             blocks[0].lines = rules + blocks[0].lines
         blocks += [self.step(s) for s in rs.steps if self.is_movement_step(s)]
@@ -363,6 +461,9 @@ class _Builder:
         ctx = next((c for c in self.rs.contexts if c.id == modifier.context), None)
         order = [v.id for v in ctx.values] if ctx else sorted(keys - {""})
         columns = [k for k in order if k in keys]
+        if self.mode is not None and ctx is None and set(columns) <= {m.id for m in
+                                                                      self.rs.modes}:
+            return [self.mode] if self.mode in columns else [""]
         if "" in keys or not columns:
             columns.append("")
         return columns
@@ -386,8 +487,9 @@ class _Builder:
             return ir.Same(written.feature, resolved)
         return resolved
 
-    def layer(self, layer: ir.Layer) -> Block:
-        """A layer as a table: a row per feature, a column per mode, then modifier columns.
+    def layer(self, layer: ir.Layer) -> Block | None:
+        """A layer as a table: a row per feature, a column per mode, then modifier columns;
+        None for a layer with no feature (nothing to print).
 
         Modes (or context values) whose columns are identical in this layer share a column,
         so a table with many unit types stays narrow enough to print.
@@ -395,8 +497,10 @@ class _Builder:
         rs = self.rs
         features = {f.id: f for f in rs.features}
         rows_of = [features[f] for f in layer.features if f in features]
+        if not rows_of:
+            return None
         ids = [f.id for f in rows_of]
-        modes = [m.id for m in rs.modes]
+        modes = [self.mode] if self.mode else [m.id for m in rs.modes]
         distance = rs.units.get("distance", "")
         cost_unit = rs.units.get("cost", "")
         scope = self.w({"one": "scope_one", "map": "scope_map", "many": "scope_many"}[
@@ -404,7 +508,8 @@ class _Builder:
         # Column groups: (title, [(header, cells by row)]).
         groups: list[tuple[str, list[tuple[str, list[CellView]]]]] = []
         if "cost" in layer.columns and modes:
-            per = self.w("cost_per", cost=cost_unit, distance=distance) if cost_unit else ""
+            per = self.w("cost_per", cost=self.c.unit(cost_unit),
+                         distance=self.c.unit(distance)) if cost_unit else ""
             columns = []
             for m in modes:
                 cells = []
@@ -433,6 +538,10 @@ class _Builder:
                     cells.append(cell)
                 columns.append((self.ctx_label(k, keys == [""]), cells))
             groups.append((self.label(modifier.info, modifier.id), self.merge_columns(columns)))
+        # A column with nothing in it (a modifier that no feature of this layer has) goes.
+        groups = [(g, kept) for g, cols in groups
+                  if (kept := [(h, cells) for h, cells in cols
+                               if any(c.text for c in cells)])]
         width = sum(len(cols) for _, cols in groups)
         if width > 6:  # narrow cells: the sign alone, the legend says what it means
             for _, cols in groups:
@@ -451,13 +560,15 @@ class _Builder:
             if len(cols) == 1:
                 only = cols[0][0]
                 text = (group_title if only == everyone or not only
-                        else f"{group_title}: {only}" if group_title else only)
+                        else self.w("label_colon", label=group_title, text=only)
+                        if group_title else only)
                 head_top.append(HeadCell(text, rowspan=2 if two_rows else 1))
                 flat.append(text)
             else:
                 head_top.append(HeadCell(group_title, colspan=len(cols)))
                 head_sub += [HeadCell(h) for h, _ in cols]
-                flat += [f"{group_title}: {h}" if group_title else h for h, _ in cols]
+                flat += [self.w("label_colon", label=group_title, text=h) if group_title else h
+                         for h, _ in cols]
         notes: list[tuple[str, str]] = []
         rows: list[list[CellView]] = []
         for i, f in enumerate(rows_of):
@@ -471,9 +582,15 @@ class _Builder:
             label = CellView(self.label(f.info, f.id), ("label",), tuple(marks), added,
                              self.source(f.info, detail=False)
                              if f.info.source != layer.info.source else "")
-            rows.append([label] + [cells[i] for _, cols in groups for _, cells in cols])
+            row_cells = [cells[i] for _, cols in groups for _, cells in cols]
+            if self.mode is not None and all(not v.text for v in row_cells):
+                continue  # nothing in this row for the chosen unit type
+            label.notes = tuple(sorted(marks, key=int))
+            rows.append([label, *row_cells])
         head = [head_top] + ([head_sub] if head_sub else [])
-        return Block(layer.id, f"{title} · {scope}", TableView(head, rows, flat), notes=notes,
+        col_groups = [g for g, (_, cols) in enumerate(groups) for _ in cols]
+        return Block(layer.id, f"{title} · {scope}",
+                     TableView(head, rows, flat, col_groups=col_groups), notes=notes,
                      source=self.source(layer.info),
                      changed=self.added(layer.id))
 
@@ -545,14 +662,15 @@ class _Builder:
         for t in step.terms:
             if t.term == "rate":
                 key = "rate_full" if t.full else "rate"
-                parts.append(self.w(key, amount=_signed(t.amount),
-                                    every=unit_text(_num(t.every), unit)))
+                parts.append(self.w(key, amount=self.signed(t.amount),
+                                    every=self.unit_text(self.num(t.every), unit)))
             elif t.term == "floor":
                 key = "floor_above" if t.strict else "floor_from"
-                parts.append(self.w(key, amount=_num(t.amount), at=unit_text(_num(t.at), unit)))
+                parts.append(self.w(key, amount=self.num(t.amount),
+                                    at=self.unit_text(self.num(t.at), unit)))
             else:
                 key = "impassable_above" if t.strict else "impassable_from"
-                parts.append(self.w(key, at=unit_text(_num(t.at), unit)))
+                parts.append(self.w(key, at=self.unit_text(self.num(t.at), unit)))
         return ", ".join(parts)
 
     @staticmethod
@@ -572,16 +690,16 @@ class _Builder:
         finite = [r for r in results if r is not None]
         high = max(finite, default=0) or 1
         impassable = self.w("impassable")
-        points = [svg.ScalePoint(_num(x), "✕" if r is None else _num(r),
+        points = [svg.ScalePoint(self.num(x), "✕" if r is None else self.num(r),
                                  1.0 if r is None else r / high, r is None)
                   for x, r in zip(xs, results, strict=True)]
-        x_label = f"{step.param.replace('_', ' ')} ({step.param_unit})"
-        r_label = step.result_unit or self.w("result")
+        x_label = self.input_text(ir.Param(step.param, step.param_unit))
+        r_label = self.c.unit(step.result_unit) if step.result_unit else self.w("result")
         diagram = svg.step_scale(points, x_label, r_label, f"{title}: {self.step_rule(step)}",
                                  step.id)
         head = [[HeadCell(x_label)] + [HeadCell(p.x) for p in points]]
         row = [CellView(r_label, ("label",))] + [
-            CellView(f"{MARKER_SIGNS['impassable']} {impassable}" if r is None else _num(r),
+            CellView(f"{MARKER_SIGNS['impassable']} {impassable}" if r is None else self.num(r),
                      ("impassable",) if r is None else ())
             for r in results]
         table = TableView(head, [row], [h.text for h in head[0]])
@@ -603,7 +721,7 @@ class _Builder:
         text = self.name(ref.table) if picked is None else (
             f"{self.label(info, picked)} ({self.name(ref.table)})")
         if ref.over is not None:
-            text += f" × {ref.over.replace('_', ' ')}"  # noqa: RUF001
+            text += f" × {self.input_name(ref.over)}"  # noqa: RUF001
         return text
 
     def operand(self, op: ir.Operand) -> str:
@@ -611,12 +729,12 @@ class _Builder:
             case ir.CellOperand(cell=ref):
                 return self.cell_ref(ref)
             case ir.LiteralOperand(value=value):
-                return _num(value)
+                return self.num(value)
             case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
-                text = name.replace("_", " ")
+                text = self.input_name(name)
                 if scale_op is not None:
                     sign = "×" if scale_op == "*" else "/"  # noqa: RUF001
-                    text += f" {sign} {_num(scale)}"
+                    text += f" {sign} {self.num(scale)}"
                 return text
             case _:
                 assert_never(op)
@@ -627,7 +745,7 @@ class _Builder:
                 name = self.cell_ref(ref)
                 return name if holds else self.w("not", name=name)
             case ir.InputTruth(input=input_name, holds=holds):
-                name = input_name.replace("_", " ")
+                name = self.input_name(input_name)
                 return name if holds else self.w("not", name=name)
             case ir.Comparison(left=left, op=op, right=right):
                 shown = {"<=": "≤", ">=": "≥", "!=": "≠"}.get(op, op)
@@ -636,10 +754,19 @@ class _Builder:
                 assert_never(c)
 
     def input_text(self, p: ir.Param) -> str:
-        name = p.name.replace("_", " ")
+        """An input with what it is measured in: "distance (po)", "cover (Visibility)"."""
+        name = self.input_name(p.name)
         if p.key_of:
-            return f"{name} ({self.name(p.key_of)})"
-        return name if p.unit in ("bool", "key") else f"{name} ({p.unit})"
+            return self.w("input_unit", name=name, unit=self.name(p.key_of))
+        if p.unit in UNITLESS or not self.measures(p.unit):
+            return name
+        return self.w("input_unit", name=name, unit=self.c.unit(p.unit))
+
+    def measures(self, unit: str) -> bool:
+        """Whether ``unit`` is a unit of measure a player needs to see (``in``, ``points``):
+        one the catalog names or the ruleset declares. Anything else (a size class, a plain
+        number) is printed without a unit, so nobody measures what is a count."""
+        return self.c.get(f"unit:{unit}") is not None or unit in self.rs.units.values()
 
     def decision(self, d: ir.Decision) -> Block:
         title = self.label(d.info, d.id)
@@ -671,7 +798,7 @@ class _Builder:
                             row[1].notes = (*row[1].notes, mark)
                         break
         inputs = ", ".join(self.input_text(p) for p in d.params)
-        lines = [f"{self.w('inputs')}: {inputs}. {self.w('first_wins')}"]
+        lines = [f"{self.w('rule_inputs', inputs=inputs)} {self.w('first_wins')}"]
         return Block(d.id, title, TableView(head, rows, [h.text for h in head[0]]),
                      lines=lines, notes=notes, after=self.note_texts(d.info),
                      source=self.source(d.info), changed=self.added(d.id))
@@ -681,14 +808,16 @@ class _Builder:
     def table(self, t: ir.Table) -> Block:
         title = self.label(t.info, t.id)
         single = len(t.columns) <= 1
-        columns = [HeadCell(self.label(c.info, c.id)) for c in t.columns] or [
-            HeadCell(self.w("value"))]
-        head = [[HeadCell(""), *columns]]
         notes: list[tuple[str, str]] = []
+        columns = [HeadCell(self.label(c.info, c.id),
+                            notes=tuple(self.add_note(notes, text)
+                                        for text in self.note_texts(c.info)))
+                   for c in t.columns] or [HeadCell(self.w("value"))]
+        head = [[HeadCell(""), *columns]]
         rows = []
         for r in t.rows:
             if r.key_number is not None:
-                key = unit_text(_num(r.key_number), r.key_unit)
+                key = self.unit_text(self.num(r.key_number), r.key_unit)
             else:
                 key = self.label(r.info, r.key)
             marks = []
@@ -705,7 +834,7 @@ class _Builder:
                 row.append(cell)
             rows.append(row)
         fold = single and len(rows) >= 8
-        return Block(t.id, title, TableView(head, rows, [h.text for h in head[0]], fold=fold),
+        return Block(t.id, title, TableView(head, rows, [h.plain for h in head[0]], fold=fold),
                      notes=notes, after=self.note_texts(t.info), source=self.source(t.info),
                      changed=self.added(t.id))
 
@@ -715,24 +844,24 @@ class _Builder:
         parts = []
         classes: tuple[str, ...] = ()
         for key, value in effects.items():
-            name = key.replace("_", " ")
+            name = self.c.get(f"effect:{key}") or self.c.label(key.replace("_", " "))
             if isinstance(value, ir.Flag):
                 parts.append(name if value.value else self.w("not", name=name))
             else:
                 cell = self.value(value)
                 classes = classes or cell.classes
-                parts.append(f"{name} {cell.text}")
+                parts.append(self.w("effect_value", name=name, value=cell.text))
         return CellView(", ".join(parts), classes)
 
     def dice(self, d: ir.DiceTable) -> Block:
         dice = semantics.roll_of(d.dice)
-        title = f"{self.label(d.info, d.id)} ({dice})"
+        title = f"{self.label(d.info, d.id)} ({self.dice_text(dice)})"
         chance = self.w("chance")
         head = [[HeadCell(self.w("roll")), HeadCell(self.w("result")),
                  HeadCell(self.w("effects")), HeadCell(chance)]]
         for m in d.modifiers:
             head[0].append(HeadCell(self.w("with_mod", label=self.label(m.info, m.id),
-                                            value=_signed(m.value))))
+                                            value=self.signed(m.value))))
         notes: list[tuple[str, str]] = []
         rows = []
         for r in d.rows:
@@ -762,18 +891,17 @@ class _Builder:
                      notes=notes, after=self.note_texts(d.info), source=self.source(d.info),
                      changed=self.added(d.id), kind="dice")
 
-    @staticmethod
-    def chance(dice: Roll, low: int | None, high: int | None, shift: int,
+    def chance(self, dice: Roll, low: int | None, high: int | None, shift: int,
                fraction: bool = False) -> str:
         """The chance that the roll plus ``shift`` falls in ``low``..``high``."""
         lo = dice.minimum if low is None else low - shift
         hi = None if high is None else high - shift
         p = chance_between(dice, lo, hi)
         if not fraction:
-            return percent(p)
+            return self.c.percent(p)
         ways = p * dice.outcomes
         assert ways.denominator == 1
-        return f"{ways.numerator}/{dice.outcomes} · {percent(p)}"
+        return f"{ways.numerator}/{dice.outcomes} · {self.c.percent(p)}"
 
     # ---- triggers, exclusions, grids, params ---------------------------------------------------
 
@@ -786,20 +914,21 @@ class _Builder:
             parts = []
             if t.check is not None and t.at_least is not None:
                 dice = semantics.roll_of(t.check)
-                parts.append(self.w("check", dice=str(dice), at=str(t.at_least),
-                                    chance=percent(chance_at_least(dice, t.at_least))))
+                parts.append(self.w("check", dice=self.dice_text(dice),
+                                    at=self.num(t.at_least),
+                                    chance=self.c.percent(chance_at_least(dice, t.at_least))))
             table = tables.get(t.table)
             action = self.w("roll_on", table=self.label(table.info if table else None, t.table))
             if t.modifier and table is not None:
                 mod = next((m for m in table.modifiers if m.id == t.modifier), None)
                 if mod is not None:
                     action += ", " + self.w("with_mod", label=self.label(mod.info, mod.id),
-                                            value=_signed(mod.value))
+                                            value=self.signed(mod.value))
             if t.times != 1:
-                action += ", " + self.w("times", n=str(t.times))
+                action += ", " + self.c.plural("times", t.times)
             parts.append(action)
             src = self.source(t.info)
-            line = f"{self.label(t.info, t.id)}: {' → '.join(parts)}"
+            line = self.w("label_colon", label=self.label(t.info, t.id), text=" → ".join(parts))
             notes = " ".join(self.note_texts(t.info))
             line += f". {notes}" if notes else ""
             lines.append(line + (f" [{src}]" if src else ""))
@@ -809,7 +938,8 @@ class _Builder:
         lines = []
         for e in self.rs.exclusions:
             others = ", ".join(self.name(o) for o in e.others)
-            line = f"{self.name(e.subject)}: {self.w('excludes', others=others)}"
+            line = self.w("label_colon", label=self.name(e.subject),
+                          text=self.w("excludes", others=others))
             notes = self.note_texts(e.info)
             if notes:
                 line += ". " + " ".join(notes)
@@ -826,13 +956,15 @@ class _Builder:
         cycle = list(g.diagonals) or [1]
         count = max(4, 2 * len(cycle))
         steps = [cycle[i % len(cycle)] * first.value for i in range(count)]
-        labels = [_num(s) for s in steps]
-        lengths = ", ".join(unit_text(_num(cycle[i % len(cycle)] * first.value), first.unit)
-                            for i in range(len(cycle) * 2))
-        total = " + ".join(labels) + " = " + unit_text(_num(sum(steps)), first.unit)
+        labels = [self.num(s) for s in steps]
+        lengths = ", ".join(
+            self.unit_text(self.num(cycle[i % len(cycle)] * first.value), first.unit)
+            for i in range(len(cycle) * 2))
+        total = " + ".join(labels) + " = " + self.unit_text(self.num(sum(steps)), first.unit)
         cell_given = any(n.unit in MAP_CELLS for n in g.size)
         lines = [f"{size}." if cell_given else f"{self.w('square')} = {size}.",
-                 self.w("diagonals", cycle=", ".join(str(c) for c in cycle), lengths=lengths)]
+                 self.w("diagonals", cycle=", ".join(self.num(c) for c in cycle),
+                        lengths=lengths)]
         diagram = svg.grid_diagonals(labels, total, title)
         return Block(g.id, title, lines=lines, after=self.note_texts(g.info), svg=diagram,
                      text_alt=[total], source=self.source(g.info), kind="grid")
@@ -844,7 +976,7 @@ class _Builder:
         rows = []
         for p in self.rs.params:
             if p.value is None:
-                value = CellView("□", ("blank",))
+                value = CellView(f"□{self.param_refs[p.id]}", ("blank",))
             else:
                 value = self.value(p.value)
                 if isinstance(p.value, ir.Number) and p.value.unit is None:
@@ -852,9 +984,9 @@ class _Builder:
             value.changed = self.changed(p.id)
             rows.append([CellView(self.label(p.info, p.id), ("label",), (), False,
                                   self.source(p.info, detail=False)),
-                         CellView(p.unit), value])
+                         CellView(self.c.unit(p.unit)), value])
         return [Block("params", "", TableView(head, rows, [h.text for h in head[0]]),
-                      after=[f"□ = {self.w('to_fill')}"]
+                      after=[self.w("fill_legend")]
                       if any(p.value is None for p in self.rs.params) else [])]
 
     def changelog(self) -> list[Block]:
@@ -869,7 +1001,8 @@ class _Builder:
                 what += f": {values[0]} → {values[1]}"
             elif values:
                 what += f": {values[0]}"
-            line = f"{self.w(c.action)}: {what}" + (f". {notes}" if notes else "")
+            line = self.w("changelog_line", action=self.w(c.action), what=what) + (
+                f". {notes}" if notes else "")
             src = self.source(c.info)
             lines.append(line + (f" [{src}]" if src else ""))
         return [Block("changes", "", lines=lines, kind="text")] if lines else []
@@ -888,6 +1021,7 @@ class _Builder:
         return ", ".join(parts)
 
     def sources(self) -> list[Block]:
-        lines = [f"{b.id}: {self.label(b.info, b.id)}" for b in self.rs.books
+        lines = [self.w("label_colon", label=b.id, text=self.label(b.info, b.id))
+                 for b in self.rs.books
                  if b.id in self.used_books]
         return [Block("sources", "", lines=lines, kind="sources")] if lines else []

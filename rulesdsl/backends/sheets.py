@@ -14,7 +14,7 @@ leaving PDFs out, so ``generated/`` never silently goes stale.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, partial
 from typing import Literal
 
@@ -22,8 +22,17 @@ import jinja2
 from markupsafe import Markup
 
 from rulesdsl import ir
+from rulesdsl.backends import fit
 from rulesdsl.backends.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
-from rulesdsl.backends.sheet_model import CHANGED_SIGN, SUPERSCRIPTS, Sheet, build_sheet
+from rulesdsl.backends.sheet_model import (
+    CHANGED_SIGN,
+    SUPERSCRIPTS,
+    Block,
+    Sheet,
+    TableView,
+    build_sheet,
+)
+from rulesdsl.backends.table_slices import slice_table, wide_chunks
 from rulesdsl.outputs import Deferred, Output
 
 __all__ = ["FORMATS", "PAPERS", "Paper", "PdfUnavailable", "md_escape", "render_html",
@@ -47,13 +56,20 @@ class Paper:
     and a table that is split repeats its header)."""
 
 
+    width: float = 194.0
+    """The width of the text between the side margins, in millimetres."""
+
+
 PAPERS: dict[str, Paper] = {
-    "a4": Paper("a4", "A4", "8mm 8mm 10mm 8mm", "7.4pt", 60),
-    "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.4pt", 56),
-    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "6.8pt", 30),
-    "card": Paper("card", "5in 3in", "0.15in 0.15in 0.25in 0.15in", "6pt", 0),
+    "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "7.1pt", 60, 194.0),
+    "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.4pt", 56, 198.1),
+    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "6.8pt", 30, 134.0),
 }
-"""Paper sizes for ``--paper``; ``card`` is a 5 x 3 inch index card, landscape."""
+"""Paper sizes for ``--paper``. Cards have their own backend (:mod:`rulesdsl.backends.cards`,
+``rulesdsl cards``)."""
+
+HALF = 0.47
+"""A block whose table needs at most this share of the width goes beside another one."""
 
 DEFAULT_PAPER = "a4"
 
@@ -111,9 +127,58 @@ def _css() -> str:
     return source
 
 
+def _box(page: Paper) -> fit.Box:
+    """Type sizes of a sheet's tables (sheet.css: tables at 0.9rem, cells padded 2.5pt)."""
+    font = float(page.font.removesuffix("pt")) * 0.9
+    return fit.Box(font=font, line=1.22, pad_x=5.6, pad_y=1.8)
+
+
+def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:
+    """Whether a table block needs at most :data:`HALF` of the width (and so, with its
+    notes, can stand beside another one)."""
+    if t.fold or block.kind not in ("table", "dice"):
+        return False
+    wide = sum(fit.table_fit([], [[c.text for c in r] for r in t.rows], 1e9, box).widths)
+    head = max(sum(fit.width(h.text, box.font, True) + box.pad_x for h in row)
+               for row in t.head) if t.head else 0.0
+    return max(wide, head) <= HALF * room
+
+
+def fit_to_paper(sheet: Sheet, paper: str) -> Sheet:
+    """The sheet laid out for ``paper``: a table wider than the page is split between its
+    column groups into blocks "(1/2)", "(2/2)", each repeating the label column; a block
+    whose table is narrow is marked to take half the width."""
+    page = PAPERS[paper]
+    room = page.width * 72 / 25.4
+    box = _box(page)
+    sections = []
+    for section in sheet.sections:
+        blocks: list[Block] = []
+        for block in section.blocks:
+            t = block.table
+            if t is None or block.svg or not t.rows:
+                blocks.append(block)
+                continue
+            chunks = wide_chunks(t, room, box)
+            if len(chunks) == 1:
+                blocks.append(replace(block, narrow=_narrow(block, t, room, box)))
+                continue
+            for i, cols in enumerate(chunks, start=1):
+                piece = slice_table(t, cols, range(len(t.rows)))
+                last = i == len(chunks)
+                part = replace(
+                    block, id=f"{block.id}-{i}", title=f"{block.title} ({i}/{len(chunks)})",
+                    table=piece, lines=block.lines if i == 1 else [],
+                    notes=block.notes if last else [], after=block.after if last else [])
+                blocks.append(replace(part, narrow=_narrow(part, piece, room, box)))
+        sections.append(replace(section, blocks=blocks))
+    return replace(sheet, sections=sections)
+
+
 def render_html(sheet: Sheet, paper: str = DEFAULT_PAPER) -> str:
     """The sheet as one self-contained HTML page (styles inline, diagrams as inline SVG)."""
     template = _environment(True).get_template("sheet.html.j2")
+    sheet = fit_to_paper(sheet, paper)
     return template.render(sheet=sheet, page=PAPERS[paper], css=Markup(_css()),
                            changed_sign=CHANGED_SIGN, keep_whole=PAPERS[paper].keep_whole)
 

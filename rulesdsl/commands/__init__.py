@@ -21,6 +21,7 @@ VERBS: dict[str, str] = {
     "diff": "list the changes between two rulesets, classified",
     "new": "scaffold a house-rule variant of a ruleset",
     "sheet": "print a quick-reference sheet (HTML, PDF or Markdown)",
+    "cards": "print a deck of quick-reference cards (PDF)",
     "convert": "convert a ruleset between .terrain and the YAML authoring format",
     "import": "turn a CSV terrain chart into a layer block",
     "lsp": "run the language server over stdio (for editors)",

@@ -72,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--lang", choices=LANGUAGES, default=None,
                    help="sheet language (default: the ruleset's first language)")
     p.add_argument("--paper", choices=tuple(PAPERS), default=DEFAULT_PAPER,
-                   help=f"paper size (default: {DEFAULT_PAPER}; card is 5 x 3 in)")
+                   help=f"paper size (default: {DEFAULT_PAPER}); for cards use `rulesdsl cards`")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE (default: standard output)")
     p.add_argument("--dir", metavar="DIR", default=None,

@@ -1,0 +1,140 @@
+"""One language's words and number formats, from a gettext catalog and Babel's CLDR data.
+
+:func:`catalog` gives the :class:`Catalog` of a language: ``text(key, **fields)`` for a fixed
+word or phrase (``{name}`` fields filled with :meth:`str.format`), ``plural(key, n)`` for a
+phrase that agrees with a count, ``number``/``signed``/``percent`` for numbers written the
+way the language writes them, and ``unit`` for a unit's abbreviation.
+
+A language without a catalog falls back to English words, and a key missing from a catalog
+falls back to its English text. :data:`PSEUDO` (``qps``) is a pseudo-locale for tests: every
+word of the English catalog, and every ruleset label passed through :meth:`Catalog.label`,
+has its letters swapped for accented ones ("Ṁöṽéɱéñţ"), so a plain ASCII word left on a
+rendered sheet shows a word that bypassed the catalog.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from decimal import Decimal
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+
+from babel import Locale
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
+
+__all__ = ["LANGUAGES", "PSEUDO", "Catalog", "catalog", "pseudo"]
+
+LANGUAGES = ("en", "fr", "ru")
+"""Languages with a catalog of their own."""
+
+PSEUDO = "qps"
+"""The pseudo-locale: English words with every ASCII letter accented."""
+
+_PSEUDO_LETTERS = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "áƀçďéƒĝĥîĵķľɱñöþǫŕšţüṽŵẋýžÅƁÇĎÉƑĜĤÎĴĶĽṀÑÖÞǪŔŠŢÜṼŴẊÝŽ")
+_FIELD = re.compile(r"(\{[a-z_]*\})")
+
+
+def pseudo(text: str) -> str:
+    """``text`` with its ASCII letters accented, ``{fields}`` left as they are."""
+    return "".join(part if _FIELD.fullmatch(part) else part.translate(_PSEUDO_LETTERS)
+                   for part in _FIELD.split(text))
+
+
+Forms = tuple[str, ...]
+
+
+@cache
+def _messages(lang: str) -> tuple[dict[str, Forms], str]:
+    """The catalog of ``lang``: forms by key (one form, or the plural forms), and the
+    gettext plural expression Babel derives from CLDR for the language."""
+    source = resources.files("rulesdsl.i18n").joinpath(f"{lang}.po")
+    with source.open("rb") as handle:
+        po = read_po(handle, locale=lang)
+    messages: dict[str, Forms] = {}
+    for message in po:
+        if not message.id:
+            continue
+        key = message.id[0] if isinstance(message.id, tuple | list) else message.id
+        forms = message.string if isinstance(message.string, tuple | list) else (
+            message.string,)
+        messages[str(key)] = tuple(str(f) for f in forms)
+    return messages, po.plural_expr
+
+
+class Catalog:
+    """The words and number formats of one language (see the module docstring)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.is_pseudo = lang == PSEUDO
+        own = lang if lang in LANGUAGES else "en"
+        self.locale = Locale.parse("en" if self.is_pseudo else own)
+        self._own, plural_expr = _messages(own)
+        self._english, _ = _messages("en")
+        self._plural_index = gettext.c2py(plural_expr)
+        pattern = self.locale.percent_formats[None].pattern
+        self._percent_pattern = pattern.replace("0", "0.0", 1)
+
+    # ---- words ------------------------------------------------------------------------------
+
+    def get(self, key: str) -> str | None:
+        """The text of ``key``, or None when no catalog has it."""
+        forms = self._own.get(key) or self._english.get(key)
+        if forms is None:
+            return None
+        return pseudo(forms[0]) if self.is_pseudo else forms[0]
+
+    def text(self, key: str, **fields: str) -> str:
+        """The phrase ``key`` with its fields filled; a missing key is a programming error."""
+        text = self.get(key)
+        if text is None:
+            raise KeyError(f"no catalog entry {key!r}")
+        return text.format(**fields) if fields else text
+
+    def plural(self, key: str, n: int, **fields: str) -> str:
+        """The form of ``key`` that agrees with ``n`` (CLDR plural rules), ``{n}`` filled."""
+        forms = self._own.get(key) or self._english[key]
+        index = min(self._plural_index(n), len(forms) - 1)
+        text = pseudo(forms[index]) if self.is_pseudo else forms[index]
+        return text.format(n=self.number(n), **fields)
+
+    def label(self, text: str) -> str:
+        """A ruleset label as shown: itself, or accented in the pseudo-locale."""
+        return pseudo(text) if self.is_pseudo else text
+
+    def unit(self, unit: str) -> str:
+        """A unit's abbreviation (``in`` -> ``po`` in French); unknown units as written."""
+        text = self.get(f"unit:{unit}")
+        return text if text is not None else self.label(unit)
+
+    # ---- numbers ----------------------------------------------------------------------------
+
+    def number(self, value: float) -> str:
+        """``1.5`` as the language writes it (``1,5`` in fr and ru), up to 4 decimals."""
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        text: str = format_decimal(Decimal(str(value)), format="0.####", locale=self.locale)
+        return text
+
+    def signed(self, value: float) -> str:
+        """A number with its sign (``+1``, ``-2``, ``0``)."""
+        return ("+" if value > 0 else "") + self.number(value)
+
+    def percent(self, fraction: Fraction) -> str:
+        """A chance with one decimal, rounded half up: ``58.3%`` (en), ``58,3 %`` (fr)."""
+        tenths = Fraction(fraction) * 1000
+        rounded = int(abs(tenths) + Fraction(1, 2))
+        value = Decimal(rounded) / Decimal(1000) * (-1 if tenths < 0 and rounded else 1)
+        text: str = format_percent(value, format=self._percent_pattern, locale=self.locale)
+        return text
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    """The catalog of ``lang`` (English words for a language without one)."""
+    return Catalog(lang)

@@ -1,0 +1,209 @@
+# ruff: noqa: RUF001  (Cyrillic labels are what the Russian tests check)
+"""Quick-reference cards (issue 13): decks that work at the table.
+
+A deck is cut from the same sheet model as the sheets; these tests check that cutting loses
+nothing (every cell lands on exactly one card), that per-mode decks keep only that unit
+type, that imposition puts each back behind its front, and, from WeasyPrint's layout of
+every bundled deck in every language and card size, that no text leaves its card.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.backends.cards import (
+    CARD_SIZES,
+    build_deck,
+    card_outputs,
+    imposition,
+    render_deck_html,
+)
+from rulesdsl.backends.sheet_model import TableView, build_sheet
+from rulesdsl.build import default_backends
+from rulesdsl.cli import main
+from rulesdsl.i18n import PSEUDO
+from tests import pdf_layout
+from tests.test_sheets import pseudo_leaks
+
+SIZES = tuple(CARD_SIZES)
+
+
+def cells_by_row(t: TableView) -> dict[str, list[str]]:
+    return {r[0].text: [c.text for c in r[1:]] for r in t.rows}
+
+
+# ---- cutting a sheet into cards -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_cell_of_a_wide_table_lands_on_exactly_one_card(size: str) -> None:
+    rs = pdf_layout.ruleset("battletech_tacops")
+    whole = build_sheet(rs, "ru").sections[0].blocks[0]
+    assert whole.table is not None
+    deck = build_deck(rs, "ru", size)
+    cards = [c for c in deck.cards if c.title.startswith(whole.title)]
+    assert len(cards) > 1  # eleven unit types do not fit one card
+    assert cards[0].title == f"{whole.title} (1/{len(cards)})"
+    seen: dict[str, list[str]] = {}
+    for card in cards:
+        assert card.table is not None
+        for label, values in cells_by_row(card.table).items():
+            seen.setdefault(label, []).extend(values)
+    expected = {label: [("⊘" if v.startswith("⊘") else v) for v in values]
+                for label, values in cells_by_row(whole.table).items()}
+    assert seen == expected
+
+
+def test_a_long_table_continues_on_the_next_card_with_its_header() -> None:
+    deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "en", "poker")
+    weather = [c for c in deck.cards if c.title.startswith("Weather")]
+    assert len(weather) > 1
+    for card in weather:
+        assert card.table is not None and card.table.head  # each part repeats its header
+    rows = [r[0].text for c in weather if c.table is not None for r in c.table.rows]
+    assert len(rows) == len(set(rows)) or len(weather) > 2  # rows split, not repeated
+
+
+def test_a_footnote_goes_on_the_card_of_its_first_row() -> None:
+    deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "en", "poker")
+    for card in deck.cards:
+        if card.table is None:
+            continue
+        marks = {m for r in card.table.rows for c in r for m in c.notes}
+        marks |= {m for row in card.table.head for h in row for m in h.notes}
+        assert {m for m, _ in card.notes} <= marks, card.title
+
+
+def test_cards_are_numbered_and_carry_the_ruleset_identity() -> None:
+    rs = pdf_layout.ruleset("heavy_gear")
+    deck = build_deck(rs, "fr", "poker")
+    assert [c.number for c in deck.cards] == list(range(1, len(deck.cards) + 1))
+    html = render_deck_html(deck, "a4")
+    total = len(deck.cards)
+    for card in deck.cards:
+        assert html.count(f'<span class="num">{card.number}/{total}</span>') == 2  # both sides
+    assert html.count(rs.digest) == 2 * total
+    assert f"{total} cartes" in html
+
+
+def test_the_mech_deck_keeps_only_what_concerns_mechs() -> None:
+    rs = pdf_layout.ruleset("battletech_tacops")
+    deck = build_deck(rs, "ru", "poker", mode="mech")
+    base = [c for c in deck.cards if c.title.startswith("Базовая местность")]
+    heads = {h.text for c in base if c.table is not None for row in c.table.head for h in row}
+    assert "ОД на гекс: Мех" in heads
+    assert not any("Гусеничная" in h or "Ховер" in h for h in heads)
+    assert "Модификатор пилотирования/вождения" in heads
+    assert not any(h in ("прочие", "Большая техника (наземная)") for h in heads)
+    woods = next(r for c in base if c.table is not None for r in c.table.rows
+                 if r[0].text == "Густой лес")
+    assert [c.text for c in woods[1:]][:1] == ["2"]  # mechs pay 2 MP in heavy woods
+    assert "Мех" in render_deck_html(deck, "a4")
+    with pytest.raises(ValueError, match="unknown mode 'tank'"):
+        build_deck(rs, "ru", "poker", mode="tank")
+
+
+# ---- imposition ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size,paper,expected,landscape", [
+    ("poker", "a4", (3, 3), False), ("poker", "letter", (4, 2), True),
+    ("tarot", "a4", (2, 2), False), ("index", "a4", (2, 2), True), ("a6", "a4", (2, 1), True),
+])
+def test_cards_are_laid_out_n_up(size: str, paper: str, expected: tuple[int, int],
+                                 landscape: bool) -> None:
+    layout = imposition(CARD_SIZES[size], paper)
+    assert (layout.columns, layout.rows) == expected
+    # the sheet turns landscape when that holds more cards; it is flipped on its short edge
+    assert (layout.page_width > layout.page_height) == landscape
+    assert layout.flip == ("short" if landscape else "long")
+    x0, y0 = layout.origin
+    assert x0 >= 5 and y0 >= 5  # printers leave the edges blank
+
+
+def test_the_back_of_a_card_lands_behind_its_front() -> None:
+    layout = imposition(CARD_SIZES["poker"], "a4")
+    for index in range(layout.per_sheet):
+        front, back = layout.slot(index), layout.slot(index, back=True)
+        # long-edge duplex mirrors left and right: the back's left edge is the front's right
+        assert back.left == pytest.approx(layout.page_width - front.left - layout.card_width)
+        assert back.top == front.top
+
+
+def test_crop_marks_stay_in_the_margin() -> None:
+    layout = imposition(CARD_SIZES["poker"], "a4")
+    x0, y0 = layout.origin
+    x1, y1 = x0 + 3 * 63, y0 + 3 * 88
+    marks = layout.crop_marks()
+    assert len(marks) == 2 * 4 + 2 * 4
+    for ax, ay, bx, by in marks:
+        for x, y in ((ax, ay), (bx, by)):
+            assert 0 <= x <= layout.page_width and 0 <= y <= layout.page_height
+            assert not (x0 < x < x1 and y0 < y < y1)  # never over a card
+
+
+# ---- what a player sees -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name,lang", pdf_layout.cases())
+def test_no_text_leaves_its_card(name: str, lang: str, size: str) -> None:
+    document = pdf_layout.deck_document(name, lang, size)
+    assert pdf_layout.lost_text(document) == []
+    assert pdf_layout.heading_only_cards(document) == []
+
+
+@pytest.mark.parametrize("name", pdf_layout.RULESETS)
+def test_every_word_on_a_card_comes_from_the_catalog_or_a_label(name: str) -> None:
+    rs = pdf_layout.ruleset(name)
+    html = render_deck_html(build_deck(rs, PSEUDO, "poker"), "a4")
+    assert pseudo_leaks(rs, html) == []
+
+
+def test_a_deck_pdf_shows_its_cards() -> None:
+    import pypdf
+
+    from rulesdsl.backends.cards import render_deck
+
+    rs = pdf_layout.ruleset("heavy_gear")
+    pdf = render_deck(rs, "fr", "tarot", paper=None)  # one card per page, fronts and backs
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    deck = build_deck(rs, "fr", "tarot")
+    assert len(reader.pages) == 2 * len(deck.cards)
+    width, height = (float(v) for v in reader.pages[0].mediabox.upper_right)
+    assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (70, 120)
+    first = " ".join(reader.pages[0].extract_text().split())
+    assert "Terrain · un par case" in first
+    assert "1 par 2 po" in first
+
+
+# ---- build and command line -----------------------------------------------------------------
+
+
+def test_build_makes_a_deck_per_ruleset_and_language() -> None:
+    assert any(b.__name__ == "card_outputs" for b in default_backends())
+    rs = pdf_layout.ruleset("heavy_gear")
+    outputs = card_outputs(rs)
+    assert sorted(outputs) == ["cards/heavy_gear.en.pdf", "cards/heavy_gear.fr.pdf"]
+
+
+def test_cards_command_writes_a_mech_deck(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "deck.html"
+    code = main(["cards", "battletech_tacops", "--size", "poker", "--per-mode", "mech",
+                 "--lang", "ru", "--format", "html", "-o", str(out)])
+    assert code == 0
+    html = out.read_text("utf-8")
+    assert "Карточки для: Мех" in html
+    assert re.search(r"wrote .*deck\.html \(\d+ cards, poker, ru, a4\)", capsys.readouterr().err)
+
+
+def test_cards_command_rejects_an_unknown_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["cards", "heavy_gear", "--per-mode", "mech", "--format", "html"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "heavy_gear has no mode 'mech'; choose one of walker, ground, hover" in err
