@@ -19,6 +19,8 @@ import json
 import sys
 from pathlib import Path
 
+DATA = Path(__file__).resolve().parent / "data"
+"""Where generated rulesets are kept between runs (ignored by git)."""
 MODES = [f"m{i}" for i in range(10)]
 GROUPS = {"walkers": MODES[0:3], "vehicles": MODES[3:7], "fliers": MODES[7:10]}
 LAYERS = (("ground", "one per place"), ("cover", ""), ("water", ""), ("structure", ""),
@@ -130,8 +132,12 @@ def terrain(n: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def write(n: int, out_dir: Path) -> dict[str, Path]:
-    """Write bench_N.terrain, .yaml and .json under ``out_dir``; return their paths by suffix."""
+FORMATS = ("terrain", "yaml", "json")
+
+
+def write(n: int, out_dir: Path, formats: tuple[str, ...] = FORMATS) -> dict[str, Path]:
+    """Write bench_N.terrain (and, among ``formats``, .yaml and .json) under ``out_dir``;
+    return their paths by suffix. Files already there are kept: the output depends on N only."""
     import yaml
 
     from rulesdsl.compiler import Compiler
@@ -139,9 +145,13 @@ def write(n: int, out_dir: Path) -> dict[str, Path]:
     from rulesdsl.serial import to_data
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {ext: out_dir / f"bench_{n}.{ext}" for ext in ("terrain", "yaml", "json")}
+    paths = {ext: out_dir / f"bench_{n}.{ext}" for ext in ("terrain", *formats)}
     text = terrain(n)
-    paths["terrain"].write_text(text, "utf-8")
+    if not paths["terrain"].is_file() or paths["terrain"].read_text("utf-8") != text:
+        paths["terrain"].write_text(text, "utf-8")
+    if all(p.is_file() and p.stat().st_mtime >= paths["terrain"].stat().st_mtime
+           for p in paths.values()):
+        return paths
     compiler = Compiler()
     compiled = compiler.compile_file(paths["terrain"])
     if compiled.ruleset is None or not compiled.ok:
@@ -149,10 +159,12 @@ def write(n: int, out_dir: Path) -> dict[str, Path]:
             print(render_text(diag, compiler.sources), file=sys.stderr)
         raise SystemExit(f"the generated ruleset bench_{n} does not compile")
     data = to_data(compiled.ruleset)
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    paths["yaml"].write_text(yaml.dump(data, Dumper=dumper, allow_unicode=True,
-                                       sort_keys=False), "utf-8")
-    paths["json"].write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    if "yaml" in paths:
+        dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        paths["yaml"].write_text(yaml.dump(data, Dumper=dumper, allow_unicode=True,
+                                           sort_keys=False), "utf-8")
+    if "json" in paths:
+        paths["json"].write_text(json.dumps(data, ensure_ascii=False), "utf-8")
     return paths
 
 
@@ -160,8 +172,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("n", type=int, help="number of features")
-    parser.add_argument("--out", type=Path, default=Path("bench/data"),
-                        help="output folder (default: bench/data)")
+    parser.add_argument("--out", type=Path, default=DATA,
+                        help=f"output folder (default: {DATA})")
     args = parser.parse_args()
     for ext, path in write(args.n, args.out).items():
         print(f"{ext:8} {path} ({path.stat().st_size:,} bytes)")
