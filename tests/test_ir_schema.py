@@ -47,6 +47,15 @@ def test_a_generated_ruleset_with_every_cost_kind_matches_the_schema(tmp_path: P
     assert schema.validation_errors(data) == []
 
 
+def test_the_benchmarks_yaml_is_the_same_ruleset_with_defaults_left_out(tmp_path: Path) -> None:
+    paths = _generator().write(200, tmp_path, formats=("yaml",))
+    from_dsl = Compiler().compile_file(paths["terrain"])
+    from_yaml = Compiler().compile_file(paths["yaml"])
+    assert from_yaml.ok, [d.message for d in from_yaml.diagnostics]
+    assert from_yaml.ruleset == from_dsl.ruleset
+    assert "signed: false" not in paths["yaml"].read_text("utf-8")
+
+
 def test_the_schema_check_catches_an_ir_of_the_wrong_shape(compiler: Compiler) -> None:
     compiled = compiler.compile_file(RULESETS / "heavy_gear.terrain")
     assert compiled.ruleset is not None
