@@ -8,17 +8,23 @@ The ruleset has N features spread over several layers (one per place, any number
 parameter rates, `as OTHER`, impassable, prohibited, group keys), modifier columns (by a
 context and by mode), sources and notes in two languages, and N/100 each of steps, decisions,
 plain tables and dice tables (with triggers). Everything is derived from N alone, so two runs
-write identical files. The YAML and JSON are the compiled IR of the .terrain file (what
-`rulesdsl export` prints), so a YAML load of them reads exactly the same data.
+write identical files. The YAML and JSON are the compiled IR of the .terrain file written as
+an author of a YAML ruleset would: every field that holds its default value is left out (the
+YAML front end fills it in, and compiles the file to the very same IR), so a YAML load reads
+the same data, in about the smallest form the YAML front end accepts.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
+DATA = Path(__file__).resolve().parent / "data"
+"""Where generated rulesets are kept between runs (ignored by git)."""
 MODES = [f"m{i}" for i in range(10)]
 GROUPS = {"walkers": MODES[0:3], "vehicles": MODES[3:7], "fliers": MODES[7:10]}
 LAYERS = (("ground", "one per place"), ("cover", ""), ("water", ""), ("structure", ""),
@@ -130,29 +136,61 @@ def terrain(n: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def write(n: int, out_dir: Path) -> dict[str, Path]:
-    """Write bench_N.terrain, .yaml and .json under ``out_dir``; return their paths by suffix."""
-    import yaml
+FORMATS = ("terrain", "yaml", "json")
 
+
+def compact_data(obj: object) -> Any:
+    """Plain data for an IR value, like ``rulesdsl.serial.to_data``, without the fields that
+    hold their default value (``kind`` is always kept: it tells the union's members apart)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        out = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if f.default is not dataclasses.MISSING:
+                default = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                default = f.default_factory()
+            else:
+                default = dataclasses.MISSING
+            if f.name == "kind" or value != default:
+                out[f.name] = compact_data(value)
+        return out
+    if isinstance(obj, tuple | list):
+        return [compact_data(x) for x in obj]
+    if isinstance(obj, dict):
+        return {k: compact_data(v) for k, v in obj.items()}
+    return obj
+
+
+def write(n: int, out_dir: Path, formats: tuple[str, ...] = FORMATS) -> dict[str, Path]:
+    """Write bench_N.terrain (and, among ``formats``, .yaml and .json) under ``out_dir``;
+    return their paths by suffix. Files already there are kept: the output depends on N only."""
     from rulesdsl.compiler import Compiler
     from rulesdsl.diagnostics import render_text
-    from rulesdsl.serial import to_data
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {ext: out_dir / f"bench_{n}.{ext}" for ext in ("terrain", "yaml", "json")}
+    paths = {ext: out_dir / f"bench_{n}.{ext}" for ext in ("terrain", *formats)}
     text = terrain(n)
-    paths["terrain"].write_text(text, "utf-8")
+    if not paths["terrain"].is_file() or paths["terrain"].read_text("utf-8") != text:
+        paths["terrain"].write_text(text, "utf-8")
+    if all(p.is_file() and p.stat().st_mtime >= paths["terrain"].stat().st_mtime
+           for p in paths.values()):
+        return paths
     compiler = Compiler()
     compiled = compiler.compile_file(paths["terrain"])
     if compiled.ruleset is None or not compiled.ok:
         for diag in compiled.diagnostics[:20]:
             print(render_text(diag, compiler.sources), file=sys.stderr)
         raise SystemExit(f"the generated ruleset bench_{n} does not compile")
-    data = to_data(compiled.ruleset)
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    paths["yaml"].write_text(yaml.dump(data, Dumper=dumper, allow_unicode=True,
-                                       sort_keys=False), "utf-8")
-    paths["json"].write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    data = compact_data(compiled.ruleset)
+    if "yaml" in paths:  # the same rules in the YAML authoring format, as `convert` writes it
+        from rulesdsl.convert import to_yaml
+
+        source, _ = compiler.parse_file(paths["terrain"])
+        assert source is not None
+        paths["yaml"].write_text(to_yaml(source), "utf-8")
+    if "json" in paths:
+        paths["json"].write_text(json.dumps(data, ensure_ascii=False), "utf-8")
     return paths
 
 
@@ -160,8 +198,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("n", type=int, help="number of features")
-    parser.add_argument("--out", type=Path, default=Path("bench/data"),
-                        help="output folder (default: bench/data)")
+    parser.add_argument("--out", type=Path, default=DATA,
+                        help=f"output folder (default: {DATA})")
     args = parser.parse_args()
     for ext, path in write(args.n, args.out).items():
         print(f"{ext:8} {path} ({path.stat().st_size:,} bytes)")

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rulesdsl.compiler import Compiled, Compiler
     from rulesdsl.diagnostics import Diagnostic
 
-SUFFIXES = (".terrain", ".yaml", ".yml")
+SUFFIXES = (".terrain", ".yaml", ".yml")  # rulesdsl.compiler.SUFFIXES, without its imports
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
 

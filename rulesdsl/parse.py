@@ -160,8 +160,9 @@ _LARGEST = sys.float_info.max
 
 def _bad_escape_offset(raw: str, bad: Callable[[int], bool]) -> int:
     """Where in a quoted string's source the first ``\\uXXXX`` escape of a code point that
-    is ``bad`` starts; a surrogate pair counts as the one character it makes (escapes are
-    read in order, so ``\\\\ud800`` is no escape)."""
+    is ``bad`` starts. A surrogate pair makes a character beyond U+FFFF, never a control
+    character nor a surrogate, so it is skipped whole; escapes are read in order, so
+    ``\\\\ud800`` is no escape."""
     i = 1
     while i < len(raw) - 1:
         if raw[i] != "\\":
@@ -171,13 +172,10 @@ def _bad_escape_offset(raw: str, bad: Callable[[int], bool]) -> int:
             i += 2
             continue
         code = int(raw[i + 2:i + 6], 16)
-        if 0xD800 <= code < 0xDC00 and raw[i + 6:i + 8] == "\\u":
-            low = int(raw[i + 8:i + 12], 16)
-            if 0xDC00 <= low < 0xE000:
-                if bad(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)):  # pragma: no cover
-                    return i
-                i += 12
-                continue
+        if (0xD800 <= code < 0xDC00 and raw[i + 6:i + 8] == "\\u"
+                and 0xDC00 <= int(raw[i + 8:i + 12], 16) < 0xE000):
+            i += 12
+            continue
         if bad(code):
             return i
         i += 6
@@ -195,7 +193,6 @@ class _Builder:
     wraps every method anew on each call: that cost a quarter of a large file's parse."""
 
     def __init__(self, path: str) -> None:
-        super().__init__()
         self.file = path  # not `path`: that name is the grammar rule below
         self.errors: list[Diagnostic] = []
         """Problems inside tokens the grammar accepted (string contents, huge numbers)."""
@@ -228,9 +225,9 @@ class _Builder:
         return s.Pos(self.file, line, column, line, column + width)
 
     def _unquote(self, token: Token) -> str:
-        """A quoted string's text. A raw control character (other than a tab) or an escape
-        that is half of a surrogate pair is an error (E004); the text then stands in for it
-        with U+FFFD so that later stages see a plain string."""
+        """A quoted string's text. A control character, raw or escaped (other than a tab or a
+        line break written ``\\n``), or an escape of half a surrogate pair is an error (E004);
+        U+FFFD then stands in for it, so that later stages see a plain string."""
         raw = str(token)
         text: str = json.loads(raw, strict=False)
         bad = _CONTROL.search(text)

@@ -7,6 +7,7 @@ import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +37,12 @@ def test_build_check_of_a_current_tree_never_imports_weasyprint_yaml_or_jsonsche
     modules = imported_after("build", "--check")
     assert not {"weasyprint", "yaml", "jsonschema", "rulesdsl.schema"} & set(modules)
     assert not [m for m in modules if m.startswith("rulesdsl.commands.")]
+
+
+def test_an_html_sheet_never_imports_weasyprint(tmp_path: Path) -> None:
+    modules = imported_after("sheet", "heavy_gear", "-o", str(tmp_path / "hg.html"))
+    assert "weasyprint" not in modules
+    assert (tmp_path / "hg.html").read_text("utf-8").startswith("<!DOCTYPE html>")
 
 
 def test_a_verb_of_its_own_module_imports_that_module_only() -> None:

@@ -7,7 +7,9 @@ do, for every bundled ruleset and for a generated ruleset that uses every cost k
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -45,6 +47,17 @@ def test_a_generated_ruleset_with_every_cost_kind_matches_the_schema(tmp_path: P
              for exc in cell["exceptions"].values()}
     assert {"number", "rate", "param_rate", "marker"} <= kinds
     assert schema.validation_errors(data) == []
+
+
+def test_the_benchmarks_yaml_and_json_hold_the_same_ruleset(tmp_path: Path) -> None:
+    paths = _generator().write(200, tmp_path, formats=("yaml", "json"))
+    from_dsl = Compiler().compile_file(paths["terrain"])
+    from_yaml = Compiler().compile_file(paths["yaml"])
+    assert from_yaml.ok, [d.message for d in from_yaml.diagnostics]
+    assert from_dsl.ruleset is not None and from_yaml.ruleset is not None
+    assert from_yaml.ruleset == replace(from_dsl.ruleset, digest=from_yaml.ruleset.digest)
+    data = json.loads(paths["json"].read_text("utf-8"))  # the IR, defaults left out
+    assert data["id"] == from_dsl.ruleset.id and "signed" not in json.dumps(data["modes"])
 
 
 def test_the_schema_check_catches_an_ir_of_the_wrong_shape(compiler: Compiler) -> None:
