@@ -97,3 +97,27 @@ def test_every_code_is_raised_by_some_test() -> None:
     text = "\n".join(p.read_text("utf-8") for p in sorted(tests.glob("test_*.py")))
     tested = set(re.findall(r"""["'(]([EW]\d{3})["',)]""", text))
     assert sorted(set(CODES) - tested) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "line", "column"), CORPUS, ids=[f"{c[0]}-{i}" for i, c in enumerate(CORPUS)]
+)
+def test_each_bad_input_gets_the_same_code_through_the_yaml_front_end(
+    compiler: Compiler, tmp_path: Path, code: str, text: str, line: int, column: int
+) -> None:
+    """The YAML authoring twin of each bad input gets the same diagnostic, at a place in the
+    YAML file (its line and column, not 1:1): both front ends share the checks."""
+    from rulesdsl.convert import to_yaml
+    from rulesdsl.parse import Parser
+
+    source, syntax = Parser().parse(HEADER + text, "bad.terrain")
+    assert source is not None and not syntax
+    path = tmp_path / "bad.yaml"
+    yaml_text = to_yaml(source)
+    path.write_text(yaml_text, "utf-8")
+    found = [d for d in Compiler().compile_file(path).diagnostics if d.is_error]
+    assert [d.code for d in found] == [code]
+    [diag] = found
+    assert diag.pos is not None and diag.pos.file == str(path)
+    assert (diag.pos.line, diag.pos.column) != (1, 1)
+    assert yaml_text.splitlines()[diag.pos.line - 1].strip()  # a line of the YAML file
