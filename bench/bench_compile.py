@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulesdsl.backends.python import render
 from rulesdsl.compiler import Compiler, ruleset_files
-from rulesdsl.parse import Parser
+from rulesdsl.frontends.dsl import Parser
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rulesdsl import resolve
 from rulesdsl.compiler import Compiler, ruleset_files
+from rulesdsl.variants import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,16 +16,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulesdsl import changelog, checks, ir
-from rulesdsl import syntax as s
+from rulesdsl import checks, ir
 from rulesdsl.diagnostics import Diagnostic, error, sort_key
+from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.dsl import Parser
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.lower import lower
-from rulesdsl.parse import Parser
-from rulesdsl.resolve import Base, Cycle, Resolved, attribute, resolve
+from rulesdsl.lowering.lower import lower
+from rulesdsl.variants import changelog
+from rulesdsl.variants.resolve import Base, Cycle, Resolved, attribute, resolve
 
 if TYPE_CHECKING:
-    from rulesdsl.fragments import FragmentParser
+    from rulesdsl.frontends.fragments import FragmentParser
 
 SUFFIXES = (".terrain", ".yaml", ".yml")
 
@@ -65,7 +66,7 @@ class Compiler:
     @property
     def fragments(self) -> FragmentParser:
         if self._fragments is None:
-            from rulesdsl.fragments import FragmentParser
+            from rulesdsl.frontends.fragments import FragmentParser
 
             self._fragments = FragmentParser()
         return self._fragments
@@ -196,7 +197,7 @@ def base_file(folder: Path, ruleset_id: str) -> Path | None:
 def _parse_yaml(text: str, path: str,
                 fragments: FragmentParser) -> tuple[s.SourceFile | None, list[Diagnostic]]:
     """The YAML front end, imported only when a YAML ruleset is read (it needs PyYAML)."""
-    from rulesdsl.yaml_front import parse_yaml
+    from rulesdsl.frontends.yaml_authoring import parse_yaml
 
     return parse_yaml(text, path, fragments)
 

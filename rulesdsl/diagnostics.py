@@ -12,7 +12,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rulesdsl.syntax import Pos
+
+@dataclass(frozen=True)
+class Pos:
+    """A span in a source file; lines and columns count from 1 (every front end gives these,
+    and the syntax tree holds them as ``syntax.Pos``)."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
 
 Severity = Literal["error", "warning"]
 

@@ -16,10 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import build as build_module
-from rulesdsl import manifest as mf
-from rulesdsl import transaction
-from rulesdsl.build import (
+from rulesdsl.backends.outputs import Deferred, Output
+from rulesdsl.cli import main
+from rulesdsl.compiler import Compiler
+from rulesdsl.tools import build as build_module
+from rulesdsl.tools import manifest as mf
+from rulesdsl.tools import transaction
+from rulesdsl.tools.build import (
     UnknownRuleset,
     build,
     card_outputs,
@@ -27,9 +30,6 @@ from rulesdsl.build import (
     render_deferred,
     sheet_outputs,
 )
-from rulesdsl.cli import main
-from rulesdsl.compiler import Compiler
-from rulesdsl.outputs import Deferred, Output
 
 BASE = """\
 ruleset base "Base" fr "Base"
@@ -344,7 +344,7 @@ def test_a_manifest_entry_outside_the_output_folder_is_never_removed(project: Pa
     path = project / "generated" / mf.MANIFEST
     data = json.loads(path.read_text("utf-8"))
     sha = mf.file_digest(victim)
-    entry = data["rulesets"]["other"]["rulesdsl.build:python_outputs"] = {
+    entry = data["rulesets"]["other"]["rulesdsl.tools.build:python_outputs"] = {
         "compiler": "x",
         "sources": {"other.terrain": "x"},
         "outputs": {"../victim.txt": sha},
@@ -542,8 +542,8 @@ def test_extends_with_a_very_long_base_name_is_a_diagnostic_not_an_os_error(
 
 
 def test_an_id_too_long_for_its_sheet_file_names_is_a_diagnostic(project: Path) -> None:
-    from rulesdsl.convert import to_yaml
-    from rulesdsl.parse import Parser
+    from rulesdsl.frontends.dsl import Parser
+    from rulesdsl.tools.convert import to_yaml
 
     rid = "y" * 251  # y...y.yml is a valid file name; y...y.en.html would not be
     source, _ = Parser().parse(OTHER, "other.terrain")

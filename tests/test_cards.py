@@ -23,9 +23,9 @@ from rulesdsl.backends.cards import (
     render_deck_html,
 )
 from rulesdsl.backends.sheet_model import TableView, build_sheet
-from rulesdsl.build import default_backends
 from rulesdsl.cli import main
 from rulesdsl.i18n import PSEUDO
+from rulesdsl.tools.build import default_backends
 from tests import pdf_layout
 from tests.test_sheets import pseudo_leaks
 

@@ -12,8 +12,8 @@ import pytest
 from rulesdsl.checks import names
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import CODES
-from rulesdsl.positions import Positions
-from rulesdsl.syntax import Pos
+from rulesdsl.frontends.syntax import Pos
+from rulesdsl.lowering.positions import Positions
 from tests.conftest import compile_snippet
 
 HEADER = """ruleset demo "Demo"
@@ -107,8 +107,8 @@ def test_each_bad_input_gets_the_same_code_through_the_yaml_front_end(
 ) -> None:
     """The YAML authoring twin of each bad input gets the same diagnostic, at a place in the
     YAML file (its line and column, not 1:1): both front ends share the checks."""
-    from rulesdsl.convert import to_yaml
-    from rulesdsl.parse import Parser
+    from rulesdsl.frontends.dsl import Parser
+    from rulesdsl.tools.convert import to_yaml
 
     source, syntax = Parser().parse(HEADER + text, "bad.terrain")
     assert source is not None and not syntax

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import diff as semantic
 from rulesdsl import ir
-from rulesdsl.changelog import path_text
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.tools import diff as semantic
+from rulesdsl.variants.changelog import path_text
 from tests.conftest import RULESETS
 
 COMPILER = Compiler()

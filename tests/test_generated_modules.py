@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.backends.python import render
-from rulesdsl.build import build, python_outputs
 from rulesdsl.compiler import Compiler
+from rulesdsl.tools.build import build, python_outputs
 from tests.conftest import GENERATED, ROOT, RULESETS, compile_snippet, load_generated
 
 MODULES = sorted(GENERATED.glob("*.py"))

@@ -6,7 +6,7 @@ writing (so the kill lands where it matters) or after a random delay. Then, befo
 repairs it, the output folder must be wholly old or wholly new unless the run is between its
 commit point and its last move (the journal exists), in which case the build that finishes
 the run is itself killed at a random point of its recovery; and after
-:func:`rulesdsl.transaction.recover` (which every build runs first) each ruleset's files
+:func:`rulesdsl.tools.transaction.recover` (which every build runs first) each ruleset's files
 must be all old or all new, all new if the run had committed, with no temporary file,
 staging folder or journal left.
 """
@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from rulesdsl import transaction
-from rulesdsl.build import build, render_all
+from rulesdsl.tools import transaction
+from rulesdsl.tools.build import build, render_all
 from tests.test_build import BASE, FAST, OTHER, VARIANT, new_compiler
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")

@@ -19,8 +19,8 @@ from rulesdsl import ir
 from rulesdsl.checks import names
 from rulesdsl.checks.reserved import is_reserved, reserved
 from rulesdsl.compiler import Compiler
-from rulesdsl.positions import Positions
-from rulesdsl.syntax import Pos
+from rulesdsl.frontends.syntax import Pos
+from rulesdsl.lowering.positions import Positions
 from tests.conftest import GENERATED, RULESETS, compile_snippet
 
 INJECTED = "*, x: float = __import__('os').system('touch pwned'), y"
@@ -35,8 +35,8 @@ def heavy_gear(compiler: Compiler) -> ir.Ruleset:
 
 def yaml_twin(replace: str, by: str) -> str:
     """heavy_gear in the YAML authoring format, with one piece of text replaced."""
-    from rulesdsl.convert import to_yaml
-    from rulesdsl.parse import Parser
+    from rulesdsl.frontends.dsl import Parser
+    from rulesdsl.tools.convert import to_yaml
 
     path = RULESETS / "heavy_gear.terrain"
     source, _ = Parser().parse(path.read_text("utf-8"), str(path))

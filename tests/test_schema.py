@@ -11,8 +11,8 @@ from pathlib import Path
 from rulesdsl import ir, schema
 from rulesdsl.backends.python import render
 from rulesdsl.compiler import Compiler
-from rulesdsl.convert import to_yaml
 from rulesdsl.serial import from_data, to_data
+from rulesdsl.tools.convert import to_yaml
 from tests.conftest import ROOT, RULESETS
 
 

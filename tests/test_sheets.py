@@ -18,13 +18,13 @@ import pytest
 from markupsafe import escape
 
 from rulesdsl import ir
+from rulesdsl.backends.outputs import Deferred
 from rulesdsl.backends.pdf import PdfUnavailable
 from rulesdsl.backends.sheet_model import _Builder, build_sheet
 from rulesdsl.backends.sheets import md_escape, render_sheet, sheet_outputs
-from rulesdsl.build import stale_files, write_outputs
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.outputs import Deferred
+from rulesdsl.tools.build import stale_files, write_outputs
 from tests.conftest import RULESETS, compile_snippet
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))

@@ -13,16 +13,16 @@ from types import ModuleType
 
 import pytest
 
-from rulesdsl import diff as semantic
 from rulesdsl import ir
-from rulesdsl import resolve as resolve_module
 from rulesdsl.backends.python import render
 from rulesdsl.backends.sheets import render_sheet
-from rulesdsl.changelog import path_text
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
-from rulesdsl.resolve import satisfies
+from rulesdsl.tools import diff as semantic
+from rulesdsl.variants import resolve as resolve_module
+from rulesdsl.variants.changelog import path_text
+from rulesdsl.variants.resolve import satisfies
 from tests.conftest import RULESETS, load_generated
 
 BASE = """\

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import versioning
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.tools import versioning
 from tests.conftest import RULESETS
 
 

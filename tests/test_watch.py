@@ -158,7 +158,7 @@ def test_an_edit_to_a_ruleset_shows_on_the_live_preview(
 def test_a_save_rebuilds_the_file_and_the_variants_that_extend_it(tmp_path: Path) -> None:
     from io import StringIO
 
-    from rulesdsl.watch import Preview
+    from rulesdsl.tools.watch import Preview
 
     for name in ("heavy_gear", "heavy_gear_house", "heavy_gear_house_winter", "d20_movement"):
         shutil.copy(RULESETS / f"{name}.terrain", tmp_path)

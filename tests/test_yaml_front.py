@@ -174,7 +174,7 @@ def test_the_authoring_schema_is_a_json_schema_and_the_twins_follow_it() -> None
     import jsonschema
     import yaml
 
-    from rulesdsl.yaml_front import authoring_schema
+    from rulesdsl.frontends.yaml_authoring import authoring_schema
 
     schema = authoring_schema()
     jsonschema.Draft202012Validator.check_schema(schema)

@@ -30,6 +30,7 @@ from markupsafe import Markup
 
 from rulesdsl import ir
 from rulesdsl.backends import fit
+from rulesdsl.backends.outputs import Deferred, Output
 from rulesdsl.backends.pdf import render_pdf, rendered_from, require_weasyprint
 from rulesdsl.backends.sheet_model import (
     CHANGED_SIGN,
@@ -42,7 +43,6 @@ from rulesdsl.backends.sheet_model import (
 )
 from rulesdsl.backends.table_slices import fit_text, measure, slice_table, wide_chunks
 from rulesdsl.i18n import catalog
-from rulesdsl.outputs import Deferred, Output
 
 __all__ = ["CARD_SIZES", "IMPOSE_PAPERS", "Card", "CardSize", "Deck", "build_deck",
            "card_outputs", "imposition", "render_deck", "render_deck_html"]

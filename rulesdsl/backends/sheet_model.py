@@ -17,9 +17,9 @@ from typing import assert_never
 
 from rulesdsl import ir, semantics
 from rulesdsl.backends import svg
-from rulesdsl.changelog import path_text
 from rulesdsl.dice import D66, Roll, chance_at_least, chance_between
 from rulesdsl.i18n import Catalog, catalog
+from rulesdsl.variants.changelog import path_text
 
 MARKER_SIGNS = {"impassable": "✕", "prohibited": "⊘", "blocked": "⊗"}
 """A sign before each marker word, so marked cells stand out in black-and-white print."""

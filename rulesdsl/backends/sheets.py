@@ -23,6 +23,7 @@ from markupsafe import Markup
 
 from rulesdsl import ir
 from rulesdsl.backends import fit
+from rulesdsl.backends.outputs import Deferred, Output
 from rulesdsl.backends.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
 from rulesdsl.backends.sheet_model import (
     CHANGED_SIGN,
@@ -33,7 +34,6 @@ from rulesdsl.backends.sheet_model import (
     build_sheet,
 )
 from rulesdsl.backends.table_slices import slice_table, wide_chunks
-from rulesdsl.outputs import Deferred, Output
 
 __all__ = ["FORMATS", "PAPERS", "Paper", "PdfUnavailable", "md_escape", "render_html",
            "render_markdown", "render_sheet", "sheet_outputs"]

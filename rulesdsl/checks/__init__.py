@@ -1,6 +1,7 @@
 """Checks: an ordered series of passes over the IR, the same for every front end.
 
-Each pass reads a :class:`rulesdsl.ir.Ruleset` and the :class:`rulesdsl.positions.Positions`
+Each pass reads a :class:`rulesdsl.ir.Ruleset` and the
+:class:`rulesdsl.lowering.positions.Positions`
 that lowering recorded, and returns located diagnostics; none changes the IR. The order is
 fixed: names first (a malformed name must not reach a message), then numbers, then the
 passes that compute with them.
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from rulesdsl import ir
 from rulesdsl.checks import dice, names, numbers
 from rulesdsl.diagnostics import Diagnostic
-from rulesdsl.positions import Positions
+from rulesdsl.lowering.positions import Positions
 
 Pass = Callable[[ir.Ruleset, Positions], list[Diagnostic]]
 

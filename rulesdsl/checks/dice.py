@@ -15,8 +15,8 @@ from typing import assert_never
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.dice import MAX_COUNT, MAX_SIDES
-from rulesdsl.positions import Positions
-from rulesdsl.syntax import Pos
+from rulesdsl.frontends.syntax import Pos
+from rulesdsl.lowering.positions import Positions
 
 
 def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:

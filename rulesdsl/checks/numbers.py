@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.positions import Positions
+from rulesdsl.lowering.positions import Positions
 
 MAX_MAGNITUDE = 1e9
 """The largest number a ruleset may write (in absolute value)."""

@@ -1,11 +1,11 @@
-"""CLI verbs that live in modules of their own; each module has `register(subparsers)`.
+"""The CLI verbs, each in a module of its own with `register(subparsers)`.
 
-`rulesdsl.cli` adds these verbs after its own (check, build, schema, export). A verb's module is
-imported only when that verb runs (its `register` then adds the full sub-parser); the other
-verbs appear in `rulesdsl --help` from the one-line help in :data:`VERBS`, so a command pays
-only for the imports it uses. The modules may import from `rulesdsl.cli` freely. To add a verb:
-write `rulesdsl/commands/<verb>.py` with a `register` function and list it in :data:`VERBS`
-(a test keeps each line here equal to the help its module registers).
+A verb's module is imported only when that verb runs (its `register` then adds the full
+sub-parser); the other verbs appear in `rulesdsl --help` from the one-line help in
+:data:`VERBS`, so a command pays only for the imports it uses. What the verbs share lives in
+:mod:`rulesdsl.commands.common`; no verb imports `rulesdsl.cli`, which imports the verbs. To add
+a verb: write `rulesdsl/commands/<verb>.py` with a `register` function and list it in
+:data:`VERBS` (a test keeps each line here equal to the help its module registers).
 """
 
 from __future__ import annotations
@@ -17,6 +17,10 @@ from importlib import import_module
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
 VERBS: dict[str, str] = {
+    "check": "check rulesets and report every problem",
+    "build": "compile rulesets into generated/",
+    "schema": "print the IR's JSON Schema (of `export` output)",
+    "export": "print a ruleset's IR as YAML or JSON",
     "fmt": "lay out rulesets the canonical way (aligned table columns)",
     "diff": "list the changes between two rulesets, classified",
     "new": "scaffold a house-rule variant of a ruleset",

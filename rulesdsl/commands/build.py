@@ -1,6 +1,7 @@
 """`rulesdsl build [NAME...] [--check] [--jobs N]`: compile rulesets into generated/.
 
-The work is :func:`rulesdsl.build.build`'s; this module reads the options and prints the outcome.
+The work is :func:`rulesdsl.tools.build.build`'s; this module reads the options and prints the
+outcome.
 """
 
 from __future__ import annotations
@@ -8,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+from rulesdsl.commands.common import format_option
 
 DESCRIPTION = (
     "Compile every ruleset under rulesets/ (or only the named ones and the rulesets that extend "
@@ -17,6 +20,14 @@ DESCRIPTION = (
     "build removes outputs it wrote that no ruleset makes any more (it records them in "
     "generated/.rulesdsl-manifest.json), never other files."
 )
+
+
+def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = verbs.add_parser("build", help="compile rulesets into generated/",
+                         description=DESCRIPTION)
+    add_arguments(p)
+    format_option(p)
+    p.set_defaults(run=run)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -49,9 +60,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulesdsl.build import UnknownRuleset, build
-    from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report
-    from rulesdsl.transaction import OutputFolderError
+    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, find_project, report
+    from rulesdsl.tools.build import UnknownRuleset, build
+    from rulesdsl.tools.transaction import OutputFolderError
 
     project = None if args.rulesets and args.out else find_project()
     rulesets = Path(args.rulesets) if args.rulesets else project / "rulesets"  # type: ignore[operator]

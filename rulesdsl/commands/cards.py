@@ -23,7 +23,7 @@ PER_CARD = "none"
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from rulesdsl.cli import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one
+    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one
     from rulesdsl.compiler import Compiler
 
     compiled = compile_one(args.ruleset, Compiler(), "text")

@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from rulesdsl.build import atomic_write
-from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, report, ruleset_path
+from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, ruleset_path
 from rulesdsl.compiler import Compiler
-from rulesdsl.csv_chart import import_layer
+from rulesdsl.tools.build import atomic_write
+from rulesdsl.tools.csv_chart import import_layer
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,4 +1,4 @@
-"""`rulesdsl diff OLD NEW`: what changed between two rulesets, classified (see rulesdsl.diff).
+"""`rulesdsl diff OLD NEW`: what changed between two rulesets, classified (see rulesdsl.tools.diff).
 
 OLD and NEW are each a path, a ruleset id (looked up in ``--dir`` or the project's rulesets/),
 or ``REV:path`` (the file at a git revision, path relative to the current folder).
@@ -15,9 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rulesdsl import diff as semantic
-from rulesdsl import versioning
-from rulesdsl.cli import (
+from rulesdsl.commands.common import (
     EXIT_OK,
     EXIT_RULES,
     UsageError,
@@ -28,6 +26,8 @@ from rulesdsl.cli import (
 )
 from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.tools import diff as semantic
+from rulesdsl.tools import versioning
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,4 +1,4 @@
-"""`rulesdsl lsp`: run the language server on stdin/stdout (see rulesdsl.lsp)."""
+"""`rulesdsl lsp`: run the language server on stdin/stdout (see rulesdsl.tools.lsp)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulesdsl.lsp import main
+    from rulesdsl.tools.lsp import main
 
     main()
     return 0

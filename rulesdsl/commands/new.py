@@ -11,11 +11,11 @@ import re
 import shlex
 import sys
 
-from rulesdsl import diff as semantic
 from rulesdsl import ir, spelling
 from rulesdsl.checks.reserved import is_reserved
-from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, report, rulesets_folder
+from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, rulesets_folder
 from rulesdsl.compiler import Compiler
+from rulesdsl.tools import diff as semantic
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

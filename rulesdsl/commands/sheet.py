@@ -7,15 +7,15 @@ import sys
 from pathlib import Path
 from typing import cast
 
+from rulesdsl.backends.outputs import atomic_write
 from rulesdsl.backends.pdf import PdfUnavailable
 from rulesdsl.backends.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, render_sheet
-from rulesdsl.outputs import atomic_write
 
 LANGUAGES = ("en", "fr", "ru")
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
-    from rulesdsl.cli import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one
+    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one
     from rulesdsl.compiler import Compiler
 
     compiler = Compiler()

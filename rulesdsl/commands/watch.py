@@ -1,4 +1,5 @@
-"""`rulesdsl watch`: rebuild on save and serve a live preview of the sheets (see rulesdsl.watch)."""
+"""`rulesdsl watch`: rebuild on save and serve a live preview of the sheets (see
+rulesdsl.tools.watch)."""
 
 from __future__ import annotations
 
@@ -23,16 +24,16 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulesdsl.cli import EXIT_OK, UsageError, find_project
-    from rulesdsl.watch import Preview, serve, watch
+    from rulesdsl.commands.common import EXIT_OK, UsageError, find_project
+    from rulesdsl.tools.watch import Preview, serve, watch
 
     folder = Path(args.rulesets) if args.rulesets else find_project() / "rulesets"
     if not folder.is_dir():
         raise UsageError(f"no such folder: {folder}")
     after = None
     if args.out:
-        from rulesdsl.build import build
         from rulesdsl.compiler import Compiler
+        from rulesdsl.tools.build import build
 
         out = Path(args.out)
 

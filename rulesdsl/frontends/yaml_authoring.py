@@ -7,7 +7,8 @@ exceptions). docs/editors.md describes it and ``rulesdsl/schema/authoring.schema
 JSON Schema (yaml-language-server uses it for completion).
 
 The file is checked against that schema first (each problem placed at its YAML node), then
-turned into the same :mod:`rulesdsl.syntax` statements the DSL parser builds, with positions
+turned into the same :mod:`rulesdsl.frontends.syntax` statements the DSL parser builds, with
+positions
 taken from the YAML node marks, so resolve, lower and every check run unchanged and each
 diagnostic points at the YAML file's line and column.
 """
@@ -25,9 +26,9 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rulesdsl import ir, spelling
-from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.fragments import FragmentError, FragmentParser
+from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.fragments import FragmentError, FragmentParser
 
 LANGUAGE = re.compile(r"^[a-z]{2}(_[A-Za-z]{2,4})?$")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

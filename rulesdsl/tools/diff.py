@@ -12,7 +12,7 @@ change has a level, highest first:
 ``additive``  something new (a mode, a feature, a row): what was there plays as before;
 ``wording``   only labels, notes or source references changed.
 
-Paths name the changed thing the way :mod:`rulesdsl.resolve` records a variant's changes:
+Paths name the changed thing the way :mod:`rulesdsl.variants.resolve` records a variant's changes:
 ``soft.walker`` (one mode's cost), ``rapid_water.cost`` (a whole cost cell),
 ``light_woods.to_hit.ballistic``, ``full`` / ``blizzard.ballistic`` (factors),
 ``flight.good.turn`` (table.column.row), ``terrain_effects.fire`` (dice.row), ``infantry_move``.
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar, assert_never
 
 from rulesdsl import ir, spelling
-from rulesdsl.changelog import path_text
 from rulesdsl.spelling import number
+from rulesdsl.variants.changelog import path_text
 
 Level = Literal["breaking", "rules", "additive", "wording"]
 LEVELS: tuple[Level, ...] = ("breaking", "rules", "additive", "wording")

@@ -6,13 +6,14 @@ changes: new declarations are added, a block re-opened with the base's name (`la
 range R` re-ranges a dice row, `override <decision>.<row>: ...` replaces a decision row,
 `insert <decision> before|after <row>: ...` adds one, and `remove <path>` takes an item away. A
 header line (`units`, `stacking`, `minimum move`, `languages`) replaces the base's. The result
-is one flat list of statements that :mod:`rulesdsl.lower` compiles like any other file, so a
+is one flat list of statements that :mod:`rulesdsl.lowering.lower` compiles like any other
+file, so a
 variant's module is complete on its own. docs/variants.md lists every path.
 
 The base arrives already resolved (the compiler resolves each file once, bases first, so a
 chain of N variants costs N merges), or as a :class:`Cycle` when it is still being resolved.
 Every change is recorded in the IR (``Ruleset.changes``) under a typed path
-(:data:`rulesdsl.ir.ChangePath`); :func:`rulesdsl.changelog.path_text` spells it.
+(:data:`rulesdsl.ir.ChangePath`); :func:`rulesdsl.variants.changelog.path_text` spells it.
 
 Diagnostics that lowering finds in the base's lines after the merge were caused by the
 variant: :func:`attribute` moves them to the variant's line that caused them, with the base's
@@ -29,10 +30,10 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any, Literal
 
 from rulesdsl import ir, spelling
-from rulesdsl import syntax as s
-from rulesdsl.changelog import path_text
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
-from rulesdsl.lineage import Lineage
+from rulesdsl.frontends import syntax as s
+from rulesdsl.variants.changelog import path_text
+from rulesdsl.variants.lineage import Lineage
 
 COST = "cost"
 MODE_CONTEXT = "mode"

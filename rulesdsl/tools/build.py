@@ -7,7 +7,7 @@ whose stamp in the manifest still holds (same source and base digests, same comp
 output file still as written) -> compile the rest (any error: nothing is written) -> render
 their outputs, PDFs in a process pool -> write what changed, and remove the outputs the
 manifest says the build wrote and no ruleset produces any more, in one transaction
-(:mod:`rulesdsl.transaction`). ``check=True`` stops before writing and lists what the run
+(:mod:`rulesdsl.tools.transaction`). ``check=True`` stops before writing and lists what the run
 would change. The outputs are the same bytes whichever path made them: skipped or compiled,
 in a pool or serially (a test builds both ways and compares).
 """
@@ -24,16 +24,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulesdsl import manifest as mf
-from rulesdsl import transaction
-from rulesdsl.outputs import Deferred, Output, digest_bytes, output_path_problem
-from rulesdsl.outputs import atomic_write as atomic_write
+from rulesdsl.backends.outputs import Deferred, Output, digest_bytes, output_path_problem
+from rulesdsl.backends.outputs import atomic_write as atomic_write
+from rulesdsl.tools import manifest as mf
+from rulesdsl.tools import transaction
 
 if TYPE_CHECKING:
     from rulesdsl import ir
     from rulesdsl.compiler import Compiled, Compiler
     from rulesdsl.diagnostics import Diagnostic
-    from rulesdsl.syntax import Pos
+    from rulesdsl.frontends.syntax import Pos
 
 Backend = Callable[["ir.Ruleset"], Mapping[str, Output]]
 """A backend gives, for one ruleset, file contents by path relative to generated/."""
@@ -153,7 +153,7 @@ def build(
     ``names`` limits the run to those ruleset ids and every ruleset extending them (raises
     :class:`UnknownRuleset` for an unknown one); ``jobs`` is how many processes render PDFs
     (default: one per core); ``incremental=False`` ignores the stamps and compiles every
-    ruleset. Raises :class:`rulesdsl.transaction.OutputFolderError` before writing anything
+    ruleset. Raises :class:`rulesdsl.tools.transaction.OutputFolderError` before writing anything
     when the output folder cannot take the files.
     """
     chosen = tuple(backends) if backends is not None else default_backends()
@@ -235,7 +235,7 @@ def _new_compiler() -> Compiler:
 def _files_by_id(paths: list[Path]) -> tuple[dict[str, Path], list[Diagnostic]]:
     """Ruleset files by id (the file stem); two files with one stem are an error."""
     from rulesdsl.diagnostics import Related, error
-    from rulesdsl.syntax import Pos
+    from rulesdsl.frontends.syntax import Pos
 
     files: dict[str, Path] = {}
     diags: list[Diagnostic] = []
@@ -287,7 +287,7 @@ def _text(path: Path) -> str:
 
 def _header_pos(path: Path, sources: Mapping[str, str], rid: str) -> Pos:
     """Where ``path`` declares its id (``ruleset ID`` or ``id: ID``), else its first line."""
-    from rulesdsl.syntax import Pos
+    from rulesdsl.frontends.syntax import Pos
 
     text = sources.get(str(path), "")
     for number, line in enumerate(text.splitlines(), 1):

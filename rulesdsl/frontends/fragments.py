@@ -2,7 +2,7 @@
 
 The YAML authoring format and CSV charts write cells and values in the DSL's own syntax; this
 module parses such a fragment with the DSL grammar (one Lark parser with a start symbol per
-kind of fragment) and builds the same syntax nodes as :mod:`rulesdsl.parse`, with positions
+kind of fragment) and builds the same syntax nodes as :mod:`rulesdsl.frontends.dsl`, with positions
 moved to where the fragment stands in its file.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.parse import _Builder, load_grammar
+from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.dsl import _Builder, load_grammar
 
 STARTS = ("cell", "value", "quantity", "signed", "step_term", "condition", "param", "source",
           "dice_range")

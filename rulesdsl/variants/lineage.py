@@ -1,5 +1,5 @@
-"""Where a ruleset's statements came from: what :mod:`rulesdsl.resolve` hands to
-:mod:`rulesdsl.lower` besides the statements (a module of its own so neither imports the
+"""Where a ruleset's statements came from: what :mod:`rulesdsl.variants.resolve` hands to
+:mod:`rulesdsl.lowering.lower` besides the statements (a module of its own so neither imports the
 other)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Parse terrain DSL text into a :class:`rulesdsl.syntax.SourceFile`.
+"""Parse terrain DSL text into a :class:`rulesdsl.frontends.syntax.SourceFile`.
 
 The grammar lives in ``grammars/terrain.lark`` (shipped as ``rulesdsl.grammars``); it is read and
 compiled once per :class:`Parser`, which callers create once and reuse.
@@ -20,8 +20,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.tree import Meta
 
 from rulesdsl import ir, spelling
-from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.frontends import syntax as s
 from rulesdsl.gc_pause import gc_paused
 
 _TOKEN_WORDS = {
@@ -39,7 +39,7 @@ def load_grammar() -> str:
     try:
         return resources.files("rulesdsl.grammars").joinpath("terrain.lark").read_text("utf-8")
     except ModuleNotFoundError:
-        checkout = Path(__file__).resolve().parent.parent / "grammars" / "terrain.lark"
+        checkout = Path(__file__).resolve().parents[2] / "grammars" / "terrain.lark"
         return checkout.read_text("utf-8")
 
 

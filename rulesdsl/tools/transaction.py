@@ -31,8 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulesdsl.manifest import MANIFEST, file_digest
-from rulesdsl.outputs import TEMP_PREFIX, fsync_dir, output_path_problem, write_new
+from rulesdsl.backends.outputs import TEMP_PREFIX, fsync_dir, output_path_problem, write_new
+from rulesdsl.tools.manifest import MANIFEST, file_digest
 
 STAGING = ".rulesdsl-staging"
 JOURNAL = ".rulesdsl-journal.json"

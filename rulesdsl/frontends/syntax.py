@@ -1,7 +1,9 @@
 """The syntax tree: what a source file says, with the position of every name and value.
 
-:mod:`rulesdsl.parse` builds these nodes from Lark's tree; :mod:`rulesdsl.resolve` merges a
-variant into its base at this level, and :mod:`rulesdsl.lower` turns the result into the IR.
+:mod:`rulesdsl.frontends.dsl` builds these nodes from Lark's tree (and
+:mod:`rulesdsl.frontends.yaml_authoring` from a YAML file); :mod:`rulesdsl.variants.resolve`
+merges a variant into its base at this level, and :mod:`rulesdsl.lowering.lower` turns the
+result into the IR.
 Values reuse the IR's value classes, except for the two that name something still to resolve
 (``as NAME`` and a bare word, which may be a ``yes``/``no`` flag).
 """
@@ -12,17 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rulesdsl import ir
-
-
-@dataclass(frozen=True)
-class Pos:
-    """A span in a source file; lines and columns count from 1."""
-
-    file: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
+from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
 
 
 @dataclass(frozen=True)

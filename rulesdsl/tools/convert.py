@@ -3,7 +3,7 @@
 .terrain -> .yaml walks the syntax tree the parser returns; every cell, value, step term and
 condition is copied as written (sliced from the source by its position), so nothing is
 re-spelled. .yaml -> .terrain writes one DSL statement per YAML entry and lays the text out
-with :func:`rulesdsl.fmt.format_text`. Comments in a .terrain file are not carried over.
+with :func:`rulesdsl.tools.fmt.format_text`. Comments in a .terrain file are not carried over.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 import yaml
 
 from rulesdsl import ir, spelling
-from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.fmt import format_text
+from rulesdsl.frontends import syntax as s
+from rulesdsl.tools.fmt import format_text
 
 # ---- .terrain -> .yaml -------------------------------------------------------------------------
 

@@ -22,10 +22,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rulesdsl import ir, spelling
-from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
-from rulesdsl.fmt import format_text
-from rulesdsl.fragments import FragmentError, FragmentParser
+from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.fragments import FragmentError, FragmentParser
+from rulesdsl.tools.fmt import format_text
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 LANGUAGE = re.compile(r"^[a-z]{2}$")

@@ -1,7 +1,8 @@
 """What an editor needs to know about names in a ruleset: where each is declared and used.
 
 Built from the syntax trees the parser returns (a file and the bases it extends), so it works
-on the DSL and on YAML alike. Every :class:`rulesdsl.syntax.Name` in a tree is an occurrence;
+on the DSL and on YAML alike. Every :class:`rulesdsl.frontends.syntax.Name` in a tree is an
+occurrence;
 the names that items are declared with are declarations, the first one per name wins (later
 ones, such as a decision outcome given again, count as uses).
 """
@@ -12,7 +13,7 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from rulesdsl import syntax as s
+from rulesdsl.frontends import syntax as s
 
 KINDS: dict[type, str] = {
     s.RulesetDecl: "ruleset", s.BookDecl: "book", s.ModeDecl: "mode", s.GroupDecl: "group",

@@ -4,7 +4,7 @@ Diagnostics are the compiler's own (the same codes, positions and hints as `rule
 computed on every change from the editor's unsaved text, bases included; an error a variant
 causes in its base is published on the base's file too. Completion, hover, go to definition
 (across `extends`), references, rename and document symbols come from the syntax trees (see
-:mod:`rulesdsl.lsp_index`) and the last good IR; formatting is `rulesdsl fmt`.
+:mod:`rulesdsl.tools.lsp_index`) and the last good IR; formatting is `rulesdsl fmt`.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
 from rulesdsl import ir
-from rulesdsl import syntax as s
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
-from rulesdsl.csv_chart import dsl_value
 from rulesdsl.diagnostics import Diagnostic
-from rulesdsl.fmt import format_text
+from rulesdsl.frontends import syntax as s
 from rulesdsl.ir import IDENT
-from rulesdsl.lsp_index import Index, build_index
+from rulesdsl.tools.csv_chart import dsl_value
+from rulesdsl.tools.fmt import format_text
+from rulesdsl.tools.lsp_index import Index, build_index
 
 KEYWORDS = ("ruleset", "version", "extends", "languages", "book", "units", "stacking",
             "minimum", "mode", "group", "context", "modifier", "layer", "step", "decision",
@@ -131,7 +131,7 @@ class RulesServer(LanguageServer):
         """The file's syntax tree and its bases', bases first."""
         parsed: list[s.SourceFile] = []
         if path.endswith((".yaml", ".yml")):
-            from rulesdsl.yaml_front import parse_yaml
+            from rulesdsl.frontends.yaml_authoring import parse_yaml
 
             source, _ = parse_yaml(text, path, self.compiler.fragments)
         else:

@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rulesdsl.outputs import digest_bytes, output_path_problem
+from rulesdsl.backends.outputs import digest_bytes, output_path_problem
 
 MANIFEST = ".rulesdsl-manifest.json"
 FORMAT = 1
@@ -140,7 +140,7 @@ def compiler_digest() -> str:
     """A digest of the compiler itself: every Python, template, schema and grammar file of
     the installed rulesdsl package (byte-compiled caches left out). A change to any of them
     invalidates every stamp."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # rulesdsl/, this file being in tools/
     digest = hashlib.sha256()
     roots = {"rulesdsl": package, "grammars": _grammars_folder(package)}
     for label, root in sorted(roots.items()):
@@ -159,7 +159,8 @@ def compiler_digest() -> str:
 
 def _grammars_folder(package: Path) -> Path:
     """Where the grammar is: the ``rulesdsl.grammars`` package data when installed, else
-    ``grammars/`` beside the package in a source checkout (as :mod:`rulesdsl.parse` finds it)."""
+    ``grammars/`` beside the package in a source checkout (as :mod:`rulesdsl.frontends.dsl`
+    finds it)."""
     installed = package / "grammars"
     return installed if installed.is_dir() else package.parent / "grammars"
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from rulesdsl import syntax as s
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
+from rulesdsl.frontends import syntax as s
 
 
 @dataclass(frozen=True)

@@ -8,16 +8,40 @@ per key, into an :class:`rulesdsl.ir.Limit`, so the generated code only looks nu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from rulesdsl import ir
-from rulesdsl import syntax as s
 from rulesdsl.diagnostics import did_you_mean
+from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.positions import Positions
+from rulesdsl.lowering.symbols import SymbolTable
 from rulesdsl.spelling import KIND_WORDS
 from rulesdsl.units import BOOL_UNIT, DIMENSIONS
 
-if TYPE_CHECKING:
-    from rulesdsl.lower import _Lowerer
+
+class Host(Protocol):
+    """What a decision's lowering borrows from the ruleset's (rulesdsl.lowering.lower)."""
+
+    symbols: SymbolTable
+    where: Positions
+    tables: dict[str, ir.Table]
+    modifier_values: dict[str, dict[str, dict[str, ir.Value]]]
+    factor_info: dict[str, ir.Info]
+
+    def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
+        ...
+
+    def info(self, item: s.Item) -> ir.Info:
+        ...
+
+    def _info(self, labels: dict[str, str], extras: s.Extras) -> ir.Info:
+        ...
+
+    def _unit(self, unit: s.Name, dimension: str | None) -> bool:
+        ...
+
+    def _number(self, loc: s.Located, dimension: str | None) -> ir.Number | None:
+        ...
 
 KEY_UNIT = "key"
 """The unit of an input that holds a key of a table."""
@@ -33,7 +57,7 @@ def _op(text: str) -> ir.CompareOp:
 class DecisionLowering:
     """One decision's lowering; it borrows the ruleset lowerer's names, errors and tables."""
 
-    def __init__(self, host: _Lowerer, decl: s.DecisionDecl) -> None:
+    def __init__(self, host: Host, decl: s.DecisionDecl) -> None:
         self.decl = decl
         self.err = host.err
         self.symbols = host.symbols

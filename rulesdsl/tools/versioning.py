@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Literal
 
 from rulesdsl import ir
-from rulesdsl import syntax as s
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic, warning
-from rulesdsl.diff import Diff, Level, diff
+from rulesdsl.frontends import syntax as s
+from rulesdsl.tools.diff import Diff, Level, diff
 
 Bump = Literal["major", "minor", "patch", "none"]
 BUMPS: tuple[Bump, ...] = ("major", "minor", "patch", "none")

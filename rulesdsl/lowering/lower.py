@@ -1,6 +1,7 @@
 """Lower merged syntax into the IR, checking names, kinds and units on the way.
 
-Input: the statements of one ruleset, already merged with its bases by :mod:`rulesdsl.resolve`.
+Input: the statements of one ruleset, already merged with its bases by
+:mod:`rulesdsl.variants.resolve`.
 Output: an :class:`rulesdsl.ir.Ruleset`, or None, and every diagnostic found. Checks that need
 a whole table (dice coverage, divisors) live in :mod:`rulesdsl.check` and are called from here,
 where the positions still are.
@@ -14,13 +15,13 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from rulesdsl import ir, semantics, spelling
-from rulesdsl import syntax as s
-from rulesdsl.decisions import DecisionLowering
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
-from rulesdsl.lineage import Lineage
-from rulesdsl.positions import Positions
-from rulesdsl.symbols import SymbolTable
+from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.decisions import DecisionLowering
+from rulesdsl.lowering.positions import Positions
+from rulesdsl.lowering.symbols import SymbolTable
 from rulesdsl.units import DIMENSIONS, ROLES
+from rulesdsl.variants.lineage import Lineage
 
 """The pseudo-unit of a decision input that names a key of a plain table."""
 

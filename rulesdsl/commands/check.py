@@ -1,0 +1,60 @@
+"""`rulesdsl check [PATH...]`: report every problem of the rulesets, as text or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rulesdsl.commands.common import (
+    EXIT_OK,
+    EXIT_RULES,
+    add_dir_option,
+    format_option,
+    report,
+    ruleset_path,
+    rulesets_folder,
+)
+
+if TYPE_CHECKING:
+    from rulesdsl.diagnostics import Diagnostic
+
+
+def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = verbs.add_parser("check", help="check rulesets and report every problem",
+                         description="Parse and check rulesets; print all diagnostics.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="ruleset files, ids or folders (default: rulesets/)")
+    p.add_argument("--against", metavar="REV",
+                   help="warn (W601) when a ruleset changed since this git revision without "
+                        "the version bump the change needs")
+    add_dir_option(p)
+    format_option(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rulesdsl.compiler import Compiler, ruleset_files
+
+    compiler = Compiler()
+    paths: list[Path] = []
+    for name in args.paths or [str(rulesets_folder(args.dir))]:
+        path = Path(name)
+        paths += ruleset_files(path) if path.is_dir() else [ruleset_path(name,
+                                                                           folder=args.dir)]
+    diags: list[Diagnostic] = []
+    ok = True
+    for path in paths:
+        compiled = compiler.compile_file(path)
+        diags += compiled.diagnostics
+        ok = ok and compiled.ok
+        if args.against and compiled.ok and compiled.ruleset is not None:
+            from rulesdsl.tools.versioning import check_against  # W601: version bump check
+
+            diags += check_against(path, compiled.ruleset, args.against, compiler)
+    report(diags, compiler, args.format)
+    if ok and args.format == "text":
+        print(f"{len(paths)} ruleset{'s' * (len(paths) != 1)} checked: no errors",
+              file=sys.stderr)
+    return EXIT_OK if ok else EXIT_RULES

@@ -1,0 +1,111 @@
+"""What the verbs share: exit codes, usage errors, finding rulesets by id, printing diagnostics.
+
+Every verb module imports from here, never from `rulesdsl.cli` (which imports the verbs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rulesdsl.compiler import Compiled, Compiler
+    from rulesdsl.diagnostics import Diagnostic
+
+SUFFIXES = (".terrain", ".yaml", ".yml")  # rulesdsl.compiler.SUFFIXES, without its imports
+
+EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad command-line usage: reported in one line, exit status 2."""
+
+
+def report(diags: Sequence[Diagnostic], compiler: Compiler, fmt: str,
+           stream: TextIO | None = None) -> None:
+    from rulesdsl.diagnostics import render_text, to_json
+
+    out = stream or sys.stderr
+    if fmt == "json":
+        print(to_json(diags), file=out)
+        return
+    for diag in diags:
+        print(render_text(diag, compiler.sources), file=out)
+    errors = sum(d.is_error for d in diags)
+    warnings = len(diags) - errors
+    if diags:
+        print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning"
+              f"{'s' * (warnings != 1)}", file=out)
+
+
+def find_project(start: Path | None = None) -> Path:
+    """The nearest folder (this one or a parent) that has a rulesets/ folder."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "rulesets").is_dir():
+            return folder
+    raise UsageError("no rulesets/ folder here or above; run from a rulesdsl project or pass "
+                     "--rulesets and --out")
+
+
+def rulesets_folder(folder: str | None = None) -> Path:
+    """Where ruleset ids are looked up: ``--dir``, else the rulesets/ folder of the project
+    (this folder or a parent), else this folder when it holds rulesets itself."""
+    if folder is not None:
+        path = Path(folder)
+        if not path.is_dir():
+            raise UsageError(f"no such folder: {folder}")
+        return path
+    try:
+        return find_project() / "rulesets"
+    except UsageError:
+        if any(p.suffix in SUFFIXES for p in Path.cwd().iterdir()):
+            return Path.cwd()
+        raise
+
+
+def add_dir_option(parser: argparse.ArgumentParser) -> None:
+    """``--dir DIR``: the rulesets folder ids are looked up in (every verb that takes ids)."""
+    parser.add_argument("--dir", metavar="DIR", default=None,
+                        help="the rulesets folder to find ruleset ids in (default: rulesets/ "
+                             "of this project)")
+
+
+def ruleset_path(name: str, project: Path | None = None, folder: str | None = None) -> Path:
+    """A ruleset by path, or by id in the project's rulesets/ folder (or ``folder``)."""
+    path = Path(name)
+    if path.suffix in SUFFIXES or path.exists():
+        if not path.is_file():
+            raise UsageError(f"no such file: {name}")
+        return path
+    folder_path = project / "rulesets" if project else rulesets_folder(folder)
+    return _by_id(name, folder_path)
+
+
+def _by_id(name: str, folder: Path) -> Path:
+    from rulesdsl.compiler import ruleset_files
+
+    for suffix in SUFFIXES:
+        candidate = folder / f"{name}{suffix}"
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError as exc:  # a name too long for the file system
+            raise UsageError(f"'{name[:64]}...' is not a ruleset id: {exc.strerror}") from exc
+    known = ", ".join(p.stem for p in ruleset_files(folder))
+    raise UsageError(f"no ruleset '{name}' in {folder} (there are: {known})")
+
+
+def compile_one(name: str, compiler: Compiler, fmt: str, folder: str | None = None) -> Compiled:
+    compiled = compiler.compile_file(ruleset_path(name, folder=folder))
+    report(compiled.diagnostics, compiler, fmt)
+    return compiled
+
+
+def format_option(parser: argparse.ArgumentParser) -> None:
+    """``--format text|json``: how to print diagnostics."""
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="how to print diagnostics (default: text)")

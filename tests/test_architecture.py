@@ -1,0 +1,140 @@
+"""The package's imports follow the pipeline: no import circles, and no stage imports a later one.
+
+Measured on the source (every `import` and `from ... import` of a rulesdsl module, at module
+level, in functions and under TYPE_CHECKING alike), so a lazy import cannot hide a circle.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rulesdsl"
+
+STAGES: list[tuple[str, ...]] = [
+    # the model every stage shares
+    (
+        "rulesdsl",
+        "rulesdsl.ir",
+        "rulesdsl.units",
+        "rulesdsl.dice",
+        "rulesdsl.diagnostics",
+        "rulesdsl.spelling",
+        "rulesdsl.semantics",
+        "rulesdsl.serial",
+        "rulesdsl.schema",
+        "rulesdsl.gc_pause",
+        "rulesdsl.templates",
+        "rulesdsl.grammars",
+    ),
+    ("rulesdsl.frontends",),  # DSL and YAML text -> syntax statements
+    ("rulesdsl.variants",),  # extends, override, insert, remove -> one whole ruleset
+    ("rulesdsl.lowering",),  # statements -> IR and positions
+    ("rulesdsl.checks",),  # passes over the IR
+    ("rulesdsl.compiler",),  # drives the stages above
+    ("rulesdsl.backends", "rulesdsl.i18n"),  # IR -> module, sheets, cards
+    ("rulesdsl.tools",),  # diff, fmt, convert, build, language server, watch
+    ("rulesdsl.commands", "rulesdsl.cli", "rulesdsl.__main__"),  # the command line
+]
+"""Stages in the order data flows; a module may import its own stage or an earlier one."""
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+def imports() -> dict[str, set[str]]:
+    """Each module -> the rulesdsl modules it imports."""
+    mods = modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and (node.module == "rulesdsl" or node.module.startswith("rulesdsl."))
+            ):
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    deps.add(full if full in mods else node.module)
+            elif isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name.startswith("rulesdsl"))
+        graph[name] = {d for d in deps if d in mods and d != name}
+    return graph
+
+
+def stage(module: str) -> int:
+    best = max(
+        (
+            prefix
+            for stage in STAGES
+            for prefix in stage
+            if module == prefix or module.startswith(prefix + ".")
+        ),
+        key=len,
+    )
+    return next(i for i, names in enumerate(STAGES) if best in names)
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_package_has_no_import_circle() -> None:
+    assert cycles(imports()) == []
+
+
+def test_no_stage_imports_a_later_one() -> None:
+    upward = [
+        f"{m} -> {d}"
+        for m, deps in sorted(imports().items())
+        for d in sorted(deps)
+        if stage(d) > stage(m)
+    ]
+    assert upward == []
+
+
+def test_every_module_belongs_to_a_stage_and_every_package_is_shipped() -> None:
+    for name in modules():
+        stage(name)  # raises if no stage claims it
+    packages = {
+        ".".join(p.parent.relative_to(PACKAGE.parent).parts) for p in PACKAGE.rglob("__init__.py")
+    }
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text("utf-8"))
+    shipped = set(project["tool"]["setuptools"]["packages"])
+    assert packages - {"rulesdsl.grammars"} <= shipped
