@@ -112,7 +112,7 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
         value = cell.exceptions.get(key, cell.default)
         out += [
             "# ---- change a value " + "-" * 70,
-            f"# One mode's cost in one terrain (the base says {semantic.fmt(value)}):",
+            f"# One mode's cost in one terrain (the base says {semantic.shown(value)}):",
             f"# override {feature.id}.{key} | 2",
             "#     note \"Why the house plays it this way.\"",
             "# A whole cost cell: a value for every mode, then the exceptions:",
@@ -132,11 +132,11 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
         row = table.rows[0]
         path = (f"{table.id}.{table.columns[0].id}.{row.key}" if table.columns
                 else f"{table.id}.{row.key}")
-        shown = semantic.fmt(row.cells[0]) if row.cells and row.cells[0] else "none"
+        shown = semantic.shown(row.cells[0]) if row.cells and row.cells[0] else "none"
         out += ["# A table cell:", f"# override {path} | {shown}"]
     dice = base.dice_tables[0] if base.dice_tables else None
     if dice is not None and dice.rows:
-        effects = ", ".join(k if v == ir.Flag(True) else f"{k} {semantic.fmt(v)}"
+        effects = ", ".join(k if v == ir.Flag(True) else f"{k} {semantic.shown(v)}"
                             for k, v in dice.rows[-1].effects.items())
         out += ["# A dice row's effects:", f"# override {dice.id}.{dice.rows[-1].id} | {effects}"]
     if dice is not None and dice.rows:

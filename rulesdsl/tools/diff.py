@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar, assert_never
+from typing import Literal, TypeVar
 
 from rulesdsl import ir, spelling
 from rulesdsl.spelling import number
@@ -79,35 +79,16 @@ _UNIT_WORDS = {"in": "inch", "hex": "hex", "cm": "cm", "m": "m", "ft": "ft", "mm
                "km": "km", "square": "square", "level": "level"}
 
 
-def fmt(value: ir.Value | None) -> str:
-    """A value as a sheet would print it: ``+1``, ``1.5 m``, ``1 per 2 in``, ``impassable``."""
+def shown(value: ir.Value | None) -> str:
+    """A value in a change message: as the DSL writes it (``+1``, ``1 per 2 in``), ``as X``
+    with what it stands for, ``nothing`` for no value."""
     match value:
         case None:
             return "nothing"
-        case ir.Number(value=v, unit=unit, signed=signed):
-            return number(v, signed) + (f" {unit}" if unit else "")
-        case ir.Rate(amount=amount, per=per):
-            return f"{fmt(amount)} per {fmt(per)}"
-        case ir.ParamRate(amount=amount, param=param):
-            return f"{fmt(amount)} per {param}"
-        case ir.Trade(gain=gain, cost=cost):
-            return f"{fmt(gain)} for {fmt(cost)}"
-        case ir.Span(low=low, high=high, unit=unit):
-            return f"{number(low)}-{number(high)}" + (f" {unit}" if unit else "")
-        case ir.Marker(marker=marker):
-            return marker
-        case ir.Symbol(name=name):
-            return name
-        case ir.Flag(value=flag):
-            return "yes" if flag else "no"
-        case ir.DiceValue() | ir.D66Value():
-            return spelling.dice(value)
-        case ir.Text(text=text):
-            return f'"{text}"'
         case ir.Same(feature=feature, resolved=resolved):
-            return f"as {feature} ({fmt(resolved)})"
+            return f"as {feature} ({shown(resolved)})"
         case _:
-            assert_never(value)
+            return spelling.value(value)
 
 
 def _plain(value: ir.Value | None) -> ir.Value | None:
@@ -242,12 +223,12 @@ class _Differ:
             return
         a, b = _plain(old), _plain(new)
         if isinstance(a, ir.Number) and isinstance(b, ir.Number) and a.unit == b.unit:
-            text = f"{fmt(a)} -> {fmt(b)}{unit}"
+            text = f"{shown(a)} -> {shown(b)}{unit}"
         else:
-            text = f"{fmt(a)}{unit if isinstance(a, ir.Number) else ''} -> " \
-                   f"{fmt(b)}{unit if isinstance(b, ir.Number) else ''}"
+            text = f"{shown(a)}{unit if isinstance(a, ir.Number) else ''} -> " \
+                   f"{shown(b)}{unit if isinstance(b, ir.Number) else ''}"
         level: Level = "breaking" if kind(a) != kind(b) and None not in (a, b) else "rules"
-        self.add(level, "changed", path, f"{what}: {text}", fmt(old), fmt(new))
+        self.add(level, "changed", path, f"{what}: {text}", shown(old), shown(new))
 
     # -- header -----------------------------------------------------------------------------
 
@@ -266,8 +247,8 @@ class _Differ:
                      f"{new.stacking}", old.stacking, new.stacking)
         if old.minimum_move != new.minimum_move:
             self.add("rules", "changed", "minimum_move", "minimum move: "
-                     f"{fmt(old.minimum_move)} -> {fmt(new.minimum_move)}",
-                     fmt(old.minimum_move), fmt(new.minimum_move))
+                     f"{shown(old.minimum_move)} -> {shown(new.minimum_move)}",
+                     shown(old.minimum_move), shown(new.minimum_move))
         for lang in old.languages:
             if lang not in new.languages:
                 self.add("breaking", "removed", f"languages.{lang}", f"language removed: {lang}")
@@ -352,7 +333,7 @@ class _Differ:
     def _cell(self, cell: ir.Cell) -> str:
         def cost(value: ir.Value) -> str:
             plain = _plain(value)
-            return fmt(value) + (self.cost_suffix if isinstance(plain, ir.Number) else "")
+            return shown(value) + (self.cost_suffix if isinstance(plain, ir.Number) else "")
 
         parts = [cost(cell.default)] if cell.default is not None else []
         parts += [f"{self.mode_labels.get(k, k)} {cost(v)}" for k, v in cell.exceptions.items()]
@@ -410,11 +391,11 @@ class _Differ:
             for c in removed:
                 self.add("rules", "removed", f"{b.id}.when.{'+'.join(c.members)}",
                          f"{name}: {' and '.join(c.members)} together no longer "
-                         f"{fmt(c.value)}", fmt(c.value))
+                         f"{shown(c.value)}", shown(c.value))
             for c in added:
                 self.add("rules", "added", f"{b.id}.when.{'+'.join(c.members)}",
-                         f"{name}: {' and '.join(c.members)} together: {fmt(c.value)}",
-                         None, fmt(c.value))
+                         f"{name}: {' and '.join(c.members)} together: {shown(c.value)}",
+                         None, shown(c.value))
             for c_old, c_new in both:
                 self._value(f"{b.id}.when.{'+'.join(c_new.members)}",
                             f"{name}, {' and '.join(c_new.members)} together", c_old.value,
@@ -592,8 +573,8 @@ class _Differ:
                                 lambda g: g.id):
             name = self.label(b.info, b.id)
             if a.size != b.size:
-                before = " = ".join(fmt(n) for n in a.size)
-                after = " = ".join(fmt(n) for n in b.size)
+                before = " = ".join(shown(n) for n in a.size)
+                after = " = ".join(shown(n) for n in b.size)
                 self.add("rules", "changed", b.id, f"{name}: one cell {before} -> {after}",
                          before, after)
             if a.diagonals != b.diagonals:
@@ -614,7 +595,7 @@ def _fmt_source(source: ir.Source | None) -> str:
 
 
 def _fmt_trigger(t: ir.Trigger) -> str:
-    check = f"{fmt(t.check)} >= {t.at_least} then " if t.check is not None else ""
+    check = f"{shown(t.check)} >= {t.at_least} then " if t.check is not None else ""
     with_ = f" with {t.modifier}" if t.modifier else ""
     times = f" times {t.times}" if t.times != 1 else ""
     return f"{check}roll {t.table}{with_}{times}"
