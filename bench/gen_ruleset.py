@@ -136,7 +136,10 @@ def terrain(n: int) -> str:
     return "\n".join(out) + "\n"
 
 
-FORMATS = ("terrain", "yaml", "json")
+FORMATS = ("terrain", "yaml", "ir.yaml", "json")
+"""``yaml``: the YAML authoring format (as `convert` writes it); ``ir.yaml``: the IR, as
+`rulesdsl export` prints it (the data issue 10's reference loads); ``json``: the IR, defaults
+left out."""
 
 
 def compact_data(obj: object) -> Any:
@@ -189,6 +192,14 @@ def write(n: int, out_dir: Path, formats: tuple[str, ...] = FORMATS) -> dict[str
         source, _ = compiler.parse_file(paths["terrain"])
         assert source is not None
         paths["yaml"].write_text(to_yaml(source), "utf-8")
+    if "ir.yaml" in paths:
+        import yaml
+
+        from rulesdsl.serial import to_data
+
+        dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        paths["ir.yaml"].write_text(yaml.dump(to_data(compiled.ruleset), Dumper=dumper,
+                                              allow_unicode=True, sort_keys=False), "utf-8")
     if "json" in paths:
         paths["json"].write_text(json.dumps(data, ensure_ascii=False), "utf-8")
     return paths

@@ -44,8 +44,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 __all__ = ["FONT_FAMILY", "PRODUCER", "SOURCE_DATE_EPOCH", "PdfUnavailable", "render_pdf"]
 
@@ -126,6 +124,9 @@ def _local_folder(base_url: str | None) -> Path | None:
     """The folder a ``file:`` ``base_url`` names (its parent if it names a file), resolved."""
     if not base_url or not base_url.lower().startswith("file:"):
         return None
+    from urllib.parse import urlsplit  # urllib.request costs 25 ms to import: only when needed
+    from urllib.request import url2pathname
+
     parts = urlsplit(base_url)
     if parts.netloc not in ("", "localhost"):
         return None
@@ -147,6 +148,9 @@ def _url_fetcher(weasyprint: Any, base_url: str | None = None) -> Any:
             return True
         if scheme != "file" or folder is None:
             return False
+        from urllib.parse import urlsplit
+        from urllib.request import url2pathname
+
         parts = urlsplit(url)
         path = Path(url2pathname(parts.path)).resolve()
         return parts.netloc in ("", "localhost") and path.is_relative_to(folder)

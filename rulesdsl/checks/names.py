@@ -13,9 +13,9 @@ import dataclasses
 import re
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, Union, cast, get_args, get_origin
 
 from rulesdsl import ir
 from rulesdsl.checks.reserved import is_reserved
@@ -57,16 +57,26 @@ def check(ruleset: ir.Ruleset, where: Positions) -> list[Diagnostic]:
 
 
 def _diagnostic(slot: Slot, where: Positions) -> Diagnostic:
-    pos = (where.of_field(slot.owners[0], slot.field, *slot.owners[1:]) if slot.owners
-           else where.fallback)
+    pos = (
+        where.of_field(slot.owners[0], slot.field, *slot.owners[1:])
+        if slot.owners
+        else where.fallback
+    )
     if not _matches(slot.pattern, slot.text):
         shown = slot.text if len(slot.text) <= 40 else slot.text[:40] + "..."
-        return error(slot.pattern.code, f"{shown!r} at {slot.path} is not {slot.pattern.what}",
-                     pos, f"at most {slot.pattern.max_length} characters matching "
-                     f"{slot.pattern.regex}")
-    return error("E103", f"'{slot.text}' cannot name a {slot.what()}", pos,
-                 "it is a Python keyword or builtin, a name the generated module uses, or "
-                 "starts with _; pick another")
+        return error(
+            slot.pattern.code,
+            f"{shown!r} at {slot.path} is not {slot.pattern.what}",
+            pos,
+            f"at most {slot.pattern.max_length} characters matching {slot.pattern.regex}",
+        )
+    return error(
+        "E103",
+        f"'{slot.text}' cannot name a {slot.what()}",
+        pos,
+        "it is a Python keyword or builtin, a name the generated module uses, or "
+        "starts with _; pick another",
+    )
 
 
 def _matches(pattern: ir.Pattern, text: str) -> bool:
@@ -80,7 +90,13 @@ def _compiled(regex: str) -> re.Pattern[str]:
 
 def slots(value: object) -> Iterator[Slot]:
     """Every name, declaration and language code inside an IR value."""
-    yield from _walk(type(value), value, "", ())
+    walker = _walker(cast(Any, type(value)))
+    if walker is not None:
+        yield from walker(value, (), (), "")
+
+
+Walker = Callable[[Any, tuple[object, ...], tuple[object, ...], str], Iterator[Slot]]
+"""Yields the slots in a value: (value, path so far, enclosing nodes, field name)."""
 
 
 @cache
@@ -88,34 +104,85 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls, vars(ir), include_extras=True)
 
 
-def _walk(
-    tp: Any, value: object, path: str, owners: tuple[object, ...], field: str = ""
-) -> Iterator[Slot]:
+@cache
+def _walker(tp: Any) -> Walker | None:
+    """A walker for values annotated ``tp``, built once per annotation; None when such a
+    value can hold no name (a float, a plain str), so the walk never descends into it."""
     origin = get_origin(tp)
     if origin is Annotated:
         base, *meta = get_args(tp)
         pattern = next((m for m in meta if isinstance(m, ir.Pattern)), None)
-        if pattern is not None and isinstance(value, str):
-            declares = any(isinstance(m, ir.Declares) for m in meta)
-            yield Slot(value, pattern, declares, path or "(root)", owners, field)
-            return
-        yield from _walk(base, value, path, owners, field)
-    elif origin in (Union, types.UnionType):
-        if value is not None:
-            yield from _walk(type(value), value, path, owners)
-    elif origin is tuple and isinstance(value, tuple):
-        item = get_args(tp)[0]
-        for i, x in enumerate(value):
-            yield from _walk(item, x, f"{path}[{i}]", owners, field)
-    elif origin is dict and isinstance(value, dict):
-        key_tp, value_tp = get_args(tp)
-        for k, v in value.items():
-            yield from _walk(
-                key_tp, k, f"{path}.{k}" if isinstance(k, str) else path, owners, field
-            )
-            yield from _walk(value_tp, v, f"{path}[{k!r}]", owners, field)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        inner = (value, *owners)
-        for name, field_tp in _hints(type(value)).items():
-            field_path = f"{path}.{name}" if path else name
-            yield from _walk(field_tp, getattr(value, name), field_path, inner, name)
+        if pattern is None:
+            return _walker(base)
+        declares = any(isinstance(m, ir.Declares) for m in meta)
+
+        def leaf(
+            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
+        ) -> Iterator[Slot]:
+            if isinstance(value, str):
+                yield Slot(value, pattern, declares, _path_text(path), owners, field)
+
+        return leaf
+    if origin in (Union, types.UnionType):
+
+        def union(
+            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
+        ) -> Iterator[Slot]:
+            walker = None if value is None else _walker(cast(Any, type(value)))
+            if walker is not None:
+                yield from walker(value, path, owners, field)
+
+        return union
+    if origin is tuple:
+        item = _walker(get_args(tp)[0])
+        if item is None:
+            return None
+
+        def sequence(
+            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
+        ) -> Iterator[Slot]:
+            for i, x in enumerate(value):
+                yield from item(x, (*path, i), owners, field)
+
+        return sequence
+    if origin is dict:
+        keys, values = (_walker(a) for a in get_args(tp))
+        if keys is None and values is None:
+            return None
+
+        def mapping(
+            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
+        ) -> Iterator[Slot]:
+            for k, v in value.items():
+                if keys is not None:
+                    yield from keys(k, (*path, k), owners, field)
+                if values is not None:
+                    yield from values(v, (*path, k), owners, field)
+
+        return mapping
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+
+        def record(
+            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
+        ) -> Iterator[Slot]:
+            inner = (value, *owners)
+            for name, walker in _fields(cast(Any, type(value))):
+                yield from walker(getattr(value, name), (*path, name), inner, name)
+
+        return record
+    return None
+
+
+@cache
+def _fields(cls: type) -> tuple[tuple[str, Walker], ...]:
+    """The fields of an IR class that can hold names, with their walkers (made on first use,
+    so the recursive IR types, such as ``Same`` inside ``Value``, build no infinite plan)."""
+    return tuple((name, w) for name, tp in _hints(cls).items() if (w := _walker(tp)) is not None)
+
+
+def _path_text(path: tuple[object, ...]) -> str:
+    """``steps[0].param``, ``features.soft``: where a slot is, for messages."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(root)"

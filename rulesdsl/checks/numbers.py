@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Iterator
+from functools import cache
 
 from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, error
@@ -23,7 +24,10 @@ MIN_DIVISOR = 1e-6
 
 def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    for value, owners in _numbers(rs, ()):
+    numbers: list[tuple[float, tuple[object, ...]]] = []
+    rates: list[tuple[ir.Rate, tuple[object, ...]]] = []
+    _scan(rs, (), numbers, rates, set())
+    for value, owners in numbers:
         if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
             out.append(
                 error(
@@ -33,7 +37,7 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
                     f"numbers are finite and at most {MAX_MAGNITUDE:,.0f} in size",
                 )
             )
-    for divisor, what, owners in _divisors(rs):
+    for divisor, what, owners in _divisors(rs, rates):
         if math.isfinite(divisor) and divisor < MIN_DIVISOR:
             zero = "by zero or less" if divisor <= 0 else "by almost nothing"
             out.append(
@@ -72,30 +76,47 @@ def _negative(cost: ir.Value) -> bool:
             return False
 
 
-def _numbers(
-    node: object, owners: tuple[object, ...]
-) -> Iterator[tuple[float, tuple[object, ...]]]:
-    """Every number in the IR, with the nodes that hold it, innermost first."""
+def _scan(
+    node: object,
+    owners: tuple[object, ...],
+    numbers: list[tuple[float, tuple[object, ...]]],
+    rates: list[tuple[ir.Rate, tuple[object, ...]]],
+    seen: set[int],
+) -> None:
+    """Collect every number in the IR (with the nodes that hold it, innermost first) and
+    every rate (with itself and its enclosing nodes), in one walk."""
     if isinstance(node, bool) or node is None or isinstance(node, str):
         return
     if isinstance(node, int | float):
-        yield float(node), owners
+        numbers.append((float(node), owners))
     elif isinstance(node, tuple | list):
         for item in node:
-            yield from _numbers(item, owners)
+            _scan(item, owners, numbers, rates, seen)
     elif isinstance(node, dict):
         for item in node.values():
-            yield from _numbers(item, owners)
+            _scan(item, owners, numbers, rates, seen)
     elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            yield from _numbers(getattr(node, f.name), (node, *owners))
+        if id(node) in seen:  # shared by several cells (a cost seen per mode): once is enough
+            return
+        seen.add(id(node))
+        inner = (node, *owners)
+        if isinstance(node, ir.Rate):
+            rates.append((node, inner))
+        for name in _field_names(type(node)):
+            _scan(getattr(node, name), inner, numbers, rates, seen)
 
 
-def _divisors(rs: ir.Ruleset) -> Iterator[tuple[float, str, tuple[object, ...]]]:
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def _divisors(
+    rs: ir.Ruleset, rates: list[tuple[ir.Rate, tuple[object, ...]]]
+) -> Iterator[tuple[float, str, tuple[object, ...]]]:
     """Each divisor the rules use, how to name it, and the nodes that hold it."""
-    for value, owners in _values(rs, ()):
-        if isinstance(value, ir.Rate):
-            yield value.per.value, f"a rate per {spelling.number(value.per.value)}", owners
+    for rate, owners in rates:
+        yield rate.per.value, f"a rate per {spelling.number(rate.per.value)}", owners
     for step in rs.steps:
         for term in step.terms:
             if term.term == "rate":
@@ -114,20 +135,3 @@ def _divisors(rs: ir.Ruleset) -> Iterator[tuple[float, str, tuple[object, ...]]]
                     for op in (c.left, c.right):
                         if isinstance(op, ir.InputOperand) and op.scale_op == "/":
                             yield op.scale, f"'{op.input} / ...'", (op, row, decision)
-
-
-def _values(
-    node: object, owners: tuple[object, ...]
-) -> Iterator[tuple[object, tuple[object, ...]]]:
-    """Every dataclass node of the IR with its enclosing nodes (itself first)."""
-    if isinstance(node, tuple | list):
-        for item in node:
-            yield from _values(item, owners)
-    elif isinstance(node, dict):
-        for item in node.values():
-            yield from _values(item, owners)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        inner = (node, *owners)
-        yield node, inner
-        for f in dataclasses.fields(node):
-            yield from _values(getattr(node, f.name), inner)
