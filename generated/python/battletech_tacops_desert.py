@@ -80,48 +80,49 @@ def _whole(amount: float, every: float) -> int:
     (0.6 holds three 0.2, though 0.6 / 0.2 is 2.9999999999999996 in binary floating point)."""
     return _floor(_round(amount / every, 9))
 
+
 __all__ = [
-    'BLOCKED',
-    'CONTEXTS',
-    'D66',
-    'DECISIONS',
-    'DICE_TABLES',
-    'EXCLUSIONS',
-    'FEATURES',
-    'GROUPS',
-    'IMPASSABLE',
-    'LAYERS',
-    'MODES',
-    'MODIFIERS',
-    'PARAMS',
-    'PROHIBITED',
-    'RULESET',
-    'STEPS',
-    'TABLES',
-    'TRIGGERS',
-    'ArgumentError',
-    'ArgumentTypeError',
-    'ConflictWarning',
-    'Dice',
-    'InvalidArgument',
-    'InvalidPlace',
-    'Marker',
-    'Outcome',
-    'Quantity',
-    'Rate',
-    'Span',
-    'Trade',
-    'UnfilledParameter',
-    'UnknownName',
-    'can_enter',
-    'conflicts',
-    'gravity_to_hit',
-    'lookup',
-    'modifier',
-    'move_cost',
-    'param',
-    'path_cost',
-    'roll',
+    "BLOCKED",
+    "CONTEXTS",
+    "D66",
+    "DECISIONS",
+    "DICE_TABLES",
+    "EXCLUSIONS",
+    "FEATURES",
+    "GROUPS",
+    "IMPASSABLE",
+    "LAYERS",
+    "MODES",
+    "MODIFIERS",
+    "PARAMS",
+    "PROHIBITED",
+    "RULESET",
+    "STEPS",
+    "TABLES",
+    "TRIGGERS",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "ConflictWarning",
+    "Dice",
+    "InvalidArgument",
+    "InvalidPlace",
+    "Marker",
+    "Outcome",
+    "Quantity",
+    "Rate",
+    "Span",
+    "Trade",
+    "UnfilledParameter",
+    "UnknownName",
+    "can_enter",
+    "conflicts",
+    "gravity_to_hit",
+    "lookup",
+    "modifier",
+    "move_cost",
+    "param",
+    "path_cost",
+    "roll",
 ]
 
 # ---- values and records (the same in every generated module) ----------------------------
@@ -156,7 +157,7 @@ if not TYPE_CHECKING:  # type checkers read the records below as NamedTuple clas
             if _len(values) > _len(fields):
                 raise _TypeError(f"{cls.__name__}() takes {_len(fields)} values")
             complete = [*values]
-            for name in fields[_len(values):]:
+            for name in fields[_len(values) :]:
                 if name in named:
                     complete.append(named.pop(name))
                 elif name in cls._field_defaults:
@@ -230,10 +231,12 @@ class UnknownName(KeyError):
         close = difflib.get_close_matches(_str(name), choices, n=3, cutoff=0.5)
         hint = close or choices[:8]
         if _isinstance(name, _int | _float) and not _isinstance(name, _bool):
-            numbers = [v for v in valid
-                       if _isinstance(v, _int | _float) and not _isinstance(v, _bool)]
-            hint = [_str(v) for v in _sorted(numbers, key=lambda v: (_abs(v - name), v))[:2]
-                    ] or hint
+            numbers = [
+                v for v in valid if _isinstance(v, _int | _float) and not _isinstance(v, _bool)
+            ]
+            hint = [
+                _str(v) for v in _sorted(numbers, key=lambda v: (_abs(v - name), v))[:2]
+            ] or hint
         message = f"unknown {kind} {name!r}"
         if hint:
             message += "; did you mean " + " or ".join(_repr(c) for c in hint) + "?"
@@ -270,8 +273,11 @@ class ArgumentError(Exception):
     what was given; raised as one of the two subclasses below."""
 
     def __init__(self, function: str, argument: str, value: object, reason: str) -> None:
-        got = f"{value!r} ({_type(value).__name__})" if _isinstance(self, _TypeError) else (
-            f"{value!r}")
+        got = (
+            f"{value!r} ({_type(value).__name__})"
+            if _isinstance(self, _TypeError)
+            else (f"{value!r}")
+        )
         _Exception.__init__(self, f"{function}() argument {argument!r} {reason}; got {got}")
         self.function = function
         self.argument = argument
@@ -457,14 +463,12 @@ class Outcome(_Record):
 # ---- the ruleset ---------------------------------------------------------------------------
 
 RULESET: Final = Ruleset(
-    id='battletech_tacops_desert',
-    title='BattleTech: desert campaign',
-    version='1.0.0',
-    digest='sha256:45b691d20a110840',
-    languages=('en', 'ru'),
-    extends=(
-        Ancestor('battletech_tacops', '1.0.0', 'sha256:3b9312c919bc24b4'),
-    ),
+    id="battletech_tacops_desert",
+    title="BattleTech: desert campaign",
+    version="1.0.0",
+    digest="sha256:45b691d20a110840",
+    languages=("en", "ru"),
+    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:3b9312c919bc24b4"),),
 )
 
 ENTRY_COST: Final = 1
@@ -473,1236 +477,1518 @@ ENTRY_COST: Final = 1
 MINIMUM_MOVE: Final[bool] = True
 """Whether a unit that is not prohibited may always make a minimum move."""
 
-MODES: Final[Mapping[str, Mode]] = MappingProxyType({
-    'mech': Mode(
-        id='mech',
-        label={'en': 'BattleMech', 'ru': 'Мех'},
-    ),
-    'protomech': Mode(
-        id='protomech',
-        label={'en': 'ProtoMech', 'ru': 'Протомех'},
-    ),
-    'tracked': Mode(
-        id='tracked',
-        label={'en': 'Tracked vehicle', 'ru': 'Гусеничное транспортное средство'},
-    ),
-    'wheeled': Mode(
-        id='wheeled',
-        label={'en': 'Wheeled vehicle', 'ru': 'Колёсное транспортное средство'},
-    ),
-    'hover': Mode(
-        id='hover',
-        label={'en': 'Hovercraft', 'ru': 'Ховер'},
-    ),
-    'wige': Mode(
-        id='wige',
-        label={'en': 'WiGE', 'ru': 'Экраноплан'},
-    ),
-    'vtol': Mode(
-        id='vtol',
-        label={'en': 'VTOL (flying)', 'ru': 'АВВП (в полёте)'},
-    ),
-    'conventional_infantry': Mode(
-        id='conventional_infantry',
-        label={'en': 'Conventional infantry (foot, jump, motorized)',
-               'ru': 'Обычная пехота (пешая, прыжковая, моторизованная)'},
-    ),
-    'battle_armor': Mode(
-        id='battle_armor',
-        label={'en': 'Battle armor', 'ru': 'Боевая броня'},
-    ),
-    'large_vehicle': Mode(
-        id='large_vehicle',
-        label={'en': 'Large vehicle (ground)', 'ru': 'Большое транспортное средство (наземное)'},
-    ),
-})
+MODES: Final[Mapping[str, Mode]] = MappingProxyType(
+    {
+        "mech": Mode(
+            id="mech",
+            label={"en": "BattleMech", "ru": "Мех"},
+        ),
+        "protomech": Mode(
+            id="protomech",
+            label={"en": "ProtoMech", "ru": "Протомех"},
+        ),
+        "tracked": Mode(
+            id="tracked",
+            label={"en": "Tracked vehicle", "ru": "Гусеничное транспортное средство"},
+        ),
+        "wheeled": Mode(
+            id="wheeled",
+            label={"en": "Wheeled vehicle", "ru": "Колёсное транспортное средство"},
+        ),
+        "hover": Mode(
+            id="hover",
+            label={"en": "Hovercraft", "ru": "Ховер"},
+        ),
+        "wige": Mode(
+            id="wige",
+            label={"en": "WiGE", "ru": "Экраноплан"},
+        ),
+        "vtol": Mode(
+            id="vtol",
+            label={"en": "VTOL (flying)", "ru": "АВВП (в полёте)"},
+        ),
+        "conventional_infantry": Mode(
+            id="conventional_infantry",
+            label={
+                "en": "Conventional infantry (foot, jump, motorized)",
+                "ru": "Обычная пехота (пешая, прыжковая, моторизованная)",
+            },
+        ),
+        "battle_armor": Mode(
+            id="battle_armor",
+            label={"en": "Battle armor", "ru": "Боевая броня"},
+        ),
+        "large_vehicle": Mode(
+            id="large_vehicle",
+            label={
+                "en": "Large vehicle (ground)",
+                "ru": "Большое транспортное средство (наземное)",
+            },
+        ),
+    }
+)
 
-GROUPS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-    'vehicle': ('tracked', 'wheeled', 'hover', 'wige', 'vtol', 'large_vehicle'),
-    'infantry': ('conventional_infantry', 'battle_armor'),
-})
+GROUPS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "vehicle": ("tracked", "wheeled", "hover", "wige", "vtol", "large_vehicle"),
+        "infantry": ("conventional_infantry", "battle_armor"),
+    }
+)
 
-LAYERS: Final[Mapping[str, Layer]] = MappingProxyType({
-    'base': Layer(
-        id='base',
-        label={'en': 'Base terrain', 'ru': 'Базовая местность'},
-        scope='one',
-        features=('clear',
-                  'paved',
-                  'light_woods',
-                  'heavy_woods',
-                  'ultra_heavy_woods',
-                  'light_jungle',
-                  'heavy_jungle',
-                  'ultra_heavy_jungle',
-                  'rough',
-                  'ultra_rough',
-                  'rubble',
-                  'ultra_rubble',
-                  'sand',
-                  'heavy_industrial'),
-    ),
-    'gravel': Layer(
-        id='gravel',
-        label={'en': 'Gravel piles', 'ru': 'Кучи гравия'},
-        scope='one',
-        features=('gravel_pile_1', 'gravel_pile_2', 'gravel_pile_3'),
-    ),
-    'modification': Layer(
-        id='modification',
-        label={'en': 'Terrain modifications', 'ru': 'Изменения местности'},
-        scope='many',
-        features=('mud', 'thin_snow', 'deep_snow', 'ice', 'swamp', 'frozen_mud', 'half_level'),
-    ),
-    'condition': Layer(
-        id='condition',
-        label={'en': 'Terrain conditions', 'ru': 'Условия местности'},
-        scope='map',
-        features=('vacuum', 'thin_atmosphere', 'high_gravity', 'low_gravity'),
-    ),
-    'weather': Layer(
-        id='weather',
-        label={'en': 'Weather', 'ru': 'Погодные условия'},
-        scope='map',
-        features=('light_rain',
-                  'moderate_rain',
-                  'heavy_rain',
-                  'torrential_downpour',
-                  'light_snowfall',
-                  'moderate_snowfall',
-                  'heavy_snowfall',
-                  'blizzard',
-                  'light_fog',
-                  'heavy_fog',
-                  'extreme_heat',
-                  'extreme_cold',
-                  'dust_storm'),
-    ),
-})
+LAYERS: Final[Mapping[str, Layer]] = MappingProxyType(
+    {
+        "base": Layer(
+            id="base",
+            label={"en": "Base terrain", "ru": "Базовая местность"},
+            scope="one",
+            features=(
+                "clear",
+                "paved",
+                "light_woods",
+                "heavy_woods",
+                "ultra_heavy_woods",
+                "light_jungle",
+                "heavy_jungle",
+                "ultra_heavy_jungle",
+                "rough",
+                "ultra_rough",
+                "rubble",
+                "ultra_rubble",
+                "sand",
+                "heavy_industrial",
+            ),
+        ),
+        "gravel": Layer(
+            id="gravel",
+            label={"en": "Gravel piles", "ru": "Кучи гравия"},
+            scope="one",
+            features=("gravel_pile_1", "gravel_pile_2", "gravel_pile_3"),
+        ),
+        "modification": Layer(
+            id="modification",
+            label={"en": "Terrain modifications", "ru": "Изменения местности"},
+            scope="many",
+            features=("mud", "thin_snow", "deep_snow", "ice", "swamp", "frozen_mud", "half_level"),
+        ),
+        "condition": Layer(
+            id="condition",
+            label={"en": "Terrain conditions", "ru": "Условия местности"},
+            scope="map",
+            features=("vacuum", "thin_atmosphere", "high_gravity", "low_gravity"),
+        ),
+        "weather": Layer(
+            id="weather",
+            label={"en": "Weather", "ru": "Погодные условия"},
+            scope="map",
+            features=(
+                "light_rain",
+                "moderate_rain",
+                "heavy_rain",
+                "torrential_downpour",
+                "light_snowfall",
+                "moderate_snowfall",
+                "heavy_snowfall",
+                "blizzard",
+                "light_fog",
+                "heavy_fog",
+                "extreme_heat",
+                "extreme_cold",
+                "dust_storm",
+            ),
+        ),
+    }
+)
 
-FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
-    'clear': Feature(
-        id='clear',
-        layer='base',
-        label={'en': 'Clear', 'ru': 'Ровная местность'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Reading: an airship in flight pays 1 MP a hex whatever the terrain, as '
-                      'MegaMek does for VTOLs ("VTOLs pay 1 for everything"); no source states it '
-                      'for airships.',
-                'ru': 'Прочтение: дирижабль в полёте тратит 1 ОД за гекс при любой местности, как '
-                      'АВВП в MegaMek; для дирижаблей это нигде не сказано.'},),
-        source='Total Warfare, p.52',
-    ),
-    'paved': Feature(
-        id='paved',
-        layer='base',
-        label={'en': 'Paved', 'ru': 'Дорожное покрытие'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        source='Total Warfare, p.52',
-    ),
-    'light_woods': Feature(
-        id='light_woods',
-        layer='base',
-        label={'en': 'Light woods', 'ru': 'Редкий лес'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 1,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': PROHIBITED,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 1},
-        notes=({'en': 'Infantry pay nothing extra for light woods.',
-                'ru': 'Пехота не тратит дополнительных ОД в редком лесу.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost; units/Tank.java '
-                'isLocationProhibited'),
-    ),
-    'heavy_woods': Feature(
-        id='heavy_woods',
-        layer='base',
-        label={'en': 'Heavy woods', 'ru': 'Густой лес'},
-        costs={'mech': 2,
-               'protomech': 2,
-               'tracked': PROHIBITED,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': PROHIBITED,
-               'vtol': 0,
-               'conventional_infantry': 1,
-               'battle_armor': 1,
-               'large_vehicle': PROHIBITED},
-        notes=({'en': 'Reading: outside gravel piles a large vehicle moves as a tracked vehicle; '
-                      'large hover or wheeled vehicles are not told apart.',
-                'ru': 'Прочтение: вне куч гравия большое транспортное средство движется как '
-                      'гусеничное; большие ховеры и колёсные не различаются.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost; '
-                'moves/MoveStep.java infantry -1 in woods'),
-    ),
-    'ultra_heavy_woods': Feature(
-        id='ultra_heavy_woods',
-        layer='base',
-        label={'en': 'Ultra-heavy woods', 'ru': 'Крайне густой лес'},
-        costs={'mech': PROHIBITED,
-               'protomech': PROHIBITED,
-               'tracked': PROHIBITED,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': PROHIBITED,
-               'vtol': 0,
-               'conventional_infantry': 2,
-               'battle_armor': 2,
-               'large_vehicle': PROHIBITED},
-        notes=({'en': 'A single hex blocks line of sight.',
-                'ru': 'Один гекс блокирует линию видимости.'},
-               {'en': "Infantry +2 is MegaMek's woods discount (3 - 1); unconfirmed from the "
-                      'book.',
-                'ru': '+2 для пехоты: скидка MegaMek в лесу (3 - 1); по книге не проверено.'}),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Mek.java isLocationProhibited; '
-                'units/Terrain.java movementCost 3, moves/MoveStep.java -1 infantry'),
-    ),
-    'light_jungle': Feature(
-        id='light_jungle',
-        layer='base',
-        label={'en': 'Light jungle', 'ru': 'Редкие джунгли'},
-        costs={'mech': 2,
-               'protomech': 2,
-               'tracked': PROHIBITED,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': PROHIBITED,
-               'vtol': 0,
-               'conventional_infantry': 2,
-               'battle_armor': 2,
-               'large_vehicle': PROHIBITED},
-        notes=({'en': 'Line of sight and fire as light woods.',
-                'ru': 'Линия видимости и огонь как в редком лесу.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost level+1, '
-                'applyPilotingModifier'),
-    ),
-    'heavy_jungle': Feature(
-        id='heavy_jungle',
-        layer='base',
-        label={'en': 'Heavy jungle', 'ru': 'Густые джунгли'},
-        costs={'mech': 3,
-               'protomech': 3,
-               'tracked': PROHIBITED,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': PROHIBITED,
-               'vtol': 0,
-               'conventional_infantry': 3,
-               'battle_armor': 3,
-               'large_vehicle': PROHIBITED},
-        notes=({'en': 'Line of sight and fire as heavy woods.',
-                'ru': 'Линия видимости и огонь как в густом лесу.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost level+1, '
-                'applyPilotingModifier'),
-    ),
-    'ultra_heavy_jungle': Feature(
-        id='ultra_heavy_jungle',
-        layer='base',
-        label={'en': 'Ultra-heavy jungle', 'ru': 'Крайне густые джунгли'},
-        costs={'mech': PROHIBITED,
-               'protomech': PROHIBITED,
-               'tracked': PROHIBITED,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': PROHIBITED,
-               'vtol': 0,
-               'conventional_infantry': 4,
-               'battle_armor': 4,
-               'large_vehicle': PROHIBITED},
-        notes=({'en': 'Line of sight and fire as ultra-heavy woods; a chainsaw takes three turns '
-                      'per level.',
-                'ru': 'Линия видимости и огонь как в крайне густом лесу; бензопиле нужно три хода '
-                      'на уровень.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java applyPilotingModifier; '
-                'units/Tank.java isLocationProhibited'),
-    ),
-    'rough': Feature(
-        id='rough',
-        layer='base',
-        label={'en': 'Rough', 'ru': 'Неровная местность'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 1,
-               'wheeled': PROHIBITED,
-               'hover': 1,
-               'wige': 1,
-               'vtol': 0,
-               'conventional_infantry': 1,
-               'battle_armor': 1,
-               'large_vehicle': 1},
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost; units/Tank.java '
-                'isLocationProhibited'),
-    ),
-    'ultra_rough': Feature(
-        id='ultra_rough',
-        layer='base',
-        label={'en': 'Ultra-rough', 'ru': 'Крайне неровная местность'},
-        costs={'mech': 2,
-               'protomech': 2,
-               'tracked': PROHIBITED,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': 2,
-               'vtol': 0,
-               'conventional_infantry': 2,
-               'battle_armor': 2,
-               'large_vehicle': PROHIBITED},
-        notes=({'en': "MegaMekLab's record-sheet table prints +1 MP for Mechs; the piloting "
-                      'modifier is unknown.',
-                'ru': 'В таблице MegaMekLab для мехов +1 ОД; модификатор пилотирования '
-                      'неизвестен.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost; units/Tank.java '
-                'isLocationProhibited'),
-    ),
-    'rubble': Feature(
-        id='rubble',
-        layer='base',
-        label={'en': 'Rubble', 'ru': 'Обломки'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 1,
-               'wheeled': PROHIBITED,
-               'hover': 1,
-               'wige': 1,
-               'vtol': 0,
-               'conventional_infantry': 1,
-               'battle_armor': 1,
-               'large_vehicle': 1},
-        notes=({'en': 'A Mech entering rubble makes a piloting roll.',
-                'ru': 'Мех, входящий в обломки, делает бросок пилотирования.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost; units/Tank.java '
-                'isLocationProhibited'),
-    ),
-    'ultra_rubble': Feature(
-        id='ultra_rubble',
-        layer='base',
-        label={'en': 'Ultra rubble', 'ru': 'Крупные обломки'},
-        costs={'mech': 2,
-               'protomech': 2,
-               'tracked': PROHIBITED,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': 2,
-               'vtol': 0,
-               'conventional_infantry': 2,
-               'battle_armor': 2,
-               'large_vehicle': PROHIBITED},
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
-                'applyPilotingModifier'),
-    ),
-    'sand': Feature(
-        id='sand',
-        layer='base',
-        label={'en': 'Sand', 'ru': 'Песок'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 1,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 1,
-               'battle_armor': 1,
-               'large_vehicle': 0},
-        notes=({'en': 'Only large vehicles bog down; wheeled vehicles with a dune-buggy chassis '
-                      'pay nothing.',
-                'ru': 'Увязает только большая техника; колёсная техника с шасси багги не '
-                      'платит.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
-                'applyPilotingModifier'),
-    ),
-    'heavy_industrial': Feature(
-        id='heavy_industrial',
-        layer='base',
-        label={'en': 'Heavy industrial zone', 'ru': 'Плотная промышленная зона'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': PROHIBITED,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Only on a clear or paved hex within 3 hexes of a building; each hex has '
-                      'its own height, 0.5 to 10 levels.',
-                'ru': 'Только на ровном гексе или гексе с дорожным покрытием не далее 3 гексов от '
-                      'здания; у каждого гекса своя высота, от 0,5 до 10 уровней.'},
-               {'en': 'Reading: the seed gives +1 "for all weapon attacks" into or through it, so '
-                      "physical attacks get 0 (MegaMek's terrain to-hit reaches them); 3 "
-                      'intervening hexes block LOS; a WiGE below its height (at ground) is '
-                      'prohibited.',
-                'ru': 'Прочтение: «модификатор попадания +1 для всех оружейных атак» в гекс или '
-                      'сквозь него, поэтому физическим атакам 0 (в MegaMek модификатор местности '
-                      'действует и на них); 3 промежуточных гекса блокируют ЛВ; экраноплан ниже '
-                      'его высоты (на земле) запрещён.'}),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
-                'applyPilotingModifier; units/Tank.java isLocationProhibited'),
-    ),
-    'gravel_pile_1': Feature(
-        id='gravel_pile_1',
-        layer='gravel',
-        label={'en': 'Gravel pile, level 1', 'ru': 'Куча гравия, уровень 1'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 1,
-               'wheeled': 1,
-               'hover': PROHIBITED,
-               'wige': 1,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 1},
-        notes=({'en': 'Reading: large vehicles pay +1 MP at every level and ignore the piloting '
-                      'modifier (the seed: they "still pay 1 MP to enter"; it could also mean the '
-                      'entry cost alone).',
-                'ru': 'Прочтение: большие транспортные средства платят +1 ОД на любом уровне и '
-                      'игнорируют модификатор пилотирования («все еще оплачивают 1 ОД для входа в '
-                      'гекс с кучей гравия»; возможно, имеется в виду только стоимость входа).'},),
-        source='Tactical Operations, Gravel piles',
-    ),
-    'gravel_pile_2': Feature(
-        id='gravel_pile_2',
-        layer='gravel',
-        label={'en': 'Gravel pile, level 2', 'ru': 'Куча гравия, уровень 2'},
-        costs={'mech': 2,
-               'protomech': 2,
-               'tracked': 2,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': 2,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 1},
-        notes=({'en': 'Needs all six neighbours to be piles or hills of level 1.',
-                'ru': 'Все шесть соседних гексов должны быть кучами или холмами уровня 1.'},),
-        source='Tactical Operations, Gravel piles',
-    ),
-    'gravel_pile_3': Feature(
-        id='gravel_pile_3',
-        layer='gravel',
-        label={'en': 'Gravel pile, level 3', 'ru': 'Куча гравия, уровень 3'},
-        costs={'mech': 3,
-               'protomech': 3,
-               'tracked': 3,
-               'wheeled': PROHIBITED,
-               'hover': PROHIBITED,
-               'wige': 3,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 1},
-        notes=({'en': 'Needs the six neighbours at level 2 and the next ring of twelve at level '
-                      '1.',
-                'ru': 'Шесть соседей на уровне 2 и следующее кольцо из двенадцати на уровне 1.'},
-               {'en': 'A unit entering a pile as high as itself may bog down and sink by its '
-                      'height (LOS blocked); +2 to get free; infantry never sink; large vehicles '
-                      'never bog down.',
-                'ru': 'Юнит, входящий в кучу не ниже себя, может увязнуть и погрузиться на свою '
-                      'высоту (ЛВ блокируется); +2 к броску, чтобы выбраться; пехота не '
-                      'погружается; большие транспортные средства не увязают.'}),
-        source='Tactical Operations, Gravel piles',
-    ),
-    'mud': Feature(
-        id='mud',
-        layer='modification',
-        label={'en': 'Mud', 'ru': 'Грязь'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 1,
-               'wheeled': 1,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 1,
-               'battle_armor': 1,
-               'large_vehicle': 1},
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
-                'applyPilotingModifier, getBogDownModifier'),
-    ),
-    'thin_snow': Feature(
-        id='thin_snow',
-        layer='modification',
-        label={'en': 'Thin snow', 'ru': 'Тонкий снег'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 1,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 1,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost'),
-    ),
-    'deep_snow': Feature(
-        id='deep_snow',
-        layer='modification',
-        label={'en': 'Deep snow', 'ru': 'Глубокий снег'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 1,
-               'wheeled': PROHIBITED,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 1,
-               'battle_armor': 1,
-               'large_vehicle': 1},
-        notes=({'en': 'Piloting +1 for every unit type, hovers and WiGEs included; hovers and '
-                      'WiGEs never bog down in it.',
-                'ru': 'Пилотирование +1 для всех типов юнитов, включая ховеры и экранопланы; '
-                      'ховеры и экранопланы в нём не увязают.'},
-               {'en': 'Wheeled vehicles may still use a road through it.',
-                'ru': 'Колёсная техника может двигаться по дороге через него.'}),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
-                'applyPilotingModifier, getBogDownModifier; units/Tank.java isLocationProhibited'),
-    ),
-    'ice': Feature(
-        id='ice',
-        layer='modification',
-        label={'en': 'Ice', 'ru': 'Лёд'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Moving carefully costs +1 MP (not hover or WiGE).',
-                'ru': 'Осторожное движение стоит +1 ОД (кроме ховеров и экранопланов).'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java applyPilotingModifier; '
-                'moves/MoveStep.java careful movement'),
-    ),
-    'swamp': Feature(
-        id='swamp',
-        layer='modification',
-        label={'en': 'Swamp', 'ru': 'Болото'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 2,
-               'wheeled': 2,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 2,
-               'battle_armor': 2,
-               'large_vehicle': 2},
-        notes=({'en': 'A target stuck in a swamp is -2 to hit; quicksand bogs down automatically.',
-                'ru': 'По застрявшей в болоте цели -2 к попаданию; в зыбучих песках увязание '
-                      'автоматическое.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), units/Terrain.java movementCost, '
-                'applyPilotingModifier'),
-    ),
-    'frozen_mud': Feature(
-        id='frozen_mud',
-        layer='modification',
-        label={'en': 'Frozen mud', 'ru': 'Замёрзшая грязь'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 1,
-               'wheeled': PROHIBITED,
-               'hover': 1,
-               'wige': 1,
-               'vtol': 0,
-               'conventional_infantry': 1,
-               'battle_armor': 1,
-               'large_vehicle': 1},
-        notes=({'en': 'Mud under deep snow or in extreme cold may be played as rough.',
-                'ru': 'Грязь под глубоким снегом или в сильный мороз можно считать неровной '
-                      'местностью.'},
-               {'en': 'Reading: the hex counts as rough for every unit type, so wheeled vehicles '
-                      'are prohibited and hovers pay +1; the seed only promises the Mech the same '
-                      'MP ("the hex could be counted as rough instead of mud").',
-                'ru': 'Прочтение: гекс считается неровным для всех типов юнитов, поэтому колёсная '
-                      'техника не может войти, а ховеры платят +1; сид обещает лишь те же ОД для '
-                      'меха («вместо грязи гекс можно было бы считать неровным»).'}),
-        source='Tactical Operations, Conflicting planetary conditions',
-    ),
-    'half_level': Feature(
-        id='half_level',
-        layer='modification',
-        label={'en': 'Half level', 'ru': 'Половинный уровень'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Lets vehicles go hull-down; movement cost per the expanded table (not '
-                      'encoded).',
-                'ru': 'Позволяет технике укрыть корпус; стоимость движения по расширенной таблице '
-                      '(не закодирована).'},),
-        source='Tactical Operations, p.21, hull-down vehicles',
-    ),
-    'vacuum': Feature(
-        id='vacuum',
-        layer='condition',
-        label={'en': 'Vacuum', 'ru': 'Вакуум'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Units that cannot survive vacuum are destroyed; nothing burns.',
-                'ru': 'Юниты, не выдерживающие вакуума, уничтожаются; ничто не горит.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'whyDoomed, cannotStartFire'),
-    ),
-    'thin_atmosphere': Feature(
-        id='thin_atmosphere',
-        layer='condition',
-        label={'en': 'Thin atmosphere', 'ru': 'Разреженная атмосфера'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Hover, VTOL and WiGE have 2 MP less.',
-                'ru': 'У ховеров, АВВП и экранопланов на 2 ОД меньше.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getMovementMods'),
-    ),
-    'high_gravity': Feature(
-        id='high_gravity',
-        layer='condition',
-        label={'en': 'High gravity', 'ru': 'Высокая гравитация'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Piloting +1 per full 0.5 g of |g - 1| (MegaMek); to-hit: see the scale '
-                      '"Gravity to-hit"; MP change with gravity (not checked).',
-                'ru': 'Пилотирование +1 за каждые полные 0,5 g от |g - 1|; попадание: см. '
-                      '«Гравитация: модификатор попадания»; ОД меняются с гравитацией (не '
-                      'проверено).'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getGravityPilotPenalty; actions/compute/ComputeEnvironmentalToHitMods.java'),
-    ),
-    'low_gravity': Feature(
-        id='low_gravity',
-        layer='condition',
-        label={'en': 'Low gravity', 'ru': 'Низкая гравитация'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Piloting +1 per full 0.5 g of |g - 1| (MegaMek); to-hit: see the scale '
-                      '"Gravity to-hit"; MP change with gravity (not checked).',
-                'ru': 'Пилотирование +1 за каждые полные 0,5 g от |g - 1|; попадание: см. '
-                      '«Гравитация: модификатор попадания»; ОД меняются с гравитацией (не '
-                      'проверено).'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getGravityPilotPenalty; actions/compute/ComputeEnvironmentalToHitMods.java'),
-    ),
-    'light_rain': Feature(
-        id='light_rain',
-        layer='weather',
-        label={'en': 'Light rain', 'ru': 'Слабый дождь'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': '+1 to hit only when the attacker is conventional infantry.',
-                'ru': '+1 к попаданию, только если атакует обычная пехота.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getWeatherHitPenalty'),
-    ),
-    'moderate_rain': Feature(
-        id='moderate_rain',
-        layer='weather',
-        label={'en': 'Moderate rain', 'ru': 'Умеренный дождь'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getWeatherHitPenalty'),
-    ),
-    'heavy_rain': Feature(
-        id='heavy_rain',
-        layer='weather',
-        label={'en': 'Heavy rain', 'ru': 'Сильный дождь'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getWeatherHitPenalty, getWeatherPilotPenalty'),
-    ),
-    'torrential_downpour': Feature(
-        id='torrential_downpour',
-        layer='weather',
-        label={'en': 'Torrential downpour', 'ru': 'Ливень'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getWeatherHitPenalty, getWeatherPilotPenalty'),
-    ),
-    'light_snowfall': Feature(
-        id='light_snowfall',
-        layer='weather',
-        label={'en': 'Light snowfall', 'ru': 'Слабый снегопад'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': '+1 to hit only when the attacker is conventional infantry; brings extreme '
-                      'cold.',
-                'ru': '+1 к попаданию, только если атакует обычная пехота; приносит сильный '
-                      'мороз.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getWeatherHitPenalty'),
-    ),
-    'moderate_snowfall': Feature(
-        id='moderate_snowfall',
-        layer='weather',
-        label={'en': 'Moderate snowfall', 'ru': 'Умеренный снегопад'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getWeatherHitPenalty'),
-    ),
-    'heavy_snowfall': Feature(
-        id='heavy_snowfall',
-        layer='weather',
-        label={'en': 'Heavy snowfall', 'ru': 'Сильный снегопад'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getWeatherHitPenalty, getWeatherPilotPenalty'),
-    ),
-    'blizzard': Feature(
-        id='blizzard',
-        layer='weather',
-        label={'en': 'Blizzard', 'ru': 'Снежная буря'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Piloting and movement effects are not given.',
-                'ru': 'Влияние на пилотирование и движение не указано.'},
-               {'en': 'Reading: weather to-hit applies to weapon attacks only, physical attacks '
-                      'get 0 (the seed: +1 "for the other weapon attacks"; MegaMek applies '
-                      'weather to weapon attacks only).',
-                'ru': 'Прочтение: погодный модификатор попадания действует только на оружейные '
-                      'атаки, физическим атакам 0 («для остальных оружейных атак»; в MegaMek '
-                      'погода учитывается только для оружейных атак).'}),
-        source='Tactical Operations, Ground movement and planetary conditions, worked example',
-    ),
-    'light_fog': Feature(
-        id='light_fog',
-        layer='weather',
-        label={'en': 'Light fog', 'ru': 'Слабый туман'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Moving carefully costs +1 MP a hex.',
-                'ru': 'Осторожное движение стоит +1 ОД за гекс.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), '
-                'actions/compute/ComputeEnvironmentalToHitMods.java; moves/MoveStep.java careful '
-                'movement'),
-    ),
-    'heavy_fog': Feature(
-        id='heavy_fog',
-        layer='weather',
-        label={'en': 'Heavy fog', 'ru': 'Густой туман'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Moving carefully costs +2 MP a hex.',
-                'ru': 'Осторожное движение стоит +2 ОД за гекс.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), '
-                'actions/compute/ComputeEnvironmentalToHitMods.java; moves/MoveStep.java careful '
-                'movement'),
-    ),
-    'extreme_heat': Feature(
-        id='extreme_heat',
-        layer='weather',
-        label={'en': 'Extreme heat (above 50 C)', 'ru': 'Экстремальная жара (выше 50 °C)'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Mechs +1 heat per 10 C above 50; vehicles, ProtoMechs and conventional '
-                      'infantry -1 MP per 10 C.',
-                'ru': 'Мехи +1 тепла за каждые 10 °C выше 50; техника, протомехи и обычная пехота '
-                      '-1 ОД за каждые 10 °C.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getMovementMods'),
-    ),
-    'extreme_cold': Feature(
-        id='extreme_cold',
-        layer='weather',
-        label={'en': 'Extreme cold (below -30 C)', 'ru': 'Сильный мороз (ниже -30 °C)'},
-        costs={'mech': 0,
-               'protomech': 0,
-               'tracked': 0,
-               'wheeled': 0,
-               'hover': 0,
-               'wige': 0,
-               'vtol': 0,
-               'conventional_infantry': 0,
-               'battle_armor': 0,
-               'large_vehicle': 0},
-        notes=({'en': 'Vehicles, ProtoMechs and conventional infantry -1 MP per 10 C below -30; '
-                      'Mechs shed extra heat.',
-                'ru': 'Техника, протомехи и обычная пехота -1 ОД за каждые 10 °C ниже -30; мехи '
-                      'сбрасывают больше тепла.'},),
-        source=('MegaMek source (github.com/MegaMek/megamek, files under '
-                'megamek/src/megamek/common/), planetaryConditions/PlanetaryConditions.java '
-                'getMovementMods'),
-    ),
-    'dust_storm': Feature(
-        id='dust_storm',
-        layer='weather',
-        label={'en': 'Dust storm', 'ru': 'Пыльная буря'},
-        costs={'mech': 1,
-               'protomech': 1,
-               'tracked': 1,
-               'wheeled': 1,
-               'hover': 1,
-               'wige': 1,
-               'vtol': 2,
-               'conventional_infantry': 1,
-               'battle_armor': 1,
-               'large_vehicle': 1},
-        notes=({'en': 'Blown sand scatters lasers and chokes intakes.',
-                'ru': 'Песок рассеивает лазеры и забивает воздухозаборники.'},),
-        source='Desert campaign house rules',
-    ),
-})
+FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
+    {
+        "clear": Feature(
+            id="clear",
+            layer="base",
+            label={"en": "Clear", "ru": "Ровная местность"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Reading: an airship in flight pays 1 MP a hex whatever the "
+                    'terrain, as MegaMek does for VTOLs ("VTOLs pay 1 for '
+                    'everything"); no source states it for airships.',
+                    "ru": "Прочтение: дирижабль в полёте тратит 1 ОД за гекс при любой "
+                    "местности, как АВВП в MegaMek; для дирижаблей это нигде не "
+                    "сказано.",
+                },
+            ),
+            source="Total Warfare, p.52",
+        ),
+        "paved": Feature(
+            id="paved",
+            layer="base",
+            label={"en": "Paved", "ru": "Дорожное покрытие"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            source="Total Warfare, p.52",
+        ),
+        "light_woods": Feature(
+            id="light_woods",
+            layer="base",
+            label={"en": "Light woods", "ru": "Редкий лес"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 1,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": PROHIBITED,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 1,
+            },
+            notes=(
+                {
+                    "en": "Infantry pay nothing extra for light woods.",
+                    "ru": "Пехота не тратит дополнительных ОД в редком лесу.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost; units/Tank.java isLocationProhibited",
+        ),
+        "heavy_woods": Feature(
+            id="heavy_woods",
+            layer="base",
+            label={"en": "Heavy woods", "ru": "Густой лес"},
+            costs={
+                "mech": 2,
+                "protomech": 2,
+                "tracked": PROHIBITED,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": PROHIBITED,
+                "vtol": 0,
+                "conventional_infantry": 1,
+                "battle_armor": 1,
+                "large_vehicle": PROHIBITED,
+            },
+            notes=(
+                {
+                    "en": "Reading: outside gravel piles a large vehicle moves as a "
+                    "tracked vehicle; large hover or wheeled vehicles are not "
+                    "told apart.",
+                    "ru": "Прочтение: вне куч гравия большое транспортное средство "
+                    "движется как гусеничное; большие ховеры и колёсные не "
+                    "различаются.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost; moves/MoveStep.java infantry -1 in woods",
+        ),
+        "ultra_heavy_woods": Feature(
+            id="ultra_heavy_woods",
+            layer="base",
+            label={"en": "Ultra-heavy woods", "ru": "Крайне густой лес"},
+            costs={
+                "mech": PROHIBITED,
+                "protomech": PROHIBITED,
+                "tracked": PROHIBITED,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": PROHIBITED,
+                "vtol": 0,
+                "conventional_infantry": 2,
+                "battle_armor": 2,
+                "large_vehicle": PROHIBITED,
+            },
+            notes=(
+                {
+                    "en": "A single hex blocks line of sight.",
+                    "ru": "Один гекс блокирует линию видимости.",
+                },
+                {
+                    "en": "Infantry +2 is MegaMek's woods discount (3 - 1); "
+                    "unconfirmed from the book.",
+                    "ru": "+2 для пехоты: скидка MegaMek в лесу (3 - 1); по книге не проверено.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Mek.java "
+            "isLocationProhibited; units/Terrain.java movementCost 3, "
+            "moves/MoveStep.java -1 infantry",
+        ),
+        "light_jungle": Feature(
+            id="light_jungle",
+            layer="base",
+            label={"en": "Light jungle", "ru": "Редкие джунгли"},
+            costs={
+                "mech": 2,
+                "protomech": 2,
+                "tracked": PROHIBITED,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": PROHIBITED,
+                "vtol": 0,
+                "conventional_infantry": 2,
+                "battle_armor": 2,
+                "large_vehicle": PROHIBITED,
+            },
+            notes=(
+                {
+                    "en": "Line of sight and fire as light woods.",
+                    "ru": "Линия видимости и огонь как в редком лесу.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost level+1, applyPilotingModifier",
+        ),
+        "heavy_jungle": Feature(
+            id="heavy_jungle",
+            layer="base",
+            label={"en": "Heavy jungle", "ru": "Густые джунгли"},
+            costs={
+                "mech": 3,
+                "protomech": 3,
+                "tracked": PROHIBITED,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": PROHIBITED,
+                "vtol": 0,
+                "conventional_infantry": 3,
+                "battle_armor": 3,
+                "large_vehicle": PROHIBITED,
+            },
+            notes=(
+                {
+                    "en": "Line of sight and fire as heavy woods.",
+                    "ru": "Линия видимости и огонь как в густом лесу.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost level+1, applyPilotingModifier",
+        ),
+        "ultra_heavy_jungle": Feature(
+            id="ultra_heavy_jungle",
+            layer="base",
+            label={"en": "Ultra-heavy jungle", "ru": "Крайне густые джунгли"},
+            costs={
+                "mech": PROHIBITED,
+                "protomech": PROHIBITED,
+                "tracked": PROHIBITED,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": PROHIBITED,
+                "vtol": 0,
+                "conventional_infantry": 4,
+                "battle_armor": 4,
+                "large_vehicle": PROHIBITED,
+            },
+            notes=(
+                {
+                    "en": "Line of sight and fire as ultra-heavy woods; a chainsaw "
+                    "takes three turns per level.",
+                    "ru": "Линия видимости и огонь как в крайне густом лесу; бензопиле "
+                    "нужно три хода на уровень.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "applyPilotingModifier; units/Tank.java isLocationProhibited",
+        ),
+        "rough": Feature(
+            id="rough",
+            layer="base",
+            label={"en": "Rough", "ru": "Неровная местность"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 1,
+                "wheeled": PROHIBITED,
+                "hover": 1,
+                "wige": 1,
+                "vtol": 0,
+                "conventional_infantry": 1,
+                "battle_armor": 1,
+                "large_vehicle": 1,
+            },
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost; units/Tank.java isLocationProhibited",
+        ),
+        "ultra_rough": Feature(
+            id="ultra_rough",
+            layer="base",
+            label={"en": "Ultra-rough", "ru": "Крайне неровная местность"},
+            costs={
+                "mech": 2,
+                "protomech": 2,
+                "tracked": PROHIBITED,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": 2,
+                "vtol": 0,
+                "conventional_infantry": 2,
+                "battle_armor": 2,
+                "large_vehicle": PROHIBITED,
+            },
+            notes=(
+                {
+                    "en": "MegaMekLab's record-sheet table prints +1 MP for Mechs; the "
+                    "piloting modifier is unknown.",
+                    "ru": "В таблице MegaMekLab для мехов +1 ОД; модификатор "
+                    "пилотирования неизвестен.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost; units/Tank.java isLocationProhibited",
+        ),
+        "rubble": Feature(
+            id="rubble",
+            layer="base",
+            label={"en": "Rubble", "ru": "Обломки"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 1,
+                "wheeled": PROHIBITED,
+                "hover": 1,
+                "wige": 1,
+                "vtol": 0,
+                "conventional_infantry": 1,
+                "battle_armor": 1,
+                "large_vehicle": 1,
+            },
+            notes=(
+                {
+                    "en": "A Mech entering rubble makes a piloting roll.",
+                    "ru": "Мех, входящий в обломки, делает бросок пилотирования.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost; units/Tank.java isLocationProhibited",
+        ),
+        "ultra_rubble": Feature(
+            id="ultra_rubble",
+            layer="base",
+            label={"en": "Ultra rubble", "ru": "Крупные обломки"},
+            costs={
+                "mech": 2,
+                "protomech": 2,
+                "tracked": PROHIBITED,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": 2,
+                "vtol": 0,
+                "conventional_infantry": 2,
+                "battle_armor": 2,
+                "large_vehicle": PROHIBITED,
+            },
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost, applyPilotingModifier",
+        ),
+        "sand": Feature(
+            id="sand",
+            layer="base",
+            label={"en": "Sand", "ru": "Песок"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 1,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 1,
+                "battle_armor": 1,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Only large vehicles bog down; wheeled vehicles with a "
+                    "dune-buggy chassis pay nothing.",
+                    "ru": "Увязает только большая техника; колёсная техника с шасси "
+                    "багги не платит.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost, applyPilotingModifier",
+        ),
+        "heavy_industrial": Feature(
+            id="heavy_industrial",
+            layer="base",
+            label={"en": "Heavy industrial zone", "ru": "Плотная промышленная зона"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": PROHIBITED,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Only on a clear or paved hex within 3 hexes of a building; "
+                    "each hex has its own height, 0.5 to 10 levels.",
+                    "ru": "Только на ровном гексе или гексе с дорожным покрытием не "
+                    "далее 3 гексов от здания; у каждого гекса своя высота, от "
+                    "0,5 до 10 уровней.",
+                },
+                {
+                    "en": 'Reading: the seed gives +1 "for all weapon attacks" into or '
+                    "through it, so physical attacks get 0 (MegaMek's terrain "
+                    "to-hit reaches them); 3 intervening hexes block LOS; a WiGE "
+                    "below its height (at ground) is prohibited.",
+                    "ru": "Прочтение: «модификатор попадания +1 для всех оружейных "
+                    "атак» в гекс или сквозь него, поэтому физическим атакам 0 "
+                    "(в MegaMek модификатор местности действует и на них); 3 "
+                    "промежуточных гекса блокируют ЛВ; экраноплан ниже его "
+                    "высоты (на земле) запрещён.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost, applyPilotingModifier; units/Tank.java "
+            "isLocationProhibited",
+        ),
+        "gravel_pile_1": Feature(
+            id="gravel_pile_1",
+            layer="gravel",
+            label={"en": "Gravel pile, level 1", "ru": "Куча гравия, уровень 1"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 1,
+                "wheeled": 1,
+                "hover": PROHIBITED,
+                "wige": 1,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 1,
+            },
+            notes=(
+                {
+                    "en": "Reading: large vehicles pay +1 MP at every level and ignore "
+                    'the piloting modifier (the seed: they "still pay 1 MP to '
+                    'enter"; it could also mean the entry cost alone).',
+                    "ru": "Прочтение: большие транспортные средства платят +1 ОД на "
+                    "любом уровне и игнорируют модификатор пилотирования («все "
+                    "еще оплачивают 1 ОД для входа в гекс с кучей гравия»; "
+                    "возможно, имеется в виду только стоимость входа).",
+                },
+            ),
+            source="Tactical Operations, Gravel piles",
+        ),
+        "gravel_pile_2": Feature(
+            id="gravel_pile_2",
+            layer="gravel",
+            label={"en": "Gravel pile, level 2", "ru": "Куча гравия, уровень 2"},
+            costs={
+                "mech": 2,
+                "protomech": 2,
+                "tracked": 2,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": 2,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 1,
+            },
+            notes=(
+                {
+                    "en": "Needs all six neighbours to be piles or hills of level 1.",
+                    "ru": "Все шесть соседних гексов должны быть кучами или холмами уровня 1.",
+                },
+            ),
+            source="Tactical Operations, Gravel piles",
+        ),
+        "gravel_pile_3": Feature(
+            id="gravel_pile_3",
+            layer="gravel",
+            label={"en": "Gravel pile, level 3", "ru": "Куча гравия, уровень 3"},
+            costs={
+                "mech": 3,
+                "protomech": 3,
+                "tracked": 3,
+                "wheeled": PROHIBITED,
+                "hover": PROHIBITED,
+                "wige": 3,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 1,
+            },
+            notes=(
+                {
+                    "en": "Needs the six neighbours at level 2 and the next ring of "
+                    "twelve at level 1.",
+                    "ru": "Шесть соседей на уровне 2 и следующее кольцо из двенадцати на уровне 1.",
+                },
+                {
+                    "en": "A unit entering a pile as high as itself may bog down and "
+                    "sink by its height (LOS blocked); +2 to get free; infantry "
+                    "never sink; large vehicles never bog down.",
+                    "ru": "Юнит, входящий в кучу не ниже себя, может увязнуть и "
+                    "погрузиться на свою высоту (ЛВ блокируется); +2 к броску, "
+                    "чтобы выбраться; пехота не погружается; большие "
+                    "транспортные средства не увязают.",
+                },
+            ),
+            source="Tactical Operations, Gravel piles",
+        ),
+        "mud": Feature(
+            id="mud",
+            layer="modification",
+            label={"en": "Mud", "ru": "Грязь"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 1,
+                "wheeled": 1,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 1,
+                "battle_armor": 1,
+                "large_vehicle": 1,
+            },
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost, applyPilotingModifier, getBogDownModifier",
+        ),
+        "thin_snow": Feature(
+            id="thin_snow",
+            layer="modification",
+            label={"en": "Thin snow", "ru": "Тонкий снег"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 1,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 1,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost",
+        ),
+        "deep_snow": Feature(
+            id="deep_snow",
+            layer="modification",
+            label={"en": "Deep snow", "ru": "Глубокий снег"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 1,
+                "wheeled": PROHIBITED,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 1,
+                "battle_armor": 1,
+                "large_vehicle": 1,
+            },
+            notes=(
+                {
+                    "en": "Piloting +1 for every unit type, hovers and WiGEs included; "
+                    "hovers and WiGEs never bog down in it.",
+                    "ru": "Пилотирование +1 для всех типов юнитов, включая ховеры и "
+                    "экранопланы; ховеры и экранопланы в нём не увязают.",
+                },
+                {
+                    "en": "Wheeled vehicles may still use a road through it.",
+                    "ru": "Колёсная техника может двигаться по дороге через него.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost, applyPilotingModifier, getBogDownModifier; "
+            "units/Tank.java isLocationProhibited",
+        ),
+        "ice": Feature(
+            id="ice",
+            layer="modification",
+            label={"en": "Ice", "ru": "Лёд"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Moving carefully costs +1 MP (not hover or WiGE).",
+                    "ru": "Осторожное движение стоит +1 ОД (кроме ховеров и экранопланов).",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "applyPilotingModifier; moves/MoveStep.java careful movement",
+        ),
+        "swamp": Feature(
+            id="swamp",
+            layer="modification",
+            label={"en": "Swamp", "ru": "Болото"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 2,
+                "wheeled": 2,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 2,
+                "battle_armor": 2,
+                "large_vehicle": 2,
+            },
+            notes=(
+                {
+                    "en": "A target stuck in a swamp is -2 to hit; quicksand bogs down "
+                    "automatically.",
+                    "ru": "По застрявшей в болоте цели -2 к попаданию; в зыбучих "
+                    "песках увязание автоматическое.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), units/Terrain.java "
+            "movementCost, applyPilotingModifier",
+        ),
+        "frozen_mud": Feature(
+            id="frozen_mud",
+            layer="modification",
+            label={"en": "Frozen mud", "ru": "Замёрзшая грязь"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 1,
+                "wheeled": PROHIBITED,
+                "hover": 1,
+                "wige": 1,
+                "vtol": 0,
+                "conventional_infantry": 1,
+                "battle_armor": 1,
+                "large_vehicle": 1,
+            },
+            notes=(
+                {
+                    "en": "Mud under deep snow or in extreme cold may be played as rough.",
+                    "ru": "Грязь под глубоким снегом или в сильный мороз можно считать "
+                    "неровной местностью.",
+                },
+                {
+                    "en": "Reading: the hex counts as rough for every unit type, so "
+                    "wheeled vehicles are prohibited and hovers pay +1; the seed "
+                    'only promises the Mech the same MP ("the hex could be '
+                    'counted as rough instead of mud").',
+                    "ru": "Прочтение: гекс считается неровным для всех типов юнитов, "
+                    "поэтому колёсная техника не может войти, а ховеры платят "
+                    "+1; сид обещает лишь те же ОД для меха («вместо грязи гекс "
+                    "можно было бы считать неровным»).",
+                },
+            ),
+            source="Tactical Operations, Conflicting planetary conditions",
+        ),
+        "half_level": Feature(
+            id="half_level",
+            layer="modification",
+            label={"en": "Half level", "ru": "Половинный уровень"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Lets vehicles go hull-down; movement cost per the expanded "
+                    "table (not encoded).",
+                    "ru": "Позволяет технике укрыть корпус; стоимость движения по "
+                    "расширенной таблице (не закодирована).",
+                },
+            ),
+            source="Tactical Operations, p.21, hull-down vehicles",
+        ),
+        "vacuum": Feature(
+            id="vacuum",
+            layer="condition",
+            label={"en": "Vacuum", "ru": "Вакуум"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Units that cannot survive vacuum are destroyed; nothing burns.",
+                    "ru": "Юниты, не выдерживающие вакуума, уничтожаются; ничто не горит.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java whyDoomed, cannotStartFire",
+        ),
+        "thin_atmosphere": Feature(
+            id="thin_atmosphere",
+            layer="condition",
+            label={"en": "Thin atmosphere", "ru": "Разреженная атмосфера"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Hover, VTOL and WiGE have 2 MP less.",
+                    "ru": "У ховеров, АВВП и экранопланов на 2 ОД меньше.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getMovementMods",
+        ),
+        "high_gravity": Feature(
+            id="high_gravity",
+            layer="condition",
+            label={"en": "High gravity", "ru": "Высокая гравитация"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Piloting +1 per full 0.5 g of |g - 1| (MegaMek); to-hit: "
+                    'see the scale "Gravity to-hit"; MP change with gravity (not '
+                    "checked).",
+                    "ru": "Пилотирование +1 за каждые полные 0,5 g от |g - 1|; "
+                    "попадание: см. «Гравитация: модификатор попадания»; ОД "
+                    "меняются с гравитацией (не проверено).",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getGravityPilotPenalty; "
+            "actions/compute/ComputeEnvironmentalToHitMods.java",
+        ),
+        "low_gravity": Feature(
+            id="low_gravity",
+            layer="condition",
+            label={"en": "Low gravity", "ru": "Низкая гравитация"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Piloting +1 per full 0.5 g of |g - 1| (MegaMek); to-hit: "
+                    'see the scale "Gravity to-hit"; MP change with gravity (not '
+                    "checked).",
+                    "ru": "Пилотирование +1 за каждые полные 0,5 g от |g - 1|; "
+                    "попадание: см. «Гравитация: модификатор попадания»; ОД "
+                    "меняются с гравитацией (не проверено).",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getGravityPilotPenalty; "
+            "actions/compute/ComputeEnvironmentalToHitMods.java",
+        ),
+        "light_rain": Feature(
+            id="light_rain",
+            layer="weather",
+            label={"en": "Light rain", "ru": "Слабый дождь"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "+1 to hit only when the attacker is conventional infantry.",
+                    "ru": "+1 к попаданию, только если атакует обычная пехота.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getWeatherHitPenalty",
+        ),
+        "moderate_rain": Feature(
+            id="moderate_rain",
+            layer="weather",
+            label={"en": "Moderate rain", "ru": "Умеренный дождь"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getWeatherHitPenalty",
+        ),
+        "heavy_rain": Feature(
+            id="heavy_rain",
+            layer="weather",
+            label={"en": "Heavy rain", "ru": "Сильный дождь"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getWeatherHitPenalty, getWeatherPilotPenalty",
+        ),
+        "torrential_downpour": Feature(
+            id="torrential_downpour",
+            layer="weather",
+            label={"en": "Torrential downpour", "ru": "Ливень"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getWeatherHitPenalty, getWeatherPilotPenalty",
+        ),
+        "light_snowfall": Feature(
+            id="light_snowfall",
+            layer="weather",
+            label={"en": "Light snowfall", "ru": "Слабый снегопад"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "+1 to hit only when the attacker is conventional infantry; "
+                    "brings extreme cold.",
+                    "ru": "+1 к попаданию, только если атакует обычная пехота; "
+                    "приносит сильный мороз.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getWeatherHitPenalty",
+        ),
+        "moderate_snowfall": Feature(
+            id="moderate_snowfall",
+            layer="weather",
+            label={"en": "Moderate snowfall", "ru": "Умеренный снегопад"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getWeatherHitPenalty",
+        ),
+        "heavy_snowfall": Feature(
+            id="heavy_snowfall",
+            layer="weather",
+            label={"en": "Heavy snowfall", "ru": "Сильный снегопад"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getWeatherHitPenalty, getWeatherPilotPenalty",
+        ),
+        "blizzard": Feature(
+            id="blizzard",
+            layer="weather",
+            label={"en": "Blizzard", "ru": "Снежная буря"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Piloting and movement effects are not given.",
+                    "ru": "Влияние на пилотирование и движение не указано.",
+                },
+                {
+                    "en": "Reading: weather to-hit applies to weapon attacks only, "
+                    'physical attacks get 0 (the seed: +1 "for the other weapon '
+                    'attacks"; MegaMek applies weather to weapon attacks only).',
+                    "ru": "Прочтение: погодный модификатор попадания действует только "
+                    "на оружейные атаки, физическим атакам 0 («для остальных "
+                    "оружейных атак»; в MegaMek погода учитывается только для "
+                    "оружейных атак).",
+                },
+            ),
+            source="Tactical Operations, Ground movement and planetary conditions, worked example",
+        ),
+        "light_fog": Feature(
+            id="light_fog",
+            layer="weather",
+            label={"en": "Light fog", "ru": "Слабый туман"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Moving carefully costs +1 MP a hex.",
+                    "ru": "Осторожное движение стоит +1 ОД за гекс.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), actions/compute/ComputeEnviron"
+            "mentalToHitMods.java; moves/MoveStep.java careful movement",
+        ),
+        "heavy_fog": Feature(
+            id="heavy_fog",
+            layer="weather",
+            label={"en": "Heavy fog", "ru": "Густой туман"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Moving carefully costs +2 MP a hex.",
+                    "ru": "Осторожное движение стоит +2 ОД за гекс.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), actions/compute/ComputeEnviron"
+            "mentalToHitMods.java; moves/MoveStep.java careful movement",
+        ),
+        "extreme_heat": Feature(
+            id="extreme_heat",
+            layer="weather",
+            label={"en": "Extreme heat (above 50 C)", "ru": "Экстремальная жара (выше 50 °C)"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Mechs +1 heat per 10 C above 50; vehicles, ProtoMechs and "
+                    "conventional infantry -1 MP per 10 C.",
+                    "ru": "Мехи +1 тепла за каждые 10 °C выше 50; техника, протомехи и "
+                    "обычная пехота -1 ОД за каждые 10 °C.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getMovementMods",
+        ),
+        "extreme_cold": Feature(
+            id="extreme_cold",
+            layer="weather",
+            label={"en": "Extreme cold (below -30 C)", "ru": "Сильный мороз (ниже -30 °C)"},
+            costs={
+                "mech": 0,
+                "protomech": 0,
+                "tracked": 0,
+                "wheeled": 0,
+                "hover": 0,
+                "wige": 0,
+                "vtol": 0,
+                "conventional_infantry": 0,
+                "battle_armor": 0,
+                "large_vehicle": 0,
+            },
+            notes=(
+                {
+                    "en": "Vehicles, ProtoMechs and conventional infantry -1 MP per 10 "
+                    "C below -30; Mechs shed extra heat.",
+                    "ru": "Техника, протомехи и обычная пехота -1 ОД за каждые 10 °C "
+                    "ниже -30; мехи сбрасывают больше тепла.",
+                },
+            ),
+            source="MegaMek source (github.com/MegaMek/megamek, files under "
+            "megamek/src/megamek/common/), planetaryConditions/PlanetaryC"
+            "onditions.java getMovementMods",
+        ),
+        "dust_storm": Feature(
+            id="dust_storm",
+            layer="weather",
+            label={"en": "Dust storm", "ru": "Пыльная буря"},
+            costs={
+                "mech": 1,
+                "protomech": 1,
+                "tracked": 1,
+                "wheeled": 1,
+                "hover": 1,
+                "wige": 1,
+                "vtol": 2,
+                "conventional_infantry": 1,
+                "battle_armor": 1,
+                "large_vehicle": 1,
+            },
+            notes=(
+                {
+                    "en": "Blown sand scatters lasers and chokes intakes.",
+                    "ru": "Песок рассеивает лазеры и забивает воздухозаборники.",
+                },
+            ),
+            source="Desert campaign house rules",
+        ),
+    }
+)
 
-_IGNORES_OTHERS: Final[frozenset[str]] = frozenset(('gravel_pile_1',
-                                                    'gravel_pile_2',
-                                                    'gravel_pile_3'))
-_WHOLE_MAP: Final[frozenset[str]] = frozenset(('vacuum',
-                                               'thin_atmosphere',
-                                               'high_gravity',
-                                               'low_gravity',
-                                               'light_rain',
-                                               'moderate_rain',
-                                               'heavy_rain',
-                                               'torrential_downpour',
-                                               'light_snowfall',
-                                               'moderate_snowfall',
-                                               'heavy_snowfall',
-                                               'blizzard',
-                                               'light_fog',
-                                               'heavy_fog',
-                                               'extreme_heat',
-                                               'extreme_cold',
-                                               'dust_storm'))
-_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(('base', 'gravel'))
+_IGNORES_OTHERS: Final[frozenset[str]] = frozenset(
+    ("gravel_pile_1", "gravel_pile_2", "gravel_pile_3")
+)
+_WHOLE_MAP: Final[frozenset[str]] = frozenset(
+    (
+        "vacuum",
+        "thin_atmosphere",
+        "high_gravity",
+        "low_gravity",
+        "light_rain",
+        "moderate_rain",
+        "heavy_rain",
+        "torrential_downpour",
+        "light_snowfall",
+        "moderate_snowfall",
+        "heavy_snowfall",
+        "blizzard",
+        "light_fog",
+        "heavy_fog",
+        "extreme_heat",
+        "extreme_cold",
+        "dust_storm",
+    )
+)
+_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(("base", "gravel"))
 
-CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-    'weapon': ('ballistic', 'energy', 'missile', 'physical'),
-    'mode': ('mech',
-             'protomech',
-             'tracked',
-             'wheeled',
-             'hover',
-             'wige',
-             'vtol',
-             'conventional_infantry',
-             'battle_armor',
-             'large_vehicle'),
-})
+CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "weapon": ("ballistic", "energy", "missile", "physical"),
+        "mode": (
+            "mech",
+            "protomech",
+            "tracked",
+            "wheeled",
+            "hover",
+            "wige",
+            "vtol",
+            "conventional_infantry",
+            "battle_armor",
+            "large_vehicle",
+        ),
+    }
+)
 
-MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = MappingProxyType({
-    'to_hit': {
-        'clear': {'': 0},
-        'paved': {'': 0},
-        'light_woods': {'': 1},
-        'heavy_woods': {'': 2},
-        'ultra_heavy_woods': {'': 3},
-        'light_jungle': {'': 1},
-        'heavy_jungle': {'': 2},
-        'ultra_heavy_jungle': {'': 3},
-        'rough': {'': 0},
-        'ultra_rough': {'': 0},
-        'rubble': {'': 0},
-        'ultra_rubble': {'': 0},
-        'sand': {'': 0},
-        'heavy_industrial': {'': 1, 'physical': 0},
-        'gravel_pile_1': {},
-        'gravel_pile_2': {},
-        'gravel_pile_3': {},
-        'mud': {'': 0},
-        'thin_snow': {'': 0},
-        'deep_snow': {'': 0},
-        'ice': {'': 0},
-        'swamp': {'': 0},
-        'frozen_mud': {'': 0},
-        'half_level': {},
-        'vacuum': {},
-        'thin_atmosphere': {},
-        'high_gravity': {},
-        'low_gravity': {},
-        'light_rain': {'': 0},
-        'moderate_rain': {'': 1, 'physical': 0},
-        'heavy_rain': {'': 1, 'physical': 0},
-        'torrential_downpour': {'': 2, 'physical': 0},
-        'light_snowfall': {'': 0},
-        'moderate_snowfall': {'': 1, 'physical': 0},
-        'heavy_snowfall': {'': 1, 'physical': 0},
-        'blizzard': {'': 1, 'ballistic': 2, 'physical': 0},
-        'light_fog': {'': 0},
-        'heavy_fog': {'': 0, 'energy': 1},
-        'extreme_heat': {},
-        'extreme_cold': {},
-        'dust_storm': {'': 1, 'energy': 2},
-    },
-    'piloting': {
-        'clear': {'': 0},
-        'paved': {'': 0},
-        'light_woods': {'': 0},
-        'heavy_woods': {'': 0},
-        'ultra_heavy_woods': {'': 0},
-        'light_jungle': {'': 1},
-        'heavy_jungle': {'': 2},
-        'ultra_heavy_jungle': {'': 3},
-        'rough': {'': 0},
-        'ultra_rough': {},
-        'rubble': {'': 0},
-        'ultra_rubble': {'': 1},
-        'sand': {'': 1},
-        'heavy_industrial': {'': 1},
-        'gravel_pile_1': {'': 1, 'large_vehicle': 0},
-        'gravel_pile_2': {'': 2, 'large_vehicle': 0},
-        'gravel_pile_3': {'': 3, 'large_vehicle': 0},
-        'mud': {'': 1, 'hover': 0, 'wige': 0},
-        'thin_snow': {'': 0},
-        'deep_snow': {'': 1},
-        'ice': {'': 4, 'hover': 0, 'wige': 0},
-        'swamp': {'': 2, 'mech': 1},
-        'frozen_mud': {'': 0},
-        'half_level': {},
-        'vacuum': {},
-        'thin_atmosphere': {},
-        'high_gravity': {},
-        'low_gravity': {},
-        'light_rain': {'': 0},
-        'moderate_rain': {'': 0},
-        'heavy_rain': {'': 1},
-        'torrential_downpour': {'': 2},
-        'light_snowfall': {'': 0},
-        'moderate_snowfall': {'': 0},
-        'heavy_snowfall': {'': 1},
-        'blizzard': {},
-        'light_fog': {'': 0},
-        'heavy_fog': {'': 0},
-        'extreme_heat': {},
-        'extreme_cold': {},
-        'dust_storm': {'': 1},
-    },
-    'bog_down_rolls': {
-        'mud': {'': 1},
-        'thin_snow': {},
-        'deep_snow': {'': 1},
-        'ice': {},
-        'swamp': {'': 1},
-        'frozen_mud': {},
-        'half_level': {},
-    },
-})
+MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = MappingProxyType(
+    {
+        "to_hit": {
+            "clear": {"": 0},
+            "paved": {"": 0},
+            "light_woods": {"": 1},
+            "heavy_woods": {"": 2},
+            "ultra_heavy_woods": {"": 3},
+            "light_jungle": {"": 1},
+            "heavy_jungle": {"": 2},
+            "ultra_heavy_jungle": {"": 3},
+            "rough": {"": 0},
+            "ultra_rough": {"": 0},
+            "rubble": {"": 0},
+            "ultra_rubble": {"": 0},
+            "sand": {"": 0},
+            "heavy_industrial": {"": 1, "physical": 0},
+            "gravel_pile_1": {},
+            "gravel_pile_2": {},
+            "gravel_pile_3": {},
+            "mud": {"": 0},
+            "thin_snow": {"": 0},
+            "deep_snow": {"": 0},
+            "ice": {"": 0},
+            "swamp": {"": 0},
+            "frozen_mud": {"": 0},
+            "half_level": {},
+            "vacuum": {},
+            "thin_atmosphere": {},
+            "high_gravity": {},
+            "low_gravity": {},
+            "light_rain": {"": 0},
+            "moderate_rain": {"": 1, "physical": 0},
+            "heavy_rain": {"": 1, "physical": 0},
+            "torrential_downpour": {"": 2, "physical": 0},
+            "light_snowfall": {"": 0},
+            "moderate_snowfall": {"": 1, "physical": 0},
+            "heavy_snowfall": {"": 1, "physical": 0},
+            "blizzard": {"": 1, "ballistic": 2, "physical": 0},
+            "light_fog": {"": 0},
+            "heavy_fog": {"": 0, "energy": 1},
+            "extreme_heat": {},
+            "extreme_cold": {},
+            "dust_storm": {"": 1, "energy": 2},
+        },
+        "piloting": {
+            "clear": {"": 0},
+            "paved": {"": 0},
+            "light_woods": {"": 0},
+            "heavy_woods": {"": 0},
+            "ultra_heavy_woods": {"": 0},
+            "light_jungle": {"": 1},
+            "heavy_jungle": {"": 2},
+            "ultra_heavy_jungle": {"": 3},
+            "rough": {"": 0},
+            "ultra_rough": {},
+            "rubble": {"": 0},
+            "ultra_rubble": {"": 1},
+            "sand": {"": 1},
+            "heavy_industrial": {"": 1},
+            "gravel_pile_1": {"": 1, "large_vehicle": 0},
+            "gravel_pile_2": {"": 2, "large_vehicle": 0},
+            "gravel_pile_3": {"": 3, "large_vehicle": 0},
+            "mud": {"": 1, "hover": 0, "wige": 0},
+            "thin_snow": {"": 0},
+            "deep_snow": {"": 1},
+            "ice": {"": 4, "hover": 0, "wige": 0},
+            "swamp": {"": 2, "mech": 1},
+            "frozen_mud": {"": 0},
+            "half_level": {},
+            "vacuum": {},
+            "thin_atmosphere": {},
+            "high_gravity": {},
+            "low_gravity": {},
+            "light_rain": {"": 0},
+            "moderate_rain": {"": 0},
+            "heavy_rain": {"": 1},
+            "torrential_downpour": {"": 2},
+            "light_snowfall": {"": 0},
+            "moderate_snowfall": {"": 0},
+            "heavy_snowfall": {"": 1},
+            "blizzard": {},
+            "light_fog": {"": 0},
+            "heavy_fog": {"": 0},
+            "extreme_heat": {},
+            "extreme_cold": {},
+            "dust_storm": {"": 1},
+        },
+        "bog_down_rolls": {
+            "mud": {"": 1},
+            "thin_snow": {},
+            "deep_snow": {"": 1},
+            "ice": {},
+            "swamp": {"": 1},
+            "frozen_mud": {},
+            "half_level": {},
+        },
+    }
+)
 """Per modifier, per feature or factor: the value by context value ("" for any)."""
 
 _MODIFIER_CONTEXT: Final[Mapping[str, str | None]] = {
-    'to_hit': 'weapon',
-    'piloting': 'mode',
-    'bog_down_rolls': None,
+    "to_hit": "weapon",
+    "piloting": "mode",
+    "bog_down_rolls": None,
 }
 
 _COMBINATIONS: Final[Mapping[str, tuple[tuple[frozenset[str], float | Marker], ...]]] = {
-    'bog_down_rolls': (
-        (frozenset(('mud', 'deep_snow')), -1),
-        (frozenset(('mud', 'swamp')), -1),
-        (frozenset(('swamp', 'deep_snow')), -1),
-        (frozenset(('mud', 'swamp', 'deep_snow')), 1),
+    "bog_down_rolls": (
+        (frozenset(("mud", "deep_snow")), -1),
+        (frozenset(("mud", "swamp")), -1),
+        (frozenset(("swamp", "deep_snow")), -1),
+        (frozenset(("mud", "swamp", "deep_snow")), 1),
     ),
 }
 
-TABLES: Final[Mapping[str, Table]] = MappingProxyType({
-    'terrain_factor': Table(
-        id='terrain_factor',
-        label={'en': 'Terrain factor', 'ru': 'Коэффициент местности'},
-        columns=(),
-        rows={
-            'light_woods': (50,),
-            'heavy_woods': (90,),
-            'ultra_heavy_woods': (130,),
-            'light_jungle': (50,),
-            'heavy_jungle': (90,),
-            'ultra_heavy_jungle': (130,),
-            'rough': (200,),
-            'paved': (200,),
-            'sand': (100,),
-            'thin_snow': (15,),
-            'deep_snow': (30,),
-            'ice': (40,),
-        },
-        column_labels={},
-        column_notes={},
-    ),
-})
+TABLES: Final[Mapping[str, Table]] = MappingProxyType(
+    {
+        "terrain_factor": Table(
+            id="terrain_factor",
+            label={"en": "Terrain factor", "ru": "Коэффициент местности"},
+            columns=(),
+            rows={
+                "light_woods": (50,),
+                "heavy_woods": (90,),
+                "ultra_heavy_woods": (130,),
+                "light_jungle": (50,),
+                "heavy_jungle": (90,),
+                "ultra_heavy_jungle": (130,),
+                "rough": (200,),
+                "paved": (200,),
+                "sand": (100,),
+                "thin_snow": (15,),
+                "deep_snow": (30,),
+                "ice": (40,),
+            },
+            column_labels={},
+            column_notes={},
+        ),
+    }
+)
 
-DICE_TABLES: Final[Mapping[str, DiceTable]] = MappingProxyType({
-    'terrain_effects': DiceTable(
-        id='terrain_effects',
-        label={'en': 'Terrain Effects', 'ru': 'Эффекты местности'},
-        dice=Dice(2, 6, 0),
-        modifiers={'aerodyne_dropship': 2, 'spheroid_dropship': 4, 'small_craft': 2},
-        rows=(
-            DiceRow(
-                id='no_effect',
-                label={'en': 'No effect', 'ru': 'Нет эффекта'},
-                low=2,
-                high=7,
-                effects={},
-                chance=Fraction(7, 12),
-                chance_with={'aerodyne_dropship': Fraction(5, 18),
-                             'spheroid_dropship': Fraction(1, 12),
-                             'small_craft': Fraction(5, 18)},
-            ),
-            DiceRow(
-                id='fire',
-                label={'en': 'The hex catches fire', 'ru': 'Гекс загорается'},
-                low=8,
-                high=8,
-                effects={'ignites': True},
-                chance=Fraction(5, 36),
-                chance_with={'aerodyne_dropship': Fraction(5, 36),
-                             'spheroid_dropship': Fraction(1, 12),
-                             'small_craft': Fraction(5, 36)},
-            ),
-            DiceRow(
-                id='power_lines',
-                label={'en': 'Power lines fall', 'ru': 'Падают силовые линии'},
-                low=9,
-                high=9,
-                effects={'damage': 3, 'location': 'random'},
-                chance=Fraction(1, 9),
-                chance_with={'aerodyne_dropship': Fraction(1, 6),
-                             'spheroid_dropship': Fraction(1, 9),
-                             'small_craft': Fraction(1, 6)},
-            ),
-            DiceRow(
-                id='minor_explosion',
-                label={'en': 'Minor explosion', 'ru': 'Слабый взрыв'},
-                low=10,
-                high=10,
-                effects={'damage': 5, 'location': 'random', 'ignites': True},
-                chance=Fraction(1, 12),
-                chance_with={'aerodyne_dropship': Fraction(5, 36),
-                             'spheroid_dropship': Fraction(5, 36),
-                             'small_craft': Fraction(5, 36)},
-            ),
-            DiceRow(
-                id='electrical_explosion',
-                label={'en': 'Electrical explosion', 'ru': 'Электрический взрыв'},
-                low=11,
-                high=11,
-                effects={'damage': Dice(1, 6, 3), 'location': 'random'},
-                chance=Fraction(1, 18),
-                chance_with={'aerodyne_dropship': Fraction(1, 9),
-                             'spheroid_dropship': Fraction(1, 6),
-                             'small_craft': Fraction(1, 9)},
-            ),
-            DiceRow(
-                id='major_explosion',
-                label={'en': 'Major explosion', 'ru': 'Сильный взрыв'},
-                low=12,
-                high=None,
-                effects={'damage': Dice(2, 6, 0),
-                         'location': 'random',
-                         'inferno': Dice(1, 6, 0),
-                         'ignites': True},
-                chance=Fraction(1, 36),
-                chance_with={'aerodyne_dropship': Fraction(1, 6),
-                             'spheroid_dropship': Fraction(5, 12),
-                             'small_craft': Fraction(1, 6)},
+DICE_TABLES: Final[Mapping[str, DiceTable]] = MappingProxyType(
+    {
+        "terrain_effects": DiceTable(
+            id="terrain_effects",
+            label={"en": "Terrain Effects", "ru": "Эффекты местности"},
+            dice=Dice(2, 6, 0),
+            modifiers={"aerodyne_dropship": 2, "spheroid_dropship": 4, "small_craft": 2},
+            rows=(
+                DiceRow(
+                    id="no_effect",
+                    label={"en": "No effect", "ru": "Нет эффекта"},
+                    low=2,
+                    high=7,
+                    effects={},
+                    chance=Fraction(7, 12),
+                    chance_with={
+                        "aerodyne_dropship": Fraction(5, 18),
+                        "spheroid_dropship": Fraction(1, 12),
+                        "small_craft": Fraction(5, 18),
+                    },
+                ),
+                DiceRow(
+                    id="fire",
+                    label={"en": "The hex catches fire", "ru": "Гекс загорается"},
+                    low=8,
+                    high=8,
+                    effects={"ignites": True},
+                    chance=Fraction(5, 36),
+                    chance_with={
+                        "aerodyne_dropship": Fraction(5, 36),
+                        "spheroid_dropship": Fraction(1, 12),
+                        "small_craft": Fraction(5, 36),
+                    },
+                ),
+                DiceRow(
+                    id="power_lines",
+                    label={"en": "Power lines fall", "ru": "Падают силовые линии"},
+                    low=9,
+                    high=9,
+                    effects={"damage": 3, "location": "random"},
+                    chance=Fraction(1, 9),
+                    chance_with={
+                        "aerodyne_dropship": Fraction(1, 6),
+                        "spheroid_dropship": Fraction(1, 9),
+                        "small_craft": Fraction(1, 6),
+                    },
+                ),
+                DiceRow(
+                    id="minor_explosion",
+                    label={"en": "Minor explosion", "ru": "Слабый взрыв"},
+                    low=10,
+                    high=10,
+                    effects={"damage": 5, "location": "random", "ignites": True},
+                    chance=Fraction(1, 12),
+                    chance_with={
+                        "aerodyne_dropship": Fraction(5, 36),
+                        "spheroid_dropship": Fraction(5, 36),
+                        "small_craft": Fraction(5, 36),
+                    },
+                ),
+                DiceRow(
+                    id="electrical_explosion",
+                    label={"en": "Electrical explosion", "ru": "Электрический взрыв"},
+                    low=11,
+                    high=11,
+                    effects={"damage": Dice(1, 6, 3), "location": "random"},
+                    chance=Fraction(1, 18),
+                    chance_with={
+                        "aerodyne_dropship": Fraction(1, 9),
+                        "spheroid_dropship": Fraction(1, 6),
+                        "small_craft": Fraction(1, 9),
+                    },
+                ),
+                DiceRow(
+                    id="major_explosion",
+                    label={"en": "Major explosion", "ru": "Сильный взрыв"},
+                    low=12,
+                    high=None,
+                    effects={
+                        "damage": Dice(2, 6, 0),
+                        "location": "random",
+                        "inferno": Dice(1, 6, 0),
+                        "ignites": True,
+                    },
+                    chance=Fraction(1, 36),
+                    chance_with={
+                        "aerodyne_dropship": Fraction(1, 6),
+                        "spheroid_dropship": Fraction(5, 12),
+                        "small_craft": Fraction(1, 6),
+                    },
+                ),
             ),
         ),
-    ),
-})
+    }
+)
 
 _ROLLS: Final[Mapping[str, Mapping[int, int]]] = {
-    'terrain_effects': {2: 0,
-                        3: 0,
-                        4: 0,
-                        5: 0,
-                        6: 0,
-                        7: 0,
-                        8: 1,
-                        9: 2,
-                        10: 3,
-                        11: 4,
-                        12: 5,
-                        13: 5,
-                        14: 5,
-                        15: 5,
-                        16: 5},
+    "terrain_effects": {
+        2: 0,
+        3: 0,
+        4: 0,
+        5: 0,
+        6: 0,
+        7: 0,
+        8: 1,
+        9: 2,
+        10: 3,
+        11: 4,
+        12: 5,
+        13: 5,
+        14: 5,
+        15: 5,
+        16: 5,
+    },
 }
 """Per dice table: every total its dice and declared modifiers reach -> the row's index."""
 
@@ -1712,223 +1998,281 @@ _ROWS_BY_TOTAL: Final[Mapping[str, Mapping[int, DiceRow]]] = {
 }
 """The same, with the rows themselves: what roll() looks up."""
 
-TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({
-    'missed_shot': Trigger(
-        id='missed_shot',
-        label={'en': 'A shot misses its target in the zone', 'ru': 'Промах по цели в зоне'},
-        table='terrain_effects',
-        check=Dice(2, 6, 0),
-        at_least=8,
-        check_chance=Fraction(5, 12),
-        modifier=None,
-        times=1,
-    ),
-    'area_attack': Trigger(
-        id='area_attack',
-        label={'en': 'Area-effect or terrain-reducing attack on the zone',
-               'ru': 'Атака по площади или понижение местности в зоне'},
-        table='terrain_effects',
-        check=Dice(2, 6, 0),
-        at_least=8,
-        check_chance=Fraction(5, 12),
-        modifier=None,
-        times=1,
-    ),
-    'aerospace_landing': Trigger(
-        id='aerospace_landing',
-        label={'en': 'Aerospace unit lands or takes off through a zone hex',
-               'ru': 'Аэрокосмический юнит садится или взлетает через гекс зоны'},
-        table='terrain_effects',
-        check=None,
-        at_least=None,
-        check_chance=Fraction(1, 1),
-        modifier=None,
-        times=1,
-    ),
-    'aerodyne_dropship_landing': Trigger(
-        id='aerodyne_dropship_landing',
-        label={'en': 'Aerodyne DropShip lands or takes off through a zone hex',
-               'ru': 'Аэродинамический дропшип садится или взлетает через гекс зоны'},
-        table='terrain_effects',
-        check=None,
-        at_least=None,
-        check_chance=Fraction(1, 1),
-        modifier='aerodyne_dropship',
-        times=1,
-    ),
-    'spheroid_landing': Trigger(
-        id='spheroid_landing',
-        label={'en': 'Spheroid DropShip lands on the zone',
-               'ru': 'Сфероидный дропшип садится в зону'},
-        table='terrain_effects',
-        check=None,
-        at_least=None,
-        check_chance=Fraction(1, 1),
-        modifier='spheroid_dropship',
-        times=1,
-    ),
-    'spheroid_landing_high': Trigger(
-        id='spheroid_landing_high',
-        label={'en': 'Spheroid DropShip of level 6 or more lands on the zone',
-               'ru': 'Сфероидный дропшип уровня 6 и выше садится в зону'},
-        table='terrain_effects',
-        check=None,
-        at_least=None,
-        check_chance=Fraction(1, 1),
-        modifier='spheroid_dropship',
-        times=2,
-    ),
-    'small_craft_landing_high': Trigger(
-        id='small_craft_landing_high',
-        label={'en': 'Spheroid small craft of level 6 or more lands on the zone',
-               'ru': 'Сфероидное малое судно уровня 6 и выше садится в зону'},
-        table='terrain_effects',
-        check=None,
-        at_least=None,
-        check_chance=Fraction(1, 1),
-        modifier='small_craft',
-        times=2,
-    ),
-    'small_craft_landing': Trigger(
-        id='small_craft_landing',
-        label={'en': 'Spheroid small craft lands on the zone',
-               'ru': 'Сфероидное малое судно садится в зону'},
-        table='terrain_effects',
-        check=None,
-        at_least=None,
-        check_chance=Fraction(1, 1),
-        modifier='small_craft',
-        times=1,
-    ),
-    'airship_entry': Trigger(
-        id='airship_entry',
-        label={'en': 'Airship enters a zone hex', 'ru': 'Дирижабль входит в гекс зоны'},
-        table='terrain_effects',
-        check=None,
-        at_least=None,
-        check_chance=Fraction(1, 1),
-        modifier=None,
-        times=3,
-    ),
-    'burning_zone': Trigger(
-        id='burning_zone',
-        label={'en': 'A zone hex is burning in the end phase',
-               'ru': 'Гекс зоны горит в конечной фазе'},
-        table='terrain_effects',
-        check=None,
-        at_least=None,
-        check_chance=Fraction(1, 1),
-        modifier=None,
-        times=1,
-    ),
-})
+TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType(
+    {
+        "missed_shot": Trigger(
+            id="missed_shot",
+            label={"en": "A shot misses its target in the zone", "ru": "Промах по цели в зоне"},
+            table="terrain_effects",
+            check=Dice(2, 6, 0),
+            at_least=8,
+            check_chance=Fraction(5, 12),
+            modifier=None,
+            times=1,
+        ),
+        "area_attack": Trigger(
+            id="area_attack",
+            label={
+                "en": "Area-effect or terrain-reducing attack on the zone",
+                "ru": "Атака по площади или понижение местности в зоне",
+            },
+            table="terrain_effects",
+            check=Dice(2, 6, 0),
+            at_least=8,
+            check_chance=Fraction(5, 12),
+            modifier=None,
+            times=1,
+        ),
+        "aerospace_landing": Trigger(
+            id="aerospace_landing",
+            label={
+                "en": "Aerospace unit lands or takes off through a zone hex",
+                "ru": "Аэрокосмический юнит садится или взлетает через гекс зоны",
+            },
+            table="terrain_effects",
+            check=None,
+            at_least=None,
+            check_chance=Fraction(1, 1),
+            modifier=None,
+            times=1,
+        ),
+        "aerodyne_dropship_landing": Trigger(
+            id="aerodyne_dropship_landing",
+            label={
+                "en": "Aerodyne DropShip lands or takes off through a zone hex",
+                "ru": "Аэродинамический дропшип садится или взлетает через гекс зоны",
+            },
+            table="terrain_effects",
+            check=None,
+            at_least=None,
+            check_chance=Fraction(1, 1),
+            modifier="aerodyne_dropship",
+            times=1,
+        ),
+        "spheroid_landing": Trigger(
+            id="spheroid_landing",
+            label={
+                "en": "Spheroid DropShip lands on the zone",
+                "ru": "Сфероидный дропшип садится в зону",
+            },
+            table="terrain_effects",
+            check=None,
+            at_least=None,
+            check_chance=Fraction(1, 1),
+            modifier="spheroid_dropship",
+            times=1,
+        ),
+        "spheroid_landing_high": Trigger(
+            id="spheroid_landing_high",
+            label={
+                "en": "Spheroid DropShip of level 6 or more lands on the zone",
+                "ru": "Сфероидный дропшип уровня 6 и выше садится в зону",
+            },
+            table="terrain_effects",
+            check=None,
+            at_least=None,
+            check_chance=Fraction(1, 1),
+            modifier="spheroid_dropship",
+            times=2,
+        ),
+        "small_craft_landing_high": Trigger(
+            id="small_craft_landing_high",
+            label={
+                "en": "Spheroid small craft of level 6 or more lands on the zone",
+                "ru": "Сфероидное малое судно уровня 6 и выше садится в зону",
+            },
+            table="terrain_effects",
+            check=None,
+            at_least=None,
+            check_chance=Fraction(1, 1),
+            modifier="small_craft",
+            times=2,
+        ),
+        "small_craft_landing": Trigger(
+            id="small_craft_landing",
+            label={
+                "en": "Spheroid small craft lands on the zone",
+                "ru": "Сфероидное малое судно садится в зону",
+            },
+            table="terrain_effects",
+            check=None,
+            at_least=None,
+            check_chance=Fraction(1, 1),
+            modifier="small_craft",
+            times=1,
+        ),
+        "airship_entry": Trigger(
+            id="airship_entry",
+            label={"en": "Airship enters a zone hex", "ru": "Дирижабль входит в гекс зоны"},
+            table="terrain_effects",
+            check=None,
+            at_least=None,
+            check_chance=Fraction(1, 1),
+            modifier=None,
+            times=3,
+        ),
+        "burning_zone": Trigger(
+            id="burning_zone",
+            label={
+                "en": "A zone hex is burning in the end phase",
+                "ru": "Гекс зоны горит в конечной фазе",
+            },
+            table="terrain_effects",
+            check=None,
+            at_least=None,
+            check_chance=Fraction(1, 1),
+            modifier=None,
+            times=1,
+        ),
+    }
+)
 
-EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    'blizzard': frozenset(('extreme_heat',
-                           'heavy_rain',
-                           'heavy_snowfall',
-                           'light_rain',
-                           'light_snowfall',
-                           'moderate_rain',
-                           'moderate_snowfall',
-                           'torrential_downpour',
-                           'vacuum')),
-    'deep_snow': frozenset(('extreme_heat',)),
-    'extreme_cold': frozenset(('extreme_heat',)),
-    'extreme_heat': frozenset(('blizzard',
-                               'deep_snow',
-                               'extreme_cold',
-                               'heavy_snowfall',
-                               'ice',
-                               'light_snowfall',
-                               'moderate_snowfall')),
-    'frozen_mud': frozenset(('mud',)),
-    'heavy_fog': frozenset(('light_fog', 'vacuum')),
-    'heavy_rain': frozenset(('blizzard',
-                             'heavy_snowfall',
-                             'light_rain',
-                             'light_snowfall',
-                             'moderate_rain',
-                             'moderate_snowfall',
-                             'torrential_downpour',
-                             'vacuum')),
-    'heavy_snowfall': frozenset(('blizzard',
-                                 'extreme_heat',
-                                 'heavy_rain',
-                                 'light_rain',
-                                 'light_snowfall',
-                                 'moderate_rain',
-                                 'moderate_snowfall',
-                                 'torrential_downpour',
-                                 'vacuum')),
-    'high_gravity': frozenset(('low_gravity',)),
-    'ice': frozenset(('extreme_heat',)),
-    'light_fog': frozenset(('heavy_fog', 'vacuum')),
-    'light_rain': frozenset(('blizzard',
-                             'heavy_rain',
-                             'heavy_snowfall',
-                             'light_snowfall',
-                             'moderate_rain',
-                             'moderate_snowfall',
-                             'torrential_downpour',
-                             'vacuum')),
-    'light_snowfall': frozenset(('blizzard',
-                                 'extreme_heat',
-                                 'heavy_rain',
-                                 'heavy_snowfall',
-                                 'light_rain',
-                                 'moderate_rain',
-                                 'moderate_snowfall',
-                                 'torrential_downpour',
-                                 'vacuum')),
-    'low_gravity': frozenset(('high_gravity',)),
-    'moderate_rain': frozenset(('blizzard',
-                                'heavy_rain',
-                                'heavy_snowfall',
-                                'light_rain',
-                                'light_snowfall',
-                                'moderate_snowfall',
-                                'torrential_downpour',
-                                'vacuum')),
-    'moderate_snowfall': frozenset(('blizzard',
-                                    'extreme_heat',
-                                    'heavy_rain',
-                                    'heavy_snowfall',
-                                    'light_rain',
-                                    'light_snowfall',
-                                    'moderate_rain',
-                                    'torrential_downpour',
-                                    'vacuum')),
-    'mud': frozenset(('frozen_mud',)),
-    'thin_atmosphere': frozenset(('vacuum',)),
-    'torrential_downpour': frozenset(('blizzard',
-                                      'heavy_rain',
-                                      'heavy_snowfall',
-                                      'light_rain',
-                                      'light_snowfall',
-                                      'moderate_rain',
-                                      'moderate_snowfall',
-                                      'vacuum')),
-    'vacuum': frozenset(('blizzard',
-                         'heavy_fog',
-                         'heavy_rain',
-                         'heavy_snowfall',
-                         'light_fog',
-                         'light_rain',
-                         'light_snowfall',
-                         'moderate_rain',
-                         'moderate_snowfall',
-                         'thin_atmosphere',
-                         'torrential_downpour')),
-})
+EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
+    {
+        "blizzard": frozenset(
+            (
+                "extreme_heat",
+                "heavy_rain",
+                "heavy_snowfall",
+                "light_rain",
+                "light_snowfall",
+                "moderate_rain",
+                "moderate_snowfall",
+                "torrential_downpour",
+                "vacuum",
+            )
+        ),
+        "deep_snow": frozenset(("extreme_heat",)),
+        "extreme_cold": frozenset(("extreme_heat",)),
+        "extreme_heat": frozenset(
+            (
+                "blizzard",
+                "deep_snow",
+                "extreme_cold",
+                "heavy_snowfall",
+                "ice",
+                "light_snowfall",
+                "moderate_snowfall",
+            )
+        ),
+        "frozen_mud": frozenset(("mud",)),
+        "heavy_fog": frozenset(("light_fog", "vacuum")),
+        "heavy_rain": frozenset(
+            (
+                "blizzard",
+                "heavy_snowfall",
+                "light_rain",
+                "light_snowfall",
+                "moderate_rain",
+                "moderate_snowfall",
+                "torrential_downpour",
+                "vacuum",
+            )
+        ),
+        "heavy_snowfall": frozenset(
+            (
+                "blizzard",
+                "extreme_heat",
+                "heavy_rain",
+                "light_rain",
+                "light_snowfall",
+                "moderate_rain",
+                "moderate_snowfall",
+                "torrential_downpour",
+                "vacuum",
+            )
+        ),
+        "high_gravity": frozenset(("low_gravity",)),
+        "ice": frozenset(("extreme_heat",)),
+        "light_fog": frozenset(("heavy_fog", "vacuum")),
+        "light_rain": frozenset(
+            (
+                "blizzard",
+                "heavy_rain",
+                "heavy_snowfall",
+                "light_snowfall",
+                "moderate_rain",
+                "moderate_snowfall",
+                "torrential_downpour",
+                "vacuum",
+            )
+        ),
+        "light_snowfall": frozenset(
+            (
+                "blizzard",
+                "extreme_heat",
+                "heavy_rain",
+                "heavy_snowfall",
+                "light_rain",
+                "moderate_rain",
+                "moderate_snowfall",
+                "torrential_downpour",
+                "vacuum",
+            )
+        ),
+        "low_gravity": frozenset(("high_gravity",)),
+        "moderate_rain": frozenset(
+            (
+                "blizzard",
+                "heavy_rain",
+                "heavy_snowfall",
+                "light_rain",
+                "light_snowfall",
+                "moderate_snowfall",
+                "torrential_downpour",
+                "vacuum",
+            )
+        ),
+        "moderate_snowfall": frozenset(
+            (
+                "blizzard",
+                "extreme_heat",
+                "heavy_rain",
+                "heavy_snowfall",
+                "light_rain",
+                "light_snowfall",
+                "moderate_rain",
+                "torrential_downpour",
+                "vacuum",
+            )
+        ),
+        "mud": frozenset(("frozen_mud",)),
+        "thin_atmosphere": frozenset(("vacuum",)),
+        "torrential_downpour": frozenset(
+            (
+                "blizzard",
+                "heavy_rain",
+                "heavy_snowfall",
+                "light_rain",
+                "light_snowfall",
+                "moderate_rain",
+                "moderate_snowfall",
+                "vacuum",
+            )
+        ),
+        "vacuum": frozenset(
+            (
+                "blizzard",
+                "heavy_fog",
+                "heavy_rain",
+                "heavy_snowfall",
+                "light_fog",
+                "light_rain",
+                "light_snowfall",
+                "moderate_rain",
+                "moderate_snowfall",
+                "thin_atmosphere",
+                "torrential_downpour",
+            )
+        ),
+    }
+)
 """Conditions that the rules say cannot be combined, both ways round."""
 
-PARAMS: Final[Mapping[str, float | None]] = MappingProxyType({
-})
+PARAMS: Final[Mapping[str, float | None]] = MappingProxyType({})
 """Scenario parameters; None where the ruleset leaves the value to a house rule."""
 
-_UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {
-}
+_UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {}
 
 GRID_SIZES: Final[Mapping[str, float]] = {}
 """One grid cell in each unit the ruleset gives."""
@@ -1940,8 +2284,7 @@ GRID_DIAGONALS: Final[tuple[int, ...]] = ()
 # ---- checking arguments (called once a cheap test has failed) ------------------------------
 
 
-def _name(function: str, argument: str, value: object, pool: Iterable[object],
-          kind: str) -> None:
+def _name(function: str, argument: str, value: object, pool: Iterable[object], kind: str) -> None:
     """Raise unless ``value`` is a string naming one of ``pool``."""
     if not _isinstance(value, _str):
         raise ArgumentTypeError(function, argument, value, f"must be a str naming a {kind}")
@@ -1966,8 +2309,7 @@ def _flag(function: str, argument: str, value: object) -> None:
         raise ArgumentTypeError(function, argument, value, "must be True or False")
 
 
-def _key(function: str, argument: str, value: object, keys: Iterable[object],
-         kind: str) -> None:
+def _key(function: str, argument: str, value: object, keys: Iterable[object], kind: str) -> None:
     """Raise unless ``value`` is a key of a table: a string, or a finite number for a table
     whose rows are numbers."""
     if _isinstance(value, _Real) and not _isinstance(value, _bool):
@@ -2001,8 +2343,11 @@ def _warn_conflicts(names: tuple[str, ...], stacklevel: int) -> bool:
         return False
     pairs = conflicts(*names)
     for pair in pairs:
-        _warn(f"{pair}: the rules exclude this combination", ConflictWarning,
-              stacklevel=stacklevel + 1)
+        _warn(
+            f"{pair}: the rules exclude this combination",
+            ConflictWarning,
+            stacklevel=stacklevel + 1,
+        )
     return _len(pairs) > 0
 
 
@@ -2027,8 +2372,10 @@ def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
         cost = _move_cost(mode, features)
     if distance.__class__ is _int and distance == 1:
         return cost
-    if not ((distance.__class__ is _int and distance >= 0)
-            or (distance.__class__ is _float and 0.0 <= distance < _INF)):
+    if not (
+        (distance.__class__ is _int and distance >= 0)
+        or (distance.__class__ is _float and 0.0 <= distance < _INF)
+    ):
         _number("move_cost", "distance", distance)
     if _isinstance(cost, (_int, _float)):  # faster than testing for a Marker
         return cost * distance
@@ -2071,9 +2418,7 @@ def _check_place(features: tuple[str, ...]) -> None:
         if feature in seen.values():
             raise InvalidPlace(f"{feature!r} is listed twice")
         if layer in _ONE_PER_PLACE and layer in seen:
-            raise InvalidPlace(
-                f"{seen[layer]!r} and {feature!r} are both {layer!r}: one per place"
-            )
+            raise InvalidPlace(f"{seen[layer]!r} and {feature!r} are both {layer!r}: one per place")
         seen[layer if layer in _ONE_PER_PLACE else feature] = feature
 
 
@@ -2082,9 +2427,7 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
     other features of the place; whole-map conditions and modifier factors still count."""
     if _IGNORES_OTHERS.isdisjoint(names):
         return names
-    return _tuple(
-        n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES
-    )
+    return _tuple(n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES)
 
 
 def can_enter(mode: str, *features: str, available: float | None = None) -> bool:
@@ -2113,8 +2456,13 @@ def modifier(name: str, *items: str, **context: str) -> float | Marker:
         expected = _MODIFIER_CONTEXT[name]
         if context_name != expected:
             raise UnknownName(f"context of {name!r}", context_name, [expected] if expected else [])
-        _name("modifier", context_name, context_value, CONTEXTS[context_name],
-              f"value of {context_name!r}")
+        _name(
+            "modifier",
+            context_name,
+            context_value,
+            CONTEXTS[context_name],
+            f"value of {context_name!r}",
+        )
         key = context_value
     for item in items:
         if not _isinstance(item, _str) or (item not in FEATURES and item not in values):
@@ -2225,16 +2573,19 @@ def gravity_to_hit(deviation: float) -> float:
     Source: MegaMek source (github.com/MegaMek/megamek, files under megamek/src/megamek/common/),
     actions/compute/ComputeEnvironmentalToHitMods.java compileEnvironmentalToHitMods.
     """
-    if not ((deviation.__class__ is _int and deviation >= 0)
-            or (deviation.__class__ is _float and 0.0 <= deviation < _INF)):
-        _number('gravity_to_hit', 'deviation', deviation)
+    if not (
+        (deviation.__class__ is _int and deviation >= 0)
+        or (deviation.__class__ is _float and 0.0 <= deviation < _INF)
+    ):
+        _number("gravity_to_hit", "deviation", deviation)
     value: float = _whole(deviation, 0.2)
     return value
 
 
-STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({
-    'gravity_to_hit': gravity_to_hit,
-})
+STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType(
+    {
+        "gravity_to_hit": gravity_to_hit,
+    }
+)
 
-DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({
-})
+DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({})

@@ -72,49 +72,50 @@ def _whole(amount: float, every: float) -> int:
     (0.6 holds three 0.2, though 0.6 / 0.2 is 2.9999999999999996 in binary floating point)."""
     return _floor(_round(amount / every, 9))
 
+
 __all__ = [
-    'BLOCKED',
-    'CONTEXTS',
-    'D66',
-    'DECISIONS',
-    'DICE_TABLES',
-    'EXCLUSIONS',
-    'FEATURES',
-    'GROUPS',
-    'IMPASSABLE',
-    'LAYERS',
-    'MODES',
-    'MODIFIERS',
-    'PARAMS',
-    'PROHIBITED',
-    'RULESET',
-    'STEPS',
-    'TABLES',
-    'TRIGGERS',
-    'ArgumentError',
-    'ArgumentTypeError',
-    'ConflictWarning',
-    'Dice',
-    'InvalidArgument',
-    'InvalidPlace',
-    'Limit',
-    'Marker',
-    'Outcome',
-    'Quantity',
-    'Rate',
-    'Span',
-    'Trade',
-    'UnfilledParameter',
-    'UnknownName',
-    'can_enter',
-    'conflicts',
-    'flying_move',
-    'lookup',
-    'modifier',
-    'move_cost',
-    'param',
-    'path_cost',
-    'roll',
+    "BLOCKED",
+    "CONTEXTS",
+    "D66",
+    "DECISIONS",
+    "DICE_TABLES",
+    "EXCLUSIONS",
+    "FEATURES",
+    "GROUPS",
+    "IMPASSABLE",
+    "LAYERS",
+    "MODES",
+    "MODIFIERS",
+    "PARAMS",
+    "PROHIBITED",
+    "RULESET",
+    "STEPS",
+    "TABLES",
+    "TRIGGERS",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "ConflictWarning",
+    "Dice",
+    "InvalidArgument",
+    "InvalidPlace",
+    "Limit",
+    "Marker",
+    "Outcome",
+    "Quantity",
+    "Rate",
+    "Span",
+    "Trade",
+    "UnfilledParameter",
+    "UnknownName",
+    "can_enter",
+    "conflicts",
+    "flying_move",
+    "lookup",
+    "modifier",
+    "move_cost",
+    "param",
+    "path_cost",
+    "roll",
 ]
 
 # ---- values and records (the same in every generated module) ----------------------------
@@ -149,7 +150,7 @@ if not TYPE_CHECKING:  # type checkers read the records below as NamedTuple clas
             if _len(values) > _len(fields):
                 raise _TypeError(f"{cls.__name__}() takes {_len(fields)} values")
             complete = [*values]
-            for name in fields[_len(values):]:
+            for name in fields[_len(values) :]:
                 if name in named:
                     complete.append(named.pop(name))
                 elif name in cls._field_defaults:
@@ -223,10 +224,12 @@ class UnknownName(KeyError):
         close = difflib.get_close_matches(_str(name), choices, n=3, cutoff=0.5)
         hint = close or choices[:8]
         if _isinstance(name, _int | _float) and not _isinstance(name, _bool):
-            numbers = [v for v in valid
-                       if _isinstance(v, _int | _float) and not _isinstance(v, _bool)]
-            hint = [_str(v) for v in _sorted(numbers, key=lambda v: (_abs(v - name), v))[:2]
-                    ] or hint
+            numbers = [
+                v for v in valid if _isinstance(v, _int | _float) and not _isinstance(v, _bool)
+            ]
+            hint = [
+                _str(v) for v in _sorted(numbers, key=lambda v: (_abs(v - name), v))[:2]
+            ] or hint
         message = f"unknown {kind} {name!r}"
         if hint:
             message += "; did you mean " + " or ".join(_repr(c) for c in hint) + "?"
@@ -263,8 +266,11 @@ class ArgumentError(Exception):
     what was given; raised as one of the two subclasses below."""
 
     def __init__(self, function: str, argument: str, value: object, reason: str) -> None:
-        got = f"{value!r} ({_type(value).__name__})" if _isinstance(self, _TypeError) else (
-            f"{value!r}")
+        got = (
+            f"{value!r} ({_type(value).__name__})"
+            if _isinstance(self, _TypeError)
+            else (f"{value!r}")
+        )
         _Exception.__init__(self, f"{function}() argument {argument!r} {reason}; got {got}")
         self.function = function
         self.argument = argument
@@ -464,13 +470,12 @@ class Limit(_Record):
 # ---- the ruleset ---------------------------------------------------------------------------
 
 RULESET: Final = Ruleset(
-    id='d20_movement',
-    title='d20 movement and flight',
-    version='1.0.0',
-    digest='sha256:b89fe5f24778b163',
-    languages=('en', 'fr'),
-    extends=(
-    ),
+    id="d20_movement",
+    title="d20 movement and flight",
+    version="1.0.0",
+    digest="sha256:b89fe5f24778b163",
+    languages=("en", "fr"),
+    extends=(),
 )
 
 ENTRY_COST: Final = 0
@@ -479,134 +484,139 @@ ENTRY_COST: Final = 0
 MINIMUM_MOVE: Final[bool] = False
 """Whether a unit that is not prohibited may always make a minimum move."""
 
-MODES: Final[Mapping[str, Mode]] = MappingProxyType({
-})
+MODES: Final[Mapping[str, Mode]] = MappingProxyType({})
 
-GROUPS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-})
+GROUPS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
-LAYERS: Final[Mapping[str, Layer]] = MappingProxyType({
-})
+LAYERS: Final[Mapping[str, Layer]] = MappingProxyType({})
 
-FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
-})
+FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({})
 
 _IGNORES_OTHERS: Final[frozenset[str]] = frozenset(())
 _WHOLE_MAP: Final[frozenset[str]] = frozenset(())
 _ONE_PER_PLACE: Final[frozenset[str]] = frozenset(())
 
-CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-})
+CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
-MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = MappingProxyType({
-})
+MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = MappingProxyType({})
 """Per modifier, per feature or factor: the value by context value ("" for any)."""
 
-_MODIFIER_CONTEXT: Final[Mapping[str, str | None]] = {
-}
+_MODIFIER_CONTEXT: Final[Mapping[str, str | None]] = {}
 
-_COMBINATIONS: Final[Mapping[str, tuple[tuple[frozenset[str], float | Marker], ...]]] = {
-}
+_COMBINATIONS: Final[Mapping[str, tuple[tuple[frozenset[str], float | Marker], ...]]] = {}
 
-TABLES: Final[Mapping[str, Table]] = MappingProxyType({
-    'armor_speed': Table(
-        id='armor_speed',
-        label={'en': 'Speed in armour or under load', 'fr': 'Armure et charge transportée'},
-        columns=('reduced',),
-        rows={
-            6: (Quantity(4.5, 'm'),),
-            9: (Quantity(6, 'm'),),
-            12: (Quantity(9, 'm'),),
-            15: (Quantity(10.5, 'm'),),
-            18: (Quantity(12, 'm'),),
-            21: (Quantity(15, 'm'),),
-            24: (Quantity(16.5, 'm'),),
-            27: (Quantity(18, 'm'),),
-            30: (Quantity(21, 'm'),),
-        },
-        column_labels={'reduced': {'en': 'Reduced speed', 'fr': 'VD réduite'}},
-        column_notes={},
-    ),
-    'flight': Table(
-        id='flight',
-        label={'en': 'Flight manoeuvrability', 'fr': 'Manœuvrabilité en vol'},
-        columns=('perfect', 'good', 'average', 'poor', 'clumsy'),
-        rows={
-            'minimum_speed': ('none', 'none', 'half', 'half', 'half'),
-            'hover': (True, True, False, False, False),
-            'backward': (True, True, False, False, False),
-            'reverse': ('free', Quantity(-1.5, 'm'), False, False, False),
-            'turn': ('any',
-                     Rate(Quantity(90, 'deg'), Quantity(1.5, 'm')),
-                     Rate(Quantity(45, 'deg'), Quantity(1.5, 'm')),
-                     Rate(Quantity(45, 'deg'), Quantity(1.5, 'm')),
-                     Rate(Quantity(45, 'deg'), Quantity(3, 'm'))),
-            'turn_in_place': ('any',
-                              Rate(Quantity(90, 'deg'), Quantity(1.5, 'm')),
-                              Rate(Quantity(45, 'deg'), Quantity(1.5, 'm')),
-                              False,
-                              False),
-            'maximum_turn': ('any',
-                             'any',
-                             Quantity(90, 'deg'),
-                             Quantity(45, 'deg'),
-                             Quantity(45, 'deg')),
-            'up_angle': ('any',
-                         'any',
-                         Quantity(60, 'deg'),
-                         Quantity(45, 'deg'),
-                         Quantity(45, 'deg')),
-            'up_speed': ('full', 'half', 'half', 'half', 'half'),
-            'down_angle': ('any', 'any', 'any', Quantity(45, 'deg'), Quantity(45, 'deg')),
-            'down_speed': ('double', 'double', 'double', 'double', 'double'),
-            'between_down_and_up': (Quantity(0, 'm'),
-                                    Quantity(0, 'm'),
-                                    Quantity(1.5, 'm'),
-                                    Quantity(3, 'm'),
-                                    Quantity(6, 'm')),
-        },
-        column_labels={'perfect': {'en': 'Perfect', 'fr': 'Parfaite'},
-                       'good': {'en': 'Good', 'fr': 'Bonne'},
-                       'average': {'en': 'Average', 'fr': 'Moyenne'},
-                       'poor': {'en': 'Poor', 'fr': 'Médiocre'},
-                       'clumsy': {'en': 'Clumsy', 'fr': 'Déplorable'}},
-        column_notes={'perfect': ({'en': "Example: will-o'-wisp.",
-                                   'fr': 'Exemple : feu follet.'},),
-                      'good': ({'en': 'Example: beholder.', 'fr': 'Exemple : tyrannœil.'},),
-                      'average': ({'en': 'Example: gargoyle.', 'fr': 'Exemple : gargouille.'},),
-                      'poor': ({'en': 'Example: wyvern.', 'fr': 'Exemple : wiverne.'},),
-                      'clumsy': ({'en': 'Example: manticore.', 'fr': 'Exemple : manticore.'},)},
-    ),
-    'stall': Table(
-        id='stall',
-        label={'en': 'Failing the minimum speed', 'fr': 'Vitesse minimale non tenue'},
-        columns=('value',),
-        rows={
-            'first_fall': (Quantity(45, 'm'),),
-            'reflex_dc': (20,),
-            'next_fall': (Quantity(90, 'm'),),
-        },
-        column_labels={'value': {'en': 'Value', 'fr': 'Valeur'}},
-        column_notes={},
-    ),
-    'chase': Table(
-        id='chase',
-        label={'en': 'Chase at equal speed', 'fr': 'Poursuite'},
-        columns=('check',),
-        rows={
-            'short': ('dexterity',),
-            'long': ('constitution',),
-        },
-        column_labels={'check': {'en': 'Opposed check', 'fr': 'Test opposé'}},
-        column_notes={},
-    ),
-})
+TABLES: Final[Mapping[str, Table]] = MappingProxyType(
+    {
+        "armor_speed": Table(
+            id="armor_speed",
+            label={"en": "Speed in armour or under load", "fr": "Armure et charge transportée"},
+            columns=("reduced",),
+            rows={
+                6: (Quantity(4.5, "m"),),
+                9: (Quantity(6, "m"),),
+                12: (Quantity(9, "m"),),
+                15: (Quantity(10.5, "m"),),
+                18: (Quantity(12, "m"),),
+                21: (Quantity(15, "m"),),
+                24: (Quantity(16.5, "m"),),
+                27: (Quantity(18, "m"),),
+                30: (Quantity(21, "m"),),
+            },
+            column_labels={"reduced": {"en": "Reduced speed", "fr": "VD réduite"}},
+            column_notes={},
+        ),
+        "flight": Table(
+            id="flight",
+            label={"en": "Flight manoeuvrability", "fr": "Manœuvrabilité en vol"},
+            columns=("perfect", "good", "average", "poor", "clumsy"),
+            rows={
+                "minimum_speed": ("none", "none", "half", "half", "half"),
+                "hover": (True, True, False, False, False),
+                "backward": (True, True, False, False, False),
+                "reverse": ("free", Quantity(-1.5, "m"), False, False, False),
+                "turn": (
+                    "any",
+                    Rate(Quantity(90, "deg"), Quantity(1.5, "m")),
+                    Rate(Quantity(45, "deg"), Quantity(1.5, "m")),
+                    Rate(Quantity(45, "deg"), Quantity(1.5, "m")),
+                    Rate(Quantity(45, "deg"), Quantity(3, "m")),
+                ),
+                "turn_in_place": (
+                    "any",
+                    Rate(Quantity(90, "deg"), Quantity(1.5, "m")),
+                    Rate(Quantity(45, "deg"), Quantity(1.5, "m")),
+                    False,
+                    False,
+                ),
+                "maximum_turn": (
+                    "any",
+                    "any",
+                    Quantity(90, "deg"),
+                    Quantity(45, "deg"),
+                    Quantity(45, "deg"),
+                ),
+                "up_angle": (
+                    "any",
+                    "any",
+                    Quantity(60, "deg"),
+                    Quantity(45, "deg"),
+                    Quantity(45, "deg"),
+                ),
+                "up_speed": ("full", "half", "half", "half", "half"),
+                "down_angle": ("any", "any", "any", Quantity(45, "deg"), Quantity(45, "deg")),
+                "down_speed": ("double", "double", "double", "double", "double"),
+                "between_down_and_up": (
+                    Quantity(0, "m"),
+                    Quantity(0, "m"),
+                    Quantity(1.5, "m"),
+                    Quantity(3, "m"),
+                    Quantity(6, "m"),
+                ),
+            },
+            column_labels={
+                "perfect": {"en": "Perfect", "fr": "Parfaite"},
+                "good": {"en": "Good", "fr": "Bonne"},
+                "average": {"en": "Average", "fr": "Moyenne"},
+                "poor": {"en": "Poor", "fr": "Médiocre"},
+                "clumsy": {"en": "Clumsy", "fr": "Déplorable"},
+            },
+            column_notes={
+                "perfect": ({"en": "Example: will-o'-wisp.", "fr": "Exemple : feu follet."},),
+                "good": ({"en": "Example: beholder.", "fr": "Exemple : tyrannœil."},),
+                "average": ({"en": "Example: gargoyle.", "fr": "Exemple : gargouille."},),
+                "poor": ({"en": "Example: wyvern.", "fr": "Exemple : wiverne."},),
+                "clumsy": ({"en": "Example: manticore.", "fr": "Exemple : manticore."},),
+            },
+        ),
+        "stall": Table(
+            id="stall",
+            label={"en": "Failing the minimum speed", "fr": "Vitesse minimale non tenue"},
+            columns=("value",),
+            rows={
+                "first_fall": (Quantity(45, "m"),),
+                "reflex_dc": (20,),
+                "next_fall": (Quantity(90, "m"),),
+            },
+            column_labels={"value": {"en": "Value", "fr": "Valeur"}},
+            column_notes={},
+        ),
+        "chase": Table(
+            id="chase",
+            label={"en": "Chase at equal speed", "fr": "Poursuite"},
+            columns=("check",),
+            rows={
+                "short": ("dexterity",),
+                "long": ("constitution",),
+            },
+            column_labels={"check": {"en": "Opposed check", "fr": "Test opposé"}},
+            column_notes={},
+        ),
+    }
+)
 
-DICE_TABLES: Final[Mapping[str, DiceTable]] = MappingProxyType({
-})
+DICE_TABLES: Final[Mapping[str, DiceTable]] = MappingProxyType({})
 
-_ROLLS: Final[Mapping[str, Mapping[int, int]]] = {
-}
+_ROLLS: Final[Mapping[str, Mapping[int, int]]] = {}
 """Per dice table: every total its dice and declared modifiers reach -> the row's index."""
 
 _ROWS_BY_TOTAL: Final[Mapping[str, Mapping[int, DiceRow]]] = {
@@ -615,21 +625,17 @@ _ROWS_BY_TOTAL: Final[Mapping[str, Mapping[int, DiceRow]]] = {
 }
 """The same, with the rows themselves: what roll() looks up."""
 
-TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({
-})
+TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({})
 
-EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-})
+EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({})
 """Conditions that the rules say cannot be combined, both ways round."""
 
-PARAMS: Final[Mapping[str, float | None]] = MappingProxyType({
-})
+PARAMS: Final[Mapping[str, float | None]] = MappingProxyType({})
 """Scenario parameters; None where the ruleset leaves the value to a house rule."""
 
-_UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {
-}
+_UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {}
 
-GRID_SIZES: Final[Mapping[str, float]] = {'square': 1, 'm': 1.5, 'ft': 5}
+GRID_SIZES: Final[Mapping[str, float]] = {"square": 1, "m": 1.5, "ft": 5}
 """One grid cell in each unit the ruleset gives."""
 
 GRID_DIAGONALS: Final[tuple[int, ...]] = (1, 2)
@@ -639,8 +645,7 @@ GRID_DIAGONALS: Final[tuple[int, ...]] = (1, 2)
 # ---- checking arguments (called once a cheap test has failed) ------------------------------
 
 
-def _name(function: str, argument: str, value: object, pool: Iterable[object],
-          kind: str) -> None:
+def _name(function: str, argument: str, value: object, pool: Iterable[object], kind: str) -> None:
     """Raise unless ``value`` is a string naming one of ``pool``."""
     if not _isinstance(value, _str):
         raise ArgumentTypeError(function, argument, value, f"must be a str naming a {kind}")
@@ -665,8 +670,7 @@ def _flag(function: str, argument: str, value: object) -> None:
         raise ArgumentTypeError(function, argument, value, "must be True or False")
 
 
-def _key(function: str, argument: str, value: object, keys: Iterable[object],
-         kind: str) -> None:
+def _key(function: str, argument: str, value: object, keys: Iterable[object], kind: str) -> None:
     """Raise unless ``value`` is a key of a table: a string, or a finite number for a table
     whose rows are numbers."""
     if _isinstance(value, _Real) and not _isinstance(value, _bool):
@@ -700,8 +704,11 @@ def _warn_conflicts(names: tuple[str, ...], stacklevel: int) -> bool:
         return False
     pairs = conflicts(*names)
     for pair in pairs:
-        _warn(f"{pair}: the rules exclude this combination", ConflictWarning,
-              stacklevel=stacklevel + 1)
+        _warn(
+            f"{pair}: the rules exclude this combination",
+            ConflictWarning,
+            stacklevel=stacklevel + 1,
+        )
     return _len(pairs) > 0
 
 
@@ -726,8 +733,10 @@ def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
         cost = _move_cost(mode, features)
     if distance.__class__ is _int and distance == 1:
         return cost
-    if not ((distance.__class__ is _int and distance >= 0)
-            or (distance.__class__ is _float and 0.0 <= distance < _INF)):
+    if not (
+        (distance.__class__ is _int and distance >= 0)
+        or (distance.__class__ is _float and 0.0 <= distance < _INF)
+    ):
         _number("move_cost", "distance", distance)
     if _isinstance(cost, (_int, _float)):  # faster than testing for a Marker
         return cost * distance
@@ -770,9 +779,7 @@ def _check_place(features: tuple[str, ...]) -> None:
         if feature in seen.values():
             raise InvalidPlace(f"{feature!r} is listed twice")
         if layer in _ONE_PER_PLACE and layer in seen:
-            raise InvalidPlace(
-                f"{seen[layer]!r} and {feature!r} are both {layer!r}: one per place"
-            )
+            raise InvalidPlace(f"{seen[layer]!r} and {feature!r} are both {layer!r}: one per place")
         seen[layer if layer in _ONE_PER_PLACE else feature] = feature
 
 
@@ -781,9 +788,7 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
     other features of the place; whole-map conditions and modifier factors still count."""
     if _IGNORES_OTHERS.isdisjoint(names):
         return names
-    return _tuple(
-        n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES
-    )
+    return _tuple(n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES)
 
 
 def can_enter(mode: str, *features: str, available: float | None = None) -> bool:
@@ -811,8 +816,13 @@ def modifier(name: str, *items: str, **context: str) -> float | Marker:
         expected = _MODIFIER_CONTEXT[name]
         if context_name != expected:
             raise UnknownName(f"context of {name!r}", context_name, [expected] if expected else [])
-        _name("modifier", context_name, context_value, CONTEXTS[context_name],
-              f"value of {context_name!r}")
+        _name(
+            "modifier",
+            context_name,
+            context_value,
+            CONTEXTS[context_name],
+            f"value of {context_name!r}",
+        )
         key = context_value
     for item in items:
         if not _isinstance(item, _str) or (item not in FEATURES and item not in values):
@@ -919,89 +929,89 @@ def path_cost(steps: Iterable[str], unit: str | None = None) -> float:
 # ---- table cells the decisions compare with (precomputed) ---------------------------------
 
 _FLIGHT_HOVER: Final[Mapping[str, bool]] = {
-    'perfect': True,
-    'good': True,
-    'average': False,
-    'poor': False,
-    'clumsy': False,
+    "perfect": True,
+    "good": True,
+    "average": False,
+    "poor": False,
+    "clumsy": False,
 }
 """Row 'hover' of table 'flight', per column: yes or no."""
 
 _FLIGHT_BACKWARD: Final[Mapping[str, bool]] = {
-    'perfect': True,
-    'good': True,
-    'average': False,
-    'poor': False,
-    'clumsy': False,
+    "perfect": True,
+    "good": True,
+    "average": False,
+    "poor": False,
+    "clumsy": False,
 }
 """Row 'backward' of table 'flight', per column: yes or no."""
 
 _FLIGHT_TURN: Final[Mapping[str, Limit]] = {
-    'perfect': Limit(math.inf),
-    'good': Limit(90, per=1.5),
-    'average': Limit(45, per=1.5),
-    'poor': Limit(45, per=1.5),
-    'clumsy': Limit(45, per=3),
+    "perfect": Limit(math.inf),
+    "good": Limit(90, per=1.5),
+    "average": Limit(45, per=1.5),
+    "poor": Limit(45, per=1.5),
+    "clumsy": Limit(45, per=3),
 }
 """Row 'turn' of table 'flight', per column: the bound (Limit.over scales a rate)."""
 
 _FLIGHT_MAXIMUM_TURN: Final[Mapping[str, float]] = {
-    'perfect': math.inf,
-    'good': math.inf,
-    'average': 90,
-    'poor': 45,
-    'clumsy': 45,
+    "perfect": math.inf,
+    "good": math.inf,
+    "average": 90,
+    "poor": 45,
+    "clumsy": 45,
 }
 """Row 'maximum_turn' of table 'flight', per column: the bound (math.inf: no limit)."""
 
 _FLIGHT_TURN_IN_PLACE: Final[Mapping[str, Limit]] = {
-    'perfect': Limit(math.inf),
-    'good': Limit(90, per=1.5),
-    'average': Limit(45, per=1.5),
-    'poor': Limit(0),
-    'clumsy': Limit(0),
+    "perfect": Limit(math.inf),
+    "good": Limit(90, per=1.5),
+    "average": Limit(45, per=1.5),
+    "poor": Limit(0),
+    "clumsy": Limit(0),
 }
 """Row 'turn_in_place' of table 'flight', per column: the bound (Limit.over scales a rate)."""
 
 _FLIGHT_UP_ANGLE: Final[Mapping[str, float]] = {
-    'perfect': math.inf,
-    'good': math.inf,
-    'average': 60,
-    'poor': 45,
-    'clumsy': 45,
+    "perfect": math.inf,
+    "good": math.inf,
+    "average": 60,
+    "poor": 45,
+    "clumsy": 45,
 }
 """Row 'up_angle' of table 'flight', per column: the bound (math.inf: no limit)."""
 
 _FLIGHT_DOWN_ANGLE: Final[Mapping[str, float]] = {
-    'perfect': math.inf,
-    'good': math.inf,
-    'average': math.inf,
-    'poor': 45,
-    'clumsy': 45,
+    "perfect": math.inf,
+    "good": math.inf,
+    "average": math.inf,
+    "poor": 45,
+    "clumsy": 45,
 }
 """Row 'down_angle' of table 'flight', per column: the bound (math.inf: no limit)."""
 
 
-_FLYING_MOVE_CANNOT_HOVER: Final = Outcome('cannot_hover', 'This class cannot hover')
+_FLYING_MOVE_CANNOT_HOVER: Final = Outcome("cannot_hover", "This class cannot hover")
 _FLYING_MOVE_CANNOT_FLY_BACKWARD: Final = Outcome(
-    'cannot_fly_backward',
-    'This class cannot fly backward',
+    "cannot_fly_backward",
+    "This class cannot fly backward",
 )
 _FLYING_MOVE_TURN_TOO_SOON: Final = Outcome(
-    'turn_too_soon',
-    'Turn too sharp for the distance flown',
+    "turn_too_soon",
+    "Turn too sharp for the distance flown",
 )
 _FLYING_MOVE_TURN_TOO_SHARP: Final = Outcome(
-    'turn_too_sharp',
-    'Turn sharper than one square allows',
+    "turn_too_sharp",
+    "Turn sharper than one square allows",
 )
 _FLYING_MOVE_CANNOT_TURN_IN_PLACE: Final = Outcome(
-    'cannot_turn_in_place',
-    'Turn in place beyond this class',
+    "cannot_turn_in_place",
+    "Turn in place beyond this class",
 )
-_FLYING_MOVE_CLIMB_TOO_STEEP: Final = Outcome('climb_too_steep', 'Climb too steep')
-_FLYING_MOVE_DIVE_TOO_STEEP: Final = Outcome('dive_too_steep', 'Dive too steep')
-_FLYING_MOVE_LEGAL: Final = Outcome('legal', 'Legal move')
+_FLYING_MOVE_CLIMB_TOO_STEEP: Final = Outcome("climb_too_steep", "Climb too steep")
+_FLYING_MOVE_DIVE_TOO_STEEP: Final = Outcome("dive_too_steep", "Dive too steep")
+_FLYING_MOVE_LEGAL: Final = Outcome("legal", "Legal move")
 
 
 def flying_move(
@@ -1019,36 +1029,46 @@ def flying_move(
 
     Source: d20 movement rules (French reference chapter).
     """
-    if not (maneuverability.__class__ is _str and maneuverability in TABLES['flight'].columns):
+    if not (maneuverability.__class__ is _str and maneuverability in TABLES["flight"].columns):
         _key(
-            'flying_move',
-            'maneuverability',
+            "flying_move",
+            "maneuverability",
             maneuverability,
-            TABLES['flight'].columns,
+            TABLES["flight"].columns,
             "column of 'flight'",
         )
     if not (hover is True or hover is False):
-        _flag('flying_move', 'hover', hover)
+        _flag("flying_move", "hover", hover)
     if not (backward is True or backward is False):
-        _flag('flying_move', 'backward', backward)
-    if not ((turn.__class__ is _int and turn >= 0)
-            or (turn.__class__ is _float and 0.0 <= turn < _INF)):
-        _number('flying_move', 'turn', turn)
-    if not ((after.__class__ is _int and after >= 0)
-            or (after.__class__ is _float and 0.0 <= after < _INF)):
-        _number('flying_move', 'after', after)
-    if not ((turn_in_place.__class__ is _int and turn_in_place >= 0)
-            or (turn_in_place.__class__ is _float and 0.0 <= turn_in_place < _INF)):
-        _number('flying_move', 'turn_in_place', turn_in_place)
-    if not ((spent.__class__ is _int and spent >= 0)
-            or (spent.__class__ is _float and 0.0 <= spent < _INF)):
-        _number('flying_move', 'spent', spent)
-    if not ((climb.__class__ is _int and climb >= 0)
-            or (climb.__class__ is _float and 0.0 <= climb < _INF)):
-        _number('flying_move', 'climb', climb)
-    if not ((dive.__class__ is _int and dive >= 0)
-            or (dive.__class__ is _float and 0.0 <= dive < _INF)):
-        _number('flying_move', 'dive', dive)
+        _flag("flying_move", "backward", backward)
+    if not (
+        (turn.__class__ is _int and turn >= 0) or (turn.__class__ is _float and 0.0 <= turn < _INF)
+    ):
+        _number("flying_move", "turn", turn)
+    if not (
+        (after.__class__ is _int and after >= 0)
+        or (after.__class__ is _float and 0.0 <= after < _INF)
+    ):
+        _number("flying_move", "after", after)
+    if not (
+        (turn_in_place.__class__ is _int and turn_in_place >= 0)
+        or (turn_in_place.__class__ is _float and 0.0 <= turn_in_place < _INF)
+    ):
+        _number("flying_move", "turn_in_place", turn_in_place)
+    if not (
+        (spent.__class__ is _int and spent >= 0)
+        or (spent.__class__ is _float and 0.0 <= spent < _INF)
+    ):
+        _number("flying_move", "spent", spent)
+    if not (
+        (climb.__class__ is _int and climb >= 0)
+        or (climb.__class__ is _float and 0.0 <= climb < _INF)
+    ):
+        _number("flying_move", "climb", climb)
+    if not (
+        (dive.__class__ is _int and dive >= 0) or (dive.__class__ is _float and 0.0 <= dive < _INF)
+    ):
+        _number("flying_move", "dive", dive)
     if hover and not _FLIGHT_HOVER[maneuverability]:
         return _FLYING_MOVE_CANNOT_HOVER
     if backward and not _FLIGHT_BACKWARD[maneuverability]:
@@ -1066,9 +1086,10 @@ def flying_move(
     return _FLYING_MOVE_LEGAL
 
 
-STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({
-})
+STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({})
 
-DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({
-    'flying_move': flying_move,
-})
+DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType(
+    {
+        "flying_move": flying_move,
+    }
+)

@@ -72,49 +72,50 @@ def _whole(amount: float, every: float) -> int:
     (0.6 holds three 0.2, though 0.6 / 0.2 is 2.9999999999999996 in binary floating point)."""
     return _floor(_round(amount / every, 9))
 
+
 __all__ = [
-    'BLOCKED',
-    'CONTEXTS',
-    'D66',
-    'DECISIONS',
-    'DICE_TABLES',
-    'EXCLUSIONS',
-    'FEATURES',
-    'GROUPS',
-    'IMPASSABLE',
-    'LAYERS',
-    'MODES',
-    'MODIFIERS',
-    'PARAMS',
-    'PROHIBITED',
-    'RULESET',
-    'STEPS',
-    'TABLES',
-    'TRIGGERS',
-    'ArgumentError',
-    'ArgumentTypeError',
-    'ConflictWarning',
-    'Dice',
-    'InvalidArgument',
-    'InvalidPlace',
-    'Marker',
-    'Outcome',
-    'Quantity',
-    'Rate',
-    'Span',
-    'Trade',
-    'UnfilledParameter',
-    'UnknownName',
-    'camouflage',
-    'can_enter',
-    'conflicts',
-    'line_of_sight',
-    'lookup',
-    'modifier',
-    'move_cost',
-    'param',
-    'path_cost',
-    'roll',
+    "BLOCKED",
+    "CONTEXTS",
+    "D66",
+    "DECISIONS",
+    "DICE_TABLES",
+    "EXCLUSIONS",
+    "FEATURES",
+    "GROUPS",
+    "IMPASSABLE",
+    "LAYERS",
+    "MODES",
+    "MODIFIERS",
+    "PARAMS",
+    "PROHIBITED",
+    "RULESET",
+    "STEPS",
+    "TABLES",
+    "TRIGGERS",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "ConflictWarning",
+    "Dice",
+    "InvalidArgument",
+    "InvalidPlace",
+    "Marker",
+    "Outcome",
+    "Quantity",
+    "Rate",
+    "Span",
+    "Trade",
+    "UnfilledParameter",
+    "UnknownName",
+    "camouflage",
+    "can_enter",
+    "conflicts",
+    "line_of_sight",
+    "lookup",
+    "modifier",
+    "move_cost",
+    "param",
+    "path_cost",
+    "roll",
 ]
 
 # ---- values and records (the same in every generated module) ----------------------------
@@ -149,7 +150,7 @@ if not TYPE_CHECKING:  # type checkers read the records below as NamedTuple clas
             if _len(values) > _len(fields):
                 raise _TypeError(f"{cls.__name__}() takes {_len(fields)} values")
             complete = [*values]
-            for name in fields[_len(values):]:
+            for name in fields[_len(values) :]:
                 if name in named:
                     complete.append(named.pop(name))
                 elif name in cls._field_defaults:
@@ -223,10 +224,12 @@ class UnknownName(KeyError):
         close = difflib.get_close_matches(_str(name), choices, n=3, cutoff=0.5)
         hint = close or choices[:8]
         if _isinstance(name, _int | _float) and not _isinstance(name, _bool):
-            numbers = [v for v in valid
-                       if _isinstance(v, _int | _float) and not _isinstance(v, _bool)]
-            hint = [_str(v) for v in _sorted(numbers, key=lambda v: (_abs(v - name), v))[:2]
-                    ] or hint
+            numbers = [
+                v for v in valid if _isinstance(v, _int | _float) and not _isinstance(v, _bool)
+            ]
+            hint = [
+                _str(v) for v in _sorted(numbers, key=lambda v: (_abs(v - name), v))[:2]
+            ] or hint
         message = f"unknown {kind} {name!r}"
         if hint:
             message += "; did you mean " + " or ".join(_repr(c) for c in hint) + "?"
@@ -263,8 +266,11 @@ class ArgumentError(Exception):
     what was given; raised as one of the two subclasses below."""
 
     def __init__(self, function: str, argument: str, value: object, reason: str) -> None:
-        got = f"{value!r} ({_type(value).__name__})" if _isinstance(self, _TypeError) else (
-            f"{value!r}")
+        got = (
+            f"{value!r} ({_type(value).__name__})"
+            if _isinstance(self, _TypeError)
+            else (f"{value!r}")
+        )
         _Exception.__init__(self, f"{function}() argument {argument!r} {reason}; got {got}")
         self.function = function
         self.argument = argument
@@ -450,14 +456,12 @@ class Outcome(_Record):
 # ---- the ruleset ---------------------------------------------------------------------------
 
 RULESET: Final = Ruleset(
-    id='generic_wargame_skirmish',
-    title='Generic wargame: skirmish allowances',
-    version='1.0.0',
-    digest='sha256:86b06856ca6b78da',
-    languages=('en', 'fr'),
-    extends=(
-        Ancestor('generic_wargame', '1.0.0', 'sha256:1de64460b2ad7ed8'),
-    ),
+    id="generic_wargame_skirmish",
+    title="Generic wargame: skirmish allowances",
+    version="1.0.0",
+    digest="sha256:86b06856ca6b78da",
+    languages=("en", "fr"),
+    extends=(Ancestor("generic_wargame", "1.0.0", "sha256:1de64460b2ad7ed8"),),
 )
 
 ENTRY_COST: Final = 0
@@ -466,232 +470,281 @@ ENTRY_COST: Final = 0
 MINIMUM_MOVE: Final[bool] = False
 """Whether a unit that is not prohibited may always make a minimum move."""
 
-MODES: Final[Mapping[str, Mode]] = MappingProxyType({
-    'infantry': Mode(
-        id='infantry',
-        label={'en': 'Infantry', 'fr': 'Infanterie'},
-    ),
-    'wheeled': Mode(
-        id='wheeled',
-        label={'en': 'Wheeled vehicles', 'fr': 'Véhicules à roues'},
-    ),
-    'tracked': Mode(
-        id='tracked',
-        label={'en': 'Tracked vehicles', 'fr': 'Véhicules chenillés'},
-    ),
-})
+MODES: Final[Mapping[str, Mode]] = MappingProxyType(
+    {
+        "infantry": Mode(
+            id="infantry",
+            label={"en": "Infantry", "fr": "Infanterie"},
+        ),
+        "wheeled": Mode(
+            id="wheeled",
+            label={"en": "Wheeled vehicles", "fr": "Véhicules à roues"},
+        ),
+        "tracked": Mode(
+            id="tracked",
+            label={"en": "Tracked vehicles", "fr": "Véhicules chenillés"},
+        ),
+    }
+)
 
-GROUPS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-})
+GROUPS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
-LAYERS: Final[Mapping[str, Layer]] = MappingProxyType({
-    'category': Layer(
-        id='category',
-        label={'en': 'Movement category', 'fr': 'Catégorie de déplacement'},
-        scope='one',
-        features=('road', 'clear', 'difficult', 'impassable'),
-    ),
-    'terrain': Layer(
-        id='terrain',
-        label={'en': 'Terrain', 'fr': 'Terrain'},
-        scope='one',
-        features=('paved_road',
-                  'dry_track',
-                  'meadow',
-                  'field',
-                  'firm_desert',
-                  'ploughed_field',
-                  'rocky_ground',
-                  'mud',
-                  'ruins',
-                  'cliffs',
-                  'deep_river'),
-    ),
-})
+LAYERS: Final[Mapping[str, Layer]] = MappingProxyType(
+    {
+        "category": Layer(
+            id="category",
+            label={"en": "Movement category", "fr": "Catégorie de déplacement"},
+            scope="one",
+            features=("road", "clear", "difficult", "impassable"),
+        ),
+        "terrain": Layer(
+            id="terrain",
+            label={"en": "Terrain", "fr": "Terrain"},
+            scope="one",
+            features=(
+                "paved_road",
+                "dry_track",
+                "meadow",
+                "field",
+                "firm_desert",
+                "ploughed_field",
+                "rocky_ground",
+                "mud",
+                "ruins",
+                "cliffs",
+                "deep_river",
+            ),
+        ),
+    }
+)
 
-FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
-    'road': Feature(
-        id='road',
-        layer='category',
-        label={'en': 'Road', 'fr': 'Route'},
-        costs={'infantry': 0.06666666666666667, 'wheeled': 0.025, 'tracked': 0.03333333333333333},
-        notes=({'en': 'Paved roads; tracks that are not muddy count as road.',
-                'fr': 'Routes revêtues ; les chemins non boueux comptent comme route.'},),
-    ),
-    'clear': Feature(
-        id='clear',
-        layer='category',
-        label={'en': 'Clear terrain', 'fr': 'Terrain clair'},
-        costs={'infantry': 0.1, 'wheeled': 0.05, 'tracked': 0.05},
-        notes=({'en': 'Ground that does not slow movement: meadow, fields, firm desert.',
-                'fr': 'Terrain sans pénalité : prairie, champs, désert stable.'},),
-    ),
-    'difficult': Feature(
-        id='difficult',
-        layer='category',
-        label={'en': 'Difficult terrain', 'fr': 'Terrain difficile'},
-        costs={'infantry': 0.2, 'wheeled': 0.125, 'tracked': 0.1},
-        notes=({'en': 'Ground that slows movement: rocky, muddy, ruins.',
-                'fr': 'Terrain pénalisant : rocailleux, boueux, ruines.'},),
-    ),
-    'impassable': Feature(
-        id='impassable',
-        layer='category',
-        label={'en': 'Impassable', 'fr': 'Terrain infranchissable'},
-        costs={'infantry': IMPASSABLE, 'wheeled': IMPASSABLE, 'tracked': IMPASSABLE},
-        notes=({'en': 'Cliffs, deep rivers.', 'fr': 'Falaises, rivières profondes.'},),
-    ),
-    'paved_road': Feature(
-        id='paved_road',
-        layer='terrain',
-        label={'en': 'Paved road', 'fr': 'Route revêtue'},
-        costs={'infantry': 0.06666666666666667, 'wheeled': 0.025, 'tracked': 0.03333333333333333},
-    ),
-    'dry_track': Feature(
-        id='dry_track',
-        layer='terrain',
-        label={'en': 'Track, not muddy', 'fr': 'Chemin non boueux'},
-        costs={'infantry': 0.06666666666666667, 'wheeled': 0.025, 'tracked': 0.03333333333333333},
-    ),
-    'meadow': Feature(
-        id='meadow',
-        layer='terrain',
-        label={'en': 'Meadow', 'fr': 'Prairie'},
-        costs={'infantry': 0.1, 'wheeled': 0.05, 'tracked': 0.05},
-    ),
-    'field': Feature(
-        id='field',
-        layer='terrain',
-        label={'en': 'Field', 'fr': 'Champ'},
-        costs={'infantry': 0.1, 'wheeled': 0.05, 'tracked': 0.05},
-    ),
-    'firm_desert': Feature(
-        id='firm_desert',
-        layer='terrain',
-        label={'en': 'Firm desert', 'fr': 'Désert stable'},
-        costs={'infantry': 0.1, 'wheeled': 0.05, 'tracked': 0.05},
-    ),
-    'ploughed_field': Feature(
-        id='ploughed_field',
-        layer='terrain',
-        label={'en': 'Ploughed field', 'fr': 'Champ labouré'},
-        costs={'infantry': 0.1, 'wheeled': 0.125, 'tracked': 0.05},
-        notes=({'en': 'No hindrance for infantry; difficult for wheeled vehicles.',
-                'fr': "Sans effet pour l'infanterie ; difficile pour les véhicules à roues."},),
-    ),
-    'rocky_ground': Feature(
-        id='rocky_ground',
-        layer='terrain',
-        label={'en': 'Rocky ground', 'fr': 'Terrain rocailleux'},
-        costs={'infantry': 0.2, 'wheeled': 0.125, 'tracked': 0.1},
-    ),
-    'mud': Feature(
-        id='mud',
-        layer='terrain',
-        label={'en': 'Mud', 'fr': 'Boue'},
-        costs={'infantry': 0.2, 'wheeled': 0.125, 'tracked': 0.1},
-    ),
-    'ruins': Feature(
-        id='ruins',
-        layer='terrain',
-        label={'en': 'Ruins', 'fr': 'Ruines'},
-        costs={'infantry': 0.2, 'wheeled': 0.125, 'tracked': 0.1},
-    ),
-    'cliffs': Feature(
-        id='cliffs',
-        layer='terrain',
-        label={'en': 'Cliffs', 'fr': 'Falaises'},
-        costs={'infantry': IMPASSABLE, 'wheeled': IMPASSABLE, 'tracked': IMPASSABLE},
-    ),
-    'deep_river': Feature(
-        id='deep_river',
-        layer='terrain',
-        label={'en': 'Deep river', 'fr': 'Rivière profonde'},
-        costs={'infantry': IMPASSABLE, 'wheeled': IMPASSABLE, 'tracked': IMPASSABLE},
-    ),
-})
+FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
+    {
+        "road": Feature(
+            id="road",
+            layer="category",
+            label={"en": "Road", "fr": "Route"},
+            costs={
+                "infantry": 0.06666666666666667,
+                "wheeled": 0.025,
+                "tracked": 0.03333333333333333,
+            },
+            notes=(
+                {
+                    "en": "Paved roads; tracks that are not muddy count as road.",
+                    "fr": "Routes revêtues ; les chemins non boueux comptent comme route.",
+                },
+            ),
+        ),
+        "clear": Feature(
+            id="clear",
+            layer="category",
+            label={"en": "Clear terrain", "fr": "Terrain clair"},
+            costs={"infantry": 0.1, "wheeled": 0.05, "tracked": 0.05},
+            notes=(
+                {
+                    "en": "Ground that does not slow movement: meadow, fields, firm desert.",
+                    "fr": "Terrain sans pénalité : prairie, champs, désert stable.",
+                },
+            ),
+        ),
+        "difficult": Feature(
+            id="difficult",
+            layer="category",
+            label={"en": "Difficult terrain", "fr": "Terrain difficile"},
+            costs={"infantry": 0.2, "wheeled": 0.125, "tracked": 0.1},
+            notes=(
+                {
+                    "en": "Ground that slows movement: rocky, muddy, ruins.",
+                    "fr": "Terrain pénalisant : rocailleux, boueux, ruines.",
+                },
+            ),
+        ),
+        "impassable": Feature(
+            id="impassable",
+            layer="category",
+            label={"en": "Impassable", "fr": "Terrain infranchissable"},
+            costs={"infantry": IMPASSABLE, "wheeled": IMPASSABLE, "tracked": IMPASSABLE},
+            notes=({"en": "Cliffs, deep rivers.", "fr": "Falaises, rivières profondes."},),
+        ),
+        "paved_road": Feature(
+            id="paved_road",
+            layer="terrain",
+            label={"en": "Paved road", "fr": "Route revêtue"},
+            costs={
+                "infantry": 0.06666666666666667,
+                "wheeled": 0.025,
+                "tracked": 0.03333333333333333,
+            },
+        ),
+        "dry_track": Feature(
+            id="dry_track",
+            layer="terrain",
+            label={"en": "Track, not muddy", "fr": "Chemin non boueux"},
+            costs={
+                "infantry": 0.06666666666666667,
+                "wheeled": 0.025,
+                "tracked": 0.03333333333333333,
+            },
+        ),
+        "meadow": Feature(
+            id="meadow",
+            layer="terrain",
+            label={"en": "Meadow", "fr": "Prairie"},
+            costs={"infantry": 0.1, "wheeled": 0.05, "tracked": 0.05},
+        ),
+        "field": Feature(
+            id="field",
+            layer="terrain",
+            label={"en": "Field", "fr": "Champ"},
+            costs={"infantry": 0.1, "wheeled": 0.05, "tracked": 0.05},
+        ),
+        "firm_desert": Feature(
+            id="firm_desert",
+            layer="terrain",
+            label={"en": "Firm desert", "fr": "Désert stable"},
+            costs={"infantry": 0.1, "wheeled": 0.05, "tracked": 0.05},
+        ),
+        "ploughed_field": Feature(
+            id="ploughed_field",
+            layer="terrain",
+            label={"en": "Ploughed field", "fr": "Champ labouré"},
+            costs={"infantry": 0.1, "wheeled": 0.125, "tracked": 0.05},
+            notes=(
+                {
+                    "en": "No hindrance for infantry; difficult for wheeled vehicles.",
+                    "fr": "Sans effet pour l'infanterie ; difficile pour les véhicules à roues.",
+                },
+            ),
+        ),
+        "rocky_ground": Feature(
+            id="rocky_ground",
+            layer="terrain",
+            label={"en": "Rocky ground", "fr": "Terrain rocailleux"},
+            costs={"infantry": 0.2, "wheeled": 0.125, "tracked": 0.1},
+        ),
+        "mud": Feature(
+            id="mud",
+            layer="terrain",
+            label={"en": "Mud", "fr": "Boue"},
+            costs={"infantry": 0.2, "wheeled": 0.125, "tracked": 0.1},
+        ),
+        "ruins": Feature(
+            id="ruins",
+            layer="terrain",
+            label={"en": "Ruins", "fr": "Ruines"},
+            costs={"infantry": 0.2, "wheeled": 0.125, "tracked": 0.1},
+        ),
+        "cliffs": Feature(
+            id="cliffs",
+            layer="terrain",
+            label={"en": "Cliffs", "fr": "Falaises"},
+            costs={"infantry": IMPASSABLE, "wheeled": IMPASSABLE, "tracked": IMPASSABLE},
+        ),
+        "deep_river": Feature(
+            id="deep_river",
+            layer="terrain",
+            label={"en": "Deep river", "fr": "Rivière profonde"},
+            costs={"infantry": IMPASSABLE, "wheeled": IMPASSABLE, "tracked": IMPASSABLE},
+        ),
+    }
+)
 
 _IGNORES_OTHERS: Final[frozenset[str]] = frozenset(())
 _WHOLE_MAP: Final[frozenset[str]] = frozenset(())
-_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(('category', 'terrain'))
+_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(("category", "terrain"))
 
-CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-})
+CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
-MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = MappingProxyType({
-    'protection': {
-        'protection_1': {'': 1},
-        'protection_2': {'': 2},
-        'protection_3': {'': 3},
-        'protection_4': {'': 4},
-        'protection_5': {'': 5},
-        'protection_6': {'': 6},
-        'protection_7': {'': 7},
-        'protection_8': {'': 8},
-    },
-})
+MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = MappingProxyType(
+    {
+        "protection": {
+            "protection_1": {"": 1},
+            "protection_2": {"": 2},
+            "protection_3": {"": 3},
+            "protection_4": {"": 4},
+            "protection_5": {"": 5},
+            "protection_6": {"": 6},
+            "protection_7": {"": 7},
+            "protection_8": {"": 8},
+        },
+    }
+)
 """Per modifier, per feature or factor: the value by context value ("" for any)."""
 
 _MODIFIER_CONTEXT: Final[Mapping[str, str | None]] = {
-    'protection': None,
+    "protection": None,
 }
 
-_COMBINATIONS: Final[Mapping[str, tuple[tuple[frozenset[str], float | Marker], ...]]] = {
-}
+_COMBINATIONS: Final[Mapping[str, tuple[tuple[frozenset[str], float | Marker], ...]]] = {}
 
-TABLES: Final[Mapping[str, Table]] = MappingProxyType({
-    'obstacle': Table(
-        id='obstacle',
-        label={'en': 'Linear obstacles', 'fr': 'Obstacles linéaires'},
-        columns=('cost', 'test', 'roll', 'placed', 'distance', 'then', 'on_failure'),
-        rows={
-            'low': (Quantity(1, 'PA'), 'none', None, 'beyond', Quantity(10, 'cm'), None, None),
-            'high': (Quantity(1, 'PA'),
-                     'experience',
-                     Dice(1, 10, 0),
-                     'beyond',
-                     None,
-                     None,
-                     'stays'),
-            'ford': (Quantity(1, 'PA'), 'none', None, 'far_bank', None, 'difficult', None),
-            'climb': (Quantity(1, 'PA'),
-                      'experience',
-                      Dice(1, 10, 0),
-                      'from_start',
-                      Quantity(10, 'cm'),
-                      None,
-                      'stays'),
-        },
-        column_labels={'cost': {'en': 'Cost', 'fr': 'Coût'},
-                       'test': {'en': 'Test', 'fr': 'Test'},
-                       'roll': {'en': 'Roll', 'fr': 'Jet'},
-                       'placed': {'en': 'Unit placed', 'fr': "Placement de l'unité"},
-                       'distance': {'en': 'Distance', 'fr': 'Distance'},
-                       'then': {'en': 'Then moves at', 'fr': 'Puis se déplace à'},
-                       'on_failure': {'en': 'On failure', 'fr': "En cas d'échec"}},
-        column_notes={'roll': ({'en': "The leader's aptitude modifies the d10.",
-                                'fr': "L'aptitude du chef modifie le D10."},)},
-    ),
-    'visibility': Table(
-        id='visibility',
-        label={'en': 'Visibility in cover', 'fr': 'Visibilité sous couvert'},
-        columns=('target', 'reach'),
-        rows={
-            'open': ('fully_seen', 'any'),
-            'light': ('partly_hidden', Quantity(20, 'cm')),
-            'dense': ('hidden', Quantity(10, 'cm')),
-        },
-        column_labels={'target': {'en': 'Target', 'fr': 'Cible'},
-                       'reach': {'en': 'Line of sight inside', 'fr': "Ligne de vue à l'intérieur"}},
-        column_notes={},
-    ),
-})
+TABLES: Final[Mapping[str, Table]] = MappingProxyType(
+    {
+        "obstacle": Table(
+            id="obstacle",
+            label={"en": "Linear obstacles", "fr": "Obstacles linéaires"},
+            columns=("cost", "test", "roll", "placed", "distance", "then", "on_failure"),
+            rows={
+                "low": (Quantity(1, "PA"), "none", None, "beyond", Quantity(10, "cm"), None, None),
+                "high": (
+                    Quantity(1, "PA"),
+                    "experience",
+                    Dice(1, 10, 0),
+                    "beyond",
+                    None,
+                    None,
+                    "stays",
+                ),
+                "ford": (Quantity(1, "PA"), "none", None, "far_bank", None, "difficult", None),
+                "climb": (
+                    Quantity(1, "PA"),
+                    "experience",
+                    Dice(1, 10, 0),
+                    "from_start",
+                    Quantity(10, "cm"),
+                    None,
+                    "stays",
+                ),
+            },
+            column_labels={
+                "cost": {"en": "Cost", "fr": "Coût"},
+                "test": {"en": "Test", "fr": "Test"},
+                "roll": {"en": "Roll", "fr": "Jet"},
+                "placed": {"en": "Unit placed", "fr": "Placement de l'unité"},
+                "distance": {"en": "Distance", "fr": "Distance"},
+                "then": {"en": "Then moves at", "fr": "Puis se déplace à"},
+                "on_failure": {"en": "On failure", "fr": "En cas d'échec"},
+            },
+            column_notes={
+                "roll": (
+                    {
+                        "en": "The leader's aptitude modifies the d10.",
+                        "fr": "L'aptitude du chef modifie le D10.",
+                    },
+                )
+            },
+        ),
+        "visibility": Table(
+            id="visibility",
+            label={"en": "Visibility in cover", "fr": "Visibilité sous couvert"},
+            columns=("target", "reach"),
+            rows={
+                "open": ("fully_seen", "any"),
+                "light": ("partly_hidden", Quantity(20, "cm")),
+                "dense": ("hidden", Quantity(10, "cm")),
+            },
+            column_labels={
+                "target": {"en": "Target", "fr": "Cible"},
+                "reach": {"en": "Line of sight inside", "fr": "Ligne de vue à l'intérieur"},
+            },
+            column_notes={},
+        ),
+    }
+)
 
-DICE_TABLES: Final[Mapping[str, DiceTable]] = MappingProxyType({
-})
+DICE_TABLES: Final[Mapping[str, DiceTable]] = MappingProxyType({})
 
-_ROLLS: Final[Mapping[str, Mapping[int, int]]] = {
-}
+_ROLLS: Final[Mapping[str, Mapping[int, int]]] = {}
 """Per dice table: every total its dice and declared modifiers reach -> the row's index."""
 
 _ROWS_BY_TOTAL: Final[Mapping[str, Mapping[int, DiceRow]]] = {
@@ -700,139 +753,189 @@ _ROWS_BY_TOTAL: Final[Mapping[str, Mapping[int, DiceRow]]] = {
 }
 """The same, with the rows themselves: what roll() looks up."""
 
-TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({
-})
+TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({})
 
-EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    'clear': frozenset(('cliffs',
-                        'deep_river',
-                        'dry_track',
-                        'field',
-                        'firm_desert',
-                        'meadow',
-                        'mud',
-                        'paved_road',
-                        'ploughed_field',
-                        'rocky_ground',
-                        'ruins')),
-    'cliffs': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'deep_river': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'difficult': frozenset(('cliffs',
-                            'deep_river',
-                            'dry_track',
-                            'field',
-                            'firm_desert',
-                            'meadow',
-                            'mud',
-                            'paved_road',
-                            'ploughed_field',
-                            'rocky_ground',
-                            'ruins')),
-    'dry_track': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'field': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'firm_desert': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'impassable': frozenset(('cliffs',
-                             'deep_river',
-                             'dry_track',
-                             'field',
-                             'firm_desert',
-                             'meadow',
-                             'mud',
-                             'paved_road',
-                             'ploughed_field',
-                             'rocky_ground',
-                             'ruins')),
-    'meadow': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'mud': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'paved_road': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'ploughed_field': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'protection_1': frozenset(('protection_2',
-                               'protection_3',
-                               'protection_4',
-                               'protection_5',
-                               'protection_6',
-                               'protection_7',
-                               'protection_8')),
-    'protection_2': frozenset(('protection_1',
-                               'protection_3',
-                               'protection_4',
-                               'protection_5',
-                               'protection_6',
-                               'protection_7',
-                               'protection_8')),
-    'protection_3': frozenset(('protection_1',
-                               'protection_2',
-                               'protection_4',
-                               'protection_5',
-                               'protection_6',
-                               'protection_7',
-                               'protection_8')),
-    'protection_4': frozenset(('protection_1',
-                               'protection_2',
-                               'protection_3',
-                               'protection_5',
-                               'protection_6',
-                               'protection_7',
-                               'protection_8')),
-    'protection_5': frozenset(('protection_1',
-                               'protection_2',
-                               'protection_3',
-                               'protection_4',
-                               'protection_6',
-                               'protection_7',
-                               'protection_8')),
-    'protection_6': frozenset(('protection_1',
-                               'protection_2',
-                               'protection_3',
-                               'protection_4',
-                               'protection_5',
-                               'protection_7',
-                               'protection_8')),
-    'protection_7': frozenset(('protection_1',
-                               'protection_2',
-                               'protection_3',
-                               'protection_4',
-                               'protection_5',
-                               'protection_6',
-                               'protection_8')),
-    'protection_8': frozenset(('protection_1',
-                               'protection_2',
-                               'protection_3',
-                               'protection_4',
-                               'protection_5',
-                               'protection_6',
-                               'protection_7')),
-    'road': frozenset(('cliffs',
-                       'deep_river',
-                       'dry_track',
-                       'field',
-                       'firm_desert',
-                       'meadow',
-                       'mud',
-                       'paved_road',
-                       'ploughed_field',
-                       'rocky_ground',
-                       'ruins')),
-    'rocky_ground': frozenset(('clear', 'difficult', 'impassable', 'road')),
-    'ruins': frozenset(('clear', 'difficult', 'impassable', 'road')),
-})
+EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
+    {
+        "clear": frozenset(
+            (
+                "cliffs",
+                "deep_river",
+                "dry_track",
+                "field",
+                "firm_desert",
+                "meadow",
+                "mud",
+                "paved_road",
+                "ploughed_field",
+                "rocky_ground",
+                "ruins",
+            )
+        ),
+        "cliffs": frozenset(("clear", "difficult", "impassable", "road")),
+        "deep_river": frozenset(("clear", "difficult", "impassable", "road")),
+        "difficult": frozenset(
+            (
+                "cliffs",
+                "deep_river",
+                "dry_track",
+                "field",
+                "firm_desert",
+                "meadow",
+                "mud",
+                "paved_road",
+                "ploughed_field",
+                "rocky_ground",
+                "ruins",
+            )
+        ),
+        "dry_track": frozenset(("clear", "difficult", "impassable", "road")),
+        "field": frozenset(("clear", "difficult", "impassable", "road")),
+        "firm_desert": frozenset(("clear", "difficult", "impassable", "road")),
+        "impassable": frozenset(
+            (
+                "cliffs",
+                "deep_river",
+                "dry_track",
+                "field",
+                "firm_desert",
+                "meadow",
+                "mud",
+                "paved_road",
+                "ploughed_field",
+                "rocky_ground",
+                "ruins",
+            )
+        ),
+        "meadow": frozenset(("clear", "difficult", "impassable", "road")),
+        "mud": frozenset(("clear", "difficult", "impassable", "road")),
+        "paved_road": frozenset(("clear", "difficult", "impassable", "road")),
+        "ploughed_field": frozenset(("clear", "difficult", "impassable", "road")),
+        "protection_1": frozenset(
+            (
+                "protection_2",
+                "protection_3",
+                "protection_4",
+                "protection_5",
+                "protection_6",
+                "protection_7",
+                "protection_8",
+            )
+        ),
+        "protection_2": frozenset(
+            (
+                "protection_1",
+                "protection_3",
+                "protection_4",
+                "protection_5",
+                "protection_6",
+                "protection_7",
+                "protection_8",
+            )
+        ),
+        "protection_3": frozenset(
+            (
+                "protection_1",
+                "protection_2",
+                "protection_4",
+                "protection_5",
+                "protection_6",
+                "protection_7",
+                "protection_8",
+            )
+        ),
+        "protection_4": frozenset(
+            (
+                "protection_1",
+                "protection_2",
+                "protection_3",
+                "protection_5",
+                "protection_6",
+                "protection_7",
+                "protection_8",
+            )
+        ),
+        "protection_5": frozenset(
+            (
+                "protection_1",
+                "protection_2",
+                "protection_3",
+                "protection_4",
+                "protection_6",
+                "protection_7",
+                "protection_8",
+            )
+        ),
+        "protection_6": frozenset(
+            (
+                "protection_1",
+                "protection_2",
+                "protection_3",
+                "protection_4",
+                "protection_5",
+                "protection_7",
+                "protection_8",
+            )
+        ),
+        "protection_7": frozenset(
+            (
+                "protection_1",
+                "protection_2",
+                "protection_3",
+                "protection_4",
+                "protection_5",
+                "protection_6",
+                "protection_8",
+            )
+        ),
+        "protection_8": frozenset(
+            (
+                "protection_1",
+                "protection_2",
+                "protection_3",
+                "protection_4",
+                "protection_5",
+                "protection_6",
+                "protection_7",
+            )
+        ),
+        "road": frozenset(
+            (
+                "cliffs",
+                "deep_river",
+                "dry_track",
+                "field",
+                "firm_desert",
+                "meadow",
+                "mud",
+                "paved_road",
+                "ploughed_field",
+                "rocky_ground",
+                "ruins",
+            )
+        ),
+        "rocky_ground": frozenset(("clear", "difficult", "impassable", "road")),
+        "ruins": frozenset(("clear", "difficult", "impassable", "road")),
+    }
+)
 """Conditions that the rules say cannot be combined, both ways round."""
 
-PARAMS: Final[Mapping[str, float | None]] = MappingProxyType({
-    'infantry_road': 15,
-    'infantry_clear': 10,
-    'infantry_difficult': 5,
-    'wheeled_road': 40,
-    'wheeled_clear': 20,
-    'wheeled_difficult': 8,
-    'tracked_road': 30,
-    'tracked_clear': 20,
-    'tracked_difficult': 10,
-})
+PARAMS: Final[Mapping[str, float | None]] = MappingProxyType(
+    {
+        "infantry_road": 15,
+        "infantry_clear": 10,
+        "infantry_difficult": 5,
+        "wheeled_road": 40,
+        "wheeled_clear": 20,
+        "wheeled_difficult": 8,
+        "tracked_road": 30,
+        "tracked_clear": 20,
+        "tracked_difficult": 10,
+    }
+)
 """Scenario parameters; None where the ruleset leaves the value to a house rule."""
 
-_UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {
-}
+_UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {}
 
 GRID_SIZES: Final[Mapping[str, float]] = {}
 """One grid cell in each unit the ruleset gives."""
@@ -844,8 +947,7 @@ GRID_DIAGONALS: Final[tuple[int, ...]] = ()
 # ---- checking arguments (called once a cheap test has failed) ------------------------------
 
 
-def _name(function: str, argument: str, value: object, pool: Iterable[object],
-          kind: str) -> None:
+def _name(function: str, argument: str, value: object, pool: Iterable[object], kind: str) -> None:
     """Raise unless ``value`` is a string naming one of ``pool``."""
     if not _isinstance(value, _str):
         raise ArgumentTypeError(function, argument, value, f"must be a str naming a {kind}")
@@ -870,8 +972,7 @@ def _flag(function: str, argument: str, value: object) -> None:
         raise ArgumentTypeError(function, argument, value, "must be True or False")
 
 
-def _key(function: str, argument: str, value: object, keys: Iterable[object],
-         kind: str) -> None:
+def _key(function: str, argument: str, value: object, keys: Iterable[object], kind: str) -> None:
     """Raise unless ``value`` is a key of a table: a string, or a finite number for a table
     whose rows are numbers."""
     if _isinstance(value, _Real) and not _isinstance(value, _bool):
@@ -905,8 +1006,11 @@ def _warn_conflicts(names: tuple[str, ...], stacklevel: int) -> bool:
         return False
     pairs = conflicts(*names)
     for pair in pairs:
-        _warn(f"{pair}: the rules exclude this combination", ConflictWarning,
-              stacklevel=stacklevel + 1)
+        _warn(
+            f"{pair}: the rules exclude this combination",
+            ConflictWarning,
+            stacklevel=stacklevel + 1,
+        )
     return _len(pairs) > 0
 
 
@@ -931,8 +1035,10 @@ def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
         cost = _move_cost(mode, features)
     if distance.__class__ is _int and distance == 1:
         return cost
-    if not ((distance.__class__ is _int and distance >= 0)
-            or (distance.__class__ is _float and 0.0 <= distance < _INF)):
+    if not (
+        (distance.__class__ is _int and distance >= 0)
+        or (distance.__class__ is _float and 0.0 <= distance < _INF)
+    ):
         _number("move_cost", "distance", distance)
     if _isinstance(cost, (_int, _float)):  # faster than testing for a Marker
         return cost * distance
@@ -975,9 +1081,7 @@ def _check_place(features: tuple[str, ...]) -> None:
         if feature in seen.values():
             raise InvalidPlace(f"{feature!r} is listed twice")
         if layer in _ONE_PER_PLACE and layer in seen:
-            raise InvalidPlace(
-                f"{seen[layer]!r} and {feature!r} are both {layer!r}: one per place"
-            )
+            raise InvalidPlace(f"{seen[layer]!r} and {feature!r} are both {layer!r}: one per place")
         seen[layer if layer in _ONE_PER_PLACE else feature] = feature
 
 
@@ -986,9 +1090,7 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
     other features of the place; whole-map conditions and modifier factors still count."""
     if _IGNORES_OTHERS.isdisjoint(names):
         return names
-    return _tuple(
-        n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES
-    )
+    return _tuple(n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES)
 
 
 def can_enter(mode: str, *features: str, available: float | None = None) -> bool:
@@ -1016,8 +1118,13 @@ def modifier(name: str, *items: str, **context: str) -> float | Marker:
         expected = _MODIFIER_CONTEXT[name]
         if context_name != expected:
             raise UnknownName(f"context of {name!r}", context_name, [expected] if expected else [])
-        _name("modifier", context_name, context_value, CONTEXTS[context_name],
-              f"value of {context_name!r}")
+        _name(
+            "modifier",
+            context_name,
+            context_value,
+            CONTEXTS[context_name],
+            f"value of {context_name!r}",
+        )
         key = context_value
     for item in items:
         if not _isinstance(item, _str) or (item not in FEATURES and item not in values):
@@ -1124,15 +1231,15 @@ def path_cost(steps: Iterable[str], unit: str | None = None) -> float:
 # ---- table cells the decisions compare with (precomputed) ---------------------------------
 
 _VISIBILITY_REACH: Final[Mapping[str, float]] = {
-    'open': math.inf,
-    'light': 20,
-    'dense': 10,
+    "open": math.inf,
+    "light": 20,
+    "dense": 10,
 }
 """Column 'reach' of table 'visibility', per row: the bound (math.inf: no limit)."""
 
 
-_LINE_OF_SIGHT_NO_LINE_OF_SIGHT: Final = Outcome('no_line_of_sight', 'Blocked')
-_LINE_OF_SIGHT_LINE_OF_SIGHT: Final = Outcome('line_of_sight', 'Clear')
+_LINE_OF_SIGHT_NO_LINE_OF_SIGHT: Final = Outcome("no_line_of_sight", "Blocked")
+_LINE_OF_SIGHT_LINE_OF_SIGHT: Final = Outcome("line_of_sight", "Clear")
 
 
 def line_of_sight(cover: str, distance: float) -> Outcome:
@@ -1140,18 +1247,20 @@ def line_of_sight(cover: str, distance: float) -> Outcome:
 
     Source: Generic wargame rules, terrain chapter (French).
     """
-    if not (cover.__class__ is _str and cover in TABLES['visibility'].rows):
-        _key('line_of_sight', 'cover', cover, TABLES['visibility'].rows, "row of 'visibility'")
-    if not ((distance.__class__ is _int and distance >= 0)
-            or (distance.__class__ is _float and 0.0 <= distance < _INF)):
-        _number('line_of_sight', 'distance', distance)
+    if not (cover.__class__ is _str and cover in TABLES["visibility"].rows):
+        _key("line_of_sight", "cover", cover, TABLES["visibility"].rows, "row of 'visibility'")
+    if not (
+        (distance.__class__ is _int and distance >= 0)
+        or (distance.__class__ is _float and 0.0 <= distance < _INF)
+    ):
+        _number("line_of_sight", "distance", distance)
     if distance > _VISIBILITY_REACH[cover]:
         return _LINE_OF_SIGHT_NO_LINE_OF_SIGHT
     return _LINE_OF_SIGHT_LINE_OF_SIGHT
 
 
-_CAMOUFLAGE_IDENTIFIED: Final = Outcome('identified', 'Identified')
-_CAMOUFLAGE_UNIDENTIFIED: Final = Outcome('unidentified', 'Not identified')
+_CAMOUFLAGE_IDENTIFIED: Final = Outcome("identified", "Identified")
+_CAMOUFLAGE_UNIDENTIFIED: Final = Outcome("unidentified", "Not identified")
 
 
 def camouflage(spotting_test: bool, distance: float) -> Outcome:
@@ -1160,10 +1269,12 @@ def camouflage(spotting_test: bool, distance: float) -> Outcome:
     Source: Generic wargame rules, terrain chapter (French).
     """
     if not (spotting_test is True or spotting_test is False):
-        _flag('camouflage', 'spotting_test', spotting_test)
-    if not ((distance.__class__ is _int and distance >= 0)
-            or (distance.__class__ is _float and 0.0 <= distance < _INF)):
-        _number('camouflage', 'distance', distance)
+        _flag("camouflage", "spotting_test", spotting_test)
+    if not (
+        (distance.__class__ is _int and distance >= 0)
+        or (distance.__class__ is _float and 0.0 <= distance < _INF)
+    ):
+        _number("camouflage", "distance", distance)
     if spotting_test:
         return _CAMOUFLAGE_IDENTIFIED
     if distance <= 10:
@@ -1171,10 +1282,11 @@ def camouflage(spotting_test: bool, distance: float) -> Outcome:
     return _CAMOUFLAGE_UNIDENTIFIED
 
 
-STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({
-})
+STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({})
 
-DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({
-    'line_of_sight': line_of_sight,
-    'camouflage': camouflage,
-})
+DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType(
+    {
+        "line_of_sight": line_of_sight,
+        "camouflage": camouflage,
+    }
+)

@@ -74,55 +74,56 @@ def _whole(amount: float, every: float) -> int:
     (0.6 holds three 0.2, though 0.6 / 0.2 is 2.9999999999999996 in binary floating point)."""
     return _floor(_round(amount / every, 9))
 
+
 __all__ = [
-    'BLOCKED',
-    'CONTEXTS',
-    'D66',
-    'DECISIONS',
-    'DICE_TABLES',
-    'EXCLUSIONS',
-    'FEATURES',
-    'GROUPS',
-    'IMPASSABLE',
-    'LAYERS',
-    'MODES',
-    'MODIFIERS',
-    'PARAMS',
-    'PROHIBITED',
-    'RULESET',
-    'STEPS',
-    'TABLES',
-    'TRIGGERS',
-    'ArgumentError',
-    'ArgumentTypeError',
-    'ConflictWarning',
-    'Dice',
-    'InvalidArgument',
-    'InvalidPlace',
-    'Marker',
-    'Outcome',
-    'Quantity',
-    'Rate',
-    'Span',
-    'Trade',
-    'UnfilledParameter',
-    'UnknownName',
-    'abstract_cover',
-    'can_enter',
-    'climb',
-    'conflicts',
-    'heavy_concealment',
-    'light_concealment',
-    'lock',
-    'lookup',
-    'medium_concealment',
-    'modifier',
-    'move_cost',
-    'param',
-    'path_cost',
-    'representative_cover',
-    'roll',
-    'terrain_counts',
+    "BLOCKED",
+    "CONTEXTS",
+    "D66",
+    "DECISIONS",
+    "DICE_TABLES",
+    "EXCLUSIONS",
+    "FEATURES",
+    "GROUPS",
+    "IMPASSABLE",
+    "LAYERS",
+    "MODES",
+    "MODIFIERS",
+    "PARAMS",
+    "PROHIBITED",
+    "RULESET",
+    "STEPS",
+    "TABLES",
+    "TRIGGERS",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "ConflictWarning",
+    "Dice",
+    "InvalidArgument",
+    "InvalidPlace",
+    "Marker",
+    "Outcome",
+    "Quantity",
+    "Rate",
+    "Span",
+    "Trade",
+    "UnfilledParameter",
+    "UnknownName",
+    "abstract_cover",
+    "can_enter",
+    "climb",
+    "conflicts",
+    "heavy_concealment",
+    "light_concealment",
+    "lock",
+    "lookup",
+    "medium_concealment",
+    "modifier",
+    "move_cost",
+    "param",
+    "path_cost",
+    "representative_cover",
+    "roll",
+    "terrain_counts",
 ]
 
 # ---- values and records (the same in every generated module) ----------------------------
@@ -157,7 +158,7 @@ if not TYPE_CHECKING:  # type checkers read the records below as NamedTuple clas
             if _len(values) > _len(fields):
                 raise _TypeError(f"{cls.__name__}() takes {_len(fields)} values")
             complete = [*values]
-            for name in fields[_len(values):]:
+            for name in fields[_len(values) :]:
                 if name in named:
                     complete.append(named.pop(name))
                 elif name in cls._field_defaults:
@@ -231,10 +232,12 @@ class UnknownName(KeyError):
         close = difflib.get_close_matches(_str(name), choices, n=3, cutoff=0.5)
         hint = close or choices[:8]
         if _isinstance(name, _int | _float) and not _isinstance(name, _bool):
-            numbers = [v for v in valid
-                       if _isinstance(v, _int | _float) and not _isinstance(v, _bool)]
-            hint = [_str(v) for v in _sorted(numbers, key=lambda v: (_abs(v - name), v))[:2]
-                    ] or hint
+            numbers = [
+                v for v in valid if _isinstance(v, _int | _float) and not _isinstance(v, _bool)
+            ]
+            hint = [
+                _str(v) for v in _sorted(numbers, key=lambda v: (_abs(v - name), v))[:2]
+            ] or hint
         message = f"unknown {kind} {name!r}"
         if hint:
             message += "; did you mean " + " or ".join(_repr(c) for c in hint) + "?"
@@ -271,8 +274,11 @@ class ArgumentError(Exception):
     what was given; raised as one of the two subclasses below."""
 
     def __init__(self, function: str, argument: str, value: object, reason: str) -> None:
-        got = f"{value!r} ({_type(value).__name__})" if _isinstance(self, _TypeError) else (
-            f"{value!r}")
+        got = (
+            f"{value!r} ({_type(value).__name__})"
+            if _isinstance(self, _TypeError)
+            else (f"{value!r}")
+        )
         _Exception.__init__(self, f"{function}() argument {argument!r} {reason}; got {got}")
         self.function = function
         self.argument = argument
@@ -458,14 +464,12 @@ class Outcome(_Record):
 # ---- the ruleset ---------------------------------------------------------------------------
 
 RULESET: Final = Ruleset(
-    id='heavy_gear_house',
-    title='Heavy Gear: house rules',
-    version='1.0.0',
-    digest='sha256:b95e8a95297f72a3',
-    languages=('en', 'fr'),
-    extends=(
-        Ancestor('heavy_gear', '1.0.0', 'sha256:1475b3eb091da50d'),
-    ),
+    id="heavy_gear_house",
+    title="Heavy Gear: house rules",
+    version="1.0.0",
+    digest="sha256:b95e8a95297f72a3",
+    languages=("en", "fr"),
+    extends=(Ancestor("heavy_gear", "1.0.0", "sha256:1475b3eb091da50d"),),
 )
 
 ENTRY_COST: Final = 0
@@ -474,185 +478,207 @@ ENTRY_COST: Final = 0
 MINIMUM_MOVE: Final[bool] = False
 """Whether a unit that is not prohibited may always make a minimum move."""
 
-MODES: Final[Mapping[str, Mode]] = MappingProxyType({
-    'walker': Mode(
-        id='walker',
-        label={'en': 'Walker', 'fr': 'Marcheur'},
-    ),
-    'ground': Mode(
-        id='ground',
-        label={'en': 'Ground (wheels, tracks)', 'fr': 'Roulant (roues, chenilles)'},
-    ),
-    'hover': Mode(
-        id='hover',
-        label={'en': 'Hover', 'fr': 'Glisseur'},
-    ),
-})
+MODES: Final[Mapping[str, Mode]] = MappingProxyType(
+    {
+        "walker": Mode(
+            id="walker",
+            label={"en": "Walker", "fr": "Marcheur"},
+        ),
+        "ground": Mode(
+            id="ground",
+            label={"en": "Ground (wheels, tracks)", "fr": "Roulant (roues, chenilles)"},
+        ),
+        "hover": Mode(
+            id="hover",
+            label={"en": "Hover", "fr": "Glisseur"},
+        ),
+    }
+)
 
-GROUPS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-})
+GROUPS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
-LAYERS: Final[Mapping[str, Layer]] = MappingProxyType({
-    'terrain': Layer(
-        id='terrain',
-        label={'en': 'Terrain', 'fr': 'Terrain'},
-        scope='one',
-        features=('clear',
-                  'soft',
-                  'rough',
-                  'very_rough',
-                  'cliffs',
-                  'structure',
-                  'road',
-                  'shallow_water',
-                  'deep_water'),
-    ),
-    'water': Layer(
-        id='water',
-        label={'en': 'Water state', 'fr': "État de l'eau"},
-        scope='many',
-        features=('rapid_water',),
-    ),
-})
+LAYERS: Final[Mapping[str, Layer]] = MappingProxyType(
+    {
+        "terrain": Layer(
+            id="terrain",
+            label={"en": "Terrain", "fr": "Terrain"},
+            scope="one",
+            features=(
+                "clear",
+                "soft",
+                "rough",
+                "very_rough",
+                "cliffs",
+                "structure",
+                "road",
+                "shallow_water",
+                "deep_water",
+            ),
+        ),
+        "water": Layer(
+            id="water",
+            label={"en": "Water state", "fr": "État de l'eau"},
+            scope="many",
+            features=("rapid_water",),
+        ),
+    }
+)
 
-FEATURES: Final[Mapping[str, Feature]] = MappingProxyType({
-    'clear': Feature(
-        id='clear',
-        layer='terrain',
-        label={'en': 'Clear, open', 'fr': 'Dégagé'},
-        costs={'walker': 1, 'ground': 1, 'hover': 1},
-    ),
-    'soft': Feature(
-        id='soft',
-        layer='terrain',
-        label={'en': 'Soft (sand, snow, mud)', 'fr': 'Mou (sable, neige, boue)'},
-        costs={'walker': 2, 'ground': 2, 'hover': 2},
-    ),
-    'rough': Feature(
-        id='rough',
-        layer='terrain',
-        label={'en': 'Rough, dense', 'fr': 'Accidenté, dense'},
-        costs={'walker': 3, 'ground': 3, 'hover': 3},
-    ),
-    'very_rough': Feature(
-        id='very_rough',
-        layer='terrain',
-        label={'en': 'Very rough, very dense', 'fr': 'Très accidenté, très dense'},
-        costs={'walker': 3, 'ground': IMPASSABLE, 'hover': IMPASSABLE},
-    ),
-    'cliffs': Feature(
-        id='cliffs',
-        layer='terrain',
-        label={'en': 'Impassable (cliffs, crevasses)',
-               'fr': 'Infranchissable (falaises, crevasses)'},
-        costs={'walker': IMPASSABLE, 'ground': IMPASSABLE, 'hover': IMPASSABLE},
-    ),
-    'structure': Feature(
-        id='structure',
-        layer='terrain',
-        label={'en': 'Structure', 'fr': 'Structures'},
-        costs={'walker': IMPASSABLE, 'ground': IMPASSABLE, 'hover': IMPASSABLE},
-        notes=({'en': 'Some models, usually infantry, may treat it as clear.',
-                'fr': "Certaines figurines, souvent l'infanterie, la traitent comme du dégagé."},),
-    ),
-    'road': Feature(
-        id='road',
-        layer='terrain',
-        label={'en': 'Road', 'fr': 'Route'},
-        costs={'walker': 1, 'ground': 0.5, 'hover': 1},
-    ),
-    'shallow_water': Feature(
-        id='shallow_water',
-        layer='terrain',
-        label={'en': 'Shallow water (under 1 in deep)',
-               'fr': 'Eau peu profonde (moins de 1 pouce)'},
-        costs={'walker': 2, 'ground': 2, 'hover': 1},
-    ),
-    'deep_water': Feature(
-        id='deep_water',
-        layer='terrain',
-        label={'en': 'Deep water', 'fr': 'Eau profonde'},
-        costs={'walker': IMPASSABLE, 'ground': IMPASSABLE, 'hover': 1},
-        notes=({'en': 'A model without the right perk that enters is destroyed; with it, treat as '
-                      'clear.',
-                'fr': "Sans l'avantage adéquat, la figurine qui y entre est détruite ; avec, "
-                      "c'est du dégagé."},),
-    ),
-    'rapid_water': Feature(
-        id='rapid_water',
-        layer='water',
-        label={'en': 'Rapid water', 'fr': 'Eau vive'},
-        costs={'walker': 2, 'ground': 2, 'hover': 2},
-        notes=({'en': 'Adds to shallow or deep water; hover models pay it too.',
-                'fr': "S'ajoute à l'eau peu profonde ou profonde, glisseurs compris."},),
-    ),
-})
+FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
+    {
+        "clear": Feature(
+            id="clear",
+            layer="terrain",
+            label={"en": "Clear, open", "fr": "Dégagé"},
+            costs={"walker": 1, "ground": 1, "hover": 1},
+        ),
+        "soft": Feature(
+            id="soft",
+            layer="terrain",
+            label={"en": "Soft (sand, snow, mud)", "fr": "Mou (sable, neige, boue)"},
+            costs={"walker": 2, "ground": 2, "hover": 2},
+        ),
+        "rough": Feature(
+            id="rough",
+            layer="terrain",
+            label={"en": "Rough, dense", "fr": "Accidenté, dense"},
+            costs={"walker": 3, "ground": 3, "hover": 3},
+        ),
+        "very_rough": Feature(
+            id="very_rough",
+            layer="terrain",
+            label={"en": "Very rough, very dense", "fr": "Très accidenté, très dense"},
+            costs={"walker": 3, "ground": IMPASSABLE, "hover": IMPASSABLE},
+        ),
+        "cliffs": Feature(
+            id="cliffs",
+            layer="terrain",
+            label={
+                "en": "Impassable (cliffs, crevasses)",
+                "fr": "Infranchissable (falaises, crevasses)",
+            },
+            costs={"walker": IMPASSABLE, "ground": IMPASSABLE, "hover": IMPASSABLE},
+        ),
+        "structure": Feature(
+            id="structure",
+            layer="terrain",
+            label={"en": "Structure", "fr": "Structures"},
+            costs={"walker": IMPASSABLE, "ground": IMPASSABLE, "hover": IMPASSABLE},
+            notes=(
+                {
+                    "en": "Some models, usually infantry, may treat it as clear.",
+                    "fr": "Certaines figurines, souvent l'infanterie, la traitent comme du dégagé.",
+                },
+            ),
+        ),
+        "road": Feature(
+            id="road",
+            layer="terrain",
+            label={"en": "Road", "fr": "Route"},
+            costs={"walker": 1, "ground": 0.5, "hover": 1},
+        ),
+        "shallow_water": Feature(
+            id="shallow_water",
+            layer="terrain",
+            label={
+                "en": "Shallow water (under 1 in deep)",
+                "fr": "Eau peu profonde (moins de 1 pouce)",
+            },
+            costs={"walker": 2, "ground": 2, "hover": 1},
+        ),
+        "deep_water": Feature(
+            id="deep_water",
+            layer="terrain",
+            label={"en": "Deep water", "fr": "Eau profonde"},
+            costs={"walker": IMPASSABLE, "ground": IMPASSABLE, "hover": 1},
+            notes=(
+                {
+                    "en": "A model without the right perk that enters is destroyed; "
+                    "with it, treat as clear.",
+                    "fr": "Sans l'avantage adéquat, la figurine qui y entre est "
+                    "détruite ; avec, c'est du dégagé.",
+                },
+            ),
+        ),
+        "rapid_water": Feature(
+            id="rapid_water",
+            layer="water",
+            label={"en": "Rapid water", "fr": "Eau vive"},
+            costs={"walker": 2, "ground": 2, "hover": 2},
+            notes=(
+                {
+                    "en": "Adds to shallow or deep water; hover models pay it too.",
+                    "fr": "S'ajoute à l'eau peu profonde ou profonde, glisseurs compris.",
+                },
+            ),
+        ),
+    }
+)
 
 _IGNORES_OTHERS: Final[frozenset[str]] = frozenset(())
 _WHOLE_MAP: Final[frozenset[str]] = frozenset(())
-_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(('terrain',))
+_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(("terrain",))
 
-CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-})
+CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
-MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = MappingProxyType({
-    'concealment': {
-        'vehicle_between': {'': 1},
-        'solid_base': {'': 1},
-        'solid_half': {'': 2},
-        'solid_whole': {'': BLOCKED},
-        'stationary': {'': 0},
-        'combat_speed': {'': -1},
-        'top_speed': {'': -2},
-        'target_fired': {'': -1},
-        'perk_or_flaw': {},
-    },
-    'cover': {
-        'full': {'': -2},
-        'partial': {'': -1},
-        'some': {'': 0},
-        'in_open': {'': 1},
-        'solid': {'': -1},
-    },
-})
+MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = MappingProxyType(
+    {
+        "concealment": {
+            "vehicle_between": {"": 1},
+            "solid_base": {"": 1},
+            "solid_half": {"": 2},
+            "solid_whole": {"": BLOCKED},
+            "stationary": {"": 0},
+            "combat_speed": {"": -1},
+            "top_speed": {"": -2},
+            "target_fired": {"": -1},
+            "perk_or_flaw": {},
+        },
+        "cover": {
+            "full": {"": -2},
+            "partial": {"": -1},
+            "some": {"": 0},
+            "in_open": {"": 1},
+            "solid": {"": -1},
+        },
+    }
+)
 """Per modifier, per feature or factor: the value by context value ("" for any)."""
 
 _MODIFIER_CONTEXT: Final[Mapping[str, str | None]] = {
-    'concealment': None,
-    'cover': None,
+    "concealment": None,
+    "cover": None,
 }
 
 _COMBINATIONS: Final[Mapping[str, tuple[tuple[frozenset[str], float | Marker], ...]]] = {
-    'cover': (
-        (frozenset(('full', 'solid')), BLOCKED),
-    ),
+    "cover": ((frozenset(("full", "solid")), BLOCKED),),
 }
 
-TABLES: Final[Mapping[str, Table]] = MappingProxyType({
-    'setup': Table(
-        id='setup',
-        label={'en': 'Table set-up guidelines', 'fr': 'Conseils de mise en place'},
-        columns=(),
-        rows={
-            'pieces_per_square': (Span(1, 2, None),),
-            'open_lane': (Span(4, 5, 'in'),),
-            'piece_size': ('6 x 3 in',),
-            'house_height': (Span(2, 3, 'in'),),
-            'residential_street': (Quantity(2, 'in'),),
-            'single_lane': (Span(1, 1.5, 'in'),),
-            'two_lane': (Span(3, 4, 'in'),),
-            'dual_carriageway': (Quantity(4, 'in'),),
-        },
-        column_labels={},
-        column_notes={},
-    ),
-})
+TABLES: Final[Mapping[str, Table]] = MappingProxyType(
+    {
+        "setup": Table(
+            id="setup",
+            label={"en": "Table set-up guidelines", "fr": "Conseils de mise en place"},
+            columns=(),
+            rows={
+                "pieces_per_square": (Span(1, 2, None),),
+                "open_lane": (Span(4, 5, "in"),),
+                "piece_size": ("6 x 3 in",),
+                "house_height": (Span(2, 3, "in"),),
+                "residential_street": (Quantity(2, "in"),),
+                "single_lane": (Span(1, 1.5, "in"),),
+                "two_lane": (Span(3, 4, "in"),),
+                "dual_carriageway": (Quantity(4, "in"),),
+            },
+            column_labels={},
+            column_notes={},
+        ),
+    }
+)
 
-DICE_TABLES: Final[Mapping[str, DiceTable]] = MappingProxyType({
-})
+DICE_TABLES: Final[Mapping[str, DiceTable]] = MappingProxyType({})
 
-_ROLLS: Final[Mapping[str, Mapping[int, int]]] = {
-}
+_ROLLS: Final[Mapping[str, Mapping[int, int]]] = {}
 """Per dice table: every total its dice and declared modifiers reach -> the row's index."""
 
 _ROWS_BY_TOTAL: Final[Mapping[str, Mapping[int, DiceRow]]] = {
@@ -661,44 +687,39 @@ _ROWS_BY_TOTAL: Final[Mapping[str, Mapping[int, DiceRow]]] = {
 }
 """The same, with the rows themselves: what roll() looks up."""
 
-TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({
-})
+TRIGGERS: Final[Mapping[str, Trigger]] = MappingProxyType({})
 
-EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    'clear': frozenset(('rapid_water',)),
-    'cliffs': frozenset(('rapid_water',)),
-    'combat_speed': frozenset(('stationary', 'top_speed')),
-    'full': frozenset(('in_open', 'partial', 'some')),
-    'in_open': frozenset(('full', 'partial', 'solid', 'some')),
-    'partial': frozenset(('full', 'in_open', 'some')),
-    'rapid_water': frozenset(('clear',
-                              'cliffs',
-                              'road',
-                              'rough',
-                              'soft',
-                              'structure',
-                              'very_rough')),
-    'road': frozenset(('rapid_water',)),
-    'rough': frozenset(('rapid_water',)),
-    'soft': frozenset(('rapid_water',)),
-    'solid': frozenset(('in_open',)),
-    'solid_base': frozenset(('solid_half', 'solid_whole')),
-    'solid_half': frozenset(('solid_base', 'solid_whole')),
-    'solid_whole': frozenset(('solid_base', 'solid_half')),
-    'some': frozenset(('full', 'in_open', 'partial')),
-    'stationary': frozenset(('combat_speed', 'top_speed')),
-    'structure': frozenset(('rapid_water',)),
-    'top_speed': frozenset(('combat_speed', 'stationary')),
-    'very_rough': frozenset(('rapid_water',)),
-})
+EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
+    {
+        "clear": frozenset(("rapid_water",)),
+        "cliffs": frozenset(("rapid_water",)),
+        "combat_speed": frozenset(("stationary", "top_speed")),
+        "full": frozenset(("in_open", "partial", "some")),
+        "in_open": frozenset(("full", "partial", "solid", "some")),
+        "partial": frozenset(("full", "in_open", "some")),
+        "rapid_water": frozenset(
+            ("clear", "cliffs", "road", "rough", "soft", "structure", "very_rough")
+        ),
+        "road": frozenset(("rapid_water",)),
+        "rough": frozenset(("rapid_water",)),
+        "soft": frozenset(("rapid_water",)),
+        "solid": frozenset(("in_open",)),
+        "solid_base": frozenset(("solid_half", "solid_whole")),
+        "solid_half": frozenset(("solid_base", "solid_whole")),
+        "solid_whole": frozenset(("solid_base", "solid_half")),
+        "some": frozenset(("full", "in_open", "partial")),
+        "stationary": frozenset(("combat_speed", "top_speed")),
+        "structure": frozenset(("rapid_water",)),
+        "top_speed": frozenset(("combat_speed", "stationary")),
+        "very_rough": frozenset(("rapid_water",)),
+    }
+)
 """Conditions that the rules say cannot be combined, both ways round."""
 
-PARAMS: Final[Mapping[str, float | None]] = MappingProxyType({
-})
+PARAMS: Final[Mapping[str, float | None]] = MappingProxyType({})
 """Scenario parameters; None where the ruleset leaves the value to a house rule."""
 
-_UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {
-}
+_UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {}
 
 GRID_SIZES: Final[Mapping[str, float]] = {}
 """One grid cell in each unit the ruleset gives."""
@@ -710,8 +731,7 @@ GRID_DIAGONALS: Final[tuple[int, ...]] = ()
 # ---- checking arguments (called once a cheap test has failed) ------------------------------
 
 
-def _name(function: str, argument: str, value: object, pool: Iterable[object],
-          kind: str) -> None:
+def _name(function: str, argument: str, value: object, pool: Iterable[object], kind: str) -> None:
     """Raise unless ``value`` is a string naming one of ``pool``."""
     if not _isinstance(value, _str):
         raise ArgumentTypeError(function, argument, value, f"must be a str naming a {kind}")
@@ -736,8 +756,7 @@ def _flag(function: str, argument: str, value: object) -> None:
         raise ArgumentTypeError(function, argument, value, "must be True or False")
 
 
-def _key(function: str, argument: str, value: object, keys: Iterable[object],
-         kind: str) -> None:
+def _key(function: str, argument: str, value: object, keys: Iterable[object], kind: str) -> None:
     """Raise unless ``value`` is a key of a table: a string, or a finite number for a table
     whose rows are numbers."""
     if _isinstance(value, _Real) and not _isinstance(value, _bool):
@@ -771,8 +790,11 @@ def _warn_conflicts(names: tuple[str, ...], stacklevel: int) -> bool:
         return False
     pairs = conflicts(*names)
     for pair in pairs:
-        _warn(f"{pair}: the rules exclude this combination", ConflictWarning,
-              stacklevel=stacklevel + 1)
+        _warn(
+            f"{pair}: the rules exclude this combination",
+            ConflictWarning,
+            stacklevel=stacklevel + 1,
+        )
     return _len(pairs) > 0
 
 
@@ -797,8 +819,10 @@ def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
         cost = _move_cost(mode, features)
     if distance.__class__ is _int and distance == 1:
         return cost
-    if not ((distance.__class__ is _int and distance >= 0)
-            or (distance.__class__ is _float and 0.0 <= distance < _INF)):
+    if not (
+        (distance.__class__ is _int and distance >= 0)
+        or (distance.__class__ is _float and 0.0 <= distance < _INF)
+    ):
         _number("move_cost", "distance", distance)
     if _isinstance(cost, (_int, _float)):  # faster than testing for a Marker
         return cost * distance
@@ -841,9 +865,7 @@ def _check_place(features: tuple[str, ...]) -> None:
         if feature in seen.values():
             raise InvalidPlace(f"{feature!r} is listed twice")
         if layer in _ONE_PER_PLACE and layer in seen:
-            raise InvalidPlace(
-                f"{seen[layer]!r} and {feature!r} are both {layer!r}: one per place"
-            )
+            raise InvalidPlace(f"{seen[layer]!r} and {feature!r} are both {layer!r}: one per place")
         seen[layer if layer in _ONE_PER_PLACE else feature] = feature
 
 
@@ -852,9 +874,7 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
     other features of the place; whole-map conditions and modifier factors still count."""
     if _IGNORES_OTHERS.isdisjoint(names):
         return names
-    return _tuple(
-        n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES
-    )
+    return _tuple(n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES)
 
 
 def can_enter(mode: str, *features: str, available: float | None = None) -> bool:
@@ -882,8 +902,13 @@ def modifier(name: str, *items: str, **context: str) -> float | Marker:
         expected = _MODIFIER_CONTEXT[name]
         if context_name != expected:
             raise UnknownName(f"context of {name!r}", context_name, [expected] if expected else [])
-        _name("modifier", context_name, context_value, CONTEXTS[context_name],
-              f"value of {context_name!r}")
+        _name(
+            "modifier",
+            context_name,
+            context_value,
+            CONTEXTS[context_name],
+            f"value of {context_name!r}",
+        )
         key = context_value
     for item in items:
         if not _isinstance(item, _str) or (item not in FEATURES and item not in values):
@@ -993,9 +1018,10 @@ def climb(rise: float) -> float | Marker:
     ``rise`` in in, at least 0; the result in MP.
     Source: Heavy Gear terrain rules (French article, 2010).
     """
-    if not ((rise.__class__ is _int and rise >= 0)
-            or (rise.__class__ is _float and 0.0 <= rise < _INF)):
-        _number('climb', 'rise', rise)
+    if not (
+        (rise.__class__ is _int and rise >= 0) or (rise.__class__ is _float and 0.0 <= rise < _INF)
+    ):
+        _number("climb", "rise", rise)
     if rise >= 2:
         return IMPASSABLE
     value: float = rise
@@ -1008,9 +1034,11 @@ def light_concealment(thickness: float) -> float:
     ``thickness`` in in, at least 0; the result in points.
     Source: Heavy Gear terrain rules (French article, 2010).
     """
-    if not ((thickness.__class__ is _int and thickness >= 0)
-            or (thickness.__class__ is _float and 0.0 <= thickness < _INF)):
-        _number('light_concealment', 'thickness', thickness)
+    if not (
+        (thickness.__class__ is _int and thickness >= 0)
+        or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
+    ):
+        _number("light_concealment", "thickness", thickness)
     value: float = _whole(thickness, 4)
     if thickness >= 2:
         value = _max(value, 1)
@@ -1024,9 +1052,11 @@ def medium_concealment(thickness: float) -> float:
     ``thickness`` in in, at least 0; the result in points.
     Source: Heavy Gear terrain rules (French article, 2010).
     """
-    if not ((thickness.__class__ is _int and thickness >= 0)
-            or (thickness.__class__ is _float and 0.0 <= thickness < _INF)):
-        _number('medium_concealment', 'thickness', thickness)
+    if not (
+        (thickness.__class__ is _int and thickness >= 0)
+        or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
+    ):
+        _number("medium_concealment", "thickness", thickness)
     value: float = _whole(thickness, 2)
     if thickness >= 1:
         value = _max(value, 1)
@@ -1040,17 +1070,19 @@ def heavy_concealment(thickness: float) -> float:
     ``thickness`` in in, at least 0; the result in points.
     Source: Heavy Gear terrain rules (French article, 2010).
     """
-    if not ((thickness.__class__ is _int and thickness >= 0)
-            or (thickness.__class__ is _float and 0.0 <= thickness < _INF)):
-        _number('heavy_concealment', 'thickness', thickness)
+    if not (
+        (thickness.__class__ is _int and thickness >= 0)
+        or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
+    ):
+        _number("heavy_concealment", "thickness", thickness)
     value: float = _whole(thickness, 1)
     if thickness > 0:
         value = _max(value, 1)
     return value
 
 
-_TERRAIN_COUNTS_IGNORED: Final = Outcome('ignored', 'Terrain not counted')
-_TERRAIN_COUNTS_COUNTED: Final = Outcome('counted', 'Terrain counted')
+_TERRAIN_COUNTS_IGNORED: Final = Outcome("ignored", "Terrain not counted")
+_TERRAIN_COUNTS_COUNTED: Final = Outcome("counted", "Terrain counted")
 
 
 def terrain_counts(
@@ -1063,15 +1095,17 @@ def terrain_counts(
 
     Source: Heavy Gear terrain rules (French article, 2010).
     """
-    if not (terrain_size.__class__ is _int
-            or (terrain_size.__class__ is _float and -_INF < terrain_size < _INF)):
-        _number('terrain_counts', 'terrain_size', terrain_size, None)
+    if not (
+        terrain_size.__class__ is _int
+        or (terrain_size.__class__ is _float and -_INF < terrain_size < _INF)
+    ):
+        _number("terrain_counts", "terrain_size", terrain_size, None)
     if not (size.__class__ is _int or (size.__class__ is _float and -_INF < size < _INF)):
-        _number('terrain_counts', 'size', size, None)
+        _number("terrain_counts", "size", size, None)
     if not (line_through is True or line_through is False):
-        _flag('terrain_counts', 'line_through', line_through)
+        _flag("terrain_counts", "line_through", line_through)
     if not (base_touches is True or base_touches is False):
-        _flag('terrain_counts', 'base_touches', base_touches)
+        _flag("terrain_counts", "base_touches", base_touches)
     if terrain_size < size / 2:
         return _TERRAIN_COUNTS_IGNORED
     if line_through:
@@ -1081,9 +1115,9 @@ def terrain_counts(
     return _TERRAIN_COUNTS_IGNORED
 
 
-_LOCK_NO_LOCK: Final = Outcome('no_lock', 'No lock possible')
-_LOCK_PASSIVE: Final = Outcome('passive', 'Passive lock')
-_LOCK_ACTIVE: Final = Outcome('active', 'Choose another target or try an active lock')
+_LOCK_NO_LOCK: Final = Outcome("no_lock", "No lock possible")
+_LOCK_PASSIVE: Final = Outcome("passive", "Passive lock")
+_LOCK_ACTIVE: Final = Outcome("active", "Choose another target or try an active lock")
 
 
 def lock(
@@ -1098,18 +1132,23 @@ def lock(
     Source: Heavy Gear terrain rules (French article, 2010).
     """
     if not (hidden is True or hidden is False):
-        _flag('lock', 'hidden', hidden)
-    if not (concealment.__class__ is _int
-            or (concealment.__class__ is _float and -_INF < concealment < _INF)):
-        _number('lock', 'concealment', concealment, None)
-    if not (detection.__class__ is _int
-            or (detection.__class__ is _float and -_INF < detection < _INF)):
-        _number('lock', 'detection', detection, None)
-    if not ((distance.__class__ is _int and distance >= 0)
-            or (distance.__class__ is _float and 0.0 <= distance < _INF)):
-        _number('lock', 'distance', distance)
+        _flag("lock", "hidden", hidden)
+    if not (
+        concealment.__class__ is _int
+        or (concealment.__class__ is _float and -_INF < concealment < _INF)
+    ):
+        _number("lock", "concealment", concealment, None)
+    if not (
+        detection.__class__ is _int or (detection.__class__ is _float and -_INF < detection < _INF)
+    ):
+        _number("lock", "detection", detection, None)
+    if not (
+        (distance.__class__ is _int and distance >= 0)
+        or (distance.__class__ is _float and 0.0 <= distance < _INF)
+    ):
+        _number("lock", "distance", distance)
     if not (size.__class__ is _int or (size.__class__ is _float and -_INF < size < _INF)):
-        _number('lock', 'size', size, None)
+        _number("lock", "size", size, None)
     if hidden:
         return _LOCK_NO_LOCK
     if concealment == 0:
@@ -1121,9 +1160,9 @@ def lock(
     return _LOCK_ACTIVE
 
 
-_ABSTRACT_COVER_FULL: Final = Outcome('full', 'Full cover', -2)
-_ABSTRACT_COVER_PARTIAL: Final = Outcome('partial', 'Partial cover', -1)
-_ABSTRACT_COVER_SOME: Final = Outcome('some', 'Some cover', 0)
+_ABSTRACT_COVER_FULL: Final = Outcome("full", "Full cover", -2)
+_ABSTRACT_COVER_PARTIAL: Final = Outcome("partial", "Partial cover", -1)
+_ABSTRACT_COVER_SOME: Final = Outcome("some", "Some cover", 0)
 
 
 def abstract_cover(cover_size: float, size: float) -> Outcome:
@@ -1131,11 +1170,13 @@ def abstract_cover(cover_size: float, size: float) -> Outcome:
 
     Source: Heavy Gear terrain rules (French article, 2010).
     """
-    if not (cover_size.__class__ is _int
-            or (cover_size.__class__ is _float and -_INF < cover_size < _INF)):
-        _number('abstract_cover', 'cover_size', cover_size, None)
+    if not (
+        cover_size.__class__ is _int
+        or (cover_size.__class__ is _float and -_INF < cover_size < _INF)
+    ):
+        _number("abstract_cover", "cover_size", cover_size, None)
     if not (size.__class__ is _int or (size.__class__ is _float and -_INF < size < _INF)):
-        _number('abstract_cover', 'size', size, None)
+        _number("abstract_cover", "size", size, None)
     if cover_size > size:
         return _ABSTRACT_COVER_FULL
     if cover_size > size / 2:
@@ -1143,10 +1184,10 @@ def abstract_cover(cover_size: float, size: float) -> Outcome:
     return _ABSTRACT_COVER_SOME
 
 
-_REPRESENTATIVE_COVER_FULL: Final = Outcome('full', 'Full cover', -2)
-_REPRESENTATIVE_COVER_PARTIAL: Final = Outcome('partial', 'Partial cover', -1)
-_REPRESENTATIVE_COVER_SOME: Final = Outcome('some', 'Some cover', 0)
-_REPRESENTATIVE_COVER_IN_OPEN: Final = Outcome('in_open', 'In the open', 1)
+_REPRESENTATIVE_COVER_FULL: Final = Outcome("full", "Full cover", -2)
+_REPRESENTATIVE_COVER_PARTIAL: Final = Outcome("partial", "Partial cover", -1)
+_REPRESENTATIVE_COVER_SOME: Final = Outcome("some", "Some cover", 0)
+_REPRESENTATIVE_COVER_IN_OPEN: Final = Outcome("in_open", "In the open", 1)
 
 
 def representative_cover(
@@ -1160,13 +1201,13 @@ def representative_cover(
     Source: Heavy Gear terrain rules (French article, 2010).
     """
     if not (hidden is True or hidden is False):
-        _flag('representative_cover', 'hidden', hidden)
+        _flag("representative_cover", "hidden", hidden)
     if not (weapon_or_limb_only is True or weapon_or_limb_only is False):
-        _flag('representative_cover', 'weapon_or_limb_only', weapon_or_limb_only)
+        _flag("representative_cover", "weapon_or_limb_only", weapon_or_limb_only)
     if not (more_than_half is True or more_than_half is False):
-        _flag('representative_cover', 'more_than_half', more_than_half)
+        _flag("representative_cover", "more_than_half", more_than_half)
     if not (partly is True or partly is False):
-        _flag('representative_cover', 'partly', partly)
+        _flag("representative_cover", "partly", partly)
     if hidden:
         return _REPRESENTATIVE_COVER_FULL
     if weapon_or_limb_only:
@@ -1178,16 +1219,20 @@ def representative_cover(
     return _REPRESENTATIVE_COVER_IN_OPEN
 
 
-STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({
-    'climb': climb,
-    'light_concealment': light_concealment,
-    'medium_concealment': medium_concealment,
-    'heavy_concealment': heavy_concealment,
-})
+STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType(
+    {
+        "climb": climb,
+        "light_concealment": light_concealment,
+        "medium_concealment": medium_concealment,
+        "heavy_concealment": heavy_concealment,
+    }
+)
 
-DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({
-    'terrain_counts': terrain_counts,
-    'lock': lock,
-    'abstract_cover': abstract_cover,
-    'representative_cover': representative_cover,
-})
+DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType(
+    {
+        "terrain_counts": terrain_counts,
+        "lock": lock,
+        "abstract_cover": abstract_cover,
+        "representative_cover": representative_cover,
+    }
+)

@@ -9,13 +9,14 @@ from a ruleset reaches the module through ``repr`` (the ``py`` filter) or the do
 from __future__ import annotations
 
 import pprint
+import subprocess
 import textwrap
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, assert_never
+from typing import Any, ClassVar, assert_never
 
 import jinja2
 
@@ -54,13 +55,62 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"cannot emit {value!r}")  # pragma: no cover
 
 
-def py(value: Any, column: int = 0) -> str:
-    """A Python literal for plain data, starting at ``column`` and wrapped to WIDTH.
+STRING_PIECE = 60
+"""Longest piece of a long string: a longer one is written as adjacent pieces, which the
+formatter puts one per line, so no line of a module runs past WIDTH however deep it sits."""
 
-    Strings always go through repr (pprint splits long ones into implicit concatenations).
-    """
-    text = pprint.pformat(_plain(value), width=max(40, WIDTH - column - 1), sort_dicts=False)
-    return text.replace("\n", "\n" + " " * column)
+
+def string_literal(text: str) -> str:
+    """``text`` as Python source: repr's escapes, in double quotes as ruff format writes them,
+    in pieces of at most STRING_PIECE characters (split after a space where there is one)."""
+    pieces: list[str] = []
+    while len(text) > STRING_PIECE:
+        cut = text.rfind(" ", STRING_PIECE // 2, STRING_PIECE) + 1 or STRING_PIECE
+        pieces.append(text[:cut])
+        text = text[cut:]
+    return " ".join(_quoted(piece) for piece in [*pieces, text])
+
+
+def _quoted(text: str) -> str:
+    literal = repr(text)
+    if literal.startswith("'") and '"' not in text:
+        literal = '"' + literal[1:-1].replace("\\'", "'") + '"'
+    return literal
+
+
+class _Printer(pprint.PrettyPrinter):
+    """pprint, with strings written by :func:`string_literal` (never split by pprint)."""
+
+    _dispatch: ClassVar[dict[Any, Any]] = {
+        k: v for k, v in pprint.PrettyPrinter._dispatch.items()  # type: ignore[attr-defined]
+        if k is not str.__repr__}
+
+    def format(self, obj: object, context: dict[int, int], maxlevels: int,
+               level: int) -> tuple[str, bool, bool]:
+        if isinstance(obj, str):
+            return string_literal(obj), True, False
+        return super().format(obj, context, maxlevels, level)
+
+
+def py(value: Any, column: int = 0) -> str:
+    """A Python literal for plain data; the module is laid out by the formatter afterwards
+    (:func:`formatted`), so ``column`` only keeps pprint's first draft near its final shape."""
+    printer = _Printer(width=max(40, WIDTH - column - 1), sort_dicts=False)
+    return printer.pformat(_plain(value)).replace("\n", "\n" + " " * column)
+
+
+def formatted(source: str) -> str:
+    """``source`` laid out by ruff's formatter (black's style), at the pinned version the
+    package depends on, so the same IR always gives the same bytes and every generated module
+    passes `ruff format --check` as the project's own code does."""
+    from ruff.__main__ import find_ruff_bin
+
+    done = subprocess.run(
+        [find_ruff_bin(), "format", "--isolated", "--line-length", str(WIDTH), "-"],
+        input=source, capture_output=True, text=True, check=False)
+    if done.returncode != 0:  # pragma: no cover - the backend writes valid Python
+        raise RuntimeError(f"ruff format refused a generated module: {done.stderr}")
+    return done.stdout
 
 
 def doc(text: str) -> str:
@@ -542,7 +592,7 @@ def render(rs: ir.Ruleset) -> str:
         cells=list(cells.values()),
         limits=any(c.value_type == "Limit" for c in cells.values()),
     )
-    return _LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text
+    return formatted(_LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text)
 
 
 _LOOKALIKES_WAIVER = (
