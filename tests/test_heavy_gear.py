@@ -290,12 +290,13 @@ def test_two_cover_tiers_at_once_warn(factors: tuple[str, ...]) -> None:
     assert "Un seul niveau de couvert" in SHEET_FR  # the sheet lists the exclusion
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "needs the module to refuse a factor listed twice (as move_cost does for features); "
-    "an exclusion cannot name one factor with itself"))
 def test_full_cover_twice_is_refused() -> None:
-    with pytest.raises(hg.InvalidPlace):
+    """A cover tier counts once (`exclude full with full`): listed twice, the module warns as
+    for every combination the rules exclude; a vehicle in the way may count twice."""
+    with pytest.warns(hg.ConflictWarning, match="full \\+ full"):
         hg.modifier("cover", "full", "full")
+    assert hg.conflicts("partial", "partial") == ("partial + partial",)
+    assert hg.modifier("concealment", "vehicle_between", "vehicle_between") == 2
 
 
 @pytest.mark.parametrize("factors", [

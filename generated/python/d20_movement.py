@@ -693,8 +693,8 @@ def conflicts(*names: str) -> tuple[str, ...]:
     found = []
     for subject in _sorted(present & EXCLUSIONS.keys()):
         for other in _sorted(EXCLUSIONS[subject] & present):
-            if subject < other:
-                found.append(f"{subject} + {other}")
+            if subject < other or (subject == other and names.count(subject) > 1):
+                found.append(f"{subject} + {other}")  # `exclude x with x`: x at most once
     return _tuple(found)
 
 

@@ -472,7 +472,7 @@ RULESET: Final = Ruleset(
     languages=("en", "fr"),
     extends=(
         Ancestor("heavy_gear_house", "1.0.0", "sha256:b95e8a95297f72a3"),
-        Ancestor("heavy_gear", "1.0.0", "sha256:1475b3eb091da50d"),
+        Ancestor("heavy_gear", "1.0.0", "sha256:32e2cddde018ba48"),
     ),
 )
 
@@ -712,20 +712,20 @@ EXCLUSIONS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
         "clear": frozenset(("rapid_water",)),
         "cliffs": frozenset(("rapid_water",)),
         "combat_speed": frozenset(("stationary", "top_speed")),
-        "full": frozenset(("in_open", "partial", "some")),
-        "in_open": frozenset(("full", "partial", "solid", "some")),
-        "partial": frozenset(("full", "in_open", "some")),
+        "full": frozenset(("full", "in_open", "partial", "some")),
+        "in_open": frozenset(("full", "in_open", "partial", "solid", "some")),
+        "partial": frozenset(("full", "in_open", "partial", "some")),
         "rapid_water": frozenset(
             ("clear", "cliffs", "road", "rough", "soft", "structure", "very_rough")
         ),
         "road": frozenset(("rapid_water",)),
         "rough": frozenset(("rapid_water",)),
         "soft": frozenset(("rapid_water",)),
-        "solid": frozenset(("in_open",)),
+        "solid": frozenset(("in_open", "solid")),
         "solid_base": frozenset(("solid_half", "solid_whole")),
         "solid_half": frozenset(("solid_base", "solid_whole")),
         "solid_whole": frozenset(("solid_base", "solid_half")),
-        "some": frozenset(("full", "in_open", "partial")),
+        "some": frozenset(("full", "in_open", "partial", "some")),
         "stationary": frozenset(("combat_speed", "top_speed")),
         "structure": frozenset(("rapid_water",)),
         "top_speed": frozenset(("combat_speed", "stationary")),
@@ -797,8 +797,8 @@ def conflicts(*names: str) -> tuple[str, ...]:
     found = []
     for subject in _sorted(present & EXCLUSIONS.keys()):
         for other in _sorted(EXCLUSIONS[subject] & present):
-            if subject < other:
-                found.append(f"{subject} + {other}")
+            if subject < other or (subject == other and names.count(subject) > 1):
+                found.append(f"{subject} + {other}")  # `exclude x with x`: x at most once
     return _tuple(found)
 
 
