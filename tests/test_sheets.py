@@ -20,9 +20,9 @@ from markupsafe import escape
 from rulesdsl import ir
 from rulesdsl.backends.pdf import PdfUnavailable
 from rulesdsl.backends.sheet_model import _Builder, build_sheet
-from rulesdsl.changelog import path_text
 from rulesdsl.backends.sheets import md_escape, render_sheet, sheet_outputs
 from rulesdsl.build import stale_files, write_outputs
+from rulesdsl.changelog import path_text
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.outputs import Deferred
