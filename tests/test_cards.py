@@ -97,8 +97,18 @@ def test_the_mech_deck_keeps_only_what_concerns_mechs() -> None:
     heads = {h.text for c in base if c.table is not None for row in c.table.head for h in row}
     assert "ОД на гекс: Мех" in heads
     assert not any("Гусеничная" in h or "Ховер" in h for h in heads)
-    assert "Модификатор пилотирования/вождения" in heads
-    assert not any(h in ("прочие", "Большая техника (наземная)") for h in heads)
+    piloting = "Модификатор броска навыка пилотирования/вождения"
+    assert piloting in heads
+    assert "Большая техника (наземная)" not in heads
+    # by mode, only the mech's own column is left; "others" is the to-hit modifier's column
+    # for the other weapon classes (by weapon, not by mode)
+    for card in base:
+        assert card.table is not None
+        row_heads = [[h.text for h in row] for row in card.table.head]
+        if piloting in row_heads[0]:
+            assert len(row_heads) == 1 and len(card.table.rows[0]) == 2
+        if "прочие" in {h for row in row_heads for h in row}:
+            assert "Физические атаки" in row_heads[-1]
     woods = next(r for c in base if c.table is not None for r in c.table.rows
                  if r[0].text == "Густой лес")
     assert [c.text for c in woods[1:]][:1] == ["2"]  # mechs pay 2 MP in heavy woods

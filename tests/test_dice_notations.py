@@ -114,7 +114,7 @@ def test_the_sheet_shows_d66_and_its_chances(compiler: Compiler) -> None:
     assert "(d66)" in block.title
     assert block.table is not None
     chances = [row[-1].text for row in block.table.rows]
-    assert chances == ["18/36 · 50.0%", "12/36 · 33.3%", "6/36 · 16.7%"]
+    assert chances == ["18/36 · 50.0%", "12/36 · 33.3%", "6/36 · 16.7%"]  # English: no space
 
 
 def test_d66_chances_are_exact() -> None:

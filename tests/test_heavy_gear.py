@@ -278,7 +278,8 @@ def test_medium_terrain_gives_1_point_per_full_2_inches_not_the_examples_2() -> 
 def test_size_and_cover_size_are_not_lengths() -> None:
     # Size and Cover Size are numbers on the model's card, not inches to measure.
     assert "size (points)" in SHEET_EN and "size (in)" not in SHEET_EN
-    assert "taille du couvert (points)" in SHEET_FR and "taille de la cible (po)" not in SHEET_FR
+    assert "taille du couvert (points)" in SHEET_FR and "taille du couvert (po)" not in SHEET_FR
+    assert "taille de la cible (points)" in SHEET_FR and "size (in)" not in SHEET_FR
     assert hg.abstract_cover(cover_size=4, size=5).id == "partial"
 
 

@@ -88,6 +88,9 @@ class Box:
     """Top plus bottom padding and border of one table row."""
     head_scale: float = 1.0
     """Header cells' type size as a factor of ``font``."""
+    label_min: float = 0.0
+    """The least width of the label (first) column's content, in points (a CSS
+    ``min-width`` on it)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,9 @@ def table_fit(head: Sequence[Sequence[str]], rows: Sequence[Sequence[str]], room
         for i, text in enumerate(row):
             lo[i] = max(lo[i], min_width(text, size, bold) + box.pad_x)
             hi[i] = max(hi[i], width(text, size, bold) + box.pad_x)
+    if ncols:
+        lo[0] = max(lo[0], box.label_min + box.pad_x)
+        hi[0] = max(hi[0], lo[0])
     fits = sum(lo) <= room
     if sum(hi) <= room:
         widths = hi

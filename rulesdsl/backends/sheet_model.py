@@ -998,9 +998,10 @@ class _Builder:
                 self.label(ir.Info(labels), "") for labels in c.subject) or path_text(c.path)
             values = [self.cell_text(v) for v in (c.was, c.now) if v is not None]
             if c.was is not None and c.now is not None:
-                what += f": {values[0]} → {values[1]}"
+                what = self.w("label_colon", label=what,
+                              text=self.w("was_now", was=values[0], now=values[1]))
             elif values:
-                what += f": {values[0]}"
+                what = self.w("label_colon", label=what, text=values[0])
             line = self.w("changelog_line", action=self.w(c.action), what=what) + (
                 f". {notes}" if notes else "")
             src = self.source(c.info)
@@ -1015,6 +1016,9 @@ class _Builder:
                 cell.default.name in self.names or cell.default.name in dice_mods):
             name = cell.default.name
             return self.label(self.names.get(name) or dice_mods[name], name)
+        if cell.default is None and cell.exceptions and not any(
+                k in self.names for k in cell.exceptions):
+            return self.effects(cell.exceptions).text  # a dice row's effects
         parts = [self.text(cell.default)] if cell.default is not None else []
         parts += [f"{self.name(k)} {self.text(v)}" if not isinstance(v, ir.Flag) or not v.value
                   else self.name(k) for k, v in cell.exceptions.items()]

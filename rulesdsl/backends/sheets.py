@@ -61,7 +61,7 @@ class Paper:
 
 
 PAPERS: dict[str, Paper] = {
-    "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "7.1pt", 60, 194.0),
+    "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "6.3pt", 24, 194.0),
     "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.4pt", 56, 198.1),
     "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "6.8pt", 30, 134.0),
 }
@@ -128,9 +128,10 @@ def _css() -> str:
 
 
 def _box(page: Paper) -> fit.Box:
-    """Type sizes of a sheet's tables (sheet.css: tables at 0.9rem, cells padded 2.5pt)."""
+    """Type sizes of a sheet's tables (sheet.css: tables at 0.9rem, cells padded 0.3pt 2.5pt, the
+    label column at least 9em)."""
     font = float(page.font.removesuffix("pt")) * 0.9
-    return fit.Box(font=font, line=1.22, pad_x=5.6, pad_y=1.8)
+    return fit.Box(font=font, line=1.15, pad_x=5.6, pad_y=1.2, label_min=9 * font)
 
 
 def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
+from rulesdsl.backends import fit
+
 __all__ = ["ScalePoint", "grid_diagonals", "step_scale"]
 
 _FONT = 'font-family="DejaVu Sans Condensed, DejaVu Sans, sans-serif"'
@@ -45,9 +47,12 @@ def step_scale(points: Sequence[ScalePoint], x_label: str, result_label: str,
     ``uid`` (an identifier) keeps the hatch pattern's id unique within a page.
     """
     hatch = f"hatch-{uid}"
-    cell, height, left = 19.0, 13.0, 54.0
+    cell, height = 19.0, 12.0
+    # the labels are right-aligned before the boxes: room for the longer one, never clipped
+    left = max(54.0, 6 + max(fit.width(x_label, 7), fit.width(result_label, 7, bold=True)))
     width = left + cell * len(points) + 2
-    total_height = 2 * height + 6
+    ruler = height + 10.5  # the baseline of the input values under the ticks
+    total_height = ruler + 2.5
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="scale" role="img" '
         f'viewBox="0 0 {_n(width)} {_n(total_height)}" width="{_n(width)}pt" '
@@ -55,8 +60,8 @@ def step_scale(points: Sequence[ScalePoint], x_label: str, result_label: str,
         f'<defs><pattern id="{hatch}" width="4" height="4" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><rect width="4" height="4" fill="#fff"/>'
         '<line x1="0" y1="0" x2="0" y2="4" stroke="#000" stroke-width="1.4"/></pattern></defs>',
-        _text(left - 3, height - 3.5, result_label, anchor="end", weight="bold"),
-        _text(left - 3, 2 * height + 1.5, x_label, anchor="end"),
+        _text(left - 3, height - 3, result_label, anchor="end", weight="bold"),
+        _text(left - 3, ruler, x_label, anchor="end"),
     ]
     for i, point in enumerate(points):
         x = left + i * cell
@@ -73,7 +78,7 @@ def step_scale(points: Sequence[ScalePoint], x_label: str, result_label: str,
         parts.append(_text(x + cell / 2, height - 3, point.result, weight="bold"))
         parts.append(f'<line x1="{_n(x)}" y1="{_n(height + 1)}" x2="{_n(x)}" '
                      f'y2="{_n(height + 4)}" stroke="#000" stroke-width="0.6"/>')
-        parts.append(_text(x + cell / 2, 2 * height + 1.5, point.x))
+        parts.append(_text(x + cell / 2, ruler, point.x))
     end = left + cell * len(points)
     parts.append(f'<line x1="{_n(left)}" y1="{_n(height + 1)}" x2="{_n(end)}" '
                  f'y2="{_n(height + 1)}" stroke="#000" stroke-width="0.8"/>')
