@@ -25,13 +25,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def write_chain(folder: Path, depth: int) -> None:
     (folder / "heavy_gear.terrain").write_text(
-        (ROOT / "rulesets" / "heavy_gear.terrain").read_text("utf-8"), "utf-8")
+        (ROOT / "rulesets" / "heavy_gear.terrain").read_text("utf-8"), "utf-8"
+    )
     previous = "heavy_gear"
     for i in range(depth):
         name = f"v{i:04d}"
         (folder / f"{name}.terrain").write_text(
             f'ruleset {name} "Variant {i}" fr "Variante {i}"\nversion 1.0.{i}\n'
-            f"extends {previous}@>=1.0\noverride soft.walker | {i % 5 + 1}\n", "utf-8")
+            f"extends {previous}@>=1.0\noverride soft.walker | {i % 5 + 1}\n",
+            "utf-8",
+        )
         previous = name
 
 
@@ -76,8 +79,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     previous: tuple[float, float] | None = None
-    print(f"{'depth':>6} {'files':>6} {'compile':>10} {'ratio':>6} {'merges':>7} "
-          f"{'merging':>10} {'ratio':>6}")
+    print(
+        f"{'depth':>6} {'files':>6} {'compile':>10} {'ratio':>6} {'merges':>7} "
+        f"{'merging':>10} {'ratio':>6}"
+    )
     for depth in args.depths:
         with tempfile.TemporaryDirectory(prefix="rulesdsl-bench-") as tmp:
             folder = Path(tmp)
@@ -92,10 +97,15 @@ def main() -> None:
                 merging.append(meter.seconds)
                 merges = meter.count
         median, merge_time = statistics.median(samples), statistics.median(merging)
-        ratios = (f"{median / previous[0]:6.2f}", f"{merge_time / previous[1]:6.2f}") if (
-            previous) else ("     -", "     -")
-        print(f"{depth:>6} {files:>6} {median * 1000:7.0f} ms {ratios[0]} {merges:>7} "
-              f"{merge_time * 1000:7.0f} ms {ratios[1]}")
+        ratios = (
+            (f"{median / previous[0]:6.2f}", f"{merge_time / previous[1]:6.2f}")
+            if (previous)
+            else ("     -", "     -")
+        )
+        print(
+            f"{depth:>6} {files:>6} {median * 1000:7.0f} ms {ratios[0]} {merges:>7} "
+            f"{merge_time * 1000:7.0f} ms {ratios[1]}"
+        )
         previous = (median, merge_time)
 
 

@@ -27,9 +27,24 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated" / "python"
-DATA = ["RULESET", "ENTRY_COST", "MINIMUM_MOVE", "MODES", "GROUPS", "LAYERS", "FEATURES",
-        "CONTEXTS", "MODIFIERS", "TABLES", "DICE_TABLES", "TRIGGERS", "EXCLUSIONS", "PARAMS",
-        "GRID_SIZES", "GRID_DIAGONALS"]
+DATA = [
+    "RULESET",
+    "ENTRY_COST",
+    "MINIMUM_MOVE",
+    "MODES",
+    "GROUPS",
+    "LAYERS",
+    "FEATURES",
+    "CONTEXTS",
+    "MODIFIERS",
+    "TABLES",
+    "DICE_TABLES",
+    "TRIGGERS",
+    "EXCLUSIONS",
+    "PARAMS",
+    "GRID_SIZES",
+    "GRID_DIAGONALS",
+]
 """The data every generated module declares (the public constants of docs/module-api.md)."""
 
 
@@ -69,9 +84,20 @@ def load(path: Path) -> ModuleType:
 
 def own_import_us(directory: Path, name: str) -> int:
     """The module's own import time, in microseconds, from ``-X importtime``."""
-    result = subprocess.run([sys.executable, "-I", "-X", "importtime", "-c",
-                             f"import sys; sys.path.insert(0, '.'); import {name}"],
-                            cwd=directory, check=True, capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-X",
+            "importtime",
+            "-c",
+            f"import sys; sys.path.insert(0, '.'); import {name}",
+        ],
+        cwd=directory,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     for line in result.stderr.splitlines():
         fields = [f.strip() for f in line.removeprefix("import time:").split("|")]
         if len(fields) == 3 and fields[2] == name:
@@ -92,15 +118,26 @@ def main() -> None:
             twin = where / f"{path.stem}_literals.py"
             twin.write_text(literal_twin(load(path)), "utf-8")
             for source in (where / path.name, twin):
-                py_compile.compile(str(source), doraise=True,
-                                   invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+                py_compile.compile(
+                    str(source),
+                    doraise=True,
+                    invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+                )
             names.append(path.stem)
             if args.baseline:
-                old = subprocess.run(["git", "show", f"{args.baseline}:{path.relative_to(ROOT)}"],
-                                     cwd=ROOT, check=True, capture_output=True, text=True).stdout
+                old = subprocess.run(
+                    ["git", "show", f"{args.baseline}:{path.relative_to(ROOT)}"],
+                    cwd=ROOT,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
                 (where / f"{path.stem}_baseline.py").write_text(old, "utf-8")
-                py_compile.compile(str(where / f"{path.stem}_baseline.py"), doraise=True,
-                                   invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+                py_compile.compile(
+                    str(where / f"{path.stem}_baseline.py"),
+                    doraise=True,
+                    invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+                )
         kinds = ["", "_literals", *(["_baseline"] if args.baseline else [])]
         best: dict[str, int] = {}
         for _ in range(args.rounds):
@@ -109,8 +146,10 @@ def main() -> None:
                     us = own_import_us(where, module)
                     best[module] = min(best.get(module, us), us)
     print(f"own import time (-X importtime), min of {args.rounds} rounds, bytecode cached")
-    print(f"{'module':<28} {'generated':>10} {'literals':>9} {'ratio':>6}  (goal <= 2x)"
-          + (f" {'baseline':>9} {'ratio':>6}" if args.baseline else ""))
+    print(
+        f"{'module':<28} {'generated':>10} {'literals':>9} {'ratio':>6}  (goal <= 2x)"
+        + (f" {'baseline':>9} {'ratio':>6}" if args.baseline else "")
+    )
     for name in names:
         gen, lit = best[name], best[f"{name}_literals"]
         line = f"{name:<28} {gen:>7} us {lit:>6} us {gen / lit:5.1f}x"

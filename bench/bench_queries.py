@@ -36,30 +36,61 @@ class Query(NamedTuple):
 
 
 QUERIES = [
-    Query("move_cost, one feature", "battletech_tacops",
-          'm.move_cost("mech", "light_woods")', 'd.get(("mech", "light_woods"))', 3),
-    Query("move_cost, three features", "battletech_tacops",
-          'm.move_cost("mech", "light_woods", "deep_snow", "mud")',
-          'd.get(("mech", "light_woods", "deep_snow", "mud"))', 3),
-    Query("move_cost, distance=3", "heavy_gear",
-          'm.move_cost("walker", "soft", distance=3)', 'd.get(("walker", "soft"))'),
-    Query("roll(table, total)", "battletech_tacops",
-          'm.roll("terrain_effects", 11)', "rows[total]", 4),
-    Query("modifier with context", "battletech_tacops",
-          'm.modifier("to_hit", "light_woods", "blizzard", weapon="ballistic")',
-          'd.get(("to_hit", "light_woods", "blizzard", "ballistic"))'),
-    Query("lookup(table, column, row)", "d20_movement",
-          'm.lookup("flight", "good", "turn")', 'd.get(("flight", "good", "turn"))'),
-    Query("floor: a call doing nothing", "heavy_gear", 'nothing("terrain_effects", 11)',
-          "rows[total]"),
+    Query(
+        "move_cost, one feature",
+        "battletech_tacops",
+        'm.move_cost("mech", "light_woods")',
+        'd.get(("mech", "light_woods"))',
+        3,
+    ),
+    Query(
+        "move_cost, three features",
+        "battletech_tacops",
+        'm.move_cost("mech", "light_woods", "deep_snow", "mud")',
+        'd.get(("mech", "light_woods", "deep_snow", "mud"))',
+        3,
+    ),
+    Query(
+        "move_cost, distance=3",
+        "heavy_gear",
+        'm.move_cost("walker", "soft", distance=3)',
+        'd.get(("walker", "soft"))',
+    ),
+    Query(
+        "roll(table, total)", "battletech_tacops", 'm.roll("terrain_effects", 11)', "rows[total]", 4
+    ),
+    Query(
+        "modifier with context",
+        "battletech_tacops",
+        'm.modifier("to_hit", "light_woods", "blizzard", weapon="ballistic")',
+        'd.get(("to_hit", "light_woods", "blizzard", "ballistic"))',
+    ),
+    Query(
+        "lookup(table, column, row)",
+        "d20_movement",
+        'm.lookup("flight", "good", "turn")',
+        'd.get(("flight", "good", "turn"))',
+    ),
+    Query(
+        "floor: a call doing nothing", "heavy_gear", 'nothing("terrain_effects", 11)', "rows[total]"
+    ),
     Query("step climb(1)", "heavy_gear", "m.climb(1)", "rows[total]"),
     Query("step light_concealment(5)", "heavy_gear", "m.light_concealment(5)", "rows[total]"),
     Query("decision lock(...)", "heavy_gear", "m.lock(False, 3, 1, 6, 2)", "rows[total]"),
-    Query("decision line_of_sight(...)", "generic_wargame", 'm.line_of_sight("light", 12)',
-          "rows[total]"),
-    Query("decision flying_move(...)", "d20_movement",
-          'm.flying_move("good", False, False, 90, 10, 0, 30, 0)', "rows[total]"),
+    Query(
+        "decision line_of_sight(...)",
+        "generic_wargame",
+        'm.line_of_sight("light", 12)',
+        "rows[total]",
+    ),
+    Query(
+        "decision flying_move(...)",
+        "d20_movement",
+        'm.flying_move("good", False, False, 90, 10, 0, 30, 0)',
+        "rows[total]",
+    ),
 ]
+
 
 def nothing(table: object, total: object) -> object:
     """The floor of any generated function: one Python call that does no work."""
@@ -68,9 +99,13 @@ def nothing(table: object, total: object) -> object:
 
 REFERENCE_DATA = {
     "nothing": nothing,
-    "d": {("mech", "light_woods"): 2, ("mech", "light_woods", "deep_snow", "mud"): 5,
-          ("walker", "soft"): 2, ("to_hit", "light_woods", "blizzard", "ballistic"): 2,
-          ("flight", "good", "turn"): 90},
+    "d": {
+        ("mech", "light_woods"): 2,
+        ("mech", "light_woods", "deep_snow", "mud"): 5,
+        ("walker", "soft"): 2,
+        ("to_hit", "light_woods", "blizzard", "ballistic"): 2,
+        ("flight", "good", "turn"): 90,
+    },
     "rows": list(range(20)),
     "total": 11,
 }
@@ -93,8 +128,13 @@ def per_call(code: str, env: dict[str, object], number: int) -> float:
 def baseline_dir(rev: str, into: Path) -> Path:
     """generated/python as of git revision ``rev``, written to ``into``."""
     for name in {q.module for q in QUERIES}:
-        text = subprocess.run(["git", "show", f"{rev}:generated/python/{name}.py"], cwd=ROOT,
-                              check=True, capture_output=True, text=True).stdout
+        text = subprocess.run(
+            ["git", "show", f"{rev}:generated/python/{name}.py"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         (into / f"{name}.py").write_text(text, "utf-8")
     return into
 
@@ -106,8 +146,7 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="REV", help="compare with modules generated at REV")
     args = parser.parse_args()
 
-    modules = {q.module: load(GENERATED / f"{q.module}.py", f"bench_{q.module}")
-               for q in QUERIES}
+    modules = {q.module: load(GENERATED / f"{q.module}.py", f"bench_{q.module}") for q in QUERIES}
     old: dict[str, ModuleType] = {}
     with tempfile.TemporaryDirectory() as tmp:
         if args.baseline:
@@ -116,8 +155,10 @@ def main() -> None:
         best: dict[tuple[int, str], float] = {}
         for _ in range(args.rounds):  # interleaved: each round times everything once
             for i, q in enumerate(QUERIES):
-                runs = {"new": (q.code, {"m": modules[q.module], "nothing": nothing}),
-                        "ref": (q.reference, dict(REFERENCE_DATA))}
+                runs = {
+                    "new": (q.code, {"m": modules[q.module], "nothing": nothing}),
+                    "ref": (q.reference, dict(REFERENCE_DATA)),
+                }
                 if q.module in old:
                     runs["old"] = (q.code, {"m": old[q.module], "nothing": nothing})
                 for kind, (code, env) in runs.items():

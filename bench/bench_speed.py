@@ -72,8 +72,10 @@ libraries of the reference line have theirs); each figure is taken after a warm-
 
 def run(*argv: str, cwd: Path = ROOT) -> Callable[[], None]:
     def call() -> None:
-        subprocess.run(argv, cwd=cwd, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, env=ENV)
+        subprocess.run(
+            argv, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV
+        )
+
     return call
 
 
@@ -83,8 +85,11 @@ def rulesdsl(*args: str, cwd: Path = ROOT) -> Callable[[], None]:
 
 def row(what: str, seconds: float, reference: str, ref_seconds: float, goal: str) -> None:
     ratio = seconds / ref_seconds
-    print(f"{what:<44} {seconds * 1000:9.1f} ms  {reference:<34} {ref_seconds * 1000:9.1f} ms"
-          f"  {ratio:6.2f}x  (goal {goal})", flush=True)
+    print(
+        f"{what:<44} {seconds * 1000:9.1f} ms  {reference:<34} {ref_seconds * 1000:9.1f} ms"
+        f"  {ratio:6.2f}x  (goal {goal})",
+        flush=True,
+    )
 
 
 def compile_and_emit(path: Path) -> Callable[[], None]:
@@ -95,6 +100,7 @@ def compile_and_emit(path: Path) -> Callable[[], None]:
         compiled = Compiler().compile_file(path)
         assert compiled.ok and compiled.ruleset is not None
         render(compiled.ruleset)
+
     return call
 
 
@@ -103,6 +109,7 @@ def yaml_load(path: Path) -> Callable[[], None]:
 
     def call() -> None:
         yaml.load(path.read_text("utf-8"), Loader=yaml.CSafeLoader)
+
     return call
 
 
@@ -111,6 +118,7 @@ def json_load(path: Path) -> Callable[[], None]:
 
     def call() -> None:
         json.loads(path.read_text("utf-8"))
+
     return call
 
 
@@ -120,8 +128,13 @@ def bench_compile(rounds: int) -> None:
     theirs = best(yaml_load(paths["ir.yaml"]), rounds)
     row("check + module, 5,000 features", ours, "CSafeLoader, the IR", theirs, "<= 1.0x")
     authoring = best(yaml_load(paths["yaml"]), rounds)
-    row("  (the same, vs loading its YAML source)", ours, "CSafeLoader, authoring", authoring,
-        "none")
+    row(
+        "  (the same, vs loading its YAML source)",
+        ours,
+        "CSafeLoader, authoring",
+        authoring,
+        "none",
+    )
     as_json = best(json_load(paths["json"]), rounds)
     row("  (the same, vs a JSON load)", ours, "json.loads, same data", as_json, "none")
 
@@ -134,8 +147,13 @@ def bench_growth(rounds: int, quick: bool) -> None:
         times[n] = best(compile_and_emit(path), rounds if n < 50000 else max(1, rounds // 2))
         print(f"  check + module, {n:>6,} features: {times[n] * 1000:9.1f} ms", flush=True)
     for small, large in itertools.pairwise(sizes):
-        row(f"growth {small:,} -> {large:,} features", times[large], f"{small:,} features",
-            times[small], "<= 11x")
+        row(
+            f"growth {small:,} -> {large:,} features",
+            times[large],
+            f"{small:,} features",
+            times[small],
+            "<= 11x",
+        )
 
 
 def bench_check(rounds: int) -> None:
@@ -170,11 +188,13 @@ ROWS = ("compile", "growth", "check", "build", "pdf")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rounds", type=int, default=5, help="rounds per figure (default 5)")
-    parser.add_argument("--quick", action="store_true",
-                        help="fewer rounds, and no 50,000-feature ruleset")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer rounds, and no 50,000-feature ruleset"
+    )
     parser.add_argument("--only", nargs="+", choices=ROWS, default=ROWS, metavar="ROW")
     parser.add_argument("--wall", action="store_true", help="wall-clock time, not CPU time")
     args = parser.parse_args()
@@ -182,8 +202,10 @@ def main() -> None:
     if args.wall:
         CLOCK = time.perf_counter
     rounds = 2 if args.quick else args.rounds
-    print(f"python {sys.version.split()[0]}, min of {rounds} rounds each, "
-          f"{'wall-clock' if args.wall else 'CPU'} time")
+    print(
+        f"python {sys.version.split()[0]}, min of {rounds} rounds each, "
+        f"{'wall-clock' if args.wall else 'CPU'} time"
+    )
     if "compile" in args.only:
         bench_compile(rounds)
     if "growth" in args.only:

@@ -26,8 +26,9 @@ def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulesdsl",
         description="Compile tabletop terrain and movement rules into Python modules and "
-                    "quick-reference sheets.",
-        epilog="Exit status: 0 ok, 1 rule errors or stale output, 2 bad usage.")
+        "quick-reference sheets.",
+        epilog="Exit status: 0 ok, 1 rule errors or stale output, 2 bad usage.",
+    )
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     for name, help_line in VERBS.items():
         if verb is None or verb == name:

@@ -77,8 +77,14 @@ class Compiler:
         except (OSError, UnicodeDecodeError) as exc:
             pos = s.Pos(str(path), 1, 1, 1, 1)
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            return None, [error("E003", f"cannot read {path}: {reason}", pos,
-                                "check the path and that the file is UTF-8 text")]
+            return None, [
+                error(
+                    "E003",
+                    f"cannot read {path}: {reason}",
+                    pos,
+                    "check the path and that the file is UTF-8 text",
+                )
+            ]
         self.sources[str(path)] = text
         return text, []
 
@@ -112,8 +118,13 @@ class Compiler:
                 self._active = saved
             return self._compiled[key]
 
-    def _chain(self, key: Path, path: Path, source: s.SourceFile, diags: list[Diagnostic],
-               ) -> list[tuple[Path, Path, s.SourceFile, list[Diagnostic]]]:
+    def _chain(
+        self,
+        key: Path,
+        path: Path,
+        source: s.SourceFile,
+        diags: list[Diagnostic],
+    ) -> list[tuple[Path, Path, s.SourceFile, list[Diagnostic]]]:
         """``path`` and the bases it extends not compiled yet, nearest first; it stops at a
         base already compiled, missing or unparsable, or seen before (a cycle)."""
         chain = [(key, path, source, diags)]
@@ -124,8 +135,12 @@ class Compiler:
                 return chain
             base_path = base_file(here.parent, ext.text)
             base_key = _key(base_path) if base_path else None
-            if base_path is None or base_key is None or base_key in self._compiled or any(
-                    base_key == k for k, _, _, _ in chain):
+            if (
+                base_path is None
+                or base_key is None
+                or base_key in self._compiled
+                or any(base_key == k for k, _, _, _ in chain)
+            ):
                 return chain
             base, base_diags = self.parse_file(base_path)
             if base is None:
@@ -135,20 +150,25 @@ class Compiler:
     def compile_text(self, text: str, path: str, base_dir: Path | None = None) -> Compiled:
         self.sources[path] = text
         with gc_paused():
-            source, diags = _parse_yaml(text, path, self.fragments) if path.endswith(
-                (".yaml", ".yml")) else self.parser.parse(text, path)
+            source, diags = (
+                _parse_yaml(text, path, self.fragments)
+                if path.endswith((".yaml", ".yml"))
+                else self.parser.parse(text, path)
+            )
             if source is None:
                 return Compiled(path, None, diags)
             return self.compile_source(source, base_dir or Path(path).parent, diags)
 
-    def compile_source(self, source: s.SourceFile, base_dir: Path,
-                       syntax_errors: list[Diagnostic] | None = None) -> Compiled:
+    def compile_source(
+        self, source: s.SourceFile, base_dir: Path, syntax_errors: list[Diagnostic] | None = None
+    ) -> Compiled:
         """Resolve, lower and check a parsed file; ``syntax_errors`` are carried along."""
         with gc_paused():
             return self._compile_source(source, base_dir, syntax_errors)
 
-    def _compile_source(self, source: s.SourceFile, base_dir: Path,
-                        syntax_errors: list[Diagnostic] | None) -> Compiled:
+    def _compile_source(
+        self, source: s.SourceFile, base_dir: Path, syntax_errors: list[Diagnostic] | None
+    ) -> Compiled:
         load_errors: list[Diagnostic] = list(syntax_errors or [])
         bases: list[Compiled] = []
 
@@ -162,8 +182,7 @@ class Compiler:
                     return Cycle(tuple((name, pos) for _, name, pos in self._active[i:]))
             base = self.compile_file(path)
             bases.append(base)
-            return Base(str(path), base.resolved if base.ok else None,
-                        tuple(base.diagnostics))
+            return Base(str(path), base.resolved if base.ok else None, tuple(base.diagnostics))
 
         resolved, diags = resolve(source, load)
         diags = load_errors + diags
@@ -180,8 +199,9 @@ class Compiler:
         diags += [d for d in found if not (syntax_errors and d.code == "E110")]
         ruleset = None if any(d.is_error for d in diags) else lowered.ruleset
         if ruleset is not None and bases and bases[0].ruleset is not None:
-            ruleset = replace(ruleset, changes=changelog.annotate(
-                ruleset.changes, bases[0].ruleset, ruleset))
+            ruleset = replace(
+                ruleset, changes=changelog.annotate(ruleset.changes, bases[0].ruleset, ruleset)
+            )
         return Compiled(source.path, ruleset, _sorted(diags), resolved)
 
 
@@ -190,12 +210,12 @@ def base_file(folder: Path, ruleset_id: str) -> Path | None:
     (or if the name is too long for any file system: that is E501 too)."""
     if len(f"{ruleset_id}.terrain".encode("utf-8", "surrogatepass")) > 255:
         return None
-    return next((p for p in (folder / f"{ruleset_id}{x}" for x in SUFFIXES) if p.is_file()),
-                None)
+    return next((p for p in (folder / f"{ruleset_id}{x}" for x in SUFFIXES) if p.is_file()), None)
 
 
-def _parse_yaml(text: str, path: str,
-                fragments: FragmentParser) -> tuple[s.SourceFile | None, list[Diagnostic]]:
+def _parse_yaml(
+    text: str, path: str, fragments: FragmentParser
+) -> tuple[s.SourceFile | None, list[Diagnostic]]:
     """The YAML front end, imported only when a YAML ruleset is read (it needs PyYAML)."""
     from rulesdsl.frontends.yaml_authoring import parse_yaml
 
@@ -221,8 +241,9 @@ def _extends(source: s.SourceFile) -> s.Name | None:
 
 def _label(path: Path, source: s.SourceFile) -> str:
     """A ruleset's id for messages, with its file when the two differ."""
-    name = next((st.item.name.text for st in source.statements
-                 if isinstance(st, s.RulesetDecl)), path.stem)
+    name = next(
+        (st.item.name.text for st in source.statements if isinstance(st, s.RulesetDecl)), path.stem
+    )
     return name if name == path.stem else f"{name} ({path.name})"
 
 

@@ -93,8 +93,13 @@ class Diagnostic:
         return self.severity == "error"
 
 
-def error(code: str, message: str, pos: Pos | None, hint: str | None = None,
-          related: Iterable[Related] = ()) -> Diagnostic:
+def error(
+    code: str,
+    message: str,
+    pos: Pos | None,
+    hint: str | None = None,
+    related: Iterable[Related] = (),
+) -> Diagnostic:
     return Diagnostic(code, message, pos, hint, "error", tuple(related))
 
 
@@ -152,8 +157,13 @@ def to_json(diags: Iterable[Diagnostic]) -> str:
     def pos(p: Pos | None) -> dict[str, object] | None:
         if p is None:
             return None
-        return {"file": p.file, "line": p.line, "column": p.column,
-                "end_line": p.end_line, "end_column": p.end_column}
+        return {
+            "file": p.file,
+            "line": p.line,
+            "column": p.column,
+            "end_line": p.end_line,
+            "end_column": p.end_column,
+        }
 
     return json.dumps(
         [

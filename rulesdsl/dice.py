@@ -162,8 +162,9 @@ class D66:
     @property
     def totals(self) -> tuple[int, ...]:
         """Every total the dice can roll, in order."""
-        return tuple(10 * tens + units + self.bonus for tens in range(1, 7)
-                     for units in range(1, 7))
+        return tuple(
+            10 * tens + units + self.bonus for tens in range(1, 7) for units in range(1, 7)
+        )
 
     def distribution(self) -> dict[int, Fraction]:
         return {total: Fraction(1, 36) for total in self.totals}

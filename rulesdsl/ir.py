@@ -30,6 +30,7 @@ IDENT = Pattern(r"[A-Za-z_][A-Za-z0-9_]*", 64, "a name (letters, digits and _, n
 LANG = Pattern(r"[a-z]{2,3}", 3, "a language code (ISO 639, such as en, fr, ru)")
 SEMVER = Pattern(r"\d+\.\d+\.\d+", 32, "a semantic version (MAJOR.MINOR.PATCH)", "E111")
 
+
 @dataclass(frozen=True)
 class Declares:
     """Marks the string slots that declare a name (rather than refer to one): such a name may
@@ -164,8 +165,18 @@ class Same:
 
 
 Value = (
-    Number | Rate | ParamRate | Trade | Span | Marker | Symbol | Flag | DiceValue | D66Value
-    | Text | Same
+    Number
+    | Rate
+    | ParamRate
+    | Trade
+    | Span
+    | Marker
+    | Symbol
+    | Flag
+    | DiceValue
+    | D66Value
+    | Text
+    | Same
 )
 
 
@@ -774,9 +785,24 @@ class NotePath:
 
 
 ChangePath = (
-    NamePath | HeaderPath | CostPath | ColumnPath | FactorPath | CombinationPath | TableCellPath
-    | TableRowPath | TableColumnPath | DiceRowPath | DiceRangePath | DiceModifierPath | StepPath
-    | DecisionRowPath | TriggerPath | ParamPath | LabelPath | NotePath
+    NamePath
+    | HeaderPath
+    | CostPath
+    | ColumnPath
+    | FactorPath
+    | CombinationPath
+    | TableCellPath
+    | TableRowPath
+    | TableColumnPath
+    | DiceRowPath
+    | DiceRangePath
+    | DiceModifierPath
+    | StepPath
+    | DecisionRowPath
+    | TriggerPath
+    | ParamPath
+    | LabelPath
+    | NotePath
 )
 
 

@@ -62,9 +62,11 @@ def build() -> dict[str, Any]:
             if name not in defs:
                 defs[name] = {}  # placeholder against recursion
                 fields = typing.get_type_hints(tp, vars(ir), include_extras=True)
-                required = [f.name for f in dataclasses.fields(tp)
-                            if f.default is dataclasses.MISSING
-                            and f.default_factory is dataclasses.MISSING]
+                required = [
+                    f.name
+                    for f in dataclasses.fields(tp)
+                    if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+                ]
                 body: dict[str, Any] = {
                     "type": "object",
                     "properties": {n: of(t) for n, t in fields.items()},

@@ -67,8 +67,15 @@ def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> Answer 
             return per_distance(resolved, params)
         case ir.Marker():
             return value
-        case (ir.Trade() | ir.Span() | ir.Symbol() | ir.Flag() | ir.DiceValue() | ir.D66Value()
-              | ir.Text()):
+        case (
+            ir.Trade()
+            | ir.Span()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Text()
+        ):
             raise ValueError(f"not a movement cost: {value!r}")
         case _:
             assert_never(value)

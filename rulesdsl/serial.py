@@ -57,8 +57,7 @@ def from_data(tp: Any, data: Any) -> Any:
         return data
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         fields = hints(tp)
-        return tp(**{name: from_data(fields[name], data[name]) for name in fields
-                     if name in data})
+        return tp(**{name: from_data(fields[name], data[name]) for name in fields if name in data})
     if tp is float and isinstance(data, int):
         return data
     return data

@@ -6,18 +6,34 @@ from collections.abc import Mapping
 
 DIMENSIONS: Mapping[str, str] = {
     # lengths and map distances
-    "in": "length", "cm": "length", "mm": "length", "m": "length", "km": "length",
-    "ft": "length", "hex": "length", "square": "length", "level": "length",
+    "in": "length",
+    "cm": "length",
+    "mm": "length",
+    "m": "length",
+    "km": "length",
+    "ft": "length",
+    "hex": "length",
+    "square": "length",
+    "level": "length",
     # what movement costs
-    "MP": "cost", "PA": "cost", "AP": "cost", "action": "cost",
+    "MP": "cost",
+    "PA": "cost",
+    "AP": "cost",
+    "action": "cost",
     # angles
     "deg": "angle",
     # counts and scores
-    "points": "count", "pieces": "count", "rolls": "count", "dc": "count",
+    "points": "count",
+    "pieces": "count",
+    "rolls": "count",
+    "dc": "count",
     # time
-    "turn": "time", "round": "time", "s": "time",
+    "turn": "time",
+    "round": "time",
+    "s": "time",
     # temperature, gravity
-    "C": "temperature", "g": "gravity",
+    "C": "temperature",
+    "g": "gravity",
 }
 
 ROLES: Mapping[str, str] = {

@@ -43,15 +43,20 @@ def compiler() -> Iterator[Compiler]:
     yield Compiler()
 
 
-def compile_snippet(compiler: Compiler, text: str, tmp_path: Path | None = None,
-                    name: str = "snippet.terrain") -> Compiled:
+def compile_snippet(
+    compiler: Compiler, text: str, tmp_path: Path | None = None, name: str = "snippet.terrain"
+) -> Compiled:
     base_dir = tmp_path if tmp_path is not None else RULESETS
     return compiler.compile_text(text, str(base_dir / name), base_dir)
 
 
 def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=test@example.org", "-c", "user.name=test", *args],
-                   cwd=repo, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.email=test@example.org", "-c", "user.name=test", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
 
 
 @pytest.fixture

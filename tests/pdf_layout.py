@@ -90,8 +90,10 @@ def _classes(box: Any) -> list[str]:
 
 def texts(page: Any) -> Iterator[Placed]:
     """Every piece of text laid out on ``page``, with where it is and what holds it."""
-    def walk(box: Any, tags: tuple[str, ...], classes: frozenset[str], card: Any,
-             margin: bool) -> Iterator[Placed]:
+
+    def walk(
+        box: Any, tags: tuple[str, ...], classes: frozenset[str], card: Any, margin: bool
+    ) -> Iterator[Placed]:
         kind = type(box).__name__
         tag = getattr(box, "element_tag", None)
         here = (*tags, tag) if tag and (not tags or tags[-1] != tag) else tags
@@ -102,8 +104,17 @@ def texts(page: Any) -> Iterator[Placed]:
         margin = margin or kind == "MarginBox"
         if kind == "TextBox":
             if box.text.strip():
-                yield Placed(box.text, box.position_x, box.position_y, box.width, box.height,
-                             here, classes, card, margin)
+                yield Placed(
+                    box.text,
+                    box.position_x,
+                    box.position_y,
+                    box.width,
+                    box.height,
+                    here,
+                    classes,
+                    card,
+                    margin,
+                )
             return
         for child in getattr(box, "children", ()) or ():
             yield from walk(child, here, classes, card, margin)
@@ -129,13 +140,18 @@ def lost_text(document: Any) -> list[str]:
                 bottom_edge = top_edge + c.border_height()
             else:
                 left_edge, top_edge, right_edge, bottom_edge = left, top, right, bottom
-            if (t.x < left_edge - TOLERANCE or t.y < top_edge - TOLERANCE
-                    or t.x + t.width > right_edge + TOLERANCE
-                    or t.y + t.height > bottom_edge + TOLERANCE):
-                problems.append(f"page {number}: {t.text!r} at ({t.x:.0f}, {t.y:.0f}) "
-                                f"size {t.width:.0f}x{t.height:.0f} outside "
-                                f"({left_edge:.0f}, {top_edge:.0f})-"
-                                f"({right_edge:.0f}, {bottom_edge:.0f})")
+            if (
+                t.x < left_edge - TOLERANCE
+                or t.y < top_edge - TOLERANCE
+                or t.x + t.width > right_edge + TOLERANCE
+                or t.y + t.height > bottom_edge + TOLERANCE
+            ):
+                problems.append(
+                    f"page {number}: {t.text!r} at ({t.x:.0f}, {t.y:.0f}) "
+                    f"size {t.width:.0f}x{t.height:.0f} outside "
+                    f"({left_edge:.0f}, {top_edge:.0f})-"
+                    f"({right_edge:.0f}, {bottom_edge:.0f})"
+                )
     return problems
 
 

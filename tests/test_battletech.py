@@ -45,7 +45,8 @@ def test_a_mech_is_prohibited_from_ultra_heavy_jungle() -> None:
 
 @pytest.mark.parametrize("hex_features", [WOODS_HEX, JUNGLE_HEX])
 def test_infantry_with_2_mp_enters_both_hexes_by_minimum_movement(
-        hex_features: tuple[str, ...]) -> None:
+    hex_features: tuple[str, ...],
+) -> None:
     assert bt.MINIMUM_MOVE
     assert bt.move_cost(INFANTRY, *hex_features) > 2
     assert bt.can_enter(INFANTRY, *hex_features, available=2)
@@ -72,10 +73,13 @@ def test_one_base_terrain_per_hex() -> None:
 # ---- the worked example: to-hit in a blizzard ---------------------------------------------
 
 
-@pytest.mark.parametrize(("target", "ballistic", "other"), [
-    ("light_woods", 3, 2),
-    ("ultra_heavy_jungle", 5, 4),
-])
+@pytest.mark.parametrize(
+    ("target", "ballistic", "other"),
+    [
+        ("light_woods", 3, 2),
+        ("ultra_heavy_jungle", 5, 4),
+    ],
+)
 def test_blizzard_to_hit_into_the_hex(target: str, ballistic: int, other: int) -> None:
     assert bt.modifier("to_hit", target, "blizzard", weapon="ballistic") == ballistic
     for weapon in ("energy", "missile"):
@@ -102,7 +106,10 @@ def test_an_unknown_weapon_class_suggests_the_right_one() -> None:
 
 EXPECTED_ROWS = {
     **dict.fromkeys(range(2, 8), "no_effect"),
-    8: "fire", 9: "power_lines", 10: "minor_explosion", 11: "electrical_explosion",
+    8: "fire",
+    9: "power_lines",
+    10: "minor_explosion",
+    11: "electrical_explosion",
     **dict.fromkeys(range(12, 17), "major_explosion"),
 }
 
@@ -142,7 +149,10 @@ def test_other_totals_do_not_set_the_hex_on_fire(total: int) -> None:
 
 def test_the_roll_modifiers_of_landing_craft() -> None:
     assert bt.DICE_TABLES["terrain_effects"].modifiers == {
-        "aerodyne_dropship": 2, "spheroid_dropship": 4, "small_craft": 2}
+        "aerodyne_dropship": 2,
+        "spheroid_dropship": 4,
+        "small_craft": 2,
+    }
 
 
 def test_a_missed_shot_starts_a_fire_with_chance_15_36_times_9_36() -> None:
@@ -161,19 +171,23 @@ def test_a_spheroid_dropship_landing_pushes_fire_chances_up() -> None:
     assert major.chance_with["spheroid_dropship"] == Fraction(15, 36)  # 8+ on 2d6
 
 
-@pytest.mark.parametrize(("trigger", "modifier", "times", "checked"), [
-    ("missed_shot", None, 1, True),
-    ("area_attack", None, 1, True),
-    ("aerospace_landing", None, 1, False),
-    ("aerodyne_dropship_landing", "aerodyne_dropship", 1, False),
-    ("spheroid_landing", "spheroid_dropship", 1, False),
-    ("spheroid_landing_high", "spheroid_dropship", 2, False),
-    ("small_craft_landing", "small_craft", 1, False),
-    ("airship_entry", None, 3, False),
-    ("burning_zone", None, 1, False),
-])
-def test_what_rolls_on_the_terrain_effects_table(trigger: str, modifier: str | None,
-                                                 times: int, checked: bool) -> None:
+@pytest.mark.parametrize(
+    ("trigger", "modifier", "times", "checked"),
+    [
+        ("missed_shot", None, 1, True),
+        ("area_attack", None, 1, True),
+        ("aerospace_landing", None, 1, False),
+        ("aerodyne_dropship_landing", "aerodyne_dropship", 1, False),
+        ("spheroid_landing", "spheroid_dropship", 1, False),
+        ("spheroid_landing_high", "spheroid_dropship", 2, False),
+        ("small_craft_landing", "small_craft", 1, False),
+        ("airship_entry", None, 3, False),
+        ("burning_zone", None, 1, False),
+    ],
+)
+def test_what_rolls_on_the_terrain_effects_table(
+    trigger: str, modifier: str | None, times: int, checked: bool
+) -> None:
     t = bt.TRIGGERS[trigger]
     assert (t.table, t.modifier, t.times) == ("terrain_effects", modifier, times)
     assert (t.check is not None) is checked
@@ -229,27 +243,35 @@ def test_a_heavy_industrial_zone_costs_a_mech_1_mp_more() -> None:
     assert bt.move_cost(INFANTRY, "heavy_industrial") == 1
 
 
-@pytest.mark.parametrize(("mode", "light", "heavy", "ultra"), [
-    ("mech", 2, 3, bt.PROHIBITED),
-    ("protomech", 2, 3, bt.PROHIBITED),
-    ("tracked", 2, bt.PROHIBITED, bt.PROHIBITED),
-    ("wheeled", bt.PROHIBITED, bt.PROHIBITED, bt.PROHIBITED),
-    ("hover", bt.PROHIBITED, bt.PROHIBITED, bt.PROHIBITED),
-    ("vtol", 1, 1, 1),
-    (INFANTRY, 1, 2, 3),
-])
+@pytest.mark.parametrize(
+    ("mode", "light", "heavy", "ultra"),
+    [
+        ("mech", 2, 3, bt.PROHIBITED),
+        ("protomech", 2, 3, bt.PROHIBITED),
+        ("tracked", 2, bt.PROHIBITED, bt.PROHIBITED),
+        ("wheeled", bt.PROHIBITED, bt.PROHIBITED, bt.PROHIBITED),
+        ("hover", bt.PROHIBITED, bt.PROHIBITED, bt.PROHIBITED),
+        ("vtol", 1, 1, 1),
+        (INFANTRY, 1, 2, 3),
+    ],
+)
 def test_woods_by_unit_type(mode: str, light: object, heavy: object, ultra: object) -> None:
     assert bt.move_cost(mode, "light_woods") == light
     assert bt.move_cost(mode, "heavy_woods") == heavy
     assert bt.move_cost(mode, "ultra_heavy_woods") == ultra
 
 
-@pytest.mark.parametrize(("jungle", "mech", "infantry", "to_hit"), [
-    ("light_jungle", 3, 3, 1), ("heavy_jungle", 4, 4, 2),
-    ("ultra_heavy_jungle", bt.PROHIBITED, 5, 3),
-])
-def test_jungle_costs_and_fires_like_woods(jungle: str, mech: object, infantry: int,
-                                          to_hit: int) -> None:
+@pytest.mark.parametrize(
+    ("jungle", "mech", "infantry", "to_hit"),
+    [
+        ("light_jungle", 3, 3, 1),
+        ("heavy_jungle", 4, 4, 2),
+        ("ultra_heavy_jungle", bt.PROHIBITED, 5, 3),
+    ],
+)
+def test_jungle_costs_and_fires_like_woods(
+    jungle: str, mech: object, infantry: int, to_hit: int
+) -> None:
     assert bt.move_cost("mech", jungle) == mech
     assert bt.move_cost(INFANTRY, jungle) == infantry
     assert bt.move_cost("tracked", jungle) is bt.PROHIBITED
@@ -290,21 +312,25 @@ def test_the_four_layers_and_the_gravel_piles_over_them() -> None:
     # Issue 16: gravel piles lie on any hex, so they left the one-per-hex base layer for a
     # layer of their own (one pile per hex).
     assert [(layer.id, layer.scope) for layer in bt.LAYERS.values()] == [
-        ("base", "one"), ("gravel", "one"), ("modification", "many"), ("condition", "map"),
-        ("weather", "map")]
+        ("base", "one"),
+        ("gravel", "one"),
+        ("modification", "many"),
+        ("condition", "map"),
+        ("weather", "map"),
+    ]
 
 
 # ---- exclusions ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("cold", ["ice", "deep_snow", "light_snowfall", "heavy_snowfall",
-                                  "blizzard"])
+@pytest.mark.parametrize(
+    "cold", ["ice", "deep_snow", "light_snowfall", "heavy_snowfall", "blizzard"]
+)
 def test_extreme_heat_with_ice_snow_or_snowfall_warns(cold: str) -> None:
     place = ("clear", cold, "extreme_heat")
     with pytest.warns(bt.ConflictWarning, match="extreme_heat"):
         bt.move_cost("mech", *place)
-    assert bt.conflicts(*place) == (f"{min(cold, 'extreme_heat')} + "
-                                    f"{max(cold, 'extreme_heat')}",)
+    assert bt.conflicts(*place) == (f"{min(cold, 'extreme_heat')} + {max(cold, 'extreme_heat')}",)
 
 
 def test_extreme_heat_alone_does_not_warn() -> None:
@@ -321,8 +347,11 @@ HEADER = 'ruleset t "T"\nversion 1.0.0\n'
 
 def _dice_errors(compiler: Compiler, body: str, tmp_path: Path) -> list[tuple[str, int, int]]:
     compiled = compile_snippet(compiler, HEADER + body, tmp_path)
-    return [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics
-            if d.is_error and d.pos is not None]
+    return [
+        (d.code, d.pos.line, d.pos.column)
+        for d in compiled.diagnostics
+        if d.is_error and d.pos is not None
+    ]
 
 
 def test_a_dice_table_with_a_gap_is_e301(compiler: Compiler, tmp_path: Path) -> None:
@@ -335,10 +364,13 @@ def test_overlapping_dice_rows_are_e302(compiler: Compiler, tmp_path: Path) -> N
     assert _dice_errors(compiler, body, tmp_path) == [("E302", 5, 3)]
 
 
-def test_a_plus_4_modifier_without_an_open_last_row_is_e303(compiler: Compiler,
-                                                             tmp_path: Path) -> None:
-    body = ('dice effects "E" : 2d6 {\n  modifier dropship "D" +4\n  2-7 nothing "N"\n'
-            '  8-12 boom "B"\n}\n')
+def test_a_plus_4_modifier_without_an_open_last_row_is_e303(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    body = (
+        'dice effects "E" : 2d6 {\n  modifier dropship "D" +4\n  2-7 nothing "N"\n'
+        '  8-12 boom "B"\n}\n'
+    )
     assert _dice_errors(compiler, body, tmp_path) == [("E303", 3, 6)]
     fixed = body.replace("8-12", "8+")
     assert _dice_errors(compiler, fixed, tmp_path) == []
@@ -346,7 +378,9 @@ def test_a_plus_4_modifier_without_an_open_last_row_is_e303(compiler: Compiler,
 
 # ---- the language: a modifier keyed by unit type (`by mode`) -------------------------------
 
-BY_MODE = HEADER + '''mode mech "M"
+BY_MODE = (
+    HEADER
+    + """mode mech "M"
 mode tracked "T"
 mode hover "H"
 group vehicle "V": tracked, hover
@@ -355,22 +389,26 @@ layer terrain "T" {
   columns cost, piloting
   mud "Mud" | 1 | 1, vehicle 2, hover 0
 }
-'''
+"""
+)
 
 
-def test_a_modifier_by_mode_expands_groups_and_lets_a_mode_win(compiler: Compiler,
-                                                               tmp_path: Path) -> None:
+def test_a_modifier_by_mode_expands_groups_and_lets_a_mode_win(
+    compiler: Compiler, tmp_path: Path
+) -> None:
     compiled = compile_snippet(compiler, BY_MODE, tmp_path)
     assert compiled.ok and compiled.ruleset is not None
     values = compiled.ruleset.modifiers[0].values["mud"]
     assert {k: v.value for k, v in values.items()} == {"": 1, "tracked": 2, "hover": 0}
 
 
-def test_a_modifier_by_mode_rejects_an_unknown_unit_type(compiler: Compiler,
-                                                         tmp_path: Path) -> None:
+def test_a_modifier_by_mode_rejects_an_unknown_unit_type(
+    compiler: Compiler, tmp_path: Path
+) -> None:
     compiled = compile_snippet(compiler, BY_MODE.replace("hover 0", "hovre 0"), tmp_path)
-    assert [(d.code, d.pos.line if d.pos else 0) for d in compiled.diagnostics
-            if d.is_error] == [("E101", 10)]
+    assert [(d.code, d.pos.line if d.pos else 0) for d in compiled.diagnostics if d.is_error] == [
+        ("E101", 10)
+    ]
 
 
 def test_a_gravel_pile_silences_other_terrain_in_the_hex_for_piloting_too() -> None:
@@ -385,8 +423,16 @@ def test_a_gravel_pile_silences_other_terrain_in_the_hex_for_piloting_too() -> N
 SHEETS = Path(__file__).resolve().parent.parent / "generated" / "sheets"
 SHEET_EN = (SHEETS / "battletech_tacops.en.md").read_text(encoding="utf-8")
 SHEET_RU = (SHEETS / "battletech_tacops.ru.md").read_text(encoding="utf-8")
-PRECIPITATION = ("light_rain", "moderate_rain", "heavy_rain", "torrential_downpour",
-                 "light_snowfall", "moderate_snowfall", "heavy_snowfall", "blizzard")
+PRECIPITATION = (
+    "light_rain",
+    "moderate_rain",
+    "heavy_rain",
+    "torrential_downpour",
+    "light_snowfall",
+    "moderate_snowfall",
+    "heavy_snowfall",
+    "blizzard",
+)
 
 
 def _readings(feature: str) -> list[str]:
@@ -425,10 +471,10 @@ def test_deep_snow_is_plus_1_to_pilot_for_every_unit_type_hovers_and_wige_includ
     assert bt.modifier("piloting", "ice", mode="wige") == 0
 
 
-@pytest.mark.parametrize(("deviation", "penalty"), [
-    (0, 0), (0.19, 0), (0.2, 1), (0.4, 2), (0.5, 2), (0.8, 4), (1.0, 5)])
-def test_gravity_to_hit_is_1_per_full_0_2_g_away_from_1_g(deviation: float,
-                                                           penalty: int) -> None:
+@pytest.mark.parametrize(
+    ("deviation", "penalty"), [(0, 0), (0.19, 0), (0.2, 1), (0.4, 2), (0.5, 2), (0.8, 4), (1.0, 5)]
+)
+def test_gravity_to_hit_is_1_per_full_0_2_g_away_from_1_g(deviation: float, penalty: int) -> None:
     # MegaMek: floor(|g - 1| / 0.2) for direct-fire ballistic and missile attacks.
     assert bt.gravity_to_hit(deviation) == penalty
 
@@ -450,8 +496,14 @@ def test_megamek_citations_name_the_current_paths() -> None:
     sources = [f.source for f in bt.FEATURES.values() if f.source.startswith("MegaMek")]
     assert sources
     for source in sources:
-        for old in (" Compute.java", " PlanetaryConditions.java", " Infantry.java",
-                    " Terrain.java", " Tank.java", " MoveStep.java"):
+        for old in (
+            " Compute.java",
+            " PlanetaryConditions.java",
+            " Infantry.java",
+            " Terrain.java",
+            " Tank.java",
+            " MoveStep.java",
+        ):
             assert old not in source, source
     assert any("planetaryConditions/PlanetaryConditions.java" in s for s in sources)
     assert any("units/Terrain.java" in s for s in sources)
@@ -469,10 +521,13 @@ def test_no_page_is_cited_that_the_seed_does_not_give() -> None:
 # ---- readings taken, stated in the ruleset and on the sheet --------------------------------
 
 
-@pytest.mark.parametrize("hex_features", [
-    ("mud", "swamp"), ("swamp", "deep_snow"), ("mud", "swamp", "deep_snow"), ("swamp",)])
+@pytest.mark.parametrize(
+    "hex_features",
+    [("mud", "swamp"), ("swamp", "deep_snow"), ("mud", "swamp", "deep_snow"), ("swamp",)],
+)
 def test_one_bog_down_roll_on_entering_whatever_the_bog_down_terrains(
-        hex_features: tuple[str, ...]) -> None:
+    hex_features: tuple[str, ...],
+) -> None:
     assert bt.modifier("bog_down_rolls", "clear", *hex_features) == 1
 
 
@@ -528,18 +583,26 @@ def test_airships_pay_1_mp_a_hex_everywhere_a_stated_reading() -> None:
 
 def test_any_spheroid_unit_of_level_6_or_more_rolls_twice_small_craft_included() -> None:
     trigger = bt.TRIGGERS["small_craft_landing_high"]
-    assert (trigger.table, trigger.modifier, trigger.times) == ("terrain_effects",
-                                                                "small_craft", 2)
+    assert (trigger.table, trigger.modifier, trigger.times) == ("terrain_effects", "small_craft", 2)
     assert "сфероидный аэрокосмический юнит с уровнем 6 или выше" in SHEET_RU  # noqa: RUF001
 
 
 # ---- combinations the rules exclude --------------------------------------------------------
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("frozen_mud", "mud"), ("blizzard", "torrential_downpour"), ("heavy_rain", "light_rain"),
-    ("heavy_fog", "light_fog"), ("extreme_cold", "extreme_heat"),
-    ("high_gravity", "low_gravity"), ("light_rain", "vacuum"), ("thin_atmosphere", "vacuum")])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("frozen_mud", "mud"),
+        ("blizzard", "torrential_downpour"),
+        ("heavy_rain", "light_rain"),
+        ("heavy_fog", "light_fog"),
+        ("extreme_cold", "extreme_heat"),
+        ("high_gravity", "low_gravity"),
+        ("light_rain", "vacuum"),
+        ("thin_atmosphere", "vacuum"),
+    ],
+)
 def test_combinations_the_rules_exclude_warn(first: str, second: str) -> None:
     with pytest.warns(bt.ConflictWarning, match=first):
         bt.move_cost("mech", "clear", first, second)
@@ -548,7 +611,7 @@ def test_combinations_the_rules_exclude_warn(first: str, second: str) -> None:
 
 def test_precipitations_exclude_each_other_pairwise() -> None:
     for i, first in enumerate(PRECIPITATION):
-        for second in PRECIPITATION[i + 1:]:
+        for second in PRECIPITATION[i + 1 :]:
             assert bt.conflicts(first, second), (first, second)
 
 
@@ -568,11 +631,18 @@ def test_the_sheet_shows_the_exclusions() -> None:
 # ---- labels in the seed's own words (issue 13, item 4) --------------------------------------
 
 
-@pytest.mark.parametrize(("feature", "label"), [
-    ("blizzard", "Снежная буря"), ("rough", "Неровная местность"), ("clear", "Ровная местность"),
-    ("high_gravity", "Высокая гравитация"), ("low_gravity", "Низкая гравитация"),
-    ("extreme_heat", "Экстремальная жара (выше 50 °C)"), ("heavy_industrial",
-                                                          "Плотная промышленная зона")])
+@pytest.mark.parametrize(
+    ("feature", "label"),
+    [
+        ("blizzard", "Снежная буря"),
+        ("rough", "Неровная местность"),
+        ("clear", "Ровная местность"),
+        ("high_gravity", "Высокая гравитация"),
+        ("low_gravity", "Низкая гравитация"),
+        ("extreme_heat", "Экстремальная жара (выше 50 °C)"),
+        ("heavy_industrial", "Плотная промышленная зона"),
+    ],
+)
 def test_russian_labels_follow_the_seed(feature: str, label: str) -> None:
     assert bt.FEATURES[feature].label["ru"] == label
 

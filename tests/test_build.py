@@ -253,8 +253,14 @@ def test_a_parallel_incremental_build_is_byte_identical_to_a_serial_uncached_one
     pytest.importorskip("weasyprint")
     serial = tmp_path / "serial"
     sheets = (python_outputs, sheet_outputs)  # the cards render alike; they would double the time
-    build(project / "rulesets", serial, compiler=new_compiler(), jobs=1, incremental=False,
-          backends=sheets)
+    build(
+        project / "rulesets",
+        serial,
+        compiler=new_compiler(),
+        jobs=1,
+        incremental=False,
+        backends=sheets,
+    )
     parallel = tmp_path / "parallel"
     build(project / "rulesets", parallel, compiler=new_compiler(), jobs=2, backends=sheets)
     variant = project / "rulesets" / "var.terrain"

@@ -53,8 +53,10 @@ def test_every_cell_of_a_wide_table_lands_on_exactly_one_card(size: str) -> None
         assert card.table is not None
         for label, values in cells_by_row(card.table).items():
             seen.setdefault(label, []).extend(values)
-    expected = {label: [("⊘" if v.startswith("⊘") else v) for v in values]
-                for label, values in cells_by_row(whole.table).items()}
+    expected = {
+        label: [("⊘" if v.startswith("⊘") else v) for v in values]
+        for label, values in cells_by_row(whole.table).items()
+    }
     assert seen == expected
 
 
@@ -109,8 +111,9 @@ def test_the_mech_deck_keeps_only_what_concerns_mechs() -> None:
             assert len(row_heads) == 1 and len(card.table.rows[0]) == 2
         if "прочие" in {h for row in row_heads for h in row}:
             assert "Физические атаки" in row_heads[-1]
-    woods = next(r for c in base if c.table is not None for r in c.table.rows
-                 if r[0].text == "Густой лес")
+    woods = next(
+        r for c in base if c.table is not None for r in c.table.rows if r[0].text == "Густой лес"
+    )
     assert [c.text for c in woods[1:]][:1] == ["2"]  # mechs pay 2 MP in heavy woods
     assert "Мех" in render_deck_html(deck, "a4")
     with pytest.raises(ValueError, match="unknown mode 'tank'"):
@@ -120,12 +123,19 @@ def test_the_mech_deck_keeps_only_what_concerns_mechs() -> None:
 # ---- imposition ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size,paper,expected,landscape", [
-    ("poker", "a4", (3, 3), False), ("poker", "letter", (4, 2), True),
-    ("tarot", "a4", (2, 2), False), ("index", "a4", (2, 2), True), ("a6", "a4", (2, 1), True),
-])
-def test_cards_are_laid_out_n_up(size: str, paper: str, expected: tuple[int, int],
-                                 landscape: bool) -> None:
+@pytest.mark.parametrize(
+    "size,paper,expected,landscape",
+    [
+        ("poker", "a4", (3, 3), False),
+        ("poker", "letter", (4, 2), True),
+        ("tarot", "a4", (2, 2), False),
+        ("index", "a4", (2, 2), True),
+        ("a6", "a4", (2, 1), True),
+    ],
+)
+def test_cards_are_laid_out_n_up(
+    size: str, paper: str, expected: tuple[int, int], landscape: bool
+) -> None:
     layout = imposition(CARD_SIZES[size], paper)
     assert (layout.columns, layout.rows) == expected
     # the sheet turns landscape when that holds more cards; it is flipped on its short edge
@@ -201,11 +211,26 @@ def test_build_makes_a_deck_per_ruleset_and_language() -> None:
     assert sorted(outputs) == ["cards/heavy_gear.en.pdf", "cards/heavy_gear.fr.pdf"]
 
 
-def test_cards_command_writes_a_mech_deck(tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_cards_command_writes_a_mech_deck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "deck.html"
-    code = main(["cards", "battletech_tacops", "--size", "poker", "--per-mode", "mech",
-                 "--lang", "ru", "--format", "html", "-o", str(out)])
+    code = main(
+        [
+            "cards",
+            "battletech_tacops",
+            "--size",
+            "poker",
+            "--per-mode",
+            "mech",
+            "--lang",
+            "ru",
+            "--format",
+            "html",
+            "-o",
+            str(out),
+        ]
+    )
     assert code == 0
     html = out.read_text("utf-8")
     assert "Карточки для: Мех" in html

@@ -23,17 +23,30 @@ def project(tmp_path: Path) -> Path:
 
 
 def rulesdsl(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rulesdsl", *args], cwd=cwd,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "rulesdsl", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_build_then_check_passes_and_a_change_makes_it_stale(project: Path) -> None:
-    assert rulesdsl("build", "--out", str(project / "generated"), "--rulesets",
-                    str(project / "rulesets"), cwd=project).returncode == 0
+    assert (
+        rulesdsl(
+            "build",
+            "--out",
+            str(project / "generated"),
+            "--rulesets",
+            str(project / "rulesets"),
+            cwd=project,
+        ).returncode
+        == 0
+    )
     assert rulesdsl("build", "--check", cwd=project).returncode == 0
     source = project / "rulesets" / "heavy_gear.terrain"
-    source.write_text(source.read_text("utf-8").replace("| 2, walker 3", "| 2, walker 4"),
-                      "utf-8")
+    source.write_text(source.read_text("utf-8").replace("| 2, walker 3", "| 2, walker 4"), "utf-8")
     stale = rulesdsl("build", "--check", cwd=project)
     assert stale.returncode == 1
     assert "python/heavy_gear.py" in stale.stderr
@@ -41,7 +54,8 @@ def test_build_then_check_passes_and_a_change_makes_it_stale(project: Path) -> N
 
 def test_a_build_with_any_error_writes_nothing(project: Path) -> None:
     (project / "rulesets" / "broken.terrain").write_text(
-        'ruleset broken "Broken"\nversion 1.0.0\nmode a "A"\nmode a "A"\n', "utf-8")
+        'ruleset broken "Broken"\nversion 1.0.0\nmode a "A"\nmode a "A"\n', "utf-8"
+    )
     result = rulesdsl("build", cwd=project)
     assert result.returncode == 1
     assert "error[E102]" in result.stderr
@@ -64,10 +78,18 @@ def test_check_without_arguments_checks_every_ruleset(project: Path) -> None:
     assert "checked: no errors" in result.stderr
 
 
-@pytest.mark.parametrize("argv", [["frobnicate"], ["check", "no_such_ruleset"], [],
-                                  ["build", "--rulesets", "/no/such/dir", "--out", "/tmp/x"]])
-def test_bad_usage_exits_2_without_a_traceback(argv: list[str],
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["frobnicate"],
+        ["check", "no_such_ruleset"],
+        [],
+        ["build", "--rulesets", "/no/such/dir", "--out", "/tmp/x"],
+    ],
+)
+def test_bad_usage_exits_2_without_a_traceback(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     assert "Traceback" not in capsys.readouterr().err
 

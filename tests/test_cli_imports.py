@@ -14,16 +14,25 @@ import pytest
 from rulesdsl.commands import VERBS, registrar
 from tests.conftest import ROOT
 
-HEAVY = ("jinja2", "yaml", "jsonschema", "weasyprint", "rulesdsl.schema",
-         *(f"rulesdsl.commands.{verb}" for verb in VERBS))
+HEAVY = (
+    "jinja2",
+    "yaml",
+    "jsonschema",
+    "weasyprint",
+    "rulesdsl.schema",
+    *(f"rulesdsl.commands.{verb}" for verb in VERBS),
+)
 
 
 def imported_after(*argv: str) -> list[str]:
     """Which of HEAVY a fresh interpreter has imported after `rulesdsl ARGV` returned."""
-    code = (f"import sys; from rulesdsl.cli import main; code = main({list(argv)!r}); "
-            f"import json; print(json.dumps([code, [m for m in {HEAVY!r} if m in sys.modules]]))")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, check=True)
+    code = (
+        f"import sys; from rulesdsl.cli import main; code = main({list(argv)!r}); "
+        f"import json; print(json.dumps([code, [m for m in {HEAVY!r} if m in sys.modules]]))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     status, modules = json.loads(result.stdout.splitlines()[-1])
     assert status == 0, result.stderr
     return list(modules)

@@ -29,8 +29,10 @@ def converted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every bundled ruleset converted to YAML with the CLI, in a folder of their own."""
     folder = tmp_path_factory.mktemp("yaml")
     for name in BUNDLED:
-        assert main(["convert", str(RULESETS / f"{name}.terrain"), "-o",
-                     str(folder / f"{name}.yaml")]) == 0
+        assert (
+            main(["convert", str(RULESETS / f"{name}.terrain"), "-o", str(folder / f"{name}.yaml")])
+            == 0
+        )
     return folder
 
 
@@ -44,9 +46,9 @@ def test_terrain_to_yaml_keeps_the_ir(compiler: Compiler, converted: Path, name:
 
 
 @pytest.mark.parametrize("name", BUNDLED)
-def test_yaml_back_to_terrain_keeps_the_ir_and_is_formatted(compiler: Compiler,
-                                                           converted: Path, tmp_path: Path,
-                                                           name: str) -> None:
+def test_yaml_back_to_terrain_keeps_the_ir_and_is_formatted(
+    compiler: Compiler, converted: Path, tmp_path: Path, name: str
+) -> None:
     for base in BUNDLED:  # bases of variants, beside the converted file
         shutil.copy(RULESETS / f"{base}.terrain", tmp_path)
     out = tmp_path / f"{name}.terrain"
@@ -71,25 +73,38 @@ def test_the_yaml_reads_as_the_dsl_does(converted: Path) -> None:
 
 
 def test_convert_to_stdout_with_a_schema_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["convert", str(RULESETS / "heavy_gear_house.terrain"), "--schema",
-                 "authoring.schema.json"]) == 0
+    assert (
+        main(
+            [
+                "convert",
+                str(RULESETS / "heavy_gear_house.terrain"),
+                "--schema",
+                "authoring.schema.json",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
-    assert out.startswith("# yaml-language-server: $schema=authoring.schema.json\n"
-                          "ruleset: heavy_gear_house\n")
+    assert out.startswith(
+        "# yaml-language-server: $schema=authoring.schema.json\nruleset: heavy_gear_house\n"
+    )
     assert "extends: heavy_gear@^1.0\n" in out
 
 
-def test_convert_refuses_an_output_of_the_same_format(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["convert", str(RULESETS / "heavy_gear.terrain"), "-o",
-                 str(tmp_path / "x.terrain")]) == 2
+def test_convert_refuses_an_output_of_the_same_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["convert", str(RULESETS / "heavy_gear.terrain"), "-o", str(tmp_path / "x.terrain")])
+        == 2
+    )
     assert "writes .yaml" in capsys.readouterr().err
     assert not (tmp_path / "x.terrain").exists()
 
 
-def test_convert_of_a_file_with_syntax_errors_reports_them(tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]
-                                                          ) -> None:
+def test_convert_of_a_file_with_syntax_errors_reports_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.terrain"
     bad.write_text("ruleset bad\nversion 1.0.0\nmode fly 'Fly'\n", "utf-8")
     assert main(["convert", str(bad)]) == 1
@@ -97,11 +112,14 @@ def test_convert_of_a_file_with_syntax_errors_reports_them(tmp_path: Path,
 
 
 def test_a_block_given_twice_is_refused_rather_than_half_converted(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     variant = tmp_path / "twice.terrain"
-    variant.write_text("ruleset twice\nversion 1.0.0\nextends heavy_gear@^1.0\n"
-                       "layer terrain {\n  ice | 2\n}\nlayer terrain {\n  slush | 3\n}\n",
-                       "utf-8")
+    variant.write_text(
+        "ruleset twice\nversion 1.0.0\nextends heavy_gear@^1.0\n"
+        "layer terrain {\n  ice | 2\n}\nlayer terrain {\n  slush | 3\n}\n",
+        "utf-8",
+    )
     assert main(["convert", str(variant)]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""

@@ -28,7 +28,8 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_a_chart_becomes_a_layer_with_a_value_for_all_then_the_exceptions(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     chart = tmp_path / "marsh.csv"
     chart.write_text(CHART, "utf-8")
     code, out, _ = run(capsys, "import", str(chart), "--layer", "marsh")
@@ -43,7 +44,8 @@ def test_a_chart_becomes_a_layer_with_a_value_for_all_then_the_exceptions(
 
 
 def test_import_into_a_ruleset_appends_a_layer_that_compiles(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
     target = tmp_path / "heavy_gear.terrain"
     chart = tmp_path / "marsh.csv"
@@ -59,7 +61,8 @@ def test_import_into_a_ruleset_appends_a_layer_that_compiles(
 
 
 def test_a_cell_that_does_not_parse_names_its_csv_row_and_column(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     chart = tmp_path / "bad.csv"
     chart.write_text("feature,walker,ground\nmud,2,3 per\n", "utf-8")
     code, out, err = run(capsys, "import", str(chart), "--layer", "mud")
@@ -70,7 +73,8 @@ def test_a_cell_that_does_not_parse_names_its_csv_row_and_column(
 
 
 def test_an_unknown_mode_column_is_reported_at_the_header_with_a_suggestion(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
     target = tmp_path / "heavy_gear.terrain"
     before = target.read_text("utf-8")
@@ -83,8 +87,9 @@ def test_an_unknown_mode_column_is_reported_at_the_header_with_a_suggestion(
     assert target.read_text("utf-8") == before
 
 
-def test_a_feature_name_that_is_not_a_name_is_reported(tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_feature_name_that_is_not_a_name_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     chart = tmp_path / "bad.csv"
     chart.write_text("feature,walker\n9lives,2\n", "utf-8")
     code, _, err = run(capsys, "import", str(chart), "--layer", "x")
@@ -93,7 +98,8 @@ def test_a_feature_name_that_is_not_a_name_is_reported(tmp_path: Path,
 
 
 def test_export_of_a_layer_is_one_row_per_feature_and_one_column_per_mode(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "terrain")
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
@@ -105,7 +111,8 @@ def test_export_of_a_layer_is_one_row_per_feature_and_one_column_per_mode(
 
 
 def test_an_exported_layer_imports_back_to_the_same_costs(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "terrain")
     chart = tmp_path / "terrain.csv"
     chart.write_text(out, "utf-8")
@@ -115,12 +122,14 @@ def test_an_exported_layer_imports_back_to_the_same_costs(
     start = original.index("layer terrain ")
     end = original.index("}\n", start) + 2
     compiler = Compiler()
-    twin = compiler.compile_text(original[:start] + layer + original[end:],
-                                 str(tmp_path / "heavy_gear.terrain"), tmp_path)
+    twin = compiler.compile_text(
+        original[:start] + layer + original[end:], str(tmp_path / "heavy_gear.terrain"), tmp_path
+    )
     base = compiler.compile_file(RULESETS / "heavy_gear.terrain")
     assert twin.ok and twin.ruleset is not None and base.ruleset is not None
     assert {f.id: f.costs for f in twin.ruleset.features} == {
-        f.id: f.costs for f in base.ruleset.features}
+        f.id: f.costs for f in base.ruleset.features
+    }
 
 
 def test_export_of_tables_dice_tables_and_modifiers(capsys: pytest.CaptureFixture[str]) -> None:
@@ -128,11 +137,13 @@ def test_export_of_tables_dice_tables_and_modifiers(capsys: pytest.CaptureFixtur
     rows = list(csv.reader(io.StringIO(flight)))
     assert rows[0] == ["row", "label", "fr", "perfect", "good", "average", "poor", "clumsy"]
     assert rows[5][0] == "turn" and rows[5][4] == "90 deg per 1.5 m"
-    _, armour, _ = run(capsys, "export", "d20_movement", "--format", "csv", "--table",
-                       "armor_speed")
+    _, armour, _ = run(
+        capsys, "export", "d20_movement", "--format", "csv", "--table", "armor_speed"
+    )
     assert list(csv.reader(io.StringIO(armour)))[1][0::3] == ["6 m", "4.5 m"]
-    _, dice, _ = run(capsys, "export", "battletech_tacops", "--format", "csv", "--table",
-                     "terrain_effects")
+    _, dice, _ = run(
+        capsys, "export", "battletech_tacops", "--format", "csv", "--table", "terrain_effects"
+    )
     dice_rows = list(csv.reader(io.StringIO(dice)))
     assert dice_rows[0] == ["roll", "result", "label", "ru", "effects"]
     assert dice_rows[2][:2] == ["8", "fire"] and dice_rows[2][4] == "ignites yes"
@@ -147,10 +158,13 @@ def test_export_of_an_unknown_table_lists_the_tables(capsys: pytest.CaptureFixtu
 
 
 def test_labels_are_escaped_and_rows_after_a_multi_line_cell_keep_their_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     chart = tmp_path / "fen.csv"
-    chart.write_text('feature,label,walker,source\nbog,"Bog ""wet""\nand deep",3,hg p.2\n'
-                     "fen,Fen,2,hg ]] x\n", "utf-8")
+    chart.write_text(
+        'feature,label,walker,source\nbog,"Bog ""wet""\nand deep",3,hg p.2\nfen,Fen,2,hg ]] x\n',
+        "utf-8",
+    )
     code, out, err = run(capsys, "import", str(chart), "--layer", "fen")
     assert code == 1 and out == ""
     # Row 3 of the sheet is line 4 of the file: the label above holds a line break.

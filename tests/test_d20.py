@@ -52,9 +52,20 @@ def test_an_unknown_grid_unit_names_the_valid_ones() -> None:
 # ---- armour and load -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("base", "reduced"), [
-    (6, 4.5), (9, 6), (12, 9), (15, 10.5), (18, 12), (21, 15), (24, 16.5), (27, 18), (30, 21),
-])
+@pytest.mark.parametrize(
+    ("base", "reduced"),
+    [
+        (6, 4.5),
+        (9, 6),
+        (12, 9),
+        (15, 10.5),
+        (18, 12),
+        (21, 15),
+        (24, 16.5),
+        (27, 18),
+        (30, 21),
+    ],
+)
 def test_armor_speed_table(base: float, reduced: float) -> None:
     cell = d20.lookup("armor_speed", base)
     assert cell == reduced
@@ -69,10 +80,12 @@ def test_armor_speed_table_has_exactly_the_nine_speeds() -> None:
     assert list(d20.TABLES["armor_speed"].rows) == [6, 9, 12, 15, 18, 21, 24, 27, 30]
 
 
-@pytest.mark.parametrize(("speed", "nearest"), [(31, ("30", "27")), (7, ("6", "9")),
-                                                (10.5, ("9", "12"))])
-def test_a_speed_not_in_the_table_names_the_nearest_speeds(speed: float,
-                                                          nearest: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("speed", "nearest"), [(31, ("30", "27")), (7, ("6", "9")), (10.5, ("9", "12"))]
+)
+def test_a_speed_not_in_the_table_names_the_nearest_speeds(
+    speed: float, nearest: tuple[str, str]
+) -> None:
     with pytest.raises(d20.UnknownName) as caught:
         d20.lookup("armor_speed", speed)
     assert isinstance(caught.value, KeyError)
@@ -128,8 +141,7 @@ def test_flight_table_is_five_classes_by_twelve_properties() -> None:
     assert len(CELLS) == 60
 
 
-@pytest.mark.parametrize(("prop", "cls", "expected"), CELLS,
-                         ids=[f"{p}-{c}" for p, c, _ in CELLS])
+@pytest.mark.parametrize(("prop", "cls", "expected"), CELLS, ids=[f"{p}-{c}" for p, c, _ in CELLS])
 def test_flight_cell(prop: str, cls: str, expected: Any) -> None:
     cell = d20.lookup("flight", cls, prop)
     match expected:
@@ -156,10 +168,16 @@ def test_good_class_turns_90_deg_per_1_5_m() -> None:
     assert d20.lookup("flight", "good", "turn") == d20.Rate(90, 1.5)
 
 
-@pytest.mark.parametrize(("cls", "creature"), [
-    ("perfect", "will-o'-wisp"), ("good", "beholder"), ("average", "gargoyle"),
-    ("poor", "wyvern"), ("clumsy", "manticore"),
-])
+@pytest.mark.parametrize(
+    ("cls", "creature"),
+    [
+        ("perfect", "will-o'-wisp"),
+        ("good", "beholder"),
+        ("average", "gargoyle"),
+        ("poor", "wyvern"),
+        ("clumsy", "manticore"),
+    ],
+)
 def test_each_class_is_labelled_with_its_example_creature(cls: str, creature: str) -> None:
     table = d20.TABLES["flight"]
     assert table.column_labels[cls]["en"] == cls.capitalize()
@@ -177,11 +195,29 @@ def test_an_unknown_class_or_property_suggests_the_nearest() -> None:
 # ---- legal flying moves ----------------------------------------------------------------------
 
 
-def move(cls: str, *, hover: bool = False, backward: bool = False, turn: float = 0,
-         after: float = 0, turn_in_place: float = 0, spent: float = 1.5, climb: float = 0,
-         dive: float = 0) -> str:
-    outcome = d20.flying_move(cls, hover=hover, backward=backward, turn=turn, after=after,
-                              turn_in_place=turn_in_place, spent=spent, climb=climb, dive=dive)
+def move(
+    cls: str,
+    *,
+    hover: bool = False,
+    backward: bool = False,
+    turn: float = 0,
+    after: float = 0,
+    turn_in_place: float = 0,
+    spent: float = 1.5,
+    climb: float = 0,
+    dive: float = 0,
+) -> str:
+    outcome = d20.flying_move(
+        cls,
+        hover=hover,
+        backward=backward,
+        turn=turn,
+        after=after,
+        turn_in_place=turn_in_place,
+        spent=spent,
+        climb=climb,
+        dive=dive,
+    )
     return str(outcome.id)
 
 
@@ -190,18 +226,30 @@ def test_flying_straight_and_level_is_legal_for_every_class(cls: str) -> None:
     assert move(cls) == "legal"
 
 
-@pytest.mark.parametrize(("cls", "verdict"), [
-    ("perfect", "legal"), ("good", "legal"), ("average", "cannot_hover"),
-    ("poor", "cannot_hover"), ("clumsy", "cannot_hover"),
-])
+@pytest.mark.parametrize(
+    ("cls", "verdict"),
+    [
+        ("perfect", "legal"),
+        ("good", "legal"),
+        ("average", "cannot_hover"),
+        ("poor", "cannot_hover"),
+        ("clumsy", "cannot_hover"),
+    ],
+)
 def test_only_perfect_and_good_fliers_hover(cls: str, verdict: str) -> None:
     assert move(cls, hover=True) == verdict
 
 
-@pytest.mark.parametrize(("cls", "verdict"), [
-    ("perfect", "legal"), ("good", "legal"), ("average", "cannot_fly_backward"),
-    ("poor", "cannot_fly_backward"), ("clumsy", "cannot_fly_backward"),
-])
+@pytest.mark.parametrize(
+    ("cls", "verdict"),
+    [
+        ("perfect", "legal"),
+        ("good", "legal"),
+        ("average", "cannot_fly_backward"),
+        ("poor", "cannot_fly_backward"),
+        ("clumsy", "cannot_fly_backward"),
+    ],
+)
 def test_only_perfect_and_good_fliers_fly_backward(cls: str, verdict: str) -> None:
     assert move(cls, backward=True) == verdict
 
@@ -258,8 +306,17 @@ def test_clumsy_flier_needs_3_m_for_each_45_deg() -> None:
 
 def test_an_unknown_class_is_refused_with_suggestions() -> None:
     with pytest.raises(d20.UnknownName, match="'clumsy'"):
-        d20.flying_move("clumsey", hover=False, backward=False, turn=0, after=0,
-                        turn_in_place=0, spent=0, climb=0, dive=0)
+        d20.flying_move(
+            "clumsey",
+            hover=False,
+            backward=False,
+            turn=0,
+            after=0,
+            turn_in_place=0,
+            spent=0,
+            climb=0,
+            dive=0,
+        )
 
 
 def test_the_flying_move_decision_is_listed_by_name() -> None:
@@ -280,8 +337,9 @@ def test_recovery_is_a_reflex_save_dc_20_the_next_round() -> None:
 
 def test_each_failed_save_falls_90_m_more() -> None:
     assert d20.lookup("stall", "next_fall") == 90
-    total_after_two_failed_saves = (d20.lookup("stall", "first_fall")
-                                    + 2 * d20.lookup("stall", "next_fall"))
+    total_after_two_failed_saves = d20.lookup("stall", "first_fall") + 2 * d20.lookup(
+        "stall", "next_fall"
+    )
     assert total_after_two_failed_saves == 225
 
 
@@ -298,8 +356,9 @@ def test_chases_use_dexterity_then_constitution() -> None:
 
 # ---- issue 16: rules fidelity ----------------------------------------------------------------
 
-SHEET_FR = (Path(__file__).resolve().parent.parent / "generated" / "sheets"
-            / "d20_movement.fr.md").read_text(encoding="utf-8")
+SHEET_FR = (
+    Path(__file__).resolve().parent.parent / "generated" / "sheets" / "d20_movement.fr.md"
+).read_text(encoding="utf-8")
 
 
 def test_a_good_flyer_spends_3_m_to_turn_180_deg_in_place() -> None:

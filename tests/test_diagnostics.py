@@ -24,8 +24,11 @@ HEADER_LINES = HEADER.count("\n")
 
 def found(compiler: Compiler, text: str) -> list[tuple[str, int, int]]:
     compiled = compile_snippet(compiler, text)
-    return [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics
-            if d.is_error and d.pos is not None]
+    return [
+        (d.code, d.pos.line, d.pos.column)
+        for d in compiled.diagnostics
+        if d.is_error and d.pos is not None
+    ]
 
 
 def body(text: str) -> str:
@@ -55,7 +58,10 @@ def test_unknown_mode_in_a_cell_suggests_the_nearest(compiler: Compiler) -> None
     compiled = compile_snippet(compiler, text)
     [diag] = [d for d in compiled.diagnostics if d.is_error]
     assert (diag.code, diag.pos and diag.pos.line, diag.pos and diag.pos.column) == (
-        "E101", line(2), 20)
+        "E101",
+        line(2),
+        20,
+    )
     assert diag.hint == "did you mean 'walker'?"
 
 
@@ -73,7 +79,10 @@ def test_duplicate_definition_points_at_the_first(compiler: Compiler) -> None:
     compiled = compile_snippet(compiler, body('mode walker "Walker again"\n'))
     [diag] = [d for d in compiled.diagnostics if d.is_error]
     assert (diag.code, diag.pos and diag.pos.line, diag.pos and diag.pos.column) == (
-        "E102", line(1), 6)
+        "E102",
+        line(1),
+        6,
+    )
     assert diag.related[0].pos.line == 4
 
 
@@ -139,18 +148,26 @@ CELL_TABLES = """table t "T" {
 """
 
 
-@pytest.mark.parametrize(("condition", "code", "column"), [
-    ("x > t[k].turn", "E211", 7),           # a rate needs `over <distance>`
-    ("x > t[k].up", "E201", 7),             # the word 'half' is no bound
-    ("x > t[kk].up", "E101", 9),            # unknown input
-    ("x > t[k].nope", "E101", 12),          # unknown row
-    ("n > t[k].reach", "E203", 7),          # ft compared with m
-    ("x > u[k].up", "E101", 7),             # unknown table
-])
-def test_comparisons_with_table_cells(compiler: Compiler, condition: str, code: str,
-                                      column: int) -> None:
-    text = body(CELL_TABLES + 'decision d "D" (k t, x deg, n m) {\n  ' + condition
-                + ' -> r "R"\n  otherwise -> ok "OK"\n}\n')
+@pytest.mark.parametrize(
+    ("condition", "code", "column"),
+    [
+        ("x > t[k].turn", "E211", 7),  # a rate needs `over <distance>`
+        ("x > t[k].up", "E201", 7),  # the word 'half' is no bound
+        ("x > t[kk].up", "E101", 9),  # unknown input
+        ("x > t[k].nope", "E101", 12),  # unknown row
+        ("n > t[k].reach", "E203", 7),  # ft compared with m
+        ("x > u[k].up", "E101", 7),  # unknown table
+    ],
+)
+def test_comparisons_with_table_cells(
+    compiler: Compiler, condition: str, code: str, column: int
+) -> None:
+    text = body(
+        CELL_TABLES
+        + 'decision d "D" (k t, x deg, n m) {\n  '
+        + condition
+        + ' -> r "R"\n  otherwise -> ok "OK"\n}\n'
+    )
     assert found(compiler, text) == [(code, line(CELL_TABLES.count("\n") + 2), column)]
 
 
@@ -159,7 +176,10 @@ def test_dice_table_with_a_gap(compiler: Compiler) -> None:
     compiled = compile_snippet(compiler, text)
     [diag] = [d for d in compiled.diagnostics if d.is_error]
     assert (diag.code, diag.pos and diag.pos.line, diag.pos and diag.pos.column) == (
-        "E301", line(1), 6)
+        "E301",
+        line(1),
+        6,
+    )
     assert "total 7 of 2d6 is in no row" in diag.message
 
 
@@ -168,13 +188,17 @@ def test_dice_table_with_overlapping_rows(compiler: Compiler) -> None:
     compiled = compile_snippet(compiler, text)
     [diag] = [d for d in compiled.diagnostics if d.is_error]
     assert (diag.code, diag.pos and diag.pos.line, diag.pos and diag.pos.column) == (
-        "E302", line(3), 3)
+        "E302",
+        line(3),
+        3,
+    )
     assert diag.related[0].pos.line == line(2)
 
 
 def test_dice_modifier_pushing_totals_past_the_last_row(compiler: Compiler) -> None:
-    text = body('dice fx "FX" : 2d6 {\n  modifier big "Big" +4\n  2-7 low "Low"\n'
-                '  8-12 high "High"\n}\n')
+    text = body(
+        'dice fx "FX" : 2d6 {\n  modifier big "Big" +4\n  2-7 low "Low"\n  8-12 high "High"\n}\n'
+    )
     assert found(compiler, text) == [("E303", line(1), 6)]
     fixed = text.replace("8-12 high", "8+ high")
     assert found(compiler, fixed) == []
@@ -186,8 +210,10 @@ def test_unreadable_file(compiler: Compiler, tmp_path: Path) -> None:
 
 
 def test_every_error_of_a_file_is_reported_in_one_run(compiler: Compiler) -> None:
-    text = body('mode walker "Again"\nlayer t "T" {\n  soft "Soft" | 2, walkr 3\n}\n'
-                'step s "S" (x in) -> points : +1 per full 0 in\n')
+    text = body(
+        'mode walker "Again"\nlayer t "T" {\n  soft "Soft" | 2, walkr 3\n}\n'
+        'step s "S" (x in) -> points : +1 per full 0 in\n'
+    )
     assert [c[0] for c in found(compiler, text)] == ["E102", "E101", "E202"]
 
 
@@ -195,9 +221,10 @@ def test_rendered_diagnostic_has_path_line_column_caret_and_hint(compiler: Compi
     text = body('layer t "T" {\n  soft "Soft" | 2, walkr 3\n}\n')
     compiled = compile_snippet(compiler, text)
     rendered = render_text(compiled.diagnostics[0], compiler.sources).splitlines()
-    assert rendered[0].endswith(f"snippet.terrain:{line(2)}:20: error[E101]: unknown mode or "
-                                "group 'walkr'")
-    assert rendered[1].endswith("|   soft \"Soft\" | 2, walkr 3")
+    assert rendered[0].endswith(
+        f"snippet.terrain:{line(2)}:20: error[E101]: unknown mode or group 'walkr'"
+    )
+    assert rendered[1].endswith('|   soft "Soft" | 2, walkr 3')
     assert rendered[2].endswith("|                    ^^^^^")
     assert rendered[3] == "  = hint: did you mean 'walker'?"
 
@@ -208,16 +235,64 @@ def test_every_code_is_documented() -> None:
         assert f"`{code}`" in doc, code
 
 
-TOKENS = ["ruleset", "version", "1.0.0", "mode", "layer", "step", "dice", "decision", "table",
-          "{", "}", "|", ":", ",", "->", "per", "full", "as", "2d6", "1d6+3", "2-7", "12+",
-          "+1", "-2", "1.5", "in", "m", "\"Label\"", "fr", "[", "]", "note", "x", "walker",
-          "otherwise", "impassable", "override", "remove", "extends", "@", "^1.0", "\n", "\n",
-          "#", "'", "(", ")", "=", ">=", "and"]
+TOKENS = [
+    "ruleset",
+    "version",
+    "1.0.0",
+    "mode",
+    "layer",
+    "step",
+    "dice",
+    "decision",
+    "table",
+    "{",
+    "}",
+    "|",
+    ":",
+    ",",
+    "->",
+    "per",
+    "full",
+    "as",
+    "2d6",
+    "1d6+3",
+    "2-7",
+    "12+",
+    "+1",
+    "-2",
+    "1.5",
+    "in",
+    "m",
+    '"Label"',
+    "fr",
+    "[",
+    "]",
+    "note",
+    "x",
+    "walker",
+    "otherwise",
+    "impassable",
+    "override",
+    "remove",
+    "extends",
+    "@",
+    "^1.0",
+    "\n",
+    "\n",
+    "#",
+    "'",
+    "(",
+    ")",
+    "=",
+    ">=",
+    "and",
+]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(TOKENS), max_size=40),
-       st.text(alphabet=string.printable, max_size=20))
+@given(
+    st.lists(st.sampled_from(TOKENS), max_size=40), st.text(alphabet=string.printable, max_size=20)
+)
 def test_arbitrary_input_never_raises(compiler: Compiler, words: list[str], noise: str) -> None:
     text = HEADER + " ".join(words) + noise
     compiled = compile_snippet(compiler, text)

@@ -79,8 +79,9 @@ def test_desert_campaign_removes_a_unit_type_and_adds_a_weather() -> None:
         ("wording", "added", "house"),
     ]
     assert d.changes[0].message == "mode removed: Airship (flying)"
-    assert d.changes[1].message == ("terrain added to Weather: Dust storm: 1 MP per hex, "
-                                    "VTOL (flying) 2 MP per hex")
+    assert d.changes[1].message == (
+        "terrain added to Weather: Dust storm: 1 MP per hex, VTOL (flying) 2 MP per hex"
+    )
     assert sorted(c.path for c in d.changes) == sorted(path_text(c.path) for c in variant.changes)
     assert d.level == "breaking"
 
@@ -143,63 +144,152 @@ def diff_texts(tmp_path: Path, old: str, new: str) -> semantic.Diff:
     (tmp_path / "new").mkdir(exist_ok=True)
     (tmp_path / "old" / "demo.terrain").write_text(old, "utf-8")
     (tmp_path / "new" / "demo.terrain").write_text(new, "utf-8")
-    return semantic.diff(compiled(tmp_path / "old" / "demo.terrain"),
-                         compiled(tmp_path / "new" / "demo.terrain"))
+    return semantic.diff(
+        compiled(tmp_path / "old" / "demo.terrain"), compiled(tmp_path / "new" / "demo.terrain")
+    )
 
 
-@pytest.mark.parametrize(("old", "new", "expected", "message"), [
-    ("| 2, walker 3 | +1", "| 2, walker 2 | +1",
-     [("rules", "changed", "soft.walker")], "Soft ground, Walker: 3 -> 2 MP per inch"),
-    ("| 2, walker 3 | +1", "| 2, walker impassable | +1",
-     [("breaking", "changed", "soft.walker")], "Soft ground, Walker: 3 MP per inch -> impassable"),
-    ("| 2, walker 3 | +1", "| 2, walker 1 per 2 in | +1",
-     [("breaking", "changed", "soft.walker")],
-     "Soft ground, Walker: 3 MP per inch -> 1 per 2 in"),
-    ("| 2, walker 3 | +1", "| 4, walker 3 | +1",
-     [("rules", "changed", "soft.hover")], "Soft ground, Hover: 2 -> 4 MP per inch"),
-    ('| 2 | +1, ballistic +2', '| 2 | +1, ballistic +3',
-     [("rules", "changed", "woods.to_hit.ballistic")], "To-hit, Woods (Ballistic): +2 -> +3"),
-    ("full \"Full\" | -2", "full \"Full\" | -3",
-     [("rules", "changed", "full")], "Cover, Full: -2 -> -3"),
-    ("+1 per 1 in, impassable from 2 in", "+1 per 1 in, impassable from 3 in",
-     [("rules", "changed", "climb")],
-     "Climbing: +1 per 1 in, impassable from 2 in -> +1 per 1 in, impassable from 3 in"),
-    ("(rise in)", "(height in)", [("breaking", "changed", "climb")],
-     "Climbing: input rise renamed height"),
-    ("distance <= 2 in -> passive", "distance <= 3 in -> passive",
-     [("rules", "changed", "lock.passive")],
-     "Lock, row Passive: distance <= 2 in -> distance <= 3 in"),
-    ("| 2 in | 4 in", "| 2 in | 5 in", [("rules", "changed", "speed.fast.heavy")],
-     "Speed, Heavy (Fast): 4 in -> 5 in"),
-    ("| 2 in | 4 in", "| 2 in | no", [("breaking", "changed", "speed.fast.heavy")],
-     "Speed, Heavy (Fast): 4 in -> no"),
-    ('  heavy "Heavy" | 2 in | 4 in\n', "", [("breaking", "removed", "speed.heavy")],
-     "Speed row removed: Heavy"),
-    ("8-11 fire \"Fire\" | ignites\n  12+", "8-10 fire \"Fire\" | ignites\n  11+",
-     [("rules", "changed", "effects.fire"), ("rules", "changed", "effects.boom")],
-     "Effects, Fire: rolled on 8-11 -> 8-10"),
-    ("| damage 5", "| damage 6", [("rules", "changed", "effects.boom")],
-     "Effects, Boom, damage: 5 -> 6"),
-    ("modifier big \"Big\" +2", "modifier big \"Big\" +3", [("rules", "changed", "big")],
-     "Effects, Big: +2 -> +3"),
-    (">= 8 then", ">= 9 then", [("rules", "changed", "miss")],
-     "Miss: 2d6 >= 8 then roll effects -> 2d6 >= 9 then roll effects"),
-    ("in = 10", "in = 12", [("rules", "changed", "reach")], "Reach: 10 -> 12 in"),
-    ("param reach \"Reach\" : in = 10\n", "", [("breaking", "removed", "reach")],
-     "parameter removed: Reach"),
-    ('mode hover "Hover"\n', 'mode hover "Hover"\nmode jump "Jump"\n',
-     [("additive", "added", "jump")], "mode added: Jump"),
-    ('  energy "Energy"\n', "", [("breaking", "removed", "energy")],
-     "Weapon value removed: Energy"),
-    ('soft "Soft ground"', 'soft "Soft"', [("wording", "changed", "soft")],
-     "Soft: en label 'Soft ground' -> 'Soft'"),
-    ('clear "Clear" | 1 | 0', 'clear "Clear" | 1 | 0 [core p.3]',
-     [("wording", "changed", "clear")], "Clear: source none -> core p.3"),
-    ("units distance in, cost MP", "units distance in, cost AP",
-     [("rules", "changed", "units.cost")], "cost unit: MP -> AP"),
-])
-def test_each_change_is_classified(tmp_path: Path, old: str, new: str,
-                                   expected: list[tuple[str, str, str]], message: str) -> None:
+@pytest.mark.parametrize(
+    ("old", "new", "expected", "message"),
+    [
+        (
+            "| 2, walker 3 | +1",
+            "| 2, walker 2 | +1",
+            [("rules", "changed", "soft.walker")],
+            "Soft ground, Walker: 3 -> 2 MP per inch",
+        ),
+        (
+            "| 2, walker 3 | +1",
+            "| 2, walker impassable | +1",
+            [("breaking", "changed", "soft.walker")],
+            "Soft ground, Walker: 3 MP per inch -> impassable",
+        ),
+        (
+            "| 2, walker 3 | +1",
+            "| 2, walker 1 per 2 in | +1",
+            [("breaking", "changed", "soft.walker")],
+            "Soft ground, Walker: 3 MP per inch -> 1 per 2 in",
+        ),
+        (
+            "| 2, walker 3 | +1",
+            "| 4, walker 3 | +1",
+            [("rules", "changed", "soft.hover")],
+            "Soft ground, Hover: 2 -> 4 MP per inch",
+        ),
+        (
+            "| 2 | +1, ballistic +2",
+            "| 2 | +1, ballistic +3",
+            [("rules", "changed", "woods.to_hit.ballistic")],
+            "To-hit, Woods (Ballistic): +2 -> +3",
+        ),
+        (
+            'full "Full" | -2',
+            'full "Full" | -3',
+            [("rules", "changed", "full")],
+            "Cover, Full: -2 -> -3",
+        ),
+        (
+            "+1 per 1 in, impassable from 2 in",
+            "+1 per 1 in, impassable from 3 in",
+            [("rules", "changed", "climb")],
+            "Climbing: +1 per 1 in, impassable from 2 in -> +1 per 1 in, impassable from 3 in",
+        ),
+        (
+            "(rise in)",
+            "(height in)",
+            [("breaking", "changed", "climb")],
+            "Climbing: input rise renamed height",
+        ),
+        (
+            "distance <= 2 in -> passive",
+            "distance <= 3 in -> passive",
+            [("rules", "changed", "lock.passive")],
+            "Lock, row Passive: distance <= 2 in -> distance <= 3 in",
+        ),
+        (
+            "| 2 in | 4 in",
+            "| 2 in | 5 in",
+            [("rules", "changed", "speed.fast.heavy")],
+            "Speed, Heavy (Fast): 4 in -> 5 in",
+        ),
+        (
+            "| 2 in | 4 in",
+            "| 2 in | no",
+            [("breaking", "changed", "speed.fast.heavy")],
+            "Speed, Heavy (Fast): 4 in -> no",
+        ),
+        (
+            '  heavy "Heavy" | 2 in | 4 in\n',
+            "",
+            [("breaking", "removed", "speed.heavy")],
+            "Speed row removed: Heavy",
+        ),
+        (
+            '8-11 fire "Fire" | ignites\n  12+',
+            '8-10 fire "Fire" | ignites\n  11+',
+            [("rules", "changed", "effects.fire"), ("rules", "changed", "effects.boom")],
+            "Effects, Fire: rolled on 8-11 -> 8-10",
+        ),
+        (
+            "| damage 5",
+            "| damage 6",
+            [("rules", "changed", "effects.boom")],
+            "Effects, Boom, damage: 5 -> 6",
+        ),
+        (
+            'modifier big "Big" +2',
+            'modifier big "Big" +3',
+            [("rules", "changed", "big")],
+            "Effects, Big: +2 -> +3",
+        ),
+        (
+            ">= 8 then",
+            ">= 9 then",
+            [("rules", "changed", "miss")],
+            "Miss: 2d6 >= 8 then roll effects -> 2d6 >= 9 then roll effects",
+        ),
+        ("in = 10", "in = 12", [("rules", "changed", "reach")], "Reach: 10 -> 12 in"),
+        (
+            'param reach "Reach" : in = 10\n',
+            "",
+            [("breaking", "removed", "reach")],
+            "parameter removed: Reach",
+        ),
+        (
+            'mode hover "Hover"\n',
+            'mode hover "Hover"\nmode jump "Jump"\n',
+            [("additive", "added", "jump")],
+            "mode added: Jump",
+        ),
+        (
+            '  energy "Energy"\n',
+            "",
+            [("breaking", "removed", "energy")],
+            "Weapon value removed: Energy",
+        ),
+        (
+            'soft "Soft ground"',
+            'soft "Soft"',
+            [("wording", "changed", "soft")],
+            "Soft: en label 'Soft ground' -> 'Soft'",
+        ),
+        (
+            'clear "Clear" | 1 | 0',
+            'clear "Clear" | 1 | 0 [core p.3]',
+            [("wording", "changed", "clear")],
+            "Clear: source none -> core p.3",
+        ),
+        (
+            "units distance in, cost MP",
+            "units distance in, cost AP",
+            [("rules", "changed", "units.cost")],
+            "cost unit: MP -> AP",
+        ),
+    ],
+)
+def test_each_change_is_classified(
+    tmp_path: Path, old: str, new: str, expected: list[tuple[str, str, str]], message: str
+) -> None:
     assert OLD.count(old) == 1, old
     changed = OLD.replace(old, new)
     d = diff_texts(tmp_path, OLD, changed)
@@ -208,17 +298,20 @@ def test_each_change_is_classified(tmp_path: Path, old: str, new: str,
 
 
 def test_a_new_feature_is_additive_and_a_removed_one_breaking(tmp_path: Path) -> None:
-    d = diff_texts(tmp_path, OLD, OLD.replace('  clear "Clear" | 1 | 0\n',
-                                              '  ice "Ice" | 2, hover 1 | 0\n'))
+    d = diff_texts(
+        tmp_path, OLD, OLD.replace('  clear "Clear" | 1 | 0\n', '  ice "Ice" | 2, hover 1 | 0\n')
+    )
     assert summary(d) == [("breaking", "removed", "clear"), ("additive", "added", "ice")]
     assert [c.message for c in d.changes] == [
         "terrain removed: Clear",
-        "terrain added to Terrain: Ice: 2 MP per inch, Hover 1 MP per inch"]
+        "terrain added to Terrain: Ice: 2 MP per inch, Hover 1 MP per inch",
+    ]
 
 
 def test_removing_a_mode_is_one_breaking_change(tmp_path: Path) -> None:
-    d = diff_texts(tmp_path, OLD, OLD.replace('mode walker "Walker"\n', "").replace(
-        ", walker 3", ""))
+    d = diff_texts(
+        tmp_path, OLD, OLD.replace('mode walker "Walker"\n', "").replace(", walker 3", "")
+    )
     assert summary(d) == [("breaking", "removed", "walker")]
 
 
@@ -236,8 +329,9 @@ def path_of(name: str) -> str:
 
 
 def test_diff_prints_changes_by_level(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["diff", path_of("battletech_tacops"),
-                        path_of("battletech_tacops_desert")], capsys)
+    code, out, _ = run(
+        ["diff", path_of("battletech_tacops"), path_of("battletech_tacops_desert")], capsys
+    )
     assert code == 0
     assert out == (
         "battletech_tacops 1.0.0 -> battletech_tacops_desert 1.0.0\n"
@@ -248,12 +342,14 @@ def test_diff_prints_changes_by_level(capsys: pytest.CaptureFixture[str]) -> Non
         "  [dust_storm]\n"
         "wording (1):\n"
         "  + book added: Desert campaign house rules  [house]\n"
-        "3 changes: 1 breaking, 1 additive, 1 wording\n")
+        "3 changes: 1 breaking, 1 additive, 1 wording\n"
+    )
 
 
 def test_diff_as_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["diff", path_of("heavy_gear"), path_of("heavy_gear_house"),
-                        "--format", "json"], capsys)
+    code, out, _ = run(
+        ["diff", path_of("heavy_gear"), path_of("heavy_gear_house"), "--format", "json"], capsys
+    )
     assert code == 0
     data = json.loads(out)
     assert data["old"] == {"id": "heavy_gear", "version": "1.0.0"}
@@ -261,31 +357,40 @@ def test_diff_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["level"] == "rules"
     assert data["counts"] == {"breaking": 0, "rules": 2, "additive": 0, "wording": 1}
     assert data["changes"][0] == {
-        "level": "rules", "action": "changed", "path": "soft.walker",
-        "message": "Soft (sand, snow, mud), Walker: 3 -> 2 MP per inch", "old": "3",
-        "new": "2"}
+        "level": "rules",
+        "action": "changed",
+        "path": "soft.walker",
+        "message": "Soft (sand, snow, mud), Walker: 3 -> 2 MP per inch",
+        "old": "3",
+        "new": "2",
+    }
 
 
-@pytest.mark.parametrize(("old", "new", "fail_on", "code"), [
-    ("heavy_gear", "heavy_gear_house", "breaking", 0),
-    ("heavy_gear", "heavy_gear_house", "rules", 1),
-    ("heavy_gear", "heavy_gear_house", "additive", 1),
-    ("heavy_gear_house", "heavy_gear_house_winter", "rules", 1),
-    ("heavy_gear_house", "heavy_gear_house_winter", "breaking", 0),
-    ("battletech_tacops", "battletech_tacops_desert", "breaking", 1),
-    ("heavy_gear", "heavy_gear", "wording", 0),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "fail_on", "code"),
+    [
+        ("heavy_gear", "heavy_gear_house", "breaking", 0),
+        ("heavy_gear", "heavy_gear_house", "rules", 1),
+        ("heavy_gear", "heavy_gear_house", "additive", 1),
+        ("heavy_gear_house", "heavy_gear_house_winter", "rules", 1),
+        ("heavy_gear_house", "heavy_gear_house_winter", "breaking", 0),
+        ("battletech_tacops", "battletech_tacops_desert", "breaking", 1),
+        ("heavy_gear", "heavy_gear", "wording", 0),
+    ],
+)
 def test_fail_on_exits_1_when_a_change_reaches_the_level(
-        old: str, new: str, fail_on: str, code: int,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    old: str, new: str, fail_on: str, code: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(["diff", path_of(old), path_of(new), "--fail-on", fail_on], capsys)[0] == code
 
 
 def test_diff_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["diff", path_of("heavy_gear")], capsys)[0] == 2
     assert run(["diff", path_of("heavy_gear"), "nowhere.terrain"], capsys)[0] == 2
-    assert run(["diff", path_of("heavy_gear"), path_of("heavy_gear"), "--fail-on", "x"],
-               capsys)[0] == 2
+    assert (
+        run(["diff", path_of("heavy_gear"), path_of("heavy_gear"), "--fail-on", "x"], capsys)[0]
+        == 2
+    )
 
 
 # ---- against a git revision -----------------------------------------------------------------
@@ -297,42 +402,47 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), "utf-8")
 
 
-def test_diff_against_a_git_revision(repo: Path, capsys: pytest.CaptureFixture[str],
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_diff_against_a_git_revision(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(repo)
     house = repo / "rulesets" / "heavy_gear_house.terrain"
     edit(house, "override soft.walker | 2", "override soft.walker | 1")
-    code, out, _ = run(["diff", "rulesets/heavy_gear_house.terrain", "--rev", "HEAD",
-                        "--fail-on", "rules"], capsys)
+    code, out, _ = run(
+        ["diff", "rulesets/heavy_gear_house.terrain", "--rev", "HEAD", "--fail-on", "rules"], capsys
+    )
     assert code == 1
     assert out.splitlines()[:3] == [
         "heavy_gear_house 1.0.0 -> heavy_gear_house 1.0.0",
         "rules (1):",
-        "  ~ Soft (sand, snow, mud), Walker: 2 -> 1 MP per inch  [soft.walker]"]
-    assert out.splitlines()[-1] == ("version 1.0.0 -> 1.0.0: a rules change needs 1.1.0 "
-                                    "or later")
-    code, out2, _ = run(["diff", "HEAD:rulesets/heavy_gear_house.terrain",
-                         "rulesets/heavy_gear_house.terrain"], capsys)
+        "  ~ Soft (sand, snow, mud), Walker: 2 -> 1 MP per inch  [soft.walker]",
+    ]
+    assert out.splitlines()[-1] == ("version 1.0.0 -> 1.0.0: a rules change needs 1.1.0 or later")
+    code, out2, _ = run(
+        ["diff", "HEAD:rulesets/heavy_gear_house.terrain", "rulesets/heavy_gear_house.terrain"],
+        capsys,
+    )
     assert code == 0 and out2 == out
     code, out3, _ = run(["diff", "HEAD:heavy_gear_house", "heavy_gear_house"], capsys)
     assert code == 0 and out3 == out
 
 
 def test_a_variant_at_a_revision_uses_its_base_at_that_revision(
-        repo: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(repo)
     base = repo / "rulesets" / "heavy_gear.terrain"
-    base.write_text(re.sub(r'("Accidenté, dense" +)\| 3', r"\1| 4", base.read_text("utf-8")),
-                    "utf-8")
+    base.write_text(
+        re.sub(r'("Accidenté, dense" +)\| 3', r"\1| 4", base.read_text("utf-8")), "utf-8"
+    )
     code, out, _ = run(["diff", "rulesets/heavy_gear_house.terrain", "--rev", "HEAD"], capsys)
     assert code == 0
     assert "  ~ Rough, dense, every mode: 3 -> 4 MP per inch  [rough.cost]" in out.splitlines()
 
 
 def test_diff_against_a_missing_revision_is_bad_usage(
-        repo: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(repo)
     code, _, err = run(["diff", "rulesets/heavy_gear.terrain", "--rev", "nope"], capsys)
     assert code == 2
@@ -345,8 +455,9 @@ def test_a_changed_table_cell_in_a_decision_row_is_a_rules_change(tmp_path: Path
     old_line = "climb > flight[maneuverability].up_angle"
     assert old_line in text
     changed = tmp_path / "d20_movement.terrain"
-    changed.write_text(text.replace(old_line, "climb > flight[maneuverability].down_angle"),
-                       "utf-8")
+    changed.write_text(
+        text.replace(old_line, "climb > flight[maneuverability].down_angle"), "utf-8"
+    )
     d = semantic.diff(bundled("d20_movement"), compiled(changed))
     assert summary(d) == [("rules", "changed", "flying_move.climb_too_steep")]
     [change] = d.changes
@@ -366,9 +477,11 @@ def _moved_base(tmp_path: Path) -> Path:
         (folder / path.name).write_text(path.read_text("utf-8"), "utf-8")
     base = folder / "heavy_gear.terrain"
     text = base.read_text("utf-8")
-    for old, new in ((r"\nversion 1\.0\.0\n", "\nversion 1.1.0\n"),
-                     (r"(\n  soft [^|]*\| 2, walker )3\n", r"\g<1>4\n"),
-                     (r"(\n  clear [^|]*\| 1)\n", r"\1, walker 2\n")):
+    for old, new in (
+        (r"\nversion 1\.0\.0\n", "\nversion 1.1.0\n"),
+        (r"(\n  soft [^|]*\| 2, walker )3\n", r"\g<1>4\n"),
+        (r"(\n  clear [^|]*\| 1)\n", r"\1, walker 2\n"),
+    ):
         text, count = re.subn(old, new, text, count=1)
         assert count == 1, old
     base.write_text(text, "utf-8")
@@ -376,26 +489,33 @@ def _moved_base(tmp_path: Path) -> Path:
 
 
 def test_rebase_lists_the_overridden_cells_the_base_changed_and_what_is_inherited(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     moved = compiled(_moved_base(tmp_path))
     r = semantic.rebase(bundled("heavy_gear"), moved, bundled("heavy_gear_house"))
     assert [(c.level, c.path, c.old, c.new) for c in r.overridden] == [
-        ("rules", "soft.walker", "3", "4")]
+        ("rules", "soft.walker", "3", "4")
+    ]
     assert summary(r.inherited) == [("rules", "changed", "clear.walker")]
     assert r.base.count("rules") == 2
 
 
 def test_a_whole_cell_override_covers_every_mode_of_that_cell(tmp_path: Path) -> None:
     base = _moved_base(tmp_path)
-    base.write_text(base.read_text("utf-8").replace("rapid_water \"Rapid water\" fr \"Eau vive\""
-                                                    " | +1", "rapid_water \"Rapid water\" fr "
-                                                    "\"Eau vive\" | +1, walker +2"), "utf-8")
+    base.write_text(
+        base.read_text("utf-8").replace(
+            'rapid_water "Rapid water" fr "Eau vive" | +1',
+            'rapid_water "Rapid water" fr "Eau vive" | +1, walker +2',
+        ),
+        "utf-8",
+    )
     r = semantic.rebase(bundled("heavy_gear"), compiled(base), bundled("heavy_gear_house"))
     assert sorted(c.path for c in r.overridden) == ["rapid_water.walker", "soft.walker"]
 
 
 def test_diff_rebase_prints_the_check_for_a_bundled_house_rule(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     base = _moved_base(tmp_path)
     assert main(["diff", "heavy_gear_house", "--rebase", str(base)]) == 0
     out = capsys.readouterr().out
@@ -416,7 +536,8 @@ def test_diff_rebase_prints_the_check_for_a_bundled_house_rule(
 
 
 def test_rebase_reports_an_override_the_new_base_no_longer_has(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     base = _moved_base(tmp_path)
     text = base.read_text("utf-8")
     text = re.sub(r"  rapid_water .*\n\s+note .*\n", "", text)
@@ -435,13 +556,14 @@ def _elsewhere(tmp_path: Path) -> Path:
     folder.mkdir()
     for name in ("heavy_gear", "heavy_gear_house"):
         (folder / f"{name}.terrain").write_text(
-            (RULESETS / f"{name}.terrain").read_text("utf-8"), "utf-8")
+            (RULESETS / f"{name}.terrain").read_text("utf-8"), "utf-8"
+        )
     return folder
 
 
 def test_the_diff_command_that_new_prints_works_as_printed(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`rulesdsl new --dir X` printed a `rulesdsl diff` that only looked in ./rulesets."""
     folder = _elsewhere(tmp_path)
     outside = tmp_path / "outside"
@@ -455,25 +577,31 @@ def test_the_diff_command_that_new_prints_works_as_printed(
     assert capsys.readouterr().out.startswith("heavy_gear 1.0.0 -> my_house 0.1.0")
 
 
-@pytest.mark.parametrize("argv", [
-    ["diff", "--dir", "{dir}", "heavy_gear", "heavy_gear_house"],
-    ["diff", "--dir", "{dir}", "heavy_gear_house", "--rebase", "heavy_gear"],
-    ["sheet", "--dir", "{dir}", "heavy_gear_house", "--format", "md"],
-    ["export", "--dir", "{dir}", "heavy_gear_house", "--format", "json"],
-    ["check", "--dir", "{dir}", "heavy_gear_house"],
-    ["check", "--dir", "{dir}"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["diff", "--dir", "{dir}", "heavy_gear", "heavy_gear_house"],
+        ["diff", "--dir", "{dir}", "heavy_gear_house", "--rebase", "heavy_gear"],
+        ["sheet", "--dir", "{dir}", "heavy_gear_house", "--format", "md"],
+        ["export", "--dir", "{dir}", "heavy_gear_house", "--format", "json"],
+        ["check", "--dir", "{dir}", "heavy_gear_house"],
+        ["check", "--dir", "{dir}"],
+    ],
+)
 def test_every_verb_that_takes_ids_finds_them_in_dir(
-        tmp_path: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path,
+    argv: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     folder = _elsewhere(tmp_path)
     monkeypatch.chdir(tmp_path)
     assert main([a.replace("{dir}", str(folder)) for a in argv]) == 0, capsys.readouterr().err
 
 
 def test_ids_resolve_from_inside_a_folder_of_rulesets(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(_elsewhere(tmp_path))
     assert main(["diff", "heavy_gear", "heavy_gear_house"]) == 0
     assert "[soft.walker]" in capsys.readouterr().out

@@ -45,13 +45,13 @@ def tokenize(line: str) -> list[tuple[str, str]]:
             out.append((line[pos:], ""))
             break
         m, rule = best
-        out.append((line[pos:m.start()], ""))
+        out.append((line[pos : m.start()], ""))
         scopes = [rule.get("name", "")] * (m.end() - m.start())
         for group, capture in rule.get("captures", {}).items():
             if m.group(int(group)) is not None:
                 for i in range(m.start(int(group)), m.end(int(group))):
                     scopes[i - m.start()] = capture["name"]
-        text = line[m.start():m.end()]
+        text = line[m.start() : m.end()]
         i = 0
         while i < len(text):
             j = i
@@ -65,8 +65,12 @@ def tokenize(line: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("path", sorted(RULESETS.glob("*.terrain")), ids=lambda p: p.stem)
 def test_the_grammar_scopes_every_token_of_the_bundled_rulesets(path: Path) -> None:
-    unscoped = [(n, text) for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)
-                for text, scope in tokenize(line) if not scope and text.strip()]
+    unscoped = [
+        (n, text)
+        for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        for text, scope in tokenize(line)
+        if not scope and text.strip()
+    ]
     assert unscoped == []
 
 

@@ -83,8 +83,9 @@ def test_bundled_rulesets_are_formatted() -> None:
     assert main(["fmt", "--check", str(RULESETS)]) == 0
 
 
-def test_a_file_with_syntax_errors_is_left_alone(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_with_syntax_errors_is_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.terrain"
     path.write_text('ruleset bad "Bad"\nmode  a "A" |\n', "utf-8")
     assert main(["fmt", str(path)]) == 1

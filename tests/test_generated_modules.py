@@ -29,21 +29,28 @@ def test_generated_modules_are_ruff_clean() -> None:
 
 
 def test_generated_modules_are_mypy_strict_clean() -> None:
-    result = run(sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-                 *map(str, MODULES))
+    result = run(sys.executable, "-m", "mypy", "--strict", "--no-incremental", *map(str, MODULES))
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_compiler_code_is_ruff_clean() -> None:
-    result = run(sys.executable, "-m", "ruff", "check", "rulesdsl", "tests", "bench")
+    result = run(sys.executable, "-m", "ruff", "check", "rulesdsl", "tests", "bench", "tools")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_all_code_and_the_generated_modules_are_laid_out_by_ruff_format() -> None:
+    paths = ("rulesdsl", "tests", "bench", "tools", "generated/python")
+    result = run(sys.executable, "-m", "ruff", "format", "--check", *paths)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda p: p.stem)
 def test_modules_import_with_nothing_but_the_standard_library(module: Path) -> None:
     # -I -S: no user site, no site-packages, so neither rulesdsl nor any third-party package.
-    code = (f"import sys; sys.path.insert(0, {str(module.parent)!r}); import {module.stem}; "
-            "assert not [m for m in sys.modules if m.startswith('rulesdsl')]")
+    code = (
+        f"import sys; sys.path.insert(0, {str(module.parent)!r}); import {module.stem}; "
+        "assert not [m for m in sys.modules if m.startswith('rulesdsl')]"
+    )
     result = run(sys.executable, "-I", "-S", "-c", code)
     assert result.returncode == 0, result.stderr
 
@@ -71,17 +78,23 @@ def test_source_text_cannot_inject_code(compiler: Compiler, tmp_path: Path) -> N
     source = render(compiled.ruleset)
     path = tmp_path / "nasty.py"
     path.write_text(source, "utf-8")
-    result = run(sys.executable, "-I", "-S", "-c",
-                 f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import nasty; "
-                 "print(nasty.RULESET.title); print(nasty.FEATURES['road'].label['en']); "
-                 "print(nasty.lookup('notes', 'a')); print(nasty.d(2).label)")
+    result = run(
+        sys.executable,
+        "-I",
+        "-S",
+        "-c",
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import nasty; "
+        "print(nasty.RULESET.title); print(nasty.FEATURES['road'].label['en']); "
+        "print(nasty.lookup('notes', 'a')); print(nasty.d(2).label)",
+    )
     assert result.returncode == 0, result.stderr
     assert "pwned" not in result.stdout
     assert 'Title with "quotes"\n and \\ backslash """ end' in result.stdout
     assert "text with \"\"\" and ''' and \\n" in result.stdout
     assert "Big \"\"\" '''" in result.stdout
-    lint = run(sys.executable, "-m", "ruff", "check", "--isolated", "--line-length", "100",
-               str(path))
+    lint = run(
+        sys.executable, "-m", "ruff", "check", "--isolated", "--line-length", "100", str(path)
+    )
     assert lint.returncode == 0, lint.stdout
 
 
@@ -95,21 +108,30 @@ def test_no_function_of_a_module_calls_a_builtin_by_its_own_name(module: Path) -
     # A step or decision named `sorted` or `max` rebinds that module-level name; the module's
     # functions reach builtins only through private aliases bound before any step exists.
     tree = ast.parse(module.read_text("utf-8"))
-    bare = sorted({f"{fn.name}: {node.id}"
-                   for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef)
-                   for node in ast.walk(fn)
-                   if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
-                   and node.id in BUILTIN_NAMES and node.id not in {"True", "False", "None"}
-                   and not any(node is a for a in _annotation_nodes(fn))})
+    bare = sorted(
+        {
+            f"{fn.name}: {node.id}"
+            for fn in ast.walk(tree)
+            if isinstance(fn, ast.FunctionDef)
+            for node in ast.walk(fn)
+            if isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Load)
+            and node.id in BUILTIN_NAMES
+            and node.id not in {"True", "False", "None"}
+            and not any(node is a for a in _annotation_nodes(fn))
+        }
+    )
     assert bare == []
 
 
 def _annotation_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
     """Nodes inside annotations, strings at run time (``from __future__ import annotations``),
     and decorators, which run when the module is imported."""
-    annotations = [a.annotation for a in (*fn.args.args, *fn.args.kwonlyargs,
-                                          fn.args.vararg, fn.args.kwarg)
-                   if a is not None and a.annotation is not None]
+    annotations = [
+        a.annotation
+        for a in (*fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg)
+        if a is not None and a.annotation is not None
+    ]
     annotations += [fn.returns] if fn.returns is not None else []
     annotations += [n.annotation for n in ast.walk(fn) if isinstance(n, ast.AnnAssign)]
     return [node for a in [*annotations, *fn.decorator_list] for node in ast.walk(a)]
@@ -117,9 +139,11 @@ def _annotation_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda p: p.stem)
 def test_modules_import_no_typing_machinery_at_run_time(module: Path) -> None:
-    code = (f"import sys; sys.path.insert(0, {str(module.parent)!r}); import {module.stem}; "
-            "print(sorted(m for m in ('typing', 'enum', 'inspect') if m in sys.modules "
-            "and m not in ('enum',)))")  # enum comes with the standard library's re
+    code = (
+        f"import sys; sys.path.insert(0, {str(module.parent)!r}); import {module.stem}; "
+        "print(sorted(m for m in ('typing', 'enum', 'inspect') if m in sys.modules "
+        "and m not in ('enum',)))"
+    )  # enum comes with the standard library's re
     result = run(sys.executable, "-I", "-S", "-c", code)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

@@ -29,43 +29,60 @@ def test_impassable_is_impassable_for_every_unit_type(unit: str) -> None:
     assert gw.move_cost(unit, "cliffs") is gw.IMPASSABLE
 
 
-@pytest.mark.parametrize(("terrain", "category"), [
-    ("paved_road", "road"), ("dry_track", "road"), ("meadow", "clear"), ("field", "clear"),
-    ("rocky_ground", "difficult"), ("mud", "difficult"), ("ruins", "difficult"),
-    ("deep_river", "impassable"),
-])
+@pytest.mark.parametrize(
+    ("terrain", "category"),
+    [
+        ("paved_road", "road"),
+        ("dry_track", "road"),
+        ("meadow", "clear"),
+        ("field", "clear"),
+        ("rocky_ground", "difficult"),
+        ("mud", "difficult"),
+        ("ruins", "difficult"),
+        ("deep_river", "impassable"),
+    ],
+)
 @pytest.mark.parametrize("unit", UNITS)
 def test_terrain_costs_what_its_category_costs(terrain: str, category: str, unit: str) -> None:
     assert skirmish.move_cost(unit, terrain) == skirmish.move_cost(unit, category)
 
 
 def test_ploughed_field_is_clear_for_infantry() -> None:
-    assert skirmish.FEATURES["ploughed_field"].costs["infantry"] == (
-        skirmish.FEATURES["clear"].costs["infantry"])
+    assert (
+        skirmish.FEATURES["ploughed_field"].costs["infantry"]
+        == (skirmish.FEATURES["clear"].costs["infantry"])
+    )
     assert skirmish.move_cost("infantry", "ploughed_field") == skirmish.move_cost(
-        "infantry", "clear")
+        "infantry", "clear"
+    )
 
 
 def test_ploughed_field_is_difficult_for_wheeled_vehicles() -> None:
-    assert skirmish.FEATURES["ploughed_field"].costs["wheeled"] == (
-        skirmish.FEATURES["difficult"].costs["wheeled"])
+    assert (
+        skirmish.FEATURES["ploughed_field"].costs["wheeled"]
+        == (skirmish.FEATURES["difficult"].costs["wheeled"])
+    )
     assert skirmish.move_cost("wheeled", "ploughed_field") == skirmish.move_cost(
-        "wheeled", "difficult")
-    assert skirmish.move_cost("wheeled", "ploughed_field") != skirmish.move_cost(
-        "wheeled", "clear")
+        "wheeled", "difficult"
+    )
+    assert skirmish.move_cost("wheeled", "ploughed_field") != skirmish.move_cost("wheeled", "clear")
 
 
 # ---- the template leaves the allowances open ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("unit", "terrain", "allowance"), [
-    ("infantry", "ploughed_field", "infantry_clear"),
-    ("wheeled", "ploughed_field", "wheeled_difficult"),
-    ("tracked", "paved_road", "tracked_road"),
-    ("infantry", "mud", "infantry_difficult"),
-])
-def test_template_raises_unfilled_parameter_naming_the_allowance(unit: str, terrain: str,
-                                                                 allowance: str) -> None:
+@pytest.mark.parametrize(
+    ("unit", "terrain", "allowance"),
+    [
+        ("infantry", "ploughed_field", "infantry_clear"),
+        ("wheeled", "ploughed_field", "wheeled_difficult"),
+        ("tracked", "paved_road", "tracked_road"),
+        ("infantry", "mud", "infantry_difficult"),
+    ],
+)
+def test_template_raises_unfilled_parameter_naming_the_allowance(
+    unit: str, terrain: str, allowance: str
+) -> None:
     with pytest.raises(gw.UnfilledParameter) as caught:
         gw.move_cost(unit, terrain, distance=10)
     assert isinstance(caught.value, KeyError)
@@ -87,11 +104,20 @@ def test_house_rule_extends_the_template() -> None:
     assert [a.id for a in skirmish.RULESET.extends] == ["generic_wargame"]
 
 
-@pytest.mark.parametrize(("name", "cm"), [
-    ("infantry_road", 15), ("infantry_clear", 10), ("infantry_difficult", 5),
-    ("wheeled_road", 40), ("wheeled_clear", 20), ("wheeled_difficult", 8),
-    ("tracked_road", 30), ("tracked_clear", 20), ("tracked_difficult", 10),
-])
+@pytest.mark.parametrize(
+    ("name", "cm"),
+    [
+        ("infantry_road", 15),
+        ("infantry_clear", 10),
+        ("infantry_difficult", 5),
+        ("wheeled_road", 40),
+        ("wheeled_clear", 20),
+        ("wheeled_difficult", 8),
+        ("tracked_road", 30),
+        ("tracked_clear", 20),
+        ("tracked_difficult", 10),
+    ],
+)
 def test_house_rule_allowances(name: str, cm: float) -> None:
     assert skirmish.param(name) == cm
 
@@ -107,13 +133,17 @@ def test_wheeled_vehicle_crosses_16_cm_of_ploughed_field_for_2_pa() -> None:
     assert skirmish.move_cost("wheeled", "meadow", distance=16) == pytest.approx(0.8)
 
 
-@pytest.mark.parametrize(("unit", "terrain", "cm", "pa"), [
-    ("infantry", "paved_road", 30, 2), ("infantry", "ruins", 10, 2),
-    ("wheeled", "dry_track", 80, 2), ("tracked", "ploughed_field", 40, 2),
-    ("tracked", "rocky_ground", 30, 3),
-])
-def test_house_rule_distances_end_to_end(unit: str, terrain: str, cm: float,
-                                         pa: float) -> None:
+@pytest.mark.parametrize(
+    ("unit", "terrain", "cm", "pa"),
+    [
+        ("infantry", "paved_road", 30, 2),
+        ("infantry", "ruins", 10, 2),
+        ("wheeled", "dry_track", 80, 2),
+        ("tracked", "ploughed_field", 40, 2),
+        ("tracked", "rocky_ground", 30, 3),
+    ],
+)
+def test_house_rule_distances_end_to_end(unit: str, terrain: str, cm: float, pa: float) -> None:
     assert skirmish.move_cost(unit, terrain, distance=cm) == pytest.approx(pa)
 
 
@@ -151,7 +181,8 @@ def test_stream_or_ford_then_difficult_terrain_rate() -> None:
 def test_crossing_a_6_cm_ford_costs_a_wheeled_vehicle_1_pa_plus_difficult_rate() -> None:
     rate = skirmish.lookup("obstacle", "then", "ford")
     total = skirmish.lookup("obstacle", "cost", "ford") + skirmish.move_cost(
-        "wheeled", rate, distance=6)
+        "wheeled", rate, distance=6
+    )
     assert total == pytest.approx(1 + 6 / 8)
 
 
@@ -166,19 +197,29 @@ def test_climb_needs_an_experience_test_and_ends_10_cm_from_the_start() -> None:
 # ---- visibility and camouflage ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("cover", "target", "reach"), [
-    ("open", "fully_seen", "any"), ("light", "partly_hidden", 20), ("dense", "hidden", 10),
-])
+@pytest.mark.parametrize(
+    ("cover", "target", "reach"),
+    [
+        ("open", "fully_seen", "any"),
+        ("light", "partly_hidden", 20),
+        ("dense", "hidden", 10),
+    ],
+)
 def test_visibility_table(cover: str, target: str, reach: object) -> None:
     assert gw.lookup("visibility", "target", cover) == target
     assert gw.lookup("visibility", "reach", cover) == reach
 
 
-@pytest.mark.parametrize(("cover", "distance", "verdict"), [
-    ("open", 200, "line_of_sight"),
-    ("light", 20, "line_of_sight"), ("light", 21, "no_line_of_sight"),
-    ("dense", 10, "line_of_sight"), ("dense", 11, "no_line_of_sight"),
-])
+@pytest.mark.parametrize(
+    ("cover", "distance", "verdict"),
+    [
+        ("open", 200, "line_of_sight"),
+        ("light", 20, "line_of_sight"),
+        ("light", 21, "no_line_of_sight"),
+        ("dense", 10, "line_of_sight"),
+        ("dense", 11, "no_line_of_sight"),
+    ],
+)
 def test_line_of_sight_inside_cover(cover: str, distance: float, verdict: str) -> None:
     assert gw.line_of_sight(cover, distance).id == verdict
 
@@ -188,12 +229,18 @@ def test_line_of_sight_rejects_an_unknown_cover() -> None:
         gw.line_of_sight("denes", 5)
 
 
-@pytest.mark.parametrize(("spotted", "distance", "verdict"), [
-    (True, 50, "identified"), (False, 10, "identified"), (False, 5, "identified"),
-    (False, 11, "unidentified"),
-])
-def test_camouflage_needs_a_spotting_test_or_10_cm(spotted: bool, distance: float,
-                                                  verdict: str) -> None:
+@pytest.mark.parametrize(
+    ("spotted", "distance", "verdict"),
+    [
+        (True, 50, "identified"),
+        (False, 10, "identified"),
+        (False, 5, "identified"),
+        (False, 11, "unidentified"),
+    ],
+)
+def test_camouflage_needs_a_spotting_test_or_10_cm(
+    spotted: bool, distance: float, verdict: str
+) -> None:
     assert gw.camouflage(spotted, distance).id == verdict
 
 
@@ -212,13 +259,21 @@ def test_protection_runs_from_1_to_8() -> None:
 
 # ---- issue 16: combinations the rules exclude; the chapter's own terms -------------------------
 
-SHEET_FR = (Path(__file__).resolve().parent.parent / "generated" / "sheets"
-            / "generic_wargame.fr.md").read_text(encoding="utf-8")
+SHEET_FR = (
+    Path(__file__).resolve().parent.parent / "generated" / "sheets" / "generic_wargame.fr.md"
+).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("category", "terrain"), [
-    ("road", "paved_road"), ("clear", "meadow"), ("difficult", "ruins"), ("impassable", "cliffs"),
-    ("clear", "mud")])
+@pytest.mark.parametrize(
+    ("category", "terrain"),
+    [
+        ("road", "paved_road"),
+        ("clear", "meadow"),
+        ("difficult", "ruins"),
+        ("impassable", "cliffs"),
+        ("clear", "mud"),
+    ],
+)
 def test_a_category_and_a_terrain_in_one_place_warn(category: str, terrain: str) -> None:
     with pytest.warns(gw.ConflictWarning, match=terrain):
         gw.modifier("protection", category, terrain)
@@ -241,8 +296,15 @@ def test_one_protection_level_does_not_warn() -> None:
         assert gw.conflicts("road", "clear") == ()
 
 
-@pytest.mark.parametrize("label", [
-    "Cible à découvert", "Cible sous couvert léger", "Cible sous couvert dense",
-    "Protection aux tirs", "Terrain infranchissable"])
+@pytest.mark.parametrize(
+    "label",
+    [
+        "Cible à découvert",
+        "Cible sous couvert léger",
+        "Cible sous couvert dense",
+        "Protection aux tirs",
+        "Terrain infranchissable",
+    ],
+)
 def test_french_labels_follow_the_chapter(label: str) -> None:
     assert label in SHEET_FR

@@ -15,15 +15,28 @@ hg = load_generated("heavy_gear")
 # ---- movement cost, MP per inch -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("terrain", "mode", "per_inch"), [
-    ("clear", "walker", 1), ("clear", "ground", 1), ("clear", "hover", 1),
-    ("soft", "walker", 3), ("soft", "ground", 2), ("soft", "hover", 2),
-    ("rough", "walker", 3), ("rough", "ground", 3), ("rough", "hover", 3),
-    ("very_rough", "walker", 3),
-    ("road", "walker", 1), ("road", "hover", 1), ("road", "ground", 0.5),
-    ("shallow_water", "walker", 2), ("shallow_water", "ground", 2),
-    ("shallow_water", "hover", 1), ("deep_water", "hover", 1),
-])
+@pytest.mark.parametrize(
+    ("terrain", "mode", "per_inch"),
+    [
+        ("clear", "walker", 1),
+        ("clear", "ground", 1),
+        ("clear", "hover", 1),
+        ("soft", "walker", 3),
+        ("soft", "ground", 2),
+        ("soft", "hover", 2),
+        ("rough", "walker", 3),
+        ("rough", "ground", 3),
+        ("rough", "hover", 3),
+        ("very_rough", "walker", 3),
+        ("road", "walker", 1),
+        ("road", "hover", 1),
+        ("road", "ground", 0.5),
+        ("shallow_water", "walker", 2),
+        ("shallow_water", "ground", 2),
+        ("shallow_water", "hover", 1),
+        ("deep_water", "hover", 1),
+    ],
+)
 def test_movement_cost_per_inch(terrain: str, mode: str, per_inch: float) -> None:
     assert hg.move_cost(mode, terrain) == per_inch
 
@@ -53,12 +66,18 @@ def test_deep_water_is_impassable_except_for_hover(mode: str) -> None:
     assert hg.move_cost("hover", "deep_water", distance=2) == 2
 
 
-@pytest.mark.parametrize(("mode", "water", "per_inch"), [
-    ("walker", "shallow_water", 3), ("ground", "shallow_water", 3), ("hover", "shallow_water", 2),
-    ("hover", "deep_water", 2),
-])
-def test_rapid_water_adds_1_mp_per_inch_hover_included(mode: str, water: str,
-                                                       per_inch: int) -> None:
+@pytest.mark.parametrize(
+    ("mode", "water", "per_inch"),
+    [
+        ("walker", "shallow_water", 3),
+        ("ground", "shallow_water", 3),
+        ("hover", "shallow_water", 2),
+        ("hover", "deep_water", 2),
+    ],
+)
+def test_rapid_water_adds_1_mp_per_inch_hover_included(
+    mode: str, water: str, per_inch: int
+) -> None:
     assert hg.move_cost(mode, water, "rapid_water") == per_inch
     assert hg.move_cost(mode, water, "rapid_water", distance=3) == 3 * per_inch
 
@@ -85,12 +104,20 @@ def test_a_rise_of_2_inches_or_more_is_impassable(rise: float) -> None:
 # ---- concealment ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("step", "inches", "points"), [
-    ("light_concealment", 1.5, 0), ("light_concealment", 2, 1), ("light_concealment", 5, 1),
-    ("light_concealment", 8, 2),
-    ("medium_concealment", 1, 1), ("medium_concealment", 3, 1), ("medium_concealment", 4, 2),
-    ("heavy_concealment", 0.5, 1), ("heavy_concealment", 3, 3),
-])
+@pytest.mark.parametrize(
+    ("step", "inches", "points"),
+    [
+        ("light_concealment", 1.5, 0),
+        ("light_concealment", 2, 1),
+        ("light_concealment", 5, 1),
+        ("light_concealment", 8, 2),
+        ("medium_concealment", 1, 1),
+        ("medium_concealment", 3, 1),
+        ("medium_concealment", 4, 2),
+        ("heavy_concealment", 0.5, 1),
+        ("heavy_concealment", 3, 3),
+    ],
+)
 def test_concealment_checks_from_rules_md(step: str, inches: float, points: int) -> None:
     assert hg.STEPS[step](inches) == points
     assert getattr(hg, step)(inches) == points
@@ -100,12 +127,20 @@ def test_light_terrain_5_inches_thick_gives_1_concealment_point() -> None:
     assert hg.light_concealment(5) == 1
 
 
-@pytest.mark.parametrize(("factors", "total"), [
-    (("vehicle_between",), 1), (("solid_base",), 1), (("solid_half",), 2),
-    (("stationary",), 0), (("combat_speed",), -1), (("top_speed",), -2),
-    (("target_fired",), -1), (("vehicle_between", "solid_half", "top_speed"), 1),
-    (("vehicle_between", "combat_speed", "target_fired"), -1),
-])
+@pytest.mark.parametrize(
+    ("factors", "total"),
+    [
+        (("vehicle_between",), 1),
+        (("solid_base",), 1),
+        (("solid_half",), 2),
+        (("stationary",), 0),
+        (("combat_speed",), -1),
+        (("top_speed",), -2),
+        (("target_fired",), -1),
+        (("vehicle_between", "solid_half", "top_speed"), 1),
+        (("vehicle_between", "combat_speed", "target_fired"), -1),
+    ],
+)
 def test_concealment_points_add_up(factors: tuple[str, ...], total: int) -> None:
     assert hg.modifier("concealment", *factors) == total
 
@@ -140,9 +175,15 @@ def test_distance_equal_to_size_gives_a_passive_lock() -> None:
 # ---- cover ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("cover", "value"), [
-    ("full", -2), ("partial", -1), ("some", 0), ("in_open", 1),
-])
+@pytest.mark.parametrize(
+    ("cover", "value"),
+    [
+        ("full", -2),
+        ("partial", -1),
+        ("some", 0),
+        ("in_open", 1),
+    ],
+)
 def test_cover_modifiers(cover: str, value: int) -> None:
     assert hg.modifier("cover", cover) == value
 
@@ -222,24 +263,33 @@ def test_perk_or_flaw_concealment_is_on_the_sheet() -> None:
     assert hg.modifier("concealment", "perk_or_flaw", "combat_speed") == -1  # n by hand
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "needs a modifier factor whose value is given at the call (+/- n per model), e.g. "
-    "`perk_or_flaw | given` and modifier(..., perk_or_flaw=2); the language has none"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "needs a modifier factor whose value is given at the call (+/- n per model), e.g. "
+        "`perk_or_flaw | given` and modifier(..., perk_or_flaw=2); the language has none"
+    ),
+)
 def test_a_perk_of_2_adds_2_concealment_points() -> None:
     assert hg.modifier("concealment", "perk_or_flaw", "combat_speed") == 1
 
 
-@pytest.mark.parametrize(("terrain_size", "size", "through", "touches", "counted"), [
-    (3, 6, True, False, True),     # tall enough, line of sight through it
-    (3, 6, False, True, True),     # tall enough, base touching
-    (3, 6, False, False, False),   # tall enough but off to the side
-    (2, 6, True, True, False),     # under half the model's Size: never counts
-    (6, 6, False, False, False),
-])
+@pytest.mark.parametrize(
+    ("terrain_size", "size", "through", "touches", "counted"),
+    [
+        (3, 6, True, False, True),  # tall enough, line of sight through it
+        (3, 6, False, True, True),  # tall enough, base touching
+        (3, 6, False, False, False),  # tall enough but off to the side
+        (2, 6, True, True, False),  # under half the model's Size: never counts
+        (6, 6, False, False, False),
+    ],
+)
 def test_terrain_counts_for_concealment_when_tall_enough_and_crossed_or_touching(
-        terrain_size: int, size: int, through: bool, touches: bool, counted: bool) -> None:
-    outcome = hg.terrain_counts(terrain_size=terrain_size, size=size, line_through=through,
-                                base_touches=touches)
+    terrain_size: int, size: int, through: bool, touches: bool, counted: bool
+) -> None:
+    outcome = hg.terrain_counts(
+        terrain_size=terrain_size, size=size, line_through=through, base_touches=touches
+    )
     assert (outcome.id == "counted") is counted
 
 
@@ -248,17 +298,22 @@ def test_the_concealment_conditions_reading_is_on_the_sheet() -> None:
     assert "tall AND the line of sight must pass through it" in SHEET_EN
 
 
-@pytest.mark.parametrize(("hidden", "limb", "more", "partly", "cover", "value"), [
-    (True, False, False, False, "full", -2),
-    (False, True, False, False, "full", -2),     # only a weapon or part of a limb visible
-    (False, False, True, True, "partial", -1),
-    (False, False, False, True, "some", 0),
-    (False, False, False, False, "in_open", 1),
-])
-def test_representative_terrain_cover(hidden: bool, limb: bool, more: bool, partly: bool,
-                                      cover: str, value: int) -> None:
-    outcome = hg.representative_cover(hidden=hidden, weapon_or_limb_only=limb,
-                                      more_than_half=more, partly=partly)
+@pytest.mark.parametrize(
+    ("hidden", "limb", "more", "partly", "cover", "value"),
+    [
+        (True, False, False, False, "full", -2),
+        (False, True, False, False, "full", -2),  # only a weapon or part of a limb visible
+        (False, False, True, True, "partial", -1),
+        (False, False, False, True, "some", 0),
+        (False, False, False, False, "in_open", 1),
+    ],
+)
+def test_representative_terrain_cover(
+    hidden: bool, limb: bool, more: bool, partly: bool, cover: str, value: int
+) -> None:
+    outcome = hg.representative_cover(
+        hidden=hidden, weapon_or_limb_only=limb, more_than_half=more, partly=partly
+    )
     assert (outcome.id, outcome.value) == (cover, value)
     assert "Couvert en terrain représentatif" in SHEET_FR
 
@@ -283,8 +338,9 @@ def test_size_and_cover_size_are_not_lengths() -> None:
     assert hg.abstract_cover(cover_size=4, size=5).id == "partial"
 
 
-@pytest.mark.parametrize("factors", [
-    ("full", "partial"), ("full", "some"), ("partial", "in_open"), ("in_open", "solid")])
+@pytest.mark.parametrize(
+    "factors", [("full", "partial"), ("full", "some"), ("partial", "in_open"), ("in_open", "solid")]
+)
 def test_two_cover_tiers_at_once_warn(factors: tuple[str, ...]) -> None:
     with pytest.warns(hg.ConflictWarning):
         hg.modifier("cover", *factors)
@@ -300,9 +356,16 @@ def test_full_cover_twice_is_refused() -> None:
     assert hg.modifier("concealment", "vehicle_between", "vehicle_between") == 2
 
 
-@pytest.mark.parametrize("factors", [
-    ("solid_base", "solid_half"), ("solid_half", "solid_whole"), ("solid_base", "solid_whole"),
-    ("stationary", "top_speed"), ("combat_speed", "top_speed")])
+@pytest.mark.parametrize(
+    "factors",
+    [
+        ("solid_base", "solid_half"),
+        ("solid_half", "solid_whole"),
+        ("solid_base", "solid_whole"),
+        ("stationary", "top_speed"),
+        ("combat_speed", "top_speed"),
+    ],
+)
 def test_two_solid_object_tiers_or_two_speeds_at_once_warn(factors: tuple[str, ...]) -> None:
     with pytest.warns(hg.ConflictWarning):
         hg.modifier("concealment", *factors)
@@ -320,10 +383,16 @@ def test_rapid_water_on_water_does_not_warn() -> None:
         assert hg.move_cost("hover", "shallow_water", "rapid_water") == 2
 
 
-@pytest.mark.parametrize(("factor", "label"), [
-    ("some", "Couvert sommaire"), ("in_open", "Cible à découvert"),
-    ("stationary", "Cible stationnaire"), ("combat_speed", "Cible en vitesse de combat"),
-    ("top_speed", "Cible en vitesse de pointe")])
+@pytest.mark.parametrize(
+    ("factor", "label"),
+    [
+        ("some", "Couvert sommaire"),
+        ("in_open", "Cible à découvert"),
+        ("stationary", "Cible stationnaire"),
+        ("combat_speed", "Cible en vitesse de combat"),
+        ("top_speed", "Cible en vitesse de pointe"),
+    ],
+)
 def test_french_labels_follow_the_seed(factor: str, label: str) -> None:
     assert label in SHEET_FR
 

@@ -43,8 +43,12 @@ def test_a_generated_ruleset_with_every_cost_kind_matches_the_schema(tmp_path: P
     compiled = Compiler().compile_file(path)
     assert compiled.ok and compiled.ruleset is not None
     data = to_data(compiled.ruleset)
-    kinds = {exc["kind"] for f in data["features"] for cell in f["cells"].values()
-             for exc in cell["exceptions"].values()}
+    kinds = {
+        exc["kind"]
+        for f in data["features"]
+        for cell in f["cells"].values()
+        for exc in cell["exceptions"].values()
+    }
     assert {"number", "rate", "param_rate", "marker"} <= kinds
     assert schema.validation_errors(data) == []
 

@@ -23,9 +23,10 @@ from tests.conftest import ROOT, RULESETS
 ASYNC = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_lsp.fixture(scope="module",
-                    config=ClientServerConfig(server_command=[sys.executable, "-m", "rulesdsl",
-                                                              "lsp"]))
+@pytest_lsp.fixture(
+    scope="module",
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "rulesdsl", "lsp"]),
+)
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     await lsp_client.initialize_session(t.InitializeParams(capabilities=t.ClientCapabilities()))
     yield
@@ -47,9 +48,12 @@ def uri(path: Path) -> str:
     return found
 
 
-async def published(client: LanguageClient, path: Path,
-                    ready: Callable[[list[t.Diagnostic]], bool] = lambda _: True,
-                    timeout: float = 20.0) -> list[t.Diagnostic]:
+async def published(
+    client: LanguageClient,
+    path: Path,
+    ready: Callable[[list[t.Diagnostic]], bool] = lambda _: True,
+    timeout: float = 20.0,
+) -> list[t.Diagnostic]:
     """The diagnostics published for ``path`` once ``ready`` holds for them (the server may
     send several files' diagnostics at once, so this polls instead of awaiting one message)."""
     key = uri(path)
@@ -61,23 +65,33 @@ async def published(client: LanguageClient, path: Path,
     return list(client.diagnostics.get(key, []))
 
 
-async def open_doc(client: LanguageClient, path: Path, text: str | None = None,
-                   ready: Callable[[list[t.Diagnostic]], bool] = lambda _: True
-                   ) -> list[t.Diagnostic]:
+async def open_doc(
+    client: LanguageClient,
+    path: Path,
+    text: str | None = None,
+    ready: Callable[[list[t.Diagnostic]], bool] = lambda _: True,
+) -> list[t.Diagnostic]:
     client.diagnostics.pop(uri(path), None)
-    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
-        uri(path), "terrain", 1, text if text is not None else path.read_text("utf-8"))))
+    client.text_document_did_open(
+        t.DidOpenTextDocumentParams(
+            t.TextDocumentItem(
+                uri(path), "terrain", 1, text if text is not None else path.read_text("utf-8")
+            )
+        )
+    )
     return await published(client, path, ready)
 
 
 def change(client: LanguageClient, path: Path, text: str, version: int) -> None:
-    client.text_document_did_change(t.DidChangeTextDocumentParams(
-        t.VersionedTextDocumentIdentifier(version=version, uri=uri(path)),
-        [t.TextDocumentContentChangeWholeDocument(text=text)]))
+    client.text_document_did_change(
+        t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(version=version, uri=uri(path)),
+            [t.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
 
 
-def position_of(path: Path, needle: str, offset: int = 0, text: str | None = None
-                ) -> t.Position:
+def position_of(path: Path, needle: str, offset: int = 0, text: str | None = None) -> t.Position:
     lines = (text if text is not None else path.read_text("utf-8")).splitlines()
     line = next(i for i, line in enumerate(lines) if needle in line)
     return t.Position(line, lines[line].index(needle) + offset)
@@ -85,7 +99,8 @@ def position_of(path: Path, needle: str, offset: int = 0, text: str | None = Non
 
 @ASYNC
 async def test_diagnostics_as_you_type_have_the_code_position_and_hint_of_check(
-        client: LanguageClient, folder: Path) -> None:
+    client: LanguageClient, folder: Path
+) -> None:
     path = folder / "heavy_gear.terrain"
     text = path.read_text("utf-8")
     assert await open_doc(client, path) == []
@@ -103,7 +118,8 @@ async def test_diagnostics_as_you_type_have_the_code_position_and_hint_of_check(
 
 @ASYNC
 async def test_an_error_a_variant_causes_in_its_base_is_shown_on_both(
-        client: LanguageClient, folder: Path) -> None:
+    client: LanguageClient, folder: Path
+) -> None:
     variant = folder / "heavy_gear_house.terrain"
     base = folder / "heavy_gear.terrain"
     text = variant.read_text("utf-8")
@@ -116,7 +132,9 @@ async def test_an_error_a_variant_causes_in_its_base_is_shown_on_both(
     assert all(d.message.startswith("unknown feature 'clear'") for d in diags)
     in_base = await published(client, base, lambda d: len(d) == 2)
     assert sorted(d.range.start.line for d in in_base) == [
-        position_of(base, "shallow_water \"").line, position_of(base, "deep_water \"").line]
+        position_of(base, 'shallow_water "').line,
+        position_of(base, 'deep_water "').line,
+    ]
     change(client, variant, text.replace("override soft.walker", "override soft.walkr"), 2)
     [diag] = await published(client, variant, lambda d: [x.code for x in d] == ["E504"])
     assert diag.code == "E504"
@@ -126,20 +144,25 @@ async def test_an_error_a_variant_causes_in_its_base_is_shown_on_both(
 
 @ASYNC
 async def test_a_yaml_ruleset_gets_diagnostics_and_hover_at_yaml_positions(
-        client: LanguageClient, folder: Path) -> None:
+    client: LanguageClient, folder: Path
+) -> None:
     path = folder / "heavy_gear_twin.yaml"
     text = (ROOT / "tests" / "data" / "yaml" / "heavy_gear.yaml").read_text("utf-8")
     path.write_text(text.replace("cells: 2, walker 3", "cells: 2, walkr 3"), "utf-8")
     [diag] = await open_doc(client, path, ready=lambda d: len(d) == 1)
     assert diag.code == "E101"
     assert diag.range.start == position_of(path, "walkr")
-    hover = await client.text_document_hover_async(t.HoverParams(
-        t.TextDocumentIdentifier(uri(path)), position_of(path, "hover: {label: Hover", 1)))
+    hover = await client.text_document_hover_async(
+        t.HoverParams(
+            t.TextDocumentIdentifier(uri(path)), position_of(path, "hover: {label: Hover", 1)
+        )
+    )
     assert hover is not None and isinstance(hover.contents, t.MarkupContent)
     assert hover.contents.value.startswith("**hover** (mode)\n- en: Hover\n- fr: Glisseur")
     at = position_of(path, "cells: 2, walkr 3", len("cells: 2, "))
     result = await client.text_document_completion_async(
-        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
     assert isinstance(result, t.CompletionList)
     labels = {i.label for i in result.items}
     assert {"walker", "ground", "impassable"} <= labels and "layer" not in labels
@@ -147,34 +170,40 @@ async def test_a_yaml_ruleset_gets_diagnostics_and_hover_at_yaml_positions(
 
 @ASYNC
 async def test_completion_offers_modes_and_value_keywords_in_a_cell(
-        client: LanguageClient, folder: Path) -> None:
+    client: LanguageClient, folder: Path
+) -> None:
     path = folder / "heavy_gear.terrain"
     at = position_of(path, "| 2, walker 3", len("| 2, "))
     result = await client.text_document_completion_async(
-        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
     assert isinstance(result, t.CompletionList)
     labels = {i.label: i.detail for i in result.items}
     assert labels["walker"] == "mode: Walker"
     assert {"ground", "hover", "impassable", "as"} <= set(labels)
     assert "ruleset" not in labels  # statement keywords do not fit in a cell
     past_the_end = await client.text_document_completion_async(
-        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), t.Position(5000, 0)))
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), t.Position(5000, 0))
+    )
     assert isinstance(past_the_end, t.CompletionList)  # a new line at the end: statements
     assert {"layer", "mode", "override"} <= {i.label for i in past_the_end.items}
 
 
 @ASYNC
 async def test_completion_offers_books_in_a_source_and_features_after_as(
-        client: LanguageClient, folder: Path) -> None:
+    client: LanguageClient, folder: Path
+) -> None:
     path = folder / "heavy_gear.terrain"
     at = position_of(path, "[hg] {", 1)
     books = await client.text_document_completion_async(
-        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
     assert isinstance(books, t.CompletionList)
     assert [i.label for i in books.items] == ["hg"]
     at = position_of(path, "hover as clear", len("hover as "))
     features = await client.text_document_completion_async(
-        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
     assert isinstance(features, t.CompletionList)
     names = [i.label for i in features.items]
     assert "clear" in names and "deep_water" in names and "walker" not in names
@@ -182,11 +211,13 @@ async def test_completion_offers_books_in_a_source_and_features_after_as(
 
 @ASYNC
 async def test_hover_shows_labels_in_every_language_source_and_cost_per_mode(
-        client: LanguageClient, folder: Path) -> None:
+    client: LanguageClient, folder: Path
+) -> None:
     path = folder / "heavy_gear.terrain"
-    at = position_of(path, "soft \"Soft", 1)
+    at = position_of(path, 'soft "Soft', 1)
     result = await client.text_document_hover_async(
-        t.HoverParams(t.TextDocumentIdentifier(uri(path)), at))
+        t.HoverParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
     assert result is not None and isinstance(result.contents, t.MarkupContent)
     text = result.contents.value
     assert text.startswith("**soft** (feature of terrain)")
@@ -197,13 +228,15 @@ async def test_hover_shows_labels_in_every_language_source_and_cost_per_mode(
 
 @ASYNC
 async def test_completion_in_a_decision_row_offers_its_inputs_and_the_tables(
-        client: LanguageClient, folder: Path) -> None:
+    client: LanguageClient, folder: Path
+) -> None:
     path = folder / "d20_movement.terrain"
     shutil.copy(RULESETS / "d20_movement.terrain", path)
     await open_doc(client, path)
     at = position_of(path, "hover and not flight", len("hover and not "))
     result = await client.text_document_completion_async(
-        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at))
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
     assert isinstance(result, t.CompletionList)
     labels = [i.label for i in result.items]
     assert {"flight", "armor_speed", "maneuverability", "after", "otherwise"} <= set(labels)
@@ -212,73 +245,94 @@ async def test_completion_in_a_decision_row_offers_its_inputs_and_the_tables(
 
 
 @ASYNC
-async def test_hover_on_a_factor_shows_its_modifier_value(client: LanguageClient,
-                                                          folder: Path) -> None:
+async def test_hover_on_a_factor_shows_its_modifier_value(
+    client: LanguageClient, folder: Path
+) -> None:
     path = folder / "heavy_gear.terrain"
-    at = position_of(path, "solid_half \"", 1)
+    at = position_of(path, 'solid_half "', 1)
     result = await client.text_document_hover_async(
-        t.HoverParams(t.TextDocumentIdentifier(uri(path)), at))
+        t.HoverParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
     assert result is not None and isinstance(result.contents, t.MarkupContent)
     assert "(factor of concealment)" in result.contents.value
     assert "concealment: +2" in result.contents.value
 
 
 @ASYNC
-async def test_go_to_definition_on_extends_opens_the_base(client: LanguageClient,
-                                                          folder: Path) -> None:
+async def test_go_to_definition_on_extends_opens_the_base(
+    client: LanguageClient, folder: Path
+) -> None:
     variant = folder / "heavy_gear_house_winter.terrain"
     await open_doc(client, variant)
     at = position_of(variant, "extends heavy_gear_house", len("extends "))
     location = await client.text_document_definition_async(
-        t.DefinitionParams(t.TextDocumentIdentifier(uri(variant)), at))
+        t.DefinitionParams(t.TextDocumentIdentifier(uri(variant)), at)
+    )
     assert isinstance(location, t.Location)
     assert location.uri == uri(folder / "heavy_gear_house.terrain")
 
 
 @ASYNC
-async def test_go_to_definition_crosses_extends(client: LanguageClient,
-                                                folder: Path) -> None:
+async def test_go_to_definition_crosses_extends(client: LanguageClient, folder: Path) -> None:
     variant = folder / "heavy_gear_house_winter.terrain"
     await open_doc(client, variant)
     at = position_of(variant, "override soft.ground", len("override "))
     location = await client.text_document_definition_async(
-        t.DefinitionParams(t.TextDocumentIdentifier(uri(variant)), at))
+        t.DefinitionParams(t.TextDocumentIdentifier(uri(variant)), at)
+    )
     assert isinstance(location, t.Location)
     base = folder / "heavy_gear.terrain"
     assert location.uri == uri(base)
-    assert location.range.start == position_of(base, "soft \"Soft")
+    assert location.range.start == position_of(base, 'soft "Soft')
 
 
 @ASYNC
-async def test_references_and_rename_find_every_use(client: LanguageClient,
-                                                    folder: Path) -> None:
+async def test_references_and_rename_find_every_use(client: LanguageClient, folder: Path) -> None:
     path = folder / "heavy_gear.terrain"
-    at = position_of(path, "clear \"Clear", 1)
-    refs = await client.text_document_references_async(t.ReferenceParams(
-        text_document=t.TextDocumentIdentifier(uri(path)), position=at,
-        context=t.ReferenceContext(include_declaration=True)))
+    at = position_of(path, 'clear "Clear', 1)
+    refs = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=t.TextDocumentIdentifier(uri(path)),
+            position=at,
+            context=t.ReferenceContext(include_declaration=True),
+        )
+    )
     assert refs is not None
     lines = sorted(r.range.start.line for r in refs if r.uri == uri(path))
     text = path.read_text("utf-8").splitlines()
     assert [text[i].split()[0] for i in lines] == [
-        "clear", "shallow_water", "deep_water", "exclude"]
-    edit = await client.text_document_rename_async(t.RenameParams(
-        text_document=t.TextDocumentIdentifier(uri(path)), position=at, new_name="open_ground"))
+        "clear",
+        "shallow_water",
+        "deep_water",
+        "exclude",
+    ]
+    edit = await client.text_document_rename_async(
+        t.RenameParams(
+            text_document=t.TextDocumentIdentifier(uri(path)), position=at, new_name="open_ground"
+        )
+    )
     assert edit is not None and edit.changes is not None
     assert len(edit.changes[uri(path)]) == 4
     assert {e.new_text for e in edit.changes[uri(path)]} == {"open_ground"}
     for refused in ("lambda", "move_cost", "rough", "2fast"):  # E103, E103, E102, not a name
-        assert await client.text_document_rename_async(t.RenameParams(
-            text_document=t.TextDocumentIdentifier(uri(path)), position=at,
-            new_name=refused)) is None
+        assert (
+            await client.text_document_rename_async(
+                t.RenameParams(
+                    text_document=t.TextDocumentIdentifier(uri(path)), position=at, new_name=refused
+                )
+            )
+            is None
+        )
 
 
 @ASYNC
 async def test_document_symbols_list_declarations_with_their_rows(
-        client: LanguageClient, folder: Path) -> None:
+    client: LanguageClient, folder: Path
+) -> None:
     path = folder / "heavy_gear.terrain"
     symbols = await client.text_document_document_symbol_async(
-        t.DocumentSymbolParams(t.TextDocumentIdentifier(uri(path))))
+        t.DocumentSymbolParams(t.TextDocumentIdentifier(uri(path)))
+    )
     assert symbols is not None
     by_name = {sym.name: sym for sym in symbols if isinstance(sym, t.DocumentSymbol)}
     assert by_name["walker"].detail == "mode: Walker"
@@ -289,19 +343,25 @@ async def test_document_symbols_list_declarations_with_their_rows(
 
 
 @ASYNC
-async def test_formatting_is_rulesdsl_fmt(client: LanguageClient,
-                                          folder: Path) -> None:
+async def test_formatting_is_rulesdsl_fmt(client: LanguageClient, folder: Path) -> None:
     path = folder / "messy.terrain"
-    messy = ("ruleset messy\nversion 1.0.0\nmode walker\n"
-             "layer terrain {\nclear | 1\n   very_soft | 2\n}\n")
+    messy = (
+        "ruleset messy\nversion 1.0.0\nmode walker\n"
+        "layer terrain {\nclear | 1\n   very_soft | 2\n}\n"
+    )
     path.write_text(messy, "utf-8")
     await open_doc(client, path)
-    edits = await client.text_document_formatting_async(t.DocumentFormattingParams(
-        text_document=t.TextDocumentIdentifier(uri(path)),
-        options=t.FormattingOptions(tab_size=2, insert_spaces=True)))
+    edits = await client.text_document_formatting_async(
+        t.DocumentFormattingParams(
+            text_document=t.TextDocumentIdentifier(uri(path)),
+            options=t.FormattingOptions(tab_size=2, insert_spaces=True),
+        )
+    )
     assert edits is not None and len(edits) == 1
-    assert edits[0].new_text == ("ruleset messy\nversion 1.0.0\nmode walker\n"
-                                 "layer terrain {\n  clear     | 1\n  very_soft | 2\n}\n")
+    assert edits[0].new_text == (
+        "ruleset messy\nversion 1.0.0\nmode walker\n"
+        "layer terrain {\n  clear     | 1\n  very_soft | 2\n}\n"
+    )
 
 
 # ---- the exchange recorded in docs/editors.md --------------------------------------------------
@@ -315,26 +375,38 @@ def recorded_exchange() -> list[tuple[str, dict[str, Any]]]:
     """(direction, message) for each JSON block of the recorded exchange, in order."""
     text = DOC.read_text("utf-8")
     section = text.split("<!-- recorded-exchange: begin -->")[1].split(
-        "<!-- recorded-exchange: end -->")[0]
-    found = re.findall(r"(Client → server|Server → client):\s*```json\n(.*?)```", section,
-                       re.DOTALL)
+        "<!-- recorded-exchange: end -->"
+    )[0]
+    found = re.findall(
+        r"(Client → server|Server → client):\s*```json\n(.*?)```", section, re.DOTALL
+    )
     return [(direction, json.loads(body)) for direction, body in found]
 
 
 def test_the_exchange_recorded_in_the_docs_is_what_the_server_says() -> None:
     exchange = recorded_exchange()
     assert [m.get("method", "result") for _, m in exchange] == [
-        "textDocument/didOpen", "textDocument/publishDiagnostics", "textDocument/completion",
-        "result", "textDocument/hover", "result"]
+        "textDocument/didOpen",
+        "textDocument/publishDiagnostics",
+        "textDocument/completion",
+        "result",
+        "textDocument/hover",
+        "result",
+    ]
     path = RULESETS / "heavy_gear.terrain"
     real_uri = uri(path)
-    server = subprocess.Popen([sys.executable, "-m", "rulesdsl", "lsp"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rulesdsl", "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
     assert server.stdin is not None and server.stdout is not None
 
     def send(message: dict[str, Any]) -> None:
-        body = json.dumps(message).replace(DOC_URI, real_uri).replace(
-            json.dumps(DOC_TEXT), json.dumps(path.read_text("utf-8"))).encode()
+        body = (
+            json.dumps(message)
+            .replace(DOC_URI, real_uri)
+            .replace(json.dumps(DOC_TEXT), json.dumps(path.read_text("utf-8")))
+            .encode()
+        )
         server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)  # type: ignore[union-attr]
         server.stdin.flush()  # type: ignore[union-attr]
 
@@ -349,8 +421,14 @@ def test_the_exchange_recorded_in_the_docs_is_what_the_server_says() -> None:
         return message
 
     try:
-        send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {"processId": None, "rootUri": None, "capabilities": {}},
+            }
+        )
         while receive().get("id") != 1:
             pass
         send({"jsonrpc": "2.0", "method": "initialized", "params": {}})

@@ -34,8 +34,9 @@ gw = load_generated("generic_wargame")
 NOT_FINITE = [math.nan, math.inf, -math.inf]
 
 
-def raises_type_error(module: ModuleType, function: str, argument: str,
-                      call: Callable[[], object]) -> None:
+def raises_type_error(
+    module: ModuleType, function: str, argument: str, call: Callable[[], object]
+) -> None:
     with pytest.raises(module.ArgumentTypeError) as caught:
         call()
     assert isinstance(caught.value, TypeError)
@@ -44,8 +45,9 @@ def raises_type_error(module: ModuleType, function: str, argument: str,
     assert f"{function}() argument {argument!r}" in str(caught.value)
 
 
-def raises_invalid(module: ModuleType, function: str, argument: str,
-                   call: Callable[[], object], why: str) -> None:
+def raises_invalid(
+    module: ModuleType, function: str, argument: str, call: Callable[[], object], why: str
+) -> None:
     with pytest.raises(module.InvalidArgument, match=why) as caught:
         call()
     assert isinstance(caught.value, ValueError)
@@ -71,31 +73,48 @@ def test_every_module_exports_its_argument_errors(module: ModuleType) -> None:
 
 def test_a_string_distance_is_a_type_error_not_a_repeated_string() -> None:
     # On main this returned '333': the cost 3 times the string "3".
-    raises_type_error(hg, "move_cost", "distance",
-                      lambda: hg.move_cost("walker", "soft", distance="3"))
+    raises_type_error(
+        hg, "move_cost", "distance", lambda: hg.move_cost("walker", "soft", distance="3")
+    )
 
 
 @pytest.mark.parametrize("distance", [None, [3], 2j])
 def test_a_distance_that_is_no_real_number_is_a_type_error(distance: object) -> None:
-    raises_type_error(bt, "move_cost", "distance",
-                      lambda: bt.move_cost("mech", "light_woods", distance=distance))
+    raises_type_error(
+        bt, "move_cost", "distance", lambda: bt.move_cost("mech", "light_woods", distance=distance)
+    )
 
 
 def test_a_negative_distance_is_refused() -> None:
-    raises_invalid(hg, "move_cost", "distance",
-                   lambda: hg.move_cost("walker", "soft", distance=-1), "at least 0")
+    raises_invalid(
+        hg,
+        "move_cost",
+        "distance",
+        lambda: hg.move_cost("walker", "soft", distance=-1),
+        "at least 0",
+    )
 
 
 @pytest.mark.parametrize("distance", NOT_FINITE)
 def test_a_distance_that_is_not_finite_is_refused(distance: float) -> None:
-    raises_invalid(hg, "move_cost", "distance",
-                   lambda: hg.move_cost("walker", "soft", distance=distance), "finite")
+    raises_invalid(
+        hg,
+        "move_cost",
+        "distance",
+        lambda: hg.move_cost("walker", "soft", distance=distance),
+        "finite",
+    )
 
 
 def test_an_impassable_place_still_checks_the_distance() -> None:
     assert hg.move_cost("walker", "deep_water") is hg.IMPASSABLE
-    raises_invalid(hg, "move_cost", "distance",
-                   lambda: hg.move_cost("walker", "deep_water", distance=math.nan), "finite")
+    raises_invalid(
+        hg,
+        "move_cost",
+        "distance",
+        lambda: hg.move_cost("walker", "deep_water", distance=math.nan),
+        "finite",
+    )
 
 
 def test_any_real_number_is_a_distance() -> None:
@@ -105,12 +124,18 @@ def test_any_real_number_is_a_distance() -> None:
     assert hg.move_cost("walker", "soft", distance=hg.Quantity(2, "in")) == 6
 
 
-@pytest.mark.parametrize(("mode", "features", "argument"), [
-    (None, ("soft",), "mode"), (["walker"], ("soft",), "mode"),
-    ("walker", (3,), "features"), ("walker", (["soft"],), "features"),
-])
-def test_names_of_the_wrong_type_are_type_errors(mode: Any, features: tuple[Any, ...],
-                                                 argument: str) -> None:
+@pytest.mark.parametrize(
+    ("mode", "features", "argument"),
+    [
+        (None, ("soft",), "mode"),
+        (["walker"], ("soft",), "mode"),
+        ("walker", (3,), "features"),
+        ("walker", (["soft"],), "features"),
+    ],
+)
+def test_names_of_the_wrong_type_are_type_errors(
+    mode: Any, features: tuple[Any, ...], argument: str
+) -> None:
     raises_type_error(hg, "move_cost", argument, lambda: hg.move_cost(mode, *features))
 
 
@@ -121,15 +146,23 @@ def test_an_unknown_mode_is_still_an_unknown_name() -> None:
 
 @pytest.mark.parametrize("available", ["3", [3]])
 def test_available_movement_must_be_a_number(available: object) -> None:
-    raises_type_error(bt, "can_enter", "available",
-                      lambda: bt.can_enter("mech", "light_woods", available=available))
+    raises_type_error(
+        bt,
+        "can_enter",
+        "available",
+        lambda: bt.can_enter("mech", "light_woods", available=available),
+    )
 
 
 @pytest.mark.parametrize("available", [-1, *NOT_FINITE])
 def test_available_movement_must_be_finite_and_not_negative(available: float) -> None:
-    raises_invalid(bt, "can_enter", "available",
-                   lambda: bt.can_enter("mech", "light_woods", available=available),
-                   "at least 0|finite")
+    raises_invalid(
+        bt,
+        "can_enter",
+        "available",
+        lambda: bt.can_enter("mech", "light_woods", available=available),
+        "at least 0|finite",
+    )
 
 
 def test_an_answer_remembered_by_move_cost_still_warns_and_raises_every_time() -> None:
@@ -159,23 +192,25 @@ def test_climbing_a_negative_rise_is_refused() -> None:
 
 def test_negative_thickness_gives_no_concealment_points() -> None:
     # On main light_concealment(-4) gave -1 point.
-    raises_invalid(hg, "light_concealment", "thickness",
-                   lambda: hg.light_concealment(-4), "at least 0")
+    raises_invalid(
+        hg, "light_concealment", "thickness", lambda: hg.light_concealment(-4), "at least 0"
+    )
 
 
-@pytest.mark.parametrize("step", ["climb", "light_concealment", "medium_concealment",
-                                  "heavy_concealment"])
+@pytest.mark.parametrize(
+    "step", ["climb", "light_concealment", "medium_concealment", "heavy_concealment"]
+)
 @pytest.mark.parametrize("value", NOT_FINITE)
 def test_steps_refuse_numbers_that_are_not_finite(step: str, value: float) -> None:
-    raises_invalid(hg, step, hg.STEPS[step].__code__.co_varnames[0],
-                   lambda: hg.STEPS[step](value), "finite")
+    raises_invalid(
+        hg, step, hg.STEPS[step].__code__.co_varnames[0], lambda: hg.STEPS[step](value), "finite"
+    )
 
 
 @pytest.mark.parametrize("value", ["1", None, [1]])
 def test_steps_refuse_what_is_not_a_number(value: object) -> None:
     raises_type_error(hg, "climb", "rise", lambda: hg.climb(value))
-    raises_type_error(hg, "light_concealment", "thickness",
-                      lambda: hg.light_concealment(value))
+    raises_type_error(hg, "light_concealment", "thickness", lambda: hg.light_concealment(value))
 
 
 def test_steps_take_any_real_number() -> None:
@@ -193,20 +228,25 @@ def test_a_negative_distance_does_not_give_a_lock() -> None:
 
 
 def test_a_negative_distance_is_not_inside_the_line_of_sight_reach() -> None:
-    raises_invalid(gw, "line_of_sight", "distance",
-                   lambda: gw.line_of_sight("dense", -50), "at least 0")
+    raises_invalid(
+        gw, "line_of_sight", "distance", lambda: gw.line_of_sight("dense", -50), "at least 0"
+    )
 
 
 def test_a_negative_distance_does_not_identify_a_camouflaged_element() -> None:
-    raises_invalid(gw, "camouflage", "distance", lambda: gw.camouflage(False, -50),
-                   "at least 0")
+    raises_invalid(gw, "camouflage", "distance", lambda: gw.camouflage(False, -50), "at least 0")
 
 
 @pytest.mark.parametrize("value", NOT_FINITE)
 def test_decisions_refuse_numbers_that_are_not_finite(value: float) -> None:
     raises_invalid(hg, "lock", "detection", lambda: hg.lock(False, 3, value, 2, 1), "finite")
-    raises_invalid(d20, "flying_move", "turn",
-                   lambda: d20.flying_move("good", False, False, value, 0, 0, 0, 0, 0), "finite")
+    raises_invalid(
+        d20,
+        "flying_move",
+        "turn",
+        lambda: d20.flying_move("good", False, False, value, 0, 0, 0, 0, 0),
+        "finite",
+    )
 
 
 def test_scores_may_be_negative_but_distances_may_not() -> None:
@@ -214,21 +254,34 @@ def test_scores_may_be_negative_but_distances_may_not() -> None:
     raises_invalid(hg, "lock", "distance", lambda: hg.lock(False, 3, 1, -6, 2), "at least 0")
 
 
-@pytest.mark.parametrize(("module", "function", "argument", "call"), [
-    (hg, "lock", "distance", lambda: hg.lock(False, 1, 2, "3", 4)),
-    (hg, "lock", "hidden", lambda: hg.lock("no", 1, 2, 3, 4)),
-    (hg, "abstract_cover", "size", lambda: hg.abstract_cover(2, None)),
-    (gw, "line_of_sight", "cover", lambda: gw.line_of_sight(["open"], 3)),
-    (gw, "line_of_sight", "distance", lambda: gw.line_of_sight("open", "3")),
-    (gw, "camouflage", "distance", lambda: gw.camouflage(False, "3")),
-    (gw, "camouflage", "spotting_test", lambda: gw.camouflage("yes", 3)),
-    (d20, "flying_move", "maneuverability",
-     lambda: d20.flying_move(["good"], False, False, 1, 0, 0, 0, 0, 0)),
-    (d20, "flying_move", "turn", lambda: d20.flying_move("good", False, False, "1", 0, 0, 0, 0, 0)),
-], ids=lambda v: v if isinstance(v, str) else "")
-def test_decisions_name_the_argument_of_the_wrong_type(module: ModuleType, function: str,
-                                                       argument: str,
-                                                       call: Callable[[], object]) -> None:
+@pytest.mark.parametrize(
+    ("module", "function", "argument", "call"),
+    [
+        (hg, "lock", "distance", lambda: hg.lock(False, 1, 2, "3", 4)),
+        (hg, "lock", "hidden", lambda: hg.lock("no", 1, 2, 3, 4)),
+        (hg, "abstract_cover", "size", lambda: hg.abstract_cover(2, None)),
+        (gw, "line_of_sight", "cover", lambda: gw.line_of_sight(["open"], 3)),
+        (gw, "line_of_sight", "distance", lambda: gw.line_of_sight("open", "3")),
+        (gw, "camouflage", "distance", lambda: gw.camouflage(False, "3")),
+        (gw, "camouflage", "spotting_test", lambda: gw.camouflage("yes", 3)),
+        (
+            d20,
+            "flying_move",
+            "maneuverability",
+            lambda: d20.flying_move(["good"], False, False, 1, 0, 0, 0, 0, 0),
+        ),
+        (
+            d20,
+            "flying_move",
+            "turn",
+            lambda: d20.flying_move("good", False, False, "1", 0, 0, 0, 0, 0),
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_decisions_name_the_argument_of_the_wrong_type(
+    module: ModuleType, function: str, argument: str, call: Callable[[], object]
+) -> None:
     raises_type_error(module, function, argument, call)
 
 
@@ -240,22 +293,26 @@ def test_an_unknown_key_of_a_decision_is_still_an_unknown_name() -> None:
 # ---- the other questions: the raw TypeErrors of main ------------------------------------------
 
 
-@pytest.mark.parametrize(("module", "function", "argument", "call"), [
-    (bt, "modifier", "items", lambda: bt.modifier("to_hit", ["light_woods"])),
-    (bt, "modifier", "weapon", lambda: bt.modifier("to_hit", weapon=3)),
-    (bt, "roll", "total", lambda: bt.roll("terrain_effects", "11")),
-    (bt, "roll", "total", lambda: bt.roll("terrain_effects", None)),
-    (d20, "lookup", "row", lambda: d20.lookup("armor_speed", [30])),
-    (d20, "lookup", "keys", lambda: d20.lookup("armor_speed", 30, 30)),
-    (d20, "path_cost", "steps", lambda: d20.path_cost(None)),
-    (d20, "path_cost", "steps", lambda: d20.path_cost([1])),
-    (d20, "path_cost", "unit", lambda: d20.path_cost("s", unit=["m"])),
-    (bt, "conflicts", "names", lambda: bt.conflicts(["blizzard"])),
-    (gw, "param", "name", lambda: gw.param(["infantry_road"])),
-], ids=lambda v: v if isinstance(v, str) else "")
-def test_questions_name_the_argument_of_the_wrong_type(module: ModuleType, function: str,
-                                                       argument: str,
-                                                       call: Callable[[], object]) -> None:
+@pytest.mark.parametrize(
+    ("module", "function", "argument", "call"),
+    [
+        (bt, "modifier", "items", lambda: bt.modifier("to_hit", ["light_woods"])),
+        (bt, "modifier", "weapon", lambda: bt.modifier("to_hit", weapon=3)),
+        (bt, "roll", "total", lambda: bt.roll("terrain_effects", "11")),
+        (bt, "roll", "total", lambda: bt.roll("terrain_effects", None)),
+        (d20, "lookup", "row", lambda: d20.lookup("armor_speed", [30])),
+        (d20, "lookup", "keys", lambda: d20.lookup("armor_speed", 30, 30)),
+        (d20, "path_cost", "steps", lambda: d20.path_cost(None)),
+        (d20, "path_cost", "steps", lambda: d20.path_cost([1])),
+        (d20, "path_cost", "unit", lambda: d20.path_cost("s", unit=["m"])),
+        (bt, "conflicts", "names", lambda: bt.conflicts(["blizzard"])),
+        (gw, "param", "name", lambda: gw.param(["infantry_road"])),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_questions_name_the_argument_of_the_wrong_type(
+    module: ModuleType, function: str, argument: str, call: Callable[[], object]
+) -> None:
     raises_type_error(module, function, argument, call)
 
 
@@ -277,8 +334,27 @@ def test_a_table_key_that_is_not_finite_is_refused() -> None:
 
 # ---- names that shadow builtins ---------------------------------------------------------------
 
-SHADOWS = ["sorted", "max", "isinstance", "str", "len", "tuple", "float", "int", "iter", "next",
-           "type", "repr", "abs", "dict", "zip", "frozenset", "setattr", "property", "bool"]
+SHADOWS = [
+    "sorted",
+    "max",
+    "isinstance",
+    "str",
+    "len",
+    "tuple",
+    "float",
+    "int",
+    "iter",
+    "next",
+    "type",
+    "repr",
+    "abs",
+    "dict",
+    "zip",
+    "frozenset",
+    "setattr",
+    "property",
+    "bool",
+]
 
 
 def heavy_gear_ir() -> ir.Ruleset:
@@ -290,8 +366,12 @@ def heavy_gear_ir() -> ir.Ruleset:
 def import_rendered(rs: ir.Ruleset, tmp_path: Path, name: str) -> ModuleType:
     path = tmp_path / f"{name}.py"
     path.write_text(render(rs), "utf-8")
-    result = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--select",
-                             "F", str(path)], capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "F", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout
     sys.path.insert(0, str(tmp_path))
     try:
@@ -306,8 +386,9 @@ def test_a_step_named_after_a_builtin_breaks_nothing(builtin: str, tmp_path: Pat
     rs = heavy_gear_ir()
     steps = (dataclasses.replace(rs.steps[0], id=builtin), *rs.steps[1:])
     decisions = (dataclasses.replace(rs.decisions[0], id=f"{builtin}_"), *rs.decisions[1:])
-    module = import_rendered(dataclasses.replace(rs, steps=steps, decisions=decisions),
-                             tmp_path, f"shadow_{builtin}")
+    module = import_rendered(
+        dataclasses.replace(rs, steps=steps, decisions=decisions), tmp_path, f"shadow_{builtin}"
+    )
     assert module.STEPS[builtin](1) == 1  # the step itself, under its name
     with pytest.raises(module.UnknownName, match="did you mean 'walker'"):
         module.move_cost("walkr", "soft")
@@ -329,14 +410,16 @@ def test_a_step_named_after_a_builtin_breaks_nothing(builtin: str, tmp_path: Pat
 
 @pytest.mark.parametrize("builtin", ["max", "value", "valid"])
 def test_a_step_input_named_like_a_local_of_the_module_breaks_nothing(
-        builtin: str, tmp_path: Path) -> None:
+    builtin: str, tmp_path: Path
+) -> None:
     # light_concealment: +1 per full 4 in, at least 1 from 2 in. On main an input named
     # `value` was overwritten by the running total before the "at least" test read it.
     rs = heavy_gear_ir()
-    steps = tuple(dataclasses.replace(st, param=builtin) if st.id == "light_concealment" else st
-                  for st in rs.steps)
-    module = import_rendered(dataclasses.replace(rs, steps=steps), tmp_path,
-                             f"input_{builtin}")
+    steps = tuple(
+        dataclasses.replace(st, param=builtin) if st.id == "light_concealment" else st
+        for st in rs.steps
+    )
+    module = import_rendered(dataclasses.replace(rs, steps=steps), tmp_path, f"input_{builtin}")
     assert [module.light_concealment(x) for x in (0, 1, 2.5, 5, 8)] == [0, 0, 1, 1, 2]
     with pytest.raises(module.InvalidArgument):
         module.light_concealment(-4)

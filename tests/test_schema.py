@@ -29,8 +29,9 @@ def test_every_bundled_ruleset_validates_and_round_trips(compiler: Compiler) -> 
         assert from_data(ir.Ruleset, json.loads(json.dumps(data))) == compiled.ruleset
 
 
-def test_a_yaml_ruleset_compiles_exactly_like_its_dsl_source(compiler: Compiler,
-                                                           tmp_path: Path) -> None:
+def test_a_yaml_ruleset_compiles_exactly_like_its_dsl_source(
+    compiler: Compiler, tmp_path: Path
+) -> None:
     dsl = compiler.compile_file(RULESETS / "heavy_gear.terrain")
     assert dsl.ruleset is not None
     source, _ = compiler.parse_file(RULESETS / "heavy_gear.terrain")
@@ -44,8 +45,9 @@ def test_a_yaml_ruleset_compiles_exactly_like_its_dsl_source(compiler: Compiler,
     assert render(replace(from_yaml.ruleset, digest=dsl.ruleset.digest)) == render(dsl.ruleset)
 
 
-def test_a_yaml_ruleset_that_breaks_the_schema_is_reported(compiler: Compiler,
-                                                         tmp_path: Path) -> None:
+def test_a_yaml_ruleset_that_breaks_the_schema_is_reported(
+    compiler: Compiler, tmp_path: Path
+) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text("ruleset: bad\nversion: 1.0.0\nmodes: nope\n", "utf-8")
     compiled = compiler.compile_file(path)
@@ -64,6 +66,11 @@ def test_invalid_yaml_syntax_has_a_position(compiler: Compiler, tmp_path: Path) 
 
 
 def test_schema_command_prints_the_shipped_schema() -> None:
-    result = subprocess.run([sys.executable, "-m", "rulesdsl", "schema"], cwd=ROOT,
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "rulesdsl", "schema"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(result.stdout) == schema.shipped()

@@ -63,8 +63,9 @@ def page_text(rs: ir.Ruleset, fmt: str = "html", lang: str | None = None) -> str
 def cell_texts(rs: ir.Ruleset, lang: str) -> list[str]:
     """Every cell of every plain table of ``rs``, as the sheet writes it."""
     builder = _Builder(rs, lang)
-    return [builder.text(v) for t in rs.tables for row in t.rows for v in row.cells
-            if v is not None]
+    return [
+        builder.text(v) for t in rs.tables for row in t.rows for v in row.cells if v is not None
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -108,18 +109,19 @@ def tiny(compiler: Compiler, tmp_path: Path) -> ir.Ruleset:
 # ---- content ----------------------------------------------------------------------------------
 
 
-def test_pdf_text_contains_the_exact_table_values(heavy_gear: ir.Ruleset,
-                                                  heavy_gear_pdf: bytes) -> None:
+def test_pdf_text_contains_the_exact_table_values(
+    heavy_gear: ir.Ruleset, heavy_gear_pdf: bytes
+) -> None:
     text = flat(" ".join(pdf_pages(heavy_gear_pdf)))
     for value in ("1–2", "4–5 in", "6 × 3 in", "2–3 in", "2 in", "1–1.5 in", "3–4 in", "4 in"):
         assert value in text
     for value in cell_texts(heavy_gear, "en"):
         assert flat(value) in text
     assert "Very rough, very dense" in text
-    assert "1 per 2 in" in text                    # the road rate for ground units
-    assert "as Clear, open (1)" in text            # hover on shallow water
+    assert "1 per 2 in" in text  # the road rate for ground units
+    assert "as Clear, open (1)" in text  # hover on shallow water
     assert "✕ impassable" in text
-    assert "heavy_gear version 1.0.0" in text      # the footer
+    assert "heavy_gear version 1.0.0" in text  # the footer
     assert heavy_gear.digest in text
 
 
@@ -148,8 +150,15 @@ def test_html_contains_every_movement_cost(heavy_gear: ir.Ruleset) -> None:
 
 def test_french_sheet_uses_french_labels(heavy_gear: ir.Ruleset) -> None:
     page = render_sheet(heavy_gear, "html", "fr").decode("utf-8")
-    for label in ("Heavy Gear : terrain et mouvement", "Marcheur", "Mou (sable, neige, boue)",
-                  "Mouvement", "infranchissable", "Procédure de verrouillage", "sinon"):
+    for label in (
+        "Heavy Gear : terrain et mouvement",
+        "Marcheur",
+        "Mou (sable, neige, boue)",
+        "Mouvement",
+        "infranchissable",
+        "Procédure de verrouillage",
+        "sinon",
+    ):
         assert escape(label) in page
     assert "Walker" not in page
     assert 'lang="fr"' in page
@@ -160,16 +169,17 @@ def test_french_sheet_uses_french_labels(heavy_gear: ir.Ruleset) -> None:
 def test_russian_sheet_uses_cyrillic_labels(tiny: ir.Ruleset) -> None:
     pytest.importorskip("weasyprint")
     text = flat(" ".join(pdf_pages(render_sheet(tiny, "pdf", "ru"))))
-    for label in ("Крошечный", "Редкий лес", "Мех", "Движение", "непроходимо", "запрещено",
-                  "шанс"):
+    for label in ("Крошечный", "Редкий лес", "Мех", "Движение", "непроходимо", "запрещено", "шанс"):
         assert label in text
 
 
-def test_missing_labels_fall_back_to_the_first_language(compiler: Compiler,
-                                                         tmp_path: Path) -> None:
-    rs = snippet(compiler, 'ruleset x "Only English"\nversion 1.0.0\nlanguages en fr\n'
-                           'mode walker "Walker"\nlayer t "Terrain" {\n  soft "Soft" | 2\n}\n',
-                 tmp_path)
+def test_missing_labels_fall_back_to_the_first_language(compiler: Compiler, tmp_path: Path) -> None:
+    rs = snippet(
+        compiler,
+        'ruleset x "Only English"\nversion 1.0.0\nlanguages en fr\n'
+        'mode walker "Walker"\nlayer t "Terrain" {\n  soft "Soft" | 2\n}\n',
+        tmp_path,
+    )
     page = render_sheet(rs, "html", "fr").decode("utf-8")
     assert "Only English" in page
     assert "Walker" in page and "Soft" in page
@@ -239,9 +249,9 @@ def test_unfilled_parameters_are_blanks_to_fill(tiny: ir.Ruleset) -> None:
 
 def test_dice_rows_show_their_chance(tiny: ir.Ruleset) -> None:
     page = render_sheet(tiny, "html", "en").decode("utf-8")
-    assert "21/36 · 58.3%" in page           # 2-7 on 2d6 (CLDR: no space before % in English)
-    assert "14/36 · 38.9%" in page           # 8-11
-    assert "1/36 · 2.8%" in page             # 12+
+    assert "21/36 · 58.3%" in page  # 2-7 on 2d6 (CLDR: no space before % in English)
+    assert "14/36 · 38.9%" in page  # 8-11
+    assert "1/36 · 2.8%" in page  # 12+
 
 
 def test_dice_rows_show_the_chance_with_each_modifier(tiny: ir.Ruleset) -> None:
@@ -255,9 +265,12 @@ def test_dice_rows_show_the_chance_with_each_modifier(tiny: ir.Ruleset) -> None:
 
 def test_dice_chance_in_the_pdf(compiler: Compiler, tmp_path: Path) -> None:
     pytest.importorskip("weasyprint")
-    rs = snippet(compiler, 'ruleset d "Dice"\nversion 1.0.0\n'
-                           'dice t "Roll" : 2d6 {\n  2-7 low "Low"\n  8+ high "High"\n}\n',
-                 tmp_path)
+    rs = snippet(
+        compiler,
+        'ruleset d "Dice"\nversion 1.0.0\n'
+        'dice t "Roll" : 2d6 {\n  2-7 low "Low"\n  8+ high "High"\n}\n',
+        tmp_path,
+    )
     text = flat(" ".join(pdf_pages(render_sheet(rs, "pdf"))))
     assert "58.3%" in text
     assert "21/36" in text
@@ -278,9 +291,12 @@ def test_concealment_steps_as_a_thickness_scale(heavy_gear: ir.Ruleset) -> None:
 
 
 def test_grid_diagonals_diagram(compiler: Compiler, tmp_path: Path) -> None:
-    rs = snippet(compiler, 'ruleset g "Grid"\nversion 1.0.0\n'
-                           'grid square "Square" : 1 square = 1.5 m = 5 ft, diagonals 1, 2\n',
-                 tmp_path)
+    rs = snippet(
+        compiler,
+        'ruleset g "Grid"\nversion 1.0.0\n'
+        'grid square "Square" : 1 square = 1.5 m = 5 ft, diagonals 1, 2\n',
+        tmp_path,
+    )
     page = page_text(rs)
     assert 'class="grid"' in page
     assert "1.5 + 3 + 1.5 + 3 = 9 m" in page
@@ -292,9 +308,14 @@ def test_grid_diagonals_diagram(compiler: Compiler, tmp_path: Path) -> None:
 
 def test_variant_changes_are_marked(compiler: Compiler, tmp_path: Path) -> None:
     (tmp_path / "heavy_gear.terrain").write_text(
-        (RULESETS / "heavy_gear.terrain").read_text("utf-8"), "utf-8")
-    rs = snippet(compiler, 'ruleset house "House"\nversion 1.0.0\nextends heavy_gear@^1.0\n'
-                           'override soft.walker | 2\n  note "Walkers pay 2."\n', tmp_path)
+        (RULESETS / "heavy_gear.terrain").read_text("utf-8"), "utf-8"
+    )
+    rs = snippet(
+        compiler,
+        'ruleset house "House"\nversion 1.0.0\nextends heavy_gear@^1.0\n'
+        'override soft.walker | 2\n  note "Walkers pay 2."\n',
+        tmp_path,
+    )
     markdown = render_sheet(rs, "md", "en").decode("utf-8")
     assert "| Soft (sand, snow, mud) | 2 † | 2 | 2 |" in markdown
     assert "changed: Soft (sand, snow, mud) › Walker: 3 → 2. Walkers pay 2." in markdown
@@ -331,15 +352,17 @@ def test_paper_sizes(tiny: ir.Ruleset, paper: str, size: str) -> None:
 def test_build_writes_every_format_in_every_language(tiny: ir.Ruleset) -> None:
     pytest.importorskip("weasyprint")
     outputs = sheet_outputs(tiny)
-    assert sorted(outputs) == [f"sheets/tiny.{lang}.{ext}" for lang in ("en", "ru")
-                               for ext in ("html", "md", "pdf")]
+    assert sorted(outputs) == [
+        f"sheets/tiny.{lang}.{ext}" for lang in ("en", "ru") for ext in ("html", "md", "pdf")
+    ]
     pdf = outputs["sheets/tiny.en.pdf"]
     assert isinstance(pdf, Deferred)
     assert pdf.render().startswith(b"%PDF-")
 
 
-def test_a_pdf_is_current_when_it_was_rendered_from_the_same_html(tiny: ir.Ruleset,
-                                                                  tmp_path: Path) -> None:
+def test_a_pdf_is_current_when_it_was_rendered_from_the_same_html(
+    tiny: ir.Ruleset, tmp_path: Path
+) -> None:
     # A PDF is checked by its file identifier (a hash of the HTML it was made from), so a
     # machine whose font subsetter writes other bytes still finds generated/ current, and
     # `build --check` need not render anything.
@@ -355,9 +378,9 @@ def test_a_pdf_is_current_when_it_was_rendered_from_the_same_html(tiny: ir.Rules
     assert write_outputs(tmp_path, sheet_outputs(tiny)) == []
 
 
-def test_missing_weasyprint_is_a_clear_error(tiny: ir.Ruleset,
-                                             monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_weasyprint_is_a_clear_error(
+    tiny: ir.Ruleset, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setitem(sys.modules, "weasyprint", None)
     with pytest.raises(PdfUnavailable, match=r"pip install 'rulesdsl\[pdf\]'"):
         sheet_outputs(tiny)
@@ -368,8 +391,9 @@ def test_missing_weasyprint_is_a_clear_error(tiny: ir.Ruleset,
     assert "Traceback" not in err
 
 
-def test_sheet_command_prints_markdown(capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sheet_command_prints_markdown(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = io.BytesIO()
 
     class Stdout:
@@ -397,14 +421,13 @@ def test_sheet_command_rejects_unknown_options(capsys: Any) -> None:
     assert main(["sheet", "no_such_ruleset"]) == 2
 
 
-def test_build_without_weasyprint_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
-                                                       capsys: pytest.CaptureFixture[str],
-                                                       tmp_path: Path) -> None:
+def test_build_without_weasyprint_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     (tmp_path / "rulesets").mkdir()
     (tmp_path / "rulesets" / "tiny.terrain").write_text(SNIPPET, "utf-8")
     monkeypatch.setitem(sys.modules, "weasyprint", None)
-    code = main(["build", "--rulesets", str(tmp_path / "rulesets"),
-                 "--out", str(tmp_path / "out")])
+    code = main(["build", "--rulesets", str(tmp_path / "rulesets"), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2
     assert "PDF output needs WeasyPrint: pip install 'rulesdsl[pdf]'" in err
@@ -419,11 +442,16 @@ from tests import pdf_layout  # noqa: E402
 
 PAPER_NAMES = ("a4", "letter", "a5")
 ENGLISH = frozenset(
-    line.strip() for line in (Path(__file__).parent / "data" / "english_words.txt")
-    .read_text("utf-8").splitlines() if line.strip() and not line.startswith("#"))
+    line.strip()
+    for line in (Path(__file__).parent / "data" / "english_words.txt")
+    .read_text("utf-8")
+    .splitlines()
+    if line.strip() and not line.startswith("#")
+)
 
-PROPER_NAMES = frozenset({"heavy", "gear", "battletech", "megamek", "megameklab", "github",
-                          "com", "dropship", "mech"})
+PROPER_NAMES = frozenset(
+    {"heavy", "gear", "battletech", "megamek", "megameklab", "github", "com", "dropship", "mech"}
+)
 """Words of game and program names, which stay as they are in every language."""
 
 ALSO_FRENCH = frozenset({"case", "cases", "pm", "round", "rounds", "constitution"})
@@ -437,14 +465,22 @@ SYMBOLS = frozenset({"c", "g", "d"})
 def ids_of(rs: ir.Ruleset) -> set[str]:
     """Ruleset, book and removed item ids (and their parts): printed as they are in every
     language (a removed item is not in the IR, so its label is not known)."""
-    raw = {rs.id, *(a.id for a in rs.extends), *(b.id for b in rs.books),
-           *(path_text(c.path) for c in rs.changes if c.action == "remove")}
+    raw = {
+        rs.id,
+        *(a.id for a in rs.extends),
+        *(b.id for b in rs.books),
+        *(path_text(c.path) for c in rs.changes if c.action == "remove"),
+    }
     return {part for ident in raw for part in re.findall(r"[a-z]+", ident.lower())}
 
 
 def book_title_words(rs: ir.Ruleset) -> set[str]:
-    return {w.lower() for b in rs.books for text in b.info.labels.values()
-            for w in re.findall(r"[A-Za-z]+", text)}
+    return {
+        w.lower()
+        for b in rs.books
+        for text in b.info.labels.values()
+        for w in re.findall(r"[A-Za-z]+", text)
+    }
 
 
 def test_numbers_follow_the_language() -> None:
@@ -462,9 +498,18 @@ def test_numbers_follow_the_language() -> None:
 def test_plural_forms_follow_cldr() -> None:
     ru = catalog("ru")
     assert [ru.plural("cards", n) for n in (1, 2, 5, 11, 21, 22)] == [
-        "1 карточка", "2 карточки", "5 карточек", "11 карточек", "21 карточка", "22 карточки"]
+        "1 карточка",
+        "2 карточки",
+        "5 карточек",
+        "11 карточек",
+        "21 карточка",
+        "22 карточки",
+    ]
     assert [catalog("fr").plural("cards", n) for n in (0, 1, 2)] == [
-        "0 carte", "1 carte", "2 cartes"]
+        "0 carte",
+        "1 carte",
+        "2 cartes",
+    ]
     assert [catalog("en").plural("times", n) for n in (1, 2)] == ["1 time", "2 times"]
 
 
@@ -523,8 +568,7 @@ def test_filled_in_allowances_replace_the_parameter(compiler: Compiler) -> None:
     assert "| □A |" in template
 
 
-def test_a_modifier_column_no_feature_of_the_layer_has_is_left_out(compiler: Compiler
-                                                                    ) -> None:
+def test_a_modifier_column_no_feature_of_the_layer_has_is_left_out(compiler: Compiler) -> None:
     md = page_text(compiled(compiler, "battletech_tacops"), "md", "en")
     conditions = md.split("### Terrain conditions")[1].split("###")[0]
     assert "| Terrain conditions | MP per hex |" in conditions
@@ -542,17 +586,19 @@ def test_a_unit_less_input_prints_without_a_unit(heavy_gear: ir.Ruleset) -> None
 
 
 def test_an_empty_layer_is_left_out(compiler: Compiler, tmp_path: Path) -> None:
-    rs = snippet(compiler, 'ruleset e "Empty"\nversion 1.0.0\nunits distance hex, cost MP\n'
-                           'mode mech "Mech"\nlayer base "Base" one per place {\n'
-                           '  clear "Clear" | 1\n}\nlayer weather "Weather" whole map {\n}\n',
-                 tmp_path)
+    rs = snippet(
+        compiler,
+        'ruleset e "Empty"\nversion 1.0.0\nunits distance hex, cost MP\n'
+        'mode mech "Mech"\nlayer base "Base" one per place {\n'
+        '  clear "Clear" | 1\n}\nlayer weather "Weather" whole map {\n}\n',
+        tmp_path,
+    )
     md = page_text(rs, "md")
     assert "### Base" in md
     assert "Weather" not in md
 
 
-def test_inputs_and_dice_effects_are_translated(compiler: Compiler, heavy_gear: ir.Ruleset
-                                                ) -> None:
+def test_inputs_and_dice_effects_are_translated(compiler: Compiler, heavy_gear: ir.Ruleset) -> None:
     fr = page_text(heavy_gear, "md", "fr")
     assert "Entrées : cible cachée, dissimulation (points), détection (points)" in fr
     assert "taille du couvert \\> taille de la cible / 2" in fr

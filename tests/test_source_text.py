@@ -27,8 +27,11 @@ HUGE = "7" * 5000  # more digits than Python converts to int by default
 def errors(compiler: Compiler, text: str) -> list[tuple[str, int, int]]:
     compiled = compile_snippet(compiler, HEADER + text)
     assert not compiled.ok
-    return [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics
-            if d.is_error and d.pos is not None]
+    return [
+        (d.code, d.pos.line, d.pos.column)
+        for d in compiled.diagnostics
+        if d.is_error and d.pos is not None
+    ]
 
 
 def label_of(compiler: Compiler, text: str) -> str:
@@ -38,8 +41,9 @@ def label_of(compiler: Compiler, text: str) -> str:
 
 
 @pytest.mark.parametrize("char", ["\x00", "\x01", "\x07", "\x1b", "\r", "\x7f", "\x85"])
-def test_a_raw_control_character_in_a_string_is_e004_at_its_column(compiler: Compiler,
-                                                                  char: str) -> None:
+def test_a_raw_control_character_in_a_string_is_e004_at_its_column(
+    compiler: Compiler, char: str
+) -> None:
     assert errors(compiler, f'mode fly "Fl{char}y"\n') == [("E004", BODY_LINE, 13)]
 
 
@@ -68,10 +72,23 @@ def test_an_escaped_backslash_before_u_is_no_escape(compiler: Compiler) -> None:
 def test_a_lone_surrogate_in_a_note_fails_the_check_not_the_build(tmp_path: Path) -> None:
     (tmp_path / "rulesets").mkdir()
     (tmp_path / "rulesets" / "demo.terrain").write_text(
-        HEADER + 'layer t "T" {\n  clear "Clear" | 1\n      note "x\\ud800"\n}\n', "utf-8")
-    result = subprocess.run([sys.executable, "-m", "rulesdsl", "build", "--out",
-                             str(tmp_path / "out"), "--rulesets", str(tmp_path / "rulesets")],
-                            cwd=ROOT, capture_output=True, text=True)
+        HEADER + 'layer t "T" {\n  clear "Clear" | 1\n      note "x\\ud800"\n}\n', "utf-8"
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rulesdsl",
+            "build",
+            "--out",
+            str(tmp_path / "out"),
+            "--rulesets",
+            str(tmp_path / "rulesets"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1
     assert f"demo.terrain:{BODY_LINE + 2}:14: error[E004]" in result.stderr
     assert "Traceback" not in result.stderr
@@ -89,7 +106,10 @@ def test_a_utf8_byte_order_mark_is_skipped(tmp_path: Path) -> None:
     bad.write_bytes(b"\xef\xbb\xbf" + HEADER.encode("utf-8") + b"mode fly 'Fly'\n")
     [diag] = Compiler().compile_file(bad).diagnostics
     assert (diag.code, diag.pos and diag.pos.line, diag.pos and diag.pos.column) == (
-        "E002", BODY_LINE, 10)  # columns count from the first character after the mark
+        "E002",
+        BODY_LINE,
+        10,
+    )  # columns count from the first character after the mark
 
 
 def test_a_row_key_beyond_the_largest_float_is_e005(compiler: Compiler) -> None:
@@ -109,15 +129,21 @@ def test_a_literal_of_more_than_4300_digits_is_e005(compiler: Compiler) -> None:
     compiled = compile_snippet(compiler, HEADER + text)
     [diag] = compiled.diagnostics
     assert (diag.code, diag.pos and diag.pos.line, diag.pos and diag.pos.column) == (
-        "E005", BODY_LINE + 1, 19)
+        "E005",
+        BODY_LINE + 1,
+        19,
+    )
     assert diag.message == "number too large (5000 digits)"
 
 
-@pytest.mark.parametrize("text", [
-    f'layer t "T" {{\n  clear "Clear" | {BIG}.5\n}}\n',
-    f'dice d "D" : {HUGE}d6 {{\n  2+ any "Any"\n}}\n',
-    f'dice d "D" : 2d6 {{\n  2-{HUGE} any "Any"\n}}\n',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'layer t "T" {{\n  clear "Clear" | {BIG}.5\n}}\n',
+        f'dice d "D" : {HUGE}d6 {{\n  2+ any "Any"\n}}\n',
+        f'dice d "D" : 2d6 {{\n  2-{HUGE} any "Any"\n}}\n',
+    ],
+)
 def test_huge_numbers_anywhere_are_e005_not_a_traceback(compiler: Compiler, text: str) -> None:
     codes = {code for code, _, _ in errors(compiler, text)}
     assert "E005" in codes
@@ -125,5 +151,6 @@ def test_huge_numbers_anywhere_are_e005_not_a_traceback(compiler: Compiler, text
 
 def test_a_huge_version_number_is_e005(compiler: Compiler) -> None:
     compiled = compile_snippet(compiler, HEADER.replace("1.0.0", f"1.0.{HUGE}"))
-    assert [(d.code, d.pos and d.pos.line, d.pos and d.pos.column)
-            for d in compiled.diagnostics] == [("E005", 2, 9)]
+    assert [
+        (d.code, d.pos and d.pos.line, d.pos and d.pos.column) for d in compiled.diagnostics
+    ] == [("E005", 2, 9)]

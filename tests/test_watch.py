@@ -40,12 +40,25 @@ class Browser:
             os.dup2(write_end, 4)
 
         self.process = subprocess.Popen(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--no-first-run", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
-             "--remote-debugging-pipe", "about:blank"],
-            preexec_fn=fds, pass_fds=(3, 4),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-dev-shm-usage",
+                f"--user-data-dir={profile}",
+                "--remote-debugging-pipe",
+                "about:blank",
+            ],
+            preexec_fn=fds,
+            pass_fds=(3, 4),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(to_browser_r)
         os.close(from_browser_w)
         self._buffer = b""
@@ -74,8 +87,9 @@ class Browser:
 
     def open(self, url: str) -> None:
         target = self.call("Target.createTarget", session=False, url=url)["targetId"]
-        self.session = self.call("Target.attachToTarget", session=False, targetId=target,
-                                 flatten=True)["sessionId"]
+        self.session = self.call(
+            "Target.attachToTarget", session=False, targetId=target, flatten=True
+        )["sessionId"]
 
     def text(self, expression: str) -> str:
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
@@ -116,8 +130,11 @@ def watching(tmp_path: Path) -> Iterator[tuple[Path, str, IO[str]]]:
     folder.mkdir()
     shutil.copy(RULESETS / "heavy_gear.terrain", folder)
     shutil.copy(RULESETS / "heavy_gear_house.terrain", folder)
-    process = subprocess.Popen([sys.executable, "-m", "rulesdsl", "watch", "--rulesets",
-                                str(folder), "--port", "0"], stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rulesdsl", "watch", "--rulesets", str(folder), "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert process.stderr is not None
     try:
         line = read_until(process.stderr, "preview: ")
@@ -130,7 +147,8 @@ def watching(tmp_path: Path) -> Iterator[tuple[Path, str, IO[str]]]:
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
 def test_an_edit_to_a_ruleset_shows_on_the_live_preview(
-        watching: tuple[Path, str, IO[str]], tmp_path: Path) -> None:
+    watching: tuple[Path, str, IO[str]], tmp_path: Path
+) -> None:
     folder, url, log = watching
     browser = Browser(tmp_path / "profile")
     sheet = "document.getElementById('sheet').contentDocument.body.innerText"
@@ -165,12 +183,20 @@ def test_a_save_rebuilds_the_file_and_the_variants_that_extend_it(tmp_path: Path
     log = StringIO()
     builds: list[int] = []
     preview = Preview(tmp_path, log, after=lambda: builds.append(len(builds)))
-    assert preview.refresh() == ["d20_movement", "heavy_gear", "heavy_gear_house",
-                                 "heavy_gear_house_winter"]
+    assert preview.refresh() == [
+        "d20_movement",
+        "heavy_gear",
+        "heavy_gear_house",
+        "heavy_gear_house_winter",
+    ]
     assert preview.refresh([tmp_path / "heavy_gear_house_winter.terrain"]) == [
-        "heavy_gear_house_winter"]
+        "heavy_gear_house_winter"
+    ]
     assert preview.refresh([tmp_path / "heavy_gear.terrain"]) == [
-        "heavy_gear", "heavy_gear_house", "heavy_gear_house_winter"]
+        "heavy_gear",
+        "heavy_gear_house",
+        "heavy_gear_house_winter",
+    ]
     page = preview.page("heavy_gear")
     assert page is not None and set(page.sheets) == {"en", "fr"} and page.errors == []
     assert "rebuilt heavy_gear: ok" in log.getvalue()

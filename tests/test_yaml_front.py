@@ -41,19 +41,25 @@ def line_of(text: str, needle: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
-def compile_yaml(compiler: Compiler, tmp_path: Path, text: str,
-                 name: str = "skirmish.yaml") -> list[tuple[str, int, int, str]]:
+def compile_yaml(
+    compiler: Compiler, tmp_path: Path, text: str, name: str = "skirmish.yaml"
+) -> list[tuple[str, int, int, str]]:
     path = tmp_path / name
     path.write_text(text, "utf-8")
     compiled = compiler.compile_file(path)
-    return [(d.code, d.pos.line, d.pos.column, d.message) for d in compiled.diagnostics
-            if d.pos is not None]
+    return [
+        (d.code, d.pos.line, d.pos.column, d.message)
+        for d in compiled.diagnostics
+        if d.pos is not None
+    ]
 
 
-@pytest.mark.parametrize("system", ["heavy_gear", "battletech_tacops", "d20_movement",
-                                    "generic_wargame"])
-def test_a_hand_written_yaml_twin_compiles_to_the_same_module(compiler: Compiler,
-                                                             system: str) -> None:
+@pytest.mark.parametrize(
+    "system", ["heavy_gear", "battletech_tacops", "d20_movement", "generic_wargame"]
+)
+def test_a_hand_written_yaml_twin_compiles_to_the_same_module(
+    compiler: Compiler, system: str
+) -> None:
     dsl = compiler.compile_file(RULESETS / f"{system}.terrain")
     twin = compiler.compile_file(TWINS / f"{system}.yaml")
     assert twin.ok, [d.message for d in twin.diagnostics]
@@ -76,16 +82,18 @@ def test_a_small_hand_written_yaml_ruleset_compiles(compiler: Compiler, tmp_path
 
 
 def test_an_unknown_mode_in_a_cell_is_reported_at_its_yaml_line_and_column(
-        compiler: Compiler, tmp_path: Path) -> None:
+    compiler: Compiler, tmp_path: Path
+) -> None:
     text = SMALL.replace('"2, wheels impassable"', '"2, wheel impassable"')
     [(code, line, column, message)] = compile_yaml(compiler, tmp_path, text)
     assert (code, line) == ("E101", line_of(text, "wheel impassable"))
     assert "wheel" in message
-    assert text.splitlines()[line - 1][column - 1:column + 4] == "wheel"
+    assert text.splitlines()[line - 1][column - 1 : column + 4] == "wheel"
 
 
 def test_a_cell_that_does_not_parse_is_reported_inside_the_yaml_scalar(
-        compiler: Compiler, tmp_path: Path) -> None:
+    compiler: Compiler, tmp_path: Path
+) -> None:
     text = SMALL.replace("road: 1, wheels 1 per 2 in", "road: 1, wheels 1 per")
     [(code, line, column, message)] = compile_yaml(compiler, tmp_path, text)
     assert (code, line) == ("E001", line_of(text, "road:"))
@@ -93,16 +101,18 @@ def test_a_cell_that_does_not_parse_is_reported_inside_the_yaml_scalar(
     assert "1, wheels 1 per" in message
 
 
-def test_a_key_the_format_does_not_have_is_reported_at_the_key(compiler: Compiler,
-                                                              tmp_path: Path) -> None:
+def test_a_key_the_format_does_not_have_is_reported_at_the_key(
+    compiler: Compiler, tmp_path: Path
+) -> None:
     text = SMALL.replace("    scope: one per place", "    scoop: one per place")
     diags = compile_yaml(compiler, tmp_path, text)
     assert [(c, ln, col) for c, ln, col, _ in diags] == [("E120", line_of(text, "scoop"), 5)]
     assert "'scoop' is not a key here" in diags[0][3]
 
 
-def test_a_value_of_the_wrong_shape_is_reported_at_the_value(compiler: Compiler,
-                                                            tmp_path: Path) -> None:
+def test_a_value_of_the_wrong_shape_is_reported_at_the_value(
+    compiler: Compiler, tmp_path: Path
+) -> None:
     text = SMALL.replace("languages: [en]", "languages: en")
     [(code, line, column, message)] = compile_yaml(compiler, tmp_path, text)
     assert (code, line, column) == ("E120", line_of(text, "languages"), 12)
@@ -115,15 +125,18 @@ def test_a_duplicate_feature_names_both_places(compiler: Compiler, tmp_path: Pat
     assert (code, line, column) == ("E102", len(text.splitlines()), 7)
 
 
-def test_a_yaml_variant_extends_a_terrain_base_beside_it(compiler: Compiler,
-                                                       tmp_path: Path) -> None:
+def test_a_yaml_variant_extends_a_terrain_base_beside_it(
+    compiler: Compiler, tmp_path: Path
+) -> None:
     shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
     path = tmp_path / "winter.yaml"
-    path.write_text("ruleset: winter\nversion: 1.0.0\nextends: heavy_gear@^1.0\n"
-                    "overrides:\n  soft.ground: 3\n"
-                    "layers:\n  terrain:\n    rows:\n"
-                    "      ice: {label: Ice, cells: \"2, hover 1\"}\n",
-                    "utf-8")
+    path.write_text(
+        "ruleset: winter\nversion: 1.0.0\nextends: heavy_gear@^1.0\n"
+        "overrides:\n  soft.ground: 3\n"
+        "layers:\n  terrain:\n    rows:\n"
+        '      ice: {label: Ice, cells: "2, hover 1"}\n',
+        "utf-8",
+    )
     compiled = Compiler().compile_file(path)
     assert compiled.ok, compiled.diagnostics
     assert compiled.ruleset is not None
@@ -134,25 +147,29 @@ def test_a_yaml_variant_extends_a_terrain_base_beside_it(compiler: Compiler,
 
 
 def test_check_prints_yaml_diagnostics_with_the_yaml_line_and_a_caret(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "skirmish.yaml"
     path.write_text(SMALL.replace("wheels impassable", "wheels impasable"), "utf-8")
     assert main(["check", str(path)]) == 1
     err = capsys.readouterr().err
     assert f"{path}:{line_of(SMALL, 'mud:')}:" in err
-    assert "      mud: {label: Mud, cells: \"2, wheels impasable\"}" in err
+    assert '      mud: {label: Mud, cells: "2, wheels impasable"}' in err
     assert "^" in err
 
 
-@pytest.mark.parametrize(("key", "code"), [("'1'", "E120"), ("1", "E106"),
-                                           ("'a; import os'", "E120")])
-def test_a_key_that_is_not_a_name_is_refused(compiler: Compiler, tmp_path: Path, key: str,
-                                             code: str) -> None:
+@pytest.mark.parametrize(
+    ("key", "code"), [("'1'", "E120"), ("1", "E106"), ("'a; import os'", "E120")]
+)
+def test_a_key_that_is_not_a_name_is_refused(
+    compiler: Compiler, tmp_path: Path, key: str, code: str
+) -> None:
     # Names become identifiers in the generated module: only the DSL's names get through.
     text = SMALL.replace("  wheels: Wheels", f"  wheels: Wheels\n  {key}: Tracks")
     diags = compile_yaml(compiler, tmp_path, text)
     assert [(c, ln, col) for c, ln, col, _ in diags] == [
-        (code, line_of(text, f"  {key}: Tracks"), 3)]
+        (code, line_of(text, f"  {key}: Tracks"), 3)
+    ]
 
 
 def test_a_python_tag_is_refused_with_a_position(compiler: Compiler, tmp_path: Path) -> None:
@@ -162,10 +179,12 @@ def test_a_python_tag_is_refused_with_a_position(compiler: Compiler, tmp_path: P
     assert message.startswith("invalid YAML: could not determine a constructor")
 
 
-def test_a_cell_in_a_block_scalar_is_placed_on_its_own_line(compiler: Compiler,
-                                                           tmp_path: Path) -> None:
-    text = SMALL.replace("      road: 1, wheels 1 per 2 in",
-                         "      road: |\n        1, wheel 1 per 2 in")
+def test_a_cell_in_a_block_scalar_is_placed_on_its_own_line(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    text = SMALL.replace(
+        "      road: 1, wheels 1 per 2 in", "      road: |\n        1, wheel 1 per 2 in"
+    )
     [(code, line, column, _)] = compile_yaml(compiler, tmp_path, text)
     assert (code, line, column) == ("E101", line_of(text, "1, wheel 1"), 12)
 

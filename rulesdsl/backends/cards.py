@@ -44,8 +44,18 @@ from rulesdsl.backends.sheet_model import (
 from rulesdsl.backends.table_slices import fit_text, measure, slice_table, wide_chunks
 from rulesdsl.i18n import catalog
 
-__all__ = ["CARD_SIZES", "IMPOSE_PAPERS", "Card", "CardSize", "Deck", "build_deck",
-           "card_outputs", "imposition", "render_deck", "render_deck_html"]
+__all__ = [
+    "CARD_SIZES",
+    "IMPOSE_PAPERS",
+    "Card",
+    "CardSize",
+    "Deck",
+    "build_deck",
+    "card_outputs",
+    "imposition",
+    "render_deck",
+    "render_deck_html",
+]
 
 MM = 72 / 25.4
 """Points per millimetre."""
@@ -140,8 +150,9 @@ def _room(size: CardSize) -> _Room:
     return _Room(width, height, box, font)
 
 
-def build_deck(ruleset: ir.Ruleset, lang: str | None = None, size: str = DEFAULT_SIZE,
-               mode: str | None = None) -> Deck:
+def build_deck(
+    ruleset: ir.Ruleset, lang: str | None = None, size: str = DEFAULT_SIZE, mode: str | None = None
+) -> Deck:
     """The deck of ``ruleset`` in ``lang`` on cards of ``size``; ``mode`` keeps only what
     concerns that unit type (see :func:`~rulesdsl.backends.sheet_model.build_sheet`)."""
     if size not in CARD_SIZES:
@@ -212,7 +223,8 @@ def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
         items.append(("svg", block.svg, _svg_height(block.svg, room)))
     table = block.table if block.table is not None and not block.svg else None
     after: list[tuple[str, object, float]] = [
-        ("after", text, _para_height(text, room, 0.9)) for text in block.after]
+        ("after", text, _para_height(text, room, 0.9)) for text in block.after
+    ]
     notes = dict(block.notes)
     if table is None:
         items += [("note", (m, t), _note_height(m, t, room)) for m, t in block.notes]
@@ -233,8 +245,13 @@ def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
             marks += [m for c in row for m in c.notes if m not in shown and m not in marks]
             shown.update(marks)
             row_notes = [(m, notes[m]) for m in marks if m in notes]
-            stream.append(("row", (i, row_notes), layout.row_heights[i] + sum(
-                _note_height(m, t, room) for m, t in row_notes)))
+            stream.append(
+                (
+                    "row",
+                    (i, row_notes),
+                    layout.row_heights[i] + sum(_note_height(m, t, room) for m, t in row_notes),
+                )
+            )
         if cols is chunks[-1]:
             stream += after
         cards += _pack(base, stream, cap, room, (piece, layout.head_height))
@@ -256,8 +273,13 @@ def _signs_only(t: TableView) -> TableView:
     return replace(t, rows=rows)
 
 
-def _pack(base: Card, items: Sequence[tuple[str, object, float]], cap: float, room: _Room,
-          table: tuple[TableView, float] | None) -> list[Card]:
+def _pack(
+    base: Card,
+    items: Sequence[tuple[str, object, float]],
+    cap: float,
+    room: _Room,
+    table: tuple[TableView, float] | None,
+) -> list[Card]:
     """Fill cards with ``items`` in order, a new card when the next one does not fit."""
     cards: list[Card] = []
     current: Card | None = None
@@ -338,8 +360,10 @@ class Imposition:
 
     @property
     def origin(self) -> tuple[float, float]:
-        return ((self.page_width - self.columns * self.card_width) / 2,
-                (self.page_height - self.rows * self.card_height) / 2)
+        return (
+            (self.page_width - self.columns * self.card_width) / 2,
+            (self.page_height - self.rows * self.card_height) / 2,
+        )
 
     def slot(self, index: int, back: bool = False) -> Slot:
         """The place of the ``index``-th card of a sheet; on the back the columns are
@@ -410,14 +434,25 @@ def render_deck_html(deck: Deck, paper: str | None = DEFAULT_PAPER) -> str:
     assert env.loader is not None
     css, _, _ = env.loader.get_source(env, "cards.css")
     n = layout.per_sheet
-    sheets = [deck.cards[i:i + n] for i in range(0, len(deck.cards), n)]
+    sheets = [deck.cards[i : i + n] for i in range(0, len(deck.cards), n)]
     return env.get_template("cards.html.j2").render(
-        deck=deck, sheets=sheets, layout=layout, css=Markup(css), imposed=paper is not None,
-        changed_sign=CHANGED_SIGN, total=len(deck.cards))
+        deck=deck,
+        sheets=sheets,
+        layout=layout,
+        css=Markup(css),
+        imposed=paper is not None,
+        changed_sign=CHANGED_SIGN,
+        total=len(deck.cards),
+    )
 
 
-def render_deck(ruleset: ir.Ruleset, lang: str | None = None, size: str = DEFAULT_SIZE,
-                mode: str | None = None, paper: str | None = DEFAULT_PAPER) -> bytes:
+def render_deck(
+    ruleset: ir.Ruleset,
+    lang: str | None = None,
+    size: str = DEFAULT_SIZE,
+    mode: str | None = None,
+    paper: str | None = DEFAULT_PAPER,
+) -> bytes:
     """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`)."""
     return render_pdf(render_deck_html(build_deck(ruleset, lang, size, mode), paper))
 
@@ -431,7 +466,8 @@ def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     for lang in ruleset.languages:
         html = render_deck_html(build_deck(ruleset, lang, DEFAULT_SIZE), DEFAULT_PAPER)
         outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
-            partial(render_pdf, html), partial(rendered_from, html=html))
+            partial(render_pdf, html), partial(rendered_from, html=html)
+        )
     return outputs
 
 

@@ -29,8 +29,11 @@ DEFAULT_WIDTH = 600
 
 @cache
 def _widths() -> tuple[dict[int, int], dict[int, int]]:
-    data = json.loads(resources.files("rulesdsl.backends").joinpath("font_widths.json")
-                      .read_text(encoding="utf-8"))
+    data = json.loads(
+        resources.files("rulesdsl.backends")
+        .joinpath("font_widths.json")
+        .read_text(encoding="utf-8")
+    )
     faces = []
     for face in ("regular", "bold"):
         table: dict[int, int] = {}
@@ -105,8 +108,9 @@ class TableFit:
     """Whether the narrowest layout of the table fits the room across."""
 
 
-def table_fit(head: Sequence[Sequence[str]], rows: Sequence[Sequence[str]], room: float,
-              box: Box) -> TableFit:
+def table_fit(
+    head: Sequence[Sequence[str]], rows: Sequence[Sequence[str]], room: float, box: Box
+) -> TableFit:
     """Estimate a table's layout the way CSS's automatic table layout does.
 
     ``head`` gives the header rows (one text per column: a spanning header is given to its
@@ -134,16 +138,19 @@ def table_fit(head: Sequence[Sequence[str]], rows: Sequence[Sequence[str]], room
 
     def height(row: Sequence[str], bold: bool) -> float:
         size = box.font * (box.head_scale if bold else 1.0)
-        most = max((lines(t, w - box.pad_x, size, bold)
-                    for t, w in zip(row, widths, strict=False) if t), default=1)
+        most = max(
+            (lines(t, w - box.pad_x, size, bold) for t, w in zip(row, widths, strict=False) if t),
+            default=1,
+        )
         return most * size * box.line + box.pad_y
 
     head_height = sum(height(r, True) for r in head)
     return TableFit(widths, lo, [height(r, False) for r in rows], head_height, fits)
 
 
-def column_chunks(label_width: float, widths: Sequence[float], groups: Sequence[int],
-                  room: float) -> list[list[int]]:
+def column_chunks(
+    label_width: float, widths: Sequence[float], groups: Sequence[int], room: float
+) -> list[list[int]]:
     """Value columns (indices into ``widths``) packed into slices that each fit ``room``
     beside the label column; slices break between column ``groups`` where they can."""
     runs: list[list[int]] = []

@@ -82,11 +82,14 @@ class _Printer(pprint.PrettyPrinter):
     """pprint, with strings written by :func:`string_literal` (never split by pprint)."""
 
     _dispatch: ClassVar[dict[Any, Any]] = {
-        k: v for k, v in pprint.PrettyPrinter._dispatch.items()  # type: ignore[attr-defined]
-        if k is not str.__repr__}
+        k: v
+        for k, v in pprint.PrettyPrinter._dispatch.items()  # type: ignore[attr-defined]
+        if k is not str.__repr__
+    }
 
-    def format(self, obj: object, context: dict[int, int], maxlevels: int,
-               level: int) -> tuple[str, bool, bool]:
+    def format(
+        self, obj: object, context: dict[int, int], maxlevels: int, level: int
+    ) -> tuple[str, bool, bool]:
         if isinstance(obj, str):
             return string_literal(obj), True, False
         return super().format(obj, context, maxlevels, level)
@@ -107,7 +110,11 @@ def formatted(source: str) -> str:
 
     done = subprocess.run(
         [find_ruff_bin(), "format", "--isolated", "--line-length", str(WIDTH), "-"],
-        input=source, capture_output=True, text=True, check=False)
+        input=source,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:  # pragma: no cover - the backend writes valid Python
         raise RuntimeError(f"ruff format refused a generated module: {done.stderr}")
     return done.stdout
@@ -132,8 +139,13 @@ def export_order(name: str) -> tuple[int, str]:
 
 def docstring(text: str, indent: int) -> str:
     """Docstring body text wrapped to WIDTH at ``indent`` (the opening quotes count)."""
-    return textwrap.fill(doc(text), width=WIDTH - indent, initial_indent="",
-                         subsequent_indent=" " * indent, break_on_hyphens=False)
+    return textwrap.fill(
+        doc(text),
+        width=WIDTH - indent,
+        initial_indent="",
+        subsequent_indent=" " * indent,
+        break_on_hyphens=False,
+    )
 
 
 def runtime(value: ir.Value | None) -> Any:
@@ -245,10 +257,11 @@ def _number_test(name: str, least: int | None) -> str:
     """True for an int or a float that is finite (and at least ``least``), with no call: what
     nearly every caller passes, tested in a few bytecodes."""
     if least == 0:
-        return (f"({name}.__class__ is _int and {name} >= 0)"
-                f" or ({name}.__class__ is _float and 0.0 <= {name} < _INF)")
-    return (f"{name}.__class__ is _int"
-            f" or ({name}.__class__ is _float and -_INF < {name} < _INF)")
+        return (
+            f"({name}.__class__ is _int and {name} >= 0)"
+            f" or ({name}.__class__ is _float and 0.0 <= {name} < _INF)"
+        )
+    return f"{name}.__class__ is _int or ({name}.__class__ is _float and -_INF < {name} < _INF)"
 
 
 def _number_check(function: str, name: str, least: int | None) -> str:
@@ -274,8 +287,10 @@ def step_body(step: ir.Step) -> list[str]:
     lines.append(f"{value}: float = {' + '.join(rates) if rates else '0'}")
     for t in step.terms:
         if t.term == "floor":
-            lines += [f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
-                      f"    {value} = _max({value}, {py(t.amount)})"]
+            lines += [
+                f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
+                f"    {value} = _max({value}, {py(t.amount)})",
+            ]
     lines.append(f"return {value}")
     return lines
 
@@ -334,8 +349,13 @@ CellNames = dict[tuple[str, str, str], CellBounds]
 
 def cell_key(ref: ir.CellRef) -> tuple[str, str, str]:
     """Cell references that compile to the same constant: table, row or column, reading."""
-    line = "" if ref.line is None else f"row {ref.line}" if ref.axis == "column" else (
-        f"column {ref.line}")
+    line = (
+        ""
+        if ref.line is None
+        else f"row {ref.line}"
+        if ref.axis == "column"
+        else (f"column {ref.line}")
+    )
     return (ref.table, line, ref.reading)
 
 
@@ -370,17 +390,31 @@ def cell_constants(rs: ir.Ruleset) -> CellNames:
                 name = f"{base.upper()}_{n}"
             used.add(name)
             numeric = any(lim.key_number is not None for lim in ref.limits)
-            entries = {(_tidy(lim.key_number) if lim.key_number is not None else lim.key):
-                       _bound(lim.bound, ref.reading) for lim in ref.limits}
-            where = (f"Table {ref.table!r}, per row" if ref.line is None
-                     else f"Row {ref.line!r} of table {ref.table!r}, per column"
-                     if ref.axis == "column"
-                     else f"Column {ref.line!r} of table {ref.table!r}, per row")
-            meaning = {"yes_no": "yes or no", "number": "the bound (math.inf: no limit)",
-                       "rate": "the bound (Limit.over scales a rate)"}[ref.reading]
+            entries = {
+                (_tidy(lim.key_number) if lim.key_number is not None else lim.key): _bound(
+                    lim.bound, ref.reading
+                )
+                for lim in ref.limits
+            }
+            where = (
+                f"Table {ref.table!r}, per row"
+                if ref.line is None
+                else f"Row {ref.line!r} of table {ref.table!r}, per column"
+                if ref.axis == "column"
+                else f"Column {ref.line!r} of table {ref.table!r}, per row"
+            )
+            meaning = {
+                "yes_no": "yes or no",
+                "number": "the bound (math.inf: no limit)",
+                "rate": "the bound (Limit.over scales a rate)",
+            }[ref.reading]
             out[cell_key(ref)] = CellBounds(
-                name, f"{where}: {meaning}.", "float" if numeric else "str",
-                {"yes_no": "bool", "number": "float", "rate": "Limit"}[ref.reading], entries)
+                name,
+                f"{where}: {meaning}.",
+                "float" if numeric else "str",
+                {"yes_no": "bool", "number": "float", "rate": "Limit"}[ref.reading],
+                entries,
+            )
     return out
 
 
@@ -400,8 +434,9 @@ def _bound(bound: ir.LimitValue, reading: str) -> Any:
     return Code(f"Limit({py(number)})") if reading == "rate" else number
 
 
-def outcome_constants(rs: ir.Ruleset, lang: str, taken: Iterable[str] = ()
-                      ) -> dict[str, dict[str, tuple[str, str]]]:
+def outcome_constants(
+    rs: ir.Ruleset, lang: str, taken: Iterable[str] = ()
+) -> dict[str, dict[str, tuple[str, str]]]:
     """Per decision, per outcome: the name and the value of a module constant holding its
     Outcome, so that a decision returns a record made once at import."""
     used = set(taken)
@@ -434,9 +469,13 @@ def _call(function: str, args: list[str], indent: int) -> str:
     return f"{function}(\n" + "".join(f"    {a},\n" for a in args) + ")"
 
 
-def decision_body(d: ir.Decision, lang: str, cells: CellNames | None = None,
-                  tables: dict[str, ir.Table] | None = None,
-                  outcomes: dict[str, tuple[str, str]] | None = None) -> list[str]:
+def decision_body(
+    d: ir.Decision,
+    lang: str,
+    cells: CellNames | None = None,
+    tables: dict[str, ir.Table] | None = None,
+    outcomes: dict[str, tuple[str, str]] | None = None,
+) -> list[str]:
     """The lines of a decision: its arguments checked, then its rows in order. ``outcomes``
     names the constants to return (else each row builds its Outcome)."""
     by_id = {o.id: o for o in d.outcomes}
@@ -447,14 +486,22 @@ def decision_body(d: ir.Decision, lang: str, cells: CellNames | None = None,
             axis = p.axis or "row"
             keys = f"TABLES[{py(table.id)}].{axis}s"
             kind = "str" if _key_type(p, table) == "str" else "number"
-            test = (f"{p.name}.__class__ is _str" if kind == "str" else
-                    f"({p.name}.__class__ is _int or {p.name}.__class__ is _float)")
-            lines += _guard(f"{test} and {p.name} in {keys}",
-                            _call("_key", [py(d.id), py(p.name), p.name, keys,
-                                           py(f"{axis} of {table.id!r}")], 4))
+            test = (
+                f"{p.name}.__class__ is _str"
+                if kind == "str"
+                else f"({p.name}.__class__ is _int or {p.name}.__class__ is _float)"
+            )
+            lines += _guard(
+                f"{test} and {p.name} in {keys}",
+                _call(
+                    "_key", [py(d.id), py(p.name), p.name, keys, py(f"{axis} of {table.id!r}")], 4
+                ),
+            )
         elif p.unit == units.BOOL_UNIT:
-            lines += _guard(f"{p.name} is True or {p.name} is False",
-                            _call("_flag", [py(d.id), py(p.name), p.name], 4))
+            lines += _guard(
+                f"{p.name} is True or {p.name} is False",
+                _call("_flag", [py(d.id), py(p.name), p.name], 4),
+            )
         else:
             least = minimum(p.unit)
             lines += _guard(_number_test(p.name, least), _number_check(d.id, p.name, least))
@@ -512,85 +559,192 @@ def render(rs: ir.Ruleset) -> str:
     unfilled: list[tuple[tuple[str, str], str]] = []
     for f in rs.features:
         costs = {mode: per_distance(v, params) for mode, v in f.costs.items()}
-        unfilled += [((mode, f.id), c) for mode, c in costs.items()
-                     if isinstance(c, str) and not isinstance(c, Code)]
-        features.append({
-            "id": f.id, "layer": f.layer, "labels": f.info.labels, "costs": costs,
-            "notes": tuple(f.info.notes), "source": source_text(rs, f.info),
-        })
-    modifiers = [{
-        "id": m.id, "context": m.context,
-        "entries": [(item, {k: per_value(v) for k, v in vals.items()})
-                   for item, vals in m.values.items()],
-        "combinations": [(tuple(c.members), per_value(c.value)) for c in m.combinations],
-    } for m in rs.modifiers]
-    tables = [{
-        "id": t.id, "labels": t.info.labels, "columns": tuple(c.id for c in t.columns),
-        "column_labels": {c.id: c.info.labels for c in t.columns if c.info.labels},
-        "column_notes": {c.id: tuple(c.info.notes) for c in t.columns if c.info.notes},
-        "rows": [(_tidy(r.key_number) if r.key_number is not None else r.key,
-                  tuple(runtime(c) for c in r.cells)) for r in t.rows],
-    } for t in rs.tables]
+        unfilled += [
+            ((mode, f.id), c)
+            for mode, c in costs.items()
+            if isinstance(c, str) and not isinstance(c, Code)
+        ]
+        features.append(
+            {
+                "id": f.id,
+                "layer": f.layer,
+                "labels": f.info.labels,
+                "costs": costs,
+                "notes": tuple(f.info.notes),
+                "source": source_text(rs, f.info),
+            }
+        )
+    modifiers = [
+        {
+            "id": m.id,
+            "context": m.context,
+            "entries": [
+                (item, {k: per_value(v) for k, v in vals.items()})
+                for item, vals in m.values.items()
+            ],
+            "combinations": [(tuple(c.members), per_value(c.value)) for c in m.combinations],
+        }
+        for m in rs.modifiers
+    ]
+    tables = [
+        {
+            "id": t.id,
+            "labels": t.info.labels,
+            "columns": tuple(c.id for c in t.columns),
+            "column_labels": {c.id: c.info.labels for c in t.columns if c.info.labels},
+            "column_notes": {c.id: tuple(c.info.notes) for c in t.columns if c.info.notes},
+            "rows": [
+                (
+                    _tidy(r.key_number) if r.key_number is not None else r.key,
+                    tuple(runtime(c) for c in r.cells),
+                )
+                for r in t.rows
+            ],
+        }
+        for t in rs.tables
+    ]
     dice_tables = [_dice_table(t) for t in rs.dice_tables]
     contexts = [(c.id, tuple(v.id for v in c.values)) for c in rs.contexts]
-    triggers = [{
-        "id": t.id, "labels": t.info.labels, "table": t.table,
-        "check": runtime(t.check) if t.check else None, "at_least": t.at_least,
-        "check_chance": (chance_at_least(semantics.roll_of(t.check), t.at_least or 0)
-                         if t.check else Fraction(1)),
-        "modifier": t.modifier, "times": t.times,
-    } for t in rs.triggers]
+    triggers = [
+        {
+            "id": t.id,
+            "labels": t.info.labels,
+            "table": t.table,
+            "check": runtime(t.check) if t.check else None,
+            "at_least": t.at_least,
+            "check_chance": (
+                chance_at_least(semantics.roll_of(t.check), t.at_least or 0)
+                if t.check
+                else Fraction(1)
+            ),
+            "modifier": t.modifier,
+            "times": t.times,
+        }
+        for t in rs.triggers
+    ]
     exclusions: dict[str, set[str]] = {}
     for ex in rs.exclusions:
         for other in ex.others:
             exclusions.setdefault(ex.subject, set()).add(other)
             exclusions.setdefault(other, set()).add(ex.subject)
-    steps = [_Function(
-        st.id, label(st.info, st.id), source_text(rs, st.info), step_body(st),
-        spelling.step_rule(st), st.param, st.param_unit, st.result_unit,
-        any(t.term == "impassable" for t in st.terms), minimum=minimum(st.param_unit))
-        for st in rs.steps]
+    steps = [
+        _Function(
+            st.id,
+            label(st.info, st.id),
+            source_text(rs, st.info),
+            step_body(st),
+            spelling.step_rule(st),
+            st.param,
+            st.param_unit,
+            st.result_unit,
+            any(t.term == "impassable" for t in st.terms),
+            minimum=minimum(st.param_unit),
+        )
+        for st in rs.steps
+    ]
     cells = cell_constants(rs)
     table_ids = {t.id: t for t in rs.tables}
     outcomes = outcome_constants(rs, lang, (c.name for c in cells.values()))
-    decisions = [_Function(
-        d.id, label(d.info, d.id), source_text(rs, d.info),
-        decision_body(d, lang, cells, table_ids, outcomes[d.id]),
-        signature=_signature(d, table_ids), outcomes=tuple(outcomes[d.id].values()))
-        for d in rs.decisions]
+    decisions = [
+        _Function(
+            d.id,
+            label(d.info, d.id),
+            source_text(rs, d.info),
+            decision_body(d, lang, cells, table_ids, outcomes[d.id]),
+            signature=_signature(d, table_ids),
+            outcomes=tuple(outcomes[d.id].values()),
+        )
+        for d in rs.decisions
+    ]
     grid = rs.grids[0] if rs.grids else None
-    exports = ["RULESET", "MODES", "GROUPS", "LAYERS", "FEATURES", "CONTEXTS", "MODIFIERS",
-               "TABLES", "DICE_TABLES", "TRIGGERS", "EXCLUSIONS", "PARAMS", "STEPS",
-               "DECISIONS", "IMPASSABLE", "PROHIBITED", "BLOCKED", "Marker", "Outcome",
-               "Quantity", "Rate", "Trade", "Span", "Dice", "D66", "UnknownName",
-               "UnfilledParameter", "InvalidPlace", "ArgumentError", "InvalidArgument",
-               "ArgumentTypeError", "ConflictWarning", "move_cost",
-               "can_enter", "modifier", "roll", "lookup", "param", "path_cost", "conflicts",
-               *(s.id for s in steps), *(d.id for d in decisions),
-               *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else [])]
-    text = _environment().get_template("module.py.j2").render(
-        rs=rs, lang=lang, title=label(rs.info, rs.id), exports=sorted(exports, key=export_order),
-        intro=_intro(rs),
-        distance_unit=rs.units.get("distance", "distance unit"),
-        cost_unit=rs.units.get("cost", "movement points"),
-        entry_cost=_tidy(rs.entry_cost), minimum_move=rs.minimum_move is not None,
-        features=features, contexts=contexts, modifiers=modifiers, tables=tables,
-        dice_tables=dice_tables,
-        triggers=triggers, steps=steps, decisions=decisions, params=params,
-        unfilled=unfilled, exclusions=[(k, tuple(sorted(v))) for k, v in
-                                       sorted(exclusions.items())],
-        ignores_others=tuple(f.id for f in rs.features if f.ignores_others),
-        whole_map=tuple(f.id for f in rs.features
-                        if any(x.id == f.layer and x.scope == "map" for x in rs.layers)),
-        one_per_place=tuple(layer.id for layer in rs.layers if layer.scope == "one"),
-        grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
-        grid_diagonals=grid.diagonals if grid else (),
-        needs_floor=any(t.full for st in rs.steps for t in st.terms),
-        needs_max=any(t.term == "floor" for st in rs.steps for t in st.terms),
-        needs_math=any(isinstance(v, Code) and "math." in v.source
-                       for c in cells.values() for v in c.entries.values()),
-        cells=list(cells.values()),
-        limits=any(c.value_type == "Limit" for c in cells.values()),
+    exports = [
+        "RULESET",
+        "MODES",
+        "GROUPS",
+        "LAYERS",
+        "FEATURES",
+        "CONTEXTS",
+        "MODIFIERS",
+        "TABLES",
+        "DICE_TABLES",
+        "TRIGGERS",
+        "EXCLUSIONS",
+        "PARAMS",
+        "STEPS",
+        "DECISIONS",
+        "IMPASSABLE",
+        "PROHIBITED",
+        "BLOCKED",
+        "Marker",
+        "Outcome",
+        "Quantity",
+        "Rate",
+        "Trade",
+        "Span",
+        "Dice",
+        "D66",
+        "UnknownName",
+        "UnfilledParameter",
+        "InvalidPlace",
+        "ArgumentError",
+        "InvalidArgument",
+        "ArgumentTypeError",
+        "ConflictWarning",
+        "move_cost",
+        "can_enter",
+        "modifier",
+        "roll",
+        "lookup",
+        "param",
+        "path_cost",
+        "conflicts",
+        *(s.id for s in steps),
+        *(d.id for d in decisions),
+        *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else []),
+    ]
+    text = (
+        _environment()
+        .get_template("module.py.j2")
+        .render(
+            rs=rs,
+            lang=lang,
+            title=label(rs.info, rs.id),
+            exports=sorted(exports, key=export_order),
+            intro=_intro(rs),
+            distance_unit=rs.units.get("distance", "distance unit"),
+            cost_unit=rs.units.get("cost", "movement points"),
+            entry_cost=_tidy(rs.entry_cost),
+            minimum_move=rs.minimum_move is not None,
+            features=features,
+            contexts=contexts,
+            modifiers=modifiers,
+            tables=tables,
+            dice_tables=dice_tables,
+            triggers=triggers,
+            steps=steps,
+            decisions=decisions,
+            params=params,
+            unfilled=unfilled,
+            exclusions=[(k, tuple(sorted(v))) for k, v in sorted(exclusions.items())],
+            ignores_others=tuple(f.id for f in rs.features if f.ignores_others),
+            whole_map=tuple(
+                f.id
+                for f in rs.features
+                if any(x.id == f.layer and x.scope == "map" for x in rs.layers)
+            ),
+            one_per_place=tuple(layer.id for layer in rs.layers if layer.scope == "one"),
+            grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
+            grid_diagonals=grid.diagonals if grid else (),
+            needs_floor=any(t.full for st in rs.steps for t in st.terms),
+            needs_max=any(t.term == "floor" for st in rs.steps for t in st.terms),
+            needs_math=any(
+                isinstance(v, Code) and "math." in v.source
+                for c in cells.values()
+                for v in c.entries.values()
+            ),
+            cells=list(cells.values()),
+            limits=any(c.value_type == "Limit" for c in cells.values()),
+        )
     )
     return formatted(_LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text)
 
@@ -603,16 +757,22 @@ _LOOKALIKES_WAIVER = (
 
 
 def _has_lookalike_script(text: str) -> bool:
-    return any(not ch.isascii() and ch.isalpha()
-               and unicodedata.name(ch, "").startswith(("CYRILLIC", "GREEK")) for ch in text)
+    return any(
+        not ch.isascii()
+        and ch.isalpha()
+        and unicodedata.name(ch, "").startswith(("CYRILLIC", "GREEK"))
+        for ch in text
+    )
 
 
 def _intro(rs: ir.Ruleset) -> str:
     chain = ", ".join(f"``{a.id}`` {a.version}" for a in rs.extends)
     extends = f", extending {chain}" if chain else ""
-    return (f"Ruleset ``{rs.id}`` version {rs.version} ({rs.digest}){extends}. Generated from "
-            f"rulesets/{rs.id}.terrain: edit that file and run ``rulesdsl build`` rather than "
-            "this one. It needs nothing but the Python standard library.")
+    return (
+        f"Ruleset ``{rs.id}`` version {rs.version} ({rs.digest}){extends}. Generated from "
+        f"rulesets/{rs.id}.terrain: edit that file and run ``rulesdsl build`` rather than "
+        "this one. It needs nothing but the Python standard library."
+    )
 
 
 def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str:
@@ -644,13 +804,23 @@ def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
         high = row.high - shift if row.high is not None else None
         return chance_between(dice, low, high)
 
-    rows = [{
-        "id": r.id, "labels": r.info.labels, "low": r.low, "high": r.high,
-        "effects": {k: runtime(v) for k, v in r.effects.items()},
-        "chance": chance(r, 0),
-        "chance_with": {m.id: chance(r, m.value) for m in t.modifiers},
-    } for r in t.rows]
+    rows = [
+        {
+            "id": r.id,
+            "labels": r.info.labels,
+            "low": r.low,
+            "high": r.high,
+            "effects": {k: runtime(v) for k, v in r.effects.items()},
+            "chance": chance(r, 0),
+            "chance_with": {m.id: chance(r, m.value) for m in t.modifiers},
+        }
+        for r in t.rows
+    ]
     return {
-        "id": t.id, "labels": t.info.labels, "dice": runtime(t.dice),
-        "modifiers": {m.id: m.value for m in t.modifiers}, "rows": rows, "index": index,
+        "id": t.id,
+        "labels": t.info.labels,
+        "dice": runtime(t.dice),
+        "modifiers": {m.id: m.value for m in t.modifiers},
+        "rows": rows,
+        "index": index,
     }

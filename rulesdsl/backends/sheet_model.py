@@ -182,8 +182,10 @@ def build_sheet(rs: ir.Ruleset, lang: str | None = None, mode: str | None = None
     left with nothing in them go.
     """
     if mode is not None and mode not in {m.id for m in rs.modes}:
-        raise ValueError(f"unknown mode {mode!r}; choose one of "
-                         f"{', '.join(m.id for m in rs.modes) or '(none declared)'}")
+        raise ValueError(
+            f"unknown mode {mode!r}; choose one of "
+            f"{', '.join(m.id for m in rs.modes) or '(none declared)'}"
+        )
     return _Builder(rs, lang or rs.languages[0], mode).sheet()
 
 
@@ -214,10 +216,24 @@ class _Builder:
                 self.param_refs[param.id] = self.c.label(_letters(len(self.param_refs)))
         self.names: dict[str, ir.Info] = {}
         # Later kinds never shadow earlier ones: features and factors name most things.
-        for items in (rs.features, [f for m in rs.modifiers for f in m.factors], rs.modes,
-                      rs.groups, [v for c in rs.contexts for v in c.values], rs.layers,
-                      rs.modifiers, rs.tables, rs.dice_tables, rs.steps, rs.decisions,
-                      rs.params, rs.contexts, rs.books, rs.grids, rs.triggers):
+        for items in (
+            rs.features,
+            [f for m in rs.modifiers for f in m.factors],
+            rs.modes,
+            rs.groups,
+            [v for c in rs.contexts for v in c.values],
+            rs.layers,
+            rs.modifiers,
+            rs.tables,
+            rs.dice_tables,
+            rs.steps,
+            rs.decisions,
+            rs.params,
+            rs.contexts,
+            rs.books,
+            rs.grids,
+            rs.triggers,
+        ):
             for item in items:
                 self.names.setdefault(item.id, item.info)
         self.changes: dict[str, str] = {}
@@ -241,16 +257,22 @@ class _Builder:
         if info is None:
             return self.c.label(fallback.replace("_", " "))
         labels = info.labels
-        return self.c.label(labels.get(self.lang) or labels.get(self.rs.languages[0]) or next(
-            iter(labels.values()), fallback.replace("_", " ")))
+        return self.c.label(
+            labels.get(self.lang)
+            or labels.get(self.rs.languages[0])
+            or next(iter(labels.values()), fallback.replace("_", " "))
+        )
 
     def name(self, ident: str) -> str:
         return self.label(self.names.get(ident), ident)
 
     def note_texts(self, info: ir.Info) -> list[str]:
-        return [self.c.label(n.get(self.lang) or n.get(self.rs.languages[0])
-                             or next(iter(n.values()), ""))
-                for n in info.notes]
+        return [
+            self.c.label(
+                n.get(self.lang) or n.get(self.rs.languages[0]) or next(iter(n.values()), "")
+            )
+            for n in info.notes
+        ]
 
     def num(self, value: float) -> str:
         return self.c.number(value)
@@ -283,13 +305,15 @@ class _Builder:
 
     def free_text(self, text: str) -> str:
         """Free text from a table cell (``6 x 3 in``): numbers and units localised."""
+
         def sub(m: re.Match[str]) -> str:
             if m.group(3):
                 return "×"  # noqa: RUF001
             return self.unit_text(self.num(float(m.group(1))), m.group(2))
+
         parts, end = [], 0
         for m in _TEXT_NUMBER.finditer(text):
-            parts += [self.c.label(text[end:m.start()]), sub(m)]
+            parts += [self.c.label(text[end : m.start()]), sub(m)]
             end = m.end()
         return "".join([*parts, self.c.label(text[end:])])
 
@@ -329,8 +353,7 @@ class _Builder:
                 return CellView(f"{MARKER_SIGNS[m]} {self.w(m)}", (m,))
             case ir.Same(feature=f, resolved=r):
                 inner = self.value(r)
-                return CellView(self.w("as", label=self.name(f), value=inner.text),
-                                inner.classes)
+                return CellView(self.w("as", label=self.name(f), value=inner.text), inner.classes)
         return CellView(self.text(v))
 
     def text(self, v: ir.Value | None) -> str:
@@ -386,8 +409,11 @@ class _Builder:
         sections = [
             Section("movement", self.w("movement"), self.movement()),
             Section("modifiers", self.w("modifiers"), self.modifiers()),
-            Section("steps", self.w("steps"), [self.step(s) for s in rs.steps
-                                               if not self.is_movement_step(s)]),
+            Section(
+                "steps",
+                self.w("steps"),
+                [self.step(s) for s in rs.steps if not self.is_movement_step(s)],
+            ),
             Section("decisions", self.w("decisions"), [self.decision(d) for d in rs.decisions]),
             Section("tables", self.w("tables"), [self.table(t) for t in rs.tables]),
             Section("dice", self.w("dice"), [self.dice(d) for d in rs.dice_tables]),
@@ -399,14 +425,24 @@ class _Builder:
         ]
         sections.append(Section("sources", self.w("sources"), self.sources()))
         sections = [s for s in sections if s.blocks]
-        legend = [f"{MARKER_SIGNS[m]} {self.w(m)}" for m in MARKER_SIGNS
-                  if self.uses_marker(m)]
+        legend = [f"{MARKER_SIGNS[m]} {self.w(m)}" for m in MARKER_SIGNS if self.uses_marker(m)]
         if self.changes:
             legend.append(f"{CHANGED_SIGN} {self.w('changed_mark')}")
         words = {"sources": self.w("sources_label")}
         mode = self.name(self.mode) if self.mode else ""
-        return Sheet(self.lang, rs.id, self.label(rs.info, rs.id), rs.version, rs.digest,
-                     self.ident(), sections, legend, rs.languages, words, mode)
+        return Sheet(
+            self.lang,
+            rs.id,
+            self.label(rs.info, rs.id),
+            rs.version,
+            rs.digest,
+            self.ident(),
+            sections,
+            legend,
+            rs.languages,
+            words,
+            mode,
+        )
 
     def ident(self) -> str:
         rs = self.rs
@@ -420,7 +456,9 @@ class _Builder:
     def uses_marker(self, marker: str) -> bool:
         def has(v: ir.Value | None) -> bool:
             return (isinstance(v, ir.Marker) and v.marker == marker) or (
-                isinstance(v, ir.Same) and has(v.resolved))
+                isinstance(v, ir.Same) and has(v.resolved)
+            )
+
         rs = self.rs
         values: list[ir.Value | None] = [c for f in rs.features for c in f.costs.values()]
         values += [v for m in rs.modifiers for d in m.values.values() for v in d.values()]
@@ -461,8 +499,7 @@ class _Builder:
         ctx = next((c for c in self.rs.contexts if c.id == modifier.context), None)
         order = [v.id for v in ctx.values] if ctx else sorted(keys - {""})
         columns = [k for k in order if k in keys]
-        if self.mode is not None and ctx is None and set(columns) <= {m.id for m in
-                                                                      self.rs.modes}:
+        if self.mode is not None and ctx is None and set(columns) <= {m.id for m in self.rs.modes}:
             return [self.mode] if self.mode in columns else [""]
         if "" in keys or not columns:
             columns.append("")
@@ -503,21 +540,27 @@ class _Builder:
         modes = [self.mode] if self.mode else [m.id for m in rs.modes]
         distance = rs.units.get("distance", "")
         cost_unit = rs.units.get("cost", "")
-        scope = self.w({"one": "scope_one", "map": "scope_map", "many": "scope_many"}[
-            layer.scope])
+        scope = self.w({"one": "scope_one", "map": "scope_map", "many": "scope_many"}[layer.scope])
         # Column groups: (title, [(header, cells by row)]).
         groups: list[tuple[str, list[tuple[str, list[CellView]]]]] = []
         if "cost" in layer.columns and modes:
-            per = self.w("cost_per", cost=self.c.unit(cost_unit),
-                         distance=self.c.unit(distance)) if cost_unit else ""
+            per = (
+                self.w("cost_per", cost=self.c.unit(cost_unit), distance=self.c.unit(distance))
+                if cost_unit
+                else ""
+            )
             columns = []
             for m in modes:
                 cells = []
                 for f in rows_of:
                     cell = self.value(self.written_cost(f, m))
                     cell.changed = self.changed(
-                        f.id, f"{f.id}.{m}", f"{f.id}.cost", f"{f.id}.cost.{m}",
-                        *(f"{f.id}.{g}" for g in self.group_of.get(m, [])))
+                        f.id,
+                        f"{f.id}.{m}",
+                        f"{f.id}.cost",
+                        f"{f.id}.cost.{m}",
+                        *(f"{f.id}.{g}" for g in self.group_of.get(m, [])),
+                    )
                     cells.append(cell)
                 columns.append((self.name(m), cells))
             groups.append((per, self.merge_columns(columns)))
@@ -533,15 +576,18 @@ class _Builder:
                 for f in rows_of:
                     values = modifier.values.get(f.id, {})
                     cell = self.value(values.get(k, values.get("")))
-                    cell.changed = self.changed(f"{f.id}.{modifier.id}",
-                                                f"{f.id}.{modifier.id}.{k}" if k else "")
+                    cell.changed = self.changed(
+                        f"{f.id}.{modifier.id}", f"{f.id}.{modifier.id}.{k}" if k else ""
+                    )
                     cells.append(cell)
                 columns.append((self.ctx_label(k, keys == [""]), cells))
             groups.append((self.label(modifier.info, modifier.id), self.merge_columns(columns)))
         # A column with nothing in it (a modifier that no feature of this layer has) goes.
-        groups = [(g, kept) for g, cols in groups
-                  if (kept := [(h, cells) for h, cells in cols
-                               if any(c.text for c in cells)])]
+        groups = [
+            (g, kept)
+            for g, cols in groups
+            if (kept := [(h, cells) for h, cells in cols if any(c.text for c in cells)])
+        ]
         width = sum(len(cols) for _, cols in groups)
         if width > 6:  # narrow cells: the sign alone, the legend says what it means
             for _, cols in groups:
@@ -559,16 +605,22 @@ class _Builder:
         for group_title, cols in groups:
             if len(cols) == 1:
                 only = cols[0][0]
-                text = (group_title if only == everyone or not only
-                        else self.w("label_colon", label=group_title, text=only)
-                        if group_title else only)
+                text = (
+                    group_title
+                    if only == everyone or not only
+                    else self.w("label_colon", label=group_title, text=only)
+                    if group_title
+                    else only
+                )
                 head_top.append(HeadCell(text, rowspan=2 if two_rows else 1))
                 flat.append(text)
             else:
                 head_top.append(HeadCell(group_title, colspan=len(cols)))
                 head_sub += [HeadCell(h) for h, _ in cols]
-                flat += [self.w("label_colon", label=group_title, text=h) if group_title else h
-                         for h, _ in cols]
+                flat += [
+                    self.w("label_colon", label=group_title, text=h) if group_title else h
+                    for h, _ in cols
+                ]
         notes: list[tuple[str, str]] = []
         rows: list[list[CellView]] = []
         for i, f in enumerate(rows_of):
@@ -579,9 +631,13 @@ class _Builder:
             for text in texts:
                 marks.append(self.add_note(notes, text))
             added = self.added(f"{layer.id}.{f.id}", f.id)
-            label = CellView(self.label(f.info, f.id), ("label",), tuple(marks), added,
-                             self.source(f.info, detail=False)
-                             if f.info.source != layer.info.source else "")
+            label = CellView(
+                self.label(f.info, f.id),
+                ("label",),
+                tuple(marks),
+                added,
+                self.source(f.info, detail=False) if f.info.source != layer.info.source else "",
+            )
             row_cells = [cells[i] for _, cols in groups for _, cells in cols]
             if self.mode is not None and all(not v.text for v in row_cells):
                 continue  # nothing in this row for the chosen unit type
@@ -589,13 +645,18 @@ class _Builder:
             rows.append([label, *row_cells])
         head = [head_top] + ([head_sub] if head_sub else [])
         col_groups = [g for g, (_, cols) in enumerate(groups) for _ in cols]
-        return Block(layer.id, f"{title} · {scope}",
-                     TableView(head, rows, flat, col_groups=col_groups), notes=notes,
-                     source=self.source(layer.info),
-                     changed=self.added(layer.id))
+        return Block(
+            layer.id,
+            f"{title} · {scope}",
+            TableView(head, rows, flat, col_groups=col_groups),
+            notes=notes,
+            source=self.source(layer.info),
+            changed=self.added(layer.id),
+        )
 
-    def merge_columns(self, columns: list[tuple[str, list[CellView]]]
-                      ) -> list[tuple[str, list[CellView]]]:
+    def merge_columns(
+        self, columns: list[tuple[str, list[CellView]]]
+    ) -> list[tuple[str, list[CellView]]]:
         """Columns with the same cells, merged into one headed by all their names.
 
         One column left for everyone is headed "all".
@@ -606,8 +667,10 @@ class _Builder:
             merged.setdefault(key, []).append(i)
         if len(merged) == 1 and len(columns) > 1:
             return [(self.w("all"), columns[0][1])]
-        return [(", ".join(columns[i][0] for i in members), columns[members[0]][1])
-                for members in merged.values()]
+        return [
+            (", ".join(columns[i][0] for i in members), columns[members[0]][1])
+            for members in merged.values()
+        ]
 
     # ---- modifiers ----------------------------------------------------------------------------
 
@@ -632,8 +695,15 @@ class _Builder:
             for text in self.note_texts(factor.info):
                 marks.append(self.add_note(notes, text))
             added = self.added(f"{modifier.id}.{factor.id}", factor.id)
-            row = [CellView(self.label(factor.info, factor.id), ("label",), tuple(marks),
-                            added, self.source(factor.info, detail=False))]
+            row = [
+                CellView(
+                    self.label(factor.info, factor.id),
+                    ("label",),
+                    tuple(marks),
+                    added,
+                    self.source(factor.info, detail=False),
+                )
+            ]
             values = modifier.values.get(factor.id, {})
             for k in keys:
                 cell = self.value(values.get(k, values.get("")))
@@ -650,9 +720,14 @@ class _Builder:
             row += [CellView(cell.text, cell.classes) for _ in keys]
             rows.append(row)
         flat = [title] + [self.ctx_label(k, alone) for k in keys]
-        return Block(modifier.id, title, TableView(head, rows, flat), notes=notes,
-                     source=self.source(modifier.info),
-                     changed=self.added(modifier.id))
+        return Block(
+            modifier.id,
+            title,
+            TableView(head, rows, flat),
+            notes=notes,
+            source=self.source(modifier.info),
+            changed=self.added(modifier.id),
+        )
 
     # ---- steps --------------------------------------------------------------------------------
 
@@ -662,12 +737,18 @@ class _Builder:
         for t in step.terms:
             if t.term == "rate":
                 key = "rate_full" if t.full else "rate"
-                parts.append(self.w(key, amount=self.signed(t.amount),
-                                    every=self.unit_text(self.num(t.every), unit)))
+                parts.append(
+                    self.w(
+                        key,
+                        amount=self.signed(t.amount),
+                        every=self.unit_text(self.num(t.every), unit),
+                    )
+                )
             elif t.term == "floor":
                 key = "floor_above" if t.strict else "floor_from"
-                parts.append(self.w(key, amount=self.num(t.amount),
-                                    at=self.unit_text(self.num(t.at), unit)))
+                parts.append(
+                    self.w(key, amount=self.num(t.amount), at=self.unit_text(self.num(t.at), unit))
+                )
             else:
                 key = "impassable_above" if t.strict else "impassable_from"
                 parts.append(self.w(key, at=self.unit_text(self.num(t.at), unit)))
@@ -690,23 +771,40 @@ class _Builder:
         finite = [r for r in results if r is not None]
         high = max(finite, default=0) or 1
         impassable = self.w("impassable")
-        points = [svg.ScalePoint(self.num(x), "✕" if r is None else self.num(r),
-                                 1.0 if r is None else r / high, r is None)
-                  for x, r in zip(xs, results, strict=True)]
+        points = [
+            svg.ScalePoint(
+                self.num(x),
+                "✕" if r is None else self.num(r),
+                1.0 if r is None else r / high,
+                r is None,
+            )
+            for x, r in zip(xs, results, strict=True)
+        ]
         x_label = self.input_text(ir.Param(step.param, step.param_unit))
         r_label = self.c.unit(step.result_unit) if step.result_unit else self.w("result")
-        diagram = svg.step_scale(points, x_label, r_label, f"{title}: {self.step_rule(step)}",
-                                 step.id)
+        diagram = svg.step_scale(
+            points, x_label, r_label, f"{title}: {self.step_rule(step)}", step.id
+        )
         head = [[HeadCell(x_label)] + [HeadCell(p.x) for p in points]]
         row = [CellView(r_label, ("label",))] + [
-            CellView(f"{MARKER_SIGNS['impassable']} {impassable}" if r is None else self.num(r),
-                     ("impassable",) if r is None else ())
-            for r in results]
+            CellView(
+                f"{MARKER_SIGNS['impassable']} {impassable}" if r is None else self.num(r),
+                ("impassable",) if r is None else (),
+            )
+            for r in results
+        ]
         table = TableView(head, [row], [h.text for h in head[0]])
-        return Block(step.id, title, table, lines=[self.step_rule(step)],
-                     after=self.note_texts(step.info), svg=diagram,
-                     source=self.source(step.info), changed=self.added(step.id),
-                     kind="step")
+        return Block(
+            step.id,
+            title,
+            table,
+            lines=[self.step_rule(step)],
+            after=self.note_texts(step.info),
+            svg=diagram,
+            source=self.source(step.info),
+            changed=self.added(step.id),
+            kind="step",
+        )
 
     # ---- decisions ---------------------------------------------------------------------------
 
@@ -717,9 +815,13 @@ class _Builder:
         info = None
         if table is not None and picked is not None:
             info = next((r.info for r in table.rows if r.key == picked), None) or next(
-                (c.info for c in table.columns if c.id == picked), None)
-        text = self.name(ref.table) if picked is None else (
-            f"{self.label(info, picked)} ({self.name(ref.table)})")
+                (c.info for c in table.columns if c.id == picked), None
+            )
+        text = (
+            self.name(ref.table)
+            if picked is None
+            else (f"{self.label(info, picked)} ({self.name(ref.table)})")
+        )
         if ref.over is not None:
             text += f" × {self.input_name(ref.over)}"  # noqa: RUF001
         return text
@@ -775,8 +877,11 @@ class _Builder:
         rows = []
         notes: list[tuple[str, str]] = []
         for r in d.rows:
-            cond = (f" {self.w('and')} ".join(self.condition(c) for c in r.conditions)
-                    if r.conditions else self.w("otherwise"))
+            cond = (
+                f" {self.w('and')} ".join(self.condition(c) for c in r.conditions)
+                if r.conditions
+                else self.w("otherwise")
+            )
             outcome = outcomes.get(r.outcome)
             text = self.label(outcome.info if outcome else None, r.outcome)
             classes: tuple[str, ...] = ()
@@ -799,9 +904,16 @@ class _Builder:
                         break
         inputs = ", ".join(self.input_text(p) for p in d.params)
         lines = [f"{self.w('rule_inputs', inputs=inputs)} {self.w('first_wins')}"]
-        return Block(d.id, title, TableView(head, rows, [h.text for h in head[0]]),
-                     lines=lines, notes=notes, after=self.note_texts(d.info),
-                     source=self.source(d.info), changed=self.added(d.id))
+        return Block(
+            d.id,
+            title,
+            TableView(head, rows, [h.text for h in head[0]]),
+            lines=lines,
+            notes=notes,
+            after=self.note_texts(d.info),
+            source=self.source(d.info),
+            changed=self.added(d.id),
+        )
 
     # ---- plain tables ------------------------------------------------------------------------
 
@@ -809,10 +921,13 @@ class _Builder:
         title = self.label(t.info, t.id)
         single = len(t.columns) <= 1
         notes: list[tuple[str, str]] = []
-        columns = [HeadCell(self.label(c.info, c.id),
-                            notes=tuple(self.add_note(notes, text)
-                                        for text in self.note_texts(c.info)))
-                   for c in t.columns] or [HeadCell(self.w("value"))]
+        columns = [
+            HeadCell(
+                self.label(c.info, c.id),
+                notes=tuple(self.add_note(notes, text) for text in self.note_texts(c.info)),
+            )
+            for c in t.columns
+        ] or [HeadCell(self.w("value"))]
         head = [[HeadCell(""), *columns]]
         rows = []
         for r in t.rows:
@@ -824,19 +939,27 @@ class _Builder:
             for note in self.note_texts(r.info):
                 marks.append(self.add_note(notes, note))
             added = self.added(f"{t.id}.{r.key}")
-            row = [CellView(key, ("label",), tuple(marks), added,
-                            self.source(r.info, detail=False))]
+            row = [
+                CellView(key, ("label",), tuple(marks), added, self.source(r.info, detail=False))
+            ]
             for i, value in enumerate(r.cells):
                 cell = self.value(value)
                 column = t.columns[i].id if i < len(t.columns) else ""
                 cell.changed = self.changed(f"{t.id}.{column}.{r.key}") or (
-                    single and self.changed(f"{t.id}.{r.key}"))
+                    single and self.changed(f"{t.id}.{r.key}")
+                )
                 row.append(cell)
             rows.append(row)
         fold = single and len(rows) >= 8
-        return Block(t.id, title, TableView(head, rows, [h.plain for h in head[0]], fold=fold),
-                     notes=notes, after=self.note_texts(t.info), source=self.source(t.info),
-                     changed=self.added(t.id))
+        return Block(
+            t.id,
+            title,
+            TableView(head, rows, [h.plain for h in head[0]], fold=fold),
+            notes=notes,
+            after=self.note_texts(t.info),
+            source=self.source(t.info),
+            changed=self.added(t.id),
+        )
 
     # ---- dice -------------------------------------------------------------------------------
 
@@ -857,11 +980,20 @@ class _Builder:
         dice = semantics.roll_of(d.dice)
         title = f"{self.label(d.info, d.id)} ({self.dice_text(dice)})"
         chance = self.w("chance")
-        head = [[HeadCell(self.w("roll")), HeadCell(self.w("result")),
-                 HeadCell(self.w("effects")), HeadCell(chance)]]
+        head = [
+            [
+                HeadCell(self.w("roll")),
+                HeadCell(self.w("result")),
+                HeadCell(self.w("effects")),
+                HeadCell(chance),
+            ]
+        ]
         for m in d.modifiers:
-            head[0].append(HeadCell(self.w("with_mod", label=self.label(m.info, m.id),
-                                            value=self.signed(m.value))))
+            head[0].append(
+                HeadCell(
+                    self.w("with_mod", label=self.label(m.info, m.id), value=self.signed(m.value))
+                )
+            )
         notes: list[tuple[str, str]] = []
         rows = []
         for r in d.rows:
@@ -878,21 +1010,35 @@ class _Builder:
                 marks.append(self.add_note(notes, note))
             effects = self.effects(r.effects)
             effects.changed = self.changed(f"{d.id}.{r.id}")
-            row = [CellView(span, ("label", "roll")),
-                   CellView(self.label(r.info, r.id), (), tuple(marks),
-                            self.added(f"{d.id}.{r.id}"),
-                            self.source(r.info, detail=False)),
-                   effects,
-                   CellView(self.chance(dice, r.low, r.high, 0, fraction=True), ("chance",))]
+            row = [
+                CellView(span, ("label", "roll")),
+                CellView(
+                    self.label(r.info, r.id),
+                    (),
+                    tuple(marks),
+                    self.added(f"{d.id}.{r.id}"),
+                    self.source(r.info, detail=False),
+                ),
+                effects,
+                CellView(self.chance(dice, r.low, r.high, 0, fraction=True), ("chance",)),
+            ]
             for m in d.modifiers:
                 row.append(CellView(self.chance(dice, r.low, r.high, m.value), ("chance",)))
             rows.append(row)
-        return Block(d.id, title, TableView(head, rows, [h.text for h in head[0]]),
-                     notes=notes, after=self.note_texts(d.info), source=self.source(d.info),
-                     changed=self.added(d.id), kind="dice")
+        return Block(
+            d.id,
+            title,
+            TableView(head, rows, [h.text for h in head[0]]),
+            notes=notes,
+            after=self.note_texts(d.info),
+            source=self.source(d.info),
+            changed=self.added(d.id),
+            kind="dice",
+        )
 
-    def chance(self, dice: Roll, low: int | None, high: int | None, shift: int,
-               fraction: bool = False) -> str:
+    def chance(
+        self, dice: Roll, low: int | None, high: int | None, shift: int, fraction: bool = False
+    ) -> str:
         """The chance that the roll plus ``shift`` falls in ``low``..``high``."""
         lo = dice.minimum if low is None else low - shift
         hi = None if high is None else high - shift
@@ -914,16 +1060,22 @@ class _Builder:
             parts = []
             if t.check is not None and t.at_least is not None:
                 dice = semantics.roll_of(t.check)
-                parts.append(self.w("check", dice=self.dice_text(dice),
-                                    at=self.num(t.at_least),
-                                    chance=self.c.percent(chance_at_least(dice, t.at_least))))
+                parts.append(
+                    self.w(
+                        "check",
+                        dice=self.dice_text(dice),
+                        at=self.num(t.at_least),
+                        chance=self.c.percent(chance_at_least(dice, t.at_least)),
+                    )
+                )
             table = tables.get(t.table)
             action = self.w("roll_on", table=self.label(table.info if table else None, t.table))
             if t.modifier and table is not None:
                 mod = next((m for m in table.modifiers if m.id == t.modifier), None)
                 if mod is not None:
-                    action += ", " + self.w("with_mod", label=self.label(mod.info, mod.id),
-                                            value=self.signed(mod.value))
+                    action += ", " + self.w(
+                        "with_mod", label=self.label(mod.info, mod.id), value=self.signed(mod.value)
+                    )
             if t.times != 1:
                 action += ", " + self.c.plural("times", t.times)
             parts.append(action)
@@ -938,8 +1090,9 @@ class _Builder:
         lines = []
         for e in self.rs.exclusions:
             others = ", ".join(self.name(o) for o in e.others)
-            line = self.w("label_colon", label=self.name(e.subject),
-                          text=self.w("excludes", others=others))
+            line = self.w(
+                "label_colon", label=self.name(e.subject), text=self.w("excludes", others=others)
+            )
             notes = self.note_texts(e.info)
             if notes:
                 line += ". " + " ".join(notes)
@@ -959,15 +1112,25 @@ class _Builder:
         labels = [self.num(s) for s in steps]
         lengths = ", ".join(
             self.unit_text(self.num(cycle[i % len(cycle)] * first.value), first.unit)
-            for i in range(len(cycle) * 2))
+            for i in range(len(cycle) * 2)
+        )
         total = " + ".join(labels) + " = " + self.unit_text(self.num(sum(steps)), first.unit)
         cell_given = any(n.unit in MAP_CELLS for n in g.size)
-        lines = [f"{size}." if cell_given else f"{self.w('square')} = {size}.",
-                 self.w("diagonals", cycle=", ".join(self.num(c) for c in cycle),
-                        lengths=lengths)]
+        lines = [
+            f"{size}." if cell_given else f"{self.w('square')} = {size}.",
+            self.w("diagonals", cycle=", ".join(self.num(c) for c in cycle), lengths=lengths),
+        ]
         diagram = svg.grid_diagonals(labels, total, title)
-        return Block(g.id, title, lines=lines, after=self.note_texts(g.info), svg=diagram,
-                     text_alt=[total], source=self.source(g.info), kind="grid")
+        return Block(
+            g.id,
+            title,
+            lines=lines,
+            after=self.note_texts(g.info),
+            svg=diagram,
+            text_alt=[total],
+            source=self.source(g.info),
+            kind="grid",
+        )
 
     def params(self) -> list[Block]:
         if not self.rs.params:
@@ -982,12 +1145,29 @@ class _Builder:
                 if isinstance(p.value, ir.Number) and p.value.unit is None:
                     value = CellView(self.text(p.value))
             value.changed = self.changed(p.id)
-            rows.append([CellView(self.label(p.info, p.id), ("label",), (), False,
-                                  self.source(p.info, detail=False)),
-                         CellView(self.c.unit(p.unit)), value])
-        return [Block("params", "", TableView(head, rows, [h.text for h in head[0]]),
-                      after=[self.w("fill_legend")]
-                      if any(p.value is None for p in self.rs.params) else [])]
+            rows.append(
+                [
+                    CellView(
+                        self.label(p.info, p.id),
+                        ("label",),
+                        (),
+                        False,
+                        self.source(p.info, detail=False),
+                    ),
+                    CellView(self.c.unit(p.unit)),
+                    value,
+                ]
+            )
+        return [
+            Block(
+                "params",
+                "",
+                TableView(head, rows, [h.text for h in head[0]]),
+                after=[self.w("fill_legend")]
+                if any(p.value is None for p in self.rs.params)
+                else [],
+            )
+        ]
 
     def changelog(self) -> list[Block]:
         """The variant's changes in the sheet's language: what (by its labels), old -> new."""
@@ -995,15 +1175,18 @@ class _Builder:
         for c in self.rs.changes:
             notes = " ".join(self.note_texts(c.info))
             what = " › ".join(  # noqa: RUF001
-                self.label(ir.Info(labels), "") for labels in c.subject) or path_text(c.path)
+                self.label(ir.Info(labels), "") for labels in c.subject
+            ) or path_text(c.path)
             values = [self.cell_text(v) for v in (c.was, c.now) if v is not None]
             if c.was is not None and c.now is not None:
-                what = self.w("label_colon", label=what,
-                              text=self.w("was_now", was=values[0], now=values[1]))
+                what = self.w(
+                    "label_colon", label=what, text=self.w("was_now", was=values[0], now=values[1])
+                )
             elif values:
                 what = self.w("label_colon", label=what, text=values[0])
             line = self.w("changelog_line", action=self.w(c.action), what=what) + (
-                f". {notes}" if notes else "")
+                f". {notes}" if notes else ""
+            )
             src = self.source(c.info)
             lines.append(line + (f" [{src}]" if src else ""))
         return [Block("changes", "", lines=lines, kind="text")] if lines else []
@@ -1013,19 +1196,29 @@ class _Builder:
         (what a trigger rolls with) by its label."""
         dice_mods = {m.id: m.info for d in self.rs.dice_tables for m in d.modifiers}
         if isinstance(cell.default, ir.Symbol) and (
-                cell.default.name in self.names or cell.default.name in dice_mods):
+            cell.default.name in self.names or cell.default.name in dice_mods
+        ):
             name = cell.default.name
             return self.label(self.names.get(name) or dice_mods[name], name)
-        if cell.default is None and cell.exceptions and not any(
-                k in self.names for k in cell.exceptions):
+        if (
+            cell.default is None
+            and cell.exceptions
+            and not any(k in self.names for k in cell.exceptions)
+        ):
             return self.effects(cell.exceptions).text  # a dice row's effects
         parts = [self.text(cell.default)] if cell.default is not None else []
-        parts += [f"{self.name(k)} {self.text(v)}" if not isinstance(v, ir.Flag) or not v.value
-                  else self.name(k) for k, v in cell.exceptions.items()]
+        parts += [
+            f"{self.name(k)} {self.text(v)}"
+            if not isinstance(v, ir.Flag) or not v.value
+            else self.name(k)
+            for k, v in cell.exceptions.items()
+        ]
         return ", ".join(parts)
 
     def sources(self) -> list[Block]:
-        lines = [self.w("label_colon", label=b.id, text=self.label(b.info, b.id))
-                 for b in self.rs.books
-                 if b.id in self.used_books]
+        lines = [
+            self.w("label_colon", label=b.id, text=self.label(b.info, b.id))
+            for b in self.rs.books
+            if b.id in self.used_books
+        ]
         return [Block("sources", "", lines=lines, kind="sources")] if lines else []

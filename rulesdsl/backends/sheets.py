@@ -35,8 +35,17 @@ from rulesdsl.backends.sheet_model import (
 )
 from rulesdsl.backends.table_slices import slice_table, wide_chunks
 
-__all__ = ["FORMATS", "PAPERS", "Paper", "PdfUnavailable", "md_escape", "render_html",
-           "render_markdown", "render_sheet", "sheet_outputs"]
+__all__ = [
+    "FORMATS",
+    "PAPERS",
+    "Paper",
+    "PdfUnavailable",
+    "md_escape",
+    "render_html",
+    "render_markdown",
+    "render_sheet",
+    "sheet_outputs",
+]
 
 Format = Literal["html", "pdf", "md"]
 FORMATS: tuple[Format, ...] = ("html", "pdf", "md")
@@ -54,7 +63,6 @@ class Paper:
     """A topic of about this many lines or fewer moves to the next page whole rather than
     split; a longer one may break between its blocks (each table moves whole where it fits,
     and a table that is split repeats its header)."""
-
 
     width: float = 194.0
     """The width of the text between the side margins, in millimetres."""
@@ -140,8 +148,11 @@ def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:
     if t.fold or block.kind not in ("table", "dice"):
         return False
     wide = sum(fit.table_fit([], [[c.text for c in r] for r in t.rows], 1e9, box).widths)
-    head = max(sum(fit.width(h.text, box.font, True) + box.pad_x for h in row)
-               for row in t.head) if t.head else 0.0
+    head = (
+        max(sum(fit.width(h.text, box.font, True) + box.pad_x for h in row) for row in t.head)
+        if t.head
+        else 0.0
+    )
     return max(wide, head) <= HALF * room
 
 
@@ -168,9 +179,14 @@ def fit_to_paper(sheet: Sheet, paper: str) -> Sheet:
                 piece = slice_table(t, cols, range(len(t.rows)))
                 last = i == len(chunks)
                 part = replace(
-                    block, id=f"{block.id}-{i}", title=f"{block.title} ({i}/{len(chunks)})",
-                    table=piece, lines=block.lines if i == 1 else [],
-                    notes=block.notes if last else [], after=block.after if last else [])
+                    block,
+                    id=f"{block.id}-{i}",
+                    title=f"{block.title} ({i}/{len(chunks)})",
+                    table=piece,
+                    lines=block.lines if i == 1 else [],
+                    notes=block.notes if last else [],
+                    after=block.after if last else [],
+                )
                 blocks.append(replace(part, narrow=_narrow(part, piece, room, box)))
         sections.append(replace(section, blocks=blocks))
     return replace(sheet, sections=sections)
@@ -180,8 +196,13 @@ def render_html(sheet: Sheet, paper: str = DEFAULT_PAPER) -> str:
     """The sheet as one self-contained HTML page (styles inline, diagrams as inline SVG)."""
     template = _environment(True).get_template("sheet.html.j2")
     sheet = fit_to_paper(sheet, paper)
-    return template.render(sheet=sheet, page=PAPERS[paper], css=Markup(_css()),
-                           changed_sign=CHANGED_SIGN, keep_whole=PAPERS[paper].keep_whole)
+    return template.render(
+        sheet=sheet,
+        page=PAPERS[paper],
+        css=Markup(_css()),
+        changed_sign=CHANGED_SIGN,
+        keep_whole=PAPERS[paper].keep_whole,
+    )
 
 
 def render_markdown(sheet: Sheet) -> str:
@@ -191,8 +212,9 @@ def render_markdown(sheet: Sheet) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
-def render_sheet(ruleset: ir.Ruleset, fmt: Format = "html", lang: str | None = None,
-                 paper: str = DEFAULT_PAPER) -> bytes:
+def render_sheet(
+    ruleset: ir.Ruleset, fmt: Format = "html", lang: str | None = None, paper: str = DEFAULT_PAPER
+) -> bytes:
     """One sheet of ``ruleset`` in ``fmt``; ``lang`` defaults to the ruleset's first language.
 
     A language the ruleset has no labels for is still accepted: its labels fall back to the
@@ -226,6 +248,7 @@ def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
         stem = f"sheets/{ruleset.id}.{lang}"
         outputs[f"{stem}.html"] = html.encode("utf-8")
         outputs[f"{stem}.md"] = render_markdown(sheet).encode("utf-8")
-        outputs[f"{stem}.pdf"] = Deferred(partial(render_pdf, html),
-                                          partial(rendered_from, html=html))
+        outputs[f"{stem}.pdf"] = Deferred(
+            partial(render_pdf, html), partial(rendered_from, html=html)
+        )
     return outputs

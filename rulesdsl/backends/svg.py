@@ -34,14 +34,24 @@ def _n(value: float) -> str:
     return text or "0"
 
 
-def _text(x: float, y: float, text: str, size: float = 7, anchor: str = "middle",
-          weight: str = "normal", fill: str = "#000") -> str:
-    return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" text-anchor="{anchor}" '
-            f'font-weight="{weight}" fill="{fill}" {_FONT}>{escape(text)}</text>')
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    size: float = 7,
+    anchor: str = "middle",
+    weight: str = "normal",
+    fill: str = "#000",
+) -> str:
+    return (
+        f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" text-anchor="{anchor}" '
+        f'font-weight="{weight}" fill="{fill}" {_FONT}>{escape(text)}</text>'
+    )
 
 
-def step_scale(points: Sequence[ScalePoint], x_label: str, result_label: str,
-               title: str, uid: str) -> str:
+def step_scale(
+    points: Sequence[ScalePoint], x_label: str, result_label: str, title: str, uid: str
+) -> str:
     """A row of result boxes above a ruler of inputs (e.g. thickness 0..12 in -> points).
 
     ``uid`` (an identifier) keeps the hatch pattern's id unique within a page.
@@ -70,18 +80,26 @@ def step_scale(points: Sequence[ScalePoint], x_label: str, result_label: str,
         else:
             grey = round(255 - 150 * max(0.0, min(1.0, point.level)))
             fill = f"#{grey:02x}{grey:02x}{grey:02x}"
-        parts.append(f'<rect x="{_n(x)}" y="1" width="{_n(cell)}" height="{_n(height - 1)}" '
-                     f'fill="{fill}" stroke="#000" stroke-width="0.6"/>')
+        parts.append(
+            f'<rect x="{_n(x)}" y="1" width="{_n(cell)}" height="{_n(height - 1)}" '
+            f'fill="{fill}" stroke="#000" stroke-width="0.6"/>'
+        )
         if point.impassable:
-            parts.append(f'<rect x="{_n(x + 4)}" y="3" width="{_n(cell - 8)}" '
-                         f'height="{_n(height - 5)}" fill="#fff"/>')
+            parts.append(
+                f'<rect x="{_n(x + 4)}" y="3" width="{_n(cell - 8)}" '
+                f'height="{_n(height - 5)}" fill="#fff"/>'
+            )
         parts.append(_text(x + cell / 2, height - 3, point.result, weight="bold"))
-        parts.append(f'<line x1="{_n(x)}" y1="{_n(height + 1)}" x2="{_n(x)}" '
-                     f'y2="{_n(height + 4)}" stroke="#000" stroke-width="0.6"/>')
+        parts.append(
+            f'<line x1="{_n(x)}" y1="{_n(height + 1)}" x2="{_n(x)}" '
+            f'y2="{_n(height + 4)}" stroke="#000" stroke-width="0.6"/>'
+        )
         parts.append(_text(x + cell / 2, ruler, point.x))
     end = left + cell * len(points)
-    parts.append(f'<line x1="{_n(left)}" y1="{_n(height + 1)}" x2="{_n(end)}" '
-                 f'y2="{_n(height + 1)}" stroke="#000" stroke-width="0.8"/>')
+    parts.append(
+        f'<line x1="{_n(left)}" y1="{_n(height + 1)}" x2="{_n(end)}" '
+        f'y2="{_n(height + 1)}" stroke="#000" stroke-width="0.8"/>'
+    )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -105,13 +123,17 @@ def grid_diagonals(step_labels: Sequence[str], total: str, title: str) -> str:
             if col == 0 and row == 0:
                 fill = "#7f7f7f"
             y = 1 + (side - 1 - row) * cell
-            parts.append(f'<rect x="{_n(1 + col * cell)}" y="{_n(y)}" width="{_n(cell)}" '
-                         f'height="{_n(cell)}" fill="{fill}" stroke="#000" '
-                         f'stroke-width="0.5"/>')
+            parts.append(
+                f'<rect x="{_n(1 + col * cell)}" y="{_n(y)}" width="{_n(cell)}" '
+                f'height="{_n(cell)}" fill="{fill}" stroke="#000" '
+                f'stroke-width="0.5"/>'
+            )
     centre = [(1 + (i + 0.5) * cell, 1 + (side - 1 - i + 0.5) * cell) for i in range(steps + 1)]
     path = " ".join(f"{_n(x)},{_n(y)}" for x, y in centre)
-    parts.append(f'<polyline points="{path}" fill="none" stroke="#000" stroke-width="1.2" '
-                 f'stroke-dasharray="3 1.5"/>')
+    parts.append(
+        f'<polyline points="{path}" fill="none" stroke="#000" stroke-width="1.2" '
+        f'stroke-dasharray="3 1.5"/>'
+    )
     for i, label in enumerate(step_labels, start=1):
         x, y = centre[i]
         parts.append(_text(x, y + 2.5, label, size=6.5, weight="bold"))

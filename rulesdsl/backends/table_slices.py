@@ -43,8 +43,12 @@ def slice_table(t: TableView, cols: Sequence[int], rows: Sequence[int]) -> Table
     """The table cut to value columns ``cols`` (0-based, after the label) and rows ``rows``."""
     heads = column_heads(t)
     if not t.head:
-        return TableView([], [[r[0], *(r[c + 1] for c in cols)] for r in
-                              (t.rows[i] for i in rows)], [], t.numeric_from)
+        return TableView(
+            [],
+            [[r[0], *(r[c + 1] for c in cols)] for r in (t.rows[i] for i in rows)],
+            [],
+            t.numeric_from,
+        )
     top_row = t.head[0]
     two = len(t.head) > 1
     keep_sub = any(heads[c].sub is not None for c in cols)
@@ -111,8 +115,9 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
             most = max(most, fit.lines(fit_text(cell.text, cell.notes), across, size, True))
         if spans:
             extra = most * box.font * box.head_scale * box.line + box.pad_y
-    return fit.TableFit(result.widths, result.mins, result.row_heights,
-                        result.head_height + extra, result.fits)
+    return fit.TableFit(
+        result.widths, result.mins, result.row_heights, result.head_height + extra, result.fits
+    )
 
 
 def wide_chunks(t: TableView, room: float, box: fit.Box) -> list[list[int]]:

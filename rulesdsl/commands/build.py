@@ -23,8 +23,7 @@ DESCRIPTION = (
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser("build", help="compile rulesets into generated/",
-                         description=DESCRIPTION)
+    p = verbs.add_parser("build", help="compile rulesets into generated/", description=DESCRIPTION)
     add_arguments(p)
     format_option(p)
     p.set_defaults(run=run)

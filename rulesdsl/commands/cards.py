@@ -32,21 +32,30 @@ def cmd_cards(args: argparse.Namespace) -> int:
     ruleset = compiled.ruleset
     lang = args.lang or ruleset.languages[0]
     if lang not in ruleset.languages:
-        print(f"rulesdsl: note: {ruleset.id} has no '{lang}' labels (it has "
-              f"{', '.join(ruleset.languages)}); using {ruleset.languages[0]} labels",
-              file=sys.stderr)
+        print(
+            f"rulesdsl: note: {ruleset.id} has no '{lang}' labels (it has "
+            f"{', '.join(ruleset.languages)}); using {ruleset.languages[0]} labels",
+            file=sys.stderr,
+        )
     modes = [m.id for m in ruleset.modes]
     if args.per_mode is not None and args.per_mode not in modes:
-        print(f"rulesdsl: error: {ruleset.id} has no mode '{args.per_mode}'; choose one of "
-              f"{', '.join(modes) or '(none: this ruleset declares no modes)'}",
-              file=sys.stderr)
+        print(
+            f"rulesdsl: error: {ruleset.id} has no mode '{args.per_mode}'; choose one of "
+            f"{', '.join(modes) or '(none: this ruleset declares no modes)'}",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     paper = None if args.paper == PER_CARD else args.paper
     deck = build_deck(ruleset, lang, args.size, args.per_mode)
     html = render_deck_html(deck, paper)
-    fmt = "html" if (args.format == "html" or (args.format is None and args.output
-                                                and args.output.endswith((".html", ".htm"))
-                                                )) else "pdf"
+    fmt = (
+        "html"
+        if (
+            args.format == "html"
+            or (args.format is None and args.output and args.output.endswith((".html", ".htm")))
+        )
+        else "pdf"
+    )
     try:
         content = html.encode("utf-8") if fmt == "html" else render_pdf(html)
     except PdfUnavailable as exc:
@@ -54,8 +63,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.output in (None, "-"):
         if fmt == "pdf" and sys.stdout.isatty():
-            print("rulesdsl: error: not writing PDF to a terminal; use -o FILE",
-                  file=sys.stderr)
+            print("rulesdsl: error: not writing PDF to a terminal; use -o FILE", file=sys.stderr)
             return EXIT_USAGE
         sys.stdout.buffer.write(content)
         sys.stdout.flush()
@@ -63,38 +71,68 @@ def cmd_cards(args: argparse.Namespace) -> int:
         try:
             Path(args.output).write_bytes(content)
         except OSError as exc:
-            print(f"rulesdsl: error: cannot write {args.output}: {exc.strerror or exc}",
-                  file=sys.stderr)
+            print(
+                f"rulesdsl: error: cannot write {args.output}: {exc.strerror or exc}",
+                file=sys.stderr,
+            )
             return EXIT_USAGE
-        print(f"wrote {args.output} ({len(deck.cards)} cards, {args.size}, {lang}, "
-              f"{args.paper})", file=sys.stderr)
+        print(
+            f"wrote {args.output} ({len(deck.cards)} cards, {args.size}, {lang}, {args.paper})",
+            file=sys.stderr,
+        )
         if paper is not None:
             layout = imposition(deck.size, paper)
-            print(f"print double-sided, flipping on the {layout.flip} edge "
-                  f"({layout.per_sheet} cards a sheet)", file=sys.stderr)
+            print(
+                f"print double-sided, flipping on the {layout.flip} edge "
+                f"({layout.per_sheet} cards a sheet)",
+                file=sys.stderr,
+            )
     return EXIT_OK
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
-        "cards", help="print a deck of quick-reference cards (PDF)",
+        "cards",
+        help="print a deck of quick-reference cards (PDF)",
         description="Cut a ruleset's quick reference into cards, one topic per card; wide or "
-                    "long tables continue on further cards. Cards are imposed on A4 or "
-                    "Letter with crop marks, each sheet of fronts followed by its backs "
-                    "for double-sided printing (the command says which edge to flip on).")
+        "long tables continue on further cards. Cards are imposed on A4 or "
+        "Letter with crop marks, each sheet of fronts followed by its backs "
+        "for double-sided printing (the command says which edge to flip on).",
+    )
     p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
-    p.add_argument("--size", choices=tuple(CARD_SIZES), default=DEFAULT_SIZE,
-                   help=f"card size (default: {DEFAULT_SIZE}, 63 x 88 mm; tarot 70 x 120 mm, "
-                        "index 5 x 3 in, a6)")
-    p.add_argument("--paper", choices=(*IMPOSE_PAPERS, PER_CARD), default=DEFAULT_PAPER,
-                   help=f"sheet to impose the cards on (default: {DEFAULT_PAPER}); "
-                        f"{PER_CARD}: one card per page")
-    p.add_argument("--per-mode", metavar="MODE", default=None,
-                   help="only what concerns one unit type (a mode id, e.g. mech)")
-    p.add_argument("--lang", choices=LANGUAGES, default=None,
-                   help="card language (default: the ruleset's first language)")
-    p.add_argument("--format", choices=("pdf", "html"), default=None,
-                   help="pdf (default) or the HTML it is printed from")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="write to FILE (default: standard output)")
+    p.add_argument(
+        "--size",
+        choices=tuple(CARD_SIZES),
+        default=DEFAULT_SIZE,
+        help=f"card size (default: {DEFAULT_SIZE}, 63 x 88 mm; tarot 70 x 120 mm, "
+        "index 5 x 3 in, a6)",
+    )
+    p.add_argument(
+        "--paper",
+        choices=(*IMPOSE_PAPERS, PER_CARD),
+        default=DEFAULT_PAPER,
+        help=f"sheet to impose the cards on (default: {DEFAULT_PAPER}); "
+        f"{PER_CARD}: one card per page",
+    )
+    p.add_argument(
+        "--per-mode",
+        metavar="MODE",
+        default=None,
+        help="only what concerns one unit type (a mode id, e.g. mech)",
+    )
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="card language (default: the ruleset's first language)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("pdf", "html"),
+        default=None,
+        help="pdf (default) or the HTML it is printed from",
+    )
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
+    )
     p.set_defaults(run=cmd_cards)

@@ -22,13 +22,23 @@ if TYPE_CHECKING:
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser("check", help="check rulesets and report every problem",
-                         description="Parse and check rulesets; print all diagnostics.")
-    p.add_argument("paths", nargs="*", metavar="PATH",
-                   help="ruleset files, ids or folders (default: rulesets/)")
-    p.add_argument("--against", metavar="REV",
-                   help="warn (W601) when a ruleset changed since this git revision without "
-                        "the version bump the change needs")
+    p = verbs.add_parser(
+        "check",
+        help="check rulesets and report every problem",
+        description="Parse and check rulesets; print all diagnostics.",
+    )
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="ruleset files, ids or folders (default: rulesets/)",
+    )
+    p.add_argument(
+        "--against",
+        metavar="REV",
+        help="warn (W601) when a ruleset changed since this git revision without "
+        "the version bump the change needs",
+    )
     add_dir_option(p)
     format_option(p)
     p.set_defaults(run=run)
@@ -41,8 +51,7 @@ def run(args: argparse.Namespace) -> int:
     paths: list[Path] = []
     for name in args.paths or [str(rulesets_folder(args.dir))]:
         path = Path(name)
-        paths += ruleset_files(path) if path.is_dir() else [ruleset_path(name,
-                                                                           folder=args.dir)]
+        paths += ruleset_files(path) if path.is_dir() else [ruleset_path(name, folder=args.dir)]
     diags: list[Diagnostic] = []
     ok = True
     for path in paths:
@@ -55,6 +64,5 @@ def run(args: argparse.Namespace) -> int:
             diags += check_against(path, compiled.ruleset, args.against, compiler)
     report(diags, compiler, args.format)
     if ok and args.format == "text":
-        print(f"{len(paths)} ruleset{'s' * (len(paths) != 1)} checked: no errors",
-              file=sys.stderr)
+        print(f"{len(paths)} ruleset{'s' * (len(paths) != 1)} checked: no errors", file=sys.stderr)
     return EXIT_OK if ok else EXIT_RULES

@@ -24,8 +24,9 @@ class UsageError(Exception):
     """Bad command-line usage: reported in one line, exit status 2."""
 
 
-def report(diags: Sequence[Diagnostic], compiler: Compiler, fmt: str,
-           stream: TextIO | None = None) -> None:
+def report(
+    diags: Sequence[Diagnostic], compiler: Compiler, fmt: str, stream: TextIO | None = None
+) -> None:
     from rulesdsl.diagnostics import render_text, to_json
 
     out = stream or sys.stderr
@@ -37,8 +38,10 @@ def report(diags: Sequence[Diagnostic], compiler: Compiler, fmt: str,
     errors = sum(d.is_error for d in diags)
     warnings = len(diags) - errors
     if diags:
-        print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning"
-              f"{'s' * (warnings != 1)}", file=out)
+        print(
+            f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}",
+            file=out,
+        )
 
 
 def find_project(start: Path | None = None) -> Path:
@@ -47,8 +50,10 @@ def find_project(start: Path | None = None) -> Path:
     for folder in (here, *here.parents):
         if (folder / "rulesets").is_dir():
             return folder
-    raise UsageError("no rulesets/ folder here or above; run from a rulesdsl project or pass "
-                     "--rulesets and --out")
+    raise UsageError(
+        "no rulesets/ folder here or above; run from a rulesdsl project or pass "
+        "--rulesets and --out"
+    )
 
 
 def rulesets_folder(folder: str | None = None) -> Path:
@@ -69,9 +74,12 @@ def rulesets_folder(folder: str | None = None) -> Path:
 
 def add_dir_option(parser: argparse.ArgumentParser) -> None:
     """``--dir DIR``: the rulesets folder ids are looked up in (every verb that takes ids)."""
-    parser.add_argument("--dir", metavar="DIR", default=None,
-                        help="the rulesets folder to find ruleset ids in (default: rulesets/ "
-                             "of this project)")
+    parser.add_argument(
+        "--dir",
+        metavar="DIR",
+        default=None,
+        help="the rulesets folder to find ruleset ids in (default: rulesets/ of this project)",
+    )
 
 
 def ruleset_path(name: str, project: Path | None = None, folder: str | None = None) -> Path:
@@ -107,5 +115,9 @@ def compile_one(name: str, compiler: Compiler, fmt: str, folder: str | None = No
 
 def format_option(parser: argparse.ArgumentParser) -> None:
     """``--format text|json``: how to print diagnostics."""
-    parser.add_argument("--format", choices=("text", "json"), default="text",
-                        help="how to print diagnostics (default: text)")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="how to print diagnostics (default: text)",
+    )

@@ -16,15 +16,24 @@ SCHEMA_HINT = "authoring.schema.json"
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
-        "convert", help="convert a ruleset between .terrain and the YAML authoring format",
+        "convert",
+        help="convert a ruleset between .terrain and the YAML authoring format",
         description="Convert FILE.terrain to YAML or FILE.yaml to the DSL (laid out by fmt). "
-                    "The file must parse; the output compiles to the same rules. Comments "
-                    "of a .terrain file are not carried over.")
+        "The file must parse; the output compiles to the same rules. Comments "
+        "of a .terrain file are not carried over.",
+    )
     p.add_argument("file", metavar="FILE", help="a .terrain, .yaml or .yml file")
-    p.add_argument("-o", "--output", metavar="OUT",
-                   help="write here (default: stdout); its suffix must be the other format's")
-    p.add_argument("--schema", metavar="URL",
-                   help="add a `# yaml-language-server: $schema=URL` line to YAML output")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write here (default: stdout); its suffix must be the other format's",
+    )
+    p.add_argument(
+        "--schema",
+        metavar="URL",
+        help="add a `# yaml-language-server: $schema=URL` line to YAML output",
+    )
     p.set_defaults(run=run)
 
 

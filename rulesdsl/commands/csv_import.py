@@ -14,18 +14,26 @@ from rulesdsl.tools.csv_chart import import_layer
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
-        "import", help="turn a CSV terrain chart into a layer block",
+        "import",
+        help="turn a CSV terrain chart into a layer block",
         description="Read a CSV chart (one row per feature, one column per mode, cells in the "
-                    "DSL's value syntax; optional columns label, <language>, source, note, "
-                    "all) and print it as a `layer` block. With --into, check it against "
-                    "that ruleset and append it there.")
+        "DSL's value syntax; optional columns label, <language>, source, note, "
+        "all) and print it as a `layer` block. With --into, check it against "
+        "that ruleset and append it there.",
+    )
     p.add_argument("csv", metavar="CHART.csv")
     p.add_argument("--layer", required=True, metavar="NAME", help="the layer's name")
     p.add_argument("--label", help="the layer's label")
-    p.add_argument("--one-per-place", action="store_true",
-                   help="a place has one feature of this layer (`one per place`)")
-    p.add_argument("--into", metavar="RULESET",
-                   help="a ruleset (.terrain) to check the layer against and append it to")
+    p.add_argument(
+        "--one-per-place",
+        action="store_true",
+        help="a place has one feature of this layer (`one per place`)",
+    )
+    p.add_argument(
+        "--into",
+        metavar="RULESET",
+        help="a ruleset (.terrain) to check the layer against and append it to",
+    )
     p.set_defaults(run=run)
 
 
@@ -49,9 +57,16 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_RULES
         known = [m.id for m in compiled.ruleset.modes] + [g.id for g in compiled.ruleset.groups]
         languages = compiled.ruleset.languages
-    imported = import_layer(text, str(path), args.layer, label=args.label,
-                            scope="one per place" if args.one_per_place else "",
-                            known=known, languages=languages, fragments=compiler.fragments)
+    imported = import_layer(
+        text,
+        str(path),
+        args.layer,
+        label=args.label,
+        scope="one per place" if args.one_per_place else "",
+        known=known,
+        languages=languages,
+        fragments=compiler.fragments,
+    )
     report(imported.diagnostics, compiler, "text")
     if imported.text is None:
         return EXIT_RULES

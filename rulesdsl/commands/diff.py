@@ -32,26 +32,37 @@ from rulesdsl.tools import versioning
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
-        "diff", help="list the changes between two rulesets, classified",
+        "diff",
+        help="list the changes between two rulesets, classified",
         description="Compare two rulesets cell by cell (not line by line) and list each "
-                    "change in words, classified breaking, rules, additive or wording. "
-                    "OLD and NEW are paths, ruleset ids, or REV:path for a file at a git "
-                    "revision.",
+        "change in words, classified breaking, rules, additive or wording. "
+        "OLD and NEW are paths, ruleset ids, or REV:path for a file at a git "
+        "revision.",
         epilog="Exit status: 0, or 1 with --fail-on when a change at that level or above "
-               "exists (or a ruleset has errors); 2 bad usage.")
+        "exists (or a ruleset has errors); 2 bad usage.",
+    )
     p.add_argument("old", metavar="OLD", help="the old ruleset (or, with --rev, the file)")
     p.add_argument("new", metavar="NEW", nargs="?", help="the new ruleset")
-    p.add_argument("--rev", metavar="REV",
-                   help="compare the file with itself at this git revision (e.g. HEAD~1)")
-    p.add_argument("--rebase", metavar="NEWBASE",
-                   help="rebase check: OLD is a house rule, NEWBASE a new version of its base "
-                        "(a path, an id or REV:path); list the house rule's overrides the base "
-                        "changed and the base changes it inherits")
+    p.add_argument(
+        "--rev",
+        metavar="REV",
+        help="compare the file with itself at this git revision (e.g. HEAD~1)",
+    )
+    p.add_argument(
+        "--rebase",
+        metavar="NEWBASE",
+        help="rebase check: OLD is a house rule, NEWBASE a new version of its base "
+        "(a path, an id or REV:path); list the house rule's overrides the base "
+        "changed and the base changes it inherits",
+    )
     add_dir_option(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--fail-on", choices=semantic.LEVELS, metavar="LEVEL",
-                   help="exit 1 when a change at LEVEL or above exists: "
-                        + ", ".join(semantic.LEVELS))
+    p.add_argument(
+        "--fail-on",
+        choices=semantic.LEVELS,
+        metavar="LEVEL",
+        help="exit 1 when a change at LEVEL or above exists: " + ", ".join(semantic.LEVELS),
+    )
     p.set_defaults(run=run)
 
 
@@ -112,8 +123,9 @@ def _rebase(args: argparse.Namespace, compiler: Compiler) -> int:
     return EXIT_OK
 
 
-def _against(house: Path, base_id: str, base_text: str | None,
-             compiler: Compiler) -> list[Diagnostic]:
+def _against(
+    house: Path, base_id: str, base_text: str | None, compiler: Compiler
+) -> list[Diagnostic]:
     """What compiling the house rule on the new base says (its errors, if it no longer fits)."""
     if base_text is None:
         return []

@@ -9,12 +9,18 @@ from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, add_dir_op
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser("export", help="print a ruleset's IR as YAML or JSON",
-                         description="Compile a ruleset and print its IR.")
+    p = verbs.add_parser(
+        "export",
+        help="print a ruleset's IR as YAML or JSON",
+        description="Compile a ruleset and print its IR.",
+    )
     p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
     p.add_argument("--format", choices=("yaml", "json", "csv"), default="yaml")
-    p.add_argument("--table", metavar="NAME", help="with --format csv: the layer, table, "
-                   "modifier or dice table to export")
+    p.add_argument(
+        "--table",
+        metavar="NAME",
+        help="with --format csv: the layer, table, modifier or dice table to export",
+    )
     add_dir_option(p)
     p.set_defaults(run=run)
 

@@ -15,14 +15,21 @@ from rulesdsl.tools.fmt import format_text
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
-        "fmt", help="lay out rulesets the canonical way (aligned table columns)",
+        "fmt",
+        help="lay out rulesets the canonical way (aligned table columns)",
         description="Re-indent blocks, align the `|` of table rows and the `->` of decision "
-                    "rows, and tidy blank lines. Only whitespace changes; files with syntax "
-                    "errors are left alone.")
-    p.add_argument("paths", nargs="*", metavar="PATH",
-                   help=".terrain files or folders (default: rulesets/); - reads stdin")
-    p.add_argument("--check", action="store_true",
-                   help="change nothing; exit 1 if any file is not formatted")
+        "rows, and tidy blank lines. Only whitespace changes; files with syntax "
+        "errors are left alone.",
+    )
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help=".terrain files or folders (default: rulesets/); - reads stdin",
+    )
+    p.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 if any file is not formatted"
+    )
     p.add_argument("--diff", action="store_true", help="print what would change")
     p.set_defaults(run=run)
 
@@ -56,9 +63,14 @@ def run(args: argparse.Namespace) -> int:
             continue
         unformatted.append(path)
         if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(
-                text.splitlines(keepends=True), formatted.splitlines(keepends=True),
-                str(path), f"{path} (formatted)"))
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    text.splitlines(keepends=True),
+                    formatted.splitlines(keepends=True),
+                    str(path),
+                    f"{path} (formatted)",
+                )
+            )
         if not args.check:
             atomic_write(path, formatted.encode("utf-8"))
     verb = "would reformat" if args.check else "reformatted"

@@ -7,13 +7,18 @@ import argparse
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
-        "lsp", help="run the language server over stdio (for editors)",
+        "lsp",
+        help="run the language server over stdio (for editors)",
         description="Speak the Language Server Protocol on stdin/stdout: diagnostics, "
-                    "completion, hover, go to definition, references, rename, document "
-                    "symbols and formatting for .terrain and YAML rulesets. See "
-                    "docs/editors.md.")
-    p.add_argument("--stdio", action="store_true",
-                   help="accepted for editors that pass it; stdio is the only transport")
+        "completion, hover, go to definition, references, rename, document "
+        "symbols and formatting for .terrain and YAML rulesets. See "
+        "docs/editors.md.",
+    )
+    p.add_argument(
+        "--stdio",
+        action="store_true",
+        help="accepted for editors that pass it; stdio is the only transport",
+    )
     p.set_defaults(run=run)
 
 

@@ -20,33 +20,43 @@ from rulesdsl.tools import diff as semantic
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
-        "new", help="scaffold a house-rule variant of a ruleset",
+        "new",
+        help="scaffold a house-rule variant of a ruleset",
         description="Write rulesets/NAME.terrain, a variant that extends BASE and says only "
-                    "what it changes. It compiles as is; its comments show how to override, "
-                    "add and remove. An existing file is never overwritten.")
+        "what it changes. It compiles as is; its comments show how to override, "
+        "add and remove. An existing file is never overwritten.",
+    )
     p.add_argument("name", metavar="NAME", help="the new ruleset id (a file stem)")
     p.add_argument("--extends", required=True, metavar="BASE", help="the base ruleset id")
-    p.add_argument("--dir", metavar="DIR",
-                   help="the rulesets folder (default: rulesets/ of this project)")
+    p.add_argument(
+        "--dir", metavar="DIR", help="the rulesets folder (default: rulesets/ of this project)"
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     folder = rulesets_folder(args.dir)
     name, base_id = args.name, args.extends
-    if not re.fullmatch(ir.IDENT.regex, name) or len(name) > ir.IDENT.max_length or (
-            is_reserved(name)):
-        raise UsageError(f"'{name}' cannot be a ruleset id: use letters, digits and _ (at most "
-                         f"{ir.IDENT.max_length}), not a Python or module name")
+    if (
+        not re.fullmatch(ir.IDENT.regex, name)
+        or len(name) > ir.IDENT.max_length
+        or (is_reserved(name))
+    ):
+        raise UsageError(
+            f"'{name}' cannot be a ruleset id: use letters, digits and _ (at most "
+            f"{ir.IDENT.max_length}), not a Python or module name"
+        )
     target = folder / f"{name}.terrain"
     if target.exists():
         raise UsageError(f"{target} already exists; pick another name or edit that file")
     base_path = folder / f"{base_id}.terrain"
     if not base_path.is_file():
-        known = ", ".join(sorted(p.stem for p in folder.glob("*.terrain"))) if (
-            folder.is_dir()) else ""
-        raise UsageError(f"no base ruleset '{base_id}' in {folder}"
-                         + (f" (there are: {known})" if known else ""))
+        known = (
+            ", ".join(sorted(p.stem for p in folder.glob("*.terrain"))) if (folder.is_dir()) else ""
+        )
+        raise UsageError(
+            f"no base ruleset '{base_id}' in {folder}" + (f" (there are: {known})" if known else "")
+        )
     compiler = Compiler()
     base = compiler.compile_file(base_path)
     if base.ruleset is None:
@@ -64,8 +74,11 @@ def run(args: argparse.Namespace) -> int:
     except FileExistsError as exc:  # created meanwhile
         raise UsageError(f"{target} already exists") from exc
     where = f" --dir {shlex.quote(args.dir)}" if args.dir else ""
-    print(f"wrote {target}: a variant of {base_id} {base.ruleset.version}; edit it, then "
-          f"`rulesdsl diff{where} {base_id} {name}` lists what it changes", file=sys.stderr)
+    print(
+        f"wrote {target}: a variant of {base_id} {base.ruleset.version}; edit it, then "
+        f"`rulesdsl diff{where} {base_id} {name}` lists what it changes",
+        file=sys.stderr,
+    )
     return EXIT_OK
 
 
@@ -82,7 +95,8 @@ def scaffold(name: str, base: ir.Ruleset) -> str:
     """The text of a variant of ``base`` called ``name`` that changes nothing yet."""
     labels = " ".join(
         (f"{lang} " if i else "") + _quote(f"{base.info.labels.get(lang, base.id)} ({name})")
-        for i, lang in enumerate(base.languages))
+        for i, lang in enumerate(base.languages)
+    )
     first = base.languages[0]
     lines = [
         f"# {name}: house rules on top of {base.id} {base.version}.",
@@ -103,9 +117,14 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
     out: list[str] = []
     mode = base.modes[0].id if base.modes else "some_mode"  # a base with no modes
     other_mode = base.modes[-1].id if len(base.modes) > 1 else mode
-    feature = next((f for f in base.features if f.cells.get("cost") is not None
-                    and f.cells["cost"].exceptions), None) or next(
-        (f for f in base.features if "cost" in f.cells), None)
+    feature = next(
+        (
+            f
+            for f in base.features
+            if f.cells.get("cost") is not None and f.cells["cost"].exceptions
+        ),
+        None,
+    ) or next((f for f in base.features if "cost" in f.cells), None)
     if feature is not None:
         cell = feature.cells["cost"]
         key = next(iter(cell.exceptions), mode)
@@ -114,60 +133,72 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
             "# ---- change a value " + "-" * 70,
             f"# One mode's cost in one terrain (the base says {semantic.shown(value)}):",
             f"# override {feature.id}.{key} | 2",
-            "#     note \"Why the house plays it this way.\"",
+            '#     note "Why the house plays it this way."',
             "# A whole cost cell: a value for every mode, then the exceptions:",
             f"# override {feature.id} | 2, {other_mode} 1",
         ]
-    modifier_feature = next((f for f in base.features
-                             if any(c != "cost" for c in f.cells)), None)
+    modifier_feature = next((f for f in base.features if any(c != "cost" for c in f.cells)), None)
     if modifier_feature is not None:
         column = next(c for c in modifier_feature.cells if c != "cost")
-        out += ["# A modifier column of a terrain:",
-                f"# override {modifier_feature.id}.{column} | +2"]
+        out += [
+            "# A modifier column of a terrain:",
+            f"# override {modifier_feature.id}.{column} | +2",
+        ]
     factor = next((f for m in base.modifiers for f in m.factors), None)
     if factor is not None:
         out += ["# A modifier factor:", f"# override {factor.id} | -1"]
     table = base.tables[0] if base.tables else None
     if table is not None and table.rows:
         row = table.rows[0]
-        path = (f"{table.id}.{table.columns[0].id}.{row.key}" if table.columns
-                else f"{table.id}.{row.key}")
+        path = (
+            f"{table.id}.{table.columns[0].id}.{row.key}"
+            if table.columns
+            else f"{table.id}.{row.key}"
+        )
         shown = semantic.shown(row.cells[0]) if row.cells and row.cells[0] else "none"
         out += ["# A table cell:", f"# override {path} | {shown}"]
     dice = base.dice_tables[0] if base.dice_tables else None
     if dice is not None and dice.rows:
-        effects = ", ".join(k if v == ir.Flag(True) else f"{k} {semantic.shown(v)}"
-                            for k, v in dice.rows[-1].effects.items())
+        effects = ", ".join(
+            k if v == ir.Flag(True) else f"{k} {semantic.shown(v)}"
+            for k, v in dice.rows[-1].effects.items()
+        )
         out += ["# A dice row's effects:", f"# override {dice.id}.{dice.rows[-1].id} | {effects}"]
     if dice is not None and dice.rows:
         first = dice.rows[0]
-        out += ["# A dice row's range (re-range its neighbour too, to keep every total "
-                "covered):",
-                f"# override {dice.id}.{first.id} range "
-                f"{spelling.dice_range(first.low, first.high)}"]
+        out += [
+            "# A dice row's range (re-range its neighbour too, to keep every total covered):",
+            f"# override {dice.id}.{first.id} range {spelling.dice_range(first.low, first.high)}",
+        ]
     step = next((st for st in base.steps if st.terms), None)
     if step is not None:
         term = step.terms[0]
-        field, shown = (("amount", spelling.number(term.amount, term.term == "rate"))
-                        if term.term != "impassable" else
-                        ("at", f"{spelling.number(term.at)} {step.param_unit}"))
-        out += [f"# A step's parameter ({spelling.step_rule(step)}):",
-                f"# override {step.id}.{term.term}.{field} | {shown}"]
+        field, shown = (
+            ("amount", spelling.number(term.amount, term.term == "rate"))
+            if term.term != "impassable"
+            else ("at", f"{spelling.number(term.at)} {step.param_unit}")
+        )
+        out += [
+            f"# A step's parameter ({spelling.step_rule(step)}):",
+            f"# override {step.id}.{term.term}.{field} | {shown}",
+        ]
     param = base.params[0] if base.params else None
     if param is not None:
         out += ["# A scenario parameter:", f"# override {param.id} | 10 {param.unit}"]
     if feature is not None and len(base.languages) > 1:
         lang2 = base.languages[1]
         label = feature.info.labels.get(lang2, feature.id)
-        out += [f"# A label in one language ({lang2}):",
-                f"# override {feature.id}.label.{lang2} | {_quote(label)}"]
+        out += [
+            f"# A label in one language ({lang2}):",
+            f"# override {feature.id}.label.{lang2} | {_quote(label)}",
+        ]
     out.append("")
     layer = base.layers[0] if base.layers else None
     out += [
         "# ---- add something " + "-" * 71,
         "# A new mode (give it a label in each language of the base):",
-        "# mode new_mode " + " ".join(
-            (f"{lg} " if i else "") + '"New mode"' for i, lg in enumerate(base.languages)),
+        "# mode new_mode "
+        + " ".join((f"{lg} " if i else "") + '"New mode"' for i, lg in enumerate(base.languages)),
     ]
     if layer is not None:
         width = len(layer.columns)
@@ -175,7 +206,7 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
         out += [
             f"# New rows in a block of the base: re-open it by its name ({lang} labels first):",
             f"# layer {layer.id} {{",
-            f"#   new_terrain \"New terrain\" | {cells}",
+            f'#   new_terrain "New terrain" | {cells}',
             "# }",
         ]
     out += [

@@ -9,10 +9,13 @@ from rulesdsl.commands.common import EXIT_OK
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser("schema", help="print the IR's JSON Schema (of `export` output)",
-                         description="Print the JSON Schema that exported IR follows. YAML "
-                                     "rulesets have their own authoring schema: "
-                                     "rulesdsl/schema/authoring.schema.json.")
+    p = verbs.add_parser(
+        "schema",
+        help="print the IR's JSON Schema (of `export` output)",
+        description="Print the JSON Schema that exported IR follows. YAML "
+        "rulesets have their own authoring schema: "
+        "rulesdsl/schema/authoring.schema.json.",
+    )
     p.set_defaults(run=run)
 
 

@@ -25,9 +25,11 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     ruleset = compiled.ruleset
     lang = args.lang or ruleset.languages[0]
     if lang not in ruleset.languages:
-        print(f"rulesdsl: note: {ruleset.id} has no '{lang}' labels (it has "
-              f"{', '.join(ruleset.languages)}); using {ruleset.languages[0]} labels",
-              file=sys.stderr)
+        print(
+            f"rulesdsl: note: {ruleset.id} has no '{lang}' labels (it has "
+            f"{', '.join(ruleset.languages)}); using {ruleset.languages[0]} labels",
+            file=sys.stderr,
+        )
     fmt = cast(Format, args.format or _format_from_name(args.output) or "html")
     try:
         content = render_sheet(ruleset, fmt, lang, args.paper)
@@ -36,8 +38,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.output in (None, "-"):
         if fmt == "pdf" and sys.stdout.isatty():
-            print("rulesdsl: error: not writing PDF to a terminal; use -o FILE",
-                  file=sys.stderr)
+            print("rulesdsl: error: not writing PDF to a terminal; use -o FILE", file=sys.stderr)
             return EXIT_USAGE
         sys.stdout.buffer.write(content)
         sys.stdout.flush()
@@ -45,8 +46,10 @@ def cmd_sheet(args: argparse.Namespace) -> int:
         try:  # atomically, replacing (never following) a symbolic link at that name
             atomic_write(Path(args.output), content)
         except OSError as exc:
-            print(f"rulesdsl: error: cannot write {args.output}: {exc.strerror or exc}",
-                  file=sys.stderr)
+            print(
+                f"rulesdsl: error: cannot write {args.output}: {exc.strerror or exc}",
+                file=sys.stderr,
+            )
             return EXIT_USAGE
         print(f"wrote {args.output} ({fmt}, {lang}, {args.paper})", file=sys.stderr)
     return EXIT_OK
@@ -56,26 +59,47 @@ def _format_from_name(name: str | None) -> str | None:
     if not name or name == "-":
         return None
     suffix = Path(name).suffix.lower().lstrip(".")
-    return {"htm": "html", "markdown": "md"}.get(suffix, suffix) if suffix in (
-        *FORMATS, "htm", "markdown") else None
+    return (
+        {"htm": "html", "markdown": "md"}.get(suffix, suffix)
+        if suffix in (*FORMATS, "htm", "markdown")
+        else None
+    )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
-        "sheet", help="print a quick-reference sheet (HTML, PDF or Markdown)",
+        "sheet",
+        help="print a quick-reference sheet (HTML, PDF or Markdown)",
         description="Render a ruleset's quick-reference sheet. Labels are in the chosen "
-                    "language where the ruleset has them, else in its first language.")
+        "language where the ruleset has them, else in its first language.",
+    )
     p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
-    p.add_argument("--format", choices=FORMATS, default=None,
-                   help="output format (default: from -o's extension, else html); pdf needs "
-                        "WeasyPrint: pip install 'rulesdsl[pdf]'")
-    p.add_argument("--lang", choices=LANGUAGES, default=None,
-                   help="sheet language (default: the ruleset's first language)")
-    p.add_argument("--paper", choices=tuple(PAPERS), default=DEFAULT_PAPER,
-                   help=f"paper size (default: {DEFAULT_PAPER}); for cards use `rulesdsl cards`")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="write to FILE (default: standard output)")
-    p.add_argument("--dir", metavar="DIR", default=None,
-                   help="the rulesets folder to find ruleset ids in (default: rulesets/ of "
-                        "this project)")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="output format (default: from -o's extension, else html); pdf needs "
+        "WeasyPrint: pip install 'rulesdsl[pdf]'",
+    )
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="sheet language (default: the ruleset's first language)",
+    )
+    p.add_argument(
+        "--paper",
+        choices=tuple(PAPERS),
+        default=DEFAULT_PAPER,
+        help=f"paper size (default: {DEFAULT_PAPER}); for cards use `rulesdsl cards`",
+    )
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
+    )
+    p.add_argument(
+        "--dir",
+        metavar="DIR",
+        default=None,
+        help="the rulesets folder to find ruleset ids in (default: rulesets/ of this project)",
+    )
     p.set_defaults(run=cmd_sheet)

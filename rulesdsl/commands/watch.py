@@ -10,16 +10,25 @@ from pathlib import Path
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
-        "watch", help="recompile on save and serve a live preview of the sheets",
+        "watch",
+        help="recompile on save and serve a live preview of the sheets",
         description="Watch the rulesets folder: on every save recompile what changed (and the "
-                    "variants that extend it), print the diagnostics, and refresh the preview "
-                    "at http://127.0.0.1:PORT/, which reloads itself. With --out, also run "
-                    "`rulesdsl build` into that folder after each change. Stop with Ctrl-C.")
+        "variants that extend it), print the diagnostics, and refresh the preview "
+        "at http://127.0.0.1:PORT/, which reloads itself. With --out, also run "
+        "`rulesdsl build` into that folder after each change. Stop with Ctrl-C.",
+    )
     p.add_argument("--rulesets", metavar="DIR", help="folder to watch (default: ./rulesets)")
-    p.add_argument("--port", type=int, default=8765,
-                   help="preview port on 127.0.0.1 (default 8765; 0 picks a free one)")
-    p.add_argument("--out", metavar="DIR",
-                   help="also build into this folder after each change (like `build --out`)")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=8765,
+        help="preview port on 127.0.0.1 (default 8765; 0 picks a free one)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="also build into this folder after each change (like `build --out`)",
+    )
     p.set_defaults(run=run)
 
 
@@ -41,8 +50,11 @@ def run(args: argparse.Namespace) -> int:
             compiler = Compiler()
             result = build(folder, out, compiler=compiler)
             if result.ok:
-                print(f"built: {len(result.written)} of {len(result.outputs)} files changed "
-                      f"in {out}", file=sys.stderr, flush=True)
+                print(
+                    f"built: {len(result.written)} of {len(result.outputs)} files changed in {out}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             else:  # the preview has printed the diagnostics
                 print("build failed: nothing was written", file=sys.stderr, flush=True)
 
@@ -52,8 +64,11 @@ def run(args: argparse.Namespace) -> int:
         httpd = serve(preview, args.port)
     except OSError as exc:
         raise UsageError(f"cannot serve on port {args.port}: {exc.strerror}") from None
-    print(f"preview: http://127.0.0.1:{httpd.server_port}/ (Ctrl-C stops)", file=sys.stderr,
-          flush=True)
+    print(
+        f"preview: http://127.0.0.1:{httpd.server_port}/ (Ctrl-C stops)",
+        file=sys.stderr,
+        flush=True,
+    )
     try:
         watch(preview)
     finally:

@@ -25,12 +25,28 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.gc_pause import gc_paused
 
 _TOKEN_WORDS = {
-    "_NL": "end of line", "NAME": "a name", "STRING": "a quoted string", "INT": "a whole number",
-    "NUMBER": "a number", "VBAR": "'|'", "COLON": "':'", "COMMA": "','", "LBRACE": "'{'",
-    "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
-    "SEMVER": "a version such as 1.0.0", "VERSION_REQ": "a version requirement such as ^1.0",
-    "DICE": "a dice expression such as 2d6", "NOTE": "'note'", "SIGN": "'+' or '-'",
-    "COMPARE": "a comparison (<, <=, >, >=, =, !=)", "MORETHAN": "'>'", "__ANON": "a keyword",
+    "_NL": "end of line",
+    "NAME": "a name",
+    "STRING": "a quoted string",
+    "INT": "a whole number",
+    "NUMBER": "a number",
+    "VBAR": "'|'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "SEMVER": "a version such as 1.0.0",
+    "VERSION_REQ": "a version requirement such as ^1.0",
+    "DICE": "a dice expression such as 2d6",
+    "NOTE": "'note'",
+    "SIGN": "'+' or '-'",
+    "COMPARE": "a comparison (<, <=, >, >=, =, !=)",
+    "MORETHAN": "'>'",
+    "__ANON": "a keyword",
 }
 
 
@@ -49,8 +65,13 @@ class Parser:
     def __init__(self) -> None:
         # cache=True: Lark keeps the built LALR tables in the temp folder, keyed by a hash of
         # the grammar and options, which cuts parser start-up from ~300 ms to ~50 ms.
-        self._lark = Lark(load_grammar(), parser="lalr", propagate_positions=True,
-                          maybe_placeholders=False, cache=True)
+        self._lark = Lark(
+            load_grammar(),
+            parser="lalr",
+            propagate_positions=True,
+            maybe_placeholders=False,
+            cache=True,
+        )
 
     def parse(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
         """The file's syntax tree and its syntax errors (all that can be found).
@@ -136,8 +157,11 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark) -> Diagnostic:
     if isinstance(exc, UnexpectedCharacters):
         pos = s.Pos(path, line, column, line, column + 1)
         char = str(exc.char)
-        hint = "strings use double quotes" if char in "'`" else (
-            "comments start with '#'" if char in "/;" else None)
+        hint = (
+            "strings use double quotes"
+            if char in "'`"
+            else ("comments start with '#'" if char in "/;" else None)
+        )
         return error("E002", f"unexpected character {char!r}", pos, hint)
     assert isinstance(exc, UnexpectedEOF)
     pos = s.Pos(path, line, column, line, column + 1)
@@ -145,8 +169,13 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark) -> Diagnostic:
 
 
 def _pos(path: str, meta: Meta | Token) -> s.Pos:
-    return s.Pos(path, meta.line or 1, meta.column or 1,
-                 meta.end_line or meta.line or 1, meta.end_column or meta.column or 1)
+    return s.Pos(
+        path,
+        meta.line or 1,
+        meta.column or 1,
+        meta.end_line or meta.line or 1,
+        meta.end_column or meta.column or 1,
+    )
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -171,9 +200,12 @@ def _bad_escape_offset(raw: str, bad: Callable[[int], bool]) -> int:
         if raw[i + 1] != "u":
             i += 2
             continue
-        code = int(raw[i + 2:i + 6], 16)
-        if (0xD800 <= code < 0xDC00 and raw[i + 6:i + 8] == "\\u"
-                and 0xDC00 <= int(raw[i + 8:i + 12], 16) < 0xE000):
+        code = int(raw[i + 2 : i + 6], 16)
+        if (
+            0xD800 <= code < 0xDC00
+            and raw[i + 6 : i + 8] == "\\u"
+            and 0xDC00 <= int(raw[i + 8 : i + 12], 16) < 0xE000
+        ):
             i += 12
             continue
         if bad(code):
@@ -203,12 +235,15 @@ class _Builder:
         return statements
 
     def _build(self, tree: Tree[Token]) -> Any:
-        children = [self._build(c) if isinstance(c, Tree) else self.__default_token__(c)
-                    for c in tree.children]
+        children = [
+            self._build(c) if isinstance(c, Tree) else self.__default_token__(c)
+            for c in tree.children
+        ]
         rule = self._rules.get(tree.data)
         if rule is None:
             rule = self._rules[tree.data] = getattr(self, tree.data, None) or partial(
-                self.__default__, tree.data)
+                self.__default__, tree.data
+            )
         return rule(tree.meta, children)
 
     # -- helpers ----------------------------------------------------------------------------
@@ -233,27 +268,39 @@ class _Builder:
         bad = _CONTROL.search(text)
         if bad is not None:
             in_raw = _CONTROL.search(raw)
-            offset, width = (in_raw.start(), 1) if in_raw is not None else (
-                _bad_escape_offset(raw, lambda c: _CONTROL.match(chr(c)) is not None), 6)
-            self.errors.append(error(
-                "E004", f"control character {bad.group()!r} in a string",
-                self._at(token, offset, width),
-                "remove it; write a tab as \\t and a line break as \\n"))
+            offset, width = (
+                (in_raw.start(), 1)
+                if in_raw is not None
+                else (_bad_escape_offset(raw, lambda c: _CONTROL.match(chr(c)) is not None), 6)
+            )
+            self.errors.append(
+                error(
+                    "E004",
+                    f"control character {bad.group()!r} in a string",
+                    self._at(token, offset, width),
+                    "remove it; write a tab as \\t and a line break as \\n",
+                )
+            )
             return _CONTROL.sub("\ufffd", text)
         if _SURROGATE.search(text) is not None:
             offset = _bad_escape_offset(raw, lambda c: 0xD800 <= c < 0xE000)
-            self.errors.append(error(
-                "E004", f"'{raw[offset:offset + 6]}' is half of a surrogate pair, not a "
-                "character", self._at(token, offset, 6),
-                "write the character itself, or both halves of the pair (\\ud83d\\ude00)"))
+            self.errors.append(
+                error(
+                    "E004",
+                    f"'{raw[offset : offset + 6]}' is half of a surrogate pair, not a character",
+                    self._at(token, offset, 6),
+                    "write the character itself, or both halves of the pair (\\ud83d\\ude00)",
+                )
+            )
             return _SURROGATE.sub("\ufffd", text)
         return text
 
     def _item(self, meta: Meta, children: list[Any]) -> s.Item:
         """Build an Item from a leading NAME, optional labels and trailing extras."""
         name = self._name(children[0])
-        labels = next((c for c in children if isinstance(c, tuple) and c and
-                       isinstance(c[0], s.Label)), ())
+        labels = next(
+            (c for c in children if isinstance(c, tuple) and c and isinstance(c[0], s.Label)), ()
+        )
         extras = next((c for c in children if isinstance(c, s.Extras)), _NO_EXTRAS)
         return s.Item(name, labels, extras, self._p(meta))
 
@@ -321,9 +368,9 @@ class _Builder:
 
     def layer_decl(self, meta: Meta, ch: list[Any]) -> s.LayerDecl:
         scope: Literal["many", "one", "map"] = next(
-            (c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "scope"), "many")
-        columns = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "columns"),
-                       None)
+            (c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "scope"), "many"
+        )
+        columns = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "columns"), None)
         rows = tuple(c for c in ch if isinstance(c, s.RowNode))
         return s.LayerDecl(self._item(meta, ch), scope, tuple(columns) if columns else None, rows)
 
@@ -351,8 +398,16 @@ class _Builder:
             assert isinstance(key.value, ir.Number)
             number = key.value
             text = spelling.number(number.value)
-            name_token = Token("NAME", text, 0, key.pos.line, key.pos.column, key.pos.end_line,
-                               key.pos.end_column, 0)
+            name_token = Token(
+                "NAME",
+                text,
+                0,
+                key.pos.line,
+                key.pos.column,
+                key.pos.end_line,
+                key.pos.end_column,
+                0,
+            )
             item = self._item(meta, [name_token, *ch[1:]])
             return s.RowNode(item, cells, number)
         return s.RowNode(self._item(meta, ch), cells)
@@ -525,14 +580,26 @@ class _Builder:
     def cell_ref(self, meta: Meta, ch: list[Any]) -> s.CellRefNode:
         row = next((c[1] for c in ch[2:] if c[0] == "row"), None)
         over = next((c for c in ch[2:] if c[0] == "over"), None)
-        return s.CellRefNode(self._name(ch[0]), self._name(ch[1]), row,
-                             over[1] if over else None, bool(over and over[2]), self._p(meta))
+        return s.CellRefNode(
+            self._name(ch[0]),
+            self._name(ch[1]),
+            row,
+            over[1] if over else None,
+            bool(over and over[2]),
+            self._p(meta),
+        )
 
     def column_cell_ref(self, meta: Meta, ch: list[Any]) -> s.CellRefNode:
         over = ch[3] if len(ch) > 3 else None
-        return s.CellRefNode(self._name(ch[0]), self._name(ch[2]), None,
-                             over[1] if over else None, bool(over and over[2]), self._p(meta),
-                             self._name(ch[1]))
+        return s.CellRefNode(
+            self._name(ch[0]),
+            self._name(ch[2]),
+            None,
+            over[1] if over else None,
+            bool(over and over[2]),
+            self._p(meta),
+            self._name(ch[1]),
+        )
 
     def cell_row(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
         return ("row", self._name(ch[0]))
@@ -599,14 +666,21 @@ class _Builder:
         return None, int(ch[0])
 
     def trigger_decl(self, meta: Meta, ch: list[Any]) -> s.TriggerDecl:
-        check = next((c for c in ch if isinstance(c, tuple) and len(c) == 2
-                      and isinstance(c[0], s.Located)), None)
+        check = next(
+            (c for c in ch if isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], s.Located)),
+            None,
+        )
         names = [c for c in ch[1:] if isinstance(c, Token) and c.type == "NAME"]
         ints = [c for c in ch if isinstance(c, Token) and c.type == "INT"]
         modifier = self._name(names[1]) if len(names) > 1 else None
-        return s.TriggerDecl(self._item(meta, ch), check[0] if check else None,
-                             check[1] if check else None, self._name(names[0]), modifier,
-                             int(ints[0]) if ints else 1)
+        return s.TriggerDecl(
+            self._item(meta, ch),
+            check[0] if check else None,
+            check[1] if check else None,
+            self._name(names[0]),
+            modifier,
+            int(ints[0]) if ints else 1,
+        )
 
     def trigger_check(self, meta: Meta, ch: list[Token]) -> tuple[s.Located, int]:
         return s.Located(parse_dice_token(str(ch[0])), self._p(ch[0])), int(ch[1])
@@ -628,20 +702,24 @@ class _Builder:
 
     def path(self, meta: Meta, ch: list[Token]) -> tuple[s.Name, ...]:
         # a numeric part names a numeric row key, spelled as the row's name is
-        return tuple(self._name(t) if t.type == "NAME" else s.Name(
-            spelling.number(float(t)), self._p(t)) for t in ch)
+        return tuple(
+            self._name(t) if t.type == "NAME" else s.Name(spelling.number(float(t)), self._p(t))
+            for t in ch
+        )
 
     def override_decl(self, meta: Meta, ch: list[Any]) -> s.OverrideDecl:
         return s.OverrideDecl(ch[0], ch[1], ch[2], self._p(meta))
 
     def override_range(self, meta: Meta, ch: list[Any]) -> s.OverrideDecl:
-        return s.OverrideDecl(ch[0], s.CellNode((), self._p(meta)), ch[2], self._p(meta),
-                              range=ch[1])
+        return s.OverrideDecl(
+            ch[0], s.CellNode((), self._p(meta)), ch[2], self._p(meta), range=ch[1]
+        )
 
     def override_row(self, meta: Meta, ch: list[Any]) -> s.OverrideDecl:
         row: s.DecisionRowNode = ch[1]
-        return s.OverrideDecl(ch[0], s.CellNode((), self._p(meta)), row.outcome.extras,
-                              self._p(meta), row=row)
+        return s.OverrideDecl(
+            ch[0], s.CellNode((), self._p(meta)), row.outcome.extras, self._p(meta), row=row
+        )
 
     def insert_decl(self, meta: Meta, ch: list[Any]) -> s.InsertDecl:
         return s.InsertDecl(self._name(ch[0]), ch[1], self._name(ch[2]), ch[3], self._p(meta))
@@ -672,9 +750,14 @@ class _Builder:
             return token
         digits = max(len(d) for d in _DIGITS.findall(text))
         width = len(text)
-        self.errors.append(error(
-            "E005", f"number too large ({digits} digits)", self._at(token, 0, width),
-            "numbers may be at most about 1.8e308 (the largest floating-point number)"))
+        self.errors.append(
+            error(
+                "E005",
+                f"number too large ({digits} digits)",
+                self._at(token, 0, width),
+                "numbers may be at most about 1.8e308 (the largest floating-point number)",
+            )
+        )
         return token.update(value=_DIGITS.sub("1", text))
 
 

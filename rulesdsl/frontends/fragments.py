@@ -17,8 +17,17 @@ from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl import _Builder, load_grammar
 
-STARTS = ("cell", "value", "quantity", "signed", "step_term", "condition", "param", "source",
-          "dice_range")
+STARTS = (
+    "cell",
+    "value",
+    "quantity",
+    "signed",
+    "step_term",
+    "condition",
+    "param",
+    "source",
+    "dice_range",
+)
 """Grammar rules a fragment may be parsed as."""
 
 
@@ -34,8 +43,14 @@ class FragmentParser:
     """Build once, reuse: parses fragments of DSL syntax into syntax nodes."""
 
     def __init__(self) -> None:
-        self._lark = Lark(load_grammar(), parser="lalr", propagate_positions=True,
-                          maybe_placeholders=False, cache=True, start=list(STARTS))
+        self._lark = Lark(
+            load_grammar(),
+            parser="lalr",
+            propagate_positions=True,
+            maybe_placeholders=False,
+            cache=True,
+            start=list(STARTS),
+        )
 
     def parse(self, text: str, start: str, path: str, line: int, column: int) -> Any:
         """The node for ``text`` parsed as ``start``; ``line``/``column`` (from 1) are where
@@ -64,15 +79,22 @@ def _shift(tree: Tree[Token], line: int, column: int) -> None:
                 child.end_line, child.end_column = move(child.end_line, child.end_column)
 
 
-_WHAT = {"cell": "a cell", "value": "a value", "quantity": "a quantity such as 2 in",
-         "signed": "a number such as +1", "step_term": "a step term such as +1 per full 2 in",
-         "condition": "a condition such as distance <= size, or otherwise",
-         "param": "an input such as distance in", "source": "a source such as book p.12",
-         "dice_range": "a range of totals such as 2-4, 12+ or 2-"}
+_WHAT = {
+    "cell": "a cell",
+    "value": "a value",
+    "quantity": "a quantity such as 2 in",
+    "signed": "a number such as +1",
+    "step_term": "a step term such as +1 per full 2 in",
+    "condition": "a condition such as distance <= size, or otherwise",
+    "param": "an input such as distance in",
+    "source": "a source such as book p.12",
+    "dice_range": "a range of totals such as 2-4, 12+ or 2-",
+}
 
 
-def _error(exc: UnexpectedInput, text: str, start: str, path: str, line: int,
-           column: int) -> Diagnostic:
+def _error(
+    exc: UnexpectedInput, text: str, start: str, path: str, line: int, column: int
+) -> Diagnostic:
     col = max(getattr(exc, "column", 1) or 1, 1)
     if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
         col = len(text) + 1

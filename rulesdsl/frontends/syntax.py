@@ -357,10 +357,30 @@ class RemoveDecl:
 
 
 Statement = (
-    RulesetDecl | VersionDecl | ExtendsDecl | LanguagesDecl | BookDecl | UnitsDecl
-    | StackingDecl | MinimumDecl | ModeDecl | GroupDecl | ContextDecl | ModifierDecl | LayerDecl
-    | StepDecl | DecisionDecl | TableDecl | DiceDecl | TriggerDecl | ExcludeDecl | GridDecl
-    | ParamDecl | OverrideDecl | RemoveDecl | InsertDecl
+    RulesetDecl
+    | VersionDecl
+    | ExtendsDecl
+    | LanguagesDecl
+    | BookDecl
+    | UnitsDecl
+    | StackingDecl
+    | MinimumDecl
+    | ModeDecl
+    | GroupDecl
+    | ContextDecl
+    | ModifierDecl
+    | LayerDecl
+    | StepDecl
+    | DecisionDecl
+    | TableDecl
+    | DiceDecl
+    | TriggerDecl
+    | ExcludeDecl
+    | GridDecl
+    | ParamDecl
+    | OverrideDecl
+    | RemoveDecl
+    | InsertDecl
 )
 
 

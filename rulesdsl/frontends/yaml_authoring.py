@@ -38,25 +38,45 @@ CHECK = re.compile(r"^\s*(\d+d\d+(?:[+-]\d+)?)\s*>=\s*(\d+)\s*$")
 DICE = re.compile(r"^\s*\d+d\d+(?:[+-]\d+)?\s*$")
 ITEM_KEYS = frozenset({"label", "source", "note", "ignores_others"})
 
-SECTIONS = ("ruleset", "version", "extends", "languages", "books", "units", "stacking",
-            "minimum", "modes", "groups", "contexts", "modifiers", "layers", "steps",
-            "decisions", "tables", "dice_tables", "triggers", "exclusions", "grids", "params",
-            "overrides", "removes")
+SECTIONS = (
+    "ruleset",
+    "version",
+    "extends",
+    "languages",
+    "books",
+    "units",
+    "stacking",
+    "minimum",
+    "modes",
+    "groups",
+    "contexts",
+    "modifiers",
+    "layers",
+    "steps",
+    "decisions",
+    "tables",
+    "dice_tables",
+    "triggers",
+    "exclusions",
+    "grids",
+    "params",
+    "overrides",
+    "removes",
+)
 """Top-level keys, in the order `rulesdsl convert` writes them (any order is accepted)."""
 
 
 @cache
 def authoring_schema() -> dict[str, Any]:
     """The shipped JSON Schema of the authoring format."""
-    text = resources.files("rulesdsl").joinpath("schema/authoring.schema.json").read_text(
-        "utf-8")
+    text = resources.files("rulesdsl").joinpath("schema/authoring.schema.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
 
-def parse_yaml(text: str, path: str,
-               fragments: FragmentParser | None = None) -> tuple[s.SourceFile | None,
-                                                                 list[Diagnostic]]:
+def parse_yaml(
+    text: str, path: str, fragments: FragmentParser | None = None
+) -> tuple[s.SourceFile | None, list[Diagnostic]]:
     """The file's syntax tree and its problems; None when the YAML or its shape is wrong."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -64,9 +84,14 @@ def parse_yaml(text: str, path: str,
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         problem = getattr(exc, "problem", None) or str(exc)
-        return None, [error("E001", f"invalid YAML: {problem}", s.Pos(path, line, col, line,
-                                                                         col + 1),
-                            "YAML wants `key: value` lines, indented by spaces")]
+        return None, [
+            error(
+                "E001",
+                f"invalid YAML: {problem}",
+                s.Pos(path, line, col, line, col + 1),
+                "YAML wants `key: value` lines, indented by spaces",
+            )
+        ]
     if node is None:
         node = MappingNode("tag:yaml.org,2002:map", [])
     problems = _schema_problems(node, path)
@@ -89,8 +114,7 @@ def _schema_problems(node: Node, path: str) -> list[Diagnostic]:
         mark = getattr(exc, "problem_mark", None) or node.start_mark
         pos = s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
         problem = getattr(exc, "problem", None) or str(exc)
-        return [error("E001", f"invalid YAML: {problem}", pos,
-                      "rulesets use plain YAML: no tags")]
+        return [error("E001", f"invalid YAML: {problem}", pos, "rulesets use plain YAML: no tags")]
     validator = jsonschema.Draft202012Validator(authoring_schema())
     out = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path))):
@@ -126,8 +150,7 @@ def _node_at(node: Node, steps: list[Any]) -> Node:
             if found is None:
                 return node
             node = found
-        elif isinstance(node, SequenceNode) and isinstance(step, int) and step < len(
-                node.value):
+        elif isinstance(node, SequenceNode) and isinstance(step, int) and step < len(node.value):
             node = node.value[step]
         else:
             return node
@@ -244,8 +267,9 @@ class _Builder:
         if source_node is not None:
             line, column = _origin(source_node)
             try:
-                found = self.fragments.parse(f"[{_raw(source_node)}]", "source", self.path,
-                                             line, column - 1)
+                found = self.fragments.parse(
+                    f"[{_raw(source_node)}]", "source", self.path, line, column - 1
+                )
                 source = found if isinstance(found, s.SourceRef) else None
             except FragmentError as exc:
                 self.diagnostics.append(exc.diagnostic)
@@ -254,8 +278,14 @@ class _Builder:
         ignores = flag is not None and _raw(flag).lower() in ("true", "yes", "on")
         return s.Extras(source, notes, ignores)
 
-    def item(self, key: ScalarNode, node: Node | None, *, scalar_is_label: bool = True,
-             number_key: bool = False) -> s.Item:
+    def item(
+        self,
+        key: ScalarNode,
+        node: Node | None,
+        *,
+        scalar_is_label: bool = True,
+        number_key: bool = False,
+    ) -> s.Item:
         labels: tuple[s.Label, ...] = ()
         extras = _NO_EXTRAS
         if node is not None and (scalar_is_label or not isinstance(node, ScalarNode)):
@@ -263,8 +293,7 @@ class _Builder:
                 labels = self.labels(node)
             extras = self.extras(node)
         end = node if node is not None else key
-        pos = s.Pos(self.path, key.start_mark.line + 1, key.start_mark.column + 1,
-                    *self._end(end))
+        pos = s.Pos(self.path, key.start_mark.line + 1, key.start_mark.column + 1, *self._end(end))
         name = s.Name(_raw(key), self.pos(key)) if number_key else self.name(key)
         return s.Item(name, labels, extras, pos)
 
@@ -294,8 +323,14 @@ class _Builder:
     def sec_extends(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         match = EXTENDS.match(_raw(value))
         if match is None or not NAME.match(match[1]):
-            self.diagnostics.append(error("E001", f"'{_raw(value)}' is not base@requirement",
-                                          self.pos(value), "for example: heavy_gear@^1.0"))
+            self.diagnostics.append(
+                error(
+                    "E001",
+                    f"'{_raw(value)}' is not base@requirement",
+                    self.pos(value),
+                    "for example: heavy_gear@^1.0",
+                )
+            )
             return []
         line, column = _origin(value)
         base = s.Name(match[1], s.Pos(self.path, line, column, line, column + len(match[1])))
@@ -309,15 +344,22 @@ class _Builder:
         return [s.BookDecl(self.item(k, v)) for k, v in _items(value)]
 
     def sec_units(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
-        pairs = tuple((self.name(k), self.name(v)) for k, v in _items(value)
-                      if isinstance(v, ScalarNode))
+        pairs = tuple(
+            (self.name(k), self.name(v)) for k, v in _items(value) if isinstance(v, ScalarNode)
+        )
         return [s.UnitsDecl(pairs, self.pos(value))]
 
     def sec_stacking(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         match = STACKING.match(_raw(value))
         if match is None:
-            self.diagnostics.append(error("E001", f"'{_raw(value)}' is not a stacking policy",
-                                          self.pos(value), "for example: sum entry 1 MP"))
+            self.diagnostics.append(
+                error(
+                    "E001",
+                    f"'{_raw(value)}' is not a stacking policy",
+                    self.pos(value),
+                    "for example: sum entry 1 MP",
+                )
+            )
             return []
         line, column = _origin(value)
         policy = s.Name(match[1], s.Pos(self.path, line, column, line, column + len(match[1])))
@@ -351,8 +393,7 @@ class _Builder:
         out: list[s.Statement] = []
         for k, v in _items(value):
             members_node = v if isinstance(v, SequenceNode) else _get(v, "members")
-            members = tuple(self.name(n) for n in _seq(members_node)
-                            if isinstance(n, ScalarNode))
+            members = tuple(self.name(n) for n in _seq(members_node) if isinstance(n, ScalarNode))
             out.append(s.GroupDecl(self.item(k, v), members))
         return out
 
@@ -360,8 +401,11 @@ class _Builder:
         out: list[s.Statement] = []
         for k, v in _items(value):
             values_node = _get(v, "values")
-            values = tuple(self.item(vk, vv) for vk, vv in _items(values_node)) \
-                if values_node is not None else ()
+            values = (
+                tuple(self.item(vk, vv) for vk, vv in _items(values_node))
+                if values_node is not None
+                else ()
+            )
             out.append(s.ContextDecl(self.item(k, v), values))
         return out
 
@@ -391,12 +435,15 @@ class _Builder:
             context = self.name(context_node) if isinstance(context_node, ScalarNode) else None
             whens = []
             for w in _seq(_get(v, "when")):
-                members = tuple(self.name(n) for n in _seq(_get(w, "members"))
-                                if isinstance(n, ScalarNode))
-                whens.append(s.WhenNode(members, self.cell(_get(w, "cell")), self.extras(w),
-                                        self.pos(w)))
-            out.append(s.ModifierDecl(self.item(k, v), context, self.rows(_get(v, "rows")),
-                                      tuple(whens)))
+                members = tuple(
+                    self.name(n) for n in _seq(_get(w, "members")) if isinstance(n, ScalarNode)
+                )
+                whens.append(
+                    s.WhenNode(members, self.cell(_get(w, "cell")), self.extras(w), self.pos(w))
+                )
+            out.append(
+                s.ModifierDecl(self.item(k, v), context, self.rows(_get(v, "rows")), tuple(whens))
+            )
         return out
 
     def sec_layers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -404,13 +451,18 @@ class _Builder:
         for k, v in _items(value):
             scope_node = _get(v, "scope")
             scope_text = " ".join(_raw(scope_node).split()) if scope_node is not None else ""
-            scope: Literal["many", "one", "map"] = {
-                "one per place": "one", "whole map": "map"}.get(scope_text, "many")  # type: ignore[assignment]
+            scope: Literal["many", "one", "map"] = {"one per place": "one", "whole map": "map"}.get(
+                scope_text, "many"
+            )  # type: ignore[assignment]
             columns_node = _get(v, "columns")
-            columns = tuple(self.name(n) for n in _seq(columns_node)
-                            if isinstance(n, ScalarNode)) if columns_node is not None else None
-            out.append(s.LayerDecl(self.item(k, v), scope, columns or None,
-                                   self.rows(_get(v, "rows"))))
+            columns = (
+                tuple(self.name(n) for n in _seq(columns_node) if isinstance(n, ScalarNode))
+                if columns_node is not None
+                else None
+            )
+            out.append(
+                s.LayerDecl(self.item(k, v), scope, columns or None, self.rows(_get(v, "rows")))
+            )
         return out
 
     def _result(self, node: Node) -> s.Name | None:
@@ -422,9 +474,11 @@ class _Builder:
         for k, v in _items(value):
             param_node = _get(v, "input")
             param = self.fragment(param_node, "param") if param_node is not None else None
-            terms = tuple(t for t in (self.fragment(n, "step_term")
-                                      for n in _seq(_get(v, "terms")))
-                          if isinstance(t, s.StepTermNode))
+            terms = tuple(
+                t
+                for t in (self.fragment(n, "step_term") for n in _seq(_get(v, "terms")))
+                if isinstance(t, s.StepTermNode)
+            )
             if isinstance(param, s.ParamNode):
                 out.append(s.StepDecl(self.item(k, v), param, self._result(v), terms))
         return out
@@ -432,9 +486,11 @@ class _Builder:
     def sec_decisions(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []
         for k, v in _items(value):
-            params = tuple(p for p in (self.fragment(n, "param")
-                                       for n in _seq(_get(v, "inputs")))
-                           if isinstance(p, s.ParamNode))
+            params = tuple(
+                p
+                for p in (self.fragment(n, "param") for n in _seq(_get(v, "inputs")))
+                if isinstance(p, s.ParamNode)
+            )
             rows = []
             for row in _seq(_get(v, "rows")):
                 when, then = _get(row, "when"), _get(row, "then")
@@ -446,8 +502,7 @@ class _Builder:
                 outcome = self.item(then, row)
                 rows.append(s.DecisionRowNode(tuple(conditions), outcome, self.pos(row)))
             if params:
-                out.append(s.DecisionDecl(self.item(k, v), params, self._result(v),
-                                          tuple(rows)))
+                out.append(s.DecisionDecl(self.item(k, v), params, self._result(v), tuple(rows)))
         return out
 
     def sec_tables(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -455,11 +510,15 @@ class _Builder:
         for k, v in _items(value):
             columns_node = _get(v, "columns")
             if isinstance(columns_node, SequenceNode):
-                columns = tuple(self.item(n, None) for n in columns_node.value
-                                if isinstance(n, ScalarNode))
+                columns = tuple(
+                    self.item(n, None) for n in columns_node.value if isinstance(n, ScalarNode)
+                )
             else:
-                columns = tuple(self.item(ck, cv) for ck, cv in _items(columns_node)) \
-                    if columns_node is not None else ()
+                columns = (
+                    tuple(self.item(ck, cv) for ck, cv in _items(columns_node))
+                    if columns_node is not None
+                    else ()
+                )
             out.append(s.TableDecl(self.item(k, v), columns, self.rows(_get(v, "rows"))))
         return out
 
@@ -475,8 +534,9 @@ class _Builder:
                 amount_node = _get(mv, "amount") if isinstance(mv, MappingNode) else mv
                 amount = self.located(amount_node, "signed") if amount_node else None
                 if amount is not None:
-                    modifiers.append(s.DiceModifierNode(self.item(mk, mv, scalar_is_label=False),
-                                                        amount))
+                    modifiers.append(
+                        s.DiceModifierNode(self.item(mk, mv, scalar_is_label=False), amount)
+                    )
             rows = []
             for row in _seq(_get(v, "rows")):
                 roll, name = _get(row, "roll"), _get(row, "result")
@@ -499,9 +559,14 @@ class _Builder:
             if check_node is not None:
                 match = CHECK.match(_raw(check_node))
                 if match is None:
-                    self.diagnostics.append(error(
-                        "E001", f"'{_raw(check_node)}' is not a check", self.pos(check_node),
-                        "for example: 1d6 >= 4"))
+                    self.diagnostics.append(
+                        error(
+                            "E001",
+                            f"'{_raw(check_node)}' is not a check",
+                            self.pos(check_node),
+                            "for example: 1d6 >= 4",
+                        )
+                    )
                     continue
                 line, column = _origin(check_node)
                 check = self._located_at(match[1], "value", line, column + match.start(1))
@@ -510,8 +575,16 @@ class _Builder:
                 continue
             with_node, times = _get(v, "with"), _get(v, "times")
             modifier = self.name(with_node) if isinstance(with_node, ScalarNode) else None
-            out.append(s.TriggerDecl(self.item(k, v), check, at_least, self.name(table),
-                                     modifier, int(_raw(times)) if times is not None else 1))
+            out.append(
+                s.TriggerDecl(
+                    self.item(k, v),
+                    check,
+                    at_least,
+                    self.name(table),
+                    modifier,
+                    int(_raw(times)) if times is not None else 1,
+                )
+            )
         return out
 
     def sec_exclusions(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -520,17 +593,22 @@ class _Builder:
             subject = _get(entry, "exclude")
             if not isinstance(subject, ScalarNode):
                 continue
-            others = tuple(self.name(n) for n in _seq(_get(entry, "with"))
-                           if isinstance(n, ScalarNode))
-            out.append(s.ExcludeDecl(self.name(subject), others, self.extras(entry),
-                                     self.pos(entry)))
+            others = tuple(
+                self.name(n) for n in _seq(_get(entry, "with")) if isinstance(n, ScalarNode)
+            )
+            out.append(
+                s.ExcludeDecl(self.name(subject), others, self.extras(entry), self.pos(entry))
+            )
         return out
 
     def sec_grids(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []
         for k, v in _items(value):
-            size = tuple(q for q in (self.located(n, "quantity") for n in _seq(_get(v, "size")))
-                         if q is not None)
+            size = tuple(
+                q
+                for q in (self.located(n, "quantity") for n in _seq(_get(v, "size")))
+                if q is not None
+            )
             diagonals = tuple(int(_raw(n)) for n in _seq(_get(v, "diagonals")))
             out.append(s.GridDecl(self.item(k, v), size, diagonals))
         return out
@@ -551,8 +629,11 @@ class _Builder:
         names = []
         offset = 0
         for part in _raw(node).split("."):
-            names.append(s.Name(part, s.Pos(self.path, line, column + offset, line,
-                                            column + offset + len(part))))
+            names.append(
+                s.Name(
+                    part, s.Pos(self.path, line, column + offset, line, column + offset + len(part))
+                )
+            )
             offset += len(part) + 1
         return tuple(names)
 
@@ -560,8 +641,11 @@ class _Builder:
         out: list[s.Statement] = []
         for k, v in _items(value):
             cell_node = _get(v, "cell") if isinstance(v, MappingNode) else v
-            out.append(s.OverrideDecl(self.path_names(k), self.cell(cell_node), self.extras(v),
-                                      self.pos(k)))
+            out.append(
+                s.OverrideDecl(
+                    self.path_names(k), self.cell(cell_node), self.extras(v), self.pos(k)
+                )
+            )
         return out
 
     def sec_removes(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -569,6 +653,7 @@ class _Builder:
         for entry in _seq(value):
             target = _get(entry, "remove") if isinstance(entry, MappingNode) else entry
             if isinstance(target, ScalarNode):
-                out.append(s.RemoveDecl(self.path_names(target), self.extras(entry),
-                                        self.pos(entry)))
+                out.append(
+                    s.RemoveDecl(self.path_names(target), self.extras(entry), self.pos(entry))
+                )
         return out

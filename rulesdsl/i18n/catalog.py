@@ -35,14 +35,17 @@ PSEUDO = "qps"
 
 _PSEUDO_LETTERS = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    "áƀçďéƒĝĥîĵķľɱñöþǫŕšţüṽŵẋýžÅƁÇĎÉƑĜĤÎĴĶĽṀÑÖÞǪŔŠŢÜṼŴẊÝŽ")
+    "áƀçďéƒĝĥîĵķľɱñöþǫŕšţüṽŵẋýžÅƁÇĎÉƑĜĤÎĴĶĽṀÑÖÞǪŔŠŢÜṼŴẊÝŽ",
+)
 _FIELD = re.compile(r"(\{[a-z_]*\})")
 
 
 def pseudo(text: str) -> str:
     """``text`` with its ASCII letters accented, ``{fields}`` left as they are."""
-    return "".join(part if _FIELD.fullmatch(part) else part.translate(_PSEUDO_LETTERS)
-                   for part in _FIELD.split(text))
+    return "".join(
+        part if _FIELD.fullmatch(part) else part.translate(_PSEUDO_LETTERS)
+        for part in _FIELD.split(text)
+    )
 
 
 Forms = tuple[str, ...]
@@ -60,8 +63,7 @@ def _messages(lang: str) -> tuple[dict[str, Forms], str]:
         if not message.id:
             continue
         key = message.id[0] if isinstance(message.id, tuple | list) else message.id
-        forms = message.string if isinstance(message.string, tuple | list) else (
-            message.string,)
+        forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
         messages[str(key)] = tuple(str(f) for f in forms)
     return messages, po.plural_expr
 

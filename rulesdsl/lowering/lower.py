@@ -120,8 +120,14 @@ class _Lowerer:
         layers, features = self._layers(of(s.LayerDecl))
         modifiers = [self._modifier(d) for d in of(s.ModifierDecl)]
         if self.builtin_mode and any(m.context == MODE_CONTEXT for m in modifiers):
-            contexts.append(ir.Context(MODE_CONTEXT, ir.Info(), tuple(
-                ir.ContextValue(m.id, m.info) for m in modes), of_modes=True))
+            contexts.append(
+                ir.Context(
+                    MODE_CONTEXT,
+                    ir.Info(),
+                    tuple(ir.ContextValue(m.id, m.info) for m in modes),
+                    of_modes=True,
+                )
+            )
         steps = [self._step(d) for d in of(s.StepDecl)]
         tables = [self._table(d) for d in of(s.TableDecl)]
         self.tables = {t.id: t for t in tables}

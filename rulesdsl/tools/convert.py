@@ -60,20 +60,26 @@ def _represent_flow(dumper: yaml.SafeDumper, data: _Flow) -> yaml.Node:
 _Dumper.add_representer(_Flow, _represent_flow)
 for _block_type in (dict, _Unique):
     _Dumper.add_representer(
-        _block_type, lambda d, data: d.represent_mapping("tag:yaml.org,2002:map", data.items(),
-                                                         flow_style=False))
+        _block_type,
+        lambda d, data: d.represent_mapping(
+            "tag:yaml.org,2002:map", data.items(), flow_style=False
+        ),
+    )
 _Dumper.add_representer(
-    list, lambda d, data: d.represent_sequence(
-        "tag:yaml.org,2002:seq", data,
-        flow_style=all(isinstance(x, str) for x in data) and sum(map(len, data)) < 80))
+    list,
+    lambda d, data: d.represent_sequence(
+        "tag:yaml.org,2002:seq",
+        data,
+        flow_style=all(isinstance(x, str) for x in data) and sum(map(len, data)) < 80,
+    ),
+)
 
 FLOW_LIMIT = 90
 """A mapping of plain values shorter than this (as text) is written on one line."""
 
 
 def _maybe_flow(data: dict[str, Any]) -> dict[str, Any]:
-    if all(isinstance(v, str | int | bool) for v in data.values()) and \
-            len(repr(data)) < FLOW_LIMIT:
+    if all(isinstance(v, str | int | bool) for v in data.values()) and len(repr(data)) < FLOW_LIMIT:
         return _Flow(data)
     return data
 
@@ -87,17 +93,18 @@ class _ToYaml:
         if pos.line == 0:
             return ""
         if pos.line == pos.end_line:
-            raw = self.lines[pos.line - 1][pos.column - 1:pos.end_column - 1]
+            raw = self.lines[pos.line - 1][pos.column - 1 : pos.end_column - 1]
         else:
-            parts = [self.lines[pos.line - 1][pos.column - 1:]]
-            parts += self.lines[pos.line:pos.end_line - 1]
-            parts.append(self.lines[pos.end_line - 1][:pos.end_column - 1])
+            parts = [self.lines[pos.line - 1][pos.column - 1 :]]
+            parts += self.lines[pos.line : pos.end_line - 1]
+            parts.append(self.lines[pos.end_line - 1][: pos.end_column - 1])
             raw = "\n".join(parts)
         return " ".join(re.sub(r"\\[\t \f]*\r?\n", " ", raw).split())
 
     def span(self, first: s.Pos, last: s.Pos) -> str:
-        return self.text(s.Pos(first.file, first.line, first.column, last.end_line,
-                               last.end_column))
+        return self.text(
+            s.Pos(first.file, first.line, first.column, last.end_line, last.end_column)
+        )
 
     # -- items --------------------------------------------------------------------------------
 
@@ -109,8 +116,11 @@ class _ToYaml:
         out: dict[str, Any] = {}
         if extras.source is not None:
             ref = extras.source
-            parts = [ref.book.text, *([ref.page] if ref.page else []),
-                     *([spelling.string(ref.detail)] if ref.detail else [])]
+            parts = [
+                ref.book.text,
+                *([ref.page] if ref.page else []),
+                *([spelling.string(ref.detail)] if ref.detail else []),
+            ]
             out["source"] = " ".join(parts)
         notes = [self._note(n) for n in extras.notes]
         if notes:
@@ -127,8 +137,11 @@ class _ToYaml:
 
     def item(self, item: s.Item, **middle: Any) -> Any:
         """An item as a mapping; a bare label when it has nothing else; None when empty."""
-        body = {**self.labels(item.labels), **{k: v for k, v in middle.items()
-                                               if v is not None}, **self.extras(item.extras)}
+        body = {
+            **self.labels(item.labels),
+            **{k: v for k, v in middle.items() if v is not None},
+            **self.extras(item.extras),
+        }
         if not body:
             return None
         if list(body) == ["label"]:
@@ -142,14 +155,16 @@ class _ToYaml:
     def rows(self, rows: tuple[s.RowNode, ...]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for row in rows:
-            key = self.text(row.item.name.pos) if row.key_number is not None else \
-                row.item.name.text
+            key = self.text(row.item.name.pos) if row.key_number is not None else row.item.name.text
             cells = self.cells(row.cells)
             if not row.item.labels and row.item.extras == s.Extras():
                 out[key] = cells
             else:
-                body = {**self.labels(row.item.labels), "cells": cells,
-                        **self.extras(row.item.extras)}
+                body = {
+                    **self.labels(row.item.labels),
+                    "cells": cells,
+                    **self.extras(row.item.extras),
+                }
                 out[key] = _maybe_flow(body)
         return out
 
@@ -167,13 +182,19 @@ class _ToYaml:
                 self._statement(st, doc, section)
             except _Duplicate as dup:
                 pos = getattr(getattr(st, "item", None), "pos", None) or getattr(st, "pos", None)
-                raise ConvertError(error(
-                    "E102", f"'{dup.key}' is given twice", pos,
-                    "the YAML format has one entry per name: merge the two into one")) from None
+                raise ConvertError(
+                    error(
+                        "E102",
+                        f"'{dup.key}' is given twice",
+                        pos,
+                        "the YAML format has one entry per name: merge the two into one",
+                    )
+                ) from None
         return doc
 
-    def _statement(self, st: s.Statement, doc: dict[str, Any],
-                   section: Callable[[str], dict[str, Any]]) -> None:
+    def _statement(
+        self, st: s.Statement, doc: dict[str, Any], section: Callable[[str], dict[str, Any]]
+    ) -> None:
         if isinstance(st, s.RulesetDecl):
             doc["ruleset"] = st.item.name.text
             doc.update(self.labels(st.item.labels))
@@ -204,80 +225,122 @@ class _ToYaml:
             values = {v.name.text: self.item(v) for v in st.values}
             section("contexts")[st.item.name.text] = self._block(st.item, values=values)
         elif isinstance(st, s.ModifierDecl):
-            whens = [_maybe_flow({"members": [n.text for n in w.members],
-                                  "cell": self.text(w.cell.pos), **self.extras(w.extras)})
-                     for w in st.whens]
+            whens = [
+                _maybe_flow(
+                    {
+                        "members": [n.text for n in w.members],
+                        "cell": self.text(w.cell.pos),
+                        **self.extras(w.extras),
+                    }
+                )
+                for w in st.whens
+            ]
             section("modifiers")[st.item.name.text] = self._block(
-                st.item, context=st.context.text if st.context else None,
-                rows=self.rows(st.rows) or None, when=whens or None)
+                st.item,
+                context=st.context.text if st.context else None,
+                rows=self.rows(st.rows) or None,
+                when=whens or None,
+            )
         elif isinstance(st, s.LayerDecl):
             scope = {"one": "one per place", "map": "whole map"}.get(st.scope)
             section("layers")[st.item.name.text] = self._block(
-                st.item, scope=scope, columns=[n.text for n in st.columns]
-                if st.columns else None, rows=self.rows(st.rows))
+                st.item,
+                scope=scope,
+                columns=[n.text for n in st.columns] if st.columns else None,
+                rows=self.rows(st.rows),
+            )
         elif isinstance(st, s.StepDecl):
             section("steps")[st.item.name.text] = self._block(
-                st.item, input=self.span(st.param.name.pos, st.param.unit.pos),
+                st.item,
+                input=self.span(st.param.name.pos, st.param.unit.pos),
                 result=st.result.text if st.result else None,
-                terms=[self.text(t.pos) for t in st.terms])
+                terms=[self.text(t.pos) for t in st.terms],
+            )
         elif isinstance(st, s.DecisionDecl):
             section("decisions")[st.item.name.text] = self._block(
-                st.item, inputs=[self.span(p.name.pos, p.unit.pos) for p in st.params],
+                st.item,
+                inputs=[self.span(p.name.pos, p.unit.pos) for p in st.params],
                 result=st.result.text if st.result else None,
-                rows=[self._decision_row(r) for r in st.rows])
+                rows=[self._decision_row(r) for r in st.rows],
+            )
         elif isinstance(st, s.TableDecl):
             plain = all(not c.labels and c.extras == s.Extras() for c in st.columns)
-            columns: Any = [c.name.text for c in st.columns] if plain else {
-                c.name.text: self.item(c) for c in st.columns}
+            columns: Any = (
+                [c.name.text for c in st.columns]
+                if plain
+                else {c.name.text: self.item(c) for c in st.columns}
+            )
             section("tables")[st.item.name.text] = self._block(
-                st.item, columns=columns or None, rows=self.rows(st.rows))
+                st.item, columns=columns or None, rows=self.rows(st.rows)
+            )
         elif isinstance(st, s.DiceDecl):
             section("dice_tables")[st.item.name.text] = self._block(
-                st.item, dice=self.text(st.dice.pos),
-                modifiers={m.item.name.text: self._dice_modifier(m)
-                           for m in st.modifiers} or None,
-                rows=[self._dice_row(r) for r in st.rows])
+                st.item,
+                dice=self.text(st.dice.pos),
+                modifiers={m.item.name.text: self._dice_modifier(m) for m in st.modifiers} or None,
+                rows=[self._dice_row(r) for r in st.rows],
+            )
         elif isinstance(st, s.TriggerDecl):
             check = f"{self.text(st.check.pos)} >= {st.at_least}" if st.check else None
             section("triggers")[st.item.name.text] = self._block(
-                st.item, check=check, roll=st.table.text,
+                st.item,
+                check=check,
+                roll=st.table.text,
                 with_=st.modifier.text if st.modifier else None,
-                times=st.times if st.times != 1 else None)
+                times=st.times if st.times != 1 else None,
+            )
         elif isinstance(st, s.ExcludeDecl):
-            doc.setdefault("exclusions", []).append(_maybe_flow({
-                "exclude": st.subject.text, "with": [n.text for n in st.others],
-                **self.extras(st.extras)}))
+            doc.setdefault("exclusions", []).append(
+                _maybe_flow(
+                    {
+                        "exclude": st.subject.text,
+                        "with": [n.text for n in st.others],
+                        **self.extras(st.extras),
+                    }
+                )
+            )
         elif isinstance(st, s.GridDecl):
             section("grids")[st.item.name.text] = self._block(
-                st.item, size=[self.text(q.pos) for q in st.size],
-                diagonals=list(st.diagonals))
+                st.item, size=[self.text(q.pos) for q in st.size], diagonals=list(st.diagonals)
+            )
         elif isinstance(st, s.ParamDecl):
             section("params")[st.item.name.text] = self._block(
-                st.item, unit=st.unit.text,
-                value=self.text(st.value.pos) if st.value else None)
+                st.item, unit=st.unit.text, value=self.text(st.value.pos) if st.value else None
+            )
         elif isinstance(st, s.OverrideDecl):
             path = ".".join(n.text for n in st.path)
             cell = self.text(st.cell.pos)
             extras = self.extras(st.extras)
-            section("overrides")[path] = _maybe_flow({"cell": cell, **extras}) \
-                if extras else cell
+            section("overrides")[path] = _maybe_flow({"cell": cell, **extras}) if extras else cell
         elif isinstance(st, s.RemoveDecl):
             path = ".".join(n.text for n in st.path)
             extras = self.extras(st.extras)
             doc.setdefault("removes", []).append(
-                _maybe_flow({"remove": path, **extras}) if extras else path)
+                _maybe_flow({"remove": path, **extras}) if extras else path
+            )
 
     def _block(self, item: s.Item, **fields: Any) -> dict[str, Any]:
-        body = {**self.labels(item.labels), **self.extras(item.extras),
-                **{k.rstrip("_"): v for k, v in fields.items() if v is not None}}
+        body = {
+            **self.labels(item.labels),
+            **self.extras(item.extras),
+            **{k.rstrip("_"): v for k, v in fields.items() if v is not None},
+        }
         return body
 
     def _decision_row(self, row: s.DecisionRowNode) -> Any:
-        when = self.span(row.conditions[0].pos, row.conditions[-1].pos) \
-            if row.conditions else "otherwise"
-        return _maybe_flow({"when": when, "then": row.outcome.name.text,
-                            **self.labels(row.outcome.labels),
-                            **self.extras(row.outcome.extras)})
+        when = (
+            self.span(row.conditions[0].pos, row.conditions[-1].pos)
+            if row.conditions
+            else "otherwise"
+        )
+        return _maybe_flow(
+            {
+                "when": when,
+                "then": row.outcome.name.text,
+                **self.labels(row.outcome.labels),
+                **self.extras(row.outcome.extras),
+            }
+        )
 
     def _dice_modifier(self, mod: s.DiceModifierNode) -> Any:
         value = mod.amount.value
@@ -285,16 +348,20 @@ class _ToYaml:
         amount = spelling.number(value.value, value.signed)
         if not mod.item.labels and mod.item.extras == s.Extras():
             return amount
-        return _maybe_flow({**self.labels(mod.item.labels), "amount": amount,
-                            **self.extras(mod.item.extras)})
+        return _maybe_flow(
+            {**self.labels(mod.item.labels), "amount": amount, **self.extras(mod.item.extras)}
+        )
 
     def _dice_row(self, row: s.DiceRowNode) -> Any:
         if row.low is not None and row.high is not None:
             roll = str(row.low) if row.low == row.high else f"{row.low}-{row.high}"
         else:
             roll = f"{row.low}+" if row.low is not None else f"{row.high}-"
-        body: dict[str, Any] = {"roll": roll, "result": row.item.name.text,
-                                **self.labels(row.item.labels)}
+        body: dict[str, Any] = {
+            "roll": roll,
+            "result": row.item.name.text,
+            **self.labels(row.item.labels),
+        }
         if row.effects is not None:
             body["effects"] = self.text(row.effects.pos)
         return _maybe_flow({**body, **self.extras(row.item.extras)})
@@ -399,8 +466,12 @@ def to_terrain(text: str) -> str:
         elif section == "groups":
             for name, item in node.items():
                 members = item if isinstance(item, list) else item.get("members", [])
-                emit(_head("group", name, item if isinstance(item, dict) else None)
-                     + ": " + ", ".join(members) + _extras(item, ""))
+                emit(
+                    _head("group", name, item if isinstance(item, dict) else None)
+                    + ": "
+                    + ", ".join(members)
+                    + _extras(item, "")
+                )
         elif section == "contexts":
             for name, item in node.items():
                 emit(_head("context", name, item) + _extras(item, "") + " {")
@@ -431,16 +502,23 @@ def to_terrain(text: str) -> str:
         elif section == "steps":
             for name, item in node.items():
                 result = f" -> {item['result']}" if "result" in item else ""
-                emit(_head("step", name, item) + f" ({item['input']}){result} : "
-                     + ", ".join(_seq(item["terms"])) + _extras(item, ""))
+                emit(
+                    _head("step", name, item)
+                    + f" ({item['input']}){result} : "
+                    + ", ".join(_seq(item["terms"]))
+                    + _extras(item, "")
+                )
         elif section == "decisions":
             for name, item in node.items():
                 result = f" -> {item['result']}" if "result" in item else ""
-                emit(_head("decision", name, item) + f" ({', '.join(item['inputs'])}){result}"
-                     + _extras(item, "") + " {")
+                emit(
+                    _head("decision", name, item)
+                    + f" ({', '.join(item['inputs'])}){result}"
+                    + _extras(item, "")
+                    + " {"
+                )
                 for row in _seq(item.get("rows")):
-                    emit(f"  {row['when']} -> {_head('', row['then'], row).strip()}"
-                         + _extras(row))
+                    emit(f"  {row['when']} -> {_head('', row['then'], row).strip()}" + _extras(row))
                 emit("}")
         elif section == "tables":
             for name, item in node.items():
@@ -448,47 +526,58 @@ def to_terrain(text: str) -> str:
                 columns = item.get("columns")
                 if isinstance(columns, list):
                     emit("  columns " + ", ".join(columns))
-                for column, citem in (columns or {}).items() if isinstance(columns,
-                                                                            dict) else ():
+                for column, citem in (columns or {}).items() if isinstance(columns, dict) else ():
                     emit(f"  column {_head('', column, citem).strip()}" + _extras(citem))
                 lines += _rows(item.get("rows"))
                 emit("}")
         elif section == "dice_tables":
             for name, item in node.items():
-                emit(_head("dice", name, item) + f" : {item['dice']}" + _extras(item, "")
-                     + " {")
+                emit(_head("dice", name, item) + f" : {item['dice']}" + _extras(item, "") + " {")
                 for mod, mitem in (item.get("modifiers") or {}).items():
                     amount = mitem["amount"] if isinstance(mitem, dict) else mitem
                     labels = _labels(mitem) if isinstance(mitem, dict) else ""
-                    emit("  " + " ".join(p for p in ("modifier", mod, labels, amount) if p)
-                         + _extras(mitem))
+                    emit(
+                        "  "
+                        + " ".join(p for p in ("modifier", mod, labels, amount) if p)
+                        + _extras(mitem)
+                    )
                 for row in _seq(item.get("rows")):
                     effects = f" | {row['effects']}" if "effects" in row else ""
-                    emit(f"  {row['roll']} {_head('', row['result'], row).strip()}{effects}"
-                         + _extras(row))
+                    emit(
+                        f"  {row['roll']} {_head('', row['result'], row).strip()}{effects}"
+                        + _extras(row)
+                    )
                 emit("}")
         elif section == "triggers":
             for name, item in node.items():
                 check = f"{item['check']} then " if "check" in item else ""
                 with_ = f" with {item['with']}" if "with" in item else ""
                 times = f" times {item['times']}" if "times" in item else ""
-                emit(_head("trigger", name, item) + f" : {check}roll {item['roll']}{with_}"
-                     + times + _extras(item, ""))
+                emit(
+                    _head("trigger", name, item)
+                    + f" : {check}roll {item['roll']}{with_}"
+                    + times
+                    + _extras(item, "")
+                )
         elif section == "exclusions":
             for entry in _seq(node):
-                emit(f"exclude {entry['exclude']} with {', '.join(entry['with'])}"
-                     + _extras(entry, ""))
+                emit(
+                    f"exclude {entry['exclude']} with {', '.join(entry['with'])}"
+                    + _extras(entry, "")
+                )
         elif section == "grids":
             for name, item in node.items():
                 size = " = ".join(item["size"])
                 diagonals = ", ".join(item["diagonals"])
-                emit(_head("grid", name, item) + f" : {size}, diagonals {diagonals}"
-                     + _extras(item, ""))
+                emit(
+                    _head("grid", name, item)
+                    + f" : {size}, diagonals {diagonals}"
+                    + _extras(item, "")
+                )
         elif section == "params":
             for name, item in node.items():
                 value = f" = {item['value']}" if "value" in item else ""
-                emit(_head("param", name, item) + f" : {item['unit']}{value}"
-                     + _extras(item, ""))
+                emit(_head("param", name, item) + f" : {item['unit']}{value}" + _extras(item, ""))
         elif section == "overrides":
             for path, item in node.items():
                 cell = item["cell"] if isinstance(item, dict) else item
@@ -497,8 +586,11 @@ def to_terrain(text: str) -> str:
             for entry in _seq(node):
                 path = entry["remove"] if isinstance(entry, dict) else entry
                 emit(f"remove {path}" + _extras(entry, ""))
-        if section not in ("ruleset", "version", "extends", "languages", "units",
-                           "stacking", "minimum") and not _is_lang(section) and section not in (
-                               "label", "source", "note"):
+        if (
+            section
+            not in ("ruleset", "version", "extends", "languages", "units", "stacking", "minimum")
+            and not _is_lang(section)
+            and section not in ("label", "source", "note")
+        ):
             emit("")
     return format_text("\n".join(lines) + "\n")

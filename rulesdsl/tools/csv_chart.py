@@ -50,10 +50,17 @@ def _column(raw_line: str, index: int) -> int:
     return col
 
 
-def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
-                 scope: str = "", known: Iterable[str] | None = None,
-                 languages: Iterable[str] | None = None,
-                 fragments: FragmentParser | None = None) -> Imported:
+def import_layer(
+    text: str,
+    path: str,
+    layer: str,
+    *,
+    label: str | None = None,
+    scope: str = "",
+    known: Iterable[str] | None = None,
+    languages: Iterable[str] | None = None,
+    fragments: FragmentParser | None = None,
+) -> Imported:
     """A ``layer`` block from a CSV chart. ``known`` (modes and groups of the target ruleset)
     and ``languages`` make unknown column names errors instead of guesses."""
     parser = fragments or FragmentParser()
@@ -68,8 +75,7 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
     diags: list[Diagnostic] = []
 
     def line_of(row: int) -> str:
-        return raw_lines[starts[row]] if row < len(starts) and starts[row] < len(
-            raw_lines) else ""
+        return raw_lines[starts[row]] if row < len(starts) and starts[row] < len(raw_lines) else ""
 
     def where(row: int, col: int, width: int = 1) -> s.Pos:
         start = _column(line_of(row), col)
@@ -77,9 +83,17 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
         return s.Pos(path, line, start, line, start + max(width, 1))
 
     if not rows or not any(c.strip() for c in rows[0]):
-        return Imported(None, [error("E001", "the CSV file has no header row",
-                                     s.Pos(path, 1, 1, 1, 2),
-                                     "first row: feature, label, then one column per mode")])
+        return Imported(
+            None,
+            [
+                error(
+                    "E001",
+                    "the CSV file has no header row",
+                    s.Pos(path, 1, 1, 1, 2),
+                    "first row: feature, label, then one column per mode",
+                )
+            ],
+        )
     header = [h.strip() for h in rows[0]]
     langs = set(languages or ())
     modes_known = set(known) if known is not None else None
@@ -87,41 +101,76 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
     for i, name in enumerate(header[1:], start=1):
         if name in SPECIAL:
             kinds.append(name)
-        elif LANGUAGE.match(name) and (not langs or name in langs) and (
-                modes_known is None or name not in modes_known):
+        elif (
+            LANGUAGE.match(name)
+            and (not langs or name in langs)
+            and (modes_known is None or name not in modes_known)
+        ):
             kinds.append("lang")
         elif not NAME.match(name):
-            diags.append(error("E001", f"row 1, column {i + 1}: '{name}' is not a mode name",
-                               where(0, i, len(name)),
-                               "a header is a mode or group, label, a language, source, "
-                               "note or all"))
+            diags.append(
+                error(
+                    "E001",
+                    f"row 1, column {i + 1}: '{name}' is not a mode name",
+                    where(0, i, len(name)),
+                    "a header is a mode or group, label, a language, source, note or all",
+                )
+            )
             kinds.append("skip")
         elif modes_known is not None and name not in modes_known:
-            diags.append(error("E101", f"row 1, column {i + 1}: unknown mode or group '{name}'",
-                               where(0, i, len(name)), did_you_mean(name, modes_known)))
+            diags.append(
+                error(
+                    "E101",
+                    f"row 1, column {i + 1}: unknown mode or group '{name}'",
+                    where(0, i, len(name)),
+                    did_you_mean(name, modes_known),
+                )
+            )
             kinds.append("skip")
         else:
             kinds.append("mode")
 
-    out = [f"layer {layer}" + (f" {spelling.string(label)}" if label else "")
-           + (f" {scope}" if scope else "") + " {"]
+    out = [
+        f"layer {layer}"
+        + (f" {spelling.string(label)}" if label else "")
+        + (f" {scope}" if scope else "")
+        + " {"
+    ]
     seen: dict[str, int] = {}
     for r, row in enumerate(rows[1:], start=1):
         if not any(c.strip() for c in row):
             continue
         cells = [c.strip() for c in row] + [""] * (len(header) - len(row))
         if len(row) > len(header):
-            diags.append(error("E204", f"row {r + 1}: {len(row)} cells for {len(header)} "
-                               "columns", where(r, len(header)), "one cell per header column"))
+            diags.append(
+                error(
+                    "E204",
+                    f"row {r + 1}: {len(row)} cells for {len(header)} columns",
+                    where(r, len(header)),
+                    "one cell per header column",
+                )
+            )
         key = cells[0]
         if not NAME.match(key):
-            diags.append(error("E001", f"row {r + 1}, column 1 ({header[0] or 'feature'}): "
-                               f"'{key}' is not a feature name", where(r, 0, len(key)),
-                               "names start with a letter and hold letters, digits and _"))
+            diags.append(
+                error(
+                    "E001",
+                    f"row {r + 1}, column 1 ({header[0] or 'feature'}): "
+                    f"'{key}' is not a feature name",
+                    where(r, 0, len(key)),
+                    "names start with a letter and hold letters, digits and _",
+                )
+            )
             continue
         if key in seen:
-            diags.append(error("E102", f"row {r + 1}, column 1: '{key}' is already in row "
-                               f"{seen[key]}", where(r, 0, len(key)), "one row per feature"))
+            diags.append(
+                error(
+                    "E102",
+                    f"row {r + 1}, column 1: '{key}' is already in row {seen[key]}",
+                    where(r, 0, len(key)),
+                    "one row per feature",
+                )
+            )
             continue
         seen[key] = r + 1
         values: dict[str, str] = {}
@@ -138,8 +187,14 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
                     parser.parse(cell, "value", path, starts[r] + 1, _column(line_of(r), i))
                 except FragmentError as exc:
                     d = exc.diagnostic
-                    diags.append(error(d.code, f"row {r + 1}, column {i + 1} ({header[i]}): "
-                                       f"{d.message}", d.pos, d.hint))
+                    diags.append(
+                        error(
+                            d.code,
+                            f"row {r + 1}, column {i + 1} ({header[i]}): {d.message}",
+                            d.pos,
+                            d.hint,
+                        )
+                    )
                     continue
                 if kind == "all":
                     default = " ".join(cell.split())
@@ -151,12 +206,19 @@ def import_layer(text: str, path: str, layer: str, *, label: str | None = None,
                 labels.append(f"{header[i]} {spelling.string(cell)}")
             elif kind == "source":
                 try:
-                    parser.parse(f"[{cell}]", "source", path, starts[r] + 1,
-                                 _column(line_of(r), i) - 1)
+                    parser.parse(
+                        f"[{cell}]", "source", path, starts[r] + 1, _column(line_of(r), i) - 1
+                    )
                 except FragmentError as exc:
                     d = exc.diagnostic
-                    diags.append(error(d.code, f"row {r + 1}, column {i + 1} (source): "
-                                       f"{d.message}", d.pos, "a book id, then a page: hg p.12"))
+                    diags.append(
+                        error(
+                            d.code,
+                            f"row {r + 1}, column {i + 1} (source): {d.message}",
+                            d.pos,
+                            "a book id, then a page: hg p.12",
+                        )
+                    )
                     continue
                 extras = f" [{cell}]"
             elif kind == "note":
@@ -189,8 +251,12 @@ def _labels(info: ir.Info, languages: tuple[str, ...]) -> list[str]:
 
 def table_names(ruleset: ir.Ruleset) -> list[str]:
     """Everything `export --format csv --table` accepts."""
-    return [*(x.id for x in ruleset.layers), *(x.id for x in ruleset.tables),
-            *(x.id for x in ruleset.modifiers), *(x.id for x in ruleset.dice_tables)]
+    return [
+        *(x.id for x in ruleset.layers),
+        *(x.id for x in ruleset.tables),
+        *(x.id for x in ruleset.modifiers),
+        *(x.id for x in ruleset.dice_tables),
+    ]
 
 
 def export_csv(ruleset: ir.Ruleset, name: str) -> str | None:
@@ -206,15 +272,21 @@ def export_csv(ruleset: ir.Ruleset, name: str) -> str | None:
         features = {f.id: f for f in ruleset.features}
         for fid in layer.features:
             f = features[fid]
-            out.writerow([fid, *_labels(f.info, langs),
-                          *(dsl_value(f.costs.get(m)) for m in modes)])
+            out.writerow(
+                [fid, *_labels(f.info, langs), *(dsl_value(f.costs.get(m)) for m in modes)]
+            )
         return buffer.getvalue()
     table = next((x for x in ruleset.tables if x.id == name), None)
     if table is not None:
         out.writerow(["row", *label_heads, *(c.id for c in table.columns)])
         for row in table.rows:
-            key = row.key if row.key_number is None else (
-                spelling.number(row.key_number) + (f" {row.key_unit}" if row.key_unit else ""))
+            key = (
+                row.key
+                if row.key_number is None
+                else (
+                    spelling.number(row.key_number) + (f" {row.key_unit}" if row.key_unit else "")
+                )
+            )
             out.writerow([key, *_labels(row.info, langs), *(dsl_value(c) for c in row.cells)])
         return buffer.getvalue()
     modifier = next((x for x in ruleset.modifiers if x.id == name), None)
@@ -228,9 +300,11 @@ def export_csv(ruleset: ir.Ruleset, name: str) -> str | None:
     if dice is not None:
         out.writerow(["roll", "result", *label_heads, "effects"])
         for d in dice.rows:
-            effects = ", ".join(f"{k} {dsl_value(v)}" if k else dsl_value(v)
-                                for k, v in d.effects.items())
-            out.writerow([spelling.dice_range(d.low, d.high), d.id, *_labels(d.info, langs),
-                          effects])
+            effects = ", ".join(
+                f"{k} {dsl_value(v)}" if k else dsl_value(v) for k, v in d.effects.items()
+            )
+            out.writerow(
+                [spelling.dice_range(d.low, d.high), d.id, *_labels(d.info, langs), effects]
+            )
         return buffer.getvalue()
     return None

@@ -75,8 +75,17 @@ class Diff:
 
 # ---- values in words ----------------------------------------------------------------------
 
-_UNIT_WORDS = {"in": "inch", "hex": "hex", "cm": "cm", "m": "m", "ft": "ft", "mm": "mm",
-               "km": "km", "square": "square", "level": "level"}
+_UNIT_WORDS = {
+    "in": "inch",
+    "hex": "hex",
+    "cm": "cm",
+    "m": "m",
+    "ft": "ft",
+    "mm": "mm",
+    "km": "km",
+    "square": "square",
+    "level": "level",
+}
 
 
 def shown(value: ir.Value | None) -> str:
@@ -114,8 +123,9 @@ def diff(old: ir.Ruleset, new: ir.Ruleset) -> Diff:
     return Diff(old.id, old.version, new.id, new.version, tuple(ordered))
 
 
-def _match(old: Iterable[_T], new: Iterable[_T], key: Callable[[_T], str]
-           ) -> tuple[list[_T], list[_T], list[tuple[_T, _T]]]:
+def _match(
+    old: Iterable[_T], new: Iterable[_T], key: Callable[[_T], str]
+) -> tuple[list[_T], list[_T], list[tuple[_T, _T]]]:
     """(removed, added, kept pairs), in the order of ``old`` for removals, ``new`` otherwise."""
     old_by = {key(x): x for x in old}
     new_by = {key(x): x for x in new}
@@ -141,8 +151,15 @@ class _Differ:
         """Modes, groups and context values in both: keys whose values are compared."""
         self.mode_labels.update({g.id: self.label(g.info, g.id) for g in new.groups})
 
-    def add(self, level: Level, action: Action, path: str, message: str,
-            old: str | None = None, new: str | None = None) -> None:
+    def add(
+        self,
+        level: Level,
+        action: Action,
+        path: str,
+        message: str,
+        old: str | None = None,
+        new: str | None = None,
+    ) -> None:
         self.changes.append(Change(level, action, path, message, old, new))
 
     def label(self, info: ir.Info, fallback: str, ruleset: ir.Ruleset | None = None) -> str:
@@ -171,31 +188,51 @@ class _Differ:
         self._params()
         self._exclusions()
         self._grids()
-        self._named("book", self.old.books, self.new.books, lambda b: b.id,
-                    removed_level="wording", added_level="wording")
+        self._named(
+            "book",
+            self.old.books,
+            self.new.books,
+            lambda b: b.id,
+            removed_level="wording",
+            added_level="wording",
+        )
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def _named(self, what: str, old: Sequence[_T], new: Sequence[_T],
-               key: Callable[[_T], str], *, removed_level: Level = "breaking",
-               added_level: Level = "additive", prefix: str | None = None,
-               ) -> list[tuple[_T, _T]]:
+    def _named(
+        self,
+        what: str,
+        old: Sequence[_T],
+        new: Sequence[_T],
+        key: Callable[[_T], str],
+        *,
+        removed_level: Level = "breaking",
+        added_level: Level = "additive",
+        prefix: str | None = None,
+    ) -> list[tuple[_T, _T]]:
         """Report removed and added items; return the pairs present in both."""
         removed, added, kept = _match(old, new, key)
+
         def at(k: str) -> str:
             return f"{prefix}.{k}" if prefix else k
 
         for item in removed:
             info: ir.Info = getattr(item, "info", ir.Info())
-            self.add(removed_level, "removed", at(key(item)),
-                     f"{what} removed: {self.old_label(info, key(item))}")
+            self.add(
+                removed_level,
+                "removed",
+                at(key(item)),
+                f"{what} removed: {self.old_label(info, key(item))}",
+            )
         for item in added:
             info = getattr(item, "info", ir.Info())
-            self.add(added_level, "added", at(key(item)),
-                     f"{what} added: {self.label(info, key(item))}")
+            self.add(
+                added_level, "added", at(key(item)), f"{what} added: {self.label(info, key(item))}"
+            )
         for a, b in kept:
-            self._info(at(key(b)), getattr(a, "info", ir.Info()), getattr(b, "info", ir.Info()),
-                       key(b))
+            self._info(
+                at(key(b)), getattr(a, "info", ir.Info()), getattr(b, "info", ir.Info()), key(b)
+            )
         return kept
 
     def _info(self, path: str, old: ir.Info, new: ir.Info, fallback: str) -> None:
@@ -203,21 +240,38 @@ class _Differ:
         for lang in dict.fromkeys([*old.labels, *new.labels]):
             before, after = old.labels.get(lang), new.labels.get(lang)
             if before != after:
-                self.add("wording", "changed", path, f"{name}: {lang} label "
-                         f"{before!r} -> {after!r}" if before and after else
-                         f"{name}: {lang} label {'added' if after else 'removed'}",
-                         before, after)
+                self.add(
+                    "wording",
+                    "changed",
+                    path,
+                    f"{name}: {lang} label {before!r} -> {after!r}"
+                    if before and after
+                    else f"{name}: {lang} label {'added' if after else 'removed'}",
+                    before,
+                    after,
+                )
         if old.notes != new.notes:
-            self.add("wording", "changed", path, f"{name}: notes changed",
-                     " / ".join(n.get(self.old.languages[0], "") for n in old.notes) or None,
-                     " / ".join(n.get(self.new.languages[0], "") for n in new.notes) or None)
+            self.add(
+                "wording",
+                "changed",
+                path,
+                f"{name}: notes changed",
+                " / ".join(n.get(self.old.languages[0], "") for n in old.notes) or None,
+                " / ".join(n.get(self.new.languages[0], "") for n in new.notes) or None,
+            )
         if old.source != new.source:
-            self.add("wording", "changed", path, f"{name}: source "
-                     f"{_fmt_source(old.source)} -> {_fmt_source(new.source)}",
-                     _fmt_source(old.source), _fmt_source(new.source))
+            self.add(
+                "wording",
+                "changed",
+                path,
+                f"{name}: source {_fmt_source(old.source)} -> {_fmt_source(new.source)}",
+                _fmt_source(old.source),
+                _fmt_source(new.source),
+            )
 
-    def _value(self, path: str, what: str, old: ir.Value | None, new: ir.Value | None,
-               unit: str = "") -> None:
+    def _value(
+        self, path: str, what: str, old: ir.Value | None, new: ir.Value | None, unit: str = ""
+    ) -> None:
         """One value that may have changed: rules, or breaking when its kind changed."""
         if _plain(old) == _plain(new):
             return
@@ -225,8 +279,10 @@ class _Differ:
         if isinstance(a, ir.Number) and isinstance(b, ir.Number) and a.unit == b.unit:
             text = f"{shown(a)} -> {shown(b)}{unit}"
         else:
-            text = f"{shown(a)}{unit if isinstance(a, ir.Number) else ''} -> " \
-                   f"{shown(b)}{unit if isinstance(b, ir.Number) else ''}"
+            text = (
+                f"{shown(a)}{unit if isinstance(a, ir.Number) else ''} -> "
+                f"{shown(b)}{unit if isinstance(b, ir.Number) else ''}"
+            )
         level: Level = "breaking" if kind(a) != kind(b) and None not in (a, b) else "rules"
         self.add(level, "changed", path, f"{what}: {text}", shown(old), shown(new))
 
@@ -239,16 +295,33 @@ class _Differ:
             if a != b:
                 self.add("rules", "changed", f"units.{role}", f"{role} unit: {a} -> {b}", a, b)
         if old.entry_cost != new.entry_cost:
-            self.add("rules", "changed", "stacking", "entering a place costs "
-                     f"{number(old.entry_cost)} -> {number(new.entry_cost)} {self.cost_unit}",
-                     number(old.entry_cost), number(new.entry_cost))
+            self.add(
+                "rules",
+                "changed",
+                "stacking",
+                "entering a place costs "
+                f"{number(old.entry_cost)} -> {number(new.entry_cost)} {self.cost_unit}",
+                number(old.entry_cost),
+                number(new.entry_cost),
+            )
         if old.stacking != new.stacking:
-            self.add("rules", "changed", "stacking", f"stacking: {old.stacking} -> "
-                     f"{new.stacking}", old.stacking, new.stacking)
+            self.add(
+                "rules",
+                "changed",
+                "stacking",
+                f"stacking: {old.stacking} -> {new.stacking}",
+                old.stacking,
+                new.stacking,
+            )
         if old.minimum_move != new.minimum_move:
-            self.add("rules", "changed", "minimum_move", "minimum move: "
-                     f"{shown(old.minimum_move)} -> {shown(new.minimum_move)}",
-                     shown(old.minimum_move), shown(new.minimum_move))
+            self.add(
+                "rules",
+                "changed",
+                "minimum_move",
+                f"minimum move: {shown(old.minimum_move)} -> {shown(new.minimum_move)}",
+                shown(old.minimum_move),
+                shown(new.minimum_move),
+            )
         for lang in old.languages:
             if lang not in new.languages:
                 self.add("breaking", "removed", f"languages.{lang}", f"language removed: {lang}")
@@ -259,76 +332,122 @@ class _Differ:
     # -- modes, groups, contexts ------------------------------------------------------------
 
     def _groups(self) -> None:
-        for a, b in self._named("group", self.old.groups, self.new.groups,
-                                lambda g: g.id):
+        for a, b in self._named("group", self.old.groups, self.new.groups, lambda g: g.id):
             kept = set(self.common_keys)
             if [m for m in a.members if m in kept] != [m for m in b.members if m in kept]:
-                self.add("rules", "changed", b.id, f"group {self.label(b.info, b.id)}: "
-                         f"{', '.join(a.members)} -> {', '.join(b.members)}",
-                         ", ".join(a.members), ", ".join(b.members))
+                self.add(
+                    "rules",
+                    "changed",
+                    b.id,
+                    f"group {self.label(b.info, b.id)}: "
+                    f"{', '.join(a.members)} -> {', '.join(b.members)}",
+                    ", ".join(a.members),
+                    ", ".join(b.members),
+                )
 
     def _contexts(self) -> None:
         def declared(contexts: tuple[ir.Context, ...]) -> list[ir.Context]:
             return [c for c in contexts if not c.of_modes]  # the modes are diffed as modes
 
-        for a, b in self._named("context", declared(self.old.contexts),
-                                declared(self.new.contexts), lambda c: c.id):
-            self._named(f"{self.label(b.info, b.id)} value", a.values, b.values,
-                        lambda v: v.id)
+        for a, b in self._named(
+            "context", declared(self.old.contexts), declared(self.new.contexts), lambda c: c.id
+        ):
+            self._named(f"{self.label(b.info, b.id)} value", a.values, b.values, lambda v: v.id)
 
     # -- layers and features ----------------------------------------------------------------
 
     def _layers(self) -> None:
-        for a, b in self._named("layer", self.old.layers, self.new.layers,
-                                lambda layer: layer.id):
+        for a, b in self._named("layer", self.old.layers, self.new.layers, lambda layer: layer.id):
             name = self.label(b.info, b.id)
             if a.scope != b.scope:
-                self.add("rules", "changed", b.id, f"layer {name}: {_SCOPES[a.scope]} -> "
-                         f"{_SCOPES[b.scope]}", a.scope, b.scope)
+                self.add(
+                    "rules",
+                    "changed",
+                    b.id,
+                    f"layer {name}: {_SCOPES[a.scope]} -> {_SCOPES[b.scope]}",
+                    a.scope,
+                    b.scope,
+                )
             for column in b.columns:
                 if column not in a.columns:
-                    self.add("additive", "added", f"{b.id}.{column}",
-                             f"layer {name}: new column {column}")
+                    self.add(
+                        "additive",
+                        "added",
+                        f"{b.id}.{column}",
+                        f"layer {name}: new column {column}",
+                    )
             for column in a.columns:
                 if column not in b.columns:
-                    self.add("breaking", "removed", f"{b.id}.{column}",
-                             f"layer {name}: column {column} removed")
+                    self.add(
+                        "breaking",
+                        "removed",
+                        f"{b.id}.{column}",
+                        f"layer {name}: column {column} removed",
+                    )
 
     def _features(self) -> None:
         new_layers = {layer.id: layer for layer in self.new.layers}
         removed, added, kept = _match(self.old.features, self.new.features, lambda f: f.id)
         for f in removed:
-            self.add("breaking", "removed", f.id,
-                     f"terrain removed: {self.old_label(f.info, f.id)}")
+            self.add(
+                "breaking", "removed", f.id, f"terrain removed: {self.old_label(f.info, f.id)}"
+            )
         for f in added:
             layer = new_layers.get(f.layer)
             where = self.label(layer.info, f.layer) if layer else f.layer
             cost = f.cells.get("cost")
             costs = f": {self._cell(cost)}" if cost is not None else ""
-            self.add("additive", "added", f.id,
-                     f"terrain added to {where}: {self.label(f.info, f.id)}{costs}")
+            self.add(
+                "additive",
+                "added",
+                f.id,
+                f"terrain added to {where}: {self.label(f.info, f.id)}{costs}",
+            )
         modes = [m.id for m in self.new.modes if m.id in {o.id for o in self.old.modes}]
         for a, b in kept:
             name = self.label(b.info, b.id)
             self._info(b.id, a.info, b.info, b.id)
             if a.layer != b.layer:
-                self.add("rules", "changed", b.id, f"{name}: moved from layer {a.layer} to "
-                         f"{b.layer}", a.layer, b.layer)
+                self.add(
+                    "rules",
+                    "changed",
+                    b.id,
+                    f"{name}: moved from layer {a.layer} to {b.layer}",
+                    a.layer,
+                    b.layer,
+                )
             if a.ignores_others != b.ignores_others:
-                self.add("rules", "changed", b.id, f"{name}: " + (
-                    "now ignores the other features" if b.ignores_others
-                    else "no longer ignores the other features"))
-            changed = [m for m in modes
-                       if _plain(a.costs.get(m)) != _plain(b.costs.get(m))]
+                self.add(
+                    "rules",
+                    "changed",
+                    b.id,
+                    f"{name}: "
+                    + (
+                        "now ignores the other features"
+                        if b.ignores_others
+                        else "no longer ignores the other features"
+                    ),
+                )
+            changed = [m for m in modes if _plain(a.costs.get(m)) != _plain(b.costs.get(m))]
             pairs = {(_plain(a.costs.get(m)), _plain(b.costs.get(m))) for m in changed}
             unit = self.cost_suffix
             if changed and len(changed) == len(modes) > 1 and len(pairs) == 1:
-                self._value(f"{b.id}.cost", f"{name}, every mode", a.costs.get(changed[0]),
-                            b.costs.get(changed[0]), unit)
+                self._value(
+                    f"{b.id}.cost",
+                    f"{name}, every mode",
+                    a.costs.get(changed[0]),
+                    b.costs.get(changed[0]),
+                    unit,
+                )
             else:
                 for m in changed:
-                    self._value(f"{b.id}.{m}", f"{name}, {self.mode_labels[m]}", a.costs.get(m),
-                                b.costs.get(m), unit)
+                    self._value(
+                        f"{b.id}.{m}",
+                        f"{name}, {self.mode_labels[m]}",
+                        a.costs.get(m),
+                        b.costs.get(m),
+                        unit,
+                    )
 
     def _cell(self, cell: ir.Cell) -> str:
         def cost(value: ir.Value) -> str:
@@ -344,17 +463,23 @@ class _Differ:
     def _modifiers(self) -> None:
         features = {f.id for f in self.new.features}
         old_features = {f.id for f in self.old.features}
-        context_labels = {v.id: self.label(v.info, v.id)
-                          for c in self.new.contexts for v in c.values}
+        context_labels = {
+            v.id: self.label(v.info, v.id) for c in self.new.contexts for v in c.values
+        }
         context_labels.update({m.id: self.label(m.info, m.id) for m in self.new.modes})
         context_labels.update({g.id: self.label(g.info, g.id) for g in self.new.groups})
         item_labels = {f.id: self.label(f.info, f.id) for f in self.new.features}
-        for a, b in self._named("modifier", self.old.modifiers, self.new.modifiers,
-                                lambda m: m.id):
+        for a, b in self._named("modifier", self.old.modifiers, self.new.modifiers, lambda m: m.id):
             name = self.label(b.info, b.id)
             if a.context != b.context:
-                self.add("breaking", "changed", b.id, f"{name}: now keyed by {b.context} "
-                         f"instead of {a.context}", a.context, b.context)
+                self.add(
+                    "breaking",
+                    "changed",
+                    b.id,
+                    f"{name}: now keyed by {b.context} instead of {a.context}",
+                    a.context,
+                    b.context,
+                )
             kept = self._named(f"{name} factor", a.factors, b.factors, lambda f: f.id)
             item_labels.update({f.id: self.label(f.info, f.id) for _, f in kept})
             factors = {f.id for f in b.factors}
@@ -362,95 +487,150 @@ class _Differ:
             for item, values in b.values.items():
                 if item not in a.values:
                     if (item in features and item in old_features) or (
-                            item in factors and item in old_factors):
+                        item in factors and item in old_factors
+                    ):
                         for key, value in values.items():
                             if key and key not in self.common_keys:
                                 continue
-                            self._value(_modifier_path(item, b.id, key, features),
-                                        _modifier_what(name, item_labels.get(item, item),
-                                                       key, context_labels), None, value)
+                            self._value(
+                                _modifier_path(item, b.id, key, features),
+                                _modifier_what(
+                                    name, item_labels.get(item, item), key, context_labels
+                                ),
+                                None,
+                                value,
+                            )
                     continue
                 before = a.values[item]
                 for key in dict.fromkeys([*before, *values]):
                     if key and key not in self.common_keys:
                         continue  # a removed or new mode or context value says it all
-                    self._value(_modifier_path(item, b.id, key, features),
-                                _modifier_what(name, item_labels.get(item, item), key,
-                                               context_labels),
-                                before.get(key), values.get(key))
+                    self._value(
+                        _modifier_path(item, b.id, key, features),
+                        _modifier_what(name, item_labels.get(item, item), key, context_labels),
+                        before.get(key),
+                        values.get(key),
+                    )
             for item, values in a.values.items():
                 if item not in b.values and (item in features or item in factors):
                     for key, value in values.items():
                         if key and key not in self.common_keys:
                             continue
-                        self._value(_modifier_path(item, b.id, key, features),
-                                    _modifier_what(name, item_labels.get(item, item), key,
-                                                   context_labels), value, None)
-            removed, added, both = _match(a.combinations, b.combinations,
-                                          lambda c: "+".join(c.members))
+                        self._value(
+                            _modifier_path(item, b.id, key, features),
+                            _modifier_what(name, item_labels.get(item, item), key, context_labels),
+                            value,
+                            None,
+                        )
+            removed, added, both = _match(
+                a.combinations, b.combinations, lambda c: "+".join(c.members)
+            )
             for c in removed:
-                self.add("rules", "removed", f"{b.id}.when.{'+'.join(c.members)}",
-                         f"{name}: {' and '.join(c.members)} together no longer "
-                         f"{shown(c.value)}", shown(c.value))
+                self.add(
+                    "rules",
+                    "removed",
+                    f"{b.id}.when.{'+'.join(c.members)}",
+                    f"{name}: {' and '.join(c.members)} together no longer {shown(c.value)}",
+                    shown(c.value),
+                )
             for c in added:
-                self.add("rules", "added", f"{b.id}.when.{'+'.join(c.members)}",
-                         f"{name}: {' and '.join(c.members)} together: {shown(c.value)}",
-                         None, shown(c.value))
+                self.add(
+                    "rules",
+                    "added",
+                    f"{b.id}.when.{'+'.join(c.members)}",
+                    f"{name}: {' and '.join(c.members)} together: {shown(c.value)}",
+                    None,
+                    shown(c.value),
+                )
             for c_old, c_new in both:
-                self._value(f"{b.id}.when.{'+'.join(c_new.members)}",
-                            f"{name}, {' and '.join(c_new.members)} together", c_old.value,
-                            c_new.value)
+                self._value(
+                    f"{b.id}.when.{'+'.join(c_new.members)}",
+                    f"{name}, {' and '.join(c_new.members)} together",
+                    c_old.value,
+                    c_new.value,
+                )
 
     # -- steps and decisions ----------------------------------------------------------------
 
     def _steps(self) -> None:
-        for a, b in self._named("step", self.old.steps, self.new.steps,
-                                lambda st: st.id):
+        for a, b in self._named("step", self.old.steps, self.new.steps, lambda st: st.id):
             name = self.label(b.info, b.id)
             if a.param != b.param:
-                self.add("breaking", "changed", b.id, f"{name}: input {a.param} renamed "
-                         f"{b.param}", a.param, b.param)
+                self.add(
+                    "breaking",
+                    "changed",
+                    b.id,
+                    f"{name}: input {a.param} renamed {b.param}",
+                    a.param,
+                    b.param,
+                )
             before = ", ".join(spelling.step_term(t, a.param_unit) for t in a.terms)
             after = ", ".join(spelling.step_term(t, b.param_unit) for t in b.terms)
             if before != after or a.result_unit != b.result_unit:
-                self.add("rules", "changed", b.id, f"{name}: {before} -> {after}",
-                         before, after)
+                self.add("rules", "changed", b.id, f"{name}: {before} -> {after}", before, after)
 
     def _decisions(self) -> None:
-        for a, b in self._named("decision", self.old.decisions,
-                                self.new.decisions, lambda d: d.id):
+        for a, b in self._named("decision", self.old.decisions, self.new.decisions, lambda d: d.id):
             name = self.label(b.info, b.id)
             if [p.name for p in a.params] != [p.name for p in b.params]:
                 before = ", ".join(p.name for p in a.params)
                 after = ", ".join(p.name for p in b.params)
-                self.add("breaking", "changed", b.id, f"{name}: inputs ({before}) -> "
-                         f"({after})", before, after)
+                self.add(
+                    "breaking",
+                    "changed",
+                    b.id,
+                    f"{name}: inputs ({before}) -> ({after})",
+                    before,
+                    after,
+                )
             elif a.params != b.params:
                 self.add("rules", "changed", b.id, f"{name}: input units changed")
             if a.result != b.result:
-                self.add("breaking", "changed", b.id, f"{name}: result {a.result} -> "
-                         f"{b.result}", a.result, b.result)
-            outcomes = self._named(f"{name} outcome", a.outcomes, b.outcomes,
-                                   lambda o: o.id, prefix=b.id)
+                self.add(
+                    "breaking",
+                    "changed",
+                    b.id,
+                    f"{name}: result {a.result} -> {b.result}",
+                    a.result,
+                    b.result,
+                )
+            outcomes = self._named(
+                f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
+            )
             for o_old, o_new in outcomes:
-                self._value(f"{b.id}.{o_new.id}", f"{name}, {self.label(o_new.info, o_new.id)}",
-                            o_old.value, o_new.value)
+                self._value(
+                    f"{b.id}.{o_new.id}",
+                    f"{name}, {self.label(o_new.info, o_new.id)}",
+                    o_old.value,
+                    o_new.value,
+                )
             rows_a = [spelling.decision_row(r) for r in a.rows]
             rows_b = [spelling.decision_row(r) for r in b.rows]
             if rows_a != rows_b:
                 self._decision_rows(b, name, a.rows, b.rows, rows_a, rows_b)
 
-    def _decision_rows(self, d: ir.Decision, name: str, old: Sequence[ir.DecisionRow],
-                       new: Sequence[ir.DecisionRow], text_a: list[str],
-                       text_b: list[str]) -> None:
+    def _decision_rows(
+        self,
+        d: ir.Decision,
+        name: str,
+        old: Sequence[ir.DecisionRow],
+        new: Sequence[ir.DecisionRow],
+        text_a: list[str],
+        text_b: list[str],
+    ) -> None:
         """Row by row, each named by its outcome (as a variant names them), when outcomes are
         unique on both sides; else the rows as a whole."""
         keys_a = [r.outcome for r in old]
         keys_b = [r.outcome for r in new]
         if len(set(keys_a)) != len(keys_a) or len(set(keys_b)) != len(keys_b):
-            self.add("rules", "changed", d.id, f"{name}: rows changed: "
-                     f"{'; '.join(text_a)} -> {'; '.join(text_b)}",
-                     "; ".join(text_a), "; ".join(text_b))
+            self.add(
+                "rules",
+                "changed",
+                d.id,
+                f"{name}: rows changed: {'; '.join(text_a)} -> {'; '.join(text_b)}",
+                "; ".join(text_a),
+                "; ".join(text_b),
+            )
             return
         was = dict(zip(keys_a, text_a, strict=True))
         now = dict(zip(keys_b, text_b, strict=True))
@@ -459,38 +639,60 @@ class _Differ:
             label = outcome.get(key, key)
             if key not in was:
                 after = f" after '{outcome.get(keys_b[i - 1], keys_b[i - 1])}'" if i else " first"
-                self.add("rules", "added", f"{d.id}.{key}",
-                         f"{name}: row added{after}: {now[key]}", None, now[key])
+                self.add(
+                    "rules",
+                    "added",
+                    f"{d.id}.{key}",
+                    f"{name}: row added{after}: {now[key]}",
+                    None,
+                    now[key],
+                )
             elif was[key] != now[key]:
                 before, after_ = (was[key].rsplit(" -> ", 1)[0], now[key].rsplit(" -> ", 1)[0])
-                self.add("rules", "changed", f"{d.id}.{key}",
-                         f"{name}, row {label}: {before} -> {after_}", before, after_)
+                self.add(
+                    "rules",
+                    "changed",
+                    f"{d.id}.{key}",
+                    f"{name}, row {label}: {before} -> {after_}",
+                    before,
+                    after_,
+                )
         for key in keys_a:
             if key not in now:
-                self.add("rules", "removed", f"{d.id}.{key}",
-                         f"{name}: row removed: {was[key]}", was[key], None)
+                self.add(
+                    "rules",
+                    "removed",
+                    f"{d.id}.{key}",
+                    f"{name}: row removed: {was[key]}",
+                    was[key],
+                    None,
+                )
         common_a = [k for k in keys_a if k in now]
         common_b = [k for k in keys_b if k in was]
         if common_a != common_b:
-            self.add("rules", "changed", d.id, f"{name}: rows reordered: "
-                     f"{', '.join(common_a)} -> {', '.join(common_b)}")
+            self.add(
+                "rules",
+                "changed",
+                d.id,
+                f"{name}: rows reordered: {', '.join(common_a)} -> {', '.join(common_b)}",
+            )
 
     # -- tables -----------------------------------------------------------------------------
 
     def _tables(self) -> None:
-        for a, b in self._named("table", self.old.tables, self.new.tables,
-                                lambda t: t.id):
+        for a, b in self._named("table", self.old.tables, self.new.tables, lambda t: t.id):
             name = self.label(b.info, b.id)
-            self._named(f"{name} column", a.columns, b.columns, lambda c: c.id,
-                               prefix=b.id)
-            rows = self._named(f"{name} row", a.rows, b.rows, lambda r: r.key,
-                               prefix=b.id)
+            self._named(f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id)
+            rows = self._named(f"{name} row", a.rows, b.rows, lambda r: r.key, prefix=b.id)
             for r_old, r_new in rows:
                 row_name = self.label(r_new.info, r_new.key)
                 if not b.columns:
-                    self._value(f"{b.id}.{r_new.key}", f"{name}, {row_name}",
-                                r_old.cells[0] if r_old.cells else None,
-                                r_new.cells[0] if r_new.cells else None)
+                    self._value(
+                        f"{b.id}.{r_new.key}",
+                        f"{name}, {row_name}",
+                        r_old.cells[0] if r_old.cells else None,
+                        r_new.cells[0] if r_new.cells else None,
+                    )
                     continue
                 old_index = {c.id: i for i, c in enumerate(a.columns)}
                 for col in b.columns:
@@ -500,88 +702,127 @@ class _Differ:
                     k = [c.id for c in b.columns].index(col.id)
                     before = r_old.cells[j] if j < len(r_old.cells) else None
                     after = r_new.cells[k] if k < len(r_new.cells) else None
-                    self._value(f"{b.id}.{col.id}.{r_new.key}",
-                                f"{name}, {row_name} ({self.label(col.info, col.id)})",
-                                before, after)
+                    self._value(
+                        f"{b.id}.{col.id}.{r_new.key}",
+                        f"{name}, {row_name} ({self.label(col.info, col.id)})",
+                        before,
+                        after,
+                    )
 
     # -- dice tables and triggers -----------------------------------------------------------
 
     def _dice(self) -> None:
-        for a, b in self._named("dice table", self.old.dice_tables,
-                                self.new.dice_tables, lambda t: t.id):
+        for a, b in self._named(
+            "dice table", self.old.dice_tables, self.new.dice_tables, lambda t: t.id
+        ):
             name = self.label(b.info, b.id)
             if a.dice != b.dice:
                 self._value(b.id, f"{name}, dice", a.dice, b.dice)
-            mods = self._named(f"{name} modifier", a.modifiers, b.modifiers,
-                               lambda m: m.id)
+            mods = self._named(f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id)
             for m_old, m_new in mods:
                 if m_old.value != m_new.value:
-                    self.add("rules", "changed", m_new.id, f"{name}, "
-                             f"{self.label(m_new.info, m_new.id)}: {m_old.value:+d} -> "
-                             f"{m_new.value:+d}", f"{m_old.value:+d}", f"{m_new.value:+d}")
-            rows = self._named(f"{name} row", a.rows, b.rows, lambda r: r.id,
-                               prefix=b.id)
+                    self.add(
+                        "rules",
+                        "changed",
+                        m_new.id,
+                        f"{name}, "
+                        f"{self.label(m_new.info, m_new.id)}: {m_old.value:+d} -> "
+                        f"{m_new.value:+d}",
+                        f"{m_old.value:+d}",
+                        f"{m_new.value:+d}",
+                    )
+            rows = self._named(f"{name} row", a.rows, b.rows, lambda r: r.id, prefix=b.id)
             for r_old, r_new in rows:
                 row_name = self.label(r_new.info, r_new.id)
                 path = f"{b.id}.{r_new.id}"
                 before = spelling.dice_range(r_old.low, r_old.high)
                 after = spelling.dice_range(r_new.low, r_new.high)
                 if before != after:
-                    self.add("rules", "changed", path, f"{name}, {row_name}: rolled on "
-                             f"{before} -> {after}", before, after)
+                    self.add(
+                        "rules",
+                        "changed",
+                        path,
+                        f"{name}, {row_name}: rolled on {before} -> {after}",
+                        before,
+                        after,
+                    )
                 for effect in dict.fromkeys([*r_old.effects, *r_new.effects]):
                     old_value = r_old.effects.get(effect)
                     new_value = r_new.effects.get(effect)
                     self._value(path, f"{name}, {row_name}, {effect}", old_value, new_value)
 
     def _triggers(self) -> None:
-        for a, b in self._named("trigger", self.old.triggers, self.new.triggers,
-                                lambda t: t.id):
+        for a, b in self._named("trigger", self.old.triggers, self.new.triggers, lambda t: t.id):
             before, after = _fmt_trigger(a), _fmt_trigger(b)
             if before != after:
-                self.add("rules", "changed", b.id, f"{self.label(b.info, b.id)}: {before} -> "
-                         f"{after}", before, after)
+                self.add(
+                    "rules",
+                    "changed",
+                    b.id,
+                    f"{self.label(b.info, b.id)}: {before} -> {after}",
+                    before,
+                    after,
+                )
 
     # -- parameters, exclusions, grids ------------------------------------------------------
 
     def _params(self) -> None:
-        for a, b in self._named("parameter", self.old.params, self.new.params,
-                                lambda p: p.id):
+        for a, b in self._named("parameter", self.old.params, self.new.params, lambda p: p.id):
             name = self.label(b.info, b.id)
             if a.unit != b.unit:
-                self.add("rules", "changed", b.id, f"{name}: unit {a.unit} -> {b.unit}",
-                         a.unit, b.unit)
+                self.add(
+                    "rules", "changed", b.id, f"{name}: unit {a.unit} -> {b.unit}", a.unit, b.unit
+                )
             self._value(b.id, name, a.value, b.value, f" {b.unit}")
 
     def _exclusions(self) -> None:
-        removed, added, kept = _match(self.old.exclusions, self.new.exclusions,
-                                      lambda e: e.subject)
+        removed, added, kept = _match(self.old.exclusions, self.new.exclusions, lambda e: e.subject)
         for e in removed:
-            self.add("rules", "removed", f"exclude.{e.subject}", f"{e.subject} may now be "
-                     f"combined with {', '.join(e.others)}")
+            self.add(
+                "rules",
+                "removed",
+                f"exclude.{e.subject}",
+                f"{e.subject} may now be combined with {', '.join(e.others)}",
+            )
         for e in added:
-            self.add("rules", "added", f"exclude.{e.subject}", f"{e.subject} cannot be "
-                     f"combined with {', '.join(e.others)}")
+            self.add(
+                "rules",
+                "added",
+                f"exclude.{e.subject}",
+                f"{e.subject} cannot be combined with {', '.join(e.others)}",
+            )
         for a, b in kept:
             if set(a.others) != set(b.others):
-                self.add("rules", "changed", f"exclude.{b.subject}", f"{b.subject} cannot be "
-                         f"combined with: {', '.join(a.others)} -> {', '.join(b.others)}",
-                         ", ".join(a.others), ", ".join(b.others))
+                self.add(
+                    "rules",
+                    "changed",
+                    f"exclude.{b.subject}",
+                    f"{b.subject} cannot be "
+                    f"combined with: {', '.join(a.others)} -> {', '.join(b.others)}",
+                    ", ".join(a.others),
+                    ", ".join(b.others),
+                )
 
     def _grids(self) -> None:
-        for a, b in self._named("grid", self.old.grids, self.new.grids,
-                                lambda g: g.id):
+        for a, b in self._named("grid", self.old.grids, self.new.grids, lambda g: g.id):
             name = self.label(b.info, b.id)
             if a.size != b.size:
                 before = " = ".join(shown(n) for n in a.size)
                 after = " = ".join(shown(n) for n in b.size)
-                self.add("rules", "changed", b.id, f"{name}: one cell {before} -> {after}",
-                         before, after)
+                self.add(
+                    "rules", "changed", b.id, f"{name}: one cell {before} -> {after}", before, after
+                )
             if a.diagonals != b.diagonals:
                 before = ", ".join(map(str, a.diagonals))
                 after = ", ".join(map(str, b.diagonals))
-                self.add("rules", "changed", b.id, f"{name}: diagonals {before} -> {after}",
-                         before, after)
+                self.add(
+                    "rules",
+                    "changed",
+                    b.id,
+                    f"{name}: diagonals {before} -> {after}",
+                    before,
+                    after,
+                )
 
 
 _SCOPES = {"many": "several per place", "one": "one per place", "map": "whole map"}
@@ -590,8 +831,9 @@ _SCOPES = {"many": "several per place", "one": "one per place", "map": "whole ma
 def _fmt_source(source: ir.Source | None) -> str:
     if source is None:
         return "none"
-    return " ".join(x for x in (source.book, source.page, source.detail and
-                                f'"{source.detail}"') if x)
+    return " ".join(
+        x for x in (source.book, source.page, source.detail and f'"{source.detail}"') if x
+    )
 
 
 def _fmt_trigger(t: ir.Trigger) -> str:
@@ -602,8 +844,11 @@ def _fmt_trigger(t: ir.Trigger) -> str:
 
 
 def _keys(ruleset: ir.Ruleset) -> set[str]:
-    return ({m.id for m in ruleset.modes} | {g.id for g in ruleset.groups}
-            | {v.id for c in ruleset.contexts for v in c.values})
+    return (
+        {m.id for m in ruleset.modes}
+        | {g.id for g in ruleset.groups}
+        | {v.id for c in ruleset.contexts for v in c.values}
+    )
 
 
 def _modifier_path(item: str, modifier: str, key: str, features: set[str]) -> str:
@@ -647,8 +892,14 @@ def to_data(d: Diff, advice: str | None = None) -> dict[str, object]:
         "level": d.level,
         "counts": {lv: d.count(lv) for lv in LEVELS},
         "changes": [
-            {"level": c.level, "action": c.action, "path": c.path, "message": c.message,
-             "old": c.old, "new": c.new}
+            {
+                "level": c.level,
+                "action": c.action,
+                "path": c.path,
+                "message": c.message,
+                "old": c.old,
+                "new": c.new,
+            }
             for c in d.changes
         ],
         "version_advice": advice,
@@ -681,8 +932,11 @@ class Rebase:
 def rebase(old_base: ir.Ruleset, new_base: ir.Ruleset, house: ir.Ruleset) -> Rebase:
     """Compare two versions of ``house``'s base in the light of ``house``'s own changes."""
     base = diff(old_base, new_base)
-    mine = [(change.action, _segments(path_text(change.path))) for change in house.changes
-            if change.action != "add"]
+    mine = [
+        (change.action, _segments(path_text(change.path)))
+        for change in house.changes
+        if change.action != "add"
+    ]
 
     def covered(c: Change) -> bool:
         theirs = _segments(c.path)
@@ -696,8 +950,13 @@ def rebase(old_base: ir.Ruleset, new_base: ir.Ruleset, house: ir.Ruleset) -> Reb
 
     overridden = tuple(c for c in base.changes if covered(c))
     inherited = tuple(c for c in base.changes if not covered(c))
-    return Rebase(house.id, house.version, base, overridden,
-                  Diff(old_base.id, old_base.version, new_base.id, new_base.version, inherited))
+    return Rebase(
+        house.id,
+        house.version,
+        base,
+        overridden,
+        Diff(old_base.id, old_base.version, new_base.id, new_base.version, inherited),
+    )
 
 
 def _segments(path: str) -> tuple[str, ...]:
@@ -708,8 +967,10 @@ def _segments(path: str) -> tuple[str, ...]:
 
 def render_rebase(r: Rebase) -> str:
     b = r.base
-    out = [f"{r.house_id} {r.house_version} on {b.old_id} {b.old_version} -> "
-           f"{b.new_id} {b.new_version}"]
+    out = [
+        f"{r.house_id} {r.house_version} on {b.old_id} {b.old_version} -> "
+        f"{b.new_id} {b.new_version}"
+    ]
     if not b.changes:
         out.append("the base did not change: nothing to rebase")
     if r.overridden:
@@ -723,9 +984,11 @@ def render_rebase(r: Rebase) -> str:
             out += [f"  {_SIGNS[c.action]} {c.message}  [{c.path}]" for c in changes]
     if b.changes:
         counts = ", ".join(f"{d.count(lv)} {lv}" for lv in LEVELS if d.count(lv))
-        out.append(f"{len(b.changes)} base change{'s' * (len(b.changes) != 1)}: "
-                   f"{len(r.overridden)} on what {r.house_id} overrides, "
-                   f"{len(d.changes)} inherited" + (f" ({counts})" if counts else ""))
+        out.append(
+            f"{len(b.changes)} base change{'s' * (len(b.changes) != 1)}: "
+            f"{len(r.overridden)} on what {r.house_id} overrides, "
+            f"{len(d.changes)} inherited" + (f" ({counts})" if counts else "")
+        )
     return "\n".join(out) + "\n"
 
 

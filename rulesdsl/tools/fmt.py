@@ -75,8 +75,10 @@ def _aligned(codes: list[str], separator: str) -> list[str]:
                 widths[i] = max(widths[i], len(part))
     out = []
     for parts in split:
-        segments = [part.ljust(widths[i]) if len(part) <= ALIGN_LIMIT else part
-                    for i, part in enumerate(parts[:-1])]
+        segments = [
+            part.ljust(widths[i]) if len(part) <= ALIGN_LIMIT else part
+            for i, part in enumerate(parts[:-1])
+        ]
         joined = f" {separator} ".join([*segments, parts[-1]]) if len(parts) > 1 else parts[0]
         out.append(joined.rstrip())
     return out

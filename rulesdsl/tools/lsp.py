@@ -29,18 +29,49 @@ from rulesdsl.tools.csv_chart import dsl_value
 from rulesdsl.tools.fmt import format_text
 from rulesdsl.tools.lsp_index import Index, build_index
 
-KEYWORDS = ("ruleset", "version", "extends", "languages", "book", "units", "stacking",
-            "minimum", "mode", "group", "context", "modifier", "layer", "step", "decision",
-            "table", "dice", "trigger", "exclude", "grid", "param", "override", "remove")
+KEYWORDS = (
+    "ruleset",
+    "version",
+    "extends",
+    "languages",
+    "book",
+    "units",
+    "stacking",
+    "minimum",
+    "mode",
+    "group",
+    "context",
+    "modifier",
+    "layer",
+    "step",
+    "decision",
+    "table",
+    "dice",
+    "trigger",
+    "exclude",
+    "grid",
+    "param",
+    "override",
+    "remove",
+)
 BLOCK_KEYWORDS = ("columns", "column", "when", "note", "modifier")
 VALUE_KEYWORDS = ("impassable", "prohibited", "blocked", "as", "per", "full", "yes", "no")
 
 SYMBOL_KINDS = {
-    "mode": t.SymbolKind.EnumMember, "group": t.SymbolKind.Enum, "context": t.SymbolKind.Enum,
-    "modifier": t.SymbolKind.Operator, "layer": t.SymbolKind.Class, "step": t.SymbolKind.Function,
-    "decision": t.SymbolKind.Function, "table": t.SymbolKind.Struct, "dice": t.SymbolKind.Struct,
-    "trigger": t.SymbolKind.Event, "grid": t.SymbolKind.Object, "param": t.SymbolKind.Variable,
-    "book": t.SymbolKind.File, "ruleset": t.SymbolKind.Module,
+    "mode": t.SymbolKind.EnumMember,
+    "group": t.SymbolKind.Enum,
+    "context": t.SymbolKind.Enum,
+    "modifier": t.SymbolKind.Operator,
+    "layer": t.SymbolKind.Class,
+    "step": t.SymbolKind.Function,
+    "decision": t.SymbolKind.Function,
+    "table": t.SymbolKind.Struct,
+    "dice": t.SymbolKind.Struct,
+    "trigger": t.SymbolKind.Event,
+    "grid": t.SymbolKind.Object,
+    "param": t.SymbolKind.Variable,
+    "book": t.SymbolKind.File,
+    "ruleset": t.SymbolKind.Module,
 }
 
 
@@ -57,18 +88,26 @@ def to_range(pos: s.Pos | None) -> t.Range:
         return t.Range(t.Position(0, 0), t.Position(0, 1))
     end_line = max(pos.end_line, pos.line)
     end_col = pos.end_column if pos.end_line >= pos.line else pos.column + 1
-    return t.Range(t.Position(pos.line - 1, max(pos.column - 1, 0)),
-                   t.Position(end_line - 1, max(end_col - 1, 0)))
+    return t.Range(
+        t.Position(pos.line - 1, max(pos.column - 1, 0)),
+        t.Position(end_line - 1, max(end_col - 1, 0)),
+    )
 
 
 def to_lsp(diag: Diagnostic) -> t.Diagnostic:
     message = diag.message + (f"\nhint: {diag.hint}" if diag.hint else "")
-    related = [t.DiagnosticRelatedInformation(t.Location(uri_of(r.pos.file), to_range(r.pos)),
-                                              r.message) for r in diag.related]
+    related = [
+        t.DiagnosticRelatedInformation(t.Location(uri_of(r.pos.file), to_range(r.pos)), r.message)
+        for r in diag.related
+    ]
     return t.Diagnostic(
-        range=to_range(diag.pos), message=message, code=diag.code, source="rulesdsl",
+        range=to_range(diag.pos),
+        message=message,
+        code=diag.code,
+        source="rulesdsl",
         severity=t.DiagnosticSeverity.Error if diag.is_error else t.DiagnosticSeverity.Warning,
-        related_information=related or None)
+        related_information=related or None,
+    )
 
 
 class _LiveCompiler(Compiler):
@@ -142,8 +181,14 @@ class RulesServer(LanguageServer):
             base = next((st for st in source.statements if isinstance(st, s.ExtendsDecl)), None)
             if base is None:
                 break
-            found = next((p for p in (Path(path).parent / f"{base.base.text}{x}"
-                                      for x in SUFFIXES) if p.is_file()), None)
+            found = next(
+                (
+                    p
+                    for p in (Path(path).parent / f"{base.base.text}{x}" for x in SUFFIXES)
+                    if p.is_file()
+                ),
+                None,
+            )
             if found is None or str(found.resolve()) in seen:
                 break
             seen.add(str(found.resolve()))
@@ -164,31 +209,57 @@ class RulesServer(LanguageServer):
             for r in diag.related:  # an error this variant causes in a base line: show it there
                 there = str(Path(r.pos.file).resolve())
                 if file == own and there != own:
-                    caused.setdefault(there, []).append(t.Diagnostic(
-                        range=to_range(r.pos), severity=to_lsp(diag).severity, code=diag.code,
-                        source="rulesdsl", message=f"{diag.message} (as {Path(own).name} "
-                        "changed this line)", related_information=[
-                            t.DiagnosticRelatedInformation(t.Location(uri, to_range(diag.pos)),
-                                                           diag.message)] if diag.pos else None))
+                    caused.setdefault(there, []).append(
+                        t.Diagnostic(
+                            range=to_range(r.pos),
+                            severity=to_lsp(diag).severity,
+                            code=diag.code,
+                            source="rulesdsl",
+                            message=f"{diag.message} (as {Path(own).name} changed this line)",
+                            related_information=[
+                                t.DiagnosticRelatedInformation(
+                                    t.Location(uri, to_range(diag.pos)), diag.message
+                                )
+                            ]
+                            if diag.pos
+                            else None,
+                        )
+                    )
         mine = by_file.pop(own, [])
-        extends = next((st.pos for st, _, _ in state.index.statements
-                        if isinstance(st, s.ExtendsDecl)
-                        and str(Path(st.pos.file).resolve()) == own), None)
+        extends = next(
+            (
+                st.pos
+                for st, _, _ in state.index.statements
+                if isinstance(st, s.ExtendsDecl) and str(Path(st.pos.file).resolve()) == own
+            ),
+            None,
+        )
         for file, diags in by_file.items():  # what this variant breaks in a base, shown here too
             for d in diags:
-                mine.append(t.Diagnostic(
-                    range=to_range(extends), severity=d.severity, code=d.code,
-                    source="rulesdsl", message=f"in {Path(file).name}: {d.message}",
-                    related_information=[t.DiagnosticRelatedInformation(
-                        t.Location(uri_of(file), d.range), d.message)]))
+                mine.append(
+                    t.Diagnostic(
+                        range=to_range(extends),
+                        severity=d.severity,
+                        code=d.code,
+                        source="rulesdsl",
+                        message=f"in {Path(file).name}: {d.message}",
+                        related_information=[
+                            t.DiagnosticRelatedInformation(
+                                t.Location(uri_of(file), d.range), d.message
+                            )
+                        ],
+                    )
+                )
         self.text_document_publish_diagnostics(
-            t.PublishDiagnosticsParams(uri=uri, diagnostics=mine))
+            t.PublishDiagnosticsParams(uri=uri, diagnostics=mine)
+        )
         for file, diags in caused.items():
             by_file.setdefault(file, []).extend(diags)
         others = set(by_file)
         for file in self.published.get(uri, set()) | others:
             self.text_document_publish_diagnostics(
-                t.PublishDiagnosticsParams(uri=uri_of(file), diagnostics=by_file.get(file, [])))
+                t.PublishDiagnosticsParams(uri=uri_of(file), diagnostics=by_file.get(file, []))
+            )
         self.published[uri] = others
 
 
@@ -210,7 +281,8 @@ def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
 def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
     ls.states.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(
-        t.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+        t.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
+    )
 
 
 # ---- completion ----------------------------------------------------------------------------
@@ -218,7 +290,7 @@ def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
 
 def _line_before(ls: RulesServer, uri: str, pos: t.Position) -> str:
     lines = ls.workspace.get_text_document(uri).lines
-    return lines[pos.line][:pos.character] if pos.line < len(lines) else ""
+    return lines[pos.line][: pos.character] if pos.line < len(lines) else ""
 
 
 def _block_of(lines: Sequence[str], line: int) -> str:
@@ -247,10 +319,9 @@ def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[str], li
     stripped = code.strip()
     word = re.compile(r"[A-Za-z_]\w*$")
     head = word.sub("", stripped).rstrip()
-    if "[" in code and "]" not in code[code.rindex("["):]:
-        opened = code[code.rindex("[") + 1:]
-        return (["book"], []) if not opened.strip() or word.fullmatch(opened.strip()) else ([],
-                                                                                            [])
+    if "[" in code and "]" not in code[code.rindex("[") :]:
+        opened = code[code.rindex("[") + 1 :]
+        return (["book"], []) if not opened.strip() or word.fullmatch(opened.strip()) else ([], [])
     if re.search(r"\bas\s+\w*$", code):
         return ["feature"], []
     if re.search(r"\bby\s+\w*$", code):
@@ -260,8 +331,21 @@ def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[str], li
     if re.search(r"\bwith\s+\w*$", code) and stripped.startswith("trigger"):
         return ["dice modifier"], []
     if re.search(r"^\s*(override|remove)\s+[\w.]*$", code):
-        return [d for d in ("feature", "factor", "mode", "table", "dice", "param", "row",
-                            "context value", "layer", "modifier")], []
+        return [
+            d
+            for d in (
+                "feature",
+                "factor",
+                "mode",
+                "table",
+                "dice",
+                "param",
+                "row",
+                "context value",
+                "layer",
+                "modifier",
+            )
+        ], []
     if re.search(r"^\s*(group\b.*:|when\b|exclude\b)", code):
         kinds = ["mode"] if stripped.startswith("group") else ["feature", "factor"]
         return kinds, []
@@ -290,11 +374,18 @@ def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
         for name in state.index.names(kind):
             decl = state.index.declarations[name]
             label = next((lb.text for lb in decl.item.labels), "")
-            items.append(t.CompletionItem(label=name, kind=t.CompletionItemKind.Value,
-                                          detail=f"{decl.kind}" + (f": {label}" if label else ""),
-                                          sort_text=f"0{name}"))
-    items += [t.CompletionItem(label=k, kind=t.CompletionItemKind.Keyword, sort_text=f"1{k}")
-              for k in keywords]
+            items.append(
+                t.CompletionItem(
+                    label=name,
+                    kind=t.CompletionItemKind.Value,
+                    detail=f"{decl.kind}" + (f": {label}" if label else ""),
+                    sort_text=f"0{name}",
+                )
+            )
+    items += [
+        t.CompletionItem(label=k, kind=t.CompletionItemKind.Keyword, sort_text=f"1{k}")
+        for k in keywords
+    ]
     return t.CompletionList(is_incomplete=False, items=items)
 
 
@@ -314,8 +405,13 @@ def hover_text(state: _State, name: str, ruleset: ir.Ruleset | None) -> str | No
         return None
     lines = [f"**{name}** ({decl.kind}" + (f" of {decl.parent}" if decl.parent else "") + ")"]
     declared = [st for st, _, _ in state.index.statements if isinstance(st, s.LanguagesDecl)]
-    langs = ruleset.languages if ruleset is not None else tuple(
-        n.text for n in declared[-1].languages) if declared else ("en",)
+    langs = (
+        ruleset.languages
+        if ruleset is not None
+        else tuple(n.text for n in declared[-1].languages)
+        if declared
+        else ("en",)
+    )
     for label in decl.item.labels:
         lang = label.lang or (langs[0] if langs else "")
         lines.append(f"- {lang}: {label.text}")
@@ -325,26 +421,34 @@ def hover_text(state: _State, name: str, ruleset: ir.Ruleset | None) -> str | No
         source = parent.item.extras.source
     if source is not None:
         book = state.index.declarations.get(source.book.text)
-        title = next((lb.text for lb in book.item.labels), source.book.text) if book else \
-            source.book.text
-        where = " ".join(x for x in (source.page, f'"{source.detail}"' if source.detail else "")
-                         if x)
+        title = (
+            next((lb.text for lb in book.item.labels), source.book.text)
+            if book
+            else source.book.text
+        )
+        where = " ".join(
+            x for x in (source.page, f'"{source.detail}"' if source.detail else "") if x
+        )
         lines.append(f"\nSource: {title}" + (f", {where}" if where else ""))
     if ruleset is not None:
         for modifier in ruleset.modifiers:
             values = modifier.values.get(name)
             if values:
-                shown = ", ".join(f"{k} {dsl_value(v)}" if k else dsl_value(v)
-                                  for k, v in values.items())
+                shown = ", ".join(
+                    f"{k} {dsl_value(v)}" if k else dsl_value(v) for k, v in values.items()
+                )
                 lines.append(f"\n{modifier.id}: {shown}")
     if ruleset is not None and decl.kind == "feature":
         feature = next((f for f in ruleset.features if f.id == name), None)
         if feature is not None:
             unit = ruleset.units.get("cost", "")
             lines.append("\n| mode | cost |\n|---|---|")
-            lines += [f"| {mode} | {dsl_value(v)}"
-                      + (f" {unit}" if isinstance(v, ir.Number) and unit else "") + " |"
-                      for mode, v in feature.costs.items()]
+            lines += [
+                f"| {mode} | {dsl_value(v)}"
+                + (f" {unit}" if isinstance(v, ir.Number) and unit else "")
+                + " |"
+                for mode, v in feature.costs.items()
+            ]
     return "\n".join(lines)
 
 
@@ -366,8 +470,9 @@ def definition(ls: RulesServer, params: t.DefinitionParams) -> t.Location | None
     for st, _, _ in state.index.statements:  # `extends base@...`: the base file
         if isinstance(st, s.ExtendsDecl) and st.base.pos == name.pos:
             folder = Path(name.pos.file).parent
-            base = next((p for p in (folder / f"{name.text}{x}" for x in SUFFIXES)
-                         if p.is_file()), None)
+            base = next(
+                (p for p in (folder / f"{name.text}{x}" for x in SUFFIXES) if p.is_file()), None
+            )
             zero = t.Range(t.Position(0, 0), t.Position(0, 0))
             return t.Location(uri_of(str(base)), zero) if base else None
     decl = state.index.declarations.get(name.text)
@@ -381,8 +486,11 @@ def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
     if name is None or name.text not in state.index.declarations:
         return []
     decl = state.index.declarations[name.text].item.name.pos
-    return [t.Location(uri_of(n.pos.file), to_range(n.pos)) for n in state.index.uses(name.text)
-            if params.context.include_declaration or n.pos != decl]
+    return [
+        t.Location(uri_of(n.pos.file), to_range(n.pos))
+        for n in state.index.uses(name.text)
+        if params.context.include_declaration or n.pos != decl
+    ]
 
 
 def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
@@ -390,13 +498,18 @@ def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
     if name is None or name.text not in state.index.declarations:
         return None
     new = params.new_name
-    if not re.fullmatch(IDENT.regex, new) or len(new) > IDENT.max_length or is_reserved(new) \
-            or new in state.index.declarations:
+    if (
+        not re.fullmatch(IDENT.regex, new)
+        or len(new) > IDENT.max_length
+        or is_reserved(new)
+        or new in state.index.declarations
+    ):
         return None  # not a name the compiler would accept here (E103, E102)
     changes: dict[str, list[t.TextEdit]] = {}
     for use in state.index.uses(name.text):
         changes.setdefault(uri_of(use.pos.file), []).append(
-            t.TextEdit(to_range(use.pos), params.new_name))
+            t.TextEdit(to_range(use.pos), params.new_name)
+        )
     return t.WorkspaceEdit(changes=changes)
 
 
@@ -413,15 +526,27 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
         if item is None or str(Path(item.pos.file).resolve()) != own:
             continue
         children = [
-            t.DocumentSymbol(name=d.name, kind=t.SymbolKind.Field, detail=d.kind,
-                             range=to_range(d.item.pos), selection_range=to_range(d.item.name.pos))
-            for d in state.index.declarations.values() if d.parent == name
-            and str(Path(d.item.pos.file).resolve()) == own]
+            t.DocumentSymbol(
+                name=d.name,
+                kind=t.SymbolKind.Field,
+                detail=d.kind,
+                range=to_range(d.item.pos),
+                selection_range=to_range(d.item.name.pos),
+            )
+            for d in state.index.declarations.values()
+            if d.parent == name and str(Path(d.item.pos.file).resolve()) == own
+        ]
         label = next((lb.text for lb in item.labels), None)
-        out.append(t.DocumentSymbol(
-            name=name, kind=SYMBOL_KINDS.get(kind, t.SymbolKind.Object),
-            detail=kind + (f": {label}" if label else ""), range=to_range(item.pos),
-            selection_range=to_range(item.name.pos), children=children or None))
+        out.append(
+            t.DocumentSymbol(
+                name=name,
+                kind=SYMBOL_KINDS.get(kind, t.SymbolKind.Object),
+                detail=kind + (f": {label}" if label else ""),
+                range=to_range(item.pos),
+                selection_range=to_range(item.name.pos),
+                children=children or None,
+            )
+        )
     return out
 
 
@@ -448,8 +573,9 @@ def make_server() -> RulesServer:
     server.feature(t.TEXT_DOCUMENT_DID_CHANGE)(did_change)
     server.feature(t.TEXT_DOCUMENT_DID_SAVE)(did_save)
     server.feature(t.TEXT_DOCUMENT_DID_CLOSE)(did_close)
-    server.feature(t.TEXT_DOCUMENT_COMPLETION,
-                t.CompletionOptions(trigger_characters=[" ", "[", ",", "|"]))(completion)
+    server.feature(
+        t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=[" ", "[", ",", "|"])
+    )(completion)
     server.feature(t.TEXT_DOCUMENT_HOVER)(hover)
     server.feature(t.TEXT_DOCUMENT_DEFINITION)(definition)
     server.feature(t.TEXT_DOCUMENT_REFERENCES)(references)

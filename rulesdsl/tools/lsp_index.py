@@ -16,15 +16,31 @@ from dataclasses import dataclass, field
 from rulesdsl.frontends import syntax as s
 
 KINDS: dict[type, str] = {
-    s.RulesetDecl: "ruleset", s.BookDecl: "book", s.ModeDecl: "mode", s.GroupDecl: "group",
-    s.ContextDecl: "context", s.ModifierDecl: "modifier", s.LayerDecl: "layer",
-    s.StepDecl: "step", s.DecisionDecl: "decision", s.TableDecl: "table", s.DiceDecl: "dice",
-    s.TriggerDecl: "trigger", s.GridDecl: "grid", s.ParamDecl: "param",
+    s.RulesetDecl: "ruleset",
+    s.BookDecl: "book",
+    s.ModeDecl: "mode",
+    s.GroupDecl: "group",
+    s.ContextDecl: "context",
+    s.ModifierDecl: "modifier",
+    s.LayerDecl: "layer",
+    s.StepDecl: "step",
+    s.DecisionDecl: "decision",
+    s.TableDecl: "table",
+    s.DiceDecl: "dice",
+    s.TriggerDecl: "trigger",
+    s.GridDecl: "grid",
+    s.ParamDecl: "param",
 }
 """Statement class -> the kind of item it declares."""
 
-CHILD_KINDS = {"context": "context value", "modifier": "factor", "layer": "feature",
-               "decision": "outcome", "table": "row", "dice": "dice row"}
+CHILD_KINDS = {
+    "context": "context value",
+    "modifier": "factor",
+    "layer": "feature",
+    "decision": "outcome",
+    "table": "row",
+    "dice": "dice row",
+}
 
 
 @dataclass(frozen=True)
@@ -82,8 +98,7 @@ def build_index(sources: list[s.SourceFile]) -> Index:
             kind = KINDS.get(type(st))
             item: s.Item | None = getattr(st, "item", None)
             if kind is None or item is None:
-                index.statements.append((st, type(st).__name__.removesuffix("Decl").lower(),
-                                         ""))
+                index.statements.append((st, type(st).__name__.removesuffix("Decl").lower(), ""))
                 continue
             index.statements.append((st, kind, item.name.text))
             if kind != "ruleset":

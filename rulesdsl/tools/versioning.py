@@ -38,12 +38,20 @@ Bump = Literal["major", "minor", "patch", "none"]
 BUMPS: tuple[Bump, ...] = ("major", "minor", "patch", "none")
 """Largest first."""
 
-REQUIRED: dict[Level, Bump] = {"breaking": "major", "rules": "minor", "additive": "patch",
-                               "wording": "patch"}
+REQUIRED: dict[Level, Bump] = {
+    "breaking": "major",
+    "rules": "minor",
+    "additive": "patch",
+    "wording": "patch",
+}
 """The least bump each level needs (additive: a minor is recommended, a patch accepted)."""
 
-RECOMMENDED: dict[Level, Bump] = {"breaking": "major", "rules": "minor", "additive": "minor",
-                                  "wording": "patch"}
+RECOMMENDED: dict[Level, Bump] = {
+    "breaking": "major",
+    "rules": "minor",
+    "additive": "minor",
+    "wording": "patch",
+}
 
 CHECKED: tuple[Level, ...] = ("breaking", "rules")
 """The levels `check --against` warns about."""
@@ -73,10 +81,13 @@ def bump_between(old: str, new: str) -> Bump | Literal["downgrade"]:
     return "none"
 
 
-_PRE_1_DONE: dict[Bump, Bump] = {"major": "major", "minor": "major", "patch": "minor",
-                                "none": "none"}
-_PRE_1: dict[Bump, Bump] = {"major": "minor", "minor": "patch", "patch": "patch",
-                           "none": "none"}
+_PRE_1_DONE: dict[Bump, Bump] = {
+    "major": "major",
+    "minor": "major",
+    "patch": "minor",
+    "none": "none",
+}
+_PRE_1: dict[Bump, Bump] = {"major": "minor", "minor": "patch", "patch": "patch", "none": "none"}
 
 
 def _effective(bump: Bump, version: str) -> Bump:
@@ -118,8 +129,10 @@ def advice(d: Diff) -> str | None:
         return None
     if satisfied(d.old_version, d.new_version, d.level):
         return f"version {d.old_version} -> {d.new_version}: enough for a {d.level} change"
-    return (f"version {d.old_version} -> {d.new_version}: a {d.level} change needs "
-            f"{next_version(d.old_version, d.level)} or later")
+    return (
+        f"version {d.old_version} -> {d.new_version}: a {d.level} change needs "
+        f"{next_version(d.old_version, d.level)} or later"
+    )
 
 
 # ---- git ----------------------------------------------------------------------------------
@@ -131,13 +144,17 @@ class RevisionError(Exception):
 
 def _git(args: list[str], cwd: Path) -> str:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                              check=False, encoding="utf-8")
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, encoding="utf-8"
+        )
     except OSError as exc:
         raise RevisionError(f"cannot run git: {exc}") from exc
     if done.returncode != 0:
-        raise RevisionError(done.stderr.strip().splitlines()[-1] if done.stderr.strip()
-                            else f"git {' '.join(args)} failed")
+        raise RevisionError(
+            done.stderr.strip().splitlines()[-1]
+            if done.stderr.strip()
+            else f"git {' '.join(args)} failed"
+        )
     return done.stdout
 
 
@@ -157,13 +174,13 @@ def compile_at(path: Path, rev: str, compiler: Compiler) -> Compiled:
     with tempfile.TemporaryDirectory(prefix="rulesdsl-rev-") as tmp:
         for name in listing:
             if name.endswith(".terrain") and name != path.name:
-                (Path(tmp) / name).write_text(_git(["show", f"{rev}:./{name}"], folder),
-                                              "utf-8")
+                (Path(tmp) / name).write_text(_git(["show", f"{rev}:./{name}"], folder), "utf-8")
         return compiler.compile_text(text, f"{rev}:{path}", Path(tmp))
 
 
-def check_against(path: Path, ruleset: ir.Ruleset, rev: str,
-                  compiler: Compiler) -> list[Diagnostic]:
+def check_against(
+    path: Path, ruleset: ir.Ruleset, rev: str, compiler: Compiler
+) -> list[Diagnostic]:
     """W601 when ``ruleset`` (compiled from ``path``) changed since ``rev`` at breaking or
     rules level without the version bump that needs. Nothing when the file is new at ``rev``
     or the old version does not compile."""
@@ -180,13 +197,21 @@ def check_against(path: Path, ruleset: ir.Ruleset, rev: str,
     pos = _version_pos(path, compiler)
     first = next(c for c in d.changes if c.level == level)
     more = d.count(level) - 1
-    return [warning(
-        "W601", f"{d.count(level)} {level} change{'s' * (more > 0)} since {rev} "
-        f"(e.g. {first.message}) but the version " + (
-            f"stayed at {ruleset.version}" if old.ruleset.version == ruleset.version else
-            f"went {old.ruleset.version} -> {ruleset.version}"), pos,
-        f"set `version {next_version(old.ruleset.version, level)}`; "
-        f"`rulesdsl diff {path} --rev {rev}` lists every change")]
+    return [
+        warning(
+            "W601",
+            f"{d.count(level)} {level} change{'s' * (more > 0)} since {rev} "
+            f"(e.g. {first.message}) but the version "
+            + (
+                f"stayed at {ruleset.version}"
+                if old.ruleset.version == ruleset.version
+                else f"went {old.ruleset.version} -> {ruleset.version}"
+            ),
+            pos,
+            f"set `version {next_version(old.ruleset.version, level)}`; "
+            f"`rulesdsl diff {path} --rev {rev}` lists every change",
+        )
+    ]
 
 
 def _version_pos(path: Path, compiler: Compiler) -> s.Pos:
@@ -196,4 +221,3 @@ def _version_pos(path: Path, compiler: Compiler) -> s.Pos:
             if isinstance(st, s.VersionDecl):
                 return st.pos
     return s.Pos(str(path), 1, 1, 1, 1)
-

@@ -41,8 +41,9 @@ class Page:
 
 
 class Preview:
-    def __init__(self, folder: Path, out: TextIO | None = None,
-                 after: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, folder: Path, out: TextIO | None = None, after: Callable[[], None] | None = None
+    ) -> None:
         self.folder = folder
         self.out = out or sys.stderr
         self.after = after
@@ -60,8 +61,13 @@ class Preview:
             wanted = set(files)
         else:
             stems = {Path(p).stem for p in changed}
-            wanted = {i for i in files if i in stems or stems & set(
-                self.pages.get(i, Page()).ancestors) or i not in self.pages}
+            wanted = {
+                i
+                for i in files
+                if i in stems
+                or stems & set(self.pages.get(i, Page()).ancestors)
+                or i not in self.pages
+            }
         with self.lock:
             for gone in set(self.pages) - set(files):
                 del self.pages[gone]
@@ -77,11 +83,14 @@ class Preview:
             ancestors = page.ancestors
             if compiled.ok and compiled.ruleset is not None:
                 ruleset = compiled.ruleset
-                sheets = {lang: render_sheet(ruleset, "html", lang).decode("utf-8")
-                          for lang in ruleset.languages}
+                sheets = {
+                    lang: render_sheet(ruleset, "html", lang).decode("utf-8")
+                    for lang in ruleset.languages
+                }
                 ancestors = tuple(a.id for a in ruleset.extends)
-                errors = [e for e, d in zip(errors, compiled.diagnostics, strict=True)
-                          if d.is_error]
+                errors = [
+                    e for e, d in zip(errors, compiled.diagnostics, strict=True) if d.is_error
+                ]
             state = "ok" if compiled.ok else "has errors"
             print(f"rebuilt {rid}: {state}", file=self.out, flush=True)
             with self.lock:
@@ -138,14 +147,23 @@ def _view(preview: Preview, rid: str, lang: str) -> str:
     page = preview.page(rid)
     assert page is not None
     links = " · ".join(
-        f'<a href="/view/{html.escape(other)}">{html.escape(other)}</a>'
-        for other in preview.ids())
-    langs = " ".join(f'<a href="/view/{html.escape(rid)}?lang={html.escape(x)}">'
-                     f"{html.escape(x)}</a>" for x in page.sheets)
+        f'<a href="/view/{html.escape(other)}">{html.escape(other)}</a>' for other in preview.ids()
+    )
+    langs = " ".join(
+        f'<a href="/view/{html.escape(rid)}?lang={html.escape(x)}">{html.escape(x)}</a>'
+        for x in page.sheets
+    )
     src = f"/sheet/{rid}?lang={lang}"
-    return _VIEW.format(lang=html.escape(lang), title=html.escape(rid), nav=f"{links} | {langs}",
-                        errors=html.escape("\n\n".join(page.errors)), src=html.escape(src),
-                        rid=rid, generation=page.generation, poll=POLL_MS)
+    return _VIEW.format(
+        lang=html.escape(lang),
+        title=html.escape(rid),
+        nav=f"{links} | {langs}",
+        errors=html.escape("\n\n".join(page.errors)),
+        src=html.escape(src),
+        rid=rid,
+        generation=page.generation,
+        poll=POLL_MS,
+    )
 
 
 def make_handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
@@ -168,10 +186,14 @@ def make_handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             parts = [p for p in url.path.split("/") if p]
             ids = preview.ids()
             if not parts:
-                items = "".join(f'<li><a href="/view/{html.escape(i)}">{html.escape(i)}</a>'
-                                for i in ids)
-                self.send(200, f"<!doctype html><meta charset='utf-8'><title>rulesdsl "
-                               f"preview</title><ul>{items}</ul>")
+                items = "".join(
+                    f'<li><a href="/view/{html.escape(i)}">{html.escape(i)}</a>' for i in ids
+                )
+                self.send(
+                    200,
+                    f"<!doctype html><meta charset='utf-8'><title>rulesdsl "
+                    f"preview</title><ul>{items}</ul>",
+                )
                 return
             if len(parts) != 2 or parts[1] not in ids:
                 self.send(404, "not found", "text/plain")
@@ -187,12 +209,17 @@ def make_handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             elif verb == "sheet":
                 body = page.sheets.get(lang)
                 if body is None:
-                    body = ("<!doctype html><meta charset='utf-8'><p>No sheet yet: "
-                            "the ruleset has not compiled.</p>")
+                    body = (
+                        "<!doctype html><meta charset='utf-8'><p>No sheet yet: "
+                        "the ruleset has not compiled.</p>"
+                    )
                 self.send(200, body)
             elif verb == "state":
-                self.send(200, json.dumps({"generation": page.generation,
-                                           "errors": page.errors}), "application/json")
+                self.send(
+                    200,
+                    json.dumps({"generation": page.generation, "errors": page.errors}),
+                    "application/json",
+                )
             else:
                 self.send(404, "not found", "text/plain")
 
@@ -214,6 +241,7 @@ def watch(preview: Preview, stop: threading.Event | None = None) -> None:
     def is_ruleset(change: watchfiles.Change, path: str) -> bool:
         return path.endswith(SUFFIXES)
 
-    for changes in watchfiles.watch(preview.folder, watch_filter=is_ruleset, stop_event=stop,
-                                    raise_interrupt=False):
+    for changes in watchfiles.watch(
+        preview.folder, watch_filter=is_ruleset, stop_event=stop, raise_interrupt=False
+    ):
         preview.refresh(Path(p) for _, p in changes)

@@ -60,19 +60,24 @@ def path_text(path: ir.ChangePath) -> str:
 # ---- labels and old -> new values -----------------------------------------------------------
 
 
-def annotate(changes: tuple[ir.Change, ...], base: ir.Ruleset,
-             variant: ir.Ruleset) -> tuple[ir.Change, ...]:
+def annotate(
+    changes: tuple[ir.Change, ...], base: ir.Ruleset, variant: ir.Ruleset
+) -> tuple[ir.Change, ...]:
     """``changes`` with their ``subject`` (labels of what each path names, from the base for
     what was removed) and ``was`` / ``now`` values (the base's and the variant's)."""
     old, new = _Index(base), _Index(variant)
     out = []
     for change in changes:
         names = old if change.action == "remove" else new
-        subject = tuple(labels for labels in (
-            (names.labels(part) or old.labels(part)) for part in _parts(change.path)) if labels)
+        subject = tuple(
+            labels
+            for labels in ((names.labels(part) or old.labels(part)) for part in _parts(change.path))
+            if labels
+        )
         if isinstance(change.path, ir.CombinationPath) and len(subject) > 1:
-            together = {lang: " + ".join(m.get(lang, "") for m in subject[1:])
-                        for lang in subject[1]}
+            together = {
+                lang: " + ".join(m.get(lang, "") for m in subject[1:]) for lang in subject[1]
+            }
             subject = (subject[0], together)
         was = old.value(change.path) if change.action == "override" else None
         now = new.value(change.path) if change.action != "remove" else None
@@ -96,10 +101,16 @@ def _parts(path: ir.ChangePath) -> tuple[str, ...]:
         case ir.CombinationPath(modifier=modifier, members=members):
             return (modifier, *members)
         case ir.TableCellPath(table=table, column=column, row=row):
-            return (table, f"{table}.{column}", f"{table}.{row}") if column else (
-                table, f"{table}.{row}")
-        case ir.TableRowPath(table=table, row=row) | ir.DiceRowPath(table=table, row=row) | (
-                ir.DiceRangePath(table=table, row=row)):
+            return (
+                (table, f"{table}.{column}", f"{table}.{row}")
+                if column
+                else (table, f"{table}.{row}")
+            )
+        case (
+            ir.TableRowPath(table=table, row=row)
+            | ir.DiceRowPath(table=table, row=row)
+            | (ir.DiceRangePath(table=table, row=row))
+        ):
             return (table, f"{table}.{row}")
         case ir.TableColumnPath(table=table, column=column):
             return (table, f"{table}.{column}")
@@ -125,11 +136,25 @@ class _Index:
     def __init__(self, rs: ir.Ruleset) -> None:
         self.rs = rs
         self.infos: dict[str, ir.Info] = {}
-        for items in (rs.features, [f for m in rs.modifiers for f in m.factors], rs.modes,
-                      rs.groups, [v for c in rs.contexts for v in c.values], rs.layers,
-                      rs.modifiers, rs.tables, rs.dice_tables, rs.steps, rs.decisions,
-                      rs.params, rs.contexts, rs.books, rs.grids, rs.triggers,
-                      [m for d in rs.dice_tables for m in d.modifiers]):
+        for items in (
+            rs.features,
+            [f for m in rs.modifiers for f in m.factors],
+            rs.modes,
+            rs.groups,
+            [v for c in rs.contexts for v in c.values],
+            rs.layers,
+            rs.modifiers,
+            rs.tables,
+            rs.dice_tables,
+            rs.steps,
+            rs.decisions,
+            rs.params,
+            rs.contexts,
+            rs.books,
+            rs.grids,
+            rs.triggers,
+            [m for d in rs.dice_tables for m in d.modifiers],
+        ):
             for item in items:
                 self.infos.setdefault(item.id, item.info)
         for table in rs.tables:
@@ -161,43 +186,73 @@ class _Index:
             case ir.ColumnPath(feature=feature, column=column, value=value):
                 return self._cell(feature, column, value)
             case ir.FactorPath(factor=factor, value=value):
-                found = next((f for m in rs.modifiers for f in m.factors if f.id == factor),
-                             None)
+                found = next((f for m in rs.modifiers for f in m.factors if f.id == factor), None)
                 return None if found is None else _pick(found.cell, value)
             case ir.CombinationPath(modifier=modifier, members=members):
-                combo = next((c for m in rs.modifiers if m.id == modifier
-                              for c in m.combinations if sorted(c.members) == sorted(members)),
-                             None)
+                combo = next(
+                    (
+                        c
+                        for m in rs.modifiers
+                        if m.id == modifier
+                        for c in m.combinations
+                        if sorted(c.members) == sorted(members)
+                    ),
+                    None,
+                )
                 return None if combo is None else ir.Cell(combo.value)
             case ir.TableCellPath(table=table, column=column, row=row):
                 found_table = next((t for t in rs.tables if t.id == table), None)
                 if found_table is None:
                     return None
-                slot = [c.id for c in found_table.columns].index(column) if column and (
-                    column in [c.id for c in found_table.columns]) else 0
-                cell = next((r.cells[slot] for r in found_table.rows
-                             if r.key == row and slot < len(r.cells)), None)
+                slot = (
+                    [c.id for c in found_table.columns].index(column)
+                    if column and (column in [c.id for c in found_table.columns])
+                    else 0
+                )
+                cell = next(
+                    (
+                        r.cells[slot]
+                        for r in found_table.rows
+                        if r.key == row and slot < len(r.cells)
+                    ),
+                    None,
+                )
                 return None if cell is None else ir.Cell(cell)
             case ir.DiceRowPath(table=table, row=row):
                 drow = self._dice_row(table, row)
                 return None if drow is None else ir.Cell(None, dict(drow.effects))
             case ir.DiceRangePath(table=table, row=row):
                 drow = self._dice_row(table, row)
-                return None if drow is None else ir.Cell(
-                    ir.Text(spelling.dice_range(drow.low, drow.high)))
+                return (
+                    None
+                    if drow is None
+                    else ir.Cell(ir.Text(spelling.dice_range(drow.low, drow.high)))
+                )
             case ir.DiceModifierPath(table=table, modifier=modifier):
-                mod = next((m for d in rs.dice_tables if d.id == table for m in d.modifiers
-                            if m.id == modifier), None)
+                mod = next(
+                    (
+                        m
+                        for d in rs.dice_tables
+                        if d.id == table
+                        for m in d.modifiers
+                        if m.id == modifier
+                    ),
+                    None,
+                )
                 return None if mod is None else ir.Cell(ir.Number(mod.value, signed=True))
             case ir.StepPath(step=step, term=term, field=field):
                 found_step = next((x for x in rs.steps if x.id == step), None)
-                found_term = None if found_step is None else next(
-                    (t for t in found_step.terms if t.term == term), None)
+                found_term = (
+                    None
+                    if found_step is None
+                    else next((t for t in found_step.terms if t.term == term), None)
+                )
                 if found_step is None or found_term is None:
                     return None
                 if field == "amount":
-                    return ir.Cell(ir.Number(found_term.amount, found_step.result_unit,
-                                             term == "rate"))
+                    return ir.Cell(
+                        ir.Number(found_term.amount, found_step.result_unit, term == "rate")
+                    )
                 number = found_term.every if field == "per" else found_term.at
                 return ir.Cell(ir.Number(number, found_step.param_unit))
             case ir.DecisionRowPath():
@@ -213,8 +268,11 @@ class _Index:
                 return None if count is None else ir.Cell(ir.Number(count))
             case ir.ParamPath(param=param):
                 found_param = next((p for p in rs.params if p.id == param), None)
-                return None if found_param is None or found_param.value is None else ir.Cell(
-                    found_param.value)
+                return (
+                    None
+                    if found_param is None or found_param.value is None
+                    else ir.Cell(found_param.value)
+                )
             case ir.LabelPath(item=item, lang=lang):
                 text = self.labels(item).get(lang)
                 return None if text is None else ir.Cell(ir.Text(text))
@@ -236,8 +294,9 @@ class _Index:
         return None if cell is None else _pick(cell, key)
 
     def _dice_row(self, table: str, row: str) -> ir.DiceRow | None:
-        return next((r for d in self.rs.dice_tables if d.id == table for r in d.rows
-                     if r.id == row), None)
+        return next(
+            (r for d in self.rs.dice_tables if d.id == table for r in d.rows if r.id == row), None
+        )
 
 
 def _pick(cell: ir.Cell, key: str | None) -> ir.Cell | None:

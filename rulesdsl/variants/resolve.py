@@ -52,8 +52,10 @@ def _plain(node: Any) -> Any:
     if isinstance(node, s.Pos):
         return None
     if is_dataclass(node) and not isinstance(node, type):
-        return [type(node).__name__, *(_plain(getattr(node, f.name)) for f in fields(node)
-                                       if f.name != "pos")]
+        return [
+            type(node).__name__,
+            *(_plain(getattr(node, f.name)) for f in fields(node) if f.name != "pos"),
+        ]
     if isinstance(node, tuple | list):
         return [_plain(x) for x in node]
     if isinstance(node, dict):
@@ -64,8 +66,9 @@ def _plain(node: Any) -> Any:
 def statements_digest(statements: Iterable[s.Statement]) -> str:
     """A digest of what statements say: comments, blank lines, layout and `fmt` never change
     it (positions are left out), any change of a name, value, label or note does."""
-    text = json.dumps(_plain(list(statements)), ensure_ascii=False, sort_keys=True,
-                      separators=(",", ":"))
+    text = json.dumps(
+        _plain(list(statements)), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+    )
     return digest(text)
 
 
@@ -131,29 +134,63 @@ def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[D
         return Resolved(source.statements, Lineage(own_digest), version, version_pos), []
     diags: list[Diagnostic] = []
     for extra in extends[1:]:
-        diags.append(error("E110", "a ruleset extends one base", extra.pos,
-                           "chain variants instead: A extends B, B extends C"))
+        diags.append(
+            error(
+                "E110",
+                "a ruleset extends one base",
+                extra.pos,
+                "chain variants instead: A extends B, B extends C",
+            )
+        )
     ext = extends[0]
     name = _ruleset_id(source)
     if len(ext.base.text) > MAX_ID or not ID.fullmatch(ext.base.text):
-        return None, [*diags, error(
-            "E501", f"'{ext.base.text[:MAX_ID]}...' is not a ruleset id: ids have at most "
-            f"{MAX_ID} characters", ext.base.pos, "name the base by its file stem")]
+        return None, [
+            *diags,
+            error(
+                "E501",
+                f"'{ext.base.text[:MAX_ID]}...' is not a ruleset id: ids have at most "
+                f"{MAX_ID} characters",
+                ext.base.pos,
+                "name the base by its file stem",
+            ),
+        ]
     if not REQUIREMENT.fullmatch(ext.requirement):
-        diags.append(error("E111", f"malformed requirement '{ext.requirement}'", ext.pos,
-                           "write e.g. ^1.0, ~1.2, >=1.0.0 or ==1.0.0"))
+        diags.append(
+            error(
+                "E111",
+                f"malformed requirement '{ext.requirement}'",
+                ext.pos,
+                "write e.g. ^1.0, ~1.2, >=1.0.0 or ==1.0.0",
+            )
+        )
     loaded = load(ext.base.text)
     if isinstance(loaded, Cycle):
         loop = [n for n, _ in loaded.chain] + [ext.base.text]
-        related = [Related(pos, f"'{n}' extends '{loop[i + 1]}' here")
-                   for i, (n, pos) in enumerate(loaded.chain[:-1]) if pos is not None]
-        return None, [error("E503", f"a cycle in `extends`: {' -> '.join(loop)}",
-                            ext.base.pos, "remove `extends` from one ruleset of the cycle",
-                            related)]
+        related = [
+            Related(pos, f"'{n}' extends '{loop[i + 1]}' here")
+            for i, (n, pos) in enumerate(loaded.chain[:-1])
+            if pos is not None
+        ]
+        return None, [
+            error(
+                "E503",
+                f"a cycle in `extends`: {' -> '.join(loop)}",
+                ext.base.pos,
+                "remove `extends` from one ruleset of the cycle",
+                related,
+            )
+        ]
     if loaded is None:
-        return None, [*diags, error("E501", f"no base ruleset '{ext.base.text}'",
-                                    ext.base.pos, "the base must be a .terrain file beside "
-                                    "this one, named after its id")]
+        return None, [
+            *diags,
+            error(
+                "E501",
+                f"no base ruleset '{ext.base.text}'",
+                ext.base.pos,
+                "the base must be a .terrain file beside this one, named after its id",
+            ),
+        ]
     base = loaded.resolved
     if base is None:
         cycles = [d for d in loaded.diagnostics if d.code == "E503"]
@@ -161,36 +198,62 @@ def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[D
             return None, [*diags, *cycles]
         errors = [d for d in loaded.diagnostics if d.is_error]
         first = errors[0] if errors else None
-        related = [Related(first.pos, f"its first error: {first.message}")] if (
-            first is not None and first.pos is not None) else []
+        related = (
+            [Related(first.pos, f"its first error: {first.message}")]
+            if (first is not None and first.pos is not None)
+            else []
+        )
         count = len(errors)
-        return None, [*diags, error(
-            "E507", f"the base '{ext.base.text}' has {count} error{'s' * (count != 1)}, "
-            "reported for its own file", ext.base.pos,
-            f"fix {loaded.path} first: `rulesdsl check {loaded.path}`", related)]
-    if REQUIREMENT.fullmatch(ext.requirement) and not satisfies(base.version,
-                                                                 ext.requirement):
-        related = [Related(base.version_pos, f"'{ext.base.text}' declares its version here")
-                   ] if base.version_pos else []
-        diags.append(error("E502", f"'{ext.base.text}' is at {base.version}, which does not "
-                           f"satisfy {ext.requirement}", ext.pos,
-                           f"require @^{base.version} if this variant fits that version",
-                           related))
+        return None, [
+            *diags,
+            error(
+                "E507",
+                f"the base '{ext.base.text}' has {count} error{'s' * (count != 1)}, "
+                "reported for its own file",
+                ext.base.pos,
+                f"fix {loaded.path} first: `rulesdsl check {loaded.path}`",
+                related,
+            ),
+        ]
+    if REQUIREMENT.fullmatch(ext.requirement) and not satisfies(base.version, ext.requirement):
+        related = (
+            [Related(base.version_pos, f"'{ext.base.text}' declares its version here")]
+            if base.version_pos
+            else []
+        )
+        diags.append(
+            error(
+                "E502",
+                f"'{ext.base.text}' is at {base.version}, which does not satisfy {ext.requirement}",
+                ext.pos,
+                f"require @^{base.version} if this variant fits that version",
+                related,
+            )
+        )
     diags += _own_header(source, name)
     merger = _Merger(list(base.statements))
     changes = merger.apply(source.statements)
     diags += merger.diags
-    ancestors = (ir.Ancestor(ext.base.text, base.version, base.lineage.digest),
-                 *base.lineage.extends)
+    ancestors = (
+        ir.Ancestor(ext.base.text, base.version, base.lineage.digest),
+        *base.lineage.extends,
+    )
     lineage = Lineage(own_digest, ancestors, tuple(changes))
     causes = tuple(tuple(merger.cause.get(id(st), ())) for st in merger.statements)
-    return Resolved(tuple(merger.statements), lineage, version, version_pos, causes,
-                    tuple(merger.removed), tuple(merger.gaps), ext.base.pos,
-                    loaded.diagnostics), diags
+    return Resolved(
+        tuple(merger.statements),
+        lineage,
+        version,
+        version_pos,
+        causes,
+        tuple(merger.removed),
+        tuple(merger.gaps),
+        ext.base.pos,
+        loaded.diagnostics,
+    ), diags
 
 
-def attribute(diags: Iterable[Diagnostic], resolved: Resolved,
-              own_file: str) -> list[Diagnostic]:
+def attribute(diags: Iterable[Diagnostic], resolved: Resolved, own_file: str) -> list[Diagnostic]:
     """Diagnostics of a variant's merged statements, placed where the variant caused them.
 
     One that the base reports about itself is dropped (it is reported once, for the base). One
@@ -212,9 +275,18 @@ def attribute(diags: Iterable[Diagnostic], resolved: Resolved,
         if gap is not None:  # a coverage error after a removed dice row: blame the removal
             causes = [*(p for p in causes if p != gap.pos), gap.pos]
             hint = _rerange_hint(gap) or hint
-        out.append(replace(d, pos=causes[-1], hint=hint, related=(
-            Related(d.pos, "in the base, as this variant changed it"),
-            *(Related(p, "this line changed it too") for p in causes[:-1]), *d.related)))
+        out.append(
+            replace(
+                d,
+                pos=causes[-1],
+                hint=hint,
+                related=(
+                    Related(d.pos, "in the base, as this variant changed it"),
+                    *(Related(p, "this line changed it too") for p in causes[:-1]),
+                    *d.related,
+                ),
+            )
+        )
     return out
 
 
@@ -255,15 +327,22 @@ def _rerange_hint(gap: Gap) -> str | None:
         options.append(f"`override {gap.table}.{name} range {spelling.dice_range(*new)}`")
     if not options:
         return None
-    return (f"re-range a neighbour of the removed row to cover "
-            f"{spelling.dice_range(gap.low, gap.high)}: {' or '.join(options)}")
+    return (
+        f"re-range a neighbour of the removed row to cover "
+        f"{spelling.dice_range(gap.low, gap.high)}: {' or '.join(options)}"
+    )
 
 
 def _names_at(d: Diagnostic, resolved: Resolved) -> set[str]:
     """The names of the dice tables declared at the diagnostic's line."""
     assert d.pos is not None
-    return {st.item.name.text for st in resolved.statements if isinstance(st, s.DiceDecl)
-            and st.item.name.pos.file == d.pos.file and st.item.name.pos.line == d.pos.line}
+    return {
+        st.item.name.text
+        for st in resolved.statements
+        if isinstance(st, s.DiceDecl)
+        and st.item.name.pos.file == d.pos.file
+        and st.item.name.pos.line == d.pos.line
+    }
 
 
 def _positions(node: Any) -> Iterable[s.Pos]:
@@ -278,8 +357,10 @@ def _positions(node: Any) -> Iterable[s.Pos]:
 
 
 def _ruleset_id(source: s.SourceFile) -> str:
-    return next((st.item.name.text for st in source.statements
-                 if isinstance(st, s.RulesetDecl)), source.path)
+    return next(
+        (st.item.name.text for st in source.statements if isinstance(st, s.RulesetDecl)),
+        source.path,
+    )
 
 
 def _own_header(source: s.SourceFile, name: str) -> list[Diagnostic]:
@@ -287,11 +368,23 @@ def _own_header(source: s.SourceFile, name: str) -> list[Diagnostic]:
     pos = s.Pos(source.path, 1, 1, 1, 1)
     out = []
     if not any(isinstance(st, s.RulesetDecl) for st in source.statements):
-        out.append(error("E110", "a variant declares its own `ruleset`", pos,
-                         "start the file with `ruleset <id> \"Title\"`"))
+        out.append(
+            error(
+                "E110",
+                "a variant declares its own `ruleset`",
+                pos,
+                'start the file with `ruleset <id> "Title"`',
+            )
+        )
     if not any(isinstance(st, s.VersionDecl) for st in source.statements):
-        out.append(error("E110", f"the variant '{name}' has no version of its own", pos,
-                         "add a line such as `version 1.0.0`"))
+        out.append(
+            error(
+                "E110",
+                f"the variant '{name}' has no version of its own",
+                pos,
+                "add a line such as `version 1.0.0`",
+            )
+        )
     return out
 
 
@@ -313,18 +406,32 @@ def satisfies(version: str, requirement: str) -> bool:
     if op == "~":
         same = max(1, min(2, len(parts)))
         return have >= want and have[:same] == want[:same]
-    compare = {">=": have >= want, "<=": have <= want, ">": have > want, "<": have < want,
-               "==": have == want}
+    compare = {
+        ">=": have >= want,
+        "<=": have <= want,
+        ">": have > want,
+        "<": have < want,
+        "==": have == want,
+    }
     return compare[op]
 
 
 # ---- merging ------------------------------------------------------------------------------
 
-_HEADER = (s.RulesetDecl, s.VersionDecl, s.LanguagesDecl, s.UnitsDecl, s.StackingDecl,
-           s.MinimumDecl)
+_HEADER = (
+    s.RulesetDecl,
+    s.VersionDecl,
+    s.LanguagesDecl,
+    s.UnitsDecl,
+    s.StackingDecl,
+    s.MinimumDecl,
+)
 _RECORDED_HEADER: dict[type, Literal["languages", "units", "stacking", "minimum_move"]] = {
-    s.LanguagesDecl: "languages", s.UnitsDecl: "units", s.StackingDecl: "stacking",
-    s.MinimumDecl: "minimum_move"}
+    s.LanguagesDecl: "languages",
+    s.UnitsDecl: "units",
+    s.StackingDecl: "stacking",
+    s.MinimumDecl: "minimum_move",
+}
 _BLOCKS = (s.LayerDecl, s.ModifierDecl, s.TableDecl, s.DiceDecl, s.ContextDecl)
 Block = s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl | s.ContextDecl
 Form = Literal["one", "cell", "range", "row", "text", "name"]
@@ -335,12 +442,15 @@ _FORMS: dict[Form, str] = {
     "cell": "a cell, e.g. `| 2, walker 1`",
     "range": "a range of totals, e.g. `range 10-12`, `range 12+` or `range 2-`",
     "row": "a decision row, e.g. `: range <= 6 -> auto`",
-    "text": "one quoted text, e.g. `| \"Soft ground\"`",
+    "text": 'one quoted text, e.g. `| "Soft ground"`',
     "name": "one name, e.g. `| heavy`",
 }
 Apply = Callable[[s.Statement, s.OverrideDecl], s.Statement]
-_STEP_FIELDS: dict[str, tuple[str, ...]] = {"rate": ("amount", "per"), "floor": ("amount", "at"),
-                                            "impassable": ("at",)}
+_STEP_FIELDS: dict[str, tuple[str, ...]] = {
+    "rate": ("amount", "per"),
+    "floor": ("amount", "at"),
+    "impassable": ("at",),
+}
 _TRIGGER_FIELDS = ("table", "modifier", "times", "at_least")
 
 
@@ -358,8 +468,9 @@ class _Cell:
 
 class _Merger:
     def __init__(self, statements: list[s.Statement]) -> None:
-        self.statements: list[s.Statement] = [st for st in statements
-                                              if not isinstance(st, s.ExtendsDecl)]
+        self.statements: list[s.Statement] = [
+            st for st in statements if not isinstance(st, s.ExtendsDecl)
+        ]
         self.diags: list[Diagnostic] = []
         self.overridden: dict[tuple[str, ...], tuple[s.Pos, str]] = {}
         self.pending: list[tuple[ir.Change, s.Extras]] = []
@@ -381,8 +492,9 @@ class _Merger:
                     self.cause[id(b)] = [*self.cause.get(id(was), []), pos] if was else [pos]
         languages = self._languages()
         default = languages[0] if languages else "en"
-        return [replace(change, info=self._info(extras, default))
-                for change, extras in self.pending]
+        return [
+            replace(change, info=self._info(extras, default)) for change, extras in self.pending
+        ]
 
     def _one(self, st: s.Statement) -> None:
         if isinstance(st, _HEADER):
@@ -391,16 +503,18 @@ class _Merger:
             self.statements.append(st)
             line = _RECORDED_HEADER.get(type(st))
             if line:
-                self._record("override" if had else "add", ir.HeaderPath(line),
-                             getattr(st, "extras", s.Extras()))
+                self._record(
+                    "override" if had else "add",
+                    ir.HeaderPath(line),
+                    getattr(st, "extras", s.Extras()),
+                )
         elif isinstance(st, s.OverrideDecl):
             self._override(st)
         elif isinstance(st, s.RemoveDecl):
             self._remove(st)
         elif isinstance(st, s.InsertDecl):
             self._insert(st)
-        elif isinstance(st, _BLOCKS) and self._find_block(type(st),
-                                                          st.item.name.text) is not None:
+        elif isinstance(st, _BLOCKS) and self._find_block(type(st), st.item.name.text) is not None:
             self._reopen(st)
         else:
             self.statements.append(st)
@@ -409,23 +523,37 @@ class _Merger:
                 self._record("add", ir.NamePath(item.name.text), item.extras)
 
     def _languages(self) -> tuple[str, ...]:
-        return next((tuple(n.text for n in st.languages) for st in reversed(
-            self.statements) if isinstance(st, s.LanguagesDecl)), ())
+        return next(
+            (
+                tuple(n.text for n in st.languages)
+                for st in reversed(self.statements)
+                if isinstance(st, s.LanguagesDecl)
+            ),
+            (),
+        )
 
-    def _record(self, action: Literal["override", "add", "remove"], path: ir.ChangePath,
-                extras: s.Extras) -> None:
+    def _record(
+        self, action: Literal["override", "add", "remove"], path: ir.ChangePath, extras: s.Extras
+    ) -> None:
         self.pending.append((ir.Change(action, path, ir.Info()), extras))
 
     def _info(self, extras: s.Extras, default: str) -> ir.Info:
-        notes = tuple({(label.lang or default): label.text for label in note}
-                      for note in extras.notes)
+        notes = tuple(
+            {(label.lang or default): label.text for label in note} for note in extras.notes
+        )
         source = None
         if extras.source is not None:
             ref = extras.source
             books = [st.item.name.text for st in self.statements if isinstance(st, s.BookDecl)]
             if ref.book.text not in books:
-                self.diags.append(error("E101", f"unknown book '{ref.book.text}'", ref.book.pos,
-                                        did_you_mean(ref.book.text, books)))
+                self.diags.append(
+                    error(
+                        "E101",
+                        f"unknown book '{ref.book.text}'",
+                        ref.book.pos,
+                        did_you_mean(ref.book.text, books),
+                    )
+                )
             source = ir.Source(ref.book.text, ref.page, ref.detail)
         return ir.Info({}, notes, source)
 
@@ -455,26 +583,39 @@ class _Merger:
                 out.update((m.item.name.text, "dice modifier") for m in st.modifiers)
         return out
 
-    def _missing(self, name: s.Name, message: str, pool: Iterable[str],
-                 hint: str | None = None) -> None:
-        self.diags.append(error("E504", message, name.pos,
-                                did_you_mean(name.text, pool) or hint))
+    def _missing(
+        self, name: s.Name, message: str, pool: Iterable[str], hint: str | None = None
+    ) -> None:
+        self.diags.append(error("E504", message, name.pos, did_you_mean(name.text, pool) or hint))
 
     def _context_values(self, modifier: str) -> list[str]:
         """The values of the context a modifier is keyed by (empty if it has none)."""
-        mod = next((st for st in self.statements if isinstance(st, s.ModifierDecl)
-                    and st.item.name.text == modifier), None)
+        mod = next(
+            (
+                st
+                for st in self.statements
+                if isinstance(st, s.ModifierDecl) and st.item.name.text == modifier
+            ),
+            None,
+        )
         if mod is None or mod.context is None:
             return []
-        ctx = next((st for st in self.statements if isinstance(st, s.ContextDecl)
-                    and st.item.name.text == mod.context.text), None)
+        ctx = next(
+            (
+                st
+                for st in self.statements
+                if isinstance(st, s.ContextDecl) and st.item.name.text == mod.context.text
+            ),
+            None,
+        )
         if ctx is None and mod.context.text == MODE_CONTEXT:  # `by mode`: modes and groups
             return self._modes_and_groups()
         return [v.name.text for v in ctx.values] if ctx else []
 
     def _modes_and_groups(self) -> list[str]:
-        return [st.item.name.text for st in self.statements
-                if isinstance(st, s.ModeDecl | s.GroupDecl)]
+        return [
+            st.item.name.text for st in self.statements if isinstance(st, s.ModeDecl | s.GroupDecl)
+        ]
 
     def _items(self) -> dict[tuple[str, ...], tuple[int, s.Item]]:
         """Every item that has labels, by the path that names it: declared names alone
@@ -525,28 +666,45 @@ class _Merger:
         if isinstance(st, s.ModifierDecl) and isinstance(merged, s.ModifierDecl):
             merged = replace(merged, whens=merged.whens + st.whens)
             for when in st.whens:
-                self._record("add", ir.CombinationPath(
-                    block, tuple(m.text for m in when.members)), when.extras)
+                self._record(
+                    "add",
+                    ir.CombinationPath(block, tuple(m.text for m in when.members)),
+                    when.extras,
+                )
         if isinstance(st, s.DiceDecl) and isinstance(merged, s.DiceDecl):
             merged = replace(merged, modifiers=merged.modifiers + st.modifiers)
             if st.dice.value != merged.dice.value:
-                self.diags.append(error(
-                    "E201", f"re-opening '{block}' keeps its dice", st.dice.pos,
-                    "write the base's dice here; to change them, remove the table and "
-                    "declare it again", [Related(merged.dice.pos, "the base's dice")]))
+                self.diags.append(
+                    error(
+                        "E201",
+                        f"re-opening '{block}' keeps its dice",
+                        st.dice.pos,
+                        "write the base's dice here; to change them, remove the table and "
+                        "declare it again",
+                        [Related(merged.dice.pos, "the base's dice")],
+                    )
+                )
             for mod in st.modifiers:
                 self._record("add", ir.NamePath(mod.item.name.text), mod.item.extras)
         if isinstance(st, s.TableDecl) and isinstance(merged, s.TableDecl) and st.columns:
-            self.diags.append(error("E504", f"columns cannot be added to the table '{block}' "
-                                    "of the base", st.columns[0].name.pos,
-                                    "remove the table and declare it again in full"))
+            self.diags.append(
+                error(
+                    "E504",
+                    f"columns cannot be added to the table '{block}' of the base",
+                    st.columns[0].name.pos,
+                    "remove the table and declare it again in full",
+                )
+            )
         self.statements[index] = merged
         for row in st.rows:
             name = row.item.name.text
             path: ir.ChangePath = (
-                ir.NamePath(name) if isinstance(st, s.LayerDecl | s.ModifierDecl)
-                else ir.TableRowPath(block, name) if isinstance(st, s.TableDecl)
-                else ir.DiceRowPath(block, name))
+                ir.NamePath(name)
+                if isinstance(st, s.LayerDecl | s.ModifierDecl)
+                else ir.TableRowPath(block, name)
+                if isinstance(st, s.TableDecl)
+                else ir.DiceRowPath(block, name)
+            )
             self._record("add", path, row.item.extras)
 
     # -- override ---------------------------------------------------------------------------
@@ -559,11 +717,20 @@ class _Merger:
         for address, (pos, path) in self.overridden.items():
             shorter = min(len(address), len(target.address))
             if address[:shorter] == target.address[:shorter]:
-                what = ("is overridden twice" if path == canonical
-                        else f"overlaps the override of '{path}'")
-                self.diags.append(error(
-                    "E505", f"'{canonical}' {what}", st.path[0].pos,
-                    "keep one override per cell", [Related(pos, "first override here")]))
+                what = (
+                    "is overridden twice"
+                    if path == canonical
+                    else f"overlaps the override of '{path}'"
+                )
+                self.diags.append(
+                    error(
+                        "E505",
+                        f"'{canonical}' {what}",
+                        st.path[0].pos,
+                        "keep one override per cell",
+                        [Related(pos, "first override here")],
+                    )
+                )
                 return
         if not self._fits(st, target.form, canonical):
             return
@@ -573,17 +740,31 @@ class _Merger:
 
     def _fits(self, st: s.OverrideDecl, form: Form, canonical: str) -> bool:
         """Whether the override is written in the form its path takes (E201 if not)."""
-        one = (st.range is None and st.row is None and len(st.cell.entries) == 1
-               and st.cell.entries[0].key is None)
-        ok = {"one": one, "cell": st.range is None and st.row is None,
-              "range": st.range is not None, "row": st.row is not None,
-              "text": one and isinstance(st.cell.entries[0].value.value, ir.Text),
-              "name": one and isinstance(st.cell.entries[0].value.value, s.Word)}[form]
+        one = (
+            st.range is None
+            and st.row is None
+            and len(st.cell.entries) == 1
+            and st.cell.entries[0].key is None
+        )
+        ok = {
+            "one": one,
+            "cell": st.range is None and st.row is None,
+            "range": st.range is not None,
+            "row": st.row is not None,
+            "text": one and isinstance(st.cell.entries[0].value.value, ir.Text),
+            "name": one and isinstance(st.cell.entries[0].value.value, s.Word),
+        }[form]
         if not ok:
-            message = (f"`override {canonical}` sets one value" if form == "one"
-                       else f"`override {canonical}` takes {_FORMS[form].split(',')[0]}")
-            pos = st.cell.pos if st.range is None and st.row is None and st.cell.entries else (
-                st.path[-1].pos)
+            message = (
+                f"`override {canonical}` sets one value"
+                if form == "one"
+                else f"`override {canonical}` takes {_FORMS[form].split(',')[0]}"
+            )
+            pos = (
+                st.cell.pos
+                if st.range is None and st.row is None and st.cell.entries
+                else (st.path[-1].pos)
+            )
             self.diags.append(error("E201", message, pos, "write " + _FORMS[form]))
         return ok
 
@@ -595,8 +776,11 @@ class _Merger:
             if word in words[1:]:
                 return self._locate_text(path, words.index(word, 1))
         for i, base in enumerate(self.statements):
-            if isinstance(base, s.ModifierDecl) and base.item.name.text == head and (
-                    len(path) > 1 and path[1].text == "when"):
+            if (
+                isinstance(base, s.ModifierDecl)
+                and base.item.name.text == head
+                and (len(path) > 1 and path[1].text == "when")
+            ):
                 return self._locate_when(i, base, path)
             if isinstance(base, s.LayerDecl | s.ModifierDecl):
                 for r, row in enumerate(base.rows):
@@ -614,59 +798,102 @@ class _Merger:
                 return self._locate_trigger(i, base, path)
             elif isinstance(base, s.ParamDecl) and base.item.name.text == head:
                 if len(path) > 1:
-                    self._missing(path[1], f"the parameter '{head}' has no part "
-                                  f"'{path[1].text}'", [], f"write `override {head} | value`")
+                    self._missing(
+                        path[1],
+                        f"the parameter '{head}' has no part '{path[1].text}'",
+                        [],
+                        f"write `override {head} | value`",
+                    )
                     return None
                 return _Cell(i, (head,), ir.ParamPath(head), _set_param, "one")
         declared = self._declared()
         kind = declared.get(head)
-        overridable = [n for n, k in declared.items()
-                       if k in ("feature", "factor", "table", "dice table", "param", "step",
-                                "decision", "trigger", "modifier")]
+        overridable = [
+            n
+            for n, k in declared.items()
+            if k
+            in (
+                "feature",
+                "factor",
+                "table",
+                "dice table",
+                "param",
+                "step",
+                "decision",
+                "trigger",
+                "modifier",
+            )
+        ]
         if kind is not None:
-            self._missing(path[0], f"'{head}' is a {kind}: it has no cell to override",
-                          [], "override a feature, factor, table, dice table or parameter, "
-                          "e.g. `override <feature>.<mode> | 2`")
+            self._missing(
+                path[0],
+                f"'{head}' is a {kind}: it has no cell to override",
+                [],
+                "override a feature, factor, table, dice table or parameter, "
+                "e.g. `override <feature>.<mode> | 2`",
+            )
         else:
-            self._missing(path[0], f"the base has no feature, factor, table, dice table or "
-                          f"parameter '{head}'", overridable)
+            self._missing(
+                path[0],
+                f"the base has no feature, factor, table, dice table or parameter '{head}'",
+                overridable,
+            )
         return None
 
-    def _locate_row(self, index: int, block: s.LayerDecl | s.ModifierDecl, r: int,
-                    path: tuple[s.Name, ...]) -> _Cell | None:
+    def _locate_row(
+        self, index: int, block: s.LayerDecl | s.ModifierDecl, r: int, path: tuple[s.Name, ...]
+    ) -> _Cell | None:
         head = path[0].text
         is_layer = isinstance(block, s.LayerDecl)
-        columns = ([n.text for n in block.columns] if isinstance(block, s.LayerDecl)
-                   and block.columns else [COST])
+        columns = (
+            [n.text for n in block.columns]
+            if isinstance(block, s.LayerDecl) and block.columns
+            else [COST]
+        )
         rest = list(path[1:])
         if is_layer and rest and rest[0].text in columns:
             column = rest.pop(0).text
         elif COST in columns or len(columns) == 1:
             column = COST if COST in columns else columns[0]
         else:
-            self._missing(path[0], f"'{head}' has no cost column: name one of its columns",
-                          [], "write e.g. `override " + head + "." + columns[0] + " | ...`")
+            self._missing(
+                path[0],
+                f"'{head}' has no cost column: name one of its columns",
+                [],
+                "write e.g. `override " + head + "." + columns[0] + " | ...`",
+            )
             return None
-        keys = (self._modes_and_groups() if column == COST and is_layer
-                else self._context_values(column if is_layer else block.item.name.text))
+        keys = (
+            self._modes_and_groups()
+            if column == COST and is_layer
+            else self._context_values(column if is_layer else block.item.name.text)
+        )
         if len(rest) > 1:
-            self._missing(rest[1], f"a path ends at one value: '{rest[1].text}' is one name "
-                          "too many", [])
+            self._missing(
+                rest[1], f"a path ends at one value: '{rest[1].text}' is one name too many", []
+            )
             return None
         key = rest[0] if rest else None
         if key is not None and key.text not in keys:
-            what = ("mode or group" if column == COST and is_layer else "context value")
+            what = "mode or group" if column == COST and is_layer else "context value"
             pool = keys + (columns if is_layer and len(path) == 2 else [])
-            self._missing(key, f"'{head}' has no column, {what} '{key.text}'"
-                          if is_layer and len(path) == 2 else
-                          f"no {what} '{key.text}' in the '{column}' cell of '{head}'", pool)
+            self._missing(
+                key,
+                f"'{head}' has no column, {what} '{key.text}'"
+                if is_layer and len(path) == 2
+                else f"no {what} '{key.text}' in the '{column}' cell of '{head}'",
+                pool,
+            )
             return None
         slot = columns.index(column)
         value = key.text if key else None
         change: ir.ChangePath = (
-            ir.FactorPath(head, value) if not is_layer
-            else ir.CostPath(head, value) if column == COST
-            else ir.ColumnPath(head, column, value))
+            ir.FactorPath(head, value)
+            if not is_layer
+            else ir.CostPath(head, value)
+            if column == COST
+            else ir.ColumnPath(head, column, value)
+        )
 
         def apply(st: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(st, s.LayerDecl | s.ModifierDecl)
@@ -678,21 +905,30 @@ class _Merger:
             rows[r] = replace(row, cells=tuple(cells))
             return replace(st, rows=tuple(rows))
 
-        return _Cell(index, (head, column, *([key.text] if key else [])), change, apply,
-                     "cell" if key is None else "one")
+        return _Cell(
+            index,
+            (head, column, *([key.text] if key else [])),
+            change,
+            apply,
+            "cell" if key is None else "one",
+        )
 
-    def _locate_when(self, index: int, mod: s.ModifierDecl,
-                     path: tuple[s.Name, ...]) -> _Cell | None:
+    def _locate_when(
+        self, index: int, mod: s.ModifierDecl, path: tuple[s.Name, ...]
+    ) -> _Cell | None:
         head = path[0].text
         members = [p.text for p in path[2:]]
         whens = [sorted(m.text for m in w.members) for w in mod.whens]
         if sorted(members) not in whens:
             shown = ["+".join(w) for w in whens]
-            self._missing(path[-1] if len(path) > 2 else path[1],
-                          f"'{head}' has no `when` combination of "
-                          f"{' and '.join(members) or 'nothing'}", [],
-                          f"its combinations: {', '.join(shown)}" if shown else
-                          "add one by re-opening the modifier: `modifier ... { when a, b | +1 }`")
+            self._missing(
+                path[-1] if len(path) > 2 else path[1],
+                f"'{head}' has no `when` combination of {' and '.join(members) or 'nothing'}",
+                [],
+                f"its combinations: {', '.join(shown)}"
+                if shown
+                else "add one by re-opening the modifier: `modifier ... { when a, b | +1 }`",
+            )
             return None
         w = whens.index(sorted(members))
         names = tuple(m.text for m in mod.whens[w].members)
@@ -703,27 +939,33 @@ class _Merger:
             new[w] = replace(new[w], cell=o.cell)
             return replace(st, whens=tuple(new))
 
-        return _Cell(index, (head, "when", *sorted(members)),
-                     ir.CombinationPath(head, names), apply, "cell")
+        return _Cell(
+            index, (head, "when", *sorted(members)), ir.CombinationPath(head, names), apply, "cell"
+        )
 
-    def _locate_table(self, index: int, table: s.TableDecl,
-                      path: tuple[s.Name, ...]) -> _Cell | None:
+    def _locate_table(
+        self, index: int, table: s.TableDecl, path: tuple[s.Name, ...]
+    ) -> _Cell | None:
         head = path[0].text
         columns = [c.name.text for c in table.columns]
         rows = [row.item.name.text for row in table.rows]
         if len(path) == 3 and columns:
             if path[1].text not in columns:
-                self._missing(path[1], f"the table '{head}' has no column '{path[1].text}'",
-                              columns)
+                self._missing(
+                    path[1], f"the table '{head}' has no column '{path[1].text}'", columns
+                )
                 return None
             column, row_name = path[1].text, path[2]
         elif len(path) == 2 and len(columns) <= 1:
             column, row_name = (columns[0] if columns else ""), path[1]
         else:
             shape = f"{head}.<column>.<row>" if columns else f"{head}.<row>"
-            self._missing(path[-1] if len(path) > 1 else path[0],
-                          f"a cell of the table '{head}' is written `{shape}`",
-                          [], f"columns: {', '.join(columns)}" if columns else None)
+            self._missing(
+                path[-1] if len(path) > 1 else path[0],
+                f"a cell of the table '{head}' is written `{shape}`",
+                [],
+                f"columns: {', '.join(columns)}" if columns else None,
+            )
             return None
         if row_name.text not in rows:
             self._missing(row_name, f"the table '{head}' has no row '{row_name.text}'", rows)
@@ -744,8 +986,9 @@ class _Merger:
 
         return _Cell(index, (head, column, row_name.text), change, apply, "one")
 
-    def _locate_dice(self, index: int, dice: s.DiceDecl, path: tuple[s.Name, ...],
-                     st: s.OverrideDecl) -> _Cell | None:
+    def _locate_dice(
+        self, index: int, dice: s.DiceDecl, path: tuple[s.Name, ...], st: s.OverrideDecl
+    ) -> _Cell | None:
         head = path[0].text
         rows = [row.item.name.text for row in dice.rows]
         modifiers = [m.item.name.text for m in dice.modifiers]
@@ -758,27 +1001,43 @@ class _Merger:
                 mods[m] = replace(mods[m], amount=o.cell.entries[0].value)
                 return replace(base, modifiers=tuple(mods))
 
-            return _Cell(index, (head, path[1].text),
-                         ir.DiceModifierPath(head, path[1].text), set_modifier, "one")
+            return _Cell(
+                index,
+                (head, path[1].text),
+                ir.DiceModifierPath(head, path[1].text),
+                set_modifier,
+                "one",
+            )
         ranged = st.range is not None or (len(path) == 3 and path[2].text == "range")
         if len(path) != (3 if len(path) == 3 and path[2].text == "range" else 2):
-            self._missing(path[-1], f"a row of the dice table '{head}' is written "
-                          f"`{head}.<row>`", [], "rows: " + ", ".join(rows))
+            self._missing(
+                path[-1],
+                f"a row of the dice table '{head}' is written `{head}.<row>`",
+                [],
+                "rows: " + ", ".join(rows),
+            )
             return None
         if path[1].text not in rows:
-            self._missing(path[1], f"the dice table '{head}' has no row '{path[1].text}'",
-                          rows + modifiers)
+            self._missing(
+                path[1], f"the dice table '{head}' has no row '{path[1].text}'", rows + modifiers
+            )
             return None
         r = rows.index(path[1].text)
         if ranged:
+
             def rerange(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
                 assert isinstance(base, s.DiceDecl) and o.range is not None
                 new_rows = list(base.rows)
                 new_rows[r] = replace(base.rows[r], low=o.range[0], high=o.range[1])
                 return replace(base, rows=tuple(new_rows))
 
-            return _Cell(index, (head, path[1].text, "range"),
-                         ir.DiceRangePath(head, path[1].text), rerange, "range")
+            return _Cell(
+                index,
+                (head, path[1].text, "range"),
+                ir.DiceRangePath(head, path[1].text),
+                rerange,
+                "range",
+            )
 
         def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(base, s.DiceDecl)
@@ -786,21 +1045,30 @@ class _Merger:
             new_rows[r] = replace(base.rows[r], effects=o.cell)
             return replace(base, rows=tuple(new_rows))
 
-        return _Cell(index, (head, path[1].text, "effects"),
-                     ir.DiceRowPath(head, path[1].text), apply, "cell")
+        return _Cell(
+            index,
+            (head, path[1].text, "effects"),
+            ir.DiceRowPath(head, path[1].text),
+            apply,
+            "cell",
+        )
 
-    def _locate_step(self, index: int, step: s.StepDecl,
-                     path: tuple[s.Name, ...]) -> _Cell | None:
+    def _locate_step(self, index: int, step: s.StepDecl, path: tuple[s.Name, ...]) -> _Cell | None:
         head = path[0].text
         kinds = [t.term for t in step.terms]
         shapes = [f"{head}.{k}.{f}" for k in dict.fromkeys(kinds) for f in _STEP_FIELDS[k]]
-        if len(path) != 3 or path[1].text not in kinds or (
-                path[2].text not in _STEP_FIELDS[path[1].text]):
+        if (
+            len(path) != 3
+            or path[1].text not in kinds
+            or (path[2].text not in _STEP_FIELDS[path[1].text])
+        ):
             bad = path[1] if len(path) > 1 and path[1].text not in kinds else path[-1]
-            self._missing(bad, f"a parameter of the step '{head}' is written "
-                          "`step.<term>.<parameter>`",
-                          [p.split(".", 1)[1] for p in shapes] if len(path) > 1 else [],
-                          "its parameters: " + ", ".join(shapes))
+            self._missing(
+                bad,
+                f"a parameter of the step '{head}' is written `step.<term>.<parameter>`",
+                [p.split(".", 1)[1] for p in shapes] if len(path) > 1 else [],
+                "its parameters: " + ", ".join(shapes),
+            )
             return None
         term = path[1].text
         field = path[2].text
@@ -810,20 +1078,29 @@ class _Merger:
             assert isinstance(base, s.StepDecl)
             terms = list(base.terms)
             value = o.cell.entries[0].value
-            terms[t] = (replace(terms[t], amount=value) if field == "amount"
-                        else replace(terms[t], quantity=value))
+            terms[t] = (
+                replace(terms[t], amount=value)
+                if field == "amount"
+                else replace(terms[t], quantity=value)
+            )
             return replace(base, terms=tuple(terms))
 
-        return _Cell(index, (head, term, field),
-                     ir.StepPath(head, term, field),  # type: ignore[arg-type]
-                     apply, "one")
+        return _Cell(
+            index,
+            (head, term, field),
+            ir.StepPath(head, term, field),  # type: ignore[arg-type]
+            apply,
+            "one",
+        )
 
-    def _locate_decision(self, index: int, decision: s.DecisionDecl,
-                         path: tuple[s.Name, ...]) -> _Cell | None:
+    def _locate_decision(
+        self, index: int, decision: s.DecisionDecl, path: tuple[s.Name, ...]
+    ) -> _Cell | None:
         head = path[0].text
         if len(path) != 2:
-            self._missing(path[-1], f"a row of the decision '{head}' is written "
-                          f"`{head}.<outcome>`", [])
+            self._missing(
+                path[-1], f"a row of the decision '{head}' is written `{head}.<outcome>`", []
+            )
             return None
         r = self._decision_row(decision, path[1])
         if r is None:
@@ -835,31 +1112,41 @@ class _Merger:
             rows[r] = o.row
             return replace(base, rows=tuple(rows))
 
-        return _Cell(index, (head, path[1].text), ir.DecisionRowPath(head, path[1].text),
-                     apply, "row")
+        return _Cell(
+            index, (head, path[1].text), ir.DecisionRowPath(head, path[1].text), apply, "row"
+        )
 
     def _decision_row(self, decision: s.DecisionDecl, name: s.Name) -> int | None:
         """The row of a decision named by its outcome (which must be unique)."""
         head = decision.item.name.text
         outcomes = [r.outcome.name.text for r in decision.rows]
         if name.text not in outcomes:
-            self._missing(name, f"the decision '{head}' has no row that ends in "
-                          f"'{name.text}'", outcomes)
+            self._missing(
+                name, f"the decision '{head}' has no row that ends in '{name.text}'", outcomes
+            )
             return None
         if outcomes.count(name.text) > 1:
-            self._missing(name, f"{outcomes.count(name.text)} rows of '{head}' end in "
-                          f"'{name.text}': a row is named by a unique outcome", [],
-                          "remove the decision and declare it again")
+            self._missing(
+                name,
+                f"{outcomes.count(name.text)} rows of '{head}' end in "
+                f"'{name.text}': a row is named by a unique outcome",
+                [],
+                "remove the decision and declare it again",
+            )
             return None
         return outcomes.index(name.text)
 
-    def _locate_trigger(self, index: int, trigger: s.TriggerDecl,
-                        path: tuple[s.Name, ...]) -> _Cell | None:
+    def _locate_trigger(
+        self, index: int, trigger: s.TriggerDecl, path: tuple[s.Name, ...]
+    ) -> _Cell | None:
         head = path[0].text
         if len(path) != 2 or path[1].text not in _TRIGGER_FIELDS:
-            self._missing(path[-1], f"a part of the trigger '{head}' is written "
-                          f"`{head}.<part>`", _TRIGGER_FIELDS if len(path) == 2 else [],
-                          "its parts: " + ", ".join(_TRIGGER_FIELDS))
+            self._missing(
+                path[-1],
+                f"a part of the trigger '{head}' is written `{head}.<part>`",
+                _TRIGGER_FIELDS if len(path) == 2 else [],
+                "its parts: " + ", ".join(_TRIGGER_FIELDS),
+            )
             return None
         field = path[1].text
 
@@ -879,38 +1166,55 @@ class _Merger:
                 case _:
                     return replace(base, at_least=count)
 
-        return _Cell(index, (head, field),
-                     ir.TriggerPath(head, field),  # type: ignore[arg-type]
-                     apply, "name" if field in ("table", "modifier") else "one")
+        return _Cell(
+            index,
+            (head, field),
+            ir.TriggerPath(head, field),  # type: ignore[arg-type]
+            apply,
+            "name" if field in ("table", "modifier") else "one",
+        )
 
     def _locate_text(self, path: tuple[s.Name, ...], at: int) -> _Cell | None:
         """``item.label.lang`` or ``item.note[.N].lang``: an item's text in one language."""
         items = self._items()
         key = tuple(p.text for p in path[:at])
         word = path[at].text
-        rest = list(path[at + 1:])
+        rest = list(path[at + 1 :])
         index = 1
         if word == "note" and len(rest) == 2 and rest[0].text.isdigit():
             index = int(rest.pop(0).text)
         if key not in items:
-            self._missing(path[at - 1], f"the base has no item '{'.'.join(key)}' to relabel",
-                          [".".join(k) for k in items])
+            self._missing(
+                path[at - 1],
+                f"the base has no item '{'.'.join(key)}' to relabel",
+                [".".join(k) for k in items],
+            )
             return None
         languages = self._languages() or ("en",)
         if len(rest) != 1 or rest[0].text not in languages:
-            self._missing(rest[0] if rest else path[at], f"a {word} is overridden one "
-                          f"language at a time: `{'.'.join(key)}.{word}.<lang>`",
-                          languages, "languages: " + ", ".join(languages))
+            self._missing(
+                rest[0] if rest else path[at],
+                f"a {word} is overridden one language at a time: `{'.'.join(key)}.{word}.<lang>`",
+                languages,
+                "languages: " + ", ".join(languages),
+            )
             return None
         lang = rest[0].text
         i, item = items[key]
         if word == "note" and index > len(item.extras.notes) + 1:
-            self._missing(path[at], f"'{'.'.join(key)}' has {len(item.extras.notes)} notes",
-                          [], f"override one of them, or add note {len(item.extras.notes) + 1}")
+            self._missing(
+                path[at],
+                f"'{'.'.join(key)}' has {len(item.extras.notes)} notes",
+                [],
+                f"override one of them, or add note {len(item.extras.notes) + 1}",
+            )
             return None
         first = languages[0]
-        change: ir.ChangePath = (ir.LabelPath(".".join(key), lang) if word == "label"
-                                 else ir.NotePath(".".join(key), lang, index))
+        change: ir.ChangePath = (
+            ir.LabelPath(".".join(key), lang)
+            if word == "label"
+            else ir.NotePath(".".join(key), lang, index)
+        )
 
         def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
             value = o.cell.entries[0].value
@@ -934,8 +1238,11 @@ class _Merger:
     def _insert(self, st: s.InsertDecl) -> None:
         index = self._find_block(s.DecisionDecl, st.decision.text)
         if index is None:
-            self._missing(st.decision, f"the base has no decision '{st.decision.text}'",
-                          [n for n, k in self._declared().items() if k == "decision"])
+            self._missing(
+                st.decision,
+                f"the base has no decision '{st.decision.text}'",
+                [n for n, k in self._declared().items() if k == "decision"],
+            )
             return
         decision = self.statements[index]
         assert isinstance(decision, s.DecisionDecl)
@@ -945,8 +1252,11 @@ class _Merger:
         at = r if st.where == "before" else r + 1
         rows = (*decision.rows[:at], st.row, *decision.rows[at:])
         self.statements[index] = replace(decision, rows=rows)
-        self._record("add", ir.DecisionRowPath(st.decision.text, st.row.outcome.name.text),
-                     st.row.outcome.extras)
+        self._record(
+            "add",
+            ir.DecisionRowPath(st.decision.text, st.row.outcome.name.text),
+            st.row.outcome.extras,
+        )
 
     # -- remove -----------------------------------------------------------------------------
 
@@ -954,13 +1264,20 @@ class _Merger:
         path = st.path
         head = path[0].text
         for i, base in enumerate(self.statements):
-            if isinstance(base, s.ModifierDecl) and base.item.name.text == head and (
-                    len(path) > 2 and path[1].text == "when"):
+            if (
+                isinstance(base, s.ModifierDecl)
+                and base.item.name.text == head
+                and (len(path) > 2 and path[1].text == "when")
+            ):
                 target = self._locate_when(i, base, path)
                 if target is not None:
                     members = sorted(p.text for p in path[2:])
-                    self.statements[i] = replace(base, whens=tuple(
-                        w for w in base.whens if sorted(m.text for m in w.members) != members))
+                    self.statements[i] = replace(
+                        base,
+                        whens=tuple(
+                            w for w in base.whens if sorted(m.text for m in w.members) != members
+                        ),
+                    )
                     self._record("remove", target.path, st.extras)
                 return
         if len(path) > 2:
@@ -984,7 +1301,7 @@ class _Merger:
             if isinstance(base, s.DecisionDecl):
                 r = self._decision_row(base, member)
                 if r is not None:
-                    self.statements[i] = replace(base, rows=base.rows[:r] + base.rows[r + 1:])
+                    self.statements[i] = replace(base, rows=base.rows[:r] + base.rows[r + 1 :])
                     self._record("remove", ir.DecisionRowPath(block, member.text), st.extras)
                 return
             members = _members(base)
@@ -995,21 +1312,31 @@ class _Merger:
                 if isinstance(base, s.DiceDecl):
                     self._gap(base, member.text, st.pos)
                 self.statements[i] = _without_member(base, member.text)
-                columns = [c.name.text for c in base.columns] if isinstance(
-                    base, s.TableDecl) else []
+                columns = (
+                    [c.name.text for c in base.columns] if isinstance(base, s.TableDecl) else []
+                )
                 path_: ir.ChangePath = (
-                    ir.TableColumnPath(block, member.text) if member.text in columns
-                    else ir.TableRowPath(block, member.text) if isinstance(base, s.TableDecl)
-                    else ir.DiceRowPath(block, member.text))
+                    ir.TableColumnPath(block, member.text)
+                    if member.text in columns
+                    else ir.TableRowPath(block, member.text)
+                    if isinstance(base, s.TableDecl)
+                    else ir.DiceRowPath(block, member.text)
+                )
                 self._record("remove", path_, st.extras)
             else:  # a declared name (feature, factor, context value, dice modifier)
                 self._remove_name(member.text)
                 self.removed.append((member.text, st.pos))
                 self._record("remove", ir.NamePath(member.text), st.extras)
             return
-        self._missing(path[0], f"the base has no block '{block}'",
-                      [n for n, k in declared.items() if k in (
-                          "layer", "modifier", "table", "dice table", "context", "decision")])
+        self._missing(
+            path[0],
+            f"the base has no block '{block}'",
+            [
+                n
+                for n, k in declared.items()
+                if k in ("layer", "modifier", "table", "dice table", "context", "decision")
+            ],
+        )
 
     def _gap(self, dice: s.DiceDecl, row: str, pos: s.Pos) -> None:
         """Remember the totals a removed dice row leaves, and its neighbours."""
@@ -1020,12 +1347,25 @@ class _Merger:
         def near(x: s.DiceRowNode | None) -> tuple[str, int | None, int | None] | None:
             return None if x is None else (x.item.name.text, x.low, x.high)
 
-        below = next((x for x in rows if here.low is not None and x.high is not None
-                      and x.high == here.low - 1), None)
-        above = next((x for x in rows if here.high is not None and x.low is not None
-                      and x.low == here.high + 1), None)
-        self.gaps.append(Gap(dice.item.name.text, here.low, here.high, near(below),
-                             near(above), pos))
+        below = next(
+            (
+                x
+                for x in rows
+                if here.low is not None and x.high is not None and x.high == here.low - 1
+            ),
+            None,
+        )
+        above = next(
+            (
+                x
+                for x in rows
+                if here.high is not None and x.low is not None and x.low == here.high + 1
+            ),
+            None,
+        )
+        self.gaps.append(
+            Gap(dice.item.name.text, here.low, here.high, near(below), near(above), pos)
+        )
 
     def _remove_name(self, name: str) -> None:
         kept: list[s.Statement] = []
@@ -1043,11 +1383,21 @@ class _Merger:
         for member in inner:
             self._remove_name(member)
 
+
 _KINDS: dict[type, str] = {
-    s.BookDecl: "book", s.ModeDecl: "mode", s.GroupDecl: "group", s.ContextDecl: "context",
-    s.ModifierDecl: "modifier", s.LayerDecl: "layer", s.StepDecl: "step",
-    s.DecisionDecl: "decision", s.TableDecl: "table", s.DiceDecl: "dice table",
-    s.TriggerDecl: "trigger", s.GridDecl: "grid", s.ParamDecl: "param",
+    s.BookDecl: "book",
+    s.ModeDecl: "mode",
+    s.GroupDecl: "group",
+    s.ContextDecl: "context",
+    s.ModifierDecl: "modifier",
+    s.LayerDecl: "layer",
+    s.StepDecl: "step",
+    s.DecisionDecl: "decision",
+    s.TableDecl: "table",
+    s.DiceDecl: "dice table",
+    s.TriggerDecl: "trigger",
+    s.GridDecl: "grid",
+    s.ParamDecl: "param",
     s.RulesetDecl: "ruleset",
 }
 
@@ -1057,9 +1407,9 @@ def _set_param(st: s.Statement, o: s.OverrideDecl) -> s.Statement:
     return replace(st, value=o.cell.entries[0].value)
 
 
-def _set_label(labels: tuple[s.Label, ...], label: s.Label,
-               first: str) -> tuple[s.Label, ...]:
+def _set_label(labels: tuple[s.Label, ...], label: s.Label, first: str) -> tuple[s.Label, ...]:
     """``labels`` with the one in ``label``'s language replaced (or added)."""
+
     def lang(x: s.Label) -> str:
         return x.lang or first
 
@@ -1136,21 +1486,27 @@ def _without_member(st: s.Statement, name: str) -> s.Statement:
         columns = [c.name.text for c in st.columns]
         if name in columns:
             slot = columns.index(name)
-            return replace(st, columns=tuple(c for c in st.columns if c.name.text != name),
-                           rows=tuple(replace(r, cells=r.cells[:slot] + r.cells[slot + 1:])
-                                      for r in st.rows))
+            return replace(
+                st,
+                columns=tuple(c for c in st.columns if c.name.text != name),
+                rows=tuple(replace(r, cells=r.cells[:slot] + r.cells[slot + 1 :]) for r in st.rows),
+            )
         return replace(st, rows=tuple(r for r in st.rows if r.item.name.text != name))
     if isinstance(st, s.DiceDecl):
-        return replace(st, rows=tuple(r for r in st.rows if r.item.name.text != name),
-                       modifiers=tuple(m for m in st.modifiers if m.item.name.text != name))
+        return replace(
+            st,
+            rows=tuple(r for r in st.rows if r.item.name.text != name),
+            modifiers=tuple(m for m in st.modifiers if m.item.name.text != name),
+        )
     if isinstance(st, s.ContextDecl):
         return replace(st, values=tuple(v for v in st.values if v.name.text != name))
     return st
 
 
 def _strip(cell: s.CellNode, name: str) -> s.CellNode:
-    return s.CellNode(tuple(e for e in cell.entries if not (e.key and e.key.text == name)),
-                      cell.pos)
+    return s.CellNode(
+        tuple(e for e in cell.entries if not (e.key and e.key.text == name)), cell.pos
+    )
 
 
 def _without_key(st: s.Statement, name: str) -> s.Statement:
@@ -1163,12 +1519,11 @@ def _without_key(st: s.Statement, name: str) -> s.Statement:
         if columns and name in [c.text for c in columns]:
             slot = [c.text for c in columns].index(name)
             columns = tuple(c for c in columns if c.text != name)
-            rows = tuple(replace(r, cells=r.cells[:slot] + r.cells[slot + 1:]) for r in rows)
+            rows = tuple(replace(r, cells=r.cells[:slot] + r.cells[slot + 1 :]) for r in rows)
         rows = tuple(replace(r, cells=tuple(_strip(c, name) for c in r.cells)) for r in rows)
         return replace(st, columns=columns, rows=rows)
     if isinstance(st, s.ModifierDecl):
-        rows = tuple(replace(r, cells=tuple(_strip(c, name) for c in r.cells))
-                     for r in st.rows)
+        rows = tuple(replace(r, cells=tuple(_strip(c, name) for c in r.cells)) for r in st.rows)
         whens = tuple(w for w in st.whens if name not in [m.text for m in w.members])
         return replace(st, rows=rows, whens=whens)
     if isinstance(st, s.ExcludeDecl):
