@@ -148,6 +148,14 @@ DiceRoll = DiceValue | D66Value
 
 
 @dataclass(frozen=True)
+class Given:
+    """``given``: a modifier's value that the rules leave to each model (a perk's +/- n),
+    supplied when the module is asked: ``modifier("concealment", "perk", perk=2)``."""
+
+    kind: Literal["given"] = "given"
+
+
+@dataclass(frozen=True)
 class Text:
     """Free text kept as written (``"6 x 3 in"``)."""
 
@@ -175,6 +183,7 @@ Value = (
     | Flag
     | DiceValue
     | D66Value
+    | Given
     | Text
     | Same
 )

@@ -74,6 +74,7 @@ def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> Answer 
             | ir.Flag()
             | ir.DiceValue()
             | ir.D66Value()
+            | ir.Given()
             | ir.Text()
         ):
             raise ValueError(f"not a movement cost: {value!r}")
@@ -128,9 +129,16 @@ def move_cost(
 # ---- modifiers ------------------------------------------------------------------------------
 
 
-def modifier(rs: ir.Ruleset, name: str, items: Sequence[str], context: str = "") -> Answer:
+def modifier(
+    rs: ir.Ruleset,
+    name: str,
+    items: Sequence[str],
+    context: str = "",
+    given: Mapping[str, float] | None = None,
+) -> Answer:
     """The modifier ``name`` over ``items``: combinations present first (a marker replaces the
-    sum), then each counted item's value for the context value (else its value for all)."""
+    sum), then each counted item's value for the context value (else its value for all); a
+    ``given`` value is the one the caller gives for that item."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
     total = 0.0
@@ -144,6 +152,9 @@ def modifier(rs: ir.Ruleset, name: str, items: Sequence[str], context: str = "")
         by_context = mod.values.get(item, {})
         chosen = by_context.get(context, by_context.get(""))
         if chosen is None:
+            continue
+        if isinstance(chosen, ir.Given):
+            total += (given or {})[item]  # KeyError: the caller did not give it
             continue
         value = _number_or_marker(chosen)
         if isinstance(value, ir.Marker):

@@ -53,6 +53,8 @@ def value(v: ir.Value) -> str:
             return string(text)
         case ir.Same(feature=feature):
             return f"as {feature}"
+        case ir.Given():
+            return "given"
         case _:
             assert_never(v)
 
@@ -139,6 +141,7 @@ KIND_WORDS: dict[str, str] = {
     "flag": "yes/no",
     "dice": "dice (`1d6+3`)",
     "d66": "dice (`d66`)",
+    "given": "`given` (a value supplied when asked)",
     "text": "a quoted text",
     "span": "a range (`2-3 in`)",
     "trade": "a trade (`+90 deg for -1.5 m`)",

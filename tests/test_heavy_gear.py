@@ -260,18 +260,17 @@ def test_perk_or_flaw_concealment_is_on_the_sheet() -> None:
     # Seed: "Avantage/défaut : +/- n".
     assert "| Avantage/défaut (+/- n)" in SHEET_FR
     assert "| Perk or flaw (+/- n)" in SHEET_EN
-    assert hg.modifier("concealment", "perk_or_flaw", "combat_speed") == -1  # n by hand
+    assert hg.modifier("concealment", "perk_or_flaw", "combat_speed", perk_or_flaw=0) == -1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "needs a modifier factor whose value is given at the call (+/- n per model), e.g. "
-        "`perk_or_flaw | given` and modifier(..., perk_or_flaw=2); the language has none"
-    ),
-)
 def test_a_perk_of_2_adds_2_concealment_points() -> None:
-    assert hg.modifier("concealment", "perk_or_flaw", "combat_speed") == 1
+    """The perk's n is each model's own: the caller gives it (`perk_or_flaw | given`)."""
+    assert hg.modifier("concealment", "perk_or_flaw", "combat_speed", perk_or_flaw=2) == 1
+    assert hg.modifier("concealment", "perk_or_flaw", perk_or_flaw=-1) == -1
+    with pytest.raises(hg.InvalidArgument, match="perk_or_flaw"):
+        hg.modifier("concealment", "perk_or_flaw", "combat_speed")
+    with pytest.raises(hg.ArgumentTypeError):
+        hg.modifier("concealment", "perk_or_flaw", perk_or_flaw="2")
 
 
 @pytest.mark.parametrize(

@@ -67,12 +67,13 @@ def test_modifiers_match_per_item_and_context(pair: tuple[ir.Ruleset, ModuleType
             keys = values.get(mod.context, [m.id for m in rs.modes])
             contexts.update({k: k for k in keys})
         for item in mod.values:
+            given = {item: 2.5} if isinstance(mod.values[item].get(""), ir.Given) else {}
             for key in contexts:
-                kwargs = {mod.context: key} if key and mod.context else {}
-                reference = semantics.modifier(rs, mod.id, [item], key)
+                kwargs: dict[str, str | float] = {mod.context: key} if key and mod.context else {}
+                reference = semantics.modifier(rs, mod.id, [item], key, given)
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    answer = module.modifier(mod.id, item, **kwargs)
+                    answer = module.modifier(mod.id, item, **kwargs, **given)
                 assert same(answer, reference), (mod.id, item, key)
         for combo in mod.combinations:
             reference = semantics.modifier(rs, mod.id, list(combo.members))

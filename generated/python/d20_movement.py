@@ -81,6 +81,7 @@ __all__ = [
     "DICE_TABLES",
     "EXCLUSIONS",
     "FEATURES",
+    "GIVEN",
     "GROUPS",
     "IMPASSABLE",
     "LAYERS",
@@ -196,6 +197,7 @@ class Marker:
     IMPASSABLE: ClassVar[Marker]
     PROHIBITED: ClassVar[Marker]
     BLOCKED: ClassVar[Marker]
+    GIVEN: ClassVar[Marker]
 
     def __init__(self, name: str, value: str) -> None:
         self.name = name
@@ -211,7 +213,10 @@ class Marker:
 IMPASSABLE: Final = Marker("IMPASSABLE", "impassable")
 PROHIBITED: Final = Marker("PROHIBITED", "prohibited")
 BLOCKED: Final = Marker("BLOCKED", "blocked")
+GIVEN: Final = Marker("GIVEN", "given")
+"""In MODIFIERS: a factor whose value each model has (a perk's +/- n), given when asked."""
 Marker.IMPASSABLE, Marker.PROHIBITED, Marker.BLOCKED = IMPASSABLE, PROHIBITED, BLOCKED
+Marker.GIVEN = GIVEN
 
 
 class UnknownName(KeyError):
@@ -802,17 +807,23 @@ def can_enter(mode: str, *features: str, available: float | None = None) -> bool
     return available is None or cost <= available or MINIMUM_MOVE
 
 
-def modifier(name: str, *items: str, **context: str) -> float | Marker:
+def modifier(name: str, *items: str, **context: str | float) -> float | Marker:
     """The modifier ``name`` summed over ``items`` (features or factors).
 
-    ``context`` picks per-context values, e.g. ``weapon="ballistic"``. Items with no value for
-    this modifier add nothing. A combination the rules name (``when a, b``) that is present
+    ``context`` picks per-context values, e.g. ``weapon="ballistic"``, and gives the value of
+    each factor whose value is GIVEN (a perk's +/- n: ``perk_or_flaw=2``). Items with no value
+    for this modifier add nothing. A combination the rules name (``when a, b``) that is present
     gives its own value: a marker replaces the sum, a number adds to it.
     """
     _name("modifier", "name", name, MODIFIERS, "modifier")
     values = MODIFIERS[name]
     key = ""
+    given: dict[str, float] = {}
     for context_name, context_value in context.items():
+        if values.get(context_name, {}).get("") is GIVEN:  # a value each model has
+            _number("modifier", context_name, context_value, None)
+            given[context_name] = _float(context_value)
+            continue
         expected = _MODIFIER_CONTEXT[name]
         if context_name != expected:
             raise UnknownName(f"context of {name!r}", context_name, [expected] if expected else [])
@@ -823,7 +834,7 @@ def modifier(name: str, *items: str, **context: str) -> float | Marker:
             CONTEXTS[context_name],
             f"value of {context_name!r}",
         )
-        key = context_value
+        key = _str(context_value)
     for item in items:
         if not _isinstance(item, _str) or (item not in FEATURES and item not in values):
             _name("modifier", "items", item, [*FEATURES, *values], "feature or factor")
@@ -839,9 +850,15 @@ def modifier(name: str, *items: str, **context: str) -> float | Marker:
     for item in counted:
         by_context = values.get(item, {})
         contribution = by_context[key] if key in by_context else by_context.get("")
-        if _isinstance(contribution, Marker):
+        if contribution is GIVEN:
+            if item not in given:
+                raise InvalidArgument(
+                    "modifier", item, None, f"is each model's own value: pass it, e.g. {item}=1"
+                )
+            total += given[item]
+        elif _isinstance(contribution, Marker):
             return contribution
-        if contribution is not None:
+        elif contribution is not None:
             total += contribution
     return total
 

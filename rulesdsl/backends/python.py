@@ -179,6 +179,8 @@ def runtime(value: ir.Value | None) -> Any:
             return runtime(r)
         case ir.ParamRate(param=p):
             return p
+        case ir.Given():
+            return Code("GIVEN")
         case _:
             assert_never(value)
 
@@ -675,6 +677,7 @@ def render(rs: ir.Ruleset) -> str:
         "IMPASSABLE",
         "PROHIBITED",
         "BLOCKED",
+        "GIVEN",
         "Marker",
         "Outcome",
         "Quantity",

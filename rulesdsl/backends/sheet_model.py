@@ -380,6 +380,8 @@ class _Builder:
                 return self.dice_text(semantics.roll_of(v))
             case ir.Text(text=t):
                 return self.free_text(t)
+            case ir.Given():
+                return self.w("given")
             case ir.Same(feature=f, resolved=r):
                 return self.w("as", label=self.name(f), value=self.text(r))
             case _:

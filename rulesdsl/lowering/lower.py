@@ -399,7 +399,12 @@ class _Lowerer:
         value = loc.value
         if isinstance(value, s.Word):
             word = value.name.text
-            value = ir.Flag(_FLAGS[word]) if word in _FLAGS else ir.Symbol(word)
+            if word in _FLAGS:
+                value = ir.Flag(_FLAGS[word])
+            elif word == "given" and "given" in allowed:
+                value = ir.Given()
+            else:
+                value = ir.Symbol(word)
         if isinstance(value, s.SameAs):
             kind = "same"
         elif isinstance(value, ir.Marker):
@@ -592,7 +597,9 @@ class _Lowerer:
         default: ir.Value | None = None
         exceptions: dict[str, ir.Value] = {}
         for entry in cell.entries:
-            value = self.value(entry.value, ("number", "blocked"), f"the {modifier} modifier")
+            value = self.value(
+                entry.value, ("number", "blocked", "given"), f"the {modifier} modifier"
+            )
             if value is None:
                 continue
             if entry.key is None:
