@@ -119,6 +119,8 @@ def compile_one(name: str, compiler: Compiler, fmt: str, folder: str | None = No
 def cmd_check(args: argparse.Namespace) -> int:
     from rulesdsl.compiler import Compiler, ruleset_files
 
+    if args.against is not None and args.against.startswith("-"):
+        raise UsageError(f"--against: '{args.against}' is not a git revision (it starts with '-')")
     compiler = Compiler()
     paths: list[Path] = []
     for name in args.paths or [str(rulesets_folder(args.dir))]:

@@ -68,7 +68,7 @@ def parse_yaml(text: str, path: str,
                             "YAML wants `key: value` lines, indented by spaces")]
     if node is None:
         node = MappingNode("tag:yaml.org,2002:map", [])
-    problems = _schema_problems(node, path)
+    problems = _text_problems(node, path) or _schema_problems(node, path)
     if problems:
         return None, problems
     builder = _Builder(path, fragments or FragmentParser())
@@ -77,6 +77,35 @@ def parse_yaml(text: str, path: str,
 
 
 # ---- the schema, with positions ------------------------------------------------------------
+
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _text_problems(node: Node, path: str) -> list[Diagnostic]:
+    """E004 for each key or value that holds a control character (other than a tab or a line
+    break) or half a surrogate pair: what the DSL refuses in a string, YAML escapes (``"\\0"``,
+    ``"\\e"``, ``"\\ud800"``) must not let in."""
+    out = []
+    stack = [node]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, ScalarNode):
+            bad = CONTROL.search(here.value) or SURROGATE.search(here.value)
+            if bad is not None:
+                mark = here.start_mark
+                out.append(error(
+                    "E004", f"control character {bad.group()!r} in a string" if CONTROL.match(
+                        bad.group()) else f"{bad.group()!r} is half of a surrogate pair, not a "
+                    "character", s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1,
+                                       mark.column + 2),
+                    "remove it; a label is plain text (tabs and line breaks are kept)"))
+        elif isinstance(here, SequenceNode):
+            stack.extend(reversed(here.value))
+        elif isinstance(here, MappingNode):
+            stack.extend(n for pair in reversed(here.value) for n in reversed(pair))
+    return out
 
 
 def _schema_problems(node: Node, path: str) -> list[Diagnostic]:

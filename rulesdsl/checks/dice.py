@@ -8,7 +8,9 @@ costs nothing; only totals the dice can actually reach are ever listed.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Iterator
 from itertools import combinations
 
 from rulesdsl import ir, semantics, spelling
@@ -26,7 +28,28 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     for trigger in rs.triggers:
         if trigger.check is not None:
             _usable(trigger.check, where.of(trigger.check, trigger), out)
+    done = {id(t.dice) for t in rs.dice_tables} | {id(t.check) for t in rs.triggers}
+    for dice, owners in _dice_values(rs, ()):  # in effects and cells (`damage 1d6+3`)
+        if id(dice) not in done:
+            _usable(dice, where.of(*owners), out)
     return out
+
+
+def _dice_values(
+    node: object, owners: tuple[object, ...]
+) -> Iterator[tuple[ir.DiceValue, tuple[object, ...]]]:
+    """Every dice value in the IR, with itself and the nodes that hold it, innermost first."""
+    if isinstance(node, tuple | list):
+        for item in node:
+            yield from _dice_values(item, owners)
+    elif isinstance(node, dict):
+        for item in node.values():
+            yield from _dice_values(item, owners)
+    elif isinstance(node, ir.DiceValue):
+        yield node, (node, *owners)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for f in dataclasses.fields(node):
+            yield from _dice_values(getattr(node, f.name), (node, *owners))
 
 
 def _usable(dice: ir.DiceValue, pos: Pos, out: list[Diagnostic]) -> bool:

@@ -23,13 +23,13 @@ MIN_DIVISOR = 1e-6
 
 def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    for value, owners in _numbers(rs, ()):
+    for value, owners, name in _numbers(rs, (), ""):
         if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
             out.append(
                 error(
                     "E212",
                     f"{value!r} is not a usable number",
-                    where.of(*owners),
+                    where.of_field(owners[0], name, *owners[1:]) if owners else where.of(),
                     f"numbers are finite and at most {MAX_MAGNITUDE:,.0f} in size",
                 )
             )
@@ -44,6 +44,15 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
                     f"the divisor must be at least {MIN_DIVISOR:g}",
                 )
             )
+    if rs.entry_cost < 0:
+        out.append(
+            error(
+                "E213",
+                "the entry cost is negative",
+                where.of_field(rs, "entry_cost"),
+                "movement costs are zero or more; a bonus belongs in a modifier",
+            )
+        )
     for feature in rs.features:
         for mode, cost in feature.costs.items():
             if _negative(cost):
@@ -73,22 +82,23 @@ def _negative(cost: ir.Value) -> bool:
 
 
 def _numbers(
-    node: object, owners: tuple[object, ...]
-) -> Iterator[tuple[float, tuple[object, ...]]]:
-    """Every number in the IR, with the nodes that hold it, innermost first."""
+    node: object, owners: tuple[object, ...], name: str
+) -> Iterator[tuple[float, tuple[object, ...], str]]:
+    """Every number in the IR, with the nodes that hold it, innermost first, and the name of
+    the innermost node's field that holds it."""
     if isinstance(node, bool) or node is None or isinstance(node, str):
         return
     if isinstance(node, int | float):
-        yield float(node), owners
+        yield float(node), owners, name
     elif isinstance(node, tuple | list):
         for item in node:
-            yield from _numbers(item, owners)
+            yield from _numbers(item, owners, name)
     elif isinstance(node, dict):
         for item in node.values():
-            yield from _numbers(item, owners)
+            yield from _numbers(item, owners, name)
     elif dataclasses.is_dataclass(node) and not isinstance(node, type):
         for f in dataclasses.fields(node):
-            yield from _numbers(getattr(node, f.name), (node, *owners))
+            yield from _numbers(getattr(node, f.name), (node, *owners), f.name)
 
 
 def _divisors(rs: ir.Ruleset) -> Iterator[tuple[float, str, tuple[object, ...]]]:

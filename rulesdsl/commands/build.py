@@ -49,7 +49,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulesdsl.build import UnknownRuleset, build
+    from rulesdsl.build import UnknownRuleset, build, skipped_links
     from rulesdsl.cli import EXIT_OK, EXIT_RULES, UsageError, find_project, report
     from rulesdsl.transaction import OutputFolderError
 
@@ -73,7 +73,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except OutputFolderError as exc:
         raise UsageError(f"{exc} (nothing was written)") from None
-    diags = [*result.diagnostics, *(d for c in result.compiled for d in c.diagnostics)]
+    diags = [
+        *skipped_links(rulesets),
+        *result.diagnostics,
+        *(d for c in result.compiled for d in c.diagnostics),
+    ]
     if diags or args.format == "json":
         from rulesdsl.compiler import Compiler
 
