@@ -438,9 +438,9 @@ def _parser(cls: type) -> Any:
     return _PARSERS[cls]
 
 
-def case(rng: random.Random, seeds: dict[str, str] | None = None) -> Case:
-    """One input: a generated ruleset (or a bundled one from ``seeds``), as .terrain or YAML,
-    with 0 to 3 faults."""
+def case(rng: random.Random, seeds: dict[str, str] | None = None, front: str | None = None) -> Case:
+    """One input: a generated ruleset (or a bundled one from ``seeds``), as .terrain or YAML
+    (``front`` "terrain" or "yaml", else either), with 0 to 3 faults."""
     rid = "fz"
     if seeds and rng.random() < 0.1:
         rid = _pick(rng, sorted(seeds))
@@ -449,7 +449,7 @@ def case(rng: random.Random, seeds: dict[str, str] | None = None) -> Case:
     else:
         text = ruleset(rng, rid)
         how = ["generated"]
-    as_yaml = rng.random() < 0.35
+    as_yaml = rng.random() < 0.35 if front is None else front == "yaml"
     if as_yaml:
         twin = to_yaml(text, f"{rid}.terrain")
         if twin is not None:
