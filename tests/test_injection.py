@@ -441,3 +441,15 @@ def test_hostile_names_in_yaml_are_refused_or_stay_names(
         source = python_backend.render(rs)
         load_module(source, tmp_path, f"inj_name_{len(name)}")
         assert not Path("pwned").exists()
+
+
+def test_markdown_escaping_replaces_control_and_bidi_characters() -> None:
+    """Defence in depth: both front ends refuse control characters, but the `md` filter
+    must not pass NUL, BEL, ESC or a right-to-left override to a terminal or a wiki either."""
+    from rulesdsl.backends.sheets import md_escape
+
+    assert (
+        md_escape("a\x00b\x07c\x1b[31md\x7fe\x9bf") == "a\ufffdb\ufffdc\ufffd\\[31md\ufffde\ufffdf"
+    )
+    assert md_escape("abc\u202edcba \u2066x\u2069") == "abc\ufffddcba \ufffdx\ufffd"
+    assert md_escape("tab\there") == "tab here"
