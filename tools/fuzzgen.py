@@ -151,6 +151,13 @@ HOSTILE_DICE = (
 _NUMBER = re.compile(r"(?<![A-Za-z_0-9.])\d+(?:\.\d+)?(?![A-Za-z_0-9.])")
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _NAME = re.compile(r"\b[a-z][a-z0-9_]*\b")
+_UNIT = re.compile(r"(?<=\d )(in|cm|MP|points|hex|deg|m)\b|\b(in|cm|MP|points)(?=[,\n)])")
+_DECLARED = re.compile(
+    r"^\s*(?:mode|layer|table|step|decision|dice|trigger|modifier|param|"
+    r"book|column)?\s*([a-z][a-z0-9_]*) \"",
+    re.MULTILINE,
+)
+UNITS = ("cm", "deg", "MP", "g", "points", "parsec", "hex", "s", "m", "in")
 _DICE = re.compile(r"\b\d+d\d+(?:[+-]\d+)?\b")
 
 
@@ -294,9 +301,17 @@ def dsl_fault(rng: random.Random, text: str) -> tuple[str, str]:
             "builtin_name",
             "negative",
             "keyword",
+            "unit",
+            "crossref",
         ),
     )
     lines = text.split("\n")
+    if kind == "unit":  # a unit of another dimension, or none known
+        return _sub_nth(_UNIT, text, rng, _pick(rng, UNITS)), kind
+    if kind == "crossref":  # a declared name where another kind of name goes
+        declared = sorted(set(_DECLARED.findall(text)))
+        if declared:
+            return _sub_nth(_NAME, text, rng, _pick(rng, declared)), kind
     if kind == "number":
         return _sub_nth(_NUMBER, text, rng, _pick(rng, HOSTILE_NUMBERS)), kind
     if kind == "negative":
