@@ -52,6 +52,11 @@ mode walker "{P}" fr "{P}" [bk "{P}"]
     note "{P}" fr "{P}"
 mode hover "Hover" fr "Glisseur"
 group grp "{P}" fr "{P}" : walker, hover
+context weapon "{P}" fr "{P}" {{
+  gun "{P}" fr "{P}"
+  sword "{P}" fr "{P}"
+}}
+grid sq "{P}" fr "{P}" : 1 square = 1.5 m, diagonals 1, 2
 layer terrain "{P}" fr "{P}" one per place [bk p.3] {{
   clear "{P}" fr "{P}" | 1
       note "{P}" fr "{P}"
@@ -272,7 +277,7 @@ def test_the_template_fills_every_slot_of_both_front_ends() -> None:
     """The YAML twin carries the payload in as many places as the .terrain file: no slot is
     lost in conversion, so both front ends are tested on the same slots."""
     dsl = dsl_text(MARK).count(MARK)
-    assert dsl == 56
+    assert dsl == 64
     assert yaml_text("Q9Z").count("Q9Z") == dsl
 
 
@@ -370,6 +375,9 @@ NAME_SLOTS: dict[str, tuple[tuple[str | int, ...], str]] = {
     "mode": (("modes", "walker"), "{}"),
     "group": (("groups", "grp"), "{}"),
     "group member": (("groups", "grp", "members", 0), "{}"),
+    "context": (("contexts", "weapon"), "{}"),
+    "context value": (("contexts", "weapon", "values", "gun"), "{}"),
+    "grid": (("grids", "sq"), "{}"),
     "layer": (("layers", "terrain"), "{}"),
     "feature": (("layers", "terrain", "rows", "clear"), "{}"),
     "table": (("tables", "tb"), "{}"),
