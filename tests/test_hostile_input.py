@@ -285,3 +285,27 @@ def test_a_step_with_a_huge_input_answers_instead_of_overflowing() -> None:
     bt = load_generated("battletech_tacops")
     assert bt.gravity_to_hit(1e308) == math.inf
     assert bt.gravity_to_hit(0.6) == 3
+
+
+def test_yaml_aliases_that_expand_a_billion_times_are_refused(tmp_path: Path) -> None:
+    """Ten aliases of ten aliases ... : the schema check walked 10^9 values (a hang)."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    text = YAML_HEAD + "\n".join(lines) + "\n"
+    found = compile_yaml(tmp_path, text)
+    assert [(code, line) for code, line, _ in found] == [("E120", 12)]
+    assert "more than 100,000 values" in found[0][2]
+
+
+def test_a_yaml_alias_that_holds_itself_is_refused(tmp_path: Path) -> None:
+    text = YAML_HEAD.replace("label: Demo", "label: &x [*x]")
+    found = compile_yaml(tmp_path, text)
+    assert [(code, line) for code, line, _ in found] == [("E120", 2)]
+    assert "hold itself" in found[0][2]
+
+
+def test_yaml_nested_thousands_deep_is_a_diagnostic(tmp_path: Path) -> None:
+    """PyYAML composes nested collections by recursion: this raised RecursionError."""
+    text = YAML_HEAD.replace("label: Demo", "label: " + "[" * 3000 + "]" * 3000)
+    found = compile_yaml(tmp_path, text)
+    assert [(code, line) for code, line, _ in found] == [("E001", 1)]
