@@ -405,6 +405,14 @@ def yaml_fault(rng: random.Random, text: str) -> tuple[str, str]:
         return text, "none"
     if rng.random() < 0.05 or not isinstance(data, dict):
         return text[: rng.randrange(len(text) + 1)], "truncate"
+    if rng.random() < 0.03:  # YAML's own structure: nesting, and aliases of aliases
+        depth = rng.choice((50, 400, 5000))
+        if rng.random() < 0.5:
+            return text + f"deep: {'[' * depth}{']' * depth}\n", "deep"
+        fan = rng.choice((2, 10))
+        bomb = [f"b0: &b0 [{', '.join(['x'] * fan)}]"]
+        bomb += [f"b{i}: &b{i} [" + ", ".join([f"*b{i - 1}"] * fan) + "]" for i in range(1, 9)]
+        return text + "\n".join(bomb) + "\n", "aliases"
     paths = [p for p in _scalars(data) if p]
     path = paths[rng.randrange(len(paths))]
     parent = data
