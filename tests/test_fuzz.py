@@ -66,7 +66,7 @@ def exercise_modules(out: Path) -> int:
 
 
 FUZZ = settings(
-    max_examples=5,
+    max_examples=4,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -84,7 +84,8 @@ def test_every_verb_and_every_built_module_survive_fuzzed_rulesets(
     with tempfile.TemporaryDirectory() as tmp:
         codes = run_every_verb(case, Path(tmp))
         built = exercise_modules(Path(tmp) / "out")
-        assert built == (1 if codes["build"] == 0 else 0)
+        # the ruleset and the house rule `new` wrote beside it, when they compile
+        assert (built >= 1) == (codes["build"] == 0 and codes["check"] == 0)
 
 
 def test_generated_rulesets_without_faults_build_modules_that_answer() -> None:

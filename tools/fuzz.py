@@ -6,7 +6,8 @@ every CLI verb that takes a ruleset, and every module they build asked every que
 
 It runs in this process for speed: each input is written to a fresh folder and given, through
 ``rulesdsl.cli.main``, to check, export (yaml, json), sheet (--format md and html), convert,
-fmt --check, diff (against the fault-free ruleset it came from) and build --out (the
+fmt --check, diff (against the fault-free ruleset it came from), export --format csv, new
+(a house rule extending it, which the library's build compiles too) and build --out (the
 library's build without the PDF backend; every ``--pdf-every``-th input runs the CLI's
 ``build`` with PDFs). A built module is imported (under its own name) and asked every
 question by tools/module_driver.py. An exception out of a verb, an exit status other than 0,
@@ -104,8 +105,11 @@ def verbs(path: Path, base: Path, out: Path, pdf: bool) -> Iterator[tuple[str, l
     yield "convert", ["convert", p]
     yield "fmt", ["fmt", "--check", p]
     yield "diff", ["diff", str(base), p]
+    yield "export-csv", ["export", "--format", "csv", "--table", "terrain", p]
     if pdf:
         yield "build", ["build", "--rulesets", str(path.parent), "--out", str(out), "-j", "1"]
+    # a house rule of it, beside it: the library's build (without PDFs) compiles it too
+    yield "new", ["new", "--extends", path.stem, "--dir", str(path.parent), "house"]
 
 
 def _no_pdf(ruleset: Any) -> dict[str, Any]:
