@@ -89,7 +89,7 @@ def _cli(argv: list[str]) -> tuple[int, str, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = cli.main(argv)
         out.flush()
-    stdout = out.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
+    stdout = out.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined,unused-ignore]
     return code, stdout, err.getvalue()
 
 
@@ -198,8 +198,8 @@ def share_parsers() -> None:
             made[key] = Lark(grammar, **options)
         return made[key]
 
-    parse.Lark = shared  # type: ignore[attr-defined]
-    fragments.Lark = shared  # type: ignore[attr-defined]
+    parse.Lark = shared  # type: ignore[attr-defined,assignment]
+    fragments.Lark = shared  # type: ignore[attr-defined,assignment]
 
 
 def _alarm(signum: int, frame: FrameType | None) -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -175,7 +176,10 @@ class Case:
         return f"{self.rid}{self.suffix}"
 
 
-def _pick(rng: random.Random, seq: tuple[str, ...] | list[str]) -> str:
+T = TypeVar("T")
+
+
+def _pick(rng: random.Random, seq: Sequence[T]) -> T:
     return seq[rng.randrange(len(seq))]
 
 
@@ -423,17 +427,17 @@ def yaml_fault(rng: random.Random, text: str) -> tuple[str, str]:
     if kind == "delete":
         del parent[last]
     elif kind == "empty":
-        parent[last] = _pick(rng, ([], {}, "", None))  # type: ignore[arg-type]
+        parent[last] = _pick(rng, ([], {}, "", None))
     elif kind == "number":
         parent[last] = _pick(
             rng, (float("nan"), float("inf"), -1, 0, 10**400, 1e300, -100000000000000, 0.5, True)
-        )  # type: ignore[arg-type]
+        )
     elif kind == "string":
         parent[last] = _pick(rng, HOSTILE_STRINGS)
     elif kind == "name":
         parent[last] = _pick(rng, HOSTILE_NAMES)
     elif kind == "type":
-        parent[last] = _pick(rng, ([1, 2], {"a": 1}, 3, "x"))  # type: ignore[arg-type]
+        parent[last] = _pick(rng, ([1, 2], {"a": 1}, 3, "x"))
     elif kind == "rename" and isinstance(parent, dict):
         parent[_pick(rng, HOSTILE_NAMES)] = parent.pop(last)
     try:

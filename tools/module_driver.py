@@ -80,8 +80,8 @@ def calls(
     for name in getattr(mod, "DICE_TABLES", {}):
         for total in range(-3, 40):
             yield "roll", mod.roll, (name, total), {}
-        for total in (2.5, "7", None, math.nan, 10**30, -(10**30)):
-            yield "roll", mod.roll, (name, total), {}
+        for odd in (2.5, "7", None, math.nan, 10**30, -(10**30)):
+            yield "roll", mod.roll, (name, odd), {}
     yield "roll", mod.roll, ("nowhere", 7), {}
     for name, table in getattr(mod, "TABLES", {}).items():
         rows = list(getattr(table, "rows", ()))
