@@ -405,7 +405,7 @@ def yaml_fault(rng: random.Random, text: str) -> tuple[str, str]:
     """The YAML text with one node replaced, removed or emptied (or the text cut)."""
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):  # a fault before made it so (`deep`, a cut)
         return text, "none"
     if rng.random() < 0.05 or not isinstance(data, dict):
         return text[: rng.randrange(len(text) + 1)], "truncate"
@@ -442,7 +442,7 @@ def yaml_fault(rng: random.Random, text: str) -> tuple[str, str]:
         parent[_pick(rng, HOSTILE_NAMES)] = parent.pop(last)
     try:
         dumped = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
-    except (yaml.YAMLError, ValueError):
+    except (yaml.YAMLError, ValueError, RecursionError):
         return text, "none"
     return dumped, kind
 
