@@ -72,6 +72,16 @@ class Compiler:
         return self._fragments
 
     def read(self, path: Path) -> tuple[str | None, list[Diagnostic]]:
+        if path.is_symlink():  # a link may point anywhere: its lines would be quoted back
+            return None, [
+                error(
+                    "E003",
+                    f"cannot read {path}: it is a symbolic link",
+                    s.Pos(str(path), 1, 1, 1, 1),
+                    "rulesets are read only from regular files; copy the file "
+                    "into the folder instead of linking it",
+                )
+            ]
         try:
             text = path.read_text("utf-8-sig")  # a byte-order mark is not part of the text
         except (OSError, UnicodeDecodeError) as exc:

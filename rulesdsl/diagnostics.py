@@ -66,6 +66,7 @@ CODES: Mapping[str, str] = {
     "E505": "two overrides of the same cell",
     "E506": "`override`, `remove` or `extends` in a ruleset that extends nothing",
     "E507": "the base of a variant has errors (reported once, for the base's own file)",
+    "W003": "a ruleset file that is a symbolic link, skipped by the build",
     "W101": "a label missing in one of the ruleset's languages",
     "W601": "a breaking or rules-level change without a matching version bump",
 }

@@ -67,10 +67,12 @@ _round = round
 _isfinite = math.isfinite
 
 
-def _whole(amount: float, every: float) -> int:
+def _whole(amount: float, every: float) -> float:
     """How many whole ``every`` fit in ``amount``, read as the decimals the rules write
-    (0.6 holds three 0.2, though 0.6 / 0.2 is 2.9999999999999996 in binary floating point)."""
-    return _floor(_round(amount / every, 9))
+    (0.6 holds three 0.2, though 0.6 / 0.2 is 2.9999999999999996 in binary floating point);
+    infinitely many when the quotient is beyond the largest float (1e308 / 0.2)."""
+    count = _round(amount / every, 9)
+    return _floor(count) if count < _INF else count
 
 
 __all__ = [

@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
+from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.dice import MAX_COUNT, MAX_SIDES
 from rulesdsl.frontends.syntax import Pos
@@ -27,6 +28,10 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     for trigger in rs.triggers:
         if trigger.check is not None:
             _usable(trigger.check, where.of(trigger.check, trigger), out)
+    done = {id(t.dice) for t in rs.dice_tables} | {id(t.check) for t in rs.triggers}
+    for node, owners in walk.nodes(rs):  # dice in effects and cells (`damage 1d6+3`)
+        if isinstance(node, ir.DiceValue | ir.D66Value) and id(node) not in done:
+            _usable(node, where.of(*owners), out)
     return out
 
 

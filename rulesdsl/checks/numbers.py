@@ -7,12 +7,11 @@ a bound here is what keeps `1e400`, `nan` or `per 0.0000001 in` from reaching a 
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterator
-from functools import cache
 
 from rulesdsl import ir, spelling
+from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.lowering.positions import Positions
 
@@ -24,19 +23,20 @@ MIN_DIVISOR = 1e-6
 
 def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    numbers: list[tuple[float, tuple[object, ...]]] = []
     rates: list[tuple[ir.Rate, tuple[object, ...]]] = []
-    _scan(rs, (), numbers, rates, set())
-    for value, owners in numbers:
-        if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
-            out.append(
-                error(
-                    "E212",
-                    f"{value!r} is not a usable number",
-                    where.of(*owners),
-                    f"numbers are finite and at most {MAX_MAGNITUDE:,.0f} in size",
+    for node, owners in walk.nodes(rs):
+        if isinstance(node, ir.Rate):
+            rates.append((node, owners))
+        for name, value in walk.numbers(node):
+            if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
+                out.append(
+                    error(
+                        "E212",
+                        f"{value!r} is not a usable number",
+                        where.of_field(node, name, *owners[1:]),
+                        f"numbers are finite and at most {MAX_MAGNITUDE:,.0f} in size",
+                    )
                 )
-            )
     for divisor, what, owners in _divisors(rs, rates):
         if math.isfinite(divisor) and divisor < MIN_DIVISOR:
             zero = "by zero or less" if divisor <= 0 else "by almost nothing"
@@ -48,6 +48,15 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
                     f"the divisor must be at least {MIN_DIVISOR:g}",
                 )
             )
+    if rs.entry_cost < 0:
+        out.append(
+            error(
+                "E213",
+                "the entry cost is negative",
+                where.of_field(rs, "entry_cost"),
+                "movement costs are zero or more; a bonus belongs in a modifier",
+            )
+        )
     for feature in rs.features:
         for mode, cost in feature.costs.items():
             if _negative(cost):
@@ -74,41 +83,6 @@ def _negative(cost: ir.Value) -> bool:
             return _negative(resolved)
         case _:
             return False
-
-
-def _scan(
-    node: object,
-    owners: tuple[object, ...],
-    numbers: list[tuple[float, tuple[object, ...]]],
-    rates: list[tuple[ir.Rate, tuple[object, ...]]],
-    seen: set[int],
-) -> None:
-    """Collect every number in the IR (with the nodes that hold it, innermost first) and
-    every rate (with itself and its enclosing nodes), in one walk."""
-    if isinstance(node, bool) or node is None or isinstance(node, str):
-        return
-    if isinstance(node, int | float):
-        numbers.append((float(node), owners))
-    elif isinstance(node, tuple | list):
-        for item in node:
-            _scan(item, owners, numbers, rates, seen)
-    elif isinstance(node, dict):
-        for item in node.values():
-            _scan(item, owners, numbers, rates, seen)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        if id(node) in seen:  # shared by several cells (a cost seen per mode): once is enough
-            return
-        seen.add(id(node))
-        inner = (node, *owners)
-        if isinstance(node, ir.Rate):
-            rates.append((node, inner))
-        for name in _field_names(type(node)):
-            _scan(getattr(node, name), inner, numbers, rates, seen)
-
-
-@cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def _divisors(

@@ -60,7 +60,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, find_project, report
-    from rulesdsl.tools.build import UnknownRuleset, build
+    from rulesdsl.tools.build import UnknownRuleset, build, skipped_links
     from rulesdsl.tools.transaction import OutputFolderError
 
     project = None if args.rulesets and args.out else find_project()
@@ -83,7 +83,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except OutputFolderError as exc:
         raise UsageError(f"{exc} (nothing was written)") from None
-    diags = [*result.diagnostics, *(d for c in result.compiled for d in c.diagnostics)]
+    diags = [
+        *skipped_links(rulesets),
+        *result.diagnostics,
+        *(d for c in result.compiled for d in c.diagnostics),
+    ]
     if diags or args.format == "json":
         from rulesdsl.compiler import Compiler
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from rulesdsl.commands.common import (
     EXIT_OK,
     EXIT_RULES,
+    UsageError,
     add_dir_option,
     format_option,
     report,
@@ -47,6 +48,8 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from rulesdsl.compiler import Compiler, ruleset_files
 
+    if args.against is not None and args.against.startswith("-"):
+        raise UsageError(f"--against: '{args.against}' is not a git revision (it starts with '-')")
     compiler = Compiler()
     paths: list[Path] = []
     for name in args.paths or [str(rulesets_folder(args.dir))]:

@@ -51,7 +51,12 @@ def run(args: argparse.Namespace) -> int:
     unformatted = []
     failed = False
     for path in files:
-        text = path.read_text("utf-8")
+        read, errors = compiler.read(path)  # not UTF-8, a link: E003, like every verb
+        if read is None:
+            report(errors, compiler, "text")
+            failed = True
+            continue
+        text = read
         source, errors = compiler.parser.parse(text, str(path))
         if errors or source is None:
             compiler.sources[str(path)] = text

@@ -92,9 +92,20 @@ def parse_yaml(
                 "YAML wants `key: value` lines, indented by spaces",
             )
         ]
+    except RecursionError:  # PyYAML composes nested collections by recursion
+        return None, [
+            error(
+                "E001",
+                "invalid YAML: collections nested too deeply",
+                s.Pos(path, 1, 1, 1, 2),
+                "a ruleset nests a few levels deep; look for runs of [ or {",
+            )
+        ]
     if node is None:
         node = MappingNode("tag:yaml.org,2002:map", [])
-    problems = _schema_problems(node, path)
+    problems = (
+        _alias_problems(node, path) or _text_problems(node, path) or _schema_problems(node, path)
+    )
     if problems:
         return None, problems
     builder = _Builder(path, fragments or FragmentParser())
@@ -103,6 +114,92 @@ def parse_yaml(
 
 
 # ---- the schema, with positions ------------------------------------------------------------
+
+
+MAX_VALUES = 100_000
+"""The most keys and values a YAML ruleset may hold once its aliases are expanded (the
+largest bundled ruleset has about 3,000)."""
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    if isinstance(node, MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _alias_problems(root: Node, path: str) -> list[Diagnostic]:
+    """E120 when aliases make a node hold itself, or make the document larger than
+    MAX_VALUES once expanded (a "billion laughs": ten aliases of ten aliases of ...), which
+    the schema check and every later stage would walk in full."""
+    sizes: dict[int, int] = {}
+    ancestors: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    problem = None
+    while stack and problem is None:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            ancestors.discard(key)
+            sizes[key] = 1 + sum(sizes[id(k)] for k in _children(node))
+            if sizes[key] > MAX_VALUES:
+                problem = (f"the aliases expand this YAML to more than {MAX_VALUES:,} values", node)
+        elif key in ancestors:
+            problem = ("an alias makes this node hold itself", node)
+        elif key not in sizes:
+            ancestors.add(key)
+            stack.append((node, True))
+            stack.extend((k, False) for k in _children(node))
+    if problem is None:
+        return []
+    message, node = problem
+    mark = node.start_mark
+    return [
+        error(
+            "E120",
+            message,
+            s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2),
+            "write the values out, or use fewer aliases",
+        )
+    ]
+
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _text_problems(node: Node, path: str) -> list[Diagnostic]:
+    """E004 for each key or value that holds a control character (other than a tab or a line
+    break) or half a surrogate pair: what the DSL refuses in a string, YAML escapes (``"\\0"``,
+    ``"\\e"``, ``"\\ud800"``) must not let in."""
+    out = []
+    stack = [node]
+    seen: set[int] = set()  # an alias shares its node (and may hold itself)
+    while stack:
+        here = stack.pop()
+        if id(here) in seen:
+            continue
+        seen.add(id(here))
+        if isinstance(here, ScalarNode):
+            bad = CONTROL.search(here.value) or SURROGATE.search(here.value)
+            if bad is not None:
+                mark = here.start_mark
+                out.append(
+                    error(
+                        "E004",
+                        f"control character {bad.group()!r} in a string"
+                        if CONTROL.match(bad.group())
+                        else f"{bad.group()!r} is half of a surrogate pair, not a character",
+                        s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2),
+                        "remove it; a label is plain text (tabs and line breaks are kept)",
+                    )
+                )
+        elif isinstance(here, SequenceNode):
+            stack.extend(reversed(here.value))
+        elif isinstance(here, MappingNode):
+            stack.extend(n for pair in reversed(here.value) for n in reversed(pair))
+    return out
 
 
 def _schema_problems(node: Node, path: str) -> list[Diagnostic]:

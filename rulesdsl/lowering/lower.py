@@ -175,6 +175,9 @@ class _Lowerer:
         ):
             if decls:
                 self.where.record(ruleset, decls[-1].pos, slot)
+        for stacking in self._of(s.StackingDecl):
+            if stacking.entry is not None:
+                self.where.record(ruleset, stacking.entry.pos, "entry_cost")
         return ruleset
 
     def _of(self, kind: type[_T]) -> list[_T]:

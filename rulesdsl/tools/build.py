@@ -232,6 +232,23 @@ def _new_compiler() -> Compiler:
     return Compiler()
 
 
+def skipped_links(root: Path) -> list[Diagnostic]:
+    """W003 for each symbolic link among the sources: the build does not follow it."""
+    from rulesdsl.diagnostics import warning
+    from rulesdsl.frontends.syntax import Pos
+
+    return [
+        warning(
+            "W003",
+            f"{p} is a symbolic link: not built",
+            Pos(str(p), 1, 1, 1, 1),
+            "rulesets are read only from regular files; copy the file into the folder",
+        )
+        for p in sorted(root.iterdir())
+        if p.suffix in SUFFIXES and p.is_symlink()
+    ]
+
+
 def _files_by_id(paths: list[Path]) -> tuple[dict[str, Path], list[Diagnostic]]:
     """Ruleset files by id (the file stem); two files with one stem are an error."""
     from rulesdsl.diagnostics import Related, error

@@ -158,23 +158,34 @@ def _git(args: list[str], cwd: Path) -> str:
     return done.stdout
 
 
+def _revision(rev: str) -> str:
+    """``rev``, refused when git would read it as an option."""
+    if rev.startswith("-"):
+        raise RevisionError(f"'{rev}' is not a git revision (it starts with '-')")
+    return rev
+
+
 def show(path: Path, rev: str) -> str:
     """The text of ``path`` at git revision ``rev`` (``git show REV:./file``)."""
     folder = path.resolve().parent
     if not folder.is_dir():
         raise RevisionError(f"no such folder: {folder}")
-    return _git(["show", f"{rev}:./{path.name}"], folder)
+    return _git(["show", "--end-of-options", f"{_revision(rev)}:./{path.name}"], folder)
 
 
 def compile_at(path: Path, rev: str, compiler: Compiler) -> Compiled:
     """Compile ``path`` as it was at ``rev``, its bases taken from the same revision."""
     text = show(path, rev)
     folder = path.resolve().parent
-    listing = _git(["ls-tree", "--name-only", rev, "./"], folder).splitlines()
+    listing = _git(
+        ["ls-tree", "--name-only", "--end-of-options", _revision(rev), "./"], folder
+    ).splitlines()
     with tempfile.TemporaryDirectory(prefix="rulesdsl-rev-") as tmp:
         for name in listing:
             if name.endswith(".terrain") and name != path.name:
-                (Path(tmp) / name).write_text(_git(["show", f"{rev}:./{name}"], folder), "utf-8")
+                (Path(tmp) / name).write_text(
+                    _git(["show", "--end-of-options", f"{rev}:./{name}"], folder), "utf-8"
+                )
         return compiler.compile_text(text, f"{rev}:{path}", Path(tmp))
 
 

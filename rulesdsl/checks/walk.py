@@ -1,0 +1,60 @@
+"""A walk over any IR value: every node (frozen dataclass) with the nodes that enclose it.
+
+The passes that look for a kind of node wherever it sits (numbers, rates, dice) share it. A
+node reached twice (a cost cell shared by several modes) is visited once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from functools import cache
+from typing import Any, cast
+
+
+def nodes(root: object) -> Iterator[tuple[object, tuple[object, ...]]]:
+    """Each node under ``root`` (``root`` first) and its enclosing nodes, itself first."""
+    yield from _nodes(root, (), set())
+
+
+def numbers(node: object) -> Iterator[tuple[str, float]]:
+    """The numbers held directly by ``node``'s fields (in a tuple or dict too), by field."""
+    for name in _field_names(cast(Any, type(node))):
+        yield from ((name, number) for number in _numbers_in(getattr(node, name)))
+
+
+def _nodes(
+    node: object, owners: tuple[object, ...], seen: set[int]
+) -> Iterator[tuple[object, tuple[object, ...]]]:
+    if isinstance(node, tuple | list):
+        for item in node:
+            yield from _nodes(item, owners, seen)
+    elif isinstance(node, dict):
+        for item in node.values():
+            yield from _nodes(item, owners, seen)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        inner = (node, *owners)
+        yield node, inner
+        for name in _field_names(cast(Any, type(node))):
+            yield from _nodes(getattr(node, name), inner, seen)
+
+
+def _numbers_in(value: object) -> Iterator[float]:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int | float):
+        yield float(value)
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _numbers_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _numbers_in(item)
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))

@@ -1,0 +1,473 @@
+"""Injection corpus: hostile text in every string slot of both front ends (.terrain and YAML)
+never escapes into the generated module, the HTML sheet, the Markdown sheet or the PDF.
+
+One ruleset holds the same payload in every string slot it has (titles, labels in two
+languages, notes, book titles, source locators, text cells). The outputs are compared with
+those of the same ruleset holding a harmless payload:
+
+- the module imports, its syntax tree is the harmless one's with only string constants
+  changed, and every slot reads back exactly the payload;
+- the HTML sheet parsed with html.parser has the very elements and attributes of the harmless
+  one, and its text holds the payload;
+- the Markdown sheet has no raw control or bidirectional-override character and no more
+  unescaped link, image or HTML openings than the harmless one;
+- the PDF's text holds the payload and WeasyPrint fetched nothing.
+
+A payload that the language refuses (a control character, half a surrogate pair) must be
+refused with a diagnostic, so nothing is built from it. Names get the same treatment where a
+name can go (the YAML keys and `id`, which reach the module as identifiers).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+import sys
+import unicodedata
+from html.parser import HTMLParser
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import yaml
+
+from rulesdsl import ir
+from rulesdsl.backends import python as python_backend
+from rulesdsl.backends.sheets import render_sheet
+from rulesdsl.compiler import Compiled, Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.tools.convert import to_yaml
+
+MARK = "PAYLOADMARK"
+
+TEMPLATE = """\
+ruleset inj "{P}" fr "{P}"
+version 1.0.0
+languages en fr
+book bk "{P}" fr "{P}"
+units distance in, cost MP, modifier points
+mode walker "{P}" fr "{P}" [bk "{P}"]
+    note "{P}" fr "{P}"
+mode hover "Hover" fr "Glisseur"
+group grp "{P}" fr "{P}" : walker, hover
+context weapon "{P}" fr "{P}" {{
+  gun "{P}" fr "{P}"
+  sword "{P}" fr "{P}"
+}}
+grid sq "{P}" fr "{P}" : 1 square = 1.5 m, diagonals 1, 2
+layer terrain "{P}" fr "{P}" one per place [bk p.3] {{
+  clear "{P}" fr "{P}" | 1
+      note "{P}" fr "{P}"
+  rough "{P}" fr "{P}" | 2, walker 3 [bk "{P}"]
+}}
+step st "{P}" fr "{P}" (x in) -> points : +1 per full 2 in [bk "{P}"]
+table tb "{P}" fr "{P}" {{
+  column c "{P}" fr "{P}"
+  column d "{P}" fr "{P}"
+  r1 "{P}" fr "{P}" | 1 in | "{P}"
+}}
+decision dc "{P}" fr "{P}" (a in, b in) {{
+  a > b -> big "{P}" fr "{P}"
+  otherwise -> small "{P}" fr "{P}"
+}}
+dice dd "{P}" fr "{P}" : 2d6 {{
+  modifier mm "{P}" fr "{P}" +1
+  7- calm "{P}" fr "{P}"
+  8+ fire "{P}" fr "{P}" | damage 1d6
+}}
+trigger tr "{P}" fr "{P}" : 2d6 >= 8 then roll dd
+modifier cover "{P}" fr "{P}" {{
+  low "{P}" fr "{P}" | +1
+}}
+param allowance "{P}" fr "{P}" : in
+exclude clear with rough
+    note "{P}" fr "{P}"
+"""
+
+PAYLOADS = {
+    "double_quote": 'say "hi" to "x"',
+    "triple_quotes": "'''\"\"\" ''' \"\"\"",
+    "backslashes": "C:\\path\\to\\n \\\\ \\u0041 \\x41 end\\",
+    "python_code": "'); __import__('os').system('touch pwned'); ('",
+    "jinja": "{{ 7*7 }} {% if true %}x{% endif %} {# c #} {{ config }}",
+    "html_script": "<script>alert('x')</script><img src=x onerror=alert(1)>",
+    "html_attr": '" onmouseover="alert(1)" x="',
+    "html_entity": "&lt;b&gt; &amp; &#60;i&#62; </td></tr></table>",
+    "md_link": "[click](http://example.invalid/x) ![img](file:///etc/passwd) <http://a.b>",
+    "md_markup": "# head\n> quote\n- item\n1. one | pipe | `code` *em* _u_ ~~s~~ ---",
+    "css_url": "</style><style>@import url(http://example.invalid/x.css)</style>",
+    "rtl_override": "abc\u202edcba\u2066x\u2069",
+    "unicode": "Ωmega « ça » Юникод 汉字 \U0001f3b2 e\u0301",
+    "long": "x" * 20_000,
+    "long_words": "word " * 3_000,
+    "tab": "a\tb",
+    "comment": "x # not a comment",
+    "line_separator": "x\u2028y\u2029z",
+}
+"""Payloads every front end must carry through as text."""
+
+REFUSED = {
+    "nul": "a\x00b",
+    "bel": "ring\x07",
+    "esc": "\x1b[31mred\x1b[0m",
+    "del": "x\x7fy",
+    "c1": "x\x85y\x9b",
+    "lone_surrogate": "x\ud800y",
+}
+"""Payloads the language refuses (E004 in the DSL; a diagnostic in YAML too)."""
+
+HARMLESS = "Plain words"
+
+MD_MARKUP = (r"(?<!\\)<[A-Za-z/!?]", r"(?<!\\)\]\(", r"(?<!\\)!\[", r"(?<!\\)\]\[")
+"""Openings of inline HTML, links and images in Markdown."""
+
+_parser = Parser()
+
+
+def dsl_string(text: str) -> str:
+    """``text`` as a DSL string literal, with the escapes the grammar reads (docs/language.md):
+    \\" \\\\ \\n \\t and \\uXXXX for every other control character."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) < 0xE000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def dsl_text(payload: str) -> str:
+    literal = dsl_string(payload)
+    return TEMPLATE.replace("{{", "{").replace("}}", "}").replace('"{P}"', literal)
+
+
+def yaml_text(payload: str) -> str:
+    """The YAML twin of the template (by `rulesdsl convert`'s code), with the payload put in
+    the YAML tree, so PyYAML writes it in whatever quoting it needs."""
+    source, errors = _parser.parse(dsl_text(MARK), "inj.terrain")
+    assert source is not None, errors
+    data = yaml.safe_load(to_yaml(source))
+
+    def put(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: put(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [put(v) for v in node]
+        if isinstance(node, str):
+            # a whole string slot, or a quoted string inside DSL syntax (a source locator)
+            node = node.replace(f'"{MARK}"', dsl_string(payload))
+            return payload if node == MARK else node
+        return node
+
+    data = put(data)
+    assert MARK not in repr(data)
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1_000_000)
+
+
+FRONT_ENDS = {"terrain": dsl_text, "yaml": yaml_text}
+
+
+def compile_as(front: str, payload: str) -> Compiled:
+    text = FRONT_ENDS[front](payload)
+    return Compiler().compile_text(text, f"inj.{'terrain' if front == 'terrain' else 'yaml'}")
+
+
+def load_module(source: str, folder: Path, name: str) -> ModuleType:
+    path = folder / f"{name}.py"
+    path.write_text(source, "utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is made
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module
+
+
+class _Strings(ast.NodeTransformer):
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return ast.Constant("") if isinstance(node.value, str) else node
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        return ast.Constant("")
+
+
+def code_shape(source: str) -> str:
+    """The module's syntax tree with every string constant blanked: what the code does."""
+    return ast.dump(_Strings().visit(ast.parse(source)))
+
+
+class _Markup(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, tuple[str, ...]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, tuple(sorted(name for name, _ in attrs))))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def markup(html: str) -> _Markup:
+    parser = _Markup()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def squeeze(text: str) -> str:
+    return "".join(text.split())
+
+
+def slots(mod: Any) -> dict[str, str]:
+    """Every string slot of the template as the module gives it back, English labels."""
+    table, dice, decision = mod.TABLES["tb"], mod.DICE_TABLES["dd"], mod.DECISIONS["dc"]
+    out = {
+        "title": mod.RULESET.title,
+        "mode": mod.MODES["walker"].label["en"],
+        "mode fr": mod.MODES["walker"].label["fr"],
+        "layer": mod.LAYERS["terrain"].label["en"],
+        "feature": mod.FEATURES["clear"].label["en"],
+        "feature fr": mod.FEATURES["clear"].label["fr"],
+        "table": table.label["en"],
+        "text cell": mod.lookup("tb", "d", "r1"),
+        "dice table": dice.label["en"],
+        "dice row": dice.rows[0].label["en"],
+        "outcome": decision(3, 1).label,
+        "other outcome": decision(0, 1).label,
+    }
+    return {k: str(v) for k, v in out.items()}
+
+
+@pytest.fixture(scope="module")
+def harmless() -> dict[str, Any]:
+    """The outputs of the template holding harmless text, per front end."""
+    out: dict[str, Any] = {}
+    for front in FRONT_ENDS:
+        compiled = compile_as(front, HARMLESS)
+        assert compiled.ok, compiled.diagnostics
+        rs = compiled.ruleset
+        assert rs is not None
+        html = render_sheet(rs, "html", "en").decode("utf-8")
+        md = render_sheet(rs, "md", "en").decode("utf-8")
+        out[front] = {
+            "shape": code_shape(python_backend.render(rs)),
+            "tags": markup(html).tags,
+            "md": {p: len(re.findall(p, md)) for p in MD_MARKUP},
+        }
+    return out
+
+
+def same_shape_tags(front: str, payload: str, harmless_tags: object) -> object:
+    """The sheet's markup for harmless text as long as ``payload``: a label thousands of
+    characters long changes the layout (a table split by column groups), not the escaping."""
+    if len(payload) < 1000:
+        return harmless_tags
+    compiled = compile_as(front, re.sub(r"[^\s]", "x", payload))
+    assert compiled.ruleset is not None
+    return markup(render_sheet(compiled.ruleset, "html", "en").decode("utf-8")).tags
+
+
+def test_the_template_fills_every_slot_of_both_front_ends() -> None:
+    """The YAML twin carries the payload in as many places as the .terrain file: no slot is
+    lost in conversion, so both front ends are tested on the same slots."""
+    dsl = dsl_text(MARK).count(MARK)
+    assert dsl == 64
+    assert yaml_text("Q9Z").count("Q9Z") == dsl
+
+
+@pytest.mark.parametrize("front", FRONT_ENDS)
+@pytest.mark.parametrize("name", PAYLOADS)
+def test_payload_stays_text_in_module_html_and_markdown(
+    front: str, name: str, harmless: dict[str, Any], tmp_path: Path
+) -> None:
+    payload = PAYLOADS[name]
+    compiled = compile_as(front, payload)
+    assert compiled.ok, [d.message for d in compiled.diagnostics if d.is_error]
+    rs = compiled.ruleset
+    assert isinstance(rs, ir.Ruleset)
+
+    source = python_backend.render(rs)
+    assert code_shape(source) == harmless[front]["shape"]
+    mod = load_module(source, tmp_path, f"inj_{front}_{name}")
+    assert slots(mod) == dict.fromkeys(slots(mod), payload)
+    assert not (tmp_path / "pwned").exists() and not Path("pwned").exists()
+
+    html = render_sheet(rs, "html", "en").decode("utf-8")
+    parsed = markup(html)
+    assert parsed.tags == same_shape_tags(front, payload, harmless[front]["tags"])
+    assert squeeze(payload) in squeeze("".join(parsed.text))
+
+    md = render_sheet(rs, "md", "en").decode("utf-8")
+    assert {p: len(re.findall(p, md)) for p in MD_MARKUP} == harmless[front]["md"]
+    assert [c for c in md if c != "\n" and unicodedata.category(c) == "Cc"] == []
+    assert not set(md) & {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+@pytest.mark.parametrize("front", FRONT_ENDS)
+@pytest.mark.parametrize("name", REFUSED)
+def test_control_characters_are_refused_with_a_diagnostic(front: str, name: str) -> None:
+    compiled = compile_as(front, REFUSED[name])
+    assert not compiled.ok and compiled.ruleset is None
+    errors = [d for d in compiled.diagnostics if d.is_error]
+    assert errors and all(d.pos is not None and d.pos.line >= 1 for d in errors)
+
+
+PDF_PAYLOADS = ["html_script", "css_url", "md_link", "jinja", "double_quote"]
+
+
+@pytest.mark.parametrize("front", FRONT_ENDS)
+@pytest.mark.parametrize("name", PDF_PAYLOADS)
+def test_payload_stays_text_in_the_pdf_and_nothing_is_fetched(
+    front: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    weasyprint = pytest.importorskip("weasyprint")
+    pypdf = pytest.importorskip("pypdf")
+    fetched: list[str] = []
+
+    def record(self: Any, url: str, headers: Any = None) -> Any:
+        fetched.append(url)
+        raise ValueError("no fetch in this test")
+
+    monkeypatch.setattr(weasyprint.URLFetcher, "fetch", record)
+    payload = PAYLOADS[name]
+    compiled = compile_as(front, payload)
+    assert compiled.ruleset is not None
+    pdf = render_sheet(compiled.ruleset, "pdf", "en")
+    import io
+
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert squeeze(payload) in squeeze(text)
+    assert [u for u in fetched if not u.startswith("data:")] == []
+
+
+NAMES = [
+    "__import__('os').system('x')",
+    "*, x: float = __import__('os').system('touch pwned'), y",
+    "a; import os",
+    "a\nimport os",
+    "../../../x",
+    "x" * 300,
+    "isinstance",
+    "sorted",
+    "InvalidPlace",
+    "move_cost",
+    "class",
+    "None",
+    "__class__",
+    "é",
+    "a-b",
+    "1abc",
+    "{{ x }}",
+    "<b>",
+    "\u202eabc",
+    "a\x00b",
+]
+"""Hostile names for every slot where YAML takes a name (mapping keys, ids)."""
+
+NAME_SLOTS: dict[str, tuple[tuple[str | int, ...], str]] = {
+    "ruleset id": (("ruleset",), "{}"),
+    "mode": (("modes", "walker"), "{}"),
+    "group": (("groups", "grp"), "{}"),
+    "group member": (("groups", "grp", "members", 0), "{}"),
+    "context": (("contexts", "weapon"), "{}"),
+    "context value": (("contexts", "weapon", "values", "gun"), "{}"),
+    "grid": (("grids", "sq"), "{}"),
+    "layer": (("layers", "terrain"), "{}"),
+    "feature": (("layers", "terrain", "rows", "clear"), "{}"),
+    "table": (("tables", "tb"), "{}"),
+    "column": (("tables", "tb", "columns", "c"), "{}"),
+    "row": (("tables", "tb", "rows", "r1"), "{}"),
+    "step": (("steps", "st"), "{}"),
+    "step input": (("steps", "st", "input"), "{} in"),
+    "decision": (("decisions", "dc"), "{}"),
+    "decision input": (("decisions", "dc", "inputs", 0), "{} in"),
+    "decision outcome": (("decisions", "dc", "rows", 0, "then"), "{}"),
+    "dice table": (("dice_tables", "dd"), "{}"),
+    "dice row": (("dice_tables", "dd", "rows", 0, "result"), "{}"),
+    "dice modifier": (("dice_tables", "dd", "modifiers", "mm"), "{}"),
+    "trigger": (("triggers", "tr"), "{}"),
+    "modifier": (("modifiers", "cover"), "{}"),
+    "modifier row": (("modifiers", "cover", "rows", "low"), "{}"),
+    "param": (("params", "allowance"), "{}"),
+    "book": (("books", "bk"), "{}"),
+    "language": (("languages", 1), "{}"),
+}
+"""Where a YAML ruleset takes a name: the key of an entry, or a value (with what follows the
+name in that value)."""
+
+
+def _rename(data: Any, path: tuple[str | int, ...], name: str) -> bool:
+    """Put ``name`` at ``path``: as the key of the entry there, or as the value there if it is
+    text; False if the path is not there."""
+    node = data
+    for key in path[:-1]:
+        if (isinstance(node, dict) and key in node) or (
+            isinstance(node, list) and isinstance(key, int) and key < len(node)
+        ):
+            node = node[key]  # type: ignore[index]
+        else:
+            return False
+    last = path[-1]
+    if isinstance(node, list) and isinstance(last, int) and last < len(node):
+        node[last] = name
+        return True
+    if isinstance(node, dict) and last in node:
+        if isinstance(node[last], str):
+            node[last] = name
+        else:
+            items = list(node.items())
+            node.clear()
+            node.update((name if k == last else k, v) for k, v in items)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("slot", NAME_SLOTS)
+def test_hostile_names_in_yaml_are_refused_or_stay_names(
+    slot: str, harmless: dict[str, Any], tmp_path: Path
+) -> None:
+    base = yaml.safe_load(yaml_text(HARMLESS))
+    for name in NAMES:
+        data = yaml.safe_load(yaml.safe_dump(base))
+        path, shape = NAME_SLOTS[slot]
+        assert _rename(data, path, shape.format(name)), slot
+        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+        compiled = Compiler().compile_text(text, "inj.yaml")
+        if not compiled.ok:
+            assert any(d.is_error for d in compiled.diagnostics)
+            continue
+        # accepted: it must be a plain identifier and change nothing but names
+        rs = compiled.ruleset
+        assert rs is not None
+        assert name.isidentifier() and name.isascii(), (slot, name)
+        source = python_backend.render(rs)
+        load_module(source, tmp_path, f"inj_name_{len(name)}")
+        assert not Path("pwned").exists()
+
+
+def test_markdown_escaping_replaces_control_and_bidi_characters() -> None:
+    """Defence in depth: both front ends refuse control characters, but the `md` filter
+    must not pass NUL, BEL, ESC or a right-to-left override to a terminal or a wiki either."""
+    from rulesdsl.backends.sheets import md_escape
+
+    assert (
+        md_escape("a\x00b\x07c\x1b[31md\x7fe\x9bf") == "a\ufffdb\ufffdc\ufffd\\[31md\ufffde\ufffdf"
+    )
+    assert md_escape("abc\u202edcba \u2066x\u2069") == "abc\ufffddcba \ufffdx\ufffd"
+    assert md_escape("tab\there") == "tab here"

@@ -1,0 +1,171 @@
+"""Import a generated module and ask it every question it answers, with good and bad
+arguments; print each exception that is not one of the module's documented errors.
+
+Standard library only, so it runs under ``python -I`` beside the module:
+
+    python -I tools/module_driver.py generated/python/heavy_gear.py
+
+Exit status 0 when every call returned or raised a documented error (``UnknownName``,
+``UnfilledParameter``, ``InvalidPlace``, ``ArgumentError``), 1 otherwise (the tracebacks
+are printed), 2 when the module does not import.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import itertools
+import math
+import sys
+import traceback
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+DOCUMENTED = ("UnknownName", "UnfilledParameter", "InvalidPlace", "ArgumentError")
+"""The errors docs/module-api.md lists (ArgumentError is the base of the argument errors)."""
+
+NUMBERS: tuple[Any, ...] = (
+    0,
+    1,
+    2,
+    2.5,
+    7,
+    12,
+    100,
+    -1,
+    -0.5,
+    math.nan,
+    math.inf,
+    -math.inf,
+    1e308,
+    "3",
+    None,
+    True,
+    [1],
+)
+NAMES_BAD: tuple[Any, ...] = ("", "walkr", "__class__", 3, None, b"x", ("a",))
+
+
+def load(path: str, name: str = "fuzzed_module") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def calls(
+    mod: ModuleType, limit: int = 400
+) -> Iterator[tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]]:
+    """The questions to ask: (label, function, args, kwargs), at most about ``limit``."""
+    modes = list(getattr(mod, "MODES", {}))
+    feats = list(getattr(mod, "FEATURES", {}))
+    places = [()] + [(f,) for f in feats] + list(itertools.combinations(feats, 2))[:20]
+    for mode in [*modes, *NAMES_BAD[:3]]:
+        for place in places[:12]:
+            for distance in (1, 3, 0.5) if mode in modes else (1,):
+                yield "move_cost", mod.move_cost, (mode, *place), {"distance": distance}
+            yield "can_enter", mod.can_enter, (mode, *place), {}
+            yield "can_enter", mod.can_enter, (mode, *place), {"available": 2}
+    for distance in NUMBERS:
+        if modes:
+            yield "move_cost", mod.move_cost, (modes[0], *feats[:1]), {"distance": distance}
+            yield "can_enter", mod.can_enter, (modes[0],), {"available": distance}
+    for bad in NAMES_BAD:
+        if modes:
+            yield "move_cost", mod.move_cost, (modes[0], bad), {}
+    for name in getattr(mod, "DICE_TABLES", {}):
+        for total in range(-3, 40):
+            yield "roll", mod.roll, (name, total), {}
+        for odd in (2.5, "7", None, math.nan, 10**30, -(10**30)):
+            yield "roll", mod.roll, (name, odd), {}
+    yield "roll", mod.roll, ("nowhere", 7), {}
+    for name, table in getattr(mod, "TABLES", {}).items():
+        rows = list(getattr(table, "rows", ()))
+        columns = list(getattr(table, "columns", ())) or [None]
+        for row in [*rows[:10], "nowhere", 3]:
+            for column in [*columns[:6], "nowhere"]:
+                keys = (row,) if column is None else (row, column)
+                yield "lookup", mod.lookup, (name, *keys), {}
+        yield "lookup", mod.lookup, (name,), {}
+    yield "lookup", mod.lookup, ("nowhere", "x"), {}
+    for name, step in getattr(mod, "STEPS", {}).items():
+        for x in NUMBERS:
+            yield f"step {name}", step, (x,), {}
+    for name, decide in getattr(mod, "DECISIONS", {}).items():
+        yield from _decision_calls(mod, name, decide)
+    for name in [*getattr(mod, "PARAMS", {}), "nowhere", 3]:
+        yield "param", mod.param, (name,), {}
+    for name in [*getattr(mod, "MODIFIERS", {}), "nowhere"]:
+        for place in places[:8]:
+            yield "modifier", mod.modifier, (name, *place), {}
+        for context, values in getattr(mod, "CONTEXTS", {}).items():
+            for value in [*list(values)[:3], "nowhere", 3]:
+                yield "modifier", mod.modifier, (name, *feats[:1]), {context: value}
+    yield "conflicts", mod.conflicts, tuple(feats), {}
+    yield "conflicts", mod.conflicts, (3, None), {}
+    for steps in ("sdsd", ["s", "d"], ["x"], 3, None, "", ["straight", "diagonal"]):
+        yield "path_cost", mod.path_cost, (steps,), {}
+
+
+def _decision_calls(
+    mod: ModuleType, name: str, decide: Callable[..., Any]
+) -> Iterator[tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]]:
+    try:
+        params = list(inspect.signature(decide).parameters.values())
+    except (TypeError, ValueError):
+        return
+    keys = [k for t in getattr(mod, "TABLES", {}).values() for k in getattr(t, "rows", ())]
+    choices: list[tuple[Any, ...]] = []
+    for p in params:
+        note = str(p.annotation)
+        if "bool" in note:
+            choices.append((True, False, 1, "yes"))
+        elif "str" in note:
+            choices.append((*keys[:4], "nowhere", 3))
+        else:
+            choices.append((0, 1, 3.5, 12, -1, math.nan, "2", True))
+    for i, combo in enumerate(itertools.product(*choices)):
+        if i >= 120:
+            break
+        yield f"decision {name}", decide, combo, {}
+
+
+def exercise(mod: ModuleType, limit: int = 2000) -> list[str]:
+    """Ask ``mod`` its questions; the tracebacks of undocumented exceptions."""
+    allowed = tuple(getattr(mod, n) for n in DOCUMENTED if isinstance(getattr(mod, n, None), type))
+    failures: list[str] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i, (label, function, args, kwargs) in enumerate(calls(mod)):
+            if i >= limit:
+                break
+            try:
+                function(*args, **kwargs)
+            except allowed:
+                pass
+            except Exception:
+                failures.append(f"{label}{args!r:.200} {kwargs!r:.100}\n" + traceback.format_exc())
+    return failures
+
+
+def main(argv: list[str]) -> int:
+    status = 0
+    for path in argv:
+        try:
+            mod = load(path, Path(path).stem)
+        except Exception:
+            print(f"{path}: does not import\n{traceback.format_exc()}")
+            return 2
+        failures = exercise(mod)
+        for failure in failures:
+            print(f"{path}: {failure}")
+        status = status or (1 if failures else 0)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
