@@ -518,10 +518,7 @@ class _Builder:
         cell = f.cells.get("cost")
         if cell is None or resolved is None:
             return resolved
-        written = cell.exceptions.get(mode)
-        for group in self.group_of.get(mode, []):
-            written = written or cell.exceptions.get(group)
-        written = written or cell.default
+        written = semantics.written_cost(cell, mode, self.rs.groups)
         if isinstance(written, ir.Same):
             return ir.Same(written.feature, resolved)
         return resolved
