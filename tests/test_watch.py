@@ -168,7 +168,8 @@ def test_an_edit_to_a_ruleset_shows_on_the_live_preview(
         shown = browser.wait_for(errors, "error[E507]")
         line = next(i for i, x in enumerate(text.splitlines(), 1) if "| 2, walker 3" in x)
         assert f"heavy_gear.terrain:{line}:" in shown and "'walkr'" in shown
-        assert "Strider" in browser.text(sheet)
+        # The last good sheet stays (read once the page has settled after its reload).
+        assert "Strider" in browser.wait_for(sheet, "Strider")
     finally:
         browser.close()
 
