@@ -860,3 +860,32 @@ class Ruleset:
     exclusions: tuple[Exclusion, ...] = ()
     grids: tuple[Grid, ...] = ()
     params: tuple[ScenarioParam, ...] = ()
+
+
+def infos_by_id(rs: Ruleset) -> dict[str, Info]:
+    """The labels, notes and source of every named item of ``rs``, by id. Ids are one
+    namespace, but a factor and a feature may share one: earlier kinds win (features and
+    factors name most things)."""
+    infos: dict[str, Info] = {}
+    for items in (
+        rs.features,
+        [f for m in rs.modifiers for f in m.factors],
+        rs.modes,
+        rs.groups,
+        [v for c in rs.contexts for v in c.values],
+        rs.layers,
+        rs.modifiers,
+        rs.tables,
+        rs.dice_tables,
+        rs.steps,
+        rs.decisions,
+        rs.params,
+        rs.contexts,
+        rs.books,
+        rs.grids,
+        rs.triggers,
+        [m for d in rs.dice_tables for m in d.modifiers],
+    ):
+        for item in items:
+            infos.setdefault(item.id, item.info)
+    return infos

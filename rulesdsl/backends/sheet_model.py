@@ -214,28 +214,7 @@ class _Builder:
         for param in rs.params:
             if param.value is None:
                 self.param_refs[param.id] = self.c.label(_letters(len(self.param_refs)))
-        self.names: dict[str, ir.Info] = {}
-        # Later kinds never shadow earlier ones: features and factors name most things.
-        for items in (
-            rs.features,
-            [f for m in rs.modifiers for f in m.factors],
-            rs.modes,
-            rs.groups,
-            [v for c in rs.contexts for v in c.values],
-            rs.layers,
-            rs.modifiers,
-            rs.tables,
-            rs.dice_tables,
-            rs.steps,
-            rs.decisions,
-            rs.params,
-            rs.contexts,
-            rs.books,
-            rs.grids,
-            rs.triggers,
-        ):
-            for item in items:
-                self.names.setdefault(item.id, item.info)
+        self.names: dict[str, ir.Info] = ir.infos_by_id(rs)
         self.changes: dict[str, str] = {}
         """Override and add paths of the variant: ``{"soft.walker": "override"}``."""
         for change in rs.changes:

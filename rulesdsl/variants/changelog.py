@@ -135,28 +135,7 @@ class _Index:
 
     def __init__(self, rs: ir.Ruleset) -> None:
         self.rs = rs
-        self.infos: dict[str, ir.Info] = {}
-        for items in (
-            rs.features,
-            [f for m in rs.modifiers for f in m.factors],
-            rs.modes,
-            rs.groups,
-            [v for c in rs.contexts for v in c.values],
-            rs.layers,
-            rs.modifiers,
-            rs.tables,
-            rs.dice_tables,
-            rs.steps,
-            rs.decisions,
-            rs.params,
-            rs.contexts,
-            rs.books,
-            rs.grids,
-            rs.triggers,
-            [m for d in rs.dice_tables for m in d.modifiers],
-        ):
-            for item in items:
-                self.infos.setdefault(item.id, item.info)
+        self.infos: dict[str, ir.Info] = ir.infos_by_id(rs)
         for table in rs.tables:
             for column in table.columns:
                 self.infos[f"{table.id}.{column.id}"] = column.info
