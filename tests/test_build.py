@@ -579,6 +579,18 @@ def test_sheet_output_replaces_a_symlink_instead_of_writing_through_it(tmp_path:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.md", "victim.txt"]
 
 
+def test_cards_output_replaces_a_symlink_instead_of_writing_through_it(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", "utf-8")
+    link = tmp_path / "deck.html"
+    link.symlink_to(victim)
+    assert main(["cards", "heavy_gear", "--format", "html", "-o", str(link)]) == 0
+    assert victim.read_text("utf-8") == "precious\n"
+    assert not link.is_symlink()
+    assert link.read_text("utf-8").startswith("<!DOCTYPE html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.html", "victim.txt"]
+
+
 def test_sheet_output_to_a_folder_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

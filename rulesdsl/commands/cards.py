@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from rulesdsl.backends.cards import (
     CARD_SIZES,
@@ -23,7 +22,7 @@ PER_CARD = "none"
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one
+    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one, emit_document
     from rulesdsl.compiler import Compiler
 
     compiled = compile_one(args.ruleset, Compiler(), "text")
@@ -61,21 +60,9 @@ def cmd_cards(args: argparse.Namespace) -> int:
     except PdfUnavailable as exc:
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if args.output in (None, "-"):
-        if fmt == "pdf" and sys.stdout.isatty():
-            print("rulesdsl: error: not writing PDF to a terminal; use -o FILE", file=sys.stderr)
-            return EXIT_USAGE
-        sys.stdout.buffer.write(content)
-        sys.stdout.flush()
-    else:
-        try:
-            Path(args.output).write_bytes(content)
-        except OSError as exc:
-            print(
-                f"rulesdsl: error: cannot write {args.output}: {exc.strerror or exc}",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
+    if not emit_document(content, fmt, args.output):
+        return EXIT_USAGE
+    if args.output not in (None, "-"):
         print(
             f"wrote {args.output} ({len(deck.cards)} cards, {args.size}, {lang}, {args.paper})",
             file=sys.stderr,

@@ -121,3 +121,24 @@ def format_option(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="how to print diagnostics (default: text)",
     )
+
+
+def emit_document(content: bytes, fmt: str, output: str | None) -> bool:
+    """Write a sheet or deck to ``output`` (atomically, replacing, never following, a
+    symbolic link there), or to stdout for None or ``-``; False after printing why it could
+    not (a PDF to a terminal, a file that cannot be written)."""
+    if output in (None, "-"):
+        if fmt == "pdf" and sys.stdout.isatty():
+            print("rulesdsl: error: not writing PDF to a terminal; use -o FILE", file=sys.stderr)
+            return False
+        sys.stdout.buffer.write(content)
+        sys.stdout.flush()
+        return True
+    from rulesdsl.backends.outputs import atomic_write
+
+    try:
+        atomic_write(Path(output), content)
+    except OSError as exc:
+        print(f"rulesdsl: error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 from typing import cast
 
-from rulesdsl.backends.outputs import atomic_write
 from rulesdsl.backends.pdf import PdfUnavailable
 from rulesdsl.backends.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, render_sheet
 
@@ -15,7 +14,7 @@ LANGUAGES = ("en", "fr", "ru")
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
-    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one
+    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one, emit_document
     from rulesdsl.compiler import Compiler
 
     compiler = Compiler()
@@ -36,21 +35,9 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     except PdfUnavailable as exc:
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if args.output in (None, "-"):
-        if fmt == "pdf" and sys.stdout.isatty():
-            print("rulesdsl: error: not writing PDF to a terminal; use -o FILE", file=sys.stderr)
-            return EXIT_USAGE
-        sys.stdout.buffer.write(content)
-        sys.stdout.flush()
-    else:
-        try:  # atomically, replacing (never following) a symbolic link at that name
-            atomic_write(Path(args.output), content)
-        except OSError as exc:
-            print(
-                f"rulesdsl: error: cannot write {args.output}: {exc.strerror or exc}",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
+    if not emit_document(content, fmt, args.output):
+        return EXIT_USAGE
+    if args.output not in (None, "-"):
         print(f"wrote {args.output} ({fmt}, {lang}, {args.paper})", file=sys.stderr)
     return EXIT_OK
 
