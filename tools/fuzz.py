@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import random
@@ -201,6 +202,10 @@ def share_parsers() -> None:
 
     parse.Lark = shared  # type: ignore[attr-defined,assignment]
     fragments.Lark = shared  # type: ignore[attr-defined,assignment]
+    # the command-line parser of each verb, likewise: argparse parsers keep no state either
+    from rulesdsl import cli
+
+    cli.make_parser = functools.cache(cli.make_parser)  # type: ignore[method-assign,assignment,unused-ignore]
 
 
 def _alarm(signum: int, frame: FrameType | None) -> None:

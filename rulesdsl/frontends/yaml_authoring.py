@@ -74,12 +74,50 @@ def authoring_schema() -> dict[str, Any]:
     return data
 
 
+# libyaml's composer, when PyYAML was built with it, is some 14 times faster than the pure
+# Python one and gives the same line and column marks; the pure one explains errors better.
+_FAST_LOADER: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
+
+
+def _compose(text: str) -> yaml.Node | None:
+    """The YAML node tree of ``text``: the fast composer first, the pure one to report a
+    problem in its own words (and for text libyaml cannot encode, such as lone surrogates)."""
+    if _FAST_LOADER is not None:
+        try:
+            node = yaml.compose(text, Loader=_FAST_LOADER)
+        except (yaml.YAMLError, UnicodeError):
+            pass
+        else:
+            _keep_block_text(node, text)
+            return node
+    return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
+def _keep_block_text(node: Node | None, text: str) -> None:
+    """libyaml's marks hold no text; a block scalar's mark needs it (see ``_origin``). Each
+    node is visited once: aliases share nodes, and may even make a cycle."""
+    stack = [node] if node is not None else []
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, MappingNode):
+            stack += [part for pair in item.value for part in pair]
+        elif isinstance(item, SequenceNode):
+            stack += item.value
+        elif getattr(item, "style", None) in ("|", ">"):
+            m = item.start_mark
+            item.start_mark = yaml.Mark(m.name, m.index, m.line, m.column, text, m.index)
+
+
 def parse_yaml(
     text: str, path: str, fragments: FragmentParser | None = None
 ) -> tuple[s.SourceFile | None, list[Diagnostic]]:
     """The file's syntax tree and its problems; None when the YAML or its shape is wrong."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = _compose(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
