@@ -189,12 +189,25 @@ Value = (
 )
 
 
+PlaceState = Literal["may_not_end", "must_stop"]
+"""A place between passable and impassable (maps, issue 11): a unit ``may_not_end`` its move
+there (it may move through), or ``must_stop`` on entering it."""
+
+PLACE_STATES: tuple[PlaceState, ...] = ("may_not_end", "must_stop")
+
+
 @dataclass(frozen=True)
 class Cell:
-    """One cell as written: a value for everyone, then the exceptions by mode, group or context."""
+    """One cell as written: a value for everyone, then the exceptions by mode, group or context.
+
+    Cost cells may also carry, per entry (key ``""``: the entry for everyone), a place state
+    written after the value (``states``) and ``along`` values of an edge feature (``along``).
+    """
 
     default: Value | None = None
     exceptions: dict[Id, Value] = field(default_factory=dict)
+    states: dict[str, PlaceState] = field(default_factory=dict)
+    along: dict[str, Value] = field(default_factory=dict)
 
 
 # ---- shared item metadata -----------------------------------------------------------------
@@ -271,13 +284,20 @@ class Feature:
     cells: dict[Id, Cell]
     costs: dict[Id, Value]
     ignores_others: bool = False
+    states: dict[Id, PlaceState] = field(default_factory=dict)
+    """Per mode, resolved like ``costs``: the place state of a place with this feature (modes
+    with none are left out)."""
+    along: dict[Id, float] = field(default_factory=dict)
+    """Per mode, for a feature of an edge layer: what the place entered costs instead, per
+    distance unit, when the step crosses an edge with this feature (modes with none left out)."""
 
 
 @dataclass(frozen=True)
 class Layer:
     id: NewId
     info: Info
-    scope: Literal["many", "one", "map"]
+    scope: Literal["many", "one", "map", "edges"]
+    """``edges``: the features stand on the edges between places (hexsides), paid on crossing."""
     columns: tuple[Id, ...]
     features: tuple[Id, ...]
 
@@ -610,6 +630,9 @@ class Grid:
     info: Info
     size: tuple[Number, ...]
     diagonals: tuple[int, ...]
+    shape: Literal["square", "hex"] = "square"
+    """The neighbourhood of a place: ``hex`` (six, axial (q, r)) or ``square`` ((x, y): four,
+    eight when the grid has diagonals)."""
 
 
 @dataclass(frozen=True)

@@ -331,3 +331,201 @@ def dice_index(table: ir.DiceTable) -> dict[int, int]:
                 index[total] = i
                 break
     return index
+
+
+# ---- maps: place states, edges and routes (issue 11) ----------------------------------------
+
+
+def written_key(keys: Iterable[str], mode: str, groups: Sequence[ir.Group]) -> str | None:
+    """Which entry of a cell speaks for ``mode``, in :func:`written_cost`'s order: its own
+    key, else the first declared group that holds it, else ``""`` (the entry for all)."""
+    present = set(keys)
+    if mode in present:
+        return mode
+    for group in groups:
+        if mode in group.members and group.id in present:
+            return group.id
+    return "" if "" in present else None
+
+
+def written_state(cell: ir.Cell, mode: str, groups: Sequence[ir.Group]) -> ir.PlaceState | None:
+    """The place state (``may not end``, ``must stop``) of the cost entry that speaks for
+    ``mode``: a state belongs to the entry it is written after, so ``2 may not end, vehicle 3``
+    lets vehicles end there."""
+    keys = [*cell.exceptions, *([""] if cell.default is not None else [])]
+    key = written_key([*keys, *(k for k in cell.states if k not in keys)], mode, groups)
+    return None if key is None else cell.states.get(key)
+
+
+def written_along(cell: ir.Cell, mode: str, groups: Sequence[ir.Group]) -> float | None:
+    """What the place entered costs ``mode`` instead, per distance unit, when the step follows
+    this edge feature (``along V``); None when the cell gives it no ``along``."""
+    key = written_key(cell.along, mode, groups)
+    if key is None:
+        return None
+    value = cell.along[key]
+    return value.value if isinstance(value, ir.Number) else None
+
+
+def place_states(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> frozenset[ir.PlaceState]:
+    """Every place state the counted features of a place give ``mode``."""
+    by_id = {f.id: f for f in rs.features}
+    return frozenset(
+        by_id[n].states[mode] for n in counted(rs, features) if mode in by_id[n].states
+    )
+
+
+def can_end(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> bool:
+    """Whether ``mode`` may end its move in a place with ``features`` (no ``may not end``)."""
+    return "may_not_end" not in place_states(rs, mode, features)
+
+
+def must_stop(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> bool:
+    """Whether ``mode`` must stop on entering a place with ``features``."""
+    return "must_stop" in place_states(rs, mode, features)
+
+
+def step_cost(
+    rs: ir.Ruleset,
+    mode: str,
+    entered: Sequence[str],
+    crossed: Sequence[str] = (),
+    distance: float = 1,
+) -> Answer | Unfilled:
+    """The cost of one step: the place entered (:func:`move_cost` over ``distance``), plus each
+    feature of the edge ``crossed`` on the way in (once, whatever the distance).
+
+    An edge feature with ``along V`` for ``mode`` replaces the place's cost by ``V`` per
+    distance unit (the lowest such ``V`` when several do), whatever the place would cost,
+    impassable included; PROHIBITED (of the place or of an edge) still wins, then an edge's
+    IMPASSABLE.
+    """
+    by_id = {f.id: f for f in rs.features}
+    params = param_values(rs)
+    place = move_cost(rs, mode, entered, distance)
+    if isinstance(place, Unfilled):
+        return place
+    alongs = [by_id[n].along[mode] for n in crossed if mode in by_id[n].along]
+    if alongs and place is not PROHIBITED:
+        place = min(alongs) * distance
+    edge_total = 0.0
+    impassable = False
+    for name in crossed:
+        cost = per_distance(by_id[name].costs[mode], params)
+        match cost:
+            case Unfilled():
+                return cost
+            case ir.Marker(marker="prohibited"):
+                return PROHIBITED
+            case ir.Marker():
+                impassable = True
+            case float() | int():
+                edge_total += cost
+            case _:
+                assert_never(cost)
+    if isinstance(place, ir.Marker):
+        return place
+    return IMPASSABLE if impassable else place + edge_total
+
+
+@dataclass(frozen=True)
+class RouteStep:
+    """One step of a route as the reference sees it: the features of the place entered, of
+    the edge crossed, and the step's cost."""
+
+    entered: tuple[str, ...]
+    crossed: tuple[str, ...]
+    cost: Answer
+
+
+@dataclass(frozen=True)
+class RouteAnswer:
+    total: Answer
+    steps: tuple[RouteStep, ...]
+    legal: bool
+    reason: str
+
+
+def route(
+    rs: ir.Ruleset,
+    mode: str,
+    steps: Sequence[tuple[Sequence[str], Sequence[str]]],
+    allowance: float | None = None,
+    distances: Sequence[float] | None = None,
+) -> RouteAnswer:
+    """A route given as its steps, each (features of the place entered, features of the edge
+    crossed). The total sums the steps (a marker when one is: PROHIBITED before IMPASSABLE).
+    It is legal when every step can be taken, no place but the last says ``must stop``, the
+    last place does not say ``may not end``, and the total is within ``allowance`` (when one is
+    given) -- or, with a minimum move in the rules, the route is one step that is not a marker.
+    """
+    out: list[RouteStep] = []
+    numbers: list[float] = []
+    markers: list[ir.Marker] = []
+    for i, (entered, crossed) in enumerate(steps):
+        distance = distances[i] if distances is not None else 1
+        cost = step_cost(rs, mode, entered, crossed, distance)
+        if isinstance(cost, Unfilled):
+            raise ValueError(f"unfilled parameter {cost.param}")
+        out.append(RouteStep(tuple(entered), tuple(crossed), cost))
+        if isinstance(cost, ir.Marker):
+            markers.append(cost)
+        else:
+            numbers.append(cost)
+    total: Answer = sum(numbers)
+    if markers:
+        total = PROHIBITED if PROHIBITED in markers else IMPASSABLE
+    reason = ""
+    for i, step in enumerate(out, 1):
+        if isinstance(step.cost, ir.Marker):
+            reason = f"step {i} is {step.cost.marker}"
+            break
+        if i < len(out) and must_stop(rs, mode, step.entered):
+            reason = f"step {i} enters a place where the unit must stop"
+            break
+    if not reason and out and not can_end(rs, mode, out[-1].entered):
+        reason = "the unit may not end its move in the last place"
+    if (
+        not reason
+        and allowance is not None
+        and isinstance(total, float | int)
+        and total > allowance
+        and not (rs.minimum_move is not None and len(out) == 1)
+    ):
+        reason = "the route costs more than the allowance"
+    return RouteAnswer(total, tuple(out), not reason, reason)
+
+
+def reachable(
+    rs: ir.Ruleset,
+    mode: str,
+    start: object,
+    budget: float,
+    places: Mapping[object, Sequence[str]],
+    neighbours: Mapping[object, Sequence[object]],
+    edges: Mapping[tuple[object, object], Sequence[str]],
+) -> dict[object, float]:
+    """Reference for the places ``mode`` may end in from ``start`` within ``budget``, with the
+    cheapest cost of each: relaxation to a fixed point (not Dijkstra, so the module's heap
+    search has something independent to agree with). A ``must stop`` place is not left; a
+    ``may not end`` place is passed through but not answered; with a minimum move in the
+    rules, one step from ``start`` is always allowed when its cost is a number."""
+    best: dict[object, float] = {start: 0.0}
+    changed = True
+    while changed:
+        changed = False
+        for here, cost in list(best.items()):
+            if here != start and must_stop(rs, mode, places[here]):
+                continue
+            for there in neighbours[here]:
+                step = step_cost(rs, mode, places[there], edges.get((here, there), ()))
+                if not isinstance(step, float | int):
+                    continue
+                total = cost + step
+                allowed = total <= budget or (rs.minimum_move is not None and here == start)
+                if allowed and total < best.get(there, math.inf):
+                    best[there] = total
+                    changed = True
+    return {
+        p: c for p, c in best.items() if p == start or can_end(rs, mode, places[p])
+    }

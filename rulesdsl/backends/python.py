@@ -549,6 +549,39 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+# ---- maps (issue 11): what module_routes.py.j2 needs -----------------------------------------
+
+MAP_EXPORTS = (
+    "GRID_SHAPES",
+    "Board",
+    "Route",
+    "RouteStep",
+    "can_end",
+    "must_stop",
+    "route_cost",
+    "cheapest_route",
+    "reachable",
+)
+"""The names the routes part of the module adds to ``__all__``."""
+
+
+def map_context(rs: ir.Ruleset) -> dict[str, Any]:
+    """Place states and ``along`` costs by feature, the edge features, the grids' shapes and
+    how many cells a diagonal step counts on each square grid with diagonals."""
+    edge_layers = {layer.id for layer in rs.layers if layer.scope == "edges"}
+    return {
+        "place_states": [(f.id, dict(f.states)) for f in rs.features if f.states],
+        "along": [(f.id, {m: _tidy(v) for m, v in f.along.items()}) for f in rs.features if f.along],
+        "edge_features": tuple(f.id for f in rs.features if f.layer in edge_layers),
+        "grid_shapes": {g.id: g.shape for g in rs.grids},
+        "grid_diagonal": {
+            g.id: _tidy(sum(g.diagonals) / len(g.diagonals))
+            for g in rs.grids
+            if g.shape == "square" and g.diagonals
+        },
+    }
+
+
 def render(rs: ir.Ruleset) -> str:
     """The module's source text for one ruleset."""
     lang = rs.languages[0]
@@ -701,6 +734,7 @@ def render(rs: ir.Ruleset) -> str:
         "param",
         "path_cost",
         "conflicts",
+        *MAP_EXPORTS,
         *(s.id for s in steps),
         *(d.id for d in decisions),
         *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else []),
@@ -736,6 +770,7 @@ def render(rs: ir.Ruleset) -> str:
                 if any(x.id == f.layer and x.scope == "map" for x in rs.layers)
             ),
             one_per_place=tuple(layer.id for layer in rs.layers if layer.scope == "one"),
+            **map_context(rs),
             grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
             grid_diagonals=grid.diagonals if grid else (),
             needs_floor=any(t.full for st in rs.steps for t in st.terms),

@@ -17,6 +17,8 @@ from functools import cache
 from importlib import resources
 
 TEMPLATE = "module.py.j2"
+INCLUDED = ("module_routes.py.j2",)
+"""Templates that TEMPLATE includes (maps, issue 11): their names are the module's too."""
 
 LOCALS = frozenset({"value", "self", "cls"})
 """Local names that generated function bodies (steps, decisions) assign or use."""
@@ -45,7 +47,10 @@ def names_in_template(text: str) -> frozenset[str]:
 @cache
 def reserved() -> frozenset[str]:
     """Every name a ruleset may not declare (keywords, builtins and the module's own names)."""
-    text = resources.files("rulesdsl.templates").joinpath(TEMPLATE).read_text("utf-8")
+    text = "\n".join(
+        resources.files("rulesdsl.templates").joinpath(name).read_text("utf-8")
+        for name in (TEMPLATE, *INCLUDED)
+    )
     return frozenset(
         {
             *keyword.kwlist,

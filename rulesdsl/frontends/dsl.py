@@ -363,11 +363,14 @@ class _Builder:
     def scope_map(self, meta: Meta, ch: list[Any]) -> tuple[str, Literal["map"]]:
         return ("scope", "map")
 
+    def scope_edges(self, meta: Meta, ch: list[Any]) -> tuple[str, Literal["edges"]]:
+        return ("scope", "edges")
+
     def columns_line(self, meta: Meta, ch: list[Any]) -> tuple[str, list[s.Name]]:
         return ("columns", ch[0])
 
     def layer_decl(self, meta: Meta, ch: list[Any]) -> s.LayerDecl:
-        scope: Literal["many", "one", "map"] = next(
+        scope: Literal["many", "one", "map", "edges"] = next(
             (c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "scope"), "many"
         )
         columns = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "columns"), None)
@@ -422,6 +425,44 @@ class _Builder:
 
     def keyed_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
         return s.Entry(self._name(ch[0]), self._located(meta, ch[1]))
+
+    # -- maps (issue 11): place states and `along` entries -------------------------------------
+
+    def plain_state_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
+        return s.Entry(None, self._located(meta, ch[0]), ch[1])
+
+    def keyed_state_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
+        return s.Entry(self._name(ch[0]), self._located(meta, ch[1]), ch[2])
+
+    def may_not_end(self, meta: Meta, ch: list[Any]) -> s.PlaceStateNode:
+        return s.PlaceStateNode("may_not_end", self._p(meta))
+
+    def must_stop(self, meta: Meta, ch: list[Any]) -> s.PlaceStateNode:
+        return s.PlaceStateNode("must_stop", self._p(meta))
+
+    def along_amount(self, meta: Meta, ch: list[Any]) -> s.Located:
+        number: ir.Number = ch[0]
+        if len(ch) > 1:
+            number = ir.Number(number.value / int(ch[1]), None, number.signed)
+        return s.Located(number, self._p(meta))
+
+    def along_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
+        return s.Entry(None, ch[0], along=True)
+
+    def keyed_along_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
+        return s.Entry(self._name(ch[0]), ch[1], along=True)
+
+    def shaped_grid_decl(self, meta: Meta, ch: list[Any]) -> s.GridDecl:
+        shape = next(c for c in ch if isinstance(c, s.Name))
+        diagonals = next((c for c in ch if isinstance(c, tuple) and c[:1] == ("diagonals",)), ())
+        size = tuple(c for c in ch if isinstance(c, s.Located))
+        return s.GridDecl(self._item(meta, ch), size, tuple(diagonals[1:]), shape)
+
+    def grid_shape(self, meta: Meta, ch: list[Token]) -> s.Name:
+        return self._name(ch[0])
+
+    def grid_diagonals(self, meta: Meta, ch: list[Token]) -> tuple[Any, ...]:
+        return ("diagonals", *(int(c) for c in ch if c.type == "INT"))
 
     def _located(self, meta: Meta, value: Any) -> s.Located:
         if isinstance(value, s.Located):

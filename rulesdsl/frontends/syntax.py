@@ -52,6 +52,18 @@ class Entry:
 
     key: Name | None
     value: Located
+    state: PlaceStateNode | None = None
+    """``may not end`` / ``must stop`` after the value (maps, issue 11)."""
+    along: bool = False
+    """``along V``: the value replaces the cost of the place entered along an edge feature."""
+
+
+@dataclass(frozen=True)
+class PlaceStateNode:
+    """``may not end`` or ``must stop`` after a cost entry, where it is written."""
+
+    state: ir.PlaceState
+    pos: Pos
 
 
 @dataclass(frozen=True)
@@ -188,7 +200,7 @@ class ModifierDecl:
 @dataclass(frozen=True)
 class LayerDecl:
     item: Item
-    scope: Literal["many", "one", "map"]
+    scope: Literal["many", "one", "map", "edges"]
     columns: tuple[Name, ...] | None
     rows: tuple[RowNode, ...]
 
@@ -316,6 +328,8 @@ class GridDecl:
     item: Item
     size: tuple[Located, ...]
     diagonals: tuple[int, ...]
+    shape: Name | None = None
+    """``hex`` or ``square`` when written (maps, issue 11); None: a square grid, as before."""
 
 
 @dataclass(frozen=True)

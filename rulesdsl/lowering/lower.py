@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import maps
 from rulesdsl.lowering.decisions import DecisionLowering
 from rulesdsl.lowering.positions import Positions
 from rulesdsl.lowering.symbols import SymbolTable
@@ -118,6 +119,7 @@ class _Lowerer:
             self.modifier_context[d.item.name.text] = d.context.text if d.context else None
             self.modifier_values[d.item.name.text] = {}
         layers, features = self._layers(of(s.LayerDecl))
+        self.diags += maps.misuse(self.statements)
         modifiers = [self._modifier(d) for d in of(s.ModifierDecl)]
         if self.builtin_mode and any(m.context == MODE_CONTEXT for m in modifiers):
             contexts.append(
@@ -493,6 +495,7 @@ class _Lowerer:
                         cells[column], self._key_groups(column)
                     )
             costs = {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
+            states, along = self._map_states(fid)
             features.append(
                 self.at(
                     ir.Feature(
@@ -502,6 +505,8 @@ class _Lowerer:
                         cells,
                         costs,
                         row.item.extras.ignores_others,
+                        states,
+                        along,
                     ),
                     row.item.name.pos,
                 )
@@ -522,7 +527,12 @@ class _Lowerer:
         allowed = ("number", "rate", "param_rate", "impassable", "prohibited", "same")
         default: ir.Value | None = None
         exceptions: dict[str, ir.Value] = {}
+        states: dict[str, ir.PlaceState] = {}
+        along: dict[str, ir.Value] = {}
         for entry in cell.entries:
+            if entry.along or entry.state is not None:
+                if not self._map_entry(entry, states, along):
+                    continue
             value = self.value(entry.value, allowed, "a movement cost")
             if isinstance(entry.value.value, s.SameAs):
                 target = entry.value.value.target
@@ -545,7 +555,48 @@ class _Lowerer:
                         "E102", f"'{entry.key.text}' is given twice in this cell", entry.key.pos
                     )
                 exceptions[entry.key.text] = value
+        if states or along:
+            return ir.Cell(default, exceptions, states, along)
         return ir.Cell(default, exceptions)
+
+    # ---- maps (issue 11): place states and `along` entries ------------------------------------
+
+    def _map_entry(
+        self, entry: s.Entry, states: dict[str, ir.PlaceState], along: dict[str, ir.Value]
+    ) -> bool:
+        """Record an entry's place state or `along` value; False when it is to be skipped."""
+        key = "" if entry.key is None else entry.key.text
+        if entry.key is not None and not self.symbols.require(
+            entry.key, ("mode", "group"), "mode or group"
+        ):
+            return False
+        if entry.along:
+            value = self.value(entry.value, ("number",), "an along cost")
+            if value is None:
+                return False
+            if key in along:
+                self.err("E102", "this cell gives `along` twice for the same units", entry.value.pos)
+            along[key] = value
+            return False
+        if entry.state is not None:
+            states[key] = entry.state.state
+        return True
+
+    def _map_states(self, fid: str) -> tuple[dict[str, ir.PlaceState], dict[str, float]]:
+        """Each mode's place state and `along` cost for feature ``fid``, resolved like costs."""
+        cell = self.raw_costs.get(fid)
+        if cell is None:
+            return {}, {}
+        states: dict[str, ir.PlaceState] = {}
+        along: dict[str, float] = {}
+        for mode in self.modes:
+            state = semantics.written_state(cell, mode, self.group_list)
+            if state is not None:
+                states[mode] = state
+            amount = semantics.written_along(cell, mode, self.group_list)
+            if amount is not None:
+                along[mode] = amount
+        return states, along
 
     def _raw_for(self, fid: str, mode: str) -> ir.Value:
         cell = self.raw_costs.get(fid)
@@ -589,7 +640,10 @@ class _Lowerer:
             k: fill(v, k if k in self.modes else None) for k, v in cell.exceptions.items()
         }
         return ir.Cell(
-            fill(cell.default, None), {k: v for k, v in exceptions.items() if v is not None}
+            fill(cell.default, None),
+            {k: v for k, v in exceptions.items() if v is not None},
+            cell.states,
+            cell.along,
         )
 
     # ---- modifiers ------------------------------------------------------------------------
@@ -876,6 +930,27 @@ class _Lowerer:
         )
 
     def _grid(self, decl: s.GridDecl) -> ir.Grid:
+        if decl.shape is not None:
+            return self._shaped_grid(decl)
+        return self._square_grid(decl)
+
+    def _shaped_grid(self, decl: s.GridDecl) -> ir.Grid:
+        """``grid NAME : size, hex`` or ``..., square[, diagonals ...]`` (maps, issue 11)."""
+        assert decl.shape is not None
+        shape: Literal["square", "hex"] = "hex" if decl.shape.text == "hex" else "square"
+        if shape == "hex" and decl.diagonals:
+            self.err(
+                "E243",
+                "a hex grid has no diagonals: its six neighbours all share an edge",
+                decl.shape.pos,
+                "remove `, diagonals ...`, or make the grid `square`",
+            )
+        grid = self._square_grid(decl)
+        return self.at(
+            ir.Grid(grid.id, grid.info, grid.size, grid.diagonals, shape), decl.item.name.pos
+        )
+
+    def _square_grid(self, decl: s.GridDecl) -> ir.Grid:
         sizes = []
         for loc in decl.size:
             number = self._number(loc, "length")

@@ -1,0 +1,96 @@
+"""Misuse of the map constructs (issue 11), found on the syntax tree where positions are exact.
+
+- E240: ``along V`` anywhere but the cost cell of an edge layer (``layer NAME edges``);
+- E241: ``may not end`` / ``must stop`` anywhere but the cost cell of a layer of places (an edge
+  is not a place to stop in, and a modifier or table cell is not a place at all);
+- E242: an ``along`` cost below zero;
+- W240: a place state on an entry that is impassable or prohibited, which nobody can enter.
+
+E243 (a hex grid with diagonals) is reported where grids are lowered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from rulesdsl import ir
+from rulesdsl.diagnostics import Diagnostic, error, warning
+from rulesdsl.frontends import syntax as s
+
+COST = "cost"
+
+
+def misuse(statements: Sequence[s.Statement]) -> list[Diagnostic]:
+    """Every misplaced place state or `along` entry in ``statements``."""
+    out: list[Diagnostic] = []
+    for cell, where in _cells(statements):
+        for entry in cell.entries:
+            if entry.along and where != "edge_cost":
+                out.append(
+                    error(
+                        "E240",
+                        "`along` is only for the cost cell of an edge layer",
+                        entry.value.pos,
+                        "declare the layer with `edges` (`layer roads \"Roads\" edges { ... }`)",
+                    )
+                )
+            if entry.along and isinstance(entry.value.value, ir.Number):
+                if entry.value.value.value < 0:
+                    out.append(
+                        error(
+                            "E242",
+                            "an `along` cost is negative",
+                            entry.value.pos,
+                            "`along V` is what the place entered costs instead: 0 or more",
+                        )
+                    )
+            if entry.state is not None:
+                if where != "place_cost":
+                    out.append(
+                        error(
+                            "E241",
+                            f"`{_words(entry.state.state)}` is only for the cost cell of a "
+                            "layer of places",
+                            entry.state.pos,
+                            "an edge, a modifier or a table is not a place a unit stops in",
+                        )
+                    )
+                elif isinstance(entry.value.value, ir.Marker):
+                    out.append(
+                        warning(
+                            "W240",
+                            f"`{_words(entry.state.state)}` on an {entry.value.value.marker} "
+                            "entry has no effect: no unit enters it",
+                            entry.state.pos,
+                            "give these units a cost, or drop the place state",
+                        )
+                    )
+    return out
+
+
+def _words(state: ir.PlaceState) -> str:
+    return "may not end" if state == "may_not_end" else "must stop"
+
+
+def _cells(statements: Sequence[s.Statement]) -> Iterator[tuple[s.CellNode, str]]:
+    """Each cell with what it is: ``place_cost``, ``edge_cost`` or ``other``."""
+    for st in statements:
+        if isinstance(st, s.LayerDecl):
+            columns = [n.text for n in st.columns] if st.columns else [COST]
+            for row in st.rows:
+                for column, cell in zip(columns, row.cells, strict=False):
+                    if column != COST:
+                        yield cell, "other"
+                    else:
+                        yield cell, "edge_cost" if st.scope == "edges" else "place_cost"
+                for cell in row.cells[len(columns) :]:
+                    yield cell, "other"
+        elif isinstance(st, s.ModifierDecl):
+            for row in st.rows:
+                yield from ((c, "other") for c in row.cells)
+            yield from ((w.cell, "other") for w in st.whens)
+        elif isinstance(st, s.TableDecl):
+            for row in st.rows:
+                yield from ((c, "other") for c in row.cells)
+        elif isinstance(st, s.DiceDecl):
+            yield from ((r.effects, "other") for r in st.rows if r.effects is not None)
