@@ -586,9 +586,11 @@ class _Builder:
         for k, v in _items(value):
             scope_node = _get(v, "scope")
             scope_text = " ".join(_raw(scope_node).split()) if scope_node is not None else ""
-            scope: Literal["many", "one", "map"] = {"one per place": "one", "whole map": "map"}.get(
-                scope_text, "many"
-            )  # type: ignore[assignment]
+            scope: Literal["many", "one", "map", "edges"] = {
+                "one per place": "one",
+                "whole map": "map",
+                "edges": "edges",
+            }.get(scope_text, "many")  # type: ignore[assignment]
             columns_node = _get(v, "columns")
             columns = (
                 tuple(self.name(n) for n in _seq(columns_node) if isinstance(n, ScalarNode))
@@ -745,7 +747,9 @@ class _Builder:
                 if q is not None
             )
             diagonals = tuple(int(_raw(n)) for n in _seq(_get(v, "diagonals")))
-            out.append(s.GridDecl(self.item(k, v), size, diagonals))
+            shape_node = _get(v, "shape")  # maps (issue 11): `hex` or `square`
+            shape = self.name(shape_node) if isinstance(shape_node, ScalarNode) else None
+            out.append(s.GridDecl(self.item(k, v), size, diagonals, shape))
         return out
 
     def sec_params(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

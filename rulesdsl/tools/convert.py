@@ -242,7 +242,7 @@ class _ToYaml:
                 when=whens or None,
             )
         elif isinstance(st, s.LayerDecl):
-            scope = {"one": "one per place", "map": "whole map"}.get(st.scope)
+            scope = {"one": "one per place", "map": "whole map", "edges": "edges"}.get(st.scope)
             section("layers")[st.item.name.text] = self._block(
                 st.item,
                 scope=scope,
@@ -301,7 +301,10 @@ class _ToYaml:
             )
         elif isinstance(st, s.GridDecl):
             section("grids")[st.item.name.text] = self._block(
-                st.item, size=[self.text(q.pos) for q in st.size], diagonals=list(st.diagonals)
+                st.item,
+                size=[self.text(q.pos) for q in st.size],
+                shape=st.shape.text if st.shape else None,
+                diagonals=list(st.diagonals) if st.diagonals or not st.shape else None,
             )
         elif isinstance(st, s.ParamDecl):
             section("params")[st.item.name.text] = self._block(
@@ -568,10 +571,12 @@ def to_terrain(text: str) -> str:
         elif section == "grids":
             for name, item in node.items():
                 size = " = ".join(item["size"])
-                diagonals = ", ".join(item["diagonals"])
+                diagonals = ", ".join(item.get("diagonals") or [])
+                shape = f"{item['shape']}, " if item.get("shape") else ""
+                tail = f", diagonals {diagonals}" if diagonals else ""
                 emit(
                     _head("grid", name, item)
-                    + f" : {size}, diagonals {diagonals}"
+                    + (f" : {size}, {item['shape']}{tail}" if shape else f" : {size}{tail}")
                     + _extras(item, "")
                 )
         elif section == "params":
