@@ -526,6 +526,4 @@ def reachable(
                 if allowed and total < best.get(there, math.inf):
                     best[there] = total
                     changed = True
-    return {
-        p: c for p, c in best.items() if p == start or can_end(rs, mode, places[p])
-    }
+    return {p: c for p, c in best.items() if p == start or can_end(rs, mode, places[p])}

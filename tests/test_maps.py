@@ -9,6 +9,7 @@ marsh a vehicle may cross but not stop in, and a ford where everyone must stop.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import random
 import sys
 from pathlib import Path
@@ -251,7 +252,7 @@ def test_routes_and_reachable_sets_agree_with_the_reference(
     for _ in range(20):
         places = {(q, r): (rng.choice(names),) for q in range(5) for r in range(5)}
         edges = {}
-        for (q, r) in places:
+        for q, r in places:
             for dq, dr in ((1, 0), (0, 1), (1, -1)):
                 if (q + dq, r + dr) in places and rng.random() < 0.3:
                     edges[(q, r), (q + dq, r + dr)] = (rng.choice(["river", "road"]),)
@@ -261,9 +262,7 @@ def test_routes_and_reachable_sets_agree_with_the_reference(
         for mode in ("foot", "vehicle"):
             start = (rng.randrange(5), rng.randrange(5))
             budget = rng.choice([2, 3.5, 6])
-            expected = semantics.reachable(
-                compiled, mode, start, budget, places, neighbours, edges
-            )
+            expected = semantics.reachable(compiled, mode, start, budget, places, neighbours, edges)
             assert dict(mod.reachable(board, mode, start, budget)) == expected
             walk = [start]
             for _ in range(4):
@@ -272,7 +271,7 @@ def test_routes_and_reachable_sets_agree_with_the_reference(
             ref = semantics.route(
                 compiled,
                 mode,
-                [(places[b], edges.get((a, b), ())) for a, b in zip(walk, walk[1:])],
+                [(places[b], edges.get((a, b), ())) for a, b in itertools.pairwise(walk)],
                 budget,
             )
             total = ref.total if isinstance(ref.total, ir.Marker) else float(ref.total)

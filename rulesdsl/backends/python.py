@@ -571,7 +571,9 @@ def map_context(rs: ir.Ruleset) -> dict[str, Any]:
     edge_layers = {layer.id for layer in rs.layers if layer.scope == "edges"}
     return {
         "place_states": [(f.id, dict(f.states)) for f in rs.features if f.states],
-        "along": [(f.id, {m: _tidy(v) for m, v in f.along.items()}) for f in rs.features if f.along],
+        "along": [
+            (f.id, {m: _tidy(v) for m, v in f.along.items()}) for f in rs.features if f.along
+        ],
         "edge_features": tuple(f.id for f in rs.features if f.layer in edge_layers),
         "grid_shapes": {g.id: g.shape for g in rs.grids},
         "grid_diagonal": {

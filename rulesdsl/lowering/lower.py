@@ -530,9 +530,10 @@ class _Lowerer:
         states: dict[str, ir.PlaceState] = {}
         along: dict[str, ir.Value] = {}
         for entry in cell.entries:
-            if entry.along or entry.state is not None:
-                if not self._map_entry(entry, states, along):
-                    continue
+            if (entry.along or entry.state is not None) and not self._map_entry(
+                entry, states, along
+            ):
+                continue
             value = self.value(entry.value, allowed, "a movement cost")
             if isinstance(entry.value.value, s.SameAs):
                 target = entry.value.value.target
@@ -575,7 +576,9 @@ class _Lowerer:
             if value is None:
                 return False
             if key in along:
-                self.err("E102", "this cell gives `along` twice for the same units", entry.value.pos)
+                self.err(
+                    "E102", "this cell gives `along` twice for the same units", entry.value.pos
+                )
             along[key] = value
             return False
         if entry.state is not None:

@@ -31,19 +31,19 @@ def misuse(statements: Sequence[s.Statement]) -> list[Diagnostic]:
                         "E240",
                         "`along` is only for the cost cell of an edge layer",
                         entry.value.pos,
-                        "declare the layer with `edges` (`layer roads \"Roads\" edges { ... }`)",
+                        'declare the layer with `edges` (`layer roads "Roads" edges { ... }`)',
                     )
                 )
-            if entry.along and isinstance(entry.value.value, ir.Number):
-                if entry.value.value.value < 0:
-                    out.append(
-                        error(
-                            "E242",
-                            "an `along` cost is negative",
-                            entry.value.pos,
-                            "`along V` is what the place entered costs instead: 0 or more",
-                        )
+            negative = isinstance(entry.value.value, ir.Number) and entry.value.value.value < 0
+            if entry.along and negative:
+                out.append(
+                    error(
+                        "E242",
+                        "an `along` cost is negative",
+                        entry.value.pos,
+                        "`along V` is what the place entered costs instead: 0 or more",
                     )
+                )
             if entry.state is not None:
                 if where != "place_cost":
                     out.append(
