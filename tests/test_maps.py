@@ -308,3 +308,108 @@ def test_misuse_is_reported_where_it_is_written(
     result = compile_snippet(Compiler(), HEAD + body, tmp_path)
     found = [(d.code, d.pos.line, d.pos.column) for d in result.diagnostics if d.code == code]
     assert found == [(code, HEAD.count("\n") + line, column)]
+
+
+# ---- sheets, diff, convert -------------------------------------------------------------------
+
+TRILINGUAL = """ruleset hexmap "Hex map" fr "Carte hex" ru "Гекс-карта"
+version 1.0.0
+languages en fr ru
+units distance hex, cost MP
+mode foot "Foot" fr "Pied" ru "Пехота"
+mode vehicle "Vehicle" fr "Véhicule" ru "Техника"
+layer terrain "Terrain" fr "Terrain" ru "Местность" one per place {
+  clear "Clear" fr "Dégagé" ru "Открытая" | 1
+  marsh "Marsh" fr "Marais" ru "Болото"   | 2, vehicle 3 may not end
+  ford "Ford" fr "Gué" ru "Брод"          | 1 must stop
+}
+layer hexsides "Hexsides" fr "Bords d'hex" ru "Грани" edges {
+  river "River" fr "Rivière" ru "Река" | +2, vehicle impassable
+  road "Road" fr "Route" ru "Дорога"   | along 1/2
+}
+grid hexes "Hex" fr "Hex" ru "Гекс" : 1 hex = 1 km, hex
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["3 · may not end here", "1 · must stop here", "along it: 0.5 instead", "edges"]),
+        ("fr", ["3 · ne peut pas y finir", "1 · doit s'y arrêter", "à la place", "bords"]),
+        ("ru", ["3 · нельзя закончить здесь", "нужно остановиться здесь", "вдоль неё", "граница"]),
+    ],
+)
+def test_sheets_print_place_states_and_edge_layers_in_every_language(
+    lang: str, words: list[str], tmp_path: Path
+) -> None:
+    from rulesdsl.backends.sheets import render_sheet
+
+    result = compile_snippet(Compiler(), TRILINGUAL, tmp_path)
+    assert result.ruleset is not None
+    text = render_sheet(result.ruleset, "md", lang).decode("utf-8")  # type: ignore[arg-type]
+    text = text.replace("\u00a0", " ").replace("\u202f", " ")
+    for word in words:
+        assert word in text, (lang, word)
+
+
+def test_every_new_sheet_word_is_in_all_three_catalogs() -> None:
+    root = Path(__file__).resolve().parent.parent / "rulesdsl" / "i18n"
+    keys = ["scope_edges", "state_may_not_end", "state_must_stop", "along_cost", "grid_hex"]
+    for lang in ("en", "fr", "ru"):
+        catalog = (root / f"{lang}.po").read_text(encoding="utf-8")
+        assert all(f'msgid "{k}"' in catalog for k in keys), lang
+
+
+def _diff(old: str, new: str, tmp_path: Path) -> list[tuple[str, str, str]]:
+    from rulesdsl.tools import diff
+
+    a = compile_snippet(Compiler(), old, tmp_path, "a.terrain").ruleset
+    b = compile_snippet(Compiler(), new, tmp_path, "b.terrain").ruleset
+    assert a is not None and b is not None
+    return [(c.level, c.path, c.message) for c in diff.diff(a, b).changes]
+
+
+def test_a_changed_place_state_is_breaking(tmp_path: Path) -> None:
+    changed = RULES.replace("| 1 must stop", "| 1 may not end")
+    found = _diff(RULES, changed, tmp_path)
+    assert ("breaking", "ford.foot", "Ford, Foot: place state must stop -> may not end") in found
+    assert all(level == "breaking" for level, _, _ in found)
+
+
+def test_a_changed_along_cost_is_breaking(tmp_path: Path) -> None:
+    found = _diff(RULES, RULES.replace("along 1/2", "along 1/3"), tmp_path)
+    assert ("breaking", "road.vehicle", "Road, Vehicle: along 0.5 -> 0.3333333333333333") in found
+
+
+def test_a_changed_edge_cost_is_graded_like_a_place_cost(tmp_path: Path) -> None:
+    found = _diff(
+        RULES, RULES.replace("+2, vehicle impassable", "+3, vehicle impassable"), tmp_path
+    )
+    assert [level for level, path, _ in found if path.startswith("river")] == ["rules"]
+    found = _diff(RULES, RULES.replace("+2, vehicle impassable", "+2"), tmp_path)
+    assert [level for level, path, _ in found if path.startswith("river")] == ["breaking"]
+
+
+def test_a_grid_that_changes_its_neighbourhood_is_breaking(tmp_path: Path) -> None:
+    found = _diff(RULES, RULES.replace("1 hex = 1 km, hex", "1 hex = 1 km, square"), tmp_path)
+    assert ("breaking", "hexes", "Hex: neighbourhood hex -> square") in found
+
+
+def test_convert_round_trips_place_states_edges_and_grid_shapes(tmp_path: Path) -> None:
+    from rulesdsl.cli import main
+
+    source = tmp_path / "hexmap.terrain"
+    source.write_text(RULES, encoding="utf-8")
+    yaml_path = tmp_path / "hexmap.yaml"
+    back = tmp_path / "back" / "hexmap.terrain"
+    back.parent.mkdir()
+    assert main(["convert", str(source), "-o", str(yaml_path)]) == 0
+    text = yaml_path.read_text(encoding="utf-8")
+    assert "scope: edges" in text and "shape: hex" in text and "may not end" in text
+    assert main(["convert", str(yaml_path), "-o", str(back)]) == 0
+    first = compile_snippet(Compiler(), RULES, tmp_path, "x.terrain").ruleset
+    again = Compiler().compile_file(yaml_path).ruleset
+    assert first is not None and again is not None
+    assert first.features == again.features and first.layers == again.layers
+    assert first.grids == again.grids
+    assert 'layer hexsides "Hexsides" edges {' in back.read_text(encoding="utf-8")

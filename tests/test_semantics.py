@@ -124,3 +124,36 @@ def test_dice_rolls_match_for_every_reachable_total(pair: tuple[ir.Ruleset, Modu
             row = semantics.roll(table, total)
             assert row is not None
             assert module.roll(table.id, total).id == row.id
+
+
+def test_place_states_and_route_costs_match(pair: tuple[ir.Ruleset, ModuleType]) -> None:
+    """Maps (issue 11): can_end, must_stop and a route's steps over a line of places made of
+    the ruleset's own features agree with rulesdsl.semantics (step_cost, route)."""
+    rs, module = pair
+    filled = [
+        p
+        for p in places(rs)
+        if len(p) == 1
+        and not any(
+            isinstance(semantics.move_cost(rs, m.id, p), semantics.Unfilled) for m in rs.modes
+        )
+    ]
+    line = filled[:6]
+    board = module.Board({(x, 0): p for x, p in enumerate(line)}, grid="square")
+    checked = 0
+    for mode in (m.id for m in rs.modes):
+        for place in line:
+            assert module.can_end(mode, *place) == semantics.can_end(rs, mode, place)
+            assert module.must_stop(mode, *place) == semantics.must_stop(rs, mode, place)
+        reference = semantics.route(rs, mode, [(p, ()) for p in line[1:]], allowance=5)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            answer = module.route_cost(board, mode, [(x, 0) for x in range(len(line))], 5)
+        assert same(answer.total, reference.total), (mode, answer, reference)
+        assert [s.cost for s in answer.steps] == [
+            getattr(module, s.cost.marker.upper()) if isinstance(s.cost, ir.Marker) else s.cost
+            for s in reference.steps
+        ]
+        assert (answer.legal, answer.reason) == (reference.legal, reference.reason)
+        checked += 1
+    assert checked or len(line) < 2 or not rs.modes

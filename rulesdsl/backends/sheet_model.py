@@ -518,7 +518,14 @@ class _Builder:
         modes = [self.mode] if self.mode else [m.id for m in rs.modes]
         distance = rs.units.get("distance", "")
         cost_unit = rs.units.get("cost", "")
-        scope = self.w({"one": "scope_one", "map": "scope_map", "many": "scope_many"}[layer.scope])
+        scope = self.w(
+            {
+                "one": "scope_one",
+                "map": "scope_map",
+                "many": "scope_many",
+                "edges": "scope_edges",
+            }[layer.scope]
+        )
         # Column groups: (title, [(header, cells by row)]).
         groups: list[tuple[str, list[tuple[str, list[CellView]]]]] = []
         if "cost" in layer.columns and modes:
@@ -531,7 +538,7 @@ class _Builder:
             for m in modes:
                 cells = []
                 for f in rows_of:
-                    cell = self.value(self.written_cost(f, m))
+                    cell = self.map_cell(self.value(self.written_cost(f, m)), f, m)
                     cell.changed = self.changed(
                         f.id,
                         f"{f.id}.{m}",
@@ -631,6 +638,24 @@ class _Builder:
             source=self.source(layer.info),
             changed=self.added(layer.id),
         )
+
+    def map_cell(self, cell: CellView, f: ir.Feature, mode: str) -> CellView:
+        """A cost cell with what maps add (issue 11): the place state after the cost, and an
+        edge feature's ``along`` cost (alone when the cell gives the mode no crossing cost)."""
+        parts = [cell.text] if cell.text else []
+        along = f.along.get(mode)
+        if along is not None:
+            written = f.cells.get("cost")
+            crossing = written is not None and (
+                semantics.written_cost(written, mode, self.rs.groups) is not None
+            )
+            parts = parts if crossing else []
+            parts.append(self.w("along_cost", cost=self.num(along)))
+        state = f.states.get(mode)
+        if state is not None:
+            parts.append(self.w(f"state_{state}"))
+        cell.text = " · ".join(parts)
+        return cell
 
     def merge_columns(
         self, columns: list[tuple[str, list[CellView]]]
@@ -1079,6 +1104,25 @@ class _Builder:
         return [Block("exclusions", "", lines=lines, kind="text")] if lines else []
 
     def grid(self, g: ir.Grid) -> Block:
+        if g.shape == "hex" or (g.shape == "square" and not g.diagonals):
+            return self.shaped_grid(g)
+        return self.square_grid(g)
+
+    def shaped_grid(self, g: ir.Grid) -> Block:
+        """A hex grid, or a square grid with no diagonals (maps, issue 11): its size and its
+        neighbourhood in words."""
+        title = self.label(g.info, g.id)
+        size = " = ".join(self.number(n) for n in g.size)
+        return Block(
+            g.id,
+            title,
+            lines=[f"{size}.", self.w("grid_hex" if g.shape == "hex" else "grid_square")],
+            after=self.note_texts(g.info),
+            source=self.source(g.info),
+            kind="grid",
+        )
+
+    def square_grid(self, g: ir.Grid) -> Block:
         title = self.label(g.info, g.id)
         size = " = ".join(self.number(n) for n in g.size)
         # The path is measured in the first unit that is not the map cell itself.

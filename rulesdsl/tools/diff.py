@@ -188,6 +188,7 @@ class _Differ:
         self._params()
         self._exclusions()
         self._grids()
+        self._maps()
         self._named(
             "book",
             self.old.books,
@@ -448,6 +449,51 @@ class _Differ:
                         b.costs.get(m),
                         unit,
                     )
+
+    # -- maps (issue 11): place states, `along`, grid shapes -------------------------------------
+
+    def _maps(self) -> None:
+        """A changed place state or ``along`` cost changes what ``can_end``, ``must_stop`` and
+        the route functions answer: breaking. So does a grid's neighbourhood."""
+        modes = [m.id for m in self.new.modes if m.id in {o.id for o in self.old.modes}]
+        _, _, kept = _match(self.old.features, self.new.features, lambda f: f.id)
+        for a, b in kept:
+            name = self.label(b.info, b.id)
+            for m in modes:
+                was, now = a.states.get(m), b.states.get(m)
+                if was != now:
+                    self.add(
+                        "breaking",
+                        "changed",
+                        f"{b.id}.{m}",
+                        f"{name}, {self.mode_labels[m]}: place state "
+                        f"{_STATE_WORDS.get(was or '', 'none')} -> "
+                        f"{_STATE_WORDS.get(now or '', 'none')}",
+                        was,
+                        now,
+                    )
+                along_a, along_b = a.along.get(m), b.along.get(m)
+                if along_a != along_b:
+                    before = "none" if along_a is None else spelling.number(along_a)
+                    after = "none" if along_b is None else spelling.number(along_b)
+                    self.add(
+                        "breaking",
+                        "changed",
+                        f"{b.id}.{m}",
+                        f"{name}, {self.mode_labels[m]}: along {before} -> {after}",
+                        before,
+                        after,
+                    )
+        for ga, gb in _match(self.old.grids, self.new.grids, lambda g: g.id)[2]:
+            if ga.shape != gb.shape:
+                self.add(
+                    "breaking",
+                    "changed",
+                    gb.id,
+                    f"{self.label(gb.info, gb.id)}: neighbourhood {ga.shape} -> {gb.shape}",
+                    ga.shape,
+                    gb.shape,
+                )
 
     def _cell(self, cell: ir.Cell) -> str:
         def cost(value: ir.Value) -> str:
@@ -826,6 +872,8 @@ class _Differ:
 
 
 _SCOPES = {"many": "several per place", "one": "one per place", "map": "whole map"}
+_SCOPES["edges"] = "on the edges between places"  # maps (issue 11)
+_STATE_WORDS = {"may_not_end": "may not end", "must_stop": "must stop"}
 
 
 def _fmt_source(source: ir.Source | None) -> str:
