@@ -413,3 +413,33 @@ def test_convert_round_trips_place_states_edges_and_grid_shapes(tmp_path: Path) 
     assert first.features == again.features and first.layers == again.layers
     assert first.grids == again.grids
     assert 'layer hexsides "Hexsides" edges {' in back.read_text(encoding="utf-8")
+
+
+def test_a_variant_may_override_a_place_state(tmp_path: Path) -> None:
+    (tmp_path / "hexmap.terrain").write_text(RULES, encoding="utf-8")
+    variant = tmp_path / "hexmap_dry.terrain"
+    variant.write_text(
+        'ruleset hexmap_dry "Dry season"\nversion 1.0.0\nextends hexmap@^1.0\n'
+        "override marsh.vehicle | 2\noverride ford.foot | 1 may not end\n",
+        encoding="utf-8",
+    )
+    result = Compiler().compile_file(variant)
+    assert [d for d in result.diagnostics if d.severity == "error"] == []
+    assert result.ruleset is not None
+    features = {f.id: f for f in result.ruleset.features}
+    assert features["marsh"].states == {}
+    assert features["ford"].states == {"foot": "may_not_end", "vehicle": "must_stop"}
+
+
+def test_misuse_in_a_yaml_ruleset_is_reported_where_it_is_written(tmp_path: Path) -> None:
+    yaml_text = (
+        "ruleset: demo\nlabel: Demo\nversion: 1.0.0\nunits: {distance: hex, cost: MP}\n"
+        "modes:\n  foot: Foot\nlayers:\n  terrain:\n    label: Terrain\n"
+        "    scope: one per place\n    rows:\n      road: {label: Road, cells: along 1/2}\n"
+    )
+    path = tmp_path / "demo.yaml"
+    path.write_text(yaml_text, encoding="utf-8")
+    result = Compiler().compile_file(path)
+    found = [(d.code, d.pos.line, d.pos.column) for d in result.diagnostics if d.code == "E240"]
+    line = yaml_text.splitlines()[11]
+    assert found == [("E240", 12, line.index("1/2") + 1)]

@@ -1454,7 +1454,8 @@ def _pos_of(st: s.Statement) -> s.Pos:
 
 def _set_key(cell: s.CellNode, key: s.Name, new: s.CellNode) -> s.CellNode:
     """``cell`` with the entry for ``key`` set to ``new``'s single value (in place, or added)."""
-    entry = s.Entry(key, new.entries[0].value)
+    first = new.entries[0]
+    entry = s.Entry(key, first.value, first.state, first.along)  # maps: keep a place state
     entries = list(cell.entries)
     for i, e in enumerate(entries):
         if e.key is not None and e.key.text == key.text:
