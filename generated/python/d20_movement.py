@@ -1028,7 +1028,16 @@ class Board:
     neighbours whom -- a ``neighbours`` function, or ``grid``: a declared grid's name, or
     ``"hex"`` (axial (q, r)) or ``"square"`` ((x, y), four neighbours)."""
 
-    __slots__ = ("_adjacent", "_diagonal", "_neighbours", "_shape", "edges", "grid", "places")
+    __slots__ = (
+        "_adjacent",
+        "_diagonal",
+        "_exits",
+        "_neighbours",
+        "_shape",
+        "edges",
+        "grid",
+        "places",
+    )
 
     def __init__(
         self,
@@ -1040,12 +1049,18 @@ class Board:
         if not _isinstance(places, Mapping):
             raise ArgumentTypeError("Board", "places", places, "must be a mapping of places")
         kept: dict[Any, tuple[str, ...]] = {}
+        checked: dict[tuple[str, ...], tuple[str, ...]] = {}
         for place, features in places.items():
             if _isinstance(features, _str) or not _isinstance(features, Iterable):
                 raise ArgumentTypeError(
                     "Board", "places", features, "must map each place to its feature names"
                 )
             named = _tuple(features)
+            same = checked.get(named)
+            if same is not None:  # the same features as a place before: checked, and shared
+                kept[place] = same
+                continue
+            checked[named] = named
             for feature in named:
                 _name("Board", "places", feature, FEATURES, "feature")
                 if feature in _EDGE_FEATURES:
@@ -1094,6 +1109,7 @@ class Board:
         self._shape = shape
         self._diagonal = _GRID_DIAGONAL.get(grid, 0.0) if grid is not None else 0.0
         self._adjacent: dict[Any, tuple[tuple[Any, float], ...]] = {}
+        self._exits: dict[str, dict[Any, tuple[tuple[Any, float], ...]]] = {}
 
     def neighbours(self, place: Any) -> tuple[tuple[Any, float], ...]:
         """The places next to ``place`` on this board, each with the distance of the step
@@ -1216,6 +1232,37 @@ def route_cost(
     return Route(marker if marker is not None else total, _tuple(steps), not reason, reason)
 
 
+def _exits(
+    board: Board,
+    mode: str,
+    here: Any,
+    extra: dict[str, Any],
+    costs: dict[tuple[tuple[str, ...], tuple[str, ...], float], float | Marker],
+) -> tuple[tuple[Any, float], ...]:
+    """The steps out of ``here`` that ``mode`` can take, each with its cost (markers left out);
+    kept on the board when no allowance is given, so a second search reads them back."""
+    kept = board._exits.get(mode) if not extra else None
+    if kept is not None:
+        found = kept.get(here)
+        if found is not None:
+            return found
+    places = board.places
+    edges = board.edges
+    out: list[tuple[Any, float]] = []
+    for there, distance in board.neighbours(here):
+        crossed = edges.get((here, there), ())
+        key = (places[there], crossed, distance)
+        step = costs.get(key)
+        if step is None:
+            step = costs[key] = _step_cost(mode, places[there], crossed, distance, extra)
+        if not _isinstance(step, Marker):
+            out.append((there, step))
+    found = _tuple(out)
+    if not extra:
+        board._exits.setdefault(mode, {})[here] = found
+    return found
+
+
 def _search(
     board: Board,
     mode: str,
@@ -1228,7 +1275,6 @@ def _search(
     cost of each place found and the place it is entered from. A place where the unit must
     stop is not left; with a minimum move, one step from the start is always allowed."""
     places = board.places
-    edges = board.edges
     stops: dict[tuple[str, ...], bool] = {}
     costs: dict[tuple[tuple[str, ...], tuple[str, ...], float], float | Marker] = {}
     best: dict[Any, float] = {start: 0.0}
@@ -1236,6 +1282,7 @@ def _search(
     done: set[Any] = _set()
     heap: list[tuple[float, int, Any]] = [(0.0, 0, start)]
     order = 1
+    first = MINIMUM_MOVE
     while heap:
         cost, _, here = _heappop(heap)
         if here in done:
@@ -1250,24 +1297,14 @@ def _search(
                 stop = stops[entered] = must_stop(mode, *entered)
             if stop or cost > budget:
                 continue
-        for there, distance in board.neighbours(here):
-            if there in done:
-                continue
-            crossed = edges.get((here, there), ())
-            key = (places[there], crossed, distance)
-            step = costs.get(key)
-            if step is None:
-                step = costs[key] = _step_cost(mode, places[there], crossed, distance, extra)
-            if _isinstance(step, Marker):
-                continue
+        for there, step in _exits(board, mode, here, extra, costs):
             total = cost + step
-            if total > budget and not (MINIMUM_MOVE and here == start):
-                continue
-            if total < best.get(there, _INF):
+            if (total <= budget or first) and total < best.get(there, _INF) and there not in done:
                 best[there] = total
                 came[there] = here
                 _heappush(heap, (total, order, there))
                 order += 1
+        first = False
     return best, came
 
 
