@@ -534,6 +534,8 @@ class _Builder:
                 if cost_unit
                 else ""
             )
+            if layer.scope == "edges" and cost_unit:  # maps: paid once per crossing
+                per = self.c.unit(cost_unit)
             columns = []
             for m in modes:
                 cells = []
