@@ -59,6 +59,7 @@ CODES: Mapping[str, str] = {
     "E241": "a place state (`may not end`, `must stop`) outside the cost cell of a place layer",
     "E242": "a negative `along` cost",
     "E243": "a hex grid with diagonals",
+    "E244": "a layer with two scopes (an edge layer with `one per place`)",
     "W240": "a place state on an impassable or prohibited entry, which no unit enters",
     "E301": "a dice table leaves a total uncovered",
     "E302": "dice table rows overlap",

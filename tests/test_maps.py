@@ -299,6 +299,7 @@ mode foot "Foot"
         ("E241", 'modifier m "M" {\n  a "A" | +1 may not end\n}\n', 2, 14),
         ("E242", 'layer e "E" edges {\n  road "Road" | along -1\n}\n', 2, 23),
         ("E243", 'grid h "H" : 1 hex, hex, diagonals 1\n', 1, 21),
+        ("E244", 'layer e "E" one per place edges {\n  wall "Wall" | +1\n}\n', 1, 27),
         ("W240", 'layer t "T" {\n  pit "Pit" | impassable may not end\n}\n', 2, 26),
     ],
 )

@@ -217,6 +217,9 @@ def _bad_escape_offset(raw: str, bad: Callable[[int], bool]) -> int:
 _NO_EXTRAS = s.Extras()
 
 
+_SCOPE_WORDS = {"one": "one per place", "map": "whole map", "edges": "edges"}
+
+
 class _Builder:
     """Lark tree -> syntax nodes. Each method, named after a grammar rule (or an alias), gets
     the node's meta and its built children; tokens pass through :meth:`__default_token__`.
@@ -363,8 +366,8 @@ class _Builder:
     def scope_map(self, meta: Meta, ch: list[Any]) -> tuple[str, Literal["map"]]:
         return ("scope", "map")
 
-    def scope_edges(self, meta: Meta, ch: list[Any]) -> tuple[str, Literal["edges"]]:
-        return ("scope", "edges")
+    def scope_edges(self, meta: Meta, ch: list[Any]) -> tuple[str, Literal["edges"], s.Pos]:
+        return ("scope", "edges", self._p(meta))
 
     def columns_line(self, meta: Meta, ch: list[Any]) -> tuple[str, list[s.Name]]:
         return ("columns", ch[0])
@@ -375,6 +378,20 @@ class _Builder:
         )
         columns = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "columns"), None)
         rows = tuple(c for c in ch if isinstance(c, s.RowNode))
+        scopes = [c for c in ch if isinstance(c, tuple) and c and c[0] == "scope"]
+        if len(scopes) > 1:  # maps (issue 11): `edges` with `one per place`, and the like
+            edges = next((c for c in scopes if c[1] == "edges"), scopes[1])
+            self.errors.append(
+                error(
+                    "E244",
+                    "a layer has one scope: "
+                    + " and ".join(f"`{_SCOPE_WORDS[c[1]]}`" for c in scopes)
+                    + " cannot go together",
+                    edges[2] if len(edges) > 2 else self._name(ch[0]).pos,
+                    "an edge layer is `edges` alone: there is one of each feature per edge "
+                    "that the map lists",
+                )
+            )
         return s.LayerDecl(self._item(meta, ch), scope, tuple(columns) if columns else None, rows)
 
     def modifier_decl(self, meta: Meta, ch: list[Any]) -> s.ModifierDecl:
