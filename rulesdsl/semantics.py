@@ -367,6 +367,17 @@ def written_along(cell: ir.Cell, mode: str, groups: Sequence[ir.Group]) -> float
     return value.value if isinstance(value, ir.Number) else None
 
 
+def state_words(state: ir.PlaceState) -> str:
+    """A place state as the language writes it (``may not end``, ``must stop``)."""
+    match state:
+        case "may_not_end":
+            return "may not end"
+        case "must_stop":
+            return "must stop"
+        case _:
+            assert_never(state)
+
+
 def place_states(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> frozenset[ir.PlaceState]:
     """Every place state the counted features of a place give ``mode``."""
     by_id = {f.id: f for f in rs.features}

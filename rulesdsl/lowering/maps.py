@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from rulesdsl import ir
+from rulesdsl import ir, semantics
 from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
 
@@ -69,7 +69,7 @@ def misuse(statements: Sequence[s.Statement]) -> list[Diagnostic]:
 
 
 def _words(state: ir.PlaceState) -> str:
-    return "may not end" if state == "may_not_end" else "must stop"
+    return semantics.state_words(state)
 
 
 def _cells(statements: Sequence[s.Statement]) -> Iterator[tuple[s.CellNode, str]]:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.spelling import number
 from rulesdsl.variants.changelog import path_text
 
@@ -467,8 +467,8 @@ class _Differ:
                         "changed",
                         f"{b.id}.{m}",
                         f"{name}, {self.mode_labels[m]}: place state "
-                        f"{_STATE_WORDS.get(was or '', 'none')} -> "
-                        f"{_STATE_WORDS.get(now or '', 'none')}",
+                        f"{semantics.state_words(was) if was else 'none'} -> "
+                        f"{semantics.state_words(now) if now else 'none'}",
                         was,
                         now,
                     )
@@ -873,7 +873,6 @@ class _Differ:
 
 _SCOPES = {"many": "several per place", "one": "one per place", "map": "whole map"}
 _SCOPES["edges"] = "on the edges between places"  # maps (issue 11)
-_STATE_WORDS = {"may_not_end": "may not end", "must_stop": "must stop"}
 
 
 def _fmt_source(source: ir.Source | None) -> str:
