@@ -1,0 +1,240 @@
+"""Modifier policies (`combine`, `clamp`), modifiers keyed by two contexts (`by a, b`, `a & b`)
+and keywords (`mode NAME : groups`, `precedence`): the module's answers, and every misuse with
+its code, line and column (issue 11, items 3-5). The example is tests/data/keywords_demo.terrain.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import warnings
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from rulesdsl.backends.python import render
+from rulesdsl.compiler import Compiler
+from tests.conftest import ROOT, compile_snippet
+
+DEMO = ROOT / "tests" / "data" / "keywords_demo.terrain"
+
+
+def load_demo(compiler: Compiler, folder: Path) -> ModuleType:
+    """The demo's generated module, written to ``folder`` and imported."""
+    compiled = compiler.compile_file(DEMO)
+    assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
+    path = folder / "keywords_demo.py"
+    path.write_text(render(compiled.ruleset), "utf-8")
+    spec = importlib.util.spec_from_file_location("keywords_demo_module", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def demo(compiler: Compiler, tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    return load_demo(compiler, tmp_path_factory.mktemp("demo"))
+
+
+# ---- combine policies and clamp -------------------------------------------------------------
+
+
+def test_combine_highest_counts_only_the_best_cover(demo: ModuleType) -> None:
+    assert demo.modifier("cover", "light", "heavy") == 2
+    assert demo.modifier("cover", "light") == 1
+    assert demo.modifier("cover") == 0
+    assert demo.COMBINE["cover"] == "highest"
+
+
+def test_combine_lowest_counts_only_the_worst(demo: ModuleType) -> None:
+    assert demo.modifier("penalty", "moved", "pinned") == -2
+    assert demo.COMBINE["penalty"] == "lowest"
+
+
+def test_combine_once_counts_each_source_once(demo: ModuleType) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert demo.modifier("aim", "aimed", "aimed") == 1
+        assert demo.modifier("aim", "aimed", "spotter", "spotter") == 3
+
+
+def test_clamp_bounds_the_total_on_both_sides(demo: ModuleType) -> None:
+    assert demo.CLAMP["shooting"] == (-1, 1)
+    # +1 for woods, +2 for ranged & fly: 3, clamped to +1
+    assert demo.modifier("shooting", "woods", "smoke", attack="ranged", mode="jetbike") == 1
+    # smoke -1 twice: -2, clamped to -1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert demo.modifier("shooting", "smoke", "smoke", "clear") == -1
+
+
+def test_a_modifier_with_no_policy_still_sums(demo: ModuleType) -> None:
+    assert demo.COMBINE["speed"] == "sum"
+    assert "speed" not in demo.CLAMP
+
+
+# ---- two contexts ---------------------------------------------------------------------------
+
+
+def test_a_combination_wins_over_single_values_and_the_general_one(demo: ModuleType) -> None:
+    # ruins: +1 for all, tank -1, ranged & tank +1
+    assert demo.modifier("shooting", "ruins", attack="ranged", mode="tank") == 1
+    assert demo.modifier("shooting", "ruins", attack="melee", mode="tank") == -1
+    assert demo.modifier("shooting", "ruins", attack="melee", mode="trooper") == 1
+    assert demo.modifier("shooting", "ruins") == 1
+
+
+def test_a_combination_through_a_group_reaches_its_members(demo: ModuleType) -> None:
+    # woods: +1, melee 0, ranged & fly +2 (clamped to +1); jump and jetbike fly
+    assert demo.modifier("shooting", "woods", attack="melee", mode="jump") == 0
+    assert demo.modifier("shooting", "woods", "smoke", attack="ranged", mode="jump") == 1
+    assert demo.modifier("shooting", "woods", "smoke", attack="ranged", mode="tank") == 0
+
+
+def test_either_context_may_be_given_alone(demo: ModuleType) -> None:
+    assert demo.modifier("shooting", "ruins", mode="tank") == -1
+    assert demo.modifier("shooting", "woods", attack="melee") == 0
+
+
+def test_an_unknown_context_names_both(demo: ModuleType) -> None:
+    with pytest.raises(demo.UnknownName, match="did you mean 'attack' or 'mode'"):
+        demo.modifier("shooting", "woods", weapon="laser")
+    with pytest.raises(demo.UnknownName, match="value of 'mode'"):
+        demo.modifier("shooting", "woods", mode="plane")
+    with pytest.raises(demo.ArgumentError):
+        demo.modifier("shooting", "woods", attack=3)
+
+
+# ---- keywords -------------------------------------------------------------------------------
+
+
+def test_a_mode_names_its_keywords_and_joins_those_groups(demo: ModuleType) -> None:
+    assert demo.MODES["jetbike"].keywords == ("vehicle", "fly")
+    assert demo.MODES["trooper"].keywords == ()
+    assert demo.GROUPS["fly"] == ("jump", "jetbike")
+    assert demo.GROUPS["vehicle"] == ("jetbike", "tank")
+    assert demo.GROUPS["infantry"] == ("trooper", "jump")
+    assert demo.PRECEDENCE == (("fly", "vehicle"), ("infantry", "fly"))
+
+
+def test_precedence_picks_the_group_whose_cost_counts(demo: ModuleType) -> None:
+    # woods: 2, vehicle 3, fly 1; fly wins over vehicle
+    assert demo.move_cost("jetbike", "woods") == 1
+    assert demo.move_cost("tank", "woods") == 3
+    assert demo.move_cost("jump", "woods") == 1
+    # ruins: 2, vehicle impassable: only vehicle speaks
+    assert demo.move_cost("jetbike", "ruins") == demo.IMPASSABLE
+
+
+def test_precedence_picks_the_group_whose_modifier_counts(demo: ModuleType) -> None:
+    # fast: +1, vehicle +2, fly +3
+    assert demo.modifier("speed", "fast", mode="jetbike") == 3
+    assert demo.modifier("speed", "fast", mode="tank") == 2
+    assert demo.modifier("speed", "fast", mode="trooper") == 1
+    assert demo.modifier("speed", "fast", mode="jump") == 3  # infantry gives no value
+
+
+# ---- misuse ---------------------------------------------------------------------------------
+
+HEADER = """ruleset demo "Demo"
+version 1.0.0
+units distance in, cost MP
+group fly "Fly"
+group vehicle "Vehicle"
+mode walker "Walker"
+mode jetbike "Jetbike" : vehicle, fly
+context attack "Attack" {
+  melee "Melee"
+  ranged "Ranged"
+}
+"""
+LINES = HEADER.count("\n")
+
+
+def errors(compiler: Compiler, body: str) -> list[tuple[str, int, int]]:
+    compiled = compile_snippet(compiler, HEADER + body)
+    return [
+        (d.code, d.pos.line - LINES, d.pos.column)
+        for d in compiled.diagnostics
+        if d.is_error and d.pos is not None
+    ]
+
+
+def test_an_unknown_combine_policy_is_e230(compiler: Compiler) -> None:
+    body = 'modifier m "M" combine best {\n  a "A" | +1\n}\n'
+    assert errors(compiler, body) == [("E230", 1, 24)]
+
+
+def test_a_clamp_written_backwards_is_e231(compiler: Compiler) -> None:
+    body = 'modifier m "M" clamp +1 to -1 {\n  a "A" | +1\n}\n'
+    assert errors(compiler, body) == [("E231", 1, 16)]
+
+
+def test_a_cost_ambiguous_for_a_mode_in_two_groups_is_e232(compiler: Compiler) -> None:
+    body = 'layer t "T" {\n  woods "Woods" | 2, vehicle 3, fly 1\n}\n'
+    compiled = compile_snippet(compiler, HEADER + body)
+    [diag] = [d for d in compiled.diagnostics if d.is_error]
+    assert diag.pos is not None
+    assert (diag.code, diag.pos.line - LINES, diag.pos.column) == ("E232", 2, 19)
+    assert "'woods'" in diag.message and "'jetbike'" in diag.message
+    assert "'fly' and 'vehicle'" in diag.message
+    assert diag.hint is not None and "precedence fly, vehicle" in diag.hint
+
+
+def test_precedence_or_an_own_value_or_agreeing_groups_resolve_e232(compiler: Compiler) -> None:
+    cells = ("2, vehicle 3, fly 1", "2, vehicle 3, fly 1, jetbike 2", "2, vehicle 3, fly 3")
+    for n, cell in enumerate(cells):
+        prec = "precedence fly, vehicle\n" if n == 0 else ""
+        assert errors(compiler, prec + f'layer t "T" {{\n  woods "Woods" | {cell}\n}}\n') == []
+
+
+def test_a_modifier_by_mode_ambiguous_through_groups_is_e232(compiler: Compiler) -> None:
+    body = 'modifier m "M" by mode {\n  fast "Fast" | +1, vehicle +2, fly +3\n}\n'
+    assert errors(compiler, body) == [("E232", 2, 17)]
+
+
+def test_two_single_context_values_that_disagree_are_e233(compiler: Compiler) -> None:
+    body = 'modifier m "M" by attack, mode {\n  a "A" | +1, ranged +2, jetbike -1\n}\n'
+    assert errors(compiler, body) == [("E233", 2, 11)]
+    fixed = body.replace("jetbike -1", "jetbike -1, ranged & jetbike 0")
+    assert errors(compiler, fixed) == []
+
+
+def test_a_combination_where_no_two_contexts_read_it_is_e234(compiler: Compiler) -> None:
+    cost = 'layer t "T" {\n  woods "Woods" | 2, ranged & fly 1\n}\n'
+    assert errors(compiler, cost) == [("E234", 2, 22)]
+    single = 'modifier m "M" by attack {\n  a "A" | +1, ranged & fly 1\n}\n'
+    assert errors(compiler, single) == [("E234", 2, 15)]
+    when = 'modifier m "M" {\n  a "A" | +1\n  b "B" | +1\n  when a, b | melee & fly 1\n}\n'
+    assert errors(compiler, when) == [("E234", 4, 15)]
+
+
+def test_precedence_lines_that_contradict_are_e235(compiler: Compiler) -> None:
+    body = "precedence fly, vehicle\nprecedence vehicle, fly\n"
+    assert ("E235", 2, 12) in errors(compiler, body)
+    assert errors(compiler, "precedence fly, fly\n") == [("E235", 1, 17)]
+
+
+def test_a_modifier_keyed_twice_by_one_context_is_e236(compiler: Compiler) -> None:
+    body = 'modifier m "M" by attack, attack {\n  a "A" | +1\n}\n'
+    assert errors(compiler, body) == [("E236", 1, 27)]
+
+
+def test_keywords_and_precedence_name_declared_groups(compiler: Compiler) -> None:
+    assert errors(compiler, 'mode hover "Hover" : flyer\n') == [("E101", 1, 22)]
+    assert errors(compiler, "precedence fly, wheels\n") == [("E101", 1, 17)]
+
+
+def test_a_combination_value_must_belong_to_its_context(compiler: Compiler) -> None:
+    body = 'modifier m "M" by attack, mode {\n  a "A" | +1, thrown & fly 1\n}\n'
+    assert errors(compiler, body) == [("E101", 2, 15)]
+
+
+def test_a_group_with_no_members_is_a_keyword(compiler: Compiler, tmp_path: Path) -> None:
+    compiled = compile_snippet(compiler, HEADER)
+    assert compiled.ok and compiled.ruleset is not None
+    groups = {g.id: g.members for g in compiled.ruleset.groups}
+    assert groups == {"fly": ("jetbike",), "vehicle": ("jetbike",)}
