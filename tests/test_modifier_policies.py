@@ -238,3 +238,62 @@ def test_a_group_with_no_members_is_a_keyword(compiler: Compiler, tmp_path: Path
     assert compiled.ok and compiled.ruleset is not None
     groups = {g.id: g.members for g in compiled.ruleset.groups}
     assert groups == {"fly": ("jetbike",), "vehicle": ("jetbike",)}
+
+
+# ---- the YAML authoring format, convert and fmt ---------------------------------------------
+
+
+def test_the_demo_round_trips_through_yaml_with_the_same_ir(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    from rulesdsl.cli import main
+    from rulesdsl.serial import to_data
+    from rulesdsl.tools.fmt import format_text
+
+    yml, back = tmp_path / "keywords_demo.yaml", tmp_path / "back" / "keywords_demo.terrain"
+    back.parent.mkdir()
+    assert main(["convert", str(DEMO), "-o", str(yml)]) == 0
+    text = yml.read_text("utf-8")
+    assert "keywords: [vehicle, fly]" in text and "combine: highest" in text
+    assert "context: [attack, mode]" in text and "clamp: ['-1', '+1']" in text
+    assert main(["convert", str(yml), "-o", str(back)]) == 0
+    assert format_text(back.read_text("utf-8")) == back.read_text("utf-8")
+    original = DEMO.read_text("utf-8")
+    assert format_text(original) == original
+    rulesets = [compiler.compile_file(p).ruleset for p in (DEMO, yml, back)]
+    data = [{k: v for k, v in to_data(r).items() if k != "digest"} for r in rulesets if r]
+    assert len(data) == 3 and data[0] == data[1] == data[2]
+    assert data[0]["precedence"][0]["groups"] == ["fly", "vehicle"]
+
+
+YAML_HEADER = """ruleset: demo
+version: 1.0.0
+units: {distance: in, cost: MP}
+groups:
+  fly: Fly
+  vehicle: Vehicle
+modes:
+  jetbike: {label: Jetbike, keywords: [vehicle, fly]}
+"""
+
+
+def yaml_errors(compiler: Compiler, body: str) -> list[tuple[str, int, int]]:
+    compiled = compile_snippet(compiler, YAML_HEADER + body, name="demo.yaml")
+    lines = YAML_HEADER.count("\n")
+    return [
+        (d.code, d.pos.line - lines, d.pos.column)
+        for d in compiled.diagnostics
+        if d.is_error and d.pos is not None
+    ]
+
+
+def test_yaml_misuse_has_the_same_codes(compiler: Compiler) -> None:
+    policy = "modifiers:\n  m:\n    combine: best\n    rows: {a: '+1'}\n"
+    assert yaml_errors(compiler, policy) == [("E230", 3, 14)]
+    clamp = "modifiers:\n  m:\n    clamp: [1, -1]\n    rows: {a: '+1'}\n"
+    assert yaml_errors(compiler, clamp) == [("E231", 3, 12)]
+    cost = "layers:\n  t:\n    rows:\n      woods: '2, vehicle 3, fly 1'\n"
+    assert yaml_errors(compiler, cost) == [("E232", 4, 15)]
+    assert yaml_errors(compiler, "precedence:\n- [fly, vehicle]\n") == []
+    both = "precedence:\n- [fly, vehicle]\n- groups: [vehicle, fly]\n"
+    assert ("E235", 3, 12) in yaml_errors(compiler, both)
