@@ -297,3 +297,35 @@ def test_yaml_misuse_has_the_same_codes(compiler: Compiler) -> None:
     assert yaml_errors(compiler, "precedence:\n- [fly, vehicle]\n") == []
     both = "precedence:\n- [fly, vehicle]\n- groups: [vehicle, fly]\n"
     assert ("E235", 3, 12) in yaml_errors(compiler, both)
+
+
+# ---- variants -------------------------------------------------------------------------------
+
+HOUSE = """ruleset kd_house "House rules" fr "Règles maison"
+version 1.0.0
+extends keywords_demo@1.0.0
+languages en fr
+remove vehicle
+group armoured "Armoured" fr "Blindé"
+mode walker "Walker" fr "Marcheur" : armoured, infantry
+precedence armoured, infantry
+override woods.shooting | +1, melee 0, ranged & jump +1
+"""
+
+
+def test_a_variant_removes_a_keyword_adds_one_and_overrides_a_combination(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    import shutil
+
+    shutil.copy(DEMO, tmp_path)
+    compiled = compile_snippet(compiler, HOUSE, tmp_path, "kd_house.terrain")
+    assert compiled.ok, [(d.code, d.message) for d in compiled.diagnostics]
+    rs = compiled.ruleset
+    assert rs is not None
+    modes = {m.id: m.keywords for m in rs.modes}
+    assert modes["jetbike"] == ("fly",) and modes["walker"] == ("armoured", "infantry")
+    # the removed group leaves the precedence lines; one left with one group goes
+    assert [p.groups for p in rs.precedence] == [("infantry", "fly"), ("armoured", "infantry")]
+    shooting = next(m for m in rs.modifiers if m.id == "shooting")
+    assert [(p.first, p.second) for p in shooting.pairs["woods"]] == [("ranged", "jump")]

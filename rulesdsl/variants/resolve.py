@@ -1505,7 +1505,12 @@ def _without_member(st: s.Statement, name: str) -> s.Statement:
 
 def _strip(cell: s.CellNode, name: str) -> s.CellNode:
     return s.CellNode(
-        tuple(e for e in cell.entries if not (e.key and e.key.text == name)), cell.pos
+        tuple(
+            e
+            for e in cell.entries
+            if not (e.key and e.key.text == name) and not (e.key2 and e.key2.text == name)
+        ),
+        cell.pos,
     )
 
 
@@ -1528,9 +1533,16 @@ def _without_key(st: s.Statement, name: str) -> s.Statement:
         return replace(st, rows=rows, whens=whens)
     if isinstance(st, s.ExcludeDecl):
         return replace(st, others=tuple(o for o in st.others if o.text != name))
+    if isinstance(st, s.PrecedenceDecl):
+        return replace(st, groups=tuple(g for g in st.groups if g.text != name))
+    if isinstance(st, s.ModeDecl):
+        return replace(st, keywords=tuple(k for k in st.keywords if k.text != name))
     return st
 
 
 def _pointless(st: s.Statement, removed: str) -> bool:
-    """An exclusion whose subject was removed, or that is left with nothing to exclude."""
+    """An exclusion whose subject was removed, or that is left with nothing to exclude; a
+    precedence left with fewer than two groups."""
+    if isinstance(st, s.PrecedenceDecl):
+        return len(st.groups) < 2
     return isinstance(st, s.ExcludeDecl) and (st.subject.text == removed or not st.others)
