@@ -329,3 +329,53 @@ def test_a_variant_removes_a_keyword_adds_one_and_overrides_a_combination(
     assert [p.groups for p in rs.precedence] == [("infantry", "fly"), ("armoured", "infantry")]
     shooting = next(m for m in rs.modifiers if m.id == "shooting")
     assert [(p.first, p.second) for p in shooting.pairs["woods"]] == [("ranged", "jump")]
+
+
+# ---- sheets ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            [
+                "Cover: only the highest value counts.",
+                "Penalty: only the lowest value counts.",
+                "Aim: each source counts once, however often it is given.",
+                "Shooting: the total stays between -1 and +1.",
+                "Jetbike: Vehicle, Fly",
+                "When several give a value, the first counts: Fly › Vehicle.¹",
+                "Ranged & Jump trooper, Ranged & Jetbike",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Couvert : seule la valeur la plus haute compte.",
+                "Visée : le total reste compris entre 0 et +3.",
+                "Motojet : Véhicule, Vol",
+                "Quand plusieurs donnent une valeur, la première compte : Infanterie › Vol.",
+            ],
+        ),
+        (
+            "ru",
+            [
+                "Cover: учитывается только наибольшее значение.",
+                "Aim: итог остаётся в пределах от 0 до +3.",
+                "Если значение дают несколько, учитывается первое: Fly › Vehicle.",
+            ],
+        ),
+    ],
+)
+def test_the_sheet_prints_policies_clamps_combinations_and_keywords(
+    compiler: Compiler, lang: str, expected: list[str]
+) -> None:
+    from rulesdsl.backends.sheets import render_markdown
+    from rulesdsl.backends.sheet_model import build_sheet
+
+    rs = compiler.compile_file(DEMO).ruleset
+    assert rs is not None
+    md = render_markdown(build_sheet(rs, lang))
+    for text in expected:
+        assert text.replace("&", "\\&") in md, text

@@ -2536,9 +2536,9 @@ def modifier(name: str, *items: str, **context: str | float) -> float | Marker:
         if contribution is None:
             contribution = (
                 by_context[key]
-                if key in by_context
+                if key and key in by_context
                 else by_context[key2]
-                if key2 in by_context
+                if key2 and key2 in by_context
                 else by_context.get("")
             )
         if contribution is GIVEN:
