@@ -371,8 +371,8 @@ def test_a_variant_removes_a_keyword_adds_one_and_overrides_a_combination(
 def test_the_sheet_prints_policies_clamps_combinations_and_keywords(
     compiler: Compiler, lang: str, expected: list[str]
 ) -> None:
-    from rulesdsl.backends.sheets import render_markdown
     from rulesdsl.backends.sheet_model import build_sheet
+    from rulesdsl.backends.sheets import render_markdown
 
     rs = compiler.compile_file(DEMO).ruleset
     assert rs is not None
