@@ -345,7 +345,7 @@ def test_a_variant_removes_a_keyword_adds_one_and_overrides_a_combination(
                 "Aim: each source counts once, however often it is given.",
                 "Shooting: the total stays between -1 and +1.",
                 "Jetbike: Vehicle, Fly",
-                "When several give a value, the first counts: Fly › Vehicle.¹",
+                "When several give a value, the first counts: Fly > Vehicle.¹",
                 "Ranged & Jump trooper, Ranged & Jetbike",
             ],
         ),
@@ -355,7 +355,7 @@ def test_a_variant_removes_a_keyword_adds_one_and_overrides_a_combination(
                 "Couvert : seule la valeur la plus haute compte.",
                 "Visée : le total reste compris entre 0 et +3.",
                 "Motojet : Véhicule, Vol",
-                "Quand plusieurs donnent une valeur, la première compte : Infanterie › Vol.",
+                "Quand plusieurs donnent une valeur, la première compte : Infanterie > Vol.",
             ],
         ),
         (
@@ -363,7 +363,7 @@ def test_a_variant_removes_a_keyword_adds_one_and_overrides_a_combination(
             [
                 "Cover: учитывается только наибольшее значение.",
                 "Aim: итог остаётся в пределах от 0 до +3.",
-                "Если значение дают несколько, учитывается первое: Fly › Vehicle.",
+                "Если значение дают несколько, учитывается первое: Fly > Vehicle.",
             ],
         ),
     ],
@@ -372,10 +372,60 @@ def test_the_sheet_prints_policies_clamps_combinations_and_keywords(
     compiler: Compiler, lang: str, expected: list[str]
 ) -> None:
     from rulesdsl.backends.sheet_model import build_sheet
-    from rulesdsl.backends.sheets import render_markdown
+    from rulesdsl.backends.sheets import md_escape, render_markdown
 
     rs = compiler.compile_file(DEMO).ruleset
     assert rs is not None
     md = render_markdown(build_sheet(rs, lang))
     for text in expected:
-        assert text.replace("&", "\\&") in md, text
+        assert md_escape(text) in md, text
+
+
+# ---- diff -----------------------------------------------------------------------------------
+
+
+def graded(compiler: Compiler, old_text: str, new_text: str) -> list[tuple[str, str, str]]:
+    from rulesdsl.tools.diff import diff
+
+    old = compile_snippet(compiler, old_text).ruleset
+    new = compile_snippet(compiler, new_text).ruleset
+    assert old is not None and new is not None
+    return [(c.level, c.action, c.path) for c in diff(old, new).changes]
+
+
+def test_a_policy_change_that_changes_answers_is_breaking(compiler: Compiler) -> None:
+    text = DEMO.read_text("utf-8")
+    summed = text.replace('"Couvert" combine highest', '"Couvert"')
+    assert graded(compiler, text, summed) == [("breaking", "changed", "cover.combine")]
+
+
+def test_a_policy_change_that_changes_no_answer_is_a_rules_change(compiler: Compiler) -> None:
+    # one factor: its highest value is its lowest (given twice too)
+    text = HEADER + 'modifier m "M" combine highest {\n  a "A" | +1\n}\n'
+    lowest = text.replace("combine highest", "combine lowest")
+    assert graded(compiler, text, lowest) == [("rules", "changed", "m.combine")]
+
+
+def test_a_clamp_change_is_graded_by_its_answers(compiler: Compiler) -> None:
+    text = DEMO.read_text("utf-8")
+    wider = text.replace("clamp -1 to +1", "clamp -1 to +2")
+    assert graded(compiler, text, wider) == [("breaking", "changed", "shooting.clamp")]
+    loose = text.replace("clamp 0 to +3", "clamp -1 to +3")  # aim is never below 0
+    assert graded(compiler, text, loose) == [("rules", "changed", "aim.clamp")]
+
+
+def test_a_precedence_change_is_graded_by_its_answers(compiler: Compiler) -> None:
+    text = DEMO.read_text("utf-8")
+    swapped = text.replace("precedence fly, vehicle", "precedence vehicle, fly")
+    changes = graded(compiler, text, swapped)
+    assert ("breaking", "changed", "precedence") in changes
+    # the costs and values it changes are listed too
+    assert ("rules", "changed", "woods.jetbike") in changes
+    extra = text + 'group heavy_gear_kw "Heavy" fr "Lourd"\nprecedence heavy_gear_kw, fly\n'
+    assert ("rules", "changed", "precedence") in graded(compiler, text, extra)
+
+
+def test_a_combination_change_is_a_value_change(compiler: Compiler) -> None:
+    text = DEMO.read_text("utf-8")
+    changed = text.replace("ranged & tank +1", "ranged & tank +2")
+    assert graded(compiler, text, changed) == [("rules", "changed", "ruins.shooting.ranged&tank")]

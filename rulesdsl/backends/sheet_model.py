@@ -778,7 +778,7 @@ class _Builder:
         ]
         notes: list[tuple[str, str]] = []
         for p in rs.precedence:
-            order = " › ".join(self.name(g) for g in p.groups)
+            order = " > ".join(self.name(g) for g in p.groups)
             marks = [self.add_note(notes, text) for text in self.note_texts(p.info)]
             line = self.w("precedence", order=order)
             lines.append(marks_text(line, tuple(marks)) if marks else line)
