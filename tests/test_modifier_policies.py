@@ -429,3 +429,23 @@ def test_a_combination_change_is_a_value_change(compiler: Compiler) -> None:
     text = DEMO.read_text("utf-8")
     changed = text.replace("ranged & tank +1", "ranged & tank +2")
     assert graded(compiler, text, changed) == [("rules", "changed", "ruins.shooting.ranged&tank")]
+
+
+# ---- editors --------------------------------------------------------------------------------
+
+
+def test_the_textmate_grammar_knows_the_new_words() -> None:
+    from tests.test_editors import scopes_of, tokenize
+
+    head = scopes_of('modifier shooting "S" by attack, mode combine highest clamp -1 to +1 {')
+    assert head["combine"] == head["highest"] == head["clamp"] == "keyword.control.terrain"
+    assert head["to"] == "keyword.control.terrain"
+    assert scopes_of("precedence fly, vehicle")["precedence"] == "keyword.other.terrain"
+    assert scopes_of("  woods | +1, ranged & fly +2")["&"] == "keyword.operator.terrain"
+    unscoped = [
+        text
+        for line in DEMO.read_text("utf-8").splitlines()
+        for text, scope in tokenize(line)
+        if not scope and text.strip()
+    ]
+    assert unscoped == []
