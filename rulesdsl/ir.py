@@ -688,6 +688,15 @@ class NamePath:
 
 
 @dataclass(frozen=True)
+class PolicyPath:
+    """A modifier's ``combine`` policy or ``clamp``: ``cover.combine``, ``shooting.clamp``."""
+
+    modifier: Id
+    part: Literal["combine", "clamp"]
+    kind: Literal["policy"] = "policy"
+
+
+@dataclass(frozen=True)
 class HeaderPath:
     """A header line of the variant replacing the base's: ``units``."""
 
@@ -857,6 +866,7 @@ ChangePath = (
     | ParamPath
     | LabelPath
     | NotePath
+    | PolicyPath
 )
 
 

@@ -449,3 +449,38 @@ def test_the_textmate_grammar_knows_the_new_words() -> None:
         if not scope and text.strip()
     ]
     assert unscoped == []
+
+
+def test_a_variant_reopens_a_modifier_to_change_its_policy_and_clamp(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    import shutil
+
+    from rulesdsl.backends.sheet_model import build_sheet
+    from rulesdsl.backends.sheets import render_markdown
+
+    shutil.copy(DEMO, tmp_path)
+    text = (
+        'ruleset kd_sum "Summed cover" fr "Couvert cumulé"\nversion 1.0.0\n'
+        "extends keywords_demo@1.0.0\nlanguages en fr\n"
+        "modifier cover combine sum\n"
+        '    note "Cover adds up in this campaign." fr "Le couvert se cumule."\n'
+        "modifier aim clamp 0 to +2\n"
+    )
+    compiled = compile_snippet(compiler, text, tmp_path, "kd_sum.terrain")
+    assert compiled.ok, [(d.code, d.message) for d in compiled.diagnostics]
+    rs = compiled.ruleset
+    assert rs is not None
+    mods = {m.id: m for m in rs.modifiers}
+    assert mods["cover"].combine == "sum" and mods["aim"].clamp is not None
+    assert (mods["aim"].clamp.low, mods["aim"].clamp.high) == (0, 2)
+    from rulesdsl.variants.changelog import path_text
+
+    policies = [(c.action, path_text(c.path)) for c in rs.changes if c.path.kind == "policy"]
+    assert policies == [("override", "cover.combine"), ("override", "aim.clamp")]
+    md = render_markdown(build_sheet(rs, "en"))
+    assert "changed: Cover: only the highest → added up. Cover adds up in this campaign." in md
+    assert "changed: Aim: 0–3 → 0–2" in md  # noqa: RUF001 (the sheet's en dash)
+    assert "Cover: only the highest value counts." not in md
+    fr = render_markdown(build_sheet(rs, "fr"))
+    assert "Couvert : seule la plus haute → additionnées. Le couvert se cumule." in fr

@@ -665,6 +665,12 @@ class _Merger:
         merged: s.Statement = replace(base, rows=base.rows + st.rows)  # type: ignore[arg-type]
         if isinstance(st, s.ModifierDecl) and isinstance(merged, s.ModifierDecl):
             merged = replace(merged, whens=merged.whens + st.whens)
+            if st.combine is not None:  # `modifier cover combine highest`: a new policy
+                merged = replace(merged, combine=st.combine)
+                self._record("override", ir.PolicyPath(block, "combine"), st.item.extras)
+            if st.clamp is not None:
+                merged = replace(merged, clamp=st.clamp)
+                self._record("override", ir.PolicyPath(block, "clamp"), st.item.extras)
             for when in st.whens:
                 self._record(
                     "add",
