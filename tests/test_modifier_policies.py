@@ -484,3 +484,21 @@ def test_a_variant_reopens_a_modifier_to_change_its_policy_and_clamp(
     assert "Cover: only the highest value counts." not in md
     fr = render_markdown(build_sheet(rs, "fr"))
     assert "Couvert : seule la plus haute → additionnées. Le couvert se cumule." in fr
+
+
+def test_a_modifier_that_is_only_a_column_prints_its_policy_over_its_layer(
+    compiler: Compiler,
+) -> None:
+    from rulesdsl.backends.sheet_model import build_sheet
+
+    body = (
+        'modifier hide "Hide" combine highest clamp 0 to +2\n'
+        'layer t "T" {\n  columns cost, hide\n  woods "Woods" | 2 | +1\n}\n'
+    )
+    rs = compile_snippet(compiler, HEADER + body).ruleset
+    assert rs is not None
+    block = next(b for s in build_sheet(rs, "en").sections for b in s.blocks if b.id == "t")
+    assert block.lines == [
+        "Hide: only the highest value counts.",
+        "Hide: the total stays between 0 and +2.",
+    ]
