@@ -197,8 +197,19 @@ PLACE_STATES: tuple[PlaceState, ...] = ("may_not_end", "must_stop")
 
 
 @dataclass(frozen=True)
+class PairValue:
+    """``a & b value`` in a cell of a modifier keyed by two contexts (``by x, y``): the value
+    when the first context is ``first`` and the second is ``second``."""
+
+    first: Id
+    second: Id
+    value: Value
+
+
+@dataclass(frozen=True)
 class Cell:
-    """One cell as written: a value for everyone, then the exceptions by mode, group or context.
+    """One cell as written: a value for everyone, then the exceptions by mode, group or context,
+    then the combinations of two context values (``pairs``, modifiers keyed by two contexts).
 
     Cost cells may also carry, per entry (key ``""``: the entry for everyone), a place state
     written after the value (``states``) and ``along`` values of an edge feature (``along``).
@@ -206,6 +217,7 @@ class Cell:
 
     default: Value | None = None
     exceptions: dict[Id, Value] = field(default_factory=dict)
+    pairs: tuple[PairValue, ...] = ()
     states: dict[str, PlaceState] = field(default_factory=dict)
     along: dict[str, Value] = field(default_factory=dict)
 
@@ -244,6 +256,9 @@ class Book:
 class Mode:
     id: NewId
     info: Info
+    keywords: tuple[Id, ...] = ()
+    """``mode NAME : g1, g2``: the groups the mode names as its keywords (it is a member of
+    each; :attr:`Group.members` lists it too)."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +266,15 @@ class Group:
     id: NewId
     info: Info
     members: tuple[Id, ...]
+
+
+@dataclass(frozen=True)
+class Precedence:
+    """``precedence a, b, ...``: when groups a and b both give a mode a value in a cell, a's
+    wins (and so on down the line); its notes say why."""
+
+    groups: tuple[Id, ...]
+    info: Info
 
 
 @dataclass(frozen=True)
@@ -320,6 +344,19 @@ class Combination:
     info: Info
 
 
+Combine = Literal["sum", "highest", "lowest", "once"]
+"""How a modifier's contributions combine: added up; only the highest counts; only the lowest
+counts; added up with each named source counted once however often it is given."""
+
+
+@dataclass(frozen=True)
+class Clamp:
+    """``clamp low to high``: the bounds of a modifier's total."""
+
+    low: float
+    high: float
+
+
 @dataclass(frozen=True)
 class Modifier:
     """A summed modifier such as to-hit, with per-item values resolved by context value.
@@ -336,6 +373,14 @@ class Modifier:
     factors: tuple[Factor, ...]
     combinations: tuple[Combination, ...]
     values: dict[Id, dict[str, Value]]
+    combine: Combine = "sum"
+    clamp: Clamp | None = None
+    context2: Id | None = None
+    """``by a, b``: the second context; ``values`` then holds the single values of both
+    contexts (their value names are distinct) and ``pairs`` the combinations."""
+    pairs: dict[Id, tuple[PairValue, ...]] = field(default_factory=dict)
+    """Per item: the values for a combination of a first- and a second-context value (groups
+    of the built-in mode context expanded to their members)."""
 
 
 @dataclass(frozen=True)
@@ -666,6 +711,15 @@ class NamePath:
 
 
 @dataclass(frozen=True)
+class PolicyPath:
+    """A modifier's ``combine`` policy or ``clamp``: ``cover.combine``, ``shooting.clamp``."""
+
+    modifier: Id
+    part: Literal["combine", "clamp"]
+    kind: Literal["policy"] = "policy"
+
+
+@dataclass(frozen=True)
 class HeaderPath:
     """A header line of the variant replacing the base's: ``units``."""
 
@@ -835,6 +889,7 @@ ChangePath = (
     | ParamPath
     | LabelPath
     | NotePath
+    | PolicyPath
 )
 
 
@@ -883,6 +938,9 @@ class Ruleset:
     exclusions: tuple[Exclusion, ...] = ()
     grids: tuple[Grid, ...] = ()
     params: tuple[ScenarioParam, ...] = ()
+    precedence: tuple[Precedence, ...] = ()
+    """``precedence a, b, ...`` lines: when groups both give a value in a cell, the one
+    listed first wins (the order is the transitive closure of every line)."""
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:

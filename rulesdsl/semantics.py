@@ -42,15 +42,65 @@ class Unfilled:
 # ---- movement costs -----------------------------------------------------------------------
 
 
-def written_cost(cell: ir.Cell, mode: str, groups: Sequence[ir.Group]) -> ir.Value | None:
-    """The value a cost cell gives ``mode``: its own exception, else the first declared group
-    that holds it and has one, else the value for all (None when the cell has none)."""
+def written_cost(
+    cell: ir.Cell,
+    mode: str,
+    groups: Sequence[ir.Group],
+    precedence: Sequence[Sequence[str]] = (),
+) -> ir.Value | None:
+    """The value a cost cell gives ``mode``: its own exception, else the value of the group
+    that holds it and wins by :func:`group_choice`, else the value for all (None when the cell
+    has none)."""
     if mode in cell.exceptions:
         return cell.exceptions[mode]
-    for group in groups:
-        if mode in group.members and group.id in cell.exceptions:
-            return cell.exceptions[group.id]
+    chosen, _ = group_choice(cell.exceptions, mode, groups, precedence)
+    if chosen is not None:
+        return cell.exceptions[chosen]
     return cell.default
+
+
+# ---- keywords: groups, and the precedence between them ----------------------------------------
+
+
+def precedes(precedence: Sequence[Sequence[str]]) -> frozenset[tuple[str, str]]:
+    """Every pair (a, b) where group a wins over group b: a is listed before b on a
+    ``precedence`` line, or through a chain of lines (the transitive closure)."""
+    pairs = {
+        (a, b) for line in precedence for i, a in enumerate(line) for b in line[i + 1 :] if a != b
+    }
+    while True:
+        more = {(a, d) for a, b in pairs for c, d in pairs if b == c and a != d} - pairs
+        if not more:
+            return frozenset(pairs)
+        pairs |= more
+
+
+def group_choice(
+    values: Mapping[str, object],
+    mode: str,
+    groups: Sequence[ir.Group],
+    precedence: Sequence[Sequence[str]] = (),
+) -> tuple[str | None, tuple[str, str] | None]:
+    """Which group's value a ``mode`` with no value of its own takes from ``values`` (keyed by
+    group): the one group that holds the mode and has a value, or among several the one that
+    wins over all the others by ``precedence``; groups that give the same value do not
+    disagree. Second: two groups that disagree with no precedence between them (the cell is
+    ambiguous for the mode; the first declared of the two is then chosen)."""
+    holding = [g.id for g in groups if mode in g.members and g.id in values]
+    if len(holding) <= 1:
+        return (holding[0] if holding else None), None
+    order = precedes(precedence)
+    for g in holding:
+        if all(
+            h == g or (g, h) in order or ((h, g) not in order and values[h] == values[g])
+            for h in holding
+        ):
+            return g, None
+    for i, a in enumerate(holding):
+        for b in holding[i + 1 :]:
+            if (a, b) not in order and (b, a) not in order and values[a] != values[b]:
+                return a, (a, b)
+    return holding[0], (holding[0], holding[1])
 
 
 def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> Answer | Unfilled:
@@ -135,31 +185,68 @@ def modifier(
     items: Sequence[str],
     context: str = "",
     given: Mapping[str, float] | None = None,
+    context2: str = "",
 ) -> Answer:
     """The modifier ``name`` over ``items``: combinations present first (a marker replaces the
-    sum), then each counted item's value for the context value (else its value for all); a
-    ``given`` value is the one the caller gives for that item."""
+    total), then each counted item's value for the context values (:func:`context_value`); a
+    ``given`` value is the one the caller gives for that item. The contributions combine by
+    the modifier's policy and clamp (:func:`combined`)."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
-    total = 0.0
+    if mod.combine == "once":
+        present = tuple(dict.fromkeys(present))
+    parts: list[float] = []
     for combo in mod.combinations:
         if set(combo.members) <= set(present):
             value = _number_or_marker(combo.value)
             if isinstance(value, ir.Marker):
                 return value
-            total += value
+            parts.append(value)
     for item in present:
-        by_context = mod.values.get(item, {})
-        chosen = by_context.get(context, by_context.get(""))
+        chosen = context_value(mod, item, context, context2)
         if chosen is None:
             continue
         if isinstance(chosen, ir.Given):
-            total += (given or {})[item]  # KeyError: the caller did not give it
+            parts.append((given or {})[item])  # KeyError: the caller did not give it
             continue
         value = _number_or_marker(chosen)
         if isinstance(value, ir.Marker):
             return value
-        total += value
+        parts.append(value)
+    return combined(mod, parts)
+
+
+def context_value(mod: ir.Modifier, item: str, first: str, second: str = "") -> ir.Value | None:
+    """What ``item`` gives the modifier for these context values: the combination of both
+    (``a & b``), else a single value of either (checks make two that disagree an error),
+    else the value for all."""
+    for pair in mod.pairs.get(item, ()):
+        if pair.first == first and pair.second == second:
+            return pair.value
+    by_context = mod.values.get(item, {})
+    if first and first in by_context:
+        return by_context[first]
+    if second and second in by_context:
+        return by_context[second]
+    return by_context.get("")
+
+
+def combined(mod: ir.Modifier, parts: Sequence[float]) -> float:
+    """The contributions under the modifier's policy, then clamped: ``sum`` and ``once`` add
+    them up (``once`` has already dropped repeated sources), ``highest`` and ``lowest`` keep
+    one (0 when there is none)."""
+    total: float
+    match mod.combine:
+        case "sum" | "once":
+            total = sum(parts, 0.0)
+        case "highest":
+            total = max(parts, default=0.0)
+        case "lowest":
+            total = min(parts, default=0.0)
+        case _:
+            assert_never(mod.combine)
+    if mod.clamp is not None:
+        total = max(mod.clamp.low, min(mod.clamp.high, total))
     return total
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from rulesdsl import ir, semantics
 from rulesdsl.compiler import Compiler
 from tests.conftest import GENERATED, RULESETS, load_generated
+from tests.test_modifier_policies import DEMO, load_demo
 
 BUNDLED = sorted(p.stem for p in GENERATED.glob("*.py"))
 
@@ -157,3 +159,38 @@ def test_place_states_and_route_costs_match(pair: tuple[ir.Ruleset, ModuleType])
         assert (answer.legal, answer.reason) == (reference.legal, reference.reason)
         checked += 1
     assert checked or len(line) < 2 or not rs.modes
+
+
+# ---- modifier policies, two contexts, keywords (tests/data/keywords_demo.terrain) -----------
+
+
+def test_policies_two_contexts_and_keywords_match_on_the_demo(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """Every modifier of the demo, over every one or two items (a repeated one too) and every
+    pair of context values (or none), and every cost: the module answers as semantics."""
+    rs = compiler.compile_file(DEMO).ruleset
+    assert rs is not None
+    module = load_demo(compiler, tmp_path)
+    by_context = {c.id: [v.id for v in c.values] for c in rs.contexts}
+    checked = 0
+    for mod in rs.modifiers:
+        firsts = ["", *by_context.get(mod.context or "", [])]
+        seconds = ["", *by_context.get(mod.context2 or "", [])]
+        items = list(mod.values)
+        for chosen in [*([i] for i in items), *itertools.product(items, repeat=2)]:
+            for first in firsts:
+                for second in seconds:
+                    kwargs = {
+                        k: v for k, v in ((mod.context, first), (mod.context2, second)) if k and v
+                    }
+                    reference = semantics.modifier(rs, mod.id, list(chosen), first, None, second)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        answer = module.modifier(mod.id, *chosen, **kwargs)
+                    assert same(answer, reference), (mod.id, chosen, first, second)
+                    checked += 1
+    for mode in rs.modes:
+        for place in places(rs):
+            assert same(module.move_cost(mode.id, *place), semantics.move_cost(rs, mode.id, place))
+    assert checked > 200

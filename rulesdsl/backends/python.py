@@ -529,6 +529,19 @@ def per_value(value: ir.Value | None) -> Any:
     return runtime(value)
 
 
+def _policy_entries(m: ir.Modifier) -> dict[str, Any]:
+    """A modifier's policy, clamp, second context and combinations of two context values."""
+    return {
+        "combine": m.combine,
+        "clamp": (_tidy(m.clamp.low), _tidy(m.clamp.high)) if m.clamp is not None else None,
+        "context2": m.context2,
+        "pairs": [
+            (item, {(p.first, p.second): per_value(p.value) for p in pairs})
+            for item, pairs in m.pairs.items()
+        ],
+    }
+
+
 # ---- the whole module -------------------------------------------------------------------------
 
 
@@ -620,6 +633,7 @@ def render(rs: ir.Ruleset) -> str:
                 for item, vals in m.values.items()
             ],
             "combinations": [(tuple(c.members), per_value(c.value)) for c in m.combinations],
+            **_policy_entries(m),
         }
         for m in rs.modifiers
     ]
@@ -702,6 +716,9 @@ def render(rs: ir.Ruleset) -> str:
         "FEATURES",
         "CONTEXTS",
         "MODIFIERS",
+        "COMBINE",
+        "CLAMP",
+        "PRECEDENCE",
         "TABLES",
         "DICE_TABLES",
         "TRIGGERS",
@@ -757,6 +774,7 @@ def render(rs: ir.Ruleset) -> str:
             features=features,
             contexts=contexts,
             modifiers=modifiers,
+            precedence=tuple(p.groups for p in rs.precedence),
             tables=tables,
             dice_tables=dice_tables,
             triggers=triggers,

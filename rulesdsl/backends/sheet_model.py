@@ -48,6 +48,10 @@ def marks_text(text: str, notes: tuple[str, ...]) -> str:
 # ---- view data ------------------------------------------------------------------------------
 
 
+PAIR = "&"
+"""Joins the two context values of a combination in a column key (names have no ``&``)."""
+
+
 @dataclass
 class CellView:
     text: str
@@ -468,6 +472,7 @@ class _Builder:
             rules.append(self.w("entry", cost=self.unit_text(self.num(rs.entry_cost), cost_unit)))
         if rs.minimum_move is not None:
             rules.append(self.w("minimum", distance=self.number(rs.minimum_move)))
+        blocks += self.keywords()
         blocks += layers
         if blocks and rules:
             blocks[0].lines = rules + blocks[0].lines
@@ -479,7 +484,8 @@ class _Builder:
         keys = {k for item in items for k in modifier.values.get(item, {})}
         ctx = next((c for c in self.rs.contexts if c.id == modifier.context), None)
         order = [v.id for v in ctx.values] if ctx else sorted(keys - {""})
-        columns = [k for k in order if k in keys]
+        order += self.second_context_values(modifier)
+        columns = [k for k in order if k in keys] + self.pair_keys(modifier, items)
         if self.mode is not None and ctx is None and set(columns) <= {m.id for m in self.rs.modes}:
             return [self.mode] if self.mode in columns else [""]
         if "" in keys or not columns:
@@ -489,6 +495,9 @@ class _Builder:
     def ctx_label(self, key: str, alone: bool) -> str:
         if key == "":
             return self.w("all") if alone else self.w("others")
+        if PAIR in key:
+            first, second = key.split(PAIR)
+            return f"{self.name(first)} & {self.name(second)}"
         return self.name(key)
 
     def written_cost(self, f: ir.Feature, mode: str) -> ir.Value | None:
@@ -497,7 +506,9 @@ class _Builder:
         cell = f.cells.get("cost")
         if cell is None or resolved is None:
             return resolved
-        written = semantics.written_cost(cell, mode, self.rs.groups)
+        written = semantics.written_cost(
+            cell, mode, self.rs.groups, [p.groups for p in self.rs.precedence]
+        )
         if isinstance(written, ir.Same):
             return ir.Same(written.feature, resolved)
         return resolved
@@ -561,8 +572,7 @@ class _Builder:
             for k in keys:
                 cells = []
                 for f in rows_of:
-                    values = modifier.values.get(f.id, {})
-                    cell = self.value(values.get(k, values.get("")))
+                    cell = self.value(self.keyed_value(modifier, f.id, k))
                     cell.changed = self.changed(
                         f"{f.id}.{modifier.id}", f"{f.id}.{modifier.id}.{k}" if k else ""
                     )
@@ -636,6 +646,12 @@ class _Builder:
             layer.id,
             f"{title} · {scope}",
             TableView(head, rows, flat, col_groups=col_groups),
+            lines=[
+                line
+                for column in layer.columns
+                if column in mods and not (mods[column].factors or mods[column].combinations)
+                for line in self.policy_lines(mods[column])
+            ],
             notes=notes,
             source=self.source(layer.info),
             changed=self.added(layer.id),
@@ -709,9 +725,8 @@ class _Builder:
                     self.source(factor.info, detail=False),
                 )
             ]
-            values = modifier.values.get(factor.id, {})
             for k in keys:
-                cell = self.value(values.get(k, values.get("")))
+                cell = self.value(self.keyed_value(modifier, factor.id, k))
                 cell.changed = self.changed(factor.id, f"{factor.id}.{k}" if k else "")
                 row.append(cell)
             rows.append(row)
@@ -729,10 +744,74 @@ class _Builder:
             modifier.id,
             title,
             TableView(head, rows, flat),
+            lines=self.policy_lines(modifier),
             notes=notes,
             source=self.source(modifier.info),
             changed=self.added(modifier.id),
         )
+
+    # ---- modifier policies, two contexts, keywords ----------------------------------------------
+
+    def policy_lines(self, modifier: ir.Modifier) -> list[str]:
+        """How the modifier's values combine and the bounds of its total, as sentences."""
+        label = self.label(modifier.info, modifier.id)
+        lines = []
+        match modifier.combine:
+            case "sum":
+                pass
+            case "highest" | "lowest" | "once":
+                lines.append(self.w(f"combine_{modifier.combine}", modifier=label))
+            case _:
+                assert_never(modifier.combine)
+        if modifier.clamp is not None:
+            low, high = modifier.clamp.low, modifier.clamp.high
+            lines.append(
+                self.w("clamp", modifier=label, low=self.signed(low), high=self.signed(high))
+            )
+        return lines
+
+    def second_context_values(self, modifier: ir.Modifier) -> list[str]:
+        """The values of a modifier's second context, in their order (none without one)."""
+        ctx = next((c for c in self.rs.contexts if c.id == modifier.context2), None)
+        return [v.id for v in ctx.values] if ctx and modifier.context2 else []
+
+    def pair_keys(self, modifier: ir.Modifier, items: list[str]) -> list[str]:
+        """A column key per combination of two context values that ``items`` give."""
+        keys: dict[str, None] = {}
+        for item in items:
+            for pair in modifier.pairs.get(item, ()):
+                keys[f"{pair.first}{PAIR}{pair.second}"] = None
+        return list(keys)
+
+    def keyed_value(self, modifier: ir.Modifier, item: str, key: str) -> ir.Value | None:
+        """What ``item`` gives under a column key: a context value, a combination, or all."""
+        if PAIR in key:
+            first, second = key.split(PAIR)
+            return semantics.context_value(modifier, item, first, second)
+        values = modifier.values.get(item, {})
+        return values.get(key, values.get(""))
+
+    def keywords(self) -> list[Block]:
+        """The modes' keywords and the precedence between groups, when the ruleset has any."""
+        rs = self.rs
+        lines = [
+            self.w(
+                "label_colon",
+                label=self.name(m.id),
+                text=", ".join(self.name(k) for k in m.keywords),
+            )
+            for m in rs.modes
+            if m.keywords and (self.mode is None or m.id == self.mode)
+        ]
+        notes: list[tuple[str, str]] = []
+        for p in rs.precedence:
+            order = " > ".join(self.name(g) for g in p.groups)
+            marks = [self.add_note(notes, text) for text in self.note_texts(p.info)]
+            line = self.w("precedence", order=order)
+            lines.append(marks_text(line, tuple(marks)) if marks else line)
+        if not lines:
+            return []
+        return [Block("keywords", self.w("keywords"), lines=lines, notes=notes)]
 
     # ---- steps --------------------------------------------------------------------------------
 

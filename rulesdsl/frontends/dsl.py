@@ -342,11 +342,20 @@ class _Builder:
     # -- modes, groups, contexts ------------------------------------------------------------
 
     def mode_decl(self, meta: Meta, ch: list[Any]) -> s.ModeDecl:
-        return s.ModeDecl(self._item(meta, ch))
+        keywords: list[s.Name] = next(
+            (c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "kw"), []
+        )
+        return s.ModeDecl(self._item(meta, ch), tuple(keywords))
+
+    def mode_keywords(self, meta: Meta, ch: list[Any]) -> tuple[str, list[s.Name]]:
+        return ("kw", ch[0])
 
     def group_decl(self, meta: Meta, ch: list[Any]) -> s.GroupDecl:
-        members = next(c for c in ch if isinstance(c, list))
+        members = next((c for c in ch if isinstance(c, list)), [])
         return s.GroupDecl(self._item(meta, ch), tuple(members))
+
+    def precedence_decl(self, meta: Meta, ch: list[Any]) -> s.PrecedenceDecl:
+        return s.PrecedenceDecl(tuple(ch[0]), ch[1], self._p(meta))
 
     def name_list(self, meta: Meta, ch: list[Token]) -> list[s.Name]:
         return [self._name(t) for t in ch]
@@ -395,15 +404,32 @@ class _Builder:
         return s.LayerDecl(self._item(meta, ch), scope, tuple(columns) if columns else None, rows)
 
     def modifier_decl(self, meta: Meta, ch: list[Any]) -> s.ModifierDecl:
-        context = None
-        if len(ch) > 1 and isinstance(ch[1], Token):
-            context = self._name(ch[1])
-        elif len(ch) > 2 and isinstance(ch[2], Token):
-            context = self._name(ch[2])
+        def part(tag: str) -> Any:
+            return next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == tag), None)
+
+        by: list[s.Name] = part("by") or []
         block = next((c for c in ch if isinstance(c, list)), [])
         rows = tuple(c for c in block if isinstance(c, s.RowNode))
         whens = tuple(c for c in block if isinstance(c, s.WhenNode))
-        return s.ModifierDecl(self._item(meta, ch), context, rows, whens)
+        return s.ModifierDecl(
+            self._item(meta, ch),
+            by[0] if by else None,
+            rows,
+            whens,
+            context2=by[1] if len(by) > 1 else None,
+            combine=part("combine"),
+            clamp=part("clamp"),
+        )
+
+    def modifier_by(self, meta: Meta, ch: list[Token]) -> tuple[str, list[s.Name]]:
+        return ("by", [self._name(t) for t in ch])
+
+    def modifier_combine(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
+        return ("combine", self._name(ch[0]))
+
+    def modifier_clamp(self, meta: Meta, ch: list[Any]) -> tuple[str, s.ClampNode]:
+        pos = self._p(meta)
+        return ("clamp", s.ClampNode(s.Located(ch[0], pos), s.Located(ch[1], pos), pos))
 
     def modifier_block(self, meta: Meta, ch: list[Any]) -> list[Any]:
         return list(ch)
@@ -446,10 +472,10 @@ class _Builder:
     # -- maps (issue 11): place states and `along` entries -------------------------------------
 
     def plain_state_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
-        return s.Entry(None, self._located(meta, ch[0]), ch[1])
+        return s.Entry(None, self._located(meta, ch[0]), state=ch[1])
 
     def keyed_state_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
-        return s.Entry(self._name(ch[0]), self._located(meta, ch[1]), ch[2])
+        return s.Entry(self._name(ch[0]), self._located(meta, ch[1]), state=ch[2])
 
     def may_not_end(self, meta: Meta, ch: list[Any]) -> s.PlaceStateNode:
         return s.PlaceStateNode("may_not_end", self._p(meta))
@@ -480,6 +506,9 @@ class _Builder:
 
     def grid_diagonals(self, meta: Meta, ch: list[Token]) -> tuple[Any, ...]:
         return ("diagonals", *(int(c) for c in ch if c.type == "INT"))
+
+    def pair_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
+        return s.Entry(self._name(ch[0]), self._located(meta, ch[2]), key2=self._name(ch[1]))
 
     def _located(self, meta: Meta, value: Any) -> s.Located:
         if isinstance(value, s.Located):

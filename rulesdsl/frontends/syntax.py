@@ -52,6 +52,8 @@ class Entry:
 
     key: Name | None
     value: Located
+    key2: Name | None = None
+    """``a & b value``: the second key of a combination of two context values."""
     state: PlaceStateNode | None = None
     """``may not end`` / ``must stop`` after the value (maps, issue 11)."""
     along: bool = False
@@ -175,12 +177,32 @@ class MinimumDecl:
 @dataclass(frozen=True)
 class ModeDecl:
     item: Item
+    keywords: tuple[Name, ...] = ()
+    """``mode NAME labels : g1, g2``: the groups (keywords) the mode belongs to."""
 
 
 @dataclass(frozen=True)
 class GroupDecl:
     item: Item
     members: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class PrecedenceDecl:
+    """``precedence a, b``: when groups a and b both give a value in a cell, a's wins."""
+
+    groups: tuple[Name, ...]
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ClampNode:
+    """``clamp A to B``: the bounds of a modifier's total."""
+
+    low: Located
+    high: Located
+    pos: Pos
 
 
 @dataclass(frozen=True)
@@ -195,6 +217,11 @@ class ModifierDecl:
     context: Name | None
     rows: tuple[RowNode, ...]
     whens: tuple[WhenNode, ...]
+    context2: Name | None = None
+    """``by a, b``: the second context."""
+    combine: Name | None = None
+    """``combine sum|highest|lowest|once`` (None: sum)."""
+    clamp: ClampNode | None = None
 
 
 @dataclass(frozen=True)
@@ -381,6 +408,7 @@ Statement = (
     | MinimumDecl
     | ModeDecl
     | GroupDecl
+    | PrecedenceDecl
     | ContextDecl
     | ModifierDecl
     | LayerDecl

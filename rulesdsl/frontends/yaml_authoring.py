@@ -49,6 +49,7 @@ SECTIONS = (
     "minimum",
     "modes",
     "groups",
+    "precedence",
     "contexts",
     "modifiers",
     "layers",
@@ -522,7 +523,42 @@ class _Builder:
         return [s.MinimumDecl(amount, self.extras(value), self.pos(value))]
 
     def sec_modes(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
-        return [s.ModeDecl(self.item(k, v)) for k, v in _items(value)]
+        return [
+            s.ModeDecl(self.item(k, v), self._names(_get(v, "keywords"))) for k, v in _items(value)
+        ]
+
+    def _names(self, node: Node | None) -> tuple[s.Name, ...]:
+        return tuple(self.name(n) for n in _seq(node) if isinstance(n, ScalarNode))
+
+    def sec_precedence(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``precedence: [[fly, vehicle], {groups: [infantry, fly], note: ...}]``."""
+        out: list[s.Statement] = []
+        for entry in _seq(value):
+            if isinstance(entry, SequenceNode):
+                out.append(s.PrecedenceDecl(self._names(entry), _NO_EXTRAS, self.pos(entry)))
+            elif isinstance(entry, MappingNode):
+                groups = self._names(_get(entry, "groups"))
+                out.append(s.PrecedenceDecl(groups, self.extras(entry), self.pos(entry)))
+        return out
+
+    def _policy(self, v: Node) -> dict[str, Any]:
+        """A modifier's second context, ``combine`` policy and ``clamp: [low, high]``."""
+        context_node = _get(v, "context")
+        contexts = self._names(context_node) if isinstance(context_node, SequenceNode) else ()
+        combine_node = _get(v, "combine")
+        clamp_node = _get(v, "clamp")
+        bounds = [self.located(n) for n in _seq(clamp_node)]
+        clamp = None
+        if clamp_node is not None and len(bounds) == 2 and None not in bounds:
+            low, high = bounds
+            assert low is not None and high is not None
+            clamp = s.ClampNode(low, high, self.pos(clamp_node))
+        return {
+            "context": contexts[0] if contexts else None,
+            "context2": contexts[1] if len(contexts) > 1 else None,
+            "combine": self.name(combine_node) if isinstance(combine_node, ScalarNode) else None,
+            "clamp": clamp,
+        }
 
     def sec_groups(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []
@@ -576,8 +612,17 @@ class _Builder:
                 whens.append(
                     s.WhenNode(members, self.cell(_get(w, "cell")), self.extras(w), self.pos(w))
                 )
+            policy = self._policy(v)
             out.append(
-                s.ModifierDecl(self.item(k, v), context, self.rows(_get(v, "rows")), tuple(whens))
+                s.ModifierDecl(
+                    self.item(k, v),
+                    context or policy["context"],
+                    self.rows(_get(v, "rows")),
+                    tuple(whens),
+                    context2=policy["context2"],
+                    combine=policy["combine"],
+                    clamp=policy["clamp"],
+                )
             )
         return out
 

@@ -17,7 +17,7 @@ from typing import Literal, TypeVar
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering import maps
+from rulesdsl.lowering import keywords, maps
 from rulesdsl.lowering.decisions import DecisionLowering
 from rulesdsl.lowering.positions import Positions
 from rulesdsl.lowering.symbols import SymbolTable
@@ -83,6 +83,10 @@ class _Lowerer:
         self.factor_info: dict[str, ir.Info] = {}
         self.tables: dict[str, ir.Table] = {}
         self.builtin_mode = False
+        self.precedence: list[list[str]] = []
+        self.modifier_context2: dict[str, str | None] = {}
+        self.modifier_pairs: dict[str, dict[str, tuple[ir.PairValue, ...]]] = {}
+        self._group_members: dict[str, list[s.Name]] = {}
 
     def at(self, node: _T, pos: s.Pos) -> _T:
         """``node``, with where it was written recorded for the checks."""
@@ -102,13 +106,13 @@ class _Lowerer:
             self.at(ir.Book(d.item.name.text, self.info(d.item)), d.item.name.pos)
             for d in of(s.BookDecl)
         ]
-        modes = [
-            self.at(ir.Mode(d.item.name.text, self.info(d.item)), d.item.name.pos)
-            for d in of(s.ModeDecl)
-        ]
+        modes = [self._mode(d) for d in of(s.ModeDecl)]
         self.modes = [m.id for m in modes]
+        self._group_members = keywords.members_with_keywords(of(s.GroupDecl), of(s.ModeDecl))
         groups = [self._group(d) for d in of(s.GroupDecl)]
         self.group_list = groups
+        self._precedence(of(s.PrecedenceDecl))
+        keywords.stray_pairs(self.statements, self.err)
         contexts = [self._context(d) for d in of(s.ContextDecl)]
         if MODE_CONTEXT not in self.context_values:
             self.builtin_mode = True
@@ -117,11 +121,12 @@ class _Lowerer:
         self.params = {p.id: p for p in params}
         for d in of(s.ModifierDecl):
             self.modifier_context[d.item.name.text] = d.context.text if d.context else None
+            self.modifier_context2[d.item.name.text] = d.context2.text if d.context2 else None
             self.modifier_values[d.item.name.text] = {}
         layers, features = self._layers(of(s.LayerDecl))
         self.diags += maps.misuse(self.statements)
         modifiers = [self._modifier(d) for d in of(s.ModifierDecl)]
-        if self.builtin_mode and any(m.context == MODE_CONTEXT for m in modifiers):
+        if self.builtin_mode and any(MODE_CONTEXT in (m.context, m.context2) for m in modifiers):
             contexts.append(
                 ir.Context(
                     MODE_CONTEXT,
@@ -168,6 +173,10 @@ class _Lowerer:
                 exclusions=tuple(exclusions),
                 grids=tuple(grids),
                 params=tuple(params),
+                precedence=tuple(
+                    ir.Precedence(tuple(line), self._info({}, decl.extras))
+                    for line, decl in zip(self.precedence, of(s.PrecedenceDecl), strict=True)
+                ),
             ),
             item.name.pos,
         )
@@ -358,9 +367,19 @@ class _Lowerer:
             out[lang] = label.text
         return out
 
+    def _mode(self, decl: s.ModeDecl) -> ir.Mode:
+        kws = tuple(k.text for k in decl.keywords if self.symbols.require(k, ("group",), "group"))
+        return self.at(ir.Mode(decl.item.name.text, self.info(decl.item), kws), decl.item.name.pos)
+
+    def _precedence(self, decls: list[s.PrecedenceDecl]) -> None:
+        for decl in decls:
+            line = [g.text for g in decl.groups if self.symbols.require(g, ("group",), "group")]
+            self.precedence.append(line)
+        keywords.check_precedence(decls, self.err)
+
     def _group(self, decl: s.GroupDecl) -> ir.Group:
         members = []
-        for name in decl.members:
+        for name in self._group_members.get(decl.item.name.text, decl.members):
             if self.symbols.require(name, ("mode",), "mode"):
                 members.append(name.text)
         self.groups[decl.item.name.text] = tuple(members)
@@ -482,6 +501,7 @@ class _Lowerer:
                 if COST in written:
                     self.raw_costs[row.item.name.text] = self._cost_cell(written[COST])
                     self.cost_pos[row.item.name.text] = written[COST].pos
+                    self._check_cost_keywords(row.item.name.text, written[COST].pos)
         features = []
         for decl, row, columns in rows:
             cells: dict[str, ir.Cell] = {}
@@ -491,9 +511,7 @@ class _Lowerer:
                     cells[COST] = self._resolve_same_cell(fid, self.raw_costs[fid])
                 elif self.symbols.kind_of(column) == "modifier":
                     cells[column] = self._modifier_cell(column, cell)
-                    self.modifier_values[column][fid] = _by_key(
-                        cells[column], self._key_groups(column)
-                    )
+                    self._keyed_values(column, fid, cells[column], cell.pos)
             costs = {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
             states, along = self._map_states(fid)
             features.append(
@@ -530,6 +548,15 @@ class _Lowerer:
         states: dict[str, ir.PlaceState] = {}
         along: dict[str, ir.Value] = {}
         for entry in cell.entries:
+            if entry.key2 is not None and entry.key is not None:
+                self.err(
+                    "E234",
+                    f"a combination '{entry.key.text} & {entry.key2.text}' is only for a "
+                    "modifier keyed by two contexts",
+                    entry.key.pos,
+                    "a cost is keyed by one mode or group: `<mode> <value>`",
+                )
+                continue
             if (entry.along or entry.state is not None) and not self._map_entry(
                 entry, states, along
             ):
@@ -557,7 +584,7 @@ class _Lowerer:
                     )
                 exceptions[entry.key.text] = value
         if states or along:
-            return ir.Cell(default, exceptions, states, along)
+            return ir.Cell(default, exceptions, states=states, along=along)
         return ir.Cell(default, exceptions)
 
     # ---- maps (issue 11): place states and `along` entries ------------------------------------
@@ -605,7 +632,7 @@ class _Lowerer:
         cell = self.raw_costs.get(fid)
         if cell is None:
             return _ZERO
-        value = semantics.written_cost(cell, mode, self.group_list)
+        value = semantics.written_cost(cell, mode, self.group_list, self.precedence)
         return _ZERO if value is None else value
 
     def _cost_for(self, fid: str, mode: str, seen: tuple[str, ...]) -> ir.Value:
@@ -645,6 +672,7 @@ class _Lowerer:
         return ir.Cell(
             fill(cell.default, None),
             {k: v for k, v in exceptions.items() if v is not None},
+            cell.pairs,
             cell.states,
             cell.along,
         )
@@ -652,11 +680,22 @@ class _Lowerer:
     # ---- modifiers ------------------------------------------------------------------------
 
     def _modifier_cell(self, modifier: str, cell: s.CellNode) -> ir.Cell:
+        if self.modifier_context2.get(modifier):
+            return self._modifier_cell2(modifier, cell)
         context = self.modifier_context.get(modifier)
         keys = self.context_values.get(context, ()) if context else ()
         default: ir.Value | None = None
         exceptions: dict[str, ir.Value] = {}
         for entry in cell.entries:
+            if entry.key2 is not None and entry.key is not None:
+                self.err(
+                    "E234",
+                    f"a combination '{entry.key.text} & {entry.key2.text}' is only for a "
+                    "modifier keyed by two contexts",
+                    entry.key.pos,
+                    f"declare it with `modifier {modifier} by <context>, <context>`",
+                )
+                continue
             value = self.value(
                 entry.value, ("number", "blocked", "given"), f"the {modifier} modifier"
             )
@@ -676,6 +715,117 @@ class _Lowerer:
                 exceptions[entry.key.text] = value
         return ir.Cell(default, exceptions)
 
+    def _modifier_cell2(self, modifier: str, cell: s.CellNode) -> ir.Cell:
+        """A cell of a modifier keyed by two contexts: single values of either, combinations
+        ``a & b`` (written in either order, kept first-context first)."""
+        first = self.modifier_context[modifier] or ""
+        second = self.modifier_context2[modifier] or ""
+        keys1 = self.context_values.get(first, ())
+        keys2 = self.context_values.get(second, ())
+        default: ir.Value | None = None
+        exceptions: dict[str, ir.Value] = {}
+        pairs: list[ir.PairValue] = []
+        for entry in cell.entries:
+            value = self.value(
+                entry.value, ("number", "blocked", "given"), f"the {modifier} modifier"
+            )
+            if value is None:
+                continue
+            if entry.key is None:
+                default = value
+            elif entry.key2 is None:
+                if entry.key.text in keys1 or entry.key.text in keys2:
+                    exceptions[entry.key.text] = value
+                else:
+                    self.err(
+                        "E101",
+                        f"unknown value of context '{first}' or '{second}' '{entry.key.text}'",
+                        entry.key.pos,
+                        did_you_mean(entry.key.text, (*keys1, *keys2)),
+                    )
+            else:
+                a, b = entry.key, entry.key2
+                if (
+                    a.text in keys2
+                    and b.text in keys1
+                    and not (a.text in keys1 and b.text in keys2)
+                ):
+                    a, b = b, a
+                bad = next((n for n, ks in ((a, keys1), (b, keys2)) if n.text not in ks), None)
+                if bad is not None:
+                    ctx = first if bad is a else second
+                    self.err(
+                        "E101",
+                        f"unknown value of context '{ctx}' '{bad.text}'",
+                        bad.pos,
+                        did_you_mean(bad.text, keys1 if bad is a else keys2),
+                    )
+                else:
+                    pairs.append(ir.PairValue(a.text, b.text, value))
+        return ir.Cell(default, exceptions, tuple(pairs))
+
+    def _check_cost_keywords(self, fid: str, pos: s.Pos) -> None:
+        """E232: the cost cell of ``fid`` gives a mode two values through two groups."""
+        cell = self.raw_costs[fid]
+        _, ambiguous = keywords.expand_groups(
+            cell.exceptions, self.modes, self.group_list, self.precedence
+        )
+        for mode, pair in ambiguous:
+            message, hint = keywords.ambiguity_message(f"the cost of '{fid}'", mode, pair)
+            self.err("E232", message, pos, hint)
+
+    def _keyed_values(self, modifier: str, item: str, cell: ir.Cell, pos: s.Pos) -> None:
+        """Record what ``item`` gives ``modifier`` by context key, groups of the built-in mode
+        context expanded to their members by precedence (E232 when ambiguous), combinations of
+        two contexts expanded too, and two single values that disagree reported (E233)."""
+        by_modes = self.builtin_mode and MODE_CONTEXT in (
+            self.modifier_context.get(modifier),
+            self.modifier_context2.get(modifier),
+        )
+        if not by_modes:
+            values = _by_key(cell)
+        else:
+            values, ambiguous = keywords.expand_groups(
+                cell.exceptions, self.modes, self.group_list, self.precedence
+            )
+            if cell.default is not None:
+                values = {"": cell.default, **values}
+            for mode, pair in ambiguous:
+                message, hint = keywords.ambiguity_message(
+                    f"the {modifier} value of '{item}'", mode, pair
+                )
+                self.err("E232", message, pos, hint)
+        self.modifier_values[modifier][item] = values
+        second = self.modifier_context2.get(modifier)
+        if not second:
+            return
+        first = self.modifier_context[modifier] or ""
+        expand = self.groups if self.builtin_mode else {}
+        pairs = keywords.expand_pairs(
+            cell.pairs,
+            expand if first == MODE_CONTEXT else {},
+            expand if second == MODE_CONTEXT else {},
+        )
+        if pairs:
+            self.modifier_pairs.setdefault(modifier, {})[item] = pairs
+        firsts = self._plain_values(first)
+        seconds = self._plain_values(second)
+        for a, b in keywords.disagreements(values, pairs, firsts, seconds):
+            self.err(
+                "E233",
+                f"the {modifier} value of '{item}' is ambiguous for '{a}' with '{b}': "
+                f"{_shown(values[a])} and {_shown(values[b])}",
+                pos,
+                f"add the combination `{a} & {b} <value>` to the cell, or make them agree",
+            )
+
+    def _plain_values(self, context: str) -> tuple[str, ...]:
+        """A context's values, without the groups of the built-in mode context."""
+        values = self.context_values.get(context, ())
+        if context == MODE_CONTEXT and self.builtin_mode:
+            return tuple(v for v in values if v not in self.groups)
+        return values
+
     def _key_groups(self, modifier: str) -> dict[str, tuple[str, ...]] | None:
         """The groups to expand when ``modifier`` is keyed by the built-in mode context."""
         if self.builtin_mode and self.modifier_context.get(modifier) == MODE_CONTEXT:
@@ -686,6 +836,7 @@ class _Lowerer:
         mid = decl.item.name.text
         if decl.context is not None and self._key_groups(mid) is None:
             self.symbols.require(decl.context, ("context",), "context")
+        self._second_context(decl)
         factors = []
         for row in decl.rows:
             self._check_width(row, 1)
@@ -694,7 +845,7 @@ class _Lowerer:
                 self.at(ir.Factor(row.item.name.text, self.info(row.item), cell), row.item.name.pos)
             )
             self.factor_info[row.item.name.text] = factors[-1].info
-            self.modifier_values[mid][row.item.name.text] = _by_key(cell, self._key_groups(mid))
+            self._keyed_values(mid, row.item.name.text, cell, row.cells[0].pos)
         combos = []
         for when in decl.whens:
             members = [
@@ -702,7 +853,8 @@ class _Lowerer:
                 for m in when.members
                 if self.symbols.require(m, ("factor", "feature"), "factor or feature")
             ]
-            cell = self._modifier_cell(mid, when.cell)
+            entries = tuple(e for e in when.cell.entries if e.key2 is None)  # E234: keywords
+            cell = self._modifier_cell(mid, s.CellNode(entries, when.cell.pos))
             value = cell.default or _ZERO
             combos.append(ir.Combination(tuple(members), value, self._info({}, when.extras)))
         return self.at(
@@ -713,9 +865,38 @@ class _Lowerer:
                 tuple(factors),
                 tuple(combos),
                 self.modifier_values[mid],
+                combine=keywords.policy(decl.combine, self.err),
+                clamp=keywords.clamp(decl.clamp, self.err),
+                context2=self.modifier_context2[mid],
+                pairs=self.modifier_pairs.get(mid, {}),
             ),
             decl.item.name.pos,
         )
+
+    def _second_context(self, decl: s.ModifierDecl) -> None:
+        """``by a, b``: b is a context (or the built-in ``mode``), not a, sharing no value."""
+        second = decl.context2
+        if second is None or decl.context is None:
+            return
+        if not (second.text == MODE_CONTEXT and self.builtin_mode):
+            self.symbols.require(second, ("context",), "context")
+        if second.text == decl.context.text:
+            self.err(
+                "E236",
+                f"the modifier '{decl.item.name.text}' names the context '{second.text}' twice",
+                second.pos,
+                "key it by two different contexts, or by one",
+            )
+            return
+        shared = set(self._plain_values(decl.context.text)) & set(self._plain_values(second.text))
+        if shared:
+            self.err(
+                "E236",
+                f"the contexts '{decl.context.text}' and '{second.text}' share the value "
+                f"'{sorted(shared)[0]}': a cell could not tell which one it is keyed by",
+                second.pos,
+                "rename the value in one of the contexts",
+            )
 
     # ---- steps ----------------------------------------------------------------------------
 
@@ -992,4 +1173,11 @@ def _describe(value: s.SynValue) -> str:
         return f"the word '{value.name.text}'"
     if isinstance(value, ir.Marker):
         return f"`{value.marker}`"
+    return spelling.KIND_WORDS.get(value.kind, value.kind)
+
+
+def _shown(value: ir.Value) -> str:
+    """A modifier value as a message shows it."""
+    if isinstance(value, ir.Number):
+        return f"{value.value:+g}"
     return spelling.KIND_WORDS.get(value.kind, value.kind)

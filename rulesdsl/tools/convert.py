@@ -217,10 +217,17 @@ class _ToYaml:
             move = self.text(st.amount.pos)
             doc["minimum"] = _maybe_flow({"move": move, **extras}) if extras else move
         elif isinstance(st, s.ModeDecl):
-            section("modes")[st.item.name.text] = self.item(st.item)
+            keywords = [n.text for n in st.keywords] or None
+            section("modes")[st.item.name.text] = self.item(st.item, keywords=keywords)
         elif isinstance(st, s.GroupDecl):
-            members = [n.text for n in st.members]
+            members = [n.text for n in st.members] or None
             section("groups")[st.item.name.text] = self.item(st.item, members=members)
+        elif isinstance(st, s.PrecedenceDecl):
+            groups = [n.text for n in st.groups]
+            extras = self.extras(st.extras)
+            doc.setdefault("precedence", []).append(
+                _maybe_flow({"groups": groups, **extras}) if extras else groups
+            )
         elif isinstance(st, s.ContextDecl):
             values = {v.name.text: self.item(v) for v in st.values}
             section("contexts")[st.item.name.text] = self._block(st.item, values=values)
@@ -235,9 +242,18 @@ class _ToYaml:
                 )
                 for w in st.whens
             ]
+            clamp = [_bound(st.clamp.low), _bound(st.clamp.high)] if st.clamp else None
             section("modifiers")[st.item.name.text] = self._block(
                 st.item,
-                context=st.context.text if st.context else None,
+                context=(
+                    [st.context.text, st.context2.text]
+                    if st.context and st.context2
+                    else st.context.text
+                    if st.context
+                    else None
+                ),
+                combine=st.combine.text if st.combine else None,
+                clamp=clamp,
                 rows=self.rows(st.rows) or None,
                 when=whens or None,
             )
@@ -465,16 +481,27 @@ def to_terrain(text: str) -> str:
             emit(f"minimum move {move}" + _extras(node, ""))
         elif section == "modes":
             for name, item in node.items():
-                emit(_head("mode", name, item) + _extras(item, ""))
+                keywords = item.get("keywords") if isinstance(item, dict) else None
+                middle = ": " + ", ".join(_seq(keywords)) if keywords else ""
+                emit(_head("mode", name, item, middle) + _extras(item, ""))
         elif section == "groups":
             for name, item in node.items():
-                members = item if isinstance(item, list) else item.get("members", [])
+                members = (
+                    item
+                    if isinstance(item, list)
+                    else item.get("members", [])
+                    if isinstance(item, dict)
+                    else []
+                )
                 emit(
-                    _head("group", name, item if isinstance(item, dict) else None)
-                    + ": "
-                    + ", ".join(members)
+                    _head("group", name, item if isinstance(item, dict | str) else None)
+                    + (": " + ", ".join(members) if members else "")
                     + _extras(item, "")
                 )
+        elif section == "precedence":
+            for entry in _seq(node):
+                groups = entry.get("groups", []) if isinstance(entry, dict) else entry
+                emit(f"precedence {', '.join(_seq(groups))}" + _extras(entry, ""))
         elif section == "contexts":
             for name, item in node.items():
                 emit(_head("context", name, item) + _extras(item, "") + " {")
@@ -484,7 +511,12 @@ def to_terrain(text: str) -> str:
         elif section == "modifiers":
             for name, item in node.items():
                 item = item if isinstance(item, dict) else {}
-                by = f"by {item['context']}" if "context" in item else ""
+                by = f"by {', '.join(_seq(item['context']))}" if "context" in item else ""
+                if "combine" in item:
+                    by = f"{by} combine {item['combine']}".strip()
+                if "clamp" in item:
+                    low, high = _seq(item["clamp"])
+                    by = f"{by} clamp {low} to {high}".strip()
                 head = _head("modifier", name, item, by) + _extras(item, "")
                 if "rows" not in item and "when" not in item:
                     emit(head)
@@ -599,3 +631,10 @@ def to_terrain(text: str) -> str:
         ):
             emit("")
     return format_text("\n".join(lines) + "\n")
+
+
+def _bound(bound: s.Located) -> str:
+    """A clamp bound as the DSL writes it (``+1``, ``-1``, ``0``)."""
+    value = bound.value
+    assert isinstance(value, ir.Number)
+    return f"{value.value:+g}" if value.signed else f"{value.value:g}"

@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, assert_never
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.spelling import number
+from rulesdsl.tools import diff_policies
 from rulesdsl.variants.changelog import path_text
 
 Level = Literal["breaking", "rules", "additive", "wording"]
@@ -180,6 +181,7 @@ class _Differ:
         self._layers()
         self._features()
         self._modifiers()
+        self._policies()
         self._steps()
         self._decisions()
         self._tables()
@@ -595,6 +597,17 @@ class _Differ:
                     c_old.value,
                     c_new.value,
                 )
+
+    def _policies(self) -> None:
+        """Modifier policies, clamps, second contexts, combinations and precedence."""
+        for found in diff_policies.changes(self.old, self.new):
+            match found:
+                case diff_policies.PolicyChange(level=lv, path=p, message=m, old=o, new=n):
+                    self.add(lv, "changed", p, m, o, n)
+                case diff_policies.PairChange(path=p, what=w, old=o, new=n):
+                    self._value(p, w, o, n)
+                case _:
+                    assert_never(found)
 
     # -- steps and decisions ----------------------------------------------------------------
 

@@ -53,6 +53,8 @@ def path_text(path: ir.ChangePath) -> str:
             return f"{item}.label.{lang}"
         case ir.NotePath(item=item, lang=lang, index=index):
             return f"{item}.note." + (f"{index}." if index > 1 else "") + lang
+        case ir.PolicyPath(modifier=modifier, part=part):
+            return f"{modifier}.{part}"
         case _:
             assert_never(path)
 
@@ -126,6 +128,8 @@ def _parts(path: ir.ChangePath) -> tuple[str, ...]:
             return (param,)
         case ir.LabelPath(item=item) | ir.NotePath(item=item):
             return (item,)
+        case ir.PolicyPath(modifier=modifier):
+            return (modifier,)
         case _:
             assert_never(path)
 
@@ -260,6 +264,14 @@ class _Index:
                 notes = info.notes if info else ()
                 note = notes[index - 1].get(lang) if index <= len(notes) else None
                 return None if note is None else ir.Cell(ir.Text(note))
+            case ir.PolicyPath(modifier=modifier, part=part):
+                policy = next((m for m in self.rs.modifiers if m.id == modifier), None)
+                if policy is None:
+                    return None
+                if part == "combine":
+                    return ir.Cell(ir.Symbol(policy.combine))
+                clamp = policy.clamp
+                return None if clamp is None else ir.Cell(ir.Span(clamp.low, clamp.high))
             case _:
                 assert_never(path)
 

@@ -665,6 +665,12 @@ class _Merger:
         merged: s.Statement = replace(base, rows=base.rows + st.rows)  # type: ignore[arg-type]
         if isinstance(st, s.ModifierDecl) and isinstance(merged, s.ModifierDecl):
             merged = replace(merged, whens=merged.whens + st.whens)
+            if st.combine is not None:  # `modifier cover combine highest`: a new policy
+                merged = replace(merged, combine=st.combine)
+                self._record("override", ir.PolicyPath(block, "combine"), st.item.extras)
+            if st.clamp is not None:
+                merged = replace(merged, clamp=st.clamp)
+                self._record("override", ir.PolicyPath(block, "clamp"), st.item.extras)
             for when in st.whens:
                 self._record(
                     "add",
@@ -1455,7 +1461,7 @@ def _pos_of(st: s.Statement) -> s.Pos:
 def _set_key(cell: s.CellNode, key: s.Name, new: s.CellNode) -> s.CellNode:
     """``cell`` with the entry for ``key`` set to ``new``'s single value (in place, or added)."""
     first = new.entries[0]
-    entry = s.Entry(key, first.value, first.state, first.along)  # maps: keep a place state
+    entry = s.Entry(key, first.value, first.key2, first.state, first.along)  # keep it all
     entries = list(cell.entries)
     for i, e in enumerate(entries):
         if e.key is not None and e.key.text == key.text:
@@ -1506,7 +1512,12 @@ def _without_member(st: s.Statement, name: str) -> s.Statement:
 
 def _strip(cell: s.CellNode, name: str) -> s.CellNode:
     return s.CellNode(
-        tuple(e for e in cell.entries if not (e.key and e.key.text == name)), cell.pos
+        tuple(
+            e
+            for e in cell.entries
+            if not (e.key and e.key.text == name) and not (e.key2 and e.key2.text == name)
+        ),
+        cell.pos,
     )
 
 
@@ -1529,9 +1540,16 @@ def _without_key(st: s.Statement, name: str) -> s.Statement:
         return replace(st, rows=rows, whens=whens)
     if isinstance(st, s.ExcludeDecl):
         return replace(st, others=tuple(o for o in st.others if o.text != name))
+    if isinstance(st, s.PrecedenceDecl):
+        return replace(st, groups=tuple(g for g in st.groups if g.text != name))
+    if isinstance(st, s.ModeDecl):
+        return replace(st, keywords=tuple(k for k in st.keywords if k.text != name))
     return st
 
 
 def _pointless(st: s.Statement, removed: str) -> bool:
-    """An exclusion whose subject was removed, or that is left with nothing to exclude."""
+    """An exclusion whose subject was removed, or that is left with nothing to exclude; a
+    precedence left with fewer than two groups."""
+    if isinstance(st, s.PrecedenceDecl):
+        return len(st.groups) < 2
     return isinstance(st, s.ExcludeDecl) and (st.subject.text == removed or not st.others)

@@ -1,0 +1,199 @@
+"""Keywords, precedence and modifiers keyed by two contexts, lowered (issue 11, items 3-5).
+
+Groups are keywords: a mode names the groups it belongs to (``mode jetbike : vehicle, fly``),
+``precedence fly, vehicle`` says whose value wins when both give one in a cell. A cell that
+gives a unit two different values through two of its groups with no precedence between them is
+ambiguous (E232). A modifier keyed by two contexts (``by attack, mode``) takes single values of
+either context and combinations (``ranged & fly +2``); two single values that disagree with no
+combination for them are an error (E233). The meaning lives in :mod:`rulesdsl.semantics`
+(:func:`~rulesdsl.semantics.group_choice`, :func:`~rulesdsl.semantics.context_value`); this
+module finds the misuse and expands groups to their members.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from rulesdsl import ir, semantics
+from rulesdsl.frontends import syntax as s
+
+Report = Callable[[str, str, s.Pos | None, str | None], None]
+"""How a finding is reported: code, message, position, hint."""
+
+COMBINE_POLICIES: tuple[ir.Combine, ...] = ("sum", "highest", "lowest", "once")
+
+
+def policy(name: s.Name | None, report: Report) -> ir.Combine:
+    """The ``combine`` policy a modifier names (``sum`` when it names none; E230 if unknown)."""
+    if name is None:
+        return "sum"
+    for known in COMBINE_POLICIES:
+        if name.text == known:
+            return known
+    report(
+        "E230",
+        f"unknown combine policy '{name.text}'",
+        name.pos,
+        "write one of: " + ", ".join(COMBINE_POLICIES),
+    )
+    return "sum"
+
+
+def clamp(node: s.ClampNode | None, report: Report) -> ir.Clamp | None:
+    """``clamp A to B`` (E231 when A is above B, or a bound has a unit)."""
+    if node is None:
+        return None
+    low, high = node.low.value, node.high.value
+    assert isinstance(low, ir.Number) and isinstance(high, ir.Number)  # the grammar's `signed`
+    if low.value > high.value:
+        report(
+            "E231",
+            f"the clamp's low bound {low.value:g} is above its high bound {high.value:g}",
+            node.pos,
+            "write the lower bound first: `clamp -1 to +1`",
+        )
+        return ir.Clamp(high.value, low.value)
+    return ir.Clamp(float(low.value), float(high.value))
+
+
+def members_with_keywords(
+    groups: Sequence[s.GroupDecl], modes: Sequence[s.ModeDecl]
+) -> dict[str, list[s.Name]]:
+    """Each group's members: those it lists, then the modes that name it as a keyword."""
+    members: dict[str, list[s.Name]] = {g.item.name.text: list(g.members) for g in groups}
+    for mode in modes:
+        for keyword in mode.keywords:
+            listed = members.get(keyword.text)
+            if listed is not None and mode.item.name.text not in [m.text for m in listed]:
+                listed.append(mode.item.name)
+    return members
+
+
+def check_precedence(lines: Sequence[s.PrecedenceDecl], report: Report) -> None:
+    """A group listed twice on a line, or two lines that order two groups both ways (E235)."""
+    seen: dict[tuple[str, str], s.Pos] = {}
+    for line in lines:
+        names = [n.text for n in line.groups]
+        for i, name in enumerate(line.groups):
+            if name.text in names[:i]:
+                report("E235", f"'{name.text}' is listed twice in a precedence", name.pos, None)
+        for i, a in enumerate(line.groups):
+            for b in line.groups[i + 1 :]:
+                if (b.text, a.text) in seen and a.text != b.text:
+                    report(
+                        "E235",
+                        f"the precedence of '{a.text}' over '{b.text}' contradicts an earlier one",
+                        a.pos,
+                        "keep one order between two groups",
+                    )
+                seen.setdefault((a.text, b.text), a.pos)
+    order = semantics.precedes([[n.text for n in line.groups] for line in lines])
+    for line in lines:
+        for name in line.groups:
+            if (name.text, name.text) in order:
+                report(
+                    "E235",
+                    f"the precedence lines put '{name.text}' before itself",
+                    name.pos,
+                    "keep one order between two groups",
+                )
+                return
+
+
+def ambiguity_message(where: str, mode: str, pair: tuple[str, str]) -> tuple[str, str]:
+    a, b = pair
+    return (
+        f"{where} is ambiguous for '{mode}': its groups '{a}' and '{b}' both give a value",
+        f"add `precedence {a}, {b}` (or `{b}, {a}`), or give '{mode}' a value of its own",
+    )
+
+
+def expand_groups(
+    exceptions: Mapping[str, ir.Value],
+    modes: Sequence[str],
+    groups: Sequence[ir.Group],
+    precedence: Sequence[Sequence[str]],
+) -> tuple[dict[str, ir.Value], list[tuple[str, tuple[str, str]]]]:
+    """Values keyed by mode: each mode's own value, else its winning group's value
+    (:func:`rulesdsl.semantics.group_choice`); second, the modes for which it is ambiguous."""
+    members = {g.id: g.members for g in groups}
+    values: dict[str, ir.Value] = {}
+    ambiguous: list[tuple[str, tuple[str, str]]] = []
+    for key, value in exceptions.items():
+        if key not in members:
+            values[key] = value
+            continue
+        for mode in members[key]:
+            if mode in exceptions or mode in values or mode not in modes:
+                continue
+            chosen, clash = semantics.group_choice(exceptions, mode, groups, precedence)
+            if clash is not None:
+                ambiguous.append((mode, clash))
+            if chosen is not None:
+                values[mode] = exceptions[chosen]
+    return values, ambiguous
+
+
+def expand_pairs(
+    pairs: Iterable[ir.PairValue],
+    first_groups: Mapping[str, Sequence[str]],
+    second_groups: Mapping[str, Sequence[str]],
+) -> tuple[ir.PairValue, ...]:
+    """Combinations with groups of the built-in mode context expanded to their members; a
+    combination written for the member itself wins over one through a group."""
+    pairs = tuple(pairs)
+    written = {(p.first, p.second) for p in pairs}
+    out: dict[tuple[str, str], ir.PairValue] = {}
+    for pair in pairs:
+        firsts = first_groups.get(pair.first, (pair.first,))
+        seconds = second_groups.get(pair.second, (pair.second,))
+        for a in firsts:
+            for b in seconds:
+                if (a, b) in written and (a, b) != (pair.first, pair.second):
+                    continue
+                out.setdefault((a, b), ir.PairValue(a, b, pair.value))
+    return tuple(out.values())
+
+
+def disagreements(
+    values: Mapping[str, ir.Value],
+    pairs: Sequence[ir.PairValue],
+    firsts: Iterable[str],
+    seconds: Iterable[str],
+) -> list[tuple[str, str]]:
+    """The (first, second) context values whose single values disagree with no combination."""
+    combined = {(p.first, p.second) for p in pairs}
+    seconds = tuple(seconds)
+    return [
+        (a, b)
+        for a in firsts
+        if a in values
+        for b in seconds
+        if b in values and values[a] != values[b] and (a, b) not in combined
+    ]
+
+
+def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
+    """``a & b value`` where no modifier keyed by two contexts reads it: a table cell, a dice
+    row or a ``when`` line (E234; cost and modifier cells are checked where they lower)."""
+    for st in statements:
+        cells: list[s.CellNode] = []
+        match st:
+            case s.TableDecl(rows=rows):
+                cells = [c for r in rows for c in r.cells]
+            case s.DiceDecl(rows=rows):
+                cells = [r.effects for r in rows if r.effects is not None]
+            case s.ModifierDecl(whens=whens):
+                cells = [w.cell for w in whens]
+            case _:
+                pass
+        for cell in cells:
+            for entry in cell.entries:
+                if entry.key2 is not None and entry.key is not None:
+                    report(
+                        "E234",
+                        f"a combination '{entry.key.text} & {entry.key2.text}' is only for "
+                        "a modifier keyed by two contexts",
+                        entry.key.pos,
+                        "declare the modifier with `by <context>, <context>`",
+                    )
