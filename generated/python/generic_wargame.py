@@ -9,7 +9,8 @@ Sources:
 
 Ask it rules questions::
 
-    move_cost(mode, *features, distance=1)   total movement cost, or IMPASSABLE / PROHIBITED
+    move_cost(mode, *features, distance=1, allowance=None, **inputs)
+                                             total movement cost, or IMPASSABLE / PROHIBITED
     can_enter(mode, *features, available=None)
     modifier(name, *items, **context)        a summed modifier, e.g. to-hit with weapon=...
     roll(table, total)                       the row of a dice table covering a total
@@ -78,6 +79,7 @@ def _whole(amount: float, every: float) -> float:
 __all__ = [
     "BLOCKED",
     "CONTEXTS",
+    "COST_INPUTS",
     "D66",
     "DECISIONS",
     "DICE_TABLES",
@@ -90,6 +92,7 @@ __all__ = [
     "MODES",
     "MODIFIERS",
     "PARAMS",
+    "PER_MOVE_COSTS",
     "PROHIBITED",
     "RULESET",
     "STEPS",
@@ -99,13 +102,16 @@ __all__ = [
     "ArgumentTypeError",
     "ConflictWarning",
     "Dice",
+    "Flat",
     "InvalidArgument",
     "InvalidPlace",
     "Marker",
     "Outcome",
     "Quantity",
     "Rate",
+    "Share",
     "Span",
+    "StepCost",
     "Trade",
     "UnfilledParameter",
     "UnknownName",
@@ -398,8 +404,36 @@ class Layer(_Record):
     features: tuple[str, ...]
 
 
+class Flat(_Record):
+    """A cost paid once per move through the feature, whatever the distance."""
+
+    amount: float
+
+
+class Share(_Record):
+    """A share of the moving unit's allowance: ``numerator / denominator`` of it, less
+    ``but`` (never below 0); ``Share(1, 1, 0)`` is all of it."""
+
+    numerator: int
+    denominator: int
+    but: float = 0
+
+    def of(self, allowance: float) -> float:
+        """This share of ``allowance``."""
+        part = allowance * self.numerator / self.denominator
+        return _max(0.0, part - self.but) if self.but else part
+
+
+class StepCost(_Record):
+    """The cost is the answer of the step ``step`` for the input named ``input``."""
+
+    step: str
+    input: str
+
+
 class Feature(_Record):
-    """A terrain feature or condition; ``costs`` per mode, per cm."""
+    """A terrain feature or condition; ``costs`` per mode, per cm (0 where
+    the cost is paid once per move: see PER_MOVE_COSTS)."""
 
     id: str
     layer: str
@@ -453,11 +487,13 @@ class Trigger(_Record):
 
 
 class Outcome(_Record):
-    """The result of a decision table; ``value`` when the outcome is a modifier."""
+    """The result of a decision table; ``value`` when the outcome is a modifier. ``label`` is
+    in the ruleset's first language, ``labels`` in every language it gives."""
 
     id: str
     label: str
     value: float | Marker | None = None
+    labels: Labels = MappingProxyType({})
 
 
 # ---- the ruleset ---------------------------------------------------------------------------
@@ -1017,6 +1053,15 @@ _UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {
     ("tracked", "ruins"): "tracked_difficult",
 }
 
+PER_MOVE_COSTS: Final[Mapping[tuple[str, str], Flat | Share | StepCost]] = MappingProxyType({})
+"""Costs paid once per move, not per cm, by (mode, feature): move_cost adds
+them after multiplying the other costs by the distance."""
+
+_ONCE_FEATURES: Final = frozenset(feature for _, feature in PER_MOVE_COSTS)
+
+COST_INPUTS: Final[tuple[str, ...]] = ()
+"""The step inputs that move_cost takes as keyword arguments (``height=3``)."""
+
 GRID_SIZES: Final[Mapping[str, float]] = {}
 """One grid cell in each unit the ruleset gives."""
 
@@ -1102,17 +1147,23 @@ _MOVE_COSTS_KEPT: Final = 4096
 """At most this many answers are kept per mode."""
 
 
-def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
+def move_cost(
+    mode: str, *features: str, distance: float = 1, allowance: float | None = None, **inputs: float
+) -> float | Marker:
     """Movement cost, in PA, for ``mode`` through a place with ``features``.
 
     Every feature's cost per cm is summed with the entry cost (0),
-    then multiplied by ``distance`` (a finite number, at least 0). Returns PROHIBITED when any
+    then multiplied by ``distance`` (a finite number, at least 0); the costs paid once per move
+    (PER_MOVE_COSTS) are added after: flat costs, shares of the unit's ``allowance``, and steps'
+    answers for the ``inputs`` named in COST_INPUTS (``height=3``). Returns PROHIBITED when any
     feature prohibits the mode, else IMPASSABLE when any is impassable for it.
     """
     try:
         cost = _MOVE_COSTS[mode][features]
     except (_KeyError, _TypeError):  # not asked before, or not names at all
         cost = _move_cost(mode, features)
+    if allowance is not None or inputs or not _ONCE_FEATURES.isdisjoint(features):
+        return _move_cost_once(mode, features, cost, distance, allowance, inputs)
     if distance.__class__ is _int and distance == 1:
         return cost
     if not (
@@ -1123,6 +1174,55 @@ def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
     if _isinstance(cost, (_int, _float)):  # faster than testing for a Marker
         return cost * distance
     return cost
+
+
+def _move_cost_once(
+    mode: str,
+    features: tuple[str, ...],
+    cost: float | Marker,
+    distance: float,
+    allowance: float | None,
+    inputs: dict[str, float],
+) -> float | Marker:
+    """move_cost with the costs paid once per move, its arguments checked."""
+    _number("move_cost", "distance", distance)
+    if allowance is not None:
+        _number("move_cost", "allowance", allowance)
+    for name, value in inputs.items():
+        if name not in COST_INPUTS:
+            raise UnknownName("cost input", name, COST_INPUTS)
+        _number("move_cost", name, value, None)
+    if _isinstance(cost, Marker):
+        return cost
+    total = cost * distance
+    for feature in _counted(features):
+        once = PER_MOVE_COSTS.get((mode, feature))
+        if once is None:
+            continue
+        if _isinstance(once, Flat):
+            total += once.amount
+        elif _isinstance(once, Share):
+            if allowance is None:
+                raise InvalidArgument(
+                    "move_cost",
+                    "allowance",
+                    None,
+                    f"must be given: {feature!r} costs a share of it",
+                )
+            total += once.of(allowance)
+        else:
+            if once.input not in inputs:
+                raise InvalidArgument(
+                    "move_cost",
+                    once.input,
+                    None,
+                    f"must be given: {feature!r} costs the step {once.step!r}",
+                )
+            answer = STEPS[once.step](inputs[once.input])
+            if _isinstance(answer, Marker):
+                return answer
+            total += answer
+    return total
 
 
 def _move_cost(mode: str, features: tuple[str, ...]) -> float | Marker:
@@ -1330,8 +1430,16 @@ _VISIBILITY_REACH: Final[Mapping[str, float]] = {
 """Column 'reach' of table 'visibility', per row: the bound (math.inf: no limit)."""
 
 
-_LINE_OF_SIGHT_NO_LINE_OF_SIGHT: Final = Outcome("no_line_of_sight", "Blocked")
-_LINE_OF_SIGHT_LINE_OF_SIGHT: Final = Outcome("line_of_sight", "Clear")
+_LINE_OF_SIGHT_NO_LINE_OF_SIGHT: Final = Outcome(
+    "no_line_of_sight",
+    "Blocked",
+    labels={"en": "Blocked", "fr": "Bloquée"},
+)
+_LINE_OF_SIGHT_LINE_OF_SIGHT: Final = Outcome(
+    "line_of_sight",
+    "Clear",
+    labels={"en": "Clear", "fr": "Dégagée"},
+)
 
 
 def line_of_sight(cover: str, distance: float) -> Outcome:
@@ -1351,8 +1459,16 @@ def line_of_sight(cover: str, distance: float) -> Outcome:
     return _LINE_OF_SIGHT_LINE_OF_SIGHT
 
 
-_CAMOUFLAGE_IDENTIFIED: Final = Outcome("identified", "Identified")
-_CAMOUFLAGE_UNIDENTIFIED: Final = Outcome("unidentified", "Not identified")
+_CAMOUFLAGE_IDENTIFIED: Final = Outcome(
+    "identified",
+    "Identified",
+    labels={"en": "Identified", "fr": "Identifié"},
+)
+_CAMOUFLAGE_UNIDENTIFIED: Final = Outcome(
+    "unidentified",
+    "Not identified",
+    labels={"en": "Not identified", "fr": "Non identifié"},
+)
 
 
 def camouflage(spotting_test: bool, distance: float) -> Outcome:

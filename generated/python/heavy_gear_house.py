@@ -10,7 +10,8 @@ Sources:
 
 Ask it rules questions::
 
-    move_cost(mode, *features, distance=1)   total movement cost, or IMPASSABLE / PROHIBITED
+    move_cost(mode, *features, distance=1, allowance=None, **inputs)
+                                             total movement cost, or IMPASSABLE / PROHIBITED
     can_enter(mode, *features, available=None)
     modifier(name, *items, **context)        a summed modifier, e.g. to-hit with weapon=...
     roll(table, total)                       the row of a dice table covering a total
@@ -80,6 +81,7 @@ def _whole(amount: float, every: float) -> float:
 __all__ = [
     "BLOCKED",
     "CONTEXTS",
+    "COST_INPUTS",
     "D66",
     "DECISIONS",
     "DICE_TABLES",
@@ -92,6 +94,7 @@ __all__ = [
     "MODES",
     "MODIFIERS",
     "PARAMS",
+    "PER_MOVE_COSTS",
     "PROHIBITED",
     "RULESET",
     "STEPS",
@@ -101,13 +104,16 @@ __all__ = [
     "ArgumentTypeError",
     "ConflictWarning",
     "Dice",
+    "Flat",
     "InvalidArgument",
     "InvalidPlace",
     "Marker",
     "Outcome",
     "Quantity",
     "Rate",
+    "Share",
     "Span",
+    "StepCost",
     "Trade",
     "UnfilledParameter",
     "UnknownName",
@@ -406,8 +412,36 @@ class Layer(_Record):
     features: tuple[str, ...]
 
 
+class Flat(_Record):
+    """A cost paid once per move through the feature, whatever the distance."""
+
+    amount: float
+
+
+class Share(_Record):
+    """A share of the moving unit's allowance: ``numerator / denominator`` of it, less
+    ``but`` (never below 0); ``Share(1, 1, 0)`` is all of it."""
+
+    numerator: int
+    denominator: int
+    but: float = 0
+
+    def of(self, allowance: float) -> float:
+        """This share of ``allowance``."""
+        part = allowance * self.numerator / self.denominator
+        return _max(0.0, part - self.but) if self.but else part
+
+
+class StepCost(_Record):
+    """The cost is the answer of the step ``step`` for the input named ``input``."""
+
+    step: str
+    input: str
+
+
 class Feature(_Record):
-    """A terrain feature or condition; ``costs`` per mode, per in."""
+    """A terrain feature or condition; ``costs`` per mode, per in (0 where
+    the cost is paid once per move: see PER_MOVE_COSTS)."""
 
     id: str
     layer: str
@@ -461,11 +495,13 @@ class Trigger(_Record):
 
 
 class Outcome(_Record):
-    """The result of a decision table; ``value`` when the outcome is a modifier."""
+    """The result of a decision table; ``value`` when the outcome is a modifier. ``label`` is
+    in the ruleset's first language, ``labels`` in every language it gives."""
 
     id: str
     label: str
     value: float | Marker | None = None
+    labels: Labels = MappingProxyType({})
 
 
 # ---- the ruleset ---------------------------------------------------------------------------
@@ -476,7 +512,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:b95e8a95297f72a3",
     languages=("en", "fr"),
-    extends=(Ancestor("heavy_gear", "1.0.0", "sha256:941fa8adaa129ccd"),),
+    extends=(Ancestor("heavy_gear", "1.0.0", "sha256:ea676ad8b80331a3"),),
 )
 
 ENTRY_COST: Final = 0
@@ -728,6 +764,15 @@ PARAMS: Final[Mapping[str, float | None]] = MappingProxyType({})
 
 _UNFILLED_COSTS: Final[Mapping[tuple[str, str], str]] = {}
 
+PER_MOVE_COSTS: Final[Mapping[tuple[str, str], Flat | Share | StepCost]] = MappingProxyType({})
+"""Costs paid once per move, not per in, by (mode, feature): move_cost adds
+them after multiplying the other costs by the distance."""
+
+_ONCE_FEATURES: Final = frozenset(feature for _, feature in PER_MOVE_COSTS)
+
+COST_INPUTS: Final[tuple[str, ...]] = ()
+"""The step inputs that move_cost takes as keyword arguments (``height=3``)."""
+
 GRID_SIZES: Final[Mapping[str, float]] = {}
 """One grid cell in each unit the ruleset gives."""
 
@@ -813,17 +858,23 @@ _MOVE_COSTS_KEPT: Final = 4096
 """At most this many answers are kept per mode."""
 
 
-def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
+def move_cost(
+    mode: str, *features: str, distance: float = 1, allowance: float | None = None, **inputs: float
+) -> float | Marker:
     """Movement cost, in MP, for ``mode`` through a place with ``features``.
 
     Every feature's cost per in is summed with the entry cost (0),
-    then multiplied by ``distance`` (a finite number, at least 0). Returns PROHIBITED when any
+    then multiplied by ``distance`` (a finite number, at least 0); the costs paid once per move
+    (PER_MOVE_COSTS) are added after: flat costs, shares of the unit's ``allowance``, and steps'
+    answers for the ``inputs`` named in COST_INPUTS (``height=3``). Returns PROHIBITED when any
     feature prohibits the mode, else IMPASSABLE when any is impassable for it.
     """
     try:
         cost = _MOVE_COSTS[mode][features]
     except (_KeyError, _TypeError):  # not asked before, or not names at all
         cost = _move_cost(mode, features)
+    if allowance is not None or inputs or not _ONCE_FEATURES.isdisjoint(features):
+        return _move_cost_once(mode, features, cost, distance, allowance, inputs)
     if distance.__class__ is _int and distance == 1:
         return cost
     if not (
@@ -834,6 +885,55 @@ def move_cost(mode: str, *features: str, distance: float = 1) -> float | Marker:
     if _isinstance(cost, (_int, _float)):  # faster than testing for a Marker
         return cost * distance
     return cost
+
+
+def _move_cost_once(
+    mode: str,
+    features: tuple[str, ...],
+    cost: float | Marker,
+    distance: float,
+    allowance: float | None,
+    inputs: dict[str, float],
+) -> float | Marker:
+    """move_cost with the costs paid once per move, its arguments checked."""
+    _number("move_cost", "distance", distance)
+    if allowance is not None:
+        _number("move_cost", "allowance", allowance)
+    for name, value in inputs.items():
+        if name not in COST_INPUTS:
+            raise UnknownName("cost input", name, COST_INPUTS)
+        _number("move_cost", name, value, None)
+    if _isinstance(cost, Marker):
+        return cost
+    total = cost * distance
+    for feature in _counted(features):
+        once = PER_MOVE_COSTS.get((mode, feature))
+        if once is None:
+            continue
+        if _isinstance(once, Flat):
+            total += once.amount
+        elif _isinstance(once, Share):
+            if allowance is None:
+                raise InvalidArgument(
+                    "move_cost",
+                    "allowance",
+                    None,
+                    f"must be given: {feature!r} costs a share of it",
+                )
+            total += once.of(allowance)
+        else:
+            if once.input not in inputs:
+                raise InvalidArgument(
+                    "move_cost",
+                    once.input,
+                    None,
+                    f"must be given: {feature!r} costs the step {once.step!r}",
+                )
+            answer = STEPS[once.step](inputs[once.input])
+            if _isinstance(answer, Marker):
+                return answer
+            total += answer
+    return total
 
 
 def _move_cost(mode: str, features: tuple[str, ...]) -> float | Marker:
@@ -1100,8 +1200,16 @@ def heavy_concealment(thickness: float) -> float:
     return value
 
 
-_TERRAIN_COUNTS_IGNORED: Final = Outcome("ignored", "Terrain not counted")
-_TERRAIN_COUNTS_COUNTED: Final = Outcome("counted", "Terrain counted")
+_TERRAIN_COUNTS_IGNORED: Final = Outcome(
+    "ignored",
+    "Terrain not counted",
+    labels={"en": "Terrain not counted", "fr": "Terrain non pris en compte"},
+)
+_TERRAIN_COUNTS_COUNTED: Final = Outcome(
+    "counted",
+    "Terrain counted",
+    labels={"en": "Terrain counted", "fr": "Terrain pris en compte"},
+)
 
 
 def terrain_counts(
@@ -1134,9 +1242,24 @@ def terrain_counts(
     return _TERRAIN_COUNTS_IGNORED
 
 
-_LOCK_NO_LOCK: Final = Outcome("no_lock", "No lock possible")
-_LOCK_PASSIVE: Final = Outcome("passive", "Passive lock")
-_LOCK_ACTIVE: Final = Outcome("active", "Choose another target or try an active lock")
+_LOCK_NO_LOCK: Final = Outcome(
+    "no_lock",
+    "No lock possible",
+    labels={"en": "No lock possible", "fr": "Verrouillage impossible"},
+)
+_LOCK_PASSIVE: Final = Outcome(
+    "passive",
+    "Passive lock",
+    labels={"en": "Passive lock", "fr": "Verrouillage passif"},
+)
+_LOCK_ACTIVE: Final = Outcome(
+    "active",
+    "Choose another target or try an active lock",
+    labels={
+        "en": "Choose another target or try an active lock",
+        "fr": "Changer de cible ou tenter un verrouillage actif",
+    },
+)
 
 
 def lock(
@@ -1179,9 +1302,24 @@ def lock(
     return _LOCK_ACTIVE
 
 
-_ABSTRACT_COVER_FULL: Final = Outcome("full", "Full cover", -2)
-_ABSTRACT_COVER_PARTIAL: Final = Outcome("partial", "Partial cover", -1)
-_ABSTRACT_COVER_SOME: Final = Outcome("some", "Some cover", 0)
+_ABSTRACT_COVER_FULL: Final = Outcome(
+    "full",
+    "Full cover",
+    -2,
+    labels={"en": "Full cover", "fr": "Couvert total"},
+)
+_ABSTRACT_COVER_PARTIAL: Final = Outcome(
+    "partial",
+    "Partial cover",
+    -1,
+    labels={"en": "Partial cover", "fr": "Couvert partiel"},
+)
+_ABSTRACT_COVER_SOME: Final = Outcome(
+    "some",
+    "Some cover",
+    0,
+    labels={"en": "Some cover", "fr": "Couvert sommaire"},
+)
 
 
 def abstract_cover(cover_size: float, size: float) -> Outcome:
@@ -1203,10 +1341,30 @@ def abstract_cover(cover_size: float, size: float) -> Outcome:
     return _ABSTRACT_COVER_SOME
 
 
-_REPRESENTATIVE_COVER_FULL: Final = Outcome("full", "Full cover", -2)
-_REPRESENTATIVE_COVER_PARTIAL: Final = Outcome("partial", "Partial cover", -1)
-_REPRESENTATIVE_COVER_SOME: Final = Outcome("some", "Some cover", 0)
-_REPRESENTATIVE_COVER_IN_OPEN: Final = Outcome("in_open", "In the open", 1)
+_REPRESENTATIVE_COVER_FULL: Final = Outcome(
+    "full",
+    "Full cover",
+    -2,
+    labels={"en": "Full cover", "fr": "Couvert total"},
+)
+_REPRESENTATIVE_COVER_PARTIAL: Final = Outcome(
+    "partial",
+    "Partial cover",
+    -1,
+    labels={"en": "Partial cover", "fr": "Couvert partiel"},
+)
+_REPRESENTATIVE_COVER_SOME: Final = Outcome(
+    "some",
+    "Some cover",
+    0,
+    labels={"en": "Some cover", "fr": "Couvert sommaire"},
+)
+_REPRESENTATIVE_COVER_IN_OPEN: Final = Outcome(
+    "in_open",
+    "In the open",
+    1,
+    labels={"en": "In the open", "fr": "Cible à découvert"},
+)
 
 
 def representative_cover(
