@@ -245,6 +245,27 @@ def test_two_step_costs_reading_one_input_in_two_units_are_refused(compiler: Com
     assert found(compiler, row, more) == [("E224", LINE + 2, 16)]
 
 
+def test_yaml_costs_are_checked_at_their_place_in_the_yaml(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    text = (
+        "ruleset: demo\nversion: 1.0.0\nunits: {distance: in, cost: in}\n"
+        "modes:\n  walker: {label: Walker}\n"
+        "layers:\n  l:\n    label: L\n    rows:\n"
+        "      a: {label: A, cells: share 3/2}\n"
+        "      b: {label: B, cells: 'flat 2 cm'}\n"
+        "steps:\n  climb:\n    input: height in\n    result: in\n"
+        "    terms: [free up to 2 in, +1 per 1 in above 2 in]\n"
+    )
+    path = tmp_path / "demo.yaml"
+    path.write_text(text, "utf-8")
+    compiled = compiler.compile_file(path)
+    assert [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.pos] == [
+        ("E220", 10, 28),
+        ("E223", 11, 29),
+    ]
+
+
 def test_an_unknown_step_in_a_cost_suggests_the_nearest(compiler: Compiler) -> None:
     compiled = compile_snippet(compiler, HEADER + 'layer l "L" {\n  a "A" | step clumb\n}\n')
     [d] = [d for d in compiled.diagnostics if d.is_error]
@@ -273,6 +294,15 @@ def test_an_outcome_without_a_label_in_every_language_warns(compiler: Compiler) 
     assert [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.pos] == [
         ("W101", 5, 12)
     ]
+
+
+def test_the_editor_grammar_knows_the_cost_keywords() -> None:
+    from tests.test_editors import scopes_of
+
+    row = scopes_of('  rubble "Rubble" | share all but 1 in, vehicle flat 3 in, walker step climb')
+    assert {row[w] for w in ("share", "all", "but", "flat", "step")} == {"keyword.control.terrain"}
+    step = scopes_of("step climb (height in) -> in : free up to 2 in, +1 per 1 in above 2 in")
+    assert {step[w] for w in ("free", "up", "to", "above")} == {"keyword.control.terrain"}
 
 
 # ---- round trips, sheets, diff --------------------------------------------------------------

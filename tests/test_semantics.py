@@ -3,9 +3,11 @@ meaning, on every bundled ruleset: costs, modifiers, steps, decisions and dice."
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
 import warnings
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -124,3 +126,38 @@ def test_dice_rolls_match_for_every_reachable_total(pair: tuple[ir.Ruleset, Modu
             row = semantics.roll(table, total)
             assert row is not None
             assert module.roll(table.id, total).id == row.id
+
+
+# ---- costs paid once per move (issue 11): flat, share, step ---------------------------------
+
+
+def test_costs_paid_once_per_move_match_the_module(compiler: Compiler, tmp_path: Path) -> None:
+    """The module's move_cost with an allowance and step inputs, and its steps with free-up-to
+    and above thresholds, against semantics.move_cost_once and semantics.step_value."""
+    from rulesdsl.backends.python import render
+
+    compiled = compiler.compile_file(Path(__file__).parent / "data" / "once_costs.terrain")
+    rs = compiled.ruleset
+    assert rs is not None and compiled.ok
+    path = tmp_path / "once_costs.py"
+    path.write_text(render(rs), "utf-8")
+    spec = importlib.util.spec_from_file_location("semantics_once_costs", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for step in rs.steps:
+        for x in (i / 4 for i in range(0, 25)):
+            assert same(getattr(module, step.id)(x), semantics.step_value(step, x)), (step.id, x)
+    checked = 0
+    for mode in (m.id for m in rs.modes):
+        for place in places(rs):
+            for allowance, height in itertools.product((0.0, 4.5), (1.0, 2.5)):
+                reference = semantics.move_cost_once(
+                    rs, mode, place, 2.5, allowance, {"height": height}
+                )
+                answer = module.move_cost(
+                    mode, *place, distance=2.5, allowance=allowance, height=height
+                )
+                assert same(answer, reference), (mode, place, allowance, height)
+                checked += 1
+    assert checked == 2 * 7 * 4
