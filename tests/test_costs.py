@@ -166,6 +166,13 @@ def test_module_move_cost_takes_an_allowance_and_step_inputs(module: ModuleType)
     assert module.FEATURES["bog"].costs["infantry"] == 0
 
 
+def test_can_enter_passes_the_allowance_and_inputs_on(module: ModuleType) -> None:
+    assert module.can_enter("infantry", "deep_mud", available=5, allowance=6) is False
+    assert module.can_enter("infantry", "bog", available=3, allowance=6) is True
+    assert module.can_enter("infantry", "cliff", available=1, height=2) is True
+    assert module.can_enter("infantry", "cliff", available=1, height=3) is False
+
+
 def test_module_names_a_missing_allowance(module: ModuleType) -> None:
     with pytest.raises(module.InvalidArgument) as caught:
         module.move_cost("infantry", "bog")
@@ -361,3 +368,45 @@ def test_a_changed_flat_cost_is_a_rules_change_and_a_new_kind_is_breaking(
     assert levels["bog.cost"][0] == "breaking"
     assert levels["bog.cost"][1] == "Bog, every mode: share 1/2 -> 2 in per inch"
     assert any(c.level == "wording" and "Verrou passif" in c.message for c in d.changes)
+
+
+def test_a_variant_overrides_a_free_threshold_and_a_flat_cost(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    (tmp_path / "once_costs.terrain").write_text(SOURCE.read_text("utf-8"), "utf-8")
+    variant = tmp_path / "house.terrain"
+    variant.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends once_costs@^1.0\n'
+        "override climb.free.at | 3 in\n"
+        "override low_wall.infantry | flat 1 in\n",
+        "utf-8",
+    )
+    compiled = compiler.compile_file(variant)
+    assert compiled.ok, [d.message for d in compiled.diagnostics]
+    assert compiled.ruleset is not None
+    climb = next(s for s in compiled.ruleset.steps if s.id == "climb")
+    assert climb.terms[0] == ir.StepTerm("free", at=3)
+    wall = next(f for f in compiled.ruleset.features if f.id == "low_wall")
+    assert wall.costs["infantry"] == ir.Flat(ir.Number(1, "in"))
+    base = compiler.compile_file(tmp_path / "once_costs.terrain").ruleset
+    assert base is not None
+    paths = {c.path: c.level for c in semantic.diff(base, compiled.ruleset).changes}
+    assert paths["low_wall.infantry"] == "rules"
+    assert any(p.startswith("climb") for p in paths), paths
+
+
+def test_a_module_with_costs_paid_once_is_ruff_and_mypy_strict_clean(
+    rs: ir.Ruleset, tmp_path: Path
+) -> None:
+    import subprocess
+
+    path = tmp_path / "once_costs.py"
+    path.write_text(render(rs), "utf-8")
+    for command in (
+        ["ruff", "check", "--no-cache", str(path)],
+        ["mypy", "--strict", "--no-incremental", str(path)],
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", *command], capture_output=True, text=True, check=False
+        )
+        assert result.returncode == 0, result.stdout + result.stderr

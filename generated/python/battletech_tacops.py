@@ -499,7 +499,11 @@ class Outcome(_Record):
     id: str
     label: str
     value: float | Marker | None = None
-    labels: Labels = MappingProxyType({})
+
+    @_property
+    def labels(self) -> Labels:
+        """The outcome's label in every language the ruleset gives (issue 11)."""
+        return _OUTCOME_LABELS.get((self.id, self.label)) or _dict([(_FIRST_LANGUAGE, self.label)])
 
 
 # ---- the ruleset ---------------------------------------------------------------------------
@@ -2553,11 +2557,20 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
     return _tuple(n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES)
 
 
-def can_enter(mode: str, *features: str, available: float | None = None) -> bool:
+def can_enter(
+    mode: str,
+    *features: str,
+    available: float | None = None,
+    allowance: float | None = None,
+    **inputs: float,
+) -> bool:
     """Whether ``mode`` may enter the place: not impassable or prohibited and, given the
     movement ``available`` (a finite number, at least 0), affordable or
-    allowed by the minimum-move rule."""
-    cost = move_cost(mode, *features)
+    allowed by the minimum-move rule.
+
+    ``allowance`` and ``inputs`` go to move_cost, for the costs paid once per move.
+    """
+    cost = move_cost(mode, *features, allowance=allowance, **inputs)
     if available is not None:
         _number("can_enter", "available", available)
     if _isinstance(cost, Marker):
@@ -2715,6 +2728,12 @@ def gravity_to_hit(deviation: float) -> float:
         _number("gravity_to_hit", "deviation", deviation)
     value: float = _whole(deviation, 0.2)
     return value
+
+
+_OUTCOME_LABELS: Final[Mapping[tuple[str, str], Labels]] = {}
+"""Every outcome's labels by (id, label in the first language), read by Outcome.labels."""
+
+_FIRST_LANGUAGE: Final = "en"
 
 
 STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType(

@@ -493,7 +493,11 @@ class Outcome(_Record):
     id: str
     label: str
     value: float | Marker | None = None
-    labels: Labels = MappingProxyType({})
+
+    @_property
+    def labels(self) -> Labels:
+        """The outcome's label in every language the ruleset gives (issue 11)."""
+        return _OUTCOME_LABELS.get((self.id, self.label)) or _dict([(_FIRST_LANGUAGE, self.label)])
 
 
 class Limit(_Record):
@@ -898,10 +902,19 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
     return _tuple(n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES)
 
 
-def can_enter(mode: str, *features: str, available: float | None = None) -> bool:
+def can_enter(
+    mode: str,
+    *features: str,
+    available: float | None = None,
+    allowance: float | None = None,
+    **inputs: float,
+) -> bool:
     """Whether ``mode`` may enter the place: not impassable or prohibited and, given the
-    movement ``available`` (a finite number, at least 0), affordable."""
-    cost = move_cost(mode, *features)
+    movement ``available`` (a finite number, at least 0), affordable.
+
+    ``allowance`` and ``inputs`` go to move_cost, for the costs paid once per move.
+    """
+    cost = move_cost(mode, *features, allowance=allowance, **inputs)
     if available is not None:
         _number("can_enter", "available", available)
     if _isinstance(cost, Marker):
@@ -1111,61 +1124,26 @@ _FLIGHT_DOWN_ANGLE: Final[Mapping[str, float]] = {
 """Row 'down_angle' of table 'flight', per column: the bound (math.inf: no limit)."""
 
 
-_FLYING_MOVE_CANNOT_HOVER: Final = Outcome(
-    "cannot_hover",
-    "This class cannot hover",
-    labels={
-        "en": "This class cannot hover",
-        "fr": "Cette classe ne peut pas faire de vol stationnaire",
-    },
-)
+_FLYING_MOVE_CANNOT_HOVER: Final = Outcome("cannot_hover", "This class cannot hover")
 _FLYING_MOVE_CANNOT_FLY_BACKWARD: Final = Outcome(
     "cannot_fly_backward",
     "This class cannot fly backward",
-    labels={
-        "en": "This class cannot fly backward",
-        "fr": "Cette classe ne peut pas voler vers l'arrière",
-    },
 )
 _FLYING_MOVE_TURN_TOO_SOON: Final = Outcome(
     "turn_too_soon",
     "Turn too sharp for the distance flown",
-    labels={
-        "en": "Turn too sharp for the distance flown",
-        "fr": "Virage trop serré pour la distance parcourue",
-    },
 )
 _FLYING_MOVE_TURN_TOO_SHARP: Final = Outcome(
     "turn_too_sharp",
     "Turn sharper than one square allows",
-    labels={
-        "en": "Turn sharper than one square allows",
-        "fr": "Virage plus serré que ce qu'une case permet",
-    },
 )
 _FLYING_MOVE_CANNOT_TURN_IN_PLACE: Final = Outcome(
     "cannot_turn_in_place",
     "Turn in place beyond this class",
-    labels={
-        "en": "Turn in place beyond this class",
-        "fr": "Virage stationnaire hors de portée de cette classe",
-    },
 )
-_FLYING_MOVE_CLIMB_TOO_STEEP: Final = Outcome(
-    "climb_too_steep",
-    "Climb too steep",
-    labels={"en": "Climb too steep", "fr": "Montée trop raide"},
-)
-_FLYING_MOVE_DIVE_TOO_STEEP: Final = Outcome(
-    "dive_too_steep",
-    "Dive too steep",
-    labels={"en": "Dive too steep", "fr": "Descente trop raide"},
-)
-_FLYING_MOVE_LEGAL: Final = Outcome(
-    "legal",
-    "Legal move",
-    labels={"en": "Legal move", "fr": "Manœuvre autorisée"},
-)
+_FLYING_MOVE_CLIMB_TOO_STEEP: Final = Outcome("climb_too_steep", "Climb too steep")
+_FLYING_MOVE_DIVE_TOO_STEEP: Final = Outcome("dive_too_steep", "Dive too steep")
+_FLYING_MOVE_LEGAL: Final = Outcome("legal", "Legal move")
 
 
 def flying_move(
@@ -1238,6 +1216,36 @@ def flying_move(
     if dive > _FLIGHT_DOWN_ANGLE[maneuverability]:
         return _FLYING_MOVE_DIVE_TOO_STEEP
     return _FLYING_MOVE_LEGAL
+
+
+_OUTCOME_LABELS: Final[Mapping[tuple[str, str], Labels]] = {
+    ("cannot_hover", "This class cannot hover"): {
+        "en": "This class cannot hover",
+        "fr": "Cette classe ne peut pas faire de vol stationnaire",
+    },
+    ("cannot_fly_backward", "This class cannot fly backward"): {
+        "en": "This class cannot fly backward",
+        "fr": "Cette classe ne peut pas voler vers l'arrière",
+    },
+    ("turn_too_soon", "Turn too sharp for the distance flown"): {
+        "en": "Turn too sharp for the distance flown",
+        "fr": "Virage trop serré pour la distance parcourue",
+    },
+    ("turn_too_sharp", "Turn sharper than one square allows"): {
+        "en": "Turn sharper than one square allows",
+        "fr": "Virage plus serré que ce qu'une case permet",
+    },
+    ("cannot_turn_in_place", "Turn in place beyond this class"): {
+        "en": "Turn in place beyond this class",
+        "fr": "Virage stationnaire hors de portée de cette classe",
+    },
+    ("climb_too_steep", "Climb too steep"): {"en": "Climb too steep", "fr": "Montée trop raide"},
+    ("dive_too_steep", "Dive too steep"): {"en": "Dive too steep", "fr": "Descente trop raide"},
+    ("legal", "Legal move"): {"en": "Legal move", "fr": "Manœuvre autorisée"},
+}
+"""Every outcome's labels by (id, label in the first language), read by Outcome.labels."""
+
+_FIRST_LANGUAGE: Final = "en"
 
 
 STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({})

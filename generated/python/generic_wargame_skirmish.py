@@ -493,7 +493,11 @@ class Outcome(_Record):
     id: str
     label: str
     value: float | Marker | None = None
-    labels: Labels = MappingProxyType({})
+
+    @_property
+    def labels(self) -> Labels:
+        """The outcome's label in every language the ruleset gives (issue 11)."""
+        return _OUTCOME_LABELS.get((self.id, self.label)) or _dict([(_FIRST_LANGUAGE, self.label)])
 
 
 # ---- the ruleset ---------------------------------------------------------------------------
@@ -1200,10 +1204,19 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
     return _tuple(n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES)
 
 
-def can_enter(mode: str, *features: str, available: float | None = None) -> bool:
+def can_enter(
+    mode: str,
+    *features: str,
+    available: float | None = None,
+    allowance: float | None = None,
+    **inputs: float,
+) -> bool:
     """Whether ``mode`` may enter the place: not impassable or prohibited and, given the
-    movement ``available`` (a finite number, at least 0), affordable."""
-    cost = move_cost(mode, *features)
+    movement ``available`` (a finite number, at least 0), affordable.
+
+    ``allowance`` and ``inputs`` go to move_cost, for the costs paid once per move.
+    """
+    cost = move_cost(mode, *features, allowance=allowance, **inputs)
     if available is not None:
         _number("can_enter", "available", available)
     if _isinstance(cost, Marker):
@@ -1357,16 +1370,8 @@ _VISIBILITY_REACH: Final[Mapping[str, float]] = {
 """Column 'reach' of table 'visibility', per row: the bound (math.inf: no limit)."""
 
 
-_LINE_OF_SIGHT_NO_LINE_OF_SIGHT: Final = Outcome(
-    "no_line_of_sight",
-    "Blocked",
-    labels={"en": "Blocked", "fr": "Bloquée"},
-)
-_LINE_OF_SIGHT_LINE_OF_SIGHT: Final = Outcome(
-    "line_of_sight",
-    "Clear",
-    labels={"en": "Clear", "fr": "Dégagée"},
-)
+_LINE_OF_SIGHT_NO_LINE_OF_SIGHT: Final = Outcome("no_line_of_sight", "Blocked")
+_LINE_OF_SIGHT_LINE_OF_SIGHT: Final = Outcome("line_of_sight", "Clear")
 
 
 def line_of_sight(cover: str, distance: float) -> Outcome:
@@ -1386,16 +1391,8 @@ def line_of_sight(cover: str, distance: float) -> Outcome:
     return _LINE_OF_SIGHT_LINE_OF_SIGHT
 
 
-_CAMOUFLAGE_IDENTIFIED: Final = Outcome(
-    "identified",
-    "Identified",
-    labels={"en": "Identified", "fr": "Identifié"},
-)
-_CAMOUFLAGE_UNIDENTIFIED: Final = Outcome(
-    "unidentified",
-    "Not identified",
-    labels={"en": "Not identified", "fr": "Non identifié"},
-)
+_CAMOUFLAGE_IDENTIFIED: Final = Outcome("identified", "Identified")
+_CAMOUFLAGE_UNIDENTIFIED: Final = Outcome("unidentified", "Not identified")
 
 
 def camouflage(spotting_test: bool, distance: float) -> Outcome:
@@ -1415,6 +1412,17 @@ def camouflage(spotting_test: bool, distance: float) -> Outcome:
     if distance <= 10:
         return _CAMOUFLAGE_IDENTIFIED
     return _CAMOUFLAGE_UNIDENTIFIED
+
+
+_OUTCOME_LABELS: Final[Mapping[tuple[str, str], Labels]] = {
+    ("no_line_of_sight", "Blocked"): {"en": "Blocked", "fr": "Bloquée"},
+    ("line_of_sight", "Clear"): {"en": "Clear", "fr": "Dégagée"},
+    ("identified", "Identified"): {"en": "Identified", "fr": "Identifié"},
+    ("unidentified", "Not identified"): {"en": "Not identified", "fr": "Non identifié"},
+}
+"""Every outcome's labels by (id, label in the first language), read by Outcome.labels."""
+
+_FIRST_LANGUAGE: Final = "en"
 
 
 STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType({})

@@ -500,7 +500,11 @@ class Outcome(_Record):
     id: str
     label: str
     value: float | Marker | None = None
-    labels: Labels = MappingProxyType({})
+
+    @_property
+    def labels(self) -> Labels:
+        """The outcome's label in every language the ruleset gives (issue 11)."""
+        return _OUTCOME_LABELS.get((self.id, self.label)) or _dict([(_FIRST_LANGUAGE, self.label)])
 
 
 # ---- the ruleset ---------------------------------------------------------------------------
@@ -983,10 +987,19 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
     return _tuple(n for n in names if n in _IGNORES_OTHERS or n in _WHOLE_MAP or n not in FEATURES)
 
 
-def can_enter(mode: str, *features: str, available: float | None = None) -> bool:
+def can_enter(
+    mode: str,
+    *features: str,
+    available: float | None = None,
+    allowance: float | None = None,
+    **inputs: float,
+) -> bool:
     """Whether ``mode`` may enter the place: not impassable or prohibited and, given the
-    movement ``available`` (a finite number, at least 0), affordable."""
-    cost = move_cost(mode, *features)
+    movement ``available`` (a finite number, at least 0), affordable.
+
+    ``allowance`` and ``inputs`` go to move_cost, for the costs paid once per move.
+    """
+    cost = move_cost(mode, *features, allowance=allowance, **inputs)
     if available is not None:
         _number("can_enter", "available", available)
     if _isinstance(cost, Marker):
@@ -1199,16 +1212,8 @@ def heavy_concealment(thickness: float) -> float:
     return value
 
 
-_TERRAIN_COUNTS_IGNORED: Final = Outcome(
-    "ignored",
-    "Terrain not counted",
-    labels={"en": "Terrain not counted", "fr": "Terrain non pris en compte"},
-)
-_TERRAIN_COUNTS_COUNTED: Final = Outcome(
-    "counted",
-    "Terrain counted",
-    labels={"en": "Terrain counted", "fr": "Terrain pris en compte"},
-)
+_TERRAIN_COUNTS_IGNORED: Final = Outcome("ignored", "Terrain not counted")
+_TERRAIN_COUNTS_COUNTED: Final = Outcome("counted", "Terrain counted")
 
 
 def terrain_counts(
@@ -1241,24 +1246,9 @@ def terrain_counts(
     return _TERRAIN_COUNTS_IGNORED
 
 
-_LOCK_NO_LOCK: Final = Outcome(
-    "no_lock",
-    "No lock possible",
-    labels={"en": "No lock possible", "fr": "Verrouillage impossible"},
-)
-_LOCK_PASSIVE: Final = Outcome(
-    "passive",
-    "Passive lock",
-    labels={"en": "Passive lock", "fr": "Verrouillage passif"},
-)
-_LOCK_ACTIVE: Final = Outcome(
-    "active",
-    "Choose another target or try an active lock",
-    labels={
-        "en": "Choose another target or try an active lock",
-        "fr": "Changer de cible ou tenter un verrouillage actif",
-    },
-)
+_LOCK_NO_LOCK: Final = Outcome("no_lock", "No lock possible")
+_LOCK_PASSIVE: Final = Outcome("passive", "Passive lock")
+_LOCK_ACTIVE: Final = Outcome("active", "Choose another target or try an active lock")
 
 
 def lock(
@@ -1301,24 +1291,9 @@ def lock(
     return _LOCK_ACTIVE
 
 
-_ABSTRACT_COVER_FULL: Final = Outcome(
-    "full",
-    "Full cover",
-    -2,
-    labels={"en": "Full cover", "fr": "Couvert total"},
-)
-_ABSTRACT_COVER_PARTIAL: Final = Outcome(
-    "partial",
-    "Partial cover",
-    -1,
-    labels={"en": "Partial cover", "fr": "Couvert partiel"},
-)
-_ABSTRACT_COVER_SOME: Final = Outcome(
-    "some",
-    "Some cover",
-    0,
-    labels={"en": "Some cover", "fr": "Couvert sommaire"},
-)
+_ABSTRACT_COVER_FULL: Final = Outcome("full", "Full cover", -2)
+_ABSTRACT_COVER_PARTIAL: Final = Outcome("partial", "Partial cover", -1)
+_ABSTRACT_COVER_SOME: Final = Outcome("some", "Some cover", 0)
 
 
 def abstract_cover(cover_size: float, size: float) -> Outcome:
@@ -1340,30 +1315,10 @@ def abstract_cover(cover_size: float, size: float) -> Outcome:
     return _ABSTRACT_COVER_SOME
 
 
-_REPRESENTATIVE_COVER_FULL: Final = Outcome(
-    "full",
-    "Full cover",
-    -2,
-    labels={"en": "Full cover", "fr": "Couvert total"},
-)
-_REPRESENTATIVE_COVER_PARTIAL: Final = Outcome(
-    "partial",
-    "Partial cover",
-    -1,
-    labels={"en": "Partial cover", "fr": "Couvert partiel"},
-)
-_REPRESENTATIVE_COVER_SOME: Final = Outcome(
-    "some",
-    "Some cover",
-    0,
-    labels={"en": "Some cover", "fr": "Couvert sommaire"},
-)
-_REPRESENTATIVE_COVER_IN_OPEN: Final = Outcome(
-    "in_open",
-    "In the open",
-    1,
-    labels={"en": "In the open", "fr": "Cible à découvert"},
-)
+_REPRESENTATIVE_COVER_FULL: Final = Outcome("full", "Full cover", -2)
+_REPRESENTATIVE_COVER_PARTIAL: Final = Outcome("partial", "Partial cover", -1)
+_REPRESENTATIVE_COVER_SOME: Final = Outcome("some", "Some cover", 0)
+_REPRESENTATIVE_COVER_IN_OPEN: Final = Outcome("in_open", "In the open", 1)
 
 
 def representative_cover(
@@ -1393,6 +1348,28 @@ def representative_cover(
     if partly:
         return _REPRESENTATIVE_COVER_SOME
     return _REPRESENTATIVE_COVER_IN_OPEN
+
+
+_OUTCOME_LABELS: Final[Mapping[tuple[str, str], Labels]] = {
+    ("ignored", "Terrain not counted"): {
+        "en": "Terrain not counted",
+        "fr": "Terrain non pris en compte",
+    },
+    ("counted", "Terrain counted"): {"en": "Terrain counted", "fr": "Terrain pris en compte"},
+    ("no_lock", "No lock possible"): {"en": "No lock possible", "fr": "Verrouillage impossible"},
+    ("passive", "Passive lock"): {"en": "Passive lock", "fr": "Verrouillage passif"},
+    ("active", "Choose another target or try an active lock"): {
+        "en": "Choose another target or try an active lock",
+        "fr": "Changer de cible ou tenter un verrouillage actif",
+    },
+    ("full", "Full cover"): {"en": "Full cover", "fr": "Couvert total"},
+    ("partial", "Partial cover"): {"en": "Partial cover", "fr": "Couvert partiel"},
+    ("some", "Some cover"): {"en": "Some cover", "fr": "Couvert sommaire"},
+    ("in_open", "In the open"): {"en": "In the open", "fr": "Cible à découvert"},
+}
+"""Every outcome's labels by (id, label in the first language), read by Outcome.labels."""
+
+_FIRST_LANGUAGE: Final = "en"
 
 
 STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType(

@@ -467,8 +467,6 @@ def _outcome(o: ir.Outcome, lang: str, indent: int = 0) -> str:
     label = o.info.labels.get(lang) or next(iter(o.info.labels.values()), o.id)
     value = per_value(o.value)
     args = [py(o.id), py(label, 4)] + ([] if value is None else [py(value)])
-    if o.info.labels:
-        args.append(f"labels={py(dict(o.info.labels), 4)}")
     return _call("Outcome", args, indent)
 
 
