@@ -104,10 +104,17 @@ def counted(rs: ir.Ruleset, names: Sequence[str]) -> tuple[str, ...]:
 
 
 def move_cost(
-    rs: ir.Ruleset, mode: str, features: Sequence[str], distance: float = 1
+    rs: ir.Ruleset,
+    mode: str,
+    features: Sequence[str],
+    distance: float = 1,
+    allowance: float | None = None,
+    inputs: Mapping[str, float] | None = None,
 ) -> Answer | Unfilled:
     """The stacking policy ``sum``: the entry cost plus every counted feature's cost per
-    distance unit, times the distance; prohibited before impassable."""
+    distance unit, times the distance; prohibited before impassable. Then the costs paid once
+    per move (:func:`plus_once`): flat costs, shares of ``allowance``, steps' answers for
+    ``inputs``."""
     by_id = {f.id: f for f in rs.features}
     params = param_values(rs)
     total = rs.entry_cost
@@ -125,7 +132,9 @@ def move_cost(
                 total += cost
             case _:
                 assert_never(cost)
-    return IMPASSABLE if impassable else total * distance
+    if impassable:
+        return IMPASSABLE
+    return plus_once(rs, mode, features, total * distance, allowance, inputs or {})
 
 
 # ---- costs paid once per move (issue 11) ----------------------------------------------------
@@ -180,24 +189,21 @@ def is_once(value: ir.Value) -> bool:
     return isinstance(value, ir.Flat | ir.Share | ir.StepCost)
 
 
-def move_cost_once(
+def plus_once(
     rs: ir.Ruleset,
     mode: str,
     features: Sequence[str],
-    distance: float = 1,
-    allowance: float | None = None,
-    inputs: Mapping[str, float] | None = None,
-) -> Answer | Unfilled:
-    """:func:`move_cost` with the costs that are not per distance: (entry + per-distance
-    costs) x distance + flat costs + shares of ``allowance`` + step answers for ``inputs``.
-    Markers still win (a step's impassable answer too)."""
-    cost = move_cost(rs, mode, features, distance)
-    if not isinstance(cost, float | int):
-        return cost
+    per_distance_total: float,
+    allowance: float | None,
+    inputs: Mapping[str, float],
+) -> Answer:
+    """A move's per-distance total (entry and costs, times the distance) plus the costs paid
+    once per move: flat costs, shares of ``allowance``, step answers for ``inputs``. A step
+    that answers impassable makes the place impassable."""
     by_id = {f.id: f for f in rs.features}
-    total = float(cost)
+    total = per_distance_total
     for name in counted(rs, features):
-        once = once_cost(rs, by_id[name].costs[mode], allowance, inputs or {})
+        once = once_cost(rs, by_id[name].costs[mode], allowance, inputs)
         if isinstance(once, ir.Marker):
             return once
         total += once

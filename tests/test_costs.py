@@ -100,29 +100,29 @@ def test_a_rate_above_a_threshold_counts_only_the_part_above(rs: ir.Ruleset) -> 
 
 
 def test_flat_costs_are_paid_once_whatever_the_distance(rs: ir.Ruleset) -> None:
-    assert semantics.move_cost_once(rs, "infantry", ["low_wall"], distance=1) == 2
-    assert semantics.move_cost_once(rs, "infantry", ["low_wall"], distance=4) == 2
-    assert semantics.move_cost_once(rs, "infantry", ["clear", "low_wall"], distance=4) == 4 + 2
+    assert semantics.move_cost(rs, "infantry", ["low_wall"], distance=1) == 2
+    assert semantics.move_cost(rs, "infantry", ["low_wall"], distance=4) == 2
+    assert semantics.move_cost(rs, "infantry", ["clear", "low_wall"], distance=4) == 4 + 2
 
 
 def test_shares_are_parts_of_the_allowance(rs: ir.Ruleset) -> None:
-    assert semantics.move_cost_once(rs, "infantry", ["bog"], allowance=6) == 3
-    assert semantics.move_cost_once(rs, "infantry", ["deep_mud"], allowance=6) == 6
-    assert semantics.move_cost_once(rs, "infantry", ["rubble"], allowance=6) == 5
-    assert semantics.move_cost_once(rs, "infantry", ["rubble"], allowance=0.5) == 0
+    assert semantics.move_cost(rs, "infantry", ["bog"], allowance=6) == 3
+    assert semantics.move_cost(rs, "infantry", ["deep_mud"], allowance=6) == 6
+    assert semantics.move_cost(rs, "infantry", ["rubble"], allowance=6) == 5
+    assert semantics.move_cost(rs, "infantry", ["rubble"], allowance=0.5) == 0
 
 
 def test_a_missing_allowance_or_step_input_is_named(rs: ir.Ruleset) -> None:
     with pytest.raises(semantics.MissingArgument) as caught:
-        semantics.move_cost_once(rs, "infantry", ["bog"])
+        semantics.move_cost(rs, "infantry", ["bog"])
     assert caught.value.argument == "allowance"
     with pytest.raises(semantics.MissingArgument) as caught:
-        semantics.move_cost_once(rs, "infantry", ["cliff"])
+        semantics.move_cost(rs, "infantry", ["cliff"])
     assert caught.value.argument == "height"
 
 
 def test_markers_still_win_over_costs_paid_once(rs: ir.Ruleset) -> None:
-    assert semantics.move_cost_once(rs, "vehicle", ["low_wall", "bog"]) == semantics.IMPASSABLE
+    assert semantics.move_cost(rs, "vehicle", ["low_wall", "bog"]) == semantics.IMPASSABLE
 
 
 # ---- the module -----------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def test_module_matches_the_semantics_for_every_place_and_input(
             for distance in (0, 1, 2.5):
                 for height in (0, 2, 3.5):
                     args = {"allowance": 6.0, "height": height}
-                    reference = semantics.move_cost_once(
+                    reference = semantics.move_cost(
                         rs, mode, [f.id], distance, 6.0, {"height": height}
                     )
                     answer = module.move_cost(mode, f.id, distance=distance, **args)

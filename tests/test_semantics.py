@@ -45,16 +45,17 @@ def places(rs: ir.Ruleset) -> list[tuple[str, ...]]:
 def test_move_cost_matches_the_stacking_policy(pair: tuple[ir.Ruleset, ModuleType]) -> None:
     rs, module = pair
     checked = 0
+    inputs = dict.fromkeys(module.COST_INPUTS, 2.5)  # costs paid once per move (issue 11)
     for mode in (m.id for m in rs.modes):
         for place in places(rs):
-            reference = semantics.move_cost(rs, mode, place, distance=3)
+            reference = semantics.move_cost(rs, mode, place, 3, 6.0, inputs)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 if isinstance(reference, semantics.Unfilled):
                     with pytest.raises(module.UnfilledParameter):
-                        module.move_cost(mode, *place, distance=3)
+                        module.move_cost(mode, *place, distance=3, allowance=6.0, **inputs)
                     continue
-                answer = module.move_cost(mode, *place, distance=3)
+                answer = module.move_cost(mode, *place, distance=3, allowance=6.0, **inputs)
             assert same(answer, reference), (mode, place, answer, reference)
             checked += 1
     assert checked or not rs.features or not rs.modes
@@ -133,7 +134,7 @@ def test_dice_rolls_match_for_every_reachable_total(pair: tuple[ir.Ruleset, Modu
 
 def test_costs_paid_once_per_move_match_the_module(compiler: Compiler, tmp_path: Path) -> None:
     """The module's move_cost with an allowance and step inputs, and its steps with free-up-to
-    and above thresholds, against semantics.move_cost_once and semantics.step_value."""
+    and above thresholds, against semantics.move_cost and semantics.step_value."""
     from rulesdsl.backends.python import render
 
     compiled = compiler.compile_file(Path(__file__).parent / "data" / "once_costs.terrain")
@@ -152,9 +153,7 @@ def test_costs_paid_once_per_move_match_the_module(compiler: Compiler, tmp_path:
     for mode in (m.id for m in rs.modes):
         for place in places(rs):
             for allowance, height in itertools.product((0.0, 4.5), (1.0, 2.5)):
-                reference = semantics.move_cost_once(
-                    rs, mode, place, 2.5, allowance, {"height": height}
-                )
+                reference = semantics.move_cost(rs, mode, place, 2.5, allowance, {"height": height})
                 answer = module.move_cost(
                     mode, *place, distance=2.5, allowance=allowance, height=height
                 )

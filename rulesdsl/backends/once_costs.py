@@ -4,7 +4,7 @@ A flat cost (``flat 2 in``), a share of the unit's allowance (``share 1/2``, ``s
 1 in``) and a step's answer (``step climb``) are not per distance: the module keeps them in
 ``PER_MOVE_COSTS`` by (mode, feature) and ``move_cost`` adds them once, after multiplying the
 per-distance costs by the distance. Read only from the IR; the meaning is
-:func:`rulesdsl.semantics.move_cost_once`.
+:func:`rulesdsl.semantics.move_cost`.
 """
 
 from __future__ import annotations
