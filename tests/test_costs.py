@@ -410,3 +410,15 @@ def test_a_module_with_costs_paid_once_is_ruff_and_mypy_strict_clean(
             [sys.executable, "-m", *command], capture_output=True, text=True, check=False
         )
         assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_cost_role_in_a_distance_takes_an_entry_cost_in_it_and_refuses_an_angle(
+    compiler: Compiler,
+) -> None:
+    head = 'ruleset demo "D"\nversion 1.0.0\n'
+    ok = compile_snippet(compiler, head + "units distance in, cost in\nstacking sum entry 1 in\n")
+    assert ok.ok and ok.ruleset is not None and ok.ruleset.entry_cost == 1
+    bad = compile_snippet(compiler, head + "units distance in, cost deg\n")
+    assert [(d.code, d.pos.line, d.pos.column) for d in bad.diagnostics if d.pos] == [
+        ("E203", 3, 25)
+    ]
