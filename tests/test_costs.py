@@ -202,6 +202,18 @@ def test_module_refuses_bad_allowances_and_unknown_inputs(module: ModuleType) ->
         module.move_cost("infantry", "cliff", height="3")
 
 
+def test_a_module_without_costs_paid_once_takes_an_allowance_but_no_inputs() -> None:
+    from tests.conftest import load_generated
+
+    hg = load_generated("heavy_gear")
+    assert hg.COST_INPUTS == () and dict(hg.PER_MOVE_COSTS) == {}
+    assert hg.move_cost("walker", "soft", distance=2, allowance=6) == 6
+    with pytest.raises(TypeError, match="height"):
+        hg.move_cost("walker", "soft", height=3)
+    with pytest.raises(hg.ArgumentTypeError):
+        hg.move_cost("walker", "soft", allowance="6")
+
+
 def test_outcomes_carry_their_labels_in_every_language(module: ModuleType) -> None:
     outcome = module.lock(score=2)
     assert outcome.label == "Passive lock"

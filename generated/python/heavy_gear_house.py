@@ -863,7 +863,7 @@ _MOVE_COSTS_KEPT: Final = 4096
 
 
 def move_cost(
-    mode: str, *features: str, distance: float = 1, allowance: float | None = None, **inputs: float
+    mode: str, *features: str, distance: float = 1, allowance: float | None = None
 ) -> float | Marker:
     """Movement cost, in MP, for ``mode`` through a place with ``features``.
 
@@ -874,11 +874,13 @@ def move_cost(
     feature prohibits the mode, else IMPASSABLE when any is impassable for it.
     """
     try:
-        cost = _MOVE_COSTS[mode][features]
+        cost = _MOVE_COSTS[mode][features]  # never kept for places with costs paid once
     except (_KeyError, _TypeError):  # not asked before, or not names at all
         cost = _move_cost(mode, features)
-    if allowance is not None or inputs or not _ONCE_FEATURES.isdisjoint(features):
-        return _move_cost_once(mode, features, cost, distance, allowance, inputs)
+        if not _ONCE_FEATURES.isdisjoint(features):
+            return _move_cost_once(mode, features, cost, distance, allowance, {})
+    if allowance is not None:
+        return _move_cost_once(mode, features, cost, distance, allowance, {})
     if distance.__class__ is _int and distance == 1:
         return cost
     if not (
@@ -964,7 +966,7 @@ def _move_cost(mode: str, features: tuple[str, ...]) -> float | Marker:
             total += cost
     answer = PROHIBITED if prohibited else IMPASSABLE if impassable else total
     kept = _MOVE_COSTS[mode]
-    if not warned and _len(kept) < _MOVE_COSTS_KEPT:
+    if not warned and _len(kept) < _MOVE_COSTS_KEPT and _ONCE_FEATURES.isdisjoint(features):
         kept[features] = answer
     return answer
 
@@ -989,18 +991,14 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def can_enter(
-    mode: str,
-    *features: str,
-    available: float | None = None,
-    allowance: float | None = None,
-    **inputs: float,
+    mode: str, *features: str, available: float | None = None, allowance: float | None = None
 ) -> bool:
     """Whether ``mode`` may enter the place: not impassable or prohibited and, given the
     movement ``available`` (a finite number, at least 0), affordable.
 
-    ``allowance`` and ``inputs`` go to move_cost, for the costs paid once per move.
+    ``allowance`` go to move_cost, for the costs paid once per move.
     """
-    cost = move_cost(mode, *features, allowance=allowance, **inputs)
+    cost = move_cost(mode, *features, allowance=allowance)
     if available is not None:
         _number("can_enter", "available", available)
     if _isinstance(cost, Marker):
