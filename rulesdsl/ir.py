@@ -172,6 +172,36 @@ class Same:
     kind: Literal["same"] = "same"
 
 
+# ---- costs that are not per distance (issue 11) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Flat:
+    """``flat 2 in``: a cost paid once per move through the feature, whatever the distance."""
+
+    amount: Number
+    kind: Literal["flat"] = "flat"
+
+
+@dataclass(frozen=True)
+class Share:
+    """``share 1/2``, ``share all`` (1/1), ``share all but 1 in``: a part of the moving
+    unit's allowance (``but``: less that much, never below 0)."""
+
+    numerator: int
+    denominator: int
+    but: Number | None = None
+    kind: Literal["share"] = "share"
+
+
+@dataclass(frozen=True)
+class StepCost:
+    """``step climb``: the cost is the step's answer for the input the caller gives."""
+
+    step: Id
+    kind: Literal["step_cost"] = "step_cost"
+
+
 Value = (
     Number
     | Rate
@@ -186,6 +216,9 @@ Value = (
     | Given
     | Text
     | Same
+    | Flat
+    | Share
+    | StepCost
 )
 
 
@@ -389,15 +422,18 @@ class StepTerm:
 
     ``rate``: ``amount`` per ``every`` of the input (``full``: only whole multiples count);
     ``floor``: at least ``amount`` once the input reaches ``at`` (``strict``: exceeds it);
-    ``impassable``: the answer is impassable once the input reaches (or exceeds) ``at``.
+    ``impassable``: the answer is impassable once the input reaches (or exceeds) ``at``;
+    ``free``: the answer is 0 while the input is at most ``at`` (issue 11). A rate with
+    ``above`` counts only the part of the input above that threshold.
     """
 
-    term: Literal["rate", "floor", "impassable"]
+    term: Literal["rate", "floor", "impassable", "free"]
     amount: float = 0
     every: float = 1
     full: bool = False
     at: float = 0
     strict: bool = False
+    above: float | None = None
 
 
 @dataclass(frozen=True)
@@ -822,7 +858,7 @@ class StepPath:
     """One parameter of a step's term: ``climb.rate.per``."""
 
     step: str
-    term: Literal["rate", "floor", "impassable"]
+    term: Literal["rate", "floor", "impassable", "free"]
     field: Literal["amount", "per", "at"]
     kind: Literal["step"] = "step"
 

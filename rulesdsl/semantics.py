@@ -117,6 +117,8 @@ def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> Answer 
             return per_distance(resolved, params)
         case ir.Marker():
             return value
+        case ir.Flat() | ir.Share() | ir.StepCost():
+            return 0.0  # paid once per move: see once_cost
         case (
             ir.Trade()
             | ir.Span()
@@ -152,10 +154,17 @@ def counted(rs: ir.Ruleset, names: Sequence[str]) -> tuple[str, ...]:
 
 
 def move_cost(
-    rs: ir.Ruleset, mode: str, features: Sequence[str], distance: float = 1
+    rs: ir.Ruleset,
+    mode: str,
+    features: Sequence[str],
+    distance: float = 1,
+    allowance: float | None = None,
+    inputs: Mapping[str, float] | None = None,
 ) -> Answer | Unfilled:
     """The stacking policy ``sum``: the entry cost plus every counted feature's cost per
-    distance unit, times the distance; prohibited before impassable."""
+    distance unit, times the distance; prohibited before impassable. Then the costs paid once
+    per move (:func:`plus_once`): flat costs, shares of ``allowance``, steps' answers for
+    ``inputs``."""
     by_id = {f.id: f for f in rs.features}
     params = param_values(rs)
     total = rs.entry_cost
@@ -173,7 +182,82 @@ def move_cost(
                 total += cost
             case _:
                 assert_never(cost)
-    return IMPASSABLE if impassable else total * distance
+    if impassable:
+        return IMPASSABLE
+    return plus_once(rs, mode, features, total * distance, allowance, inputs or {})
+
+
+# ---- costs paid once per move (issue 11) ----------------------------------------------------
+
+
+class MissingArgument(LookupError):
+    """A cost needs an argument that the question did not give: ``allowance`` for a share,
+    a step's input (``height``) for a step cost."""
+
+    def __init__(self, argument: str) -> None:
+        super().__init__(argument)
+        self.argument = argument
+
+
+def share_of(share: ir.Share, allowance: float) -> float:
+    """``share N/D`` of an allowance, less ``but`` (never below 0)."""
+    part = allowance * share.numerator / share.denominator
+    return max(0.0, part - share.but.value) if share.but is not None else part
+
+
+def once_cost(
+    rs: ir.Ruleset,
+    value: ir.Value,
+    allowance: float | None,
+    inputs: Mapping[str, float],
+) -> Answer:
+    """What a cost that is not per distance adds to a move, once: a flat amount, a share of
+    the unit's ``allowance``, or a step's answer for its input in ``inputs``; 0 for a cost per
+    distance (see :func:`per_distance`). Raises :class:`MissingArgument`."""
+    match value:
+        case ir.Flat(amount=amount):
+            return amount.value
+        case ir.Share():
+            if allowance is None:
+                raise MissingArgument("allowance")
+            return share_of(value, allowance)
+        case ir.StepCost(step=name):
+            step = next(s for s in rs.steps if s.id == name)
+            if step.param not in inputs:
+                raise MissingArgument(step.param)
+            return step_value(step, inputs[step.param])
+        case ir.Same(resolved=resolved):
+            return once_cost(rs, resolved, allowance, inputs)
+        case _:
+            return 0.0
+
+
+def is_once(value: ir.Value) -> bool:
+    """Whether a cost is paid once per move (flat, share, step) rather than per distance."""
+    if isinstance(value, ir.Same):
+        return is_once(value.resolved)
+    return isinstance(value, ir.Flat | ir.Share | ir.StepCost)
+
+
+def plus_once(
+    rs: ir.Ruleset,
+    mode: str,
+    features: Sequence[str],
+    per_distance_total: float,
+    allowance: float | None,
+    inputs: Mapping[str, float],
+) -> Answer:
+    """A move's per-distance total (entry and costs, times the distance) plus the costs paid
+    once per move: flat costs, shares of ``allowance``, step answers for ``inputs``. A step
+    that answers impassable makes the place impassable."""
+    by_id = {f.id: f for f in rs.features}
+    total = per_distance_total
+    for name in counted(rs, features):
+        once = once_cost(rs, by_id[name].costs[mode], allowance, inputs)
+        if isinstance(once, ir.Marker):
+            return once
+        total += once
+    return total
 
 
 # ---- modifiers ------------------------------------------------------------------------------
@@ -277,15 +361,20 @@ def reaches(x: float, at: float, strict: bool) -> bool:
 
 
 def step_value(step: ir.Step, x: float) -> Answer:
-    """A step function at ``x``: impassable once a threshold is reached, else the sum of its
-    rates (``full``: whole multiples only), raised to any floor whose threshold is reached."""
+    """A step function at ``x``: impassable once a threshold is reached, else 0 while ``x`` is
+    at most a ``free up to`` threshold, else the sum of its rates (``full``: whole multiples
+    only; ``above``: only the part of ``x`` above it counts), raised to any floor whose
+    threshold is reached."""
     for t in step.terms:
         if t.term == "impassable" and reaches(x, t.at, t.strict):
             return IMPASSABLE
+    if any(t.term == "free" and x <= t.at for t in step.terms):
+        return 0.0
     value = 0.0
     for t in step.terms:
         if t.term == "rate":
-            value += t.amount * (whole(x, t.every) if t.full else x / t.every)
+            part = x if t.above is None else max(0.0, x - t.above)
+            value += t.amount * (whole(part, t.every) if t.full else part / t.every)
     for t in step.terms:
         if t.term == "floor" and reaches(x, t.at, t.strict):
             value = max(value, t.amount)
@@ -489,6 +578,7 @@ def step_cost(
     entered: Sequence[str],
     crossed: Sequence[str] = (),
     distance: float = 1,
+    allowance: float | None = None,
 ) -> Answer | Unfilled:
     """The cost of one step: the place entered (:func:`move_cost` over ``distance``), plus each
     feature of the edge ``crossed`` on the way in (once, whatever the distance).
@@ -500,7 +590,7 @@ def step_cost(
     """
     by_id = {f.id: f for f in rs.features}
     params = param_values(rs)
-    place = move_cost(rs, mode, entered, distance)
+    place = move_cost(rs, mode, entered, distance, allowance)
     if isinstance(place, Unfilled):
         return place
     alongs = [by_id[n].along[mode] for n in crossed if mode in by_id[n].along]
@@ -521,6 +611,11 @@ def step_cost(
                 edge_total += cost
             case _:
                 assert_never(cost)
+        once = once_cost(rs, by_id[name].costs[mode], allowance, {})  # a wall's flat cost
+        if isinstance(once, ir.Marker):
+            impassable = True
+        else:
+            edge_total += once
     if isinstance(place, ir.Marker):
         return place
     return IMPASSABLE if impassable else place + edge_total
@@ -562,7 +657,7 @@ def route(
     markers: list[ir.Marker] = []
     for i, (entered, crossed) in enumerate(steps):
         distance = distances[i] if distances is not None else 1
-        cost = step_cost(rs, mode, entered, crossed, distance)
+        cost = step_cost(rs, mode, entered, crossed, distance, allowance)
         if isinstance(cost, Unfilled):
             raise ValueError(f"unfilled parameter {cost.param}")
         out.append(RouteStep(tuple(entered), tuple(crossed), cost))

@@ -55,8 +55,21 @@ def value(v: ir.Value) -> str:
             return f"as {feature}"
         case ir.Given():
             return "given"
+        case ir.Flat(amount=amount):
+            return f"flat {value(amount)}"
+        case ir.Share():
+            return f"share {share(v)}"
+        case ir.StepCost(step=step):
+            return f"step {step}"
         case _:
             assert_never(v)
+
+
+def share(v: ir.Share) -> str:
+    """``1/2``, ``all``, ``all but 1 in``."""
+    if v.numerator != v.denominator:
+        return f"{v.numerator}/{v.denominator}"
+    return "all" + (f" but {value(v.but)}" if v.but is not None else "")
 
 
 def dice_range(low: int | None, high: int | None) -> str:
@@ -71,10 +84,13 @@ def dice_range(low: int | None, high: int | None) -> str:
 def step_term(term: ir.StepTerm, unit: str) -> str:
     if term.term == "rate":
         full = "full " if term.full else ""
-        return f"{number(term.amount, True)} per {full}{number(term.every)} {unit}"
+        above = f" above {number(term.above)} {unit}" if term.above is not None else ""
+        return f"{number(term.amount, True)} per {full}{number(term.every)} {unit}{above}"
     bound = "above" if term.strict else "from"
     if term.term == "floor":
         return f"at least {number(term.amount)} {bound} {number(term.at)} {unit}"
+    if term.term == "free":
+        return f"free up to {number(term.at)} {unit}"
     return f"impassable {bound} {number(term.at)} {unit}"
 
 
@@ -145,6 +161,9 @@ KIND_WORDS: dict[str, str] = {
     "text": "a quoted text",
     "span": "a range (`2-3 in`)",
     "trade": "a trade (`+90 deg for -1.5 m`)",
+    "flat": "a flat cost (`flat 2 in`)",
+    "share": "a share of the allowance (`share 1/2`)",
+    "step_cost": "a step's answer (`step climb`)",
 }
 """How diagnostics name each kind of value."""
 

@@ -444,3 +444,54 @@ def test_misuse_in_a_yaml_ruleset_is_reported_where_it_is_written(tmp_path: Path
     found = [(d.code, d.pos.line, d.pos.column) for d in result.diagnostics if d.code == "E240"]
     line = yaml_text.splitlines()[11]
     assert found == [("E240", 12, line.index("1/2") + 1)]
+
+
+# ---- costs paid once per crossing on an edge (maps x costs) ---------------------------------
+
+WALLED = """ruleset walled "Walled fields"
+version 1.0.0
+units distance hex, cost MP
+mode foot "Foot"
+mode horse "Horse"
+layer terrain "Terrain" one per place {
+  clear "Clear"  | 1
+  bog "Bog"      | share 1/2
+}
+layer hexsides "Hexsides" edges {
+  wall "Wall"    | flat 1 MP, horse flat 2 MP
+  hedge "Hedge"  | share 1/2
+}
+grid squares "Square" : 1 hex, square
+"""
+
+
+def test_a_walls_flat_cost_is_paid_on_each_crossing_and_a_hedge_takes_its_share(
+    tmp_path: Path,
+) -> None:
+    result = compile_snippet(Compiler(), WALLED)
+    assert [d for d in result.diagnostics if d.severity == "error"] == []
+    rs = result.ruleset
+    assert rs is not None
+    path = tmp_path / "walled_rules.py"
+    path.write_text(render(rs), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("walled_rules", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    places = {(x, 0): ("clear",) for x in range(4)}
+    places[(3, 0)] = ("bog",)
+    edges = both_ways({((0, 0), (1, 0)): ("wall",), ((1, 0), (2, 0)): ("hedge",)})
+    board = module.Board(places, edges, grid="squares")
+    route = [(0, 0), (1, 0), (2, 0), (3, 0)]
+    foot = module.route_cost(board, "foot", route, allowance=6)
+    # clear + wall 1, clear + hedge 6/2, the bog's half of 6
+    assert [s.cost for s in foot.steps] == [2, 4, 3]
+    horse = module.route_cost(board, "horse", route[:2])
+    assert horse.total == 3
+    for mode in ("foot", "horse"):
+        reference = semantics.route(
+            rs, mode, [(places[b], edges.get((a, b), ())) for a, b in itertools.pairwise(route)], 6
+        )
+        assert module.route_cost(board, mode, route, allowance=6).total == reference.total
+    with pytest.raises(module.InvalidArgument, match="allowance"):
+        module.route_cost(board, "foot", route)

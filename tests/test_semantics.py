@@ -3,6 +3,7 @@ meaning, on every bundled ruleset: costs, modifiers, steps, decisions and dice."
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
 import warnings
@@ -45,16 +46,17 @@ def places(rs: ir.Ruleset) -> list[tuple[str, ...]]:
 def test_move_cost_matches_the_stacking_policy(pair: tuple[ir.Ruleset, ModuleType]) -> None:
     rs, module = pair
     checked = 0
+    inputs = dict.fromkeys(module.COST_INPUTS, 2.5)  # costs paid once per move (issue 11)
     for mode in (m.id for m in rs.modes):
         for place in places(rs):
-            reference = semantics.move_cost(rs, mode, place, distance=3)
+            reference = semantics.move_cost(rs, mode, place, 3, 6.0, inputs)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 if isinstance(reference, semantics.Unfilled):
                     with pytest.raises(module.UnfilledParameter):
-                        module.move_cost(mode, *place, distance=3)
+                        module.move_cost(mode, *place, distance=3, allowance=6.0, **inputs)
                     continue
-                answer = module.move_cost(mode, *place, distance=3)
+                answer = module.move_cost(mode, *place, distance=3, allowance=6.0, **inputs)
             assert same(answer, reference), (mode, place, answer, reference)
             checked += 1
     assert checked or not rs.features or not rs.modes
@@ -194,3 +196,36 @@ def test_policies_two_contexts_and_keywords_match_on_the_demo(
         for place in places(rs):
             assert same(module.move_cost(mode.id, *place), semantics.move_cost(rs, mode.id, place))
     assert checked > 200
+
+
+# ---- costs paid once per move (issue 11): flat, share, step ---------------------------------
+
+
+def test_costs_paid_once_per_move_match_the_module(compiler: Compiler, tmp_path: Path) -> None:
+    """The module's move_cost with an allowance and step inputs, and its steps with free-up-to
+    and above thresholds, against semantics.move_cost and semantics.step_value."""
+    from rulesdsl.backends.python import render
+
+    compiled = compiler.compile_file(Path(__file__).parent / "data" / "once_costs.terrain")
+    rs = compiled.ruleset
+    assert rs is not None and compiled.ok
+    path = tmp_path / "once_costs.py"
+    path.write_text(render(rs), "utf-8")
+    spec = importlib.util.spec_from_file_location("semantics_once_costs", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for step in rs.steps:
+        for x in (i / 4 for i in range(0, 25)):
+            assert same(getattr(module, step.id)(x), semantics.step_value(step, x)), (step.id, x)
+    checked = 0
+    for mode in (m.id for m in rs.modes):
+        for place in places(rs):
+            for allowance, height in itertools.product((0.0, 4.5), (1.0, 2.5)):
+                reference = semantics.move_cost(rs, mode, place, 2.5, allowance, {"height": height})
+                answer = module.move_cost(
+                    mode, *place, distance=2.5, allowance=allowance, height=height
+                )
+                assert same(answer, reference), (mode, place, allowance, height)
+                checked += 1
+    assert checked == 2 * 7 * 4

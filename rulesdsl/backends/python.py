@@ -21,6 +21,7 @@ from typing import Any, ClassVar, assert_never
 import jinja2
 
 from rulesdsl import ir, semantics, spelling, units
+from rulesdsl.backends import once_costs
 from rulesdsl.dice import chance_at_least, chance_between
 
 WIDTH = 100
@@ -181,6 +182,8 @@ def runtime(value: ir.Value | None) -> Any:
             return p
         case ir.Given():
             return Code("GIVEN")
+        case ir.Flat() | ir.Share() | ir.StepCost():
+            raise ValueError(f"a cost paid once per move is not a cell value: {value!r}")
         case _:
             assert_never(value)
 
@@ -279,12 +282,16 @@ def step_body(step: ir.Step) -> list[str]:
     for t in step.terms:
         if t.term == "impassable":
             lines += [f"if {x} {'>' if t.strict else '>='} {py(t.at)}:", "    return IMPASSABLE"]
+    for t in step.terms:
+        if t.term == "free":
+            lines += [f"if {x} <= {py(t.at)}:", "    return 0"]
     rates = []
     for t in step.terms:
         if t.term == "rate":
-            count = f"_whole({x}, {py(t.every)})" if t.full else f"{x} / {py(t.every)}"
+            part = x if t.above is None else f"_max(0, {x} - {py(t.above)})"
+            count = f"_whole({part}, {py(t.every)})" if t.full else f"{part} / {py(t.every)}"
             if t.every == 1 and not t.full:
-                count = x
+                count = part
             rates.append(count if t.amount == 1 else f"{py(t.amount)} * {count}")
     lines.append(f"{value}: float = {' + '.join(rates) if rates else '0'}")
     for t in step.terms:
@@ -745,6 +752,11 @@ def render(rs: ir.Ruleset) -> str:
         "InvalidArgument",
         "ArgumentTypeError",
         "ConflictWarning",
+        "Flat",
+        "Share",
+        "StepCost",
+        "PER_MOVE_COSTS",
+        "COST_INPUTS",
         "move_cost",
         "can_enter",
         "modifier",
@@ -793,6 +805,7 @@ def render(rs: ir.Ruleset) -> str:
             **map_context(rs),
             grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
             grid_diagonals=grid.diagonals if grid else (),
+            **once_costs.context(rs),
             needs_floor=any(t.full for st in rs.steps for t in st.terms),
             needs_max=any(t.term == "floor" for st in rs.steps for t in st.terms),
             needs_math=any(

@@ -367,6 +367,16 @@ class _Builder:
                 return self.w("given")
             case ir.Same(feature=f, resolved=r):
                 return self.w("as", label=self.name(f), value=self.text(r))
+            case ir.Flat(amount=a):
+                return self.w("cost_flat", amount=self.number(a))
+            case ir.Share(numerator=n, denominator=d, but=but) if n == d:
+                if but is None:
+                    return self.w("cost_share_all")
+                return self.w("cost_share_all_but", amount=self.number(but))
+            case ir.Share(numerator=n, denominator=d):
+                return self.w("cost_share", share=f"{n}/{d}")
+            case ir.StepCost(step=name):
+                return self.w("cost_step", label=self.name(name))
             case _:
                 assert_never(v)
 
@@ -828,11 +838,17 @@ class _Builder:
                         every=self.unit_text(self.num(t.every), unit),
                     )
                 )
+                if t.above is not None:
+                    parts[-1] = self.w(
+                        "rate_above", rate=parts[-1], at=self.unit_text(self.num(t.above), unit)
+                    )
             elif t.term == "floor":
                 key = "floor_above" if t.strict else "floor_from"
                 parts.append(
                     self.w(key, amount=self.num(t.amount), at=self.unit_text(self.num(t.at), unit))
                 )
+            elif t.term == "free":
+                parts.append(self.w("free_up_to", at=self.unit_text(self.num(t.at), unit)))
             else:
                 key = "impassable_above" if t.strict else "impassable_from"
                 parts.append(self.w(key, at=self.unit_text(self.num(t.at), unit)))

@@ -77,7 +77,7 @@ def _negative(cost: ir.Value) -> bool:
     match cost:
         case ir.Number(value=v):
             return v < 0
-        case ir.Rate(amount=a) | ir.ParamRate(amount=a):
+        case ir.Rate(amount=a) | ir.ParamRate(amount=a) | ir.Flat(amount=a):
             return a.value < 0
         case ir.Same(resolved=resolved):
             return _negative(resolved)

@@ -175,7 +175,7 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
         term = step.terms[0]
         field, shown = (
             ("amount", spelling.number(term.amount, term.term == "rate"))
-            if term.term != "impassable"
+            if term.term not in ("impassable", "free")
             else ("at", f"{spelling.number(term.at)} {step.param_unit}")
         )
         out += [

@@ -561,6 +561,22 @@ class _Builder:
     def same_as(self, meta: Meta, ch: list[Token]) -> s.Located:
         return s.Located(s.SameAs(self._name(ch[0])), self._p(meta))
 
+    def flat_cost(self, meta: Meta, ch: list[Any]) -> s.Located:
+        return s.Located(ir.Flat(ch[0].value), self._p(meta))
+
+    def share_cost(self, meta: Meta, ch: list[Any]) -> s.Located:
+        share: ir.Share = ch[0]
+        return s.Located(share, self._p(meta))
+
+    def share_fraction(self, meta: Meta, ch: list[Token]) -> ir.Share:
+        return ir.Share(int(ch[0]), int(ch[1]))
+
+    def share_all(self, meta: Meta, ch: list[Any]) -> ir.Share:
+        return ir.Share(1, 1, ch[0].value if ch else None)
+
+    def step_cost(self, meta: Meta, ch: list[Token]) -> s.Located:
+        return s.Located(ir.StepCost(str(ch[0])), self._p(ch[0]))
+
     def symbol(self, meta: Meta, ch: list[Token]) -> s.Located:
         return s.Located(s.Word(self._name(ch[0])), self._p(meta))
 
@@ -609,7 +625,16 @@ class _Builder:
     def step_rate(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
         full = any(isinstance(c, Token) and c.type == "FULL" for c in ch)
         amount = s.Located(ch[0], self._p(meta))
-        return s.StepTermNode("rate", amount, ch[-1], full, False, self._p(meta))
+        located = [c for c in ch if isinstance(c, s.Located)]
+        above = located[1] if len(located) > 1 else None
+        return s.StepTermNode("rate", amount, located[0], full, False, self._p(meta), above)
+
+    def step_free(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
+        return s.StepTermNode("free", None, ch[0], False, False, self._p(meta))
+
+    def step_above(self, meta: Meta, ch: list[Any]) -> s.Located:
+        located: s.Located = ch[0]
+        return located
 
     def step_floor(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
         amount = s.Located(ch[0], self._p(meta))

@@ -234,12 +234,13 @@ class LayerDecl:
 
 @dataclass(frozen=True)
 class StepTermNode:
-    term: Literal["rate", "floor", "impassable"]
+    term: Literal["rate", "floor", "impassable", "free"]
     amount: Located | None
     quantity: Located
     full: bool
     strict: bool
     pos: Pos
+    above: Located | None = None
 
 
 @dataclass(frozen=True)

@@ -245,7 +245,7 @@ class _Lowerer:
                         role.pos,
                         did_you_mean(role.text, ROLES),
                     )
-                elif self._unit(unit, ROLES[role.text]):
+                elif self._unit(unit, _role_dimension(role.text, unit.text)):
                     h.units[role.text] = unit.text
         for stacking in self._of(s.StackingDecl):
             if stacking.policy.text != "sum":
@@ -256,7 +256,7 @@ class _Lowerer:
                     did_you_mean(stacking.policy.text, ["sum"]),
                 )
             if stacking.entry is not None:
-                number = self._number(stacking.entry, "cost")
+                number = self._number(stacking.entry, _role_dimension("cost", h.units.get("cost")))
                 h.entry_cost = number.value if number else 0
         for minimum in self._of(s.MinimumDecl):
             h.minimum = self._number(minimum.amount, "length")
@@ -458,6 +458,10 @@ class _Lowerer:
                 numbers = [a, p]
             case ir.Trade(gain=g, cost=c):
                 numbers = [g, c]
+            case ir.Flat(amount=a):
+                numbers = [a]
+            case ir.Share(but=but) if but is not None:
+                numbers = [but]
             case ir.ParamRate(amount=a, param=name):
                 numbers = [a]
                 self.symbols.require(s.Name(name, pos), ("param",), "parameter")
@@ -542,7 +546,7 @@ class _Lowerer:
             )
 
     def _cost_cell(self, cell: s.CellNode) -> ir.Cell:
-        allowed = ("number", "rate", "param_rate", "impassable", "prohibited", "same")
+        allowed = ("number", "rate", "param_rate", "impassable", "prohibited", "same", *ONCE_KINDS)
         default: ir.Value | None = None
         exceptions: dict[str, ir.Value] = {}
         states: dict[str, ir.PlaceState] = {}
@@ -562,6 +566,10 @@ class _Lowerer:
             ):
                 continue
             value = self.value(entry.value, allowed, "a movement cost")
+            if isinstance(value, ir.StepCost) and not self.symbols.require(
+                s.Name(value.step, entry.value.pos), ("step",), "step"
+            ):
+                value = None
             if isinstance(entry.value.value, s.SameAs):
                 target = entry.value.value.target
                 if self.symbols.require(target, ("feature",), "feature"):
@@ -919,9 +927,14 @@ class _Lowerer:
                 )
             amount = self._number(term.amount, None) if term.amount else None
             if term.term == "rate":
+                above = self._step_above(term, unit)
                 terms.append(
-                    ir.StepTerm("rate", amount.value if amount else 0, qty.value, term.full)
+                    ir.StepTerm(
+                        "rate", amount.value if amount else 0, qty.value, term.full, above=above
+                    )
                 )
+            elif term.term == "free":
+                terms.append(ir.StepTerm("free", at=qty.value))
             elif term.term == "floor":
                 terms.append(
                     ir.StepTerm(
@@ -941,6 +954,20 @@ class _Lowerer:
         )
         self.where.record(step, decl.param.name.pos, "param")
         return self.at(step, decl.item.name.pos)
+
+    def _step_above(self, term: s.StepTermNode, unit: str) -> float | None:
+        """``+1 per 1 in above 2 in``: the threshold, in the step's input unit (issue 11)."""
+        if term.above is None:
+            return None
+        above = self._number(term.above, DIMENSIONS.get(unit))
+        if above is not None and above.unit is not None and above.unit != unit:
+            self.err(
+                "E203",
+                f"'{above.unit}' here, but the input is in '{unit}'",
+                term.above.pos,
+                f"write the threshold in {unit}",
+            )
+        return above.value if above is not None else None
 
     # ---- decisions ------------------------------------------------------------------------
 
@@ -1164,6 +1191,18 @@ def _by_key(cell: ir.Cell, groups: dict[str, tuple[str, ...]] | None = None) -> 
         else:
             values[key] = value
     return values
+
+
+ONCE_KINDS = ("flat", "share", "step_cost")
+"""Cost values paid once per move rather than per distance (issue 11)."""
+
+
+def _role_dimension(role: str, unit: str | None) -> str | None:
+    """The dimension a role's unit must have; the cost role may also be a distance, so that
+    moves are measured in inches (`units distance in, cost in`)."""
+    if role == "cost" and unit is not None and DIMENSIONS.get(unit) == "length":
+        return "length"
+    return ROLES.get(role)
 
 
 def _describe(value: s.SynValue) -> str:

@@ -450,6 +450,7 @@ _STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "rate": ("amount", "per"),
     "floor": ("amount", "at"),
     "impassable": ("at",),
+    "free": ("at",),
 }
 _TRIGGER_FIELDS = ("table", "modifier", "times", "at_least")
 
