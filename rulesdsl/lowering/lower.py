@@ -17,6 +17,7 @@ from typing import TypeVar
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.decisions import DecisionLowering
 from rulesdsl.lowering.positions import Positions
 from rulesdsl.lowering.symbols import SymbolTable
@@ -81,6 +82,7 @@ class _Lowerer:
         self.params: dict[str, ir.ScenarioParam] = {}
         self.factor_info: dict[str, ir.Info] = {}
         self.tables: dict[str, ir.Table] = {}
+        self.sights: list[ir.Sight] = []
         self.builtin_mode = False
 
     def at(self, node: _T, pos: s.Pos) -> _T:
@@ -117,6 +119,7 @@ class _Lowerer:
         for d in of(s.ModifierDecl):
             self.modifier_context[d.item.name.text] = d.context.text if d.context else None
             self.modifier_values[d.item.name.text] = {}
+        self.sights = [sight_lowering.sight(self, d) for d in of(s.SightDecl)]
         layers, features = self._layers(of(s.LayerDecl))
         modifiers = [self._modifier(d) for d in of(s.ModifierDecl)]
         if self.builtin_mode and any(m.context == MODE_CONTEXT for m in modifiers):
@@ -132,8 +135,11 @@ class _Lowerer:
         tables = [self._table(d) for d in of(s.TableDecl)]
         self.tables = {t.id: t for t in tables}
         decisions = [self._decision(d) for d in of(s.DecisionDecl)]
-        dice_tables = [self._dice(d) for d in of(s.DiceDecl)]
-        triggers = [self._trigger(d, dice_tables) for d in of(s.TriggerDecl)]
+        dice_tables = [self._dice(d) for d in of(s.DiceDecl) if d.results is None]
+        results_tables = [
+            sight_lowering.results_table(self, d) for d in of(s.DiceDecl) if d.results is not None
+        ]
+        triggers = [self._trigger(d, dice_tables, results_tables) for d in of(s.TriggerDecl)]
         exclusions = [self._exclusion(d) for d in of(s.ExcludeDecl)]
         grids = [self._grid(d) for d in of(s.GridDecl)]
         item = self.header.item
@@ -166,6 +172,8 @@ class _Lowerer:
                 exclusions=tuple(exclusions),
                 grids=tuple(grids),
                 params=tuple(params),
+                sights=tuple(self.sights),
+                results_tables=tuple(results_tables),
             ),
             item.name.pos,
         )
@@ -303,6 +311,8 @@ class _Lowerer:
                         sym.declare(mod.item.name, "dice modifier", item.name.text)
                 case s.TriggerDecl(item=item):
                     sym.declare(item.name, "trigger")
+                case s.SightDecl(item=item):
+                    sym.declare(item.name, "sight")
                 case s.GridDecl(item=item):
                     sym.declare(item.name, "grid")
                 case s.ParamDecl(item=item):
@@ -460,7 +470,7 @@ class _Lowerer:
             columns = tuple(n.text for n in decl.columns) if decl.columns else (COST,)
             for name in decl.columns or ():
                 if name.text != COST:
-                    self.symbols.require(name, ("modifier",), "modifier column")
+                    self.symbols.require(name, ("modifier", "sight"), "modifier column")
             layers.append(
                 self.at(
                     ir.Layer(
@@ -492,6 +502,8 @@ class _Lowerer:
                     self.modifier_values[column][fid] = _by_key(
                         cells[column], self._key_groups(column)
                     )
+                elif self.symbols.kind_of(column) == "sight":
+                    cells[column] = sight_lowering.sight_cell(self, column, cell)
             costs = {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
             features.append(
                 self.at(
@@ -833,19 +845,42 @@ class _Lowerer:
         self.where.record(table, decl.item.name.pos)
         return table
 
-    def _trigger(self, decl: s.TriggerDecl, dice_tables: list[ir.DiceTable]) -> ir.Trigger:
+    def _trigger(
+        self,
+        decl: s.TriggerDecl,
+        dice_tables: list[ir.DiceTable],
+        results_tables: Sequence[ir.ResultsTable] = (),
+    ) -> ir.Trigger:
         table = self.symbols.require(decl.table, ("dice table",), "dice table")
         modifier = None
-        if decl.modifier is not None and table is not None:
-            mods = {m.id for t in dice_tables if t.id == table.name for m in t.modifiers}
-            if decl.modifier.text not in mods:
+        more: list[str] = []
+        for named in (decl.modifier, *decl.more_modifiers):
+            if named is None or table is None:
+                continue
+            mods = {
+                m.id
+                for t in (*dice_tables, *results_tables)
+                if t.id == table.name
+                for m in t.modifiers
+            }
+            if named.text not in mods:
                 self.err(
                     "E101",
-                    f"'{decl.modifier.text}' is not a modifier of '{decl.table.text}'",
-                    decl.modifier.pos,
-                    did_you_mean(decl.modifier.text, mods),
+                    f"'{named.text}' is not a modifier of '{decl.table.text}'",
+                    named.pos,
+                    did_you_mean(named.text, mods),
                 )
-            modifier = decl.modifier.text
+            elif named.text in (modifier, *more):
+                self.err(
+                    "E258",
+                    f"'{named.text}' is named twice in trigger '{decl.item.name.text}'",
+                    named.pos,
+                    "each modifier counts once per roll",
+                )
+            if modifier is None:
+                modifier = named.text
+            else:
+                more.append(named.text)
         check_dice = None
         if decl.check is not None:
             assert isinstance(decl.check.value, ir.DiceValue | ir.D66Value)
@@ -862,6 +897,7 @@ class _Lowerer:
                 decl.at_least,
                 modifier,
                 decl.times,
+                tuple(more),
             ),
             decl.item.name.pos,
         )
