@@ -434,20 +434,14 @@ def result(
 
 def trigger_shift(rs: ir.Ruleset, trigger: ir.Trigger) -> int:
     """What a trigger's modifiers add to its roll together (``with a, b``: both)."""
-    amounts = {
-        m.id: m.value
-        for t in (*rs.dice_tables, *rs.results_tables)
-        if t.id == trigger.table
-        for m in t.modifiers
-    }
+    tables: list[ir.DiceTable | ir.ResultsTable] = [*rs.dice_tables, *rs.results_tables]
+    amounts = {m.id: m.value for t in tables if t.id == trigger.table for m in t.modifiers}
     return sum(amounts.get(m, 0) for m in (trigger.modifier, *trigger.more_modifiers) if m)
 
 
 def trigger_shifts(rs: ir.Ruleset, table_id: str) -> list[int]:
     """What each trigger that rolls on ``table_id`` with several modifiers adds to the roll."""
-    return [
-        trigger_shift(rs, t) for t in rs.triggers if t.table == table_id and t.more_modifiers
-    ]
+    return [trigger_shift(rs, t) for t in rs.triggers if t.table == table_id and t.more_modifiers]
 
 
 def results_index(table: ir.ResultsTable, shifts: Iterable[int] = ()) -> dict[int, int]:

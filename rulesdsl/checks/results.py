@@ -36,8 +36,7 @@ def _sight(rs: ir.Ruleset, rule: ir.Sight, where: Positions, out: list[Diagnosti
         out.append(
             error(
                 "E250",
-                f"sight rule '{rule.id}' blocks at {rule.blocks_at:g}: every line would be "
-                "blocked",
+                f"sight rule '{rule.id}' blocks at {rule.blocks_at:g}: every line would be blocked",
                 where.of_field(rule, "blocks_at"),
                 "blocks at a positive total, e.g. `blocks at 3`",
             )

@@ -857,12 +857,8 @@ class _Lowerer:
         for named in (decl.modifier, *decl.more_modifiers):
             if named is None or table is None:
                 continue
-            mods = {
-                m.id
-                for t in (*dice_tables, *results_tables)
-                if t.id == table.name
-                for m in t.modifiers
-            }
+            tables: list[ir.DiceTable | ir.ResultsTable] = [*dice_tables, *results_tables]
+            mods = {m.id for t in tables if t.id == table.name for m in t.modifiers}
             if named.text not in mods:
                 self.err(
                     "E101",

@@ -114,9 +114,7 @@ def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
         if named.text in seen:
             lw.err("E102", f"'{named.text}' is declared twice in '{name.text}'", named.pos)
         seen[named.text] = named.pos
-    outcomes = tuple(
-        lw.at(ir.Outcome(o.name.text, lw.info(o)), o.name.pos) for o in res.outcomes
-    )
+    outcomes = tuple(lw.at(ir.Outcome(o.name.text, lw.info(o)), o.name.pos) for o in res.outcomes)
     declared = [o.id for o in outcomes]
 
     def outcome(word: s.Name) -> None:
@@ -125,7 +123,7 @@ def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
                 "E254",
                 f"'{word.text}' is not an outcome of '{name.text}'",
                 word.pos,
-                did_you_mean(word.text, declared) or f"declare it: `outcome {word.text} \"...\"`",
+                did_you_mean(word.text, declared) or f'declare it: `outcome {word.text} "..."`',
             )
 
     naturals = []
@@ -134,7 +132,7 @@ def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
         natural = ir.NaturalRow(nat.roll, nat.outcome.text, lw._info({}, nat.extras))
         lw.where.record(natural, nat.pos)
         naturals.append(natural)
-    rows = []
+    rows: list[ir.ResultRow] = []
     for node in res.rows:
         for word in node.outcomes:
             outcome(word)
@@ -148,11 +146,11 @@ def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
                 at.pos if at is not None else node.pos,
                 "give one outcome per column, in the order the columns are declared",
             )
-        row = ir.ResultRow(
+        result_row = ir.ResultRow(
             node.low, node.high, tuple(o.text for o in node.outcomes), lw._info({}, node.extras)
         )
-        lw.where.record(row, node.pos)
-        rows.append(row)
+        lw.where.record(result_row, node.pos)
+        rows.append(result_row)
     table = ir.ResultsTable(
         name.text,
         lw.info(decl.item),

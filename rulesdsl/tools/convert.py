@@ -592,10 +592,7 @@ def to_terrain(text: str) -> str:
             for name, item in node.items():
                 by = f" by {item['column_by']}" if "column_by" in item else ""
                 emit(
-                    _head("dice", name, item)
-                    + f" : {item['dice']}{by}"
-                    + _extras(item, "")
-                    + " {"
+                    _head("dice", name, item) + f" : {item['dice']}{by}" + _extras(item, "") + " {"
                 )
                 for mod, mitem in (item.get("modifiers") or {}).items():
                     amount = mitem["amount"] if isinstance(mitem, dict) else mitem
@@ -606,8 +603,10 @@ def to_terrain(text: str) -> str:
                         + _extras(mitem)
                     )
                 for column, citem in (item.get("columns") or {}).items():
-                    bound = "up to " + citem["upto"] if "upto" in citem else "above " + str(
-                        citem.get("above", "")
+                    bound = (
+                        "up to " + citem["upto"]
+                        if "upto" in citem
+                        else "above " + str(citem.get("above", ""))
                     )
                     emit(f"  column {_head('', column, citem).strip()} {bound}" + _extras(citem))
                 for outcome, oitem in (item.get("outcomes") or {}).items():
