@@ -100,6 +100,7 @@ __all__ = [
     "PARAMS",
     "PROHIBITED",
     "RULESET",
+    "SIGHTS",
     "STEPS",
     "TABLES",
     "TRIGGERS",
@@ -113,6 +114,8 @@ __all__ = [
     "Outcome",
     "Quantity",
     "Rate",
+    "Sight",
+    "SightRule",
     "Span",
     "Trade",
     "UnfilledParameter",
@@ -120,6 +123,7 @@ __all__ = [
     "can_enter",
     "conflicts",
     "gravity_to_hit",
+    "line_of_sight",
     "lookup",
     "modifier",
     "move_cost",
@@ -457,6 +461,8 @@ class Trigger(_Record):
     """Chance that the check roll calls for the table (1 when there is no check)."""
     modifier: str | None
     times: int
+    more_modifiers: tuple[str, ...] = ()
+    """``with a, b``: the modifiers after ``modifier``; all of them add to the roll."""
 
 
 class Outcome(_Record):
@@ -475,7 +481,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:45b691d20a110840",
     languages=("en", "ru"),
-    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:3b9312c919bc24b4"),),
+    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:32093ef3f08827ef"),),
 )
 
 ENTRY_COST: Final = 1
@@ -728,8 +734,10 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
             },
             notes=(
                 {
-                    "en": "A single hex blocks line of sight.",
-                    "ru": "Один гекс блокирует линию видимости.",
+                    "en": "A single hex blocks line of sight (blocked in the "
+                    "line-of-sight rule los).",
+                    "ru": "Один гекс блокирует линию видимости (blocked в правиле "
+                    "линии видимости los).",
                 },
                 {
                     "en": "Infantry +2 is MegaMek's woods discount (3 - 1); "
@@ -760,8 +768,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
             },
             notes=(
                 {
-                    "en": "Line of sight and fire as light woods.",
-                    "ru": "Линия видимости и огонь как в редком лесу.",
+                    "en": "Line of sight and fire as light woods (the los and to_hit columns).",
+                    "ru": "Линия видимости и огонь как в редком лесу (столбцы los и to_hit).",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "
@@ -786,8 +794,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
             },
             notes=(
                 {
-                    "en": "Line of sight and fire as heavy woods.",
-                    "ru": "Линия видимости и огонь как в густом лесу.",
+                    "en": "Line of sight and fire as heavy woods (the los and to_hit columns).",
+                    "ru": "Линия видимости и огонь как в густом лесу (столбцы los и to_hit).",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "
@@ -812,10 +820,10 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
             },
             notes=(
                 {
-                    "en": "Line of sight and fire as ultra-heavy woods; a chainsaw "
-                    "takes three turns per level.",
-                    "ru": "Линия видимости и огонь как в крайне густом лесу; бензопиле "
-                    "нужно три хода на уровень.",
+                    "en": "Line of sight and fire as ultra-heavy woods (the los and "
+                    "to_hit columns); a chainsaw takes three turns per level.",
+                    "ru": "Линия видимости и огонь как в крайне густом лесу (столбцы "
+                    "los и to_hit); бензопиле нужно три хода на уровень.",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "
@@ -971,13 +979,15 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
                 {
                     "en": 'Reading: the seed gives +1 "for all weapon attacks" into or '
                     "through it, so physical attacks get 0 (MegaMek's terrain "
-                    "to-hit reaches them); 3 intervening hexes block LOS; a WiGE "
-                    "below its height (at ground) is prohibited.",
+                    "to-hit reaches them); 3 intervening hexes block LOS (1 "
+                    "point each in the line-of-sight rule los); a WiGE below its "
+                    "height (at ground) is prohibited.",
                     "ru": "Прочтение: «модификатор попадания +1 для всех оружейных "
                     "атак» в гекс или сквозь него, поэтому физическим атакам 0 "
                     "(в MegaMek модификатор местности действует и на них); 3 "
-                    "промежуточных гекса блокируют ЛВ; экраноплан ниже его "
-                    "высоты (на земле) запрещён.",
+                    "промежуточных гекса блокируют ЛВ (по 1 очку в правиле линии "
+                    "видимости los); экраноплан ниже его высоты (на земле) "
+                    "запрещён.",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "
@@ -2608,3 +2618,94 @@ STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType
 )
 
 DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({})
+
+_enumerate: Final = enumerate
+
+
+# ---- line of sight ------------------------------------------------------------------------
+
+
+class Sight(_Record):
+    """What ``line_of_sight()`` answers: the hindrance of the counted places added up, whether
+    the line is blocked, and each place's own hindrance (0 for a place the rule does not
+    count, BLOCKED for a place that blocks by itself)."""
+
+    hindrance: float
+    blocked: bool
+    by_place: tuple[float | Marker, ...]
+
+
+class SightRule(_Record):
+    """A line-of-sight rule: the values of its layer column by feature, the total at which
+    the line is blocked (None: only BLOCKED places block) and which places count:
+    ``between`` (not the firer's nor the target's), ``target`` (and the target's), ``both``."""
+
+    id: str
+    label: Labels
+    blocks_at: float | None
+    counts: str
+    values: Mapping[str, float | Marker]
+
+
+SIGHTS: Final[Mapping[str, SightRule]] = MappingProxyType(
+    {
+        "los": SightRule(
+            id="los",
+            label={"en": "Line of sight", "ru": "Линия видимости"},
+            blocks_at=3,
+            counts="between",
+            values={
+                "light_woods": 1,
+                "heavy_woods": 2,
+                "ultra_heavy_woods": BLOCKED,
+                "light_jungle": 1,
+                "heavy_jungle": 2,
+                "ultra_heavy_jungle": BLOCKED,
+                "heavy_industrial": 1,
+            },
+        ),
+    }
+)
+
+
+def line_of_sight(name: str, *places: Iterable[str]) -> Sight:
+    """The line of sight rule ``name`` along ``places``, the firer's place first and the
+    target's last, each place given as the names of its features: ``line_of_sight("los",
+    ("clear",), ("light_woods",), ("clear",))``."""
+    _name("line_of_sight", "name", name, SIGHTS, "sight rule")
+    rule = SIGHTS[name]
+    values = rule.values
+    first = 0 if rule.counts == "both" else 1
+    last = _len(places) - (1 if rule.counts == "between" else 0)
+    by_place: list[float | Marker] = []
+    total: float = 0
+    blocked = False
+    for i, place in _enumerate(places):
+        if _isinstance(place, _str):
+            raise ArgumentTypeError(
+                "line_of_sight", "places", place, "must be one tuple of feature names per place"
+            )
+        features = _tuple(place)
+        for feature in features:
+            if not _isinstance(feature, _str) or feature not in FEATURES:
+                _name("line_of_sight", "places", feature, FEATURES, "feature")
+        _check_place(features)
+        if not first <= i < last:
+            by_place.append(0)
+            continue
+        here: float | Marker = 0
+        for feature in _counted(features):
+            value = values.get(feature)
+            if _isinstance(value, Marker):
+                here = value
+                break
+            if value is not None and not _isinstance(here, Marker):
+                here += value
+        by_place.append(here)
+        if _isinstance(here, Marker):
+            blocked = True
+        else:
+            total += here
+    if rule.blocks_at is not None and total >= rule.blocks_at:
+        blocked = True
+    return Sight(total, blocked, _tuple(by_place))

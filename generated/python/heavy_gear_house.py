@@ -458,6 +458,8 @@ class Trigger(_Record):
     """Chance that the check roll calls for the table (1 when there is no check)."""
     modifier: str | None
     times: int
+    more_modifiers: tuple[str, ...] = ()
+    """``with a, b``: the modifiers after ``modifier``; all of them add to the roll."""
 
 
 class Outcome(_Record):

@@ -8,14 +8,33 @@ the dice cannot make, coverage) is found by :mod:`rulesdsl.checks.results`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, cast
+from typing import Literal, Protocol, TypeVar, cast
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.positions import Positions
 
-if TYPE_CHECKING:
-    from rulesdsl.lowering.lower import _Lowerer as Lowering
+_T = TypeVar("_T")
+
+
+class Lowering(Protocol):
+    """What these functions use of :class:`rulesdsl.lowering.lower._Lowerer`."""
+
+    where: Positions
+
+    def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None: ...
+
+    def at(self, node: _T, pos: s.Pos) -> _T: ...
+
+    def info(self, item: s.Item) -> ir.Info: ...
+
+    def _info(self, labels: dict[str, str], extras: s.Extras) -> ir.Info: ...
+
+    def _number(self, loc: s.Located, dimension: str | None) -> ir.Number | None: ...
+
+    def value(self, loc: s.Located, allowed: tuple[str, ...], where: str) -> ir.Value | None: ...
+
 
 COUNTS = ("between", "target", "both")
 """Which places of a line a sight rule counts (see :class:`rulesdsl.ir.Sight`)."""
