@@ -64,9 +64,13 @@ def module(compiler: Compiler, tmp_path: Path, body: str) -> ModuleType:
     compiled = compile_snippet(compiler, HEADER + body)
     assert compiled.ok, [(d.code, d.message) for d in compiled.diagnostics]
     assert compiled.ruleset is not None
-    name = f"sight_{abs(hash(str(tmp_path)))}"
+    return load(compiled.ruleset, tmp_path)
+
+
+def load(ruleset: ir.Ruleset, tmp_path: Path) -> ModuleType:
+    name = f"sight_{abs(hash(str(tmp_path)))}_{ruleset.id}"
     path = tmp_path / f"{name}.py"
-    path.write_text(render(compiled.ruleset), "utf-8")
+    path.write_text(render(ruleset), "utf-8")
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
@@ -342,3 +346,73 @@ def test_the_module_answers_as_semantics_for_every_total_column_and_natural(
             for natural in (None, 1, 6):
                 expected = semantics.result(table, total, column.id, natural)
                 assert m.roll("crt", total, column=column.id, natural=natural).id == expected
+
+
+# ---- diff and variants ---------------------------------------------------------------------
+
+
+def test_diff_grades_a_changed_cell_threshold_or_natural_as_breaking(compiler: Compiler) -> None:
+    from rulesdsl.tools.diff import diff
+
+    old = compile_snippet(compiler, HEADER + SIGHT + CRT).ruleset
+    changed = (
+        (SIGHT + CRT)
+        .replace("blocks at 3", "blocks at 4")
+        .replace('heavy_woods "Heavy woods" | 3 | 2', 'heavy_woods "Heavy woods" | 3 | 1')
+        .replace("3-4 | dr | dr | de", "3-4 | dr | ae | de")
+        .replace("natural 6 de", "natural 6 dr")
+        .replace("with river, night", "with night")
+    )
+    new = compile_snippet(compiler, HEADER + changed).ruleset
+    assert old is not None and new is not None
+    found = {(c.level, c.path, c.old, c.new) for c in diff(old, new).changes}
+    assert found == {
+        ("breaking", "los", "3", "4"),
+        ("breaking", "heavy_woods.los", "2", "1"),
+        ("breaking", "crt.3-4.mid", "dr", "ae"),
+        ("breaking", "crt.natural.6", "de", "dr"),
+        ("rules", "assault", "roll crt with river, night", "roll crt with night"),
+    }
+
+
+def test_diff_grades_a_new_outcome_as_additive_and_a_moved_column_bound_as_breaking(
+    compiler: Compiler,
+) -> None:
+    from rulesdsl.tools.diff import diff
+
+    old = compile_snippet(compiler, HEADER + CRT).ruleset
+    changed = (
+        CRT.replace("up to 2\n", "up to 3\n")
+        .replace("above 2", "above 3")
+        .replace(
+            'outcome de "Defender eliminated"',
+            'outcome de "Defender eliminated"\n  outcome ex "Ex"',
+        )
+        .replace("natural 6 de", "natural 6 ex")
+    )
+    new = compile_snippet(compiler, HEADER + changed).ruleset
+    assert old is not None and new is not None
+    found = {(c.level, c.action, c.path) for c in diff(old, new).changes}
+    assert found == {
+        ("additive", "added", "crt.ex"),
+        ("breaking", "changed", "crt.mid"),
+        ("breaking", "changed", "crt.high"),
+        ("breaking", "changed", "crt.natural.6"),
+    }
+
+
+def test_a_house_rule_overrides_a_feature_s_sight_value(compiler: Compiler, tmp_path: Path) -> None:
+    (tmp_path / "demo.terrain").write_text(HEADER + SIGHT, "utf-8")
+    house = (
+        'ruleset house "House"\nversion 1.0.0\nextends demo@^1.0\noverride heavy_woods.los | 3\n'
+    )
+    compiled = compile_snippet(compiler, house, tmp_path, "house.terrain")
+    assert compiled.ok, [(d.code, d.message) for d in compiled.diagnostics]
+    assert compiled.ruleset is not None
+    m = load(compiled.ruleset, tmp_path)
+    line = m.line_of_sight("los", ("clear",), ("heavy_woods",), ("clear",))
+    woods = next(f for f in compiled.ruleset.features if f.id == "heavy_woods")
+    assert woods.cells["los"].default == ir.Number(3)
+    assert (line.hindrance, line.blocked) == (3, True)
+    [change] = compiled.ruleset.changes
+    assert isinstance(change.path, ir.ColumnPath) and change.path.column == "los"
