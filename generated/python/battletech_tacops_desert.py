@@ -481,7 +481,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:45b691d20a110840",
     languages=("en", "ru"),
-    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:32093ef3f08827ef"),),
+    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:72f6f7683e0f950d"),),
 )
 
 ENTRY_COST: Final = 1
@@ -736,8 +736,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
                 {
                     "en": "A single hex blocks line of sight (blocked in the "
                     "line-of-sight rule los).",
-                    "ru": "Один гекс блокирует линию видимости (blocked в правиле "
-                    "линии видимости los).",
+                    "ru": "Один гекс блокирует линию видимости (значение "
+                    "«заблокировано» в правиле линии видимости los).",
                 },
                 {
                     "en": "Infantry +2 is MegaMek's woods discount (3 - 1); "
@@ -769,7 +769,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
             notes=(
                 {
                     "en": "Line of sight and fire as light woods (the los and to_hit columns).",
-                    "ru": "Линия видимости и огонь как в редком лесу (столбцы los и to_hit).",
+                    "ru": "Линия видимости и огонь как в редком лесу (правило los и "
+                    "модификатор попадания).",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "
@@ -795,7 +796,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
             notes=(
                 {
                     "en": "Line of sight and fire as heavy woods (the los and to_hit columns).",
-                    "ru": "Линия видимости и огонь как в густом лесу (столбцы los и to_hit).",
+                    "ru": "Линия видимости и огонь как в густом лесу (правило los и "
+                    "модификатор попадания).",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "
@@ -822,8 +824,9 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
                 {
                     "en": "Line of sight and fire as ultra-heavy woods (the los and "
                     "to_hit columns); a chainsaw takes three turns per level.",
-                    "ru": "Линия видимости и огонь как в крайне густом лесу (столбцы "
-                    "los и to_hit); бензопиле нужно три хода на уровень.",
+                    "ru": "Линия видимости и огонь как в крайне густом лесу (правило "
+                    "los и модификатор попадания); бензопиле нужно три хода на "
+                    "уровень.",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "

@@ -567,7 +567,6 @@ class _Builder:
                     cells.append(cell)
                 columns.append((self.ctx_label(k, keys == [""]), cells))
             groups.append((self.label(modifier.info, modifier.id), self.merge_columns(columns)))
-        groups += self.sight_columns(layer, rows_of)
         # A column with nothing in it (a modifier that no feature of this layer has) goes.
         groups = [
             (g, kept)
@@ -1212,28 +1211,10 @@ class _Builder:
 
     # ---- line of sight and results tables (issue 11, items 9 and 10) -------------------------
 
-    def sight_columns(
-        self, layer: ir.Layer, features: list[ir.Feature]
-    ) -> list[tuple[str, list[tuple[str, list[CellView]]]]]:
-        """The column group of each sight rule the layer carries: one column, the places' values."""
-        groups = []
-        rules = {r.id: r for r in self.rs.sights}
-        for column in layer.columns:
-            rule = rules.get(column)
-            if rule is None:
-                continue
-            cells = []
-            for f in features:
-                cell = f.cells.get(rule.id)
-                view = self.value(cell.default if cell is not None else None)
-                view.changed = self.changed(f"{f.id}.{rule.id}")
-                cells.append(view)
-            groups.append((self.label(rule.info, rule.id), [("", cells)]))
-        return groups
-
     def sight_blocks(self) -> list[Block]:
-        """One paragraph per sight rule: which places count, and what blocks the line."""
-        lines = []
+        """Per sight rule: a sentence saying which places count and what blocks the line,
+        then the value of each feature that has one (a table of two columns)."""
+        blocks = []
         for rule in self.rs.sights:
             parts = [self.w(f"sight_counts_{rule.counts}")]
             if rule.blocks_at is not None:
@@ -1245,10 +1226,32 @@ class _Builder:
             line = self.w(
                 "label_colon", label=self.label(rule.info, rule.id), text="; ".join(parts)
             )
-            notes = " ".join(self.note_texts(rule.info))
-            src = self.source(rule.info)
-            lines.append(line + "." + (f" {notes}" if notes else "") + (f" [{src}]" if src else ""))
-        return [Block("sight", "", lines=lines, kind="text")] if lines else []
+            label = self.label(rule.info, rule.id)
+            rows = []
+            for f in self.rs.features:
+                cell = f.cells.get(rule.id)
+                if cell is None or cell.default is None:
+                    continue
+                value = self.value(cell.default)
+                value.changed = self.changed(f"{f.id}.{rule.id}")
+                name = CellView(self.label(f.info, f.id), ("label",))
+                name.changed = self.added(f.id)
+                rows.append([name, value])
+            head = [[HeadCell(self.w("sight_feature")), HeadCell(label)]]
+            blocks.append(
+                Block(
+                    rule.id,
+                    label,
+                    TableView(head, rows, [self.w("sight_feature"), label], fold=len(rows) > 8)
+                    if rows
+                    else None,
+                    lines=[line + "."],
+                    after=self.note_texts(rule.info),
+                    source=self.source(rule.info),
+                    changed=self.added(rule.id),
+                )
+            )
+        return blocks
 
     @staticmethod
     def span_text(low: int | None, high: int | None) -> str:
