@@ -481,7 +481,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:45b691d20a110840",
     languages=("en", "ru"),
-    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:72f6f7683e0f950d"),),
+    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:876f5fca901740fc"),),
 )
 
 ENTRY_COST: Final = 1
@@ -737,7 +737,7 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
                     "en": "A single hex blocks line of sight (blocked in the "
                     "line-of-sight rule los).",
                     "ru": "Один гекс блокирует линию видимости (значение "
-                    "«заблокировано» в правиле линии видимости los).",
+                    "«заблокировано» в правиле «Линия видимости»).",
                 },
                 {
                     "en": "Infantry +2 is MegaMek's woods discount (3 - 1); "
@@ -769,8 +769,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
             notes=(
                 {
                     "en": "Line of sight and fire as light woods (the los and to_hit columns).",
-                    "ru": "Линия видимости и огонь как в редком лесу (правило los и "
-                    "модификатор попадания).",
+                    "ru": "Линия видимости и огонь как в редком лесу (правило «Линия "
+                    "видимости» и модификатор попадания).",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "
@@ -796,8 +796,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
             notes=(
                 {
                     "en": "Line of sight and fire as heavy woods (the los and to_hit columns).",
-                    "ru": "Линия видимости и огонь как в густом лесу (правило los и "
-                    "модификатор попадания).",
+                    "ru": "Линия видимости и огонь как в густом лесу (правило «Линия "
+                    "видимости» и модификатор попадания).",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "
@@ -825,8 +825,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
                     "en": "Line of sight and fire as ultra-heavy woods (the los and "
                     "to_hit columns); a chainsaw takes three turns per level.",
                     "ru": "Линия видимости и огонь как в крайне густом лесу (правило "
-                    "los и модификатор попадания); бензопиле нужно три хода на "
-                    "уровень.",
+                    "«Линия видимости» и модификатор попадания); бензопиле нужно "
+                    "три хода на уровень.",
                 },
             ),
             source="MegaMek source (github.com/MegaMek/megamek, files under "
@@ -988,8 +988,8 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
                     "ru": "Прочтение: «модификатор попадания +1 для всех оружейных "
                     "атак» в гекс или сквозь него, поэтому физическим атакам 0 "
                     "(в MegaMek модификатор местности действует и на них); 3 "
-                    "промежуточных гекса блокируют ЛВ (по 1 очку в правиле линии "
-                    "видимости los); экраноплан ниже его высоты (на земле) "
+                    "промежуточных гекса блокируют ЛВ (по 1 очку в правиле "
+                    "«Линия видимости»); экраноплан ниже его высоты (на земле) "
                     "запрещён.",
                 },
             ),
