@@ -680,6 +680,72 @@ class DiceTable:
     rows: tuple[DiceRow, ...]
 
 
+# ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
+
+
+@dataclass(frozen=True)
+class ResultColumn:
+    """A column of a results table, chosen by the table's input: ``up to`` ``value`` (the
+    input at most ``value``, above the previous column's bound) or ``above`` ``value``."""
+
+    id: NewId
+    info: Info
+    bound: Literal["up_to", "above"]
+    value: float
+
+
+@dataclass(frozen=True)
+class NaturalRow:
+    """``natural N outcome``: when the dice show ``roll`` before any modifier, the outcome
+    is ``outcome`` whatever the column and the total."""
+
+    roll: int
+    outcome: Id
+    info: Info
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """Totals ``low``..``high`` (``None``: open-ended) -> one outcome per column."""
+
+    low: int | None
+    high: int | None
+    outcomes: tuple[Id, ...]
+    info: Info
+
+
+@dataclass(frozen=True)
+class ResultsTable:
+    """A results table: the column picked by the value of ``by`` (odds, firepower), the row
+    by the modified total, natural rows tested first on the natural roll."""
+
+    id: NewId
+    info: Info
+    dice: DiceRoll
+    by: Id
+    columns: tuple[ResultColumn, ...]
+    outcomes: tuple[Outcome, ...]
+    naturals: tuple[NaturalRow, ...]
+    rows: tuple[ResultRow, ...]
+    modifiers: tuple[DiceModifier, ...] = ()
+
+
+@dataclass(frozen=True)
+class Sight:
+    """A line-of-sight rule: a layer column whose values add up along a line of places.
+
+    ``counts``: which places of the line count (``between``: only the places between the
+    firer's and the target's; ``target``: those and the target's; ``both``: those and both
+    ends). The line is blocked once the total reaches ``blocks_at`` (None: only a ``blocked``
+    cell blocks) or when a counted place holds a feature whose value is ``blocked``.
+    """
+
+    id: NewId
+    info: Info
+    blocks_at: float | None
+    counts: Literal["between", "target", "both"]
+
+
 @dataclass(frozen=True)
 class Trigger:
     """When it happens: optionally a check roll (``check`` at least ``at_least``), then
@@ -692,6 +758,8 @@ class Trigger:
     at_least: int | None = None
     modifier: Id | None = None
     times: int = 1
+    more_modifiers: tuple[Id, ...] = ()
+    """``with a, b, c``: the dice modifiers after ``modifier``, all added to the roll."""
 
 
 @dataclass(frozen=True)
@@ -977,6 +1045,8 @@ class Ruleset:
     precedence: tuple[Precedence, ...] = ()
     """``precedence a, b, ...`` lines: when groups both give a value in a cell, the one
     listed first wins (the order is the transitive closure of every line)."""
+    sights: tuple[Sight, ...] = ()
+    results_tables: tuple[ResultsTable, ...] = ()
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:
@@ -1002,6 +1072,10 @@ def infos_by_id(rs: Ruleset) -> dict[str, Info]:
         rs.grids,
         rs.triggers,
         [m for d in rs.dice_tables for m in d.modifiers],
+        rs.sights,
+        rs.results_tables,
+        [m for d in rs.results_tables for m in d.modifiers],
+        [c for d in rs.results_tables for c in d.columns],
     ):
         for item in items:
             infos.setdefault(item.id, item.info)

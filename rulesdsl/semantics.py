@@ -720,3 +720,127 @@ def reachable(
                     best[there] = total
                     changed = True
     return {p: c for p, c in best.items() if p == start or can_end(rs, mode, places[p])}
+
+
+# ---- line of sight and results tables (issue 11, items 9 and 10) ----------------------------
+
+BLOCKED = ir.Marker("blocked")
+
+
+@dataclass(frozen=True)
+class SightLine:
+    """What a line of places gives for a sight rule: the hindrance of the counted places,
+    whether the line is blocked, and each place's own hindrance (0 for a place the rule does
+    not count; ``BLOCKED`` for a counted place that blocks by itself)."""
+
+    hindrance: float
+    blocked: bool
+    by_place: tuple[float | ir.Marker, ...]
+
+
+def counted_places(rule: ir.Sight, count: int) -> range:
+    """The indexes of the places a line of ``count`` places (firer first, target last) counts:
+    ``between`` leaves out both ends, ``target`` only the firer's place, ``both`` neither."""
+    match rule.counts:
+        case "between":
+            return range(1, count - 1)
+        case "target":
+            return range(1, count)
+        case "both":
+            return range(0, count)
+        case _:
+            assert_never(rule.counts)
+
+
+def place_hindrance(rs: ir.Ruleset, rule: ir.Sight, features: Sequence[str]) -> Answer:
+    """One place's hindrance: its features' values added up (``counted`` applies, so a
+    feature that ignores the others stands alone), or BLOCKED if one of them blocks."""
+    by_id = {f.id: f for f in rs.features}
+    total: float = 0
+    for name in counted(rs, features):
+        cell = by_id[name].cells.get(rule.id)
+        value = cell.default if cell is not None else None
+        if isinstance(value, ir.Marker):
+            return BLOCKED
+        if isinstance(value, ir.Number):
+            total += value.value
+    return total
+
+
+def line_of_sight(rs: ir.Ruleset, rule: ir.Sight, places: Sequence[Sequence[str]]) -> SightLine:
+    """The line from the firer's place (first) to the target's (last): the counted places'
+    hindrance adds up; the line is blocked once it reaches ``blocks_at`` or when a counted
+    place blocks by itself."""
+    counted_at = set(counted_places(rule, len(places)))
+    by_place: list[float | ir.Marker] = []
+    total: float = 0
+    blocked = False
+    for i, place in enumerate(places):
+        if i not in counted_at:
+            by_place.append(0)
+            continue
+        value = place_hindrance(rs, rule, place)
+        by_place.append(value)
+        if isinstance(value, ir.Marker):
+            blocked = True
+        else:
+            total += value
+    if rule.blocks_at is not None and total >= rule.blocks_at:
+        blocked = True
+    return SightLine(total, blocked, tuple(by_place))
+
+
+def result_column(table: ir.ResultsTable, value: float) -> ir.ResultColumn | None:
+    """The column a value of the table's input picks: the first, in declared order, whose
+    bound holds (``up to V``: value <= V; ``above V``: value > V)."""
+    for column in table.columns:
+        if (column.bound == "up_to" and value <= column.value) or (
+            column.bound == "above" and value > column.value
+        ):
+            return column
+    return None
+
+
+def result_covers(row: ir.ResultRow, total: int) -> bool:
+    return (row.low is None or total >= row.low) and (row.high is None or total <= row.high)
+
+
+def result(
+    table: ir.ResultsTable, total: int, column: str, natural: int | None = None
+) -> str | None:
+    """The outcome of a roll on a results table: a natural row for the natural roll wins;
+    else the outcome in ``column`` of the first row covering ``total``; None if none does."""
+    if natural is not None:
+        for nat in table.naturals:
+            if nat.roll == natural:
+                return nat.outcome
+    index = [c.id for c in table.columns].index(column)
+    for row in table.rows:
+        if result_covers(row, total) and index < len(row.outcomes):
+            return row.outcomes[index]
+    return None
+
+
+def trigger_shift(rs: ir.Ruleset, trigger: ir.Trigger) -> int:
+    """What a trigger's modifiers add to its roll together (``with a, b``: both)."""
+    tables: list[ir.DiceTable | ir.ResultsTable] = [*rs.dice_tables, *rs.results_tables]
+    amounts = {m.id: m.value for t in tables if t.id == trigger.table for m in t.modifiers}
+    return sum(amounts.get(m, 0) for m in (trigger.modifier, *trigger.more_modifiers) if m)
+
+
+def trigger_shifts(rs: ir.Ruleset, table_id: str) -> list[int]:
+    """What each trigger that rolls on ``table_id`` with several modifiers adds to the roll."""
+    return [trigger_shift(rs, t) for t in rs.triggers if t.table == table_id and t.more_modifiers]
+
+
+def results_index(table: ir.ResultsTable, shifts: Iterable[int] = ()) -> dict[int, int]:
+    """Every total the dice reach (alone, with one declared modifier, or with ``shifts``)
+    -> the index of the first row that covers it."""
+    index: dict[int, int] = {}
+    mods = [*(m.value for m in table.modifiers), *shifts]
+    for total in reachable_totals(table.dice, mods):
+        for i, row in enumerate(table.rows):
+            if result_covers(row, total):
+                index[total] = i
+                break
+    return index

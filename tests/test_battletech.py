@@ -652,3 +652,45 @@ def test_russian_unit_and_weapon_labels_follow_the_seed() -> None:
     assert bt.MODES["tracked"].label["ru"] == "Гусеничное транспортное средство"
     assert bt.LAYERS["weather"].label["ru"] == "Погодные условия"
     assert "Буран" not in SHEET_RU
+
+
+# ---- line of sight: the `los` rule (sight ... blocks at 3, counts between) ---------------
+
+
+def test_three_intervening_heavy_industrial_hexes_block_line_of_sight() -> None:
+    """The seed: "as with woods hexes, 3 intervening heavy industrial zone hexes block line
+    of sight" [to "Heavy industrial zone"]."""
+    clear, industrial = ("clear",), ("heavy_industrial",)
+    two = bt.line_of_sight("los", clear, industrial, industrial, clear)
+    assert (two.hindrance, two.blocked) == (2, False)
+    three = bt.line_of_sight("los", clear, industrial, industrial, industrial, clear)
+    assert (three.hindrance, three.blocked) == (3, True)
+
+
+def test_the_firer_and_target_hexes_do_not_count_only_intervening_ones() -> None:
+    industrial = ("heavy_industrial",)
+    line = bt.line_of_sight("los", industrial, industrial, industrial, industrial)
+    assert (line.hindrance, line.blocked, line.by_place) == (2, False, (0, 1, 1, 0))
+
+
+def test_woods_add_up_light_1_heavy_2_and_a_single_ultra_heavy_hex_blocks() -> None:
+    clear = ("clear",)
+    woods = bt.line_of_sight("los", clear, ("heavy_woods",), ("light_woods",), clear)
+    assert (woods.hindrance, woods.blocked) == (3, True)
+    light = bt.line_of_sight("los", clear, ("light_woods",), ("light_woods",), clear)
+    assert (light.hindrance, light.blocked) == (2, False)
+    ultra = bt.line_of_sight("los", clear, ("ultra_heavy_woods",), clear)
+    assert ultra.blocked and ultra.by_place[1] is bt.BLOCKED
+
+
+def test_jungle_blocks_line_of_sight_like_woods() -> None:
+    """The seed: jungle hexes affect line of sight "the same way as woods hexes"; ultra-heavy
+    jungle like ultra-heavy woods."""
+    for jungle, woods in (
+        ("light_jungle", "light_woods"),
+        ("heavy_jungle", "heavy_woods"),
+        ("ultra_heavy_jungle", "ultra_heavy_woods"),
+    ):
+        assert bt.line_of_sight("los", (), (jungle,), ()) == bt.line_of_sight(
+            "los", (), (woods,), ()
+        )

@@ -229,3 +229,35 @@ def test_costs_paid_once_per_move_match_the_module(compiler: Compiler, tmp_path:
                 assert same(answer, reference), (mode, place, allowance, height)
                 checked += 1
     assert checked == 2 * 7 * 4
+
+
+def test_line_of_sight_matches_for_lines_of_every_sighted_feature(
+    pair: tuple[ir.Ruleset, ModuleType],
+) -> None:
+    rs, module = pair
+    for rule in rs.sights:
+        sighted = [(f.id,) for f in rs.features if rule.id in f.cells] + [()]
+        for length in (2, 3, 4):
+            for line in itertools.product(sighted, repeat=length):
+                reference = semantics.line_of_sight(rs, rule, line)
+                answer = module.line_of_sight(rule.id, *line)
+                assert answer.hindrance == reference.hindrance
+                assert answer.blocked == reference.blocked
+                assert all(
+                    same(a, r) for a, r in zip(answer.by_place, reference.by_place, strict=True)
+                )
+
+
+def test_results_tables_match_for_every_total_column_and_natural(
+    pair: tuple[ir.Ruleset, ModuleType],
+) -> None:
+    rs, module = pair
+    for table in rs.results_tables:
+        totals = semantics.results_index(table, semantics.trigger_shifts(rs, table.id))
+        naturals = [None, *semantics.plain_totals(table.dice)]
+        for total, column, natural in itertools.product(totals, table.columns, naturals):
+            expected = semantics.result(table, total, column.id, natural)
+            assert module.roll(table.id, total, column=column.id, natural=natural).id == expected
+            picked = semantics.result_column(table, column.value)
+            assert picked is not None
+            assert module.roll(table.id, total, column=column.value).column == picked.id

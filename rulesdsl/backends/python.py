@@ -22,6 +22,7 @@ import jinja2
 
 from rulesdsl import ir, semantics, spelling, units
 from rulesdsl.backends import once_costs
+from rulesdsl.backends import python_sight
 from rulesdsl.dice import chance_at_least, chance_between
 
 WIDTH = 100
@@ -677,6 +678,7 @@ def render(rs: ir.Ruleset) -> str:
             ),
             "modifier": t.modifier,
             "times": t.times,
+            "more_modifiers": t.more_modifiers,
         }
         for t in rs.triggers
     ]
@@ -769,6 +771,8 @@ def render(rs: ir.Ruleset) -> str:
         *(s.id for s in steps),
         *(d.id for d in decisions),
         *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else []),
+        *(python_sight.SIGHT_EXPORTS if rs.sights else ()),
+        *(python_sight.RESULTS_EXPORTS if rs.results_tables else ()),
     ]
     text = (
         _environment()
@@ -815,6 +819,8 @@ def render(rs: ir.Ruleset) -> str:
             ),
             cells=list(cells.values()),
             limits=any(c.value_type == "Limit" for c in cells.values()),
+            sights=python_sight.sights(rs, runtime),
+            results_tables=python_sight.results_tables(rs, runtime),
         )
     )
     return formatted(_LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text)

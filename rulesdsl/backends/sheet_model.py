@@ -404,6 +404,7 @@ class _Builder:
         sections = [
             Section("movement", self.w("movement"), self.movement()),
             Section("modifiers", self.w("modifiers"), self.modifiers()),
+            Section("sight", self.w("sight"), self.sight_blocks()),
             Section(
                 "steps",
                 self.w("steps"),
@@ -412,6 +413,11 @@ class _Builder:
             Section("decisions", self.w("decisions"), [self.decision(d) for d in rs.decisions]),
             Section("tables", self.w("tables"), [self.table(t) for t in rs.tables]),
             Section("dice", self.w("dice"), [self.dice(d) for d in rs.dice_tables]),
+            Section(
+                "results",
+                self.w("results"),
+                [self.results_block(t) for t in rs.results_tables],
+            ),
             Section("triggers", self.w("triggers"), self.triggers()),
             Section("exclusions", self.w("exclusions"), self.exclusions()),
             Section("grid", self.w("grid"), [self.grid(g) for g in rs.grids]),
@@ -461,6 +467,7 @@ class _Builder:
         values += [c for t in rs.tables for r in t.rows for c in r.cells]
         values += [v for d in rs.dice_tables for r in d.rows for v in r.effects.values()]
         values += [o.value for d in rs.decisions for o in d.outcomes]
+        values += [f.cells[r.id].default for r in rs.sights for f in rs.features if r.id in f.cells]
         steps = any(t.term == "impassable" for s in rs.steps for t in s.terms)
         return any(has(v) for v in values) or (marker == "impassable" and steps)
 
@@ -1154,7 +1161,8 @@ class _Builder:
     def triggers(self) -> list[Block]:
         if not self.rs.triggers:
             return []
-        tables = {d.id: d for d in self.rs.dice_tables}
+        both: list[ir.DiceTable | ir.ResultsTable] = [*self.rs.dice_tables, *self.rs.results_tables]
+        tables = {d.id: d for d in both}
         lines = []
         for t in self.rs.triggers:
             parts = []
@@ -1170,8 +1178,8 @@ class _Builder:
                 )
             table = tables.get(t.table)
             action = self.w("roll_on", table=self.label(table.info if table else None, t.table))
-            if t.modifier and table is not None:
-                mod = next((m for m in table.modifiers if m.id == t.modifier), None)
+            for named in (t.modifier, *t.more_modifiers):
+                mod = next((m for m in table.modifiers if m.id == named), None) if table else None
                 if mod is not None:
                     action += ", " + self.w(
                         "with_mod", label=self.label(mod.info, mod.id), value=self.signed(mod.value)
@@ -1341,3 +1349,111 @@ class _Builder:
             if b.id in self.used_books
         ]
         return [Block("sources", "", lines=lines, kind="sources")] if lines else []
+
+    # ---- line of sight and results tables (issue 11, items 9 and 10) -------------------------
+
+    def sight_blocks(self) -> list[Block]:
+        """Per sight rule: a sentence saying which places count and what blocks the line,
+        then the value of each feature that has one (a table of two columns)."""
+        blocks = []
+        for rule in self.rs.sights:
+            parts = [self.w(f"sight_counts_{rule.counts}")]
+            if rule.blocks_at is not None:
+                parts.append(self.w("sight_blocks_at", total=self.num(rule.blocks_at)))
+            else:
+                parts.append(self.w("sight_adds_up"))
+            if self.uses_marker("blocked"):
+                parts.append(self.w("sight_blocked_place", sign=MARKER_SIGNS["blocked"]))
+            line = self.w(
+                "label_colon", label=self.label(rule.info, rule.id), text="; ".join(parts)
+            )
+            label = self.label(rule.info, rule.id)
+            rows = []
+            for f in self.rs.features:
+                cell = f.cells.get(rule.id)
+                if cell is None or cell.default is None:
+                    continue
+                value = self.value(cell.default)
+                value.changed = self.changed(f"{f.id}.{rule.id}")
+                name = CellView(self.label(f.info, f.id), ("label",))
+                name.changed = self.added(f.id)
+                rows.append([name, value])
+            head = [[HeadCell(self.w("sight_feature")), HeadCell(label)]]
+            blocks.append(
+                Block(
+                    rule.id,
+                    label,
+                    TableView(head, rows, [self.w("sight_feature"), label], fold=len(rows) > 8)
+                    if rows
+                    else None,
+                    lines=[line + "."],
+                    after=self.note_texts(rule.info),
+                    source=self.source(rule.info),
+                    changed=self.added(rule.id),
+                )
+            )
+        return blocks
+
+    @staticmethod
+    def span_text(low: int | None, high: int | None) -> str:
+        if low is None:
+            return f"{high}-"
+        if high is None:
+            return f"{low}+"
+        return str(low) if low == high else f"{low}-{high}"
+
+    def results_block(self, t: ir.ResultsTable) -> Block:
+        """A results table as a grid: the roll, then one column per column of the table."""
+        dice = semantics.roll_of(t.dice)
+        title = f"{self.label(t.info, t.id)} ({self.dice_text(dice)})"
+        by = self.input_name(t.by)
+        head_top = [HeadCell(self.w("roll"), rowspan=2)]
+        head_top.append(HeadCell(self.w("results_by", input=by), colspan=len(t.columns)))
+        head_sub = []
+        flat = [self.w("roll")]
+        for c in t.columns:
+            bound = self.w(
+                "column_up_to" if c.bound == "up_to" else "column_above", value=self.num(c.value)
+            )
+            text = f"{self.label(c.info, c.id)} ({bound})"
+            head_sub.append(HeadCell(text))
+            flat.append(text)
+        outcomes = {o.id: o for o in t.outcomes}
+        notes: list[tuple[str, str]] = []
+        rows = []
+        for r in t.rows:
+            marks = tuple(self.add_note(notes, n) for n in self.note_texts(r.info))
+            row = [CellView(self.span_text(r.low, r.high), ("label", "roll"), marks)]
+            for i, _ in enumerate(t.columns):
+                outcome = r.outcomes[i] if i < len(r.outcomes) else ""
+                cell = CellView(
+                    self.label(outcomes[outcome].info, outcome) if outcome in outcomes else ""
+                )
+                cell.changed = self.changed(f"{t.id}.{self.span_text(r.low, r.high)}")
+                row.append(cell)
+            rows.append(row)
+        after = [
+            self.w(
+                "natural_rule",
+                roll=self.num(n.roll),
+                outcome=self.label(
+                    outcomes[n.outcome].info if n.outcome in outcomes else None, n.outcome
+                ),
+            )
+            + "".join(f" {text}" for text in self.note_texts(n.info))
+            for n in t.naturals
+        ]
+        for m in t.modifiers:
+            after.append(
+                self.w("with_mod", label=self.label(m.info, m.id), value=self.signed(m.value))
+            )
+        return Block(
+            t.id,
+            title,
+            TableView([head_top, head_sub], rows, flat, col_groups=[0] * len(t.columns)),
+            notes=notes,
+            after=after + self.note_texts(t.info),
+            source=self.source(t.info),
+            changed=self.added(t.id),
+            kind="dice",
+        )

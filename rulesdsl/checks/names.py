@@ -49,7 +49,9 @@ def check(ruleset: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     declared if it is (a mode's id, not each cell that refers to the mode)."""
     bad: dict[str, Slot] = {}
     for slot in slots(ruleset):
-        if not _matches(slot.pattern, slot.text) or (slot.declares and is_reserved(slot.text)):
+        if not _matches(slot.pattern, slot.text) or (
+            slot.declares and is_reserved(slot.text, ruleset)
+        ):
             first = bad.get(slot.text)
             if first is None or (slot.declares and not first.declares):
                 bad[slot.text] = slot

@@ -16,9 +16,15 @@ import re
 from functools import cache
 from importlib import resources
 
+from rulesdsl import ir
+
 TEMPLATE = "module.py.j2"
 INCLUDED = ("module_routes.py.j2",)
 """Templates that TEMPLATE includes (maps, issue 11): their names are the module's too."""
+SIGHT_TEMPLATE = "module_sight.py.j2"
+"""Included by ``module.py.j2`` for a ruleset with sight rules or results tables: its names
+(``line_of_sight``, ``Sight``, ``Result`` ...) are reserved only in such a ruleset, so that a
+ruleset without them keeps a decision of its own called ``line_of_sight``."""
 
 LOCALS = frozenset({"value", "self", "cls"})
 """Local names that generated function bodies (steps, decisions) assign or use."""
@@ -63,6 +69,21 @@ def reserved() -> frozenset[str]:
     )
 
 
-def is_reserved(name: str) -> bool:
+@cache
+def sight_names() -> frozenset[str]:
+    """The names the line-of-sight and results-table part of the module defines."""
+    text = resources.files("rulesdsl.templates").joinpath(SIGHT_TEMPLATE).read_text("utf-8")
+    return names_in_template(text)
+
+
+def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
+    """The names ``ruleset`` may not declare: :func:`reserved`, and the sight part's names
+    when its module has that part."""
+    if ruleset is not None and (ruleset.sights or ruleset.results_tables):
+        return reserved() | sight_names()
+    return reserved()
+
+
+def is_reserved(name: str, ruleset: ir.Ruleset | None = None) -> bool:
     """Reserved, or private: names that start with ``_`` belong to the generated module."""
-    return name in reserved() or name.startswith("_")
+    return name in reserved_for(ruleset) or name.startswith("_")

@@ -754,7 +754,58 @@ class _Builder:
         dice = s.Located(parse_dice_token(str(dice_token)), self._p(dice_token))
         mods = tuple(c for c in ch if isinstance(c, s.DiceModifierNode))
         rows = tuple(c for c in ch if isinstance(c, s.DiceRowNode))
-        return s.DiceDecl(self._item(meta, ch), dice, mods, rows)
+        return s.DiceDecl(self._item(meta, ch), dice, mods, rows, self._results(ch))
+
+    # -- results tables and line of sight (issue 11, items 9 and 10) -------------------------
+
+    def _results(self, ch: list[Any]) -> s.ResultsNode | None:
+        by = next((c for c in ch if isinstance(c, s.Name)), None)
+        columns = tuple(c for c in ch if isinstance(c, s.DiceColumnNode))
+        outcomes = tuple(c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "outcome")
+        naturals = tuple(c for c in ch if isinstance(c, s.NaturalNode))
+        results = tuple(c for c in ch if isinstance(c, s.ResultRowNode))
+        if by is None and not (columns or outcomes or naturals or results):
+            return None
+        return s.ResultsNode(by, columns, outcomes, naturals, results)
+
+    def dice_by(self, meta: Meta, ch: list[Token]) -> s.Name:
+        return self._name(ch[0])
+
+    def dice_column(self, meta: Meta, ch: list[Any]) -> s.DiceColumnNode:
+        bound, value = next(
+            c for c in ch if isinstance(c, tuple) and c and c[0] in ("up_to", "above")
+        )
+        return s.DiceColumnNode(self._item(meta, ch), bound, value)
+
+    def column_up_to(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
+        return ("up_to", self._located(meta, ch[-1]))
+
+    def column_above(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
+        return ("above", self._located(meta, ch[-1]))
+
+    def dice_outcome(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item]:
+        return ("outcome", self._item(meta, ch))
+
+    def dice_natural(self, meta: Meta, ch: list[Any]) -> s.NaturalNode:
+        extras = next((c for c in ch if isinstance(c, s.Extras)), _NO_EXTRAS)
+        return s.NaturalNode(int(ch[0]), self._name(ch[1]), extras, self._p(meta))
+
+    def result_row(self, meta: Meta, ch: list[Any]) -> s.ResultRowNode:
+        low, high = ch[0]
+        names = tuple(self._name(c) for c in ch[1:] if isinstance(c, Token) and c.type == "NAME")
+        extras = next((c for c in ch if isinstance(c, s.Extras)), _NO_EXTRAS)
+        return s.ResultRowNode(low, high, names, extras, self._p(meta))
+
+    def sight_decl(self, meta: Meta, ch: list[Any]) -> s.SightDecl:
+        blocks = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "blocks"), None)
+        counts = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "counts"), None)
+        return s.SightDecl(self._item(meta, ch), blocks, counts)
+
+    def sight_blocks(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
+        return ("blocks", self._located(meta, ch[-1]))
+
+    def sight_counts(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
+        return ("counts", self._name(ch[0]))
 
     def dice_modifier(self, meta: Meta, ch: list[Any]) -> s.DiceModifierNode:
         amount = next(c for c in ch if isinstance(c, ir.Number))
@@ -792,6 +843,7 @@ class _Builder:
             self._name(names[0]),
             modifier,
             int(ints[0]) if ints else 1,
+            tuple(self._name(n) for n in names[2:]),
         )
 
     def trigger_check(self, meta: Meta, ch: list[Token]) -> tuple[s.Located, int]:

@@ -331,6 +331,62 @@ class DiceDecl:
     dice: Located
     modifiers: tuple[DiceModifierNode, ...]
     rows: tuple[DiceRowNode, ...]
+    results: ResultsNode | None = None
+    """Set for a results table (``dice crt : 1d6 by odds { column ...; outcome ... }``)."""
+
+
+# ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
+
+
+@dataclass(frozen=True)
+class DiceColumnNode:
+    """``column NAME labels up to V`` or ``... above V``."""
+
+    item: Item
+    bound: Literal["up_to", "above"]
+    value: Located
+
+
+@dataclass(frozen=True)
+class NaturalNode:
+    """``natural N outcome``: the natural roll ``N`` gives ``outcome`` whatever the column."""
+
+    roll: int
+    outcome: Name
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ResultRowNode:
+    """``low-high | outcome | outcome ...``: one outcome per column."""
+
+    low: int | None
+    high: int | None
+    outcomes: tuple[Name, ...]
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ResultsNode:
+    """What makes a dice table a results table: the input that picks the column (``by``),
+    the columns, the outcomes, the natural-roll rows and the rows."""
+
+    by: Name | None
+    columns: tuple[DiceColumnNode, ...]
+    outcomes: tuple[Item, ...]
+    naturals: tuple[NaturalNode, ...]
+    rows: tuple[ResultRowNode, ...]
+
+
+@dataclass(frozen=True)
+class SightDecl:
+    """``sight NAME labels : blocks at N, counts between|target|both``."""
+
+    item: Item
+    blocks_at: Located | None
+    counts: Name | None
 
 
 @dataclass(frozen=True)
@@ -341,6 +397,8 @@ class TriggerDecl:
     table: Name
     modifier: Name | None
     times: int
+    more_modifiers: tuple[Name, ...] = ()
+    """``with a, b, c``: the modifiers after the first."""
 
 
 @dataclass(frozen=True)
@@ -424,6 +482,7 @@ Statement = (
     | OverrideDecl
     | RemoveDecl
     | InsertDecl
+    | SightDecl
 )
 
 

@@ -52,6 +52,7 @@ SECTIONS = (
     "precedence",
     "contexts",
     "modifiers",
+    "sights",
     "layers",
     "steps",
     "decisions",
@@ -730,7 +731,64 @@ class _Builder:
                 effects_node = _get(row, "effects")
                 effects = self.cell(effects_node) if effects_node is not None else None
                 rows.append(s.DiceRowNode(self.item(name, row), span[0], span[1], effects))
-            out.append(s.DiceDecl(self.item(k, v), dice, tuple(modifiers), tuple(rows)))
+            out.append(
+                s.DiceDecl(self.item(k, v), dice, tuple(modifiers), tuple(rows), self._results(v))
+            )
+        return out
+
+    # -- results tables and line of sight (issue 11, items 9 and 10) -------------------------
+
+    def _results(self, v: Node) -> s.ResultsNode | None:
+        keys = ("column_by", "columns", "outcomes", "naturals", "results")
+        if not isinstance(v, MappingNode) or all(_get(v, key) is None for key in keys):
+            return None
+        by_node = _get(v, "column_by")
+        by = self.name(by_node) if isinstance(by_node, ScalarNode) else None
+        columns = []
+        for ck, cv in _items(_get(v, "columns") or MappingNode("", [])):
+            for key, bound in (("upto", "up_to"), ("above", "above")):
+                value_node = _get(cv, key) if isinstance(cv, MappingNode) else None
+                value = self.located(value_node, "signed") if value_node is not None else None
+                if value is not None:
+                    item = self.item(ck, cv)
+                    columns.append(s.DiceColumnNode(item, bound, value))  # type: ignore[arg-type]
+        outcomes = tuple(
+            self.item(ok, ov) for ok, ov in _items(_get(v, "outcomes") or MappingNode("", []))
+        )
+        naturals = []
+        for nat in _seq(_get(v, "naturals")):
+            roll, then = _get(nat, "natural"), _get(nat, "then")
+            if isinstance(roll, ScalarNode) and isinstance(then, ScalarNode):
+                if not _raw(roll).isdigit():
+                    self.diagnostics.append(
+                        error("E001", f"'{_raw(roll)}' is not a roll", self.pos(roll), "e.g. 6")
+                    )
+                    continue
+                naturals.append(
+                    s.NaturalNode(int(_raw(roll)), self.name(then), self.extras(nat), self.pos(nat))
+                )
+        rows = []
+        for res in _seq(_get(v, "results")):
+            roll = _get(res, "roll")
+            if not isinstance(roll, ScalarNode):
+                continue
+            span = self.fragment(roll, "dice_range")
+            if span is None:
+                continue
+            names = tuple(
+                self.name(n) for n in _seq(_get(res, "outcomes")) if isinstance(n, ScalarNode)
+            )
+            rows.append(s.ResultRowNode(span[0], span[1], names, self.extras(res), self.pos(res)))
+        return s.ResultsNode(by, tuple(columns), outcomes, tuple(naturals), tuple(rows))
+
+    def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            blocks_node = _get(v, "blocks_at") if isinstance(v, MappingNode) else None
+            blocks = self.located(blocks_node, "signed") if blocks_node is not None else None
+            counts_node = _get(v, "counts") if isinstance(v, MappingNode) else None
+            counts = self.name(counts_node) if isinstance(counts_node, ScalarNode) else None
+            out.append(s.SightDecl(self.item(k, v), blocks, counts))
         return out
 
     def sec_triggers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -757,6 +815,10 @@ class _Builder:
                 continue
             with_node, times = _get(v, "with"), _get(v, "times")
             modifier = self.name(with_node) if isinstance(with_node, ScalarNode) else None
+            more: tuple[s.Name, ...] = ()
+            if isinstance(with_node, SequenceNode):
+                named = [self.name(n) for n in with_node.value if isinstance(n, ScalarNode)]
+                modifier, more = (named[0] if named else None), tuple(named[1:])
             out.append(
                 s.TriggerDecl(
                     self.item(k, v),
@@ -765,6 +827,7 @@ class _Builder:
                     self.name(table),
                     modifier,
                     int(_raw(times)) if times is not None else 1,
+                    more,
                 )
             )
         return out

@@ -18,6 +18,7 @@ from rulesdsl import ir, semantics, spelling
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords, maps
+from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.decisions import DecisionLowering
 from rulesdsl.lowering.positions import Positions
 from rulesdsl.lowering.symbols import SymbolTable
@@ -82,6 +83,7 @@ class _Lowerer:
         self.params: dict[str, ir.ScenarioParam] = {}
         self.factor_info: dict[str, ir.Info] = {}
         self.tables: dict[str, ir.Table] = {}
+        self.sights: list[ir.Sight] = []
         self.builtin_mode = False
         self.precedence: list[list[str]] = []
         self.modifier_context2: dict[str, str | None] = {}
@@ -123,6 +125,7 @@ class _Lowerer:
             self.modifier_context[d.item.name.text] = d.context.text if d.context else None
             self.modifier_context2[d.item.name.text] = d.context2.text if d.context2 else None
             self.modifier_values[d.item.name.text] = {}
+        self.sights = [sight_lowering.sight(self, d) for d in of(s.SightDecl)]
         layers, features = self._layers(of(s.LayerDecl))
         self.diags += maps.misuse(self.statements)
         modifiers = [self._modifier(d) for d in of(s.ModifierDecl)]
@@ -139,8 +142,11 @@ class _Lowerer:
         tables = [self._table(d) for d in of(s.TableDecl)]
         self.tables = {t.id: t for t in tables}
         decisions = [self._decision(d) for d in of(s.DecisionDecl)]
-        dice_tables = [self._dice(d) for d in of(s.DiceDecl)]
-        triggers = [self._trigger(d, dice_tables) for d in of(s.TriggerDecl)]
+        dice_tables = [self._dice(d) for d in of(s.DiceDecl) if d.results is None]
+        results_tables = [
+            sight_lowering.results_table(self, d) for d in of(s.DiceDecl) if d.results is not None
+        ]
+        triggers = [self._trigger(d, dice_tables, results_tables) for d in of(s.TriggerDecl)]
         exclusions = [self._exclusion(d) for d in of(s.ExcludeDecl)]
         grids = [self._grid(d) for d in of(s.GridDecl)]
         item = self.header.item
@@ -177,6 +183,8 @@ class _Lowerer:
                     ir.Precedence(tuple(line), self._info({}, decl.extras))
                     for line, decl in zip(self.precedence, of(s.PrecedenceDecl), strict=True)
                 ),
+                sights=tuple(self.sights),
+                results_tables=tuple(results_tables),
             ),
             item.name.pos,
         )
@@ -314,6 +322,8 @@ class _Lowerer:
                         sym.declare(mod.item.name, "dice modifier", item.name.text)
                 case s.TriggerDecl(item=item):
                     sym.declare(item.name, "trigger")
+                case s.SightDecl(item=item):
+                    sym.declare(item.name, "sight")
                 case s.GridDecl(item=item):
                     sym.declare(item.name, "grid")
                 case s.ParamDecl(item=item):
@@ -485,7 +495,7 @@ class _Lowerer:
             columns = tuple(n.text for n in decl.columns) if decl.columns else (COST,)
             for name in decl.columns or ():
                 if name.text != COST:
-                    self.symbols.require(name, ("modifier",), "modifier column")
+                    self.symbols.require(name, ("modifier", "sight"), "modifier column")
             layers.append(
                 self.at(
                     ir.Layer(
@@ -516,6 +526,8 @@ class _Lowerer:
                 elif self.symbols.kind_of(column) == "modifier":
                     cells[column] = self._modifier_cell(column, cell)
                     self._keyed_values(column, fid, cells[column], cell.pos)
+                elif self.symbols.kind_of(column) == "sight":
+                    cells[column] = sight_lowering.sight_cell(self, column, cell)
             costs = {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
             states, along = self._map_states(fid)
             features.append(
@@ -1098,19 +1110,38 @@ class _Lowerer:
         self.where.record(table, decl.item.name.pos)
         return table
 
-    def _trigger(self, decl: s.TriggerDecl, dice_tables: list[ir.DiceTable]) -> ir.Trigger:
+    def _trigger(
+        self,
+        decl: s.TriggerDecl,
+        dice_tables: list[ir.DiceTable],
+        results_tables: Sequence[ir.ResultsTable] = (),
+    ) -> ir.Trigger:
         table = self.symbols.require(decl.table, ("dice table",), "dice table")
         modifier = None
-        if decl.modifier is not None and table is not None:
-            mods = {m.id for t in dice_tables if t.id == table.name for m in t.modifiers}
-            if decl.modifier.text not in mods:
+        more: list[str] = []
+        for named in (decl.modifier, *decl.more_modifiers):
+            if named is None or table is None:
+                continue
+            tables: list[ir.DiceTable | ir.ResultsTable] = [*dice_tables, *results_tables]
+            mods = {m.id for t in tables if t.id == table.name for m in t.modifiers}
+            if named.text not in mods:
                 self.err(
                     "E101",
-                    f"'{decl.modifier.text}' is not a modifier of '{decl.table.text}'",
-                    decl.modifier.pos,
-                    did_you_mean(decl.modifier.text, mods),
+                    f"'{named.text}' is not a modifier of '{decl.table.text}'",
+                    named.pos,
+                    did_you_mean(named.text, mods),
                 )
-            modifier = decl.modifier.text
+            elif named.text in (modifier, *more):
+                self.err(
+                    "E258",
+                    f"'{named.text}' is named twice in trigger '{decl.item.name.text}'",
+                    named.pos,
+                    "each modifier counts once per roll",
+                )
+            if modifier is None:
+                modifier = named.text
+            else:
+                more.append(named.text)
         check_dice = None
         if decl.check is not None:
             assert isinstance(decl.check.value, ir.DiceValue | ir.D66Value)
@@ -1127,6 +1158,7 @@ class _Lowerer:
                 decl.at_least,
                 modifier,
                 decl.times,
+                tuple(more),
             ),
             decl.item.name.pos,
         )

@@ -294,7 +294,8 @@ class _ToYaml:
                 st.item,
                 dice=self.text(st.dice.pos),
                 modifiers={m.item.name.text: self._dice_modifier(m) for m in st.modifiers} or None,
-                rows=[self._dice_row(r) for r in st.rows],
+                rows=[self._dice_row(r) for r in st.rows] or (None if st.results else []),
+                **(self._results(st.results) if st.results else {}),
             )
         elif isinstance(st, s.TriggerDecl):
             check = f"{self.text(st.check.pos)} >= {st.at_least}" if st.check else None
@@ -302,7 +303,13 @@ class _ToYaml:
                 st.item,
                 check=check,
                 roll=st.table.text,
-                with_=st.modifier.text if st.modifier else None,
+                with_=(
+                    [n.text for n in (st.modifier, *st.more_modifiers) if n is not None]
+                    if st.more_modifiers
+                    else st.modifier.text
+                    if st.modifier
+                    else None
+                ),
                 times=st.times if st.times != 1 else None,
             )
         elif isinstance(st, s.ExcludeDecl):
@@ -331,6 +338,12 @@ class _ToYaml:
             cell = self.text(st.cell.pos)
             extras = self.extras(st.extras)
             section("overrides")[path] = _maybe_flow({"cell": cell, **extras}) if extras else cell
+        elif isinstance(st, s.SightDecl):
+            section("sights")[st.item.name.text] = self._block(
+                st.item,
+                blocks_at=self.text(st.blocks_at.pos).split()[-1] if st.blocks_at else None,
+                counts=st.counts.text if st.counts else None,
+            )
         elif isinstance(st, s.RemoveDecl):
             path = ".".join(n.text for n in st.path)
             extras = self.extras(st.extras)
@@ -371,6 +384,40 @@ class _ToYaml:
             {**self.labels(mod.item.labels), "amount": amount, **self.extras(mod.item.extras)}
         )
 
+    def _results(self, res: s.ResultsNode) -> dict[str, Any]:
+        """A results table's own keys: by, columns, outcomes, naturals, results."""
+        return {
+            "column_by": res.by.text if res.by else None,
+            "columns": {
+                c.item.name.text: _maybe_flow(
+                    {
+                        **self.labels(c.item.labels),
+                        c.bound.replace("_", ""): self.text(c.value.pos).split()[-1],
+                        **self.extras(c.item.extras),
+                    }
+                )
+                for c in res.columns
+            }
+            or None,
+            "outcomes": {o.name.text: self.item(o) for o in res.outcomes} or None,
+            "naturals": [
+                _maybe_flow({"natural": n.roll, "then": n.outcome.text, **self.extras(n.extras)})
+                for n in res.naturals
+            ]
+            or None,
+            "results": [
+                _maybe_flow(
+                    {
+                        "roll": _roll_text(r.low, r.high),
+                        "outcomes": [o.text for o in r.outcomes],
+                        **self.extras(r.extras),
+                    }
+                )
+                for r in res.rows
+            ]
+            or None,
+        }
+
     def _dice_row(self, row: s.DiceRowNode) -> Any:
         if row.low is not None and row.high is not None:
             roll = str(row.low) if row.low == row.high else f"{row.low}-{row.high}"
@@ -384,6 +431,12 @@ class _ToYaml:
         if row.effects is not None:
             body["effects"] = self.text(row.effects.pos)
         return _maybe_flow({**body, **self.extras(row.item.extras)})
+
+
+def _roll_text(low: int | None, high: int | None) -> str:
+    if low is not None and high is not None:
+        return str(low) if low == high else f"{low}-{high}"
+    return f"{low}+" if low is not None else f"{high}-"
 
 
 SCHEMA_LINE = "# yaml-language-server: $schema={schema}\n"
@@ -565,9 +618,17 @@ def to_terrain(text: str) -> str:
                     emit(f"  column {_head('', column, citem).strip()}" + _extras(citem))
                 lines += _rows(item.get("rows"))
                 emit("}")
+        elif section == "sights":
+            for name, item in node.items():
+                terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
+                terms += [f"counts {item['counts']}"] if "counts" in item else []
+                emit(_head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
         elif section == "dice_tables":
             for name, item in node.items():
-                emit(_head("dice", name, item) + f" : {item['dice']}" + _extras(item, "") + " {")
+                by = f" by {item['column_by']}" if "column_by" in item else ""
+                emit(
+                    _head("dice", name, item) + f" : {item['dice']}{by}" + _extras(item, "") + " {"
+                )
                 for mod, mitem in (item.get("modifiers") or {}).items():
                     amount = mitem["amount"] if isinstance(mitem, dict) else mitem
                     labels = _labels(mitem) if isinstance(mitem, dict) else ""
@@ -576,17 +637,31 @@ def to_terrain(text: str) -> str:
                         + " ".join(p for p in ("modifier", mod, labels, amount) if p)
                         + _extras(mitem)
                     )
+                for column, citem in (item.get("columns") or {}).items():
+                    bound = (
+                        "up to " + citem["upto"]
+                        if "upto" in citem
+                        else "above " + str(citem.get("above", ""))
+                    )
+                    emit(f"  column {_head('', column, citem).strip()} {bound}" + _extras(citem))
+                for outcome, oitem in (item.get("outcomes") or {}).items():
+                    emit(f"  outcome {_head('', outcome, oitem).strip()}" + _extras(oitem))
+                for nat in _seq(item.get("naturals")):
+                    emit(f"  natural {nat['natural']} {nat['then']}" + _extras(nat))
                 for row in _seq(item.get("rows")):
                     effects = f" | {row['effects']}" if "effects" in row else ""
                     emit(
                         f"  {row['roll']} {_head('', row['result'], row).strip()}{effects}"
                         + _extras(row)
                     )
+                for res in _seq(item.get("results")):
+                    outcomes = " | ".join(_seq(res.get("outcomes")))
+                    emit(f"  {res['roll']} | {outcomes}" + _extras(res))
                 emit("}")
         elif section == "triggers":
             for name, item in node.items():
                 check = f"{item['check']} then " if "check" in item else ""
-                with_ = f" with {item['with']}" if "with" in item else ""
+                with_ = f" with {', '.join(_seq(item['with']))}" if "with" in item else ""
                 times = f" times {item['times']}" if "times" in item else ""
                 emit(
                     _head("trigger", name, item)

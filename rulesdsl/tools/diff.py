@@ -28,6 +28,7 @@ from typing import Literal, TypeVar, assert_never
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.spelling import number
 from rulesdsl.tools import diff_policies
+from rulesdsl.tools import diff_sight
 from rulesdsl.variants.changelog import path_text
 
 Level = Literal["breaking", "rules", "additive", "wording"]
@@ -186,6 +187,8 @@ class _Differ:
         self._decisions()
         self._tables()
         self._dice()
+        diff_sight.results(self)
+        diff_sight.sights(self)
         self._triggers()
         self._params()
         self._exclusions()
@@ -898,7 +901,7 @@ def _fmt_source(source: ir.Source | None) -> str:
 
 def _fmt_trigger(t: ir.Trigger) -> str:
     check = f"{shown(t.check)} >= {t.at_least} then " if t.check is not None else ""
-    with_ = f" with {t.modifier}" if t.modifier else ""
+    with_ = f" with {', '.join((t.modifier, *t.more_modifiers))}" if t.modifier else ""
     times = f" times {t.times}" if t.times != 1 else ""
     return f"{check}roll {t.table}{with_}{times}"
 

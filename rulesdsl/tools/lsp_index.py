@@ -30,6 +30,7 @@ KINDS: dict[type, str] = {
     s.TriggerDecl: "trigger",
     s.GridDecl: "grid",
     s.ParamDecl: "param",
+    s.SightDecl: "sight",
 }
 """Statement class -> the kind of item it declares."""
 
@@ -112,6 +113,10 @@ def build_index(sources: list[s.SourceFile]) -> Index:
             if isinstance(st, s.DiceDecl):
                 for mod in st.modifiers:
                     _declare(index, mod.item, "dice modifier", item.name.text)
+                for results_column in st.results.columns if st.results else ():
+                    _declare(index, results_column.item, "column", item.name.text)
+                for outcome in st.results.outcomes if st.results else ():
+                    _declare(index, outcome, "outcome", item.name.text)
         index.occurrences += list(_names(list(source.statements)))
     return index
 

@@ -1,0 +1,276 @@
+"""Results tables and line of sight pass (issue 11, items 9 and 10).
+
+- sight rules: ``blocks at`` a positive number (E250); a rule no layer column uses (W251);
+- results tables: columns in order with neither overlap nor gap, ending with ``above`` (E255);
+  a natural roll the dice can make (E256), given once (E259); coverage of every total the
+  dice reach, alone or with one modifier, per column (E301, E302, E303 as for dice tables);
+  an outcome no row gives (W250);
+- triggers with several modifiers (``with a, b``): the totals they push a roll to must be
+  covered (E313), on results and plain dice tables alike.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from rulesdsl import ir, semantics, spelling
+from rulesdsl.diagnostics import Diagnostic, Related, error, warning
+from rulesdsl.lowering.positions import Positions
+
+
+def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for rule in rs.sights:
+        _sight(rs, rule, where, out)
+    for table in rs.results_tables:
+        _columns(table, where, out)
+        _naturals(table, where, out)
+        _coverage(table, where, out)
+        _unused(table, where, out)
+    _trigger_reach(rs, where, out)
+    return out
+
+
+def _sight(rs: ir.Ruleset, rule: ir.Sight, where: Positions, out: list[Diagnostic]) -> None:
+    if rule.blocks_at is not None and not rule.blocks_at > 0:
+        out.append(
+            error(
+                "E250",
+                f"sight rule '{rule.id}' blocks at {rule.blocks_at:g}: every line would be blocked",
+                where.of_field(rule, "blocks_at"),
+                "blocks at a positive total, e.g. `blocks at 3`",
+            )
+        )
+    if not any(rule.id in layer.columns for layer in rs.layers):
+        out.append(
+            warning(
+                "W251",
+                f"no layer has a '{rule.id}' column: every line is clear",
+                where.of(rule),
+                f"add it to a layer: `columns cost, {rule.id}`",
+            )
+        )
+
+
+def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    if not table.columns:
+        out.append(
+            error(
+                "E255",
+                f"results table '{table.id}' has no column",
+                where.of(table),
+                'declare them: `column low "1:1" up to 1` ... `column high "3:1+" above 2`',
+            )
+        )
+        return
+    previous: ir.ResultColumn | None = None
+    for column in table.columns:
+        pos = where.of_field(column, "value", column, table)
+        if previous is not None and previous.bound == "above":
+            out.append(
+                error(
+                    "E255",
+                    f"column '{column.id}' comes after '{previous.id}', which already takes "
+                    f"every {table.by} above {previous.value:g}",
+                    where.of(column, table),
+                    "the `above` column is the last one",
+                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
+                )
+            )
+        elif previous is not None and column.bound == "up_to" and column.value <= previous.value:
+            out.append(
+                error(
+                    "E255",
+                    f"column '{column.id}' (up to {column.value:g}) overlaps '{previous.id}' "
+                    f"(up to {previous.value:g}): it would never be picked",
+                    pos,
+                    "give the columns increasing bounds, in order",
+                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
+                )
+            )
+        elif previous is not None and column.bound == "above" and column.value != previous.value:
+            kind = "gap" if column.value > previous.value else "overlap"
+            out.append(
+                error(
+                    "E255",
+                    f"column '{column.id}' starts above {column.value:g} but '{previous.id}' "
+                    f"ends at {previous.value:g}: a {kind} between them",
+                    pos,
+                    f"write `above {previous.value:g}`",
+                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
+                )
+            )
+        previous = column
+    last = table.columns[-1]
+    if last.bound == "up_to":
+        out.append(
+            error(
+                "E255",
+                f"no column of '{table.id}' takes a {table.by} above {last.value:g}",
+                where.of(last, table),
+                f"make the last column open: `column {last.id} ... above "
+                f"{table.columns[-2].value:g}`"
+                if len(table.columns) > 1 and table.columns[-2].bound == "up_to"
+                else f"add a column `above {last.value:g}`",
+            )
+        )
+
+
+def _naturals(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    plain = set(semantics.plain_totals(table.dice))
+    seen: dict[int, ir.NaturalRow] = {}
+    for nat in table.naturals:
+        pos = where.of(nat, table)
+        if nat.roll not in plain:
+            out.append(
+                error(
+                    "E256",
+                    f"{spelling.dice(table.dice)} never rolls a natural {nat.roll}",
+                    pos,
+                    f"the dice roll {min(plain)} to {max(plain)}",
+                )
+            )
+        if nat.roll in seen:
+            out.append(
+                error(
+                    "E259",
+                    f"natural {nat.roll} is given twice in '{table.id}'",
+                    pos,
+                    "keep one outcome for each natural roll",
+                    [Related(where.of(seen[nat.roll], table), "first given here")],
+                )
+            )
+        seen.setdefault(nat.roll, nat)
+
+
+def _bounds(row: ir.ResultRow) -> tuple[float, float]:
+    return (
+        -float("inf") if row.low is None else row.low,
+        float("inf") if row.high is None else row.high,
+    )
+
+
+def _range(row: ir.ResultRow) -> str:
+    if row.low is None:
+        return f"{row.high}-"
+    if row.high is None:
+        return f"{row.low}+"
+    return str(row.low) if row.low == row.high else f"{row.low}-{row.high}"
+
+
+def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    rows = []
+    for row in table.rows:
+        low, high = _bounds(row)
+        if low > high:
+            out.append(
+                error(
+                    "E207",
+                    f"row {_range(row)} runs from {row.low} down to {row.high}",
+                    where.of(row, table),
+                    "write the smaller total first",
+                )
+            )
+        else:
+            rows.append(row)
+    for first, later in combinations(rows, 2):
+        if max(_bounds(first)[0], _bounds(later)[0]) <= min(_bounds(first)[1], _bounds(later)[1]):
+            out.append(
+                error(
+                    "E302",
+                    f"rows {_range(first)} and {_range(later)} of '{table.id}' share totals",
+                    where.of(later, table),
+                    "each total belongs to one row",
+                    [Related(where.of(first, table), f"row {_range(first)} is here")],
+                )
+            )
+    for column in table.columns:
+        index = [c.id for c in table.columns].index(column.id)
+        given = [r for r in rows if index < len(r.outcomes)]
+        plain = semantics.plain_totals(table.dice)
+        gaps = [t for t in plain if not any(semantics.result_covers(r, t) for r in given)]
+        if gaps:
+            out.append(
+                error(
+                    "E301",
+                    f"in column '{column.id}', {_totals(gaps)} of {spelling.dice(table.dice)} "
+                    f"{'is' if len(gaps) == 1 else 'are'} in no row",
+                    where.of(table),
+                    "add rows for them, or widen a neighbour",
+                )
+            )
+            continue
+        reach = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
+        pushed = [t for t in reach if not any(semantics.result_covers(r, t) for r in given)]
+        if pushed:
+            out.append(
+                error(
+                    "E303",
+                    f"with its modifiers the roll reaches {_totals(pushed)}, which no row of "
+                    f"column '{column.id}' covers",
+                    where.of(table),
+                    "make the last row open-ended (`N+`) or the first (`N-`)",
+                )
+            )
+
+
+def _unused(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    given = {o for r in table.rows for o in r.outcomes} | {n.outcome for n in table.naturals}
+    for outcome in table.outcomes:
+        if outcome.id not in given:
+            out.append(
+                warning(
+                    "W250",
+                    f"no row of '{table.id}' gives the outcome '{outcome.id}'",
+                    where.of(outcome, table),
+                    "use it in a row or a `natural` line, or remove it",
+                )
+            )
+
+
+def _trigger_reach(rs: ir.Ruleset, where: Positions, out: list[Diagnostic]) -> None:
+    plain_tables = {t.id: t for t in rs.dice_tables}
+    results = {t.id: t for t in rs.results_tables}
+    for trigger in rs.triggers:
+        if not trigger.more_modifiers:
+            continue
+        shift = semantics.trigger_shift(rs, trigger)
+        dice_roll: ir.DiceRoll
+        if trigger.table in plain_tables:
+            dice_roll = plain_tables[trigger.table].dice
+            covered = [(r.low, r.high) for r in plain_tables[trigger.table].rows]
+        elif trigger.table in results:
+            dice_roll = results[trigger.table].dice
+            covered = [(r.low, r.high) for r in results[trigger.table].rows]
+        else:
+            continue
+        reach = sorted({t + shift for t in semantics.plain_totals(dice_roll)})
+        pushed = [
+            t
+            for t in reach
+            if not any((lo is None or t >= lo) and (hi is None or t <= hi) for lo, hi in covered)
+        ]
+        if pushed:
+            out.append(
+                error(
+                    "E313",
+                    f"with {', '.join(m for m in (trigger.modifier, *trigger.more_modifiers) if m)}"
+                    f" together, '{trigger.id}' reaches {_totals(pushed)}, which no row of "
+                    f"'{trigger.table}' covers",
+                    where.of(trigger),
+                    "make the last row open-ended (`N+`) or the first (`N-`)",
+                )
+            )
+
+
+def _totals(totals: list[int]) -> str:
+    runs: list[str] = []
+    start = prev = totals[0]
+    for t in [*totals[1:], None]:
+        if t is not None and t == prev + 1:
+            prev = t
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if t is not None:
+            start = prev = t
+    return ("total " if len(totals) == 1 else "totals ") + ", ".join(runs)

@@ -1,0 +1,187 @@
+"""Lowering of line-of-sight rules and results tables (issue 11, items 9 and 10).
+
+Kept apart from :mod:`rulesdsl.lowering.lower`, which calls these functions with itself: they
+use its error list, labels, value checks and position table. What the IR then means is in
+:mod:`rulesdsl.semantics`; misuse that needs the whole IR (columns that overlap, a natural roll
+the dice cannot make, coverage) is found by :mod:`rulesdsl.checks.results`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol, TypeVar, cast
+
+from rulesdsl import ir
+from rulesdsl.diagnostics import did_you_mean
+from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.positions import Positions
+
+_T = TypeVar("_T")
+
+
+class Lowering(Protocol):
+    """What these functions use of :class:`rulesdsl.lowering.lower._Lowerer`."""
+
+    where: Positions
+
+    def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None: ...
+
+    def at(self, node: _T, pos: s.Pos) -> _T: ...
+
+    def info(self, item: s.Item) -> ir.Info: ...
+
+    def _info(self, labels: dict[str, str], extras: s.Extras) -> ir.Info: ...
+
+    def _number(self, loc: s.Located, dimension: str | None) -> ir.Number | None: ...
+
+    def value(self, loc: s.Located, allowed: tuple[str, ...], where: str) -> ir.Value | None: ...
+
+
+COUNTS = ("between", "target", "both")
+"""Which places of a line a sight rule counts (see :class:`rulesdsl.ir.Sight`)."""
+
+
+def sight(lw: Lowering, decl: s.SightDecl) -> ir.Sight:
+    counts: Literal["between", "target", "both"] = "between"
+    if decl.counts is not None:
+        if decl.counts.text in COUNTS:
+            counts = cast(Literal["between", "target", "both"], decl.counts.text)
+        else:
+            lw.err(
+                "E251",
+                f"a sight rule counts between, target or both, not '{decl.counts.text}'",
+                decl.counts.pos,
+                did_you_mean(decl.counts.text, COUNTS)
+                or "between: the places in between; target: and the target's; both: and both ends",
+            )
+    blocks_at = None
+    if decl.blocks_at is not None:
+        number = lw._number(decl.blocks_at, None)
+        if number is not None:
+            blocks_at = float(number.value)
+    rule = ir.Sight(decl.item.name.text, lw.info(decl.item), blocks_at, counts)
+    lw.where.record(rule, decl.item.name.pos)
+    if decl.blocks_at is not None:
+        lw.where.record(rule, decl.blocks_at.pos, "blocks_at")
+    return rule
+
+
+def sight_cell(lw: Lowering, column: str, cell: s.CellNode) -> ir.Cell:
+    """A layer cell of a sight column: a number or ``blocked``, the same for every unit."""
+    default: ir.Value | None = None
+    for entry in cell.entries:
+        if entry.key is not None:
+            lw.err(
+                "E252",
+                f"a '{column}' value is the same for every unit: '{entry.key.text}' cannot "
+                "have its own",
+                entry.key.pos,
+                "write one number (or `blocked`) for the place",
+            )
+            continue
+        value = lw.value(entry.value, ("number", "blocked"), f"the sight column '{column}'")
+        if value is not None:
+            default = value
+    return ir.Cell(default)
+
+
+def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
+    """A ``dice NAME : DICE by INPUT { column ...; outcome ...; natural ...; rows }``."""
+    res = decl.results
+    assert res is not None
+    dice = decl.dice.value
+    assert isinstance(dice, ir.DiceValue | ir.D66Value)  # the grammar's DICE token
+    lw.where.record(dice, decl.dice.pos)
+    name = decl.item.name
+    if res.by is None:
+        lw.err(
+            "E257",
+            f"results table '{name.text}' does not say what picks its column",
+            name.pos,
+            "add `by <input>` after the dice, e.g. `: 1d6 by odds`",
+        )
+    for row in decl.rows:
+        lw.err(
+            "E257",
+            f"'{row.item.name.text}' is a plain dice row inside the results table '{name.text}'",
+            row.item.name.pos,
+            "a results row gives one outcome per column: `3-4 | ae | dr | de`",
+        )
+    modifiers = []
+    for mod in decl.modifiers:
+        number = lw._number(mod.amount, None)
+        if number is not None and not float(number.value).is_integer():
+            lw.err("E209", "a dice modifier is a whole number", mod.amount.pos)
+        modifiers.append(
+            lw.at(
+                ir.DiceModifier(
+                    mod.item.name.text, lw.info(mod.item), int(number.value) if number else 0
+                ),
+                mod.item.name.pos,
+            )
+        )
+    columns = []
+    for col in res.columns:
+        number = lw._number(col.value, None)
+        column = ir.ResultColumn(
+            col.item.name.text, lw.info(col.item), col.bound, float(number.value) if number else 0
+        )
+        lw.where.record(column, col.item.name.pos)
+        lw.where.record(column, col.value.pos, "value")
+        columns.append(column)
+    seen: dict[str, s.Pos] = {}
+    for named in [*(c.item.name for c in res.columns), *(o.name for o in res.outcomes)]:
+        if named.text in seen:
+            lw.err("E102", f"'{named.text}' is declared twice in '{name.text}'", named.pos)
+        seen[named.text] = named.pos
+    outcomes = tuple(lw.at(ir.Outcome(o.name.text, lw.info(o)), o.name.pos) for o in res.outcomes)
+    declared = [o.id for o in outcomes]
+
+    def outcome(word: s.Name) -> None:
+        if word.text not in declared:
+            lw.err(
+                "E254",
+                f"'{word.text}' is not an outcome of '{name.text}'",
+                word.pos,
+                did_you_mean(word.text, declared) or f'declare it: `outcome {word.text} "..."`',
+            )
+
+    naturals = []
+    for nat in res.naturals:
+        outcome(nat.outcome)
+        natural = ir.NaturalRow(nat.roll, nat.outcome.text, lw._info({}, nat.extras))
+        lw.where.record(natural, nat.pos)
+        naturals.append(natural)
+    rows: list[ir.ResultRow] = []
+    for node in res.rows:
+        for word in node.outcomes:
+            outcome(word)
+        if len(node.outcomes) != len(columns):
+            at = node.outcomes[len(columns)] if len(node.outcomes) > len(columns) else None
+            lw.err(
+                "E253",
+                f"a row of '{name.text}' gives {len(node.outcomes)} outcome"
+                f"{'' if len(node.outcomes) == 1 else 's'}, the table has {len(columns)} "
+                f"column{'' if len(columns) == 1 else 's'}",
+                at.pos if at is not None else node.pos,
+                "give one outcome per column, in the order the columns are declared",
+            )
+        result_row = ir.ResultRow(
+            node.low, node.high, tuple(o.text for o in node.outcomes), lw._info({}, node.extras)
+        )
+        lw.where.record(result_row, node.pos)
+        rows.append(result_row)
+    table = ir.ResultsTable(
+        name.text,
+        lw.info(decl.item),
+        dice,
+        res.by.text if res.by is not None else "value",
+        tuple(columns),
+        outcomes,
+        tuple(naturals),
+        tuple(rows),
+        tuple(modifiers),
+    )
+    lw.where.record(table, name.pos)
+    if res.by is not None:
+        lw.where.record(table, res.by.pos, "by")
+    return table
