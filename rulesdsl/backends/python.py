@@ -21,8 +21,7 @@ from typing import Any, ClassVar, assert_never
 import jinja2
 
 from rulesdsl import ir, semantics, spelling, units
-from rulesdsl.backends import once_costs
-from rulesdsl.backends import python_sight
+from rulesdsl.backends import once_costs, python_sight
 from rulesdsl.dice import chance_at_least, chance_between
 
 WIDTH = 100

@@ -27,8 +27,7 @@ from typing import Literal, TypeVar, assert_never
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.spelling import number
-from rulesdsl.tools import diff_policies
-from rulesdsl.tools import diff_sight
+from rulesdsl.tools import diff_policies, diff_sight
 from rulesdsl.variants.changelog import path_text
 
 Level = Literal["breaking", "rules", "additive", "wording"]
