@@ -512,31 +512,41 @@ def dice_index(table: ir.DiceTable) -> dict[int, int]:
 # ---- maps: place states, edges and routes (issue 11) ----------------------------------------
 
 
-def written_key(keys: Iterable[str], mode: str, groups: Sequence[ir.Group]) -> str | None:
-    """Which entry of a cell speaks for ``mode``, in :func:`written_cost`'s order: its own
-    key, else the first declared group that holds it, else ``""`` (the entry for all)."""
-    present = set(keys)
-    if mode in present:
+def written_key(
+    values: Mapping[str, object],
+    mode: str,
+    groups: Sequence[ir.Group],
+    precedence: Sequence[Sequence[str]] = (),
+) -> str | None:
+    """Which entry of a cell (``values`` by key, ``""`` for all) speaks for ``mode``, in
+    :func:`written_cost`'s order: its own key, else the group that wins by
+    :func:`group_choice`, else the entry for all."""
+    if mode in values:
         return mode
-    for group in groups:
-        if mode in group.members and group.id in present:
-            return group.id
-    return "" if "" in present else None
+    chosen, _ = group_choice(values, mode, groups, precedence)
+    if chosen is not None:
+        return chosen
+    return "" if "" in values else None
 
 
-def written_state(cell: ir.Cell, mode: str, groups: Sequence[ir.Group]) -> ir.PlaceState | None:
+def written_state(
+    cell: ir.Cell, mode: str, groups: Sequence[ir.Group], precedence: Sequence[Sequence[str]] = ()
+) -> ir.PlaceState | None:
     """The place state (``may not end``, ``must stop``) of the cost entry that speaks for
     ``mode``: a state belongs to the entry it is written after, so ``2 may not end, vehicle 3``
     lets vehicles end there."""
-    keys = [*cell.exceptions, *([""] if cell.default is not None else [])]
-    key = written_key([*keys, *(k for k in cell.states if k not in keys)], mode, groups)
+    keys = [*cell.exceptions, *([""] if cell.default is not None else []), *cell.states]
+    entries = {k: (cell.exceptions.get(k), cell.states.get(k)) for k in keys}
+    key = written_key(entries, mode, groups, precedence)
     return None if key is None else cell.states.get(key)
 
 
-def written_along(cell: ir.Cell, mode: str, groups: Sequence[ir.Group]) -> float | None:
+def written_along(
+    cell: ir.Cell, mode: str, groups: Sequence[ir.Group], precedence: Sequence[Sequence[str]] = ()
+) -> float | None:
     """What the place entered costs ``mode`` instead, per distance unit, when the step follows
     this edge feature (``along V``); None when the cell gives it no ``along``."""
-    key = written_key(cell.along, mode, groups)
+    key = written_key(cell.along, mode, groups, precedence)
     if key is None:
         return None
     value = cell.along[key]

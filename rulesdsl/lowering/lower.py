@@ -640,10 +640,10 @@ class _Lowerer:
         states: dict[str, ir.PlaceState] = {}
         along: dict[str, float] = {}
         for mode in self.modes:
-            state = semantics.written_state(cell, mode, self.group_list)
+            state = semantics.written_state(cell, mode, self.group_list, self.precedence)
             if state is not None:
                 states[mode] = state
-            amount = semantics.written_along(cell, mode, self.group_list)
+            amount = semantics.written_along(cell, mode, self.group_list, self.precedence)
             if amount is not None:
                 along[mode] = amount
         return states, along
