@@ -105,12 +105,18 @@ def run(args: argparse.Namespace) -> int:
             for rel in result.stale:
                 print(f"  {out / rel}", file=sys.stderr)
             return EXIT_RULES
-        print(f"{out} is current ({done} rulesets)", file=sys.stderr)
+        print(f"{out} is current ({_count(done, 'ruleset')})", file=sys.stderr)
         return EXIT_OK
     removed = f", {len(result.removed)} removed" if result.removed else ""
     print(
-        f"built {done} rulesets ({len(result.compiled)} compiled, {len(result.up_to_date)} "
-        f"up to date): {len(result.written)} files written{removed} in {out}",
+        f"built {_count(done, 'ruleset')} ({len(result.compiled)} compiled, "
+        f"{len(result.up_to_date)} up to date): {_count(len(result.written), 'file')} written"
+        f"{removed} in {out}",
         file=sys.stderr,
     )
     return EXIT_OK
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 ruleset``, ``2 rulesets``: the CLI speaks English only."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
