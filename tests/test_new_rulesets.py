@@ -302,7 +302,7 @@ def test_a_road_followed_hex_to_hex_costs_half_a_point_a_hex(hx: ModuleType, boa
     assert route.total == 2
     assert [step.cost for step in route.steps] == [0.5, 0.5, 0.5, 0.5]
     # the bridge carries the road over the river: the forest at (2,0) costs nothing extra
-    assert set(route.steps[1].edge_features) == {"bridge", "road"}
+    assert set(route.steps[1].edge) == {"bridge", "road"}
 
 
 def test_crossing_a_river_adds_its_cost_to_the_hex_entered(hx: ModuleType, board: object) -> None:
@@ -324,7 +324,7 @@ def test_the_cheapest_route_follows_the_road_over_the_bridge(hx: ModuleType, boa
     route = hx.cheapest_route(board, "motorized", (0, 0), (3, 1))
     assert route is not None
     assert route.total == 2
-    assert [step.to for step in route.steps] == [(1, 0), (2, 0), (3, 0), (3, 1)]
+    assert [step.end for step in route.steps] == [(1, 0), (2, 0), (3, 0), (3, 1)]
 
 
 def test_the_places_a_truck_can_reach_with_two_points(hx: ModuleType, board: object) -> None:
@@ -348,6 +348,16 @@ def test_a_unit_may_always_move_one_hex(hx: ModuleType, board: object) -> None:
     reached: Mapping[Place, float] = hx.reachable(board, "tracked", (0, 1), 1)
     assert (1, 1) in reached
     assert (2, 1) not in reached
+
+
+def test_a_unit_that_enters_an_enemy_zone_of_control_goes_no_further(hx: ModuleType) -> None:
+    places = {**TERRAIN, (2, 2): ("clear", "enemy_zoc")}
+    zoc_board = hx.Board(places, hexsides(), grid="hexes")
+    assert hx.route_cost(zoc_board, "foot", [(1, 2), (2, 2), (3, 2)]).legal is False
+    reached = hx.reachable(zoc_board, "foot", (1, 2), 10)
+    assert reached[(2, 2)] == 1 + 1 + 1  # river, clear, zone of control
+    # not 3 + 2 through the zone of control: round by the hills and the town
+    assert reached[(3, 2)] == 3 + 1 + 2
 
 
 # ---- hex_operational: combat ---------------------------------------------------------------
