@@ -74,35 +74,35 @@ def test_the_new_rulesets_compile_without_a_single_diagnostic(name: str) -> None
 
 def test_woods_cost_a_trooper_two_inches_of_move_per_inch(sk: ModuleType) -> None:
     assert sk.move_cost("trooper", "woods", distance=3) == 6
-    assert sk.move_cost("trooper", "open", distance=3) == 3
+    assert sk.move_cost("trooper", "open_ground", distance=3) == 3
 
 
 def test_a_low_wall_costs_a_flat_two_inches_once_whatever_the_distance(sk: ModuleType) -> None:
-    assert sk.move_cost("trooper", "open", "low_wall", distance=4) == 4 + 2
-    assert sk.move_cost("trooper", "open", "low_wall", distance=1) == 1 + 2
+    assert sk.move_cost("trooper", "open_ground", "low_wall", distance=4) == 4 + 2
+    assert sk.move_cost("trooper", "open_ground", "low_wall", distance=1) == 1 + 2
     assert sk.move_cost("trooper", "woods", "low_wall", distance=2) == 2 * 2 + 2
 
 
 def test_a_beast_leaps_a_low_wall_for_one_inch_and_a_vehicle_pushes_through(
     sk: ModuleType,
 ) -> None:
-    assert sk.move_cost("hound", "open", "low_wall", distance=4) == 4 + 1
-    assert sk.move_cost("crawler", "open", "low_wall", distance=4) == 4
+    assert sk.move_cost("hound", "open_ground", "low_wall", distance=4) == 4 + 1
+    assert sk.move_cost("crawler", "open_ground", "low_wall", distance=4) == 4
 
 
 def test_razor_wire_costs_half_the_models_move(sk: ModuleType) -> None:
-    assert sk.move_cost("trooper", "open", "wire", distance=2, allowance=6) == 2 + 3
-    assert sk.move_cost("hound", "open", "wire", distance=1, allowance=8) == 1 + 4
+    assert sk.move_cost("trooper", "open_ground", "wire", distance=2, allowance=6) == 2 + 3
+    assert sk.move_cost("hound", "open_ground", "wire", distance=1, allowance=8) == 1 + 4
 
 
 def test_razor_wire_asks_for_the_models_allowance(sk: ModuleType) -> None:
     with pytest.raises(sk.ArgumentError) as raised:
-        sk.move_cost("trooper", "open", "wire", distance=2)
+        sk.move_cost("trooper", "open_ground", "wire", distance=2)
     assert raised.value.argument == "allowance"
 
 
 def test_vehicles_crush_razor_wire(sk: ModuleType) -> None:
-    assert sk.move_cost("crawler", "open", "wire", distance=2, allowance=10) == 2
+    assert sk.move_cost("crawler", "open_ground", "wire", distance=2, allowance=10) == 2
 
 
 def test_climbing_two_inches_or_less_costs_nothing_higher_counts_its_full_height(
@@ -110,13 +110,13 @@ def test_climbing_two_inches_or_less_costs_nothing_higher_counts_its_full_height
 ) -> None:
     assert sk.climb(2) == 0
     assert sk.climb(3) == 3
-    assert sk.move_cost("trooper", "open", "ledge", distance=1, height=2) == 1
-    assert sk.move_cost("trooper", "open", "ledge", distance=1, height=3) == 1 + 3
+    assert sk.move_cost("trooper", "open_ground", "ledge", distance=1, height=2) == 1
+    assert sk.move_cost("trooper", "open_ground", "ledge", distance=1, height=3) == 1 + 3
 
 
 def test_vehicles_cannot_climb_and_fly_models_pay_nothing_for_a_ledge(sk: ModuleType) -> None:
-    assert sk.move_cost("crawler", "open", "ledge", height=1) is sk.IMPASSABLE
-    assert sk.move_cost("jump_trooper", "open", "ledge", distance=2, height=5) == 2
+    assert sk.move_cost("crawler", "open_ground", "ledge", height=1) is sk.IMPASSABLE
+    assert sk.move_cost("jump_trooper", "open_ground", "ledge", distance=2, height=5) == 2
 
 
 # ---- skirmish_keywords: keywords and their precedence ---------------------------------------
@@ -161,7 +161,7 @@ def test_only_the_best_cover_counts(sk: ModuleType) -> None:
     assert sk.modifier("cover", "ruins", "low_wall") == 2
     assert sk.modifier("cover", "rubble", "low_wall") == 1
     assert sk.modifier("cover", "rubble", "low_wall", "obscured") == 1
-    assert sk.modifier("cover", "open", "obscured") == 1
+    assert sk.modifier("cover", "open_ground", "obscured") == 1
 
 
 def test_woods_hide_a_target_from_rifles_but_a_blast_bursts_in_the_branches(
@@ -183,15 +183,18 @@ def test_the_hit_modifier_is_held_between_minus_one_and_plus_one(sk: ModuleType)
     assert (
         sk.modifier("hit", "woods", "long_range", "engaged", attack="rifle", mode="trooper") == -1
     )
-    assert sk.modifier("hit", "open", "aimed", "long_range", attack="rifle", mode="trooper") == 0
+    assert (
+        sk.modifier("hit", "open_ground", "aimed", "long_range", attack="rifle", mode="trooper")
+        == 0
+    )
 
 
 def test_heavy_weapons_have_no_long_range_penalty_and_blasts_gain_nothing_from_aiming(
     sk: ModuleType,
 ) -> None:
-    assert sk.modifier("hit", "open", "long_range", attack="heavy", mode="trooper") == 0
-    assert sk.modifier("hit", "open", "aimed", attack="blast", mode="trooper") == 0
-    assert sk.modifier("hit", "open", "aimed", attack="rifle", mode="trooper") == 1
+    assert sk.modifier("hit", "open_ground", "long_range", attack="heavy", mode="trooper") == 0
+    assert sk.modifier("hit", "open_ground", "aimed", attack="blast", mode="trooper") == 0
+    assert sk.modifier("hit", "open_ground", "aimed", attack="rifle", mode="trooper") == 1
 
 
 # ---- skirmish_keywords: the injury roll and spotting ------------------------------------------
@@ -219,7 +222,10 @@ def test_a_target_deep_in_woods_and_far_away_is_hidden(sk: ModuleType) -> None:
     assert sk.spotting(depth=4, distance=12, flying=False).id == "hidden"
 
 
-def test_the_spotting_outcomes_are_labelled_in_english_and_french() -> None:
+def test_the_spotting_outcomes_are_labelled_in_english_and_french(sk: ModuleType) -> None:
+    hidden = sk.spotting(depth=4, distance=12, flying=False)
+    assert hidden.label == "Hidden: may not be targeted"
+    assert hidden.labels["fr"] == "Cachée : ne peut pas être prise pour cible"
     assert "Hidden: may not be targeted" in sheet("skirmish_keywords", "md", "en")
     assert "Cachée : ne peut pas être prise pour cible" in sheet("skirmish_keywords", "md", "fr")
 
@@ -386,6 +392,14 @@ def test_a_natural_six_eliminates_the_defender_whatever_the_odds_and_modifiers(
     assert hx.roll("crt", 4, column=1, natural=5).id == "ex"
 
 
+def test_an_attack_at_night_out_of_supply_rolls_with_two_modifiers(hx: ModuleType) -> None:
+    trigger = hx.TRIGGERS["night_attack"]
+    assert trigger.table == "crt"
+    named = (trigger.modifier, *trigger.more_modifiers)
+    assert named == ("night", "no_supply")
+    assert sum(hx.RESULTS_TABLES["crt"].modifiers[m] for m in named) == -2
+
+
 def test_the_defenders_hex_and_the_hexside_crossed_add_to_the_combat_die(
     hx: ModuleType,
 ) -> None:
@@ -423,3 +437,4 @@ def test_the_firers_and_the_targets_own_hexes_do_not_count(hx: ModuleType) -> No
     sight = hx.line_of_sight("los", ("forest",), ("forest",), ("forest",))
     assert sight.hindrance == 1
     assert sight.blocked is False
+    assert sight.by_place == (0, 1, 0)
