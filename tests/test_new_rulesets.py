@@ -1,0 +1,440 @@
+"""The two rulesets of other games (issue 11), compiled through the library and asked the
+answers their rules give: skirmish_keywords (inches, keywords, area terrain, obstacles, cover
+and a clamped hit modifier, a d6 table) and hex_operational (a hex map with hexsides, rivers
+and roads, a results table with odds columns, line of sight)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.backends.python import render
+from rulesdsl.backends.sheets import render_sheet
+from rulesdsl.compiler import Compiler
+from tests.conftest import RULESETS
+
+NEW_RULESETS = ("skirmish_keywords", "hex_operational")
+
+
+def compiled(name: str) -> ir.Ruleset:
+    result = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    assert result.ok, [(d.code, d.message) for d in result.diagnostics]
+    assert result.ruleset is not None
+    return result.ruleset
+
+
+def module_of(name: str, folder: Path) -> ModuleType:
+    """The ruleset's generated module, written to `folder` and imported from there."""
+    path = folder / f"{name}.py"
+    path.write_text(render(compiled(name)), "utf-8")
+    spec = importlib.util.spec_from_file_location(f"new_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def sk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    yield module_of("skirmish_keywords", tmp_path_factory.mktemp("skirmish"))
+
+
+@pytest.fixture(scope="module")
+def hx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    yield module_of("hex_operational", tmp_path_factory.mktemp("hex"))
+
+
+def sheet(name: str, fmt: str, lang: str) -> str:
+    text = render_sheet(compiled(name), fmt, lang).decode("utf-8")  # type: ignore[arg-type]
+    return re.sub("[\u00a0\u202f\u2009]", " ", text)
+
+
+# ---- both ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NEW_RULESETS)
+def test_the_new_rulesets_compile_without_a_single_diagnostic(name: str) -> None:
+    result = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    assert [(d.code, d.message) for d in result.diagnostics] == []
+    assert result.ruleset is not None
+    assert result.ruleset.languages == ("en", "fr")
+
+
+# ---- skirmish_keywords: moves in inches --------------------------------------------------------
+
+
+def test_woods_cost_a_trooper_two_inches_of_move_per_inch(sk: ModuleType) -> None:
+    assert sk.move_cost("trooper", "woods", distance=3) == 6
+    assert sk.move_cost("trooper", "open_ground", distance=3) == 3
+
+
+def test_a_low_wall_costs_a_flat_two_inches_once_whatever_the_distance(sk: ModuleType) -> None:
+    assert sk.move_cost("trooper", "open_ground", "low_wall", distance=4) == 4 + 2
+    assert sk.move_cost("trooper", "open_ground", "low_wall", distance=1) == 1 + 2
+    assert sk.move_cost("trooper", "woods", "low_wall", distance=2) == 2 * 2 + 2
+
+
+def test_a_beast_leaps_a_low_wall_for_one_inch_and_a_vehicle_pushes_through(
+    sk: ModuleType,
+) -> None:
+    assert sk.move_cost("hound", "open_ground", "low_wall", distance=4) == 4 + 1
+    assert sk.move_cost("crawler", "open_ground", "low_wall", distance=4) == 4
+
+
+def test_razor_wire_costs_half_the_models_move(sk: ModuleType) -> None:
+    assert sk.move_cost("trooper", "open_ground", "wire", distance=2, allowance=6) == 2 + 3
+    assert sk.move_cost("hound", "open_ground", "wire", distance=1, allowance=8) == 1 + 4
+
+
+def test_razor_wire_asks_for_the_models_allowance(sk: ModuleType) -> None:
+    with pytest.raises(sk.ArgumentError) as raised:
+        sk.move_cost("trooper", "open_ground", "wire", distance=2)
+    assert raised.value.argument == "allowance"
+
+
+def test_vehicles_crush_razor_wire(sk: ModuleType) -> None:
+    assert sk.move_cost("crawler", "open_ground", "wire", distance=2, allowance=10) == 2
+
+
+def test_climbing_two_inches_or_less_costs_nothing_higher_counts_its_full_height(
+    sk: ModuleType,
+) -> None:
+    assert sk.climb(2) == 0
+    assert sk.climb(3) == 3
+    assert sk.move_cost("trooper", "open_ground", "ledge", distance=1, height=2) == 1
+    assert sk.move_cost("trooper", "open_ground", "ledge", distance=1, height=3) == 1 + 3
+
+
+def test_vehicles_cannot_climb_and_fly_models_pay_nothing_for_a_ledge(sk: ModuleType) -> None:
+    assert sk.move_cost("crawler", "open_ground", "ledge", height=1) is sk.IMPASSABLE
+    assert sk.move_cost("jump_trooper", "open_ground", "ledge", distance=2, height=5) == 2
+
+
+# ---- skirmish_keywords: keywords and their precedence ---------------------------------------
+
+
+def test_unit_types_carry_several_keywords(sk: ModuleType) -> None:
+    assert "rider" in sk.GROUPS["beast"] and "rider" in sk.GROUPS["infantry"]
+    assert "skimmer" in sk.GROUPS["vehicle"] and "skimmer" in sk.GROUPS["fly"]
+    assert "jump_trooper" in sk.GROUPS["fly"] and "jump_trooper" in sk.GROUPS["infantry"]
+
+
+def test_a_rider_moves_through_ruins_as_its_mount_beast_before_infantry(sk: ModuleType) -> None:
+    assert sk.move_cost("trooper", "ruins", distance=3) == 3
+    assert sk.move_cost("hound", "ruins", distance=3) == 6
+    assert sk.move_cost("rider", "ruins", distance=3) == 6
+
+
+def test_fly_comes_before_vehicle_a_skimmer_floats_over_woods_and_marsh(sk: ModuleType) -> None:
+    assert sk.move_cost("crawler", "woods", distance=2) == 6
+    assert sk.move_cost("skimmer", "woods", distance=2) == 2
+    assert sk.move_cost("skimmer", "marsh", distance=2) == 2
+    assert sk.must_stop("skimmer", "marsh") is False
+
+
+def test_a_vehicle_entering_a_marsh_must_stop(sk: ModuleType) -> None:
+    assert sk.move_cost("crawler", "marsh", distance=1) == 3
+    assert sk.must_stop("crawler", "marsh") is True
+    assert sk.must_stop("trooper", "marsh") is False
+
+
+def test_fly_models_may_cross_deep_water_but_not_end_over_it(sk: ModuleType) -> None:
+    assert sk.move_cost("trooper", "deep_water") is sk.IMPASSABLE
+    assert sk.move_cost("jump_trooper", "deep_water", distance=2) == 2
+    assert sk.can_end("jump_trooper", "deep_water") is False
+    assert sk.can_end("jump_trooper", "water") is True
+
+
+# ---- skirmish_keywords: cover and the hit modifier -----------------------------------------
+
+
+def test_only_the_best_cover_counts(sk: ModuleType) -> None:
+    assert sk.modifier("cover", "ruins", "low_wall") == 2
+    assert sk.modifier("cover", "rubble", "low_wall") == 1
+    assert sk.modifier("cover", "rubble", "low_wall", "obscured") == 1
+    assert sk.modifier("cover", "open_ground", "obscured") == 1
+
+
+def test_woods_hide_a_target_from_rifles_but_a_blast_bursts_in_the_branches(
+    sk: ModuleType,
+) -> None:
+    assert sk.modifier("hit", "woods", attack="rifle", mode="trooper") == -1
+    assert sk.modifier("hit", "woods", attack="blast", mode="trooper") == 1
+
+
+def test_a_fly_target_above_the_woods_takes_the_combination_entry(sk: ModuleType) -> None:
+    # fly alone says 0, blast alone says +1: `blast & fly 0` settles it.
+    assert sk.modifier("hit", "woods", attack="rifle", mode="jump_trooper") == 0
+    assert sk.modifier("hit", "woods", attack="blast", mode="jump_trooper") == 0
+    assert sk.modifier("hit", "woods", attack="blast", mode="skimmer") == 0
+
+
+def test_the_hit_modifier_is_held_between_minus_one_and_plus_one(sk: ModuleType) -> None:
+    # woods -1, long range -1, engaged -1: -3 in all, held at -1
+    assert (
+        sk.modifier("hit", "woods", "long_range", "engaged", attack="rifle", mode="trooper") == -1
+    )
+    assert (
+        sk.modifier("hit", "open_ground", "aimed", "long_range", attack="rifle", mode="trooper")
+        == 0
+    )
+
+
+def test_heavy_weapons_have_no_long_range_penalty_and_blasts_gain_nothing_from_aiming(
+    sk: ModuleType,
+) -> None:
+    assert sk.modifier("hit", "open_ground", "long_range", attack="heavy", mode="trooper") == 0
+    assert sk.modifier("hit", "open_ground", "aimed", attack="blast", mode="trooper") == 0
+    assert sk.modifier("hit", "open_ground", "aimed", attack="rifle", mode="trooper") == 1
+
+
+# ---- skirmish_keywords: the injury roll and spotting ------------------------------------------
+
+
+def test_the_injury_roll_reads_a_d6_and_its_modifiers(sk: ModuleType) -> None:
+    assert sk.roll("injury", 1).id == "knocked_down"
+    assert sk.roll("injury", 3).id == "pinned"
+    assert sk.roll("injury", 5).id == "wounded"
+    assert sk.roll("injury", 5).effects == {"wounds": 1}
+    assert sk.roll("injury", 6 + 1).id == "out_of_action"
+    assert sk.roll("injury", 1 - 1).id == "knocked_down"
+    assert [row.chance for row in sk.DICE_TABLES["injury"].rows] == [
+        Fraction(1, 6),
+        Fraction(1, 3),
+        Fraction(1, 3),
+        Fraction(1, 6),
+    ]
+
+
+def test_a_target_deep_in_woods_and_far_away_is_hidden(sk: ModuleType) -> None:
+    assert sk.spotting(depth=1, distance=12, flying=False).id == "seen"
+    assert sk.spotting(depth=4, distance=3, flying=False).id == "seen"
+    assert sk.spotting(depth=4, distance=12, flying=True).id == "seen"
+    assert sk.spotting(depth=4, distance=12, flying=False).id == "hidden"
+
+
+def test_the_spotting_outcomes_are_labelled_in_english_and_french(sk: ModuleType) -> None:
+    hidden = sk.spotting(depth=4, distance=12, flying=False)
+    assert hidden.label == "Hidden: may not be targeted"
+    assert hidden.labels["fr"] == "Cachée : ne peut pas être prise pour cible"
+    assert "Hidden: may not be targeted" in sheet("skirmish_keywords", "md", "en")
+    assert "Cachée : ne peut pas être prise pour cible" in sheet("skirmish_keywords", "md", "fr")
+
+
+# ---- hex_operational: a small board ----------------------------------------------------------
+#
+# Axial coordinates (q, r). A river runs between q = 1 and q = 2, bridged where the road
+# crosses it; the road runs (0,0) - (1,0) - (2,0) - (3,0) - (3,1).
+#
+#   r = 0:  town    clear   forest  clear
+#   r = 1:  clear   forest  hills   town
+#   r = 2:  marsh   clear   clear   forest
+
+Place = tuple[int, int]
+
+TERRAIN: dict[Place, tuple[str, ...]] = {
+    (0, 0): ("town",),
+    (1, 0): ("clear",),
+    (2, 0): ("forest",),
+    (3, 0): ("clear",),
+    (0, 1): ("clear",),
+    (1, 1): ("forest",),
+    (2, 1): ("hills",),
+    (3, 1): ("town",),
+    (0, 2): ("marsh",),
+    (1, 2): ("clear",),
+    (2, 2): ("clear",),
+    (3, 2): ("forest",),
+}
+
+
+def both_ways(pairs: Iterable[tuple[Place, Place]], *features: str) -> dict:
+    edges: dict[tuple[Place, Place], tuple[str, ...]] = {}
+    for a, b in pairs:
+        edges[(a, b)] = features
+        edges[(b, a)] = features
+    return edges
+
+
+def hexsides() -> dict:
+    river = [((1, 1), (2, 1)), ((1, 1), (2, 0)), ((1, 2), (2, 2)), ((1, 2), (2, 1))]
+    road = [((0, 0), (1, 0)), ((2, 0), (3, 0)), ((3, 0), (3, 1))]
+    return {
+        **both_ways(river, "river"),
+        **both_ways(road, "road"),
+        **both_ways([((1, 0), (2, 0))], "bridge", "road"),
+    }
+
+
+@pytest.fixture(scope="module")
+def board(hx: ModuleType) -> object:
+    return hx.Board(TERRAIN, hexsides(), grid="hexes")
+
+
+def test_terrain_costs_movement_points_per_hex_by_unit_type(hx: ModuleType) -> None:
+    assert hx.move_cost("foot", "forest") == 2
+    assert hx.move_cost("tracked", "forest") == 3
+    assert hx.move_cost("motorized", "hills") == 3
+    assert hx.move_cost("tracked", "mountain") is hx.IMPASSABLE
+    assert hx.move_cost("foot", "lake") is hx.IMPASSABLE
+
+
+def test_vehicles_may_cross_a_marsh_but_not_end_in_it(hx: ModuleType) -> None:
+    assert hx.move_cost("tracked", "marsh") == 4
+    assert hx.can_end("tracked", "marsh") is False
+    assert hx.can_end("foot", "marsh") is True
+
+
+def test_entering_an_enemy_zone_of_control_costs_one_more_and_ends_the_move(
+    hx: ModuleType,
+) -> None:
+    assert hx.move_cost("foot", "clear", "enemy_zoc") == 2
+    assert hx.must_stop("foot", "clear", "enemy_zoc") is True
+    assert hx.must_stop("foot", "clear") is False
+
+
+def test_a_road_followed_hex_to_hex_costs_half_a_point_a_hex(hx: ModuleType, board: object) -> None:
+    route = hx.route_cost(board, "motorized", [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1)])
+    assert route.legal is True
+    assert route.total == 2
+    assert [step.cost for step in route.steps] == [0.5, 0.5, 0.5, 0.5]
+    # the bridge carries the road over the river: the forest at (2,0) costs nothing extra
+    assert set(route.steps[1].edge) == {"bridge", "road"}
+
+
+def test_crossing_a_river_adds_its_cost_to_the_hex_entered(hx: ModuleType, board: object) -> None:
+    assert hx.route_cost(board, "foot", [(1, 1), (2, 1)]).total == 1 + 2
+    assert hx.route_cost(board, "tracked", [(1, 1), (2, 1)]).total == 2 + 2
+    assert hx.route_cost(board, "motorized", [(1, 1), (2, 1)]).total == 2 + 3
+    # leaving the road: the hex entered costs its terrain again
+    route = hx.route_cost(board, "motorized", [(0, 0), (1, 0), (1, 1)])
+    assert [step.cost for step in route.steps] == [0.5, 3]
+    assert route.total == 3.5
+
+
+def test_a_vehicle_route_that_ends_in_a_marsh_is_not_legal(hx: ModuleType, board: object) -> None:
+    assert hx.route_cost(board, "tracked", [(0, 1), (0, 2)]).legal is False
+    assert hx.route_cost(board, "foot", [(0, 1), (0, 2)]).legal is True
+
+
+def test_the_cheapest_route_follows_the_road_over_the_bridge(hx: ModuleType, board: object) -> None:
+    route = hx.cheapest_route(board, "motorized", (0, 0), (3, 1))
+    assert route is not None
+    assert route.total == 2
+    assert [step.end for step in route.steps] == [(1, 0), (2, 0), (3, 0), (3, 1)]
+
+
+def test_the_places_a_truck_can_reach_with_two_points(hx: ModuleType, board: object) -> None:
+    assert dict(hx.reachable(board, "motorized", (0, 0), 2)) == {
+        (0, 0): 0,
+        (1, 0): 0.5,
+        (0, 1): 1,
+        (2, 0): 1,
+        (3, 0): 1.5,
+        (3, 1): 2,
+    }
+
+
+def test_a_vehicle_cannot_end_in_the_marsh_it_could_afford(hx: ModuleType, board: object) -> None:
+    assert (0, 2) not in hx.reachable(board, "tracked", (0, 1), 6)
+    assert hx.reachable(board, "foot", (0, 1), 3)[(0, 2)] == 3
+
+
+def test_a_unit_may_always_move_one_hex(hx: ModuleType, board: object) -> None:
+    # the forest costs a tracked unit 3 MP, more than its 1; the minimum move lets it in
+    reached: Mapping[Place, float] = hx.reachable(board, "tracked", (0, 1), 1)
+    assert (1, 1) in reached
+    assert (2, 1) not in reached
+
+
+def test_a_unit_that_enters_an_enemy_zone_of_control_goes_no_further(hx: ModuleType) -> None:
+    places = {**TERRAIN, (2, 2): ("clear", "enemy_zoc")}
+    zoc_board = hx.Board(places, hexsides(), grid="hexes")
+    assert hx.route_cost(zoc_board, "foot", [(1, 2), (2, 2), (3, 2)]).legal is False
+    reached = hx.reachable(zoc_board, "foot", (1, 2), 10)
+    assert reached[(2, 2)] == 1 + 1 + 1  # river, clear, zone of control
+    # not 3 + 2 through the zone of control: round by the hills and the town
+    assert reached[(3, 2)] == 3 + 1 + 2
+
+
+# ---- hex_operational: combat ---------------------------------------------------------------
+
+
+def test_the_combat_results_table_reads_the_odds_column(hx: ModuleType) -> None:
+    assert hx.roll("crt", 4, column=2).id == "dr"
+    assert hx.roll("crt", 4, column="odds_2_1").id == "dr"
+    assert hx.roll("crt", 4, column=0.5).id == "ar"
+    assert hx.roll("crt", 1, column=5).id == "ex"
+    assert hx.roll("crt", 6, column=1).id == "dr"
+
+
+def test_a_modified_roll_below_one_reads_the_first_row(hx: ModuleType) -> None:
+    assert hx.roll("crt", -1, column=1).id == "ae"
+    assert hx.roll("crt", 7, column=0.5).id == "dr"
+
+
+def test_a_natural_six_eliminates_the_defender_whatever_the_odds_and_modifiers(
+    hx: ModuleType,
+) -> None:
+    assert hx.roll("crt", 6, column=0.5).id == "dr"
+    assert hx.roll("crt", 6, column=0.5, natural=6).id == "de"
+    # at night out of supply a 6 is a 4: the natural 6 still wins
+    assert hx.roll("crt", 4, column=1, natural=6).id == "de"
+    assert hx.roll("crt", 4, column=1, natural=5).id == "ex"
+
+
+def test_an_attack_at_night_out_of_supply_rolls_with_two_modifiers(hx: ModuleType) -> None:
+    trigger = hx.TRIGGERS["night_attack"]
+    assert trigger.table == "crt"
+    named = (trigger.modifier, *trigger.more_modifiers)
+    assert named == ("night", "no_supply")
+    assert sum(hx.RESULTS_TABLES["crt"].modifiers[m] for m in named) == -2
+
+
+def test_the_defenders_hex_and_the_hexside_crossed_add_to_the_combat_die(
+    hx: ModuleType,
+) -> None:
+    assert hx.modifier("defence", "town") == -2
+    assert hx.modifier("defence", "forest", "river") == -2
+    assert hx.modifier("defence", "hills", "major_river") == -3
+
+
+def test_supply_reaches_further_along_a_road(hx: ModuleType) -> None:
+    assert hx.supply(distance=6, road=True).id == "supplied"
+    assert hx.supply(distance=6, road=False).id == "unsupplied"
+    assert hx.supply(distance=4, road=False).id == "supplied"
+
+
+# ---- hex_operational: line of sight -----------------------------------------------------------
+
+
+def test_two_forest_hexes_between_block_sight(hx: ModuleType) -> None:
+    sight = hx.line_of_sight("los", ("clear",), ("forest",), ("forest",), ("clear",))
+    assert sight.hindrance == 2
+    assert sight.blocked is True
+
+
+def test_one_forest_hex_between_does_not_block_sight(hx: ModuleType) -> None:
+    sight = hx.line_of_sight("los", ("clear",), ("forest",), ("clear",), ("clear",))
+    assert sight.hindrance == 1
+    assert sight.blocked is False
+
+
+def test_a_hill_between_blocks_sight_on_its_own(hx: ModuleType) -> None:
+    assert hx.line_of_sight("los", ("town",), ("hills",), ("clear",)).blocked is True
+
+
+def test_the_firers_and_the_targets_own_hexes_do_not_count(hx: ModuleType) -> None:
+    sight = hx.line_of_sight("los", ("forest",), ("forest",), ("forest",))
+    assert sight.hindrance == 1
+    assert sight.blocked is False
+    assert sight.by_place == (0, 1, 0)
