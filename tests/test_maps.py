@@ -495,3 +495,11 @@ def test_a_walls_flat_cost_is_paid_on_each_crossing_and_a_hedge_takes_its_share(
         assert module.route_cost(board, mode, route, allowance=6).total == reference.total
     with pytest.raises(module.InvalidArgument, match="allowance"):
         module.route_cost(board, "foot", route)
+
+
+def test_a_hex_grid_refuses_a_diagonal_step_of_path_cost(mod: ModuleType) -> None:
+    # the fuzz run's module driver found `path_cost("sd")` dividing by zero on a hex grid
+    assert mod.GRID_DIAGONALS == ()
+    with pytest.raises(mod.InvalidArgument, match="no diagonals"):
+        mod.path_cost("sd")
+    assert mod.path_cost("ss") == 2

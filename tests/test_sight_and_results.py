@@ -430,3 +430,9 @@ def test_a_ruleset_with_sight_rules_may_not_name_a_decision_line_of_sight(
     assert compile_snippet(compiler, HEADER + decision).ok
     found = located(compiler, HEADER + SIGHT + decision)
     assert found == [("E103", HEADER_LINES + SIGHT.count("\n") + 1, 10)]
+
+
+def test_a_results_table_of_too_many_dice_is_e304_and_lists_no_totals(compiler: Compiler) -> None:
+    # found by the long fuzz run: `99999d99999 by odds` listed every total (a hang)
+    text = HEADER + CRT.replace(": 1d6 by odds", ": 99999d99999 by odds")
+    assert located(compiler, text) == [("E304", HEADER_LINES + 1, 29)]

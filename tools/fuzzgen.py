@@ -187,6 +187,10 @@ def _label(rng: random.Random, base: str) -> str:
     return base if rng.random() < 0.9 else base + " " + _pick(rng, ("(x)", "é", "« »", "—"))
 
 
+ONCE = ("flat 2 MP", "share 1/2", "share all", "share all but 1 MP")
+"""Costs paid once per move (issue 11)."""
+
+
 def ruleset(rng: random.Random, rid: str = "fz") -> str:
     """A small ruleset that compiles: modes, a layer, a step, a decision, a table, a dice
     table, a modifier, chosen and sized by ``rng``."""
@@ -206,21 +210,42 @@ def ruleset(rng: random.Random, rid: str = "fz") -> str:
         lines.append(policy)
     if rng.random() < 0.3:
         lines.append("minimum move 1 in")
+    keywords = rng.random() < 0.3  # issue 11: modes that carry groups, and a precedence
+    if keywords:
+        lines += ['group g0 "G0"', 'group g1 "G1"', "precedence g1, g0"]
     for m in modes:
         lines.append(
-            f'mode {m} "{_label(rng, m.upper())}"' + (f' {second} "{m}"' if second else "")
+            f'mode {m} "{_label(rng, m.upper())}"'
+            + (f' {second} "{m}"' if second else "")
+            + (f" : {_pick(rng, ('g0', 'g1', 'g0, g1'))}" if keywords else "")
         )
+    sight = rng.random() < 0.2
+    if sight:
+        lines.append(f'sight los "LOS" : blocks at {rng.randint(1, 4)}, counts between')
     lines.append('layer terrain "Terrain" one per place [bk p.3] {')
+    if sight:
+        lines.append("  columns cost, los")
     for i, f in enumerate(feats):
-        cell = _pick(rng, ("1", "2", "impassable", "prohibited", "1 per 2 in", "3.5"))
+        cell = _pick(rng, ("1", "2", "impassable", "prohibited", "1 per 2 in", "3.5", *ONCE))
         if i > 0 and rng.random() < 0.3:
             cell = f"as {feats[0]}"
         if rng.random() < 0.5:
-            cell += f", {_pick(rng, modes)} {_pick(rng, ('2', 'impassable', '4'))}"
+            cell += f", {_pick(rng, (*modes, *(('g0', 'g1') if keywords else ())))} "
+            cell += _pick(rng, ("2", "impassable", "4", "1 must stop", "2 may not end"))
+        if sight:
+            cell += f" | {_pick(rng, ('0', '1', '2', 'blocked'))}"
         lines.append(f'  {f} "{_label(rng, f.upper())}" | {cell}')
         if rng.random() < 0.3:
             lines.append('      note "A note."')
     lines.append("}")
+    if rng.random() < 0.25:
+        lines += [
+            'layer sides "Sides" edges {',
+            f'  river "River" | +2, {_pick(rng, modes)} impassable',
+            f'  road "Road" | along {_pick(rng, ("1/2", "1", "0"))}',
+            "}",
+            f'grid hx "Hex" : 1 in, {_pick(rng, ("hex", "square", "square, diagonals 1, 2"))}',
+        ]
     if rng.random() < 0.6:
         lines.append('layer weather "Weather" whole map {')
         lines.append(f'  rain "Rain" | +{rng.randint(0, 3)}')
@@ -228,6 +253,7 @@ def ruleset(rng: random.Random, rid: str = "fz") -> str:
     if rng.random() < 0.7:
         per = _pick(rng, ("4", "2", "1", "0.5"))
         tail = _pick(rng, ("", ", at least 1 from 2 in", ", impassable from 9 in"))
+        tail += _pick(rng, ("", "", ", free up to 2 in"))
         lines.append(f'step st "Step" (x in) -> points : +1 per full {per} in{tail}')
     has_table = rng.random() < 0.7
     if has_table:
@@ -268,8 +294,28 @@ def ruleset(rng: random.Random, rid: str = "fz") -> str:
         ]
         if rng.random() < 0.5:
             lines.append('trigger tr "Trigger" : 2d6 >= 8 then roll dd')
+    if rng.random() < 0.3:
+        lines += [
+            'dice crt "CRT" : 1d6 by odds {',
+            '  column lo "Low" up to 1',
+            '  column hi "High" above 1',
+            '  modifier night "Night" -1',
+            '  outcome ae "AE"',
+            '  outcome de "DE"',
+            "  natural 6 de",
+            "  1- | ae | ae",
+            "  2-3 | ae | ae",
+            "  4+ | ae | de",
+            "}",
+        ]
     if rng.random() < 0.5:
-        lines += ['modifier cover "Cover" {', '  low "Low" | +1', '  high "High" | blocked', "}"]
+        policy = _pick(rng, ("", " combine highest", " combine once", " clamp -1 to +1"))
+        lines += [
+            f'modifier cover "Cover"{policy} {{',
+            '  low "Low" | +1',
+            '  high "High" | blocked',
+            "}",
+        ]
     if len(feats) > 1 and rng.random() < 0.3:
         lines.append(f"exclude {feats[0]} with {feats[1]}")
     if rng.random() < 0.3:

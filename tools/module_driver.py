@@ -109,6 +109,55 @@ def calls(
     yield "conflicts", mod.conflicts, (3, None), {}
     for steps in ("sdsd", ["s", "d"], ["x"], 3, None, "", ["straight", "diagonal"]):
         yield "path_cost", mod.path_cost, (steps,), {}
+    yield from _map_calls(mod, modes, feats)
+
+
+def _map_calls(
+    mod: ModuleType, modes: list[str], feats: list[str]
+) -> Iterator[tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]]:
+    """Issue 11: allowance, place states, boards and routes, line of sight, results tables."""
+    for allowance in (6, 0, -1, math.nan, "6", None):
+        for feature in feats[:4]:
+            for mode in modes[:2]:
+                yield "move_cost", mod.move_cost, (mode, feature), {"allowance": allowance}
+    for mode in [*modes[:2], "nowhere"]:
+        for feature in [*feats[:4], "nowhere"]:
+            for function in ("can_end", "must_stop"):
+                if hasattr(mod, function):
+                    yield function, getattr(mod, function), (mode, feature), {}
+    edges_of: frozenset[str] = getattr(mod, "_EDGE_FEATURES", frozenset())
+    places = [f for f in feats if f not in edges_of] or ["nowhere"]
+    if hasattr(mod, "Board") and modes:
+        cells = {(x, y): (places[(x + y) % len(places)],) for x in range(3) for y in range(3)}
+        edges = {((0, 0), (1, 0)): tuple(sorted(edges_of))[:2]} if edges_of else {}
+        grid = next(iter(getattr(mod, "GRID_SHAPES", {})), "square")
+        try:
+            board = mod.Board(cells, edges, grid=grid)
+        except Exception:  # asked again by exercise(), which reports it unless documented
+            yield "Board", mod.Board, (cells, edges), {"grid": grid}
+            return
+        for mode in modes[:2]:
+            for allowance in (None, 4, -1):
+                args = (board, mode, [(0, 0), (1, 0), (1, 1)])
+                yield "route_cost", mod.route_cost, args, {"allowance": allowance}
+            yield "route_cost", mod.route_cost, (board, mode, [(0, 0), (9, 9)]), {}
+            yield "route_cost", mod.route_cost, (board, mode, "ab"), {}
+            yield "cheapest_route", mod.cheapest_route, (board, mode, (0, 0), (2, 2)), {}
+            yield "cheapest_route", mod.cheapest_route, (board, mode, (0, 0), (7, 7)), {}
+            for budget in (0, 3, math.inf, -1, math.nan, "3"):
+                yield "reachable", mod.reachable, (board, mode, (0, 0), budget), {}
+        yield "route_cost", mod.route_cost, ("board", modes[0], [(0, 0)]), {}
+    if hasattr(mod, "line_of_sight") and hasattr(mod, "SIGHTS"):
+        for name in [*mod.SIGHTS, "nowhere"]:
+            line = [(f,) for f in places[:3]] * 2
+            yield "line_of_sight", mod.line_of_sight, (name, *line), {}
+            yield "line_of_sight", mod.line_of_sight, (name, ("nowhere",), 3), {}
+    for name, table in getattr(mod, "RESULTS_TABLES", {}).items():
+        columns = [*getattr(table, "columns", ())][:3]
+        for total in (-2, 1, 3, 6, 9, 2.5, "3"):
+            for column in [*columns, 0, 1.5, 99, -5, "nowhere", None, math.nan]:
+                for natural in (None, 6, 1, 13, "6"):
+                    yield "roll", mod.roll, (name, total), {"column": column, "natural": natural}
 
 
 def _decision_calls(

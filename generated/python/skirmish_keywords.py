@@ -1419,6 +1419,8 @@ def path_cost(steps: Iterable[str], unit: str | None = None) -> float:
         if step in ("s", "straight"):
             cells += 1
         elif step in ("d", "diagonal"):
+            if not GRID_DIAGONALS:  # a hex grid: every neighbour shares an edge
+                raise InvalidArgument("path_cost", "steps", step, "this grid has no diagonals")
             cells += GRID_DIAGONALS[diagonals % _len(GRID_DIAGONALS)]
             diagonals += 1
         else:

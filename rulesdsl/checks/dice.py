@@ -28,22 +28,30 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     for trigger in rs.triggers:
         if trigger.check is not None:
             _usable(trigger.check, where.of(trigger.check, trigger), out)
-    done = {id(t.dice) for t in rs.dice_tables} | {id(t.check) for t in rs.triggers}
+    for results in rs.results_tables:  # coverage is the results pass's (checks/results.py)
+        _usable(results.dice, where.of(results.dice, results), out)
+    done = {id(t.dice) for t in rs.dice_tables} | {id(t.dice) for t in rs.results_tables}
+    done |= {id(t.check) for t in rs.triggers}
     for node, owners in walk.nodes(rs):  # dice in effects and cells (`damage 1d6+3`)
         if isinstance(node, ir.DiceValue | ir.D66Value) and id(node) not in done:
             _usable(node, where.of(*owners), out)
     return out
 
 
-def _usable(dice: ir.DiceRoll, pos: Pos, out: list[Diagnostic]) -> bool:
+def usable(dice: ir.DiceRoll) -> bool:
+    """Whether the totals of ``dice`` can be listed: at most MAX_COUNT dice of MAX_SIDES."""
     match dice:
         case ir.DiceValue(count=count, sides=sides):
-            if 1 <= count <= MAX_COUNT and 1 <= sides <= MAX_SIDES:
-                return True
+            return 1 <= count <= MAX_COUNT and 1 <= sides <= MAX_SIDES
         case ir.D66Value():
             return True
         case _:
             assert_never(dice)
+
+
+def _usable(dice: ir.DiceRoll, pos: Pos, out: list[Diagnostic]) -> bool:
+    if usable(dice):
+        return True
     out.append(
         error(
             "E304",

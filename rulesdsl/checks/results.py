@@ -14,6 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from rulesdsl import ir, semantics, spelling
+from rulesdsl.checks import dice
 from rulesdsl.diagnostics import Diagnostic, Related, error, warning
 from rulesdsl.lowering.positions import Positions
 
@@ -24,6 +25,8 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
         _sight(rs, rule, where, out)
     for table in rs.results_tables:
         _columns(table, where, out)
+        if not dice.usable(table.dice):  # E304, from the dice pass: no totals to list
+            continue
         _naturals(table, where, out)
         _coverage(table, where, out)
         _unused(table, where, out)
@@ -243,6 +246,8 @@ def _trigger_reach(rs: ir.Ruleset, where: Positions, out: list[Diagnostic]) -> N
             dice_roll = results[trigger.table].dice
             covered = [(r.low, r.high) for r in results[trigger.table].rows]
         else:
+            continue
+        if not dice.usable(dice_roll):
             continue
         reach = sorted({t + shift for t in semantics.plain_totals(dice_roll)})
         pushed = [
