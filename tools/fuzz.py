@@ -27,6 +27,7 @@ import functools
 import io
 import json
 import random
+import re
 import shutil
 import signal
 import sys
@@ -63,7 +64,11 @@ class Finding:
     def signature(self) -> str:
         """Where it was raised: the verb, the exception type and the last frame."""
         lines = [ln for ln in self.detail.strip().splitlines() if ln.strip()]
-        frames = [ln.strip() for ln in lines if ln.strip().startswith("File ")]
+        frames = [  # a built module's frame without its input's temporary folder
+            re.sub(r'File "[^"]*/', 'File "', ln.strip())
+            for ln in lines
+            if ln.strip().startswith("File ")
+        ]
         last = lines[-1].split(":")[0] if lines else ""
         return f"{self.kind} {self.where} {last} {frames[-1] if frames else ''}"
 
