@@ -1365,7 +1365,9 @@ class _Builder:
             if self.uses_marker("blocked"):
                 parts.append(self.w("sight_blocked_place", sign=MARKER_SIGNS["blocked"]))
             line = self.w(
-                "label_colon", label=self.label(rule.info, rule.id), text="; ".join(parts)
+                "label_colon",
+                label=self.label(rule.info, rule.id),
+                text=self.w("clause_join").join(parts),
             )
             label = self.label(rule.info, rule.id)
             rows = []
