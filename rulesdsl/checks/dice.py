@@ -9,8 +9,9 @@ costs nothing; only totals the dice can actually reach are ever listed.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from itertools import combinations
-from typing import assert_never
+from typing import TypeVar, assert_never
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import walk
@@ -63,29 +64,45 @@ def _usable(dice: ir.DiceRoll, pos: Pos, out: list[Diagnostic]) -> bool:
     return False
 
 
-def _bounds(row: ir.DiceRow) -> tuple[float, float]:
+def bounds(row: ir.DiceRow | ir.ResultRow) -> tuple[float, float]:
+    """A row's totals as an interval (an open end is infinite)."""
     return (-math.inf if row.low is None else row.low, math.inf if row.high is None else row.high)
 
 
-def _coverage(table: ir.DiceTable, where: Positions, out: list[Diagnostic]) -> None:
-    rows = []
-    for row in table.rows:
-        low, high = _bounds(row)
+Row = TypeVar("Row", ir.DiceRow, ir.ResultRow)
+
+
+def in_order(
+    rows: Iterable[Row],
+    named: Callable[[Row], str],
+    owner: object,
+    where: Positions,
+    out: list[Diagnostic],
+) -> list[Row]:
+    """The rows whose range runs upwards; E207 for each that runs from high to low."""
+    kept = []
+    for row in rows:
+        low, high = bounds(row)
         if low > high:
             out.append(
                 error(
                     "E207",
-                    f"row '{row.id}' runs from {row.low} down to {row.high}",
-                    where.of(row, table),
+                    f"row {named(row)} runs from {row.low} down to {row.high}",
+                    where.of(row, owner),
                     "write the smaller total first",
                 )
             )
         else:
-            rows.append(row)
+            kept.append(row)
+    return kept
+
+
+def _coverage(table: ir.DiceTable, where: Positions, out: list[Diagnostic]) -> None:
+    rows = in_order(table.rows, lambda row: f"'{row.id}'", table, where, out)
     reach = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
     for first, later in combinations(rows, 2):
-        low = max(_bounds(first)[0], _bounds(later)[0])
-        high = min(_bounds(first)[1], _bounds(later)[1])
+        low = max(bounds(first)[0], bounds(later)[0])
+        high = min(bounds(first)[1], bounds(later)[1])
         if low <= high:
             out.append(
                 error(

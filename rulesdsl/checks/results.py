@@ -146,13 +146,6 @@ def _naturals(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -
         seen.setdefault(nat.roll, nat)
 
 
-def _bounds(row: ir.ResultRow) -> tuple[float, float]:
-    return (
-        -float("inf") if row.low is None else row.low,
-        float("inf") if row.high is None else row.high,
-    )
-
-
 def _range(row: ir.ResultRow) -> str:
     if row.low is None:
         return f"{row.high}-"
@@ -162,22 +155,11 @@ def _range(row: ir.ResultRow) -> str:
 
 
 def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
-    rows = []
-    for row in table.rows:
-        low, high = _bounds(row)
-        if low > high:
-            out.append(
-                error(
-                    "E207",
-                    f"row {_range(row)} runs from {row.low} down to {row.high}",
-                    where.of(row, table),
-                    "write the smaller total first",
-                )
-            )
-        else:
-            rows.append(row)
+    rows = dice.in_order(table.rows, _range, table, where, out)
     for first, later in combinations(rows, 2):
-        if max(_bounds(first)[0], _bounds(later)[0]) <= min(_bounds(first)[1], _bounds(later)[1]):
+        if max(dice.bounds(first)[0], dice.bounds(later)[0]) <= min(
+            dice.bounds(first)[1], dice.bounds(later)[1]
+        ):
             out.append(
                 error(
                     "E302",
