@@ -503,3 +503,10 @@ def test_a_hex_grid_refuses_a_diagonal_step_of_path_cost(mod: ModuleType) -> Non
     with pytest.raises(mod.InvalidArgument, match="no diagonals"):
         mod.path_cost("sd")
     assert mod.path_cost("ss") == 2
+
+
+def test_an_along_fraction_over_zero_is_e212_not_a_crash() -> None:
+    # found by the long fuzz run: `along 1/0` raised ZeroDivisionError in the parser
+    result = compile_snippet(Compiler(), RULES.replace("along 1/2", "along 1/0"))
+    errors = [(d.code, d.pos.line, d.pos.column) for d in result.diagnostics if d.is_error]
+    assert errors == [("E212", RULES.splitlines().index('  road "Road"    | along 1/2') + 1, 26)]

@@ -485,7 +485,16 @@ class _Builder:
 
     def along_amount(self, meta: Meta, ch: list[Any]) -> s.Located:
         number: ir.Number = ch[0]
-        if len(ch) > 1:
+        if len(ch) > 1 and int(ch[1]) == 0:
+            self.errors.append(
+                error(
+                    "E212",
+                    f"'along {number.value:g}/{ch[1]}' divides by zero",
+                    self._p(meta),
+                    "a part of the cost is a fraction such as 1/2",
+                )
+            )
+        elif len(ch) > 1:
             number = ir.Number(number.value / int(ch[1]), None, number.signed)
         return s.Located(number, self._p(meta))
 
