@@ -165,11 +165,21 @@ def move_cost(
     distance unit, times the distance; prohibited before impassable. Then the costs paid once
     per move (:func:`plus_once`): flat costs, shares of ``allowance``, steps' answers for
     ``inputs``."""
+    summed = summed_per_distance(rs, mode, counted(rs, features))
+    if not isinstance(summed, float | int):
+        return summed
+    total = (rs.entry_cost + summed) * distance
+    return plus_once(rs, mode, features, total, allowance, inputs or {})
+
+
+def summed_per_distance(rs: ir.Ruleset, mode: str, names: Iterable[str]) -> Answer | Unfilled:
+    """The features' costs per distance unit added up: PROHIBITED as soon as one prohibits,
+    else IMPASSABLE when one is impassable; an unfilled parameter stops the sum."""
     by_id = {f.id: f for f in rs.features}
     params = param_values(rs)
-    total = rs.entry_cost
+    total: float = 0
     impassable = False
-    for name in counted(rs, features):
+    for name in names:
         cost = per_distance(by_id[name].costs[mode], params)
         match cost:
             case Unfilled():
@@ -182,9 +192,7 @@ def move_cost(
                 total += cost
             case _:
                 assert_never(cost)
-    if impassable:
-        return IMPASSABLE
-    return plus_once(rs, mode, features, total * distance, allowance, inputs or {})
+    return IMPASSABLE if impassable else total
 
 
 # ---- costs paid once per move (issue 11) ----------------------------------------------------
@@ -599,28 +607,18 @@ def step_cost(
     IMPASSABLE.
     """
     by_id = {f.id: f for f in rs.features}
-    params = param_values(rs)
     place = move_cost(rs, mode, entered, distance, allowance)
     if isinstance(place, Unfilled):
         return place
     alongs = [by_id[n].along[mode] for n in crossed if mode in by_id[n].along]
     if alongs and place is not PROHIBITED:
         place = min(alongs) * distance
-    edge_total = 0.0
-    impassable = False
+    edges = summed_per_distance(rs, mode, crossed)
+    if isinstance(edges, Unfilled) or edges is PROHIBITED:
+        return edges
+    impassable = edges is IMPASSABLE
+    edge_total = 0.0 if isinstance(edges, ir.Marker) else edges
     for name in crossed:
-        cost = per_distance(by_id[name].costs[mode], params)
-        match cost:
-            case Unfilled():
-                return cost
-            case ir.Marker(marker="prohibited"):
-                return PROHIBITED
-            case ir.Marker():
-                impassable = True
-            case float() | int():
-                edge_total += cost
-            case _:
-                assert_never(cost)
         once = once_cost(rs, by_id[name].costs[mode], allowance, {})  # a wall's flat cost
         if isinstance(once, ir.Marker):
             impassable = True

@@ -120,7 +120,7 @@ def _coverage(table: ir.DiceTable, where: Positions, out: list[Diagnostic]) -> N
         out.append(
             error(
                 "E301",
-                f"{_totals(gaps)} of {spelling.dice(table.dice)} "
+                f"{totals(gaps)} of {spelling.dice(table.dice)} "
                 f"{'is' if len(gaps) == 1 else 'are'} in no row",
                 name_pos,
                 "add rows for them, or widen a neighbour",
@@ -133,7 +133,7 @@ def _coverage(table: ir.DiceTable, where: Positions, out: list[Diagnostic]) -> N
         out.append(
             error(
                 "E303",
-                f"with its modifiers the roll reaches {_totals(pushed)}, which no row covers",
+                f"with its modifiers the roll reaches {totals(pushed)}, which no row covers",
                 name_pos,
                 f"make the last row open-ended (`{max(covered)}+`) or the first "
                 f"(`{min(covered)}-`)",
@@ -145,15 +145,15 @@ def _overlap(low: float, high: float, reach: list[int]) -> str:
     """The totals two rows share, listed where the dice reach them."""
     shared = [t for t in reach if low <= t <= high]
     if shared:
-        return _totals(shared)
+        return totals(shared)
     if math.isinf(high):
         return f"totals {int(low)} and above"
     if math.isinf(low):
         return f"totals {int(high)} and below"
-    return _totals(list(range(int(low), int(high) + 1))[:50])
+    return totals(list(range(int(low), int(high) + 1))[:50])
 
 
-def _totals(totals: list[int]) -> str:
+def totals(totals: list[int]) -> str:
     """``total 7``, ``totals 2-6, 8``: runs of consecutive totals."""
     runs: list[str] = []
     start = prev = totals[0]

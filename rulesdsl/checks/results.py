@@ -178,7 +178,7 @@ def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -
             out.append(
                 error(
                     "E301",
-                    f"in column '{column.id}', {_totals(gaps)} of {spelling.dice(table.dice)} "
+                    f"in column '{column.id}', {dice.totals(gaps)} of {spelling.dice(table.dice)} "
                     f"{'is' if len(gaps) == 1 else 'are'} in no row",
                     where.of(table),
                     "add rows for them, or widen a neighbour",
@@ -191,7 +191,7 @@ def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -
             out.append(
                 error(
                     "E303",
-                    f"with its modifiers the roll reaches {_totals(pushed)}, which no row of "
+                    f"with its modifiers the roll reaches {dice.totals(pushed)}, which no row of "
                     f"column '{column.id}' covers",
                     where.of(table),
                     "make the last row open-ended (`N+`) or the first (`N-`)",
@@ -242,22 +242,9 @@ def _trigger_reach(rs: ir.Ruleset, where: Positions, out: list[Diagnostic]) -> N
                 error(
                     "E313",
                     f"with {', '.join(m for m in (trigger.modifier, *trigger.more_modifiers) if m)}"
-                    f" together, '{trigger.id}' reaches {_totals(pushed)}, which no row of "
+                    f" together, '{trigger.id}' reaches {dice.totals(pushed)}, which no row of "
                     f"'{trigger.table}' covers",
                     where.of(trigger),
                     "make the last row open-ended (`N+`) or the first (`N-`)",
                 )
             )
-
-
-def _totals(totals: list[int]) -> str:
-    runs: list[str] = []
-    start = prev = totals[0]
-    for t in [*totals[1:], None]:
-        if t is not None and t == prev + 1:
-            prev = t
-            continue
-        runs.append(str(start) if start == prev else f"{start}-{prev}")
-        if t is not None:
-            start = prev = t
-    return ("total " if len(totals) == 1 else "totals ") + ", ".join(runs)
