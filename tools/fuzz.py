@@ -213,6 +213,32 @@ def share_parsers() -> None:
     cli.make_parser = functools.cache(cli.make_parser)  # type: ignore[method-assign,assignment,unused-ignore]
 
 
+def share_front_ends() -> None:
+    """Parse each file text once: the verbs of one input read the same file a dozen times, and
+    a front end's answer is a pure function of the text and the path (frozen syntax nodes and
+    diagnostics), so the later verbs are given a copy of the first answer. Every verb still
+    resolves, lowers, checks and writes its own outputs."""
+    from rulesdsl.frontends import dsl, yaml_authoring
+
+    def remembered(parse: Any, method: bool) -> Any:
+        seen: dict[tuple[str, str], tuple[Any, list[Any]]] = {}
+
+        @functools.wraps(parse)
+        def parse_once(*args: Any) -> tuple[Any, list[Any]]:
+            key = (args[1], args[2]) if method else (args[0], args[1])  # (text, path)
+            if key not in seen:
+                if len(seen) > 16:  # the folder of the previous input is gone
+                    seen.clear()
+                seen[key] = parse(*args)
+            tree, diags = seen[key]
+            return tree, list(diags)
+
+        return parse_once
+
+    dsl.Parser.parse = remembered(dsl.Parser.parse, method=True)  # type: ignore[method-assign]
+    yaml_authoring.parse_yaml = remembered(yaml_authoring.parse_yaml, method=False)  # type: ignore[assignment]
+
+
 def _alarm(signum: int, frame: FrameType | None) -> None:
     raise Hang
 
@@ -272,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
 
     warnings.simplefilter("ignore")
     share_parsers()
+    share_front_ends()
     handlers = {sig: signal.signal(sig, _alarm) for sig in (signal.SIGALRM, signal.SIGPROF)}
     try:
         return _run(args)

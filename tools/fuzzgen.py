@@ -17,6 +17,11 @@ from typing import Any, TypeVar
 
 import yaml
 
+# libyaml's loader and dumper when PyYAML has them: the generator's own YAML work is then a
+# small part of an input's time
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
 BUILTIN_NAMES = (
     "isinstance",
     "sorted",
@@ -452,7 +457,7 @@ def yaml_fault(rng: random.Random, text: str) -> tuple[str, str]:
     if "\ndeep: " in text or "&b0 " in text:  # a structure fault stays the last one: loaded,
         return text, "none"  # the aliases would expand to 10^9 paths here
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_LOADER)  # a safe loader
     except (yaml.YAMLError, RecursionError):  # a fault before made it so (`deep`, a cut)
         return text, "none"
     if rng.random() < 0.05 or not isinstance(data, dict):
@@ -489,7 +494,7 @@ def yaml_fault(rng: random.Random, text: str) -> tuple[str, str]:
     elif kind == "rename" and isinstance(parent, dict):
         parent[_pick(rng, HOSTILE_NAMES)] = parent.pop(last)
     try:
-        dumped = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+        dumped = yaml.dump(data, Dumper=_DUMPER, allow_unicode=True, sort_keys=False)
     except (yaml.YAMLError, ValueError, RecursionError):
         return text, "none"
     return dumped, kind
