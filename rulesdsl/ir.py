@@ -738,12 +738,15 @@ class Sight:
     firer's and the target's; ``target``: those and the target's; ``both``: those and both
     ends). The line is blocked once the total reaches ``blocks_at`` (None: only a ``blocked``
     cell blocks) or when a counted place holds a feature whose value is ``blocked``.
+    ``crossed``: the unit in which the caller gives the length of line inside each place; a
+    cell that is a step answers for that length (None: no cell is a step).
     """
 
     id: NewId
     info: Info
     blocks_at: float | None
     counts: Literal["between", "target", "both"]
+    crossed: str | None = None
 
 
 @dataclass(frozen=True)

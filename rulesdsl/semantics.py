@@ -760,25 +760,41 @@ def counted_places(rule: ir.Sight, count: int) -> range:
             assert_never(rule.counts)
 
 
-def place_hindrance(rs: ir.Ruleset, rule: ir.Sight, features: Sequence[str]) -> Answer:
+def place_hindrance(
+    rs: ir.Ruleset, rule: ir.Sight, features: Sequence[str], crossed: float | None = None
+) -> Answer:
     """One place's hindrance: its features' values added up (``counted`` applies, so a
-    feature that ignores the others stands alone), or BLOCKED if one of them blocks."""
+    feature that ignores the others stands alone), or BLOCKED if one of them blocks. A step
+    cell answers for ``crossed``, the length of line inside the place (a step answer that is
+    a marker blocks too). Raises :class:`MissingArgument` for a step cell without it."""
     by_id = {f.id: f for f in rs.features}
     total: float = 0
     for name in counted(rs, features):
         cell = by_id[name].cells.get(rule.id)
-        value = cell.default if cell is not None else None
+        value: Answer | ir.Value | None = cell.default if cell is not None else None
+        if isinstance(value, ir.StepCost):
+            if crossed is None:
+                raise MissingArgument("crossed")
+            value = step_value(next(s for s in rs.steps if s.id == value.step), crossed)
         if isinstance(value, ir.Marker):
             return BLOCKED
         if isinstance(value, ir.Number):
             total += value.value
+        elif isinstance(value, float | int):
+            total += value
     return total
 
 
-def line_of_sight(rs: ir.Ruleset, rule: ir.Sight, places: Sequence[Sequence[str]]) -> SightLine:
+def line_of_sight(
+    rs: ir.Ruleset,
+    rule: ir.Sight,
+    places: Sequence[Sequence[str]],
+    crossed: Sequence[float] | None = None,
+) -> SightLine:
     """The line from the firer's place (first) to the target's (last): the counted places'
     hindrance adds up; the line is blocked once it reaches ``blocks_at`` or when a counted
-    place blocks by itself."""
+    place blocks by itself. ``crossed``: the length of line inside each place, for the step
+    cells of a rule with ``crossed``."""
     counted_at = set(counted_places(rule, len(places)))
     by_place: list[float | ir.Marker] = []
     total: float = 0
@@ -787,7 +803,7 @@ def line_of_sight(rs: ir.Ruleset, rule: ir.Sight, places: Sequence[Sequence[str]
         if i not in counted_at:
             by_place.append(0)
             continue
-        value = place_hindrance(rs, rule, place)
+        value = place_hindrance(rs, rule, place, crossed[i] if crossed is not None else None)
         by_place.append(value)
         if isinstance(value, ir.Marker):
             blocked = True

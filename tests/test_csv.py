@@ -154,7 +154,7 @@ def test_export_of_tables_dice_tables_and_modifiers(capsys: pytest.CaptureFixtur
 def test_export_of_an_unknown_table_lists_the_tables(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "nope")
     assert code == 2
-    assert "expected one of terrain, water, setup, concealment, cover" in err
+    assert "expected one of terrain, water, concealment_class, setup, concealment, cover" in err
 
 
 def test_labels_are_escaped_and_rows_after_a_multi_line_cell_keep_their_line(

@@ -239,9 +239,11 @@ def test_line_of_sight_matches_for_lines_of_every_sighted_feature(
     for rule in rs.sights:
         sighted = [(f.id,) for f in rs.features if rule.id in f.cells] + [()]
         for length in (2, 3, 4):
+            # a rule read through scales takes the length of line inside each place
+            crossed = tuple(0.5 + 1.5 * i for i in range(length)) if rule.crossed else None
             for line in itertools.product(sighted, repeat=length):
-                reference = semantics.line_of_sight(rs, rule, line)
-                answer = module.line_of_sight(rule.id, *line)
+                reference = semantics.line_of_sight(rs, rule, line, crossed)
+                answer = module.line_of_sight(rule.id, *line, crossed=crossed)
                 assert answer.hindrance == reference.hindrance
                 assert answer.blocked == reference.blocked
                 assert all(

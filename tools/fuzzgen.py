@@ -225,7 +225,10 @@ def ruleset(rng: random.Random, rid: str = "fz") -> str:
             + (f" : {_pick(rng, ('g0', 'g1', 'g0, g1'))}" if keywords else "")
         )
     sight = rng.random() < 0.2
-    if sight:
+    crossed = sight and rng.random() < 0.5  # values that are steps, read for a length
+    if crossed:
+        lines.append('sight los "LOS" : counts target, crossed in')
+    elif sight:
         lines.append(f'sight los "LOS" : blocks at {rng.randint(1, 4)}, counts between')
     lines.append('layer terrain "Terrain" one per place [bk p.3] {')
     if sight:
@@ -238,7 +241,7 @@ def ruleset(rng: random.Random, rid: str = "fz") -> str:
             cell += f", {_pick(rng, (*modes, *(('g0', 'g1') if keywords else ())))} "
             cell += _pick(rng, ("2", "impassable", "4", "1 must stop", "2 may not end"))
         if sight:
-            cell += f" | {_pick(rng, ('0', '1', '2', 'blocked'))}"
+            cell += f" | {_pick(rng, ('0', '1', '2', 'blocked', *(['step st'] * crossed)))}"
         lines.append(f'  {f} "{_label(rng, f.upper())}" | {cell}')
         if rng.random() < 0.3:
             lines.append('      note "A note."')
@@ -255,7 +258,7 @@ def ruleset(rng: random.Random, rid: str = "fz") -> str:
         lines.append('layer weather "Weather" whole map {')
         lines.append(f'  rain "Rain" | +{rng.randint(0, 3)}')
         lines.append("}")
-    if rng.random() < 0.7:
+    if crossed or rng.random() < 0.7:
         per = _pick(rng, ("4", "2", "1", "0.5"))
         tail = _pick(rng, ("", ", at least 1 from 2 in", ", impassable from 9 in"))
         tail += _pick(rng, ("", "", ", free up to 2 in"))

@@ -152,6 +152,8 @@ def _map_calls(
             line = [(f,) for f in places[:3]] * 2
             yield "line_of_sight", mod.line_of_sight, (name, *line), {}
             yield "line_of_sight", mod.line_of_sight, (name, ("nowhere",), 3), {}
+            for crossed in ((2.5,) * len(line), (1,), (-1,) * len(line), "12", [math.inf] * 6):
+                yield "line_of_sight", mod.line_of_sight, (name, *line), {"crossed": crossed}
     for name, table in getattr(mod, "RESULTS_TABLES", {}).items():
         columns = [*getattr(table, "columns", ())][:3]
         for total in (-2, 1, 3, 6, 9, 2.5, "3"):

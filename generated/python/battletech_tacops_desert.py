@@ -539,7 +539,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:13e95ed0601014df",
     languages=("en", "ru"),
-    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:3c0e603d7b4e2dcb"),),
+    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:79f02b5d9760b779"),),
 )
 
 ENTRY_COST: Final = 1
@@ -3235,13 +3235,16 @@ class Sight(_Record):
 class SightRule(_Record):
     """A line-of-sight rule: the values of its layer column by feature, the total at which
     the line is blocked (None: only BLOCKED places block) and which places count:
-    ``between`` (not the firer's nor the target's), ``target`` (and the target's), ``both``."""
+    ``between`` (not the firer's nor the target's), ``target`` (and the target's), ``both``.
+    A value that is a StepCost is the step's answer for the length of line inside the place,
+    in the unit ``crossed``."""
 
     id: str
     label: Labels
     blocks_at: float | None
     counts: str
-    values: Mapping[str, float | Marker]
+    crossed: str | None
+    values: Mapping[str, float | Marker | StepCost]
 
 
 SIGHTS: Final[Mapping[str, SightRule]] = MappingProxyType(
@@ -3251,6 +3254,7 @@ SIGHTS: Final[Mapping[str, SightRule]] = MappingProxyType(
             label={"en": "Line of sight", "ru": "Линия видимости"},
             blocks_at=3,
             counts="between",
+            crossed=None,
             values={
                 "light_woods": 1,
                 "heavy_woods": 2,
@@ -3265,13 +3269,32 @@ SIGHTS: Final[Mapping[str, SightRule]] = MappingProxyType(
 )
 
 
-def line_of_sight(name: str, *places: Iterable[str]) -> Sight:
+def line_of_sight(
+    name: str, *places: Iterable[str], crossed: Iterable[float] | None = None
+) -> Sight:
     """The line of sight rule ``name`` along ``places``, the firer's place first and the
     target's last, each place given as the names of its features: ``line_of_sight("los",
-    ("clear",), ("light_woods",), ("clear",))``."""
+    ("clear",), ("light_woods",), ("clear",))``. ``crossed``: the length of line inside each
+    place, one number per place, for a rule whose values are steps."""
     _name("line_of_sight", "name", name, SIGHTS, "sight rule")
     rule = SIGHTS[name]
     values = rule.values
+    lengths: tuple[float, ...] | None = None
+    if crossed is not None:
+        if not _isinstance(crossed, Iterable) or _isinstance(crossed, _str):
+            raise ArgumentTypeError(
+                "line_of_sight", "crossed", crossed, "must be one number per place"
+            )
+        lengths = _tuple(crossed)
+        if _len(lengths) != _len(places):
+            raise InvalidArgument(
+                "line_of_sight",
+                "crossed",
+                crossed,
+                f"must give one length per place ({_len(places)})",
+            )
+        for length in lengths:
+            _number("line_of_sight", "crossed", length)
     first = 0 if rule.counts == "both" else 1
     last = _len(places) - (1 if rule.counts == "between" else 0)
     by_place: list[float | Marker] = []
@@ -3293,6 +3316,16 @@ def line_of_sight(name: str, *places: Iterable[str]) -> Sight:
         here: float | Marker = 0
         for feature in _counted(features):
             value = values.get(feature)
+            if _isinstance(value, StepCost):
+                if lengths is None:
+                    raise InvalidArgument(
+                        "line_of_sight",
+                        "crossed",
+                        None,
+                        f"must be given: {feature!r} gives the step "
+                        f"{value.step!r} for the length crossed",
+                    )
+                value = STEPS[value.step](lengths[i])
             if _isinstance(value, Marker):
                 here = value
                 break

@@ -19,8 +19,8 @@ Ask it rules questions::
     lookup(table, *keys)                     a cell of a plain table (column, row) or (row)
     path_cost(steps, unit=None)              cost of a grid path, diagonals alternating
 
-Call the step and decision tables by name: climb, light_concealment, medium_concealment,
-heavy_concealment, terrain_counts, lock, abstract_cover, representative_cover.
+Call the step and decision tables by name: climb, light_concealment, heavy_concealment,
+medium_concealment, terrain_counts, lock, abstract_cover, representative_cover.
 """
 
 from __future__ import annotations
@@ -106,6 +106,7 @@ __all__ = [
     "PRECEDENCE",
     "PROHIBITED",
     "RULESET",
+    "SIGHTS",
     "STEPS",
     "TABLES",
     "TRIGGERS",
@@ -124,6 +125,8 @@ __all__ = [
     "Route",
     "RouteStep",
     "Share",
+    "Sight",
+    "SightRule",
     "Span",
     "StepCost",
     "Trade",
@@ -137,6 +140,7 @@ __all__ = [
     "conflicts",
     "heavy_concealment",
     "light_concealment",
+    "line_of_sight",
     "lock",
     "lookup",
     "medium_concealment",
@@ -539,7 +543,7 @@ RULESET: Final = Ruleset(
     languages=("en", "fr"),
     extends=(
         Ancestor("heavy_gear_house", "1.0.0", "sha256:7d496a4e3c71962e"),
-        Ancestor("heavy_gear", "1.0.0", "sha256:6d10ef35705b5127"),
+        Ancestor("heavy_gear", "1.0.0", "sha256:238ab63b42726cfa"),
     ),
 )
 
@@ -595,6 +599,15 @@ LAYERS: Final[Mapping[str, Layer]] = MappingProxyType(
             label={"en": "Water state", "fr": "État de l'eau"},
             scope="many",
             features=("rapid_water",),
+        ),
+        "concealment_class": Layer(
+            id="concealment_class",
+            label={
+                "en": "Terrain class for concealment",
+                "fr": "Classe de terrain pour la dissimulation",
+            },
+            scope="one",
+            features=("light", "medium", "heavy"),
         ),
     }
 )
@@ -700,12 +713,30 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
                 },
             ),
         ),
+        "light": Feature(
+            id="light",
+            layer="concealment_class",
+            label={"en": "Light terrain", "fr": "Terrain léger"},
+            costs={"walker": 0, "ground": 0, "hover": 0},
+        ),
+        "medium": Feature(
+            id="medium",
+            layer="concealment_class",
+            label={"en": "Medium terrain", "fr": "Terrain moyen"},
+            costs={"walker": 0, "ground": 0, "hover": 0},
+        ),
+        "heavy": Feature(
+            id="heavy",
+            layer="concealment_class",
+            label={"en": "Heavy terrain", "fr": "Terrain lourd"},
+            costs={"walker": 0, "ground": 0, "hover": 0},
+        ),
     }
 )
 
 _IGNORES_OTHERS: Final[frozenset[str]] = frozenset(())
 _WHOLE_MAP: Final[frozenset[str]] = frozenset(())
-_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(("terrain",))
+_ONE_PER_PLACE: Final[frozenset[str]] = frozenset(("terrain", "concealment_class"))
 
 CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
@@ -1671,24 +1702,6 @@ def light_concealment(thickness: float) -> float:
     return value
 
 
-def medium_concealment(thickness: float) -> float:
-    """Medium terrain (dense jungle, light structures, light fortifications): +1 per full 2 in, at
-    least 1 from 1 in.
-
-    ``thickness`` in in, at least 0; the result in points.
-    Source: Heavy Gear terrain rules (French article, 2010).
-    """
-    if not (
-        (thickness.__class__ is _int and thickness >= 0)
-        or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
-    ):
-        _number("medium_concealment", "thickness", thickness)
-    value: float = _whole(thickness, 2)
-    if thickness >= 1:
-        value = _max(value, 1)
-    return value
-
-
 def heavy_concealment(thickness: float) -> float:
     """Heavy terrain (hard buildings, rocks, trenches, wrecks): +1 per full 1 in, at least 1 above 0
     in.
@@ -1703,6 +1716,24 @@ def heavy_concealment(thickness: float) -> float:
         _number("heavy_concealment", "thickness", thickness)
     value: float = _whole(thickness, 1)
     if thickness > 0:
+        value = _max(value, 1)
+    return value
+
+
+def medium_concealment(thickness: float) -> float:
+    """Medium terrain (dense jungle, light structures, light fortifications): +1 per full 2 in, at
+    least 1 from 1 in.
+
+    ``thickness`` in in, at least 0; the result in points.
+    Source: Heavy Gear terrain rules (French article, 2010).
+    """
+    if not (
+        (thickness.__class__ is _int and thickness >= 0)
+        or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
+    ):
+        _number("medium_concealment", "thickness", thickness)
+    value: float = _whole(thickness, 2)
+    if thickness >= 1:
         value = _max(value, 1)
     return value
 
@@ -1871,8 +1902,8 @@ STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType
     {
         "climb": climb,
         "light_concealment": light_concealment,
-        "medium_concealment": medium_concealment,
         "heavy_concealment": heavy_concealment,
+        "medium_concealment": medium_concealment,
     }
 )
 
@@ -1884,3 +1915,123 @@ DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType(
         "representative_cover": representative_cover,
     }
 )
+
+_enumerate: Final = enumerate
+
+
+# ---- line of sight ------------------------------------------------------------------------
+
+
+class Sight(_Record):
+    """What ``line_of_sight()`` answers: the hindrance of the counted places added up, whether
+    the line is blocked, and each place's own hindrance (0 for a place the rule does not
+    count, BLOCKED for a place that blocks by itself)."""
+
+    hindrance: float
+    blocked: bool
+    by_place: tuple[float | Marker, ...]
+
+
+class SightRule(_Record):
+    """A line-of-sight rule: the values of its layer column by feature, the total at which
+    the line is blocked (None: only BLOCKED places block) and which places count:
+    ``between`` (not the firer's nor the target's), ``target`` (and the target's), ``both``.
+    A value that is a StepCost is the step's answer for the length of line inside the place,
+    in the unit ``crossed``."""
+
+    id: str
+    label: Labels
+    blocks_at: float | None
+    counts: str
+    crossed: str | None
+    values: Mapping[str, float | Marker | StepCost]
+
+
+SIGHTS: Final[Mapping[str, SightRule]] = MappingProxyType(
+    {
+        "terrain_concealment": SightRule(
+            id="terrain_concealment",
+            label={"en": "Concealment from terrain", "fr": "Dissimulation par le terrain"},
+            blocks_at=None,
+            counts="target",
+            crossed="in",
+            values={
+                "light": StepCost("light_concealment", "thickness"),
+                "medium": StepCost("medium_concealment", "thickness"),
+                "heavy": StepCost("heavy_concealment", "thickness"),
+            },
+        ),
+    }
+)
+
+
+def line_of_sight(
+    name: str, *places: Iterable[str], crossed: Iterable[float] | None = None
+) -> Sight:
+    """The line of sight rule ``name`` along ``places``, the firer's place first and the
+    target's last, each place given as the names of its features: ``line_of_sight("los",
+    ("clear",), ("light_woods",), ("clear",))``. ``crossed``: the length of line inside each
+    place, one number per place, for a rule whose values are steps."""
+    _name("line_of_sight", "name", name, SIGHTS, "sight rule")
+    rule = SIGHTS[name]
+    values = rule.values
+    lengths: tuple[float, ...] | None = None
+    if crossed is not None:
+        if not _isinstance(crossed, Iterable) or _isinstance(crossed, _str):
+            raise ArgumentTypeError(
+                "line_of_sight", "crossed", crossed, "must be one number per place"
+            )
+        lengths = _tuple(crossed)
+        if _len(lengths) != _len(places):
+            raise InvalidArgument(
+                "line_of_sight",
+                "crossed",
+                crossed,
+                f"must give one length per place ({_len(places)})",
+            )
+        for length in lengths:
+            _number("line_of_sight", "crossed", length)
+    first = 0 if rule.counts == "both" else 1
+    last = _len(places) - (1 if rule.counts == "between" else 0)
+    by_place: list[float | Marker] = []
+    total: float = 0
+    blocked = False
+    for i, place in _enumerate(places):
+        if _isinstance(place, _str):
+            raise ArgumentTypeError(
+                "line_of_sight", "places", place, "must be one tuple of feature names per place"
+            )
+        features = _tuple(place)
+        for feature in features:
+            if not _isinstance(feature, _str) or feature not in FEATURES:
+                _name("line_of_sight", "places", feature, FEATURES, "feature")
+        _check_place(features)
+        if not first <= i < last:
+            by_place.append(0)
+            continue
+        here: float | Marker = 0
+        for feature in _counted(features):
+            value = values.get(feature)
+            if _isinstance(value, StepCost):
+                if lengths is None:
+                    raise InvalidArgument(
+                        "line_of_sight",
+                        "crossed",
+                        None,
+                        f"must be given: {feature!r} gives the step "
+                        f"{value.step!r} for the length crossed",
+                    )
+                value = STEPS[value.step](lengths[i])
+            if _isinstance(value, Marker):
+                here = value
+                break
+            if value is not None and not _isinstance(here, Marker):
+                here += value
+        by_place.append(here)
+        if _isinstance(here, Marker):
+            blocked = True
+        else:
+            total += here
+    if rule.blocks_at is not None and total >= rule.blocks_at:
+        blocked = True
+    return Sight(total, blocked, _tuple(by_place))

@@ -818,7 +818,7 @@ def render(rs: ir.Ruleset) -> str:
             ),
             cells=list(cells.values()),
             limits=any(c.value_type == "Limit" for c in cells.values()),
-            sights=python_sight.sights(rs, runtime),
+            sights=python_sight.sights(rs, runtime, Code),
             results_tables=python_sight.results_tables(rs, runtime),
         )
     )

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulesdsl import ir, semantics
+from rulesdsl.backends import once_costs
 
 Runtime = Callable[[ir.Value | None], Any]
 """How an IR value looks in the module (:func:`rulesdsl.backends.python.runtime`)."""
@@ -23,21 +24,25 @@ def _tidy(number: float) -> float:
     return int(number) if isinstance(number, float) and number.is_integer() else number
 
 
-def sights(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
-    """Each sight rule with every feature's value in its column (features with none left out)."""
+def sights(rs: ir.Ruleset, runtime: Runtime, code: Callable[[str], Any]) -> list[dict[str, Any]]:
+    """Each sight rule with every feature's value in its column (features with none left out);
+    a step is the module's ``StepCost`` record (``code`` marks source to emit as is)."""
     out = []
     for rule in rs.sights:
         values: dict[str, Any] = {}
         for f in rs.features:
             cell = f.cells.get(rule.id)
-            if cell is not None and cell.default is not None:
-                values[f.id] = runtime(cell.default)
+            if cell is None or cell.default is None:
+                continue
+            step = once_costs.record(rs, cell.default)
+            values[f.id] = code(step) if step is not None else runtime(cell.default)
         out.append(
             {
                 "id": rule.id,
                 "labels": rule.info.labels,
                 "blocks_at": _tidy(rule.blocks_at) if rule.blocks_at is not None else None,
                 "counts": rule.counts,
+                "crossed": rule.crossed,
                 "by_feature": values,
             }
         )

@@ -401,14 +401,18 @@ class _Builder:
 
     def sheet(self) -> Sheet:
         rs = self.rs
+        # a sight rule read through scales (`crossed`) is printed with its scales
+        sights = self.sight_blocks()
+        by_scale = {r.id for r in rs.sights if r.crossed is not None}
         sections = [
             Section("movement", self.w("movement"), self.movement()),
             Section("modifiers", self.w("modifiers"), self.modifiers()),
-            Section("sight", self.w("sight"), self.sight_blocks()),
+            Section("sight", self.w("sight"), [b for b in sights if b.id not in by_scale]),
             Section(
                 "steps",
                 self.w("steps"),
-                [self.step(s) for s in rs.steps if not self.is_movement_step(s)],
+                [self.step(s) for s in rs.steps if not self.is_movement_step(s)]
+                + [b for b in sights if b.id in by_scale],
             ),
             Section("decisions", self.w("decisions"), [self.decision(d) for d in rs.decisions]),
             Section("tables", self.w("tables"), [self.table(t) for t in rs.tables]),
@@ -602,6 +606,9 @@ class _Builder:
             for g, cols in groups
             if (kept := [(h, cells) for h, cells in cols if any(c.text for c in cells)])
         ]
+        sights = {r.id for r in rs.sights}
+        if not groups and set(layer.columns) <= sights and not any(f.info.notes for f in rows_of):
+            return None  # only sight columns: their values are printed with the sight rules
         width = sum(len(cols) for _, cols in groups)
         if width > 6:  # narrow cells: the sign alone, the legend says what it means
             for _, cols in groups:
@@ -1362,20 +1369,24 @@ class _Builder:
                 parts.append(self.w("sight_blocks_at", total=self.num(rule.blocks_at)))
             else:
                 parts.append(self.w("sight_adds_up"))
-            if self.uses_marker("blocked"):
+            own = [f.cells[rule.id].default for f in self.rs.features if rule.id in f.cells]
+            if ir.Marker("blocked") in own:
                 parts.append(self.w("sight_blocked_place", sign=MARKER_SIGNS["blocked"]))
-            line = self.w(
-                "label_colon",
-                label=self.label(rule.info, rule.id),
-                text=self.w("clause_join").join(parts),
-            )
+            if rule.crossed is not None:
+                parts.append(self.w("sight_crossed", unit=self.c.unit(rule.crossed)))
+            text = self.w("clause_join").join(parts)  # the block's title names the rule
+            line = text[:1].upper() + text[1:]
             label = self.label(rule.info, rule.id)
             rows = []
             for f in self.rs.features:
                 cell = f.cells.get(rule.id)
                 if cell is None or cell.default is None:
                     continue
-                value = self.value(cell.default)
+                value = (
+                    CellView(self.name(cell.default.step))  # the scale, printed beside
+                    if isinstance(cell.default, ir.StepCost)
+                    else self.value(cell.default)
+                )
                 value.changed = self.changed(f"{f.id}.{rule.id}")
                 name = CellView(self.label(f.info, f.id), ("label",))
                 name.changed = self.added(f.id)

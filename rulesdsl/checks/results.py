@@ -1,6 +1,8 @@
 """Results tables and line of sight pass (issue 11, items 9 and 10).
 
 - sight rules: ``blocks at`` a positive number (E250); a rule no layer column uses (W251);
+  ``crossed`` in the ruleset's distance unit, and said when a cell is a step (E260); a step
+  cell whose input is in that unit (E261);
 - results tables: columns in order with neither overlap nor gap, ending with ``above`` (E255);
   a natural roll the dice can make (E256), given once (E259); coverage of every total the
   dice reach, alone or with one modifier, per column (E301, E302, E303 as for dice tables);
@@ -44,6 +46,7 @@ def _sight(rs: ir.Ruleset, rule: ir.Sight, where: Positions, out: list[Diagnosti
                 "blocks at a positive total, e.g. `blocks at 3`",
             )
         )
+    _crossed(rs, rule, where, out)
     if not any(rule.id in layer.columns for layer in rs.layers):
         out.append(
             warning(
@@ -53,6 +56,51 @@ def _sight(rs: ir.Ruleset, rule: ir.Sight, where: Positions, out: list[Diagnosti
                 f"add it to a layer: `columns cost, {rule.id}`",
             )
         )
+
+
+def _crossed(rs: ir.Ruleset, rule: ir.Sight, where: Positions, out: list[Diagnostic]) -> None:
+    """A step cell answers for the length of line inside its place: the rule says in which
+    unit (``crossed``), a distance, and the step takes its input in that unit."""
+    distance = rs.units.get("distance")
+    if rule.crossed is not None and distance is not None and rule.crossed != distance:
+        out.append(
+            error(
+                "E260",
+                f"sight rule '{rule.id}' is crossed in '{rule.crossed}', but distances are in "
+                f"'{distance}'",
+                where.of_field(rule, "crossed"),
+                f"write `crossed {distance}`: the length of line inside a place is a distance",
+            )
+        )
+        return  # the steps' units are compared with the rule's once it is right
+    steps = {st.id: st for st in rs.steps}
+    for feature in rs.features:
+        cell = feature.cells.get(rule.id)
+        value = cell.default if cell is not None else None
+        if not isinstance(value, ir.StepCost) or value.step not in steps:
+            continue
+        step = steps[value.step]
+        if rule.crossed is None:
+            out.append(
+                error(
+                    "E260",
+                    f"'{feature.id}' gives the step '{step.id}' in sight rule '{rule.id}', "
+                    "which does not say in what unit a place is crossed",
+                    where.of(value, cell, feature),
+                    f"add `crossed {distance or step.param_unit}` to `sight {rule.id}`: the "
+                    "step answers for the length of line inside the place",
+                )
+            )
+        elif step.param_unit != rule.crossed:
+            out.append(
+                error(
+                    "E261",
+                    f"the step '{step.id}' takes '{step.param}' in '{step.param_unit}', but "
+                    f"sight rule '{rule.id}' is crossed in '{rule.crossed}'",
+                    where.of(value, cell, feature),
+                    f"declare the step's input in the same unit: `({step.param} {rule.crossed})`",
+                )
+            )
 
 
 def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:

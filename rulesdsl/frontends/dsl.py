@@ -808,13 +808,17 @@ class _Builder:
     def sight_decl(self, meta: Meta, ch: list[Any]) -> s.SightDecl:
         blocks = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "blocks"), None)
         counts = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "counts"), None)
-        return s.SightDecl(self._item(meta, ch), blocks, counts)
+        crossed = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "crossed"), None)
+        return s.SightDecl(self._item(meta, ch), blocks, counts, crossed)
 
     def sight_blocks(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
         return ("blocks", self._located(meta, ch[-1]))
 
     def sight_counts(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
         return ("counts", self._name(ch[0]))
+
+    def sight_crossed(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
+        return ("crossed", self._name(ch[0]))
 
     def dice_modifier(self, meta: Meta, ch: list[Any]) -> s.DiceModifierNode:
         amount = next(c for c in ch if isinstance(c, ir.Number))

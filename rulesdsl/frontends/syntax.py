@@ -382,11 +382,12 @@ class ResultsNode:
 
 @dataclass(frozen=True)
 class SightDecl:
-    """``sight NAME labels : blocks at N, counts between|target|both``."""
+    """``sight NAME labels : blocks at N, counts between|target|both, crossed UNIT``."""
 
     item: Item
     blocks_at: Located | None
     counts: Name | None
+    crossed: Name | None = None
 
 
 @dataclass(frozen=True)

@@ -788,7 +788,9 @@ class _Builder:
             blocks = self.located(blocks_node, "signed") if blocks_node is not None else None
             counts_node = _get(v, "counts") if isinstance(v, MappingNode) else None
             counts = self.name(counts_node) if isinstance(counts_node, ScalarNode) else None
-            out.append(s.SightDecl(self.item(k, v), blocks, counts))
+            crossed_node = _get(v, "crossed") if isinstance(v, MappingNode) else None
+            crossed = self.name(crossed_node) if isinstance(crossed_node, ScalarNode) else None
+            out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed))
         return out
 
     def sec_triggers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

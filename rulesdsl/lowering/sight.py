@@ -14,6 +14,7 @@ from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.positions import Positions
+from rulesdsl.lowering.symbols import SymbolTable
 
 _T = TypeVar("_T")
 
@@ -22,6 +23,7 @@ class Lowering(Protocol):
     """What these functions use of :class:`rulesdsl.lowering.lower._Lowerer`."""
 
     where: Positions
+    symbols: SymbolTable
 
     def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None: ...
 
@@ -58,15 +60,19 @@ def sight(lw: Lowering, decl: s.SightDecl) -> ir.Sight:
         number = lw._number(decl.blocks_at, None)
         if number is not None:
             blocks_at = float(number.value)
-    rule = ir.Sight(decl.item.name.text, lw.info(decl.item), blocks_at, counts)
+    crossed = decl.crossed.text if decl.crossed is not None else None
+    rule = ir.Sight(decl.item.name.text, lw.info(decl.item), blocks_at, counts, crossed)
     lw.where.record(rule, decl.item.name.pos)
     if decl.blocks_at is not None:
         lw.where.record(rule, decl.blocks_at.pos, "blocks_at")
+    if decl.crossed is not None:
+        lw.where.record(rule, decl.crossed.pos, "crossed")
     return rule
 
 
 def sight_cell(lw: Lowering, column: str, cell: s.CellNode) -> ir.Cell:
-    """A layer cell of a sight column: a number or ``blocked``, the same for every unit."""
+    """A layer cell of a sight column: a number, ``blocked`` or ``step NAME`` (the step's
+    answer for the length of line inside the place), the same for every unit."""
     default: ir.Value | None = None
     for entry in cell.entries:
         if entry.key is not None:
@@ -75,10 +81,16 @@ def sight_cell(lw: Lowering, column: str, cell: s.CellNode) -> ir.Cell:
                 f"a '{column}' value is the same for every unit: '{entry.key.text}' cannot "
                 "have its own",
                 entry.key.pos,
-                "write one number (or `blocked`) for the place",
+                "write one number, `blocked` or `step NAME` for the place",
             )
             continue
-        value = lw.value(entry.value, ("number", "blocked"), f"the sight column '{column}'")
+        value = lw.value(
+            entry.value, ("number", "blocked", "step_cost"), f"the sight column '{column}'"
+        )
+        if isinstance(value, ir.StepCost) and not lw.symbols.require(
+            s.Name(value.step, entry.value.pos), ("step",), "step"
+        ):
+            value = None
         if value is not None:
             default = value
     return ir.Cell(default)

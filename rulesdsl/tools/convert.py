@@ -343,6 +343,7 @@ class _ToYaml:
                 st.item,
                 blocks_at=self.text(st.blocks_at.pos).split()[-1] if st.blocks_at else None,
                 counts=st.counts.text if st.counts else None,
+                crossed=st.crossed.text if st.crossed else None,
             )
         elif isinstance(st, s.RemoveDecl):
             path = ".".join(n.text for n in st.path)
@@ -622,6 +623,7 @@ def to_terrain(text: str) -> str:
             for name, item in node.items():
                 terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
                 terms += [f"counts {item['counts']}"] if "counts" in item else []
+                terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
                 emit(_head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
         elif section == "dice_tables":
             for name, item in node.items():

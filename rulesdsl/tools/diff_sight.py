@@ -65,6 +65,16 @@ def sights(d: Differ) -> None:
             d.add(
                 "breaking", "changed", b.id, f"{name}: blocks at {before} -> {after}", before, after
             )
+        if a.crossed != b.crossed:
+            before, after = a.crossed or "nothing", b.crossed or "nothing"
+            d.add(
+                "breaking",
+                "changed",
+                b.id,
+                f"{name}: crossed in {before} -> {after}",
+                before,
+                after,
+            )
         if a.counts != b.counts:
             d.add(
                 "breaking",
