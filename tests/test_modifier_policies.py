@@ -299,6 +299,15 @@ def test_yaml_misuse_has_the_same_codes(compiler: Compiler) -> None:
     assert ("E235", 3, 12) in yaml_errors(compiler, both)
 
 
+def test_a_yaml_clamp_bound_that_is_not_a_number_is_a_diagnostic(compiler: Compiler) -> None:
+    # found by the long fuzz run: `clamp: [def, '+1']` reached the lowering as a name and
+    # ended in an AssertionError; YAML bounds are read as the DSL's signed numbers
+    clamp = "modifiers:\n  m:\n    clamp: [def, '+1']\n    rows: {a: '+1'}\n"
+    assert yaml_errors(compiler, clamp) == [("E001", 3, 13)]
+    unit = "modifiers:\n  m:\n    clamp: [2 in, '+1']\n    rows: {a: '+1'}\n"
+    assert yaml_errors(compiler, unit) == [("E001", 3, 15)]
+
+
 # ---- variants -------------------------------------------------------------------------------
 
 HOUSE = """ruleset kd_house "House rules" fr "Règles maison"

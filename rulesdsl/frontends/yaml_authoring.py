@@ -548,7 +548,7 @@ class _Builder:
         contexts = self._names(context_node) if isinstance(context_node, SequenceNode) else ()
         combine_node = _get(v, "combine")
         clamp_node = _get(v, "clamp")
-        bounds = [self.located(n) for n in _seq(clamp_node)]
+        bounds = [self.located(n, "signed") for n in _seq(clamp_node)]
         clamp = None
         if clamp_node is not None and len(bounds) == 2 and None not in bounds:
             low, high = bounds
