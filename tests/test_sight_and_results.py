@@ -16,6 +16,7 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.backends.python import render
 from rulesdsl.compiler import Compiler
+from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.tools.convert import to_terrain, to_yaml
 from tests.conftest import compile_snippet
@@ -279,16 +280,23 @@ def test_each_misuse_gets_its_code_at_its_place(
 def test_each_misuse_gets_the_same_code_through_the_yaml_front_end(
     compiler: Compiler, tmp_path: Path, code: str, text: str
 ) -> None:
-    source, syntax = Parser().parse(HEADER + text, "bad.terrain")
+    found = yaml_errors(HEADER + text, tmp_path)
+    assert [d.code for d in found] == [code]
+
+
+def yaml_errors(text: str, tmp_path: Path) -> list[Diagnostic]:
+    """The errors of ``text`` converted to YAML and compiled, each checked to point at a
+    line of the YAML file that holds something."""
+    source, syntax = Parser().parse(text, "bad.terrain")
     assert source is not None and not syntax
     path = tmp_path / "bad.yaml"
     yaml_text = to_yaml(source)
     path.write_text(yaml_text, "utf-8")
     found = [d for d in Compiler().compile_file(path).diagnostics if d.is_error]
-    assert [d.code for d in found] == [code]
-    [diag] = found
-    assert diag.pos is not None and diag.pos.file == str(path)
-    assert yaml_text.splitlines()[diag.pos.line - 1].strip()
+    for diag in found:
+        assert diag.pos is not None and diag.pos.file == str(path)
+        assert yaml_text.splitlines()[diag.pos.line - 1].strip()
+    return found
 
 
 def test_an_outcome_no_row_gives_is_w250(compiler: Compiler) -> None:

@@ -16,7 +16,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.tools.convert import to_terrain, to_yaml
 from tests.conftest import RULESETS, compile_snippet, load_generated
-from tests.test_sight_and_results import load
+from tests.test_sight_and_results import load, located, yaml_errors
 
 HEADER = """ruleset demo "Demo"
 version 1.0.0
@@ -176,15 +176,6 @@ CORPUS: list[tuple[str, str, list[tuple[int, int]]]] = [
 ]
 
 
-def located(compiler: Compiler, text: str) -> list[tuple[str, int, int]]:
-    compiled = compile_snippet(compiler, text)
-    return [
-        (d.code, d.pos.line, d.pos.column)
-        for d in compiled.diagnostics
-        if d.is_error and d.pos is not None
-    ]
-
-
 @pytest.mark.parametrize(
     ("code", "text", "places"), CORPUS, ids=[f"{c[0]}-{i}" for i, c in enumerate(CORPUS)]
 )
@@ -201,16 +192,7 @@ def test_each_misuse_of_crossed_gets_its_code_at_its_place(
 def test_each_misuse_of_crossed_gets_the_same_code_through_the_yaml_front_end(
     tmp_path: Path, code: str, text: str
 ) -> None:
-    source, syntax = Parser().parse(HEADER + text, "bad.terrain")
-    assert source is not None and not syntax
-    path = tmp_path / "bad.yaml"
-    yaml_text = to_yaml(source)
-    path.write_text(yaml_text, "utf-8")
-    found = [d for d in Compiler().compile_file(path).diagnostics if d.is_error]
-    assert {d.code for d in found} == {code}
-    for diag in found:
-        assert diag.pos is not None and diag.pos.file == str(path)
-        assert yaml_text.splitlines()[diag.pos.line - 1].strip()
+    assert {d.code for d in yaml_errors(HEADER + text, tmp_path)} == {code}
 
 
 # ---- round trip, diff, sheets ------------------------------------------------------------
