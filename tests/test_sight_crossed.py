@@ -270,3 +270,18 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     line = m.line_of_sight("terrain_concealment", (), ("medium",), ("medium",), crossed=(0, 3, 2))
     assert line == m.Sight(hindrance=2, blocked=False, by_place=(0, 1, 1))
     assert "crossed=(0, 3, 2))`\nis `Sight(hindrance=2, blocked=False, by_place=(0, 1, 1))`" in doc
+
+
+def test_a_house_rule_gives_a_class_another_scale(compiler: Compiler, tmp_path: Path) -> None:
+    (tmp_path / "demo.terrain").write_text(HEADER + CONCEALMENT, "utf-8")
+    house = (
+        'ruleset house "House"\nversion 1.0.0\nextends demo@^1.0\n'
+        "override woods.cover | step heavy\n"
+    )
+    compiled = compile_snippet(compiler, house, tmp_path, "house.terrain")
+    assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
+    m = load(compiled.ruleset, tmp_path)
+    # 2 in of woods: 1 point on the light scale, 2 on the heavy one the house rule gives it
+    assert m.line_of_sight("cover", (), ("woods",), crossed=(0, 2)).hindrance == 2
+    [change] = compiled.ruleset.changes
+    assert isinstance(change.path, ir.ColumnPath) and change.path.column == "cover"
