@@ -285,3 +285,19 @@ def test_a_house_rule_gives_a_class_another_scale(compiler: Compiler, tmp_path: 
     assert m.line_of_sight("cover", (), ("woods",), crossed=(0, 2)).hindrance == 2
     [change] = compiled.ruleset.changes
     assert isinstance(change.path, ir.ColumnPath) and change.path.column == "cover"
+
+
+def test_a_step_that_answers_a_marker_blocks_the_line(compiler: Compiler, tmp_path: Path) -> None:
+    body = CONCEALMENT.replace(
+        "+1 per full 1 in, at least 1 above 0 in", "+1 per full 1 in, impassable from 3 in"
+    )
+    compiled = compile_snippet(compiler, HEADER + body)
+    assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
+    m = load(compiled.ruleset, tmp_path)
+    places, lengths = [(), ("rocks",), ("smoke",)], (0, 3, 0)
+    line = m.line_of_sight("cover", *places, crossed=lengths)
+    assert line == m.Sight(hindrance=1, blocked=True, by_place=(0, m.BLOCKED, 1))
+    reference = semantics.line_of_sight(
+        compiled.ruleset, compiled.ruleset.sights[0], places, lengths
+    )
+    assert reference.by_place == (0, semantics.BLOCKED, 1) and reference.blocked

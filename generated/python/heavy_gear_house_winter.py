@@ -2022,8 +2022,8 @@ def line_of_sight(
                         f"{value.step!r} for the length crossed",
                     )
                 value = STEPS[value.step](lengths[i])
-            if _isinstance(value, Marker):
-                here = value
+            if _isinstance(value, Marker):  # a blocked cell, or a step's own marker
+                here = BLOCKED
                 break
             if value is not None and not _isinstance(here, Marker):
                 here += value
