@@ -444,3 +444,35 @@ def test_a_results_table_of_too_many_dice_is_e304_and_lists_no_totals(compiler: 
     # found by the long fuzz run: `99999d99999 by odds` listed every total (a hang)
     text = HEADER + CRT.replace(": 1d6 by odds", ": 99999d99999 by odds")
     assert located(compiler, text) == [("E304", HEADER_LINES + 1, 29)]
+
+
+def test_a_natural_roll_beyond_every_float_is_a_diagnostic_in_both_front_ends(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    # found by the long fuzz run: a YAML natural roll of 400 digits raised OverflowError in
+    # the numbers pass (int too large to convert to float) through every verb, and one of
+    # 5,000 digits a ValueError in PyYAML; both front ends now refuse the literal (E005)
+    source, _ = Parser().parse(HEADER + CRT, "crt.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "{natural: 6, " in yaml_text
+    for digits in (400, 5000):
+        huge = "9" * digits
+        text = HEADER + CRT.replace("natural 6 de", f"natural {huge} de")
+        dsl = [d.code for d in compile_snippet(compiler, text).diagnostics if d.is_error]
+        assert dsl == ["E005"]
+        path = tmp_path / "crt.yaml"
+        path.write_text(yaml_text.replace("{natural: 6, ", f"{{natural: {huge}, "), "utf-8")
+        found = [d for d in Compiler().compile_file(path).diagnostics if d.is_error]
+        assert [(d.code, d.message) for d in found] == [
+            ("E005", f"number too large ({digits} digits)")
+        ]
+
+
+def test_the_numbers_pass_takes_an_int_beyond_every_float_as_unusable() -> None:
+    from rulesdsl.checks import walk
+
+    assert list(walk.numbers(ir.Clamp(-(10**400), 10**400))) == [
+        ("low", float("-inf")),
+        ("high", float("inf")),
+    ]

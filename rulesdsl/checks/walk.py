@@ -7,6 +7,7 @@ node reached twice (a cost cell shared by several modes) is visited once.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterator
 from functools import cache
 from typing import Any, cast
@@ -46,7 +47,11 @@ def _numbers_in(value: object) -> Iterator[float]:
     if isinstance(value, bool):
         return
     if isinstance(value, int | float):
-        yield float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond every float: as unusable as an infinity
+            number = math.inf if value > 0 else -math.inf
+        yield number
     elif isinstance(value, tuple | list):
         for item in value:
             yield from _numbers_in(item)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -209,10 +210,20 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
+DIGITS = re.compile(r"\d+")
+
+
+def _too_large(number: str) -> bool:
+    """Whether a YAML number holds a run of digits beyond the largest float, as the DSL's
+    reader refuses (E005): PyYAML would build an int of it that no float can hold, or refuse
+    one of over 4,300 digits with a ValueError."""
+    return any(len(d) > 309 or int(d) > sys.float_info.max for d in DIGITS.findall(number))
+
+
 def _text_problems(node: Node, path: str) -> list[Diagnostic]:
     """E004 for each key or value that holds a control character (other than a tab or a line
     break) or half a surrogate pair: what the DSL refuses in a string, YAML escapes (``"\\0"``,
-    ``"\\e"``, ``"\\ud800"``) must not let in."""
+    ``"\\e"``, ``"\\ud800"``) must not let in; E005 for a number too large for a float."""
     out = []
     stack = [node]
     seen: set[int] = set()  # an alias shares its node (and may hold itself)
@@ -222,6 +233,16 @@ def _text_problems(node: Node, path: str) -> list[Diagnostic]:
             continue
         seen.add(id(here))
         if isinstance(here, ScalarNode):
+            if here.tag.endswith((":int", ":float")) and _too_large(here.value):
+                mark = here.start_mark
+                out.append(
+                    error(
+                        "E005",
+                        f"number too large ({max(map(len, DIGITS.findall(here.value)))} digits)",
+                        s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2),
+                        "numbers may be at most about 1.8e308 (the largest floating-point number)",
+                    )
+                )
             bad = CONTROL.search(here.value) or SURROGATE.search(here.value)
             if bad is not None:
                 mark = here.start_mark
