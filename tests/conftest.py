@@ -12,6 +12,8 @@ from types import ModuleType
 
 import pytest
 
+from rulesdsl import ir
+from rulesdsl.backends.python import render
 from rulesdsl.compiler import Compiled, Compiler
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +37,20 @@ def load_generated(name: str) -> ModuleType:
     finally:
         del sys.modules["rulesdsl"]
         sys.modules.update(saved)
+    return module
+
+
+def import_rendered(ruleset: ir.Ruleset, folder: Path, name: str) -> ModuleType:
+    """``ruleset``'s generated module, written to ``folder/<name>.py`` and imported as ``name``
+    the way a user imports it (kept in sys.modules: dataclasses look it up as classes are
+    made)."""
+    path = folder / f"{name}.py"
+    path.write_text(render(ruleset), "utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
     return module
 
 

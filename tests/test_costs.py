@@ -9,7 +9,6 @@ input given by keyword (``step climb``, ``height=3``); steps gain ``free up to X
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.serial import to_data
 from rulesdsl.tools import diff as semantic
 from rulesdsl.tools.fmt import format_text
-from tests.conftest import compile_snippet
+from tests.conftest import compile_snippet, import_rendered
 
 DATA = Path(__file__).parent / "data"
 SOURCE = DATA / "once_costs.terrain"
@@ -42,14 +41,7 @@ def rs(compiler: Compiler) -> ir.Ruleset:
 @pytest.fixture(scope="module")
 def module(rs: ir.Ruleset, tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """The generated module of the test ruleset, imported from a file as a user would."""
-    path = tmp_path_factory.mktemp("module") / "once_costs.py"
-    path.write_text(render(rs), "utf-8")
-    spec = importlib.util.spec_from_file_location("generated_once_costs", path)
-    assert spec is not None and spec.loader is not None
-    loaded = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = loaded
-    spec.loader.exec_module(loaded)
-    return loaded
+    return import_rendered(rs, tmp_path_factory.mktemp("module"), "generated_once_costs")
 
 
 # ---- the IR ---------------------------------------------------------------------------------

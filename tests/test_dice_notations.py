@@ -3,8 +3,6 @@ for coverage, answered by the generated module and shown with their chances on t
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
@@ -12,11 +10,10 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir, semantics
-from rulesdsl.backends.python import render
 from rulesdsl.backends.sheet_model import build_sheet
 from rulesdsl.compiler import Compiler
 from rulesdsl.dice import D66, chance_between
-from tests.conftest import compile_snippet
+from tests.conftest import compile_snippet, import_rendered
 
 HEADER = 'ruleset rolls "Rolls"\nversion 1.0.0\nunits distance in, cost MP\n'
 
@@ -29,14 +26,7 @@ D66_TABLE = """dice encounter "Encounter" : d66 {
 
 
 def load(tmp_path: Path, ruleset: ir.Ruleset) -> ModuleType:
-    path = tmp_path / f"{ruleset.id}.py"
-    path.write_text(render(ruleset), "utf-8")
-    spec = importlib.util.spec_from_file_location(f"notations_{ruleset.id}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_rendered(ruleset, tmp_path, f"notations_{ruleset.id}")
 
 
 def compiled(compiler: Compiler, body: str) -> ir.Ruleset:

@@ -8,19 +8,16 @@ marsh a vehicle may cross but not stop in, and a ford where everyone must stop.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from rulesdsl import ir, semantics
-from rulesdsl.backends.python import render
 from rulesdsl.compiler import Compiler
-from tests.conftest import compile_snippet
+from tests.conftest import compile_snippet, import_rendered
 
 RULES = """ruleset hexmap "Hex map"
 version 1.0.0
@@ -53,14 +50,7 @@ def compiled() -> ir.Ruleset:
 
 @pytest.fixture(scope="module")
 def mod(compiled: ir.Ruleset, tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
-    path = tmp_path_factory.mktemp("maps") / "hexmap_rules.py"
-    path.write_text(render(compiled), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("hexmap_rules", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_rendered(compiled, tmp_path_factory.mktemp("maps"), "hexmap_rules")
 
 
 def both_ways(edges: dict[tuple[object, object], tuple[str, ...]]) -> dict:
@@ -472,12 +462,7 @@ def test_a_walls_flat_cost_is_paid_on_each_crossing_and_a_hedge_takes_its_share(
     assert [d for d in result.diagnostics if d.severity == "error"] == []
     rs = result.ruleset
     assert rs is not None
-    path = tmp_path / "walled_rules.py"
-    path.write_text(render(rs), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("walled_rules", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_rendered(rs, tmp_path, "walled_rules")
     places = {(x, 0): ("clear",) for x in range(4)}
     places[(3, 0)] = ("bog",)
     edges = both_ways({((0, 0), (1, 0)): ("wall",), ((1, 0), (2, 0)): ("hedge",)})

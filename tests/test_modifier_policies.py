@@ -5,17 +5,14 @@ its code, line and column (issue 11, items 3-5). The example is tests/data/keywo
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import warnings
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from rulesdsl.backends.python import render
 from rulesdsl.compiler import Compiler
-from tests.conftest import ROOT, compile_snippet
+from tests.conftest import ROOT, compile_snippet, import_rendered
 
 DEMO = ROOT / "tests" / "data" / "keywords_demo.terrain"
 
@@ -24,14 +21,7 @@ def load_demo(compiler: Compiler, folder: Path) -> ModuleType:
     """The demo's generated module, written to ``folder`` and imported."""
     compiled = compiler.compile_file(DEMO)
     assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
-    path = folder / "keywords_demo.py"
-    path.write_text(render(compiled.ruleset), "utf-8")
-    spec = importlib.util.spec_from_file_location("keywords_demo_module", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_rendered(compiled.ruleset, folder, "keywords_demo_module")
 
 
 @pytest.fixture(scope="module")

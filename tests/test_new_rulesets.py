@@ -5,9 +5,7 @@ and roads, a results table with odds columns, line of sight)."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -16,10 +14,9 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.backends.python import render
 from rulesdsl.backends.sheets import render_sheet
 from rulesdsl.compiler import Compiler
-from tests.conftest import RULESETS
+from tests.conftest import RULESETS, import_rendered
 
 NEW_RULESETS = ("skirmish_keywords", "hex_operational")
 
@@ -33,14 +30,7 @@ def compiled(name: str) -> ir.Ruleset:
 
 def module_of(name: str, folder: Path) -> ModuleType:
     """The ruleset's generated module, written to `folder` and imported from there."""
-    path = folder / f"{name}.py"
-    path.write_text(render(compiled(name)), "utf-8")
-    spec = importlib.util.spec_from_file_location(f"new_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_rendered(compiled(name), folder, f"new_{name}")
 
 
 @pytest.fixture(scope="module")

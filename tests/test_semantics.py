@@ -3,7 +3,6 @@ meaning, on every bundled ruleset: costs, modifiers, steps, decisions and dice."
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import math
 import warnings
@@ -14,7 +13,7 @@ import pytest
 
 from rulesdsl import ir, semantics
 from rulesdsl.compiler import Compiler
-from tests.conftest import GENERATED, RULESETS, load_generated
+from tests.conftest import GENERATED, RULESETS, import_rendered, load_generated
 from tests.test_modifier_policies import DEMO, load_demo
 
 BUNDLED = sorted(p.stem for p in GENERATED.glob("*.py"))
@@ -205,17 +204,10 @@ def test_policies_two_contexts_and_keywords_match_on_the_demo(
 def test_costs_paid_once_per_move_match_the_module(compiler: Compiler, tmp_path: Path) -> None:
     """The module's move_cost with an allowance and step inputs, and its steps with free-up-to
     and above thresholds, against semantics.move_cost and semantics.step_value."""
-    from rulesdsl.backends.python import render
-
     compiled = compiler.compile_file(Path(__file__).parent / "data" / "once_costs.terrain")
     rs = compiled.ruleset
     assert rs is not None and compiled.ok
-    path = tmp_path / "once_costs.py"
-    path.write_text(render(rs), "utf-8")
-    spec = importlib.util.spec_from_file_location("semantics_once_costs", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_rendered(rs, tmp_path, "semantics_once_costs")
     for step in rs.steps:
         for x in (i / 4 for i in range(0, 25)):
             assert same(getattr(module, step.id)(x), semantics.step_value(step, x)), (step.id, x)

@@ -6,20 +6,17 @@ DSL -> YAML -> DSL."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.backends.python import render
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.tools.convert import to_terrain, to_yaml
-from tests.conftest import compile_snippet
+from tests.conftest import compile_snippet, import_rendered
 
 HEADER = """ruleset demo "Demo"
 version 1.0.0
@@ -69,15 +66,7 @@ def module(compiler: Compiler, tmp_path: Path, body: str) -> ModuleType:
 
 
 def load(ruleset: ir.Ruleset, tmp_path: Path) -> ModuleType:
-    name = f"sight_{abs(hash(str(tmp_path)))}_{ruleset.id}"
-    path = tmp_path / f"{name}.py"
-    path.write_text(render(ruleset), "utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    loaded = importlib.util.module_from_spec(spec)
-    sys.modules[name] = loaded
-    spec.loader.exec_module(loaded)
-    return loaded
+    return import_rendered(ruleset, tmp_path, f"sight_{abs(hash(str(tmp_path)))}_{ruleset.id}")
 
 
 # ---- line of sight -----------------------------------------------------------------------

@@ -6,7 +6,6 @@ through their generated modules, like every spec test.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -14,7 +13,6 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.backends.python import render
 from rulesdsl.backends.sheets import render_sheet
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiled, Compiler
@@ -23,7 +21,7 @@ from rulesdsl.tools import diff as semantic
 from rulesdsl.variants import resolve as resolve_module
 from rulesdsl.variants.changelog import path_text
 from rulesdsl.variants.resolve import satisfies
-from tests.conftest import RULESETS, load_generated
+from tests.conftest import RULESETS, import_rendered, load_generated
 
 BASE = """\
 ruleset base "Base" fr "Base"
@@ -758,15 +756,7 @@ def rich_variant(tmp_path: Path, body: str) -> Compiled:
 def module_of(compiled: Compiled, tmp_path: Path) -> ModuleType:
     """The generated module of a compiled snippet, imported."""
     assert compiled.ruleset is not None, compiled.diagnostics
-    name = f"house_{abs(hash(str(tmp_path)))}"
-    path = tmp_path / f"{name}.py"
-    path.write_text(render(compiled.ruleset), "utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_rendered(compiled.ruleset, tmp_path, f"house_{abs(hash(str(tmp_path)))}")
 
 
 def base_and_house(tmp_path: Path, body: str) -> tuple[ir.Ruleset, ir.Ruleset]:
