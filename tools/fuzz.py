@@ -190,24 +190,8 @@ def run_case(
 
 
 def share_parsers() -> None:
-    """Build each Lark parser once in this process (the CLI builds one per command, which
-    would be most of the run's time); a Lark LALR parser keeps no state between parses."""
-    from lark import Lark
-
-    from rulesdsl.frontends import dsl as parse
-    from rulesdsl.frontends import fragments
-
-    made: dict[str, Lark] = {}
-
-    def shared(grammar: str, **options: Any) -> Lark:
-        key = repr((grammar, sorted(options.items())))
-        if key not in made:
-            made[key] = Lark(grammar, **options)
-        return made[key]
-
-    parse.Lark = shared  # type: ignore[attr-defined,assignment]
-    fragments.Lark = shared  # type: ignore[attr-defined,assignment]
-    # the command-line parser of each verb, likewise: argparse parsers keep no state either
+    """Build each verb's command-line parser once in this process, as the front ends already
+    share their Lark parser (``dsl.lalr_parser``): argparse parsers keep no state either."""
     from rulesdsl import cli
 
     cli.make_parser = functools.cache(cli.make_parser)  # type: ignore[method-assign,assignment,unused-ignore]

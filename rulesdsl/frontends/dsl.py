@@ -10,7 +10,7 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -59,19 +59,32 @@ def load_grammar() -> str:
         return checkout.read_text("utf-8")
 
 
+@cache
+def lalr_parser(*starts: str) -> Lark:
+    """The grammar's LALR parser for the given start rules (the file's by default), built
+    once per process.
+
+    A Lark LALR parser keeps no state between parses, so every :class:`Parser` and
+    fragment parser of a process shares it: the language server, ``watch`` and the tests make
+    many, and loading one costs ~30 ms even from the table cache. ``cache=True``: Lark keeps
+    the built LALR tables in the temp folder, keyed by a hash of the grammar and options,
+    which cuts the first load from ~300 ms to ~50 ms.
+    """
+    return Lark(
+        load_grammar(),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=False,
+        cache=True,
+        **({"start": list(starts)} if starts else {}),
+    )
+
+
 class Parser:
     """A reusable parser: build it once, then call :meth:`parse` for each file."""
 
     def __init__(self) -> None:
-        # cache=True: Lark keeps the built LALR tables in the temp folder, keyed by a hash of
-        # the grammar and options, which cuts parser start-up from ~300 ms to ~50 ms.
-        self._lark = Lark(
-            load_grammar(),
-            parser="lalr",
-            propagate_positions=True,
-            maybe_placeholders=False,
-            cache=True,
-        )
+        self._lark = lalr_parser()
 
     def parse(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
         """The file's syntax tree and its syntax errors (all that can be found).

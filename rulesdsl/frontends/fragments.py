@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from lark import Lark, Token, Tree
+from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
-from rulesdsl.frontends.dsl import _Builder, load_grammar
+from rulesdsl.frontends.dsl import _Builder, lalr_parser
 
 STARTS = (
     "cell",
@@ -43,14 +43,7 @@ class FragmentParser:
     """Build once, reuse: parses fragments of DSL syntax into syntax nodes."""
 
     def __init__(self) -> None:
-        self._lark = Lark(
-            load_grammar(),
-            parser="lalr",
-            propagate_positions=True,
-            maybe_placeholders=False,
-            cache=True,
-            start=list(STARTS),
-        )
+        self._lark = lalr_parser(*STARTS)
 
     def parse(self, text: str, start: str, path: str, line: int, column: int) -> Any:
         """The node for ``text`` parsed as ``start``; ``line``/``column`` (from 1) are where
