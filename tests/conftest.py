@@ -1,7 +1,9 @@
-"""Shared fixtures: load generated modules the way a user would, and compile snippets."""
+"""Shared fixtures: load generated modules the way a user would, and compile snippets; the
+``--layout-matrix`` option and the collector's settings for the run."""
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import shutil
 import subprocess
@@ -19,6 +21,41 @@ from rulesdsl.compiler import Compiled, Compiler
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated" / "python"
 RULESETS = ROOT / "rulesets"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--layout-matrix",
+        action="store_true",
+        help="lay out every bundled sheet and deck in every language, paper and card size "
+        "(about 2 minutes of CPU; CI runs it). Without it, a sample that covers every "
+        "language, paper and size (tests/pdf_layout.py).",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "layout_matrix: a layout run only with --layout-matrix (tests/pdf_layout.py)"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--layout-matrix"):
+        return
+    matrix = [item for item in items if item.get_closest_marker("layout_matrix") is not None]
+    if matrix:
+        config.hook.pytest_deselected(items=matrix)
+        items[:] = [item for item in items if item.get_closest_marker("layout_matrix") is None]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Keep what collection made (test modules, compiled bundled rulesets, parsers) out of
+    the collector's sight, and collect the young generation less often: the tests make many
+    short-lived objects, and each full collection would walk everything still alive again.
+    With the default settings the suite spends about a sixth of its time collecting."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 def load_generated(name: str) -> ModuleType:

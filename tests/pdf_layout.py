@@ -1,20 +1,26 @@
 """What a rendered page shows, read from WeasyPrint's layout boxes (shared by the sheet and
 card tests): text that lies outside the page or its card, and pages holding only headings.
 
-Rendering is the slow part of these tests, so each document is laid out once per ruleset,
-language and size (:func:`sheet_document`, :func:`deck_document`) and shared by every test
-that reads it in the same worker.
+Laying out is the slow part of these tests (about a second a document), so:
+
+- each document is laid out once per worker, with the garbage collector held off, and only
+  what the tests read of it is kept (:class:`Layout`), not WeasyPrint's boxes, which would
+  make every later collection walk them again;
+- the full matrix, every bundled ruleset in every language, paper and card size, is run with
+  ``pytest --layout-matrix`` (CI does). The developers' run lays out a sample (:func:`matrix`):
+  each ruleset once, as a sheet or as a deck, in languages and sizes taken in turn, so that
+  every language, paper and card size is laid out by some ruleset.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 import weasyprint
 
 from rulesdsl import ir
@@ -22,6 +28,7 @@ from rulesdsl.backends.cards import build_deck, render_deck_html
 from rulesdsl.backends.sheet_model import build_sheet
 from rulesdsl.backends.sheets import render_html
 from rulesdsl.compiler import Compiler
+from rulesdsl.gc_pause import gc_paused
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.terrain"))
@@ -29,6 +36,9 @@ TOLERANCE = 0.75
 """CSS pixels a glyph box may stick out (anti-aliasing, rounding)."""
 
 HEADINGS = frozenset({"h1", "h2", "h3"})
+
+MATRIX = "layout_matrix"
+"""Marker of the layouts only ``pytest --layout-matrix`` runs (see conftest.py)."""
 
 
 @cache
@@ -43,25 +53,57 @@ def cases() -> list[tuple[str, str]]:
     return [(name, lang) for name in RULESETS for lang in ruleset(name).languages]
 
 
-@cache
-def sheet_document(name: str, lang: str, paper: str) -> Any:
-    return weasyprint.HTML(string=render_html(build_sheet(ruleset(name), lang), paper)).render()
+def matrix(kinds: Sequence[str], half: int) -> list[Any]:
+    """``(ruleset, language, kind)`` parameters for every case and each of ``kinds`` (papers
+    or card sizes), every one but a sample marked :data:`MATRIX`.
+
+    The sample takes every other ruleset, from the first (``half`` 0) or the second
+    (``half`` 1), so that the sheet and the deck tests share the rulesets between them; the
+    k-th ruleset taken is laid out in kind ``k`` and language ``k + 1``, both taken round."""
+    params = []
+    for n, name in enumerate(RULESETS):
+        languages = ruleset(name).languages
+        k, taken = divmod(n, 2)
+        sample = (languages[(k + 1) % len(languages)], kinds[k % len(kinds)])
+        for lang in languages:
+            for kind in kinds:
+                keep = taken == half and (lang, kind) == sample
+                marks = () if keep else (getattr(pytest.mark, MATRIX),)
+                params.append(pytest.param(name, lang, kind, marks=marks))
+    return params
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the tests read of one laid-out document."""
+
+    pages: int
+    lost: tuple[str, ...]
+    """Text outside its page or card (:func:`lost_text`)."""
+    heading_only: tuple[int | str, ...]
+    """Pages (sheets) or card ids (decks) showing a heading and nothing else."""
+
+
+def _layout(html: str, cards: bool) -> Layout:
+    with gc_paused():
+        document = weasyprint.HTML(string=html).render()
+        return Layout(
+            pages=len(document.pages),
+            lost=tuple(lost_text(document)),
+            heading_only=tuple(
+                heading_only_cards(document) if cards else heading_only_pages(document)
+            ),
+        )
 
 
 @cache
-def deck_document(name: str, lang: str, size: str) -> Any:
-    html = render_deck_html(build_deck(ruleset(name), lang, size), "a4")
-    return weasyprint.HTML(string=html).render()
+def sheet_layout(name: str, lang: str, paper: str) -> Layout:
+    return _layout(render_html(build_sheet(ruleset(name), lang), paper), cards=False)
 
 
 @cache
-def sheet_pdf_text(name: str, lang: str) -> str:
-    """The text of the A4 sheet's PDF, as a reader extracts it."""
-    import pypdf
-
-    pdf = sheet_document(name, lang, "a4").write_pdf()
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return "\n".join(page.extract_text() for page in reader.pages)
+def deck_layout(name: str, lang: str, size: str) -> Layout:
+    return _layout(render_deck_html(build_deck(ruleset(name), lang, size), "a4"), cards=True)
 
 
 @dataclass(frozen=True)

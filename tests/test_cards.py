@@ -169,12 +169,11 @@ def test_crop_marks_stay_in_the_margin() -> None:
 # ---- what a player sees -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("name,lang", pdf_layout.cases())
+@pytest.mark.parametrize("name,lang,size", pdf_layout.matrix(SIZES, half=0))
 def test_no_text_leaves_its_card(name: str, lang: str, size: str) -> None:
-    document = pdf_layout.deck_document(name, lang, size)
-    assert pdf_layout.lost_text(document) == []
-    assert pdf_layout.heading_only_cards(document) == []
+    layout = pdf_layout.deck_layout(name, lang, size)
+    assert layout.lost == ()
+    assert layout.heading_only == ()
 
 
 @pytest.mark.parametrize("name", pdf_layout.RULESETS)
