@@ -32,7 +32,24 @@ def rulesdsl(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_build_then_check_passes_and_a_change_makes_it_stale(project: Path) -> None:
+SMALL = """\
+ruleset small "Small"
+version 1.0.0
+units distance in, cost MP
+mode walker "Walker"
+layer terrain "Terrain" one per place {
+  clear "Clear" | 1
+  rough "Rough" | 2, walker 3
+}
+"""
+"""A ruleset with little to print: the build below renders its sheet and deck as PDFs."""
+
+
+def test_build_then_check_passes_and_a_change_makes_it_stale(tmp_path: Path) -> None:
+    project = tmp_path
+    (project / "rulesets").mkdir()
+    source = project / "rulesets" / "small.terrain"
+    source.write_text(SMALL, "utf-8")
     assert (
         rulesdsl(
             "build",
@@ -45,11 +62,10 @@ def test_build_then_check_passes_and_a_change_makes_it_stale(project: Path) -> N
         == 0
     )
     assert rulesdsl("build", "--check", cwd=project).returncode == 0
-    source = project / "rulesets" / "heavy_gear.terrain"
-    source.write_text(source.read_text("utf-8").replace("| 2, walker 3", "| 2, walker 4"), "utf-8")
+    source.write_text(SMALL.replace("| 2, walker 3", "| 2, walker 4"), "utf-8")
     stale = rulesdsl("build", "--check", cwd=project)
     assert stale.returncode == 1
-    assert "python/heavy_gear.py" in stale.stderr
+    assert "python/small.py" in stale.stderr
 
 
 def test_a_build_with_any_error_writes_nothing(project: Path) -> None:
