@@ -66,7 +66,7 @@ def exercise_modules(out: Path) -> int:
 
 
 FUZZ = settings(
-    max_examples=4,
+    max_examples=3,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

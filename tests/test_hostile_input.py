@@ -59,6 +59,7 @@ def test_build_skips_a_symlinked_ruleset_with_a_warning(
 ) -> None:
     monkeypatch.chdir(linked)
     monkeypatch.setattr("rulesdsl.tools.build.sheet_outputs", lambda rs: {})
+    monkeypatch.setattr("rulesdsl.tools.build.card_outputs", lambda rs: {})
     assert main(["build"]) == 0
     err = capsys.readouterr().err
     assert "evil.terrain:1:1: warning[W003]:" in err
