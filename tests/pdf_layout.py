@@ -42,8 +42,15 @@ MATRIX = "layout_matrix"
 
 
 @cache
+def _compiler() -> Compiler:
+    """One compiler for the bundled rulesets: it keeps each file compiled once, so a variant's
+    bases are not compiled again."""
+    return Compiler()
+
+
+@cache
 def ruleset(name: str) -> ir.Ruleset:
-    compiled = Compiler().compile_file(ROOT / "rulesets" / f"{name}.terrain")
+    compiled = _compiler().compile_file(ROOT / "rulesets" / f"{name}.terrain")
     assert compiled.ruleset is not None, name
     return compiled.ruleset
 
