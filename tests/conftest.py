@@ -52,7 +52,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Keep what collection made (test modules, compiled bundled rulesets, parsers) out of
     the collector's sight, and collect the young generation less often: the tests make many
     short-lived objects, and each full collection would walk everything still alive again.
-    With the default settings the suite spends about a sixth of its time collecting."""
+    With the default settings the card tests spent about a sixth of their time in the
+    garbage collector."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)

@@ -37,9 +37,6 @@ TOLERANCE = 0.75
 
 HEADINGS = frozenset({"h1", "h2", "h3"})
 
-MATRIX = "layout_matrix"
-"""Marker of the layouts only ``pytest --layout-matrix`` runs (see conftest.py)."""
-
 
 @cache
 def _compiler() -> Compiler:
@@ -62,7 +59,8 @@ def cases() -> list[tuple[str, str]]:
 
 def matrix(kinds: Sequence[str], half: int) -> list[Any]:
     """``(ruleset, language, kind)`` parameters for every case and each of ``kinds`` (papers
-    or card sizes), every one but a sample marked :data:`MATRIX`.
+    or card sizes), every one but a sample marked ``layout_matrix``: those run only with
+    ``pytest --layout-matrix`` (conftest.py).
 
     The sample takes every other ruleset, from the first (``half`` 0) or the second
     (``half`` 1), so that the sheet and the deck tests share the rulesets between them; the
@@ -75,7 +73,7 @@ def matrix(kinds: Sequence[str], half: int) -> list[Any]:
         for lang in languages:
             for kind in kinds:
                 keep = taken == half and (lang, kind) == sample
-                marks = () if keep else (getattr(pytest.mark, MATRIX),)
+                marks = () if keep else (pytest.mark.layout_matrix,)
                 params.append(pytest.param(name, lang, kind, marks=marks))
     return params
 
