@@ -15,8 +15,9 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
+from itertools import repeat
 
 __all__ = ["Box", "TableFit", "column_chunks", "lines", "min_width", "table_fit", "width"]
 
@@ -47,9 +48,15 @@ def _widths() -> tuple[dict[int, int], dict[int, int]]:
 
 def width(text: str, size: float, bold: bool = False) -> float:
     """The width of ``text`` set on one line at ``size`` points, in points."""
+    return _units(text, bold) * size / 1000 * SLACK
+
+
+@lru_cache(maxsize=8192)
+def _units(text: str, bold: bool) -> int:
+    """The advance widths of ``text``'s characters summed, in font units. Remembered: laying
+    a sheet out measures the same labels and cells again for each arrangement it tries."""
     table = _widths()[1 if bold else 0]
-    units = sum(table.get(ord(ch), DEFAULT_WIDTH) for ch in text)
-    return units * size / 1000 * SLACK
+    return sum(map(table.get, map(ord, text), repeat(DEFAULT_WIDTH)))
 
 
 def min_width(text: str, size: float, bold: bool = False) -> float:

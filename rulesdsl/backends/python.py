@@ -833,12 +833,15 @@ _LOOKALIKES_WAIVER = (
 
 
 def _has_lookalike_script(text: str) -> bool:
+    if text.isascii():  # most modules: one pass in C
+        return False
     return any(
-        not ch.isascii()
-        and ch.isalpha()
-        and unicodedata.name(ch, "").startswith(("CYRILLIC", "GREEK"))
-        for ch in text
+        ch.isalpha() and unicodedata.name(ch, "").startswith(("CYRILLIC", "GREEK"))
+        for ch in set(text) - _ASCII
     )
+
+
+_ASCII = frozenset(map(chr, range(128)))
 
 
 def _intro(rs: ir.Ruleset) -> str:

@@ -33,13 +33,13 @@ def _nodes(
     elif isinstance(node, dict):
         for item in node.values():
             yield from _nodes(item, owners, seen)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+    elif (names := _node_fields(cast(Any, type(node)))) is not None:
         if id(node) in seen:
             return
         seen.add(id(node))
         inner = (node, *owners)
         yield node, inner
-        for name in _field_names(cast(Any, type(node))):
+        for name in names:
             yield from _nodes(getattr(node, name), inner, seen)
 
 
@@ -63,3 +63,9 @@ def _numbers_in(value: object) -> Iterator[float]:
 @cache
 def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
+
+
+@cache
+def _node_fields(cls: type) -> tuple[str, ...] | None:
+    """The field names of a node class; None for any other class (asked once per class)."""
+    return _field_names(cls) if dataclasses.is_dataclass(cls) else None

@@ -27,7 +27,8 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, is_dataclass, replace
-from typing import Any, Literal
+from functools import cache
+from typing import Any, Literal, cast
 
 from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
@@ -51,16 +52,23 @@ def _plain(node: Any) -> Any:
     """``node`` as plain data without positions: what a digest of meaning is taken over."""
     if isinstance(node, s.Pos):
         return None
-    if is_dataclass(node) and not isinstance(node, type):
-        return [
-            type(node).__name__,
-            *(_plain(getattr(node, f.name)) for f in fields(node) if f.name != "pos"),
-        ]
+    names = _meaning_fields(cast(Any, type(node)))  # a class is hashable, whatever typeshed says
+    if names is not None:
+        return [type(node).__name__, *(_plain(getattr(node, name)) for name in names)]
     if isinstance(node, tuple | list):
         return [_plain(x) for x in node]
     if isinstance(node, dict):
         return {str(k): _plain(v) for k, v in sorted(node.items())}
     return node
+
+
+@cache
+def _meaning_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a syntax node class but its position; None for a class that is not a
+    dataclass (asked once per class: a digest visits every node of a file)."""
+    if not is_dataclass(cls):
+        return None
+    return tuple(f.name for f in fields(cls) if f.name != "pos")
 
 
 def statements_digest(statements: Iterable[s.Statement]) -> str:
