@@ -202,7 +202,7 @@ def render_pdf(html: str, *, base_url: str | None = None) -> bytes:
 
     # The collector held off: WeasyPrint makes hundreds of thousands of boxes and styles that
     # stay alive until the page is written, and each collection would walk them all again
-    # (the render takes about 15 % less CPU).
+    # (the render takes 7-10 % less CPU).
     with _RENDER_LOCK, _fixed_source_date_epoch(), gc_paused():
         fetcher = _url_fetcher(weasyprint, base_url)
         document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
