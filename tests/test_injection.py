@@ -441,9 +441,7 @@ def _rename(data: Any, path: tuple[str | int, ...], name: str) -> bool:
 
 
 @pytest.mark.parametrize("slot", NAME_SLOTS)
-def test_hostile_names_in_yaml_are_refused_or_stay_names(
-    slot: str, harmless: dict[str, Any], tmp_path: Path
-) -> None:
+def test_hostile_names_in_yaml_are_refused_or_stay_names(slot: str, tmp_path: Path) -> None:
     base = yaml.safe_load(yaml_text(HARMLESS))
     for name in NAMES:
         data = copy.deepcopy(base)

@@ -819,10 +819,13 @@ class _Builder:
         return s.ResultRowNode(low, high, names, extras, self._p(meta))
 
     def sight_decl(self, meta: Meta, ch: list[Any]) -> s.SightDecl:
-        blocks = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "blocks"), None)
-        counts = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "counts"), None)
-        crossed = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "crossed"), None)
-        return s.SightDecl(self._item(meta, ch), blocks, counts, crossed)
+        terms: dict[str, Any] = {}  # the first of a term given twice counts
+        for c in ch:
+            if isinstance(c, tuple) and c and c[0] in ("blocks", "counts", "crossed"):
+                terms.setdefault(c[0], c[1])
+        return s.SightDecl(
+            self._item(meta, ch), terms.get("blocks"), terms.get("counts"), terms.get("crossed")
+        )
 
     def sight_blocks(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
         return ("blocks", self._located(meta, ch[-1]))
