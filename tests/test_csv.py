@@ -9,12 +9,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesdsl import ir
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends import syntax as s
-from rulesdsl.tools.csv_chart import export_csv, import_layer
+from rulesdsl.tools.csv_chart import check_alone, export_csv, import_layer
 from tests.conftest import RULESETS
 
 CHART = """\
@@ -400,7 +402,7 @@ def test_every_layer_exported_then_imported_gives_the_same_features(path: Path) 
     assert original.ruleset is not None
     parsed, _ = compiler.parse_file(path)
     assert parsed is not None
-    for block in [st for st in parsed.statements if isinstance(st, s.LayerDecl)]:
+    for block in [x for x in parsed.statements if isinstance(x, s.LayerDecl)]:
         name = block.item.name.text
         text = export_csv(original.ruleset, name)
         assert text is not None
@@ -424,8 +426,8 @@ def test_every_layer_exported_then_imported_gives_the_same_features(path: Path) 
         twin_source = dataclasses.replace(
             parsed,
             statements=tuple(
-                dataclasses.replace(block, rows=rows) if st is block else st
-                for st in parsed.statements
+                dataclasses.replace(block, rows=rows) if x is block else x
+                for x in parsed.statements
             ),
         )
         twin = compiler.compile_source(twin_source, path.parent)
@@ -448,3 +450,50 @@ def test_a_layer_name_or_label_from_the_command_line_is_checked_and_named_as_suc
     code, out, err = run(capsys, "import", str(chart), "--layer", "marsh", "--label", "a\x1bb")
     assert code == 1 and out == ""
     assert err.startswith("rulesdsl: error[E004]: --label: control character '\\u001b'")
+
+
+CSV_PIECES = st.sampled_from(
+    [
+        "feature",
+        "walker",
+        "hover",
+        "label",
+        "fr",
+        "all",
+        "note",
+        "source",
+        "bog",
+        "class",
+        "3",
+        "-2",
+        "as bog",
+        "1 per 2 in",
+        "impassable",
+        ",",
+        '"',
+        '""',
+        "\n",
+        "\r\n",
+        "\r",
+        "\x00",
+        "\x1b",
+        "'",
+        "'=",
+        "=1",
+        " ",
+        "hg p.2",
+        "\u2028",
+        "é",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(pieces=st.lists(CSV_PIECES, max_size=40))
+def test_any_text_is_a_chart_or_diagnostics_never_an_exception(pieces: list[str]) -> None:
+    compiler = Compiler()
+    text = "feature,walker,hover,label\n" + "".join(pieces)
+    imported = import_layer(text, "fuzz.csv", "marsh", fragments=compiler.fragments)
+    found = imported.diagnostics + check_alone(imported, compiler)
+    assert (imported.text is None) == any(d.is_error for d in imported.diagnostics)
+    assert all(d.pos is None or d.pos.file == "fuzz.csv" for d in found)
