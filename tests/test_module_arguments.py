@@ -631,3 +631,30 @@ def test_the_neighbours_of_a_place_not_on_the_board_are_an_invalid_argument(
     raises_invalid(m, "neighbours", "place", lambda: board.neighbours((5, 5)), "not a place")
     raises_invalid(m, "neighbours", "place", lambda: board.neighbours("z"), "not a place")
     raises_type_error(m, "neighbours", "place", lambda: board.neighbours([0, 0]))
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "function", "argument", "call"),
+    [
+        ("skirmish_keywords", "Share.of", "allowance", lambda m, x: m.Share(1, 2).of(x)),
+        ("d20_movement", "Limit.over", "distance", lambda m, x: m.Limit(90, 1.5).over(x)),
+        ("d20_movement", "Quantity", "value", lambda m, x: m.Quantity(x, "m")),
+    ],
+    ids=["Share.of", "Limit.over", "Quantity"],
+)
+def test_the_records_that_compute_check_their_number_too(
+    fresh: Callable[[str], ModuleType],
+    ruleset: str,
+    function: str,
+    argument: str,
+    call: Callable[[ModuleType, object], object],
+) -> None:
+    # On main: OverflowError, or a bare TypeError from the arithmetic.
+    m = fresh(ruleset)
+    for huge in HUGE:
+        raises_invalid(m, function, argument, lambda h=huge: call(m, h), "range of a float")
+    raises_type_error(m, function, argument, lambda: call(m, [3]))
+    if function != "Quantity":  # a Quantity is any float, negative ones included
+        raises_invalid(m, function, argument, lambda: call(m, math.nan), "finite")
+        raises_invalid(m, function, argument, lambda: call(m, -1), "at least 0")
+    assert call(m, 3) == {"Share.of": 1.5, "Limit.over": 180, "Quantity": 3}[function]

@@ -269,18 +269,22 @@ def _number_test(name: str, least: int | None) -> str:
     return f"{name}.__class__ is _int or ({name}.__class__ is _float and -_INF < {name} < _INF)"
 
 
-def _overflow_guard(function: str, numbers: list[str], body: list[str]) -> list[str]:
+def _overflow_guard(
+    function: str, numbers: list[str], body: list[str], over: bool = False
+) -> list[str]:
     """``body`` in ``try``, for a function that computes with its numbers as floats: the
     checks before it let any int through untested (testing its size would cost every call),
-    so an int beyond the largest float raises OverflowError here, and the handler turns that
-    into InvalidArgument naming it. At no cost to a call that raises nothing."""
+    so an int beyond the largest float raises OverflowError here (or InvalidArgument from
+    ``Limit.over``, with ``over``), and the handler turns that into InvalidArgument naming the
+    function's own argument. At no cost to a call that raises nothing."""
     if not numbers:
         return body
     named = ", ".join(f"{py(n)}: {n}" for n in numbers)
+    caught = "(_OverflowError, InvalidArgument)" if over else "_OverflowError"
     return [
         "try:",
         *(f"    {line}" for line in body),
-        "except _OverflowError:  # an int beyond the largest float",
+        f"except {caught}:  # an int beyond the largest float",
         f"    {_call('_too_large', [py(function), '{' + named + '}'], 4)}",
         "    raise",
     ]
@@ -545,7 +549,14 @@ def decision_body(
         else:
             rows.append(ret)
     computes = any(_computes(c) for row in d.rows for c in row.conditions)
-    return lines + _overflow_guard(d.id, numbers if computes else [], rows)
+    over = any(
+        isinstance(op, ir.CellOperand) and op.cell.over is not None
+        for row in d.rows
+        for c in row.conditions
+        if isinstance(c, ir.Comparison)
+        for op in (c.left, c.right)
+    )
+    return lines + _overflow_guard(d.id, numbers if computes else [], rows, over)
 
 
 def _computes(c: ir.Condition) -> bool:
