@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from rulesdsl import ir
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends import syntax as s
+from rulesdsl.tools.csv_chart import check_alone, export_csv, import_layer
 from tests.conftest import RULESETS
 
 CHART = """\
@@ -178,3 +184,316 @@ def test_labels_are_escaped_and_rows_after_a_multi_line_cell_keep_their_line(
     compiled = Compiler().compile_file(ruleset)
     assert compiled.ok and compiled.ruleset is not None
     assert compiled.ruleset.features[0].info.labels["en"] == 'Bog "wet"\nand deep'
+
+
+# ---- the same checks as the DSL, and charts that are no CSV (issue 30, item 6) --------------
+
+
+def test_without_into_a_label_with_a_control_character_is_refused_at_its_character(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # On main this printed the layer (with "\u001b" in it) and exited 0.
+    chart = tmp_path / "esc.csv"
+    chart.write_text('feature,label,fr,walker\nbog,"B\x1bog",Tourbi\x00re,3\n', "utf-8")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 1 and out == ""
+    assert f"{chart}:2:7: error[E004]: row 2, column 2 (label): control character '\\x1b'" in err
+    assert f"{chart}:2:18: error[E004]: row 2, column 3 (fr): control character '\\x00'" in err
+
+
+def test_without_into_a_reserved_name_is_refused_at_its_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chart = tmp_path / "reserved.csv"
+    chart.write_text("feature,walker,class\nbog,3,1\nlambda,2,2\n", "utf-8")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 1 and out == ""
+    assert f"{chart}:3:1: error[E103]: row 3, column 1 (feature): 'lambda' cannot name" in err
+    assert f"{chart}:1:16: error[E103]: row 1, column 3 (class): 'class' cannot name" in err
+
+
+def test_without_into_a_negative_cost_is_refused_at_its_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chart = tmp_path / "negative.csv"
+    chart.write_text('feature,label,walker,hover\nmud,"Mud, deep",2,-1\n', "utf-8")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 1 and out == ""
+    assert (
+        f"{chart}:2:19: error[E213]: row 2, column 4 (hover): 'mud' costs hover a negative" in err
+    )
+    assert '   2 | mud,"Mud, deep",2,-1\n     |                   ^^' in err
+
+
+def test_into_a_ruleset_the_checks_point_at_the_chart_not_at_the_ruleset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
+    target = tmp_path / "heavy_gear.terrain"
+    before = target.read_text("utf-8")
+    chart = tmp_path / "marsh.csv"
+    chart.write_text("feature,walker,hover\nbog,3,-2\nsoft,1,1\n", "utf-8")
+    code, _, err = run(capsys, "import", str(chart), "--layer", "marsh", "--into", str(target))
+    assert code == 1
+    assert f"{chart}:2:7: error[E213]: row 2, column 3 (hover): 'bog' costs hover" in err
+    assert f"{chart}:3:1: error[E102]: row 3, column 1 (feature): 'soft' is already defined" in err
+    assert f"{target} left unchanged" in err
+    assert target.read_text("utf-8") == before
+
+
+def test_names_the_chart_takes_from_its_ruleset_are_checked_only_with_into(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chart = tmp_path / "marsh.csv"
+    chart.write_text("feature,walker,hover\nbog,step climb,as clear\n", "utf-8")
+    code, out, _ = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 0
+    assert out.splitlines()[1].split("|")[1].strip() == "step climb, hover as clear"
+
+
+def test_a_column_given_twice_is_an_error_naming_both_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # On main the second `walker` column won silently.
+    chart = tmp_path / "twice.csv"
+    chart.write_text("feature,walker,hover,walker\nbog,3,1,4\n", "utf-8")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 1 and out == ""
+    assert f"{chart}:1:22: error[E102]: row 1, column 4: 'walker' is also column 2" in err
+    assert f"{chart}:1:9: note: column 2 is 'walker'" in err
+
+
+def test_a_cell_over_the_size_limit_is_a_diagnostic_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # On main: _csv.Error: field larger than field limit (131072).
+    chart = tmp_path / "huge.csv"
+    chart.write_text("feature,label,walker\nbog," + "x" * 140_000 + ",3\n", "utf-8")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 1 and out == ""
+    assert f"{chart}:2:5: error[E003]: row 2, column 2: a cell of 140,000 characters" in err
+    assert "at most 131,072" in err
+    chart.write_text("feature,label,walker\nbog," + "x" * 131_072 + ",3\n", "utf-8")
+    assert run(capsys, "import", str(chart), "--layer", "marsh")[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "where", "message"),
+    [
+        (
+            'feature,walker\nbog,"3\nfen,2\n',
+            "2:5",
+            "row 2, column 2: a quoted cell is never closed",
+        ),
+        ('feature,walker\nbog,"3"x,2\n', "2:8", "row 2, column 2: text after the closing quote"),
+        ("feature,walker\nb\x00g,3\n", "2:1", "row 2, column 1 (feature): 'b\\u0000g' is not a"),
+    ],
+    ids=["unterminated quote", "text after a quote", "NUL byte"],
+)
+def test_malformed_csv_is_a_diagnostic_at_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, where: str, message: str
+) -> None:
+    # On main an unterminated quote swallowed the rest of the file and exited 0.
+    chart = tmp_path / "bad.csv"
+    chart.write_text(content, "utf-8")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 1 and out == ""
+    assert f"{chart}:{where}: error[E001]: {message}" in err
+
+
+def test_a_chart_that_is_not_utf8_is_a_diagnostic_at_the_first_bad_byte(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # On main: a usage error (exit 2) with no position.
+    chart = tmp_path / "latin1.csv"
+    chart.write_bytes("feature,label,walker\nbog,Tourbière,3\n".encode("latin-1"))
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 1 and out == ""
+    assert f"{chart}:2:11: error[E003]: cannot read {chart}: byte 0xe8 is not UTF-8" in err
+    assert "CSV UTF-8" in err
+
+
+def test_crlf_line_ends_and_a_byte_order_mark_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chart = tmp_path / "excel.csv"
+    chart.write_bytes(b"\xef\xbb\xbffeature,walker\r\nbog,3\r\nfen,-1\r\n")
+    code, _, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 1
+    assert f"{chart}:3:5: error[E213]: row 3, column 2 (walker)" in err
+
+
+# ---- CSV injection: export neutralises formulas, import takes the quote off ------------------
+
+FORMULAS = '=HYPERLINK("http://x")', "+1+1", "-1+1", "@SUM(A1)", "\tx", "'=already quoted"
+
+
+@pytest.mark.parametrize("label", FORMULAS)
+def test_export_writes_a_formula_after_a_quote_and_import_takes_it_off(
+    label: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ruleset = tmp_path / "sheet.terrain"
+    ruleset.write_text(
+        "ruleset sheet\nversion 1.0.0\nmode walker\nlayer marsh {\n"
+        f'  bog {spelling_string(label)} | 2\n  fen "Fen" | 0\n}}\n',
+        "utf-8",
+    )
+    code, out, _ = run(capsys, "export", str(ruleset), "--format", "csv", "--table", "marsh")
+    assert code == 0
+    cells = list(csv.reader(io.StringIO(out)))[1]
+    assert cells[1] == "'" + label  # a spreadsheet shows it as text
+    assert not any(
+        c[:1] in ("=", "+", "-", "@", "\t") for row in csv.reader(io.StringIO(out)) for c in row
+    )
+    chart = tmp_path / "marsh.csv"
+    chart.write_text(out, "utf-8")
+    code, layer, _ = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert code == 0
+    # Cells are read without the spaces around them: a leading tab goes too.
+    assert layer.splitlines()[1].startswith(f"  bog {spelling_string(label.strip())} ")
+
+
+def test_a_cell_that_is_only_a_number_is_exported_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "cover")
+    assert code == 0
+    assert out.splitlines()[:2] == ["item,all", "full,-2"]  # -2 is data, not a formula
+    from rulesdsl.tools.csv_chart import neutralise
+
+    assert [neutralise(c) for c in ("-2", "+1", "-0.5", "1e3", "-2 in", "=1", "")] == [
+        "-2",
+        "+1",
+        "-0.5",
+        "1e3",
+        "'-2 in",
+        "'=1",
+        "",
+    ]
+
+
+def spelling_string(text: str) -> str:
+    from rulesdsl import spelling
+
+    return spelling.string(text)
+
+
+# ---- export then import: the same rules, on every bundled ruleset ----------------------------
+
+BASES = sorted(
+    p
+    for p in RULESETS.glob("*.terrain")
+    if not any(line.startswith("extends ") for line in p.read_text("utf-8").splitlines())
+)
+"""The bundled rulesets that extend nothing: each declares all its layers itself (a variant's
+layer block adds rows to its base's layer, and a chart of the whole layer would repeat them)."""
+
+
+@pytest.mark.parametrize("path", BASES, ids=lambda p: p.stem)
+def test_every_layer_exported_then_imported_gives_the_same_features(path: Path) -> None:
+    # Each layer of the ruleset is exported, imported back, and put in place of its block;
+    # the ruleset then compiles to the same features: ids and order, labels in every
+    # language, and the resolved cost for every mode (`as`, groups and defaults applied).
+    # A chart does not carry a feature's notes, source, place states (`may not end`),
+    # `along` costs or `ignores others`, nor a layer's other columns (sight values): those
+    # come from the layer block the chart replaces here, as the export writes none of them.
+    compiler = Compiler()
+    original = compiler.compile_file(path)
+    assert original.ruleset is not None
+    parsed, _ = compiler.parse_file(path)
+    assert parsed is not None
+    for block in [x for x in parsed.statements if isinstance(x, s.LayerDecl)]:
+        name = block.item.name.text
+        text = export_csv(original.ruleset, name)
+        assert text is not None
+        imported = import_layer(
+            text,
+            str(path.with_suffix(f".{name}.csv")),
+            name,
+            known=[m.id for m in original.ruleset.modes],
+            languages=original.ruleset.languages,
+            fragments=compiler.fragments,
+        )
+        assert imported.text is not None and imported.layer is not None, imported.diagnostics
+        # The block keeps its head (labels, scope, columns), each row its notes, source and
+        # `ignores others` and its other columns; the chart gives the cost cell.
+        carried = {r.item.name.text: r for r in imported.layer.rows}
+        assert list(carried) == [row.item.name.text for row in block.rows]
+        rows = tuple(
+            dataclasses.replace(row, cells=(carried[row.item.name.text].cells[0], *row.cells[1:]))
+            for row in block.rows
+        )
+        twin_source = dataclasses.replace(
+            parsed,
+            statements=tuple(
+                dataclasses.replace(block, rows=rows) if x is block else x
+                for x in parsed.statements
+            ),
+        )
+        twin = compiler.compile_source(twin_source, path.parent)
+        assert twin.ok and twin.ruleset is not None, twin.diagnostics
+        assert _features(twin.ruleset, name) == _features(original.ruleset, name)
+
+
+def _features(rs: ir.Ruleset, layer: str) -> list[tuple[str, dict[str, str], dict[str, ir.Value]]]:
+    return [(f.id, f.info.labels, f.costs) for f in rs.features if f.layer == layer]
+
+
+def test_a_layer_name_or_label_from_the_command_line_is_checked_and_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chart = tmp_path / "marsh.csv"
+    chart.write_text("feature,walker\nbog,3\n", "utf-8")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "class")
+    assert code == 1 and out == ""
+    assert err.startswith("rulesdsl: error[E103]: --layer: 'class' cannot name a layer")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh", "--label", "a\x1bb")
+    assert code == 1 and out == ""
+    assert err.startswith("rulesdsl: error[E004]: --label: control character '\\u001b'")
+
+
+CSV_PIECES = st.sampled_from(
+    [
+        "feature",
+        "walker",
+        "hover",
+        "label",
+        "fr",
+        "all",
+        "note",
+        "source",
+        "bog",
+        "class",
+        "3",
+        "-2",
+        "as bog",
+        "1 per 2 in",
+        "impassable",
+        ",",
+        '"',
+        '""',
+        "\n",
+        "\r\n",
+        "\r",
+        "\x00",
+        "\x1b",
+        "'",
+        "'=",
+        "=1",
+        " ",
+        "hg p.2",
+        "\u2028",
+        "é",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(pieces=st.lists(CSV_PIECES, max_size=40))
+def test_any_text_is_a_chart_or_diagnostics_never_an_exception(pieces: list[str]) -> None:
+    compiler = Compiler()
+    text = "feature,walker,hover,label\n" + "".join(pieces)
+    imported = import_layer(text, "fuzz.csv", "marsh", fragments=compiler.fragments)
+    found = imported.diagnostics + check_alone(imported, compiler)
+    assert (imported.text is None) == any(d.is_error for d in imported.diagnostics)
+    assert all(d.pos is None or d.pos.file == "fuzz.csv" for d in found)

@@ -9,6 +9,7 @@ builtin (``sorted``, ``max``, ...) cannot change what the module's own functions
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import math
 import subprocess
 import sys
@@ -430,3 +431,230 @@ def test_no_warning_is_left_behind_by_a_valid_question() -> None:
         warnings.simplefilter("error")
         assert hg.move_cost("walker", "soft", distance=3) == 9
         assert hg.climb(1) == 1
+
+
+# ---- numbers beyond a float, and arguments that are no places (issue 30, item 11) ------------
+# Rendered from the rulesets by this compiler, not read from generated/: these check the
+# templates as they are now.
+
+HUGE = [10**400, -(10**400), Fraction(10**400)]
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], ModuleType]:
+    folder = tmp_path_factory.mktemp("fresh_modules")
+    compiler = Compiler()
+    made: dict[str, ModuleType] = {}
+
+    def module(name: str) -> ModuleType:
+        if name not in made:
+            compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
+            assert compiled.ruleset is not None, compiled.diagnostics
+            made[name] = import_rendered_module(compiled.ruleset, folder, f"fresh_{name}")
+        return made[name]
+
+    return module
+
+
+def import_rendered_module(rs: ir.Ruleset, folder: Path, name: str) -> ModuleType:
+    path = folder / f"{name}.py"
+    path.write_text(render(rs), "utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _board(m: ModuleType) -> Any:
+    return m.Board({(0, 0): ["clear"], (1, 0): ["clear"], (0, 1): ["clear"]}, grid="hex")
+
+
+NUMBER_ARGUMENTS: list[tuple[str, str, str, Callable[[ModuleType, object], object]]] = [
+    (
+        "battletech_tacops",
+        "move_cost",
+        "allowance",
+        lambda m, x: m.move_cost("mech", "light_woods", allowance=x),
+    ),
+    (
+        "heavy_gear",
+        "can_enter",
+        "available",
+        lambda m, x: m.can_enter("walker", "soft", available=x),
+    ),
+    ("battletech_tacops", "roll", "total", lambda m, x: m.roll("terrain_effects", x)),
+    ("d20_movement", "lookup", "row", lambda m, x: m.lookup("armor_speed", x)),
+    ("heavy_gear", "light_concealment", "thickness", lambda m, x: m.light_concealment(x)),
+    ("heavy_gear", "abstract_cover", "cover_size", lambda m, x: m.abstract_cover(x, x)),
+    (
+        "d20_movement",
+        "flying_move",
+        "after",
+        lambda m, x: m.flying_move("good", False, False, 90, x, 0, 30, 0, 0),
+    ),
+    (
+        "battletech_tacops",
+        "line_of_sight",
+        "crossed",
+        lambda m, x: m.line_of_sight("los", ("clear",), ("clear",), crossed=[1, x]),
+    ),
+    (
+        "hex_operational",
+        "reachable",
+        "budget",
+        lambda m, x: m.reachable(_board(m), "foot", (0, 0), x),
+    ),
+    (
+        "hex_operational",
+        "route_cost",
+        "allowance",
+        lambda m, x: m.route_cost(_board(m), "foot", [(0, 0), (1, 0)], x),
+    ),
+    (
+        "hex_operational",
+        "cheapest_route",
+        "allowance",
+        lambda m, x: m.cheapest_route(_board(m), "foot", (0, 0), (1, 0), x),
+    ),
+    ("hex_operational", "roll", "column", lambda m, x: m.roll("crt", 3, x)),
+    ("hex_operational", "roll", "total", lambda m, x: m.roll("crt", x, "odds_1_1")),
+    ("hex_operational", "roll", "natural", lambda m, x: m.roll("crt", 3, "odds_1_1", x)),
+]
+
+
+@pytest.mark.parametrize("number", HUGE, ids=["1e400", "-1e400", "Fraction(1e400)"])
+@pytest.mark.parametrize(
+    ("ruleset", "function", "argument", "call"),
+    NUMBER_ARGUMENTS,
+    ids=[f"{f}-{a}-{r}" for r, f, a, _ in NUMBER_ARGUMENTS],
+)
+def test_a_number_beyond_the_largest_float_is_an_invalid_argument_not_an_overflow(
+    fresh: Callable[[str], ModuleType],
+    ruleset: str,
+    function: str,
+    argument: str,
+    call: Callable[[ModuleType, object], object],
+    number: object,
+) -> None:
+    # On main: OverflowError (int too large to convert to float), from the checks themselves.
+    m = fresh(ruleset)
+    raises_invalid(m, function, argument, lambda: call(m, number), "float")
+
+
+def test_an_int_beyond_a_float_is_exact_where_the_answer_needs_no_float(
+    fresh: Callable[[str], ModuleType],
+) -> None:
+    # The quick checks let every int through (testing its size would cost every call): a
+    # comparison, or an int cost times an int distance, is exact; a float never overflows.
+    m = fresh("heavy_gear")
+    huge = 10**400
+    assert m.move_cost("walker", "soft", distance=huge) == 3 * huge
+    assert m.climb(huge) is m.IMPASSABLE
+    assert m.abstract_cover(huge, 1).id == "full"
+    assert m.lock(False, 3, 1, huge, 2).id == "active"
+    largest = int(sys.float_info.max)
+    assert m.light_concealment(largest) == math.floor(largest / 4)
+    assert m.abstract_cover(1, largest).id == "some"
+
+
+def test_an_int_beyond_a_float_times_a_cost_that_is_a_float_is_an_invalid_distance(
+    fresh: Callable[[str], ModuleType],
+) -> None:
+    m = fresh("heavy_gear")
+    mode, feature = next(
+        (mode, f.id)
+        for f in m.FEATURES.values()
+        for mode, cost in f.costs.items()
+        if type(cost) is float
+    )
+    raises_invalid(
+        m,
+        "move_cost",
+        "distance",
+        lambda: m.move_cost(mode, feature, distance=10**400),
+        "range of a float",
+    )
+
+
+NOT_PLACES: list[tuple[str, str, str, Callable[[ModuleType], object]]] = [
+    # On main each of these raised a bare TypeError (or ValueError) from inside the function.
+    ("battletech_tacops", "line_of_sight", "places", lambda m: m.line_of_sight("los", 5)),
+    ("battletech_tacops", "line_of_sight", "places", lambda m: m.line_of_sight("los", None)),
+    ("battletech_tacops", "line_of_sight", "places", lambda m: m.line_of_sight("los", [["x"]])),
+    ("hex_operational", "Board", "places", lambda m: m.Board({(0, 0): [["clear"]]}, grid="hex")),
+    ("hex_operational", "Board", "places", lambda m: m.Board({(0, 0): [{}]}, grid="hex")),
+    ("hex_operational", "Board", "places", lambda m: m.Board({"a": ["clear"]}, grid="hex")),
+    ("hex_operational", "Board", "places", lambda m: m.Board({(0, "b"): ["clear"]}, grid="hex")),
+    ("hex_operational", "roll", "table", lambda m: m.roll([1], 7)),
+    ("hex_operational", "roll", "table", lambda m: m.roll({}, 7, "odds_1_1")),
+    (
+        "hex_operational",
+        "cheapest_route",
+        "start",
+        lambda m: m.cheapest_route(_board(m), "foot", [0], (1, 0)),
+    ),
+    (
+        "hex_operational",
+        "cheapest_route",
+        "goal",
+        lambda m: m.cheapest_route(_board(m), "foot", (0, 0), {}),
+    ),
+    ("hex_operational", "reachable", "start", lambda m: m.reachable(_board(m), "foot", [0, 0], 3)),
+    ("hex_operational", "route_cost", "route", lambda m: m.route_cost(_board(m), "foot", [[0, 0]])),
+]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "function", "argument", "call"),
+    NOT_PLACES,
+    ids=[f"{f}-{a}-{i}" for i, (_, f, a, _) in enumerate(NOT_PLACES)],
+)
+def test_an_argument_of_the_wrong_type_is_an_argument_type_error_naming_it(
+    fresh: Callable[[str], ModuleType],
+    ruleset: str,
+    function: str,
+    argument: str,
+    call: Callable[[ModuleType], object],
+) -> None:
+    m = fresh(ruleset)
+    raises_type_error(m, function, argument, lambda: call(m))
+
+
+def test_the_neighbours_of_a_place_not_on_the_board_are_an_invalid_argument(
+    fresh: Callable[[str], ModuleType],
+) -> None:
+    m = fresh("hex_operational")
+    board = _board(m)
+    assert {p for p, _ in board.neighbours((0, 0))} == {(1, 0), (0, 1)}
+    raises_invalid(m, "neighbours", "place", lambda: board.neighbours((5, 5)), "not a place")
+    raises_invalid(m, "neighbours", "place", lambda: board.neighbours("z"), "not a place")
+    raises_type_error(m, "neighbours", "place", lambda: board.neighbours([0, 0]))
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "function", "argument", "call"),
+    [
+        ("skirmish_keywords", "Share.of", "allowance", lambda m, x: m.Share(1, 2).of(x)),
+        ("d20_movement", "Limit.over", "distance", lambda m, x: m.Limit(90, 1.5).over(x)),
+        ("d20_movement", "Quantity", "value", lambda m, x: m.Quantity(x, "m")),
+    ],
+    ids=["Share.of", "Limit.over", "Quantity"],
+)
+def test_the_records_that_compute_check_their_number_too(
+    fresh: Callable[[str], ModuleType],
+    ruleset: str,
+    function: str,
+    argument: str,
+    call: Callable[[ModuleType, object], object],
+) -> None:
+    # On main: OverflowError, or a bare TypeError from the arithmetic.
+    m = fresh(ruleset)
+    for huge in HUGE:
+        raises_invalid(m, function, argument, lambda h=huge: call(m, h), "range of a float")
+    raises_type_error(m, function, argument, lambda: call(m, [3]))
+    if function != "Quantity":  # a Quantity is any float, negative ones included
+        raises_invalid(m, function, argument, lambda: call(m, math.nan), "finite")
+        raises_invalid(m, function, argument, lambda: call(m, -1), "at least 0")
+    assert call(m, 3) == {"Share.of": 1.5, "Limit.over": 180, "Quantity": 3}[function]

@@ -269,6 +269,27 @@ def _number_test(name: str, least: int | None) -> str:
     return f"{name}.__class__ is _int or ({name}.__class__ is _float and -_INF < {name} < _INF)"
 
 
+def _overflow_guard(
+    function: str, numbers: list[str], body: list[str], over: bool = False
+) -> list[str]:
+    """``body`` in ``try``, for a function that computes with its numbers as floats: the
+    checks before it let any int through untested (testing its size would cost every call),
+    so an int beyond the largest float raises OverflowError here (or InvalidArgument from
+    ``Limit.over``, with ``over``), and the handler turns that into InvalidArgument naming the
+    function's own argument. At no cost to a call that raises nothing."""
+    if not numbers:
+        return body
+    named = ", ".join(f"{py(n)}: {n}" for n in numbers)
+    caught = "(_OverflowError, InvalidArgument)" if over else "_OverflowError"
+    return [
+        "try:",
+        *(f"    {line}" for line in body),
+        f"except {caught}:  # an int beyond the largest float",
+        f"    {_call('_too_large', [py(function), '{' + named + '}'], 4)}",
+        "    raise",
+    ]
+
+
 def _number_check(function: str, name: str, least: int | None) -> str:
     args = [py(function), py(name), name] + ([] if least == 0 else ["None"])
     return _call("_number", args, 4)
@@ -277,7 +298,8 @@ def _number_check(function: str, name: str, least: int | None) -> str:
 def step_body(step: ir.Step) -> list[str]:
     x = step.param
     least = minimum(step.param_unit)
-    lines = _guard(_number_test(x, least), _number_check(step.id, x, least))
+    guard = _guard(_number_test(x, least), _number_check(step.id, x, least))
+    lines: list[str] = []
     value = _fresh("value", [x])
     for t in step.terms:
         if t.term == "impassable":
@@ -301,7 +323,8 @@ def step_body(step: ir.Step) -> list[str]:
                 f"    {value} = _max({value}, {py(t.amount)})",
             ]
     lines.append(f"return {value}")
-    return lines
+    computes = any(rate != x for rate in rates)  # `rise` alone is no arithmetic
+    return guard + _overflow_guard(step.id, [x] if computes else [], lines)
 
 
 def _operand(op: ir.Operand, cells: CellNames) -> str:
@@ -489,6 +512,7 @@ def decision_body(
     names the constants to return (else each row builds its Outcome)."""
     by_id = {o.id: o for o in d.outcomes}
     lines: list[str] = []
+    numbers: list[str] = []
     for p in d.params:
         table = (tables or {}).get(p.key_of or "")
         if table is not None:
@@ -514,15 +538,41 @@ def decision_body(
         else:
             least = minimum(p.unit)
             lines += _guard(_number_test(p.name, least), _number_check(d.id, p.name, least))
+            numbers.append(p.name)
+    rows: list[str] = []
     for row in d.rows:
         o = by_id[row.outcome]
         ret = f"return {outcomes[o.id][0] if outcomes else _outcome(o, lang)}"
         if row.conditions:
             test = " and ".join(_condition(c, cells or {}) for c in row.conditions)
-            lines += [f"if {test}:", f"    {ret}"]
+            rows += [f"if {test}:", f"    {ret}"]
         else:
-            lines.append(ret)
-    return lines
+            rows.append(ret)
+    computes = any(_computes(c) for row in d.rows for c in row.conditions)
+    over = any(
+        isinstance(op, ir.CellOperand) and op.cell.over is not None
+        for row in d.rows
+        for c in row.conditions
+        if isinstance(c, ir.Comparison)
+        for op in (c.left, c.right)
+    )
+    return lines + _overflow_guard(d.id, numbers if computes else [], rows, over)
+
+
+def _computes(c: ir.Condition) -> bool:
+    """Whether a condition does arithmetic on an input (a comparison alone never overflows:
+    Python compares an int with a float exactly)."""
+    match c:
+        case ir.Comparison(left=left, right=right):
+            return any(
+                (isinstance(op, ir.InputOperand) and op.scale_op is not None)
+                or (isinstance(op, ir.CellOperand) and op.cell.over is not None)
+                for op in (left, right)
+            )
+        case ir.InputTruth() | ir.CellTruth():
+            return False
+        case _:
+            assert_never(c)
 
 
 def per_value(value: ir.Value | None) -> Any:

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, ruleset_path
 from rulesdsl.compiler import Compiler
+from rulesdsl.diagnostics import sort_key
 from rulesdsl.tools.build import atomic_write
-from rulesdsl.tools.csv_chart import import_layer
+from rulesdsl.tools.csv_chart import check_alone, check_into, decode, import_layer
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,8 +19,9 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="turn a CSV terrain chart into a layer block",
         description="Read a CSV chart (one row per feature, one column per mode, cells in the "
         "DSL's value syntax; optional columns label, <language>, source, note, "
-        "all) and print it as a `layer` block. With --into, check it against "
-        "that ruleset and append it there.",
+        "all) and print it as a `layer` block, checked as the DSL is checked: on its own "
+        "(its columns as modes), or with --into as part of that ruleset, to which it is "
+        "then appended. Errors point at the chart's cells.",
     )
     p.add_argument("csv", metavar="CHART.csv")
     p.add_argument("--layer", required=True, metavar="NAME", help="the layer's name")
@@ -40,11 +42,15 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     path = Path(args.csv)
     try:
-        text = path.read_text("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {args.csv}: {exc}") from None
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.csv}: {exc.strerror or exc}") from None
     compiler = Compiler()
+    text, unreadable = decode(data, str(path))
     compiler.sources[str(path)] = text
+    if unreadable:
+        report(unreadable, compiler, "text")
+        return EXIT_RULES
     known = languages = None
     target = None
     if args.into:
@@ -67,8 +73,17 @@ def run(args: argparse.Namespace) -> int:
         languages=languages,
         fragments=compiler.fragments,
     )
-    report(imported.diagnostics, compiler, "text")
-    if imported.text is None:
+    # The layer goes through the DSL's own checks: in the target, or in a ruleset of its own.
+    checked = (
+        check_into(imported, compiler, target)
+        if target is not None
+        else check_alone(imported, compiler)
+    )
+    found = sorted([*imported.diagnostics, *checked], key=sort_key)
+    report(found, compiler, "text")
+    if imported.text is None or any(d.is_error for d in found):
+        if target is not None:
+            print(f"{target} left unchanged", file=sys.stderr)
         return EXIT_RULES
     if target is None:
         sys.stdout.write(imported.text)
@@ -76,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     base = target.read_text("utf-8")
     combined = base.rstrip("\n") + "\n\n" + imported.text
     check = compiler.compile_text(combined, str(target), target.parent)
-    if not check.ok:
+    if not check.ok:  # the text says what the checked syntax says; this guards the writing
         report(check.diagnostics, compiler, "text")
         print(f"{target} left unchanged", file=sys.stderr)
         return EXIT_RULES
