@@ -417,23 +417,54 @@ class Modifier:
 
 
 @dataclass(frozen=True)
-class StepTerm:
-    """One term of a step function.
+class RateTerm:
+    """``+1 per full 4 in``: ``amount`` per ``every`` of the input (``full``: only whole
+    multiples count); with ``above``, only the part of the input above that threshold counts
+    (issue 11)."""
 
-    ``rate``: ``amount`` per ``every`` of the input (``full``: only whole multiples count);
-    ``floor``: at least ``amount`` once the input reaches ``at`` (``strict``: exceeds it);
-    ``impassable``: the answer is impassable once the input reaches (or exceeds) ``at``;
-    ``free``: the answer is 0 while the input is at most ``at`` (issue 11). A rate with
-    ``above`` counts only the part of the input above that threshold.
-    """
-
-    term: Literal["rate", "floor", "impassable", "free"]
-    amount: float = 0
+    amount: float
     every: float = 1
     full: bool = False
-    at: float = 0
-    strict: bool = False
     above: float | None = None
+    kind: Literal["rate"] = "rate"
+
+
+@dataclass(frozen=True)
+class FloorTerm:
+    """``at least 1 from 2 in``: at least ``amount`` once the input reaches ``at``
+    (``strict``: exceeds it)."""
+
+    amount: float
+    at: float
+    strict: bool = False
+    kind: Literal["floor"] = "floor"
+
+
+@dataclass(frozen=True)
+class ImpassableTerm:
+    """``impassable from 3 in``: the answer is impassable once the input reaches ``at``
+    (``strict``: exceeds it)."""
+
+    at: float
+    strict: bool = False
+    kind: Literal["impassable"] = "impassable"
+
+
+@dataclass(frozen=True)
+class FreeTerm:
+    """``free up to 2 in``: the answer is 0 while the input is at most ``at`` (issue 11)."""
+
+    at: float
+    kind: Literal["free"] = "free"
+
+
+StepTerm = RateTerm | FloorTerm | ImpassableTerm | FreeTerm
+"""One term of a step function."""
+
+StepTermKind = Literal["rate", "floor", "impassable", "free"]
+"""The word of each term of :data:`StepTerm` (its ``kind``), as a variant's path names it."""
+StepField = Literal["amount", "per", "at"]
+"""A parameter of a step's term that a variant can override (``climb.rate.per``)."""
 
 
 @dataclass(frozen=True)
@@ -929,8 +960,8 @@ class StepPath:
     """One parameter of a step's term: ``climb.rate.per``."""
 
     step: str
-    term: Literal["rate", "floor", "impassable", "free"]
-    field: Literal["amount", "per", "at"]
+    term: StepTermKind
+    field: StepField
     kind: Literal["step"] = "step"
 
 

@@ -373,20 +373,27 @@ def step_value(step: ir.Step, x: float) -> Answer:
     at most a ``free up to`` threshold, else the sum of its rates (``full``: whole multiples
     only; ``above``: only the part of ``x`` above it counts), raised to any floor whose
     threshold is reached."""
-    for t in step.terms:
-        if t.term == "impassable" and reaches(x, t.at, t.strict):
-            return IMPASSABLE
-    if any(t.term == "free" and x <= t.at for t in step.terms):
-        return 0.0
+    free = False
     value = 0.0
+    floor: float | None = None
     for t in step.terms:
-        if t.term == "rate":
-            part = x if t.above is None else max(0.0, x - t.above)
-            value += t.amount * (whole(part, t.every) if t.full else part / t.every)
-    for t in step.terms:
-        if t.term == "floor" and reaches(x, t.at, t.strict):
-            value = max(value, t.amount)
-    return value
+        match t:
+            case ir.ImpassableTerm(at=at, strict=strict):
+                if reaches(x, at, strict):
+                    return IMPASSABLE
+            case ir.FreeTerm(at=at):
+                free = free or x <= at
+            case ir.RateTerm():
+                part = x if t.above is None else max(0.0, x - t.above)
+                value += t.amount * (whole(part, t.every) if t.full else part / t.every)
+            case ir.FloorTerm():
+                if reaches(x, t.at, t.strict):
+                    floor = t.amount if floor is None else max(floor, t.amount)
+            case _:
+                assert_never(t)
+    if free:
+        return 0.0
+    return value if floor is None else max(value, floor)
 
 
 # ---- decisions ------------------------------------------------------------------------------

@@ -82,16 +82,21 @@ def dice_range(low: int | None, high: int | None) -> str:
 
 
 def step_term(term: ir.StepTerm, unit: str) -> str:
-    if term.term == "rate":
-        full = "full " if term.full else ""
-        above = f" above {number(term.above)} {unit}" if term.above is not None else ""
-        return f"{number(term.amount, True)} per {full}{number(term.every)} {unit}{above}"
-    bound = "above" if term.strict else "from"
-    if term.term == "floor":
-        return f"at least {number(term.amount)} {bound} {number(term.at)} {unit}"
-    if term.term == "free":
-        return f"free up to {number(term.at)} {unit}"
-    return f"impassable {bound} {number(term.at)} {unit}"
+    match term:
+        case ir.RateTerm():
+            full = "full " if term.full else ""
+            above = f" above {number(term.above)} {unit}" if term.above is not None else ""
+            return f"{number(term.amount, True)} per {full}{number(term.every)} {unit}{above}"
+        case ir.FloorTerm():
+            bound = "above" if term.strict else "from"
+            return f"at least {number(term.amount)} {bound} {number(term.at)} {unit}"
+        case ir.FreeTerm():
+            return f"free up to {number(term.at)} {unit}"
+        case ir.ImpassableTerm():
+            bound = "above" if term.strict else "from"
+            return f"impassable {bound} {number(term.at)} {unit}"
+        case _:
+            assert_never(term)
 
 
 def step_rule(step: ir.Step) -> str:

@@ -21,6 +21,7 @@ STAGES: list[tuple[str, ...]] = [
         "rulesdsl.dice",
         "rulesdsl.diagnostics",
         "rulesdsl.spelling",
+        "rulesdsl.words",
         "rulesdsl.semantics",
         "rulesdsl.serial",
         "rulesdsl.schema",

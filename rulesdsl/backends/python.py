@@ -279,27 +279,35 @@ def step_body(step: ir.Step) -> list[str]:
     least = minimum(step.param_unit)
     lines = _guard(_number_test(x, least), _number_check(step.id, x, least))
     value = _fresh("value", [x])
+    stops: list[str] = []
+    frees: list[str] = []
+    rates: list[str] = []
+    floors: list[str] = []
     for t in step.terms:
-        if t.term == "impassable":
-            lines += [f"if {x} {'>' if t.strict else '>='} {py(t.at)}:", "    return IMPASSABLE"]
-    for t in step.terms:
-        if t.term == "free":
-            lines += [f"if {x} <= {py(t.at)}:", "    return 0"]
-    rates = []
-    for t in step.terms:
-        if t.term == "rate":
-            part = x if t.above is None else f"_max(0, {x} - {py(t.above)})"
-            count = f"_whole({part}, {py(t.every)})" if t.full else f"{part} / {py(t.every)}"
-            if t.every == 1 and not t.full:
-                count = part
-            rates.append(count if t.amount == 1 else f"{py(t.amount)} * {count}")
+        match t:
+            case ir.ImpassableTerm():
+                stops += [
+                    f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
+                    "    return IMPASSABLE",
+                ]
+            case ir.FreeTerm():
+                frees += [f"if {x} <= {py(t.at)}:", "    return 0"]
+            case ir.RateTerm():
+                part = x if t.above is None else f"_max(0, {x} - {py(t.above)})"
+                count = f"_whole({part}, {py(t.every)})" if t.full else f"{part} / {py(t.every)}"
+                if t.every == 1 and not t.full:
+                    count = part
+                rates.append(count if t.amount == 1 else f"{py(t.amount)} * {count}")
+            case ir.FloorTerm():
+                floors += [
+                    f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
+                    f"    {value} = _max({value}, {py(t.amount)})",
+                ]
+            case _:
+                assert_never(t)
+    lines += stops + frees
     lines.append(f"{value}: float = {' + '.join(rates) if rates else '0'}")
-    for t in step.terms:
-        if t.term == "floor":
-            lines += [
-                f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
-                f"    {value} = _max({value}, {py(t.amount)})",
-            ]
+    lines += floors
     lines.append(f"return {value}")
     return lines
 
@@ -696,7 +704,7 @@ def render(rs: ir.Ruleset) -> str:
             st.param,
             st.param_unit,
             st.result_unit,
-            any(t.term == "impassable" for t in st.terms),
+            any(isinstance(t, ir.ImpassableTerm) for t in st.terms),
             minimum=minimum(st.param_unit),
         )
         for st in rs.steps
@@ -809,8 +817,10 @@ def render(rs: ir.Ruleset) -> str:
             grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
             grid_diagonals=grid.diagonals if grid else (),
             **once_costs.context(rs),
-            needs_floor=any(t.full for st in rs.steps for t in st.terms),
-            needs_max=any(t.term == "floor" for st in rs.steps for t in st.terms),
+            needs_floor=any(
+                isinstance(t, ir.RateTerm) and t.full for st in rs.steps for t in st.terms
+            ),
+            needs_max=any(isinstance(t, ir.FloorTerm) for st in rs.steps for t in st.terms),
             needs_math=any(
                 isinstance(v, Code) and "math." in v.source
                 for c in cells.values()

@@ -472,7 +472,7 @@ class _Builder:
         values += [v for d in rs.dice_tables for r in d.rows for v in r.effects.values()]
         values += [o.value for d in rs.decisions for o in d.outcomes]
         values += [f.cells[r.id].default for r in rs.sights for f in rs.features if r.id in f.cells]
-        steps = any(t.term == "impassable" for s in rs.steps for t in s.terms)
+        steps = any(isinstance(t, ir.ImpassableTerm) for s in rs.steps for t in s.terms)
         return any(has(v) for v in values) or (marker == "impassable" and steps)
 
     # ---- movement ---------------------------------------------------------------------------
@@ -843,29 +843,30 @@ class _Builder:
         unit = step.param_unit
         parts = []
         for t in step.terms:
-            if t.term == "rate":
-                key = "rate_full" if t.full else "rate"
-                parts.append(
-                    self.w(
-                        key,
-                        amount=self.signed(t.amount),
-                        every=self.unit_text(self.num(t.every), unit),
+            match t:
+                case ir.RateTerm():
+                    key = "rate_full" if t.full else "rate"
+                    parts.append(
+                        self.w(
+                            key,
+                            amount=self.signed(t.amount),
+                            every=self.unit_text(self.num(t.every), unit),
+                        )
                     )
-                )
-                if t.above is not None:
-                    parts[-1] = self.w(
-                        "rate_above", rate=parts[-1], at=self.unit_text(self.num(t.above), unit)
-                    )
-            elif t.term == "floor":
-                key = "floor_above" if t.strict else "floor_from"
-                parts.append(
-                    self.w(key, amount=self.num(t.amount), at=self.unit_text(self.num(t.at), unit))
-                )
-            elif t.term == "free":
-                parts.append(self.w("free_up_to", at=self.unit_text(self.num(t.at), unit)))
-            else:
-                key = "impassable_above" if t.strict else "impassable_from"
-                parts.append(self.w(key, at=self.unit_text(self.num(t.at), unit)))
+                    if t.above is not None:
+                        above = self.unit_text(self.num(t.above), unit)
+                        parts[-1] = self.w("rate_above", rate=parts[-1], at=above)
+                case ir.FloorTerm():
+                    key = "floor_above" if t.strict else "floor_from"
+                    at = self.unit_text(self.num(t.at), unit)
+                    parts.append(self.w(key, amount=self.num(t.amount), at=at))
+                case ir.FreeTerm():
+                    parts.append(self.w("free_up_to", at=self.unit_text(self.num(t.at), unit)))
+                case ir.ImpassableTerm():
+                    key = "impassable_above" if t.strict else "impassable_from"
+                    parts.append(self.w(key, at=self.unit_text(self.num(t.at), unit)))
+                case _:
+                    assert_never(t)
         return ", ".join(parts)
 
     @staticmethod
@@ -876,8 +877,8 @@ class _Builder:
 
     def step(self, step: ir.Step) -> Block:
         title = self.label(step.info, step.id)
-        marks = [t.at for t in step.terms if t.term != "rate"]
-        marks += [t.every for t in step.terms if t.term == "rate"]
+        marks = [t.at for t in step.terms if not isinstance(t, ir.RateTerm)]
+        marks += [t.every for t in step.terms if isinstance(t, ir.RateTerm)]
         top = max(12, math.ceil(2 * max(marks, default=0)))
         stride = max(1, math.ceil(top / 16))
         xs = list(range(0, top + 1, stride))

@@ -93,7 +93,7 @@ def _divisors(
         yield rate.per.value, f"a rate per {spelling.number(rate.per.value)}", owners
     for step in rs.steps:
         for term in step.terms:
-            if term.term == "rate":
+            if isinstance(term, ir.RateTerm):
                 yield (
                     term.every,
                     f"a step per {spelling.number(term.every)} {step.param_unit}",

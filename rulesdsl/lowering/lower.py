@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, assert_never
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
@@ -925,7 +925,7 @@ class _Lowerer:
         self._unit(decl.param.unit, None)
         if decl.result is not None:
             self._unit(decl.result, None)
-        terms = []
+        terms: list[ir.StepTerm] = []
         for term in decl.terms:
             qty = self._number(term.quantity, DIMENSIONS.get(unit))
             if qty is None:
@@ -938,23 +938,20 @@ class _Lowerer:
                     f"write the distance in {unit}",
                 )
             amount = self._number(term.amount, None) if term.amount else None
-            if term.term == "rate":
-                above = self._step_above(term, unit)
-                terms.append(
-                    ir.StepTerm(
-                        "rate", amount.value if amount else 0, qty.value, term.full, above=above
-                    )
-                )
-            elif term.term == "free":
-                terms.append(ir.StepTerm("free", at=qty.value))
-            elif term.term == "floor":
-                terms.append(
-                    ir.StepTerm(
-                        "floor", amount.value if amount else 0, at=qty.value, strict=term.strict
-                    )
-                )
-            else:
-                terms.append(ir.StepTerm("impassable", at=qty.value, strict=term.strict))
+            match term.term:
+                case "rate":
+                    above = self._step_above(term, unit)
+                    amt = amount.value if amount else 0
+                    terms.append(ir.RateTerm(amt, qty.value, term.full, above))
+                case "free":
+                    terms.append(ir.FreeTerm(qty.value))
+                case "floor":
+                    amt = amount.value if amount else 0
+                    terms.append(ir.FloorTerm(amt, qty.value, term.strict))
+                case "impassable":
+                    terms.append(ir.ImpassableTerm(qty.value, term.strict))
+                case _:
+                    assert_never(term.term)
             self.where.record(terms[-1], term.quantity.pos)
         step = ir.Step(
             decl.item.name.text,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 
 
 def path_text(path: ir.ChangePath) -> str:
@@ -225,19 +225,20 @@ class _Index:
                 return None if mod is None else ir.Cell(ir.Number(mod.value, signed=True))
             case ir.StepPath(step=step, term=term, field=field):
                 found_step = next((x for x in rs.steps if x.id == step), None)
-                found_term = (
-                    None
-                    if found_step is None
-                    else next((t for t in found_step.terms if t.term == term), None)
-                )
+                found_term = None if found_step is None else words.find_term(found_step.terms, term)
                 if found_step is None or found_term is None:
                     return None
-                if field == "amount":
-                    return ir.Cell(
-                        ir.Number(found_term.amount, found_step.result_unit, term == "rate")
-                    )
-                number = found_term.every if field == "per" else found_term.at
-                return ir.Cell(ir.Number(number, found_step.param_unit))
+                number = words.term_number(found_term, field)
+                if number is None:
+                    return None
+                match field:
+                    case "amount":
+                        rate = isinstance(found_term, ir.RateTerm)
+                        return ir.Cell(ir.Number(number, found_step.result_unit, rate))
+                    case "per" | "at":
+                        return ir.Cell(ir.Number(number, found_step.param_unit))
+                    case _:
+                        assert_never(field)
             case ir.DecisionRowPath():
                 return None
             case ir.TriggerPath(trigger=trigger, field=field):

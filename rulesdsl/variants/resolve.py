@@ -28,9 +28,9 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cache
-from typing import Any, Literal, cast
+from typing import Any, Literal, assert_never, cast
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.variants.changelog import path_text
@@ -454,12 +454,6 @@ _FORMS: dict[Form, str] = {
     "name": "one name, e.g. `| heavy`",
 }
 Apply = Callable[[s.Statement, s.OverrideDecl], s.Statement]
-_STEP_FIELDS: dict[str, tuple[str, ...]] = {
-    "rate": ("amount", "per"),
-    "floor": ("amount", "at"),
-    "impassable": ("at",),
-    "free": ("at",),
-}
 _TRIGGER_FIELDS = ("table", "modifier", "times", "at_least")
 
 
@@ -1071,13 +1065,12 @@ class _Merger:
     def _locate_step(self, index: int, step: s.StepDecl, path: tuple[s.Name, ...]) -> _Cell | None:
         head = path[0].text
         kinds = [t.term for t in step.terms]
-        shapes = [f"{head}.{k}.{f}" for k in dict.fromkeys(kinds) for f in _STEP_FIELDS[k]]
-        if (
-            len(path) != 3
-            or path[1].text not in kinds
-            or (path[2].text not in _STEP_FIELDS[path[1].text])
-        ):
-            bad = path[1] if len(path) > 1 and path[1].text not in kinds else path[-1]
+        shapes = [f"{head}.{k}.{f}" for k in dict.fromkeys(kinds) for f in words.step_fields(k)]
+        term = next((k for k in kinds if len(path) > 1 and k == path[1].text), None)
+        fields = () if term is None else words.step_fields(term)
+        field = next((f for f in fields if len(path) == 3 and f == path[2].text), None)
+        if term is None or field is None:
+            bad = path[1] if len(path) > 1 and term is None else path[-1]
             self._missing(
                 bad,
                 f"a parameter of the step '{head}' is written `step.<term>.<parameter>`",
@@ -1085,25 +1078,25 @@ class _Merger:
                 "its parameters: " + ", ".join(shapes),
             )
             return None
-        term = path[1].text
-        field = path[2].text
         t = kinds.index(term)
 
         def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(base, s.StepDecl)
             terms = list(base.terms)
             value = o.cell.entries[0].value
-            terms[t] = (
-                replace(terms[t], amount=value)
-                if field == "amount"
-                else replace(terms[t], quantity=value)
-            )
+            match field:
+                case "amount":
+                    terms[t] = replace(terms[t], amount=value)
+                case "per" | "at":
+                    terms[t] = replace(terms[t], quantity=value)
+                case _:
+                    assert_never(field)
             return replace(base, terms=tuple(terms))
 
         return _Cell(
             index,
             (head, term, field),
-            ir.StepPath(head, term, field),  # type: ignore[arg-type]
+            ir.StepPath(head, term, field),
             apply,
             "one",
         )
