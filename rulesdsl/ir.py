@@ -100,11 +100,16 @@ class Span:
     kind: Literal["span"] = "span"
 
 
+MarkerKind = Literal["impassable", "prohibited", "blocked"]
+"""What a :class:`Marker` says: the place cannot be entered, may not be entered, or the action is
+blocked."""
+
+
 @dataclass(frozen=True)
 class Marker:
     """A value that is not a number: the place cannot be entered, or the action is blocked."""
 
-    marker: Literal["impassable", "prohibited", "blocked"]
+    marker: MarkerKind
     kind: Literal["marker"] = "marker"
 
 
@@ -349,11 +354,16 @@ class Feature:
     distance unit, when the step crosses an edge with this feature (modes with none left out)."""
 
 
+LayerScope = Literal["many", "one", "map", "edges"]
+"""How many features of a layer a place holds (``many``, ``one``), or whether they cover the whole
+map (``map``) or stand on its edges (``edges``)."""
+
+
 @dataclass(frozen=True)
 class Layer:
     id: NewId
     info: Info
-    scope: Literal["many", "one", "map", "edges"]
+    scope: LayerScope
     """``edges``: the features stand on the edges between places (hexsides), paid on crossing."""
     columns: tuple[Id, ...]
     features: tuple[Id, ...]
@@ -544,6 +554,10 @@ class Limit:
     key_number: float | None = None
 
 
+Reading = Literal["number", "rate", "yes_no"]
+"""How a decision reads a table cell: as a number, as a rate scaled by a distance, or as yes/no."""
+
+
 @dataclass(frozen=True)
 class CellRef:
     """A table cell picked by a decision input.
@@ -559,7 +573,7 @@ class CellRef:
     input: Id
     axis: Axis
     line: Id | None
-    reading: Literal["number", "rate", "yes_no"]
+    reading: Reading
     limits: tuple[Limit, ...]
     over: Id | None = None
     full: bool = False
@@ -568,12 +582,16 @@ class CellRef:
 # ---- decision conditions ------------------------------------------------------------------
 
 
+ScaleOp = Literal["*", "/"]
+"""How a decision input is scaled: ``size * 2``, ``size / 2``."""
+
+
 @dataclass(frozen=True)
 class InputOperand:
     """An input of the decision, optionally scaled: ``size / 2``."""
 
     input: Id
-    scale_op: Literal["*", "/"] | None = None
+    scale_op: ScaleOp | None = None
     scale: float = 1
     kind: Literal["input"] = "input"
 
@@ -714,6 +732,10 @@ class DiceTable:
 # ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
 
 
+ColumnBound = Literal["up_to", "above"]
+"""How a results table column bounds its input."""
+
+
 @dataclass(frozen=True)
 class ResultColumn:
     """A column of a results table, chosen by the table's input: ``up to`` ``value`` (the
@@ -721,7 +743,7 @@ class ResultColumn:
 
     id: NewId
     info: Info
-    bound: Literal["up_to", "above"]
+    bound: ColumnBound
     value: float
 
 
@@ -761,6 +783,10 @@ class ResultsTable:
     modifiers: tuple[DiceModifier, ...] = ()
 
 
+SightCounts = Literal["between", "target", "both"]
+"""Which places of a line of sight count."""
+
+
 @dataclass(frozen=True)
 class Sight:
     """A line-of-sight rule: a layer column whose values add up along a line of places.
@@ -776,7 +802,7 @@ class Sight:
     id: NewId
     info: Info
     blocks_at: float | None
-    counts: Literal["between", "target", "both"]
+    counts: SightCounts
     crossed: str | None = None
 
 
@@ -805,6 +831,10 @@ class Exclusion:
     info: Info
 
 
+GridShape = Literal["square", "hex"]
+"""The neighbourhood of a grid place."""
+
+
 @dataclass(frozen=True)
 class Grid:
     """A grid: one cell's size in one or more units, and the diagonal cost cycle in cells."""
@@ -813,7 +843,7 @@ class Grid:
     info: Info
     size: tuple[Number, ...]
     diagonals: tuple[int, ...]
-    shape: Literal["square", "hex"] = "square"
+    shape: GridShape = "square"
     """The neighbourhood of a place: ``hex`` (six, axial (q, r)) or ``square`` ((x, y): four,
     eight when the grid has diagonals)."""
 
@@ -848,20 +878,28 @@ class NamePath:
     kind: Literal["name"] = "name"
 
 
+PolicyPart = Literal["combine", "clamp"]
+"""The part of a modifier policy a path names."""
+
+
 @dataclass(frozen=True)
 class PolicyPath:
     """A modifier's ``combine`` policy or ``clamp``: ``cover.combine``, ``shooting.clamp``."""
 
     modifier: Id
-    part: Literal["combine", "clamp"]
+    part: PolicyPart
     kind: Literal["policy"] = "policy"
+
+
+HeaderLine = Literal["languages", "units", "stacking", "minimum_move"]
+"""A header line that a variant can replace."""
 
 
 @dataclass(frozen=True)
 class HeaderPath:
     """A header line of the variant replacing the base's: ``units``."""
 
-    line: Literal["languages", "units", "stacking", "minimum_move"]
+    line: HeaderLine
     kind: Literal["header"] = "header"
 
 
@@ -974,12 +1012,16 @@ class DecisionRowPath:
     kind: Literal["decision_row"] = "decision_row"
 
 
+TriggerField = Literal["table", "modifier", "times", "at_least"]
+"""A part of a trigger that a variant can override."""
+
+
 @dataclass(frozen=True)
 class TriggerPath:
     """What a trigger rolls on, with which dice modifier, how many times: ``bog.modifier``."""
 
     trigger: str
-    field: Literal["table", "modifier", "times", "at_least"]
+    field: TriggerField
     kind: Literal["trigger"] = "trigger"
 
 
@@ -1031,6 +1073,10 @@ ChangePath = (
 )
 
 
+ChangeAction = Literal["override", "add", "remove"]
+"""What a variant does to an item of its base."""
+
+
 @dataclass(frozen=True)
 class Change:
     """A changelog line of a variant: what it overrides, adds or removes from its base.
@@ -1040,12 +1086,16 @@ class Change:
     value before and after (None where there is none: an added or removed item).
     """
 
-    action: Literal["override", "add", "remove"]
+    action: ChangeAction
     path: ChangePath
     info: Info
     subject: tuple[Labels, ...] = ()
     was: Cell | None = None
     now: Cell | None = None
+
+
+Stacking = Literal["sum"]
+"""How the costs of a place's layers stack: added up."""
 
 
 @dataclass(frozen=True)
@@ -1056,7 +1106,7 @@ class Ruleset:
     digest: str
     languages: tuple[Lang, ...]
     units: dict[str, str]
-    stacking: Literal["sum"] = "sum"
+    stacking: Stacking = "sum"
     entry_cost: float = 0
     minimum_move: Number | None = None
     extends: tuple[Ancestor, ...] = ()

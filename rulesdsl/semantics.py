@@ -139,13 +139,57 @@ def param_values(rs: ir.Ruleset) -> dict[str, float | None]:
     return {p.id: p.value.value if isinstance(p.value, ir.Number) else None for p in rs.params}
 
 
+def covers_map(layer: ir.Layer) -> bool:
+    """Whether a layer's features hold for the whole map (weather, conditions)."""
+    match layer.scope:
+        case "map":
+            return True
+        case "many" | "one" | "edges":
+            return False
+        case _:
+            assert_never(layer.scope)
+
+
+def on_edges(layer: ir.Layer) -> bool:
+    """Whether a layer's features stand on the edges between places (paid on crossing)."""
+    match layer.scope:
+        case "edges":
+            return True
+        case "many" | "one" | "map":
+            return False
+        case _:
+            assert_never(layer.scope)
+
+
+def one_per_place(layer: ir.Layer) -> bool:
+    """Whether a place holds at most one feature of the layer."""
+    match layer.scope:
+        case "one":
+            return True
+        case "many" | "map" | "edges":
+            return False
+        case _:
+            assert_never(layer.scope)
+
+
+def has_diagonals(grid: ir.Grid) -> bool:
+    """Whether a step may go diagonally on the grid (a square grid that costs diagonals)."""
+    match grid.shape:
+        case "square":
+            return bool(grid.diagonals)
+        case "hex":
+            return False
+        case _:
+            assert_never(grid.shape)
+
+
 def counted(rs: ir.Ruleset, names: Sequence[str]) -> tuple[str, ...]:
     """The names that count in a place: a feature that ignores others silences the other
     features there; whole-map conditions and modifier factors still count."""
     features = {f.id: f for f in rs.features}
     if not any(n in features and features[n].ignores_others for n in names):
         return tuple(names)
-    whole_map = {layer.id for layer in rs.layers if layer.scope == "map"}
+    whole_map = {layer.id for layer in rs.layers if covers_map(layer)}
     return tuple(
         n
         for n in names
@@ -285,8 +329,13 @@ def modifier(
     the modifier's policy and clamp (:func:`combined`)."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
-    if mod.combine == "once":
-        present = tuple(dict.fromkeys(present))
+    match mod.combine:
+        case "once":
+            present = tuple(dict.fromkeys(present))
+        case "sum" | "highest" | "lowest":
+            pass
+        case _:
+            assert_never(mod.combine)
     parts: list[float] = []
     for combo in mod.combinations:
         if set(combo.members) <= set(present):
@@ -430,11 +479,35 @@ def cell_value(ref: ir.CellRef, inputs: Inputs) -> float | bool:
     return bound(limit.bound, float(over) if over is not None else None, ref.full)
 
 
+def scaled(value: float, op: ir.ScaleOp | None, scale: float) -> float:
+    """An input scaled as written: ``size * 2``, ``size / 2`` (None: as it is)."""
+    match op:
+        case None:
+            return value
+        case "*":
+            return value * scale
+        case "/":
+            return value / scale
+        case _:
+            assert_never(op)
+
+
+def divides(op: ir.ScaleOp | None) -> bool:
+    """Whether the scale is a divisor (so it must not be 0)."""
+    match op:
+        case "/":
+            return True
+        case "*" | None:
+            return False
+        case _:
+            assert_never(op)
+
+
 def operand(op: ir.Operand, inputs: Inputs) -> float:
     match op:
         case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
             value = float(inputs[name])
-            return value * scale if scale_op == "*" else value / scale if scale_op else value
+            return scaled(value, scale_op, scale)
         case ir.LiteralOperand(value=value):
             return value
         case ir.CellOperand(cell=ref):
@@ -825,11 +898,20 @@ def result_column(table: ir.ResultsTable, value: float) -> ir.ResultColumn | Non
     """The column a value of the table's input picks: the first, in declared order, whose
     bound holds (``up to V``: value <= V; ``above V``: value > V)."""
     for column in table.columns:
-        if (column.bound == "up_to" and value <= column.value) or (
-            column.bound == "above" and value > column.value
-        ):
+        if column_holds(column, value):
             return column
     return None
+
+
+def column_holds(column: ir.ResultColumn, value: float) -> bool:
+    """Whether the column's bound holds for a value of the table's input."""
+    match column.bound:
+        case "up_to":
+            return value <= column.value
+        case "above":
+            return value > column.value
+        case _:
+            assert_never(column.bound)
 
 
 def result_covers(row: ir.ResultRow, total: int) -> bool:

@@ -150,29 +150,6 @@ def decision_row(row: ir.DecisionRow) -> str:
     return f"{test} -> {row.outcome}"
 
 
-KIND_WORDS: dict[str, str] = {
-    "number": "a number",
-    "rate": "a rate (`1 per 2 in`)",
-    "param_rate": "a rate per parameter",
-    "impassable": "`impassable`",
-    "prohibited": "`prohibited`",
-    "blocked": "`blocked`",
-    "same": "`as <feature>`",
-    "symbol": "a word",
-    "flag": "yes/no",
-    "dice": "dice (`1d6+3`)",
-    "d66": "dice (`d66`)",
-    "given": "`given` (a value supplied when asked)",
-    "text": "a quoted text",
-    "span": "a range (`2-3 in`)",
-    "trade": "a trade (`+90 deg for -1.5 m`)",
-    "flat": "a flat cost (`flat 2 in`)",
-    "share": "a share of the allowance (`share 1/2`)",
-    "step_cost": "a step's answer (`step climb`)",
-}
-"""How diagnostics name each kind of value."""
-
-
 def string(text: str) -> str:
     """``text`` as a DSL string literal: the escapes the grammar reads (\\" \\\\ \\n \\t
     \\uXXXX), every other control character as \\uXXXX."""

@@ -9,9 +9,48 @@ happens here, with ``match`` ending in ``assert_never``, so a new kind makes myp
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import assert_never, get_args
+from typing import Literal, assert_never, get_args
 
 from rulesdsl import ir
+
+# ---- declarations ---------------------------------------------------------------------------
+
+DeclKind = Literal[
+    "book",
+    "mode",
+    "group",
+    "context",
+    "context value",
+    "layer",
+    "feature",
+    "modifier",
+    "factor",
+    "step",
+    "decision",
+    "table",
+    "dice table",
+    "dice modifier",
+    "trigger",
+    "sight",
+    "grid",
+    "param",
+]
+"""What a declared name names, as messages say it (``'soft' is a feature, not a mode``)."""
+
+DECL_KINDS: tuple[DeclKind, ...] = get_args(DeclKind)
+
+
+# ---- decisions ----------------------------------------------------------------------------
+
+COMPARE_OPS: tuple[ir.CompareOp, ...] = get_args(ir.CompareOp)
+"""The comparisons a decision row may write."""
+
+
+# ---- line of sight ------------------------------------------------------------------------
+
+SIGHT_COUNTS: tuple[ir.SightCounts, ...] = get_args(ir.SightCounts)
+"""Which places of a line a sight rule counts (``counts between``)."""
+
 
 # ---- step terms ---------------------------------------------------------------------------
 
@@ -80,3 +119,98 @@ def _pick(
             return at
         case _:
             assert_never(field)
+
+
+# ---- kinds of value -----------------------------------------------------------------------
+
+ValueKind = Literal[
+    "number",
+    "rate",
+    "param_rate",
+    "trade",
+    "span",
+    "impassable",
+    "prohibited",
+    "blocked",
+    "symbol",
+    "flag",
+    "dice",
+    "d66",
+    "given",
+    "text",
+    "same",
+    "flat",
+    "share",
+    "step_cost",
+]
+"""What a cell may hold, as lowering lists what a slot admits (each marker is a kind of its
+own: a cost admits ``impassable`` but not ``blocked``)."""
+
+ONCE_KINDS: tuple[ValueKind, ...] = ("flat", "share", "step_cost")
+"""Cost values paid once per move rather than per distance (issue 11)."""
+
+
+def value_kind(value: ir.Value) -> ValueKind:
+    """The kind of ``value`` (a marker's own word for a marker)."""
+    match value:
+        case ir.Marker(marker=marker):
+            return marker
+        case (
+            ir.Number()
+            | ir.Rate()
+            | ir.ParamRate()
+            | ir.Trade()
+            | ir.Span()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+            | ir.Same()
+            | ir.Flat()
+            | ir.Share()
+            | ir.StepCost()
+        ):
+            return value.kind
+        case _:
+            assert_never(value)
+
+
+def kind_words(kind: ValueKind) -> str:
+    """How diagnostics name a kind of value."""
+    match kind:
+        case "number":
+            return "a number"
+        case "rate":
+            return "a rate (`1 per 2 in`)"
+        case "param_rate":
+            return "a rate per parameter"
+        case "impassable" | "prohibited" | "blocked":
+            return f"`{kind}`"
+        case "same":
+            return "`as <feature>`"
+        case "symbol":
+            return "a word"
+        case "flag":
+            return "yes/no"
+        case "dice":
+            return "dice (`1d6+3`)"
+        case "d66":
+            return "dice (`d66`)"
+        case "given":
+            return "`given` (a value supplied when asked)"
+        case "text":
+            return "a quoted text"
+        case "span":
+            return "a range (`2-3 in`)"
+        case "trade":
+            return "a trade (`+90 deg for -1.5 m`)"
+        case "flat":
+            return "a flat cost (`flat 2 in`)"
+        case "share":
+            return "a share of the allowance (`share 1/2`)"
+        case "step_cost":
+            return "a step's answer (`step climb`)"
+        case _:
+            assert_never(kind)

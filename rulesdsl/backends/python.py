@@ -341,10 +341,19 @@ def _condition(c: ir.Condition, cells: CellNames) -> str:
         case ir.CellTruth(cell=ref, holds=holds):
             return _cell(ref, cells) if holds else f"not {_cell(ref, cells)}"
         case ir.Comparison(left=left, op=op, right=right):
-            python_op = "==" if op == "=" else op
-            return f"{_operand(left, cells)} {python_op} {_operand(right, cells)}"
+            return f"{_operand(left, cells)} {_python_op(op)} {_operand(right, cells)}"
         case _:
             assert_never(c)
+
+
+def _python_op(op: ir.CompareOp) -> str:
+    match op:
+        case "=":
+            return "=="
+        case "!=" | "<" | "<=" | ">" | ">=":
+            return op
+        case _:
+            assert_never(op)
 
 
 # ---- table cells used by decisions --------------------------------------------------------
@@ -366,14 +375,20 @@ CellNames = dict[tuple[str, str, str], CellBounds]
 
 def cell_key(ref: ir.CellRef) -> tuple[str, str, str]:
     """Cell references that compile to the same constant: table, row or column, reading."""
-    line = (
-        ""
-        if ref.line is None
-        else f"row {ref.line}"
-        if ref.axis == "column"
-        else (f"column {ref.line}")
-    )
+    line = "" if ref.line is None else f"{_line_word(ref.axis)} {ref.line}"
     return (ref.table, line, ref.reading)
+
+
+def _line_word(axis: ir.Axis) -> str:
+    """What the fixed line of a cell reference is when its input names a ``column`` or a
+    ``row``: the other one."""
+    match axis:
+        case "column":
+            return "row"
+        case "row":
+            return "column"
+        case _:
+            assert_never(axis)
 
 
 def cell_refs(d: ir.Decision) -> Iterator[ir.CellRef]:
@@ -416,26 +431,21 @@ def cell_constants(rs: ir.Ruleset) -> CellNames:
             where = (
                 f"Table {ref.table!r}, per row"
                 if ref.line is None
-                else f"Row {ref.line!r} of table {ref.table!r}, per column"
-                if ref.axis == "column"
-                else f"Column {ref.line!r} of table {ref.table!r}, per row"
+                else f"{_line_word(ref.axis).title()} {ref.line!r} of table {ref.table!r}, "
+                f"per {ref.axis}"
             )
-            meaning = {
-                "yes_no": "yes or no",
-                "number": "the bound (math.inf: no limit)",
-                "rate": "the bound (Limit.over scales a rate)",
-            }[ref.reading]
+            meaning, value_type = _reading_doc(ref.reading)
             out[cell_key(ref)] = CellBounds(
                 name,
                 f"{where}: {meaning}.",
                 "float" if numeric else "str",
-                {"yes_no": "bool", "number": "float", "rate": "Limit"}[ref.reading],
+                value_type,
                 entries,
             )
     return out
 
 
-def _bound(bound: ir.LimitValue, reading: str) -> Any:
+def _bound(bound: ir.LimitValue, reading: ir.Reading) -> Any:
     """A cell's bound as the module holds it: a bool, a number, or (read as a rate) a Limit."""
     match bound:
         case ir.YesNo(value=value):
@@ -448,7 +458,26 @@ def _bound(bound: ir.LimitValue, reading: str) -> Any:
             return Code(f"Limit({py(_tidy(value))}, per={py(per)})")
         case _:
             assert_never(bound)
-    return Code(f"Limit({py(number)})") if reading == "rate" else number
+    match reading:
+        case "rate":
+            return Code(f"Limit({py(number)})")
+        case "number" | "yes_no":
+            return number
+        case _:
+            assert_never(reading)
+
+
+def _reading_doc(reading: ir.Reading) -> tuple[str, str]:
+    """What a cell constant read this way holds, and its Python type."""
+    match reading:
+        case "yes_no":
+            return "yes or no", "bool"
+        case "number":
+            return "the bound (math.inf: no limit)", "float"
+        case "rate":
+            return "the bound (Limit.over scales a rate)", "Limit"
+        case _:
+            assert_never(reading)
 
 
 def outcome_constants(
@@ -596,7 +625,7 @@ MAP_EXPORTS = (
 def map_context(rs: ir.Ruleset) -> dict[str, Any]:
     """Place states and ``along`` costs by feature, the edge features, the grids' shapes and
     how many cells a diagonal step counts on each square grid with diagonals."""
-    edge_layers = {layer.id for layer in rs.layers if layer.scope == "edges"}
+    edge_layers = {layer.id for layer in rs.layers if semantics.on_edges(layer)}
     return {
         "place_states": [(f.id, dict(f.states)) for f in rs.features if f.states],
         "along": [
@@ -607,7 +636,7 @@ def map_context(rs: ir.Ruleset) -> dict[str, Any]:
         "grid_diagonal": {
             g.id: _tidy(sum(g.diagonals) / len(g.diagonals))
             for g in rs.grids
-            if g.shape == "square" and g.diagonals
+            if semantics.has_diagonals(g)
         },
     }
 
@@ -810,9 +839,9 @@ def render(rs: ir.Ruleset) -> str:
             whole_map=tuple(
                 f.id
                 for f in rs.features
-                if any(x.id == f.layer and x.scope == "map" for x in rs.layers)
+                if any(x.id == f.layer and semantics.covers_map(x) for x in rs.layers)
             ),
-            one_per_place=tuple(layer.id for layer in rs.layers if layer.scope == "one"),
+            one_per_place=tuple(layer.id for layer in rs.layers if semantics.one_per_place(layer)),
             **map_context(rs),
             grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
             grid_diagonals=grid.diagonals if grid else (),
@@ -880,7 +909,7 @@ def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str
 
 def _key_type(p: ir.Param, table: ir.Table) -> str:
     """``float`` for an input naming a row of a table keyed by numbers, else ``str``."""
-    numeric = p.axis == "row" and any(r.key_number is not None for r in table.rows)
+    numeric = _names_row(p) and any(r.key_number is not None for r in table.rows)
     return "float" if numeric else "str"
 
 
@@ -913,3 +942,14 @@ def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
         "rows": rows,
         "index": index,
     }
+
+
+def _names_row(p: ir.Param) -> bool:
+    """Whether the input names a row of its table (rather than a column, or no key)."""
+    match p.axis:
+        case "row":
+            return True
+        case "column" | None:
+            return False
+        case _:
+            assert_never(p.axis)

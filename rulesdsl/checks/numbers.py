@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.lowering.positions import Positions
@@ -107,5 +107,5 @@ def _divisors(
             for c in row.conditions:
                 if isinstance(c, ir.Comparison):
                     for op in (c.left, c.right):
-                        if isinstance(op, ir.InputOperand) and op.scale_op == "/":
+                        if isinstance(op, ir.InputOperand) and semantics.divides(op.scale_op):
                             yield op.scale, f"'{op.input} / ...'", (op, row, decision)

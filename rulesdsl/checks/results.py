@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import dice
@@ -116,44 +117,11 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
         return
     previous: ir.ResultColumn | None = None
     for column in table.columns:
-        pos = where.of_field(column, "value", column, table)
-        if previous is not None and previous.bound == "above":
-            out.append(
-                error(
-                    "E255",
-                    f"column '{column.id}' comes after '{previous.id}', which already takes "
-                    f"every {table.by} above {previous.value:g}",
-                    where.of(column, table),
-                    "the `above` column is the last one",
-                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
-                )
-            )
-        elif previous is not None and column.bound == "up_to" and column.value <= previous.value:
-            out.append(
-                error(
-                    "E255",
-                    f"column '{column.id}' (up to {column.value:g}) overlaps '{previous.id}' "
-                    f"(up to {previous.value:g}): it would never be picked",
-                    pos,
-                    "give the columns increasing bounds, in order",
-                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
-                )
-            )
-        elif previous is not None and column.bound == "above" and column.value != previous.value:
-            kind = "gap" if column.value > previous.value else "overlap"
-            out.append(
-                error(
-                    "E255",
-                    f"column '{column.id}' starts above {column.value:g} but '{previous.id}' "
-                    f"ends at {previous.value:g}: a {kind} between them",
-                    pos,
-                    f"write `above {previous.value:g}`",
-                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
-                )
-            )
+        if previous is not None:
+            _after(table, previous, column, where, out)
         previous = column
     last = table.columns[-1]
-    if last.bound == "up_to":
+    if not _open(last):
         out.append(
             error(
                 "E255",
@@ -161,10 +129,73 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
                 where.of(last, table),
                 f"make the last column open: `column {last.id} ... above "
                 f"{table.columns[-2].value:g}`"
-                if len(table.columns) > 1 and table.columns[-2].bound == "up_to"
+                if len(table.columns) > 1 and not _open(table.columns[-2])
                 else f"add a column `above {last.value:g}`",
             )
         )
+
+
+def _open(column: ir.ResultColumn) -> bool:
+    """Whether the column takes every value above its bound."""
+    match column.bound:
+        case "above":
+            return True
+        case "up_to":
+            return False
+        case _:
+            assert_never(column.bound)
+
+
+def _after(
+    table: ir.ResultsTable,
+    previous: ir.ResultColumn,
+    column: ir.ResultColumn,
+    where: Positions,
+    out: list[Diagnostic],
+) -> None:
+    """A column against the one before it: no column after an open one, no overlap, no gap."""
+    pos = where.of_field(column, "value", column, table)
+    seen = [Related(where.of(previous, table), f"'{previous.id}' is here")]
+    if _open(previous):
+        out.append(
+            error(
+                "E255",
+                f"column '{column.id}' comes after '{previous.id}', which already takes "
+                f"every {table.by} above {previous.value:g}",
+                where.of(column, table),
+                "the `above` column is the last one",
+                seen,
+            )
+        )
+        return
+    match column.bound:
+        case "up_to":
+            if column.value <= previous.value:
+                out.append(
+                    error(
+                        "E255",
+                        f"column '{column.id}' (up to {column.value:g}) overlaps "
+                        f"'{previous.id}' (up to {previous.value:g}): it would never be picked",
+                        pos,
+                        "give the columns increasing bounds, in order",
+                        seen,
+                    )
+                )
+        case "above":
+            if column.value != previous.value:
+                kind = "gap" if column.value > previous.value else "overlap"
+                out.append(
+                    error(
+                        "E255",
+                        f"column '{column.id}' starts above {column.value:g} but "
+                        f"'{previous.id}' ends at {previous.value:g}: a {kind} between them",
+                        pos,
+                        f"write `above {previous.value:g}`",
+                        seen,
+                    )
+                )
+        case _:
+            assert_never(column.bound)
 
 
 def _naturals(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:

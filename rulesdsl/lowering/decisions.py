@@ -8,14 +8,13 @@ per key, into an :class:`rulesdsl.ir.Limit`, so the generated code only looks nu
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import Protocol, assert_never
 
-from rulesdsl import ir
+from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.positions import Positions
 from rulesdsl.lowering.symbols import SymbolTable
-from rulesdsl.spelling import KIND_WORDS
 from rulesdsl.units import BOOL_UNIT, DIMENSIONS
 
 
@@ -42,12 +41,23 @@ class Host(Protocol):
 KEY_UNIT = "key"
 """The unit of an input that holds a key of a table."""
 
-Reading = Literal["number", "rate", "yes_no"]
-_OPS: dict[str, ir.CompareOp] = {op: op for op in ("<", "<=", ">", ">=", "=", "!=")}
+Reading = ir.Reading
 
 
 def _op(text: str) -> ir.CompareOp:
-    return _OPS[text]  # the grammar's COMPARE token admits only these
+    # the grammar's COMPARE token admits only these
+    return next(op for op in words.COMPARE_OPS if op == text)
+
+
+def _reads_numbers(reading: ir.Reading) -> bool:
+    """Whether the cells are read as numbers (or rates), rather than as yes/no."""
+    match reading:
+        case "number" | "rate":
+            return True
+        case "yes_no":
+            return False
+        case _:
+            assert_never(reading)
 
 
 class DecisionLowering:
@@ -67,7 +77,7 @@ class DecisionLowering:
         self.factor_info = host.factor_info
         self.decision_keys: dict[str, str] = {}
         """Inputs that hold a key: input name -> table id."""
-        self.key_axis: dict[str, str] = {}
+        self.key_axis: dict[str, ir.Axis] = {}
         """Whether each key input names a row or a column of its table."""
 
     def run(self) -> ir.Decision:
@@ -146,7 +156,7 @@ class DecisionLowering:
         """What a key input names in its table: a row unless a condition reads a column."""
         if name not in self.decision_keys:
             return None
-        return "column" if self.key_axis.get(name) == "column" else "row"
+        return self.key_axis.get(name, "row")
 
     def _comparison(self, node: s.ComparisonNode, params: dict[str, str]) -> ir.Condition | None:
         """A comparison of numbers, or a yes/no input or cell that holds or does not."""
@@ -167,7 +177,18 @@ class DecisionLowering:
         if node.left.literal is not None and isinstance(node.left.literal.value, ir.Flag):
             literal, other = node.left, node.right
         value = literal.literal.value if literal.literal is not None else None
-        if node.op not in ("=", "!=") or not isinstance(value, ir.Flag):
+        holds: bool | None = None
+        if isinstance(value, ir.Flag):
+            match _op(node.op):
+                case "=":
+                    holds = value.value
+                case "!=":
+                    holds = not value.value
+                case "<" | "<=" | ">" | ">=":
+                    holds = None
+                case unknown:
+                    assert_never(unknown)
+        if holds is None:
             self.err(
                 "E210",
                 "yes/no values compare only with yes or no, by = or !=",
@@ -175,7 +196,6 @@ class DecisionLowering:
                 "write `input` alone, or `not input`",
             )
             return None
-        holds = value.value == (node.op == "=")
         if other.cell is not None:
             ref = self._cell_ref(other.cell, params, "yes_no", None)
             return None if ref is None else ir.CellTruth(ref, holds)
@@ -357,7 +377,7 @@ class DecisionLowering:
                     did_you_mean(node.over.text, params),
                 )
                 return None
-            if reading == "yes_no" or over_unit not in DIMENSIONS:
+            if not _reads_numbers(reading) or over_unit not in DIMENSIONS:
                 self.err(
                     "E211",
                     "`over` takes an input with a unit, to scale a rate cell",
@@ -413,7 +433,7 @@ class DecisionLowering:
                 return False
             return True
 
-        if reading == "yes_no":
+        if not _reads_numbers(reading):
             if isinstance(value, ir.Flag):
                 return ir.YesNo(value.value)
         else:
@@ -443,13 +463,11 @@ class DecisionLowering:
             if value is None
             else f"the word '{value.name}'"
             if isinstance(value, ir.Symbol)
-            else KIND_WORDS.get(
-                value.marker if isinstance(value, ir.Marker) else value.kind, value.kind
-            )
+            else words.kind_words(words.value_kind(value))
         )
         need = (
             "yes or no"
-            if reading == "yes_no"
+            if not _reads_numbers(reading)
             else "a number, a rate, a trade, `any`, `none`, yes or no"
         )
         self.err("E201", f"cell {where} is {what}; a comparison needs {need}", pos)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar, assert_never
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords, maps
@@ -428,7 +428,9 @@ class _Lowerer:
             self._unit(s.Name(value.unit, loc.pos), dimension)
         return value
 
-    def value(self, loc: s.Located, allowed: tuple[str, ...], where: str) -> ir.Value | None:
+    def value(
+        self, loc: s.Located, allowed: tuple[words.ValueKind, ...], where: str
+    ) -> ir.Value | None:
         """Check a cell value's kind and units; words become flags or symbols."""
         value = loc.value
         if isinstance(value, s.Word):
@@ -439,18 +441,13 @@ class _Lowerer:
                 value = ir.Given()
             else:
                 value = ir.Symbol(word)
-        if isinstance(value, s.SameAs):
-            kind = "same"
-        elif isinstance(value, ir.Marker):
-            kind = value.marker
-        else:
-            kind = value.kind
+        kind = "same" if isinstance(value, s.SameAs) else words.value_kind(value)
         if kind not in allowed:
             self.err(
                 "E201",
                 f"{_describe(loc.value)} cannot stand in {where}",
                 loc.pos,
-                "expected " + " or ".join(spelling.KIND_WORDS.get(a, a) for a in allowed),
+                "expected " + " or ".join(words.kind_words(a) for a in allowed),
             )
             return None
         if isinstance(value, s.SameAs):
@@ -523,11 +520,35 @@ class _Lowerer:
             for column, cell in zip(columns, row.cells, strict=False):
                 if column == COST:
                     cells[COST] = self._resolve_same_cell(fid, self.raw_costs[fid])
-                elif self.symbols.kind_of(column) == "modifier":
-                    cells[column] = self._modifier_cell(column, cell)
-                    self._keyed_values(column, fid, cells[column], cell.pos)
-                elif self.symbols.kind_of(column) == "sight":
-                    cells[column] = sight_lowering.sight_cell(self, column, cell)
+                    continue
+                match self.symbols.kind_of(column):
+                    case "modifier":
+                        cells[column] = self._modifier_cell(column, cell)
+                        self._keyed_values(column, fid, cells[column], cell.pos)
+                    case "sight":
+                        cells[column] = sight_lowering.sight_cell(self, column, cell)
+                    case (
+                        None
+                        | "book"
+                        | "mode"
+                        | "group"
+                        | "context"
+                        | "context value"
+                        | "layer"
+                        | "feature"
+                        | "factor"
+                        | "step"
+                        | "decision"
+                        | "table"
+                        | "dice table"
+                        | "dice modifier"
+                        | "trigger"
+                        | "grid"
+                        | "param"
+                    ):
+                        pass  # an unknown column, already reported
+                    case unknown:
+                        assert_never(unknown)
             costs = {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
             states, along = self._map_states(fid)
             features.append(
@@ -558,7 +579,15 @@ class _Lowerer:
             )
 
     def _cost_cell(self, cell: s.CellNode) -> ir.Cell:
-        allowed = ("number", "rate", "param_rate", "impassable", "prohibited", "same", *ONCE_KINDS)
+        allowed: tuple[words.ValueKind, ...] = (
+            "number",
+            "rate",
+            "param_rate",
+            "impassable",
+            "prohibited",
+            "same",
+            *words.ONCE_KINDS,
+        )
         default: ir.Value | None = None
         exceptions: dict[str, ir.Value] = {}
         states: dict[str, ir.PlaceState] = {}
@@ -993,7 +1022,7 @@ class _Lowerer:
                 self.err("E102", f"column '{c.name.text}' is declared twice", c.name.pos)
             seen_cols.add(c.name.text)
         width = max(1, len(columns))
-        allowed = (
+        allowed: tuple[words.ValueKind, ...] = (
             "number",
             "rate",
             "trade",
@@ -1074,7 +1103,15 @@ class _Lowerer:
                 )
             )
         rows = []
-        allowed = ("number", "dice", "d66", "symbol", "flag", "text", "span")
+        allowed: tuple[words.ValueKind, ...] = (
+            "number",
+            "dice",
+            "d66",
+            "symbol",
+            "flag",
+            "text",
+            "span",
+        )
         names: set[str] = set()
         for row in decl.rows:
             if row.item.name.text in names:
@@ -1161,7 +1198,7 @@ class _Lowerer:
         )
 
     def _exclusion(self, decl: s.ExcludeDecl) -> ir.Exclusion:
-        kinds = ("feature", "factor", "context value")
+        kinds: tuple[words.DeclKind, ...] = ("feature", "factor", "context value")
         self.symbols.require(decl.subject, kinds, "feature or factor")
         for other in decl.others:
             self.symbols.require(other, kinds, "feature or factor")
@@ -1222,10 +1259,6 @@ def _by_key(cell: ir.Cell, groups: dict[str, tuple[str, ...]] | None = None) -> 
     return values
 
 
-ONCE_KINDS = ("flat", "share", "step_cost")
-"""Cost values paid once per move rather than per distance (issue 11)."""
-
-
 def _role_dimension(role: str, unit: str | None) -> str | None:
     """The dimension a role's unit must have; the cost role may also be a distance, so that
     moves are measured in inches (`units distance in, cost in`)."""
@@ -1239,13 +1272,11 @@ def _describe(value: s.SynValue) -> str:
         return f"`as {value.target.text}`"
     if isinstance(value, s.Word):
         return f"the word '{value.name.text}'"
-    if isinstance(value, ir.Marker):
-        return f"`{value.marker}`"
-    return spelling.KIND_WORDS.get(value.kind, value.kind)
+    return words.kind_words(words.value_kind(value))
 
 
 def _shown(value: ir.Value) -> str:
     """A modifier value as a message shows it."""
     if isinstance(value, ir.Number):
         return f"{value.value:+g}"
-    return spelling.KIND_WORDS.get(value.kind, value.kind)
+    return words.kind_words(words.value_kind(value))

@@ -8,9 +8,9 @@ the dice cannot make, coverage) is found by :mod:`rulesdsl.checks.results`.
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, TypeVar, cast
+from typing import Protocol, TypeVar
 
-from rulesdsl import ir
+from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.positions import Positions
@@ -35,18 +35,21 @@ class Lowering(Protocol):
 
     def _number(self, loc: s.Located, dimension: str | None) -> ir.Number | None: ...
 
-    def value(self, loc: s.Located, allowed: tuple[str, ...], where: str) -> ir.Value | None: ...
+    def value(
+        self, loc: s.Located, allowed: tuple[words.ValueKind, ...], where: str
+    ) -> ir.Value | None: ...
 
 
-COUNTS = ("between", "target", "both")
+COUNTS = words.SIGHT_COUNTS
 """Which places of a line a sight rule counts (see :class:`rulesdsl.ir.Sight`)."""
 
 
 def sight(lw: Lowering, decl: s.SightDecl) -> ir.Sight:
-    counts: Literal["between", "target", "both"] = "between"
+    counts: ir.SightCounts = "between"
     if decl.counts is not None:
-        if decl.counts.text in COUNTS:
-            counts = cast(Literal["between", "target", "both"], decl.counts.text)
+        written = next((c for c in COUNTS if c == decl.counts.text), None)
+        if written is not None:
+            counts = written
         else:
             lw.err(
                 "E251",

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import cache
-from typing import Any, Literal, assert_never, cast
+from typing import Any, Literal, assert_never, cast, get_args
 
 from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
@@ -434,7 +434,7 @@ _HEADER = (
     s.StackingDecl,
     s.MinimumDecl,
 )
-_RECORDED_HEADER: dict[type, Literal["languages", "units", "stacking", "minimum_move"]] = {
+_RECORDED_HEADER: dict[type, ir.HeaderLine] = {
     s.LanguagesDecl: "languages",
     s.UnitsDecl: "units",
     s.StackingDecl: "stacking",
@@ -445,16 +445,29 @@ Block = s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl | s.ContextDecl
 Form = Literal["one", "cell", "range", "row", "text", "name"]
 """What an override must write: one value, a whole cell, a dice range, a decision row, or one
 quoted text (a label or a note)."""
-_FORMS: dict[Form, str] = {
-    "one": "one value, e.g. `| 2`; override the whole cell to change several",
-    "cell": "a cell, e.g. `| 2, walker 1`",
-    "range": "a range of totals, e.g. `range 10-12`, `range 12+` or `range 2-`",
-    "row": "a decision row, e.g. `: range <= 6 -> auto`",
-    "text": 'one quoted text, e.g. `| "Soft ground"`',
-    "name": "one name, e.g. `| heavy`",
-}
+
+
+def _form_hint(form: Form) -> str:
+    """How an override of that form is written."""
+    match form:
+        case "one":
+            return "one value, e.g. `| 2`; override the whole cell to change several"
+        case "cell":
+            return "a cell, e.g. `| 2, walker 1`"
+        case "range":
+            return "a range of totals, e.g. `range 10-12`, `range 12+` or `range 2-`"
+        case "row":
+            return "a decision row, e.g. `: range <= 6 -> auto`"
+        case "text":
+            return 'one quoted text, e.g. `| "Soft ground"`'
+        case "name":
+            return "one name, e.g. `| heavy`"
+        case _:
+            assert_never(form)
+
+
 Apply = Callable[[s.Statement, s.OverrideDecl], s.Statement]
-_TRIGGER_FIELDS = ("table", "modifier", "times", "at_least")
+_TRIGGER_FIELDS: tuple[ir.TriggerField, ...] = get_args(ir.TriggerField)
 
 
 @dataclass(frozen=True)
@@ -755,35 +768,39 @@ class _Merger:
             and len(st.cell.entries) == 1
             and st.cell.entries[0].key is None
         )
-        ok = {
-            "one": one,
-            "cell": st.range is None and st.row is None,
-            "range": st.range is not None,
-            "row": st.row is not None,
-            "text": one and isinstance(st.cell.entries[0].value.value, ir.Text),
-            "name": one and isinstance(st.cell.entries[0].value.value, s.Word),
-        }[form]
+        message = f"`override {canonical}` takes {_form_hint(form).split(',')[0]}"
+        match form:
+            case "one":
+                ok = one
+                message = f"`override {canonical}` sets one value"
+            case "cell":
+                ok = st.range is None and st.row is None
+            case "range":
+                ok = st.range is not None
+            case "row":
+                ok = st.row is not None
+            case "text":
+                ok = one and isinstance(st.cell.entries[0].value.value, ir.Text)
+            case "name":
+                ok = one and isinstance(st.cell.entries[0].value.value, s.Word)
+            case _:
+                assert_never(form)
         if not ok:
-            message = (
-                f"`override {canonical}` sets one value"
-                if form == "one"
-                else f"`override {canonical}` takes {_FORMS[form].split(',')[0]}"
-            )
             pos = (
                 st.cell.pos
                 if st.range is None and st.row is None and st.cell.entries
                 else (st.path[-1].pos)
             )
-            self.diags.append(error("E201", message, pos, "write " + _FORMS[form]))
+            self.diags.append(error("E201", message, pos, "write " + _form_hint(form)))
         return ok
 
     def _locate(self, st: s.OverrideDecl) -> _Cell | None:
         path = st.path
         head = path[0].text
-        words = [p.text for p in path]
+        texts = [p.text for p in path]
         for word in ("label", "note"):
-            if word in words[1:]:
-                return self._locate_text(path, words.index(word, 1))
+            if word in texts[1:]:
+                return self._locate_text(path, texts.index(word, 1))
         for i, base in enumerate(self.statements):
             if (
                 isinstance(base, s.ModifierDecl)
@@ -1148,7 +1165,8 @@ class _Merger:
         self, index: int, trigger: s.TriggerDecl, path: tuple[s.Name, ...]
     ) -> _Cell | None:
         head = path[0].text
-        if len(path) != 2 or path[1].text not in _TRIGGER_FIELDS:
+        field = next((f for f in _TRIGGER_FIELDS if len(path) == 2 and f == path[1].text), None)
+        if field is None:
             self._missing(
                 path[-1],
                 f"a part of the trigger '{head}' is written `{head}.<part>`",
@@ -1156,7 +1174,14 @@ class _Merger:
                 "its parts: " + ", ".join(_TRIGGER_FIELDS),
             )
             return None
-        field = path[1].text
+        form: Form
+        match field:
+            case "table" | "modifier":
+                form = "name"
+            case "times" | "at_least":
+                form = "one"
+            case _:
+                assert_never(field)
 
         def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(base, s.TriggerDecl)
@@ -1171,15 +1196,17 @@ class _Merger:
                     return replace(base, modifier=name)
                 case "times":
                     return replace(base, times=count)
-                case _:
+                case "at_least":
                     return replace(base, at_least=count)
+                case _:
+                    assert_never(field)
 
         return _Cell(
             index,
             (head, field),
-            ir.TriggerPath(head, field),  # type: ignore[arg-type]
+            ir.TriggerPath(head, field),
             apply,
-            "name" if field in ("table", "modifier") else "one",
+            form,
         )
 
     def _locate_text(self, path: tuple[s.Name, ...], at: int) -> _Cell | None:
