@@ -106,12 +106,15 @@ def step_rule(step: ir.Step) -> str:
 
 def cell_ref(ref: ir.CellRef) -> str:
     """``flight[class].turn over full after``, ``table.column[key]`` or ``table[key]``."""
-    if ref.line is None:
-        text = f"{ref.table}[{ref.input}]"
-    elif ref.axis == "column":
-        text = f"{ref.table}[{ref.input}].{ref.line}"
-    else:
-        text = f"{ref.table}.{ref.line}[{ref.input}]"
+    match ref.axis:
+        case _ if ref.line is None:
+            text = f"{ref.table}[{ref.input}]"
+        case "column":
+            text = f"{ref.table}[{ref.input}].{ref.line}"
+        case "row":
+            text = f"{ref.table}.{ref.line}[{ref.input}]"
+        case _:
+            assert_never(ref.axis)
     if ref.over is not None:
         text += f" over {'full ' if ref.full else ''}{ref.over}"
     return text

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import assert_never
+from typing import Literal, assert_never, get_args
 
 from rulesdsl import ir, semantics
 from rulesdsl.backends import svg
@@ -21,8 +21,22 @@ from rulesdsl.dice import D66, Roll, chance_at_least, chance_between
 from rulesdsl.i18n import Catalog, catalog
 from rulesdsl.variants.changelog import path_text
 
-MARKER_SIGNS = {"impassable": "✕", "prohibited": "⊘", "blocked": "⊗"}
-"""A sign before each marker word, so marked cells stand out in black-and-white print."""
+MARKERS: tuple[ir.MarkerKind, ...] = get_args(ir.MarkerKind)
+"""Every marker, in the order a legend lists them."""
+
+
+def marker_sign(marker: ir.MarkerKind) -> str:
+    """A sign before each marker word, so marked cells stand out in black-and-white print."""
+    match marker:
+        case "impassable":
+            return "✕"
+        case "prohibited":
+            return "⊘"
+        case "blocked":
+            return "⊗"
+        case _:
+            assert_never(marker)
+
 
 MAP_CELLS = frozenset({"square", "hex"})
 """Units that name a map cell rather than a length (``1 square = 1.5 m``)."""
@@ -118,6 +132,10 @@ class TableView:
         return [a + (right[i] if i < len(right) else blank) for i, a in enumerate(left)]
 
 
+BlockKind = Literal["table", "dice", "grid", "sources", "step", "text"]
+"""What a block of a sheet holds; the sheets' CSS styles each (``kind-table``)."""
+
+
 @dataclass
 class Block:
     id: str
@@ -135,9 +153,31 @@ class Block:
     """What Markdown shows in place of the diagram (besides the table, if any)."""
     source: str = ""
     changed: bool = False
-    kind: str = "table"
+    kind: BlockKind = "table"
     narrow: bool = False
     """Set by the page layout: the block takes half the width (two share a row)."""
+
+    @property
+    def tabular(self) -> bool:
+        """Whether the block is a table of rows (which the layout may set half-width)."""
+        match self.kind:
+            case "table" | "dice":
+                return True
+            case "grid" | "sources" | "step" | "text":
+                return False
+            case _:
+                assert_never(self.kind)
+
+    @property
+    def bulleted(self) -> bool:
+        """Whether Markdown lists the block's lines as bullets (a list of short items)."""
+        match self.kind:
+            case "text" | "sources":
+                return True
+            case "table" | "dice" | "grid" | "step":
+                return False
+            case _:
+                assert_never(self.kind)
 
 
 @dataclass
@@ -219,11 +259,22 @@ class _Builder:
             if param.value is None:
                 self.param_refs[param.id] = self.c.label(_letters(len(self.param_refs)))
         self.names: dict[str, ir.Info] = ir.infos_by_id(rs)
-        self.changes: dict[str, str] = {}
-        """Override and add paths of the variant: ``{"soft.walker": "override"}``."""
+        self.overridden: set[str] = set()
+        """Override paths of the variant: ``{"soft.walker"}``."""
+        self.additions: set[str] = set()
+        """Add paths of the variant."""
         for change in rs.changes:
-            if change.action != "remove":
-                self.changes[path_text(change.path)] = change.action
+            match change.action:
+                case "override":
+                    self.overridden.add(path_text(change.path))
+                    self.additions.discard(path_text(change.path))
+                case "add":
+                    self.additions.add(path_text(change.path))
+                    self.overridden.discard(path_text(change.path))
+                case "remove":
+                    pass
+                case _:
+                    assert_never(change.action)
         self.group_of: dict[str, list[str]] = {}
         for group in rs.groups:
             for member in group.members:
@@ -333,7 +384,7 @@ class _Builder:
             case None:
                 return CellView("")
             case ir.Marker(marker=m):
-                return CellView(f"{MARKER_SIGNS[m]} {self.w(m)}", (m,))
+                return CellView(f"{marker_sign(m)} {self.w(m)}", (m,))
             case ir.Same(feature=f, resolved=r):
                 inner = self.value(r)
                 return CellView(self.w("as", label=self.name(f), value=inner.text), inner.classes)
@@ -354,7 +405,7 @@ class _Builder:
             case ir.Span(low=lo, high=hi, unit=u):
                 return self.unit_text(f"{self.num(lo)}–{self.num(hi)}", u)  # noqa: RUF001
             case ir.Marker(marker=m):
-                return f"{MARKER_SIGNS[m]} {self.w(m)}"
+                return f"{marker_sign(m)} {self.w(m)}"
             case ir.Symbol(name=n):
                 return self.c.get(f"symbol:{n}") or self.c.label(n.replace("_", " "))
             case ir.Flag(value=b):
@@ -391,11 +442,11 @@ class _Builder:
 
     def changed(self, *paths: str) -> bool:
         """Whether the variant overrides a cell known by any of ``paths``."""
-        return any(self.changes.get(p) == "override" for p in paths)
+        return any(p in self.overridden for p in paths)
 
     def added(self, *paths: str) -> bool:
         """Whether the variant adds the item or row known by any of ``paths``."""
-        return any(self.changes.get(p) == "add" for p in paths)
+        return any(p in self.additions for p in paths)
 
     # ---- the sheet --------------------------------------------------------------------------
 
@@ -430,8 +481,8 @@ class _Builder:
         ]
         sections.append(Section("sources", self.w("sources"), self.sources()))
         sections = [s for s in sections if s.blocks]
-        legend = [f"{MARKER_SIGNS[m]} {self.w(m)}" for m in MARKER_SIGNS if self.uses_marker(m)]
-        if self.changes:
+        legend = [f"{marker_sign(m)} {self.w(m)}" for m in MARKERS if self.uses_marker(m)]
+        if self.overridden or self.additions:
             legend.append(f"{CHANGED_SIGN} {self.w('changed_mark')}")
         words = {"sources": self.w("sources_label")}
         mode = self.name(self.mode) if self.mode else ""
@@ -458,7 +509,7 @@ class _Builder:
         parts.append(self.w("ident_digest", digest=rs.digest))
         return " · ".join(parts)
 
-    def uses_marker(self, marker: str) -> bool:
+    def uses_marker(self, marker: ir.MarkerKind) -> bool:
         def has(v: ir.Value | None) -> bool:
             return (isinstance(v, ir.Marker) and v.marker == marker) or (
                 isinstance(v, ir.Same) and has(v.resolved)
@@ -472,8 +523,14 @@ class _Builder:
         values += [v for d in rs.dice_tables for r in d.rows for v in r.effects.values()]
         values += [o.value for d in rs.decisions for o in d.outcomes]
         values += [f.cells[r.id].default for r in rs.sights for f in rs.features if r.id in f.cells]
-        steps = any(isinstance(t, ir.ImpassableTerm) for s in rs.steps for t in s.terms)
-        return any(has(v) for v in values) or (marker == "impassable" and steps)
+        match marker:
+            case "impassable":
+                steps = any(isinstance(t, ir.ImpassableTerm) for s in rs.steps for t in s.terms)
+            case "prohibited" | "blocked":
+                steps = False
+            case _:
+                assert_never(marker)
+        return any(has(v) for v in values) or steps
 
     # ---- movement ---------------------------------------------------------------------------
 
@@ -566,7 +623,7 @@ class _Builder:
                 if cost_unit
                 else ""
             )
-            if layer.scope == "edges" and cost_unit:  # maps: paid once per crossing
+            if semantics.on_edges(layer) and cost_unit:  # maps: paid once per crossing
                 per = self.c.unit(cost_unit)
             columns = []
             for m in modes:
@@ -614,9 +671,9 @@ class _Builder:
             for _, cols in groups:
                 for _, cells in cols:
                     for cell in cells:
-                        marker = next((m for m in MARKER_SIGNS if m in cell.classes), None)
-                        if marker is not None and cell.text.startswith(MARKER_SIGNS[marker]):
-                            cell.text = MARKER_SIGNS[marker]
+                        marker = next((m for m in MARKERS if m in cell.classes), None)
+                        if marker is not None and cell.text.startswith(marker_sign(marker)):
+                            cell.text = marker_sign(marker)
         title = self.label(layer.info, layer.id)
         two_rows = any(len(cols) > 1 for _, cols in groups)
         head_top = [HeadCell(title, rowspan=2 if two_rows else 1)]
@@ -903,7 +960,7 @@ class _Builder:
         head = [[HeadCell(x_label)] + [HeadCell(p.x) for p in points]]
         row = [CellView(r_label, ("label",))] + [
             CellView(
-                f"{MARKER_SIGNS['impassable']} {impassable}" if r is None else self.num(r),
+                f"{marker_sign('impassable')} {impassable}" if r is None else self.num(r),
                 ("impassable",) if r is None else (),
             )
             for r in results
@@ -949,9 +1006,15 @@ class _Builder:
                 return self.num(value)
             case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
                 text = self.input_name(name)
-                if scale_op is not None:
-                    sign = "×" if scale_op == "*" else "/"  # noqa: RUF001
-                    text += f" {sign} {self.num(scale)}"
+                match scale_op:
+                    case "*":
+                        text += f" × {self.num(scale)}"  # noqa: RUF001
+                    case "/":
+                        text += f" / {self.num(scale)}"
+                    case None:
+                        pass
+                    case _:
+                        assert_never(scale_op)
                 return text
             case _:
                 assert_never(op)
@@ -1217,9 +1280,7 @@ class _Builder:
         return [Block("exclusions", "", lines=lines, kind="text")] if lines else []
 
     def grid(self, g: ir.Grid) -> Block:
-        if g.shape == "hex" or (g.shape == "square" and not g.diagonals):
-            return self.shaped_grid(g)
-        return self.square_grid(g)
+        return self.square_grid(g) if semantics.has_diagonals(g) else self.shaped_grid(g)
 
     def shaped_grid(self, g: ir.Grid) -> Block:
         """A hex grid, or a square grid with no diagonals (maps, issue 11): its size and its
@@ -1229,7 +1290,7 @@ class _Builder:
         return Block(
             g.id,
             title,
-            lines=[f"{size}.", self.w("grid_hex" if g.shape == "hex" else "grid_square")],
+            lines=[f"{size}.", self.w(_grid_word(g.shape))],
             after=self.note_texts(g.info),
             source=self.source(g.info),
             kind="grid",
@@ -1372,7 +1433,7 @@ class _Builder:
                 parts.append(self.w("sight_adds_up"))
             own = [f.cells[rule.id].default for f in self.rs.features if rule.id in f.cells]
             if ir.Marker("blocked") in own:
-                parts.append(self.w("sight_blocked_place", sign=MARKER_SIGNS["blocked"]))
+                parts.append(self.w("sight_blocked_place", sign=marker_sign("blocked")))
             if rule.crossed is not None:
                 parts.append(self.w("sight_crossed", unit=self.c.unit(rule.crossed)))
             text = self.w("clause_join").join(parts)  # the block's title names the rule
@@ -1426,9 +1487,7 @@ class _Builder:
         head_sub = []
         flat = [self.w("roll")]
         for c in t.columns:
-            bound = self.w(
-                "column_up_to" if c.bound == "up_to" else "column_above", value=self.num(c.value)
-            )
+            bound = self.w(_column_word(c.bound), value=self.num(c.value))
             text = f"{self.label(c.info, c.id)} ({bound})"
             head_sub.append(HeadCell(text))
             flat.append(text)
@@ -1471,3 +1530,23 @@ class _Builder:
             changed=self.added(t.id),
             kind="dice",
         )
+
+
+def _grid_word(shape: ir.GridShape) -> str:
+    match shape:
+        case "hex":
+            return "grid_hex"
+        case "square":
+            return "grid_square"
+        case _:
+            assert_never(shape)
+
+
+def _column_word(bound: ir.ColumnBound) -> str:
+    match bound:
+        case "up_to":
+            return "column_up_to"
+        case "above":
+            return "column_above"
+        case _:
+            assert_never(bound)

@@ -154,7 +154,7 @@ def _box(page: Paper) -> fit.Box:
 def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:
     """Whether a table block needs at most :data:`HALF` of the width (and so, with its
     notes, can stand beside another one)."""
-    if t.fold or block.kind not in ("table", "dice"):
+    if t.fold or not block.tabular:
         return False
     wide = sum(fit.table_fit([], [[c.text for c in r] for r in t.rows], 1e9, box).widths)
     head = (

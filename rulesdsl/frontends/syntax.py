@@ -227,14 +227,14 @@ class ModifierDecl:
 @dataclass(frozen=True)
 class LayerDecl:
     item: Item
-    scope: Literal["many", "one", "map", "edges"]
+    scope: ir.LayerScope
     columns: tuple[Name, ...] | None
     rows: tuple[RowNode, ...]
 
 
 @dataclass(frozen=True)
 class StepTermNode:
-    term: Literal["rate", "floor", "impassable", "free"]
+    term: ir.StepTermKind
     amount: Located | None
     quantity: Located
     full: bool
@@ -274,7 +274,7 @@ class CellRefNode:
 @dataclass(frozen=True)
 class OperandNode:
     ref: Name | None
-    scale_op: Literal["*", "/"] | None
+    scale_op: ir.ScaleOp | None
     scale: Located | None
     literal: Located | None
     pos: Pos
@@ -343,7 +343,7 @@ class DiceColumnNode:
     """``column NAME labels up to V`` or ``... above V``."""
 
     item: Item
-    bound: Literal["up_to", "above"]
+    bound: ir.ColumnBound
     value: Located
 
 
