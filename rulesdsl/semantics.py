@@ -209,7 +209,11 @@ def move_cost(
     distance unit, times the distance; prohibited before impassable. Then the costs paid once
     per move (:func:`plus_once`): flat costs, shares of ``allowance``, steps' answers for
     ``inputs``."""
-    summed = summed_per_distance(rs, mode, counted(rs, features))
+    match rs.stacking:
+        case "sum":
+            summed = summed_per_distance(rs, mode, counted(rs, features))
+        case _:
+            assert_never(rs.stacking)
     if not isinstance(summed, float | int):
         return summed
     total = (rs.entry_cost + summed) * distance

@@ -13,6 +13,31 @@ from typing import Literal, assert_never, get_args
 
 from rulesdsl import ir
 
+# ---- a variant's changes -------------------------------------------------------------------
+
+
+def touches_base(action: ir.ChangeAction) -> bool:
+    """Whether a variant's change is about something its base has (not an addition)."""
+    match action:
+        case "override" | "remove":
+            return True
+        case "add":
+            return False
+        case _:
+            assert_never(action)
+
+
+def removes(action: ir.ChangeAction) -> bool:
+    """Whether a variant's change removes an item of its base."""
+    match action:
+        case "remove":
+            return True
+        case "override" | "add":
+            return False
+        case _:
+            assert_never(action)
+
+
 # ---- declarations ---------------------------------------------------------------------------
 
 DeclKind = Literal[
@@ -40,10 +65,22 @@ DeclKind = Literal[
 DECL_KINDS: tuple[DeclKind, ...] = get_args(DeclKind)
 
 
+def own_namespace(kind: DeclKind) -> bool:
+    """Whether names of that kind live apart from the items' one namespace (books do: a book
+    may share its name with a feature)."""
+    return kind == "book"
+
+
 # ---- decisions ----------------------------------------------------------------------------
 
 COMPARE_OPS: tuple[ir.CompareOp, ...] = get_args(ir.CompareOp)
 """The comparisons a decision row may write."""
+
+
+# ---- maps -----------------------------------------------------------------------------------
+
+GRID_SHAPES: tuple[ir.GridShape, ...] = get_args(ir.GridShape)
+"""The shapes a grid may have (``grid NAME : 1 hex, hex``)."""
 
 
 # ---- line of sight ------------------------------------------------------------------------

@@ -22,6 +22,7 @@ STAGES: list[tuple[str, ...]] = [
         "rulesdsl.diagnostics",
         "rulesdsl.spelling",
         "rulesdsl.words",
+        "rulesdsl.positions",
         "rulesdsl.semantics",
         "rulesdsl.serial",
         "rulesdsl.schema",

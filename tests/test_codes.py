@@ -13,7 +13,7 @@ from rulesdsl.checks import names
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import CODES
 from rulesdsl.frontends.syntax import Pos
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 from tests.conftest import compile_snippet
 
 HEADER = """ruleset demo "Demo"

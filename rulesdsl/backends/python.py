@@ -531,10 +531,10 @@ def decision_body(
         if table is not None:
             axis = p.axis or "row"
             keys = f"TABLES[{py(table.id)}].{axis}s"
-            kind = "str" if _key_type(p, table) == "str" else "number"
+            by_name = _key_type(p, table) == "str"
             test = (
                 f"{p.name}.__class__ is _str"
-                if kind == "str"
+                if by_name
                 else f"({p.name}.__class__ is _int or {p.name}.__class__ is _float)"
             )
             lines += _guard(
@@ -821,7 +821,7 @@ def render(rs: ir.Ruleset) -> str:
             intro=_intro(rs),
             distance_unit=rs.units.get("distance", "distance unit"),
             cost_unit=rs.units.get("cost", "movement points"),
-            entry_cost=_tidy(rs.entry_cost),
+            entry_cost=_tidy(_summed(rs).entry_cost),
             minimum_move=rs.minimum_move is not None,
             features=features,
             contexts=contexts,
@@ -953,3 +953,13 @@ def _names_row(p: ir.Param) -> bool:
             return False
         case _:
             assert_never(p.axis)
+
+
+def _summed(rs: ir.Ruleset) -> ir.Ruleset:
+    """``rs``, whose stacking policy the module's ``move_cost`` implements (``sum``: the
+    entry cost plus the layers' costs)."""
+    match rs.stacking:
+        case "sum":
+            return rs
+        case _:
+            assert_never(rs.stacking)

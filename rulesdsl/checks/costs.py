@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 
 MOVE_COST_ARGUMENTS = frozenset({"mode", "features", "distance", "allowance"})
 """The arguments of the generated ``move_cost`` that a step input may not be named."""

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 
 MAX_MAGNITUDE = 1e9
 """The largest number a ruleset may write (in absolute value)."""

@@ -19,7 +19,7 @@ from typing import assert_never
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import dice
 from rulesdsl.diagnostics import Diagnostic, Related, error, warning
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 
 
 def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar, assert_never
+from typing import TypeVar, assert_never
 
 from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
@@ -20,8 +20,8 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords, maps
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.decisions import DecisionLowering
-from rulesdsl.lowering.positions import Positions
 from rulesdsl.lowering.symbols import SymbolTable
+from rulesdsl.positions import Positions
 from rulesdsl.units import DIMENSIONS, ROLES
 from rulesdsl.variants.lineage import Lineage
 
@@ -1214,18 +1214,13 @@ class _Lowerer:
     def _shaped_grid(self, decl: s.GridDecl) -> ir.Grid:
         """``grid NAME : size, hex`` or ``..., square[, diagonals ...]`` (maps, issue 11)."""
         assert decl.shape is not None
-        shape: Literal["square", "hex"] = "hex" if decl.shape.text == "hex" else "square"
-        if shape == "hex" and decl.diagonals:
-            self.err(
-                "E243",
-                "a hex grid has no diagonals: its six neighbours all share an edge",
-                decl.shape.pos,
-                "remove `, diagonals ...`, or make the grid `square`",
-            )
+        # the grammar and the YAML schema admit only the shapes' own words
+        square: ir.GridShape = "square"
+        shape = next((sh for sh in words.GRID_SHAPES if sh == decl.shape.text), square)
         grid = self._square_grid(decl)
-        return self.at(
-            ir.Grid(grid.id, grid.info, grid.size, grid.diagonals, shape), decl.item.name.pos
-        )
+        shaped = ir.Grid(grid.id, grid.info, grid.size, grid.diagonals, shape)
+        self.where.record(shaped, decl.shape.pos, "shape")
+        return self.at(shaped, decl.item.name.pos)
 
     def _square_grid(self, decl: s.GridDecl) -> ir.Grid:
         sizes = []

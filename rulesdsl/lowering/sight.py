@@ -13,8 +13,8 @@ from typing import Protocol, TypeVar
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering.positions import Positions
 from rulesdsl.lowering.symbols import SymbolTable
+from rulesdsl.positions import Positions
 
 _T = TypeVar("_T")
 

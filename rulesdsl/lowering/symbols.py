@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
-from rulesdsl.words import DeclKind
+from rulesdsl.words import DeclKind, own_namespace
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class SymbolTable:
         self.diagnostics: list[Diagnostic] = []
 
     def declare(self, name: s.Name, kind: DeclKind, parent: str | None = None) -> bool:
-        table = self._books if kind == "book" else self._items
+        table = self._books if own_namespace(kind) else self._items
         first = table.get(name.text)
         if first is not None:
             self.diagnostics.append(

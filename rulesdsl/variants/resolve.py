@@ -401,17 +401,17 @@ def satisfies(version: str, requirement: str) -> bool:
     match = REQUIREMENT.fullmatch(requirement)
     if not match or not re.fullmatch(r"\d+\.\d+\.\d+", version):
         return False
-    op, wanted_text = match.group(1) or "^", match.group(2)
+    sign, wanted_text = match.group(1) or "^", match.group(2)
     have = tuple(int(x) for x in version.split("."))
     parts = [int(x) for x in wanted_text.split(".")]
     want = tuple(parts + [0] * (3 - len(parts)))
-    if op == "^":
+    if sign == "^":
         if want[0] > 0 or len(parts) == 1:
             return have >= want and have[0] == want[0]
         if want[1] > 0 or len(parts) == 2:
             return have >= want and have[:2] == want[:2]
         return have == want
-    if op == "~":
+    if sign == "~":
         same = max(1, min(2, len(parts)))
         return have >= want and have[:same] == want[:same]
     compare = {
@@ -421,7 +421,7 @@ def satisfies(version: str, requirement: str) -> bool:
         "<": have < want,
         "==": have == want,
     }
-    return compare[op]
+    return compare[sign]
 
 
 # ---- merging ------------------------------------------------------------------------------

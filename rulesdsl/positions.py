@@ -9,7 +9,7 @@ back) has an empty table, and every diagnostic falls back to the file.
 
 from __future__ import annotations
 
-from rulesdsl.frontends.syntax import Pos
+from rulesdsl.diagnostics import Pos
 
 
 class Positions:
