@@ -12,7 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulesdsl import ir
-from rulesdsl.checks import costs, dice, grids, names, numbers, results
+from rulesdsl.checks import (
+    costs,
+    decisions,
+    dice,
+    grids,
+    labels,
+    names,
+    numbers,
+    policies,
+    results,
+)
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.positions import Positions
 
@@ -25,6 +35,9 @@ PASSES: tuple[Pass, ...] = (
     costs.check,
     results.check,
     grids.check,
+    policies.check,
+    decisions.check,
+    labels.check,
 )
 """Every pass, in the order it runs."""
 

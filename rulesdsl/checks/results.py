@@ -19,7 +19,7 @@ from typing import assert_never
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import dice
 from rulesdsl.diagnostics import Diagnostic, Related, error, warning
-from rulesdsl.positions import Positions
+from rulesdsl.positions import Positions, item_field
 
 
 def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
@@ -28,13 +28,58 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
         _sight(rs, rule, where, out)
     for table in rs.results_tables:
         _columns(table, where, out)
+        _widths(table, where, out)
         if not dice.usable(table.dice):  # E304, from the dice pass: no totals to list
             continue
         _naturals(table, where, out)
         _coverage(table, where, out)
         _unused(table, where, out)
+    for trigger in rs.triggers:
+        _named_twice(rs, trigger, where, out)
     _trigger_reach(rs, where, out)
     return out
+
+
+def _widths(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    """One outcome per column in every row (E253)."""
+    width = len(table.columns)
+    for row in table.rows:
+        given = len(row.outcomes)
+        if given == width:
+            continue
+        at = (
+            where.of_field(row, item_field("outcomes", width), row, table)
+            if given > width
+            else where.of(row, table)
+        )
+        out.append(
+            error(
+                "E253",
+                f"a row of '{table.id}' gives {given} outcome{'' if given == 1 else 's'}, "
+                f"the table has {width} column{'' if width == 1 else 's'}",
+                at,
+                "give one outcome per column, in the order the columns are declared",
+            )
+        )
+
+
+def _named_twice(
+    rs: ir.Ruleset, trigger: ir.Trigger, where: Positions, out: list[Diagnostic]
+) -> None:
+    """A dice modifier named twice on one trigger (E258): each counts once per roll."""
+    tables: list[ir.DiceTable | ir.ResultsTable] = [*rs.dice_tables, *rs.results_tables]
+    mods = {m.id for t in tables if t.id == trigger.table for m in t.modifiers}
+    named = [] if trigger.modifier is None else [trigger.modifier, *trigger.more_modifiers]
+    for i, name in enumerate(named):
+        if name in mods and name in named[:i]:
+            out.append(
+                error(
+                    "E258",
+                    f"'{name}' is named twice in trigger '{trigger.id}'",
+                    where.of_field(trigger, item_field("modifiers", i), trigger),
+                    "each modifier counts once per roll",
+                )
+            )
 
 
 def _sight(rs: ir.Ruleset, rule: ir.Sight, where: Positions, out: list[Diagnostic]) -> None:

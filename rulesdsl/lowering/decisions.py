@@ -98,17 +98,10 @@ class DecisionLowering:
             result_values = self.modifier_values.get(decl.result.text, {})
         outcomes: dict[str, ir.Outcome] = {}
         rows = []
-        for i, row in enumerate(decl.rows):
+        for row in decl.rows:
             conditions = tuple(
                 c for c in (self._comparison(c, params) for c in row.conditions) if c is not None
             )
-            if not row.conditions and i != len(decl.rows) - 1:
-                self.err(
-                    "E206",
-                    "rows after `otherwise` can never be reached",
-                    row.pos,
-                    "`otherwise` goes last",
-                )
             oid = row.outcome.name.text
             if oid not in outcomes or row.outcome.labels:
                 value = None
@@ -126,14 +119,11 @@ class DecisionLowering:
                 if not row.outcome.labels and oid in self.factor_info:
                     info = self.factor_info[oid]
                 outcomes[oid] = ir.Outcome(oid, info, value)
+                self.where.record(outcomes[oid], row.outcome.name.pos)
+            if len(conditions) != len(row.conditions):
+                continue  # a condition failed (and said why): the row is not an `otherwise`
             rows.append(ir.DecisionRow(conditions, oid, self._info({}, row.outcome.extras)))
-        if not decl.rows or decl.rows[-1].conditions:
-            self.err(
-                "E206",
-                f"decision '{decl.item.name.text}' has no `otherwise` row",
-                decl.item.name.pos,
-                "end the table with `otherwise -> <outcome>`",
-            )
+            self.where.record(rows[-1], row.pos)
         inputs: list[ir.Param] = []
         for p in decl.params:
             name = p.name.text

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from typing import TypeVar, assert_never
 
 from rulesdsl import ir, semantics, words
-from rulesdsl.diagnostics import Diagnostic, did_you_mean, error, warning
+from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords, maps
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.decisions import DecisionLowering
 from rulesdsl.lowering.symbols import SymbolTable
-from rulesdsl.positions import Positions
+from rulesdsl.positions import Positions, item_field
 from rulesdsl.units import DIMENSIONS, ROLES
 from rulesdsl.variants.lineage import Lineage
 
@@ -86,6 +86,7 @@ class _Lowerer:
         self.sights: list[ir.Sight] = []
         self.builtin_mode = False
         self.precedence: list[list[str]] = []
+        self.precedence_names: list[list[s.Name]] = []
         self.modifier_context2: dict[str, str | None] = {}
         self.modifier_pairs: dict[str, dict[str, tuple[ir.PairValue, ...]]] = {}
         self._group_members: dict[str, list[s.Name]] = {}
@@ -180,8 +181,8 @@ class _Lowerer:
                 grids=tuple(grids),
                 params=tuple(params),
                 precedence=tuple(
-                    ir.Precedence(tuple(line), self._info({}, decl.extras))
-                    for line, decl in zip(self.precedence, of(s.PrecedenceDecl), strict=True)
+                    self._precedence_line(line, decl)
+                    for line, decl in zip(self.precedence_names, of(s.PrecedenceDecl), strict=True)
                 ),
                 sights=tuple(self.sights),
                 results_tables=tuple(results_tables),
@@ -339,19 +340,7 @@ class _Lowerer:
                     pass
 
     def info(self, item: s.Item) -> ir.Info:
-        labels = self.labels(item.labels)
-        if labels:
-            missing = [lang for lang in self.header.languages if lang not in labels]
-            if missing:
-                self.diags.append(
-                    warning(
-                        "W101",
-                        f"'{item.name.text}' has no {', '.join(missing)} label",
-                        item.name.pos,
-                        f'add {missing[0]} "..." after the other labels',
-                    )
-                )
-        return self._info(labels, item.extras)
+        return self._info(self.labels(item.labels), item.extras)  # W101 is a check
 
     def _info(self, labels: dict[str, str], extras: s.Extras) -> ir.Info:
         source = None
@@ -383,9 +372,16 @@ class _Lowerer:
 
     def _precedence(self, decls: list[s.PrecedenceDecl]) -> None:
         for decl in decls:
-            line = [g.text for g in decl.groups if self.symbols.require(g, ("group",), "group")]
-            self.precedence.append(line)
-        keywords.check_precedence(decls, self.err)
+            line = [g for g in decl.groups if self.symbols.require(g, ("group",), "group")]
+            self.precedence.append([g.text for g in line])
+            self.precedence_names.append(line)
+
+    def _precedence_line(self, line: list[s.Name], decl: s.PrecedenceDecl) -> ir.Precedence:
+        """A ``precedence`` line, with where each of its groups was written (for E235)."""
+        node = ir.Precedence(tuple(g.text for g in line), self._info({}, decl.extras))
+        for i, name in enumerate(line):
+            self.where.record(node, name.pos, item_field("groups", i))
+        return node
 
     def _group(self, decl: s.GroupDecl) -> ir.Group:
         members = []
@@ -915,12 +911,20 @@ class _Lowerer:
                 tuple(combos),
                 self.modifier_values[mid],
                 combine=keywords.policy(decl.combine, self.err),
-                clamp=keywords.clamp(decl.clamp, self.err),
+                clamp=self._clamp(decl.clamp),
                 context2=self.modifier_context2[mid],
                 pairs=self.modifier_pairs.get(mid, {}),
             ),
             decl.item.name.pos,
         )
+
+    def _clamp(self, node: s.ClampNode | None) -> ir.Clamp | None:
+        """``clamp A to B`` as written (a low bound above the high one is E231, a check)."""
+        if node is None:
+            return None
+        low, high = node.low.value, node.high.value
+        assert isinstance(low, ir.Number) and isinstance(high, ir.Number)  # the grammar's `signed`
+        return self.at(ir.Clamp(float(low.value), float(high.value)), node.pos)
 
     def _second_context(self, decl: s.ModifierDecl) -> None:
         """``by a, b``: b is a context (or the built-in ``mode``), not a, sharing no value."""
@@ -1015,7 +1019,9 @@ class _Lowerer:
     # ---- tables ---------------------------------------------------------------------------
 
     def _table(self, decl: s.TableDecl) -> ir.Table:
-        columns = tuple(ir.Column(c.name.text, self.info(c)) for c in decl.columns)
+        columns = tuple(
+            self.at(ir.Column(c.name.text, self.info(c)), c.name.pos) for c in decl.columns
+        )
         seen_cols: set[str] = set()
         for c in decl.columns:
             if c.name.text in seen_cols:
@@ -1080,6 +1086,7 @@ class _Lowerer:
                     number.unit if number else None,
                 )
             )
+            self.where.record(rows[-1], row.item.name.pos)
         return self.at(
             ir.Table(decl.item.name.text, self.info(decl.item), columns, tuple(rows)),
             decl.item.name.pos,
@@ -1138,6 +1145,7 @@ class _Lowerer:
                 ir.DiceRow(row.item.name.text, self.info(row.item), row.low, row.high, effects)
             )
             self.where.record(rows[-1], row.item.pos)
+            self.where.record(rows[-1], row.item.name.pos, "id")
         table = ir.DiceTable(
             decl.item.name.text, self.info(decl.item), dice, tuple(modifiers), tuple(rows)
         )
@@ -1153,9 +1161,11 @@ class _Lowerer:
         table = self.symbols.require(decl.table, ("dice table",), "dice table")
         modifier = None
         more: list[str] = []
+        written: list[s.Name] = []
         for named in (decl.modifier, *decl.more_modifiers):
             if named is None or table is None:
                 continue
+            written.append(named)
             tables: list[ir.DiceTable | ir.ResultsTable] = [*dice_tables, *results_tables]
             mods = {m.id for t in tables if t.id == table.name for m in t.modifiers}
             if named.text not in mods:
@@ -1164,13 +1174,6 @@ class _Lowerer:
                     f"'{named.text}' is not a modifier of '{decl.table.text}'",
                     named.pos,
                     did_you_mean(named.text, mods),
-                )
-            elif named.text in (modifier, *more):
-                self.err(
-                    "E258",
-                    f"'{named.text}' is named twice in trigger '{decl.item.name.text}'",
-                    named.pos,
-                    "each modifier counts once per roll",
                 )
             if modifier is None:
                 modifier = named.text
@@ -1183,19 +1186,19 @@ class _Lowerer:
             self.where.record(check_dice, decl.check.pos)
         if decl.times < 1:
             self.err("E209", "a trigger rolls at least once", decl.item.name.pos)
-        return self.at(
-            ir.Trigger(
-                decl.item.name.text,
-                self.info(decl.item),
-                decl.table.text,
-                check_dice,
-                decl.at_least,
-                modifier,
-                decl.times,
-                tuple(more),
-            ),
-            decl.item.name.pos,
+        trigger = ir.Trigger(
+            decl.item.name.text,
+            self.info(decl.item),
+            decl.table.text,
+            check_dice,
+            decl.at_least,
+            modifier,
+            decl.times,
+            tuple(more),
         )
+        for i, named in enumerate(written):  # E258, a check, may point at one
+            self.where.record(trigger, named.pos, item_field("modifiers", i))
+        return self.at(trigger, decl.item.name.pos)
 
     def _exclusion(self, decl: s.ExcludeDecl) -> ir.Exclusion:
         kinds: tuple[words.DeclKind, ...] = ("feature", "factor", "context value")

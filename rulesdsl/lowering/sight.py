@@ -14,7 +14,7 @@ from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.symbols import SymbolTable
-from rulesdsl.positions import Positions
+from rulesdsl.positions import Positions, item_field
 
 _T = TypeVar("_T")
 
@@ -170,20 +170,12 @@ def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
     for node in res.rows:
         for word in node.outcomes:
             outcome(word)
-        if len(node.outcomes) != len(columns):
-            at = node.outcomes[len(columns)] if len(node.outcomes) > len(columns) else None
-            lw.err(
-                "E253",
-                f"a row of '{name.text}' gives {len(node.outcomes)} outcome"
-                f"{'' if len(node.outcomes) == 1 else 's'}, the table has {len(columns)} "
-                f"column{'' if len(columns) == 1 else 's'}",
-                at.pos if at is not None else node.pos,
-                "give one outcome per column, in the order the columns are declared",
-            )
         result_row = ir.ResultRow(
             node.low, node.high, tuple(o.text for o in node.outcomes), lw._info({}, node.extras)
         )
         lw.where.record(result_row, node.pos)
+        for i, word in enumerate(node.outcomes):  # E253, a check, may point at one
+            lw.where.record(result_row, word.pos, item_field("outcomes", i))
         rows.append(result_row)
     table = ir.ResultsTable(
         name.text,
