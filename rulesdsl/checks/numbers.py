@@ -1,5 +1,6 @@
 """Numbers pass: every number finite and of a sane size (E212), no divisor that is zero,
-negative or small enough to overflow a quotient (E202), no negative movement cost (E213).
+negative or small enough to overflow a quotient (E202), no negative movement cost (E213), no
+range written backwards (E207).
 
 Numbers become literals in the generated module and divisors become divisions in its code, so
 a bound here is what keeps `1e400`, `nan` or `per 0.0000001 in` from reaching a build.
@@ -27,6 +28,14 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     for node, owners in walk.nodes(rs):
         if isinstance(node, ir.Rate):
             rates.append((node, owners))
+        if isinstance(node, ir.Span) and node.high < node.low:
+            out.append(
+                error(
+                    "E207",
+                    f"the range {node.low:g}-{node.high:g} runs backwards",
+                    where.of(*owners),
+                )
+            )
         for name, value in walk.numbers(node):
             if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
                 out.append(

@@ -468,11 +468,9 @@ class _Lowerer:
             case ir.ParamRate(amount=a, param=name):
                 numbers = [a]
                 self.symbols.require(s.Name(name, pos), ("param",), "parameter")
-            case ir.Span(low=lo, high=hi, unit=u):
+            case ir.Span(unit=u):
                 if u is not None:
                     self._unit(s.Name(u, pos), None)
-                if hi < lo:
-                    self.err("E207", f"the range {lo:g}-{hi:g} runs backwards", pos)
             case _:
                 pass
         for n in numbers:
