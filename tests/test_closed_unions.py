@@ -89,10 +89,10 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "PolicyPart": ("ir", {"variants/changelog.py"}),
     "TriggerField": ("ir", {"variants/changelog.py", "variants/resolve.py"}),
     "StepField": ("ir", {"variants/changelog.py", "variants/resolve.py", "words.py"}),
-    "StepTermKind": ("ir", {"lowering/lower.py", "words.py"}),
+    "StepTermKind": ("ir", {"lowering/tables.py", "words.py"}),
     "ChangeAction": ("ir", {"backends/sheet_model.py", "variants/changelog.py"}),
     "ValueKind": ("words", {"words.py"}),
-    "DeclKind": ("words", {"lowering/lower.py"}),
+    "DeclKind": ("words", {"lowering/costs.py"}),
 }
 """Unions of words (``Literal`` aliases). ``HeaderLine`` is left out: no reader chooses by
 it (a header change is recorded and printed by its path)."""

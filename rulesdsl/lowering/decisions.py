@@ -8,35 +8,13 @@ per key, into an :class:`rulesdsl.ir.Limit`, so the generated code only looks nu
 
 from __future__ import annotations
 
-from typing import Protocol, assert_never
+from typing import assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering.symbols import SymbolTable
-from rulesdsl.positions import Positions
+from rulesdsl.lowering.context import Context
 from rulesdsl.units import BOOL_UNIT, DIMENSIONS
-
-
-class Host(Protocol):
-    """What a decision's lowering borrows from the ruleset's (rulesdsl.lowering.lower)."""
-
-    symbols: SymbolTable
-    where: Positions
-    tables: dict[str, ir.Table]
-    modifier_values: dict[str, dict[str, dict[str, ir.Value]]]
-    factor_info: dict[str, ir.Info]
-
-    def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None: ...
-
-    def info(self, item: s.Item) -> ir.Info: ...
-
-    def _info(self, labels: dict[str, str], extras: s.Extras) -> ir.Info: ...
-
-    def _unit(self, unit: s.Name, dimension: str | None) -> bool: ...
-
-    def _number(self, loc: s.Located, dimension: str | None) -> ir.Number | None: ...
-
 
 KEY_UNIT = "key"
 """The unit of an input that holds a key of a table."""
@@ -63,16 +41,16 @@ def _reads_numbers(reading: ir.Reading) -> bool:
 class DecisionLowering:
     """One decision's lowering; it borrows the ruleset lowerer's names, errors and tables."""
 
-    def __init__(self, host: Host, decl: s.DecisionDecl) -> None:
+    def __init__(self, host: Context, decl: s.DecisionDecl) -> None:
         self.decl = decl
         self.err = host.err
         self.symbols = host.symbols
         self.tables = host.tables
         self.info = host.info
         self.where = host.where
-        self._info = host._info
-        self._unit = host._unit
-        self._number = host._number
+        self.info_of = host.info_of
+        self.unit = host.unit
+        self.number = host.number
         self.modifier_values = host.modifier_values
         self.factor_info = host.factor_info
         self.decision_keys: dict[str, str] = {}
@@ -89,7 +67,7 @@ class DecisionLowering:
                 self.decision_keys[p.name.text] = unit  # the input is a key of that table
                 unit = KEY_UNIT
             elif unit != BOOL_UNIT:
-                self._unit(p.unit, None)
+                self.unit(p.unit, None)
             if p.name.text in params:
                 self.err("E102", f"input '{p.name.text}' is declared twice", p.name.pos)
             params[p.name.text] = unit
@@ -122,7 +100,7 @@ class DecisionLowering:
                 self.where.record(outcomes[oid], row.outcome.name.pos)
             if len(conditions) != len(row.conditions):
                 continue  # a condition failed (and said why): the row is not an `otherwise`
-            rows.append(ir.DecisionRow(conditions, oid, self._info({}, row.outcome.extras)))
+            rows.append(ir.DecisionRow(conditions, oid, self.info_of({}, row.outcome.extras)))
             self.where.record(rows[-1], row.pos)
         inputs: list[ir.Param] = []
         for p in decl.params:
@@ -236,13 +214,13 @@ class DecisionLowering:
                 return None
             scale = 1.0
             if node.scale is not None:
-                number = self._number(node.scale, None)
+                number = self.number(node.scale, None)
                 scale = number.value if number else 1.0
             operand = ir.InputOperand(node.ref.text, node.scale_op, scale)
             self.where.record(operand, node.scale.pos if node.scale else node.pos)
             return operand
         assert node.literal is not None
-        number = self._number(node.literal, None)
+        number = self.number(node.literal, None)
         return ir.LiteralOperand(number.value, number.unit) if number else None
 
     # ---- table cells in decisions ---------------------------------------------------------
