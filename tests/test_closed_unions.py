@@ -31,7 +31,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
         {
             "backends/python.py",
             "backends/python_sight.py",
-            "backends/sheet_model.py",
+            "backends/sheet_base.py",
             "frontends/dsl.py",
             "semantics.py",
             "spelling.py",
@@ -55,7 +55,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
         "ir",
         {
             "backends/python.py",
-            "backends/sheet_model.py",
+            "backends/sheet_rules.py",
             "commands/new.py",
             "semantics.py",
             "spelling.py",
@@ -63,8 +63,8 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
         },
     ),
     "LimitValue": ("ir", {"backends/python.py", "semantics.py"}),
-    "Operand": ("ir", {"backends/python.py", "backends/sheet_model.py", "semantics.py"}),
-    "Condition": ("ir", {"backends/python.py", "backends/sheet_model.py", "semantics.py"}),
+    "Operand": ("ir", {"backends/python.py", "backends/sheet_rules.py", "semantics.py"}),
+    "Condition": ("ir", {"backends/python.py", "backends/sheet_rules.py", "semantics.py"}),
     "ChangePath": ("ir", {"variants/changelog.py"}),
 }
 """Unions of classes, each with a ``kind`` literal."""
@@ -73,24 +73,24 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     # Literal alias -> (its module, the modules that must handle a new word)
     "MarkerKind": ("ir", {"backends/sheet_model.py", "words.py"}),
     "LayerScope": ("ir", {"lowering/maps.py", "semantics.py"}),
-    "Combine": ("ir", {"backends/sheet_model.py", "semantics.py"}),
+    "Combine": ("ir", {"backends/sheet_movement.py", "semantics.py"}),
     "PlaceState": ("ir", {"semantics.py"}),
     "Axis": ("ir", {"backends/python.py", "spelling.py"}),
     "CompareOp": ("ir", {"backends/python.py", "lowering/decisions.py"}),
     "Reading": ("ir", {"backends/python.py", "lowering/decisions.py"}),
-    "ScaleOp": ("ir", {"backends/sheet_model.py", "semantics.py"}),
+    "ScaleOp": ("ir", {"backends/sheet_rules.py", "semantics.py"}),
     "ColumnBound": (
         "ir",
-        {"backends/sheet_model.py", "checks/results.py", "semantics.py", "tools/diff_sight.py"},
+        {"backends/sheet_more.py", "checks/results.py", "semantics.py", "tools/diff_sight.py"},
     ),
     "SightCounts": ("ir", {"semantics.py"}),
-    "GridShape": ("ir", {"backends/sheet_model.py", "semantics.py"}),
+    "GridShape": ("ir", {"backends/sheet_more.py", "semantics.py"}),
     "Stacking": ("ir", {"backends/python.py", "semantics.py"}),
     "PolicyPart": ("ir", {"variants/changelog.py"}),
     "TriggerField": ("ir", {"variants/changelog.py", "variants/overrides.py"}),
     "StepField": ("ir", {"variants/changelog.py", "variants/overrides.py", "words.py"}),
     "StepTermKind": ("ir", {"lowering/tables.py", "words.py"}),
-    "ChangeAction": ("ir", {"backends/sheet_model.py", "variants/changelog.py"}),
+    "ChangeAction": ("ir", {"backends/sheet_base.py", "variants/changelog.py"}),
     "ValueKind": ("words", {"words.py"}),
     "DeclKind": ("words", {"lowering/costs.py"}),
 }

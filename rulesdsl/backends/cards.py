@@ -32,14 +32,14 @@ from rulesdsl import ir
 from rulesdsl.backends import fit
 from rulesdsl.backends.outputs import Deferred, Output
 from rulesdsl.backends.pdf import render_pdf, rendered_from, require_weasyprint
-from rulesdsl.backends.sheet_model import (
+from rulesdsl.backends.sheet_model import build_sheet
+from rulesdsl.backends.sheet_view import (
     CHANGED_SIGN,
     MARKERS,
     SUPERSCRIPTS,
     Block,
     Sheet,
     TableView,
-    build_sheet,
     marker_sign,
 )
 from rulesdsl.backends.table_slices import fit_text, measure, slice_table, wide_chunks

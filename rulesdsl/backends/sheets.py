@@ -25,14 +25,8 @@ from rulesdsl import ir
 from rulesdsl.backends import fit
 from rulesdsl.backends.outputs import Deferred, Output
 from rulesdsl.backends.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
-from rulesdsl.backends.sheet_model import (
-    CHANGED_SIGN,
-    SUPERSCRIPTS,
-    Block,
-    Sheet,
-    TableView,
-    build_sheet,
-)
+from rulesdsl.backends.sheet_model import build_sheet
+from rulesdsl.backends.sheet_view import CHANGED_SIGN, SUPERSCRIPTS, Block, Sheet, TableView
 from rulesdsl.backends.table_slices import slice_table, wide_chunks
 
 __all__ = [
