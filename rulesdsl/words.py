@@ -13,6 +13,112 @@ from typing import Literal, assert_never, get_args
 
 from rulesdsl import ir
 
+# ---- statements and keywords ---------------------------------------------------------------
+
+DECLARATIONS: tuple[str, ...] = (
+    "ruleset",
+    "book",
+    "mode",
+    "group",
+    "context",
+    "layer",
+    "modifier",
+    "step",
+    "decision",
+    "table",
+    "dice",
+    "trigger",
+    "sight",
+    "grid",
+    "param",
+)
+"""The statements that declare a name (``layer terrain "Terrain" { ... }``)."""
+
+HEADERS: tuple[str, ...] = (
+    "version",
+    "extends",
+    "languages",
+    "units",
+    "stacking",
+    "minimum",
+    "precedence",
+    "exclude",
+    "override",
+    "insert",
+    "remove",
+)
+"""The other statements: header lines, exclusions, and a house rule's changes."""
+
+STATEMENTS: tuple[str, ...] = DECLARATIONS + HEADERS
+"""Every word that starts a statement."""
+
+KEYWORDS: tuple[str, ...] = (
+    "above",
+    "after",
+    "all",
+    "along",
+    "and",
+    "as",
+    "at",
+    "before",
+    "blocked",
+    "blocks",
+    "but",
+    "by",
+    "clamp",
+    "column",
+    "columns",
+    "combine",
+    "counts",
+    "crossed",
+    "diagonals",
+    "edges",
+    "end",
+    "entry",
+    "flat",
+    "for",
+    "free",
+    "from",
+    "full",
+    "hex",
+    "ignores",
+    "impassable",
+    "least",
+    "map",
+    "may",
+    "move",
+    "must",
+    "natural",
+    "not",
+    "note",
+    "one",
+    "others",
+    "otherwise",
+    "outcome",
+    "over",
+    "per",
+    "place",
+    "prohibited",
+    "range",
+    "roll",
+    "share",
+    "square",
+    "stop",
+    "then",
+    "times",
+    "to",
+    "up",
+    "when",
+    "whole",
+    "with",
+)
+"""The grammar's other words, inside statements (``one per place``, ``at least``, ``free up
+to``...)."""
+
+FLAG_WORDS: tuple[str, ...] = ("yes", "no")
+"""Words a cell reads as yes/no (the grammar reads them as names)."""
+
+
 # ---- a variant's changes -------------------------------------------------------------------
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.backends import svg
 from rulesdsl.backends.sheet_movement import MovementBlocks
 from rulesdsl.backends.sheet_view import (
@@ -261,11 +261,7 @@ class MoreBlocks(MovementBlocks):
 
     @staticmethod
     def span_text(low: int | None, high: int | None) -> str:
-        if low is None:
-            return f"{high}-"
-        if high is None:
-            return f"{low}+"
-        return str(low) if low == high else f"{low}-{high}"
+        return spelling.dice_range(low, high)
 
     def results_block(self, t: ir.ResultsTable) -> Block:
         """A results table as a grid: the roll, then one column per column of the table."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import assert_never
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.backends import svg
 from rulesdsl.backends.sheet_base import BuilderBase
 from rulesdsl.backends.sheet_view import (
@@ -294,14 +294,7 @@ class RuleBlocks(BuilderBase):
         notes: list[tuple[str, str]] = []
         rows = []
         for r in d.rows:
-            if r.low is None:
-                span = f"{r.high}-"
-            elif r.high is None:
-                span = f"{r.low}+"
-            elif r.low == r.high:
-                span = str(r.low)
-            else:
-                span = f"{r.low}-{r.high}"
+            span = spelling.dice_range(r.low, r.high)
             marks = []
             for note in self.note_texts(r.info):
                 marks.append(self.add_note(notes, note))

@@ -271,11 +271,7 @@ def _naturals(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -
 
 
 def _range(row: ir.ResultRow) -> str:
-    if row.low is None:
-        return f"{row.high}-"
-    if row.high is None:
-        return f"{row.low}+"
-    return str(row.low) if row.low == row.high else f"{row.low}-{row.high}"
+    return spelling.dice_range(row.low, row.high)
 
 
 def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:

@@ -420,10 +420,7 @@ class _ToYaml:
         }
 
     def _dice_row(self, row: s.DiceRowNode) -> Any:
-        if row.low is not None and row.high is not None:
-            roll = str(row.low) if row.low == row.high else f"{row.low}-{row.high}"
-        else:
-            roll = f"{row.low}+" if row.low is not None else f"{row.high}-"
+        roll = spelling.dice_range(row.low, row.high)
         body: dict[str, Any] = {
             "roll": roll,
             "result": row.item.name.text,
@@ -435,9 +432,7 @@ class _ToYaml:
 
 
 def _roll_text(low: int | None, high: int | None) -> str:
-    if low is not None and high is not None:
-        return str(low) if low == high else f"{low}-{high}"
-    return f"{low}+" if low is not None else f"{high}-"
+    return spelling.dice_range(low, high)
 
 
 SCHEMA_LINE = "# yaml-language-server: $schema={schema}\n"
