@@ -17,6 +17,9 @@ STAGES: list[tuple[str, ...]] = [
     (
         "rulesdsl",
         "rulesdsl.ir",
+        "rulesdsl.ir_values",
+        "rulesdsl.ir_tables",
+        "rulesdsl.ir_changes",
         "rulesdsl.units",
         "rulesdsl.dice",
         "rulesdsl.diagnostics",

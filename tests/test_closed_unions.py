@@ -27,7 +27,7 @@ PACKAGE = ROOT / "rulesdsl"
 CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     # union -> (its module, the modules that must handle a new member)
     "Value": (
-        "ir",
+        "ir_values",
         {
             "backends/python.py",
             "backends/python_sight.py",
@@ -40,7 +40,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
         },
     ),
     "DiceRoll": (
-        "ir",
+        "ir_values",
         {
             "backends/python.py",
             "backends/python_sight.py",
@@ -62,35 +62,35 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
             "words.py",
         },
     ),
-    "LimitValue": ("ir", {"backends/python.py", "semantics.py"}),
-    "Operand": ("ir", {"backends/python.py", "backends/sheet_rules.py", "semantics.py"}),
-    "Condition": ("ir", {"backends/python.py", "backends/sheet_rules.py", "semantics.py"}),
-    "ChangePath": ("ir", {"variants/changelog.py"}),
+    "LimitValue": ("ir_tables", {"backends/python.py", "semantics.py"}),
+    "Operand": ("ir_tables", {"backends/python.py", "backends/sheet_rules.py", "semantics.py"}),
+    "Condition": ("ir_tables", {"backends/python.py", "backends/sheet_rules.py", "semantics.py"}),
+    "ChangePath": ("ir_changes", {"variants/changelog.py"}),
 }
 """Unions of classes, each with a ``kind`` literal."""
 
 WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     # Literal alias -> (its module, the modules that must handle a new word)
-    "MarkerKind": ("ir", {"backends/sheet_model.py", "words.py"}),
+    "MarkerKind": ("ir_values", {"backends/sheet_model.py", "words.py"}),
     "LayerScope": ("ir", {"lowering/maps.py", "semantics.py"}),
     "Combine": ("ir", {"backends/sheet_movement.py", "semantics.py"}),
-    "PlaceState": ("ir", {"semantics.py"}),
-    "Axis": ("ir", {"backends/python.py", "spelling.py"}),
-    "CompareOp": ("ir", {"backends/python.py", "lowering/decisions.py"}),
-    "Reading": ("ir", {"backends/python.py", "lowering/decisions.py"}),
-    "ScaleOp": ("ir", {"backends/sheet_rules.py", "semantics.py"}),
+    "PlaceState": ("ir_values", {"semantics.py"}),
+    "Axis": ("ir_tables", {"backends/python.py", "spelling.py"}),
+    "CompareOp": ("ir_tables", {"backends/python.py", "lowering/decisions.py"}),
+    "Reading": ("ir_tables", {"backends/python.py", "lowering/decisions.py"}),
+    "ScaleOp": ("ir_tables", {"backends/sheet_rules.py", "semantics.py"}),
     "ColumnBound": (
-        "ir",
+        "ir_tables",
         {"backends/sheet_more.py", "checks/results.py", "semantics.py", "tools/diff_sight.py"},
     ),
     "SightCounts": ("ir", {"semantics.py"}),
     "GridShape": ("ir", {"backends/sheet_more.py", "semantics.py"}),
     "Stacking": ("ir", {"backends/python.py", "semantics.py"}),
-    "PolicyPart": ("ir", {"variants/changelog.py"}),
-    "TriggerField": ("ir", {"variants/changelog.py", "variants/overrides.py"}),
-    "StepField": ("ir", {"variants/changelog.py", "variants/overrides.py", "words.py"}),
-    "StepTermKind": ("ir", {"lowering/tables.py", "words.py"}),
-    "ChangeAction": ("ir", {"backends/sheet_base.py", "variants/changelog.py"}),
+    "PolicyPart": ("ir_changes", {"variants/changelog.py"}),
+    "TriggerField": ("ir_changes", {"variants/changelog.py", "variants/overrides.py"}),
+    "StepField": ("ir_values", {"variants/changelog.py", "variants/overrides.py", "words.py"}),
+    "StepTermKind": ("ir_values", {"lowering/tables.py", "words.py"}),
+    "ChangeAction": ("ir_changes", {"backends/sheet_base.py", "variants/changelog.py"}),
     "ValueKind": ("words", {"words.py"}),
     "DeclKind": ("words", {"lowering/costs.py"}),
 }
