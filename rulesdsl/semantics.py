@@ -284,8 +284,23 @@ def once_cost(
             return step_value(step, inputs[step.param])
         case ir.Same(resolved=resolved):
             return once_cost(rs, resolved, allowance, inputs)
-        case _:
+        case (
+            ir.Number()
+            | ir.Rate()
+            | ir.ParamRate()
+            | ir.Trade()
+            | ir.Span()
+            | ir.Marker()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+        ):
             return 0.0
+        case unknown:
+            assert_never(unknown)
 
 
 def is_once(value: ir.Value) -> bool:
@@ -403,8 +418,24 @@ def _number_or_marker(value: ir.Value) -> Answer:
             return value
         case ir.Same(resolved=resolved):
             return _number_or_marker(resolved)
-        case _:
+        case (
+            ir.Rate()
+            | ir.ParamRate()
+            | ir.Trade()
+            | ir.Span()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+            | ir.Flat()
+            | ir.Share()
+            | ir.StepCost()
+        ):
             raise ValueError(f"not a modifier value: {value!r}")
+        case unknown:
+            assert_never(unknown)
 
 
 # ---- steps ----------------------------------------------------------------------------------

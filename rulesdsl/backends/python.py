@@ -196,8 +196,10 @@ def per_distance(value: ir.Value, params: dict[str, float | None]) -> Any:
             return name
         case ir.Marker(marker=m):
             return Code(m.upper())
-        case _:
+        case float() | int():
             return _tidy(cost)
+        case _:
+            assert_never(cost)
 
 
 def source_text(rs: ir.Ruleset, info: ir.Info) -> str:

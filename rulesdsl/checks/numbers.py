@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import walk
@@ -90,8 +91,22 @@ def _negative(cost: ir.Value) -> bool:
             return a.value < 0
         case ir.Same(resolved=resolved):
             return _negative(resolved)
-        case _:
+        case (
+            ir.Trade()
+            | ir.Span()
+            | ir.Marker()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+            | ir.Share()
+            | ir.StepCost()
+        ):
             return False
+        case unknown:
+            assert_never(unknown)
 
 
 def _divisors(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TypeVar, assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
@@ -181,8 +181,21 @@ class Context:
             case ir.Span(unit=u):
                 if u is not None:
                     self.unit(s.Name(u, pos), None)
-            case _:
+            case (
+                ir.Marker()
+                | ir.Symbol()
+                | ir.Flag()
+                | ir.DiceValue()
+                | ir.D66Value()
+                | ir.Given()
+                | ir.Text()
+                | ir.Same()
+                | ir.Share()
+                | ir.StepCost()
+            ):
                 pass
+            case unknown:
+                assert_never(unknown)
         for n in numbers:
             if n.unit is not None:
                 self.unit(s.Name(n.unit, pos), None)

@@ -13,6 +13,7 @@ module finds the misuse and expands groups to their members.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import assert_never
 
 from rulesdsl import ir, semantics
 from rulesdsl.frontends import syntax as s
@@ -137,8 +138,34 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 cells = [r.effects for r in rows if r.effects is not None]
             case s.ModifierDecl(whens=whens):
                 cells = [w.cell for w in whens]
-            case _:
+            case (
+                s.RulesetDecl()
+                | s.VersionDecl()
+                | s.ExtendsDecl()
+                | s.LanguagesDecl()
+                | s.BookDecl()
+                | s.UnitsDecl()
+                | s.StackingDecl()
+                | s.MinimumDecl()
+                | s.ModeDecl()
+                | s.GroupDecl()
+                | s.PrecedenceDecl()
+                | s.ContextDecl()
+                | s.LayerDecl()
+                | s.StepDecl()
+                | s.DecisionDecl()
+                | s.TriggerDecl()
+                | s.ExcludeDecl()
+                | s.GridDecl()
+                | s.ParamDecl()
+                | s.OverrideDecl()
+                | s.RemoveDecl()
+                | s.InsertDecl()
+                | s.SightDecl()
+            ):
                 pass
+            case unknown:
+                assert_never(unknown)
         for cell in cells:
             for entry in cell.entries:
                 if entry.key2 is not None and entry.key is not None:

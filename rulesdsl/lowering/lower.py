@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, did_you_mean
@@ -266,8 +267,20 @@ class _Lowerer(TableLowering):
                         pos,
                         "add `extends <base>@<version>` to the file",
                     )
-                case _:
+                case (
+                    s.RulesetDecl()
+                    | s.VersionDecl()
+                    | s.ExtendsDecl()
+                    | s.LanguagesDecl()
+                    | s.UnitsDecl()
+                    | s.StackingDecl()
+                    | s.MinimumDecl()
+                    | s.PrecedenceDecl()
+                    | s.ExcludeDecl()
+                ):
                     pass
+                case unknown:
+                    assert_never(unknown)
 
     def _mode(self, decl: s.ModeDecl) -> ir.Mode:
         kws = tuple(k.text for k in decl.keywords if self.symbols.require(k, ("group",), "group"))
