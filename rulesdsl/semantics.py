@@ -551,21 +551,30 @@ def operand(op: ir.Operand, inputs: Inputs) -> float:
             assert_never(op)
 
 
-_COMPARE = {
-    "<": float.__lt__,
-    "<=": float.__le__,
-    ">": float.__gt__,
-    ">=": float.__ge__,
-    "=": float.__eq__,
-    "!=": float.__ne__,
-}
+def compare(op: ir.CompareOp, left: float, right: float) -> bool:
+    """``left op right``, as a decision row writes it (``=`` is equality)."""
+    match op:
+        case "<":
+            return left < right
+        case "<=":
+            return left <= right
+        case ">":
+            return left > right
+        case ">=":
+            return left >= right
+        case "=":
+            return left == right
+        case "!=":
+            return left != right
+        case _:
+            assert_never(op)
 
 
 def holds(c: ir.Condition, inputs: Inputs) -> bool:
     """Whether one condition of a decision row holds for these inputs."""
     match c:
         case ir.Comparison(left=left, op=op, right=right):
-            return bool(_COMPARE[op](operand(left, inputs), operand(right, inputs)))
+            return compare(op, operand(left, inputs), operand(right, inputs))
         case ir.InputTruth(input=name, holds=wanted):
             return bool(inputs[name]) == wanted
         case ir.CellTruth(cell=ref, holds=wanted):

@@ -185,6 +185,22 @@ COMPARE_OPS: tuple[ir.CompareOp, ...] = get_args(ir.CompareOp)
 
 # ---- maps -----------------------------------------------------------------------------------
 
+
+def scope_words(scope: ir.LayerScope) -> str | None:
+    """How a layer's scope is written after its labels (None: the default, many per place)."""
+    match scope:
+        case "one":
+            return "one per place"
+        case "map":
+            return "whole map"
+        case "edges":
+            return "edges"
+        case "many":
+            return None
+        case _:
+            assert_never(scope)
+
+
 GRID_SHAPES: tuple[ir.GridShape, ...] = get_args(ir.GridShape)
 """The shapes a grid may have (``grid NAME : 1 hex, hex``)."""
 

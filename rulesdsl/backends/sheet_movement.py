@@ -93,14 +93,7 @@ class MovementBlocks(RuleBlocks):
         modes = [self.mode] if self.mode else [m.id for m in rs.modes]
         distance = rs.units.get("distance", "")
         cost_unit = rs.units.get("cost", "")
-        scope = self.w(
-            {
-                "one": "scope_one",
-                "map": "scope_map",
-                "many": "scope_many",
-                "edges": "scope_edges",
-            }[layer.scope]
-        )
+        scope = self.w(_scope_word(layer.scope))
         # Column groups: (title, [(header, cells by row)]).
         groups: list[tuple[str, list[tuple[str, list[CellView]]]]] = []
         if "cost" in layer.columns and modes:
@@ -375,3 +368,18 @@ class MovementBlocks(RuleBlocks):
         if not lines:
             return []
         return [Block("keywords", self.w("keywords"), lines=lines, notes=notes)]
+
+
+def _scope_word(scope: ir.LayerScope) -> str:
+    """The catalog's word for a layer's scope."""
+    match scope:
+        case "one":
+            return "scope_one"
+        case "map":
+            return "scope_map"
+        case "many":
+            return "scope_many"
+        case "edges":
+            return "scope_edges"
+        case _:
+            assert_never(scope)

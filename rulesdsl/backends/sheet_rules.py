@@ -151,8 +151,7 @@ class RuleBlocks(BuilderBase):
                 name = self.input_name(input_name)
                 return name if holds else self.w("not", name=name)
             case ir.Comparison(left=left, op=op, right=right):
-                shown = {"<=": "≤", ">=": "≥", "!=": "≠"}.get(op, op)
-                return f"{self.operand(left)} {shown} {self.operand(right)}"
+                return f"{self.operand(left)} {_sign(op)} {self.operand(right)}"
             case _:
                 assert_never(c)
 
@@ -338,3 +337,18 @@ class RuleBlocks(BuilderBase):
         ways = p * dice.outcomes
         assert ways.denominator == 1
         return f"{ways.numerator}/{dice.outcomes} · {self.c.percent(p)}"
+
+
+def _sign(op: ir.CompareOp) -> str:
+    """A comparison as a sheet prints it."""
+    match op:
+        case "<=":
+            return "≤"
+        case ">=":
+            return "≥"
+        case "!=":
+            return "≠"
+        case "<" | ">" | "=":
+            return op
+        case _:
+            assert_never(op)

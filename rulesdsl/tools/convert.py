@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.tools.fmt import format_text
@@ -258,7 +258,7 @@ class _ToYaml:
                 when=whens or None,
             )
         elif isinstance(st, s.LayerDecl):
-            scope = {"one": "one per place", "map": "whole map", "edges": "edges"}.get(st.scope)
+            scope = words.scope_words(st.scope)
             section("layers")[st.item.name.text] = self._block(
                 st.item,
                 scope=scope,
