@@ -27,6 +27,7 @@ STAGES: list[tuple[str, ...]] = [
         "rulesdsl.words",
         "rulesdsl.positions",
         "rulesdsl.semantics",
+        "rulesdsl.semantics_tables",
         "rulesdsl.serial",
         "rulesdsl.schema",
         "rulesdsl.gc_pause",

@@ -52,7 +52,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
             "backends/python_sight.py",
             "checks/dice.py",
             "frontends/dsl.py",
-            "semantics.py",
+            "semantics_tables.py",
             "spelling.py",
             "tools/diff.py",
         },
@@ -63,43 +63,192 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
             "backends/python.py",
             "backends/sheet_rules.py",
             "commands/new.py",
-            "semantics.py",
+            "semantics_tables.py",
             "spelling.py",
             "words.py",
         },
     ),
-    "LimitValue": ("ir_tables", {"backends/python.py", "semantics.py"}),
-    "Operand": ("ir_tables", {"backends/python.py", "backends/sheet_rules.py", "semantics.py"}),
-    "Condition": ("ir_tables", {"backends/python.py", "backends/sheet_rules.py", "semantics.py"}),
-    "ChangePath": ("ir_changes", {"variants/changelog.py"}),
-    "Statement": ("frontends/syntax", {"lowering/lower.py", "lowering/keywords.py"}),
+    "LimitValue": (
+        "ir_tables",
+        {
+            "backends/python.py",
+            "semantics_tables.py",
+        },
+    ),
+    "Operand": (
+        "ir_tables",
+        {
+            "backends/python.py",
+            "backends/sheet_rules.py",
+            "semantics_tables.py",
+            "spelling.py",
+        },
+    ),
+    "Condition": (
+        "ir_tables",
+        {
+            "backends/python.py",
+            "backends/sheet_rules.py",
+            "semantics_tables.py",
+            "spelling.py",
+        },
+    ),
+    "ChangePath": (
+        "ir_changes",
+        {
+            "variants/changelog.py",
+        },
+    ),
+    "Statement": (
+        "frontends/syntax",
+        {
+            "lowering/keywords.py",
+            "lowering/lower.py",
+        },
+    ),
 }
 """Unions of classes, each with a ``kind`` literal."""
 
 WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     # Literal alias -> (its module, the modules that must handle a new word)
-    "MarkerKind": ("ir_values", {"backends/sheet_model.py", "words.py"}),
-    "LayerScope": ("ir", {"lowering/maps.py", "semantics.py"}),
-    "Combine": ("ir", {"backends/sheet_movement.py", "semantics.py"}),
-    "PlaceState": ("ir_values", {"semantics.py"}),
-    "Axis": ("ir_tables", {"backends/python.py", "spelling.py"}),
-    "CompareOp": ("ir_tables", {"backends/python.py", "lowering/decisions.py"}),
-    "Reading": ("ir_tables", {"backends/python.py", "lowering/decisions.py"}),
-    "ScaleOp": ("ir_tables", {"backends/sheet_rules.py", "semantics.py"}),
+    "MarkerKind": (
+        "ir_values",
+        {
+            "backends/sheet_model.py",
+            "backends/sheet_view.py",
+            "words.py",
+        },
+    ),
+    "LayerScope": (
+        "ir",
+        {
+            "backends/sheet_movement.py",
+            "lowering/maps.py",
+            "semantics_tables.py",
+            "words.py",
+        },
+    ),
+    "Combine": (
+        "ir",
+        {
+            "backends/sheet_movement.py",
+            "semantics.py",
+        },
+    ),
+    "PlaceState": (
+        "ir_values",
+        {
+            "semantics.py",
+        },
+    ),
+    "Axis": (
+        "ir_tables",
+        {
+            "backends/python.py",
+            "spelling.py",
+        },
+    ),
+    "CompareOp": (
+        "ir_tables",
+        {
+            "backends/python.py",
+            "backends/sheet_rules.py",
+            "lowering/decisions.py",
+            "semantics_tables.py",
+        },
+    ),
+    "Reading": (
+        "ir_tables",
+        {
+            "backends/python.py",
+            "lowering/decisions.py",
+        },
+    ),
+    "ScaleOp": (
+        "ir_tables",
+        {
+            "backends/sheet_rules.py",
+            "semantics_tables.py",
+        },
+    ),
     "ColumnBound": (
         "ir_tables",
-        {"backends/sheet_more.py", "checks/results.py", "semantics.py", "tools/diff_sight.py"},
+        {
+            "backends/sheet_more.py",
+            "checks/results.py",
+            "semantics_tables.py",
+            "tools/diff_sight.py",
+        },
     ),
-    "SightCounts": ("ir", {"semantics.py"}),
-    "GridShape": ("ir", {"backends/sheet_more.py", "semantics.py"}),
-    "Stacking": ("ir", {"backends/python.py", "semantics.py"}),
-    "PolicyPart": ("ir_changes", {"variants/changelog.py"}),
-    "TriggerField": ("ir_changes", {"variants/changelog.py", "variants/overrides.py"}),
-    "StepField": ("ir_values", {"variants/changelog.py", "variants/overrides.py", "words.py"}),
-    "StepTermKind": ("ir_values", {"lowering/tables.py", "words.py"}),
-    "ChangeAction": ("ir_changes", {"backends/sheet_base.py", "variants/changelog.py"}),
-    "ValueKind": ("words", {"words.py"}),
-    "DeclKind": ("words", {"lowering/costs.py"}),
+    "SightCounts": (
+        "ir",
+        {
+            "semantics_tables.py",
+        },
+    ),
+    "GridShape": (
+        "ir",
+        {
+            "backends/sheet_more.py",
+            "checks/grids.py",
+            "semantics_tables.py",
+        },
+    ),
+    "Stacking": (
+        "ir",
+        {
+            "backends/python.py",
+            "semantics.py",
+        },
+    ),
+    "PolicyPart": (
+        "ir_changes",
+        {
+            "variants/changelog.py",
+        },
+    ),
+    "TriggerField": (
+        "ir_changes",
+        {
+            "variants/changelog.py",
+            "variants/overrides.py",
+        },
+    ),
+    "StepField": (
+        "ir_values",
+        {
+            "variants/changelog.py",
+            "variants/overrides.py",
+            "words.py",
+        },
+    ),
+    "StepTermKind": (
+        "ir_values",
+        {
+            "lowering/tables.py",
+            "words.py",
+        },
+    ),
+    "ChangeAction": (
+        "ir_changes",
+        {
+            "backends/sheet_base.py",
+            "variants/changelog.py",
+            "words.py",
+        },
+    ),
+    "ValueKind": (
+        "words",
+        {
+            "words.py",
+        },
+    ),
+    "DeclKind": (
+        "words",
+        {
+            "lowering/costs.py",
+        },
+    ),
 }
 """Unions of words (``Literal`` aliases). ``HeaderLine`` is left out: no reader chooses by
 it (a header change is recorded and printed by its path)."""
