@@ -30,6 +30,8 @@ def _letters(index: int) -> str:
 
 
 class BuilderBase:
+    """One sheet being built: the ruleset, its language's catalog, and how values read there."""
+
     def __init__(self, rs: ir.Ruleset, lang: str, mode: str | None = None) -> None:
         self.rs = rs
         self.lang = lang

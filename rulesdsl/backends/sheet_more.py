@@ -21,6 +21,8 @@ from rulesdsl.variants.changelog import path_text
 
 
 class MoreBlocks(MovementBlocks):
+    """Triggers, exclusions, grids, parameters, the changelog, sources, sight and results."""
+
     def triggers(self) -> list[Block]:
         if not self.rs.triggers:
             return []

@@ -20,6 +20,8 @@ from rulesdsl.backends.sheet_view import (
 
 
 class MovementBlocks(RuleBlocks):
+    """The movement section (cost tables by layer) and the modifier tables."""
+
     def is_movement_step(self, step: ir.Step) -> bool:
         cost = self.rs.units.get("cost")
         return cost is not None and step.result_unit == cost

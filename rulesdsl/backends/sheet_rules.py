@@ -21,6 +21,8 @@ from rulesdsl.dice import Roll, chance_between
 
 
 class RuleBlocks(BuilderBase):
+    """Steps, decisions, plain tables and dice tables."""
+
     def step_rule(self, step: ir.Step) -> str:
         unit = step.param_unit
         parts = []

@@ -32,6 +32,8 @@ FLAGS = {"yes": True, "no": False}
 
 @dataclass
 class Header:
+    """The header lines read so far: the ruleset item, version, languages, units, stacking."""
+
     item: s.Item | None = None
     version: str = "0.0.0"
     languages: tuple[str, ...] = ("en",)

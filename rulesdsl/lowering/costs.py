@@ -17,6 +17,8 @@ from rulesdsl.lowering.modifiers import ModifierLowering
 
 
 class CostLowering(ModifierLowering):
+    """Layers and features: their cost cells, place states and modifier or sight columns."""
+
     def _layers(self, decls: list[s.LayerDecl]) -> tuple[list[ir.Layer], list[ir.Feature]]:
         layers: list[ir.Layer] = []
         rows: list[tuple[s.LayerDecl, s.RowNode, tuple[str, ...]]] = []

@@ -17,6 +17,8 @@ from rulesdsl.lowering.context import (
 
 
 class ModifierLowering(Context):
+    """Modifiers: factor cells by one or two contexts, combinations, policy and clamp."""
+
     def _modifier_cell(self, modifier: str, cell: s.CellNode) -> ir.Cell:
         if self.modifier_context2.get(modifier):
             return self._modifier_cell2(modifier, cell)

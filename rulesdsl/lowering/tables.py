@@ -15,6 +15,8 @@ from rulesdsl.units import DIMENSIONS
 
 
 class TableLowering(CostLowering):
+    """Steps, plain tables, dice tables, triggers, exclusions and grids."""
+
     def _step(self, decl: s.StepDecl) -> ir.Step:
         unit = decl.param.unit.text
         self.unit(decl.param.unit, None)

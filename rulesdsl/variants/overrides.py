@@ -26,6 +26,8 @@ from rulesdsl.variants.merging import (
 
 
 class Overrides(MergeBase):
+    """Overrides: where each path lands, the form it takes, and the rewrite."""
+
     def _override(self, st: s.OverrideDecl) -> None:
         target = self._locate(st)
         if target is None:

@@ -18,6 +18,8 @@ from rulesdsl.variants.overrides import Overrides
 
 
 class Removals(Overrides):
+    """Removals, and the gaps a removed dice row leaves."""
+
     def _remove(self, st: s.RemoveDecl) -> None:
         path = st.path
         head = path[0].text
