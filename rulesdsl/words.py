@@ -147,6 +147,7 @@ def removes(action: ir.ChangeAction) -> bool:
 # ---- declarations ---------------------------------------------------------------------------
 
 DeclKind = Literal[
+    "ruleset",
     "book",
     "mode",
     "group",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 from pathlib import Path
 from typing import get_args
 
@@ -108,3 +109,26 @@ def test_every_dice_range_is_spelled_by_one_function() -> None:
         if re.search(r'f"\{[\w.]*low\}\+"', p.read_text("utf-8"))
     ]
     assert spellers == ["spelling.py"]
+
+
+def _statement_classes() -> list[type]:
+    from rulesdsl.frontends import syntax as s
+
+    return list(typing.get_args(s.Statement))
+
+
+def test_each_declaring_statement_has_one_kind_and_one_keyword() -> None:
+    """``syntax.declared_kind`` says what each statement declares; the language server's
+    index names the same statements, each by its registered keyword."""
+    from rulesdsl.frontends import syntax as s
+    from rulesdsl.tools import lsp_index
+
+    declaring = {cls for cls in _statement_classes() if s.declared_kind(_blank(cls)) is not None}
+    assert len(declaring) == len(words.DECLARATIONS)
+    assert set(lsp_index.KINDS) == declaring
+    assert set(lsp_index.KINDS.values()) == set(words.DECLARATIONS)
+
+
+def _blank(cls: type) -> typing.Any:
+    """An instance of a statement class whose fields are left unset (only its type is read)."""
+    return object.__new__(cls)

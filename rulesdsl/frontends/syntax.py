@@ -11,10 +11,11 @@ Values reuse the IR's value classes, except for the two that name something stil
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, assert_never
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
+from rulesdsl.words import DeclKind
 
 
 @dataclass(frozen=True)
@@ -494,3 +495,55 @@ class SourceFile:
     path: str
     text: str
     statements: tuple[Statement, ...] = field(default=())
+
+
+def declared_kind(st: Statement) -> DeclKind | None:
+    """What the statement declares, in the words messages use; None for a statement that
+    declares no name of its own (a header line, a change)."""
+    match st:
+        case RulesetDecl():
+            return "ruleset"
+        case BookDecl():
+            return "book"
+        case ModeDecl():
+            return "mode"
+        case GroupDecl():
+            return "group"
+        case ContextDecl():
+            return "context"
+        case ModifierDecl():
+            return "modifier"
+        case LayerDecl():
+            return "layer"
+        case StepDecl():
+            return "step"
+        case DecisionDecl():
+            return "decision"
+        case TableDecl():
+            return "table"
+        case DiceDecl():
+            return "dice table"
+        case TriggerDecl():
+            return "trigger"
+        case SightDecl():
+            return "sight"
+        case GridDecl():
+            return "grid"
+        case ParamDecl():
+            return "param"
+        case (
+            VersionDecl()
+            | ExtendsDecl()
+            | LanguagesDecl()
+            | UnitsDecl()
+            | StackingDecl()
+            | MinimumDecl()
+            | PrecedenceDecl()
+            | ExcludeDecl()
+            | OverrideDecl()
+            | RemoveDecl()
+            | InsertDecl()
+        ):
+            return None
+        case _:
+            assert_never(st)

@@ -63,6 +63,7 @@ class CostLowering(ModifierLowering):
                         cells[column] = sight_lowering.sight_cell(self, column, cell)
                     case (
                         None
+                        | "ruleset"
                         | "book"
                         | "mode"
                         | "group"

@@ -223,43 +223,23 @@ class _Lowerer(TableLowering):
     def _declare_all(self) -> None:
         sym = self.symbols
         for st in self.statements:
+            kind = s.declared_kind(st)  # the statement kinds' one declaration
+            item = getattr(st, "item", None)
+            if kind is not None and isinstance(item, s.Item) and not isinstance(st, s.RulesetDecl):
+                sym.declare(item.name, kind)
             match st:
-                case s.BookDecl(item=item):
-                    sym.declare(item.name, "book")
-                case s.ModeDecl(item=item):
-                    sym.declare(item.name, "mode")
-                case s.GroupDecl(item=item):
-                    sym.declare(item.name, "group")
                 case s.ContextDecl(item=item, values=values):
-                    sym.declare(item.name, "context")
                     for v in values:
                         sym.declare(v.name, "context value", item.name.text)
                 case s.LayerDecl(item=item, rows=rows):
-                    sym.declare(item.name, "layer")
                     for row in rows:
                         sym.declare(row.item.name, "feature", item.name.text)
                 case s.ModifierDecl(item=item, rows=rows):
-                    sym.declare(item.name, "modifier")
                     for row in rows:
                         sym.declare(row.item.name, "factor", item.name.text)
-                case s.StepDecl(item=item):
-                    sym.declare(item.name, "step")
-                case s.DecisionDecl(item=item):
-                    sym.declare(item.name, "decision")
-                case s.TableDecl(item=item):
-                    sym.declare(item.name, "table")
                 case s.DiceDecl(item=item, modifiers=mods):
-                    sym.declare(item.name, "dice table")
                     for mod in mods:
                         sym.declare(mod.item.name, "dice modifier", item.name.text)
-                case s.TriggerDecl(item=item):
-                    sym.declare(item.name, "trigger")
-                case s.SightDecl(item=item):
-                    sym.declare(item.name, "sight")
-                case s.GridDecl(item=item):
-                    sym.declare(item.name, "grid")
-                case s.ParamDecl(item=item):
-                    sym.declare(item.name, "param")
                 case s.OverrideDecl(pos=pos) | s.RemoveDecl(pos=pos) | s.InsertDecl(pos=pos):
                     self.err(
                         "E506",
@@ -269,6 +249,16 @@ class _Lowerer(TableLowering):
                     )
                 case (
                     s.RulesetDecl()
+                    | s.BookDecl()
+                    | s.ModeDecl()
+                    | s.GroupDecl()
+                    | s.StepDecl()
+                    | s.DecisionDecl()
+                    | s.TableDecl()
+                    | s.TriggerDecl()
+                    | s.SightDecl()
+                    | s.GridDecl()
+                    | s.ParamDecl()
                     | s.VersionDecl()
                     | s.ExtendsDecl()
                     | s.LanguagesDecl()

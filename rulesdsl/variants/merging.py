@@ -147,7 +147,7 @@ class MergeBase:
         for st in self.statements:
             item = getattr(st, "item", None)
             if isinstance(item, s.Item):
-                out.setdefault(item.name.text, _KINDS.get(type(st), "item"))
+                out.setdefault(item.name.text, s.declared_kind(st) or "item")
             if isinstance(st, s.LayerDecl):
                 out.update((r.item.name.text, "feature") for r in st.rows)
             elif isinstance(st, s.ModifierDecl):
@@ -222,24 +222,6 @@ class MergeBase:
                 if globals_:
                     out.setdefault((member.name.text,), (i, member))
         return out
-
-
-_KINDS: dict[type, str] = {
-    s.BookDecl: "book",
-    s.ModeDecl: "mode",
-    s.GroupDecl: "group",
-    s.ContextDecl: "context",
-    s.ModifierDecl: "modifier",
-    s.LayerDecl: "layer",
-    s.StepDecl: "step",
-    s.DecisionDecl: "decision",
-    s.TableDecl: "table",
-    s.DiceDecl: "dice table",
-    s.TriggerDecl: "trigger",
-    s.GridDecl: "grid",
-    s.ParamDecl: "param",
-    s.RulesetDecl: "ruleset",
-}
 
 
 def set_param(st: s.Statement, o: s.OverrideDecl) -> s.Statement:
