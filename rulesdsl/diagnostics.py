@@ -105,6 +105,30 @@ CODES: Mapping[str, str] = {
     "W601": "a breaking or rules-level change without a matching version bump",
 }
 
+Stage = Literal["front end", "resolve", "lower", "checks", "tools"]
+"""The stage that judges a fault. What can be judged on the IR is the checks' (so every front
+end gets it); lowering keeps what only the syntax can tell."""
+
+_OWNED: tuple[tuple[Stage, str], ...] = (
+    ("front end", "E001 E002 E003 E004 E005 E120 E244"),
+    ("resolve", "E501 E502 E503 E504 E505 E507"),
+    (
+        "lower",
+        "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
+        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E506 W240",
+    ),
+    (
+        "checks",
+        "E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
+        "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251",
+    ),
+    ("tools", "W003 W601"),
+)
+
+STAGE_OF: Mapping[str, Stage] = {code: stage for stage, codes in _OWNED for code in codes.split()}
+"""Each code of :data:`CODES` -> the stage that owns it (``tests/test_codes.py`` holds both
+in step, and finds each code raised in its owner's modules)."""
+
 
 @dataclass(frozen=True)
 class Related:

@@ -11,270 +11,296 @@ Values are a tagged union: each value class has a ``kind`` field fixed to its ow
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Literal
 
-
-@dataclass(frozen=True)
-class Pattern:
-    """What a string slot of the IR must look like: checked by :mod:`rulesdsl.checks.names`
-    for every front end, and carried into the JSON Schema as ``pattern`` and ``maxLength``."""
-
-    regex: str
-    max_length: int
-    what: str
-    code: str = "E106"
-    """The diagnostic for a string that does not match."""
-
-
-IDENT = Pattern(r"[A-Za-z_][A-Za-z0-9_]*", 64, "a name (letters, digits and _, not first a digit)")
-LANG = Pattern(r"[a-z]{2,3}", 3, "a language code (ISO 639, such as en, fr, ru)")
-SEMVER = Pattern(r"\d+\.\d+\.\d+", 32, "a semantic version (MAJOR.MINOR.PATCH)", "E111")
-
-
-@dataclass(frozen=True)
-class Declares:
-    """Marks the string slots that declare a name (rather than refer to one): such a name may
-    not be one the generated module uses itself (see :mod:`rulesdsl.checks.reserved`)."""
-
-
-Id = Annotated[str, IDENT]
-"""A reference to a declared name, or a name. Names become Python identifiers in the generated
-module and ruleset ids become file names, so both front ends check them the same way."""
-NewId = Annotated[str, IDENT, Declares()]
-"""A name declared by this slot."""
-Lang = Annotated[str, LANG]
-"""A language code; it becomes part of a sheet's file name."""
-Version = Annotated[str, SEMVER]
-"""A ruleset's version, compared by the variant tools."""
-
-Labels = dict[Lang, str]
-"""Text per language code, in the ruleset's language order (the first is the default)."""
-
-# ---- values -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Number:
-    """A number with an optional unit: ``3``, ``+1``, ``1.5 m``, ``45 deg``."""
-
-    value: float
-    unit: str | None = None
-    signed: bool = False
-    kind: Literal["number"] = "number"
-
-
-@dataclass(frozen=True)
-class Rate:
-    """``amount per per``: ``1 per 2 in`` (MP per distance), ``90 deg per 1.5 m``."""
-
-    amount: Number
-    per: Number
-    kind: Literal["rate"] = "rate"
-
-
-@dataclass(frozen=True)
-class ParamRate:
-    """``1 per road_move``: a rate whose distance is a scenario parameter."""
-
-    amount: Number
-    param: Id
-    kind: Literal["param_rate"] = "param_rate"
-
-
-@dataclass(frozen=True)
-class Trade:
-    """``+90 deg for -1.5 m``: a gain bought with a cost."""
-
-    gain: Number
-    cost: Number
-    kind: Literal["trade"] = "trade"
-
-
-@dataclass(frozen=True)
-class Span:
-    """An inclusive range such as ``2-3 in``."""
-
-    low: float
-    high: float
-    unit: str | None = None
-    kind: Literal["span"] = "span"
-
-
-@dataclass(frozen=True)
-class Marker:
-    """A value that is not a number: the place cannot be entered, or the action is blocked."""
-
-    marker: Literal["impassable", "prohibited", "blocked"]
-    kind: Literal["marker"] = "marker"
-
-
-@dataclass(frozen=True)
-class Symbol:
-    """A word from a table cell: ``none``, ``half``, ``any``; ``yes`` and ``no`` are Flags."""
-
-    name: Id
-    kind: Literal["symbol"] = "symbol"
-
-
-@dataclass(frozen=True)
-class Flag:
-    """``yes``, ``no``, or an effect named alone in a dice row (``ignites``)."""
-
-    value: bool
-    kind: Literal["flag"] = "flag"
-
-
-@dataclass(frozen=True)
-class DiceValue:
-    """Dice added up: ``1d6+3``, ``3d6``, ``d10`` (one die), ``d%`` (``1d100``)."""
-
-    count: int
-    sides: int
-    bonus: int = 0
-    kind: Literal["dice"] = "dice"
-
-
-@dataclass(frozen=True)
-class D66Value:
-    """``d66``: two six-sided dice read as tens and units (11 to 66, so 17 to 20 never come
-    up), each of the 36 results equally likely; plus ``bonus``."""
-
-    bonus: int = 0
-    kind: Literal["d66"] = "d66"
-
-
-DiceRoll = DiceValue | D66Value
-"""Every way the rules roll dice."""
-
-
-@dataclass(frozen=True)
-class Given:
-    """``given``: a modifier's value that the rules leave to each model (a perk's +/- n),
-    supplied when the module is asked: ``modifier("concealment", "perk", perk=2)``."""
-
-    kind: Literal["given"] = "given"
-
-
-@dataclass(frozen=True)
-class Text:
-    """Free text kept as written (``"6 x 3 in"``)."""
-
-    text: str
-    kind: Literal["text"] = "text"
-
-
-@dataclass(frozen=True)
-class Same:
-    """``as clear``: the value another feature has for the same mode, resolved."""
-
-    feature: Id
-    resolved: Value
-    kind: Literal["same"] = "same"
-
-
-# ---- costs that are not per distance (issue 11) -------------------------------------------
-
-
-@dataclass(frozen=True)
-class Flat:
-    """``flat 2 in``: a cost paid once per move through the feature, whatever the distance."""
-
-    amount: Number
-    kind: Literal["flat"] = "flat"
-
-
-@dataclass(frozen=True)
-class Share:
-    """``share 1/2``, ``share all`` (1/1), ``share all but 1 in``: a part of the moving
-    unit's allowance (``but``: less that much, never below 0)."""
-
-    numerator: int
-    denominator: int
-    but: Number | None = None
-    kind: Literal["share"] = "share"
-
-
-@dataclass(frozen=True)
-class StepCost:
-    """``step climb``: the cost is the step's answer for the input the caller gives."""
-
-    step: Id
-    kind: Literal["step_cost"] = "step_cost"
-
-
-Value = (
-    Number
-    | Rate
-    | ParamRate
-    | Trade
-    | Span
-    | Marker
-    | Symbol
-    | Flag
-    | DiceValue
-    | D66Value
-    | Given
-    | Text
-    | Same
-    | Flat
-    | Share
-    | StepCost
+from rulesdsl.ir_changes import (
+    Change as Change,
 )
-
-
-PlaceState = Literal["may_not_end", "must_stop"]
-"""A place between passable and impassable (maps, issue 11): a unit ``may_not_end`` its move
-there (it may move through), or ``must_stop`` on entering it."""
-
-PLACE_STATES: tuple[PlaceState, ...] = ("may_not_end", "must_stop")
-
-
-@dataclass(frozen=True)
-class PairValue:
-    """``a & b value`` in a cell of a modifier keyed by two contexts (``by x, y``): the value
-    when the first context is ``first`` and the second is ``second``."""
-
-    first: Id
-    second: Id
-    value: Value
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One cell as written: a value for everyone, then the exceptions by mode, group or context,
-    then the combinations of two context values (``pairs``, modifiers keyed by two contexts).
-
-    Cost cells may also carry, per entry (key ``""``: the entry for everyone), a place state
-    written after the value (``states``) and ``along`` values of an edge feature (``along``).
-    """
-
-    default: Value | None = None
-    exceptions: dict[Id, Value] = field(default_factory=dict)
-    pairs: tuple[PairValue, ...] = ()
-    states: dict[str, PlaceState] = field(default_factory=dict)
-    along: dict[str, Value] = field(default_factory=dict)
-
-
-# ---- shared item metadata -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a number comes from: a declared book, a page, and an optional detail."""
-
-    book: Id
-    page: str | None = None
-    detail: str | None = None
-
-
-@dataclass(frozen=True)
-class Info:
-    """Labels, notes and source reference carried by any named item."""
-
-    labels: Labels = field(default_factory=dict)
-    notes: tuple[Labels, ...] = ()
-    source: Source | None = None
-
+from rulesdsl.ir_changes import (
+    ChangeAction as ChangeAction,
+)
+from rulesdsl.ir_changes import (
+    ChangePath as ChangePath,
+)
+from rulesdsl.ir_changes import (
+    ColumnPath as ColumnPath,
+)
+from rulesdsl.ir_changes import (
+    CombinationPath as CombinationPath,
+)
+from rulesdsl.ir_changes import (
+    CostPath as CostPath,
+)
+from rulesdsl.ir_changes import (
+    DecisionRowPath as DecisionRowPath,
+)
+from rulesdsl.ir_changes import (
+    DiceModifierPath as DiceModifierPath,
+)
+from rulesdsl.ir_changes import (
+    DiceRangePath as DiceRangePath,
+)
+from rulesdsl.ir_changes import (
+    DiceRowPath as DiceRowPath,
+)
+from rulesdsl.ir_changes import (
+    FactorPath as FactorPath,
+)
+from rulesdsl.ir_changes import (
+    HeaderLine as HeaderLine,
+)
+from rulesdsl.ir_changes import (
+    HeaderPath as HeaderPath,
+)
+from rulesdsl.ir_changes import (
+    LabelPath as LabelPath,
+)
+from rulesdsl.ir_changes import (
+    NamePath as NamePath,
+)
+from rulesdsl.ir_changes import (
+    NotePath as NotePath,
+)
+from rulesdsl.ir_changes import (
+    ParamPath as ParamPath,
+)
+from rulesdsl.ir_changes import (
+    PolicyPart as PolicyPart,
+)
+from rulesdsl.ir_changes import (
+    PolicyPath as PolicyPath,
+)
+from rulesdsl.ir_changes import (
+    StepPath as StepPath,
+)
+from rulesdsl.ir_changes import (
+    TableCellPath as TableCellPath,
+)
+from rulesdsl.ir_changes import (
+    TableColumnPath as TableColumnPath,
+)
+from rulesdsl.ir_changes import (
+    TableRowPath as TableRowPath,
+)
+from rulesdsl.ir_changes import (
+    TriggerField as TriggerField,
+)
+from rulesdsl.ir_changes import (
+    TriggerPath as TriggerPath,
+)
+from rulesdsl.ir_tables import (
+    Axis as Axis,
+)
+from rulesdsl.ir_tables import (
+    Bound as Bound,
+)
+from rulesdsl.ir_tables import (
+    CellOperand as CellOperand,
+)
+from rulesdsl.ir_tables import (
+    CellRef as CellRef,
+)
+from rulesdsl.ir_tables import (
+    CellTruth as CellTruth,
+)
+from rulesdsl.ir_tables import (
+    Column as Column,
+)
+from rulesdsl.ir_tables import (
+    ColumnBound as ColumnBound,
+)
+from rulesdsl.ir_tables import (
+    CompareOp as CompareOp,
+)
+from rulesdsl.ir_tables import (
+    Comparison as Comparison,
+)
+from rulesdsl.ir_tables import (
+    Condition as Condition,
+)
+from rulesdsl.ir_tables import (
+    Decision as Decision,
+)
+from rulesdsl.ir_tables import (
+    DecisionRow as DecisionRow,
+)
+from rulesdsl.ir_tables import (
+    DiceModifier as DiceModifier,
+)
+from rulesdsl.ir_tables import (
+    DiceRow as DiceRow,
+)
+from rulesdsl.ir_tables import (
+    DiceTable as DiceTable,
+)
+from rulesdsl.ir_tables import (
+    InputOperand as InputOperand,
+)
+from rulesdsl.ir_tables import (
+    InputTruth as InputTruth,
+)
+from rulesdsl.ir_tables import (
+    Limit as Limit,
+)
+from rulesdsl.ir_tables import (
+    LimitValue as LimitValue,
+)
+from rulesdsl.ir_tables import (
+    LiteralOperand as LiteralOperand,
+)
+from rulesdsl.ir_tables import (
+    NaturalRow as NaturalRow,
+)
+from rulesdsl.ir_tables import (
+    NoLimit as NoLimit,
+)
+from rulesdsl.ir_tables import (
+    Operand as Operand,
+)
+from rulesdsl.ir_tables import (
+    Outcome as Outcome,
+)
+from rulesdsl.ir_tables import (
+    Param as Param,
+)
+from rulesdsl.ir_tables import (
+    RateBound as RateBound,
+)
+from rulesdsl.ir_tables import (
+    Reading as Reading,
+)
+from rulesdsl.ir_tables import (
+    ResultColumn as ResultColumn,
+)
+from rulesdsl.ir_tables import (
+    ResultRow as ResultRow,
+)
+from rulesdsl.ir_tables import (
+    ResultsTable as ResultsTable,
+)
+from rulesdsl.ir_tables import (
+    Row as Row,
+)
+from rulesdsl.ir_tables import (
+    ScaleOp as ScaleOp,
+)
+from rulesdsl.ir_tables import (
+    Table as Table,
+)
+from rulesdsl.ir_tables import (
+    YesNo as YesNo,
+)
+from rulesdsl.ir_values import (
+    IDENT as IDENT,
+)
+from rulesdsl.ir_values import (
+    LANG as LANG,
+)
+from rulesdsl.ir_values import (
+    PLACE_STATES as PLACE_STATES,
+)
+from rulesdsl.ir_values import (
+    SEMVER as SEMVER,
+)
+from rulesdsl.ir_values import (
+    Cell as Cell,
+)
+from rulesdsl.ir_values import (
+    D66Value as D66Value,
+)
+from rulesdsl.ir_values import (
+    Declares as Declares,
+)
+from rulesdsl.ir_values import (
+    DiceRoll as DiceRoll,
+)
+from rulesdsl.ir_values import (
+    DiceValue as DiceValue,
+)
+from rulesdsl.ir_values import (
+    Flag as Flag,
+)
+from rulesdsl.ir_values import (
+    Flat as Flat,
+)
+from rulesdsl.ir_values import (
+    Given as Given,
+)
+from rulesdsl.ir_values import (
+    Id as Id,
+)
+from rulesdsl.ir_values import (
+    Info as Info,
+)
+from rulesdsl.ir_values import (
+    Labels as Labels,
+)
+from rulesdsl.ir_values import (
+    Lang as Lang,
+)
+from rulesdsl.ir_values import (
+    Marker as Marker,
+)
+from rulesdsl.ir_values import (
+    MarkerKind as MarkerKind,
+)
+from rulesdsl.ir_values import (
+    NewId as NewId,
+)
+from rulesdsl.ir_values import (
+    Number as Number,
+)
+from rulesdsl.ir_values import (
+    PairValue as PairValue,
+)
+from rulesdsl.ir_values import (
+    ParamRate as ParamRate,
+)
+from rulesdsl.ir_values import (
+    Pattern as Pattern,
+)
+from rulesdsl.ir_values import (
+    PlaceState as PlaceState,
+)
+from rulesdsl.ir_values import (
+    Rate as Rate,
+)
+from rulesdsl.ir_values import (
+    Same as Same,
+)
+from rulesdsl.ir_values import (
+    Share as Share,
+)
+from rulesdsl.ir_values import (
+    Source as Source,
+)
+from rulesdsl.ir_values import (
+    Span as Span,
+)
+from rulesdsl.ir_values import (
+    StepCost as StepCost,
+)
+from rulesdsl.ir_values import (
+    StepField as StepField,
+)
+from rulesdsl.ir_values import (
+    StepTermKind as StepTermKind,
+)
+from rulesdsl.ir_values import (
+    Symbol as Symbol,
+)
+from rulesdsl.ir_values import (
+    Text as Text,
+)
+from rulesdsl.ir_values import (
+    Trade as Trade,
+)
+from rulesdsl.ir_values import (
+    Value as Value,
+)
+from rulesdsl.ir_values import (
+    Version as Version,
+)
 
 # ---- declarations -------------------------------------------------------------------------
 
@@ -349,11 +375,16 @@ class Feature:
     distance unit, when the step crosses an edge with this feature (modes with none left out)."""
 
 
+LayerScope = Literal["many", "one", "map", "edges"]
+"""How many features of a layer a place holds (``many``, ``one``), or whether they cover the whole
+map (``map``) or stand on its edges (``edges``)."""
+
+
 @dataclass(frozen=True)
 class Layer:
     id: NewId
     info: Info
-    scope: Literal["many", "one", "map", "edges"]
+    scope: LayerScope
     """``edges``: the features stand on the edges between places (hexsides), paid on crossing."""
     columns: tuple[Id, ...]
     features: tuple[Id, ...]
@@ -417,23 +448,49 @@ class Modifier:
 
 
 @dataclass(frozen=True)
-class StepTerm:
-    """One term of a step function.
+class RateTerm:
+    """``+1 per full 4 in``: ``amount`` per ``every`` of the input (``full``: only whole
+    multiples count); with ``above``, only the part of the input above that threshold counts
+    (issue 11)."""
 
-    ``rate``: ``amount`` per ``every`` of the input (``full``: only whole multiples count);
-    ``floor``: at least ``amount`` once the input reaches ``at`` (``strict``: exceeds it);
-    ``impassable``: the answer is impassable once the input reaches (or exceeds) ``at``;
-    ``free``: the answer is 0 while the input is at most ``at`` (issue 11). A rate with
-    ``above`` counts only the part of the input above that threshold.
-    """
-
-    term: Literal["rate", "floor", "impassable", "free"]
-    amount: float = 0
+    amount: float
     every: float = 1
     full: bool = False
-    at: float = 0
-    strict: bool = False
     above: float | None = None
+    kind: Literal["rate"] = "rate"
+
+
+@dataclass(frozen=True)
+class FloorTerm:
+    """``at least 1 from 2 in``: at least ``amount`` once the input reaches ``at``
+    (``strict``: exceeds it)."""
+
+    amount: float
+    at: float
+    strict: bool = False
+    kind: Literal["floor"] = "floor"
+
+
+@dataclass(frozen=True)
+class ImpassableTerm:
+    """``impassable from 3 in``: the answer is impassable once the input reaches ``at``
+    (``strict``: exceeds it)."""
+
+    at: float
+    strict: bool = False
+    kind: Literal["impassable"] = "impassable"
+
+
+@dataclass(frozen=True)
+class FreeTerm:
+    """``free up to 2 in``: the answer is 0 while the input is at most ``at`` (issue 11)."""
+
+    at: float
+    kind: Literal["free"] = "free"
+
+
+StepTerm = RateTerm | FloorTerm | ImpassableTerm | FreeTerm
+"""One term of a step function."""
 
 
 @dataclass(frozen=True)
@@ -446,288 +503,8 @@ class Step:
     terms: tuple[StepTerm, ...]
 
 
-Axis = Literal["row", "column"]
-"""What a key input names in its table."""
-CompareOp = Literal["<", "<=", ">", ">=", "=", "!="]
-
-
-@dataclass(frozen=True)
-class Param:
-    """A named input of a decision or step, with its unit (``bool`` for yes/no inputs).
-
-    ``key_of``: the input names a key of that plain table; its unit is then ``key`` and
-    ``axis`` says whether the key is a ``row`` or a ``column`` of the table.
-    """
-
-    name: NewId
-    unit: str
-    key_of: Id | None = None
-    axis: Axis | None = None
-
-
-# ---- table cells as bounds in decisions ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A cell read as a number: a number, a trade's gain, `none` (0) or `no` (0)."""
-
-    value: float
-    kind: Literal["bound"] = "bound"
-
-
-@dataclass(frozen=True)
-class RateBound:
-    """A rate cell: ``value`` for every ``per`` of the distance the reference scales with."""
-
-    value: float
-    per: float
-    kind: Literal["rate_bound"] = "rate_bound"
-
-
-@dataclass(frozen=True)
-class NoLimit:
-    """`any` or `yes`: no bound at all."""
-
-    kind: Literal["no_limit"] = "no_limit"
-
-
-@dataclass(frozen=True)
-class YesNo:
-    """A cell read as yes or no."""
-
-    value: bool
-    kind: Literal["yes_no"] = "yes_no"
-
-
-LimitValue = Bound | RateBound | NoLimit | YesNo
-
-
-@dataclass(frozen=True)
-class Limit:
-    """What one table cell means in a decision, for one key the selecting input may take
-    (``key_number`` for numeric row keys)."""
-
-    key: str
-    bound: LimitValue
-    key_number: float | None = None
-
-
-@dataclass(frozen=True)
-class CellRef:
-    """A table cell picked by a decision input.
-
-    ``axis``: what the input names, a ``column`` (``table[input].row``: ``line`` is the row) or
-    a ``row`` (``table.column[input]``: ``line`` is the column; ``table[input]`` on a
-    one-column table: ``line`` is None). ``reading``: the cells as numbers, as rates scaled by
-    the distance input ``over`` (``full``: whole multiples only), or as yes/no. ``limits``
-    holds each cell resolved by the compiler, one per key.
-    """
-
-    table: Id
-    input: Id
-    axis: Axis
-    line: Id | None
-    reading: Literal["number", "rate", "yes_no"]
-    limits: tuple[Limit, ...]
-    over: Id | None = None
-    full: bool = False
-
-
-# ---- decision conditions ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class InputOperand:
-    """An input of the decision, optionally scaled: ``size / 2``."""
-
-    input: Id
-    scale_op: Literal["*", "/"] | None = None
-    scale: float = 1
-    kind: Literal["input"] = "input"
-
-
-@dataclass(frozen=True)
-class LiteralOperand:
-    """A number written in the condition."""
-
-    value: float
-    unit: str | None = None
-    kind: Literal["literal"] = "literal"
-
-
-@dataclass(frozen=True)
-class CellOperand:
-    """A table cell picked by an input: ``flight[class].turn over distance``."""
-
-    cell: CellRef
-    kind: Literal["cell"] = "cell"
-
-
-Operand = InputOperand | LiteralOperand | CellOperand
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Two numbers compared: ``distance <= size``."""
-
-    left: Operand
-    op: CompareOp
-    right: Operand
-    kind: Literal["compare"] = "compare"
-
-
-@dataclass(frozen=True)
-class InputTruth:
-    """A yes/no input that holds (``hidden``) or does not (``not hidden``)."""
-
-    input: Id
-    holds: bool = True
-    kind: Literal["input_truth"] = "input_truth"
-
-
-@dataclass(frozen=True)
-class CellTruth:
-    """A yes/no table cell picked by an input, that holds or does not."""
-
-    cell: CellRef
-    holds: bool = True
-    kind: Literal["cell_truth"] = "cell_truth"
-
-
-Condition = Comparison | InputTruth | CellTruth
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A result of a decision; ``value`` when it stands for a modifier factor."""
-
-    id: Id
-    info: Info
-    value: Value | None = None
-
-
-@dataclass(frozen=True)
-class DecisionRow:
-    """All ``conditions`` hold (an empty tuple: otherwise) -> ``outcome``."""
-
-    conditions: tuple[Condition, ...]
-    outcome: Id
-    info: Info
-
-
-@dataclass(frozen=True)
-class Decision:
-    id: NewId
-    info: Info
-    params: tuple[Param, ...]
-    result: Id | None
-    rows: tuple[DecisionRow, ...]
-    outcomes: tuple[Outcome, ...]
-
-
-@dataclass(frozen=True)
-class Column:
-    id: Id
-    info: Info
-
-
-@dataclass(frozen=True)
-class Row:
-    """A row of a plain table: keyed by a name or by a number (``key_number``)."""
-
-    key: str
-    info: Info
-    cells: tuple[Value | None, ...]
-    key_number: float | None = None
-    key_unit: str | None = None
-
-
-@dataclass(frozen=True)
-class Table:
-    """A plain table. One column: ``lookup(table, row)``; more: ``lookup(table, column, row)``."""
-
-    id: NewId
-    info: Info
-    columns: tuple[Column, ...]
-    rows: tuple[Row, ...]
-
-
-@dataclass(frozen=True)
-class DiceModifier:
-    id: NewId
-    info: Info
-    value: int
-
-
-@dataclass(frozen=True)
-class DiceRow:
-    """Totals ``low``..``high`` (``None``: open-ended on that side) -> an outcome with effects."""
-
-    id: Id
-    info: Info
-    low: int | None
-    high: int | None
-    effects: dict[Id, Value]
-
-
-@dataclass(frozen=True)
-class DiceTable:
-    id: NewId
-    info: Info
-    dice: DiceRoll
-    modifiers: tuple[DiceModifier, ...]
-    rows: tuple[DiceRow, ...]
-
-
-# ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
-
-
-@dataclass(frozen=True)
-class ResultColumn:
-    """A column of a results table, chosen by the table's input: ``up to`` ``value`` (the
-    input at most ``value``, above the previous column's bound) or ``above`` ``value``."""
-
-    id: NewId
-    info: Info
-    bound: Literal["up_to", "above"]
-    value: float
-
-
-@dataclass(frozen=True)
-class NaturalRow:
-    """``natural N outcome``: when the dice show ``roll`` before any modifier, the outcome
-    is ``outcome`` whatever the column and the total."""
-
-    roll: int
-    outcome: Id
-    info: Info
-
-
-@dataclass(frozen=True)
-class ResultRow:
-    """Totals ``low``..``high`` (``None``: open-ended) -> one outcome per column."""
-
-    low: int | None
-    high: int | None
-    outcomes: tuple[Id, ...]
-    info: Info
-
-
-@dataclass(frozen=True)
-class ResultsTable:
-    """A results table: the column picked by the value of ``by`` (odds, firepower), the row
-    by the modified total, natural rows tested first on the natural roll."""
-
-    id: NewId
-    info: Info
-    dice: DiceRoll
-    by: Id
-    columns: tuple[ResultColumn, ...]
-    outcomes: tuple[Outcome, ...]
-    naturals: tuple[NaturalRow, ...]
-    rows: tuple[ResultRow, ...]
-    modifiers: tuple[DiceModifier, ...] = ()
+SightCounts = Literal["between", "target", "both"]
+"""Which places of a line of sight count."""
 
 
 @dataclass(frozen=True)
@@ -745,7 +522,7 @@ class Sight:
     id: NewId
     info: Info
     blocks_at: float | None
-    counts: Literal["between", "target", "both"]
+    counts: SightCounts
     crossed: str | None = None
 
 
@@ -774,6 +551,10 @@ class Exclusion:
     info: Info
 
 
+GridShape = Literal["square", "hex"]
+"""The neighbourhood of a grid place."""
+
+
 @dataclass(frozen=True)
 class Grid:
     """A grid: one cell's size in one or more units, and the diagonal cost cycle in cells."""
@@ -782,7 +563,7 @@ class Grid:
     info: Info
     size: tuple[Number, ...]
     diagonals: tuple[int, ...]
-    shape: Literal["square", "hex"] = "square"
+    shape: GridShape = "square"
     """The neighbourhood of a place: ``hex`` (six, axial (q, r)) or ``square`` ((x, y): four,
     eight when the grid has diagonals)."""
 
@@ -806,215 +587,8 @@ class Ancestor:
     digest: str
 
 
-# ---- a variant's changes: one path class per kind of addressable item ----------------------
-
-
-@dataclass(frozen=True)
-class NamePath:
-    """A declared name added or removed whole (mode, feature, factor, table ...): ``ice``."""
-
-    name: str
-    kind: Literal["name"] = "name"
-
-
-@dataclass(frozen=True)
-class PolicyPath:
-    """A modifier's ``combine`` policy or ``clamp``: ``cover.combine``, ``shooting.clamp``."""
-
-    modifier: Id
-    part: Literal["combine", "clamp"]
-    kind: Literal["policy"] = "policy"
-
-
-@dataclass(frozen=True)
-class HeaderPath:
-    """A header line of the variant replacing the base's: ``units``."""
-
-    line: Literal["languages", "units", "stacking", "minimum_move"]
-    kind: Literal["header"] = "header"
-
-
-@dataclass(frozen=True)
-class CostPath:
-    """A feature's movement cost cell (``mode`` None: the whole cell): ``soft.walker``."""
-
-    feature: str
-    mode: str | None = None
-    kind: Literal["cost"] = "cost"
-
-
-@dataclass(frozen=True)
-class ColumnPath:
-    """A modifier column of a feature, whole or one context value: ``woods.to_hit.energy``."""
-
-    feature: str
-    column: str
-    value: str | None = None
-    kind: Literal["column"] = "column"
-
-
-@dataclass(frozen=True)
-class FactorPath:
-    """A modifier factor's cell, whole or one context value: ``full.energy``."""
-
-    factor: str
-    value: str | None = None
-    kind: Literal["factor"] = "factor"
-
-
-@dataclass(frozen=True)
-class CombinationPath:
-    """A ``when`` combination of a modifier: ``to_hit.when.woods+fog``."""
-
-    modifier: str
-    members: tuple[str, ...]
-    kind: Literal["combination"] = "combination"
-
-
-@dataclass(frozen=True)
-class TableCellPath:
-    """A cell of a plain table (``column`` None when the table names no columns)."""
-
-    table: str
-    column: str | None
-    row: str
-    kind: Literal["table_cell"] = "table_cell"
-
-
-@dataclass(frozen=True)
-class TableRowPath:
-    """A row of a plain table, by name or number: ``armor_speed.6``."""
-
-    table: str
-    row: str
-    kind: Literal["table_row"] = "table_row"
-
-
-@dataclass(frozen=True)
-class TableColumnPath:
-    table: str
-    column: str
-    kind: Literal["table_column"] = "table_column"
-
-
-@dataclass(frozen=True)
-class DiceRowPath:
-    """A dice row (added, removed) or its effects (overridden): ``effects.fire``."""
-
-    table: str
-    row: str
-    kind: Literal["dice_row"] = "dice_row"
-
-
-@dataclass(frozen=True)
-class DiceRangePath:
-    """The range of totals of a dice row: ``effects.fire.range``."""
-
-    table: str
-    row: str
-    kind: Literal["dice_range"] = "dice_range"
-
-
-@dataclass(frozen=True)
-class DiceModifierPath:
-    """The amount of a dice table's modifier (``override effects.landing | +3``)."""
-
-    table: str
-    modifier: str
-    kind: Literal["dice_modifier"] = "dice_modifier"
-
-
-@dataclass(frozen=True)
-class StepPath:
-    """One parameter of a step's term: ``climb.rate.per``."""
-
-    step: str
-    term: Literal["rate", "floor", "impassable", "free"]
-    field: Literal["amount", "per", "at"]
-    kind: Literal["step"] = "step"
-
-
-@dataclass(frozen=True)
-class DecisionRowPath:
-    """A decision row, named by its outcome: ``lock.auto``."""
-
-    decision: str
-    row: str
-    kind: Literal["decision_row"] = "decision_row"
-
-
-@dataclass(frozen=True)
-class TriggerPath:
-    """What a trigger rolls on, with which dice modifier, how many times: ``bog.modifier``."""
-
-    trigger: str
-    field: Literal["table", "modifier", "times", "at_least"]
-    kind: Literal["trigger"] = "trigger"
-
-
-@dataclass(frozen=True)
-class ParamPath:
-    param: str
-    kind: Literal["param"] = "param"
-
-
-@dataclass(frozen=True)
-class LabelPath:
-    """An item's label in one language: ``soft.label.fr`` (``item`` is the item's path)."""
-
-    item: str
-    lang: str
-    kind: Literal["label"] = "label"
-
-
-@dataclass(frozen=True)
-class NotePath:
-    """An item's note (``index`` from 1) in one language: ``soft.note.fr``."""
-
-    item: str
-    lang: str
-    index: int = 1
-    kind: Literal["note"] = "note"
-
-
-ChangePath = (
-    NamePath
-    | HeaderPath
-    | CostPath
-    | ColumnPath
-    | FactorPath
-    | CombinationPath
-    | TableCellPath
-    | TableRowPath
-    | TableColumnPath
-    | DiceRowPath
-    | DiceRangePath
-    | DiceModifierPath
-    | StepPath
-    | DecisionRowPath
-    | TriggerPath
-    | ParamPath
-    | LabelPath
-    | NotePath
-    | PolicyPath
-)
-
-
-@dataclass(frozen=True)
-class Change:
-    """A changelog line of a variant: what it overrides, adds or removes from its base.
-
-    ``subject``: the labels of what the path names, outermost first (a feature, then a mode),
-    kept here because a removed item is no longer in the ruleset; ``was`` and ``now``: the
-    value before and after (None where there is none: an added or removed item).
-    """
-
-    action: Literal["override", "add", "remove"]
-    path: ChangePath
-    info: Info
-    subject: tuple[Labels, ...] = ()
-    was: Cell | None = None
-    now: Cell | None = None
+Stacking = Literal["sum"]
+"""How the costs of a place's layers stack: added up."""
 
 
 @dataclass(frozen=True)
@@ -1025,7 +599,7 @@ class Ruleset:
     digest: str
     languages: tuple[Lang, ...]
     units: dict[str, str]
-    stacking: Literal["sum"] = "sum"
+    stacking: Stacking = "sum"
     entry_cost: float = 0
     minimum_move: Number | None = None
     extends: tuple[Ancestor, ...] = ()

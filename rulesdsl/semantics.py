@@ -23,13 +23,112 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from rulesdsl import dice, ir
-
-IMPASSABLE = ir.Marker("impassable")
-PROHIBITED = ir.Marker("prohibited")
-
-Answer = float | ir.Marker
-"""A number, or a marker (impassable, prohibited, blocked)."""
+from rulesdsl import ir
+from rulesdsl.semantics_tables import (
+    BLOCKED as BLOCKED,
+)
+from rulesdsl.semantics_tables import (
+    IMPASSABLE as IMPASSABLE,
+)
+from rulesdsl.semantics_tables import (
+    PROHIBITED as PROHIBITED,
+)
+from rulesdsl.semantics_tables import (
+    Answer as Answer,
+)
+from rulesdsl.semantics_tables import (
+    Inputs as Inputs,
+)
+from rulesdsl.semantics_tables import (
+    SightLine as SightLine,
+)
+from rulesdsl.semantics_tables import (
+    bound as bound,
+)
+from rulesdsl.semantics_tables import (
+    cell_value as cell_value,
+)
+from rulesdsl.semantics_tables import (
+    column_holds as column_holds,
+)
+from rulesdsl.semantics_tables import (
+    compare as compare,
+)
+from rulesdsl.semantics_tables import (
+    counted_places as counted_places,
+)
+from rulesdsl.semantics_tables import (
+    covers as covers,
+)
+from rulesdsl.semantics_tables import (
+    covers_map as covers_map,
+)
+from rulesdsl.semantics_tables import (
+    decide as decide,
+)
+from rulesdsl.semantics_tables import (
+    dice_index as dice_index,
+)
+from rulesdsl.semantics_tables import (
+    divides as divides,
+)
+from rulesdsl.semantics_tables import (
+    has_diagonals as has_diagonals,
+)
+from rulesdsl.semantics_tables import (
+    holds as holds,
+)
+from rulesdsl.semantics_tables import (
+    on_edges as on_edges,
+)
+from rulesdsl.semantics_tables import (
+    one_per_place as one_per_place,
+)
+from rulesdsl.semantics_tables import (
+    operand as operand,
+)
+from rulesdsl.semantics_tables import (
+    plain_totals as plain_totals,
+)
+from rulesdsl.semantics_tables import (
+    reachable_totals as reachable_totals,
+)
+from rulesdsl.semantics_tables import (
+    reaches as reaches,
+)
+from rulesdsl.semantics_tables import (
+    result as result,
+)
+from rulesdsl.semantics_tables import (
+    result_column as result_column,
+)
+from rulesdsl.semantics_tables import (
+    result_covers as result_covers,
+)
+from rulesdsl.semantics_tables import (
+    results_index as results_index,
+)
+from rulesdsl.semantics_tables import (
+    roll as roll,
+)
+from rulesdsl.semantics_tables import (
+    roll_of as roll_of,
+)
+from rulesdsl.semantics_tables import (
+    scaled as scaled,
+)
+from rulesdsl.semantics_tables import (
+    step_value as step_value,
+)
+from rulesdsl.semantics_tables import (
+    trigger_shift as trigger_shift,
+)
+from rulesdsl.semantics_tables import (
+    trigger_shifts as trigger_shifts,
+)
+from rulesdsl.semantics_tables import (
+    whole as whole,
+)
 
 
 @dataclass(frozen=True)
@@ -145,7 +244,7 @@ def counted(rs: ir.Ruleset, names: Sequence[str]) -> tuple[str, ...]:
     features = {f.id: f for f in rs.features}
     if not any(n in features and features[n].ignores_others for n in names):
         return tuple(names)
-    whole_map = {layer.id for layer in rs.layers if layer.scope == "map"}
+    whole_map = {layer.id for layer in rs.layers if covers_map(layer)}
     return tuple(
         n
         for n in names
@@ -165,7 +264,11 @@ def move_cost(
     distance unit, times the distance; prohibited before impassable. Then the costs paid once
     per move (:func:`plus_once`): flat costs, shares of ``allowance``, steps' answers for
     ``inputs``."""
-    summed = summed_per_distance(rs, mode, counted(rs, features))
+    match rs.stacking:
+        case "sum":
+            summed = summed_per_distance(rs, mode, counted(rs, features))
+        case _:
+            assert_never(rs.stacking)
     if not isinstance(summed, float | int):
         return summed
     total = (rs.entry_cost + summed) * distance
@@ -236,8 +339,23 @@ def once_cost(
             return step_value(step, inputs[step.param])
         case ir.Same(resolved=resolved):
             return once_cost(rs, resolved, allowance, inputs)
-        case _:
+        case (
+            ir.Number()
+            | ir.Rate()
+            | ir.ParamRate()
+            | ir.Trade()
+            | ir.Span()
+            | ir.Marker()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+        ):
             return 0.0
+        case unknown:
+            assert_never(unknown)
 
 
 def is_once(value: ir.Value) -> bool:
@@ -285,8 +403,13 @@ def modifier(
     the modifier's policy and clamp (:func:`combined`)."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
-    if mod.combine == "once":
-        present = tuple(dict.fromkeys(present))
+    match mod.combine:
+        case "once":
+            present = tuple(dict.fromkeys(present))
+        case "sum" | "highest" | "lowest":
+            pass
+        case _:
+            assert_never(mod.combine)
     parts: list[float] = []
     for combo in mod.combinations:
         if set(combo.members) <= set(present):
@@ -350,171 +473,33 @@ def _number_or_marker(value: ir.Value) -> Answer:
             return value
         case ir.Same(resolved=resolved):
             return _number_or_marker(resolved)
-        case _:
+        case (
+            ir.Rate()
+            | ir.ParamRate()
+            | ir.Trade()
+            | ir.Span()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+            | ir.Flat()
+            | ir.Share()
+            | ir.StepCost()
+        ):
             raise ValueError(f"not a modifier value: {value!r}")
+        case unknown:
+            assert_never(unknown)
 
 
 # ---- steps ----------------------------------------------------------------------------------
 
 
-def whole(amount: float, every: float) -> int:
-    """How many whole ``every`` fit in ``amount``, read as the decimals the rules write: 0.6
-    holds three 0.2 (in binary floating point 0.6 / 0.2 is 2.9999999999999996)."""
-    return math.floor(round(amount / every, 9))
-
-
-def reaches(x: float, at: float, strict: bool) -> bool:
-    """Whether the input has reached a threshold (``strict``: gone beyond it)."""
-    return x > at if strict else x >= at
-
-
-def step_value(step: ir.Step, x: float) -> Answer:
-    """A step function at ``x``: impassable once a threshold is reached, else 0 while ``x`` is
-    at most a ``free up to`` threshold, else the sum of its rates (``full``: whole multiples
-    only; ``above``: only the part of ``x`` above it counts), raised to any floor whose
-    threshold is reached."""
-    for t in step.terms:
-        if t.term == "impassable" and reaches(x, t.at, t.strict):
-            return IMPASSABLE
-    if any(t.term == "free" and x <= t.at for t in step.terms):
-        return 0.0
-    value = 0.0
-    for t in step.terms:
-        if t.term == "rate":
-            part = x if t.above is None else max(0.0, x - t.above)
-            value += t.amount * (whole(part, t.every) if t.full else part / t.every)
-    for t in step.terms:
-        if t.term == "floor" and reaches(x, t.at, t.strict):
-            value = max(value, t.amount)
-    return value
-
-
 # ---- decisions ------------------------------------------------------------------------------
-
-Inputs = Mapping[str, float | bool | str]
-"""A decision's inputs by name: numbers, yes/no, or keys of a table."""
-
-
-def bound(limit: ir.LimitValue, over: float | None, full: bool) -> float | bool:
-    """What a table cell allows: a number (math.inf: no limit), scaled for a rate, or yes/no."""
-    match limit:
-        case ir.YesNo(value=value):
-            return value
-        case ir.Bound(value=value):
-            return value
-        case ir.NoLimit():
-            return math.inf
-        case ir.RateBound(value=value, per=per):
-            distance = over if over is not None else 0.0
-            return value * (whole(distance, per) if full else distance / per)
-        case _:
-            assert_never(limit)
-
-
-def cell_value(ref: ir.CellRef, inputs: Inputs) -> float | bool:
-    """The cell that the input of ``ref`` picks, as a bound."""
-    key = inputs[ref.input]
-    limit = next(
-        lim
-        for lim in ref.limits
-        if (lim.key_number == key if lim.key_number is not None else lim.key == key)
-    )
-    over = inputs[ref.over] if ref.over is not None else None
-    return bound(limit.bound, float(over) if over is not None else None, ref.full)
-
-
-def operand(op: ir.Operand, inputs: Inputs) -> float:
-    match op:
-        case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
-            value = float(inputs[name])
-            return value * scale if scale_op == "*" else value / scale if scale_op else value
-        case ir.LiteralOperand(value=value):
-            return value
-        case ir.CellOperand(cell=ref):
-            return float(cell_value(ref, inputs))
-        case _:
-            assert_never(op)
-
-
-_COMPARE = {
-    "<": float.__lt__,
-    "<=": float.__le__,
-    ">": float.__gt__,
-    ">=": float.__ge__,
-    "=": float.__eq__,
-    "!=": float.__ne__,
-}
-
-
-def holds(c: ir.Condition, inputs: Inputs) -> bool:
-    """Whether one condition of a decision row holds for these inputs."""
-    match c:
-        case ir.Comparison(left=left, op=op, right=right):
-            return bool(_COMPARE[op](operand(left, inputs), operand(right, inputs)))
-        case ir.InputTruth(input=name, holds=wanted):
-            return bool(inputs[name]) == wanted
-        case ir.CellTruth(cell=ref, holds=wanted):
-            return bool(cell_value(ref, inputs)) == wanted
-        case _:
-            assert_never(c)
-
-
-def decide(decision: ir.Decision, inputs: Inputs) -> str:
-    """The outcome of the first row whose conditions all hold (``otherwise`` holds always)."""
-    for row in decision.rows:
-        if all(holds(c, inputs) for c in row.conditions):
-            return row.outcome
-    raise ValueError(f"no row of {decision.id!r} holds")  # checks require `otherwise`
 
 
 # ---- dice -----------------------------------------------------------------------------------
-
-
-def roll_of(value: ir.DiceRoll) -> dice.Roll:
-    """The roll a dice value stands for, with its exact chances (rulesdsl.dice)."""
-    match value:
-        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
-            return dice.Dice(count, sides, bonus)
-        case ir.D66Value(bonus=bonus):
-            return dice.D66(bonus)
-        case _:
-            assert_never(value)
-
-
-def plain_totals(value: ir.DiceRoll) -> Sequence[int]:
-    """Every total the dice can roll, unmodified, in order."""
-    match value:
-        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
-            return range(count + bonus, count * sides + bonus + 1)
-        case ir.D66Value(bonus=bonus):
-            return dice.D66(bonus).totals
-        case _:
-            assert_never(value)
-
-
-def reachable_totals(value: ir.DiceRoll, modifiers: Iterable[int]) -> list[int]:
-    """Every total the dice can roll with no modifier or any one declared modifier, sorted."""
-    return sorted({t + m for m in {0, *modifiers} for t in plain_totals(value)})
-
-
-def covers(row: ir.DiceRow, total: int) -> bool:
-    return (row.low is None or total >= row.low) and (row.high is None or total <= row.high)
-
-
-def roll(table: ir.DiceTable, total: int) -> ir.DiceRow | None:
-    """The first row that covers ``total``, None if no row does."""
-    return next((row for row in table.rows if covers(row, total)), None)
-
-
-def dice_index(table: ir.DiceTable) -> dict[int, int]:
-    """Every reachable total -> the index of the row that covers it."""
-    index: dict[int, int] = {}
-    for total in reachable_totals(table.dice, (m.value for m in table.modifiers)):
-        for i, row in enumerate(table.rows):
-            if covers(row, total):
-                index[total] = i
-                break
-    return index
 
 
 # ---- maps: place states, edges and routes (issue 11) ----------------------------------------
@@ -732,33 +717,6 @@ def reachable(
 
 # ---- line of sight and results tables (issue 11, items 9 and 10) ----------------------------
 
-BLOCKED = ir.Marker("blocked")
-
-
-@dataclass(frozen=True)
-class SightLine:
-    """What a line of places gives for a sight rule: the hindrance of the counted places,
-    whether the line is blocked, and each place's own hindrance (0 for a place the rule does
-    not count; ``BLOCKED`` for a counted place that blocks by itself)."""
-
-    hindrance: float
-    blocked: bool
-    by_place: tuple[float | ir.Marker, ...]
-
-
-def counted_places(rule: ir.Sight, count: int) -> range:
-    """The indexes of the places a line of ``count`` places (firer first, target last) counts:
-    ``between`` leaves out both ends, ``target`` only the firer's place, ``both`` neither."""
-    match rule.counts:
-        case "between":
-            return range(1, count - 1)
-        case "target":
-            return range(1, count)
-        case "both":
-            return range(0, count)
-        case _:
-            assert_never(rule.counts)
-
 
 def place_hindrance(
     rs: ir.Ruleset, rule: ir.Sight, features: Sequence[str], crossed: float | None = None
@@ -812,59 +770,3 @@ def line_of_sight(
     if rule.blocks_at is not None and total >= rule.blocks_at:
         blocked = True
     return SightLine(total, blocked, tuple(by_place))
-
-
-def result_column(table: ir.ResultsTable, value: float) -> ir.ResultColumn | None:
-    """The column a value of the table's input picks: the first, in declared order, whose
-    bound holds (``up to V``: value <= V; ``above V``: value > V)."""
-    for column in table.columns:
-        if (column.bound == "up_to" and value <= column.value) or (
-            column.bound == "above" and value > column.value
-        ):
-            return column
-    return None
-
-
-def result_covers(row: ir.ResultRow, total: int) -> bool:
-    return (row.low is None or total >= row.low) and (row.high is None or total <= row.high)
-
-
-def result(
-    table: ir.ResultsTable, total: int, column: str, natural: int | None = None
-) -> str | None:
-    """The outcome of a roll on a results table: a natural row for the natural roll wins;
-    else the outcome in ``column`` of the first row covering ``total``; None if none does."""
-    if natural is not None:
-        for nat in table.naturals:
-            if nat.roll == natural:
-                return nat.outcome
-    index = [c.id for c in table.columns].index(column)
-    for row in table.rows:
-        if result_covers(row, total) and index < len(row.outcomes):
-            return row.outcomes[index]
-    return None
-
-
-def trigger_shift(rs: ir.Ruleset, trigger: ir.Trigger) -> int:
-    """What a trigger's modifiers add to its roll together (``with a, b``: both)."""
-    tables: list[ir.DiceTable | ir.ResultsTable] = [*rs.dice_tables, *rs.results_tables]
-    amounts = {m.id: m.value for t in tables if t.id == trigger.table for m in t.modifiers}
-    return sum(amounts.get(m, 0) for m in (trigger.modifier, *trigger.more_modifiers) if m)
-
-
-def trigger_shifts(rs: ir.Ruleset, table_id: str) -> list[int]:
-    """What each trigger that rolls on ``table_id`` with several modifiers adds to the roll."""
-    return [trigger_shift(rs, t) for t in rs.triggers if t.table == table_id and t.more_modifiers]
-
-
-def results_index(table: ir.ResultsTable, shifts: Iterable[int] = ()) -> dict[int, int]:
-    """Every total the dice reach (alone, with one declared modifier, or with ``shifts``)
-    -> the index of the first row that covers it."""
-    index: dict[int, int] = {}
-    mods = [*(m.value for m in table.modifiers), *shifts]
-    for total in reachable_totals(table.dice, mods):
-        for i, row in enumerate(table.rows):
-            if result_covers(row, total):
-                index[total] = i
-                break
-    return index

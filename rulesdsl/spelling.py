@@ -82,16 +82,21 @@ def dice_range(low: int | None, high: int | None) -> str:
 
 
 def step_term(term: ir.StepTerm, unit: str) -> str:
-    if term.term == "rate":
-        full = "full " if term.full else ""
-        above = f" above {number(term.above)} {unit}" if term.above is not None else ""
-        return f"{number(term.amount, True)} per {full}{number(term.every)} {unit}{above}"
-    bound = "above" if term.strict else "from"
-    if term.term == "floor":
-        return f"at least {number(term.amount)} {bound} {number(term.at)} {unit}"
-    if term.term == "free":
-        return f"free up to {number(term.at)} {unit}"
-    return f"impassable {bound} {number(term.at)} {unit}"
+    match term:
+        case ir.RateTerm():
+            full = "full " if term.full else ""
+            above = f" above {number(term.above)} {unit}" if term.above is not None else ""
+            return f"{number(term.amount, True)} per {full}{number(term.every)} {unit}{above}"
+        case ir.FloorTerm():
+            bound = "above" if term.strict else "from"
+            return f"at least {number(term.amount)} {bound} {number(term.at)} {unit}"
+        case ir.FreeTerm():
+            return f"free up to {number(term.at)} {unit}"
+        case ir.ImpassableTerm():
+            bound = "above" if term.strict else "from"
+            return f"impassable {bound} {number(term.at)} {unit}"
+        case _:
+            assert_never(term)
 
 
 def step_rule(step: ir.Step) -> str:
@@ -101,12 +106,15 @@ def step_rule(step: ir.Step) -> str:
 
 def cell_ref(ref: ir.CellRef) -> str:
     """``flight[class].turn over full after``, ``table.column[key]`` or ``table[key]``."""
-    if ref.line is None:
-        text = f"{ref.table}[{ref.input}]"
-    elif ref.axis == "column":
-        text = f"{ref.table}[{ref.input}].{ref.line}"
-    else:
-        text = f"{ref.table}.{ref.line}[{ref.input}]"
+    match ref.axis:
+        case _ if ref.line is None:
+            text = f"{ref.table}[{ref.input}]"
+        case "column":
+            text = f"{ref.table}[{ref.input}].{ref.line}"
+        case "row":
+            text = f"{ref.table}.{ref.line}[{ref.input}]"
+        case _:
+            assert_never(ref.axis)
     if ref.over is not None:
         text += f" over {'full ' if ref.full else ''}{ref.over}"
     return text
@@ -143,29 +151,6 @@ def decision_row(row: ir.DecisionRow) -> str:
     """``distance <= size -> passive``; ``otherwise -> active``."""
     test = " and ".join(condition(c) for c in row.conditions) or "otherwise"
     return f"{test} -> {row.outcome}"
-
-
-KIND_WORDS: dict[str, str] = {
-    "number": "a number",
-    "rate": "a rate (`1 per 2 in`)",
-    "param_rate": "a rate per parameter",
-    "impassable": "`impassable`",
-    "prohibited": "`prohibited`",
-    "blocked": "`blocked`",
-    "same": "`as <feature>`",
-    "symbol": "a word",
-    "flag": "yes/no",
-    "dice": "dice (`1d6+3`)",
-    "d66": "dice (`d66`)",
-    "given": "`given` (a value supplied when asked)",
-    "text": "a quoted text",
-    "span": "a range (`2-3 in`)",
-    "trade": "a trade (`+90 deg for -1.5 m`)",
-    "flat": "a flat cost (`flat 2 in`)",
-    "share": "a share of the allowance (`share 1/2`)",
-    "step_cost": "a step's answer (`step climb`)",
-}
-"""How diagnostics name each kind of value."""
 
 
 def string(text: str) -> str:

@@ -22,7 +22,8 @@ from rulesdsl.backends.cards import (
     imposition,
     render_deck_html,
 )
-from rulesdsl.backends.sheet_model import TableView, build_sheet
+from rulesdsl.backends.sheet_model import build_sheet
+from rulesdsl.backends.sheet_view import TableView
 from rulesdsl.cli import main
 from rulesdsl.i18n import PSEUDO
 from rulesdsl.tools.build import default_backends

@@ -13,7 +13,7 @@ from rulesdsl.checks import names
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import CODES
 from rulesdsl.frontends.syntax import Pos
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 from tests.conftest import compile_snippet
 
 HEADER = """ruleset demo "Demo"
@@ -121,3 +121,67 @@ def test_each_bad_input_gets_the_same_code_through_the_yaml_front_end(
     assert diag.pos is not None and diag.pos.file == str(path)
     assert (diag.pos.line, diag.pos.column) != (1, 1)
     assert yaml_text.splitlines()[diag.pos.line - 1].strip()  # a line of the YAML file
+
+
+STAGE_FOLDERS = {
+    "front end": ("frontends/", "compiler.py"),
+    "resolve": ("variants/",),
+    "lower": ("lowering/",),
+    "checks": ("checks/",),
+    "tools": ("tools/", "commands/"),
+}
+"""Where each stage's modules are."""
+
+ALSO: dict[str, set[str]] = {
+    # a fault another stage finds too, about its own input
+    "E001": {"tools"},  # a CSV chart's cell parsed with the grammar
+    "E101": {"resolve", "tools"},  # an override path's item; a CSV chart's mode
+    "E102": {"tools"},  # two rulesets writing one output; a converted file's duplicate
+    "E110": {"resolve"},  # a variant's header
+    "E111": {"resolve"},  # an `extends` requirement
+    "E201": {"resolve"},  # an override written in the wrong form
+    "E204": {"tools"},  # a CSV chart row's width
+    "E212": {"front end"},  # a number the parser cannot read
+}
+"""Codes raised outside their owner's modules, and by which other stages."""
+
+
+def _raised() -> dict[str, set[str]]:
+    """Each code -> the stages whose modules pass it to a call (``error("E206", ...)``); the
+    name patterns' codes (``ir.IDENT`` ...) are raised by the checks' names pass."""
+    import ast
+
+    from rulesdsl import ir
+
+    package = Path(__file__).resolve().parent.parent / "rulesdsl"
+    found: dict[str, set[str]] = {p.code: {"checks"} for p in (ir.IDENT, ir.LANG, ir.SEMVER)}
+    for path in package.rglob("*.py"):
+        name = path.relative_to(package).as_posix()
+        stages = [s for s, where in STAGE_FOLDERS.items() if name.startswith(where)]
+        if not stages:
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call):
+                for arg in [*node.args, *(k.value for k in node.keywords)]:
+                    if isinstance(arg, ast.Constant) and re.fullmatch(r"[EW]\d{3}", str(arg.value)):
+                        found.setdefault(str(arg.value), set()).update(stages)
+    return found
+
+
+def test_every_code_has_one_owning_stage() -> None:
+    from rulesdsl.diagnostics import STAGE_OF
+
+    assert sorted(STAGE_OF) == sorted(CODES)
+
+
+def test_each_code_is_raised_by_its_owner_and_otherwise_only_where_listed() -> None:
+    from rulesdsl.diagnostics import STAGE_OF
+
+    raised = _raised()
+    wrong = {
+        code: sorted(raised.get(code, set()))
+        for code, owner in STAGE_OF.items()
+        if owner not in raised.get(code, set())
+        or raised.get(code, set()) - {owner} - ALSO.get(code, set())
+    }
+    assert wrong == {}

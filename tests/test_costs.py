@@ -61,10 +61,10 @@ def test_each_cost_form_lowers_to_its_own_value_class(rs: ir.Ruleset) -> None:
 def test_step_thresholds_lower_to_free_and_above_terms(rs: ir.Ruleset) -> None:
     steps = {s.id: s for s in rs.steps}
     assert steps["climb"].terms == (
-        ir.StepTerm("free", at=2),
-        ir.StepTerm("rate", 1, 1),
+        ir.FreeTerm(at=2),
+        ir.RateTerm(1, 1),
     )
-    assert steps["scramble"].terms == (ir.StepTerm("rate", 1, 1, above=2),)
+    assert steps["scramble"].terms == (ir.RateTerm(1, 1, above=2),)
 
 
 def test_a_cost_role_may_be_a_distance(rs: ir.Ruleset) -> None:
@@ -389,7 +389,7 @@ def test_a_variant_overrides_a_free_threshold_and_a_flat_cost(
     assert compiled.ok, [d.message for d in compiled.diagnostics]
     assert compiled.ruleset is not None
     climb = next(s for s in compiled.ruleset.steps if s.id == "climb")
-    assert climb.terms[0] == ir.StepTerm("free", at=3)
+    assert climb.terms[0] == ir.FreeTerm(at=3)
     wall = next(f for f in compiled.ruleset.features if f.id == "low_wall")
     assert wall.costs["infantry"] == ir.Flat(ir.Number(1, "in"))
     base = compiler.compile_file(tmp_path / "once_costs.terrain").ruleset

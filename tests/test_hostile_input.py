@@ -23,7 +23,7 @@ from rulesdsl import checks
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.syntax import Pos
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 from tests.conftest import RULESETS, git
 
 SECRET = "root:x:0:0:the secret line\nsecond secret line\n"

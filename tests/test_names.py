@@ -20,7 +20,7 @@ from rulesdsl.checks import names
 from rulesdsl.checks.reserved import is_reserved, reserved_for
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.syntax import Pos
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 from tests.conftest import GENERATED, RULESETS, compile_snippet
 
 INJECTED = "*, x: float = __import__('os').system('touch pwned'), y"

@@ -18,7 +18,7 @@ from rulesdsl.cli import main
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.tools import diff as semantic
-from rulesdsl.variants import resolve as resolve_module
+from rulesdsl.variants import merge as merge_module
 from rulesdsl.variants.changelog import path_text
 from rulesdsl.variants.resolve import satisfies
 from tests.conftest import RULESETS, import_rendered, load_generated
@@ -1182,20 +1182,20 @@ def test_a_chain_of_a_hundred_variants_compiles_each_file_once(tmp_path: Path) -
         previous = name
     compiler = Compiler()
     merges = 0
-    real = resolve_module._Merger.apply
+    real = merge_module.Merger.apply
 
     def counted(self: object, variant: object) -> object:
         nonlocal merges
         merges += 1
         return real(self, variant)  # type: ignore[arg-type]
 
-    resolve_module._Merger.apply = counted  # type: ignore[method-assign,assignment]
+    merge_module.Merger.apply = counted  # type: ignore[method-assign,assignment]
     try:
         compiled = compiler.compile_file(tmp_path / "v099.terrain")
         for i in range(100):
             assert compiler.compile_file(tmp_path / f"v{i:03d}.terrain").ok
     finally:
-        resolve_module._Merger.apply = real  # type: ignore[method-assign]
+        merge_module.Merger.apply = real  # type: ignore[method-assign]
     assert compiled.ok and compiled.ruleset is not None
     assert merges == 100
     assert len(compiled.ruleset.extends) == 100

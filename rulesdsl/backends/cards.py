@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
-from typing import cast
+from typing import assert_never
 
 import jinja2
 from markupsafe import Markup
@@ -32,14 +32,15 @@ from rulesdsl import ir
 from rulesdsl.backends import fit
 from rulesdsl.backends.outputs import Deferred, Output
 from rulesdsl.backends.pdf import render_pdf, rendered_from, require_weasyprint
-from rulesdsl.backends.sheet_model import (
+from rulesdsl.backends.sheet_model import build_sheet
+from rulesdsl.backends.sheet_view import (
     CHANGED_SIGN,
-    MARKER_SIGNS,
+    MARKERS,
     SUPERSCRIPTS,
     Block,
     Sheet,
     TableView,
-    build_sheet,
+    marker_sign,
 )
 from rulesdsl.backends.table_slices import fit_text, measure, slice_table, wide_chunks
 from rulesdsl.i18n import catalog
@@ -215,19 +216,17 @@ def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
     base = Card(section, title, block.kind, source=block.source, changed=block.changed)
     head_h = _title_height(section, title, room)
     cap = room.height - head_h
-    items: list[tuple[str, object, float]] = []
-    """(kind, payload, height) in the order the card shows them."""
+    items: list[_Item] = []
+    """What the card shows, in order."""
     for line in block.lines:
-        items.append(("line", line, _para_height(line, room)))
+        items.append(_Line(line, _para_height(line, room)))
     if block.svg:
-        items.append(("svg", block.svg, _svg_height(block.svg, room)))
+        items.append(_Svg(block.svg, _svg_height(block.svg, room)))
     table = block.table if block.table is not None and not block.svg else None
-    after: list[tuple[str, object, float]] = [
-        ("after", text, _para_height(text, room, 0.9)) for text in block.after
-    ]
+    after: list[_Item] = [_After(text, _para_height(text, room, 0.9)) for text in block.after]
     notes = dict(block.notes)
     if table is None:
-        items += [("note", (m, t), _note_height(m, t, room)) for m, t in block.notes]
+        items += [_Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
         return _pack(base, items + after, cap, room, None)
     if table.fold:
         table = replace(table, fold=False)
@@ -246,9 +245,9 @@ def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
             shown.update(marks)
             row_notes = [(m, notes[m]) for m in marks if m in notes]
             stream.append(
-                (
-                    "row",
-                    (i, row_notes),
+                _Row(
+                    i,
+                    row_notes,
                     layout.row_heights[i] + sum(_note_height(m, t, room) for m, t in row_notes),
                 )
             )
@@ -265,17 +264,53 @@ def _signs_only(t: TableView) -> TableView:
     for row in t.rows:
         cells = [row[0]]
         for cell in row[1:]:
-            marker = next((m for m in MARKER_SIGNS if m in cell.classes), None)
-            if marker is not None and cell.text.startswith(MARKER_SIGNS[marker]):
-                cell = replace(cell, text=MARKER_SIGNS[marker])
+            marker = next((m for m in MARKERS if m in cell.classes), None)
+            if marker is not None and cell.text.startswith(marker_sign(marker)):
+                cell = replace(cell, text=marker_sign(marker))
             cells.append(cell)
         rows.append(cells)
     return replace(t, rows=rows)
 
 
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    height: float
+
+
+@dataclass(frozen=True)
+class _Svg:
+    svg: str
+    height: float
+
+
+@dataclass(frozen=True)
+class _After:
+    text: str
+    height: float
+
+
+@dataclass(frozen=True)
+class _Note:
+    note: tuple[str, str]
+    height: float
+
+
+@dataclass(frozen=True)
+class _Row:
+    index: int
+    notes: list[tuple[str, str]]
+    height: float
+
+
+_Item = _Line | _Svg | _After | _Note | _Row
+"""One thing a card shows, with its height: a line, a picture, a line after the table, a
+note, or a row of the table (with the notes it brings)."""
+
+
 def _pack(
     base: Card,
-    items: Sequence[tuple[str, object, float]],
+    items: Sequence[_Item],
     cap: float,
     room: _Room,
     table: tuple[TableView, float] | None,
@@ -294,30 +329,33 @@ def _pack(
             cards.append(current)
         current, rows = None, []
 
-    for kind, payload, height in items:
-        need = height
-        if kind == "row" and not rows and table is not None:
+    for item in items:
+        is_row = isinstance(item, _Row)
+        need = item.height
+        if is_row and not rows and table is not None:
             need += table[1]
         if current is not None and used + need > cap:
             close()
         if current is None:
             current = replace(base, lines=[], notes=[], after=[], svg="", table=None)
             used = 0.0
-            if kind == "row" and table is not None:
-                need = height + table[1]
+            if is_row and table is not None:
+                need = item.height + table[1]
         used += need
-        if kind == "line":
-            current.lines.append(str(payload))
-        elif kind == "svg":
-            current.svg = str(payload)
-        elif kind == "after":
-            current.after.append(str(payload))
-        elif kind == "note":
-            current.notes.append(cast(tuple[str, str], payload))
-        elif kind == "row":
-            index, row_notes = cast(tuple[int, list[tuple[str, str]]], payload)
-            rows.append(index)
-            current.notes += row_notes
+        match item:
+            case _Line(text=text):
+                current.lines.append(text)
+            case _Svg(svg=svg):
+                current.svg = svg
+            case _After(text=text):
+                current.after.append(text)
+            case _Note(note=note):
+                current.notes.append(note)
+            case _Row(index=index, notes=row_notes):
+                rows.append(index)
+                current.notes += row_notes
+            case _:
+                assert_never(item)
     close()
     return cards or [replace(base)]
 

@@ -9,7 +9,7 @@ per-distance costs by the distance. Read only from the IR; the meaning is
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from rulesdsl import ir
 
@@ -33,8 +33,24 @@ def record(rs: ir.Ruleset, value: ir.Value) -> str | None:
         case ir.StepCost(step=name):
             step = next(s for s in rs.steps if s.id == name)
             return f"StepCost({name!r}, {step.param!r})"
-        case _:
+        case (
+            ir.Number()
+            | ir.Rate()
+            | ir.ParamRate()
+            | ir.Trade()
+            | ir.Span()
+            | ir.Marker()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+            | ir.Same()
+        ):
             return None
+        case unknown:
+            assert_never(unknown)
 
 
 def context(rs: ir.Ruleset) -> dict[str, Any]:

@@ -196,8 +196,10 @@ def per_distance(value: ir.Value, params: dict[str, float | None]) -> Any:
             return name
         case ir.Marker(marker=m):
             return Code(m.upper())
-        case _:
+        case float() | int():
             return _tidy(cost)
+        case _:
+            assert_never(cost)
 
 
 def source_text(rs: ir.Ruleset, info: ir.Info) -> str:
@@ -301,27 +303,35 @@ def step_body(step: ir.Step) -> list[str]:
     guard = _guard(_number_test(x, least), _number_check(step.id, x, least))
     lines: list[str] = []
     value = _fresh("value", [x])
+    stops: list[str] = []
+    frees: list[str] = []
+    rates: list[str] = []
+    floors: list[str] = []
     for t in step.terms:
-        if t.term == "impassable":
-            lines += [f"if {x} {'>' if t.strict else '>='} {py(t.at)}:", "    return IMPASSABLE"]
-    for t in step.terms:
-        if t.term == "free":
-            lines += [f"if {x} <= {py(t.at)}:", "    return 0"]
-    rates = []
-    for t in step.terms:
-        if t.term == "rate":
-            part = x if t.above is None else f"_max(0, {x} - {py(t.above)})"
-            count = f"_whole({part}, {py(t.every)})" if t.full else f"{part} / {py(t.every)}"
-            if t.every == 1 and not t.full:
-                count = part
-            rates.append(count if t.amount == 1 else f"{py(t.amount)} * {count}")
+        match t:
+            case ir.ImpassableTerm():
+                stops += [
+                    f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
+                    "    return IMPASSABLE",
+                ]
+            case ir.FreeTerm():
+                frees += [f"if {x} <= {py(t.at)}:", "    return 0"]
+            case ir.RateTerm():
+                part = x if t.above is None else f"_max(0, {x} - {py(t.above)})"
+                count = f"_whole({part}, {py(t.every)})" if t.full else f"{part} / {py(t.every)}"
+                if t.every == 1 and not t.full:
+                    count = part
+                rates.append(count if t.amount == 1 else f"{py(t.amount)} * {count}")
+            case ir.FloorTerm():
+                floors += [
+                    f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
+                    f"    {value} = _max({value}, {py(t.amount)})",
+                ]
+            case _:
+                assert_never(t)
+    lines += stops + frees
     lines.append(f"{value}: float = {' + '.join(rates) if rates else '0'}")
-    for t in step.terms:
-        if t.term == "floor":
-            lines += [
-                f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
-                f"    {value} = _max({value}, {py(t.amount)})",
-            ]
+    lines += floors
     lines.append(f"return {value}")
     computes = any(rate != x for rate in rates)  # `rise` alone is no arithmetic
     return guard + _overflow_guard(step.id, [x] if computes else [], lines)
@@ -356,10 +366,19 @@ def _condition(c: ir.Condition, cells: CellNames) -> str:
         case ir.CellTruth(cell=ref, holds=holds):
             return _cell(ref, cells) if holds else f"not {_cell(ref, cells)}"
         case ir.Comparison(left=left, op=op, right=right):
-            python_op = "==" if op == "=" else op
-            return f"{_operand(left, cells)} {python_op} {_operand(right, cells)}"
+            return f"{_operand(left, cells)} {_python_op(op)} {_operand(right, cells)}"
         case _:
             assert_never(c)
+
+
+def _python_op(op: ir.CompareOp) -> str:
+    match op:
+        case "=":
+            return "=="
+        case "!=" | "<" | "<=" | ">" | ">=":
+            return op
+        case _:
+            assert_never(op)
 
 
 # ---- table cells used by decisions --------------------------------------------------------
@@ -381,14 +400,20 @@ CellNames = dict[tuple[str, str, str], CellBounds]
 
 def cell_key(ref: ir.CellRef) -> tuple[str, str, str]:
     """Cell references that compile to the same constant: table, row or column, reading."""
-    line = (
-        ""
-        if ref.line is None
-        else f"row {ref.line}"
-        if ref.axis == "column"
-        else (f"column {ref.line}")
-    )
+    line = "" if ref.line is None else f"{_line_word(ref.axis)} {ref.line}"
     return (ref.table, line, ref.reading)
+
+
+def _line_word(axis: ir.Axis) -> str:
+    """What the fixed line of a cell reference is when its input names a ``column`` or a
+    ``row``: the other one."""
+    match axis:
+        case "column":
+            return "row"
+        case "row":
+            return "column"
+        case _:
+            assert_never(axis)
 
 
 def cell_refs(d: ir.Decision) -> Iterator[ir.CellRef]:
@@ -431,26 +456,21 @@ def cell_constants(rs: ir.Ruleset) -> CellNames:
             where = (
                 f"Table {ref.table!r}, per row"
                 if ref.line is None
-                else f"Row {ref.line!r} of table {ref.table!r}, per column"
-                if ref.axis == "column"
-                else f"Column {ref.line!r} of table {ref.table!r}, per row"
+                else f"{_line_word(ref.axis).title()} {ref.line!r} of table {ref.table!r}, "
+                f"per {ref.axis}"
             )
-            meaning = {
-                "yes_no": "yes or no",
-                "number": "the bound (math.inf: no limit)",
-                "rate": "the bound (Limit.over scales a rate)",
-            }[ref.reading]
+            meaning, value_type = _reading_doc(ref.reading)
             out[cell_key(ref)] = CellBounds(
                 name,
                 f"{where}: {meaning}.",
                 "float" if numeric else "str",
-                {"yes_no": "bool", "number": "float", "rate": "Limit"}[ref.reading],
+                value_type,
                 entries,
             )
     return out
 
 
-def _bound(bound: ir.LimitValue, reading: str) -> Any:
+def _bound(bound: ir.LimitValue, reading: ir.Reading) -> Any:
     """A cell's bound as the module holds it: a bool, a number, or (read as a rate) a Limit."""
     match bound:
         case ir.YesNo(value=value):
@@ -463,7 +483,26 @@ def _bound(bound: ir.LimitValue, reading: str) -> Any:
             return Code(f"Limit({py(_tidy(value))}, per={py(per)})")
         case _:
             assert_never(bound)
-    return Code(f"Limit({py(number)})") if reading == "rate" else number
+    match reading:
+        case "rate":
+            return Code(f"Limit({py(number)})")
+        case "number" | "yes_no":
+            return number
+        case _:
+            assert_never(reading)
+
+
+def _reading_doc(reading: ir.Reading) -> tuple[str, str]:
+    """What a cell constant read this way holds, and its Python type."""
+    match reading:
+        case "yes_no":
+            return "yes or no", "bool"
+        case "number":
+            return "the bound (math.inf: no limit)", "float"
+        case "rate":
+            return "the bound (Limit.over scales a rate)", "Limit"
+        case _:
+            assert_never(reading)
 
 
 def outcome_constants(
@@ -518,10 +557,10 @@ def decision_body(
         if table is not None:
             axis = p.axis or "row"
             keys = f"TABLES[{py(table.id)}].{axis}s"
-            kind = "str" if _key_type(p, table) == "str" else "number"
+            by_name = _key_type(p, table) == "str"
             test = (
                 f"{p.name}.__class__ is _str"
-                if kind == "str"
+                if by_name
                 else f"({p.name}.__class__ is _int or {p.name}.__class__ is _float)"
             )
             lines += _guard(
@@ -638,7 +677,7 @@ MAP_EXPORTS = (
 def map_context(rs: ir.Ruleset) -> dict[str, Any]:
     """Place states and ``along`` costs by feature, the edge features, the grids' shapes and
     how many cells a diagonal step counts on each square grid with diagonals."""
-    edge_layers = {layer.id for layer in rs.layers if layer.scope == "edges"}
+    edge_layers = {layer.id for layer in rs.layers if semantics.on_edges(layer)}
     return {
         "place_states": [(f.id, dict(f.states)) for f in rs.features if f.states],
         "along": [
@@ -649,7 +688,7 @@ def map_context(rs: ir.Ruleset) -> dict[str, Any]:
         "grid_diagonal": {
             g.id: _tidy(sum(g.diagonals) / len(g.diagonals))
             for g in rs.grids
-            if g.shape == "square" and g.diagonals
+            if semantics.has_diagonals(g)
         },
     }
 
@@ -746,7 +785,7 @@ def render(rs: ir.Ruleset) -> str:
             st.param,
             st.param_unit,
             st.result_unit,
-            any(t.term == "impassable" for t in st.terms),
+            any(isinstance(t, ir.ImpassableTerm) for t in st.terms),
             minimum=minimum(st.param_unit),
         )
         for st in rs.steps
@@ -834,7 +873,7 @@ def render(rs: ir.Ruleset) -> str:
             intro=_intro(rs),
             distance_unit=rs.units.get("distance", "distance unit"),
             cost_unit=rs.units.get("cost", "movement points"),
-            entry_cost=_tidy(rs.entry_cost),
+            entry_cost=_tidy(_summed(rs).entry_cost),
             minimum_move=rs.minimum_move is not None,
             features=features,
             contexts=contexts,
@@ -852,15 +891,17 @@ def render(rs: ir.Ruleset) -> str:
             whole_map=tuple(
                 f.id
                 for f in rs.features
-                if any(x.id == f.layer and x.scope == "map" for x in rs.layers)
+                if any(x.id == f.layer and semantics.covers_map(x) for x in rs.layers)
             ),
-            one_per_place=tuple(layer.id for layer in rs.layers if layer.scope == "one"),
+            one_per_place=tuple(layer.id for layer in rs.layers if semantics.one_per_place(layer)),
             **map_context(rs),
             grid_sizes={n.unit: _tidy(n.value) for n in grid.size if n.unit} if grid else {},
             grid_diagonals=grid.diagonals if grid else (),
             **once_costs.context(rs),
-            needs_floor=any(t.full for st in rs.steps for t in st.terms),
-            needs_max=any(t.term == "floor" for st in rs.steps for t in st.terms),
+            needs_floor=any(
+                isinstance(t, ir.RateTerm) and t.full for st in rs.steps for t in st.terms
+            ),
+            needs_max=any(isinstance(t, ir.FloorTerm) for st in rs.steps for t in st.terms),
             needs_math=any(
                 isinstance(v, Code) and "math." in v.source
                 for c in cells.values()
@@ -920,7 +961,7 @@ def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str
 
 def _key_type(p: ir.Param, table: ir.Table) -> str:
     """``float`` for an input naming a row of a table keyed by numbers, else ``str``."""
-    numeric = p.axis == "row" and any(r.key_number is not None for r in table.rows)
+    numeric = _names_row(p) and any(r.key_number is not None for r in table.rows)
     return "float" if numeric else "str"
 
 
@@ -953,3 +994,24 @@ def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
         "rows": rows,
         "index": index,
     }
+
+
+def _names_row(p: ir.Param) -> bool:
+    """Whether the input names a row of its table (rather than a column, or no key)."""
+    match p.axis:
+        case "row":
+            return True
+        case "column" | None:
+            return False
+        case _:
+            assert_never(p.axis)
+
+
+def _summed(rs: ir.Ruleset) -> ir.Ruleset:
+    """``rs``, whose stacking policy the module's ``move_cost`` implements (``sum``: the
+    entry cost plus the layers' costs)."""
+    match rs.stacking:
+        case "sum":
+            return rs
+        case _:
+            assert_never(rs.stacking)

@@ -25,14 +25,8 @@ from rulesdsl import ir
 from rulesdsl.backends import fit
 from rulesdsl.backends.outputs import Deferred, Output
 from rulesdsl.backends.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
-from rulesdsl.backends.sheet_model import (
-    CHANGED_SIGN,
-    SUPERSCRIPTS,
-    Block,
-    Sheet,
-    TableView,
-    build_sheet,
-)
+from rulesdsl.backends.sheet_model import build_sheet
+from rulesdsl.backends.sheet_view import CHANGED_SIGN, SUPERSCRIPTS, Block, Sheet, TableView
 from rulesdsl.backends.table_slices import slice_table, wide_chunks
 
 __all__ = [
@@ -154,7 +148,7 @@ def _box(page: Paper) -> fit.Box:
 def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:
     """Whether a table block needs at most :data:`HALF` of the width (and so, with its
     notes, can stand beside another one)."""
-    if t.fold or block.kind not in ("table", "dice"):
+    if t.fold or not block.tabular:
         return False
     wide = sum(fit.table_fit([], [[c.text for c in r] for r in t.rows], 1e9, box).widths)
     head = (

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesdsl.backends import fit
-from rulesdsl.backends.sheet_model import CellView, HeadCell, TableView
+from rulesdsl.backends.sheet_view import CellView, HeadCell, TableView
 
 __all__ = ["ColumnHead", "column_heads", "fit_rows", "measure", "slice_table", "wide_chunks"]
 

@@ -1,7 +1,7 @@
 """Checks: an ordered series of passes over the IR, the same for every front end.
 
 Each pass reads a :class:`rulesdsl.ir.Ruleset` and the
-:class:`rulesdsl.lowering.positions.Positions`
+:class:`rulesdsl.positions.Positions`
 that lowering recorded, and returns located diagnostics; none changes the IR. The order is
 fixed: names first (a malformed name must not reach a message), then numbers, then the
 passes that compute with them.
@@ -12,13 +12,33 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulesdsl import ir
-from rulesdsl.checks import costs, dice, names, numbers, results
+from rulesdsl.checks import (
+    costs,
+    decisions,
+    dice,
+    grids,
+    labels,
+    names,
+    numbers,
+    policies,
+    results,
+)
 from rulesdsl.diagnostics import Diagnostic
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 
 Pass = Callable[[ir.Ruleset, Positions], list[Diagnostic]]
 
-PASSES: tuple[Pass, ...] = (names.check, numbers.check, dice.check, costs.check, results.check)
+PASSES: tuple[Pass, ...] = (
+    names.check,
+    numbers.check,
+    dice.check,
+    costs.check,
+    results.check,
+    grids.check,
+    policies.check,
+    decisions.check,
+    labels.check,
+)
 """Every pass, in the order it runs."""
 
 

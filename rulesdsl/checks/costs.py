@@ -9,10 +9,11 @@ makes costs distances: ``flat 2 in``, ``share all but 1 in``).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import assert_never
 
 from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 
 MOVE_COST_ARGUMENTS = frozenset({"mode", "features", "distance", "allowance"})
 """The arguments of the generated ``move_cost`` that a step input may not be named."""
@@ -38,8 +39,22 @@ def _units(value: ir.Value) -> list[ir.Number]:
             return [a]
         case ir.Share(but=but):
             return [but] if but is not None else []
-        case _:
+        case (
+            ir.Trade()
+            | ir.Span()
+            | ir.Marker()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+            | ir.Same()
+            | ir.StepCost()
+        ):
             return []
+        case unknown:
+            assert_never(unknown)
 
 
 def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:

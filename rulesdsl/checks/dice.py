@@ -18,7 +18,7 @@ from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.dice import MAX_COUNT, MAX_SIDES
 from rulesdsl.frontends.syntax import Pos
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 
 
 def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Union, cast, get_args, get_origin
 from rulesdsl import ir
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """Numbers pass: every number finite and of a sane size (E212), no divisor that is zero,
-negative or small enough to overflow a quotient (E202), no negative movement cost (E213).
+negative or small enough to overflow a quotient (E202), no negative movement cost (E213), no
+range written backwards (E207).
 
 Numbers become literals in the generated module and divisors become divisions in its code, so
 a bound here is what keeps `1e400`, `nan` or `per 0.0000001 in` from reaching a build.
@@ -9,11 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import assert_never
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions
 
 MAX_MAGNITUDE = 1e9
 """The largest number a ruleset may write (in absolute value)."""
@@ -27,6 +29,14 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     for node, owners in walk.nodes(rs):
         if isinstance(node, ir.Rate):
             rates.append((node, owners))
+        if isinstance(node, ir.Span) and node.high < node.low:
+            out.append(
+                error(
+                    "E207",
+                    f"the range {node.low:g}-{node.high:g} runs backwards",
+                    where.of(*owners),
+                )
+            )
         for name, value in walk.numbers(node):
             if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
                 out.append(
@@ -81,8 +91,22 @@ def _negative(cost: ir.Value) -> bool:
             return a.value < 0
         case ir.Same(resolved=resolved):
             return _negative(resolved)
-        case _:
+        case (
+            ir.Trade()
+            | ir.Span()
+            | ir.Marker()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+            | ir.Share()
+            | ir.StepCost()
+        ):
             return False
+        case unknown:
+            assert_never(unknown)
 
 
 def _divisors(
@@ -93,7 +117,7 @@ def _divisors(
         yield rate.per.value, f"a rate per {spelling.number(rate.per.value)}", owners
     for step in rs.steps:
         for term in step.terms:
-            if term.term == "rate":
+            if isinstance(term, ir.RateTerm):
                 yield (
                     term.every,
                     f"a step per {spelling.number(term.every)} {step.param_unit}",
@@ -107,5 +131,5 @@ def _divisors(
             for c in row.conditions:
                 if isinstance(c, ir.Comparison):
                     for op in (c.left, c.right):
-                        if isinstance(op, ir.InputOperand) and op.scale_op == "/":
+                        if isinstance(op, ir.InputOperand) and semantics.divides(op.scale_op):
                             yield op.scale, f"'{op.input} / ...'", (op, row, decision)

@@ -14,11 +14,12 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import dice
 from rulesdsl.diagnostics import Diagnostic, Related, error, warning
-from rulesdsl.lowering.positions import Positions
+from rulesdsl.positions import Positions, item_field
 
 
 def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
@@ -27,13 +28,58 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
         _sight(rs, rule, where, out)
     for table in rs.results_tables:
         _columns(table, where, out)
+        _widths(table, where, out)
         if not dice.usable(table.dice):  # E304, from the dice pass: no totals to list
             continue
         _naturals(table, where, out)
         _coverage(table, where, out)
         _unused(table, where, out)
+    for trigger in rs.triggers:
+        _named_twice(rs, trigger, where, out)
     _trigger_reach(rs, where, out)
     return out
+
+
+def _widths(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    """One outcome per column in every row (E253)."""
+    width = len(table.columns)
+    for row in table.rows:
+        given = len(row.outcomes)
+        if given == width:
+            continue
+        at = (
+            where.of_field(row, item_field("outcomes", width), row, table)
+            if given > width
+            else where.of(row, table)
+        )
+        out.append(
+            error(
+                "E253",
+                f"a row of '{table.id}' gives {given} outcome{'' if given == 1 else 's'}, "
+                f"the table has {width} column{'' if width == 1 else 's'}",
+                at,
+                "give one outcome per column, in the order the columns are declared",
+            )
+        )
+
+
+def _named_twice(
+    rs: ir.Ruleset, trigger: ir.Trigger, where: Positions, out: list[Diagnostic]
+) -> None:
+    """A dice modifier named twice on one trigger (E258): each counts once per roll."""
+    tables: list[ir.DiceTable | ir.ResultsTable] = [*rs.dice_tables, *rs.results_tables]
+    mods = {m.id for t in tables if t.id == trigger.table for m in t.modifiers}
+    named = [] if trigger.modifier is None else [trigger.modifier, *trigger.more_modifiers]
+    for i, name in enumerate(named):
+        if name in mods and name in named[:i]:
+            out.append(
+                error(
+                    "E258",
+                    f"'{name}' is named twice in trigger '{trigger.id}'",
+                    where.of_field(trigger, item_field("modifiers", i), trigger),
+                    "each modifier counts once per roll",
+                )
+            )
 
 
 def _sight(rs: ir.Ruleset, rule: ir.Sight, where: Positions, out: list[Diagnostic]) -> None:
@@ -116,44 +162,11 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
         return
     previous: ir.ResultColumn | None = None
     for column in table.columns:
-        pos = where.of_field(column, "value", column, table)
-        if previous is not None and previous.bound == "above":
-            out.append(
-                error(
-                    "E255",
-                    f"column '{column.id}' comes after '{previous.id}', which already takes "
-                    f"every {table.by} above {previous.value:g}",
-                    where.of(column, table),
-                    "the `above` column is the last one",
-                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
-                )
-            )
-        elif previous is not None and column.bound == "up_to" and column.value <= previous.value:
-            out.append(
-                error(
-                    "E255",
-                    f"column '{column.id}' (up to {column.value:g}) overlaps '{previous.id}' "
-                    f"(up to {previous.value:g}): it would never be picked",
-                    pos,
-                    "give the columns increasing bounds, in order",
-                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
-                )
-            )
-        elif previous is not None and column.bound == "above" and column.value != previous.value:
-            kind = "gap" if column.value > previous.value else "overlap"
-            out.append(
-                error(
-                    "E255",
-                    f"column '{column.id}' starts above {column.value:g} but '{previous.id}' "
-                    f"ends at {previous.value:g}: a {kind} between them",
-                    pos,
-                    f"write `above {previous.value:g}`",
-                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
-                )
-            )
+        if previous is not None:
+            _after(table, previous, column, where, out)
         previous = column
     last = table.columns[-1]
-    if last.bound == "up_to":
+    if not _open(last):
         out.append(
             error(
                 "E255",
@@ -161,10 +174,73 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
                 where.of(last, table),
                 f"make the last column open: `column {last.id} ... above "
                 f"{table.columns[-2].value:g}`"
-                if len(table.columns) > 1 and table.columns[-2].bound == "up_to"
+                if len(table.columns) > 1 and not _open(table.columns[-2])
                 else f"add a column `above {last.value:g}`",
             )
         )
+
+
+def _open(column: ir.ResultColumn) -> bool:
+    """Whether the column takes every value above its bound."""
+    match column.bound:
+        case "above":
+            return True
+        case "up_to":
+            return False
+        case _:
+            assert_never(column.bound)
+
+
+def _after(
+    table: ir.ResultsTable,
+    previous: ir.ResultColumn,
+    column: ir.ResultColumn,
+    where: Positions,
+    out: list[Diagnostic],
+) -> None:
+    """A column against the one before it: no column after an open one, no overlap, no gap."""
+    pos = where.of_field(column, "value", column, table)
+    seen = [Related(where.of(previous, table), f"'{previous.id}' is here")]
+    if _open(previous):
+        out.append(
+            error(
+                "E255",
+                f"column '{column.id}' comes after '{previous.id}', which already takes "
+                f"every {table.by} above {previous.value:g}",
+                where.of(column, table),
+                "the `above` column is the last one",
+                seen,
+            )
+        )
+        return
+    match column.bound:
+        case "up_to":
+            if column.value <= previous.value:
+                out.append(
+                    error(
+                        "E255",
+                        f"column '{column.id}' (up to {column.value:g}) overlaps "
+                        f"'{previous.id}' (up to {previous.value:g}): it would never be picked",
+                        pos,
+                        "give the columns increasing bounds, in order",
+                        seen,
+                    )
+                )
+        case "above":
+            if column.value != previous.value:
+                kind = "gap" if column.value > previous.value else "overlap"
+                out.append(
+                    error(
+                        "E255",
+                        f"column '{column.id}' starts above {column.value:g} but "
+                        f"'{previous.id}' ends at {previous.value:g}: a {kind} between them",
+                        pos,
+                        f"write `above {previous.value:g}`",
+                        seen,
+                    )
+                )
+        case _:
+            assert_never(column.bound)
 
 
 def _naturals(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
@@ -195,11 +271,7 @@ def _naturals(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -
 
 
 def _range(row: ir.ResultRow) -> str:
-    if row.low is None:
-        return f"{row.high}-"
-    if row.high is None:
-        return f"{row.low}+"
-    return str(row.low) if row.low == row.high else f"{row.low}-{row.high}"
+    return spelling.dice_range(row.low, row.high)
 
 
 def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:

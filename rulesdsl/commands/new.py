@@ -10,8 +10,9 @@ import argparse
 import re
 import shlex
 import sys
+from typing import assert_never
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, rulesets_folder
 from rulesdsl.compiler import Compiler
@@ -173,14 +174,10 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
     step = next((st for st in base.steps if st.terms), None)
     if step is not None:
         term = step.terms[0]
-        field, shown = (
-            ("amount", spelling.number(term.amount, term.term == "rate"))
-            if term.term not in ("impassable", "free")
-            else ("at", f"{spelling.number(term.at)} {step.param_unit}")
-        )
+        field, shown = _step_example(term, step.param_unit)
         out += [
             f"# A step's parameter ({spelling.step_rule(step)}):",
-            f"# override {step.id}.{term.term}.{field} | {shown}",
+            f"# override {step.id}.{words.term_kind(term)}.{field} | {shown}",
         ]
     param = base.params[0] if base.params else None
     if param is not None:
@@ -218,3 +215,16 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
     if table is not None and table.rows:
         out += ["# One row of a table:", f"# remove {table.id}.{table.rows[-1].key}"]
     return out
+
+
+def _step_example(term: ir.StepTerm, unit: str) -> tuple[str, str]:
+    """The parameter of ``term`` that the scaffold shows overridden, and its value."""
+    match term:
+        case ir.RateTerm():
+            return "amount", spelling.number(term.amount, True)
+        case ir.FloorTerm():
+            return "amount", spelling.number(term.amount)
+        case ir.ImpassableTerm() | ir.FreeTerm():
+            return "at", f"{spelling.number(term.at)} {unit}"
+        case _:
+            assert_never(term)

@@ -11,10 +11,11 @@ Values reuse the IR's value classes, except for the two that name something stil
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, assert_never
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
+from rulesdsl.words import DeclKind
 
 
 @dataclass(frozen=True)
@@ -227,14 +228,14 @@ class ModifierDecl:
 @dataclass(frozen=True)
 class LayerDecl:
     item: Item
-    scope: Literal["many", "one", "map", "edges"]
+    scope: ir.LayerScope
     columns: tuple[Name, ...] | None
     rows: tuple[RowNode, ...]
 
 
 @dataclass(frozen=True)
 class StepTermNode:
-    term: Literal["rate", "floor", "impassable", "free"]
+    term: ir.StepTermKind
     amount: Located | None
     quantity: Located
     full: bool
@@ -274,7 +275,7 @@ class CellRefNode:
 @dataclass(frozen=True)
 class OperandNode:
     ref: Name | None
-    scale_op: Literal["*", "/"] | None
+    scale_op: ir.ScaleOp | None
     scale: Located | None
     literal: Located | None
     pos: Pos
@@ -343,7 +344,7 @@ class DiceColumnNode:
     """``column NAME labels up to V`` or ``... above V``."""
 
     item: Item
-    bound: Literal["up_to", "above"]
+    bound: ir.ColumnBound
     value: Located
 
 
@@ -494,3 +495,55 @@ class SourceFile:
     path: str
     text: str
     statements: tuple[Statement, ...] = field(default=())
+
+
+def declared_kind(st: Statement) -> DeclKind | None:
+    """What the statement declares, in the words messages use; None for a statement that
+    declares no name of its own (a header line, a change)."""
+    match st:
+        case RulesetDecl():
+            return "ruleset"
+        case BookDecl():
+            return "book"
+        case ModeDecl():
+            return "mode"
+        case GroupDecl():
+            return "group"
+        case ContextDecl():
+            return "context"
+        case ModifierDecl():
+            return "modifier"
+        case LayerDecl():
+            return "layer"
+        case StepDecl():
+            return "step"
+        case DecisionDecl():
+            return "decision"
+        case TableDecl():
+            return "table"
+        case DiceDecl():
+            return "dice table"
+        case TriggerDecl():
+            return "trigger"
+        case SightDecl():
+            return "sight"
+        case GridDecl():
+            return "grid"
+        case ParamDecl():
+            return "param"
+        case (
+            VersionDecl()
+            | ExtendsDecl()
+            | LanguagesDecl()
+            | UnitsDecl()
+            | StackingDecl()
+            | MinimumDecl()
+            | PrecedenceDecl()
+            | ExcludeDecl()
+            | OverrideDecl()
+            | RemoveDecl()
+            | InsertDecl()
+        ):
+            return None
+        case _:
+            assert_never(st)

@@ -8,66 +8,54 @@ per key, into an :class:`rulesdsl.ir.Limit`, so the generated code only looks nu
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import assert_never
 
-from rulesdsl import ir
+from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering.positions import Positions
-from rulesdsl.lowering.symbols import SymbolTable
-from rulesdsl.spelling import KIND_WORDS
+from rulesdsl.lowering.context import Context
 from rulesdsl.units import BOOL_UNIT, DIMENSIONS
-
-
-class Host(Protocol):
-    """What a decision's lowering borrows from the ruleset's (rulesdsl.lowering.lower)."""
-
-    symbols: SymbolTable
-    where: Positions
-    tables: dict[str, ir.Table]
-    modifier_values: dict[str, dict[str, dict[str, ir.Value]]]
-    factor_info: dict[str, ir.Info]
-
-    def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None: ...
-
-    def info(self, item: s.Item) -> ir.Info: ...
-
-    def _info(self, labels: dict[str, str], extras: s.Extras) -> ir.Info: ...
-
-    def _unit(self, unit: s.Name, dimension: str | None) -> bool: ...
-
-    def _number(self, loc: s.Located, dimension: str | None) -> ir.Number | None: ...
-
 
 KEY_UNIT = "key"
 """The unit of an input that holds a key of a table."""
 
-Reading = Literal["number", "rate", "yes_no"]
-_OPS: dict[str, ir.CompareOp] = {op: op for op in ("<", "<=", ">", ">=", "=", "!=")}
+Reading = ir.Reading
 
 
 def _op(text: str) -> ir.CompareOp:
-    return _OPS[text]  # the grammar's COMPARE token admits only these
+    # the grammar's COMPARE token admits only these
+    return next(op for op in words.COMPARE_OPS if op == text)
+
+
+def _reads_numbers(reading: ir.Reading) -> bool:
+    """Whether the cells are read as numbers (or rates), rather than as yes/no."""
+    match reading:
+        case "number" | "rate":
+            return True
+        case "yes_no":
+            return False
+        case _:
+            assert_never(reading)
 
 
 class DecisionLowering:
     """One decision's lowering; it borrows the ruleset lowerer's names, errors and tables."""
 
-    def __init__(self, host: Host, decl: s.DecisionDecl) -> None:
+    def __init__(self, host: Context, decl: s.DecisionDecl) -> None:
         self.decl = decl
         self.err = host.err
         self.symbols = host.symbols
         self.tables = host.tables
         self.info = host.info
         self.where = host.where
-        self._info = host._info
-        self._unit = host._unit
-        self._number = host._number
+        self.info_of = host.info_of
+        self.unit = host.unit
+        self.number = host.number
         self.modifier_values = host.modifier_values
         self.factor_info = host.factor_info
         self.decision_keys: dict[str, str] = {}
         """Inputs that hold a key: input name -> table id."""
-        self.key_axis: dict[str, str] = {}
+        self.key_axis: dict[str, ir.Axis] = {}
         """Whether each key input names a row or a column of its table."""
 
     def run(self) -> ir.Decision:
@@ -79,7 +67,7 @@ class DecisionLowering:
                 self.decision_keys[p.name.text] = unit  # the input is a key of that table
                 unit = KEY_UNIT
             elif unit != BOOL_UNIT:
-                self._unit(p.unit, None)
+                self.unit(p.unit, None)
             if p.name.text in params:
                 self.err("E102", f"input '{p.name.text}' is declared twice", p.name.pos)
             params[p.name.text] = unit
@@ -88,17 +76,10 @@ class DecisionLowering:
             result_values = self.modifier_values.get(decl.result.text, {})
         outcomes: dict[str, ir.Outcome] = {}
         rows = []
-        for i, row in enumerate(decl.rows):
+        for row in decl.rows:
             conditions = tuple(
                 c for c in (self._comparison(c, params) for c in row.conditions) if c is not None
             )
-            if not row.conditions and i != len(decl.rows) - 1:
-                self.err(
-                    "E206",
-                    "rows after `otherwise` can never be reached",
-                    row.pos,
-                    "`otherwise` goes last",
-                )
             oid = row.outcome.name.text
             if oid not in outcomes or row.outcome.labels:
                 value = None
@@ -116,14 +97,11 @@ class DecisionLowering:
                 if not row.outcome.labels and oid in self.factor_info:
                     info = self.factor_info[oid]
                 outcomes[oid] = ir.Outcome(oid, info, value)
-            rows.append(ir.DecisionRow(conditions, oid, self._info({}, row.outcome.extras)))
-        if not decl.rows or decl.rows[-1].conditions:
-            self.err(
-                "E206",
-                f"decision '{decl.item.name.text}' has no `otherwise` row",
-                decl.item.name.pos,
-                "end the table with `otherwise -> <outcome>`",
-            )
+                self.where.record(outcomes[oid], row.outcome.name.pos)
+            if len(conditions) != len(row.conditions):
+                continue  # a condition failed (and said why): the row is not an `otherwise`
+            rows.append(ir.DecisionRow(conditions, oid, self.info_of({}, row.outcome.extras)))
+            self.where.record(rows[-1], row.pos)
         inputs: list[ir.Param] = []
         for p in decl.params:
             name = p.name.text
@@ -146,7 +124,7 @@ class DecisionLowering:
         """What a key input names in its table: a row unless a condition reads a column."""
         if name not in self.decision_keys:
             return None
-        return "column" if self.key_axis.get(name) == "column" else "row"
+        return self.key_axis.get(name, "row")
 
     def _comparison(self, node: s.ComparisonNode, params: dict[str, str]) -> ir.Condition | None:
         """A comparison of numbers, or a yes/no input or cell that holds or does not."""
@@ -167,7 +145,18 @@ class DecisionLowering:
         if node.left.literal is not None and isinstance(node.left.literal.value, ir.Flag):
             literal, other = node.left, node.right
         value = literal.literal.value if literal.literal is not None else None
-        if node.op not in ("=", "!=") or not isinstance(value, ir.Flag):
+        holds: bool | None = None
+        if isinstance(value, ir.Flag):
+            match _op(node.op):
+                case "=":
+                    holds = value.value
+                case "!=":
+                    holds = not value.value
+                case "<" | "<=" | ">" | ">=":
+                    holds = None
+                case unknown:
+                    assert_never(unknown)
+        if holds is None:
             self.err(
                 "E210",
                 "yes/no values compare only with yes or no, by = or !=",
@@ -175,7 +164,6 @@ class DecisionLowering:
                 "write `input` alone, or `not input`",
             )
             return None
-        holds = value.value == (node.op == "=")
         if other.cell is not None:
             ref = self._cell_ref(other.cell, params, "yes_no", None)
             return None if ref is None else ir.CellTruth(ref, holds)
@@ -226,13 +214,13 @@ class DecisionLowering:
                 return None
             scale = 1.0
             if node.scale is not None:
-                number = self._number(node.scale, None)
+                number = self.number(node.scale, None)
                 scale = number.value if number else 1.0
             operand = ir.InputOperand(node.ref.text, node.scale_op, scale)
             self.where.record(operand, node.scale.pos if node.scale else node.pos)
             return operand
         assert node.literal is not None
-        number = self._number(node.literal, None)
+        number = self.number(node.literal, None)
         return ir.LiteralOperand(number.value, number.unit) if number else None
 
     # ---- table cells in decisions ---------------------------------------------------------
@@ -357,7 +345,7 @@ class DecisionLowering:
                     did_you_mean(node.over.text, params),
                 )
                 return None
-            if reading == "yes_no" or over_unit not in DIMENSIONS:
+            if not _reads_numbers(reading) or over_unit not in DIMENSIONS:
                 self.err(
                     "E211",
                     "`over` takes an input with a unit, to scale a rate cell",
@@ -413,7 +401,7 @@ class DecisionLowering:
                 return False
             return True
 
-        if reading == "yes_no":
+        if not _reads_numbers(reading):
             if isinstance(value, ir.Flag):
                 return ir.YesNo(value.value)
         else:
@@ -443,13 +431,11 @@ class DecisionLowering:
             if value is None
             else f"the word '{value.name}'"
             if isinstance(value, ir.Symbol)
-            else KIND_WORDS.get(
-                value.marker if isinstance(value, ir.Marker) else value.kind, value.kind
-            )
+            else words.kind_words(words.value_kind(value))
         )
         need = (
             "yes or no"
-            if reading == "yes_no"
+            if not _reads_numbers(reading)
             else "a number, a rate, a trade, `any`, `none`, yes or no"
         )
         self.err("E201", f"cell {where} is {what}; a comparison needs {need}", pos)

@@ -13,6 +13,7 @@ module finds the misuse and expands groups to their members.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import assert_never
 
 from rulesdsl import ir, semantics
 from rulesdsl.frontends import syntax as s
@@ -39,23 +40,6 @@ def policy(name: s.Name | None, report: Report) -> ir.Combine:
     return "sum"
 
 
-def clamp(node: s.ClampNode | None, report: Report) -> ir.Clamp | None:
-    """``clamp A to B`` (E231 when A is above B, or a bound has a unit)."""
-    if node is None:
-        return None
-    low, high = node.low.value, node.high.value
-    assert isinstance(low, ir.Number) and isinstance(high, ir.Number)  # the grammar's `signed`
-    if low.value > high.value:
-        report(
-            "E231",
-            f"the clamp's low bound {low.value:g} is above its high bound {high.value:g}",
-            node.pos,
-            "write the lower bound first: `clamp -1 to +1`",
-        )
-        return ir.Clamp(high.value, low.value)
-    return ir.Clamp(float(low.value), float(high.value))
-
-
 def members_with_keywords(
     groups: Sequence[s.GroupDecl], modes: Sequence[s.ModeDecl]
 ) -> dict[str, list[s.Name]]:
@@ -67,37 +51,6 @@ def members_with_keywords(
             if listed is not None and mode.item.name.text not in [m.text for m in listed]:
                 listed.append(mode.item.name)
     return members
-
-
-def check_precedence(lines: Sequence[s.PrecedenceDecl], report: Report) -> None:
-    """A group listed twice on a line, or two lines that order two groups both ways (E235)."""
-    seen: dict[tuple[str, str], s.Pos] = {}
-    for line in lines:
-        names = [n.text for n in line.groups]
-        for i, name in enumerate(line.groups):
-            if name.text in names[:i]:
-                report("E235", f"'{name.text}' is listed twice in a precedence", name.pos, None)
-        for i, a in enumerate(line.groups):
-            for b in line.groups[i + 1 :]:
-                if (b.text, a.text) in seen and a.text != b.text:
-                    report(
-                        "E235",
-                        f"the precedence of '{a.text}' over '{b.text}' contradicts an earlier one",
-                        a.pos,
-                        "keep one order between two groups",
-                    )
-                seen.setdefault((a.text, b.text), a.pos)
-    order = semantics.precedes([[n.text for n in line.groups] for line in lines])
-    for line in lines:
-        for name in line.groups:
-            if (name.text, name.text) in order:
-                report(
-                    "E235",
-                    f"the precedence lines put '{name.text}' before itself",
-                    name.pos,
-                    "keep one order between two groups",
-                )
-                return
 
 
 def ambiguity_message(where: str, mode: str, pair: tuple[str, str]) -> tuple[str, str]:
@@ -185,8 +138,34 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 cells = [r.effects for r in rows if r.effects is not None]
             case s.ModifierDecl(whens=whens):
                 cells = [w.cell for w in whens]
-            case _:
+            case (
+                s.RulesetDecl()
+                | s.VersionDecl()
+                | s.ExtendsDecl()
+                | s.LanguagesDecl()
+                | s.BookDecl()
+                | s.UnitsDecl()
+                | s.StackingDecl()
+                | s.MinimumDecl()
+                | s.ModeDecl()
+                | s.GroupDecl()
+                | s.PrecedenceDecl()
+                | s.ContextDecl()
+                | s.LayerDecl()
+                | s.StepDecl()
+                | s.DecisionDecl()
+                | s.TriggerDecl()
+                | s.ExcludeDecl()
+                | s.GridDecl()
+                | s.ParamDecl()
+                | s.OverrideDecl()
+                | s.RemoveDecl()
+                | s.InsertDecl()
+                | s.SightDecl()
+            ):
                 pass
+            case unknown:
+                assert_never(unknown)
         for cell in cells:
             for entry in cell.entries:
                 if entry.key2 is not None and entry.key is not None:

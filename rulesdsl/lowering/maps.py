@@ -12,6 +12,7 @@ E243 (a hex grid with diagonals) is reported where grids are lowered.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Literal, assert_never
 
 from rulesdsl import ir, semantics
 from rulesdsl.diagnostics import Diagnostic, error, warning
@@ -72,7 +73,21 @@ def _words(state: ir.PlaceState) -> str:
     return semantics.state_words(state)
 
 
-def _cells(statements: Sequence[s.Statement]) -> Iterator[tuple[s.CellNode, str]]:
+_Where = Literal["place_cost", "edge_cost", "other"]
+
+
+def _cost_cell(scope: ir.LayerScope) -> _Where:
+    """What a cost cell of a layer with that scope is."""
+    match scope:
+        case "edges":
+            return "edge_cost"
+        case "many" | "one" | "map":
+            return "place_cost"
+        case _:
+            assert_never(scope)
+
+
+def _cells(statements: Sequence[s.Statement]) -> Iterator[tuple[s.CellNode, _Where]]:
     """Each cell with what it is: ``place_cost``, ``edge_cost`` or ``other``."""
     for st in statements:
         if isinstance(st, s.LayerDecl):
@@ -82,7 +97,7 @@ def _cells(statements: Sequence[s.Statement]) -> Iterator[tuple[s.CellNode, str]
                     if column != COST:
                         yield cell, "other"
                     else:
-                        yield cell, "edge_cost" if st.scope == "edges" else "place_cost"
+                        yield cell, _cost_cell(st.scope)
                 for cell in row.cells[len(columns) :]:
                     yield cell, "other"
         elif isinstance(st, s.ModifierDecl):

@@ -8,45 +8,27 @@ the dice cannot make, coverage) is found by :mod:`rulesdsl.checks.results`.
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, TypeVar, cast
+from typing import TypeVar
 
-from rulesdsl import ir
+from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering.positions import Positions
-from rulesdsl.lowering.symbols import SymbolTable
+from rulesdsl.lowering.context import Context
+from rulesdsl.positions import item_field
 
 _T = TypeVar("_T")
 
 
-class Lowering(Protocol):
-    """What these functions use of :class:`rulesdsl.lowering.lower._Lowerer`."""
-
-    where: Positions
-    symbols: SymbolTable
-
-    def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None: ...
-
-    def at(self, node: _T, pos: s.Pos) -> _T: ...
-
-    def info(self, item: s.Item) -> ir.Info: ...
-
-    def _info(self, labels: dict[str, str], extras: s.Extras) -> ir.Info: ...
-
-    def _number(self, loc: s.Located, dimension: str | None) -> ir.Number | None: ...
-
-    def value(self, loc: s.Located, allowed: tuple[str, ...], where: str) -> ir.Value | None: ...
-
-
-COUNTS = ("between", "target", "both")
+COUNTS = words.SIGHT_COUNTS
 """Which places of a line a sight rule counts (see :class:`rulesdsl.ir.Sight`)."""
 
 
-def sight(lw: Lowering, decl: s.SightDecl) -> ir.Sight:
-    counts: Literal["between", "target", "both"] = "between"
+def sight(lw: Context, decl: s.SightDecl) -> ir.Sight:
+    counts: ir.SightCounts = "between"
     if decl.counts is not None:
-        if decl.counts.text in COUNTS:
-            counts = cast(Literal["between", "target", "both"], decl.counts.text)
+        written = next((c for c in COUNTS if c == decl.counts.text), None)
+        if written is not None:
+            counts = written
         else:
             lw.err(
                 "E251",
@@ -57,7 +39,7 @@ def sight(lw: Lowering, decl: s.SightDecl) -> ir.Sight:
             )
     blocks_at = None
     if decl.blocks_at is not None:
-        number = lw._number(decl.blocks_at, None)
+        number = lw.number(decl.blocks_at, None)
         if number is not None:
             blocks_at = float(number.value)
     crossed = decl.crossed.text if decl.crossed is not None else None
@@ -70,7 +52,7 @@ def sight(lw: Lowering, decl: s.SightDecl) -> ir.Sight:
     return rule
 
 
-def sight_cell(lw: Lowering, column: str, cell: s.CellNode) -> ir.Cell:
+def sight_cell(lw: Context, column: str, cell: s.CellNode) -> ir.Cell:
     """A layer cell of a sight column: a number, ``blocked`` or ``step NAME`` (the step's
     answer for the length of line inside the place), the same for every unit."""
     default: ir.Value | None = None
@@ -96,7 +78,7 @@ def sight_cell(lw: Lowering, column: str, cell: s.CellNode) -> ir.Cell:
     return ir.Cell(default)
 
 
-def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
+def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
     """A ``dice NAME : DICE by INPUT { column ...; outcome ...; natural ...; rows }``."""
     res = decl.results
     assert res is not None
@@ -120,7 +102,7 @@ def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
         )
     modifiers = []
     for mod in decl.modifiers:
-        number = lw._number(mod.amount, None)
+        number = lw.number(mod.amount, None)
         if number is not None and not float(number.value).is_integer():
             lw.err("E209", "a dice modifier is a whole number", mod.amount.pos)
         modifiers.append(
@@ -133,7 +115,7 @@ def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
         )
     columns = []
     for col in res.columns:
-        number = lw._number(col.value, None)
+        number = lw.number(col.value, None)
         column = ir.ResultColumn(
             col.item.name.text, lw.info(col.item), col.bound, float(number.value) if number else 0
         )
@@ -160,27 +142,19 @@ def results_table(lw: Lowering, decl: s.DiceDecl) -> ir.ResultsTable:
     naturals = []
     for nat in res.naturals:
         outcome(nat.outcome)
-        natural = ir.NaturalRow(nat.roll, nat.outcome.text, lw._info({}, nat.extras))
+        natural = ir.NaturalRow(nat.roll, nat.outcome.text, lw.info_of({}, nat.extras))
         lw.where.record(natural, nat.pos)
         naturals.append(natural)
     rows: list[ir.ResultRow] = []
     for node in res.rows:
         for word in node.outcomes:
             outcome(word)
-        if len(node.outcomes) != len(columns):
-            at = node.outcomes[len(columns)] if len(node.outcomes) > len(columns) else None
-            lw.err(
-                "E253",
-                f"a row of '{name.text}' gives {len(node.outcomes)} outcome"
-                f"{'' if len(node.outcomes) == 1 else 's'}, the table has {len(columns)} "
-                f"column{'' if len(columns) == 1 else 's'}",
-                at.pos if at is not None else node.pos,
-                "give one outcome per column, in the order the columns are declared",
-            )
         result_row = ir.ResultRow(
-            node.low, node.high, tuple(o.text for o in node.outcomes), lw._info({}, node.extras)
+            node.low, node.high, tuple(o.text for o in node.outcomes), lw.info_of({}, node.extras)
         )
         lw.where.record(result_row, node.pos)
+        for i, word in enumerate(node.outcomes):  # E253, a check, may point at one
+            lw.where.record(result_row, word.pos, item_field("outcomes", i))
         rows.append(result_row)
     table = ir.ResultsTable(
         name.text,

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.words import DeclKind, own_namespace
 
 
 @dataclass(frozen=True)
 class Symbol:
     name: str
-    kind: str
+    kind: DeclKind
     pos: s.Pos
     parent: str | None = None
 
@@ -27,8 +28,8 @@ class SymbolTable:
         self._books: dict[str, Symbol] = {}
         self.diagnostics: list[Diagnostic] = []
 
-    def declare(self, name: s.Name, kind: str, parent: str | None = None) -> bool:
-        table = self._books if kind == "book" else self._items
+    def declare(self, name: s.Name, kind: DeclKind, parent: str | None = None) -> bool:
+        table = self._books if own_namespace(kind) else self._items
         first = table.get(name.text)
         if first is not None:
             self.diagnostics.append(
@@ -47,15 +48,15 @@ class SymbolTable:
     def get(self, name: str) -> Symbol | None:
         return self._items.get(name)
 
-    def kind_of(self, name: str) -> str | None:
+    def kind_of(self, name: str) -> DeclKind | None:
         sym = self._items.get(name)
         return sym.kind if sym else None
 
-    def names(self, *kinds: str) -> Iterator[str]:
+    def names(self, *kinds: DeclKind) -> Iterator[str]:
         pool = self._books if kinds == ("book",) else self._items
         return (n for n, sym in pool.items() if not kinds or sym.kind in kinds)
 
-    def require(self, name: s.Name, kinds: Iterable[str], what: str) -> Symbol | None:
+    def require(self, name: s.Name, kinds: Iterable[DeclKind], what: str) -> Symbol | None:
         """The symbol, if ``name`` is one of ``kinds``; else record an unknown-name error."""
         wanted = tuple(kinds)
         pool = self._books if wanted == ("book",) else self._items

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.tools.fmt import format_text
@@ -258,7 +258,7 @@ class _ToYaml:
                 when=whens or None,
             )
         elif isinstance(st, s.LayerDecl):
-            scope = {"one": "one per place", "map": "whole map", "edges": "edges"}.get(st.scope)
+            scope = words.scope_words(st.scope)
             section("layers")[st.item.name.text] = self._block(
                 st.item,
                 scope=scope,
@@ -420,10 +420,7 @@ class _ToYaml:
         }
 
     def _dice_row(self, row: s.DiceRowNode) -> Any:
-        if row.low is not None and row.high is not None:
-            roll = str(row.low) if row.low == row.high else f"{row.low}-{row.high}"
-        else:
-            roll = f"{row.low}+" if row.low is not None else f"{row.high}-"
+        roll = spelling.dice_range(row.low, row.high)
         body: dict[str, Any] = {
             "roll": roll,
             "result": row.item.name.text,
@@ -435,9 +432,7 @@ class _ToYaml:
 
 
 def _roll_text(low: int | None, high: int | None) -> str:
-    if low is not None and high is not None:
-        return str(low) if low == high else f"{low}-{high}"
-    return f"{low}+" if low is not None else f"{high}-"
+    return spelling.dice_range(low, high)
 
 
 SCHEMA_LINE = "# yaml-language-server: $schema={schema}\n"

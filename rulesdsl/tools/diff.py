@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar, assert_never
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.spelling import number
 from rulesdsl.tools import diff_policies, diff_sight
 from rulesdsl.variants.changelog import path_text
@@ -997,7 +997,7 @@ def rebase(old_base: ir.Ruleset, new_base: ir.Ruleset, house: ir.Ruleset) -> Reb
     mine = [
         (change.action, _segments(path_text(change.path)))
         for change in house.changes
-        if change.action != "add"
+        if words.touches_base(change.action)
     ]
 
     def covered(c: Change) -> bool:
@@ -1006,7 +1006,7 @@ def rebase(old_base: ir.Ruleset, new_base: ir.Ruleset, house: ir.Ruleset) -> Reb
             shorter = min(len(path), len(theirs))
             if path[:shorter] == theirs[:shorter]:
                 return True
-            if action == "remove" and len(path) == 1 and path[0] in theirs:
+            if words.removes(action) and len(path) == 1 and path[0] in theirs:
                 return True  # the house rule removed what this change is about
         return False
 

@@ -10,7 +10,7 @@ roll, the dice. A new outcome, column or rule is additive; a changed modifier is
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal, Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar, assert_never
 
 from rulesdsl import ir, spelling
 
@@ -107,7 +107,13 @@ def sights(d: Differ) -> None:
 
 
 def _bound(c: ir.ResultColumn) -> str:
-    return f"{'up to' if c.bound == 'up_to' else 'above'} {c.value:g}"
+    match c.bound:
+        case "up_to":
+            return f"up to {c.value:g}"
+        case "above":
+            return f"above {c.value:g}"
+        case _:
+            assert_never(c.bound)
 
 
 def results(d: Differ) -> None:

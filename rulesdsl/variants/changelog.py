@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 
 
 def path_text(path: ir.ChangePath) -> str:
@@ -70,7 +70,17 @@ def annotate(
     old, new = _Index(base), _Index(variant)
     out = []
     for change in changes:
-        names = old if change.action == "remove" else new
+        was_in: _Index | None
+        now_in: _Index | None
+        match change.action:
+            case "override":
+                names, was_in, now_in = new, old, new
+            case "add":
+                names, was_in, now_in = new, None, new
+            case "remove":
+                names, was_in, now_in = old, None, None
+            case _:
+                assert_never(change.action)
         subject = tuple(
             labels
             for labels in ((names.labels(part) or old.labels(part)) for part in _parts(change.path))
@@ -81,8 +91,8 @@ def annotate(
                 lang: " + ".join(m.get(lang, "") for m in subject[1:]) for lang in subject[1]
             }
             subject = (subject[0], together)
-        was = old.value(change.path) if change.action == "override" else None
-        now = new.value(change.path) if change.action != "remove" else None
+        was = was_in.value(change.path) if was_in is not None else None
+        now = now_in.value(change.path) if now_in is not None else None
         out.append(replace(change, subject=subject, was=was, now=now))
     return tuple(out)
 
@@ -225,30 +235,39 @@ class _Index:
                 return None if mod is None else ir.Cell(ir.Number(mod.value, signed=True))
             case ir.StepPath(step=step, term=term, field=field):
                 found_step = next((x for x in rs.steps if x.id == step), None)
-                found_term = (
-                    None
-                    if found_step is None
-                    else next((t for t in found_step.terms if t.term == term), None)
-                )
+                found_term = None if found_step is None else words.find_term(found_step.terms, term)
                 if found_step is None or found_term is None:
                     return None
-                if field == "amount":
-                    return ir.Cell(
-                        ir.Number(found_term.amount, found_step.result_unit, term == "rate")
-                    )
-                number = found_term.every if field == "per" else found_term.at
-                return ir.Cell(ir.Number(number, found_step.param_unit))
+                number = words.term_number(found_term, field)
+                if number is None:
+                    return None
+                match field:
+                    case "amount":
+                        rate = isinstance(found_term, ir.RateTerm)
+                        return ir.Cell(ir.Number(number, found_step.result_unit, rate))
+                    case "per" | "at":
+                        return ir.Cell(ir.Number(number, found_step.param_unit))
+                    case _:
+                        assert_never(field)
             case ir.DecisionRowPath():
                 return None
             case ir.TriggerPath(trigger=trigger, field=field):
                 found_trigger = next((x for x in rs.triggers if x.id == trigger), None)
                 if found_trigger is None:
                     return None
-                if field in ("table", "modifier"):
-                    name = getattr(found_trigger, field)
-                    return None if name is None else ir.Cell(ir.Symbol(name))
-                count = getattr(found_trigger, field)
-                return None if count is None else ir.Cell(ir.Number(count))
+                match field:
+                    case "table":
+                        return ir.Cell(ir.Symbol(found_trigger.table))
+                    case "modifier":
+                        name = found_trigger.modifier
+                        return None if name is None else ir.Cell(ir.Symbol(name))
+                    case "times":
+                        return ir.Cell(ir.Number(found_trigger.times))
+                    case "at_least":
+                        count = found_trigger.at_least
+                        return None if count is None else ir.Cell(ir.Number(count))
+                    case _:
+                        assert_never(field)
             case ir.ParamPath(param=param):
                 found_param = next((p for p in rs.params if p.id == param), None)
                 return (
@@ -268,10 +287,14 @@ class _Index:
                 policy = next((m for m in self.rs.modifiers if m.id == modifier), None)
                 if policy is None:
                     return None
-                if part == "combine":
-                    return ir.Cell(ir.Symbol(policy.combine))
-                clamp = policy.clamp
-                return None if clamp is None else ir.Cell(ir.Span(clamp.low, clamp.high))
+                match part:
+                    case "combine":
+                        return ir.Cell(ir.Symbol(policy.combine))
+                    case "clamp":
+                        clamp = policy.clamp
+                        return None if clamp is None else ir.Cell(ir.Span(clamp.low, clamp.high))
+                    case _:
+                        assert_never(part)
             case _:
                 assert_never(path)
 

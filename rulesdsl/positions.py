@@ -9,7 +9,7 @@ back) has an empty table, and every diagnostic falls back to the file.
 
 from __future__ import annotations
 
-from rulesdsl.frontends.syntax import Pos
+from rulesdsl.diagnostics import Pos
 
 
 class Positions:
@@ -40,3 +40,9 @@ class Positions:
         if found is not None and found[0] is node:
             return found[1]
         return self.of(node, *enclosing)
+
+
+def item_field(field: str, index: int) -> str:
+    """The field name under which the ``index``-th item of a tuple field is recorded
+    (``groups.0``): lowering records it, a check asks for it."""
+    return f"{field}.{index}"

@@ -1,0 +1,69 @@
+"""Modifier policies and group precedence (issue 11).
+
+- a ``clamp`` whose low bound is above its high bound (E231);
+- ``precedence`` lines that list a group twice, order two groups both ways, or (through their
+  transitive closure) put a group before itself (E235).
+"""
+
+from __future__ import annotations
+
+from rulesdsl import ir, semantics
+from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.positions import Positions, item_field
+
+
+def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for mod in rs.modifiers:
+        if mod.clamp is not None and mod.clamp.low > mod.clamp.high:
+            out.append(
+                error(
+                    "E231",
+                    f"the clamp's low bound {mod.clamp.low:g} is above its high bound "
+                    f"{mod.clamp.high:g}",
+                    where.of(mod.clamp, mod),
+                    "write the lower bound first: `clamp -1 to +1`",
+                )
+            )
+    _precedence(rs.precedence, where, out)
+    return out
+
+
+def _precedence(lines: tuple[ir.Precedence, ...], where: Positions, out: list[Diagnostic]) -> None:
+    seen: set[tuple[str, str]] = set()
+    for line in lines:
+        groups = line.groups
+        for i, name in enumerate(groups):
+            if name in groups[:i]:
+                out.append(
+                    error(
+                        "E235",
+                        f"'{name}' is listed twice in a precedence",
+                        where.of_field(line, item_field("groups", i), line),
+                    )
+                )
+        for i, a in enumerate(groups):
+            for b in groups[i + 1 :]:
+                if (b, a) in seen and a != b:
+                    out.append(
+                        error(
+                            "E235",
+                            f"the precedence of '{a}' over '{b}' contradicts an earlier one",
+                            where.of_field(line, item_field("groups", i), line),
+                            "keep one order between two groups",
+                        )
+                    )
+                seen.add((a, b))
+    order = semantics.precedes([line.groups for line in lines])
+    for line in lines:
+        for i, name in enumerate(line.groups):
+            if (name, name) in order:
+                out.append(
+                    error(
+                        "E235",
+                        f"the precedence lines put '{name}' before itself",
+                        where.of_field(line, item_field("groups", i), line),
+                        "keep one order between two groups",
+                    )
+                )
+                return

@@ -1,0 +1,252 @@
+"""What every construct's lowering shares: the ruleset's names and what is known of them so
+far, where each IR node was written, the diagnostics, and the helpers that read a label, a
+unit, a number or a cell value.
+
+:class:`Context` is the public face of lowering: the lowering of each construct
+(:mod:`~rulesdsl.lowering.modifiers`, :mod:`~rulesdsl.lowering.costs`,
+:mod:`~rulesdsl.lowering.tables`, :mod:`~rulesdsl.lowering.decisions`,
+:mod:`~rulesdsl.lowering.sight`) works through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar, assert_never
+
+from rulesdsl import ir, words
+from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
+from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.symbols import SymbolTable
+from rulesdsl.positions import Positions
+from rulesdsl.units import DIMENSIONS, ROLES
+
+T = TypeVar("T")
+COST = "cost"
+MODE_CONTEXT = "mode"
+"""`modifier X by mode`: values keyed by the ruleset's modes (and groups, expanded to their
+members), unless the ruleset declares a context of that name itself."""
+ZERO = ir.Number(0)
+FLAGS = {"yes": True, "no": False}
+
+
+@dataclass
+class Header:
+    """The header lines read so far: the ruleset item, version, languages, units, stacking."""
+
+    item: s.Item | None = None
+    version: str = "0.0.0"
+    languages: tuple[str, ...] = ("en",)
+    units: dict[str, str] = field(default_factory=dict)
+    entry_cost: float = 0
+    minimum: ir.Number | None = None
+
+
+class Context:
+    """One ruleset's lowering state, and the helpers every construct uses."""
+
+    def __init__(self, statements: Sequence[s.Statement], fallback_pos: s.Pos) -> None:
+        self.statements = statements
+        self.fallback_pos = fallback_pos
+        self.where = Positions(fallback_pos)
+        self.diags: list[Diagnostic] = []
+        self.symbols = SymbolTable()
+        self.header = Header()
+        self.modes: list[str] = []
+        self.groups: dict[str, tuple[str, ...]] = {}
+        self.group_list: list[ir.Group] = []
+        self.context_values: dict[str, tuple[str, ...]] = {}
+        self.modifier_context: dict[str, str | None] = {}
+        self.raw_costs: dict[str, ir.Cell] = {}
+        self.cost_pos: dict[str, s.Pos] = {}
+        self.modifier_values: dict[str, dict[str, dict[str, ir.Value]]] = {}
+        self.params: dict[str, ir.ScenarioParam] = {}
+        self.factor_info: dict[str, ir.Info] = {}
+        self.tables: dict[str, ir.Table] = {}
+        self.sights: list[ir.Sight] = []
+        self.builtin_mode = False
+        self.precedence: list[list[str]] = []
+        self.precedence_names: list[list[s.Name]] = []
+        self.modifier_context2: dict[str, str | None] = {}
+        self.modifier_pairs: dict[str, dict[str, tuple[ir.PairValue, ...]]] = {}
+        self._group_members: dict[str, list[s.Name]] = {}
+
+    def at(self, node: T, pos: s.Pos) -> T:
+        """``node``, with where it was written recorded for the checks."""
+        self.where.record(node, pos)
+        return node
+
+    def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
+        self.diags.append(error(code, message, pos, hint))
+
+    def of(self, kind: type[T]) -> list[T]:
+        return [st for st in self.statements if isinstance(st, kind)]
+
+    def info(self, item: s.Item) -> ir.Info:
+        return self.info_of(self.labels(item.labels), item.extras)  # W101 is a check
+
+    def info_of(self, labels: dict[str, str], extras: s.Extras) -> ir.Info:
+        source = None
+        if extras.source is not None:
+            ref = extras.source
+            self.symbols.require(ref.book, ("book",), "book")
+            source = ir.Source(ref.book.text, ref.page, ref.detail)
+        notes = tuple(self.labels(n) for n in extras.notes)
+        return ir.Info(labels, notes, source)
+
+    def labels(self, labels: Iterable[s.Label]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for label in labels:
+            lang = label.lang or self.header.languages[0]
+            if lang not in self.header.languages:
+                self.err(
+                    "E105",
+                    f"'{lang}' is not one of the ruleset's languages",
+                    label.pos,
+                    "declared: " + " ".join(self.header.languages),
+                )
+                continue
+            out[lang] = label.text
+        return out
+
+    def unit(self, unit: s.Name, dimension: str | None) -> bool:
+        dim = DIMENSIONS.get(unit.text)
+        if dim is None:
+            self.err(
+                "E104", f"unknown unit '{unit.text}'", unit.pos, did_you_mean(unit.text, DIMENSIONS)
+            )
+            return False
+        if dimension is not None and dim != dimension:
+            self.err(
+                "E203",
+                f"'{unit.text}' measures {dim}, here a {dimension} is expected",
+                unit.pos,
+                "units by kind: " + ", ".join(u for u, d in DIMENSIONS.items() if d == dimension),
+            )
+            return False
+        return True
+
+    def number(self, loc: s.Located, dimension: str | None) -> ir.Number | None:
+        value = loc.value
+        if not isinstance(value, ir.Number):
+            self.err("E201", f"expected a number here, found {describe(value)}", loc.pos)
+            return None
+        self.where.record(value, loc.pos)
+        if value.unit is not None:
+            self.unit(s.Name(value.unit, loc.pos), dimension)
+        return value
+
+    def value(
+        self, loc: s.Located, allowed: tuple[words.ValueKind, ...], where: str
+    ) -> ir.Value | None:
+        """Check a cell value's kind and units; words become flags or symbols."""
+        value = loc.value
+        if isinstance(value, s.Word):
+            word = value.name.text
+            if word in FLAGS:
+                value = ir.Flag(FLAGS[word])
+            elif word == "given" and "given" in allowed:
+                value = ir.Given()
+            else:
+                value = ir.Symbol(word)
+        kind = "same" if isinstance(value, s.SameAs) else words.value_kind(value)
+        if kind not in allowed:
+            self.err(
+                "E201",
+                f"{describe(loc.value)} cannot stand in {where}",
+                loc.pos,
+                "expected " + " or ".join(words.kind_words(a) for a in allowed),
+            )
+            return None
+        if isinstance(value, s.SameAs):
+            return None  # resolved by the caller, which knows the mode
+        self.where.record(value, loc.pos)
+        self.check_units(value, loc.pos)
+        return value
+
+    def check_units(self, value: ir.Value, pos: s.Pos) -> None:
+        numbers: list[ir.Number] = []
+        match value:
+            case ir.Number():
+                numbers = [value]
+            case ir.Rate(amount=a, per=p):
+                numbers = [a, p]
+            case ir.Trade(gain=g, cost=c):
+                numbers = [g, c]
+            case ir.Flat(amount=a):
+                numbers = [a]
+            case ir.Share(but=but) if but is not None:
+                numbers = [but]
+            case ir.ParamRate(amount=a, param=name):
+                numbers = [a]
+                self.symbols.require(s.Name(name, pos), ("param",), "parameter")
+            case ir.Span(unit=u):
+                if u is not None:
+                    self.unit(s.Name(u, pos), None)
+            case (
+                ir.Marker()
+                | ir.Symbol()
+                | ir.Flag()
+                | ir.DiceValue()
+                | ir.D66Value()
+                | ir.Given()
+                | ir.Text()
+                | ir.Same()
+                | ir.Share()
+                | ir.StepCost()
+            ):
+                pass
+            case unknown:
+                assert_never(unknown)
+        for n in numbers:
+            if n.unit is not None:
+                self.unit(s.Name(n.unit, pos), None)
+
+    def check_width(self, row: s.RowNode, width: int) -> None:
+        if len(row.cells) > width:
+            extra = row.cells[width]
+            self.err(
+                "E204",
+                f"'{row.item.name.text}' has {len(row.cells)} cells, the columns are {width}",
+                extra.pos if extra.entries else row.item.name.pos,
+                "declare the extra column with `columns ...` or remove the cell",
+            )
+
+
+def by_key(cell: ir.Cell, groups: dict[str, tuple[str, ...]] | None = None) -> dict[str, ir.Value]:
+    """Values by context key ("" for any); ``groups`` given: a group's value goes to each
+    member mode that has no value of its own."""
+    values: dict[str, ir.Value] = {}
+    if cell.default is not None:
+        values[""] = cell.default
+    for key, value in cell.exceptions.items():
+        if groups is not None and key in groups:
+            for member in groups[key]:
+                if member not in cell.exceptions:
+                    values.setdefault(member, value)
+        else:
+            values[key] = value
+    return values
+
+
+def role_dimension(role: str, unit: str | None) -> str | None:
+    """The dimension a role's unit must have; the cost role may also be a distance, so that
+    moves are measured in inches (`units distance in, cost in`)."""
+    if role == "cost" and unit is not None and DIMENSIONS.get(unit) == "length":
+        return "length"
+    return ROLES.get(role)
+
+
+def describe(value: s.SynValue) -> str:
+    if isinstance(value, s.SameAs):
+        return f"`as {value.target.text}`"
+    if isinstance(value, s.Word):
+        return f"the word '{value.name.text}'"
+    return words.kind_words(words.value_kind(value))
+
+
+def shown(value: ir.Value) -> str:
+    """A modifier value as a message shows it."""
+    if isinstance(value, ir.Number):
+        return f"{value.value:+g}"
+    return words.kind_words(words.value_kind(value))

@@ -1,0 +1,353 @@
+"""What steps, decisions, dice and results tables mean: a step's answer for an input, a
+decision's outcome for its inputs, the totals dice reach and the row that covers each; which
+places of a line of sight count; what a layer's scope and a grid's shape mean.
+
+Part of :mod:`rulesdsl.semantics`, which re-exports every name; read them from there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import assert_never
+
+from rulesdsl import dice, ir
+
+IMPASSABLE = ir.Marker("impassable")
+PROHIBITED = ir.Marker("prohibited")
+
+Answer = float | ir.Marker
+"""A number, or a marker (impassable, prohibited, blocked)."""
+
+
+def whole(amount: float, every: float) -> int:
+    """How many whole ``every`` fit in ``amount``, read as the decimals the rules write: 0.6
+    holds three 0.2 (in binary floating point 0.6 / 0.2 is 2.9999999999999996)."""
+    return math.floor(round(amount / every, 9))
+
+
+def reaches(x: float, at: float, strict: bool) -> bool:
+    """Whether the input has reached a threshold (``strict``: gone beyond it)."""
+    return x > at if strict else x >= at
+
+
+def step_value(step: ir.Step, x: float) -> Answer:
+    """A step function at ``x``: impassable once a threshold is reached, else 0 while ``x`` is
+    at most a ``free up to`` threshold, else the sum of its rates (``full``: whole multiples
+    only; ``above``: only the part of ``x`` above it counts), raised to any floor whose
+    threshold is reached."""
+    free = False
+    value = 0.0
+    floor: float | None = None
+    for t in step.terms:
+        match t:
+            case ir.ImpassableTerm(at=at, strict=strict):
+                if reaches(x, at, strict):
+                    return IMPASSABLE
+            case ir.FreeTerm(at=at):
+                free = free or x <= at
+            case ir.RateTerm():
+                part = x if t.above is None else max(0.0, x - t.above)
+                value += t.amount * (whole(part, t.every) if t.full else part / t.every)
+            case ir.FloorTerm():
+                if reaches(x, t.at, t.strict):
+                    floor = t.amount if floor is None else max(floor, t.amount)
+            case _:
+                assert_never(t)
+    if free:
+        return 0.0
+    return value if floor is None else max(value, floor)
+
+
+Inputs = Mapping[str, float | bool | str]
+"""A decision's inputs by name: numbers, yes/no, or keys of a table."""
+
+
+def bound(limit: ir.LimitValue, over: float | None, full: bool) -> float | bool:
+    """What a table cell allows: a number (math.inf: no limit), scaled for a rate, or yes/no."""
+    match limit:
+        case ir.YesNo(value=value):
+            return value
+        case ir.Bound(value=value):
+            return value
+        case ir.NoLimit():
+            return math.inf
+        case ir.RateBound(value=value, per=per):
+            distance = over if over is not None else 0.0
+            return value * (whole(distance, per) if full else distance / per)
+        case _:
+            assert_never(limit)
+
+
+def cell_value(ref: ir.CellRef, inputs: Inputs) -> float | bool:
+    """The cell that the input of ``ref`` picks, as a bound."""
+    key = inputs[ref.input]
+    limit = next(
+        lim
+        for lim in ref.limits
+        if (lim.key_number == key if lim.key_number is not None else lim.key == key)
+    )
+    over = inputs[ref.over] if ref.over is not None else None
+    return bound(limit.bound, float(over) if over is not None else None, ref.full)
+
+
+def scaled(value: float, op: ir.ScaleOp | None, scale: float) -> float:
+    """An input scaled as written: ``size * 2``, ``size / 2`` (None: as it is)."""
+    match op:
+        case None:
+            return value
+        case "*":
+            return value * scale
+        case "/":
+            return value / scale
+        case _:
+            assert_never(op)
+
+
+def divides(op: ir.ScaleOp | None) -> bool:
+    """Whether the scale is a divisor (so it must not be 0)."""
+    match op:
+        case "/":
+            return True
+        case "*" | None:
+            return False
+        case _:
+            assert_never(op)
+
+
+def operand(op: ir.Operand, inputs: Inputs) -> float:
+    match op:
+        case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
+            value = float(inputs[name])
+            return scaled(value, scale_op, scale)
+        case ir.LiteralOperand(value=value):
+            return value
+        case ir.CellOperand(cell=ref):
+            return float(cell_value(ref, inputs))
+        case _:
+            assert_never(op)
+
+
+def compare(op: ir.CompareOp, left: float, right: float) -> bool:
+    """``left op right``, as a decision row writes it (``=`` is equality)."""
+    match op:
+        case "<":
+            return left < right
+        case "<=":
+            return left <= right
+        case ">":
+            return left > right
+        case ">=":
+            return left >= right
+        case "=":
+            return left == right
+        case "!=":
+            return left != right
+        case _:
+            assert_never(op)
+
+
+def holds(c: ir.Condition, inputs: Inputs) -> bool:
+    """Whether one condition of a decision row holds for these inputs."""
+    match c:
+        case ir.Comparison(left=left, op=op, right=right):
+            return compare(op, operand(left, inputs), operand(right, inputs))
+        case ir.InputTruth(input=name, holds=wanted):
+            return bool(inputs[name]) == wanted
+        case ir.CellTruth(cell=ref, holds=wanted):
+            return bool(cell_value(ref, inputs)) == wanted
+        case _:
+            assert_never(c)
+
+
+def decide(decision: ir.Decision, inputs: Inputs) -> str:
+    """The outcome of the first row whose conditions all hold (``otherwise`` holds always)."""
+    for row in decision.rows:
+        if all(holds(c, inputs) for c in row.conditions):
+            return row.outcome
+    raise ValueError(f"no row of {decision.id!r} holds")  # checks require `otherwise`
+
+
+def roll_of(value: ir.DiceRoll) -> dice.Roll:
+    """The roll a dice value stands for, with its exact chances (rulesdsl.dice)."""
+    match value:
+        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
+            return dice.Dice(count, sides, bonus)
+        case ir.D66Value(bonus=bonus):
+            return dice.D66(bonus)
+        case _:
+            assert_never(value)
+
+
+def plain_totals(value: ir.DiceRoll) -> Sequence[int]:
+    """Every total the dice can roll, unmodified, in order."""
+    match value:
+        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
+            return range(count + bonus, count * sides + bonus + 1)
+        case ir.D66Value(bonus=bonus):
+            return dice.D66(bonus).totals
+        case _:
+            assert_never(value)
+
+
+def reachable_totals(value: ir.DiceRoll, modifiers: Iterable[int]) -> list[int]:
+    """Every total the dice can roll with no modifier or any one declared modifier, sorted."""
+    return sorted({t + m for m in {0, *modifiers} for t in plain_totals(value)})
+
+
+def covers(row: ir.DiceRow, total: int) -> bool:
+    return (row.low is None or total >= row.low) and (row.high is None or total <= row.high)
+
+
+def roll(table: ir.DiceTable, total: int) -> ir.DiceRow | None:
+    """The first row that covers ``total``, None if no row does."""
+    return next((row for row in table.rows if covers(row, total)), None)
+
+
+def dice_index(table: ir.DiceTable) -> dict[int, int]:
+    """Every reachable total -> the index of the row that covers it."""
+    index: dict[int, int] = {}
+    for total in reachable_totals(table.dice, (m.value for m in table.modifiers)):
+        for i, row in enumerate(table.rows):
+            if covers(row, total):
+                index[total] = i
+                break
+    return index
+
+
+def result_column(table: ir.ResultsTable, value: float) -> ir.ResultColumn | None:
+    """The column a value of the table's input picks: the first, in declared order, whose
+    bound holds (``up to V``: value <= V; ``above V``: value > V)."""
+    for column in table.columns:
+        if column_holds(column, value):
+            return column
+    return None
+
+
+def column_holds(column: ir.ResultColumn, value: float) -> bool:
+    """Whether the column's bound holds for a value of the table's input."""
+    match column.bound:
+        case "up_to":
+            return value <= column.value
+        case "above":
+            return value > column.value
+        case _:
+            assert_never(column.bound)
+
+
+def result_covers(row: ir.ResultRow, total: int) -> bool:
+    return (row.low is None or total >= row.low) and (row.high is None or total <= row.high)
+
+
+def result(
+    table: ir.ResultsTable, total: int, column: str, natural: int | None = None
+) -> str | None:
+    """The outcome of a roll on a results table: a natural row for the natural roll wins;
+    else the outcome in ``column`` of the first row covering ``total``; None if none does."""
+    if natural is not None:
+        for nat in table.naturals:
+            if nat.roll == natural:
+                return nat.outcome
+    index = [c.id for c in table.columns].index(column)
+    for row in table.rows:
+        if result_covers(row, total) and index < len(row.outcomes):
+            return row.outcomes[index]
+    return None
+
+
+def trigger_shift(rs: ir.Ruleset, trigger: ir.Trigger) -> int:
+    """What a trigger's modifiers add to its roll together (``with a, b``: both)."""
+    tables: list[ir.DiceTable | ir.ResultsTable] = [*rs.dice_tables, *rs.results_tables]
+    amounts = {m.id: m.value for t in tables if t.id == trigger.table for m in t.modifiers}
+    return sum(amounts.get(m, 0) for m in (trigger.modifier, *trigger.more_modifiers) if m)
+
+
+def trigger_shifts(rs: ir.Ruleset, table_id: str) -> list[int]:
+    """What each trigger that rolls on ``table_id`` with several modifiers adds to the roll."""
+    return [trigger_shift(rs, t) for t in rs.triggers if t.table == table_id and t.more_modifiers]
+
+
+def results_index(table: ir.ResultsTable, shifts: Iterable[int] = ()) -> dict[int, int]:
+    """Every total the dice reach (alone, with one declared modifier, or with ``shifts``)
+    -> the index of the first row that covers it."""
+    index: dict[int, int] = {}
+    mods = [*(m.value for m in table.modifiers), *shifts]
+    for total in reachable_totals(table.dice, mods):
+        for i, row in enumerate(table.rows):
+            if result_covers(row, total):
+                index[total] = i
+                break
+    return index
+
+
+BLOCKED = ir.Marker("blocked")
+
+
+@dataclass(frozen=True)
+class SightLine:
+    """What a line of places gives for a sight rule: the hindrance of the counted places,
+    whether the line is blocked, and each place's own hindrance (0 for a place the rule does
+    not count; ``BLOCKED`` for a counted place that blocks by itself)."""
+
+    hindrance: float
+    blocked: bool
+    by_place: tuple[float | ir.Marker, ...]
+
+
+def counted_places(rule: ir.Sight, count: int) -> range:
+    """The indexes of the places a line of ``count`` places (firer first, target last) counts:
+    ``between`` leaves out both ends, ``target`` only the firer's place, ``both`` neither."""
+    match rule.counts:
+        case "between":
+            return range(1, count - 1)
+        case "target":
+            return range(1, count)
+        case "both":
+            return range(0, count)
+        case _:
+            assert_never(rule.counts)
+
+
+def covers_map(layer: ir.Layer) -> bool:
+    """Whether a layer's features hold for the whole map (weather, conditions)."""
+    match layer.scope:
+        case "map":
+            return True
+        case "many" | "one" | "edges":
+            return False
+        case _:
+            assert_never(layer.scope)
+
+
+def on_edges(layer: ir.Layer) -> bool:
+    """Whether a layer's features stand on the edges between places (paid on crossing)."""
+    match layer.scope:
+        case "edges":
+            return True
+        case "many" | "one" | "map":
+            return False
+        case _:
+            assert_never(layer.scope)
+
+
+def one_per_place(layer: ir.Layer) -> bool:
+    """Whether a place holds at most one feature of the layer."""
+    match layer.scope:
+        case "one":
+            return True
+        case "many" | "map" | "edges":
+            return False
+        case _:
+            assert_never(layer.scope)
+
+
+def has_diagonals(grid: ir.Grid) -> bool:
+    """Whether a step may go diagonally on the grid (a square grid that costs diagonals)."""
+    match grid.shape:
+        case "square":
+            return bool(grid.diagonals)
+        case "hex":
+            return False
+        case _:
+            assert_never(grid.shape)

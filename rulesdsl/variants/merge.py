@@ -1,0 +1,153 @@
+"""The merge of a house rule into its base, statement by statement: a reopened block adds
+its rows, and each override, insert and remove goes to its own part."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulesdsl import ir
+from rulesdsl.diagnostics import Related, error
+from rulesdsl.frontends import syntax as s
+from rulesdsl.variants.merging import (
+    BLOCKS,
+    HEADER,
+    RECORDED_HEADER,
+    Block,
+    pos_of,
+    statement_key,
+)
+from rulesdsl.variants.removals import Removals
+
+
+class Merger(Removals):
+    """Applies a house rule's statements to its base's, in order."""
+
+    def apply(self, variant: tuple[s.Statement, ...]) -> list[ir.Change]:
+        for st in variant:
+            if isinstance(st, s.ExtendsDecl):
+                continue
+            before = {id(b) for b in self.statements}
+            named = {statement_key(b): b for b in self.statements}
+            self._one(st)
+            pos = pos_of(st)
+            for b in self.statements:
+                if id(b) not in before:  # new or rewritten: keep what changed it before too
+                    was = named.get(statement_key(b))
+                    self.cause[id(b)] = [*self.cause.get(id(was), []), pos] if was else [pos]
+        languages = self._languages()
+        default = languages[0] if languages else "en"
+        return [
+            replace(change, info=self._info(extras, default)) for change, extras in self.pending
+        ]
+
+    def _one(self, st: s.Statement) -> None:
+        if isinstance(st, HEADER):
+            had = any(isinstance(b, type(st)) for b in self.statements)
+            self.statements = [b for b in self.statements if not isinstance(b, type(st))]
+            self.statements.append(st)
+            line = RECORDED_HEADER.get(type(st))
+            if line:
+                self._record(
+                    "override" if had else "add",
+                    ir.HeaderPath(line),
+                    getattr(st, "extras", s.Extras()),
+                )
+        elif isinstance(st, s.OverrideDecl):
+            self._override(st)
+        elif isinstance(st, s.RemoveDecl):
+            self._remove(st)
+        elif isinstance(st, s.InsertDecl):
+            self._insert(st)
+        elif isinstance(st, BLOCKS) and self._find_block(type(st), st.item.name.text) is not None:
+            self._reopen(st)
+        else:
+            self.statements.append(st)
+            item = getattr(st, "item", None)
+            if isinstance(item, s.Item):
+                self._record("add", ir.NamePath(item.name.text), item.extras)
+
+    def _reopen(self, st: Block) -> None:
+        index = self._find_block(type(st), st.item.name.text)
+        assert index is not None
+        base = self.statements[index]
+        block = st.item.name.text
+        if isinstance(st, s.ContextDecl) and isinstance(base, s.ContextDecl):
+            self.statements[index] = replace(base, values=base.values + st.values)
+            for v in st.values:
+                self._record("add", ir.NamePath(v.name.text), v.extras)
+            return
+        assert isinstance(base, s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl)
+        assert not isinstance(st, s.ContextDecl)
+        merged: s.Statement = replace(base, rows=base.rows + st.rows)  # type: ignore[arg-type]
+        if isinstance(st, s.ModifierDecl) and isinstance(merged, s.ModifierDecl):
+            merged = replace(merged, whens=merged.whens + st.whens)
+            if st.combine is not None:  # `modifier cover combine highest`: a new policy
+                merged = replace(merged, combine=st.combine)
+                self._record("override", ir.PolicyPath(block, "combine"), st.item.extras)
+            if st.clamp is not None:
+                merged = replace(merged, clamp=st.clamp)
+                self._record("override", ir.PolicyPath(block, "clamp"), st.item.extras)
+            for when in st.whens:
+                self._record(
+                    "add",
+                    ir.CombinationPath(block, tuple(m.text for m in when.members)),
+                    when.extras,
+                )
+        if isinstance(st, s.DiceDecl) and isinstance(merged, s.DiceDecl):
+            merged = replace(merged, modifiers=merged.modifiers + st.modifiers)
+            if st.dice.value != merged.dice.value:
+                self.diags.append(
+                    error(
+                        "E201",
+                        f"re-opening '{block}' keeps its dice",
+                        st.dice.pos,
+                        "write the base's dice here; to change them, remove the table and "
+                        "declare it again",
+                        [Related(merged.dice.pos, "the base's dice")],
+                    )
+                )
+            for mod in st.modifiers:
+                self._record("add", ir.NamePath(mod.item.name.text), mod.item.extras)
+        if isinstance(st, s.TableDecl) and isinstance(merged, s.TableDecl) and st.columns:
+            self.diags.append(
+                error(
+                    "E504",
+                    f"columns cannot be added to the table '{block}' of the base",
+                    st.columns[0].name.pos,
+                    "remove the table and declare it again in full",
+                )
+            )
+        self.statements[index] = merged
+        for row in st.rows:
+            name = row.item.name.text
+            path: ir.ChangePath = (
+                ir.NamePath(name)
+                if isinstance(st, s.LayerDecl | s.ModifierDecl)
+                else ir.TableRowPath(block, name)
+                if isinstance(st, s.TableDecl)
+                else ir.DiceRowPath(block, name)
+            )
+            self._record("add", path, row.item.extras)
+
+    def _insert(self, st: s.InsertDecl) -> None:
+        index = self._find_block(s.DecisionDecl, st.decision.text)
+        if index is None:
+            self._missing(
+                st.decision,
+                f"the base has no decision '{st.decision.text}'",
+                [n for n, k in self._declared().items() if k == "decision"],
+            )
+            return
+        decision = self.statements[index]
+        assert isinstance(decision, s.DecisionDecl)
+        r = self._decision_row(decision, st.anchor)
+        if r is None:
+            return
+        at = r if st.where == "before" else r + 1
+        rows = (*decision.rows[:at], st.row, *decision.rows[at:])
+        self.statements[index] = replace(decision, rows=rows)
+        self._record(
+            "add",
+            ir.DecisionRowPath(st.decision.text, st.row.outcome.name.text),
+            st.row.outcome.extras,
+        )
