@@ -422,7 +422,7 @@ def test_a_climb_after_a_dive_needs_the_class_s_level_flight_first(cls: str, eno
 
 
 def test_flying_move_is_labelled_for_what_it_checks_and_names_what_it_does_not() -> None:
-    rows = "\n".join(SHEET_EN.split("### Flying manoeuvre limits", 1)[1].split("###", 1)[:1])
+    rows = "\n".join(SHEET_EN.split("### Flight limits", 1)[1].split("###", 1)[:1])
     assert "hover, backward, turns, angles, dive to climb" in SHEET_EN
     assert "Legal flying move" not in SHEET_EN
     assert (
@@ -444,7 +444,7 @@ def test_the_9_m_diagonal_example_is_on_the_sheet() -> None:
 
 def test_5_ft_names_the_srd_section_it_comes_from() -> None:
     assert "Movement, Position, and Distance" in SHEET_EN
-    assert "Movement, Position, and Distance" in SHEET_FR
+    assert "« Déplacement, position et distance »" in SHEET_FR
 
 
 def test_a_perfect_flyer_reverses_for_free_a_stated_reading() -> None:
