@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -308,11 +309,13 @@ def test_labels_are_in_english_and_russian() -> None:
     assert all(set(f.label) == {"en", "ru"} for f in bt.FEATURES.values())
 
 
-def test_the_four_layers_and_the_gravel_piles_over_them() -> None:
+def test_the_four_layers_with_heavy_industrial_zones_and_gravel_piles_over_them() -> None:
     # Issue 16: gravel piles lie on any hex, so they left the one-per-hex base layer for a
-    # layer of their own (one pile per hex).
+    # layer of their own (one pile per hex). Issue 28: a heavy industrial zone lies on a clear
+    # or paved hex, so it left the base layer too.
     assert [(layer.id, layer.scope) for layer in bt.LAYERS.values()] == [
         ("base", "one"),
+        ("industrial", "one"),
         ("gravel", "one"),
         ("modification", "many"),
         ("condition", "map"),
@@ -694,3 +697,84 @@ def test_jungle_blocks_line_of_sight_like_woods() -> None:
         assert bt.line_of_sight("los", (), (jungle,), ()) == bt.line_of_sight(
             "los", (), (woods,), ()
         )
+
+
+# ---- issue 28: what a player would still call wrong ------------------------------------------
+
+
+def test_a_unit_with_no_mp_left_cannot_make_the_minimum_move() -> None:
+    # The seed's infantry "has only 2 ground MP" and enters by the minimum-movement rule; MegaMek
+    # grants it as the first step to a unit whose walking MP is above 0 (moves/MoveStep.java,
+    # "amnesty for the first step"). With nothing left to spend there is no minimum move.
+    assert bt.can_enter(INFANTRY, *WOODS_HEX, available=2)
+    assert not bt.can_enter(INFANTRY, *WOODS_HEX, available=0)
+    assert not bt.can_enter("mech", "clear", available=0)
+    assert not bt.can_enter(INFANTRY, *JUNGLE_HEX, available=0)
+
+
+def test_a_route_or_a_reach_with_no_mp_makes_no_minimum_move() -> None:
+    board = bt.Board(places={(0, 0): ("clear",), (1, 0): WOODS_HEX}, grid="hex")
+    one_step = [(0, 0), (1, 0)]
+    assert bt.route_cost(board, INFANTRY, one_step, allowance=2).legal
+    route = bt.route_cost(board, INFANTRY, one_step, allowance=0)
+    assert (route.legal, route.reason) == (False, "the route costs more than the allowance")
+    assert dict(bt.reachable(board, INFANTRY, (0, 0), 2)) == {(0, 0): 0, (1, 0): 3}
+    assert dict(bt.reachable(board, INFANTRY, (0, 0), 0)) == {(0, 0): 0}
+    assert bt.cheapest_route(board, INFANTRY, (0, 0), (1, 0), allowance=0) is None
+
+
+def test_the_sheet_says_the_minimum_move_needs_movement_left() -> None:
+    assert "as its first step, if it has movement left" in SHEET_EN
+    assert "первым шагом, если у него осталось движение" in SHEET_RU  # noqa: RUF001
+
+
+def test_a_heavy_industrial_zone_lies_on_a_paved_or_clear_hex() -> None:
+    # The seed: a zone "must be set on a clear or paved hex" («для ровного гекса или гекса
+    # с дорожным покрытием»): it lies on the base terrain, it does not replace it.  # noqa: RUF003
+    assert bt.FEATURES["heavy_industrial"].layer != bt.FEATURES["paved"].layer
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert bt.move_cost("mech", "paved", "heavy_industrial") == 2
+        assert bt.move_cost("mech", "clear", "heavy_industrial") == 2
+        assert bt.modifier("to_hit", "paved", "heavy_industrial", weapon="energy") == 1
+    assert bt.move_cost("mech", "heavy_industrial") == 2
+
+
+@pytest.mark.parametrize("base", ["light_woods", "heavy_jungle", "rough", "rubble", "sand"])
+def test_a_heavy_industrial_zone_on_any_other_base_terrain_warns(base: str) -> None:
+    assert bt.conflicts(base, "heavy_industrial")
+    with pytest.warns(bt.ConflictWarning):
+        bt.move_cost("mech", base, "heavy_industrial")
+
+
+def test_a_wige_is_barred_from_gravel_piles_as_hovers_are_a_stated_reading() -> None:
+    for level in (1, 2, 3):
+        assert bt.move_cost("wige", f"gravel_pile_{level}") is bt.PROHIBITED
+    [reading] = _readings("gravel_pile_2")
+    assert "WiGEs are barred as hovers are" in reading
+    assert "ховеры не могут входить" in SHEET_RU
+
+
+def test_the_gravel_pile_rules_for_aerospace_units_are_on_the_sheet() -> None:
+    assert "a non-spheroid unit landing or taking off takes crash damage" in SHEET_EN
+    assert "a spheroid landing levels the pile" in SHEET_EN
+    assert "несфероидный при посадке или взлёте получает урон падения" in SHEET_RU
+    assert "сфероидный сравнивает кучу" in SHEET_RU
+
+
+def _ir() -> Any:
+    ruleset = Path(__file__).resolve().parent.parent / "rulesets" / "battletech_tacops.terrain"
+    compiled = Compiler().compile_file(ruleset)
+    assert compiled.ruleset is not None
+    return compiled.ruleset
+
+
+def test_the_airship_is_not_cited_to_megameks_vtol_only_rule() -> None:
+    [airship] = [m for m in _ir().modes if m.id == "airship"]
+    assert airship.info.source is not None
+    assert airship.info.source.book == "to"  # the seed names airships in its table's key
+
+
+def test_the_heavy_industrial_zone_cites_the_seeds_own_section() -> None:
+    assert bt.FEATURES["heavy_industrial"].source.startswith("Tactical Operations")
+    assert "Heavy industrial zones" in bt.FEATURES["heavy_industrial"].source

@@ -206,6 +206,8 @@ def move(
     spent: float = 1.5,
     climb: float = 0,
     dive: float = 0,
+    climb_after_dive: bool = False,
+    level_flown: float = 0,
 ) -> str:
     outcome = d20.flying_move(
         cls,
@@ -217,6 +219,8 @@ def move(
         spent=spent,
         climb=climb,
         dive=dive,
+        climb_after_dive=climb_after_dive,
+        level_flown=level_flown,
     )
     return str(outcome.id)
 
@@ -316,6 +320,8 @@ def test_an_unknown_class_is_refused_with_suggestions() -> None:
             spent=0,
             climb=0,
             dive=0,
+            climb_after_dive=False,
+            level_flown=0,
         )
 
 
@@ -390,3 +396,59 @@ def test_french_labels_follow_the_chapter() -> None:
     assert table.column_labels["reduced"]["fr"] == "VD réduite"
     assert table.label["fr"] == "Armure et charge transportée"
     assert d20.TABLES["chase"].label["fr"] == "Poursuite"
+
+
+# ---- issue 28: what a player would still call wrong ------------------------------------------
+
+SHEET_EN = (
+    Path(__file__).resolve().parent.parent / "generated" / "sheets" / "d20_movement.en.md"
+).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("cls", "enough"), [("perfect", 0), ("good", 0), ("average", 1.5), ("poor", 3), ("clumsy", 6)]
+)
+def test_a_climb_after_a_dive_needs_the_class_s_level_flight_first(cls: str, enough: float) -> None:
+    # "Transition descente/montée | 0 m | 0 m | 1,50 m | 3 m | 6 m": average, poor and clumsy
+    # flyers "doit voler à l'horizontale sur une certaine distance pour pouvoir grimper après
+    # être descendue".
+    assert move(cls, climb_after_dive=True, level_flown=enough) == "legal"
+    if enough:
+        assert move(cls, climb_after_dive=True, level_flown=enough - 0.5) == (
+            "climb_too_soon_after_dive"
+        )
+    # "n'importe quelle créature peut commencer à descendre dès qu'elle achève sa montée"
+    assert move(cls, climb_after_dive=False, level_flown=0) == "legal"
+
+
+def test_flying_move_is_labelled_for_what_it_checks_and_names_what_it_does_not() -> None:
+    rows = "\n".join(SHEET_EN.split("### Flight limits", 1)[1].split("###", 1)[:1])
+    assert "hover, backward, turns, angles, dive to climb" in SHEET_EN
+    assert "Legal flying move" not in SHEET_EN
+    assert (
+        "Not checked here, see the flight table: the minimum forward speed, the climb and" in rows
+    )
+    assert "Non vérifiés ici, voir la table de manœuvrabilité : la vitesse minimale" in SHEET_FR
+    assert "Trop peu de vol horizontal entre la descente et la montée" in SHEET_FR
+
+
+def test_the_9_m_diagonal_example_is_on_the_sheet() -> None:
+    # "1 case en diagonale (1,50 mètre), de 3 cases en ligne droite (4,50 mètres), puis d'une
+    # autre case en diagonale (3 mètres), pour ton déplacement total de 9 mètres".
+    assert d20.path_cost("dsssd", unit="m") == 9
+    assert "1 square diagonally (1.5 m), 3 straight (4.5 m), then 1 more diagonally (3 m): 9 m" in (
+        SHEET_EN
+    )
+    assert "1 case en diagonale (1,50 m), 3 cases en ligne droite (4,50 m)" in SHEET_FR
+
+
+def test_5_ft_names_the_srd_section_it_comes_from() -> None:
+    assert "Movement, Position, and Distance" in SHEET_EN
+    assert "« Déplacement, position et distance »" in SHEET_FR
+
+
+def test_a_perfect_flyer_reverses_for_free_a_stated_reading() -> None:
+    # The table says "Oui" for perfect; only good manoeuvrability "perd 1,50 mètre".
+    assert d20.lookup("flight", "perfect", "reverse") == "free"
+    assert 'Reading: the table\'s "Oui" (yes) for perfect is read as free' in SHEET_EN
+    assert "« Oui » de la table pour la manœuvrabilité parfaite est lu comme gratuit" in SHEET_FR

@@ -308,3 +308,37 @@ def test_one_protection_level_does_not_warn() -> None:
 )
 def test_french_labels_follow_the_chapter(label: str) -> None:
     assert label in SHEET_FR
+
+
+# ---- issue 28: what the sheets left out, readings stated with the seed's words ---------------
+
+SHEET_EN = (
+    Path(__file__).resolve().parent.parent / "generated" / "sheets" / "generic_wargame.en.md"
+).read_text(encoding="utf-8")
+
+
+def test_a_model_never_stops_on_a_linear_obstacle_is_on_the_sheet() -> None:
+    # « ces obstacles ne permettent pas aux figurines de s'arrêter dessus, elles se trouvent
+    # soit d'un côté, soit de l'autre. Une unité arrivant sur un obstacle doit s'arrêter à son
+    # contact. »
+    assert "A model never stops on an obstacle, only on one side or the other" in SHEET_EN
+    assert "Une figurine ne s'arrête jamais sur un obstacle" in SHEET_FR
+
+
+def test_area_terrain_has_an_outline_is_on_the_sheet() -> None:
+    # « La délimitation des contours de ces zones est importante afin de savoir précisément si
+    # une figurine se trouve à l'intérieur ou a l'extérieur de la zone. »
+    assert "Area terrain (woods, marsh) has a marked outline" in SHEET_EN
+    assert "a un contour délimité" in SHEET_FR
+
+
+def test_tracked_vehicles_and_their_ploughed_field_are_a_stated_reading() -> None:
+    # The chapter's example: « Un champ labouré ne peut avoir aucune incidence pour le
+    # déplacement de l'infanterie, mais sera considéré comme du terrain difficile, pour le
+    # déplacement des véhicules à roues. » It has no tracked vehicles.
+    assert skirmish.move_cost("tracked", "ploughed_field") == skirmish.move_cost("tracked", "clear")
+    assert skirmish.move_cost("wheeled", "ploughed_field") == skirmish.move_cost(
+        "wheeled", "difficult"
+    )
+    assert "Reading: the chapter has no tracked vehicles" in SHEET_EN
+    assert "« pour le déplacement des véhicules à roues »" in SHEET_FR

@@ -400,3 +400,44 @@ def test_soft_is_mou_and_the_active_lock_roll_is_ew() -> None:
     assert hg.FEATURES["soft"].label["fr"] == "Mou (sable, neige, boue)"
     assert "jet de compétence d'EW" in SHEET_FR and "jet de GE" not in SHEET_FR
     assert "Couvert léger" not in SHEET_FR
+
+
+# ---- issue 28: readings stated with the seed's words ----------------------------------------
+
+
+def test_ground_models_pay_road_in_proportion_a_stated_reading() -> None:
+    # « Mode Roulant : 1 MP pour 2 pouces »: 1 inch of road costs 1/2 MP, not 1 MP for the
+    # 2 inches begun.
+    assert hg.move_cost("ground", "road", distance=1) == 0.5
+    assert hg.move_cost("ground", "road", distance=3) == 1.5
+    assert "Reading: in proportion, 1/2 MP an inch" in SHEET_EN
+    assert "« 1 MP pour 2 pouces »" in SHEET_FR
+
+
+def test_climbing_counts_the_rise_in_proportion_a_stated_reading() -> None:
+    # « En montée : +1 PM pour chaque pouce de dénivelé »: 1.5 in of rise costs 1.5 MP.
+    assert hg.climb(1.5) == 1.5
+    assert hg.climb(0.5) == 0.5
+    assert "Reading: in proportion, 1.5 in costs 1.5 MP" in SHEET_EN
+    assert "« +1 PM pour chaque pouce de dénivelé »" in SHEET_FR
+
+
+def test_each_concealment_piece_scores_its_own_thickness_a_stated_reading() -> None:
+    # « des points qui se cumulent »: two light pieces 2 in thick give 1 + 1, where one light
+    # piece 4 in thick gives 1.
+    two = hg.line_of_sight(
+        "terrain_concealment", ("clear",), ("light",), ("light",), ("clear",), crossed=(0, 2, 2, 0)
+    )
+    one = hg.line_of_sight(
+        "terrain_concealment", ("clear",), ("light",), ("clear",), crossed=(0, 4, 0)
+    )
+    assert (two.hindrance, one.hindrance) == (2, 1)
+    assert "Reading: each piece scores its own thickness" in SHEET_EN
+    assert "« se cumulent »" in SHEET_FR
+
+
+def test_full_and_solid_cover_is_read_as_no_lock_with_the_seeds_words() -> None:
+    # « Couvert Total et Solide : verrouillage passif impossible », twice in the seed.
+    assert hg.lock(hidden=True, concealment=0, detection=9, distance=1, size=6).id == "no_lock"
+    assert "full and solid cover" in SHEET_EN
+    assert "« verrouillage passif impossible »" in SHEET_FR

@@ -245,7 +245,7 @@ def test_decisions_refuse_numbers_that_are_not_finite(value: float) -> None:
         d20,
         "flying_move",
         "turn",
-        lambda: d20.flying_move("good", False, False, value, 0, 0, 0, 0, 0),
+        lambda: d20.flying_move("good", False, False, value, 0, 0, 0, 0, 0, False, 0),
         "finite",
     )
 
@@ -269,13 +269,13 @@ def test_scores_may_be_negative_but_distances_may_not() -> None:
             d20,
             "flying_move",
             "maneuverability",
-            lambda: d20.flying_move(["good"], False, False, 1, 0, 0, 0, 0, 0),
+            lambda: d20.flying_move(["good"], False, False, 1, 0, 0, 0, 0, 0, False, 0),
         ),
         (
             d20,
             "flying_move",
             "turn",
-            lambda: d20.flying_move("good", False, False, "1", 0, 0, 0, 0, 0),
+            lambda: d20.flying_move("good", False, False, "1", 0, 0, 0, 0, 0, False, 0),
         ),
     ],
     ids=lambda v: v if isinstance(v, str) else "",

@@ -1,0 +1,99 @@
+"""The examples in docs/ are run: every ```pycon block of every page is a doctest against the
+bundled rulesets' modules, compiled afresh from rulesets/ (not read from generated/), so a page
+that shows an answer the module does not give fails here.
+
+The blocks of one page share their names, in order, as a reader's session would; a ```python
+block of docs/module-api.md holds only signatures, so every example there is a ```pycon block.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.compiler import Compiler
+from tests.conftest import ROOT, RULESETS, import_rendered
+
+DOCS = ROOT / "docs"
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+IMPORTED = re.compile(r"^>>> (?:import (\w+)|from (\w+) import)", re.MULTILINE)
+
+
+def blocks(page: Path, language: str) -> list[tuple[int, str]]:
+    """The fenced blocks of ``language`` on ``page``: (line of the first code line, code)."""
+    text = page.read_text(encoding="utf-8")
+    return [
+        (text.count("\n", 0, m.start(2)) + 1, m.group(2))
+        for m in FENCE.finditer(text)
+        if m.group(1) == language
+    ]
+
+
+PAGES = sorted(page for page in DOCS.rglob("*.md") if blocks(page, "pycon"))
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every bundled ruleset a page imports, compiled and importable by its id."""
+    names = sorted(
+        {
+            a or b
+            for page in PAGES
+            for _, code in blocks(page, "pycon")
+            for a, b in IMPORTED.findall(code)
+        }
+    )
+    folder = tmp_path_factory.mktemp("docs_modules")
+    compiler = Compiler()
+    for name in names:
+        compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
+        assert compiled.ruleset is not None, (name, [d.message for d in compiled.diagnostics])
+        import_rendered(compiled.ruleset, folder, name)
+    yield
+    for name in names:
+        sys.modules.pop(name, None)
+
+
+def test_the_docs_have_examples_to_run() -> None:
+    assert DOCS / "module-api.md" in PAGES
+
+
+@pytest.mark.usefixtures("modules")
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_every_example_on_the_page_gives_the_answer_it_shows(page: Path) -> None:
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    globs: dict[str, object] = {}
+    report: list[str] = []
+    for line, code in blocks(page, "pycon"):
+        test = parser.get_doctest(code, globs, f"{page.name}:{line}", str(page), line - 1)
+        runner.run(test, out=report.append, clear_globs=False)
+        globs = test.globs  # the next block sees this one's names (DocTest copies its globs)
+    assert runner.failures == 0, "".join(report)
+    assert runner.tries > 0
+
+
+def test_module_api_python_blocks_are_signatures_only() -> None:
+    """A ```python block is a signature (`name(args) -> type`); examples go in ```pycon."""
+    signature = re.compile(r"^\w+\(.*\) -> .+$")
+    for line, code in blocks(DOCS / "module-api.md", "python"):
+        for offset, text in enumerate(code.splitlines()):
+            assert signature.match(text), f"docs/module-api.md:{line + offset}: {text}"
+
+
+def test_every_test_the_readings_name_exists() -> None:
+    """docs/sources/readings.md names, for each reading, the test that checks it: those tests
+    exist (a renamed or removed test would leave the page pointing at nothing)."""
+    named = set(re.findall(r"`(test_\w+)`", (DOCS / "sources" / "readings.md").read_text("utf-8")))
+    defined = {
+        name
+        for path in (ROOT / "tests").glob("test_*.py")
+        for name in re.findall(r"^def (test_\w+)", path.read_text("utf-8"), re.MULTILINE)
+    }
+    assert named, "readings.md names no test"
+    assert sorted(named - defined) == []
