@@ -12,13 +12,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulesdsl import ir
-from rulesdsl.checks import costs, dice, names, numbers, results
+from rulesdsl.checks import costs, dice, names, numbers, results, sizes
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.lowering.positions import Positions
 
 Pass = Callable[[ir.Ruleset, Positions], list[Diagnostic]]
 
-PASSES: tuple[Pass, ...] = (names.check, numbers.check, dice.check, costs.check, results.check)
+PASSES: tuple[Pass, ...] = (
+    names.check,
+    sizes.check,
+    numbers.check,
+    dice.check,
+    costs.check,
+    results.check,
+)
 """Every pass, in the order it runs."""
 
 
