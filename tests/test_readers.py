@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -128,6 +129,20 @@ def test_a_text_from_an_editor_over_the_limit_is_E006_too() -> None:
     assert [d.code for d in compiled.diagnostics] == ["E006"]
     assert "larger than the limit of 100 bytes" in compiled.diagnostics[0].message
     assert compiler.compile_text(HEADER, "buffer.terrain").ok
+
+
+def test_the_language_server_holds_an_open_base_to_the_limit_too() -> None:
+    """An open document stands in for the file on disk (the editor's unsaved text): it gets
+    the same E006, and is never parsed."""
+    from rulesdsl.tools.lsp import RulesServer, _LiveCompiler
+
+    class Editor:
+        def open_text(self, path: str) -> str:
+            return "#" * (sources.MAX_FILE_BYTES + 1)
+
+    compiler = _LiveCompiler(cast(RulesServer, Editor()))
+    text, diags = compiler.read(Path("/nowhere/base.terrain"))
+    assert text is None and [d.code for d in diags] == ["E006"]
 
 
 def test_only_the_limit_is_read_from_a_large_file(tmp_path: Path) -> None:
