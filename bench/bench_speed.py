@@ -95,7 +95,6 @@ def row(what: str, seconds: float, reference: str, ref_seconds: float, goal: str
 def compile_and_emit(path: Path) -> Callable[[], None]:
     from rulesdsl.backends.python import render
     from rulesdsl.compiler import Compiler
-
     from rulesdsl.sources import Limits
 
     big = Limits(file_bytes=64 << 20)  # the 50,000-feature file is over the 2 MiB default
