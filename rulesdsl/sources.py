@@ -153,7 +153,7 @@ def _too_large(file: str, head: bytes, limits: Limits) -> Loaded:
         (
             error(
                 "E006",
-                f"the file is larger than the limit of {_size(limits.file_bytes)} for a ruleset file",
+                f"the file is larger than the {_size(limits.file_bytes)} limit of a ruleset file",
                 _start(file),
                 "split it: move what several rulesets share into a base and `extends` it, "
                 "or move large tables into a ruleset of their own",

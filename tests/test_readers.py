@@ -113,7 +113,7 @@ def test_a_file_over_the_size_limit_is_E006_with_the_limit_in_the_message(tmp_pa
     compiler = Compiler()
     compiled = compiler.compile_file(path)
     [diag] = compiled.diagnostics
-    assert diag.code == "E006" and "larger than the limit of 2 MiB" in diag.message
+    assert diag.code == "E006" and "larger than the 2 MiB limit of a ruleset file" in diag.message
     text = render_text(diag, compiler.sources)
     assert text.splitlines()[:3] == [
         f"{path}:1:1: error[E006]: {diag.message}",
@@ -127,7 +127,7 @@ def test_a_text_from_an_editor_over_the_limit_is_E006_too() -> None:
     compiler = Compiler(sources.Limits(file_bytes=100))
     compiled = compiler.compile_text(HEADER + "é" * 40, "buffer.terrain")
     assert [d.code for d in compiled.diagnostics] == ["E006"]
-    assert "larger than the limit of 100 bytes" in compiled.diagnostics[0].message
+    assert "larger than the 100 bytes limit" in compiled.diagnostics[0].message
     assert compiler.compile_text(HEADER, "buffer.terrain").ok
 
 
