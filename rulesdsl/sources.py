@@ -78,7 +78,9 @@ _LINK_HINT = (
     "rulesets are read only from regular files (a link may point at any file, whose lines "
     "a diagnostic would quote): copy the file into the folder instead of linking it"
 )
-_SPECIAL_HINT = "a ruleset must be a regular file; move this one out of the rulesets folder"
+_SPECIAL_HINT = (
+    "rulesdsl reads only regular files: replace it with a file, or move it out of the folder"
+)
 
 
 def read_ruleset(path: Path, limits: Limits = DEFAULT) -> Loaded:

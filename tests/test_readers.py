@@ -299,3 +299,10 @@ def test_diff_rebase_with_a_link_to_dev_zero_in_the_rulesets_folder_reads_nothin
     done = run_cli(["diff", "heavy_gear_house", "--rebase", "new_heavy_gear.terrain"], moved, 60)
     assert "Traceback" not in done.stderr and "MemoryError" not in done.stderr
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_import_of_a_chart_that_is_a_fifo_does_not_wait(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "chart.csv")
+    done = run_cli(["import", "chart.csv", "--layer", "x"], tmp_path, 60)
+    assert done.returncode == 1
+    assert "chart.csv:1:1: error[E003]: cannot read chart.csv: it is a FIFO" in done.stderr

@@ -39,12 +39,13 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.csv)
-    try:
-        text = path.read_text("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {args.csv}: {exc}") from None
+    if not path.exists() and not path.is_symlink():
+        raise UsageError(f"cannot read {args.csv}: no such file")
     compiler = Compiler()
-    compiler.sources[str(path)] = text
+    text, unreadable = compiler.read(path)  # as a ruleset is read: no FIFO, link, huge file
+    if text is None:
+        report(unreadable, compiler, "text")
+        return EXIT_RULES
     known = languages = None
     target = None
     if args.into:
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if target is None:
         sys.stdout.write(imported.text)
         return EXIT_OK
-    base = target.read_text("utf-8")
+    base = compiler.sources[str(target)]  # read (and compiled) above
     combined = base.rstrip("\n") + "\n\n" + imported.text
     check = compiler.compile_text(combined, str(target), target.parent)
     if not check.ok:
