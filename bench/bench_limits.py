@@ -54,7 +54,7 @@ INPUTS: dict[str, Callable[[], str]] = {
         HEAD + 'table t "T" {\n',
         "}\n",
     ),
-    "long-strings": lambda: fill(lambda i: f'mode m{i} "' + "x" * 9_900 + '"\n'),
+    "long-strings": lambda: fill(lambda i: f'mode m{i} "' + "x" * 19_900 + '"\n'),
     "one-string": lambda: HEAD + 'mode tank "' + "x" * (MAX_FILE_BYTES - len(HEAD) - 20) + '"\n',
     "blank-lines": lambda: HEAD + "\n" * (MAX_FILE_BYTES - len(HEAD)),
     "comments": lambda: fill(lambda i: "# a comment that says nothing\n"),

@@ -26,7 +26,7 @@ from rulesdsl.diagnostics import Diagnostic, Pos, error
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 """A ruleset file's largest size in bytes (2 MiB): 2.3 times the 5,000-feature benchmark."""
-MAX_STRING_CHARS = 10_000
+MAX_STRING_CHARS = 20_000
 """The longest label, note or source reference, in characters."""
 MAX_TABLE_ROWS = 10_000
 """The most rows in one table (step, decision, plain, dice or results table)."""

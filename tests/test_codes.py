@@ -25,7 +25,7 @@ HEADER_LINES = HEADER.count("\n")
 
 CORPUS: list[tuple[str, str, int, int]] = [
     # (code, body after the header, line in the body, column)
-    ("E007", 'mode tank "' + "x" * 10_001 + '"\n', 1, 6),
+    ("E007", 'mode tank "' + "x" * 20_001 + '"\n', 1, 6),
     ("E202", 'step s "S" (x in) -> points : +1 per full 0.0000001 in\n', 1, 43),
     ("E202", 'grid g "G" : 0 m, diagonals 1\n', 1, 14),
     ("E202", 'decision d "D" (x in) {\n  x / 0 > 1 -> a "A"\n  otherwise -> b "B"\n}\n', 2, 3),
