@@ -211,7 +211,9 @@ def write(n: int, out_dir: Path, formats: tuple[str, ...] = FORMATS) -> dict[str
         for p in paths.values()
     ):
         return paths
-    compiler = Compiler()
+    from rulesdsl.sources import Limits
+
+    compiler = Compiler(Limits(file_bytes=64 << 20))  # N = 50,000 is over the 2 MiB default
     compiled = compiler.compile_file(paths["terrain"])
     if compiled.ruleset is None or not compiled.ok:
         for diag in compiled.diagnostics[:20]:

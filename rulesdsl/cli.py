@@ -11,6 +11,7 @@ the verb that runs has its module imported.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Sequence
 
@@ -43,8 +44,21 @@ def chosen_verb(argv: Sequence[str]) -> str:
     return next((arg for arg in argv if not arg.startswith("-")), "")
 
 
+def utf8_streams() -> None:
+    """stdout and stderr write UTF-8 whatever the locale (under LC_ALL=POSIX without Python's
+    UTF-8 mode they are ASCII, and a French label made `export` crash); a character they
+    cannot hold (half a surrogate pair from a file name) is written as an escape."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.encoding.lower() not in (
+            "utf-8",
+            "utf8",
+        ):
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    utf8_streams()
     parser = make_parser(chosen_verb(argv))
     try:
         args = parser.parse_args(argv)

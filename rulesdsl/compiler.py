@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesdsl import checks, ir
-from rulesdsl.diagnostics import Diagnostic, error, sort_key
+from rulesdsl import sources as source_files
+from rulesdsl.diagnostics import Diagnostic, sort_key
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.gc_pause import gc_paused
@@ -46,7 +47,9 @@ class Compiled:
 
 
 class Compiler:
-    def __init__(self) -> None:
+    def __init__(self, limits: source_files.Limits = source_files.DEFAULT) -> None:
+        self.limits = limits
+        """The size limits of files, strings and tables (docs/language.md)."""
         self._parser: Parser | None = None
         self._fragments: FragmentParser | None = None
         """Parses cells of YAML rulesets with the DSL's grammar (made on first use)."""
@@ -72,31 +75,12 @@ class Compiler:
         return self._fragments
 
     def read(self, path: Path) -> tuple[str | None, list[Diagnostic]]:
-        if path.is_symlink():  # a link may point anywhere: its lines would be quoted back
-            return None, [
-                error(
-                    "E003",
-                    f"cannot read {path}: it is a symbolic link",
-                    s.Pos(str(path), 1, 1, 1, 1),
-                    "rulesets are read only from regular files; copy the file "
-                    "into the folder instead of linking it",
-                )
-            ]
-        try:
-            text = path.read_text("utf-8-sig")  # a byte-order mark is not part of the text
-        except (OSError, UnicodeDecodeError) as exc:
-            pos = s.Pos(str(path), 1, 1, 1, 1)
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            return None, [
-                error(
-                    "E003",
-                    f"cannot read {path}: {reason}",
-                    pos,
-                    "check the path and that the file is UTF-8 text",
-                )
-            ]
-        self.sources[str(path)] = text
-        return text, []
+        """The file's text, read as every reader of rulesets reads (:mod:`rulesdsl.sources`):
+        a link, a special file, a file over the size limit or not UTF-8 is a diagnostic."""
+        loaded = source_files.read_ruleset(path, self.limits)
+        if loaded.quoted is not None:
+            self.sources[str(path)] = loaded.quoted
+        return loaded.text, list(loaded.diagnostics)
 
     def parse_file(self, path: Path) -> tuple[s.SourceFile | None, list[Diagnostic]]:
         key = path.resolve()
@@ -158,7 +142,10 @@ class Compiler:
             chain.append((base_key, base_path, base, base_diags))
 
     def compile_text(self, text: str, path: str, base_dir: Path | None = None) -> Compiled:
-        self.sources[path] = text
+        loaded = source_files.check_text(text, path, self.limits)
+        self.sources[path] = loaded.quoted or ""
+        if loaded.text is None:
+            return Compiled(path, None, list(loaded.diagnostics))
         with gc_paused():
             source, diags = (
                 _parse_yaml(text, path, self.fragments)

@@ -33,6 +33,9 @@ CODES: Mapping[str, str] = {
     "E003": "the file cannot be read",
     "E004": "a control character or half a surrogate pair in a string",
     "E005": "a number too large",
+    "E006": "a ruleset file over the size limit",
+    "E007": "a string over the size limit",
+    "E008": "a table with more rows than the size limit",
     "E101": "unknown name (mode, feature, table, book, context value, parameter, ...)",
     "E102": "duplicate definition",
     "E103": "a declared name that the generated module or Python uses itself",
@@ -110,7 +113,7 @@ Stage = Literal["front end", "resolve", "lower", "checks", "tools"]
 end gets it); lowering keeps what only the syntax can tell."""
 
 _OWNED: tuple[tuple[Stage, str], ...] = (
-    ("front end", "E001 E002 E003 E004 E005 E120 E244"),
+    ("front end", "E001 E002 E003 E004 E005 E006 E120 E244"),
     ("resolve", "E501 E502 E503 E504 E505 E507"),
     (
         "lower",
@@ -119,7 +122,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ),
     (
         "checks",
-        "E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
+        "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251",
     ),
     ("tools", "W003 W601"),

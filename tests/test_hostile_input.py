@@ -109,7 +109,7 @@ def test_a_revision_still_works_after_end_of_options(repo: Path) -> None:
     assert compiled.ruleset is not None
     from rulesdsl.tools import versioning
 
-    assert versioning.show(path, "v1") == path.read_text("utf-8")
+    assert versioning.show(path, "v1").text == path.read_text("utf-8")
 
 
 # ---- YAML -----------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def test_fmt_reports_a_file_that_is_not_utf8(
     path = tmp_path / "bad.terrain"
     path.write_bytes(b'ruleset bad "\xed\xa0"\n')
     assert main(["fmt", "--check", str(path)]) == 1
-    assert "bad.terrain:1:1: error[E003]: cannot read" in capsys.readouterr().err
+    assert "bad.terrain:1:14: error[E003]: cannot read" in capsys.readouterr().err  # the bad byte
 
 
 def test_a_step_with_a_huge_input_answers_instead_of_overflowing() -> None:

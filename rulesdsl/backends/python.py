@@ -113,7 +113,7 @@ def formatted(source: str) -> str:
         [find_ruff_bin(), "format", "--isolated", "--line-length", str(WIDTH), "-"],
         input=source,
         capture_output=True,
-        text=True,
+        encoding="utf-8",  # whatever the locale: a module holds labels in every language
         check=False,
     )
     if done.returncode != 0:  # pragma: no cover - the backend writes valid Python

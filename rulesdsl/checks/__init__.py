@@ -22,6 +22,7 @@ from rulesdsl.checks import (
     numbers,
     policies,
     results,
+    sizes,
 )
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.positions import Positions
@@ -30,6 +31,7 @@ Pass = Callable[[ir.Ruleset, Positions], list[Diagnostic]]
 
 PASSES: tuple[Pass, ...] = (
     names.check,
+    sizes.check,
     numbers.check,
     dice.check,
     costs.check,

@@ -24,6 +24,11 @@ def numbers(node: object) -> Iterator[tuple[str, float]]:
         yield from ((name, number) for number in _numbers_in(getattr(node, name)))
 
 
+def field_names(node: object) -> tuple[str, ...]:
+    """The field names of ``node``'s class (asked of ``dataclasses`` once per class)."""
+    return _field_names(cast(Any, type(node)))
+
+
 def _nodes(
     node: object, owners: tuple[object, ...], seen: set[int]
 ) -> Iterator[tuple[object, tuple[object, ...]]]:

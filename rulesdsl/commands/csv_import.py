@@ -10,7 +10,7 @@ from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, ru
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import sort_key
 from rulesdsl.tools.build import atomic_write
-from rulesdsl.tools.csv_chart import check_alone, check_into, decode, import_layer
+from rulesdsl.tools.csv_chart import check_alone, check_into, import_layer
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,14 +41,11 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.csv)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.csv}: {exc.strerror or exc}") from None
+    if not path.exists() and not path.is_symlink():
+        raise UsageError(f"cannot read {args.csv}: no such file")
     compiler = Compiler()
-    text, unreadable = decode(data, str(path))
-    compiler.sources[str(path)] = text
-    if unreadable:
+    text, unreadable = compiler.read(path)  # as a ruleset is read: no FIFO, link, huge file
+    if text is None:
         report(unreadable, compiler, "text")
         return EXIT_RULES
     known = languages = None
@@ -88,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if target is None:
         sys.stdout.write(imported.text)
         return EXIT_OK
-    base = target.read_text("utf-8")
+    base = compiler.sources[str(target)]  # read (and compiled) above
     combined = base.rstrip("\n") + "\n\n" + imported.text
     check = compiler.compile_text(combined, str(target), target.parent)
     if not check.ok:  # the text says what the checked syntax says; this guards the writing

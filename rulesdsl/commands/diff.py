@@ -26,6 +26,7 @@ from rulesdsl.commands.common import (
 )
 from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.sources import read_ruleset
 from rulesdsl.tools import diff as semantic
 from rulesdsl.tools import versioning
 
@@ -126,16 +127,20 @@ def _rebase(args: argparse.Namespace, compiler: Compiler) -> int:
 def _against(
     house: Path, base_id: str, base_text: str | None, compiler: Compiler
 ) -> list[Diagnostic]:
-    """What compiling the house rule on the new base says (its errors, if it no longer fits)."""
-    if base_text is None:
+    """What compiling the house rule on the new base says (its errors, if it no longer fits).
+    The other files of its folder are read as the compiler reads them: links, FIFOs, devices
+    and files over the size limit are left out (a base among them was refused already)."""
+    house_text, _ = compiler.read(house)
+    if base_text is None or house_text is None:
         return []
     with tempfile.TemporaryDirectory(prefix="rulesdsl-rebase-") as tmp:
-        for other in house.parent.glob("*.terrain"):
-            if other.name != house.name:
-                (Path(tmp) / other.name).write_text(other.read_text("utf-8"), "utf-8")
+        for other in sorted(house.parent.glob("*.terrain")):
+            if other.name not in (house.name, f"{base_id}.terrain"):
+                text = read_ruleset(other, compiler.limits).text
+                if text is not None:
+                    (Path(tmp) / other.name).write_text(text, "utf-8")
         (Path(tmp) / f"{base_id}.terrain").write_text(base_text, "utf-8")
-        moved = Compiler().compile_text(house.read_text("utf-8"), str(house), Path(tmp))
-    compiler.sources.update({str(house): house.read_text("utf-8")})
+        moved = Compiler(compiler.limits).compile_text(house_text, str(house), Path(tmp))
     return [d for d in moved.diagnostics if d.is_error]
 
 

@@ -221,26 +221,6 @@ class Sheet:
         return None
 
 
-def decode(data: bytes, path: str) -> tuple[str, list[Diagnostic]]:
-    """The text of a CSV file (UTF-8, a byte-order mark dropped); an E003 at the first byte
-    that is not UTF-8 (the text then has U+FFFD there, for the source line)."""
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as exc:
-        text = data.decode("utf-8-sig", errors="replace")
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8-sig", errors="replace")) + 1
-        return text, [
-            error(
-                "E003",
-                f"cannot read {path}: byte 0x{data[exc.start]:02x} is not UTF-8 text",
-                s.Pos(path, line, column, line, column + 1),
-                "save the chart as CSV UTF-8 (a spreadsheet's 'CSV UTF-8' or 'Unicode' option)",
-            )
-        ]
-
-
 # ---- the chart as a layer --------------------------------------------------------------------
 
 

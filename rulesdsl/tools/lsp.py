@@ -25,6 +25,7 @@ from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends import syntax as s
 from rulesdsl.ir import IDENT
+from rulesdsl.sources import check_text
 from rulesdsl.tools.csv_chart import dsl_value
 from rulesdsl.tools.fmt import format_text
 from rulesdsl.tools.lsp_index import Index, build_index
@@ -121,8 +122,9 @@ class _LiveCompiler(Compiler):
         doc = self.server.open_text(str(path.resolve()))
         if doc is None:
             return super().read(path)
-        self.sources[str(path)] = doc
-        return doc, []
+        loaded = check_text(doc, str(path), self.limits)  # an open base: limits as on disk
+        self.sources[str(path)] = loaded.quoted or ""
+        return loaded.text, list(loaded.diagnostics)
 
     def forget(self) -> None:
         """Drop parsed files: the next compile reads every file again."""
@@ -169,6 +171,8 @@ class RulesServer(LanguageServer):
     def _chain(self, path: str, text: str) -> list[s.SourceFile]:
         """The file's syntax tree and its bases', bases first."""
         parsed: list[s.SourceFile] = []
+        if check_text(text, path, self.compiler.limits).text is None:  # E006: never parsed
+            return parsed
         if path.endswith((".yaml", ".yml")):
             from rulesdsl.frontends.yaml_authoring import parse_yaml
 

@@ -32,6 +32,7 @@ from rulesdsl import ir
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.sources import DEFAULT, Limits, Loaded, decode
 from rulesdsl.tools.diff import Diff, Level, diff
 
 Bump = Literal["major", "minor", "patch", "none"]
@@ -142,20 +143,31 @@ class RevisionError(Exception):
     """A file or revision git cannot show."""
 
 
-def _git(args: list[str], cwd: Path) -> str:
+def _git(args: list[str], cwd: Path, limit: int | None = None) -> bytes:
+    """What ``git ARGS`` prints, as bytes; with ``limit``, at most ``limit`` + 1 bytes of it
+    (git is stopped there), so a huge blob at a revision cannot fill the memory."""
     try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, encoding="utf-8"
-        )
+        with subprocess.Popen(
+            ["git", *args],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        ) as proc:
+            assert proc.stdout is not None and proc.stderr is not None
+            out = proc.stdout.read() if limit is None else proc.stdout.read(limit + 1)
+            if limit is not None and len(out) > limit:
+                proc.kill()
+                proc.communicate()
+                return out
+            err = proc.stderr.read()
+            code = proc.wait()
     except OSError as exc:
         raise RevisionError(f"cannot run git: {exc}") from exc
-    if done.returncode != 0:
-        raise RevisionError(
-            done.stderr.strip().splitlines()[-1]
-            if done.stderr.strip()
-            else f"git {' '.join(args)} failed"
-        )
-    return done.stdout
+    if code != 0:
+        said = err.decode("utf-8", "replace").strip()
+        raise RevisionError(said.splitlines()[-1] if said else f"git {' '.join(args)} failed")
+    return out
 
 
 def _revision(rev: str) -> str:
@@ -165,28 +177,39 @@ def _revision(rev: str) -> str:
     return rev
 
 
-def show(path: Path, rev: str) -> str:
-    """The text of ``path`` at git revision ``rev`` (``git show REV:./file``)."""
+def _show(folder: Path, rev: str, name: str, limits: Limits) -> bytes:
+    args = ["show", "--no-textconv", "--end-of-options", f"{_revision(rev)}:./{name}"]
+    return _git(args, folder, limits.file_bytes)
+
+
+def show(path: Path, rev: str, limits: Limits = DEFAULT) -> Loaded:
+    """The text of ``path`` at git revision ``rev`` (``git show REV:./file``), read as a file on
+    the disk is (:mod:`rulesdsl.sources`): over the size limit or not UTF-8, a diagnostic."""
     folder = path.resolve().parent
     if not folder.is_dir():
         raise RevisionError(f"no such folder: {folder}")
-    return _git(["show", "--end-of-options", f"{_revision(rev)}:./{path.name}"], folder)
+    return decode(_show(folder, rev, path.name, limits), f"{rev}:{path}", limits)
 
 
 def compile_at(path: Path, rev: str, compiler: Compiler) -> Compiled:
     """Compile ``path`` as it was at ``rev``, its bases taken from the same revision."""
-    text = show(path, rev)
+    loaded = show(path, rev, compiler.limits)
+    label = f"{rev}:{path}"
+    if loaded.text is None:
+        if loaded.quoted is not None:
+            compiler.sources[label] = loaded.quoted
+        return Compiled(label, None, list(loaded.diagnostics))
     folder = path.resolve().parent
     listing = _git(
-        ["ls-tree", "--name-only", "--end-of-options", _revision(rev), "./"], folder
-    ).splitlines()
+        ["ls-tree", "-z", "--name-only", "--end-of-options", _revision(rev), "./"], folder
+    ).split(b"\0")
+    names = [n.decode("utf-8", "replace") for n in listing if n.endswith(b".terrain")]
     with tempfile.TemporaryDirectory(prefix="rulesdsl-rev-") as tmp:
-        for name in listing:
-            if name.endswith(".terrain") and name != path.name:
-                (Path(tmp) / name).write_text(
-                    _git(["show", "--end-of-options", f"{rev}:./{name}"], folder), "utf-8"
-                )
-        return compiler.compile_text(text, f"{rev}:{path}", Path(tmp))
+        for name in names:
+            if name != path.name and "/" not in name and "\ufffd" not in name:
+                # the bytes as they are: the compiler reads them as it reads any file
+                (Path(tmp) / name).write_bytes(_show(folder, rev, name, compiler.limits))
+        return compiler.compile_text(loaded.text, label, Path(tmp))
 
 
 def check_against(
