@@ -42,6 +42,8 @@ CODES: Mapping[str, str] = {
     "E110": "missing or repeated header statement (ruleset, version, languages)",
     "E111": "malformed version or version requirement",
     "E120": "a YAML ruleset that does not match its schema",
+    "E121": "a YAML key written twice in one mapping",
+    "E122": "a YAML tag, merge key or collection key, which plain YAML rulesets do not use",
     "E201": "a value of the wrong kind for where it stands",
     "E202": "a zero, negative or vanishingly small divisor",
     "E203": "a unit that does not fit where it stands",
