@@ -145,7 +145,10 @@ def test_a_yaml_ruleset_with_a_crafted_string_is_quoted_escaped(
         f"modes: {{walker: {{label: 'W{TITLE}'}}}}\n"
     )
     err, out = check_output(tmp_path, text, capsys, "evil.yaml")
-    assert "E001" in err and is_safe(err) and is_safe(out)  # YAML refuses a raw ESC itself
+    assert is_safe(err) and is_safe(out)
+    # YAML refuses a raw ESC itself: E001 at its line and column, the line quoted escaped
+    assert "evil.yaml:5:27: error[E001]: invalid YAML: character '\\x1b'" in err
+    assert "   5 | modes: {walker: {label: 'W\\x1b]0;pwned\\x07'}}" in err
     err, out = check_output(
         tmp_path, text.replace(f"'W{TITLE}'", '"W\\e]0;x\\a"'), capsys, "evil.yaml"
     )

@@ -201,6 +201,14 @@ def test_a_date_that_is_no_date_is_a_schema_error_not_a_value_error(tmp_path: Pa
     assert (diag.code, diag.pos.line if diag.pos else 0) == ("E120", 3)
 
 
+@pytest.mark.parametrize("value", ["=", "'='"])
+def test_a_plain_equals_sign_is_text_not_yaml_1_1s_value_tag(tmp_path: Path, value: str) -> None:
+    """PyYAML resolves a plain `=` to tag:yaml.org,2002:value, which it cannot construct."""
+    assert diagnose(tmp_path, HEAD.replace("label: Skirmish", f"label: {value}")) == []
+    text = HEAD.replace("  wheels:", "  =: Eq\n  wheels:")
+    assert [d.code for d in diagnose(tmp_path, text)] == ["E120"]
+
+
 # ---- keys written twice --------------------------------------------------------------------
 
 

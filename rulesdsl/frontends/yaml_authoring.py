@@ -121,6 +121,18 @@ def parse_yaml(
     """The file's syntax tree and its problems; None when the YAML or its shape is wrong."""
     try:
         node = _compose(text)
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses: placed by its index
+        at = min(max(exc.position, 0), len(text))
+        line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+        return None, [
+            error(
+                "E001",
+                f"invalid YAML: character {char!r}: {exc.reason}",
+                s.Pos(path, line, col, line, col + 1),
+                "remove it; YAML text holds no control characters (a label is plain text)",
+            )
+        ]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -294,10 +306,16 @@ class _TextKeyLoader(yaml.SafeLoader):
         except ValueError:
             return node.value
 
+    def construct_text(self, node: ScalarNode) -> str:
+        """A plain ``=``, which YAML 1.1 resolves to its "value" tag: safe YAML has no
+        constructor for it (a ConstructorError), and in a ruleset it is text."""
+        return str(node.value)
+
 
 _TextKeyLoader.add_constructor(
     "tag:yaml.org,2002:timestamp", _TextKeyLoader.construct_yaml_timestamp
 )
+_TextKeyLoader.add_constructor("tag:yaml.org,2002:value", _TextKeyLoader.construct_text)
 
 
 _NOT_TEXT = {
@@ -428,7 +446,13 @@ def _text_problems(node: Node, path: str) -> list[Diagnostic]:
 def _schema_problems(node: Node, path: str) -> list[Diagnostic]:
     import jsonschema
 
-    data = _TextKeyLoader("").construct_document(node)
+    try:
+        data = _TextKeyLoader("").construct_document(node)
+    except yaml.YAMLError as exc:  # not expected after the checks above; placed, not raised
+        mark = getattr(exc, "problem_mark", None) or node.start_mark
+        pos = s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
+        problem = getattr(exc, "problem", None) or str(exc)
+        return [error("E001", f"invalid YAML: {problem}", pos, "rulesets use plain YAML")]
     validator = jsonschema.Draft202012Validator(authoring_schema())
     out = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path))):
