@@ -6,7 +6,10 @@ values written in the DSL's own cell syntax (``"2, walker 3"``: a value for all,
 exceptions). docs/editors.md describes it and ``rulesdsl/schema/authoring.schema.json`` is its
 JSON Schema (yaml-language-server uses it for completion).
 
-The file is checked against that schema first (each problem placed at its YAML node), then
+The file is plain YAML: a key is the text written (``no:`` is the key 'no', the Norwegian
+label, not False), a key written twice in one mapping is E121, and explicit tags, merge keys
+and keys that are collections are E122 (docs/editors.md, "Keys, yes and no, tags, aliases").
+The file is checked against that schema next (each problem placed at its YAML node), then
 turned into the same :mod:`rulesdsl.frontends.syntax` statements the DSL parser builds, with
 positions
 taken from the YAML node marks, so resolve, lower and every check run unchanged and each
