@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -45,6 +46,8 @@ CODES: Mapping[str, str] = {
     "E110": "missing or repeated header statement (ruleset, version, languages)",
     "E111": "malformed version or version requirement",
     "E120": "a YAML ruleset that does not match its schema",
+    "E121": "a YAML key written twice in one mapping",
+    "E122": "a YAML tag, merge key or collection key, which plain YAML rulesets do not use",
     "E201": "a value of the wrong kind for where it stands",
     "E202": "a zero, negative or vanishingly small divisor",
     "E203": "a unit that does not fit where it stands",
@@ -133,6 +136,29 @@ STAGE_OF: Mapping[str, Stage] = {code: stage for stage, codes in _OWNED for code
 in step, and finds each code raised in its owner's modules)."""
 
 
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+"""What a diagnostic never prints as is: C0 and C1 control characters and DEL (a terminal
+acts on them: ``ESC ] 0 ;`` sets its title), line and paragraph separators, the controls
+that reorder text (U+202E ...), and lone surrogates (which no output encoding can write)."""
+
+
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _SHORT.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def escape(text: str) -> str:
+    """``text`` with each unsafe character written as a visible escape (``\\x1b``,
+    ``\\u202e``, ``\\ud800``); plain text, accents and other scripts stay as they are."""
+    return _UNSAFE.sub(_escaped, text)
+
+
 @dataclass(frozen=True)
 class Related:
     """Another place that explains a diagnostic (the base's definition in a conflict)."""
@@ -140,15 +166,26 @@ class Related:
     pos: Pos
     message: str
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", escape(self.message))
+
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """A problem found. Its message and hint are escaped when it is made (see ``escape``), so
+    that every output (text, JSON, ``watch``, the language server) shows the same safe text."""
+
     code: str
     message: str
     pos: Pos | None
     hint: str | None = None
     severity: Severity = "error"
     related: tuple[Related, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", escape(self.message))
+        if self.hint is not None:
+            object.__setattr__(self, "hint", escape(self.hint))
 
     @property
     def is_error(self) -> bool:
@@ -185,28 +222,47 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 # ---- rendering ----------------------------------------------------------------------------
 
 
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+"""Where YAML readers start a new line; the DSL's parser counts ``\\n`` only."""
+
+
+def _lines(path: str, text: str) -> list[str]:
+    if path.endswith((".yaml", ".yml")):
+        return _YAML_BREAK.split(text)
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def _source_lines(pos: Pos, sources: Mapping[str, str]) -> list[str]:
+    """The quoted line, escaped, and a caret under the span, which counts characters of the
+    line as written (a tab is one), so the caret is placed by the escaped text before it."""
     text = sources.get(pos.file)
     if text is None:
         return []
-    lines = text.splitlines()
+    lines = _lines(pos.file, text)
     if not 1 <= pos.line <= len(lines):
         return []
     line = lines[pos.line - 1].expandtabs(1)
-    width = pos.end_column - pos.column if pos.end_line == pos.line else len(line) - pos.column + 1
+    start = max(pos.column - 1, 0)
+    width = pos.end_column - pos.column if pos.end_line == pos.line else len(line) - start
+    before, span = escape(line[:start]), escape(line[start : start + max(1, width)])
     gutter = f"{pos.line:>4} | "
-    caret = " " * (len(gutter) - 2) + "| " + " " * (pos.column - 1) + "^" * max(1, width)
-    return [gutter + line, caret]
+    caret = " " * (len(gutter) - 2) + "| " + " " * len(before) + "^" * max(1, len(span))
+    return [gutter + escape(line), caret]
+
+
+def _where(pos: Pos) -> str:
+    return f"{escape(pos.file)}:{pos.line}:{pos.column}"
 
 
 def render_text(diag: Diagnostic, sources: Mapping[str, str]) -> str:
-    """``path:line:col: error[CODE]: message``, the source line, a caret, then the hint."""
-    where = f"{diag.pos.file}:{diag.pos.line}:{diag.pos.column}" if diag.pos else "rulesdsl"
+    """``path:line:col: error[CODE]: message``, the source line, a caret, then the hint; the
+    message, hint and notes are escaped already, the path and the quoted lines are here."""
+    where = _where(diag.pos) if diag.pos else "rulesdsl"
     out = [f"{where}: {diag.severity}[{diag.code}]: {diag.message}"]
     if diag.pos:
         out += _source_lines(diag.pos, sources)
     for rel in diag.related:
-        out.append(f"{rel.pos.file}:{rel.pos.line}:{rel.pos.column}: note: {rel.message}")
+        out.append(f"{_where(rel.pos)}: note: {rel.message}")
         out += _source_lines(rel.pos, sources)
     if diag.hint:
         out.append(f"  = hint: {diag.hint}")
@@ -220,7 +276,7 @@ def to_json(diags: Iterable[Diagnostic]) -> str:
         if p is None:
             return None
         return {
-            "file": p.file,
+            "file": escape(p.file),
             "line": p.line,
             "column": p.column,
             "end_line": p.end_line,

@@ -278,7 +278,9 @@ class _Builder:
     def _unquote(self, token: Token) -> str:
         """A quoted string's text. A control character, raw or escaped (other than a tab or a
         line break written ``\\n``), or an escape of half a surrogate pair is an error (E004);
-        U+FFFD then stands in for it, so that later stages see a plain string."""
+        U+FFFD then stands in for it, so that later stages see a plain string. A string may
+        hold both (``"a\\x01\\ud800"``): each is reported and replaced, else the surrogate went
+        on to the digest's encode and raised UnicodeEncodeError (issue 30, item 8)."""
         raw = str(token)
         text: str = json.loads(raw, strict=False)
         bad = _CONTROL.search(text)
@@ -297,7 +299,7 @@ class _Builder:
                     "remove it; write a tab as \\t and a line break as \\n",
                 )
             )
-            return _CONTROL.sub("\ufffd", text)
+            text = _CONTROL.sub("\ufffd", text)
         if _SURROGATE.search(text) is not None:
             offset = _bad_escape_offset(raw, lambda c: 0xD800 <= c < 0xE000)
             self.errors.append(
