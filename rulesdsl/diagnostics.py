@@ -116,7 +116,7 @@ Stage = Literal["front end", "resolve", "lower", "checks", "tools"]
 end gets it); lowering keeps what only the syntax can tell."""
 
 _OWNED: tuple[tuple[Stage, str], ...] = (
-    ("front end", "E001 E002 E003 E004 E005 E006 E120 E244"),
+    ("front end", "E001 E002 E003 E004 E005 E006 E120 E121 E122 E244"),
     ("resolve", "E501 E502 E503 E504 E505 E507"),
     (
         "lower",
