@@ -86,7 +86,7 @@ QUERIES = [
     Query(
         "decision flying_move(...)",
         "d20_movement",
-        'm.flying_move("good", False, False, 90, 10, 0, 30, 0)',
+        'm.flying_move("good", False, False, 90, 10, 0, 30, 0, 0, False, 0)',
         "rows[total]",
     ),
 ]

@@ -492,7 +492,7 @@ NUMBER_ARGUMENTS: list[tuple[str, str, str, Callable[[ModuleType, object], objec
         "d20_movement",
         "flying_move",
         "after",
-        lambda m, x: m.flying_move("good", False, False, 90, x, 0, 30, 0, 0),
+        lambda m, x: m.flying_move("good", False, False, 90, x, 0, 30, 0, 0, False, 0),
     ),
     (
         "battletech_tacops",
