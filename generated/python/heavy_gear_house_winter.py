@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 _AttributeError = AttributeError
 _Exception = Exception
 _KeyError = KeyError
+_OverflowError = OverflowError
 _TypeError = TypeError
 _ValueError = ValueError
 _abs = abs
@@ -337,7 +338,11 @@ class Quantity(float):
     unit: str
 
     def __new__(cls, value: float, unit: str) -> Self:
-        self = _float.__new__(cls, value)
+        try:
+            self = _float.__new__(cls, value)
+        except (_TypeError, _ValueError, _OverflowError):
+            _number("Quantity", "value", value, None)
+            raise
         self.unit = unit
         return self
 
@@ -450,9 +455,18 @@ class Share(_Record):
     but: float = 0
 
     def of(self, allowance: float) -> float:
-        """This share of ``allowance``."""
-        part = allowance * self.numerator / self.denominator
-        return _max(0.0, part - self.but) if self.but else part
+        """This share of ``allowance`` (a finite number, at least 0)."""
+        if not (
+            (allowance.__class__ is _int and allowance >= 0)
+            or (allowance.__class__ is _float and 0.0 <= allowance < _INF)
+        ):
+            _number("Share.of", "allowance", allowance)
+        try:
+            part = allowance * self.numerator / self.denominator
+            return _max(0.0, part - self.but) if self.but else part
+        except _OverflowError:  # an int beyond the largest float
+            _too_large("Share.of", {"allowance": allowance})
+            raise
 
 
 class StepCost(_Record):
@@ -543,7 +557,7 @@ RULESET: Final = Ruleset(
     languages=("en", "fr"),
     extends=(
         Ancestor("heavy_gear_house", "1.0.0", "sha256:7d496a4e3c71962e"),
-        Ancestor("heavy_gear", "1.0.0", "sha256:238ab63b42726cfa"),
+        Ancestor("heavy_gear", "1.0.0", "sha256:1ac0558e235407dc"),
     ),
 )
 
@@ -664,6 +678,14 @@ FEATURES: Final[Mapping[str, Feature]] = MappingProxyType(
             layer="terrain",
             label={"en": "Road", "fr": "Route"},
             costs={"walker": 1, "ground": 0.5, "hover": 1},
+            notes=(
+                {
+                    "en": 'Reading: in proportion, 1/2 MP an inch (the seed: "1 MP for '
+                    '2 inches"), not per 2 inches begun.',
+                    "fr": "Lecture : au prorata, 1/2 PM par pouce (« 1 MP pour 2 "
+                    "pouces »), et non par tranche entamée.",
+                },
+            ),
         ),
         "shallow_water": Feature(
             id="shallow_water",
@@ -884,14 +906,28 @@ def _name(function: str, argument: str, value: object, pool: Iterable[object], k
 
 
 def _number(function: str, argument: str, value: object, minimum: float | None = 0) -> None:
-    """Raise unless ``value`` is a finite real number (a bool counts as 0 or 1), at least
-    ``minimum`` when one is given."""
+    """Raise unless ``value`` is a finite real number (a bool counts as 0 or 1) within the
+    range of a float, at least ``minimum`` when one is given."""
     if not _isinstance(value, _Real):
         raise ArgumentTypeError(function, argument, value, "must be a real number")
-    if not _isfinite(value):
+    try:
+        finite = _isfinite(value)
+    except _OverflowError:  # an int (or a Fraction) beyond the largest float
+        raise InvalidArgument(
+            function, argument, value, "must be within the range of a float (about 1.8e308)"
+        ) from None
+    if not finite:
         raise InvalidArgument(function, argument, value, "must be a finite number")
     if minimum is not None and value < minimum:
         raise InvalidArgument(function, argument, value, f"must be at least {minimum}")
+
+
+def _too_large(function: str, numbers: Mapping[str, object]) -> None:
+    """Raise InvalidArgument for the first of ``numbers`` beyond the largest float: called
+    when a function computing with them met an OverflowError (the quick checks before let
+    every int through, to cost nothing)."""
+    for argument, value in numbers.items():
+        _number(function, argument, value, None)
 
 
 def _flag(function: str, argument: str, value: object) -> None:
@@ -977,7 +1013,11 @@ def move_cost(
     ):
         _number("move_cost", "distance", distance)
     if _isinstance(cost, (_int, _float)):  # faster than testing for a Marker
-        return cost * distance
+        try:
+            return cost * distance
+        except _OverflowError:  # an int distance beyond the largest float
+            _too_large("move_cost", {"distance": distance})
+            raise
     return cost
 
 
@@ -1096,7 +1136,7 @@ def can_enter(
         _number("can_enter", "available", available)
     if _isinstance(cost, Marker):
         return False
-    return available is None or cost <= available or MINIMUM_MOVE
+    return available is None or cost <= available or (MINIMUM_MOVE and available > 0)
 
 
 def modifier(name: str, *items: str, **context: str | float) -> float | Marker:
@@ -1361,14 +1401,33 @@ class Board:
     ) -> None:
         if not _isinstance(places, Mapping):
             raise ArgumentTypeError("Board", "places", places, "must be a mapping of places")
+        shape = ""
+        if grid is not None:
+            if grid in ("hex", "square"):
+                shape = grid
+            else:
+                _name("Board", "grid", grid, [*GRID_SHAPES, "hex", "square"], "grid")
+                shape = GRID_SHAPES[grid]
         kept: dict[Any, tuple[str, ...]] = {}
         checked: dict[tuple[str, ...], tuple[str, ...]] = {}
         for place, features in places.items():
+            if shape and not (
+                _isinstance(place, _tuple)
+                and _len(place) == 2
+                and _isinstance(place[0], _int)
+                and _isinstance(place[1], _int)
+            ):
+                raise ArgumentTypeError(
+                    "Board", "places", place, f"must be (x, y) pairs of ints on a {shape} grid"
+                )
             if _isinstance(features, _str) or not _isinstance(features, Iterable):
                 raise ArgumentTypeError(
                     "Board", "places", features, "must map each place to its feature names"
                 )
             named = _tuple(features)
+            for feature in named:
+                if not _isinstance(feature, _str):  # before the names are hashed below
+                    _name("Board", "places", feature, FEATURES, "feature")
             same = checked.get(named)
             if same is not None:  # the same features as a place before: checked, and shared
                 kept[place] = same
@@ -1404,14 +1463,7 @@ class Board:
                             "Board", "edges", feature, "is not a feature of an edge layer"
                         )
                 crossed[edge] = named
-        shape = ""
-        if grid is not None:
-            if grid in ("hex", "square"):
-                shape = grid
-            else:
-                _name("Board", "grid", grid, [*GRID_SHAPES, "hex", "square"], "grid")
-                shape = GRID_SHAPES[grid]
-        elif neighbours is None:
+        if grid is None and neighbours is None:
             raise InvalidArgument("Board", "neighbours", None, "give neighbours or a grid")
         if neighbours is not None and not _callable(neighbours):
             raise ArgumentTypeError("Board", "neighbours", neighbours, "must be a function")
@@ -1427,10 +1479,14 @@ class Board:
     def neighbours(self, place: Any) -> tuple[tuple[Any, float], ...]:
         """The places next to ``place`` on this board, each with the distance of the step
         (1; a diagonal of a square grid counts its cells)."""
-        found = self._adjacent.get(place)
+        try:
+            found = self._adjacent.get(place)
+        except _TypeError:  # unhashable: no place
+            found = None
         if found is not None:
             return found
         places = self.places
+        _on_board("neighbours", "place", self, place)
         out: list[tuple[Any, float]] = []
         if self._neighbours is not None:
             out = [(p, 1.0) for p in self._neighbours(place) if p in places]
@@ -1488,6 +1544,18 @@ def _step_cost(
     return IMPASSABLE if impassable else place + edge
 
 
+def _on_board(function: str, argument: str, board: Board, place: object) -> None:
+    """Raise unless ``place`` is a place of ``board``."""
+    try:
+        if place in board.places:
+            return
+    except _TypeError:  # unhashable: a list, a dict ...
+        raise ArgumentTypeError(
+            function, argument, place, "must be a place of the board (a hashable key)"
+        ) from None
+    raise InvalidArgument(function, argument, place, "is not a place of the board")
+
+
 def _route_args(function: str, board: object, mode: object, allowance: object) -> dict[str, Any]:
     if not _isinstance(board, Board):
         raise ArgumentTypeError(function, "board", board, "must be a Board")
@@ -1504,14 +1572,14 @@ def route_cost(
     """The cost of moving ``mode`` along ``route`` (places of ``board``, the start first),
     step by step, and whether the move is legal: no step impassable or prohibited, no stop
     before the end in a place where the unit must stop, an end where it may end, and a total
-    within ``allowance`` when one is given (with a minimum move, one step always is)."""
+    within ``allowance`` when one is given (with a minimum move, one step always is, unless
+    the allowance is 0)."""
     extra = _route_args("route_cost", board, mode, allowance)
     if _isinstance(route, _str) or not _isinstance(route, Iterable):
         raise ArgumentTypeError("route_cost", "route", route, "must be a sequence of places")
     places = _tuple(route)
     for place in places:
-        if place not in board.places:
-            raise InvalidArgument("route_cost", "route", place, "is not a place of the board")
+        _on_board("route_cost", "route", board, place)
     steps: list[RouteStep] = []
     total: float = 0.0
     marker: Marker | None = None
@@ -1541,7 +1609,7 @@ def route_cost(
         not reason
         and allowance is not None
         and total > allowance
-        and not (MINIMUM_MOVE and _len(steps) == 1)
+        and not (MINIMUM_MOVE and allowance > 0 and _len(steps) == 1)
     ):
         reason = "the route costs more than the allowance"
     return Route(marker if marker is not None else total, _tuple(steps), not reason, reason)
@@ -1588,7 +1656,8 @@ def _search(
 ) -> tuple[dict[Any, float], dict[Any, Any]]:
     """Dijkstra from ``start`` within ``budget`` (a heap of (cost, order, place)): the cheapest
     cost of each place found and the place it is entered from. A place where the unit must
-    stop is not left; with a minimum move, one step from the start is always allowed."""
+    stop is not left; with a minimum move and a budget above 0, one step from the start is
+    always allowed."""
     places = board.places
     stops: dict[tuple[str, ...], bool] = {}
     costs: dict[tuple[tuple[str, ...], tuple[str, ...], float], float | Marker] = {}
@@ -1597,7 +1666,7 @@ def _search(
     done: set[Any] = _set()
     heap: list[tuple[float, int, Any]] = [(0.0, 0, start)]
     order = 1
-    first = MINIMUM_MOVE
+    first = MINIMUM_MOVE and budget > 0
     while heap:
         cost, _, here = _heappop(heap)
         if here in done:
@@ -1630,8 +1699,7 @@ def cheapest_route(
     ``allowance`` when one is given), or None when there is none."""
     extra = _route_args("cheapest_route", board, mode, allowance)
     for argument, place in (("start", start), ("goal", goal)):
-        if place not in board.places:
-            raise InvalidArgument("cheapest_route", argument, place, "is not a place of the board")
+        _on_board("cheapest_route", argument, board, place)
     if goal != start and not can_end(mode, *board.places[goal]):
         return None
     budget = _INF if allowance is None else allowance
@@ -1652,8 +1720,7 @@ def reachable(
     ``budget`` (the start itself, at 0, included), with the cheapest cost to get there.
     ``allowance``, when given, is passed to the costs that depend on it."""
     extra = _route_args("reachable", board, mode, allowance)
-    if start not in board.places:
-        raise InvalidArgument("reachable", "start", start, "is not a place of the board")
+    _on_board("reachable", "start", board, start)
     _number("reachable", "budget", budget)
     best, _ = _search(board, mode, start, budget, extra)
     ends: dict[tuple[str, ...], bool] = {}
@@ -1696,10 +1763,14 @@ def light_concealment(thickness: float) -> float:
         or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
     ):
         _number("light_concealment", "thickness", thickness)
-    value: float = _whole(thickness, 4)
-    if thickness >= 2:
-        value = _max(value, 1)
-    return value
+    try:
+        value: float = _whole(thickness, 4)
+        if thickness >= 2:
+            value = _max(value, 1)
+        return value
+    except _OverflowError:  # an int beyond the largest float
+        _too_large("light_concealment", {"thickness": thickness})
+        raise
 
 
 def heavy_concealment(thickness: float) -> float:
@@ -1714,10 +1785,14 @@ def heavy_concealment(thickness: float) -> float:
         or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
     ):
         _number("heavy_concealment", "thickness", thickness)
-    value: float = _whole(thickness, 1)
-    if thickness > 0:
-        value = _max(value, 1)
-    return value
+    try:
+        value: float = _whole(thickness, 1)
+        if thickness > 0:
+            value = _max(value, 1)
+        return value
+    except _OverflowError:  # an int beyond the largest float
+        _too_large("heavy_concealment", {"thickness": thickness})
+        raise
 
 
 def medium_concealment(thickness: float) -> float:
@@ -1732,10 +1807,14 @@ def medium_concealment(thickness: float) -> float:
         or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
     ):
         _number("medium_concealment", "thickness", thickness)
-    value: float = _whole(thickness, 2)
-    if thickness >= 1:
-        value = _max(value, 1)
-    return value
+    try:
+        value: float = _whole(thickness, 2)
+        if thickness >= 1:
+            value = _max(value, 1)
+        return value
+    except _OverflowError:  # an int beyond the largest float
+        _too_large("medium_concealment", {"thickness": thickness})
+        raise
 
 
 _TERRAIN_COUNTS_IGNORED: Final = Outcome("ignored", "Terrain not counted")
@@ -1763,13 +1842,17 @@ def terrain_counts(
         _flag("terrain_counts", "line_through", line_through)
     if not (base_touches is True or base_touches is False):
         _flag("terrain_counts", "base_touches", base_touches)
-    if terrain_size < size / 2:
+    try:
+        if terrain_size < size / 2:
+            return _TERRAIN_COUNTS_IGNORED
+        if line_through:
+            return _TERRAIN_COUNTS_COUNTED
+        if base_touches:
+            return _TERRAIN_COUNTS_COUNTED
         return _TERRAIN_COUNTS_IGNORED
-    if line_through:
-        return _TERRAIN_COUNTS_COUNTED
-    if base_touches:
-        return _TERRAIN_COUNTS_COUNTED
-    return _TERRAIN_COUNTS_IGNORED
+    except _OverflowError:  # an int beyond the largest float
+        _too_large("terrain_counts", {"terrain_size": terrain_size, "size": size})
+        raise
 
 
 _LOCK_NO_LOCK: Final = Outcome("no_lock", "No lock possible")
@@ -1834,11 +1917,15 @@ def abstract_cover(cover_size: float, size: float) -> Outcome:
         _number("abstract_cover", "cover_size", cover_size, None)
     if not (size.__class__ is _int or (size.__class__ is _float and -_INF < size < _INF)):
         _number("abstract_cover", "size", size, None)
-    if cover_size > size:
-        return _ABSTRACT_COVER_FULL
-    if cover_size > size / 2:
-        return _ABSTRACT_COVER_PARTIAL
-    return _ABSTRACT_COVER_SOME
+    try:
+        if cover_size > size:
+            return _ABSTRACT_COVER_FULL
+        if cover_size > size / 2:
+            return _ABSTRACT_COVER_PARTIAL
+        return _ABSTRACT_COVER_SOME
+    except _OverflowError:  # an int beyond the largest float
+        _too_large("abstract_cover", {"cover_size": cover_size, "size": size})
+        raise
 
 
 _REPRESENTATIVE_COVER_FULL: Final = Outcome("full", "Full cover", -2)
@@ -1997,7 +2084,7 @@ def line_of_sight(
     total: float = 0
     blocked = False
     for i, place in _enumerate(places):
-        if _isinstance(place, _str):
+        if _isinstance(place, _str) or not _isinstance(place, Iterable):
             raise ArgumentTypeError(
                 "line_of_sight", "places", place, "must be one tuple of feature names per place"
             )
