@@ -29,6 +29,7 @@ import pytest
 from rulesdsl.tools import transaction
 from rulesdsl.tools.build import build, render_all
 from tests.test_build import BASE, FAST, OTHER, VARIANT, new_compiler
+from tools import kill_build
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -189,35 +190,6 @@ def test_a_build_killed_at_random_points_leaves_each_ruleset_all_old_or_all_new(
 # ---- a build killed while its workers render PDFs ---------------------------------------------
 
 
-def forked_children(pid: int) -> set[int]:
-    """The processes ``pid`` forked and that run its program (Linux: read from /proc), such
-    as its PDF workers; not the short-lived helpers that libraries start while loading."""
-    found = set()
-    try:
-        command = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return found
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-                ppid = int(stat.rpartition(")")[2].split()[1])
-                if ppid == pid and (entry / "cmdline").read_bytes() == command:
-                    found.add(int(entry.name))
-            except (OSError, ValueError, IndexError):
-                continue
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, dead but not reaped, does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
-
-
 class Hung(Exception):
     pass
 
@@ -244,44 +216,25 @@ def build_within(seconds: float, project: Path) -> float:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+@pytest.mark.parametrize("signame", ["KILL", "TERM"])
 def test_a_build_killed_while_rendering_pdfs_leaves_no_worker_and_no_lock_behind(
-    tmp_path: Path, signum: int
+    tmp_path: Path, signame: str
 ) -> None:
     """Issue 30: PDF workers outlived a killed build and kept its lock: the next build waited
-    forever. The build is killed alone (its workers get no signal), as `kill PID` does."""
+    forever. The build is killed alone (its workers get no signal), as `kill PID` does; this
+    is the short run of tools/kill_build.py, whose next build here is the fast one."""
     pytest.importorskip("weasyprint")
-    import subprocess
-    import sys
-
-    project = tmp_path / "project"
-    (project / "rulesets").mkdir(parents=True)
-    for name, text in (("base", BASE), ("other", OTHER)):
-        (project / "rulesets" / f"{name}.terrain").write_text(text, "utf-8")
+    project = kill_build.make_project(tmp_path / "project")
     build_within(60, project)  # generated/ exists: the killed build holds its lock as it renders
-    command = [sys.executable, "-m", "rulesdsl", "build", "-j", "2"]
-    proc = subprocess.Popen(command, cwd=project, stderr=subprocess.PIPE, start_new_session=True)
-    workers: set[int] = set()
+    kill = kill_build.kill_once(project, random.Random(signame), signame, "build", 0.3)
     try:
-        deadline = time.monotonic() + 60
-        while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
-            workers |= forked_children(proc.pid)
-            time.sleep(0.01)
-        assert workers, "the build rendered no PDF in a worker process"
-        time.sleep(0.2)
-        proc.send_signal(signum)
-        proc.wait(30)
-        deadline = time.monotonic() + 10
-        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(alive(pid) for pid in workers), "a worker outlived its build"
+        assert kill.workers, "the build rendered no PDF in a worker process"
+        assert kill.landed and kill.exited_after is not None
+        assert kill.survivors == [], "a worker outlived its build"
+        assert "Traceback" not in kill.stderr
         build_within(60, project)
     finally:
-        for pid in workers | {proc.pid}:  # this test started them: leave none behind
-            if alive(pid):
-                os.kill(pid, signal.SIGKILL)
-        if proc.stderr is not None:
-            proc.stderr.close()
+        kill_build.reap(kill.workers)
 
 
 def dead_pid() -> int:

@@ -477,6 +477,8 @@ def _plan(
     for rid in gone:
         for entry in new.rulesets.pop(rid, {}).values():
             _drop(entry.outputs, set(), stamp, change)
+    kept = new.owned()  # an output another entry still owns (a crafted manifest) stays
+    change.remove = {rel: sha for rel, sha in change.remove.items() if rel not in kept}
     data = new.dumps()
     if data != _current_manifest(out_dir):
         change.manifest = data
