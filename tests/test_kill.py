@@ -319,3 +319,26 @@ def test_a_build_waits_for_a_live_build_holding_the_lock_and_says_so(
     err = capsys.readouterr().err
     assert f"is locked by another build (process {pid}); waiting for it to finish" in err
     assert "taken over" not in err
+
+
+def test_a_folder_the_build_cannot_write_its_lock_into_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import tempfile
+
+    from rulesdsl.tools import lock
+
+    out = tmp_path / "generated"
+    out.mkdir()
+
+    def refused(*args: object, **kwargs: object) -> object:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    expected = pytest.raises(
+        transaction.OutputFolderError, match=r"cannot lock .*Permission denied"
+    )
+    with expected, lock.locked(out):
+        pass
+    assert sorted(p.name for p in out.iterdir()) == []

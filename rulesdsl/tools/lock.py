@@ -194,7 +194,10 @@ def _new_lock_file(out_dir: Path, me: Owner) -> int:
     """Make a lock file holding ``me``, lock it and put it in place; its descriptor."""
     import fcntl
 
-    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}lock-", suffix=".tmp", dir=out_dir)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}lock-", suffix=".tmp", dir=out_dir)
+    except OSError as exc:
+        raise _cannot_lock(out_dir, exc) from None
     try:
         os.write(fd, me.dumps())
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a new file: nobody else has it
@@ -231,8 +234,10 @@ def _mutex(out_dir: Path) -> Iterator[None]:
             raise OutputFolderError(
                 f"{path} is a folder; the build keeps its lock there: move it away"
             ) from None
-        except OSError:  # a link (ELOOP) or another stray entry
-            _remove_stray(path)
+        except OSError as exc:
+            if not _is_stray(path):  # cannot be made: a folder the build may not write
+                raise _cannot_lock(out_dir, exc) from None
+            _remove_stray(path)  # a link (ELOOP), a socket...
             continue
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
@@ -276,6 +281,15 @@ def _open(path: Path) -> int | None:
     return fd
 
 
+def _is_stray(path: Path) -> bool:
+    """Whether something that is not a regular file or a folder is at ``path``."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 def _remove_stray(path: Path) -> None:
     try:
         mode = os.lstat(path).st_mode
@@ -283,7 +297,17 @@ def _remove_stray(path: Path) -> None:
         return
     if stat.S_ISDIR(mode):
         raise OutputFolderError(f"{path} is a folder; the build keeps its lock there: move it away")
-    path.unlink(missing_ok=True)  # the entry itself: a link's target is not touched
+    try:
+        path.unlink(missing_ok=True)  # the entry itself: a link's target is not touched
+    except OSError as exc:
+        raise _cannot_lock(path.parent, exc) from None
+
+
+def _cannot_lock(out_dir: Path, exc: OSError) -> OutputFolderError:
+    return OutputFolderError(
+        f"cannot lock {out_dir} ({exc.strerror or exc}): the build writes its lock file "
+        "there; make the folder writable"
+    )
 
 
 def _read(fd: int) -> bytes:
