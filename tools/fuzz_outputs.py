@@ -562,10 +562,15 @@ def age(box: Sandbox, entries: dict[str, Entry]) -> None:
 
 def read_since(box: Sandbox, entries: dict[str, Entry], skip: set[str]) -> list[str]:
     """The outside entries whose access time moved (read, or listed, since :func:`age`),
-    but the rulesets (the build reads them) and the entries in ``skip``."""
+    but the rulesets (the build reads them), the entries in ``skip`` and other names (hard
+    links) of those files: they share one access time."""
+    skipped = {rel for rel in entries if rel in skip or rel.startswith("project/rulesets")}
+    aliases = {entries[rel][2] for rel in skipped if entries[rel][0] == "file"}
     moved = []
-    for rel, (kind, _, _) in entries.items():
-        if kind in ("link", "p") or rel in skip or rel.startswith("project/rulesets"):
+    for rel, (kind, _, inode) in entries.items():
+        if kind in ("link", "p") or rel in skipped:
+            continue
+        if kind == "file" and inode in aliases:  # a hard link to a file the build may read
             continue
         try:
             if os.lstat(box.root / rel).st_atime_ns != OLD:
