@@ -644,3 +644,69 @@ def test_a_base_url_lets_the_pdf_renderer_read_only_files_inside_its_folder(
 
 def test_the_default_backends_are_the_module_the_sheets_and_the_cards() -> None:
     assert build_module.default_backends() == (python_outputs, sheet_outputs, card_outputs)
+
+
+# ---- a cloned repository's generated/ is untrusted input -------------------------------------
+
+
+def snapshot(folder: Path) -> dict[str, tuple[str, bytes]]:
+    """Every entry under ``folder`` (links not followed): its kind and bytes or link target."""
+    found: dict[str, tuple[str, bytes]] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found[rel] = ("link", os.readlink(path).encode())
+        elif path.is_dir():
+            found[rel] = ("dir", b"")
+        else:
+            found[rel] = ("file", path.read_bytes())
+    return found
+
+
+@pytest.mark.parametrize(
+    "attack", ["journal-writes", "journal-removes", "staging-link", "generated-link"]
+)
+def test_a_crafted_journal_never_writes_moves_or_deletes_outside_the_output_folder(
+    project: Path, tmp_path: Path, attack: str
+) -> None:
+    """Issue 30: a cloned repository whose generated/ holds a journal naming files in a
+    linked folder made the build create, overwrite, move and delete files elsewhere."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "known_hosts").write_text("host\n", "utf-8")
+    (home / "notes").mkdir()
+    (home / "notes" / "plan.txt").write_text("secret plan\n", "utf-8")
+    out = project / "generated"
+    staging = out / transaction.STAGING
+    journal: dict[str, object] = {"format": 1, "write": [], "remove": {}, "manifest": False}
+    if attack == "generated-link":
+        real = tmp_path / "elsewhere"
+        (real / transaction.STAGING / "python").mkdir(parents=True)
+        (real / transaction.STAGING / "python" / "x.py").write_text("planted\n", "utf-8")
+        out.symlink_to(real)
+        journal["write"] = ["python/x.py"]
+        (real / transaction.JOURNAL).write_text(json.dumps(journal), "utf-8")
+        home = real.parent  # everything outside the project must stay as it is
+    else:
+        (out / "python").mkdir(parents=True)
+        if attack == "staging-link":  # staged "files" that are someone else's
+            out.joinpath("python", "x.py").write_text("mine\n", "utf-8")
+            staging.symlink_to(home / "notes", target_is_directory=True)
+            journal["write"] = ["plan.txt"]
+        else:
+            (out / "sheets").symlink_to(home / ".ssh", target_is_directory=True)
+            (staging / "sheets").mkdir(parents=True)
+            (staging / "sheets" / "authorized_keys").write_text("ssh-ed25519 AAAA evil\n", "utf-8")
+            journal["write"] = ["sheets/authorized_keys"]
+            if attack == "journal-removes":
+                journal["write"] = []
+                sha = mf.file_digest(home / ".ssh" / "known_hosts")
+                journal["remove"] = {"sheets/known_hosts": sha}
+        (out / transaction.JOURNAL).write_text(json.dumps(journal), "utf-8")
+    before = snapshot(home)
+    with pytest.raises(transaction.OutputFolderError, match="symbolic link"):
+        run(project)
+    assert snapshot(home) == before
+    code = main(["build", "--rulesets", str(project / "rulesets"), "--out", str(out), "-j", "1"])
+    assert code == 2
+    assert snapshot(home) == before

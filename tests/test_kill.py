@@ -6,9 +6,12 @@ writing (so the kill lands where it matters) or after a random delay. Then, befo
 repairs it, the output folder must be wholly old or wholly new unless the run is between its
 commit point and its last move (the journal exists), in which case the build that finishes
 the run is itself killed at a random point of its recovery; and after
-:func:`rulesdsl.tools.transaction.recover` (which every build runs first) each ruleset's files
-must be all old or all new, all new if the run had committed, with no temporary file,
-staging folder or journal left.
+:func:`rulesdsl.tools.transaction.recover` (which every build runs first, under the lock it
+takes over from the killed build) each ruleset's files must be all old or all new, all new if
+the run had committed, with no temporary file, staging folder, journal or lock file left.
+
+Then builds killed while their workers render PDFs (SIGKILL or SIGTERM to the build alone):
+no worker may outlive its build, and the next build must take the lock and finish.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import pytest
 from rulesdsl.tools import transaction
 from rulesdsl.tools.build import build, render_all
 from tests.test_build import BASE, FAST, OTHER, VARIANT, new_compiler
+from tools import kill_build
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -165,7 +169,8 @@ def test_a_build_killed_at_random_points_leaves_each_ruleset_all_old_or_all_new(
         else:  # the next build finishes the run; kill that one too, while it recovers
             recovering = child_build(project, rng.randint(1, 12), None, "recover")
             assert recovering < 0 or not (out / transaction.JOURNAL).exists()
-        transaction.recover(out)
+        with transaction.locked(out, report=lambda message: None):  # as every build does
+            transaction.recover(out)
         assert leftovers(out) == [], f"run {run}"
         now = outputs_by_ruleset(out)
         assert sorted(now) == sorted(new) == sorted(old)
@@ -180,3 +185,160 @@ def test_a_build_killed_at_random_points_leaves_each_ruleset_all_old_or_all_new(
         if now != new:  # start the next run from this one's outputs, like a user would
             build(project / "rulesets", out, backends=FAST, compiler=new_compiler())
     assert outcomes["old"] >= 3 and outcomes["new"] >= 3, outcomes
+
+
+# ---- a build killed while its workers render PDFs ---------------------------------------------
+
+
+class Hung(Exception):
+    pass
+
+
+def build_within(seconds: float, project: Path) -> float:
+    """Build ``project`` (the fast backends) in this process; raise :class:`Hung` if it takes
+    longer than ``seconds``. The time it took."""
+
+    def hung(signum: int, frame: object) -> None:
+        raise Hung(f"the next build waited more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    started = time.perf_counter()
+    try:
+        result = build(
+            project / "rulesets", project / "generated", backends=FAST, compiler=new_compiler()
+        )
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert result.ok
+    return time.perf_counter() - started
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("signame", ["KILL", "TERM"])
+def test_a_build_killed_while_rendering_pdfs_leaves_no_worker_and_no_lock_behind(
+    tmp_path: Path, signame: str
+) -> None:
+    """Issue 30: PDF workers outlived a killed build and kept its lock: the next build waited
+    forever. The build is killed alone (its workers get no signal), as `kill PID` does; this
+    is the short run of tools/kill_build.py, whose next build here is the fast one."""
+    pytest.importorskip("weasyprint")
+    project = kill_build.make_project(tmp_path / "project")
+    build_within(60, project)  # generated/ exists: the killed build holds its lock as it renders
+    kill = kill_build.kill_once(project, random.Random(signame), signame, "build", 0.3)
+    try:
+        assert kill.workers, "the build rendered no PDF in a worker process"
+        assert kill.landed and kill.exited_after is not None
+        assert kill.survivors == [], "a worker outlived its build"
+        assert "Traceback" not in kill.stderr
+        build_within(60, project)
+    finally:
+        kill_build.reap(kill.workers)
+
+
+def dead_pid() -> int:
+    """The id of a process that has ended (and been reaped)."""
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return pid
+
+
+def hold_open(path: Path) -> int:
+    """A child process that holds ``path``'s flock, as a dead build's inheritor would."""
+    import fcntl
+
+    ready, go = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            os.write(go, b"x")
+            time.sleep(60)
+        finally:
+            os._exit(0)
+    os.read(ready, 1)
+    return pid
+
+
+@pytest.mark.parametrize("inherited", [False, True])
+def test_a_lock_left_by_a_dead_build_is_taken_over_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], inherited: bool
+) -> None:
+    project = tmp_path / "project"
+    (project / "rulesets").mkdir(parents=True)
+    (project / "rulesets" / "base.terrain").write_text(BASE, "utf-8")
+    out = project / "generated"
+    out.mkdir()
+    from rulesdsl.tools.lock import LOCK, Owner
+
+    dead = Owner(socket_host(), dead_pid(), None)
+    (out / LOCK).write_bytes(dead.dumps())
+    holder = hold_open(out / LOCK) if inherited else None
+    try:
+        assert build_within(20, project) < 10
+    finally:
+        if holder is not None:
+            os.kill(holder, signal.SIGKILL)
+            os.waitpid(holder, 0)
+    err = capsys.readouterr().err
+    assert f"was locked by a build that is no longer running (process {dead.pid})" in err
+    assert "its lock is taken over" in err
+    assert not (out / LOCK).exists() and leftovers(out) == []
+
+
+def socket_host() -> str:
+    import socket
+
+    return socket.gethostname()
+
+
+def test_a_build_waits_for_a_live_build_holding_the_lock_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "project"
+    (project / "rulesets").mkdir(parents=True)
+    (project / "rulesets" / "base.terrain").write_text(BASE, "utf-8")
+    out = project / "generated"
+    ready, go = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            with transaction.locked(out):
+                os.write(go, b"x")
+                time.sleep(1.0)
+        finally:
+            os._exit(0)
+    os.read(ready, 1)
+    took = build_within(20, project)
+    os.waitpid(pid, 0)
+    assert took > 0.5
+    err = capsys.readouterr().err
+    assert f"is locked by another build (process {pid}); waiting for it to finish" in err
+    assert "taken over" not in err
+
+
+def test_a_folder_the_build_cannot_write_its_lock_into_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import tempfile
+
+    from rulesdsl.tools import lock
+
+    out = tmp_path / "generated"
+    out.mkdir()
+
+    def refused(*args: object, **kwargs: object) -> object:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    expected = pytest.raises(
+        transaction.OutputFolderError, match=r"cannot lock .*Permission denied"
+    )
+    with expected, lock.locked(out):
+        pass
+    assert sorted(p.name for p in out.iterdir()) == []

@@ -1,6 +1,6 @@
 """What a backend hands to the build (file contents, now or on demand), and how files are
-written: atomically, never through a symbolic link, only at paths proven to stay inside the
-output folder."""
+written and read: atomically, never through a symbolic link, only at paths proven to stay
+inside the output folder."""
 
 from __future__ import annotations
 
@@ -31,6 +31,28 @@ TEMP_PREFIX = ".rulesdsl-"
 """Every temporary file or folder the build makes starts with this, so it can find its own."""
 
 
+class OutputFolderError(Exception):
+    """The output folder cannot take the build's files, or holds something the build must
+    not follow (a file where a folder should be, a symbolic link on the way, a journal that
+    names paths through a link). Raised before anything is written, moved or deleted."""
+
+
+def check_folder(out_dir: Path) -> None:
+    """Raise :class:`OutputFolderError` if the output folder itself is a symbolic link or
+    not a folder (a missing one is fine: the build makes it)."""
+    try:
+        mode = os.lstat(out_dir).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(mode):
+        raise OutputFolderError(
+            f"{out_dir} is a symbolic link; the build reads and writes only a real folder: "
+            "replace the link with a folder, or give --out the folder itself"
+        )
+    if not stat.S_ISDIR(mode):
+        raise OutputFolderError(f"{out_dir} is a file, not a folder; give --out a folder")
+
+
 def digest_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -59,6 +81,84 @@ def output_path_problem(rel: str) -> str | None:
                 f"longer than the {NAME_MAX} bytes file systems allow"
             )
     return None
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_READ_FLAGS = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_BINARY", 0)
+"""Opening an existing file to read it: a link is refused (ELOOP), a pipe does not block."""
+
+
+def way_problem(folder: Path, rel: str) -> str | None:
+    """Why ``folder/rel`` cannot be reached without going through a symbolic link: a link,
+    or something that is not a folder, where ``rel`` needs a folder. None if it can (folders
+    that do not exist yet are fine). ``rel`` is a path relative to ``folder`` with ``/``
+    between its parts; its last part is not looked at, and ``folder`` itself is the caller's
+    to check."""
+    current = folder
+    for part in rel.split("/")[:-1]:
+        current = current / part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"{current} cannot be looked at ({exc.strerror})"
+        if stat.S_ISLNK(mode):
+            return f"{current} is a symbolic link"
+        if not stat.S_ISDIR(mode):
+            return f"{current} is a file where a folder should be"
+    return None
+
+
+def _open_regular(folder: Path, rel: str) -> tuple[int, int] | None:
+    """An open descriptor and the size of the regular file ``folder/rel``, reached without
+    any link; None if there is no such file (missing, a link, a pipe, a folder...)."""
+    if way_problem(folder, rel) is not None:
+        return None
+    try:
+        fd = os.open(folder / rel, _READ_FLAGS)
+    except OSError:
+        return None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        return None
+    return fd, info.st_size
+
+
+def read_inside(folder: Path, rel: str, limit: int) -> bytes | None:
+    """The bytes of the regular file ``folder/rel`` if it has at most ``limit`` of them;
+    None if it is missing, bigger, not a regular file, or reached only through a symbolic
+    link (no link is followed, no pipe is opened for reading)."""
+    opened = _open_regular(folder, rel)
+    if opened is None:
+        return None
+    fd, size = opened
+    with os.fdopen(fd, "rb") as handle:
+        if size > limit:
+            return None
+        try:
+            data = handle.read(limit + 1)
+        except OSError:
+            return None
+    return data if len(data) <= limit else None
+
+
+def digest_inside(folder: Path, rel: str) -> str | None:
+    """The SHA-256 of the regular file ``folder/rel``, read in pieces; None where
+    :func:`read_inside` gives None (no link is followed)."""
+    opened = _open_regular(folder, rel)
+    if opened is None:
+        return None
+    digest = hashlib.sha256()
+    with os.fdopen(opened[0], "rb") as handle:
+        try:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+        except OSError:
+            return None
+    return digest.hexdigest()
 
 
 def fsync_dir(folder: Path) -> None:

@@ -7,8 +7,13 @@ outcome.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 from rulesdsl.commands.common import format_option
 
@@ -71,14 +76,15 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
     try:
-        result = build(
-            rulesets,
-            out,
-            check=args.check,
-            names=args.names,
-            jobs=args.jobs,
-            incremental=not args.force,
-        )
+        with _sigterm_unwinds():
+            result = build(
+                rulesets,
+                out,
+                check=args.check,
+                names=args.names,
+                jobs=args.jobs,
+                incremental=not args.force,
+            )
     except UnknownRuleset as exc:
         raise UsageError(str(exc)) from None
     except OutputFolderError as exc:
@@ -115,6 +121,26 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK
+
+
+@contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    """Turn SIGTERM (what `timeout` and `kill` send) into an exit that unwinds the build:
+    its PDF workers are killed and its lock given back. Where the build ends mid-commit,
+    the next build finishes the run, as after any kill."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        print("rulesdsl: build stopped by SIGTERM", file=sys.stderr)
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _count(n: int, noun: str) -> str:

@@ -17,14 +17,20 @@ from __future__ import annotations
 import os
 import pickle
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulesdsl.backends.outputs import Deferred, Output, digest_bytes, output_path_problem
+from rulesdsl.backends.outputs import (
+    Deferred,
+    Output,
+    digest_bytes,
+    digest_inside,
+    output_path_problem,
+    read_inside,
+)
 from rulesdsl.backends.outputs import atomic_write as atomic_write
 from rulesdsl.tools import manifest as mf
 from rulesdsl.tools import transaction
@@ -39,6 +45,10 @@ Backend = Callable[["ir.Ruleset"], Mapping[str, Output]]
 """A backend gives, for one ruleset, file contents by path relative to generated/."""
 
 SUFFIXES = (".terrain", ".yaml", ".yml")
+READ_LIMIT = 256 * 1024 * 1024
+"""The largest output file read to compare it with what the build would write; a bigger
+one is rewritten (the bundled rulesets' largest output, generated/python/battletech_tacops.py,
+has 127 KB)."""
 _EXTENDS = re.compile(r"^[ \t]*extends[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 
 
@@ -154,23 +164,24 @@ def build(
     :class:`UnknownRuleset` for an unknown one); ``jobs`` is how many processes render PDFs
     (default: one per core); ``incremental=False`` ignores the stamps and compiles every
     ruleset. Raises :class:`rulesdsl.tools.transaction.OutputFolderError` before writing anything
-    when the output folder cannot take the files.
+    when the output folder cannot take the files, and before reading, moving or deleting
+    anything when it holds a link the build would have to follow (see
+    :mod:`rulesdsl.tools.transaction`).
     """
     chosen = tuple(backends) if backends is not None else default_backends()
     keys = {backend_key(b): b for b in chosen}
     result = BuildResult([])
-    if out_dir.exists() and not out_dir.is_dir():
-        raise transaction.OutputFolderError(
-            f"{out_dir} is a file, not a folder; give --out a folder"
-        )
+    transaction.check_folder(out_dir)
     files, result.diagnostics = _files_by_id(source_files(root))
     if not result.ok:
         return result
     selected = _select(files, names)
     with ExitStack() as stack:
         is_locked = not check and out_dir.is_dir()
+        held: tuple[int, ...] = ()  # the lock's descriptor: PDF workers must not keep it
         if is_locked:
-            stack.enter_context(transaction.locked(out_dir))
+            lock = stack.enter_context(transaction.locked(out_dir))
+            held = (lock.fd,) if lock is not None else ()
             transaction.recover(out_dir)
         old = mf.load(out_dir)
         stamp = _Stamp(root, out_dir, old, mf.compiler_digest())
@@ -203,15 +214,15 @@ def build(
                 for rel, out in outs.items()
             )
         )
-        if not check:  # fail before the costly part (PDFs) if the files cannot go there
-            transaction.preflight(out_dir, result.outputs)
+        # fail before the costly part (PDFs) if the files cannot go there
+        transaction.preflight(out_dir, result.outputs)
         gone = [] if names else sorted(set(old.rulesets) - set(files))
         read = {
             c.ruleset.id: sources_read(Path(c.path), c.ruleset)
             for c in result.compiled
             if c.ruleset is not None
         }
-        change = _plan(out_dir, rendered, read, gone, old, stamp, jobs)
+        change = _plan(out_dir, rendered, read, gone, old, stamp, jobs, held)
         if check:
             traces = transaction.pending(out_dir)
             result.stale = sorted({*change.write, *change.remove, *traces})
@@ -400,12 +411,12 @@ class _Stamp:
 
     def source(self, name: str) -> str | None:
         if name not in self._sources:
-            self._sources[name] = mf.file_digest(self.root / name)
+            self._sources[name] = digest_inside(self.root, name)
         return self._sources[name]
 
     def output(self, rel: str) -> str | None:
         if rel not in self._outputs:
-            self._outputs[rel] = mf.file_digest(self.out_dir / rel)
+            self._outputs[rel] = digest_inside(self.out_dir, rel)
         return self._outputs[rel]
 
     def holds(self, rid: str, path: Path, keys: Iterable[str]) -> bool:
@@ -432,22 +443,24 @@ def _plan(
     old: mf.Manifest,
     stamp: _Stamp,
     jobs: int | None,
+    held: Sequence[int] = (),
 ) -> transaction.Change:
     """What to write and remove, and the manifest after the run. ``read`` names the source
-    files each rendered ruleset was compiled from."""
+    files each rendered ruleset was compiled from; ``held`` are the descriptors PDF workers
+    close (the lock)."""
     change = transaction.Change()
     new = mf.Manifest({rid: dict(entries) for rid, entries in old.rulesets.items()})
     deferred: dict[str, Deferred] = {}
     for per_key in rendered.values():
         for outs in per_key.values():
             for rel, content in outs.items():
-                if is_current(out_dir / rel, content):
+                if is_current(out_dir, rel, content):
                     continue
                 if isinstance(content, Deferred):
                     deferred[rel] = content
                 else:
                     change.write[rel] = content
-    change.write.update(render_deferred(deferred, jobs))
+    change.write.update(render_deferred(deferred, jobs, held=held))
     for rid, per_key in rendered.items():
         path_names = read[rid]
         for key, outs in per_key.items():
@@ -465,6 +478,8 @@ def _plan(
     for rid in gone:
         for entry in new.rulesets.pop(rid, {}).values():
             _drop(entry.outputs, set(), stamp, change)
+    kept = new.owned()  # an output another entry still owns (a crafted manifest) stays
+    change.remove = {rel: sha for rel, sha in change.remove.items() if rel not in kept}
     data = new.dumps()
     if data != _current_manifest(out_dir):
         change.manifest = data
@@ -481,31 +496,27 @@ def _drop(
 
 
 def _current_manifest(out_dir: Path) -> bytes | None:
-    try:
-        return (out_dir / mf.MANIFEST).read_bytes()
-    except OSError:
-        return None
+    return read_inside(out_dir, mf.MANIFEST, mf.LIMIT)
 
 
 # ---- rendering in a process pool ----------------------------------------------------------
 
 
-def render_deferred(pending: Mapping[str, Deferred], jobs: int | None = None) -> dict[str, bytes]:
+def render_deferred(
+    pending: Mapping[str, Deferred], jobs: int | None = None, *, held: Sequence[int] = ()
+) -> dict[str, bytes]:
     """Make every deferred output; with more than one to make and more than one job, in a
-    pool of processes. The result is sorted by path and does not depend on which process
-    finished first."""
+    pool of processes that die with this one (:mod:`rulesdsl.tools.workers`) and close the
+    descriptors in ``held``. The result is sorted by path and does not depend on which
+    process finished first."""
     names = sorted(pending)
     jobs = default_jobs() if jobs is None else max(1, jobs)
     poolable = [n for n in names if _picklable(pending[n].render)] if jobs > 1 else []
     if len(poolable) < 2:
         return {name: pending[name].render() for name in names}
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from rulesdsl.tools.workers import pool as worker_pool
 
-    # On Linux, fork: the workers start with WeasyPrint already loaded (it takes a second to
-    # import). Elsewhere the platform's default (spawn on macOS, where fork is unsafe).
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    with ProcessPoolExecutor(max_workers=min(jobs, len(poolable)), mp_context=context) as pool:
+    with worker_pool(min(jobs, len(poolable)), held) as pool:
         futures = {name: pool.submit(pending[name].render) for name in poolable}
         made = {name: pending[name].render() for name in names if name not in futures}
         made.update({name: future.result() for name, future in futures.items()})
@@ -523,25 +534,26 @@ def _picklable(function: Callable[[], bytes]) -> bool:
 # ---- comparing and writing single outputs -------------------------------------------------
 
 
-def is_current(path: Path, content: Output) -> bool:
-    if not path.is_file() or path.is_symlink():
-        return False
-    existing = path.read_bytes()
-    if isinstance(content, Deferred):
-        return content.is_current(existing)
-    return existing == content
+def is_current(out_dir: Path, rel: str, content: Output) -> bool:
+    """Whether ``out_dir/rel`` is a regular file, reached without a symbolic link, that is
+    ``content`` (or, for a Deferred output, that it can stay)."""
+    if isinstance(content, bytes):
+        existing = read_inside(out_dir, rel, len(content))
+        return existing == content
+    existing = read_inside(out_dir, rel, READ_LIMIT)
+    return existing is not None and content.is_current(existing)
 
 
 def stale_files(out_dir: Path, outputs: Mapping[str, Output]) -> list[str]:
     """The outputs that differ from, or are missing in, ``out_dir``."""
-    return sorted(rel for rel, content in outputs.items() if not is_current(out_dir / rel, content))
+    return sorted(rel for rel, content in outputs.items() if not is_current(out_dir, rel, content))
 
 
 def write_outputs(out_dir: Path, outputs: Mapping[str, Output]) -> list[str]:
     """Write each changed output in one transaction; Deferred outputs are all made before
     the first file is written, so a failure while making one leaves ``out_dir`` as it was."""
     changed = {
-        rel: content for rel, content in outputs.items() if not is_current(out_dir / rel, content)
+        rel: content for rel, content in outputs.items() if not is_current(out_dir, rel, content)
     }
     ready = {rel: content for rel, content in changed.items() if isinstance(content, bytes)}
     ready.update(

@@ -11,8 +11,10 @@ digests of the files written. It serves two purposes:
   ruleset without compiling it.
 
 The file is sorted JSON with no time stamps, so the same build writes the same bytes. A
-manifest that cannot be read, or an entry that is malformed or names a path outside the
-output folder, is ignored: the build then simply does more work and owns less.
+manifest that cannot be read (a symbolic link, a pipe, more than :data:`LIMIT` bytes, not
+JSON), or an entry that is malformed or names a path outside the output folder, is ignored:
+the build then simply does more work and owns less. The manifest of a cloned repository is
+input like any other: no file it names is read through a symbolic link.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rulesdsl.backends.outputs import digest_bytes, output_path_problem
+from rulesdsl.backends.outputs import digest_inside, output_path_problem, read_inside
 
 MANIFEST = ".rulesdsl-manifest.json"
 FORMAT = 1
+LIMIT = 16 * 1024 * 1024
+"""The largest manifest read, in bytes (a build of 10 rulesets writes 31 KB)."""
 
 _PACKAGE_SUFFIXES = (".py", ".j2", ".css", ".json", ".lark")
 
@@ -79,9 +83,12 @@ class Manifest:
 
 def load(out_dir: Path) -> Manifest:
     """The manifest in ``out_dir``; an empty one if it is missing or unreadable."""
+    raw = read_inside(out_dir, MANIFEST, LIMIT)
+    if raw is None:
+        return Manifest()
     try:
-        data = json.loads((out_dir / MANIFEST).read_bytes())
-    except (OSError, ValueError):
+        data = json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         return Manifest()
     return parse(data)
 
@@ -123,16 +130,13 @@ def _str_map(value: object) -> bool:
 
 def file_digest(path: Path) -> str | None:
     """The digest of a regular file's bytes; None if it is missing, a link or not a file."""
-    try:
-        if not path.is_file() or path.is_symlink():
-            return None
-        return digest_bytes(path.read_bytes())
-    except OSError:
-        return None
+    return digest_inside(path.parent, path.name)
 
 
 def digests(folder: Path, names: Iterable[str]) -> dict[str, str | None]:
-    return {name: file_digest(folder / name) for name in names}
+    """The digest of each file ``folder/name`` (None where a link is on its way, see
+    :func:`rulesdsl.backends.outputs.digest_inside`)."""
+    return {name: digest_inside(folder, name) for name in names}
 
 
 @cache

@@ -17,6 +17,17 @@ How a run changes ``generated/``:
 before its commit point, and temporary files of the build's own naming. Files are never
 written through a symbolic link: staged files are created with ``O_EXCL | O_NOFOLLOW`` and
 renames replace a link rather than follow it; folders on the way are checked by :func:`preflight`.
+
+A cloned repository's ``generated/`` is untrusted input: its journal, manifest and staging
+folder may have been crafted. So the output folder itself must not be a symbolic link, the
+journal and manifest are read only as regular files of bounded size (never through a link,
+never a pipe), and :func:`recover` checks every path a journal names (no link on the way,
+staged entries regular files, nothing outside the folder) before it moves or deletes
+anything; a journal that fails the check stops the build with :class:`OutputFolderError`.
+
+:func:`locked` serialises builds into one folder with ``flock`` on a lock file that also
+records its owner (process id and start time); a lock whose owner is no longer running is
+taken over, with a message (see :mod:`rulesdsl.tools.lock`).
 """
 
 from __future__ import annotations
@@ -26,27 +37,34 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulesdsl.backends.outputs import TEMP_PREFIX, fsync_dir, output_path_problem, write_new
-from rulesdsl.tools.manifest import MANIFEST, file_digest
+from rulesdsl.backends.outputs import (
+    TEMP_PREFIX,
+    OutputFolderError,
+    check_folder,
+    digest_inside,
+    fsync_dir,
+    output_path_problem,
+    read_inside,
+    way_problem,
+    write_new,
+)
+from rulesdsl.tools.lock import LOCK, locked, stale_lock_files
+from rulesdsl.tools.manifest import MANIFEST
 
 STAGING = ".rulesdsl-staging"
 JOURNAL = ".rulesdsl-journal.json"
+JOURNAL_LIMIT = 16 * 1024 * 1024
+"""The largest journal read, in bytes; a bigger one is not the build's."""
 _STAGED_MANIFEST = "manifest.json"
 _STAGED_JOURNAL = "journal.json"
 
 _OWN_TEMP = re.compile(r"^(\.rulesdsl-.*\.tmp|\..+\.(py|html|md|pdf)\.[a-z0-9_]{8}\.tmp)$")
 """Temporary files the build makes (``.rulesdsl-XXXX.tmp``) and made before it had staging
 (``.<output name>.XXXXXXXX.tmp``, from :func:`tempfile.mkstemp`)."""
-
-
-class OutputFolderError(Exception):
-    """The output folder cannot take the build's files (a file where a folder should be, a
-    symbolic link on the way). Raised before anything is written."""
 
 
 @dataclass
@@ -64,11 +82,17 @@ class Change:
 
 
 def preflight(out_dir: Path, rels: Iterable[str]) -> None:
-    """Raise :class:`OutputFolderError` unless every folder on the way to every path in
-    ``rels`` is a real folder or can be made as one."""
-    if out_dir.exists() and not out_dir.is_dir():
-        raise OutputFolderError(f"{out_dir} is a file, not a folder; give --out a folder")
-    if (out_dir / MANIFEST).is_dir() and not (out_dir / MANIFEST).is_symlink():
+    """Raise :class:`OutputFolderError` unless the output folder is a real folder and every
+    folder on the way to every path in ``rels`` is a real folder or can be made as one, and
+    no path in ``rels`` is a folder."""
+    check_folder(out_dir)
+    for rel in sorted(rels):
+        if way_problem(out_dir, rel) is None and _is_real_dir(out_dir / rel):
+            raise OutputFolderError(
+                f"{out_dir / rel} is a folder where the build writes a file; "
+                "move it away and build again"
+            )
+    if _is_real_dir(out_dir / MANIFEST):
         raise OutputFolderError(
             f"{out_dir / MANIFEST} is a folder; the build keeps its "
             "manifest there: move it away and build again"
@@ -95,36 +119,28 @@ def preflight(out_dir: Path, rels: Iterable[str]) -> None:
                 )
 
 
-@contextmanager
-def locked(out_dir: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the output folder (POSIX ``flock``), so two builds into the
-    same folder run one after the other. The folder is created if needed."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: no lock
-        yield
-        return
-    fd = os.open(out_dir, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
 def pending(out_dir: Path) -> list[str]:
-    """Traces of an interrupted run that :func:`recover` would clear (relative names)."""
+    """Traces of an interrupted run that :func:`recover` or the next lock would clear
+    (relative names)."""
+    check_folder(out_dir)
     found = [name for name in (JOURNAL, STAGING) if os.path.lexists(out_dir / name)]
-    return sorted(found + _own_temp_files(out_dir))
+    return sorted(found + _own_temp_files(out_dir) + stale_lock_files(out_dir))
 
 
 def recover(out_dir: Path) -> None:
-    """Finish a run that reached its commit point, or undo the traces of one that did not."""
+    """Finish a run that reached its commit point, or undo the traces of one that did not.
+
+    Raises :class:`OutputFolderError`, before anything is read through a link, moved or
+    deleted, if the output folder is a link or its journal names a path it cannot replay
+    inside the folder."""
+    check_folder(out_dir)
+    if not os.path.isdir(out_dir):
+        return
     journal = out_dir / JOURNAL
     if os.path.lexists(journal):
-        data = _read_journal(journal)
+        data = _read_journal(out_dir)
         if data is not None:
+            _check_replay(out_dir, *data)
             _apply(out_dir, *data)
         else:  # not written by a build (only complete journals are ever renamed in)
             _remove_tree(journal)
@@ -172,7 +188,7 @@ def _apply(out_dir: Path, write: list[str], remove: Mapping[str, str], manifest:
             touched.add(target.parent)
     for rel, sha in remove.items():
         target = out_dir / rel
-        if file_digest(target) == sha:
+        if digest_inside(out_dir, rel) == sha:
             target.unlink()
             touched.add(target.parent)
     if manifest and os.path.lexists(staging / _STAGED_MANIFEST):
@@ -184,12 +200,71 @@ def _apply(out_dir: Path, write: list[str], remove: Mapping[str, str], manifest:
     _remove_tree(staging)
 
 
-def _read_journal(path: Path) -> tuple[list[str], dict[str, str], bool] | None:
+def _check_replay(
+    out_dir: Path, write: list[str], remove: Mapping[str, str], manifest: bool
+) -> None:
+    """Raise :class:`OutputFolderError` unless :func:`_apply` can replay this journal inside
+    the output folder: the staging folder a real folder, every staged entry a regular file
+    reached without a link, every target reached without a link and not a folder."""
+    staging = out_dir / STAGING
+    problems: list[str] = []
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError):
+        mode: int | None = os.lstat(staging).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISLNK(mode):
+        problems.append(f"{staging} is a symbolic link")
+    elif mode is not None and not stat.S_ISDIR(mode):
+        problems.append(f"{staging} is not a folder")
+    staged = [*write, _STAGED_MANIFEST] if manifest else list(write)
+    for rel in staged if not problems and mode is not None else []:
+        problem = way_problem(staging, rel)
+        if problem is None and _kind(staging / rel) not in (None, stat.S_IFREG):
+            problem = f"{staging / rel} is not a file the build staged"
+        if problem is not None:
+            problems.append(problem)
+    for rel in [*write, *remove]:
+        problem = way_problem(out_dir, rel)
+        if problem is None and rel in write and _is_real_dir(out_dir / rel):
+            problem = f"{out_dir / rel} is a folder where the journal moves a file"
+        if problem is not None:
+            problems.append(problem)
+    if manifest and _is_real_dir(out_dir / MANIFEST):
+        problems.append(f"{out_dir / MANIFEST} is a folder")
+    if problems:
+        raise OutputFolderError(
+            f"{problems[0]}: the journal {out_dir / JOURNAL} of an interrupted build would move "
+            "or delete files there, and the build moves and deletes only inside the output "
+            "folder. Nothing was changed; if this folder came from someone else, remove the "
+            "journal (or the link) and build again"
+        )
+
+
+def _kind(path: Path) -> int | None:
+    """The file type of ``path`` itself (``stat.S_IFREG``...); None if it is missing."""
+    try:
+        return stat.S_IFMT(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return None
+
+
+def _is_real_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _read_journal(out_dir: Path) -> tuple[list[str], dict[str, str], bool] | None:
+    """The journal's moves, removals and manifest flag; None if it is not a journal the
+    build wrote (a link, not a regular file, too big, malformed, or naming a path that could
+    leave the folder)."""
+    raw = read_inside(out_dir, JOURNAL, JOURNAL_LIMIT)
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("format") != 1:
         return None
@@ -198,6 +273,8 @@ def _read_journal(path: Path) -> tuple[list[str], dict[str, str], bool] | None:
         return None
     rels = [*write, *remove]
     if not all(isinstance(r, str) and output_path_problem(r) is None for r in rels):
+        return None
+    if len(set(write)) != len(write) or set(write) & set(remove):
         return None
     if not all(isinstance(sha, str) for sha in remove.values()):
         return None
@@ -233,10 +310,12 @@ def _own_temp_files(out_dir: Path) -> list[str]:
 
 __all__ = [
     "JOURNAL",
+    "LOCK",
     "STAGING",
     "TEMP_PREFIX",
     "Change",
     "OutputFolderError",
+    "check_folder",
     "commit",
     "locked",
     "pending",
