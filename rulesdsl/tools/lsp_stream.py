@@ -133,7 +133,7 @@ async def read_messages(
                 continue  # blank lines between messages are harmless
             header = _HEADER.fullmatch(line)
             resync = _LENGTH_AT_END.search(line)
-            if header is None and resync is not None:  # junk, then the next message's header
+            if resync is not None and resync.start() > 0:  # junk, then the next header
                 shown = line[: resync.start()][:40].decode("utf-8", "replace")
                 writer.error(None, PARSE_ERROR, f"not a message header: {shown!r}; skipped")
                 pending = resync.group(0)
