@@ -585,6 +585,32 @@ def lsp_attacks(workspace: Path, outside: Path) -> dict[str, Any]:
             lsp.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         return None
 
+    def initialize_again(rng: random.Random, lsp: Lsp) -> str | None:
+        params = {"processId": None, "rootUri": "file:///", "capabilities": {}}
+        answer = lsp.answer(lsp.request("initialize", params))
+        if answer is None or answer.get("error", {}).get("code") != -32600:
+            return f"a second initialize got {answer}"
+        return None
+
+    def odd_ranges(rng: random.Random, lsp: Lsp) -> str | None:
+        uri = _uri(rulesets / "ranges.terrain")
+        lsp.notify("textDocument/didOpen", _doc(uri, 'ruleset r "R"\nversion 1.0.0\n'))
+        for _ in range(rng.randint(1, 5)):
+            at = [rng.choice([-1, 0, 1, 2, 99, 2**31, 2**40]) for _ in range(4)]
+            change = {
+                "range": {
+                    "start": {"line": at[0], "character": at[1]},
+                    "end": {"line": at[2], "character": at[3]},
+                },
+                "text": rng.choice(["", "x", "\n\n", "\ud83d\ude00", "}" * 100]),
+            }
+            lsp.notify(
+                "textDocument/didChange",
+                {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [change]},
+            )
+        lsp.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        return None
+
     def random_bytes(rng: random.Random, lsp: Lsp) -> str | None:
         lsp.send(bytes(rng.randrange(256) for _ in range(rng.randint(1, 3000))))
         return None
@@ -617,6 +643,8 @@ def lsp_attacks(workspace: Path, outside: Path) -> dict[str, Any]:
         "message over the limit": huge_message,
         "open/close churn": churn,
         "random bytes": random_bytes,
+        "second initialize": initialize_again,
+        "edits at odd ranges": odd_ranges,
         "change of a document never opened": unopened_change,
     }
 
@@ -698,6 +726,7 @@ def lsp_run(
         time.sleep(0.1)
         figures.tracebacks += [f"at the end: {t}" for t in _tracebacks(lsp.stderr, seen_err)]
         figures.measures |= lsp_cut_short(workspace, figures)
+        figures.measures |= lsp_before_initialize(workspace, figures)
 
 
 def lsp_churn(lsp: Lsp, workspace: Path, count: int) -> dict[str, Any]:
@@ -724,6 +753,23 @@ def lsp_churn(lsp: Lsp, workspace: Path, count: int) -> dict[str, Any]:
     cycle(count, 1000)
     after = _rss_kb(lsp.proc.pid)
     return {f"lsp rss before {count} open/close (KiB)": before, "lsp rss after (KiB)": after}
+
+
+def lsp_before_initialize(workspace: Path, figures: Figures) -> dict[str, Any]:
+    """Requests and notifications before initialize: -32002, and nothing else happens."""
+    lsp = Lsp(workspace)
+    uri = _uri(workspace / "rulesets" / "heavy_gear.terrain")
+    lsp.notify("textDocument/didOpen", _doc(uri, "ruleset early\n"))
+    position = {"line": 0, "character": 0}
+    msg_id = lsp.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position})
+    answer = lsp.answer(msg_id)
+    code = (answer or {}).get("error", {}).get("code")
+    if code != -32002:
+        figures.findings.append(f"a hover before initialize got {answer}")
+    lsp.stop()
+    time.sleep(0.1)
+    figures.tracebacks += [f"before initialize: {t}" for t in _tracebacks(lsp.stderr, 0)]
+    return {"lsp error for a request before initialize": code}
 
 
 def lsp_cut_short(workspace: Path, figures: Figures) -> dict[str, Any]:

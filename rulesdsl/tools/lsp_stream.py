@@ -6,8 +6,6 @@ of any length, and for invalid JSON or wrong-typed params it logs a traceback an
 nothing, so the client waits for ever. :func:`serve` replaces that loop and hands pygls only
 well-formed messages:
 
-- pygls keeps a finished future for every notification (1.3 KB a keystroke); they are
-  dropped after each one;
 - a header line is at most :data:`MAX_HEADER_LINE` bytes and a message has at most
   :data:`MAX_HEADERS` of them; ``Content-Length`` must be plain decimal digits;
 - a body is at most :data:`MAX_MESSAGE_BYTES`; a longer one is never held: it is skipped a
@@ -15,9 +13,12 @@ well-formed messages:
   ``Content-Length`` header (valid JSON cannot hold one: a raw line break may not stand
   inside a string), so the server keeps serving whether the length was true or a lie;
 - bad framing, a body that is not UTF-8 JSON (-32700), a message that is not a JSON-RPC 2.0
-  object (-32600) and wrong-typed params (-32602, with the request's id) get an error
-  response, as JSON-RPC 2.0 asks, and the server reads on. A notification with wrong-typed
-  params gets one line on stderr (a notification has no response).
+  object (-32600), wrong-typed params (-32602, with the request's id), a request before
+  ``initialize`` (-32002) and a second ``initialize`` (-32600) get an error response, as
+  JSON-RPC 2.0 and LSP ask, and the server reads on. A notification with wrong-typed
+  params gets one line on stderr (a notification has no response);
+- pygls keeps a finished future for every notification (1.3 KB a keystroke); they are
+  dropped after each one.
 
 The server stops when stdin ends (also in the middle of a body) or on ``exit``.
 """
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -56,11 +56,10 @@ PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
+NOT_INITIALIZED = -32002
 
 _HEADER = re.compile(rb"([A-Za-z][A-Za-z0-9-]*)[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r?\n")
 _LENGTH_AT_END = re.compile(rb"Content-Length[ \t]*:[^\r\n]*\r?\n\Z", re.IGNORECASE)
-
-logger = logging.getLogger(__name__)
 
 
 class _Reader:
@@ -119,6 +118,7 @@ async def read_messages(
     """Read framed messages until the input ends or ``stop`` is set; hand each to
     ``protocol``."""
     converter = default_converter()  # type: ignore[no-untyped-call]
+    session = _Session()
     pending = b""  # a header line found while skipping: the start of the next message
     while not stop.is_set():
         headers: dict[bytes, bytes] = {}
@@ -174,10 +174,17 @@ async def read_messages(
         body = await reader.exactly(length)
         if len(body) < length:
             return  # the input ended inside the body: the client is gone
-        _handle(body, writer, protocol, converter)
+        _handle(body, writer, protocol, converter, session)
 
 
-def _handle(body: bytes, writer: _Writer, protocol: JsonRPCProtocol, converter: Any) -> None:
+class _Session:
+    initialized = False
+    """Whether an initialize request has been handed to pygls (LSP allows one, first)."""
+
+
+def _handle(
+    body: bytes, writer: _Writer, protocol: JsonRPCProtocol, converter: Any, session: _Session
+) -> None:
     """Check one body and hand it to pygls, or answer with the JSON-RPC error it deserves."""
     try:
         data = json.loads(body.decode("utf-8"))
@@ -196,6 +203,13 @@ def _handle(body: bytes, writer: _Writer, protocol: JsonRPCProtocol, converter: 
     if "method" in data and not isinstance(method, str):
         writer.error(msg_id, INVALID_REQUEST, "a method must be a string")
         return
+    if method == "initialize" and session.initialized:
+        writer.error(msg_id, INVALID_REQUEST, "the server is initialized already")
+        return
+    if method not in ("initialize", "exit", None) and not session.initialized:
+        if "id" in data:  # LSP: ServerNotInitialized; a notification is dropped
+            writer.error(msg_id, NOT_INITIALIZED, f"{method} before initialize")
+        return
     if method is None:  # a response to a request of the server's
         kind: type = ResponseErrorMessage if "error" in data else JsonRPCResponseMessage
     else:
@@ -213,6 +227,7 @@ def _handle(body: bytes, writer: _Writer, protocol: JsonRPCProtocol, converter: 
         return
     try:
         protocol.handle_message(message)
+        session.initialized |= method == "initialize"
     except Exception as exc:  # pygls answers a request's failure; this is what escapes it
         _say(f"{method or 'a response'} failed: {type(exc).__name__}: {_first_line(exc)}")
         if method is not None and "id" in data:
