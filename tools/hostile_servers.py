@@ -801,6 +801,8 @@ def lsp_cut_short(workspace: Path, figures: Figures) -> dict[str, Any]:
 
 # ---- the preview server -------------------------------------------------------------------------
 
+STATUSES: Counter[str] = Counter()
+"""The preview's answers by HTTP status ("None": it closed without one)."""
 HOSTILE_ID = '<img src=x onerror=alert(1)>q"+alert(2)+"'
 
 
@@ -829,6 +831,7 @@ def http(port: int, data: bytes, timeout: float = PROBE_TIMEOUT) -> tuple[int | 
         status = int(raw.split(b" ", 2)[1]) if raw.startswith(b"HTTP/") else None
     except (IndexError, ValueError):
         status = None
+    STATUSES[str(status)] += 1
     return status, raw
 
 
@@ -974,12 +977,26 @@ def preview_attacks(port: int) -> dict[str, Any]:
                 bytes(rng.randrange(256) for _ in range(500)),
                 b"GET / HTTP/1.1\r\n" + b"X: " + b"a" * 70000 + b"\r\n\r\n",
                 b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(150)) + b"\r\n",
-                b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: -5\r\n\r\n" % port,
                 b"GET /" + b"x" * 70000 + b" HTTP/1.1\r\n\r\n",
             ]
         )
         status, _raw = http(port, data)
         return None if status is None or status >= 400 else f"status {status} for garbage"
+
+    def junk_header(rng: random.Random) -> str | None:
+        """A good request with a junk header: served (a GET has no body) or refused."""
+        junk = rng.choice(
+            [
+                "Content-Length: -5",
+                "Content-Length: 99999999999999999999",
+                "X: \x00\x01",
+                "Transfer-Encoding: chunked",
+                "Expect: 100-continue",
+                "Connection: upgrade",
+            ]
+        )
+        status, raw = http(port, get("/state/heavy_gear", f"127.0.0.1:{port}", junk))
+        return expect(status, raw, (200, 400, 417))
 
     def other_method(rng: random.Random) -> str | None:
         verb = rng.choice(["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "HEAD"])
@@ -1016,6 +1033,7 @@ def preview_attacks(port: int) -> dict[str, Any]:
         "good Origin": good_origin,
         "path traversal": traversal,
         "garbage request": garbage,
+        "junk header": junk_header,
         "other method": other_method,
         "request cut short": cut_short,
         "hostile file name": hostile_id,
@@ -1096,6 +1114,8 @@ def preview_run(
                     file=log,
                     flush=True,
                 )
+        figures.answers += STATUSES
+        STATUSES.clear()
         if not extras:
             server.stop()
             figures.tracebacks += [f"at the end: {t}" for t in _tracebacks(server.stderr, seen_err)]
