@@ -23,23 +23,45 @@ from tests.conftest import ROOT, RULESETS
 ASYNC = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "rulesdsl", "lsp"]),
-)
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await lsp_client.initialize_session(t.InitializeParams(capabilities=t.ClientCapabilities()))
-    yield
-    await lsp_client.shutdown_session()
-
-
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Heavy Gear and its two house rules, copied where the test may change them."""
+    """Heavy Gear and its two house rules, copied where the test may change them (the
+    workspace folder of the session)."""
     path = tmp_path_factory.mktemp("rulesets")
     for name in ("heavy_gear", "heavy_gear_house", "heavy_gear_house_winter"):
         shutil.copy(RULESETS / f"{name}.terrain", path)
     return path
+
+
+@pytest.fixture(scope="module")
+def outside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder outside the workspace, with a ruleset that declares :data:`SECRET`."""
+    path = tmp_path_factory.mktemp("outside")
+    (path / "secret.terrain").write_text(
+        f'ruleset secret "Secret"\nversion 1.0.0\nunits distance in, cost MP\n'
+        f'mode {SECRET} "Leaked"\nlayer terrain "Terrain" {{\n  clear "Clear" | 1\n}}\n',
+        "utf-8",
+    )
+    return path
+
+
+SECRET = "leaked_secret_mode"
+
+
+@pytest_lsp.fixture(
+    scope="module",
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "rulesdsl", "lsp"]),
+)
+async def client(lsp_client: LanguageClient, folder: Path) -> AsyncIterator[None]:
+    await lsp_client.initialize_session(
+        t.InitializeParams(
+            capabilities=t.ClientCapabilities(),
+            root_uri=uri(folder),
+            workspace_folders=[t.WorkspaceFolder(uri(folder), "rulesets")],
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
 
 
 def uri(path: Path) -> str:
@@ -362,6 +384,250 @@ async def test_formatting_is_rulesdsl_fmt(client: LanguageClient, folder: Path) 
         "ruleset messy\nversion 1.0.0\nmode walker\n"
         "layer terrain {\n  clear     | 1\n  very_soft | 2\n}\n"
     )
+
+
+# ---- an untrusted client and an untrusted workspace (issue 30, item 9) -------------------------
+
+
+@ASYNC
+async def test_an_open_variant_sees_its_base_s_unsaved_edits(
+    client: LanguageClient, folder: Path
+) -> None:
+    here = folder / "edits"  # files no other test has open
+    here.mkdir()
+    for name in ("heavy_gear", "heavy_gear_house", "heavy_gear_house_winter"):
+        shutil.copy(RULESETS / f"{name}.terrain", here)
+    variant = here / "heavy_gear_house_winter.terrain"
+    base = here / "heavy_gear_house.terrain"
+    assert await open_doc(client, variant) == []
+    text = base.read_text("utf-8")
+    await open_doc(client, base)
+    change(client, base, text + 'mode walker2 "Walker"\nmode walker2 "Again"\n', 2)
+    diags = await published(client, variant, lambda d: bool(d))
+    assert [d.code for d in diags] == ["E507"]  # its base has an error now
+    change(client, base, text, 3)
+    assert await published(client, variant, lambda d: not d) == []
+    client.text_document_did_close(
+        t.DidCloseTextDocumentParams(t.TextDocumentIdentifier(uri(base)))
+    )
+
+
+@ASYNC
+async def test_a_file_outside_the_workspace_is_not_read_on_request(
+    client: LanguageClient, outside: Path
+) -> None:
+    secret = outside / "secret.terrain"
+    for target in (uri(secret), "file:///etc/passwd"):
+        doc = t.TextDocumentIdentifier(target)
+        symbols = await client.text_document_document_symbol_async(t.DocumentSymbolParams(doc))
+        assert not symbols
+        hover = await client.text_document_hover_async(t.HoverParams(doc, t.Position(3, 6)))
+        assert hover is None
+        found = await client.text_document_completion_async(
+            t.CompletionParams(doc, t.Position(4, 0))
+        )
+        assert isinstance(found, t.CompletionList) and not found.items
+
+
+@ASYNC
+async def test_go_to_definition_does_not_follow_a_linked_base(
+    client: LanguageClient, folder: Path, outside: Path
+) -> None:
+    link = folder / "linked_base.terrain"
+    link.symlink_to(outside / "secret.terrain")
+    variant = folder / "uses_link.terrain"
+    text = 'ruleset uses_link "Uses a link"\nversion 1.0.0\nextends linked_base@1.0.0\n'
+    variant.write_text(text, "utf-8")
+    diags = await open_doc(client, variant, ready=lambda d: bool(d))
+    assert [d.code for d in diags] == ["E507"]  # the base is not read: it is a link
+    related = diags[0].related_information or []
+    assert "symbolic link" in related[0].message
+    assert all(str(outside) not in r.location.uri for r in related)
+    location = await client.text_document_definition_async(
+        t.DefinitionParams(t.TextDocumentIdentifier(uri(variant)), t.Position(2, 10))
+    )
+    assert location is None
+    client.text_document_did_close(
+        t.DidCloseTextDocumentParams(t.TextDocumentIdentifier(uri(variant)))
+    )
+
+
+@ASYNC
+async def test_a_document_over_the_size_limit_gets_one_diagnostic_instead_of_a_compile(
+    client: LanguageClient, folder: Path
+) -> None:
+    from rulesdsl.tools.lsp import MAX_DOCUMENT_BYTES
+
+    path = folder / "huge.terrain"
+    label = "x" * (2 * MAX_DOCUMENT_BYTES)  # a valid ruleset: today it compiles, for seconds
+    text = f'ruleset huge "Huge"\nversion 1.0.0\nmode walker "{label}"\n'
+    started = asyncio.get_running_loop().time()
+    [diag] = await open_doc(client, path, text, ready=lambda d: bool(d))
+    assert diag.code == "E006" and diag.range.start == t.Position(0, 0)
+    assert "larger than the 2 MiB limit of a ruleset file" in diag.message
+    assert asyncio.get_running_loop().time() - started < 10
+    client.text_document_did_close(
+        t.DidCloseTextDocumentParams(t.TextDocumentIdentifier(uri(path)))
+    )
+
+
+class RawClient:
+    """JSON-RPC over a pair of byte streams, for what an LSP client library will not send."""
+
+    def __init__(self, to_server: Any, from_server: Any) -> None:
+        import queue
+        import threading
+
+        self.to_server = to_server
+        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.next_id = 0
+
+        def read() -> None:
+            while True:
+                length = 0
+                while line := from_server.readline():
+                    if not line.strip():
+                        break
+                    name, _, value = line.decode().partition(":")
+                    if name.lower() == "content-length":
+                        length = int(value)
+                else:
+                    return
+                self.inbox.put(json.loads(from_server.read(length)))
+
+        threading.Thread(target=read, daemon=True).start()
+
+    def send(self, data: bytes) -> None:
+        self.to_server.write(data)
+        self.to_server.flush()
+
+    def notify(self, method: str, params: Any) -> None:
+        body = json.dumps({"jsonrpc": "2.0", "method": method, "params": params}).encode()
+        self.send(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def request(self, method: str, params: Any) -> int:
+        self.next_id += 1
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
+        ).encode()
+        self.send(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        return self.next_id
+
+    def until(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 30) -> list[Any]:
+        """Messages up to the first that ``wanted`` holds for (which must come in time)."""
+        import time
+
+        seen = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                seen.append(self.inbox.get(timeout=0.2))
+            except Exception:  # queue.Empty
+                continue
+            if wanted(seen[-1]):
+                return seen
+        raise AssertionError(f"no such message in {timeout} s; seen: {seen}")
+
+    def initialize(self, folder: Path) -> None:
+        params = {"processId": None, "rootUri": uri(folder), "capabilities": {}}
+        msg_id = self.request("initialize", params)
+        self.until(lambda m: m.get("id") == msg_id)
+        self.notify("initialized", {})
+
+
+def test_a_content_length_of_a_terabyte_is_refused_and_the_server_reads_on(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "stderr.txt"
+    with log.open("wb") as stderr:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "rulesdsl", "lsp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+        )
+    try:
+        raw = RawClient(server.stdin, server.stdout)
+        raw.initialize(tmp_path)
+        body = b'{"jsonrpc": "2.0", "id": 77, "method": "shutdown"}'
+        raw.send(b"Content-Length: 1000000000000\r\n\r\n" + body)
+        [refused] = raw.until(lambda m: "error" in m)
+        assert refused["id"] is None and refused["error"]["code"] == -32600
+        assert "limit of 16777216 bytes" in refused["error"]["message"]
+        raw.send(b"Content-Length: -5\r\n\r\n{}")  # and a negative one
+        [refused] = raw.until(lambda m: "error" in m)
+        assert refused["error"]["code"] == -32700
+        msg_id = raw.request("shutdown", None)  # the server reads on, and answers
+        assert raw.until(lambda m: m.get("id") == msg_id)[-1]["result"] is None
+        raw.notify("exit", None)
+        assert server.wait(20) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert b"Traceback" not in log.read_bytes()
+
+
+def test_closing_documents_releases_what_the_server_kept(tmp_path: Path) -> None:
+    """Open and close 30 variants (each with its base): the memory the server holds grows by
+    under 2 KB a document, and its stores are empty."""
+    import gc
+    import os
+    import threading
+    import tracemalloc
+
+    from rulesdsl.tools.lsp import make_server
+
+    (tmp_path / "tiny.terrain").write_text(
+        'ruleset tiny "Tiny"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'
+        'layer terrain "Terrain" {\n  clear "Clear" | 1\n  rough "Rough" | 2\n}\n',
+        "utf-8",
+    )
+    text = 'ruleset house "House"\nversion 1.0.0\nextends tiny@1.0.0\noverride rough.walker | 3\n'
+    server = make_server()
+    to_r, to_w = os.pipe()
+    from_r, from_w = os.pipe()
+    stdin, stdout = os.fdopen(to_r, "rb"), os.fdopen(from_w, "wb")
+    thread = threading.Thread(target=server.start_io, args=(stdin, stdout), daemon=True)
+    thread.start()
+    raw = RawClient(os.fdopen(to_w, "wb"), os.fdopen(from_r, "rb"))
+    raw.initialize(tmp_path)
+
+    def churn(count: int, first: int) -> None:
+        for i in range(first, first + count):
+            doc = uri(tmp_path / f"variant_{i}.terrain")
+            raw.notify(
+                "textDocument/didOpen",
+                {"textDocument": {"uri": doc, "languageId": "terrain", "version": 1, "text": text}},
+            )
+            raw.notify("textDocument/didClose", {"textDocument": {"uri": doc}})
+        msg_id = raw.request(
+            "shutdown" if first < 0 else "textDocument/hover",
+            {
+                "textDocument": {"uri": uri(tmp_path / "none.terrain")},
+                "position": {"line": 0, "character": 0},
+            },
+        )
+        raw.until(lambda m: m.get("id") == msg_id, 120)  # every notification before is done
+
+    tracemalloc.start()
+    try:
+        churn(5, 0)  # warm: the parser, the checks' caches
+        assert not server.states and (tmp_path / "tiny.terrain").exists()
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        churn(30, 100)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert (after - before) / 30 < 2000, f"{(after - before) / 30:.0f} bytes kept a document"
+    assert server.states == {} and server.last_good == {} and server.published == {}
+    assert server.compiler.sources == {} and not server.workspace.text_documents
+    raw.request("shutdown", None)
+    raw.notify("exit", None)
+    thread.join(20)
+    assert not thread.is_alive()
 
 
 # ---- the exchange recorded in docs/editors.md --------------------------------------------------

@@ -137,6 +137,9 @@ def test_the_language_server_holds_an_open_base_to_the_limit_too() -> None:
     from rulesdsl.tools.lsp import RulesServer, _LiveCompiler
 
     class Editor:
+        def refusal(self, path: str) -> None:  # a base inside the workspace
+            return None
+
         def open_text(self, path: str) -> str:
             return "#" * (sources.MAX_FILE_BYTES + 1)
 

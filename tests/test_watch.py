@@ -202,3 +202,128 @@ def test_a_save_rebuilds_the_file_and_the_variants_that_extend_it(tmp_path: Path
     assert page is not None and set(page.sheets) == {"en", "fr"} and page.errors == []
     assert "rebuilt heavy_gear: ok" in log.getvalue()
     assert builds == [0, 1, 2]  # `watch --out` builds after each refresh
+
+
+# ---- the preview server and an untrusted browser (issue 30, item 10) ----------------------------
+
+HOSTILE_ID = '<img src=x onerror=alert(1)>q"+alert(2)+"'
+
+
+@pytest.fixture
+def preview_port(tmp_path: Path) -> Iterator[int]:
+    """A preview server (in this process) of heavy_gear and a ruleset whose file name is HTML
+    and JavaScript."""
+    from io import StringIO
+
+    from rulesdsl.tools.watch import Preview, serve
+
+    shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
+    (tmp_path / f"{HOSTILE_ID}.terrain").write_text('ruleset x "X"\n', "utf-8")
+    preview = Preview(tmp_path, StringIO())
+    preview.refresh()
+    httpd = serve(preview, 0)
+    try:
+        yield httpd.server_port
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def fetch(port: int, path: str, *headers: str) -> tuple[int, bytes]:
+    """GET ``path`` from 127.0.0.1:port with exactly these headers: (status, body)."""
+    import socket
+
+    request = "\r\n".join([f"GET {path} HTTP/1.1", *headers, "Connection: close", "", ""])
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as sock:
+        sock.sendall(request.encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_the_preview_answers_only_to_its_own_host_and_origin(preview_port: int) -> None:
+    """DNS rebinding: a page of evil.example that points its name at 127.0.0.1 reaches the
+    server with `Host: evil.example:PORT`; it must not read the sheets or the diagnostics."""
+    port = preview_port
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", f"LOCALHOST:{port}"):
+        assert fetch(port, "/state/heavy_gear", f"Host: {host}")[0] == 200, host
+    for host in (
+        f"evil.example:{port}",
+        "evil.example",
+        f"localhost:{port + 1}",
+        f"127.0.0.1:{port}.evil.example",
+        "127.0.0.1",
+        "",
+    ):
+        for path in ("/", "/view/heavy_gear", "/state/heavy_gear", "/sheet/heavy_gear"):
+            status, body = fetch(port, path, f"Host: {host}")
+            assert status == 403 and b"heavy_gear" not in body, (host, path)
+    assert fetch(port, "/state/heavy_gear")[0] == 403  # no Host at all
+    two = (f"Host: 127.0.0.1:{port}", f"Host: evil.example:{port}")
+    assert fetch(port, "/state/heavy_gear", *two)[0] == 403
+    good = f"Host: 127.0.0.1:{port}"
+    assert fetch(port, "/state/heavy_gear", good, f"Origin: http://localhost:{port}")[0] == 200
+    for origin in (f"http://evil.example:{port}", "null", f"https://127.0.0.1:{port}"):
+        assert fetch(port, "/state/heavy_gear", good, f"Origin: {origin}")[0] == 403, origin
+
+
+def test_a_path_outside_the_preview_s_pages_is_not_found(preview_port: int) -> None:
+    good = f"Host: 127.0.0.1:{preview_port}"
+    for path in (
+        "/../../etc/passwd",
+        "/view/..%2F..%2Fetc%2Fpasswd",
+        "/sheet/%2e%2e/%2e%2e/etc/passwd",
+        "//etc/passwd",
+        "/view/heavy_gear/../../../etc/passwd",
+        "/heavy_gear.terrain",
+    ):
+        status, body = fetch(preview_port, path, good)
+        assert status == 404 and b"root:" not in body, path
+
+
+def test_a_ruleset_file_name_cannot_break_out_of_the_page(preview_port: int) -> None:
+    """The id comes from a file name: it is escaped in the HTML, in URLs and in the script."""
+    from urllib.parse import quote
+
+    good = f"Host: 127.0.0.1:{preview_port}"
+    status, page = fetch(preview_port, "/view/" + quote(HOSTILE_ID, safe=""), good)
+    assert status == 200
+    _, listing = fetch(preview_port, "/", good)
+    for body in (page, listing):
+        assert b"<img src=x" not in body and b'"+alert(2)+"' not in body
+    script = page.split(b"<script>")[1]
+    assert (
+        b'fetch("/state/%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3Eq%22%2Balert%282%29%2B%22"'
+        in script
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--port", "70000"],
+        ["--port", "-1"],
+        ["--port", "http"],
+        ["--port", "0", "--out", "{file}"],
+        ["--port", "0", "--out", "{file}/sub"],
+    ],
+)
+def test_watch_refuses_a_bad_port_or_an_out_that_is_a_file(argv: list[str], tmp_path: Path) -> None:
+    folder = tmp_path / "rulesets"
+    folder.mkdir()
+    shutil.copy(RULESETS / "heavy_gear.terrain", folder)
+    a_file = tmp_path / "a_file"
+    a_file.write_text("not a folder\n")
+    argv = [a.replace("{file}", str(a_file)) for a in argv]
+    done = subprocess.run(
+        [sys.executable, "-m", "rulesdsl", "watch", "--rulesets", str(folder), *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(("rulesdsl", "usage"))
+    assert a_file.read_text() == "not a folder\n"

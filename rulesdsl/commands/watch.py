@@ -8,6 +8,17 @@ import sys
 from pathlib import Path
 
 
+def port(text: str) -> int:
+    """A TCP port for --port: 0 (any free one) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: use 0 to 65535 (0: any free one)")
+    return value
+
+
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
         "watch",
@@ -20,7 +31,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--rulesets", metavar="DIR", help="folder to watch (default: ./rulesets)")
     p.add_argument(
         "--port",
-        type=int,
+        type=port,
         default=8765,
         help="preview port on 127.0.0.1 (default 8765; 0 picks a free one)",
     )
@@ -45,10 +56,18 @@ def run(args: argparse.Namespace) -> int:
         from rulesdsl.tools.build import build
 
         out = Path(args.out)
+        existing = next(p for p in (out, *out.absolute().parents) if p.exists())
+        if not existing.is_dir():
+            raise UsageError(f"--out {out} is not a folder: {existing} is a file")
 
         def after() -> None:
             compiler = Compiler()
-            result = build(folder, out, compiler=compiler)
+            try:
+                result = build(folder, out, compiler=compiler)
+            except OSError as exc:  # the folder went away, a full disk...: watch on
+                reason = exc.strerror or str(exc)
+                print(f"build failed: {exc.filename or out}: {reason}", file=sys.stderr, flush=True)
+                return
             if result.ok:
                 print(
                     f"built: {len(result.written)} of {len(result.outputs)} files changed in {out}",

@@ -5,14 +5,24 @@ computed on every change from the editor's unsaved text, bases included; an erro
 causes in its base is published on the base's file too. Completion, hover, go to definition
 (across `extends`), references, rename and document symbols come from the syntax trees (see
 :mod:`rulesdsl.tools.lsp_index`) and the last good IR; formatting is `rulesdsl fmt`.
+
+The client is not trusted (see :mod:`rulesdsl.tools.lsp_stream` for the transport's limits):
+the server reads a file from the disk (a base, or a document a request names that is not
+open) only inside the workspace folders, and never through a symbolic link
+(:meth:`RulesServer.readable`); a document over :data:`MAX_DOCUMENT_BYTES` gets one
+diagnostic instead of a compile; closing a document drops everything kept for it.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from threading import Event
+from typing import BinaryIO
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as t
@@ -22,13 +32,19 @@ from pygls.uris import from_fs_path
 from rulesdsl import ir
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
-from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.ir import IDENT
-from rulesdsl.sources import check_text
+from rulesdsl.sources import MAX_FILE_BYTES, check_text, read_ruleset
 from rulesdsl.tools.csv_chart import dsl_value
 from rulesdsl.tools.fmt import format_text
 from rulesdsl.tools.lsp_index import Index, build_index
+from rulesdsl.tools.lsp_stream import serve
+
+MAX_DOCUMENT_BYTES = MAX_FILE_BYTES
+"""The largest ruleset the language server compiles, open in the editor or read from the disk
+as a base: the compiler's own file limit (:data:`rulesdsl.sources.MAX_FILE_BYTES`). A larger
+document gets one diagnostic (E006) instead."""
 
 KEYWORDS = (
     "ruleset",
@@ -77,11 +93,21 @@ SYMBOL_KINDS = {
 
 
 def path_of(uri: str) -> str:
-    return unquote(urlparse(uri).path)
+    """The file a URI names, normalised (``a/b/../c`` is ``a/c``, as every check sees it)."""
+    path = unquote(urlparse(uri).path)
+    return os.path.normpath(path) if path else path
+
+
+def is_file_uri(uri: str) -> bool:
+    """A ``file:`` URI of an absolute path (``untitled:`` and the like name no file)."""
+    parsed = urlparse(uri)
+    return parsed.scheme == "file" and os.path.isabs(unquote(parsed.path))
 
 
 def uri_of(path: str) -> str:
-    return from_fs_path(str(Path(path).resolve())) or path
+    """The URI of a file, made absolute but with its links kept: a link's target, maybe
+    outside the workspace, is never named."""
+    return from_fs_path(os.path.abspath(path)) or path
 
 
 def to_range(pos: s.Pos | None) -> t.Range:
@@ -119,16 +145,32 @@ class _LiveCompiler(Compiler):
         self.server = server
 
     def read(self, path: Path) -> tuple[str | None, list[Diagnostic]]:
+        refused = self.server.refusal(str(path))
+        if refused is not None:
+            return None, [
+                error(
+                    "E003",
+                    f"cannot read {path}: {refused}",
+                    s.Pos(str(path), 1, 1, 1, 1),
+                    "the language server reads bases only inside the workspace folders "
+                    "and never through a symbolic link",
+                )
+            ]
         doc = self.server.open_text(str(path.resolve()))
         if doc is None:
-            return super().read(path)
+            return super().read(
+                path
+            )  # the ruleset reader: no link, no special file, the size limit
         loaded = check_text(doc, str(path), self.limits)  # an open base: limits as on disk
         self.sources[str(path)] = loaded.quoted or ""
         return loaded.text, list(loaded.diagnostics)
 
     def forget(self) -> None:
-        """Drop parsed files: the next compile reads every file again."""
+        """Drop parsed and compiled files and their texts: the next compile reads every file
+        again (an open base's unsaved edits included), and nothing is kept between compiles."""
         self._parsed.clear()
+        self._compiled.clear()
+        self.sources.clear()
 
 
 @dataclass
@@ -147,26 +189,117 @@ class RulesServer(LanguageServer):
         self.published: dict[str, set[str]] = {}
         """Per open document, the other files it published diagnostics on."""
 
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve on stdio through :mod:`rulesdsl.tools.lsp_stream` (pygls' own reader trusts
+        every header)."""
+        self._stop_event = Event()
+        try:
+            serve(
+                self.protocol,
+                self.thread_pool,
+                self._stop_event,
+                stdin or sys.stdin.buffer,
+                stdout or sys.stdout.buffer,
+            )
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]
+
     def open_text(self, path: str) -> str | None:
         for doc in self.workspace.text_documents.values():
-            if str(Path(path_of(doc.uri)).resolve()) == path:
+            if is_file_uri(doc.uri) and str(Path(path_of(doc.uri)).resolve()) == path:
                 text: str = doc.source
                 return text
         return None
+
+    # -- what the server may read ---------------------------------------------------------
+
+    def roots(self) -> list[Path]:
+        """The workspace folders; with none (an editor on a lone file), the folders of the
+        open documents."""
+        workspace = self.workspace
+        uris = [f.uri for f in workspace.folders.values()]
+        if workspace.root_uri:
+            uris.append(workspace.root_uri)
+        found = [Path(path_of(u)) for u in uris if is_file_uri(u)]
+        if not found:
+            found = [
+                Path(path_of(d.uri)).parent
+                for d in workspace.text_documents.values()
+                if is_file_uri(d.uri)
+            ]
+        return found
+
+    def refusal(self, path: str) -> str | None:
+        """Why the server does not read ``path`` from the disk, or None when it may: only
+        inside a workspace folder, and through no symbolic link below that folder."""
+        if not os.path.isabs(path) or ".." in Path(path).parts:
+            return "not a plain absolute path"
+        target = Path(os.path.normpath(path))
+        for root in self.roots():
+            root = Path(os.path.normpath(root))
+            if root not in target.parents:
+                continue
+            here = root
+            for part in target.relative_to(root).parts:
+                here = here / part
+                if here.is_symlink():
+                    return f"{here} is a symbolic link"
+            return None
+        return "it is outside the workspace folders"
+
+    def text_of(self, uri: str) -> str | None:
+        """A document's text: the editor's if open, else the file's when the server may read
+        it and it is within the size limit; None otherwise."""
+        doc = self.workspace.text_documents.get(unquote(uri))
+        if doc is not None:
+            text: str = doc.source
+            return text
+        if not is_file_uri(uri) or self.refusal(path_of(uri)) is not None:
+            return None
+        return read_ruleset(Path(path_of(uri)), self.compiler.limits).text
+
+    def is_open(self, uri: str) -> bool:
+        return unquote(uri) in self.workspace.text_documents
 
     # -- analysis ---------------------------------------------------------------------------
 
     def analyse(self, uri: str) -> _State:
         path = path_of(uri)
-        text = self.workspace.get_text_document(uri).source
-        self.compiler.forget()
-        compiled = self.compiler.compile_text(text, path, Path(path).parent)
-        sources = self._chain(path, text)
-        state = _State(compiled, build_index(sources), compiled.ruleset)
-        if compiled.ruleset is not None:
-            self.last_good[uri] = compiled.ruleset
+        text = self.text_of(uri)
+        if text is None:  # not open, and not a file the server may read: nothing to say
+            return _State(Compiled(path, None, []), Index(), None)
+        too_large = check_text(text, path, self.compiler.limits).diagnostics
+        if too_large:  # E006: one diagnostic, never a parse
+            state = _State(Compiled(path, None, list(too_large)), Index(), None)
+        else:
+            self.compiler.forget()
+            compiled = self.compiler.compile_text(text, path, Path(path).parent)
+            sources = self._chain(path, text)
+            self.compiler.forget()
+            state = _State(compiled, build_index(sources), compiled.ruleset)
+        if not self.is_open(uri):  # keep nothing for a file the editor has not opened
+            return state
+        if state.ruleset is not None:
+            self.last_good[uri] = state.ruleset
         self.states[uri] = state
         return state
+
+    def forget(self, uri: str) -> None:
+        """Drop what is kept for a document the editor closed, and the diagnostics it put on
+        other files that no open document still explains."""
+        self.states.pop(uri, None)
+        self.last_good.pop(uri, None)
+        others = self.published.pop(uri, set())
+        self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        still = set().union(*self.published.values()) if self.published else set()
+        for file in sorted(others - still):
+            other = uri_of(file)
+            if self.is_open(other):
+                self.publish(other)
+            else:
+                self.text_document_publish_diagnostics(
+                    t.PublishDiagnosticsParams(uri=other, diagnostics=[])
+                )
 
     def _chain(self, path: str, text: str) -> list[s.SourceFile]:
         """The file's syntax tree and its bases', bases first."""
@@ -185,33 +318,37 @@ class RulesServer(LanguageServer):
             base = next((st for st in source.statements if isinstance(st, s.ExtendsDecl)), None)
             if base is None:
                 break
-            found = next(
-                (
-                    p
-                    for p in (Path(path).parent / f"{base.base.text}{x}" for x in SUFFIXES)
-                    if p.is_file()
-                ),
-                None,
-            )
+            found = self.base_of(Path(path).parent, base.base.text)
             if found is None or str(found.resolve()) in seen:
                 break
             seen.add(str(found.resolve()))
             source, _ = self.compiler.parse_file(found)
         return parsed
 
+    def base_of(self, folder: Path, name: str) -> Path | None:
+        """The file of base ``name`` beside a variant, if the server may read it."""
+        for path in (folder / f"{name}{x}" for x in SUFFIXES):
+            if self.refusal(str(path)) is None and path.is_file():
+                return path
+        return None
+
     def state(self, uri: str) -> _State:
         return self.states.get(uri) or self.analyse(uri)
 
+    def lines(self, uri: str) -> list[str]:
+        text = self.text_of(uri)
+        return text.splitlines(True) if text is not None else []
+
     def publish(self, uri: str) -> None:
         state = self.analyse(uri)
-        own = str(Path(path_of(uri)).resolve())
+        own = os.path.abspath(path_of(uri))
         by_file: dict[str, list[t.Diagnostic]] = {}
         caused: dict[str, list[t.Diagnostic]] = {}
         for diag in state.compiled.diagnostics:
-            file = str(Path(diag.pos.file).resolve()) if diag.pos else own
+            file = os.path.abspath(diag.pos.file) if diag.pos else own
             by_file.setdefault(file, []).append(to_lsp(diag))
             for r in diag.related:  # an error this variant causes in a base line: show it there
-                there = str(Path(r.pos.file).resolve())
+                there = os.path.abspath(r.pos.file)
                 if file == own and there != own:
                     caused.setdefault(there, []).append(
                         t.Diagnostic(
@@ -234,7 +371,7 @@ class RulesServer(LanguageServer):
             (
                 st.pos
                 for st, _, _ in state.index.statements
-                if isinstance(st, s.ExtendsDecl) and str(Path(st.pos.file).resolve()) == own
+                if isinstance(st, s.ExtendsDecl) and os.path.abspath(st.pos.file) == own
             ),
             None,
         )
@@ -274,7 +411,7 @@ def did_open(ls: RulesServer, params: t.DidOpenTextDocumentParams) -> None:
 def did_change(ls: RulesServer, params: t.DidChangeTextDocumentParams) -> None:
     ls.publish(params.text_document.uri)
     for uri in list(ls.states):  # open variants see their base's unsaved edits
-        if uri != params.text_document.uri and uri in ls.workspace.text_documents:
+        if uri != params.text_document.uri and ls.is_open(uri):
             ls.publish(uri)
 
 
@@ -283,17 +420,14 @@ def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
 
 
 def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
-    ls.states.pop(params.text_document.uri, None)
-    ls.text_document_publish_diagnostics(
-        t.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
-    )
+    ls.forget(params.text_document.uri)
 
 
 # ---- completion ----------------------------------------------------------------------------
 
 
 def _line_before(ls: RulesServer, uri: str, pos: t.Position) -> str:
-    lines = ls.workspace.get_text_document(uri).lines
+    lines = ls.lines(uri)
     return lines[pos.line][: pos.character] if pos.line < len(lines) else ""
 
 
@@ -363,8 +497,10 @@ def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[str], li
 
 def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
     uri = params.text_document.uri
+    if ls.text_of(uri) is None:  # not open, and not a file the server may read
+        return t.CompletionList(is_incomplete=False, items=[])
     state = ls.state(uri)
-    lines = ls.workspace.get_text_document(uri).lines
+    lines = ls.lines(uri)
     block = _block_of(lines, params.position.line)
     before = _line_before(ls, uri, params.position)
     if path_of(uri).endswith((".yaml", ".yml")):  # yaml-language-server completes the keys
@@ -473,10 +609,7 @@ def definition(ls: RulesServer, params: t.DefinitionParams) -> t.Location | None
         return None
     for st, _, _ in state.index.statements:  # `extends base@...`: the base file
         if isinstance(st, s.ExtendsDecl) and st.base.pos == name.pos:
-            folder = Path(name.pos.file).parent
-            base = next(
-                (p for p in (folder / f"{name.text}{x}" for x in SUFFIXES) if p.is_file()), None
-            )
+            base = ls.base_of(Path(name.pos.file).parent, name.text)
             zero = t.Range(t.Position(0, 0), t.Position(0, 0))
             return t.Location(uri_of(str(base)), zero) if base else None
     decl = state.index.declarations.get(name.text)
@@ -523,11 +656,11 @@ def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
 def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
     uri = params.text_document.uri
     state = ls.state(uri)
-    own = str(Path(path_of(uri)).resolve())
+    own = os.path.abspath(path_of(uri))
     out = []
     for st, kind, name in state.index.statements:
         item: s.Item | None = getattr(st, "item", None)
-        if item is None or str(Path(item.pos.file).resolve()) != own:
+        if item is None or os.path.abspath(item.pos.file) != own:
             continue
         children = [
             t.DocumentSymbol(
@@ -538,7 +671,7 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
                 selection_range=to_range(d.item.name.pos),
             )
             for d in state.index.declarations.values()
-            if d.parent == name and str(Path(d.item.pos.file).resolve()) == own
+            if d.parent == name and os.path.abspath(d.item.pos.file) == own
         ]
         label = next((lb.text for lb in item.labels), None)
         out.append(
@@ -556,16 +689,18 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
 
 def formatting(ls: RulesServer, params: t.DocumentFormattingParams) -> list[t.TextEdit]:
     uri = params.text_document.uri
-    if not path_of(uri).endswith(".terrain"):
+    text = ls.text_of(uri)
+    if not path_of(uri).endswith(".terrain") or not ls.is_open(uri) or text is None:
         return []
-    doc = ls.workspace.get_text_document(uri)
-    source, errors = ls.compiler.parser.parse(doc.source, path_of(uri))
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
+        return []
+    source, errors = ls.compiler.parser.parse(text, path_of(uri))
     if source is None or errors:
         return []
-    formatted = format_text(doc.source)
-    if formatted == doc.source:
+    formatted = format_text(text)
+    if formatted == text:
         return []
-    lines = doc.source.split("\n")
+    lines = text.split("\n")
     end = t.Position(len(lines), 0)
     return [t.TextEdit(t.Range(t.Position(0, 0), end), formatted)]
 

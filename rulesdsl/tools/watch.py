@@ -7,25 +7,36 @@ them, prints the diagnostics and bumps a generation number. The preview server
 small page that polls ``/state/<id>`` and reloads the frame when the generation moves, and lists
 the errors above it when the last save does not compile (the frame keeps the last good sheet).
 File changes come from watchfiles, which uses the operating system's notifications.
+
+The server answers only requests addressed to itself: the ``Host`` header must be
+``127.0.0.1``, ``localhost`` or ``[::1]`` with the server's port, so a page on another site
+that points its own name at 127.0.0.1 (DNS rebinding) gets 403, and so does a request whose
+``Origin`` is not the preview's own. Ruleset ids come from file names: they are escaped for
+HTML, for URLs and inside the page's script.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 from pathlib import Path
-from typing import TextIO
-from urllib.parse import parse_qs, urlparse
+from typing import TextIO, cast
+from urllib.parse import parse_qs, quote, unquote, urlparse
 
 from rulesdsl.compiler import SUFFIXES, Compiler, ruleset_files
 from rulesdsl.diagnostics import render_text
 
 POLL_MS = 300
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+"""The names the preview answers to (with its port), in ``Host`` and ``Origin``."""
+REQUEST_TIMEOUT = 10.0
+"""Seconds a connection may stay silent before the server closes it."""
 
 
 @dataclass
@@ -129,11 +140,11 @@ iframe {{ border: 0; width: 100%; height: calc(100vh - 2.5em); }}
 let seen = {generation};
 async function poll() {{
   try {{
-    const state = await (await fetch("/state/{rid}", {{cache: "no-store"}})).json();
+    const state = await (await fetch({state}, {{cache: "no-store"}})).json();
     document.getElementById("errors").textContent = state.errors.join("\\n\\n");
     if (state.generation !== seen) {{
       seen = state.generation;
-      document.getElementById("sheet").src = "{src}&g=" + seen;
+      document.getElementById("sheet").src = {src_js} + "&g=" + seen;
     }}
   }} catch (e) {{}}
   setTimeout(poll, {poll});
@@ -143,33 +154,75 @@ setTimeout(poll, {poll});
 """
 
 
-def _view(preview: Preview, rid: str, lang: str) -> str:
-    page = preview.page(rid)
-    assert page is not None
+def _url(verb: str, rid: str, lang: str | None = None) -> str:
+    """The path of a page of the preview, the id and language quoted for a URL."""
+    return f"/{verb}/{quote(rid, safe='')}" + (f"?lang={quote(lang, safe='')}" if lang else "")
+
+
+def _js(value: str) -> str:
+    """A JavaScript string literal that is safe inside a <script> element."""
+    text = json.dumps(value)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _view(preview: Preview, rid: str, page: Page, lang: str) -> str:
     links = " · ".join(
-        f'<a href="/view/{html.escape(other)}">{html.escape(other)}</a>' for other in preview.ids()
+        f'<a href="{html.escape(_url("view", other))}">{html.escape(other)}</a>'
+        for other in preview.ids()
     )
     langs = " ".join(
-        f'<a href="/view/{html.escape(rid)}?lang={html.escape(x)}">{html.escape(x)}</a>'
-        for x in page.sheets
+        f'<a href="{html.escape(_url("view", rid, x))}">{html.escape(x)}</a>' for x in page.sheets
     )
-    src = f"/sheet/{rid}?lang={lang}"
+    src = _url("sheet", rid, lang)
     return _VIEW.format(
         lang=html.escape(lang),
         title=html.escape(rid),
         nav=f"{links} | {langs}",
         errors=html.escape("\n\n".join(page.errors)),
         src=html.escape(src),
-        rid=rid,
+        src_js=_js(src),
+        state=_js(_url("state", rid)),
         generation=page.generation,
         poll=POLL_MS,
     )
 
 
+def _allowed(value: str | None, port: int, scheme: str = "") -> bool:
+    """Whether a Host (or, with ``scheme``, an Origin) header names this preview server."""
+    if value is None:
+        return False
+    wanted = {f"{scheme}{host}:{port}" for host in LOCAL_HOSTS}
+    if port == 80:  # the default port goes unsaid
+        wanted |= {f"{scheme}{host}" for host in LOCAL_HOSTS}
+    return value.strip().lower() in wanted
+
+
 def make_handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        timeout = REQUEST_TIMEOUT
+
         def log_message(self, format: str, *args: object) -> None:  # quiet: no access log
             pass
+
+        def addressed_here(self) -> bool:
+            """Whether the request names this server (Host) and comes from its own pages or
+            from no page (Origin); answers 403 when not."""
+            port = cast(HTTPServer, self.server).server_port
+            hosts = self.headers.get_all("Host") or []
+            origins = self.headers.get_all("Origin") or []
+            if (
+                len(hosts) == 1
+                and _allowed(hosts[0], port)
+                and (not origins or (len(origins) == 1 and _allowed(origins[0], port, "http://")))
+            ):
+                return True
+            self.send(
+                403,
+                f"forbidden: the preview answers only at http://127.0.0.1:{port}/ "
+                f"(or localhost, [::1]), to its own pages",
+                "text/plain",
+            )
+            return False
 
         def send(self, status: int, body: str, kind: str = "text/html") -> None:
             data = body.encode("utf-8")
@@ -181,13 +234,16 @@ def make_handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
         def do_GET(self) -> None:
+            if not self.addressed_here():
+                return
             url = urlparse(self.path)
             query = parse_qs(url.query)
-            parts = [p for p in url.path.split("/") if p]
+            parts = [unquote(p) for p in url.path.split("/") if p]
             ids = preview.ids()
             if not parts:
                 items = "".join(
-                    f'<li><a href="/view/{html.escape(i)}">{html.escape(i)}</a>' for i in ids
+                    f'<li><a href="{html.escape(_url("view", i))}">{html.escape(i)}</a>'
+                    for i in ids
                 )
                 self.send(
                     200,
@@ -200,12 +256,14 @@ def make_handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
                 return
             verb, rid = parts
             page = preview.page(rid)
-            assert page is not None
+            if page is None:  # removed since the ids were read
+                self.send(404, "not found", "text/plain")
+                return
             lang = query.get("lang", [""])[0]
             if lang not in page.sheets:
                 lang = next(iter(page.sheets), "en")
             if verb == "view":
-                self.send(200, _view(preview, rid, lang))
+                self.send(200, _view(preview, rid, page, lang))
             elif verb == "sheet":
                 body = page.sheets.get(lang)
                 if body is None:
@@ -226,10 +284,21 @@ def make_handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(
+        self, request: socket.socket | tuple[bytes, socket.socket], address: object
+    ) -> None:
+        """A client that hangs up or stalls is no error of the server's; the rest are."""
+        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            return
+        super().handle_error(request, address)
+
+
 def serve(preview: Preview, port: int) -> ThreadingHTTPServer:
     """Start the preview server on 127.0.0.1 in a daemon thread; returns it (see .server_port)."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", port), make_handler(preview))
-    httpd.daemon_threads = True
+    httpd = _Server(("127.0.0.1", port), make_handler(preview))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
 
