@@ -66,11 +66,6 @@ def test_the_language_servers_value_words_are_registered() -> None:
     assert set(lsp.BLOCK_KEYWORDS) <= registered
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tools/lsp.py lists 23 of the 26 statements (no precedence, sight, insert); "
-    "`KEYWORDS = words.STATEMENTS` there fixes it (issue 22, after the parallel lsp.py work)",
-)
 def test_the_language_server_completes_every_statement() -> None:
     from rulesdsl.tools import lsp
 

@@ -29,7 +29,7 @@ from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
-from rulesdsl import ir
+from rulesdsl import ir, words
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic, error
@@ -46,31 +46,8 @@ MAX_DOCUMENT_BYTES = MAX_FILE_BYTES
 as a base: the compiler's own file limit (:data:`rulesdsl.sources.MAX_FILE_BYTES`). A larger
 document gets one diagnostic (E006) instead."""
 
-KEYWORDS = (
-    "ruleset",
-    "version",
-    "extends",
-    "languages",
-    "book",
-    "units",
-    "stacking",
-    "minimum",
-    "mode",
-    "group",
-    "context",
-    "modifier",
-    "layer",
-    "step",
-    "decision",
-    "table",
-    "dice",
-    "trigger",
-    "exclude",
-    "grid",
-    "param",
-    "override",
-    "remove",
-)
+KEYWORDS = words.STATEMENTS
+"""The words that start a statement, from the language's one registry of its words."""
 BLOCK_KEYWORDS = ("columns", "column", "when", "note", "modifier")
 VALUE_KEYWORDS = ("impassable", "prohibited", "blocked", "as", "per", "full", "yes", "no")
 
