@@ -710,3 +710,10 @@ def test_a_crafted_journal_never_writes_moves_or_deletes_outside_the_output_fold
     code = main(["build", "--rulesets", str(project / "rulesets"), "--out", str(out), "-j", "1"])
     assert code == 2
     assert snapshot(home) == before
+
+
+def test_every_file_of_the_package_that_can_change_an_output_is_in_the_compiler_digest() -> None:
+    # A changed sheet catalog (.po) once left every stamp valid: `build` kept the old words.
+    package = Path(mf.__file__).resolve().parents[1]
+    kinds = {p.suffix for p in package.rglob("*.*") if "__pycache__" not in p.parts}
+    assert kinds - set(mf._PACKAGE_SUFFIXES) == {".typed"}

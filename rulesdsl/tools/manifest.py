@@ -34,7 +34,9 @@ FORMAT = 1
 LIMIT = 16 * 1024 * 1024
 """The largest manifest read, in bytes (a build of 10 rulesets writes 31 KB)."""
 
-_PACKAGE_SUFFIXES = (".py", ".j2", ".css", ".json", ".lark")
+_PACKAGE_SUFFIXES = (".py", ".j2", ".css", ".json", ".lark", ".po")
+"""The files of the package whose bytes can change an output (the .po catalogs hold the
+sheets' words)."""
 
 
 @dataclass(frozen=True)
