@@ -204,7 +204,7 @@ def duplicate(rng: random.Random, root: Node) -> str:
         return "none"
     mapping = rng.choice(mappings)
     key, value = rng.choice(mapping.value)
-    if rng.random() < 0.3:  # the same key, quoted the other way
+    if isinstance(key, ScalarNode) and rng.random() < 0.3:  # the same key, quoted the other way
         key = ScalarNode("tag:yaml.org,2002:str", key.value, style=rng.choice(("'", '"')))
     if rng.random() < 0.5:
         value = _resolved(rng.choice(WORDS))
