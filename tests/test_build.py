@@ -461,6 +461,19 @@ def test_out_being_a_file_is_a_clear_error_before_anything_is_written(project: P
     assert target.read_text("utf-8") == "not a folder\n"
 
 
+def test_out_below_a_file_is_a_clear_error_before_anything_is_written(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Was a NotADirectoryError traceback from the output folder's check.
+    target = project / "out.txt"
+    target.write_text("not a folder\n", "utf-8")
+    args = ["build", "--rulesets", str(project / "rulesets"), "--out", str(target / "sub")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "out.txt is a file where a folder is needed" in err and "Traceback" not in err
+    assert target.read_text("utf-8") == "not a folder\n"
+
+
 @pytest.mark.parametrize("make", ["file", "symlink"])
 def test_sheets_folder_that_is_a_file_or_link_stops_the_build_before_any_write(
     project: Path, tmp_path: Path, make: str

@@ -44,6 +44,12 @@ def check_folder(out_dir: Path) -> None:
         mode = os.lstat(out_dir).st_mode
     except FileNotFoundError:
         return
+    except NotADirectoryError:
+        above = next((p for p in out_dir.parents if p.exists() and not p.is_dir()), out_dir)
+        raise OutputFolderError(
+            f"{above} is a file where a folder is needed on the way to {out_dir}; "
+            "give --out a folder"
+        ) from None
     if stat.S_ISLNK(mode):
         raise OutputFolderError(
             f"{out_dir} is a symbolic link; the build reads and writes only a real folder: "
