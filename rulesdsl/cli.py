@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from rulesdsl.backends.pdf import PdfUnavailable
 from rulesdsl.commands import VERBS, registrar
-from rulesdsl.commands.common import EXIT_OK, EXIT_USAGE, UsageError
+from rulesdsl.commands.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 
 
 def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
@@ -77,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:  # pragma: no cover - e.g. `rulesdsl schema | head`
         return EXIT_OK
+    except KeyboardInterrupt:  # Ctrl-C: a build's transaction leaves all old or all new
+        print("rulesdsl: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return code
 
 

@@ -121,3 +121,17 @@ def test_export_prints_the_ir(project: Path) -> None:
     assert result.returncode == 0
     data = json.loads(result.stdout)
     assert data["id"] == "heavy_gear" and data["version"] == "1.0.0"
+
+
+def test_ctrl_c_is_one_line_and_status_130_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ctrl-C in any verb printed a KeyboardInterrupt traceback.
+    from rulesdsl.commands import check
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(check, "run", interrupted)
+    assert main(["check", str(RULESETS / "heavy_gear.terrain")]) == 130
+    assert capsys.readouterr().err == "rulesdsl: interrupted\n"

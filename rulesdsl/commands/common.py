@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 SUFFIXES = (".terrain", ".yaml", ".yml")  # rulesdsl.compiler.SUFFIXES, without its imports
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2)."""
 
 
 class UsageError(Exception):
