@@ -39,8 +39,12 @@ STAGES: list[tuple[str, ...]] = [
     ("rulesdsl.lowering",),  # statements -> IR and positions
     ("rulesdsl.checks",),  # passes over the IR
     ("rulesdsl.compiler",),  # drives the stages above
-    ("rulesdsl.backends", "rulesdsl.i18n"),  # IR -> module, sheets, cards
-    ("rulesdsl.tools",),  # diff, fmt, convert, build, language server, watch
+    ("rulesdsl.outputs", "rulesdsl.i18n"),  # what an output is, how it is written; sheet words
+    ("rulesdsl.target", "rulesdsl.printed"),  # IR -> Python module; IR -> sheets, cards
+    ("rulesdsl.builder",),  # `rulesdsl build`: stamps, manifest, transaction, lock
+    ("rulesdsl.versions",),  # the semantic diff, the version check
+    ("rulesdsl.interchange",),  # fmt, YAML -> DSL, CSV charts
+    ("rulesdsl.editor",),  # the language server, watch
     ("rulesdsl.commands", "rulesdsl.cli", "rulesdsl.__main__"),  # the command line
 ]
 """Stages in the order data flows; a module may import its own stage or an earlier one."""

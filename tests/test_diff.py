@@ -12,8 +12,8 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.tools import diff as semantic
 from rulesdsl.variants.changelog import path_text
+from rulesdsl.versions import diff as semantic
 from tests.conftest import RULESETS
 
 COMPILER = Compiler()

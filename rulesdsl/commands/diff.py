@@ -1,4 +1,4 @@
-"""`rulesdsl diff OLD NEW`: what changed between two rulesets, classified (see rulesdsl.tools.diff).
+"""`rulesdsl diff OLD NEW`: what changed between two rulesets, classified (rulesdsl.versions.diff).
 
 OLD and NEW are each a path, a ruleset id (looked up in ``--dir`` or the project's rulesets/),
 or ``REV:path`` (the file at a git revision, path relative to the current folder).
@@ -27,8 +27,8 @@ from rulesdsl.commands.common import (
 from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.sources import read_ruleset
-from rulesdsl.tools import diff as semantic
-from rulesdsl.tools import versioning
+from rulesdsl.versions import diff as semantic
+from rulesdsl.versions import versioning
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
