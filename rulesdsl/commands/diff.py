@@ -28,7 +28,7 @@ from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.sources import read_ruleset
 from rulesdsl.versions import diff as semantic
-from rulesdsl.versions import versioning
+from rulesdsl.versions import rebase, versioning
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,11 +112,11 @@ def _rebase(args: argparse.Namespace, compiler: Compiler) -> int:
         return EXIT_RULES
     moved = _against(house_path, base_id, compiler.sources.get(new_base.path), compiler)
     report(moved, compiler, "text")
-    result = semantic.rebase(old_base.ruleset, new_base.ruleset, house.ruleset)
+    result = rebase.rebase(old_base.ruleset, new_base.ruleset, house.ruleset)
     if args.format == "json":
-        sys.stdout.write(semantic.rebase_to_json(result))
+        sys.stdout.write(rebase.rebase_to_json(result))
     else:
-        sys.stdout.write(semantic.render_rebase(result))
+        sys.stdout.write(rebase.render_rebase(result))
     if any(d.is_error for d in moved):
         return EXIT_RULES
     if args.fail_on and result.base.at_least(args.fail_on):

@@ -16,6 +16,10 @@ Paths name the changed thing the way :mod:`rulesdsl.variants.resolve` records a 
 ``soft.walker`` (one mode's cost), ``rapid_water.cost`` (a whole cost cell),
 ``light_woods.to_hit.ballistic``, ``full`` / ``blizzard.ballistic`` (factors),
 ``flight.good.turn`` (table.column.row), ``terrain_effects.fire`` (dice.row), ``infantry_move``.
+
+Decisions and tables are compared in :mod:`rulesdsl.versions.diff_tables`, sight rules and results
+in :mod:`rulesdsl.versions.diff_sight`, policies in :mod:`rulesdsl.versions.diff_policies`; the
+rebase check is :mod:`rulesdsl.versions.rebase`.
 """
 
 from __future__ import annotations
@@ -25,10 +29,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar, assert_never
 
-from rulesdsl import ir, semantics, spelling, words
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.spelling import number
-from rulesdsl.variants.changelog import path_text
-from rulesdsl.versions import diff_policies, diff_sight
+from rulesdsl.versions import diff_policies, diff_sight, diff_tables
 
 Level = Literal["breaking", "rules", "additive", "wording"]
 LEVELS: tuple[Level, ...] = ("breaking", "rules", "additive", "wording")
@@ -183,9 +186,9 @@ class _Differ:
         self._modifiers()
         self._policies()
         self._steps()
-        self._decisions()
-        self._tables()
-        self._dice()
+        diff_tables.decisions(self)
+        diff_tables.tables(self)
+        diff_tables.dice(self)
         diff_sight.results(self)
         diff_sight.sights(self)
         self._triggers()
@@ -630,188 +633,6 @@ class _Differ:
             if before != after or a.result_unit != b.result_unit:
                 self.add("rules", "changed", b.id, f"{name}: {before} -> {after}", before, after)
 
-    def _decisions(self) -> None:
-        for a, b in self._named("decision", self.old.decisions, self.new.decisions, lambda d: d.id):
-            name = self.label(b.info, b.id)
-            if [p.name for p in a.params] != [p.name for p in b.params]:
-                before = ", ".join(p.name for p in a.params)
-                after = ", ".join(p.name for p in b.params)
-                self.add(
-                    "breaking",
-                    "changed",
-                    b.id,
-                    f"{name}: inputs ({before}) -> ({after})",
-                    before,
-                    after,
-                )
-            elif a.params != b.params:
-                self.add("rules", "changed", b.id, f"{name}: input units changed")
-            if a.result != b.result:
-                self.add(
-                    "breaking",
-                    "changed",
-                    b.id,
-                    f"{name}: result {a.result} -> {b.result}",
-                    a.result,
-                    b.result,
-                )
-            outcomes = self._named(
-                f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
-            )
-            for o_old, o_new in outcomes:
-                self._value(
-                    f"{b.id}.{o_new.id}",
-                    f"{name}, {self.label(o_new.info, o_new.id)}",
-                    o_old.value,
-                    o_new.value,
-                )
-            rows_a = [spelling.decision_row(r) for r in a.rows]
-            rows_b = [spelling.decision_row(r) for r in b.rows]
-            if rows_a != rows_b:
-                self._decision_rows(b, name, a.rows, b.rows, rows_a, rows_b)
-
-    def _decision_rows(
-        self,
-        d: ir.Decision,
-        name: str,
-        old: Sequence[ir.DecisionRow],
-        new: Sequence[ir.DecisionRow],
-        text_a: list[str],
-        text_b: list[str],
-    ) -> None:
-        """Row by row, each named by its outcome (as a variant names them), when outcomes are
-        unique on both sides; else the rows as a whole."""
-        keys_a = [r.outcome for r in old]
-        keys_b = [r.outcome for r in new]
-        if len(set(keys_a)) != len(keys_a) or len(set(keys_b)) != len(keys_b):
-            self.add(
-                "rules",
-                "changed",
-                d.id,
-                f"{name}: rows changed: {'; '.join(text_a)} -> {'; '.join(text_b)}",
-                "; ".join(text_a),
-                "; ".join(text_b),
-            )
-            return
-        was = dict(zip(keys_a, text_a, strict=True))
-        now = dict(zip(keys_b, text_b, strict=True))
-        outcome = {o.id: self.label(o.info, o.id) for o in d.outcomes}
-        for i, key in enumerate(keys_b):
-            label = outcome.get(key, key)
-            if key not in was:
-                after = f" after '{outcome.get(keys_b[i - 1], keys_b[i - 1])}'" if i else " first"
-                self.add(
-                    "rules",
-                    "added",
-                    f"{d.id}.{key}",
-                    f"{name}: row added{after}: {now[key]}",
-                    None,
-                    now[key],
-                )
-            elif was[key] != now[key]:
-                before, after_ = (was[key].rsplit(" -> ", 1)[0], now[key].rsplit(" -> ", 1)[0])
-                self.add(
-                    "rules",
-                    "changed",
-                    f"{d.id}.{key}",
-                    f"{name}, row {label}: {before} -> {after_}",
-                    before,
-                    after_,
-                )
-        for key in keys_a:
-            if key not in now:
-                self.add(
-                    "rules",
-                    "removed",
-                    f"{d.id}.{key}",
-                    f"{name}: row removed: {was[key]}",
-                    was[key],
-                    None,
-                )
-        common_a = [k for k in keys_a if k in now]
-        common_b = [k for k in keys_b if k in was]
-        if common_a != common_b:
-            self.add(
-                "rules",
-                "changed",
-                d.id,
-                f"{name}: rows reordered: {', '.join(common_a)} -> {', '.join(common_b)}",
-            )
-
-    # -- tables -----------------------------------------------------------------------------
-
-    def _tables(self) -> None:
-        for a, b in self._named("table", self.old.tables, self.new.tables, lambda t: t.id):
-            name = self.label(b.info, b.id)
-            self._named(f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id)
-            rows = self._named(f"{name} row", a.rows, b.rows, lambda r: r.key, prefix=b.id)
-            for r_old, r_new in rows:
-                row_name = self.label(r_new.info, r_new.key)
-                if not b.columns:
-                    self._value(
-                        f"{b.id}.{r_new.key}",
-                        f"{name}, {row_name}",
-                        r_old.cells[0] if r_old.cells else None,
-                        r_new.cells[0] if r_new.cells else None,
-                    )
-                    continue
-                old_index = {c.id: i for i, c in enumerate(a.columns)}
-                for col in b.columns:
-                    if col.id not in old_index:
-                        continue
-                    j = old_index[col.id]
-                    k = [c.id for c in b.columns].index(col.id)
-                    before = r_old.cells[j] if j < len(r_old.cells) else None
-                    after = r_new.cells[k] if k < len(r_new.cells) else None
-                    self._value(
-                        f"{b.id}.{col.id}.{r_new.key}",
-                        f"{name}, {row_name} ({self.label(col.info, col.id)})",
-                        before,
-                        after,
-                    )
-
-    # -- dice tables and triggers -----------------------------------------------------------
-
-    def _dice(self) -> None:
-        for a, b in self._named(
-            "dice table", self.old.dice_tables, self.new.dice_tables, lambda t: t.id
-        ):
-            name = self.label(b.info, b.id)
-            if a.dice != b.dice:
-                self._value(b.id, f"{name}, dice", a.dice, b.dice)
-            mods = self._named(f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id)
-            for m_old, m_new in mods:
-                if m_old.value != m_new.value:
-                    self.add(
-                        "rules",
-                        "changed",
-                        m_new.id,
-                        f"{name}, "
-                        f"{self.label(m_new.info, m_new.id)}: {m_old.value:+d} -> "
-                        f"{m_new.value:+d}",
-                        f"{m_old.value:+d}",
-                        f"{m_new.value:+d}",
-                    )
-            rows = self._named(f"{name} row", a.rows, b.rows, lambda r: r.id, prefix=b.id)
-            for r_old, r_new in rows:
-                row_name = self.label(r_new.info, r_new.id)
-                path = f"{b.id}.{r_new.id}"
-                before = spelling.dice_range(r_old.low, r_old.high)
-                after = spelling.dice_range(r_new.low, r_new.high)
-                if before != after:
-                    self.add(
-                        "rules",
-                        "changed",
-                        path,
-                        f"{name}, {row_name}: rolled on {before} -> {after}",
-                        before,
-                        after,
-                    )
-                for effect in dict.fromkeys([*r_old.effects, *r_new.effects]):
-                    old_value = r_old.effects.get(effect)
-                    new_value = r_new.effects.get(effect)
-                    self._value(path, f"{name}, {row_name}, {effect}", old_value, new_value)
-
     def _triggers(self) -> None:
         for a, b in self._named("trigger", self.old.triggers, self.new.triggers, lambda t: t.id):
             before, after = _fmt_trigger(a), _fmt_trigger(b)
@@ -925,7 +746,7 @@ def _modifier_what(name: str, item: str, key: str, labels: dict[str, str]) -> st
 
 # ---- output -------------------------------------------------------------------------------
 
-_SIGNS = {"added": "+", "removed": "-", "changed": "~"}
+SIGNS = {"added": "+", "removed": "-", "changed": "~"}
 
 
 def render_text(d: Diff, advice: str | None = None) -> str:
@@ -938,7 +759,7 @@ def render_text(d: Diff, advice: str | None = None) -> str:
         if not changes:
             continue
         out.append(f"{level} ({len(changes)}):")
-        out += [f"  {_SIGNS[c.action]} {c.message}  [{c.path}]" for c in changes]
+        out += [f"  {SIGNS[c.action]} {c.message}  [{c.path}]" for c in changes]
     if d.changes:
         counts = ", ".join(f"{d.count(lv)} {lv}" for lv in LEVELS if d.count(lv))
         out.append(f"{len(d.changes)} change{'s' * (len(d.changes) != 1)}: {counts}")
@@ -970,95 +791,3 @@ def to_data(d: Diff, advice: str | None = None) -> dict[str, object]:
 
 def to_json(d: Diff, advice: str | None = None) -> str:
     return json.dumps(to_data(d, advice), ensure_ascii=False, indent=2) + "\n"
-
-
-# ---- rebasing a house rule onto a new version of its base ---------------------------------
-
-
-@dataclass(frozen=True)
-class Rebase:
-    """What moving ``house`` from one version of its base to another means for it.
-
-    ``overridden``: the base's changes on cells (or items) the house rule overrides or removes:
-    the house rule still wins there, so its author should look at each. ``inherited``: every
-    other change of the base, which the house rule takes silently, graded like any diff.
-    """
-
-    house_id: str
-    house_version: str
-    base: Diff
-    overridden: tuple[Change, ...]
-    inherited: Diff
-
-
-def rebase(old_base: ir.Ruleset, new_base: ir.Ruleset, house: ir.Ruleset) -> Rebase:
-    """Compare two versions of ``house``'s base in the light of ``house``'s own changes."""
-    base = diff(old_base, new_base)
-    mine = [
-        (change.action, _segments(path_text(change.path)))
-        for change in house.changes
-        if words.touches_base(change.action)
-    ]
-
-    def covered(c: Change) -> bool:
-        theirs = _segments(c.path)
-        for action, path in mine:
-            shorter = min(len(path), len(theirs))
-            if path[:shorter] == theirs[:shorter]:
-                return True
-            if words.removes(action) and len(path) == 1 and path[0] in theirs:
-                return True  # the house rule removed what this change is about
-        return False
-
-    overridden = tuple(c for c in base.changes if covered(c))
-    inherited = tuple(c for c in base.changes if not covered(c))
-    return Rebase(
-        house.id,
-        house.version,
-        base,
-        overridden,
-        Diff(old_base.id, old_base.version, new_base.id, new_base.version, inherited),
-    )
-
-
-def _segments(path: str) -> tuple[str, ...]:
-    """A path's names; ``feature.cost`` (the whole cost cell) is the feature itself."""
-    parts = tuple(path.split("."))
-    return parts[:-1] if len(parts) == 2 and parts[1] == "cost" else parts
-
-
-def render_rebase(r: Rebase) -> str:
-    b = r.base
-    out = [
-        f"{r.house_id} {r.house_version} on {b.old_id} {b.old_version} -> "
-        f"{b.new_id} {b.new_version}"
-    ]
-    if not b.changes:
-        out.append("the base did not change: nothing to rebase")
-    if r.overridden:
-        out.append(f"overridden by {r.house_id}, changed by the base ({len(r.overridden)}):")
-        out += [f"  ! {c.message}  [{c.path}] ({c.level})" for c in r.overridden]
-    d = r.inherited
-    for level in LEVELS:
-        changes = [c for c in d.changes if c.level == level]
-        if changes:
-            out.append(f"inherited, {level} ({len(changes)}):")
-            out += [f"  {_SIGNS[c.action]} {c.message}  [{c.path}]" for c in changes]
-    if b.changes:
-        counts = ", ".join(f"{d.count(lv)} {lv}" for lv in LEVELS if d.count(lv))
-        out.append(
-            f"{len(b.changes)} base change{'s' * (len(b.changes) != 1)}: "
-            f"{len(r.overridden)} on what {r.house_id} overrides, "
-            f"{len(d.changes)} inherited" + (f" ({counts})" if counts else "")
-        )
-    return "\n".join(out) + "\n"
-
-
-def rebase_to_json(r: Rebase) -> str:
-    data = {
-        "house": {"id": r.house_id, "version": r.house_version},
-        "base": to_data(r.base),
-        "overridden": to_data(Diff("", "", "", "", r.overridden))["changes"],
-        "inherited": to_data(r.inherited),
-    }
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
