@@ -148,3 +148,15 @@ def test_every_module_belongs_to_a_stage_and_every_package_is_shipped() -> None:
     project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text("utf-8"))
     shipped = set(project["tool"]["setuptools"]["packages"])
     assert packages - {"rulesdsl.grammars"} <= shipped
+
+
+MAX_LINES = 800
+"""The largest a module of the package may be (issue 22): past it, split along its constructs."""
+
+
+def test_no_module_is_over_800_lines() -> None:
+    lines = {
+        str(path.relative_to(PACKAGE)): len(path.read_text("utf-8").splitlines())
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
+    assert {name: n for name, n in lines.items() if n > MAX_LINES} == {}

@@ -58,7 +58,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "StepTerm": (
         "ir",
         {
-            "target/python.py",
+            "target/python_code.py",
             "printed/sheet_rules.py",
             "commands/new.py",
             "semantics_tables.py",
@@ -69,14 +69,14 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "LimitValue": (
         "ir_tables",
         {
-            "target/python.py",
+            "target/python_code.py",
             "semantics_tables.py",
         },
     ),
     "Operand": (
         "ir_tables",
         {
-            "target/python.py",
+            "target/python_code.py",
             "printed/sheet_rules.py",
             "semantics_tables.py",
             "spelling.py",
@@ -85,7 +85,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Condition": (
         "ir_tables",
         {
-            "target/python.py",
+            "target/python_code.py",
             "printed/sheet_rules.py",
             "semantics_tables.py",
             "spelling.py",
@@ -142,14 +142,14 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Axis": (
         "ir_tables",
         {
-            "target/python.py",
+            "target/python_code.py",
             "spelling.py",
         },
     ),
     "CompareOp": (
         "ir_tables",
         {
-            "target/python.py",
+            "target/python_code.py",
             "printed/sheet_rules.py",
             "lowering/decisions.py",
             "semantics_tables.py",
@@ -158,7 +158,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Reading": (
         "ir_tables",
         {
-            "target/python.py",
+            "target/python_code.py",
             "lowering/decisions.py",
         },
     ),
