@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from threading import Event
-from typing import BinaryIO
+from typing import BinaryIO, assert_never
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as t
@@ -51,22 +51,45 @@ KEYWORDS = words.STATEMENTS
 BLOCK_KEYWORDS = ("columns", "column", "when", "note", "modifier")
 VALUE_KEYWORDS = ("impassable", "prohibited", "blocked", "as", "per", "full", "yes", "no")
 
-SYMBOL_KINDS = {
-    "mode": t.SymbolKind.EnumMember,
-    "group": t.SymbolKind.Enum,
-    "context": t.SymbolKind.Enum,
-    "modifier": t.SymbolKind.Operator,
-    "layer": t.SymbolKind.Class,
-    "step": t.SymbolKind.Function,
-    "decision": t.SymbolKind.Function,
-    "table": t.SymbolKind.Struct,
-    "dice": t.SymbolKind.Struct,
-    "trigger": t.SymbolKind.Event,
-    "grid": t.SymbolKind.Object,
-    "param": t.SymbolKind.Variable,
-    "book": t.SymbolKind.File,
-    "ruleset": t.SymbolKind.Module,
-}
+Kind = words.ItemKind | words.PartKind
+"""What a declared name is, as the index says it."""
+
+
+def symbol_kind(kind: words.ItemKind) -> t.SymbolKind:
+    """How an editor's outline shows a statement of that kind."""
+    match kind:
+        case "mode":
+            return t.SymbolKind.EnumMember
+        case "group":
+            return t.SymbolKind.Enum
+        case "context":
+            return t.SymbolKind.Enum
+        case "modifier":
+            return t.SymbolKind.Operator
+        case "layer":
+            return t.SymbolKind.Class
+        case "step":
+            return t.SymbolKind.Function
+        case "decision":
+            return t.SymbolKind.Function
+        case "table":
+            return t.SymbolKind.Struct
+        case "dice":
+            return t.SymbolKind.Struct
+        case "trigger":
+            return t.SymbolKind.Event
+        case "grid":
+            return t.SymbolKind.Object
+        case "param":
+            return t.SymbolKind.Variable
+        case "book":
+            return t.SymbolKind.File
+        case "ruleset":
+            return t.SymbolKind.Module
+        case "sight":
+            return t.SymbolKind.Object
+        case _:
+            assert_never(kind)
 
 
 def path_of(uri: str) -> str:
@@ -423,7 +446,7 @@ def _block_of(lines: Sequence[str], line: int) -> str:
 DECISION_WORDS = ("and", "not", "otherwise", "over", "full")
 
 
-def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[str], list[str]]:
+def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[Kind], list[str]]:
     """(kinds of declared names, keywords) that fit after ``before`` on the line, inside the
     block that ``block`` (its first line) opens."""
     code = re.sub(r'"([^"\\]|\\.)*"', '""', before)
@@ -462,7 +485,7 @@ def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[str], li
             )
         ], []
     if re.search(r"^\s*(group\b.*:|when\b|exclude\b)", code):
-        kinds = ["mode"] if stripped.startswith("group") else ["feature", "factor"]
+        kinds: list[Kind] = ["mode"] if stripped.startswith("group") else ["feature", "factor"]
         return kinds, []
     if "|" in code:  # a cell: exceptions are keyed by modes, groups or context values
         return ["mode", "group", "context value", "param"], list(VALUE_KEYWORDS)
@@ -482,7 +505,9 @@ def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
     before = _line_before(ls, uri, params.position)
     if path_of(uri).endswith((".yaml", ".yml")):  # yaml-language-server completes the keys
         in_value = ":" in before
-        kinds = ["mode", "group", "context value", "param", "feature"] if in_value else []
+        kinds: list[Kind] = (
+            ["mode", "group", "context value", "param", "feature"] if in_value else []
+        )
         keywords = list(VALUE_KEYWORDS) if in_value else []
     else:
         kinds, keywords = _kinds_at(before, state.index, block)
@@ -555,7 +580,7 @@ def hover_text(state: _State, name: str, ruleset: ir.Ruleset | None) -> str | No
                     f"{k} {dsl_value(v)}" if k else dsl_value(v) for k, v in values.items()
                 )
                 lines.append(f"\n{modifier.id}: {shown}")
-    if ruleset is not None and decl.kind == "feature":
+    if ruleset is not None and words.is_feature(decl.kind):
         feature = next((f for f in ruleset.features if f.id == name), None)
         if feature is not None:
             unit = ruleset.units.get("cost", "")
@@ -637,7 +662,7 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
     out = []
     for st, kind, name in state.index.statements:
         item: s.Item | None = getattr(st, "item", None)
-        if item is None or os.path.abspath(item.pos.file) != own:
+        if item is None or kind is None or os.path.abspath(item.pos.file) != own:
             continue
         children = [
             t.DocumentSymbol(
@@ -654,7 +679,7 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
         out.append(
             t.DocumentSymbol(
                 name=name,
-                kind=SYMBOL_KINDS.get(kind, t.SymbolKind.Object),
+                kind=symbol_kind(kind),
                 detail=kind + (f": {label}" if label else ""),
                 range=to_range(item.pos),
                 selection_range=to_range(item.name.pos),

@@ -13,41 +13,21 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from rulesdsl import words
 from rulesdsl.frontends import syntax as s
 
-KINDS: dict[type, str] = {
-    s.RulesetDecl: "ruleset",
-    s.BookDecl: "book",
-    s.ModeDecl: "mode",
-    s.GroupDecl: "group",
-    s.ContextDecl: "context",
-    s.ModifierDecl: "modifier",
-    s.LayerDecl: "layer",
-    s.StepDecl: "step",
-    s.DecisionDecl: "decision",
-    s.TableDecl: "table",
-    s.DiceDecl: "dice",
-    s.TriggerDecl: "trigger",
-    s.GridDecl: "grid",
-    s.ParamDecl: "param",
-    s.SightDecl: "sight",
-}
-"""Statement class -> the kind of item it declares."""
 
-CHILD_KINDS = {
-    "context": "context value",
-    "modifier": "factor",
-    "layer": "feature",
-    "decision": "outcome",
-    "table": "row",
-    "dice": "dice row",
-}
+def item_kind(st: s.Statement) -> words.ItemKind | None:
+    """What the statement declares, by the keyword that starts it; None for a statement that
+    declares no name (a header line, a change)."""
+    declared = s.declared_kind(st)
+    return None if declared is None else words.declaration_word(declared)
 
 
 @dataclass(frozen=True)
 class Declaration:
     name: str
-    kind: str
+    kind: words.ItemKind | words.PartKind
     item: s.Item
     parent: str | None = None
 
@@ -56,10 +36,10 @@ class Declaration:
 class Index:
     declarations: dict[str, Declaration] = field(default_factory=dict)
     occurrences: list[s.Name] = field(default_factory=list)
-    statements: list[tuple[s.Statement, str, str]] = field(default_factory=list)
+    statements: list[tuple[s.Statement, words.ItemKind | None, str]] = field(default_factory=list)
     """Each top-level statement with its kind and name (for document symbols)."""
 
-    def names(self, *kinds: str) -> list[str]:
+    def names(self, *kinds: words.ItemKind | words.PartKind) -> list[str]:
         return [n for n, d in self.declarations.items() if not kinds or d.kind in kinds]
 
     def at(self, file: str, line: int, column: int) -> s.Name | None:
@@ -86,7 +66,9 @@ def _names(node: object) -> Iterator[s.Name]:
             yield from _names(getattr(node, f.name))
 
 
-def _declare(index: Index, item: s.Item, kind: str, parent: str | None = None) -> None:
+def _declare(
+    index: Index, item: s.Item, kind: words.ItemKind | words.PartKind, parent: str | None = None
+) -> None:
     if item.name.text not in index.declarations:
         index.declarations[item.name.text] = Declaration(item.name.text, kind, item, parent)
 
@@ -96,17 +78,16 @@ def build_index(sources: list[s.SourceFile]) -> Index:
     index = Index()
     for source in sources:
         for st in source.statements:
-            kind = KINDS.get(type(st))
+            kind = item_kind(st)
             item: s.Item | None = getattr(st, "item", None)
             if kind is None or item is None:
-                index.statements.append((st, type(st).__name__.removesuffix("Decl").lower(), ""))
+                index.statements.append((st, None, ""))
                 continue
             index.statements.append((st, kind, item.name.text))
-            if kind != "ruleset":
+            if not isinstance(st, s.RulesetDecl):
                 _declare(index, item, kind)
-            child = CHILD_KINDS.get(kind)
             for sub in _children(st):
-                _declare(index, sub, child or "item", item.name.text)
+                _declare(index, sub, words.part_kind(kind), item.name.text)
             if isinstance(st, s.TableDecl):
                 for column in st.columns:
                     _declare(index, column, "column", item.name.text)

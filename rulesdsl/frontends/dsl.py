@@ -18,7 +18,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_base import parse_dice_token
@@ -182,9 +182,6 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark) -> Diagnostic:
     return error("E001", "unexpected end of file", pos, "is a block missing its closing '}'?")
 
 
-_SCOPE_WORDS = {"one": "one per place", "map": "whole map", "edges": "edges"}
-
-
 class _Builder(TableRules):
     """Lark tree -> syntax nodes. Each method, named after a grammar rule (or an alias), gets
     the node's meta and its built children; tokens pass through :meth:`__default_token__`.
@@ -279,7 +276,7 @@ class _Builder(TableRules):
                 error(
                     "E244",
                     "a layer has one scope: "
-                    + " and ".join(f"`{_SCOPE_WORDS[c[1]]}`" for c in scopes)
+                    + " and ".join(f"`{words.scope_words(c[1])}`" for c in scopes)
                     + " cannot go together",
                     edges[2] if len(edges) > 2 else self._name(ch[0]).pos,
                     "an edge layer is `edges` alone: there is one of each feature per edge "

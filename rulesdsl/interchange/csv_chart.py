@@ -31,9 +31,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, assert_never
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
@@ -44,7 +44,13 @@ if TYPE_CHECKING:
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 LANGUAGE = re.compile(r"^[a-z]{2}$")
-SPECIAL = ("label", "source", "note", "all")
+ColumnRole = Literal["key", "mode", "all", "label", "lang", "source", "note", "skip"]
+"""What a chart's column holds: the item's name (the first), a mode's or group's cell, the cell
+for all modes, the label, a label in another language, the source, the note; or nothing read
+(a column in error)."""
+
+SPECIAL: tuple[ColumnRole, ...] = ("label", "source", "note", "all")
+"""The roles a header names with its own word."""
 
 MAX_CELL = 131_072
 """The most characters a cell may hold (128 Ki, the limit of Python's own csv reader)."""
@@ -260,7 +266,7 @@ def import_layer(
     header = [c.text.strip() for c in head_cells]
     langs = set(languages or ())
     modes_known = set(known) if known is not None else None
-    kinds: list[str] = ["key"]
+    kinds: list[ColumnRole] = ["key"]
     first: dict[str, int] = {header[0]: 0}
     for i, name in enumerate(header[1:], start=1):
         where = sheet.at(head_cells[i])
@@ -278,8 +284,9 @@ def import_layer(
             kinds.append("skip")
             continue
         first[name] = i
-        if name in SPECIAL:
-            kinds.append(name)
+        special = next((role for role in SPECIAL if role == name), None)
+        if special is not None:
+            kinds.append(special)
         elif (
             LANGUAGE.match(name)
             and (not langs or name in langs)
@@ -408,32 +415,38 @@ def import_layer(
         note_nodes: list[tuple[s.Label, ...]] = []
         for i, kind in enumerate(kinds[1:], start=1):
             cell = row[i] if i < len(row) else None
-            if cell is None or not cell.text.strip() or kind == "skip":
+            if cell is None or not cell.text.strip():
                 continue
             text_ = cell.text.strip()
-            if kind in ("mode", "all"):
-                value = located(cell, "value", r, i)
-                if not isinstance(value, s.Located):
+            match kind:
+                case "skip":
                     continue
-                entry = (" ".join(text_.split()), value, cell)
-                if kind == "all":
-                    default = entry
-                else:
-                    values[header[i]] = entry
-            elif kind == "label":
-                labels.insert(0, spelling.string(text_))
-                label_nodes.insert(0, s.Label("", plain(cell, r, i), sheet.at(cell)))
-            elif kind == "lang":
-                labels.append(f"{header[i]} {spelling.string(text_)}")
-                label_nodes.append(s.Label(header[i], plain(cell, r, i), sheet.at(cell)))
-            elif kind == "source":
-                found = located(cell, "source", r, i, "[X]")
-                if isinstance(found, s.SourceRef):
-                    source = found
-                    extras = f" [{text_}]"
-            elif kind == "note":
-                notes.append(spelling.string(text_))
-                note_nodes.append((s.Label("", plain(cell, r, i), sheet.at(cell)),))
+                case "mode":
+                    value = located(cell, "value", r, i)
+                    if isinstance(value, s.Located):
+                        values[header[i]] = (" ".join(text_.split()), value, cell)
+                case "all":
+                    value = located(cell, "value", r, i)
+                    if isinstance(value, s.Located):
+                        default = (" ".join(text_.split()), value, cell)
+                case "label":
+                    labels.insert(0, spelling.string(text_))
+                    label_nodes.insert(0, s.Label("", plain(cell, r, i), sheet.at(cell)))
+                case "lang":
+                    labels.append(f"{header[i]} {spelling.string(text_)}")
+                    label_nodes.append(s.Label(header[i], plain(cell, r, i), sheet.at(cell)))
+                case "source":
+                    found = located(cell, "source", r, i, "[X]")
+                    if isinstance(found, s.SourceRef):
+                        source = found
+                        extras = f" [{text_}]"
+                case "note":
+                    notes.append(spelling.string(text_))
+                    note_nodes.append((s.Label("", plain(cell, r, i), sheet.at(cell)),))
+                case "key":  # the first column, read before this loop
+                    pass
+                case _:
+                    assert_never(kind)
         if default is None and values:
             counts = Counter(v[0] for v in values.values())
             order = [v[0] for v in values.values()]
@@ -492,7 +505,7 @@ def import_layer(
             _NO_EXTRAS,
             head_pos,
         ),
-        _scope(scope),
+        words.scope_from_words(scope),
         None,
         tuple(nodes),
     )
@@ -516,16 +529,6 @@ def _option_pos(path: str) -> s.Pos:
 def _shown(text: str) -> str:
     """``text`` for a message: control characters escaped, so none reaches the terminal."""
     return spelling.string(text)[1:-1]
-
-
-def _scope(scope: str) -> Literal["many", "one", "map", "edges"]:
-    if scope == "one per place":
-        return "one"
-    if scope == "whole map":
-        return "map"
-    if scope == "edges":
-        return "edges"
-    return "many"
 
 
 # ---- the same checks as the DSL's ------------------------------------------------------------

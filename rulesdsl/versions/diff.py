@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar, assert_never
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.spelling import number
 from rulesdsl.versions import diff_policies, diff_sight, diff_tables
 
@@ -372,7 +372,8 @@ class _Differ:
                     "rules",
                     "changed",
                     b.id,
-                    f"layer {name}: {_SCOPES[a.scope]} -> {_SCOPES[b.scope]}",
+                    f"layer {name}: {words.scope_described(a.scope)}"
+                    f" -> {words.scope_described(b.scope)}",
                     a.scope,
                     b.scope,
                 )
@@ -705,10 +706,6 @@ class _Differ:
                     before,
                     after,
                 )
-
-
-_SCOPES = {"many": "several per place", "one": "one per place", "map": "whole map"}
-_SCOPES["edges"] = "on the edges between places"  # maps (issue 11)
 
 
 def _fmt_source(source: ir.Source | None) -> str:
