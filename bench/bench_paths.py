@@ -49,8 +49,8 @@ STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 def load_module() -> ModuleType:
-    from rulesdsl.backends.python import render
     from rulesdsl.compiler import Compiler
+    from rulesdsl.target.python import render
 
     out = Path(tempfile.mkdtemp()) / "bench_map.py"
     compiled = Compiler().compile_text(RULES, str(out.with_suffix(".terrain")), out.parent)

@@ -221,7 +221,7 @@ def write(n: int, out_dir: Path, formats: tuple[str, ...] = FORMATS) -> dict[str
         raise SystemExit(f"the generated ruleset bench_{n} does not compile")
     data = compact_data(compiled.ruleset)
     if "yaml" in paths:  # the same rules in the YAML authoring format, as `convert` writes it
-        from rulesdsl.tools.convert import to_yaml
+        from rulesdsl.interchange.convert import to_yaml
 
         source, _ = compiler.parse_file(paths["terrain"])
         assert source is not None

@@ -15,9 +15,9 @@ import io
 import sys
 from collections.abc import Sequence
 
-from rulesdsl.backends.pdf import PdfUnavailable
 from rulesdsl.commands import VERBS, registrar
 from rulesdsl.commands.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
+from rulesdsl.printed.pdf import PdfUnavailable
 
 
 def make_parser(verb: str | None = None) -> argparse.ArgumentParser:

@@ -1,7 +1,7 @@
 """IR values spelled the way the terrain DSL writes them: ``+1``, ``1 per 2 in``, ``1d6+3``.
 
 One place for this text, used by diagnostics, the semantic diff and the generated modules'
-docstrings. (Sheets have their own, translated wording in rulesdsl.backends.sheet_model.)
+docstrings. (Sheets have their own, translated wording in rulesdsl.printed.sheet_model.)
 """
 
 from __future__ import annotations

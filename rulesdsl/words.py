@@ -15,7 +15,7 @@ from rulesdsl import ir
 
 # ---- statements and keywords ---------------------------------------------------------------
 
-DECLARATIONS: tuple[str, ...] = (
+ItemKind = Literal[
     "ruleset",
     "book",
     "mode",
@@ -31,7 +31,10 @@ DECLARATIONS: tuple[str, ...] = (
     "sight",
     "grid",
     "param",
-)
+]
+"""What a statement declares: the keyword that starts it (the language server's word for it)."""
+
+DECLARATIONS: tuple[ItemKind, ...] = get_args(ItemKind)
 """The statements that declare a name (``layer terrain "Terrain" { ... }``)."""
 
 HEADERS: tuple[str, ...] = (
@@ -49,7 +52,7 @@ HEADERS: tuple[str, ...] = (
 )
 """The other statements: header lines, exclusions, and a house rule's changes."""
 
-STATEMENTS: tuple[str, ...] = DECLARATIONS + HEADERS
+STATEMENTS: tuple[str, ...] = (*DECLARATIONS, *HEADERS)
 """Every word that starts a statement."""
 
 KEYWORDS: tuple[str, ...] = (
@@ -178,6 +181,88 @@ def own_namespace(kind: DeclKind) -> bool:
     return kind == "book"
 
 
+PartKind = Literal[
+    "context value",
+    "factor",
+    "feature",
+    "outcome",
+    "row",
+    "dice row",
+    "dice modifier",
+    "column",
+    "item",
+]
+"""What a declaration inside a statement is, as the language server names it."""
+
+
+def part_kind(kind: ItemKind) -> PartKind:
+    """What the items a statement of that kind lists are (a layer's rows are features)."""
+    match kind:
+        case "context":
+            return "context value"
+        case "modifier":
+            return "factor"
+        case "layer":
+            return "feature"
+        case "decision":
+            return "outcome"
+        case "table":
+            return "row"
+        case "dice":
+            return "dice row"
+        case (
+            "ruleset" | "book" | "mode" | "group" | "step" | "trigger" | "grid" | "param" | "sight"
+        ):
+            return "item"
+        case _:
+            assert_never(kind)
+
+
+def declaration_word(kind: DeclKind) -> ItemKind | None:
+    """The keyword that declares a name of that kind (``dice`` for a dice table); None for a
+    name declared inside a statement (a feature, a factor, a context value, a dice modifier)."""
+    match kind:
+        case "dice table":
+            return "dice"
+        case "ruleset":
+            return "ruleset"
+        case "book":
+            return "book"
+        case "mode":
+            return "mode"
+        case "group":
+            return "group"
+        case "context":
+            return "context"
+        case "layer":
+            return "layer"
+        case "modifier":
+            return "modifier"
+        case "step":
+            return "step"
+        case "decision":
+            return "decision"
+        case "table":
+            return "table"
+        case "trigger":
+            return "trigger"
+        case "sight":
+            return "sight"
+        case "grid":
+            return "grid"
+        case "param":
+            return "param"
+        case "context value" | "feature" | "factor" | "dice modifier":
+            return None
+        case _:
+            assert_never(kind)
+
+
+def is_feature(kind: ItemKind | PartKind) -> bool:
+    """Whether a declaration of that kind is a feature (a row of a layer)."""
+    return kind == "feature"
+
+
 # ---- decisions ----------------------------------------------------------------------------
 
 COMPARE_OPS: tuple[ir.CompareOp, ...] = get_args(ir.CompareOp)
@@ -198,6 +283,30 @@ def scope_words(scope: ir.LayerScope) -> str | None:
             return "edges"
         case "many":
             return None
+        case _:
+            assert_never(scope)
+
+
+def scope_from_words(text: str) -> ir.LayerScope:
+    """The scope a layer's written scope words give (a CSV chart's ``--scope``); anything else,
+    the default, is many per place."""
+    return next(
+        (scope for scope in get_args(ir.LayerScope) if scope_words(scope) == text),
+        "many",
+    )
+
+
+def scope_described(scope: ir.LayerScope) -> str:
+    """How the diff describes a layer's scope (``layer terrain: one per place -> whole map``)."""
+    match scope:
+        case "many":
+            return "several per place"
+        case "one":
+            return "one per place"
+        case "map":
+            return "whole map"
+        case "edges":
+            return "on the edges between places"
         case _:
             assert_never(scope)
 

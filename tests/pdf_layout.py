@@ -24,11 +24,11 @@ import pytest
 import weasyprint
 
 from rulesdsl import ir
-from rulesdsl.backends.cards import build_deck, render_deck_html
-from rulesdsl.backends.sheet_model import build_sheet
-from rulesdsl.backends.sheets import render_html
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
+from rulesdsl.printed.cards import build_deck, render_deck_html
+from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheets import render_html
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.terrain"))

@@ -39,8 +39,12 @@ STAGES: list[tuple[str, ...]] = [
     ("rulesdsl.lowering",),  # statements -> IR and positions
     ("rulesdsl.checks",),  # passes over the IR
     ("rulesdsl.compiler",),  # drives the stages above
-    ("rulesdsl.backends", "rulesdsl.i18n"),  # IR -> module, sheets, cards
-    ("rulesdsl.tools",),  # diff, fmt, convert, build, language server, watch
+    ("rulesdsl.outputs", "rulesdsl.i18n"),  # what an output is, how it is written; sheet words
+    ("rulesdsl.target", "rulesdsl.printed"),  # IR -> Python module; IR -> sheets, cards
+    ("rulesdsl.builder",),  # `rulesdsl build`: stamps, manifest, transaction, lock
+    ("rulesdsl.versions",),  # the semantic diff, the version check
+    ("rulesdsl.interchange",),  # fmt, YAML -> DSL, CSV charts
+    ("rulesdsl.editor",),  # the language server, watch
     ("rulesdsl.commands", "rulesdsl.cli", "rulesdsl.__main__"),  # the command line
 ]
 """Stages in the order data flows; a module may import its own stage or an earlier one."""
@@ -144,3 +148,15 @@ def test_every_module_belongs_to_a_stage_and_every_package_is_shipped() -> None:
     project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text("utf-8"))
     shipped = set(project["tool"]["setuptools"]["packages"])
     assert packages - {"rulesdsl.grammars"} <= shipped
+
+
+MAX_LINES = 800
+"""The largest a module of the package may be (issue 22): past it, split along its constructs."""
+
+
+def test_no_module_is_over_800_lines() -> None:
+    lines = {
+        str(path.relative_to(PACKAGE)): len(path.read_text("utf-8").splitlines())
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
+    assert {name: n for name, n in lines.items() if n > MAX_LINES} == {}

@@ -16,13 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.backends.outputs import Deferred, Output
-from rulesdsl.cli import main
-from rulesdsl.compiler import Compiler
-from rulesdsl.tools import build as build_module
-from rulesdsl.tools import manifest as mf
-from rulesdsl.tools import transaction
-from rulesdsl.tools.build import (
+from rulesdsl.builder import build as build_module
+from rulesdsl.builder import manifest as mf
+from rulesdsl.builder import transaction
+from rulesdsl.builder.build import (
     UnknownRuleset,
     build,
     card_outputs,
@@ -30,6 +27,9 @@ from rulesdsl.tools.build import (
     render_deferred,
     sheet_outputs,
 )
+from rulesdsl.cli import main
+from rulesdsl.compiler import Compiler
+from rulesdsl.outputs import Deferred, Output
 
 BASE = """\
 ruleset base "Base" fr "Base"
@@ -52,7 +52,7 @@ OTHER = BASE.replace('ruleset base "Base"', 'ruleset other "Other"')
 
 def text_sheets(ruleset: object) -> dict[str, Output]:
     """The sheet backend without PDFs: HTML and Markdown in every language (fast tests)."""
-    from rulesdsl.backends.sheets import render_sheet
+    from rulesdsl.printed.sheets import render_sheet
 
     return {
         f"sheets/{ruleset.id}.{lang}.{fmt}": render_sheet(ruleset, fmt, lang)  # type: ignore[attr-defined]
@@ -350,7 +350,7 @@ def test_a_manifest_entry_outside_the_output_folder_is_never_removed(project: Pa
     path = project / "generated" / mf.MANIFEST
     data = json.loads(path.read_text("utf-8"))
     sha = mf.file_digest(victim)
-    entry = data["rulesets"]["other"]["rulesdsl.tools.build:python_outputs"] = {
+    entry = data["rulesets"]["other"]["rulesdsl.builder.build:python_outputs"] = {
         "compiler": "x",
         "sources": {"other.terrain": "x"},
         "outputs": {"../victim.txt": sha},
@@ -562,7 +562,7 @@ def test_extends_with_a_very_long_base_name_is_a_diagnostic_not_an_os_error(
 
 def test_an_id_too_long_for_its_sheet_file_names_is_a_diagnostic(project: Path) -> None:
     from rulesdsl.frontends.dsl import Parser
-    from rulesdsl.tools.convert import to_yaml
+    from rulesdsl.interchange.convert import to_yaml
 
     rid = "y" * 251  # y...y.yml is a valid file name; y...y.en.html would not be
     source, _ = Parser().parse(OTHER, "other.terrain")
@@ -615,7 +615,7 @@ def test_sheet_output_to_a_folder_is_a_clear_error(
 
 def test_the_pdf_renderer_fetches_nothing_but_embedded_assets(tmp_path: Path) -> None:
     weasyprint = pytest.importorskip("weasyprint")
-    from rulesdsl.backends.pdf import _url_fetcher, render_pdf
+    from rulesdsl.printed.pdf import _url_fetcher, render_pdf
 
     image = Path(__file__).resolve().parent.parent / "docs" / "img" / "heavy_gear_sheet.png"
     local = render_pdf(f'<p>x<img src="{image.as_uri()}"></p>')
@@ -634,7 +634,7 @@ def test_a_base_url_lets_the_pdf_renderer_read_only_files_inside_its_folder(
     tmp_path: Path,
 ) -> None:
     weasyprint = pytest.importorskip("weasyprint")
-    from rulesdsl.backends.pdf import _url_fetcher
+    from rulesdsl.printed.pdf import _url_fetcher
 
     inside = tmp_path / "sheet"
     inside.mkdir()

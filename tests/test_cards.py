@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.backends.cards import (
+from rulesdsl.builder.build import default_backends
+from rulesdsl.cli import main
+from rulesdsl.i18n import PSEUDO
+from rulesdsl.printed.cards import (
     CARD_SIZES,
     build_deck,
     card_outputs,
     imposition,
     render_deck_html,
 )
-from rulesdsl.backends.sheet_model import build_sheet
-from rulesdsl.backends.sheet_view import TableView
-from rulesdsl.cli import main
-from rulesdsl.i18n import PSEUDO
-from rulesdsl.tools.build import default_backends
+from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheet_view import TableView
 from tests import pdf_layout
 from tests.test_sheets import pseudo_leaks
 
@@ -193,7 +193,7 @@ def test_every_word_on_a_card_comes_from_the_catalog_or_a_label(name: str) -> No
 def test_a_deck_pdf_shows_its_cards() -> None:
     import pypdf
 
-    from rulesdsl.backends.cards import render_deck
+    from rulesdsl.printed.cards import render_deck
 
     rs = pdf_layout.ruleset("heavy_gear")
     pdf = render_deck(rs, "fr", "tarot", paper=None)  # one card per page, fronts and backs

@@ -109,7 +109,7 @@ def test_each_bad_input_gets_the_same_code_through_the_yaml_front_end(
     """The YAML authoring twin of each bad input gets the same diagnostic, at a place in the
     YAML file (its line and column, not 1:1): both front ends share the checks."""
     from rulesdsl.frontends.dsl import Parser
-    from rulesdsl.tools.convert import to_yaml
+    from rulesdsl.interchange.convert import to_yaml
 
     source, syntax = Parser().parse(HEADER + text, "bad.terrain")
     assert source is not None and not syntax
@@ -129,7 +129,13 @@ STAGE_FOLDERS = {
     "resolve": ("variants/",),
     "lower": ("lowering/",),
     "checks": ("checks/",),
-    "tools": ("tools/", "commands/"),
+    "tools": (
+        "builder/",
+        "versions/",
+        "interchange/",
+        "editor/",
+        "commands/",
+    ),
 }
 """Where each stage's modules are."""
 

@@ -10,8 +10,8 @@ import pytest
 
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.interchange.fmt import format_text
 from rulesdsl.serial import to_data
-from rulesdsl.tools.fmt import format_text
 from tests.conftest import RULESETS
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))

@@ -17,13 +17,13 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir, semantics
-from rulesdsl.backends.python import render
-from rulesdsl.backends.sheet_model import build_sheet
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.interchange.fmt import format_text
+from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.serial import to_data
-from rulesdsl.tools import diff as semantic
-from rulesdsl.tools.fmt import format_text
+from rulesdsl.target.python import render
+from rulesdsl.versions import diff as semantic
 from tests.conftest import compile_snippet, import_rendered
 
 DATA = Path(__file__).parent / "data"

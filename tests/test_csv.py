@@ -16,7 +16,7 @@ from rulesdsl import ir
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends import syntax as s
-from rulesdsl.tools.csv_chart import check_alone, export_csv, import_layer
+from rulesdsl.interchange.csv_chart import check_alone, export_csv, import_layer
 from tests.conftest import RULESETS
 
 CHART = """\
@@ -361,7 +361,7 @@ def test_a_cell_that_is_only_a_number_is_exported_as_it_is(
     code, out, _ = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "cover")
     assert code == 0
     assert out.splitlines()[:2] == ["item,all", "full,-2"]  # -2 is data, not a formula
-    from rulesdsl.tools.csv_chart import neutralise
+    from rulesdsl.interchange.csv_chart import neutralise
 
     assert [neutralise(c) for c in ("-2", "+1", "-0.5", "1e3", "-2 in", "=1", "")] == [
         "-2",

@@ -10,9 +10,9 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir, semantics
-from rulesdsl.backends.sheet_model import build_sheet
 from rulesdsl.compiler import Compiler
 from rulesdsl.dice import D66, chance_between
+from rulesdsl.printed.sheet_model import build_sheet
 from tests.conftest import compile_snippet, import_rendered
 
 HEADER = 'ruleset rolls "Rolls"\nversion 1.0.0\nunits distance in, cost MP\n'

@@ -12,8 +12,9 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.tools import diff as semantic
 from rulesdsl.variants.changelog import path_text
+from rulesdsl.versions import diff as semantic
+from rulesdsl.versions import rebase
 from tests.conftest import RULESETS
 
 COMPILER = Compiler()
@@ -492,7 +493,7 @@ def test_rebase_lists_the_overridden_cells_the_base_changed_and_what_is_inherite
     tmp_path: Path,
 ) -> None:
     moved = compiled(_moved_base(tmp_path))
-    r = semantic.rebase(bundled("heavy_gear"), moved, bundled("heavy_gear_house"))
+    r = rebase.rebase(bundled("heavy_gear"), moved, bundled("heavy_gear_house"))
     assert [(c.level, c.path, c.old, c.new) for c in r.overridden] == [
         ("rules", "soft.walker", "3", "4")
     ]
@@ -509,7 +510,7 @@ def test_a_whole_cell_override_covers_every_mode_of_that_cell(tmp_path: Path) ->
         ),
         "utf-8",
     )
-    r = semantic.rebase(bundled("heavy_gear"), compiled(base), bundled("heavy_gear_house"))
+    r = rebase.rebase(bundled("heavy_gear"), compiled(base), bundled("heavy_gear_house"))
     assert sorted(c.path for c in r.overridden) == ["rapid_water.walker", "soft.walker"]
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.tools.fmt import format_text
+from rulesdsl.interchange.fmt import format_text
 from tests.conftest import RULESETS
 
 MESSY = """ruleset demo "Demo"   # trailing comment

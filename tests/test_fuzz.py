@@ -2,12 +2,12 @@
 CLI verb without a traceback, and every module a build makes imports in a clean interpreter
 and answers its questions with nothing but its documented errors.
 
-The inputs come from tools/fuzzgen.py, driven by Hypothesis (``st.randoms()``): a small
+The inputs come from dev/fuzzgen.py, driven by Hypothesis (``st.randoms()``): a small
 ruleset made of the grammar's constructs (modes, layers, steps, decisions, tables, dice
 tables, triggers, modifiers, exclusions, parameters), then 0 to 3 faults (a hostile number,
 name, string or dice expression, a line deleted, doubled, swapped or cut, a stray byte or
 statement); the YAML inputs are the `rulesdsl convert` twins of those rulesets with faults
-put into the YAML tree. The run here is small; tools/fuzz.py is the long run.
+put into the YAML tree. The run here is small; dev/fuzz.py is the long run.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tools import fuzz, fuzzgen
+from dev import fuzz, fuzzgen
 
 ROOT = Path(__file__).resolve().parent.parent
-DRIVER = ROOT / "tools" / "module_driver.py"
+DRIVER = ROOT / "dev" / "module_driver.py"
 
 
 def run_every_verb(case: fuzzgen.Case, work: Path) -> dict[str, int]:

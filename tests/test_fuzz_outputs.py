@@ -1,7 +1,7 @@
 """Fuzz: a crafted generated/ (journal, manifest, staging folder, lock files, links at every
 level) never makes the build create, change, move, delete or read anything outside the output
 folder, and never raises a traceback or hangs. The run here is short (a few seconds);
-tools/fuzz_outputs.py is the long run, and tools/README.md has its figures."""
+dev/fuzz_outputs.py is the long run, and dev/README.md has its figures."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from tools import fuzz_outputs
+from dev import fuzz_outputs
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 

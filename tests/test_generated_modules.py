@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.backends.python import render
+from rulesdsl.builder.build import build, python_outputs
 from rulesdsl.compiler import Compiler
-from rulesdsl.tools.build import build, python_outputs
+from rulesdsl.target.python import render
 from tests.conftest import GENERATED, ROOT, RULESETS, compile_snippet, load_generated
 
 MODULES = sorted(GENERATED.glob("*.py"))
@@ -34,12 +34,12 @@ def test_generated_modules_are_mypy_strict_clean() -> None:
 
 
 def test_compiler_code_is_ruff_clean() -> None:
-    result = run(sys.executable, "-m", "ruff", "check", "rulesdsl", "tests", "bench", "tools")
+    result = run(sys.executable, "-m", "ruff", "check", "rulesdsl", "tests", "bench", "dev")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_all_code_and_the_generated_modules_are_laid_out_by_ruff_format() -> None:
-    paths = ("rulesdsl", "tests", "bench", "tools", "generated/python")
+    paths = ("rulesdsl", "tests", "bench", "dev", "generated/python")
     result = run(sys.executable, "-m", "ruff", "format", "--check", *paths)
     assert result.returncode == 0, result.stdout + result.stderr
 

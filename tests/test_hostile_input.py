@@ -58,8 +58,8 @@ def test_build_skips_a_symlinked_ruleset_with_a_warning(
     linked: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(linked)
-    monkeypatch.setattr("rulesdsl.tools.build.sheet_outputs", lambda rs: {})
-    monkeypatch.setattr("rulesdsl.tools.build.card_outputs", lambda rs: {})
+    monkeypatch.setattr("rulesdsl.builder.build.sheet_outputs", lambda rs: {})
+    monkeypatch.setattr("rulesdsl.builder.build.card_outputs", lambda rs: {})
     assert main(["build"]) == 0
     err = capsys.readouterr().err
     assert "evil.terrain:1:1: warning[W003]:" in err
@@ -107,7 +107,7 @@ def test_a_revision_still_works_after_end_of_options(repo: Path) -> None:
     path = repo / "rulesets" / "heavy_gear.terrain"
     compiled = Compiler().compile_file(path)
     assert compiled.ruleset is not None
-    from rulesdsl.tools import versioning
+    from rulesdsl.versions import versioning
 
     assert versioning.show(path, "v1").text == path.read_text("utf-8")
 
@@ -254,7 +254,7 @@ def test_positions_without_the_field_fall_back_to_the_node() -> None:
     assert where.of_field(node, "entry_cost") == Pos("f", 3, 2, 3, 4)
 
 
-# ---- found by tools/fuzz.py -----------------------------------------------------------------
+# ---- found by dev/fuzz.py -----------------------------------------------------------------
 
 
 def test_dice_in_an_effect_are_checked_like_a_tables_dice() -> None:

@@ -1,14 +1,14 @@
 """Hostile clients: the language server and the preview server each take every attack of
-tools/hostile_servers.py once (bad Content-Length headers, cut and garbage bodies, wrong-typed
+dev/hostile_servers.py once (bad Content-Length headers, cut and garbage bodies, wrong-typed
 params, URIs outside the workspace, huge documents, open/close churn; bad Host and Origin
 headers, path traversal, garbage requests) and still answer their probe, leak nothing and
-print no traceback. tools/hostile_servers.py is the long run (see tools/README.md)."""
+print no traceback. dev/hostile_servers.py is the long run (see dev/README.md)."""
 
 from __future__ import annotations
 
 import time
 
-from tools import hostile_servers
+from dev import hostile_servers
 
 
 def test_the_language_server_survives_every_hostile_client_attack() -> None:

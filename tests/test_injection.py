@@ -37,11 +37,11 @@ import pytest
 import yaml
 
 from rulesdsl import ir
-from rulesdsl.backends import python as python_backend
-from rulesdsl.backends.sheets import render_sheet
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.frontends.dsl import Parser
-from rulesdsl.tools.convert import to_yaml
+from rulesdsl.interchange.convert import to_yaml
+from rulesdsl.printed.sheets import render_sheet
+from rulesdsl.target import python as python_backend
 
 MARK = "PAYLOADMARK"
 
@@ -464,7 +464,7 @@ def test_hostile_names_in_yaml_are_refused_or_stay_names(slot: str, tmp_path: Pa
 def test_markdown_escaping_replaces_control_and_bidi_characters() -> None:
     """Defence in depth: both front ends refuse control characters, but the `md` filter
     must not pass NUL, BEL, ESC or a right-to-left override to a terminal or a wiki either."""
-    from rulesdsl.backends.sheets import md_escape
+    from rulesdsl.printed.sheets import md_escape
 
     assert (
         md_escape("a\x00b\x07c\x1b[31md\x7fe\x9bf") == "a\ufffdb\ufffdc\ufffd\\[31md\ufffde\ufffdf"

@@ -6,7 +6,7 @@ writing (so the kill lands where it matters) or after a random delay. Then, befo
 repairs it, the output folder must be wholly old or wholly new unless the run is between its
 commit point and its last move (the journal exists), in which case the build that finishes
 the run is itself killed at a random point of its recovery; and after
-:func:`rulesdsl.tools.transaction.recover` (which every build runs first, under the lock it
+:func:`rulesdsl.builder.transaction.recover` (which every build runs first, under the lock it
 takes over from the killed build) each ruleset's files must be all old or all new, all new if
 the run had committed, with no temporary file, staging folder, journal or lock file left.
 
@@ -26,10 +26,10 @@ from typing import Any
 
 import pytest
 
-from rulesdsl.tools import transaction
-from rulesdsl.tools.build import build, render_all
+from dev import kill_build
+from rulesdsl.builder import transaction
+from rulesdsl.builder.build import build, render_all
 from tests.test_build import BASE, FAST, OTHER, VARIANT, new_compiler
-from tools import kill_build
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -222,7 +222,7 @@ def test_a_build_killed_while_rendering_pdfs_leaves_no_worker_and_no_lock_behind
 ) -> None:
     """Issue 30: PDF workers outlived a killed build and kept its lock: the next build waited
     forever. The build is killed alone (its workers get no signal), as `kill PID` does; this
-    is the short run of tools/kill_build.py, whose next build here is the fast one."""
+    is the short run of dev/kill_build.py, whose next build here is the fast one."""
     pytest.importorskip("weasyprint")
     project = kill_build.make_project(tmp_path / "project")
     build_within(60, project)  # generated/ exists: the killed build holds its lock as it renders
@@ -273,7 +273,7 @@ def test_a_lock_left_by_a_dead_build_is_taken_over_with_a_message(
     (project / "rulesets" / "base.terrain").write_text(BASE, "utf-8")
     out = project / "generated"
     out.mkdir()
-    from rulesdsl.tools.lock import LOCK, Owner
+    from rulesdsl.builder.lock import LOCK, Owner
 
     dead = Owner(socket_host(), dead_pid(), None)
     (out / LOCK).write_bytes(dead.dumps())
@@ -327,7 +327,7 @@ def test_a_folder_the_build_cannot_write_its_lock_into_is_a_clear_error(
     import errno
     import tempfile
 
-    from rulesdsl.tools import lock
+    from rulesdsl.builder import lock
 
     out = tmp_path / "generated"
     out.mkdir()

@@ -1,7 +1,7 @@
 """The build under a POSIX locale without Python's UTF-8 mode (issue 30, item 4): it runs, in a
 folder whose path has non-ASCII characters and spaces, and writes the very bytes a C.UTF-8
-build with UTF-8 mode writes (the short run of tools/locale_matrix.py; the long run's figures
-are in tools/README.md)."""
+build with UTF-8 mode writes (the short run of dev/locale_matrix.py; the long run's figures
+are in dev/README.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tests.conftest import ROOT
 
 def test_the_build_under_posix_without_utf8_mode_is_byte_identical_to_a_utf8_build() -> None:
     done = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "locale_matrix.py"), "--quick"],
+        [sys.executable, str(ROOT / "dev" / "locale_matrix.py"), "--quick"],
         capture_output=True,
         text=True,
         encoding="utf-8",

@@ -456,7 +456,7 @@ async def test_go_to_definition_does_not_follow_a_linked_base(
 async def test_a_document_over_the_size_limit_gets_one_diagnostic_instead_of_a_compile(
     client: LanguageClient, folder: Path
 ) -> None:
-    from rulesdsl.tools.lsp import MAX_DOCUMENT_BYTES
+    from rulesdsl.editor.lsp import MAX_DOCUMENT_BYTES
 
     path = folder / "huge.terrain"
     label = "x" * (2 * MAX_DOCUMENT_BYTES)  # a valid ruleset: today it compiles, for seconds
@@ -576,7 +576,7 @@ def test_closing_documents_releases_what_the_server_kept(tmp_path: Path) -> None
     import threading
     import tracemalloc
 
-    from rulesdsl.tools.lsp import make_server
+    from rulesdsl.editor.lsp import make_server
 
     (tmp_path / "tiny.terrain").write_text(
         'ruleset tiny "Tiny"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'

@@ -333,7 +333,7 @@ grid hexes "Hex" fr "Hex" ru "Гекс" : 1 hex = 1 km, hex
 def test_sheets_print_place_states_and_edge_layers_in_every_language(
     lang: str, words: list[str], tmp_path: Path
 ) -> None:
-    from rulesdsl.backends.sheets import render_sheet
+    from rulesdsl.printed.sheets import render_sheet
 
     result = compile_snippet(Compiler(), TRILINGUAL, tmp_path)
     assert result.ruleset is not None
@@ -352,7 +352,7 @@ def test_every_new_sheet_word_is_in_all_three_catalogs() -> None:
 
 
 def _diff(old: str, new: str, tmp_path: Path) -> list[tuple[str, str, str]]:
-    from rulesdsl.tools import diff
+    from rulesdsl.versions import diff
 
     a = compile_snippet(Compiler(), old, tmp_path, "a.terrain").ruleset
     b = compile_snippet(Compiler(), new, tmp_path, "b.terrain").ruleset

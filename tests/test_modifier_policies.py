@@ -237,8 +237,8 @@ def test_the_demo_round_trips_through_yaml_with_the_same_ir(
     compiler: Compiler, tmp_path: Path
 ) -> None:
     from rulesdsl.cli import main
+    from rulesdsl.interchange.fmt import format_text
     from rulesdsl.serial import to_data
-    from rulesdsl.tools.fmt import format_text
 
     yml, back = tmp_path / "keywords_demo.yaml", tmp_path / "back" / "keywords_demo.terrain"
     back.parent.mkdir()
@@ -370,8 +370,8 @@ def test_a_variant_removes_a_keyword_adds_one_and_overrides_a_combination(
 def test_the_sheet_prints_policies_clamps_combinations_and_keywords(
     compiler: Compiler, lang: str, expected: list[str]
 ) -> None:
-    from rulesdsl.backends.sheet_model import build_sheet
-    from rulesdsl.backends.sheets import md_escape, render_markdown
+    from rulesdsl.printed.sheet_model import build_sheet
+    from rulesdsl.printed.sheets import md_escape, render_markdown
 
     rs = compiler.compile_file(DEMO).ruleset
     assert rs is not None
@@ -384,7 +384,7 @@ def test_the_sheet_prints_policies_clamps_combinations_and_keywords(
 
 
 def graded(compiler: Compiler, old_text: str, new_text: str) -> list[tuple[str, str, str]]:
-    from rulesdsl.tools.diff import diff
+    from rulesdsl.versions.diff import diff
 
     old = compile_snippet(compiler, old_text).ruleset
     new = compile_snippet(compiler, new_text).ruleset
@@ -455,8 +455,8 @@ def test_a_variant_reopens_a_modifier_to_change_its_policy_and_clamp(
 ) -> None:
     import shutil
 
-    from rulesdsl.backends.sheet_model import build_sheet
-    from rulesdsl.backends.sheets import render_markdown
+    from rulesdsl.printed.sheet_model import build_sheet
+    from rulesdsl.printed.sheets import render_markdown
 
     shutil.copy(DEMO, tmp_path)
     text = (
@@ -488,7 +488,7 @@ def test_a_variant_reopens_a_modifier_to_change_its_policy_and_clamp(
 def test_a_modifier_that_is_only_a_column_prints_its_policy_over_its_layer(
     compiler: Compiler,
 ) -> None:
-    from rulesdsl.backends.sheet_model import build_sheet
+    from rulesdsl.printed.sheet_model import build_sheet
 
     body = (
         'modifier hide "Hide" combine highest clamp 0 to +2\n'

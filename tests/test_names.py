@@ -36,7 +36,7 @@ def heavy_gear(compiler: Compiler) -> ir.Ruleset:
 def yaml_twin(replace: str, by: str) -> str:
     """heavy_gear in the YAML authoring format, with one piece of text replaced."""
     from rulesdsl.frontends.dsl import Parser
-    from rulesdsl.tools.convert import to_yaml
+    from rulesdsl.interchange.convert import to_yaml
 
     path = RULESETS / "heavy_gear.terrain"
     source, _ = Parser().parse(path.read_text("utf-8"), str(path))

@@ -14,8 +14,8 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.backends.sheets import render_sheet
 from rulesdsl.compiler import Compiler
+from rulesdsl.printed.sheets import render_sheet
 from tests.conftest import RULESETS, import_rendered
 
 NEW_RULESETS = ("skirmish_keywords", "hex_operational")

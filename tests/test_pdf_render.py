@@ -1,4 +1,4 @@
-"""Tests for rulesdsl.backends.pdf: deterministic, multilingual HTML → PDF rendering."""
+"""Tests for rulesdsl.printed.pdf: deterministic, multilingual HTML → PDF rendering."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from rulesdsl.backends.pdf import PRODUCER, PdfUnavailable, render_pdf
+from rulesdsl.printed.pdf import PRODUCER, PdfUnavailable, render_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,7 +107,7 @@ def test_render_is_byte_identical_across_processes(weasyprint: Any) -> None:
     """A fresh interpreter (other hash seed, other time) gives the same bytes."""
     script = (
         "import sys\n"
-        "from rulesdsl.backends.pdf import render_pdf\n"
+        "from rulesdsl.printed.pdf import render_pdf\n"
         "sys.stdout.buffer.write(render_pdf(sys.stdin.read()))\n"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT)}

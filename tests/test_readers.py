@@ -134,7 +134,7 @@ def test_a_text_from_an_editor_over_the_limit_is_E006_too() -> None:
 def test_the_language_server_holds_an_open_base_to_the_limit_too() -> None:
     """An open document stands in for the file on disk (the editor's unsaved text): it gets
     the same E006, and is never parsed."""
-    from rulesdsl.tools.lsp import RulesServer, _LiveCompiler
+    from rulesdsl.editor.lsp import RulesServer, _LiveCompiler
 
     class Editor:
         def refusal(self, path: str) -> None:  # a base inside the workspace

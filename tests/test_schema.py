@@ -9,10 +9,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulesdsl import ir, schema
-from rulesdsl.backends.python import render
 from rulesdsl.compiler import Compiler
+from rulesdsl.interchange.convert import to_yaml
 from rulesdsl.serial import from_data, to_data
-from rulesdsl.tools.convert import to_yaml
+from rulesdsl.target.python import render
 from tests.conftest import ROOT, RULESETS
 
 

@@ -19,13 +19,13 @@ import pytest
 from markupsafe import escape
 
 from rulesdsl import ir
-from rulesdsl.backends.outputs import Deferred
-from rulesdsl.backends.pdf import PdfUnavailable
-from rulesdsl.backends.sheet_model import _Builder, build_sheet
-from rulesdsl.backends.sheets import md_escape, render_sheet, sheet_outputs
+from rulesdsl.builder.build import stale_files, write_outputs
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.tools.build import stale_files, write_outputs
+from rulesdsl.outputs import Deferred
+from rulesdsl.printed.pdf import PdfUnavailable
+from rulesdsl.printed.sheet_model import _Builder, build_sheet
+from rulesdsl.printed.sheets import md_escape, render_sheet, sheet_outputs
 from rulesdsl.variants.changelog import path_text
 from tests.conftest import RULESETS, compile_snippet
 
@@ -628,7 +628,7 @@ def test_narrow_tables_share_a_row(heavy_gear: ir.Ruleset) -> None:
 
 
 def test_a_table_too_wide_for_the_paper_is_split_by_column_groups(compiler: Compiler) -> None:
-    from rulesdsl.backends.sheets import fit_to_paper
+    from rulesdsl.printed.sheets import fit_to_paper
 
     rs = compiled(compiler, "battletech_tacops")
     sheet = fit_to_paper(build_sheet(rs, "en"), "a5")

@@ -15,7 +15,7 @@ from rulesdsl import ir
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends.dsl import Parser
-from rulesdsl.tools.convert import to_terrain, to_yaml
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from tests.conftest import compile_snippet, import_rendered
 
 HEADER = """ruleset demo "Demo"
@@ -349,7 +349,7 @@ def test_the_module_answers_as_semantics_for_every_total_column_and_natural(
 
 
 def test_diff_grades_a_changed_cell_threshold_or_natural_as_breaking(compiler: Compiler) -> None:
-    from rulesdsl.tools.diff import diff
+    from rulesdsl.versions.diff import diff
 
     old = compile_snippet(compiler, HEADER + SIGHT + CRT).ruleset
     changed = (
@@ -375,7 +375,7 @@ def test_diff_grades_a_changed_cell_threshold_or_natural_as_breaking(compiler: C
 def test_diff_grades_a_new_outcome_as_additive_and_a_moved_column_bound_as_breaking(
     compiler: Compiler,
 ) -> None:
-    from rulesdsl.tools.diff import diff
+    from rulesdsl.versions.diff import diff
 
     old = compile_snippet(compiler, HEADER + CRT).ruleset
     changed = (

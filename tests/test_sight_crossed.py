@@ -14,7 +14,7 @@ import pytest
 from rulesdsl import ir, semantics
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
-from rulesdsl.tools.convert import to_terrain, to_yaml
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from tests.conftest import RULESETS, compile_snippet, load_generated
 from tests.test_sight_and_results import load, located, yaml_errors
 
@@ -218,7 +218,7 @@ def test_crossed_survives_dsl_to_yaml_to_dsl(compiler: Compiler, tmp_path: Path)
 
 
 def test_diff_grades_a_changed_unit_crossed_or_step_cell_as_breaking(compiler: Compiler) -> None:
-    from rulesdsl.tools.diff import diff
+    from rulesdsl.versions.diff import diff
 
     old = compile_snippet(compiler, HEADER + CONCEALMENT).ruleset
     changed = CONCEALMENT.replace("| step light", "| step heavy").replace(

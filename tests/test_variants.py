@@ -13,14 +13,14 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.backends.sheets import render_sheet
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
-from rulesdsl.tools import diff as semantic
+from rulesdsl.printed.sheets import render_sheet
 from rulesdsl.variants import merge as merge_module
 from rulesdsl.variants.changelog import path_text
 from rulesdsl.variants.resolve import satisfies
+from rulesdsl.versions import diff as semantic
 from tests.conftest import RULESETS, import_rendered, load_generated
 
 BASE = """\

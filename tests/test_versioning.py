@@ -10,7 +10,7 @@ import pytest
 
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.tools import versioning
+from rulesdsl.versions import versioning
 from tests.conftest import RULESETS
 
 

@@ -177,7 +177,7 @@ def test_an_edit_to_a_ruleset_shows_on_the_live_preview(
 def test_a_save_rebuilds_the_file_and_the_variants_that_extend_it(tmp_path: Path) -> None:
     from io import StringIO
 
-    from rulesdsl.tools.watch import Preview
+    from rulesdsl.editor.watch import Preview
 
     for name in ("heavy_gear", "heavy_gear_house", "heavy_gear_house_winter", "d20_movement"):
         shutil.copy(RULESETS / f"{name}.terrain", tmp_path)
@@ -215,7 +215,7 @@ def preview_port(tmp_path: Path) -> Iterator[int]:
     and JavaScript."""
     from io import StringIO
 
-    from rulesdsl.tools.watch import Preview, serve
+    from rulesdsl.editor.watch import Preview, serve
 
     shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
     (tmp_path / f"{HOSTILE_ID}.terrain").write_text('ruleset x "X"\n', "utf-8")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.backends.python import render
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.target.python import render
 from tests.conftest import ROOT, RULESETS
 
 TWINS = ROOT / "tests" / "data" / "yaml"

@@ -54,8 +54,8 @@ def run_verbs(
 ) -> dict[str, tuple[int, str]]:
     """Exit status and stderr of check, check --format json, build and convert on ``text``
     (an exception out of main() fails the test: that is the traceback a user would see)."""
-    monkeypatch.setattr("rulesdsl.tools.build.sheet_outputs", lambda rs: {})
-    monkeypatch.setattr("rulesdsl.tools.build.card_outputs", lambda rs: {})
+    monkeypatch.setattr("rulesdsl.builder.build.sheet_outputs", lambda rs: {})
+    monkeypatch.setattr("rulesdsl.builder.build.card_outputs", lambda rs: {})
     rulesets = tmp_path / "rulesets"
     rulesets.mkdir(exist_ok=True)
     path = rulesets / "skirmish.yaml"
@@ -336,7 +336,7 @@ def test_a_key_that_is_a_collection_is_refused(tmp_path: Path, key: str) -> None
 
 def test_the_language_servers_yaml_path_takes_every_bad_key(tmp_path: Path) -> None:
     """The server builds its index from parse_yaml and compiles the text; neither raises."""
-    from rulesdsl.tools.lsp import RulesServer, to_lsp
+    from rulesdsl.editor.lsp import RulesServer, to_lsp
 
     server = RulesServer()
     for text in [

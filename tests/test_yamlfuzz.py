@@ -1,7 +1,7 @@
-"""The structure-aware YAML fuzzer (tools/yamlfuzz.py): its mutations write what they say
+"""The structure-aware YAML fuzzer (dev/yamlfuzz.py): its mutations write what they say
 (keys YAML 1.1 reads as non-text, tags, keys written twice, anchors and aliases, merge keys),
 and a short run through check, convert and build finds no traceback, hang, unplaced error or
-raw control character. tools/README.md gives the long run and its figures."""
+raw control character. dev/README.md gives the long run and its figures."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from dev import fuzzgen, yamlfuzz
 from rulesdsl.frontends.yaml_authoring import parse_yaml
-from tools import fuzzgen, yamlfuzz
 
 
 def mutated(mutation: str, seed: int) -> str:

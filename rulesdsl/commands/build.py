@@ -1,6 +1,6 @@
 """`rulesdsl build [NAME...] [--check] [--jobs N]`: compile rulesets into generated/.
 
-The work is :func:`rulesdsl.tools.build.build`'s; this module reads the options and prints the
+The work is :func:`rulesdsl.builder.build.build`'s; this module reads the options and prints the
 outcome.
 """
 
@@ -64,9 +64,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rulesdsl.builder.build import UnknownRuleset, build, skipped_links
+    from rulesdsl.builder.transaction import OutputFolderError
     from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, find_project, report
-    from rulesdsl.tools.build import UnknownRuleset, build, skipped_links
-    from rulesdsl.tools.transaction import OutputFolderError
 
     project = None if args.rulesets and args.out else find_project()
     rulesets = Path(args.rulesets) if args.rulesets else project / "rulesets"  # type: ignore[operator]

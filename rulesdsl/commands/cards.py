@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rulesdsl.backends.cards import (
+from rulesdsl.i18n import LANGUAGES
+from rulesdsl.printed.cards import (
     CARD_SIZES,
     DEFAULT_PAPER,
     DEFAULT_SIZE,
@@ -14,8 +15,7 @@ from rulesdsl.backends.cards import (
     imposition,
     render_deck_html,
 )
-from rulesdsl.backends.pdf import PdfUnavailable, render_pdf
-from rulesdsl.i18n import LANGUAGES
+from rulesdsl.printed.pdf import PdfUnavailable, render_pdf
 
 PER_CARD = "none"
 """``--paper none``: one card per page, the page the size of the card."""

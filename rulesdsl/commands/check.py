@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         diags += compiled.diagnostics
         ok = ok and compiled.ok
         if args.against and compiled.ok and compiled.ruleset is not None:
-            from rulesdsl.tools.versioning import check_against  # W601: version bump check
+            from rulesdsl.versions.versioning import check_against  # W601: version bump check
 
             diags += check_against(path, compiled.ruleset, args.against, compiler)
     report(diags, compiler, args.format)

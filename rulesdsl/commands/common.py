@@ -136,7 +136,7 @@ def emit_document(content: bytes, fmt: str, output: str | None) -> bool:
         sys.stdout.buffer.write(content)
         sys.stdout.flush()
         return True
-    from rulesdsl.backends.outputs import atomic_write
+    from rulesdsl.outputs import atomic_write
 
     try:
         atomic_write(Path(output), content)

@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from rulesdsl.builder.build import atomic_write
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
 from rulesdsl.compiler import Compiler
-from rulesdsl.tools.build import atomic_write
-from rulesdsl.tools.convert import ConvertError, to_terrain, to_yaml
+from rulesdsl.interchange.convert import ConvertError, to_terrain, to_yaml
 
 SCHEMA_HINT = "authoring.schema.json"
 

@@ -6,11 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from rulesdsl.builder.build import atomic_write
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, ruleset_path
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import sort_key
-from rulesdsl.tools.build import atomic_write
-from rulesdsl.tools.csv_chart import check_alone, check_into, import_layer
+from rulesdsl.interchange.csv_chart import check_alone, check_into, import_layer
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

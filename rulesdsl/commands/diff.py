@@ -1,4 +1,4 @@
-"""`rulesdsl diff OLD NEW`: what changed between two rulesets, classified (see rulesdsl.tools.diff).
+"""`rulesdsl diff OLD NEW`: what changed between two rulesets, classified (rulesdsl.versions.diff).
 
 OLD and NEW are each a path, a ruleset id (looked up in ``--dir`` or the project's rulesets/),
 or ``REV:path`` (the file at a git revision, path relative to the current folder).
@@ -27,8 +27,8 @@ from rulesdsl.commands.common import (
 from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.sources import read_ruleset
-from rulesdsl.tools import diff as semantic
-from rulesdsl.tools import versioning
+from rulesdsl.versions import diff as semantic
+from rulesdsl.versions import rebase, versioning
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,11 +112,11 @@ def _rebase(args: argparse.Namespace, compiler: Compiler) -> int:
         return EXIT_RULES
     moved = _against(house_path, base_id, compiler.sources.get(new_base.path), compiler)
     report(moved, compiler, "text")
-    result = semantic.rebase(old_base.ruleset, new_base.ruleset, house.ruleset)
+    result = rebase.rebase(old_base.ruleset, new_base.ruleset, house.ruleset)
     if args.format == "json":
-        sys.stdout.write(semantic.rebase_to_json(result))
+        sys.stdout.write(rebase.rebase_to_json(result))
     else:
-        sys.stdout.write(semantic.render_rebase(result))
+        sys.stdout.write(rebase.render_rebase(result))
     if any(d.is_error for d in moved):
         return EXIT_RULES
     if args.fail_on and result.base.at_least(args.fail_on):

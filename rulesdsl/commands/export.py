@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     if compiled.ruleset is None:
         return EXIT_RULES
     if args.format == "csv":  # one table of the ruleset, for a spreadsheet
-        from rulesdsl.tools.csv_chart import export_csv, table_names
+        from rulesdsl.interchange.csv_chart import export_csv, table_names
 
         text = export_csv(compiled.ruleset, args.table or "")
         if text is None:

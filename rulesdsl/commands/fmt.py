@@ -1,4 +1,4 @@
-"""`rulesdsl fmt`: rewrite rulesets in the canonical layout (see rulesdsl.tools.fmt)."""
+"""`rulesdsl fmt`: rewrite rulesets in the canonical layout (see rulesdsl.interchange.fmt)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import difflib
 import sys
 from pathlib import Path
 
+from rulesdsl.builder.build import atomic_write
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, find_project, report
 from rulesdsl.compiler import Compiler, ruleset_files
-from rulesdsl.tools.build import atomic_write
-from rulesdsl.tools.fmt import format_text
+from rulesdsl.interchange.fmt import format_text
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

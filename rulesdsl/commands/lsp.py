@@ -1,4 +1,4 @@
-"""`rulesdsl lsp`: run the language server on stdin/stdout (see rulesdsl.tools.lsp)."""
+"""`rulesdsl lsp`: run the language server on stdin/stdout (see rulesdsl.editor.lsp)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulesdsl.tools.lsp import main
+    from rulesdsl.editor.lsp import main
 
     main()
     return 0

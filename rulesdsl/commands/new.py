@@ -16,7 +16,7 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, rulesets_folder
 from rulesdsl.compiler import Compiler
-from rulesdsl.tools import diff as semantic
+from rulesdsl.versions import diff as semantic
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

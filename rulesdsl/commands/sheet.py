@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from typing import cast
 
-from rulesdsl.backends.pdf import PdfUnavailable
-from rulesdsl.backends.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, render_sheet
+from rulesdsl.printed.pdf import PdfUnavailable
+from rulesdsl.printed.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, render_sheet
 
 LANGUAGES = ("en", "fr", "ru")
 

@@ -1,5 +1,5 @@
 """`rulesdsl watch`: rebuild on save and serve a live preview of the sheets (see
-rulesdsl.tools.watch)."""
+rulesdsl.editor.watch)."""
 
 from __future__ import annotations
 
@@ -45,15 +45,15 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from rulesdsl.commands.common import EXIT_OK, UsageError, find_project
-    from rulesdsl.tools.watch import Preview, serve, watch
+    from rulesdsl.editor.watch import Preview, serve, watch
 
     folder = Path(args.rulesets) if args.rulesets else find_project() / "rulesets"
     if not folder.is_dir():
         raise UsageError(f"no such folder: {folder}")
     after = None
     if args.out:
+        from rulesdsl.builder.build import build
         from rulesdsl.compiler import Compiler
-        from rulesdsl.tools.build import build
 
         out = Path(args.out)
         existing = next(p for p in (out, *out.absolute().parents) if p.exists())

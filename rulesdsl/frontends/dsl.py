@@ -1,16 +1,15 @@
 """Parse terrain DSL text into a :class:`rulesdsl.frontends.syntax.SourceFile`.
 
 The grammar lives in ``grammars/terrain.lark`` (shipped as ``rulesdsl.grammars``); it is read and
-compiled once per :class:`Parser`, which callers create once and reuse.
+compiled once per :class:`Parser`, which callers create once and reuse. The tree becomes
+syntax nodes through :class:`_Builder`: its walk and token checks are in
+:mod:`rulesdsl.frontends.dsl_base`, steps, decisions, tables, dice and sight in
+:mod:`rulesdsl.frontends.dsl_tables`.
 """
 
 from __future__ import annotations
 
-import json
-import re
-import sys
-from collections.abc import Callable
-from functools import cache, partial
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -19,9 +18,11 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.dsl_base import parse_dice_token
+from rulesdsl.frontends.dsl_tables import TableRules
 from rulesdsl.gc_pause import gc_paused
 
 _TOKEN_WORDS = {
@@ -181,146 +182,12 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark) -> Diagnostic:
     return error("E001", "unexpected end of file", pos, "is a block missing its closing '}'?")
 
 
-def _pos(path: str, meta: Meta | Token) -> s.Pos:
-    return s.Pos(
-        path,
-        meta.line or 1,
-        meta.column or 1,
-        meta.end_line or meta.line or 1,
-        meta.end_column or meta.column or 1,
-    )
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""Control characters a string may not hold, raw or escaped: all but the tab (raw or ``\\t``)
-and the line break (``\\n``; a raw one ends the string)."""
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
-_NUMERIC_TOKENS = frozenset({"INT", "NUMBER", "DICE", "SEMVER", "VERSION_REQ"})
-_DIGITS = re.compile(r"\d+")
-_LARGEST = sys.float_info.max
-
-
-def _bad_escape_offset(raw: str, bad: Callable[[int], bool]) -> int:
-    """Where in a quoted string's source the first ``\\uXXXX`` escape of a code point that
-    is ``bad`` starts. A surrogate pair makes a character beyond U+FFFF, never a control
-    character nor a surrogate, so it is skipped whole; escapes are read in order, so
-    ``\\\\ud800`` is no escape."""
-    i = 1
-    while i < len(raw) - 1:
-        if raw[i] != "\\":
-            i += 1
-            continue
-        if raw[i + 1] != "u":
-            i += 2
-            continue
-        code = int(raw[i + 2 : i + 6], 16)
-        if (
-            0xD800 <= code < 0xDC00
-            and raw[i + 6 : i + 8] == "\\u"
-            and 0xDC00 <= int(raw[i + 8 : i + 12], 16) < 0xE000
-        ):
-            i += 12
-            continue
-        if bad(code):
-            return i
-        i += 6
-    return 0  # pragma: no cover - only called when the decoded text holds such a character
-
-
-_NO_EXTRAS = s.Extras()
-
-
-_SCOPE_WORDS = {"one": "one per place", "map": "whole map", "edges": "edges"}
-
-
-class _Builder:
+class _Builder(TableRules):
     """Lark tree -> syntax nodes. Each method, named after a grammar rule (or an alias), gets
     the node's meta and its built children; tokens pass through :meth:`__default_token__`.
 
     It walks the tree itself rather than through ``lark.Transformer`` with ``v_args``, which
     wraps every method anew on each call: that cost a quarter of a large file's parse."""
-
-    def __init__(self, path: str) -> None:
-        self.file = path  # not `path`: that name is the grammar rule below
-        self.errors: list[Diagnostic] = []
-        """Problems inside tokens the grammar accepted (string contents, huge numbers)."""
-        self._rules: dict[str, Callable[[Meta, list[Any]], Any]] = {}
-
-    def transform(self, tree: Tree[Token]) -> list[s.Statement]:
-        statements: list[s.Statement] = self._build(tree)
-        return statements
-
-    def _build(self, tree: Tree[Token]) -> Any:
-        children = [
-            self._build(c) if isinstance(c, Tree) else self.__default_token__(c)
-            for c in tree.children
-        ]
-        rule = self._rules.get(tree.data)
-        if rule is None:
-            rule = self._rules[tree.data] = getattr(self, tree.data, None) or partial(
-                self.__default__, tree.data
-            )
-        return rule(tree.meta, children)
-
-    # -- helpers ----------------------------------------------------------------------------
-
-    def _p(self, meta: Meta | Token) -> s.Pos:
-        return _pos(self.file, meta)
-
-    def _name(self, token: Token) -> s.Name:
-        return s.Name(str(token), self._p(token))
-
-    def _at(self, token: Token, offset: int, width: int = 1) -> s.Pos:
-        """The position of characters inside a one-line token."""
-        line, column = token.line or 1, (token.column or 1) + offset
-        return s.Pos(self.file, line, column, line, column + width)
-
-    def _unquote(self, token: Token) -> str:
-        """A quoted string's text. A control character, raw or escaped (other than a tab or a
-        line break written ``\\n``), or an escape of half a surrogate pair is an error (E004);
-        U+FFFD then stands in for it, so that later stages see a plain string. A string may
-        hold both (``"a\\x01\\ud800"``): each is reported and replaced, else the surrogate went
-        on to the digest's encode and raised UnicodeEncodeError (issue 30, item 8)."""
-        raw = str(token)
-        text: str = json.loads(raw, strict=False)
-        bad = _CONTROL.search(text)
-        if bad is not None:
-            in_raw = _CONTROL.search(raw)
-            offset, width = (
-                (in_raw.start(), 1)
-                if in_raw is not None
-                else (_bad_escape_offset(raw, lambda c: _CONTROL.match(chr(c)) is not None), 6)
-            )
-            self.errors.append(
-                error(
-                    "E004",
-                    f"control character {bad.group()!r} in a string",
-                    self._at(token, offset, width),
-                    "remove it; write a tab as \\t and a line break as \\n",
-                )
-            )
-            text = _CONTROL.sub("\ufffd", text)
-        if _SURROGATE.search(text) is not None:
-            offset = _bad_escape_offset(raw, lambda c: 0xD800 <= c < 0xE000)
-            self.errors.append(
-                error(
-                    "E004",
-                    f"'{raw[offset : offset + 6]}' is half of a surrogate pair, not a character",
-                    self._at(token, offset, 6),
-                    "write the character itself, or both halves of the pair (\\ud83d\\ude00)",
-                )
-            )
-            return _SURROGATE.sub("\ufffd", text)
-        return text
-
-    def _item(self, meta: Meta, children: list[Any]) -> s.Item:
-        """Build an Item from a leading NAME, optional labels and trailing extras."""
-        name = self._name(children[0])
-        labels = next(
-            (c for c in children if isinstance(c, tuple) and c and isinstance(c[0], s.Label)), ()
-        )
-        extras = next((c for c in children if isinstance(c, s.Extras)), _NO_EXTRAS)
-        return s.Item(name, labels, extras, self._p(meta))
 
     # -- start and header -------------------------------------------------------------------
 
@@ -409,7 +276,7 @@ class _Builder:
                 error(
                     "E244",
                     "a layer has one scope: "
-                    + " and ".join(f"`{_SCOPE_WORDS[c[1]]}`" for c in scopes)
+                    + " and ".join(f"`{words.scope_words(c[1])}`" for c in scopes)
                     + " cannot go together",
                     edges[2] if len(edges) > 2 else self._name(ch[0]).pos,
                     "an edge layer is `edges` alone: there is one of each feature per edge "
@@ -534,11 +401,6 @@ class _Builder:
     def pair_entry(self, meta: Meta, ch: list[Any]) -> s.Entry:
         return s.Entry(self._name(ch[0]), self._located(meta, ch[2]), key2=self._name(ch[1]))
 
-    def _located(self, meta: Meta, value: Any) -> s.Located:
-        if isinstance(value, s.Located):
-            return value
-        return s.Located(value, self._p(meta))
-
     # -- values -----------------------------------------------------------------------------
 
     def number(self, meta: Meta, ch: list[Token]) -> float:
@@ -636,228 +498,9 @@ class _Builder:
 
     # -- steps and decisions ----------------------------------------------------------------
 
-    def param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
-        return s.ParamNode(self._name(ch[0]), self._name(ch[1]))
-
-    def step_decl(self, meta: Meta, ch: list[Any]) -> s.StepDecl:
-        param = next(c for c in ch if isinstance(c, s.ParamNode))
-        after = ch[ch.index(param) + 1]
-        result = self._name(after) if isinstance(after, Token) else None
-        terms = tuple(c for c in ch if isinstance(c, s.StepTermNode))
-        return s.StepDecl(self._item(meta, ch), param, result, terms)
-
-    def step_rate(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
-        full = any(isinstance(c, Token) and c.type == "FULL" for c in ch)
-        amount = s.Located(ch[0], self._p(meta))
-        located = [c for c in ch if isinstance(c, s.Located)]
-        above = located[1] if len(located) > 1 else None
-        return s.StepTermNode("rate", amount, located[0], full, False, self._p(meta), above)
-
-    def step_free(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
-        return s.StepTermNode("free", None, ch[0], False, False, self._p(meta))
-
-    def step_above(self, meta: Meta, ch: list[Any]) -> s.Located:
-        located: s.Located = ch[0]
-        return located
-
-    def step_floor(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
-        amount = s.Located(ch[0], self._p(meta))
-        return s.StepTermNode("floor", amount, ch[2], False, ch[1] == "above", self._p(meta))
-
-    def step_impassable(self, meta: Meta, ch: list[Any]) -> s.StepTermNode:
-        return s.StepTermNode("impassable", None, ch[1], False, ch[0] == "above", self._p(meta))
-
-    def bound(self, meta: Meta, ch: list[Token]) -> str:
-        return str(ch[0])
-
-    def decision_decl(self, meta: Meta, ch: list[Any]) -> s.DecisionDecl:
-        params = tuple(c for c in ch if isinstance(c, s.ParamNode))
-        after = ch[ch.index(params[-1]) + 1]
-        result = self._name(after) if isinstance(after, Token) else None
-        rows = tuple(c for c in ch if isinstance(c, s.DecisionRowNode))
-        return s.DecisionDecl(self._item(meta, ch), params, result, rows)
-
-    def decision_row(self, meta: Meta, ch: list[Any]) -> s.DecisionRowNode:
-        conditions: tuple[s.ComparisonNode, ...] = ch[0]
-        return s.DecisionRowNode(conditions, self._item(meta, ch[1:]), self._p(meta))
-
-    def all_of(self, meta: Meta, ch: list[s.ComparisonNode]) -> tuple[s.ComparisonNode, ...]:
-        return tuple(ch)
-
-    def otherwise(self, meta: Meta, ch: list[Any]) -> tuple[s.ComparisonNode, ...]:
-        return ()
-
-    def compare(self, meta: Meta, ch: list[Any]) -> s.ComparisonNode:
-        return s.ComparisonNode(ch[0], str(ch[1]), ch[2], self._p(meta))
-
-    def truth(self, meta: Meta, ch: list[Token]) -> s.ComparisonNode:
-        return self._truth(meta, ch[0], True)
-
-    def falsity(self, meta: Meta, ch: list[Token]) -> s.ComparisonNode:
-        return self._truth(meta, ch[0], False)
-
-    def _truth(self, meta: Meta, name: Token, value: bool) -> s.ComparisonNode:
-        pos = self._p(meta)
-        left = s.OperandNode(self._name(name), None, None, None, self._p(name))
-        right = s.OperandNode(None, None, None, s.Located(ir.Flag(value), pos), pos)
-        return s.ComparisonNode(left, "=", right, pos)
-
-    def ref(self, meta: Meta, ch: list[Token]) -> s.OperandNode:
-        return s.OperandNode(self._name(ch[0]), None, None, None, self._p(meta))
-
-    def scaled_ref(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
-        op: Literal["*", "/"] = "*" if str(ch[1]) == "*" else "/"
-        scale = s.Located(ch[2], self._p(meta))
-        return s.OperandNode(self._name(ch[0]), op, scale, None, self._p(meta))
-
-    def literal(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
-        return s.OperandNode(None, None, None, ch[0], self._p(meta))
-
-    def cell_ref(self, meta: Meta, ch: list[Any]) -> s.CellRefNode:
-        row = next((c[1] for c in ch[2:] if c[0] == "row"), None)
-        over = next((c for c in ch[2:] if c[0] == "over"), None)
-        return s.CellRefNode(
-            self._name(ch[0]),
-            self._name(ch[1]),
-            row,
-            over[1] if over else None,
-            bool(over and over[2]),
-            self._p(meta),
-        )
-
-    def column_cell_ref(self, meta: Meta, ch: list[Any]) -> s.CellRefNode:
-        over = ch[3] if len(ch) > 3 else None
-        return s.CellRefNode(
-            self._name(ch[0]),
-            self._name(ch[2]),
-            None,
-            over[1] if over else None,
-            bool(over and over[2]),
-            self._p(meta),
-            self._name(ch[1]),
-        )
-
-    def cell_row(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
-        return ("row", self._name(ch[0]))
-
-    def cell_over(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name, bool]:
-        return ("over", self._name(ch[-1]), len(ch) == 2)
-
-    def cell_operand(self, meta: Meta, ch: list[s.CellRefNode]) -> s.OperandNode:
-        return s.OperandNode(None, None, None, None, self._p(meta), ch[0])
-
-    def cell_truth(self, meta: Meta, ch: list[s.CellRefNode]) -> s.ComparisonNode:
-        return self._cell_truth(meta, ch[0], True)
-
-    def cell_falsity(self, meta: Meta, ch: list[s.CellRefNode]) -> s.ComparisonNode:
-        return self._cell_truth(meta, ch[0], False)
-
-    def _cell_truth(self, meta: Meta, cell: s.CellRefNode, value: bool) -> s.ComparisonNode:
-        pos = self._p(meta)
-        left = s.OperandNode(None, None, None, None, cell.pos, cell)
-        right = s.OperandNode(None, None, None, s.Located(ir.Flag(value), pos), pos)
-        return s.ComparisonNode(left, "=", right, pos)
-
     # -- tables, dice, triggers -------------------------------------------------------------
 
-    def column_line(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item]:
-        return ("column", self._item(meta, ch))
-
-    def table_decl(self, meta: Meta, ch: list[Any]) -> s.TableDecl:
-        columns: list[s.Item] = []
-        for c in ch:
-            if isinstance(c, tuple) and c and c[0] == "column":
-                columns.append(c[1])
-            elif isinstance(c, tuple) and c and c[0] == "columns":
-                columns += [s.Item(n, (), _NO_EXTRAS, n.pos) for n in c[1]]
-        rows = tuple(c for c in ch if isinstance(c, s.RowNode))
-        return s.TableDecl(self._item(meta, ch), tuple(columns), rows)
-
-    def dice_decl(self, meta: Meta, ch: list[Any]) -> s.DiceDecl:
-        dice_token = next(c for c in ch if isinstance(c, Token) and c.type == "DICE")
-        dice = s.Located(parse_dice_token(str(dice_token)), self._p(dice_token))
-        mods = tuple(c for c in ch if isinstance(c, s.DiceModifierNode))
-        rows = tuple(c for c in ch if isinstance(c, s.DiceRowNode))
-        return s.DiceDecl(self._item(meta, ch), dice, mods, rows, self._results(ch))
-
     # -- results tables and line of sight (issue 11, items 9 and 10) -------------------------
-
-    def _results(self, ch: list[Any]) -> s.ResultsNode | None:
-        by = next((c for c in ch if isinstance(c, s.Name)), None)
-        columns = tuple(c for c in ch if isinstance(c, s.DiceColumnNode))
-        outcomes = tuple(c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "outcome")
-        naturals = tuple(c for c in ch if isinstance(c, s.NaturalNode))
-        results = tuple(c for c in ch if isinstance(c, s.ResultRowNode))
-        if by is None and not (columns or outcomes or naturals or results):
-            return None
-        return s.ResultsNode(by, columns, outcomes, naturals, results)
-
-    def dice_by(self, meta: Meta, ch: list[Token]) -> s.Name:
-        return self._name(ch[0])
-
-    def dice_column(self, meta: Meta, ch: list[Any]) -> s.DiceColumnNode:
-        bound, value = next(
-            c for c in ch if isinstance(c, tuple) and c and c[0] in ("up_to", "above")
-        )
-        return s.DiceColumnNode(self._item(meta, ch), bound, value)
-
-    def column_up_to(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
-        return ("up_to", self._located(meta, ch[-1]))
-
-    def column_above(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
-        return ("above", self._located(meta, ch[-1]))
-
-    def dice_outcome(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item]:
-        return ("outcome", self._item(meta, ch))
-
-    def dice_natural(self, meta: Meta, ch: list[Any]) -> s.NaturalNode:
-        extras = next((c for c in ch if isinstance(c, s.Extras)), _NO_EXTRAS)
-        return s.NaturalNode(int(ch[0]), self._name(ch[1]), extras, self._p(meta))
-
-    def result_row(self, meta: Meta, ch: list[Any]) -> s.ResultRowNode:
-        low, high = ch[0]
-        names = tuple(self._name(c) for c in ch[1:] if isinstance(c, Token) and c.type == "NAME")
-        extras = next((c for c in ch if isinstance(c, s.Extras)), _NO_EXTRAS)
-        return s.ResultRowNode(low, high, names, extras, self._p(meta))
-
-    def sight_decl(self, meta: Meta, ch: list[Any]) -> s.SightDecl:
-        terms: dict[str, Any] = {}  # the first of a term given twice counts
-        for c in ch:
-            if isinstance(c, tuple) and c and c[0] in ("blocks", "counts", "crossed"):
-                terms.setdefault(c[0], c[1])
-        return s.SightDecl(
-            self._item(meta, ch), terms.get("blocks"), terms.get("counts"), terms.get("crossed")
-        )
-
-    def sight_blocks(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
-        return ("blocks", self._located(meta, ch[-1]))
-
-    def sight_counts(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
-        return ("counts", self._name(ch[0]))
-
-    def sight_crossed(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
-        return ("crossed", self._name(ch[0]))
-
-    def dice_modifier(self, meta: Meta, ch: list[Any]) -> s.DiceModifierNode:
-        amount = next(c for c in ch if isinstance(c, ir.Number))
-        return s.DiceModifierNode(self._item(meta, ch), s.Located(amount, self._p(meta)))
-
-    def dice_row(self, meta: Meta, ch: list[Any]) -> s.DiceRowNode:
-        low, high = ch[0]
-        effects = next((c for c in ch if isinstance(c, s.CellNode)), None)
-        return s.DiceRowNode(self._item(meta, ch[1:]), low, high, effects)
-
-    def range_one(self, meta: Meta, ch: list[Token]) -> tuple[int, int]:
-        return int(ch[0]), int(ch[0])
-
-    def range_span(self, meta: Meta, ch: list[Token]) -> tuple[int, int]:
-        return int(ch[0]), int(ch[1])
-
-    def range_up(self, meta: Meta, ch: list[Token]) -> tuple[int, None]:
-        return int(ch[0]), None
-
-    def range_down(self, meta: Meta, ch: list[Token]) -> tuple[None, int]:
-        return None, int(ch[0])
 
     def trigger_decl(self, meta: Meta, ch: list[Any]) -> s.TriggerDecl:
         check = next(
@@ -924,50 +567,6 @@ class _Builder:
 
     def remove_decl(self, meta: Meta, ch: list[Any]) -> s.RemoveDecl:
         return s.RemoveDecl(ch[0], ch[1], self._p(meta))
-
-    def __default__(self, data: str, meta: Meta, children: list[Any]) -> Any:
-        raise AssertionError(f"grammar rule without a builder: {data}")  # pragma: no cover
-
-    def __default_token__(self, token: Token) -> Token:
-        if token.type in _NUMERIC_TOKENS:
-            return self._checked_number(token)
-        return token
-
-    def _checked_number(self, token: Token) -> Token:
-        """A number token whose numbers are all at most the largest float, or an error (E005)
-        and a stand-in token of the same type with every number made 1."""
-        text = str(token)
-        if token.type == "NUMBER":
-            too_large = float(text) > _LARGEST
-        else:
-            too_large = any(len(d) > 309 or int(d) > _LARGEST for d in _DIGITS.findall(text))
-        if not too_large:
-            return token
-        digits = max(len(d) for d in _DIGITS.findall(text))
-        width = len(text)
-        self.errors.append(
-            error(
-                "E005",
-                f"number too large ({digits} digits)",
-                self._at(token, 0, width),
-                "numbers may be at most about 1.8e308 (the largest floating-point number)",
-            )
-        )
-        return token.update(value=_DIGITS.sub("1", text))
-
-
-def parse_dice_token(text: str) -> ir.DiceRoll:
-    """``2d6``, ``1d6+3``, ``d10``, ``d%`` (d100), ``d66`` -> a dice value (the grammar has
-    already checked the shape)."""
-    count, rest = text.lower().split("d", 1)
-    bonus = 0
-    for sign in "+-":
-        if sign in rest:
-            rest, tail = rest.split(sign, 1)
-            bonus = int(tail) * (1 if sign == "+" else -1)
-    if not count and rest == "66":
-        return ir.D66Value(bonus)
-    return ir.DiceValue(int(count or 1), 100 if rest == "%" else int(rest), bonus)
 
 
 __all__ = ["Parser", "Tree", "load_grammar", "parse_dice_token"]

@@ -1,0 +1,120 @@
+"""The locale and encoding matrix (issue 30, item 4): `rulesdsl build`, `check` and `export` under
+every locale and UTF-8 mode, in a project whose path holds non-ASCII characters and spaces;
+every run must exit 0 without a traceback, and every build write (and every export print) the
+same bytes.
+
+Run: python dev/locale_matrix.py            the long run: every bundled ruleset, every
+                                               locale found (POSIX, C, C.UTF-8, fr_FR.UTF-8)
+                                               x PYTHONUTF8=0 and 1
+     python dev/locale_matrix.py --quick    the suite's run: heavy_gear_house only, POSIX
+                                               without UTF-8 mode against C.UTF-8 with it
+Exit 0 when every run passed, 1 otherwise (each failure printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALES = ("POSIX", "C", "C.UTF-8", "fr_FR.UTF-8")
+QUICK = (("POSIX", "0"), ("C.UTF-8", "1"))
+
+
+def available(name: str) -> bool:
+    """Whether the C library has the locale (POSIX and C always exist)."""
+    if name in ("POSIX", "C"):
+        return True
+    found = subprocess.run(["locale", "-a"], capture_output=True, text=True, check=False).stdout
+    wanted = name.lower().replace("-", "")
+    return any(line.lower().replace("-", "") == wanted for line in found.splitlines())
+
+
+def environment(locale: str, utf8: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
+    env.update(LC_ALL=locale, PYTHONUTF8=utf8)
+    env.pop("PYTHONIOENCODING", None)
+    return env
+
+
+def run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, bytes, str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "rulesdsl", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr.decode("utf-8", "replace")
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def matrix(quick: bool) -> int:
+    configs = (
+        list(QUICK)
+        if quick
+        else [(loc, utf8) for loc in LOCALES if available(loc) for utf8 in ("0", "1")]
+    )
+    skipped = [loc for loc in LOCALES if not available(loc)]
+    ids = ["heavy_gear_house"] if quick else []
+    failures: list[str] = []
+    tracebacks = 0
+    reference: dict[str, bytes] | None = None
+    with tempfile.TemporaryDirectory(prefix="rulesdsl-locale-") as tmp:
+        project = Path(tmp) / "mes règles à l'été" / "jeu 1"
+        shutil.copytree(ROOT / "rulesets", project / "rulesets")
+        for locale, utf8 in configs:
+            env = environment(locale, utf8)
+            out = project / f"généré {locale} {utf8}"
+            label = f"LC_ALL={locale} PYTHONUTF8={utf8}"
+            verbs = (
+                ["build", *ids, "--out", str(out)],
+                ["check", *ids],
+                ["export", "heavy_gear_house"],  # French labels on stdout
+            )
+            for verb in verbs:
+                code, printed, err = run(verb, project, env)
+                tracebacks += err.count("Traceback")
+                status = "ok" if code == 0 and "Traceback" not in err else f"exit {code}"
+                print(f"{label:<34} {verb[0]:<6} {status}", flush=True)
+                if status != "ok":
+                    failures.append(f"{label} {verb[0]}: exit {code}\n{err[-3000:]}")
+                if verb[0] == "export":
+                    built = files(out) if out.is_dir() else {}
+                    built["export (stdout)"] = printed
+            if reference is None:
+                reference = built
+            elif built != reference:
+                differ = sorted(
+                    k for k in set(built) | set(reference) if built.get(k) != reference.get(k)
+                )
+                failures.append(f"{label}: outputs differ from the first run's: {differ[:10]}")
+        count = len(reference or {})
+    print(
+        f"{len(configs)} configurations x build, check and export, {count} outputs compared: "
+        f"{len(failures)} failures, {tracebacks} tracebacks"
+        + (f"; locales not installed: {', '.join(skipped)}" if skipped else "")
+    )
+    for failure in failures:
+        print(failure, file=sys.stderr)
+    return 1 if failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the suite's short run")
+    return matrix(parser.parse_args(argv).quick)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

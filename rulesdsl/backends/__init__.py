@@ -1,1 +1,0 @@
-"""Output backends for rulesdsl."""

@@ -1,0 +1,567 @@
+"""Build the generated/ tree from rulesets/: incremental, parallel where it pays, one
+transaction per run.
+
+A run goes: list the ruleset files (two files for one id is an error) -> pick the rulesets
+asked for (all, or the named ones and every ruleset that extends them) -> skip each ruleset
+whose stamp in the manifest still holds (same source and base digests, same compiler, every
+output file still as written) -> compile the rest (any error: nothing is written) -> render
+their outputs, PDFs in a process pool -> write what changed, and remove the outputs the
+manifest says the build wrote and no ruleset produces any more, in one transaction
+(:mod:`rulesdsl.builder.transaction`). ``check=True`` stops before writing and lists what the run
+would change. The outputs are the same bytes whichever path made them: skipped or compiled,
+in a pool or serially (a test builds both ways and compares).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rulesdsl.builder import manifest as mf
+from rulesdsl.builder import transaction
+from rulesdsl.outputs import (
+    Deferred,
+    Output,
+    digest_bytes,
+    digest_inside,
+    output_path_problem,
+    read_inside,
+)
+from rulesdsl.outputs import atomic_write as atomic_write
+
+if TYPE_CHECKING:
+    from rulesdsl import ir
+    from rulesdsl.compiler import Compiled, Compiler
+    from rulesdsl.diagnostics import Diagnostic
+    from rulesdsl.frontends.syntax import Pos
+
+Backend = Callable[["ir.Ruleset"], Mapping[str, Output]]
+"""A backend gives, for one ruleset, file contents by path relative to generated/."""
+
+SUFFIXES = (".terrain", ".yaml", ".yml")
+READ_LIMIT = 256 * 1024 * 1024
+"""The largest output file read to compare it with what the build would write; a bigger
+one is rewritten (the bundled rulesets' largest output, generated/python/battletech_tacops.py,
+has 127 KB)."""
+_EXTENDS = re.compile(r"^[ \t]*extends[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+
+
+def python_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
+    """``python/<id>.py``: the ruleset's standalone module."""
+    from rulesdsl.target import python as python_backend
+
+    return {f"python/{ruleset.id}.py": python_backend.render(ruleset).encode("utf-8")}
+
+
+def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
+    """``sheets/<id>.<lang>.{html,md,pdf}``: see :func:`rulesdsl.printed.sheets.sheet_outputs`."""
+    from rulesdsl.printed.sheets import sheet_outputs as render
+
+    return render(ruleset)
+
+
+def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
+    """``cards/<id>.<lang>.pdf``: see :func:`rulesdsl.printed.cards.card_outputs`."""
+    from rulesdsl.printed.cards import card_outputs as render
+
+    return render(ruleset)
+
+
+def default_backends() -> tuple[Backend, ...]:
+    """The backends `rulesdsl build` runs, in order."""
+    return (python_outputs, sheet_outputs, card_outputs)
+
+
+def backend_key(backend: Backend) -> str:
+    """How the manifest names a backend: ``module:qualified_name``."""
+    return f"{getattr(backend, '__module__', '?')}:{getattr(backend, '__qualname__', '?')}"
+
+
+class UnknownRuleset(ValueError):
+    """``build NAME`` with a NAME that is no ruleset in the folder."""
+
+
+@dataclass
+class BuildResult:
+    compiled: list[Compiled]
+    outputs: dict[str, Output] = field(default_factory=dict)
+    """Every output of the rulesets compiled in this run."""
+    stale: list[str] = field(default_factory=list)
+    """With ``check``: what a build would write or remove."""
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    up_to_date: list[str] = field(default_factory=list)
+    """Ids of the rulesets skipped because their stamp held."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Problems found by the build itself (duplicate ids, unusable file names)."""
+    compiler: Compiler | None = None
+    """What compiled the rulesets, if any were (its ``sources`` are the texts diagnostics
+    quote)."""
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.compiled) and not any(d.is_error for d in self.diagnostics)
+
+
+def compile_all(compiler: Compiler, sources: Iterable[Path]) -> list[Compiled]:
+    return [compiler.compile_file(path) for path in sources]
+
+
+def render_all(rulesets: Iterable[ir.Ruleset], backends: Iterable[Backend]) -> dict[str, Output]:
+    outputs: dict[str, Output] = {}
+    chosen = tuple(backends)
+    for ruleset in rulesets:
+        for backend in chosen:
+            outputs.update(backend(ruleset))
+    return dict(sorted(outputs.items()))
+
+
+def source_files(root: Path) -> list[Path]:
+    """The ruleset sources in a folder, sorted by name; symbolic links are not followed."""
+    return sorted(
+        p for p in root.iterdir() if p.suffix in SUFFIXES and p.is_file() and not p.is_symlink()
+    )
+
+
+def sources_read(path: Path, ruleset: ir.Ruleset) -> list[str]:
+    """The files (relative to the rulesets folder) a compile of ``path`` reads: the file and,
+    for the DSL, each base of its `extends` chain (looked up as ``<id>.terrain`` beside it)."""
+    bases = [f"{a.id}.terrain" for a in ruleset.extends] if path.suffix == ".terrain" else []
+    return [path.name, *bases]
+
+
+def default_jobs() -> int:
+    """How many processes render PDFs: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+# ---- the run -------------------------------------------------------------------------------
+
+
+def build(
+    root: Path,
+    out_dir: Path,
+    *,
+    check: bool = False,
+    backends: Iterable[Backend] | None = None,
+    compiler: Compiler | None = None,
+    names: Sequence[str] = (),
+    jobs: int | None = None,
+    incremental: bool = True,
+) -> BuildResult:
+    """Compile the rulesets in ``root``; write (or, with ``check``, compare) ``out_dir``.
+
+    ``names`` limits the run to those ruleset ids and every ruleset extending them (raises
+    :class:`UnknownRuleset` for an unknown one); ``jobs`` is how many processes render PDFs
+    (default: one per core); ``incremental=False`` ignores the stamps and compiles every
+    ruleset. Raises :class:`rulesdsl.builder.transaction.OutputFolderError` before writing anything
+    when the output folder cannot take the files, and before reading, moving or deleting
+    anything when it holds a link the build would have to follow (see
+    :mod:`rulesdsl.builder.transaction`).
+    """
+    chosen = tuple(backends) if backends is not None else default_backends()
+    keys = {backend_key(b): b for b in chosen}
+    result = BuildResult([])
+    transaction.check_folder(out_dir)
+    files, result.diagnostics = _files_by_id(source_files(root))
+    if not result.ok:
+        return result
+    selected = _select(files, names)
+    with ExitStack() as stack:
+        is_locked = not check and out_dir.is_dir()
+        held: tuple[int, ...] = ()  # the lock's descriptor: PDF workers must not keep it
+        if is_locked:
+            lock = stack.enter_context(transaction.locked(out_dir))
+            held = (lock.fd,) if lock is not None else ()
+            transaction.recover(out_dir)
+        old = mf.load(out_dir)
+        stamp = _Stamp(root, out_dir, old, mf.compiler_digest())
+        result.up_to_date = [
+            rid for rid in selected if incremental and stamp.holds(rid, files[rid], keys)
+        ]
+        todo = [rid for rid in selected if rid not in result.up_to_date]
+        if todo:  # the compiler (Lark, the schema...) is imported only when there is work
+            compiler = result.compiler = compiler or _new_compiler()
+            result.compiled = [compiler.compile_file(files[rid]) for rid in todo]
+        sources = compiler.sources if compiler is not None else {}
+        if not result.ok:
+            return result
+        result.diagnostics = _check_ids(result.compiled, files, sources)
+        if not result.ok:
+            return result
+        rendered = {
+            c.ruleset.id: {key: dict(backend(c.ruleset)) for key, backend in keys.items()}
+            for c in result.compiled
+            if c.ruleset is not None
+        }
+        result.diagnostics = _check_paths(rendered, files, sources)
+        if not result.ok:
+            return result
+        result.outputs = dict(
+            sorted(
+                (rel, out)
+                for per_key in rendered.values()
+                for outs in per_key.values()
+                for rel, out in outs.items()
+            )
+        )
+        # fail before the costly part (PDFs) if the files cannot go there
+        transaction.preflight(out_dir, result.outputs)
+        gone = [] if names else sorted(set(old.rulesets) - set(files))
+        read = {
+            c.ruleset.id: sources_read(Path(c.path), c.ruleset)
+            for c in result.compiled
+            if c.ruleset is not None
+        }
+        change = _plan(out_dir, rendered, read, gone, old, stamp, jobs, held)
+        if check:
+            traces = transaction.pending(out_dir)
+            result.stale = sorted({*change.write, *change.remove, *traces})
+            return result
+        transaction.preflight(out_dir, [*change.write, *change.remove])
+        if change:
+            if not is_locked:  # the folder is new: lock it now
+                stack.enter_context(transaction.locked(out_dir))
+            transaction.commit(out_dir, change)
+        result.written = sorted(change.write)
+        result.removed = sorted(change.remove)
+    return result
+
+
+def _new_compiler() -> Compiler:
+    from rulesdsl.compiler import Compiler
+
+    return Compiler()
+
+
+def skipped_links(root: Path) -> list[Diagnostic]:
+    """W003 for each symbolic link among the sources: the build does not follow it."""
+    from rulesdsl.diagnostics import warning
+    from rulesdsl.frontends.syntax import Pos
+
+    return [
+        warning(
+            "W003",
+            f"{p} is a symbolic link: not built",
+            Pos(str(p), 1, 1, 1, 1),
+            "rulesets are read only from regular files; copy the file into the folder",
+        )
+        for p in sorted(root.iterdir())
+        if p.suffix in SUFFIXES and p.is_symlink()
+    ]
+
+
+def _files_by_id(paths: list[Path]) -> tuple[dict[str, Path], list[Diagnostic]]:
+    """Ruleset files by id (the file stem); two files with one stem are an error."""
+    from rulesdsl.diagnostics import Related, error
+    from rulesdsl.frontends.syntax import Pos
+
+    files: dict[str, Path] = {}
+    diags: list[Diagnostic] = []
+    for path in paths:
+        first = files.setdefault(path.stem, path)
+        if first != path:
+            diags.append(
+                error(
+                    "E102",
+                    f"duplicate ruleset id '{path.stem}': {first} and {path}",
+                    Pos(str(path), 1, 1, 1, 1),
+                    "a ruleset id names one file; rename or remove one",
+                    [Related(Pos(str(first), 1, 1, 1, 1), f"'{path.stem}' is also {first}")],
+                )
+            )
+    return files, diags
+
+
+def _select(files: Mapping[str, Path], names: Sequence[str]) -> list[str]:
+    """The ids a run builds: all of them, or the named ones and what extends them."""
+    if not names:
+        return sorted(files)
+    wanted: set[str] = set()
+    for name in names:
+        rid = Path(name).stem if Path(name).suffix in SUFFIXES else name
+        if rid not in files:
+            known = ", ".join(sorted(files)) or "none"
+            raise UnknownRuleset(f"no ruleset '{name}' (there are: {known})")
+        wanted.add(rid)
+    bases = {
+        rid: set(_EXTENDS.findall(_text(path)))
+        for rid, path in files.items()
+        if path.suffix == ".terrain"
+    }
+    grew = True
+    while grew:  # add every ruleset whose base is wanted, until nothing changes
+        more = {rid for rid, base in bases.items() if base & wanted} - wanted
+        wanted |= more
+        grew = bool(more)
+    return sorted(wanted)
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _header_pos(path: Path, sources: Mapping[str, str], rid: str) -> Pos:
+    """Where ``path`` declares its id (``ruleset ID`` or ``id: ID``), else its first line."""
+    from rulesdsl.frontends.syntax import Pos
+
+    text = sources.get(str(path), "")
+    for number, line in enumerate(text.splitlines(), 1):
+        match = re.match(r"\s*(?:ruleset\s+|id:\s*['\"]?)(\S*?)['\"]?\s*(?:\s|$)", line)
+        if match and match.group(1) == rid:
+            return Pos(str(path), number, match.start(1) + 1, number, match.end(1) + 1)
+    return Pos(str(path), 1, 1, 1, 1)
+
+
+def _check_ids(
+    compiled: list[Compiled], files: Mapping[str, Path], sources: Mapping[str, str]
+) -> list[Diagnostic]:
+    """A ruleset's id is its file's name: outputs and `extends` find it by that name."""
+    from rulesdsl.diagnostics import Related, error
+
+    diags: list[Diagnostic] = []
+    for c in compiled:
+        if c.ruleset is None:
+            continue
+        path, rid = Path(c.path), c.ruleset.id
+        if rid == path.stem:
+            continue
+        pos = _header_pos(path, sources, rid)
+        if rid in files:
+            other = files[rid]
+            diags.append(
+                error(
+                    "E102",
+                    f"duplicate ruleset id '{rid}': {path} and {other}",
+                    pos,
+                    f"name the ruleset '{path.stem}' after its file, or rename one of the files",
+                    [Related(_header_pos(other, sources, rid), f"'{rid}' is also {other}")],
+                )
+            )
+        else:
+            diags.append(
+                error(
+                    "E102",
+                    f"ruleset id '{rid}' is not its file's name '{path.stem}'",
+                    pos,
+                    f"declare `ruleset {path.stem}`, or rename the file to {rid}{path.suffix}",
+                )
+            )
+    return diags
+
+
+def _check_paths(
+    rendered: Mapping[str, Mapping[str, Mapping[str, Output]]],
+    files: Mapping[str, Path],
+    sources: Mapping[str, str],
+) -> list[Diagnostic]:
+    """Every output path stays inside the output folder and fits a file system."""
+    from rulesdsl.diagnostics import error
+
+    diags: list[Diagnostic] = []
+    owner: dict[str, str] = {}
+    for rid, per_key in sorted(rendered.items()):
+        pos = _header_pos(files[rid], sources, rid)
+        for rel in sorted(rel for outs in per_key.values() for rel in outs):
+            problem = output_path_problem(rel)
+            if problem is not None:
+                diags.append(
+                    error(
+                        "E102",
+                        f"ruleset '{rid[:60]}' cannot name its output file {rel[:80]!r}: {problem}",
+                        pos,
+                        "use a shorter ruleset id (letters, digits, underscores)",
+                    )
+                )
+                break  # one diagnostic per ruleset: the rest have the same cause
+            if owner.setdefault(rel, rid) != rid:
+                diags.append(
+                    error(
+                        "E102",
+                        f"rulesets '{owner[rel]}' and '{rid}' both make {rel}",
+                        pos,
+                        "rename one of the rulesets",
+                    )
+                )
+    return diags
+
+
+# ---- stamps and the plan of a run ----------------------------------------------------------
+
+
+class _Stamp:
+    """Reads the manifest's stamps against the files on disk (each file hashed once)."""
+
+    def __init__(self, root: Path, out_dir: Path, manifest: mf.Manifest, compiler: str):
+        self.root, self.out_dir, self.manifest, self.compiler = root, out_dir, manifest, compiler
+        self._sources: dict[str, str | None] = {}
+        self._outputs: dict[str, str | None] = {}
+
+    def source(self, name: str) -> str | None:
+        if name not in self._sources:
+            self._sources[name] = digest_inside(self.root, name)
+        return self._sources[name]
+
+    def output(self, rel: str) -> str | None:
+        if rel not in self._outputs:
+            self._outputs[rel] = digest_inside(self.out_dir, rel)
+        return self._outputs[rel]
+
+    def holds(self, rid: str, path: Path, keys: Iterable[str]) -> bool:
+        """Whether every backend's outputs of ``rid`` are what a compile would write."""
+        entries = self.manifest.rulesets.get(rid, {})
+        for key in keys:
+            entry = entries.get(key)
+            if (
+                entry is None
+                or entry.compiler != self.compiler
+                or path.name not in entry.sources
+                or any(self.source(n) != sha for n, sha in entry.sources.items())
+                or any(self.output(r) != sha for r, sha in entry.outputs.items())
+            ):
+                return False
+        return True
+
+
+def _plan(
+    out_dir: Path,
+    rendered: Mapping[str, Mapping[str, Mapping[str, Output]]],
+    read: Mapping[str, list[str]],
+    gone: list[str],
+    old: mf.Manifest,
+    stamp: _Stamp,
+    jobs: int | None,
+    held: Sequence[int] = (),
+) -> transaction.Change:
+    """What to write and remove, and the manifest after the run. ``read`` names the source
+    files each rendered ruleset was compiled from; ``held`` are the descriptors PDF workers
+    close (the lock)."""
+    change = transaction.Change()
+    new = mf.Manifest({rid: dict(entries) for rid, entries in old.rulesets.items()})
+    deferred: dict[str, Deferred] = {}
+    for per_key in rendered.values():
+        for outs in per_key.values():
+            for rel, content in outs.items():
+                if is_current(out_dir, rel, content):
+                    continue
+                if isinstance(content, Deferred):
+                    deferred[rel] = content
+                else:
+                    change.write[rel] = content
+    change.write.update(render_deferred(deferred, jobs, held=held))
+    for rid, per_key in rendered.items():
+        path_names = read[rid]
+        for key, outs in per_key.items():
+            digests = {
+                rel: digest_bytes(change.write[rel])
+                if rel in change.write
+                else stamp.output(rel) or ""
+                for rel in outs
+            }
+            before = old.rulesets.get(rid, {}).get(key)
+            if before is not None:
+                _drop(before.outputs, set(outs), stamp, change)
+            sources = {name: stamp.source(name) or "" for name in path_names}
+            new.rulesets.setdefault(rid, {})[key] = mf.Entry(stamp.compiler, sources, digests)
+    for rid in gone:
+        for entry in new.rulesets.pop(rid, {}).values():
+            _drop(entry.outputs, set(), stamp, change)
+    kept = new.owned()  # an output another entry still owns (a crafted manifest) stays
+    change.remove = {rel: sha for rel, sha in change.remove.items() if rel not in kept}
+    data = new.dumps()
+    if data != _current_manifest(out_dir):
+        change.manifest = data
+    return change
+
+
+def _drop(
+    recorded: Mapping[str, str], kept: set[str], stamp: _Stamp, change: transaction.Change
+) -> None:
+    """Remove the recorded outputs not in ``kept`` that are still as the build wrote them."""
+    for rel, sha in recorded.items():
+        if rel not in kept and rel not in change.write and stamp.output(rel) == sha:
+            change.remove[rel] = sha
+
+
+def _current_manifest(out_dir: Path) -> bytes | None:
+    return read_inside(out_dir, mf.MANIFEST, mf.LIMIT)
+
+
+# ---- rendering in a process pool ----------------------------------------------------------
+
+
+def render_deferred(
+    pending: Mapping[str, Deferred], jobs: int | None = None, *, held: Sequence[int] = ()
+) -> dict[str, bytes]:
+    """Make every deferred output; with more than one to make and more than one job, in a
+    pool of processes that die with this one (:mod:`rulesdsl.builder.workers`) and close the
+    descriptors in ``held``. The result is sorted by path and does not depend on which
+    process finished first."""
+    names = sorted(pending)
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    poolable = [n for n in names if _picklable(pending[n].render)] if jobs > 1 else []
+    if len(poolable) < 2:
+        return {name: pending[name].render() for name in names}
+    from rulesdsl.builder.workers import pool as worker_pool
+
+    with worker_pool(min(jobs, len(poolable)), held) as pool:
+        futures = {name: pool.submit(pending[name].render) for name in poolable}
+        made = {name: pending[name].render() for name in names if name not in futures}
+        made.update({name: future.result() for name, future in futures.items()})
+    return {name: made[name] for name in names}
+
+
+def _picklable(function: Callable[[], bytes]) -> bool:
+    try:
+        pickle.dumps(function)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return False
+    return True
+
+
+# ---- comparing and writing single outputs -------------------------------------------------
+
+
+def is_current(out_dir: Path, rel: str, content: Output) -> bool:
+    """Whether ``out_dir/rel`` is a regular file, reached without a symbolic link, that is
+    ``content`` (or, for a Deferred output, that it can stay)."""
+    if isinstance(content, bytes):
+        existing = read_inside(out_dir, rel, len(content))
+        return existing == content
+    existing = read_inside(out_dir, rel, READ_LIMIT)
+    return existing is not None and content.is_current(existing)
+
+
+def stale_files(out_dir: Path, outputs: Mapping[str, Output]) -> list[str]:
+    """The outputs that differ from, or are missing in, ``out_dir``."""
+    return sorted(rel for rel, content in outputs.items() if not is_current(out_dir, rel, content))
+
+
+def write_outputs(out_dir: Path, outputs: Mapping[str, Output]) -> list[str]:
+    """Write each changed output in one transaction; Deferred outputs are all made before
+    the first file is written, so a failure while making one leaves ``out_dir`` as it was."""
+    changed = {
+        rel: content for rel, content in outputs.items() if not is_current(out_dir, rel, content)
+    }
+    ready = {rel: content for rel, content in changed.items() if isinstance(content, bytes)}
+    ready.update(
+        render_deferred({rel: c for rel, c in changed.items() if isinstance(c, Deferred)}, jobs=1)
+    )
+    if ready:
+        transaction.preflight(out_dir, ready)
+        with transaction.locked(out_dir):
+            transaction.recover(out_dir)
+            transaction.commit(out_dir, transaction.Change(write=ready))
+    return sorted(ready)

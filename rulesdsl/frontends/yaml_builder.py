@@ -1,0 +1,637 @@
+"""YAML nodes -> the DSL's syntax statements: one method per section (``modes``, ``layers``...),
+each statement placed at its YAML node's line and column (:mod:`rulesdsl.frontends.yaml_authoring`
+checks the file first, then calls :class:`Builder`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from rulesdsl import ir, spelling
+from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.fragments import FragmentError, FragmentParser
+
+LANGUAGE = re.compile(r"^[a-z]{2}(_[A-Za-z]{2,4})?$")
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+EXTENDS = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*@\s*(\S+)\s*$")
+STACKING = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+entry\s+(.+?))?\s*$")
+CHECK = re.compile(r"^\s*(\d+d\d+(?:[+-]\d+)?)\s*>=\s*(\d+)\s*$")
+DICE = re.compile(r"^\s*\d+d\d+(?:[+-]\d+)?\s*$")
+ITEM_KEYS = frozenset({"label", "source", "note", "ignores_others"})
+
+
+def node_pos(path: str, node: Node) -> s.Pos:
+    """Where a YAML node is, as a syntax position (a block ends on its last line)."""
+    start, end = node.start_mark, node.end_mark
+    if end.line > start.line and end.column == 0 and isinstance(node, MappingNode | SequenceNode):
+        return s.Pos(path, start.line + 1, start.column + 1, end.line, 1_000)
+    return s.Pos(path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
+def _origin(node: Node) -> tuple[int, int]:
+    """Line and column (from 1) of the first character of a scalar's text."""
+    style = getattr(node, "style", None)
+    extra = 1 if style in ("'", '"') else 0
+    if style in ("|", ">"):  # the text starts on the first non-blank line after `|` or `>`
+        buffer, index = node.start_mark.buffer, node.start_mark.index
+        if buffer is not None:
+            lines = buffer[index:].split("\n")[1:]
+            skip = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
+            indent = len(lines[skip]) - len(lines[skip].lstrip(" ")) if lines else 0
+            return node.start_mark.line + 2 + skip, indent + 1
+    return node.start_mark.line + 1, node.start_mark.column + 1 + extra
+
+
+def _items(node: Node) -> Iterator[tuple[ScalarNode, Node]]:
+    if isinstance(node, MappingNode):
+        for key, value in node.value:
+            assert isinstance(key, ScalarNode)
+            yield key, value
+
+
+def _get(node: Node, key: str) -> Node | None:
+    return next((v for k, v in _items(node) if k.value == key), None)
+
+
+def _seq(node: Node | None) -> list[Node]:
+    if node is None or _is_null(node):
+        return []
+    return list(node.value) if isinstance(node, SequenceNode) else [node]
+
+
+def _is_null(node: Node) -> bool:
+    return isinstance(node, ScalarNode) and node.tag == "tag:yaml.org,2002:null"
+
+
+def _raw(node: Node) -> str:
+    """A scalar's text as written ("+1" stays "+1"); "" for null."""
+    assert isinstance(node, ScalarNode)
+    return "" if _is_null(node) else str(node.value)
+
+
+_NO_EXTRAS = s.Extras()
+
+
+class Builder:
+    def __init__(self, path: str, fragments: FragmentParser) -> None:
+        self.path = path
+        self.fragments = fragments
+        self.diagnostics: list[Diagnostic] = []
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def pos(self, node: Node) -> s.Pos:
+        return node_pos(self.path, node)
+
+    def name(self, node: ScalarNode) -> s.Name:
+        """A name as written; the names pass (rulesdsl.checks.names) checks it as it checks
+        the DSL's, at this position."""
+        return s.Name(_raw(node), self.pos(node))
+
+    def fragment(self, node: Node, start: str) -> Any:
+        text = " ".join(_raw(node).split("\n")).rstrip()  # a block scalar's lines, joined
+        line, column = _origin(node)
+        try:
+            return self.fragments.parse(text, start, self.path, line, column)
+        except FragmentError as exc:
+            self.diagnostics.append(exc.diagnostic)
+            return None
+
+    def located(self, node: Node, start: str = "value") -> s.Located | None:
+        value = self.fragment(node, start)
+        if isinstance(value, ir.Number):
+            return s.Located(value, self.pos(node))
+        return value if isinstance(value, s.Located) else None
+
+    def cell(self, node: Node | None) -> s.CellNode:
+        if node is None or _is_null(node) or not _raw(node).strip():
+            return s.CellNode((), s.Pos(self.path, 0, 0, 0, 0))
+        cell = self.fragment(node, "cell")
+        return cell if isinstance(cell, s.CellNode) else s.CellNode((), self.pos(node))
+
+    def labels(self, node: Node) -> tuple[s.Label, ...]:
+        if isinstance(node, ScalarNode):
+            return (s.Label("", _raw(node), self.pos(node)),) if not _is_null(node) else ()
+        out: list[s.Label] = []
+        for key, value in _items(node):
+            if key.value == "label":
+                out.insert(0, s.Label("", _raw(value), self.pos(value)))
+            elif LANGUAGE.match(key.value) and isinstance(value, ScalarNode):
+                out.append(s.Label(key.value, _raw(value), self.pos(key)))
+        return tuple(out)
+
+    def extras(self, node: Node) -> s.Extras:
+        if not isinstance(node, MappingNode):
+            return _NO_EXTRAS
+        source = None
+        source_node = _get(node, "source")
+        if source_node is not None:
+            line, column = _origin(source_node)
+            try:
+                found = self.fragments.parse(
+                    f"[{_raw(source_node)}]", "source", self.path, line, column - 1
+                )
+                source = found if isinstance(found, s.SourceRef) else None
+            except FragmentError as exc:
+                self.diagnostics.append(exc.diagnostic)
+        notes = tuple(self.labels(n) for n in _seq(_get(node, "note")))
+        flag = _get(node, "ignores_others")
+        ignores = flag is not None and _raw(flag).lower() in ("true", "yes", "on")
+        return s.Extras(source, notes, ignores)
+
+    def item(
+        self,
+        key: ScalarNode,
+        node: Node | None,
+        *,
+        scalar_is_label: bool = True,
+        number_key: bool = False,
+    ) -> s.Item:
+        labels: tuple[s.Label, ...] = ()
+        extras = _NO_EXTRAS
+        if node is not None and (scalar_is_label or not isinstance(node, ScalarNode)):
+            if not isinstance(node, SequenceNode):
+                labels = self.labels(node)
+            extras = self.extras(node)
+        end = node if node is not None else key
+        pos = s.Pos(self.path, key.start_mark.line + 1, key.start_mark.column + 1, *self._end(end))
+        name = s.Name(_raw(key), self.pos(key)) if number_key else self.name(key)
+        return s.Item(name, labels, extras, pos)
+
+    def _end(self, node: Node) -> tuple[int, int]:
+        p = self.pos(node)
+        return p.end_line, p.end_column
+
+    # -- the document -----------------------------------------------------------------------
+
+    def document(self, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for key, value in _items(root):
+            handler = getattr(self, f"sec_{key.value}", None)
+            if handler is not None:
+                out += handler(key, value, root)
+        return out
+
+    def sec_ruleset(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        assert isinstance(value, ScalarNode)
+        labels = self.labels(root)
+        item = s.Item(self.name(value), labels, self.extras(root), self.pos(key))
+        return [s.RulesetDecl(item)]
+
+    def sec_version(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        return [s.VersionDecl(_raw(value), self.pos(value))]
+
+    def sec_extends(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        match = EXTENDS.match(_raw(value))
+        if match is None or not NAME.match(match[1]):
+            self.diagnostics.append(
+                error(
+                    "E001",
+                    f"'{_raw(value)}' is not base@requirement",
+                    self.pos(value),
+                    "for example: heavy_gear@^1.0",
+                )
+            )
+            return []
+        line, column = _origin(value)
+        base = s.Name(match[1], s.Pos(self.path, line, column, line, column + len(match[1])))
+        return [s.ExtendsDecl(base, match[2], self.pos(value))]
+
+    def sec_languages(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        names = tuple(self.name(n) for n in _seq(value) if isinstance(n, ScalarNode))
+        return [s.LanguagesDecl(names, self.pos(value))]
+
+    def sec_books(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        return [s.BookDecl(self.item(k, v)) for k, v in _items(value)]
+
+    def sec_units(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        pairs = tuple(
+            (self.name(k), self.name(v)) for k, v in _items(value) if isinstance(v, ScalarNode)
+        )
+        return [s.UnitsDecl(pairs, self.pos(value))]
+
+    def sec_stacking(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        match = STACKING.match(_raw(value))
+        if match is None:
+            self.diagnostics.append(
+                error(
+                    "E001",
+                    f"'{_raw(value)}' is not a stacking policy",
+                    self.pos(value),
+                    "for example: sum entry 1 MP",
+                )
+            )
+            return []
+        line, column = _origin(value)
+        policy = s.Name(match[1], s.Pos(self.path, line, column, line, column + len(match[1])))
+        entry = None
+        if match[2]:
+            offset = match.start(2)
+            entry = self._located_at(match[2], "quantity", line, column + offset)
+        return [s.StackingDecl(policy, entry, self.pos(value))]
+
+    def _located_at(self, text: str, start: str, line: int, column: int) -> s.Located | None:
+        try:
+            found = self.fragments.parse(text, start, self.path, line, column)
+        except FragmentError as exc:
+            self.diagnostics.append(exc.diagnostic)
+            return None
+        return found if isinstance(found, s.Located) else None
+
+    def sec_minimum(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        amount_node = _get(value, "move") if isinstance(value, MappingNode) else value
+        if amount_node is None:
+            return []
+        amount = self.located(amount_node, "quantity")
+        if amount is None:
+            return []
+        return [s.MinimumDecl(amount, self.extras(value), self.pos(value))]
+
+    def sec_modes(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        return [
+            s.ModeDecl(self.item(k, v), self._names(_get(v, "keywords"))) for k, v in _items(value)
+        ]
+
+    def _names(self, node: Node | None) -> tuple[s.Name, ...]:
+        return tuple(self.name(n) for n in _seq(node) if isinstance(n, ScalarNode))
+
+    def sec_precedence(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``precedence: [[fly, vehicle], {groups: [infantry, fly], note: ...}]``."""
+        out: list[s.Statement] = []
+        for entry in _seq(value):
+            if isinstance(entry, SequenceNode):
+                out.append(s.PrecedenceDecl(self._names(entry), _NO_EXTRAS, self.pos(entry)))
+            elif isinstance(entry, MappingNode):
+                groups = self._names(_get(entry, "groups"))
+                out.append(s.PrecedenceDecl(groups, self.extras(entry), self.pos(entry)))
+        return out
+
+    def _policy(self, v: Node) -> dict[str, Any]:
+        """A modifier's second context, ``combine`` policy and ``clamp: [low, high]``."""
+        context_node = _get(v, "context")
+        contexts = self._names(context_node) if isinstance(context_node, SequenceNode) else ()
+        combine_node = _get(v, "combine")
+        clamp_node = _get(v, "clamp")
+        bounds = [self.located(n, "signed") for n in _seq(clamp_node)]
+        clamp = None
+        if clamp_node is not None and len(bounds) == 2 and None not in bounds:
+            low, high = bounds
+            assert low is not None and high is not None
+            clamp = s.ClampNode(low, high, self.pos(clamp_node))
+        return {
+            "context": contexts[0] if contexts else None,
+            "context2": contexts[1] if len(contexts) > 1 else None,
+            "combine": self.name(combine_node) if isinstance(combine_node, ScalarNode) else None,
+            "clamp": clamp,
+        }
+
+    def sec_groups(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            members_node = v if isinstance(v, SequenceNode) else _get(v, "members")
+            members = tuple(self.name(n) for n in _seq(members_node) if isinstance(n, ScalarNode))
+            out.append(s.GroupDecl(self.item(k, v), members))
+        return out
+
+    def sec_contexts(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            values_node = _get(v, "values")
+            values = (
+                tuple(self.item(vk, vv) for vk, vv in _items(values_node))
+                if values_node is not None
+                else ()
+            )
+            out.append(s.ContextDecl(self.item(k, v), values))
+        return out
+
+    def rows(self, node: Node | None) -> tuple[s.RowNode, ...]:
+        out = []
+        for key, value in _items(node) if node is not None else ():
+            cells_node = _get(value, "cells") if isinstance(value, MappingNode) else value
+            cells = tuple(self.cell(c) for c in _seq(cells_node)) or (self.cell(None),)
+            numeric = not NAME.match(_raw(key))
+            item = self.item(key, value, scalar_is_label=False, number_key=numeric)
+            number = None
+            if numeric:
+                located = self.located(key, "quantity")
+                if located is None:
+                    continue
+                assert isinstance(located.value, ir.Number)
+                number = located.value
+                name = s.Name(spelling.number(number.value), item.name.pos)
+                item = s.Item(name, item.labels, item.extras, item.pos)
+            out.append(s.RowNode(item, cells, number))
+        return tuple(out)
+
+    def sec_modifiers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            context_node = _get(v, "context")
+            context = self.name(context_node) if isinstance(context_node, ScalarNode) else None
+            whens = []
+            for w in _seq(_get(v, "when")):
+                members = tuple(
+                    self.name(n) for n in _seq(_get(w, "members")) if isinstance(n, ScalarNode)
+                )
+                whens.append(
+                    s.WhenNode(members, self.cell(_get(w, "cell")), self.extras(w), self.pos(w))
+                )
+            policy = self._policy(v)
+            out.append(
+                s.ModifierDecl(
+                    self.item(k, v),
+                    context or policy["context"],
+                    self.rows(_get(v, "rows")),
+                    tuple(whens),
+                    context2=policy["context2"],
+                    combine=policy["combine"],
+                    clamp=policy["clamp"],
+                )
+            )
+        return out
+
+    def sec_layers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            scope_node = _get(v, "scope")
+            scope_text = " ".join(_raw(scope_node).split()) if scope_node is not None else ""
+            scope: Literal["many", "one", "map", "edges"] = {
+                "one per place": "one",
+                "whole map": "map",
+                "edges": "edges",
+            }.get(scope_text, "many")  # type: ignore[assignment]
+            columns_node = _get(v, "columns")
+            columns = (
+                tuple(self.name(n) for n in _seq(columns_node) if isinstance(n, ScalarNode))
+                if columns_node is not None
+                else None
+            )
+            out.append(
+                s.LayerDecl(self.item(k, v), scope, columns or None, self.rows(_get(v, "rows")))
+            )
+        return out
+
+    def _result(self, node: Node) -> s.Name | None:
+        result = _get(node, "result")
+        return self.name(result) if isinstance(result, ScalarNode) else None
+
+    def sec_steps(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            param_node = _get(v, "input")
+            param = self.fragment(param_node, "param") if param_node is not None else None
+            terms = tuple(
+                t
+                for t in (self.fragment(n, "step_term") for n in _seq(_get(v, "terms")))
+                if isinstance(t, s.StepTermNode)
+            )
+            if isinstance(param, s.ParamNode):
+                out.append(s.StepDecl(self.item(k, v), param, self._result(v), terms))
+        return out
+
+    def sec_decisions(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            params = tuple(
+                p
+                for p in (self.fragment(n, "param") for n in _seq(_get(v, "inputs")))
+                if isinstance(p, s.ParamNode)
+            )
+            rows = []
+            for row in _seq(_get(v, "rows")):
+                when, then = _get(row, "when"), _get(row, "then")
+                if not isinstance(when, ScalarNode) or not isinstance(then, ScalarNode):
+                    continue
+                conditions = self.fragment(when, "condition")
+                if conditions is None:
+                    continue
+                outcome = self.item(then, row)
+                rows.append(s.DecisionRowNode(tuple(conditions), outcome, self.pos(row)))
+            if params:
+                out.append(s.DecisionDecl(self.item(k, v), params, self._result(v), tuple(rows)))
+        return out
+
+    def sec_tables(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            columns_node = _get(v, "columns")
+            if isinstance(columns_node, SequenceNode):
+                columns = tuple(
+                    self.item(n, None) for n in columns_node.value if isinstance(n, ScalarNode)
+                )
+            else:
+                columns = (
+                    tuple(self.item(ck, cv) for ck, cv in _items(columns_node))
+                    if columns_node is not None
+                    else ()
+                )
+            out.append(s.TableDecl(self.item(k, v), columns, self.rows(_get(v, "rows"))))
+        return out
+
+    def sec_dice_tables(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            dice_node = _get(v, "dice")
+            dice = self.located(dice_node) if dice_node is not None else None
+            if dice is None:
+                continue
+            modifiers = []
+            for mk, mv in _items(_get(v, "modifiers") or MappingNode("", [])):
+                amount_node = _get(mv, "amount") if isinstance(mv, MappingNode) else mv
+                amount = self.located(amount_node, "signed") if amount_node else None
+                if amount is not None:
+                    modifiers.append(
+                        s.DiceModifierNode(self.item(mk, mv, scalar_is_label=False), amount)
+                    )
+            rows = []
+            for row in _seq(_get(v, "rows")):
+                roll, name = _get(row, "roll"), _get(row, "result")
+                if not isinstance(roll, ScalarNode) or not isinstance(name, ScalarNode):
+                    continue
+                span = self.fragment(roll, "dice_range")
+                if span is None:
+                    continue
+                effects_node = _get(row, "effects")
+                effects = self.cell(effects_node) if effects_node is not None else None
+                rows.append(s.DiceRowNode(self.item(name, row), span[0], span[1], effects))
+            out.append(
+                s.DiceDecl(self.item(k, v), dice, tuple(modifiers), tuple(rows), self._results(v))
+            )
+        return out
+
+    # -- results tables and line of sight (issue 11, items 9 and 10) -------------------------
+
+    def _results(self, v: Node) -> s.ResultsNode | None:
+        keys = ("column_by", "columns", "outcomes", "naturals", "results")
+        if not isinstance(v, MappingNode) or all(_get(v, key) is None for key in keys):
+            return None
+        by_node = _get(v, "column_by")
+        by = self.name(by_node) if isinstance(by_node, ScalarNode) else None
+        columns = []
+        for ck, cv in _items(_get(v, "columns") or MappingNode("", [])):
+            for key, bound in (("upto", "up_to"), ("above", "above")):
+                value_node = _get(cv, key) if isinstance(cv, MappingNode) else None
+                value = self.located(value_node, "signed") if value_node is not None else None
+                if value is not None:
+                    item = self.item(ck, cv)
+                    columns.append(s.DiceColumnNode(item, bound, value))  # type: ignore[arg-type]
+        outcomes = tuple(
+            self.item(ok, ov) for ok, ov in _items(_get(v, "outcomes") or MappingNode("", []))
+        )
+        naturals = []
+        for nat in _seq(_get(v, "naturals")):
+            roll, then = _get(nat, "natural"), _get(nat, "then")
+            if isinstance(roll, ScalarNode) and isinstance(then, ScalarNode):
+                if not _raw(roll).isdigit():
+                    self.diagnostics.append(
+                        error("E001", f"'{_raw(roll)}' is not a roll", self.pos(roll), "e.g. 6")
+                    )
+                    continue
+                naturals.append(
+                    s.NaturalNode(int(_raw(roll)), self.name(then), self.extras(nat), self.pos(nat))
+                )
+        rows = []
+        for res in _seq(_get(v, "results")):
+            roll = _get(res, "roll")
+            if not isinstance(roll, ScalarNode):
+                continue
+            span = self.fragment(roll, "dice_range")
+            if span is None:
+                continue
+            names = tuple(
+                self.name(n) for n in _seq(_get(res, "outcomes")) if isinstance(n, ScalarNode)
+            )
+            rows.append(s.ResultRowNode(span[0], span[1], names, self.extras(res), self.pos(res)))
+        return s.ResultsNode(by, tuple(columns), outcomes, tuple(naturals), tuple(rows))
+
+    def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            blocks_node = _get(v, "blocks_at") if isinstance(v, MappingNode) else None
+            blocks = self.located(blocks_node, "signed") if blocks_node is not None else None
+            counts_node = _get(v, "counts") if isinstance(v, MappingNode) else None
+            counts = self.name(counts_node) if isinstance(counts_node, ScalarNode) else None
+            crossed_node = _get(v, "crossed") if isinstance(v, MappingNode) else None
+            crossed = self.name(crossed_node) if isinstance(crossed_node, ScalarNode) else None
+            out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed))
+        return out
+
+    def sec_triggers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            check_node, table = _get(v, "check"), _get(v, "roll")
+            check, at_least = None, None
+            if check_node is not None:
+                match = CHECK.match(_raw(check_node))
+                if match is None:
+                    self.diagnostics.append(
+                        error(
+                            "E001",
+                            f"'{_raw(check_node)}' is not a check",
+                            self.pos(check_node),
+                            "for example: 1d6 >= 4",
+                        )
+                    )
+                    continue
+                line, column = _origin(check_node)
+                check = self._located_at(match[1], "value", line, column + match.start(1))
+                at_least = int(match[2])
+            if not isinstance(table, ScalarNode):
+                continue
+            with_node, times = _get(v, "with"), _get(v, "times")
+            modifier = self.name(with_node) if isinstance(with_node, ScalarNode) else None
+            more: tuple[s.Name, ...] = ()
+            if isinstance(with_node, SequenceNode):
+                named = [self.name(n) for n in with_node.value if isinstance(n, ScalarNode)]
+                modifier, more = (named[0] if named else None), tuple(named[1:])
+            out.append(
+                s.TriggerDecl(
+                    self.item(k, v),
+                    check,
+                    at_least,
+                    self.name(table),
+                    modifier,
+                    int(_raw(times)) if times is not None else 1,
+                    more,
+                )
+            )
+        return out
+
+    def sec_exclusions(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for entry in _seq(value):
+            subject = _get(entry, "exclude")
+            if not isinstance(subject, ScalarNode):
+                continue
+            others = tuple(
+                self.name(n) for n in _seq(_get(entry, "with")) if isinstance(n, ScalarNode)
+            )
+            out.append(
+                s.ExcludeDecl(self.name(subject), others, self.extras(entry), self.pos(entry))
+            )
+        return out
+
+    def sec_grids(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            size = tuple(
+                q
+                for q in (self.located(n, "quantity") for n in _seq(_get(v, "size")))
+                if q is not None
+            )
+            diagonals = tuple(int(_raw(n)) for n in _seq(_get(v, "diagonals")))
+            shape_node = _get(v, "shape")  # maps (issue 11): `hex` or `square`
+            shape = self.name(shape_node) if isinstance(shape_node, ScalarNode) else None
+            out.append(s.GridDecl(self.item(k, v), size, diagonals, shape))
+        return out
+
+    def sec_params(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            unit = _get(v, "unit")
+            if not isinstance(unit, ScalarNode):
+                continue
+            value_node = _get(v, "value")
+            located = self.located(value_node) if value_node is not None else None
+            out.append(s.ParamDecl(self.item(k, v), self.name(unit), located))
+        return out
+
+    def path_names(self, node: ScalarNode) -> tuple[s.Name, ...]:
+        line, column = _origin(node)
+        names = []
+        offset = 0
+        for part in _raw(node).split("."):
+            names.append(
+                s.Name(
+                    part, s.Pos(self.path, line, column + offset, line, column + offset + len(part))
+                )
+            )
+            offset += len(part) + 1
+        return tuple(names)
+
+    def sec_overrides(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            cell_node = _get(v, "cell") if isinstance(v, MappingNode) else v
+            out.append(
+                s.OverrideDecl(
+                    self.path_names(k), self.cell(cell_node), self.extras(v), self.pos(k)
+                )
+            )
+        return out
+
+    def sec_removes(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for entry in _seq(value):
+            target = _get(entry, "remove") if isinstance(entry, MappingNode) else entry
+            if isinstance(target, ScalarNode):
+                out.append(
+                    s.RemoveDecl(self.path_names(target), self.extras(entry), self.pos(entry))
+                )
+        return out

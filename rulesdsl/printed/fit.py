@@ -1,0 +1,196 @@
+"""How much room text and tables take on a page, estimated without rendering.
+
+Sheets and cards must never lose content to the page edge, and the build must stay cheap (a
+PDF is rendered only when its HTML changed), so the split of a wide table into column groups,
+or of a long one into continued cards, is decided here from font metrics rather than from a
+trial render. The advance widths of DejaVu Sans Condensed (the face the stylesheets use) are
+shipped in ``font_widths.json``, so the estimate, and therefore the HTML, is the same on every
+machine. The estimates lean to the large side (see :data:`SLACK`); the no-loss tests check
+the real layout.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib import resources
+from itertools import repeat
+
+__all__ = ["Box", "TableFit", "column_chunks", "lines", "min_width", "table_fit", "width"]
+
+SLACK = 1.02
+"""Every width estimate is multiplied by this (kerning, rounding, bold marks)."""
+
+DEFAULT_WIDTH = 600
+"""Width of a character the metrics do not list, in 1/1000 em."""
+
+
+@cache
+def _widths() -> tuple[dict[int, int], dict[int, int]]:
+    data = json.loads(
+        resources.files("rulesdsl.printed").joinpath("font_widths.json").read_text(encoding="utf-8")
+    )
+    faces = []
+    for face in ("regular", "bold"):
+        table: dict[int, int] = {}
+        for run in data[face]:
+            first = run[0]
+            for i, w in enumerate(run[1:]):
+                table[first + i] = w
+        faces.append(table)
+    return faces[0], faces[1]
+
+
+def width(text: str, size: float, bold: bool = False) -> float:
+    """The width of ``text`` set on one line at ``size`` points, in points."""
+    return _units(text, bold) * size / 1000 * SLACK
+
+
+@lru_cache(maxsize=8192)
+def _units(text: str, bold: bool) -> int:
+    """The advance widths of ``text``'s characters summed, in font units. Remembered: laying
+    a sheet out measures the same labels and cells again for each arrangement it tries."""
+    table = _widths()[1 if bold else 0]
+    return sum(map(table.get, map(ord, text), repeat(DEFAULT_WIDTH)))
+
+
+def min_width(text: str, size: float, bold: bool = False) -> float:
+    """The widest word of ``text``: the narrowest the text can be wrapped to."""
+    words = text.replace("/", "/ ").split()
+    return max((width(w, size, bold) for w in words), default=0.0)
+
+
+def lines(text: str, room: float, size: float, bold: bool = False) -> int:
+    """How many lines ``text`` takes when wrapped at spaces into ``room`` points."""
+    if not text:
+        return 1
+    count, used = 1, 0.0
+    space = width(" ", size, bold)
+    for word in text.split():
+        w = width(word, size, bold)
+        if used and used + space + w > room:
+            count += 1
+            used = w
+        else:
+            used = used + space + w if used else w
+        while used > room > 0:  # a word longer than the line breaks anywhere
+            count += 1
+            used -= room
+    return count
+
+
+@dataclass(frozen=True)
+class Box:
+    """The type sizes and cell padding of a page or card, in points."""
+
+    font: float
+    """Table text size."""
+    line: float
+    """Line height as a factor of the size."""
+    pad_x: float
+    """Left plus right padding and border of one table cell."""
+    pad_y: float
+    """Top plus bottom padding and border of one table row."""
+    head_scale: float = 1.0
+    """Header cells' type size as a factor of ``font``."""
+    label_min: float = 0.0
+    """The least width of the label (first) column's content, in points (a CSS
+    ``min-width`` on it)."""
+
+
+@dataclass(frozen=True)
+class TableFit:
+    widths: list[float]
+    """The estimated width of each column, in points."""
+    mins: list[float]
+    """The narrowest each column can be (its widest word), in points."""
+    row_heights: list[float]
+    head_height: float
+    fits: bool
+    """Whether the narrowest layout of the table fits the room across."""
+
+
+def table_fit(
+    head: Sequence[Sequence[str]], rows: Sequence[Sequence[str]], room: float, box: Box
+) -> TableFit:
+    """Estimate a table's layout the way CSS's automatic table layout does.
+
+    ``head`` gives the header rows (one text per column: a spanning header is given to its
+    first column, the others get ""); ``rows`` the body. Each column gets at least its widest
+    word; the room left is shared in proportion to how much more each column would like.
+    """
+    ncols = max((len(r) for r in (*head, *rows)), default=0)
+    lo = [0.0] * ncols
+    hi = [0.0] * ncols
+    for row, bold in [(r, True) for r in head] + [(r, False) for r in rows]:
+        size = box.font * (box.head_scale if bold else 1.0)
+        for i, text in enumerate(row):
+            lo[i] = max(lo[i], min_width(text, size, bold) + box.pad_x)
+            hi[i] = max(hi[i], width(text, size, bold) + box.pad_x)
+    if ncols:
+        lo[0] = max(lo[0], box.label_min + box.pad_x)
+        hi[0] = max(hi[0], lo[0])
+    fits = sum(lo) <= room
+    if sum(hi) <= room:
+        widths = hi
+    else:
+        spare = max(0.0, room - sum(lo))
+        wish = sum(h - low for h, low in zip(hi, lo, strict=True)) or 1.0
+        widths = [low + spare * (h - low) / wish for h, low in zip(hi, lo, strict=True)]
+
+    def height(row: Sequence[str], bold: bool) -> float:
+        size = box.font * (box.head_scale if bold else 1.0)
+        most = max(
+            (lines(t, w - box.pad_x, size, bold) for t, w in zip(row, widths, strict=False) if t),
+            default=1,
+        )
+        return most * size * box.line + box.pad_y
+
+    head_height = sum(height(r, True) for r in head)
+    return TableFit(widths, lo, [height(r, False) for r in rows], head_height, fits)
+
+
+def column_chunks(
+    label_width: float, widths: Sequence[float], groups: Sequence[int], room: float
+) -> list[list[int]]:
+    """Value columns (indices into ``widths``) packed into slices that each fit ``room``
+    beside the label column; slices break between column ``groups`` where they can."""
+    runs: list[list[int]] = []
+    for i, g in enumerate(groups):
+        if runs and groups[runs[-1][-1]] == g:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    used = label_width
+    for run in runs:
+        need = sum(widths[i] for i in run)
+        if current and used + need > room:
+            chunks.append(current)
+            current, used = [], label_width
+        if used + need <= room:
+            current += run
+            used += need
+            continue
+        for i in run:  # a group wider than the room: split it column by column
+            if current and used + widths[i] > room:
+                chunks.append(current)
+                current, used = [], label_width
+            current.append(i)
+            used += widths[i]
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def text_height(text: str, room: float, size: float, line: float) -> float:
+    """The height of a paragraph of ``text`` wrapped into ``room``."""
+    return lines(text, room, size) * size * line
+
+
+def ceil_div(a: float, b: float) -> int:
+    return max(1, math.ceil(a / b))

@@ -1,0 +1,126 @@
+"""A quick-reference sheet as plain view data: the IR resolved into one language.
+
+:func:`build_sheet` turns an :class:`rulesdsl.ir.Ruleset` into a :class:`Sheet`: sections by
+topic, each holding blocks (a table, lines of text, an optional diagram), where every cell is
+already text in the sheet's language. The HTML and Markdown templates only lay this out, so
+both formats show the same content. Nothing here escapes: the templates do (HTML by Jinja2's
+autoescape, Markdown by the ``md`` filter); diagrams are built by :mod:`rulesdsl.printed.svg`,
+which escapes its own text.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from rulesdsl import ir
+from rulesdsl.printed.sheet_more import MoreBlocks
+from rulesdsl.printed.sheet_view import (
+    CHANGED_SIGN,
+    MARKERS,
+    Section,
+    Sheet,
+    marker_sign,
+)
+
+# ---- building -------------------------------------------------------------------------------
+
+
+def build_sheet(rs: ir.Ruleset, lang: str | None = None, mode: str | None = None) -> Sheet:
+    """The sheet of ``rs`` in ``lang`` (default: the ruleset's first language).
+
+    ``mode`` (a mode id) cuts the sheet down to one unit type: movement tables keep only that
+    mode's column, modifier columns by mode keep its own and the one for the others, and rows
+    left with nothing in them go.
+    """
+    if mode is not None and mode not in {m.id for m in rs.modes}:
+        raise ValueError(
+            f"unknown mode {mode!r}; choose one of "
+            f"{', '.join(m.id for m in rs.modes) or '(none declared)'}"
+        )
+    return _Builder(rs, lang or rs.languages[0], mode).sheet()
+
+
+class _Builder(MoreBlocks):
+    """The whole sheet, section by section."""
+
+    def sheet(self) -> Sheet:
+        rs = self.rs
+        # a sight rule read through scales (`crossed`) is printed with its scales
+        sights = self.sight_blocks()
+        by_scale = {r.id for r in rs.sights if r.crossed is not None}
+        sections = [
+            Section("movement", self.w("movement"), self.movement()),
+            Section("modifiers", self.w("modifiers"), self.modifiers()),
+            Section("sight", self.w("sight"), [b for b in sights if b.id not in by_scale]),
+            Section(
+                "steps",
+                self.w("steps"),
+                [self.step(s) for s in rs.steps if not self.is_movement_step(s)]
+                + [b for b in sights if b.id in by_scale],
+            ),
+            Section("decisions", self.w("decisions"), [self.decision(d) for d in rs.decisions]),
+            Section("tables", self.w("tables"), [self.table(t) for t in rs.tables]),
+            Section("dice", self.w("dice"), [self.dice(d) for d in rs.dice_tables]),
+            Section(
+                "results",
+                self.w("results"),
+                [self.results_block(t) for t in rs.results_tables],
+            ),
+            Section("triggers", self.w("triggers"), self.triggers()),
+            Section("exclusions", self.w("exclusions"), self.exclusions()),
+            Section("grid", self.w("grid"), [self.grid(g) for g in rs.grids]),
+            Section("params", self.w("params"), self.params()),
+            Section("changes", self.w("changes"), self.changelog()),
+        ]
+        sections.append(Section("sources", self.w("sources"), self.sources()))
+        sections = [s for s in sections if s.blocks]
+        legend = [f"{marker_sign(m)} {self.w(m)}" for m in MARKERS if self.uses_marker(m)]
+        if self.overridden or self.additions:
+            legend.append(f"{CHANGED_SIGN} {self.w('changed_mark')}")
+        words = {"sources": self.w("sources_label")}
+        mode = self.name(self.mode) if self.mode else ""
+        return Sheet(
+            self.lang,
+            rs.id,
+            self.label(rs.info, rs.id),
+            rs.version,
+            rs.digest,
+            self.ident(),
+            sections,
+            legend,
+            rs.languages,
+            words,
+            mode,
+        )
+
+    def ident(self) -> str:
+        rs = self.rs
+        parts = [self.w("ident_version", id=rs.id, version=rs.version)]
+        if rs.extends:
+            chain = " → ".join(f"{a.id}@{a.version}" for a in rs.extends)
+            parts.append(self.w("ident_extends", chain=chain))
+        parts.append(self.w("ident_digest", digest=rs.digest))
+        return " · ".join(parts)
+
+    def uses_marker(self, marker: ir.MarkerKind) -> bool:
+        def has(v: ir.Value | None) -> bool:
+            return (isinstance(v, ir.Marker) and v.marker == marker) or (
+                isinstance(v, ir.Same) and has(v.resolved)
+            )
+
+        rs = self.rs
+        values: list[ir.Value | None] = [c for f in rs.features for c in f.costs.values()]
+        values += [v for m in rs.modifiers for d in m.values.values() for v in d.values()]
+        values += [c.value for m in rs.modifiers for c in m.combinations]
+        values += [c for t in rs.tables for r in t.rows for c in r.cells]
+        values += [v for d in rs.dice_tables for r in d.rows for v in r.effects.values()]
+        values += [o.value for d in rs.decisions for o in d.outcomes]
+        values += [f.cells[r.id].default for r in rs.sights for f in rs.features if r.id in f.cells]
+        match marker:
+            case "impassable":
+                steps = any(isinstance(t, ir.ImpassableTerm) for s in rs.steps for t in s.terms)
+            case "prohibited" | "blocked":
+                steps = False
+            case _:
+                assert_never(marker)
+        return any(has(v) for v in values) or steps

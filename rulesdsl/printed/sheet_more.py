@@ -1,0 +1,340 @@
+"""The remaining sections of a sheet: triggers, exclusions, grids, scenario parameters,
+the changelog of a house rule, sources, line of sight and results tables."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from rulesdsl import ir, semantics, spelling
+from rulesdsl.dice import chance_at_least
+from rulesdsl.printed import svg
+from rulesdsl.printed.sheet_movement import MovementBlocks
+from rulesdsl.printed.sheet_view import (
+    MAP_CELLS,
+    Block,
+    CellView,
+    HeadCell,
+    TableView,
+    marker_sign,
+)
+from rulesdsl.variants.changelog import path_text
+
+
+class MoreBlocks(MovementBlocks):
+    """Triggers, exclusions, grids, parameters, the changelog, sources, sight and results."""
+
+    def triggers(self) -> list[Block]:
+        if not self.rs.triggers:
+            return []
+        both: list[ir.DiceTable | ir.ResultsTable] = [*self.rs.dice_tables, *self.rs.results_tables]
+        tables = {d.id: d for d in both}
+        lines = []
+        for t in self.rs.triggers:
+            parts = []
+            if t.check is not None and t.at_least is not None:
+                dice = semantics.roll_of(t.check)
+                parts.append(
+                    self.w(
+                        "check",
+                        dice=self.dice_text(dice),
+                        at=self.num(t.at_least),
+                        chance=self.c.percent(chance_at_least(dice, t.at_least)),
+                    )
+                )
+            table = tables.get(t.table)
+            action = self.w("roll_on", table=self.label(table.info if table else None, t.table))
+            for named in (t.modifier, *t.more_modifiers):
+                mod = next((m for m in table.modifiers if m.id == named), None) if table else None
+                if mod is not None:
+                    action += ", " + self.w(
+                        "with_mod", label=self.label(mod.info, mod.id), value=self.signed(mod.value)
+                    )
+            if t.times != 1:
+                action += ", " + self.c.plural("times", t.times)
+            parts.append(action)
+            src = self.source(t.info)
+            line = self.w("label_colon", label=self.label(t.info, t.id), text=" → ".join(parts))
+            notes = " ".join(self.note_texts(t.info))
+            line += f". {notes}" if notes else ""
+            lines.append(line + (f" [{src}]" if src else ""))
+        return [Block("triggers", "", lines=lines, kind="text")]
+
+    def exclusions(self) -> list[Block]:
+        lines = []
+        for e in self.rs.exclusions:
+            others = ", ".join(self.name(o) for o in e.others)
+            line = self.w(
+                "label_colon", label=self.name(e.subject), text=self.w("excludes", others=others)
+            )
+            notes = self.note_texts(e.info)
+            if notes:
+                line += ". " + " ".join(notes)
+            src = self.source(e.info)
+            lines.append(line + (f" [{src}]" if src else ""))
+        return [Block("exclusions", "", lines=lines, kind="text")] if lines else []
+
+    def grid(self, g: ir.Grid) -> Block:
+        return self.square_grid(g) if semantics.has_diagonals(g) else self.shaped_grid(g)
+
+    def shaped_grid(self, g: ir.Grid) -> Block:
+        """A hex grid, or a square grid with no diagonals (maps, issue 11): its size and its
+        neighbourhood in words."""
+        title = self.label(g.info, g.id)
+        size = " = ".join(self.number(n) for n in g.size)
+        return Block(
+            g.id,
+            title,
+            lines=[f"{size}.", self.w(_grid_word(g.shape))],
+            after=self.note_texts(g.info),
+            source=self.source(g.info),
+            kind="grid",
+        )
+
+    def square_grid(self, g: ir.Grid) -> Block:
+        title = self.label(g.info, g.id)
+        size = " = ".join(self.number(n) for n in g.size)
+        # The path is measured in the first unit that is not the map cell itself.
+        measured = [n for n in g.size if n.unit not in MAP_CELLS]
+        first = (measured or list(g.size) or [ir.Number(1)])[0]
+        cycle = list(g.diagonals) or [1]
+        count = max(4, 2 * len(cycle))
+        steps = [cycle[i % len(cycle)] * first.value for i in range(count)]
+        labels = [self.num(s) for s in steps]
+        lengths = ", ".join(
+            self.unit_text(self.num(cycle[i % len(cycle)] * first.value), first.unit)
+            for i in range(len(cycle) * 2)
+        )
+        total = " + ".join(labels) + " = " + self.unit_text(self.num(sum(steps)), first.unit)
+        cell_given = any(n.unit in MAP_CELLS for n in g.size)
+        lines = [
+            f"{size}." if cell_given else f"{self.w('square')} = {size}.",
+            self.w("diagonals", cycle=", ".join(self.num(c) for c in cycle), lengths=lengths),
+        ]
+        diagram = svg.grid_diagonals(labels, total, title)
+        return Block(
+            g.id,
+            title,
+            lines=lines,
+            after=self.note_texts(g.info),
+            svg=diagram,
+            text_alt=[total],
+            source=self.source(g.info),
+            kind="grid",
+        )
+
+    def params(self) -> list[Block]:
+        if not self.rs.params:
+            return []
+        head = [[HeadCell(""), HeadCell(self.w("unit")), HeadCell(self.w("value"))]]
+        rows = []
+        for p in self.rs.params:
+            if p.value is None:
+                value = CellView(f"□{self.param_refs[p.id]}", ("blank",))
+            else:
+                value = self.value(p.value)
+                if isinstance(p.value, ir.Number) and p.value.unit is None:
+                    value = CellView(self.text(p.value))
+            value.changed = self.changed(p.id)
+            rows.append(
+                [
+                    CellView(
+                        self.label(p.info, p.id),
+                        ("label",),
+                        (),
+                        False,
+                        self.source(p.info, detail=False),
+                    ),
+                    CellView(self.c.unit(p.unit)),
+                    value,
+                ]
+            )
+        return [
+            Block(
+                "params",
+                "",
+                TableView(head, rows, [h.text for h in head[0]]),
+                after=[self.w("fill_legend")]
+                if any(p.value is None for p in self.rs.params)
+                else [],
+            )
+        ]
+
+    def changelog(self) -> list[Block]:
+        """The variant's changes in the sheet's language: what (by its labels), old -> new."""
+        lines = []
+        for c in self.rs.changes:
+            notes = " ".join(self.note_texts(c.info))
+            what = " › ".join(  # noqa: RUF001
+                self.label(ir.Info(labels), "") for labels in c.subject
+            ) or path_text(c.path)
+            values = [self.cell_text(v) for v in (c.was, c.now) if v is not None]
+            if c.was is not None and c.now is not None:
+                what = self.w(
+                    "label_colon", label=what, text=self.w("was_now", was=values[0], now=values[1])
+                )
+            elif values:
+                what = self.w("label_colon", label=what, text=values[0])
+            line = self.w("changelog_line", action=self.w(c.action), what=what) + (
+                f". {notes}" if notes else ""
+            )
+            src = self.source(c.info)
+            lines.append(line + (f" [{src}]" if src else ""))
+        return [Block("changes", "", lines=lines, kind="text")] if lines else []
+
+    def cell_text(self, cell: ir.Cell) -> str:
+        """A whole cell in one line: the value for everyone, then the exceptions; a name
+        (what a trigger rolls with) by its label."""
+        dice_mods = {m.id: m.info for d in self.rs.dice_tables for m in d.modifiers}
+        if isinstance(cell.default, ir.Symbol) and (
+            cell.default.name in self.names or cell.default.name in dice_mods
+        ):
+            name = cell.default.name
+            return self.label(self.names.get(name) or dice_mods[name], name)
+        if (
+            cell.default is None
+            and cell.exceptions
+            and not any(k in self.names for k in cell.exceptions)
+        ):
+            return self.effects(cell.exceptions).text  # a dice row's effects
+        parts = [self.text(cell.default)] if cell.default is not None else []
+        parts += [
+            f"{self.name(k)} {self.text(v)}"
+            if not isinstance(v, ir.Flag) or not v.value
+            else self.name(k)
+            for k, v in cell.exceptions.items()
+        ]
+        return ", ".join(parts)
+
+    def sources(self) -> list[Block]:
+        lines = [
+            self.w("label_colon", label=b.id, text=self.label(b.info, b.id))
+            for b in self.rs.books
+            if b.id in self.used_books
+        ]
+        return [Block("sources", "", lines=lines, kind="sources")] if lines else []
+
+    def sight_blocks(self) -> list[Block]:
+        """Per sight rule: a sentence saying which places count and what blocks the line,
+        then the value of each feature that has one (a table of two columns)."""
+        blocks = []
+        for rule in self.rs.sights:
+            parts = [self.w(f"sight_counts_{rule.counts}")]
+            if rule.blocks_at is not None:
+                parts.append(self.w("sight_blocks_at", total=self.num(rule.blocks_at)))
+            else:
+                parts.append(self.w("sight_adds_up"))
+            own = [f.cells[rule.id].default for f in self.rs.features if rule.id in f.cells]
+            if ir.Marker("blocked") in own:
+                parts.append(self.w("sight_blocked_place", sign=marker_sign("blocked")))
+            if rule.crossed is not None:
+                parts.append(self.w("sight_crossed", unit=self.c.unit(rule.crossed)))
+            text = self.w("clause_join").join(parts)  # the block's title names the rule
+            line = text[:1].upper() + text[1:]
+            label = self.label(rule.info, rule.id)
+            rows = []
+            for f in self.rs.features:
+                cell = f.cells.get(rule.id)
+                if cell is None or cell.default is None:
+                    continue
+                value = (
+                    CellView(self.name(cell.default.step))  # the scale, printed beside
+                    if isinstance(cell.default, ir.StepCost)
+                    else self.value(cell.default)
+                )
+                value.changed = self.changed(f"{f.id}.{rule.id}")
+                name = CellView(self.label(f.info, f.id), ("label",))
+                name.changed = self.added(f.id)
+                rows.append([name, value])
+            head = [[HeadCell(self.w("sight_feature")), HeadCell(label)]]
+            blocks.append(
+                Block(
+                    rule.id,
+                    label,
+                    TableView(head, rows, [self.w("sight_feature"), label], fold=len(rows) > 8)
+                    if rows
+                    else None,
+                    lines=[line + "."],
+                    after=self.note_texts(rule.info),
+                    source=self.source(rule.info),
+                    changed=self.added(rule.id),
+                )
+            )
+        return blocks
+
+    @staticmethod
+    def span_text(low: int | None, high: int | None) -> str:
+        return spelling.dice_range(low, high)
+
+    def results_block(self, t: ir.ResultsTable) -> Block:
+        """A results table as a grid: the roll, then one column per column of the table."""
+        dice = semantics.roll_of(t.dice)
+        title = f"{self.label(t.info, t.id)} ({self.dice_text(dice)})"
+        by = self.input_name(t.by)
+        head_top = [HeadCell(self.w("roll"), rowspan=2)]
+        head_top.append(HeadCell(self.w("results_by", input=by), colspan=len(t.columns)))
+        head_sub = []
+        flat = [self.w("roll")]
+        for c in t.columns:
+            bound = self.w(_column_word(c.bound), value=self.num(c.value))
+            text = f"{self.label(c.info, c.id)} ({bound})"
+            head_sub.append(HeadCell(text))
+            flat.append(text)
+        outcomes = {o.id: o for o in t.outcomes}
+        notes: list[tuple[str, str]] = []
+        rows = []
+        for r in t.rows:
+            marks = tuple(self.add_note(notes, n) for n in self.note_texts(r.info))
+            row = [CellView(self.span_text(r.low, r.high), ("label", "roll"), marks)]
+            for i, _ in enumerate(t.columns):
+                outcome = r.outcomes[i] if i < len(r.outcomes) else ""
+                cell = CellView(
+                    self.label(outcomes[outcome].info, outcome) if outcome in outcomes else ""
+                )
+                cell.changed = self.changed(f"{t.id}.{self.span_text(r.low, r.high)}")
+                row.append(cell)
+            rows.append(row)
+        after = [
+            self.w(
+                "natural_rule",
+                roll=self.num(n.roll),
+                outcome=self.label(
+                    outcomes[n.outcome].info if n.outcome in outcomes else None, n.outcome
+                ),
+            )
+            + "".join(f" {text}" for text in self.note_texts(n.info))
+            for n in t.naturals
+        ]
+        for m in t.modifiers:
+            after.append(
+                self.w("with_mod", label=self.label(m.info, m.id), value=self.signed(m.value))
+            )
+        return Block(
+            t.id,
+            title,
+            TableView([head_top, head_sub], rows, flat, col_groups=[0] * len(t.columns)),
+            notes=notes,
+            after=after + self.note_texts(t.info),
+            source=self.source(t.info),
+            changed=self.added(t.id),
+            kind="dice",
+        )
+
+
+def _grid_word(shape: ir.GridShape) -> str:
+    match shape:
+        case "hex":
+            return "grid_hex"
+        case "square":
+            return "grid_square"
+        case _:
+            assert_never(shape)
+
+
+def _column_word(bound: ir.ColumnBound) -> str:
+    match bound:
+        case "up_to":
+            return "column_up_to"
+        case "above":
+            return "column_above"
+        case _:
+            assert_never(bound)

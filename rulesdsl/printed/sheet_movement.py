@@ -1,0 +1,387 @@
+"""The movement section of a sheet: cost tables by layer, map cells, and the modifier
+tables with their policies, two contexts and keywords."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from rulesdsl import ir, semantics
+from rulesdsl.printed.sheet_rules import RuleBlocks
+from rulesdsl.printed.sheet_view import (
+    MARKERS,
+    PAIR,
+    Block,
+    CellView,
+    HeadCell,
+    TableView,
+    marker_sign,
+    marks_text,
+)
+
+
+class MovementBlocks(RuleBlocks):
+    """The movement section (cost tables by layer) and the modifier tables."""
+
+    def is_movement_step(self, step: ir.Step) -> bool:
+        cost = self.rs.units.get("cost")
+        return cost is not None and step.result_unit == cost
+
+    def movement(self) -> list[Block]:
+        rs = self.rs
+        blocks: list[Block] = []
+        rules = []
+        layers = [b for b in (self.layer(layer) for layer in rs.layers) if b is not None]
+        if len(layers) > 1:
+            rules.append(self.w("stacking"))
+        cost_unit = rs.units.get("cost", "")
+        if rs.entry_cost:
+            rules.append(self.w("entry", cost=self.unit_text(self.num(rs.entry_cost), cost_unit)))
+        if rs.minimum_move is not None:
+            rules.append(self.w("minimum", distance=self.number(rs.minimum_move)))
+        blocks += self.keywords()
+        blocks += layers
+        if blocks and rules:
+            blocks[0].lines = rules + blocks[0].lines
+        blocks += [self.step(s) for s in rs.steps if self.is_movement_step(s)]
+        return blocks
+
+    def mod_columns(self, modifier: ir.Modifier, items: list[str]) -> list[str]:
+        """The context keys to show as columns for ``items``: specific values, then ``""``."""
+        keys = {k for item in items for k in modifier.values.get(item, {})}
+        ctx = next((c for c in self.rs.contexts if c.id == modifier.context), None)
+        order = [v.id for v in ctx.values] if ctx else sorted(keys - {""})
+        order += self.second_context_values(modifier)
+        columns = [k for k in order if k in keys] + self.pair_keys(modifier, items)
+        if self.mode is not None and ctx is None and set(columns) <= {m.id for m in self.rs.modes}:
+            return [self.mode] if self.mode in columns else [""]
+        if "" in keys or not columns:
+            columns.append("")
+        return columns
+
+    def ctx_label(self, key: str, alone: bool) -> str:
+        if key == "":
+            return self.w("all") if alone else self.w("others")
+        if PAIR in key:
+            first, second = key.split(PAIR)
+            return f"{self.name(first)} & {self.name(second)}"
+        return self.name(key)
+
+    def written_cost(self, f: ir.Feature, mode: str) -> ir.Value | None:
+        """The resolved cost, kept as ``as X`` when that is how the cell was written."""
+        resolved = f.costs.get(mode)
+        cell = f.cells.get("cost")
+        if cell is None or resolved is None:
+            return resolved
+        written = semantics.written_cost(
+            cell, mode, self.rs.groups, [p.groups for p in self.rs.precedence]
+        )
+        if isinstance(written, ir.Same):
+            return ir.Same(written.feature, resolved)
+        return resolved
+
+    def layer(self, layer: ir.Layer) -> Block | None:
+        """A layer as a table: a row per feature, a column per mode, then modifier columns;
+        None for a layer with no feature (nothing to print).
+
+        Modes (or context values) whose columns are identical in this layer share a column,
+        so a table with many unit types stays narrow enough to print.
+        """
+        rs = self.rs
+        features = {f.id: f for f in rs.features}
+        rows_of = [features[f] for f in layer.features if f in features]
+        if not rows_of:
+            return None
+        ids = [f.id for f in rows_of]
+        modes = [self.mode] if self.mode else [m.id for m in rs.modes]
+        distance = rs.units.get("distance", "")
+        cost_unit = rs.units.get("cost", "")
+        scope = self.w(_scope_word(layer.scope))
+        # Column groups: (title, [(header, cells by row)]).
+        groups: list[tuple[str, list[tuple[str, list[CellView]]]]] = []
+        if "cost" in layer.columns and modes:
+            per = (
+                self.w("cost_per", cost=self.c.unit(cost_unit), distance=self.c.unit(distance))
+                if cost_unit
+                else ""
+            )
+            if semantics.on_edges(layer) and cost_unit:  # maps: paid once per crossing
+                per = self.c.unit(cost_unit)
+            columns = []
+            for m in modes:
+                cells = []
+                for f in rows_of:
+                    cell = self.map_cell(self.value(self.written_cost(f, m)), f, m)
+                    cell.changed = self.changed(
+                        f.id,
+                        f"{f.id}.{m}",
+                        f"{f.id}.cost",
+                        f"{f.id}.cost.{m}",
+                        *(f"{f.id}.{g}" for g in self.group_of.get(m, [])),
+                    )
+                    cells.append(cell)
+                columns.append((self.name(m), cells))
+            groups.append((per, self.merge_columns(columns)))
+        mods = {m.id: m for m in rs.modifiers}
+        for column in layer.columns:
+            if column == "cost" or column not in mods:
+                continue
+            modifier = mods[column]
+            keys = self.mod_columns(modifier, ids)
+            columns = []
+            for k in keys:
+                cells = []
+                for f in rows_of:
+                    cell = self.value(self.keyed_value(modifier, f.id, k))
+                    cell.changed = self.changed(
+                        f"{f.id}.{modifier.id}", f"{f.id}.{modifier.id}.{k}" if k else ""
+                    )
+                    cells.append(cell)
+                columns.append((self.ctx_label(k, keys == [""]), cells))
+            groups.append((self.label(modifier.info, modifier.id), self.merge_columns(columns)))
+        # A column with nothing in it (a modifier that no feature of this layer has) goes.
+        groups = [
+            (g, kept)
+            for g, cols in groups
+            if (kept := [(h, cells) for h, cells in cols if any(c.text for c in cells)])
+        ]
+        sights = {r.id for r in rs.sights}
+        if not groups and set(layer.columns) <= sights and not any(f.info.notes for f in rows_of):
+            return None  # only sight columns: their values are printed with the sight rules
+        width = sum(len(cols) for _, cols in groups)
+        if width > 6:  # narrow cells: the sign alone, the legend says what it means
+            for _, cols in groups:
+                for _, cells in cols:
+                    for cell in cells:
+                        marker = next((m for m in MARKERS if m in cell.classes), None)
+                        if marker is not None and cell.text.startswith(marker_sign(marker)):
+                            cell.text = marker_sign(marker)
+        title = self.label(layer.info, layer.id)
+        two_rows = any(len(cols) > 1 for _, cols in groups)
+        head_top = [HeadCell(title, rowspan=2 if two_rows else 1)]
+        head_sub: list[HeadCell] = []
+        flat = [title]
+        everyone = self.w("all")
+        for group_title, cols in groups:
+            if len(cols) == 1:
+                only = cols[0][0]
+                text = (
+                    group_title
+                    if only == everyone or not only
+                    else self.w("label_colon", label=group_title, text=only)
+                    if group_title
+                    else only
+                )
+                head_top.append(HeadCell(text, rowspan=2 if two_rows else 1))
+                flat.append(text)
+            else:
+                head_top.append(HeadCell(group_title, colspan=len(cols)))
+                head_sub += [HeadCell(h) for h, _ in cols]
+                flat += [
+                    self.w("label_colon", label=group_title, text=h) if group_title else h
+                    for h, _ in cols
+                ]
+        notes: list[tuple[str, str]] = []
+        rows: list[list[CellView]] = []
+        for i, f in enumerate(rows_of):
+            marks = []
+            texts = self.note_texts(f.info)
+            if f.ignores_others:
+                texts.append(self.w("ignores_others"))
+            for text in texts:
+                marks.append(self.add_note(notes, text))
+            added = self.added(f"{layer.id}.{f.id}", f.id)
+            label = CellView(
+                self.label(f.info, f.id),
+                ("label",),
+                tuple(marks),
+                added,
+                self.source(f.info, detail=False) if f.info.source != layer.info.source else "",
+            )
+            row_cells = [cells[i] for _, cols in groups for _, cells in cols]
+            if self.mode is not None and all(not v.text for v in row_cells):
+                continue  # nothing in this row for the chosen unit type
+            label.notes = tuple(sorted(marks, key=int))
+            rows.append([label, *row_cells])
+        head = [head_top] + ([head_sub] if head_sub else [])
+        col_groups = [g for g, (_, cols) in enumerate(groups) for _ in cols]
+        return Block(
+            layer.id,
+            f"{title} · {scope}",
+            TableView(head, rows, flat, col_groups=col_groups),
+            lines=[
+                line
+                for column in layer.columns
+                if column in mods and not (mods[column].factors or mods[column].combinations)
+                for line in self.policy_lines(mods[column])
+            ],
+            notes=notes,
+            source=self.source(layer.info),
+            changed=self.added(layer.id),
+        )
+
+    def map_cell(self, cell: CellView, f: ir.Feature, mode: str) -> CellView:
+        """A cost cell with what maps add (issue 11): the place state after the cost, and an
+        edge feature's ``along`` cost (alone when the cell gives the mode no crossing cost)."""
+        parts = [cell.text] if cell.text else []
+        along = f.along.get(mode)
+        if along is not None:
+            written = f.cells.get("cost")
+            crossing = written is not None and (
+                semantics.written_cost(written, mode, self.rs.groups) is not None
+            )
+            parts = parts if crossing else []
+            parts.append(self.w("along_cost", cost=self.num(along)))
+        state = f.states.get(mode)
+        if state is not None:
+            parts.append(self.w(f"state_{state}"))
+        cell.text = " · ".join(parts)
+        return cell
+
+    def merge_columns(
+        self, columns: list[tuple[str, list[CellView]]]
+    ) -> list[tuple[str, list[CellView]]]:
+        """Columns with the same cells, merged into one headed by all their names.
+
+        One column left for everyone is headed "all".
+        """
+        merged: dict[tuple[tuple[str, tuple[str, ...], bool], ...], list[int]] = {}
+        for i, (_, cells) in enumerate(columns):
+            key = tuple((c.text, c.classes, c.changed) for c in cells)
+            merged.setdefault(key, []).append(i)
+        if len(merged) == 1 and len(columns) > 1:
+            return [(self.w("all"), columns[0][1])]
+        return [
+            (", ".join(columns[i][0] for i in members), columns[members[0]][1])
+            for members in merged.values()
+        ]
+
+    def modifiers(self) -> list[Block]:
+        blocks = []
+        for modifier in self.rs.modifiers:
+            if not modifier.factors and not modifier.combinations:
+                continue  # shown as a column of its layers
+            blocks.append(self.modifier(modifier))
+        return blocks
+
+    def modifier(self, modifier: ir.Modifier) -> Block:
+        title = self.label(modifier.info, modifier.id)
+        ids = [f.id for f in modifier.factors]
+        keys = self.mod_columns(modifier, ids) if ids else [""]
+        alone = keys == [""]
+        head = [[HeadCell(title)] + [HeadCell(self.ctx_label(k, alone)) for k in keys]]
+        notes: list[tuple[str, str]] = []
+        rows = []
+        for factor in modifier.factors:
+            marks = []
+            for text in self.note_texts(factor.info):
+                marks.append(self.add_note(notes, text))
+            added = self.added(f"{modifier.id}.{factor.id}", factor.id)
+            row = [
+                CellView(
+                    self.label(factor.info, factor.id),
+                    ("label",),
+                    tuple(marks),
+                    added,
+                    self.source(factor.info, detail=False),
+                )
+            ]
+            for k in keys:
+                cell = self.value(self.keyed_value(modifier, factor.id, k))
+                cell.changed = self.changed(factor.id, f"{factor.id}.{k}" if k else "")
+                row.append(cell)
+            rows.append(row)
+        for combo in modifier.combinations:
+            marks = []
+            for text in self.note_texts(combo.info):
+                marks.append(self.add_note(notes, text))
+            together = " + ".join(self.name(m) for m in combo.members)
+            cell = self.value(combo.value)
+            row = [CellView(f"{together} ({self.w('together')})", ("label",), tuple(marks))]
+            row += [CellView(cell.text, cell.classes) for _ in keys]
+            rows.append(row)
+        flat = [title] + [self.ctx_label(k, alone) for k in keys]
+        return Block(
+            modifier.id,
+            title,
+            TableView(head, rows, flat),
+            lines=self.policy_lines(modifier),
+            notes=notes,
+            source=self.source(modifier.info),
+            changed=self.added(modifier.id),
+        )
+
+    def policy_lines(self, modifier: ir.Modifier) -> list[str]:
+        """How the modifier's values combine and the bounds of its total, as sentences."""
+        label = self.label(modifier.info, modifier.id)
+        lines = []
+        match modifier.combine:
+            case "sum":
+                pass
+            case "highest" | "lowest" | "once":
+                lines.append(self.w(f"combine_{modifier.combine}", modifier=label))
+            case _:
+                assert_never(modifier.combine)
+        if modifier.clamp is not None:
+            low, high = modifier.clamp.low, modifier.clamp.high
+            lines.append(
+                self.w("clamp", modifier=label, low=self.signed(low), high=self.signed(high))
+            )
+        return lines
+
+    def second_context_values(self, modifier: ir.Modifier) -> list[str]:
+        """The values of a modifier's second context, in their order (none without one)."""
+        ctx = next((c for c in self.rs.contexts if c.id == modifier.context2), None)
+        return [v.id for v in ctx.values] if ctx and modifier.context2 else []
+
+    def pair_keys(self, modifier: ir.Modifier, items: list[str]) -> list[str]:
+        """A column key per combination of two context values that ``items`` give."""
+        keys: dict[str, None] = {}
+        for item in items:
+            for pair in modifier.pairs.get(item, ()):
+                keys[f"{pair.first}{PAIR}{pair.second}"] = None
+        return list(keys)
+
+    def keyed_value(self, modifier: ir.Modifier, item: str, key: str) -> ir.Value | None:
+        """What ``item`` gives under a column key: a context value, a combination, or all."""
+        if PAIR in key:
+            first, second = key.split(PAIR)
+            return semantics.context_value(modifier, item, first, second)
+        values = modifier.values.get(item, {})
+        return values.get(key, values.get(""))
+
+    def keywords(self) -> list[Block]:
+        """The modes' keywords and the precedence between groups, when the ruleset has any."""
+        rs = self.rs
+        lines = [
+            self.w(
+                "label_colon",
+                label=self.name(m.id),
+                text=", ".join(self.name(k) for k in m.keywords),
+            )
+            for m in rs.modes
+            if m.keywords and (self.mode is None or m.id == self.mode)
+        ]
+        notes: list[tuple[str, str]] = []
+        for p in rs.precedence:
+            order = " > ".join(self.name(g) for g in p.groups)
+            marks = [self.add_note(notes, text) for text in self.note_texts(p.info)]
+            line = self.w("precedence", order=order)
+            lines.append(marks_text(line, tuple(marks)) if marks else line)
+        if not lines:
+            return []
+        return [Block("keywords", self.w("keywords"), lines=lines, notes=notes)]
+
+
+def _scope_word(scope: ir.LayerScope) -> str:
+    """The catalog's word for a layer's scope."""
+    match scope:
+        case "one":
+            return "scope_one"
+        case "map":
+            return "scope_map"
+        case "many":
+            return "scope_many"
+        case "edges":
+            return "scope_edges"
+        case _:
+            assert_never(scope)

@@ -1,0 +1,257 @@
+"""The sheet backend: printable quick-reference sheets in HTML, PDF and Markdown, from the IR.
+
+:func:`rulesdsl.printed.sheet_model.build_sheet` resolves the IR into one language; the
+templates lay it out (``sheet.html.j2`` autoescaped, ``sheet.md.j2`` through the :func:`md`
+escaping filter); :func:`rulesdsl.printed.pdf.render_pdf` prints the HTML with WeasyPrint.
+
+``rulesdsl build`` calls :func:`sheet_outputs`, which writes, for each language the ruleset has
+labels for, ``sheets/<id>.<lang>.html``, ``.md`` and ``.pdf`` on A4 paper. PDF output needs
+WeasyPrint (``pip install 'rulesdsl[pdf]'``); without it the build stops with
+:class:`rulesdsl.printed.pdf.PdfUnavailable` (the CLI reports it in one line) rather than
+leaving PDFs out, so ``generated/`` never silently goes stale.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import cache, partial
+from typing import Literal
+
+import jinja2
+from markupsafe import Markup
+
+from rulesdsl import ir
+from rulesdsl.outputs import Deferred, Output
+from rulesdsl.printed import fit
+from rulesdsl.printed.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
+from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheet_view import CHANGED_SIGN, SUPERSCRIPTS, Block, Sheet, TableView
+from rulesdsl.printed.table_slices import slice_table, wide_chunks
+
+__all__ = [
+    "FORMATS",
+    "PAPERS",
+    "Paper",
+    "PdfUnavailable",
+    "md_escape",
+    "render_html",
+    "render_markdown",
+    "render_sheet",
+    "sheet_outputs",
+]
+
+Format = Literal["html", "pdf", "md"]
+FORMATS: tuple[Format, ...] = ("html", "pdf", "md")
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    size: str
+    """A CSS ``@page`` size."""
+    margin: str
+    font: str
+    """The base font size: everything else is relative to it."""
+    keep_whole: int
+    """A topic of about this many lines or fewer moves to the next page whole rather than
+    split; a longer one may break between its blocks (each table moves whole where it fits,
+    and a table that is split repeats its header)."""
+
+    width: float = 194.0
+    """The width of the text between the side margins, in millimetres."""
+
+
+PAPERS: dict[str, Paper] = {
+    "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "6.3pt", 24, 194.0),
+    "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.4pt", 56, 198.1),
+    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "6.8pt", 30, 134.0),
+}
+"""Paper sizes for ``--paper``. Cards have their own backend (:mod:`rulesdsl.printed.cards`,
+``rulesdsl cards``)."""
+
+HALF = 0.47
+"""A block whose table needs at most this share of the width goes beside another one."""
+
+DEFAULT_PAPER = "a4"
+
+# ---- Markdown escaping ----------------------------------------------------------------------
+
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
+_MD_LINE_START = re.compile(r"^(>|#{1,6}(?=\s|$)|[+-](?=\s|$)|[-=]+\s*$|\d{1,9}(?=[.)](\s|$)))")
+
+
+_MD_CONTROLS = {
+    c: "\ufffd"
+    for c in (*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+}
+
+
+def md_escape(text: object) -> str:
+    """Text made literal in CommonMark, inline and inside a pipe-table cell.
+
+    The marks that can open inline markup anywhere (``\\ ` * _ [ ] < > | ~ &``) get a
+    backslash (CommonMark allows one before any ASCII punctuation), so ``<script>`` stays text,
+    ``|`` cannot end a table cell and ``_`` cannot start emphasis; so does a mark that would
+    start a block at the beginning of a line (``#``, ``>``, ``-``, ``+``, ``=``, ``1.``).
+    Line breaks become spaces. Control characters (NUL, BEL, ESC, the C1 range...) and the
+    bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069), which a terminal or
+    an editor would act on, become U+FFFD.
+    """
+    flat = " ".join(str(text).split()).translate(_MD_CONTROLS)
+    flat = _MD_INLINE.sub(r"\\\1", flat)
+    match = _MD_LINE_START.match(flat)
+    if match is None:
+        return flat
+    if match.group(1)[0].isdigit():  # "1. " would start an ordered list
+        end = match.end()
+        return flat[:end] + "\\" + flat[end:]
+    return "\\" + flat
+
+
+def _sup(mark: object) -> str:
+    return str(mark).translate(SUPERSCRIPTS)
+
+
+# ---- templates ------------------------------------------------------------------------------
+
+
+@cache
+def _environment(autoescape: bool) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("rulesdsl", "templates"),
+        autoescape=autoescape,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=False,
+        lstrip_blocks=False,
+    )
+    env.filters["md"] = md_escape
+    env.filters["sup"] = _sup
+    return env
+
+
+def _css() -> str:
+    env = _environment(True)
+    assert env.loader is not None
+    source, _, _ = env.loader.get_source(env, "sheet.css")
+    return source
+
+
+def _box(page: Paper) -> fit.Box:
+    """Type sizes of a sheet's tables (sheet.css: tables at 0.9rem, cells padded 0.3pt 2.5pt, the
+    label column at least 9em)."""
+    font = float(page.font.removesuffix("pt")) * 0.9
+    return fit.Box(font=font, line=1.15, pad_x=5.6, pad_y=1.2, label_min=9 * font)
+
+
+def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:
+    """Whether a table block needs at most :data:`HALF` of the width (and so, with its
+    notes, can stand beside another one)."""
+    if t.fold or not block.tabular:
+        return False
+    wide = sum(fit.table_fit([], [[c.text for c in r] for r in t.rows], 1e9, box).widths)
+    head = (
+        max(sum(fit.width(h.text, box.font, True) + box.pad_x for h in row) for row in t.head)
+        if t.head
+        else 0.0
+    )
+    return max(wide, head) <= HALF * room
+
+
+def fit_to_paper(sheet: Sheet, paper: str) -> Sheet:
+    """The sheet laid out for ``paper``: a table wider than the page is split between its
+    column groups into blocks "(1/2)", "(2/2)", each repeating the label column; a block
+    whose table is narrow is marked to take half the width."""
+    page = PAPERS[paper]
+    room = page.width * 72 / 25.4
+    box = _box(page)
+    sections = []
+    for section in sheet.sections:
+        blocks: list[Block] = []
+        for block in section.blocks:
+            t = block.table
+            if t is None or block.svg or not t.rows:
+                blocks.append(block)
+                continue
+            chunks = wide_chunks(t, room, box)
+            if len(chunks) == 1:
+                blocks.append(replace(block, narrow=_narrow(block, t, room, box)))
+                continue
+            for i, cols in enumerate(chunks, start=1):
+                piece = slice_table(t, cols, range(len(t.rows)))
+                last = i == len(chunks)
+                part = replace(
+                    block,
+                    id=f"{block.id}-{i}",
+                    title=f"{block.title} ({i}/{len(chunks)})",
+                    table=piece,
+                    lines=block.lines if i == 1 else [],
+                    notes=block.notes if last else [],
+                    after=block.after if last else [],
+                )
+                blocks.append(replace(part, narrow=_narrow(part, piece, room, box)))
+        sections.append(replace(section, blocks=blocks))
+    return replace(sheet, sections=sections)
+
+
+def render_html(sheet: Sheet, paper: str = DEFAULT_PAPER) -> str:
+    """The sheet as one self-contained HTML page (styles inline, diagrams as inline SVG)."""
+    template = _environment(True).get_template("sheet.html.j2")
+    sheet = fit_to_paper(sheet, paper)
+    return template.render(
+        sheet=sheet,
+        page=PAPERS[paper],
+        css=Markup(_css()),
+        changed_sign=CHANGED_SIGN,
+        keep_whole=PAPERS[paper].keep_whole,
+    )
+
+
+def render_markdown(sheet: Sheet) -> str:
+    """The sheet as CommonMark with pipe tables (GitHub-flavoured), no raw HTML."""
+    template = _environment(False).get_template("sheet.md.j2")
+    text = template.render(sheet=sheet, changed_sign=CHANGED_SIGN)
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def render_sheet(
+    ruleset: ir.Ruleset, fmt: Format = "html", lang: str | None = None, paper: str = DEFAULT_PAPER
+) -> bytes:
+    """One sheet of ``ruleset`` in ``fmt``; ``lang`` defaults to the ruleset's first language.
+
+    A language the ruleset has no labels for is still accepted: its labels fall back to the
+    ruleset's first language and the fixed words to English if they are not translated.
+    Raises :class:`PdfUnavailable` for ``pdf`` without WeasyPrint.
+    """
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
+    sheet = build_sheet(ruleset, lang)
+    if fmt == "md":
+        return render_markdown(sheet).encode("utf-8")
+    html = render_html(sheet, paper)
+    if fmt == "html":
+        return html.encode("utf-8")
+    if fmt == "pdf":
+        return render_pdf(html)
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
+    """The build backend: ``sheets/<id>.<lang>.{html,md,pdf}`` for each of the languages.
+
+    PDFs are deferred: the build renders one only when the file on disk was not rendered from
+    the same HTML. Raises :class:`PdfUnavailable` at once when WeasyPrint cannot be loaded.
+    """
+    require_weasyprint()
+    outputs: dict[str, Output] = {}
+    for lang in ruleset.languages:
+        sheet = build_sheet(ruleset, lang)
+        html = render_html(sheet, DEFAULT_PAPER)
+        stem = f"sheets/{ruleset.id}.{lang}"
+        outputs[f"{stem}.html"] = html.encode("utf-8")
+        outputs[f"{stem}.md"] = render_markdown(sheet).encode("utf-8")
+        outputs[f"{stem}.pdf"] = Deferred(
+            partial(render_pdf, html), partial(rendered_from, html=html)
+        )
+    return outputs

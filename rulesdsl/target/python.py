@@ -1,0 +1,407 @@
+"""The Python backend: one standalone, typed module per ruleset, from the IR alone.
+
+Like Jinja2's own compiler, it writes Python that reads as if written by hand: data as literal
+mappings, step and decision tables as small functions. Safety rests on two rules: every string
+from a ruleset reaches the module through ``repr`` (the ``py`` filter) or the docstring escaper
+(the ``doc`` filter), and every name is an identifier the compiler has already checked.
+
+Values become Python source in :mod:`rulesdsl.target.python_values`, steps and decisions become
+functions in :mod:`rulesdsl.target.python_code`, sight rules and results tables in
+:mod:`rulesdsl.target.python_sight`; this module puts them into the templates.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from fractions import Fraction
+from functools import cache
+from typing import Any, assert_never
+
+import jinja2
+
+from rulesdsl import ir, semantics, spelling
+from rulesdsl.dice import chance_at_least, chance_between
+from rulesdsl.target import once_costs, python_sight
+from rulesdsl.target.python_code import (
+    Function,
+    cell_constants,
+    decision_body,
+    key_type,
+    minimum,
+    outcome_constants,
+    step_body,
+)
+from rulesdsl.target.python_values import (
+    WIDTH,
+    Code,
+    doc,
+    docstring,
+    export_order,
+    formatted,
+    per_distance,
+    per_value,
+    policy_entries,
+    py,
+    runtime,
+    source_text,
+    tidy,
+)
+
+# ---- the whole module -------------------------------------------------------------------------
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("rulesdsl", "templates"),
+        autoescape=False,  # Python, not markup: safety comes from `py` and `doc`
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["py"] = py
+    env.filters["doc"] = doc
+    env.filters["tuple"] = tuple
+    env.filters["wrap"] = docstring
+    return env
+
+
+# ---- maps (issue 11): what module_routes.py.j2 needs -----------------------------------------
+
+MAP_EXPORTS = (
+    "GRID_SHAPES",
+    "Board",
+    "Route",
+    "RouteStep",
+    "can_end",
+    "must_stop",
+    "route_cost",
+    "cheapest_route",
+    "reachable",
+)
+"""The names the routes part of the module adds to ``__all__``."""
+
+
+def map_context(rs: ir.Ruleset) -> dict[str, Any]:
+    """Place states and ``along`` costs by feature, the edge features, the grids' shapes and
+    how many cells a diagonal step counts on each square grid with diagonals."""
+    edge_layers = {layer.id for layer in rs.layers if semantics.on_edges(layer)}
+    return {
+        "place_states": [(f.id, dict(f.states)) for f in rs.features if f.states],
+        "along": [(f.id, {m: tidy(v) for m, v in f.along.items()}) for f in rs.features if f.along],
+        "edge_features": tuple(f.id for f in rs.features if f.layer in edge_layers),
+        "grid_shapes": {g.id: g.shape for g in rs.grids},
+        "grid_diagonal": {
+            g.id: tidy(sum(g.diagonals) / len(g.diagonals))
+            for g in rs.grids
+            if semantics.has_diagonals(g)
+        },
+    }
+
+
+def render(rs: ir.Ruleset) -> str:
+    """The module's source text for one ruleset."""
+    lang = rs.languages[0]
+
+    def label(info: ir.Info, fallback: str) -> str:
+        return info.labels.get(lang) or next(iter(info.labels.values()), fallback)
+
+    params = semantics.param_values(rs)
+    features = []
+    unfilled: list[tuple[tuple[str, str], str]] = []
+    for f in rs.features:
+        costs = {mode: per_distance(v, params) for mode, v in f.costs.items()}
+        unfilled += [
+            ((mode, f.id), c)
+            for mode, c in costs.items()
+            if isinstance(c, str) and not isinstance(c, Code)
+        ]
+        features.append(
+            {
+                "id": f.id,
+                "layer": f.layer,
+                "labels": f.info.labels,
+                "costs": costs,
+                "notes": tuple(f.info.notes),
+                "source": source_text(rs, f.info),
+            }
+        )
+    modifiers = [
+        {
+            "id": m.id,
+            "context": m.context,
+            "entries": [
+                (item, {k: per_value(v) for k, v in vals.items()})
+                for item, vals in m.values.items()
+            ],
+            "combinations": [(tuple(c.members), per_value(c.value)) for c in m.combinations],
+            **policy_entries(m),
+        }
+        for m in rs.modifiers
+    ]
+    tables = [
+        {
+            "id": t.id,
+            "labels": t.info.labels,
+            "columns": tuple(c.id for c in t.columns),
+            "column_labels": {c.id: c.info.labels for c in t.columns if c.info.labels},
+            "column_notes": {c.id: tuple(c.info.notes) for c in t.columns if c.info.notes},
+            "rows": [
+                (
+                    tidy(r.key_number) if r.key_number is not None else r.key,
+                    tuple(runtime(c) for c in r.cells),
+                )
+                for r in t.rows
+            ],
+        }
+        for t in rs.tables
+    ]
+    dice_tables = [_dice_table(t) for t in rs.dice_tables]
+    contexts = [(c.id, tuple(v.id for v in c.values)) for c in rs.contexts]
+    triggers = [
+        {
+            "id": t.id,
+            "labels": t.info.labels,
+            "table": t.table,
+            "check": runtime(t.check) if t.check else None,
+            "at_least": t.at_least,
+            "check_chance": (
+                chance_at_least(semantics.roll_of(t.check), t.at_least or 0)
+                if t.check
+                else Fraction(1)
+            ),
+            "modifier": t.modifier,
+            "times": t.times,
+            "more_modifiers": t.more_modifiers,
+        }
+        for t in rs.triggers
+    ]
+    exclusions: dict[str, set[str]] = {}
+    for ex in rs.exclusions:
+        for other in ex.others:
+            exclusions.setdefault(ex.subject, set()).add(other)
+            exclusions.setdefault(other, set()).add(ex.subject)
+    steps = [
+        Function(
+            st.id,
+            label(st.info, st.id),
+            source_text(rs, st.info),
+            step_body(st),
+            spelling.step_rule(st),
+            st.param,
+            st.param_unit,
+            st.result_unit,
+            any(isinstance(t, ir.ImpassableTerm) for t in st.terms),
+            minimum=minimum(st.param_unit),
+        )
+        for st in rs.steps
+    ]
+    cells = cell_constants(rs)
+    table_ids = {t.id: t for t in rs.tables}
+    outcomes = outcome_constants(rs, lang, (c.name for c in cells.values()))
+    decisions = [
+        Function(
+            d.id,
+            label(d.info, d.id),
+            source_text(rs, d.info),
+            decision_body(d, lang, cells, table_ids, outcomes[d.id]),
+            signature=_signature(d, table_ids),
+            outcomes=tuple(outcomes[d.id].values()),
+        )
+        for d in rs.decisions
+    ]
+    grid = rs.grids[0] if rs.grids else None
+    exports = [
+        "RULESET",
+        "MODES",
+        "GROUPS",
+        "LAYERS",
+        "FEATURES",
+        "CONTEXTS",
+        "MODIFIERS",
+        "COMBINE",
+        "CLAMP",
+        "PRECEDENCE",
+        "TABLES",
+        "DICE_TABLES",
+        "TRIGGERS",
+        "EXCLUSIONS",
+        "PARAMS",
+        "STEPS",
+        "DECISIONS",
+        "IMPASSABLE",
+        "PROHIBITED",
+        "BLOCKED",
+        "GIVEN",
+        "Marker",
+        "Outcome",
+        "Quantity",
+        "Rate",
+        "Trade",
+        "Span",
+        "Dice",
+        "D66",
+        "UnknownName",
+        "UnfilledParameter",
+        "InvalidPlace",
+        "ArgumentError",
+        "InvalidArgument",
+        "ArgumentTypeError",
+        "ConflictWarning",
+        "Flat",
+        "Share",
+        "StepCost",
+        "PER_MOVE_COSTS",
+        "COST_INPUTS",
+        "move_cost",
+        "can_enter",
+        "modifier",
+        "roll",
+        "lookup",
+        "param",
+        "path_cost",
+        "conflicts",
+        *MAP_EXPORTS,
+        *(s.id for s in steps),
+        *(d.id for d in decisions),
+        *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else []),
+        *(python_sight.SIGHT_EXPORTS if rs.sights else ()),
+        *(python_sight.RESULTS_EXPORTS if rs.results_tables else ()),
+    ]
+    text = (
+        _environment()
+        .get_template("module.py.j2")
+        .render(
+            rs=rs,
+            lang=lang,
+            title=label(rs.info, rs.id),
+            exports=sorted(exports, key=export_order),
+            intro=_intro(rs),
+            distance_unit=rs.units.get("distance", "distance unit"),
+            cost_unit=rs.units.get("cost", "movement points"),
+            entry_cost=tidy(_summed(rs).entry_cost),
+            minimum_move=rs.minimum_move is not None,
+            features=features,
+            contexts=contexts,
+            modifiers=modifiers,
+            precedence=tuple(p.groups for p in rs.precedence),
+            tables=tables,
+            dice_tables=dice_tables,
+            triggers=triggers,
+            steps=steps,
+            decisions=decisions,
+            params=params,
+            unfilled=unfilled,
+            exclusions=[(k, tuple(sorted(v))) for k, v in sorted(exclusions.items())],
+            ignores_others=tuple(f.id for f in rs.features if f.ignores_others),
+            whole_map=tuple(
+                f.id
+                for f in rs.features
+                if any(x.id == f.layer and semantics.covers_map(x) for x in rs.layers)
+            ),
+            one_per_place=tuple(layer.id for layer in rs.layers if semantics.one_per_place(layer)),
+            **map_context(rs),
+            grid_sizes={n.unit: tidy(n.value) for n in grid.size if n.unit} if grid else {},
+            grid_diagonals=grid.diagonals if grid else (),
+            **once_costs.context(rs),
+            needs_floor=any(
+                isinstance(t, ir.RateTerm) and t.full for st in rs.steps for t in st.terms
+            ),
+            needs_max=any(isinstance(t, ir.FloorTerm) for st in rs.steps for t in st.terms),
+            needs_math=any(
+                isinstance(v, Code) and "math." in v.source
+                for c in cells.values()
+                for v in c.entries.values()
+            ),
+            cells=list(cells.values()),
+            limits=any(c.value_type == "Limit" for c in cells.values()),
+            sights=python_sight.sights(rs, runtime, Code),
+            results_tables=python_sight.results_tables(rs, runtime),
+        )
+    )
+    return formatted(_LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text)
+
+
+_LOOKALIKES_WAIVER = (
+    "# Labels in Cyrillic or Greek script: their look-alike letters are meant.\n"
+    "# ruff: noqa: RUF001\n"
+)
+"""Ruff's RUF001 flags letters that look like Latin ones; a Russian label is full of them."""
+
+
+def _has_lookalike_script(text: str) -> bool:
+    if text.isascii():  # most modules: one pass in C
+        return False
+    return any(
+        ch.isalpha() and unicodedata.name(ch, "").startswith(("CYRILLIC", "GREEK"))
+        for ch in set(text) - _ASCII
+    )
+
+
+_ASCII = frozenset(map(chr, range(128)))
+
+
+def _intro(rs: ir.Ruleset) -> str:
+    chain = ", ".join(f"``{a.id}`` {a.version}" for a in rs.extends)
+    extends = f", extending {chain}" if chain else ""
+    return (
+        f"Ruleset ``{rs.id}`` version {rs.version} ({rs.digest}){extends}. Generated from "
+        f"rulesets/{rs.id}.terrain: edit that file and run ``rulesdsl build`` rather than "
+        "this one. It needs nothing but the Python standard library."
+    )
+
+
+def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str:
+    def kind(p: ir.Param) -> str:
+        table = (tables or {}).get(p.key_of or "")
+        if table is not None:
+            return key_type(p, table)
+        return "bool" if p.unit == "bool" else "float"
+
+    params = [f"{p.name}: {kind(p)}" for p in d.params]
+    one_line = ", ".join(params)
+    if len(f"def {d.id}({one_line}) -> Outcome:") <= WIDTH:
+        return one_line
+    return "\n" + "".join(f"    {p},\n" for p in params)
+
+
+def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
+    dice = semantics.roll_of(t.dice)
+    index = semantics.dice_index(t)
+
+    def chance(row: ir.DiceRow, shift: int) -> Fraction:
+        low = row.low - shift if row.low is not None else dice.minimum
+        high = row.high - shift if row.high is not None else None
+        return chance_between(dice, low, high)
+
+    rows = [
+        {
+            "id": r.id,
+            "labels": r.info.labels,
+            "low": r.low,
+            "high": r.high,
+            "effects": {k: runtime(v) for k, v in r.effects.items()},
+            "chance": chance(r, 0),
+            "chance_with": {m.id: chance(r, m.value) for m in t.modifiers},
+        }
+        for r in t.rows
+    ]
+    return {
+        "id": t.id,
+        "labels": t.info.labels,
+        "dice": runtime(t.dice),
+        "modifiers": {m.id: m.value for m in t.modifiers},
+        "rows": rows,
+        "index": index,
+    }
+
+
+def _summed(rs: ir.Ruleset) -> ir.Ruleset:
+    """``rs``, whose stacking policy the module's ``move_cost`` implements (``sum``: the
+    entry cost plus the layers' costs)."""
+    match rs.stacking:
+        case "sum":
+            return rs
+        case _:
+            assert_never(rs.stacking)

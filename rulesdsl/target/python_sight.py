@@ -1,0 +1,69 @@
+"""What the generated module needs for line of sight and results tables (issue 11, items 9
+and 10): precomputed data for ``module_sight.py.j2``, which ``module.py.j2`` includes.
+
+The meaning is :mod:`rulesdsl.semantics` (``line_of_sight``, ``result``); tests ask both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rulesdsl import ir, semantics
+from rulesdsl.target import once_costs
+
+Runtime = Callable[[ir.Value | None], Any]
+"""How an IR value looks in the module (:func:`rulesdsl.target.python.runtime`)."""
+
+
+SIGHT_EXPORTS = ("SIGHTS", "Sight", "SightRule", "line_of_sight")
+RESULTS_EXPORTS = ("RESULTS_TABLES", "ResultsTable", "ResultColumn", "Result")
+
+
+def _tidy(number: float) -> float:
+    return int(number) if isinstance(number, float) and number.is_integer() else number
+
+
+def sights(rs: ir.Ruleset, runtime: Runtime, code: Callable[[str], Any]) -> list[dict[str, Any]]:
+    """Each sight rule with every feature's value in its column (features with none left out);
+    a step is the module's ``StepCost`` record (``code`` marks source to emit as is)."""
+    out = []
+    for rule in rs.sights:
+        values: dict[str, Any] = {}
+        for f in rs.features:
+            cell = f.cells.get(rule.id)
+            if cell is None or cell.default is None:
+                continue
+            step = once_costs.record(rs, cell.default)
+            values[f.id] = code(step) if step is not None else runtime(cell.default)
+        out.append(
+            {
+                "id": rule.id,
+                "labels": rule.info.labels,
+                "blocks_at": _tidy(rule.blocks_at) if rule.blocks_at is not None else None,
+                "counts": rule.counts,
+                "crossed": rule.crossed,
+                "by_feature": values,
+            }
+        )
+    return out
+
+
+def results_tables(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
+    """Each results table, with the index of the row covering every total the dice reach
+    (alone, with one modifier, or with a trigger's modifiers together)."""
+    return [
+        {
+            "id": t.id,
+            "labels": t.info.labels,
+            "dice": runtime(t.dice),
+            "by": t.by,
+            "columns": [(c.id, c.info.labels, c.bound, _tidy(c.value)) for c in t.columns],
+            "outcomes": {o.id: o.info.labels for o in t.outcomes},
+            "naturals": {n.roll: n.outcome for n in t.naturals},
+            "rows": [(r.low, r.high, r.outcomes) for r in t.rows],
+            "modifiers": {m.id: m.value for m in t.modifiers},
+            "index": semantics.results_index(t, semantics.trigger_shifts(rs, t.id)),
+        }
+        for t in rs.results_tables
+    ]

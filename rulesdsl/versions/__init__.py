@@ -1,0 +1,1 @@
+"""Versions of a ruleset: the semantic diff and the version check it drives."""

@@ -1,0 +1,200 @@
+"""`rulesdsl diff` for line-of-sight rules and results tables (issue 11, items 9 and 10).
+
+Called by :class:`rulesdsl.versions.diff._Differ` with itself. A line that was clear may now be
+blocked (or the other way round) after any change to a sight rule's threshold, which places it
+counts, or a feature's value in its column, so all of these are breaking; so is any change to
+what a results table gives for a roll: a cell, a row's range, a column's bounds, a natural
+roll, the dice. A new outcome, column or rule is additive; a changed modifier is a rules change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal, Protocol, TypeVar, assert_never
+
+from rulesdsl import ir, spelling
+
+_T = TypeVar("_T")
+Level = Literal["breaking", "rules", "additive", "wording"]
+
+
+class Differ(Protocol):
+    """What this module uses of :class:`rulesdsl.versions.diff._Differ`."""
+
+    old: ir.Ruleset
+    new: ir.Ruleset
+
+    def add(
+        self,
+        level: Level,
+        action: Literal["added", "removed", "changed"],
+        path: str,
+        message: str,
+        old: str | None = None,
+        new: str | None = None,
+    ) -> None: ...
+
+    def label(self, info: ir.Info, fallback: str, ruleset: ir.Ruleset | None = None) -> str: ...
+
+    def _named(
+        self,
+        what: str,
+        old: Sequence[_T],
+        new: Sequence[_T],
+        key: Callable[[_T], str],
+        *,
+        removed_level: Level = "breaking",
+        added_level: Level = "additive",
+        prefix: str | None = None,
+    ) -> list[tuple[_T, _T]]: ...
+
+
+def _num(value: float | None) -> str:
+    return "never" if value is None else f"{value:g}"
+
+
+def _cell(value: ir.Value | None) -> str:
+    return "nothing" if value is None else spelling.value(value)
+
+
+def sights(d: Differ) -> None:
+    for a, b in d._named("sight rule", d.old.sights, d.new.sights, lambda r: r.id):
+        name = d.label(b.info, b.id)
+        if a.blocks_at != b.blocks_at:
+            before, after = _num(a.blocks_at), _num(b.blocks_at)
+            d.add(
+                "breaking", "changed", b.id, f"{name}: blocks at {before} -> {after}", before, after
+            )
+        if a.crossed != b.crossed:
+            before, after = a.crossed or "nothing", b.crossed or "nothing"
+            d.add(
+                "breaking",
+                "changed",
+                b.id,
+                f"{name}: crossed in {before} -> {after}",
+                before,
+                after,
+            )
+        if a.counts != b.counts:
+            d.add(
+                "breaking",
+                "changed",
+                b.id,
+                f"{name}: counts {a.counts} -> {b.counts}",
+                a.counts,
+                b.counts,
+            )
+    rules = {r.id for r in d.old.sights} & {r.id for r in d.new.sights}
+    old_features = {f.id: f for f in d.old.features}
+    for f in d.new.features:
+        before_feature = old_features.get(f.id)
+        if before_feature is None:
+            continue
+        for rule in sorted(rules):
+            old_cell = before_feature.cells.get(rule)
+            new_cell = f.cells.get(rule)
+            before = _cell(old_cell.default if old_cell else None)
+            after = _cell(new_cell.default if new_cell else None)
+            if before != after:
+                d.add(
+                    "breaking",
+                    "changed",
+                    f"{f.id}.{rule}",
+                    f"{d.label(f.info, f.id)}, {rule}: {before} -> {after}",
+                    before,
+                    after,
+                )
+
+
+def _bound(c: ir.ResultColumn) -> str:
+    match c.bound:
+        case "up_to":
+            return f"up to {c.value:g}"
+        case "above":
+            return f"above {c.value:g}"
+        case _:
+            assert_never(c.bound)
+
+
+def results(d: Differ) -> None:
+    pairs = d._named("results table", d.old.results_tables, d.new.results_tables, lambda t: t.id)
+    for a, b in pairs:
+        name = d.label(b.info, b.id)
+        if a.dice != b.dice or a.by != b.by:
+            before = f"{spelling.dice(a.dice)} by {a.by}"
+            after = f"{spelling.dice(b.dice)} by {b.by}"
+            d.add("breaking", "changed", b.id, f"{name}: {before} -> {after}", before, after)
+        for c_old, c_new in d._named(
+            f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id
+        ):
+            if _bound(c_old) != _bound(c_new):
+                d.add(
+                    "breaking",
+                    "changed",
+                    f"{b.id}.{c_new.id}",
+                    f"{name}, column {d.label(c_new.info, c_new.id)}: "
+                    f"{_bound(c_old)} -> {_bound(c_new)}",
+                    _bound(c_old),
+                    _bound(c_new),
+                )
+        d._named(f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id)
+        old_naturals = {n.roll: n.outcome for n in a.naturals}
+        new_naturals = {n.roll: n.outcome for n in b.naturals}
+        for roll in sorted(old_naturals.keys() | new_naturals.keys()):
+            before, after = old_naturals.get(roll, "nothing"), new_naturals.get(roll, "nothing")
+            if before != after:
+                d.add(
+                    "breaking",
+                    "changed"
+                    if roll in old_naturals and roll in new_naturals
+                    else "added"
+                    if roll in new_naturals
+                    else "removed",
+                    f"{b.id}.natural.{roll}",
+                    f"{name}, natural {roll}: {before} -> {after}",
+                    before,
+                    after,
+                )
+        _rows(d, name, a, b)
+        for m_old, m_new in d._named(
+            f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id, prefix=b.id
+        ):
+            if m_old.value != m_new.value:
+                d.add(
+                    "rules",
+                    "changed",
+                    f"{b.id}.{m_new.id}",
+                    f"{name}, {d.label(m_new.info, m_new.id)}: {m_old.value:+d} -> "
+                    f"{m_new.value:+d}",
+                    f"{m_old.value:+d}",
+                    f"{m_new.value:+d}",
+                )
+
+
+def _rows(d: Differ, name: str, a: ir.ResultsTable, b: ir.ResultsTable) -> None:
+    """Each cell compared by the range of totals and the column it answers for."""
+
+    def cells(t: ir.ResultsTable) -> dict[tuple[str, str], str]:
+        return {
+            (spelling.dice_range(r.low, r.high), c.id): r.outcomes[i]
+            for r in t.rows
+            for i, c in enumerate(t.columns)
+            if i < len(r.outcomes)
+        }
+
+    before, after = cells(a), cells(b)
+    columns = {c.id for c in a.columns} & {c.id for c in b.columns}
+    for key in dict.fromkeys([*before, *after]):
+        span, column = key
+        if column not in columns:
+            continue  # the column itself was added or removed
+        was, now = before.get(key, "nothing"), after.get(key, "nothing")
+        if was != now:
+            d.add(
+                "breaking",
+                "changed",
+                f"{b.id}.{span}.{column}",
+                f"{name}, {span} in column {column}: {was} -> {now}",
+                was,
+                now,
+            )

@@ -1,0 +1,241 @@
+"""`rulesdsl diff` for decisions, tables and dice tables: their inputs, columns, rows and cells.
+
+Called by :class:`rulesdsl.versions.diff._Differ` with itself. A renamed input, a removed
+column or row is breaking; a changed cell or effect is a rules change (breaking when its value
+changes kind); a new row or column is additive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal, Protocol, TypeVar
+
+from rulesdsl import ir, spelling
+
+_T = TypeVar("_T")
+Level = Literal["breaking", "rules", "additive", "wording"]
+
+
+class Differ(Protocol):
+    """What this module uses of :class:`rulesdsl.versions.diff._Differ`."""
+
+    old: ir.Ruleset
+    new: ir.Ruleset
+
+    def add(
+        self,
+        level: Level,
+        action: Literal["added", "removed", "changed"],
+        path: str,
+        message: str,
+        old: str | None = None,
+        new: str | None = None,
+    ) -> None: ...
+
+    def label(self, info: ir.Info, fallback: str, ruleset: ir.Ruleset | None = None) -> str: ...
+
+    def _named(
+        self,
+        what: str,
+        old: Sequence[_T],
+        new: Sequence[_T],
+        key: Callable[[_T], str],
+        *,
+        removed_level: Level = "breaking",
+        added_level: Level = "additive",
+        prefix: str | None = None,
+    ) -> list[tuple[_T, _T]]: ...
+
+    def _value(
+        self, path: str, what: str, old: ir.Value | None, new: ir.Value | None, unit: str = ""
+    ) -> None: ...
+
+
+def decisions(differ: Differ) -> None:
+    for a, b in differ._named(
+        "decision", differ.old.decisions, differ.new.decisions, lambda d: d.id
+    ):
+        name = differ.label(b.info, b.id)
+        if [p.name for p in a.params] != [p.name for p in b.params]:
+            before = ", ".join(p.name for p in a.params)
+            after = ", ".join(p.name for p in b.params)
+            differ.add(
+                "breaking",
+                "changed",
+                b.id,
+                f"{name}: inputs ({before}) -> ({after})",
+                before,
+                after,
+            )
+        elif a.params != b.params:
+            differ.add("rules", "changed", b.id, f"{name}: input units changed")
+        if a.result != b.result:
+            differ.add(
+                "breaking",
+                "changed",
+                b.id,
+                f"{name}: result {a.result} -> {b.result}",
+                a.result,
+                b.result,
+            )
+        outcomes = differ._named(
+            f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
+        )
+        for o_old, o_new in outcomes:
+            differ._value(
+                f"{b.id}.{o_new.id}",
+                f"{name}, {differ.label(o_new.info, o_new.id)}",
+                o_old.value,
+                o_new.value,
+            )
+        rows_a = [spelling.decision_row(r) for r in a.rows]
+        rows_b = [spelling.decision_row(r) for r in b.rows]
+        if rows_a != rows_b:
+            _decision_rows(differ, b, name, a.rows, b.rows, rows_a, rows_b)
+
+
+def _decision_rows(
+    differ: Differ,
+    d: ir.Decision,
+    name: str,
+    old: Sequence[ir.DecisionRow],
+    new: Sequence[ir.DecisionRow],
+    text_a: list[str],
+    text_b: list[str],
+) -> None:
+    """Row by row, each named by its outcome (as a variant names them), when outcomes are
+    unique on both sides; else the rows as a whole."""
+    keys_a = [r.outcome for r in old]
+    keys_b = [r.outcome for r in new]
+    if len(set(keys_a)) != len(keys_a) or len(set(keys_b)) != len(keys_b):
+        differ.add(
+            "rules",
+            "changed",
+            d.id,
+            f"{name}: rows changed: {'; '.join(text_a)} -> {'; '.join(text_b)}",
+            "; ".join(text_a),
+            "; ".join(text_b),
+        )
+        return
+    was = dict(zip(keys_a, text_a, strict=True))
+    now = dict(zip(keys_b, text_b, strict=True))
+    outcome = {o.id: differ.label(o.info, o.id) for o in d.outcomes}
+    for i, key in enumerate(keys_b):
+        label = outcome.get(key, key)
+        if key not in was:
+            after = f" after '{outcome.get(keys_b[i - 1], keys_b[i - 1])}'" if i else " first"
+            differ.add(
+                "rules",
+                "added",
+                f"{d.id}.{key}",
+                f"{name}: row added{after}: {now[key]}",
+                None,
+                now[key],
+            )
+        elif was[key] != now[key]:
+            before, after_ = (was[key].rsplit(" -> ", 1)[0], now[key].rsplit(" -> ", 1)[0])
+            differ.add(
+                "rules",
+                "changed",
+                f"{d.id}.{key}",
+                f"{name}, row {label}: {before} -> {after_}",
+                before,
+                after_,
+            )
+    for key in keys_a:
+        if key not in now:
+            differ.add(
+                "rules",
+                "removed",
+                f"{d.id}.{key}",
+                f"{name}: row removed: {was[key]}",
+                was[key],
+                None,
+            )
+    common_a = [k for k in keys_a if k in now]
+    common_b = [k for k in keys_b if k in was]
+    if common_a != common_b:
+        differ.add(
+            "rules",
+            "changed",
+            d.id,
+            f"{name}: rows reordered: {', '.join(common_a)} -> {', '.join(common_b)}",
+        )
+
+
+# -- tables -----------------------------------------------------------------------------
+
+
+def tables(differ: Differ) -> None:
+    for a, b in differ._named("table", differ.old.tables, differ.new.tables, lambda t: t.id):
+        name = differ.label(b.info, b.id)
+        differ._named(f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id)
+        rows = differ._named(f"{name} row", a.rows, b.rows, lambda r: r.key, prefix=b.id)
+        for r_old, r_new in rows:
+            row_name = differ.label(r_new.info, r_new.key)
+            if not b.columns:
+                differ._value(
+                    f"{b.id}.{r_new.key}",
+                    f"{name}, {row_name}",
+                    r_old.cells[0] if r_old.cells else None,
+                    r_new.cells[0] if r_new.cells else None,
+                )
+                continue
+            old_index = {c.id: i for i, c in enumerate(a.columns)}
+            for col in b.columns:
+                if col.id not in old_index:
+                    continue
+                j = old_index[col.id]
+                k = [c.id for c in b.columns].index(col.id)
+                before = r_old.cells[j] if j < len(r_old.cells) else None
+                after = r_new.cells[k] if k < len(r_new.cells) else None
+                differ._value(
+                    f"{b.id}.{col.id}.{r_new.key}",
+                    f"{name}, {row_name} ({differ.label(col.info, col.id)})",
+                    before,
+                    after,
+                )
+
+
+# -- dice tables -----------------------------------------------------------------------
+
+
+def dice(differ: Differ) -> None:
+    for a, b in differ._named(
+        "dice table", differ.old.dice_tables, differ.new.dice_tables, lambda t: t.id
+    ):
+        name = differ.label(b.info, b.id)
+        if a.dice != b.dice:
+            differ._value(b.id, f"{name}, dice", a.dice, b.dice)
+        mods = differ._named(f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id)
+        for m_old, m_new in mods:
+            if m_old.value != m_new.value:
+                differ.add(
+                    "rules",
+                    "changed",
+                    m_new.id,
+                    f"{name}, "
+                    f"{differ.label(m_new.info, m_new.id)}: {m_old.value:+d} -> "
+                    f"{m_new.value:+d}",
+                    f"{m_old.value:+d}",
+                    f"{m_new.value:+d}",
+                )
+        rows = differ._named(f"{name} row", a.rows, b.rows, lambda r: r.id, prefix=b.id)
+        for r_old, r_new in rows:
+            row_name = differ.label(r_new.info, r_new.id)
+            path = f"{b.id}.{r_new.id}"
+            before = spelling.dice_range(r_old.low, r_old.high)
+            after = spelling.dice_range(r_new.low, r_new.high)
+            if before != after:
+                differ.add(
+                    "rules",
+                    "changed",
+                    path,
+                    f"{name}, {row_name}: rolled on {before} -> {after}",
+                    before,
+                    after,
+                )
+            for effect in dict.fromkeys([*r_old.effects, *r_new.effects]):
+                old_value = r_old.effects.get(effect)
+                new_value = r_new.effects.get(effect)
+                differ._value(path, f"{name}, {row_name}, {effect}", old_value, new_value)
