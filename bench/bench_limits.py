@@ -59,6 +59,12 @@ INPUTS: dict[str, Callable[[], str]] = {
     "blank-lines": lambda: HEAD + "\n" * (MAX_FILE_BYTES - len(HEAD)),
     "comments": lambda: fill(lambda i: "# a comment that says nothing\n"),
     "unknown-names": lambda: fill(lambda i: f"exclude n{i} n{i + 1}\n"),
+    "one-wrong-line": lambda: (
+        HEAD.replace("languages en\n", "")
+        + "languages en"
+        + " a" * ((MAX_FILE_BYTES - len(HEAD) - 20) // 2)
+        + "\n"
+    ),
 }
 
 CHILD = (

@@ -206,6 +206,42 @@ def warning(code: str, message: str, pos: Pos | None, hint: str | None = None) -
     return Diagnostic(code, message, pos, hint, "warning")
 
 
+MAX_OF_A_CODE = 100
+"""The most diagnostics of one code that lowering lists for a file (the parser stops after 50
+syntax errors). Past it one more diagnostic says how many were left out: a 2 MiB line of a
+million wrong words would otherwise make a million diagnostics (2.7 GB)."""
+
+
+class Cap:
+    """Counts a stage's diagnostics per code, so that it makes at most :data:`MAX_OF_A_CODE`
+    of each; ask :meth:`admits` before making one (a hint may cost a search)."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, int] = {}
+        self._first_left_out: dict[str, Pos | None] = {}
+
+    def admits(self, code: str, pos: Pos | None) -> bool:
+        made = self._made.get(code, 0)
+        self._made[code] = made + 1
+        if made < MAX_OF_A_CODE:
+            return True
+        self._first_left_out.setdefault(code, pos)
+        return False
+
+    def left_out(self) -> list[Diagnostic]:
+        """One error per code that went past the cap, at the first one left out."""
+        return [
+            error(
+                code,
+                f"{self._made[code] - MAX_OF_A_CODE:,} more errors {code} from here on "
+                f"are not listed (at most {MAX_OF_A_CODE} of one kind are)",
+                pos,
+                "fix the ones listed and check again",
+            )
+            for code, pos in self._first_left_out.items()
+        ]
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest valid names, or listing the few there are."""
     pool = sorted(set(candidates))

@@ -309,3 +309,25 @@ def test_import_of_a_chart_that_is_a_fifo_does_not_wait(tmp_path: Path) -> None:
     done = run_cli(["import", "chart.csv", "--layer", "x"], tmp_path, 60)
     assert done.returncode == 1
     assert "chart.csv:1:1: error[E003]: cannot read chart.csv: it is a FIFO" in done.stderr
+
+
+def test_one_statement_of_many_wrong_words_lists_a_hundred_errors_and_counts_the_rest(
+    tmp_path: Path,
+) -> None:
+    # A 2 MiB `languages en a a a ...` line made a million E105 diagnostics (2.7 GB).
+    from rulesdsl.diagnostics import MAX_OF_A_CODE
+
+    path = tmp_path / "words.terrain"
+    head = HEADER.replace("languages en\n", "")
+    path.write_text(
+        head + "languages en" + " a" * 5000 + "\n" + "exclude n1 with n2\n" * 300, "utf-8"
+    )
+    diags = Compiler().compile_file(path).diagnostics
+    wrong_codes = [d for d in diags if d.code == "E105"]
+    assert len(wrong_codes) == MAX_OF_A_CODE + 1
+    assert wrong_codes[-1].message.startswith("4,900 more errors E105 from here on")
+    assert (
+        wrong_codes[-1].pos is not None and wrong_codes[-1].pos.column == 14 + 2 * 100
+    )  # the 101st `a`
+    unknown = [d for d in diags if d.code == "E101"]  # the symbol table's errors too
+    assert len(unknown) == MAX_OF_A_CODE + 1 and unknown[-1].message.startswith("500 more")

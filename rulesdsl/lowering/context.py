@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar, assert_never
 
 from rulesdsl import ir, words
-from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
+from rulesdsl.diagnostics import Cap, Diagnostic, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.symbols import SymbolTable
 from rulesdsl.positions import Positions
@@ -50,7 +50,8 @@ class Context:
         self.fallback_pos = fallback_pos
         self.where = Positions(fallback_pos)
         self.diags: list[Diagnostic] = []
-        self.symbols = SymbolTable()
+        self.cap = Cap()
+        self.symbols = SymbolTable(self.cap)
         self.header = Header()
         self.modes: list[str] = []
         self.groups: dict[str, tuple[str, ...]] = {}
@@ -77,7 +78,8 @@ class Context:
         return node
 
     def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
-        self.diags.append(error(code, message, pos, hint))
+        if self.cap.admits(code, pos):
+            self.diags.append(error(code, message, pos, hint))
 
     def of(self, kind: type[T]) -> list[T]:
         return [st for st in self.statements if isinstance(st, kind)]

@@ -50,7 +50,8 @@ def lower(statements: Sequence[s.Statement], lineage: Lineage, fallback_pos: s.P
     """The IR of a merged ruleset, its positions and every diagnostic of lowering."""
     lowerer = _Lowerer(statements, fallback_pos)
     ruleset = lowerer.run(lineage)
-    return Lowered(ruleset, lowerer.where, lowerer.diags + lowerer.symbols.diagnostics)
+    diagnostics = lowerer.diags + lowerer.symbols.diagnostics + lowerer.cap.left_out()
+    return Lowered(ruleset, lowerer.where, diagnostics)
 
 
 class _Lowerer(TableLowering):

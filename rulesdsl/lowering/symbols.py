@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
+from rulesdsl.diagnostics import Cap, Diagnostic, Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.words import DeclKind, own_namespace
 
@@ -23,15 +23,18 @@ class Symbol:
 
 
 class SymbolTable:
-    def __init__(self) -> None:
+    def __init__(self, cap: Cap) -> None:
         self._items: dict[str, Symbol] = {}
         self._books: dict[str, Symbol] = {}
         self.diagnostics: list[Diagnostic] = []
+        self._cap = cap
 
     def declare(self, name: s.Name, kind: DeclKind, parent: str | None = None) -> bool:
         table = self._books if own_namespace(kind) else self._items
         first = table.get(name.text)
         if first is not None:
+            if not self._cap.admits("E102", name.pos):
+                return False
             self.diagnostics.append(
                 error(
                     "E102",
@@ -67,6 +70,8 @@ class SymbolTable:
             message = f"'{name.text}' is a {sym.kind}, not a {what}"
         else:
             message = f"unknown {what} '{name.text}'"
+        if not self._cap.admits("E101", name.pos):
+            return None
         self.diagnostics.append(
             error("E101", message, name.pos, did_you_mean(name.text, self.names(*wanted)))
         )
