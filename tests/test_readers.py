@@ -331,3 +331,15 @@ def test_one_statement_of_many_wrong_words_lists_a_hundred_errors_and_counts_the
     )  # the 101st `a`
     unknown = [d for d in diags if d.code == "E101"]  # the symbol table's errors too
     assert len(unknown) == MAX_OF_A_CODE + 1 and unknown[-1].message.startswith("500 more")
+
+
+def test_a_yaml_ruleset_over_the_values_limit_without_aliases_is_told_so(tmp_path: Path) -> None:
+    # It was told that "the aliases expand this YAML", which had none.
+    path = tmp_path / "big.yaml"
+    modes = "".join(f"  m{i}: {{label: M}}\n" for i in range(30_000))
+    path.write_text(f"ruleset: big\nlabel: Big\nversion: 1.0.0\nmodes:\n{modes}", "utf-8")
+    [diag] = Compiler().compile_file(path).diagnostics
+    assert (
+        diag.code == "E120" and diag.message == "this YAML holds more than 100,000 keys and values"
+    )
+    assert diag.hint is not None and diag.hint.startswith("split the ruleset")

@@ -349,6 +349,10 @@ def _children(node: Node) -> list[Node]:
     return []
 
 
+_UNALIAS = "write the values out, or use fewer aliases"
+_SPLIT = "split the ruleset: move what several rulesets share into a base and `extends` it"
+
+
 def _alias_problems(root: Node, path: str) -> list[Diagnostic]:
     """E120 when aliases make a node hold itself, or make the document larger than
     MAX_VALUES once expanded (a "billion laughs": ten aliases of ten aliases of ...), which
@@ -363,24 +367,34 @@ def _alias_problems(root: Node, path: str) -> list[Diagnostic]:
         if done:
             ancestors.discard(key)
             sizes[key] = 1 + sum(sizes[id(k)] for k in _children(node))
-            if sizes[key] > MAX_VALUES:
-                problem = (f"the aliases expand this YAML to more than {MAX_VALUES:,} values", node)
+            if sizes[key] > MAX_VALUES and len(sizes) >= sizes[key]:  # no alias needed for it
+                problem = (
+                    f"this YAML holds more than {MAX_VALUES:,} keys and values",
+                    _SPLIT,
+                    node,
+                )
+            elif sizes[key] > MAX_VALUES:
+                problem = (
+                    f"the aliases expand this YAML to more than {MAX_VALUES:,} values",
+                    _UNALIAS,
+                    node,
+                )
         elif key in ancestors:
-            problem = ("an alias makes this node hold itself", node)
+            problem = ("an alias makes this node hold itself", _UNALIAS, node)
         elif key not in sizes:
             ancestors.add(key)
             stack.append((node, True))
             stack.extend((k, False) for k in _children(node))
     if problem is None:
         return []
-    message, node = problem
+    message, hint, node = problem
     mark = node.start_mark
     return [
         error(
             "E120",
             message,
             s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2),
-            "write the values out, or use fewer aliases",
+            hint,
         )
     ]
 
