@@ -181,3 +181,25 @@ def test_markers_stay_one_of_each_through_copy_and_pickle() -> None:
     assert hg.Marker.IMPASSABLE is hg.IMPASSABLE
     assert (hg.IMPASSABLE.name, hg.IMPASSABLE.value) == ("IMPASSABLE", "impassable")
     assert repr(hg.PROHIBITED) == "PROHIBITED"
+
+
+@pytest.mark.parametrize("length", [*range(88, 101), 150, 400])
+def test_long_labels_wrap_within_the_line_limit(length: int) -> None:
+    # The first line of a docstring started after its quotes but was wrapped as if it did
+    # not: a 97-to-100 character title or label gave a 103-character line that ruff refuses.
+    word = "Wordy"
+    label = (word + " ") * (length // 6) + "x" * (length % 6)
+    text = f"""ruleset long "{label}"
+version 1.0.0
+units distance in, cost MP
+mode walker "Walker"
+step climb "{label}" (height in) -> MP : +1 per full 2 in
+decision cover "{label}" (cover_size in, size in) {{
+  cover_size > size -> full "Full"
+  otherwise -> some "Some"
+}}
+"""
+    compiled = compile_snippet(Compiler(), text)
+    assert compiled.ruleset is not None, compiled.diagnostics
+    longest = max(render(compiled.ruleset).splitlines(), key=len)
+    assert len(longest) <= 100, longest

@@ -126,15 +126,19 @@ def export_order(name: str) -> tuple[int, str]:
     return (0 if name.isupper() else 1 if name[0].isupper() else 2, name)
 
 
-def docstring(text: str, indent: int) -> str:
-    """Docstring body text wrapped to WIDTH at ``indent`` (the opening quotes count)."""
-    return textwrap.fill(
+def docstring(text: str, indent: int, first: int | None = None, tail: int = 0) -> str:
+    """Docstring body text wrapped so that no line passes WIDTH: the lines after the first
+    start at column ``indent``; the first starts at column ``first`` (after opening quotes,
+    ``indent`` if not given); ``tail`` characters (closing quotes) follow the last line."""
+    offset = 0 if first is None else first - indent
+    wrapped = textwrap.fill(
         doc(text),
-        width=WIDTH - indent,
-        initial_indent="",
+        width=WIDTH - indent - tail,
+        initial_indent=" " * offset,
         subsequent_indent=" " * indent,
         break_on_hyphens=False,
     )
+    return wrapped[offset:]
 
 
 def runtime(value: ir.Value | None) -> Any:
