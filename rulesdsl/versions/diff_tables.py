@@ -7,44 +7,16 @@ changes kind); a new row or column is additive.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Literal, Protocol, TypeVar
+from collections.abc import Sequence
+from typing import Protocol
 
 from rulesdsl import ir, spelling
-
-_T = TypeVar("_T")
-Level = Literal["breaking", "rules", "additive", "wording"]
+from rulesdsl.versions.diff_sight import Differ as _Parts
 
 
-class Differ(Protocol):
-    """What this module uses of :class:`rulesdsl.versions.diff._Differ`."""
-
-    old: ir.Ruleset
-    new: ir.Ruleset
-
-    def add(
-        self,
-        level: Level,
-        action: Literal["added", "removed", "changed"],
-        path: str,
-        message: str,
-        old: str | None = None,
-        new: str | None = None,
-    ) -> None: ...
-
-    def label(self, info: ir.Info, fallback: str, ruleset: ir.Ruleset | None = None) -> str: ...
-
-    def _named(
-        self,
-        what: str,
-        old: Sequence[_T],
-        new: Sequence[_T],
-        key: Callable[[_T], str],
-        *,
-        removed_level: Level = "breaking",
-        added_level: Level = "additive",
-        prefix: str | None = None,
-    ) -> list[tuple[_T, _T]]: ...
+class Differ(_Parts, Protocol):
+    """What this module uses of :class:`rulesdsl.versions.diff._Differ`: what the sight diff
+    uses, and the comparison of two cell values."""
 
     def _value(
         self, path: str, what: str, old: ir.Value | None, new: ir.Value | None, unit: str = ""
