@@ -23,7 +23,9 @@ DESCRIPTION = (
     "outputs are unchanged since the last build are skipped without compiling. A build with "
     "any error writes nothing; a build that is interrupted is finished by the next one. The "
     "build removes outputs it wrote that no ruleset makes any more (it records them in "
-    "generated/.rulesdsl-manifest.json), never other files."
+    "generated/.rulesdsl-manifest.json), never other files. PDFs need the 'pdf' extra "
+    "(WeasyPrint): without it the build writes the rest, leaves the PDFs as they are, and "
+    "lists them; --check then does not count them as stale."
 )
 
 
@@ -102,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         print("build failed: nothing was written", file=sys.stderr)
         return EXIT_RULES
     done = len(result.compiled) + len(result.up_to_date)
+    _report_skipped(result.skipped, out, args.check)
     if args.check:
         if result.stale:
             print(
@@ -121,6 +124,26 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK
+
+
+def _report_skipped(skipped: dict[str, str], out: Path, check: bool) -> None:
+    """One notice per missing extra: the outputs not made (or not checked) for want of it,
+    whether each is missing or out of date, and the command that installs it."""
+    from rulesdsl.extras import EXTRAS, install_hint
+
+    for extra in sorted(set(skipped.values())):
+        rels = [rel for rel, needs in skipped.items() if needs == extra]
+        noun = "PDF" if extra == "pdf" else "file"
+        packages = ", ".join(EXTRAS.get(extra, ()))
+        what = "checked" if check else "made"
+        print(
+            f"{_count(len(rels), noun)} not {what}: the '{extra}' extra ({packages}) is not "
+            f"installed; {install_hint(extra)} to make them:",
+            file=sys.stderr,
+        )
+        for rel in rels:
+            state = "out of date, left as it is" if (out / rel).exists() else "missing"
+            print(f"  {out / rel} ({state})", file=sys.stderr)
 
 
 @contextmanager
