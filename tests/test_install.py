@@ -208,3 +208,19 @@ def test_the_license_file_is_mit_as_pyproject_says() -> None:
     assert "Copyright (c) 2026 rulesdsl contributors" in text
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
     assert json.dumps(meta["license"]) in ('"MIT"', '{"text": "MIT"}')
+
+
+def test_init_then_build_in_an_empty_folder_without_any_extra(tmp_path: Path) -> None:
+    """The issue's own check: a core install lays out a project and builds it."""
+    made = run_without(BLOCKED, "init", "game", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    built = run_without(BLOCKED, "build", cwd=tmp_path / "game")
+    assert built.returncode == 0, built.stderr
+    assert files(tmp_path / "game" / "generated") == [
+        "python/game.py",
+        "sheets/game.en.html",
+        "sheets/game.en.md",
+    ]
+    assert built.stderr.count("pip install 'rulesdsl[pdf]'") == 1
+    checked = run_without(BLOCKED, "build", "--check", cwd=tmp_path / "game")
+    assert checked.returncode == 0, checked.stderr
