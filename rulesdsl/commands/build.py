@@ -104,7 +104,6 @@ def run(args: argparse.Namespace) -> int:
         print("build failed: nothing was written", file=sys.stderr)
         return EXIT_RULES
     done = len(result.compiled) + len(result.up_to_date)
-    _report_skipped(result.skipped, out, args.check)
     if args.check:
         if result.stale:
             print(
@@ -113,9 +112,10 @@ def run(args: argparse.Namespace) -> int:
             )
             for rel in result.stale:
                 print(f"  {out / rel}", file=sys.stderr)
-            return EXIT_RULES
-        print(f"{out} is current ({_count(done, 'ruleset')})", file=sys.stderr)
-        return EXIT_OK
+        else:
+            print(f"{out} is current ({_count(done, 'ruleset')})", file=sys.stderr)
+        _report_skipped(result.skipped, out, check=True)
+        return EXIT_RULES if result.stale else EXIT_OK
     removed = f", {len(result.removed)} removed" if result.removed else ""
     print(
         f"built {_count(done, 'ruleset')} ({len(result.compiled)} compiled, "
@@ -123,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         f"{removed} in {out}",
         file=sys.stderr,
     )
+    _report_skipped(result.skipped, out, check=False)
     return EXIT_OK
 
 
@@ -135,10 +136,10 @@ def _report_skipped(skipped: dict[str, str], out: Path, check: bool) -> None:
         rels = [rel for rel, needs in skipped.items() if needs == extra]
         noun = "PDF" if extra == "pdf" else "file"
         packages = ", ".join(EXTRAS.get(extra, ()))
-        what = "checked" if check else "made"
+        done, do = ("checked", "check") if check else ("made", "make")
         print(
-            f"{_count(len(rels), noun)} not {what}: the '{extra}' extra ({packages}) is not "
-            f"installed; {install_hint(extra)} to make them:",
+            f"{_count(len(rels), noun)} not {done}: the '{extra}' extra ({packages}) is not "
+            f"installed; {install_hint(extra)} to {do} them:",
             file=sys.stderr,
         )
         for rel in rels:

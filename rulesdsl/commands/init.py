@@ -68,13 +68,15 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_RULES
     write_all(folder, files)
     print(f"wrote a new rulesdsl project in {folder}:", file=sys.stderr)
-    for rel, what in (
-        (starter, "a starter ruleset: make it your game's"),
-        ("README.md", "how to build and use it"),
-        (".gitignore", "generated/ is committed, the build's working files are not"),
-        (WORKFLOW, "CI: check, build --check, diff --fail-on breaking"),
-    ):
-        print(f"  {rel:<{len(WORKFLOW)}}  {what}", file=sys.stderr)
+    listing = {
+        starter: "a starter ruleset: make it your game's",
+        "README.md": "how to build and use it",
+        ".gitignore": "generated/ is committed, the build's working files are not",
+        WORKFLOW: "CI: check, build --check, diff --fail-on breaking",
+    }
+    width = max(map(len, listing))
+    for rel, what in listing.items():
+        print(f"  {rel:<{width}}  {what}", file=sys.stderr)
     where = "" if folder == Path() else f"cd {shlex.quote(str(folder))} && "
     print(f"next: {where}rulesdsl build", file=sys.stderr)
     return EXIT_OK
