@@ -122,3 +122,17 @@ def test_fmt_refuses_a_yaml_ruleset_in_one_line_naming_convert(
     assert "error[" not in err  # no DSL diagnostics for YAML text
     assert yaml_file.read_text("utf-8") == text
     assert messy.read_text("utf-8") == (MESSY if check else EXPECTED)  # the others are done
+
+
+def test_fmt_refuses_a_file_that_is_not_a_ruleset_without_dsl_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "README.md"
+    notes.write_text("# My game\n\nSome notes.\n", "utf-8")
+    assert main(["fmt", str(notes)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"rulesdsl: error: {notes}: not a .terrain file; fmt lays out rulesets written in the "
+        "terrain DSL and leaves other files alone"
+    ]
+    assert notes.read_text("utf-8") == "# My game\n\nSome notes.\n"

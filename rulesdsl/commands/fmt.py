@@ -26,9 +26,9 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="lay out rulesets the canonical way (aligned table columns)",
         description="Re-indent blocks, align the `|` of table rows and the `->` of decision "
         "rows, and tidy blank lines. Only whitespace changes; files with syntax "
-        "errors are left alone. YAML rulesets are not laid out (their comments would be "
-        "lost): a YAML file named here is refused with exit status 2, and a folder's are "
-        "skipped; `rulesdsl convert` turns one into .terrain.",
+        "errors are left alone. Only .terrain files are laid out: a YAML ruleset (its "
+        "comments would be lost; `rulesdsl convert` turns one into .terrain) or any other "
+        "file named here is refused with exit status 2, and a folder's are skipped.",
     )
     p.add_argument(
         "paths",
@@ -53,14 +53,14 @@ def run(args: argparse.Namespace) -> int:
         path = Path(name)
         if path.is_dir():
             files += [p for p in ruleset_files(path) if p.suffix == ".terrain"]
-        elif path.is_file() and path.suffix.lower() in YAML_SUFFIXES:
+        elif path.is_file() and path.suffix != ".terrain":
             refused.append(path)
         elif path.is_file():
             files.append(path)
         else:
             raise UsageError(f"no such file or folder: {name}")
     for path in refused:
-        print(refused_yaml(path), file=sys.stderr)
+        print(refusal(path), file=sys.stderr)
     compiler = Compiler()
     unformatted = []
     failed = False
@@ -105,8 +105,14 @@ def run(args: argparse.Namespace) -> int:
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
-def refused_yaml(path: Path) -> str:
-    """Why fmt leaves a YAML ruleset alone, and what lays it out instead (one line)."""
+def refusal(path: Path) -> str:
+    """Why fmt leaves a file that is not .terrain alone, and, for a YAML ruleset, what lays it
+    out instead (one line)."""
+    if path.suffix.lower() not in YAML_SUFFIXES:
+        return (
+            f"rulesdsl: error: {path}: not a .terrain file; fmt lays out rulesets written in "
+            "the terrain DSL and leaves other files alone"
+        )
     return (
         f"rulesdsl: error: {path}: fmt lays out .terrain files, not YAML (a YAML ruleset is "
         f"left as written: re-laying it would lose its comments); to lay it out as DSL: "
