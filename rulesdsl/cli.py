@@ -14,10 +14,26 @@ import argparse
 import io
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from rulesdsl.commands import VERBS, registrar
 from rulesdsl.commands.common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
-from rulesdsl.printed.pdf import PdfUnavailable
+from rulesdsl.extras import ExtraMissing
+
+
+class _Version(argparse.Action):
+    """``--version``: print ``rulesdsl X.Y.Z`` and exit 0 (the version is looked up only
+    when asked for)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        kwargs.update(nargs=0, default=argparse.SUPPRESS)
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from rulesdsl import version
+
+        print(f"rulesdsl {version()}")
+        parser.exit()
 
 
 def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
@@ -30,6 +46,7 @@ def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
         "quick-reference sheets.",
         epilog="Exit status: 0 ok, 1 rule errors or stale output, 2 bad usage.",
     )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     for name, help_line in VERBS.items():
         if verb is None or verb == name:
@@ -72,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except PdfUnavailable as exc:  # `build` makes PDF sheets; nothing has been written
+    except ExtraMissing as exc:  # a feature of an extra that is not installed (a PDF, `lsp`)
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # pragma: no cover - e.g. `rulesdsl schema | head`

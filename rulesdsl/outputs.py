@@ -20,6 +20,9 @@ class Deferred:
 
     render: Callable[[], bytes]
     is_current: Callable[[bytes], bool]
+    needs: str | None = None
+    """The install extra whose packages ``render`` uses (``"pdf"``), if any: a build without
+    it leaves the file as it is (:func:`rulesdsl.builder.build.build`)."""
 
 
 Output = bytes | Deferred

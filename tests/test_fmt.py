@@ -100,3 +100,39 @@ def test_check_reports_unformatted_files_without_changing_them(tmp_path: Path) -
     assert path.read_text("utf-8") == MESSY
     assert main(["fmt", str(path)]) == 0
     assert path.read_text("utf-8") == EXPECTED
+
+
+# ---- issue 26: YAML rulesets are refused in one line, never read as DSL --------------------
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".yml"])
+@pytest.mark.parametrize("check", [[], ["--check"]])
+def test_fmt_refuses_a_yaml_ruleset_in_one_line_naming_convert(
+    suffix: str, check: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    yaml_file = tmp_path / f"d20{suffix}"
+    text = (Path(__file__).parent / "data" / "yaml" / "d20_movement.yaml").read_text("utf-8")
+    yaml_file.write_text(text, "utf-8")
+    messy = tmp_path / "demo.terrain"
+    messy.write_text(MESSY, "utf-8")
+    assert main(["fmt", *check, str(yaml_file), str(messy)]) == 2
+    err = capsys.readouterr().err
+    [line] = [row for row in err.splitlines() if str(yaml_file) in row]
+    assert "not YAML" in line and f"rulesdsl convert {yaml_file}" in line
+    assert "error[" not in err  # no DSL diagnostics for YAML text
+    assert yaml_file.read_text("utf-8") == text
+    assert messy.read_text("utf-8") == (MESSY if check else EXPECTED)  # the others are done
+
+
+def test_fmt_refuses_a_file_that_is_not_a_ruleset_without_dsl_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "README.md"
+    notes.write_text("# My game\n\nSome notes.\n", "utf-8")
+    assert main(["fmt", str(notes)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"rulesdsl: error: {notes}: not a .terrain file; fmt lays out rulesets written in the "
+        "terrain DSL and leaves other files alone"
+    ]
+    assert notes.read_text("utf-8") == "# My game\n\nSome notes.\n"

@@ -10,6 +10,11 @@ manifest says the build wrote and no ruleset produces any more, in one transacti
 (:mod:`rulesdsl.builder.transaction`). ``check=True`` stops before writing and lists what the run
 would change. The outputs are the same bytes whichever path made them: skipped or compiled,
 in a pool or serially (a test builds both ways and compares).
+
+An output that needs an install extra that is not there (a PDF without WeasyPrint, see
+:mod:`rulesdsl.extras`) is skipped: the file is left as it is, whether missing or out of
+date, listed in :attr:`BuildResult.skipped`, and not counted as stale by ``check``; the
+manifest records it as :data:`SKIPPED` so that the first build with the extra makes it.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 import os
 import pickle
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +54,10 @@ READ_LIMIT = 256 * 1024 * 1024
 """The largest output file read to compare it with what the build would write; a bigger
 one is rewritten (the bundled rulesets' largest output, generated/python/battletech_tacops.py,
 has 127 KB)."""
+SKIPPED = "skipped:"
+"""How the manifest records an output not made for want of an extra: ``skipped:pdf``. No file
+has that digest, so the build never removes the file as its own, and the stamp holds only while
+the extra is still missing."""
 _EXTENDS = re.compile(r"^[ \t]*extends[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 
 
@@ -98,6 +107,9 @@ class BuildResult:
     removed: list[str] = field(default_factory=list)
     up_to_date: list[str] = field(default_factory=list)
     """Ids of the rulesets skipped because their stamp held."""
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Outputs not made (nor, with ``check``, counted as stale) because the install extra they
+    need is missing: path -> the extra. The file is left as it is: missing or out of date."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     """Problems found by the build itself (duplicate ids, unusable file names)."""
     compiler: Compiler | None = None
@@ -157,18 +169,25 @@ def build(
     names: Sequence[str] = (),
     jobs: int | None = None,
     incremental: bool = True,
+    missing: Collection[str] | None = None,
 ) -> BuildResult:
     """Compile the rulesets in ``root``; write (or, with ``check``, compare) ``out_dir``.
 
     ``names`` limits the run to those ruleset ids and every ruleset extending them (raises
     :class:`UnknownRuleset` for an unknown one); ``jobs`` is how many processes render PDFs
     (default: one per core); ``incremental=False`` ignores the stamps and compiles every
-    ruleset. Raises :class:`rulesdsl.builder.transaction.OutputFolderError` before writing anything
+    ruleset. ``missing`` names the install extras that are not installed (default: looked
+    up); outputs that need one are skipped (:attr:`BuildResult.skipped`). Raises
+    :class:`rulesdsl.builder.transaction.OutputFolderError` before writing anything
     when the output folder cannot take the files, and before reading, moving or deleting
     anything when it holds a link the build would have to follow (see
     :mod:`rulesdsl.builder.transaction`).
     """
     chosen = tuple(backends) if backends is not None else default_backends()
+    if missing is None:
+        from rulesdsl import extras
+
+        missing = frozenset(extra for extra in extras.EXTRAS if not extras.has(extra))
     keys = {backend_key(b): b for b in chosen}
     result = BuildResult([])
     transaction.check_folder(out_dir)
@@ -184,11 +203,12 @@ def build(
             held = (lock.fd,) if lock is not None else ()
             transaction.recover(out_dir)
         old = mf.load(out_dir)
-        stamp = _Stamp(root, out_dir, old, mf.compiler_digest())
+        stamp = _Stamp(root, out_dir, old, mf.compiler_digest(), missing)
         result.up_to_date = [
             rid for rid in selected if incremental and stamp.holds(rid, files[rid], keys)
         ]
         todo = [rid for rid in selected if rid not in result.up_to_date]
+        still_skipped = stamp.skipped(result.up_to_date)
         if todo:  # the compiler (Lark, the schema...) is imported only when there is work
             compiler = result.compiler = compiler or _new_compiler()
             result.compiled = [compiler.compile_file(files[rid]) for rid in todo]
@@ -222,7 +242,8 @@ def build(
             for c in result.compiled
             if c.ruleset is not None
         }
-        change = _plan(out_dir, rendered, read, gone, old, stamp, jobs, held)
+        change, skipped = _plan(out_dir, rendered, read, gone, old, stamp, jobs, held)
+        result.skipped = dict(sorted({**still_skipped, **skipped}.items()))
         if check:
             traces = transaction.pending(out_dir)
             result.stale = sorted({*change.write, *change.remove, *traces})
@@ -404,8 +425,16 @@ def _check_paths(
 class _Stamp:
     """Reads the manifest's stamps against the files on disk (each file hashed once)."""
 
-    def __init__(self, root: Path, out_dir: Path, manifest: mf.Manifest, compiler: str):
+    def __init__(
+        self,
+        root: Path,
+        out_dir: Path,
+        manifest: mf.Manifest,
+        compiler: str,
+        missing: Collection[str] = (),
+    ):
         self.root, self.out_dir, self.manifest, self.compiler = root, out_dir, manifest, compiler
+        self.missing = frozenset(missing)
         self._sources: dict[str, str | None] = {}
         self._outputs: dict[str, str | None] = {}
 
@@ -429,10 +458,28 @@ class _Stamp:
                 or entry.compiler != self.compiler
                 or path.name not in entry.sources
                 or any(self.source(n) != sha for n, sha in entry.sources.items())
-                or any(self.output(r) != sha for r, sha in entry.outputs.items())
+                or not all(self.output_holds(r, sha) for r, sha in entry.outputs.items())
             ):
                 return False
         return True
+
+    def skipped(self, rids: Iterable[str]) -> dict[str, str]:
+        """The outputs of these rulesets that the manifest records as skipped (path ->
+        the extra they need)."""
+        return {
+            rel: sha.removeprefix(SKIPPED)
+            for rid in rids
+            for entry in self.manifest.rulesets.get(rid, {}).values()
+            for rel, sha in entry.outputs.items()
+            if sha.startswith(SKIPPED)
+        }
+
+    def output_holds(self, rel: str, sha: str) -> bool:
+        """Whether the output ``rel`` is as recorded: the same digest, or skipped for want of
+        an extra that is still missing."""
+        if sha.startswith(SKIPPED):
+            return sha.removeprefix(SKIPPED) in self.missing
+        return self.output(rel) == sha
 
 
 def _plan(
@@ -444,11 +491,12 @@ def _plan(
     stamp: _Stamp,
     jobs: int | None,
     held: Sequence[int] = (),
-) -> transaction.Change:
-    """What to write and remove, and the manifest after the run. ``read`` names the source
-    files each rendered ruleset was compiled from; ``held`` are the descriptors PDF workers
-    close (the lock)."""
+) -> tuple[transaction.Change, dict[str, str]]:
+    """What to write and remove, and the manifest after the run; and the outputs skipped for
+    want of an extra (path -> extra). ``read`` names the source files each rendered ruleset
+    was compiled from; ``held`` are the descriptors PDF workers close (the lock)."""
     change = transaction.Change()
+    skipped: dict[str, str] = {}
     new = mf.Manifest({rid: dict(entries) for rid, entries in old.rulesets.items()})
     deferred: dict[str, Deferred] = {}
     for per_key in rendered.values():
@@ -456,7 +504,9 @@ def _plan(
             for rel, content in outs.items():
                 if is_current(out_dir, rel, content):
                     continue
-                if isinstance(content, Deferred):
+                if isinstance(content, Deferred) and content.needs in stamp.missing:
+                    skipped[rel] = content.needs
+                elif isinstance(content, Deferred):
                     deferred[rel] = content
                 else:
                     change.write[rel] = content
@@ -464,12 +514,7 @@ def _plan(
     for rid, per_key in rendered.items():
         path_names = read[rid]
         for key, outs in per_key.items():
-            digests = {
-                rel: digest_bytes(change.write[rel])
-                if rel in change.write
-                else stamp.output(rel) or ""
-                for rel in outs
-            }
+            digests = {rel: _recorded(rel, change, skipped, stamp) for rel in outs}
             before = old.rulesets.get(rid, {}).get(key)
             if before is not None:
                 _drop(before.outputs, set(outs), stamp, change)
@@ -483,7 +528,18 @@ def _plan(
     data = new.dumps()
     if data != _current_manifest(out_dir):
         change.manifest = data
-    return change
+    return change, dict(sorted(skipped.items()))
+
+
+def _recorded(
+    rel: str, change: transaction.Change, skipped: Mapping[str, str], stamp: _Stamp
+) -> str:
+    """The digest the manifest records for an output after the run."""
+    if rel in change.write:
+        return digest_bytes(change.write[rel])
+    if rel in skipped:
+        return SKIPPED + skipped[rel]
+    return stamp.output(rel) or ""
 
 
 def _drop(

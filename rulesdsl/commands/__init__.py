@@ -17,6 +17,7 @@ from importlib import import_module
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
 VERBS: dict[str, str] = {
+    "init": "lay out a new project: a starter ruleset, README, .gitignore, CI",
     "check": "check rulesets and report every problem",
     "build": "compile rulesets into generated/",
     "schema": "print the IR's JSON Schema (of `export` output)",

@@ -23,7 +23,9 @@ DESCRIPTION = (
     "outputs are unchanged since the last build are skipped without compiling. A build with "
     "any error writes nothing; a build that is interrupted is finished by the next one. The "
     "build removes outputs it wrote that no ruleset makes any more (it records them in "
-    "generated/.rulesdsl-manifest.json), never other files."
+    "generated/.rulesdsl-manifest.json), never other files. PDFs need the 'pdf' extra "
+    "(WeasyPrint): without it the build writes the rest, leaves the PDFs as they are, and "
+    "lists them; --check then does not count them as stale."
 )
 
 
@@ -110,9 +112,10 @@ def run(args: argparse.Namespace) -> int:
             )
             for rel in result.stale:
                 print(f"  {out / rel}", file=sys.stderr)
-            return EXIT_RULES
-        print(f"{out} is current ({_count(done, 'ruleset')})", file=sys.stderr)
-        return EXIT_OK
+        else:
+            print(f"{out} is current ({_count(done, 'ruleset')})", file=sys.stderr)
+        _report_skipped(result.skipped, out, check=True)
+        return EXIT_RULES if result.stale else EXIT_OK
     removed = f", {len(result.removed)} removed" if result.removed else ""
     print(
         f"built {_count(done, 'ruleset')} ({len(result.compiled)} compiled, "
@@ -120,7 +123,28 @@ def run(args: argparse.Namespace) -> int:
         f"{removed} in {out}",
         file=sys.stderr,
     )
+    _report_skipped(result.skipped, out, check=False)
     return EXIT_OK
+
+
+def _report_skipped(skipped: dict[str, str], out: Path, check: bool) -> None:
+    """One notice per missing extra: the outputs not made (or not checked) for want of it,
+    whether each is missing or out of date, and the command that installs it."""
+    from rulesdsl.extras import EXTRAS, install_hint
+
+    for extra in sorted(set(skipped.values())):
+        rels = [rel for rel, needs in skipped.items() if needs == extra]
+        noun = "PDF" if extra == "pdf" else "file"
+        packages = ", ".join(EXTRAS.get(extra, ()))
+        done, do = ("checked", "check") if check else ("made", "make")
+        print(
+            f"{_count(len(rels), noun)} not {done}: the '{extra}' extra ({packages}) is not "
+            f"installed; {install_hint(extra)} to {do} them:",
+            file=sys.stderr,
+        )
+        for rel in rels:
+            state = "out of date, left as it is" if (out / rel).exists() else "missing"
+            print(f"  {out / rel} ({state})", file=sys.stderr)
 
 
 @contextmanager

@@ -8,7 +8,14 @@ import sys
 from pathlib import Path
 
 from rulesdsl.builder.build import atomic_write
-from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, find_project, report
+from rulesdsl.commands.common import (
+    EXIT_OK,
+    EXIT_RULES,
+    EXIT_USAGE,
+    UsageError,
+    find_project,
+    report,
+)
 from rulesdsl.compiler import Compiler, ruleset_files
 from rulesdsl.interchange.fmt import format_text
 
@@ -19,13 +26,15 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="lay out rulesets the canonical way (aligned table columns)",
         description="Re-indent blocks, align the `|` of table rows and the `->` of decision "
         "rows, and tidy blank lines. Only whitespace changes; files with syntax "
-        "errors are left alone.",
+        "errors are left alone. Only .terrain files are laid out: a YAML ruleset (its "
+        "comments would be lost; `rulesdsl convert` turns one into .terrain) or any other "
+        "file named here is refused with exit status 2, and a folder's are skipped.",
     )
     p.add_argument(
         "paths",
         nargs="*",
         metavar="PATH",
-        help=".terrain files or folders (default: rulesets/); - reads stdin",
+        help=".terrain files or folders (default: rulesets/, its .terrain files); - reads stdin",
     )
     p.add_argument(
         "--check", action="store_true", help="change nothing; exit 1 if any file is not formatted"
@@ -39,14 +48,19 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(format_text(sys.stdin.read()))
         return EXIT_OK
     files: list[Path] = []
+    refused: list[Path] = []
     for name in args.paths or [str(find_project() / "rulesets")]:
         path = Path(name)
         if path.is_dir():
             files += [p for p in ruleset_files(path) if p.suffix == ".terrain"]
+        elif path.is_file() and path.suffix != ".terrain":
+            refused.append(path)
         elif path.is_file():
             files.append(path)
         else:
             raise UsageError(f"no such file or folder: {name}")
+    for path in refused:
+        print(refusal(path), file=sys.stderr)
     compiler = Compiler()
     unformatted = []
     failed = False
@@ -81,6 +95,26 @@ def run(args: argparse.Namespace) -> int:
     verb = "would reformat" if args.check else "reformatted"
     for path in unformatted:
         print(f"{verb} {path}", file=sys.stderr)
+    if refused:
+        return EXIT_USAGE
     if failed or (args.check and unformatted):
         return EXIT_RULES
     return EXIT_OK
+
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def refusal(path: Path) -> str:
+    """Why fmt leaves a file that is not .terrain alone, and, for a YAML ruleset, what lays it
+    out instead (one line)."""
+    if path.suffix.lower() not in YAML_SUFFIXES:
+        return (
+            f"rulesdsl: error: {path}: not a .terrain file; fmt lays out rulesets written in "
+            "the terrain DSL and leaves other files alone"
+        )
+    return (
+        f"rulesdsl: error: {path}: fmt lays out .terrain files, not YAML (a YAML ruleset is "
+        f"left as written: re-laying it would lose its comments); to lay it out as DSL: "
+        f"rulesdsl convert {path} -o {path.with_suffix('.terrain')}"
+    )

@@ -23,6 +23,9 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from rulesdsl.extras import require
+
+    require("editor", "`rulesdsl lsp`")  # pygls and lsprotocol: one line, not a traceback
     from rulesdsl.editor.lsp import main
 
     main()

@@ -45,6 +45,9 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from rulesdsl.commands.common import EXIT_OK, UsageError, find_project
+    from rulesdsl.extras import require
+
+    require("editor", "`rulesdsl watch`")  # watchfiles: before the preview starts
     from rulesdsl.editor.watch import Preview, serve, watch
 
     folder = Path(args.rulesets) if args.rulesets else find_project() / "rulesets"

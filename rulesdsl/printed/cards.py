@@ -32,7 +32,7 @@ from rulesdsl import ir
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
-from rulesdsl.printed.pdf import render_pdf, rendered_from, require_weasyprint
+from rulesdsl.printed.pdf import render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
@@ -498,13 +498,13 @@ def render_deck(
 def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     """The build backend: ``cards/<id>.<lang>.pdf``, a poker deck imposed on A4 per language.
 
-    The PDF is deferred like the sheets' (rendered only when its HTML changed)."""
-    require_weasyprint()
+    The PDF is deferred like the sheets' (rendered only when its HTML changed, and only with
+    the ``pdf`` extra)."""
     outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
         html = render_deck_html(build_deck(ruleset, lang, DEFAULT_SIZE), DEFAULT_PAPER)
         outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
-            partial(render_pdf, html), partial(rendered_from, html=html)
+            partial(render_pdf, html), partial(rendered_from, html=html), needs="pdf"
         )
     return outputs
 

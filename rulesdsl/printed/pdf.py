@@ -37,7 +37,6 @@ overridden by any ``font-family`` the HTML itself sets.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import threading
 from collections.abc import Iterator
@@ -45,6 +44,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from rulesdsl import extras
 from rulesdsl.gc_pause import gc_paused
 
 __all__ = ["FONT_FAMILY", "PRODUCER", "SOURCE_DATE_EPOCH", "PdfUnavailable", "render_pdf"]
@@ -64,10 +64,10 @@ SOURCE_DATE_EPOCH = "0"
 # SOURCE_DATE_EPOCH (and leave it set or unset for the wrong caller).
 _RENDER_LOCK = threading.Lock()
 
-_INSTALL_HINT = "PDF output needs WeasyPrint: pip install 'rulesdsl[pdf]'"
+_INSTALL_HINT = f"PDF output needs WeasyPrint: {extras.install_hint('pdf')}"
 
 
-class PdfUnavailable(RuntimeError):
+class PdfUnavailable(extras.ExtraMissing):
     """WeasyPrint (or a system library it needs, such as Pango) cannot be loaded."""
 
 
@@ -109,11 +109,7 @@ def require_weasyprint() -> None:
     It looks the package up without importing it (the import takes most of a second, and a
     build whose PDFs are current renders none); missing system libraries are reported by
     :func:`render_pdf`, which a build calls before it writes anything."""
-    try:
-        found = importlib.util.find_spec("weasyprint") is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
+    if not extras.has("pdf"):
         raise PdfUnavailable(f"{_INSTALL_HINT} (No module named 'weasyprint')")
 
 

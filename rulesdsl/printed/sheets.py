@@ -6,9 +6,10 @@ escaping filter); :func:`rulesdsl.printed.pdf.render_pdf` prints the HTML with W
 
 ``rulesdsl build`` calls :func:`sheet_outputs`, which writes, for each language the ruleset has
 labels for, ``sheets/<id>.<lang>.html``, ``.md`` and ``.pdf`` on A4 paper. PDF output needs
-WeasyPrint (``pip install 'rulesdsl[pdf]'``); without it the build stops with
-:class:`rulesdsl.printed.pdf.PdfUnavailable` (the CLI reports it in one line) rather than
-leaving PDFs out, so ``generated/`` never silently goes stale.
+WeasyPrint (``pip install 'rulesdsl[pdf]'``); without it the build writes the rest, leaves the
+PDFs as they are and lists the ones it could not make (it never goes stale silently).
+:func:`render_sheet` with ``pdf`` raises :class:`rulesdsl.printed.pdf.PdfUnavailable` (the CLI
+reports it in one line).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from markupsafe import Markup
 from rulesdsl import ir
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
-from rulesdsl.printed.pdf import PdfUnavailable, render_pdf, rendered_from, require_weasyprint
+from rulesdsl.printed.pdf import PdfUnavailable, render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import CHANGED_SIGN, SUPERSCRIPTS, Block, Sheet, TableView
 from rulesdsl.printed.table_slices import slice_table, wide_chunks
@@ -241,9 +242,8 @@ def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     """The build backend: ``sheets/<id>.<lang>.{html,md,pdf}`` for each of the languages.
 
     PDFs are deferred: the build renders one only when the file on disk was not rendered from
-    the same HTML. Raises :class:`PdfUnavailable` at once when WeasyPrint cannot be loaded.
+    the same HTML, and only when the ``pdf`` extra is installed (else it skips them).
     """
-    require_weasyprint()
     outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
         sheet = build_sheet(ruleset, lang)
@@ -252,6 +252,6 @@ def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
         outputs[f"{stem}.html"] = html.encode("utf-8")
         outputs[f"{stem}.md"] = render_markdown(sheet).encode("utf-8")
         outputs[f"{stem}.pdf"] = Deferred(
-            partial(render_pdf, html), partial(rendered_from, html=html)
+            partial(render_pdf, html), partial(rendered_from, html=html), needs="pdf"
         )
     return outputs

@@ -1,0 +1,270 @@
+"""`rulesdsl init [DIR]`: lay out a new rulesdsl project.
+
+It writes a starter ruleset that compiles (``rulesets/<id>.terrain``), a README, a .gitignore
+and a GitHub Actions workflow that checks the rules, that ``generated/`` is current and that
+no pull request breaks the generated modules' users. It never overwrites a file: when any of
+them exists, it writes nothing. The starter is compiled before anything is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import sys
+from pathlib import Path
+
+from rulesdsl import ir, version
+from rulesdsl.checks.reserved import is_reserved
+from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
+
+DEFAULT_ID = "my_rules"
+"""The ruleset id when the folder's name cannot be one."""
+
+
+def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = verbs.add_parser(
+        "init",
+        help="lay out a new project: a starter ruleset, README, .gitignore, CI",
+        description="Write a new rulesdsl project in DIR (made if missing): "
+        "rulesets/ID.terrain, a starter ruleset that compiles, with comments; README.md; "
+        ".gitignore; and .github/workflows/rules.yml, a CI job that runs `rulesdsl check`, "
+        "`rulesdsl build --check` and `rulesdsl diff --fail-on breaking`. An existing file is "
+        "never overwritten: if any of these exists, nothing is written.",
+    )
+    p.add_argument("dir", metavar="DIR", nargs="?", default=".", help="the folder (default: .)")
+    p.add_argument(
+        "--id",
+        metavar="ID",
+        help="the starter ruleset's id and file name (default: from the folder's name)",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rulesdsl.compiler import Compiler
+
+    folder = Path(args.dir)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is a file; give init a folder")
+    rid = args.id if args.id is not None else ruleset_id(folder.resolve().name)
+    if not valid_id(rid):
+        raise UsageError(
+            f"'{rid}' cannot be a ruleset id: use letters, digits and _ (at most "
+            f"{ir.IDENT.max_length}), not a Python or module name"
+        )
+    files = project_files(rid, version())
+    existing = [rel for rel in files if (folder / rel).exists() or (folder / rel).is_symlink()]
+    if existing:
+        raise UsageError(
+            f"{folder} already has {', '.join(existing)}; init never overwrites a file: "
+            "move them away or give another folder"
+        )
+    compiler = Compiler()
+    starter = f"rulesets/{rid}.terrain"
+    compiled = compiler.compile_text(files[starter], str(folder / starter), folder / "rulesets")
+    if not compiled.ok:  # pragma: no cover - a starter that does not compile is a bug here
+        report(compiled.diagnostics, compiler, "text")
+        return EXIT_RULES
+    write_all(folder, files)
+    print(f"wrote a new rulesdsl project in {folder}:", file=sys.stderr)
+    listing = {
+        starter: "a starter ruleset: make it your game's",
+        "README.md": "how to build and use it",
+        ".gitignore": "generated/ is committed, the build's working files are not",
+        WORKFLOW: "CI: check, build --check, diff --fail-on breaking",
+    }
+    width = max(map(len, listing))
+    for rel, what in listing.items():
+        print(f"  {rel:<{width}}  {what}", file=sys.stderr)
+    where = "" if folder == Path() else f"cd {shlex.quote(str(folder))} && "
+    print(f"next: {where}rulesdsl build", file=sys.stderr)
+    return EXIT_OK
+
+
+def ruleset_id(name: str) -> str:
+    """A ruleset id made from a folder's name: lower case, runs of other characters as one
+    ``_``; :data:`DEFAULT_ID` when that is no valid id (empty, a Python name...)."""
+    rid = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    if rid[:1].isdigit():
+        rid = f"rules_{rid}"
+    for candidate in (rid, f"{rid}_rules"):
+        if rid and valid_id(candidate):
+            return candidate
+    return DEFAULT_ID
+
+
+def valid_id(rid: str) -> bool:
+    return (
+        re.fullmatch(ir.IDENT.regex, rid) is not None
+        and len(rid) <= ir.IDENT.max_length
+        and not is_reserved(rid)
+    )
+
+
+def write_all(folder: Path, files: dict[str, str]) -> None:
+    """Create each file (and its folders), never replacing one; if one appears meanwhile,
+    remove those this call made and report it."""
+    made: list[Path] = []
+    try:
+        for rel, text in files.items():
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("x", encoding="utf-8", newline="\n") as handle:
+                made.append(path)
+                handle.write(text)
+    except FileExistsError as exc:
+        for path in made:
+            path.unlink(missing_ok=True)
+        raise UsageError(f"{exc.filename} appeared meanwhile; nothing was written") from None
+    except OSError as exc:
+        for path in made:
+            path.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {exc.filename or folder}: {exc.strerror}") from None
+
+
+WORKFLOW = ".github/workflows/rules.yml"
+
+
+def project_files(rid: str, rulesdsl_version: str) -> dict[str, str]:
+    """The files of a new project, by path relative to its folder."""
+    pin = "" if rulesdsl_version == "unknown" else f"=={rulesdsl_version}"
+    return {
+        f"rulesets/{rid}.terrain": STARTER.replace("RULESET_ID", rid),
+        "README.md": README.replace("RULESET_ID", rid),
+        ".gitignore": GITIGNORE,
+        WORKFLOW: WORKFLOW_TEXT.replace("RULESDSL_PIN", pin),
+    }
+
+
+STARTER = """\
+# A starter ruleset, written by `rulesdsl init`: the terrain rules of a small skirmish game.
+# Make it your game's, then run `rulesdsl build`: generated/python/RULESET_ID.py answers rules
+# questions, and generated/sheets/ holds a quick-reference sheet to print.
+#
+# A `#` starts a comment. An id (`woods`, `infantry`) is a Python name that code using the
+# module passes; the quoted text after it is the label players read on the sheet. Add a
+# language with `languages en fr` and a label after each English one: `fr "Bois"`.
+
+ruleset RULESET_ID "My game: terrain and movement"
+version 0.1.0
+languages en
+units distance in, cost in
+book core "My game, core rules"
+
+# Unit types. A cell gives one value for every unit type, then the exceptions by name.
+mode infantry "Infantry"
+mode cavalry "Cavalry"
+mode vehicle "Vehicle"
+
+# Terrain: every place on the table has exactly one. The cost is the inches of movement spent
+# per inch moved; `impassable` means no unit may enter. The second column is the cover a
+# target standing in the terrain gets (the `cover` modifier below).
+layer terrain "Terrain" one per place [core] {
+  columns cost, cover
+  clear "Open ground" | 1                                | 0
+  woods "Woods"       | 2, cavalry 3, vehicle impassable | +1
+  marsh "Marsh"       | 3, vehicle 4                     | 0
+  rubble "Rubble"     | 2                                | +2
+  cliff "Cliff"       | impassable                       | 0
+}
+
+# A modifier: what adds to a target's cover besides the terrain it stands in. Only the best
+# cover counts, so a target in rubble behind smoke has +2, not +3.
+modifier cover "Cover (added to the target's save)" combine highest [core] {
+  smoke "Shot through smoke" | +1
+}
+
+# A dice table: roll 2d6, add the modifiers that apply, read the row the total falls in. The
+# compiler checks that the rows cover every total the dice and modifiers can give.
+dice morale "Morale test" : 2d6 [core] {
+  modifier leader "A leader is within 6 in" +1
+  modifier shaken "The unit has lost half its models" -2
+  4- flees "Flees: the unit leaves the table"
+  5-7 falls_back "Falls back 6 in"
+  8+ holds "Holds its ground"
+}
+"""
+
+README = """\
+# RULESET_ID
+
+Terrain and movement rules written in the terrain language of
+[rulesdsl](https://pypi.org/project/rulesdsl/), compiled into a Python module and
+quick-reference sheets.
+
+    pip install 'rulesdsl[pdf]'    # without [pdf]: no PDFs, HTML and Markdown only
+    rulesdsl build                 # compile rulesets/ into generated/
+
+- `rulesets/RULESET_ID.terrain`: the rules. `rulesdsl check` reports every problem with a
+  hint; `rulesdsl fmt` lines up the tables.
+- `generated/python/RULESET_ID.py`: a module that answers rules questions. It needs only
+  Python's standard library: copy it into any project.
+- `generated/sheets/`: a quick-reference sheet in HTML, Markdown and PDF; `generated/cards/`:
+  a deck of cards (PDF).
+
+```python
+import RULESET_ID as rules
+
+rules.move_cost("cavalry", "woods", distance=2)  # 6 (inches of movement)
+rules.move_cost("vehicle", "woods")  # IMPASSABLE
+rules.modifier("cover", "rubble", "smoke")  # 2: only the best cover counts
+rules.roll("morale", 9).label["en"]  # 'Holds its ground'
+```
+
+Commit `generated/` with the rules: CI (`.github/workflows/rules.yml`) checks that it is what
+the rules make, and that no pull request breaks the module's users without saying so.
+"""
+
+GITIGNORE = """\
+# Python
+__pycache__/
+*.pyc
+.venv/
+venv/
+
+# generated/ is committed (CI checks it is current); the build's working files are not.
+generated/.rulesdsl-lock*
+generated/.rulesdsl-journal.json
+generated/.rulesdsl-staging/
+*.tmp
+"""
+
+WORKFLOW_TEXT = """\
+# Checks the rules on every push and pull request (written by `rulesdsl init`).
+name: rules
+on:
+  push:
+  pull_request:
+jobs:
+  rules:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0  # the whole history: `rulesdsl diff` reads the base branch
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      # The rulesdsl that built generated/: outputs depend on its version. Without the pdf
+      # extra, `build --check` checks modules, HTML and Markdown and lists the PDFs it skips;
+      # install 'rulesdsl[pdf]RULESDSL_PIN' to check the PDFs too.
+      - run: pip install 'rulesdslRULESDSL_PIN'
+      - name: Every ruleset compiles
+        run: rulesdsl check
+      - name: generated/ is what the rules make (if not, run `rulesdsl build` and commit)
+        run: rulesdsl build --check
+      # A breaking change fails here even with its major version bump: when you mean it,
+      # label the pull request `breaking`.
+      - name: No change breaks the generated modules' users
+        if: >-
+          github.event_name == 'pull_request' &&
+          !contains(github.event.pull_request.labels.*.name, 'breaking')
+        run: |
+          base="origin/${{ github.base_ref }}"
+          for file in rulesets/*.terrain rulesets/*.yaml rulesets/*.yml; do
+            [ -f "$file" ] || continue
+            git cat-file -e "$base:$file" 2>/dev/null || continue  # a new ruleset
+            rulesdsl diff "$file" --rev "$base" --fail-on breaking
+          done
+"""
