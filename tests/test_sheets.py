@@ -515,9 +515,8 @@ def test_plural_forms_follow_cldr() -> None:
 
 
 def test_every_catalog_has_every_key() -> None:
-    from rulesdsl.i18n.catalog import _messages
-
     from rulesdsl.i18n import LANGUAGES
+    from rulesdsl.i18n.catalog import _messages
 
     english, _ = _messages("en")
     assert set(LANGUAGES) >= {"de", "fr", "ru"}
