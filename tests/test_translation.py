@@ -302,3 +302,21 @@ def test_a_label_not_where_the_syntax_tree_says_is_e613_and_nothing_is_merged(
     merged = merge(moved, catalog, "de", "de.po", ("en", "fr"))
     assert [d.code for d in merged.diagnostics] == ["E613"]
     assert merged.text is None and not merged.ok
+
+
+@pytest.mark.parametrize("name", ["heavy_gear", "heavy_gear_house", "heavy_gear_house_winter"])
+def test_heavy_gear_and_its_variants_are_translated_into_german_throughout(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The proof of issue 26: every label and note of the Heavy Gear files has a German
+    translation, made with `i18n extract` and `i18n merge`, and the German sheet is built."""
+    catalog = _extract(RULESETS / f"{name}.terrain", capsys, "--lang", "de")
+    entries = [m for m in catalog if m.id]
+    assert entries and [m.context for m in entries if not m.string] == []
+    compiled = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    assert compiled.ok and compiled.ruleset is not None
+    assert "de" in compiled.ruleset.languages  # the build makes its German sheets and cards
+    assert [d.code for d in compiled.diagnostics] == []  # no W101: nothing falls back
+    sheet = render_sheet(compiled.ruleset, "md", "de").decode("utf-8")
+    for word in ("Bewegung", "Läufer", "Schweber", "Gelände", "Aufschaltung", "BP je Zoll"):
+        assert word in sheet, word
