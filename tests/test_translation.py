@@ -320,3 +320,20 @@ def test_heavy_gear_and_its_variants_are_translated_into_german_throughout(
     sheet = render_sheet(compiled.ruleset, "md", "de").decode("utf-8")
     for word in ("Bewegung", "Läufer", "Schweber", "Gelände", "Aufschaltung", "BP je Zoll"):
         assert word in sheet, word
+
+
+def test_german_sheets_write_numbers_plurals_and_dice_the_german_way() -> None:
+    from fractions import Fraction
+
+    from rulesdsl.i18n import catalog
+
+    de = catalog("de")
+    assert de.number(1.5) == "1,5"
+    assert de.percent(Fraction(21, 36)) == "58,3\u00a0%"
+    assert [de.plural("cards", n) for n in (1, 2)] == ["1 Karte", "2 Karten"]
+    assert de.text("dice_notation", count="2", sides="6") == "2W6"
+    assert de.unit("in") == "Zoll" and de.unit("MP") == "BP"
+    ruleset = Compiler().compile_file(RULESETS / "heavy_gear.terrain").ruleset
+    assert ruleset is not None
+    text = render_sheet(ruleset, "md", "de").decode("utf-8")
+    assert "1 je 2 Zoll" in text and "1\u20131,5 Zoll" in text
