@@ -191,6 +191,7 @@ def test_fuzzy_empty_gone_and_changed_entries_are_skipped_and_reported(
     _entry(catalog, "mode:walker").flags.add("fuzzy")
     _entry(catalog, "mode:hover").string = ""
     catalog.add("Swamp", "Sumpf", context="feature:swamp")
+    catalog.add("Marsh", "Moor")  # no msgctxt: not an entry extract writes
     catalog.delete("Clear", context="feature:clear")
     catalog.add("Open", "Offen", context="feature:clear")  # the English label was "Clear"
     po = _write(catalog, demo.parent / "de.po")
@@ -199,11 +200,13 @@ def test_fuzzy_empty_gone_and_changed_entries_are_skipped_and_reported(
     assert _said("W611", err, "the translation of 'mode:walker' is marked fuzzy")
     assert _said("W612", err, "'mode:hover' is not translated")
     assert _said("W613", err, "'feature:swamp' is not in the ruleset any more")
+    assert _said("W613", err, "'Marsh' has no msgctxt naming an item")
     assert _said("W614", err, "the label of 'feature:clear' changed")
     assert f"{po}:" in err  # each at its line in the catalog
-    assert "7 de labels added, 0 changed, 0 unchanged, 4 entries skipped" in err
+    assert "7 de labels added, 0 changed, 0 unchanged, 5 entries skipped" in err
     text = demo.read_text("utf-8")
     assert "Läufer" not in text and "Sumpf" not in text and "Offen" not in text
+    assert "Moor" not in text
     assert 'de "Wald"' in text
 
 

@@ -337,7 +337,17 @@ def merge(
     edits: list[tuple[int, int, str]] = []
     lines = _Lines(source.text)
     for message in catalog:
-        if not message.id or message.context is None:
+        if not message.id:
+            continue
+        if message.context is None:  # not an entry `extract` writes: say so, never guess
+            merged.diagnostics.append(
+                warning(
+                    "W613",
+                    f"{str(message.id)[:60]!r} has no msgctxt naming an item: entry skipped",
+                    _po_pos(po_path, message),
+                    "merge catalogs written by `rulesdsl i18n extract` (msgctxt: the item's path)",
+                )
+            )
             continue
         text = by_context.get(str(message.context))
         skipped = _skip(message, text, po_path)
