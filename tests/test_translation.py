@@ -220,16 +220,9 @@ def test_a_merge_that_would_not_compile_writes_nothing(
     assert demo.read_text("utf-8") == SOURCE
 
 
-def test_merge_refuses_yaml_unreadable_catalogs_and_the_source_language(
+def test_merge_refuses_unreadable_catalogs_and_the_source_language(
     demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    yaml_path = tmp_path / "demo.yaml"
-    assert main(["convert", str(demo), "-o", str(yaml_path)]) == 0
-    po = _filled(demo, capsys, GERMAN)
-    code, _, err = _run(["i18n", "merge", str(yaml_path), str(po)], capsys)
-    assert (code, _said("E611", err)) == (1, True)
-    yaml_catalog = _extract(yaml_path, capsys, "--lang", "fr")  # extract reads YAML
-    assert _entry(yaml_catalog, "feature:woods").string == "Bois"
     bad = tmp_path / "bad.po"
     bad.write_text('msgid "a"\nmsgstr "b"\nmsgid\n', "utf-8")
     code, _, err = _run(["i18n", "merge", str(demo), str(bad)], capsys)
@@ -241,6 +234,54 @@ def test_merge_refuses_yaml_unreadable_catalogs_and_the_source_language(
     code, _, err = _run(["i18n", "merge", str(demo), str(nameless), "--lang", "en"], capsys)
     assert (code, _said("E612", err)) == (1, True)
     assert demo.read_text("utf-8") == SOURCE
+
+
+def test_merge_writes_into_a_yaml_ruleset_in_the_style_of_each_mapping(
+    demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "demo.yaml"
+    assert main(["convert", str(demo), "-o", str(path)]) == 0
+    before = path.read_text("utf-8")
+    assert "  hover: Hover\n" in before  # an item written as its bare label
+    po = _filled(path, capsys, GERMAN)
+    code, _, err = _run(["i18n", "merge", str(path), str(po)], capsys)
+    assert code == 0, err
+    assert "10 de labels added" in err
+    text = path.read_text("utf-8")
+    assert "languages: [en, fr, de]\n" in text
+    assert '  walker: {label: Walker, fr: Marcheur, de: "Läufer"}\n' in text  # flow style
+    assert '  hover: {label: "Hover", de: "Schweber"}\n' in text  # the bare label, mapped
+    assert '        fr: Bois\n        de: "Wald"\n' in text  # block style, same indent
+    assert 'fr: Bois clairs seulement., de: "Nur lichter Wald."}' in text  # a note
+    compiled = Compiler().compile_file(path)
+    assert compiled.ok and compiled.ruleset is not None
+    assert "Schweber" in render_sheet(compiled.ruleset, "md", "de").decode("utf-8")
+    again = _extract(path, capsys, "--lang", "de")
+    assert {str(m.context): m.string for m in again if m.id} == GERMAN
+    catalog = _extract(path, capsys, "--lang", "de")
+    _entry(catalog, "feature:woods").string = "Forst"
+    assert main(["i18n", "merge", str(path), str(_write(catalog, tmp_path / "de2.po"))]) == 0
+    assert '        de: "Forst"\n' in path.read_text("utf-8")  # changed in place
+    assert "0 de labels added, 1 changed, 9 unchanged" in capsys.readouterr().err
+
+
+def test_a_yaml_label_not_where_the_syntax_tree_says_is_e611(
+    demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import dataclasses
+
+    from rulesdsl.interchange.translation import merge
+
+    path = tmp_path / "demo.yaml"
+    assert main(["convert", str(demo), "-o", str(path)]) == 0
+    source, _ = Compiler().parse_file(path)
+    assert source is not None
+    moved = dataclasses.replace(source, text=source.text.replace("label: Woods", "label:  Woods"))
+    catalog = _extract(path, capsys, "--lang", "de")
+    _entry(catalog, "feature:woods").string = "Wald"
+    merged = merge(moved, catalog, "de", "de.po", ("en", "fr"))
+    assert [d.code for d in merged.diagnostics if d.is_error] == ["E611"]
+    assert merged.text is None
 
 
 def test_merge_adds_a_languages_line_when_the_file_has_none(

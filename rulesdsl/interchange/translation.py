@@ -18,8 +18,10 @@ the ``<lang> "..."`` label of its item or note, editing only the strings it adds
 ``languages`` line. Fuzzy and empty entries, entries whose path the file no longer has and
 entries whose ``msgid`` no longer matches the file's label are skipped and reported
 (W611-W614). The edited text must compile before anything is written, and is written
-atomically. YAML authoring files are read by :func:`extract` but refused by :func:`merge`
-(E611): their labels are mappings that the YAML front end lays out itself.
+atomically. In a YAML authoring file a language is a key of the item's label mapping
+(``{label: Walker, fr: Marcheur, de: "Läufer"}``), added in the mapping's own style; an item
+written as its bare label (``hover: Hover``) becomes such a mapping. A label the file does not
+hold where its syntax tree says is E611 in YAML, E613 in the DSL.
 """
 
 from __future__ import annotations
@@ -312,17 +314,6 @@ def merge(
     ``lang`` joins its ``languages`` line. The caller compiles the result before writing it.
     """
     merged = Merged(None, lang)
-    if source.path.endswith((".yaml", ".yml")):
-        merged.diagnostics.append(
-            error(
-                "E611",
-                "`rulesdsl i18n merge` edits .terrain files only; this is a YAML ruleset",
-                Pos(source.path, 1, 1, 1, 1),
-                "convert it (`rulesdsl convert FILE.yaml`), merge into the .terrain file, or add "
-                f'the "{lang}" labels to the YAML by hand',
-            )
-        )
-        return merged
     if languages and lang == languages[0]:
         merged.diagnostics.append(
             error(
@@ -335,7 +326,8 @@ def merge(
         return merged
     by_context = {text.context: text for text in texts(source)}
     edits: list[tuple[int, int, str]] = []
-    lines = _Lines(source.text)
+    is_yaml = source.path.endswith((".yaml", ".yml"))
+    lines: _Lines = _YamlLines(source.text) if is_yaml else _Lines(source.text)
     for message in catalog:
         if not message.id:
             continue
@@ -360,11 +352,18 @@ def merge(
         if existing is not None and existing.text == translation:
             merged.unchanged += 1
             continue
-        edit = (
-            lines.replace_label(existing, translation)
-            if existing is not None
-            else lines.add_label(text.labels, lang, translation)
-        )
+        edit = lines.set_label(text.labels, existing, lang, translation)
+        if edit is None and is_yaml:  # a label written as a plain string: no key to add to
+            merged.diagnostics.append(
+                error(
+                    "E611",
+                    f"the label of '{text.context}' is a plain string in the YAML file: "
+                    f"there is no mapping to add '{lang}' to",
+                    text.labels[0].pos,
+                    f"write it as a mapping, `{{label: {text.source[:40]}, ...}}`, and merge again",
+                )
+            )
+            continue
         if edit is None:  # the file is not laid out as its syntax tree says: never guess
             merged.diagnostics.append(
                 error(
@@ -442,6 +441,8 @@ class _Lines:
             self.starts.append(match.end())
 
     def offset(self, line: int, column: int) -> int:
+        if line > len(self.starts):  # just past the last line
+            return len(self.text)
         return self.starts[line - 1] + column - 1
 
     def _string_after(self, label: s.Label) -> tuple[int, int] | None:
@@ -461,6 +462,14 @@ class _Lines:
         except ValueError:
             return None
         return found.start(), found.end()
+
+    def set_label(
+        self, labels: tuple[s.Label, ...], existing: s.Label | None, lang: str, text: str
+    ) -> tuple[int, int, str] | None:
+        """The edit that makes ``text`` the group's ``lang`` label (None: not found)."""
+        if existing is not None:
+            return self.replace_label(existing, text)
+        return self.add_label(labels, lang, text)
 
     def replace_label(self, label: s.Label, text: str) -> tuple[int, int, str] | None:
         span = self._string_after(label)
@@ -495,6 +504,93 @@ class _Lines:
         line = after[-1].pos.line if after else 1
         at = self.starts[line] if line < len(self.starts) else len(self.text)
         return at, at, f"languages {' '.join((*(languages or ('en',)), lang))}\n"
+
+
+class _YamlLines(_Lines):
+    """The same edits in a YAML authoring file: a label group is the mapping whose ``label``
+    value starts where the syntax tree's first label does; a language is a key of it."""
+
+    def __init__(self, text: str) -> None:
+        import yaml
+
+        super().__init__(text)
+        self.root = yaml.compose(text, Loader=yaml.SafeLoader)
+        self.groups: dict[tuple[int, int], yaml.MappingNode] = {}
+        self.scalars: dict[tuple[int, int], yaml.ScalarNode] = {}
+        """Values that are a bare label (``hover: Hover``), by where they start."""
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, yaml.MappingNode):
+                for key, value in node.value:
+                    start = value.start_mark
+                    if key.value == "label" and isinstance(value, yaml.ScalarNode):
+                        self.groups[start.line + 1, start.column + 1] = node
+                    elif isinstance(value, yaml.ScalarNode):
+                        self.scalars[start.line + 1, start.column + 1] = value
+                    stack.append(value)
+            elif isinstance(node, yaml.SequenceNode):
+                stack.extend(node.value)
+
+    def _mark(self, mark: object) -> int:
+        return self.offset(getattr(mark, "line", 0) + 1, getattr(mark, "column", 0) + 1)
+
+    def _group(self, labels: tuple[s.Label, ...]) -> object | None:
+        first = labels[0].pos
+        return self.groups.get((first.line, first.column))
+
+    def set_label(
+        self, labels: tuple[s.Label, ...], existing: s.Label | None, lang: str, text: str
+    ) -> tuple[int, int, str] | None:
+        import yaml
+
+        from rulesdsl.frontends.yaml_builder import LANGUAGE
+
+        group = self._group(labels)
+        quoted = _quoted(text)
+        first = labels[0].pos
+        bare = self.scalars.get((first.line, first.column))
+        if group is None and bare is not None and bare.value == labels[0].text:
+            # `hover: Hover` becomes `hover: {label: "Hover", de: "Schweber"}`
+            start, end = self._mark(bare.start_mark), self._mark(bare.end_mark)
+            return start, end, f"{{label: {_quoted(labels[0].text)}, {lang}: {quoted}}}"
+        if not isinstance(group, yaml.MappingNode):
+            return None
+        for key, value in group.value:
+            if key.value == lang and isinstance(value, yaml.ScalarNode):
+                return self._mark(value.start_mark), self._mark(value.end_mark), quoted
+        key, value = [
+            (k, v) for k, v in group.value if k.value == "label" or LANGUAGE.match(k.value)
+        ][-1]
+        at = self._mark(value.end_mark)
+        if group.flow_style:
+            return at, at, f", {lang}: {quoted}"
+        indent = " " * key.start_mark.column
+        if getattr(value, "style", None) in ("|", ">"):  # a block scalar ends at a new line
+            return at, at, f"{indent}{lang}: {quoted}\n"
+        return at, at, f"\n{indent}{lang}: {quoted}"
+
+    def add_language(
+        self, source: s.SourceFile, languages: tuple[str, ...], lang: str
+    ) -> tuple[int, int, str]:
+        import yaml
+
+        if isinstance(self.root, yaml.MappingNode):
+            for key, value in self.root.value:
+                if key.value == "languages" and isinstance(value, yaml.SequenceNode):
+                    if not value.value:
+                        break
+                    last = value.value[-1]
+                    at = self._mark(last.end_mark)
+                    if value.flow_style:
+                        return at, at, f", {lang}"
+                    return at, at, f"\n{' ' * max(0, last.start_mark.column - 2)}- {lang}"
+            for key, value in self.root.value:
+                if key.value == "version":
+                    at = self.offset(value.end_mark.line + 2, 1)
+                    codes = ", ".join((*(languages or ("en",)), lang))
+                    return at, at, f"languages: [{codes}]\n"
+        return 0, 0, f"languages: [{', '.join((*(languages or ('en',)), lang))}]\n"
 
 
 def _quoted(text: str) -> str:
