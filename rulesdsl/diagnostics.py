@@ -110,7 +110,7 @@ CODES: Mapping[str, str] = {
     "W251": "a sight rule that no layer column uses",
     "W601": "a breaking or rules-level change without a matching version bump",
     "W610": "a ruleset language with no catalog of the sheets' own words (English headings)",
-    "E610": "a translation catalog (.po) that cannot be read or names no language",
+    "E610": "a translation catalog (.po) that cannot be read, is too large or names no language",
     "E611": "`i18n merge` into a YAML label written as a plain string (no mapping to add to)",
     "E612": "`i18n merge` of a catalog in the ruleset's first (source) language",
     "E613": "`i18n merge` cannot find a label's string in the file's text",

@@ -381,3 +381,19 @@ def test_german_sheets_write_numbers_plurals_and_dice_the_german_way() -> None:
     assert ruleset is not None
     text = render_sheet(ruleset, "md", "de").decode("utf-8")
     assert "1 je 2 Zoll" in text and "1\u20131,5 Zoll" in text
+
+
+def test_a_catalog_that_is_not_a_regular_file_or_too_large_is_e610(tmp_path: Path) -> None:
+    import os
+
+    from rulesdsl.interchange.translation import read_catalog_file
+
+    fifo = tmp_path / "fifo.po"
+    os.mkfifo(fifo)
+    data, diags = read_catalog_file(fifo)  # a FIFO would wait for a writer forever
+    assert data is None and [d.code for d in diags] == ["E610"]
+    big = tmp_path / "big.po"
+    big.write_bytes(b"#" * 11)
+    data, diags = read_catalog_file(big, limit=10)
+    assert data is None and "size limit" in diags[0].message
+    assert read_catalog_file(big, limit=11) == (b"#" * 11, [])

@@ -42,20 +42,24 @@ def cmd_merge(args: argparse.Namespace) -> int:
         EXIT_OK,
         EXIT_RULES,
         EXIT_USAGE,
-        UsageError,
         report,
         ruleset_path,
     )
     from rulesdsl.compiler import Compiler
-    from rulesdsl.interchange.translation import compile_merged, merge, read_catalog
+    from rulesdsl.interchange.translation import (
+        compile_merged,
+        merge,
+        read_catalog,
+        read_catalog_file,
+    )
     from rulesdsl.outputs import atomic_write
 
     compiler = Compiler()
     path = ruleset_path(args.ruleset, folder=args.dir)
-    try:
-        data = Path(args.catalog).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.catalog}: {exc.strerror or exc}") from exc
+    data, unreadable = read_catalog_file(Path(args.catalog))
+    if data is None:
+        report(unreadable, compiler, args.format)
+        return EXIT_RULES
     compiler.sources[args.catalog] = data.decode("utf-8", "replace")
     compiled = compiler.compile_file(path)
     if not compiled.ok or compiled.ruleset is None:  # its warnings (W101...) may be what a

@@ -29,7 +29,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,12 +43,15 @@ from babel.messages.pofile import PoFileError, read_po, write_po
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic, Pos, error, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.sources import MAX_FILE_BYTES
 
 __all__ = [
     "Merged",
     "Text",
     "extract",
     "merge",
+    "read_catalog",
+    "read_catalog_file",
     "texts",
 ]
 
@@ -269,6 +274,40 @@ class Merged:
     @property
     def ok(self) -> bool:
         return self.text is not None and not any(d.is_error for d in self.diagnostics)
+
+
+MAX_CATALOG_BYTES = 8 * MAX_FILE_BYTES
+"""A translated catalog's largest size (16 MiB): each label of a ruleset at the 2 MiB limit
+appears in it up to four times (msgid, msgstr, the other languages' comments)."""
+
+
+def read_catalog_file(
+    path: Path, limit: int = MAX_CATALOG_BYTES
+) -> tuple[bytes | None, list[Diagnostic]]:
+    """The bytes of the catalog at ``path``, or E610 saying why not: it must be a regular
+    file (a FIFO or a device would never end) of at most ``limit`` bytes."""
+    at = Pos(str(path), 1, 1, 1, 1)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        return None, [error("E610", f"cannot read {path}: {exc.strerror or exc}", at, None)]
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None, [
+                error("E610", f"{path} is not a regular file", at, "give the path of a .po file")
+            ]
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        return None, [
+            error(
+                "E610",
+                f"{path} is larger than the size limit of {limit:,} bytes",
+                at,
+                "split the catalog, or merge the catalog of a smaller ruleset",
+            )
+        ]
+    return data, []
 
 
 def read_catalog(
