@@ -109,6 +109,15 @@ CODES: Mapping[str, str] = {
     "W250": "a results table outcome that no row gives",
     "W251": "a sight rule that no layer column uses",
     "W601": "a breaking or rules-level change without a matching version bump",
+    "W610": "a ruleset language with no catalog of the sheets' own words (English headings)",
+    "E610": "a translation catalog (.po) that cannot be read, is too large or names no language",
+    "E611": "`i18n merge` into a YAML label written as a plain string (no mapping to add to)",
+    "E612": "`i18n merge` of a catalog in the ruleset's first (source) language",
+    "E613": "`i18n merge` cannot find a label's string in the file's text",
+    "W611": "`i18n merge`: a fuzzy entry, skipped",
+    "W612": "`i18n merge`: an untranslated entry, skipped",
+    "W613": "`i18n merge`: an entry for an item the ruleset no longer has, skipped",
+    "W614": "`i18n merge`: an entry whose source label changed since extraction, skipped",
 }
 
 Stage = Literal["front end", "resolve", "lower", "checks", "tools"]
@@ -126,9 +135,9 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     (
         "checks",
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
-        "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251",
+        "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610",
     ),
-    ("tools", "W003 W601"),
+    ("tools", "W003 W601 E610 E611 E612 E613 W611 W612 W613 W614"),
 )
 
 STAGE_OF: Mapping[str, Stage] = {code: stage for stage, codes in _OWNED for code in codes.split()}

@@ -33,6 +33,7 @@ STAGES: list[tuple[str, ...]] = [
         "rulesdsl.gc_pause",
         "rulesdsl.templates",
         "rulesdsl.grammars",
+        "rulesdsl.sheet_languages",
     ),
     ("rulesdsl.frontends",),  # DSL and YAML text -> syntax statements
     ("rulesdsl.variants",),  # extends, override, insert, remove -> one whole ruleset

@@ -214,7 +214,11 @@ def test_build_makes_a_deck_per_ruleset_and_language() -> None:
     assert any(b.__name__ == "card_outputs" for b in default_backends())
     rs = pdf_layout.ruleset("heavy_gear")
     outputs = card_outputs(rs)
-    assert sorted(outputs) == ["cards/heavy_gear.en.pdf", "cards/heavy_gear.fr.pdf"]
+    assert sorted(outputs) == [
+        "cards/heavy_gear.de.pdf",
+        "cards/heavy_gear.en.pdf",
+        "cards/heavy_gear.fr.pdf",
+    ]
 
 
 def test_cards_command_writes_a_mech_deck(

@@ -109,11 +109,11 @@ def test_export_of_a_layer_is_one_row_per_feature_and_one_column_per_mode(
     code, out, _ = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "terrain")
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0] == ["feature", "label", "fr", "walker", "ground", "hover"]
+    assert rows[0] == ["feature", "label", "fr", "de", "walker", "ground", "hover"]
     by_id = {r[0]: r for r in rows[1:]}
-    assert by_id["soft"][3:] == ["3", "2", "2"]
-    assert by_id["road"][3:] == ["1", "1 per 2 in", "1"]
-    assert by_id["very_rough"][3:] == ["3", "impassable", "impassable"]
+    assert by_id["soft"][4:] == ["3", "2", "2"]
+    assert by_id["road"][4:] == ["1", "1 per 2 in", "1"]
+    assert by_id["very_rough"][4:] == ["3", "impassable", "impassable"]
 
 
 def test_an_exported_layer_imports_back_to_the_same_costs(

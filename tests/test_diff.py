@@ -434,7 +434,7 @@ def test_a_variant_at_a_revision_uses_its_base_at_that_revision(
     monkeypatch.chdir(repo)
     base = repo / "rulesets" / "heavy_gear.terrain"
     base.write_text(
-        re.sub(r'("Accidenté, dense" +)\| 3', r"\1| 4", base.read_text("utf-8")), "utf-8"
+        re.sub(r'("Unwegsam, dicht" +)\| 3', r"\1| 4", base.read_text("utf-8")), "utf-8"
     )
     code, out, _ = run(["diff", "rulesets/heavy_gear_house.terrain", "--rev", "HEAD"], capsys)
     assert code == 0
@@ -505,8 +505,8 @@ def test_a_whole_cell_override_covers_every_mode_of_that_cell(tmp_path: Path) ->
     base = _moved_base(tmp_path)
     base.write_text(
         base.read_text("utf-8").replace(
-            'rapid_water "Rapid water" fr "Eau vive" | +1',
-            'rapid_water "Rapid water" fr "Eau vive" | +1, walker +2',
+            'rapid_water "Rapid water" fr "Eau vive" de "Strömung" | +1',
+            'rapid_water "Rapid water" fr "Eau vive" de "Strömung" | +1, walker +2',
         ),
         "utf-8",
     )

@@ -346,7 +346,7 @@ def test_sheets_print_place_states_and_edge_layers_in_every_language(
 def test_every_new_sheet_word_is_in_all_three_catalogs() -> None:
     root = Path(__file__).resolve().parent.parent / "rulesdsl" / "i18n"
     keys = ["scope_edges", "state_may_not_end", "state_must_stop", "along_cost", "grid_hex"]
-    for lang in ("en", "fr", "ru"):
+    for lang in ("en", "fr", "ru", "de"):
         catalog = (root / f"{lang}.po").read_text(encoding="utf-8")
         assert all(f'msgid "{k}"' in catalog for k in keys), lang
 

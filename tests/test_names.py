@@ -71,7 +71,7 @@ def test_code_in_a_yaml_decision_input_name_is_refused_and_nothing_runs(tmp_path
     ("replace", "by"),
     [
         ("ruleset: heavy_gear", "ruleset: ../../../x"),
-        ("languages: [en, fr]", "languages: [en, ../../fr]"),
+        ("languages: [en, fr, de]", "languages: [en, ../../fr, de]"),
     ],
 )
 def test_a_path_in_a_yaml_id_or_language_code_is_refused(

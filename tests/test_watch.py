@@ -199,7 +199,7 @@ def test_a_save_rebuilds_the_file_and_the_variants_that_extend_it(tmp_path: Path
         "heavy_gear_house_winter",
     ]
     page = preview.page("heavy_gear")
-    assert page is not None and set(page.sheets) == {"en", "fr"} and page.errors == []
+    assert page is not None and set(page.sheets) == {"en", "fr", "de"} and page.errors == []
     assert "rebuilt heavy_gear: ok" in log.getvalue()
     assert builds == [0, 1, 2]  # `watch --out` builds after each refresh
 

@@ -22,6 +22,7 @@ from rulesdsl.checks import (
     numbers,
     policies,
     results,
+    sheet_words,
     sizes,
 )
 from rulesdsl.diagnostics import Diagnostic
@@ -40,6 +41,7 @@ PASSES: tuple[Pass, ...] = (
     policies.check,
     decisions.check,
     labels.check,
+    sheet_words.check,
 )
 """Every pass, in the order it runs."""
 

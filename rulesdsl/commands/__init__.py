@@ -31,6 +31,7 @@ VERBS: dict[str, str] = {
     "import": "turn a CSV terrain chart into a layer block",
     "lsp": "run the language server over stdio (for editors)",
     "watch": "recompile on save and serve a live preview of the sheets",
+    "i18n": "translate a ruleset's labels with gettext tools (extract, merge)",
 }
 """Each verb of this package and its one-line help, in the order `--help` lists them."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rulesdsl.i18n import LANGUAGES
+from rulesdsl.commands.common import language_code
 from rulesdsl.printed.cards import (
     CARD_SIZES,
     DEFAULT_PAPER,
@@ -22,20 +22,21 @@ PER_CARD = "none"
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one, emit_document
+    from rulesdsl.commands.common import (
+        EXIT_OK,
+        EXIT_RULES,
+        EXIT_USAGE,
+        compile_one,
+        emit_document,
+        sheet_language,
+    )
     from rulesdsl.compiler import Compiler
 
     compiled = compile_one(args.ruleset, Compiler(), "text")
     if compiled.ruleset is None:
         return EXIT_RULES
     ruleset = compiled.ruleset
-    lang = args.lang or ruleset.languages[0]
-    if lang not in ruleset.languages:
-        print(
-            f"rulesdsl: note: {ruleset.id} has no '{lang}' labels (it has "
-            f"{', '.join(ruleset.languages)}); using {ruleset.languages[0]} labels",
-            file=sys.stderr,
-        )
+    lang = sheet_language(args.lang, ruleset)
     modes = [m.id for m in ruleset.modes]
     if args.per_mode is not None and args.per_mode not in modes:
         print(
@@ -109,9 +110,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "--lang",
-        choices=LANGUAGES,
+        type=language_code,
         default=None,
-        help="card language (default: the ruleset's first language)",
+        metavar="LANG",
+        help="card language: one the ruleset has labels in, or has a catalog of sheet words "
+        "(rulesdsl/i18n/LANG.po); default: the ruleset's first language",
     )
     p.add_argument(
         "--format",

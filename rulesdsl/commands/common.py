@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from rulesdsl import ir
     from rulesdsl.compiler import Compiled, Compiler
     from rulesdsl.diagnostics import Diagnostic
 
@@ -144,3 +145,39 @@ def emit_document(content: bytes, fmt: str, output: str | None) -> bool:
         print(f"rulesdsl: error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
         return False
     return True
+
+
+def language_code(text: str) -> str:
+    """``--lang``'s type: a language code (two or three lower-case letters), or ``qps``."""
+    import re
+
+    if not re.fullmatch(r"[a-z]{2,3}", text):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a language code such as en, de, fr")
+    return text
+
+
+def sheet_language(requested: str | None, ruleset: ir.Ruleset) -> str:
+    """The language a sheet or deck is made in: ``--lang``, else the ruleset's first.
+
+    A language the ruleset has labels in is always possible (without a catalog of the sheet's
+    words its headings are English, and the compile has said so: W610); one it has no labels
+    in needs that catalog, and its labels are then the first language's (a note says so).
+    A language with neither would give a sheet with no word in it: refused."""
+    from rulesdsl.sheet_languages import CATALOG_FOLDER, catalog_languages
+
+    lang = requested or ruleset.languages[0]
+    if lang in ruleset.languages:
+        return lang
+    if lang not in catalog_languages():
+        raise UsageError(
+            f"{ruleset.id} has no '{lang}' labels and there is no catalog "
+            f"{CATALOG_FOLDER}/{lang}.po of the sheets' words: nothing would be in '{lang}' "
+            f"(labels: {', '.join(ruleset.languages)}; catalogs: "
+            f"{', '.join(catalog_languages())}; to translate, see `rulesdsl i18n --help`)"
+        )
+    print(
+        f"rulesdsl: note: {ruleset.id} has no '{lang}' labels (it has "
+        f"{', '.join(ruleset.languages)}); using {ruleset.languages[0]} labels",
+        file=sys.stderr,
+    )
+    return lang

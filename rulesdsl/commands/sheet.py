@@ -7,14 +7,20 @@ import sys
 from pathlib import Path
 from typing import cast
 
+from rulesdsl.commands.common import language_code
 from rulesdsl.printed.pdf import PdfUnavailable
 from rulesdsl.printed.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, render_sheet
 
-LANGUAGES = ("en", "fr", "ru")
-
 
 def cmd_sheet(args: argparse.Namespace) -> int:
-    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE, compile_one, emit_document
+    from rulesdsl.commands.common import (
+        EXIT_OK,
+        EXIT_RULES,
+        EXIT_USAGE,
+        compile_one,
+        emit_document,
+        sheet_language,
+    )
     from rulesdsl.compiler import Compiler
 
     compiler = Compiler()
@@ -22,13 +28,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     if compiled.ruleset is None:
         return EXIT_RULES
     ruleset = compiled.ruleset
-    lang = args.lang or ruleset.languages[0]
-    if lang not in ruleset.languages:
-        print(
-            f"rulesdsl: note: {ruleset.id} has no '{lang}' labels (it has "
-            f"{', '.join(ruleset.languages)}); using {ruleset.languages[0]} labels",
-            file=sys.stderr,
-        )
+    lang = sheet_language(args.lang, ruleset)
     fmt = cast(Format, args.format or _format_from_name(args.output) or "html")
     try:
         content = render_sheet(ruleset, fmt, lang, args.paper)
@@ -70,9 +70,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "--lang",
-        choices=LANGUAGES,
+        type=language_code,
         default=None,
-        help="sheet language (default: the ruleset's first language)",
+        metavar="LANG",
+        help="sheet language: one the ruleset has labels in, or has a catalog of sheet words "
+        "(rulesdsl/i18n/LANG.po); default: the ruleset's first language",
     )
     p.add_argument(
         "--paper",

@@ -25,10 +25,12 @@ from babel import Locale
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
+from rulesdsl.sheet_languages import catalog_languages
+
 __all__ = ["LANGUAGES", "PSEUDO", "Catalog", "catalog", "pseudo"]
 
-LANGUAGES = ("en", "fr", "ru")
-"""Languages with a catalog of their own."""
+LANGUAGES = catalog_languages()
+"""Languages with a catalog of their own: every ``<lang>.po`` beside this module."""
 
 PSEUDO = "qps"
 """The pseudo-locale: English words with every ASCII letter accented."""

@@ -151,6 +151,11 @@ class _Lowerer(TableLowering):
         ):
             if decls:
                 self.where.record(ruleset, decls[-1].pos, slot)
+        for decl in self.of(s.LanguagesDecl)[-1:]:  # each language's own place (W610)
+            first = {n.text: n for n in reversed(decl.languages)}  # a repeat is dropped
+            for i, lang in enumerate(ruleset.languages):
+                if lang in first:
+                    self.where.record(ruleset, first[lang].pos, item_field("languages", i))
         for stacking in self.of(s.StackingDecl):
             if stacking.entry is not None:
                 self.where.record(ruleset, stacking.entry.pos, "entry_cost")
