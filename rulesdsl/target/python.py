@@ -364,6 +364,15 @@ def render(rs: ir.Ruleset) -> str:
                 for v in c.entries.values()
             ),
             cells=list(cells.values()),
+            summed_modifiers=tuple(
+                m.id
+                for m in rs.modifiers
+                if m.combine == "sum"
+                and m.clamp is None
+                and not m.combinations
+                and m.context2 is None
+                and not m.pairs
+            ),
             limits=any(c.value_type == "Limit" for c in cells.values()),
             sights=python_sight.sights(rs, runtime, Code),
             results_tables=python_sight.results_tables(rs, runtime),
