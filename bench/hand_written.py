@@ -140,10 +140,20 @@ def cheapest_total(
     start: Any,
     goal: Any,
 ) -> float | None:
-    """A plain Dijkstra on a hex map, board building included: the places copied into a dict,
-    each step's cost from literal dicts (``costs`` per place feature, ``crossing`` per edge
-    feature, ``along`` replacing the place's cost), places in ``stops`` not left."""
-    board = dict(places)
+    """A plain Dijkstra on a hex map, board building included: one pass over the places gives
+    each its cost (``costs`` per feature, summed once per distinct set of features) and whether
+    the unit must stop there (``stops``); a step adds the place's cost, or the cheapest
+    ``along`` of the edge crossed instead, and each edge feature's ``crossing``."""
+    by_features: dict[tuple[str, ...], tuple[float, bool]] = {}
+    board: dict[Any, tuple[float, bool]] = {}
+    for place, features in places.items():
+        known = by_features.get(features)
+        if known is None:
+            known = by_features[features] = (
+                sum(costs[f] for f in features),
+                not stops.isdisjoint(features),
+            )
+        board[place] = known
     best = {start: 0.0}
     heap = [(0.0, 0, start)]
     order = 1
@@ -155,18 +165,19 @@ def cheapest_total(
         done.add(here)
         if here == goal:
             return cost
-        if here != start and not stops.isdisjoint(board[here]):
+        if here != start and board[here][1]:
             continue
         q, r = here
         for dq, dr in HEX:
             there = (q + dq, r + dr)
-            features = board.get(there)
-            if features is None or there in done:
+            entered = board.get(there)
+            if entered is None or there in done:
                 continue
-            crossed = edges.get((here, there), ())
-            alongs = [along[f] for f in crossed if f in along]
-            step = min(alongs) if alongs else sum(costs[f] for f in features)
-            step += sum(crossing[f] for f in crossed)
+            step = entered[0]
+            crossed = edges.get((here, there))
+            if crossed:
+                alongs = [along[f] for f in crossed if f in along]
+                step = (min(alongs) if alongs else step) + sum(crossing[f] for f in crossed)
             total = cost + step
             if total < best.get(there, float("inf")):
                 best[there] = total

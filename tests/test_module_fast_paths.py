@@ -121,3 +121,119 @@ def test_lookups_answer_again_as_they_worked_out_first(module: ModuleType) -> No
             worked_out = outcome(lambda: m._lookup(table, key))  # noqa: B023
             assert same(first, again), (table, key, first, again)
             assert same(first, worked_out), (table, key, first, worked_out)
+
+
+# ---- maps: a board checked in one pass, grid searches, route_cost -----------------------------
+
+MAP_RULES = """ruleset fast_map "Fast map"
+version 1.0.0
+units distance hex, cost MP
+minimum move 1 hex
+mode foot "Foot"
+mode vehicle "Vehicle"
+layer terrain "Terrain" one per place {
+  clear "Clear"  | 1
+  woods "Woods"  | 2, vehicle 4
+  marsh "Marsh"  | 2, vehicle 3 may not end
+  ford "Ford"    | 1 must stop
+  rock "Rock"    | impassable, vehicle prohibited
+}
+layer hexsides "Hexsides" edges {
+  river "River"  | +2
+  road "Road"    | along 1/2
+  cliff "Cliff"  | impassable
+}
+grid hexes "Hex" : 1 hex = 1 km, hex
+"""
+
+HEX = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+@pytest.fixture(scope="module")
+def fast_map(compiler: Compiler, tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    folder = tmp_path_factory.mktemp("fast_map")
+    compiled = compiler.compile_text(MAP_RULES, str(folder / "fast_map.terrain"), folder)
+    assert compiled.ruleset is not None, compiled.diagnostics
+    return import_rendered(compiled.ruleset, folder, "fast_map_module")
+
+
+def random_map(seed: int, size: int = 12) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    import random
+
+    rng = random.Random(seed)
+    kinds = ["clear", "woods", "marsh", "ford", "rock"]
+    places = {
+        (q, r): (rng.choices(kinds, [60, 20, 8, 6, 6])[0],)
+        for q in range(size)
+        for r in range(size)
+    }
+    edges: dict[Any, Any] = {}
+    for q, r in places:
+        for dq, dr in HEX[:3]:
+            there = (q + dq, r + dr)
+            if there in places and rng.random() < 0.25:
+                feature = (rng.choice(["river", "road", "cliff"]),)
+                edges[(q, r), there] = edges[there, (q, r)] = feature
+    return places, edges
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_grid_board_searches_as_a_board_with_a_neighbours_function(
+    fast_map: ModuleType, seed: int
+) -> None:
+    # The grid search (places' costs worked out once per board) and the general search
+    # (neighbours asked of a function) must find the same costs, routes and reasons.
+    m = fast_map
+    places, edges = random_map(seed)
+
+    def neighbours(place: Any) -> list[Any]:
+        q, r = place
+        return [(q + dq, r + dr) for dq, dr in HEX]
+
+    grid = m.Board(places, edges, grid="hexes")
+    general = m.Board({p: list(f) for p, f in places.items()}, edges, neighbours=neighbours)
+    assert grid.places == general.places and grid.edges == general.edges
+    for mode in ("foot", "vehicle"):
+        for budget in (0, 1, 3.5, 8):
+            assert dict(m.reachable(grid, mode, (5, 5), budget)) == dict(
+                m.reachable(general, mode, (5, 5), budget)
+            )
+        for goal in [(11, 11), (0, 11), (11, 0), (6, 5)]:
+            found = m.cheapest_route(grid, mode, (0, 0), goal)
+            again = m.cheapest_route(grid, mode, (0, 0), goal)  # the board searched before
+            other = m.cheapest_route(general, mode, (0, 0), goal)
+            assert found == again
+            assert (found is None) == (other is None)
+            if found is not None and other is not None:
+                assert found.total == other.total and found.legal == other.legal
+                route = [(0, 0), *(s.end for s in found.steps)]
+                assert m.route_cost(grid, mode, route) == m.route_cost(general, mode, route)
+        line = [(q, 3) for q in range(12)]
+        assert m.route_cost(grid, mode, line, allowance=6) == m.route_cost(
+            general, mode, line, allowance=6
+        )
+
+
+def test_a_board_checked_in_one_pass_raises_as_one_checked_place_by_place(
+    fast_map: ModuleType,
+) -> None:
+    m = fast_map
+    places, edges = random_map(1)
+    cases: list[tuple[dict[Any, Any], dict[Any, Any]]] = [
+        ({**places, (3, 3): ("wodos",)}, edges),
+        ({**places, (3, 3): ("river",)}, edges),
+        ({**places, (3, 3): ("clear", "woods")}, edges),
+        ({**places, (3, "x"): ("clear",)}, edges),
+        ({**places, (3, 3): "clear"}, edges),
+        ({**places, (3, 3): (["clear"],)}, edges),
+        (places, {**edges, ((0, 0), (1, 0)): ("woods",)}),
+        (places, {**edges, ((0, 0), (1, 0)): ("rivr",)}),
+        (places, {**edges, ((0, 0), (1, 0), (2, 0)): ("river",)}),
+    ]
+    for bad_places, bad_edges in cases:
+        as_lists = {p: list(f) if isinstance(f, tuple) else f for p, f in bad_places.items()}
+        edge_lists = {e: list(f) for e, f in bad_edges.items()}
+        one_pass = outcome(lambda: m.Board(bad_places, bad_edges, grid="hexes"))  # noqa: B023
+        by_place = outcome(lambda: m.Board(as_lists, edge_lists, grid="hexes"))  # noqa: B023
+        assert isinstance(one_pass[0], tuple), one_pass  # an error, not a board
+        assert one_pass == by_place, (one_pass, by_place)
