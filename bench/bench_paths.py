@@ -56,14 +56,19 @@ grid hexes "Hex" : 1 hex = 1 km, hex
 STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
-def load_module() -> ModuleType:
-    from rulesdsl.compiler import Compiler
-    from rulesdsl.target.python import render
-
+def load_module(source: Path | None = None) -> ModuleType:
+    """The bench map's module: compiled by this checkout, or read from ``source`` (a module
+    rendered by another version of the compiler, for a before/after figure)."""
     out = Path(tempfile.mkdtemp()) / "bench_map.py"
-    compiled = Compiler().compile_text(RULES, str(out.with_suffix(".terrain")), out.parent)
-    assert compiled.ruleset is not None
-    out.write_text(render(compiled.ruleset), encoding="utf-8")
+    if source is not None:
+        out.write_text(source.read_text("utf-8"), encoding="utf-8")
+    else:
+        from rulesdsl.compiler import Compiler
+        from rulesdsl.target.python import render
+
+        compiled = Compiler().compile_text(RULES, str(out.with_suffix(".terrain")), out.parent)
+        assert compiled.ruleset is not None
+        out.write_text(render(compiled.ruleset), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("bench_map", out)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -147,8 +152,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--module", type=Path, help="time this rendering of the bench map's rules instead"
+    )
     args = parser.parse_args()
-    module = load_module()
+    module = load_module(args.module)
     places, edges = make_map(args.size)
     graph = reference_graph(places, edges)
     corner, far = (0, 0), (args.size - 1, args.size - 1)
