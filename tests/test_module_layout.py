@@ -9,6 +9,7 @@ and random nested data laid out by the layout code alone.
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 import subprocess
@@ -157,3 +158,28 @@ def test_random_nested_data_is_laid_out_as_ruff_lays_it_out(tmp_path: Path) -> N
     ]
     (tmp_path / "data.py").write_text("\n".join(statements) + "\n", "utf-8")
     assert ruff_would_reformat(tmp_path) == []
+
+
+def test_every_name_a_module_defines_is_reserved_or_the_rulesets_own() -> None:
+    # checks/reserved.py reads the reserved names off the templates' lines (`NAME: ... =`,
+    # `def NAME(`); a statement laid out by a filter must still start with its name there.
+    from rulesdsl.checks.reserved import reserved, sight_names
+
+    taken = reserved() | sight_names()
+    compiler = Compiler()
+    for path in BUNDLED:
+        compiled = compiler.compile_file(path)
+        assert compiled.ruleset is not None
+        rs = compiled.ruleset
+        tree = ast.parse(render(rs))
+        names = set()
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names |= {t.id for t in targets if isinstance(t, ast.Name)}
+        own = {s.id for s in rs.steps} | {d.id for d in rs.decisions}
+        prefixes = tuple(f"_{x.id.upper()}" for x in (*rs.decisions, *rs.tables))
+        left = {n for n in names - taken - own if not n.startswith(prefixes)}
+        assert left == set(), path.stem

@@ -63,20 +63,30 @@ def _environment() -> jinja2.Environment:
     env.filters["doc"] = doc
     env.filters["tuple"] = tuple
     env.filters["wrap"] = docstring
-    env.filters["statement"] = _statement
+    env.filters["rhs"] = _rhs
     env.globals["call"] = _call_node
     env.globals["code"] = python_layout.Atom
     env.globals["entry"] = _entry
     env.globals["combinations"] = _combinations
     env.globals["item"] = _item
     env.globals["ancestors"] = _ancestors
-    env.globals["def_line"] = python_layout.def_line
+    env.globals["parameters"] = _parameters
     return env
 
 
-def _statement(head: str, value: Any) -> str:
-    """``head`` (``NAME: Final = ``) and ``value`` as one statement, laid out."""
-    return python_layout.statement(head, python_layout.tree(_plain(value)))
+def _rhs(value: Any, column: int) -> str:
+    """``value`` laid out as the right-hand side of a statement whose head (``NAME: Final =
+    ``, written out in the template, where checks/reserved.py reads the name) takes
+    ``column`` characters."""
+    head = " " * column
+    return python_layout.statement(head, python_layout.tree(_plain(value)))[column:]
+
+
+def _parameters(name: str, params: list[str], returns: str) -> str:
+    """What goes between ``def name(`` and ``) -> returns:`` (written out in the template),
+    laid out as ruff lays out the whole line."""
+    line = python_layout.def_line(name, params, returns)
+    return line[len(f"def {name}(") : -len(f") -> {returns}:")]
 
 
 def _call_node(function: str, *args: Any) -> python_layout.Call:
@@ -364,15 +374,7 @@ def render(rs: ir.Ruleset) -> str:
                 for v in c.entries.values()
             ),
             cells=list(cells.values()),
-            summed_modifiers=tuple(
-                m.id
-                for m in rs.modifiers
-                if m.combine == "sum"
-                and m.clamp is None
-                and not m.combinations
-                and m.context2 is None
-                and not m.pairs
-            ),
+            summed_modifiers=tuple(m.id for m in rs.modifiers if _simply_added(m)),
             limits=any(c.value_type == "Limit" for c in cells.values()),
             sights=python_sight.sights(rs, runtime, Code),
             results_tables=python_sight.results_tables(rs, runtime),
@@ -450,6 +452,18 @@ def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
         "rows": rows,
         "index": index,
     }
+
+
+def _simply_added(m: ir.Modifier) -> bool:
+    """Whether the module's modifier may answer ``m`` from _SUMMED_VALUES: its values are added
+    up, with no clamp, no ``when`` combination and no second context."""
+    match m.combine:
+        case "sum":
+            return m.clamp is None and not m.combinations and m.context2 is None and not m.pairs
+        case "highest" | "lowest" | "once":
+            return False
+        case _:
+            assert_never(m.combine)
 
 
 def _summed(rs: ir.Ruleset) -> ir.Ruleset:
