@@ -3,8 +3,12 @@
 Run: python bench/bench_queries.py [--rounds N] [--baseline REV]
 
 Each query is timed against its reference from issue 10 (a ``dict.get`` on a tuple key for
-``move_cost``, indexing a list for ``roll``), taking the minimum per call over several rounds
-with the query and its reference interleaved, so that a busy machine slows both alike.
+``move_cost``, indexing a list for ``roll``) and, for the questions issue 29 names, against a
+hand-written function of the same signature answering from plain dicts (``bench/hand_written.py``),
+taking the minimum per call over several rounds with the query and its references interleaved,
+so that a busy machine slows all alike. ``--fresh`` compiles the bundled rulesets with this
+checkout's compiler instead of reading generated/ (to measure a change before generated/ is
+rebuilt).
 ``--baseline REV`` also loads the modules generated at git revision REV (for example the commit
 before a change) and prints how the same queries compare with them: that is how the cost of
 argument checking on the hot path is measured.  No thresholds: goals are read, not asserted.
@@ -13,16 +17,21 @@ argument checking on the hot path is measured.  No thresholds: goals are read, n
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import subprocess
 import sys
 import tempfile
 import timeit
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import hand_written as hand  # noqa: E402
+
 GENERATED = ROOT / "generated" / "python"
 
 
@@ -33,6 +42,14 @@ class Query(NamedTuple):
     reference: str
     goal: float | None = None
     """The issue-10 goal for the ratio to the reference, where it sets one."""
+    hand: str | None = None
+    """The same question asked of the hand-written function (``h``), where issue 29 sets a goal
+    against it (HAND_GOAL unless said)."""
+    hand_goal: float | None = None
+
+
+HAND_GOAL = 1.5
+"""Issue 29: at most 1.5x a hand-written function of the same signature."""
 
 
 QUERIES = [
@@ -42,6 +59,8 @@ QUERIES = [
         'm.move_cost("mech", "light_woods")',
         'd.get(("mech", "light_woods"))',
         3,
+        'h.move_cost("mech", "light_woods")',
+        1.0,
     ),
     Query(
         "move_cost, three features",
@@ -57,19 +76,61 @@ QUERIES = [
         'd.get(("walker", "soft"))',
     ),
     Query(
-        "roll(table, total)", "battletech_tacops", 'm.roll("terrain_effects", 11)', "rows[total]", 4
+        "roll(table, total)",
+        "battletech_tacops",
+        'm.roll("terrain_effects", 11)',
+        "rows[total]",
+        4,
+        'h.roll("terrain_effects", 11)',
+        1.0,
     ),
     Query(
-        "modifier with context",
+        "modifier, 2 items + context",
         "battletech_tacops",
         'm.modifier("to_hit", "light_woods", "blizzard", weapon="ballistic")',
         'd.get(("to_hit", "light_woods", "blizzard", "ballistic"))',
+        None,
+        'h.modifier("to_hit", "light_woods", "blizzard", weapon="ballistic")',
+    ),
+    Query(
+        "modifier, 1 item (hex defence)",
+        "hex_operational",
+        'm.modifier("defence", "forest")',
+        'd.get(("defence", "forest"))',
+        None,
+        'h.modifier("defence", "forest")',
+    ),
+    Query(
+        "modifier, 2 items (hex defence)",
+        "hex_operational",
+        'm.modifier("defence", "forest", "river")',
+        'd.get(("defence", "forest", "river"))',
+        None,
+        'h.modifier("defence", "forest", "river")',
+    ),
+    Query(
+        "results roll, column by name",
+        "hex_operational",
+        'm.roll("crt", 4, column="odds_3_1")',
+        'd.get(("crt", 4, "odds_3_1"))',
+        None,
+        'h.results_roll("crt", 4, column="odds_3_1")',
+    ),
+    Query(
+        "results roll, column by odds",
+        "hex_operational",
+        'm.roll("crt", 4, column=2.5)',
+        'd.get(("crt", 4, 2.5))',
+        None,
+        'h.results_roll("crt", 4, column=2.5)',
     ),
     Query(
         "lookup(table, column, row)",
         "d20_movement",
         'm.lookup("flight", "good", "turn")',
         'd.get(("flight", "good", "turn"))',
+        None,
+        'h.lookup("flight", "good", "turn")',
     ),
     Query(
         "floor: a call doing nothing", "heavy_gear", 'nothing("terrain_effects", 11)', "rows[total]"
@@ -104,6 +165,10 @@ REFERENCE_DATA = {
         ("mech", "light_woods", "deep_snow", "mud"): 5,
         ("walker", "soft"): 2,
         ("to_hit", "light_woods", "blizzard", "ballistic"): 2,
+        ("defence", "forest"): -1,
+        ("defence", "forest", "river"): -2,
+        ("crt", 4, "odds_3_1"): "dr",
+        ("crt", 4, 2.5): "dr",
         ("flight", "good", "turn"): 90,
     },
     "rows": list(range(20)),
@@ -125,6 +190,35 @@ def per_call(code: str, env: dict[str, object], number: int) -> float:
     return timeit.timeit(code, globals=env, number=number) / number
 
 
+def hand_written(module: ModuleType) -> SimpleNamespace:
+    """The hand-written functions answering ``module``'s questions (bench/hand_written.py)."""
+    parts = {
+        "move_cost": hand.move_cost,
+        "roll": hand.dice_roll,
+        "modifier": hand.modifier,
+        "lookup": hand.lookup,
+        "results_roll": hand.results_roll,
+    }
+    made = {}
+    for name, make in parts.items():
+        with contextlib.suppress(AttributeError):  # no such data (no results tables)
+            made[name] = make(module)
+    return SimpleNamespace(**made)
+
+
+def fresh_dir(into: Path) -> Path:
+    """The bundled rulesets' modules compiled by this checkout, written to ``into``."""
+    from rulesdsl.compiler import Compiler
+    from rulesdsl.target.python import render
+
+    compiler = Compiler()
+    for name in {q.module for q in QUERIES}:
+        compiled = compiler.compile_file(ROOT / "rulesets" / f"{name}.terrain")
+        assert compiled.ruleset is not None
+        (into / f"{name}.py").write_text(render(compiled.ruleset), "utf-8")
+    return into
+
+
 def baseline_dir(rev: str, into: Path) -> Path:
     """generated/python as of git revision ``rev``, written to ``into``."""
     for name in {q.module for q in QUERIES}:
@@ -144,11 +238,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--number", type=int, default=2_000, help="calls per timing run")
     parser.add_argument("--baseline", metavar="REV", help="compare with modules generated at REV")
+    parser.add_argument(
+        "--fresh", action="store_true", help="compile the modules instead of reading generated/"
+    )
     args = parser.parse_args()
 
-    modules = {q.module: load(GENERATED / f"{q.module}.py", f"bench_{q.module}") for q in QUERIES}
     old: dict[str, ModuleType] = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as tmp_fresh:
+        source = fresh_dir(Path(tmp_fresh)) if args.fresh else GENERATED
+        modules = {q.module: load(source / f"{q.module}.py", f"bench_{q.module}") for q in QUERIES}
+        hands = {name: hand_written(module) for name, module in modules.items()}
         if args.baseline:
             where = baseline_dir(args.baseline, Path(tmp))
             old = {name: load(where / f"{name}.py", f"baseline_{name}") for name in modules}
@@ -159,6 +258,8 @@ def main() -> None:
                     "new": (q.code, {"m": modules[q.module], "nothing": nothing}),
                     "ref": (q.reference, dict(REFERENCE_DATA)),
                 }
+                if q.hand:
+                    runs["hand"] = (q.hand, {"h": hands[q.module]})
                 if q.module in old:
                     runs["old"] = (q.code, {"m": old[q.module], "nothing": nothing})
                 for kind, (code, env) in runs.items():
@@ -166,14 +267,21 @@ def main() -> None:
                     best[i, kind] = min(best.get((i, kind), seconds), seconds)
 
     print(f"min of {args.rounds} rounds of {args.number} calls; ratio = query / reference")
-    header = f"{'query':<30} {'ns':>7} {'reference':>44} {'ns':>6} {'ratio':>6} {'goal':>5}"
+    header = f"{'query':<32} {'ns':>6} {'reference':>22} {'ns':>5} {'ratio':>6} {'goal':>5}"
+    header += f" {'hand ns':>7} {'ratio':>6} {'goal':>5}"
     if old:
         header += f" {'was ns':>7} {'now/was':>7}"
     print(header)
     for i, q in enumerate(QUERIES):
         new, ref = best[i, "new"] * 1e9, best[i, "ref"] * 1e9
         goal = f"{q.goal:g}x" if q.goal else ""
-        line = f"{q.what:<30} {new:7.0f} {q.reference:>44} {ref:6.0f} {new / ref:5.1f}x {goal:>5}"
+        short = q.reference if len(q.reference) <= 22 else "d.get(tuple key)"
+        line = f"{q.what:<32} {new:6.0f} {short:>22} {ref:5.0f} {new / ref:5.1f}x {goal:>5}"
+        if (i, "hand") in best:
+            by_hand = best[i, "hand"] * 1e9
+            line += f" {by_hand:7.0f} {new / by_hand:5.2f}x {q.hand_goal or HAND_GOAL:4g}x"
+        else:
+            line += " " * 21
         if (i, "old") in best:
             was = best[i, "old"] * 1e9
             line += f" {was:7.0f} {new / was:6.2f}x"

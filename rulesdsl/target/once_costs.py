@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, assert_never
 
 from rulesdsl import ir
+from rulesdsl.target.python_layout import quoted
 
 
 def _number(value: float) -> str:
@@ -32,7 +33,7 @@ def record(rs: ir.Ruleset, value: ir.Value) -> str | None:
             return f"Share({n!r}, {d!r}, {_number(but.value if but is not None else 0)})"
         case ir.StepCost(step=name):
             step = next(s for s in rs.steps if s.id == name)
-            return f"StepCost({name!r}, {step.param!r})"
+            return f"StepCost({quoted(name)}, {quoted(step.param)})"
         case (
             ir.Number()
             | ir.Rate()

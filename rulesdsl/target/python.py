@@ -21,7 +21,7 @@ import jinja2
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.dice import chance_at_least, chance_between
-from rulesdsl.target import once_costs, python_sight
+from rulesdsl.target import once_costs, python_layout, python_sight
 from rulesdsl.target.python_code import (
     Function,
     cell_constants,
@@ -32,12 +32,11 @@ from rulesdsl.target.python_code import (
     step_body,
 )
 from rulesdsl.target.python_values import (
-    WIDTH,
     Code,
+    _plain,
     doc,
     docstring,
     export_order,
-    formatted,
     per_distance,
     per_value,
     policy_entries,
@@ -64,7 +63,67 @@ def _environment() -> jinja2.Environment:
     env.filters["doc"] = doc
     env.filters["tuple"] = tuple
     env.filters["wrap"] = docstring
+    env.filters["rhs"] = _rhs
+    env.globals["call"] = _call_node
+    env.globals["code"] = python_layout.Atom
+    env.globals["entry"] = _entry
+    env.globals["combinations"] = _combinations
+    env.globals["item"] = _item
+    env.globals["ancestors"] = _ancestors
+    env.globals["parameters"] = _parameters
     return env
+
+
+def _rhs(value: Any, column: int) -> str:
+    """``value`` laid out as the right-hand side of a statement whose head (``NAME: Final =
+    ``, written out in the template, where checks/reserved.py reads the name) takes
+    ``column`` characters."""
+    head = " " * column
+    return python_layout.statement(head, python_layout.tree(_plain(value)))[column:]
+
+
+def _parameters(name: str, params: list[str], returns: str) -> str:
+    """What goes between ``def name(`` and ``) -> returns:`` (written out in the template),
+    laid out as ruff lays out the whole line."""
+    line = python_layout.def_line(name, params, returns)
+    return line[len(f"def {name}(") : -len(f") -> {returns}:")]
+
+
+def _call_node(function: str, *args: Any) -> python_layout.Call:
+    return python_layout.Call(function, tuple(python_layout.tree(_plain(a)) for a in args))
+
+
+def _entry(key: Any, value: Any, indent: int) -> str:
+    """``key: value`` as an element of a dict laid out one entry a line at ``indent``."""
+    node = python_layout.dict_entry(
+        python_layout.tree(_plain(key)), python_layout.tree(_plain(value))
+    )
+    return python_layout.layout(node, indent, indent, 1)
+
+
+def _combinations(modifier: str, combinations: list[tuple[tuple[str, ...], Any]]) -> str:
+    """A modifier's ``when`` combinations, ``(frozenset(members), value)`` each, as an entry
+    of ``_COMBINATIONS`` (indented by 4)."""
+    pairs = tuple(
+        python_layout.Group(
+            "(", (_call_node("frozenset", members), python_layout.tree(_plain(value))), ")"
+        )
+        for members, value in combinations
+    )
+    node = python_layout.Group("(", pairs, ")", one_tuple=len(pairs) == 1, exploded=True)
+    return python_layout.layout(python_layout.Entry(py(modifier), node), 4, 4, 1)
+
+
+def _item(value: Any, indent: int) -> str:
+    """``value`` as an element of a collection laid out one element a line at ``indent``."""
+    return python_layout.layout(python_layout.tree(_plain(value)), indent, indent, 1)
+
+
+def _ancestors(ancestors: tuple[ir.Ancestor, ...]) -> str:
+    """``extends=(Ancestor(id, version, digest), ...)`` in RULESET (indented by 4)."""
+    calls = tuple(_call_node("Ancestor", a.id, a.version, a.digest) for a in ancestors)
+    node = python_layout.Group("(", calls, ")", one_tuple=len(calls) == 1, exploded=True)
+    return python_layout.layout(python_layout.Entry("extends", node, "="), 4, 4, 1)
 
 
 # ---- maps (issue 11): what module_routes.py.j2 needs -----------------------------------------
@@ -101,7 +160,7 @@ def map_context(rs: ir.Ruleset) -> dict[str, Any]:
 
 
 def render(rs: ir.Ruleset) -> str:
-    """The module's source text for one ruleset."""
+    """The module's source text for one ruleset, laid out as ``ruff format`` lays it out."""
     lang = rs.languages[0]
 
     def label(info: ir.Info, fallback: str) -> str:
@@ -315,12 +374,13 @@ def render(rs: ir.Ruleset) -> str:
                 for v in c.entries.values()
             ),
             cells=list(cells.values()),
+            summed_modifiers=tuple(m.id for m in rs.modifiers if _simply_added(m)),
             limits=any(c.value_type == "Limit" for c in cells.values()),
             sights=python_sight.sights(rs, runtime, Code),
             results_tables=python_sight.results_tables(rs, runtime),
         )
     )
-    return formatted(_LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text)
+    return _LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text
 
 
 _LOOKALIKES_WAIVER = (
@@ -360,10 +420,7 @@ def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str
         return "bool" if p.unit == "bool" else "float"
 
     params = [f"{p.name}: {kind(p)}" for p in d.params]
-    one_line = ", ".join(params)
-    if len(f"def {d.id}({one_line}) -> Outcome:") <= WIDTH:
-        return one_line
-    return "\n" + "".join(f"    {p},\n" for p in params)
+    return python_layout.def_line(d.id, params, "Outcome", exploded=True)
 
 
 def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
@@ -395,6 +452,18 @@ def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
         "rows": rows,
         "index": index,
     }
+
+
+def _simply_added(m: ir.Modifier) -> bool:
+    """Whether the module's modifier may answer ``m`` from _SUMMED_VALUES: its values are added
+    up, with no clamp, no ``when`` combination and no second context."""
+    match m.combine:
+        case "sum":
+            return m.clamp is None and not m.combinations and m.context2 is None and not m.pairs
+        case "highest" | "lowest" | "once":
+            return False
+        case _:
+            assert_never(m.combine)
 
 
 def _summed(rs: ir.Ruleset) -> ir.Ruleset:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 
 from rulesdsl import ir, units
-from rulesdsl.target.python_values import WIDTH, Code, per_value, py, tidy
+from rulesdsl.target import python_layout
+from rulesdsl.target.python_values import Code, _plain, per_value, py, tidy
 
 # ---- steps and decisions as code --------------------------------------------------------------
 
@@ -48,15 +49,23 @@ def _fresh(name: str, taken: Iterable[str]) -> str:
     return name
 
 
-def _guard(test: str, check: str) -> list[str]:
+def _guard(test: str, check: str, operator: str = "or") -> list[str]:
     """Lines that let a valid argument through at the cost of ``test`` alone (no call, no
     exception handling); when it fails, ``check`` finds what is wrong and raises, or lets an
-    unusual but valid argument (a Fraction, a float subclass) through."""
-    first = f"if not ({test}):"
-    if len(first) + 4 > WIDTH and " or " in test:
-        head, _, tail = test.partition(" or ")
-        first = f"if not ({head}\n        or {tail}):"
-    return [*first.splitlines(), *(f"    {line}" for line in check.splitlines())]
+    unusual but valid argument (a Fraction, a float subclass) through. The lines are relative
+    to the function's body (indented by 4); ``operator`` joins the test's operands."""
+    first = python_layout.condition("if not", test, operator, _BODY)
+    return [*_relative(first, _BODY), *(f"    {line}" for line in check.splitlines())]
+
+
+_BODY = 4
+"""The indentation of a function's body in the module."""
+
+
+def _relative(text: str, indent: int) -> list[str]:
+    """The lines of ``text``, laid out at ``indent``, without that indentation."""
+    first, *rest = text.split("\n")
+    return [first, *(line[indent:] for line in rest)]
 
 
 def _number_test(name: str, least: int | None) -> str:
@@ -80,20 +89,23 @@ def _overflow_guard(
     function's own argument. At no cost to a call that raises nothing."""
     if not numbers:
         return body
-    named = ", ".join(f"{py(n)}: {n}" for n in numbers)
+    named = python_layout.Group(
+        "{", tuple(python_layout.Entry(py(n), python_layout.Atom(n)) for n in numbers), "}"
+    )
+    call = python_layout.Call("_too_large", (python_layout.Atom(py(function)), named), True)
     caught = "(_OverflowError, InvalidArgument)" if over else "_OverflowError"
     return [
         "try:",
         *(f"    {line}" for line in body),
         f"except {caught}:  # an int beyond the largest float",
-        f"    {_call('_too_large', [py(function), '{' + named + '}'], 4)}",
+        *(f"    {line}" for line in _relative(python_layout.layout(call, 8, 8), 8)),
         "    raise",
     ]
 
 
 def _number_check(function: str, name: str, least: int | None) -> str:
     args = [py(function), py(name), name] + ([] if least == 0 else ["None"])
-    return _call("_number", args, 4)
+    return _call("_number", args, _BODY + 4)
 
 
 def step_body(step: ir.Step) -> list[str]:
@@ -320,23 +332,27 @@ def outcome_constants(
                 n += 1
                 name = f"{base}_{n}"
             used.add(name)
-            mine[o.id] = (name, _outcome(o, lang, len(f"{name}: Final = ")))
+            mine[o.id] = (name, _outcome(o, lang, 0, len(f"{name}: Final = ")))
     return out
 
 
-def _outcome(o: ir.Outcome, lang: str, indent: int = 0) -> str:
+def _outcome(o: ir.Outcome, lang: str, indent: int = _BODY, column: int | None = None) -> str:
     label = o.info.labels.get(lang) or next(iter(o.info.labels.values()), o.id)
     value = per_value(o.value)
-    args = [py(o.id), py(label, 4)] + ([] if value is None else [py(value)])
-    return _call("Outcome", args, indent)
+    args = (o.id, label) if value is None else (o.id, label, value)
+    node = python_layout.Call(
+        "Outcome", tuple(python_layout.tree(_plain(a)) for a in args), exploded=True
+    )
+    laid = python_layout.layout(node, indent, indent if column is None else column)
+    return "\n".join(_relative(laid, indent))
 
 
-def _call(function: str, args: list[str], indent: int) -> str:
-    """A call on one line if it fits at ``indent``, else one argument a line."""
-    one_line = f"{function}({', '.join(args)})"
-    if indent + len(one_line) <= WIDTH:
-        return one_line
-    return f"{function}(\n" + "".join(f"    {a},\n" for a in args) + ")"
+def _call(function: str, args: list[str], indent: int, column: int | None = None) -> str:
+    """A call laid out at ``indent`` (starting at ``column``), its arguments already source;
+    the lines after the first relative to ``indent``."""
+    node = python_layout.Call(function, tuple(map(python_layout.Atom, args)), exploded=True)
+    laid = python_layout.layout(node, indent, indent if column is None else column)
+    return "\n".join(_relative(laid, indent))
 
 
 def decision_body(
@@ -362,16 +378,14 @@ def decision_body(
                 if by_name
                 else f"({p.name}.__class__ is _int or {p.name}.__class__ is _float)"
             )
+            key_args = [py(d.id), py(p.name), p.name, keys, py(f"{axis} of {table.id!r}")]
             lines += _guard(
-                f"{test} and {p.name} in {keys}",
-                _call(
-                    "_key", [py(d.id), py(p.name), p.name, keys, py(f"{axis} of {table.id!r}")], 4
-                ),
+                f"{test} and {p.name} in {keys}", _call("_key", key_args, _BODY + 4), "and"
             )
         elif p.unit == units.BOOL_UNIT:
             lines += _guard(
                 f"{p.name} is True or {p.name} is False",
-                _call("_flag", [py(d.id), py(p.name), p.name], 4),
+                _call("_flag", [py(d.id), py(p.name), p.name], _BODY + 4),
             )
         else:
             least = minimum(p.unit)
@@ -383,7 +397,10 @@ def decision_body(
         ret = f"return {outcomes[o.id][0] if outcomes else _outcome(o, lang)}"
         if row.conditions:
             test = " and ".join(_condition(c, cells or {}) for c in row.conditions)
-            rows += [f"if {test}:", f"    {ret}"]
+            first = f"if {test}:"
+            if _BODY + len(first) > python_layout.WIDTH:
+                first = python_layout.condition("if", test, "and", _BODY)
+            rows += [*_relative(first, _BODY), f"    {ret}"]
         else:
             rows.append(ret)
     computes = any(_computes(c) for row in d.rows for c in row.conditions)

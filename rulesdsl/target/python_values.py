@@ -4,16 +4,13 @@
 
 from __future__ import annotations
 
-import pprint
-import subprocess
 import textwrap
 from fractions import Fraction
-from typing import Any, ClassVar, assert_never
+from typing import Any, assert_never
 
 from rulesdsl import ir, semantics
-
-WIDTH = 100
-"""The generated modules' line length (ruff's setting for the project)."""
+from rulesdsl.target import python_layout
+from rulesdsl.target.python_layout import WIDTH
 
 
 class Code:
@@ -39,74 +36,16 @@ def _plain(value: Any) -> Any:
         return tuple(_plain(v) for v in value)
     if isinstance(value, dict):
         return {_plain(k): _plain(v) for k, v in value.items()}
-    if value is None or isinstance(value, str | int | Fraction | Code):
+    if value is None or isinstance(value, str | int | Fraction | Code | python_layout.Node):
         return value
     raise TypeError(f"cannot emit {value!r}")  # pragma: no cover
 
 
-STRING_PIECE = 60
-"""Longest piece of a long string: a longer one is written as adjacent pieces, which the
-formatter puts one per line, so no line of a module runs past WIDTH however deep it sits."""
-
-
-def string_literal(text: str) -> str:
-    """``text`` as Python source: repr's escapes, in double quotes as ruff format writes them,
-    in pieces of at most STRING_PIECE characters (split after a space where there is one)."""
-    pieces: list[str] = []
-    while len(text) > STRING_PIECE:
-        cut = text.rfind(" ", STRING_PIECE // 2, STRING_PIECE) + 1 or STRING_PIECE
-        pieces.append(text[:cut])
-        text = text[cut:]
-    return " ".join(_quoted(piece) for piece in [*pieces, text])
-
-
-def _quoted(text: str) -> str:
-    literal = repr(text)
-    if literal.startswith("'") and '"' not in text:
-        literal = '"' + literal[1:-1].replace("\\'", "'") + '"'
-    return literal
-
-
-class _Printer(pprint.PrettyPrinter):
-    """pprint, with strings written by :func:`string_literal` (never split by pprint)."""
-
-    _dispatch: ClassVar[dict[Any, Any]] = {
-        k: v
-        for k, v in pprint.PrettyPrinter._dispatch.items()  # type: ignore[attr-defined]
-        if k is not str.__repr__
-    }
-
-    def format(
-        self, obj: object, context: dict[int, int], maxlevels: int, level: int
-    ) -> tuple[str, bool, bool]:
-        if isinstance(obj, str):
-            return string_literal(obj), True, False
-        return super().format(obj, context, maxlevels, level)
-
-
-def py(value: Any, column: int = 0) -> str:
-    """A Python literal for plain data; the module is laid out by the formatter afterwards
-    (:func:`formatted`), so ``column`` only keeps pprint's first draft near its final shape."""
-    printer = _Printer(width=max(40, WIDTH - column - 1), sort_dicts=False)
-    return printer.pformat(_plain(value)).replace("\n", "\n" + " " * column)
-
-
-def formatted(source: str) -> str:
-    """``source`` laid out by ruff's formatter (black's style), at the pinned version the
-    package depends on, so the same IR always gives the same bytes and every generated module
-    passes `ruff format --check` as the project's own code does."""
-    from ruff.__main__ import find_ruff_bin
-
-    done = subprocess.run(
-        [find_ruff_bin(), "format", "--isolated", "--line-length", str(WIDTH), "-"],
-        input=source,
-        capture_output=True,
-        encoding="utf-8",  # whatever the locale: a module holds labels in every language
-        check=False,
-    )
-    if done.returncode != 0:  # pragma: no cover - the backend writes valid Python
-        raise RuntimeError(f"ruff format refused a generated module: {done.stderr}")
-    return done.stdout
+def py(value: Any, column: int = 0, indent: int = 0, tail: int = 1) -> str:
+    """A Python literal for plain data, laid out as ruff's formatter would: it starts at
+    ``column`` of a line indented by ``indent`` and is followed by ``tail`` characters on its
+    last line (by default a comma)."""
+    return python_layout.layout(python_layout.tree(_plain(value)), indent, column, tail)
 
 
 def doc(text: str) -> str:
@@ -149,7 +88,7 @@ def runtime(value: ir.Value | None) -> Any:
         case ir.Number(value=v, unit=None):
             return tidy(v)
         case ir.Number(value=v, unit=unit):
-            return Code(f"Quantity({py(v)}, {py(unit)})")
+            return Code(f"Quantity({py(tidy(v))}, {py(unit)})")
         case ir.Rate(amount=a, per=p):
             return Code(f"Rate({py(runtime(a))}, {py(runtime(p))})")
         case ir.Trade(gain=g, cost=c):

@@ -1,0 +1,268 @@
+"""Python literals laid out as ruff's formatter lays them out (black's style, line length
+WIDTH), so that a generated module comes out formatted with no formatter at run time.
+
+A value becomes a small tree: atoms, strings (in pieces of at most STRING_PIECE characters),
+collections, calls, ``key: value`` entries and ``name=value`` arguments. Laying it out follows
+the formatter's rules for these few shapes: a group that fits on the rest of its line stays
+on it; otherwise a collection puts one element a line (a trailing comma after each when it has
+more than one, or is a tuple of one), and a call first tries all its arguments on one indented
+line. A string in pieces is joined into one literal when that fits, else its pieces go one a
+line. ``tests/test_module_layout.py`` holds the layouts to ``ruff format --check``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, assert_never
+
+WIDTH = 100
+"""The generated modules' line length (ruff's setting for the project)."""
+
+STRING_PIECE = 60
+"""Longest piece of a long string: a longer one is written as adjacent pieces, one a line
+when they do not fit on one, so no line of a module runs past WIDTH however deep it sits."""
+
+
+# ---- the tree ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Atom:
+    """Source that is never split: a number, a name, a short call such as ``Dice(1, 6, 3)``."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Str:
+    """A string: its pieces as source literals, and the whole text (to join them)."""
+
+    text: str
+    pieces: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Group:
+    """A collection: ``open``, the elements, ``close``; ``one_tuple`` for ``(x,)``;
+    ``exploded``: one element a line even where it would fit on one (a trailing comma after
+    the last, as written by hand, tells the formatter to keep it so)."""
+
+    open: str
+    items: tuple[Node, ...]
+    close: str
+    one_tuple: bool = False
+    exploded: bool = False
+
+
+@dataclass(frozen=True)
+class Call:
+    """``function(arguments)``; ``exploded``: one argument a line, each with a trailing comma,
+    when the call does not fit on its line (as written by hand, so the formatter keeps it),
+    rather than all the arguments on one indented line first."""
+
+    function: str
+    args: tuple[Node, ...]
+    exploded: bool = False
+
+
+@dataclass(frozen=True)
+class Entry:
+    """``key: value`` in a dict, or ``key=value`` with ``sep="="`` in a call."""
+
+    key: str | Group
+    value: Node
+    sep: str = ": "
+
+
+Node = Atom | Str | Group | Call | Entry
+
+
+def width(text: str) -> int:
+    """How many columns ``text`` takes as ruff counts them: 2 for a wide (East Asian) character,
+    0 for a combining mark, else 1."""
+    if text.isascii():
+        return len(text)
+    return sum(
+        2
+        if unicodedata.east_asian_width(ch) in "WF"
+        else 0
+        if unicodedata.category(ch) in ("Mn", "Me")
+        else 1
+        for ch in text
+    )
+
+
+# ---- strings as ruff writes them --------------------------------------------------------------
+
+
+def quoted(text: str) -> str:
+    """``text`` as one string literal: repr's escapes, in the quotes ruff prefers (double,
+    unless the text holds more double quotes than single ones)."""
+    literal = repr(text)
+    # repr chose double quotes only for a text with ' and no ": nothing to unescape then
+    body = literal[1:-1] if literal[0] == '"' else literal[1:-1].replace("\\'", "'")
+    quote = "'" if text.count('"') > text.count("'") else '"'
+    return quote + body.replace(quote, "\\" + quote) + quote
+
+
+def string(text: str) -> Str:
+    """``text`` in pieces of at most STRING_PIECE characters (cut after a space where there
+    is one)."""
+    pieces: list[str] = []
+    rest = text
+    while len(rest) > STRING_PIECE:
+        cut = rest.rfind(" ", STRING_PIECE // 2, STRING_PIECE) + 1 or STRING_PIECE
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+    return Str(text, tuple(quoted(piece) for piece in [*pieces, rest]))
+
+
+# ---- values as trees -----------------------------------------------------------------------
+
+
+def tree(value: Any) -> Node:
+    """The tree of a plain value (dicts, tuples, strings, numbers, source Code, None)."""
+    if isinstance(value, Atom | Str | Group | Call | Entry):
+        return value
+    if isinstance(value, str):
+        return string(value)
+    if isinstance(value, bool) or value is None:
+        return Atom(repr(value))
+    if isinstance(value, float):
+        return Atom(repr(int(value)) if value.is_integer() else repr(value))
+    if isinstance(value, int | Fraction):
+        return Atom(repr(value))
+    if isinstance(value, dict):
+        return Group("{", tuple(dict_entry(tree(k), tree(v)) for k, v in value.items()), "}")
+    if isinstance(value, list | tuple):
+        items = tuple(tree(v) for v in value)
+        return Group("(", items, ")", one_tuple=len(items) == 1)
+    text = getattr(value, "source", None)  # python_values.Code: already-safe source
+    if isinstance(text, str):
+        return Atom(text)
+    raise TypeError(f"cannot emit {value!r}")  # pragma: no cover
+
+
+def dict_entry(key: Node, value: Node) -> Entry:
+    """``key: value`` in a dict."""
+    return Entry(key if isinstance(key, Group) else flat(key), value)
+
+
+# ---- laying out ------------------------------------------------------------------------------
+
+
+def flat(node: Node) -> str:
+    """``node`` on one line."""
+    match node:
+        case Atom(text=text):
+            return text
+        case Str(text=text, pieces=pieces):
+            return pieces[0] if len(pieces) == 1 else quoted(text)
+        case Group(open=o, items=items, close=c, one_tuple=one):
+            return o + ", ".join(map(flat, items)) + ("," if one else "") + c
+        case Call(function=f, args=args):
+            return f + "(" + ", ".join(map(flat, args)) + ")"
+        case Entry(key=k, value=v, sep=sep):
+            return (k if isinstance(k, str) else flat(k)) + sep + flat(v)
+        case _:
+            assert_never(node)
+
+
+def layout(node: Node, indent: int, column: int, tail: int = 0) -> str:
+    """``node`` as source that starts at ``column`` of a line indented by ``indent``, with
+    ``tail`` characters after it on its last line (a comma, a closing bracket)."""
+    one_line = flat(node)
+    forced = isinstance(node, Group) and node.exploded and len(node.items) > 1
+    if column + width(one_line) + tail <= WIDTH and not forced:
+        return one_line
+    inner = " " * (indent + 4)
+    match node:
+        case Atom(text=text):
+            return text
+        case Str(pieces=pieces):
+            return ("\n" + " " * indent).join(pieces)
+        case Entry(key=k, value=v, sep=sep):
+            if isinstance(k, Group):
+                return _group_entry(k, v, sep, indent, column, tail)
+            return k + sep + layout(v, indent, column + width(k) + width(sep), tail)
+        case Group():
+            return _broken(node, indent)
+        case Call(function=f, args=args, exploded=exploded):
+            if len(args) == 1 and not exploded:
+                return f"{f}(\n{inner}{layout(args[0], indent + 4, indent + 4)}\n{' ' * indent})"
+            joined = ", ".join(map(flat, args))
+            if indent + 4 + width(joined) <= WIDTH and not exploded:
+                return f"{f}(\n{inner}{joined}\n{' ' * indent})"
+            lines = [inner + layout(a, indent + 4, indent + 4, 1) + "," for a in args]
+            return f + "(\n" + "\n".join(lines) + "\n" + " " * indent + ")"
+        case _:
+            assert_never(node)
+
+
+def _group_entry(key: Group, value: Node, sep: str, indent: int, column: int, tail: int) -> str:
+    """An entry keyed by a tuple: the value breaks first; the key too when the line up to the
+    value's first break is still too long."""
+    head = flat(key) + sep
+    laid = layout(value, indent, column + width(head), tail)
+    if column + width(head) + width(laid.split("\n")[0]) <= WIDTH:
+        return head + laid
+    return _broken(key, indent) + sep + layout(value, indent, indent + 1 + width(sep), tail)
+
+
+def _broken(group: Group, indent: int) -> str:
+    """``group`` one element a line."""
+    comma = len(group.items) > 1 or group.one_tuple
+    inner = " " * (indent + 4)
+    lines = [
+        inner + layout(item, indent + 4, indent + 4, int(comma)) + ("," if comma else "")
+        for item in group.items
+    ]
+    return group.open + "\n" + "\n".join(lines) + "\n" + " " * indent + group.close
+
+
+def statement(head: str, node: Node, indent: int = 0) -> str:
+    """``head`` (``NAME: Final = ``) then ``node``. A string that does not fit goes in
+    parentheses, on its own line if it fits there, else one piece a line (a string of one
+    piece that fits nowhere stays where it is)."""
+    one_line = flat(node)
+    if isinstance(node, Str) and indent + width(head) + width(one_line) > WIDTH:
+        inner = "\n" + " " * (indent + 4)
+        if indent + 4 + width(one_line) <= WIDTH:
+            return f"{head}({inner}{one_line}\n{' ' * indent})"
+        if len(node.pieces) > 1:
+            return f"{head}({inner}{inner.join(node.pieces)}\n{' ' * indent})"
+    return head + layout(node, indent, indent + width(head))
+
+
+def def_line(
+    name: str, params: list[str], returns: str, indent: int = 0, exploded: bool = False
+) -> str:
+    """``def name(params) -> returns:`` on one line if it fits, else its parameters on one
+    indented line (unless ``exploded``), else one a line with a trailing comma."""
+    pad, inner = " " * indent, " " * (indent + 4)
+    joined = ", ".join(params)
+    if indent + width(f"def {name}({joined}) -> {returns}:") <= WIDTH:
+        return f"def {name}({joined}) -> {returns}:"
+    if indent + 4 + width(joined) <= WIDTH and not exploded:
+        return f"def {name}(\n{inner}{joined}\n{pad}) -> {returns}:"
+    return f"def {name}(\n" + "".join(f"{inner}{p},\n" for p in params) + f"{pad}) -> {returns}:"
+
+
+def condition(keyword: str, test: str, operator: str, indent: int) -> str:
+    """``keyword (test):`` (``if not``), the test in parentheses laid out as ruff lays out a
+    boolean operation: on the line, else alone on an indented line, else one operand a line
+    led by ``operator`` (the test's operands are joined by `` operator `` at its top level)."""
+    pad, inner = " " * indent, " " * (indent + 4)
+    one_line = f"{keyword} ({test}):"
+    if indent + width(one_line) <= WIDTH:
+        return one_line
+    if indent + 4 + width(test) <= WIDTH:
+        return f"{keyword} (\n{inner}{test}\n{pad}):"
+    head, *rest = test.split(f" {operator} ")
+    return (
+        f"{keyword} (\n{inner}{head}\n"
+        + "".join(f"{inner}{operator} {part}\n" for part in rest)
+        + f"{pad}):"
+    )
