@@ -346,7 +346,7 @@ def test_the_language_servers_yaml_path_takes_every_bad_key(tmp_path: Path) -> N
         HEAD.replace("  wheels:", "  1: One\n  ~: Tilde\n  wheels:"),
     ]:
         path = str(tmp_path / "skirmish.yaml")
-        server._chain(path, text)
+        server.compiler.parse_open(path, text)
         compiled = server.compiler.compile_text(text, path, tmp_path)
         for diag in compiled.diagnostics:
             assert to_lsp(diag).range.start.line >= 0

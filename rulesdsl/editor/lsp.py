@@ -15,13 +15,15 @@ diagnostic instead of a compile; closing a document drops everything kept for it
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from threading import Event
+from threading import Event, Lock
 from typing import BinaryIO, assert_never
 from urllib.parse import unquote, urlparse
 
@@ -31,15 +33,16 @@ from pygls.uris import from_fs_path
 
 from rulesdsl import ir, words
 from rulesdsl.checks.reserved import is_reserved
-from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
-from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.compiler import SUFFIXES, Compiled, ruleset_files
+from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.editor.lsp_compile import LiveCompiler, Stale
 from rulesdsl.editor.lsp_index import Index, build_index
 from rulesdsl.editor.lsp_stream import serve
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.csv_chart import dsl_value
 from rulesdsl.interchange.fmt import format_text
 from rulesdsl.ir import IDENT
-from rulesdsl.sources import MAX_FILE_BYTES, check_text, read_ruleset
+from rulesdsl.sources import MAX_FILE_BYTES, read_ruleset
 
 MAX_DOCUMENT_BYTES = MAX_FILE_BYTES
 """The largest ruleset the language server compiles, open in the editor or read from the disk
@@ -121,73 +124,85 @@ def to_range(pos: s.Pos | None) -> t.Range:
     )
 
 
-def to_lsp(diag: Diagnostic) -> t.Diagnostic:
+def to_lsp(diag: Diagnostic, ranged: Callable[[s.Pos | None], t.Range] = to_range) -> t.Diagnostic:
+    """A diagnostic as LSP sends it; ``ranged`` places a span (by default in code points)."""
     message = diag.message + (f"\nhint: {diag.hint}" if diag.hint else "")
     related = [
-        t.DiagnosticRelatedInformation(t.Location(uri_of(r.pos.file), to_range(r.pos)), r.message)
+        t.DiagnosticRelatedInformation(t.Location(uri_of(r.pos.file), ranged(r.pos)), r.message)
         for r in diag.related
     ]
     return t.Diagnostic(
-        range=to_range(diag.pos),
+        range=ranged(diag.pos),
         message=message,
         code=diag.code,
         source="rulesdsl",
-        severity=t.DiagnosticSeverity.Error if diag.is_error else t.DiagnosticSeverity.Warning,
+        severity=_severity(diag),
         related_information=related or None,
+        data={"hint": diag.hint} if diag.hint else None,
     )
 
 
-class _LiveCompiler(Compiler):
-    """A Compiler that reads open documents from the editor instead of the disk."""
+def _severity(diag: Diagnostic) -> t.DiagnosticSeverity:
+    return t.DiagnosticSeverity.Error if diag.is_error else t.DiagnosticSeverity.Warning
 
-    def __init__(self, server: RulesServer) -> None:
-        super().__init__()
-        self.server = server
 
-    def read(self, path: Path) -> tuple[str | None, list[Diagnostic]]:
-        refused = self.server.refusal(str(path))
-        if refused is not None:
-            return None, [
-                error(
-                    "E003",
-                    f"cannot read {path}: {refused}",
-                    s.Pos(str(path), 1, 1, 1, 1),
-                    "the language server reads bases only inside the workspace folders "
-                    "and never through a symbolic link",
-                )
-            ]
-        doc = self.server.open_text(str(path.resolve()))
-        if doc is None:
-            return super().read(
-                path
-            )  # the ruleset reader: no link, no special file, the size limit
-        loaded = check_text(doc, str(path), self.limits)  # an open base: limits as on disk
-        self.sources[str(path)] = loaded.quoted or ""
-        return loaded.text, list(loaded.diagnostics)
-
-    def forget(self) -> None:
-        """Drop parsed and compiled files and their texts: the next compile reads every file
-        again (an open base's unsaved edits included), and nothing is kept between compiles."""
-        self._parsed.clear()
-        self._compiled.clear()
-        self.sources.clear()
+DEBOUNCE_SECONDS = 0.15
+"""How long the server waits after an edit for the next one before it compiles: a burst of
+edits typed closer together than this is compiled once, after its last edit."""
 
 
 @dataclass
 class _State:
     compiled: Compiled
-    index: Index
+    sources: list[s.SourceFile]
+    """The file's syntax tree and its bases', bases first."""
     ruleset: ir.Ruleset | None
+    text: str | None
+    """The text compiled (None: the file could not be read)."""
+    chain: frozenset[str] = frozenset()
+    """The real paths of the file and its bases: an edit to one of them recompiles it."""
+    _index: Index | None = None
+
+    @property
+    def index(self) -> Index:
+        """The names of the file and its bases (built on first use: diagnostics need none)."""
+        if self._index is None:
+            self._index = build_index(self.sources)
+        return self._index
+
+    def texts(self) -> dict[str, str]:
+        return {os.path.abspath(src.path): src.text for src in self.sources}
+
+
+def split_lines(path: str, text: str) -> list[str]:
+    """A file's lines as its front end counts them (YAML also breaks at \\r, U+0085...)."""
+    if path.endswith((".yaml", ".yml")):
+        return _YAML_BREAK.split(text)
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 class RulesServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("rulesdsl", "0.1.0", text_document_sync_kind=t.TextDocumentSyncKind.Full)
-        self.compiler = _LiveCompiler(self)
+        self.compiler = LiveCompiler(self)
         self.states: dict[str, _State] = {}
         self.last_good: dict[str, ir.Ruleset] = {}
         self.published: dict[str, set[str]] = {}
         """Per open document, the other files it published diagnostics on."""
+        self.lock = Lock()
+        """Held while the compiler runs (on the compile thread or, for a request, the loop)."""
+        self.debounce = DEBOUNCE_SECONDS
+        self.edits = 0
+        """Counts edits: a compile started before the last one is stale."""
+        self.dirty: dict[str, None] = {}
+        """The documents edited since their last compile, in order."""
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Future[None] | None = None
+        self._again = False
+        self._compile_pool = ThreadPoolExecutor(1, thread_name_prefix="rulesdsl-compile")
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve on stdio through :mod:`rulesdsl.editor.lsp_stream` (pygls' own reader trusts
@@ -202,10 +217,11 @@ class RulesServer(LanguageServer):
                 stdout or sys.stdout.buffer,
             )
         finally:
+            self._compile_pool.shutdown(wait=False, cancel_futures=True)
             self.shutdown()  # type: ignore[no-untyped-call]
 
     def open_text(self, path: str) -> str | None:
-        for doc in self.workspace.text_documents.values():
+        for doc in list(self.workspace.text_documents.values()):
             if is_file_uri(doc.uri) and str(Path(path_of(doc.uri)).resolve()) == path:
                 text: str = doc.source
                 return text
@@ -224,7 +240,7 @@ class RulesServer(LanguageServer):
         if not found:
             found = [
                 Path(path_of(d.uri)).parent
-                for d in workspace.text_documents.values()
+                for d in list(workspace.text_documents.values())
                 if is_file_uri(d.uri)
             ]
         return found
@@ -261,27 +277,79 @@ class RulesServer(LanguageServer):
     def is_open(self, uri: str) -> bool:
         return unquote(uri) in self.workspace.text_documents
 
+    # -- positions in the client's encoding ---------------------------------------------------
+
+    def to_client(self, pos: s.Pos | None, texts: dict[str, str] | None = None) -> t.Range:
+        """A span as the client counts it: lines from 0, characters in the negotiated
+        encoding (UTF-16 unless the client asked for another)."""
+        rng = to_range(pos)
+        codec = self.workspace.position_codec
+        if pos is None or codec.encoding == t.PositionEncodingKind.Utf32:
+            return rng
+        lines = self._lines_of(pos.file, texts)
+        touched = {rng.start.line, rng.end.line}
+        if all(i >= len(lines) or lines[i].isascii() for i in touched):
+            return rng
+        return codec.range_to_client_units(lines, rng)
+
+    def from_client(self, uri: str, position: t.Position) -> t.Position:
+        """A client's position in a document, with its character counted in code points."""
+        codec = self.workspace.position_codec
+        if codec.encoding == t.PositionEncodingKind.Utf32:
+            return position
+        lines = self._lines_of(path_of(uri), None)
+        if position.line >= len(lines) or lines[position.line].isascii():
+            return position
+        found = codec.position_from_client_units(
+            lines, t.Position(position.line, position.character)
+        )
+        return t.Position(found.line, found.character)
+
+    def _lines_of(self, file: str, texts: dict[str, str] | None) -> list[str]:
+        text = (texts or {}).get(os.path.abspath(file))
+        if text is None:
+            text = self.text_of(uri_of(file)) or ""
+        return split_lines(file, text)
+
     # -- analysis ---------------------------------------------------------------------------
 
     def analyse(self, uri: str) -> _State:
+        """Compile a document (the compiler reuses what its edit left valid); the caller
+        holds :attr:`lock`. Keeps nothing: see :meth:`keep`."""
         path = path_of(uri)
         text = self.text_of(uri)
         if text is None:  # not open, and not a file the server may read: nothing to say
-            return _State(Compiled(path, None, []), Index(), None)
-        too_large = check_text(text, path, self.compiler.limits).diagnostics
-        if too_large:  # E006: one diagnostic, never a parse
-            state = _State(Compiled(path, None, list(too_large)), Index(), None)
-        else:
-            self.compiler.forget()
-            compiled = self.compiler.compile_text(text, path, Path(path).parent)
-            sources = self._chain(path, text)
-            self.compiler.forget()
-            state = _State(compiled, build_index(sources), compiled.ruleset)
+            return _State(Compiled(path, None, []), [], None, None)
+        compiled = self.compiler.compile_open(path, text)
+        key = Path(path).resolve()
+        chain = self.compiler.chain(key)
+        sources: list[s.SourceFile] = []
+        if not compiled.diagnostics or compiled.diagnostics[0].code != "E006":
+            for file in chain:
+                source = self.compiler.parsed_source(file)
+                if source is None:
+                    break
+                sources.insert(0, source)
         if not self.is_open(uri):  # keep nothing for a file the editor has not opened
-            return state
+            self.compiler.drop(path)
+        return _State(compiled, sources, compiled.ruleset, text, frozenset(str(p) for p in chain))
+
+    def keep(self, uri: str, state: _State) -> None:
+        if not self.is_open(uri):
+            return
         if state.ruleset is not None:
             self.last_good[uri] = state.ruleset
         self.states[uri] = state
+
+    def state(self, uri: str) -> _State:
+        """A document's analysis, up to date with its text (a request compiles a document
+        edited since its last compile at once, without waiting for the pause)."""
+        found = self.states.get(uri)
+        if found is not None and found.text == self.text_of(uri):
+            return found
+        with self.lock:
+            state = self.analyse(uri)
+        self.keep(uri, state)
         return state
 
     def forget(self, uri: str) -> None:
@@ -289,6 +357,9 @@ class RulesServer(LanguageServer):
         other files that no open document still explains."""
         self.states.pop(uri, None)
         self.last_good.pop(uri, None)
+        self.dirty.pop(uri, None)
+        with self.lock:
+            self.compiler.drop(path_of(uri))
         others = self.published.pop(uri, set())
         self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         still = set().union(*self.published.values()) if self.published else set()
@@ -301,30 +372,6 @@ class RulesServer(LanguageServer):
                     t.PublishDiagnosticsParams(uri=other, diagnostics=[])
                 )
 
-    def _chain(self, path: str, text: str) -> list[s.SourceFile]:
-        """The file's syntax tree and its bases', bases first."""
-        parsed: list[s.SourceFile] = []
-        if check_text(text, path, self.compiler.limits).text is None:  # E006: never parsed
-            return parsed
-        if path.endswith((".yaml", ".yml")):
-            from rulesdsl.frontends.yaml_authoring import parse_yaml
-
-            source, _ = parse_yaml(text, path, self.compiler.fragments)
-        else:
-            source, _ = self.compiler.parser.parse(text, path)
-        seen = {str(Path(path).resolve())}
-        while source is not None:
-            parsed.insert(0, source)
-            base = next((st for st in source.statements if isinstance(st, s.ExtendsDecl)), None)
-            if base is None:
-                break
-            found = self.base_of(Path(path).parent, base.base.text)
-            if found is None or str(found.resolve()) in seen:
-                break
-            seen.add(str(found.resolve()))
-            source, _ = self.compiler.parse_file(found)
-        return parsed
-
     def base_of(self, folder: Path, name: str) -> Path | None:
         """The file of base ``name`` beside a variant, if the server may read it."""
         for path in (folder / f"{name}{x}" for x in SUFFIXES):
@@ -332,34 +379,166 @@ class RulesServer(LanguageServer):
                 return path
         return None
 
-    def state(self, uri: str) -> _State:
-        return self.states.get(uri) or self.analyse(uri)
+    def family(self, home: Path) -> list[Path]:
+        """The ruleset files beside ``home`` (where its variants must be) that extend it,
+        directly or through other variants; open documents not saved yet included. The
+        caller holds :attr:`lock`."""
+        target = home.resolve()
+        folder = home.parent
+        found = set(ruleset_files(folder)) if folder.is_dir() else set()
+        for doc in list(self.workspace.text_documents.values()):
+            path = Path(path_of(doc.uri))
+            if is_file_uri(doc.uri) and path.parent == folder and path.suffix in SUFFIXES:
+                found.add(path)
+        out = []
+        for path in sorted(found):
+            if path.resolve() == target or self.refusal(str(path)) is not None:
+                continue
+            here, seen = path, {path.resolve()}
+            while True:
+                source, _ = self.compiler.parse_file(here)
+                ext = (
+                    next(
+                        (st.base for st in source.statements if isinstance(st, s.ExtendsDecl)), None
+                    )
+                    if source is not None
+                    else None
+                )
+                base = self.base_of(folder, ext.text) if ext is not None else None
+                if base is None or base.resolve() in seen:
+                    break
+                if base.resolve() == target:
+                    out.append(path)
+                    break
+                seen.add(base.resolve())
+                here = base
+        return out
+
+    def uses(self, state: _State, name: str) -> tuple[list[s.Name], set[str]]:
+        """Every use of a name declared in ``state``'s chain: there, and in every file that
+        extends the file declaring it (a rename from a base edits its variants); and every
+        name those files declare."""
+        home = Path(state.index.declarations[name].item.name.pos.file)
+        found = {
+            (os.path.abspath(n.pos.file), n.pos.line, n.pos.column): n
+            for n in state.index.uses(name)
+        }
+        declared = set(state.index.declarations)
+        with self.lock:
+            for path in self.family(home):
+                source, _ = self.compiler.parse_file(path)
+                if source is None:
+                    continue
+                index = build_index([source])
+                declared |= set(index.declarations)
+                for n in index.uses(name):
+                    found.setdefault((os.path.abspath(n.pos.file), n.pos.line, n.pos.column), n)
+        return [found[k] for k in sorted(found)], declared
 
     def lines(self, uri: str) -> list[str]:
         text = self.text_of(uri)
         return text.splitlines(True) if text is not None else []
 
+    # -- edits: debounced, compiled on the compile thread ---------------------------------------
+
+    def schedule(self, uri: str, delay: float | None = None) -> None:
+        """Compile ``uri`` (and the open documents that extend it) once the edits pause."""
+        self.edits += 1
+        self.dirty[uri] = None
+        if self._timer is not None:
+            self._timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self.debounce if delay is None else delay, self._kick)
+
+    def schedule_all(self) -> None:
+        """Check every open document again (a file changed on the disk)."""
+        for uri in list(self.workspace.text_documents):
+            self.schedule(uri)
+
+    def _kick(self) -> None:
+        self._timer = None
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._round())
+        else:
+            self._again = True
+
+    def targets(self, edited: list[str]) -> list[str]:
+        """The edited documents, then every open document whose chain holds one of them."""
+        paths = {str(Path(path_of(u)).resolve()) for u in edited}
+        out = [u for u in edited if self.is_open(u)]
+        for uri, state in list(self.states.items()):
+            if uri not in out and self.is_open(uri) and state.chain & paths:
+                out.append(uri)
+        return out
+
+    async def _round(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            edits = self.edits
+            targets = self.targets(list(self.dirty))
+            self.dirty.clear()
+            done = await loop.run_in_executor(self._compile_pool, self._analyse_all, targets, edits)
+            for uri in targets:
+                state = done.get(uri)
+                if state is None or state.text != self.text_of(uri) or not self.is_open(uri):
+                    if self.is_open(uri):
+                        self.dirty[uri] = None  # given up or out of date: compile it again
+                    continue
+                self.keep(uri, state)
+                self.publish_state(uri, state)
+        finally:
+            if self._again or (self.dirty and self._timer is None):
+                self._again = False
+                loop.call_soon(self._kick)
+
+    def _analyse_all(self, uris: list[str], edits: int) -> dict[str, _State]:
+        """Compile each document (on the compile thread), until an edit makes it stale."""
+        done: dict[str, _State] = {}
+        with self.lock:
+            self.compiler.cancelled = lambda: self.edits != edits
+            try:
+                self.compiler.refresh()
+                for uri in uris:
+                    done[uri] = self.analyse(uri)
+            except Stale:
+                pass
+            finally:
+                self.compiler.cancelled = lambda: False
+        return done
+
+    # -- publishing ---------------------------------------------------------------------------
+
     def publish(self, uri: str) -> None:
-        state = self.analyse(uri)
+        """Compile a document now and publish its diagnostics."""
+        with self.lock:
+            self.compiler.refresh()
+            state = self.analyse(uri)
+        self.keep(uri, state)
+        self.publish_state(uri, state)
+
+    def publish_state(self, uri: str, state: _State) -> None:
         own = os.path.abspath(path_of(uri))
+        texts = state.texts()
+        if state.text is not None:
+            texts[own] = state.text
         by_file: dict[str, list[t.Diagnostic]] = {}
         caused: dict[str, list[t.Diagnostic]] = {}
         for diag in state.compiled.diagnostics:
             file = os.path.abspath(diag.pos.file) if diag.pos else own
-            by_file.setdefault(file, []).append(to_lsp(diag))
+            by_file.setdefault(file, []).append(self.to_lsp(diag, texts))
             for r in diag.related:  # an error this variant causes in a base line: show it there
                 there = os.path.abspath(r.pos.file)
                 if file == own and there != own:
                     caused.setdefault(there, []).append(
                         t.Diagnostic(
-                            range=to_range(r.pos),
-                            severity=to_lsp(diag).severity,
+                            range=self.to_client(r.pos, texts),
+                            severity=_severity(diag),
                             code=diag.code,
                             source="rulesdsl",
                             message=f"{diag.message} (as {Path(own).name} changed this line)",
                             related_information=[
                                 t.DiagnosticRelatedInformation(
-                                    t.Location(uri, to_range(diag.pos)), diag.message
+                                    t.Location(uri, self.to_client(diag.pos, texts)), diag.message
                                 )
                             ]
                             if diag.pos
@@ -370,8 +549,10 @@ class RulesServer(LanguageServer):
         extends = next(
             (
                 st.pos
-                for st, _, _ in state.index.statements
-                if isinstance(st, s.ExtendsDecl) and os.path.abspath(st.pos.file) == own
+                for src in state.sources
+                if os.path.abspath(src.path) == own
+                for st in src.statements
+                if isinstance(st, s.ExtendsDecl)
             ),
             None,
         )
@@ -379,7 +560,7 @@ class RulesServer(LanguageServer):
             for d in diags:
                 mine.append(
                     t.Diagnostic(
-                        range=to_range(extends),
+                        range=self.to_client(extends, texts),
                         severity=d.severity,
                         code=d.code,
                         source="rulesdsl",
@@ -403,24 +584,29 @@ class RulesServer(LanguageServer):
             )
         self.published[uri] = others
 
+    def to_lsp(self, diag: Diagnostic, texts: dict[str, str]) -> t.Diagnostic:
+        return to_lsp(diag, lambda pos: self.to_client(pos, texts))
+
 
 def did_open(ls: RulesServer, params: t.DidOpenTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.schedule(params.text_document.uri, delay=0)
 
 
 def did_change(ls: RulesServer, params: t.DidChangeTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
-    for uri in list(ls.states):  # open variants see their base's unsaved edits
-        if uri != params.text_document.uri and ls.is_open(uri):
-            ls.publish(uri)
+    ls.schedule(params.text_document.uri)
 
 
 def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.schedule_all()  # a saved file may be the base of others read from the disk
 
 
 def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
-    ls.forget(params.text_document.uri)
+    uri = params.text_document.uri
+    dependents = ls.targets([uri])
+    ls.forget(uri)
+    for other in dependents:  # they now read this base from the disk
+        if other != uri:
+            ls.schedule(other)
 
 
 # ---- completion ----------------------------------------------------------------------------
@@ -428,6 +614,7 @@ def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
 
 def _line_before(ls: RulesServer, uri: str, pos: t.Position) -> str:
     lines = ls.lines(uri)
+    pos = ls.from_client(uri, pos)
     return lines[pos.line][: pos.character] if pos.line < len(lines) else ""
 
 
@@ -537,6 +724,7 @@ def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
 def _name_at(ls: RulesServer, uri: str, pos: t.Position) -> tuple[_State, s.Name | None]:
     state = ls.state(uri)
     path = str(path_of(uri))
+    pos = ls.from_client(uri, pos)
     found = state.index.at(path, pos.line + 1, pos.character + 1)
     return state, found
 
@@ -602,7 +790,7 @@ def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
     text = hover_text(state, name.text, state.ruleset or ls.last_good.get(uri))
     if text is None:
         return None
-    return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text), to_range(name.pos))
+    return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text), ls.to_client(name.pos))
 
 
 def definition(ls: RulesServer, params: t.DefinitionParams) -> t.Location | None:
@@ -617,7 +805,7 @@ def definition(ls: RulesServer, params: t.DefinitionParams) -> t.Location | None
     decl = state.index.declarations.get(name.text)
     if decl is None:
         return None
-    return t.Location(uri_of(decl.item.name.pos.file), to_range(decl.item.name.pos))
+    return t.Location(uri_of(decl.item.name.pos.file), ls.to_client(decl.item.name.pos))
 
 
 def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
@@ -626,8 +814,8 @@ def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
         return []
     decl = state.index.declarations[name.text].item.name.pos
     return [
-        t.Location(uri_of(n.pos.file), to_range(n.pos))
-        for n in state.index.uses(name.text)
+        t.Location(uri_of(n.pos.file), ls.to_client(n.pos))
+        for n in ls.uses(state, name.text)[0]
         if params.context.include_declaration or n.pos != decl
     ]
 
@@ -637,17 +825,18 @@ def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
     if name is None or name.text not in state.index.declarations:
         return None
     new = params.new_name
+    uses, declared = ls.uses(state, name.text)
     if (
         not re.fullmatch(IDENT.regex, new)
         or len(new) > IDENT.max_length
         or is_reserved(new)
-        or new in state.index.declarations
+        or new in declared
     ):
         return None  # not a name the compiler would accept here (E103, E102)
     changes: dict[str, list[t.TextEdit]] = {}
-    for use in state.index.uses(name.text):
+    for use in uses:
         changes.setdefault(uri_of(use.pos.file), []).append(
-            t.TextEdit(to_range(use.pos), params.new_name)
+            t.TextEdit(ls.to_client(use.pos), params.new_name)
         )
     return t.WorkspaceEdit(changes=changes)
 
@@ -669,8 +858,8 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
                 name=d.name,
                 kind=t.SymbolKind.Field,
                 detail=d.kind,
-                range=to_range(d.item.pos),
-                selection_range=to_range(d.item.name.pos),
+                range=ls.to_client(d.item.pos),
+                selection_range=ls.to_client(d.item.name.pos),
             )
             for d in state.index.declarations.values()
             if d.parent == name and os.path.abspath(d.item.pos.file) == own
@@ -681,8 +870,8 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
                 name=name,
                 kind=symbol_kind(kind),
                 detail=kind + (f": {label}" if label else ""),
-                range=to_range(item.pos),
-                selection_range=to_range(item.name.pos),
+                range=ls.to_client(item.pos),
+                selection_range=ls.to_client(item.name.pos),
                 children=children or None,
             )
         )
