@@ -35,9 +35,11 @@ from rulesdsl import ir, words
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.compiler import SUFFIXES, Compiled, ruleset_files
 from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.editor.lsp_actions import fixes, hint_of
 from rulesdsl.editor.lsp_compile import LiveCompiler, Stale
 from rulesdsl.editor.lsp_index import Index, build_index
 from rulesdsl.editor.lsp_stream import serve
+from rulesdsl.editor.lsp_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, tokens
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.csv_chart import dsl_value
 from rulesdsl.interchange.fmt import format_text
@@ -53,6 +55,8 @@ KEYWORDS = words.STATEMENTS
 """The words that start a statement, from the language's one registry of its words."""
 BLOCK_KEYWORDS = ("columns", "column", "when", "note", "modifier")
 VALUE_KEYWORDS = ("impassable", "prohibited", "blocked", "as", "per", "full", "yes", "no")
+INNER_KEYWORDS = words.KEYWORDS
+"""The words inside a statement (``one per place``, ``at least``...), from the registry."""
 
 Kind = words.ItemKind | words.PartKind
 """What a declared name is, as the index says it."""
@@ -623,11 +627,19 @@ def _block_of(lines: Sequence[str], line: int) -> str:
     for i in range(min(line, len(lines)) - 1, -1, -1):
         text = lines[i]
         if text[:1].isalpha():
-            code = text.split("#", 1)[0].rstrip()
-            return text if code.endswith("{") else ""
+            header, j = _code(text), i
+            while header.endswith("\\") and j + 1 < min(line, len(lines)):  # `\` goes on
+                j += 1
+                header = header[:-1].rstrip() + " " + _code(lines[j]).strip()
+            return header if header.endswith("{") else ""
         if text.startswith("}"):
             return ""
     return ""
+
+
+def _code(line: str) -> str:
+    """A line without its comment and trailing blanks (a `#` in a string is kept)."""
+    return re.sub(r'("([^"\\]|\\.)*")|#.*', lambda m: m.group(1) or "", line).rstrip()
 
 
 DECISION_WORDS = ("and", "not", "otherwise", "over", "full")
@@ -679,7 +691,7 @@ def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[Kind], l
     if not head:
         indented = before[:1].isspace()
         return [], list(BLOCK_KEYWORDS if indented else KEYWORDS)
-    return [], []
+    return [], list(INNER_KEYWORDS)  # inside a statement: the words that go on one
 
 
 def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
@@ -896,6 +908,77 @@ def formatting(ls: RulesServer, params: t.DocumentFormattingParams) -> list[t.Te
     return [t.TextEdit(t.Range(t.Position(0, 0), end), formatted)]
 
 
+# ---- code actions and semantic tokens ----------------------------------------------------------
+
+
+def code_actions(ls: RulesServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+    """A quick fix for each diagnostic in the range whose hint names one (see
+    :mod:`rulesdsl.editor.lsp_actions`)."""
+    uri = params.text_document.uri
+    text = ls.text_of(uri)
+    if text is None:
+        return []
+    lines = split_lines(path_of(uri), text)
+    out = []
+    for diag in params.context.diagnostics:
+        if diag.source != "rulesdsl" or not isinstance(diag.code, str):
+            continue
+        start = ls.from_client(uri, diag.range.start)
+        end = ls.from_client(uri, diag.range.end)
+        if end.line != start.line:
+            end = t.Position(start.line, len(lines[start.line]) if start.line < len(lines) else 0)
+        hint = hint_of(diag.message, diag.data)
+        for fix in fixes(diag.code, hint, lines, start.line, start.character, end.character):
+            span = s.Pos(path_of(uri), fix.line + 1, fix.start + 1, fix.line + 1, fix.end + 1)
+            edit = t.TextEdit(ls.to_client(span, {os.path.abspath(path_of(uri)): text}), fix.text)
+            out.append(
+                t.CodeAction(
+                    title=fix.title,
+                    kind=t.CodeActionKind.QuickFix,
+                    diagnostics=[diag],
+                    is_preferred=fix.preferred,
+                    edit=t.WorkspaceEdit(changes={uri: [edit]}),
+                )
+            )
+    return out
+
+
+LEGEND = t.SemanticTokensLegend(
+    token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS)
+)
+
+
+def semantic_tokens(ls: RulesServer, params: t.SemanticTokensParams) -> t.SemanticTokens:
+    """Every token of a `.terrain` document (:mod:`rulesdsl.editor.lsp_tokens`), as LSP
+    encodes them: five numbers each, positions relative to the token before."""
+    uri = params.text_document.uri
+    path = path_of(uri)
+    text = ls.text_of(uri)
+    if text is None or not path.endswith(".terrain"):
+        return t.SemanticTokens(data=[])
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
+        return t.SemanticTokens(data=[])
+    state = ls.state(uri)
+    lines = split_lines(path, text)
+    units = ls.workspace.position_codec.client_num_units
+    data: list[int] = []
+    last_line = last_start = 0
+    for tok in tokens(text, state.index if state.sources else None, path):
+        line = lines[tok.line] if tok.line < len(lines) else ""
+        start = tok.start if line.isascii() else units(line[: tok.start])
+        length = len(tok.text) if tok.text.isascii() else units(tok.text)
+        delta = tok.line - last_line
+        data += [
+            delta,
+            start - last_start if delta == 0 else start,
+            length,
+            TOKEN_TYPES.index(tok.type),
+            1 if tok.declaration else 0,
+        ]
+        last_line, last_start = tok.line, start
+    return t.SemanticTokens(data=data)
+
+
 def make_server() -> RulesServer:
     """A server with every feature registered (one per `rulesdsl lsp` process)."""
     server = RulesServer()
@@ -912,6 +995,11 @@ def make_server() -> RulesServer:
     server.feature(t.TEXT_DOCUMENT_RENAME)(rename)
     server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbols)
     server.feature(t.TEXT_DOCUMENT_FORMATTING)(formatting)
+    server.feature(
+        t.TEXT_DOCUMENT_CODE_ACTION,
+        t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]),
+    )(code_actions)
+    server.feature(t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)(semantic_tokens)
     return server
 
 
