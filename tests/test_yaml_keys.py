@@ -336,7 +336,7 @@ def test_a_key_that_is_a_collection_is_refused(tmp_path: Path, key: str) -> None
 
 def test_the_language_servers_yaml_path_takes_every_bad_key(tmp_path: Path) -> None:
     """The server builds its index from parse_yaml and compiles the text; neither raises."""
-    from rulesdsl.editor.lsp import RulesServer, to_lsp
+    from rulesdsl.editor.lsp_server import RulesServer, to_lsp
 
     server = RulesServer()
     for text in [

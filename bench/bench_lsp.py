@@ -1,0 +1,165 @@
+"""Benchmark: the language server's time from an edit to its diagnostics, on a big file.
+
+Run: python bench/bench_lsp.py [N] [--server 'CMD ARGS']
+Writes the N-feature ruleset of bench/gen_ruleset.py (default 5,000 features, 0.9 MB), then:
+
+1. the reference: one compile of the file (parse, resolve, lower, checks) with a fresh
+   Compiler in this process, as `rulesdsl check` does it;
+2. `rulesdsl lsp` in a subprocess, driven over stdio: open the file, then one edit, wait for
+   its diagnostics (the time from the edit to them), then a burst of three edits sent 30 ms
+   apart (the time from the last edit to the diagnostics of the last version).
+
+Each edit appends a group naming a mode that does not exist (`nosuch2`, `nosuch3`...), so the
+diagnostics of each version can be told apart. Prints each time and its ratio to the
+reference. No thresholds (speed goals are read, not asserted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from queue import Empty, Queue
+from typing import Any, BinaryIO
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gen_ruleset import DATA, write
+
+from rulesdsl.compiler import Compiler
+
+
+class Client:
+    """JSON-RPC over the server's stdio; a thread reads its messages into a queue."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self.server.stdin is not None and self.server.stdout is not None
+        self.stdin: BinaryIO = self.server.stdin
+        self.inbox: Queue[tuple[float, dict[str, Any]]] = Queue()
+        threading.Thread(target=self._read, args=(self.server.stdout,), daemon=True).start()
+        self.next_id = 0
+
+    def _read(self, stream: BinaryIO) -> None:
+        while True:
+            length = 0
+            while line := stream.readline():
+                if not line.strip():
+                    break
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            else:
+                return
+            body = json.loads(stream.read(length))
+            self.inbox.put((time.perf_counter(), body))
+
+    def send(self, message: dict[str, Any]) -> float:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        self.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.stdin.flush()
+        return time.perf_counter()
+
+    def request(self, method: str, params: Any) -> dict[str, Any]:
+        self.next_id += 1
+        self.send({"id": self.next_id, "method": method, "params": params})
+        return self.until(lambda m: m.get("id") == self.next_id)[1]
+
+    def until(self, wanted: Any, timeout: float = 600) -> tuple[float, dict[str, Any]]:
+        deadline = time.perf_counter() + timeout
+        while True:
+            try:
+                at, message = self.inbox.get(timeout=max(0.0, deadline - time.perf_counter()))
+            except Empty:
+                raise SystemExit("the server did not answer in time") from None
+            if wanted(message):
+                return at, message
+
+
+def diagnostics_of(uri: str, version: int) -> Any:
+    """Matches the diagnostics of ``uri`` at ``version``: by the name that version added (a
+    server that does not send the version is timed too); the first, for version 1."""
+
+    def wanted(m: dict[str, Any]) -> bool:
+        params = m.get("params") or {}
+        if m.get("method") != "textDocument/publishDiagnostics" or params.get("uri") != uri:
+            return False
+        return version == 1 or f"nosuch{version}" in json.dumps(params["diagnostics"])
+
+    return wanted
+
+
+def edited(text: str, version: int) -> str:
+    return text + f'group g{version} "G" : m0, nosuch{version}\n'
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", type=int, nargs="?", default=5000, help="number of features")
+    parser.add_argument(
+        "--server",
+        default=f"{shlex.quote(sys.executable)} -m rulesdsl lsp",
+        help="the command that starts the server, as one string (shell words)",
+    )
+    args = parser.parse_args()
+    path = write(args.n, DATA, ("terrain",))["terrain"]
+    text = path.read_text("utf-8")
+
+    start = time.perf_counter()
+    Compiler().compile_file(path)
+    reference = time.perf_counter() - start
+    print(f"{args.n:,} features, {len(text.encode()):,} bytes")
+    print(f"reference, one compile of the file:       {reference:6.2f} s")
+
+    client = Client(shlex.split(args.server))
+    uri = path.resolve().as_uri()
+    client.request(
+        "initialize", {"processId": None, "rootUri": path.parent.as_uri(), "capabilities": {}}
+    )
+    client.send({"method": "initialized", "params": {}})
+    opened = client.send(
+        {
+            "method": "textDocument/didOpen",
+            "params": {
+                "textDocument": {"uri": uri, "languageId": "terrain", "version": 1, "text": text}
+            },
+        }
+    )
+    at, _ = client.until(diagnostics_of(uri, 1))
+    print(f"open -> diagnostics:                      {at - opened:6.2f} s")
+
+    def change(version: int) -> float:
+        return client.send(
+            {
+                "method": "textDocument/didChange",
+                "params": {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"text": edited(text, version)}],
+                },
+            }
+        )
+
+    sent = change(2)
+    at, _ = client.until(diagnostics_of(uri, 2))
+    one = at - sent
+    print(f"one edit -> diagnostics:                  {one:6.2f} s  {one / reference:.2f}x")
+    for version in (3, 4):
+        change(version)
+        time.sleep(0.03)
+    sent = change(5)
+    at, _ = client.until(diagnostics_of(uri, 5))
+    burst = at - sent
+    print(f"three edits 30 ms apart -> diagnostics:   {burst:6.2f} s  {burst / reference:.2f}x")
+    print("  (from the last edit to the last version's diagnostics)")
+    client.request("shutdown", None)
+    client.send({"method": "exit"})
+    client.server.wait(30)
+
+
+if __name__ == "__main__":
+    main()
