@@ -1,6 +1,6 @@
 """Benchmark: the language server's time from an edit to its diagnostics, on a big file.
 
-Run: python bench/bench_lsp.py [N] [--server 'CMD ARGS']
+Run: python bench/bench_lsp.py [N] [--repeat R] [--server 'CMD ARGS']
 Writes the N-feature ruleset of bench/gen_ruleset.py (default 5,000 features, 0.9 MB), then:
 
 1. the reference: one compile of the file (parse, resolve, lower, checks) with a fresh
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import statistics
 import subprocess
 import sys
 import threading
@@ -101,6 +102,7 @@ def edited(text: str, version: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n", type=int, nargs="?", default=5000, help="number of features")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds (medians are printed)")
     parser.add_argument(
         "--server",
         default=f"{shlex.quote(sys.executable)} -m rulesdsl lsp",
@@ -110,10 +112,13 @@ def main() -> None:
     path = write(args.n, DATA, ("terrain",))["terrain"]
     text = path.read_text("utf-8")
 
-    start = time.perf_counter()
-    Compiler().compile_file(path)
-    reference = time.perf_counter() - start
-    print(f"{args.n:,} features, {len(text.encode()):,} bytes")
+    references: list[float] = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        Compiler().compile_file(path)
+        references.append(time.perf_counter() - start)
+    reference = statistics.median(references)
+    print(f"{args.n:,} features, {len(text.encode()):,} bytes; median of {args.repeat}")
     print(f"reference, one compile of the file:       {reference:6.2f} s")
 
     client = Client(shlex.split(args.server))
@@ -144,16 +149,24 @@ def main() -> None:
             }
         )
 
-    sent = change(2)
-    at, _ = client.until(diagnostics_of(uri, 2))
-    one = at - sent
+    singles: list[float] = []
+    bursts: list[float] = []
+    version = 1
+    for _ in range(args.repeat):
+        version += 1
+        sent = change(version)
+        at, _ = client.until(diagnostics_of(uri, version))
+        singles.append(at - sent)
+        for _ in range(2):
+            version += 1
+            change(version)
+            time.sleep(0.03)
+        version += 1
+        sent = change(version)
+        at, _ = client.until(diagnostics_of(uri, version))
+        bursts.append(at - sent)
+    one, burst = statistics.median(singles), statistics.median(bursts)
     print(f"one edit -> diagnostics:                  {one:6.2f} s  {one / reference:.2f}x")
-    for version in (3, 4):
-        change(version)
-        time.sleep(0.03)
-    sent = change(5)
-    at, _ = client.until(diagnostics_of(uri, 5))
-    burst = at - sent
     print(f"three edits 30 ms apart -> diagnostics:   {burst:6.2f} s  {burst / reference:.2f}x")
     print("  (from the last edit to the last version's diagnostics)")
     client.request("shutdown", None)

@@ -1053,3 +1053,40 @@ def test_the_client_s_position_encoding_is_used_when_it_offers_one(tmp_path: Pat
         assert diag["range"]["start"] == {"line": 5, "character": column}
     finally:
         lsp.close()
+
+
+TINY = (
+    'ruleset tiny "Tiny"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'
+    'layer terrain "Terrain" {\n  clear "Clear" | 1\n  rough "Rough" | 2\n}\n'
+)
+HOUSE = 'ruleset house "House"\nversion 1.0.0\nextends tiny@1.0.0\noverride rough.walker | 3\n'
+
+
+def test_a_compiled_file_is_kept_only_while_its_chain_s_texts_hold(tmp_path: Path) -> None:
+    """Each file is parsed once per text; a variant is compiled again when its base's text
+    changes (in the editor or on the disk), and not when nothing changed."""
+    from rulesdsl.editor.lsp_compile import LiveCompiler
+
+    (tmp_path / "tiny.terrain").write_text(TINY, "utf-8")
+    variant = str(tmp_path / "house.terrain")
+    opened = {str(Path(variant).resolve()): HOUSE}  # open in the editor, not on the disk
+
+    class Editor:
+        def refusal(self, path: str) -> None:
+            return None
+
+        def open_text(self, path: str) -> str | None:
+            return opened.get(path)
+
+    compiler = LiveCompiler(Editor())
+    assert compiler.compile_open(variant, HOUSE).ok
+    assert compiler.compile_open(variant, HOUSE).ok
+    assert len(compiler.compiled) == 2 and len(compiler.parsed) == 2  # the base and the variant
+    base = str((tmp_path / "tiny.terrain").resolve())
+    opened[base] = TINY + 'mode walker "Again"\n'
+    assert [d.code for d in compiler.compile_open(variant, HOUSE).diagnostics] == ["E507"]
+    assert len(compiler.parsed) == 3  # the base's new text; the variant's is the same
+    del opened[base]
+    (tmp_path / "tiny.terrain").write_text(TINY.replace("| 2", "| 4"), "utf-8")
+    assert compiler.compile_open(variant, HOUSE).ok
+    assert len(compiler.parsed) == 4

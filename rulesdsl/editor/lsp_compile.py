@@ -141,6 +141,7 @@ class LiveCompiler(Compiler):
     def compile_open(self, path: str, text: str) -> Compiled:
         """An open document compiled from ``text`` (reused while it and its bases hold)."""
         key = Path(path).resolve()
+        self.refresh()
         if key in self._compiled and self._deps.get(key, {}).get(key) == ("open", text):
             return self._compiled[key]
         loaded = check_text(text, path, self.limits)
@@ -185,8 +186,8 @@ class LiveCompiler(Compiler):
         return list(self._deps.get(key, {key: ("none",)}))
 
     def refresh(self) -> None:
-        """Drop every compiled file whose chain changed since (and the parses of changed
-        files); called before each round of compiles."""
+        """Drop every compiled file whose chain changed since it was compiled (called before
+        each compile of an open document)."""
         for key, deps in list(self._deps.items()):
             if any(self.stamp(p) != stamp for p, stamp in deps.items()):
                 self._compiled.pop(key, None)

@@ -442,7 +442,6 @@ class RulesServer(LanguageServer):
         with self.lock:
             self.compiler.cancelled = lambda: self.edits != edits
             try:
-                self.compiler.refresh()
                 for uri in uris:
                     done[uri] = self.analyse(uri)
             except Stale:
@@ -456,7 +455,6 @@ class RulesServer(LanguageServer):
     def publish(self, uri: str) -> None:
         """Compile a document now and publish its diagnostics."""
         with self.lock:
-            self.compiler.refresh()
             state = self.analyse(uri)
         self.keep(uri, state)
         self.publish_state(uri, state)
