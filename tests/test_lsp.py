@@ -816,16 +816,57 @@ async def test_a_quick_fix_applies_the_did_you_mean_hint(
     assert await published(client, path, lambda d: not d) == []
 
 
+def applied(lines: list[str], fix: Any) -> str:
+    """The text of ``lines`` (joined by line breaks) with a fix's edits made, last first."""
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    for e in sorted(fix.edits, key=lambda e: (e.line, e.start), reverse=True):
+        a, b = starts[e.line] + e.start, starts[e.end_line] + e.end
+        text = text[:a] + e.text + text[b:]
+    return text
+
+
 def test_the_version_and_requirement_hints_are_quick_fixes_too() -> None:
     from rulesdsl.editor.lsp_actions import fixes
 
     hint = "set `version 2.0.0`; `rulesdsl diff x --rev HEAD` lists every change"
     [bump] = fixes("W601", hint, ["version 1.0.0"], 0, 0, 13)
-    assert (bump.start, bump.end, bump.text) == (8, 13, "2.0.0")
-    [require] = fixes(
-        "E502", "require @^1.2.0 if this variant fits that version", ["extends hg@^2.0"], 0, 0, 15
+    assert applied(["version 1.0.0"], bump) == "version 2.0.0"
+    hint = "require @^1.2.0 if this variant fits that version"
+    [require] = fixes("E502", hint, ["extends hg@^2.0"], 0, 0, 15)
+    assert applied(["extends hg@^2.0"], require) == "extends hg@^1.2.0"
+
+
+def test_a_base_row_listed_again_in_a_variant_becomes_an_override(tmp_path: Path) -> None:
+    """E102 on a row of the base in a re-opened block: the fix moves the row's cells to an
+    `override` after the block, and the variant compiles."""
+    from rulesdsl.compiler import Compiler
+    from rulesdsl.editor.lsp_actions import fixes
+
+    shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
+    path = tmp_path / "hh.terrain"
+    text = (
+        'ruleset hh "House" fr "Maison"\nversion 1.0.0\nextends heavy_gear@^1.0\n'
+        'layer terrain {\n  soft "Soft" fr "Mou" | 3, walker 4  # deeper\n'
+        '    note "Wet." fr "Humide."\n  bog "Bog" fr "Marais" | 5\n}\n'
     )
-    assert "extends hg@^2.0"[: require.start] + require.text == "extends hg@^1.2.0"
+    path.write_text(text, "utf-8")
+    [diag] = [d for d in Compiler().compile_file(path).diagnostics if d.code == "E102"]
+    assert diag.hint is not None and diag.pos is not None
+    lines = text.split("\n")
+    start = diag.pos.column - 1
+    [fix] = fixes("E102", diag.hint, lines, diag.pos.line - 1, start, start + len("soft"))
+    assert fix.title == "Override soft of the base"
+    fixed = applied(lines, fix)
+    assert fixed.endswith(
+        '  bog "Bog" fr "Marais" | 5\n}\n'
+        'override soft | 3, walker 4\n    note "Wet." fr "Humide."\n'
+    )
+    path.write_text(fixed, "utf-8")
+    compiled = Compiler().compile_file(path)
+    assert compiled.ok, compiled.diagnostics
 
 
 def decoded(data: list[int]) -> list[tuple[int, int, int, int, int]]:

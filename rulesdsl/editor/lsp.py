@@ -435,15 +435,23 @@ def code_actions(ls: RulesServer, params: t.CodeActionParams) -> list[t.CodeActi
             end = t.Position(start.line, len(lines[start.line]) if start.line < len(lines) else 0)
         hint = hint_of(diag.message, diag.data)
         for fix in fixes(diag.code, hint, lines, start.line, start.character, end.character):
-            span = s.Pos(path_of(uri), fix.line + 1, fix.start + 1, fix.line + 1, fix.end + 1)
-            edit = t.TextEdit(ls.to_client(span, {os.path.abspath(path_of(uri)): text}), fix.text)
+            edits = [
+                t.TextEdit(
+                    ls.to_client(
+                        s.Pos(path_of(uri), e.line + 1, e.start + 1, e.end_line + 1, e.end + 1),
+                        {os.path.abspath(path_of(uri)): text},
+                    ),
+                    e.text,
+                )
+                for e in fix.edits
+            ]
             out.append(
                 t.CodeAction(
                     title=fix.title,
                     kind=t.CodeActionKind.QuickFix,
                     diagnostics=[diag],
                     is_preferred=fix.preferred,
-                    edit=t.WorkspaceEdit(changes={uri: [edit]}),
+                    edit=t.WorkspaceEdit(changes={uri: edits}),
                 )
             )
     return out

@@ -6,6 +6,10 @@
   line's number replaced.
 - "require @^1.2.0 if this variant fits that version" (E502): the `extends` requirement
   replaced.
+- "use `override` in a variant to change a value" (E102, a row of the base listed again in a
+  variant's re-opened block): the row taken out of the block and written after it as
+  `override NAME | CELLS` with the row's notes, which changes the base's cells and keeps its
+  labels.
 
 Positions here are in code points; the server converts to and from the client's encoding.
 """
@@ -22,15 +26,25 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 
 @dataclass(frozen=True)
-class Fix:
-    """Replace ``line``'s code points ``start:end`` (0-based) with ``text``."""
+class Edit:
+    """Replace the code points from ``line``:``start`` to ``end_line``:``end`` (0-based)."""
 
-    title: str
     line: int
     start: int
+    end_line: int
     end: int
     text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    title: str
+    edits: tuple[Edit, ...]
     preferred: bool = False
+
+
+def _replace(title: str, line: int, start: int, end: int, text: str, preferred: bool) -> Fix:
+    return Fix(title, (Edit(line, start, line, end, text),), preferred)
 
 
 def hint_of(message: str, data: object) -> str:
@@ -57,17 +71,16 @@ def fixes(code: str, hint: str, lines: list[str], line: int, start: int, end: in
                 head, _, tail = wrong.rpartition(".")
                 if not tail:
                     continue
-                out.append(
-                    Fix(f"Change to '{name}'", line, start + len(head) + 1, end, name, i == 0)
-                )
+                at = start + len(head) + 1
+                out.append(_replace(f"Change to '{name}'", line, at, end, name, i == 0))
             else:
-                out.append(Fix(f"Change to '{name}'", line, start, end, name, i == 0))
+                out.append(_replace(f"Change to '{name}'", line, start, end, name, i == 0))
     version = _VERSION.search(hint)
     if version:
         on_line = re.search(r"\bversion\s+(\S+)", text)
         if on_line:
             out.append(
-                Fix(
+                _replace(
                     f"Set version {version.group(1)}",
                     line,
                     on_line.start(1),
@@ -81,7 +94,7 @@ def fixes(code: str, hint: str, lines: list[str], line: int, start: int, end: in
         on_line = re.search(r"@\S+", text)
         if on_line:
             out.append(
-                Fix(
+                _replace(
                     f"Require {require.group(1)}",
                     line,
                     on_line.start(),
@@ -90,4 +103,43 @@ def fixes(code: str, hint: str, lines: list[str], line: int, start: int, end: in
                     True,
                 )
             )
+    if code == "E102" and "use `override`" in hint:
+        out += _override(lines, line, wrong)
     return out
+
+
+def _override(lines: list[str], line: int, name: str) -> list[Fix]:
+    """A row given again in a re-opened block, as an override after the block."""
+    text = lines[line]
+    cells = _cells(text)
+    if not text[:1].isspace() or not _NAME.fullmatch(name) or cells is None:
+        return []
+    end = next((i for i in range(line + 1, len(lines)) if lines[i].startswith("}")), None)
+    if end is None:
+        return []
+    last = line  # the row's own lines: it and its indented notes
+    while last + 1 < end and lines[last + 1][:1].isspace() and _cells(lines[last + 1]) is None:
+        if not lines[last + 1].lstrip().startswith("note"):
+            break
+        last += 1
+    notes = "".join("    " + lines[i].strip() + "\n" for i in range(line + 1, last + 1))
+    return [
+        Fix(
+            f"Override {name} of the base",
+            (
+                Edit(line, 0, last + 1, 0, ""),
+                Edit(end + 1, 0, end + 1, 0, f"override {name} | {cells}\n" + notes),
+            ),
+            True,
+        )
+    ]
+
+
+def _cells(text: str) -> str | None:
+    """The cells after a row's first `|` outside strings (None: no `|`)."""
+    code = re.sub(r'"([^"\\]|\\.)*"', lambda m: "_" * len(m.group()), text)
+    bar = code.find("|")
+    if bar < 0:
+        return None
+    hash_at = code.find("#", bar)
+    return text[bar + 1 : hash_at if hash_at >= 0 else len(text)].strip()
