@@ -1131,3 +1131,22 @@ def test_a_compiled_file_is_kept_only_while_its_chain_s_texts_hold(tmp_path: Pat
     (tmp_path / "tiny.terrain").write_text(TINY.replace("| 2", "| 4"), "utf-8")
     assert compiler.compile_open(variant, HOUSE).ok
     assert len(compiler.parsed) == 4
+
+
+def test_a_base_changed_on_the_disk_rechecks_its_open_variants(tmp_path: Path) -> None:
+    """workspace/didChangeWatchedFiles (the VS Code extension watches rulesets): a base that
+    is not open, changed on the disk, is read again for the open variants."""
+    base, variant = tmp_path / "tiny.terrain", tmp_path / "house.terrain"
+    base.write_text(TINY, "utf-8")
+    lsp = InProcess(tmp_path)
+    try:
+        lsp.server.debounce = 0.05
+        lsp.open(variant, HOUSE)
+        assert lsp.diagnostics(variant) == []
+        base.write_text(TINY + 'mode walker "Again"\n', "utf-8")
+        lsp.raw.notify(
+            "workspace/didChangeWatchedFiles", {"changes": [{"uri": uri(base), "type": 2}]}
+        )
+        assert [d["code"] for d in lsp.diagnostics(variant)] == ["E507"]
+    finally:
+        lsp.close()

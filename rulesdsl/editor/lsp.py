@@ -110,6 +110,12 @@ def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
     ls.schedule_all()  # a saved file may be the base of others read from the disk
 
 
+def did_change_watched_files(ls: RulesServer, params: t.DidChangeWatchedFilesParams) -> None:
+    """Files changed on the disk: the open documents that read one of them check again."""
+    for uri in ls.targets([change.uri for change in params.changes]):
+        ls.schedule(uri)
+
+
 def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     dependents = ls.targets([uri])
@@ -499,6 +505,7 @@ def make_server() -> RulesServer:
     server.feature(t.TEXT_DOCUMENT_DID_OPEN)(did_open)
     server.feature(t.TEXT_DOCUMENT_DID_CHANGE)(did_change)
     server.feature(t.TEXT_DOCUMENT_DID_SAVE)(did_save)
+    server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)(did_change_watched_files)
     server.feature(t.TEXT_DOCUMENT_DID_CLOSE)(did_close)
     server.feature(
         t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=[" ", "[", ",", "|"])
