@@ -1150,3 +1150,35 @@ def test_a_base_changed_on_the_disk_rechecks_its_open_variants(tmp_path: Path) -
         assert [d["code"] for d in lsp.diagnostics(variant)] == ["E507"]
     finally:
         lsp.close()
+
+
+def test_completion_while_typing_does_not_compile_but_hover_is_up_to_date(
+    tmp_path: Path,
+) -> None:
+    """Completion is asked at keystrokes: it reads the names of the last compile. A hover
+    reads positions, so it compiles an edited document at once (and the pause then finds that
+    compile done)."""
+    path = tmp_path / "emoji.terrain"
+    lsp = InProcess(tmp_path)
+    try:
+        lsp.open(path, EMOJI_TEXT)
+        lsp.diagnostics(path)
+        lsp.server.debounce = 30.0  # the pause does not end during the test
+        typed = EMOJI_TEXT.replace("walkr 2", "walkr 2, ")
+        lsp.change(path, "mode hover\n" + typed, 2)
+        at = {"line": 6, "character": len(typed.split("\n")[5])}
+        msg_id = lsp.raw.request(
+            "textDocument/completion", {"textDocument": {"uri": uri(path)}, "position": at}
+        )
+        [*_, answer] = lsp.raw.until(lambda m: m.get("id") == msg_id)
+        assert "walker" in {item["label"] for item in answer["result"]["items"]}
+        assert len(lsp.server.compiler.compiled) == 1
+        msg_id = lsp.raw.request(
+            "textDocument/hover",
+            {"textDocument": {"uri": uri(path)}, "position": {"line": 0, "character": 6}},
+        )
+        [*_, answer] = lsp.raw.until(lambda m: m.get("id") == msg_id)
+        assert answer["result"]["contents"]["value"].startswith("**hover** (mode)")
+        assert len(lsp.server.compiler.compiled) == 2
+    finally:
+        lsp.close()

@@ -210,7 +210,7 @@ def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
     uri = params.text_document.uri
     if ls.text_of(uri) is None:  # not open, and not a file the server may read
         return t.CompletionList(is_incomplete=False, items=[])
-    state = ls.state(uri)
+    state = ls.state(uri, fresh=False)
     lines = ls.lines(uri)
     block = _block_of(lines, params.position.line)
     before = _line_before(ls, uri, params.position)
@@ -478,7 +478,7 @@ def semantic_tokens(ls: RulesServer, params: t.SemanticTokensParams) -> t.Semant
         return t.SemanticTokens(data=[])
     if len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
         return t.SemanticTokens(data=[])
-    state = ls.state(uri)
+    state = ls.state(uri, fresh=False)
     lines = split_lines(path, text)
     units = ls.workspace.position_codec.client_num_units
     data: list[int] = []

@@ -159,6 +159,7 @@ class RulesServer(LanguageServer):
                 stdout or sys.stdout.buffer,
             )
         finally:
+            self.edits += 1  # a compile still running gives up at its next file
             self._compile_pool.shutdown(wait=False, cancel_futures=True)
             self.shutdown()  # type: ignore[no-untyped-call]
 
@@ -286,11 +287,13 @@ class RulesServer(LanguageServer):
             self.last_good[uri] = state.ruleset
         self.states[uri] = state
 
-    def state(self, uri: str) -> State:
-        """A document's analysis, up to date with its text (a request compiles a document
-        edited since its last compile at once, without waiting for the pause)."""
+    def state(self, uri: str, fresh: bool = True) -> State:
+        """A document's analysis, up to date with its text when ``fresh`` (a request that
+        reads positions compiles a document edited since its last compile at once, without
+        waiting for the pause); else the last one kept, if any (completion needs only the
+        names, and must not compile at each keystroke)."""
         found = self.states.get(uri)
-        if found is not None and found.text == self.text_of(uri):
+        if found is not None and (not fresh or found.text == self.text_of(uri)):
             return found
         with self.lock:
             state = self.analyse(uri)
@@ -443,7 +446,12 @@ class RulesServer(LanguageServer):
             self.compiler.cancelled = lambda: self.edits != edits
             try:
                 for uri in uris:
-                    done[uri] = self.analyse(uri)
+                    try:
+                        done[uri] = self.analyse(uri)
+                    except (Stale, RecursionError, MemoryError):
+                        raise
+                    except Exception as exc:  # a fault of the compiler: say it, go on
+                        print(f"rulesdsl lsp: compiling {uri} failed: {exc!r}", file=sys.stderr)
             except Stale:
                 pass
             finally:
