@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from threading import Event, Lock
 from typing import BinaryIO
@@ -116,6 +117,7 @@ class State:
         return {os.path.abspath(src.path): src.text for src in self.sources}
 
 
+@lru_cache(maxsize=8)
 def split_lines(path: str, text: str) -> list[str]:
     """A file's lines as its front end counts them (YAML also breaks at \\r, U+0085...)."""
     if path.endswith((".yaml", ".yml")):
