@@ -202,7 +202,10 @@ def main() -> None:
     print("   from the first edit of the burst to them)")
     client.request("shutdown", None)
     client.send({"method": "exit"})
-    client.server.wait(30)
+    try:
+        client.server.wait(600)  # a server may finish compiling stale versions first
+    except subprocess.TimeoutExpired:
+        client.server.kill()
 
 
 if __name__ == "__main__":
