@@ -1182,3 +1182,22 @@ def test_completion_while_typing_does_not_compile_but_hover_is_up_to_date(
         assert len(lsp.server.compiler.compiled) == 2
     finally:
         lsp.close()
+
+
+def test_closing_an_edited_base_unsaved_rechecks_its_variants_against_the_disk(
+    tmp_path: Path,
+) -> None:
+    base, variant = tmp_path / "tiny.terrain", tmp_path / "house.terrain"
+    base.write_text(TINY, "utf-8")
+    lsp = InProcess(tmp_path)
+    try:
+        lsp.open(base, TINY)
+        assert lsp.diagnostics(base) == []
+        lsp.open(variant, HOUSE)
+        assert lsp.diagnostics(variant) == []
+        lsp.change(base, TINY + 'mode walker "Again"\n', 2)
+        assert [d["code"] for d in lsp.diagnostics(variant)] == ["E507"]
+        lsp.raw.notify("textDocument/didClose", {"textDocument": {"uri": uri(base)}})
+        assert lsp.diagnostics(variant) == []  # the base on the disk has no error
+    finally:
+        lsp.close()
