@@ -715,3 +715,489 @@ def test_the_exchange_recorded_in_the_docs_is_what_the_server_says() -> None:
     finally:
         if server.poll() is None:
             server.kill()
+
+
+# ---- across files, positions, fixes, tokens and the pause in edits (issue 26, issue 29) -------
+
+
+@ASYNC
+async def test_rename_from_a_base_changes_the_variants_that_use_the_name(
+    client: LanguageClient, folder: Path
+) -> None:
+    here = folder / "family"  # a copy no other test edits
+    here.mkdir()
+    for name in ("heavy_gear", "heavy_gear_house", "heavy_gear_house_winter"):
+        shutil.copy(RULESETS / f"{name}.terrain", here)
+    base = here / "heavy_gear.terrain"
+    await open_doc(client, base)
+    at = position_of(base, 'soft "Soft', 1)
+    refs = await client.text_document_references_async(
+        t.ReferenceParams(
+            text_document=t.TextDocumentIdentifier(uri(base)),
+            position=at,
+            context=t.ReferenceContext(include_declaration=False),
+        )
+    )
+    assert refs is not None
+    house, winter = here / "heavy_gear_house.terrain", here / "heavy_gear_house_winter.terrain"
+    assert {uri(house), uri(winter)} <= {r.uri for r in refs}
+    edit = await client.text_document_rename_async(
+        t.RenameParams(t.TextDocumentIdentifier(uri(base)), at, "muddy")
+    )
+    assert edit is not None and edit.changes is not None
+    assert set(edit.changes) == {uri(base), uri(house), uri(winter)}
+    [in_house] = edit.changes[uri(house)]
+    assert in_house.range.start == position_of(house, "soft.walker")
+    for path in (base, house, winter):  # applied, the three files compile clean
+        lines = path.read_text("utf-8").split("\n")
+        for e in sorted(
+            edit.changes[uri(path)], key=lambda e: e.range.start.character, reverse=True
+        ):
+            line = lines[e.range.start.line]
+            lines[e.range.start.line] = (
+                line[: e.range.start.character] + e.new_text + line[e.range.end.character :]
+            )
+        path.write_text("\n".join(lines), "utf-8")
+    from rulesdsl.compiler import Compiler
+
+    assert Compiler().compile_file(winter).ok
+    client.text_document_did_close(
+        t.DidCloseTextDocumentParams(t.TextDocumentIdentifier(uri(base)))
+    )
+
+
+EMOJI_TEXT = (
+    'ruleset emoji "Emoji"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'
+    'layer terrain "Terrain" {\n  clear "Clear 🌲🌲" | 1, walkr 2\n}\n'
+)
+
+
+@ASYNC
+async def test_columns_on_a_line_with_emoji_are_counted_in_utf16(
+    client: LanguageClient, folder: Path
+) -> None:
+    path = folder / "emoji.terrain"
+    [diag] = await open_doc(client, path, EMOJI_TEXT, lambda d: bool(d))
+    line = EMOJI_TEXT.split("\n")[5]
+    column = len(line[: line.index("walkr")].encode("utf-16-le")) // 2
+    assert column == line.index("walkr") + 2  # each emoji is two UTF-16 units
+    assert diag.range == t.Range(t.Position(5, column), t.Position(5, column + 5))
+    hover = await client.text_document_hover_async(
+        t.HoverParams(t.TextDocumentIdentifier(uri(path)), t.Position(5, column + 2))
+    )
+    assert hover is None  # `walkr` names nothing
+    at = position_of(path, "walker", 1, EMOJI_TEXT)
+    hover = await client.text_document_hover_async(
+        t.HoverParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
+    assert hover is not None and isinstance(hover.contents, t.MarkupContent)
+    assert hover.contents.value.startswith("**walker**")
+
+
+@ASYNC
+async def test_a_quick_fix_applies_the_did_you_mean_hint(
+    client: LanguageClient, folder: Path
+) -> None:
+    path = folder / "emoji.terrain"
+    [diag] = await published(client, path, lambda d: bool(d))
+    actions = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            t.TextDocumentIdentifier(uri(path)), diag.range, t.CodeActionContext([diag])
+        )
+    )
+    assert actions is not None
+    [fix] = [a for a in actions if isinstance(a, t.CodeAction)]
+    assert fix.title == "Change to 'walker'" and fix.is_preferred
+    assert fix.kind == t.CodeActionKind.QuickFix
+    assert fix.edit is not None and fix.edit.changes is not None
+    [edit] = fix.edit.changes[uri(path)]
+    assert edit.range == diag.range and edit.new_text == "walker"
+    change(client, path, EMOJI_TEXT.replace("walkr", "walker"), 2)
+    assert await published(client, path, lambda d: not d) == []
+
+
+def applied(lines: list[str], fix: Any) -> str:
+    """The text of ``lines`` (joined by line breaks) with a fix's edits made, last first."""
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    for e in sorted(fix.edits, key=lambda e: (e.line, e.start), reverse=True):
+        a, b = starts[e.line] + e.start, starts[e.end_line] + e.end
+        text = text[:a] + e.text + text[b:]
+    return text
+
+
+def test_the_version_and_requirement_hints_are_quick_fixes_too() -> None:
+    from rulesdsl.editor.lsp_actions import fixes
+
+    hint = "set `version 2.0.0`; `rulesdsl diff x --rev HEAD` lists every change"
+    [bump] = fixes("W601", hint, ["version 1.0.0"], 0, 0, 13)
+    assert applied(["version 1.0.0"], bump) == "version 2.0.0"
+    hint = "require @^1.2.0 if this variant fits that version"
+    [require] = fixes("E502", hint, ["extends hg@^2.0"], 0, 0, 15)
+    assert applied(["extends hg@^2.0"], require) == "extends hg@^1.2.0"
+
+
+def test_a_base_row_listed_again_in_a_variant_becomes_an_override(tmp_path: Path) -> None:
+    """E102 on a row of the base in a re-opened block: the fix moves the row's cells to an
+    `override` after the block, and the variant compiles."""
+    from rulesdsl.compiler import Compiler
+    from rulesdsl.editor.lsp_actions import fixes
+
+    shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
+    path = tmp_path / "hh.terrain"
+    text = (
+        'ruleset hh "House" fr "Maison"\nversion 1.0.0\nextends heavy_gear@^1.0\n'
+        'layer terrain {\n  soft "Soft" fr "Mou" | 3, walker 4  # deeper\n'
+        '    note "Wet." fr "Humide."\n  bog "Bog" fr "Marais" | 5\n}\n'
+    )
+    path.write_text(text, "utf-8")
+    [diag] = [d for d in Compiler().compile_file(path).diagnostics if d.code == "E102"]
+    assert diag.hint is not None and diag.pos is not None
+    lines = text.split("\n")
+    start = diag.pos.column - 1
+    [fix] = fixes("E102", diag.hint, lines, diag.pos.line - 1, start, start + len("soft"))
+    assert fix.title == "Override soft of the base"
+    fixed = applied(lines, fix)
+    assert fixed.endswith(
+        '  bog "Bog" fr "Marais" | 5\n}\n'
+        'override soft | 3, walker 4\n    note "Wet." fr "Humide."\n'
+    )
+    path.write_text(fixed, "utf-8")
+    compiled = Compiler().compile_file(path)
+    assert compiled.ok, compiled.diagnostics
+
+
+def decoded(data: list[int]) -> list[tuple[int, int, int, int, int]]:
+    """(line, start, length, type, modifiers) of each token of LSP's relative encoding."""
+    out, line, start = [], 0, 0
+    for i in range(0, len(data), 5):
+        dl, ds, length, kind, mods = data[i : i + 5]
+        line, start = line + dl, (start + ds if dl == 0 else ds)
+        out.append((line, start, length, kind, mods))
+    return out
+
+
+@ASYNC
+async def test_semantic_tokens_type_names_by_what_they_name_in_utf16(
+    client: LanguageClient, folder: Path
+) -> None:
+    from rulesdsl.editor.lsp_tokens import TOKEN_TYPES
+
+    path = folder / "emoji_tokens.terrain"
+    await open_doc(client, path, EMOJI_TEXT.replace("walkr", "walker"))
+    result = await client.text_document_semantic_tokens_full_async(
+        t.SemanticTokensParams(t.TextDocumentIdentifier(uri(path)))
+    )
+    assert result is not None
+    found = {
+        (line, start): (length, TOKEN_TYPES[kind], mods)
+        for line, start, length, kind, mods in decoded(result.data)
+    }
+    assert found[(3, 0)] == (4, "keyword", 0)  # mode
+    assert found[(3, 5)] == (6, "enumMember", 1)  # walker, declared here
+    assert found[(5, 8)] == (12, "string", 0)  # "Clear 🌲🌲": 10 code points, 12 units
+    assert found[(5, 2)] == (5, "property", 1)  # clear, a feature
+    line = EMOJI_TEXT.split("\n")[5].replace("walkr", "walker")
+    assert line.index("walker") == 24
+    assert found[(5, 26)] == (6, "enumMember", 0)  # walker, after the emoji: 24 + 2
+
+
+@pytest.mark.parametrize("path", sorted(RULESETS.glob("*.terrain")), ids=lambda p: p.stem)
+def test_semantic_tokens_cover_every_character_of_the_bundled_rulesets(path: Path) -> None:
+    """Each character that is not blank lies in exactly one token, and each token is the
+    text at its place: keywords, names, strings, numbers, operators, punctuation, comments."""
+    from rulesdsl.editor.lsp_tokens import tokens
+
+    text = path.read_text("utf-8")
+    lines = text.split("\n")
+    cover = [[0] * len(line) for line in lines]
+    for tok in tokens(text):
+        assert lines[tok.line][tok.start : tok.start + len(tok.text)] == tok.text
+        for i in range(tok.start, tok.start + len(tok.text)):
+            cover[tok.line][i] += 1
+    wrong = [
+        (n + 1, i + 1, line[i])
+        for n, line in enumerate(lines)
+        for i in range(len(line))
+        if line[i].strip() and cover[n][i] != 1
+    ]
+    assert wrong == []
+
+
+def test_a_stale_compile_gives_up_before_the_next_file() -> None:
+    from rulesdsl.editor.lsp_compile import LiveCompiler, Stale
+
+    class Editor:
+        def refusal(self, path: str) -> None:
+            return None
+
+        def open_text(self, path: str) -> None:
+            return None
+
+    compiler = LiveCompiler(Editor())
+    compiler.cancelled = lambda: True
+    with pytest.raises(Stale):
+        compiler.compile_open("/nowhere/a.terrain", EMOJI_TEXT)
+    assert list(compiler.parsed) == [] and list(compiler.compiled) == []
+
+
+class InProcess:
+    """A server on a thread of the test, driven over pipes, so its compiler can be read."""
+
+    def __init__(self, folder: Path, encodings: list[str] | None = None) -> None:
+        import os
+        import threading
+
+        from rulesdsl.editor.lsp import make_server
+
+        self.server = make_server()
+        to_r, to_w = os.pipe()
+        from_r, from_w = os.pipe()
+        self.thread = threading.Thread(
+            target=self.server.start_io,
+            args=(os.fdopen(to_r, "rb"), os.fdopen(from_w, "wb")),
+            daemon=True,
+        )
+        self.thread.start()
+        self.raw = RawClient(os.fdopen(to_w, "wb"), os.fdopen(from_r, "rb"))
+        capabilities: dict[str, Any] = (
+            {"general": {"positionEncodings": encodings}} if encodings else {}
+        )
+        msg_id = self.raw.request(
+            "initialize", {"processId": None, "rootUri": uri(folder), "capabilities": capabilities}
+        )
+        self.init = self.raw.until(lambda m: m.get("id") == msg_id)[-1]["result"]
+        self.raw.notify("initialized", {})
+
+    def open(self, path: Path, text: str) -> None:
+        self.raw.notify(
+            "textDocument/didOpen",
+            {
+                "textDocument": {
+                    "uri": uri(path),
+                    "languageId": "terrain",
+                    "version": 1,
+                    "text": text,
+                }
+            },
+        )
+
+    def change(self, path: Path, text: str, version: int) -> None:
+        self.raw.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri(path), "version": version},
+                "contentChanges": [{"text": text}],
+            },
+        )
+
+    def diagnostics(self, path: Path) -> list[dict[str, Any]]:
+        """The next diagnostics published for ``path``."""
+        found = self.raw.until(
+            lambda m: (
+                m.get("method") == "textDocument/publishDiagnostics"
+                and m["params"]["uri"] == uri(path)
+            )
+        )
+        diags: list[dict[str, Any]] = found[-1]["params"]["diagnostics"]
+        return diags
+
+    def close(self) -> None:
+        msg_id = self.raw.request("shutdown", None)
+        self.raw.until(lambda m: m.get("id") == msg_id)
+        self.raw.notify("exit", None)
+        self.thread.join(20)
+
+
+def test_a_burst_of_edits_is_compiled_once_after_the_last(tmp_path: Path) -> None:
+    path = tmp_path / "emoji.terrain"
+    lsp = InProcess(tmp_path)
+    try:
+        lsp.server.debounce = 1.0  # far above the time the three sends take
+        lsp.open(path, EMOJI_TEXT)
+        assert [d["code"] for d in lsp.diagnostics(path)] == ["E101"]
+        compiled, parsed = list(lsp.server.compiler.compiled), list(lsp.server.compiler.parsed)
+        assert compiled == parsed == [str(path)]  # opening: one parse, one compile
+        for version, fixed in enumerate(("walkr", "walke", "walker"), 2):
+            lsp.change(path, EMOJI_TEXT.replace("walkr", fixed), version)
+        assert lsp.diagnostics(path) == []
+        assert list(lsp.server.compiler.compiled) == [str(path)] * 2  # the last version only
+        assert list(lsp.server.compiler.parsed) == [str(path)] * 2
+    finally:
+        lsp.close()
+
+
+def test_an_edit_during_a_compile_makes_its_result_stale(tmp_path: Path) -> None:
+    """The compile of version 1 is held until version 2 has arrived: its diagnostics are never
+    published, and version 2 is compiled."""
+    import threading
+
+    path = tmp_path / "emoji.terrain"
+    lsp = InProcess(tmp_path)
+    started, release = threading.Event(), threading.Event()
+    real = lsp.server.compiler.compile_source
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        release.wait(20)
+        return real(*args, **kwargs)
+
+    lsp.server.compiler.compile_source = held  # type: ignore[method-assign]
+    try:
+        lsp.open(path, EMOJI_TEXT)  # E101 at `walkr`
+        assert started.wait(20)
+        lsp.change(path, EMOJI_TEXT.replace("walkr", "walker"), 2)
+        # the server reads the change while the compile runs on its own thread
+        msg_id = lsp.raw.request(
+            "textDocument/documentSymbol", {"textDocument": {"uri": uri(tmp_path / "none.terrain")}}
+        )
+        lsp.raw.until(lambda m: m.get("id") == msg_id)
+        release.set()
+        assert lsp.diagnostics(path) == []  # the first published is version 2's
+    finally:
+        release.set()
+        lsp.close()
+
+
+def test_editing_a_base_recompiles_its_open_variants_and_nothing_else(tmp_path: Path) -> None:
+    for name in ("heavy_gear", "heavy_gear_house", "d20_movement"):
+        shutil.copy(RULESETS / f"{name}.terrain", tmp_path)
+    base, variant = tmp_path / "heavy_gear.terrain", tmp_path / "heavy_gear_house.terrain"
+    other = tmp_path / "d20_movement.terrain"
+    lsp = InProcess(tmp_path)
+    try:
+        lsp.server.debounce = 0.05
+        for path in (base, variant, other):
+            lsp.open(path, path.read_text("utf-8"))
+            assert lsp.diagnostics(path) == []
+        lsp.server.compiler.compiled.clear()
+        text = base.read_text("utf-8")
+        lsp.change(base, text + 'mode walker "Again"\n', 2)  # an error in the base
+        assert [d["code"] for d in lsp.diagnostics(variant)] == ["E507"]
+        assert list(lsp.server.compiler.compiled) == [str(base), str(variant)]
+        lsp.change(base, text, 3)
+        assert lsp.diagnostics(variant) == []
+    finally:
+        lsp.close()
+
+
+def test_the_client_s_position_encoding_is_used_when_it_offers_one(tmp_path: Path) -> None:
+    path = tmp_path / "emoji.terrain"
+    lsp = InProcess(tmp_path, ["utf-32", "utf-16"])
+    try:
+        assert lsp.init["capabilities"]["positionEncoding"] == "utf-32"
+        lsp.open(path, EMOJI_TEXT)
+        [diag] = lsp.diagnostics(path)
+        column = EMOJI_TEXT.split("\n")[5].index("walkr")  # code points
+        assert diag["range"]["start"] == {"line": 5, "character": column}
+    finally:
+        lsp.close()
+
+
+TINY = (
+    'ruleset tiny "Tiny"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'
+    'layer terrain "Terrain" {\n  clear "Clear" | 1\n  rough "Rough" | 2\n}\n'
+)
+HOUSE = 'ruleset house "House"\nversion 1.0.0\nextends tiny@1.0.0\noverride rough.walker | 3\n'
+
+
+def test_a_compiled_file_is_kept_only_while_its_chain_s_texts_hold(tmp_path: Path) -> None:
+    """Each file is parsed once per text; a variant is compiled again when its base's text
+    changes (in the editor or on the disk), and not when nothing changed."""
+    from rulesdsl.editor.lsp_compile import LiveCompiler
+
+    (tmp_path / "tiny.terrain").write_text(TINY, "utf-8")
+    variant = str(tmp_path / "house.terrain")
+    opened = {str(Path(variant).resolve()): HOUSE}  # open in the editor, not on the disk
+
+    class Editor:
+        def refusal(self, path: str) -> None:
+            return None
+
+        def open_text(self, path: str) -> str | None:
+            return opened.get(path)
+
+    compiler = LiveCompiler(Editor())
+    assert compiler.compile_open(variant, HOUSE).ok
+    assert compiler.compile_open(variant, HOUSE).ok
+    assert len(compiler.compiled) == 2 and len(compiler.parsed) == 2  # the base and the variant
+    base = str((tmp_path / "tiny.terrain").resolve())
+    opened[base] = TINY + 'mode walker "Again"\n'
+    assert [d.code for d in compiler.compile_open(variant, HOUSE).diagnostics] == ["E507"]
+    assert len(compiler.parsed) == 3  # the base's new text; the variant's is the same
+    del opened[base]
+    (tmp_path / "tiny.terrain").write_text(TINY.replace("| 2", "| 4"), "utf-8")
+    assert compiler.compile_open(variant, HOUSE).ok
+    assert len(compiler.parsed) == 4
+
+
+def test_a_base_changed_on_the_disk_rechecks_its_open_variants(tmp_path: Path) -> None:
+    """workspace/didChangeWatchedFiles (the VS Code extension watches rulesets): a base that
+    is not open, changed on the disk, is read again for the open variants."""
+    base, variant = tmp_path / "tiny.terrain", tmp_path / "house.terrain"
+    base.write_text(TINY, "utf-8")
+    lsp = InProcess(tmp_path)
+    try:
+        lsp.server.debounce = 0.05
+        lsp.open(variant, HOUSE)
+        assert lsp.diagnostics(variant) == []
+        base.write_text(TINY + 'mode walker "Again"\n', "utf-8")
+        lsp.raw.notify(
+            "workspace/didChangeWatchedFiles", {"changes": [{"uri": uri(base), "type": 2}]}
+        )
+        assert [d["code"] for d in lsp.diagnostics(variant)] == ["E507"]
+    finally:
+        lsp.close()
+
+
+def test_completion_while_typing_does_not_compile_but_hover_is_up_to_date(
+    tmp_path: Path,
+) -> None:
+    """Completion is asked at keystrokes: it reads the names of the last compile. A hover
+    reads positions, so it compiles an edited document at once (and the pause then finds that
+    compile done)."""
+    path = tmp_path / "emoji.terrain"
+    lsp = InProcess(tmp_path)
+    try:
+        lsp.open(path, EMOJI_TEXT)
+        lsp.diagnostics(path)
+        lsp.server.debounce = 30.0  # the pause does not end during the test
+        typed = EMOJI_TEXT.replace("walkr 2", "walkr 2, ")
+        lsp.change(path, "mode hover\n" + typed, 2)
+        at = {"line": 6, "character": len(typed.split("\n")[5])}
+        msg_id = lsp.raw.request(
+            "textDocument/completion", {"textDocument": {"uri": uri(path)}, "position": at}
+        )
+        [*_, answer] = lsp.raw.until(lambda m: m.get("id") == msg_id)
+        assert "walker" in {item["label"] for item in answer["result"]["items"]}
+        assert len(lsp.server.compiler.compiled) == 1
+        msg_id = lsp.raw.request(
+            "textDocument/hover",
+            {"textDocument": {"uri": uri(path)}, "position": {"line": 0, "character": 6}},
+        )
+        [*_, answer] = lsp.raw.until(lambda m: m.get("id") == msg_id)
+        assert answer["result"]["contents"]["value"].startswith("**hover** (mode)")
+        assert len(lsp.server.compiler.compiled) == 2
+    finally:
+        lsp.close()
+
+
+def test_closing_an_edited_base_unsaved_rechecks_its_variants_against_the_disk(
+    tmp_path: Path,
+) -> None:
+    base, variant = tmp_path / "tiny.terrain", tmp_path / "house.terrain"
+    base.write_text(TINY, "utf-8")
+    lsp = InProcess(tmp_path)
+    try:
+        lsp.open(base, TINY)
+        assert lsp.diagnostics(base) == []
+        lsp.open(variant, HOUSE)
+        assert lsp.diagnostics(variant) == []
+        lsp.change(base, TINY + 'mode walker "Again"\n', 2)
+        assert [d["code"] for d in lsp.diagnostics(variant)] == ["E507"]
+        lsp.raw.notify("textDocument/didClose", {"textDocument": {"uri": uri(base)}})
+        assert lsp.diagnostics(variant) == []  # the base on the disk has no error
+    finally:
+        lsp.close()

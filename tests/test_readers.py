@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import cast
 
 import pytest
 
@@ -134,7 +133,7 @@ def test_a_text_from_an_editor_over_the_limit_is_E006_too() -> None:
 def test_the_language_server_holds_an_open_base_to_the_limit_too() -> None:
     """An open document stands in for the file on disk (the editor's unsaved text): it gets
     the same E006, and is never parsed."""
-    from rulesdsl.editor.lsp import RulesServer, _LiveCompiler
+    from rulesdsl.editor.lsp_compile import LiveCompiler
 
     class Editor:
         def refusal(self, path: str) -> None:  # a base inside the workspace
@@ -143,7 +142,7 @@ def test_the_language_server_holds_an_open_base_to_the_limit_too() -> None:
         def open_text(self, path: str) -> str:
             return "#" * (sources.MAX_FILE_BYTES + 1)
 
-    compiler = _LiveCompiler(cast(RulesServer, Editor()))
+    compiler = LiveCompiler(Editor())
     text, diags = compiler.read(Path("/nowhere/base.terrain"))
     assert text is None and [d.code for d in diags] == ["E006"]
 

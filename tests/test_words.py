@@ -127,3 +127,40 @@ def test_each_declaring_statement_has_one_kind_and_one_keyword() -> None:
 def _blank(cls: type) -> typing.Any:
     """An instance of a statement class whose fields are left unset (only its type is read)."""
     return object.__new__(cls)
+
+
+def test_the_textmate_grammar_is_made_from_the_registry() -> None:
+    """The grammar file is rulesdsl.editor.textmate's output, so a word added to words.py is
+    coloured once the file is written again."""
+    from rulesdsl.editor import textmate
+
+    assert TEXTMATE.read_text("utf-8") == textmate.text(), (
+        "run `python -m rulesdsl.editor.textmate` to write the grammar again"
+    )
+
+
+def test_the_language_server_completes_every_registered_word_somewhere() -> None:
+    """Statements at the start of a line, the inner words inside a statement, the value words
+    in a cell: together every word of the registry."""
+    from rulesdsl.editor import lsp
+
+    offered = (
+        set(lsp.KEYWORDS)
+        | set(lsp.INNER_KEYWORDS)
+        | set(lsp.BLOCK_KEYWORDS)
+        | set(lsp.VALUE_KEYWORDS)
+    )
+    registered = set(words.STATEMENTS) | set(words.KEYWORDS) | set(words.FLAG_WORDS)
+    assert sorted(registered - offered) == []
+
+
+def test_completion_inside_a_statement_offers_the_inner_words() -> None:
+    from rulesdsl.editor import lsp
+    from rulesdsl.editor.lsp_index import Index
+
+    _, offered = lsp._kinds_at('layer terrain "Terrain" ', Index())
+    assert {"one", "per", "place", "whole", "map"} <= set(offered)
+    header = ["decision d (a in, \\\n", "    b bool) [x] {\n", "  \n"]
+    assert lsp._block_of(header, 2).startswith("decision d (a in, b bool)")
+    _, offered = lsp._kinds_at("  ", Index(), lsp._block_of(header, 2))
+    assert {"a", "b", "otherwise"} <= set(offered)

@@ -336,7 +336,7 @@ def test_a_key_that_is_a_collection_is_refused(tmp_path: Path, key: str) -> None
 
 def test_the_language_servers_yaml_path_takes_every_bad_key(tmp_path: Path) -> None:
     """The server builds its index from parse_yaml and compiles the text; neither raises."""
-    from rulesdsl.editor.lsp import RulesServer, to_lsp
+    from rulesdsl.editor.lsp_server import RulesServer, to_lsp
 
     server = RulesServer()
     for text in [
@@ -346,7 +346,7 @@ def test_the_language_servers_yaml_path_takes_every_bad_key(tmp_path: Path) -> N
         HEAD.replace("  wheels:", "  1: One\n  ~: Tilde\n  wheels:"),
     ]:
         path = str(tmp_path / "skirmish.yaml")
-        server._chain(path, text)
+        server.compiler.parse_open(path, text)
         compiled = server.compiler.compile_text(text, path, tmp_path)
         for diag in compiled.diagnostics:
             assert to_lsp(diag).range.start.line >= 0

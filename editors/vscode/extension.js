@@ -17,6 +17,10 @@ function activate(context) {
         { scheme: "file", language: "terrain" },
         { scheme: "file", language: "yaml", pattern: "**/rulesets/*.{yaml,yml}" },
       ],
+      // A base changed on the disk (saved elsewhere, a git checkout): open variants recheck.
+      synchronize: {
+        fileEvents: vscode.workspace.createFileSystemWatcher("**/*.{terrain,yaml,yml}"),
+      },
     },
   );
   context.subscriptions.push(client);

@@ -1,15 +1,19 @@
 """`rulesdsl lsp`: a language server over stdio (pygls), for .terrain and YAML rulesets.
 
 Diagnostics are the compiler's own (the same codes, positions and hints as `rulesdsl check`),
-computed on every change from the editor's unsaved text, bases included; an error a variant
-causes in its base is published on the base's file too. Completion, hover, go to definition
-(across `extends`), references, rename and document symbols come from the syntax trees (see
-:mod:`rulesdsl.editor.lsp_index`) and the last good IR; formatting is `rulesdsl fmt`.
+computed after a pause in the edits from the editor's unsaved text, bases included; an error
+a variant causes in its base is published on the base's file too (the server's state and its
+compiles: :mod:`rulesdsl.editor.lsp_server`). Completion, hover, go to definition (across
+`extends`), references and rename (along `extends` both ways) and document symbols come from
+the syntax trees (see :mod:`rulesdsl.editor.lsp_index`) and the last good IR; formatting is
+`rulesdsl fmt`; quick fixes come from the diagnostics' hints
+(:mod:`rulesdsl.editor.lsp_actions`), semantic tokens from the grammar's lexer
+(:mod:`rulesdsl.editor.lsp_tokens`).
 
 The client is not trusted (see :mod:`rulesdsl.editor.lsp_stream` for the transport's limits):
 the server reads a file from the disk (a base, or a document a request names that is not
 open) only inside the workspace folders, and never through a symbolic link
-(:meth:`RulesServer.readable`); a document over :data:`MAX_DOCUMENT_BYTES` gets one
+(:meth:`RulesServer.refusal`); a document over :data:`MAX_DOCUMENT_BYTES` gets one
 diagnostic instead of a compile; closing a document drops everything kept for it.
 """
 
@@ -17,29 +21,29 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from threading import Event
-from typing import BinaryIO, assert_never
-from urllib.parse import unquote, urlparse
+from typing import assert_never
 
 from lsprotocol import types as t
-from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path
 
 from rulesdsl import ir, words
 from rulesdsl.checks.reserved import is_reserved
-from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
-from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.editor.lsp_index import Index, build_index
-from rulesdsl.editor.lsp_stream import serve
+from rulesdsl.editor.lsp_actions import fixes, hint_of
+from rulesdsl.editor.lsp_index import Index
+from rulesdsl.editor.lsp_server import (
+    RulesServer,
+    State,
+    path_of,
+    split_lines,
+    uri_of,
+)
+from rulesdsl.editor.lsp_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, tokens
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.csv_chart import dsl_value
 from rulesdsl.interchange.fmt import format_text
 from rulesdsl.ir import IDENT
-from rulesdsl.sources import MAX_FILE_BYTES, check_text, read_ruleset
+from rulesdsl.sources import MAX_FILE_BYTES
 
 MAX_DOCUMENT_BYTES = MAX_FILE_BYTES
 """The largest ruleset the language server compiles, open in the editor or read from the disk
@@ -50,6 +54,8 @@ KEYWORDS = words.STATEMENTS
 """The words that start a statement, from the language's one registry of its words."""
 BLOCK_KEYWORDS = ("columns", "column", "when", "note", "modifier")
 VALUE_KEYWORDS = ("impassable", "prohibited", "blocked", "as", "per", "full", "yes", "no")
+INNER_KEYWORDS = words.KEYWORDS
+"""The words inside a statement (``one per place``, ``at least``...), from the registry."""
 
 Kind = words.ItemKind | words.PartKind
 """What a declared name is, as the index says it."""
@@ -92,335 +98,31 @@ def symbol_kind(kind: words.ItemKind) -> t.SymbolKind:
             assert_never(kind)
 
 
-def path_of(uri: str) -> str:
-    """The file a URI names, normalised (``a/b/../c`` is ``a/c``, as every check sees it)."""
-    path = unquote(urlparse(uri).path)
-    return os.path.normpath(path) if path else path
-
-
-def is_file_uri(uri: str) -> bool:
-    """A ``file:`` URI of an absolute path (``untitled:`` and the like name no file)."""
-    parsed = urlparse(uri)
-    return parsed.scheme == "file" and os.path.isabs(unquote(parsed.path))
-
-
-def uri_of(path: str) -> str:
-    """The URI of a file, made absolute but with its links kept: a link's target, maybe
-    outside the workspace, is never named."""
-    return from_fs_path(os.path.abspath(path)) or path
-
-
-def to_range(pos: s.Pos | None) -> t.Range:
-    if pos is None or pos.line < 1:
-        return t.Range(t.Position(0, 0), t.Position(0, 1))
-    end_line = max(pos.end_line, pos.line)
-    end_col = pos.end_column if pos.end_line >= pos.line else pos.column + 1
-    return t.Range(
-        t.Position(pos.line - 1, max(pos.column - 1, 0)),
-        t.Position(end_line - 1, max(end_col - 1, 0)),
-    )
-
-
-def to_lsp(diag: Diagnostic) -> t.Diagnostic:
-    message = diag.message + (f"\nhint: {diag.hint}" if diag.hint else "")
-    related = [
-        t.DiagnosticRelatedInformation(t.Location(uri_of(r.pos.file), to_range(r.pos)), r.message)
-        for r in diag.related
-    ]
-    return t.Diagnostic(
-        range=to_range(diag.pos),
-        message=message,
-        code=diag.code,
-        source="rulesdsl",
-        severity=t.DiagnosticSeverity.Error if diag.is_error else t.DiagnosticSeverity.Warning,
-        related_information=related or None,
-    )
-
-
-class _LiveCompiler(Compiler):
-    """A Compiler that reads open documents from the editor instead of the disk."""
-
-    def __init__(self, server: RulesServer) -> None:
-        super().__init__()
-        self.server = server
-
-    def read(self, path: Path) -> tuple[str | None, list[Diagnostic]]:
-        refused = self.server.refusal(str(path))
-        if refused is not None:
-            return None, [
-                error(
-                    "E003",
-                    f"cannot read {path}: {refused}",
-                    s.Pos(str(path), 1, 1, 1, 1),
-                    "the language server reads bases only inside the workspace folders "
-                    "and never through a symbolic link",
-                )
-            ]
-        doc = self.server.open_text(str(path.resolve()))
-        if doc is None:
-            return super().read(
-                path
-            )  # the ruleset reader: no link, no special file, the size limit
-        loaded = check_text(doc, str(path), self.limits)  # an open base: limits as on disk
-        self.sources[str(path)] = loaded.quoted or ""
-        return loaded.text, list(loaded.diagnostics)
-
-    def forget(self) -> None:
-        """Drop parsed and compiled files and their texts: the next compile reads every file
-        again (an open base's unsaved edits included), and nothing is kept between compiles."""
-        self._parsed.clear()
-        self._compiled.clear()
-        self.sources.clear()
-
-
-@dataclass
-class _State:
-    compiled: Compiled
-    index: Index
-    ruleset: ir.Ruleset | None
-
-
-class RulesServer(LanguageServer):
-    def __init__(self) -> None:
-        super().__init__("rulesdsl", "0.1.0", text_document_sync_kind=t.TextDocumentSyncKind.Full)
-        self.compiler = _LiveCompiler(self)
-        self.states: dict[str, _State] = {}
-        self.last_good: dict[str, ir.Ruleset] = {}
-        self.published: dict[str, set[str]] = {}
-        """Per open document, the other files it published diagnostics on."""
-
-    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-        """Serve on stdio through :mod:`rulesdsl.editor.lsp_stream` (pygls' own reader trusts
-        every header)."""
-        self._stop_event = Event()
-        try:
-            serve(
-                self.protocol,
-                self.thread_pool,
-                self._stop_event,
-                stdin or sys.stdin.buffer,
-                stdout or sys.stdout.buffer,
-            )
-        finally:
-            self.shutdown()  # type: ignore[no-untyped-call]
-
-    def open_text(self, path: str) -> str | None:
-        for doc in self.workspace.text_documents.values():
-            if is_file_uri(doc.uri) and str(Path(path_of(doc.uri)).resolve()) == path:
-                text: str = doc.source
-                return text
-        return None
-
-    # -- what the server may read ---------------------------------------------------------
-
-    def roots(self) -> list[Path]:
-        """The workspace folders; with none (an editor on a lone file), the folders of the
-        open documents."""
-        workspace = self.workspace
-        uris = [f.uri for f in workspace.folders.values()]
-        if workspace.root_uri:
-            uris.append(workspace.root_uri)
-        found = [Path(path_of(u)) for u in uris if is_file_uri(u)]
-        if not found:
-            found = [
-                Path(path_of(d.uri)).parent
-                for d in workspace.text_documents.values()
-                if is_file_uri(d.uri)
-            ]
-        return found
-
-    def refusal(self, path: str) -> str | None:
-        """Why the server does not read ``path`` from the disk, or None when it may: only
-        inside a workspace folder, and through no symbolic link below that folder."""
-        if not os.path.isabs(path) or ".." in Path(path).parts:
-            return "not a plain absolute path"
-        target = Path(os.path.normpath(path))
-        for root in self.roots():
-            root = Path(os.path.normpath(root))
-            if root not in target.parents:
-                continue
-            here = root
-            for part in target.relative_to(root).parts:
-                here = here / part
-                if here.is_symlink():
-                    return f"{here} is a symbolic link"
-            return None
-        return "it is outside the workspace folders"
-
-    def text_of(self, uri: str) -> str | None:
-        """A document's text: the editor's if open, else the file's when the server may read
-        it and it is within the size limit; None otherwise."""
-        doc = self.workspace.text_documents.get(unquote(uri))
-        if doc is not None:
-            text: str = doc.source
-            return text
-        if not is_file_uri(uri) or self.refusal(path_of(uri)) is not None:
-            return None
-        return read_ruleset(Path(path_of(uri)), self.compiler.limits).text
-
-    def is_open(self, uri: str) -> bool:
-        return unquote(uri) in self.workspace.text_documents
-
-    # -- analysis ---------------------------------------------------------------------------
-
-    def analyse(self, uri: str) -> _State:
-        path = path_of(uri)
-        text = self.text_of(uri)
-        if text is None:  # not open, and not a file the server may read: nothing to say
-            return _State(Compiled(path, None, []), Index(), None)
-        too_large = check_text(text, path, self.compiler.limits).diagnostics
-        if too_large:  # E006: one diagnostic, never a parse
-            state = _State(Compiled(path, None, list(too_large)), Index(), None)
-        else:
-            self.compiler.forget()
-            compiled = self.compiler.compile_text(text, path, Path(path).parent)
-            sources = self._chain(path, text)
-            self.compiler.forget()
-            state = _State(compiled, build_index(sources), compiled.ruleset)
-        if not self.is_open(uri):  # keep nothing for a file the editor has not opened
-            return state
-        if state.ruleset is not None:
-            self.last_good[uri] = state.ruleset
-        self.states[uri] = state
-        return state
-
-    def forget(self, uri: str) -> None:
-        """Drop what is kept for a document the editor closed, and the diagnostics it put on
-        other files that no open document still explains."""
-        self.states.pop(uri, None)
-        self.last_good.pop(uri, None)
-        others = self.published.pop(uri, set())
-        self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-        still = set().union(*self.published.values()) if self.published else set()
-        for file in sorted(others - still):
-            other = uri_of(file)
-            if self.is_open(other):
-                self.publish(other)
-            else:
-                self.text_document_publish_diagnostics(
-                    t.PublishDiagnosticsParams(uri=other, diagnostics=[])
-                )
-
-    def _chain(self, path: str, text: str) -> list[s.SourceFile]:
-        """The file's syntax tree and its bases', bases first."""
-        parsed: list[s.SourceFile] = []
-        if check_text(text, path, self.compiler.limits).text is None:  # E006: never parsed
-            return parsed
-        if path.endswith((".yaml", ".yml")):
-            from rulesdsl.frontends.yaml_authoring import parse_yaml
-
-            source, _ = parse_yaml(text, path, self.compiler.fragments)
-        else:
-            source, _ = self.compiler.parser.parse(text, path)
-        seen = {str(Path(path).resolve())}
-        while source is not None:
-            parsed.insert(0, source)
-            base = next((st for st in source.statements if isinstance(st, s.ExtendsDecl)), None)
-            if base is None:
-                break
-            found = self.base_of(Path(path).parent, base.base.text)
-            if found is None or str(found.resolve()) in seen:
-                break
-            seen.add(str(found.resolve()))
-            source, _ = self.compiler.parse_file(found)
-        return parsed
-
-    def base_of(self, folder: Path, name: str) -> Path | None:
-        """The file of base ``name`` beside a variant, if the server may read it."""
-        for path in (folder / f"{name}{x}" for x in SUFFIXES):
-            if self.refusal(str(path)) is None and path.is_file():
-                return path
-        return None
-
-    def state(self, uri: str) -> _State:
-        return self.states.get(uri) or self.analyse(uri)
-
-    def lines(self, uri: str) -> list[str]:
-        text = self.text_of(uri)
-        return text.splitlines(True) if text is not None else []
-
-    def publish(self, uri: str) -> None:
-        state = self.analyse(uri)
-        own = os.path.abspath(path_of(uri))
-        by_file: dict[str, list[t.Diagnostic]] = {}
-        caused: dict[str, list[t.Diagnostic]] = {}
-        for diag in state.compiled.diagnostics:
-            file = os.path.abspath(diag.pos.file) if diag.pos else own
-            by_file.setdefault(file, []).append(to_lsp(diag))
-            for r in diag.related:  # an error this variant causes in a base line: show it there
-                there = os.path.abspath(r.pos.file)
-                if file == own and there != own:
-                    caused.setdefault(there, []).append(
-                        t.Diagnostic(
-                            range=to_range(r.pos),
-                            severity=to_lsp(diag).severity,
-                            code=diag.code,
-                            source="rulesdsl",
-                            message=f"{diag.message} (as {Path(own).name} changed this line)",
-                            related_information=[
-                                t.DiagnosticRelatedInformation(
-                                    t.Location(uri, to_range(diag.pos)), diag.message
-                                )
-                            ]
-                            if diag.pos
-                            else None,
-                        )
-                    )
-        mine = by_file.pop(own, [])
-        extends = next(
-            (
-                st.pos
-                for st, _, _ in state.index.statements
-                if isinstance(st, s.ExtendsDecl) and os.path.abspath(st.pos.file) == own
-            ),
-            None,
-        )
-        for file, diags in by_file.items():  # what this variant breaks in a base, shown here too
-            for d in diags:
-                mine.append(
-                    t.Diagnostic(
-                        range=to_range(extends),
-                        severity=d.severity,
-                        code=d.code,
-                        source="rulesdsl",
-                        message=f"in {Path(file).name}: {d.message}",
-                        related_information=[
-                            t.DiagnosticRelatedInformation(
-                                t.Location(uri_of(file), d.range), d.message
-                            )
-                        ],
-                    )
-                )
-        self.text_document_publish_diagnostics(
-            t.PublishDiagnosticsParams(uri=uri, diagnostics=mine)
-        )
-        for file, diags in caused.items():
-            by_file.setdefault(file, []).extend(diags)
-        others = set(by_file)
-        for file in self.published.get(uri, set()) | others:
-            self.text_document_publish_diagnostics(
-                t.PublishDiagnosticsParams(uri=uri_of(file), diagnostics=by_file.get(file, []))
-            )
-        self.published[uri] = others
-
-
 def did_open(ls: RulesServer, params: t.DidOpenTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.schedule(params.text_document.uri, delay=0)
 
 
 def did_change(ls: RulesServer, params: t.DidChangeTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
-    for uri in list(ls.states):  # open variants see their base's unsaved edits
-        if uri != params.text_document.uri and ls.is_open(uri):
-            ls.publish(uri)
+    ls.schedule(params.text_document.uri)
 
 
 def did_save(ls: RulesServer, params: t.DidSaveTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
+    ls.schedule_all()  # a saved file may be the base of others read from the disk
+
+
+def did_change_watched_files(ls: RulesServer, params: t.DidChangeWatchedFilesParams) -> None:
+    """Files changed on the disk: the open documents that read one of them check again."""
+    for uri in ls.targets([change.uri for change in params.changes]):
+        ls.schedule(uri)
 
 
 def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
-    ls.forget(params.text_document.uri)
+    uri = params.text_document.uri
+    dependents = ls.targets([uri])
+    ls.forget(uri)
+    for other in dependents:  # they now read this base from the disk
+        if other != uri:
+            ls.schedule(other)
 
 
 # ---- completion ----------------------------------------------------------------------------
@@ -428,6 +130,7 @@ def did_close(ls: RulesServer, params: t.DidCloseTextDocumentParams) -> None:
 
 def _line_before(ls: RulesServer, uri: str, pos: t.Position) -> str:
     lines = ls.lines(uri)
+    pos = ls.from_client(uri, pos)
     return lines[pos.line][: pos.character] if pos.line < len(lines) else ""
 
 
@@ -436,11 +139,19 @@ def _block_of(lines: Sequence[str], line: int) -> str:
     for i in range(min(line, len(lines)) - 1, -1, -1):
         text = lines[i]
         if text[:1].isalpha():
-            code = text.split("#", 1)[0].rstrip()
-            return text if code.endswith("{") else ""
+            header, j = _code(text), i
+            while header.endswith("\\") and j + 1 < min(line, len(lines)):  # `\` goes on
+                j += 1
+                header = header[:-1].rstrip() + " " + _code(lines[j]).strip()
+            return header if header.endswith("{") else ""
         if text.startswith("}"):
             return ""
     return ""
+
+
+def _code(line: str) -> str:
+    """A line without its comment and trailing blanks (a `#` in a string is kept)."""
+    return re.sub(r'("([^"\\]|\\.)*")|#.*', lambda m: m.group(1) or "", line).rstrip()
 
 
 DECISION_WORDS = ("and", "not", "otherwise", "over", "full")
@@ -492,14 +203,14 @@ def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[Kind], l
     if not head:
         indented = before[:1].isspace()
         return [], list(BLOCK_KEYWORDS if indented else KEYWORDS)
-    return [], []
+    return [], list(INNER_KEYWORDS)  # inside a statement: the words that go on one
 
 
 def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
     uri = params.text_document.uri
     if ls.text_of(uri) is None:  # not open, and not a file the server may read
         return t.CompletionList(is_incomplete=False, items=[])
-    state = ls.state(uri)
+    state = ls.state(uri, fresh=False)
     lines = ls.lines(uri)
     block = _block_of(lines, params.position.line)
     before = _line_before(ls, uri, params.position)
@@ -534,14 +245,15 @@ def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
 # ---- hover, definition, references, rename ----------------------------------------------------
 
 
-def _name_at(ls: RulesServer, uri: str, pos: t.Position) -> tuple[_State, s.Name | None]:
+def _name_at(ls: RulesServer, uri: str, pos: t.Position) -> tuple[State, s.Name | None]:
     state = ls.state(uri)
     path = str(path_of(uri))
+    pos = ls.from_client(uri, pos)
     found = state.index.at(path, pos.line + 1, pos.character + 1)
     return state, found
 
 
-def hover_text(state: _State, name: str, ruleset: ir.Ruleset | None) -> str | None:
+def hover_text(state: State, name: str, ruleset: ir.Ruleset | None) -> str | None:
     decl = state.index.declarations.get(name)
     if decl is None:
         return None
@@ -602,7 +314,7 @@ def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
     text = hover_text(state, name.text, state.ruleset or ls.last_good.get(uri))
     if text is None:
         return None
-    return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text), to_range(name.pos))
+    return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text), ls.to_client(name.pos))
 
 
 def definition(ls: RulesServer, params: t.DefinitionParams) -> t.Location | None:
@@ -617,7 +329,7 @@ def definition(ls: RulesServer, params: t.DefinitionParams) -> t.Location | None
     decl = state.index.declarations.get(name.text)
     if decl is None:
         return None
-    return t.Location(uri_of(decl.item.name.pos.file), to_range(decl.item.name.pos))
+    return t.Location(uri_of(decl.item.name.pos.file), ls.to_client(decl.item.name.pos))
 
 
 def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
@@ -626,8 +338,8 @@ def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
         return []
     decl = state.index.declarations[name.text].item.name.pos
     return [
-        t.Location(uri_of(n.pos.file), to_range(n.pos))
-        for n in state.index.uses(name.text)
+        t.Location(uri_of(n.pos.file), ls.to_client(n.pos))
+        for n in ls.uses(state, name.text)[0]
         if params.context.include_declaration or n.pos != decl
     ]
 
@@ -637,17 +349,18 @@ def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
     if name is None or name.text not in state.index.declarations:
         return None
     new = params.new_name
+    uses, declared = ls.uses(state, name.text)
     if (
         not re.fullmatch(IDENT.regex, new)
         or len(new) > IDENT.max_length
         or is_reserved(new)
-        or new in state.index.declarations
+        or new in declared
     ):
         return None  # not a name the compiler would accept here (E103, E102)
     changes: dict[str, list[t.TextEdit]] = {}
-    for use in state.index.uses(name.text):
+    for use in uses:
         changes.setdefault(uri_of(use.pos.file), []).append(
-            t.TextEdit(to_range(use.pos), params.new_name)
+            t.TextEdit(ls.to_client(use.pos), params.new_name)
         )
     return t.WorkspaceEdit(changes=changes)
 
@@ -669,8 +382,8 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
                 name=d.name,
                 kind=t.SymbolKind.Field,
                 detail=d.kind,
-                range=to_range(d.item.pos),
-                selection_range=to_range(d.item.name.pos),
+                range=ls.to_client(d.item.pos),
+                selection_range=ls.to_client(d.item.name.pos),
             )
             for d in state.index.declarations.values()
             if d.parent == name and os.path.abspath(d.item.pos.file) == own
@@ -681,8 +394,8 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
                 name=name,
                 kind=symbol_kind(kind),
                 detail=kind + (f": {label}" if label else ""),
-                range=to_range(item.pos),
-                selection_range=to_range(item.name.pos),
+                range=ls.to_client(item.pos),
+                selection_range=ls.to_client(item.name.pos),
                 children=children or None,
             )
         )
@@ -707,12 +420,92 @@ def formatting(ls: RulesServer, params: t.DocumentFormattingParams) -> list[t.Te
     return [t.TextEdit(t.Range(t.Position(0, 0), end), formatted)]
 
 
+# ---- code actions and semantic tokens ----------------------------------------------------------
+
+
+def code_actions(ls: RulesServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+    """A quick fix for each diagnostic in the range whose hint names one (see
+    :mod:`rulesdsl.editor.lsp_actions`)."""
+    uri = params.text_document.uri
+    text = ls.text_of(uri)
+    if text is None:
+        return []
+    lines = split_lines(path_of(uri), text)
+    out = []
+    for diag in params.context.diagnostics:
+        if diag.source != "rulesdsl" or not isinstance(diag.code, str):
+            continue
+        start = ls.from_client(uri, diag.range.start)
+        end = ls.from_client(uri, diag.range.end)
+        if end.line != start.line:
+            end = t.Position(start.line, len(lines[start.line]) if start.line < len(lines) else 0)
+        hint = hint_of(diag.message, diag.data)
+        for fix in fixes(diag.code, hint, lines, start.line, start.character, end.character):
+            edits = [
+                t.TextEdit(
+                    ls.to_client(
+                        s.Pos(path_of(uri), e.line + 1, e.start + 1, e.end_line + 1, e.end + 1),
+                        {os.path.abspath(path_of(uri)): text},
+                    ),
+                    e.text,
+                )
+                for e in fix.edits
+            ]
+            out.append(
+                t.CodeAction(
+                    title=fix.title,
+                    kind=t.CodeActionKind.QuickFix,
+                    diagnostics=[diag],
+                    is_preferred=fix.preferred,
+                    edit=t.WorkspaceEdit(changes={uri: edits}),
+                )
+            )
+    return out
+
+
+LEGEND = t.SemanticTokensLegend(
+    token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS)
+)
+
+
+def semantic_tokens(ls: RulesServer, params: t.SemanticTokensParams) -> t.SemanticTokens:
+    """Every token of a `.terrain` document (:mod:`rulesdsl.editor.lsp_tokens`), as LSP
+    encodes them: five numbers each, positions relative to the token before."""
+    uri = params.text_document.uri
+    path = path_of(uri)
+    text = ls.text_of(uri)
+    if text is None or not path.endswith(".terrain"):
+        return t.SemanticTokens(data=[])
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
+        return t.SemanticTokens(data=[])
+    state = ls.state(uri, fresh=False)
+    lines = split_lines(path, text)
+    units = ls.workspace.position_codec.client_num_units
+    data: list[int] = []
+    last_line = last_start = 0
+    for tok in tokens(text, state.index if state.sources else None, path):
+        line = lines[tok.line] if tok.line < len(lines) else ""
+        start = tok.start if line.isascii() else units(line[: tok.start])
+        length = len(tok.text) if tok.text.isascii() else units(tok.text)
+        delta = tok.line - last_line
+        data += [
+            delta,
+            start - last_start if delta == 0 else start,
+            length,
+            TOKEN_TYPES.index(tok.type),
+            1 if tok.declaration else 0,
+        ]
+        last_line, last_start = tok.line, start
+    return t.SemanticTokens(data=data)
+
+
 def make_server() -> RulesServer:
     """A server with every feature registered (one per `rulesdsl lsp` process)."""
     server = RulesServer()
     server.feature(t.TEXT_DOCUMENT_DID_OPEN)(did_open)
     server.feature(t.TEXT_DOCUMENT_DID_CHANGE)(did_change)
     server.feature(t.TEXT_DOCUMENT_DID_SAVE)(did_save)
+    server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)(did_change_watched_files)
     server.feature(t.TEXT_DOCUMENT_DID_CLOSE)(did_close)
     server.feature(
         t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=[" ", "[", ",", "|"])
@@ -723,6 +516,11 @@ def make_server() -> RulesServer:
     server.feature(t.TEXT_DOCUMENT_RENAME)(rename)
     server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbols)
     server.feature(t.TEXT_DOCUMENT_FORMATTING)(formatting)
+    server.feature(
+        t.TEXT_DOCUMENT_CODE_ACTION,
+        t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]),
+    )(code_actions)
+    server.feature(t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)(semantic_tokens)
     return server
 
 

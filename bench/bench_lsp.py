@@ -1,0 +1,212 @@
+"""Benchmark: the language server's time from an edit to its diagnostics, on a big file.
+
+Run: python bench/bench_lsp.py [N] [--repeat R] [--server 'CMD ARGS']
+Writes the N-feature ruleset of bench/gen_ruleset.py (default 5,000 features, 0.9 MB), then:
+
+1. the reference: one compile of the file (parse, resolve, lower, checks) with a fresh
+   Compiler in this process, as `rulesdsl check` does it;
+2. `rulesdsl lsp` in a subprocess, driven over stdio: open the file, then one edit, wait for
+   its diagnostics (the time from the edit to them), then a burst of three edits sent 30 ms
+   apart (the time from the last edit to the diagnostics of the last version).
+
+Each edit appends a group naming a mode that does not exist (`nosuch2`, `nosuch3`...), so the
+diagnostics of each version can be told apart. Prints each time and its ratio to the
+reference, in wall time and in CPU time (the server's, read from /proc on Linux, from the
+first edit of the burst to the last version's diagnostics: a machine shared with other work
+stretches the wall times, not the CPU times). No thresholds (speed goals are read, not
+asserted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from queue import Empty, Queue
+from typing import Any, BinaryIO
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gen_ruleset import DATA, write
+
+from rulesdsl.compiler import Compiler
+
+
+def cpu_of(pid: int) -> float:
+    """A process's CPU time so far (user + system), in seconds; 0 where /proc is missing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Client:
+    """JSON-RPC over the server's stdio; a thread reads its messages into a queue."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self.server.stdin is not None and self.server.stdout is not None
+        self.stdin: BinaryIO = self.server.stdin
+        self.inbox: Queue[tuple[float, dict[str, Any]]] = Queue()
+        threading.Thread(target=self._read, args=(self.server.stdout,), daemon=True).start()
+        self.next_id = 0
+
+    def _read(self, stream: BinaryIO) -> None:
+        while True:
+            length = 0
+            while line := stream.readline():
+                if not line.strip():
+                    break
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            else:
+                return
+            body = json.loads(stream.read(length))
+            self.inbox.put((time.perf_counter(), body))
+
+    def send(self, message: dict[str, Any]) -> float:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        self.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.stdin.flush()
+        return time.perf_counter()
+
+    def request(self, method: str, params: Any) -> dict[str, Any]:
+        self.next_id += 1
+        self.send({"id": self.next_id, "method": method, "params": params})
+        return self.until(lambda m: m.get("id") == self.next_id)[1]
+
+    def until(self, wanted: Any, timeout: float = 600) -> tuple[float, dict[str, Any]]:
+        deadline = time.perf_counter() + timeout
+        while True:
+            try:
+                at, message = self.inbox.get(timeout=max(0.0, deadline - time.perf_counter()))
+            except Empty:
+                raise SystemExit("the server did not answer in time") from None
+            if wanted(message):
+                return at, message
+
+
+def diagnostics_of(uri: str, version: int) -> Any:
+    """Matches the diagnostics of ``uri`` at ``version``: by the name that version added (a
+    server that does not send the version is timed too); the first, for version 1."""
+
+    def wanted(m: dict[str, Any]) -> bool:
+        params = m.get("params") or {}
+        if m.get("method") != "textDocument/publishDiagnostics" or params.get("uri") != uri:
+            return False
+        return version == 1 or f"nosuch{version}" in json.dumps(params["diagnostics"])
+
+    return wanted
+
+
+def edited(text: str, version: int) -> str:
+    return text + f'group g{version} "G" : m0, nosuch{version}\n'
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", type=int, nargs="?", default=5000, help="number of features")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds (medians are printed)")
+    parser.add_argument(
+        "--server",
+        default=f"{shlex.quote(sys.executable)} -m rulesdsl lsp",
+        help="the command that starts the server, as one string (shell words)",
+    )
+    args = parser.parse_args()
+    path = write(args.n, DATA, ("terrain",))["terrain"]
+    text = path.read_text("utf-8")
+
+    references: list[float] = []
+    cpus: list[float] = []
+    for _ in range(args.repeat):
+        start, cpu = time.perf_counter(), time.process_time()
+        Compiler().compile_file(path)
+        references.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    reference, reference_cpu = statistics.median(references), statistics.median(cpus)
+    print(f"{args.n:,} features, {len(text.encode()):,} bytes; median of {args.repeat}")
+    print(
+        f"reference, one compile of the file:       {reference:6.2f} s, CPU {reference_cpu:6.2f} s"
+    )
+
+    client = Client(shlex.split(args.server))
+    uri = path.resolve().as_uri()
+    client.request(
+        "initialize", {"processId": None, "rootUri": path.parent.as_uri(), "capabilities": {}}
+    )
+    client.send({"method": "initialized", "params": {}})
+    opened = client.send(
+        {
+            "method": "textDocument/didOpen",
+            "params": {
+                "textDocument": {"uri": uri, "languageId": "terrain", "version": 1, "text": text}
+            },
+        }
+    )
+    at, _ = client.until(diagnostics_of(uri, 1))
+    print(f"open -> diagnostics:                      {at - opened:6.2f} s")
+
+    def change(version: int) -> float:
+        return client.send(
+            {
+                "method": "textDocument/didChange",
+                "params": {
+                    "textDocument": {"uri": uri, "version": version},
+                    "contentChanges": [{"text": edited(text, version)}],
+                },
+            }
+        )
+
+    pid = client.server.pid
+    singles: list[float] = []
+    single_cpus: list[float] = []
+    bursts: list[float] = []
+    burst_cpus: list[float] = []
+    version = 1
+    for _ in range(args.repeat):
+        version += 1
+        cpu = cpu_of(pid)
+        sent = change(version)
+        at, _ = client.until(diagnostics_of(uri, version))
+        singles.append(at - sent)
+        single_cpus.append(cpu_of(pid) - cpu)
+        cpu = cpu_of(pid)
+        for _ in range(2):
+            version += 1
+            change(version)
+            time.sleep(0.03)
+        version += 1
+        sent = change(version)
+        at, _ = client.until(diagnostics_of(uri, version))
+        bursts.append(at - sent)
+        burst_cpus.append(cpu_of(pid) - cpu)
+    for what, wall, cpu in (
+        ("one edit -> diagnostics:               ", singles, single_cpus),
+        ("three edits 30 ms apart -> diagnostics:", bursts, burst_cpus),
+    ):
+        w, c = statistics.median(wall), statistics.median(cpu)
+        print(
+            f"{what}   {w:6.2f} s, CPU {c:6.2f} s"
+            f"  ({w / reference:.2f}x, CPU {c / reference_cpu:.2f}x)"
+        )
+    print("  (wall: from the last edit to the last version's diagnostics; CPU: the server's,")
+    print("   from the first edit of the burst to them)")
+    client.request("shutdown", None)
+    client.send({"method": "exit"})
+    try:
+        client.server.wait(600)  # a server may finish compiling stale versions first
+    except subprocess.TimeoutExpired:
+        client.server.kill()
+
+
+if __name__ == "__main__":
+    main()
