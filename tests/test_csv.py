@@ -445,6 +445,15 @@ CSV_PIECES = st.sampled_from(
         "hg p.2",
         "\u2028",
         "é",
+        ";",
+        "\t",
+        "sep=;\n",
+        "1,5",
+        "1,500",
+        "label fr",
+        "note 2",
+        "column cost",
+        "ignores others",
     ]
 )
 

@@ -565,6 +565,21 @@ def test_xlsx_export_then_import_changes_nothing(
     assert target.read_bytes() == before
 
 
+def test_xlsx_export_writes_formula_like_cells_as_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    ruleset = tmp_path / "f.terrain"
+    ruleset.write_text(
+        'ruleset f\nversion 1.0.0\nmode walker\nlayer marsh {\n  bog "=1+1" | 2\n}\n', "utf-8"
+    )
+    book = tmp_path / "f.xlsx"
+    assert main(["export", str(ruleset), "--format", "xlsx", "-o", str(book)]) == 0
+    sheet = openpyxl.load_workbook(book)["marsh"]
+    assert (sheet["B2"].value, sheet["B2"].data_type) == ("=1+1", "s")  # text, not a formula
+    assert (sheet["C2"].value, sheet["C2"].data_type) == (2, "n")  # a number stays a number
+
+
 def test_without_openpyxl_xlsx_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

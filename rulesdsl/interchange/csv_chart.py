@@ -526,6 +526,16 @@ def import_layer(
         name = "cost" if c.role in ("mode", "all") else c.name if c.role == "column" else ""
         if name and name not in order:
             order.append(name)
+    if not order and not any(d.is_error for d in diags):
+        diags.append(
+            error(
+                "E001",
+                "row 1: no column of values: a layer's chart needs `all`, a mode or a "
+                "`column NAME`",
+                sheet.at(sheet.rows[0][0]),
+                "first row: feature, label, then one column per mode",
+            )
+        )
     head_pos = _option_pos(path)  # the layer's name and label come from the command line
     bad_label = CONTROL.search(label or "")
     if bad_label is not None:
