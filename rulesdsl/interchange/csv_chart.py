@@ -394,7 +394,8 @@ def read_chart(
         note_tuple = tuple(tuple(notes[n]) for n in sorted(notes))
         out.append(
             ChartRow(
-                s.Name(key, key_pos),
+                # a numeric key's name is its number, as the DSL's parser makes it
+                s.Name(spelling.number(key_number.value) if key_number else key, key_pos),
                 key_number,
                 key,
                 Part(tuple(labels), spell_labels(labels)) if "label" in kinds_present else None,
