@@ -188,7 +188,7 @@ def run_case(rng: random.Random, seed: tuple[str, str, bool, bytes], work: Path)
     if rng.random() < 0.2:
         args += ["--locale", rng.choice(["fr", "en", "de", "ru"])]
     if rng.random() < 0.1:
-        args += ["--delimiter", rng.choice([",", ";", "tab"])]
+        args += ["--delimiter", rng.choice(["comma", "semicolon", "tab", ";"])]
     before = target.read_bytes() if target else b""
     what = f"{' '.join(a if a != str(chart) else chart.name for a in args)}; {', '.join(how)}"
     out, err = io.StringIO(), io.StringIO()

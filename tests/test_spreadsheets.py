@@ -382,6 +382,17 @@ def test_a_chart_that_breaks_the_ruleset_leaves_it_unchanged(
     assert target.read_text("utf-8") == SMALL + "exclude bog with fen\n"
 
 
+def test_a_column_the_layer_does_not_have_is_reported_at_its_header(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = project / "heavy_gear.terrain"
+    chart = project / "c.csv"
+    chart.write_text("feature,all,column bogus\nsoft,2,1\n", "utf-8")
+    code, _, err = run(capsys, "import", str(chart), "--layer", "terrain", "--into", str(target))
+    assert code == 1 and codes(err) == ["E101"]
+    assert f"{chart}:1:13: error[E101]: the chart gives column 'bogus', which layer" in err
+
+
 def test_into_updates_a_plain_table(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = project / "d20_movement.terrain"
     code, out, _ = run(capsys, "export", str(target), "--format", "csv", "--table", "flight")

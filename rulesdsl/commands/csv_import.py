@@ -17,7 +17,7 @@ from rulesdsl.diagnostics import sort_key
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
         "import",
-        help="turn a CSV terrain chart into a layer block",
+        help="read a spreadsheet chart (CSV, .xlsx) as a layer, or update one in place",
         description="Read a chart saved by a spreadsheet (CSV with `,` `;` or tab, any "
         "encoding with --encoding, decimal commas; or .xlsx) and print it as a `layer` "
         "block, checked as the DSL is checked; or, with --into, update that layer (or with "
@@ -56,8 +56,9 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--delimiter",
-        choices=(",", ";", "tab"),
-        help="the CSV delimiter; by default the one the header uses",
+        choices=("comma", "semicolon", "tab", ",", ";"),
+        metavar="{comma,semicolon,tab}",
+        help="the CSV delimiter; by default the one the header and rows use",
     )
     p.add_argument(
         "--dry-run",
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(data, Loaded):
         report(data.diagnostics, compiler, "text")
         return EXIT_RULES
-    delimiter = {"tab": "\t"}.get(args.delimiter, args.delimiter)
+    delimiter = {"comma": ",", "semicolon": ";", "tab": "\t"}.get(args.delimiter, args.delimiter)
     if path.suffix.lower() == ".xlsx":
         from rulesdsl.interchange.xlsx_chart import XlsxUnavailable, read_xlsx
 

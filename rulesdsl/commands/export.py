@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
         "export",
-        help="print a ruleset's IR as YAML or JSON",
+        help="print a ruleset's IR as YAML or JSON, or a layer or table for a spreadsheet",
         description="Compile a ruleset and print its IR.",
     )
     p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")

@@ -131,14 +131,11 @@ def update_into(
     target: Path,
     table: bool,
     name: str,
-    *,
-    locale_mark: str | None = None,
 ) -> Update:
     """The target's text with the chart's layer or table ``name`` updated in place."""
-    sheet = imported.sheet
     old = compiler.compile_file(target)
     parsed, syntax_errors = compiler.parse_file(target)
-    if parsed is None or old.ruleset is None or sheet is None:
+    if parsed is None or old.ruleset is None or imported.sheet is None:
         return Update(None, list(old.diagnostics))
     text = _Text(parsed.text)
     block: Block | None = next(
@@ -174,11 +171,13 @@ def update_into(
         order = list(layer.columns) if layer is not None else list(imported.columns)
     missing = [c for c in imported.columns if c not in order]
     if missing:
+        sheet = imported.sheet
+        heads = [c for c in sheet.rows[0] if c.text.strip() in (missing[0], f"column {missing[0]}")]
         diags.append(
             error(
                 "E101",
                 f"the chart gives column '{missing[0]}', which {what} '{name}' does not have",
-                None,
+                sheet.at(heads[0]) if heads else None,
                 f"the {what}'s columns are {', '.join(order)}",
             )
         )
@@ -194,7 +193,7 @@ def update_into(
                 str(target) + ".chart",
                 table=table,
                 target=Target(
-                    frozenset(by_key) | _modes(old.ruleset),
+                    _modes(old.ruleset),
                     frozenset(order),
                     old.ruleset.languages,
                 ),
