@@ -106,7 +106,11 @@ def test_a_chart_saved_by_french_excel_updates_its_layer_in_place(
     assert [line for i, line in enumerate(after) if i not in (changed[0], 30, 31)] == [
         line for i, line in enumerate(before) if i != changed[0]
     ]
-    assert after[30] == '  bog "Bog" fr "Tourbière" | 3, ground impassable, hover as clear\n'
+    # The new row's `|` stands under the block's last row's.
+    assert after[30] == (
+        '  bog "Bog" fr "Tourbière"' + " " * 36 + "| 3, ground impassable, hover as clear\n"
+    )
+    assert after[30].index("|") == after[28].index("|")
     _soft_and_bog(target)
 
 
@@ -334,7 +338,7 @@ def test_into_updates_changed_rows_adds_new_ones_and_removes_missing_ones(
     assert "- " in out and "mire" in out and "sump" in out.lower()
     assert target.read_text("utf-8") == SMALL.replace(
         '  fen "Fen"   | 2\n  mire "Mire" | 4  [note_book p.3]\n',
-        '  fen "Fen" | 2, hover 2\n  sump "Sump" | 5\n',
+        '  fen "Fen"   | 2, hover 2\n  sump "Sump" | 5\n',  # `|` where it stood
     )
 
 

@@ -28,7 +28,7 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange import csv_chart as chart
 from rulesdsl.interchange.chart_columns import Target
 from rulesdsl.interchange.chart_export import chart_rows, to_csv
-from rulesdsl.interchange.fmt import _split_comment, format_text
+from rulesdsl.interchange.fmt import _outside_strings, _split_comment, format_text
 
 if TYPE_CHECKING:
     from rulesdsl.compiler import Compiler
@@ -280,16 +280,19 @@ def update_into(
             continue
         changed.append(key)
         start, end = text.row_lines(old_row)
-        edits.append((start, end, _lines(written, _indent(text.lines[start]))))
+        line = text.lines[start]
+        edits.append((start, end, _lines(written, _indent(line), _bar(line))))
     for key, _ in removed:
         start, end = text.row_lines(own_rows[key])
         edits.append((start, end, []))
     if new_rows and block is not None:
         last = max((text.row_lines(r)[1] for r in block.rows), default=block.item.pos.line)
         close = text.closing(last)
-        indent = _indent(text.lines[block.rows[-1].item.name.pos.line - 1]) if block.rows else "  "
+        line = text.lines[block.rows[-1].item.name.pos.line - 1] if block.rows else "  "
         added_lines = [
-            line for r in new_rows for line in _lines(chart.chart_row_text(r, order), indent)
+            added
+            for r in new_rows
+            for added in _lines(chart.chart_row_text(r, order), _indent(line), _bar(line))
         ]
         edits.append((close, close, added_lines))
     lines = list(text.lines)
@@ -385,10 +388,21 @@ def _merge(
     return node, written
 
 
-def _lines(written: str, indent: str) -> list[str]:
+def _bar(line: str) -> int | None:
+    """Where the first ``|`` of a row's line stands (outside strings), if it has one."""
+    return next((i for i in _outside_strings(line) if line[i] == "|"), None)
+
+
+def _lines(written: str, indent: str, bar: int | None = None) -> list[str]:
+    """A row's text as lines of the block: indented as its neighbours, notes two deeper, and
+    its first ``|`` where the row it replaces (or the block's last row) has it, if it fits."""
     out = []
     for i, line in enumerate(written.split("\n")):
-        out.append((indent if i == 0 else indent + "    ") + line.strip() + "\n")
+        line = (indent if i == 0 else indent + "    ") + line.strip()
+        here = _bar(line) if i == 0 else None
+        if here is not None and bar is not None and here < bar:
+            line = line[:here].rstrip().ljust(bar) + line[here:]
+        out.append(line + "\n")
     return out
 
 
