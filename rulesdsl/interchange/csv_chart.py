@@ -1,24 +1,18 @@
-"""Terrain charts kept in spreadsheets: CSV in (a layer block of DSL text), CSV out (any table).
+"""Terrain charts kept in spreadsheets, read: a chart's rows as syntax, positioned at its cells.
 
-Import: one row per feature, one column per mode (or group), each cell in the DSL's value
-syntax (``2``, ``impassable``, ``as clear``, ``1 per 2 in``). The first column is the
-feature's name; columns named ``label`` or with a language code (``fr``) hold its labels,
-``source`` and ``note`` its source reference and note, and ``all`` the value for every mode.
-Without ``all``, the value most modes share becomes the default and the others its
-exceptions, so the row reads the DSL way: a value for all, then the exceptions.
+One row per feature (or table row), one column per mode or group, each cell in the DSL's value
+syntax (``2``, ``impassable``, ``as clear``, ``1 per 2 in``); what each header names is
+:mod:`rulesdsl.interchange.chart_columns`' (``label fr``, ``all``, ``column to_hit``,
+``source``, ``note fr``...), the cells :mod:`rulesdsl.interchange.chart_sheet`'s. Without
+``all``, the value most modes share becomes the default and the others its exceptions, so the
+row reads the DSL way: a value for all, then the exceptions. Decimal commas (``1,5``) are read
+as ``--locale`` says or as the file shows (:func:`decimal_comma`).
 
-The chart is read by a small RFC 4180 reader of its own (not Python's csv module) that knows
-where every cell stands in the file, so that every diagnostic points at the cell's line and
-column and names its CSV row and column. The chart becomes syntax nodes (a ``layer``
-statement), which go through the same passes as the DSL's: with a target ruleset, added to
-it (:func:`check_into`); without, in a ruleset of their own that declares the chart's modes
-(:func:`check_alone`).
-
-Export: a layer (features by modes, the resolved cost), a plain table, a modifier (items by
-context values) or a dice table, from the IR, as CSV with the same cell syntax. A cell that
-a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a
-carriage return, and is not just a number such as ``-2``) is written after a single quote, as
-OWASP advises against CSV injection; import takes that quote off again.
+Each row becomes syntax nodes (:class:`ChartRow`, its parts as nodes and as DSL text), which go
+through the same passes as the DSL's: alone, in a ruleset of their own that declares the
+chart's modes (:func:`check_alone`), or as part of the target ruleset, whose layer or table
+they update in place (:mod:`rulesdsl.interchange.chart_into`). Every diagnostic points at its
+cell's line and column and names its row and column in the chart.
 """
 
 from __future__ import annotations
