@@ -342,6 +342,37 @@ def test_into_updates_changed_rows_adds_new_ones_and_removes_missing_ones(
     )
 
 
+def test_the_block_follows_the_sheets_order_and_keeps_its_comments_in_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "small.terrain"
+    target.write_text(SMALL, "utf-8")
+    chart = tmp_path / "marsh.csv"
+    chart.write_text(
+        "feature,label,all,hover\nnew0,N0,1,\nfen,Fen,2,\nsump,Sump,5,\nmire,Mire,4,\n"
+        "bog,Bog,3,1\n",
+        "utf-8",
+    )
+    code, _, err = run(capsys, "import", str(chart), "--layer", "marsh", "--into", str(target))
+    assert code == 0, err
+    assert "0 changed, 2 added, 0 removed, 3 moved" in err
+    assert target.read_text("utf-8") == SMALL.replace(
+        '  bog "Bog"   | 3, hover 1   # soft ground\n  fen "Fen"   | 2\n'
+        '  mire "Mire" | 4  [note_book p.3]\n',
+        '  new0 "N0"   | 1\n  fen "Fen"   | 2\n  sump "Sump" | 5\n'
+        '  mire "Mire" | 4  [note_book p.3]\n  bog "Bog"   | 3, hover 1   # soft ground\n',
+    )
+    rs = Compiler().compile_file(target).ruleset
+    assert rs is not None
+    assert next(x for x in rs.layers if x.id == "marsh").features == (
+        "new0",
+        "fen",
+        "sump",
+        "mire",
+        "bog",
+    )
+
+
 def test_a_chart_of_costs_only_keeps_the_labels_notes_and_source_of_its_rows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -197,6 +197,7 @@ def _into(args: argparse.Namespace, imported: object, compiler: Compiler, target
     sys.stdout.write(render_text(diff(update.old, update.new)))
     counts = (
         f"{len(update.changed)} changed, {len(update.added)} added, {len(update.removed)} removed"
+        + (f", {len(update.moved)} moved" if update.moved else "")
     )
     if args.dry_run:
         print(f"{kind} {name}: {counts}; --dry-run: {target} left unchanged", file=sys.stderr)

@@ -2,7 +2,7 @@
 
 The chart is the truth for the rows and columns it has: a row whose written parts (labels,
 cells, source, notes, ``ignores others``) differ is rewritten where it stands, a new row is
-added at the end of the block, and a row of the block that the chart lacks is removed (and
+added where the chart has it, and a row of the block that the chart lacks is removed (and
 reported). Everything else in the file, comments and layout included, is left byte for byte.
 A part the chart has no column for (a chart of costs only) is kept from the row. A layer the
 file does not have yet is appended as a new block.
@@ -10,6 +10,8 @@ file does not have yet is appended as a new block.
 In a variant (``extends``), rows inherited from the base are compared with the chart: the
 same, they stay where they are (in the base); changed, that is an error (E133: change the
 base); missing, a warning (W130), since only ``remove`` in the variant could drop them.
+Rows the chart puts in another order are moved to follow it (a row's lines go where the row
+the chart has there stood, so comments between rows stay in place).
 
 The change is checked as the DSL is checked (every error at its cell of the chart), and the
 edited file is compiled again and must give what the chart said, before it is written.
@@ -17,6 +19,7 @@ edited file is compiled again and must give what the chart said, before it is wr
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -47,6 +50,8 @@ class Update:
     changed: list[str] = field(default_factory=list)
     removed: list[tuple[str, int]] = field(default_factory=list)
     """Each removed row's key and the line it stood on."""
+    moved: list[str] = field(default_factory=list)
+    """The rows put in another place, as the chart orders them."""
 
 
 Block = s.LayerDecl | s.TableDecl
@@ -238,7 +243,14 @@ def update_into(
         r for r in imported.rows if r.key_text not in own_rows and r.key_text not in old_written
     ]
     new_nodes = [chart.chart_row_node(r, order) for r in new_rows]
-    rows = tuple([n for _, n, _ in kept] + new_nodes)
+    position = {r.key_text: i for i, r in enumerate(imported.rows)}
+    in_order = sorted(kept, key=lambda k: position[_key(k[0])])  # the rows as the chart orders them
+    by_position = sorted(
+        [(position[_key(old_row)], node) for old_row, node, _ in kept]
+        + [(position[r.key_text], n) for r, n in zip(new_rows, new_nodes, strict=True)],
+        key=lambda x: x[0],
+    )
+    rows = tuple(node for _, node in by_position)
     if block is not None:
         statements = tuple(
             replace(st, rows=rows) if st is block else st for st in parsed.statements
@@ -274,28 +286,47 @@ def update_into(
     # The edits, bottom up, so that earlier lines keep their numbers.
     edits: list[tuple[int, int, list[str]]] = []
     changed: list[str] = []
+    contents: dict[str, list[str]] = {}
     for old_row, _, written in kept:
         key = _key(old_row)
-        if cand_written.get(key) == old_written.get(key):
-            continue
-        changed.append(key)
         start, end = text.row_lines(old_row)
-        line = text.lines[start]
-        edits.append((start, end, _lines(written, _indent(line), _bar(line))))
+        contents[key] = text.lines[start:end]
+        if cand_written.get(key) != old_written.get(key):
+            changed.append(key)
+            line = text.lines[start]
+            contents[key] = _lines(written, _indent(line), _bar(line))
+    # Each kept row's lines take the place of the row that stood where the chart puts it, so
+    # the block follows the sheet's order and comments between rows stay where they were.
+    moved: list[str] = []
+    for (slot, _, _), (row_, _, _) in zip(kept, in_order, strict=True):
+        key = _key(row_)
+        if row_ is not slot:
+            moved.append(key)
+        if row_ is not slot or key in changed:
+            start, end = text.row_lines(slot)
+            edits.append((start, end, contents[key]))
     for key, _ in removed:
         start, end = text.row_lines(own_rows[key])
         edits.append((start, end, []))
     if new_rows and block is not None:
-        last = max((text.row_lines(r)[1] for r in block.rows), default=block.item.pos.line)
-        close = text.closing(last)
+        # A new row goes after the row the chart has before it (at the block's end if none).
         line = text.lines[block.rows[-1].item.name.pos.line - 1] if block.rows else "  "
-        added_lines = [
-            added
-            for r in new_rows
-            for added in _lines(chart.chart_row_text(r, order), _indent(line), _bar(line))
-        ]
-        edits.append((close, close, added_lines))
+        last = max((text.row_lines(r)[1] for r in block.rows), default=block.item.pos.line)
+        kept_at = [position[_key(r)] for r, _, _ in in_order]
+        inserts: dict[int, list[str]] = {}
+        for r in new_rows:
+            before = bisect.bisect_left(kept_at, position[r.key_text])
+            if not kept:
+                at = text.closing(last)
+            elif before == 0:
+                at = text.row_lines(kept[0][0])[0]
+            else:
+                at = text.row_lines(kept[before - 1][0])[1]
+            added = _lines(chart.chart_row_text(r, order), _indent(line), _bar(line))
+            inserts.setdefault(at, []).extend(added)
+        edits += [(at, at, added) for at, added in inserts.items()]
     lines = list(text.lines)
+    # Bottom up; at one line, the replacement of a row first, then the rows inserted before it.
     for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         lines[start:end] = replacement
     new_text = "".join(lines)
@@ -309,7 +340,8 @@ def update_into(
     added = [r.key_text for r in new_rows]
     if recompiled.ruleset is None or not recompiled.ok:
         return Update(None, [*diags, *found, *recompiled.diagnostics])
-    if _written(recompiled.ruleset, table, name) != cand_written:  # guards the editing above
+    result = _written(recompiled.ruleset, table, name)
+    if result != cand_written or list(result) != list(cand_written):  # guards the editing above
         return Update(
             None,
             [
@@ -330,6 +362,7 @@ def update_into(
         added,
         changed,
         removed,
+        moved,
     )
 
 
