@@ -722,3 +722,12 @@ def _no_empty_cells(data: Any) -> Any:
             data = {**data, "cells": {k: v for k, v in data["cells"].items() if v != empty}}
         return {k: _no_empty_cells(v) for k, v in data.items()}
     return data
+
+
+def test_decimal_commas_are_read_outside_quoted_strings_only() -> None:
+    from rulesdsl.interchange.chart_export import with_decimal_comma
+    from rulesdsl.interchange.csv_chart import _decimal
+
+    assert _decimal('1,5, walker "a 1,5 b" 2,5', True) == '1.5, walker "a 1,5 b" 2.5'
+    assert _decimal('1,500 "1,500"', None) == '1500 "1,500"'
+    assert with_decimal_comma([['1.5 "x 1.5"', "1.5"]], {0}) == [['1,5 "x 1.5"', "1.5"]]

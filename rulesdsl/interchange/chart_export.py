@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 
 from rulesdsl import ir, spelling
-from rulesdsl.interchange.csv_chart import dsl_value
+from rulesdsl.interchange.csv_chart import dsl_value, outside_strings
 from rulesdsl.semantics import state_words
 
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
@@ -215,7 +215,10 @@ def with_decimal_comma(rows: Rows, values: set[int]) -> Rows:
     """The chart with ``1,5`` for ``1.5`` in its value cells, as a locale with a decimal
     comma writes numbers."""
     return [
-        [_DECIMAL_POINT.sub(",", c) if i in values else c for i, c in enumerate(row)]
+        [
+            outside_strings(c, _DECIMAL_POINT, lambda m: ",") if i in values else c
+            for i, c in enumerate(row)
+        ]
         for row in rows
     ]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
@@ -36,7 +36,7 @@ from rulesdsl.interchange.chart_columns import (
 )
 from rulesdsl.interchange.chart_sheet import CONTROL, Cell, Sheet
 from rulesdsl.interchange.chart_sheet import shown as _shown
-from rulesdsl.interchange.fmt import _split_outside_strings, format_text
+from rulesdsl.interchange.fmt import _outside_strings, _split_outside_strings, format_text
 
 if TYPE_CHECKING:
     from rulesdsl.compiler import Compiled, Compiler
@@ -145,8 +145,19 @@ def _decimal(text: str, comma: bool | None) -> str:
     if "," not in text:
         return text
     if comma is None:
-        return _THOUSANDS_IN.sub(lambda m: m.group().replace(",", ""), text)
-    return _DECIMAL_COMMA.sub(".", text) if comma else text
+        return outside_strings(text, _THOUSANDS_IN, lambda m: m.group().replace(",", ""))
+    return outside_strings(text, _DECIMAL_COMMA, lambda m: ".") if comma else text
+
+
+def outside_strings(
+    text: str, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]
+) -> str:
+    """``pattern.sub(replace, text)`` where the match is outside the DSL's quoted strings (a
+    label in a cell, ``"1,5 m"``, keeps its commas)."""
+    if '"' not in text:
+        return pattern.sub(replace, text)
+    outside = set(_outside_strings(text))
+    return pattern.sub(lambda m: replace(m) if m.start() in outside else m.group(), text)
 
 
 def read_chart(
