@@ -590,6 +590,15 @@ def test_an_xlsx_made_by_openpyxl_imports_its_layer_sheet(
     assert features["bog"].info.source is not None and features["bog"].info.source.page == "p.12"
 
 
+def test_an_xlsx_without_the_layers_sheet_lists_its_sheets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("openpyxl")
+    code, _, err = run(capsys, "import", str(CHARTS / "marsh.xlsx"), "--layer", "fen")
+    assert code == 1 and codes(err) == ["E101"]
+    assert "has no sheet 'fen': its sheets are notes, marsh" in err
+
+
 def test_xlsx_export_then_import_changes_nothing(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -636,10 +645,17 @@ def test_without_openpyxl_xlsx_is_a_one_line_error(
             raise ImportError(name)
         return real(name, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "__import__", no_openpyxl)
     import importlib
 
-    monkeypatch.setattr(importlib, "import_module", lambda name: no_openpyxl(name))
+    real_module = importlib.import_module
+
+    def no_openpyxl_module(name: str, package: str | None = None) -> Any:
+        if name == "openpyxl" or name.startswith("openpyxl."):
+            raise ImportError(name)
+        return real_module(name, package)
+
+    monkeypatch.setattr(builtins, "__import__", no_openpyxl)
+    monkeypatch.setattr(importlib, "import_module", no_openpyxl_module)
     code, _, err = run(capsys, "import", str(CHARTS / "marsh.xlsx"), "--layer", "marsh")
     assert code == 2
     assert err.strip().splitlines()[-1].endswith("pip install 'rulesdsl[xlsx]'")

@@ -51,7 +51,7 @@ def _text(value: object) -> str:
 
 
 def read_xlsx(data: bytes, file: str, sheet: str | None) -> Loaded:
-    """The sheet named ``sheet`` (else the workbook's only or first sheet) as CSV text."""
+    """The sheet named ``sheet`` (or the workbook's only sheet) as CSV text."""
     openpyxl = _openpyxl()
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
@@ -59,9 +59,20 @@ def read_xlsx(data: bytes, file: str, sheet: str | None) -> Loaded:
         return _refused(file, f"it is not an .xlsx workbook ({type(exc).__name__})")
     try:
         names = list(book.sheetnames)
-        name = sheet if sheet in names else names[0] if names else None
+        name = sheet if sheet in names else names[0] if len(names) == 1 else None
         if name is None:
-            return _refused(file, "the workbook has no sheet")
+            return Loaded(
+                None,
+                (
+                    error(
+                        "E101",
+                        f"{file} has no sheet '{sheet}'"
+                        + (f": its sheets are {', '.join(names)}" if names else ""),
+                        Pos(file, 1, 1, 1, 2),
+                        "name the sheet after the layer or table (export --format xlsx does)",
+                    ),
+                ),
+            )
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         count = 0
