@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             loaded = read_xlsx(data, str(path), args.layer or args.table)
         except XlsxUnavailable as exc:
             raise UsageError(str(exc)) from None
-        delimiter, locale_mark = ",", "."
+        delimiter = ","  # the sheet's cells, written as CSV; numbers are numbers already
     else:
         loaded = chart_read.decode_chart(data, str(path), args.encoding)
     if loaded.quoted is not None:
