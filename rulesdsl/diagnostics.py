@@ -48,6 +48,10 @@ CODES: Mapping[str, str] = {
     "E120": "a YAML ruleset that does not match its schema",
     "E121": "a YAML key written twice in one mapping",
     "E122": "a YAML tag, merge key or collection key, which plain YAML rulesets do not use",
+    "E130": "a chart's header that could name a mode or a language",
+    "E131": "a chart's number that may hold a decimal comma or a thousands separator",
+    "E132": "a mode's or group's name inside a chart's cell of one mode or of all",
+    "E133": "a chart that changes rows a variant inherits from its base",
     "E201": "a value of the wrong kind for where it stands",
     "E202": "a zero, negative or vanishingly small divisor",
     "E203": "a unit that does not fit where it stands",
@@ -106,6 +110,7 @@ CODES: Mapping[str, str] = {
     "E507": "the base of a variant has errors (reported once, for the base's own file)",
     "W003": "a ruleset file that is a symbolic link, skipped by the build",
     "W101": "a label missing in one of the ruleset's languages",
+    "W130": "an inherited row that a chart leaves out, kept (only `remove` drops it)",
     "W250": "a results table outcome that no row gives",
     "W251": "a sight rule that no layer column uses",
     "W601": "a breaking or rules-level change without a matching version bump",
@@ -137,7 +142,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610",
     ),
-    ("tools", "W003 W601 E610 E611 E612 E613 W611 W612 W613 W614"),
+    ("tools", "W003 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614"),
 )
 
 STAGE_OF: Mapping[str, Stage] = {code: stage for stage, codes in _OWNED for code in codes.split()}

@@ -85,6 +85,13 @@ _SPECIAL_HINT = (
 
 def read_ruleset(path: Path, limits: Limits = DEFAULT) -> Loaded:
     """The text of the ruleset file at ``path``, or why it cannot be read (E003, E006)."""
+    data = read_bytes(path, limits)
+    return data if isinstance(data, Loaded) else decode(data, str(path), limits)
+
+
+def read_bytes(path: Path, limits: Limits = DEFAULT) -> bytes | Loaded:
+    """The bytes of the file at ``path`` (at most the size limit and one more byte), read as a
+    ruleset is read (no link, FIFO or device), or why it cannot be read (E003)."""
     file = str(path)
     try:
         kind = stat.S_IFMT(os.lstat(path).st_mode)
@@ -110,7 +117,7 @@ def read_ruleset(path: Path, limits: Limits = DEFAULT) -> Loaded:
         return _refused(file, exc.strerror or str(exc), "check the file")
     finally:
         os.close(fd)
-    return decode(data, file, limits)
+    return data
 
 
 def _read_at_most(fd: int, size: int) -> bytes:

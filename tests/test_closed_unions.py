@@ -256,7 +256,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
         },
     ),
     "ColumnRole": (
-        "interchange/csv_chart",
+        "interchange/chart_columns",
         {
             "interchange/csv_chart.py",
         },

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import shutil
 from pathlib import Path
@@ -12,15 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl import ir
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.frontends import syntax as s
-from rulesdsl.interchange.csv_chart import check_alone, export_csv, import_layer
+from rulesdsl.interchange.csv_chart import check_alone, import_layer
 from tests.conftest import RULESETS
 
 CHART = """\
-feature,label,fr,walker,ground,hover
+feature,label,label fr,walker,ground,hover
 bog,Bog,Tourbière,3,impassable,1
 scree,Scree,Éboulis,2,2,2
 ford,Ford,Gué,2,"1 per 2 in",as clear
@@ -103,17 +100,31 @@ def test_a_feature_name_that_is_not_a_name_is_reported(
     assert f"{chart}:3:1:" not in err and f"{chart}:2:1: error[E001]: row 2, column 1" in err
 
 
-def test_export_of_a_layer_is_one_row_per_feature_and_one_column_per_mode(
+def test_export_of_a_layer_is_the_value_for_all_then_one_column_per_mode_for_exceptions(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, out, _ = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "terrain")
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0] == ["feature", "label", "fr", "de", "walker", "ground", "hover"]
+    assert rows[0] == [
+        "feature",
+        "label",
+        "label fr",
+        "label de",
+        "all",
+        "walker",
+        "ground",
+        "hover",
+        "note",
+        "note fr",
+        "note de",
+    ]
     by_id = {r[0]: r for r in rows[1:]}
-    assert by_id["soft"][4:] == ["3", "2", "2"]
-    assert by_id["road"][4:] == ["1", "1 per 2 in", "1"]
-    assert by_id["very_rough"][4:] == ["3", "impassable", "impassable"]
+    assert by_id["soft"][4:8] == ["2", "3", "", ""]
+    assert by_id["road"][4:8] == ["1", "", "1 per 2 in", ""]
+    assert by_id["very_rough"][4:8] == ["4", "3", "impassable", "impassable"]
+    assert by_id["deep_water"][4:8] == ["impassable", "", "", "as clear"]  # `as` kept
+    assert by_id["structure"][8].startswith("Some models")
 
 
 def test_an_exported_layer_imports_back_to_the_same_costs(
@@ -141,7 +152,16 @@ def test_an_exported_layer_imports_back_to_the_same_costs(
 def test_export_of_tables_dice_tables_and_modifiers(capsys: pytest.CaptureFixture[str]) -> None:
     _, flight, _ = run(capsys, "export", "d20_movement", "--format", "csv", "--table", "flight")
     rows = list(csv.reader(io.StringIO(flight)))
-    assert rows[0] == ["row", "label", "fr", "perfect", "good", "average", "poor", "clumsy"]
+    assert rows[0][:8] == [
+        "row",
+        "label",
+        "label fr",
+        "perfect",
+        "good",
+        "average",
+        "poor",
+        "clumsy",
+    ]
     assert rows[5][0] == "turn" and rows[5][4] == "90 deg per 1.5 m"
     _, armour, _ = run(
         capsys, "export", "d20_movement", "--format", "csv", "--table", "armor_speed"
@@ -151,7 +171,7 @@ def test_export_of_tables_dice_tables_and_modifiers(capsys: pytest.CaptureFixtur
         capsys, "export", "battletech_tacops", "--format", "csv", "--table", "terrain_effects"
     )
     dice_rows = list(csv.reader(io.StringIO(dice)))
-    assert dice_rows[0] == ["roll", "result", "label", "ru", "effects"]
+    assert dice_rows[0] == ["roll", "result", "label", "label ru", "effects"]
     assert dice_rows[2][:2] == ["8", "fire"] and dice_rows[2][4] == "ignites yes"
     _, cover, _ = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "cover")
     assert cover.splitlines()[:2] == ["item,all", "full,-2"]
@@ -194,11 +214,13 @@ def test_without_into_a_label_with_a_control_character_is_refused_at_its_charact
 ) -> None:
     # On main this printed the layer (with "\u001b" in it) and exited 0.
     chart = tmp_path / "esc.csv"
-    chart.write_text('feature,label,fr,walker\nbog,"B\x1bog",Tourbi\x00re,3\n', "utf-8")
+    chart.write_text('feature,label,label fr,walker\nbog,"B\x1bog",Tourbi\x00re,3\n', "utf-8")
     code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
     assert code == 1 and out == ""
     assert f"{chart}:2:7: error[E004]: row 2, column 2 (label): control character '\\x1b'" in err
-    assert f"{chart}:2:18: error[E004]: row 2, column 3 (fr): control character '\\x00'" in err
+    assert (
+        f"{chart}:2:18: error[E004]: row 2, column 3 (label fr): control character '\\x00'" in err
+    )
 
 
 def test_without_into_a_reserved_name_is_refused_at_its_cell(
@@ -361,7 +383,7 @@ def test_a_cell_that_is_only_a_number_is_exported_as_it_is(
     code, out, _ = run(capsys, "export", "heavy_gear", "--format", "csv", "--table", "cover")
     assert code == 0
     assert out.splitlines()[:2] == ["item,all", "full,-2"]  # -2 is data, not a formula
-    from rulesdsl.interchange.csv_chart import neutralise
+    from rulesdsl.interchange.chart_export import neutralise
 
     assert [neutralise(c) for c in ("-2", "+1", "-0.5", "1e3", "-2 in", "=1", "")] == [
         "-2",
@@ -378,67 +400,6 @@ def spelling_string(text: str) -> str:
     from rulesdsl import spelling
 
     return spelling.string(text)
-
-
-# ---- export then import: the same rules, on every bundled ruleset ----------------------------
-
-BASES = sorted(
-    p
-    for p in RULESETS.glob("*.terrain")
-    if not any(line.startswith("extends ") for line in p.read_text("utf-8").splitlines())
-)
-"""The bundled rulesets that extend nothing: each declares all its layers itself (a variant's
-layer block adds rows to its base's layer, and a chart of the whole layer would repeat them)."""
-
-
-@pytest.mark.parametrize("path", BASES, ids=lambda p: p.stem)
-def test_every_layer_exported_then_imported_gives_the_same_features(path: Path) -> None:
-    # Each layer of the ruleset is exported, imported back, and put in place of its block;
-    # the ruleset then compiles to the same features: ids and order, labels in every
-    # language, and the resolved cost for every mode (`as`, groups and defaults applied).
-    # A chart does not carry a feature's notes, source, place states (`may not end`),
-    # `along` costs or `ignores others`, nor a layer's other columns (sight values): those
-    # come from the layer block the chart replaces here, as the export writes none of them.
-    compiler = Compiler()
-    original = compiler.compile_file(path)
-    assert original.ruleset is not None
-    parsed, _ = compiler.parse_file(path)
-    assert parsed is not None
-    for block in [x for x in parsed.statements if isinstance(x, s.LayerDecl)]:
-        name = block.item.name.text
-        text = export_csv(original.ruleset, name)
-        assert text is not None
-        imported = import_layer(
-            text,
-            str(path.with_suffix(f".{name}.csv")),
-            name,
-            known=[m.id for m in original.ruleset.modes],
-            languages=original.ruleset.languages,
-            fragments=compiler.fragments,
-        )
-        assert imported.text is not None and imported.layer is not None, imported.diagnostics
-        # The block keeps its head (labels, scope, columns), each row its notes, source and
-        # `ignores others` and its other columns; the chart gives the cost cell.
-        carried = {r.item.name.text: r for r in imported.layer.rows}
-        assert list(carried) == [row.item.name.text for row in block.rows]
-        rows = tuple(
-            dataclasses.replace(row, cells=(carried[row.item.name.text].cells[0], *row.cells[1:]))
-            for row in block.rows
-        )
-        twin_source = dataclasses.replace(
-            parsed,
-            statements=tuple(
-                dataclasses.replace(block, rows=rows) if x is block else x
-                for x in parsed.statements
-            ),
-        )
-        twin = compiler.compile_source(twin_source, path.parent)
-        assert twin.ok and twin.ruleset is not None, twin.diagnostics
-        assert _features(twin.ruleset, name) == _features(original.ruleset, name)
-
-
-def _features(rs: ir.Ruleset, layer: str) -> list[tuple[str, dict[str, str], dict[str, ir.Value]]]:
-    return [(f.id, f.info.labels, f.costs) for f in rs.features if f.layer == layer]
 
 
 def test_a_layer_name_or_label_from_the_command_line_is_checked_and_named_as_such(
@@ -486,6 +447,15 @@ CSV_PIECES = st.sampled_from(
         "hg p.2",
         "\u2028",
         "é",
+        ";",
+        "\t",
+        "sep=;\n",
+        "1,5",
+        "1,500",
+        "label fr",
+        "note 2",
+        "column cost",
+        "ignores others",
     ]
 )
 

@@ -1,8 +1,10 @@
-"""`rulesdsl import CHART.csv --layer NAME`: a terrain chart from a spreadsheet as a layer."""
+"""`rulesdsl import CHART --layer NAME`: a chart from a spreadsheet (CSV or .xlsx) as a layer,
+or with `--into`, a layer or table of a ruleset updated in place."""
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import sys
 from pathlib import Path
 
@@ -10,88 +12,196 @@ from rulesdsl.builder.build import atomic_write
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, ruleset_path
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import sort_key
-from rulesdsl.interchange.csv_chart import check_alone, check_into, import_layer
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
         "import",
-        help="turn a CSV terrain chart into a layer block",
-        description="Read a CSV chart (one row per feature, one column per mode, cells in the "
-        "DSL's value syntax; optional columns label, <language>, source, note, "
-        "all) and print it as a `layer` block, checked as the DSL is checked: on its own "
-        "(its columns as modes), or with --into as part of that ruleset, to which it is "
-        "then appended. Errors point at the chart's cells.",
+        help="read a spreadsheet chart (CSV, .xlsx) as a layer, or update one in place",
+        description="Read a chart saved by a spreadsheet (CSV with `,` `;` or tab, any "
+        "encoding with --encoding, decimal commas; or .xlsx) and print it as a `layer` "
+        "block, checked as the DSL is checked; or, with --into, update that layer (or with "
+        "--table, that table) of a ruleset in place and print the change as `rulesdsl diff` "
+        "does. Columns: the key, label, 'label fr', one per mode or group, all, "
+        "'column NAME', source, note, 'note fr', 'ignores others'. Errors point at the "
+        "chart's cells.",
     )
-    p.add_argument("csv", metavar="CHART.csv")
-    p.add_argument("--layer", required=True, metavar="NAME", help="the layer's name")
-    p.add_argument("--label", help="the layer's label")
+    p.add_argument("csv", metavar="CHART", help="a .csv (or .tsv, .txt) or .xlsx file")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--layer", metavar="NAME", help="the layer the chart holds")
+    what.add_argument(
+        "--table", metavar="NAME", help="the plain table the chart holds (with --into)"
+    )
+    p.add_argument("--label", help="the layer's label (a new layer)")
     p.add_argument(
         "--one-per-place",
         action="store_true",
-        help="a place has one feature of this layer (`one per place`)",
+        help="a place has one feature of this layer (`one per place`; a new layer)",
     )
     p.add_argument(
         "--into",
         metavar="RULESET",
-        help="a ruleset (.terrain) to check the layer against and append it to",
+        help="a ruleset (.terrain) whose layer or table the chart updates in place (or to "
+        "which a new layer is added)",
+    )
+    p.add_argument(
+        "--encoding",
+        metavar="NAME",
+        help="the CSV file's encoding when it is not UTF-8 (cp1252, latin-1, cp1251...)",
+    )
+    p.add_argument(
+        "--locale",
+        metavar="LANG",
+        help="read numbers as this locale writes them (fr: 1,5); by default the chart's own",
+    )
+    p.add_argument(
+        "--delimiter",
+        choices=("comma", "semicolon", "tab", ",", ";"),
+        metavar="{comma,semicolon,tab}",
+        help="the CSV delimiter; by default the one the header and rows use",
+    )
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="with --into: print the change, write nothing",
     )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from rulesdsl.interchange import chart_read
+    from rulesdsl.interchange.csv_chart import check_alone, import_layer, import_table
+    from rulesdsl.sources import Loaded, read_bytes
+
     path = Path(args.csv)
     if not path.exists() and not path.is_symlink():
         raise UsageError(f"cannot read {args.csv}: no such file")
+    if args.encoding:
+        try:
+            codecs.lookup(args.encoding)
+        except LookupError:
+            raise UsageError(f"--encoding: unknown encoding '{args.encoding}'") from None
+    locale_mark = None
+    if args.locale:
+        locale_mark = chart_read.locale_decimal(args.locale)
+        if locale_mark is None:
+            raise UsageError(f"--locale: unknown locale '{args.locale}' (fr, de, en_GB...)")
+    if args.table and not args.into:
+        raise UsageError("--table updates a table of a ruleset: give --into RULESET")
     compiler = Compiler()
-    text, unreadable = compiler.read(path)  # as a ruleset is read: no FIFO, link, huge file
-    if text is None:
-        report(unreadable, compiler, "text")
+    data = read_bytes(path, compiler.limits)
+    if isinstance(data, Loaded):
+        report(data.diagnostics, compiler, "text")
         return EXIT_RULES
+    delimiter = {"comma": ",", "semicolon": ";", "tab": "\t"}.get(args.delimiter, args.delimiter)
+    if path.suffix.lower() == ".xlsx":
+        from rulesdsl.interchange.xlsx_chart import XlsxUnavailable, read_xlsx
+
+        try:
+            loaded = read_xlsx(data, str(path), args.layer or args.table)
+        except XlsxUnavailable as exc:
+            raise UsageError(str(exc)) from None
+        delimiter = ","  # the sheet's cells, written as CSV; numbers are numbers already
+    else:
+        loaded = chart_read.decode_chart(data, str(path), args.encoding)
+    if loaded.quoted is not None:
+        compiler.sources[str(path)] = loaded.quoted
+    if loaded.text is None:
+        report(loaded.diagnostics, compiler, "text")
+        return EXIT_RULES
+    text = loaded.text
     known = languages = None
+    columns: list[str] = []
     target = None
     if args.into:
         target = ruleset_path(args.into)
         if target.suffix != ".terrain":
             raise UsageError("--into takes a .terrain ruleset")
         compiled = compiler.compile_file(target)
-        if compiled.ruleset is None:
+        if compiled.ruleset is None or not compiled.ok:
             report(compiled.diagnostics, compiler, "text")
+            print(f"{target} has errors: fix them first; left unchanged", file=sys.stderr)
             return EXIT_RULES
-        known = [m.id for m in compiled.ruleset.modes] + [g.id for g in compiled.ruleset.groups]
-        languages = compiled.ruleset.languages
-    imported = import_layer(
-        text,
-        str(path),
-        args.layer,
-        label=args.label,
-        scope="one per place" if args.one_per_place else "",
-        known=known,
-        languages=languages,
-        fragments=compiler.fragments,
-    )
-    # The layer goes through the DSL's own checks: in the target, or in a ruleset of its own.
-    checked = (
-        check_into(imported, compiler, target)
-        if target is not None
-        else check_alone(imported, compiler)
-    )
-    found = sorted([*imported.diagnostics, *checked], key=sort_key)
-    report(found, compiler, "text")
-    if imported.text is None or any(d.is_error for d in found):
-        if target is not None:
-            print(f"{target} left unchanged", file=sys.stderr)
-        return EXIT_RULES
+        rs = compiled.ruleset
+        known = [m.id for m in rs.modes] + [g.id for g in rs.groups]
+        languages = rs.languages
+        if args.table:
+            table = next((t for t in rs.tables if t.id == args.table), None)
+            if table is None:
+                names = ", ".join(t.id for t in rs.tables) or "none"
+                raise UsageError(f"--table: {target} has no table '{args.table}' ({names})")
+            columns = [c.id for c in table.columns] or ["value"]
+        else:
+            columns = [m.id for m in rs.modifiers] + [x.id for x in rs.sights]
+    if args.table:
+        imported = import_table(
+            text,
+            str(path),
+            known=known or (),
+            languages=languages or (),
+            columns=columns,
+            delimiter=delimiter,
+            locale_mark=locale_mark,
+            fragments=compiler.fragments,
+        )
+    else:
+        imported = import_layer(
+            text,
+            str(path),
+            args.layer,
+            label=args.label,
+            scope="one per place" if args.one_per_place else "",
+            known=known,
+            languages=languages,
+            columns=columns,
+            delimiter=delimiter,
+            locale_mark=locale_mark,
+            fragments=compiler.fragments,
+        )
     if target is None:
+        checked = check_alone(imported, compiler)
+        found = sorted([*imported.diagnostics, *checked], key=sort_key)
+        report(found, compiler, "text")
+        if imported.text is None or any(d.is_error for d in found):
+            return EXIT_RULES
         sys.stdout.write(imported.text)
         return EXIT_OK
-    base = compiler.sources[str(target)]  # read (and compiled) above
-    combined = base.rstrip("\n") + "\n\n" + imported.text
-    check = compiler.compile_text(combined, str(target), target.parent)
-    if not check.ok:  # the text says what the checked syntax says; this guards the writing
-        report(check.diagnostics, compiler, "text")
+    return _into(args, imported, compiler, target)
+
+
+def _into(args: argparse.Namespace, imported: object, compiler: Compiler, target: Path) -> int:
+    from rulesdsl.interchange.chart_into import update_into
+    from rulesdsl.interchange.csv_chart import Imported
+    from rulesdsl.versions.diff import diff, render_text
+
+    assert isinstance(imported, Imported)
+    if any(d.is_error for d in imported.diagnostics):
+        report(sorted(imported.diagnostics, key=sort_key), compiler, "text")
         print(f"{target} left unchanged", file=sys.stderr)
         return EXIT_RULES
-    atomic_write(target, combined.encode("utf-8"))
-    print(f"added layer {args.layer} to {target}", file=sys.stderr)
+    kind = "table" if args.table else "layer"
+    name = args.table or args.layer
+    update = update_into(imported, compiler, target, bool(args.table), name)
+    found = sorted([*imported.diagnostics, *update.diagnostics], key=sort_key)
+    report(found, compiler, "text")
+    if any(d.is_error for d in found) or update.old is None or update.new is None:
+        print(f"{target} left unchanged", file=sys.stderr)
+        return EXIT_RULES
+    for key, line in update.removed:
+        print(f"{target}:{line}: removed row '{key}': it is not in the chart", file=sys.stderr)
+    if update.text is None:
+        print(
+            f"{kind} {name} of {target} is the same as the chart: left unchanged", file=sys.stderr
+        )
+        return EXIT_OK
+    sys.stdout.write(render_text(diff(update.old, update.new)))
+    counts = (
+        f"{len(update.changed)} changed, {len(update.added)} added, {len(update.removed)} removed"
+        + (f", {len(update.moved)} moved" if update.moved else "")
+    )
+    if args.dry_run:
+        print(f"{kind} {name}: {counts}; --dry-run: {target} left unchanged", file=sys.stderr)
+        return EXIT_OK
+    atomic_write(target, update.text.encode("utf-8"))
+    print(f"updated {kind} {name} in {target}: {counts}", file=sys.stderr)
     return EXIT_OK

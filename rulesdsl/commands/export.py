@@ -4,22 +4,39 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, add_dir_option, compile_one
+
+if TYPE_CHECKING:
+    from rulesdsl.ir import Ruleset
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
         "export",
-        help="print a ruleset's IR as YAML or JSON",
+        help="print a ruleset's IR as YAML or JSON, or a layer or table for a spreadsheet",
         description="Compile a ruleset and print its IR.",
     )
     p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
-    p.add_argument("--format", choices=("yaml", "json", "csv"), default="yaml")
+    p.add_argument("--format", choices=("yaml", "json", "csv", "xlsx"), default="yaml")
     p.add_argument(
         "--table",
         metavar="NAME",
-        help="with --format csv: the layer, table, modifier or dice table to export",
+        help="with --format csv: the layer, table, modifier or dice table to export; with "
+        "--format xlsx: only that one (by default every layer and table, a sheet each)",
+    )
+    p.add_argument(
+        "--locale",
+        metavar="LANG",
+        help="with --format csv: numbers and delimiter as a spreadsheet in this locale "
+        "reads them (fr: `;` and 1,5, after a UTF-8 byte-order mark)",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE (atomically) instead of standard output; needed for xlsx",
     )
     add_dir_option(p)
     p.set_defaults(run=run)
@@ -33,14 +50,8 @@ def run(args: argparse.Namespace) -> int:
     compiled = compile_one(args.ruleset, compiler, "text", args.dir)
     if compiled.ruleset is None:
         return EXIT_RULES
-    if args.format == "csv":  # one table of the ruleset, for a spreadsheet
-        from rulesdsl.interchange.csv_chart import export_csv, table_names
-
-        text = export_csv(compiled.ruleset, args.table or "")
-        if text is None:
-            raise UsageError(f"--table: expected one of {', '.join(table_names(compiled.ruleset))}")
-        sys.stdout.write(text)
-        return EXIT_OK
+    if args.format in ("csv", "xlsx"):  # for a spreadsheet
+        return _chart(args, compiled.ruleset)
     data = to_data(compiled.ruleset)
     if args.format == "json":
         import json
@@ -51,3 +62,58 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
     return EXIT_OK
+
+
+def _chart(args: argparse.Namespace, ruleset: Ruleset) -> int:
+    from rulesdsl.interchange import chart_export as ex
+
+    names = ex.table_names(ruleset)
+    if (args.table is not None and args.table not in names) or (
+        args.format == "csv" and args.table is None
+    ):
+        raise UsageError(f"--table: expected one of {', '.join(names)}")
+    if args.format == "xlsx":
+        from rulesdsl.interchange.xlsx_chart import XlsxUnavailable, write_xlsx
+
+        if not args.output:
+            raise UsageError("--format xlsx writes a file: give --output FILE.xlsx")
+        chosen = [args.table] if args.table else [x.id for x in ruleset.layers]
+        chosen += [] if args.table else [x.id for x in ruleset.tables]
+        sheets = []
+        for name in chosen:
+            found = ex.chart_rows(ruleset, name)
+            assert found is not None
+            sheets.append((name, found[0]))
+        try:
+            data = write_xlsx(sheets)
+        except XlsxUnavailable as exc:
+            raise UsageError(str(exc)) from None
+        _write(args.output, data)
+        return EXIT_OK
+    found = ex.chart_rows(ruleset, args.table)
+    assert found is not None
+    rows, values = found
+    delimiter, bom = ",", ""
+    if args.locale:
+        from rulesdsl.interchange.chart_read import locale_decimal
+
+        mark = locale_decimal(args.locale)
+        if mark is None:
+            raise UsageError(f"--locale: unknown locale '{args.locale}' (fr, de, en_GB...)")
+        if mark == ",":
+            rows, delimiter = ex.with_decimal_comma(rows, values), ";"
+        bom = "\ufeff"  # so that Excel opens it as UTF-8
+    text = bom + ex.to_csv(rows, delimiter)
+    if args.output:
+        _write(args.output, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _write(output: str, data: bytes) -> None:
+    from pathlib import Path
+
+    from rulesdsl.builder.build import atomic_write
+
+    atomic_write(Path(output), data)

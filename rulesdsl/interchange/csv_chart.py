@@ -1,78 +1,86 @@
-"""Terrain charts kept in spreadsheets: CSV in (a layer block of DSL text), CSV out (any table).
+"""Terrain charts kept in spreadsheets, read: a chart's rows as syntax, positioned at its cells.
 
-Import: one row per feature, one column per mode (or group), each cell in the DSL's value
-syntax (``2``, ``impassable``, ``as clear``, ``1 per 2 in``). The first column is the
-feature's name; columns named ``label`` or with a language code (``fr``) hold its labels,
-``source`` and ``note`` its source reference and note, and ``all`` the value for every mode.
-Without ``all``, the value most modes share becomes the default and the others its
-exceptions, so the row reads the DSL way: a value for all, then the exceptions.
+One row per feature (or table row), one column per mode or group, each cell in the DSL's value
+syntax (``2``, ``impassable``, ``as clear``, ``1 per 2 in``); what each header names is
+:mod:`rulesdsl.interchange.chart_columns`' (``label fr``, ``all``, ``column to_hit``,
+``source``, ``note fr``...), the cells :mod:`rulesdsl.interchange.chart_sheet`'s. Without
+``all``, the value most modes share becomes the default and the others its exceptions, so the
+row reads the DSL way: a value for all, then the exceptions. Decimal commas (``1,5``) are read
+as ``--locale`` says or as the file shows (:func:`decimal_comma`).
 
-The chart is read by a small RFC 4180 reader of its own (not Python's csv module) that knows
-where every cell stands in the file, so that every diagnostic points at the cell's line and
-column and names its CSV row and column. The chart becomes syntax nodes (a ``layer``
-statement), which go through the same passes as the DSL's: with a target ruleset, added to
-it (:func:`check_into`); without, in a ruleset of their own that declares the chart's modes
-(:func:`check_alone`).
-
-Export: a layer (features by modes, the resolved cost), a plain table, a modifier (items by
-context values) or a dice table, from the IR, as CSV with the same cell syntax. A cell that
-a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a
-carriage return, and is not just a number such as ``-2``) is written after a single quote, as
-OWASP advises against CSV injection; import takes that quote off again.
+Each row becomes syntax nodes (:class:`ChartRow`, its parts as nodes and as DSL text), which go
+through the same passes as the DSL's: alone, in a ruleset of their own that declares the
+chart's modes (:func:`check_alone`), or as part of the target ruleset, whose layer or table
+they update in place (:mod:`rulesdsl.interchange.chart_into`). Every diagnostic points at its
+cell's line and column and names its row and column in the chart.
 """
 
 from __future__ import annotations
 
-import bisect
-import csv
-import io
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from rulesdsl import ir, spelling, words
-from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
+from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
-from rulesdsl.interchange.fmt import format_text
+from rulesdsl.interchange.chart_columns import (
+    NAME,
+    Column,
+    Target,
+    read_header,
+)
+from rulesdsl.interchange.chart_sheet import CONTROL, Cell, Sheet
+from rulesdsl.interchange.chart_sheet import shown as _shown
+from rulesdsl.interchange.fmt import _outside_strings, _split_outside_strings, format_text
 
 if TYPE_CHECKING:
     from rulesdsl.compiler import Compiled, Compiler
 
-NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-LANGUAGE = re.compile(r"^[a-z]{2}$")
-ColumnRole = Literal["key", "mode", "all", "label", "lang", "source", "note", "skip"]
-"""What a chart's column holds: the item's name (the first), a mode's or group's cell, the cell
-for all modes, the label, a label in another language, the source, the note; or nothing read
-(a column in error)."""
-
-SPECIAL: tuple[ColumnRole, ...] = ("label", "source", "note", "all")
-"""The roles a header names with its own word."""
-
-MAX_CELL = 131_072
-"""The most characters a cell may hold (128 Ki, the limit of Python's own csv reader)."""
-
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]|[\ud800-\udfff]")
-"""What a label or note may not hold, as in the DSL: control characters other than a tab and
-a line break, and half a surrogate pair."""
-
-_FORMULA = re.compile(r"'*[=+\-@\t\r]")
-"""A cell a spreadsheet runs as a formula (after any quotes export added)."""
-_NEUTRALISED = re.compile(r"'+[=+\-@\t\r]")
-"""A cell export neutralised: import takes one quote off."""
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
-"""A cell that is only a number (``-2``, ``+1``): data, not a formula, and kept as it is."""
-_CELL_END = re.compile(r"[,\r\n]")
 _NO_EXTRAS = s.Extras()
+
+
+# ---- the chart's rows --------------------------------------------------------------------------
+
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_THOUSANDS_IN = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of a row, as a syntax node (for the checks) and as DSL text (for the file)."""
+
+    node: Any
+    text: str
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    """One row of the chart: its key and the parts its columns give. A part the chart has no
+    column for is missing (None), so that ``--into`` keeps the row's own."""
+
+    key: s.Name
+    key_number: ir.Number | None
+    key_text: str
+    labels: Part | None
+    notes: Part | None
+    source: Part | None
+    ignores: bool | None
+    cells: dict[str, Part]
+    """Per column of the layer or table (``cost`` for the mode columns and ``all``)."""
+    row: int
+    """Its row in the chart, from 1."""
 
 
 @dataclass(frozen=True)
 class Imported:
-    """The layer block (DSL text, laid out by fmt) and what was wrong; text is None on error.
-    ``layer`` is the same block as syntax, positioned in the CSV file, for the checks."""
+    """What a chart says and what was wrong; ``text`` (a layer block laid out by fmt) is None on
+    error. ``layer`` is the block as syntax, positioned in the chart, for the checks."""
 
     text: str | None
     diagnostics: list[Diagnostic]
@@ -80,244 +88,116 @@ class Imported:
     modes: tuple[s.Name, ...] = ()
     """The chart's mode (or group) columns, as named in its header."""
     languages: tuple[s.Name, ...] = ()
-    """The chart's language columns (``fr``), besides ``label``."""
+    """The languages of the chart's label and note columns, besides the first."""
     sheet: Sheet | None = field(default=None, repr=False)
+    rows: tuple[ChartRow, ...] = ()
+    columns: tuple[str, ...] = ()
+    """The layer's or table's columns the chart gives, in its order."""
+    has: frozenset[str] = frozenset()
+    """Which parts the chart has columns for: label, note, source, ignores."""
 
 
-# ---- reading the file ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One cell: its text (quotes undone, an export's neutralising quote taken off), where it
-    starts in the file (its opening quote, if quoted) and where it ends."""
-
-    text: str
-    start: int
-    end: int
-    quoted: bool
-    lead: int = 0
-    """Characters of the text taken off its front: the neutralising quote."""
-
-
-class Sheet:
-    """A CSV file read into rows of cells that know their place in the file."""
-
-    def __init__(self, text: str, path: str) -> None:
-        self.text = text
-        self.path = path
-        self.rows: list[list[Cell]] = []
-        self.diagnostics: list[Diagnostic] = []
-        self._line_starts = [0]
-        for line in text.splitlines(keepends=True):  # as the diagnostics printer counts lines
-            self._line_starts.append(self._line_starts[-1] + len(line))
-        self._read()
-
-    def _read(self) -> None:
-        text, n = self.text, len(self.text)
-        row: list[Cell] = []
-        i = 0
-        while True:
-            start = i
-            if i < n and text[i] == '"':
-                parts = []
-                j = i + 1
-                while True:
-                    k = text.find('"', j)
-                    if k < 0:
-                        self.diagnostics.append(
-                            error(
-                                "E001",
-                                f"row {len(self.rows) + 1}, column {len(row) + 1}: "
-                                "a quoted cell is never closed",
-                                self.pos(start),
-                                'end it with "; a quote inside a cell is written ""',
-                            )
-                        )
-                        parts.append(text[j:])
-                        i = n
-                        break
-                    parts.append(text[j:k])
-                    if text.startswith('""', k):
-                        parts.append('"')
-                        j = k + 2
-                        continue
-                    i = k + 1
-                    break
-                value = "".join(parts)
-                if i < n and text[i] not in ",\r\n":
-                    found = _CELL_END.search(text, i)
-                    after = found.start() if found else n
-                    self.diagnostics.append(
-                        error(
-                            "E001",
-                            f"row {len(self.rows) + 1}, column {len(row) + 1}: "
-                            "text after the closing quote of a cell",
-                            self.pos(i, after - i),
-                            'quote the whole cell, with each quote inside it written ""',
-                        )
-                    )
-                    i = after
-                quoted = True
-            else:
-                found = _CELL_END.search(text, i)
-                i = found.start() if found else n
-                value = text[start:i]
-                quoted = False
-            lead = 1 if _NEUTRALISED.match(value) else 0
-            cell = Cell(value[lead:], start, i, quoted, lead)
-            if len(value) > MAX_CELL:
-                self.diagnostics.append(
-                    error(
-                        "E003",
-                        f"row {len(self.rows) + 1}, column {len(row) + 1}: a cell of "
-                        f"{len(value):,} characters; a cell holds at most {MAX_CELL:,}",
-                        self.pos(start),
-                        "a chart's cells are names, labels and values: is this the right file?",
-                    )
-                )
-                cell = Cell("", start, i, quoted)
-            row.append(cell)
-            if i >= n:
-                break
-            if text[i] == ",":
-                i += 1
+def decimal_comma(
+    sheet: Sheet, columns: list[Column], locale_mark: str | None, diags: list[Diagnostic]
+) -> tuple[bool, set[tuple[int, int]]]:
+    """Whether the chart's value cells write ``1,5`` for one and a half: as ``--locale`` says
+    (its decimal mark, by Babel); otherwise, yes when the chart's cells are split by ``;``
+    (as Excel does where the decimal mark is a comma) or a value cell holds a comma between
+    digits that cannot group thousands (``1,5``); a chart with only ``1,500`` and the like is
+    ambiguous (E131). Also the cells found ambiguous, which are reported and not read."""
+    if locale_mark is not None:
+        return locale_mark == ",", set()
+    if sheet.delimiter == ";":
+        return True, set()
+    ambiguous: tuple[int, int, Cell] | None = None
+    cells: set[tuple[int, int]] = set()
+    for r, row in enumerate(sheet.rows[1:], start=1):
+        for c, cell in enumerate(row[: len(columns)]):
+            if columns[c].role not in ("mode", "all", "column") or "," not in cell.text:
                 continue
-            i += 2 if text.startswith("\r\n", i) else 1
-            self.rows.append(row)
-            row = []
-            if i >= n:
-                break
-        if row:
-            self.rows.append(row)
-        # A blank line is no row, as for Python's csv reader.
-        self.rows = [r for r in self.rows if not (len(r) == 1 and r[0].start == r[0].end)]
-
-    def offset(self, cell: Cell, index: int) -> int:
-        """Where character ``index`` of the cell's text stands in the file."""
-        at = cell.start + (1 if cell.quoted else 0)
-        for _ in range(index + cell.lead):
-            at += 2 if cell.quoted and self.text.startswith('""', at) else 1
-        return at
-
-    def pos(self, offset: int, width: int = 1) -> s.Pos:
-        line = bisect.bisect_right(self._line_starts, offset) - 1
-        line = min(line, max(len(self._line_starts) - 2, 0))
-        column = offset - self._line_starts[line] + 1
-        return s.Pos(self.path, line + 1, column, line + 1, column + max(width, 1))
-
-    def at(self, cell: Cell, index: int = 0, width: int | None = None) -> s.Pos:
-        """The position of the cell's text from character ``index`` (its stripped start by
-        default) over ``width`` characters (the rest of its first line)."""
-        if index == 0:
-            index = len(cell.text) - len(cell.text.lstrip())
-        rest = cell.text[index:].strip().split("\n")[0]
-        return self.pos(self.offset(cell, index), width if width is not None else len(rest))
-
-    def cell_at(self, pos: s.Pos) -> tuple[int, int] | None:
-        """The (row, column), from 0, of the cell holding ``pos``; None if none does."""
-        if pos.file != self.path or not 1 <= pos.line < len(self._line_starts):
-            return None
-        offset = self._line_starts[pos.line - 1] + pos.column - 1
-        for r, row in enumerate(self.rows):
-            if row and row[0].start <= offset <= row[-1].end:
-                for c, cell in enumerate(row):
-                    if cell.start <= offset <= cell.end:
-                        return r, c
-        return None
+            for found in re.finditer(r"[+-]?\d[\d,]*(?:\.\d+)?", cell.text):
+                number = found.group()
+                if not _DECIMAL_COMMA.search(number):
+                    continue
+                if not _THOUSANDS.fullmatch(number):
+                    return True, set()
+                cells.add((r, c))
+                if ambiguous is None:
+                    ambiguous = (r, c, cell)
+    if ambiguous is not None:
+        r, c, cell = ambiguous
+        diags.append(
+            error(
+                "E131",
+                f"row {r + 1}, column {c + 1}: '{_shown(cell.text.strip())}' may be a decimal "
+                "comma or a thousands separator",
+                sheet.at(cell),
+                "say which with --locale: --locale fr reads 1,500 as 1.5, --locale en as 1500",
+            )
+        )
+    return False, cells
 
 
-# ---- the chart as a layer --------------------------------------------------------------------
+def _decimal(text: str, comma: bool | None) -> str:
+    """A value cell's numbers as the DSL writes them: decimal commas as points (``comma``, the
+    same length and places), or without the commas that group thousands (``None``: a locale
+    that groups with commas said so)."""
+    if "," not in text:
+        return text
+    if comma is None:
+        return outside_strings(text, _THOUSANDS_IN, lambda m: m.group().replace(",", ""))
+    return outside_strings(text, _DECIMAL_COMMA, lambda m: ".") if comma else text
 
 
-def import_layer(
+def outside_strings(
+    text: str, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]
+) -> str:
+    """``pattern.sub(replace, text)`` where the match is outside the DSL's quoted strings (a
+    label in a cell, ``"1,5 m"``, keeps its commas)."""
+    if '"' not in text:
+        return pattern.sub(replace, text)
+    outside = set(_outside_strings(text))
+    return pattern.sub(lambda m: replace(m) if m.start() in outside else m.group(), text)
+
+
+def read_chart(
     text: str,
     path: str,
-    layer: str,
     *,
-    label: str | None = None,
-    scope: str = "",
-    known: Iterable[str] | None = None,
-    languages: Iterable[str] | None = None,
+    table: bool = False,
+    target: Target | None = None,
+    delimiter: str | None = None,
+    locale_mark: str | None = None,
     fragments: FragmentParser | None = None,
-) -> Imported:
-    """A ``layer`` block from a CSV chart. ``known`` (modes and groups of the target ruleset)
-    and ``languages`` make unknown column names errors instead of guesses."""
+) -> tuple[Sheet, list[Column], list[ChartRow], list[Diagnostic]]:
+    """The chart's rows, each part parsed with the DSL's grammar and placed at its cell."""
     parser = fragments or FragmentParser()
-    sheet = Sheet(text, path)
+    sheet = Sheet(text, path, delimiter)
     diags = list(sheet.diagnostics)
     if diags:  # the file is no CSV: its cells are not what they seem
-        return Imported(None, diags, sheet=sheet)
+        return sheet, [], [], diags
     rows = sheet.rows
     if not rows or not any(c.text.strip() for c in rows[0]):
-        return Imported(
-            None,
-            [
-                error(
-                    "E001",
-                    "the CSV file has no header row",
-                    s.Pos(path, 1, 1, 1, 2),
-                    "first row: feature, label, then one column per mode",
-                )
-            ],
-            sheet=sheet,
+        diags.append(
+            error(
+                "E001",
+                "the CSV file has no header row",
+                s.Pos(path, 1, 1, 1, 2),
+                "first row: feature, label, then one column per mode",
+            )
         )
-    head_cells = rows[0]
-    header = [c.text.strip() for c in head_cells]
-    langs = set(languages or ())
-    modes_known = set(known) if known is not None else None
-    kinds: list[ColumnRole] = ["key"]
-    first: dict[str, int] = {header[0]: 0}
-    for i, name in enumerate(header[1:], start=1):
-        where = sheet.at(head_cells[i])
-        if name in first:
-            j = first[name]
-            diags.append(
-                error(
-                    "E102",
-                    f"row 1, column {i + 1}: '{_shown(name)}' is also column {j + 1}",
-                    where,
-                    "one column per mode, language or kind of cell; delete or rename one",
-                    [Related(sheet.at(head_cells[j]), f"column {j + 1} is '{_shown(name)}'")],
-                )
-            )
-            kinds.append("skip")
-            continue
-        first[name] = i
-        special = next((role for role in SPECIAL if role == name), None)
-        if special is not None:
-            kinds.append(special)
-        elif (
-            LANGUAGE.match(name)
-            and (not langs or name in langs)
-            and (modes_known is None or name not in modes_known)
-        ):
-            kinds.append("lang")
-        elif not NAME.match(name):
-            diags.append(
-                error(
-                    "E001",
-                    f"row 1, column {i + 1}: '{_shown(name)}' is not a mode name",
-                    where,
-                    "a header is a mode or group, label, a language, source, note or all",
-                )
-            )
-            kinds.append("skip")
-        elif modes_known is not None and name not in modes_known:
-            diags.append(
-                error(
-                    "E101",
-                    f"row 1, column {i + 1}: unknown mode or group '{name}'",
-                    where,
-                    did_you_mean(name, modes_known),
-                )
-            )
-            kinds.append("skip")
-        else:
-            kinds.append("mode")
+        return sheet, [], [], diags
+    columns = read_header(sheet, target, table, diags)
+    header = [c.text.strip() for c in rows[0]]
+    found_comma, ambiguous = decimal_comma(sheet, columns, locale_mark, diags)
+    comma: bool | None = found_comma
+    if locale_mark == ".":  # the locale groups thousands with commas: 1,500 is 1500
+        comma = None
 
-    def located(cell: Cell, start: str, r: int, i: int, wrap: str = "") -> object:
+    def located(cell: Cell, start: str, r: int, i: int, wrap: str = "") -> Any:
         raw = cell.text.strip()
+        if start in ("cell", "quantity"):
+            raw = _decimal(raw, comma)
         p = sheet.at(cell)
         try:
             return parser.parse(
@@ -329,12 +209,17 @@ def import_layer(
             )
         except FragmentError as exc:
             d = exc.diagnostic
+            hint = d.hint
+            if start == "source":
+                hint = "a book id, then a page: hg p.12"
+            elif "','" in d.message and not comma:
+                hint = (hint or "") + "; a decimal comma (1,5) is read with --locale fr"
             diags.append(
                 error(
                     d.code,
                     f"row {r + 1}, column {i + 1} ({header[i] or start}): {d.message}",
                     d.pos,
-                    "a book id, then a page: hg p.12" if start == "source" else d.hint,
+                    hint,
                 )
             )
             return None
@@ -360,35 +245,41 @@ def import_layer(
             )
         return value
 
-    out = [
-        f"layer {layer}"
-        + (f" {spelling.string(label)}" if label else "")
-        + (f" {scope}" if scope else "")
-        + " {"
-    ]
-    nodes: list[s.RowNode] = []
+    roles = {c.role for c in columns}
+    has_cost = bool(roles & {"mode", "all"})
+    out: list[ChartRow] = []
     seen: dict[str, int] = {}
     for r, row in enumerate(rows[1:], start=1):
         if not any(c.text.strip() for c in row):
             continue
-        if len(row) > len(header):
+        if len(row) > len(columns):
             diags.append(
                 error(
                     "E204",
-                    f"row {r + 1}: {len(row)} cells for {len(header)} columns",
-                    sheet.at(row[len(header)]),
+                    f"row {r + 1}: {len(row)} cells for {len(columns)} columns",
+                    sheet.at(row[len(columns)]),
                     "one cell per header column",
                 )
             )
         key_cell = row[0]
         key = key_cell.text.strip()
-        if not NAME.match(key):
+        key_pos = sheet.at(key_cell)
+        key_number: ir.Number | None = None
+        if table and key[:1] and key[:1] in "0123456789+-.":
+            found = located(key_cell, "quantity", r, 0)
+            if not isinstance(found, s.Located) or not isinstance(found.value, ir.Number):
+                continue
+            key_number = found.value
+            key = spelling.number(key_number.value) + (
+                f" {key_number.unit}" if key_number.unit else ""
+            )
+        elif not NAME.match(key):
             diags.append(
                 error(
                     "E001",
-                    f"row {r + 1}, column 1 ({header[0] or 'feature'}): "
-                    f"'{_shown(key)}' is not a feature name",
-                    sheet.at(key_cell),
+                    f"row {r + 1}, column 1 ({header[0] or ('row' if table else 'feature')}): "
+                    f"'{_shown(key)}' is not a {'row' if table else 'feature'} name",
+                    key_pos,
                     "names start with a letter and hold letters, digits and _",
                 )
             )
@@ -398,95 +289,259 @@ def import_layer(
                 error(
                     "E102",
                     f"row {r + 1}, column 1: '{key}' is already in row {seen[key]}",
-                    sheet.at(key_cell),
-                    "one row per feature",
+                    key_pos,
+                    "one row per " + ("key" if table else "feature"),
                 )
             )
             continue
         seen[key] = r + 1
         errors_before = len(diags)
-        values: dict[str, tuple[str, s.Located, Cell]] = {}
-        default: tuple[str, s.Located, Cell] | None = None
-        labels: list[str] = []
-        label_nodes: list[s.Label] = []
-        extras = ""
-        source: s.SourceRef | None = None
-        notes: list[str] = []
-        note_nodes: list[tuple[s.Label, ...]] = []
-        for i, kind in enumerate(kinds[1:], start=1):
-            cell = row[i] if i < len(row) else None
+        values: dict[str, list[tuple[str, s.Entry]]] = {}
+        default: list[tuple[str, s.Entry]] | None = None
+        labels: list[s.Label] = []
+        notes: dict[int, list[s.Label]] = {}
+        source: Part | None = None
+        ignores = False
+        cells: dict[str, Part] = {}
+        for i, col in enumerate(columns[1:], start=1):
+            cell = row[i] if i < len(row) and (r, i) not in ambiguous else None
+            if col.role == "column":
+                if cell is None or not cell.text.strip():
+                    pos = sheet.at(cell) if cell is not None else key_pos
+                    cells[col.name] = Part(s.CellNode((), pos), "")
+                    continue
+                found = located(cell, "cell", r, i)
+                if isinstance(found, s.CellNode):
+                    written = _decimal(" ".join(cell.text.split()), comma)
+                    cells[col.name] = Part(found, written)
+                continue
             if cell is None or not cell.text.strip():
                 continue
             text_ = cell.text.strip()
-            match kind:
-                case "skip":
+            match col.role:
+                case "skip" | "key":
                     continue
-                case "mode":
-                    value = located(cell, "value", r, i)
-                    if isinstance(value, s.Located):
-                        values[header[i]] = (" ".join(text_.split()), value, cell)
-                case "all":
-                    value = located(cell, "value", r, i)
-                    if isinstance(value, s.Located):
-                        default = (" ".join(text_.split()), value, cell)
+                case "mode" | "all":
+                    found = located(cell, "cell", r, i)
+                    if not isinstance(found, s.CellNode):
+                        continue
+                    entries = _entries(found, col, cell, r, i, header, sheet, diags)
+                    parts = _split(_decimal(" ".join(text_.split()), comma))
+                    if entries is None or len(parts) != len(entries):
+                        continue
+                    if col.role == "all":
+                        default = list(zip(parts, entries, strict=True))
+                    else:
+                        values[col.name] = list(zip(parts, entries, strict=True))
                 case "label":
-                    labels.insert(0, spelling.string(text_))
-                    label_nodes.insert(0, s.Label("", plain(cell, r, i), sheet.at(cell)))
-                case "lang":
-                    labels.append(f"{header[i]} {spelling.string(text_)}")
-                    label_nodes.append(s.Label(header[i], plain(cell, r, i), sheet.at(cell)))
+                    label = s.Label(col.lang, plain(cell, r, i), sheet.at(cell))
+                    if col.lang:
+                        labels.append(label)
+                    else:
+                        labels.insert(0, label)
+                case "note":
+                    note = s.Label(col.lang, plain(cell, r, i), sheet.at(cell))
+                    if col.lang:
+                        notes.setdefault(col.number, []).append(note)
+                    else:
+                        notes.setdefault(col.number, []).insert(0, note)
                 case "source":
                     found = located(cell, "source", r, i, "[X]")
                     if isinstance(found, s.SourceRef):
-                        source = found
-                        extras = f" [{text_}]"
-                case "note":
-                    notes.append(spelling.string(text_))
-                    note_nodes.append((s.Label("", plain(cell, r, i), sheet.at(cell)),))
-                case "key":  # the first column, read before this loop
-                    pass
+                        source = Part(found, spell_source(found))
+                case "ignores":
+                    if text_.lower() in ("yes", "x", "true", "1"):
+                        ignores = True
+                    elif text_.lower() not in ("no", "false", "0"):
+                        diags.append(
+                            error(
+                                "E001",
+                                f"row {r + 1}, column {i + 1} (ignores others): "
+                                f"'{_shown(text_)}' is not yes or no",
+                                sheet.at(cell),
+                                "yes: the feature ignores the other features of its place",
+                            )
+                        )
+                case "column":
+                    pass  # read above: an empty cell is a cell too
                 case _:
-                    assert_never(kind)
-        if default is None and values:
-            counts = Counter(v[0] for v in values.values())
-            order = [v[0] for v in values.values()]
-            best = max(counts, key=lambda v: (counts[v], -order.index(v)))
-            default = next(v for v in values.values() if v[0] == best)
-        chosen = [default] if default else []
-        entries = [default[0]] if default else []
-        nodes_entries = [s.Entry(None, default[1])] if default else []
-        for mode, (written, value, cell) in values.items():
-            if default is None or written != default[0]:
-                entries.append(f"{mode} {written}")
-                nodes_entries.append(s.Entry(s.Name(mode, sheet.at(cell)), value))
-                chosen.append((written, value, cell))
-        head = " ".join([key, *labels])
-        note = "".join(f"\n      note {n}" for n in notes)
-        out.append(f"  {head} | {', '.join(entries)}{extras}{note}")
+                    assert_never(col.role)
+        if has_cost:
+            if default is None and values and "all" not in roles:
+                counts = Counter(" ".join(p for p, _ in v) for v in values.values())
+                order = list(counts)
+                best = max(counts, key=lambda v: (counts[v], -order.index(v)))
+                default = next(v for v in values.values() if " ".join(p for p, _ in v) == best)
+                values = {
+                    m: v
+                    for m, v in values.items()
+                    if " ".join(p for p, _ in v) != " ".join(p for p, _ in default)
+                }
+            texts = [p for p, _ in default or ()]
+            entries_ = [e for _, e in default or ()]
+            for mode, given in values.items():
+                for written, entry in given:
+                    texts.append(f"{mode} {written}")
+                    entries_.append(replace(entry, key=s.Name(mode, entry.value.pos)))
+            cell_pos = (
+                replace(
+                    entries_[0].value.pos,
+                    end_line=entries_[-1].value.pos.end_line,
+                    end_column=entries_[-1].value.pos.end_column,
+                )
+                if entries_
+                else key_pos
+            )
+            cells["cost"] = Part(s.CellNode(tuple(entries_), cell_pos), ", ".join(texts))
         if len(diags) > errors_before:
             continue  # reported: the checks see only the rows read whole
-        key_pos = sheet.at(key_cell)
-        cell_pos = (
-            replace(
-                chosen[0][1].pos,
-                end_line=chosen[-1][1].pos.end_line,
-                end_column=chosen[-1][1].pos.end_column,
-            )
-            if chosen
-            else key_pos
-        )
-        nodes.append(
-            s.RowNode(
-                s.Item(
-                    s.Name(key, key_pos),
-                    tuple(label_nodes),
-                    s.Extras(source, tuple(note_nodes)) if source or note_nodes else _NO_EXTRAS,
-                    key_pos,
-                ),
-                (s.CellNode(tuple(nodes_entries), cell_pos),),
+        kinds_present = {c.role for c in columns}
+        note_tuple = tuple(tuple(notes[n]) for n in sorted(notes))
+        out.append(
+            ChartRow(
+                # a numeric key's name is its number, as the DSL's parser makes it
+                s.Name(spelling.number(key_number.value) if key_number else key, key_pos),
+                key_number,
+                key,
+                Part(tuple(labels), spell_labels(labels)) if "label" in kinds_present else None,
+                Part(note_tuple, spell_notes(note_tuple)) if "note" in kinds_present else None,
+                source if source is not None else (Part(None, "") if "source" in roles else None),
+                ignores if "ignores" in kinds_present else None,
+                cells,
+                r + 1,
             )
         )
-    out.append("}")
+    return sheet, columns, out, diags
+
+
+def _entries(
+    found: s.CellNode,
+    col: Column,
+    cell: Cell,
+    r: int,
+    i: int,
+    header: list[str],
+    sheet: Sheet,
+    diags: list[Diagnostic],
+) -> list[s.Entry] | None:
+    """The entries of a mode's or ``all`` cell: values for that column, none keyed."""
+    for entry in found.entries:
+        if entry.key is not None or entry.key2 is not None:
+            key = entry.key or entry.key2
+            assert key is not None
+            diags.append(
+                error(
+                    "E132",
+                    f"row {r + 1}, column {i + 1} ({header[i]}): '{key.text}' names a mode or "
+                    "group inside a cell of one column",
+                    key.pos,
+                    "write the value alone; the column says whom it is for"
+                    + (": a mode's value goes in that mode's column" if col.role == "all" else ""),
+                )
+            )
+            return None
+    return list(found.entries)
+
+
+def _split(text: str) -> list[str]:
+    """A cell's entries as written, split at the commas between them (not inside strings)."""
+    parts = [p.strip() for p in _split_outside_strings(text, ",")]
+    return [p for p in parts if p]
+
+
+def spell_labels(labels: Iterable[s.Label]) -> str:
+    """Labels as the DSL writes them after a name: ``"Bog" fr "Tourbière"``."""
+    return " ".join(
+        (f"{label.lang} " if label.lang else "") + spelling.string(label.text) for label in labels
+    )
+
+
+def spell_notes(notes: Iterable[Iterable[s.Label]]) -> str:
+    """Notes as the DSL writes them, one ``note`` line each."""
+    return "\n".join(f"note {spell_labels(n)}" for n in notes)
+
+
+def spell_source(source: s.SourceRef) -> str:
+    """A source reference without its brackets: ``hg p.12``, ``megamek "units/Mek.java"``."""
+    return " ".join(
+        [
+            source.book.text,
+            *([source.page] if source.page else []),
+            *([spelling.string(source.detail)] if source.detail is not None else []),
+        ]
+    )
+
+
+def row_text(
+    key: str,
+    labels: str,
+    cells: Iterable[str],
+    source: str = "",
+    notes: str = "",
+    ignores: bool = False,
+) -> str:
+    """A row of a layer or table block as the DSL writes it (notes on lines of their own)."""
+    line = " ".join(x for x in (key, labels) if x) + " | " + " | ".join(cells)
+    line = line.rstrip()
+    if source:
+        line += f" [{source}]"
+    note_lines = notes.split("\n") if notes else []
+    if ignores:
+        if note_lines:
+            note_lines[-1] += " ignores others"
+        else:
+            line += " ignores others"
+    return "\n".join([line, *(f"    {n}" for n in note_lines)])
+
+
+def import_layer(
+    text: str,
+    path: str,
+    layer: str,
+    *,
+    label: str | None = None,
+    scope: str = "",
+    known: Iterable[str] | None = None,
+    languages: Iterable[str] | None = None,
+    columns: Iterable[str] = (),
+    delimiter: str | None = None,
+    locale_mark: str | None = None,
+    fragments: FragmentParser | None = None,
+) -> Imported:
+    """A ``layer`` block from a CSV chart. ``known`` (modes and groups of the target ruleset),
+    ``languages`` and ``columns`` (its modifiers and sights) make unknown headers errors
+    instead of modes."""
+    target = (
+        Target(frozenset(known), frozenset(columns), tuple(languages or ()))
+        if known is not None
+        else None
+    )
+    sheet, cols, rows, diags = read_chart(
+        text,
+        path,
+        table=False,
+        target=target,
+        delimiter=delimiter,
+        locale_mark=locale_mark,
+        fragments=fragments,
+    )
+    if not cols:
+        return Imported(None, diags, sheet=sheet)
+    order: list[str] = []
+    for c in cols:
+        name = "cost" if c.role in ("mode", "all") else c.name if c.role == "column" else ""
+        if name and name not in order:
+            order.append(name)
+    if not order and not any(d.is_error for d in diags):
+        diags.append(
+            error(
+                "E001",
+                "row 1: no column of values: a layer's chart needs `all`, a mode or a "
+                "`column NAME`",
+                sheet.at(sheet.rows[0][0]),
+                "first row: feature, label, then one column per mode",
+            )
+        )
     head_pos = _option_pos(path)  # the layer's name and label come from the command line
     bad_label = CONTROL.search(label or "")
     if bad_label is not None:
@@ -498,6 +553,10 @@ def import_layer(
                 "a label is plain text",
             )
         )
+    header_cells = sheet.rows[0]
+    where = {c.name: sheet.at(header_cells[i]) for i, c in enumerate(cols) if c.role == "column"}
+    column_names = tuple(s.Name(name, where.get(name, head_pos)) for name in order)
+    nodes = tuple(chart_row_node(row, order) for row in rows)
     decl = s.LayerDecl(
         s.Item(
             s.Name(layer, head_pos),
@@ -506,29 +565,93 @@ def import_layer(
             head_pos,
         ),
         words.scope_from_words(scope),
-        None,
-        tuple(nodes),
+        column_names if tuple(order) != ("cost",) else None,
+        nodes,
     )
     mode_names = tuple(
-        s.Name(header[i], sheet.at(head_cells[i])) for i, k in enumerate(kinds) if k == "mode"
+        s.Name(c.name, sheet.at(header_cells[i])) for i, c in enumerate(cols) if c.role == "mode"
     )
-    lang_names = tuple(
-        s.Name(header[i], sheet.at(head_cells[i])) for i, k in enumerate(kinds) if k == "lang"
+    langs = {c.lang: i for i, c in enumerate(cols) if c.role in ("label", "note") and c.lang}
+    lang_names = tuple(s.Name(lang, sheet.at(header_cells[i])) for lang, i in langs.items())
+    has = frozenset(c.role for c in cols) & {"label", "note", "source", "ignores"}
+    result = Imported(
+        None, diags, decl, mode_names, lang_names, sheet, tuple(rows), tuple(order), has
     )
     if any(d.is_error for d in diags):
-        return Imported(None, diags, decl, mode_names, lang_names, sheet)
-    return Imported(format_text("\n".join(out) + "\n"), diags, decl, mode_names, lang_names, sheet)
+        return result
+    lines = [
+        f"layer {layer}"
+        + (f" {spelling.string(label)}" if label else "")
+        + (f" {scope}" if scope else "")
+        + " {"
+    ]
+    if tuple(order) != ("cost",):
+        lines.append(f"  columns {', '.join(order)}")
+    for row in rows:
+        lines.append("  " + chart_row_text(row, order).replace("\n", "\n  "))
+    lines.append("}")
+    return replace(result, text=format_text("\n".join(lines) + "\n"))
+
+
+def import_table(
+    text: str,
+    path: str,
+    *,
+    known: Iterable[str],
+    languages: Iterable[str],
+    columns: Iterable[str],
+    delimiter: str | None = None,
+    locale_mark: str | None = None,
+    fragments: FragmentParser | None = None,
+) -> Imported:
+    """A plain table's rows from a chart, for ``--into``: a header names the table's columns."""
+    target = Target(frozenset(known), frozenset(columns), tuple(languages))
+    sheet, cols, rows, diags = read_chart(
+        text,
+        path,
+        table=True,
+        target=target,
+        delimiter=delimiter,
+        locale_mark=locale_mark,
+        fragments=fragments,
+    )
+    order = [c.name for c in cols if c.role == "column"]
+    has = frozenset(c.role for c in cols) & {"label", "note", "source"}
+    return Imported(None, diags, None, (), (), sheet, tuple(rows), tuple(order), has)
+
+
+def chart_row_node(row: ChartRow, order: Iterable[str]) -> s.RowNode:
+    """The row as syntax, positioned in the chart (parts the chart lacks left empty)."""
+    labels: tuple[s.Label, ...] = row.labels.node if row.labels else ()
+    notes: tuple[tuple[s.Label, ...], ...] = row.notes.node if row.notes else ()
+    source = row.source.node if row.source else None
+    extras = (
+        s.Extras(source, notes, bool(row.ignores)) if source or notes or row.ignores else _NO_EXTRAS
+    )
+    empty = s.CellNode((), row.key.pos)
+    return s.RowNode(
+        s.Item(row.key, labels, extras, row.key.pos),
+        tuple(row.cells[c].node if c in row.cells else empty for c in order),
+        row.key_number,
+    )
+
+
+def chart_row_text(row: ChartRow, order: Iterable[str]) -> str:
+    """The row as the DSL writes it (parts the chart lacks left out)."""
+    return row_text(
+        row.key_text,
+        row.labels.text if row.labels else "",
+        [row.cells[c].text if c in row.cells else "" for c in order],
+        row.source.text if row.source else "",
+        row.notes.text if row.notes else "",
+        bool(row.ignores),
+    )
 
 
 def _option_pos(path: str) -> s.Pos:
     """Where the checks find what the command line gave (the layer's name and label): an
     empty span at the file's start, which :func:`located_in` reports as ``--layer``."""
     return s.Pos(path, 1, 1, 1, 1)
-
-
-def _shown(text: str) -> str:
-    """``text`` for a message: control characters escaped, so none reaches the terminal."""
-    return spelling.string(text)[1:-1]
 
 
 # ---- the same checks as the DSL's ------------------------------------------------------------
@@ -572,6 +695,9 @@ def compile_alone(imported: Imported, compiler: Compiler) -> Compiled | None:
     value_cells = {
         (r, c) for r, row in enumerate(sheet.rows[1:], start=1) for c in range(1, len(row))
     }
+    value_cells |= {  # `column to_hit`: a modifier the target declares
+        (0, c) for c, cell in enumerate(sheet.rows[0]) if cell.text.strip().startswith("column ")
+    }
     kept = []
     for d in compiled.diagnostics:
         here = sheet.cell_at(d.pos) if d.pos is not None else None
@@ -579,19 +705,6 @@ def compile_alone(imported: Imported, compiler: Compiler) -> Compiled | None:
             continue  # a name from outside the chart: checked with --into
         kept.append(d)
     return replace(compiled, diagnostics=located_in(kept, imported))
-
-
-def check_into(imported: Imported, compiler: Compiler, target: Path) -> list[Diagnostic]:
-    """The chart's layer added to ``target`` (already compiled by ``compiler``) and the whole
-    compiled: the chart's errors point at its cells, the target's at its lines."""
-    if imported.layer is None:
-        return []
-    parsed, syntax_errors = compiler.parse_file(target)
-    if parsed is None:
-        return syntax_errors
-    source = replace(parsed, statements=(*parsed.statements, imported.layer))
-    compiled = compiler.compile_source(source, target.parent, syntax_errors)
-    return located_in(compiled.diagnostics, imported)
 
 
 def located_in(diags: list[Diagnostic], imported: Imported) -> list[Diagnostic]:
@@ -616,92 +729,9 @@ def located_in(diags: list[Diagnostic], imported: Imported) -> list[Diagnostic]:
     return out
 
 
-# ---- export ------------------------------------------------------------------------------------
+# ---- values in the DSL's cell syntax -----------------------------------------------------------
 
 
 def dsl_value(value: ir.Value | None) -> str:
     """A value in the DSL's cell syntax (what `import` and the DSL read back); "" for none."""
     return "" if value is None else spelling.value(value)
-
-
-def _labels(info: ir.Info, languages: tuple[str, ...]) -> list[str]:
-    return [info.labels.get(lang, "") for lang in languages]
-
-
-def table_names(ruleset: ir.Ruleset) -> list[str]:
-    """Everything `export --format csv --table` accepts."""
-    return [
-        *(x.id for x in ruleset.layers),
-        *(x.id for x in ruleset.tables),
-        *(x.id for x in ruleset.modifiers),
-        *(x.id for x in ruleset.dice_tables),
-    ]
-
-
-def neutralise(cell: str) -> str:
-    """``cell`` as a spreadsheet may open it: after a single quote when it would run as a
-    formula (OWASP's advice against CSV injection), unless it is only a number (``-2``)."""
-    if _FORMULA.match(cell) and not _NUMBER.fullmatch(cell):
-        return "'" + cell
-    return cell
-
-
-class _SafeWriter:
-    """A csv writer that neutralises every cell it writes."""
-
-    def __init__(self, writer: Any) -> None:
-        self._writer = writer
-
-    def writerow(self, cells: Iterable[str]) -> None:
-        self._writer.writerow([neutralise(c) for c in cells])
-
-
-def export_csv(ruleset: ir.Ruleset, name: str) -> str | None:
-    """One table of the ruleset as CSV; None when it has no table of that name."""
-    langs = ruleset.languages
-    label_heads = ["label", *langs[1:]]
-    buffer = io.StringIO()
-    out = _SafeWriter(csv.writer(buffer, lineterminator="\n"))
-    layer = next((x for x in ruleset.layers if x.id == name), None)
-    if layer is not None:
-        modes = [m.id for m in ruleset.modes]
-        out.writerow(["feature", *label_heads, *modes])
-        features = {f.id: f for f in ruleset.features}
-        for fid in layer.features:
-            f = features[fid]
-            out.writerow(
-                [fid, *_labels(f.info, langs), *(dsl_value(f.costs.get(m)) for m in modes)]
-            )
-        return buffer.getvalue()
-    table = next((x for x in ruleset.tables if x.id == name), None)
-    if table is not None:
-        out.writerow(["row", *label_heads, *(c.id for c in table.columns)])
-        for row in table.rows:
-            key = (
-                row.key
-                if row.key_number is None
-                else (
-                    spelling.number(row.key_number) + (f" {row.key_unit}" if row.key_unit else "")
-                )
-            )
-            out.writerow([key, *_labels(row.info, langs), *(dsl_value(c) for c in row.cells)])
-        return buffer.getvalue()
-    modifier = next((x for x in ruleset.modifiers if x.id == name), None)
-    if modifier is not None:
-        keys = list(dict.fromkeys(k for vals in modifier.values.values() for k in vals))
-        out.writerow(["item", *(k or "all" for k in keys)])
-        for item, vals in modifier.values.items():
-            out.writerow([item, *(dsl_value(vals.get(k)) for k in keys)])
-        return buffer.getvalue()
-    dice = next((x for x in ruleset.dice_tables if x.id == name), None)
-    if dice is not None:
-        out.writerow(["roll", "result", *label_heads, "effects"])
-        for d in dice.rows:
-            effects = ", ".join(
-                f"{k} {dsl_value(v)}" if k else dsl_value(v) for k, v in d.effects.items()
-            )
-            out.writerow(
-                [spelling.dice_range(d.low, d.high), d.id, *_labels(d.info, langs), effects]
-            )
-        return buffer.getvalue()
-    return None
