@@ -108,7 +108,7 @@ def test_a_chart_saved_by_french_excel_updates_its_layer_in_place(
     ]
     # The new row's `|` stands under the block's last row's.
     assert after[30] == (
-        '  bog "Bog" fr "Tourbière"' + " " * 36 + "| 3, ground impassable, hover as clear\n"
+        '  bog "Bog" fr "Tourbière"' + " " * 40 + "| 3, ground impassable, hover as clear\n"
     )
     assert after[30].index("|") == after[28].index("|")
     _soft_and_bog(target)

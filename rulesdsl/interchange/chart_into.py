@@ -237,7 +237,7 @@ def update_into(
         if row is None:
             removed.append((key, old_row.item.name.pos.line))
             continue
-        node, written = _merge(row, old_row, order, text)
+        node, written = _merge(row, old_row, order, text, _chart_languages(imported))
         kept.append((old_row, node, written))
     new_rows = [
         r for r in imported.rows if r.key_text not in own_rows and r.key_text not in old_written
@@ -386,13 +386,34 @@ def _differs(row: chart.ChartRow, base: chart.ChartRow, order: list[str]) -> boo
     )
 
 
+def _chart_languages(imported: chart.Imported) -> frozenset[str]:
+    """The languages the chart has label and note columns for ("" is the first, written bare)."""
+    return frozenset(["", *(n.text for n in imported.languages)])
+
+
+def _other_languages(labels: tuple[s.Label, ...], langs: frozenset[str]) -> tuple[s.Label, ...]:
+    return tuple(label for label in labels if label.lang not in langs)
+
+
 def _merge(
-    row: chart.ChartRow, old: s.RowNode, order: list[str], text: _Text
+    row: chart.ChartRow, old: s.RowNode, order: list[str], text: _Text, langs: frozenset[str]
 ) -> tuple[s.RowNode, str]:
-    """The chart's row, with what the chart has no column for taken from the file's row."""
+    """The chart's row, with what the chart has no column for taken from the file's row: a
+    part without a column, and the labels and notes in a language the chart has no column for
+    (a chart in English and French leaves a German label as it was)."""
     extras = old.item.extras
     labels = row.labels or chart.Part(old.item.labels, chart.spell_labels(old.item.labels))
+    if row.labels is not None and (kept := _other_languages(old.item.labels, langs)):
+        both = (*row.labels.node, *kept)
+        labels = chart.Part(both, chart.spell_labels(both))
     notes = row.notes or chart.Part(extras.notes, chart.spell_notes(extras.notes))
+    if row.notes is not None and any(_other_languages(n, langs) for n in extras.notes):
+        given = list(row.notes.node)
+        merged_notes = [
+            (*(given[i] if i < len(given) else ()), *_other_languages(n, langs))
+            for i, n in enumerate(extras.notes)
+        ] + given[len(extras.notes) :]
+        notes = chart.Part(tuple(merged_notes), chart.spell_notes(merged_notes))
     source = row.source
     if source is None:
         source = chart.Part(
