@@ -16,6 +16,7 @@ from rulesdsl.checks import (
     costs,
     decisions,
     dice,
+    examples,
     grids,
     labels,
     names,
@@ -40,6 +41,7 @@ PASSES: tuple[Pass, ...] = (
     policies.check,
     decisions.check,
     labels.check,
+    examples.check,
 )
 """Every pass, in the order it runs."""
 

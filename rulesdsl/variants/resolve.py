@@ -34,7 +34,7 @@ from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.variants.lineage import Lineage
-from rulesdsl.variants.merge import Merger
+from rulesdsl.variants.merge import Merger, inherit
 from rulesdsl.variants.merging import Gap
 
 REQUIREMENT = re.compile(r"(\^|~|>=|<=|==|>|<)?(\d+(?:\.\d+){0,2})")
@@ -226,7 +226,7 @@ def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[D
             )
         )
     diags += _own_header(source, name)
-    merger = Merger(list(base.statements))
+    merger = Merger([inherit(st, ext.base.text) for st in base.statements])
     changes = merger.apply(source.statements)
     diags += merger.diags
     ancestors = (
