@@ -30,6 +30,8 @@ Plain = dict[str, Any]
 QUESTIONS: tuple[str, ...] = (
     "move_cost",
     "can_enter",
+    "can_end",
+    "must_stop",
     "modifier",
     "roll",
     "chance",
@@ -250,6 +252,8 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
             out = _move_cost(args)
         elif q.ask == "can_enter":
             out = _can_enter(args)
+        elif q.ask in ("can_end", "must_stop"):
+            out = _place_state(args)
         elif q.ask == "modifier":
             out = _modifier(args)
         elif q.ask == "roll":
@@ -360,6 +364,20 @@ def _can_enter(args: _Args) -> Answered:
     if rs.minimum_move is not None:
         cells = (*cells, f"minimum move: {spelling.value(rs.minimum_move)}")
     return Answered(({"bool": answer},), None, cells)
+
+
+def _place_state(args: _Args) -> Answered:
+    rs = args.rs
+    mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
+    features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
+    ask = semantics.can_end if args.q.ask == "can_end" else semantics.must_stop
+    by_id = {f.id: f for f in rs.features}
+    cells = tuple(
+        f"{name}.{mode}: {semantics.state_words(by_id[name].states[mode])}"
+        for name in features
+        if mode in by_id[name].states
+    )
+    return Answered(({"bool": ask(rs, mode, features)},), None, cells)
 
 
 def _modifier(args: _Args) -> Answered:
@@ -499,6 +517,15 @@ def _places(args: _Args, start: int) -> list[tuple[str, ...]]:
     return [_names(a, _features(rs), "feature") for a in args.rest(start)]
 
 
+def split_edges(rs: ir.Ruleset, place: Sequence[str]) -> tuple[list[str], list[str]]:
+    """A route's place as written, ``(hills, river)``: the features of the place entered and
+    those of the edge crossed into it (the features of edge layers)."""
+    edge_layers = {layer.id for layer in rs.layers if semantics.on_edges(layer)}
+    by_id = {f.id: f for f in rs.features}
+    edges = [n for n in place if n in by_id and by_id[n].layer in edge_layers]
+    return [n for n in place if n not in edges], edges
+
+
 def _route(args: _Args) -> Answered:
     rs = args.rs
     mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
@@ -507,9 +534,9 @@ def _route(args: _Args) -> Answered:
         raise Unanswerable("route_cost() needs the start and at least one more place")
     allowance_arg = args.keyword("allowance")
     allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
-    answer = semantics.route(rs, mode, [(p, ()) for p in places[1:]], allowance)
+    answer = semantics.route(rs, mode, [split_edges(rs, p) for p in places[1:]], allowance)
     cells = tuple(
-        f"step {i}: {' + '.join(step.entered) or 'nothing'} = "
+        f"step {i}: {' + '.join((*step.entered, *step.crossed)) or 'nothing'} = "
         + answer_text([_cost_answer(rs, step.cost)])
         for i, step in enumerate(answer.steps, 1)
     )
@@ -656,12 +683,23 @@ def _arg_plain(a: ir.ExampleArg) -> Any:
 
 def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any]:
     """A language-neutral test vector: the question, its positional and keyword arguments
-    (numbers in the ruleset's units, places as lists of features) and the expected answer."""
+    (numbers in the ruleset's units, places as lists of features; a route's places as
+    ``{"features": [...], "edge": [...]}``, the edge crossed into each) and the expected
+    answer."""
+    args = [_arg_plain(a) for a in q.args if not a.keyword]
+    if q.ask == "route_cost":
+        args = [
+            args[0],
+            *(
+                dict(zip(("features", "edge"), split_edges(rs, place), strict=True))
+                for place in args[1:]
+            ),
+        ]
     return {
         "example": example.id,
         "question": q.ask,
         "kind": question_kind(rs, q),
-        "args": [_arg_plain(a) for a in q.args if not a.keyword],
+        "args": args,
         "kwargs": {a.keyword: _arg_plain(a) for a in q.args if a.keyword},
         "expected": list(stated(q)),
         "text": f"{question_text(q)} = {answer_text(stated(q), unit_of(q))}",
