@@ -19,6 +19,8 @@ from rulesdsl.versions.diff import diff
 from tests.conftest import RULESETS
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
+PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly")
+PYTEST += ("-n", "0")
 SEEDS = ("heavy_gear", "battletech_tacops", "d20_movement", "generic_wargame")
 
 
@@ -27,8 +29,7 @@ def _compile(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, str, int,
         (tmp_path / name).write_text(text, "utf-8")
     compiled = Compiler().compile_file(tmp_path / list(files)[-1])
     return [
-        (d.code, d.message, d.pos.line if d.pos else 0, d.hint or "")
-        for d in compiled.diagnostics
+        (d.code, d.message, d.pos.line if d.pos else 0, d.hint or "") for d in compiled.diagnostics
     ]
 
 
@@ -75,8 +76,7 @@ def test_a_changed_cell_of_a_bundled_ruleset_fails_the_example_that_uses_it(
     assert found == [
         (
             "E270",
-            "example 'walker_on_soft_ground': move_cost(walker, soft) is 4 MP, "
-            "not 3 MP as stated",
+            "example 'walker_on_soft_ground': move_cost(walker, soft) is 4 MP, not 3 MP as stated",
             line,
             "the cells that give 4 MP: soft.walker: 4 MP",
         )
@@ -177,8 +177,7 @@ def test_every_bundled_rulesets_vectors_pass_against_its_generated_module(
         (tmp_path / f"test_{name}_examples.py").write_text(python_examples.render_test(rs))
         count += len(json.loads(python_examples.vectors_json(rs))["vectors"])
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
-        + ["-n", "0", "--rootdir", str(tmp_path), str(tmp_path)],
+        [*PYTEST, "--rootdir", str(tmp_path), str(tmp_path)],
         capture_output=True,
         text=True,
         cwd=tmp_path,

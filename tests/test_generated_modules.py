@@ -32,7 +32,9 @@ def test_generated_modules_are_ruff_clean() -> None:
 
 
 def test_generated_modules_are_mypy_strict_clean() -> None:
-    result = run(sys.executable, "-m", "mypy", "--strict", "--no-incremental", *map(str, MODULES + REPLAYS))
+    result = run(
+        sys.executable, "-m", "mypy", "--strict", "--no-incremental", *map(str, MODULES + REPLAYS)
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -27,8 +27,11 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
                 answered = examples.ask(rs, q)
             except examples.Unanswerable as exc:
                 at = where.of(q.args[exc.arg], q, example) if exc.arg is not None else pos
-                code = "E273" if exc.wrong_unit else "E272"
-                out.append(error(code, f"example '{example.id}': {exc.message}", at, _asks()))
+                message = f"example '{example.id}': {exc.message}"
+                if exc.wrong_unit:
+                    out.append(error("E273", message, at))
+                else:
+                    out.append(error("E272", message, at, _asks()))
                 continue
             problem = examples.unit_problem(q, answered)
             if problem is not None:
