@@ -77,6 +77,19 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     return out
 
 
+ANSWER_CODES = ("E270", "E271")
+"""A stated answer that differs from the rules' own."""
+
+
+def sound_only(found: list[Diagnostic], earlier: list[Diagnostic]) -> list[Diagnostic]:
+    """``found`` without the answers checked (E270, E271) when the ruleset has other errors
+    (in ``found`` or ``earlier``): an answer is only as good as the rules it was asked of (a
+    misspelt mode in a cell would otherwise also fail every example asking about that mode)."""
+    if not any(d.is_error and d.code not in ANSWER_CODES for d in (*earlier, *found)):
+        return found
+    return [d for d in found if d.code not in ANSWER_CODES]
+
+
 def _asks() -> str:
     return "an example asks " + ", ".join(examples.QUESTIONS) + ", or a step or decision by name"
 
