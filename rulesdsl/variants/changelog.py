@@ -56,7 +56,7 @@ def path_text(path: ir.ChangePath) -> str:
         case ir.PolicyPath(modifier=modifier, part=part):
             return f"{modifier}.{part}"
         case ir.ExamplePath(example=example, question=question):
-            return f"example {example}" + (f".{question}" if question else "")
+            return f"example.{example}" + (f".{question}" if question else "")
         case _:
             assert_never(path)
 
