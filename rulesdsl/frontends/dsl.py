@@ -9,6 +9,7 @@ syntax nodes through :class:`_Builder`: its walk and token checks are in
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -21,7 +22,7 @@ from lark.tree import Meta
 from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
-from rulesdsl.frontends.dsl_base import parse_dice_token
+from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token
 from rulesdsl.frontends.dsl_tables import TableRules
 from rulesdsl.gc_pause import gc_paused
 
@@ -575,10 +576,14 @@ class _Builder(TableRules):
         return s.ExampleDecl(self._item(meta, ch), questions)
 
     def example_line(self, meta: Meta, ch: list[Any]) -> s.QuestionNode:
+        question: s.QuestionNode = ch[0]
+        return replace(question, extras=ch[1])
+
+    def example_question(self, meta: Meta, ch: list[Any]) -> s.QuestionNode:
+        """A question and its answer; its position spans them (not the notes after)."""
         args = tuple(c for c in ch if isinstance(c, s.ArgNode))
         answer = next(c for c in ch if isinstance(c, tuple) and not isinstance(c, s.ArgNode))
-        extras = next(c for c in ch if isinstance(c, s.Extras))
-        return s.QuestionNode(self._name(ch[0]), args, answer, extras, self._p(meta))
+        return s.QuestionNode(self._name(ch[0]), args, answer, NO_EXTRAS, self._p(meta))
 
     def positional_arg(self, meta: Meta, ch: list[Any]) -> s.ArgNode:
         values, grouped = ch[0] if isinstance(ch[0], tuple) else ((ch[0],), False)
