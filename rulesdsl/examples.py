@@ -702,6 +702,8 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
         "args": args,
         "kwargs": {a.keyword: _arg_plain(a) for a in q.args if a.keyword},
         "expected": list(stated(q)),
+        "unit": unit_of(q),
+        "title": dict(example.info.labels),
         "text": f"{question_text(q)} = {answer_text(stated(q), unit_of(q))}",
     }
 

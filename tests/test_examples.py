@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.target import python as python_backend
 from rulesdsl.target import python_examples
@@ -185,3 +186,26 @@ def test_every_bundled_rulesets_vectors_pass_against_its_generated_module(
     )
     assert done.returncode == 0, done.stdout[-3000:]
     assert f"{count} passed" in done.stdout
+
+
+def test_check_lists_the_examples_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(RULESETS / "heavy_gear_house.terrain")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert "heavy_gear_house: 14 worked examples checked, 33 answers as stated" in err
+    assert "  ok walker_on_soft_ground: A walker crosses soft ground" in err  # restated
+    assert "  ok climbing (from heavy_gear): Climbing a rise" in err  # inherited
+    assert err[-1] == "1 ruleset checked: no errors"
+
+
+def test_export_examples_writes_json_test_vectors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", str(RULESETS / "battletech_tacops.terrain"), "--examples"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ruleset"] == "battletech_tacops"
+    first = data["vectors"][0]
+    assert {k: first[k] for k in ("question", "args", "kwargs", "expected", "unit")} == {
+        "question": "move_cost",
+        "args": ["mech", "light_woods", "deep_snow", "mud"],
+        "kwargs": {},
+        "expected": [{"number": 4}],
+        "unit": "MP",
+    }
