@@ -65,6 +65,10 @@ class Answered:
     parts: tuple[Plain, ...]
     unit: str | None
     cells: tuple[str, ...]
+    row: int | None = None
+    """The index of the decision row that holds, or of the dice row that covers the total."""
+    places: tuple[tuple[tuple[str, ...], Plain], ...] = ()
+    """A route's steps or a line's places: their features and what each costs or hinders."""
 
 
 # ---- the stated answer ---------------------------------------------------------------------
@@ -438,7 +442,7 @@ def _roll(args: _Args) -> Answered:
         span = spelling.dice_range(row.low, row.high)
         effects = ", ".join(f"{k} {spelling.value(v)}" for k, v in row.effects.items())
         cell = f"{name}.{row.id}: {span}" + (f" | {effects}" if effects else "")
-        return Answered(({"word": row.id},), None, (cell,))
+        return Answered(({"word": row.id},), None, (cell,), row=tables[name].rows.index(row))
     table = results[name]
     column_arg = args.keyword("column")
     if column_arg is None:
@@ -543,7 +547,10 @@ def _route(args: _Args) -> Answered:
     parts: tuple[Plain, ...] = (_cost_answer(rs, answer.total),)
     if not answer.legal:
         parts = (*parts, {"word": "illegal"})
-    return Answered(parts, rs.units.get("cost"), cells)
+    steps = tuple(
+        ((*step.entered, *step.crossed), _cost_answer(rs, step.cost)) for step in answer.steps
+    )
+    return Answered(parts, rs.units.get("cost"), cells, places=steps)
 
 
 def _sight(args: _Args) -> Answered:
@@ -575,7 +582,14 @@ def _sight(args: _Args) -> Answered:
     parts: tuple[Plain, ...] = ({"number": line.hindrance},)
     if line.blocked:
         parts = (*parts, {"marker": "blocked"})
-    return Answered(parts, None, cells)
+    hindrances = tuple(
+        (tuple(p), _plain_answer(h)) for p, h in zip(places, line.by_place, strict=True)
+    )
+    return Answered(parts, None, cells, places=hindrances)
+
+
+def _plain_answer(value: semantics.Answer) -> Plain:
+    return {"marker": value.marker} if isinstance(value, ir.Marker) else {"number": value}
 
 
 def _path(args: _Args) -> Answered:
@@ -657,6 +671,7 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
         ({"word": outcome},),
         None,
         (f"{decision.id} row {index + 1}: {spelling.decision_row(row)}",),
+        row=index,
     )
 
 
