@@ -33,6 +33,7 @@ from rulesdsl import ir, words
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.editor.lsp_examples import example_hover
 from rulesdsl.editor.lsp_index import Index, build_index
 from rulesdsl.editor.lsp_stream import serve
 from rulesdsl.frontends import syntax as s
@@ -596,6 +597,14 @@ def hover_text(state: _State, name: str, ruleset: ir.Ruleset | None) -> str | No
 
 def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
     uri = params.text_document.uri
+    state = ls.state(uri)
+    line = params.position.line + 1
+    statements = [st for st, _, _ in state.index.statements]
+    answer = example_hover(
+        statements, state.compiled.diagnostics, state.ruleset, path_of(uri), line
+    )
+    if answer is not None:  # a worked example's question: the rules' answer (issue 27)
+        return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, answer))
     state, name = _name_at(ls, uri, params.position)
     if name is None:
         return None
