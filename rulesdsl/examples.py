@@ -69,6 +69,8 @@ class Answered:
     """The index of the decision row that holds, or of the dice row that covers the total."""
     places: tuple[tuple[tuple[str, ...], Plain], ...] = ()
     """A route's steps or a line's places: their features and what each costs or hinders."""
+    value: ir.Value | None = None
+    """A table cell's value itself, as the table holds it (``lookup``)."""
 
 
 # ---- the stated answer ---------------------------------------------------------------------
@@ -513,7 +515,7 @@ def _lookup(args: _Args) -> Answered:
         raise Unanswerable(f"the cell of '{name}' is empty")
     unit = cell.unit if isinstance(cell, ir.Number) else None
     where = f"{name}.{columns[index]}.{row.key}" if want == 2 else f"{name}.{row.key}"
-    return Answered((plain(cell),), unit, (f"{where}: {spelling.value(cell)}",))
+    return Answered((plain(cell),), unit, (f"{where}: {spelling.value(cell)}",), value=cell)
 
 
 def _places(args: _Args, start: int) -> list[tuple[str, ...]]:

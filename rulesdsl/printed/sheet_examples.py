@@ -13,40 +13,60 @@ from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
 
 
 def example_blocks(b: MoreBlocks) -> list[Block]:
-    """One block per worked example of the sheet's ruleset."""
-    return [_example(b, e) for e in b.rs.examples]
-
-
-def _example(b: MoreBlocks, e: ir.Example) -> Block:
-    words = [b.w("example_question"), b.w("example_answer"), b.w("example_cells")]
-    head = [[HeadCell(w) for w in words]]
-    rows = []
-    for q in e.questions:
-        try:
-            answered: examples.Answered | None = examples.ask(b.rs, q)
-        except examples.Unanswerable:  # pragma: no cover - a ruleset with errors prints nothing
-            answered = None
-        parts = answered.parts if answered is not None else examples.stated(q)
-        unit = answered.unit if answered is not None else examples.unit_of(q)
-        rows.append(
-            [
-                CellView(question(b, q)),
-                CellView(answer(b, q, parts, unit)),
-                CellView("; ".join(cells(b, q))),
-            ]
+    """The worked examples of the sheet's ruleset as one table: each example's title on its
+    first question's row, then each question, the rules' answer and the cells that give it."""
+    if not b.rs.examples:
+        return []
+    words = [
+        b.w("example_title"),
+        b.w("example_question"),
+        b.w("example_answer"),
+        b.w("example_cells"),
+    ]
+    rows: list[list[CellView]] = []
+    notes: list[tuple[str, str]] = []
+    changed = False
+    for e in b.rs.examples:
+        title = b.label(e.info, e.id)
+        src = b.source(e.info)
+        extra = [*b.note_texts(e.info)]
+        if e.inherited:
+            extra.append(b.w("example_inherited", base=e.inherited))
+        marks = tuple(b.add_note(notes, text) for text in extra)
+        edited = b.changed(f"example.{e.id}") or any(
+            b.changed(f"example.{e.id}.{n}") for n in range(1, len(e.questions) + 1)
         )
-    after = b.note_texts(e.info)
-    if e.inherited:
-        after.append(b.w("example_inherited", base=e.inherited))
-    return Block(
-        f"example_{e.id}",
-        b.label(e.info, e.id),
-        TableView(head, rows, words, numeric_from=3),
-        after=after,
-        source=b.source(e.info),
-        changed=b.changed(f"example.{e.id}"),
-        kind="table",
-    )
+        changed = changed or edited
+        for n, q in enumerate(e.questions):
+            answered = _asked(b, q)
+            parts = answered.parts if answered is not None else examples.stated(q)
+            unit = answered.unit if answered is not None else examples.unit_of(q)
+            shown = (
+                b.text(answered.value)
+                if answered is not None and answered.value is not None
+                else answer(b, q, parts, unit)
+            )
+            rows.append(
+                [
+                    CellView(title, notes=marks, changed=edited, small=src)
+                    if n == 0
+                    else CellView(""),
+                    CellView(question(b, q)),
+                    CellView(shown),
+                    CellView("; ".join(cells(b, q))),
+                ]
+            )
+    head = [[HeadCell(w) for w in words]]
+    return [
+        Block(
+            "examples",
+            "",
+            TableView(head, rows, words, numeric_from=4),
+            notes=notes,
+            changed=changed,
+            kind="table",
+        )
+    ]
 
 
 # ---- the question in words ------------------------------------------------------------------
@@ -84,6 +104,16 @@ def _arg(b: MoreBlocks, a: ir.ExampleArg) -> str:
 def _value(b: MoreBlocks, v: ir.Value) -> str:
     if isinstance(v, ir.Symbol) and v.name in b.names:
         return b.name(v.name)
+    if isinstance(v, ir.Symbol):  # a table's row or column (a decision input keyed by one)
+        for table in b.rs.tables:
+            for row in table.rows:
+                if row.key == v.name:
+                    return b.label(row.info, row.key)
+            for column in table.columns:
+                if column.id == v.name:
+                    return b.label(column.info, column.id)
+        if v.name and set(v.name) <= {"s", "d"}:  # a grid path: straight and diagonal steps
+            return " ".join("→" if step == "s" else "↗" for step in v.name)
     return b.text(v)
 
 
