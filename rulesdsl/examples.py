@@ -135,22 +135,22 @@ def answer_text(parts: Sequence[Plain], unit: str | None = None) -> str:
 
 
 def _part_text(part: Plain, unit: str | None) -> str:
-    kind, value = next(iter(part.items()))
-    if kind == "number":
+    form, value = next(iter(part.items()))
+    if form == "number":
         return spelling.number(value) + (f" {unit}" if unit else "")
-    if kind == "marker" or kind == "word":
+    if form in ("marker", "word"):
         return str(value)
-    if kind == "bool":
+    if form == "bool":
         return "yes" if value else "no"
-    if kind == "fraction":
+    if form == "fraction":
         return f"{value[0]}/{value[1]}"
-    if kind == "span":
+    if form == "span":
         return f"{spelling.number(value[0])}-{spelling.number(value[1])}"
-    if kind == "dice":
+    if form == "dice":
         return f"{value[0]}d{value[1]}" + (f"{value[2]:+d}" if value[2] else "")
-    if kind == "d66":
+    if form == "d66":
         return "d66" + (f"{value:+d}" if value else "")
-    if kind == "rate":
+    if form == "rate":
         return f"{spelling.number(value[0])} per {spelling.number(value[1])}"
     return f"{spelling.number(value[0])} for {spelling.number(value[1])}"
 
@@ -656,9 +656,11 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
             inputs[p.name] = a.values[0].value
         elif p.key_of is not None:
             table = next(t for t in rs.tables if t.id == p.key_of)
-            keys = (
-                [c.id for c in table.columns] if p.axis == "column" else [r.key for r in table.rows]
-            )
+            match p.axis:
+                case "column":
+                    keys = [c.id for c in table.columns]
+                case _:  # a row, or a one-column table's row
+                    keys = [r.key for r in table.rows]
             inputs[p.name] = _name(found, keys, f"key of {p.key_of}")
         else:
             inputs[p.name] = _number(found, p.unit, p.name)

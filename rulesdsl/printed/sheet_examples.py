@@ -10,63 +10,42 @@ from __future__ import annotations
 from rulesdsl import examples, ir, semantics, spelling
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+from rulesdsl.units import DIMENSIONS
 
 
 def example_blocks(b: MoreBlocks) -> list[Block]:
-    """The worked examples of the sheet's ruleset as one table: each example's title on its
-    first question's row, then each question, the rules' answer and the cells that give it."""
-    if not b.rs.examples:
-        return []
-    words = [
-        b.w("example_title"),
-        b.w("example_question"),
-        b.w("example_answer"),
-        b.w("example_cells"),
-    ]
-    rows: list[list[CellView]] = []
-    notes: list[tuple[str, str]] = []
-    changed = False
-    for e in b.rs.examples:
-        title = b.label(e.info, e.id)
-        src = b.source(e.info)
-        extra = [*b.note_texts(e.info)]
-        if e.inherited:
-            extra.append(b.w("example_inherited", base=e.inherited))
-        marks = tuple(b.add_note(notes, text) for text in extra)
-        edited = b.changed(f"example.{e.id}") or any(
-            b.changed(f"example.{e.id}.{n}") for n in range(1, len(e.questions) + 1)
+    """One block per worked example of the sheet's ruleset (a card each)."""
+    return [_example(b, e) for e in b.rs.examples]
+
+
+def _example(b: MoreBlocks, e: ir.Example) -> Block:
+    words = [b.w("example_question"), b.w("example_answer"), b.w("example_cells")]
+    rows = []
+    for q in e.questions:
+        answered = _asked(b, q)
+        parts = answered.parts if answered is not None else examples.stated(q)
+        unit = answered.unit if answered is not None else examples.unit_of(q)
+        shown = (
+            b.text(answered.value)
+            if answered is not None and answered.value is not None
+            else answer(b, q, parts, unit)
         )
-        changed = changed or edited
-        for n, q in enumerate(e.questions):
-            answered = _asked(b, q)
-            parts = answered.parts if answered is not None else examples.stated(q)
-            unit = answered.unit if answered is not None else examples.unit_of(q)
-            shown = (
-                b.text(answered.value)
-                if answered is not None and answered.value is not None
-                else answer(b, q, parts, unit)
-            )
-            rows.append(
-                [
-                    CellView(title, notes=marks, changed=edited, small=src)
-                    if n == 0
-                    else CellView(""),
-                    CellView(question(b, q)),
-                    CellView(shown),
-                    CellView("; ".join(cells(b, q))),
-                ]
-            )
-    head = [[HeadCell(w) for w in words]]
-    return [
-        Block(
-            "examples",
-            "",
-            TableView(head, rows, words, numeric_from=4),
-            notes=notes,
-            changed=changed,
-            kind="table",
-        )
-    ]
+        rows.append([CellView(question(b, q)), CellView(shown), CellView("; ".join(cells(b, q)))])
+    after = b.note_texts(e.info)
+    if e.inherited:
+        after.append(b.w("example_inherited", base=e.inherited))
+    edited = b.changed(f"example.{e.id}") or any(
+        b.changed(f"example.{e.id}.{n}") for n in range(1, len(e.questions) + 1)
+    )
+    return Block(
+        f"example_{e.id}",
+        b.label(e.info, e.id),
+        TableView([[HeadCell(w) for w in words]], rows, words, numeric_from=3),
+        after=after,
+        source=b.source(e.info),
+        changed=edited,
+        kind="table",
+    )
 
 
 # ---- the question in words ------------------------------------------------------------------
@@ -74,19 +53,19 @@ def example_blocks(b: MoreBlocks) -> list[Block]:
 
 def question(b: MoreBlocks, q: ir.Question) -> str:
     """``Movement cost: Walker, Soft (sand, snow, mud), distance 2 in``."""
-    kind = examples.question_kind(b.rs, q)
+    verb = examples.question_kind(b.rs, q)
     positional = [a for a in q.args if not a.keyword]
     named = {"modifier", "roll", "chance", "lookup", "line_of_sight"}
-    if kind in ("step", "decision"):
+    if verb in ("step", "decision"):
         head = b.name(q.ask)
-    elif kind in named and positional:
+    elif verb in named and positional:
         head = _arg(b, positional[0])
         positional = positional[1:]
     else:
-        head = b.w(f"ask:{kind}")
-    if kind == "lookup" and positional:
+        head = b.w(f"ask:{verb}")
+    if verb == "lookup" and positional:
         args = [_table_key(b, q, a) for a in positional]
-    elif kind in ("roll", "chance") and positional:
+    elif verb in ("roll", "chance") and positional:
         args = [_row(b, q, a) for a in positional]
     else:
         args = [_arg(b, a) for a in positional]
@@ -112,6 +91,8 @@ def _value(b: MoreBlocks, v: ir.Value) -> str:
             for column in table.columns:
                 if column.id == v.name:
                     return b.label(column.info, column.id)
+        if v.name in DIMENSIONS:  # a unit (`path_cost(dsssd, unit=ft)`)
+            return b.c.unit(v.name)
         if v.name and set(v.name) <= {"s", "d"}:  # a grid path: straight and diagonal steps
             return " ".join("→" if step == "s" else "↗" for step in v.name)
     return b.text(v)
@@ -155,19 +136,19 @@ def answer(
     """The rules' answer in the sheet's words: ``3 MP``, ``⊘ impassable``, ``Passive lock``."""
     out = []
     for part in parts:
-        kind, value = next(iter(part.items()))
-        if kind == "number":
+        form, value = next(iter(part.items()))
+        if form == "number":
             shown = (
                 b.signed(value) if examples.question_kind(b.rs, q) == "modifier" else b.num(value)
             )
             out.append(b.unit_text(shown, unit))
-        elif kind == "marker":
+        elif form == "marker":
             out.append(b.text(ir.Marker(value)))
-        elif kind == "bool":
+        elif form == "bool":
             out.append(b.w("yes" if value else "no"))
-        elif kind == "word":
+        elif form == "word":
             out.append(_outcome(b, q, value))
-        elif kind == "fraction":
+        elif form == "fraction":
             out.append(f"{value[0]}/{value[1]}")
         else:
             out.append(examples.answer_text([part]))
@@ -200,12 +181,12 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
     """The cells behind the answer, by their labels: each feature's cost for the mode, each
     item's modifier, the step's rule, the decision row that holds, the dice row."""
     rs = b.rs
-    kind = examples.question_kind(rs, q)
+    verb = examples.question_kind(rs, q)
     symbols = [
         v.name for a in q.args if not a.keyword for v in a.values if isinstance(v, ir.Symbol)
     ]
     by_id = {f.id: f for f in rs.features}
-    if kind in ("move_cost", "can_enter", "can_end", "must_stop") and symbols:
+    if verb in ("move_cost", "can_enter", "can_end", "must_stop") and symbols:
         mode, features = symbols[0], [s for s in symbols[1:] if s in by_id]
         out = [b.w("example_entry", cost=b.num(rs.entry_cost))] if rs.entry_cost else []
         counted = semantics.counted(rs, features)
@@ -215,7 +196,7 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
             ignored = "" if name in counted else f" ({b.w('example_ignored')})"
             out.append(b.w("label_colon", label=b.name(name), text=text) + ignored)
         return out
-    if kind == "modifier" and symbols:
+    if verb == "modifier" and symbols:
         mod = next((m for m in rs.modifiers if m.id == symbols[0]), None)
         if mod is None:
             return []
@@ -228,16 +209,16 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
             text = b.text(value) if value is not None else b.num(0)
             out.append(b.w("label_colon", label=b.name(item), text=text))
         return out
-    if kind == "step":
+    if verb == "step":
         step = next(s for s in rs.steps if s.id == q.ask)
         return [b.step_rule(step)]
-    if kind == "decision":
+    if verb == "decision":
         return _decision_row(b, q)
-    if kind in ("roll", "chance") and symbols:
+    if verb in ("roll", "chance") and symbols:
         table = next((t for t in rs.dice_tables if t.id == symbols[0]), None)
         if table is None:
             return []
-        row_id = symbols[1] if kind == "chance" and len(symbols) > 1 else None
+        row_id = symbols[1] if verb == "chance" and len(symbols) > 1 else None
         if row_id is None:
             answered = _asked(b, q)
             row_id = str(answered.parts[0].get("word", "")) if answered else ""
@@ -247,7 +228,7 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
         dice = b.dice_text(semantics.roll_of(table.dice))
         text = f"{dice} {spelling.dice_range(row.low, row.high)}"
         return [b.w("label_colon", label=text, text=b.label(row.info, row.id))]
-    if kind in ("line_of_sight", "route_cost"):
+    if verb in ("line_of_sight", "route_cost"):
         answered = _asked(b, q)
         places = answered.places if answered is not None else ()
         return [
