@@ -189,6 +189,17 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
             f"# A label in one language ({lang2}):",
             f"# override {feature.id}.label.{lang2} | {_quote(label)}",
         ]
+    example = base.examples[0] if base.examples else None
+    if example is not None and example.questions:
+        from rulesdsl import examples
+
+        q = example.questions[0]
+        path = example.id if len(example.questions) == 1 else f"{example.id}.1"
+        answer = examples.answer_text(examples.stated(q), examples.unit_of(q))
+        out += [
+            "# A worked example whose answer your change changes must be restated (or removed):",
+            f"# override example {path} | {answer}",
+        ]
     out.append("")
     layer = base.layers[0] if base.layers else None
     out += [
@@ -214,6 +225,8 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
     ]
     if table is not None and table.rows:
         out += ["# One row of a table:", f"# remove {table.id}.{table.rows[-1].key}"]
+    if example is not None:
+        out += ["# A worked example:", f"# remove example {example.id}"]
     return out
 
 
