@@ -28,10 +28,16 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
             except examples.Unanswerable as exc:
                 at = where.of(q.args[exc.arg], q, example) if exc.arg is not None else pos
                 message = f"example '{example.id}': {exc.message}"
+                hint = (
+                    f"the example comes from {example.inherited}, and this variant changed what "
+                    f"it asks about: `remove example {example.id}`, or declare it again"
+                    if example.inherited
+                    else None
+                )
                 if exc.wrong_unit:
-                    out.append(error("E273", message, at))
+                    out.append(error("E273", message, at, hint))
                 else:
-                    out.append(error("E272", message, at, _asks()))
+                    out.append(error("E272", message, at, hint or _asks()))
                 continue
             problem = examples.unit_problem(q, answered)
             if problem is not None:
