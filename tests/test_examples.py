@@ -160,8 +160,8 @@ def test_the_diff_of_heavy_gear_and_its_house_rule_lists_the_changed_examples(
         if isinstance(change.path, ir.ExamplePath)  # the changelog names them too
     ]
     assert logged == [
-        (ir.Cell(ir.Text("3 MP")), ir.Cell(ir.Text("2 MP"))),
-        (ir.Cell(ir.Text("2 MP")), ir.Cell(ir.Text("3 MP"))),
+        (ir.Cell(ir.Number(3, "MP")), ir.Cell(ir.Number(2, "MP"))),
+        (ir.Cell(ir.Number(2, "MP")), ir.Cell(ir.Number(3, "MP"))),
     ]
 
 

@@ -311,6 +311,8 @@ class _Index:
                 if stated is None:
                     return None
                 asked = stated.questions[question - 1 :][:1] if question else stated.questions
+                if len(asked) == 1 and len(asked[0].answer) == 1:  # one value: as a cell's
+                    return ir.Cell(asked[0].answer[0])
                 return ir.Cell(
                     ir.Text(
                         "; ".join(
