@@ -115,7 +115,8 @@ def test_a_house_rule_that_changes_an_inherited_answer_must_restate_it(
     tmp_path: Path,
 ) -> None:
     found = _compile(tmp_path, {"x.terrain": BASE, "xh.terrain": HOUSE})
-    assert [(c, line) for c, _, line, _ in found] == [("E271", 3), ("E271", 3)]
+    # at the override that changed the cell the answers come from, not the base's line
+    assert [(c, line) for c, _, line, _ in found] == [("E271", 4), ("E271", 4)]
     assert "move_cost(walker, soft) is now 2 MP, not 3 MP as x states" in found[0][1]
     assert "`override example soft_walk.1 | 2 MP`" in found[0][3]
 
