@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl import checks, ir
 from rulesdsl import sources as source_files
+from rulesdsl.checks import examples as examples_check
 from rulesdsl.diagnostics import Diagnostic, sort_key
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl import Parser
@@ -192,6 +193,7 @@ class Compiler:
         found = lowered.diagnostics
         if lowered.ruleset is not None:
             found = found + checks.run(lowered.ruleset, lowered.positions)
+            found = examples_check.sound_only(found, diags)
         found = attribute(found, resolved, source.path)  # a variant's errors at its own lines
         diags += [d for d in found if not (syntax_errors and d.code == "E110")]
         ruleset = None if any(d.is_error for d in diags) else lowered.ruleset

@@ -97,6 +97,11 @@ CODES: Mapping[str, str] = {
     "E260": "a sight rule crossed in a unit other than distances, or a step cell without `crossed`",
     "E261": "a step in a sight column whose input is not in the rule's `crossed` unit",
     "E313": "modifiers given together on a trigger push totals outside every row",
+    "E270": "a worked example whose stated answer is not the module's answer",
+    "E271": "an inherited worked example whose answer the variant changes, not restated",
+    "E272": "a worked example's question the module cannot answer (function, name, arguments)",
+    "E273": "a worked example's argument or answer in the wrong unit",
+    "E275": "a worked example declared twice",
     "E301": "a dice table leaves a total uncovered",
     "E302": "dice table rows overlap",
     "E303": "a dice modifier pushes totals outside every row",
@@ -108,6 +113,8 @@ CODES: Mapping[str, str] = {
     "E505": "two overrides of the same cell",
     "E506": "`override`, `remove` or `extends` in a ruleset that extends nothing",
     "E507": "the base of a variant has errors (reported once, for the base's own file)",
+    "E508": "`override example` or `remove example` naming no example of the base",
+    "E509": "`override example` of a question the example does not have, or of several at once",
     "W003": "a ruleset file that is a symbolic link, skipped by the build",
     "W101": "a label missing in one of the ruleset's languages",
     "W130": "an inherited row that a chart leaves out, kept (only `remove` drops it)",
@@ -131,16 +138,17 @@ end gets it); lowering keeps what only the syntax can tell."""
 
 _OWNED: tuple[tuple[Stage, str], ...] = (
     ("front end", "E001 E002 E003 E004 E005 E006 E120 E121 E122 E244"),
-    ("resolve", "E501 E502 E503 E504 E505 E507"),
+    ("resolve", "E501 E502 E503 E504 E505 E507 E508 E509"),
     (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
-        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E506 W240",
+        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240",
     ),
     (
         "checks",
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
-        "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610",
+        "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610 "
+        "E270 E271 E272 E273",
     ),
     ("tools", "W003 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614"),
 )

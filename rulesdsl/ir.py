@@ -44,6 +44,9 @@ from rulesdsl.ir_changes import (
     DiceRowPath as DiceRowPath,
 )
 from rulesdsl.ir_changes import (
+    ExamplePath as ExamplePath,
+)
+from rulesdsl.ir_changes import (
     FactorPath as FactorPath,
 )
 from rulesdsl.ir_changes import (
@@ -587,6 +590,41 @@ class Ancestor:
     digest: str
 
 
+@dataclass(frozen=True)
+class ExampleArg:
+    """One argument of an example's question: positional (``keyword`` empty) or by keyword;
+    ``grouped``: written in parentheses (a place's features, a tuple of lengths)."""
+
+    keyword: str
+    values: tuple[Value, ...]
+    grouped: bool = False
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question a worked example asks the generated module, and the answer it states:
+    ``ask`` is the module's function (``move_cost``, ``modifier``, ``roll``, ``chance``,
+    ``lookup``, ``can_enter``, ``route_cost``, ``line_of_sight``, ``path_cost``) or a step's or
+    decision's name. A chance is stated as a :class:`Share` (``5/36``)."""
+
+    ask: Id
+    args: tuple[ExampleArg, ...]
+    answer: tuple[Value, ...]
+    info: Info
+
+
+@dataclass(frozen=True)
+class Example:
+    """``example NAME "Title" { ... }``: a worked example, checked at every build (issue 27).
+    ``inherited``: the base ruleset that states it, when a variant inherits it unchanged
+    (empty for the ruleset's own examples and those a variant restates)."""
+
+    id: NewId
+    info: Info
+    questions: tuple[Question, ...]
+    inherited: str = ""
+
+
 Stacking = Literal["sum"]
 """How the costs of a place's layers stack: added up."""
 
@@ -624,6 +662,7 @@ class Ruleset:
     listed first wins (the order is the transitive closure of every line)."""
     sights: tuple[Sight, ...] = ()
     results_tables: tuple[ResultsTable, ...] = ()
+    examples: tuple[Example, ...] = ()
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:

@@ -194,6 +194,16 @@ class NotePath:
     kind: Literal["note"] = "note"
 
 
+@dataclass(frozen=True)
+class ExamplePath:
+    """A worked example restated, added or removed: ``soft_walk`` (``question`` 0: the whole
+    example), ``soft_walk.2`` (its second question's answer)."""
+
+    example: Id
+    question: int = 0
+    kind: Literal["example"] = "example"
+
+
 ChangePath = (
     NamePath
     | HeaderPath
@@ -214,6 +224,7 @@ ChangePath = (
     | LabelPath
     | NotePath
     | PolicyPath
+    | ExamplePath
 )
 
 

@@ -49,6 +49,7 @@ HEADERS: tuple[str, ...] = (
     "override",
     "insert",
     "remove",
+    "example",
 )
 """The other statements: header lines, exclusions, and a house rule's changes."""
 

@@ -42,11 +42,16 @@ def test_heavy_gear_house_rule_changes_two_cells() -> None:
     assert summary(d) == [
         ("rules", "changed", "soft.walker"),
         ("rules", "changed", "rapid_water.cost"),
+        ("rules", "changed", "example.walker_on_soft_ground"),
+        ("rules", "changed", "example.hover_on_rapid_water"),
         ("wording", "added", "house"),
     ]
     assert [c.message for c in d.changes] == [
         "Soft (sand, snow, mud), Walker: 3 -> 2 MP per inch",
         "Rapid water, every mode: +1 -> +2 MP per inch",
+        "A walker crosses soft ground: move_cost(walker, soft): 3 MP -> 2 MP",
+        "A hover skims over rapid shallow water: "
+        "move_cost(hover, shallow_water, rapid_water): 2 MP -> 3 MP",
         "book added: Our club's house rules",
     ]
     assert (d.changes[0].old, d.changes[0].new) == ("3", "2")
@@ -63,11 +68,15 @@ def test_winter_campaign_against_the_house_rule() -> None:
     d = semantic.diff(bundled("heavy_gear_house"), bundled("heavy_gear_house_winter"))
     assert summary(d) == [
         ("rules", "changed", "soft.ground"),
+        ("rules", "changed", "example.ground_on_soft_ground"),
         ("additive", "added", "ice"),
+        ("wording", "added", "example.ice_crossing"),
     ]
     assert [c.message for c in d.changes] == [
         "Soft (sand, snow, mud), Ground (wheels, tracks): 2 -> 3 MP per inch",
+        "Wheels and tracks on soft ground: move_cost(ground, soft): 2 MP -> 3 MP",
         "terrain added to Terrain: Ice: 2 MP per inch, Hover 1 MP per inch",
+        "worked example added: Crossing a frozen lake",
     ]
 
 
@@ -356,7 +365,7 @@ def test_diff_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["old"] == {"id": "heavy_gear", "version": "1.0.0"}
     assert data["new"] == {"id": "heavy_gear_house", "version": "1.0.0"}
     assert data["level"] == "rules"
-    assert data["counts"] == {"breaking": 0, "rules": 2, "additive": 0, "wording": 1}
+    assert data["counts"] == {"breaking": 0, "rules": 4, "additive": 0, "wording": 1}
     assert data["changes"][0] == {
         "level": "rules",
         "action": "changed",
@@ -409,14 +418,17 @@ def test_diff_against_a_git_revision(
     monkeypatch.chdir(repo)
     house = repo / "rulesets" / "heavy_gear_house.terrain"
     edit(house, "override soft.walker | 2", "override soft.walker | 1")
+    edit(house, "example walker_on_soft_ground | 2 MP", "example walker_on_soft_ground | 1 MP")
     code, out, _ = run(
         ["diff", "rulesets/heavy_gear_house.terrain", "--rev", "HEAD", "--fail-on", "rules"], capsys
     )
     assert code == 1
-    assert out.splitlines()[:3] == [
+    assert out.splitlines()[:4] == [
         "heavy_gear_house 1.0.0 -> heavy_gear_house 1.0.0",
-        "rules (1):",
+        "rules (2):",
         "  ~ Soft (sand, snow, mud), Walker: 2 -> 1 MP per inch  [soft.walker]",
+        "  ~ A walker crosses soft ground: move_cost(walker, soft): 2 MP -> 1 MP  "
+        "[example.walker_on_soft_ground]",
     ]
     assert out.splitlines()[-1] == ("version 1.0.0 -> 1.0.0: a rules change needs 1.1.0 or later")
     code, out2, _ = run(
@@ -456,12 +468,14 @@ def test_a_changed_table_cell_in_a_decision_row_is_a_rules_change(tmp_path: Path
     old_line = "climb > flight[maneuverability].up_angle"
     assert old_line in text
     changed = tmp_path / "d20_movement.terrain"
-    changed.write_text(
-        text.replace(old_line, "climb > flight[maneuverability].down_angle"), "utf-8"
-    )
+    text = text.replace(old_line, "climb > flight[maneuverability].down_angle")
+    changed.write_text(text.replace("= climb_too_steep\n", "= legal\n"), "utf-8")  # its example
     d = semantic.diff(bundled("d20_movement"), compiled(changed))
-    assert summary(d) == [("rules", "changed", "flying_move.climb_too_steep")]
-    [change] = d.changes
+    assert summary(d) == [
+        ("rules", "changed", "flying_move.climb_too_steep"),
+        ("rules", "changed", "example.average_flier_climbs.2"),
+    ]
+    change = d.changes[0]
     assert change.old == "climb > flight[maneuverability].up_angle"
     assert change.new == "climb > flight[maneuverability].down_angle"
 
@@ -482,6 +496,7 @@ def _moved_base(tmp_path: Path) -> Path:
         (r"\nversion 1\.0\.0\n", "\nversion 1.1.0\n"),
         (r"(\n  soft [^|]*\| 2, walker )3\n", r"\g<1>4\n"),
         (r"(\n  clear [^|]*\| 1)\n", r"\1, walker 2\n"),
+        (r"(\n  move_cost\(walker, soft\) = )3 MP\n", r"\g<1>4 MP\n"),  # its worked example
     ):
         text, count = re.subn(old, new, text, count=1)
         assert count == 1, old
@@ -495,10 +510,11 @@ def test_rebase_lists_the_overridden_cells_the_base_changed_and_what_is_inherite
     moved = compiled(_moved_base(tmp_path))
     r = rebase.rebase(bundled("heavy_gear"), moved, bundled("heavy_gear_house"))
     assert [(c.level, c.path, c.old, c.new) for c in r.overridden] == [
-        ("rules", "soft.walker", "3", "4")
+        ("rules", "soft.walker", "3", "4"),
+        ("rules", "example.walker_on_soft_ground", "3 MP", "4 MP"),  # restated by the house
     ]
     assert summary(r.inherited) == [("rules", "changed", "clear.walker")]
-    assert r.base.count("rules") == 2
+    assert r.base.count("rules") == 3
 
 
 def test_a_whole_cell_override_covers_every_mode_of_that_cell(tmp_path: Path) -> None:
@@ -511,7 +527,11 @@ def test_a_whole_cell_override_covers_every_mode_of_that_cell(tmp_path: Path) ->
         "utf-8",
     )
     r = rebase.rebase(bundled("heavy_gear"), compiled(base), bundled("heavy_gear_house"))
-    assert sorted(c.path for c in r.overridden) == ["rapid_water.walker", "soft.walker"]
+    assert sorted(c.path for c in r.overridden) == [
+        "example.walker_on_soft_ground",
+        "rapid_water.walker",
+        "soft.walker",
+    ]
 
 
 def test_diff_rebase_prints_the_check_for_a_bundled_house_rule(
@@ -522,17 +542,22 @@ def test_diff_rebase_prints_the_check_for_a_bundled_house_rule(
     out = capsys.readouterr().out
     assert out.splitlines() == [
         "heavy_gear_house 1.0.0 on heavy_gear 1.0.0 -> heavy_gear 1.1.0",
-        "overridden by heavy_gear_house, changed by the base (1):",
+        "overridden by heavy_gear_house, changed by the base (2):",
         "  ! Soft (sand, snow, mud), Walker: 3 -> 4 MP per inch  [soft.walker] (rules)",
+        "  ! A walker crosses soft ground: move_cost(walker, soft): 3 MP -> 4 MP  "
+        "[example.walker_on_soft_ground] (rules)",
         "inherited, rules (1):",
         "  ~ Clear, open, Walker: 1 -> 2 MP per inch  [clear.walker]",
-        "2 base changes: 1 on what heavy_gear_house overrides, 1 inherited (1 rules)",
+        "3 base changes: 2 on what heavy_gear_house overrides, 1 inherited (1 rules)",
     ]
     assert main(["diff", "heavy_gear_house", "--rebase", str(base), "--fail-on", "rules"]) == 1
     capsys.readouterr()
     assert main(["diff", "heavy_gear_house", "--rebase", str(base), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert [c["path"] for c in data["overridden"]] == ["soft.walker"]
+    assert [c["path"] for c in data["overridden"]] == [
+        "soft.walker",
+        "example.walker_on_soft_ground",
+    ]
     assert [c["path"] for c in data["inherited"]["changes"]] == ["clear.walker"]
 
 
@@ -542,6 +567,7 @@ def test_rebase_reports_an_override_the_new_base_no_longer_has(
     base = _moved_base(tmp_path)
     text = base.read_text("utf-8")
     text = re.sub(r"  rapid_water .*\n\s+note .*\n", "", text)
+    text = re.sub(r"example hover_on_rapid_water .*\n.*\n\}\n", "", text)
     base.write_text(re.sub(r"\nexclude rapid_water .*\n", "\n", text), "utf-8")
     assert main(["diff", "heavy_gear_house", "--rebase", str(base)]) == 1
     captured = capsys.readouterr()

@@ -51,7 +51,11 @@ def run_every_verb(case: fuzzgen.Case, work: Path) -> dict[str, int]:
 
 def exercise_modules(out: Path) -> int:
     """Import each built module with `python -I` and ask it every question."""
-    modules = sorted((out / "python").glob("*.py")) if (out / "python").is_dir() else []
+    modules = sorted(
+        p
+        for p in ((out / "python").glob("*.py") if (out / "python").is_dir() else ())
+        if not p.name.startswith("test_")  # the worked examples' replay, not a module
+    )
     for module in modules:
         done = subprocess.run(
             [sys.executable, "-I", str(DRIVER), str(module)],

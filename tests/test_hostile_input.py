@@ -65,7 +65,11 @@ def test_build_skips_a_symlinked_ruleset_with_a_warning(
     assert "evil.terrain:1:1: warning[W003]:" in err
     assert "is a symbolic link: not built" in err
     assert "secret" not in err
-    assert sorted(p.name for p in (linked / "generated" / "python").iterdir()) == ["heavy_gear.py"]
+    assert sorted(p.name for p in (linked / "generated" / "python").iterdir()) == [
+        "heavy_gear.examples.json",  # its worked examples (issue 27), and their replay
+        "heavy_gear.py",
+        "test_heavy_gear_examples.py",
+    ]
 
 
 def test_a_symlinked_base_is_refused_too(tmp_path: Path) -> None:

@@ -1201,3 +1201,31 @@ def test_closing_an_edited_base_unsaved_rechecks_its_variants_against_the_disk(
         assert lsp.diagnostics(variant) == []  # the base on the disk has no error
     finally:
         lsp.close()
+
+
+@ASYNC
+async def test_a_failing_worked_example_is_a_diagnostic_and_hover_shows_the_actual_answer(
+    client: LanguageClient, folder: Path
+) -> None:
+    path = folder / "heavy_gear.terrain"
+    text = path.read_text("utf-8")
+    assert await open_doc(client, path) == []
+    at = position_of(path, "move_cost(walker, soft) = 3 MP", 2)
+    result = await client.text_document_hover_async(
+        t.HoverParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
+    assert result is not None and isinstance(result.contents, t.MarkupContent)
+    assert result.contents.value.startswith("**move_cost(walker, soft) = 3 MP** (as stated)")
+    assert "- soft.walker: 3 MP" in result.contents.value
+    broken = text.replace("move_cost(walker, soft) = 3 MP", "move_cost(walker, soft) = 2 MP")
+    change(client, path, broken, 2)
+    [diag] = await published(client, path, lambda d: len(d) == 1)
+    assert diag.code == "E270"
+    assert diag.range.start == position_of(path, "move_cost(walker, soft) = 2 MP", text=broken)
+    result = await client.text_document_hover_async(
+        t.HoverParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
+    assert result is not None and isinstance(result.contents, t.MarkupContent)
+    assert "is 3 MP, not 2 MP as stated" in result.contents.value
+    change(client, path, text, 3)
+    assert await published(client, path, lambda d: not d) == []

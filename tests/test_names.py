@@ -148,6 +148,8 @@ def test_reserved_names_cover_every_top_level_name_of_every_bundled_module(
     compiler: Compiler,
 ) -> None:
     for path in sorted(GENERATED.glob("*.py")):
+        if path.name.startswith("test_"):  # the worked examples' replay, not a module
+            continue
         compiled = compiler.compile_file(RULESETS / f"{path.stem}.terrain")
         assert compiled.ruleset is not None
         declared = {s.text for s in names.slots(compiled.ruleset) if s.declares}

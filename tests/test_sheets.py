@@ -314,7 +314,8 @@ def test_variant_changes_are_marked(compiler: Compiler, tmp_path: Path) -> None:
     rs = snippet(
         compiler,
         'ruleset house "House"\nversion 1.0.0\nextends heavy_gear@^1.0\n'
-        'override soft.walker | 2\n  note "Walkers pay 2."\n',
+        'override soft.walker | 2\n  note "Walkers pay 2."\n'
+        "override example walker_on_soft_ground | 2 MP\n",
         tmp_path,
     )
     markdown = render_sheet(rs, "md", "en").decode("utf-8")
@@ -331,12 +332,14 @@ def test_two_renders_give_identical_pdfs(heavy_gear: ir.Ruleset, heavy_gear_pdf:
 
 
 def test_heavy_gear_fits_one_a4_page(heavy_gear_pdf: bytes) -> None:
-    assert len(pdf_pages(heavy_gear_pdf)) == 1
+    # the rules on one page, then its 14 worked examples (issue 27) on a second
+    assert len(pdf_pages(heavy_gear_pdf)) == 2
 
 
 def test_battletech_fits_two_a4_pages_in_each_language() -> None:
     for lang in ("en", "ru"):
-        assert pdf_layout.sheet_layout("battletech_tacops", lang, "a4").pages == 2, lang
+        # the rules on two pages, then the worked examples (issue 27) on a third
+        assert pdf_layout.sheet_layout("battletech_tacops", lang, "a4").pages == 3, lang
 
 
 @pytest.mark.parametrize("paper,size", [("a4", "A4"), ("letter", "letter"), ("a5", "A5")])
@@ -635,7 +638,8 @@ def test_symbols_of_the_generic_game_are_translated(compiler: Compiler) -> None:
 
 def test_heavy_gear_fits_one_a4_page_in_each_language(heavy_gear: ir.Ruleset) -> None:
     for lang in heavy_gear.languages:
-        assert pdf_layout.sheet_layout("heavy_gear", lang, "a4").pages == 1, lang
+        # the rules on one page, then the worked examples (issue 27) on a second
+        assert pdf_layout.sheet_layout("heavy_gear", lang, "a4").pages == 2, lang
 
 
 def test_narrow_tables_share_a_row(heavy_gear: ir.Ruleset) -> None:

@@ -97,12 +97,13 @@ def check(repo: Path, name: str) -> list[tuple[str, int, int, str]]:
 def test_a_rules_change_without_a_minor_bump_warns_at_the_version_line(repo: Path) -> None:
     house = repo / "rulesets" / "heavy_gear_house.terrain"
     rewrite(house, r"override soft\.walker \| 2", "override soft.walker | 1")
+    rewrite(house, r"walker_on_soft_ground \| 2 MP", "walker_on_soft_ground | 1 MP")  # its example
     assert check(repo, "heavy_gear_house") == [
         (
             "W601",
             6,
             9,
-            "1 rules change since HEAD (e.g. Soft (sand, snow, mud), Walker: "
+            "2 rules changes since HEAD (e.g. Soft (sand, snow, mud), Walker: "
             "2 -> 1 MP per inch) but the version stayed at 1.0.0",
         )
     ]
@@ -111,6 +112,7 @@ def test_a_rules_change_without_a_minor_bump_warns_at_the_version_line(repo: Pat
 def test_a_rules_change_with_a_minor_bump_is_fine(repo: Path) -> None:
     house = repo / "rulesets" / "heavy_gear_house.terrain"
     rewrite(house, r"override soft\.walker \| 2", "override soft.walker | 1")
+    rewrite(house, r"walker_on_soft_ground \| 2 MP", "walker_on_soft_ground | 1 MP")  # its example
     rewrite(house, r"version 1\.0\.0", "version 1.1.0")
     assert check(repo, "heavy_gear_house") == []
 
@@ -120,6 +122,8 @@ def test_a_breaking_change_with_only_a_minor_bump_warns(repo: Path) -> None:
     rewrite(base, r"(?m)^mode hover .*\n", "")
     rewrite(base, r", hover impassable", "")
     rewrite(base, r", hover as clear", "", times=2)
+    rewrite(base, r"  move_cost\(hover, very_rough\) = impassable\n", "")  # its examples
+    rewrite(base, r"example hover_on_rapid_water .*\n.*\n\}\n", "")
     rewrite(base, r"version 1\.0\.0", "version 1.1.0")
     [(code, line, column, message)] = check(repo, "heavy_gear")
     assert (code, line, column) == ("W601", 6, 9)
@@ -149,10 +153,15 @@ def test_check_against_from_the_command_line(
         r"override rapid_water \| \+2",
         "override rapid_water | +3",
     )
+    rewrite(
+        repo / "rulesets" / "heavy_gear_house.terrain",
+        r"hover_on_rapid_water \| 3 MP",
+        "hover_on_rapid_water | 4 MP",  # the worked example it changes, restated
+    )
     assert main(["check", "--against", "HEAD"]) == 0  # a warning, not an error
     err = capsys.readouterr().err
     assert (
-        "rulesets/heavy_gear_house.terrain:6:9: warning[W601]: 1 rules change since "
+        "rulesets/heavy_gear_house.terrain:6:9: warning[W601]: 2 rules changes since "
         "HEAD (e.g. Rapid water, every mode: +2 -> +3 MP per inch) but the version "
         "stayed at 1.0.0" in err
     )

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl import ir
 from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.target.python import render
@@ -133,6 +134,7 @@ def test_a_yaml_variant_extends_a_terrain_base_beside_it(
     path.write_text(
         "ruleset: winter\nversion: 1.0.0\nextends: heavy_gear@^1.0\n"
         "overrides:\n  soft.ground: 3\n"
+        "  example.ground_on_soft_ground: 3 MP\n"  # restates the base's worked example
         "layers:\n  terrain:\n    rows:\n"
         '      ice: {label: Ice, cells: "2, hover 1"}\n',
         "utf-8",
@@ -144,6 +146,8 @@ def test_a_yaml_variant_extends_a_terrain_base_beside_it(
     assert features["soft"].costs["ground"].value == 3  # type: ignore[union-attr]
     assert features["ice"].costs["hover"].value == 1  # type: ignore[union-attr]
     assert [a.id for a in compiled.ruleset.extends] == ["heavy_gear"]
+    [restated] = [e for e in compiled.ruleset.examples if e.id == "ground_on_soft_ground"]
+    assert (restated.inherited, restated.questions[0].answer) == ("", (ir.Number(3, "MP"),))
 
 
 def test_check_prints_yaml_diagnostics_with_the_yaml_line_and_a_caret(

@@ -62,10 +62,21 @@ _EXTENDS = re.compile(r"^[ \t]*extends[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTIL
 
 
 def python_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
-    """``python/<id>.py``: the ruleset's standalone module."""
+    """``python/<id>.py``: the ruleset's standalone module; with worked examples, also
+    ``python/<id>.examples.json`` (the test vectors) and ``python/test_<id>_examples.py``
+    (a pytest file that replays them against the module)."""
     from rulesdsl.target import python as python_backend
+    from rulesdsl.target import python_examples
 
-    return {f"python/{ruleset.id}.py": python_backend.render(ruleset).encode("utf-8")}
+    out: dict[str, Output] = {
+        f"python/{ruleset.id}.py": python_backend.render(ruleset).encode("utf-8")
+    }
+    if ruleset.examples:
+        out[f"python/{ruleset.id}.examples.json"] = python_examples.vectors_json(ruleset).encode()
+        out[f"python/test_{ruleset.id}_examples.py"] = python_examples.render_test(ruleset).encode(
+            "utf-8"
+        )
+    return out
 
 
 def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:

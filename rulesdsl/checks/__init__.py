@@ -16,6 +16,7 @@ from rulesdsl.checks import (
     costs,
     decisions,
     dice,
+    examples,
     grids,
     labels,
     names,
@@ -42,6 +43,7 @@ PASSES: tuple[Pass, ...] = (
     decisions.check,
     labels.check,
     sheet_words.check,
+    examples.check,
 )
 """Every pass, in the order it runs."""
 

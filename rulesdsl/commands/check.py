@@ -19,6 +19,7 @@ from rulesdsl.commands.common import (
 )
 
 if TYPE_CHECKING:
+    from rulesdsl import ir
     from rulesdsl.diagnostics import Diagnostic
 
 
@@ -57,15 +58,34 @@ def run(args: argparse.Namespace) -> int:
         paths += ruleset_files(path) if path.is_dir() else [ruleset_path(name, folder=args.dir)]
     diags: list[Diagnostic] = []
     ok = True
+    held: list[str] = []
     for path in paths:
         compiled = compiler.compile_file(path)
         diags += compiled.diagnostics
         ok = ok and compiled.ok
+        if compiled.ruleset is not None and compiled.ruleset.examples:
+            held += _examples_held(compiled.ruleset)
         if args.against and compiled.ok and compiled.ruleset is not None:
             from rulesdsl.versions.versioning import check_against  # W601: version bump check
 
             diags += check_against(path, compiled.ruleset, args.against, compiler)
     report(diags, compiler, args.format)
     if ok and args.format == "text":
+        for line in held:
+            print(line, file=sys.stderr)
         print(f"{len(paths)} ruleset{'s' * (len(paths) != 1)} checked: no errors", file=sys.stderr)
     return EXIT_OK if ok else EXIT_RULES
+
+
+def _examples_held(rs: ir.Ruleset) -> list[str]:
+    """The worked examples checked (issue 27): one line per ruleset, one per example."""
+    count = sum(len(e.questions) for e in rs.examples)
+    lines = [
+        f"{rs.id}: {len(rs.examples)} worked example{'s' * (len(rs.examples) != 1)} checked, "
+        f"{count} answer{'s' * (count != 1)} as stated"
+    ]
+    for e in rs.examples:
+        title = next(iter(e.info.labels.values()), "")
+        origin = f" (from {e.inherited})" if e.inherited else ""
+        lines.append(f"  ok {e.id}{origin}: {title}")
+    return lines

@@ -1,4 +1,5 @@
-"""`rulesdsl export RULESET`: print a ruleset's IR as YAML or JSON, or one table as CSV."""
+"""`rulesdsl export RULESET`: print a ruleset's IR as YAML or JSON, one table as CSV, or its
+worked examples as JSON test vectors (``--examples``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
     p.add_argument("--format", choices=("yaml", "json", "csv", "xlsx"), default="yaml")
+    p.add_argument(
+        "--examples",
+        action="store_true",
+        help="print the worked examples as language-neutral JSON test vectors "
+        "(question, arguments, expected answer)",
+    )
     p.add_argument(
         "--table",
         metavar="NAME",
@@ -50,6 +57,11 @@ def run(args: argparse.Namespace) -> int:
     compiled = compile_one(args.ruleset, compiler, "text", args.dir)
     if compiled.ruleset is None:
         return EXIT_RULES
+    if args.examples:  # the worked examples as test vectors (issue 27)
+        from rulesdsl.target.python_examples import vectors_json
+
+        sys.stdout.write(vectors_json(compiled.ruleset))
+        return EXIT_OK
     if args.format in ("csv", "xlsx"):  # for a spreadsheet
         return _chart(args, compiled.ruleset)
     data = to_data(compiled.ruleset)

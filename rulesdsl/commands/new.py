@@ -10,6 +10,7 @@ import argparse
 import re
 import shlex
 import sys
+from pathlib import Path
 from typing import assert_never
 
 from rulesdsl import ir, spelling, words
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         report(base.diagnostics, compiler, "text")
         print(f"the base {base_path} has errors: fix them first", file=sys.stderr)
         return EXIT_RULES
-    text = scaffold(name, base.ruleset)
+    text = with_restatements(scaffold(name, base.ruleset), compiler, str(target), folder)
     check = compiler.compile_text(text, str(target), folder)
     if not check.ok:  # pragma: no cover - a scaffold that does not compile is a bug here
         report(check.diagnostics, compiler, "text")
@@ -81,6 +82,37 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK
+
+
+_RESTATE = re.compile(r"`((?:override|remove) example [^`]+)`")
+
+
+def with_restatements(text: str, compiler: Compiler, path: str, folder: Path) -> str:
+    """``text`` with, under each commented override or remove that changes what the base's
+    worked examples answer or ask about, the lines it needs (``#   override example NAME |
+    answer``, ``#   remove example NAME``), so that each example of the scaffold compiles
+    once uncommented with the lines under it."""
+    lines = text.split("\n")
+    needs: dict[int, list[str]] = {}
+    for i, line in enumerate(lines):
+        if not line.startswith(("# override ", "# remove ")) or " example " in line:
+            continue
+        trial = [*lines[:i], line[2:], *lines[i + 1 :]]
+        found = compiler.compile_text("\n".join(trial), path, folder).diagnostics
+        restated = [  # the hint's first way out: restate (E271), or remove (E272)
+            ways[0]
+            for d in found
+            if d.code in ("E271", "E272") and (ways := _RESTATE.findall(d.hint or ""))
+        ]
+        end = i + 1
+        while end < len(lines) and lines[end].startswith("#     note "):
+            end += 1  # after the notes of the example line
+        needs.setdefault(end, []).extend(dict.fromkeys(restated))
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        out += [f"#   {r}" for r in needs.get(i, ())]
+        out.append(line)
+    return "\n".join(out)
 
 
 def _requirement(version: str) -> str:
@@ -189,6 +221,17 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
             f"# A label in one language ({lang2}):",
             f"# override {feature.id}.label.{lang2} | {_quote(label)}",
         ]
+    example = base.examples[0] if base.examples else None
+    if example is not None and example.questions:
+        from rulesdsl import examples
+
+        q = example.questions[0]
+        path = example.id if len(example.questions) == 1 else f"{example.id}.1"
+        answer = examples.answer_text(examples.stated(q), examples.unit_of(q))
+        out += [
+            "# A worked example whose answer your change changes must be restated (or removed):",
+            f"# override example {path} | {answer}",
+        ]
     out.append("")
     layer = base.layers[0] if base.layers else None
     out += [
@@ -214,6 +257,8 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
     ]
     if table is not None and table.rows:
         out += ["# One row of a table:", f"# remove {table.id}.{table.rows[-1].key}"]
+    if example is not None:
+        out += ["# A worked example:", f"# remove example {example.id}"]
     return out
 
 

@@ -30,6 +30,7 @@ from lsprotocol import types as t
 from rulesdsl import ir, words
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.editor.lsp_actions import fixes, hint_of
+from rulesdsl.editor.lsp_examples import example_hover
 from rulesdsl.editor.lsp_index import Index
 from rulesdsl.editor.lsp_server import (
     RulesServer,
@@ -308,6 +309,14 @@ def hover_text(state: State, name: str, ruleset: ir.Ruleset | None) -> str | Non
 
 def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
     uri = params.text_document.uri
+    state = ls.state(uri)
+    line = params.position.line + 1
+    statements = [st for st, _, _ in state.index.statements]
+    answer = example_hover(
+        statements, state.compiled.diagnostics, state.ruleset, path_of(uri), line
+    )
+    if answer is not None:  # a worked example's question: the rules' answer (issue 27)
+        return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, answer))
     state, name = _name_at(ls, uri, params.position)
     if name is None:
         return None

@@ -9,6 +9,7 @@ syntax nodes through :class:`_Builder`: its walk and token checks are in
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -21,7 +22,7 @@ from lark.tree import Meta
 from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
-from rulesdsl.frontends.dsl_base import parse_dice_token
+from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token
 from rulesdsl.frontends.dsl_tables import TableRules
 from rulesdsl.gc_pause import gc_paused
 
@@ -567,6 +568,46 @@ class _Builder(TableRules):
 
     def remove_decl(self, meta: Meta, ch: list[Any]) -> s.RemoveDecl:
         return s.RemoveDecl(ch[0], ch[1], self._p(meta))
+
+    # -- worked examples (issue 27) ---------------------------------------------------------
+
+    def example_decl(self, meta: Meta, ch: list[Any]) -> s.ExampleDecl:
+        questions = tuple(c for c in ch if isinstance(c, s.QuestionNode))
+        return s.ExampleDecl(self._item(meta, ch), questions)
+
+    def example_line(self, meta: Meta, ch: list[Any]) -> s.QuestionNode:
+        question: s.QuestionNode = ch[0]
+        return replace(question, extras=ch[1])
+
+    def example_question(self, meta: Meta, ch: list[Any]) -> s.QuestionNode:
+        """A question and its answer; its position spans them (not the notes after)."""
+        args = tuple(c for c in ch if isinstance(c, s.ArgNode))
+        answer = next(c for c in ch if isinstance(c, tuple) and not isinstance(c, s.ArgNode))
+        return s.QuestionNode(self._name(ch[0]), args, answer, NO_EXTRAS, self._p(meta))
+
+    def positional_arg(self, meta: Meta, ch: list[Any]) -> s.ArgNode:
+        values, grouped = ch[0] if isinstance(ch[0], tuple) else ((ch[0],), False)
+        return s.ArgNode(None, values, grouped, self._p(meta))
+
+    def keyword_arg(self, meta: Meta, ch: list[Any]) -> s.ArgNode:
+        values, grouped = ch[1] if isinstance(ch[1], tuple) else ((ch[1],), False)
+        return s.ArgNode(self._name(ch[0]), values, grouped, self._p(meta))
+
+    def grouped_value(self, meta: Meta, ch: list[Any]) -> tuple[tuple[s.Located, ...], bool]:
+        return tuple(self._located(meta, c) for c in ch), True
+
+    def example_answer(self, meta: Meta, ch: list[Any]) -> tuple[s.Located, ...]:
+        return tuple(self._located(meta, c) for c in ch)
+
+    def fraction(self, meta: Meta, ch: list[Token]) -> s.Located:
+        # a chance, exact: kept as a share of one (numerator / denominator)
+        return s.Located(ir.Share(int(ch[0]), int(ch[1])), self._p(meta))
+
+    def override_example(self, meta: Meta, ch: list[Any]) -> s.ExampleOverride:
+        return s.ExampleOverride(ch[0], ch[1], ch[2], self._p(meta))
+
+    def remove_example(self, meta: Meta, ch: list[Any]) -> s.ExampleRemove:
+        return s.ExampleRemove(ch[0], ch[1], self._p(meta))
 
 
 __all__ = ["Parser", "Tree", "load_grammar", "parse_dice_token"]

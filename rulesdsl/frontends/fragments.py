@@ -27,6 +27,8 @@ STARTS = (
     "param",
     "source",
     "dice_range",
+    "example_question",
+    "example_answer",
 )
 """Grammar rules a fragment may be parsed as."""
 
@@ -73,6 +75,8 @@ def _shift(tree: Tree[Token], line: int, column: int) -> None:
 
 
 _WHAT = {
+    "example_question": "a question and its answer such as move_cost(walker, soft) = 3 MP",
+    "example_answer": "an answer such as 3 MP",
     "cell": "a cell",
     "value": "a value",
     "quantity": "a quantity such as 2 in",

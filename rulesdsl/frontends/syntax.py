@@ -458,6 +458,59 @@ class RemoveDecl:
     pos: Pos
 
 
+@dataclass(frozen=True)
+class ArgNode:
+    """One argument of an example's question: ``mech``, ``distance=2 in``, ``(clear, mud)``
+    (a place's features, or a tuple of values)."""
+
+    keyword: Name | None
+    values: tuple[Located, ...]
+    grouped: bool
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class QuestionNode:
+    """``move_cost(mech, light_woods) = 2 MP``: a question to the module and its answer."""
+
+    ask: Name
+    args: tuple[ArgNode, ...]
+    answer: tuple[Located, ...]
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ExampleDecl:
+    """``example NAME labels { question = answer ... }``: a worked example (issue 27).
+    ``inherited``: the id of the base that wrote it, set when a variant inherits it (empty for
+    the ruleset's own, and for an example a variant restates)."""
+
+    item: Item
+    questions: tuple[QuestionNode, ...]
+    inherited: str = ""
+
+
+@dataclass(frozen=True)
+class ExampleOverride:
+    """``override example NAME[.N] | answer``: a variant restates an inherited example's
+    answer (question N, counted from 1; the only one when N is left out)."""
+
+    path: tuple[Name, ...]
+    answer: tuple[Located, ...]
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ExampleRemove:
+    """``remove example NAME``: a variant drops an inherited example."""
+
+    path: tuple[Name, ...]
+    extras: Extras
+    pos: Pos
+
+
 Statement = (
     RulesetDecl
     | VersionDecl
@@ -485,6 +538,9 @@ Statement = (
     | RemoveDecl
     | InsertDecl
     | SightDecl
+    | ExampleDecl
+    | ExampleOverride
+    | ExampleRemove
 )
 
 
@@ -543,6 +599,9 @@ def declared_kind(st: Statement) -> DeclKind | None:
             | OverrideDecl()
             | RemoveDecl()
             | InsertDecl()
+            | ExampleDecl()
+            | ExampleOverride()
+            | ExampleRemove()
         ):
             return None
         case _:

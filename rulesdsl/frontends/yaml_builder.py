@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, Literal
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -619,11 +620,14 @@ class Builder:
         out: list[s.Statement] = []
         for k, v in _items(value):
             cell_node = _get(v, "cell") if isinstance(v, MappingNode) else v
-            out.append(
-                s.OverrideDecl(
-                    self.path_names(k), self.cell(cell_node), self.extras(v), self.pos(k)
-                )
-            )
+            path = self.path_names(k)
+            if path[0].text == "example" and len(path) > 1 and cell_node is not None:
+                # `example.NAME[.N]: answer` restates an inherited worked example
+                answer = self.fragment(cell_node, "example_answer")
+                if isinstance(answer, tuple):
+                    out.append(s.ExampleOverride(path[1:], answer, self.extras(v), self.pos(k)))
+                continue
+            out.append(s.OverrideDecl(path, self.cell(cell_node), self.extras(v), self.pos(k)))
         return out
 
     def sec_removes(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -631,7 +635,26 @@ class Builder:
         for entry in _seq(value):
             target = _get(entry, "remove") if isinstance(entry, MappingNode) else entry
             if isinstance(target, ScalarNode):
-                out.append(
-                    s.RemoveDecl(self.path_names(target), self.extras(entry), self.pos(entry))
-                )
+                path = self.path_names(target)
+                if path[0].text == "example" and len(path) > 1:
+                    out.append(s.ExampleRemove(path[1:], self.extras(entry), self.pos(entry)))
+                    continue
+                out.append(s.RemoveDecl(path, self.extras(entry), self.pos(entry)))
+        return out
+
+    def sec_examples(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``examples: {NAME: {label: ..., ask: ["move_cost(walker, soft) = 3 MP", ...]}}``:
+        each question is written as in the DSL (a mapping ``{ask: ..., note: ...}`` when it
+        carries notes)."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            questions = []
+            for entry in _seq(_get(v, "ask") if isinstance(v, MappingNode) else None):
+                text = _get(entry, "ask") if isinstance(entry, MappingNode) else entry
+                if text is None:
+                    continue
+                found = self.fragment(text, "example_question")
+                if isinstance(found, s.QuestionNode):
+                    questions.append(replace(found, extras=self.extras(entry)))
+            out.append(s.ExampleDecl(self.item(k, v), tuple(questions)))
         return out

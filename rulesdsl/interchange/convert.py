@@ -345,12 +345,35 @@ class _ToYaml:
                 counts=st.counts.text if st.counts else None,
                 crossed=st.crossed.text if st.crossed else None,
             )
+        elif isinstance(st, s.ExampleDecl):
+            section("examples")[st.item.name.text] = self._block(
+                st.item, ask=[self._question(q) for q in st.questions]
+            )
+        elif isinstance(st, s.ExampleOverride):
+            path = "example." + ".".join(n.text for n in st.path)
+            answer = self.span(st.answer[0].pos, st.answer[-1].pos)
+            extras = self.extras(st.extras)
+            section("overrides")[path] = (
+                _maybe_flow({"cell": answer, **extras}) if extras else answer
+            )
+        elif isinstance(st, s.ExampleRemove):
+            path = "example." + ".".join(n.text for n in st.path)
+            extras = self.extras(st.extras)
+            doc.setdefault("removes", []).append(
+                _maybe_flow({"remove": path, **extras}) if extras else path
+            )
         elif isinstance(st, s.RemoveDecl):
             path = ".".join(n.text for n in st.path)
             extras = self.extras(st.extras)
             doc.setdefault("removes", []).append(
                 _maybe_flow({"remove": path, **extras}) if extras else path
             )
+
+    def _question(self, q: s.QuestionNode) -> Any:
+        """A worked example's question as written (a mapping when it carries notes)."""
+        extras = self.extras(q.extras)
+        text = self.text(q.pos)
+        return _maybe_flow({"ask": text, **extras}) if extras else text
 
     def _block(self, item: s.Item, **fields: Any) -> dict[str, Any]:
         body = {
@@ -690,11 +713,18 @@ def to_terrain(text: str) -> str:
         elif section == "overrides":
             for path, item in node.items():
                 cell = item["cell"] if isinstance(item, dict) else item
-                emit(f"override {path} | {cell}" + _extras(item, ""))
+                emit(f"override {_example_path(path)} | {cell}" + _extras(item, ""))
         elif section == "removes":
             for entry in _seq(node):
                 path = entry["remove"] if isinstance(entry, dict) else entry
-                emit(f"remove {path}" + _extras(entry, ""))
+                emit(f"remove {_example_path(path)}" + _extras(entry, ""))
+        elif section == "examples":
+            for name, item in node.items():
+                emit(_head("example", name, item) + _extras(item, "") + " {")
+                for entry in _seq(item.get("ask")):
+                    ask = entry["ask"] if isinstance(entry, dict) else entry
+                    emit(f"  {ask}" + _extras(entry))
+                emit("}")
         if (
             section
             not in ("ruleset", "version", "extends", "languages", "units", "stacking", "minimum")
@@ -703,6 +733,11 @@ def to_terrain(text: str) -> str:
         ):
             emit("")
     return format_text("\n".join(lines) + "\n")
+
+
+def _example_path(path: str) -> str:
+    """``example.NAME`` in YAML is ``example NAME`` in the DSL (``example`` is a keyword)."""
+    return "example " + path[len("example.") :] if path.startswith("example.") else path
 
 
 def _bound(bound: s.Located) -> str:

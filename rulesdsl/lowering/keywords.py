@@ -162,6 +162,9 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.RemoveDecl()
                 | s.InsertDecl()
                 | s.SightDecl()
+                | s.ExampleDecl()
+                | s.ExampleOverride()
+                | s.ExampleRemove()
             ):
                 pass
             case unknown:

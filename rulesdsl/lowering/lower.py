@@ -23,6 +23,7 @@ from typing import assert_never
 from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, did_you_mean
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import examples as example_lowering
 from rulesdsl.lowering import keywords, maps
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.context import (
@@ -142,6 +143,7 @@ class _Lowerer(TableLowering):
                 ),
                 sights=tuple(self.sights),
                 results_tables=tuple(results_tables),
+                examples=tuple(example_lowering.examples(self, of(s.ExampleDecl))),
             ),
             item.name.pos,
         )
@@ -246,7 +248,13 @@ class _Lowerer(TableLowering):
                 case s.DiceDecl(item=item, modifiers=mods):
                     for mod in mods:
                         sym.declare(mod.item.name, "dice modifier", item.name.text)
-                case s.OverrideDecl(pos=pos) | s.RemoveDecl(pos=pos) | s.InsertDecl(pos=pos):
+                case (
+                    s.OverrideDecl(pos=pos)
+                    | s.RemoveDecl(pos=pos)
+                    | s.InsertDecl(pos=pos)
+                    | s.ExampleOverride(pos=pos)
+                    | s.ExampleRemove(pos=pos)
+                ):
                     self.err(
                         "E506",
                         "`override`, `insert` and `remove` need `extends`",
@@ -273,6 +281,7 @@ class _Lowerer(TableLowering):
                     | s.MinimumDecl()
                     | s.PrecedenceDecl()
                     | s.ExcludeDecl()
+                    | s.ExampleDecl()
                 ):
                     pass
                 case unknown:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from rulesdsl import ir
+from rulesdsl.printed.sheet_examples import example_blocks
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
@@ -71,6 +72,7 @@ class _Builder(MoreBlocks):
             Section("grid", self.w("grid"), [self.grid(g) for g in rs.grids]),
             Section("params", self.w("params"), self.params()),
             Section("changes", self.w("changes"), self.changelog()),
+            Section("examples", self.w("examples"), example_blocks(self)),
         ]
         sections.append(Section("sources", self.w("sources"), self.sources()))
         sections = [s for s in sections if s.blocks]

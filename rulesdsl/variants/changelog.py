@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
-from rulesdsl import ir, spelling, words
+from rulesdsl import examples, ir, spelling, words
 
 
 def path_text(path: ir.ChangePath) -> str:
@@ -55,6 +55,8 @@ def path_text(path: ir.ChangePath) -> str:
             return f"{item}.note." + (f"{index}." if index > 1 else "") + lang
         case ir.PolicyPath(modifier=modifier, part=part):
             return f"{modifier}.{part}"
+        case ir.ExamplePath(example=example, question=question):
+            return f"example.{example}" + (f".{question}" if question else "")
         case _:
             assert_never(path)
 
@@ -140,8 +142,15 @@ def _parts(path: ir.ChangePath) -> tuple[str, ...]:
             return (item,)
         case ir.PolicyPath(modifier=modifier):
             return (modifier,)
+        case ir.ExamplePath(example=example):
+            return (example_key(example),)
         case _:
             assert_never(path)
+
+
+def example_key(example: str) -> str:
+    """Where an example's labels are indexed (examples have a namespace of their own)."""
+    return f"example:{example}"
 
 
 class _Index:
@@ -155,6 +164,8 @@ class _Index:
                 self.infos[f"{table.id}.{column.id}"] = column.info
             for row in table.rows:
                 self.infos[f"{table.id}.{row.key}"] = row.info
+        for example in rs.examples:
+            self.infos[example_key(example.id)] = example.info
         for dice in rs.dice_tables:
             for drow in dice.rows:
                 self.infos[f"{dice.id}.{drow.id}"] = drow.info
@@ -295,6 +306,21 @@ class _Index:
                         return None if clamp is None else ir.Cell(ir.Span(clamp.low, clamp.high))
                     case _:
                         assert_never(part)
+            case ir.ExamplePath(example=example, question=question):
+                stated = next((e for e in self.rs.examples if e.id == example), None)
+                if stated is None:
+                    return None
+                asked = stated.questions[question - 1 :][:1] if question else stated.questions
+                if len(asked) == 1 and len(asked[0].answer) == 1:  # one value: as a cell's
+                    return ir.Cell(asked[0].answer[0])
+                return ir.Cell(
+                    ir.Text(
+                        "; ".join(
+                            examples.answer_text(examples.stated(q), examples.unit_of(q))
+                            for q in asked
+                        )
+                    )
+                )
             case _:
                 assert_never(path)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulesdsl import ir
-from rulesdsl.diagnostics import Related, error
+from rulesdsl.diagnostics import Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.variants.merging import (
     BLOCKS,
@@ -58,6 +58,8 @@ class Merger(Removals):
             self._remove(st)
         elif isinstance(st, s.InsertDecl):
             self._insert(st)
+        elif isinstance(st, s.ExampleDecl | s.ExampleOverride | s.ExampleRemove):
+            self._example(st)
         elif isinstance(st, BLOCKS) and self._find_block(type(st), st.item.name.text) is not None:
             self._reopen(st)
         else:
@@ -151,3 +153,85 @@ class Merger(Removals):
             ir.DecisionRowPath(st.decision.text, st.row.outcome.name.text),
             st.row.outcome.extras,
         )
+
+    # ---- worked examples (issue 27) -------------------------------------------------------
+
+    def _example(self, st: s.ExampleDecl | s.ExampleOverride | s.ExampleRemove) -> None:
+        """A variant's example: a new one is added, one named like an inherited example
+        restates it whole; ``override example NAME[.N] | answer`` restates one answer;
+        ``remove example NAME`` drops it."""
+        if isinstance(st, s.ExampleDecl):
+            index = self._find_example(st.item.name.text)
+            if index is None:
+                self.statements.append(st)
+                self._record("add", ir.ExamplePath(st.item.name.text), st.item.extras)
+            else:
+                self.statements[index] = st
+                self._record("override", ir.ExamplePath(st.item.name.text), st.item.extras)
+            return
+        name = st.path[0]
+        index = self._find_example(name.text)
+        if index is None:
+            known = [b.item.name.text for b in self.statements if isinstance(b, s.ExampleDecl)]
+            self.diags.append(
+                error(
+                    "E508",
+                    f"the base has no example '{name.text}'",
+                    name.pos,
+                    did_you_mean(name.text, known),
+                )
+            )
+            return
+        if isinstance(st, s.ExampleRemove):
+            del self.statements[index]
+            self._record("remove", ir.ExamplePath(name.text), st.extras)
+            return
+        example = self.statements[index]
+        assert isinstance(example, s.ExampleDecl)
+        count = len(example.questions)
+        number = _question_number(st.path, count)
+        if number is None:
+            where = st.path[1] if len(st.path) > 1 else name
+            self.diags.append(
+                error(
+                    "E509",
+                    f"the example '{name.text}' has {count} question{'s' * (count != 1)}; "
+                    f"name one by its number: `override example {name.text}.N`"
+                    if len(st.path) == 1
+                    else f"the example '{name.text}' has no question {where.text}",
+                    where.pos,
+                    f"its questions are numbered 1 to {count}, in the order they are written",
+                )
+            )
+            return
+        questions = list(example.questions)
+        questions[number - 1] = replace(questions[number - 1], answer=st.answer)
+        self.statements[index] = replace(example, questions=tuple(questions), inherited="")
+        self._record("override", ir.ExamplePath(name.text, number if count > 1 else 0), st.extras)
+
+    def _find_example(self, name: str) -> int | None:
+        return next(
+            (
+                i
+                for i, b in enumerate(self.statements)
+                if isinstance(b, s.ExampleDecl) and b.item.name.text == name
+            ),
+            None,
+        )
+
+
+def _question_number(path: tuple[s.Name, ...], count: int) -> int | None:
+    """The question a path names (1-based); None when it names none, or not just one."""
+    if len(path) == 1:
+        return 1 if count == 1 else None
+    if len(path) == 2 and path[1].text.isdigit() and 1 <= int(path[1].text) <= count:
+        return int(path[1].text)
+    return None
+
+
+def inherit(st: s.Statement, base: str) -> s.Statement:
+    """A base's statement as its variant inherits it: an example remembers the base that
+    states it (the nearest that wrote or restated it)."""
+    if isinstance(st, s.ExampleDecl) and not st.inherited:
+        return replace(st, inherited=base)
+    return st

@@ -34,7 +34,7 @@ from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.variants.lineage import Lineage
-from rulesdsl.variants.merge import Merger
+from rulesdsl.variants.merge import Merger, inherit
 from rulesdsl.variants.merging import Gap
 
 REQUIREMENT = re.compile(r"(\^|~|>=|<=|==|>|<)?(\d+(?:\.\d+){0,2})")
@@ -226,7 +226,7 @@ def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[D
             )
         )
     diags += _own_header(source, name)
-    merger = Merger(list(base.statements))
+    merger = Merger([inherit(st, ext.base.text) for st in base.statements])
     changes = merger.apply(source.statements)
     diags += merger.diags
     ancestors = (
@@ -264,7 +264,7 @@ def attribute(diags: Iterable[Diagnostic], resolved: Resolved, own_file: str) ->
             continue
         if (d.code, d.message, d.pos) in inherited:
             continue
-        causes = _cause(d, resolved) or [resolved.extends_pos]
+        causes = _cause(d, resolved) or _related_cause(d, resolved) or [resolved.extends_pos]
         gap = _gap_of(d, resolved)
         hint = d.hint
         if gap is not None:  # a coverage error after a removed dice row: blame the removal
@@ -301,6 +301,16 @@ def _cause(d: Diagnostic, resolved: Resolved) -> list[s.Pos]:
         return best[1]
     quoted = set(re.findall(r"'([^']+)'", d.message))
     return [pos for name, pos in resolved.removed if name in quoted][-1:]
+
+
+def _related_cause(d: Diagnostic, resolved: Resolved) -> list[s.Pos]:
+    """The variant's lines that changed a statement one of ``d``'s notes points at (a worked
+    example the variant did not touch, whose answer changed with a cell it overrode)."""
+    for r in d.related:
+        found = _cause(replace(d, pos=r.pos, message=""), resolved)
+        if found:
+            return found
+    return []
 
 
 def _gap_of(d: Diagnostic, resolved: Resolved) -> Gap | None:

@@ -1,0 +1,126 @@
+"""Worked examples (issue 27): every question of every example is asked of the rules
+(:func:`rulesdsl.examples.ask`, through :mod:`rulesdsl.semantics`, which the generated module
+is held to) and its stated answer compared with the rules' own.
+
+- E270: a ruleset's own example states another answer than the rules give; the message shows
+  both, the hint the cells that give the rules' answer, the notes where those are written.
+- E271: a variant inherits an example whose answer it changes without restating it
+  (``override example NAME | answer``) or removing it (``remove example NAME``).
+- E272: a question the module cannot answer as written (an unknown name, an argument too many).
+- E273: an argument or an answer in another unit than the rules use there.
+"""
+
+from __future__ import annotations
+
+from rulesdsl import examples, ir
+from rulesdsl.diagnostics import Diagnostic, Related, error
+from rulesdsl.positions import Positions
+
+
+def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    nodes = _named_nodes(rs)
+    for example in rs.examples:
+        for n, q in enumerate(example.questions, 1):
+            pos = where.of(q, example)
+            try:
+                answered = examples.ask(rs, q)
+            except examples.Unanswerable as exc:
+                at = where.of(q.args[exc.arg], q, example) if exc.arg is not None else pos
+                message = f"example '{example.id}': {exc.message}"
+                hint = (
+                    f"the example comes from {example.inherited}, and this variant changed what "
+                    f"it asks about: `remove example {example.id}`, or declare it again"
+                    if example.inherited
+                    else None
+                )
+                if exc.wrong_unit:
+                    out.append(error("E273", message, at, hint))
+                else:
+                    out.append(error("E272", message, at, hint or _asks()))
+                continue
+            problem = examples.unit_problem(q, answered)
+            if problem is not None:
+                out.append(error("E273", f"example '{example.id}': {problem}", pos))
+                continue
+            stated = examples.stated(q)
+            if examples.same(stated, answered.parts):
+                continue
+            actual = examples.answer_text(answered.parts, answered.unit)
+            wrote = examples.answer_text(stated, examples.unit_of(q))
+            asked = examples.question_text(q)
+            cells = "; ".join(answered.cells) or "none"
+            related = [
+                Related(p, f"'{name}' is written here")
+                for name in _names_in(q)
+                if (node := nodes.get(name)) is not None
+                and (p := where.of(node)) != where.fallback
+                and p != pos
+            ]
+            if not example.inherited:
+                out.append(
+                    error(
+                        "E270",
+                        f"example '{example.id}': {asked} is {actual}, not {wrote} as stated",
+                        pos,
+                        f"the cells that give {actual}: {cells}",
+                        related,
+                    )
+                )
+                continue
+            path = example.id if len(example.questions) == 1 else f"{example.id}.{n}"
+            out.append(
+                error(
+                    "E271",
+                    f"example '{example.id}' from {example.inherited}: {asked} is now "
+                    f"{actual}, not {wrote} as {example.inherited} states",
+                    pos,
+                    f"the cells that give {actual}: {cells}; restate it for your players with "
+                    f"`override example {path} | {actual}`, or `remove example {example.id}`",
+                    related,
+                )
+            )
+    return out
+
+
+ANSWER_CODES = ("E270", "E271")
+"""A stated answer that differs from the rules' own."""
+
+
+def sound_only(found: list[Diagnostic], earlier: list[Diagnostic]) -> list[Diagnostic]:
+    """``found`` without the answers checked (E270, E271) when the ruleset has other errors
+    (in ``found`` or ``earlier``): an answer is only as good as the rules it was asked of (a
+    misspelt mode in a cell would otherwise also fail every example asking about that mode)."""
+    if not any(d.is_error and d.code not in ANSWER_CODES for d in (*earlier, *found)):
+        return found
+    return [d for d in found if d.code not in ANSWER_CODES]
+
+
+def _asks() -> str:
+    return "an example asks " + ", ".join(examples.QUESTIONS) + ", or a step or decision by name"
+
+
+def _names_in(q: ir.Question) -> list[str]:
+    names = [q.ask]
+    for a in q.args:
+        names += [v.name for v in a.values if isinstance(v, ir.Symbol)]
+    return list(dict.fromkeys(names))
+
+
+def _named_nodes(rs: ir.Ruleset) -> dict[str, object]:
+    """The IR node of each name a question may give, for the notes' positions."""
+    nodes: dict[str, object] = {}
+    for group in (
+        rs.features,
+        rs.modifiers,
+        [f for m in rs.modifiers for f in m.factors],
+        rs.steps,
+        rs.decisions,
+        rs.tables,
+        rs.dice_tables,
+        rs.results_tables,
+        rs.sights,
+    ):
+        for node in group:
+            nodes.setdefault(node.id, node)
+    return nodes

@@ -1,0 +1,756 @@
+"""What a worked example's question answers (issue 27), read from the IR through
+:mod:`rulesdsl.semantics`, the one home of what the rules mean.
+
+``example NAME "Title" { move_cost(mech, light_woods) = 2 MP }`` asks the generated module a
+question; :func:`ask` answers it here, with the cells that give the answer, so the checks can
+hold every stated answer to the rules at every build, the sheets can print the cells, the
+diff can name what changed and ``rulesdsl export --examples`` can write language-neutral test
+vectors (:func:`vector`) that the generated module replays (``tests/test_examples.py`` holds
+the module and this reference to the same answers).
+
+An answer is a tuple of plain parts (:data:`Plain`): ``{"number": 4}``, ``{"marker":
+"impassable"}``, ``{"bool": true}``, ``{"word": "fire"}``, ``{"fraction": [5, 36]}``,
+``{"span": [2, 3]}``, ``{"dice": [1, 6, 3]}``, ``{"d66": 0}``, ``{"rate": [1, 2]}``,
+``{"trade": [90, -1.5]}``; a line of sight answers its hindrance, then ``blocked`` when it is.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal, assert_never
+
+from rulesdsl import dice, ir, semantics, spelling
+
+Plain = dict[str, Any]
+"""One part of an answer, as JSON: a single key naming its kind."""
+
+QUESTIONS: tuple[str, ...] = (
+    "move_cost",
+    "can_enter",
+    "can_end",
+    "must_stop",
+    "modifier",
+    "roll",
+    "chance",
+    "lookup",
+    "route_cost",
+    "line_of_sight",
+    "path_cost",
+)
+"""The module functions an example may ask, besides each step and decision by its name."""
+
+Role = Literal["cost", "modifier", "distance", "none"]
+
+
+class Unanswerable(Exception):
+    """A question the module cannot answer as written: an unknown function or name, missing
+    or extra arguments, or (``wrong_unit``) a number in another unit than the rules use.
+    ``arg``: the index of the argument at fault, None for the whole question."""
+
+    def __init__(self, message: str, arg: int | None = None, wrong_unit: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.arg = arg
+        self.wrong_unit = wrong_unit
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The module's answer to a question: its plain parts, the unit numbers are in, and the
+    cells that give it (``light_woods: 1 MP``), in the DSL's words."""
+
+    parts: tuple[Plain, ...]
+    unit: str | None
+    cells: tuple[str, ...]
+    row: int | None = None
+    """The index of the decision row that holds, or of the dice row that covers the total."""
+    places: tuple[tuple[tuple[str, ...], Plain], ...] = ()
+    """A route's steps or a line's places: their features and what each costs or hinders."""
+    value: ir.Value | None = None
+    """A table cell's value itself, as the table holds it (``lookup``)."""
+
+
+# ---- the stated answer ---------------------------------------------------------------------
+
+
+def plain(value: ir.Value) -> Plain:
+    """A stated value as a plain part."""
+    match value:
+        case ir.Number(value=n):
+            return {"number": n}
+        case ir.Marker(marker=marker):
+            return {"marker": marker}
+        case ir.Flag(value=flag):
+            return {"bool": flag}
+        case ir.Symbol(name=name):
+            return {"word": name}
+        case ir.Text(text=text):
+            return {"word": text}
+        case ir.Share(numerator=n, denominator=d):
+            f = Fraction(n, d) if d else Fraction(0)
+            return {"fraction": [f.numerator, f.denominator]}
+        case ir.Span(low=low, high=high):
+            return {"span": [low, high]}
+        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
+            return {"dice": [count, sides, bonus]}
+        case ir.D66Value(bonus=bonus):
+            return {"d66": bonus}
+        case ir.Rate(amount=amount, per=per):
+            return {"rate": [amount.value, per.value]}
+        case ir.Trade(gain=gain, cost=cost):
+            return {"trade": [gain.value, cost.value]}
+        case ir.ParamRate() | ir.Given() | ir.Same() | ir.Flat() | ir.StepCost():
+            return {"word": spelling.value(value)}
+        case _:
+            assert_never(value)
+
+
+def stated(q: ir.Question) -> tuple[Plain, ...]:
+    return tuple(plain(v) for v in q.answer)
+
+
+def same(a: Sequence[Plain], b: Sequence[Plain]) -> bool:
+    """Whether two answers agree (numbers to 1e-9)."""
+    return len(a) == len(b) and all(_same_part(x, y) for x, y in zip(a, b, strict=True))
+
+
+def _same_part(x: Any, y: Any) -> bool:
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(_same_part(x[k], y[k]) for k in x)
+    if isinstance(x, list) and isinstance(y, list):
+        return len(x) == len(y) and all(_same_part(a, b) for a, b in zip(x, y, strict=True))
+    if isinstance(x, bool) or isinstance(y, bool):
+        return x is y
+    if isinstance(x, int | float) and isinstance(y, int | float):
+        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9)
+    return bool(x == y)
+
+
+def answer_text(parts: Sequence[Plain], unit: str | None = None) -> str:
+    """An answer as the DSL writes it: ``4 MP``, ``impassable``, ``5/36``, ``3, blocked``."""
+    return ", ".join(_part_text(p, unit) for p in parts)
+
+
+def _part_text(part: Plain, unit: str | None) -> str:
+    form, value = next(iter(part.items()))
+    if form == "number":
+        return spelling.number(value) + (f" {unit}" if unit else "")
+    if form in ("marker", "word"):
+        return str(value)
+    if form == "bool":
+        return "yes" if value else "no"
+    if form == "fraction":
+        return f"{value[0]}/{value[1]}"
+    if form == "span":
+        return f"{spelling.number(value[0])}-{spelling.number(value[1])}"
+    if form == "dice":
+        return f"{value[0]}d{value[1]}" + (f"{value[2]:+d}" if value[2] else "")
+    if form == "d66":
+        return "d66" + (f"{value:+d}" if value else "")
+    if form == "rate":
+        return f"{spelling.number(value[0])} per {spelling.number(value[1])}"
+    return f"{spelling.number(value[0])} for {spelling.number(value[1])}"
+
+
+def question_text(q: ir.Question) -> str:
+    """The question as the DSL writes it: ``move_cost(mech, light_woods, distance=2 in)``."""
+
+    def arg(a: ir.ExampleArg) -> str:
+        text = ", ".join(spelling.value(v) for v in a.values)
+        text = f"({text})" if a.grouped else text
+        return f"{a.keyword}={text}" if a.keyword else text
+
+    return f"{q.ask}({', '.join(arg(a) for a in q.args)})"
+
+
+# ---- asking the rules ----------------------------------------------------------------------
+
+
+class _Args:
+    """A question's arguments, read one by one with the checks each needs."""
+
+    def __init__(self, rs: ir.Ruleset, q: ir.Question) -> None:
+        self.rs = rs
+        self.q = q
+        self.positional = [(i, a) for i, a in enumerate(q.args) if not a.keyword]
+        self.keywords = {a.keyword: (i, a) for i, a in enumerate(q.args) if a.keyword}
+        self.used: set[int] = set()
+
+    def at(self, n: int, what: str) -> tuple[int, ir.ExampleArg]:
+        if n >= len(self.positional):
+            raise Unanswerable(f"{self.q.ask}() needs {what} as argument {n + 1}")
+        self.used.add(self.positional[n][0])
+        return self.positional[n]
+
+    def rest(self, start: int) -> list[tuple[int, ir.ExampleArg]]:
+        out = self.positional[start:]
+        self.used.update(i for i, _ in out)
+        return out
+
+    def keyword(self, name: str) -> tuple[int, ir.ExampleArg] | None:
+        found = self.keywords.get(name)
+        if found is not None:
+            self.used.add(found[0])
+        return found
+
+    def done(self) -> None:
+        for i, a in enumerate(self.q.args):
+            if i not in self.used:
+                name = f"'{a.keyword}'" if a.keyword else f"argument {i + 1}"
+                raise Unanswerable(f"{self.q.ask}() takes no {name} here", i)
+
+
+def _name(arg: tuple[int, ir.ExampleArg], pool: Sequence[str], what: str) -> str:
+    i, a = arg
+    if a.grouped or len(a.values) != 1 or not isinstance(a.values[0], ir.Symbol):
+        raise Unanswerable(f"argument {i + 1} should be the name of a {what}", i)
+    name = a.values[0].name
+    if name not in pool:
+        near = _nearest(name, pool)
+        raise Unanswerable(
+            f"'{name}' is not a {what}" + (f" (did you mean '{near}'?)" if near else ""), i
+        )
+    return name
+
+
+def _nearest(name: str, pool: Sequence[str]) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(name, list(pool), n=1)
+    return found[0] if found else None
+
+
+def _number(arg: tuple[int, ir.ExampleArg], unit: str | None, what: str) -> float:
+    i, a = arg
+    if a.grouped or len(a.values) != 1 or not isinstance(a.values[0], ir.Number):
+        raise Unanswerable(f"'{what}' should be a number", i)
+    n = a.values[0]
+    if n.unit is not None and unit is not None and n.unit != unit:
+        raise Unanswerable(f"'{what}' is in {unit}, not {n.unit}", i, wrong_unit=True)
+    return n.value
+
+
+def _names(arg: tuple[int, ir.ExampleArg], pool: Sequence[str], what: str) -> tuple[str, ...]:
+    i, a = arg
+    out = []
+    for v in a.values:
+        if not isinstance(v, ir.Symbol) or v.name not in pool:
+            shown = spelling.value(v)
+            raise Unanswerable(f"'{shown}' in argument {i + 1} is not a {what}", i)
+        out.append(v.name)
+    return tuple(out)
+
+
+def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
+    """The rules' answer to ``q``; raises :class:`Unanswerable`."""
+    args = _Args(rs, q)
+    steps = {s.id: s for s in rs.steps}
+    decisions = {d.id: d for d in rs.decisions}
+    try:
+        if q.ask in steps:
+            out = _step(args, steps[q.ask])
+        elif q.ask in decisions:
+            out = _decision(args, decisions[q.ask])
+        elif q.ask == "move_cost":
+            out = _move_cost(args)
+        elif q.ask == "can_enter":
+            out = _can_enter(args)
+        elif q.ask in ("can_end", "must_stop"):
+            out = _place_state(args)
+        elif q.ask == "modifier":
+            out = _modifier(args)
+        elif q.ask == "roll":
+            out = _roll(args)
+        elif q.ask == "chance":
+            out = _chance(args)
+        elif q.ask == "lookup":
+            out = _lookup(args)
+        elif q.ask == "route_cost":
+            out = _route(args)
+        elif q.ask == "line_of_sight":
+            out = _sight(args)
+        elif q.ask == "path_cost":
+            out = _path(args)
+        else:
+            pool = [*QUESTIONS, *steps, *decisions]
+            near = _nearest(q.ask, pool)
+            raise Unanswerable(
+                f"'{q.ask}' is not a question the module answers"
+                + (f" (did you mean '{near}'?)" if near else "")
+            )
+    except semantics.MissingArgument as exc:
+        raise Unanswerable(f"{q.ask}() needs '{exc.argument}' here") from None
+    except (ValueError, ZeroDivisionError, KeyError, StopIteration) as exc:
+        raise Unanswerable(f"{q.ask}() cannot answer: {exc}") from None
+    args.done()
+    return out
+
+
+def _features(rs: ir.Ruleset) -> list[str]:
+    return [f.id for f in rs.features]
+
+
+def _modes(rs: ir.Ruleset) -> list[str]:
+    return [m.id for m in rs.modes]
+
+
+def _cost_answer(rs: ir.Ruleset, cost: semantics.Answer | semantics.Unfilled) -> Plain:
+    match cost:
+        case semantics.Unfilled(param=param):
+            raise Unanswerable(f"the cost needs the parameter '{param}', which no value fills")
+        case ir.Marker(marker=marker):
+            return {"marker": marker}
+        case float() | int():
+            return {"number": cost}
+        case _:
+            assert_never(cost)
+
+
+def _cost_cells(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> tuple[str, ...]:
+    by_id = {f.id: f for f in rs.features}
+    unit = rs.units.get("cost")
+    cells = [f"entry: {spelling.number(rs.entry_cost)}"] if rs.entry_cost else []
+    counted = semantics.counted(rs, features)
+    for name in features:
+        cost = by_id[name].costs.get(mode)
+        text = spelling.value(cost) if cost is not None else "0"
+        if isinstance(cost, ir.Number) and cost.unit is None and unit:
+            text += f" {unit}"
+        note = "" if name in counted else " (ignored)"
+        cells.append(f"{name}.{mode}: {text}{note}")
+    return tuple(cells)
+
+
+def _move_inputs(args: _Args) -> tuple[float, float | None, dict[str, float]]:
+    rs = args.rs
+    distance_arg = args.keyword("distance")
+    distance = _number(distance_arg, rs.units.get("distance"), "distance") if distance_arg else 1.0
+    allowance_arg = args.keyword("allowance")
+    allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
+    inputs: dict[str, float] = {}
+    for s in rs.steps:
+        found = args.keyword(s.param)
+        if found is not None:
+            inputs[s.param] = _number(found, s.param_unit, s.param)
+    return distance, allowance, inputs
+
+
+def _move_cost(args: _Args) -> Answered:
+    rs = args.rs
+    mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
+    features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
+    distance, allowance, inputs = _move_inputs(args)
+    cost = semantics.move_cost(rs, mode, features, distance, allowance, inputs)
+    return Answered(
+        (_cost_answer(rs, cost),), rs.units.get("cost"), _cost_cells(rs, mode, features)
+    )
+
+
+def _can_enter(args: _Args) -> Answered:
+    rs = args.rs
+    mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
+    features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
+    available_arg = args.keyword("available")
+    available = _number(available_arg, rs.units.get("cost"), "available") if available_arg else None
+    _, allowance, inputs = _move_inputs(args)
+    cost = semantics.move_cost(rs, mode, features, 1, allowance, inputs)
+    part = _cost_answer(rs, cost)
+    if "marker" in part:
+        answer = False
+    else:
+        answer = (
+            available is None
+            or part["number"] <= available
+            or (rs.minimum_move is not None and available > 0)
+        )
+    cells = (*_cost_cells(rs, mode, features), f"move_cost: {answer_text([part])}")
+    if rs.minimum_move is not None:
+        cells = (*cells, f"minimum move: {spelling.value(rs.minimum_move)}")
+    return Answered(({"bool": answer},), None, cells)
+
+
+def _place_state(args: _Args) -> Answered:
+    rs = args.rs
+    mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
+    features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
+    ask = semantics.can_end if args.q.ask == "can_end" else semantics.must_stop
+    by_id = {f.id: f for f in rs.features}
+    cells = tuple(
+        f"{name}.{mode}: {semantics.state_words(by_id[name].states[mode])}"
+        for name in features
+        if mode in by_id[name].states
+    )
+    return Answered(({"bool": ask(rs, mode, features)},), None, cells)
+
+
+def _modifier(args: _Args) -> Answered:
+    rs = args.rs
+    mods = {m.id: m for m in rs.modifiers}
+    name = _name(args.at(0, "a modifier"), list(mods), "modifier")
+    mod = mods[name]
+    pool = [*_features(rs), *mod.values]
+    items = [_name(a, pool, "feature or factor") for a in args.rest(1)]
+    contexts = {c.id: c for c in rs.contexts}
+    first = second = ""
+    given: dict[str, float] = {}
+    for key in list(args.keywords):
+        i, a = args.keywords[key]
+        if key in (mod.context, mod.context2):
+            values = [v.id for v in contexts[key].values] if key in contexts else _modes(rs)
+            value = _name((i, a), values, f"value of {key}")
+            args.used.add(i)
+            if key == mod.context:
+                first = value
+            else:
+                second = value
+        elif key in mod.values:
+            given[key] = _number((i, a), None, key)
+            args.used.add(i)
+    total = semantics.modifier(rs, name, items, first, given, second)
+    cells = []
+    for item in semantics.counted(rs, items):
+        contribution = semantics.context_value(mod, item, first, second)
+        shown = spelling.value(contribution) if contribution is not None else "0"
+        if isinstance(contribution, ir.Given):
+            shown = spelling.number(given.get(item, 0), signed=True)
+        cells.append(f"{item}.{name}{'.' + first if first else ''}: {shown}")
+    for combo in mod.combinations:
+        if set(combo.members) <= set(items):
+            cells.append(f"when {', '.join(combo.members)}: {spelling.value(combo.value)}")
+    part: Plain = {"marker": total.marker} if isinstance(total, ir.Marker) else {"number": total}
+    return Answered((part,), rs.units.get("modifier"), tuple(cells))
+
+
+def _total(arg: tuple[int, ir.ExampleArg], what: str) -> int:
+    value = _number(arg, None, what)
+    if not float(value).is_integer():
+        raise Unanswerable(f"'{what}' should be a whole number", arg[0])
+    return int(value)
+
+
+def _roll(args: _Args) -> Answered:
+    rs = args.rs
+    tables = {t.id: t for t in rs.dice_tables}
+    results = {t.id: t for t in rs.results_tables}
+    name = _name(args.at(0, "a dice table"), [*tables, *results], "dice table")
+    total = _total(args.at(1, "a total"), "total")
+    if name in tables:
+        row = semantics.roll(tables[name], total)
+        if row is None:
+            raise Unanswerable(f"no row of '{name}' covers {total}", 1)
+        span = spelling.dice_range(row.low, row.high)
+        effects = ", ".join(f"{k} {spelling.value(v)}" for k, v in row.effects.items())
+        cell = f"{name}.{row.id}: {span}" + (f" | {effects}" if effects else "")
+        return Answered(({"word": row.id},), None, (cell,), row=tables[name].rows.index(row))
+    table = results[name]
+    column_arg = args.keyword("column")
+    if column_arg is None:
+        raise Unanswerable(f"roll() on the results table '{name}' needs column=")
+    i, a = column_arg
+    if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
+        column = _name(column_arg, [c.id for c in table.columns], f"column of {name}")
+    else:
+        found = semantics.result_column(table, _number(column_arg, None, "column"))
+        if found is None:
+            raise Unanswerable(f"no column of '{name}' takes that value", i)
+        column = found.id
+    natural_arg = args.keyword("natural")
+    natural = _total(natural_arg, "natural") if natural_arg else None
+    outcome = semantics.result(table, total, column, natural)
+    if outcome is None:
+        raise Unanswerable(f"no row of '{name}' covers {total}", 1)
+    return Answered(({"word": outcome},), None, (f"{name}.{column} at {total}: {outcome}",))
+
+
+def _chance(args: _Args) -> Answered:
+    rs = args.rs
+    tables = {t.id: t for t in rs.dice_tables}
+    name = _name(args.at(0, "a dice table"), list(tables), "dice table")
+    table = tables[name]
+    rows = {r.id: r for r in table.rows}
+    row = rows[_name(args.at(1, "a row"), list(rows), f"row of {name}")]
+    shift = 0
+    mod_arg = args.keyword("modifier")
+    if mod_arg is not None:
+        mods = {m.id: m.value for m in table.modifiers}
+        shift = mods[_name(mod_arg, list(mods), f"modifier of {name}")]
+    roll = semantics.roll_of(table.dice)
+    low = row.low - shift if row.low is not None else roll.minimum
+    high = row.high - shift if row.high is not None else None
+    f = dice.chance_between(roll, low, high)
+    cell = (
+        f"{name}.{row.id}: {spelling.dice_range(row.low, row.high)} on {spelling.dice(table.dice)}"
+    )
+    return Answered(({"fraction": [f.numerator, f.denominator]},), None, (cell,))
+
+
+def _lookup(args: _Args) -> Answered:
+    rs = args.rs
+    tables = {t.id: t for t in rs.tables}
+    name = _name(args.at(0, "a table"), list(tables), "table")
+    table = tables[name]
+    keys = args.rest(1)
+    columns = [c.id for c in table.columns]
+    want = 2 if len(columns) > 1 else 1
+    if len(keys) != want:
+        raise Unanswerable(
+            f"lookup('{name}', ...) takes {'a column and a row' if want == 2 else 'a row'}"
+        )
+    row_arg = keys[-1]
+    i, a = row_arg
+    rows = {r.key: r for r in table.rows}
+    if len(a.values) == 1 and isinstance(a.values[0], ir.Number):
+        number = a.values[0].value
+        row = next((r for r in table.rows if r.key_number == number), None)
+        if row is None:
+            raise Unanswerable(f"'{name}' has no row {spelling.number(number)}", i)
+    else:
+        row = rows[_name(row_arg, list(rows), f"row of {name}")]
+    index = columns.index(_name(keys[0], columns, f"column of {name}")) if want == 2 else 0
+    cell = row.cells[index] if index < len(row.cells) else None
+    if cell is None:
+        raise Unanswerable(f"the cell of '{name}' is empty")
+    unit = cell.unit if isinstance(cell, ir.Number) else None
+    where = f"{name}.{columns[index]}.{row.key}" if want == 2 else f"{name}.{row.key}"
+    return Answered((plain(cell),), unit, (f"{where}: {spelling.value(cell)}",), value=cell)
+
+
+def _places(args: _Args, start: int) -> list[tuple[str, ...]]:
+    rs = args.rs
+    return [_names(a, _features(rs), "feature") for a in args.rest(start)]
+
+
+def split_edges(rs: ir.Ruleset, place: Sequence[str]) -> tuple[list[str], list[str]]:
+    """A route's place as written, ``(hills, river)``: the features of the place entered and
+    those of the edge crossed into it (the features of edge layers)."""
+    edge_layers = {layer.id for layer in rs.layers if semantics.on_edges(layer)}
+    by_id = {f.id: f for f in rs.features}
+    edges = [n for n in place if n in by_id and by_id[n].layer in edge_layers]
+    return [n for n in place if n not in edges], edges
+
+
+def _route(args: _Args) -> Answered:
+    rs = args.rs
+    mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
+    places = _places(args, 1)
+    if len(places) < 2:
+        raise Unanswerable("route_cost() needs the start and at least one more place")
+    allowance_arg = args.keyword("allowance")
+    allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
+    answer = semantics.route(rs, mode, [split_edges(rs, p) for p in places[1:]], allowance)
+    cells = tuple(
+        f"step {i}: {' + '.join((*step.entered, *step.crossed)) or 'nothing'} = "
+        + answer_text([_cost_answer(rs, step.cost)])
+        for i, step in enumerate(answer.steps, 1)
+    )
+    parts: tuple[Plain, ...] = (_cost_answer(rs, answer.total),)
+    if not answer.legal:
+        parts = (*parts, {"word": "illegal"})
+    steps = tuple(
+        ((*step.entered, *step.crossed), _cost_answer(rs, step.cost)) for step in answer.steps
+    )
+    return Answered(parts, rs.units.get("cost"), cells, places=steps)
+
+
+def _sight(args: _Args) -> Answered:
+    rs = args.rs
+    rules = {r.id: r for r in rs.sights}
+    rule = rules[_name(args.at(0, "a sight rule"), list(rules), "sight rule")]
+    places = _places(args, 1)
+    crossed_arg = args.keyword("crossed")
+    crossed: list[float] | None = None
+    if crossed_arg is not None:
+        i, a = crossed_arg
+        crossed = []
+        for v in a.values:
+            if not isinstance(v, ir.Number):
+                raise Unanswerable("'crossed' should be lengths, one per place", i)
+            if v.unit is not None and rule.crossed is not None and v.unit != rule.crossed:
+                raise Unanswerable(
+                    f"'crossed' is in {rule.crossed}, not {v.unit}", i, wrong_unit=True
+                )
+            crossed.append(v.value)
+        if len(crossed) != len(places):
+            raise Unanswerable("'crossed' needs one length per place", i)
+    line = semantics.line_of_sight(rs, rule, places, crossed)
+    cells = tuple(
+        f"place {i}: {' + '.join(p) or 'nothing'} = "
+        + (spelling.value(h) if isinstance(h, ir.Marker) else spelling.number(h))
+        for i, (p, h) in enumerate(zip(places, line.by_place, strict=True), 1)
+    )
+    parts: tuple[Plain, ...] = ({"number": line.hindrance},)
+    if line.blocked:
+        parts = (*parts, {"marker": "blocked"})
+    hindrances = tuple(
+        (tuple(p), _plain_answer(h)) for p, h in zip(places, line.by_place, strict=True)
+    )
+    return Answered(parts, None, cells, places=hindrances)
+
+
+def _plain_answer(value: semantics.Answer) -> Plain:
+    return {"marker": value.marker} if isinstance(value, ir.Marker) else {"number": value}
+
+
+def _path(args: _Args) -> Answered:
+    rs = args.rs
+    if not rs.grids:
+        raise Unanswerable("path_cost() needs a grid")
+    grid = rs.grids[0]
+    i, a = args.at(0, "the steps")
+    if len(a.values) != 1 or not isinstance(a.values[0], ir.Symbol | ir.Text):
+        raise Unanswerable("the steps are written as one word of s and d: dsssd", i)
+    v = a.values[0]
+    steps = v.name if isinstance(v, ir.Symbol) else v.text
+    if not steps or set(steps) - {"s", "d"}:
+        raise Unanswerable("the steps are written as one word of s and d: dsssd", i)
+    units = [n.unit for n in grid.size if n.unit]
+    unit_arg = args.keyword("unit")
+    unit = _name(unit_arg, units, "grid unit") if unit_arg else (units[0] if units else None)
+    size = next((n.value for n in grid.size if n.unit == unit), 1.0)
+    cells = 0
+    diagonals = 0
+    for step in steps:
+        if step == "s":
+            cells += 1
+        else:
+            if not grid.diagonals:
+                raise Unanswerable(f"the grid '{grid.id}' has no diagonals", i)
+            cells += grid.diagonals[diagonals % len(grid.diagonals)]
+            diagonals += 1
+    cycle = ", ".join(str(d) for d in grid.diagonals)
+    return Answered(
+        ({"number": cells * size},),
+        unit,
+        (
+            f"{grid.id}: 1 cell = {spelling.number(size)} {unit or ''}".rstrip()
+            + f", diagonals {cycle}",
+        ),
+    )
+
+
+def _step(args: _Args, step: ir.Step) -> Answered:
+    found = args.keyword(step.param)
+    arg = found if found is not None else args.at(0, f"its input '{step.param}'")
+    x = _number(arg, step.param_unit, step.param)
+    value = semantics.step_value(step, x)
+    part: Plain = {"marker": value.marker} if isinstance(value, ir.Marker) else {"number": value}
+    return Answered((part,), step.result_unit, (f"{step.id}: {spelling.step_rule(step)}",))
+
+
+def _decision(args: _Args, decision: ir.Decision) -> Answered:
+    rs = args.rs
+    inputs: dict[str, float | bool | str] = {}
+    for n, p in enumerate(decision.params):
+        found = args.keyword(p.name)
+        if found is None and n < len(args.positional):
+            found = args.at(n, p.name)
+        if found is None:
+            raise Unanswerable(f"{decision.id}() needs '{p.name}'")
+        i, a = found
+        if p.unit == "bool":
+            if len(a.values) != 1 or not isinstance(a.values[0], ir.Flag):
+                raise Unanswerable(f"'{p.name}' is yes or no", i)
+            inputs[p.name] = a.values[0].value
+        elif p.key_of is not None:
+            table = next(t for t in rs.tables if t.id == p.key_of)
+            match p.axis:
+                case "column":
+                    keys = [c.id for c in table.columns]
+                case _:  # a row, or a one-column table's row
+                    keys = [r.key for r in table.rows]
+            inputs[p.name] = _name(found, keys, f"key of {p.key_of}")
+        else:
+            inputs[p.name] = _number(found, p.unit, p.name)
+    outcome = semantics.decide(decision, inputs)
+    index = next(
+        i
+        for i, row in enumerate(decision.rows)
+        if all(semantics.holds(c, inputs) for c in row.conditions)
+    )
+    row = decision.rows[index]
+    return Answered(
+        ({"word": outcome},),
+        None,
+        (f"{decision.id} row {index + 1}: {spelling.decision_row(row)}",),
+        row=index,
+    )
+
+
+# ---- test vectors --------------------------------------------------------------------------
+
+
+def _arg_plain(a: ir.ExampleArg) -> Any:
+    def one(v: ir.Value) -> Any:
+        match v:
+            case ir.Number(value=n):
+                return n
+            case ir.Flag(value=flag):
+                return flag
+            case ir.Symbol(name=name):
+                return name
+            case ir.Text(text=text):
+                return text
+            case _:
+                return spelling.value(v)
+
+    values = [one(v) for v in a.values]
+    return values if a.grouped else values[0]
+
+
+def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any]:
+    """A language-neutral test vector: the question, its positional and keyword arguments
+    (numbers in the ruleset's units, places as lists of features; a route's places as
+    ``{"features": [...], "edge": [...]}``, the edge crossed into each) and the expected
+    answer."""
+    args = [_arg_plain(a) for a in q.args if not a.keyword]
+    if q.ask == "route_cost":
+        args = [
+            args[0],
+            *(
+                dict(zip(("features", "edge"), split_edges(rs, place), strict=True))
+                for place in args[1:]
+            ),
+        ]
+    return {
+        "example": example.id,
+        "question": q.ask,
+        "kind": question_kind(rs, q),
+        "args": args,
+        "kwargs": {a.keyword: _arg_plain(a) for a in q.args if a.keyword},
+        "expected": list(stated(q)),
+        "unit": unit_of(q),
+        "title": dict(example.info.labels),
+        "text": f"{question_text(q)} = {answer_text(stated(q), unit_of(q))}",
+    }
+
+
+def unit_of(q: ir.Question) -> str | None:
+    """The unit the stated answer is written in, if any."""
+    return next((v.unit for v in q.answer if isinstance(v, ir.Number) and v.unit), None)
+
+
+def question_kind(rs: ir.Ruleset, q: ir.Question) -> str:
+    """``step`` or ``decision`` for a question asked by a step's or decision's name, else
+    the module function's own name."""
+    if any(s.id == q.ask for s in rs.steps):
+        return "step"
+    if any(d.id == q.ask for d in rs.decisions):
+        return "decision"
+    return q.ask
+
+
+def vectors(rs: ir.Ruleset) -> list[dict[str, Any]]:
+    """Every question of every example of ``rs``, in order."""
+    return [vector(rs, e, q) for e in rs.examples for q in e.questions]
+
+
+def unit_problem(q: ir.Question, answered: Answered) -> str | None:
+    """A stated number whose unit is not the answer's (``4 in`` for a cost in MP)."""
+    for v in q.answer:
+        if isinstance(v, ir.Number) and v.unit is not None and v.unit != answered.unit:
+            want = answered.unit or "no unit"
+            return f"the answer is in {want}, not {v.unit}"
+    return None

@@ -1,0 +1,268 @@
+"""The "Worked examples" topic of sheets and cards (issue 27): each example a table of its
+questions, in the sheet's language, with the answer the rules give and the cells that give it.
+
+The answers are the rules' own (:func:`rulesdsl.examples.ask`, which the checks hold every
+stated answer to), so a sheet never prints an answer its tables do not give.
+"""
+
+from __future__ import annotations
+
+from rulesdsl import examples, ir, semantics, spelling
+from rulesdsl.printed.sheet_more import MoreBlocks
+from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+from rulesdsl.units import DIMENSIONS
+
+
+def example_blocks(b: MoreBlocks) -> list[Block]:
+    """One block per worked example of the sheet's ruleset (a card each)."""
+    return [_example(b, e) for e in b.rs.examples]
+
+
+def _example(b: MoreBlocks, e: ir.Example) -> Block:
+    words = [b.w("example_question"), b.w("example_answer"), b.w("example_cells")]
+    rows = []
+    for q in e.questions:
+        answered = _asked(b, q)
+        parts = answered.parts if answered is not None else examples.stated(q)
+        unit = answered.unit if answered is not None else examples.unit_of(q)
+        shown = (
+            b.text(answered.value)
+            if answered is not None and answered.value is not None
+            else answer(b, q, parts, unit)
+        )
+        rows.append([CellView(question(b, q)), CellView(shown), CellView("; ".join(cells(b, q)))])
+    after = b.note_texts(e.info)
+    if e.inherited:
+        after.append(b.w("example_inherited", base=e.inherited))
+    edited = b.changed(f"example.{e.id}") or any(
+        b.changed(f"example.{e.id}.{n}") for n in range(1, len(e.questions) + 1)
+    )
+    return Block(
+        f"example_{e.id}",
+        b.label(e.info, e.id),
+        TableView([[HeadCell(w) for w in words]], rows, words, numeric_from=3),
+        after=after,
+        source=b.source(e.info),
+        changed=edited,
+        kind="table",
+    )
+
+
+# ---- the question in words ------------------------------------------------------------------
+
+
+def question(b: MoreBlocks, q: ir.Question) -> str:
+    """``Movement cost: Walker, Soft (sand, snow, mud), distance 2 in``."""
+    verb = examples.question_kind(b.rs, q)
+    positional = [a for a in q.args if not a.keyword]
+    named = {"modifier", "roll", "chance", "lookup", "line_of_sight"}
+    if verb in ("step", "decision"):
+        head = b.name(q.ask)
+    elif verb in named and positional:
+        head = _arg(b, positional[0])
+        positional = positional[1:]
+    else:
+        head = b.w(f"ask:{verb}")
+    if verb == "lookup" and positional:
+        args = [_table_key(b, q, a) for a in positional]
+    elif verb in ("roll", "chance") and positional:
+        args = [_row(b, q, a) for a in positional]
+    else:
+        args = [_arg(b, a) for a in positional]
+    args += [f"{b.input_name(a.keyword)} {_arg(b, a)}" for a in q.args if a.keyword]
+    return b.w("label_colon", label=head, text=", ".join(args)) if args else head
+
+
+def _arg(b: MoreBlocks, a: ir.ExampleArg) -> str:
+    texts = [_value(b, v) for v in a.values]
+    if a.grouped:
+        return "(" + (" + ".join(texts) or b.w("example_place_none")) + ")"
+    return " ".join(texts)
+
+
+def _value(b: MoreBlocks, v: ir.Value) -> str:
+    if isinstance(v, ir.Symbol) and v.name in b.names:
+        return b.name(v.name)
+    if isinstance(v, ir.Symbol):  # a table's row or column (a decision input keyed by one)
+        for table in b.rs.tables:
+            for row in table.rows:
+                if row.key == v.name:
+                    return b.label(row.info, row.key)
+            for column in table.columns:
+                if column.id == v.name:
+                    return b.label(column.info, column.id)
+        if v.name in DIMENSIONS:  # a unit (`path_cost(dsssd, unit=ft)`)
+            return b.c.unit(v.name)
+        if v.name and set(v.name) <= {"s", "d"}:  # a grid path: straight and diagonal steps
+            return " ".join("→" if step == "s" else "↗" for step in v.name)
+    return b.text(v)
+
+
+def _table_key(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
+    """A lookup's row or column by its label."""
+    table = next((t for t in b.rs.tables if _is(q.args[0], t.id)), None)
+    if table is not None and len(a.values) == 1:
+        v = a.values[0]
+        for row in table.rows:
+            if (isinstance(v, ir.Symbol) and row.key == v.name) or (
+                isinstance(v, ir.Number) and row.key_number == v.value
+            ):
+                return b.label(row.info, row.key)
+        for column in table.columns:
+            if isinstance(v, ir.Symbol) and column.id == v.name:
+                return b.label(column.info, column.id)
+    return _arg(b, a)
+
+
+def _row(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
+    """A dice row named by its id, by its label; a total as a number."""
+    for t in b.rs.dice_tables:
+        for r in t.rows if _is(q.args[0], t.id) else ():
+            if _is(a, r.id):
+                return b.label(r.info, r.id)
+    return _arg(b, a)
+
+
+def _is(a: ir.ExampleArg, name: str) -> bool:
+    return len(a.values) == 1 and a.values[0] == ir.Symbol(name)
+
+
+# ---- the answer ---------------------------------------------------------------------------
+
+
+def answer(
+    b: MoreBlocks, q: ir.Question, parts: tuple[examples.Plain, ...], unit: str | None
+) -> str:
+    """The rules' answer in the sheet's words: ``3 MP``, ``⊘ impassable``, ``Passive lock``."""
+    out = []
+    for part in parts:
+        form, value = next(iter(part.items()))
+        if form == "number":
+            shown = (
+                b.signed(value) if examples.question_kind(b.rs, q) == "modifier" else b.num(value)
+            )
+            out.append(b.unit_text(shown, unit))
+        elif form == "marker":
+            out.append(b.text(ir.Marker(value)))
+        elif form == "bool":
+            out.append(b.w("yes" if value else "no"))
+        elif form == "word":
+            out.append(_outcome(b, q, value))
+        elif form == "fraction":
+            out.append(f"{value[0]}/{value[1]}")
+        else:
+            out.append(examples.answer_text([part]))
+    return ", ".join(out)
+
+
+def _outcome(b: MoreBlocks, q: ir.Question, word: str) -> str:
+    """A decision's outcome, a dice row or a results outcome by its label."""
+    for d in b.rs.decisions:
+        for o in d.outcomes if d.id == q.ask else ():
+            if o.id == word:
+                return b.label(o.info, word)
+    for t in b.rs.dice_tables:
+        for r in t.rows:
+            if r.id == word and q.args and _is(q.args[0], t.id):
+                return b.label(r.info, word)
+    for rt in b.rs.results_tables:
+        for o in rt.outcomes:
+            if o.id == word and q.args and _is(q.args[0], rt.id):
+                return b.label(o.info, word)
+    if word == "illegal":
+        return b.w("example_illegal")
+    return b.name(word) if word in b.names else b.text(ir.Symbol(word))
+
+
+# ---- the cells that give it ---------------------------------------------------------------
+
+
+def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
+    """The cells behind the answer, by their labels: each feature's cost for the mode, each
+    item's modifier, the step's rule, the decision row that holds, the dice row."""
+    rs = b.rs
+    verb = examples.question_kind(rs, q)
+    symbols = [
+        v.name for a in q.args if not a.keyword for v in a.values if isinstance(v, ir.Symbol)
+    ]
+    by_id = {f.id: f for f in rs.features}
+    if verb in ("move_cost", "can_enter", "can_end", "must_stop") and symbols:
+        mode, features = symbols[0], [s for s in symbols[1:] if s in by_id]
+        out = [b.w("example_entry", cost=b.num(rs.entry_cost))] if rs.entry_cost else []
+        counted = semantics.counted(rs, features)
+        for name in features:
+            cost = by_id[name].costs.get(mode)
+            text = b.text(cost) if cost is not None else b.num(0)
+            ignored = "" if name in counted else f" ({b.w('example_ignored')})"
+            out.append(b.w("label_colon", label=b.name(name), text=text) + ignored)
+        return out
+    if verb == "modifier" and symbols:
+        mod = next((m for m in rs.modifiers if m.id == symbols[0]), None)
+        if mod is None:
+            return []
+        keys = {a.keyword: a for a in q.args if a.keyword}
+        first = _symbol(keys.get(mod.context or ""))
+        second = _symbol(keys.get(mod.context2 or ""))
+        out = []
+        for item in semantics.counted(rs, symbols[1:]):
+            value = semantics.context_value(mod, item, first, second)
+            text = b.text(value) if value is not None else b.num(0)
+            out.append(b.w("label_colon", label=b.name(item), text=text))
+        return out
+    if verb == "step":
+        step = next(s for s in rs.steps if s.id == q.ask)
+        return [b.step_rule(step)]
+    if verb == "decision":
+        return _decision_row(b, q)
+    if verb in ("roll", "chance") and symbols:
+        table = next((t for t in rs.dice_tables if t.id == symbols[0]), None)
+        if table is None:
+            return []
+        row_id = symbols[1] if verb == "chance" and len(symbols) > 1 else None
+        if row_id is None:
+            answered = _asked(b, q)
+            row_id = str(answered.parts[0].get("word", "")) if answered else ""
+        row = next((r for r in table.rows if r.id == row_id), None)
+        if row is None:
+            return []
+        dice = b.dice_text(semantics.roll_of(table.dice))
+        text = f"{dice} {spelling.dice_range(row.low, row.high)}"
+        return [b.w("label_colon", label=text, text=b.label(row.info, row.id))]
+    if verb in ("line_of_sight", "route_cost"):
+        answered = _asked(b, q)
+        places = answered.places if answered is not None else ()
+        return [
+            b.w(
+                "label_colon",
+                label=" + ".join(b.name(f) for f in features) or b.w("example_place_none"),
+                text=answer(b, q, (value,), None),
+            )
+            for features, value in places
+        ]
+    return []
+
+
+def _asked(b: MoreBlocks, q: ir.Question) -> examples.Answered | None:
+    try:
+        return examples.ask(b.rs, q)
+    except examples.Unanswerable:  # pragma: no cover - a ruleset with errors prints nothing
+        return None
+
+
+def _symbol(a: ir.ExampleArg | None) -> str:
+    if a is None or len(a.values) != 1 or not isinstance(a.values[0], ir.Symbol):
+        return ""
+    return a.values[0].name
+
+
+def _decision_row(b: MoreBlocks, q: ir.Question) -> list[str]:
+    """The decision row that holds, as the sheet's decision table writes it."""
+    decision = next(d for d in b.rs.decisions if d.id == q.ask)
+    answered = _asked(b, q)
+    if answered is None or answered.row is None:
+        return []
+    row = decision.rows[answered.row]
+    conditions = [b.condition(c) for c in row.conditions]
+    label = next((b.label(o.info, o.id) for o in decision.outcomes if o.id == row.outcome), "")
+    text = b.w("and").join(f" {c} " for c in conditions).strip() if conditions else ""
+    return [f"{text or b.w('otherwise')} → {label}"]
