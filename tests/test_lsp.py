@@ -849,6 +849,9 @@ def test_a_base_row_listed_again_in_a_variant_becomes_an_override(tmp_path: Path
     path = tmp_path / "hh.terrain"
     text = (
         'ruleset hh "House" fr "Maison"\nversion 1.0.0\nextends heavy_gear@^1.0\n'
+        # the worked examples the deeper soft ground changes, restated (issue 27)
+        "override example walker_on_soft_ground | 4 MP\n"
+        "override example ground_on_soft_ground | 3 MP\n"
         'layer terrain {\n  soft "Soft" fr "Mou" | 3, walker 4  # deeper\n'
         '    note "Wet." fr "Humide."\n  bog "Bog" fr "Marais" | 5\n}\n'
     )

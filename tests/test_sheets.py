@@ -473,9 +473,9 @@ ALSO_FRENCH = frozenset({"case", "cases", "pm", "round", "rounds", "constitution
 """Words of the English list that French uses too: "case" (a map square), "PM" (points de
 mouvement), "round" (the French d20 rules' word for a game turn), "constitution"."""
 
-ALSO_GERMAN = frozenset({"an", "hat", "so", "still", "sand", "basis"})
+ALSO_GERMAN = frozenset({"an", "hat", "so", "still", "sand", "basis", "see"})
 """Words of the English list that are German words too: "an" (on), "hat" (has), "so",
-"still" (stationary), "Sand", "Basis" (base)."""
+"still" (stationary), "Sand", "Basis" (base), "See" (lake)."""
 
 SYMBOLS = frozenset({"c", "g", "d"})
 """Unit and dice letters every language writes in Latin script: °C, g (gravity), 2d6."""
