@@ -48,9 +48,15 @@ class Compiled:
 
 
 class Compiler:
-    def __init__(self, limits: source_files.Limits = source_files.DEFAULT) -> None:
+    def __init__(
+        self, limits: source_files.Limits = source_files.DEFAULT, *, examples_hold: bool = True
+    ) -> None:
         self.limits = limits
         """The size limits of files, strings and tables (docs/language.md)."""
+        self.examples_hold = examples_hold
+        """False: a worked example whose stated answer the rules no longer give (E270, E271)
+        is still reported, but the ruleset is compiled all the same (``import --into`` writes
+        the chart's cells, then lists the examples to restate)."""
         self._parser: Parser | None = None
         self._fragments: FragmentParser | None = None
         """Parses cells of YAML rulesets with the DSL's grammar (made on first use)."""
@@ -196,7 +202,12 @@ class Compiler:
             found = examples_check.sound_only(found, diags)
         found = attribute(found, resolved, source.path)  # a variant's errors at its own lines
         diags += [d for d in found if not (syntax_errors and d.code == "E110")]
-        ruleset = None if any(d.is_error for d in diags) else lowered.ruleset
+        withheld = [
+            d
+            for d in diags
+            if d.is_error and (self.examples_hold or d.code not in examples_check.ANSWER_CODES)
+        ]
+        ruleset = None if withheld else lowered.ruleset
         if ruleset is not None and bases and bases[0].ruleset is not None:
             ruleset = replace(
                 ruleset, changes=changelog.annotate(ruleset.changes, bases[0].ruleset, ruleset)

@@ -42,6 +42,15 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _restate_walker_on_soft_ground(target: Path) -> None:
+    """The charts make soft ground 3.5 MP an inch for walkers: as any author changing that cost
+    must (E270 otherwise, issue 27), the copy restates the worked example that asks it."""
+    text = target.read_text("utf-8")
+    stated = "move_cost(walker, soft) = 3 MP\n"
+    assert text.count(stated) == 1
+    target.write_text(text.replace(stated, "move_cost(walker, soft) = 3.5 MP\n"), "utf-8")
+
+
 def _written_parts(path: Path) -> dict[str, Any]:
     """What a chart can say about a ruleset: its layers, features and tables, as IR data."""
     rs = Compiler().compile_file(path).ruleset
@@ -82,6 +91,7 @@ def test_a_chart_saved_by_french_excel_updates_its_layer_in_place(
 ) -> None:
     # On main: 14 errors like "'clear;Clear;Dégagé;1;1;1…' is not a feature name".
     target = project / "heavy_gear.terrain"
+    _restate_walker_on_soft_ground(target)
     before = target.read_text("utf-8").splitlines(keepends=True)
     code, out, err = run(
         capsys,
@@ -119,6 +129,7 @@ def test_a_cp1252_chart_names_its_encoding_then_reads_with_it(
 ) -> None:
     # On main: 'utf-8' codec can't decode byte 0xe9.
     target = project / "heavy_gear.terrain"
+    _restate_walker_on_soft_ground(target)
     before = target.read_bytes()
     chart = CHARTS / "terrain_fr_cp1252.csv"
     code, _, err = run(capsys, "import", str(chart), "--layer", "terrain", "--into", str(target))
@@ -141,6 +152,7 @@ def test_a_cp1252_chart_names_its_encoding_then_reads_with_it(
     # The same file as from the UTF-8 chart.
     shutil.copy(RULESETS / "heavy_gear.terrain", project / "twin.terrain")
     twin = project / "twin.terrain"
+    _restate_walker_on_soft_ground(twin)
     assert (
         main(["import", str(CHARTS / "terrain_fr.csv"), "--layer", "terrain", "--into", str(twin)])
         == 0
@@ -148,10 +160,37 @@ def test_a_cp1252_chart_names_its_encoding_then_reads_with_it(
     assert twin.read_bytes() == target.read_bytes()
 
 
+def test_a_chart_that_changes_a_worked_examples_answer_is_written_and_the_example_reported(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The chart is the truth for the costs; the worked examples then say what changed for
+    # players (issue 27): the file is updated, and each example to restate is an error at its
+    # line with its new answer, exit 1 (until restated, the build refuses the ruleset).
+    target = project / "heavy_gear.terrain"
+    code, out, err = run(
+        capsys,
+        "import",
+        str(CHARTS / "terrain_fr.csv"),
+        "--layer",
+        "terrain",
+        "--into",
+        str(target),
+    )
+    assert code == 1
+    assert "updated layer terrain in" in err and "1 changed, 1 added, 0 removed" in err
+    assert "error[E270]: example 'walker_on_soft_ground': move_cost(walker, soft) is 3.5 MP" in err
+    assert "1 worked example answer(s) above are no longer what the rules give" in err
+    assert "Walker: 3 -> 3.5 MP per inch" in out
+    assert "| 2, walker 3.5" in target.read_text("utf-8")
+    [e270] = [d for d in Compiler().compile_file(target).diagnostics if d.is_error]
+    assert e270.code == "E270"
+
+
 def test_excel_unicode_text_is_utf16_with_tabs(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = project / "heavy_gear.terrain"
+    _restate_walker_on_soft_ground(target)
     chart = CHARTS / "terrain_unicode.txt"
     code, _, err = run(capsys, "import", str(chart), "--layer", "terrain", "--into", str(target))
     assert code == 0, err
@@ -433,7 +472,7 @@ def test_into_updates_a_plain_table(project: Path, capsys: pytest.CaptureFixture
     code, out, _ = run(capsys, "export", str(target), "--format", "csv", "--table", "flight")
     rows = list(csv.reader(io.StringIO(out)))
     turn = next(r for r in rows if r[0] == "turn")
-    turn[rows[0].index("good")] = "90 deg per 3 m"
+    turn[rows[0].index("poor")] = "45 deg per 3 m"  # a cell no worked example asks about
     chart = project / "flight.csv"
     buffer = io.StringIO()
     csv.writer(buffer).writerows(rows)
@@ -445,7 +484,7 @@ def test_into_updates_a_plain_table(project: Path, capsys: pytest.CaptureFixture
     assert rs is not None
     flight = next(t for t in rs.tables if t.id == "flight")
     cells = next(r for r in flight.rows if r.key == "turn").cells
-    assert "3 m" in str(cells[1]) or "3" in repr(cells[1])
+    assert "3" in repr(cells[3])  # poor
 
 
 def test_a_variant_keeps_inherited_rows_and_refuses_to_change_them(

@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--locale: unknown locale '{args.locale}' (fr, de, en_GB...)")
     if args.table and not args.into:
         raise UsageError("--table updates a table of a ruleset: give --into RULESET")
-    compiler = Compiler()
+    # With --into, worked examples the chart's cells answer otherwise are listed, not a stop.
+    compiler = Compiler(examples_hold=not args.into)
     data = read_bytes(path, compiler.limits)
     if isinstance(data, Loaded):
         report(data.diagnostics, compiler, "text")
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         if target.suffix != ".terrain":
             raise UsageError("--into takes a .terrain ruleset")
         compiled = compiler.compile_file(target)
-        if compiled.ruleset is None or not compiled.ok:
+        if compiled.ruleset is None:
             report(compiled.diagnostics, compiler, "text")
             print(f"{target} has errors: fix them first; left unchanged", file=sys.stderr)
             return EXIT_RULES
@@ -170,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _into(args: argparse.Namespace, imported: object, compiler: Compiler, target: Path) -> int:
+    from rulesdsl.checks.examples import ANSWER_CODES
     from rulesdsl.interchange.chart_into import update_into
     from rulesdsl.interchange.csv_chart import Imported
     from rulesdsl.versions.diff import diff, render_text
@@ -184,7 +186,12 @@ def _into(args: argparse.Namespace, imported: object, compiler: Compiler, target
     update = update_into(imported, compiler, target, bool(args.table), name)
     found = sorted([*imported.diagnostics, *update.diagnostics], key=sort_key)
     report(found, compiler, "text")
-    if any(d.is_error for d in found) or update.old is None or update.new is None:
+    restate = [d for d in found if d.code in ANSWER_CODES]
+    if (
+        any(d.is_error for d in found if d not in restate)
+        or update.old is None
+        or update.new is None
+    ):
         print(f"{target} left unchanged", file=sys.stderr)
         return EXIT_RULES
     for key, line in update.removed:
@@ -204,4 +211,11 @@ def _into(args: argparse.Namespace, imported: object, compiler: Compiler, target
         return EXIT_OK
     atomic_write(target, update.text.encode("utf-8"))
     print(f"updated {kind} {name} in {target}: {counts}", file=sys.stderr)
+    if restate:
+        print(
+            f"{len(restate)} worked example answer(s) above are no longer what the rules give: "
+            "restate them (the new answer is in each message) or correct the chart",
+            file=sys.stderr,
+        )
+        return EXIT_RULES
     return EXIT_OK

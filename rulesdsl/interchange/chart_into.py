@@ -14,7 +14,9 @@ Rows the chart puts in another order are moved to follow it (a row's lines go wh
 the chart has there stood, so comments between rows stay in place).
 
 The change is checked as the DSL is checked (every error at its cell of the chart), and the
-edited file is compiled again and must give what the chart said, before it is written.
+edited file is compiled again and must give what the chart said, before it is written. A
+worked example whose answer the chart's cells change (E270, E271) does not stop the update: it
+is reported with the file written, so the author sees what changed for players and restates it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesdsl import ir, spelling, words
+from rulesdsl.checks.examples import ANSWER_CODES
 from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange import csv_chart as chart
@@ -280,7 +283,7 @@ def update_into(
         replace(parsed, statements=statements), target.parent, list(syntax_errors)
     )
     found = chart.located_in(candidate.diagnostics, imported)
-    if candidate.ruleset is None or any(d.is_error for d in found):
+    if candidate.ruleset is None or any(_blocks(d) for d in found):
         return Update(None, [*diags, *found])
     cand_written = _written(candidate.ruleset, table, name)
     # The edits, bottom up, so that earlier lines keep their numbers.
@@ -338,7 +341,7 @@ def update_into(
         new_text = new_text.rstrip("\n") + "\n\n" + format_text("\n".join(body) + "\n")
     recompiled = compiler.compile_text(new_text, str(target), target.parent)
     added = [r.key_text for r in new_rows]
-    if recompiled.ruleset is None or not recompiled.ok:
+    if recompiled.ruleset is None or any(_blocks(d) for d in recompiled.diagnostics):
         return Update(None, [*diags, *found, *recompiled.diagnostics])
     result = _written(recompiled.ruleset, table, name)
     if result != cand_written or list(result) != list(cand_written):  # guards the editing above
@@ -364,6 +367,12 @@ def update_into(
         removed,
         moved,
     )
+
+
+def _blocks(d: Diagnostic) -> bool:
+    """An error that stops the update: any but a worked example the chart's cells now answer
+    otherwise (E270, E271), which the update reports for the author to restate."""
+    return d.is_error and d.code not in ANSWER_CODES
 
 
 def _modes(rs: ir.Ruleset) -> frozenset[str]:
