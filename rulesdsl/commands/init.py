@@ -184,6 +184,15 @@ dice morale "Morale test" : 2d6 [core] {
   5-7 falls_back "Falls back 6 in"
   8+ holds "Holds its ground"
 }
+
+# A worked example: questions and the answers your rules give, as a rulebook would show them.
+# Every build asks the rules these questions again and fails if an answer changed, so a later
+# edit cannot silently change what players were told. The sheet prints them for players.
+example cavalry_in_woods "Cavalry ride through woods" [core] {
+  move_cost(cavalry, woods, distance=2 in) = 6 in
+  can_enter(vehicle, woods) = no
+  roll(morale, 7) = falls_back
+}
 """
 
 README = """\
