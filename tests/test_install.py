@@ -217,7 +217,9 @@ def test_init_then_build_in_an_empty_folder_without_any_extra(tmp_path: Path) ->
     built = run_without(BLOCKED, "build", cwd=tmp_path / "game")
     assert built.returncode == 0, built.stderr
     assert files(tmp_path / "game" / "generated") == [
+        "python/game.examples.json",  # the starter's worked example, as test vectors
         "python/game.py",
+        "python/test_game_examples.py",
         "sheets/game.en.html",
         "sheets/game.en.md",
     ]
