@@ -109,6 +109,14 @@ CODES: Mapping[str, str] = {
     "W250": "a results table outcome that no row gives",
     "W251": "a sight rule that no layer column uses",
     "W601": "a breaking or rules-level change without a matching version bump",
+    "W700": "a sheet or card prints text past its cut line or the printable area",
+    "W701": "a sheet or card prints text inside its safe zone",
+    "W702": "the loss check cannot place a rendered document's text",
+    "W703": "a sheet or card prints text over other text",
+    "E700": "`--strict`: a sheet or card prints text past its cut line or the printable area",
+    "E701": "`--strict`: a sheet or card prints text inside its safe zone",
+    "E702": "`--strict`: the loss check cannot place a rendered document's text",
+    "E703": "`--strict`: a sheet or card prints text over other text",
 }
 
 Stage = Literal["front end", "resolve", "lower", "checks", "tools"]
@@ -128,7 +136,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251",
     ),
-    ("tools", "W003 W601"),
+    ("tools", "W003 W601 W700 W701 W702 W703 E700 E701 E702 E703"),
 )
 
 STAGE_OF: Mapping[str, Stage] = {code: stage for stage, codes in _OWNED for code in codes.split()}

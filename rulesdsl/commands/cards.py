@@ -11,6 +11,7 @@ from rulesdsl.printed.cards import (
     DEFAULT_PAPER,
     DEFAULT_SIZE,
     IMPOSE_PAPERS,
+    Refit,
     build_deck,
     imposition,
     render_deck_html,
@@ -55,16 +56,23 @@ def cmd_cards(args: argparse.Namespace) -> int:
         )
         else "pdf"
     )
+    refit = Refit(ruleset, lang, args.size, args.per_mode, paper)
     try:
-        content = html.encode("utf-8") if fmt == "html" else render_pdf(html)
+        content = html.encode("utf-8") if fmt == "html" else render_pdf(html, refit=refit)
     except PdfUnavailable as exc:
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    from rulesdsl.builder.losses import report_losses
+
+    if not report_losses(args.output or "-", content, strict=args.strict):
+        print("rulesdsl: error: the deck loses text (--strict): nothing written", file=sys.stderr)
+        return EXIT_RULES
     if not emit_document(content, fmt, args.output):
         return EXIT_USAGE
     if args.output not in (None, "-"):
         print(
-            f"wrote {args.output} ({len(deck.cards)} cards, {args.size}, {lang}, {args.paper})",
+            f"wrote {args.output} ({len((refit.deck or deck).cards)} cards, {args.size}, "
+            f"{lang}, {args.paper})",
             file=sys.stderr,
         )
         if paper is not None:
@@ -121,5 +129,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="text past a card's cut or in its safe zone is an error: exit 1, write nothing",
     )
     p.set_defaults(run=cmd_cards)

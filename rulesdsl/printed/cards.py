@@ -20,7 +20,7 @@ ruleset id, version and digest in small print, and its number in the deck.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import assert_never
@@ -32,7 +32,8 @@ from rulesdsl import ir
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
-from rulesdsl.printed.pdf import render_pdf, rendered_from, require_weasyprint
+from rulesdsl.printed.loss import REFITTABLE, Loss
+from rulesdsl.printed.pdf import Rendered, render_pdf, rendered_from, require_weasyprint
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
@@ -91,8 +92,11 @@ PRINT_MARGIN = 5.0
 CROP = 4.0
 """Length of a crop mark, in millimetres."""
 
-PAD = 2.4
-"""Card padding in millimetres, all round."""
+SAFE_ZONE = 3.0
+"""Millimetres inside the cut that text keeps clear of, all round (the card's padding; the
+loss check measures it). A print shop's cut may wander by a millimetre or two."""
+PAD = SAFE_ZONE
+"""Card padding in millimetres, all round: the safe zone."""
 LINE = 1.2
 """Line height as a factor of the type size (the stylesheet's ``line-height``)."""
 FILL = 0.93
@@ -115,6 +119,8 @@ class Card:
     source: str = ""
     changed: bool = False
     number: int = 0
+    block: str = ""
+    """The sheet block the card shows (``section/block``): what a refit shrinks."""
 
 
 @dataclass
@@ -152,10 +158,16 @@ def _room(size: CardSize) -> _Room:
 
 
 def build_deck(
-    ruleset: ir.Ruleset, lang: str | None = None, size: str = DEFAULT_SIZE, mode: str | None = None
+    ruleset: ir.Ruleset,
+    lang: str | None = None,
+    size: str = DEFAULT_SIZE,
+    mode: str | None = None,
+    tight: Mapping[str, float] | None = None,
 ) -> Deck:
     """The deck of ``ruleset`` in ``lang`` on cards of ``size``; ``mode`` keeps only what
-    concerns that unit type (see :func:`~rulesdsl.printed.sheet_model.build_sheet`)."""
+    concerns that unit type (see :func:`~rulesdsl.printed.sheet_model.build_sheet`).
+    ``tight`` gives some blocks (``section/block``) less room than the estimate: the share
+    of the card's height and width they may fill (see :class:`Refit`)."""
     if size not in CARD_SIZES:
         raise ValueError(f"unknown card size {size!r}; choose one of {', '.join(CARD_SIZES)}")
     sheet = build_sheet(ruleset, lang, mode)
@@ -164,7 +176,14 @@ def build_deck(
     cards: list[Card] = []
     for section in sheet.sections:
         for block in section.blocks:
-            cards += _block_cards(section.title, block, room)
+            key = f"{section.id}/{block.id}"
+            share = (tight or {}).get(key, 1.0)
+            here = replace(
+                room, width=room.width * min(1.0, share + 0.1), height=room.height * share
+            )
+            for card in _block_cards(section.title, block, here):
+                card.block = key
+                cards.append(card)
     for i, card in enumerate(cards, start=1):
         card.number = i
     c = catalog(sheet.lang)
@@ -462,6 +481,7 @@ def _environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["mm"] = lambda v: f"{v:.2f}mm"
+    env.filters["num"] = lambda v: f"{v:.2f}"
     return env
 
 
@@ -481,6 +501,7 @@ def render_deck_html(deck: Deck, paper: str | None = DEFAULT_PAPER) -> str:
         imposed=paper is not None,
         changed_sign=CHANGED_SIGN,
         total=len(deck.cards),
+        safe=SAFE_ZONE,
     )
 
 
@@ -490,9 +511,12 @@ def render_deck(
     size: str = DEFAULT_SIZE,
     mode: str | None = None,
     paper: str | None = DEFAULT_PAPER,
-) -> bytes:
-    """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`)."""
-    return render_pdf(render_deck_html(build_deck(ruleset, lang, size, mode), paper))
+) -> Rendered:
+    """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`), refitted
+    where the first layout lost text (:class:`Refit`); what is still lost is in its
+    ``losses``."""
+    html = render_deck_html(build_deck(ruleset, lang, size, mode), paper)
+    return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper))
 
 
 def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
@@ -503,10 +527,43 @@ def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
         html = render_deck_html(build_deck(ruleset, lang, DEFAULT_SIZE), DEFAULT_PAPER)
+        refit = Refit(ruleset, lang, DEFAULT_SIZE, None, DEFAULT_PAPER)
         outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
-            partial(render_pdf, html), partial(rendered_from, html=html)
+            partial(render_pdf, html, refit=refit), partial(rendered_from, html=html)
         )
     return outputs
 
 
-__all__ += ["Imposition", "Slot", "fit_text"]
+REFIT_SHRINK = 0.85
+"""Each refit gives a block that lost text this share of the room it had."""
+
+
+class Refit:
+    """What :func:`~rulesdsl.printed.pdf.render_pdf` calls when the loss check finds text
+    lost on some cards: the deck again, with less room for the blocks of those cards (the
+    estimate was short for them), or None when no card lost anything it can help.
+
+    The result is deterministic (the same deck, the same findings, the same refit), and the
+    PDF keeps the first HTML's identifier, so the build still knows it is current."""
+
+    def __init__(
+        self, ruleset: ir.Ruleset, lang: str | None, size: str, mode: str | None, paper: str | None
+    ) -> None:
+        self.args = (ruleset, lang, size, mode)
+        self.paper = paper
+        self.tight: dict[str, float] = {}
+        self.deck: Deck | None = None
+        """The last deck made (None until a refit)."""
+
+    def __call__(self, losses: Sequence[Loss]) -> str | None:
+        keys = sorted({loss.key for loss in losses if loss.key and loss.kind in REFITTABLE})
+        if not keys:
+            return None
+        for key in keys:
+            self.tight[key] = self.tight.get(key, 1.0) * REFIT_SHRINK
+        ruleset, lang, size, mode = self.args
+        self.deck = build_deck(ruleset, lang, size, mode, self.tight)
+        return render_deck_html(self.deck, self.paper)
+
+
+__all__ += ["Imposition", "Refit", "Slot", "fit_text"]

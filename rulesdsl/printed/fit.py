@@ -114,22 +114,32 @@ class TableFit:
 
 
 def table_fit(
-    head: Sequence[Sequence[str]], rows: Sequence[Sequence[str]], room: float, box: Box
+    head: Sequence[Sequence[str]],
+    rows: Sequence[Sequence[str]],
+    room: float,
+    box: Box,
+    bold: Sequence[Sequence[bool]] = (),
 ) -> TableFit:
     """Estimate a table's layout the way CSS's automatic table layout does.
 
     ``head`` gives the header rows (one text per column: a spanning header is given to its
-    first column, the others get ""); ``rows`` the body. Each column gets at least its widest
-    word; the room left is shared in proportion to how much more each column would like.
+    first column, the others get ""); ``rows`` the body; ``bold``, where given, which body
+    cells are set in bold (marker cells). Each column gets at least its widest word; the
+    room left is shared in proportion to how much more each column would like.
     """
     ncols = max((len(r) for r in (*head, *rows)), default=0)
     lo = [0.0] * ncols
     hi = [0.0] * ncols
-    for row, bold in [(r, True) for r in head] + [(r, False) for r in rows]:
-        size = box.font * (box.head_scale if bold else 1.0)
+    heavy = [[True] * len(r) for r in head] + [
+        list(bold[n]) if n < len(bold) else [False] * len(r) for n, r in enumerate(rows)
+    ]
+    for n, row in enumerate([*head, *rows]):
+        is_head = n < len(head)
+        size = box.font * (box.head_scale if is_head else 1.0)
         for i, text in enumerate(row):
-            lo[i] = max(lo[i], min_width(text, size, bold) + box.pad_x)
-            hi[i] = max(hi[i], width(text, size, bold) + box.pad_x)
+            b = heavy[n][i] if i < len(heavy[n]) else False
+            lo[i] = max(lo[i], min_width(text, size, b) + box.pad_x)
+            hi[i] = max(hi[i], width(text, size, b) + box.pad_x)
     if ncols:
         lo[0] = max(lo[0], box.label_min + box.pad_x)
         hi[0] = max(hi[0], lo[0])
@@ -141,16 +151,21 @@ def table_fit(
         wish = sum(h - low for h, low in zip(hi, lo, strict=True)) or 1.0
         widths = [low + spare * (h - low) / wish for h, low in zip(hi, lo, strict=True)]
 
-    def height(row: Sequence[str], bold: bool) -> float:
-        size = box.font * (box.head_scale if bold else 1.0)
+    def height(row: Sequence[str], heavy_row: Sequence[bool], is_head: bool) -> float:
+        size = box.font * (box.head_scale if is_head else 1.0)
         most = max(
-            (lines(t, w - box.pad_x, size, bold) for t, w in zip(row, widths, strict=False) if t),
+            (
+                lines(t, w - box.pad_x, size, b)
+                for t, w, b in zip(row, widths, heavy_row, strict=False)
+                if t
+            ),
             default=1,
         )
         return most * size * box.line + box.pad_y
 
-    head_height = sum(height(r, True) for r in head)
-    return TableFit(widths, lo, [height(r, False) for r in rows], head_height, fits)
+    head_height = sum(height(r, heavy[n], True) for n, r in enumerate(head))
+    row_heights = [height(r, heavy[len(head) + n], False) for n, r in enumerate(rows)]
+    return TableFit(widths, lo, row_heights, head_height, fits)
 
 
 def column_chunks(

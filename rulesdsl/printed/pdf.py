@@ -40,14 +40,23 @@ import hashlib
 import importlib.util
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from rulesdsl.gc_pause import gc_paused
+from rulesdsl.printed.loss import Loss, check_layout
 
-__all__ = ["FONT_FAMILY", "PRODUCER", "SOURCE_DATE_EPOCH", "PdfUnavailable", "render_pdf"]
+__all__ = [
+    "FONT_FAMILY",
+    "PRODUCER",
+    "SOURCE_DATE_EPOCH",
+    "PdfUnavailable",
+    "Rendered",
+    "layout_losses",
+    "render_pdf",
+]
 
 #: Value written to the PDF ``/Producer`` field (no version, so it never changes).
 PRODUCER = "rulesdsl"
@@ -65,6 +74,21 @@ SOURCE_DATE_EPOCH = "0"
 _RENDER_LOCK = threading.Lock()
 
 _INSTALL_HINT = "PDF output needs WeasyPrint: pip install 'rulesdsl[pdf]'"
+
+
+class Rendered(bytes):
+    """A PDF's bytes, with what the loss check found in its layout
+    (:func:`rulesdsl.printed.loss.check_layout`): text past a cut or the printable area,
+    text in the safe zone. Still bytes, so a build writes it like any output; it pickles
+    with its findings, so a render in a worker process brings them back."""
+
+    losses: tuple[Loss, ...] = ()
+
+    @classmethod
+    def of(cls, data: bytes, losses: tuple[Loss, ...]) -> Rendered:
+        made = cls(data)
+        made.losses = losses
+        return made
 
 
 class PdfUnavailable(RuntimeError):
@@ -187,28 +211,80 @@ def rendered_from(pdf: bytes, html: str, *, base_url: str | None = None) -> bool
     return b"/ID [(" + _identifier(html, base_url) + b")" in pdf
 
 
-def render_pdf(html: str, *, base_url: str | None = None) -> bytes:
+MAX_REFITS = 4
+"""How many times :func:`render_pdf` lets a ``refit`` lay the document out again."""
+
+
+Refit = Callable[[tuple[Loss, ...]], "str | None"]
+"""Given what a layout lost, the HTML to lay out instead (None: nothing better)."""
+
+
+def _weasyprint() -> Any:
+    try:
+        import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing
+        raise PdfUnavailable(f"{_INSTALL_HINT} ({exc})") from exc
+    return weasyprint
+
+
+def _lay_out(
+    weasyprint: Any, html: str, base_url: str | None, refit: Refit | None
+) -> tuple[Any, tuple[Loss, ...]]:
+    fetcher = _url_fetcher(weasyprint, base_url)
+    stylesheets = [weasyprint.CSS(string=_BASE_CSS, url_fetcher=fetcher)]
+
+    def lay_out(page: str) -> Any:
+        source = weasyprint.HTML(string=page, base_url=base_url, url_fetcher=fetcher)
+        return source.render(stylesheets=stylesheets, pdf_identifier=_identifier(html, base_url))
+
+    document = lay_out(html)
+    losses = tuple(check_layout(document))
+    for _ in range(MAX_REFITS if refit is not None else 0):
+        again = refit(losses) if losses and refit is not None else None
+        if again is None:
+            break
+        document = lay_out(again)
+        losses = tuple(check_layout(document))
+    return document, losses
+
+
+def layout_losses(
+    html: str, *, base_url: str | None = None, refit: Refit | None = None
+) -> tuple[Any, tuple[Loss, ...]]:
+    """What :func:`render_pdf` would find, without writing the PDF: the (refitted) layout, a
+    WeasyPrint ``Document``, and its losses. The tests read every bundled document so."""
+    weasyprint = _weasyprint()
+    with _RENDER_LOCK, _fixed_source_date_epoch(), gc_paused():
+        return _lay_out(weasyprint, html, base_url, refit)
+
+
+def render_pdf(
+    html: str,
+    *,
+    base_url: str | None = None,
+    refit: Refit | None = None,
+) -> Rendered:
     """Render ``html`` to PDF and return the bytes; the same input always gives the same bytes.
+
+    The layout is measured before it is written (:mod:`rulesdsl.printed.loss`): the result
+    carries what text it loses or puts in the safe zone (``losses``), for the caller to report.
+    Given ``refit``, a document that loses text is laid out again from the HTML ``refit``
+    makes of the findings, at most :data:`MAX_REFITS` times, until it loses nothing or
+    ``refit`` gives None; the PDF keeps the identifier of ``html`` (so :func:`rendered_from`
+    still knows it), and a refit is deterministic, so the bytes are too.
 
     ``base_url`` resolves relative links, images and stylesheets in ``html``.
     The text is set in DejaVu Sans unless the page's CSS says otherwise (see
     the module docstring).  Raises :class:`PdfUnavailable` if WeasyPrint is
     not installed or cannot load its system libraries.
     """
-    try:
-        import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
-    except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing
-        raise PdfUnavailable(f"{_INSTALL_HINT} ({exc})") from exc
-
+    weasyprint = _weasyprint()
     # The collector held off: WeasyPrint makes hundreds of thousands of boxes and styles that
     # stay alive until the page is written, and each collection would walk them all again
     # (the render takes 7-10 % less CPU).
     with _RENDER_LOCK, _fixed_source_date_epoch(), gc_paused():
-        fetcher = _url_fetcher(weasyprint, base_url)
-        document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
+        document, losses = _lay_out(weasyprint, html, base_url, refit)
         pdf: bytes = document.write_pdf(
-            stylesheets=[weasyprint.CSS(string=_BASE_CSS, url_fetcher=fetcher)],
-            pdf_identifier=_identifier(html, base_url),
-            finisher=_fix_metadata,
+            finisher=_fix_metadata, pdf_identifier=_identifier(html, base_url)
         )
-    return pdf
+    return Rendered.of(pdf, losses)

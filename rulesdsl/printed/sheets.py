@@ -61,6 +61,23 @@ class Paper:
     width: float = 194.0
     """The width of the text between the side margins, in millimetres."""
 
+    @property
+    def margins_mm(self) -> str:
+        """The margins (top right bottom left) in millimetres, as the loss check reads them."""
+        values = [_to_mm(v) for v in self.margin.split()]
+        return " ".join(f"{v:.2f}" for v in (values * 4)[:4])
+
+
+def _to_mm(length: str) -> float:
+    for unit, factor in (("mm", 1.0), ("in", 25.4), ("cm", 10.0), ("pt", 25.4 / 72)):
+        if length.endswith(unit):
+            return float(length.removesuffix(unit)) * factor
+    raise ValueError(f"a page margin in an unknown unit: {length!r}")
+
+
+SAFE_ZONE = 3.0
+"""Millimetres the running footer keeps from the page edge (the loss check measures it)."""
+
 
 PAPERS: dict[str, Paper] = {
     "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "6.3pt", 24, 194.0),
@@ -205,6 +222,7 @@ def render_html(sheet: Sheet, paper: str = DEFAULT_PAPER) -> str:
         css=Markup(_css()),
         changed_sign=CHANGED_SIGN,
         keep_whole=PAPERS[paper].keep_whole,
+        safe=SAFE_ZONE,
     )
 
 
