@@ -27,11 +27,14 @@ Determinism (same HTML in, same bytes out, in any process):
   ``finally`` block; nothing else in WeasyPrint 70 or pydyf reads it.
 * Compression is zlib, which is deterministic.
 
-Fonts: a user stylesheet sets ``font-family`` to :data:`FONT_FAMILY`, which
-starts with "DejaVu Sans".  The DejaVu fonts in ``/usr/share/fonts/truetype/dejavu``
-(Debian package ``fonts-dejavu-core``) are found through fontconfig and cover
-Latin (é, œ) and Cyrillic (Редкий лес).  Being a user stylesheet, it is
-overridden by any ``font-family`` the HTML itself sets.
+Fonts: the package ships the faces the sheets use (:data:`FONTS`: DejaVu Sans Condensed,
+regular and bold, cut down to Latin, Cyrillic and the signs a sheet prints, with DejaVu's
+licence), and a user stylesheet declares them with ``@font-face`` as the family
+``rulesdsl Sans``, which the sheets' and cards' stylesheets name first. So a PDF has the
+same glyphs and bytes on any machine, whatever fonts it has installed (a test renders with
+fontconfig pointed at an empty folder); the fonts are read from the package folder, the
+only files the URL fetcher lets through besides those under a caller's ``file:``
+``base_url``. A page that names other families gets them from the machine.
 """
 
 from __future__ import annotations
@@ -62,9 +65,22 @@ __all__ = [
 PRODUCER = "rulesdsl"
 
 #: CSS font stack applied to the whole document (overridable by the page's own CSS).
-FONT_FAMILY = '"DejaVu Sans", "DejaVu Sans Condensed", "DejaVu Serif", sans-serif'
+FONT_FAMILY = '"rulesdsl Sans", "DejaVu Sans Condensed", "DejaVu Sans", sans-serif'
 
-_BASE_CSS = f"html {{ font-family: {FONT_FAMILY}; }}"
+FONTS = Path(__file__).resolve().parent / "fonts"
+"""The fonts shipped with the package (``dev/subset_fonts.py`` makes them)."""
+
+_FACES = (("DejaVuSansCondensed.ttf", "normal"), ("DejaVuSansCondensed-Bold.ttf", "bold"))
+
+
+def _base_css() -> str:
+    faces = "".join(
+        f'@font-face {{ font-family: "rulesdsl Sans"; src: url("{(FONTS / name).as_uri()}"); '
+        f"font-weight: {weight}; font-style: normal; }}\n"
+        for name, weight in _FACES
+    )
+    return f"{faces}html {{ font-family: {FONT_FAMILY}; }}"
+
 
 #: ``SOURCE_DATE_EPOCH`` used while rendering (fontTools' subset timestamp, see above).
 SOURCE_DATE_EPOCH = "0"
@@ -172,14 +188,17 @@ def _url_fetcher(weasyprint: Any, base_url: str | None = None) -> Any:
         scheme = url.partition(":")[0].lower()
         if scheme in EMBEDDED_SCHEMES:
             return True
-        if scheme != "file" or folder is None:
+        if scheme != "file":
             return False
         from urllib.parse import urlsplit
         from urllib.request import url2pathname
 
         parts = urlsplit(url)
         path = Path(url2pathname(parts.path)).resolve()
-        return parts.netloc in ("", "localhost") and path.is_relative_to(folder)
+        inside = (folder,) if folder is not None else ()
+        return parts.netloc in ("", "localhost") and any(
+            path.is_relative_to(f) for f in (*inside, FONTS)
+        )
 
     def refuse(url: str) -> ValueError:
         return ValueError(f"rulesdsl sheets fetch no external resource: {url[:80]}")
@@ -231,11 +250,14 @@ def _lay_out(
     weasyprint: Any, html: str, base_url: str | None, refit: Refit | None
 ) -> tuple[Any, tuple[Loss, ...]]:
     fetcher = _url_fetcher(weasyprint, base_url)
-    stylesheets = [weasyprint.CSS(string=_BASE_CSS, url_fetcher=fetcher)]
+    fonts = weasyprint.text.fonts.FontConfiguration()
+    stylesheets = [weasyprint.CSS(string=_base_css(), url_fetcher=fetcher, font_config=fonts)]
 
     def lay_out(page: str) -> Any:
         source = weasyprint.HTML(string=page, base_url=base_url, url_fetcher=fetcher)
-        return source.render(stylesheets=stylesheets, pdf_identifier=_identifier(html, base_url))
+        return source.render(
+            font_config=fonts, stylesheets=stylesheets, pdf_identifier=_identifier(html, base_url)
+        )
 
     document = lay_out(html)
     losses = tuple(check_layout(document))

@@ -15,7 +15,7 @@ from rulesdsl.printed import fit
 
 __all__ = ["ScalePoint", "grid_diagonals", "step_scale"]
 
-_FONT = 'font-family="DejaVu Sans Condensed, DejaVu Sans, sans-serif"'
+_FONT = 'font-family="rulesdsl Sans, DejaVu Sans Condensed, DejaVu Sans, sans-serif"'
 
 
 @dataclass(frozen=True)
