@@ -31,7 +31,7 @@ RANGES = [
     (0x20A0, 0x20CF),  # currency
     (0x2100, 0x214F),  # letterlike symbols (№)
     (0x2190, 0x21FF),  # arrows
-    (0x2200, 0x22FF),  # mathematical operators (≤ ≥ ⊗ ⊘ ×)
+    (0x2200, 0x22FF),  # mathematical operators (≤ ≥ ⊗ ⊘)
     (0x25A0, 0x25FF),  # geometric shapes (□ ▲)
     (0x2700, 0x27BF),  # dingbats (✕ ✓)
 ]
