@@ -32,10 +32,10 @@ from rulesdsl import ir
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.printed.cards import Refit, build_deck, render_deck_html
-from rulesdsl.printed.loss import check_layout
+from rulesdsl.printed.loss import check_layout, page_fills
 from rulesdsl.printed.pdf import layout_losses
 from rulesdsl.printed.sheet_model import build_sheet
-from rulesdsl.printed.sheets import render_html
+from rulesdsl.printed.sheets import Grow, render_html
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.terrain"))
@@ -91,9 +91,11 @@ class Layout:
     """Text outside its page or card (:func:`lost_text`)."""
     heading_only: tuple[int | str, ...]
     """Pages (sheets) or card ids (decks) showing a heading and nothing else."""
+    fills: tuple[float, ...] = ()
+    """How far down each page's body text reaches (sheets)."""
 
 
-def _layout(html: str, cards: bool, refit: Refit | None = None) -> Layout:
+def _layout(html: str, cards: bool, refit: Refit | Grow | None = None) -> Layout:
     with gc_paused():
         document, losses = layout_losses(html, refit=refit)
         return Layout(
@@ -102,12 +104,14 @@ def _layout(html: str, cards: bool, refit: Refit | None = None) -> Layout:
             heading_only=tuple(
                 heading_only_cards(document) if cards else heading_only_pages(document)
             ),
+            fills=tuple(page_fills(document)),
         )
 
 
 @cache
 def sheet_layout(name: str, lang: str, paper: str) -> Layout:
-    return _layout(render_html(build_sheet(ruleset(name), lang), paper), cards=False)
+    sheet = build_sheet(ruleset(name), lang)
+    return _layout(render_html(sheet, paper), cards=False, refit=Grow(sheet, paper))
 
 
 @cache

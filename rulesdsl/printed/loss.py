@@ -130,6 +130,8 @@ class _Text:
     frame: _Frame | None
     item: str
     margin: bool
+    key: str = ""
+    """The nearest ``data-key`` (a sheet's block; a card's is its frame's)."""
 
 
 def _attrs(box: Any) -> Any:
@@ -148,11 +150,11 @@ def _numbers(text: str | None) -> list[float] | None:
 
 def _texts(page_box: Any, page_frame: _Frame | None) -> Iterator[_Text]:
     """Every piece of text on a page, with the frame and item it belongs to."""
-    stack: list[tuple[Any, _Frame | None, str, bool, Any]] = [
-        (page_box, page_frame, "", False, None)
+    stack: list[tuple[Any, _Frame | None, str, str, bool, Any]] = [
+        (page_box, page_frame, "", "", False, None)
     ]
     while stack:
-        box, frame, item, margin, parent_el = stack.pop()
+        box, frame, item, key, margin, parent_el = stack.pop()
         element = _attrs(box)
         if element is not None and element is not parent_el:
             rect = _numbers(element.get("data-frame"))
@@ -160,10 +162,11 @@ def _texts(page_box: Any, page_frame: _Frame | None) -> Iterator[_Text]:
                 left, top, width, height = rect
                 safe = (_numbers(element.get("data-safe")) or [0.0])[0]
                 name = element.get("data-name") or ""
-                key = element.get("data-key") or ""
+                frame_key = element.get("data-key") or ""
                 cut = _Rect(left, top, left + width, top + height)
-                frame = _Frame(cut, safe, name, True, key)
+                frame = _Frame(cut, safe, name, True, frame_key)
             item = element.get("data-item") or item
+            key = element.get("data-key") or key
         if getattr(box, "at_keyword", None):  # a page-margin box: running footer, page number
             margin = True
         text = getattr(box, "text", None)
@@ -171,11 +174,11 @@ def _texts(page_box: Any, page_frame: _Frame | None) -> Iterator[_Text]:
             if text.strip():
                 x, y = box.position_x / PX_PER_MM, box.position_y / PX_PER_MM
                 w, h = box.width / PX_PER_MM, box.height / PX_PER_MM
-                yield _Text(text.strip(), (x, y, x + w, y + h), frame, item, margin)
+                yield _Text(text.strip(), (x, y, x + w, y + h), frame, item, margin, key)
             continue
         children = getattr(box, "children", None) or ()
         for child in reversed(list(children)):
-            stack.append((child, frame, item, margin, element))
+            stack.append((child, frame, item, key, margin, element))
 
 
 def check_layout(document: Any) -> list[Loss]:
@@ -235,12 +238,12 @@ def _root_element(page_box: Any) -> Any:
 def _measure(losses: list[Loss], t: _Text, frame: _Frame) -> None:
     by, side = frame.cut.past(*t.box)
     if by > TOLERANCE_MM:
-        losses.append(Loss(CUT, frame.name, t.item, t.text, by, side, frame.key))
+        losses.append(Loss(CUT, frame.name, t.item, t.text, by, side, t.key or frame.key))
         return
     if frame.safe > 0:
         by, side = frame.cut.inset(frame.safe).past(*t.box)
         if by > TOLERANCE_MM:
-            losses.append(Loss(SAFE, frame.name, t.item, t.text, by, side, frame.key))
+            losses.append(Loss(SAFE, frame.name, t.item, t.text, by, side, t.key or frame.key))
 
 
 OVERLAP_MM = 0.4
@@ -249,7 +252,19 @@ reaches into the line above)."""
 
 
 def _overlaps(placed: list[_Text], page: str) -> list[Loss]:
-    """Pieces of text that print over each other: each pair once, the later one named."""
+    """Pieces of text of one frame (a card) that print over each other: each pair once, the
+    later one named. Frames are compared apart: a card set across (turned) is laid out
+    before its turn, over its neighbours' places."""
+    found: list[Loss] = []
+    frames: dict[int, list[_Text]] = {}
+    for t in placed:
+        frames.setdefault(id(t.frame), []).append(t)
+    for group in frames.values():
+        found += _overlaps_in(group, page)
+    return found
+
+
+def _overlaps_in(placed: list[_Text], page: str) -> list[Loss]:
     found: list[Loss] = []
     boxes = sorted(placed, key=lambda t: t.box[1])
     for i, a in enumerate(boxes):
@@ -262,6 +277,27 @@ def _overlaps(placed: list[_Text], page: str) -> list[Loss]:
             down = min(ay1, by1) - max(ay0, by0)
             if across > OVERLAP_MM and down > OVERLAP_MM:
                 where = b.frame.name if b.frame is not None else page
-                key = b.frame.key if b.frame is not None else ""
+                key = b.key or (b.frame.key if b.frame is not None else "")
                 found.append(Loss(OVERLAP, where, b.item, b.text, min(across, down), "", key))
     return found
+
+
+def page_fills(document: Any) -> list[float]:
+    """How far down its printable area each page's body text reaches, from 0 to 1."""
+    return [_fill(page) for page in document.pages]
+
+
+def last_page_fill(document: Any) -> float:
+    """How far down the last page's body text reaches: what a fitter that grows type has
+    to spare."""
+    return _fill(document.pages[-1]) if document.pages else 0.0
+
+
+def _fill(page: Any) -> float:
+    page_box = getattr(page, "_page_box", None)
+    root = _root_element(page_box)
+    margins = _numbers(root.get("data-page") if root is not None else None) or [0.0] * 4
+    top, _, bottom, _ = (margins * 4)[:4]
+    height = page.height / PX_PER_MM - top - bottom
+    lowest = max((t.box[3] for t in _texts(page_box, None) if not t.margin), default=top)
+    return max(0.0, min(1.0, (lowest - top) / height)) if height > 0 else 1.0

@@ -43,13 +43,13 @@ import hashlib
 import importlib.util
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.printed.loss import Loss, check_layout
+from rulesdsl.printed.loss import Loss, check_layout, last_page_fill
 
 __all__ = [
     "FONT_FAMILY",
@@ -234,8 +234,16 @@ MAX_REFITS = 4
 """How many times :func:`render_pdf` lets a ``refit`` lay the document out again."""
 
 
-Refit = Callable[[tuple[Loss, ...]], "str | None"]
-"""Given what a layout lost, the HTML to lay out instead (None: nothing better)."""
+class Refit(Protocol):
+    """A fitter that measures: given a layout's page count and what it lost, the HTML to try
+    instead (None: stop); :meth:`keep` says whether that try replaces the layout before it.
+    Decks give more room to the blocks that lost text; sheets try larger type while the
+    page count holds."""
+
+    def __call__(self, pages: int, fill: float, losses: tuple[Loss, ...]) -> str | None:
+        """``fill``: how far down the last page the text reaches (0 to 1)."""
+
+    def keep(self, pages: int, losses: tuple[Loss, ...]) -> bool: ...
 
 
 def _weasyprint() -> Any:
@@ -262,11 +270,14 @@ def _lay_out(
     document = lay_out(html)
     losses = tuple(check_layout(document))
     for _ in range(MAX_REFITS if refit is not None else 0):
-        again = refit(losses) if losses and refit is not None else None
+        assert refit is not None
+        again = refit(len(document.pages), last_page_fill(document), losses)
         if again is None:
             break
-        document = lay_out(again)
-        losses = tuple(check_layout(document))
+        trial = lay_out(again)
+        found = tuple(check_layout(trial))
+        if refit.keep(len(trial.pages), found):
+            document, losses = trial, found
     return document, losses
 
 
@@ -290,10 +301,10 @@ def render_pdf(
 
     The layout is measured before it is written (:mod:`rulesdsl.printed.loss`): the result
     carries what text it loses or puts in the safe zone (``losses``), for the caller to report.
-    Given ``refit``, a document that loses text is laid out again from the HTML ``refit``
-    makes of the findings, at most :data:`MAX_REFITS` times, until it loses nothing or
-    ``refit`` gives None; the PDF keeps the identifier of ``html`` (so :func:`rendered_from`
-    still knows it), and a refit is deterministic, so the bytes are too.
+    Given ``refit`` (:class:`Refit`), the document is laid out again from the HTML ``refit``
+    makes of the last layout's page count and findings, at most :data:`MAX_REFITS` times,
+    while it gives one and keeps the result; the PDF keeps the identifier of ``html`` (so
+    :func:`rendered_from` still knows it), and a refit is deterministic, so the bytes are too.
 
     ``base_url`` resolves relative links, images and stylesheets in ``html``.
     The text is set in DejaVu Sans unless the page's CSS says otherwise (see
