@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -20,6 +21,9 @@ from importlib import resources
 from itertools import repeat
 
 __all__ = ["Box", "TableFit", "column_chunks", "lines", "min_width", "table_fit", "width"]
+
+_BREAKS = re.compile(r"[^\S\u00a0\u202f]+")
+"""Where a line may break: white space but the no-break spaces."""
 
 SLACK = 1.02
 """Every width estimate is multiplied by this (kerning, rounding, bold marks)."""
@@ -59,7 +63,7 @@ def _units(text: str, bold: bool) -> int:
 
 def min_width(text: str, size: float, bold: bool = False) -> float:
     """The widest word of ``text``: the narrowest the text can be wrapped to."""
-    words = text.replace("/", "/ ").split()
+    words = _BREAKS.split(text.replace("/", "/ ").strip())
     return max((width(w, size, bold) for w in words), default=0.0)
 
 
@@ -69,7 +73,7 @@ def lines(text: str, room: float, size: float, bold: bool = False) -> int:
         return 1
     count, used = 1, 0.0
     space = width(" ", size, bold)
-    for word in text.split():
+    for word in _BREAKS.split(text.strip()):
         w = width(word, size, bold)
         if used and used + space + w > room:
             count += 1
