@@ -117,3 +117,15 @@ def test_a_sheet_grows_its_type_into_the_room_it_leaves() -> None:
     assert losses == ()
     assert len(document.pages) == 1
     assert grow.font > grow.base
+
+
+def test_a_results_table_is_never_split_between_its_columns() -> None:
+    """The hex game's combat results: every card of it holds every column (set across the
+    card where it is wide), split only between rows."""
+    for lang in ("en", "fr"):
+        deck = build_deck(pdf_layout.ruleset("hex_operational"), lang, "poker")
+        parts = [c for c in deck.cards if c.topic == "results" and c.table is not None]
+        assert parts
+        widths = {len(c.table.rows[0]) for c in parts if c.table is not None}
+        assert len(widths) == 1, widths
+        assert all(c.turned for c in parts)

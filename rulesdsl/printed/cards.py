@@ -264,17 +264,25 @@ def _fitted(
 ) -> list[Card]:
     """The cards of one block at the largest type that needs no more cards than the least."""
     fonts = size.fonts()
+    whole = topic in WHOLE_ROWS
     least = _block_cards(section, block, _room(size, fonts[-1], share))
     turned = False
-    if block.table is not None and len(least) > 1:
-        # a table that needs several cards may need fewer set across the card
+    if block.table is not None and (len(least) > 1 or whole):
+        # a table that needs several cards may need fewer set across the card; a results
+        # table is never split between its columns: set across where it is wide
         across = replace(size, width=size.height, height=size.width)
-        other = _block_cards(section, block, _room(across, fonts[-1], share))
-        if len(other) < len(least):
+        other = _block_cards(section, block, _room(across, fonts[-1], share), whole)
+        if whole:
+            upright = _block_cards(section, block, _room(size, fonts[-1], share), whole)
+            if _too_wide(block, _room(size, fonts[-1], share)) or len(other) < len(upright):
+                least, size, turned = other, across, True
+            else:
+                least = upright
+        elif len(other) < len(least):
             least, size, turned = other, across, True
     chosen, font = least, fonts[-1]
     for candidate in fonts[:-1]:
-        cards = _block_cards(section, block, _room(size, candidate, share))
+        cards = _block_cards(section, block, _room(size, candidate, share), whole)
         if len(cards) <= len(least) and not any(card.over for card in cards):
             chosen, font = cards, candidate
             break
@@ -283,6 +291,17 @@ def _fitted(
         card.font = font
         card.turned = turned
     return chosen
+
+
+WHOLE_ROWS = frozenset({"results"})
+"""Topics whose tables are never split between their columns (a results table is read
+along a row: the roll, then the column of the situation)."""
+
+
+def _too_wide(block: Block, room: _Room) -> bool:
+    """Whether the block's table needs more than the card's width (it would split)."""
+    assert block.table is not None
+    return len(wide_chunks(_signs_only(block.table), room.width, room.box)) > 1
 
 
 def _title_height(section: str, title: str, room: _Room) -> float:
@@ -319,8 +338,9 @@ def _attr(svg: str, name: str) -> float:
     return float(svg[start:end].removesuffix("pt"))
 
 
-def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
-    """The cards of one block: the table split across and down as needed."""
+def _block_cards(section: str, block: Block, room: _Room, whole_rows: bool = False) -> list[Card]:
+    """The cards of one block: the table split across and down as needed; with
+    ``whole_rows`` never across (a results table is read along its rows)."""
     title = block.title or section
     base = Card(section, title, block.kind, source=block.source, changed=block.changed)
     head_h = _title_height(section, title, room)
@@ -340,7 +360,8 @@ def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
     if table.fold:
         table = replace(table, fold=False)
     table = _signs_only(table)
-    chunks = wide_chunks(table, room.width, room.box)
+    ncols = len(table.rows[0]) - 1 if table.rows else 0
+    chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
     cards: list[Card] = []
     for cols in chunks:
         piece = slice_table(table, cols, range(len(table.rows)))
