@@ -36,8 +36,9 @@ layer base "Base" {
   clear "Clear" | 1
   long "%s" | 2
 }
-""" % ("Unbreakable" * 14)
-"""A user's ruleset whose label is one word of 154 letters: no card is wide enough."""
+""" % ("0123456789" * 15)
+"""A user's ruleset whose label is one word of 150 digits: no card is wide enough, and no
+hyphenation breaks a number."""
 
 
 # ---- the product's check ------------------------------------------------------------------

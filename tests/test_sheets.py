@@ -152,7 +152,7 @@ def test_html_contains_every_movement_cost(heavy_gear: ir.Ruleset) -> None:
 def test_french_sheet_uses_french_labels(heavy_gear: ir.Ruleset) -> None:
     page = render_sheet(heavy_gear, "html", "fr").decode("utf-8")
     for label in (
-        "Heavy Gear : terrain et mouvement",
+        "Heavy Gear\u202f: terrain et mouvement",  # a narrow no-break space (issue 23)
         "Marcheur",
         "Mou (sable, neige, boue)",
         "Mouvement",
@@ -611,7 +611,7 @@ def test_inputs_and_dice_effects_are_translated(compiler: Compiler, heavy_gear: 
     assert "Entrées : cible cachée, dissimulation (points), détection (points)" in fr
     assert "taille du couvert \\> taille de la cible / 2" in fr
     ru = page_text(compiled(compiler, "battletech_tacops"), "md", "ru")
-    assert "урон: 2d6, место попадания: случайно, пожар: 1d6, возгорание" in ru
+    assert "урон: 2к6, место попадания: случайно, пожар: 1к6, возгорание" in ru  # 2к6: issue 23
 
 
 def test_symbols_of_the_generic_game_are_translated(compiler: Compiler) -> None:

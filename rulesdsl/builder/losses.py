@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from rulesdsl.printed.loss import CUT, OVERLAP, SAFE, UNPLACED, UNREAD, Kind
+
 if TYPE_CHECKING:
     from rulesdsl.diagnostics import Diagnostic
     from rulesdsl.printed.loss import Loss
@@ -18,13 +20,14 @@ __all__ = ["LOSS_CODES", "loss_diagnostics", "losses_of", "report_losses"]
 
 LOSS_CODES = frozenset({"W700", "W701", "W702", "W703", "E700", "E701", "E702", "E703"})
 
-_HINTS = {
-    "cut": "the card or page loses this text: report it (the fitter should have made room), "
+_UNREADABLE = "the loss check cannot read this layout (a WeasyPrint it does not know?)"
+_HINTS: dict[Kind, str] = {
+    CUT: "the card or page loses this text: report it (the fitter should have made room), "
     "or shorten the label",
-    "safe": "a cut slightly off trims this text: report it, or shorten the label",
-    "overlap": "two pieces of text print over each other: report it",
-    "unplaced": "the loss check cannot read this layout (a WeasyPrint it does not know?)",
-    "unread": "the loss check cannot read this layout (a WeasyPrint it does not know?)",
+    SAFE: "a cut slightly off trims this text: report it, or shorten the label",
+    OVERLAP: "two pieces of text print over each other: report it",
+    UNPLACED: _UNREADABLE,
+    UNREAD: _UNREADABLE,
 }
 
 
@@ -46,7 +49,7 @@ def loss_diagnostics(
 
     diags: list[Diagnostic] = []
     for output, found in losses.items():
-        groups: dict[tuple[str, str, str], list[Loss]] = {}
+        groups: dict[tuple[Kind, str, str], list[Loss]] = {}
         for loss in found:
             groups.setdefault((loss.kind, loss.where, loss.item), []).append(loss)
         for (kind, _, _), group in groups.items():
@@ -54,30 +57,20 @@ def loss_diagnostics(
             more = f" (and {len(group) - 1} more pieces)" if len(group) > 1 else ""
             message = f"{output}: {worst.describe()}{more}"
             hint = _HINTS[kind]
-            if kind == "cut":
-                diags.append(
-                    error("E700", message, None, hint)
-                    if strict
-                    else warning("W700", message, None, hint)
-                )
-            elif kind == "safe":
-                diags.append(
-                    error("E701", message, None, hint)
-                    if strict
-                    else warning("W701", message, None, hint)
-                )
-            elif kind == "overlap":
-                diags.append(
-                    error("E703", message, None, hint)
-                    if strict
-                    else warning("W703", message, None, hint)
-                )
-            else:
-                diags.append(
-                    error("E702", message, None, hint)
-                    if strict
-                    else warning("W702", message, None, hint)
-                )
+            made = {
+                CUT: (warning("W700", message, None, hint), error("E700", message, None, hint)),
+                SAFE: (warning("W701", message, None, hint), error("E701", message, None, hint)),
+                UNPLACED: (
+                    warning("W702", message, None, hint),
+                    error("E702", message, None, hint),
+                ),
+                UNREAD: (warning("W702", message, None, hint), error("E702", message, None, hint)),
+                OVERLAP: (
+                    warning("W703", message, None, hint),
+                    error("E703", message, None, hint),
+                ),
+            }
+            diags.append(made[kind][strict])
     return diags
 
 

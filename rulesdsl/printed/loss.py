@@ -30,6 +30,7 @@ __all__ = [
     "TOLERANCE_MM",
     "UNPLACED",
     "UNREAD",
+    "Kind",
     "Loss",
     "check_layout",
 ]
