@@ -189,6 +189,24 @@ def test_no_text_leaves_its_card(name: str, lang: str, size: str) -> None:
     assert layout.heading_only == ()
 
 
+def _per_mode_cases() -> list[object]:
+    """(ruleset, language, mode) for every per-mode deck; one a ruleset but for the matrix."""
+    params = []
+    for name, lang in pdf_layout.cases():
+        for n, mode in enumerate(pdf_layout.ruleset(name).modes):
+            keep = n == 0 and lang == pdf_layout.ruleset(name).languages[-1]
+            marks = () if keep else (pytest.mark.layout_matrix,)
+            params.append(pytest.param(name, lang, mode.id, marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("name,lang,mode", _per_mode_cases())
+def test_no_text_leaves_a_per_mode_card(name: str, lang: str, mode: str) -> None:
+    layout = pdf_layout.deck_layout(name, lang, "poker", mode)
+    assert layout.lost == ()
+    assert layout.heading_only == ()
+
+
 @pytest.mark.parametrize("name", pdf_layout.RULESETS)
 def test_every_word_on_a_card_comes_from_the_catalog_or_a_label(name: str) -> None:
     rs = pdf_layout.ruleset(name)
