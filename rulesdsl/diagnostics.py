@@ -130,6 +130,14 @@ CODES: Mapping[str, str] = {
     "W612": "`i18n merge`: an untranslated entry, skipped",
     "W613": "`i18n merge`: an entry for an item the ruleset no longer has, skipped",
     "W614": "`i18n merge`: an entry whose source label changed since extraction, skipped",
+    "W700": "a sheet or card prints text past its cut line or the printable area",
+    "W701": "a sheet or card prints text inside its safe zone",
+    "W702": "the loss check cannot place a rendered document's text",
+    "W703": "a sheet or card prints text over other text",
+    "E700": "`--strict`: a sheet or card prints text past its cut line or the printable area",
+    "E701": "`--strict`: a sheet or card prints text inside its safe zone",
+    "E702": "`--strict`: the loss check cannot place a rendered document's text",
+    "E703": "`--strict`: a sheet or card prints text over other text",
 }
 
 Stage = Literal["front end", "resolve", "lower", "checks", "tools"]
@@ -150,7 +158,11 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610 "
         "E270 E271 E272 E273",
     ),
-    ("tools", "W003 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614"),
+    (
+        "tools",
+        "W003 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614 "
+        "W700 W701 W702 W703 E700 E701 E702 E703",
+    ),
 )
 
 STAGE_OF: Mapping[str, Stage] = {code: stage for stage, codes in _OWNED for code in codes.split()}

@@ -1,6 +1,12 @@
 """What a rendered page shows, read from WeasyPrint's layout boxes (shared by the sheet and
 card tests): text that lies outside the page or its card, and pages holding only headings.
 
+What is lost is the product's own loss check (:mod:`rulesdsl.printed.loss`, which every
+render runs): the tests hold the product to it rather than keep a second reading of
+WeasyPrint's boxes that a WeasyPrint release could silently blind (WeasyPrint 70 lays a card
+out as an ``AbsolutePlaceholder``, which the old reading did not know as a card). Decks are
+laid out as ``render_deck`` prints them, refitted where the first estimate lost text.
+
 Laying out is the slow part of these tests (about a second a document), so:
 
 - each document is laid out once per worker, with the garbage collector held off, and only
@@ -21,20 +27,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import weasyprint
 
 from rulesdsl import ir
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.printed.cards import build_deck, render_deck_html
+from rulesdsl.printed.cards import Refit, build_deck, render_deck_html
+from rulesdsl.printed.loss import check_layout, page_fills
+from rulesdsl.printed.pdf import layout_losses
 from rulesdsl.printed.sheet_model import build_sheet
-from rulesdsl.printed.sheets import render_html
+from rulesdsl.printed.sheets import Grow, render_html
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.terrain"))
-TOLERANCE = 0.75
-"""CSS pixels a glyph box may stick out (anti-aliasing, rounding)."""
-
 HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
@@ -87,28 +91,34 @@ class Layout:
     """Text outside its page or card (:func:`lost_text`)."""
     heading_only: tuple[int | str, ...]
     """Pages (sheets) or card ids (decks) showing a heading and nothing else."""
+    fills: tuple[float, ...] = ()
+    """How far down each page's body text reaches (sheets)."""
 
 
-def _layout(html: str, cards: bool) -> Layout:
+def _layout(html: str, cards: bool, refit: Refit | Grow | None = None) -> Layout:
     with gc_paused():
-        document = weasyprint.HTML(string=html).render()
+        document, losses = layout_losses(html, refit=refit)
         return Layout(
             pages=len(document.pages),
-            lost=tuple(lost_text(document)),
+            lost=tuple(loss.describe() for loss in losses),
             heading_only=tuple(
                 heading_only_cards(document) if cards else heading_only_pages(document)
             ),
+            fills=tuple(page_fills(document)),
         )
 
 
 @cache
 def sheet_layout(name: str, lang: str, paper: str) -> Layout:
-    return _layout(render_html(build_sheet(ruleset(name), lang), paper), cards=False)
+    sheet = build_sheet(ruleset(name), lang)
+    return _layout(render_html(sheet, paper), cards=False, refit=Grow(sheet, paper))
 
 
 @cache
-def deck_layout(name: str, lang: str, size: str) -> Layout:
-    return _layout(render_deck_html(build_deck(ruleset(name), lang, size), "a4"), cards=True)
+def deck_layout(name: str, lang: str, size: str, mode: str | None = None) -> Layout:
+    rs = ruleset(name)
+    html = render_deck_html(build_deck(rs, lang, size, mode), "a4")
+    return _layout(html, cards=True, refit=Refit(rs, lang, size, mode, "a4"))
 
 
 @dataclass(frozen=True)
@@ -141,15 +151,14 @@ def texts(page: Any) -> Iterator[Placed]:
     def walk(
         box: Any, tags: tuple[str, ...], classes: frozenset[str], card: Any, margin: bool
     ) -> Iterator[Placed]:
-        kind = type(box).__name__
         tag = getattr(box, "element_tag", None)
         here = (*tags, tag) if tag and (not tags or tags[-1] != tag) else tags
         own = _classes(box)
-        if "card" in own and kind == "BlockBox":
+        if "card" in own:  # whatever box class holds it (a BlockBox, an AbsolutePlaceholder)
             card = box
         classes = classes | frozenset(own)
-        margin = margin or kind == "MarginBox"
-        if kind == "TextBox":
+        margin = margin or bool(getattr(box, "at_keyword", None))
+        if isinstance(getattr(box, "text", None), str):
             if box.text.strip():
                 yield Placed(
                     box.text,
@@ -170,36 +179,9 @@ def texts(page: Any) -> Iterator[Placed]:
 
 
 def lost_text(document: Any) -> list[str]:
-    """Text outside the page's printable area, or outside the card it belongs to."""
-    problems = []
-    for number, page in enumerate(document.pages, start=1):
-        box = page._page_box
-        left, top = box.content_box_x(), box.content_box_y()
-        right, bottom = left + box.width, top + box.height
-        for t in texts(page):
-            if t.margin:
-                right_edge, bottom_edge = page.width, page.height
-                left_edge = top_edge = 0.0
-            elif t.card is not None:
-                c = t.card
-                left_edge, top_edge = c.border_box_x(), c.border_box_y()
-                right_edge = left_edge + c.border_width()
-                bottom_edge = top_edge + c.border_height()
-            else:
-                left_edge, top_edge, right_edge, bottom_edge = left, top, right, bottom
-            if (
-                t.x < left_edge - TOLERANCE
-                or t.y < top_edge - TOLERANCE
-                or t.x + t.width > right_edge + TOLERANCE
-                or t.y + t.height > bottom_edge + TOLERANCE
-            ):
-                problems.append(
-                    f"page {number}: {t.text!r} at ({t.x:.0f}, {t.y:.0f}) "
-                    f"size {t.width:.0f}x{t.height:.0f} outside "
-                    f"({left_edge:.0f}, {top_edge:.0f})-"
-                    f"({right_edge:.0f}, {bottom_edge:.0f})"
-                )
-    return problems
+    """Text outside the page's printable area, or outside the card it belongs to, or in its
+    safe zone, or over other text: the product's loss check."""
+    return [loss.describe() for loss in check_layout(document)]
 
 
 def heading_only_pages(document: Any) -> list[int]:

@@ -48,10 +48,12 @@ def test_every_cell_of_a_wide_table_lands_on_exactly_one_card(size: str) -> None
     deck = build_deck(rs, "ru", size)
     cards = [c for c in deck.cards if c.title.startswith(whole.title)]
     assert len(cards) > 1  # eleven unit types do not fit one card
-    assert cards[0].title == f"{whole.title} (1/{len(cards)})"
+    assert cards[0].title == f"{whole.title} 1/{len(cards)}"
     seen: dict[str, list[str]] = {}
     for card in cards:
-        assert card.table is not None
+        if card.table is None:  # the block's rules on a card of their own, before the table
+            assert card.lines and card is cards[0]
+            continue
         for label, values in cells_by_row(card.table).items():
             seen.setdefault(label, []).extend(values)
     expected = {
@@ -72,13 +74,17 @@ def test_a_long_table_continues_on_the_next_card_with_its_header() -> None:
 
 
 def test_a_footnote_goes_on_the_card_of_its_first_row() -> None:
+    """... or, where that row and its notes are taller than a card, on the next card of the
+    same block (the notes follow the row rather than run off the card)."""
     deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "en", "poker")
+    before: set[str] = set()
     for card in deck.cards:
         if card.table is None:
             continue
         marks = {m for r in card.table.rows for c in r for m in c.notes}
         marks |= {m for row in card.table.head for h in row for m in h.notes}
-        assert {m for m, _ in card.notes} <= marks, card.title
+        assert {m for m, _ in card.notes} <= marks | before, card.title
+        before = marks
 
 
 def test_cards_are_numbered_and_carry_the_ruleset_identity() -> None:
@@ -183,6 +189,24 @@ def test_no_text_leaves_its_card(name: str, lang: str, size: str) -> None:
     assert layout.heading_only == ()
 
 
+def _per_mode_cases() -> list[object]:
+    """(ruleset, language, mode) for every per-mode deck; one a ruleset but for the matrix."""
+    params = []
+    for name, lang in pdf_layout.cases():
+        for n, mode in enumerate(pdf_layout.ruleset(name).modes):
+            keep = n == 0 and lang == pdf_layout.ruleset(name).languages[-1]
+            marks = () if keep else (pytest.mark.layout_matrix,)
+            params.append(pytest.param(name, lang, mode.id, marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("name,lang,mode", _per_mode_cases())
+def test_no_text_leaves_a_per_mode_card(name: str, lang: str, mode: str) -> None:
+    layout = pdf_layout.deck_layout(name, lang, "poker", mode)
+    assert layout.lost == ()
+    assert layout.heading_only == ()
+
+
 @pytest.mark.parametrize("name", pdf_layout.RULESETS)
 def test_every_word_on_a_card_comes_from_the_catalog_or_a_label(name: str) -> None:
     rs = pdf_layout.ruleset(name)
@@ -202,7 +226,9 @@ def test_a_deck_pdf_shows_its_cards() -> None:
     assert len(reader.pages) == 2 * len(deck.cards)
     width, height = (float(v) for v in reader.pages[0].mediabox.upper_right)
     assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (70, 120)
-    first = " ".join(reader.pages[0].extract_text().split())
+    index = " ".join(reader.pages[0].extract_text().split())
+    assert "Cartes du paquet" in index and "2 Terrain · un par case" in index
+    first = " ".join(reader.pages[2].extract_text().split())  # the index, its back, then
     assert "Terrain · un par case" in first
     assert "1 par 2 po" in first
 

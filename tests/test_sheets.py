@@ -152,7 +152,7 @@ def test_html_contains_every_movement_cost(heavy_gear: ir.Ruleset) -> None:
 def test_french_sheet_uses_french_labels(heavy_gear: ir.Ruleset) -> None:
     page = render_sheet(heavy_gear, "html", "fr").decode("utf-8")
     for label in (
-        "Heavy Gear : terrain et mouvement",
+        "Heavy Gear\u202f: terrain et mouvement",  # a narrow no-break space (issue 23)
         "Marcheur",
         "Mou (sable, neige, boue)",
         "Mouvement",
@@ -331,15 +331,18 @@ def test_two_renders_give_identical_pdfs(heavy_gear: ir.Ruleset, heavy_gear_pdf:
     assert render_sheet(heavy_gear, "pdf", "en") == heavy_gear_pdf
 
 
-def test_heavy_gear_fits_one_a4_page(heavy_gear_pdf: bytes) -> None:
-    # the rules on one page, then its 14 worked examples (issue 27) on a second
+def test_heavy_gear_fits_two_a4_pages(heavy_gear_pdf: bytes) -> None:
+    """At a body of 7 pt or more (issue 23) Heavy Gear takes two pages (one at 6.3 pt), with
+    its worked examples (issue 27)."""
     assert len(pdf_pages(heavy_gear_pdf)) == 2
 
 
-def test_battletech_fits_two_a4_pages_in_each_language() -> None:
-    for lang in ("en", "ru"):
-        # the rules on two pages, then the worked examples (issue 27) on a third
-        assert pdf_layout.sheet_layout("battletech_tacops", lang, "a4").pages == 3, lang
+@pytest.mark.parametrize("name", ["battletech_tacops", "heavy_gear"])
+def test_no_a4_page_but_the_last_is_more_than_a_quarter_empty(name: str) -> None:
+    for lang in pdf_layout.ruleset(name).languages:
+        layout = pdf_layout.sheet_layout(name, lang, "a4")
+        assert layout.pages <= 4, lang
+        assert all(fill >= 0.75 for fill in layout.fills[:-1]), (lang, layout.fills)
 
 
 @pytest.mark.parametrize("paper,size", [("a4", "A4"), ("letter", "letter"), ("a5", "A5")])
@@ -627,7 +630,7 @@ def test_inputs_and_dice_effects_are_translated(compiler: Compiler, heavy_gear: 
     assert "Entrées : cible cachée, dissimulation (points), détection (points)" in fr
     assert "taille du couvert \\> taille de la cible / 2" in fr
     ru = page_text(compiled(compiler, "battletech_tacops"), "md", "ru")
-    assert "урон: 2d6, место попадания: случайно, пожар: 1d6, возгорание" in ru
+    assert "урон: 2к6, место попадания: случайно, пожар: 1к6, возгорание" in ru  # 2к6: issue 23
 
 
 def test_symbols_of_the_generic_game_are_translated(compiler: Compiler) -> None:
@@ -636,7 +639,7 @@ def test_symbols_of_the_generic_game_are_translated(compiler: Compiler) -> None:
         assert word in fr
 
 
-def test_heavy_gear_fits_one_a4_page_in_each_language(heavy_gear: ir.Ruleset) -> None:
+def test_heavy_gear_fits_two_a4_pages_in_each_language(heavy_gear: ir.Ruleset) -> None:
     for lang in heavy_gear.languages:
         # the rules on one page, then the worked examples (issue 27) on a second
         assert pdf_layout.sheet_layout("heavy_gear", lang, "a4").pages == 2, lang
@@ -644,7 +647,7 @@ def test_heavy_gear_fits_one_a4_page_in_each_language(heavy_gear: ir.Ruleset) ->
 
 def test_narrow_tables_share_a_row(heavy_gear: ir.Ruleset) -> None:
     page = render_sheet(heavy_gear, "html", "fr").decode()
-    assert 'class="block kind-table half" id="modifiers-concealment"' in page
+    # (at the 7 pt body of issue 23 the concealment table needs more than half the width)
     assert 'class="block kind-table half" id="modifiers-cover"' in page
 
 

@@ -181,14 +181,17 @@ def build(
     jobs: int | None = None,
     incremental: bool = True,
     missing: Collection[str] | None = None,
+    strict: bool = False,
 ) -> BuildResult:
     """Compile the rulesets in ``root``; write (or, with ``check``, compare) ``out_dir``.
 
     ``names`` limits the run to those ruleset ids and every ruleset extending them (raises
     :class:`UnknownRuleset` for an unknown one); ``jobs`` is how many processes render PDFs
     (default: one per core); ``incremental=False`` ignores the stamps and compiles every
-    ruleset. ``missing`` names the install extras that are not installed (default: looked
-    up); outputs that need one are skipped (:attr:`BuildResult.skipped`). Raises
+    ruleset; each PDF it renders is measured (:mod:`rulesdsl.printed.loss`) and what it loses
+    is a warning, or with ``strict`` an error that writes nothing. ``missing`` names the install
+    extras that are not installed (default: looked up); outputs that need one are skipped
+    (:attr:`BuildResult.skipped`). Raises
     :class:`rulesdsl.builder.transaction.OutputFolderError` before writing anything
     when the output folder cannot take the files, and before reading, moving or deleting
     anything when it holds a link the build would have to follow (see
@@ -255,6 +258,11 @@ def build(
         }
         change, skipped = _plan(out_dir, rendered, read, gone, old, stamp, jobs, held)
         result.skipped = dict(sorted({**still_skipped, **skipped}.items()))
+        from rulesdsl.builder.losses import loss_diagnostics, losses_of
+
+        result.diagnostics += loss_diagnostics(losses_of(change.write), strict=strict)
+        if not result.ok:
+            return result
         if check:
             traces = transaction.pending(out_dir)
             result.stale = sorted({*change.write, *change.remove, *traces})

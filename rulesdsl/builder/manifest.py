@@ -34,9 +34,9 @@ FORMAT = 1
 LIMIT = 16 * 1024 * 1024
 """The largest manifest read, in bytes (a build of 10 rulesets writes 31 KB)."""
 
-_PACKAGE_SUFFIXES = (".py", ".j2", ".css", ".json", ".lark", ".po")
+_PACKAGE_SUFFIXES = (".py", ".j2", ".css", ".json", ".lark", ".po", ".ttf")
 """The files of the package whose bytes can change an output (the .po catalogs hold the
-sheets' words)."""
+sheets' words, the .ttf fonts their glyphs)."""
 
 
 @dataclass(frozen=True)

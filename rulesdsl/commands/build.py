@@ -59,6 +59,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="processes rendering PDF sheets (default: one per core)",
     )
     p.add_argument(
+        "--strict",
+        action="store_true",
+        help="text a PDF loses past a cut or in the safe zone is an error, not a warning "
+        "(nothing is written); for CI",
+    )
+    p.add_argument(
         "--force",
         action="store_true",
         help="compile every ruleset even where its stamp says it is up to date",
@@ -86,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
                 names=args.names,
                 jobs=args.jobs,
                 incremental=not args.force,
+                strict=getattr(args, "strict", False),
             )
     except UnknownRuleset as exc:
         raise UsageError(str(exc)) from None

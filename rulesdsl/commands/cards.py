@@ -11,6 +11,8 @@ from rulesdsl.printed.cards import (
     DEFAULT_PAPER,
     DEFAULT_SIZE,
     IMPOSE_PAPERS,
+    MAX_BLEED,
+    Refit,
     build_deck,
     imposition,
     render_deck_html,
@@ -46,8 +48,11 @@ def cmd_cards(args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     paper = None if args.paper == PER_CARD else args.paper
+    if not 0 <= args.bleed <= MAX_BLEED:
+        print(f"rulesdsl: error: --bleed takes 0 to {MAX_BLEED:g} mm", file=sys.stderr)
+        return EXIT_USAGE
     deck = build_deck(ruleset, lang, args.size, args.per_mode)
-    html = render_deck_html(deck, paper)
+    html = render_deck_html(deck, paper, args.bleed)
     fmt = (
         "html"
         if (
@@ -56,20 +61,27 @@ def cmd_cards(args: argparse.Namespace) -> int:
         )
         else "pdf"
     )
+    refit = Refit(ruleset, lang, args.size, args.per_mode, paper, args.bleed)
     try:
-        content = html.encode("utf-8") if fmt == "html" else render_pdf(html)
+        content = html.encode("utf-8") if fmt == "html" else render_pdf(html, refit=refit)
     except PdfUnavailable as exc:
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    from rulesdsl.builder.losses import report_losses
+
+    if not report_losses(args.output or "-", content, strict=args.strict):
+        print("rulesdsl: error: the deck loses text (--strict): nothing written", file=sys.stderr)
+        return EXIT_RULES
     if not emit_document(content, fmt, args.output):
         return EXIT_USAGE
     if args.output not in (None, "-"):
         print(
-            f"wrote {args.output} ({len(deck.cards)} cards, {args.size}, {lang}, {args.paper})",
+            f"wrote {args.output} ({len((refit.deck or deck).cards)} cards, {args.size}, "
+            f"{lang}, {args.paper})",
             file=sys.stderr,
         )
         if paper is not None:
-            layout = imposition(deck.size, paper)
+            layout = imposition(deck.size, paper, args.bleed)
             print(
                 f"print double-sided, flipping on the {layout.flip} edge "
                 f"({layout.per_sheet} cards a sheet)",
@@ -124,5 +136,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
+    )
+    p.add_argument(
+        "--bleed",
+        type=float,
+        metavar="MM",
+        default=0.0,
+        help="millimetres of design past each cut, for a print shop (default 0; shops ask "
+        "for 2 to 5): imposed cards stand apart with crop marks at both cuts; with "
+        "--paper none each page is the card and its bleed",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="text past a card's cut or in its safe zone is an error: exit 1, write nothing",
     )
     p.set_defaults(run=cmd_cards)

@@ -35,6 +35,11 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     except PdfUnavailable as exc:
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    from rulesdsl.builder.losses import report_losses
+
+    if not report_losses(args.output or "-", content, strict=args.strict):
+        print("rulesdsl: error: the sheet loses text (--strict): nothing written", file=sys.stderr)
+        return EXIT_RULES
     if not emit_document(content, fmt, args.output):
         return EXIT_USAGE
     if args.output not in (None, "-"):
@@ -90,5 +95,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="DIR",
         default=None,
         help="the rulesets folder to find ruleset ids in (default: rulesets/ of this project)",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="text past the printable area is an error: exit 1, write nothing",
     )
     p.set_defaults(run=cmd_sheet)

@@ -40,6 +40,12 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="DIR",
         help="also build into this folder after each change (like `build --out`)",
     )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="with --out: text a PDF loses past a cut or in the safe zone is an error, "
+        "and that build writes nothing",
+    )
     p.set_defaults(run=run)
 
 
@@ -66,11 +72,17 @@ def run(args: argparse.Namespace) -> int:
         def after() -> None:
             compiler = Compiler()
             try:
-                result = build(folder, out, compiler=compiler)
+                result = build(folder, out, compiler=compiler, strict=args.strict)
             except OSError as exc:  # the folder went away, a full disk...: watch on
                 reason = exc.strerror or str(exc)
                 print(f"build failed: {exc.filename or out}: {reason}", file=sys.stderr, flush=True)
                 return
+            from rulesdsl.builder.losses import LOSS_CODES
+            from rulesdsl.commands.common import report
+
+            found = [d for d in result.diagnostics if d.code in LOSS_CODES]
+            if found:  # the loss check's findings (the preview shows the compiler's)
+                report(found, compiler, "text")
             if result.ok:
                 print(
                     f"built: {len(result.written)} of {len(result.outputs)} files changed in {out}",

@@ -42,6 +42,26 @@ _PSEUDO_LETTERS = str.maketrans(
 _FIELD = re.compile(r"(\{[a-z_]*\})")
 
 
+_FR_BEFORE = re.compile(r"(?:(?<=\S)|^)[ \u00a0]+([:;!?»])")
+_FR_WORD_BEFORE = re.compile(r"(?<=[\w.)])([;!?»])")
+_FR_AFTER = re.compile(r"«[ \u00a0]*")
+NNBSP = "\u202f"
+"""The narrow no-break space French sets before ``: ; ! ? »`` and after ``«``."""
+
+
+def typeset(text: str, lang: str) -> str:
+    """``text`` with the spaces its language's typography wants around punctuation: in
+    French a narrow no-break space before ``:`` ``;`` ``!`` ``?`` ``»`` and after ``«``
+    (so a line never starts with ``»)`` or ``:``). Other languages as written. A colon or
+    a sign without a space before it in French (``12:30``, ``http:``) is left alone but for
+    ``; ! ?`` after a word."""
+    if lang != "fr" or not text:
+        return text
+    text = _FR_BEFORE.sub(NNBSP + r"\1", text)
+    text = _FR_WORD_BEFORE.sub(NNBSP + r"\1", text)
+    return _FR_AFTER.sub("«" + NNBSP, text)
+
+
 def pseudo(text: str) -> str:
     """``text`` with its ASCII letters accented, ``{fields}`` left as they are."""
     return "".join(
@@ -98,18 +118,19 @@ class Catalog:
         text = self.get(key)
         if text is None:
             raise KeyError(f"no catalog entry {key!r}")
-        return text.format(**fields) if fields else text
+        return typeset(text.format(**fields) if fields else text, self.lang)
 
     def plural(self, key: str, n: int, **fields: str) -> str:
         """The form of ``key`` that agrees with ``n`` (CLDR plural rules), ``{n}`` filled."""
         forms = self._own.get(key) or self._english[key]
         index = min(self._plural_index(n), len(forms) - 1)
         text = pseudo(forms[index]) if self.is_pseudo else forms[index]
-        return text.format(n=self.number(n), **fields)
+        return typeset(text.format(n=self.number(n), **fields), self.lang)
 
     def label(self, text: str) -> str:
-        """A ruleset label as shown: itself, or accented in the pseudo-locale."""
-        return pseudo(text) if self.is_pseudo else text
+        """A ruleset label as shown: itself, or accented in the pseudo-locale, with the
+        language's typography (:func:`typeset`)."""
+        return pseudo(text) if self.is_pseudo else typeset(text, self.lang)
 
     def unit(self, unit: str) -> str:
         """A unit's abbreviation (``in`` -> ``po`` in French); unknown units as written."""

@@ -20,7 +20,7 @@ ruleset id, version and digest in small print, and its number in the deck.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import assert_never
@@ -32,13 +32,16 @@ from rulesdsl import ir
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
-from rulesdsl.printed.pdf import render_pdf, rendered_from
+from rulesdsl.printed.loss import REFITTABLE, Loss
+from rulesdsl.printed.pdf import Rendered, render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
     MARKERS,
     SUPERSCRIPTS,
     Block,
+    CellView,
+    HeadCell,
     Sheet,
     TableView,
     marker_sign,
@@ -70,16 +73,26 @@ class CardSize:
     height: float
     """Millimetres down."""
     font: float
-    """Base type size in points."""
+    """The least body type size in points: the fitter grows a card's type from here."""
+    most: float = 0.0
+    """The largest body type size the fitter gives a card (0: ``font``)."""
+
+    def fonts(self) -> list[float]:
+        """The body sizes the fitter tries, largest first, in half points."""
+        top = max(self.most, self.font)
+        steps = round((top - self.font) * 2)
+        return [self.font + i / 2 for i in range(steps, -1, -1)]
 
 
 CARD_SIZES: dict[str, CardSize] = {
-    "poker": CardSize("poker", 63, 88, 6.0),
-    "tarot": CardSize("tarot", 70, 120, 6.4),
-    "index": CardSize("index", 127, 76.2, 6.6),
-    "a6": CardSize("a6", 105, 148, 7.2),
+    "poker": CardSize("poker", 63, 88, 7.0, 9.0),
+    "tarot": CardSize("tarot", 70, 120, 7.5, 10.0),
+    "index": CardSize("index", 127, 76.2, 7.5, 10.0),
+    "a6": CardSize("a6", 105, 148, 8.0, 11.0),
 }
-"""Poker (63 x 88 mm), tarot (70 x 120 mm), index (5 x 3 in, landscape) and A6."""
+"""Poker (63 x 88 mm), tarot (70 x 120 mm), index (5 x 3 in, landscape) and A6, with the
+least and largest body type of each: a card's body (its rules, table and lines) is set as
+large as it fits, never smaller than the least."""
 
 IMPOSE_PAPERS: dict[str, tuple[float, float]] = {"a4": (210, 297), "letter": (215.9, 279.4)}
 """Sheets the cards can be imposed on, in millimetres (portrait)."""
@@ -91,8 +104,13 @@ PRINT_MARGIN = 5.0
 CROP = 4.0
 """Length of a crop mark, in millimetres."""
 
-PAD = 2.4
-"""Card padding in millimetres, all round."""
+SAFE_ZONE = 3.0
+"""Millimetres inside the cut that text keeps clear of, all round (the card's padding; the
+loss check measures it). A print shop's cut may wander by a millimetre or two."""
+EDGE = 1.5
+"""Millimetres of the backs' dark frame inside the cut (it runs on into the bleed)."""
+PAD = SAFE_ZONE
+"""Card padding in millimetres, all round: the safe zone."""
 LINE = 1.2
 """Line height as a factor of the type size (the stylesheet's ``line-height``)."""
 FILL = 0.93
@@ -115,6 +133,20 @@ class Card:
     source: str = ""
     changed: bool = False
     number: int = 0
+    block: str = ""
+    """The sheet block the card shows (``section/block``): what a refit shrinks."""
+    topic: str = ""
+    """The section id (the topic band's pattern)."""
+    font: float = 0.0
+    """The body type size the fitter chose, in points."""
+    part: str = ""
+    """``2/3`` on the parts of a block split between cards."""
+    band: int = 0
+    """Which topic band the card wears (``band-N`` in cards.css)."""
+    over: bool = False
+    """The estimate says the card's content is taller than the card (one item too big)."""
+    turned: bool = False
+    """The front is set across the card (landscape): a wide table fits better so."""
 
 
 @dataclass
@@ -141,33 +173,57 @@ class _Room:
         return self.font * LINE
 
 
-def _room(size: CardSize) -> _Room:
-    font = size.font
-    width = (size.width - 2 * PAD) * MM
-    # the card's head (section and title lines are counted per card) and its foot
-    foot = 2 * 0.75 * font * LINE + 2
-    height = ((size.height - 2 * PAD) * MM - foot) * FILL
-    box = fit.Box(font=font * 0.95, line=LINE, pad_x=3.6, pad_y=1.6, head_scale=0.88)
+FOOT = 0.75
+"""The footer's type as a share of the card size's least body type (cards.css)."""
+
+
+def _room(size: CardSize, font: float, share: tuple[float, float] = (1.0, 1.0)) -> _Room:
+    """The room on a card of ``size`` whose body is set at ``font`` points; ``share`` (of the
+    width, of the height) is what a refit leaves a block that lost text."""
+    width = (size.width - 2 * PAD) * MM * share[0]
+    # the card's head (band and title lines are counted per card) and its foot (two lines)
+    foot = 2 * FOOT * size.font * LINE + 2
+    height = ((size.height - 2 * PAD) * MM - foot) * FILL * share[1]
+    box = fit.Box(font=font, line=LINE, pad_x=3.6, pad_y=1.6, head_scale=0.88)
     return _Room(width, height, box, font)
 
 
 def build_deck(
-    ruleset: ir.Ruleset, lang: str | None = None, size: str = DEFAULT_SIZE, mode: str | None = None
+    ruleset: ir.Ruleset,
+    lang: str | None = None,
+    size: str = DEFAULT_SIZE,
+    mode: str | None = None,
+    tight: Mapping[str, tuple[float, float]] | None = None,
 ) -> Deck:
     """The deck of ``ruleset`` in ``lang`` on cards of ``size``; ``mode`` keeps only what
-    concerns that unit type (see :func:`~rulesdsl.printed.sheet_model.build_sheet`)."""
+    concerns that unit type (see :func:`~rulesdsl.printed.sheet_model.build_sheet`).
+    ``tight`` gives some blocks (``section/block``) less room than the estimate: the share
+    of the card's width and height they may fill (see :class:`Refit`).
+
+    Each block is fitted on its own: as few cards as it needs at the least type size, then
+    the largest type that still needs no more (:meth:`CardSize.fonts`), its table rows
+    shared evenly between the cards."""
     if size not in CARD_SIZES:
         raise ValueError(f"unknown card size {size!r}; choose one of {', '.join(CARD_SIZES)}")
     sheet = build_sheet(ruleset, lang, mode)
     card_size = CARD_SIZES[size]
-    room = _room(card_size)
     cards: list[Card] = []
     for section in sheet.sections:
         for block in section.blocks:
-            cards += _block_cards(section.title, block, room)
+            key = f"{section.id}/{block.id}"
+            share = (tight or {}).get(key, (1.0, 1.0))
+            for card in _fitted(section.id, section.title, block, card_size, share):
+                card.block = key
+                cards.append(card)
+    c = catalog(sheet.lang)
+    index_share = (tight or {}).get("index/index", (1.0, 1.0))
+    cards = _with_index(
+        cards, c.text("deck_index"), c.text("deck_index_card"), card_size, index_share
+    )
+    bands = {topic: n for n, topic in enumerate(dict.fromkeys(card.topic for card in cards))}
     for i, card in enumerate(cards, start=1):
         card.number = i
-    c = catalog(sheet.lang)
+        card.band = bands[card.topic] % BANDS
     words = {
         "for": c.text("deck_for", mode=sheet.mode) if sheet.mode else c.text("deck_all"),
         "count": c.plural("cards", len(cards)),
@@ -176,8 +232,80 @@ def build_deck(
     return Deck(sheet, card_size, cards, sheet.mode, words)
 
 
+BANDS = 12
+"""Topic bands the stylesheet draws (a shade or a pattern each, ``band-0`` to ``band-11``):
+the topics of a deck take them in turn, so a new topic slots in."""
+
+
+def _with_index(
+    cards: list[Card], title: str, head: str, size: CardSize, share: tuple[float, float]
+) -> list[Card]:
+    """The deck with its index first: a card (or as many as it takes) listing every card by
+    number and title. The index's own cards are counted in the numbers it lists."""
+    if len(cards) < 2:
+        return cards
+    count = 1
+    for _ in range(4):
+        rows = [[CellView(str(count + i)), CellView(card.title)] for i, card in enumerate(cards, 1)]
+        table = TableView([[HeadCell("#"), HeadCell(head)]], rows, ["#", head])
+        block = Block("index", title, table=table, kind="table")
+        index = _fitted("index", title, block, size, share)
+        if len(index) == count:
+            break
+        count = len(index)
+    for card in index:
+        card.block = "index/index"
+        card.kind = "index"
+    return index + cards
+
+
+def _fitted(
+    topic: str, section: str, block: Block, size: CardSize, share: tuple[float, float]
+) -> list[Card]:
+    """The cards of one block at the largest type that needs no more cards than the least."""
+    fonts = size.fonts()
+    whole = topic in WHOLE_ROWS
+    least = _block_cards(section, block, _room(size, fonts[-1], share))
+    turned = False
+    if block.table is not None and (len(least) > 1 or whole):
+        # a table that needs several cards may need fewer set across the card; a results
+        # table is never split between its columns: set across where it is wide
+        across = replace(size, width=size.height, height=size.width)
+        other = _block_cards(section, block, _room(across, fonts[-1], share), whole)
+        if whole:
+            upright = _block_cards(section, block, _room(size, fonts[-1], share), whole)
+            if _too_wide(block, _room(size, fonts[-1], share)) or len(other) < len(upright):
+                least, size, turned = other, across, True
+            else:
+                least = upright
+        elif len(other) < len(least):
+            least, size, turned = other, across, True
+    chosen, font = least, fonts[-1]
+    for candidate in fonts[:-1]:
+        cards = _block_cards(section, block, _room(size, candidate, share), whole)
+        if len(cards) <= len(least) and not any(card.over for card in cards):
+            chosen, font = cards, candidate
+            break
+    for card in chosen:
+        card.topic = topic
+        card.font = font
+        card.turned = turned
+    return chosen
+
+
+WHOLE_ROWS = frozenset({"results"})
+"""Topics whose tables are never split between their columns (a results table is read
+along a row: the roll, then the column of the situation)."""
+
+
+def _too_wide(block: Block, room: _Room) -> bool:
+    """Whether the block's table needs more than the card's width (it would split)."""
+    assert block.table is not None
+    return len(wide_chunks(_signs_only(block.table), room.width, room.box)) > 1
+
+
 def _title_height(section: str, title: str, room: _Room) -> float:
-    h = room.font * 0.8 * LINE + 1.5
+    h = room.font * 0.8 * LINE + 3.0
     if title:
         h += fit.lines(title, room.width, room.font * 1.05, True) * room.font * 1.05 * LINE
     return h + 2
@@ -210,8 +338,9 @@ def _attr(svg: str, name: str) -> float:
     return float(svg[start:end].removesuffix("pt"))
 
 
-def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
-    """The cards of one block: the table split across and down as needed."""
+def _block_cards(section: str, block: Block, room: _Room, whole_rows: bool = False) -> list[Card]:
+    """The cards of one block: the table split across and down as needed; with
+    ``whole_rows`` never across (a results table is read along its rows)."""
     title = block.title or section
     base = Card(section, title, block.kind, source=block.source, changed=block.changed)
     head_h = _title_height(section, title, room)
@@ -227,11 +356,12 @@ def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
     notes = dict(block.notes)
     if table is None:
         items += [_Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
-        return _pack(base, items + after, cap, room, None)
+        return _number_parts(_pack(base, items + after, cap, room, None))
     if table.fold:
         table = replace(table, fold=False)
     table = _signs_only(table)
-    chunks = wide_chunks(table, room.width, room.box)
+    ncols = len(table.rows[0]) - 1 if table.rows else 0
+    chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
     cards: list[Card] = []
     for cols in chunks:
         piece = slice_table(table, cols, range(len(table.rows)))
@@ -244,16 +374,18 @@ def _block_cards(section: str, block: Block, room: _Room) -> list[Card]:
             marks += [m for c in row for m in c.notes if m not in shown and m not in marks]
             shown.update(marks)
             row_notes = [(m, notes[m]) for m in marks if m in notes]
-            stream.append(
-                _Row(
-                    i,
-                    row_notes,
-                    layout.row_heights[i] + sum(_note_height(m, t, room) for m, t in row_notes),
-                )
-            )
+            note_heights = [_note_height(m, t, room) for m, t in row_notes]
+            row_height = layout.row_heights[i]
+            if row_height + sum(note_heights) + layout.head_height > cap:
+                # a row and its notes taller than a card: the notes follow it, onto the
+                # next card where they must
+                stream.append(_Row(i, [], row_height))
+                stream += [_Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
+            else:
+                stream.append(_Row(i, row_notes, row_height + sum(note_heights)))
         if cols is chunks[-1]:
             stream += after
-        cards += _pack(base, stream, cap, room, (piece, layout.head_height))
+        cards += _pack_even(base, stream, cap, room, (piece, layout.head_height))
     return _number_parts(cards)
 
 
@@ -308,6 +440,29 @@ _Item = _Line | _Svg | _After | _Note | _Row
 note, or a row of the table (with the notes it brings)."""
 
 
+def _pack_even(
+    base: Card,
+    items: Sequence[_Item],
+    cap: float,
+    room: _Room,
+    table: tuple[TableView, float],
+) -> list[Card]:
+    """:func:`_pack` with the rows shared evenly: as many cards as filling them in order
+    takes, each filled to the least height that still needs no more cards (so the last
+    card of "Terrain 3/3" does not hold one row)."""
+    cards = _pack(base, items, cap, room, table)
+    if len(cards) < 2:
+        return cards
+    low, high = 0.0, cap
+    for _ in range(14):
+        middle = (low + high) / 2
+        if len(_pack(base, items, middle, room, table)) <= len(cards):
+            high = middle
+        else:
+            low = middle
+    return _pack(base, items, high, room, table)
+
+
 def _pack(
     base: Card,
     items: Sequence[_Item],
@@ -326,6 +481,7 @@ def _pack(
         if current is not None and table is not None and rows:
             current.table = slice_table(table[0], range(len(table[0].rows[0]) - 1), rows)
         if current is not None:
+            current.over = used > cap
             cards.append(current)
         current, rows = None, []
 
@@ -361,9 +517,11 @@ def _pack(
 
 
 def _number_parts(cards: list[Card]) -> list[Card]:
+    """ "Terrain 2/3" on the parts of a block split between cards (the title, then the part)."""
     if len(cards) > 1:
         for i, card in enumerate(cards, start=1):
-            card.title = f"{card.title} ({i}/{len(cards)})"
+            card.part = f"{i}/{len(cards)}"
+            card.title = f"{card.title} {card.part}"
     return cards
 
 
@@ -386,6 +544,9 @@ class Imposition:
     rows: int
     card_width: float
     card_height: float
+    bleed: float = 0.0
+    """Millimetres each card's design runs on past its cut (``--bleed``), for a print shop:
+    cards stand this far apart twice over, with crop marks at both cuts of each gap."""
 
     @property
     def flip(self) -> str:
@@ -397,53 +558,83 @@ class Imposition:
         return self.columns * self.rows
 
     @property
+    def pitch(self) -> tuple[float, float]:
+        """From one card to the next, across and down (the card and its bleed)."""
+        return self.card_width + 2 * self.bleed, self.card_height + 2 * self.bleed
+
+    @property
     def origin(self) -> tuple[float, float]:
+        """The top left corner of the first card's bleed."""
+        across, down = self.pitch
         return (
-            (self.page_width - self.columns * self.card_width) / 2,
-            (self.page_height - self.rows * self.card_height) / 2,
+            (self.page_width - self.columns * across) / 2,
+            (self.page_height - self.rows * down) / 2,
         )
 
     def slot(self, index: int, back: bool = False) -> Slot:
-        """The place of the ``index``-th card of a sheet; on the back the columns are
-        mirrored, so a card's back lands behind its front (long-edge duplex)."""
+        """The place of the ``index``-th card of a sheet (its cut, top left); on the back the
+        columns are mirrored, so a card's back lands behind its front (long-edge duplex)."""
         row, col = divmod(index, self.columns)
         if back:
             col = self.columns - 1 - col
         x0, y0 = self.origin
-        return Slot(x0 + col * self.card_width, y0 + row * self.card_height)
+        across, down = self.pitch
+        return Slot(x0 + col * across + self.bleed, y0 + row * down + self.bleed)
+
+    def cuts(self) -> tuple[list[float], list[float]]:
+        """Where the cuts run: the x of each vertical cut, the y of each horizontal one."""
+        x0, y0 = self.origin
+        across, down = self.pitch
+        b = self.bleed
+        xs = sorted(
+            {x0 + c * across + b + e for c in range(self.columns) for e in (0, self.card_width)}
+        )
+        ys = sorted(
+            {y0 + r * down + b + e for r in range(self.rows) for e in (0, self.card_height)}
+        )
+        return xs, ys
 
     def crop_marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop marks as lines (x1, y1, x2, y2) in the margins, at every card edge."""
+        """Crop marks as lines (x1, y1, x2, y2) in the margins, at every cut, clear of the
+        bleed."""
         x0, y0 = self.origin
-        x1 = x0 + self.columns * self.card_width
-        y1 = y0 + self.rows * self.card_height
+        across, down = self.pitch
+        x1 = x0 + self.columns * across
+        y1 = y0 + self.rows * down
+        xs, ys = self.cuts()
         marks = []
-        for c in range(self.columns + 1):
-            x = x0 + c * self.card_width
+        for x in xs:
             marks += [(x, y0 - 1 - CROP, x, y0 - 1), (x, y1 + 1, x, y1 + 1 + CROP)]
-        for r in range(self.rows + 1):
-            y = y0 + r * self.card_height
+        for y in ys:
             marks += [(x0 - 1 - CROP, y, x0 - 1, y), (x1 + 1, y, x1 + 1 + CROP, y)]
         return marks
 
 
-def imposition(size: CardSize, paper: str | None) -> Imposition:
-    """How cards of ``size`` sit on ``paper`` (None: one card per page, the page the card).
+MAX_BLEED = 10.0
+"""The largest ``--bleed`` in millimetres (print shops ask for 2 to 5)."""
+
+
+def imposition(size: CardSize, paper: str | None, bleed: float = 0.0) -> Imposition:
+    """How cards of ``size`` sit on ``paper`` (None: one card per page, the page the card
+    and its bleed), ``bleed`` millimetres of design past each cut.
 
     The sheet is turned landscape when that holds more cards (A6 and index cards on A4);
     such a sheet is printed double-sided flipping on the short edge, a portrait one on the
     long edge: either way the back is the front mirrored left to right.
     """
+    if not 0 <= bleed <= MAX_BLEED:
+        raise ValueError(f"bleed {bleed} mm: give 0 to {MAX_BLEED:g} mm")
     if paper is None:
-        return Imposition(size.width, size.height, 1, 1, size.width, size.height)
+        w, h = size.width + 2 * bleed, size.height + 2 * bleed
+        return Imposition(w, h, 1, 1, size.width, size.height, bleed)
     if paper not in IMPOSE_PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(IMPOSE_PAPERS)}")
     room = 2 * (PRINT_MARGIN + CROP + 1)
     best: Imposition | None = None
     for width, height in (IMPOSE_PAPERS[paper], IMPOSE_PAPERS[paper][::-1]):
-        columns = max(1, math.floor((width - room) / size.width))
-        rows = max(1, math.floor((height - room) / size.height))
-        layout = Imposition(width, height, columns, rows, size.width, size.height)
+        columns = max(1, math.floor((width - room) / (size.width + 2 * bleed)))
+        rows = max(1, math.floor((height - room) / (size.height + 2 * bleed)))
+        layout = Imposition(width, height, columns, rows, size.width, size.height, bleed)
         if best is None or layout.per_sheet > best.per_sheet:
             best = layout
     assert best is not None
@@ -462,12 +653,14 @@ def _environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["mm"] = lambda v: f"{v:.2f}mm"
+    env.filters["num"] = lambda v: f"{v:.2f}"
     return env
 
 
-def render_deck_html(deck: Deck, paper: str | None = DEFAULT_PAPER) -> str:
-    """The deck as one HTML document: cards imposed on ``paper``, or one per page (None)."""
-    layout = imposition(deck.size, paper)
+def render_deck_html(deck: Deck, paper: str | None = DEFAULT_PAPER, bleed: float = 0.0) -> str:
+    """The deck as one HTML document: cards imposed on ``paper``, or one per page (None),
+    with ``bleed`` millimetres of the backs' frame past each cut."""
+    layout = imposition(deck.size, paper, bleed)
     env = _environment()
     assert env.loader is not None
     css, _, _ = env.loader.get_source(env, "cards.css")
@@ -481,6 +674,9 @@ def render_deck_html(deck: Deck, paper: str | None = DEFAULT_PAPER) -> str:
         imposed=paper is not None,
         changed_sign=CHANGED_SIGN,
         total=len(deck.cards),
+        safe=SAFE_ZONE,
+        foot_scale=FOOT,
+        edge=EDGE,
     )
 
 
@@ -490,9 +686,13 @@ def render_deck(
     size: str = DEFAULT_SIZE,
     mode: str | None = None,
     paper: str | None = DEFAULT_PAPER,
-) -> bytes:
-    """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`)."""
-    return render_pdf(render_deck_html(build_deck(ruleset, lang, size, mode), paper))
+    bleed: float = 0.0,
+) -> Rendered:
+    """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`), refitted
+    where the first layout lost text (:class:`Refit`); what is still lost is in its
+    ``losses``."""
+    html = render_deck_html(build_deck(ruleset, lang, size, mode), paper, bleed)
+    return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed))
 
 
 def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
@@ -503,10 +703,60 @@ def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
         html = render_deck_html(build_deck(ruleset, lang, DEFAULT_SIZE), DEFAULT_PAPER)
+        refit = Refit(ruleset, lang, DEFAULT_SIZE, None, DEFAULT_PAPER)
         outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
-            partial(render_pdf, html), partial(rendered_from, html=html), needs="pdf"
+            partial(render_pdf, html, refit=refit), partial(rendered_from, html=html), needs="pdf"
         )
     return outputs
 
 
-__all__ += ["Imposition", "Slot", "fit_text"]
+REFIT_SHRINK = 0.85
+"""Each refit gives a block that lost text this share of the room it had."""
+
+
+class Refit:
+    """What :func:`~rulesdsl.printed.pdf.render_pdf` calls when the loss check finds text
+    lost on some cards: the deck again, with less room for the blocks of those cards (the
+    estimate was short for them), or None when no card lost anything it can help.
+
+    The result is deterministic (the same deck, the same findings, the same refit), and the
+    PDF keeps the first HTML's identifier, so the build still knows it is current."""
+
+    def __init__(
+        self,
+        ruleset: ir.Ruleset,
+        lang: str | None,
+        size: str,
+        mode: str | None,
+        paper: str | None,
+        bleed: float = 0.0,
+    ) -> None:
+        self.args = (ruleset, lang, size, mode)
+        self.paper = paper
+        self.bleed = bleed
+        self.tight: dict[str, tuple[float, float]] = {}
+        self.deck: Deck | None = None
+        """The last deck made (None until a refit)."""
+
+    def keep(self, pages: int, losses: Sequence[Loss]) -> bool:
+        """A refitted deck always replaces the one before (it only ever gets more room)."""
+        return True
+
+    def __call__(self, pages: int, fill: float, losses: Sequence[Loss]) -> str | None:
+        found = [loss for loss in losses if loss.key and loss.kind in REFITTABLE]
+        if not found:
+            return None
+        for key in sorted({loss.key for loss in found}):
+            sides = {loss.side for loss in found if loss.key == key}
+            across, down = self.tight.get(key, (1.0, 1.0))
+            if sides & {"left", "right"}:
+                across *= REFIT_SHRINK
+            if sides - {"left", "right"}:  # the bottom, or text over text
+                down *= REFIT_SHRINK
+            self.tight[key] = (across, down)
+        ruleset, lang, size, mode = self.args
+        self.deck = build_deck(ruleset, lang, size, mode, self.tight)
+        return render_deck_html(self.deck, self.paper, self.bleed)
+
+
+__all__ += ["Imposition", "Refit", "Slot", "fit_text"]

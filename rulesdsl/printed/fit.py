@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -20,6 +21,9 @@ from importlib import resources
 from itertools import repeat
 
 __all__ = ["Box", "TableFit", "column_chunks", "lines", "min_width", "table_fit", "width"]
+
+_BREAKS = re.compile(r"[^\S\u00a0\u202f]+")
+"""Where a line may break: white space but the no-break spaces."""
 
 SLACK = 1.02
 """Every width estimate is multiplied by this (kerning, rounding, bold marks)."""
@@ -59,7 +63,7 @@ def _units(text: str, bold: bool) -> int:
 
 def min_width(text: str, size: float, bold: bool = False) -> float:
     """The widest word of ``text``: the narrowest the text can be wrapped to."""
-    words = text.replace("/", "/ ").split()
+    words = _BREAKS.split(text.replace("/", "/ ").strip())
     return max((width(w, size, bold) for w in words), default=0.0)
 
 
@@ -69,7 +73,7 @@ def lines(text: str, room: float, size: float, bold: bool = False) -> int:
         return 1
     count, used = 1, 0.0
     space = width(" ", size, bold)
-    for word in text.split():
+    for word in _BREAKS.split(text.strip()):
         w = width(word, size, bold)
         if used and used + space + w > room:
             count += 1
@@ -114,22 +118,32 @@ class TableFit:
 
 
 def table_fit(
-    head: Sequence[Sequence[str]], rows: Sequence[Sequence[str]], room: float, box: Box
+    head: Sequence[Sequence[str]],
+    rows: Sequence[Sequence[str]],
+    room: float,
+    box: Box,
+    bold: Sequence[Sequence[bool]] = (),
 ) -> TableFit:
     """Estimate a table's layout the way CSS's automatic table layout does.
 
     ``head`` gives the header rows (one text per column: a spanning header is given to its
-    first column, the others get ""); ``rows`` the body. Each column gets at least its widest
-    word; the room left is shared in proportion to how much more each column would like.
+    first column, the others get ""); ``rows`` the body; ``bold``, where given, which body
+    cells are set in bold (marker cells). Each column gets at least its widest word; the
+    room left is shared in proportion to how much more each column would like.
     """
     ncols = max((len(r) for r in (*head, *rows)), default=0)
     lo = [0.0] * ncols
     hi = [0.0] * ncols
-    for row, bold in [(r, True) for r in head] + [(r, False) for r in rows]:
-        size = box.font * (box.head_scale if bold else 1.0)
+    heavy = [[True] * len(r) for r in head] + [
+        list(bold[n]) if n < len(bold) else [False] * len(r) for n, r in enumerate(rows)
+    ]
+    for n, row in enumerate([*head, *rows]):
+        is_head = n < len(head)
+        size = box.font * (box.head_scale if is_head else 1.0)
         for i, text in enumerate(row):
-            lo[i] = max(lo[i], min_width(text, size, bold) + box.pad_x)
-            hi[i] = max(hi[i], width(text, size, bold) + box.pad_x)
+            b = heavy[n][i] if i < len(heavy[n]) else False
+            lo[i] = max(lo[i], min_width(text, size, b) + box.pad_x)
+            hi[i] = max(hi[i], width(text, size, b) + box.pad_x)
     if ncols:
         lo[0] = max(lo[0], box.label_min + box.pad_x)
         hi[0] = max(hi[0], lo[0])
@@ -141,16 +155,21 @@ def table_fit(
         wish = sum(h - low for h, low in zip(hi, lo, strict=True)) or 1.0
         widths = [low + spare * (h - low) / wish for h, low in zip(hi, lo, strict=True)]
 
-    def height(row: Sequence[str], bold: bool) -> float:
-        size = box.font * (box.head_scale if bold else 1.0)
+    def height(row: Sequence[str], heavy_row: Sequence[bool], is_head: bool) -> float:
+        size = box.font * (box.head_scale if is_head else 1.0)
         most = max(
-            (lines(t, w - box.pad_x, size, bold) for t, w in zip(row, widths, strict=False) if t),
+            (
+                lines(t, w - box.pad_x, size, b)
+                for t, w, b in zip(row, widths, heavy_row, strict=False)
+                if t
+            ),
             default=1,
         )
         return most * size * box.line + box.pad_y
 
-    head_height = sum(height(r, True) for r in head)
-    return TableFit(widths, lo, [height(r, False) for r in rows], head_height, fits)
+    head_height = sum(height(r, heavy[n], True) for n, r in enumerate(head))
+    row_heights = [height(r, heavy[len(head) + n], False) for n, r in enumerate(rows)]
+    return TableFit(widths, lo, row_heights, head_height, fits)
 
 
 def column_chunks(

@@ -27,11 +27,14 @@ Determinism (same HTML in, same bytes out, in any process):
   ``finally`` block; nothing else in WeasyPrint 70 or pydyf reads it.
 * Compression is zlib, which is deterministic.
 
-Fonts: a user stylesheet sets ``font-family`` to :data:`FONT_FAMILY`, which
-starts with "DejaVu Sans".  The DejaVu fonts in ``/usr/share/fonts/truetype/dejavu``
-(Debian package ``fonts-dejavu-core``) are found through fontconfig and cover
-Latin (é, œ) and Cyrillic (Редкий лес).  Being a user stylesheet, it is
-overridden by any ``font-family`` the HTML itself sets.
+Fonts: the package ships the faces the sheets use (:data:`FONTS`: DejaVu Sans Condensed,
+regular and bold, cut down to Latin, Cyrillic and the signs a sheet prints, with DejaVu's
+licence), and a user stylesheet declares them with ``@font-face`` as the family
+``rulesdsl Sans``, which the sheets' and cards' stylesheets name first. So a PDF has the
+same glyphs and bytes on any machine, whatever fonts it has installed (a test renders with
+fontconfig pointed at an empty folder); the fonts are read from the package folder, the
+only files the URL fetcher lets through besides those under a caller's ``file:``
+``base_url``. A page that names other families gets them from the machine.
 """
 
 from __future__ import annotations
@@ -42,20 +45,42 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rulesdsl import extras
 from rulesdsl.gc_pause import gc_paused
+from rulesdsl.printed.loss import Loss, check_layout, last_page_fill
 
-__all__ = ["FONT_FAMILY", "PRODUCER", "SOURCE_DATE_EPOCH", "PdfUnavailable", "render_pdf"]
+__all__ = [
+    "FONT_FAMILY",
+    "PRODUCER",
+    "SOURCE_DATE_EPOCH",
+    "PdfUnavailable",
+    "Rendered",
+    "layout_losses",
+    "render_pdf",
+]
 
 #: Value written to the PDF ``/Producer`` field (no version, so it never changes).
 PRODUCER = "rulesdsl"
 
 #: CSS font stack applied to the whole document (overridable by the page's own CSS).
-FONT_FAMILY = '"DejaVu Sans", "DejaVu Sans Condensed", "DejaVu Serif", sans-serif'
+FONT_FAMILY = '"rulesdsl Sans", "DejaVu Sans Condensed", "DejaVu Sans", sans-serif'
 
-_BASE_CSS = f"html {{ font-family: {FONT_FAMILY}; }}"
+FONTS = Path(__file__).resolve().parent / "fonts"
+"""The fonts shipped with the package (``dev/subset_fonts.py`` makes them)."""
+
+_FACES = (("DejaVuSansCondensed.ttf", "normal"), ("DejaVuSansCondensed-Bold.ttf", "bold"))
+
+
+def _base_css() -> str:
+    faces = "".join(
+        f'@font-face {{ font-family: "rulesdsl Sans"; src: url("{(FONTS / name).as_uri()}"); '
+        f"font-weight: {weight}; font-style: normal; }}\n"
+        for name, weight in _FACES
+    )
+    return f"{faces}html {{ font-family: {FONT_FAMILY}; }}"
+
 
 #: ``SOURCE_DATE_EPOCH`` used while rendering (fontTools' subset timestamp, see above).
 SOURCE_DATE_EPOCH = "0"
@@ -65,6 +90,21 @@ SOURCE_DATE_EPOCH = "0"
 _RENDER_LOCK = threading.Lock()
 
 _INSTALL_HINT = f"PDF output needs WeasyPrint: {extras.install_hint('pdf')}"
+
+
+class Rendered(bytes):
+    """A PDF's bytes, with what the loss check found in its layout
+    (:func:`rulesdsl.printed.loss.check_layout`): text past a cut or the printable area,
+    text in the safe zone. Still bytes, so a build writes it like any output; it pickles
+    with its findings, so a render in a worker process brings them back."""
+
+    losses: tuple[Loss, ...] = ()
+
+    @classmethod
+    def of(cls, data: bytes, losses: tuple[Loss, ...]) -> Rendered:
+        made = cls(data)
+        made.losses = losses
+        return made
 
 
 class PdfUnavailable(extras.ExtraMissing):
@@ -144,14 +184,17 @@ def _url_fetcher(weasyprint: Any, base_url: str | None = None) -> Any:
         scheme = url.partition(":")[0].lower()
         if scheme in EMBEDDED_SCHEMES:
             return True
-        if scheme != "file" or folder is None:
+        if scheme != "file":
             return False
         from urllib.parse import urlsplit
         from urllib.request import url2pathname
 
         parts = urlsplit(url)
         path = Path(url2pathname(parts.path)).resolve()
-        return parts.netloc in ("", "localhost") and path.is_relative_to(folder)
+        inside = (folder,) if folder is not None else ()
+        return parts.netloc in ("", "localhost") and any(
+            path.is_relative_to(f) for f in (*inside, FONTS)
+        )
 
     def refuse(url: str) -> ValueError:
         return ValueError(f"rulesdsl sheets fetch no external resource: {url[:80]}")
@@ -183,28 +226,94 @@ def rendered_from(pdf: bytes, html: str, *, base_url: str | None = None) -> bool
     return b"/ID [(" + _identifier(html, base_url) + b")" in pdf
 
 
-def render_pdf(html: str, *, base_url: str | None = None) -> bytes:
+MAX_REFITS = 4
+"""How many times :func:`render_pdf` lets a ``refit`` lay the document out again."""
+
+
+class Refit(Protocol):
+    """A fitter that measures: given a layout's page count and what it lost, the HTML to try
+    instead (None: stop); :meth:`keep` says whether that try replaces the layout before it.
+    Decks give more room to the blocks that lost text; sheets try larger type while the
+    page count holds."""
+
+    def __call__(self, pages: int, fill: float, losses: tuple[Loss, ...]) -> str | None:
+        """``fill``: how far down the last page the text reaches (0 to 1)."""
+
+    def keep(self, pages: int, losses: tuple[Loss, ...]) -> bool: ...
+
+
+def _weasyprint() -> Any:
+    try:
+        import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing
+        raise PdfUnavailable(f"{_INSTALL_HINT} ({exc})") from exc
+    return weasyprint
+
+
+def _lay_out(
+    weasyprint: Any, html: str, base_url: str | None, refit: Refit | None
+) -> tuple[Any, tuple[Loss, ...]]:
+    fetcher = _url_fetcher(weasyprint, base_url)
+    fonts = weasyprint.text.fonts.FontConfiguration()
+    stylesheets = [weasyprint.CSS(string=_base_css(), url_fetcher=fetcher, font_config=fonts)]
+
+    def lay_out(page: str) -> Any:
+        source = weasyprint.HTML(string=page, base_url=base_url, url_fetcher=fetcher)
+        return source.render(
+            font_config=fonts, stylesheets=stylesheets, pdf_identifier=_identifier(html, base_url)
+        )
+
+    document = lay_out(html)
+    losses = tuple(check_layout(document))
+    for _ in range(MAX_REFITS if refit is not None else 0):
+        assert refit is not None
+        again = refit(len(document.pages), last_page_fill(document), losses)
+        if again is None:
+            break
+        trial = lay_out(again)
+        found = tuple(check_layout(trial))
+        if refit.keep(len(trial.pages), found):
+            document, losses = trial, found
+    return document, losses
+
+
+def layout_losses(
+    html: str, *, base_url: str | None = None, refit: Refit | None = None
+) -> tuple[Any, tuple[Loss, ...]]:
+    """What :func:`render_pdf` would find, without writing the PDF: the (refitted) layout, a
+    WeasyPrint ``Document``, and its losses. The tests read every bundled document so."""
+    weasyprint = _weasyprint()
+    with _RENDER_LOCK, _fixed_source_date_epoch(), gc_paused():
+        return _lay_out(weasyprint, html, base_url, refit)
+
+
+def render_pdf(
+    html: str,
+    *,
+    base_url: str | None = None,
+    refit: Refit | None = None,
+) -> Rendered:
     """Render ``html`` to PDF and return the bytes; the same input always gives the same bytes.
+
+    The layout is measured before it is written (:mod:`rulesdsl.printed.loss`): the result
+    carries what text it loses or puts in the safe zone (``losses``), for the caller to report.
+    Given ``refit`` (:class:`Refit`), the document is laid out again from the HTML ``refit``
+    makes of the last layout's page count and findings, at most :data:`MAX_REFITS` times,
+    while it gives one and keeps the result; the PDF keeps the identifier of ``html`` (so
+    :func:`rendered_from` still knows it), and a refit is deterministic, so the bytes are too.
 
     ``base_url`` resolves relative links, images and stylesheets in ``html``.
     The text is set in DejaVu Sans unless the page's CSS says otherwise (see
     the module docstring).  Raises :class:`PdfUnavailable` if WeasyPrint is
     not installed or cannot load its system libraries.
     """
-    try:
-        import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
-    except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing
-        raise PdfUnavailable(f"{_INSTALL_HINT} ({exc})") from exc
-
+    weasyprint = _weasyprint()
     # The collector held off: WeasyPrint makes hundreds of thousands of boxes and styles that
     # stay alive until the page is written, and each collection would walk them all again
     # (the render takes 7-10 % less CPU).
     with _RENDER_LOCK, _fixed_source_date_epoch(), gc_paused():
-        fetcher = _url_fetcher(weasyprint, base_url)
-        document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
+        document, losses = _lay_out(weasyprint, html, base_url, refit)
         pdf: bytes = document.write_pdf(
-            stylesheets=[weasyprint.CSS(string=_BASE_CSS, url_fetcher=fetcher)],
-            pdf_identifier=_identifier(html, base_url),
-            finisher=_fix_metadata,
+            finisher=_fix_metadata, pdf_identifier=_identifier(html, base_url)
         )
-    return pdf
+    return Rendered.of(pdf, losses)

@@ -67,6 +67,10 @@ class BuilderBase:
         self.used_books: set[str] = set()
 
     def w(self, key: str, **fields: str) -> str:
+        """The catalog's phrase ``key``; on a hex map its ``key@hex`` form where the catalog
+        has one (the source's own word: ``гекс``, not ``клетка``)."""
+        if self.rs.units.get("distance") == "hex" and self.c.get(f"{key}@hex") is not None:
+            key = f"{key}@hex"
         return self.c.text(key, **fields)
 
     def label(self, info: ir.Info | None, fallback: str) -> str:
@@ -104,7 +108,7 @@ class BuilderBase:
         return f"{number}{text}" if text == "°" else f"{number}\u00a0{text}"
 
     def dice_text(self, dice: Roll) -> str:
-        """``2d6``, ``1D6+3`` in French, ``d66``."""
+        """``2d6``, ``1D6+3`` in French, ``2к6`` in Russian, ``d66``."""
         if isinstance(dice, D66):
             text = self.w("dice_d66")
         else:

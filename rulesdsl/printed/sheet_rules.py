@@ -4,6 +4,7 @@ dice tables."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
@@ -59,13 +60,27 @@ class RuleBlocks(BuilderBase):
         value = semantics.step_value(step, x)
         return None if isinstance(value, ir.Marker) else value
 
+    @staticmethod
+    def scale_inputs(marks: Sequence[float]) -> list[float]:
+        """The inputs a step's scale shows, chosen from the values the rule uses: whole
+        numbers 0 to 12 (further if a threshold needs it) for a rule in whole units; for a
+        rule in fractions (``+1 per full 0.2 g``) its own step, twelve of them or as many as
+        reach twice its largest value, so every step the rule counts appears."""
+        positive = [m for m in marks if m > 0]
+        unit = min(positive, default=1.0)
+        if unit >= 1 or not positive:
+            top = max(12, math.ceil(2 * max(marks, default=0)))
+            stride = max(1, math.ceil(top / 16))
+            return [float(x) for x in range(0, top + 1, stride)]
+        count = max(12, math.ceil(2 * max(positive) / unit))
+        stride = max(1, math.ceil(count / 16))
+        return [round(i * unit, 6) for i in range(0, count + 1, stride)]
+
     def step(self, step: ir.Step) -> Block:
         title = self.label(step.info, step.id)
         marks = [t.at for t in step.terms if not isinstance(t, ir.RateTerm)]
         marks += [t.every for t in step.terms if isinstance(t, ir.RateTerm)]
-        top = max(12, math.ceil(2 * max(marks, default=0)))
-        stride = max(1, math.ceil(top / 16))
-        xs = list(range(0, top + 1, stride))
+        xs = self.scale_inputs(marks)
         results = [self.step_value(step, x) for x in xs]
         finite = [r for r in results if r is not None]
         high = max(finite, default=0) or 1

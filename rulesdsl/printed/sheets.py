@@ -15,6 +15,7 @@ reports it in one line).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, partial
 from typing import Literal
@@ -25,6 +26,7 @@ from markupsafe import Markup
 from rulesdsl import ir
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
+from rulesdsl.printed.loss import Loss
 from rulesdsl.printed.pdf import PdfUnavailable, render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import CHANGED_SIGN, SUPERSCRIPTS, Block, Sheet, TableView
@@ -33,6 +35,7 @@ from rulesdsl.printed.table_slices import slice_table, wide_chunks
 __all__ = [
     "FORMATS",
     "PAPERS",
+    "Grow",
     "Paper",
     "PdfUnavailable",
     "md_escape",
@@ -62,9 +65,26 @@ class Paper:
     width: float = 194.0
     """The width of the text between the side margins, in millimetres."""
 
+    @property
+    def margins_mm(self) -> str:
+        """The margins (top right bottom left) in millimetres, as the loss check reads them."""
+        values = [_to_mm(v) for v in self.margin.split()]
+        return " ".join(f"{v:.2f}" for v in (values * 4)[:4])
+
+
+def _to_mm(length: str) -> float:
+    for unit, factor in (("mm", 1.0), ("in", 25.4), ("cm", 10.0), ("pt", 25.4 / 72)):
+        if length.endswith(unit):
+            return float(length.removesuffix(unit)) * factor
+    raise ValueError(f"a page margin in an unknown unit: {length!r}")
+
+
+SAFE_ZONE = 3.0
+"""Millimetres the running footer keeps from the page edge (the loss check measures it)."""
+
 
 PAPERS: dict[str, Paper] = {
-    "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "6.3pt", 24, 194.0),
+    "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "7.1pt", 24, 194.0),
     "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.4pt", 56, 198.1),
     "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "6.8pt", 30, 134.0),
 }
@@ -140,9 +160,9 @@ def _css() -> str:
 
 
 def _box(page: Paper) -> fit.Box:
-    """Type sizes of a sheet's tables (sheet.css: tables at 0.9rem, cells padded 0.3pt 2.5pt, the
+    """Type sizes of a sheet's tables (sheet.css: tables at 1rem, cells padded 0.3pt 2.5pt, the
     label column at least 9em)."""
-    font = float(page.font.removesuffix("pt")) * 0.9
+    font = float(page.font.removesuffix("pt"))
     return fit.Box(font=font, line=1.15, pad_x=5.6, pad_y=1.2, label_min=9 * font)
 
 
@@ -160,12 +180,18 @@ def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:
     return max(wide, head) <= HALF * room
 
 
-def fit_to_paper(sheet: Sheet, paper: str) -> Sheet:
+def fit_to_paper(
+    sheet: Sheet,
+    paper: str,
+    page_type: Paper | None = None,
+    tight: Mapping[str, float] | None = None,
+) -> Sheet:
     """The sheet laid out for ``paper``: a table wider than the page is split between its
     column groups into blocks "(1/2)", "(2/2)", each repeating the label column; a block
-    whose table is narrow is marked to take half the width."""
-    page = PAPERS[paper]
-    room = page.width * 72 / 25.4
+    whose table is narrow is marked to take half the width. ``tight`` gives some blocks
+    (``section/block``) that share of the width to be split for (:class:`Grow`)."""
+    page = page_type or PAPERS[paper]
+    full = page.width * 72 / 25.4
     box = _box(page)
     sections = []
     for section in sheet.sections:
@@ -175,6 +201,7 @@ def fit_to_paper(sheet: Sheet, paper: str) -> Sheet:
             if t is None or block.svg or not t.rows:
                 blocks.append(block)
                 continue
+            room = full * (tight or {}).get(f"{section.id}/{block.id}", 1.0)
             chunks = wide_chunks(t, room, box)
             if len(chunks) == 1:
                 blocks.append(replace(block, narrow=_narrow(block, t, room, box)))
@@ -196,16 +223,92 @@ def fit_to_paper(sheet: Sheet, paper: str) -> Sheet:
     return replace(sheet, sections=sections)
 
 
-def render_html(sheet: Sheet, paper: str = DEFAULT_PAPER) -> str:
-    """The sheet as one self-contained HTML page (styles inline, diagrams as inline SVG)."""
+GROW_MOST = 1.35
+"""The most a sheet's type grows over the paper's base size."""
+
+
+class Grow:
+    """The sheet's fitter that measures (:class:`rulesdsl.printed.pdf.Refit`).
+
+    A sheet that loses text (a table the estimate thought narrow enough) is laid out again
+    with those tables split for less width, up to :data:`FIX_TRIES` times. A sheet that
+    loses nothing is set again in larger type, as much larger as the room left on its last
+    page allows (type takes room as its size squared), and kept if it takes no more pages
+    and loses nothing; a second, smaller step is tried if the first does not fit. So free
+    room goes to legibility. The HTML written beside the PDF keeps the paper's base size."""
+
+    def __init__(self, sheet: Sheet, paper: str) -> None:
+        self.sheet = sheet
+        self.paper = paper
+        self.base = float(PAPERS[paper].font.removesuffix("pt"))
+        self.font = self.base
+        """The size of the layout kept so far."""
+        self.pages = 0
+        self.tries: list[float] = []
+        self.tight: dict[str, float] = {}
+        self.fixes = 0
+        self.fixing = False
+
+    def _html(self, font: float) -> str:
+        page = replace(PAPERS[self.paper], font=f"{font:g}pt")
+        return render_html(self.sheet, self.paper, page, self.tight)
+
+    def __call__(self, pages: int, fill: float, losses: Sequence[Loss]) -> str | None:
+        self.fixing = bool(losses)
+        if losses:
+            keys = sorted({loss.key for loss in losses if loss.key})
+            if not keys or self.fixes >= FIX_TRIES:
+                return None
+            self.fixes += 1
+            for key in keys:
+                self.tight[key] = self.tight.get(key, 1.0) * 0.85
+            return self._html(self.font)
+        if not self.tries:
+            self.pages = pages
+            used = pages - 1 + fill
+            scale = min(GROW_MOST, (pages / used) ** 0.5 * 0.98) if used > 0 else 1.0
+            target = self.base * scale
+        elif len(self.tries) == 1 and self.font == self.base:  # the first try did not fit
+            target = (self.base + self.tries[0]) / 2
+        else:
+            return None
+        target = round(target * 4) / 4  # quarter points: the same sizes on every machine
+        if target <= self.font:
+            return None
+        self.tries.append(target)
+        return self._html(target)
+
+    def keep(self, pages: int, losses: Sequence[Loss]) -> bool:
+        if self.fixing:  # a layout that loses less text is better, whatever its length
+            return True
+        if pages <= self.pages and not losses:
+            self.font = self.tries[-1]
+            return True
+        return False
+
+
+FIX_TRIES = 3
+"""How many times :class:`Grow` narrows the tables of a sheet that loses text."""
+
+
+def render_html(
+    sheet: Sheet,
+    paper: str = DEFAULT_PAPER,
+    page: Paper | None = None,
+    tight: Mapping[str, float] | None = None,
+) -> str:
+    """The sheet as one self-contained HTML page (styles inline, diagrams as inline SVG);
+    ``page`` sets other type than the paper's, ``tight`` narrows some tables
+    (:class:`Grow`)."""
     template = _environment(True).get_template("sheet.html.j2")
-    sheet = fit_to_paper(sheet, paper)
+    sheet = fit_to_paper(sheet, paper, page, tight)
     return template.render(
         sheet=sheet,
-        page=PAPERS[paper],
+        page=page or PAPERS[paper],
         css=Markup(_css()),
         changed_sign=CHANGED_SIGN,
-        keep_whole=PAPERS[paper].keep_whole,
+        keep_whole=(page or PAPERS[paper]).keep_whole,
+        safe=SAFE_ZONE,
     )
 
 
@@ -234,7 +337,7 @@ def render_sheet(
     if fmt == "html":
         return html.encode("utf-8")
     if fmt == "pdf":
-        return render_pdf(html)
+        return render_pdf(html, refit=Grow(sheet, paper))
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
@@ -252,6 +355,8 @@ def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
         outputs[f"{stem}.html"] = html.encode("utf-8")
         outputs[f"{stem}.md"] = render_markdown(sheet).encode("utf-8")
         outputs[f"{stem}.pdf"] = Deferred(
-            partial(render_pdf, html), partial(rendered_from, html=html), needs="pdf"
+            partial(render_pdf, html, refit=Grow(sheet, DEFAULT_PAPER)),
+            partial(rendered_from, html=html),
+            needs="pdf",
         )
     return outputs

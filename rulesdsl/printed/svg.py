@@ -15,7 +15,7 @@ from rulesdsl.printed import fit
 
 __all__ = ["ScalePoint", "grid_diagonals", "step_scale"]
 
-_FONT = 'font-family="DejaVu Sans Condensed, DejaVu Sans, sans-serif"'
+_FONT = 'font-family="rulesdsl Sans, DejaVu Sans Condensed, DejaVu Sans, sans-serif"'
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def step_scale(
     ``uid`` (an identifier) keeps the hatch pattern's id unique within a page.
     """
     hatch = f"hatch-{uid}"
-    cell, height = 19.0, 12.0
+    cell, height = 19.0, 14.0
     # the labels are right-aligned before the boxes: room for the longer one, never clipped
     left = max(54.0, 6 + max(fit.width(x_label, 7), fit.width(result_label, 7, bold=True)))
     width = left + cell * len(points) + 2
@@ -84,17 +84,19 @@ def step_scale(
             f'<rect x="{_n(x)}" y="1" width="{_n(cell)}" height="{_n(height - 1)}" '
             f'fill="{fill}" stroke="#000" stroke-width="0.6"/>'
         )
-        if point.impassable:
+        if point.impassable or point.level > 0.4:
+            # the number on white: shading stays at the box's edge, so the digits survive a
+            # photocopier however dark the box
             parts.append(
-                f'<rect x="{_n(x + 4)}" y="3" width="{_n(cell - 8)}" '
+                f'<rect x="{_n(x + 3)}" y="3" width="{_n(cell - 6)}" '
                 f'height="{_n(height - 5)}" fill="#fff"/>'
             )
-        parts.append(_text(x + cell / 2, height - 3, point.result, weight="bold"))
+        parts.append(_text(x + cell / 2, height - 3.5, point.result, size=8.5, weight="bold"))
         parts.append(
             f'<line x1="{_n(x)}" y1="{_n(height + 1)}" x2="{_n(x)}" '
             f'y2="{_n(height + 4)}" stroke="#000" stroke-width="0.6"/>'
         )
-        parts.append(_text(x + cell / 2, ruler, point.x))
+        parts.append(_text(x + cell / 2, ruler, point.x, size=7.5))
     end = left + cell * len(points)
     parts.append(
         f'<line x1="{_n(left)}" y1="{_n(height + 1)}" x2="{_n(end)}" '
@@ -136,6 +138,12 @@ def grid_diagonals(step_labels: Sequence[str], total: str, title: str) -> str:
     )
     for i, label in enumerate(step_labels, start=1):
         x, y = centre[i]
+        # a white plate under the label: the dashed path runs under it, never across it
+        plate = fit.width(label, 6.5, bold=True) + 2
+        parts.append(
+            f'<rect x="{_n(x - plate / 2)}" y="{_n(y - 3.6)}" width="{_n(plate)}" '
+            f'height="7.4" fill="#fff"/>'
+        )
         parts.append(_text(x, y + 2.5, label, size=6.5, weight="bold"))
     parts.append(_text(1 + size / 2, size + 11, total, size=7.5, weight="bold"))
     parts.append("</svg>")

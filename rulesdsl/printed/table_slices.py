@@ -11,7 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesdsl.printed import fit
-from rulesdsl.printed.sheet_view import CellView, HeadCell, TableView
+from rulesdsl.printed.sheet_view import MARKERS, CellView, HeadCell, TableView
+
+BOLD = frozenset(MARKERS)
+"""Cell classes the stylesheets set in bold (the markers)."""
 
 __all__ = ["ColumnHead", "column_heads", "fit_rows", "measure", "slice_table", "wide_chunks"]
 
@@ -100,7 +103,8 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
             cell = head.sub or t.head[0][head.top]
             per_column[c] = fit_text(cell.text, cell.notes)
     rows = [[_cell_text(c) for c in r] for r in t.rows]
-    result = fit.table_fit([per_column] if t.head else [], rows, room, box)
+    bold = [[bool(BOLD & set(c.classes)) for c in r] for r in t.rows]
+    result = fit.table_fit([per_column] if t.head else [], rows, room, box, bold)
     extra = 0.0
     if t.head and len(t.head) > 1:
         spans: dict[int, list[int]] = {}

@@ -1,0 +1,131 @@
+"""Fit and print-ready decks (issue 23): type grown to fill a card or a page, never under the
+least size; split tables shared evenly and labelled "Terrain 2/3"; an index card; topic bands
+that read in black and white; designed backs; bleed for print shops."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rulesdsl.cli import main
+from rulesdsl.printed.cards import CARD_SIZES, build_deck, imposition, render_deck_html
+from rulesdsl.printed.sheets import PAPERS, render_html
+from tests import pdf_layout
+
+
+@pytest.mark.parametrize("size", tuple(CARD_SIZES))
+def test_card_body_type_is_never_under_the_sizes_least_and_grows_where_room_is_free(
+    size: str,
+) -> None:
+    deck = build_deck(pdf_layout.ruleset("heavy_gear"), "fr", size)
+    least = CARD_SIZES[size].font
+    assert least >= 7.0 and (size == "poker" or least > 7.0)
+    assert all(least <= card.font <= CARD_SIZES[size].most for card in deck.cards)
+    assert any(card.font > least for card in deck.cards)  # free room went to the type
+    html = render_deck_html(deck, "a4")
+    sizes = {float(v) for v in re.findall(r"; font-size: ([\d.]+)pt", html)}
+    assert min(sizes) >= least
+
+
+def test_sheet_body_type_is_at_least_7pt_on_a4_and_letter() -> None:
+    for paper in ("a4", "letter"):
+        assert float(PAPERS[paper].font.removesuffix("pt")) >= 7.0
+    html = render_html(
+        __import__("rulesdsl.printed.sheet_model").printed.sheet_model.build_sheet(
+            pdf_layout.ruleset("heavy_gear"), "en"
+        )
+    )
+    assert "table { border-collapse: collapse; width: 100%; font-size: 1rem; }" in html
+    assert "p.rule { font-size: 1rem; }" in html
+
+
+def test_a_split_table_shares_its_rows_evenly_and_says_which_part() -> None:
+    deck = build_deck(pdf_layout.ruleset("generic_wargame"), "fr", "poker")
+    parts = [c for c in deck.cards if c.block == "movement/terrain"]
+    assert len(parts) > 1
+    n = len(parts)
+    assert [c.part for c in parts] == [f"{i}/{n}" for i in range(1, n + 1)]
+    assert all(c.title.endswith(f" {c.part}") for c in parts)
+    html = render_deck_html(deck, "a4")
+    assert f'<span class="part">2/{n}</span>' in html
+    # cards of one column group hold about as many rows each (the last is not left with one)
+    by_columns: dict[int, list[int]] = {}
+    for card in parts:
+        assert card.table is not None
+        by_columns.setdefault(len(card.table.rows[0]), []).append(len(card.table.rows))
+    for counts in by_columns.values():
+        assert max(counts) - min(counts) <= 2, counts
+
+
+def test_a_deck_opens_with_an_index_of_its_cards() -> None:
+    deck = build_deck(pdf_layout.ruleset("heavy_gear"), "en", "poker")
+    index = [c for c in deck.cards if c.kind == "index"]
+    assert index and deck.cards[: len(index)] == index
+    listed = [(r[0].text, r[1].text) for c in index if c.table for r in c.table.rows]
+    rest = deck.cards[len(index) :]
+    assert listed == [(str(c.number), c.title) for c in rest]
+
+
+def test_each_topic_wears_a_band_that_reads_in_black_and_white_on_front_and_back() -> None:
+    deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "en", "poker")
+    html = render_deck_html(deck, "a4")
+    topics = {}
+    for card in deck.cards:
+        topics.setdefault(card.topic, card.band)
+        assert topics[card.topic] == card.band  # one band per topic
+    assert len(set(topics.values())) == len(topics)  # told apart (up to twelve topics)
+    for card in deck.cards[:12]:
+        # the band's pattern and the topic's name, front and back
+        assert (
+            f'<span class="tab band-{card.band}"></span><span class="topic">{card.section}' in html
+        )
+        assert f'<div class="back-band band-{card.band}"><span>{card.section}</span>' in html
+    css = html[: html.index("</style>")]
+    assert "repeating-linear-gradient" in css  # patterns, not only shades of grey
+
+
+def test_bleed_moves_cards_apart_and_marks_both_cuts() -> None:
+    plain = imposition(CARD_SIZES["poker"], "a4")
+    bled = imposition(CARD_SIZES["poker"], "a4", 3)
+    assert bled.slot(1).left - bled.slot(0).left == pytest.approx(63 + 6)
+    xs, ys = bled.cuts()
+    assert len(xs) == 2 * bled.columns and len(ys) == 2 * bled.rows
+    assert len(plain.cuts()[0]) == plain.columns + 1
+    one = imposition(CARD_SIZES["poker"], None, 3)
+    assert (one.page_width, one.page_height) == (69, 94)
+    assert (one.slot(0).left, one.slot(0).top) == (3, 3)
+    with pytest.raises(ValueError, match="bleed"):
+        imposition(CARD_SIZES["poker"], "a4", 40)
+
+
+def test_cards_command_refuses_a_bleed_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cards", "heavy_gear", "--bleed", "12", "--format", "html"]) == 2
+    assert "--bleed takes 0 to 10 mm" in capsys.readouterr().err
+
+
+def test_a_sheet_grows_its_type_into_the_room_it_leaves() -> None:
+    """The d20 sheet fills a third of its page at the base size: the PDF is set larger, on
+    the same single page, losing nothing."""
+    from rulesdsl.printed.pdf import layout_losses
+    from rulesdsl.printed.sheet_model import build_sheet
+    from rulesdsl.printed.sheets import Grow
+
+    sheet = build_sheet(pdf_layout.ruleset("d20_movement"), "en")
+    grow = Grow(sheet, "a4")
+    document, losses = layout_losses(render_html(sheet, "a4"), refit=grow)
+    assert losses == ()
+    assert len(document.pages) == 1
+    assert grow.font > grow.base
+
+
+def test_a_results_table_is_never_split_between_its_columns() -> None:
+    """The hex game's combat results: every card of it holds every column (set across the
+    card where it is wide), split only between rows."""
+    for lang in ("en", "fr"):
+        deck = build_deck(pdf_layout.ruleset("hex_operational"), lang, "poker")
+        parts = [c for c in deck.cards if c.topic == "results" and c.table is not None]
+        assert parts
+        widths = {len(c.table.rows[0]) for c in parts if c.table is not None}
+        assert len(widths) == 1, widths
+        assert all(c.turned for c in parts)

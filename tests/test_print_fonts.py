@@ -1,0 +1,98 @@
+"""Fonts in the package (issue 23): the sheets' faces ship with rulesdsl and are loaded by
+``@font-face``, so a PDF has the same glyphs and bytes whatever fonts the machine has."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.printed.pdf import FONTS
+
+ROOT = Path(__file__).resolve().parent.parent
+MARKERS = "✕⊘⊗†□"
+
+RENDER = """
+import sys
+from pathlib import Path
+from rulesdsl.compiler import Compiler
+from rulesdsl.printed.pdf import render_pdf
+from rulesdsl.printed.sheets import render_sheet
+
+if sys.argv[1] == "sheet":
+    rs = Compiler().compile_file(Path("rulesets/battletech_tacops.terrain")).ruleset
+    data = render_sheet(rs, "pdf", "ru")
+else:
+    data = render_pdf(
+        '<html lang="fr"><body style="font-family: \\'rulesdsl Sans\\'">'
+        + "<p>{markers} Redkiy: Редкий лес, é œ «»</p><p><b>{markers} bold</b></p></body></html>"
+    )
+sys.stdout.buffer.write(bytes(data))
+""".replace("{markers}", MARKERS)
+
+
+def render(what: str, fonts: Path | None) -> bytes:
+    """A PDF made in a fresh process; with ``fonts``, fontconfig sees only that folder."""
+    env = dict(os.environ)
+    if fonts is not None:
+        fonts.mkdir(exist_ok=True)
+        conf = fonts.parent / "fonts.conf"
+        conf.write_text(
+            '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
+            f"<fontconfig><dir>{fonts}</dir><cachedir>{fonts.parent / 'cache'}</cachedir>"
+            "</fontconfig>",
+            "utf-8",
+        )
+        env["FONTCONFIG_FILE"] = str(conf)
+    done = subprocess.run(
+        [sys.executable, "-c", RENDER, what], cwd=ROOT, env=env, capture_output=True, check=True
+    )
+    return done.stdout
+
+
+def drawn_glyphs(pdf: bytes) -> dict[str, set[str]]:
+    """Each embedded font's name -> the characters its ToUnicode map gives a real glyph
+    (not glyph 0, .notdef: the empty box of a missing character)."""
+    import pypdf
+
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    found: dict[str, set[str]] = {}
+    for page in reader.pages:
+        fonts = page["/Resources"]["/Font"]
+        for ref in fonts.values():
+            font = ref.get_object()
+            cmap = font["/ToUnicode"].get_object().get_data().decode("latin-1")
+            chars = found.setdefault(str(font["/BaseFont"]), set())
+            for cid, uni in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", cmap):
+                if int(cid, 16) != 0 and len(uni) == 4:
+                    chars.add(chr(int(uni, 16)))
+    return found
+
+
+def test_the_package_ships_its_fonts_and_their_licence() -> None:
+    assert sorted(p.name for p in FONTS.glob("*.ttf")) == [
+        "DejaVuSansCondensed-Bold.ttf",
+        "DejaVuSansCondensed.ttf",
+    ]
+    assert "Bitstream" in (FONTS / "LICENSE").read_text("utf-8")
+    pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
+    assert '"fonts/*.ttf", "fonts/LICENSE"' in pyproject
+
+
+@pytest.mark.parametrize("what", ["markers"])
+def test_every_marker_glyph_prints_with_no_system_font(tmp_path: Path, what: str) -> None:
+    pdf = render(what, tmp_path / "empty")
+    fonts = drawn_glyphs(pdf)
+    assert fonts and all("rulesdsl-Sans" in name for name in fonts), fonts
+    for name, chars in fonts.items():
+        assert set(MARKERS) <= chars, (name, set(MARKERS) - chars)
+    assert set("Редкий лес éœ«»") <= set().union(*fonts.values())
+
+
+def test_a_sheet_is_byte_identical_with_and_without_system_fonts(tmp_path: Path) -> None:
+    assert render("sheet", None) == render("sheet", tmp_path / "empty")

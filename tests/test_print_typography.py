@@ -1,0 +1,52 @@
+"""Typography per language (issue 23): French narrow no-break spaces, Russian dice notation
+and the source's own words, hyphenation by the page's language."""
+
+from __future__ import annotations
+
+import re
+
+from rulesdsl.i18n.catalog import NNBSP, catalog, typeset
+from rulesdsl.printed.cards import build_deck, render_deck_html
+from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheets import render_html, render_markdown
+from tests import pdf_layout
+
+
+def test_french_sets_a_narrow_no_break_space_before_high_punctuation_and_in_quotes() -> None:
+    assert typeset("Entrées : cible", "fr") == f"Entrées{NNBSP}: cible"
+    assert typeset("a ; b ! c ?", "fr") == f"a{NNBSP}; b{NNBSP}! c{NNBSP}?"
+    assert typeset("Vraiment?", "fr") == f"Vraiment{NNBSP}?"
+    assert typeset("« pour le déplacement »).", "fr") == f"«{NNBSP}pour le déplacement{NNBSP}»)."
+    assert typeset("12:30, http://x", "fr") == "12:30, http://x"  # no space, no change
+    assert typeset("Entrées : cible", "en") == "Entrées : cible"
+    assert catalog("fr").text("deck_for", mode="Mech") == f"Cartes pour{NNBSP}: Mech"
+
+
+def test_a_french_sheet_never_lets_a_line_start_with_high_punctuation() -> None:
+    for name in ("generic_wargame", "d20_movement", "heavy_gear"):
+        html = render_html(build_sheet(pdf_layout.ruleset(name), "fr"))
+        text = re.sub(r"<style>.*?</style>|<[^>]+>", "", html, flags=re.S)
+        assert not re.search(r"[ \n][:;!?»]", text), name  # only narrow no-break spaces
+        assert not re.search(r"«[ \n]", text), name
+        assert NNBSP in text
+
+
+def test_russian_writes_dice_with_k_and_the_battletech_hex_as_geks() -> None:
+    md = render_markdown(build_sheet(pdf_layout.ruleset("battletech_tacops"), "ru"))
+    assert "Эффекты местности (2к6)" in md
+    assert "урон: 1к6+3" in md
+    assert "2d6" not in md and "1d6" not in md
+    assert "один на гекс" in md and "Вход в гекс стоит 1 ОД" in md
+    assert "клетк" not in md
+    # a square grid keeps its word
+    d20 = render_markdown(build_sheet(pdf_layout.ruleset("d20_movement"), "ru"))
+    assert "гекс" not in d20
+
+
+def test_pages_hyphenate_by_their_language() -> None:
+    rs = pdf_layout.ruleset("battletech_tacops")
+    sheet = render_html(build_sheet(rs, "ru"))
+    deck = render_deck_html(build_deck(rs, "ru", "poker"), "a4")
+    for html in (sheet, deck):
+        assert '<html lang="ru">' in html
+        assert "hyphens: auto" in html
