@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from heapq import heappop as _heappop
 from heapq import heappush as _heappush
+from itertools import chain as _chain
 from numbers import Real as _Real
 from operator import itemgetter as _itemgetter
 from types import MappingProxyType
@@ -553,7 +554,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:07f2db120e76ff9f",
     languages=("en", "ru"),
-    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:8f1b442c5a3f3242"),),
+    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:c5fc1c8f3ab4a5cd"),),
 )
 
 ENTRY_COST: Final = 1
@@ -2696,6 +2697,38 @@ def modifier(name: str, *items: str, **context: str | float) -> float | Marker:
     values combine by the modifier's policy (COMBINE: sum, only the highest, only the lowest,
     or each source once), then the total is kept within CLAMP.
     """
+    try:  # a modifier whose values add up, asked with this context before: a lookup an item
+        if context:
+            [(context_name, context_value)] = context.items()
+            by_item = _SUMMED_VALUES[name, context_name, context_value]
+        else:
+            by_item = _SUMMED_VALUES[name, "", ""]
+        total: float = 0
+        for item in items:
+            total += by_item[item]
+        if items in _CONFLICT_FREE:
+            return total
+    except (_KeyError, _TypeError, _ValueError):  # not yet, or not that simple
+        pass
+    return _modifier(name, items, context)
+
+
+_SUMMED: Final[frozenset[str]] = frozenset(("to_hit", "piloting"))
+"""The modifiers whose values are numbers simply added up (COMBINE "sum", with no clamp, no
+combination and one context at most): modifier answers them from _SUMMED_VALUES."""
+
+_SUMMED_VALUES: Final[dict[tuple[str, str, object], dict[str, float]]] = {}
+"""Per (modifier, context, context value), ("modifier", "", "") without a context: the value
+of each feature and factor (0 for none), made the first time a modifier in _SUMMED is asked
+with that context. Items whose value is a marker or GIVEN, or that ignore others, are left out,
+so that modifier asks _modifier for them."""
+
+_CONFLICT_FREE: Final[set[tuple[str, ...]]] = set()
+"""Items asked of modifier together that exclude none of each other (at most 4,096 kept)."""
+
+
+def _modifier(name: str, items: tuple[str, ...], context: dict[str, str | float]) -> float | Marker:
+    """modifier, worked out: its arguments checked, conflicts warned of, every rule applied."""
     _name("modifier", "name", name, MODIFIERS, "modifier")
     values = MODIFIERS[name]
     key = ""
@@ -2725,7 +2758,10 @@ def modifier(name: str, *items: str, **context: str | float) -> float | Marker:
     for item in items:
         if not _isinstance(item, _str) or (item not in FEATURES and item not in values):
             _name("modifier", "items", item, [*FEATURES, *values], "feature or factor")
-    _warn_conflicts(items, stacklevel=2)
+    if not _warn_conflicts(items, stacklevel=3) and _len(_CONFLICT_FREE) < 4096:
+        _CONFLICT_FREE.add(items)
+    if name in _SUMMED and not given:
+        _keep_summed(name, _MODIFIER_CONTEXT[name], key)
     counted = _counted(items)
     policy = COMBINE[name]
     if policy == "once":
@@ -2772,6 +2808,22 @@ def modifier(name: str, *items: str, **context: str | float) -> float | Marker:
     return total
 
 
+def _keep_summed(name: str, context: str | None, key: str) -> None:
+    """Fill _SUMMED_VALUES for a modifier in _SUMMED asked with context value ``key`` ("" for
+    none): each item's value as _modifier finds it, 0 where it has none."""
+    values = MODIFIERS[name]
+    by_item: dict[str, float] = _dict.fromkeys(FEATURES, 0)
+    for item, by_context in values.items():
+        value = by_context[key] if key and key in by_context else by_context.get("", 0)
+        if value is GIVEN or _isinstance(value, Marker) or item in _IGNORES_OTHERS:
+            by_item.pop(item, None)
+        else:
+            by_item[item] = value
+    for item in _IGNORES_OTHERS:
+        by_item.pop(item, None)
+    _SUMMED_VALUES[(name, context, key) if context and key else (name, "", "")] = by_item
+
+
 def roll(table: str, total: int) -> DiceRow:
     """The row of dice table ``table`` that covers ``total`` (modifiers included)."""
     try:
@@ -2794,6 +2846,19 @@ def _roll_beyond(table: str, total: int) -> DiceRow:
 def lookup(table: str, *keys: str | float) -> Value:
     """A cell of plain table ``table``: ``lookup(t, row)`` with one column, else
     ``lookup(t, column, row)``."""
+    try:  # a table asked before: one lookup of the keys
+        return _CELLS[table][keys]
+    except (_KeyError, _TypeError):  # not yet, or not a cell
+        return _lookup(table, keys)
+
+
+_CELLS: Final[dict[str, dict[tuple[str | float, ...], Value]]] = {}
+"""Per table asked before, each cell by the keys lookup takes: (column, row), or (row,) for a
+table of one column."""
+
+
+def _lookup(table: str, keys: tuple[str | float, ...]) -> Value:
+    """lookup, worked out: its arguments checked; the table's cells kept in _CELLS."""
     try:
         entry = TABLES[table]
     except (_KeyError, _TypeError):
@@ -2809,12 +2874,24 @@ def lookup(table: str, *keys: str | float) -> Value:
         _key("lookup", "row", keys[-1], entry.rows, f"row of {table!r}")
         raise
     if _len(columns) < 2:
-        return cells[0]
-    try:
-        return cells[columns.index(keys[0])]
-    except _ValueError:
-        _key("lookup", "column", keys[0], columns, f"column of {table!r}")
-        raise
+        answer = cells[0]
+    else:
+        try:
+            answer = cells[columns.index(keys[0])]
+        except _ValueError:
+            _key("lookup", "column", keys[0], columns, f"column of {table!r}")
+            raise
+    if table not in _CELLS:
+        _CELLS[table] = (
+            {(row,): row_cells[0] for row, row_cells in entry.rows.items()}
+            if _len(columns) < 2
+            else {
+                (column, row): cell
+                for row, row_cells in entry.rows.items()
+                for column, cell in _zip(columns, row_cells, strict=True)
+            }
+        )
+    return answer
 
 
 def param(name: str) -> float:
@@ -2870,13 +2947,18 @@ GRID_SHAPES: Final[Mapping[str, str]] = MappingProxyType({})
 _GRID_DIAGONAL: Final[Mapping[str, float]] = {}
 """Cells a diagonal step counts on each square grid with diagonals (the cycle's average)."""
 
+_all = all
 _any = any
 _callable = callable
+_map = map
 _range = range
 _set = set
 
 _HEX_STEPS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _SQUARE_STEPS: Final = ((1, 0), (0, -1), (-1, 0), (0, 1))
+_HEX_OFFSETS: Final = frozenset(_HEX_STEPS)
+_NOTHING_DONE: Final[frozenset[Any]] = frozenset()
+_SQUARE_OFFSETS: Final = frozenset(_SQUARE_STEPS)
 _DIAGONAL_STEPS: Final = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 
 
@@ -2929,6 +3011,7 @@ class Board:
     __slots__ = (
         "_adjacent",
         "_diagonal",
+        "_entering",
         "_exits",
         "_neighbours",
         "_shape",
@@ -2953,61 +3036,14 @@ class Board:
             else:
                 _name("Board", "grid", grid, [*GRID_SHAPES, "hex", "square"], "grid")
                 shape = GRID_SHAPES[grid]
-        kept: dict[Any, tuple[str, ...]] = {}
-        checked: dict[tuple[str, ...], tuple[str, ...]] = {}
-        for place, features in places.items():
-            if shape and not (
-                _isinstance(place, _tuple)
-                and _len(place) == 2
-                and _isinstance(place[0], _int)
-                and _isinstance(place[1], _int)
-            ):
-                raise ArgumentTypeError(
-                    "Board", "places", place, f"must be (x, y) pairs of ints on a {shape} grid"
-                )
-            if _isinstance(features, _str) or not _isinstance(features, Iterable):
-                raise ArgumentTypeError(
-                    "Board", "places", features, "must map each place to its feature names"
-                )
-            named = _tuple(features)
-            for feature in named:
-                if not _isinstance(feature, _str):  # before the names are hashed below
-                    _name("Board", "places", feature, FEATURES, "feature")
-            same = checked.get(named)
-            if same is not None:  # the same features as a place before: checked, and shared
-                kept[place] = same
-                continue
-            checked[named] = named
-            for feature in named:
-                _name("Board", "places", feature, FEATURES, "feature")
-                if feature in _EDGE_FEATURES:
-                    raise InvalidArgument(
-                        "Board", "places", feature, "is an edge feature: list it in edges"
-                    )
-            if _len(named) > 1:
-                _check_place(named)
-            kept[place] = named
+        kept = _checked_places(places, shape)
+        if kept is None:  # not all plain: checked one by one, the first fault raised
+            kept = _places_one_by_one(places, shape)
         crossed: dict[tuple[Any, Any], tuple[str, ...]] = {}
         if edges is not None:
             if not _isinstance(edges, Mapping):
                 raise ArgumentTypeError("Board", "edges", edges, "must be a mapping of edges")
-            for edge, features in edges.items():
-                if not (_isinstance(edge, _tuple) and _len(edge) == 2):
-                    raise ArgumentTypeError(
-                        "Board", "edges", edge, "must be keyed by (from, to) pairs of places"
-                    )
-                if _isinstance(features, _str) or not _isinstance(features, Iterable):
-                    raise ArgumentTypeError(
-                        "Board", "edges", features, "must map each edge to its feature names"
-                    )
-                named = _tuple(features)
-                for feature in named:
-                    _name("Board", "edges", feature, FEATURES, "feature")
-                    if feature not in _EDGE_FEATURES:
-                        raise InvalidArgument(
-                            "Board", "edges", feature, "is not a feature of an edge layer"
-                        )
-                crossed[edge] = named
+            crossed = _checked_edges(edges) or _edges_one_by_one(edges)
         if grid is None and neighbours is None:
             raise InvalidArgument("Board", "neighbours", None, "give neighbours or a grid")
         if neighbours is not None and not _callable(neighbours):
@@ -3020,6 +3056,7 @@ class Board:
         self._diagonal = _GRID_DIAGONAL.get(grid, 0.0) if grid is not None else 0.0
         self._adjacent: dict[Any, tuple[tuple[Any, float], ...]] = {}
         self._exits: dict[str, dict[Any, tuple[tuple[Any, float], ...]]] = {}
+        self._entering: dict[str, dict[Any, tuple[float, bool]]] = {}
 
     def neighbours(self, place: Any) -> tuple[tuple[Any, float], ...]:
         """The places next to ``place`` on this board, each with the distance of the step
@@ -3047,6 +3084,122 @@ class Board:
                 ]
         found = self._adjacent[place] = _tuple(out)
         return found
+
+
+def _checked_places(places: Mapping[Any, Any], shape: str) -> dict[Any, tuple[str, ...]] | None:
+    """``places`` copied in one pass when every key and value is plain and right: on a grid,
+    (x, y) tuples of ints; tuples of known place features, each distinct set checked once.
+    None when anything is unusual or wrong (Board then checks place by place)."""
+    values = places.values()
+    if not _set(_map(_type, values)) <= {_tuple}:
+        return None
+    try:
+        distinct = _set(values)
+    except _TypeError:  # a feature that is not hashable
+        return None
+    if not _set(_map(_type, _chain.from_iterable(distinct))) <= {_str}:
+        return None
+    for named in distinct:
+        if not (_EDGE_FEATURES.isdisjoint(named) and FEATURES.keys() >= _set(named)):
+            return None
+        if _len(named) > 1:
+            try:
+                _check_place(named)
+            except InvalidPlace:
+                return None
+    if shape and not (
+        _set(_map(_type, places)) <= {_tuple}
+        and _set(_map(_len, places)) <= {2}
+        and _set(_map(_type, _chain.from_iterable(places))) <= {_int, _bool}
+    ):
+        return None
+    return _dict(places)
+
+
+def _places_one_by_one(
+    places: Mapping[Any, Iterable[str]], shape: str
+) -> dict[Any, tuple[str, ...]]:
+    """The places checked one by one, raising at the first that is wrong."""
+    kept: dict[Any, tuple[str, ...]] = {}
+    checked: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for place, features in places.items():
+        if shape and not (
+            _isinstance(place, _tuple)
+            and _len(place) == 2
+            and _isinstance(place[0], _int)
+            and _isinstance(place[1], _int)
+        ):
+            raise ArgumentTypeError(
+                "Board", "places", place, f"must be (x, y) pairs of ints on a {shape} grid"
+            )
+        if _isinstance(features, _str) or not _isinstance(features, Iterable):
+            raise ArgumentTypeError(
+                "Board", "places", features, "must map each place to its feature names"
+            )
+        named = _tuple(features)
+        for feature in named:
+            if not _isinstance(feature, _str):  # before the names are hashed below
+                _name("Board", "places", feature, FEATURES, "feature")
+        same = checked.get(named)
+        if same is not None:  # the same features as a place before: checked, and shared
+            kept[place] = same
+            continue
+        checked[named] = named
+        for feature in named:
+            _name("Board", "places", feature, FEATURES, "feature")
+            if feature in _EDGE_FEATURES:
+                raise InvalidArgument(
+                    "Board", "places", feature, "is an edge feature: list it in edges"
+                )
+        if _len(named) > 1:
+            _check_place(named)
+        kept[place] = named
+    return kept
+
+
+def _checked_edges(edges: Mapping[Any, Any]) -> dict[tuple[Any, Any], tuple[str, ...]] | None:
+    """``edges`` copied in one pass when every key is a pair and every value a tuple of known
+    edge features (each distinct set checked once); None when not (then one by one)."""
+    if not (
+        _set(_map(_type, edges)) <= {_tuple}
+        and _set(_map(_len, edges)) <= {2}
+        and _set(_map(_type, edges.values())) <= {_tuple}
+    ):
+        return None
+    try:
+        distinct = _set(edges.values())
+    except _TypeError:  # a feature that is not hashable
+        return None
+    if not _set(_map(_type, _chain.from_iterable(distinct))) <= {_str}:
+        return None
+    if not _set(_chain.from_iterable(distinct)) <= _EDGE_FEATURES:
+        return None
+    return _dict(edges)
+
+
+def _edges_one_by_one(
+    edges: Mapping[tuple[Any, Any], Iterable[str]],
+) -> dict[tuple[Any, Any], tuple[str, ...]]:
+    """The edges checked one by one, raising at the first that is wrong."""
+    crossed: dict[tuple[Any, Any], tuple[str, ...]] = {}
+    for edge, features in edges.items():
+        if not (_isinstance(edge, _tuple) and _len(edge) == 2):
+            raise ArgumentTypeError(
+                "Board", "edges", edge, "must be keyed by (from, to) pairs of places"
+            )
+        if _isinstance(features, _str) or not _isinstance(features, Iterable):
+            raise ArgumentTypeError(
+                "Board", "edges", features, "must map each edge to its feature names"
+            )
+        named = _tuple(features)
+        for feature in named:
+            _name("Board", "edges", feature, FEATURES, "feature")
+            if feature not in _EDGE_FEATURES:
+                raise InvalidArgument(
+                    "Board", "edges", feature, "is not a feature of an edge layer"
+                )
+        crossed[edge] = named
+    return crossed
 
 
 def _step_cost(
@@ -3123,31 +3276,54 @@ def route_cost(
     if _isinstance(route, _str) or not _isinstance(route, Iterable):
         raise ArgumentTypeError("route_cost", "route", route, "must be a sequence of places")
     places = _tuple(route)
-    for place in places:
-        _on_board("route_cost", "route", board, place)
+    on_board = board.places
+    try:
+        everywhere = _all(_map(on_board.__contains__, places))
+    except _TypeError:  # a place that is not hashable
+        everywhere = False
+    if not everywhere:
+        for place in places:
+            _on_board("route_cost", "route", board, place)
+    grid = board._shape and not board._diagonal and board._neighbours is None
+    offsets = _HEX_OFFSETS if board._shape == "hex" else _SQUARE_OFFSETS
+    costs: dict[tuple[tuple[str, ...], tuple[str, ...], float], float | Marker] = {}
+    stops: dict[tuple[str, ...], bool] = {}
     steps: list[RouteStep] = []
     total: float = 0.0
     marker: Marker | None = None
     reason = ""
-    for i in _range(1, _len(places)):
+    last = _len(places) - 1
+    edges = board.edges
+    for i in _range(1, last + 1):
         start, end = places[i - 1], places[i]
-        distance = _next((d for p, d in board.neighbours(start) if p == end), None)
+        if grid:
+            distance = 1.0 if (end[0] - start[0], end[1] - start[1]) in offsets else None
+        else:
+            distance = _next((d for p, d in board.neighbours(start) if p == end), None)
         if distance is None:
             raise InvalidArgument(
                 "route_cost", "route", end, f"is not next to {start!r} (step {i})"
             )
-        entered = board.places[end]
-        crossed = board.edges.get((start, end), ())
-        cost = _step_cost(mode, entered, crossed, distance, extra)
-        steps.append(RouteStep(start, end, entered, crossed, cost))
+        entered = on_board[end]
+        crossed = edges.get((start, end), ())
+        cost = costs.get((entered, crossed, distance))
+        if cost is None:
+            cost = _step_cost(mode, entered, crossed, distance, extra)
+            if _len(entered) < 2 or EXCLUSIONS.keys().isdisjoint(entered):  # warns each time
+                costs[entered, crossed, distance] = cost
+        steps.append(_tuple.__new__(RouteStep, (start, end, entered, crossed, cost)))
         if _isinstance(cost, Marker):
             if marker is not PROHIBITED:
                 marker = cost
             reason = reason or f"step {i} is {cost.value}"
             continue
         total += cost
-        if not reason and i < _len(places) - 1 and must_stop(mode, *entered):
-            reason = f"step {i} enters a place where the unit must stop"
+        if not reason and i < last:
+            stop = stops.get(entered)
+            if stop is None:
+                stop = stops[entered] = must_stop(mode, *entered)
+            if stop:
+                reason = f"step {i} enters a place where the unit must stop"
     if not reason and steps and not can_end(mode, *steps[-1].features):
         reason = "the unit may not end its move in the last place"
     if (
@@ -3203,6 +3379,8 @@ def _search(
     cost of each place found and the place it is entered from. A place where the unit must
     stop is not left; with a minimum move and a budget above 0, one step from the start is
     always allowed."""
+    if not extra and board._shape and not board._diagonal and board._neighbours is None:
+        return _grid_search(board, mode, start, budget, goal)
     places = board.places
     stops: dict[tuple[str, ...], bool] = {}
     costs: dict[tuple[tuple[str, ...], tuple[str, ...], float], float | Marker] = {}
@@ -3235,6 +3413,104 @@ def _search(
                 order += 1
         first = False
     return best, came
+
+
+def _grid_search(
+    board: Board, mode: str, start: Any, budget: float, goal: Any
+) -> tuple[dict[Any, float], dict[Any, Any]]:
+    """_search on a hex or square grid with no diagonals and no allowance, as a hand-written
+    Dijkstra does it: each neighbour's cost read from _entering (an impassable or prohibited
+    step as an infinite cost, which never improves a place), an edge's cost worked out once
+    per distinct features entered and crossed. From the second search of the board for the
+    mode on, each place's exits are kept on the board and read back."""
+    kept = board._exits.get(mode)
+    if kept is None:
+        board._exits[mode] = {}  # searched once: the next search keeps the exits it finds
+    entering = _entering(board, mode)
+    crossing: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
+    best: dict[Any, float] = {start: 0.0}
+    came: dict[Any, Any] = {}
+    done: set[Any] = _set()
+    heap: list[tuple[float, int, Any]] = [(0.0, 0, start)]
+    order = 1
+    first = MINIMUM_MOVE and budget > 0
+    while heap:
+        cost, _, here = _heappop(heap)
+        if here in done:
+            continue
+        done.add(here)
+        if here == goal:
+            break
+        if here != start and (entering[here][1] or cost > budget):
+            continue
+        exits = kept.get(here) if kept is not None else None
+        if exits is None:
+            if kept is None:  # the first search: places done are left out
+                exits = _grid_exits(board, mode, here, entering, crossing, done)
+            else:
+                exits = kept[here] = _grid_exits(board, mode, here, entering, crossing)
+        for there, step in exits:
+            total = cost + step
+            if (total <= budget or first) and total < best.get(there, _INF) and there not in done:
+                best[there] = total
+                came[there] = here
+                _heappush(heap, (total, order, there))
+                order += 1
+        first = False
+    return best, came
+
+
+def _grid_exits(
+    board: Board,
+    mode: str,
+    here: Any,
+    entering: dict[Any, tuple[float, bool]],
+    crossing: dict[tuple[tuple[str, ...], tuple[str, ...]], float],
+    done: set[Any] | frozenset[Any] = _NOTHING_DONE,
+) -> tuple[tuple[Any, float], ...]:
+    """The steps out of ``here`` on a grid board that ``mode`` can take (places in ``done``
+    left out), each with its cost."""
+    places = board.places
+    edges = board.edges
+    q, r = here
+    out: list[tuple[Any, float]] = []
+    for dq, dr in _HEX_STEPS if board._shape == "hex" else _SQUARE_STEPS:
+        there = (q + dq, r + dr)
+        entry = entering.get(there)
+        if entry is None or there in done:
+            continue
+        crossed = edges.get((here, there))
+        if crossed is None:
+            step = entry[0]
+        else:
+            key = (places[there], crossed)
+            step = crossing.get(key, -1.0)
+            if step < 0:
+                found = _step_cost(mode, places[there], crossed, 1.0, {})
+                step = crossing[key] = _INF if _isinstance(found, Marker) else found
+        if step < _INF:
+            out.append((there, step))
+    return _tuple(out)
+
+
+def _entering(board: Board, mode: str) -> dict[Any, tuple[float, bool]]:
+    """Per place of ``board``: what entering it costs ``mode`` (a step of 1, no edge crossed;
+    infinite when impassable or prohibited) and whether the unit must stop there; worked out
+    in one pass, once per distinct features, the first time the board is searched for the
+    mode."""
+    found = board._entering.get(mode)
+    if found is None:
+        by_features: dict[tuple[str, ...], tuple[float, bool]] = {}
+        for features in _set(board.places.values()):
+            cost = _step_cost(mode, features, (), 1.0, {})
+            by_features[features] = (
+                _INF if _isinstance(cost, Marker) else cost,
+                must_stop(mode, *features),
+            )
+        found = board._entering[mode] = {
+            place: by_features[features] for place, features in board.places.items()
+        }
+    return found
 
 
 def cheapest_route(

@@ -1,0 +1,96 @@
+"""Replays a ruleset's worked examples, written beside this file by rulesdsl, against
+its generated module: `pytest` in this folder (pytest puts the folder on the import path).
+
+    hex_operational.py
+    hex_operational.examples.json
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import hex_operational as module
+import pytest
+
+VECTORS_FILE = "hex_operational.examples.json"
+VECTORS: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parent / VECTORS_FILE).read_text("utf-8")
+)["vectors"]
+
+
+def plain(value: Any) -> list[dict[str, Any]]:
+    """The module's answer in the vectors' plain form."""
+    if isinstance(value, module.Marker):
+        return [{"marker": value.value}]
+    if isinstance(value, bool):
+        return [{"bool": value}]
+    if isinstance(value, Fraction):
+        return [{"fraction": [value.numerator, value.denominator]}]
+    if isinstance(value, int | float):
+        return [{"number": float(value)}]
+    if isinstance(value, str):
+        return [{"word": value}]
+    name = type(value).__name__
+    if name == "Sight":
+        blocked = [{"marker": "blocked"}] if value.blocked else []
+        return [{"number": float(value.hindrance)}, *blocked]
+    if name == "Route":
+        illegal = [] if value.legal else [{"word": "illegal"}]
+        return [*plain(value.total), *illegal]
+    if name in ("DiceRow", "Result", "Outcome"):
+        return [{"word": value.id}]
+    if name == "Span":
+        return [{"span": [value.low, value.high]}]
+    if name == "Dice":
+        return [{"dice": [value.number, value.sides, value.bonus]}]
+    if name == "D66":
+        return [{"d66": value.bonus}]
+    if name == "Rate":
+        return [{"rate": [value.amount, value.per]}]
+    if name == "Trade":
+        return [{"trade": [value.gain, value.cost]}]
+    raise TypeError(f"no plain form for {value!r}")
+
+
+def same(a: Any, b: Any) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def ask(vector: dict[str, Any]) -> Any:
+    """Asks the module the vector's question."""
+    question, args, kwargs = vector["question"], vector["args"], dict(vector["kwargs"])
+    if question == "chance":
+        row = next(r for r in module.DICE_TABLES[args[0]].rows if r.id == args[1])
+        return row.chance_with[kwargs["modifier"]] if "modifier" in kwargs else row.chance
+    if question == "route_cost":
+        places = {i: tuple(p["features"]) for i, p in enumerate(args[1:])}
+        edges = {(i - 1, i): tuple(p["edge"]) for i, p in enumerate(args[1:]) if i}
+
+        def neighbours(i: Any) -> list[Any]:
+            return [j for j in (i - 1, i + 1) if j in places]
+
+        board = module.Board(places, edges, neighbours=neighbours)
+        return module.route_cost(board, args[0], list(places), **kwargs)
+    function = getattr(module, question)
+    if question == "line_of_sight" and vector["kind"] == "line_of_sight":
+        if "crossed" in kwargs:
+            kwargs["crossed"] = tuple(kwargs["crossed"])
+        return function(args[0], *(tuple(p) for p in args[1:]), **kwargs)
+    return function(*args, **kwargs)
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=[v["text"] for v in VECTORS])
+def test_worked_example(vector: dict[str, Any]) -> None:
+    assert same(plain(ask(vector)), vector["expected"]), vector["text"]
