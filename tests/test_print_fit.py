@@ -105,17 +105,18 @@ def test_cards_command_refuses_a_bleed_out_of_range(capsys: pytest.CaptureFixtur
 
 
 def test_a_sheet_grows_its_type_into_the_room_it_leaves() -> None:
-    """The d20 sheet fills a third of its page at the base size: the PDF is set larger, on
-    the same single page, losing nothing."""
+    """The d20 sheet leaves room on its last page at the base size: the PDF is set larger,
+    on as many pages, losing nothing."""
     from rulesdsl.printed.pdf import layout_losses
     from rulesdsl.printed.sheet_model import build_sheet
     from rulesdsl.printed.sheets import Grow
 
     sheet = build_sheet(pdf_layout.ruleset("d20_movement"), "en")
+    at_base, _ = layout_losses(render_html(sheet, "a4"))
     grow = Grow(sheet, "a4")
     document, losses = layout_losses(render_html(sheet, "a4"), refit=grow)
     assert losses == ()
-    assert len(document.pages) == 1
+    assert len(document.pages) == len(at_base.pages)
     assert grow.font > grow.base
 
 
