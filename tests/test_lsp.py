@@ -1220,6 +1220,8 @@ async def test_a_failing_worked_example_is_a_diagnostic_and_hover_shows_the_actu
     assert result is not None and isinstance(result.contents, t.MarkupContent)
     assert result.contents.value.startswith("**move_cost(walker, soft) = 3 MP** (as stated)")
     assert "- soft.walker: 3 MP" in result.contents.value
+    # The house rules open too: their view of the broken base (E507) never replaces its own.
+    await open_doc(client, folder / "heavy_gear_house.terrain")
     broken = text.replace("move_cost(walker, soft) = 3 MP", "move_cost(walker, soft) = 2 MP")
     change(client, path, broken, 2)
     [diag] = await published(client, path, lambda d: len(d) == 1)

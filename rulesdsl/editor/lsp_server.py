@@ -136,6 +136,8 @@ class RulesServer(LanguageServer):
         self.last_good: dict[str, ir.Ruleset] = {}
         self.published: dict[str, set[str]] = {}
         """Per open document, the other files it published diagnostics on."""
+        self.own: dict[str, list[t.Diagnostic]] = {}
+        """The diagnostics each open document last published for itself."""
         self.lock = Lock()
         """Held while the compiler runs (on the compile thread or, for a request, the loop)."""
         self.debounce = DEBOUNCE_SECONDS
@@ -308,6 +310,7 @@ class RulesServer(LanguageServer):
         self.states.pop(uri, None)
         self.last_good.pop(uri, None)
         self.dirty.pop(uri, None)
+        self.own.pop(uri, None)
         with self.lock:
             self.compiler.drop(path_of(uri))
         others = self.published.pop(uri, set())
@@ -481,7 +484,8 @@ class RulesServer(LanguageServer):
             by_file.setdefault(file, []).append(self.to_lsp(diag, texts))
             for r in diag.related:  # an error this variant causes in a base line: show it there
                 there = os.path.abspath(r.pos.file)
-                if file == own and there != own:
+                # (E507, "the base has errors", is the base's own fault, not one this causes)
+                if file == own and there != own and diag.code != "E507":
                     caused.setdefault(there, []).append(
                         t.Diagnostic(
                             range=self.to_client(r.pos, texts),
@@ -530,10 +534,17 @@ class RulesServer(LanguageServer):
         )
         for file, diags in caused.items():
             by_file.setdefault(file, []).extend(diags)
+        self.own[uri] = mine
         others = set(by_file)
         for file in self.published.get(uri, set()) | others:
+            shown = by_file.get(file, [])
+            if self.is_open(uri_of(file)):
+                # An open base has its own diagnostics: show them with what this variant
+                # causes there, never this variant's view of the base instead (its E507,
+                # "the base has errors", would hide the base's own E270 at its line).
+                shown = [*self.own.get(uri_of(file), []), *caused.get(file, [])]
             self.text_document_publish_diagnostics(
-                t.PublishDiagnosticsParams(uri=uri_of(file), diagnostics=by_file.get(file, []))
+                t.PublishDiagnosticsParams(uri=uri_of(file), diagnostics=shown)
             )
         self.published[uri] = others
 
