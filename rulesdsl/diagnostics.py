@@ -105,6 +105,7 @@ CODES: Mapping[str, str] = {
     "E506": "`override`, `remove` or `extends` in a ruleset that extends nothing",
     "E507": "the base of a variant has errors (reported once, for the base's own file)",
     "W003": "a ruleset file that is a symbolic link, skipped by the build",
+    "W009": "a sheet or deck too long to print: the build makes no PDF of it",
     "W101": "a label missing in one of the ruleset's languages",
     "W250": "a results table outcome that no row gives",
     "W251": "a sight rule that no layer column uses",
@@ -128,7 +129,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251",
     ),
-    ("tools", "W003 W601"),
+    ("tools", "W003 W009 W601"),
 )
 
 STAGE_OF: Mapping[str, Stage] = {code: stage for stage, codes in _OWNED for code in codes.split()}

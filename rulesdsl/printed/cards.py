@@ -504,7 +504,7 @@ def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     for lang in ruleset.languages:
         html = render_deck_html(build_deck(ruleset, lang, DEFAULT_SIZE), DEFAULT_PAPER)
         outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
-            partial(render_pdf, html), partial(rendered_from, html=html)
+            partial(render_pdf, html), partial(rendered_from, html=html), len(html.encode())
         )
     return outputs
 

@@ -46,8 +46,16 @@ from pathlib import Path
 from typing import Any
 
 from rulesdsl.gc_pause import gc_paused
+from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES
 
-__all__ = ["FONT_FAMILY", "PRODUCER", "SOURCE_DATE_EPOCH", "PdfUnavailable", "render_pdf"]
+__all__ = [
+    "FONT_FAMILY",
+    "PRODUCER",
+    "SOURCE_DATE_EPOCH",
+    "PdfTooLarge",
+    "PdfUnavailable",
+    "render_pdf",
+]
 
 #: Value written to the PDF ``/Producer`` field (no version, so it never changes).
 PRODUCER = "rulesdsl"
@@ -69,6 +77,11 @@ _INSTALL_HINT = "PDF output needs WeasyPrint: pip install 'rulesdsl[pdf]'"
 
 class PdfUnavailable(RuntimeError):
     """WeasyPrint (or a system library it needs, such as Pango) cannot be loaded."""
+
+
+class PdfTooLarge(PdfUnavailable):
+    """The HTML is over :data:`rulesdsl.outputs.MAX_PDF_SOURCE_BYTES`: too long to print
+    usefully, and its render would hold gigabytes (the CLI reports it in one line)."""
 
 
 def _identifier(html: str, base_url: str | None) -> bytes:
@@ -193,8 +206,16 @@ def render_pdf(html: str, *, base_url: str | None = None) -> bytes:
     ``base_url`` resolves relative links, images and stylesheets in ``html``.
     The text is set in DejaVu Sans unless the page's CSS says otherwise (see
     the module docstring).  Raises :class:`PdfUnavailable` if WeasyPrint is
-    not installed or cannot load its system libraries.
+    not installed or cannot load its system libraries, and :class:`PdfTooLarge` for more
+    HTML than :data:`rulesdsl.outputs.MAX_PDF_SOURCE_BYTES` (never an unbounded render).
     """
+    size = len(html.encode())
+    if size > MAX_PDF_SOURCE_BYTES:
+        raise PdfTooLarge(
+            f"this document is too long to print as a PDF: {size / 1024:,.0f} KiB of HTML, "
+            f"over the {MAX_PDF_SOURCE_BYTES // 1024:,} KiB limit (about 40 pages); "
+            "make its HTML or Markdown instead, or split the ruleset"
+        )
     try:
         import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing

@@ -252,6 +252,6 @@ def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
         outputs[f"{stem}.html"] = html.encode("utf-8")
         outputs[f"{stem}.md"] = render_markdown(sheet).encode("utf-8")
         outputs[f"{stem}.pdf"] = Deferred(
-            partial(render_pdf, html), partial(rendered_from, html=html)
+            partial(render_pdf, html), partial(rendered_from, html=html), len(html.encode())
         )
     return outputs
