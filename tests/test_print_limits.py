@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl import outputs
 from rulesdsl.builder import build as build_module
 from rulesdsl.builder.build import build, card_outputs, python_outputs, sheet_outputs
 from rulesdsl.cli import main
@@ -84,7 +85,7 @@ def test_render_pdf_refuses_more_html_than_the_limit_before_loading_weasyprint()
 def test_the_sheet_verb_refuses_a_pdf_over_the_limit_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(pdf, "MAX_PDF_SOURCE_BYTES", 1024)
+    monkeypatch.setattr(outputs, "MAX_PDF_SOURCE_BYTES", 1024)
     out = tmp_path / "sheet.pdf"
     assert main(["sheet", str(RULESETS / "heavy_gear.terrain"), "-o", str(out)]) == 2
     err = capsys.readouterr().err

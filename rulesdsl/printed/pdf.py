@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import Any
 
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES
 
 __all__ = [
     "FONT_FAMILY",
@@ -209,6 +208,8 @@ def render_pdf(html: str, *, base_url: str | None = None) -> bytes:
     not installed or cannot load its system libraries, and :class:`PdfTooLarge` for more
     HTML than :data:`rulesdsl.outputs.MAX_PDF_SOURCE_BYTES` (never an unbounded render).
     """
+    from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES  # not at import: `check` starts without it
+
     size = len(html.encode())
     if size > MAX_PDF_SOURCE_BYTES:
         raise PdfTooLarge(
