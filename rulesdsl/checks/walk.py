@@ -37,8 +37,15 @@ def numbers(node: object) -> list[tuple[str, float]]:
         kind = type(value)
         if kind is float:
             out.append((name, value))
-        elif kind not in _LEAVES or kind is int:  # an int, a tuple, a dict: the general case
-            out.extend((name, number) for number in _numbers_in(value))
+        elif kind is tuple or kind is list or kind is dict:
+            items = value.values() if kind is dict else value
+            for item in items:
+                if type(item) is float:
+                    out.append((name, item))
+                elif _node_fields(cast(Any, type(item))) is None:  # a node holds its own
+                    out.extend((name, number) for number in _numbers_in(item))
+        elif (kind not in _LEAVES or kind is int) and _node_fields(cast(Any, kind)) is None:
+            out.extend((name, number) for number in _numbers_in(value))  # an int, a subclass
     return out
 
 
