@@ -194,10 +194,12 @@ class BuilderBase:
                         break
             raw: list[Any] = []
             for i, splice in keep:
-                if splice:
-                    raw += children[i].value
-                else:
+                if not splice:
                     raw.append(children[i])
+                elif raw:
+                    raw += children[i].value
+                else:  # a repetition grows its list in place, as Lark's tree builder does:
+                    raw = children[i].value  # a copy per row made long blocks quadratic
             if first is None:
                 here = Built(raw, None, None, None, None)
             else:
