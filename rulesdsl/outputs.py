@@ -23,6 +23,16 @@ class Deferred:
     needs: str | None = None
     """The install extra whose packages ``render`` uses (``"pdf"``), if any: a build without
     it leaves the file as it is (:func:`rulesdsl.builder.build.build`)."""
+    source_bytes: int = 0
+    """The size of what it is made from (a PDF's HTML, in UTF-8): the build makes no PDF of
+    more than :data:`MAX_PDF_SOURCE_BYTES` (W009)."""
+
+
+MAX_PDF_SOURCE_BYTES = 512 * 1024
+"""The most HTML a PDF is made from: about 40 pages of a sheet, 45 sheets of cards. WeasyPrint
+holds the whole laid-out document until the PDF is written, about 1.2 GB per MB of a sheet's
+HTML (0.8 GB for cards), so this keeps a render under 1 GB (measured, bench/README.md: "A
+build of 20,000 features"). The bundled rulesets' largest is 150 KB (a deck)."""
 
 
 Output = bytes | Deferred

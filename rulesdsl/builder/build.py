@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from rulesdsl.builder import manifest as mf
 from rulesdsl.builder import transaction
 from rulesdsl.outputs import (
+    MAX_PDF_SOURCE_BYTES,
     Deferred,
     Output,
     digest_bytes,
@@ -232,14 +233,19 @@ def build(
         result.diagnostics = _check_ids(result.compiled, files, sources)
         if not result.ok:
             return result
-        rendered = {
-            c.ruleset.id: {key: dict(backend(c.ruleset)) for key, backend in keys.items()}
-            for c in result.compiled
-            if c.ruleset is not None
-        }
+        rendered: dict[str, dict[str, dict[str, Output]]] = {}
+        unprintable: list[Diagnostic] = []
+        for c in result.compiled:
+            if c.ruleset is not None:
+                per_key = rendered[c.ruleset.id] = {}
+                for key, backend in keys.items():
+                    per_key[key] = dict(backend(c.ruleset))
+                    # out at once: a refused PDF's HTML is freed before the next backend runs
+                    unprintable += _too_long_to_print(c.ruleset.id, per_key[key], files, sources)
         result.diagnostics = _check_paths(rendered, files, sources)
         if not result.ok:
             return result
+        result.diagnostics += unprintable
         result.outputs = dict(
             sorted(
                 (rel, out)
@@ -363,6 +369,33 @@ def _header_pos(path: Path, sources: Mapping[str, str], rid: str) -> Pos:
         if match and match.group(1) == rid:
             return Pos(str(path), number, match.start(1) + 1, number, match.end(1) + 1)
     return Pos(str(path), 1, 1, 1, 1)
+
+
+def _too_long_to_print(
+    rid: str, outs: dict[str, Output], files: Mapping[str, Path], sources: Mapping[str, str]
+) -> list[Diagnostic]:
+    """W009 for each PDF among ``outs`` whose HTML is over the limit, taken out of them
+    before any render is handed to a worker: its sheet or deck is too long to print usefully,
+    and the render would hold gigabytes. The ruleset's HTML and Markdown sheets are still
+    made."""
+    from rulesdsl.diagnostics import warning
+
+    out: list[Diagnostic] = []
+    for rel, content in list(outs.items()):
+        if isinstance(content, Deferred) and content.source_bytes > MAX_PDF_SOURCE_BYTES:
+            del outs[rel]
+            out.append(
+                warning(
+                    "W009",
+                    f"{rel} is not made: {content.source_bytes / 1024:,.0f} KiB of HTML, over "
+                    f"the {MAX_PDF_SOURCE_BYTES // 1024:,} KiB a PDF is made from (about 40 "
+                    "pages)",
+                    _header_pos(files[rid], sources, rid),
+                    "the HTML and Markdown sheets hold it all; to print it, split the ruleset "
+                    "into smaller ones",
+                )
+            )
+    return out
 
 
 def _check_ids(

@@ -9,7 +9,7 @@ passes that compute with them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 from rulesdsl import ir
 from rulesdsl.checks import (
@@ -25,11 +25,20 @@ from rulesdsl.checks import (
     results,
     sheet_words,
     sizes,
+    walk,
 )
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.positions import Positions
 
-Pass = Callable[[ir.Ruleset, Positions], list[Diagnostic]]
+
+class Pass(Protocol):
+    """A pass: the ruleset, where its nodes were written and, when the caller has listed them
+    already, every node of the ruleset (:func:`rulesdsl.checks.walk.nodes`)."""
+
+    def __call__(
+        self, rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None, /
+    ) -> list[Diagnostic]: ...
+
 
 PASSES: tuple[Pass, ...] = (
     names.check,
@@ -49,5 +58,7 @@ PASSES: tuple[Pass, ...] = (
 
 
 def run(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
-    """Every diagnostic of every pass, in pass order."""
-    return [d for check in PASSES for d in check(rs, where)]
+    """Every diagnostic of every pass, in pass order. The IR is walked once, here: the passes
+    that look at every node share the list."""
+    every = walk.nodes(rs)
+    return [d for check in PASSES for d in check(rs, where, every)]

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import assert_never
 
 from rulesdsl import ir, spelling
+from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.positions import Positions
 
@@ -57,7 +58,7 @@ def _units(value: ir.Value) -> list[ir.Number]:
             assert_never(unknown)
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     cost_unit = rs.units.get("cost")
     steps = {s.id: s for s in rs.steps}

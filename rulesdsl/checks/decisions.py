@@ -4,11 +4,12 @@ follows it (E206)."""
 from __future__ import annotations
 
 from rulesdsl import ir
+from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.positions import Positions
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for decision in rs.decisions:
         for row in decision.rows[:-1]:

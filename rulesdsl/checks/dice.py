@@ -21,7 +21,7 @@ from rulesdsl.frontends.syntax import Pos
 from rulesdsl.positions import Positions
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for table in rs.dice_tables:
         if _usable(table.dice, where.of(table.dice, table), out):
@@ -33,7 +33,9 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
         _usable(results.dice, where.of(results.dice, results), out)
     done = {id(t.dice) for t in rs.dice_tables} | {id(t.dice) for t in rs.results_tables}
     done |= {id(t.check) for t in rs.triggers}
-    for node, owners in walk.nodes(rs):  # dice in effects and cells (`damage 1d6+3`)
+    for node, owners in (
+        walk.nodes(rs) if nodes is None else nodes
+    ):  # dice in effects and cells (`damage 1d6+3`)
         if isinstance(node, ir.DiceValue | ir.D66Value) and id(node) not in done:
             _usable(node, where.of(*owners), out)
     return out

@@ -13,11 +13,12 @@ is held to) and its stated answer compared with the rules' own.
 from __future__ import annotations
 
 from rulesdsl import examples, ir
+from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.positions import Positions
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, _nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     nodes = _named_nodes(rs)
     for example in rs.examples:

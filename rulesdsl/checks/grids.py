@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import assert_never
 
 from rulesdsl import ir
+from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.positions import Positions
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for grid in rs.grids:
         match grid.shape:

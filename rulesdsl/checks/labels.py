@@ -9,10 +9,10 @@ from rulesdsl.diagnostics import Diagnostic, warning
 from rulesdsl.positions import Positions
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen: set[int] = set()  # an outcome that stands for a factor shares the factor's labels
-    for node, owners in walk.nodes(rs):
+    for node, owners in walk.nodes(rs) if nodes is None else nodes:
         info = getattr(node, "info", None)
         if not isinstance(info, ir.Info) or not info.labels or id(info) in seen:
             continue

@@ -18,9 +18,14 @@ from functools import cache
 from typing import Annotated, Any, Union, cast, get_args, get_origin
 
 from rulesdsl import ir
+from rulesdsl.checks import walk
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.positions import Positions
+
+Path = tuple[Any, ...]
+"""A path in the IR as nested pairs, (the path before, the last part), so that a step down
+costs a pair, not a copy of the whole path."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,11 +35,18 @@ class Slot:
     text: str
     pattern: ir.Pattern
     declares: bool
-    path: str
+    parts: Path = ()
+    """The path that leads to it: (the path before, the last part); ``()`` at the root."""
     owners: tuple[object, ...] = ()
     """The IR nodes that hold the string, innermost first (to find its position)."""
     field: str = ""
     """The field of the innermost owner that holds the string."""
+
+    @property
+    def path(self) -> str:
+        """``steps[0].param``, ``features.soft``: where the slot is, for messages (spelled
+        only when a message needs it: a ruleset has a slot for every name it uses)."""
+        return _path_text(self.parts)
 
     def what(self) -> str:
         """What the slot names, in words: ``mode``, ``param of a step``."""
@@ -43,18 +55,24 @@ class Slot:
         return words if self.field in ("id", "name", "") else f"{self.field} of a {words}"
 
 
-def check(ruleset: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(
+    ruleset: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None
+) -> list[Diagnostic]:
     """E103 for a declared name the module uses itself; the pattern's code (E106, E111) for a
     malformed name, language code or version. A bad name is reported once, where it is
     declared if it is (a mode's id, not each cell that refers to the mode)."""
     bad: dict[str, Slot] = {}
-    for slot in slots(ruleset):
-        if not _matches(slot.pattern, slot.text) or (
-            slot.declares and is_reserved(slot.text, ruleset)
-        ):
-            first = bad.get(slot.text)
-            if first is None or (slot.declares and not first.declares):
-                bad[slot.text] = slot
+    good: set[tuple[str, ir.Pattern, bool]] = set()  # a name is used many times: judged once
+    for found in _found(ruleset):
+        text, pattern, declares = found[:3]
+        if (text, pattern, declares) in good:
+            continue
+        if not _matches(pattern, text) or (declares and is_reserved(text, ruleset)):
+            first = bad.get(text)
+            if first is None or (declares and not first.declares):
+                bad[text] = Slot(*found)
+        else:
+            good.add((text, pattern, declares))
     return [_diagnostic(slot, where) for slot in bad.values()]
 
 
@@ -92,13 +110,26 @@ def _compiled(regex: str) -> re.Pattern[str]:
 
 def slots(value: object) -> Iterator[Slot]:
     """Every name, declaration and language code inside an IR value."""
+    for found in _found(value):
+        yield Slot(*found)
+
+
+Found = tuple[str, ir.Pattern, bool, "Path", tuple[object, ...], str]
+"""A slot's fields as a plain tuple: the walk makes one per name in the ruleset, and the
+check makes a :class:`Slot` only of the few that are wrong."""
+
+
+def _found(value: object) -> list[Found]:
     walker = _walker(cast(Any, type(value)))
+    found: list[Found] = []
     if walker is not None:
-        yield from walker(value, (), (), "")
+        walker(value, (), (), "", found)
+    return found
 
 
-Walker = Callable[[Any, tuple[object, ...], tuple[object, ...], str], Iterator[Slot]]
-"""Yields the slots in a value: (value, path so far, enclosing nodes, field name)."""
+Walker = Callable[[Any, Path, tuple[object, ...], str, list[Found]], None]
+"""Appends the slots in a value to a list: (value, path so far, enclosing nodes, field name,
+the list). Plain calls, not nested generators: the walk visits every name of a ruleset."""
 
 
 @cache
@@ -119,20 +150,20 @@ def _walker(tp: Any) -> Walker | None:
         declares = any(isinstance(m, ir.Declares) for m in meta)
 
         def leaf(
-            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
-        ) -> Iterator[Slot]:
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
+        ) -> None:
             if isinstance(value, str):
-                yield Slot(value, pattern, declares, _path_text(path), owners, field)
+                out.append((value, pattern, declares, path, owners, field))
 
         return leaf
     if origin in (Union, types.UnionType):
 
         def union(
-            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
-        ) -> Iterator[Slot]:
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
+        ) -> None:
             walker = None if value is None else _walker(cast(Any, type(value)))
             if walker is not None:
-                yield from walker(value, path, owners, field)
+                walker(value, path, owners, field, out)
 
         return union
     if origin is tuple:
@@ -141,10 +172,10 @@ def _walker(tp: Any) -> Walker | None:
             return None
 
         def sequence(
-            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
-        ) -> Iterator[Slot]:
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
+        ) -> None:
             for i, x in enumerate(value):
-                yield from item(x, (*path, i), owners, field)
+                item(x, (path, i), owners, field, out)
 
         return sequence
     if origin is dict:
@@ -153,23 +184,23 @@ def _walker(tp: Any) -> Walker | None:
             return None
 
         def mapping(
-            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
-        ) -> Iterator[Slot]:
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
+        ) -> None:
             for k, v in value.items():
                 if keys is not None:
-                    yield from keys(k, (*path, k), owners, field)
+                    keys(k, (path, k), owners, field, out)
                 if values is not None:
-                    yield from values(v, (*path, k), owners, field)
+                    values(v, (path, k), owners, field, out)
 
         return mapping
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
 
         def record(
-            value: Any, path: tuple[object, ...], owners: tuple[object, ...], field: str
-        ) -> Iterator[Slot]:
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
+        ) -> None:
             inner = (value, *owners)
             for name, walker in _fields(cast(Any, type(value))):
-                yield from walker(getattr(value, name), (*path, name), inner, name)
+                walker(getattr(value, name), (path, name), inner, name, out)
 
         return record
     return None
@@ -182,9 +213,13 @@ def _fields(cls: type) -> tuple[tuple[str, Walker], ...]:
     return tuple((name, w) for name, tp in _hints(cls).items() if (w := _walker(tp)) is not None)
 
 
-def _path_text(path: tuple[object, ...]) -> str:
-    """``steps[0].param``, ``features.soft``: where a slot is, for messages."""
+def _path_text(path: Path) -> str:
+    """``steps[0].param``, ``features.soft``: a path of nested pairs, for messages."""
+    parts: list[object] = []
+    while path:
+        path, part = path
+        parts.append(part)
     text = ""
-    for part in path:
+    for part in reversed(parts):
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text or "(root)"

@@ -23,10 +23,10 @@ MIN_DIVISOR = 1e-6
 """The smallest divisor: a rate `per`, a step's `per`, a grid cell size, a scale after `/`."""
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     rates: list[tuple[ir.Rate, tuple[object, ...]]] = []
-    for node, owners in walk.nodes(rs):
+    for node, owners in walk.nodes(rs) if nodes is None else nodes:
         if isinstance(node, ir.Rate):
             rates.append((node, owners))
         if isinstance(node, ir.Span) and node.high < node.low:

@@ -8,11 +8,12 @@
 from __future__ import annotations
 
 from rulesdsl import ir, semantics
+from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.positions import Positions, item_field
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for mod in rs.modifiers:
         if mod.clamp is not None and mod.clamp.low > mod.clamp.high:

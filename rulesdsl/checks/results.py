@@ -17,12 +17,12 @@ from itertools import combinations
 from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
-from rulesdsl.checks import dice
+from rulesdsl.checks import dice, walk
 from rulesdsl.diagnostics import Diagnostic, Related, error, warning
 from rulesdsl.positions import Positions, item_field
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for rule in rs.sights:
         _sight(rs, rule, where, out)

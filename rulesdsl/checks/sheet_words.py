@@ -9,12 +9,13 @@ entries it needs, so the fallback is never silent.
 from __future__ import annotations
 
 from rulesdsl import ir
+from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, warning
 from rulesdsl.positions import Positions, item_field
 from rulesdsl.sheet_languages import CATALOG_FOLDER, catalog_languages, catalog_words
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, _nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     have = catalog_languages()
     return [
         warning(

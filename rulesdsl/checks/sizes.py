@@ -18,9 +18,9 @@ ROWS = ("rows", "naturals")
 """The fields that hold a table's rows."""
 
 
-def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    for node, owners in walk.nodes(rs):
+    for node, owners in walk.nodes(rs) if nodes is None else nodes:
         for name in walk.field_names(node):
             value = getattr(node, name)
             if name in ROWS and isinstance(value, tuple) and len(value) > MAX_TABLE_ROWS:
@@ -32,6 +32,12 @@ def check(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
                         "split the table into several, or into a ruleset of its own",
                     )
                 )
+            kind = type(value)
+            if kind is str:
+                if len(value) <= MAX_STRING_CHARS:
+                    continue
+            elif not isinstance(value, tuple | dict | str):
+                continue  # a number, a flag, a node: no string of its own
             longest = _longest(value)
             if longest > MAX_STRING_CHARS:
                 out.append(

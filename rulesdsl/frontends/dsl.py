@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.parsers.lalr_parser import _Parser as _LalrParser
 from lark.tree import Meta
 
 from rulesdsl import ir, spelling, words
@@ -106,16 +107,31 @@ class Parser:
         errors: list[Diagnostic] = []
         lines = source.split("\n")
         while True:
+            builder = _Builder(path)  # a new one per attempt: a failed one's errors are dropped
             try:
-                tree = self._lark.parse("\n".join(lines))
+                statements = self._build("\n".join(lines), builder)
             except UnexpectedInput as exc:
                 errors.append(_syntax_error(exc, path, self._lark))
                 if len(errors) >= MAX_ERRORS or not _blank_statement(lines, exc.line):
                     return None, errors
                 continue
-            builder = _Builder(path)
-            statements = builder.transform(tree)
             return s.SourceFile(path, text, tuple(statements)), errors + builder.errors
+
+    def _build(self, text: str, builder: _Builder) -> list[s.Statement]:
+        """Parse ``text``, building its statements with ``builder`` as the LALR parser
+        reduces (:meth:`BuilderBase.callbacks`): no tree is built, then walked, which was
+        a third of a large file's parse. This runs Lark's parser over the grammar's tables
+        with callbacks of our own, through attributes Lark does not document; a Lark
+        without them gets the tree, then the walk, with the same result."""
+        frontend: Any = self._lark.parser
+        table = getattr(getattr(frontend, "parser", None), "_parse_table", None)
+        if table is None or not hasattr(frontend, "_make_lexer_thread"):  # pragma: no cover
+            statements: list[s.Statement] = builder.transform(self._lark.parse(text))
+            return statements
+        callbacks: Any = builder.callbacks(self._lark)  # Lark types them by token type only
+        built = _LalrParser(table, callbacks).parse(frontend._make_lexer_thread(text), "start")
+        statements = built.value
+        return statements
 
 
 MAX_ERRORS = 50

@@ -9,10 +9,12 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from functools import partial
-from typing import Any
+from dataclasses import dataclass
+from functools import cache, partial
+from typing import Any, cast
 
-from lark import Token, Tree
+from lark import Lark, Token, Tree
+from lark.grammar import Rule, Terminal
 from lark.tree import Meta
 
 from rulesdsl import ir
@@ -20,7 +22,7 @@ from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 
 
-def meta_pos(path: str, meta: Meta | Token) -> s.Pos:
+def meta_pos(path: str, meta: Meta | Token | Built) -> s.Pos:
     """Where a tree node or a token is, as a syntax position."""
     return s.Pos(
         path,
@@ -86,9 +88,73 @@ def parse_dice_token(text: str) -> ir.DiceRoll:
     return ir.DiceValue(int(count or 1), 100 if rest == "%" else int(rest), bonus)
 
 
+class Built:
+    """A grammar rule's result while the parser runs: the built value and where the rule's
+    text stands (``line`` None when it holds no text). It is also the ``meta`` a builder
+    method is given: tokens and these share the names ``line``, ``column``, ``end_line`` and
+    ``end_column``."""
+
+    __slots__ = ("column", "end_column", "end_line", "line", "value")
+
+    def __init__(
+        self,
+        value: Any,
+        line: int | None,
+        column: int | None,
+        end_line: int | None,
+        end_column: int | None,
+    ) -> None:
+        self.value = value
+        self.line = line
+        self.column = column
+        self.end_line = end_line
+        self.end_column = end_column
+
+
+Callback = Callable[[Any], Any]
+"""What the LALR parser calls on each reduction: the rule's children (tokens and
+:class:`Built` values, every token the rule matched included) to the rule's result; or on
+each token of a type it has a callback for, as the token is shifted."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one grammar rule (one alternative) is reduced, read from Lark's rule once per
+    parser: the builder method named after it (its alias, else its name), which children it
+    keeps (a keyword or punctuation token is only text) and which it splices in (a rule
+    named ``_...``, or Lark's helper for ``*`` and ``+``), whether it is itself spliced into
+    its parent, and whether a lone child stands for it (``?rule``)."""
+
+    rule: Rule
+    method: str
+    keep: tuple[tuple[int, bool], ...]
+    spliced: bool
+    expand_single: bool
+
+
+@cache
+def plans(lark: Lark) -> tuple[Plan, ...]:
+    """Every rule's :class:`Plan`, as Lark's own tree builder would shape the rule's node
+    (``lark.parse_tree_builder``: ``ChildFilter``, ``ExpandSingleChild``)."""
+    out = []
+    for rule in lark.rules:
+        options = rule.options
+        keep = tuple(
+            (i, not sym.is_term and sym.name.startswith("_"))
+            for i, sym in enumerate(rule.expansion)
+            if options.keep_all_tokens or not (isinstance(sym, Terminal) and sym.filter_out)
+        )
+        name = rule.alias or options.template_source or rule.origin.name
+        spliced = rule.origin.name.startswith("_")
+        out.append(Plan(rule, name, keep, spliced, bool(options.expand1) and not rule.alias))
+    return tuple(out)
+
+
 class BuilderBase:
-    """Walks a Lark tree, calling the method named after each rule with its meta and built
-    children; holds the helpers every rule's method uses."""
+    """Builds syntax nodes while the LALR parser reduces (:meth:`callbacks`), calling the
+    method named after each rule with the rule's position and built children; or walks a
+    finished Lark tree the same way (:meth:`transform`, for fragments). Holds the helpers
+    every rule's method uses."""
 
     def __init__(self, path: str) -> None:
         self.file = path  # not `path`: that name is the grammar rule below
@@ -96,9 +162,72 @@ class BuilderBase:
         """Problems inside tokens the grammar accepted (string contents, huge numbers)."""
         self._rules: dict[str, Callable[[Meta, list[Any]], Any]] = {}
 
-    def transform(self, tree: Tree[Token]) -> list[s.Statement]:
-        statements: list[s.Statement] = self._build(tree)
-        return statements
+    # -- building while parsing ---------------------------------------------------------------
+
+    def callbacks(self, lark: Lark) -> dict[Rule | str, Callback]:
+        """The parser's reduction callbacks, one per rule: no tree is built and none is walked.
+
+        A rule's position is what Lark's ``propagate_positions`` gives a tree node: from the
+        start of its first child that holds text to the end of its last, counting the tokens
+        the node does not keep (a statement's keyword, its end of line); a spliced rule and a
+        lone child standing for its ``?rule`` take the span of the text they stand for."""
+        out: dict[Rule | str, Callback] = {plan.rule: self._callback(plan) for plan in plans(lark)}
+        # a number token is checked as it is shifted: in the order of the text, as the walk
+        # of a tree checked it (the reductions of the rules before it have run by then)
+        out.update(dict.fromkeys(_NUMERIC_TOKENS, self._checked_number))
+        return out
+
+    def _callback(self, plan: Plan) -> Callback:
+        keep, spliced, expand_single = plan.keep, plan.spliced, plan.expand_single
+        name = plan.method
+
+        def reduce(children: list[Any]) -> Any:
+            first = last = None
+            for child in children:
+                if child.__class__ is not Built or child.line is not None:
+                    first = child
+                    break
+            if first is not None:
+                for child in reversed(children):
+                    if child.__class__ is not Built or child.line is not None:
+                        last = child
+                        break
+            raw: list[Any] = []
+            for i, splice in keep:
+                if not splice:
+                    raw.append(children[i])
+                elif raw:
+                    raw += children[i].value
+                else:  # a repetition grows its list in place, as Lark's tree builder does:
+                    raw = children[i].value  # a copy per row made long blocks quadratic
+            if first is None:
+                here = Built(raw, None, None, None, None)
+            else:
+                assert last is not None
+                here = Built(raw, first.line, first.column, last.end_line, last.end_column)
+            if spliced:
+                return here  # its children go into its parent's
+            if expand_single and len(raw) == 1:
+                alone = raw[0]
+                if alone.__class__ is Built and first is not None:
+                    here.value = alone.value
+                    return here
+                return alone
+            values = [c.value if c.__class__ is Built else c for c in raw]
+            rule = self._rules.get(name)
+            if rule is None:
+                rule = self._rules[name] = getattr(self, name, None) or partial(
+                    self.__default__, name
+                )
+            here.value = rule(cast(Meta, here), values)
+            return here
+
+        return reduce
+
+    # -- building from a tree -------------------------------------------------------------------
+
+    def transform(self, tree: Tree[Token]) -> Any:
+        return self._build(tree)
 
     def _build(self, tree: Tree[Token]) -> Any:
         children = [
@@ -112,7 +241,7 @@ class BuilderBase:
             )
         return rule(tree.meta, children)
 
-    def _p(self, meta: Meta | Token) -> s.Pos:
+    def _p(self, meta: Meta | Token | Built) -> s.Pos:
         return meta_pos(self.file, meta)
 
     def _name(self, token: Token) -> s.Name:

@@ -705,7 +705,10 @@ def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
         html = render_deck_html(build_deck(ruleset, lang, DEFAULT_SIZE), DEFAULT_PAPER)
         refit = Refit(ruleset, lang, DEFAULT_SIZE, None, DEFAULT_PAPER)
         outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
-            partial(render_pdf, html, refit=refit), partial(rendered_from, html=html), needs="pdf"
+            partial(render_pdf, html, refit=refit),
+            partial(rendered_from, html=html),
+            needs="pdf",
+            source_bytes=len(html.encode()),
         )
     return outputs
 

@@ -55,6 +55,7 @@ __all__ = [
     "FONT_FAMILY",
     "PRODUCER",
     "SOURCE_DATE_EPOCH",
+    "PdfTooLarge",
     "PdfUnavailable",
     "Rendered",
     "layout_losses",
@@ -109,6 +110,11 @@ class Rendered(bytes):
 
 class PdfUnavailable(extras.ExtraMissing):
     """WeasyPrint (or a system library it needs, such as Pango) cannot be loaded."""
+
+
+class PdfTooLarge(PdfUnavailable):
+    """The HTML is over :data:`rulesdsl.outputs.MAX_PDF_SOURCE_BYTES`: too long to print
+    usefully, and its render would hold gigabytes (the CLI reports it in one line)."""
 
 
 def _identifier(html: str, base_url: str | None) -> bytes:
@@ -305,8 +311,18 @@ def render_pdf(
     ``base_url`` resolves relative links, images and stylesheets in ``html``.
     The text is set in DejaVu Sans unless the page's CSS says otherwise (see
     the module docstring).  Raises :class:`PdfUnavailable` if WeasyPrint is
-    not installed or cannot load its system libraries.
+    not installed or cannot load its system libraries, and :class:`PdfTooLarge` for more
+    HTML than :data:`rulesdsl.outputs.MAX_PDF_SOURCE_BYTES` (never an unbounded render).
     """
+    from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES  # not at import: `check` starts without it
+
+    size = len(html.encode())
+    if size > MAX_PDF_SOURCE_BYTES:
+        raise PdfTooLarge(
+            f"this document is too long to print as a PDF: {size / 1024:,.0f} KiB of HTML, "
+            f"over the {MAX_PDF_SOURCE_BYTES // 1024:,} KiB limit (about 40 pages); "
+            "make its HTML or Markdown instead, or split the ruleset"
+        )
     weasyprint = _weasyprint()
     # The collector held off: WeasyPrint makes hundreds of thousands of boxes and styles that
     # stay alive until the page is written, and each collection would walk them all again

@@ -358,5 +358,6 @@ def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
             partial(render_pdf, html, refit=Grow(sheet, DEFAULT_PAPER)),
             partial(rendered_from, html=html),
             needs="pdf",
+            source_bytes=len(html.encode()),
         )
     return outputs
