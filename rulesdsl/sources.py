@@ -136,7 +136,7 @@ def decode(data: bytes, file: str, limits: Limits = DEFAULT) -> Loaded:
     """``data`` (a file's bytes, from the disk or from git) as text: refused when over the
     size limit (E006) or not UTF-8 (E003, at the first bad byte)."""
     if len(data) > limits.file_bytes:
-        return _too_large(file, data[: limits.file_bytes + 1], limits)
+        return too_large(file, data[: limits.file_bytes + 1], limits)
     if data.startswith(b"\xef\xbb\xbf"):  # a byte-order mark is not part of the text
         data = data[3:]
     try:
@@ -151,21 +151,29 @@ def check_text(text: str, file: str, limits: Limits = DEFAULT) -> Loaded:
     when its UTF-8 form is over the size limit."""
     size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
     if size > limits.file_bytes:
-        return _too_large(file, text[: limits.file_bytes + 1].encode("utf-8", "replace"), limits)
+        return too_large(file, text[: limits.file_bytes + 1].encode("utf-8", "replace"), limits)
     return Loaded(text, (), text)
 
 
-def _too_large(file: str, head: bytes, limits: Limits) -> Loaded:
+_SPLIT_RULESET = (
+    "split it: move what several rulesets share into a base and `extends` it, "
+    "or move large tables into a ruleset of their own"
+)
+
+
+def too_large(
+    file: str, head: bytes, limits: Limits, what: str = "a ruleset file", hint: str = _SPLIT_RULESET
+) -> Loaded:
+    """E006 for a file over ``limits.file_bytes`` (``head``: its first bytes, for the line)."""
     first = head.split(b"\n", 1)[0][:200].decode("utf-8", "replace")
     return Loaded(
         None,
         (
             error(
                 "E006",
-                f"the file is larger than the {_size(limits.file_bytes)} limit of a ruleset file",
+                f"the file is larger than the {_size(limits.file_bytes)} limit of {what}",
                 _start(file),
-                "split it: move what several rulesets share into a base and `extends` it, "
-                "or move large tables into a ruleset of their own",
+                hint,
             ),
         ),
         first,

@@ -786,3 +786,16 @@ def test_decimal_commas_are_read_outside_quoted_strings_only() -> None:
     assert _decimal('1,5, walker "a 1,5 b" 2,5', True) == '1.5, walker "a 1,5 b" 2.5'
     assert _decimal('1,500 "1,500"', None) == '1500 "1,500"'
     assert with_decimal_comma([['1.5 "x 1.5"', "1.5"]], {0}) == [['1,5 "x 1.5"', "1.5"]]
+
+
+def test_a_chart_over_the_file_limit_is_refused_never_cut_short(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # read_bytes stops one byte past the limit; the import once read that much and went on
+    # with a chart cut in the middle of a row.
+    chart = project / "big.csv"
+    row = "clear,Clear,1\n"
+    chart.write_text("feature,label,all\n" + row * (2 * 1024 * 1024 // len(row) + 1), "utf-8")
+    code, _, err = run(capsys, "import", str(chart), "--layer", "terrain")
+    assert code == 1
+    assert "error[E006]: the file is larger than the 2 MiB limit of a chart" in err

@@ -31,6 +31,10 @@ _HINTS: dict[Kind, str] = {
 }
 
 
+_CODES: dict[Kind, str] = {CUT: "700", SAFE: "701", UNPLACED: "702", UNREAD: "702", OVERLAP: "703"}
+"""Each kind's number: a warning W7xx, or with ``--strict`` the error E7xx."""
+
+
 def losses_of(outputs: Mapping[str, object]) -> dict[str, tuple[Loss, ...]]:
     """The findings carried by rendered outputs (:class:`rulesdsl.printed.pdf.Rendered`)."""
     found: dict[str, tuple[Loss, ...]] = {}
@@ -57,20 +61,9 @@ def loss_diagnostics(
             more = f" (and {len(group) - 1} more pieces)" if len(group) > 1 else ""
             message = f"{output}: {worst.describe()}{more}"
             hint = _HINTS[kind]
-            made = {
-                CUT: (warning("W700", message, None, hint), error("E700", message, None, hint)),
-                SAFE: (warning("W701", message, None, hint), error("E701", message, None, hint)),
-                UNPLACED: (
-                    warning("W702", message, None, hint),
-                    error("E702", message, None, hint),
-                ),
-                UNREAD: (warning("W702", message, None, hint), error("E702", message, None, hint)),
-                OVERLAP: (
-                    warning("W703", message, None, hint),
-                    error("E703", message, None, hint),
-                ),
-            }
-            diags.append(made[kind][strict])
+            number = _CODES[kind]
+            make = error if strict else warning
+            diags.append(make(("E" if strict else "W") + number, message, None, hint))
     return diags
 
 

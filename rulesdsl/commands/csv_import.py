@@ -71,7 +71,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from rulesdsl.interchange import chart_read
     from rulesdsl.interchange.csv_chart import check_alone, import_layer, import_table
-    from rulesdsl.sources import Loaded, read_bytes
+    from rulesdsl.sources import Loaded, read_bytes, too_large
 
     path = Path(args.csv)
     if not path.exists() and not path.is_symlink():
@@ -91,6 +91,15 @@ def run(args: argparse.Namespace) -> int:
     # With --into, worked examples the chart's cells answer otherwise are listed, not a stop.
     compiler = Compiler(examples_hold=not args.into)
     data = read_bytes(path, compiler.limits)
+    if not isinstance(data, Loaded) and len(data) > compiler.limits.file_bytes:
+        # read_bytes stops one byte past the limit: the chart would be cut short, never read so
+        data = too_large(
+            str(path),
+            data,
+            compiler.limits,
+            "a chart",
+            "split it into one chart per layer or table",
+        )
     if isinstance(data, Loaded):
         report(data.diagnostics, compiler, "text")
         return EXIT_RULES
