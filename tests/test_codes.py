@@ -156,8 +156,9 @@ ALSO: dict[str, set[str]] = {
 
 
 def _raised() -> dict[str, set[str]]:
-    """Each code -> the stages whose modules pass it to a call (``error("E206", ...)``); the
-    name patterns' codes (``ir.IDENT`` ...) are raised by the checks' names pass."""
+    """Each code -> the stages whose modules pass it to a call (``error("E206", ...)``) or
+    hold it in a code table's values (``{CUT: ("W700", "E700")}``); the name patterns' codes
+    (``ir.IDENT`` ...) are raised by the checks' names pass."""
     import ast
 
     from rulesdsl import ir
@@ -170,10 +171,16 @@ def _raised() -> dict[str, set[str]]:
         if not stages:
             continue
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            values: list[ast.expr] = []
             if isinstance(node, ast.Call):
-                for arg in [*node.args, *(k.value for k in node.keywords)]:
-                    if isinstance(arg, ast.Constant) and re.fullmatch(r"[EW]\d{3}", str(arg.value)):
-                        found.setdefault(str(arg.value), set()).update(stages)
+                values = [*node.args, *(k.value for k in node.keywords)]
+            elif isinstance(node, ast.Dict):
+                values = [
+                    e for v in node.values for e in (v.elts if isinstance(v, ast.Tuple) else [v])
+                ]
+            for arg in values:
+                if isinstance(arg, ast.Constant) and re.fullmatch(r"[EW]\d{3}", str(arg.value)):
+                    found.setdefault(str(arg.value), set()).update(stages)
     return found
 
 

@@ -31,8 +31,14 @@ _HINTS: dict[Kind, str] = {
 }
 
 
-_CODES: dict[Kind, str] = {CUT: "700", SAFE: "701", UNPLACED: "702", UNREAD: "702", OVERLAP: "703"}
-"""Each kind's number: a warning W7xx, or with ``--strict`` the error E7xx."""
+_CODES: dict[Kind, tuple[str, str]] = {
+    CUT: ("W700", "E700"),
+    SAFE: ("W701", "E701"),
+    UNPLACED: ("W702", "E702"),
+    UNREAD: ("W702", "E702"),
+    OVERLAP: ("W703", "E703"),
+}
+"""Each kind's codes: the warning, and the error it becomes with ``--strict``."""
 
 
 def losses_of(outputs: Mapping[str, object]) -> dict[str, tuple[Loss, ...]]:
@@ -61,9 +67,11 @@ def loss_diagnostics(
             more = f" (and {len(group) - 1} more pieces)" if len(group) > 1 else ""
             message = f"{output}: {worst.describe()}{more}"
             hint = _HINTS[kind]
-            number = _CODES[kind]
-            make = error if strict else warning
-            diags.append(make(("E" if strict else "W") + number, message, None, hint))
+            warn_code, error_code = _CODES[kind]
+            if strict:
+                diags.append(error(error_code, message, None, hint))
+            else:
+                diags.append(warning(warn_code, message, None, hint))
     return diags
 
 
