@@ -273,6 +273,19 @@ class CellRefNode:
 
 
 @dataclass(frozen=True)
+class ArithNode:
+    """Arithmetic in a decision's operand (issue 25): ``op`` is ``+ - * /`` with two
+    ``args``, or ``call`` with ``function`` and its ``args``; ``rounding`` (``up``/``down``)
+    as written after a product or a call. Leaves are plain operands (inputs, numbers, cells)."""
+
+    op: str
+    args: tuple[OperandNode, ...]
+    pos: Pos
+    function: Name | None = None
+    rounding: Name | None = None
+
+
+@dataclass(frozen=True)
 class OperandNode:
     ref: Name | None
     scale_op: ir.ScaleOp | None
@@ -280,6 +293,8 @@ class OperandNode:
     literal: Located | None
     pos: Pos
     cell: CellRefNode | None = None
+    arith: ArithNode | None = None
+    """An operand that computes; ``ref``, ``literal`` and ``cell`` are then None."""
 
 
 @dataclass(frozen=True)
