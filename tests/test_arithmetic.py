@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, schema, semantics, serial, spelling
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
@@ -367,3 +367,10 @@ def test_a_units_fault_in_yaml_is_E225_inside_the_scalar(
     assert d.pos is not None
     line = next(i for i, t in enumerate(yaml_text.splitlines(), 1) if "2 hex" in t)
     assert d.pos.line == line
+
+
+def test_arithmetic_round_trips_through_the_ir_json_and_its_schema(compiler: Compiler) -> None:
+    rs = compiled_ok(compiler, MANOEUVRE)
+    data = serial.to_data(rs)
+    assert schema.validation_errors(data) == []
+    assert serial.from_data(ir.Ruleset, data).decisions == rs.decisions
