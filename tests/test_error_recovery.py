@@ -122,3 +122,21 @@ def test_a_decision_input_named_range_says_what_it_collides_with(compiler: Compi
     assert (
         d.hint == "rename the input (e.g. 'range_in') in the inputs and in every row that reads it"
     )
+
+
+def test_an_unrelated_error_about_an_input_of_a_failed_row_is_still_reported(
+    compiler: Compiler,
+) -> None:
+    """A failed decision row declares only its outcome: an error elsewhere that names its
+    input is the author's own, and all errors of a run are reported together."""
+    text = TO_HIT.replace("distance <= 12 in ->", "distance <= 12 in in ->") + (
+        'decision other "Other" (size in) {\n'
+        '  distance > size -> big "Big"\n'
+        '  otherwise       -> small "Small"\n'
+        "}\n"
+    )
+    assert [f[:3] for f in found(compiler, text)] == [
+        ("E001", 3, 36),
+        ("E001", 8, 21),
+        ("E101", 12, 3),
+    ]

@@ -142,7 +142,7 @@ class Parser:
 MAX_ERRORS = 50
 
 
-_FIRST_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
+_FIRST_NAME = re.compile(r"^\s*([A-Za-z_]\w*)")
 _STATEMENT_NAME = re.compile(r"[a-z]+\s+([A-Za-z_]\w*)")
 _OUTCOME = re.compile(r"->\s*([A-Za-z_]\w*)")
 
@@ -171,7 +171,7 @@ def _blank(lines: list[str], line: int, lost: set[str]) -> bool:
             lines[stop - 1].rstrip().endswith("\\") or lines[stop].lstrip().startswith("note ")
         ):
             stop += 1  # continuation lines belong to it
-        _lose(lines, range(start, stop), lost)
+        _lose(lines, range(start, stop), lost, lines[first])
         if lines[start].strip().startswith("otherwise"):
             owner = _STATEMENT_NAME.match(lines[first])
             if owner:
@@ -184,19 +184,23 @@ def _blank(lines: list[str], line: int, lost: set[str]) -> bool:
     named = _STATEMENT_NAME.match(lines[first])
     if named:
         lost.add(named.group(1))
-    _lose(lines, range(first + 1, end), lost)
+    _lose(lines, range(first + 1, end), lost, lines[first])
     for i in range(first, end):
         lines[i] = ""
     return True
 
 
-def _lose(lines: list[str], indexes: range, lost: set[str]) -> None:
-    """The names the lines declare: a row's or item's name, a decision row's outcome."""
+def _lose(lines: list[str], indexes: range, lost: set[str], head: str) -> None:
+    """The names the lines of a block declare: in a decision, a row's outcome (its first word
+    is an input); in an example, nothing (its first word is a question); elsewhere the row's
+    or item's name."""
+    if head.startswith("example"):
+        return
+    pattern = _OUTCOME if head.startswith("decision") else _FIRST_NAME
     for i in indexes:
-        for pattern in (_FIRST_NAME, _OUTCOME):
-            found = pattern.search(lines[i]) if pattern is _OUTCOME else pattern.match(lines[i])
-            if found and found.group(1) not in ("note", "otherwise", "columns", "column"):
-                lost.add(found.group(1))
+        found = pattern.search(lines[i])
+        if found and found.group(1) not in ("note", "otherwise", "columns", "column", "when"):
+            lost.add(found.group(1))
 
 
 def _expected_words(expected: set[str], lark: Lark) -> str:
