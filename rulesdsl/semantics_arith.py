@@ -23,8 +23,9 @@ ARITY: Mapping[ir.ArithFunction, tuple[int, int | None]] = {
 }
 """Each function's least and most arguments (None: no most)."""
 MAX_DEPTH = 32
-"""The deepest an expression may nest (E228): deeper is no rule a player can read, and the
-compiler's recursive walks stay far from Python's recursion limit."""
+"""The deepest an expression may nest (E228, checked as the parser builds it): deeper is no
+rule a player can read, and the compiler's recursive walks stay far from Python's recursion
+limit."""
 
 
 def divides(op: ir.ArithOp) -> bool:

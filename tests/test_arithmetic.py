@@ -374,3 +374,28 @@ def test_arithmetic_round_trips_through_the_ir_json_and_its_schema(compiler: Com
     data = serial.to_data(rs)
     assert schema.validation_errors(data) == []
     assert serial.from_data(ir.Ruleset, data).decisions == rs.decisions
+
+
+def test_thousands_of_nested_parentheses_are_E228_not_a_traceback(compiler: Compiler) -> None:
+    deep = "(" * 5000 + "reach" + " + 1)" * 5000
+    text = f"""decision d "D" (reach hex) {{
+  {deep} > 3 -> far "Far"
+  otherwise -> near "Near"
+}}
+"""
+    assert [e[:2] for e in errors(compiler, text)] == [("E228", 2)]
+
+
+def test_a_deep_yaml_condition_is_E228_inside_its_scalar(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    source, _ = Parser().parse(HEADER + MANOEUVRE, "demo.terrain")
+    assert source is not None
+    for depth in (40, 5000):
+        deep = "(" * depth + "new_speed" + " + 1)" * depth
+        yaml_text = to_yaml(source).replace("abs(new_speed - speed)", deep)
+        (tmp_path / "demo.yaml").write_text(yaml_text, "utf-8")
+        compiled = compiler.compile_file(tmp_path / "demo.yaml")
+        found = [(d.code, d.pos.line if d.pos else 0) for d in compiled.diagnostics if d.is_error]
+        line = next(i for i, t in enumerate(yaml_text.splitlines(), 1) if "((" in t)
+        assert found == [("E228", line)], depth

@@ -10,12 +10,19 @@ from lark import Token
 from lark.tree import Meta
 
 from rulesdsl import ir
+from rulesdsl.diagnostics import error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, BuilderBase, parse_dice_token
+from rulesdsl.semantics_arith import MAX_DEPTH
 
 
 class TableRules(BuilderBase):
     """Builds steps, decisions, tables, dice tables and sight rules."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self._depths: dict[int, int] = {}
+        """How deep each arithmetic node built so far nests (by the node's id)."""
 
     def param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
         return s.ParamNode(self._name(ch[0]), self._name(ch[1]))
@@ -143,7 +150,25 @@ class TableRules(BuilderBase):
         rounding: s.Name | None,
     ) -> s.OperandNode:
         pos = self._p(meta)
+        depth = 1 + max(self._depths.get(id(a.arith), 0) if a.arith else 0 for a in args)
+        if depth > MAX_DEPTH:
+            # The parser does not recurse, but every later walk of the tree would: the
+            # expression stops growing here, and is reported once (E228).
+            deepest = max(args, key=lambda a: self._depths.get(id(a.arith), 0) if a.arith else 0)
+            if depth == MAX_DEPTH + 1:
+                self.errors.append(
+                    error(
+                        "E228",
+                        f"this expression nests more than {MAX_DEPTH} levels deep",
+                        pos,
+                        "split the rule into simpler rows",
+                    )
+                )
+            if deepest.arith is not None:
+                self._depths[id(deepest.arith)] = MAX_DEPTH + 1
+            return deepest
         node = s.ArithNode(op, args, pos, function, rounding)
+        self._depths[id(node)] = depth
         return s.OperandNode(None, None, None, None, pos, None, node)
 
     def cell_ref(self, meta: Meta, ch: list[Any]) -> s.CellRefNode:

@@ -55,7 +55,7 @@ class ArithLowering:
         """Inputs that hold a key of a table: input -> table."""
 
     def operand(self, node: s.ArithNode, params: Mapping[str, str]) -> ir.ArithOperand | None:
-        lowered = self._lower(node, params, 1)
+        lowered = self._lower(node, params)
         if lowered is None:
             return None
         expr, unit = lowered
@@ -76,24 +76,17 @@ class ArithLowering:
         return True
 
     def _lower(
-        self, node: s.OperandNode | s.ArithNode, params: Mapping[str, str], depth: int
+        self, node: s.OperandNode | s.ArithNode, params: Mapping[str, str]
     ) -> Lowered | None:
-        if depth > semantics_arith.MAX_DEPTH and isinstance(node, s.ArithNode):
-            self.err(
-                "E228",
-                f"this expression nests more than {semantics_arith.MAX_DEPTH} levels deep",
-                node.pos,
-                "split the rule into simpler rows",
-            )
-            return None
+        """An expression's IR and unit (the front end has bounded how deep it nests, E228)."""
         if isinstance(node, s.OperandNode):
             if node.arith is not None:
-                return self._lower(node.arith, params, depth)
+                return self._lower(node.arith, params)
             return self._leaf(node, params)
         if node.function is not None:
-            return self._call(node, params, depth)
-        left = self._lower(node.args[0], params, depth + 1)
-        right = self._lower(node.args[1], params, depth + 1)
+            return self._call(node, params)
+        left = self._lower(node.args[0], params)
+        right = self._lower(node.args[1], params)
         if left is None or right is None:
             return None
         op = _ops(node.op)
@@ -136,7 +129,7 @@ class ArithLowering:
         self.err("E225", f"cannot {verb} '{first}' {into} '{second}'", pos, hint.format(a=a))
         return False, None
 
-    def _call(self, node: s.ArithNode, params: Mapping[str, str], depth: int) -> Lowered | None:
+    def _call(self, node: s.ArithNode, params: Mapping[str, str]) -> Lowered | None:
         assert node.function is not None
         name = node.function.text
         functions = get_args(ir.ArithFunction)
@@ -160,7 +153,7 @@ class ArithLowering:
                 f"e.g. `{name}(a)`" if most == 1 else f"e.g. `{name}(a, b)`",
             )
             return None
-        args = [self._lower(a, params, depth + 1) for a in node.args]
+        args = [self._lower(a, params) for a in node.args]
         if any(a is None for a in args):
             return None
         lowered = [a for a in args if a is not None]
