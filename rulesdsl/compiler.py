@@ -202,6 +202,8 @@ class Compiler:
             found = examples_check.sound_only(found, diags)
         found = attribute(found, resolved, source.path)  # a variant's errors at its own lines
         diags += [d for d in found if not (syntax_errors and d.code == "E110")]
+        if syntax_errors and source.lost:
+            diags = [d for d in diags if not _consequence(d, source.lost)]
         withheld = [
             d
             for d in diags
@@ -230,6 +232,17 @@ def _parse_yaml(
     from rulesdsl.frontends.yaml_authoring import parse_yaml
 
     return parse_yaml(text, path, fragments)
+
+
+CONSEQUENCES = frozenset({"E101", "E206", "E504"})
+"""Codes that a line dropped after a syntax error causes elsewhere: a reference to a name it
+declared (unknown name, not a factor, nothing to override) or a decision left without its
+`otherwise` row."""
+
+
+def _consequence(d: Diagnostic, lost: tuple[str, ...]) -> bool:
+    """Whether ``d`` only repeats a syntax error: it is about a name a dropped line declared."""
+    return d.code in CONSEQUENCES and any(f"'{name}'" in d.message for name in lost)
 
 
 def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:

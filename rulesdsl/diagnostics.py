@@ -84,6 +84,10 @@ CODES: Mapping[str, str] = {
     "E222": "a step used as a cost whose input is named like an argument of move_cost",
     "E223": "a cost written in another unit than the ruleset's cost unit",
     "E224": "two steps used as costs that take the same input in different units",
+    "E225": "arithmetic in a decision whose units do not fit (adding hex to MP)",
+    "E226": "an unknown function in a decision, or one given the wrong number of arguments",
+    "E227": "arithmetic on what cannot be computed with (a table cell, a division by an input)",
+    "E228": "arithmetic in a decision nested too deeply",
     "E250": "a sight rule that blocks at a total that is not positive",
     "E251": "a sight rule that counts something other than between, target or both",
     "E252": "a sight cell that is not one number, `blocked` or a step for every unit",
@@ -146,12 +150,12 @@ Stage = Literal["front end", "resolve", "lower", "checks", "tools"]
 end gets it); lowering keeps what only the syntax can tell."""
 
 _OWNED: tuple[tuple[Stage, str], ...] = (
-    ("front end", "E001 E002 E003 E004 E005 E006 E120 E121 E122 E244"),
+    ("front end", "E001 E002 E003 E004 E005 E006 E120 E121 E122 E244 E228"),
     ("resolve", "E501 E502 E503 E504 E505 E507 E508 E509"),
     (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
-        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240",
+        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 E225 E226 E227",
     ),
     (
         "checks",

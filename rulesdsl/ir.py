@@ -13,6 +13,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rulesdsl.ir_arith import (
+    Arith as Arith,
+)
+from rulesdsl.ir_arith import (
+    ArithBinary as ArithBinary,
+)
+from rulesdsl.ir_arith import (
+    ArithCall as ArithCall,
+)
+from rulesdsl.ir_arith import (
+    ArithFunction as ArithFunction,
+)
+from rulesdsl.ir_arith import (
+    ArithInput as ArithInput,
+)
+from rulesdsl.ir_arith import (
+    ArithNumber as ArithNumber,
+)
+from rulesdsl.ir_arith import (
+    ArithOp as ArithOp,
+)
+from rulesdsl.ir_arith import (
+    ArithOperand as ArithOperand,
+)
+from rulesdsl.ir_arith import (
+    Rounding as Rounding,
+)
 from rulesdsl.ir_changes import (
     Change as Change,
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from rulesdsl.ir_arith import ArithOperand
 from rulesdsl.ir_values import DiceRoll, Id, Info, NewId, Value
 
 Axis = Literal["row", "column"]
@@ -137,7 +138,7 @@ class CellOperand:
     kind: Literal["cell"] = "cell"
 
 
-Operand = InputOperand | LiteralOperand | CellOperand
+Operand = InputOperand | LiteralOperand | CellOperand | ArithOperand
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from rulesdsl import dice, ir
+from rulesdsl import dice, ir, semantics_arith
 
 IMPASSABLE = ir.Marker("impassable")
 PROHIBITED = ir.Marker("prohibited")
@@ -125,6 +125,8 @@ def operand(op: ir.Operand, inputs: Inputs) -> float:
             return value
         case ir.CellOperand(cell=ref):
             return float(cell_value(ref, inputs))
+        case ir.ArithOperand(expr=expr):
+            return semantics_arith.evaluate(expr, inputs)
         case _:
             assert_never(op)
 

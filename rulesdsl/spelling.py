@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rulesdsl import ir
+from rulesdsl import ir, semantics_arith
 
 
 def number(value: float, signed: bool = False) -> str:
@@ -130,6 +130,8 @@ def operand(op: ir.Operand) -> str:
             return number(value) + (f" {unit}" if unit else "")
         case ir.CellOperand(cell=ref):
             return cell_ref(ref)
+        case ir.ArithOperand(expr=expr):
+            return semantics_arith.source(expr, number)
         case _:
             assert_never(op)
 

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Union, cast, get_args, get_origin
 
 from rulesdsl import ir
 from rulesdsl.checks import walk
-from rulesdsl.checks.reserved import is_reserved
+from rulesdsl.checks.reserved import is_reserved, why_reserved
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.positions import Positions
 
@@ -49,8 +49,12 @@ class Slot:
         return _path_text(self.parts)
 
     def what(self) -> str:
-        """What the slot names, in words: ``mode``, ``param of a step``."""
+        """What the slot names, in words: ``mode``, ``input of decision 'fire'``."""
         owner = self.owners[0] if self.owners else None
+        holder = self.owners[1] if len(self.owners) > 1 else None
+        if isinstance(owner, ir.Param) and isinstance(holder, ir.Decision | ir.Step):
+            kind = "decision" if isinstance(holder, ir.Decision) else "step"
+            return f"input of {kind} '{holder.id}'"
         words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(owner).__name__).lower() if owner else "name"
         return words if self.field in ("id", "name", "") else f"{self.field} of a {words}"
 
@@ -90,12 +94,23 @@ def _diagnostic(slot: Slot, where: Positions) -> Diagnostic:
             pos,
             f"at most {slot.pattern.max_length} characters matching {slot.pattern.regex}",
         )
+    what = slot.what()
+    owner = slot.owners[0] if slot.owners else None
+    if isinstance(owner, ir.Param):
+        better = f"{slot.text.strip('_')}_{owner.unit}" if owner.unit.isidentifier() else ""
+        hint = (
+            f"rename the input (e.g. '{better}') in the inputs and in every row that reads it"
+            if better and not is_reserved(better)
+            else "rename the input in the inputs and in every row that reads it"
+        )
+    else:
+        hint = f"rename the {what.split(' ')[0]}, and every place that names it"
+    article = "an" if what[0] in "aeiou" else "a"
     return error(
         "E103",
-        f"'{slot.text}' cannot name a {slot.what()}",
+        f"'{slot.text}' cannot name {article} {what}: {why_reserved(slot.text)}",
         pos,
-        "it is a Python keyword or builtin, a name the generated module uses, or "
-        "starts with _; pick another",
+        hint,
     )
 
 

@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterator
 from typing import assert_never
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, semantics_arith, spelling
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.positions import Positions
@@ -133,3 +133,6 @@ def _divisors(
                     for op in (c.left, c.right):
                         if isinstance(op, ir.InputOperand) and semantics.divides(op.scale_op):
                             yield op.scale, f"'{op.input} / ...'", (op, row, decision)
+                        if isinstance(op, ir.ArithOperand):
+                            for n in semantics_arith.divisors(op.expr):
+                                yield n.value, "a divisor in a decision", (n, op, row, decision)

@@ -84,6 +84,21 @@ def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
     return reserved()
 
 
+def why_reserved(name: str, ruleset: ir.Ruleset | None = None) -> str:
+    """What ``name`` collides with, in words: the reason a ruleset may not declare it."""
+    if name.startswith("_"):
+        return "names that start with _ belong to the generated module"
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return f"'{name}' is a Python keyword"
+    if name in WORDS:
+        return f"'{name}' is a word of the language (a yes/no value)"
+    if name in LOCALS:
+        return f"the generated functions use '{name}' for a local value"
+    if name in dir(builtins):
+        return f"'{name}' is a Python builtin ({name}()), which the generated module uses"
+    return f"the generated module defines or imports '{name}' itself"
+
+
 def is_reserved(name: str, ruleset: ir.Ruleset | None = None) -> bool:
     """Reserved, or private: names that start with ``_`` belong to the generated module."""
     return name in reserved_for(ruleset) or name.startswith("_")

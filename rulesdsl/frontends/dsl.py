@@ -9,6 +9,7 @@ syntax nodes through :class:`_Builder`: its walk and token checks are in
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 from importlib import resources
@@ -106,16 +107,20 @@ class Parser:
         source = text if text.endswith("\n") else text + "\n"
         errors: list[Diagnostic] = []
         lines = source.split("\n")
+        lost: set[str] = set()
         while True:
             builder = _Builder(path)  # a new one per attempt: a failed one's errors are dropped
             try:
                 statements = self._build("\n".join(lines), builder)
             except UnexpectedInput as exc:
-                errors.append(_syntax_error(exc, path, self._lark))
-                if len(errors) >= MAX_ERRORS or not _blank_statement(lines, exc.line):
+                found = _syntax_error(exc, path, self._lark)
+                errors.append(found)
+                line = found.pos.line if found.pos is not None else exc.line
+                if len(errors) >= MAX_ERRORS or not _blank(lines, line, lost):
                     return None, errors
                 continue
-            return s.SourceFile(path, text, tuple(statements)), errors + builder.errors
+            kept = tuple(sorted(lost))
+            return s.SourceFile(path, text, tuple(statements), kept), errors + builder.errors
 
     def _build(self, text: str, builder: _Builder) -> list[s.Statement]:
         """Parse ``text``, building its statements with ``builder`` as the LALR parser
@@ -137,9 +142,17 @@ class Parser:
 MAX_ERRORS = 50
 
 
-def _blank_statement(lines: list[str], line: int) -> bool:
-    """Blank the top-level statement around 1-based ``line``; False when nothing is left to
-    blank. A statement starts on a line whose first character is a letter."""
+_FIRST_NAME = re.compile(r"^\s*([A-Za-z_]\w*)")
+_STATEMENT_NAME = re.compile(r"[a-z]+\s+([A-Za-z_]\w*)")
+_OUTCOME = re.compile(r"->\s*([A-Za-z_]\w*)")
+
+
+def _blank(lines: list[str], line: int, lost: set[str]) -> bool:
+    """Blank what holds the syntax error at 1-based ``line``: inside a block, that line alone
+    (with its continuation lines), so the rest of the block is kept; else the top-level
+    statement around it. Adds to ``lost`` the names the blanked lines declared. False when
+    nothing is left to blank. A statement starts on a line whose first character is a
+    letter."""
 
     def starts(i: int) -> bool:
         return bool(lines[i]) and lines[i][0].isalpha()
@@ -147,11 +160,47 @@ def _blank_statement(lines: list[str], line: int) -> bool:
     index = min(max(line, 1), len(lines)) - 1
     first = next((i for i in range(index, -1, -1) if starts(i)), 0)
     end = next((i for i in range(index + 1, len(lines)) if starts(i)), len(lines))
+    text = lines[index].strip()
+    inner = first < index < end and text and not text.startswith("}") and "{" in lines[first]
+    if inner:
+        start = index
+        while start - 1 > first and lines[start - 1].rstrip().endswith("\\"):
+            start -= 1  # the line continues an earlier one
+        stop = index + 1
+        while stop < end and (
+            lines[stop - 1].rstrip().endswith("\\") or lines[stop].lstrip().startswith("note ")
+        ):
+            stop += 1  # continuation lines belong to it
+        _lose(lines, range(start, stop), lost, lines[first])
+        if lines[start].strip().startswith("otherwise"):
+            owner = _STATEMENT_NAME.match(lines[first])
+            if owner:
+                lost.add(owner.group(1))  # the decision then has no `otherwise` (E206)
+        for i in range(start, stop):
+            lines[i] = ""
+        return True
     if all(not lines[i].strip() for i in range(first, end)):
         return False
+    named = _STATEMENT_NAME.match(lines[first])
+    if named:
+        lost.add(named.group(1))
+    _lose(lines, range(first + 1, end), lost, lines[first])
     for i in range(first, end):
         lines[i] = ""
     return True
+
+
+def _lose(lines: list[str], indexes: range, lost: set[str], head: str) -> None:
+    """The names the lines of a block declare: in a decision, a row's outcome (its first word
+    is an input); in an example, nothing (its first word is a question); elsewhere the row's
+    or item's name."""
+    if head.startswith("example"):
+        return
+    pattern = _OUTCOME if head.startswith("decision") else _FIRST_NAME
+    for i in indexes:
+        found = pattern.search(lines[i])
+        if found and found.group(1) not in ("note", "otherwise", "columns", "column", "when"):
+            lost.add(found.group(1))
 
 
 def _expected_words(expected: set[str], lark: Lark) -> str:

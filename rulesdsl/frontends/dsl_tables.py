@@ -4,18 +4,25 @@ grammar rule, each building that construct's syntax node (see :mod:`rulesdsl.fro
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, get_args
 
 from lark import Token
 from lark.tree import Meta
 
 from rulesdsl import ir
+from rulesdsl.diagnostics import error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, BuilderBase, parse_dice_token
+from rulesdsl.semantics_arith import MAX_DEPTH
 
 
 class TableRules(BuilderBase):
     """Builds steps, decisions, tables, dice tables and sight rules."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self._depths: dict[int, int] = {}
+        """How deep each arithmetic node built so far nests (by the node's id)."""
 
     def param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
         return s.ParamNode(self._name(ch[0]), self._name(ch[1]))
@@ -86,13 +93,83 @@ class TableRules(BuilderBase):
     def ref(self, meta: Meta, ch: list[Token]) -> s.OperandNode:
         return s.OperandNode(self._name(ch[0]), None, None, None, self._p(meta))
 
-    def scaled_ref(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
-        op: Literal["*", "/"] = "*" if str(ch[1]) == "*" else "/"
-        scale = s.Located(ch[2], self._p(meta))
-        return s.OperandNode(self._name(ch[0]), op, scale, None, self._p(meta))
-
     def literal(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
         return s.OperandNode(None, None, None, ch[0], self._p(meta))
+
+    # -- arithmetic in decisions (issue 25) ---------------------------------------------------
+
+    def operand(self, meta: Meta, ch: list[s.OperandNode]) -> s.OperandNode:
+        """A comparison's side. ``input * 2`` and ``input / 2`` stay an input scaled by a
+        number, as they were before operands could compute; anything else that computes is
+        arithmetic."""
+        node = ch[0]
+        arith = node.arith
+        if (
+            arith is not None
+            and arith.op in get_args(ir.ScaleOp)
+            and arith.rounding is None
+            and arith.args[0].ref is not None
+            and arith.args[0].arith is None
+            and arith.args[1].literal is not None
+        ):
+            scale = arith.args[1].literal
+            if isinstance(scale.value, ir.Number) and scale.value.unit is None:
+                op = next(o for o in get_args(ir.ScaleOp) if o == arith.op)
+                return s.OperandNode(
+                    arith.args[0].ref, op, s.Located(scale.value, node.pos), None, node.pos
+                )
+        return node
+
+    def arith_add(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
+        return self._arith(meta, ch[1], (ch[0], ch[2]), None, None)
+
+    def arith_add_op(self, meta: Meta, ch: list[Token]) -> str:
+        return str(ch[0])
+
+    def arith_mul(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
+        rounding = ch[3] if len(ch) > 3 else None
+        return self._arith(meta, str(ch[1]), (ch[0], ch[2]), None, rounding)
+
+    def arith_call(self, meta: Meta, ch: list[Any]) -> s.OperandNode:
+        rounding = ch[-1] if isinstance(ch[-1], s.Name) else None
+        args = tuple(c for c in ch[1:] if isinstance(c, s.OperandNode))
+        return self._arith(meta, "call", args, self._name(ch[0]), rounding)
+
+    def arith_group(self, meta: Meta, ch: list[s.OperandNode]) -> s.OperandNode:
+        return ch[0]
+
+    def arith_rounding(self, meta: Meta, ch: list[Token]) -> s.Name:
+        return s.Name(str(ch[1]), self._p(meta))
+
+    def _arith(
+        self,
+        meta: Meta,
+        op: str,
+        args: tuple[s.OperandNode, ...],
+        function: s.Name | None,
+        rounding: s.Name | None,
+    ) -> s.OperandNode:
+        pos = self._p(meta)
+        depth = 1 + max(self._depths.get(id(a.arith), 0) if a.arith else 0 for a in args)
+        if depth > MAX_DEPTH:
+            # The parser does not recurse, but every later walk of the tree would: the
+            # expression stops growing here, and is reported once (E228).
+            deepest = max(args, key=lambda a: self._depths.get(id(a.arith), 0) if a.arith else 0)
+            if depth == MAX_DEPTH + 1:
+                self.errors.append(
+                    error(
+                        "E228",
+                        f"this expression nests more than {MAX_DEPTH} levels deep",
+                        pos,
+                        "split the rule into simpler rows",
+                    )
+                )
+            if deepest.arith is not None:
+                self._depths[id(deepest.arith)] = MAX_DEPTH + 1
+            return deepest
+        node = s.ArithNode(op, args, pos, function, rounding)
+        self._depths[id(node)] = depth
+        return s.OperandNode(None, None, None, None, pos, None, node)
 
     def cell_ref(self, meta: Meta, ch: list[Any]) -> s.CellRefNode:
         row = next((c[1] for c in ch[2:] if c[0] == "row"), None)

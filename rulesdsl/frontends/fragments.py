@@ -55,7 +55,25 @@ class FragmentParser:
         except UnexpectedInput as exc:
             raise FragmentError(_error(exc, text, start, path, line, column)) from None
         _shift(tree, line, column)
-        return _Builder(path).transform(tree)
+        builder = _Builder(path)
+        try:
+            built = builder.transform(tree)
+        except RecursionError:  # only arithmetic nests; far deeper than E228 allows
+            built = None
+        deep = next((d for d in builder.errors if d.code == "E228"), None)
+        if built is None or deep is not None:
+            width = len(text.splitlines()[0]) if text.strip() else 1
+            at = s.Pos(path, line, column, line, column + width)
+            raise FragmentError(
+                deep
+                or error(
+                    "E228",
+                    "this expression nests too deeply",
+                    at,
+                    "split the rule into simpler rows",
+                )
+            )
+        return built
 
 
 def _shift(tree: Tree[Token], line: int, column: int) -> None:

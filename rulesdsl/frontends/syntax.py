@@ -17,6 +17,10 @@ from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
 from rulesdsl.words import DeclKind
 
+OMITTED_WHEN_NONE = "omitted_when_none"
+"""Field metadata: a field added to a node after files were digested, left out of a file's
+digest while it is None (:func:`rulesdsl.variants.resolve.statements_digest`)."""
+
 
 @dataclass(frozen=True)
 class Name:
@@ -273,6 +277,19 @@ class CellRefNode:
 
 
 @dataclass(frozen=True)
+class ArithNode:
+    """Arithmetic in a decision's operand (issue 25): ``op`` is ``+ - * /`` with two
+    ``args``, or ``call`` with ``function`` and its ``args``; ``rounding`` (``up``/``down``)
+    as written after a product or a call. Leaves are plain operands (inputs, numbers, cells)."""
+
+    op: str
+    args: tuple[OperandNode, ...]
+    pos: Pos
+    function: Name | None = None
+    rounding: Name | None = None
+
+
+@dataclass(frozen=True)
 class OperandNode:
     ref: Name | None
     scale_op: ir.ScaleOp | None
@@ -280,6 +297,9 @@ class OperandNode:
     literal: Located | None
     pos: Pos
     cell: CellRefNode | None = None
+    arith: ArithNode | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """An operand that computes; ``ref``, ``literal`` and ``cell`` are then None. Left out
+    of the digest when None, so a file's digest is what it was before operands computed."""
 
 
 @dataclass(frozen=True)
@@ -551,6 +571,9 @@ class SourceFile:
     path: str
     text: str
     statements: tuple[Statement, ...] = field(default=())
+    lost: tuple[str, ...] = ()
+    """Names declared (or a decision's `otherwise`) on lines dropped after a syntax error:
+    a later error about one of them is a consequence, not reported again (issue 25)."""
 
 
 def declared_kind(st: Statement) -> DeclKind | None:

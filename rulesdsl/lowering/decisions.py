@@ -13,6 +13,7 @@ from typing import assert_never
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.arith import ArithLowering
 from rulesdsl.lowering.context import Context
 from rulesdsl.units import BOOL_UNIT, DIMENSIONS
 
@@ -57,6 +58,7 @@ class DecisionLowering:
         """Inputs that hold a key: input name -> table id."""
         self.key_axis: dict[str, ir.Axis] = {}
         """Whether each key input names a row or a column of its table."""
+        self.arith = ArithLowering(self.err, self.where, self.number, self.decision_keys)
 
     def run(self) -> ir.Decision:
         decl = self.decl
@@ -131,6 +133,8 @@ class DecisionLowering:
         flags = [self._is_flag(o, params) for o in (node.left, node.right)]
         if any(flags):
             return self._truth(node, params)
+        if node.left.arith is not None or node.right.arith is not None:
+            return self._arith_comparison(node, params)
         if node.left.cell is not None or node.right.cell is not None:
             return self._cell_comparison(node, params)
         left = self._operand(node.left, params)
@@ -222,6 +226,40 @@ class DecisionLowering:
         assert node.literal is not None
         number = self.number(node.literal, None)
         return ir.LiteralOperand(number.value, number.unit) if number else None
+
+    def _arith_comparison(
+        self, node: s.ComparisonNode, params: dict[str, str]
+    ) -> ir.Comparison | None:
+        """A comparison with arithmetic on one side (or both): units checked (E225)."""
+        sides: dict[int, ir.ArithOperand] = {}
+        for i, this in enumerate((node.left, node.right)):
+            if this.arith is not None:
+                lowered = self.arith.operand(this.arith, params)
+                if lowered is None:
+                    return None
+                sides[i] = lowered
+        operands: list[ir.Operand] = []
+        for i, this in enumerate((node.left, node.right)):
+            operand: ir.Operand | None
+            if i in sides:
+                operand = sides[i]
+            elif this.cell is not None:
+                reading: Reading = "rate" if this.cell.over is not None else "number"
+                ref = self._cell_ref(this.cell, params, reading, sides[1 - i].unit)
+                operand = None if ref is None else ir.CellOperand(ref)
+            else:
+                operand = self._operand(this, params)
+                unit = self._unit_of(this, params)
+                if operand is not None and not self.arith.compared(
+                    sides[1 - i], unit, node.op, node.pos
+                ):
+                    return None
+            if operand is None:
+                return None
+            operands.append(operand)
+        if len(sides) == 2 and not self.arith.compared(sides[0], sides[1].unit, node.op, node.pos):
+            return None
+        return ir.Comparison(operands[0], _op(node.op), operands[1])
 
     # ---- table cells in decisions ---------------------------------------------------------
 

@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import assert_never
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, semantics_arith, spelling
 from rulesdsl.dice import Roll, chance_between
 from rulesdsl.printed import svg
 from rulesdsl.printed.sheet_base import BuilderBase
@@ -156,8 +156,40 @@ class RuleBlocks(BuilderBase):
                     case _:
                         assert_never(scale_op)
                 return text
+            case ir.ArithOperand(expr=expr):
+                return self.arith(expr)
             case _:
                 assert_never(op)
+
+    def arith(self, expr: ir.Arith) -> str:
+        """Arithmetic in words (issue 25): ``|new speed - speed|`` (with a minus sign), "half
+        of range, rounded down", "the lower of a, b"; the operators as signs, the functions
+        and the rounding in the sheet's language."""
+
+        def leaf(e: ir.ArithInput | ir.ArithNumber) -> str:
+            if isinstance(e, ir.ArithInput):
+                return self.input_name(e.input)
+            text = self.num(e.value)
+            if e.unit is not None and self.measures(e.unit):
+                text += f" {self.c.unit(e.unit)}"
+            return text
+
+        def binary(op: ir.ArithOp, a: str, b: str) -> str:
+            return f"{a} {_ARITH_SIGNS[op]} {b}"
+
+        def call(function: ir.ArithFunction, args: list[str]) -> str:
+            match function:
+                case "abs":
+                    return f"|{args[0]}|"
+                case "half" | "min" | "max":
+                    return self.w(f"arith_{function}", value=", ".join(args))
+                case _:
+                    assert_never(function)
+
+        def rounding(text: str, r: ir.Rounding) -> str:
+            return self.w(f"arith_rounded_{r}", value=text)
+
+        return semantics_arith.spell(expr, leaf, binary, call, rounding, lambda t: f"({t})")
 
     def condition(self, c: ir.Condition) -> str:
         match c:
@@ -354,6 +386,10 @@ class RuleBlocks(BuilderBase):
         ways = p * dice.outcomes
         assert ways.denominator == 1
         return f"{ways.numerator}/{dice.outcomes} · {self.c.percent(p)}"
+
+
+_ARITH_SIGNS: dict[ir.ArithOp, str] = {"+": "+", "-": "\u2212", "*": "\u00d7", "/": "/"}
+"""The operators as a sheet prints them: a minus sign, a multiplication sign."""
 
 
 def _sign(op: ir.CompareOp) -> str:

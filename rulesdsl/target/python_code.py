@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, assert_never
 
-from rulesdsl import ir, units
+from rulesdsl import ir, semantics_arith, units
 from rulesdsl.target import python_layout
 from rulesdsl.target.python_values import Code, _plain, per_value, py, tidy
 
@@ -158,6 +158,8 @@ def _operand(op: ir.Operand, cells: CellNames) -> str:
             return py(tidy(value))
         case ir.CellOperand(cell=ref):
             return _cell(ref, cells)
+        case ir.ArithOperand(expr=expr):
+            return semantics_arith.python(expr, lambda v: py(tidy(v)))
         case _:
             assert_never(op)
 
@@ -422,6 +424,7 @@ def _computes(c: ir.Condition) -> bool:
             return any(
                 (isinstance(op, ir.InputOperand) and op.scale_op is not None)
                 or (isinstance(op, ir.CellOperand) and op.cell.over is not None)
+                or isinstance(op, ir.ArithOperand)
                 for op in (left, right)
             )
         case ir.InputTruth() | ir.CellTruth():

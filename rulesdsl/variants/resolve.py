@@ -53,7 +53,7 @@ def _plain(node: Any) -> Any:
         return None
     names = _meaning_fields(cast(Any, type(node)))  # a class is hashable, whatever typeshed says
     if names is not None:
-        return [type(node).__name__, *(_plain(getattr(node, name)) for name in names)]
+        return [type(node).__name__, *(_plain(v) for v in _meaning_values(node, names))]
     if isinstance(node, tuple | list):
         return [_plain(x) for x in node]
     if isinstance(node, dict):
@@ -62,12 +62,24 @@ def _plain(node: Any) -> Any:
 
 
 @cache
-def _meaning_fields(cls: type) -> tuple[str, ...] | None:
-    """The fields of a syntax node class but its position; None for a class that is not a
-    dataclass (asked once per class: a digest visits every node of a file)."""
+def _meaning_fields(cls: type) -> tuple[tuple[str, bool], ...] | None:
+    """The fields of a syntax node class but its position, each with whether it is left out
+    while None (:data:`rulesdsl.frontends.syntax.OMITTED_WHEN_NONE`); None for a class that
+    is not a dataclass (asked once per class: a digest visits every node of a file)."""
     if not is_dataclass(cls):
         return None
-    return tuple(f.name for f in fields(cls) if f.name != "pos")
+    return tuple(
+        (f.name, bool(f.metadata.get(s.OMITTED_WHEN_NONE))) for f in fields(cls) if f.name != "pos"
+    )
+
+
+def _meaning_values(node: Any, names: tuple[tuple[str, bool], ...]) -> list[Any]:
+    """The node's values for the digest (a field omitted while None left out)."""
+    return [
+        value
+        for name, omitted_when_none in names
+        if (value := getattr(node, name)) is not None or not omitted_when_none
+    ]
 
 
 def statements_digest(statements: Iterable[s.Statement]) -> str:
@@ -95,7 +107,7 @@ def _as_list(node: Any) -> Any:
     names = _meaning_fields(cast(Any, type(node)))
     if names is None:  # as json.dumps of _plain's data would have said
         raise TypeError(f"Object of type {type(node).__name__} is not JSON serializable")
-    return [type(node).__name__, *(getattr(node, name) for name in names)]
+    return [type(node).__name__, *_meaning_values(node, names)]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,73 @@
+"""Arithmetic in decisions (issue 25): an expression over a decision's inputs and numbers,
+``abs(new_speed - speed)``, ``sensor_range / 2 rounded down - 2``, ``min(a, b)``.
+
+Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there. Its meaning
+(evaluation, rounding) lives in :mod:`rulesdsl.semantics_arith`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rulesdsl.ir_values import Id
+
+ArithOp = Literal["+", "-", "*", "/"]
+"""The four operations; ``*`` and ``/`` bind tighter than ``+`` and ``-``."""
+Rounding = Literal["up", "down"]
+"""How a product, quotient or function result is rounded to a whole number: ``rounded up``
+(towards +infinity) or ``rounded down`` (towards -infinity)."""
+ArithFunction = Literal["abs", "min", "max", "half"]
+"""The functions an expression may call: ``half(x)`` is ``x / 2``."""
+
+
+@dataclass(frozen=True)
+class ArithInput:
+    """An input of the decision, as a number."""
+
+    input: Id
+    kind: Literal["input"] = "input"
+
+
+@dataclass(frozen=True)
+class ArithNumber:
+    """A number written in the expression, with its unit if it has one."""
+
+    value: float
+    unit: str | None = None
+    kind: Literal["number"] = "number"
+
+
+@dataclass(frozen=True)
+class ArithBinary:
+    """``left op right``; ``rounding``: the result rounded to a whole number."""
+
+    op: ArithOp
+    left: Arith
+    right: Arith
+    rounding: Rounding | None = None
+    kind: Literal["binary"] = "binary"
+
+
+@dataclass(frozen=True)
+class ArithCall:
+    """``abs(x)``, ``min(a, b, ...)``, ``max(a, b, ...)``, ``half(x)``; ``rounding``: the
+    result rounded to a whole number."""
+
+    function: ArithFunction
+    args: tuple[Arith, ...]
+    rounding: Rounding | None = None
+    kind: Literal["call"] = "call"
+
+
+Arith = ArithInput | ArithNumber | ArithBinary | ArithCall
+
+
+@dataclass(frozen=True)
+class ArithOperand:
+    """One side of a comparison that computes: ``abs(new_speed - speed)``; ``unit``: the
+    unit of its result (None for a plain number)."""
+
+    expr: Arith
+    unit: str | None = None
+    kind: Literal["arith"] = "arith"

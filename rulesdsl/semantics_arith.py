@@ -1,0 +1,235 @@
+"""What arithmetic in a decision means (issue 25): one place that the compile-time reference
+semantics, the generated module's code, the sheets and ``rulesdsl diff`` share.
+
+``evaluate`` computes an expression from the inputs; ``python`` writes the same computation
+as Python source for the generated module; ``source`` writes it back as the DSL spells it.
+Rounding is to a whole number: ``up`` towards +infinity, ``down`` towards -infinity.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from typing import assert_never
+
+from rulesdsl import ir
+
+PRECEDENCE: Mapping[ir.ArithOp, int] = {"+": 1, "-": 1, "*": 2, "/": 2}
+ARITY: Mapping[ir.ArithFunction, tuple[int, int | None]] = {
+    "abs": (1, 1),
+    "half": (1, 1),
+    "min": (2, None),
+    "max": (2, None),
+}
+"""Each function's least and most arguments (None: no most)."""
+MAX_DEPTH = 32
+"""The deepest an expression may nest (E228, checked as the parser builds it): deeper is no
+rule a player can read, and the compiler's recursive walks stay far from Python's recursion
+limit."""
+
+
+def divides(op: ir.ArithOp) -> bool:
+    """Whether ``op`` divides (its right side must not be 0)."""
+    match op:
+        case "/":
+            return True
+        case "+" | "-" | "*":
+            return False
+        case _:
+            assert_never(op)
+
+
+def adds(op: ir.ArithOp) -> bool:
+    """Whether ``op`` adds or subtracts (both sides in one unit)."""
+    match op:
+        case "+" | "-":
+            return True
+        case "*" | "/":
+            return False
+        case _:
+            assert_never(op)
+
+
+def rounded(value: float, rounding: ir.Rounding | None) -> float:
+    """``value`` rounded as stated: up (towards +infinity), down (towards -infinity), or not."""
+    match rounding:
+        case None:
+            return value
+        case "up":
+            return math.ceil(value)
+        case "down":
+            return math.floor(value)
+        case _:
+            assert_never(rounding)
+
+
+def evaluate(expr: ir.Arith, inputs: Mapping[str, float | bool | str]) -> float:
+    """The expression's value for the given inputs (numbers only)."""
+    match expr:
+        case ir.ArithInput(input=name):
+            return float(inputs[name])
+        case ir.ArithNumber(value=value):
+            return value
+        case ir.ArithBinary(op=op, left=left, right=right, rounding=rounding):
+            a, b = evaluate(left, inputs), evaluate(right, inputs)
+            return rounded(_binary(op, a, b), rounding)
+        case ir.ArithCall(function=function, args=args, rounding=rounding):
+            values = [evaluate(a, inputs) for a in args]
+            return rounded(_call(function, values), rounding)
+        case _:
+            assert_never(expr)
+
+
+def _binary(op: ir.ArithOp, a: float, b: float) -> float:
+    match op:
+        case "+":
+            return a + b
+        case "-":
+            return a - b
+        case "*":
+            return a * b
+        case "/":
+            return a / b
+        case _:
+            assert_never(op)
+
+
+def _call(function: ir.ArithFunction, values: list[float]) -> float:
+    match function:
+        case "abs":
+            return abs(values[0])
+        case "half":
+            return values[0] / 2
+        case "min":
+            return min(values)
+        case "max":
+            return max(values)
+        case _:
+            assert_never(function)
+
+
+def inputs_of(expr: ir.Arith) -> Iterator[str]:
+    """The inputs an expression reads, in the order it names them."""
+    match expr:
+        case ir.ArithInput(input=name):
+            yield name
+        case ir.ArithNumber():
+            pass
+        case ir.ArithBinary(left=left, right=right):
+            yield from inputs_of(left)
+            yield from inputs_of(right)
+        case ir.ArithCall(args=args):
+            for a in args:
+                yield from inputs_of(a)
+        case _:
+            assert_never(expr)
+
+
+def divisors(expr: ir.Arith) -> Iterator[ir.ArithNumber]:
+    """Each number an expression divides by (each must not be 0)."""
+    match expr:
+        case ir.ArithInput() | ir.ArithNumber():
+            pass
+        case ir.ArithBinary(op=op, left=left, right=right):
+            if divides(op) and isinstance(right, ir.ArithNumber):
+                yield right
+            yield from divisors(left)
+            yield from divisors(right)
+        case ir.ArithCall(args=args):
+            for a in args:
+                yield from divisors(a)
+        case _:
+            assert_never(expr)
+
+
+def spell(
+    expr: ir.Arith,
+    leaf: Callable[[ir.ArithInput | ir.ArithNumber], str],
+    binary: Callable[[ir.ArithOp, str, str], str],
+    call: Callable[[ir.ArithFunction, list[str]], str],
+    rounding: Callable[[str, ir.Rounding], str],
+    group: Callable[[str], str],
+    rounding_groups: bool = True,
+) -> str:
+    """An expression written out by the given spellers, with parentheses where the
+    precedence of ``+ - * /`` needs them."""
+
+    def go(e: ir.Arith) -> str:
+        match e:
+            case ir.ArithInput() | ir.ArithNumber():
+                return leaf(e)
+            case ir.ArithBinary(op=op, left=left, right=right, rounding=r):
+                a, b = go(left), go(right)
+                if isinstance(left, ir.ArithBinary) and (
+                    PRECEDENCE[left.op] < PRECEDENCE[op]
+                    or (rounding_groups and left.rounding is not None)
+                ):
+                    a = group(a)
+                if isinstance(right, ir.ArithBinary) and (
+                    PRECEDENCE[right.op] <= PRECEDENCE[op]
+                    or (rounding_groups and right.rounding is not None)
+                ):
+                    b = group(b)
+                text = binary(op, a, b)
+                return text if r is None else rounding(text, r)
+            case ir.ArithCall(function=function, args=args, rounding=r):
+                text = call(function, [go(a) for a in args])
+                return text if r is None else rounding(text, r)
+            case _:
+                assert_never(e)
+
+    return go(expr)
+
+
+def source(expr: ir.Arith, number: Callable[[float], str]) -> str:
+    """The expression as the DSL writes it: ``abs(new_speed - speed)``,
+    ``sensor_range / 2 rounded down - 2`` (a rounding binds to the product before it)."""
+
+    def leaf(e: ir.ArithInput | ir.ArithNumber) -> str:
+        if isinstance(e, ir.ArithInput):
+            return e.input
+        return number(e.value) + (f" {e.unit}" if e.unit else "")
+
+    return spell(
+        expr,
+        leaf,
+        lambda op, a, b: f"{a} {op} {b}",
+        lambda f, args: f"{f}({', '.join(args)})",
+        lambda text, r: f"{text} rounded {r}",
+        lambda text: f"({text})",
+        False,
+    )
+
+
+def python(expr: ir.Arith, number: Callable[[float], str]) -> str:
+    """The expression as Python for the generated module (``_abs``, ``_min``, ``_max`` and
+    ``math.ceil``/``math.floor`` are the module's own names)."""
+
+    def leaf(e: ir.ArithInput | ir.ArithNumber) -> str:
+        return e.input if isinstance(e, ir.ArithInput) else number(e.value)
+
+    def call(function: ir.ArithFunction, args: list[str]) -> str:
+        match function:
+            case "abs":
+                return f"_abs({args[0]})"
+            case "half":
+                return f"({args[0]}) / 2" if " " in args[0] else f"{args[0]} / 2"
+            case "min":
+                return f"_min({', '.join(args)})"
+            case "max":
+                return f"_max({', '.join(args)})"
+            case _:
+                assert_never(function)
+
+    def rounding(text: str, r: ir.Rounding) -> str:
+        match r:
+            case "up":
+                return f"math.ceil({text})"
+            case "down":
+                return f"math.floor({text})"
+            case _:
+                assert_never(r)
+
+    return spell(
+        expr, leaf, lambda op, a, b: f"{a} {op} {b}", call, rounding, lambda t: f"({t})", False
+    )
