@@ -643,7 +643,8 @@ def route(
     crossed). The total sums the steps (a marker when one is: PROHIBITED before IMPASSABLE).
     It is legal when every step can be taken, no place but the last says ``must stop``, the
     last place does not say ``may not end``, and the total is within ``allowance`` (when one is
-    given) -- or, with a minimum move in the rules, the route is one step that is not a marker.
+    given) -- or, with a minimum move in the rules and an allowance above 0, the route is one
+    step that is not a marker (the generated module's rule).
     """
     out: list[RouteStep] = []
     numbers: list[float] = []
@@ -676,7 +677,7 @@ def route(
         and allowance is not None
         and isinstance(total, float | int)
         and total > allowance
-        and not (rs.minimum_move is not None and len(out) == 1)
+        and not (rs.minimum_move is not None and allowance > 0 and len(out) == 1)
     ):
         reason = "the route costs more than the allowance"
     return RouteAnswer(total, tuple(out), not reason, reason)
@@ -695,7 +696,8 @@ def reachable(
     cheapest cost of each: relaxation to a fixed point (not Dijkstra, so the module's heap
     search has something independent to agree with). A ``must stop`` place is not left; a
     ``may not end`` place is passed through but not answered; with a minimum move in the
-    rules, one step from ``start`` is always allowed when its cost is a number."""
+    rules and a budget above 0, one step from ``start`` is always allowed when its cost is a
+    number (the generated module's rule)."""
     best: dict[object, float] = {start: 0.0}
     changed = True
     while changed:
@@ -708,7 +710,8 @@ def reachable(
                 if not isinstance(step, float | int):
                     continue
                 total = cost + step
-                allowed = total <= budget or (rs.minimum_move is not None and here == start)
+                first = rs.minimum_move is not None and budget > 0 and here == start
+                allowed = total <= budget or first
                 if allowed and total < best.get(there, math.inf):
                     best[there] = total
                     changed = True
