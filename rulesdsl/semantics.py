@@ -67,6 +67,9 @@ from rulesdsl.semantics_tables import (
     decide as decide,
 )
 from rulesdsl.semantics_tables import (
+    decided_row as decided_row,
+)
+from rulesdsl.semantics_tables import (
     dice_index as dice_index,
 )
 from rulesdsl.semantics_tables import (
@@ -573,6 +576,43 @@ def can_end(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> bool:
 def must_stop(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> bool:
     """Whether ``mode`` must stop on entering a place with ``features``."""
     return "must_stop" in place_states(rs, mode, features)
+
+
+def can_enter(
+    rs: ir.Ruleset,
+    mode: str,
+    features: Sequence[str],
+    available: float | None = None,
+    allowance: float | None = None,
+    inputs: Mapping[str, float] | None = None,
+) -> bool:
+    """Whether ``mode`` may enter a place with ``features``: its cost (:func:`move_cost`) is
+    not a marker and, given the movement ``available``, is affordable or allowed by a minimum
+    move, which needs movement left (with ``available`` 0 a unit cannot make it)."""
+    cost = move_cost(rs, mode, features, 1, allowance, inputs)
+    if isinstance(cost, Unfilled):
+        raise ValueError(f"unfilled parameter {cost.param}")
+    if isinstance(cost, ir.Marker):
+        return False
+    return available is None or cost <= available or (rs.minimum_move is not None and available > 0)
+
+
+def path_length(grid: ir.Grid, steps: Iterable[str], unit: str | None) -> float:
+    """The length in ``unit`` (1 a cell when the grid does not give it) of a path of ``s``
+    (straight) and ``d`` (diagonal) steps: a diagonal counts the grid's ``diagonals`` cycle of
+    cells in turn, carried across the straight steps between; ValueError for a diagonal on a
+    grid without them."""
+    cells = 0
+    diagonals = 0
+    for step in steps:
+        if step == "s":
+            cells += 1
+        else:
+            if not grid.diagonals:
+                raise ValueError(f"the grid '{grid.id}' has no diagonals")
+            cells += grid.diagonals[diagonals % len(grid.diagonals)]
+            diagonals += 1
+    return cells * next((n.value for n in grid.size if n.unit == unit), 1.0)
 
 
 def step_cost(

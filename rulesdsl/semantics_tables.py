@@ -163,9 +163,14 @@ def holds(c: ir.Condition, inputs: Inputs) -> bool:
 
 def decide(decision: ir.Decision, inputs: Inputs) -> str:
     """The outcome of the first row whose conditions all hold (``otherwise`` holds always)."""
-    for row in decision.rows:
+    return decision.rows[decided_row(decision, inputs)].outcome
+
+
+def decided_row(decision: ir.Decision, inputs: Inputs) -> int:
+    """The index of the first row whose conditions all hold: the row :func:`decide` answers."""
+    for index, row in enumerate(decision.rows):
         if all(holds(c, inputs) for c in row.conditions):
-            return row.outcome
+            return index
     raise ValueError(f"no row of {decision.id!r} holds")  # checks require `otherwise`
 
 
