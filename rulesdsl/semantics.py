@@ -91,6 +91,9 @@ from rulesdsl.semantics_tables import (
     operand as operand,
 )
 from rulesdsl.semantics_tables import (
+    path_length as path_length,
+)
+from rulesdsl.semantics_tables import (
     plain_totals as plain_totals,
 )
 from rulesdsl.semantics_tables import (
@@ -586,33 +589,14 @@ def can_enter(
     allowance: float | None = None,
     inputs: Mapping[str, float] | None = None,
 ) -> bool:
-    """Whether ``mode`` may enter a place with ``features``: its cost (:func:`move_cost`) is
-    not a marker and, given the movement ``available``, is affordable or allowed by a minimum
-    move, which needs movement left (with ``available`` 0 a unit cannot make it)."""
+    """Whether ``mode`` may enter a place with ``features``: its cost is not a marker and is
+    within ``available``, or a minimum move allows it (which needs ``available`` above 0)."""
     cost = move_cost(rs, mode, features, 1, allowance, inputs)
     if isinstance(cost, Unfilled):
         raise ValueError(f"unfilled parameter {cost.param}")
     if isinstance(cost, ir.Marker):
         return False
     return available is None or cost <= available or (rs.minimum_move is not None and available > 0)
-
-
-def path_length(grid: ir.Grid, steps: Iterable[str], unit: str | None) -> float:
-    """The length in ``unit`` (1 a cell when the grid does not give it) of a path of ``s``
-    (straight) and ``d`` (diagonal) steps: a diagonal counts the grid's ``diagonals`` cycle of
-    cells in turn, carried across the straight steps between; ValueError for a diagonal on a
-    grid without them."""
-    cells = 0
-    diagonals = 0
-    for step in steps:
-        if step == "s":
-            cells += 1
-        else:
-            if not grid.diagonals:
-                raise ValueError(f"the grid '{grid.id}' has no diagonals")
-            cells += grid.diagonals[diagonals % len(grid.diagonals)]
-            diagonals += 1
-    return cells * next((n.value for n in grid.size if n.unit == unit), 1.0)
 
 
 def step_cost(
