@@ -154,7 +154,9 @@ def language_code(text: str) -> str:
     """``--lang``'s type: a language code (two or three lower-case letters), or ``qps``."""
     import re
 
-    if not re.fullmatch(r"[a-z]{2,3}", text):
+    from rulesdsl.ir_values import LANG
+
+    if not re.fullmatch(LANG.regex, text):
         raise argparse.ArgumentTypeError(f"'{text}' is not a language code such as en, de, fr")
     return text
 

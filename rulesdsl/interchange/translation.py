@@ -42,6 +42,7 @@ from rulesdsl import spelling
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic, Pos, error, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.ir_values import LANG
 from rulesdsl.sources import MAX_FILE_BYTES, Limits, Loaded, read_bytes
 
 __all__ = [
@@ -54,7 +55,7 @@ __all__ = [
     "texts",
 ]
 
-_LANG = re.compile(r"[a-z]{2,3}")
+_LANG = re.compile(LANG.regex)
 
 # ---- what a file has to translate ------------------------------------------------------------
 
