@@ -15,6 +15,9 @@ from rulesdsl.target import python as python_backend
 from rulesdsl.target import python_examples
 from tests.conftest import compile_snippet
 
+PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly")
+PYTEST += ("-n", "0")
+
 SOURCE = """\
 ruleset zero "Zero allowance"
 version 1.0.0
@@ -57,8 +60,7 @@ def test_an_allowance_0_example_gets_the_same_answer_at_build_and_in_the_replay(
     (tmp_path / "zero.examples.json").write_text(python_examples.vectors_json(rs), "utf-8")
     (tmp_path / "test_zero_examples.py").write_text(python_examples.render_test(rs), "utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
-        + ["-n", "0", "--rootdir", str(tmp_path), str(tmp_path)],
+        [*PYTEST, "--rootdir", str(tmp_path), str(tmp_path)],
         capture_output=True,
         text=True,
         cwd=tmp_path,
