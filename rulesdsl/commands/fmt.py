@@ -25,7 +25,8 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "fmt",
         help="lay out rulesets the canonical way (aligned table columns)",
         description="Re-indent blocks, align the `|` of table rows and the `->` of decision "
-        "rows, and tidy blank lines. Only whitespace changes; files with syntax "
+        "rows, and tidy blank lines. Only whitespace changes (--fix also adds the lines "
+        "its fixes print); files with syntax "
         "errors are left alone. Only .terrain files are laid out: a YAML ruleset (its "
         "comments would be lost; `rulesdsl convert` turns one into .terrain) or any other "
         "file named here is refused with exit status 2, and a folder's are skipped.",
