@@ -93,13 +93,15 @@ class Compiler:
         key = path.resolve()
         if key not in self._parsed:
             text, diags = self.read(path)
-            if text is None:
-                self._parsed[key] = (None, diags)
-            elif path.suffix in (".yaml", ".yml"):  # the YAML authoring front end
-                self._parsed[key] = _parse_yaml(text, str(path), self.fragments)
-            else:
-                self._parsed[key] = self.parser.parse(text, str(path))
+            self._parsed[key] = (None, diags) if text is None else self.parse_text(text, str(path))
         return self._parsed[key]
+
+    def parse_text(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
+        """``text`` parsed by the front end of ``path``'s file type: the YAML authoring front
+        end for .yaml and .yml, the DSL's grammar otherwise."""
+        if path.endswith((".yaml", ".yml")):
+            return _parse_yaml(text, path, self.fragments)
+        return self.parser.parse(text, path)
 
     def compile_file(self, path: Path) -> Compiled:
         key = _key(path) or path.absolute()
@@ -154,11 +156,7 @@ class Compiler:
         if loaded.text is None:
             return Compiled(path, None, list(loaded.diagnostics))
         with gc_paused():
-            source, diags = (
-                _parse_yaml(text, path, self.fragments)
-                if path.endswith((".yaml", ".yml"))
-                else self.parser.parse(text, path)
-            )
+            source, diags = self.parse_text(text, path)
             if source is None:
                 return Compiled(path, None, diags)
             return self.compile_source(source, base_dir or Path(path).parent, diags)

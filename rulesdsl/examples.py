@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any, Literal, assert_never
 
 from rulesdsl import dice, ir, semantics, spelling
+from rulesdsl.diagnostics import did_you_mean
 
 Plain = dict[str, Any]
 """One part of an answer, as JSON: a single key naming its kind."""
@@ -209,18 +210,14 @@ def _name(arg: tuple[int, ir.ExampleArg], pool: Sequence[str], what: str) -> str
         raise Unanswerable(f"argument {i + 1} should be the name of a {what}", i)
     name = a.values[0].name
     if name not in pool:
-        near = _nearest(name, pool)
-        raise Unanswerable(
-            f"'{name}' is not a {what}" + (f" (did you mean '{near}'?)" if near else ""), i
-        )
+        raise Unanswerable(f"'{name}' is not a {what}{_near(name, pool)}", i)
     return name
 
 
-def _nearest(name: str, pool: Sequence[str]) -> str | None:
-    import difflib
-
-    found = difflib.get_close_matches(name, list(pool), n=1)
-    return found[0] if found else None
+def _near(name: str, pool: Sequence[str]) -> str:
+    """`` (did you mean 'soft'?)`` after a name not in ``pool``, or nothing."""
+    hint = did_you_mean(name, pool)
+    return f" ({hint})" if hint else ""
 
 
 def _number(arg: tuple[int, ir.ExampleArg], unit: str | None, what: str) -> float:
@@ -276,10 +273,8 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
             out = _path(args)
         else:
             pool = [*QUESTIONS, *steps, *decisions]
-            near = _nearest(q.ask, pool)
             raise Unanswerable(
-                f"'{q.ask}' is not a question the module answers"
-                + (f" (did you mean '{near}'?)" if near else "")
+                f"'{q.ask}' is not a question the module answers{_near(q.ask, pool)}"
             )
     except semantics.MissingArgument as exc:
         raise Unanswerable(f"{q.ask}() needs '{exc.argument}' here") from None
@@ -297,16 +292,14 @@ def _modes(rs: ir.Ruleset) -> list[str]:
     return [m.id for m in rs.modes]
 
 
-def _cost_answer(rs: ir.Ruleset, cost: semantics.Answer | semantics.Unfilled) -> Plain:
-    match cost:
-        case semantics.Unfilled(param=param):
-            raise Unanswerable(f"the cost needs the parameter '{param}', which no value fills")
-        case ir.Marker(marker=marker):
-            return {"marker": marker}
-        case float() | int():
-            return {"number": cost}
-        case _:
-            assert_never(cost)
+def _plain_answer(value: semantics.Answer) -> Plain:
+    return {"marker": value.marker} if isinstance(value, ir.Marker) else {"number": value}
+
+
+def _cost_answer(cost: semantics.Answer | semantics.Unfilled) -> Plain:
+    if isinstance(cost, semantics.Unfilled):
+        raise Unanswerable(f"the cost needs the parameter '{cost.param}', which no value fills")
+    return _plain_answer(cost)
 
 
 def _cost_cells(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> tuple[str, ...]:
@@ -344,9 +337,7 @@ def _move_cost(args: _Args) -> Answered:
     features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
     distance, allowance, inputs = _move_inputs(args)
     cost = semantics.move_cost(rs, mode, features, distance, allowance, inputs)
-    return Answered(
-        (_cost_answer(rs, cost),), rs.units.get("cost"), _cost_cells(rs, mode, features)
-    )
+    return Answered((_cost_answer(cost),), rs.units.get("cost"), _cost_cells(rs, mode, features))
 
 
 def _can_enter(args: _Args) -> Answered:
@@ -356,16 +347,8 @@ def _can_enter(args: _Args) -> Answered:
     available_arg = args.keyword("available")
     available = _number(available_arg, rs.units.get("cost"), "available") if available_arg else None
     _, allowance, inputs = _move_inputs(args)
-    cost = semantics.move_cost(rs, mode, features, 1, allowance, inputs)
-    part = _cost_answer(rs, cost)
-    if "marker" in part:
-        answer = False
-    else:
-        answer = (
-            available is None
-            or part["number"] <= available
-            or (rs.minimum_move is not None and available > 0)
-        )
+    part = _cost_answer(semantics.move_cost(rs, mode, features, 1, allowance, inputs))
+    answer = semantics.can_enter(rs, mode, features, available, allowance, inputs)
     cells = (*_cost_cells(rs, mode, features), f"move_cost: {answer_text([part])}")
     if rs.minimum_move is not None:
         cells = (*cells, f"minimum move: {spelling.value(rs.minimum_move)}")
@@ -420,8 +403,7 @@ def _modifier(args: _Args) -> Answered:
     for combo in mod.combinations:
         if set(combo.members) <= set(items):
             cells.append(f"when {', '.join(combo.members)}: {spelling.value(combo.value)}")
-    part: Plain = {"marker": total.marker} if isinstance(total, ir.Marker) else {"number": total}
-    return Answered((part,), rs.units.get("modifier"), tuple(cells))
+    return Answered((_plain_answer(total),), rs.units.get("modifier"), tuple(cells))
 
 
 def _total(arg: tuple[int, ir.ExampleArg], what: str) -> int:
@@ -543,14 +525,14 @@ def _route(args: _Args) -> Answered:
     answer = semantics.route(rs, mode, [split_edges(rs, p) for p in places[1:]], allowance)
     cells = tuple(
         f"step {i}: {' + '.join((*step.entered, *step.crossed)) or 'nothing'} = "
-        + answer_text([_cost_answer(rs, step.cost)])
+        + answer_text([_cost_answer(step.cost)])
         for i, step in enumerate(answer.steps, 1)
     )
-    parts: tuple[Plain, ...] = (_cost_answer(rs, answer.total),)
+    parts: tuple[Plain, ...] = (_cost_answer(answer.total),)
     if not answer.legal:
         parts = (*parts, {"word": "illegal"})
     steps = tuple(
-        ((*step.entered, *step.crossed), _cost_answer(rs, step.cost)) for step in answer.steps
+        ((*step.entered, *step.crossed), _cost_answer(step.cost)) for step in answer.steps
     )
     return Answered(parts, rs.units.get("cost"), cells, places=steps)
 
@@ -590,10 +572,6 @@ def _sight(args: _Args) -> Answered:
     return Answered(parts, None, cells, places=hindrances)
 
 
-def _plain_answer(value: semantics.Answer) -> Plain:
-    return {"marker": value.marker} if isinstance(value, ir.Marker) else {"number": value}
-
-
 def _path(args: _Args) -> Answered:
     rs = args.rs
     if not rs.grids:
@@ -610,19 +588,13 @@ def _path(args: _Args) -> Answered:
     unit_arg = args.keyword("unit")
     unit = _name(unit_arg, units, "grid unit") if unit_arg else (units[0] if units else None)
     size = next((n.value for n in grid.size if n.unit == unit), 1.0)
-    cells = 0
-    diagonals = 0
-    for step in steps:
-        if step == "s":
-            cells += 1
-        else:
-            if not grid.diagonals:
-                raise Unanswerable(f"the grid '{grid.id}' has no diagonals", i)
-            cells += grid.diagonals[diagonals % len(grid.diagonals)]
-            diagonals += 1
+    try:
+        length = semantics.path_length(grid, steps, unit)
+    except ValueError as exc:
+        raise Unanswerable(str(exc), i) from None
     cycle = ", ".join(str(d) for d in grid.diagonals)
     return Answered(
-        ({"number": cells * size},),
+        ({"number": length},),
         unit,
         (
             f"{grid.id}: 1 cell = {spelling.number(size)} {unit or ''}".rstrip()
@@ -636,8 +608,9 @@ def _step(args: _Args, step: ir.Step) -> Answered:
     arg = found if found is not None else args.at(0, f"its input '{step.param}'")
     x = _number(arg, step.param_unit, step.param)
     value = semantics.step_value(step, x)
-    part: Plain = {"marker": value.marker} if isinstance(value, ir.Marker) else {"number": value}
-    return Answered((part,), step.result_unit, (f"{step.id}: {spelling.step_rule(step)}",))
+    return Answered(
+        (_plain_answer(value),), step.result_unit, (f"{step.id}: {spelling.step_rule(step)}",)
+    )
 
 
 def _decision(args: _Args, decision: ir.Decision) -> Answered:
@@ -664,15 +637,10 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
             inputs[p.name] = _name(found, keys, f"key of {p.key_of}")
         else:
             inputs[p.name] = _number(found, p.unit, p.name)
-    outcome = semantics.decide(decision, inputs)
-    index = next(
-        i
-        for i, row in enumerate(decision.rows)
-        if all(semantics.holds(c, inputs) for c in row.conditions)
-    )
+    index = semantics.decided_row(decision, inputs)
     row = decision.rows[index]
     return Answered(
-        ({"word": outcome},),
+        ({"word": row.outcome},),
         None,
         (f"{decision.id} row {index + 1}: {spelling.decision_row(row)}",),
         row=index,

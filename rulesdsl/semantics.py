@@ -67,6 +67,9 @@ from rulesdsl.semantics_tables import (
     decide as decide,
 )
 from rulesdsl.semantics_tables import (
+    decided_row as decided_row,
+)
+from rulesdsl.semantics_tables import (
     dice_index as dice_index,
 )
 from rulesdsl.semantics_tables import (
@@ -86,6 +89,9 @@ from rulesdsl.semantics_tables import (
 )
 from rulesdsl.semantics_tables import (
     operand as operand,
+)
+from rulesdsl.semantics_tables import (
+    path_length as path_length,
 )
 from rulesdsl.semantics_tables import (
     plain_totals as plain_totals,
@@ -575,6 +581,24 @@ def must_stop(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> bool:
     return "must_stop" in place_states(rs, mode, features)
 
 
+def can_enter(
+    rs: ir.Ruleset,
+    mode: str,
+    features: Sequence[str],
+    available: float | None = None,
+    allowance: float | None = None,
+    inputs: Mapping[str, float] | None = None,
+) -> bool:
+    """Whether ``mode`` may enter a place with ``features``: its cost is not a marker and is
+    within ``available``, or a minimum move allows it (which needs ``available`` above 0)."""
+    cost = move_cost(rs, mode, features, 1, allowance, inputs)
+    if isinstance(cost, Unfilled):
+        raise ValueError(f"unfilled parameter {cost.param}")
+    if isinstance(cost, ir.Marker):
+        return False
+    return available is None or cost <= available or (rs.minimum_move is not None and available > 0)
+
+
 def step_cost(
     rs: ir.Ruleset,
     mode: str,
@@ -643,7 +667,8 @@ def route(
     crossed). The total sums the steps (a marker when one is: PROHIBITED before IMPASSABLE).
     It is legal when every step can be taken, no place but the last says ``must stop``, the
     last place does not say ``may not end``, and the total is within ``allowance`` (when one is
-    given) -- or, with a minimum move in the rules, the route is one step that is not a marker.
+    given) -- or, with a minimum move in the rules and an allowance above 0, the route is one
+    step that is not a marker (the generated module's rule).
     """
     out: list[RouteStep] = []
     numbers: list[float] = []
@@ -676,7 +701,7 @@ def route(
         and allowance is not None
         and isinstance(total, float | int)
         and total > allowance
-        and not (rs.minimum_move is not None and len(out) == 1)
+        and not (rs.minimum_move is not None and allowance > 0 and len(out) == 1)
     ):
         reason = "the route costs more than the allowance"
     return RouteAnswer(total, tuple(out), not reason, reason)
@@ -695,7 +720,8 @@ def reachable(
     cheapest cost of each: relaxation to a fixed point (not Dijkstra, so the module's heap
     search has something independent to agree with). A ``must stop`` place is not left; a
     ``may not end`` place is passed through but not answered; with a minimum move in the
-    rules, one step from ``start`` is always allowed when its cost is a number."""
+    rules and a budget above 0, one step from ``start`` is always allowed when its cost is a
+    number (the generated module's rule)."""
     best: dict[object, float] = {start: 0.0}
     changed = True
     while changed:
@@ -708,7 +734,8 @@ def reachable(
                 if not isinstance(step, float | int):
                     continue
                 total = cost + step
-                allowed = total <= budget or (rs.minimum_move is not None and here == start)
+                first = rs.minimum_move is not None and budget > 0 and here == start
+                allowed = total <= budget or first
                 if allowed and total < best.get(there, math.inf):
                     best[there] = total
                     changed = True

@@ -1,6 +1,6 @@
 """What steps, decisions, dice and results tables mean: a step's answer for an input, a
 decision's outcome for its inputs, the totals dice reach and the row that covers each; which
-places of a line of sight count; what a layer's scope and a grid's shape mean.
+places of a line of sight count; what a layer's scope, a grid's shape and a path on it mean.
 
 Part of :mod:`rulesdsl.semantics`, which re-exports every name; read them from there.
 """
@@ -165,9 +165,14 @@ def holds(c: ir.Condition, inputs: Inputs) -> bool:
 
 def decide(decision: ir.Decision, inputs: Inputs) -> str:
     """The outcome of the first row whose conditions all hold (``otherwise`` holds always)."""
-    for row in decision.rows:
+    return decision.rows[decided_row(decision, inputs)].outcome
+
+
+def decided_row(decision: ir.Decision, inputs: Inputs) -> int:
+    """The index of the first row whose conditions all hold: the row :func:`decide` answers."""
+    for index, row in enumerate(decision.rows):
         if all(holds(c, inputs) for c in row.conditions):
-            return row.outcome
+            return index
     raise ValueError(f"no row of {decision.id!r} holds")  # checks require `otherwise`
 
 
@@ -353,3 +358,21 @@ def has_diagonals(grid: ir.Grid) -> bool:
             return False
         case _:
             assert_never(grid.shape)
+
+
+def path_length(grid: ir.Grid, steps: Iterable[str], unit: str | None) -> float:
+    """The length in ``unit`` (1 a cell when the grid does not give it) of a path of ``s``
+    (straight) and ``d`` (diagonal) steps: a diagonal counts the grid's ``diagonals`` cycle of
+    cells in turn, carried across the straight steps between; ValueError for a diagonal on a
+    grid without them."""
+    cells = 0
+    diagonals = 0
+    for step in steps:
+        if step == "s":
+            cells += 1
+        else:
+            if not grid.diagonals:
+                raise ValueError(f"the grid '{grid.id}' has no diagonals")
+            cells += grid.diagonals[diagonals % len(grid.diagonals)]
+            diagonals += 1
+    return cells * next((n.value for n in grid.size if n.unit == unit), 1.0)

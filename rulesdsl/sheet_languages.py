@@ -14,12 +14,14 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 
+from rulesdsl.ir_values import LANG
+
 __all__ = ["CATALOG_FOLDER", "catalog_languages", "catalog_words", "has_catalog"]
 
 CATALOG_FOLDER = "rulesdsl/i18n"
 """Where the catalogs are, as a translator's path in the source tree."""
 
-_LANG = re.compile(r"[a-z]{2,3}")
+_LANG = re.compile(LANG.regex)
 _MSGID = re.compile(r'^msgid "(?!")', re.M)
 
 

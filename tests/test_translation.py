@@ -400,3 +400,7 @@ def test_a_catalog_that_is_not_a_regular_file_or_too_large_is_e610(tmp_path: Pat
     data, diags = read_catalog_file(big, limit=10)
     assert data is None and "size limit" in diags[0].message
     assert read_catalog_file(big, limit=11) == (b"#" * 11, [])
+    link = tmp_path / "link.po"
+    link.symlink_to(big)  # refused as a linked ruleset is (rulesdsl.sources.read_bytes)
+    data, diags = read_catalog_file(link)
+    assert data is None and diags[0].message.endswith("it is a symbolic link")

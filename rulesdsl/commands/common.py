@@ -131,8 +131,11 @@ def emit_document(content: bytes, fmt: str, output: str | None) -> bool:
     symbolic link there), or to stdout for None or ``-``; False after printing why it could
     not (a PDF to a terminal, a file that cannot be written)."""
     if output in (None, "-"):
-        if fmt == "pdf" and sys.stdout.isatty():
-            print("rulesdsl: error: not writing PDF to a terminal; use -o FILE", file=sys.stderr)
+        if fmt in ("pdf", "xlsx") and sys.stdout.isatty():
+            print(
+                f"rulesdsl: error: not writing {fmt.upper()} to a terminal; use -o FILE",
+                file=sys.stderr,
+            )
             return False
         sys.stdout.buffer.write(content)
         sys.stdout.flush()
@@ -151,7 +154,9 @@ def language_code(text: str) -> str:
     """``--lang``'s type: a language code (two or three lower-case letters), or ``qps``."""
     import re
 
-    if not re.fullmatch(r"[a-z]{2,3}", text):
+    from rulesdsl.ir_values import LANG
+
+    if not re.fullmatch(LANG.regex, text):
         raise argparse.ArgumentTypeError(f"'{text}' is not a language code such as en, de, fr")
     return text
 

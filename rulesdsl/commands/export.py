@@ -4,10 +4,17 @@ worked examples as JSON test vectors (``--examples``)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
-from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, add_dir_option, compile_one
+from rulesdsl.commands.common import (
+    EXIT_OK,
+    EXIT_RULES,
+    EXIT_USAGE,
+    UsageError,
+    add_dir_option,
+    compile_one,
+    emit_document,
+)
 
 if TYPE_CHECKING:
     from rulesdsl.ir import Ruleset
@@ -43,7 +50,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "-o",
         "--output",
         metavar="FILE",
-        help="write to FILE (atomically) instead of standard output; needed for xlsx",
+        help="write to FILE (atomically) instead of standard output (`-`); needed for xlsx",
     )
     add_dir_option(p)
     p.set_defaults(run=run)
@@ -60,20 +67,19 @@ def run(args: argparse.Namespace) -> int:
     if args.examples:  # the worked examples as test vectors (issue 27)
         from rulesdsl.target.python_examples import vectors_json
 
-        sys.stdout.write(vectors_json(compiled.ruleset))
-        return EXIT_OK
+        return _emit(vectors_json(compiled.ruleset).encode("utf-8"), "json", args.output)
     if args.format in ("csv", "xlsx"):  # for a spreadsheet
         return _chart(args, compiled.ruleset)
     data = to_data(compiled.ruleset)
     if args.format == "json":
         import json
 
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     else:
         import yaml
 
-        sys.stdout.write(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
-    return EXIT_OK
+        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    return _emit(text.encode("utf-8"), args.format, args.output)
 
 
 def _chart(args: argparse.Namespace, ruleset: Ruleset) -> int:
@@ -100,8 +106,7 @@ def _chart(args: argparse.Namespace, ruleset: Ruleset) -> int:
             data = write_xlsx(sheets)
         except XlsxUnavailable as exc:
             raise UsageError(str(exc)) from None
-        _write(args.output, data)
-        return EXIT_OK
+        return _emit(data, "xlsx", args.output)
     found = ex.chart_rows(ruleset, args.table)
     assert found is not None
     rows, values = found
@@ -116,16 +121,10 @@ def _chart(args: argparse.Namespace, ruleset: Ruleset) -> int:
             rows, delimiter = ex.with_decimal_comma(rows, values), ";"
         bom = "\ufeff"  # so that Excel opens it as UTF-8
     text = bom + ex.to_csv(rows, delimiter)
-    if args.output:
-        _write(args.output, text.encode("utf-8"))
-    else:
-        sys.stdout.write(text)
-    return EXIT_OK
+    return _emit(text.encode("utf-8"), "csv", args.output)
 
 
-def _write(output: str, data: bytes) -> None:
-    from pathlib import Path
-
-    from rulesdsl.builder.build import atomic_write
-
-    atomic_write(Path(output), data)
+def _emit(content: bytes, fmt: str, output: str | None) -> int:
+    """``content`` to ``output`` (atomically) or to standard output; a file that cannot be
+    written is a one-line error, exit status 2."""
+    return EXIT_OK if emit_document(content, fmt, output) else EXIT_USAGE

@@ -25,7 +25,8 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "fmt",
         help="lay out rulesets the canonical way (aligned table columns)",
         description="Re-indent blocks, align the `|` of table rows and the `->` of decision "
-        "rows, and tidy blank lines. Only whitespace changes; files with syntax "
+        "rows, and tidy blank lines. Only whitespace changes (--fix also adds the lines "
+        "its fixes print); files with syntax "
         "errors are left alone. Only .terrain files are laid out: a YAML ruleset (its "
         "comments would be lost; `rulesdsl convert` turns one into .terrain) or any other "
         "file named here is refused with exit status 2, and a folder's are skipped.",
@@ -40,11 +41,20 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--check", action="store_true", help="change nothing; exit 1 if any file is not formatted"
     )
     p.add_argument("--diff", action="store_true", help="print what would change")
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="also apply the mechanical fixes a diagnostic's hint gives exactly (E232: add the "
+        "`precedence` line that keeps the answer earlier releases gave), printing each; with "
+        "--check, only say what it would fix",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.paths == ["-"]:
+        if args.fix:
+            raise UsageError("--fix changes files: name them (it compiles each with its bases)")
         sys.stdout.write(format_text(sys.stdin.read()))
         return EXIT_OK
     files: list[Path] = []
@@ -77,7 +87,11 @@ def run(args: argparse.Namespace) -> int:
             report(errors, compiler, "text")
             failed = True
             continue
-        formatted = format_text(text)
+        fixed = _fixed(compiler, path, text, args.check) if args.fix else text
+        if fixed is None:
+            failed = True
+            continue
+        formatted = format_text(fixed)
         if formatted == text:
             continue
         unformatted.append(path)
@@ -100,6 +114,33 @@ def run(args: argparse.Namespace) -> int:
     if failed or (args.check and unformatted):
         return EXIT_RULES
     return EXIT_OK
+
+
+def _fixed(compiler: Compiler, path: Path, text: str, check: bool) -> str | None:
+    """``text`` with the mechanical fixes of its diagnostics applied (each printed), or None
+    when the fixed text would not compile (its new errors reported; nothing is written)."""
+    from rulesdsl.interchange.fixes import fix_text
+
+    before = compiler.compile_file(path).diagnostics
+    fixed, added = fix_text(text, [d for d in before if d.pos and d.pos.file == str(path)])
+    if not added:
+        return text
+    after = compiler.compile_text(fixed, str(path), path.parent).diagnostics
+    known = {(d.code, d.message) for d in before}
+    new = [d for d in after if d.is_error and (d.code, d.message) not in known]
+    if new:
+        report(new, compiler, "text")
+        print(f"rulesdsl: error: {path}: the fixes would not compile: not written", file=sys.stderr)
+        return None
+    verb = "would add" if check else "added"
+    laid_out = format_text(fixed).splitlines()  # the line numbers of the file as written
+    for one in added:
+        line = laid_out.index(one.text) + 1 if one.text in laid_out else one.line
+        codes = ", ".join(
+            f"{d.code} at {d.pos.line}:{d.pos.column}" for d in one.fixes if d.pos is not None
+        )
+        print(f"{path}:{line}: {verb} `{one.text}` (fixes {codes})", file=sys.stderr)
+    return fixed
 
 
 YAML_SUFFIXES = (".yaml", ".yml")

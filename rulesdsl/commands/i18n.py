@@ -10,10 +10,16 @@ from rulesdsl.commands.common import add_dir_option, format_option, language_cod
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE, report, ruleset_path
+    from rulesdsl.commands.common import (
+        EXIT_OK,
+        EXIT_RULES,
+        EXIT_USAGE,
+        emit_document,
+        report,
+        ruleset_path,
+    )
     from rulesdsl.compiler import Compiler
     from rulesdsl.interchange.translation import extract
-    from rulesdsl.outputs import atomic_write
 
     compiler = Compiler()
     path = ruleset_path(args.ruleset, folder=args.dir)
@@ -22,16 +28,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if source is None or any(d.is_error for d in diags):
         return EXIT_RULES
     content = extract(source, args.lang, _shown(path))
-    if args.output in (None, "-"):
-        sys.stdout.buffer.write(content)
-        sys.stdout.flush()
-        return EXIT_OK
-    try:
-        atomic_write(Path(args.output), content)
-    except OSError as exc:
-        reason = exc.strerror or exc
-        print(f"rulesdsl: error: cannot write {args.output}: {reason}", file=sys.stderr)
+    if not emit_document(content, "po", args.output):
         return EXIT_USAGE
+    if args.output in (None, "-"):
+        return EXIT_OK
     kind = f"the {args.lang} catalog" if args.lang else "a template (.pot)"
     print(f"wrote {args.output}: {kind} of {path.name}", file=sys.stderr)
     return EXIT_OK

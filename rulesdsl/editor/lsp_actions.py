@@ -6,6 +6,8 @@
   line's number replaced.
 - "require @^1.2.0 if this variant fits that version" (E502): the `extends` requirement
   replaced.
+- "add the line: precedence fly, vehicle" (E232, a cell ambiguous through two keyword groups):
+  the line added where ``rulesdsl fmt --fix`` adds it (:mod:`rulesdsl.interchange.fixes`).
 - "use `override` in a variant to change a value" (E102, a row of the base listed again in a
   variant's re-opened block): the row taken out of the block and written after it as
   `override NAME | CELLS` with the row's notes, which changes the base's cells and keeps its
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from rulesdsl.interchange.fixes import insertion_point, line_to_add
 
 _CANDIDATES = re.compile(r"did you mean ((?:'[^']+'(?: or )?)+)\?")
 _VERSION = re.compile(r"set `version ([^`\s]+)`")
@@ -105,6 +109,10 @@ def fixes(code: str, hint: str, lines: list[str], line: int, start: int, end: in
             )
     if code == "E102" and "use `override`" in hint:
         out += _override(lines, line, wrong)
+    added = line_to_add(code, hint)
+    if added is not None and added not in (t.strip() for t in lines):
+        at = insertion_point(lines)
+        out.append(Fix(f"Add `{added}`", (Edit(at, 0, at, 0, added + "\n"),), True))
     return out
 
 

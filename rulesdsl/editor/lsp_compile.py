@@ -115,13 +115,7 @@ class LiveCompiler(Compiler):
         if self._stamps.get(key) != stamp or key not in self._parsed:
             self._check()
             self.parsed.append(path)
-            if path.endswith((".yaml", ".yml")):
-                from rulesdsl.frontends.yaml_authoring import parse_yaml
-
-                parsed = parse_yaml(text, path, self.fragments)
-            else:
-                parsed = self.parser.parse(text, path)
-            self._parsed[key] = parsed
+            self._parsed[key] = self.parse_text(text, path)
             self._stamps[key] = stamp
         return self._parsed[key]
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 from rulesdsl import ir, words
+from rulesdsl.outputs import atomic_write
 
 MARKERS = ("impassable", "prohibited", "blocked", "as", *words.FLAG_WORDS)
 """The words coloured as values (a cost that is no number, `as`, yes and no)."""
@@ -132,9 +133,7 @@ def text() -> str:
 def main() -> None:
     """Write the grammar file (``python -m rulesdsl.editor.textmate [PATH]``)."""
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else PATH
-    tmp = target.with_suffix(".tmp")
-    tmp.write_text(text(), "utf-8")
-    tmp.replace(target)
+    atomic_write(target, text().encode("utf-8"))
     print(f"wrote {target}")
 
 

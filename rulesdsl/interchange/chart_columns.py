@@ -23,9 +23,10 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.chart_read import is_language
 from rulesdsl.interchange.chart_sheet import Sheet
 from rulesdsl.interchange.chart_sheet import shown as _shown
+from rulesdsl.ir_values import LANG
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-LANGUAGE = re.compile(r"^[a-z]{2,3}$")
+LANGUAGE = re.compile(LANG.regex)
 ColumnRole = Literal["key", "mode", "all", "label", "note", "source", "column", "ignores", "skip"]
 """What a chart's column holds: the item's name (the first), a mode's or group's cost, the cost
 for all modes, a label, a note, the source, a whole cell of another column of the layer (or a

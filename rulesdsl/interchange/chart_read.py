@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from rulesdsl.diagnostics import Pos, error
+from rulesdsl.ir_values import LANG
 from rulesdsl.sources import Loaded
 
 DELIMITERS = (",", ";", "\t")
@@ -186,7 +187,7 @@ def is_language(code: str) -> bool:
     """Whether Babel knows ``code`` as a language (``fr``, ``ar``; not ``hq``)."""
     from babel import Locale, UnknownLocaleError
 
-    if not re.fullmatch(r"[a-z]{2,3}", code):
+    if not re.fullmatch(LANG.regex, code):
         return False
     try:
         Locale.parse(code)

@@ -29,9 +29,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import os
 import re
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,10 +38,12 @@ from babel.core import UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import PoFileError, read_po, write_po
 
+from rulesdsl import spelling
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic, Pos, error, warning
 from rulesdsl.frontends import syntax as s
-from rulesdsl.sources import MAX_FILE_BYTES
+from rulesdsl.ir_values import LANG
+from rulesdsl.sources import MAX_FILE_BYTES, Limits, Loaded, read_bytes
 
 __all__ = [
     "Merged",
@@ -55,7 +55,7 @@ __all__ = [
     "texts",
 ]
 
-_LANG = re.compile(r"[a-z]{2,3}")
+_LANG = re.compile(LANG.regex)
 
 # ---- what a file has to translate ------------------------------------------------------------
 
@@ -285,19 +285,13 @@ def read_catalog_file(
     path: Path, limit: int = MAX_CATALOG_BYTES
 ) -> tuple[bytes | None, list[Diagnostic]]:
     """The bytes of the catalog at ``path``, or E610 saying why not: it must be a regular
-    file (a FIFO or a device would never end) of at most ``limit`` bytes."""
+    file (a FIFO or a device would never end; a link is refused as a ruleset's is) of at most
+    ``limit`` bytes. Read by :func:`rulesdsl.sources.read_bytes`, as rulesets are."""
     at = Pos(str(path), 1, 1, 1, 1)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        return None, [error("E610", f"cannot read {path}: {exc.strerror or exc}", at, None)]
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return None, [
-                error("E610", f"{path} is not a regular file", at, "give the path of a .po file")
-            ]
-        data = handle.read(limit + 1)
+    data = read_bytes(path, Limits(limit))
+    if isinstance(data, Loaded):
+        why = data.diagnostics[0].message
+        return None, [error("E610", why, at, "give the path of a .po file")]
     if len(data) > limit:
         return None, [
             error(
@@ -512,13 +506,17 @@ class _Lines:
 
     def replace_label(self, label: s.Label, text: str) -> tuple[int, int, str] | None:
         span = self._string_after(label)
-        return None if span is None else self._aligned(span[0], span[1], _quoted(text))
+        return None if span is None else self._aligned(span[0], span[1], spelling.string(text))
 
     def add_label(
         self, labels: tuple[s.Label, ...], lang: str, text: str
     ) -> tuple[int, int, str] | None:
         span = self._string_after(labels[-1])
-        return None if span is None else self._aligned(span[1], span[1], f" {lang} {_quoted(text)}")
+        return (
+            None
+            if span is None
+            else self._aligned(span[1], span[1], f" {lang} {spelling.string(text)}")
+        )
 
     def _aligned(self, start: int, end: int, replacement: str) -> tuple[int, int, str]:
         """The edit, taking its growth out of the blanks that align a row's ``|`` or a
@@ -586,13 +584,13 @@ class _YamlLines(_Lines):
         from rulesdsl.frontends.yaml_builder import LANGUAGE
 
         group = self._group(labels)
-        quoted = _quoted(text)
+        quoted = spelling.string(text)
         first = labels[0].pos
         bare = self.scalars.get((first.line, first.column))
         if group is None and bare is not None and bare.value == labels[0].text:
             # `hover: Hover` becomes `hover: {label: "Hover", de: "Schweber"}`
             start, end = self._mark(bare.start_mark), self._mark(bare.end_mark)
-            return start, end, f"{{label: {_quoted(labels[0].text)}, {lang}: {quoted}}}"
+            return start, end, f"{{label: {spelling.string(labels[0].text)}, {lang}: {quoted}}}"
         if not isinstance(group, yaml.MappingNode):
             return None
         for key, value in group.value:
@@ -630,11 +628,6 @@ class _YamlLines(_Lines):
                     codes = ", ".join((*(languages or ("en",)), lang))
                     return at, at, f"languages: [{codes}]\n"
         return 0, 0, f"languages: [{', '.join((*(languages or ('en',)), lang))}]\n"
-
-
-def _quoted(text: str) -> str:
-    """``text`` as a DSL string: the JSON escapes, which the DSL reads back the same."""
-    return json.dumps(text, ensure_ascii=False)
 
 
 def compile_merged(compiler: Compiler, path: Path, text: str) -> list[Diagnostic]:

@@ -256,5 +256,5 @@ class CostLowering(ModifierLowering):
             cell.exceptions, self.modes, self.group_list, self.precedence
         )
         for mode, pair in ambiguous:
-            message, hint = keywords.ambiguity_message(f"the cost of '{fid}'", mode, pair)
+            message, hint = keywords.ambiguity_message(f"the cost of '{fid}'", mode, pair, pos.file)
             self.err("E232", message, pos, hint)

@@ -195,7 +195,7 @@ class _Lowerer(TableLowering):
         for decl in self.of(s.LanguagesDecl)[-1:]:
             langs = [n.text for n in decl.languages]
             for n in decl.languages:
-                if not re.fullmatch(r"[a-z]{2,3}", n.text):
+                if not re.fullmatch(ir.LANG.regex, n.text):
                     self.err(
                         "E105",
                         f"'{n.text}' is not a language code",

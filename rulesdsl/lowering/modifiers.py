@@ -122,7 +122,7 @@ class ModifierLowering(Context):
                 values = {"": cell.default, **values}
             for mode, pair in ambiguous:
                 message, hint = keywords.ambiguity_message(
-                    f"the {modifier} value of '{item}'", mode, pair
+                    f"the {modifier} value of '{item}'", mode, pair, pos.file
                 )
                 self.err("E232", message, pos, hint)
         self.modifier_values[modifier][item] = values

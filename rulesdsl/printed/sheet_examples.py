@@ -48,6 +48,16 @@ def _example(b: MoreBlocks, e: ir.Example) -> Block:
     )
 
 
+def restated(b: MoreBlocks, path: ir.ExamplePath) -> str | None:
+    """The answers an example of the sheet's ruleset states at ``path`` (one question, or all
+    of them), in the sheet's words, ``; `` between questions; None if it has no such one."""
+    found = next((e for e in b.rs.examples if e.id == path.example), None)
+    if found is None:
+        return None
+    asked = found.questions[path.question - 1 :][:1] if path.question else found.questions
+    return "; ".join(answer(b, q, examples.stated(q), examples.unit_of(q)) for q in asked)
+
+
 # ---- the question in words ------------------------------------------------------------------
 
 

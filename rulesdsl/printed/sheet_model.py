@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from rulesdsl import ir
-from rulesdsl.printed.sheet_examples import example_blocks
+from rulesdsl.printed.sheet_examples import example_blocks, restated
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
@@ -43,6 +43,15 @@ def build_sheet(rs: ir.Ruleset, lang: str | None = None, mode: str | None = None
 
 class _Builder(MoreBlocks):
     """The whole sheet, section by section."""
+
+    def change_text(self, path: ir.ChangePath, cell: ir.Cell, now: bool) -> str:
+        """An example added or restated with several answers, as the examples section prints
+        them (numbers, units, markers and words in the sheet's language)."""
+        if now and isinstance(path, ir.ExamplePath) and isinstance(cell.default, ir.Text):
+            shown = restated(self, path)
+            if shown is not None:
+                return shown
+        return super().change_text(path, cell, now)
 
     def sheet(self) -> Sheet:
         rs = self.rs

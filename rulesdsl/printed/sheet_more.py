@@ -167,7 +167,11 @@ class MoreBlocks(MovementBlocks):
             what = " › ".join(  # noqa: RUF001
                 self.label(ir.Info(labels), "") for labels in c.subject
             ) or path_text(c.path)
-            values = [self.cell_text(v) for v in (c.was, c.now) if v is not None]
+            values = [
+                self.change_text(c.path, v, now)
+                for v, now in ((c.was, False), (c.now, True))
+                if v is not None
+            ]
             if c.was is not None and c.now is not None:
                 what = self.w(
                     "label_colon", label=what, text=self.w("was_now", was=values[0], now=values[1])
@@ -180,6 +184,10 @@ class MoreBlocks(MovementBlocks):
             src = self.source(c.info)
             lines.append(line + (f" [{src}]" if src else ""))
         return [Block("changes", "", lines=lines, kind="text")] if lines else []
+
+    def change_text(self, path: ir.ChangePath, cell: ir.Cell, now: bool) -> str:
+        """A changelog's old or new value (``now``) at ``path``: the cell in one line."""
+        return self.cell_text(cell)
 
     def cell_text(self, cell: ir.Cell) -> str:
         """A whole cell in one line: the value for everyone, then the exceptions; a name

@@ -1,0 +1,70 @@
+"""One rule for a route's allowance at build and at run time: with a minimum move in the
+rules, a route of one step is legal whatever it costs only when the allowance is above 0
+(the generated module's rule, which :func:`rulesdsl.semantics.route` and the worked
+examples' check follow)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from rulesdsl import semantics
+from rulesdsl.compiler import Compiler
+from rulesdsl.target import python as python_backend
+from rulesdsl.target import python_examples
+from tests.conftest import compile_snippet
+
+PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly")
+PYTEST += ("-n", "0")
+
+SOURCE = """\
+ruleset zero "Zero allowance"
+version 1.0.0
+units distance hex, cost MP
+minimum move 1 hex
+mode foot "Foot"
+layer terrain "Terrain" {
+  clear "Clear" | 1
+  swamp "Swamp" | 3
+}
+example one_step "One step" {
+  route_cost(foot, (clear), (swamp), allowance=0) = STATED
+  route_cost(foot, (clear), (swamp), allowance=1) = 3 MP
+}
+"""
+
+
+def test_a_one_step_route_with_allowance_0_is_illegal_even_with_a_minimum_move(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    rs = compile_snippet(compiler, SOURCE.replace("STATED", "3 MP, illegal"), tmp_path).ruleset
+    assert rs is not None
+    assert not semantics.route(rs, "foot", [(["swamp"], [])], 0).legal
+    assert semantics.route(rs, "foot", [(["swamp"], [])], 1).legal
+    assert semantics.reachable(rs, "foot", 0, 0, {0: ["clear"], 1: ["swamp"]}, {0: [1]}, {}) == {
+        0: 0.0
+    }
+
+
+def test_an_allowance_0_example_gets_the_same_answer_at_build_and_in_the_replay(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    legal = compile_snippet(compiler, SOURCE.replace("STATED", "3 MP"), tmp_path)
+    assert [d.code for d in legal.diagnostics] == ["E270"]  # the module says illegal
+    compiled = compile_snippet(compiler, SOURCE.replace("STATED", "3 MP, illegal"), tmp_path)
+    assert [d.code for d in compiled.diagnostics] == []
+    rs = compiled.ruleset
+    assert rs is not None
+    (tmp_path / "zero.py").write_text(python_backend.render(rs), "utf-8")
+    (tmp_path / "zero.examples.json").write_text(python_examples.vectors_json(rs), "utf-8")
+    (tmp_path / "test_zero_examples.py").write_text(python_examples.render_test(rs), "utf-8")
+    done = subprocess.run(
+        [*PYTEST, "--rootdir", str(tmp_path), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "2 passed" in done.stdout
