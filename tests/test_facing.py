@@ -294,3 +294,83 @@ def test_a_house_rule_replaces_or_removes_a_facing_rule(tmp_path: Path) -> None:
     wrong = variant + "extends demo@^1.0\nremove facing walker\n"
     bad = Compiler().compile_text(wrong, str(tmp_path / "house.terrain"), tmp_path)
     assert [(d.code, d.pos and d.pos.column) for d in bad.diagnostics] == [("E289", 15)]
+
+
+# ---- rulesdsl diff -------------------------------------------------------------------------------
+
+
+def _diff(old: str, new: str) -> list[tuple[str, str, str]]:
+    from rulesdsl.versions import diff as semantic
+
+    compiler = Compiler()
+    a = compile_snippet(compiler, HEADER + old).ruleset
+    b = compile_snippet(compiler, HEADER + new).ruleset
+    assert a is not None and b is not None
+    return [(c.level, c.action, c.path) for c in semantic.diff(a, b).changes]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "turn 1 MP per hexside",
+            "turn 2 MP per hexside",
+            ("breaking", "changed", "facing.ship.turn"),
+        ),
+        (
+            "turn 1 MP per hexside",
+            "turn 0 MP per hexside",
+            ("rules", "changed", "facing.ship.turn"),
+        ),
+        ("turn mode 2", "turn mode 3", ("breaking", "changed", "facing.ship.turn_mode")),
+        ("turn mode 2", "turn mode 1", ("rules", "changed", "facing.ship.turn_mode")),
+        ("backward +1 MP", "backward +2 MP", ("breaking", "changed", "facing.ship.backward")),
+        ("backward +1 MP", "backward", ("rules", "changed", "facing.ship.backward")),
+        (", backward +1 MP", "", ("breaking", "changed", "facing.ship.backward")),
+        (
+            "sideslip +1 MP once per move",
+            "sideslip +1 MP",
+            ("rules", "changed", "facing.ship.sideslip"),
+        ),
+        (
+            "once per move\n",
+            "once per move, exact speed\n",
+            ("breaking", "changed", "facing.ship.exact_speed"),
+        ),
+    ],
+)
+def test_diff_grades_a_facing_change_by_whether_a_legal_route_may_become_illegal(
+    old: str, new: str, expected: tuple[str, str, str]
+) -> None:
+    assert SHIP.count(old) == 1
+    assert _diff(SHIP, SHIP.replace(old, new)) == [expected]
+
+
+def test_diff_calls_a_facing_rule_added_or_removed_breaking() -> None:
+    assert _diff("", SHIP) == [("breaking", "added", "facing.ship")]
+    assert _diff(SHIP, "") == [("breaking", "removed", "facing.ship")]
+
+
+# ---- sheets ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "words"),
+    [
+        ("en", "## Facing", "A turn costs 1 MP per hexside."),
+        ("fr", "## Orientation", "Un virage coûte 1 PM par côté d'hexagone."),
+        ("ru", "## Направление", "Поворот стоит 1 ОД за грань."),
+        ("de", "## Ausrichtung", "Eine Drehung kostet 1 BP je Hexseite."),
+    ],
+)
+def test_sheets_print_facing_rules_in_words_and_turn_modes_as_a_table(
+    lang: str, title: str, words: str
+) -> None:
+    from rulesdsl.printed.sheets import render_sheet
+
+    ruleset = compile_snippet(Compiler(), HEADER + SHIP).ruleset
+    assert ruleset is not None
+    text = render_sheet(ruleset, "md", lang).decode("utf-8").replace("\u00a0", " ")
+    section = text[text.index(title) :]
+    assert words in section.replace("\u202f", " ")
+    assert section.count("\n| ") >= 3  # the speed table: a head and two rows
