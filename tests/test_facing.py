@@ -111,7 +111,7 @@ def test_a_sideslip_once_per_move_is_refused_the_second_time(ships: ModuleType) 
 def test_a_move_into_a_place_no_move_reaches_is_illegal(ships: ModuleType) -> None:
     route = [((2, 2), 0), ((2, 1), 0)]  # heading 0's left behind: not a sideslip
     answer = ships.route_cost(_board(ships), "ship", route, 9)
-    assert answer.reason == "step 1 moves where heading 0 does not let it"
+    assert answer.reason == "step 1 moves where its heading does not let it"
 
 
 def test_a_unit_without_facing_keeps_the_plain_route_api(ships: ModuleType) -> None:
@@ -374,3 +374,71 @@ def test_sheets_print_facing_rules_in_words_and_turn_modes_as_a_table(
     section = text[text.index(title) :]
     assert words in section.replace("\u202f", " ")
     assert section.count("\n| ") >= 3  # the speed table: a head and two rows
+
+
+# ---- worked examples ---------------------------------------------------------------------------
+
+
+def test_a_worked_example_states_a_facing_routes_cost_and_is_checked() -> None:
+    good = (
+        'example turning "Turning" {\n'
+        "  route_cost(ship, (clear), (clear), (clear), turn, (nebula), allowance=5 MP) = 5 MP\n"
+        "  route_cost(ship, (clear), (clear), turn, (clear), allowance=5 MP) = 3 MP, illegal\n"
+        "  route_cost(ship, (clear), backward, (clear), sideslip, (clear), allowance=9 MP)"
+        " = 4 MP\n"
+        "}\n"
+    )
+    assert compile_snippet(Compiler(), HEADER + SHIP + good).ok
+    wrong = good.replace("= 5 MP\n", "= 4 MP\n")
+    found = compile_snippet(Compiler(), HEADER + SHIP + wrong).diagnostics
+    assert [(d.code, d.pos and d.pos.line, d.pos and d.pos.column) for d in found] == [
+        ("E270", HEADER_LINES + 3, 3)
+    ]
+
+
+def test_a_facing_routes_words_are_checked() -> None:
+    text = 'example e "E" {\n  route_cost(ship, (clear), spin, (clear)) = 1 MP\n}\n'
+    found = compile_snippet(Compiler(), HEADER + SHIP + text).diagnostics
+    assert [d.code for d in found] == ["E272"]
+
+
+def test_the_module_and_the_reference_semantics_agree_on_random_moves(ships: ModuleType) -> None:
+    """rulesdsl.semantics_facing (what worked examples and sheets use) and the generated
+    module's route_cost give the same total, legality and reason for random moves."""
+    import random
+
+    from rulesdsl import semantics_facing
+
+    ruleset = compile_snippet(Compiler(), HEADER + SHIP).ruleset
+    assert ruleset is not None
+    rng = random.Random(24)
+    kinds = ("clear", "nebula", "port")
+    steps = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+    for _ in range(300):
+        place, heading = (0, 0), 0
+        places = {place: ("clear",)}
+        route = [(place, heading)]
+        actions = []
+        for _ in range(rng.randint(1, 6)):
+            what = rng.choice(("forward", "forward", "backward", "sideslip", "turn"))
+            if what == "turn":
+                heading = (heading + 1) % 6
+                route.append((place, heading))
+                actions.append(semantics_facing.Action("turn"))
+                continue
+            side = {"forward": 0, "backward": 3, "sideslip": 1}[what]
+            dq, dr = steps[(heading + side) % 6]
+            there = (place[0] + dq, place[1] + dr)
+            if there in places:
+                break
+            places[there] = (rng.choice(kinds),)
+            actions.append(semantics_facing.Action(what, places[there]))  # type: ignore[arg-type]
+            place = there
+            route.append((place, heading))
+        if not actions:
+            continue
+        allowance = rng.choice((None, 2.0, 3.0, 5.0, 9.0))
+        board = ships.Board(places, grid="hexes")
+        got = ships.route_cost(board, "ship", route, allowance)
+        want = semantics_facing.route(ruleset, "ship", actions, allowance)
+        assert (got.total, got.legal, got.reason) == (want.total, want.legal, want.reason), route
