@@ -442,3 +442,15 @@ def test_the_module_and_the_reference_semantics_agree_on_random_moves(ships: Mod
         got = ships.route_cost(board, "ship", route, allowance)
         want = semantics_facing.route(ruleset, "ship", actions, allowance)
         assert (got.total, got.legal, got.reason) == (want.total, want.legal, want.reason), route
+
+
+def test_a_square_grid_with_diagonals_has_eight_headings_and_turns_per_45_deg(
+    tmp_path: Path,
+) -> None:
+    module = _module(tmp_path, "facing ship on eights : turn 1 MP per 45 deg\n", "facing_eights")
+    board = module.Board({(x, y): ("clear",) for x in range(3) for y in range(3)}, grid="eights")
+    route = [((0, 2), 0), ((0, 2), 1), ((1, 1), 1)]  # turn 45 deg, then a diagonal step
+    answer = module.route_cost(board, "ship", route)
+    assert (answer.total, answer.legal) == (2.5, True)  # 1 + a diagonal's 1.5 cells
+    found = module.reachable(board, "ship", ((0, 2), 0), 2.5)
+    assert found[(1, 1), 1] == 2.5 and found[(2, 2), 0] == 2.0
