@@ -454,3 +454,14 @@ def test_a_square_grid_with_diagonals_has_eight_headings_and_turns_per_45_deg(
     assert (answer.total, answer.legal) == (2.5, True)  # 1 + a diagonal's 1.5 cells
     found = module.reachable(board, "ship", ((0, 2), 0), 2.5)
     assert found[(1, 1), 1] == 2.5 and found[(2, 2), 0] == 2.0
+
+
+def test_a_yaml_house_rule_removes_a_facing_rule(tmp_path: Path) -> None:
+    (tmp_path / "demo.terrain").write_text(HEADER + SHIP, "utf-8")
+    path = tmp_path / "house.yaml"
+    path.write_text(
+        "ruleset: house\nversion: 1.0.0\nextends: demo@^1.0\nremoves: [facing.ship]\n", "utf-8"
+    )
+    compiled = Compiler().compile_file(path)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    assert compiled.ruleset.facings == ()
