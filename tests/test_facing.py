@@ -124,6 +124,13 @@ def test_a_heading_out_of_range_is_an_invalid_argument(ships: ModuleType) -> Non
         ships.route_cost(_board(ships), "ship", [((0, 0), 6)])
 
 
+def test_places_without_headings_for_a_unit_with_facing_say_so(ships: ModuleType) -> None:
+    with pytest.raises(ships.ArgumentTypeError, match="the unit has facing"):
+        ships.route_cost(_board(ships), "ship", [(0, 0), (1, 0)])
+    with pytest.raises(ships.InvalidArgument, match="hex grid board"):
+        ships.reachable(ships.Board({(0, 0): ("clear",)}, grid="squares"), "ship", ((0, 0), 0), 1)
+
+
 # ---- search -----------------------------------------------------------------------------------
 
 
