@@ -106,6 +106,17 @@ CODES: Mapping[str, str] = {
     "E272": "a worked example's question the module cannot answer (function, name, arguments)",
     "E273": "a worked example's argument or answer in the wrong unit",
     "E275": "a worked example declared twice",
+    "E280": "a facing rule for a name that is not a unit type (mode)",
+    "E281": "a facing rule on a grid the ruleset does not declare",
+    "E282": "a facing rule on a grid with no shape (neither hex nor square)",
+    "E283": "a turn cost on the wrong grid (per hexside on a square grid, per 90 deg on a hex one)",
+    "E284": "a clause given twice in one facing rule",
+    "E285": "turn modes by speed out of order, or leaving speeds uncovered",
+    "E286": "a facing rule that says nothing of what a turn costs",
+    "E287": "a negative cost or speed in a facing rule",
+    "E288": "a second facing rule for one unit type",
+    "E289": "`remove facing` of a unit type the base gives no facing rule",
+    "W280": "a pivot for a unit that may turn at any place (turn mode 0)",
     "E301": "a dice table leaves a total uncovered",
     "E302": "dice table rows overlap",
     "E303": "a dice modifier pushes totals outside every row",
@@ -151,11 +162,12 @@ end gets it); lowering keeps what only the syntax can tell."""
 
 _OWNED: tuple[tuple[Stage, str], ...] = (
     ("front end", "E001 E002 E003 E004 E005 E006 E120 E121 E122 E244 E228"),
-    ("resolve", "E501 E502 E503 E504 E505 E507 E508 E509"),
+    ("resolve", "E501 E502 E503 E504 E505 E507 E508 E509 E289"),
     (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
-        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 E225 E226 E227",
+        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 E225 E226 E227 "
+        "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280",
     ),
     (
         "checks",

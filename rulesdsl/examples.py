@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, assert_never
 
-from rulesdsl import dice, ir, semantics, spelling
+from rulesdsl import dice, ir, semantics, semantics_facing, spelling
 from rulesdsl.diagnostics import did_you_mean
 
 Plain = dict[str, Any]
@@ -514,9 +514,42 @@ def split_edges(rs: ir.Ruleset, place: Sequence[str]) -> tuple[list[str], list[s
     return [n for n in place if n not in edges], edges
 
 
+def _facing_route(args: _Args, mode: str) -> Answered:
+    """``route_cost(frigate, (open_space), (nebula), turn, (nebula), allowance=5 MP)``: the
+    start, then the unit's actions in order (issue 24)."""
+    rs = args.rs
+    written = args.rest(1)
+    if not written or not written[0][1].grouped:
+        raise Unanswerable("route_cost() needs the start place first")
+    items: list[str | tuple[list[str], list[str]]] = [
+        split_edges(rs, _names((i, a), _features(rs), "feature"))
+        if a.grouped
+        else _name((i, a), semantics_facing.WORDS, "move (forward, backward, sideslip, turn)")
+        for i, a in written[1:]
+    ]
+    allowance_arg = args.keyword("allowance")
+    allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
+    answer = semantics_facing.route(rs, mode, semantics_facing.actions(items), allowance)
+    cells = tuple(
+        " ".join((f"step {i}: {step.move}", *step.entered, *step.crossed))
+        + f" = {answer_text([_cost_answer(step.cost)])}"
+        for i, step in enumerate(answer.steps, 1)
+    )
+    parts: tuple[Plain, ...] = (_cost_answer(answer.total),)
+    if not answer.legal:
+        parts = (*parts, {"word": "illegal"})
+    steps = tuple(
+        ((f"@{step.move}", *step.entered, *step.crossed), _cost_answer(step.cost))
+        for step in answer.steps
+    )
+    return Answered(parts, rs.units.get("cost"), cells, places=steps)
+
+
 def _route(args: _Args) -> Answered:
     rs = args.rs
     mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
+    if any(f.mode == mode for f in rs.facings):
+        return _facing_route(args, mode)
     places = _places(args, 1)
     if len(places) < 2:
         raise Unanswerable("route_cost() needs the start and at least one more place")
@@ -678,7 +711,9 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
         args = [
             args[0],
             *(
-                dict(zip(("features", "edge"), split_edges(rs, place), strict=True))
+                place  # a facing route's move word (issue 24): `turn`, `backward`...
+                if isinstance(place, str)
+                else dict(zip(("features", "edge"), split_edges(rs, place), strict=True))
                 for place in args[1:]
             ),
         ]

@@ -598,6 +598,51 @@ class Grid:
     eight when the grid has diagonals)."""
 
 
+FacingMove = Literal["backward", "sideslip", "pivot"]
+"""A move a facing rule allows beside going forward: a step into the place behind, a step
+into a place beside the faced one keeping the heading, a turn that ignores the turn mode."""
+
+
+@dataclass(frozen=True)
+class Manoeuvre:
+    """``backward +1 MP at speed 4 or less once per move``: a move beside going forward, its
+    cost on top of the place's (a pivot's on top of its turn), the highest speed it is
+    allowed at (None: any) and whether it may be made only once per move."""
+
+    kind: FacingMove
+    cost: float = 0
+    up_to_speed: float | None = None
+    once: bool = False
+
+
+@dataclass(frozen=True)
+class TurnMode:
+    """``turn mode 2 at speed 6 or less``: the places a unit goes straight before it may
+    turn, at speeds up to ``up_to_speed`` (None: every speed the rows above leave)."""
+
+    places: int
+    up_to_speed: float | None = None
+
+
+@dataclass(frozen=True)
+class Facing:
+    """A unit type's heading on a grid (issue 24): ``headings`` ways it may face (6 on a hex
+    grid, 4 on a square one, 8 with diagonals), what turning one of them costs
+    (``turn_cost``, written per ``turn_per``: ``hexside``, ``90 deg`` or ``45 deg``), turn
+    modes by speed (first match wins), the moves it may make beside going forward, and
+    whether it must spend exactly its speed."""
+
+    mode: Id
+    info: Info
+    grid: Id
+    headings: int
+    turn_cost: float
+    turn_per: str
+    turn_modes: tuple[TurnMode, ...] = ()
+    manoeuvres: tuple[Manoeuvre, ...] = ()
+    exact_speed: bool = False
+
+
 @dataclass(frozen=True)
 class ScenarioParam:
     """A value a scenario or house rule fills in; ``value`` is None while unfilled."""
@@ -690,6 +735,8 @@ class Ruleset:
     sights: tuple[Sight, ...] = ()
     results_tables: tuple[ResultsTable, ...] = ()
     examples: tuple[Example, ...] = ()
+    facings: tuple[Facing, ...] = ()
+    """``facing MODE on GRID : ...`` rules (issue 24), one per unit type at most."""
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:

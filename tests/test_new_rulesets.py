@@ -18,7 +18,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.printed.sheets import render_sheet
 from tests.conftest import RULESETS, import_rendered
 
-NEW_RULESETS = ("skirmish_keywords", "hex_operational")
+NEW_RULESETS = ("skirmish_keywords", "hex_operational", "void_patrol")
 
 
 def compiled(name: str) -> ir.Ruleset:
@@ -428,3 +428,21 @@ def test_the_firers_and_the_targets_own_hexes_do_not_count(hx: ModuleType) -> No
     assert sight.hindrance == 1
     assert sight.blocked is False
     assert sight.by_place == (0, 1, 0)
+
+
+# ---- void_patrol: ships with a heading (issue 24) ---------------------------------------------
+
+
+def test_void_patrol_has_ten_worked_examples_and_a_facing_rule_per_warship() -> None:
+    rs = compiled("void_patrol")
+    assert len(rs.examples) >= 10
+    assert [f.mode for f in rs.facings] == ["corvette", "frigate", "cruiser"]
+
+
+def test_a_void_patrol_cruiser_must_spend_exactly_its_speed(tmp_path: Path) -> None:
+    vp = module_of("void_patrol", tmp_path)
+    board = vp.Board({(q, 0): ("open_space",) for q in range(5)}, grid="sector")
+    short = vp.route_cost(board, "cruiser", [((0, 0), 0), ((1, 0), 0)], allowance=3)
+    assert short.reason == "the route spends 1 of a speed of 3, not all of it"
+    whole = vp.route_cost(board, "cruiser", [((q, 0), 0) for q in range(4)], allowance=3)
+    assert whole.legal and whole.total == 3.0

@@ -472,9 +472,10 @@ PROPER_NAMES = frozenset(
 )
 """Words of game and program names, which stay as they are in every language."""
 
-ALSO_FRENCH = frozenset({"case", "cases", "pm", "round", "rounds", "constitution"})
+ALSO_FRENCH = frozenset({"case", "cases", "pm", "round", "rounds", "constitution", "hex"})
 """Words of the English list that French uses too: "case" (a map square), "PM" (points de
-mouvement), "round" (the French d20 rules' word for a game turn), "constitution"."""
+mouvement), "round" (the French d20 rules' word for a game turn), "constitution", "hex" (the
+French catalog's abbreviation of hexagone, as in "PM par hex")."""
 
 ALSO_GERMAN = frozenset({"an", "hat", "so", "still", "sand", "basis", "see"})
 """Words of the English list that are German words too: "an" (on), "hat" (has), "so",

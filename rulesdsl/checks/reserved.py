@@ -76,12 +76,26 @@ def sight_names() -> frozenset[str]:
     return names_in_template(text)
 
 
+FACING_TEMPLATE = "module_facing.py.j2"
+"""Included for a ruleset with facing rules (issue 24): its names are reserved only there."""
+
+
+@cache
+def facing_names() -> frozenset[str]:
+    """The names the facing part of the module defines."""
+    text = resources.files("rulesdsl.templates").joinpath(FACING_TEMPLATE).read_text("utf-8")
+    return names_in_template(text)
+
+
 def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
-    """The names ``ruleset`` may not declare: :func:`reserved`, and the sight part's names
-    when its module has that part."""
+    """The names ``ruleset`` may not declare: :func:`reserved`, and the sight and facing
+    parts' names when its module has those parts."""
+    names = reserved()
     if ruleset is not None and (ruleset.sights or ruleset.results_tables):
-        return reserved() | sight_names()
-    return reserved()
+        names = names | sight_names()
+    if ruleset is not None and ruleset.facings:
+        names = names | facing_names()
+    return names
 
 
 def why_reserved(name: str, ruleset: ir.Ruleset | None = None) -> str:

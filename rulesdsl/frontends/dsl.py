@@ -674,5 +674,43 @@ class _Builder(TableRules):
     def remove_example(self, meta: Meta, ch: list[Any]) -> s.ExampleRemove:
         return s.ExampleRemove(ch[0], ch[1], self._p(meta))
 
+    # -- facing (issue 24) ------------------------------------------------------------------
+
+    def facing_decl(self, meta: Meta, ch: list[Any]) -> s.FacingDecl:
+        terms = tuple(c for c in ch if isinstance(c, s.FacingTerm))
+        return s.FacingDecl(self._name(ch[0]), self._name(ch[1]), terms, ch[-1], self._p(meta))
+
+    def facing_turn(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        return s.FacingTerm(s.Name("turn", self._p(meta)), ch[0], per=ch[1])
+
+    def facing_per(self, meta: Meta, ch: list[Any]) -> s.Located:
+        if isinstance(ch[0], Token):
+            return s.Located(s.Word(self._name(ch[0])), self._p(ch[0]))
+        located: s.Located = ch[0]
+        return located
+
+    def facing_turn_mode(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        places = s.Located(ir.Number(int(ch[0])), self._p(ch[0]))
+        speed = ch[1][1] if len(ch) > 1 else None
+        return s.FacingTerm(s.Name("turn mode", self._p(meta)), places, speed=speed)
+
+    def facing_move(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        amount = next((c for c in ch[1:] if isinstance(c, s.Located)), None)
+        speed = next((c[1] for c in ch[1:] if isinstance(c, tuple) and c[0] == "speed"), None)
+        once = any(c == ("once",) for c in ch[1:])
+        return s.FacingTerm(self._name(ch[0]), amount, speed=speed, once=once)
+
+    def facing_speed(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
+        return "speed", s.Located(ch[0], self._p(meta))
+
+    def facing_once(self, meta: Meta, ch: list[Any]) -> tuple[str]:
+        return ("once",)
+
+    def facing_exact(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        return s.FacingTerm(s.Name("exact speed", self._p(meta)))
+
+    def remove_facing(self, meta: Meta, ch: list[Any]) -> s.FacingRemove:
+        return s.FacingRemove(self._name(ch[0]), ch[1], self._p(meta))
+
 
 __all__ = ["Parser", "Tree", "load_grammar", "parse_dice_token"]

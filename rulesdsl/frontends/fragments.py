@@ -29,6 +29,7 @@ STARTS = (
     "dice_range",
     "example_question",
     "example_answer",
+    "facing_term",
 )
 """Grammar rules a fragment may be parsed as."""
 

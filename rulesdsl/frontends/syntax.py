@@ -412,6 +412,40 @@ class SightDecl:
 
 
 @dataclass(frozen=True)
+class FacingTerm:
+    """One clause of a ``facing`` statement (issue 24). ``word``: ``turn`` (``amount`` per
+    ``per``: ``hexside`` or an angle), ``turn mode`` (``amount``: places straight),
+    ``backward``, ``sideslip``, ``pivot`` (``amount``: the extra cost) or ``exact speed``;
+    ``speed``: ``at speed N or less``; ``once``: ``once per move``."""
+
+    word: Name
+    amount: Located | None = None
+    per: Located | None = None
+    speed: Located | None = None
+    once: bool = False
+
+
+@dataclass(frozen=True)
+class FacingDecl:
+    """``facing MODE on GRID : clause, clause ...``: a unit type's heading and turns."""
+
+    mode: Name
+    grid: Name
+    terms: tuple[FacingTerm, ...]
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class FacingRemove:
+    """``remove facing MODE``: a house rule drops a unit type's facing rule."""
+
+    mode: Name
+    extras: Extras
+    pos: Pos
+
+
+@dataclass(frozen=True)
 class TriggerDecl:
     item: Item
     check: Located | None
@@ -561,6 +595,8 @@ Statement = (
     | ExampleDecl
     | ExampleOverride
     | ExampleRemove
+    | FacingDecl
+    | FacingRemove
 )
 
 
@@ -625,6 +661,8 @@ def declared_kind(st: Statement) -> DeclKind | None:
             | ExampleDecl()
             | ExampleOverride()
             | ExampleRemove()
+            | FacingDecl()
+            | FacingRemove()
         ):
             return None
         case _:

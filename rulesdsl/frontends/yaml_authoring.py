@@ -57,6 +57,7 @@ SECTIONS = (
     "triggers",
     "exclusions",
     "grids",
+    "facing",
     "params",
     "overrides",
     "removes",

@@ -639,7 +639,30 @@ class Builder:
                 if path[0].text == "example" and len(path) > 1:
                     out.append(s.ExampleRemove(path[1:], self.extras(entry), self.pos(entry)))
                     continue
+                if path[0].text == "facing" and len(path) == 2:  # issue 24
+                    out.append(s.FacingRemove(path[1], self.extras(entry), self.pos(entry)))
+                    continue
                 out.append(s.RemoveDecl(path, self.extras(entry), self.pos(entry)))
+        return out
+
+    def sec_facing(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``facing: {MODE: {on: GRID, rules: ["turn 1 MP per hexside", ...]}}`` (issue 24):
+        each clause written as in the DSL."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            grid = _get(v, "on") if isinstance(v, MappingNode) else None
+            if not isinstance(grid, ScalarNode):
+                continue
+            terms = []
+            for entry in _seq(_get(v, "rules")):
+                found = self.fragment(entry, "facing_term")
+                if isinstance(found, s.FacingTerm):
+                    terms.append(found)
+            out.append(
+                s.FacingDecl(
+                    self.name(k), self.name(grid), tuple(terms), self.extras(v), self.pos(k)
+                )
+            )
         return out
 
     def sec_examples(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

@@ -356,6 +356,18 @@ class _ToYaml:
             section("overrides")[path] = (
                 _maybe_flow({"cell": answer, **extras}) if extras else answer
             )
+        elif isinstance(st, s.FacingDecl):
+            section("facing")[st.mode.text] = {
+                "on": st.grid.text,
+                "rules": [self._facing_clause(t) for t in st.terms],
+                **self.extras(st.extras),
+            }
+        elif isinstance(st, s.FacingRemove):
+            extras = self.extras(st.extras)
+            path = "facing." + st.mode.text
+            doc.setdefault("removes", []).append(
+                _maybe_flow({"remove": path, **extras}) if extras else path
+            )
         elif isinstance(st, s.ExampleRemove):
             path = "example." + ".".join(n.text for n in st.path)
             extras = self.extras(st.extras)
@@ -374,6 +386,13 @@ class _ToYaml:
         extras = self.extras(q.extras)
         text = self.text(q.pos)
         return _maybe_flow({"ask": text, **extras}) if extras else text
+
+    def _facing_clause(self, term: s.FacingTerm) -> str:
+        """One clause of a facing rule as written (issue 24)."""
+        parts = (term.amount, term.per, term.speed)
+        ends = [term.word.pos, *(p.pos for p in parts if p is not None)]
+        last = max(ends, key=lambda p: (p.end_line, p.end_column))
+        return self.span(term.word.pos, last) + (" once per move" if term.once else "")
 
     def _block(self, item: s.Item, **fields: Any) -> dict[str, Any]:
         body = {
@@ -714,6 +733,10 @@ def to_terrain(text: str) -> str:
             for path, item in node.items():
                 cell = item["cell"] if isinstance(item, dict) else item
                 emit(f"override {_example_path(path)} | {cell}" + _extras(item, ""))
+        elif section == "facing":
+            for name, item in node.items():
+                rules = ", ".join(_seq(item.get("rules")))
+                emit(f"facing {name} on {item['on']} : {rules}" + _extras(item, ""))
         elif section == "removes":
             for entry in _seq(node):
                 path = entry["remove"] if isinstance(entry, dict) else entry
@@ -737,6 +760,8 @@ def to_terrain(text: str) -> str:
 
 def _example_path(path: str) -> str:
     """``example.NAME`` in YAML is ``example NAME`` in the DSL (``example`` is a keyword)."""
+    if path.startswith("facing."):  # `remove facing MODE` (issue 24)
+        return "facing " + path[len("facing.") :]
     return "example " + path[len("example.") :] if path.startswith("example.") else path
 
 

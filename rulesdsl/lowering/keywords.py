@@ -182,6 +182,8 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.ExampleDecl()
                 | s.ExampleOverride()
                 | s.ExampleRemove()
+                | s.FacingDecl()
+                | s.FacingRemove()
             ):
                 pass
             case unknown:

@@ -24,6 +24,7 @@ from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import examples as example_lowering
+from rulesdsl.lowering import facing as facing_lowering
 from rulesdsl.lowering import keywords, maps
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.context import (
@@ -107,6 +108,7 @@ class _Lowerer(TableLowering):
         triggers = [self._trigger(d, dice_tables, results_tables) for d in of(s.TriggerDecl)]
         exclusions = [self._exclusion(d) for d in of(s.ExcludeDecl)]
         grids = [self._grid(d) for d in of(s.GridDecl)]
+        facings = facing_lowering.facings(self, of(s.FacingDecl), grids)
         item = self.header.item
         if item is None:
             return None
@@ -144,6 +146,7 @@ class _Lowerer(TableLowering):
                 sights=tuple(self.sights),
                 results_tables=tuple(results_tables),
                 examples=tuple(example_lowering.examples(self, of(s.ExampleDecl))),
+                facings=tuple(facings),
             ),
             item.name.pos,
         )
@@ -254,6 +257,7 @@ class _Lowerer(TableLowering):
                     | s.InsertDecl(pos=pos)
                     | s.ExampleOverride(pos=pos)
                     | s.ExampleRemove(pos=pos)
+                    | s.FacingRemove(pos=pos)
                 ):
                     self.err(
                         "E506",
@@ -282,6 +286,7 @@ class _Lowerer(TableLowering):
                     | s.PrecedenceDecl()
                     | s.ExcludeDecl()
                     | s.ExampleDecl()
+                    | s.FacingDecl()
                 ):
                     pass
                 case unknown:

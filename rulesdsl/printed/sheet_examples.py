@@ -7,7 +7,7 @@ stated answer to), so a sheet never prints an answer its tables do not give.
 
 from __future__ import annotations
 
-from rulesdsl import examples, ir, semantics, spelling
+from rulesdsl import examples, ir, semantics, semantics_facing, spelling
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
 from rulesdsl.units import DIMENSIONS
@@ -101,6 +101,8 @@ def _value(b: MoreBlocks, v: ir.Value) -> str:
             for column in table.columns:
                 if column.id == v.name:
                     return b.label(column.info, column.id)
+        if v.name in semantics_facing.WORDS:  # a facing route's move (issue 24)
+            return b.w(f"facing_act_{v.name}")
         if v.name in DIMENSIONS:  # a unit (`path_cost(dsssd, unit=ft)`)
             return b.c.unit(v.name)
         if v.name and set(v.name) <= {"s", "d"}:  # a grid path: straight and diagonal steps
@@ -244,12 +246,18 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
         return [
             b.w(
                 "label_colon",
-                label=" + ".join(b.name(f) for f in features) or b.w("example_place_none"),
+                label=" + ".join(_feature(b, f) for f in features) or b.w("example_place_none"),
                 text=answer(b, q, (value,), None),
             )
             for features, value in places
         ]
     return []
+
+
+def _feature(b: MoreBlocks, name: str) -> str:
+    """A feature of a route's step by its label; a facing route's move (``@turn``) in the
+    sheet's words (issue 24)."""
+    return b.w(f"facing_act_{name[1:]}") if name.startswith("@") else b.name(name)
 
 
 def _asked(b: MoreBlocks, q: ir.Question) -> examples.Answered | None:

@@ -21,7 +21,7 @@ import jinja2
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.dice import chance_at_least, chance_between
-from rulesdsl.target import once_costs, python_layout, python_sight
+from rulesdsl.target import once_costs, python_facing, python_layout, python_sight
 from rulesdsl.target.python_code import (
     Function,
     cell_constants,
@@ -327,6 +327,7 @@ def render(rs: ir.Ruleset) -> str:
         *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else []),
         *(python_sight.SIGHT_EXPORTS if rs.sights else ()),
         *(python_sight.RESULTS_EXPORTS if rs.results_tables else ()),
+        *(python_facing.FACING_EXPORTS if rs.facings else ()),
     ]
     text = (
         _environment()
@@ -378,6 +379,7 @@ def render(rs: ir.Ruleset) -> str:
             limits=any(c.value_type == "Limit" for c in cells.values()),
             sights=python_sight.sights(rs, runtime, Code),
             results_tables=python_sight.results_tables(rs, runtime),
+            facings=python_facing.facings(rs),
         )
     )
     return _LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text

@@ -60,6 +60,8 @@ class Merger(Removals):
             self._insert(st)
         elif isinstance(st, s.ExampleDecl | s.ExampleOverride | s.ExampleRemove):
             self._example(st)
+        elif isinstance(st, s.FacingDecl | s.FacingRemove):
+            self._facing(st)
         elif isinstance(st, BLOCKS) and self._find_block(type(st), st.item.name.text) is not None:
             self._reopen(st)
         else:
@@ -154,6 +156,35 @@ class Merger(Removals):
             st.row.outcome.extras,
         )
 
+    # ---- facing (issue 24) -----------------------------------------------------------------
+
+    def _facing(self, st: s.FacingDecl | s.FacingRemove) -> None:
+        """A variant's ``facing MODE ...`` replaces its base's rule for that unit type whole
+        (or adds one); ``remove facing MODE`` drops it (E289 when the base has none)."""
+        index = _facing_of(self.statements, st.mode.text)
+        path = ir.NamePath(f"facing {st.mode.text}")
+        if isinstance(st, s.FacingDecl):
+            if index is None:
+                self.statements.append(st)
+                self._record("add", path, st.extras)
+            else:
+                self.statements[index] = st
+                self._record("override", path, st.extras)
+            return
+        if index is None:
+            known = [b.mode.text for b in self.statements if isinstance(b, s.FacingDecl)]
+            self.diags.append(
+                error(
+                    "E289",
+                    f"the base gives '{st.mode.text}' no facing rule to remove",
+                    st.mode.pos,
+                    did_you_mean(st.mode.text, known) or "the base has no `facing` line for it",
+                )
+            )
+            return
+        del self.statements[index]
+        self._record("remove", path, st.extras)
+
     # ---- worked examples (issue 27) -------------------------------------------------------
 
     def _example(self, st: s.ExampleDecl | s.ExampleOverride | s.ExampleRemove) -> None:
@@ -218,6 +249,17 @@ class Merger(Removals):
             ),
             None,
         )
+
+
+def _facing_of(statements: list[s.Statement], mode: str) -> int | None:
+    return next(
+        (
+            i
+            for i, b in enumerate(statements)
+            if isinstance(b, s.FacingDecl) and b.mode.text == mode
+        ),
+        None,
+    )
 
 
 def _question_number(path: tuple[s.Name, ...], count: int) -> int | None:

@@ -31,7 +31,7 @@ from typing import Literal, TypeVar, assert_never
 
 from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.spelling import number
-from rulesdsl.versions import diff_examples, diff_policies, diff_sight, diff_tables
+from rulesdsl.versions import diff_examples, diff_facing, diff_policies, diff_sight, diff_tables
 
 Level = Literal["breaking", "rules", "additive", "wording"]
 LEVELS: tuple[Level, ...] = ("breaking", "rules", "additive", "wording")
@@ -196,6 +196,7 @@ class _Differ:
         self._exclusions()
         self._grids()
         self._maps()
+        diff_facing.facings(self)
         diff_examples.changed_examples(self)
         self._named(
             "book",

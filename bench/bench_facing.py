@@ -1,0 +1,170 @@
+"""Benchmark: routes with headings (issue 24), as ratios to a hand-written Dijkstra in the run.
+
+Run: python bench/bench_facing.py [--sizes 50 200] [--rounds N]
+
+A random hex map of N x N places (clear, nebula, asteroids) is built once as a dict. A ship
+faces one of six hexsides: it moves forward into the faced hex, backward for 1 MP more, and
+turns one hexside for 1 MP (turn mode 0, so the state is (place, heading) alone). Each row
+times the generated module (``Board(...)`` built in the timed call, then ``cheapest_route``
+corner to corner, or ``reachable`` within a budget) against a plain heapq Dijkstra over
+(place, heading) written out below, which reads the place costs from a literal dict and so
+also builds its lookup in the call. The minimum per call over several rounds is taken, the
+module and its reference interleaved. No thresholds: the ratios are read, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import importlib.util
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+RULES = """ruleset bench_facing "Bench facing"
+version 1.0.0
+units distance hex, cost MP
+mode ship "Ship"
+grid hexes "Hex" : 1 hex, hex
+facing ship on hexes : turn 1 MP per hexside, backward +1 MP
+layer space "Space" one per place {
+  clear "Clear"        | 1
+  nebula "Nebula"      | 2
+  asteroids "Asteroids" | impassable
+}
+"""
+
+COSTS = {"clear": 1.0, "nebula": 2.0, "asteroids": float("inf")}
+STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def load_module() -> ModuleType:
+    from rulesdsl.compiler import Compiler
+    from rulesdsl.target.python import render
+
+    folder = Path(tempfile.mkdtemp())
+    compiled = Compiler().compile_text(RULES, str(folder / "bench_facing.terrain"), folder)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    path = folder / "bench_facing_module.py"
+    path.write_text(render(compiled.ruleset), "utf-8")
+    spec = importlib.util.spec_from_file_location("bench_facing_module", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_facing_module"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def make_map(size: int, seed: int = 24) -> dict[Any, tuple[str, ...]]:
+    rng = random.Random(seed)
+    places: dict[Any, tuple[str, ...]] = {}
+    for q in range(size):
+        for r in range(size):
+            roll = rng.random()
+            places[q, r] = (
+                ("asteroids",) if roll < 0.08 else ("nebula",) if roll < 0.3 else ("clear",)
+            )
+    places[0, 0] = places[size - 1, size - 1] = ("clear",)
+    return places
+
+
+def hand_dijkstra(
+    places: dict[Any, tuple[str, ...]], start: Any, budget: float, goal: Any = None
+) -> dict[Any, float]:
+    """Dijkstra over (place, heading): forward, backward (+1), a hexside's turn (1)."""
+    cost_of = {p: COSTS[f[0]] for p, f in places.items()}
+    best: dict[Any, float] = {start: 0.0}
+    done: set[Any] = set()
+    heap = [(0.0, start)]
+    while heap:
+        cost, state = heapq.heappop(heap)
+        if state in done:
+            continue
+        done.add(state)
+        place, h = state
+        if place == goal:
+            break
+        q, r = place
+        nexts = []
+        for d, extra in ((h, 0.0), ((h + 3) % 6, 1.0)):
+            there = (q + STEPS[d][0], r + STEPS[d][1])
+            step = cost_of.get(there)
+            if step is not None and step < float("inf"):
+                nexts.append((cost + step + extra, (there, h)))
+        nexts.append((cost + 1.0, (place, (h + 1) % 6)))
+        nexts.append((cost + 1.0, (place, (h + 5) % 6)))
+        for total, there in nexts:
+            if total <= budget and total < best.get(there, float("inf")) and there not in done:
+                best[there] = total
+                heapq.heappush(heap, (total, there))
+    return best
+
+
+def timed(call: Any, rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        call()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def rows(module: ModuleType, size: int, rounds: int) -> list[str]:
+    """The two rows of one map size."""
+    places = make_map(size)
+    corner = (size - 1, size - 1)
+    budget = size / 2
+    start = ((0, 0), 0)
+
+    def cheapest() -> Any:
+        board = module.Board(places, grid="hexes")
+        return module.cheapest_route(board, "ship", start, corner)
+
+    def hand_cheapest() -> Any:
+        return hand_dijkstra(places, start, float("inf"), corner)
+
+    def reach() -> Any:
+        board = module.Board(places, grid="hexes")
+        return module.reachable(board, "ship", start, budget)
+
+    def hand_reach() -> Any:
+        return hand_dijkstra(places, start, budget)
+
+    found = cheapest()
+    assert found is not None
+    assert found.total == hand_dijkstra(places, start, float("inf"))[corner, found.heading]
+    assert dict(reach()) == hand_reach()
+    out = []
+    for name, mine, theirs in (
+        ("cheapest_route", cheapest, hand_cheapest),
+        ("reachable", reach, hand_reach),
+    ):
+        a, b = timed(mine, rounds), timed(theirs, rounds)
+        out.append(
+            f"| {size} x {size} | {name} | {a * 1000:.1f} ms | {b * 1000:.1f} ms | {a / b:.2f}x |"
+        )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    module = load_module()
+    print("| map | call | module | hand-written | ratio |")
+    print("|---|---|--:|--:|--:|")
+    for size in args.sizes:
+        for row in rows(module, size, args.rounds):
+            print(row)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,261 @@
+"""Lowering of ``facing`` rules (issue 24): a unit type's heading on a hex or square grid.
+
+``facing MODE on GRID : turn 1 MP per hexside, turn mode 2 at speed 6 or less, turn mode 3,
+backward +1 MP, sideslip +1 MP once per move, pivot at speed 2 or less, exact speed``.
+What the rule then means for a route is :func:`rulesdsl.semantics_facing.route`; this module
+judges what only the statement can tell (E280-E288, W280).
+"""
+
+from __future__ import annotations
+
+from rulesdsl import ir
+from rulesdsl.diagnostics import did_you_mean, warning
+from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.context import Context
+
+MOVES: tuple[ir.FacingMove, ...] = ("backward", "sideslip", "pivot")
+"""The moves a facing rule may allow beside going forward."""
+
+TURN_UNITS: dict[str, str] = {
+    "hex": "a hex grid turns per hexside (or per 60 deg)",
+    "square": "a square grid turns per 90 deg",
+    "square8": "a square grid with diagonals turns per 45 deg",
+}
+
+
+def headings(grid: ir.Grid) -> int:
+    """How many ways a unit may face on ``grid``: 6 on a hex grid, 4 on a square grid, 8 on
+    a square grid with diagonals."""
+    match grid.shape:
+        case "hex":
+            return 6
+        case "square":
+            return 8 if grid.diagonals else 4
+        case _:  # pragma: no cover - closed
+            raise AssertionError(grid.shape)
+
+
+def _turn_per(per: s.Located) -> tuple[str, float] | None:
+    """``hexside`` or an angle in degrees, as written: (the words, the degrees)."""
+    value = per.value
+    if isinstance(value, s.Word) and value.name.text == "hexside":
+        return "hexside", 60.0
+    if isinstance(value, ir.Number) and value.unit == "deg":
+        degrees = float(value.value)
+        return f"{degrees:g} deg", degrees
+    return None
+
+
+def facings(lw: Context, decls: list[s.FacingDecl], grids: list[ir.Grid]) -> list[ir.Facing]:
+    """Each ``facing`` statement as an IR rule; a second rule for one unit type is E288."""
+    out: list[ir.Facing] = []
+    seen: dict[str, s.Pos] = {}
+    for decl in decls:
+        rule = facing(lw, decl, grids)
+        if rule is None:
+            continue
+        if rule.mode in seen:
+            lw.err(
+                "E288",
+                f"'{rule.mode}' has a facing rule already",
+                decl.mode.pos,
+                "give each unit type one `facing` line; a house rule replaces its base's",
+            )
+            continue
+        seen[rule.mode] = decl.mode.pos
+        out.append(rule)
+    return out
+
+
+def facing(lw: Context, decl: s.FacingDecl, grids: list[ir.Grid]) -> ir.Facing | None:
+    ok = True
+    if decl.mode.text not in lw.modes:
+        known = lw.modes
+        kind = "a group" if decl.mode.text in lw.groups else "no unit type"
+        lw.err(
+            "E280",
+            f"'{decl.mode.text}' is {kind}: a facing rule names one unit type (a mode)",
+            decl.mode.pos,
+            did_you_mean(decl.mode.text, known) or 'declare it with `mode NAME "Label"`',
+        )
+        ok = False
+    grid = next((g for g in grids if g.id == decl.grid.text), None)
+    if grid is None:
+        lw.err(
+            "E281",
+            f"no grid '{decl.grid.text}': a facing rule turns on a declared grid",
+            decl.grid.pos,
+            did_you_mean(decl.grid.text, [g.id for g in grids])
+            or 'declare one: `grid hexes "Hex" : 1 hex, hex`',
+        )
+        return None
+    if not grid.diagonals and not _shaped(lw, grid):
+        lw.err(
+            "E282",
+            f"the grid '{grid.id}' has no shape: a heading needs hex or square neighbours",
+            decl.grid.pos,
+            f"write `, hex` or `, square` after the grid's size (grid {grid.id} ... , hex)",
+        )
+        return None
+    count = headings(grid)
+    turn_cost: float | None = None
+    turn_per = ""
+    modes: list[ir.TurnMode] = []
+    moves: dict[str, ir.Manoeuvre] = {}
+    exact = False
+    written: dict[str, s.Pos] = {}
+    for term in decl.terms:
+        word = term.word.text
+        if word != "turn mode" and word in written:
+            lw.err(
+                "E284",
+                f"`{word}` is given twice in the facing rule of '{decl.mode.text}'",
+                term.word.pos,
+                "keep one: the clauses of a facing rule would contradict each other",
+            )
+            ok = False
+            continue
+        written.setdefault(word, term.word.pos)
+        if word == "turn":
+            assert term.amount is not None and term.per is not None
+            cost = _cost(lw, term.amount)
+            per = _turn_per(term.per)
+            expected = {6: 60.0, 4: 90.0, 8: 45.0}[count]
+            if per is None or per[1] != expected:
+                shape = "hex" if count == 6 else "square" if count == 4 else "square8"
+                lw.err(
+                    "E283",
+                    f"a turn per {_spelled(term.per)} on the grid '{grid.id}': {TURN_UNITS[shape]}",
+                    term.per.pos,
+                    f"write `turn {_spelled(term.amount)} per "
+                    f"{'hexside' if count == 6 else f'{expected:g} deg'}`",
+                )
+                ok = False
+            elif cost is not None:
+                turn_cost, turn_per = cost, per[0]
+        elif word == "turn mode":
+            assert term.amount is not None
+            places = term.amount.value
+            assert isinstance(places, ir.Number)
+            speed = _speed(lw, term.speed)
+            modes.append(lw.at(ir.TurnMode(int(places.value), speed), term.word.pos))
+        elif word == "exact speed":
+            exact = True
+        else:
+            kind = next(m for m in MOVES if m == word)
+            extra = _cost(lw, term.amount) if term.amount is not None else 0.0
+            moves[kind] = lw.at(
+                ir.Manoeuvre(kind, extra or 0.0, _speed(lw, term.speed), term.once),
+                term.word.pos,
+            )
+    if turn_cost is None and "turn" not in written:
+        lw.err(
+            "E286",
+            f"the facing rule of '{decl.mode.text}' says nothing of what a turn costs",
+            decl.pos,
+            "add a clause such as `turn 1 MP per hexside` (`turn 0 MP per hexside`: free)",
+        )
+        ok = False
+    ok = _turn_modes(lw, decl, modes) and ok
+    if "pivot" in moves and all(m.places == 0 for m in modes):
+        lw.diags.append(
+            warning(
+                "W280",
+                f"'{decl.mode.text}' may turn at any place (turn mode 0): a pivot adds nothing",
+                written["pivot"],
+                "remove `pivot`, or give a turn mode above 0",
+            )
+        )
+    if not ok or turn_cost is None:
+        return None
+    rule = ir.Facing(
+        decl.mode.text,
+        lw.info_of({}, decl.extras),
+        grid.id,
+        count,
+        turn_cost,
+        turn_per,
+        tuple(modes) or (ir.TurnMode(0),),
+        tuple(moves[m] for m in MOVES if m in moves),
+        exact,
+    )
+    return lw.at(rule, decl.mode.pos)
+
+
+def _shaped(lw: Context, grid: ir.Grid) -> bool:
+    """Whether the grid's shape was written (``, hex`` / ``, square``), not only its size."""
+    for st in lw.statements:
+        if isinstance(st, s.GridDecl) and st.item.name.text == grid.id:
+            return st.shape is not None
+    return True
+
+
+def _cost(lw: Context, amount: s.Located) -> float | None:
+    number = lw.number(amount, "cost")
+    if number is None:
+        return None
+    if number.value < 0:
+        lw.err(
+            "E287",
+            f"a facing cost of {_spelled(amount)}: a turn or a move never gives points back",
+            amount.pos,
+            "write 0 or more",
+        )
+        return None
+    return float(number.value)
+
+
+def _speed(lw: Context, speed: s.Located | None) -> float | None:
+    if speed is None:
+        return None
+    number = lw.number(speed, "cost")
+    if number is None:
+        return None
+    if number.value < 0:
+        lw.err("E287", "a speed below 0", speed.pos, "write 0 or more")
+        return None
+    return float(number.value)
+
+
+def _turn_modes(lw: Context, decl: s.FacingDecl, modes: list[ir.TurnMode]) -> bool:
+    """Turn modes by speed read top down: speeds rising, one row for every speed at the end
+    (E285)."""
+    terms = [t for t in decl.terms if t.word.text == "turn mode"]
+    last: float = -1.0
+    for i, (mode, term) in enumerate(zip(modes, terms, strict=False)):
+        if mode.up_to_speed is None and i < len(modes) - 1:
+            lw.err(
+                "E285",
+                "a turn mode for every speed must come last: the rows after it are never read",
+                term.word.pos,
+                "move it after the rows `turn mode N at speed M or less`",
+            )
+            return False
+        if mode.up_to_speed is not None and mode.up_to_speed <= last:
+            lw.err(
+                "E285",
+                "turn modes by speed must rise: this row's speeds are covered above",
+                term.word.pos,
+                "order the rows by speed, lowest first",
+            )
+            return False
+        if mode.up_to_speed is not None:
+            last = mode.up_to_speed
+    if modes and modes[-1].up_to_speed is not None:
+        lw.err(
+            "E285",
+            f"no turn mode above speed {modes[-1].up_to_speed:g}",
+            terms[-1].word.pos,
+            "end with a row for every speed: `turn mode N`",
+        )
+        return False
+    return True
+
+
+def _spelled(loc: s.Located) -> str:
+    value = loc.value
+    if isinstance(value, s.Word):
+        return value.name.text
+    if isinstance(value, ir.Number):
+        return f"{value.value:g}{' ' + value.unit if value.unit else ''}"
+    return "this"

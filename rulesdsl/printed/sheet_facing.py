@@ -1,0 +1,65 @@
+"""The "Facing" topic of sheets and cards (issue 24): each unit type's facing rule in words,
+and its turn modes as a small table of speeds."""
+
+from __future__ import annotations
+
+from rulesdsl import ir
+from rulesdsl.printed.sheet_more import MoreBlocks
+from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+
+
+def facing_blocks(b: MoreBlocks) -> list[Block]:
+    """One block per facing rule of the sheet's ruleset (a card each), in the order written,
+    cut down to the sheet's unit type when it has one."""
+    return [_facing(b, f) for f in b.rs.facings if b.mode in (None, f.mode)]
+
+
+def _cost(b: MoreBlocks, value: float) -> str:
+    return b.unit_text(b.num(value), b.rs.units.get("cost"))
+
+
+def _per(b: MoreBlocks, per: str) -> str:
+    return b.w("facing_per_hexside") if per == "hexside" else b.unit_text(per.split()[0], "deg")
+
+
+def _limits(b: MoreBlocks, move: ir.Manoeuvre) -> str:
+    parts = []
+    if move.up_to_speed is not None:
+        parts.append(b.w("facing_at_speed", speed=b.num(move.up_to_speed)))
+    if move.once:
+        parts.append(b.w("facing_once"))
+    return "".join(f", {p}" for p in parts)
+
+
+def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
+    lines = [
+        b.w("facing_grid", grid=b.name(f.grid), count=b.num(f.headings)),
+        b.w("facing_turn", cost=_cost(b, f.turn_cost), per=_per(b, f.turn_per)),
+    ]
+    for move in f.manoeuvres:
+        lines.append(b.w(f"facing_{move.kind}", cost=_cost(b, move.cost)) + _limits(b, move) + ".")
+    if f.exact_speed:
+        lines.append(b.w("facing_exact"))
+    head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
+    rows = []
+    below = None
+    for row in f.turn_modes:
+        if row.up_to_speed is None:
+            speed = (
+                b.w("facing_speed_above", speed=b.num(below))
+                if below is not None
+                else b.w("facing_speed_any")
+            )
+        else:
+            speed = b.w("facing_speed_up_to", speed=b.num(row.up_to_speed))
+            below = row.up_to_speed
+        rows.append([CellView(speed, ("label",)), CellView(b.num(row.places))])
+    return Block(
+        f"facing.{f.mode}",
+        b.name(f.mode),
+        TableView(head, rows, [h.text for h in head[0]]),
+        lines=lines,
+        after=b.note_texts(f.info),
+        source=b.source(f.info),
+        changed=b.changed(f"facing {f.mode}"),
+    )

@@ -1,0 +1,187 @@
+"""What a move with facing means (issue 24), without a map: a route as its actions in order,
+each a step (forward, backward, sideslip) into a place of given features, or a turn of one
+hexside (one heading). The generated module's ``route_cost`` for a unit type with facing
+(``templates/module_facing.py.j2``) answers the same; worked examples and tests hold them to it.
+
+A step adds the place's cost (:func:`rulesdsl.semantics.step_cost`) and the move's extra cost,
+and counts one place straight (up to the turn mode). A turn costs the rule's turn cost and sets
+the count back to 0; it is a plain turn when the count has reached the turn mode, else a pivot
+when the rule allows one at that speed (and it is not used up), else illegal. The speed is the
+allowance; without one, every speed limit fails and the last turn mode counts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rulesdsl import ir
+from rulesdsl.semantics import (
+    IMPASSABLE,
+    PROHIBITED,
+    Answer,
+    MissingArgument,
+    Unfilled,
+    can_end,
+    must_stop,
+    step_cost,
+)
+
+Move = Literal["forward", "backward", "sideslip", "turn", "pivot"]
+"""What one action of a move with facing is."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action as a route gives it: a step of ``move`` into a place (the features entered,
+    and those of the edge crossed on the way), or a turn (``move`` ``turn``, no place)."""
+
+    move: Literal["forward", "backward", "sideslip", "turn"]
+    entered: tuple[str, ...] = ()
+    crossed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FacingStep:
+    move: Move
+    entered: tuple[str, ...]
+    crossed: tuple[str, ...]
+    cost: Answer
+    straight: int
+
+
+@dataclass(frozen=True)
+class FacingAnswer:
+    total: Answer
+    steps: tuple[FacingStep, ...]
+    legal: bool
+    reason: str
+    turn_mode: int
+
+
+WORDS = ("forward", "backward", "sideslip", "turn")
+"""Words a facing route's worked example writes between its places: ``turn`` is a turn of one
+hexside; ``backward`` and ``sideslip`` say how the unit enters the place after them."""
+
+
+def actions(items: Sequence[str | tuple[Sequence[str], Sequence[str]]]) -> list[Action]:
+    """A route as an example writes it after its start: places entered, each (features,
+    edge features), and :data:`WORDS` between them; raises ValueError without an action."""
+    out: list[Action] = []
+    how: Literal["forward", "backward", "sideslip"] = "forward"
+    for item in items:
+        if isinstance(item, str):
+            if item == "turn":
+                out.append(Action("turn"))
+            elif item in ("forward", "backward", "sideslip"):
+                how = (
+                    "backward"
+                    if item == "backward"
+                    else "sideslip"
+                    if item == "sideslip"
+                    else "forward"
+                )
+            continue
+        out.append(Action(how, tuple(item[0]), tuple(item[1])))
+        how = "forward"
+    if not out:
+        raise ValueError("a route needs the start and at least one more action")
+    return out
+
+
+def turn_mode(rule: ir.Facing, speed: float) -> int:
+    """The places straight before a turn at ``speed``: the first row that covers it."""
+    for row in rule.turn_modes:
+        if row.up_to_speed is None or speed <= row.up_to_speed:
+            return row.places
+    return rule.turn_modes[-1].places if rule.turn_modes else 0
+
+
+def _allowed(move: ir.Manoeuvre | None, speed: float, used: set[str]) -> bool:
+    return (
+        move is not None
+        and (move.up_to_speed is None or speed <= move.up_to_speed)
+        and not (move.once and move.kind in used)
+    )
+
+
+def route(
+    rs: ir.Ruleset, mode: str, actions: Sequence[Action], allowance: float | None = None
+) -> FacingAnswer:
+    """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether
+    the move is legal (the first reason it is not)."""
+    rule = next(f for f in rs.facings if f.mode == mode)
+    if allowance is None and rule.exact_speed:
+        raise MissingArgument("allowance")
+    speed = math.inf if allowance is None else allowance
+    places = turn_mode(rule, speed)
+    moves = {m.kind: m for m in rule.manoeuvres}
+    used: set[str] = set()
+    straight = 0
+    total = 0.0
+    markers: list[ir.Marker] = []
+    reason = ""
+    out: list[FacingStep] = []
+    last_place: tuple[str, ...] | None = None
+    for i, action in enumerate(actions, 1):
+        if action.move == "turn":
+            move: Move = "turn"
+            cost = rule.turn_cost
+            if straight < places:
+                pivot = moves.get("pivot")
+                if _allowed(pivot, speed, used):
+                    assert pivot is not None
+                    move, cost = "pivot", cost + pivot.cost
+                    if pivot.once:
+                        used.add("pivot")
+                elif not reason:
+                    plural = "s" * (straight != 1)
+                    reason = (
+                        f"step {i} turns after {straight} place{plural} straight"
+                        f" (turn mode {places} at speed {speed:g})"
+                    )
+            straight = 0
+            total += cost
+            out.append(FacingStep(move, (), (), cost, straight))
+            continue
+        extra = 0.0
+        if action.move != "forward":
+            manoeuvre = moves.get(action.move)
+            if manoeuvre is None:
+                reason = reason or f"step {i} moves where its heading does not let it"
+            elif not _allowed(manoeuvre, speed, used):
+                verb = "moves backward" if action.move == "backward" else "sideslips"
+                reason = reason or f"step {i} {verb}, not allowed at speed {speed:g}"
+            else:
+                extra = manoeuvre.cost
+                if manoeuvre.once:
+                    used.add(action.move)
+        paid = step_cost(rs, mode, action.entered, action.crossed, 1, allowance)
+        if isinstance(paid, Unfilled):
+            raise ValueError(f"unfilled parameter {paid.param}")
+        straight = min(straight + 1, places)
+        last_place = action.entered
+        if isinstance(paid, ir.Marker):
+            markers.append(paid)
+            reason = reason or f"step {i} is {paid.marker}"
+        else:
+            paid += extra
+            total += paid
+            if not reason and i < len(actions) and must_stop(rs, mode, action.entered):
+                reason = f"step {i} enters a place where the unit must stop"
+        out.append(FacingStep(action.move, action.entered, action.crossed, paid, straight))
+    answer: Answer = total
+    if markers:
+        answer = PROHIBITED if PROHIBITED in markers else IMPASSABLE
+    if not reason and last_place is not None and not can_end(rs, mode, last_place):
+        reason = "the unit may not end its move in the last place"
+    if not reason and allowance is not None:
+        if rule.exact_speed and total != allowance:
+            reason = f"the route spends {total:g} of a speed of {allowance:g}, not all of it"
+        elif total > allowance and not (
+            rs.minimum_move is not None and allowance > 0 and len(out) == 1
+        ):
+            reason = "the route costs more than the allowance"
+    return FacingAnswer(answer, tuple(out), not reason, reason, places)

@@ -1,0 +1,118 @@
+"""`rulesdsl diff` for facing rules (issue 24).
+
+Called by :class:`rulesdsl.versions.diff._Differ` with itself. A change that lets fewer moves
+through (a turn or a move that costs more, a longer turn mode at some speed, a move taken away
+or allowed at fewer speeds or only once, `exact speed` added) is breaking: a route that was
+legal may no longer be. One that only lets more through is a rules change. A facing rule added
+to or removed from a unit type changes what its routes take and answer, so it is breaking.
+"""
+
+from __future__ import annotations
+
+from rulesdsl import ir
+from rulesdsl.versions.diff_sight import Differ, Level
+
+_INF = float("inf")
+
+
+def _grade(worse: bool) -> Level:
+    return "breaking" if worse else "rules"
+
+
+def _turn_mode(rule: ir.Facing, speed: float) -> int:
+    for row in rule.turn_modes:
+        if row.up_to_speed is None or speed <= row.up_to_speed:
+            return row.places
+    return rule.turn_modes[-1].places if rule.turn_modes else 0
+
+
+def _modes_text(rule: ir.Facing) -> str:
+    return ", ".join(
+        f"{r.places}"
+        + (f" at speed {r.up_to_speed:g} or less" if r.up_to_speed is not None else "")
+        for r in rule.turn_modes
+    )
+
+
+def _move_text(move: ir.Manoeuvre | None) -> str:
+    if move is None:
+        return "not allowed"
+    text = f"+{move.cost:g}"
+    if move.up_to_speed is not None:
+        text += f" at speed {move.up_to_speed:g} or less"
+    return text + (" once per move" if move.once else "")
+
+
+def facings(d: Differ) -> None:
+    old = {f.mode: f for f in d.old.facings}
+    new = {f.mode: f for f in d.new.facings}
+    for mode in sorted(old.keys() | new.keys()):
+        a, b = old.get(mode), new.get(mode)
+        path = f"facing.{mode}"
+        if a is None:
+            assert b is not None
+            d.add("breaking", "added", path, f"facing rule for {mode}: its routes take headings")
+            continue
+        if b is None:
+            d.add("breaking", "removed", path, f"facing rule for {mode}: its routes lose headings")
+            continue
+        if a.grid != b.grid or a.headings != b.headings:
+            d.add(
+                "breaking", "changed", path, f"{mode} faces on {a.grid} -> {b.grid}", a.grid, b.grid
+            )
+        if a.turn_cost != b.turn_cost:
+            before, after = f"{a.turn_cost:g}", f"{b.turn_cost:g}"
+            d.add(
+                _grade(b.turn_cost > a.turn_cost),
+                "changed",
+                f"{path}.turn",
+                f"{mode}: a turn costs {before} -> {after} per {b.turn_per}",
+                before,
+                after,
+            )
+        if a.turn_modes != b.turn_modes:
+            speeds = {r.up_to_speed for r in (*a.turn_modes, *b.turn_modes)} - {None}
+            probes = [s for s in speeds if s is not None] + [s + 0.5 for s in speeds if s] + [_INF]
+            worse = any(_turn_mode(b, s) > _turn_mode(a, s) for s in probes)
+            before, after = _modes_text(a), _modes_text(b)
+            d.add(
+                _grade(worse),
+                "changed",
+                f"{path}.turn_mode",
+                f"{mode}: turn mode {before} -> {after}",
+                before,
+                after,
+            )
+        moves_a = {m.kind: m for m in a.manoeuvres}
+        moves_b = {m.kind: m for m in b.manoeuvres}
+        for kind in ("backward", "sideslip", "pivot"):
+            ma, mb = moves_a.get(kind), moves_b.get(kind)
+            if ma == mb:
+                continue
+            worse = mb is None or (
+                ma is not None
+                and (
+                    mb.cost > ma.cost
+                    or (mb.up_to_speed or _INF) < (ma.up_to_speed or _INF)
+                    or (mb.once and not ma.once)
+                )
+            )
+            before, after = _move_text(ma), _move_text(mb)
+            d.add(
+                _grade(worse),
+                "changed",
+                f"{path}.{kind}",
+                f"{mode}: {kind} {before} -> {after}",
+                before,
+                after,
+            )
+        if a.exact_speed != b.exact_speed:
+            before, after = ("yes", "no") if a.exact_speed else ("no", "yes")
+            d.add(
+                _grade(b.exact_speed),
+                "changed",
+                f"{path}.exact_speed",
+                f"{mode}: must spend exactly its speed {before} -> {after}",
+                before,
+                after,
+            )
