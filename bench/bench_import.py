@@ -8,7 +8,9 @@ classes and no imports. Both are compiled to bytecode first, then imported in fr
 (``python -I -X importtime``), alternating; the figure is the module's own time (its imports of
 the standard library are listed apart by -X importtime and left out), the minimum over the
 rounds. Issue 10's goal: at most 2x. ``--baseline REV`` also times the modules generated at git
-revision REV, for a before/after figure.
+revision REV, for a before/after figure. ``--fresh`` compiles the bundled rulesets with this
+checkout's compiler instead of reading generated/ (to measure a change to the module template
+before generated/ is rebuilt); ``--only NAME ...`` times those modules alone.
 """
 
 from __future__ import annotations
@@ -105,15 +107,38 @@ def own_import_us(directory: Path, name: str) -> int:
     raise RuntimeError(f"no import time for {name}: {result.stderr[-500:]}")
 
 
+def modules(fresh: Path | None, only: list[str] | None) -> list[Path]:
+    """The generated modules (not their example tests), from generated/ or compiled afresh
+    into ``fresh`` by this checkout."""
+    names = only or sorted(p.stem for p in GENERATED.glob("*.py") if not p.name.startswith("test_"))
+    if fresh is None:
+        return [GENERATED / f"{name}.py" for name in names]
+    from rulesdsl.compiler import Compiler
+    from rulesdsl.target.python import render
+
+    compiler = Compiler()
+    paths = []
+    for name in names:
+        compiled = compiler.compile_file(ROOT / "rulesets" / f"{name}.terrain")
+        assert compiled.ruleset is not None
+        paths.append(fresh / f"{name}.py")
+        paths[-1].write_text(render(compiled.ruleset), "utf-8")
+    return paths
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--baseline", metavar="REV", help="also time modules generated at REV")
+    parser.add_argument(
+        "--fresh", action="store_true", help="compile the modules instead of reading generated/"
+    )
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="these modules alone")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as tmp_fresh:
         where = Path(tmp)
         names = []
-        for path in sorted(GENERATED.glob("*.py")):
+        for path in modules(Path(tmp_fresh) if args.fresh else None, args.only):
             shutil.copy(path, where / path.name)
             twin = where / f"{path.stem}_literals.py"
             twin.write_text(literal_twin(load(path)), "utf-8")
@@ -126,7 +151,7 @@ def main() -> None:
             names.append(path.stem)
             if args.baseline:
                 old = subprocess.run(
-                    ["git", "show", f"{args.baseline}:{path.relative_to(ROOT)}"],
+                    ["git", "show", f"{args.baseline}:generated/python/{path.name}"],
                     cwd=ROOT,
                     check=True,
                     capture_output=True,

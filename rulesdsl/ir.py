@@ -10,8 +10,8 @@ Values are a tagged union: each value class has a ``kind`` field fixed to its ow
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import field
+from typing import TYPE_CHECKING, Literal
 
 from rulesdsl.ir_arith import (
     Arith as Arith,
@@ -331,6 +331,12 @@ from rulesdsl.ir_values import (
 from rulesdsl.ir_values import (
     Version as Version,
 )
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
+    from rulesdsl.records import dataclass
+
 
 # ---- declarations -------------------------------------------------------------------------
 

@@ -6,10 +6,14 @@ Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rulesdsl.ir_values import Cell, Id, Info, Labels, StepField, StepTermKind
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
+    from rulesdsl.records import dataclass
 
 # ---- a variant's changes: one path class per kind of addressable item ----------------------
 

@@ -6,11 +6,15 @@ Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rulesdsl.ir_arith import ArithOperand
 from rulesdsl.ir_values import DiceRoll, Id, Info, NewId, Value
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
+    from rulesdsl.records import dataclass
 
 Axis = Literal["row", "column"]
 """What a key input names in its table."""

@@ -6,8 +6,13 @@ Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from dataclasses import field
+from typing import TYPE_CHECKING, Annotated, Literal
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
+    from rulesdsl.records import dataclass
 
 
 @dataclass(frozen=True)

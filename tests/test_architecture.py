@@ -34,6 +34,7 @@ STAGES: list[tuple[str, ...]] = [
         "rulesdsl.serial",
         "rulesdsl.schema",
         "rulesdsl.gc_pause",
+        "rulesdsl.records",
         "rulesdsl.templates",
         "rulesdsl.grammars",
         "rulesdsl.sheet_languages",

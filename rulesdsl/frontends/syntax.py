@@ -10,12 +10,17 @@ Values reuse the IR's value classes, except for the two that name something stil
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, assert_never
+from dataclasses import field
+from typing import TYPE_CHECKING, Literal, assert_never
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
 from rulesdsl.words import DeclKind
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
+    from rulesdsl.records import dataclass
 
 OMITTED_WHEN_NONE = "omitted_when_none"
 """Field metadata: a field added to a node after files were digested, left out of a file's

@@ -21,6 +21,7 @@ import jinja2
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.dice import chance_at_least, chance_between
+from rulesdsl.gc_pause import gc_paused
 from rulesdsl.target import once_costs, python_facing, python_layout, python_sight
 from rulesdsl.target.python_code import (
     Function,
@@ -159,6 +160,7 @@ def map_context(rs: ir.Ruleset) -> dict[str, Any]:
     }
 
 
+@gc_paused()  # no collection while the module's many small strings are made (issue 29)
 def render(rs: ir.Ruleset) -> str:
     """The module's source text for one ruleset, laid out as ``ruff format`` lays it out."""
     lang = rs.languages[0]

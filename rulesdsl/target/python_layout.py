@@ -15,6 +15,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, assert_never
 
 WIDTH = 100
@@ -107,6 +108,7 @@ def quoted(text: str) -> str:
     return quote + body.replace(quote, "\\" + quote) + quote
 
 
+@lru_cache(maxsize=1 << 16)  # a module repeats its names and labels many times
 def string(text: str) -> Str:
     """``text`` in pieces of at most STRING_PIECE characters (cut after a space where there
     is one)."""
@@ -124,6 +126,16 @@ def string(text: str) -> Str:
 
 def tree(value: Any) -> Node:
     """The tree of a plain value (dicts, tuples, strings, numbers, source Code, None)."""
+    kind = type(value)  # the most common kinds first, by type (issue 29: big modules)
+    if kind is str:
+        return string(value)
+    if kind is dict:
+        return Group("{", tuple(dict_entry(tree(k), tree(v)) for k, v in value.items()), "}")
+    if kind is tuple:
+        items = tuple(tree(v) for v in value)
+        return Group("(", items, ")", one_tuple=len(items) == 1)
+    if kind is int:
+        return Atom(repr(value))
     if isinstance(value, Atom | Str | Group | Call | Entry):
         return value
     if isinstance(value, str):
@@ -155,6 +167,16 @@ def dict_entry(key: Node, value: Node) -> Entry:
 
 def flat(node: Node) -> str:
     """``node`` on one line."""
+    kind = type(node)
+    if kind is Atom:  # the most common, first, without the match below
+        return node.text  # type: ignore[union-attr]
+    if kind is Str:
+        pieces = node.pieces  # type: ignore[union-attr]
+        return pieces[0] if len(pieces) == 1 else quoted(node.text)  # type: ignore[union-attr]
+    if kind is Group:
+        items = node.items  # type: ignore[union-attr]
+        one = node.one_tuple  # type: ignore[union-attr]
+        return node.open + ", ".join(map(flat, items)) + ("," if one else "") + node.close  # type: ignore[union-attr]
     match node:
         case Atom(text=text):
             return text

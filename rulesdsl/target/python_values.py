@@ -30,6 +30,8 @@ class Code:
 
 
 def _plain(value: Any) -> Any:
+    if type(value) is str:  # the most common, first
+        return value
     if isinstance(value, float):
         return tidy(value)
     if isinstance(value, list | tuple):

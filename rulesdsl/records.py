@@ -1,0 +1,119 @@
+"""``dataclass`` for the IR and the syntax tree, with the methods' bytecode kept between runs.
+
+``dataclasses`` writes each class's ``__init__``, ``__repr__``, ``__eq__``, ``__hash__``,
+``__setattr__`` and ``__delattr__`` as Python source and compiles it with ``exec``, five or six
+times per class. For the ~180 classes a ``rulesdsl check`` imports that was about 60 ms of a
+300 ms start-up (issue 29), nearly all of it compiling those small texts again in every
+process. This decorator is ``dataclasses.dataclass`` itself, run with ``exec`` reading the
+compiled code of each text from a cache; the class it makes is exactly the one
+``dataclasses`` makes (the same text is run, only not compiled again).
+
+The cache lives beside the package's ``.pyc`` files (``__pycache__``, or under
+``sys.pycache_prefix``), is written as they are (not when ``sys.dont_write_bytecode``; never
+when the folder is read-only), once at exit and only if a text was missing, and is keyed by
+the interpreter's bytecode magic number: a cache from another Python, a damaged file or a
+missing one means compiling, as ``dataclasses`` always does.
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import importlib.util
+import marshal
+import os
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+_MAGIC = importlib.util.MAGIC_NUMBER
+_LOCK = threading.Lock()
+_MAX_ENTRIES = 20_000
+"""A cache grown past this (old texts of classes since edited) is written afresh."""
+
+
+class _CodeCache:
+    """The compiled code of each text ``dataclasses`` executes, read once, written at exit."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.codes: dict[str, CodeType] | None = None
+        self.missed = False
+
+    def load(self) -> dict[str, CodeType]:
+        if self.codes is None:
+            self.codes = {}
+            if self.path is not None:
+                try:
+                    data = self.path.read_bytes()
+                    if data[: len(_MAGIC)] == _MAGIC:
+                        loaded = marshal.loads(data[len(_MAGIC) :])
+                        if isinstance(loaded, dict):
+                            self.codes = loaded
+                except (OSError, ValueError, EOFError, TypeError):
+                    self.codes = {}
+        return self.codes
+
+    def exec(self, text: str, globals_: dict[str, Any], locals_: dict[str, Any]) -> None:
+        codes = self.load()
+        code = codes.get(text)
+        if code is None:
+            code = codes[text] = compile(text, "<string>", "exec")
+            if not self.missed:
+                self.missed = True
+                atexit.register(self.save)
+        exec(code, globals_, locals_)  # the very text dataclasses would exec itself
+
+    def save(self) -> None:
+        """Write the cache atomically; any failure leaves the old file (or none)."""
+        if self.path is None or self.codes is None or sys.dont_write_bytecode:
+            return
+        codes = self.codes
+        if len(codes) > _MAX_ENTRIES:  # pragma: no cover - only after many edits
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".records-")
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(_MAGIC + marshal.dumps(codes))
+                os.replace(tmp, self.path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except (OSError, ValueError):
+            pass
+
+
+def _cache_path() -> Path | None:
+    try:
+        pyc = importlib.util.cache_from_source(__file__)
+    except (NotImplementedError, ValueError):  # pragma: no cover - no bytecode cache at all
+        return None
+    return Path(pyc).with_name(Path(pyc).stem + ".dataclass-code")
+
+
+_CACHE = _CodeCache(_cache_path())
+
+
+def dataclass(cls: Any = None, /, **options: Any) -> Any:
+    """``dataclasses.dataclass(cls, **options)``, with each method's code from the cache."""
+
+    def wrap(cls: type[Any]) -> type[Any]:
+        with _LOCK:
+            had = "exec" in vars(dataclasses)
+            previous = vars(dataclasses).get("exec")
+            dataclasses.exec = _CACHE.exec  # type: ignore[attr-defined]
+            try:
+                made: type[Any] = dataclasses.dataclass(cls, **options)
+            finally:
+                if had:
+                    dataclasses.exec = previous  # type: ignore[attr-defined]
+                else:
+                    del dataclasses.exec  # type: ignore[attr-defined]
+        return made
+
+    return wrap if cls is None else wrap(cls)

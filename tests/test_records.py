@@ -1,0 +1,99 @@
+"""rulesdsl.records: the IR's dataclass decorator keeps the methods' bytecode between runs
+(issue 29, `check` start-up) and makes exactly the class dataclasses makes."""
+
+from __future__ import annotations
+
+import dataclasses
+import marshal
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import records
+
+
+def _pair(cache: records._CodeCache) -> tuple[type, type]:
+    """The same class made by dataclasses and by records (reading and filling ``cache``)."""
+
+    class Plain:
+        name: str
+        count: int = 0
+        tags: tuple[str, ...] = dataclasses.field(default=())
+
+    class Kept:
+        name: str
+        count: int = 0
+        tags: tuple[str, ...] = dataclasses.field(default=())
+
+    saved = records._CACHE
+    records._CACHE = cache
+    try:
+        kept = records.dataclass(frozen=True)(Kept)
+    finally:
+        records._CACHE = saved
+    return dataclasses.dataclass(frozen=True)(Plain), kept
+
+
+def test_a_record_class_behaves_as_the_dataclass_it_is(tmp_path: Path) -> None:
+    plain, kept = _pair(records._CodeCache(tmp_path / "codes"))
+    a, b = plain("x", 2, ("t",)), kept("x", 2, ("t",))
+    assert repr(b) == repr(a).replace("Plain", "Kept")
+    assert kept("x", 2, ("t",)) == b and hash(kept("x", 2, ("t",))) == hash(b)
+    assert kept("x") != b and kept("x").tags == ()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        b.name = "y"  # type: ignore[misc]
+    assert [f.name for f in dataclasses.fields(kept)] == ["name", "count", "tags"]
+    assert dataclasses.replace(b, count=3) == kept("x", 3, ("t",))
+    with pytest.raises(TypeError):
+        kept()  # the same __init__: a missing argument is refused
+
+
+def test_the_decorator_leaves_dataclasses_as_it_found_it(tmp_path: Path) -> None:
+    _pair(records._CodeCache(tmp_path / "codes"))
+    assert "exec" not in vars(dataclasses)
+
+
+def test_the_methods_code_is_read_back_in_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    first = records._CodeCache(tmp_path / "codes")
+    _pair(first)
+    assert first.missed
+    first.save()
+    second = records._CodeCache(tmp_path / "codes")
+    compiled: list[str] = []
+    monkeypatch.setattr(records, "compile", lambda *a: compiled.append(a[0]), raising=False)
+    _pair(second)
+    assert not second.missed and compiled == []  # every method's text found, none compiled
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"garbage", records._MAGIC + b"\xff\x00", b"\x00\x00\x00\x00" + marshal.dumps({})],
+    ids=["empty", "garbage", "damaged", "other python"],
+)
+def test_a_damaged_or_foreign_cache_is_compiled_again(tmp_path: Path, content: bytes) -> None:
+    (tmp_path / "codes").write_bytes(content)
+    cache = records._CodeCache(tmp_path / "codes")
+    _, kept = _pair(cache)
+    assert cache.missed and kept("x").count == 0
+
+
+def test_no_cache_is_written_when_bytecode_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    cache = records._CodeCache(tmp_path / "codes")
+    _pair(cache)
+    cache.save()
+    assert not (tmp_path / "codes").exists()
+
+
+def test_a_read_only_cache_folder_is_no_error(tmp_path: Path) -> None:
+    cache = records._CodeCache(tmp_path / "file" / "codes")
+    (tmp_path / "file").write_text("a file where the folder would be")
+    _pair(cache)
+    cache.save()  # nothing written, nothing raised
+    assert (tmp_path / "file").is_file()
