@@ -289,34 +289,61 @@ def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -
                     [Related(where.of(first, table), f"row {_range(first)} is here")],
                 )
             )
-    for column in table.columns:
-        index = [c.id for c in table.columns].index(column.id)
+    gaps: dict[int, list[str]] = {}
+    pushed: dict[int, list[str]] = {}
+    plain = semantics.plain_totals(table.dice)
+    reach = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
+    for index, column in enumerate(table.columns):
         given = [r for r in rows if index < len(r.outcomes)]
-        plain = semantics.plain_totals(table.dice)
-        gaps = [t for t in plain if not any(semantics.result_covers(r, t) for r in given)]
-        if gaps:
-            out.append(
-                error(
-                    "E301",
-                    f"in column '{column.id}', {dice.totals(gaps)} of {spelling.dice(table.dice)} "
-                    f"{'is' if len(gaps) == 1 else 'are'} in no row",
-                    where.of(table),
-                    "add rows for them, or widen a neighbour",
-                )
+        missing = [t for t in plain if not any(semantics.result_covers(r, t) for r in given)]
+        for t in missing:
+            gaps.setdefault(t, []).append(column.id)
+        if not missing:
+            for t in reach:
+                if not any(semantics.result_covers(r, t) for r in given):
+                    pushed.setdefault(t, []).append(column.id)
+    width = len(table.columns)
+    row_text = " | ".join(["OUTCOME"] * width)
+    covered = [(r.low, r.high) for r in rows if len(r.outcomes) >= width]
+    if gaps:  # once for the table, not once per column (issue 25)
+        out.append(
+            error(
+                "E301",
+                f"{_in_columns(table, gaps)}{dice.totals(sorted(gaps))} of "
+                f"{spelling.dice(table.dice)} {'is' if len(gaps) == 1 else 'are'} in no row",
+                where.of(table),
+                dice.row_to_add(sorted(gaps), covered, lambda span: f"{span} | {row_text}"),
             )
-            continue
-        reach = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
-        pushed = [t for t in reach if not any(semantics.result_covers(r, t) for r in given)]
-        if pushed:
-            out.append(
-                error(
-                    "E303",
-                    f"with its modifiers the roll reaches {dice.totals(pushed)}, which no row of "
-                    f"column '{column.id}' covers",
-                    where.of(table),
-                    "make the last row open-ended (`N+`) or the first (`N-`)",
-                )
+        )
+    elif pushed:
+        out.append(
+            error(
+                "E303",
+                f"with its modifiers the roll reaches {dice.totals(sorted(pushed))}, which no "
+                f"row {_of_columns(table, pushed)}covers",
+                where.of(table),
+                dice.row_to_add(sorted(pushed), covered, lambda span: f"{span} | {row_text}"),
             )
+        )
+
+
+def _in_columns(table: ir.ResultsTable, missing: dict[int, list[str]]) -> str:
+    """``in columns 'a', 'b', `` when only some columns lack the totals."""
+    named = sorted(
+        {c for cs in missing.values() for c in cs}, key=[c.id for c in table.columns].index
+    )
+    if len(named) == len(table.columns):
+        return ""
+    return f"in column{'' if len(named) == 1 else 's'} {', '.join(repr(c) for c in named)}, "
+
+
+def _of_columns(table: ir.ResultsTable, missing: dict[int, list[str]]) -> str:
+    named = sorted(
+        {c for cs in missing.values() for c in cs}, key=[c.id for c in table.columns].index
+    )
+    if len(named) == len(table.columns):
+        return ""
+    return f"of column{'' if len(named) == 1 else 's'} {', '.join(repr(c) for c in named)} "
 
 
 def _unused(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
