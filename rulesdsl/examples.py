@@ -233,6 +233,18 @@ def _number(arg: tuple[int, ir.ExampleArg], unit: str | None, what: str) -> floa
     return n.value
 
 
+def _column_value(arg: tuple[int, ir.ExampleArg], unit: str | None) -> float:
+    """A results table's ``column=``: a value of its input, or two strengths ``(7, 3)`` whose
+    ratio it is (issue 25)."""
+    i, a = arg
+    if a.grouped and len(a.values) == 2 and all(isinstance(v, ir.Number) for v in a.values):
+        first, second = (v.value for v in a.values if isinstance(v, ir.Number))
+        if second == 0:
+            raise Unanswerable("'column' divides by a strength of 0", i)
+        return first / second
+    return _number(arg, unit, "column")
+
+
 def _names(arg: tuple[int, ir.ExampleArg], pool: Sequence[str], what: str) -> tuple[str, ...]:
     i, a = arg
     out = []
@@ -453,7 +465,8 @@ def _roll(args: _Args) -> Answered:
     if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
         column = _name(column_arg, [c.id for c in table.columns], f"column of {name}")
     else:
-        found = semantics.result_column(table, _number(column_arg, None, "column"))
+        unit = table.columns[0].unit if table.columns else None
+        found = semantics.result_column(table, _column_value(column_arg, unit))
         if found is None:
             raise Unanswerable(f"no column of '{name}' takes that value", i)
         column = found.id

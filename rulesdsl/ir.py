@@ -182,6 +182,9 @@ from rulesdsl.ir_tables import (
     ResultsTable as ResultsTable,
 )
 from rulesdsl.ir_tables import (
+    Rounding as Rounding,
+)
+from rulesdsl.ir_tables import (
     Row as Row,
 )
 from rulesdsl.ir_tables import (

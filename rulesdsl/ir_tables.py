@@ -256,19 +256,27 @@ class DiceTable:
 # ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
 
 
-ColumnBound = Literal["up_to", "above"]
+ColumnBound = Literal["up_to", "above", "at"]
 """How a results table column bounds its input."""
+
+Rounding = Literal["down", "up"]
+"""How a value between two ``at`` columns falls (issue 25): to the lower or the higher."""
 
 
 @dataclass(frozen=True)
 class ResultColumn:
     """A column of a results table, chosen by the table's input: ``up to`` ``value`` (the
-    input at most ``value``, above the previous column's bound) or ``above`` ``value``."""
+    input at most ``value``, above the previous column's bound), ``above`` ``value``, or
+    ``at`` ``value`` (a point: the table's rounding says where values between points fall).
+    ``unit``: the unit the bound is written in (``up to 6 in``); ``ratio``: the bound's terms
+    when written as a ratio (``at 2:1``)."""
 
     id: NewId
     info: Info
     bound: ColumnBound
     value: float
+    unit: str | None = None
+    ratio: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -305,3 +313,4 @@ class ResultsTable:
     naturals: tuple[NaturalRow, ...]
     rows: tuple[ResultRow, ...]
     modifiers: tuple[DiceModifier, ...] = ()
+    rounding: Rounding | None = None

@@ -216,22 +216,49 @@ def dice_index(table: ir.DiceTable) -> dict[int, int]:
     return index
 
 
+POINT_SLACK = 1e-9
+"""How far below a column's point a value may be and still count as at it: odds given as
+``1/3`` (0.333...) are at the point ``1:3`` however the float rounds."""
+
+
 def result_column(table: ir.ResultsTable, value: float) -> ir.ResultColumn | None:
     """The column a value of the table's input picks: the first, in declared order, whose
-    bound holds (``up to V``: value <= V; ``above V``: value > V)."""
+    bound holds (``up to V``: value <= V; ``above V``: value > V). Columns ``at`` points
+    (issue 25) take the value by the table's rounding: ``down``, the last point at or below
+    it (the first column for a value below every point); ``up``, the first point at or above
+    it (the last column for a value above every point)."""
+    if table.rounding is not None and table.columns:
+        return rounded_column(table.columns, table.rounding, value)
     for column in table.columns:
         if column_holds(column, value):
             return column
     return None
 
 
+def rounded_column(
+    columns: Sequence[ir.ResultColumn], rounding: ir.Rounding, value: float
+) -> ir.ResultColumn:
+    match rounding:
+        case "down":
+            below = [c for c in columns if c.value <= value + POINT_SLACK * max(1, abs(value))]
+            return below[-1] if below else columns[0]
+        case "up":
+            above = [c for c in columns if c.value >= value - POINT_SLACK * max(1, abs(value))]
+            return above[0] if above else columns[-1]
+        case _:
+            assert_never(rounding)
+
+
 def column_holds(column: ir.ResultColumn, value: float) -> bool:
-    """Whether the column's bound holds for a value of the table's input."""
+    """Whether the column's bound holds for a value of the table's input (a column ``at`` a
+    point holds only for the point itself; its table's rounding gives the rest)."""
     match column.bound:
         case "up_to":
             return value <= column.value
         case "above":
             return value > column.value
+        case "at":
+            return value == column.value
         case _:
             assert_never(column.bound)
 

@@ -9,7 +9,8 @@ from types import ModuleType
 
 from rulesdsl import ir
 from rulesdsl.compiler import Compiler
-from tests.conftest import compile_snippet, import_rendered
+from rulesdsl.printed.sheets import render_sheet
+from tests.conftest import RULESETS, compile_snippet, import_rendered
 
 HEADER = """ruleset demo "Demo"
 version 1.0.0
@@ -85,3 +86,127 @@ def test_a_gap_in_the_plain_totals_is_reported_once_with_the_row_to_add(
     ((_, message, hint),) = messages(compiler, body)
     assert message == "total 3 of 1d6 is in no row"
     assert hint == "add the row `3 | OUTCOME | OUTCOME | OUTCOME | OUTCOME | OUTCOME | OUTCOME`"
+
+
+# ---- columns chosen by a value: units, points and a declared rounding ---------------------
+
+FIRE = """dice fire "Fire" : 1d6 by range {
+  column near "Near" up to 6 in
+  column far "Far" above 6 in
+  outcome hit "Hit"
+  outcome miss "Miss"
+  1-3 | miss | miss
+  4+  | hit  | miss
+}
+"""
+
+ODDS = """dice crt "Combat results" : 1d6 by odds round down {
+  column odds_1_2 "1:2 or less" at 1:2
+  column odds_1_1 "1:1" at 1:1
+  column odds_2_1 "2:1" at 2:1
+  column odds_3_1 "3:1 or more" at 3:1
+  outcome ae "Attacker eliminated"
+  outcome dr "Defender retreats"
+  outcome de "Defender eliminated"
+  1- | ae | ae | ae | dr
+  2  | ae | ae | dr | de
+  3+ | ae | dr | de | de
+}
+"""
+
+
+def test_a_column_bound_may_carry_a_unit(compiler: Compiler, tmp_path: Path) -> None:
+    """Was `unexpected 'in' ... expected '[', 'ignores', 'note'` at the unit."""
+    assert found(compiler, FIRE) == []
+    m = module(compiler, tmp_path, FIRE)
+    assert m.roll("fire", 4, column=6).column == "near"
+    assert m.roll("fire", 4, column=6.5).column == "far"
+    assert m.RESULTS_TABLES["fire"].columns[0].unit == "in"
+
+
+def test_column_bounds_in_different_units_are_an_error(compiler: Compiler) -> None:
+    body = FIRE.replace("above 6 in", "above 6 cm")
+    assert found(compiler, body) == [("E322", 3, 20)]
+
+
+def test_odds_round_down_to_the_lower_column(compiler: Compiler, tmp_path: Path) -> None:
+    """ "Odds rounded down in the defender's favour": 7:3 is 2:1, 5:6 is 1:2, 3:2 is 1:1."""
+    m = module(compiler, tmp_path, ODDS)
+    assert m.roll("crt", 2, column=(7, 3)).column == "odds_2_1"
+    assert m.roll("crt", 2, column=(5, 6)).column == "odds_1_2"
+    assert m.roll("crt", 2, column=(3, 2)).column == "odds_1_1"
+    assert m.roll("crt", 2, column=7 / 3).column == "odds_2_1"
+    assert m.roll("crt", 2, column=(1, 3)).column == "odds_1_2"  # below every point: the first
+    assert m.roll("crt", 2, column=(9, 1)).column == "odds_3_1"  # above every point: the last
+    assert m.roll("crt", 2, column=2).column == "odds_2_1"  # on a point: that column
+
+
+def test_odds_round_up_to_the_higher_column(compiler: Compiler, tmp_path: Path) -> None:
+    m = module(compiler, tmp_path, ODDS.replace("round down", "round up"))
+    assert m.roll("crt", 2, column=(7, 3)).column == "odds_3_1"
+    assert m.roll("crt", 2, column=(5, 6)).column == "odds_1_1"
+    assert m.roll("crt", 2, column=(1, 3)).column == "odds_1_2"
+    assert m.roll("crt", 2, column=(9, 1)).column == "odds_3_1"
+
+
+def test_a_rounding_other_than_down_or_up_is_an_error(compiler: Compiler) -> None:
+    """One error at the word, and no follow-on E321 for a table without a rounding."""
+    assert found(compiler, ODDS.replace("round down", "round nearest")) == [("E320", 1, 47)]
+    ((_, message, _),) = messages(compiler, ODDS.replace("round down", "round nearest"))
+    assert message == "a value between two columns rounds down or up, not 'nearest'"
+
+
+def test_columns_at_points_need_a_rounding(compiler: Compiler) -> None:
+    assert found(compiler, ODDS.replace(" round down", "")) == [("E321", 1, 36)]
+
+
+def test_columns_at_points_are_not_mixed_with_up_to_and_above(compiler: Compiler) -> None:
+    body = ODDS.replace('"3:1 or more" at 3:1', '"3:1 or more" above 2')
+    assert found(compiler, body) == [("E321", 5, 33)]
+
+
+def test_points_go_up_in_order(compiler: Compiler) -> None:
+    body = ODDS.replace('"2:1" at 2:1', '"2:1" at 1:2')
+    assert found(compiler, body) == [("E255", 4, 25)]
+
+
+def test_a_rounding_on_up_to_columns_changes_nothing_and_says_so(compiler: Compiler) -> None:
+    body = FIRE.replace("by range", "by range round down")
+    compiled = compile_snippet(compiler, HEADER + body)
+    got = [(d.code, d.pos.line - LINES, d.pos.column) for d in compiled.diagnostics if d.pos]
+    assert got == [("W320", 1, 39)]
+
+
+def test_hex_operational_close_combat_rounds_the_odds_down_as_its_rule_says(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """Its comment: "rounded down in the defender's favour to a column's ratio"; it resolved
+    7:3 as 3:1, 5:6 as 1:1 and 3:2 as 2:1."""
+    compiled = compiler.compile_file(
+        Path(__file__).parent.parent / "rulesets/hex_operational.terrain"
+    )
+    assert compiled.ruleset is not None
+    hx = load(compiled.ruleset, tmp_path)
+    assert hx.roll("crt", 3, column=(7, 3)).column == "odds_2_1"
+    assert hx.roll("crt", 3, column=(5, 6)).column == "odds_1_2"
+    assert hx.roll("crt", 3, column=(3, 2)).column == "odds_1_1"
+    assert hx.roll("crt", 3, column=[3, 2]).column == "odds_1_1"  # a test vector's list
+    assert hx.roll("crt", 3, column=(7, 2)).column == "odds_3_1"
+    assert hx.RESULTS_TABLES["crt"].rounding == "down"
+
+
+ROUNDING_LINES = {
+    "en": "A value of odds between two columns is rounded down, to the lower column.",
+    "fr": "Une valeur de rapport de forces entre deux colonnes est arrondie vers le bas",
+    "ru": "округляется вниз, до меньшего столбца",
+    "de": "zwischen zwei Spalten wird abgerundet, auf die niedrigere Spalte",
+}
+
+
+def test_the_sheet_prints_the_rounding_rule_in_every_language(compiler: Compiler) -> None:
+    compiled = compiler.compile_file(RULESETS / "hex_operational.terrain")
+    assert compiled.ruleset is not None
+    for lang, line in ROUNDING_LINES.items():
+        text = render_sheet(compiled.ruleset, "md", lang).decode("utf-8")
+        assert line in text.replace("\u00a0", " ").replace("\u202f", " "), lang
+        assert "| 2:1 |" in text or "2:1 |" in text  # a column at a ratio: its label alone

@@ -160,6 +160,10 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
             )
         )
         return
+    _units(table, where, out)
+    if any(_at(c) for c in table.columns) or table.rounding is not None:
+        _points(table, where, out)
+        return
     previous: ir.ResultColumn | None = None
     for column in table.columns:
         if previous is not None:
@@ -180,12 +184,113 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
         )
 
 
+def _units(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    """Every column's bound in one unit, or none in any (E322): `up to 6 in` then `up to 12`
+    would compare inches with a bare number."""
+    first = table.columns[0]
+    for column in table.columns[1:]:
+        if column.unit != first.unit:
+            out.append(
+                error(
+                    "E322",
+                    f"column '{column.id}' is bounded in {_unit_words(column.unit)}, but "
+                    f"'{first.id}' in {_unit_words(first.unit)}",
+                    where.of_field(column, "value", column, table),
+                    f"write every bound of '{table.id}' in {_unit_words(first.unit)}",
+                    [Related(where.of(first, table), f"'{first.id}' is here")],
+                )
+            )
+            return
+
+
+def _unit_words(unit: str | None) -> str:
+    return f"'{unit}'" if unit is not None else "no unit"
+
+
+def _points(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    """Columns `at` points (issue 25): all of them, in increasing order, with a rounding that
+    says where a value between two points falls (E321); a rounding with no point (W320)."""
+    at = [c for c in table.columns if _at(c)]
+    if not at:
+        out.append(
+            warning(
+                "W320",
+                f"'{table.id}' says how to round, but its columns are bounded by `up to` and "
+                "`above`: the rounding changes nothing",
+                where.of_field(table, "rounding"),
+                'bound the columns at points (`column odds_2_1 "2:1" at 2:1`), or remove '
+                "the rounding",
+            )
+        )
+        return
+    for column in table.columns:
+        if not _at(column):
+            out.append(
+                error(
+                    "E321",
+                    f"column '{column.id}' is bounded `{_bound_word(column)}` among columns "
+                    "`at` points",
+                    where.of_field(column, "value", column, table),
+                    "bound every column of the table at its point, e.g. `at 3:1`",
+                )
+            )
+            return
+    if table.rounding is None:
+        out.append(
+            error(
+                "E321",
+                f"'{table.id}' does not say where a {table.by} between two columns falls",
+                where.of_field(table, "by"),
+                f"add `round down` (or `round up`) after `by {table.by}`",
+            )
+        )
+    for previous, column in zip(table.columns, table.columns[1:], strict=False):
+        if column.value <= previous.value:
+            out.append(
+                error(
+                    "E255",
+                    f"column '{column.id}' (at {_point(column)}) does not come after "
+                    f"'{previous.id}' (at {_point(previous)})",
+                    where.of_field(column, "value", column, table),
+                    "give the columns increasing points, in order",
+                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
+                )
+            )
+
+
+def _at(column: ir.ResultColumn) -> bool:
+    """Whether the column sits at a point (``at 2:1``) rather than bounding a range."""
+    match column.bound:
+        case "at":
+            return True
+        case "up_to" | "above":
+            return False
+        case _:
+            assert_never(column.bound)
+
+
+def _point(column: ir.ResultColumn) -> str:
+    if column.ratio is not None:
+        return f"{column.ratio[0]}:{column.ratio[1]}"
+    return f"{column.value:g}" + (f" {column.unit}" if column.unit else "")
+
+
+def _bound_word(column: ir.ResultColumn) -> str:
+    match column.bound:
+        case "up_to":
+            return "up to"
+        case "above" | "at":
+            return column.bound
+        case _:
+            assert_never(column.bound)
+
+
 def _open(column: ir.ResultColumn) -> bool:
     """Whether the column takes every value above its bound."""
     match column.bound:
         case "above":
             return True
-        case "up_to":
+        case "up_to" | "at":
             return False
         case _:
             assert_never(column.bound)
@@ -239,6 +344,8 @@ def _after(
                         seen,
                     )
                 )
+        case "at":  # a table with a point is checked by _points
+            pass
         case _:
             assert_never(column.bound)
 

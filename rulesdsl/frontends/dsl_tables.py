@@ -160,29 +160,55 @@ class TableRules(BuilderBase):
         return s.DiceDecl(self._item(meta, ch), dice, mods, rows, self._results(ch))
 
     def _results(self, ch: list[Any]) -> s.ResultsNode | None:
-        by = next((c for c in ch if isinstance(c, s.Name)), None)
+        by_clause = next((c for c in ch if isinstance(c, tuple) and c and c[0] == "by"), None)
+        by: s.Name | None = by_clause[1] if by_clause else None
+        rounding: s.Name | None = by_clause[2] if by_clause else None
         columns = tuple(c for c in ch if isinstance(c, s.DiceColumnNode))
         outcomes = tuple(c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "outcome")
         naturals = tuple(c for c in ch if isinstance(c, s.NaturalNode))
         results = tuple(c for c in ch if isinstance(c, s.ResultRowNode))
         if by is None and not (columns or outcomes or naturals or results):
             return None
-        return s.ResultsNode(by, columns, outcomes, naturals, results)
+        return s.ResultsNode(by, columns, outcomes, naturals, results, rounding)
 
-    def dice_by(self, meta: Meta, ch: list[Token]) -> s.Name:
+    def dice_by(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Name, s.Name | None]:
+        rounding = next((c for c in ch if isinstance(c, s.Name)), None)
+        return ("by", self._name(ch[0]), rounding)
+
+    def dice_round(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[0])
 
     def dice_column(self, meta: Meta, ch: list[Any]) -> s.DiceColumnNode:
-        bound, value = next(
-            c for c in ch if isinstance(c, tuple) and c and c[0] in ("up_to", "above")
+        bound, value, ratio = next(
+            c for c in ch if isinstance(c, tuple) and c and c[0] in ("up_to", "above", "at")
         )
-        return s.DiceColumnNode(self._item(meta, ch), bound, value)
+        return s.DiceColumnNode(self._item(meta, ch), bound, value, ratio)
 
-    def column_up_to(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
-        return ("up_to", self._located(meta, ch[-1]))
+    def column_up_to(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located, Any]:
+        return ("up_to", *self._bound(meta, ch[-1]))
 
-    def column_above(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
-        return ("above", self._located(meta, ch[-1]))
+    def column_above(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located, Any]:
+        return ("above", *self._bound(meta, ch[-1]))
+
+    def column_at(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located, Any]:
+        return ("at", *self._bound(meta, ch[-1]))
+
+    def _bound(
+        self, meta: Meta, value: tuple[s.Located, tuple[int, int] | None]
+    ) -> tuple[s.Located, tuple[int, int] | None]:
+        """The bound's value placed over the whole bound (``up to 6 in``), as diagnostics
+        point at it."""
+        return (s.Located(value[0].value, self._p(meta)), value[1])
+
+    def column_quantity(self, meta: Meta, ch: list[Any]) -> tuple[s.Located, None]:
+        number: ir.Number = ch[0]
+        unit = str(ch[1]) if len(ch) > 1 else None
+        return (s.Located(ir.Number(number.value, unit, number.signed), self._p(meta)), None)
+
+    def column_ratio(self, meta: Meta, ch: list[Token]) -> tuple[s.Located, tuple[int, int]]:
+        """``2:1``: the ratio's value (2.0) and its two terms, as the sheet prints them."""
+        a, b = int(ch[0]), int(ch[1])
+        return (s.Located(ir.Number(a / b if b else 0.0), self._p(meta)), (a, b))
 
     def dice_outcome(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item]:
         return ("outcome", self._item(meta, ch))

@@ -341,11 +341,13 @@ class DiceDecl:
 
 @dataclass(frozen=True)
 class DiceColumnNode:
-    """``column NAME labels up to V`` or ``... above V``."""
+    """``column NAME labels up to V`` or ``... above V`` or ``... at V`` (``V`` may carry a
+    unit, or be a ratio ``2:1``: then ``ratio`` holds its terms)."""
 
     item: Item
     bound: ir.ColumnBound
     value: Located
+    ratio: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -379,6 +381,8 @@ class ResultsNode:
     outcomes: tuple[Item, ...]
     naturals: tuple[NaturalNode, ...]
     rows: tuple[ResultRowNode, ...]
+    rounding: Name | None = None
+    """``round down`` / ``round up`` after ``by``: how a value between `at` columns falls."""
 
 
 @dataclass(frozen=True)

@@ -469,19 +469,23 @@ class Builder:
     # -- results tables and line of sight (issue 11, items 9 and 10) -------------------------
 
     def _results(self, v: Node) -> s.ResultsNode | None:
-        keys = ("column_by", "columns", "outcomes", "naturals", "results")
+        keys = ("column_by", "columns", "outcomes", "naturals", "results", "round")
         if not isinstance(v, MappingNode) or all(_get(v, key) is None for key in keys):
             return None
         by_node = _get(v, "column_by")
         by = self.name(by_node) if isinstance(by_node, ScalarNode) else None
+        round_node = _get(v, "round")
+        rounding = self.name(round_node) if isinstance(round_node, ScalarNode) else None
         columns = []
         for ck, cv in _items(_get(v, "columns") or MappingNode("", [])):
-            for key, bound in (("upto", "up_to"), ("above", "above")):
+            for key, bound in (("upto", "up_to"), ("above", "above"), ("point", "at")):
                 value_node = _get(cv, key) if isinstance(cv, MappingNode) else None
-                value = self.located(value_node, "signed") if value_node is not None else None
-                if value is not None:
+                parsed = self.fragment(value_node, "column_value") if value_node else None
+                if isinstance(parsed, tuple):
+                    value, ratio = parsed
+                    value = s.Located(value.value, self.pos(value_node))  # type: ignore[arg-type]
                     item = self.item(ck, cv)
-                    columns.append(s.DiceColumnNode(item, bound, value))  # type: ignore[arg-type]
+                    columns.append(s.DiceColumnNode(item, bound, value, ratio))  # type: ignore[arg-type]
         outcomes = tuple(
             self.item(ok, ov) for ok, ov in _items(_get(v, "outcomes") or MappingNode("", []))
         )
@@ -509,7 +513,7 @@ class Builder:
                 self.name(n) for n in _seq(_get(res, "outcomes")) if isinstance(n, ScalarNode)
             )
             rows.append(s.ResultRowNode(span[0], span[1], names, self.extras(res), self.pos(res)))
-        return s.ResultsNode(by, tuple(columns), outcomes, tuple(naturals), tuple(rows))
+        return s.ResultsNode(by, tuple(columns), outcomes, tuple(naturals), tuple(rows), rounding)
 
     def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []

@@ -412,11 +412,12 @@ class _ToYaml:
         """A results table's own keys: by, columns, outcomes, naturals, results."""
         return {
             "column_by": res.by.text if res.by else None,
+            "round": res.rounding.text if res.rounding else None,
             "columns": {
                 c.item.name.text: _maybe_flow(
                     {
                         **self.labels(c.item.labels),
-                        c.bound.replace("_", ""): self.text(c.value.pos).split()[-1],
+                        words.column_key(c.bound): _column_text(self.text(c.value.pos)),
                         **self.extras(c.item.extras),
                     }
                 )
@@ -646,6 +647,7 @@ def to_terrain(text: str) -> str:
         elif section == "dice_tables":
             for name, item in node.items():
                 by = f" by {item['column_by']}" if "column_by" in item else ""
+                by += f" round {item['round']}" if "round" in item else ""
                 emit(
                     _head("dice", name, item) + f" : {item['dice']}{by}" + _extras(item, "") + " {"
                 )
@@ -659,8 +661,10 @@ def to_terrain(text: str) -> str:
                     )
                 for column, citem in (item.get("columns") or {}).items():
                     bound = (
-                        "up to " + citem["upto"]
+                        "up to " + str(citem["upto"])
                         if "upto" in citem
+                        else "at " + str(citem["point"])
+                        if "point" in citem
                         else "above " + str(citem.get("above", ""))
                     )
                     emit(f"  column {_head('', column, citem).strip()} {bound}" + _extras(citem))
@@ -745,3 +749,14 @@ def _bound(bound: s.Located) -> str:
     value = bound.value
     assert isinstance(value, ir.Number)
     return f"{value.value:+g}" if value.signed else f"{value.value:g}"
+
+
+def _column_text(text: str) -> str | float:
+    """A column bound as written after ``up to``, ``above`` or ``at``: a number, a quantity
+    with its unit (``6 in``) or a ratio (``2:1``)."""
+    words = text.split()
+    for i, word in enumerate(words):
+        if word in ("to", "above", "at"):
+            words = words[i + 1 :]
+            break
+    return " ".join(words)

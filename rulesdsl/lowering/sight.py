@@ -117,11 +117,17 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
     for col in res.columns:
         number = lw.number(col.value, None)
         column = ir.ResultColumn(
-            col.item.name.text, lw.info(col.item), col.bound, float(number.value) if number else 0
+            col.item.name.text,
+            lw.info(col.item),
+            col.bound,
+            float(number.value) if number else 0,
+            number.unit if number else None,
+            col.ratio,
         )
         lw.where.record(column, col.item.name.pos)
         lw.where.record(column, col.value.pos, "value")
         columns.append(column)
+    rounding = _rounding(lw, res)
     seen: dict[str, s.Pos] = {}
     for named in [*(c.item.name for c in res.columns), *(o.name for o in res.outcomes)]:
         if named.text in seen:
@@ -166,8 +172,31 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
         tuple(naturals),
         tuple(rows),
         tuple(modifiers),
+        rounding,
     )
     lw.where.record(table, name.pos)
     if res.by is not None:
         lw.where.record(table, res.by.pos, "by")
+    if res.rounding is not None:
+        lw.where.record(table, res.rounding.pos, "rounding")
     return table
+
+
+ROUNDINGS = words.ROUNDINGS
+
+
+def _rounding(lw: Context, res: s.ResultsNode) -> ir.Rounding | None:
+    """``round down`` or ``round up`` after ``by`` (issue 25); E320 for another word."""
+    if res.rounding is None:
+        return None
+    written = next((r for r in ROUNDINGS if r == res.rounding.text), None)
+    if written is None:
+        lw.err(
+            "E320",
+            f"a value between two columns rounds down or up, not '{res.rounding.text}'",
+            res.rounding.pos,
+            did_you_mean(res.rounding.text, ROUNDINGS)
+            or "`round down`: to the lower column (7:3 is 2:1); `round up`: to the higher",
+        )
+        return "down"  # the error is given; no follow-on for a table without a rounding
+    return written

@@ -265,6 +265,12 @@ class MoreBlocks(MovementBlocks):
     def span_text(low: int | None, high: int | None) -> str:
         return spelling.dice_range(low, high)
 
+    def column_value(self, c: ir.ResultColumn) -> str:
+        """A column's bound as printed: a ratio ``2:1``, or a number with its unit."""
+        if c.ratio is not None:
+            return f"{self.num(c.ratio[0])}:{self.num(c.ratio[1])}"
+        return self.unit_text(self.num(c.value), c.unit)
+
     def results_block(self, t: ir.ResultsTable) -> Block:
         """A results table as a grid: the roll, then one column per column of the table."""
         dice = semantics.roll_of(t.dice)
@@ -275,8 +281,10 @@ class MoreBlocks(MovementBlocks):
         head_sub = []
         flat = [self.w("roll")]
         for c in t.columns:
-            bound = self.w(_column_word(c.bound), value=self.num(c.value))
-            text = f"{self.label(c.info, c.id)} ({bound})"
+            value = self.column_value(c)
+            bound = self.w(_column_word(c.bound), value=value)
+            label = self.label(c.info, c.id)
+            text = label if _at_point(c.bound) and value in label else f"{label} ({bound})"
             head_sub.append(HeadCell(text))
             flat.append(text)
         outcomes = {o.id: o for o in t.outcomes}
@@ -304,6 +312,8 @@ class MoreBlocks(MovementBlocks):
             + "".join(f" {text}" for text in self.note_texts(n.info))
             for n in t.naturals
         ]
+        if t.rounding is not None:
+            after.insert(0, self.w(_rounding_word(t.rounding), input=by))
         for m in t.modifiers:
             after.append(
                 self.w("with_mod", label=self.label(m.info, m.id), value=self.signed(m.value))
@@ -336,5 +346,27 @@ def _column_word(bound: ir.ColumnBound) -> str:
             return "column_up_to"
         case "above":
             return "column_above"
+        case "at":
+            return "column_at"
         case _:
             assert_never(bound)
+
+
+def _at_point(bound: ir.ColumnBound) -> bool:
+    match bound:
+        case "at":
+            return True
+        case "up_to" | "above":
+            return False
+        case _:
+            assert_never(bound)
+
+
+def _rounding_word(rounding: ir.Rounding) -> str:
+    match rounding:
+        case "down":
+            return "round_down"
+        case "up":
+            return "round_up"
+        case _:
+            assert_never(rounding)

@@ -107,13 +107,21 @@ def sights(d: Differ) -> None:
 
 
 def _bound(c: ir.ResultColumn) -> str:
+    value = f"{c.ratio[0]}:{c.ratio[1]}" if c.ratio else f"{c.value:g}"
+    value += f" {c.unit}" if c.unit else ""
     match c.bound:
         case "up_to":
-            return f"up to {c.value:g}"
+            return f"up to {value}"
         case "above":
-            return f"above {c.value:g}"
+            return f"above {value}"
+        case "at":
+            return f"at {value}"
         case _:
             assert_never(c.bound)
+
+
+def _rounding(rounding: ir.Rounding | None) -> str:
+    return f"round {rounding}" if rounding else "no rounding"
 
 
 def results(d: Differ) -> None:
@@ -124,6 +132,16 @@ def results(d: Differ) -> None:
             before = f"{spelling.dice(a.dice)} by {a.by}"
             after = f"{spelling.dice(b.dice)} by {b.by}"
             d.add("breaking", "changed", b.id, f"{name}: {before} -> {after}", before, after)
+        if a.rounding != b.rounding:  # a value between columns now falls elsewhere
+            before, after = _rounding(a.rounding), _rounding(b.rounding)
+            d.add(
+                "breaking",
+                "changed",
+                f"{b.id}.rounding",
+                f"{name}, rounding: {before} -> {after}",
+                before,
+                after,
+            )
         for c_old, c_new in d._named(
             f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id
         ):
