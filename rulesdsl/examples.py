@@ -481,7 +481,10 @@ def _roll(args: _Args) -> Answered:
 def _chance(args: _Args) -> Answered:
     rs = args.rs
     tables = {t.id: t for t in rs.dice_tables}
-    name = _name(args.at(0, "a dice table"), list(tables), "dice table")
+    results = {t.id: t for t in rs.results_tables}
+    name = _name(args.at(0, "a dice table"), [*tables, *results], "dice table")
+    if name in results:
+        return _outcome_chance(args, results[name])
     table = tables[name]
     rows = {r.id: r for r in table.rows}
     row = rows[_name(args.at(1, "a row"), list(rows), f"row of {name}")]
@@ -497,6 +500,33 @@ def _chance(args: _Args) -> Answered:
     cell = (
         f"{name}.{row.id}: {spelling.dice_range(row.low, row.high)} on {spelling.dice(table.dice)}"
     )
+    return Answered(({"fraction": [f.numerator, f.denominator]},), None, (cell,))
+
+
+def _outcome_chance(args: _Args, table: ir.ResultsTable) -> Answered:
+    """``chance(crt, de, column=odds_2_1, modifier=night)``: an outcome's exact chance in a
+    column of a results table (issue 25)."""
+    name = table.id
+    outcome = _name(args.at(1, "an outcome"), [o.id for o in table.outcomes], f"outcome of {name}")
+    column_arg = args.keyword("column")
+    if column_arg is None:
+        raise Unanswerable(f"chance() on the results table '{name}' needs column=")
+    i, a = column_arg
+    if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
+        column = _name(column_arg, [c.id for c in table.columns], f"column of {name}")
+    else:
+        unit = table.columns[0].unit if table.columns else None
+        found = semantics.result_column(table, _column_value(column_arg, unit))
+        if found is None:
+            raise Unanswerable(f"no column of '{name}' takes that value", i)
+        column = found.id
+    shift = 0
+    mod_arg = args.keyword("modifier")
+    if mod_arg is not None:
+        mods = {m.id: m.value for m in table.modifiers}
+        shift = mods[_name(mod_arg, list(mods), f"modifier of {name}")]
+    f = semantics.result_chances(table, column, shift)[outcome]
+    cell = f"{name}.{column}: {outcome} on {spelling.dice(table.dice)}"
     return Answered(({"fraction": [f.numerator, f.denominator]},), None, (cell,))
 
 

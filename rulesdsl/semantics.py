@@ -100,6 +100,9 @@ from rulesdsl.semantics_tables import (
     result as result,
 )
 from rulesdsl.semantics_tables import (
+    result_chances as result_chances,
+)
+from rulesdsl.semantics_tables import (
     result_column as result_column,
 )
 from rulesdsl.semantics_tables import (

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import assert_never
 
 from rulesdsl import dice, ir
@@ -281,6 +282,19 @@ def result(
         if result_covers(row, total) and index < len(row.outcomes):
             return row.outcomes[index]
     return None
+
+
+def result_chances(table: ir.ResultsTable, column: str, shift: int = 0) -> dict[str, Fraction]:
+    """The exact chance of each outcome in ``column`` (issue 25), every declared outcome in
+    order, natural rolls included: each natural roll of the dice gives the natural row's
+    outcome if there is one, else the outcome of the row covering it plus ``shift`` (a
+    modifier)."""
+    chances = {o.id: Fraction(0) for o in table.outcomes}
+    for natural, p in roll_of(table.dice).distribution().items():
+        outcome = result(table, natural + shift, column, natural)
+        if outcome is not None:
+            chances[outcome] = chances.get(outcome, Fraction(0)) + p
+    return chances
 
 
 def trigger_shift(rs: ir.Ruleset, trigger: ir.Trigger) -> int:

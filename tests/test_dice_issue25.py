@@ -4,6 +4,7 @@ outcome per column, and the E303 gap reported once with the row to add."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 
@@ -210,3 +211,53 @@ def test_the_sheet_prints_the_rounding_rule_in_every_language(compiler: Compiler
         text = render_sheet(compiled.ruleset, "md", lang).decode("utf-8")
         assert line in text.replace("\u00a0", " ").replace("\u202f", " "), lang
         assert "| 2:1 |" in text or "2:1 |" in text  # a column at a ratio: its label alone
+
+
+# ---- the chance of each outcome per column -------------------------------------------------
+
+
+def test_the_module_gives_each_outcomes_chance_per_column_naturals_included(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    body = ODDS.replace("  1- |", "  natural 6 de\n  1- |").replace(
+        "{\n", '{\n  modifier night "Night" -1\n', 1
+    )
+    m = module(compiler, tmp_path, body)
+    crt = m.RESULTS_TABLES["crt"]
+    # 1:2: totals 1-6 give ae, and the natural 6 gives de
+    assert crt.chances["odds_1_2"] == {
+        "ae": Fraction(5, 6),
+        "dr": Fraction(0),
+        "de": Fraction(1, 6),
+    }
+    # 2:1: 1 ae, 2 dr, 3-6 de
+    assert crt.chances["odds_2_1"] == {
+        "ae": Fraction(1, 6),
+        "dr": Fraction(1, 6),
+        "de": Fraction(4, 6),
+    }
+    # at night, 2:1: totals 0-5 -> ae ae dr de de, then the natural 6 de
+    assert crt.chances_with["night"]["odds_2_1"] == {
+        "ae": Fraction(2, 6),
+        "dr": Fraction(1, 6),
+        "de": Fraction(3, 6),
+    }
+    assert all(sum(c.values()) == 1 for c in crt.chances.values())
+
+
+def test_the_sheet_prints_each_outcomes_chance_per_column(compiler: Compiler) -> None:
+    compiled = compiler.compile_file(RULESETS / "hex_operational.terrain")
+    assert compiled.ruleset is not None
+    for lang, title in {
+        "en": "Combat results: chance of each result (1d6)",
+        "fr": "Table des résultats des combats : chances de chaque résultat",
+        "ru": "вероятность каждого результата",
+        "de": "Wahrscheinlichkeit jedes Ergebnisses",
+    }.items():
+        text = render_sheet(compiled.ruleset, "md", lang).decode("utf-8")
+        assert title in text.replace("\u00a0", " ").replace("\u202f", " "), lang
+    text = render_sheet(compiled.ruleset, "md", "en").decode("utf-8")
+    assert (
+        "| Defender eliminated | 1/6 · 16.7% | 1/6 · 16.7% | 1/6 · 16.7% | 2/6 · 33.3% "
+        "| 3/6 · 50.0% |" in text.replace("\u00a0", " ").replace("\u202f", " ")
+    )

@@ -3,6 +3,7 @@ the changelog of a house rule, sources, line of sight and results tables."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
@@ -270,6 +271,42 @@ class MoreBlocks(MovementBlocks):
         if c.ratio is not None:
             return f"{self.num(c.ratio[0])}:{self.num(c.ratio[1])}"
         return self.unit_text(self.num(c.value), c.unit)
+
+    def results_blocks(self, t: ir.ResultsTable) -> list[Block]:
+        """A results table, then the chance of each outcome in each of its columns."""
+        return [self.results_block(t), self.results_chances(t)]
+
+    def results_chances(self, t: ir.ResultsTable) -> Block:
+        """The exact chance of each outcome per column, natural rolls included (issue 25): one
+        row per outcome, one column per column of the table, as the dice tables' chances."""
+        dice = semantics.roll_of(t.dice)
+        title = self.w("results_chances", table=self.label(t.info, t.id))
+        head = [HeadCell(self.w("result"))]
+        for c in t.columns:
+            head.append(HeadCell(self.label(c.info, c.id)))
+        by_column = {c.id: semantics.result_chances(t, c.id) for c in t.columns}
+        rows = []
+        for o in t.outcomes:
+            row = [CellView(self.label(o.info, o.id), ("label",))]
+            for c in t.columns:
+                p = by_column[c.id].get(o.id)
+                ways = (p or 0) * dice.outcomes
+                text = (
+                    f"{ways.numerator}/{dice.outcomes} · {self.c.percent(p)}"
+                    if p and isinstance(ways, Fraction) and ways.denominator == 1
+                    else self.c.percent(p)
+                    if p
+                    else "-"
+                )
+                row.append(CellView(text, ("chance",)))
+            rows.append(row)
+        return Block(
+            f"{t.id}.chances",
+            f"{title} ({self.dice_text(dice)})",
+            TableView([head], rows, [h.text for h in head]),
+            changed=self.added(t.id),
+            kind="dice",
+        )
 
     def results_block(self, t: ir.ResultsTable) -> Block:
         """A results table as a grid: the roll, then one column per column of the table."""

@@ -64,6 +64,11 @@ def results_tables(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
             "naturals": {n.roll: n.outcome for n in t.naturals},
             "rows": [(r.low, r.high, r.outcomes) for r in t.rows],
             "modifiers": {m.id: m.value for m in t.modifiers},
+            "chances": {c.id: semantics.result_chances(t, c.id) for c in t.columns},
+            "chances_with": {
+                m.id: {c.id: semantics.result_chances(t, c.id, m.value) for c in t.columns}
+                for m in t.modifiers
+            },
             "index": semantics.results_index(t, semantics.trigger_shifts(rs, t.id)),
         }
         for t in rs.results_tables
