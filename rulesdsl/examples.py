@@ -450,7 +450,10 @@ def _roll(args: _Args) -> Answered:
     name = _name(args.at(0, "a dice table"), [*tables, *results], "dice table")
     total = _total(args.at(1, "a total"), "total")
     if name in tables:
-        row = semantics.roll(tables[name], total)
+        plain_natural = args.keyword("natural")
+        row = semantics.roll(
+            tables[name], total, _total(plain_natural, "natural") if plain_natural else None
+        )
         if row is None:
             raise Unanswerable(f"no row of '{name}' covers {total}", 1)
         span = spelling.dice_range(row.low, row.high)

@@ -251,6 +251,8 @@ class DiceTable:
     dice: DiceRoll
     modifiers: tuple[DiceModifier, ...]
     rows: tuple[DiceRow, ...]
+    naturals: tuple[NaturalRow, ...] = ()
+    """``natural 12 major``: a natural roll that gives a row whatever the modifiers."""
 
 
 # ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
@@ -282,11 +284,16 @@ class ResultColumn:
 @dataclass(frozen=True)
 class NaturalRow:
     """``natural N outcome``: when the dice show ``roll`` before any modifier, the outcome
-    is ``outcome`` whatever the column and the total."""
+    is ``outcome`` whatever the column and the total (on a plain dice table, the row
+    ``outcome``). ``at_least``: the outcome the total gives, but no lower than ``outcome``
+    (outcomes count in the order declared, rows in the order of their totals).
+    ``by_column``: one outcome per column (``outcome`` is the first column's)."""
 
     roll: int
     outcome: Id
     info: Info
+    at_least: bool = False
+    by_column: tuple[Id, ...] = ()
 
 
 @dataclass(frozen=True)

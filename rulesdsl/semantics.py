@@ -67,6 +67,9 @@ from rulesdsl.semantics_tables import (
     decide as decide,
 )
 from rulesdsl.semantics_tables import (
+    dice_chances as dice_chances,
+)
+from rulesdsl.semantics_tables import (
     dice_index as dice_index,
 )
 from rulesdsl.semantics_tables import (

@@ -201,9 +201,33 @@ def covers(row: ir.DiceRow, total: int) -> bool:
     return (row.low is None or total >= row.low) and (row.high is None or total <= row.high)
 
 
-def roll(table: ir.DiceTable, total: int) -> ir.DiceRow | None:
-    """The first row that covers ``total``, None if no row does."""
-    return next((row for row in table.rows if covers(row, total)), None)
+def roll(table: ir.DiceTable, total: int, natural: int | None = None) -> ir.DiceRow | None:
+    """The first row that covers ``total``, None if no row does; a ``natural`` roll with a
+    natural row gives that row (``at least``: the higher of it and the total's row, rows
+    counted in the order of their totals)."""
+    row = next((row for row in table.rows if covers(row, total)), None)
+    nat = next((n for n in table.naturals if n.roll == natural), None)
+    if nat is None:
+        return row
+    given = next((r for r in table.rows if r.id == nat.outcome), None)
+    if not nat.at_least or row is None or given is None:
+        return given or row
+    return max(row, given, key=_row_order)
+
+
+def _row_order(row: ir.DiceRow) -> float:
+    return -math.inf if row.low is None else row.low
+
+
+def dice_chances(table: ir.DiceTable, shift: int = 0) -> dict[str, Fraction]:
+    """The exact chance of each row with natural rolls counted (issue 25): each natural roll
+    gives its natural row if it has one, else the row covering it plus ``shift``."""
+    chances = {r.id: Fraction(0) for r in table.rows}
+    for natural, p in roll_of(table.dice).distribution().items():
+        row = roll(table, natural + shift, natural)
+        if row is not None:
+            chances[row.id] += p
+    return chances
 
 
 def dice_index(table: ir.DiceTable) -> dict[int, int]:
@@ -273,15 +297,26 @@ def result(
 ) -> str | None:
     """The outcome of a roll on a results table: a natural row for the natural roll wins;
     else the outcome in ``column`` of the first row covering ``total``; None if none does."""
-    if natural is not None:
-        for nat in table.naturals:
-            if nat.roll == natural:
-                return nat.outcome
     index = [c.id for c in table.columns].index(column)
-    for row in table.rows:
-        if result_covers(row, total) and index < len(row.outcomes):
-            return row.outcomes[index]
-    return None
+    given = next(
+        (
+            r.outcomes[index]
+            for r in table.rows
+            if result_covers(r, total) and index < len(r.outcomes)
+        ),
+        None,
+    )
+    nat = next((n for n in table.naturals if n.roll == natural), None)
+    if nat is None:
+        return given
+    if nat.by_column:
+        return nat.by_column[index] if index < len(nat.by_column) else given
+    if not nat.at_least or given is None:
+        return nat.outcome
+    order = [o.id for o in table.outcomes]
+    if given in order and nat.outcome in order:
+        return max(given, nat.outcome, key=order.index)  # "at least": the later outcome
+    return nat.outcome
 
 
 def result_chances(table: ir.ResultsTable, column: str, shift: int = 0) -> dict[str, Fraction]:

@@ -261,3 +261,125 @@ def test_the_sheet_prints_each_outcomes_chance_per_column(compiler: Compiler) ->
         "| Defender eliminated | 1/6 · 16.7% | 1/6 · 16.7% | 1/6 · 16.7% | 2/6 · 33.3% "
         "| 3/6 · 50.0% |" in text.replace("\u00a0", " ").replace("\u202f", " ")
     )
+
+
+# ---- natural rolls on every dice table; "at least"; per column -----------------------------
+
+EFFECTS = """dice terrain_effects "Terrain Effects" : 2d6 {
+  modifier dropship "DropShip" +4
+  modifier careful "Careful" -3
+  natural 12 major
+  natural 2 at least fire
+  7-   no_effect "No effect"
+  8-11 fire "Hex catches fire" | ignites
+  12+  major "Major explosion" | damage 2d6
+}
+"""
+
+WOUNDS = """dice wounds "Wounds" : 1d6 by damage {
+  column light "Light" up to 2
+  column heavy "Heavy" above 2
+  outcome none "No effect"
+  outcome pinned "Pinned"
+  outcome wounded "Wounded"
+  outcome dead "Dead"
+  natural 6 at least wounded
+  natural 1 | none | pinned
+  1-2 | none   | pinned
+  3-4 | pinned | wounded
+  5+  | pinned | dead
+}
+"""
+
+
+def test_a_natural_roll_on_a_plain_dice_table_gives_its_row_whatever_the_modifiers(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    m = module(compiler, tmp_path, EFFECTS)
+    assert m.roll("terrain_effects", 9, natural=12).id == "major"  # careful: 12 - 3
+    assert m.roll("terrain_effects", 9, natural=9).id == "fire"  # no natural row for 9
+    assert m.roll("terrain_effects", 9).id == "fire"
+
+
+def test_a_natural_at_least_row_gives_that_row_or_a_higher_one(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    m = module(compiler, tmp_path, EFFECTS)
+    assert m.roll("terrain_effects", -1, natural=2).id == "fire"  # careful: 2 - 3
+    assert m.roll("terrain_effects", 6, natural=2).id == "fire"  # dropship: 2 + 4
+    assert m.roll("terrain_effects", 12, natural=2).id == "major"  # a higher row reached
+
+
+def test_a_natural_row_counts_in_each_rows_chance(compiler: Compiler, tmp_path: Path) -> None:
+    m = module(compiler, tmp_path, EFFECTS)
+    rows = {r.id: r for r in m.DICE_TABLES["terrain_effects"].rows}
+    assert rows["fire"].chance == Fraction(15, 36)  # 8-11, and the natural 2
+    assert rows["no_effect"].chance == Fraction(20, 36)
+    assert rows["major"].chance_with["careful"] == Fraction(1, 36)  # only the natural 12
+    assert sum(r.chance_with["careful"] for r in rows.values()) == 1
+
+
+def test_a_natural_at_least_outcome_is_raised_by_a_worse_column(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """ "A natural 6 is at least Wounded, and worse if the column says so"."""
+    m = module(compiler, tmp_path, WOUNDS)
+    assert m.roll("wounds", 6, column="light", natural=6).id == "wounded"
+    assert m.roll("wounds", 6, column="heavy", natural=6).id == "dead"
+    assert not m.roll("wounds", 6, column="heavy", natural=6).natural  # the total's, worse
+    assert m.roll("wounds", 6, column="light", natural=6).natural
+    assert m.roll("wounds", 6, column="heavy").id == "dead"
+
+
+def test_a_natural_roll_may_give_one_outcome_per_column(compiler: Compiler, tmp_path: Path) -> None:
+    m = module(compiler, tmp_path, WOUNDS)
+    assert m.roll("wounds", 3, column="light", natural=1).id == "none"
+    assert m.roll("wounds", 3, column="heavy", natural=1).id == "pinned"
+    assert m.RESULTS_TABLES["wounds"].chances["light"] == {
+        "none": Fraction(2, 6),
+        "pinned": Fraction(3, 6),
+        "wounded": Fraction(1, 6),
+        "dead": Fraction(0),
+    }
+
+
+def test_a_natural_naming_no_row_of_a_plain_dice_table_is_an_error(compiler: Compiler) -> None:
+    body = EFFECTS.replace("natural 12 major", "natural 12 majr")
+    assert found(compiler, body) == [("E254", 4, 14)]
+    ((_, message, hint),) = messages(compiler, body)
+    assert message == "'majr' is not a row of 'terrain_effects'"
+    assert hint == "did you mean 'major'?"
+
+
+def test_a_natural_the_dice_cannot_roll_on_a_plain_table_is_an_error(compiler: Compiler) -> None:
+    assert found(compiler, EFFECTS.replace("natural 12 major", "natural 13 major")) == [
+        ("E256", 4, 3)
+    ]
+
+
+def test_a_natural_with_the_wrong_number_of_outcomes_per_column_is_an_error(
+    compiler: Compiler,
+) -> None:
+    body = WOUNDS.replace("natural 1 | none | pinned", "natural 1 | none | pinned | dead")
+    assert found(compiler, body) == [("E253", 9, 31)]
+
+
+def test_the_sheet_prints_natural_rolls_in_every_language(compiler: Compiler) -> None:
+    compiled = compile_snippet(compiler, HEADER + EFFECTS + WOUNDS)
+    assert compiled.ruleset is not None
+    lines = {
+        "en": "A natural 12 (before modifiers) gives Major explosion, whatever the modifiers.",
+        "fr": "donne au moins Hex catches fire",
+        "ru": "не меньше чем «Wounded»",
+        "de": "ergibt Spalte für Spalte: No effect, Pinned.",
+    }
+    for lang, line in lines.items():
+        text = render_sheet(compiled.ruleset, "md", lang).decode("utf-8")
+        assert line in text.replace("\u00a0", " ").replace("\u202f", " "), lang
+    text = render_sheet(compiled.ruleset, "md", "en").decode("utf-8")
+    assert "15/36 · 41.7%" in text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def test_a_natural_per_column_on_a_table_without_columns_is_an_error(compiler: Compiler) -> None:
+    body = EFFECTS.replace("natural 12 major", "natural 12 | fire | major")
+    assert found(compiler, body) == [("E323", 4, 16)]

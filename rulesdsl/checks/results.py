@@ -34,6 +34,9 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
         _naturals(table, where, out)
         _coverage(table, where, out)
         _unused(table, where, out)
+    for plain in rs.dice_tables:  # natural rolls on plain dice tables (issue 25)
+        if plain.naturals and dice.usable(plain.dice):
+            _naturals(plain, where, out)
     for trigger in rs.triggers:
         _named_twice(rs, trigger, where, out)
     _trigger_reach(rs, where, out)
@@ -350,11 +353,28 @@ def _after(
             assert_never(column.bound)
 
 
-def _naturals(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+def _naturals(
+    table: ir.ResultsTable | ir.DiceTable, where: Positions, out: list[Diagnostic]
+) -> None:
     plain = set(semantics.plain_totals(table.dice))
     seen: dict[int, ir.NaturalRow] = {}
+    width = len(table.columns) if isinstance(table, ir.ResultsTable) else 0
     for nat in table.naturals:
         pos = where.of(nat, table)
+        if nat.by_column and len(nat.by_column) != width:
+            given = len(nat.by_column)
+            out.append(
+                error(
+                    "E253",
+                    f"natural {nat.roll} of '{table.id}' gives {given} "
+                    f"outcome{'' if given == 1 else 's'}, the table has {width} "
+                    f"column{'' if width == 1 else 's'}",
+                    where.of_field(nat, item_field("outcomes", width), nat, table)
+                    if given > width
+                    else pos,
+                    "give one outcome per column, in the order the columns are declared",
+                )
+            )
         if nat.roll not in plain:
             out.append(
                 error(
@@ -454,7 +474,9 @@ def _of_columns(table: ir.ResultsTable, missing: dict[int, list[str]]) -> str:
 
 
 def _unused(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
-    given = {o for r in table.rows for o in r.outcomes} | {n.outcome for n in table.naturals}
+    given = {o for r in table.rows for o in r.outcomes} | {
+        o for n in table.naturals for o in (n.outcome, *n.by_column)
+    }
     for outcome in table.outcomes:
         if outcome.id not in given:
             out.append(

@@ -157,7 +157,9 @@ class TableRules(BuilderBase):
         dice = s.Located(parse_dice_token(str(dice_token)), self._p(dice_token))
         mods = tuple(c for c in ch if isinstance(c, s.DiceModifierNode))
         rows = tuple(c for c in ch if isinstance(c, s.DiceRowNode))
-        return s.DiceDecl(self._item(meta, ch), dice, mods, rows, self._results(ch))
+        results = self._results(ch)
+        naturals = tuple(c for c in ch if isinstance(c, s.NaturalNode)) if results is None else ()
+        return s.DiceDecl(self._item(meta, ch), dice, mods, rows, results, naturals)
 
     def _results(self, ch: list[Any]) -> s.ResultsNode | None:
         by_clause = next((c for c in ch if isinstance(c, tuple) and c and c[0] == "by"), None)
@@ -167,8 +169,8 @@ class TableRules(BuilderBase):
         outcomes = tuple(c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "outcome")
         naturals = tuple(c for c in ch if isinstance(c, s.NaturalNode))
         results = tuple(c for c in ch if isinstance(c, s.ResultRowNode))
-        if by is None and not (columns or outcomes or naturals or results):
-            return None
+        if by is None and not (columns or outcomes or results):
+            return None  # a plain dice table, maybe with natural rolls (issue 25)
         return s.ResultsNode(by, columns, outcomes, naturals, results, rounding)
 
     def dice_by(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Name, s.Name | None]:
@@ -216,6 +218,15 @@ class TableRules(BuilderBase):
     def dice_natural(self, meta: Meta, ch: list[Any]) -> s.NaturalNode:
         extras = next((c for c in ch if isinstance(c, s.Extras)), NO_EXTRAS)
         return s.NaturalNode(int(ch[0]), self._name(ch[1]), extras, self._p(meta))
+
+    def natural_at_least(self, meta: Meta, ch: list[Any]) -> s.NaturalNode:
+        extras = next((c for c in ch if isinstance(c, s.Extras)), NO_EXTRAS)
+        return s.NaturalNode(int(ch[0]), self._name(ch[1]), extras, self._p(meta), True)
+
+    def natural_by_column(self, meta: Meta, ch: list[Any]) -> s.NaturalNode:
+        extras = next((c for c in ch if isinstance(c, s.Extras)), NO_EXTRAS)
+        names = tuple(self._name(c) for c in ch[1:] if isinstance(c, Token) and c.type == "NAME")
+        return s.NaturalNode(int(ch[0]), names[0], extras, self._p(meta), False, names)
 
     def result_row(self, meta: Meta, ch: list[Any]) -> s.ResultRowNode:
         low, high = ch[0]

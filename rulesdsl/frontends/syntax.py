@@ -334,6 +334,9 @@ class DiceDecl:
     rows: tuple[DiceRowNode, ...]
     results: ResultsNode | None = None
     """Set for a results table (``dice crt : 1d6 by odds { column ...; outcome ... }``)."""
+    naturals: tuple[NaturalNode, ...] = ()
+    """A plain dice table's natural rolls (``natural 12 major``); a results table's are in
+    ``results``."""
 
 
 # ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
@@ -352,12 +355,16 @@ class DiceColumnNode:
 
 @dataclass(frozen=True)
 class NaturalNode:
-    """``natural N outcome``: the natural roll ``N`` gives ``outcome`` whatever the column."""
+    """``natural N outcome``: the natural roll ``N`` gives ``outcome`` whatever the column
+    (on a plain dice table, the row ``outcome``); ``at_least``: that outcome or a later one;
+    ``by_column``: one outcome per column (``outcome`` is the first)."""
 
     roll: int
     outcome: Name
     extras: Extras
     pos: Pos
+    at_least: bool = False
+    by_column: tuple[Name, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -147,9 +147,18 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
 
     naturals = []
     for nat in res.naturals:
-        outcome(nat.outcome)
-        natural = ir.NaturalRow(nat.roll, nat.outcome.text, lw.info_of({}, nat.extras))
+        for word in nat.by_column or (nat.outcome,):
+            outcome(word)
+        natural = ir.NaturalRow(
+            nat.roll,
+            nat.outcome.text,
+            lw.info_of({}, nat.extras),
+            nat.at_least,
+            tuple(w.text for w in nat.by_column),
+        )
         lw.where.record(natural, nat.pos)
+        for i, word in enumerate(nat.by_column):  # E253, a check, may point at one
+            lw.where.record(natural, word.pos, item_field("outcomes", i))
         naturals.append(natural)
     rows: list[ir.ResultRow] = []
     for node in res.rows:
@@ -200,3 +209,33 @@ def _rounding(lw: Context, res: s.ResultsNode) -> ir.Rounding | None:
         )
         return "down"  # the error is given; no follow-on for a table without a rounding
     return written
+
+
+def dice_naturals(lw: Context, decl: s.DiceDecl) -> tuple[ir.NaturalRow, ...]:
+    """``natural 12 major`` on a plain dice table (issue 25): the row a natural roll gives;
+    E254 for a row the table does not have, E323 for outcomes per column (no columns here)."""
+    rows = [r.item.name.text for r in decl.rows]
+    out = []
+    for nat in decl.naturals:
+        if nat.by_column:
+            lw.err(
+                "E323",
+                f"'{decl.item.name.text}' has no columns: a natural roll names one row",
+                nat.by_column[0].pos,
+                f"write `natural {nat.roll} ROW` or `natural {nat.roll} at least ROW`",
+            )
+            continue
+        if nat.outcome.text not in rows:
+            lw.err(
+                "E254",
+                f"'{nat.outcome.text}' is not a row of '{decl.item.name.text}'",
+                nat.outcome.pos,
+                did_you_mean(nat.outcome.text, rows) or "name one of the table's rows",
+            )
+            continue
+        natural = ir.NaturalRow(
+            nat.roll, nat.outcome.text, lw.info_of({}, nat.extras), nat.at_least
+        )
+        lw.where.record(natural, nat.pos)
+        out.append(natural)
+    return tuple(out)

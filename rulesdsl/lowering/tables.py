@@ -8,6 +8,7 @@ from typing import assert_never
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.costs import CostLowering
 from rulesdsl.lowering.decisions import DecisionLowering
 from rulesdsl.positions import item_field
@@ -207,7 +208,12 @@ class TableLowering(CostLowering):
             self.where.record(rows[-1], row.item.pos)
             self.where.record(rows[-1], row.item.name.pos, "id")
         table = ir.DiceTable(
-            decl.item.name.text, self.info(decl.item), dice, tuple(modifiers), tuple(rows)
+            decl.item.name.text,
+            self.info(decl.item),
+            dice,
+            tuple(modifiers),
+            tuple(rows),
+            sight_lowering.dice_naturals(self, decl),
         )
         self.where.record(table, decl.item.name.pos)
         return table

@@ -340,10 +340,11 @@ class MoreBlocks(MovementBlocks):
             rows.append(row)
         after = [
             self.w(
-                "natural_rule",
+                _natural_word(n),
                 roll=self.num(n.roll),
-                outcome=self.label(
-                    outcomes[n.outcome].info if n.outcome in outcomes else None, n.outcome
+                outcome=", ".join(
+                    self.label(outcomes[o].info if o in outcomes else None, o)
+                    for o in (n.by_column or (n.outcome,))
                 ),
             )
             + "".join(f" {text}" for text in self.note_texts(n.info))
@@ -387,6 +388,13 @@ def _column_word(bound: ir.ColumnBound) -> str:
             return "column_at"
         case _:
             assert_never(bound)
+
+
+def _natural_word(n: ir.NaturalRow) -> str:
+    """The sheet's sentence for a natural roll on a results table (issue 25)."""
+    if n.by_column:
+        return "natural_by_column"
+    return "natural_at_least" if n.at_least else "natural_rule"
 
 
 def _at_point(bound: ir.ColumnBound) -> bool:

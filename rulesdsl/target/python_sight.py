@@ -60,6 +60,8 @@ def results_tables(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
             "by": t.by,
             "columns": [(c.id, c.info.labels, c.bound, _tidy(c.value), c.unit) for c in t.columns],
             "rounding": t.rounding,
+            "natural_at_least": sorted(n.roll for n in t.naturals if n.at_least),
+            "natural_by_column": {n.roll: n.by_column for n in t.naturals if n.by_column},
             "outcomes": {o.id: o.info.labels for o in t.outcomes},
             "naturals": {n.roll: n.outcome for n in t.naturals},
             "rows": [(r.low, r.high, r.outcomes) for r in t.rows],
