@@ -4,13 +4,17 @@ outcome per column, and the E303 gap reported once with the row to add."""
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 
 from rulesdsl import ir
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.printed.sheets import render_sheet
+from rulesdsl.versions import diff as semantic
 from tests.conftest import RULESETS, compile_snippet, import_rendered
 
 HEADER = """ruleset demo "Demo"
@@ -383,3 +387,86 @@ def test_the_sheet_prints_natural_rolls_in_every_language(compiler: Compiler) ->
 def test_a_natural_per_column_on_a_table_without_columns_is_an_error(compiler: Compiler) -> None:
     body = EFFECTS.replace("natural 12 major", "natural 12 | fire | major")
     assert found(compiler, body) == [("E323", 4, 16)]
+
+
+# ---- house rules (re-opening a table) and `rulesdsl diff` ---------------------------------
+
+
+def _variant(tmp_path: Path, base: str, house: str) -> tuple[ir.Ruleset, ir.Ruleset]:
+    compiler = Compiler()
+    (tmp_path / "demo.terrain").write_text(HEADER + base, "utf-8")
+    header = 'ruleset house "House"\nversion 1.1.0\nextends demo@^1.0\n'
+    (tmp_path / "house.terrain").write_text(header + house, "utf-8")
+    old = compiler.compile_file(tmp_path / "demo.terrain")
+    new = compiler.compile_file(tmp_path / "house.terrain")
+    assert old.ruleset is not None and new.ruleset is not None, new.diagnostics
+    assert new.ok, [(d.code, d.message) for d in new.diagnostics]
+    return old.ruleset, new.ruleset
+
+
+def test_a_house_rule_changes_the_rounding_and_a_natural_roll_by_reopening_the_table(
+    tmp_path: Path,
+) -> None:
+    base = ODDS.replace("  1- |", "  natural 6 de\n  1- |")
+    house = """dice crt : 1d6 by odds round up {
+  natural 6 at least dr
+  natural 1 ae
+}
+"""
+    old, new = _variant(tmp_path, base, house)
+    crt = new.results_tables[0]
+    assert crt.rounding == "up"
+    assert [(n.roll, n.outcome, n.at_least) for n in crt.naturals] == [
+        (6, "dr", True),
+        (1, "ae", False),
+    ]
+    m = load(new, tmp_path)
+    assert m.roll("crt", 2, column=(7, 3)).column == "odds_3_1"
+    d = semantic.diff(old, new)
+    assert [(c.level, c.action, c.path) for c in d.changes if "crt" in c.path] == [
+        ("breaking", "changed", "crt.rounding"),
+        ("breaking", "added", "crt.natural.1"),
+        ("breaking", "changed", "crt.natural.6"),
+    ]
+    assert "Combat results, rounding: round down -> round up" in [c.message for c in d.changes]
+
+
+def test_diff_grades_a_natural_roll_changed_on_a_plain_dice_table(tmp_path: Path) -> None:
+    old, new = _variant(
+        tmp_path, EFFECTS, "dice terrain_effects : 2d6 {\n  natural 12 at least fire\n}\n"
+    )
+    d = semantic.diff(old, new)
+    changes = [(c.level, c.action, c.path, c.message) for c in d.changes]
+    assert (
+        "rules",
+        "changed",
+        "terrain_effects.natural.12",
+        "Terrain Effects, natural 12: major -> at least fire",
+    ) in changes
+
+
+# ---- the YAML authoring front end ------------------------------------------------------------
+
+
+def test_every_new_construct_survives_dsl_to_yaml_to_dsl(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    text = HEADER + EFFECTS + WOUNDS + ODDS + FIRE
+    source, _ = Parser().parse(text, "demo.terrain")
+    assert source is not None
+    yaml_path = tmp_path / "demo.yaml"
+    yaml_text = to_yaml(source)
+    assert "round: down" in yaml_text and "point: '2:1'" in yaml_text
+    assert "upto: 6 in" in yaml_text and "at_least: true" in yaml_text
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "back.terrain"
+    back.write_text(to_terrain(yaml_path.read_text("utf-8")), "utf-8")
+    compiled = [Compiler().compile_file(p) for p in (yaml_path, back)]
+    assert all(c.ok for c in compiled), [c.diagnostics for c in compiled]
+    rulesets = [c.ruleset for c in compiled] + [compile_snippet(compiler, text).ruleset]
+    plain = [dataclasses.replace(r, digest="") for r in rulesets if r is not None]
+    assert len(plain) == 3 and plain[0] == plain[1] == plain[2]
+    assert plain[0].dice_tables[0].naturals[1].at_least
+    assert plain[0].results_tables[0].naturals[1].by_column == ("none", "pinned")
+    assert plain[0].results_tables[1].rounding == "down"
+    assert plain[0].results_tables[2].columns[0].unit == "in"

@@ -461,17 +461,50 @@ class Builder:
                 effects_node = _get(row, "effects")
                 effects = self.cell(effects_node) if effects_node is not None else None
                 rows.append(s.DiceRowNode(self.item(name, row), span[0], span[1], effects))
+            results = self._results(v)
+            naturals = tuple(self._naturals(v)) if results is None else ()
             out.append(
-                s.DiceDecl(self.item(k, v), dice, tuple(modifiers), tuple(rows), self._results(v))
+                s.DiceDecl(self.item(k, v), dice, tuple(modifiers), tuple(rows), results, naturals)
             )
         return out
 
     # -- results tables and line of sight (issue 11, items 9 and 10) -------------------------
 
+    def _naturals(self, v: Node) -> list[s.NaturalNode]:
+        """``naturals: [{natural: 6, then: de}]``; ``at_least: true``; ``then: [a, b]`` gives
+        one outcome per column (issue 25)."""
+        naturals = []
+        for nat in _seq(_get(v, "naturals")):
+            roll, then = _get(nat, "natural"), _get(nat, "then")
+            if not isinstance(roll, ScalarNode):
+                continue
+            if not _raw(roll).isdigit():
+                self.diagnostics.append(
+                    error("E001", f"'{_raw(roll)}' is not a roll", self.pos(roll), "e.g. 6")
+                )
+                continue
+            least = _get(nat, "at_least")
+            at_least = isinstance(least, ScalarNode) and _raw(least) in ("true", "yes")
+            if isinstance(then, ScalarNode):
+                naturals.append(
+                    s.NaturalNode(
+                        int(_raw(roll)), self.name(then), self.extras(nat), self.pos(nat), at_least
+                    )
+                )
+                continue
+            names = tuple(self.name(n) for n in _seq(then) if isinstance(n, ScalarNode))
+            if names:
+                naturals.append(
+                    s.NaturalNode(
+                        int(_raw(roll)), names[0], self.extras(nat), self.pos(nat), False, names
+                    )
+                )
+        return naturals
+
     def _results(self, v: Node) -> s.ResultsNode | None:
-        keys = ("column_by", "columns", "outcomes", "naturals", "results", "round")
+        keys = ("column_by", "columns", "outcomes", "results", "round")
         if not isinstance(v, MappingNode) or all(_get(v, key) is None for key in keys):
-            return None
+            return None  # a plain dice table, maybe with natural rolls (issue 25)
         by_node = _get(v, "column_by")
         by = self.name(by_node) if isinstance(by_node, ScalarNode) else None
         round_node = _get(v, "round")
@@ -489,18 +522,7 @@ class Builder:
         outcomes = tuple(
             self.item(ok, ov) for ok, ov in _items(_get(v, "outcomes") or MappingNode("", []))
         )
-        naturals = []
-        for nat in _seq(_get(v, "naturals")):
-            roll, then = _get(nat, "natural"), _get(nat, "then")
-            if isinstance(roll, ScalarNode) and isinstance(then, ScalarNode):
-                if not _raw(roll).isdigit():
-                    self.diagnostics.append(
-                        error("E001", f"'{_raw(roll)}' is not a roll", self.pos(roll), "e.g. 6")
-                    )
-                    continue
-                naturals.append(
-                    s.NaturalNode(int(_raw(roll)), self.name(then), self.extras(nat), self.pos(nat))
-                )
+        naturals = self._naturals(v)
         rows = []
         for res in _seq(_get(v, "results")):
             roll = _get(res, "roll")

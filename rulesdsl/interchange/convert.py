@@ -9,7 +9,7 @@ with :func:`rulesdsl.interchange.fmt.format_text`. Comments in a .terrain file a
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import yaml
@@ -296,6 +296,7 @@ class _ToYaml:
                 modifiers={m.item.name.text: self._dice_modifier(m) for m in st.modifiers} or None,
                 rows=[self._dice_row(r) for r in st.rows] or (None if st.results else []),
                 **(self._results(st.results) if st.results else {}),
+                **({"naturals": self._naturals(st.naturals)} if st.naturals else {}),
             )
         elif isinstance(st, s.TriggerDecl):
             check = f"{self.text(st.check.pos)} >= {st.at_least}" if st.check else None
@@ -408,6 +409,21 @@ class _ToYaml:
             {**self.labels(mod.item.labels), "amount": amount, **self.extras(mod.item.extras)}
         )
 
+    def _naturals(self, naturals: Sequence[s.NaturalNode]) -> list[Any] | None:
+        """Natural rolls: ``then`` an outcome (or a row), or a list of one per column;
+        ``at_least: true`` (issue 25)."""
+        return [
+            _maybe_flow(
+                {
+                    "natural": n.roll,
+                    "then": [o.text for o in n.by_column] if n.by_column else n.outcome.text,
+                    **({"at_least": True} if n.at_least else {}),
+                    **self.extras(n.extras),
+                }
+            )
+            for n in naturals
+        ] or None
+
     def _results(self, res: s.ResultsNode) -> dict[str, Any]:
         """A results table's own keys: by, columns, outcomes, naturals, results."""
         return {
@@ -425,11 +441,7 @@ class _ToYaml:
             }
             or None,
             "outcomes": {o.name.text: self.item(o) for o in res.outcomes} or None,
-            "naturals": [
-                _maybe_flow({"natural": n.roll, "then": n.outcome.text, **self.extras(n.extras)})
-                for n in res.naturals
-            ]
-            or None,
+            "naturals": self._naturals(res.naturals),
             "results": [
                 _maybe_flow(
                     {
@@ -671,7 +683,15 @@ def to_terrain(text: str) -> str:
                 for outcome, oitem in (item.get("outcomes") or {}).items():
                     emit(f"  outcome {_head('', outcome, oitem).strip()}" + _extras(oitem))
                 for nat in _seq(item.get("naturals")):
-                    emit(f"  natural {nat['natural']} {nat['then']}" + _extras(nat))
+                    then = nat["then"]
+                    then = (
+                        "| " + " | ".join(then)
+                        if isinstance(then, list)
+                        else f"at least {then}"
+                        if nat.get("at_least")
+                        else then
+                    )
+                    emit(f"  natural {nat['natural']} {then}" + _extras(nat))
                 for row in _seq(item.get("rows")):
                     effects = f" | {row['effects']}" if "effects" in row else ""
                     emit(

@@ -124,6 +124,40 @@ def _rounding(rounding: ir.Rounding | None) -> str:
     return f"round {rounding}" if rounding else "no rounding"
 
 
+def _natural(n: ir.NaturalRow) -> str:
+    if n.by_column:
+        return " | ".join(n.by_column)
+    return f"at least {n.outcome}" if n.at_least else n.outcome
+
+
+def naturals(
+    d: Differ,
+    level: Level,
+    name: str,
+    table: str,
+    old: Sequence[ir.NaturalRow],
+    new: Sequence[ir.NaturalRow],
+) -> None:
+    """Natural rolls added, removed or changed (``at least``, per column: issue 25)."""
+    old_naturals = {n.roll: _natural(n) for n in old}
+    new_naturals = {n.roll: _natural(n) for n in new}
+    for roll in sorted(old_naturals.keys() | new_naturals.keys()):
+        before, after = old_naturals.get(roll, "nothing"), new_naturals.get(roll, "nothing")
+        if before != after:
+            d.add(
+                level,
+                "changed"
+                if roll in old_naturals and roll in new_naturals
+                else "added"
+                if roll in new_naturals
+                else "removed",
+                f"{table}.natural.{roll}",
+                f"{name}, natural {roll}: {before} -> {after}",
+                before,
+                after,
+            )
+
+
 def results(d: Differ) -> None:
     pairs = d._named("results table", d.old.results_tables, d.new.results_tables, lambda t: t.id)
     for a, b in pairs:
@@ -156,23 +190,7 @@ def results(d: Differ) -> None:
                     _bound(c_new),
                 )
         d._named(f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id)
-        old_naturals = {n.roll: n.outcome for n in a.naturals}
-        new_naturals = {n.roll: n.outcome for n in b.naturals}
-        for roll in sorted(old_naturals.keys() | new_naturals.keys()):
-            before, after = old_naturals.get(roll, "nothing"), new_naturals.get(roll, "nothing")
-            if before != after:
-                d.add(
-                    "breaking",
-                    "changed"
-                    if roll in old_naturals and roll in new_naturals
-                    else "added"
-                    if roll in new_naturals
-                    else "removed",
-                    f"{b.id}.natural.{roll}",
-                    f"{name}, natural {roll}: {before} -> {after}",
-                    before,
-                    after,
-                )
+        naturals(d, "breaking", name, b.id, a.naturals, b.naturals)
         _rows(d, name, a, b)
         for m_old, m_new in d._named(
             f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id, prefix=b.id
