@@ -6,7 +6,7 @@ Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from rulesdsl.ir_values import DiceRoll, Id, Info, NewId, Value
@@ -173,11 +173,13 @@ Condition = Comparison | InputTruth | CellTruth
 
 @dataclass(frozen=True)
 class Outcome:
-    """A result of a decision; ``value`` when it stands for a modifier factor."""
+    """A result of a decision; ``value`` when it stands for a modifier factor. On a results
+    table, ``effects`` are what the outcome carries (``retreat 1 hex``), as a dice row's."""
 
     id: Id
     info: Info
     value: Value | None = None
+    effects: dict[Id, Value] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

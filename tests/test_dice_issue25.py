@@ -470,3 +470,53 @@ def test_every_new_construct_survives_dsl_to_yaml_to_dsl(
     assert plain[0].results_tables[0].naturals[1].by_column == ("none", "pinned")
     assert plain[0].results_tables[1].rounding == "down"
     assert plain[0].results_tables[2].columns[0].unit == "in"
+
+
+# ---- outcomes that carry data ---------------------------------------------------------------
+
+RAM = """dice ram "Ramming" : 2d6 by speed {
+  column slow "Slow" up to 2 hex
+  column fast "Fast" above 2 hex
+  outcome glance "Glancing blow" | damage 1d6
+  outcome hit "Solid hit"        | damage 2d6, speed 0
+  outcome sunk "Sunk"            | hull_points 0, sinks
+  natural 12 at least hit
+  2-6  | glance | glance
+  7-10 | glance | hit
+  11+  | hit    | sunk
+}
+"""
+
+
+def test_an_outcome_carries_effects_returned_by_roll(compiler: Compiler, tmp_path: Path) -> None:
+    m = module(compiler, tmp_path, RAM)
+    hit = m.roll("ram", 8, column=3)
+    assert hit.id == "hit"
+    assert hit.effects["damage"] == m.Dice(2, 6)
+    assert hit.effects["speed"] == 0
+    assert m.roll("ram", 12, column=3).effects == {"hull_points": 0, "sinks": True}
+    assert m.roll("ram", 3, column=1, natural=12).effects["speed"] == 0  # the natural's outcome
+
+
+def test_an_effect_that_is_not_a_name_and_value_is_an_error(compiler: Compiler) -> None:
+    body = RAM.replace("| damage 1d6\n", "| 1d6\n")
+    assert found(compiler, body) == [("E208", 4, 36)]
+
+
+def test_the_sheet_prints_each_outcomes_effects(compiler: Compiler) -> None:
+    compiled = compile_snippet(compiler, HEADER + RAM)
+    assert compiled.ruleset is not None
+    for lang, head in {"en": "effects", "fr": "effets", "ru": "эффекты", "de": "Wirkungen"}.items():
+        text = render_sheet(compiled.ruleset, "md", lang).decode("utf-8")
+        assert f"| {head} |" in text.lower() or f"| {head.lower()} |" in text.lower(), lang
+        assert "speed" in text and "hull points" in text, lang
+
+
+def test_a_house_rule_overrides_an_outcomes_effects(tmp_path: Path) -> None:
+    old, new = _variant(tmp_path, RAM, "override ram.hit | damage 3d6, speed 0\n")
+    hit = next(o for o in new.results_tables[0].outcomes if o.id == "hit")
+    assert hit.effects["damage"] == ir.DiceValue(3, 6, 0)
+    d = semantic.diff(old, new)
+    assert ("rules", "changed", "ram.hit.damage") in [
+        (c.level, c.action, c.path) for c in d.changes
+    ]

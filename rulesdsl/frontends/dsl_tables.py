@@ -167,11 +167,16 @@ class TableRules(BuilderBase):
         rounding: s.Name | None = by_clause[2] if by_clause else None
         columns = tuple(c for c in ch if isinstance(c, s.DiceColumnNode))
         outcomes = tuple(c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "outcome")
+        effects = tuple(
+            (c[1].name.text, c[2])
+            for c in ch
+            if isinstance(c, tuple) and c and c[0] == "outcome" and c[2] is not None
+        )
         naturals = tuple(c for c in ch if isinstance(c, s.NaturalNode))
         results = tuple(c for c in ch if isinstance(c, s.ResultRowNode))
         if by is None and not (columns or outcomes or results):
             return None  # a plain dice table, maybe with natural rolls (issue 25)
-        return s.ResultsNode(by, columns, outcomes, naturals, results, rounding)
+        return s.ResultsNode(by, columns, outcomes, naturals, results, rounding, effects)
 
     def dice_by(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Name, s.Name | None]:
         rounding = next((c for c in ch if isinstance(c, s.Name)), None)
@@ -212,8 +217,9 @@ class TableRules(BuilderBase):
         a, b = int(ch[0]), int(ch[1])
         return (s.Located(ir.Number(a / b if b else 0.0), self._p(meta)), (a, b))
 
-    def dice_outcome(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item]:
-        return ("outcome", self._item(meta, ch))
+    def dice_outcome(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item, s.CellNode | None]:
+        cell = next((c for c in ch if isinstance(c, s.CellNode)), None)
+        return ("outcome", self._item(meta, ch), cell)
 
     def dice_natural(self, meta: Meta, ch: list[Any]) -> s.NaturalNode:
         extras = next((c for c in ch if isinstance(c, s.Extras)), NO_EXTRAS)

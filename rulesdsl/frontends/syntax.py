@@ -389,6 +389,8 @@ class ResultsNode:
     naturals: tuple[NaturalNode, ...]
     rows: tuple[ResultRowNode, ...]
     rounding: Name | None = None
+    effects: tuple[tuple[str, CellNode], ...] = ()
+    """Outcomes that carry effects (``outcome dr "..." | retreat 1 hex``), by outcome name."""
     """``round down`` / ``round up`` after ``by``: how a value between `at` columns falls."""
 
 

@@ -519,8 +519,12 @@ class Builder:
                     value = s.Located(value.value, self.pos(value_node))  # type: ignore[arg-type]
                     item = self.item(ck, cv)
                     columns.append(s.DiceColumnNode(item, bound, value, ratio))  # type: ignore[arg-type]
-        outcomes = tuple(
-            self.item(ok, ov) for ok, ov in _items(_get(v, "outcomes") or MappingNode("", []))
+        outcome_nodes = _items(_get(v, "outcomes") or MappingNode("", []))
+        outcomes = tuple(self.item(ok, ov) for ok, ov in outcome_nodes)
+        effects = tuple(
+            (_raw(ok), self.cell(_get(ov, "effects")))
+            for ok, ov in outcome_nodes
+            if isinstance(ov, MappingNode) and _get(ov, "effects") is not None
         )
         naturals = self._naturals(v)
         rows = []
@@ -535,7 +539,9 @@ class Builder:
                 self.name(n) for n in _seq(_get(res, "outcomes")) if isinstance(n, ScalarNode)
             )
             rows.append(s.ResultRowNode(span[0], span[1], names, self.extras(res), self.pos(res)))
-        return s.ResultsNode(by, tuple(columns), outcomes, tuple(naturals), tuple(rows), rounding)
+        return s.ResultsNode(
+            by, tuple(columns), outcomes, tuple(naturals), tuple(rows), rounding, effects
+        )
 
     def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []

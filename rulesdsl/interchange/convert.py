@@ -440,7 +440,16 @@ class _ToYaml:
                 for c in res.columns
             }
             or None,
-            "outcomes": {o.name.text: self.item(o) for o in res.outcomes} or None,
+            "outcomes": {
+                o.name.text: self.item(
+                    o,
+                    effects=self.text(dict(res.effects)[o.name.text].pos)
+                    if o.name.text in dict(res.effects)
+                    else None,
+                )
+                for o in res.outcomes
+            }
+            or None,
             "naturals": self._naturals(res.naturals),
             "results": [
                 _maybe_flow(
@@ -681,7 +690,12 @@ def to_terrain(text: str) -> str:
                     )
                     emit(f"  column {_head('', column, citem).strip()} {bound}" + _extras(citem))
                 for outcome, oitem in (item.get("outcomes") or {}).items():
-                    emit(f"  outcome {_head('', outcome, oitem).strip()}" + _extras(oitem))
+                    carried = (
+                        f" | {oitem['effects']}"
+                        if isinstance(oitem, dict) and "effects" in oitem
+                        else ""
+                    )
+                    emit(f"  outcome {_head('', outcome, oitem).strip()}{carried}" + _extras(oitem))
                 for nat in _seq(item.get("naturals")):
                     then = nat["then"]
                     then = (

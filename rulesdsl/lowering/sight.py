@@ -133,7 +133,14 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
         if named.text in seen:
             lw.err("E102", f"'{named.text}' is declared twice in '{name.text}'", named.pos)
         seen[named.text] = named.pos
-    outcomes = tuple(lw.at(ir.Outcome(o.name.text, lw.info(o)), o.name.pos) for o in res.outcomes)
+    carried = dict(res.effects)
+    outcomes = tuple(
+        lw.at(
+            ir.Outcome(o.name.text, lw.info(o), None, effects(lw, carried.get(o.name.text))),
+            o.name.pos,
+        )
+        for o in res.outcomes
+    )
     declared = [o.id for o in outcomes]
 
     def outcome(word: s.Name) -> None:
@@ -239,3 +246,38 @@ def dice_naturals(lw: Context, decl: s.DiceDecl) -> tuple[ir.NaturalRow, ...]:
         lw.where.record(natural, nat.pos)
         out.append(natural)
     return tuple(out)
+
+
+EFFECT_KINDS: tuple[words.ValueKind, ...] = (
+    "number",
+    "dice",
+    "d66",
+    "symbol",
+    "flag",
+    "text",
+    "span",
+)
+"""What an effect of a dice row or of a results table's outcome may be."""
+
+
+def effects(lw: Context, cell: s.CellNode | None) -> dict[str, ir.Value]:
+    """A dice row's or an outcome's effects: ``name value`` pairs, or a name alone for a flag
+    (``damage 1d6+3, ignites``)."""
+    out: dict[str, ir.Value] = {}
+    for entry in cell.entries if cell else ():
+        if entry.key is None:
+            word = entry.value.value
+            if isinstance(word, s.Word):
+                out[word.name.text] = ir.Flag(True)
+            else:
+                lw.err(
+                    "E208",
+                    "an effect is `name` or `name value`",
+                    entry.value.pos,
+                    "e.g. `damage 1d6+3` or `ignites`",
+                )
+            continue
+        value = lw.value(entry.value, EFFECT_KINDS, "an effect")
+        if value is not None:
+            out[entry.key.text] = value
+    return out

@@ -171,37 +171,12 @@ class TableLowering(CostLowering):
                 )
             )
         rows = []
-        allowed: tuple[words.ValueKind, ...] = (
-            "number",
-            "dice",
-            "d66",
-            "symbol",
-            "flag",
-            "text",
-            "span",
-        )
         names: set[str] = set()
         for row in decl.rows:
             if row.item.name.text in names:
                 self.err("E102", f"row '{row.item.name.text}' appears twice", row.item.name.pos)
             names.add(row.item.name.text)
-            effects: dict[str, ir.Value] = {}
-            for entry in row.effects.entries if row.effects else ():
-                if entry.key is None:
-                    word = entry.value.value
-                    if isinstance(word, s.Word):
-                        effects[word.name.text] = ir.Flag(True)
-                    else:
-                        self.err(
-                            "E208",
-                            "an effect is `name` or `name value`",
-                            entry.value.pos,
-                            "e.g. `damage 1d6+3` or `ignites`",
-                        )
-                    continue
-                value = self.value(entry.value, allowed, "an effect")
-                if value is not None:
-                    effects[entry.key.text] = value
+            effects = sight_lowering.effects(self, row.effects)
             rows.append(
                 ir.DiceRow(row.item.name.text, self.info(row.item), row.low, row.high, effects)
             )

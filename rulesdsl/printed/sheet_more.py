@@ -282,21 +282,24 @@ class MoreBlocks(MovementBlocks):
         dice = semantics.roll_of(t.dice)
         title = self.w("results_chances", table=self.label(t.info, t.id))
         head = [HeadCell(self.w("result"))]
+        carried = any(o.effects for o in t.outcomes)  # outcomes with data (issue 25)
+        if carried:
+            head.append(HeadCell(self.w("effects")))
         for c in t.columns:
             head.append(HeadCell(self.label(c.info, c.id)))
         by_column = {c.id: semantics.result_chances(t, c.id) for c in t.columns}
         rows = []
         for o in t.outcomes:
             row = [CellView(self.label(o.info, o.id), ("label",))]
+            if carried:
+                row.append(self.effects(o.effects))
             for c in t.columns:
                 p = by_column[c.id].get(o.id)
                 ways = (p or 0) * dice.outcomes
                 text = (
                     f"{ways.numerator}/{dice.outcomes} · {self.c.percent(p)}"
                     if p and isinstance(ways, Fraction) and ways.denominator == 1
-                    else self.c.percent(p)
-                    if p
-                    else "-"
+                    else self.c.percent(p or Fraction(0))
                 )
                 row.append(CellView(text, ("chance",)))
             rows.append(row)

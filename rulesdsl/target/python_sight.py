@@ -62,6 +62,9 @@ def results_tables(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
             "rounding": t.rounding,
             "natural_at_least": sorted(n.roll for n in t.naturals if n.at_least),
             "natural_by_column": {n.roll: n.by_column for n in t.naturals if n.by_column},
+            "outcome_effects": {
+                o.id: {k: runtime(v) for k, v in o.effects.items()} for o in t.outcomes if o.effects
+            },
             "outcomes": {o.id: o.info.labels for o in t.outcomes},
             "naturals": {n.roll: n.outcome for n in t.naturals},
             "rows": [(r.low, r.high, r.outcomes) for r in t.rows],

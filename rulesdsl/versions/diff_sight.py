@@ -189,7 +189,21 @@ def results(d: Differ) -> None:
                     _bound(c_old),
                     _bound(c_new),
                 )
-        d._named(f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id)
+        for o_old, o_new in d._named(
+            f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
+        ):
+            for effect in dict.fromkeys([*o_old.effects, *o_new.effects]):  # issue 25
+                before = _cell(o_old.effects.get(effect))
+                after = _cell(o_new.effects.get(effect))
+                if before != after:
+                    d.add(
+                        "rules",
+                        "changed",
+                        f"{b.id}.{o_new.id}.{effect}",
+                        f"{name}, {d.label(o_new.info, o_new.id)}, {effect}: {before} -> {after}",
+                        before,
+                        after,
+                    )
         naturals(d, "breaking", name, b.id, a.naturals, b.naturals)
         _rows(d, name, a, b)
         for m_old, m_new in d._named(
