@@ -101,6 +101,8 @@ CODES: Mapping[str, str] = {
     "E321": "results columns `at` points mixed with other bounds, or without a `round`",
     "E322": "results table column bounds in different units",
     "E323": "a natural roll with one outcome per column on a dice table that has no columns",
+    "E324": "a column shift that goes neither `left` nor `right`",
+    "E325": "a column shift on a dice table that has no columns",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
     "E272": "a worked example's question the module cannot answer (function, name, arguments)",
@@ -158,7 +160,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
         "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240",
     ),
-    ("lower", "E320 E323"),
+    ("lower", "E320 E323 E324 E325"),
     (
         "checks",
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "

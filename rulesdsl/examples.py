@@ -475,6 +475,9 @@ def _roll(args: _Args) -> Answered:
         column = found.id
     natural_arg = args.keyword("natural")
     natural = _total(natural_arg, "natural") if natural_arg else None
+    shift_arg = args.keyword("shift")
+    if shift_arg is not None:  # a column shift (issue 25)
+        column = semantics.shifted_column(table, column, _total(shift_arg, "shift"))
     outcome = semantics.result(table, total, column, natural)
     if outcome is None:
         raise Unanswerable(f"no row of '{name}' covers {total}", 1)

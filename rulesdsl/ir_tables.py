@@ -230,9 +230,13 @@ class Table:
 
 @dataclass(frozen=True)
 class DiceModifier:
+    """A dice modifier: ``value`` added to the roll; on a results table, ``shift`` moves the
+    column instead (``shift left 1`` is -1, issue 25)."""
+
     id: NewId
     info: Info
     value: int
+    shift: int = 0
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,9 @@ from rulesdsl.semantics_tables import (
     holds as holds,
 )
 from rulesdsl.semantics_tables import (
+    modifier_chances as modifier_chances,
+)
+from rulesdsl.semantics_tables import (
     on_edges as on_edges,
 )
 from rulesdsl.semantics_tables import (
@@ -122,6 +125,9 @@ from rulesdsl.semantics_tables import (
 )
 from rulesdsl.semantics_tables import (
     scaled as scaled,
+)
+from rulesdsl.semantics_tables import (
+    shifted_column as shifted_column,
 )
 from rulesdsl.semantics_tables import (
     step_value as step_value,

@@ -319,6 +319,21 @@ def result(
     return nat.outcome
 
 
+def shifted_column(table: ir.ResultsTable, column: str, shift: int) -> str:
+    """The column ``shift`` columns to the right of ``column`` (left when negative), stopping
+    at the first and the last column (issue 25)."""
+    ids = [c.id for c in table.columns]
+    return ids[max(0, min(len(ids) - 1, ids.index(column) + shift))]
+
+
+def modifier_chances(
+    table: ir.ResultsTable, column: str, m: ir.DiceModifier
+) -> dict[str, Fraction]:
+    """Each outcome's chance in ``column`` with the modifier ``m``: added to the roll, or
+    shifting the column."""
+    return result_chances(table, shifted_column(table, column, m.shift), m.value)
+
+
 def result_chances(table: ir.ResultsTable, column: str, shift: int = 0) -> dict[str, Fraction]:
     """The exact chance of each outcome in ``column`` (issue 25), every declared outcome in
     order, natural rolls included: each natural roll of the dice gives the natural row's

@@ -107,6 +107,7 @@ KEYWORDS: tuple[str, ...] = (
     "roll",
     "round",
     "share",
+    "shift",
     "square",
     "stop",
     "then",

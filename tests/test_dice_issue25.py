@@ -520,3 +520,68 @@ def test_a_house_rule_overrides_an_outcomes_effects(tmp_path: Path) -> None:
     assert ("rules", "changed", "ram.hit.damage") in [
         (c.level, c.action, c.path) for c in d.changes
     ]
+
+
+# ---- column shifts ---------------------------------------------------------------------------
+
+SHIFTING = ODDS.replace("{\n", '{\n  modifier doubles "Doubles" shift left 1\n', 1)
+
+
+def test_a_modifier_may_shift_the_column(compiler: Compiler, tmp_path: Path) -> None:
+    """ "Doubles shift one column left": roll(..., shift=-1), as the modifier says."""
+    m = module(compiler, tmp_path, SHIFTING)
+    crt = m.RESULTS_TABLES["crt"]
+    assert crt.shifts == {"doubles": -1}
+    assert m.roll("crt", 2, column="odds_2_1", shift=-1).column == "odds_1_1"
+    assert m.roll("crt", 2, column=(7, 3), shift=crt.shifts["doubles"]).id == "ae"
+    assert m.roll("crt", 2, column="odds_1_2", shift=-1).column == "odds_1_2"  # stops at the edge
+    assert m.roll("crt", 2, column="odds_3_1", shift=2).column == "odds_3_1"
+    assert crt.chances_with["doubles"]["odds_2_1"] == crt.chances["odds_1_1"]
+
+
+def test_a_shift_that_is_neither_left_nor_right_is_an_error(compiler: Compiler) -> None:
+    body = SHIFTING.replace("shift left 1", "shift up 1")
+    assert found(compiler, body) == [("E324", 2, 36)]
+
+
+def test_a_shift_on_a_plain_dice_table_is_an_error(compiler: Compiler) -> None:
+    body = EFFECTS.replace(
+        'modifier careful "Careful" -3', 'modifier careful "Careful" shift left 1'
+    )
+    assert found(compiler, body) == [("E325", 3, 36)]
+
+
+def test_the_sheet_prints_a_column_shift_in_every_language(compiler: Compiler) -> None:
+    compiled = compile_snippet(compiler, HEADER + SHIFTING)
+    assert compiled.ruleset is not None
+    for lang, text in {
+        "en": "with Doubles (shift left 1)",
+        "fr": "décalage à gauche de 1",
+        "ru": "сдвиг влево на 1",
+        "de": "Verschiebung nach links um 1",
+    }.items():
+        sheet = render_sheet(compiled.ruleset, "md", lang).decode("utf-8")
+        assert text in sheet.replace("\u00a0", " ").replace("\u202f", " "), lang
+
+
+def test_a_column_shift_survives_yaml_and_is_graded_by_diff(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    source, _ = Parser().parse(HEADER + SHIFTING, "demo.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "shift: left 1" in yaml_text
+    path = tmp_path / "demo.yaml"
+    path.write_text(yaml_text, "utf-8")
+    back = Compiler().compile_file(path)
+    assert back.ok and back.ruleset is not None
+    assert back.ruleset.results_tables[0].modifiers[0].shift == -1
+    old = back.ruleset
+    table = old.results_tables[0]
+    doubles = dataclasses.replace(table.modifiers[0], shift=-2)
+    new = dataclasses.replace(
+        old, results_tables=(dataclasses.replace(table, modifiers=(doubles,)),)
+    )
+    assert [(c.level, c.action, c.path, c.message) for c in semantic.diff(old, new).changes] == [
+        ("rules", "changed", "crt.doubles.shift", "Combat results, Doubles: column shift -1 -> -2")
+    ]

@@ -262,6 +262,12 @@ class TableRules(BuilderBase):
         amount = next(c for c in ch if isinstance(c, ir.Number))
         return s.DiceModifierNode(self._item(meta, ch), s.Located(amount, self._p(meta)))
 
+    def shift_modifier(self, meta: Meta, ch: list[Any]) -> s.DiceModifierNode:
+        tokens = [c for c in ch if isinstance(c, Token)]
+        direction, count = tokens[1], tokens[2]  # NAME, then `shift` NAME INT
+        amount = s.Located(ir.Number(int(count)), self._p(count))
+        return s.DiceModifierNode(self._item(meta, ch), amount, self._name(direction))
+
     def dice_row(self, meta: Meta, ch: list[Any]) -> s.DiceRowNode:
         low, high = ch[0]
         effects = next((c for c in ch if isinstance(c, s.CellNode)), None)

@@ -316,6 +316,8 @@ class TableDecl:
 class DiceModifierNode:
     item: Item
     amount: Located
+    shift: Name | None = None
+    """``shift left 1``: the direction word; ``amount`` then holds the number of columns."""
 
 
 @dataclass(frozen=True)

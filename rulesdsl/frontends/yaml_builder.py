@@ -444,6 +444,24 @@ class Builder:
                 continue
             modifiers = []
             for mk, mv in _items(_get(v, "modifiers") or MappingNode("", [])):
+                shift_node = _get(mv, "shift") if isinstance(mv, MappingNode) else None
+                if isinstance(shift_node, ScalarNode):  # `shift: left 1` (issue 25)
+                    words = _raw(shift_node).split()
+                    if len(words) == 2 and words[1].isdigit():
+                        pos = self.pos(shift_node)
+                        count = s.Located(ir.Number(int(words[1])), pos)
+                        item = self.item(mk, mv, scalar_is_label=False)
+                        modifiers.append(s.DiceModifierNode(item, count, s.Name(words[0], pos)))
+                    else:
+                        self.diagnostics.append(
+                            error(
+                                "E001",
+                                f"'{_raw(shift_node)}' is not a column shift",
+                                self.pos(shift_node),
+                                "e.g. `shift: left 1`",
+                            )
+                        )
+                    continue
                 amount_node = _get(mv, "amount") if isinstance(mv, MappingNode) else mv
                 amount = self.located(amount_node, "signed") if amount_node else None
                 if amount is not None:

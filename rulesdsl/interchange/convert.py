@@ -403,6 +403,14 @@ class _ToYaml:
         value = mod.amount.value
         assert isinstance(value, ir.Number)
         amount = spelling.number(value.value, value.signed)
+        if mod.shift is not None:  # `shift left 1` (issue 25)
+            return _maybe_flow(
+                {
+                    **self.labels(mod.item.labels),
+                    "shift": f"{mod.shift.text} {amount}",
+                    **self.extras(mod.item.extras),
+                }
+            )
         if not mod.item.labels and mod.item.extras == s.Extras():
             return amount
         return _maybe_flow(
@@ -674,6 +682,8 @@ def to_terrain(text: str) -> str:
                 )
                 for mod, mitem in (item.get("modifiers") or {}).items():
                     amount = mitem["amount"] if isinstance(mitem, dict) else mitem
+                    if isinstance(mitem, dict) and "shift" in mitem:
+                        amount = f"shift {mitem['shift']}"
                     labels = _labels(mitem) if isinstance(mitem, dict) else ""
                     emit(
                         "  "

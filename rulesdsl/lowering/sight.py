@@ -100,19 +100,7 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
             row.item.name.pos,
             "a results row gives one outcome per column: `3-4 | ae | dr | de`",
         )
-    modifiers = []
-    for mod in decl.modifiers:
-        number = lw.number(mod.amount, None)
-        if number is not None and not float(number.value).is_integer():
-            lw.err("E209", "a dice modifier is a whole number", mod.amount.pos)
-        modifiers.append(
-            lw.at(
-                ir.DiceModifier(
-                    mod.item.name.text, lw.info(mod.item), int(number.value) if number else 0
-                ),
-                mod.item.name.pos,
-            )
-        )
+    modifiers = [dice_modifier(lw, mod, name.text, columns=True) for mod in decl.modifiers]
     columns = []
     for col in res.columns:
         number = lw.number(col.value, None)
@@ -281,3 +269,37 @@ def effects(lw: Context, cell: s.CellNode | None) -> dict[str, ir.Value]:
         if value is not None:
             out[entry.key.text] = value
     return out
+
+
+def dice_modifier(
+    lw: Context, mod: s.DiceModifierNode, table: str, *, columns: bool
+) -> ir.DiceModifier:
+    """A dice modifier: a whole number added to the roll, or on a results table a shift of
+    the column (``shift left 1`` is -1, issue 25): E324 for a direction other than left or
+    right, E325 for a shift on a table with no columns."""
+    number = lw.number(mod.amount, None)
+    if number is not None and not float(number.value).is_integer():
+        lw.err("E209", "a dice modifier is a whole number", mod.amount.pos)
+    amount = int(number.value) if number else 0
+    shift = 0
+    if mod.shift is not None:
+        if not columns:
+            lw.err(
+                "E325",
+                f"'{table}' has no columns for '{mod.item.name.text}' to shift",
+                mod.shift.pos,
+                f"a plain dice table's modifier adds to the roll: `modifier "
+                f"{mod.item.name.text} -1`",
+            )
+        elif mod.shift.text not in ("left", "right"):
+            lw.err(
+                "E324",
+                f"a column shift goes left or right, not '{mod.shift.text}'",
+                mod.shift.pos,
+                did_you_mean(mod.shift.text, ("left", "right")) or "e.g. `shift left 1`",
+            )
+        shift = -amount if mod.shift.text == "left" else amount
+        amount = 0
+    return lw.at(
+        ir.DiceModifier(mod.item.name.text, lw.info(mod.item), amount, shift), mod.item.name.pos
+    )

@@ -157,19 +157,10 @@ class TableLowering(CostLowering):
         dice = decl.dice.value
         assert isinstance(dice, ir.DiceValue | ir.D66Value)  # the grammar's DICE token
         self.where.record(dice, decl.dice.pos)
-        modifiers = []
-        for mod in decl.modifiers:
-            number = self.number(mod.amount, None)
-            if number is not None and not float(number.value).is_integer():
-                self.err("E209", "a dice modifier is a whole number", mod.amount.pos)
-            modifiers.append(
-                self.at(
-                    ir.DiceModifier(
-                        mod.item.name.text, self.info(mod.item), int(number.value) if number else 0
-                    ),
-                    mod.item.name.pos,
-                )
-            )
+        modifiers = [
+            sight_lowering.dice_modifier(self, mod, decl.item.name.text, columns=False)
+            for mod in decl.modifiers
+        ]
         rows = []
         names: set[str] = set()
         for row in decl.rows:

@@ -48,7 +48,9 @@ class MoreBlocks(MovementBlocks):
                 mod = next((m for m in table.modifiers if m.id == named), None) if table else None
                 if mod is not None:
                     action += ", " + self.w(
-                        "with_mod", label=self.label(mod.info, mod.id), value=self.signed(mod.value)
+                        "with_mod",
+                        label=self.label(mod.info, mod.id),
+                        value=self.modifier_value(mod),
                     )
             if t.times != 1:
                 action += ", " + self.c.plural("times", t.times)
@@ -357,7 +359,7 @@ class MoreBlocks(MovementBlocks):
             after.insert(0, self.w(_rounding_word(t.rounding), input=by))
         for m in t.modifiers:
             after.append(
-                self.w("with_mod", label=self.label(m.info, m.id), value=self.signed(m.value))
+                self.w("with_mod", label=self.label(m.info, m.id), value=self.modifier_value(m))
             )
         return Block(
             t.id,

@@ -304,7 +304,7 @@ class RuleBlocks(BuilderBase):
         for m in d.modifiers:
             head[0].append(
                 HeadCell(
-                    self.w("with_mod", label=self.label(m.info, m.id), value=self.signed(m.value))
+                    self.w("with_mod", label=self.label(m.info, m.id), value=self.modifier_value(m))
                 )
             )
         notes: list[tuple[str, str]] = []
@@ -351,6 +351,13 @@ class RuleBlocks(BuilderBase):
             changed=self.added(d.id),
             kind="dice",
         )
+
+    def modifier_value(self, m: ir.DiceModifier) -> str:
+        """A dice modifier's amount (``+4``), or its column shift (``shift left 1``)."""
+        if m.shift:
+            word = "shift_left" if m.shift < 0 else "shift_right"
+            return self.w(word, count=self.num(abs(m.shift)))
+        return self.signed(m.value)
 
     def row_chance(self, d: ir.DiceTable, r: ir.DiceRow, shift: int, fraction: bool = False) -> str:
         """A row's chance with ``shift`` added; natural rolls counted where the table has them

@@ -71,9 +71,10 @@ def results_tables(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
             "modifiers": {m.id: m.value for m in t.modifiers},
             "chances": {c.id: semantics.result_chances(t, c.id) for c in t.columns},
             "chances_with": {
-                m.id: {c.id: semantics.result_chances(t, c.id, m.value) for c in t.columns}
+                m.id: {c.id: semantics.modifier_chances(t, c.id, m) for c in t.columns}
                 for m in t.modifiers
             },
+            "shifts": {m.id: m.shift for m in t.modifiers if m.shift},
             "index": semantics.results_index(t, semantics.trigger_shifts(rs, t.id)),
         }
         for t in rs.results_tables

@@ -209,6 +209,16 @@ def results(d: Differ) -> None:
         for m_old, m_new in d._named(
             f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id, prefix=b.id
         ):
+            if m_old.shift != m_new.shift:  # a column shift (issue 25)
+                d.add(
+                    "rules",
+                    "changed",
+                    f"{b.id}.{m_new.id}.shift",
+                    f"{name}, {d.label(m_new.info, m_new.id)}: column shift {m_old.shift:+d} -> "
+                    f"{m_new.shift:+d}",
+                    f"{m_old.shift:+d}",
+                    f"{m_new.shift:+d}",
+                )
             if m_old.value != m_new.value:
                 d.add(
                     "rules",
