@@ -502,7 +502,11 @@ def _chance(args: _Args) -> Answered:
     roll = semantics.roll_of(table.dice)
     low = row.low - shift if row.low is not None else roll.minimum
     high = row.high - shift if row.high is not None else None
-    f = dice.chance_between(roll, low, high)
+    f = (
+        semantics.dice_chances(table, shift)[row.id]  # natural rolls counted (issue 25)
+        if table.naturals
+        else dice.chance_between(roll, low, high)
+    )
     cell = (
         f"{name}.{row.id}: {spelling.dice_range(row.low, row.high)} on {spelling.dice(table.dice)}"
     )

@@ -262,8 +262,8 @@ def test_the_sheet_prints_each_outcomes_chance_per_column(compiler: Compiler) ->
         assert title in text.replace("\u00a0", " ").replace("\u202f", " "), lang
     text = render_sheet(compiled.ruleset, "md", "en").decode("utf-8")
     assert (
-        "| Defender eliminated | 1/6 · 16.7% | 1/6 · 16.7% | 1/6 · 16.7% | 2/6 · 33.3% "
-        "| 3/6 · 50.0% |" in text.replace("\u00a0", " ").replace("\u202f", " ")
+        "| Defender eliminated | eliminated | 1/6 · 16.7% | 1/6 · 16.7% | 1/6 · 16.7% "
+        "| 2/6 · 33.3% | 3/6 · 50.0% |" in text.replace("\u00a0", " ").replace("\u202f", " ")
     )
 
 
@@ -585,3 +585,34 @@ def test_a_column_shift_survives_yaml_and_is_graded_by_diff(
     assert [(c.level, c.action, c.path, c.message) for c in semantic.diff(old, new).changes] == [
         ("rules", "changed", "crt.doubles.shift", "Combat results, Doubles: column shift -1 -> -2")
     ]
+
+
+# ---- the bundled rulesets use the new constructs -------------------------------------------
+
+
+def test_skirmish_injury_natural_one_only_knocks_down_and_natural_six_wounds_at_least(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    compiled = compiler.compile_file(RULESETS / "skirmish_keywords.terrain")
+    assert compiled.ruleset is not None and compiled.ok
+    sk = load(compiled.ruleset, tmp_path)
+    assert sk.roll("injury", 2, natural=1).id == "knocked_down"  # a heavy hit's natural 1
+    assert sk.roll("injury", 4, natural=6).id == "wounded"  # -2 from a natural 6: still wounded
+    assert sk.roll("injury", 7, natural=6).id == "out_of_action"
+    rows = {r.id: r for r in sk.DICE_TABLES["injury"].rows}
+    assert rows["knocked_down"].chance_with["heavy_hit"] == Fraction(1, 6)
+    assert [r.chance for r in rows.values()] == [
+        Fraction(1, 6),
+        Fraction(1, 3),
+        Fraction(1, 3),
+        Fraction(1, 6),
+    ]
+
+
+def test_hex_operational_outcomes_carry_what_they_do(compiler: Compiler, tmp_path: Path) -> None:
+    compiled = compiler.compile_file(RULESETS / "hex_operational.terrain")
+    assert compiled.ruleset is not None
+    hx = load(compiled.ruleset, tmp_path)
+    assert hx.roll("crt", 3, column=(7, 3)).effects == {"step_losses": 1}
+    assert hx.roll("crt", 4, column=(7, 3)).effects == {"retreat": 1}
+    assert hx.roll("crt", 1, column=(1, 1)).effects == {"eliminated": True}
