@@ -233,16 +233,24 @@ def _number(arg: tuple[int, ir.ExampleArg], unit: str | None, what: str) -> floa
     return n.value
 
 
-def _column_value(arg: tuple[int, ir.ExampleArg], unit: str | None) -> float:
-    """A results table's ``column=``: a value of its input, or two strengths ``(7, 3)`` whose
-    ratio it is (issue 25)."""
+def _results_column(args: _Args, table: ir.ResultsTable, verb: str) -> str:
+    """A results table's ``column=``: a column's name, a value of its input, or two strengths
+    ``(7, 3)`` whose ratio it is (issue 25)."""
+    arg = args.keyword("column")
+    if arg is None:
+        raise Unanswerable(f"{verb}() on the results table '{table.id}' needs column=")
     i, a = arg
-    if a.grouped and len(a.values) == 2 and all(isinstance(v, ir.Number) for v in a.values):
-        first, second = (v.value for v in a.values if isinstance(v, ir.Number))
-        if second == 0:
-            raise Unanswerable("'column' divides by a strength of 0", i)
-        return first / second
-    return _number(arg, unit, "column")
+    if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
+        return _name(arg, [c.id for c in table.columns], f"column of {table.id}")
+    numbers = [v.value for v in a.values if isinstance(v, ir.Number)]
+    if a.grouped and len(a.values) == len(numbers) == 2 and numbers[1]:
+        value = numbers[0] / numbers[1]
+    else:
+        value = _number(arg, table.columns[0].unit if table.columns else None, "column")
+    found = semantics.result_column(table, value)
+    if found is None:
+        raise Unanswerable(f"no column of '{table.id}' takes that value", i)
+    return found.id
 
 
 def _names(arg: tuple[int, ir.ExampleArg], pool: Sequence[str], what: str) -> tuple[str, ...]:
@@ -461,18 +469,7 @@ def _roll(args: _Args) -> Answered:
         cell = f"{name}.{row.id}: {span}" + (f" | {effects}" if effects else "")
         return Answered(({"word": row.id},), None, (cell,), row=tables[name].rows.index(row))
     table = results[name]
-    column_arg = args.keyword("column")
-    if column_arg is None:
-        raise Unanswerable(f"roll() on the results table '{name}' needs column=")
-    i, a = column_arg
-    if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
-        column = _name(column_arg, [c.id for c in table.columns], f"column of {name}")
-    else:
-        unit = table.columns[0].unit if table.columns else None
-        found = semantics.result_column(table, _column_value(column_arg, unit))
-        if found is None:
-            raise Unanswerable(f"no column of '{name}' takes that value", i)
-        column = found.id
+    column = _results_column(args, table, "roll")
     natural_arg = args.keyword("natural")
     natural = _total(natural_arg, "natural") if natural_arg else None
     shift_arg = args.keyword("shift")
@@ -518,24 +515,14 @@ def _outcome_chance(args: _Args, table: ir.ResultsTable) -> Answered:
     column of a results table (issue 25)."""
     name = table.id
     outcome = _name(args.at(1, "an outcome"), [o.id for o in table.outcomes], f"outcome of {name}")
-    column_arg = args.keyword("column")
-    if column_arg is None:
-        raise Unanswerable(f"chance() on the results table '{name}' needs column=")
-    i, a = column_arg
-    if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
-        column = _name(column_arg, [c.id for c in table.columns], f"column of {name}")
-    else:
-        unit = table.columns[0].unit if table.columns else None
-        found = semantics.result_column(table, _column_value(column_arg, unit))
-        if found is None:
-            raise Unanswerable(f"no column of '{name}' takes that value", i)
-        column = found.id
-    shift = 0
+    column = _results_column(args, table, "chance")
     mod_arg = args.keyword("modifier")
-    if mod_arg is not None:
-        mods = {m.id: m.value for m in table.modifiers}
-        shift = mods[_name(mod_arg, list(mods), f"modifier of {name}")]
-    f = semantics.result_chances(table, column, shift)[outcome]
+    mods = {m.id: m for m in table.modifiers}
+    f = (
+        semantics.modifier_chances(table, column, mods[_name(mod_arg, list(mods), "modifier")])
+        if mod_arg is not None
+        else semantics.result_chances(table, column)
+    )[outcome]
     cell = f"{name}.{column}: {outcome} on {spelling.dice(table.dice)}"
     return Answered(({"fraction": [f.numerator, f.denominator]},), None, (cell,))
 

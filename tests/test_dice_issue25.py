@@ -616,3 +616,10 @@ def test_hex_operational_outcomes_carry_what_they_do(compiler: Compiler, tmp_pat
     assert hx.roll("crt", 3, column=(7, 3)).effects == {"step_losses": 1}
     assert hx.roll("crt", 4, column=(7, 3)).effects == {"retreat": 1}
     assert hx.roll("crt", 1, column=(1, 1)).effects == {"eliminated": True}
+
+
+def test_an_unknown_unit_on_a_column_bound_is_one_error_at_the_bound(compiler: Compiler) -> None:
+    body = FIRE.replace("up to 6 in", "up to 6 furlongs")
+    assert found(compiler, body) == [("E104", 2, 22)]
+    ((_, message, _),) = messages(compiler, body)
+    assert message == "unknown unit 'furlongs'"

@@ -20,6 +20,7 @@ from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import dice, walk
 from rulesdsl.diagnostics import Diagnostic, Related, error, warning
 from rulesdsl.positions import Positions, item_field
+from rulesdsl.units import DIMENSIONS
 
 
 def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
@@ -191,6 +192,8 @@ def _units(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> N
     """Every column's bound in one unit, or none in any (E322): `up to 6 in` then `up to 12`
     would compare inches with a bare number."""
     first = table.columns[0]
+    if any(c.unit is not None and c.unit not in DIMENSIONS for c in table.columns):
+        return  # an unknown unit, E104 from lowering: no follow-on
     for column in table.columns[1:]:
         if column.unit != first.unit:
             out.append(

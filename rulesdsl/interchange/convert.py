@@ -708,13 +708,8 @@ def to_terrain(text: str) -> str:
                     emit(f"  outcome {_head('', outcome, oitem).strip()}{carried}" + _extras(oitem))
                 for nat in _seq(item.get("naturals")):
                     then = nat["then"]
-                    then = (
-                        "| " + " | ".join(then)
-                        if isinstance(then, list)
-                        else f"at least {then}"
-                        if nat.get("at_least")
-                        else then
-                    )
+                    least = "at least " if nat.get("at_least") else ""
+                    then = "| " + " | ".join(then) if isinstance(then, list) else least + then
                     emit(f"  natural {nat['natural']} {then}" + _extras(nat))
                 for row in _seq(item.get("rows")):
                     effects = f" | {row['effects']}" if "effects" in row else ""
@@ -795,12 +790,9 @@ def _bound(bound: s.Located) -> str:
     return f"{value.value:+g}" if value.signed else f"{value.value:g}"
 
 
-def _column_text(text: str) -> str | float:
+def _column_text(text: str) -> str:
     """A column bound as written after ``up to``, ``above`` or ``at``: a number, a quantity
     with its unit (``6 in``) or a ratio (``2:1``)."""
     words = text.split()
-    for i, word in enumerate(words):
-        if word in ("to", "above", "at"):
-            words = words[i + 1 :]
-            break
-    return " ".join(words)
+    cut = next((i + 1 for i, w in enumerate(words) if w in ("to", "above", "at")), 0)
+    return " ".join(words[cut:])
