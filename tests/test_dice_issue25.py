@@ -451,7 +451,7 @@ def test_diff_grades_a_natural_roll_changed_on_a_plain_dice_table(tmp_path: Path
 def test_every_new_construct_survives_dsl_to_yaml_to_dsl(
     compiler: Compiler, tmp_path: Path
 ) -> None:
-    text = HEADER + EFFECTS + WOUNDS + ODDS + FIRE
+    text = HEADER + EFFECTS + WOUNDS + ODDS + FIRE + RAM + SHIFTING.replace("dice crt", "dice crt2")
     source, _ = Parser().parse(text, "demo.terrain")
     assert source is not None
     yaml_path = tmp_path / "demo.yaml"
@@ -470,6 +470,8 @@ def test_every_new_construct_survives_dsl_to_yaml_to_dsl(
     assert plain[0].results_tables[0].naturals[1].by_column == ("none", "pinned")
     assert plain[0].results_tables[1].rounding == "down"
     assert plain[0].results_tables[2].columns[0].unit == "in"
+    assert plain[0].results_tables[3].outcomes[1].effects["speed"] == ir.Number(0)
+    assert plain[0].results_tables[4].modifiers[0].shift == -1
 
 
 # ---- outcomes that carry data ---------------------------------------------------------------

@@ -537,7 +537,7 @@ class Builder:
                     value = s.Located(value.value, self.pos(value_node))  # type: ignore[arg-type]
                     item = self.item(ck, cv)
                     columns.append(s.DiceColumnNode(item, bound, value, ratio))  # type: ignore[arg-type]
-        outcome_nodes = _items(_get(v, "outcomes") or MappingNode("", []))
+        outcome_nodes = list(_items(_get(v, "outcomes") or MappingNode("", [])))
         outcomes = tuple(self.item(ok, ov) for ok, ov in outcome_nodes)
         effects = tuple(
             (_raw(ok), self.cell(_get(ov, "effects")))

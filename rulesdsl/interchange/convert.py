@@ -681,7 +681,7 @@ def to_terrain(text: str) -> str:
                     _head("dice", name, item) + f" : {item['dice']}{by}" + _extras(item, "") + " {"
                 )
                 for mod, mitem in (item.get("modifiers") or {}).items():
-                    amount = mitem["amount"] if isinstance(mitem, dict) else mitem
+                    amount = mitem.get("amount", "") if isinstance(mitem, dict) else mitem
                     if isinstance(mitem, dict) and "shift" in mitem:
                         amount = f"shift {mitem['shift']}"
                     labels = _labels(mitem) if isinstance(mitem, dict) else ""
