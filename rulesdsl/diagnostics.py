@@ -101,6 +101,12 @@ CODES: Mapping[str, str] = {
     "E260": "a sight rule crossed in a unit other than distances, or a step cell without `crossed`",
     "E261": "a step in a sight column whose input is not in the rule's `crossed` unit",
     "E313": "modifiers given together on a trigger push totals outside every row",
+    "E320": "a results table's `round` that is neither `down` nor `up`",
+    "E321": "results columns `at` points mixed with other bounds, or without a `round`",
+    "E322": "results table column bounds in different units",
+    "E323": "a natural roll with one outcome per column on a dice table that has no columns",
+    "E324": "a column shift that goes neither `left` nor `right`",
+    "E325": "a column shift on a dice table that has no columns",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
     "E272": "a worked example's question the module cannot answer (function, name, arguments)",
@@ -136,6 +142,7 @@ CODES: Mapping[str, str] = {
     "W130": "an inherited row that a chart leaves out, kept (only `remove` drops it)",
     "W250": "a results table outcome that no row gives",
     "W251": "a sight rule that no layer column uses",
+    "W320": "a results table's `round` whose columns are bounded by `up to` and `above`",
     "W601": "a breaking or rules-level change without a matching version bump",
     "W610": "a ruleset language with no catalog of the sheets' own words (English headings)",
     "E610": "a translation catalog (.po) that cannot be read, is too large or names no language",
@@ -169,12 +176,14 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 E225 E226 E227 "
         "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280",
     ),
+    ("lower", "E320 E323 E324 E325"),
     (
         "checks",
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610 "
         "E270 E271 E272 E273",
     ),
+    ("checks", "E321 E322 W320"),
     (
         "tools",
         "W003 W009 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614 "

@@ -230,6 +230,26 @@ def _number(arg: tuple[int, ir.ExampleArg], unit: str | None, what: str) -> floa
     return n.value
 
 
+def _results_column(args: _Args, table: ir.ResultsTable, verb: str) -> str:
+    """A results table's ``column=``: a column's name, a value of its input, or two strengths
+    ``(7, 3)`` whose ratio it is (issue 25)."""
+    arg = args.keyword("column")
+    if arg is None:
+        raise Unanswerable(f"{verb}() on the results table '{table.id}' needs column=")
+    i, a = arg
+    if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
+        return _name(arg, [c.id for c in table.columns], f"column of {table.id}")
+    numbers = [v.value for v in a.values if isinstance(v, ir.Number)]
+    if a.grouped and len(a.values) == len(numbers) == 2 and numbers[1]:
+        value = numbers[0] / numbers[1]
+    else:
+        value = _number(arg, table.columns[0].unit if table.columns else None, "column")
+    found = semantics.result_column(table, value)
+    if found is None:
+        raise Unanswerable(f"no column of '{table.id}' takes that value", i)
+    return found.id
+
+
 def _names(arg: tuple[int, ir.ExampleArg], pool: Sequence[str], what: str) -> tuple[str, ...]:
     i, a = arg
     out = []
@@ -420,7 +440,10 @@ def _roll(args: _Args) -> Answered:
     name = _name(args.at(0, "a dice table"), [*tables, *results], "dice table")
     total = _total(args.at(1, "a total"), "total")
     if name in tables:
-        row = semantics.roll(tables[name], total)
+        plain_natural = args.keyword("natural")
+        row = semantics.roll(
+            tables[name], total, _total(plain_natural, "natural") if plain_natural else None
+        )
         if row is None:
             raise Unanswerable(f"no row of '{name}' covers {total}", 1)
         span = spelling.dice_range(row.low, row.high)
@@ -428,19 +451,12 @@ def _roll(args: _Args) -> Answered:
         cell = f"{name}.{row.id}: {span}" + (f" | {effects}" if effects else "")
         return Answered(({"word": row.id},), None, (cell,), row=tables[name].rows.index(row))
     table = results[name]
-    column_arg = args.keyword("column")
-    if column_arg is None:
-        raise Unanswerable(f"roll() on the results table '{name}' needs column=")
-    i, a = column_arg
-    if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
-        column = _name(column_arg, [c.id for c in table.columns], f"column of {name}")
-    else:
-        found = semantics.result_column(table, _number(column_arg, None, "column"))
-        if found is None:
-            raise Unanswerable(f"no column of '{name}' takes that value", i)
-        column = found.id
+    column = _results_column(args, table, "roll")
     natural_arg = args.keyword("natural")
     natural = _total(natural_arg, "natural") if natural_arg else None
+    shift_arg = args.keyword("shift")
+    if shift_arg is not None:  # a column shift (issue 25)
+        column = semantics.shifted_column(table, column, _total(shift_arg, "shift"))
     outcome = semantics.result(table, total, column, natural)
     if outcome is None:
         raise Unanswerable(f"no row of '{name}' covers {total}", 1)
@@ -450,7 +466,10 @@ def _roll(args: _Args) -> Answered:
 def _chance(args: _Args) -> Answered:
     rs = args.rs
     tables = {t.id: t for t in rs.dice_tables}
-    name = _name(args.at(0, "a dice table"), list(tables), "dice table")
+    results = {t.id: t for t in rs.results_tables}
+    name = _name(args.at(0, "a dice table"), [*tables, *results], "dice table")
+    if name in results:
+        return _outcome_chance(args, results[name])
     table = tables[name]
     rows = {r.id: r for r in table.rows}
     row = rows[_name(args.at(1, "a row"), list(rows), f"row of {name}")]
@@ -462,10 +481,31 @@ def _chance(args: _Args) -> Answered:
     roll = semantics.roll_of(table.dice)
     low = row.low - shift if row.low is not None else roll.minimum
     high = row.high - shift if row.high is not None else None
-    f = dice.chance_between(roll, low, high)
+    f = (
+        semantics.dice_chances(table, shift)[row.id]  # natural rolls counted (issue 25)
+        if table.naturals
+        else dice.chance_between(roll, low, high)
+    )
     cell = (
         f"{name}.{row.id}: {spelling.dice_range(row.low, row.high)} on {spelling.dice(table.dice)}"
     )
+    return Answered(({"fraction": [f.numerator, f.denominator]},), None, (cell,))
+
+
+def _outcome_chance(args: _Args, table: ir.ResultsTable) -> Answered:
+    """``chance(crt, de, column=odds_2_1, modifier=night)``: an outcome's exact chance in a
+    column of a results table (issue 25)."""
+    name = table.id
+    outcome = _name(args.at(1, "an outcome"), [o.id for o in table.outcomes], f"outcome of {name}")
+    column = _results_column(args, table, "chance")
+    mod_arg = args.keyword("modifier")
+    mods = {m.id: m for m in table.modifiers}
+    f = (
+        semantics.modifier_chances(table, column, mods[_name(mod_arg, list(mods), "modifier")])
+        if mod_arg is not None
+        else semantics.result_chances(table, column)
+    )[outcome]
+    cell = f"{name}.{column}: {outcome} on {spelling.dice(table.dice)}"
     return Answered(({"fraction": [f.numerator, f.denominator]},), None, (cell,))
 
 

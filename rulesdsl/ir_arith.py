@@ -14,9 +14,10 @@ from rulesdsl.ir_values import Id
 
 ArithOp = Literal["+", "-", "*", "/"]
 """The four operations; ``*`` and ``/`` bind tighter than ``+`` and ``-``."""
-Rounding = Literal["up", "down"]
-"""How a product, quotient or function result is rounded to a whole number: ``rounded up``
-(towards +infinity) or ``rounded down`` (towards -infinity)."""
+Rounding = Literal["down", "up"]
+"""Which way a value between two whole numbers or two columns falls: ``down`` (towards
+-infinity; a results table's lower ``at`` column) or ``up`` (towards +infinity; the higher).
+Decisions write it ``rounded down|up``, results tables ``by odds round down|up``."""
 ArithFunction = Literal["abs", "min", "max", "half"]
 """The functions an expression may call: ``half(x)`` is ``x / 2``."""
 

@@ -6,9 +6,10 @@ Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there.
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
-from rulesdsl.ir_arith import ArithOperand
+from rulesdsl.ir_arith import ArithOperand, Rounding
 from rulesdsl.ir_values import DiceRoll, Id, Info, NewId, Value
 
 if TYPE_CHECKING:
@@ -178,11 +179,13 @@ Condition = Comparison | InputTruth | CellTruth
 
 @dataclass(frozen=True)
 class Outcome:
-    """A result of a decision; ``value`` when it stands for a modifier factor."""
+    """A result of a decision; ``value`` when it stands for a modifier factor. On a results
+    table, ``effects`` are what the outcome carries (``retreat 1 hex``), as a dice row's."""
 
     id: Id
     info: Info
     value: Value | None = None
+    effects: dict[Id, Value] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -233,9 +236,13 @@ class Table:
 
 @dataclass(frozen=True)
 class DiceModifier:
+    """A dice modifier: ``value`` added to the roll; on a results table, ``shift`` moves the
+    column instead (``shift left 1`` is -1, issue 25)."""
+
     id: NewId
     info: Info
     value: int
+    shift: int = 0
 
 
 @dataclass(frozen=True)
@@ -256,34 +263,46 @@ class DiceTable:
     dice: DiceRoll
     modifiers: tuple[DiceModifier, ...]
     rows: tuple[DiceRow, ...]
+    naturals: tuple[NaturalRow, ...] = ()
+    """``natural 12 major``: a natural roll that gives a row whatever the modifiers."""
 
 
 # ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
 
 
-ColumnBound = Literal["up_to", "above"]
+ColumnBound = Literal["up_to", "above", "at"]
 """How a results table column bounds its input."""
 
 
 @dataclass(frozen=True)
 class ResultColumn:
     """A column of a results table, chosen by the table's input: ``up to`` ``value`` (the
-    input at most ``value``, above the previous column's bound) or ``above`` ``value``."""
+    input at most ``value``, above the previous column's bound), ``above`` ``value``, or
+    ``at`` ``value`` (a point: the table's rounding says where values between points fall).
+    ``unit``: the unit the bound is written in (``up to 6 in``); ``ratio``: the bound's terms
+    when written as a ratio (``at 2:1``)."""
 
     id: NewId
     info: Info
     bound: ColumnBound
     value: float
+    unit: str | None = None
+    ratio: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
 class NaturalRow:
     """``natural N outcome``: when the dice show ``roll`` before any modifier, the outcome
-    is ``outcome`` whatever the column and the total."""
+    is ``outcome`` whatever the column and the total (on a plain dice table, the row
+    ``outcome``). ``at_least``: the outcome the total gives, but no lower than ``outcome``
+    (outcomes count in the order declared, rows in the order of their totals).
+    ``by_column``: one outcome per column (``outcome`` is the first column's)."""
 
     roll: int
     outcome: Id
     info: Info
+    at_least: bool = False
+    by_column: tuple[Id, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -310,3 +329,4 @@ class ResultsTable:
     naturals: tuple[NaturalRow, ...]
     rows: tuple[ResultRow, ...]
     modifiers: tuple[DiceModifier, ...] = ()
+    rounding: Rounding | None = None

@@ -70,6 +70,9 @@ from rulesdsl.semantics_tables import (
     decided_row as decided_row,
 )
 from rulesdsl.semantics_tables import (
+    dice_chances as dice_chances,
+)
+from rulesdsl.semantics_tables import (
     dice_index as dice_index,
 )
 from rulesdsl.semantics_tables import (
@@ -80,6 +83,9 @@ from rulesdsl.semantics_tables import (
 )
 from rulesdsl.semantics_tables import (
     holds as holds,
+)
+from rulesdsl.semantics_tables import (
+    modifier_chances as modifier_chances,
 )
 from rulesdsl.semantics_tables import (
     on_edges as on_edges,
@@ -106,6 +112,9 @@ from rulesdsl.semantics_tables import (
     result as result,
 )
 from rulesdsl.semantics_tables import (
+    result_chances as result_chances,
+)
+from rulesdsl.semantics_tables import (
     result_column as result_column,
 )
 from rulesdsl.semantics_tables import (
@@ -122,6 +131,9 @@ from rulesdsl.semantics_tables import (
 )
 from rulesdsl.semantics_tables import (
     scaled as scaled,
+)
+from rulesdsl.semantics_tables import (
+    shifted_column as shifted_column,
 )
 from rulesdsl.semantics_tables import (
     step_value as step_value,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import assert_never
 
 from rulesdsl import dice, ir, semantics_arith
@@ -207,9 +208,33 @@ def covers(row: ir.DiceRow, total: int) -> bool:
     return (row.low is None or total >= row.low) and (row.high is None or total <= row.high)
 
 
-def roll(table: ir.DiceTable, total: int) -> ir.DiceRow | None:
-    """The first row that covers ``total``, None if no row does."""
-    return next((row for row in table.rows if covers(row, total)), None)
+def roll(table: ir.DiceTable, total: int, natural: int | None = None) -> ir.DiceRow | None:
+    """The first row that covers ``total``, None if no row does; a ``natural`` roll with a
+    natural row gives that row (``at least``: the higher of it and the total's row, rows
+    counted in the order of their totals)."""
+    row = next((row for row in table.rows if covers(row, total)), None)
+    nat = next((n for n in table.naturals if n.roll == natural), None)
+    if nat is None:
+        return row
+    given = next((r for r in table.rows if r.id == nat.outcome), None)
+    if not nat.at_least or row is None or given is None:
+        return given or row
+    return max(row, given, key=_row_order)
+
+
+def _row_order(row: ir.DiceRow) -> float:
+    return -math.inf if row.low is None else row.low
+
+
+def dice_chances(table: ir.DiceTable, shift: int = 0) -> dict[str, Fraction]:
+    """The exact chance of each row with natural rolls counted (issue 25): each natural roll
+    gives its natural row if it has one, else the row covering it plus ``shift``."""
+    chances = {r.id: Fraction(0) for r in table.rows}
+    for natural, p in roll_of(table.dice).distribution().items():
+        row = roll(table, natural + shift, natural)
+        if row is not None:
+            chances[row.id] += p
+    return chances
 
 
 def dice_index(table: ir.DiceTable) -> dict[int, int]:
@@ -223,22 +248,49 @@ def dice_index(table: ir.DiceTable) -> dict[int, int]:
     return index
 
 
+POINT_SLACK = 1e-9
+"""How far below a column's point a value may be and still count as at it: odds given as
+``1/3`` (0.333...) are at the point ``1:3`` however the float rounds."""
+
+
 def result_column(table: ir.ResultsTable, value: float) -> ir.ResultColumn | None:
     """The column a value of the table's input picks: the first, in declared order, whose
-    bound holds (``up to V``: value <= V; ``above V``: value > V)."""
+    bound holds (``up to V``: value <= V; ``above V``: value > V). Columns ``at`` points
+    (issue 25) take the value by the table's rounding: ``down``, the last point at or below
+    it (the first column for a value below every point); ``up``, the first point at or above
+    it (the last column for a value above every point)."""
+    if table.rounding is not None and table.columns:
+        return rounded_column(table.columns, table.rounding, value)
     for column in table.columns:
         if column_holds(column, value):
             return column
     return None
 
 
+def rounded_column(
+    columns: Sequence[ir.ResultColumn], rounding: ir.Rounding, value: float
+) -> ir.ResultColumn:
+    match rounding:
+        case "down":
+            below = [c for c in columns if c.value <= value + POINT_SLACK * max(1, abs(value))]
+            return below[-1] if below else columns[0]
+        case "up":
+            above = [c for c in columns if c.value >= value - POINT_SLACK * max(1, abs(value))]
+            return above[0] if above else columns[-1]
+        case _:
+            assert_never(rounding)
+
+
 def column_holds(column: ir.ResultColumn, value: float) -> bool:
-    """Whether the column's bound holds for a value of the table's input."""
+    """Whether the column's bound holds for a value of the table's input (a column ``at`` a
+    point holds only for the point itself; its table's rounding gives the rest)."""
     match column.bound:
         case "up_to":
             return value <= column.value
         case "above":
             return value > column.value
+        case "at":
+            return value == column.value
         case _:
             assert_never(column.bound)
 
@@ -252,15 +304,54 @@ def result(
 ) -> str | None:
     """The outcome of a roll on a results table: a natural row for the natural roll wins;
     else the outcome in ``column`` of the first row covering ``total``; None if none does."""
-    if natural is not None:
-        for nat in table.naturals:
-            if nat.roll == natural:
-                return nat.outcome
     index = [c.id for c in table.columns].index(column)
-    for row in table.rows:
-        if result_covers(row, total) and index < len(row.outcomes):
-            return row.outcomes[index]
-    return None
+    given = next(
+        (
+            r.outcomes[index]
+            for r in table.rows
+            if result_covers(r, total) and index < len(r.outcomes)
+        ),
+        None,
+    )
+    nat = next((n for n in table.naturals if n.roll == natural), None)
+    if nat is None:
+        return given
+    if nat.by_column:
+        return nat.by_column[index] if index < len(nat.by_column) else given
+    if not nat.at_least or given is None:
+        return nat.outcome
+    order = [o.id for o in table.outcomes]
+    if given in order and nat.outcome in order:
+        return max(given, nat.outcome, key=order.index)  # "at least": the later outcome
+    return nat.outcome
+
+
+def shifted_column(table: ir.ResultsTable, column: str, shift: int) -> str:
+    """The column ``shift`` columns to the right of ``column`` (left when negative), stopping
+    at the first and the last column (issue 25)."""
+    ids = [c.id for c in table.columns]
+    return ids[max(0, min(len(ids) - 1, ids.index(column) + shift))]
+
+
+def modifier_chances(
+    table: ir.ResultsTable, column: str, m: ir.DiceModifier
+) -> dict[str, Fraction]:
+    """Each outcome's chance in ``column`` with the modifier ``m``: added to the roll, or
+    shifting the column."""
+    return result_chances(table, shifted_column(table, column, m.shift), m.value)
+
+
+def result_chances(table: ir.ResultsTable, column: str, shift: int = 0) -> dict[str, Fraction]:
+    """The exact chance of each outcome in ``column`` (issue 25), every declared outcome in
+    order, natural rolls included: each natural roll of the dice gives the natural row's
+    outcome if there is one, else the outcome of the row covering it plus ``shift`` (a
+    modifier)."""
+    chances = {o.id: Fraction(0) for o in table.outcomes}
+    for natural, p in roll_of(table.dice).distribution().items():
+        outcome = result(table, natural + shift, column, natural)
+        if outcome is not None:
+            chances[outcome] = chances.get(outcome, Fraction(0)) + p
+    return chances
 
 
 def trigger_shift(rs: ir.Ruleset, trigger: ir.Trigger) -> int:

@@ -114,8 +114,10 @@ KEYWORDS: tuple[str, ...] = (
     "prohibited",
     "range",
     "roll",
+    "round",
     "rounded",
     "share",
+    "shift",
     "sideslip",
     "speed",
     "square",
@@ -333,6 +335,22 @@ GRID_SHAPES: tuple[ir.GridShape, ...] = get_args(ir.GridShape)
 
 SIGHT_COUNTS: tuple[ir.SightCounts, ...] = get_args(ir.SightCounts)
 """Which places of a line a sight rule counts (``counts between``)."""
+ROUNDINGS: tuple[ir.Rounding, ...] = get_args(ir.Rounding)
+"""How a value between two `at` columns of a results table falls (issue 25)."""
+
+
+def column_key(bound: ir.ColumnBound) -> str:
+    """The YAML key of a results column's bound (``at`` is ``point``: a two-letter key would
+    read as a language)."""
+    match bound:
+        case "up_to":
+            return "upto"
+        case "above":
+            return "above"
+        case "at":
+            return "point"
+        case _:
+            assert_never(bound)
 
 
 # ---- step terms ---------------------------------------------------------------------------

@@ -179,6 +179,13 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
             "versions/diff_sight.py",
         },
     ),
+    "Rounding": (
+        "ir_arith",
+        {
+            "printed/sheet_more.py",
+            "semantics_tables.py",
+        },
+    ),
     "SightCounts": (
         "ir",
         {

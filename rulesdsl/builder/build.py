@@ -39,7 +39,9 @@ from rulesdsl.outputs import (
     output_path_problem,
     read_inside,
 )
-from rulesdsl.outputs import atomic_write as atomic_write
+from rulesdsl.outputs import (
+    atomic_write as atomic_write,
+)
 
 if TYPE_CHECKING:
     from rulesdsl import ir

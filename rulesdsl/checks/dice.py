@@ -131,14 +131,12 @@ def _coverage(table: ir.DiceTable, where: Positions, out: list[Diagnostic]) -> N
         return
     pushed = [t for t in reach if not any(semantics.covers(r, t) for r in rows)]
     if pushed:
-        covered = [t for t in reach if t not in pushed]
         out.append(
             error(
                 "E303",
                 f"with its modifiers the roll reaches {totals(pushed)}, which no row covers",
                 name_pos,
-                f"make the last row open-ended (`{max(covered)}+`) or the first "
-                f"(`{min(covered)}-`)",
+                row_to_add(pushed, [(r.low, r.high) for r in rows], lambda span: f"{span} NAME"),
             )
         )
 
@@ -167,3 +165,40 @@ def totals(totals: list[int]) -> str:
         if t is not None:
             start = prev = t
     return ("total " if len(totals) == 1 else "totals ") + ", ".join(runs)
+
+
+def row_to_add(
+    missing: list[int],
+    rows: list[tuple[int | None, int | None]],
+    written: Callable[[str], str],
+) -> str:
+    """The hint of E303: the row to add for the totals no row covers (``written`` spells a
+    row for a range), or the row to open-end when the missing totals run off its end and it is
+    not open-ended yet."""
+    runs: list[tuple[int, int]] = []
+    for t in missing:
+        if runs and runs[-1][1] == t - 1:
+            runs[-1] = (runs[-1][0], t)
+        else:
+            runs.append((t, t))
+    lows = [lo for lo, _ in rows if lo is not None]
+    highs = [hi for _, hi in rows if hi is not None]
+    first = min(lows) if lows and all(lo is not None for lo, _ in rows) else None
+    last = max(highs) if highs and all(hi is not None for _, hi in rows) else None
+    hints = []
+    for lo, hi in runs:
+        span = str(lo) if lo == hi else f"{lo}-{hi}"
+        if first is not None and hi == first - 1:
+            span = f"{hi}-"
+            edge = next(r for r in rows if r[0] == first)
+            if edge[0] == edge[1]:
+                hints.append(f"write the row `{first}` as `{first}-`, or add `{written(span)}`")
+                continue
+        elif last is not None and lo == last + 1:
+            span = f"{lo}+"
+            edge = next(r for r in rows if r[1] == last)
+            if edge[0] == edge[1]:
+                hints.append(f"write the row `{last}` as `{last}+`, or add `{written(span)}`")
+                continue
+        hints.append(f"add the row `{written(span)}`")
+    return "; ".join(hints)

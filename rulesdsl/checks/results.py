@@ -20,6 +20,7 @@ from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import dice, walk
 from rulesdsl.diagnostics import Diagnostic, Related, error, warning
 from rulesdsl.positions import Positions, item_field
+from rulesdsl.units import DIMENSIONS
 
 
 def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
@@ -34,6 +35,9 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
         _naturals(table, where, out)
         _coverage(table, where, out)
         _unused(table, where, out)
+    for plain in rs.dice_tables:  # natural rolls on plain dice tables (issue 25)
+        if plain.naturals and dice.usable(plain.dice):
+            _naturals(plain, where, out)
     for trigger in rs.triggers:
         _named_twice(rs, trigger, where, out)
     _trigger_reach(rs, where, out)
@@ -160,6 +164,10 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
             )
         )
         return
+    _units(table, where, out)
+    if any(_at(c) for c in table.columns) or table.rounding is not None:
+        _points(table, where, out)
+        return
     previous: ir.ResultColumn | None = None
     for column in table.columns:
         if previous is not None:
@@ -180,12 +188,115 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
         )
 
 
+def _units(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    """Every column's bound in one unit, or none in any (E322): `up to 6 in` then `up to 12`
+    would compare inches with a bare number."""
+    first = table.columns[0]
+    if any(c.unit is not None and c.unit not in DIMENSIONS for c in table.columns):
+        return  # an unknown unit, E104 from lowering: no follow-on
+    for column in table.columns[1:]:
+        if column.unit != first.unit:
+            out.append(
+                error(
+                    "E322",
+                    f"column '{column.id}' is bounded in {_unit_words(column.unit)}, but "
+                    f"'{first.id}' in {_unit_words(first.unit)}",
+                    where.of_field(column, "value", column, table),
+                    f"write every bound of '{table.id}' in {_unit_words(first.unit)}",
+                    [Related(where.of(first, table), f"'{first.id}' is here")],
+                )
+            )
+            return
+
+
+def _unit_words(unit: str | None) -> str:
+    return f"'{unit}'" if unit is not None else "no unit"
+
+
+def _points(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    """Columns `at` points (issue 25): all of them, in increasing order, with a rounding that
+    says where a value between two points falls (E321); a rounding with no point (W320)."""
+    at = [c for c in table.columns if _at(c)]
+    if not at:
+        out.append(
+            warning(
+                "W320",
+                f"'{table.id}' says how to round, but its columns are bounded by `up to` and "
+                "`above`: the rounding changes nothing",
+                where.of_field(table, "rounding"),
+                'bound the columns at points (`column odds_2_1 "2:1" at 2:1`), or remove '
+                "the rounding",
+            )
+        )
+        return
+    for column in table.columns:
+        if not _at(column):
+            out.append(
+                error(
+                    "E321",
+                    f"column '{column.id}' is bounded `{_bound_word(column)}` among columns "
+                    "`at` points",
+                    where.of_field(column, "value", column, table),
+                    "bound every column of the table at its point, e.g. `at 3:1`",
+                )
+            )
+            return
+    if table.rounding is None:
+        out.append(
+            error(
+                "E321",
+                f"'{table.id}' does not say where a {table.by} between two columns falls",
+                where.of_field(table, "by"),
+                f"add `round down` (or `round up`) after `by {table.by}`",
+            )
+        )
+    for previous, column in zip(table.columns, table.columns[1:], strict=False):
+        if column.value <= previous.value:
+            out.append(
+                error(
+                    "E255",
+                    f"column '{column.id}' (at {_point(column)}) does not come after "
+                    f"'{previous.id}' (at {_point(previous)})",
+                    where.of_field(column, "value", column, table),
+                    "give the columns increasing points, in order",
+                    [Related(where.of(previous, table), f"'{previous.id}' is here")],
+                )
+            )
+
+
+def _at(column: ir.ResultColumn) -> bool:
+    """Whether the column sits at a point (``at 2:1``) rather than bounding a range."""
+    match column.bound:
+        case "at":
+            return True
+        case "up_to" | "above":
+            return False
+        case _:
+            assert_never(column.bound)
+
+
+def _point(column: ir.ResultColumn) -> str:
+    if column.ratio is not None:
+        return f"{column.ratio[0]}:{column.ratio[1]}"
+    return f"{column.value:g}" + (f" {column.unit}" if column.unit else "")
+
+
+def _bound_word(column: ir.ResultColumn) -> str:
+    match column.bound:
+        case "up_to":
+            return "up to"
+        case "above" | "at":
+            return column.bound
+        case _:
+            assert_never(column.bound)
+
+
 def _open(column: ir.ResultColumn) -> bool:
     """Whether the column takes every value above its bound."""
     match column.bound:
         case "above":
             return True
-        case "up_to":
+        case "up_to" | "at":
             return False
         case _:
             assert_never(column.bound)
@@ -239,15 +350,34 @@ def _after(
                         seen,
                     )
                 )
+        case "at":  # a table with a point is checked by _points
+            pass
         case _:
             assert_never(column.bound)
 
 
-def _naturals(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+def _naturals(
+    table: ir.ResultsTable | ir.DiceTable, where: Positions, out: list[Diagnostic]
+) -> None:
     plain = set(semantics.plain_totals(table.dice))
     seen: dict[int, ir.NaturalRow] = {}
+    width = len(table.columns) if isinstance(table, ir.ResultsTable) else 0
     for nat in table.naturals:
         pos = where.of(nat, table)
+        if nat.by_column and len(nat.by_column) != width:
+            given = len(nat.by_column)
+            out.append(
+                error(
+                    "E253",
+                    f"natural {nat.roll} of '{table.id}' gives {given} "
+                    f"outcome{'' if given == 1 else 's'}, the table has {width} "
+                    f"column{'' if width == 1 else 's'}",
+                    where.of_field(nat, item_field("outcomes", width), nat, table)
+                    if given > width
+                    else pos,
+                    "give one outcome per column, in the order the columns are declared",
+                )
+            )
         if nat.roll not in plain:
             out.append(
                 error(
@@ -289,38 +419,67 @@ def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -
                     [Related(where.of(first, table), f"row {_range(first)} is here")],
                 )
             )
-    for column in table.columns:
-        index = [c.id for c in table.columns].index(column.id)
+    gaps: dict[int, list[str]] = {}
+    pushed: dict[int, list[str]] = {}
+    plain = semantics.plain_totals(table.dice)
+    reach = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
+    for index, column in enumerate(table.columns):
         given = [r for r in rows if index < len(r.outcomes)]
-        plain = semantics.plain_totals(table.dice)
-        gaps = [t for t in plain if not any(semantics.result_covers(r, t) for r in given)]
-        if gaps:
-            out.append(
-                error(
-                    "E301",
-                    f"in column '{column.id}', {dice.totals(gaps)} of {spelling.dice(table.dice)} "
-                    f"{'is' if len(gaps) == 1 else 'are'} in no row",
-                    where.of(table),
-                    "add rows for them, or widen a neighbour",
-                )
+        missing = [t for t in plain if not any(semantics.result_covers(r, t) for r in given)]
+        for t in missing:
+            gaps.setdefault(t, []).append(column.id)
+        if not missing:
+            for t in reach:
+                if not any(semantics.result_covers(r, t) for r in given):
+                    pushed.setdefault(t, []).append(column.id)
+    width = len(table.columns)
+    row_text = " | ".join(["OUTCOME"] * width)
+    covered = [(r.low, r.high) for r in rows if len(r.outcomes) >= width]
+    if gaps:  # once for the table, not once per column (issue 25)
+        out.append(
+            error(
+                "E301",
+                f"{_in_columns(table, gaps)}{dice.totals(sorted(gaps))} of "
+                f"{spelling.dice(table.dice)} {'is' if len(gaps) == 1 else 'are'} in no row",
+                where.of(table),
+                dice.row_to_add(sorted(gaps), covered, lambda span: f"{span} | {row_text}"),
             )
-            continue
-        reach = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
-        pushed = [t for t in reach if not any(semantics.result_covers(r, t) for r in given)]
-        if pushed:
-            out.append(
-                error(
-                    "E303",
-                    f"with its modifiers the roll reaches {dice.totals(pushed)}, which no row of "
-                    f"column '{column.id}' covers",
-                    where.of(table),
-                    "make the last row open-ended (`N+`) or the first (`N-`)",
-                )
+        )
+    elif pushed:
+        out.append(
+            error(
+                "E303",
+                f"with its modifiers the roll reaches {dice.totals(sorted(pushed))}, which no "
+                f"row {_of_columns(table, pushed)}covers",
+                where.of(table),
+                dice.row_to_add(sorted(pushed), covered, lambda span: f"{span} | {row_text}"),
             )
+        )
+
+
+def _in_columns(table: ir.ResultsTable, missing: dict[int, list[str]]) -> str:
+    """``in columns 'a', 'b', `` when only some columns lack the totals."""
+    named = sorted(
+        {c for cs in missing.values() for c in cs}, key=[c.id for c in table.columns].index
+    )
+    if len(named) == len(table.columns):
+        return ""
+    return f"in column{'' if len(named) == 1 else 's'} {', '.join(repr(c) for c in named)}, "
+
+
+def _of_columns(table: ir.ResultsTable, missing: dict[int, list[str]]) -> str:
+    named = sorted(
+        {c for cs in missing.values() for c in cs}, key=[c.id for c in table.columns].index
+    )
+    if len(named) == len(table.columns):
+        return ""
+    return f"of column{'' if len(named) == 1 else 's'} {', '.join(repr(c) for c in named)} "
 
 
 def _unused(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
-    given = {o for r in table.rows for o in r.outcomes} | {n.outcome for n in table.naturals}
+    given = {o for r in table.rows for o in r.outcomes} | {
+        o for n in table.naturals for o in (n.outcome, *n.by_column)
+    }
     for outcome in table.outcomes:
         if outcome.id not in given:
             out.append(

@@ -234,39 +234,82 @@ class TableRules(BuilderBase):
         dice = s.Located(parse_dice_token(str(dice_token)), self._p(dice_token))
         mods = tuple(c for c in ch if isinstance(c, s.DiceModifierNode))
         rows = tuple(c for c in ch if isinstance(c, s.DiceRowNode))
-        return s.DiceDecl(self._item(meta, ch), dice, mods, rows, self._results(ch))
+        results = self._results(ch)
+        naturals = tuple(c for c in ch if isinstance(c, s.NaturalNode)) if results is None else ()
+        return s.DiceDecl(self._item(meta, ch), dice, mods, rows, results, naturals)
 
     def _results(self, ch: list[Any]) -> s.ResultsNode | None:
-        by = next((c for c in ch if isinstance(c, s.Name)), None)
+        by_clause = next((c for c in ch if isinstance(c, tuple) and c and c[0] == "by"), None)
+        by: s.Name | None = by_clause[1] if by_clause else None
+        rounding: s.Name | None = by_clause[2] if by_clause else None
         columns = tuple(c for c in ch if isinstance(c, s.DiceColumnNode))
         outcomes = tuple(c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "outcome")
+        effects = tuple(
+            (c[1].name.text, c[2])
+            for c in ch
+            if isinstance(c, tuple) and c and c[0] == "outcome" and c[2] is not None
+        )
         naturals = tuple(c for c in ch if isinstance(c, s.NaturalNode))
         results = tuple(c for c in ch if isinstance(c, s.ResultRowNode))
-        if by is None and not (columns or outcomes or naturals or results):
-            return None
-        return s.ResultsNode(by, columns, outcomes, naturals, results)
+        if by is None and not (columns or outcomes or results):
+            return None  # a plain dice table, maybe with natural rolls (issue 25)
+        return s.ResultsNode(by, columns, outcomes, naturals, results, rounding, effects)
 
-    def dice_by(self, meta: Meta, ch: list[Token]) -> s.Name:
+    def dice_by(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Name, s.Name | None]:
+        rounding = next((c for c in ch if isinstance(c, s.Name)), None)
+        return ("by", self._name(ch[0]), rounding)
+
+    def dice_round(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[0])
 
     def dice_column(self, meta: Meta, ch: list[Any]) -> s.DiceColumnNode:
-        bound, value = next(
-            c for c in ch if isinstance(c, tuple) and c and c[0] in ("up_to", "above")
+        bound, value, ratio = next(
+            c for c in ch if isinstance(c, tuple) and c and c[0] in ("up_to", "above", "at")
         )
-        return s.DiceColumnNode(self._item(meta, ch), bound, value)
+        return s.DiceColumnNode(self._item(meta, ch), bound, value, ratio)
 
-    def column_up_to(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
-        return ("up_to", self._located(meta, ch[-1]))
+    def column_up_to(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located, Any]:
+        return ("up_to", *self._bound(meta, ch[-1]))
 
-    def column_above(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
-        return ("above", self._located(meta, ch[-1]))
+    def column_above(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located, Any]:
+        return ("above", *self._bound(meta, ch[-1]))
 
-    def dice_outcome(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item]:
-        return ("outcome", self._item(meta, ch))
+    def column_at(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located, Any]:
+        return ("at", *self._bound(meta, ch[-1]))
+
+    def _bound(
+        self, meta: Meta, value: tuple[s.Located, tuple[int, int] | None]
+    ) -> tuple[s.Located, tuple[int, int] | None]:
+        """The bound's value placed over the whole bound (``up to 6 in``), as diagnostics
+        point at it."""
+        return (s.Located(value[0].value, self._p(meta)), value[1])
+
+    def column_quantity(self, meta: Meta, ch: list[Any]) -> tuple[s.Located, None]:
+        number: ir.Number = ch[0]
+        unit = str(ch[1]) if len(ch) > 1 else None
+        return (s.Located(ir.Number(number.value, unit, number.signed), self._p(meta)), None)
+
+    def column_ratio(self, meta: Meta, ch: list[Token]) -> tuple[s.Located, tuple[int, int]]:
+        """``2:1``: the ratio's value (2.0) and its two terms, as the sheet prints them."""
+        a, b = int(ch[0]), int(ch[1])
+        return (s.Located(ir.Number(a / b if b else 0.0), self._p(meta)), (a, b))
+
+    def dice_outcome(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Item, s.CellNode | None]:
+        cell = next((c for c in ch if isinstance(c, s.CellNode)), None)
+        return ("outcome", self._item(meta, ch), cell)
 
     def dice_natural(self, meta: Meta, ch: list[Any]) -> s.NaturalNode:
         extras = next((c for c in ch if isinstance(c, s.Extras)), NO_EXTRAS)
         return s.NaturalNode(int(ch[0]), self._name(ch[1]), extras, self._p(meta))
+
+    def natural_at_least(self, meta: Meta, ch: list[Any]) -> s.NaturalNode:
+        extras = next((c for c in ch if isinstance(c, s.Extras)), NO_EXTRAS)
+        return s.NaturalNode(int(ch[0]), self._name(ch[1]), extras, self._p(meta), True)
+
+    def natural_by_column(self, meta: Meta, ch: list[Any]) -> s.NaturalNode:
+        extras = next((c for c in ch if isinstance(c, s.Extras)), NO_EXTRAS)
+        names = tuple(self._name(c) for c in ch[1:] if isinstance(c, Token) and c.type == "NAME")
+        return s.NaturalNode(int(ch[0]), names[0], extras, self._p(meta), False, names)
 
     def result_row(self, meta: Meta, ch: list[Any]) -> s.ResultRowNode:
         low, high = ch[0]
@@ -295,6 +338,12 @@ class TableRules(BuilderBase):
     def dice_modifier(self, meta: Meta, ch: list[Any]) -> s.DiceModifierNode:
         amount = next(c for c in ch if isinstance(c, ir.Number))
         return s.DiceModifierNode(self._item(meta, ch), s.Located(amount, self._p(meta)))
+
+    def shift_modifier(self, meta: Meta, ch: list[Any]) -> s.DiceModifierNode:
+        tokens = [c for c in ch if isinstance(c, Token)]
+        direction, count = tokens[1], tokens[2]  # NAME, then `shift` NAME INT
+        amount = s.Located(ir.Number(int(count)), self._p(count))
+        return s.DiceModifierNode(self._item(meta, ch), amount, self._name(direction))
 
     def dice_row(self, meta: Meta, ch: list[Any]) -> s.DiceRowNode:
         low, high = ch[0]

@@ -27,6 +27,7 @@ STARTS = (
     "param",
     "source",
     "dice_range",
+    "column_value",
     "example_question",
     "example_answer",
     "facing_term",
@@ -105,6 +106,7 @@ _WHAT = {
     "param": "an input such as distance in",
     "source": "a source such as book p.12",
     "dice_range": "a range of totals such as 2-4, 12+ or 2-",
+    "column_value": "a column bound such as 2, 6 in or 2:1",
 }
 
 

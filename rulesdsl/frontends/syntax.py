@@ -341,6 +341,8 @@ class TableDecl:
 class DiceModifierNode:
     item: Item
     amount: Located
+    shift: Name | None = None
+    """``shift left 1``: the direction word; ``amount`` then holds the number of columns."""
 
 
 @dataclass(frozen=True)
@@ -359,6 +361,9 @@ class DiceDecl:
     rows: tuple[DiceRowNode, ...]
     results: ResultsNode | None = None
     """Set for a results table (``dice crt : 1d6 by odds { column ...; outcome ... }``)."""
+    naturals: tuple[NaturalNode, ...] = ()
+    """A plain dice table's natural rolls (``natural 12 major``); a results table's are in
+    ``results``."""
 
 
 # ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
@@ -366,21 +371,27 @@ class DiceDecl:
 
 @dataclass(frozen=True)
 class DiceColumnNode:
-    """``column NAME labels up to V`` or ``... above V``."""
+    """``column NAME labels up to V`` or ``... above V`` or ``... at V`` (``V`` may carry a
+    unit, or be a ratio ``2:1``: then ``ratio`` holds its terms)."""
 
     item: Item
     bound: ir.ColumnBound
     value: Located
+    ratio: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
 class NaturalNode:
-    """``natural N outcome``: the natural roll ``N`` gives ``outcome`` whatever the column."""
+    """``natural N outcome``: the natural roll ``N`` gives ``outcome`` whatever the column
+    (on a plain dice table, the row ``outcome``); ``at_least``: that outcome or a later one;
+    ``by_column``: one outcome per column (``outcome`` is the first)."""
 
     roll: int
     outcome: Name
     extras: Extras
     pos: Pos
+    at_least: bool = False
+    by_column: tuple[Name, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -404,6 +415,10 @@ class ResultsNode:
     outcomes: tuple[Item, ...]
     naturals: tuple[NaturalNode, ...]
     rows: tuple[ResultRowNode, ...]
+    rounding: Name | None = None
+    effects: tuple[tuple[str, CellNode], ...] = ()
+    """Outcomes that carry effects (``outcome dr "..." | retreat 1 hex``), by outcome name."""
+    """``round down`` / ``round up`` after ``by``: how a value between `at` columns falls."""
 
 
 @dataclass(frozen=True)

@@ -444,6 +444,24 @@ class Builder:
                 continue
             modifiers = []
             for mk, mv in _items(_get(v, "modifiers") or MappingNode("", [])):
+                shift_node = _get(mv, "shift") if isinstance(mv, MappingNode) else None
+                if isinstance(shift_node, ScalarNode):  # `shift: left 1` (issue 25)
+                    words = _raw(shift_node).split()
+                    if len(words) == 2 and words[1].isdigit():
+                        pos = self.pos(shift_node)
+                        count = s.Located(ir.Number(int(words[1])), pos)
+                        item = self.item(mk, mv, scalar_is_label=False)
+                        modifiers.append(s.DiceModifierNode(item, count, s.Name(words[0], pos)))
+                    else:
+                        self.diagnostics.append(
+                            error(
+                                "E001",
+                                f"'{_raw(shift_node)}' is not a column shift",
+                                self.pos(shift_node),
+                                "e.g. `shift: left 1`",
+                            )
+                        )
+                    continue
                 amount_node = _get(mv, "amount") if isinstance(mv, MappingNode) else mv
                 amount = self.located(amount_node, "signed") if amount_node else None
                 if amount is not None:
@@ -461,42 +479,72 @@ class Builder:
                 effects_node = _get(row, "effects")
                 effects = self.cell(effects_node) if effects_node is not None else None
                 rows.append(s.DiceRowNode(self.item(name, row), span[0], span[1], effects))
+            results = self._results(v)
+            naturals = tuple(self._naturals(v)) if results is None else ()
             out.append(
-                s.DiceDecl(self.item(k, v), dice, tuple(modifiers), tuple(rows), self._results(v))
+                s.DiceDecl(self.item(k, v), dice, tuple(modifiers), tuple(rows), results, naturals)
             )
         return out
 
     # -- results tables and line of sight (issue 11, items 9 and 10) -------------------------
 
-    def _results(self, v: Node) -> s.ResultsNode | None:
-        keys = ("column_by", "columns", "outcomes", "naturals", "results")
-        if not isinstance(v, MappingNode) or all(_get(v, key) is None for key in keys):
-            return None
-        by_node = _get(v, "column_by")
-        by = self.name(by_node) if isinstance(by_node, ScalarNode) else None
-        columns = []
-        for ck, cv in _items(_get(v, "columns") or MappingNode("", [])):
-            for key, bound in (("upto", "up_to"), ("above", "above")):
-                value_node = _get(cv, key) if isinstance(cv, MappingNode) else None
-                value = self.located(value_node, "signed") if value_node is not None else None
-                if value is not None:
-                    item = self.item(ck, cv)
-                    columns.append(s.DiceColumnNode(item, bound, value))  # type: ignore[arg-type]
-        outcomes = tuple(
-            self.item(ok, ov) for ok, ov in _items(_get(v, "outcomes") or MappingNode("", []))
-        )
+    def _naturals(self, v: Node) -> list[s.NaturalNode]:
+        """``naturals: [{natural: 6, then: de}]``; ``at_least: true``; ``then: [a, b]`` gives
+        one outcome per column (issue 25)."""
         naturals = []
         for nat in _seq(_get(v, "naturals")):
             roll, then = _get(nat, "natural"), _get(nat, "then")
-            if isinstance(roll, ScalarNode) and isinstance(then, ScalarNode):
-                if not _raw(roll).isdigit():
-                    self.diagnostics.append(
-                        error("E001", f"'{_raw(roll)}' is not a roll", self.pos(roll), "e.g. 6")
-                    )
-                    continue
-                naturals.append(
-                    s.NaturalNode(int(_raw(roll)), self.name(then), self.extras(nat), self.pos(nat))
+            if not isinstance(roll, ScalarNode):
+                continue
+            if not _raw(roll).isdigit():
+                self.diagnostics.append(
+                    error("E001", f"'{_raw(roll)}' is not a roll", self.pos(roll), "e.g. 6")
                 )
+                continue
+            least = _get(nat, "at_least")
+            at_least = isinstance(least, ScalarNode) and _raw(least) in ("true", "yes")
+            if isinstance(then, ScalarNode):
+                naturals.append(
+                    s.NaturalNode(
+                        int(_raw(roll)), self.name(then), self.extras(nat), self.pos(nat), at_least
+                    )
+                )
+                continue
+            names = tuple(self.name(n) for n in _seq(then) if isinstance(n, ScalarNode))
+            if names:
+                naturals.append(
+                    s.NaturalNode(
+                        int(_raw(roll)), names[0], self.extras(nat), self.pos(nat), False, names
+                    )
+                )
+        return naturals
+
+    def _results(self, v: Node) -> s.ResultsNode | None:
+        keys = ("column_by", "columns", "outcomes", "results", "round")
+        if not isinstance(v, MappingNode) or all(_get(v, key) is None for key in keys):
+            return None  # a plain dice table, maybe with natural rolls (issue 25)
+        by_node = _get(v, "column_by")
+        by = self.name(by_node) if isinstance(by_node, ScalarNode) else None
+        round_node = _get(v, "round")
+        rounding = self.name(round_node) if isinstance(round_node, ScalarNode) else None
+        columns = []
+        for ck, cv in _items(_get(v, "columns") or MappingNode("", [])):
+            for key, bound in (("upto", "up_to"), ("above", "above"), ("point", "at")):
+                value_node = _get(cv, key) if isinstance(cv, MappingNode) else None
+                parsed = self.fragment(value_node, "column_value") if value_node else None
+                if isinstance(parsed, tuple):
+                    value, ratio = parsed
+                    value = s.Located(value.value, self.pos(value_node))  # type: ignore[arg-type]
+                    item = self.item(ck, cv)
+                    columns.append(s.DiceColumnNode(item, bound, value, ratio))  # type: ignore[arg-type]
+        outcome_nodes = list(_items(_get(v, "outcomes") or MappingNode("", [])))
+        outcomes = tuple(self.item(ok, ov) for ok, ov in outcome_nodes)
+        effects = tuple(
+            (_raw(ok), self.cell(_get(ov, "effects")))
+            for ok, ov in outcome_nodes
+            if isinstance(ov, MappingNode) and _get(ov, "effects") is not None
+        )
+        naturals = self._naturals(v)
         rows = []
         for res in _seq(_get(v, "results")):
             roll = _get(res, "roll")
@@ -509,7 +557,9 @@ class Builder:
                 self.name(n) for n in _seq(_get(res, "outcomes")) if isinstance(n, ScalarNode)
             )
             rows.append(s.ResultRowNode(span[0], span[1], names, self.extras(res), self.pos(res)))
-        return s.ResultsNode(by, tuple(columns), outcomes, tuple(naturals), tuple(rows))
+        return s.ResultsNode(
+            by, tuple(columns), outcomes, tuple(naturals), tuple(rows), rounding, effects
+        )
 
     def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []

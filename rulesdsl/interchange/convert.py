@@ -9,7 +9,7 @@ with :func:`rulesdsl.interchange.fmt.format_text`. Comments in a .terrain file a
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import yaml
@@ -296,6 +296,7 @@ class _ToYaml:
                 modifiers={m.item.name.text: self._dice_modifier(m) for m in st.modifiers} or None,
                 rows=[self._dice_row(r) for r in st.rows] or (None if st.results else []),
                 **(self._results(st.results) if st.results else {}),
+                **({"naturals": self._naturals(st.naturals)} if st.naturals else {}),
             )
         elif isinstance(st, s.TriggerDecl):
             check = f"{self.text(st.check.pos)} >= {st.at_least}" if st.check else None
@@ -421,33 +422,62 @@ class _ToYaml:
         value = mod.amount.value
         assert isinstance(value, ir.Number)
         amount = spelling.number(value.value, value.signed)
+        if mod.shift is not None:  # `shift left 1` (issue 25)
+            return _maybe_flow(
+                {
+                    **self.labels(mod.item.labels),
+                    "shift": f"{mod.shift.text} {amount}",
+                    **self.extras(mod.item.extras),
+                }
+            )
         if not mod.item.labels and mod.item.extras == s.Extras():
             return amount
         return _maybe_flow(
             {**self.labels(mod.item.labels), "amount": amount, **self.extras(mod.item.extras)}
         )
 
+    def _naturals(self, naturals: Sequence[s.NaturalNode]) -> list[Any] | None:
+        """Natural rolls: ``then`` an outcome (or a row), or a list of one per column;
+        ``at_least: true`` (issue 25)."""
+        return [
+            _maybe_flow(
+                {
+                    "natural": n.roll,
+                    "then": [o.text for o in n.by_column] if n.by_column else n.outcome.text,
+                    **({"at_least": True} if n.at_least else {}),
+                    **self.extras(n.extras),
+                }
+            )
+            for n in naturals
+        ] or None
+
     def _results(self, res: s.ResultsNode) -> dict[str, Any]:
         """A results table's own keys: by, columns, outcomes, naturals, results."""
         return {
             "column_by": res.by.text if res.by else None,
+            "round": res.rounding.text if res.rounding else None,
             "columns": {
                 c.item.name.text: _maybe_flow(
                     {
                         **self.labels(c.item.labels),
-                        c.bound.replace("_", ""): self.text(c.value.pos).split()[-1],
+                        words.column_key(c.bound): _column_text(self.text(c.value.pos)),
                         **self.extras(c.item.extras),
                     }
                 )
                 for c in res.columns
             }
             or None,
-            "outcomes": {o.name.text: self.item(o) for o in res.outcomes} or None,
-            "naturals": [
-                _maybe_flow({"natural": n.roll, "then": n.outcome.text, **self.extras(n.extras)})
-                for n in res.naturals
-            ]
+            "outcomes": {
+                o.name.text: self.item(
+                    o,
+                    effects=self.text(dict(res.effects)[o.name.text].pos)
+                    if o.name.text in dict(res.effects)
+                    else None,
+                )
+                for o in res.outcomes
+            }
             or None,
+            "naturals": self._naturals(res.naturals),
             "results": [
                 _maybe_flow(
                     {
@@ -665,11 +695,14 @@ def to_terrain(text: str) -> str:
         elif section == "dice_tables":
             for name, item in node.items():
                 by = f" by {item['column_by']}" if "column_by" in item else ""
+                by += f" round {item['round']}" if "round" in item else ""
                 emit(
                     _head("dice", name, item) + f" : {item['dice']}{by}" + _extras(item, "") + " {"
                 )
                 for mod, mitem in (item.get("modifiers") or {}).items():
-                    amount = mitem["amount"] if isinstance(mitem, dict) else mitem
+                    amount = mitem.get("amount", "") if isinstance(mitem, dict) else mitem
+                    if isinstance(mitem, dict) and "shift" in mitem:
+                        amount = f"shift {mitem['shift']}"
                     labels = _labels(mitem) if isinstance(mitem, dict) else ""
                     emit(
                         "  "
@@ -678,15 +711,25 @@ def to_terrain(text: str) -> str:
                     )
                 for column, citem in (item.get("columns") or {}).items():
                     bound = (
-                        "up to " + citem["upto"]
+                        "up to " + str(citem["upto"])
                         if "upto" in citem
+                        else "at " + str(citem["point"])
+                        if "point" in citem
                         else "above " + str(citem.get("above", ""))
                     )
                     emit(f"  column {_head('', column, citem).strip()} {bound}" + _extras(citem))
                 for outcome, oitem in (item.get("outcomes") or {}).items():
-                    emit(f"  outcome {_head('', outcome, oitem).strip()}" + _extras(oitem))
+                    carried = (
+                        f" | {oitem['effects']}"
+                        if isinstance(oitem, dict) and "effects" in oitem
+                        else ""
+                    )
+                    emit(f"  outcome {_head('', outcome, oitem).strip()}{carried}" + _extras(oitem))
                 for nat in _seq(item.get("naturals")):
-                    emit(f"  natural {nat['natural']} {nat['then']}" + _extras(nat))
+                    then = nat["then"]
+                    least = "at least " if nat.get("at_least") else ""
+                    then = "| " + " | ".join(then) if isinstance(then, list) else least + then
+                    emit(f"  natural {nat['natural']} {then}" + _extras(nat))
                 for row in _seq(item.get("rows")):
                     effects = f" | {row['effects']}" if "effects" in row else ""
                     emit(
@@ -770,3 +813,11 @@ def _bound(bound: s.Located) -> str:
     value = bound.value
     assert isinstance(value, ir.Number)
     return f"{value.value:+g}" if value.signed else f"{value.value:g}"
+
+
+def _column_text(text: str) -> str:
+    """A column bound as written after ``up to``, ``above`` or ``at``: a number, a quantity
+    with its unit (``6 in``) or a ratio (``2:1``)."""
+    words = text.split()
+    cut = next((i + 1 for i, w in enumerate(words) if w in ("to", "above", "at")), 0)
+    return " ".join(words[cut:])

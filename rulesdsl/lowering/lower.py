@@ -23,10 +23,19 @@ from typing import assert_never
 from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, did_you_mean
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering import examples as example_lowering
-from rulesdsl.lowering import facing as facing_lowering
-from rulesdsl.lowering import keywords, maps
-from rulesdsl.lowering import sight as sight_lowering
+from rulesdsl.lowering import (
+    examples as example_lowering,
+)
+from rulesdsl.lowering import (
+    facing as facing_lowering,
+)
+from rulesdsl.lowering import (
+    keywords,
+    maps,
+)
+from rulesdsl.lowering import (
+    sight as sight_lowering,
+)
 from rulesdsl.lowering.context import (
     MODE_CONTEXT,
     role_dimension,

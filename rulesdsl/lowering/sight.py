@@ -100,34 +100,35 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
             row.item.name.pos,
             "a results row gives one outcome per column: `3-4 | ae | dr | de`",
         )
-    modifiers = []
-    for mod in decl.modifiers:
-        number = lw.number(mod.amount, None)
-        if number is not None and not float(number.value).is_integer():
-            lw.err("E209", "a dice modifier is a whole number", mod.amount.pos)
-        modifiers.append(
-            lw.at(
-                ir.DiceModifier(
-                    mod.item.name.text, lw.info(mod.item), int(number.value) if number else 0
-                ),
-                mod.item.name.pos,
-            )
-        )
+    modifiers = [dice_modifier(lw, mod, name.text, columns=True) for mod in decl.modifiers]
     columns = []
     for col in res.columns:
         number = lw.number(col.value, None)
         column = ir.ResultColumn(
-            col.item.name.text, lw.info(col.item), col.bound, float(number.value) if number else 0
+            col.item.name.text,
+            lw.info(col.item),
+            col.bound,
+            float(number.value) if number else 0,
+            number.unit if number else None,
+            col.ratio,
         )
         lw.where.record(column, col.item.name.pos)
         lw.where.record(column, col.value.pos, "value")
         columns.append(column)
+    rounding = _rounding(lw, res)
     seen: dict[str, s.Pos] = {}
     for named in [*(c.item.name for c in res.columns), *(o.name for o in res.outcomes)]:
         if named.text in seen:
             lw.err("E102", f"'{named.text}' is declared twice in '{name.text}'", named.pos)
         seen[named.text] = named.pos
-    outcomes = tuple(lw.at(ir.Outcome(o.name.text, lw.info(o)), o.name.pos) for o in res.outcomes)
+    carried = dict(res.effects)
+    outcomes = tuple(
+        lw.at(
+            ir.Outcome(o.name.text, lw.info(o), None, effects(lw, carried.get(o.name.text))),
+            o.name.pos,
+        )
+        for o in res.outcomes
+    )
     declared = [o.id for o in outcomes]
 
     def outcome(word: s.Name) -> None:
@@ -141,9 +142,18 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
 
     naturals = []
     for nat in res.naturals:
-        outcome(nat.outcome)
-        natural = ir.NaturalRow(nat.roll, nat.outcome.text, lw.info_of({}, nat.extras))
+        for word in nat.by_column or (nat.outcome,):
+            outcome(word)
+        natural = ir.NaturalRow(
+            nat.roll,
+            nat.outcome.text,
+            lw.info_of({}, nat.extras),
+            nat.at_least,
+            tuple(w.text for w in nat.by_column),
+        )
         lw.where.record(natural, nat.pos)
+        for i, word in enumerate(nat.by_column):  # E253, a check, may point at one
+            lw.where.record(natural, word.pos, item_field("outcomes", i))
         naturals.append(natural)
     rows: list[ir.ResultRow] = []
     for node in res.rows:
@@ -166,8 +176,130 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
         tuple(naturals),
         tuple(rows),
         tuple(modifiers),
+        rounding,
     )
     lw.where.record(table, name.pos)
     if res.by is not None:
         lw.where.record(table, res.by.pos, "by")
+    if res.rounding is not None:
+        lw.where.record(table, res.rounding.pos, "rounding")
     return table
+
+
+ROUNDINGS = words.ROUNDINGS
+
+
+def _rounding(lw: Context, res: s.ResultsNode) -> ir.Rounding | None:
+    """``round down`` or ``round up`` after ``by`` (issue 25); E320 for another word."""
+    if res.rounding is None:
+        return None
+    written = next((r for r in ROUNDINGS if r == res.rounding.text), None)
+    if written is None:
+        lw.err(
+            "E320",
+            f"a value between two columns rounds down or up, not '{res.rounding.text}'",
+            res.rounding.pos,
+            did_you_mean(res.rounding.text, ROUNDINGS)
+            or "`round down`: to the lower column (7:3 is 2:1); `round up`: to the higher",
+        )
+        return "down"  # the error is given; no follow-on for a table without a rounding
+    return written
+
+
+def dice_naturals(lw: Context, decl: s.DiceDecl) -> tuple[ir.NaturalRow, ...]:
+    """``natural 12 major`` on a plain dice table (issue 25): the row a natural roll gives;
+    E254 for a row the table does not have, E323 for outcomes per column (no columns here)."""
+    rows = [r.item.name.text for r in decl.rows]
+    out = []
+    for nat in decl.naturals:
+        if nat.by_column:
+            lw.err(
+                "E323",
+                f"'{decl.item.name.text}' has no columns: a natural roll names one row",
+                nat.by_column[0].pos,
+                f"write `natural {nat.roll} ROW` or `natural {nat.roll} at least ROW`",
+            )
+            continue
+        if nat.outcome.text not in rows:
+            lw.err(
+                "E254",
+                f"'{nat.outcome.text}' is not a row of '{decl.item.name.text}'",
+                nat.outcome.pos,
+                did_you_mean(nat.outcome.text, rows) or "name one of the table's rows",
+            )
+            continue
+        natural = ir.NaturalRow(
+            nat.roll, nat.outcome.text, lw.info_of({}, nat.extras), nat.at_least
+        )
+        lw.where.record(natural, nat.pos)
+        out.append(natural)
+    return tuple(out)
+
+
+EFFECT_KINDS: tuple[words.ValueKind, ...] = (
+    "number",
+    "dice",
+    "d66",
+    "symbol",
+    "flag",
+    "text",
+    "span",
+)
+"""What an effect of a dice row or of a results table's outcome may be."""
+
+
+def effects(lw: Context, cell: s.CellNode | None) -> dict[str, ir.Value]:
+    """A dice row's or an outcome's effects: ``name value`` pairs, or a name alone for a flag
+    (``damage 1d6+3, ignites``)."""
+    out: dict[str, ir.Value] = {}
+    for entry in cell.entries if cell else ():
+        if entry.key is None:
+            word = entry.value.value
+            if isinstance(word, s.Word):
+                out[word.name.text] = ir.Flag(True)
+            else:
+                lw.err(
+                    "E208",
+                    "an effect is `name` or `name value`",
+                    entry.value.pos,
+                    "e.g. `damage 1d6+3` or `ignites`",
+                )
+            continue
+        value = lw.value(entry.value, EFFECT_KINDS, "an effect")
+        if value is not None:
+            out[entry.key.text] = value
+    return out
+
+
+def dice_modifier(
+    lw: Context, mod: s.DiceModifierNode, table: str, *, columns: bool
+) -> ir.DiceModifier:
+    """A dice modifier: a whole number added to the roll, or on a results table a shift of
+    the column (``shift left 1`` is -1, issue 25): E324 for a direction other than left or
+    right, E325 for a shift on a table with no columns."""
+    number = lw.number(mod.amount, None)
+    if number is not None and not float(number.value).is_integer():
+        lw.err("E209", "a dice modifier is a whole number", mod.amount.pos)
+    amount = int(number.value) if number else 0
+    shift = 0
+    if mod.shift is not None:
+        if not columns:
+            lw.err(
+                "E325",
+                f"'{table}' has no columns for '{mod.item.name.text}' to shift",
+                mod.shift.pos,
+                f"a plain dice table's modifier adds to the roll: `modifier "
+                f"{mod.item.name.text} -1`",
+            )
+        elif mod.shift.text not in ("left", "right"):
+            lw.err(
+                "E324",
+                f"a column shift goes left or right, not '{mod.shift.text}'",
+                mod.shift.pos,
+                did_you_mean(mod.shift.text, ("left", "right")) or "e.g. `shift left 1`",
+            )
+        shift = -amount if mod.shift.text == "left" else amount
+        amount = 0
+    return lw.at(
+        ir.DiceModifier(mod.item.name.text, lw.info(mod.item), amount, shift), mod.item.name.pos
+    )

@@ -8,6 +8,7 @@ from typing import assert_never
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.costs import CostLowering
 from rulesdsl.lowering.decisions import DecisionLowering
 from rulesdsl.positions import item_field
@@ -156,58 +157,29 @@ class TableLowering(CostLowering):
         dice = decl.dice.value
         assert isinstance(dice, ir.DiceValue | ir.D66Value)  # the grammar's DICE token
         self.where.record(dice, decl.dice.pos)
-        modifiers = []
-        for mod in decl.modifiers:
-            number = self.number(mod.amount, None)
-            if number is not None and not float(number.value).is_integer():
-                self.err("E209", "a dice modifier is a whole number", mod.amount.pos)
-            modifiers.append(
-                self.at(
-                    ir.DiceModifier(
-                        mod.item.name.text, self.info(mod.item), int(number.value) if number else 0
-                    ),
-                    mod.item.name.pos,
-                )
-            )
+        modifiers = [
+            sight_lowering.dice_modifier(self, mod, decl.item.name.text, columns=False)
+            for mod in decl.modifiers
+        ]
         rows = []
-        allowed: tuple[words.ValueKind, ...] = (
-            "number",
-            "dice",
-            "d66",
-            "symbol",
-            "flag",
-            "text",
-            "span",
-        )
         names: set[str] = set()
         for row in decl.rows:
             if row.item.name.text in names:
                 self.err("E102", f"row '{row.item.name.text}' appears twice", row.item.name.pos)
             names.add(row.item.name.text)
-            effects: dict[str, ir.Value] = {}
-            for entry in row.effects.entries if row.effects else ():
-                if entry.key is None:
-                    word = entry.value.value
-                    if isinstance(word, s.Word):
-                        effects[word.name.text] = ir.Flag(True)
-                    else:
-                        self.err(
-                            "E208",
-                            "an effect is `name` or `name value`",
-                            entry.value.pos,
-                            "e.g. `damage 1d6+3` or `ignites`",
-                        )
-                    continue
-                value = self.value(entry.value, allowed, "an effect")
-                if value is not None:
-                    effects[entry.key.text] = value
+            effects = sight_lowering.effects(self, row.effects)
             rows.append(
                 ir.DiceRow(row.item.name.text, self.info(row.item), row.low, row.high, effects)
             )
             self.where.record(rows[-1], row.item.pos)
             self.where.record(rows[-1], row.item.name.pos, "id")
         table = ir.DiceTable(
-            decl.item.name.text, self.info(decl.item), dice, tuple(modifiers), tuple(rows)
+            decl.item.name.text,
+            self.info(decl.item),
+            dice,
+            tuple(modifiers),
+            tuple(rows),
+            sight_lowering.dice_naturals(self, decl),
         )
         self.where.record(table, decl.item.name.pos)
         return table

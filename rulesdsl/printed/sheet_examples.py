@@ -79,8 +79,21 @@ def question(b: MoreBlocks, q: ir.Question) -> str:
         args = [_row(b, q, a) for a in positional]
     else:
         args = [_arg(b, a) for a in positional]
-    args += [f"{b.input_name(a.keyword)} {_arg(b, a)}" for a in q.args if a.keyword]
+    args += [f"{b.input_name(a.keyword)} {_keyword_arg(b, q, a)}" for a in q.args if a.keyword]
     return b.w("label_colon", label=head, text=", ".join(args)) if args else head
+
+
+def _keyword_arg(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
+    """A keyword argument; a results table's ``column=(7, 3)`` as the odds ``7:3``."""
+    numbers = [v.value for v in a.values if isinstance(v, ir.Number)]
+    if a.keyword == "column" and a.grouped and len(numbers) == 2 == len(a.values):
+        return f"{b.num(numbers[0])}:{b.num(numbers[1])}"
+    if a.keyword == "column" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
+        for t in b.rs.results_tables:
+            for c in t.columns if _is(q.args[0], t.id) else ():
+                if c.id == a.values[0].name:
+                    return b.label(c.info, c.id)
+    return _arg(b, a)
 
 
 def _arg(b: MoreBlocks, a: ir.ExampleArg) -> str:
@@ -127,11 +140,16 @@ def _table_key(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
 
 
 def _row(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
-    """A dice row named by its id, by its label; a total as a number."""
+    """A dice row (or a results table's outcome) named by its id, by its label; a total as a
+    number."""
     for t in b.rs.dice_tables:
         for r in t.rows if _is(q.args[0], t.id) else ():
             if _is(a, r.id):
                 return b.label(r.info, r.id)
+    for res in b.rs.results_tables:
+        for o in res.outcomes if _is(q.args[0], res.id) else ():
+            if _is(a, o.id):
+                return b.label(o.info, o.id)
     return _arg(b, a)
 
 
@@ -229,7 +247,7 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
     if verb in ("roll", "chance") and symbols:
         table = next((t for t in rs.dice_tables if t.id == symbols[0]), None)
         if table is None:
-            return []
+            return _results_column(b, q, symbols[0])
         row_id = symbols[1] if verb == "chance" and len(symbols) > 1 else None
         if row_id is None:
             answered = _asked(b, q)
@@ -265,6 +283,20 @@ def _asked(b: MoreBlocks, q: ir.Question) -> examples.Answered | None:
         return examples.ask(b.rs, q)
     except examples.Unanswerable:  # pragma: no cover - a ruleset with errors prints nothing
         return None
+
+
+def _results_column(b: MoreBlocks, q: ir.Question, table_id: str) -> list[str]:
+    """The column a value picks on a results table (``7:3`` -> ``2:1``, issue 25)."""
+    table = next((t for t in b.rs.results_tables if t.id == table_id), None)
+    arg = next((a for a in q.args if a.keyword == "column"), None)
+    numbers = [v.value for v in arg.values if isinstance(v, ir.Number)] if arg else []
+    if table is None or not numbers or (len(numbers) == 2 and not numbers[1]):
+        return []
+    value = numbers[0] / numbers[1] if len(numbers) == 2 else numbers[0]
+    column = semantics.result_column(table, value)
+    if column is None:
+        return []
+    return [b.w("label_colon", label=b.input_name(table.by), text=b.label(column.info, column.id))]
 
 
 def _symbol(a: ir.ExampleArg | None) -> str:

@@ -75,7 +75,7 @@ class _Builder(MoreBlocks):
             Section(
                 "results",
                 self.w("results"),
-                [self.results_block(t) for t in rs.results_tables],
+                [b for t in rs.results_tables for b in self.results_blocks(t)],
             ),
             Section("triggers", self.w("triggers"), self.triggers()),
             Section("exclusions", self.w("exclusions"), self.exclusions()),

@@ -3,6 +3,7 @@ the changelog of a house rule, sources, line of sight and results tables."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
@@ -47,7 +48,9 @@ class MoreBlocks(MovementBlocks):
                 mod = next((m for m in table.modifiers if m.id == named), None) if table else None
                 if mod is not None:
                     action += ", " + self.w(
-                        "with_mod", label=self.label(mod.info, mod.id), value=self.signed(mod.value)
+                        "with_mod",
+                        label=self.label(mod.info, mod.id),
+                        value=self.modifier_value(mod),
                     )
             if t.times != 1:
                 action += ", " + self.c.plural("times", t.times)
@@ -273,6 +276,51 @@ class MoreBlocks(MovementBlocks):
     def span_text(low: int | None, high: int | None) -> str:
         return spelling.dice_range(low, high)
 
+    def column_value(self, c: ir.ResultColumn) -> str:
+        """A column's bound as printed: a ratio ``2:1``, or a number with its unit."""
+        if c.ratio is not None:
+            return f"{self.num(c.ratio[0])}:{self.num(c.ratio[1])}"
+        return self.unit_text(self.num(c.value), c.unit)
+
+    def results_blocks(self, t: ir.ResultsTable) -> list[Block]:
+        """A results table, then the chance of each outcome in each of its columns."""
+        return [self.results_block(t), self.results_chances(t)]
+
+    def results_chances(self, t: ir.ResultsTable) -> Block:
+        """The exact chance of each outcome per column, natural rolls included (issue 25): one
+        row per outcome, one column per column of the table, as the dice tables' chances."""
+        dice = semantics.roll_of(t.dice)
+        title = self.w("results_chances", table=self.label(t.info, t.id))
+        head = [HeadCell(self.w("result"))]
+        carried = any(o.effects for o in t.outcomes)  # outcomes with data (issue 25)
+        if carried:
+            head.append(HeadCell(self.w("effects")))
+        for c in t.columns:
+            head.append(HeadCell(self.label(c.info, c.id)))
+        by_column = {c.id: semantics.result_chances(t, c.id) for c in t.columns}
+        rows = []
+        for o in t.outcomes:
+            row = [CellView(self.label(o.info, o.id), ("label",))]
+            if carried:
+                row.append(self.effects(o.effects))
+            for c in t.columns:
+                p = by_column[c.id].get(o.id)
+                ways = (p or 0) * dice.outcomes
+                text = (
+                    f"{ways.numerator}/{dice.outcomes} · {self.c.percent(p)}"
+                    if p and isinstance(ways, Fraction) and ways.denominator == 1
+                    else self.c.percent(p or Fraction(0))
+                )
+                row.append(CellView(text, ("chance",)))
+            rows.append(row)
+        return Block(
+            f"{t.id}.chances",
+            f"{title} ({self.dice_text(dice)})",
+            TableView([head], rows, [h.text for h in head]),
+            changed=self.added(t.id),
+            kind="dice",
+        )
+
     def results_block(self, t: ir.ResultsTable) -> Block:
         """A results table as a grid: the roll, then one column per column of the table."""
         dice = semantics.roll_of(t.dice)
@@ -283,8 +331,10 @@ class MoreBlocks(MovementBlocks):
         head_sub = []
         flat = [self.w("roll")]
         for c in t.columns:
-            bound = self.w(_column_word(c.bound), value=self.num(c.value))
-            text = f"{self.label(c.info, c.id)} ({bound})"
+            value = self.column_value(c)
+            bound = self.w(_column_word(c.bound), value=value)
+            label = self.label(c.info, c.id)
+            text = label if _at_point(c.bound) and value in label else f"{label} ({bound})"
             head_sub.append(HeadCell(text))
             flat.append(text)
         outcomes = {o.id: o for o in t.outcomes}
@@ -303,18 +353,21 @@ class MoreBlocks(MovementBlocks):
             rows.append(row)
         after = [
             self.w(
-                "natural_rule",
+                _natural_word(n),
                 roll=self.num(n.roll),
-                outcome=self.label(
-                    outcomes[n.outcome].info if n.outcome in outcomes else None, n.outcome
+                outcome=", ".join(
+                    self.label(outcomes[o].info if o in outcomes else None, o)
+                    for o in (n.by_column or (n.outcome,))
                 ),
             )
             + "".join(f" {text}" for text in self.note_texts(n.info))
             for n in t.naturals
         ]
+        if t.rounding is not None:
+            after.insert(0, self.w(_rounding_word(t.rounding), input=by))
         for m in t.modifiers:
             after.append(
-                self.w("with_mod", label=self.label(m.info, m.id), value=self.signed(m.value))
+                self.w("with_mod", label=self.label(m.info, m.id), value=self.modifier_value(m))
             )
         return Block(
             t.id,
@@ -344,5 +397,34 @@ def _column_word(bound: ir.ColumnBound) -> str:
             return "column_up_to"
         case "above":
             return "column_above"
+        case "at":
+            return "column_at"
         case _:
             assert_never(bound)
+
+
+def _natural_word(n: ir.NaturalRow) -> str:
+    """The sheet's sentence for a natural roll on a results table (issue 25)."""
+    if n.by_column:
+        return "natural_by_column"
+    return "natural_at_least" if n.at_least else "natural_rule"
+
+
+def _at_point(bound: ir.ColumnBound) -> bool:
+    match bound:
+        case "at":
+            return True
+        case "up_to" | "above":
+            return False
+        case _:
+            assert_never(bound)
+
+
+def _rounding_word(rounding: ir.Rounding) -> str:
+    match rounding:
+        case "down":
+            return "round_down"
+        case "up":
+            return "round_up"
+        case _:
+            assert_never(rounding)

@@ -336,7 +336,7 @@ class RuleBlocks(BuilderBase):
         for m in d.modifiers:
             head[0].append(
                 HeadCell(
-                    self.w("with_mod", label=self.label(m.info, m.id), value=self.signed(m.value))
+                    self.w("with_mod", label=self.label(m.info, m.id), value=self.modifier_value(m))
                 )
             )
         notes: list[tuple[str, str]] = []
@@ -358,21 +358,50 @@ class RuleBlocks(BuilderBase):
                     self.source(r.info, detail=False),
                 ),
                 effects,
-                CellView(self.chance(dice, r.low, r.high, 0, fraction=True), ("chance",)),
+                CellView(self.row_chance(d, r, 0, fraction=True), ("chance",)),
             ]
             for m in d.modifiers:
-                row.append(CellView(self.chance(dice, r.low, r.high, m.value), ("chance",)))
+                row.append(CellView(self.row_chance(d, r, m.value), ("chance",)))
             rows.append(row)
+        by_id = {r.id: r for r in d.rows}
+        naturals = [
+            self.w(
+                "natural_row_at_least" if n.at_least else "natural_row",
+                roll=self.num(n.roll),
+                row=self.label(by_id[n.outcome].info if n.outcome in by_id else None, n.outcome),
+            )
+            + "".join(f" {text}" for text in self.note_texts(n.info))
+            for n in d.naturals
+        ]
         return Block(
             d.id,
             title,
             TableView(head, rows, [h.text for h in head[0]]),
             notes=notes,
-            after=self.note_texts(d.info),
+            after=naturals + self.note_texts(d.info),
             source=self.source(d.info),
             changed=self.added(d.id),
             kind="dice",
         )
+
+    def modifier_value(self, m: ir.DiceModifier) -> str:
+        """A dice modifier's amount (``+4``), or its column shift (``shift left 1``)."""
+        if m.shift:
+            word = "shift_left" if m.shift < 0 else "shift_right"
+            return self.w(word, count=self.num(abs(m.shift)))
+        return self.signed(m.value)
+
+    def row_chance(self, d: ir.DiceTable, r: ir.DiceRow, shift: int, fraction: bool = False) -> str:
+        """A row's chance with ``shift`` added; natural rolls counted where the table has them
+        (issue 25)."""
+        dice = semantics.roll_of(d.dice)
+        if not d.naturals:
+            return self.chance(dice, r.low, r.high, shift, fraction)
+        p = semantics.dice_chances(d, shift)[r.id]
+        ways = p * dice.outcomes
+        if not fraction or ways.denominator != 1:
+            return self.c.percent(p)
+        return f"{ways.numerator}/{dice.outcomes} · {self.c.percent(p)}"
 
     def chance(
         self, dice: Roll, low: int | None, high: int | None, shift: int, fraction: bool = False

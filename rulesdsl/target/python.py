@@ -431,7 +431,16 @@ def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
     dice = semantics.roll_of(t.dice)
     index = semantics.dice_index(t)
 
+    with_naturals = (
+        {0: semantics.dice_chances(t)}
+        | {m.value: semantics.dice_chances(t, m.value) for m in t.modifiers}
+        if t.naturals
+        else {}
+    )
+
     def chance(row: ir.DiceRow, shift: int) -> Fraction:
+        if with_naturals:  # a natural roll gives its row whatever the total (issue 25)
+            return with_naturals[shift][row.id]
         low = row.low - shift if row.low is not None else dice.minimum
         high = row.high - shift if row.high is not None else None
         return chance_between(dice, low, high)
@@ -455,6 +464,8 @@ def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
         "modifiers": {m.id: m.value for m in t.modifiers},
         "rows": rows,
         "index": index,
+        "naturals": {n.roll: n.outcome for n in t.naturals},
+        "natural_at_least": sorted(n.roll for n in t.naturals if n.at_least),
     }
 
 

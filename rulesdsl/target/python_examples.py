@@ -109,6 +109,15 @@ def same(a: Any, b: Any) -> bool:
 def ask(vector: dict[str, Any]) -> Any:
     """Asks the module the vector's question."""
     question, args, kwargs = vector["question"], vector["args"], dict(vector["kwargs"])
+    if question == "chance" and args[0] in getattr(module, "RESULTS_TABLES", {}):
+        results = module.RESULTS_TABLES[args[0]]
+        column = kwargs["column"]
+        if not isinstance(column, str):
+            low, high, _ = results.rows[0]  # a total some row covers: the column is the answer
+            column = module.roll(args[0], high if low is None else low, column=column).column
+        if "modifier" in kwargs:
+            return results.chances_with[kwargs["modifier"]][column][args[1]]
+        return results.chances[column][args[1]]
     if question == "chance":
         row = next(r for r in module.DICE_TABLES[args[0]].rows if r.id == args[1])
         return row.chance_with[kwargs["modifier"]] if "modifier" in kwargs else row.chance

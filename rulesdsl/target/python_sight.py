@@ -58,11 +58,23 @@ def results_tables(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
             "labels": t.info.labels,
             "dice": runtime(t.dice),
             "by": t.by,
-            "columns": [(c.id, c.info.labels, c.bound, _tidy(c.value)) for c in t.columns],
+            "columns": [(c.id, c.info.labels, c.bound, _tidy(c.value), c.unit) for c in t.columns],
+            "rounding": t.rounding,
+            "natural_at_least": sorted(n.roll for n in t.naturals if n.at_least),
+            "natural_by_column": {n.roll: n.by_column for n in t.naturals if n.by_column},
+            "outcome_effects": {
+                o.id: {k: runtime(v) for k, v in o.effects.items()} for o in t.outcomes if o.effects
+            },
             "outcomes": {o.id: o.info.labels for o in t.outcomes},
             "naturals": {n.roll: n.outcome for n in t.naturals},
             "rows": [(r.low, r.high, r.outcomes) for r in t.rows],
             "modifiers": {m.id: m.value for m in t.modifiers},
+            "chances": {c.id: semantics.result_chances(t, c.id) for c in t.columns},
+            "chances_with": {
+                m.id: {c.id: semantics.modifier_chances(t, c.id, m) for c in t.columns}
+                for m in t.modifiers
+            },
+            "shifts": {m.id: m.shift for m in t.modifiers if m.shift},
             "index": semantics.results_index(t, semantics.trigger_shifts(rs, t.id)),
         }
         for t in rs.results_tables

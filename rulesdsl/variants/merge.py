@@ -112,6 +112,7 @@ class Merger(Removals):
                 )
             for mod in st.modifiers:
                 self._record("add", ir.NamePath(mod.item.name.text), mod.item.extras)
+            merged = self._reopen_rolls(block, merged, st)
         if isinstance(st, s.TableDecl) and isinstance(merged, s.TableDecl) and st.columns:
             self.diags.append(
                 error(
@@ -132,6 +133,36 @@ class Merger(Removals):
                 else ir.DiceRowPath(block, name)
             )
             self._record("add", path, row.item.extras)
+
+    def _reopen_rolls(self, block: str, merged: s.DiceDecl, st: s.DiceDecl) -> s.DiceDecl:
+        """A re-opened dice table's natural rolls replace the base's for the same roll, and a
+        results table's ``round`` replaces the base's (issue 25): a house rule states only
+        its change."""
+
+        def natural(
+            base: tuple[s.NaturalNode, ...], new: tuple[s.NaturalNode, ...]
+        ) -> tuple[s.NaturalNode, ...]:
+            rolls = {n.roll for n in new}
+            for n in new:
+                action: ir.ChangeAction = (
+                    "override" if any(b.roll == n.roll for b in base) else "add"
+                )
+                self._record(action, ir.DiceRowPath(block, f"natural {n.roll}"), n.extras)
+            return tuple(n for n in base if n.roll not in rolls) + new
+
+        merged = replace(merged, naturals=natural(merged.naturals, st.naturals))
+        if st.results is not None and merged.results is not None:
+            base, new = merged.results, st.results
+            results = replace(
+                base,
+                naturals=natural(base.naturals, new.naturals),
+                rows=base.rows + new.rows,
+                rounding=new.rounding or base.rounding,
+            )
+            if new.rounding is not None:
+                self._record("override", ir.DiceRowPath(block, "round"), st.item.extras)
+            merged = replace(merged, results=results)
+        return merged
 
     def _insert(self, st: s.InsertDecl) -> None:
         index = self._find_block(s.DecisionDecl, st.decision.text)

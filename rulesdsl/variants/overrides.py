@@ -331,6 +331,9 @@ class Overrides(MergeBase):
                 set_modifier,
                 "one",
             )
+        outcomes = [o.name.text for o in dice.results.outcomes] if dice.results else []
+        if len(path) == 2 and path[1].text in outcomes and st.range is None:
+            return self._outcome_effects(index, head, path[1].text)
         ranged = st.range is not None or (len(path) == 3 and path[2].text == "range")
         if len(path) != (3 if len(path) == 3 and path[2].text == "range" else 2):
             self._missing(
@@ -342,7 +345,9 @@ class Overrides(MergeBase):
             return None
         if path[1].text not in rows:
             self._missing(
-                path[1], f"the dice table '{head}' has no row '{path[1].text}'", rows + modifiers
+                path[1],
+                f"the dice table '{head}' has no row '{path[1].text}'",
+                rows + modifiers + outcomes,
             )
             return None
         r = rows.index(path[1].text)
@@ -374,6 +379,19 @@ class Overrides(MergeBase):
             ir.DiceRowPath(head, path[1].text),
             apply,
             "cell",
+        )
+
+    def _outcome_effects(self, index: int, head: str, outcome: str) -> Landing:
+        """``override crt.dr | retreat 2 hex``: a results table's outcome carries other
+        effects (issue 25)."""
+
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(base, s.DiceDecl) and base.results is not None
+            kept = tuple((k, c) for k, c in base.results.effects if k != outcome)
+            return replace(base, results=replace(base.results, effects=(*kept, (outcome, o.cell))))
+
+        return Landing(
+            index, (head, outcome, "effects"), ir.DiceRowPath(head, outcome), apply, "cell"
         )
 
     def _locate_step(

@@ -107,13 +107,55 @@ def sights(d: Differ) -> None:
 
 
 def _bound(c: ir.ResultColumn) -> str:
+    value = f"{c.ratio[0]}:{c.ratio[1]}" if c.ratio else f"{c.value:g}"
+    value += f" {c.unit}" if c.unit else ""
     match c.bound:
         case "up_to":
-            return f"up to {c.value:g}"
+            return f"up to {value}"
         case "above":
-            return f"above {c.value:g}"
+            return f"above {value}"
+        case "at":
+            return f"at {value}"
         case _:
             assert_never(c.bound)
+
+
+def _rounding(rounding: ir.Rounding | None) -> str:
+    return f"round {rounding}" if rounding else "no rounding"
+
+
+def _natural(n: ir.NaturalRow) -> str:
+    if n.by_column:
+        return " | ".join(n.by_column)
+    return f"at least {n.outcome}" if n.at_least else n.outcome
+
+
+def naturals(
+    d: Differ,
+    level: Level,
+    name: str,
+    table: str,
+    old: Sequence[ir.NaturalRow],
+    new: Sequence[ir.NaturalRow],
+) -> None:
+    """Natural rolls added, removed or changed (``at least``, per column: issue 25)."""
+    old_naturals = {n.roll: _natural(n) for n in old}
+    new_naturals = {n.roll: _natural(n) for n in new}
+    for roll in sorted(old_naturals.keys() | new_naturals.keys()):
+        before, after = old_naturals.get(roll, "nothing"), new_naturals.get(roll, "nothing")
+        if before != after:
+            d.add(
+                level,
+                "changed"
+                if roll in old_naturals and roll in new_naturals
+                else "added"
+                if roll in new_naturals
+                else "removed",
+                f"{table}.natural.{roll}",
+                f"{name}, natural {roll}: {before} -> {after}",
+                before,
+                after,
+            )
 
 
 def results(d: Differ) -> None:
@@ -124,6 +166,16 @@ def results(d: Differ) -> None:
             before = f"{spelling.dice(a.dice)} by {a.by}"
             after = f"{spelling.dice(b.dice)} by {b.by}"
             d.add("breaking", "changed", b.id, f"{name}: {before} -> {after}", before, after)
+        if a.rounding != b.rounding:  # a value between columns now falls elsewhere
+            before, after = _rounding(a.rounding), _rounding(b.rounding)
+            d.add(
+                "breaking",
+                "changed",
+                f"{b.id}.rounding",
+                f"{name}, rounding: {before} -> {after}",
+                before,
+                after,
+            )
         for c_old, c_new in d._named(
             f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id
         ):
@@ -137,28 +189,36 @@ def results(d: Differ) -> None:
                     _bound(c_old),
                     _bound(c_new),
                 )
-        d._named(f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id)
-        old_naturals = {n.roll: n.outcome for n in a.naturals}
-        new_naturals = {n.roll: n.outcome for n in b.naturals}
-        for roll in sorted(old_naturals.keys() | new_naturals.keys()):
-            before, after = old_naturals.get(roll, "nothing"), new_naturals.get(roll, "nothing")
-            if before != after:
-                d.add(
-                    "breaking",
-                    "changed"
-                    if roll in old_naturals and roll in new_naturals
-                    else "added"
-                    if roll in new_naturals
-                    else "removed",
-                    f"{b.id}.natural.{roll}",
-                    f"{name}, natural {roll}: {before} -> {after}",
-                    before,
-                    after,
-                )
+        for o_old, o_new in d._named(
+            f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
+        ):
+            for effect in dict.fromkeys([*o_old.effects, *o_new.effects]):  # issue 25
+                before = _cell(o_old.effects.get(effect))
+                after = _cell(o_new.effects.get(effect))
+                if before != after:
+                    d.add(
+                        "rules",
+                        "changed",
+                        f"{b.id}.{o_new.id}.{effect}",
+                        f"{name}, {d.label(o_new.info, o_new.id)}, {effect}: {before} -> {after}",
+                        before,
+                        after,
+                    )
+        naturals(d, "breaking", name, b.id, a.naturals, b.naturals)
         _rows(d, name, a, b)
         for m_old, m_new in d._named(
             f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id, prefix=b.id
         ):
+            if m_old.shift != m_new.shift:  # a column shift (issue 25)
+                d.add(
+                    "rules",
+                    "changed",
+                    f"{b.id}.{m_new.id}.shift",
+                    f"{name}, {d.label(m_new.info, m_new.id)}: column shift {m_old.shift:+d} -> "
+                    f"{m_new.shift:+d}",
+                    f"{m_old.shift:+d}",
+                    f"{m_new.shift:+d}",
+                )
             if m_old.value != m_new.value:
                 d.add(
                     "rules",

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from rulesdsl import ir, spelling
 from rulesdsl.versions.diff_sight import Differ as _Parts
+from rulesdsl.versions.diff_sight import naturals
 
 
 class Differ(_Parts, Protocol):
@@ -192,6 +193,7 @@ def dice(differ: Differ) -> None:
                     f"{m_old.value:+d}",
                     f"{m_new.value:+d}",
                 )
+        naturals(differ, "rules", name, b.id, a.naturals, b.naturals)
         rows = differ._named(f"{name} row", a.rows, b.rows, lambda r: r.id, prefix=b.id)
         for r_old, r_new in rows:
             row_name = differ.label(r_new.info, r_new.id)
