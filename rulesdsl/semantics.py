@@ -399,10 +399,16 @@ def modifier(
 ) -> Answer:
     """The modifier ``name`` over ``items``: combinations present first (a marker replaces the
     total), then each counted item's value for the context values (:func:`context_value`); a
-    ``given`` value is the one the caller gives for that item. The contributions combine by
+    ``given`` value is the one the caller gives for that item, and it counts whether or not
+    the item is also named. The contributions combine by
     the modifier's policy and clamp (:func:`combined`)."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
+    present += tuple(  # a value the caller gives counts, its factor named or not
+        f
+        for f in (given or {})
+        if f not in present and isinstance(context_value(mod, f, context, context2), ir.Given)
+    )
     match mod.combine:
         case "once":
             present = tuple(dict.fromkeys(present))
