@@ -121,6 +121,7 @@ CODES: Mapping[str, str] = {
     "W130": "an inherited row that a chart leaves out, kept (only `remove` drops it)",
     "W250": "a results table outcome that no row gives",
     "W251": "a sight rule that no layer column uses",
+    "W262": "a cell gives a unit the value of a keyword of lower precedence than one it carries",
     "W601": "a breaking or rules-level change without a matching version bump",
     "W610": "a ruleset language with no catalog of the sheets' own words (English headings)",
     "E610": "a translation catalog (.po) that cannot be read, is too large or names no language",
@@ -151,7 +152,8 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
-        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240",
+        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240"
+        " W262",
     ),
     (
         "checks",

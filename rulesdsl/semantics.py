@@ -148,12 +148,14 @@ def written_cost(
     precedence: Sequence[Sequence[str]] = (),
 ) -> ir.Value | None:
     """The value a cost cell gives ``mode``: its own exception, else the value of the group
-    that holds it and wins by :func:`group_choice`, else the value for all (None when the cell
-    has none)."""
+    that holds it and wins by :func:`group_choice` (the value for all when that is a keyword
+    the cell does not name), else the value for all (None when the cell has none)."""
     if mode in cell.exceptions:
         return cell.exceptions[mode]
-    chosen, _ = group_choice(cell.exceptions, mode, groups, precedence)
-    if chosen is not None:
+    chosen, _ = group_choice(
+        cell.exceptions, mode, groups, precedence, everyone=cell.default is not None
+    )
+    if chosen:
         return cell.exceptions[chosen]
     return cell.default
 
@@ -179,16 +181,28 @@ def group_choice(
     mode: str,
     groups: Sequence[ir.Group],
     precedence: Sequence[Sequence[str]] = (),
+    everyone: bool = False,
 ) -> tuple[str | None, tuple[str, str] | None]:
     """Which group's value a ``mode`` with no value of its own takes from ``values`` (keyed by
     group): the one group that holds the mode and has a value, or among several the one that
     wins over all the others by ``precedence``; groups that give the same value do not
     disagree. Second: two groups that disagree with no precedence between them (the cell is
-    ambiguous for the mode; the first declared of the two is then chosen)."""
+    ambiguous for the mode; the first declared of the two is then chosen).
+
+    ``everyone``: the cell has a value for everyone. A keyword of the mode that the cell does
+    not name then stands for that value, and when ``precedence`` puts it before every keyword
+    of the mode that the cell names, it wins: the answer is ``""``, the value for everyone
+    (issue 25: ``precedence fly, vehicle`` with ``2, vehicle 3`` gives a flying vehicle 2)."""
     holding = [g.id for g in groups if mode in g.members and g.id in values]
-    if len(holding) <= 1:
-        return (holding[0] if holding else None), None
-    order = precedes(precedence)
+    if not holding:
+        return None, None
+    order = precedes(precedence) if precedence else frozenset()
+    if everyone and order:
+        unnamed = [g.id for g in groups if mode in g.members and g.id not in values]
+        if any(all((u, h) in order for h in holding) for u in unnamed):
+            return "", None
+    if len(holding) == 1:
+        return holding[0], None
     for g in holding:
         if all(
             h == g or (g, h) in order or ((h, g) not in order and values[h] == values[g])
@@ -522,10 +536,32 @@ def written_key(
     :func:`group_choice`, else the entry for all."""
     if mode in values:
         return mode
-    chosen, _ = group_choice(values, mode, groups, precedence)
+    chosen, _ = group_choice(values, mode, groups, precedence, everyone="" in values)
     if chosen is not None:
         return chosen
     return "" if "" in values else None
+
+
+def shadowing_keyword(
+    values: Mapping[str, object],
+    mode: str,
+    groups: Sequence[ir.Group],
+    precedence: Sequence[Sequence[str]] = (),
+) -> tuple[str, str] | None:
+    """(higher, lower) when the answer a cell (``values`` by key, ``""`` for everyone) gives
+    ``mode`` comes from its keyword ``lower`` although it carries ``higher``, which comes first
+    by ``precedence`` and which the cell does not name: the trap W262 warns of (a cell with no
+    value for everyone, so ``higher`` has nothing to give). None otherwise."""
+    if mode in values:
+        return None
+    chosen, _ = group_choice(values, mode, groups, precedence, everyone="" in values)
+    if not chosen:
+        return None
+    order = precedes(precedence) if precedence else frozenset()
+    for g in groups:
+        if mode in g.members and g.id not in values and (g.id, chosen) in order:
+            return g.id, chosen
+    return None
 
 
 def written_state(

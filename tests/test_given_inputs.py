@@ -55,5 +55,3 @@ def test_module_and_reference_agree_on_given_values_in_every_call(
                 compiled.ruleset, "concealment", items, given={"perk_or_flaw": n}
             )
             assert module == reference, (items, n)
-
-

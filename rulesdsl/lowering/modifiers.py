@@ -115,8 +115,9 @@ class ModifierLowering(Context):
         if not by_modes:
             values = by_key(cell)
         else:
+            everyone = cell.default is not None
             values, ambiguous = keywords.expand_groups(
-                cell.exceptions, self.modes, self.group_list, self.precedence
+                cell.exceptions, self.modes, self.group_list, self.precedence, everyone
             )
             if cell.default is not None:
                 values = {"": cell.default, **values}
@@ -125,6 +126,13 @@ class ModifierLowering(Context):
                     f"the {modifier} value of '{item}'", mode, pair
                 )
                 self.err("E232", message, pos, hint)
+            for mode, pair in keywords.shadowed(
+                cell.exceptions, self.modes, self.group_list, self.precedence, everyone
+            ):
+                message, hint = keywords.shadow_message(
+                    f"the {modifier} value of '{item}'", mode, pair
+                )
+                self.warn("W262", message, pos, hint)
         self.modifier_values[modifier][item] = values
         second = self.modifier_context2.get(modifier)
         if not second:

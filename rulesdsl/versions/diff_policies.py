@@ -170,10 +170,11 @@ def _choices_differ(
         for mode in rs.modes:
             if mode.id in cell.exceptions:
                 continue
-            then, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, was)
-            chosen, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, now)
+            everyone = cell.default is not None
+            then, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, was, everyone)
+            chosen, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, now, everyone)
             if then != chosen and (
-                then is None or chosen is None or cell.exceptions[then] != cell.exceptions[chosen]
+                not then or not chosen or cell.exceptions[then] != cell.exceptions[chosen]
             ):
                 return True
     return False
