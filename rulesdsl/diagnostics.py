@@ -86,7 +86,7 @@ CODES: Mapping[str, str] = {
     "E224": "two steps used as costs that take the same input in different units",
     "E250": "a sight rule that blocks at a total that is not positive",
     "E251": "a sight rule that counts something other than between, target or both",
-    "E252": "a sight cell that is not one number, `blocked` or a step for every unit",
+    "E252": "a sight cell value that is not a number, `blocked` or a step, or keyed by `a & b`",
     "E253": "a results row with a number of outcomes other than the number of columns",
     "E254": "a results row or natural roll naming an outcome the table does not declare",
     "E255": "results table columns that overlap, leave a gap, or do not end with `above`",
@@ -96,6 +96,8 @@ CODES: Mapping[str, str] = {
     "E259": "a natural roll given twice",
     "E260": "a sight rule crossed in a unit other than distances, or a step cell without `crossed`",
     "E261": "a step in a sight column whose input is not in the rule's `crossed` unit",
+    "E262": "a unit type or keyword given two values in one sight cell",
+    "E263": "`target inside` on a sight rule that counts the target's place already",
     "E313": "modifiers given together on a trigger push totals outside every row",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
@@ -153,7 +155,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
         "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240"
-        " W262",
+        " W262 E262 E263",
     ),
     (
         "checks",

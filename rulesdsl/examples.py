@@ -575,7 +575,9 @@ def _sight(args: _Args) -> Answered:
             crossed.append(v.value)
         if len(crossed) != len(places):
             raise Unanswerable("'crossed' needs one length per place", i)
-    line = semantics.line_of_sight(rs, rule, places, crossed)
+    mode_arg = args.keyword("mode")
+    mode = _name(mode_arg, _modes(rs), "mode") if mode_arg is not None else None
+    line = semantics.line_of_sight(rs, rule, places, crossed, mode)
     cells = tuple(
         f"place {i}: {' + '.join(p) or 'nothing'} = "
         + (spelling.value(h) if isinstance(h, ir.Marker) else spelling.number(h))

@@ -520,6 +520,10 @@ class Sight:
     cell blocks) or when a counted place holds a feature whose value is ``blocked``.
     ``crossed``: the unit in which the caller gives the length of line inside each place; a
     cell that is a step answers for that length (None: no cell is a step).
+    ``target_inside`` (``counts between, target inside``): the target's own place adds to the
+    hindrance (the target is inside it) but not to the total that ``blocks_at`` tests (what
+    the line is seen through). A cell may be keyed by unit type or keyword (``2, fly 0``):
+    the viewer's unit type picks its value as for costs (:func:`rulesdsl.semantics.written_cost`).
     """
 
     id: NewId
@@ -527,6 +531,7 @@ class Sight:
     blocks_at: float | None
     counts: SightCounts
     crossed: str | None = None
+    target_inside: bool = False
 
 
 @dataclass(frozen=True)

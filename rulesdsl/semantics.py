@@ -760,18 +760,33 @@ def reachable(
 # ---- line of sight and results tables (issue 11, items 9 and 10) ----------------------------
 
 
+def sight_value(rs: ir.Ruleset, cell: ir.Cell, mode: str | None) -> ir.Value | None:
+    """What a sight cell gives a viewer of unit type ``mode``: as for costs
+    (:func:`written_cost`: its own value, else its first keyword's by precedence, else the
+    value for everyone); the value for everyone when no unit type is given."""
+    if mode is None:
+        return cell.default
+    lines = [p.groups for p in rs.precedence]
+    return written_cost(cell, mode, rs.groups, lines)
+
+
 def place_hindrance(
-    rs: ir.Ruleset, rule: ir.Sight, features: Sequence[str], crossed: float | None = None
+    rs: ir.Ruleset,
+    rule: ir.Sight,
+    features: Sequence[str],
+    crossed: float | None = None,
+    mode: str | None = None,
 ) -> Answer:
     """One place's hindrance: its features' values added up (``counted`` applies, so a
     feature that ignores the others stands alone), or BLOCKED if one of them blocks. A step
     cell answers for ``crossed``, the length of line inside the place (a step answer that is
-    a marker blocks too). Raises :class:`MissingArgument` for a step cell without it."""
+    a marker blocks too). Raises :class:`MissingArgument` for a step cell without it. A cell
+    keyed by unit type or keyword gives the viewer ``mode`` its value (:func:`sight_value`)."""
     by_id = {f.id: f for f in rs.features}
     total: float = 0
     for name in counted(rs, features):
         cell = by_id[name].cells.get(rule.id)
-        value: Answer | ir.Value | None = cell.default if cell is not None else None
+        value: Answer | ir.Value | None = sight_value(rs, cell, mode) if cell else None
         if isinstance(value, ir.StepCost):
             if crossed is None:
                 raise MissingArgument("crossed")
@@ -790,25 +805,33 @@ def line_of_sight(
     rule: ir.Sight,
     places: Sequence[Sequence[str]],
     crossed: Sequence[float] | None = None,
+    mode: str | None = None,
 ) -> SightLine:
     """The line from the firer's place (first) to the target's (last): the counted places'
     hindrance adds up; the line is blocked once it reaches ``blocks_at`` or when a counted
     place blocks by itself. ``crossed``: the length of line inside each place, for the step
-    cells of a rule with ``crossed``."""
+    cells of a rule with ``crossed``. ``mode``: the viewer's unit type, for cells keyed by
+    unit type or keyword. With ``target_inside``, the target's place adds to the hindrance
+    (and blocks when it is ``blocked``) but not to the total ``blocks_at`` tests."""
     counted_at = set(counted_places(rule, len(places)))
+    inside = len(places) - 1 if rule.target_inside and len(places) > 1 else None
     by_place: list[float | ir.Marker] = []
     total: float = 0
+    through: float = 0
     blocked = False
     for i, place in enumerate(places):
-        if i not in counted_at:
+        if i not in counted_at and i != inside:
             by_place.append(0)
             continue
-        value = place_hindrance(rs, rule, place, crossed[i] if crossed is not None else None)
+        length = crossed[i] if crossed is not None else None
+        value = place_hindrance(rs, rule, place, length, mode)
         by_place.append(value)
         if isinstance(value, ir.Marker):
             blocked = True
         else:
             total += value
-    if rule.blocks_at is not None and total >= rule.blocks_at:
+            if i != inside:
+                through += value
+    if rule.blocks_at is not None and through >= rule.blocks_at:
         blocked = True
     return SightLine(total, blocked, tuple(by_place))

@@ -233,9 +233,13 @@ def test_line_of_sight_matches_for_lines_of_every_sighted_feature(
         for length in (2, 3, 4):
             # a rule read through scales takes the length of line inside each place
             crossed = tuple(0.5 + 1.5 * i for i in range(length)) if rule.crossed else None
-            for line in itertools.product(sighted, repeat=length):
-                reference = semantics.line_of_sight(rs, rule, line, crossed)
-                answer = module.line_of_sight(rule.id, *line, crossed=crossed)
+            # a rule with cells keyed by unit type is asked for every viewer (issue 25)
+            keyed = any(f.cells[rule.id].exceptions for f in rs.features if rule.id in f.cells)
+            viewers = [None, *(m.id for m in rs.modes)] if keyed and length < 4 else [None]
+            for line, mode in itertools.product(itertools.product(sighted, repeat=length), viewers):
+                reference = semantics.line_of_sight(rs, rule, line, crossed, mode)
+                kwargs = {"mode": mode} if mode is not None else {}
+                answer = module.line_of_sight(rule.id, *line, crossed=crossed, **kwargs)
                 assert answer.hindrance == reference.hindrance
                 assert answer.blocked == reference.blocked
                 assert all(

@@ -389,6 +389,8 @@ class SightDecl:
     blocks_at: Located | None
     counts: Name | None
     crossed: Name | None = None
+    inside: Pos | None = None
+    """Where ``target inside`` is written (None: it is not)."""
 
 
 @dataclass(frozen=True)

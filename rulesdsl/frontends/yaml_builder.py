@@ -520,7 +520,13 @@ class Builder:
             counts = self.name(counts_node) if isinstance(counts_node, ScalarNode) else None
             crossed_node = _get(v, "crossed") if isinstance(v, MappingNode) else None
             crossed = self.name(crossed_node) if isinstance(crossed_node, ScalarNode) else None
-            out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed))
+            inside_node = _get(v, "target_inside") if isinstance(v, MappingNode) else None
+            inside = (
+                self.pos(inside_node)
+                if inside_node is not None and _raw(inside_node).lower() in ("true", "yes", "on")
+                else None
+            )
+            out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed, inside))
         return out
 
     def sec_triggers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

@@ -344,6 +344,7 @@ class _ToYaml:
                 blocks_at=self.text(st.blocks_at.pos).split()[-1] if st.blocks_at else None,
                 counts=st.counts.text if st.counts else None,
                 crossed=st.crossed.text if st.crossed else None,
+                target_inside=True if st.inside is not None else None,
             )
         elif isinstance(st, s.ExampleDecl):
             section("examples")[st.item.name.text] = self._block(
@@ -642,6 +643,8 @@ def to_terrain(text: str) -> str:
                 terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
                 terms += [f"counts {item['counts']}"] if "counts" in item else []
                 terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
+                inside = str(item.get("target_inside", "")).lower() in ("true", "yes", "on")
+                terms += ["target inside"] if inside else []
                 emit(_head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
         elif section == "dice_tables":
             for name, item in node.items():

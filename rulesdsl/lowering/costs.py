@@ -60,7 +60,7 @@ class CostLowering(ModifierLowering):
                         cells[column] = self._modifier_cell(column, cell)
                         self._keyed_values(column, fid, cells[column], cell.pos)
                     case "sight":
-                        cells[column] = sight_lowering.sight_cell(self, column, cell)
+                        cells[column] = sight_lowering.sight_cell(self, column, cell, fid)
                     case (
                         None
                         | "ruleset"
