@@ -98,6 +98,7 @@ CODES: Mapping[str, str] = {
     "E261": "a step in a sight column whose input is not in the rule's `crossed` unit",
     "E262": "a unit type or keyword given two values in one sight cell",
     "E263": "`target inside` on a sight rule that counts the target's place already",
+    "E264": "a modifier value that is a step whose input is named like the modifier's arguments",
     "E313": "modifiers given together on a trigger push totals outside every row",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
@@ -161,7 +162,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "checks",
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610 "
-        "E270 E271 E272 E273",
+        "E270 E271 E272 E273 E264",
     ),
     (
         "tools",

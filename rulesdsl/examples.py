@@ -406,16 +406,21 @@ def _modifier(args: _Args) -> Answered:
                 first = value
             else:
                 second = value
-        elif key in mod.values:
+        elif key in mod.values or key in semantics.step_inputs(rs, mod):
             given[key] = _number((i, a), None, key)
             args.used.add(i)
-    total = semantics.modifier(rs, name, items, first, given, second)
+    try:
+        total = semantics.modifier(rs, name, items, first, given, second)
+    except semantics.MissingArgument as missing:
+        raise Unanswerable(f"modifier() needs {missing.argument}= for a step here", 0) from None
     cells = []
     for item in semantics.counted(rs, items):
         contribution = semantics.context_value(mod, item, first, second)
         shown = spelling.value(contribution) if contribution is not None else "0"
         if isinstance(contribution, ir.Given):
             shown = spelling.number(given.get(item, 0), signed=True)
+        elif isinstance(contribution, ir.StepCost):
+            shown = f"{contribution.step}: {spelling.value(contribution)}"
         cells.append(f"{item}.{name}{'.' + first if first else ''}: {shown}")
     for combo in mod.combinations:
         if set(combo.members) <= set(items):

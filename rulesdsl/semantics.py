@@ -24,6 +24,21 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from rulesdsl import ir
+from rulesdsl.semantics_keywords import (
+    group_choice as group_choice,
+)
+from rulesdsl.semantics_keywords import (
+    precedes as precedes,
+)
+from rulesdsl.semantics_keywords import (
+    shadowing_keyword as shadowing_keyword,
+)
+from rulesdsl.semantics_keywords import (
+    written_cost as written_cost,
+)
+from rulesdsl.semantics_keywords import (
+    written_key as written_key,
+)
 from rulesdsl.semantics_tables import (
     BLOCKED as BLOCKED,
 )
@@ -136,84 +151,6 @@ class Unfilled:
     """A cost that needs the scenario parameter ``param``, which the ruleset leaves open."""
 
     param: str
-
-
-# ---- movement costs -----------------------------------------------------------------------
-
-
-def written_cost(
-    cell: ir.Cell,
-    mode: str,
-    groups: Sequence[ir.Group],
-    precedence: Sequence[Sequence[str]] = (),
-) -> ir.Value | None:
-    """The value a cost cell gives ``mode``: its own exception, else the value of the group
-    that holds it and wins by :func:`group_choice` (the value for all when that is a keyword
-    the cell does not name), else the value for all (None when the cell has none)."""
-    if mode in cell.exceptions:
-        return cell.exceptions[mode]
-    chosen, _ = group_choice(
-        cell.exceptions, mode, groups, precedence, everyone=cell.default is not None
-    )
-    if chosen:
-        return cell.exceptions[chosen]
-    return cell.default
-
-
-# ---- keywords: groups, and the precedence between them ----------------------------------------
-
-
-def precedes(precedence: Sequence[Sequence[str]]) -> frozenset[tuple[str, str]]:
-    """Every pair (a, b) where group a wins over group b: a is listed before b on a
-    ``precedence`` line, or through a chain of lines (the transitive closure)."""
-    pairs = {
-        (a, b) for line in precedence for i, a in enumerate(line) for b in line[i + 1 :] if a != b
-    }
-    while True:
-        more = {(a, d) for a, b in pairs for c, d in pairs if b == c and a != d} - pairs
-        if not more:
-            return frozenset(pairs)
-        pairs |= more
-
-
-def group_choice(
-    values: Mapping[str, object],
-    mode: str,
-    groups: Sequence[ir.Group],
-    precedence: Sequence[Sequence[str]] = (),
-    everyone: bool = False,
-) -> tuple[str | None, tuple[str, str] | None]:
-    """Which group's value a ``mode`` with no value of its own takes from ``values`` (keyed by
-    group): the one group that holds the mode and has a value, or among several the one that
-    wins over all the others by ``precedence``; groups that give the same value do not
-    disagree. Second: two groups that disagree with no precedence between them (the cell is
-    ambiguous for the mode; the first declared of the two is then chosen).
-
-    ``everyone``: the cell has a value for everyone. A keyword of the mode that the cell does
-    not name then stands for that value, and when ``precedence`` puts it before every keyword
-    of the mode that the cell names, it wins: the answer is ``""``, the value for everyone
-    (issue 25: ``precedence fly, vehicle`` with ``2, vehicle 3`` gives a flying vehicle 2)."""
-    holding = [g.id for g in groups if mode in g.members and g.id in values]
-    if not holding:
-        return None, None
-    order = precedes(precedence) if precedence else frozenset()
-    if everyone and order:
-        unnamed = [g.id for g in groups if mode in g.members and g.id not in values]
-        if any(all((u, h) in order for h in holding) for u in unnamed):
-            return "", None
-    if len(holding) == 1:
-        return holding[0], None
-    for g in holding:
-        if all(
-            h == g or (g, h) in order or ((h, g) not in order and values[h] == values[g])
-            for h in holding
-        ):
-            return g, None
-    for i, a in enumerate(holding):
-        for b in holding[i + 1 :]:
-            if (a, b) not in order and (b, a) not in order and values[a] != values[b]:
-                return a, (a, b)
-    return holding[0], (holding[0], holding[1])
 
 
 def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> Answer | Unfilled:
@@ -414,7 +351,9 @@ def modifier(
     """The modifier ``name`` over ``items``: combinations present first (a marker replaces the
     total), then each counted item's value for the context values (:func:`context_value`); a
     ``given`` value is the one the caller gives for that item, and it counts whether or not
-    the item is also named. The contributions combine by
+    the item is also named. A value that is a step (``step gravity_to_hit``) is the step's
+    answer for its input, which ``given`` holds by the input's name (:class:`MissingArgument`
+    when it does not). The contributions combine by
     the modifier's policy and clamp (:func:`combined`)."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
@@ -444,11 +383,34 @@ def modifier(
         if isinstance(chosen, ir.Given):
             parts.append((given or {})[item])  # KeyError: the caller did not give it
             continue
+        if isinstance(chosen, ir.StepCost):  # the step's answer for its input, given by name
+            step = next(s for s in rs.steps if s.id == chosen.step)
+            if step.param not in (given or {}):
+                raise MissingArgument(step.param)
+            answer = step_value(step, (given or {})[step.param])
+            if isinstance(answer, ir.Marker):
+                return answer
+            parts.append(answer)
+            continue
         value = _number_or_marker(chosen)
         if isinstance(value, ir.Marker):
             return value
         parts.append(value)
     return combined(mod, parts)
+
+
+def step_inputs(rs: ir.Ruleset, mod: ir.Modifier) -> dict[str, tuple[str, ...]]:
+    """The inputs of the steps that values of ``mod`` are (``step gravity_to_hit``), each
+    with the items whose value is such a step: a caller gives the input by name."""
+    params = {s.id: s.param for s in rs.steps}
+    out: dict[str, list[str]] = {}
+    for item, by_key in mod.values.items():
+        for value in by_key.values():
+            if isinstance(value, ir.StepCost) and value.step in params:
+                users = out.setdefault(params[value.step], [])
+                if item not in users:
+                    users.append(item)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def context_value(mod: ir.Modifier, item: str, first: str, second: str = "") -> ir.Value | None:
@@ -523,45 +485,6 @@ def _number_or_marker(value: ir.Value) -> Answer:
 
 
 # ---- maps: place states, edges and routes (issue 11) ----------------------------------------
-
-
-def written_key(
-    values: Mapping[str, object],
-    mode: str,
-    groups: Sequence[ir.Group],
-    precedence: Sequence[Sequence[str]] = (),
-) -> str | None:
-    """Which entry of a cell (``values`` by key, ``""`` for all) speaks for ``mode``, in
-    :func:`written_cost`'s order: its own key, else the group that wins by
-    :func:`group_choice`, else the entry for all."""
-    if mode in values:
-        return mode
-    chosen, _ = group_choice(values, mode, groups, precedence, everyone="" in values)
-    if chosen is not None:
-        return chosen
-    return "" if "" in values else None
-
-
-def shadowing_keyword(
-    values: Mapping[str, object],
-    mode: str,
-    groups: Sequence[ir.Group],
-    precedence: Sequence[Sequence[str]] = (),
-) -> tuple[str, str] | None:
-    """(higher, lower) when the answer a cell (``values`` by key, ``""`` for everyone) gives
-    ``mode`` comes from its keyword ``lower`` although it carries ``higher``, which comes first
-    by ``precedence`` and which the cell does not name: the trap W262 warns of (a cell with no
-    value for everyone, so ``higher`` has nothing to give). None otherwise."""
-    if mode in values:
-        return None
-    chosen, _ = group_choice(values, mode, groups, precedence, everyone="" in values)
-    if not chosen:
-        return None
-    order = precedes(precedence) if precedence else frozenset()
-    for g in groups:
-        if mode in g.members and g.id not in values and (g.id, chosen) in order:
-            return g.id, chosen
-    return None
 
 
 def written_state(

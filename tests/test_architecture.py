@@ -28,6 +28,7 @@ STAGES: list[tuple[str, ...]] = [
         "rulesdsl.positions",
         "rulesdsl.semantics",
         "rulesdsl.semantics_tables",
+        "rulesdsl.semantics_keywords",
         "rulesdsl.examples",
         "rulesdsl.serial",
         "rulesdsl.schema",

@@ -71,6 +71,9 @@ def test_modifiers_match_per_item_and_context(pair: tuple[ir.Ruleset, ModuleType
             contexts.update({k: k for k in keys})
         for item in mod.values:
             given = {item: 2.5} if isinstance(mod.values[item].get(""), ir.Given) else {}
+            # a value that is a step takes its input by name (issue 25 item 8)
+            inputs = semantics.step_inputs(rs, mod).items()
+            given |= {name: 0.6 for name, users in inputs if item in users}
             for key in contexts:
                 kwargs: dict[str, str | float] = {mod.context: key} if key and mod.context else {}
                 reference = semantics.modifier(rs, mod.id, [item], key, given)

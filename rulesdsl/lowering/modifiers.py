@@ -3,7 +3,7 @@ policy and clamp, and the values each item gives per context value."""
 
 from __future__ import annotations
 
-from rulesdsl import ir
+from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
@@ -19,7 +19,20 @@ from rulesdsl.lowering.context import (
 class ModifierLowering(Context):
     """Modifiers: factor cells by one or two contexts, combinations, policy and clamp."""
 
-    def _modifier_cell(self, modifier: str, cell: s.CellNode) -> ir.Cell:
+    def _modifier_value(self, modifier: str, entry: s.Entry, steps: bool) -> ir.Value | None:
+        """A modifier cell's value: a number, ``blocked``, ``given``, or (``steps``: not in a
+        ``when`` line) ``step NAME``, the step's answer for its input given by name."""
+        kinds: tuple[words.ValueKind, ...] = ("number", "blocked", "given")
+        value = self.value(
+            entry.value, (*kinds, "step_cost") if steps else kinds, f"the {modifier} modifier"
+        )
+        if isinstance(value, ir.StepCost) and not self.symbols.require(
+            s.Name(value.step, entry.value.pos), ("step",), "step"
+        ):
+            return None
+        return value
+
+    def _modifier_cell(self, modifier: str, cell: s.CellNode, steps: bool = True) -> ir.Cell:
         if self.modifier_context2.get(modifier):
             return self._modifier_cell2(modifier, cell)
         context = self.modifier_context.get(modifier)
@@ -36,9 +49,7 @@ class ModifierLowering(Context):
                     f"declare it with `modifier {modifier} by <context>, <context>`",
                 )
                 continue
-            value = self.value(
-                entry.value, ("number", "blocked", "given"), f"the {modifier} modifier"
-            )
+            value = self._modifier_value(modifier, entry, steps)
             if value is None:
                 continue
             if entry.key is None:
@@ -192,7 +203,7 @@ class ModifierLowering(Context):
                 if self.symbols.require(m, ("factor", "feature"), "factor or feature")
             ]
             entries = tuple(e for e in when.cell.entries if e.key2 is None)  # E234: keywords
-            cell = self._modifier_cell(mid, s.CellNode(entries, when.cell.pos))
+            cell = self._modifier_cell(mid, s.CellNode(entries, when.cell.pos), steps=False)
             value = cell.default or ZERO
             combos.append(ir.Combination(tuple(members), value, self.info_of({}, when.extras)))
         return self.at(

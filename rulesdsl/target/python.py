@@ -191,7 +191,7 @@ def render(rs: ir.Ruleset) -> str:
             "id": m.id,
             "context": m.context,
             "entries": [
-                (item, {k: per_value(v) for k, v in vals.items()})
+                (item, {k: _modifier_value(rs, v) for k, v in vals.items()})
                 for item, vals in m.values.items()
             ],
             "combinations": [(tuple(c.members), per_value(c.value)) for c in m.combinations],
@@ -375,6 +375,11 @@ def render(rs: ir.Ruleset) -> str:
             ),
             cells=list(cells.values()),
             summed_modifiers=tuple(m.id for m in rs.modifiers if _simply_added(m)),
+            step_inputs=[
+                (m.id, semantics.step_inputs(rs, m))
+                for m in rs.modifiers
+                if semantics.step_inputs(rs, m)
+            ],
             limits=any(c.value_type == "Limit" for c in cells.values()),
             sights=python_sight.sights(rs, runtime, Code),
             results_tables=python_sight.results_tables(rs, runtime),
@@ -452,6 +457,12 @@ def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
         "rows": rows,
         "index": index,
     }
+
+
+def _modifier_value(rs: ir.Ruleset, value: ir.Value) -> Any:
+    """A modifier's value in MODIFIERS: a number, a marker, or a step's StepCost record."""
+    step = once_costs.record(rs, value) if isinstance(value, ir.StepCost) else None
+    return Code(step) if step is not None else per_value(value)
 
 
 def _simply_added(m: ir.Modifier) -> bool:
