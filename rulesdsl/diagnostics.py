@@ -99,6 +99,9 @@ CODES: Mapping[str, str] = {
     "E262": "a unit type or keyword given two values in one sight cell",
     "E263": "`target inside` on a sight rule that counts the target's place already",
     "E264": "a modifier value that is a step whose input is named like the modifier's arguments",
+    "E265": "a best group whose `combine` is not `highest` or `lowest`",
+    "E266": "an item in two best groups of one modifier",
+    "E267": "a best group inside a modifier that combines by `highest` or `lowest`",
     "E313": "modifiers given together on a trigger push totals outside every row",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
@@ -156,7 +159,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
         "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240"
-        " W262 E262 E263",
+        " W262 E262 E263 E265 E266 E267",
     ),
     (
         "checks",

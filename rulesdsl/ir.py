@@ -424,6 +424,22 @@ class Clamp:
     high: float
 
 
+BestCombine = Literal["highest", "lowest"]
+"""Which value of a best group counts: the highest or the lowest."""
+
+
+@dataclass(frozen=True)
+class BestGroup:
+    """``best NAME combine lowest : a, b`` inside a modifier: of the members present, only the
+    best value (``combine``) counts, added to the others' by the modifier's policy (issue 25:
+    "light cover -1, hard cover -2, only the best counts", then summed with range)."""
+
+    id: str
+    info: Info
+    combine: BestCombine
+    members: tuple[Id, ...]
+
+
 @dataclass(frozen=True)
 class Modifier:
     """A summed modifier such as to-hit, with per-item values resolved by context value.
@@ -448,6 +464,8 @@ class Modifier:
     pairs: dict[Id, tuple[PairValue, ...]] = field(default_factory=dict)
     """Per item: the values for a combination of a first- and a second-context value (groups
     of the built-in mode context expanded to their members)."""
+    best: tuple[BestGroup, ...] = ()
+    """Groups of items of which only the best value counts (``best`` lines)."""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ class NamePath:
     kind: Literal["name"] = "name"
 
 
-PolicyPart = Literal["combine", "clamp"]
+PolicyPart = Literal["combine", "clamp", "best"]
 """The part of a modifier policy a path names."""
 
 

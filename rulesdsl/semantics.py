@@ -376,12 +376,13 @@ def modifier(
             if isinstance(value, ir.Marker):
                 return value
             parts.append(value)
+    itemised: list[tuple[str, float]] = []  # each item's value, for its best group
     for item in present:
         chosen = context_value(mod, item, context, context2)
         if chosen is None:
             continue
         if isinstance(chosen, ir.Given):
-            parts.append((given or {})[item])  # KeyError: the caller did not give it
+            itemised.append((item, (given or {})[item]))  # KeyError: the caller did not give it
             continue
         if isinstance(chosen, ir.StepCost):  # the step's answer for its input, given by name
             step = next(s for s in rs.steps if s.id == chosen.step)
@@ -390,13 +391,34 @@ def modifier(
             answer = step_value(step, (given or {})[step.param])
             if isinstance(answer, ir.Marker):
                 return answer
-            parts.append(answer)
+            itemised.append((item, answer))
             continue
         value = _number_or_marker(chosen)
         if isinstance(value, ir.Marker):
             return value
-        parts.append(value)
-    return combined(mod, parts)
+        itemised.append((item, value))
+    return combined(mod, parts + best_of(mod, itemised))
+
+
+def best_of(mod: ir.Modifier, itemised: Sequence[tuple[str, float]]) -> list[float]:
+    """The values to combine: an item outside every best group gives its own; of the items
+    of a best group present, only the best (highest or lowest) counts, once (issue 25)."""
+    group_of = {m: g for g in mod.best for m in g.members}
+    out: list[float] = []
+    kept: dict[str, float] = {}
+    for item, value in itemised:
+        group = group_of.get(item)
+        if group is None:
+            out.append(value)
+            continue
+        match group.combine:
+            case "highest":
+                kept[group.id] = max(kept.get(group.id, value), value)
+            case "lowest":
+                kept[group.id] = min(kept.get(group.id, value), value)
+            case _:
+                assert_never(group.combine)
+    return out + list(kept.values())
 
 
 def step_inputs(rs: ir.Ruleset, mod: ir.Modifier) -> dict[str, tuple[str, ...]]:

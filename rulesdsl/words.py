@@ -65,6 +65,7 @@ KEYWORDS: tuple[str, ...] = (
     "as",
     "at",
     "before",
+    "best",
     "blocked",
     "blocks",
     "but",

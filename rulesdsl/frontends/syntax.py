@@ -223,6 +223,18 @@ class ModifierDecl:
     combine: Name | None = None
     """``combine sum|highest|lowest|once`` (None: sum)."""
     clamp: ClampNode | None = None
+    bests: tuple[BestNode, ...] = ()
+    """``best NAME "label" combine lowest : a, b`` lines (issue 25)."""
+
+
+@dataclass(frozen=True)
+class BestNode:
+    """``best NAME labels combine highest|lowest : member, ...``: of the members present, only
+    the best value counts in the modifier's sum."""
+
+    item: Item
+    combine: Name | None
+    members: tuple[Name, ...]
 
 
 @dataclass(frozen=True)

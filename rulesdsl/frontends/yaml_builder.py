@@ -344,6 +344,20 @@ class Builder:
                     s.WhenNode(members, self.cell(_get(w, "cell")), self.extras(w), self.pos(w))
                 )
             policy = self._policy(v)
+            bests = []
+            best_node = _get(v, "best")
+            for bk, bv in _items(best_node) if best_node is not None else []:
+                combine_node = _get(bv, "combine") if isinstance(bv, MappingNode) else None
+                member_nodes = _get(bv, "members") if isinstance(bv, MappingNode) else None
+                bests.append(
+                    s.BestNode(
+                        self.item(bk, bv),
+                        self.name(combine_node) if isinstance(combine_node, ScalarNode) else None,
+                        tuple(
+                            self.name(n) for n in _seq(member_nodes) if isinstance(n, ScalarNode)
+                        ),
+                    )
+                )
             out.append(
                 s.ModifierDecl(
                     self.item(k, v),
@@ -353,6 +367,7 @@ class Builder:
                     context2=policy["context2"],
                     combine=policy["combine"],
                     clamp=policy["clamp"],
+                    bests=tuple(bests),
                 )
             )
         return out

@@ -256,6 +256,15 @@ class _ToYaml:
                 clamp=clamp,
                 rows=self.rows(st.rows) or None,
                 when=whens or None,
+                best={
+                    b.item.name.text: self._block(
+                        b.item,
+                        combine=b.combine.text if b.combine else None,
+                        members=[m.text for m in b.members],
+                    )
+                    for b in st.bests
+                }
+                or None,
             )
         elif isinstance(st, s.LayerDecl):
             scope = words.scope_words(st.scope)
@@ -591,13 +600,17 @@ def to_terrain(text: str) -> str:
                     low, high = _seq(item["clamp"])
                     by = f"{by} clamp {low} to {high}".strip()
                 head = _head("modifier", name, item, by) + _extras(item, "")
-                if "rows" not in item and "when" not in item:
+                if "rows" not in item and "when" not in item and "best" not in item:
                     emit(head)
                     continue
                 emit(head + " {")
                 lines += _rows(item.get("rows"))
                 for w in _seq(item.get("when")):
                     emit(f"  when {', '.join(w['members'])} | {w['cell']}" + _extras(w))
+                for bname, bitem in (item.get("best") or {}).items():
+                    combine = f"combine {bitem['combine']}" if "combine" in bitem else ""
+                    members = ", ".join(_seq(bitem.get("members")))
+                    emit(f"  {_head('best', bname, bitem, combine)} : {members}" + _extras(bitem))
                 emit("}")
         elif section == "layers":
             for name, item in node.items():

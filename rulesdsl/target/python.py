@@ -375,6 +375,11 @@ def render(rs: ir.Ruleset) -> str:
             ),
             cells=list(cells.values()),
             summed_modifiers=tuple(m.id for m in rs.modifiers if _simply_added(m)),
+            best_groups=[
+                (m.id, {i: (g.id, _highest(g)) for g in m.best for i in g.members})
+                for m in rs.modifiers
+                if m.best
+            ],
             step_inputs=[
                 (m.id, semantics.step_inputs(rs, m))
                 for m in rs.modifiers
@@ -465,12 +470,28 @@ def _modifier_value(rs: ir.Ruleset, value: ir.Value) -> Any:
     return Code(step) if step is not None else per_value(value)
 
 
+def _highest(group: ir.BestGroup) -> bool:
+    match group.combine:
+        case "highest":
+            return True
+        case "lowest":
+            return False
+        case _:
+            assert_never(group.combine)
+
+
 def _simply_added(m: ir.Modifier) -> bool:
     """Whether the module's modifier may answer ``m`` from _SUMMED_VALUES: its values are added
-    up, with no clamp, no ``when`` combination and no second context."""
+    up, with no clamp, no ``when`` combination, no second context and no best group."""
     match m.combine:
         case "sum":
-            return m.clamp is None and not m.combinations and m.context2 is None and not m.pairs
+            return (
+                m.clamp is None
+                and not m.combinations
+                and m.context2 is None
+                and not m.pairs
+                and not m.best
+            )
         case "highest" | "lowest" | "once":
             return False
         case _:
