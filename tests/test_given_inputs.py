@@ -59,9 +59,20 @@ def test_module_and_reference_agree_on_given_values_in_every_call(
             assert module == reference, (items, n)
 
 
+GRAVITY = """ruleset bt_gravity "Gravity to-hit" ru "Гравитация"
+version 1.0.0
+extends battletech_tacops@^1.0
+override high_gravity.to_hit | step gravity_to_hit, energy 0, physical 0
+override low_gravity.to_hit | step gravity_to_hit, energy 0, physical 0
+"""
+
+
 @pytest.fixture(scope="module")
 def battletech(compiler: Compiler, tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
-    compiled = compiler.compile_file(ROOT / "rulesets" / "battletech_tacops.terrain")
+    """BattleTech with the gravity rows' to-hit cells made the gravity step, as a house rule."""
+    from tests.conftest import compile_snippet
+
+    compiled = compile_snippet(compiler, GRAVITY, name="bt_gravity.terrain")
     assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
     return import_rendered(compiled.ruleset, tmp_path_factory.mktemp("bt"), "bt_given")
 
@@ -98,8 +109,9 @@ def test_modifiers_holds_the_step_record(battletech: ModuleType) -> None:
 
 
 def test_the_reference_answers_the_step_value_too(compiler: Compiler) -> None:
-    compiled = compiler.compile_file(ROOT / "rulesets" / "battletech_tacops.terrain")
-    rs = compiled.ruleset
+    from tests.conftest import compile_snippet
+
+    rs = compile_snippet(compiler, GRAVITY, name="bt_gravity.terrain").ruleset
     assert rs is not None
     ask = semantics.modifier
     assert ask(rs, "to_hit", ["high_gravity"], "ballistic", {"deviation": 0.6}) == 3
