@@ -90,7 +90,7 @@ CODES: Mapping[str, str] = {
     "E228": "arithmetic in a decision nested too deeply",
     "E250": "a sight rule that blocks at a total that is not positive",
     "E251": "a sight rule that counts something other than between, target or both",
-    "E252": "a sight cell that is not one number, `blocked` or a step for every unit",
+    "E252": "a sight cell value that is not a number, `blocked` or a step, or keyed by `a & b`",
     "E253": "a results row with a number of outcomes other than the number of columns",
     "E254": "a results row or natural roll naming an outcome the table does not declare",
     "E255": "results table columns that overlap, leave a gap, or do not end with `above`",
@@ -100,6 +100,12 @@ CODES: Mapping[str, str] = {
     "E259": "a natural roll given twice",
     "E260": "a sight rule crossed in a unit other than distances, or a step cell without `crossed`",
     "E261": "a step in a sight column whose input is not in the rule's `crossed` unit",
+    "E262": "a unit type or keyword given two values in one sight cell",
+    "E263": "`target inside` on a sight rule that counts the target's place already",
+    "E264": "a modifier value that is a step whose input is named like the modifier's arguments",
+    "E265": "a best group whose `combine` is not `highest` or `lowest`",
+    "E266": "an item in two best groups of one modifier",
+    "E267": "a best group inside a modifier that combines by `highest` or `lowest`",
     "E313": "modifiers given together on a trigger push totals outside every row",
     "E320": "a results table's `round` that is neither `down` nor `up`",
     "E321": "results columns `at` points mixed with other bounds, or without a `round`",
@@ -143,6 +149,7 @@ CODES: Mapping[str, str] = {
     "W250": "a results table outcome that no row gives",
     "W251": "a sight rule that no layer column uses",
     "W320": "a results table's `round` whose columns are bounded by `up to` and `above`",
+    "W262": "a cell gives a unit the value of a keyword of lower precedence than one it carries",
     "W601": "a breaking or rules-level change without a matching version bump",
     "W610": "a ruleset language with no catalog of the sheets' own words (English headings)",
     "E610": "a translation catalog (.po) that cannot be read, is too large or names no language",
@@ -174,14 +181,14 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
         "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 E225 E226 E227 "
-        "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280",
+        "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267",
     ),
     ("lower", "E320 E323 E324 E325"),
     (
         "checks",
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610 "
-        "E270 E271 E272 E273",
+        "E270 E271 E272 E273 E264",
     ),
     ("checks", "E321 E322 W320"),
     (

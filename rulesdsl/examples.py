@@ -409,16 +409,21 @@ def _modifier(args: _Args) -> Answered:
                 first = value
             else:
                 second = value
-        elif key in mod.values:
+        elif key in mod.values or key in semantics.step_inputs(rs, mod):
             given[key] = _number((i, a), None, key)
             args.used.add(i)
-    total = semantics.modifier(rs, name, items, first, given, second)
+    try:
+        total = semantics.modifier(rs, name, items, first, given, second)
+    except semantics.MissingArgument as missing:
+        raise Unanswerable(f"modifier() needs {missing.argument}= for a step here", 0) from None
     cells = []
     for item in semantics.counted(rs, items):
         contribution = semantics.context_value(mod, item, first, second)
         shown = spelling.value(contribution) if contribution is not None else "0"
         if isinstance(contribution, ir.Given):
             shown = spelling.number(given.get(item, 0), signed=True)
+        elif isinstance(contribution, ir.StepCost):
+            shown = f"{contribution.step}: {spelling.value(contribution)}"
         cells.append(f"{item}.{name}{'.' + first if first else ''}: {shown}")
     for combo in mod.combinations:
         if set(combo.members) <= set(items):
@@ -630,7 +635,9 @@ def _sight(args: _Args) -> Answered:
             crossed.append(v.value)
         if len(crossed) != len(places):
             raise Unanswerable("'crossed' needs one length per place", i)
-    line = semantics.line_of_sight(rs, rule, places, crossed)
+    mode_arg = args.keyword("mode")
+    mode = _name(mode_arg, _modes(rs), "mode") if mode_arg is not None else None
+    line = semantics.line_of_sight(rs, rule, places, crossed, mode)
     cells = tuple(
         f"place {i}: {' + '.join(p) or 'nothing'} = "
         + (spelling.value(h) if isinstance(h, ir.Marker) else spelling.number(h))

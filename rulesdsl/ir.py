@@ -457,6 +457,22 @@ class Clamp:
     high: float
 
 
+BestCombine = Literal["highest", "lowest"]
+"""Which value of a best group counts: the highest or the lowest."""
+
+
+@dataclass(frozen=True)
+class BestGroup:
+    """``best NAME combine lowest : a, b`` inside a modifier: of the members present, only the
+    best value (``combine``) counts, added to the others' by the modifier's policy (issue 25:
+    "light cover -1, hard cover -2, only the best counts", then summed with range)."""
+
+    id: str
+    info: Info
+    combine: BestCombine
+    members: tuple[Id, ...]
+
+
 @dataclass(frozen=True)
 class Modifier:
     """A summed modifier such as to-hit, with per-item values resolved by context value.
@@ -481,6 +497,8 @@ class Modifier:
     pairs: dict[Id, tuple[PairValue, ...]] = field(default_factory=dict)
     """Per item: the values for a combination of a first- and a second-context value (groups
     of the built-in mode context expanded to their members)."""
+    best: tuple[BestGroup, ...] = ()
+    """Groups of items of which only the best value counts (``best`` lines)."""
 
 
 @dataclass(frozen=True)
@@ -553,6 +571,10 @@ class Sight:
     cell blocks) or when a counted place holds a feature whose value is ``blocked``.
     ``crossed``: the unit in which the caller gives the length of line inside each place; a
     cell that is a step answers for that length (None: no cell is a step).
+    ``target_inside`` (``counts between, target inside``): the target's own place adds to the
+    hindrance (the target is inside it) but not to the total that ``blocks_at`` tests (what
+    the line is seen through). A cell may be keyed by unit type or keyword (``2, fly 0``):
+    the viewer's unit type picks its value as for costs (:func:`rulesdsl.semantics.written_cost`).
     """
 
     id: NewId
@@ -560,6 +582,7 @@ class Sight:
     blocks_at: float | None
     counts: SightCounts
     crossed: str | None = None
+    target_inside: bool = False
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,21 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from rulesdsl import ir
+from rulesdsl.semantics_keywords import (
+    group_choice as group_choice,
+)
+from rulesdsl.semantics_keywords import (
+    precedes as precedes,
+)
+from rulesdsl.semantics_keywords import (
+    shadowing_keyword as shadowing_keyword,
+)
+from rulesdsl.semantics_keywords import (
+    written_cost as written_cost,
+)
+from rulesdsl.semantics_keywords import (
+    written_key as written_key,
+)
 from rulesdsl.semantics_tables import (
     BLOCKED as BLOCKED,
 )
@@ -154,70 +169,6 @@ class Unfilled:
     """A cost that needs the scenario parameter ``param``, which the ruleset leaves open."""
 
     param: str
-
-
-# ---- movement costs -----------------------------------------------------------------------
-
-
-def written_cost(
-    cell: ir.Cell,
-    mode: str,
-    groups: Sequence[ir.Group],
-    precedence: Sequence[Sequence[str]] = (),
-) -> ir.Value | None:
-    """The value a cost cell gives ``mode``: its own exception, else the value of the group
-    that holds it and wins by :func:`group_choice`, else the value for all (None when the cell
-    has none)."""
-    if mode in cell.exceptions:
-        return cell.exceptions[mode]
-    chosen, _ = group_choice(cell.exceptions, mode, groups, precedence)
-    if chosen is not None:
-        return cell.exceptions[chosen]
-    return cell.default
-
-
-# ---- keywords: groups, and the precedence between them ----------------------------------------
-
-
-def precedes(precedence: Sequence[Sequence[str]]) -> frozenset[tuple[str, str]]:
-    """Every pair (a, b) where group a wins over group b: a is listed before b on a
-    ``precedence`` line, or through a chain of lines (the transitive closure)."""
-    pairs = {
-        (a, b) for line in precedence for i, a in enumerate(line) for b in line[i + 1 :] if a != b
-    }
-    while True:
-        more = {(a, d) for a, b in pairs for c, d in pairs if b == c and a != d} - pairs
-        if not more:
-            return frozenset(pairs)
-        pairs |= more
-
-
-def group_choice(
-    values: Mapping[str, object],
-    mode: str,
-    groups: Sequence[ir.Group],
-    precedence: Sequence[Sequence[str]] = (),
-) -> tuple[str | None, tuple[str, str] | None]:
-    """Which group's value a ``mode`` with no value of its own takes from ``values`` (keyed by
-    group): the one group that holds the mode and has a value, or among several the one that
-    wins over all the others by ``precedence``; groups that give the same value do not
-    disagree. Second: two groups that disagree with no precedence between them (the cell is
-    ambiguous for the mode; the first declared of the two is then chosen)."""
-    holding = [g.id for g in groups if mode in g.members and g.id in values]
-    if len(holding) <= 1:
-        return (holding[0] if holding else None), None
-    order = precedes(precedence)
-    for g in holding:
-        if all(
-            h == g or (g, h) in order or ((h, g) not in order and values[h] == values[g])
-            for h in holding
-        ):
-            return g, None
-    for i, a in enumerate(holding):
-        for b in holding[i + 1 :]:
-            if (a, b) not in order and (b, a) not in order and values[a] != values[b]:
-                return a, (a, b)
-    return holding[0], (holding[0], holding[1])
 
 
 def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> Answer | Unfilled:
@@ -417,10 +368,18 @@ def modifier(
 ) -> Answer:
     """The modifier ``name`` over ``items``: combinations present first (a marker replaces the
     total), then each counted item's value for the context values (:func:`context_value`); a
-    ``given`` value is the one the caller gives for that item. The contributions combine by
+    ``given`` value is the one the caller gives for that item, and it counts whether or not
+    the item is also named. A value that is a step (``step gravity_to_hit``) is the step's
+    answer for its input, which ``given`` holds by the input's name (:class:`MissingArgument`
+    when it does not). The contributions combine by
     the modifier's policy and clamp (:func:`combined`)."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
+    present += tuple(  # a value the caller gives counts, its factor named or not
+        f
+        for f in (given or {})
+        if f not in present and isinstance(context_value(mod, f, context, context2), ir.Given)
+    )
     match mod.combine:
         case "once":
             present = tuple(dict.fromkeys(present))
@@ -435,18 +394,63 @@ def modifier(
             if isinstance(value, ir.Marker):
                 return value
             parts.append(value)
+    itemised: list[tuple[str, float]] = []  # each item's value, for its best group
     for item in present:
         chosen = context_value(mod, item, context, context2)
         if chosen is None:
             continue
         if isinstance(chosen, ir.Given):
-            parts.append((given or {})[item])  # KeyError: the caller did not give it
+            itemised.append((item, (given or {})[item]))  # KeyError: the caller did not give it
+            continue
+        if isinstance(chosen, ir.StepCost):  # the step's answer for its input, given by name
+            step = next(s for s in rs.steps if s.id == chosen.step)
+            if step.param not in (given or {}):
+                raise MissingArgument(step.param)
+            answer = step_value(step, (given or {})[step.param])
+            if isinstance(answer, ir.Marker):
+                return answer
+            itemised.append((item, answer))
             continue
         value = _number_or_marker(chosen)
         if isinstance(value, ir.Marker):
             return value
-        parts.append(value)
-    return combined(mod, parts)
+        itemised.append((item, value))
+    return combined(mod, parts + best_of(mod, itemised))
+
+
+def best_of(mod: ir.Modifier, itemised: Sequence[tuple[str, float]]) -> list[float]:
+    """The values to combine: an item outside every best group gives its own; of the items
+    of a best group present, only the best (highest or lowest) counts, once (issue 25)."""
+    group_of = {m: g for g in mod.best for m in g.members}
+    out: list[float] = []
+    kept: dict[str, float] = {}
+    for item, value in itemised:
+        group = group_of.get(item)
+        if group is None:
+            out.append(value)
+            continue
+        match group.combine:
+            case "highest":
+                kept[group.id] = max(kept.get(group.id, value), value)
+            case "lowest":
+                kept[group.id] = min(kept.get(group.id, value), value)
+            case _:
+                assert_never(group.combine)
+    return out + list(kept.values())
+
+
+def step_inputs(rs: ir.Ruleset, mod: ir.Modifier) -> dict[str, tuple[str, ...]]:
+    """The inputs of the steps that values of ``mod`` are (``step gravity_to_hit``), each
+    with the items whose value is such a step: a caller gives the input by name."""
+    params = {s.id: s.param for s in rs.steps}
+    out: dict[str, list[str]] = {}
+    for item, by_key in mod.values.items():
+        for value in by_key.values():
+            if isinstance(value, ir.StepCost) and value.step in params:
+                users = out.setdefault(params[value.step], [])
+                if item not in users:
+                    users.append(item)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def context_value(mod: ir.Modifier, item: str, first: str, second: str = "") -> ir.Value | None:
@@ -521,23 +525,6 @@ def _number_or_marker(value: ir.Value) -> Answer:
 
 
 # ---- maps: place states, edges and routes (issue 11) ----------------------------------------
-
-
-def written_key(
-    values: Mapping[str, object],
-    mode: str,
-    groups: Sequence[ir.Group],
-    precedence: Sequence[Sequence[str]] = (),
-) -> str | None:
-    """Which entry of a cell (``values`` by key, ``""`` for all) speaks for ``mode``, in
-    :func:`written_cost`'s order: its own key, else the group that wins by
-    :func:`group_choice`, else the entry for all."""
-    if mode in values:
-        return mode
-    chosen, _ = group_choice(values, mode, groups, precedence)
-    if chosen is not None:
-        return chosen
-    return "" if "" in values else None
 
 
 def written_state(
@@ -757,18 +744,33 @@ def reachable(
 # ---- line of sight and results tables (issue 11, items 9 and 10) ----------------------------
 
 
+def sight_value(rs: ir.Ruleset, cell: ir.Cell, mode: str | None) -> ir.Value | None:
+    """What a sight cell gives a viewer of unit type ``mode``: as for costs
+    (:func:`written_cost`: its own value, else its first keyword's by precedence, else the
+    value for everyone); the value for everyone when no unit type is given."""
+    if mode is None:
+        return cell.default
+    lines = [p.groups for p in rs.precedence]
+    return written_cost(cell, mode, rs.groups, lines)
+
+
 def place_hindrance(
-    rs: ir.Ruleset, rule: ir.Sight, features: Sequence[str], crossed: float | None = None
+    rs: ir.Ruleset,
+    rule: ir.Sight,
+    features: Sequence[str],
+    crossed: float | None = None,
+    mode: str | None = None,
 ) -> Answer:
     """One place's hindrance: its features' values added up (``counted`` applies, so a
     feature that ignores the others stands alone), or BLOCKED if one of them blocks. A step
     cell answers for ``crossed``, the length of line inside the place (a step answer that is
-    a marker blocks too). Raises :class:`MissingArgument` for a step cell without it."""
+    a marker blocks too). Raises :class:`MissingArgument` for a step cell without it. A cell
+    keyed by unit type or keyword gives the viewer ``mode`` its value (:func:`sight_value`)."""
     by_id = {f.id: f for f in rs.features}
     total: float = 0
     for name in counted(rs, features):
         cell = by_id[name].cells.get(rule.id)
-        value: Answer | ir.Value | None = cell.default if cell is not None else None
+        value: Answer | ir.Value | None = sight_value(rs, cell, mode) if cell else None
         if isinstance(value, ir.StepCost):
             if crossed is None:
                 raise MissingArgument("crossed")
@@ -787,25 +789,33 @@ def line_of_sight(
     rule: ir.Sight,
     places: Sequence[Sequence[str]],
     crossed: Sequence[float] | None = None,
+    mode: str | None = None,
 ) -> SightLine:
     """The line from the firer's place (first) to the target's (last): the counted places'
     hindrance adds up; the line is blocked once it reaches ``blocks_at`` or when a counted
     place blocks by itself. ``crossed``: the length of line inside each place, for the step
-    cells of a rule with ``crossed``."""
+    cells of a rule with ``crossed``. ``mode``: the viewer's unit type, for cells keyed by
+    unit type or keyword. With ``target_inside``, the target's place adds to the hindrance
+    (and blocks when it is ``blocked``) but not to the total ``blocks_at`` tests."""
     counted_at = set(counted_places(rule, len(places)))
+    inside = len(places) - 1 if rule.target_inside and len(places) > 1 else None
     by_place: list[float | ir.Marker] = []
     total: float = 0
+    through: float = 0
     blocked = False
     for i, place in enumerate(places):
-        if i not in counted_at:
+        if i not in counted_at and i != inside:
             by_place.append(0)
             continue
-        value = place_hindrance(rs, rule, place, crossed[i] if crossed is not None else None)
+        length = crossed[i] if crossed is not None else None
+        value = place_hindrance(rs, rule, place, length, mode)
         by_place.append(value)
         if isinstance(value, ir.Marker):
             blocked = True
         else:
             total += value
-    if rule.blocks_at is not None and total >= rule.blocks_at:
+            if i != inside:
+                through += value
+    if rule.blocks_at is not None and through >= rule.blocks_at:
         blocked = True
     return SightLine(total, blocked, tuple(by_place))

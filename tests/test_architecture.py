@@ -30,6 +30,7 @@ STAGES: list[tuple[str, ...]] = [
         "rulesdsl.semantics",
         "rulesdsl.semantics_tables",
         "rulesdsl.semantics_arith",
+        "rulesdsl.semantics_keywords",
         "rulesdsl.examples",
         "rulesdsl.serial",
         "rulesdsl.schema",

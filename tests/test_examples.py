@@ -192,7 +192,7 @@ def test_every_bundled_rulesets_vectors_pass_against_its_generated_module(
 def test_check_lists_the_examples_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(RULESETS / "heavy_gear_house.terrain")]) == 0
     err = capsys.readouterr().err.splitlines()
-    assert "heavy_gear_house: 14 worked examples checked, 33 answers as stated" in err
+    assert "heavy_gear_house: 15 worked examples checked, 34 answers as stated" in err
     assert "  ok walker_on_soft_ground: A walker crosses soft ground" in err  # restated
     assert "  ok climbing (from heavy_gear): Climbing a rise" in err  # inherited
     assert err[-1] == "1 ruleset checked: no errors"

@@ -114,9 +114,13 @@ def test_precedence_picks_the_group_whose_cost_counts(demo: ModuleType) -> None:
     # woods: 2, vehicle 3, fly 1; fly wins over vehicle
     assert demo.move_cost("jetbike", "woods") == 1
     assert demo.move_cost("tank", "woods") == 3
-    assert demo.move_cost("jump", "woods") == 1
-    # ruins: 2, vehicle impassable: only vehicle speaks
-    assert demo.move_cost("jetbike", "ruins") == demo.IMPASSABLE
+    # `precedence infantry, fly`: the cell names no value for infantry, so the jump trooper,
+    # infantry first, pays what everyone pays (issue 25 item 7; it paid fly's 1 before)
+    assert demo.move_cost("jump", "woods") == 2
+    # ruins: 2, vehicle impassable: fly comes before vehicle and the cell does not name it, so
+    # the jetbike pays the 2 everyone pays, as a flyer (it was impassable before issue 25)
+    assert demo.move_cost("jetbike", "ruins") == 2
+    assert demo.move_cost("tank", "ruins") == demo.IMPASSABLE
 
 
 def test_precedence_picks_the_group_whose_modifier_counts(demo: ModuleType) -> None:
@@ -124,7 +128,8 @@ def test_precedence_picks_the_group_whose_modifier_counts(demo: ModuleType) -> N
     assert demo.modifier("speed", "fast", mode="jetbike") == 3
     assert demo.modifier("speed", "fast", mode="tank") == 2
     assert demo.modifier("speed", "fast", mode="trooper") == 1
-    assert demo.modifier("speed", "fast", mode="jump") == 3  # infantry gives no value
+    # jump: infantry comes before fly and the cell does not name it: the value for everyone
+    assert demo.modifier("speed", "fast", mode="jump") == 1
 
 
 # ---- misuse ---------------------------------------------------------------------------------

@@ -71,6 +71,9 @@ def test_modifiers_match_per_item_and_context(pair: tuple[ir.Ruleset, ModuleType
             contexts.update({k: k for k in keys})
         for item in mod.values:
             given = {item: 2.5} if isinstance(mod.values[item].get(""), ir.Given) else {}
+            # a value that is a step takes its input by name (issue 25 item 8)
+            inputs = semantics.step_inputs(rs, mod).items()
+            given |= {name: 0.6 for name, users in inputs if item in users}
             for key in contexts:
                 kwargs: dict[str, str | float] = {mod.context: key} if key and mod.context else {}
                 reference = semantics.modifier(rs, mod.id, [item], key, given)
@@ -233,9 +236,13 @@ def test_line_of_sight_matches_for_lines_of_every_sighted_feature(
         for length in (2, 3, 4):
             # a rule read through scales takes the length of line inside each place
             crossed = tuple(0.5 + 1.5 * i for i in range(length)) if rule.crossed else None
-            for line in itertools.product(sighted, repeat=length):
-                reference = semantics.line_of_sight(rs, rule, line, crossed)
-                answer = module.line_of_sight(rule.id, *line, crossed=crossed)
+            # a rule with cells keyed by unit type is asked for every viewer (issue 25)
+            keyed = any(f.cells[rule.id].exceptions for f in rs.features if rule.id in f.cells)
+            viewers = [None, *(m.id for m in rs.modes)] if keyed and length < 4 else [None]
+            for line, mode in itertools.product(itertools.product(sighted, repeat=length), viewers):
+                reference = semantics.line_of_sight(rs, rule, line, crossed, mode)
+                kwargs = {"mode": mode} if mode is not None else {}
+                answer = module.line_of_sight(rule.id, *line, crossed=crossed, **kwargs)
                 assert answer.hindrance == reference.hindrance
                 assert answer.blocked == reference.blocked
                 assert all(

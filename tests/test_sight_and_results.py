@@ -223,7 +223,7 @@ CORPUS: list[tuple[str, str, int, int]] = [
     (
         "E252",
         'sight los "LOS" : blocks at 3\nlayer t "T" {\n  columns cost, los\n'
-        '  woods "Woods" | 2 | 1, foot 2\n}\n',
+        '  woods "Woods" | 2 | 1, foot & foot 2\n}\n',
         4,
         26,
     ),

@@ -172,7 +172,7 @@ CORPUS: list[tuple[str, str, list[tuple[int, int]]]] = [
         [(8, 29)],
     ),
     ("E101", CONCEALMENT.replace("step heavy\n", "step heavvy\n"), [(8, 29)]),
-    ("E252", CONCEALMENT.replace("| step heavy", "| step heavy, foot 2"), [(8, 36)]),
+    ("E252", CONCEALMENT.replace("| step heavy", "| step heavy, foot & foot 2"), [(8, 36)]),
 ]
 
 

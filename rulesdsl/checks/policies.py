@@ -26,8 +26,26 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
                     "write the lower bound first: `clamp -1 to +1`",
                 )
             )
+        _step_inputs(rs, mod, where, out)
     _precedence(rs.precedence, where, out)
     return out
+
+
+def _step_inputs(rs: ir.Ruleset, mod: ir.Modifier, where: Positions, out: list[Diagnostic]) -> None:
+    """E264: a value of ``mod`` is a step whose input is named like one of ``modifier()``'s own
+    arguments, a context of ``mod`` or an item of it: the caller could not give it by name."""
+    taken = {"name", "items", *(c for c in (mod.context, mod.context2) if c), *mod.values}
+    for argument, users in semantics.step_inputs(rs, mod).items():
+        if argument in taken:
+            out.append(
+                error(
+                    "E264",
+                    f"the {mod.id} value of '{users[0]}' is a step whose input '{argument}' is "
+                    f"named like an argument, a context or an item of the modifier '{mod.id}'",
+                    where.of(mod),
+                    "rename the step's input: modifier() takes it by that name",
+                )
+            )
 
 
 def _precedence(lines: tuple[ir.Precedence, ...], where: Positions, out: list[Diagnostic]) -> None:

@@ -359,6 +359,7 @@ class _Builder(TableRules):
         block = next((c for c in ch if isinstance(c, list)), [])
         rows = tuple(c for c in block if isinstance(c, s.RowNode))
         whens = tuple(c for c in block if isinstance(c, s.WhenNode))
+        bests = tuple(c for c in block if isinstance(c, s.BestNode))
         return s.ModifierDecl(
             self._item(meta, ch),
             by[0] if by else None,
@@ -367,6 +368,7 @@ class _Builder(TableRules):
             context2=by[1] if len(by) > 1 else None,
             combine=part("combine"),
             clamp=part("clamp"),
+            bests=bests,
         )
 
     def modifier_by(self, meta: Meta, ch: list[Token]) -> tuple[str, list[s.Name]]:
@@ -381,6 +383,11 @@ class _Builder(TableRules):
 
     def modifier_block(self, meta: Meta, ch: list[Any]) -> list[Any]:
         return list(ch)
+
+    def best_line(self, meta: Meta, ch: list[Any]) -> s.BestNode:
+        combine = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "combine"), None)
+        members = next(c for c in ch if isinstance(c, list))
+        return s.BestNode(self._item(meta, ch), combine, tuple(members))
 
     def when_line(self, meta: Meta, ch: list[Any]) -> s.WhenNode:
         return s.WhenNode(tuple(ch[0]), ch[1], ch[2], self._p(meta))

@@ -320,10 +320,14 @@ class TableRules(BuilderBase):
     def sight_decl(self, meta: Meta, ch: list[Any]) -> s.SightDecl:
         terms: dict[str, Any] = {}  # the first of a term given twice counts
         for c in ch:
-            if isinstance(c, tuple) and c and c[0] in ("blocks", "counts", "crossed"):
+            if isinstance(c, tuple) and c and c[0] in ("blocks", "counts", "crossed", "inside"):
                 terms.setdefault(c[0], c[1])
         return s.SightDecl(
-            self._item(meta, ch), terms.get("blocks"), terms.get("counts"), terms.get("crossed")
+            self._item(meta, ch),
+            terms.get("blocks"),
+            terms.get("counts"),
+            terms.get("crossed"),
+            terms.get("inside"),
         )
 
     def sight_blocks(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
@@ -334,6 +338,9 @@ class TableRules(BuilderBase):
 
     def sight_crossed(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
         return ("crossed", self._name(ch[0]))
+
+    def sight_inside(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Pos]:
+        return ("inside", self._p(meta))
 
     def dice_modifier(self, meta: Meta, ch: list[Any]) -> s.DiceModifierNode:
         amount = next(c for c in ch if isinstance(c, ir.Number))

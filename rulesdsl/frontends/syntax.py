@@ -232,6 +232,18 @@ class ModifierDecl:
     combine: Name | None = None
     """``combine sum|highest|lowest|once`` (None: sum)."""
     clamp: ClampNode | None = None
+    bests: tuple[BestNode, ...] = ()
+    """``best NAME "label" combine lowest : a, b`` lines (issue 25)."""
+
+
+@dataclass(frozen=True)
+class BestNode:
+    """``best NAME labels combine highest|lowest : member, ...``: of the members present, only
+    the best value counts in the modifier's sum."""
+
+    item: Item
+    combine: Name | None
+    members: tuple[Name, ...]
 
 
 @dataclass(frozen=True)
@@ -429,6 +441,8 @@ class SightDecl:
     blocks_at: Located | None
     counts: Name | None
     crossed: Name | None = None
+    inside: Pos | None = None
+    """Where ``target inside`` is written (None: it is not)."""
 
 
 @dataclass(frozen=True)

@@ -344,6 +344,20 @@ class Builder:
                     s.WhenNode(members, self.cell(_get(w, "cell")), self.extras(w), self.pos(w))
                 )
             policy = self._policy(v)
+            bests = []
+            best_node = _get(v, "best")
+            for bk, bv in _items(best_node) if best_node is not None else []:
+                combine_node = _get(bv, "combine") if isinstance(bv, MappingNode) else None
+                member_nodes = _get(bv, "members") if isinstance(bv, MappingNode) else None
+                bests.append(
+                    s.BestNode(
+                        self.item(bk, bv),
+                        self.name(combine_node) if isinstance(combine_node, ScalarNode) else None,
+                        tuple(
+                            self.name(n) for n in _seq(member_nodes) if isinstance(n, ScalarNode)
+                        ),
+                    )
+                )
             out.append(
                 s.ModifierDecl(
                     self.item(k, v),
@@ -353,6 +367,7 @@ class Builder:
                     context2=policy["context2"],
                     combine=policy["combine"],
                     clamp=policy["clamp"],
+                    bests=tuple(bests),
                 )
             )
         return out
@@ -570,7 +585,13 @@ class Builder:
             counts = self.name(counts_node) if isinstance(counts_node, ScalarNode) else None
             crossed_node = _get(v, "crossed") if isinstance(v, MappingNode) else None
             crossed = self.name(crossed_node) if isinstance(crossed_node, ScalarNode) else None
-            out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed))
+            inside_node = _get(v, "target_inside") if isinstance(v, MappingNode) else None
+            inside = (
+                self.pos(inside_node)
+                if inside_node is not None and _raw(inside_node).lower() in ("true", "yes", "on")
+                else None
+            )
+            out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed, inside))
         return out
 
     def sec_triggers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

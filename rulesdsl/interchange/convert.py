@@ -256,6 +256,15 @@ class _ToYaml:
                 clamp=clamp,
                 rows=self.rows(st.rows) or None,
                 when=whens or None,
+                best={
+                    b.item.name.text: self._block(
+                        b.item,
+                        combine=b.combine.text if b.combine else None,
+                        members=[m.text for m in b.members],
+                    )
+                    for b in st.bests
+                }
+                or None,
             )
         elif isinstance(st, s.LayerDecl):
             scope = words.scope_words(st.scope)
@@ -345,6 +354,7 @@ class _ToYaml:
                 blocks_at=self.text(st.blocks_at.pos).split()[-1] if st.blocks_at else None,
                 counts=st.counts.text if st.counts else None,
                 crossed=st.crossed.text if st.crossed else None,
+                target_inside=True if st.inside is not None else None,
             )
         elif isinstance(st, s.ExampleDecl):
             section("examples")[st.item.name.text] = self._block(
@@ -639,13 +649,17 @@ def to_terrain(text: str) -> str:
                     low, high = _seq(item["clamp"])
                     by = f"{by} clamp {low} to {high}".strip()
                 head = _head("modifier", name, item, by) + _extras(item, "")
-                if "rows" not in item and "when" not in item:
+                if "rows" not in item and "when" not in item and "best" not in item:
                     emit(head)
                     continue
                 emit(head + " {")
                 lines += _rows(item.get("rows"))
                 for w in _seq(item.get("when")):
                     emit(f"  when {', '.join(w['members'])} | {w['cell']}" + _extras(w))
+                for bname, bitem in (item.get("best") or {}).items():
+                    combine = f"combine {bitem['combine']}" if "combine" in bitem else ""
+                    members = ", ".join(_seq(bitem.get("members")))
+                    emit(f"  {_head('best', bname, bitem, combine)} : {members}" + _extras(bitem))
                 emit("}")
         elif section == "layers":
             for name, item in node.items():
@@ -691,6 +705,8 @@ def to_terrain(text: str) -> str:
                 terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
                 terms += [f"counts {item['counts']}"] if "counts" in item else []
                 terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
+                inside = str(item.get("target_inside", "")).lower() in ("true", "yes", "on")
+                terms += ["target inside"] if inside else []
                 emit(_head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
         elif section == "dice_tables":
             for name, item in node.items():

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar, assert_never
 
 from rulesdsl import ir, words
-from rulesdsl.diagnostics import Cap, Diagnostic, did_you_mean, error
+from rulesdsl.diagnostics import Cap, Diagnostic, did_you_mean, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.symbols import SymbolTable
 from rulesdsl.positions import Positions
@@ -80,6 +80,10 @@ class Context:
     def err(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
         if self.cap.admits(code, pos):
             self.diags.append(error(code, message, pos, hint))
+
+    def warn(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
+        if self.cap.admits(code, pos):
+            self.diags.append(warning(code, message, pos, hint))
 
     def of(self, kind: type[T]) -> list[T]:
         return [st for st in self.statements if isinstance(st, kind)]

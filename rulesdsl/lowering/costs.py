@@ -60,7 +60,7 @@ class CostLowering(ModifierLowering):
                         cells[column] = self._modifier_cell(column, cell)
                         self._keyed_values(column, fid, cells[column], cell.pos)
                     case "sight":
-                        cells[column] = sight_lowering.sight_cell(self, column, cell)
+                        cells[column] = sight_lowering.sight_cell(self, column, cell, fid)
                     case (
                         None
                         | "ruleset"
@@ -252,9 +252,15 @@ class CostLowering(ModifierLowering):
     def _check_cost_keywords(self, fid: str, pos: s.Pos) -> None:
         """E232: the cost cell of ``fid`` gives a mode two values through two groups."""
         cell = self.raw_costs[fid]
+        everyone = cell.default is not None
         _, ambiguous = keywords.expand_groups(
-            cell.exceptions, self.modes, self.group_list, self.precedence
+            cell.exceptions, self.modes, self.group_list, self.precedence, everyone
         )
         for mode, pair in ambiguous:
             message, hint = keywords.ambiguity_message(f"the cost of '{fid}'", mode, pair, pos.file)
             self.err("E232", message, pos, hint)
+        for mode, pair in keywords.shadowed(
+            cell.exceptions, self.modes, self.group_list, self.precedence, everyone
+        ):
+            message, hint = keywords.shadow_message(f"the cost of '{fid}'", mode, pair)
+            self.warn("W262", message, pos, hint)

@@ -83,9 +83,12 @@ def expand_groups(
     modes: Sequence[str],
     groups: Sequence[ir.Group],
     precedence: Sequence[Sequence[str]],
+    everyone: bool = False,
 ) -> tuple[dict[str, ir.Value], list[tuple[str, tuple[str, str]]]]:
     """Values keyed by mode: each mode's own value, else its winning group's value
-    (:func:`rulesdsl.semantics.group_choice`); second, the modes for which it is ambiguous."""
+    (:func:`rulesdsl.semantics.group_choice`; a mode whose winning keyword is one the cell
+    does not name, with ``everyone``, is left out: it takes the value for everyone); second,
+    the modes for which it is ambiguous."""
     members = {g.id: g.members for g in groups}
     values: dict[str, ir.Value] = {}
     ambiguous: list[tuple[str, tuple[str, str]]] = []
@@ -96,12 +99,42 @@ def expand_groups(
         for mode in members[key]:
             if mode in exceptions or mode in values or mode not in modes:
                 continue
-            chosen, clash = semantics.group_choice(exceptions, mode, groups, precedence)
+            chosen, clash = semantics.group_choice(exceptions, mode, groups, precedence, everyone)
             if clash is not None:
                 ambiguous.append((mode, clash))
-            if chosen is not None:
+            if chosen:
                 values[mode] = exceptions[chosen]
     return values, ambiguous
+
+
+def shadowed(
+    exceptions: Mapping[str, object],
+    modes: Sequence[str],
+    groups: Sequence[ir.Group],
+    precedence: Sequence[Sequence[str]],
+    everyone: bool,
+) -> list[tuple[str, tuple[str, str]]]:
+    """The modes whose value in a cell comes from a keyword of lower precedence than one they
+    carry that the cell does not name (W262), each with (higher, lower)."""
+    if not precedence:
+        return []
+    keyed: dict[str, object] = {**exceptions, **({"": True} if everyone else {})}
+    out = []
+    for mode in modes:
+        pair = semantics.shadowing_keyword(keyed, mode, groups, precedence)
+        if pair is not None:
+            out.append((mode, pair))
+    return out
+
+
+def shadow_message(where: str, mode: str, pair: tuple[str, str]) -> tuple[str, str]:
+    higher, lower = pair
+    return (
+        f"{where} gives '{mode}' the value of its keyword '{lower}', although its keyword "
+        f"'{higher}' comes first by precedence: the cell names no value for '{higher}' and none "
+        "for everyone",
+        f"give '{higher}' a value in the cell (`{higher} <value>`), or a value for everyone",
+    )
 
 
 def expand_pairs(

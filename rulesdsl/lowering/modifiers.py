@@ -3,7 +3,9 @@ policy and clamp, and the values each item gives per context value."""
 
 from __future__ import annotations
 
-from rulesdsl import ir
+from typing import assert_never
+
+from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
@@ -19,7 +21,20 @@ from rulesdsl.lowering.context import (
 class ModifierLowering(Context):
     """Modifiers: factor cells by one or two contexts, combinations, policy and clamp."""
 
-    def _modifier_cell(self, modifier: str, cell: s.CellNode) -> ir.Cell:
+    def _modifier_value(self, modifier: str, entry: s.Entry, steps: bool) -> ir.Value | None:
+        """A modifier cell's value: a number, ``blocked``, ``given``, or (``steps``: not in a
+        ``when`` line) ``step NAME``, the step's answer for its input given by name."""
+        kinds: tuple[words.ValueKind, ...] = ("number", "blocked", "given")
+        value = self.value(
+            entry.value, (*kinds, "step_cost") if steps else kinds, f"the {modifier} modifier"
+        )
+        if isinstance(value, ir.StepCost) and not self.symbols.require(
+            s.Name(value.step, entry.value.pos), ("step",), "step"
+        ):
+            return None
+        return value
+
+    def _modifier_cell(self, modifier: str, cell: s.CellNode, steps: bool = True) -> ir.Cell:
         if self.modifier_context2.get(modifier):
             return self._modifier_cell2(modifier, cell)
         context = self.modifier_context.get(modifier)
@@ -36,9 +51,7 @@ class ModifierLowering(Context):
                     f"declare it with `modifier {modifier} by <context>, <context>`",
                 )
                 continue
-            value = self.value(
-                entry.value, ("number", "blocked", "given"), f"the {modifier} modifier"
-            )
+            value = self._modifier_value(modifier, entry, steps)
             if value is None:
                 continue
             if entry.key is None:
@@ -115,8 +128,9 @@ class ModifierLowering(Context):
         if not by_modes:
             values = by_key(cell)
         else:
+            everyone = cell.default is not None
             values, ambiguous = keywords.expand_groups(
-                cell.exceptions, self.modes, self.group_list, self.precedence
+                cell.exceptions, self.modes, self.group_list, self.precedence, everyone
             )
             if cell.default is not None:
                 values = {"": cell.default, **values}
@@ -125,6 +139,13 @@ class ModifierLowering(Context):
                     f"the {modifier} value of '{item}'", mode, pair, pos.file
                 )
                 self.err("E232", message, pos, hint)
+            for mode, pair in keywords.shadowed(
+                cell.exceptions, self.modes, self.group_list, self.precedence, everyone
+            ):
+                message, hint = keywords.shadow_message(
+                    f"the {modifier} value of '{item}'", mode, pair
+                )
+                self.warn("W262", message, pos, hint)
         self.modifier_values[modifier][item] = values
         second = self.modifier_context2.get(modifier)
         if not second:
@@ -184,9 +205,10 @@ class ModifierLowering(Context):
                 if self.symbols.require(m, ("factor", "feature"), "factor or feature")
             ]
             entries = tuple(e for e in when.cell.entries if e.key2 is None)  # E234: keywords
-            cell = self._modifier_cell(mid, s.CellNode(entries, when.cell.pos))
+            cell = self._modifier_cell(mid, s.CellNode(entries, when.cell.pos), steps=False)
             value = cell.default or ZERO
             combos.append(ir.Combination(tuple(members), value, self.info_of({}, when.extras)))
+        combine = keywords.policy(decl.combine, self.err)
         return self.at(
             ir.Modifier(
                 mid,
@@ -195,13 +217,63 @@ class ModifierLowering(Context):
                 tuple(factors),
                 tuple(combos),
                 self.modifier_values[mid],
-                combine=keywords.policy(decl.combine, self.err),
+                combine=combine,
                 clamp=self._clamp(decl.clamp),
                 context2=self.modifier_context2[mid],
                 pairs=self.modifier_pairs.get(mid, {}),
+                best=self._bests(decl, combine),
             ),
             decl.item.name.pos,
         )
+
+    def _bests(self, decl: s.ModifierDecl, combine: ir.Combine) -> tuple[ir.BestGroup, ...]:
+        """``best NAME combine highest|lowest : a, b`` lines: E265 for another policy, E266
+        for an item in two groups, E267 in a modifier that keeps one value anyway."""
+        out: list[ir.BestGroup] = []
+        grouped: dict[str, str] = {}
+        mid = decl.item.name.text
+        for node in decl.bests:
+            name = node.item.name
+            if _keeps_one(combine):  # the whole modifier keeps one value already
+                self.err(
+                    "E267",
+                    f"best group '{name.text}' is inside '{mid}', which keeps only its "
+                    f"{combine} value anyway",
+                    name.pos,
+                    f"drop `combine {combine}` from '{mid}' to add the best of the group to the "
+                    "other values, or drop the group",
+                )
+            policy: ir.BestCombine = "highest"
+            if node.combine is not None:
+                if node.combine.text == "lowest":
+                    policy = "lowest"
+                elif node.combine.text != "highest":
+                    self.err(
+                        "E265",
+                        f"best group '{name.text}' keeps the highest or the lowest value, "
+                        f"not '{node.combine.text}'",
+                        node.combine.pos,
+                        "write `combine highest` or `combine lowest` (light cover -1, hard cover "
+                        "-2, only the best counts: lowest)",
+                    )
+            members: list[str] = []
+            for member in node.members:
+                if not self.symbols.require(member, ("factor", "feature"), "factor or feature"):
+                    continue
+                if member.text in grouped:
+                    self.err(
+                        "E266",
+                        f"'{member.text}' is in two best groups of '{mid}': "
+                        f"'{grouped[member.text]}' and '{name.text}'",
+                        member.pos,
+                        "an item belongs to one best group at most",
+                    )
+                    continue
+                grouped[member.text] = name.text
+                members.append(member.text)
+            group = ir.BestGroup(name.text, self.info(node.item), policy, tuple(members))
+            out.append(self.at(group, name.pos))
+        return tuple(out)
 
     def _clamp(self, node: s.ClampNode | None) -> ir.Clamp | None:
         """``clamp A to B`` as written (a low bound above the high one is E231, a check)."""
@@ -235,3 +307,14 @@ class ModifierLowering(Context):
                 second.pos,
                 "rename the value in one of the contexts",
             )
+
+
+def _keeps_one(combine: ir.Combine) -> bool:
+    """Whether a modifier combining so keeps only one value (then a best group is moot)."""
+    match combine:
+        case "highest" | "lowest":
+            return True
+        case "sum" | "once":
+            return False
+        case _:
+            assert_never(combine)

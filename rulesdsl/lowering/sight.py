@@ -8,11 +8,12 @@ the dice cannot make, coverage) is found by :mod:`rulesdsl.checks.results`.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypeVar, assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import keywords
 from rulesdsl.lowering.context import Context
 from rulesdsl.positions import item_field
 
@@ -43,8 +44,21 @@ def sight(lw: Context, decl: s.SightDecl) -> ir.Sight:
         if number is not None:
             blocks_at = float(number.value)
     crossed = decl.crossed.text if decl.crossed is not None else None
-    rule = ir.Sight(decl.item.name.text, lw.info(decl.item), blocks_at, counts, crossed)
+    inside = decl.inside is not None
+    if decl.inside is not None and _counts_target(counts):
+        lw.err(
+            "E263",
+            f"sight rule '{decl.item.name.text}' counts the target's place already: "
+            "`target inside` is for a rule that counts between",
+            decl.inside,
+            "write `counts between, target inside` (the target's place adds to the hindrance "
+            "but not to what blocks), or `counts target` alone",
+        )
+        inside = False
+    rule = ir.Sight(decl.item.name.text, lw.info(decl.item), blocks_at, counts, crossed, inside)
     lw.where.record(rule, decl.item.name.pos)
+    if decl.inside is not None:
+        lw.where.record(rule, decl.inside, "target_inside")
     if decl.blocks_at is not None:
         lw.where.record(rule, decl.blocks_at.pos, "blocks_at")
     if decl.crossed is not None:
@@ -52,18 +66,33 @@ def sight(lw: Context, decl: s.SightDecl) -> ir.Sight:
     return rule
 
 
-def sight_cell(lw: Context, column: str, cell: s.CellNode) -> ir.Cell:
+def _counts_target(counts: ir.SightCounts) -> bool:
+    """Whether a rule that counts so counts the target's place but not the firer's."""
+    match counts:
+        case "target":
+            return True
+        case "between" | "both":
+            return False
+        case _:
+            assert_never(counts)
+
+
+def sight_cell(lw: Context, column: str, cell: s.CellNode, feature: str = "") -> ir.Cell:
     """A layer cell of a sight column: a number, ``blocked`` or ``step NAME`` (the step's
-    answer for the length of line inside the place), the same for every unit."""
+    answer for the length of line inside the place), for everyone and keyed by the viewer's
+    unit type or keyword (``2, fly 0``: a flyer sees over it), resolved as costs are: the
+    unit's own value, else its first keyword's by ``precedence`` (E232 when two disagree with
+    none between them; W262 where a lower keyword's value is taken)."""
     default: ir.Value | None = None
+    exceptions: dict[str, ir.Value] = {}
     for entry in cell.entries:
-        if entry.key is not None:
+        if entry.key is not None and entry.key2 is not None:
             lw.err(
                 "E252",
-                f"a '{column}' value is the same for every unit: '{entry.key.text}' cannot "
-                "have its own",
+                f"a '{column}' value is keyed by one unit type or keyword, not by "
+                f"'{entry.key.text} & {entry.key2.text}'",
                 entry.key.pos,
-                "write one number, `blocked` or `step NAME` for the place",
+                "write `<unit type or keyword> <value>`, e.g. `2, fly 0`",
             )
             continue
         value = lw.value(
@@ -73,9 +102,33 @@ def sight_cell(lw: Context, column: str, cell: s.CellNode) -> ir.Cell:
             s.Name(value.step, entry.value.pos), ("step",), "step"
         ):
             value = None
-        if value is not None:
+        if value is None:
+            continue
+        if entry.key is None:
             default = value
-    return ir.Cell(default)
+        elif lw.symbols.require(entry.key, ("mode", "group"), "unit type or keyword"):
+            if entry.key.text in exceptions:
+                lw.err(
+                    "E262",
+                    f"'{entry.key.text}' has two values in the '{column}' cell of '{feature}'",
+                    entry.key.pos,
+                    "give each unit type or keyword one value",
+                )
+            exceptions[entry.key.text] = value
+    everyone = default is not None
+    _, ambiguous = keywords.expand_groups(
+        exceptions, lw.modes, lw.group_list, lw.precedence, everyone
+    )
+    where = f"the {column} value of '{feature}'"
+    for mode, pair in ambiguous:
+        message, hint = keywords.ambiguity_message(where, mode, pair)
+        lw.err("E232", message, cell.pos, hint)
+    for mode, pair in keywords.shadowed(
+        exceptions, lw.modes, lw.group_list, lw.precedence, everyone
+    ):
+        message, hint = keywords.shadow_message(where, mode, pair)
+        lw.warn("W262", message, cell.pos, hint)
+    return ir.Cell(default, exceptions)
 
 
 def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:

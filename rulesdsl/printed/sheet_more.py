@@ -235,20 +235,33 @@ class MoreBlocks(MovementBlocks):
             else:
                 parts.append(self.w("sight_adds_up"))
             own = [f.cells[rule.id].default for f in self.rs.features if rule.id in f.cells]
+            own += [
+                v
+                for f in self.rs.features
+                if rule.id in f.cells
+                for v in f.cells[rule.id].exceptions.values()
+            ]
             if ir.Marker("blocked") in own:
                 parts.append(self.w("sight_blocked_place", sign=marker_sign("blocked")))
             if rule.crossed is not None:
                 parts.append(self.w("sight_crossed", unit=self.c.unit(rule.crossed)))
+            if rule.target_inside:
+                parts.append(self.w("sight_target_inside"))
+            keyed = [f.cells[rule.id] for f in self.rs.features if rule.id in f.cells]
+            if any(cell.exceptions for cell in keyed):
+                parts.append(self.w("sight_by_unit"))
             text = self.w("clause_join").join(parts)  # the block's title names the rule
             line = text[:1].upper() + text[1:]
             label = self.label(rule.info, rule.id)
             rows = []
             for f in self.rs.features:
                 cell = f.cells.get(rule.id)
-                if cell is None or cell.default is None:
+                if cell is None or (cell.default is None and not cell.exceptions):
                     continue
                 value = (
-                    CellView(self.name(cell.default.step))  # the scale, printed beside
+                    CellView(self.cell_text(cell))  # keyed by unit type: "1, Fly 0"
+                    if cell.exceptions or cell.default is None
+                    else CellView(self.name(cell.default.step))  # the scale, printed beside
                     if isinstance(cell.default, ir.StepCost)
                     else self.value(cell.default)
                 )

@@ -321,6 +321,10 @@ class MovementBlocks(RuleBlocks):
                 lines.append(self.w(f"combine_{modifier.combine}", modifier=label))
             case _:
                 assert_never(modifier.combine)
+        for group in modifier.best:  # before the clamp: the best counts, then the total is held
+            members = ", ".join(self.name(m) for m in group.members)
+            name = self.label(group.info, group.id)
+            lines.append(self.w(f"best_{group.combine}", group=name, members=members))
         if modifier.clamp is not None:
             low, high = modifier.clamp.low, modifier.clamp.high
             lines.append(

@@ -193,7 +193,7 @@ def render(rs: ir.Ruleset) -> str:
             "id": m.id,
             "context": m.context,
             "entries": [
-                (item, {k: per_value(v) for k, v in vals.items()})
+                (item, {k: _modifier_value(rs, v) for k, v in vals.items()})
                 for item, vals in m.values.items()
             ],
             "combinations": [(tuple(c.members), per_value(c.value)) for c in m.combinations],
@@ -378,6 +378,16 @@ def render(rs: ir.Ruleset) -> str:
             ),
             cells=list(cells.values()),
             summed_modifiers=tuple(m.id for m in rs.modifiers if _simply_added(m)),
+            best_groups=[
+                (m.id, {i: (g.id, _highest(g)) for g in m.best for i in g.members})
+                for m in rs.modifiers
+                if m.best
+            ],
+            step_inputs=[
+                (m.id, semantics.step_inputs(rs, m))
+                for m in rs.modifiers
+                if semantics.step_inputs(rs, m)
+            ],
             limits=any(c.value_type == "Limit" for c in cells.values()),
             sights=python_sight.sights(rs, runtime, Code),
             results_tables=python_sight.results_tables(rs, runtime),
@@ -469,12 +479,34 @@ def _dice_table(t: ir.DiceTable) -> dict[str, Any]:
     }
 
 
+def _modifier_value(rs: ir.Ruleset, value: ir.Value) -> Any:
+    """A modifier's value in MODIFIERS: a number, a marker, or a step's StepCost record."""
+    step = once_costs.record(rs, value) if isinstance(value, ir.StepCost) else None
+    return Code(step) if step is not None else per_value(value)
+
+
+def _highest(group: ir.BestGroup) -> bool:
+    match group.combine:
+        case "highest":
+            return True
+        case "lowest":
+            return False
+        case _:
+            assert_never(group.combine)
+
+
 def _simply_added(m: ir.Modifier) -> bool:
     """Whether the module's modifier may answer ``m`` from _SUMMED_VALUES: its values are added
-    up, with no clamp, no ``when`` combination and no second context."""
+    up, with no clamp, no ``when`` combination, no second context and no best group."""
     match m.combine:
         case "sum":
-            return m.clamp is None and not m.combinations and m.context2 is None and not m.pairs
+            return (
+                m.clamp is None
+                and not m.combinations
+                and m.context2 is None
+                and not m.pairs
+                and not m.best
+            )
         case "highest" | "lowest" | "once":
             return False
         case _:

@@ -28,14 +28,26 @@ def sights(rs: ir.Ruleset, runtime: Runtime, code: Callable[[str], Any]) -> list
     """Each sight rule with every feature's value in its column (features with none left out);
     a step is the module's ``StepCost`` record (``code`` marks source to emit as is)."""
     out = []
+
+    def shown(value: ir.Value) -> Any:
+        step = once_costs.record(rs, value)
+        return code(step) if step is not None else runtime(value)
+
     for rule in rs.sights:
         values: dict[str, Any] = {}
+        by_mode: dict[str, dict[str, Any]] = {}
         for f in rs.features:
             cell = f.cells.get(rule.id)
-            if cell is None or cell.default is None:
+            if cell is None:
                 continue
-            step = once_costs.record(rs, cell.default)
-            values[f.id] = code(step) if step is not None else runtime(cell.default)
+            if cell.default is not None:
+                values[f.id] = shown(cell.default)
+            if not cell.exceptions:
+                continue
+            for mode in rs.modes:
+                value = semantics.sight_value(rs, cell, mode.id)
+                if value is not None and value != cell.default:
+                    by_mode.setdefault(mode.id, {})[f.id] = shown(value)
         out.append(
             {
                 "id": rule.id,
@@ -44,6 +56,8 @@ def sights(rs: ir.Ruleset, runtime: Runtime, code: Callable[[str], Any]) -> list
                 "counts": rule.counts,
                 "crossed": rule.crossed,
                 "by_feature": values,
+                "target_inside": rule.target_inside,
+                "by_mode": by_mode,
             }
         )
     return out

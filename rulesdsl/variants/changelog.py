@@ -304,6 +304,12 @@ class _Index:
                     case "clamp":
                         clamp = policy.clamp
                         return None if clamp is None else ir.Cell(ir.Span(clamp.low, clamp.high))
+                    case "best":  # best groups, as the language writes them
+                        shown = "; ".join(
+                            f"{g.id} combine {g.combine}: {', '.join(g.members)}"
+                            for g in policy.best
+                        )
+                        return ir.Cell(ir.Text(shown)) if shown else None
                     case _:
                         assert_never(part)
             case ir.ExamplePath(example=example, question=question):

@@ -97,6 +97,11 @@ class Merger(Removals):
                     ir.CombinationPath(block, tuple(m.text for m in when.members)),
                     when.extras,
                 )
+            if st.bests:  # a best group of the same name replaces the base's
+                named = {b.item.name.text for b in st.bests}
+                kept = tuple(b for b in merged.bests if b.item.name.text not in named)
+                merged = replace(merged, bests=kept + st.bests)
+                self._record("override", ir.PolicyPath(block, "best"), st.bests[0].item.extras)
         if isinstance(st, s.DiceDecl) and isinstance(merged, s.DiceDecl):
             merged = replace(merged, modifiers=merged.modifiers + st.modifiers)
             if st.dice.value != merged.dice.value:

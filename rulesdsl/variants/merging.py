@@ -353,7 +353,10 @@ def without_key(st: s.Statement, name: str) -> s.Statement:
     if isinstance(st, s.ModifierDecl):
         rows = tuple(replace(r, cells=tuple(_strip(c, name) for c in r.cells)) for r in st.rows)
         whens = tuple(w for w in st.whens if name not in [m.text for m in w.members])
-        return replace(st, rows=rows, whens=whens)
+        bests = tuple(
+            replace(b, members=tuple(m for m in b.members if m.text != name)) for b in st.bests
+        )
+        return replace(st, rows=rows, whens=whens, bests=bests)
     if isinstance(st, s.ExcludeDecl):
         return replace(st, others=tuple(o for o in st.others if o.text != name))
     if isinstance(st, s.PrecedenceDecl):

@@ -27,6 +27,20 @@ class Removals(Overrides):
             if (
                 isinstance(base, s.ModifierDecl)
                 and base.item.name.text == head
+                and len(path) == 3
+                and path[1].text == "best"
+            ):  # `remove to_hit.best.cover`: the items of the group add up again
+                kept = tuple(b for b in base.bests if b.item.name.text != path[2].text)
+                if len(kept) == len(base.bests):
+                    names = [b.item.name.text for b in base.bests]
+                    self._missing(path[2], f"'{head}' has no best group '{path[2].text}'", names)
+                    return
+                self.statements[i] = replace(base, bests=kept)
+                self._record("remove", ir.PolicyPath(head, "best"), st.extras)
+                return
+            if (
+                isinstance(base, s.ModifierDecl)
+                and base.item.name.text == head
                 and (len(path) > 2 and path[1].text == "when")
             ):
                 target = self._locate_when(i, base, path)

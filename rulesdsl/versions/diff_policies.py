@@ -65,6 +65,13 @@ def _clamp(c: ir.Clamp | None) -> str:
     return "none" if c is None else f"{number(c.low)} to {number(c.high)}"
 
 
+def _best(groups: tuple[ir.BestGroup, ...]) -> str:
+    """Best groups as the language writes them, for the changelog (``none`` for none)."""
+    return (
+        "; ".join(f"{g.id} combine {g.combine}: {', '.join(g.members)}" for g in groups) or "none"
+    )
+
+
 def _modifier(new: ir.Ruleset, a: ir.Modifier, b: ir.Modifier) -> list[Found]:
     out: list[Found] = []
     name = _label(b.info, b.id, new)
@@ -90,6 +97,17 @@ def _modifier(new: ir.Ruleset, a: ir.Modifier, b: ir.Modifier) -> list[Found]:
                 f"{name}: total clamped {_clamp(b.clamp)} (was {_clamp(a.clamp)})",
                 _clamp(a.clamp),
                 _clamp(b.clamp),
+            )
+        )
+    if _best(a.best) != _best(b.best):
+        level = "breaking" if _answers_differ(new, b, best=a.best) else "rules"
+        out.append(
+            PolicyChange(
+                level,
+                f"{b.id}.best",
+                f"{name}: best of {_best(b.best)} (was {_best(a.best)})",
+                _best(a.best),
+                _best(b.best),
             )
         )
     if a.context2 != b.context2:
@@ -129,7 +147,9 @@ def _answers_differ(rs: ir.Ruleset, mod: ir.Modifier, **was: object) -> bool:
     firsts = ["", *contexts.get(mod.context or "", [])]
     seconds = ["", *contexts.get(mod.context2 or "", [])]
     items = [
-        i for i in mod.values if not any(isinstance(v, ir.Given) for v in mod.values[i].values())
+        i
+        for i in mod.values
+        if not any(isinstance(v, ir.Given | ir.StepCost) for v in mod.values[i].values())
     ]
     for chosen in [*([i] for i in items), *itertools.product(items, repeat=2)]:
         for first in firsts:
@@ -170,10 +190,11 @@ def _choices_differ(
         for mode in rs.modes:
             if mode.id in cell.exceptions:
                 continue
-            then, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, was)
-            chosen, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, now)
+            everyone = cell.default is not None
+            then, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, was, everyone)
+            chosen, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, now, everyone)
             if then != chosen and (
-                then is None or chosen is None or cell.exceptions[then] != cell.exceptions[chosen]
+                not then or not chosen or cell.exceptions[then] != cell.exceptions[chosen]
             ):
                 return True
     return False

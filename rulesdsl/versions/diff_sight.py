@@ -84,6 +84,10 @@ def sights(d: Differ) -> None:
                 a.counts,
                 b.counts,
             )
+        if a.target_inside != b.target_inside:
+            before = "target inside" if a.target_inside else "target not counted inside"
+            after = "target inside" if b.target_inside else "target not counted inside"
+            d.add("breaking", "changed", b.id, f"{name}: {before} -> {after}", before, after)
     rules = {r.id for r in d.old.sights} & {r.id for r in d.new.sights}
     old_features = {f.id: f for f in d.old.features}
     for f in d.new.features:
@@ -104,6 +108,25 @@ def sights(d: Differ) -> None:
                     before,
                     after,
                 )
+            _keyed(d, f, rule, old_cell, new_cell)
+
+
+def _keyed(d: Differ, f: ir.Feature, rule: str, old: ir.Cell | None, new: ir.Cell | None) -> None:
+    """A sight value keyed by unit type or keyword (``fly 0``) changed, added or removed: a
+    line that unit type saw through may now be blocked, so breaking."""
+    was = dict(old.exceptions) if old else {}
+    now = dict(new.exceptions) if new else {}
+    for key in sorted({*was, *now}):
+        before, after = _cell(was.get(key)), _cell(now.get(key))
+        if before != after:
+            d.add(
+                "breaking",
+                "changed",
+                f"{f.id}.{rule}.{key}",
+                f"{d.label(f.info, f.id)}, {rule} for {key}: {before} -> {after}",
+                before,
+                after,
+            )
 
 
 def _bound(c: ir.ResultColumn) -> str:
