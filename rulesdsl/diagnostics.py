@@ -97,6 +97,13 @@ CODES: Mapping[str, str] = {
     "E260": "a sight rule crossed in a unit other than distances, or a step cell without `crossed`",
     "E261": "a step in a sight column whose input is not in the rule's `crossed` unit",
     "E313": "modifiers given together on a trigger push totals outside every row",
+    "E290": "a kind of move whose allowance factor is not above 0",
+    "E291": "a roll due on something other than entering, crossing, ending or first entering",
+    "E292": "a roll column in a layer that does not match when the roll is due",
+    "E293": "a roll cell entry with a place state, `along` or a combination of two keys",
+    "E294": "a kind of move's own cost that is not per distance",
+    "E295": "a roll whose values combine by a policy other than sum, highest or lowest",
+    "W290": "a roll rule that no layer column uses",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
     "E272": "a worked example's question the module cannot answer (function, name, arguments)",
@@ -151,7 +158,8 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
-        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240",
+        "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 "
+        "E290 E291 E292 E293 E294 E295 W290",
     ),
     (
         "checks",

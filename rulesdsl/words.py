@@ -31,6 +31,8 @@ ItemKind = Literal[
     "sight",
     "grid",
     "param",
+    "move",
+    "roll",
 ]
 """What a statement declares: the keyword that starts it (the language server's word for it)."""
 
@@ -60,6 +62,7 @@ KEYWORDS: tuple[str, ...] = (
     "above",
     "after",
     "all",
+    "allowance",
     "along",
     "and",
     "as",
@@ -95,6 +98,7 @@ KEYWORDS: tuple[str, ...] = (
     "natural",
     "not",
     "note",
+    "on",
     "one",
     "others",
     "otherwise",
@@ -170,6 +174,8 @@ DeclKind = Literal[
     "sight",
     "grid",
     "param",
+    "kind of move",
+    "roll rule",
 ]
 """What a declared name names, as messages say it (``'soft' is a feature, not a mode``)."""
 
@@ -212,7 +218,17 @@ def part_kind(kind: ItemKind) -> PartKind:
         case "dice":
             return "dice row"
         case (
-            "ruleset" | "book" | "mode" | "group" | "step" | "trigger" | "grid" | "param" | "sight"
+            "ruleset"
+            | "book"
+            | "mode"
+            | "group"
+            | "step"
+            | "trigger"
+            | "grid"
+            | "param"
+            | "sight"
+            | "move"
+            | "roll"
         ):
             return "item"
         case _:
@@ -253,6 +269,10 @@ def declaration_word(kind: DeclKind) -> ItemKind | None:
             return "grid"
         case "param":
             return "param"
+        case "kind of move":
+            return "move"
+        case "roll rule":
+            return "roll"
         case "context value" | "feature" | "factor" | "dice modifier":
             return None
         case _:

@@ -165,6 +165,8 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.ExampleDecl()
                 | s.ExampleOverride()
                 | s.ExampleRemove()
+                | s.MoveDecl()
+                | s.RollDecl()
             ):
                 pass
             case unknown:

@@ -25,6 +25,7 @@ from rulesdsl.diagnostics import Diagnostic, did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import examples as example_lowering
 from rulesdsl.lowering import keywords, maps
+from rulesdsl.lowering import moves as moves_lowering
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.context import (
     MODE_CONTEXT,
@@ -84,7 +85,11 @@ class _Lowerer(TableLowering):
             self.modifier_context2[d.item.name.text] = d.context2.text if d.context2 else None
             self.modifier_values[d.item.name.text] = {}
         self.sights = [sight_lowering.sight(self, d) for d in of(s.SightDecl)]
+        kinds = [moves_lowering.move_kind(self, d) for d in of(s.MoveDecl)]
+        rolls = [moves_lowering.roll_rule(self, d) for d in of(s.RollDecl)]
         layers, features = self._layers(of(s.LayerDecl))
+        kinds = moves_lowering.kind_costs(self, kinds, features)
+        rolls = moves_lowering.resolved_rolls(self, rolls, features, [k.id for k in kinds])
         self.diags += maps.misuse(self.statements)
         modifiers = [self._modifier(d) for d in of(s.ModifierDecl)]
         if self.builtin_mode and any(MODE_CONTEXT in (m.context, m.context2) for m in modifiers):
@@ -144,6 +149,8 @@ class _Lowerer(TableLowering):
                 sights=tuple(self.sights),
                 results_tables=tuple(results_tables),
                 examples=tuple(example_lowering.examples(self, of(s.ExampleDecl))),
+                moves=tuple(kinds),
+                rolls=tuple(rolls),
             ),
             item.name.pos,
         )
@@ -282,6 +289,8 @@ class _Lowerer(TableLowering):
                     | s.PrecedenceDecl()
                     | s.ExcludeDecl()
                     | s.ExampleDecl()
+                    | s.MoveDecl()
+                    | s.RollDecl()
                 ):
                     pass
                 case unknown:
