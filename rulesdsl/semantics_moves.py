@@ -109,8 +109,8 @@ def route_rolls(
     """The rolls due along a route given as its steps (features of the place entered, of the
     edge crossed), in order: at each step the rolls on crossing, then on entering (and on
     first entering, when the place, by ``places`` (the start first) or else by index, was not
-    entered before; the start counts as entered), then at the last step those on ending. ``conditions``: whole-map features that
-    hold on every place."""
+    entered before; the start counts as entered), then at the last step those on ending.
+    ``conditions``: whole-map features that hold on every place."""
     whole_layers = {layer.id for layer in rs.layers if covers_map(layer)}
     whole = {f.id for f in rs.features if f.layer in whole_layers}
     out: list[Due] = []
