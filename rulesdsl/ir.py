@@ -558,8 +558,10 @@ class MoveKind:
     factor: float = 1
     amount: float = 0
     barred: tuple[Id, ...] = ()
-    costs: dict[Id, Value] = field(default_factory=dict)
-    """Per feature whose cost cell keys an entry by this kind: that cost, for every unit."""
+    costs: dict[Id, dict[Id, Value]] = field(default_factory=dict)
+    """Per feature whose cost cell keys an entry by this kind, per mode that takes it: the
+    kind's entry stands for the value for all, so a mode with an entry of its own or of one of
+    its keywords keeps that (and is left out here)."""
 
 
 RollWhen = Literal["entering", "crossing", "ending", "first_entering"]
@@ -576,8 +578,9 @@ class RollRule:
     """``roll bog "Bog-down roll" : 2d6 on entering``: a layer column whose features make a roll
     due on the map (issue 24). Each feature's cell gives, per unit type, keyword or kind of move,
     the roll's modifier, or ``no`` (that unit does not roll); ``values[feature][mode]`` is
-    resolved for every mode (modes that do not roll left out) and ``by_move[kind][feature]``
-    for a kind's own entry (None: no roll). A place makes one roll however many of its features call
+    resolved for every mode (modes that do not roll left out), and ``by_move[kind][feature][mode]``
+    likewise for a unit making that move, for the features whose cell has an entry for the kind
+    (it stands for the value for all; a mode's or keyword's own entry still wins). A place makes one roll however many of its features call
     for it, their values combined by ``combine``; a whole-map condition only adds its value to a
     roll that its place's features make due (an effect that feeds the roll)."""
 
@@ -588,7 +591,7 @@ class RollRule:
     table: Id | None = None
     combine: RollCombine = "sum"
     values: dict[Id, dict[Id, float]] = field(default_factory=dict)
-    by_move: dict[Id, dict[Id, float | None]] = field(default_factory=dict)
+    by_move: dict[Id, dict[Id, dict[Id, float]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,10 @@ from rulesdsl import ir
 from rulesdsl.semantics_tables import covers_map
 
 
+ROLL_ORDER: tuple[ir.RollWhen, ...] = ("crossing", "entering", "first_entering", "ending")
+"""The times a roll is due, in the order a step makes them due."""
+
+
 def kind_of(rs: ir.Ruleset, move: str) -> ir.MoveKind:
     """The kind of move ``move``; raises KeyError naming it."""
     for kind in rs.moves:
@@ -31,8 +35,8 @@ def kind_allowance(kind: ir.MoveKind, allowance: float | None) -> float | None:
 
 def kind_view(rs: ir.Ruleset, move: str) -> ir.Ruleset:
     """``rs`` as a unit making the move ``move`` sees it: each barred feature prohibits every
-    unit, each feature with an entry for the kind costs that for every unit; the rest as it
-    is, so the unit keeps its keywords' values."""
+    unit; a feature with an entry for the kind costs that, unless the unit type or one of its
+    keywords has its own entry (the unit keeps its keywords' values)."""
     kind = kind_of(rs, move)
     prohibited = ir.Marker("prohibited")
     features = []
@@ -40,7 +44,7 @@ def kind_view(rs: ir.Ruleset, move: str) -> ir.Ruleset:
         if f.id in kind.barred:
             f = replace(f, costs=dict.fromkeys(f.costs, prohibited))
         elif f.id in kind.costs:
-            f = replace(f, costs=dict.fromkeys(f.costs, kind.costs[f.id]))
+            f = replace(f, costs={**f.costs, **kind.costs[f.id]})
         features.append(f)
     return replace(rs, features=tuple(features))
 
@@ -60,7 +64,7 @@ class Due:
 
 def _value(rule: ir.RollRule, feature: str, mode: str, move: str | None) -> float | None:
     if move is not None and feature in rule.by_move.get(move, {}):
-        return rule.by_move[move][feature]
+        return rule.by_move[move][feature].get(mode)
     return rule.values.get(feature, {}).get(mode)
 
 

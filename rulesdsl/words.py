@@ -308,6 +308,29 @@ def scope_words(scope: ir.LayerScope) -> str | None:
             assert_never(scope)
 
 
+def roll_on_edges(when: ir.RollWhen) -> bool:
+    """Whether a roll due ``when`` belongs to an edge layer (on crossing) rather than to a
+    layer of places (issue 24)."""
+    match when:
+        case "crossing":
+            return True
+        case "entering" | "ending" | "first_entering":
+            return False
+        case _:
+            assert_never(when)
+
+
+def scope_on_edges(scope: ir.LayerScope) -> bool:
+    """Whether a layer of that scope stands on the edges between places."""
+    match scope:
+        case "edges":
+            return True
+        case "many" | "one" | "map":
+            return False
+        case _:
+            assert_never(scope)
+
+
 def scope_from_words(text: str) -> ir.LayerScope:
     """The scope a layer's written scope words give (a CSV chart's ``--scope``); anything else,
     the default, is many per place."""

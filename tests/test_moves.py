@@ -66,10 +66,11 @@ def test_without_move_the_answers_are_as_before(demo: tuple[ModuleType, object])
     assert m.move_cost("trooper", "woods") == 2
 
 
-def test_a_kinds_own_cost_entry_wins_for_every_unit(demo: tuple[ModuleType, object]) -> None:
+def test_a_kinds_cost_entry_stands_for_the_value_for_all(demo: tuple[ModuleType, object]) -> None:
     m, _ = demo
-    assert m.move_cost("ogre", "woods", move="run") == 4
-    assert m.move_cost("harpy", "woods", move="run") == 4
+    assert m.move_cost("trooper", "woods", move="run") == 4
+    assert m.move_cost("ogre", "woods", move="run") == 3  # a running ogre is still Large
+    assert m.move_cost("harpy", "woods", move="run") == 1  # and a harpy still Fly
 
 
 def test_a_running_ogre_keeps_its_keywords_where_the_kind_says_nothing(
@@ -114,11 +115,11 @@ def test_route_cost_says_which_move_it_used_and_applies_it(
     board = m.Board(places, grid="square")
     walk = m.route_cost(board, "ogre", [(0, 0), (1, 0), (2, 0)], allowance=4)
     assert (walk.total, walk.legal, walk.move) == (4, True, "")
-    run = m.route_cost(board, "ogre", [(0, 0), (1, 0), (2, 0)], allowance=4, move="run")
+    run = m.route_cost(board, "trooper", [(0, 0), (1, 0), (2, 0)], allowance=4, move="run")
     assert (run.total, run.legal, run.move) == (5, True, "run")
     far = [(0, 0), (1, 0), (2, 0), (3, 0)]
-    assert not m.route_cost(board, "ogre", far, allowance=3).legal  # 3 + 1 + 1 > 3
-    assert m.route_cost(board, "ogre", far, 3, "run").legal  # 4 + 1 + 1 <= 6
+    assert not m.route_cost(board, "trooper", far, allowance=3).legal  # 2 + 1 + 1 > 3
+    assert m.route_cost(board, "trooper", far, 3, "run").legal  # 4 + 1 + 1 <= 6
 
 
 def test_cheapest_route_and_reachable_take_the_kind(demo: tuple[ModuleType, object]) -> None:
@@ -142,7 +143,8 @@ def test_rolls_due_on_entering_by_unit_type_keyword_and_kind(
     [due] = m.rolls_due("ogre", "woods")
     assert (due.roll, due.dice, due.modifier, due.on) == ("dangerous", "1d6", 1, "entering")
     assert m.rolls_due("harpy", "woods") == ()  # flyers never roll
-    assert m.rolls_due("ogre", "woods", move="charge") == ()  # the kind says no
+    assert m.rolls_due("trooper", "woods", move="charge") == ()  # the kind says no
+    assert m.rolls_due("ogre", "woods", move="charge")[0].modifier == 1  # Large says +1
     assert m.rolls_due("trooper", "water")[0].modifier == 2
     assert m.rolls_due("ogre", "water") == ()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.context import Context, role_dimension
@@ -59,31 +59,45 @@ def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:
     return kind
 
 
+def _as_kind(cell: ir.Cell, kind: str) -> ir.Cell:
+    """``cell`` as a unit making the move ``kind`` reads it: the kind's entry for the value
+    for all, the other kinds' entries left out."""
+    return ir.Cell(cell.exceptions[kind], dict(cell.exceptions))
+
+
 def kind_costs(
     lw: Context, kinds: Sequence[ir.MoveKind], features: Sequence[ir.Feature]
 ) -> list[ir.MoveKind]:
-    """Each kind with the cost entries written for it in the features' cost cells."""
+    """Each kind with the costs per mode of the features whose cost cell has an entry for
+    it: the kind's entry, for each mode that has no entry of its own or of a keyword (those
+    keep theirs, and are left out)."""
     out = []
     for kind in kinds:
-        costs: dict[str, ir.Value] = {}
+        costs: dict[str, dict[str, ir.Value]] = {}
         for feature in features:
             cell = lw.raw_costs.get(feature.id)
-            if cell is not None and kind.id in cell.exceptions:
-                value = cell.exceptions[kind.id]
-                if isinstance(value, ir.Same):
-                    target = lw.raw_costs.get(value.feature)
-                    value = (target.default if target else None) or ir.Number(0)
-                if isinstance(value, ir.Flat | ir.Share | ir.StepCost | ir.Same):
-                    lw.err(
-                        "E294",
-                        f"the cost of '{feature.id}' for the move '{kind.id}' is paid per "
-                        "distance: a number, `impassable` or `prohibited`",
-                        lw.cost_pos.get(feature.id),
-                        "a kind of move changes what a place costs per distance; a flat or "
-                        "share cost stays the unit's",
-                    )
-                    continue
-                costs[feature.id] = value
+            if cell is None or kind.id not in cell.exceptions:
+                continue
+            value = cell.exceptions[kind.id]
+            if isinstance(value, ir.Flat | ir.Share | ir.StepCost | ir.Same):
+                lw.err(
+                    "E294",
+                    f"the cost of '{feature.id}' for the move '{kind.id}' is paid per "
+                    "distance: a number, `impassable` or `prohibited`",
+                    lw.cost_pos.get(feature.id),
+                    "a kind of move changes what a place costs per distance; a flat or "
+                    "share cost stays the unit's",
+                )
+                continue
+            read = _as_kind(cell, kind.id)
+            costs[feature.id] = {
+                mode: value
+                for mode in lw.modes
+                if semantics.written_key(
+                    {**read.exceptions, "": value}, mode, lw.group_list, lw.precedence
+                )
+                == ""
+            }
         node = ir.MoveKind(kind.id, kind.info, kind.factor, kind.amount, kind.barred, costs)
         lw.where.record(node, lw.where.of(kind))
         out.append(node)
@@ -139,8 +153,8 @@ def check_roll_column(lw: Context, decl: s.LayerDecl, column: s.Name) -> None:
     when = lw.roll_when.get(column.text)
     if when is None:
         return
-    edges = decl.scope == "edges"
-    if edges != (when == "crossing"):
+    edges = words.scope_on_edges(decl.scope)
+    if edges != words.roll_on_edges(when):
         lw.err(
             "E292",
             f"the roll '{column.text}' is due on {when.replace('_', ' ')}, and "
@@ -204,7 +218,7 @@ def resolved_rolls(
     out = []
     for rule in rules:
         values: dict[str, dict[str, float]] = {}
-        by_move: dict[str, dict[str, float | None]] = {}
+        by_move: dict[str, dict[str, dict[str, float]]] = {}
         for feature in features:
             cell = feature.cells.get(rule.id)
             if cell is None:
@@ -219,7 +233,13 @@ def resolved_rolls(
             values[feature.id] = per_mode
             for kind in kinds:
                 if kind in cell.exceptions:
-                    by_move.setdefault(kind, {})[feature.id] = _modifier_of(cell.exceptions[kind])
+                    read = _as_kind(cell, kind)
+                    moved = {}
+                    for mode in lw.modes:
+                        value = semantics.written_cost(read, mode, lw.group_list, lw.precedence)
+                        if (found := _modifier_of(value)) is not None:
+                            moved[mode] = found
+                    by_move.setdefault(kind, {})[feature.id] = moved
         node = ir.RollRule(
             rule.id, rule.info, rule.when, rule.dice, rule.table, rule.combine, values, by_move
         )

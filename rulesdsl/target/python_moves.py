@@ -37,7 +37,9 @@ def context(rs: ir.Ruleset, label: Any) -> dict[str, Any]:
         for k in rs.moves
     }
     kind_costs = {
-        (k.id, fid): per_distance(v, params) for k in rs.moves for fid, v in k.costs.items()
+        (k.id, fid): {mode: per_distance(v, params) for mode, v in by_mode.items()}
+        for k in rs.moves
+        for fid, by_mode in k.costs.items()
     }
     kind_barred = {k.id: tuple(k.barred) for k in rs.moves}
     rolls = {
@@ -51,7 +53,7 @@ def context(rs: ir.Ruleset, label: Any) -> dict[str, Any]:
         for r in rs.rolls
     }
     roll_moves = {
-        (r.id, k): {f: (tidy(v) if v is not None else None) for f, v in by.items()}
+        (r.id, k): {f: {m: tidy(v) for m, v in by_mode.items()} for f, by_mode in by.items()}
         for r in rs.rolls
         for k, by in r.by_move.items()
     }
