@@ -576,13 +576,14 @@ RollCombine = Literal["sum", "highest", "lowest"]
 @dataclass(frozen=True)
 class RollRule:
     """``roll bog "Bog-down roll" : 2d6 on entering``: a layer column whose features make a roll
-    due on the map (issue 24). Each feature's cell gives, per unit type, keyword or kind of move,
-    the roll's modifier, or ``no`` (that unit does not roll); ``values[feature][mode]`` is
-    resolved for every mode (modes that do not roll left out), and ``by_move[kind][feature][mode]``
-    likewise for a unit making that move, for the features whose cell has an entry for the kind
-    (it stands for the value for all; a mode's or keyword's own entry still wins). A place makes one roll however many of its features call
-    for it, their values combined by ``combine``; a whole-map condition only adds its value to a
-    roll that its place's features make due (an effect that feeds the roll)."""
+    due on the map (issue 24). Each feature's cell gives, per unit type, keyword or kind of
+    move, the roll's modifier, or ``no`` (that unit does not roll). ``values[feature][mode]``
+    is resolved for every mode (modes that do not roll left out); ``by_move[kind][feature]
+    [mode]`` likewise for a unit making that move, for the features whose cell has an entry for
+    the kind (it stands for the value for all; a mode's or keyword's own entry still wins). A
+    place makes one roll however many of its features call for it, their values combined by
+    ``combine``; a whole-map condition only adds its value to a roll that its place's features
+    make due (an effect that feeds the roll)."""
 
     id: NewId
     info: Info

@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from rulesdsl import ir
 from rulesdsl.semantics_tables import covers_map
 
-
 ROLL_ORDER: tuple[ir.RollWhen, ...] = ("crossing", "entering", "first_entering", "ending")
 """The times a roll is due, in the order a step makes them due."""
 
