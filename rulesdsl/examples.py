@@ -364,7 +364,7 @@ def _move_cost(args: _Args) -> Answered:
     distance, allowance, inputs = _move_inputs(args)
     cost = semantics.move_cost(view, mode, features, distance, allowance, inputs)
     return Answered(
-        (_cost_answer(rs, cost),), rs.units.get("cost"), _cost_cells(rs, mode, features)
+        (_cost_answer(rs, cost),), rs.units.get("cost"), _cost_cells(view, mode, features)
     )
 
 
@@ -386,7 +386,7 @@ def _can_enter(args: _Args) -> Answered:
             or part["number"] <= available
             or (rs.minimum_move is not None and available > 0)
         )
-    cells = (*_cost_cells(rs, mode, features), f"move_cost: {answer_text([part])}")
+    cells = (*_cost_cells(view, mode, features), f"move_cost: {answer_text([part])}")
     if rs.minimum_move is not None:
         cells = (*cells, f"minimum move: {spelling.value(rs.minimum_move)}")
     return Answered(({"bool": answer},), None, cells)

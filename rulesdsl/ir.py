@@ -59,6 +59,12 @@ from rulesdsl.ir_changes import (
     LabelPath as LabelPath,
 )
 from rulesdsl.ir_changes import (
+    MoveField as MoveField,
+)
+from rulesdsl.ir_changes import (
+    MovePath as MovePath,
+)
+from rulesdsl.ir_changes import (
     NamePath as NamePath,
 )
 from rulesdsl.ir_changes import (

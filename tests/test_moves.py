@@ -262,3 +262,53 @@ def test_a_roll_no_layer_uses_warns_w290(tmp_path: Path) -> None:
     compiled = compile_snippet(Compiler(), text, tmp_path)
     found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics]
     assert found == [("W290", 4, 6)]
+
+
+HOUSE = """\
+ruleset sk_house "House rules" fr "Règles maison"
+version 1.0.0
+languages en fr
+extends skirmish_keywords@^1.0
+override woods.run | 4
+override wire.dangerous | no, charge +1, vehicle no, fly no
+override run.factor | 3
+remove example running_and_charging
+remove charge
+"""
+
+
+def _house(tmp_path: Path) -> tuple[object, object]:
+    import shutil
+
+    from tests.conftest import RULESETS
+
+    shutil.copy(RULESETS / "skirmish_keywords.terrain", tmp_path)
+    (tmp_path / "sk_house.terrain").write_text(HOUSE, "utf-8")
+    compiler = Compiler()
+    base = compiler.compile_file(tmp_path / "skirmish_keywords.terrain")
+    house = compiler.compile_file(tmp_path / "sk_house.terrain")
+    assert house.ok, [(d.code, d.message) for d in house.diagnostics if d.severity == "error"]
+    return base.ruleset, house.ruleset
+
+
+def test_a_house_rule_overrides_a_kinds_allowance_and_cost_and_removes_a_kind(
+    tmp_path: Path,
+) -> None:
+    _, house = _house(tmp_path)
+    m = import_rendered(house, tmp_path, "sk_house_module")  # type: ignore[arg-type]
+    assert m.MOVES["run"].factor == 3
+    assert "charge" not in m.MOVES
+    assert m.move_cost("trooper", "woods", distance=2, move="run") == 8
+    assert m.move_cost("trooper", "wire", allowance=6, move="run") == 9  # half of 18
+
+
+def test_diff_grades_a_changed_kind_and_roll_as_breaking(tmp_path: Path) -> None:
+    from rulesdsl.versions import diff as semantic
+
+    base, house = _house(tmp_path)
+    d = semantic.diff(base, house)  # type: ignore[arg-type]
+    found = [(c.level, c.action, c.path) for c in d.changes]
+    assert ("breaking", "changed", "run") in found  # times 2 -> times 3
+    assert ("breaking", "changed", "run.woods.trooper") in found
+    assert ("breaking", "removed", "charge") in found
+    assert d.level == "breaking"
