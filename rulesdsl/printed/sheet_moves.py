@@ -1,0 +1,157 @@
+"""Sheet blocks for kinds of move and the rolls the map makes due (issue 24): the kinds as a
+small table (allowance, what a unit making the move may not enter, the costs that differ), and
+each roll as a sentence ("On entering: roll Bog-down roll (2d6), the highest value counts")
+followed by each feature's value per unit, in the sheet's language."""
+
+from __future__ import annotations
+
+from typing import Protocol, assert_never
+
+from rulesdsl import ir, semantics
+from rulesdsl.dice import Roll
+from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+
+
+class Builder(Protocol):
+    """What these blocks use of the sheet builder."""
+
+    rs: ir.Ruleset
+
+    def w(self, key: str, **fields: str) -> str: ...
+    def label(self, info: ir.Info | None, fallback: str) -> str: ...
+    def name(self, ident: str) -> str: ...
+    def num(self, value: float) -> str: ...
+    def signed(self, value: float) -> str: ...
+    def dice_text(self, dice: Roll) -> str: ...
+    def note_texts(self, info: ir.Info) -> list[str]: ...
+    def source(self, info: ir.Info, detail: bool = True) -> str: ...
+    def changed(self, *paths: str) -> bool: ...
+    def added(self, *paths: str) -> bool: ...
+    def value(self, v: ir.Value | None) -> CellView: ...
+    def unit_text(self, number: str, unit: str | None) -> str: ...
+
+
+def _allowance(b: Builder, kind: ir.MoveKind) -> str:
+    parts = []
+    if kind.factor != 1:
+        parts.append(b.w("move_times", factor=b.num(kind.factor)))
+    if kind.amount:
+        parts.append(b.unit_text(b.signed(kind.amount), b.rs.units.get("cost")))
+    return ", ".join(parts) or b.w("move_same")
+
+
+def move_blocks(b: Builder) -> list[Block]:
+    """One table: a row per kind of move."""
+    if not b.rs.moves:
+        return []
+    rows = []
+    for kind in b.rs.moves:
+        name = CellView(b.label(kind.info, kind.id), ("label",))
+        name.changed = b.added(kind.id)
+        allowance = CellView(_allowance(b, kind))
+        allowance.changed = b.changed(f"{kind.id}.factor", f"{kind.id}.amount")
+        barred = CellView(", ".join(b.name(f) for f in kind.barred) or "—")
+        costs = []
+        for feature, by_mode in kind.costs.items():
+            value = next(
+                iter(by_mode.values()), None
+            )  # the kind's one entry, for all it applies to
+            if value is not None:
+                costs.append(f"{b.name(feature)} {b.value(value).text}")
+        rows.append([name, allowance, barred, CellView("; ".join(costs) or "—")])
+    heads = [b.w("move_kind"), b.w("move_allowance"), b.w("move_barred"), b.w("move_costs")]
+    return [
+        Block(
+            "moves",
+            "",
+            TableView([[HeadCell(h) for h in heads]], rows, heads),
+            after=[n for k in b.rs.moves for n in b.note_texts(k.info)],
+        )
+    ]
+
+
+def _when(b: Builder, rule: ir.RollRule) -> str:
+    match rule.when:
+        case "entering":
+            return b.w("roll_when_entering")
+        case "crossing":
+            return b.w("roll_when_crossing")
+        case "ending":
+            return b.w("roll_when_ending")
+        case "first_entering":
+            return b.w("roll_when_first_entering")
+        case _:
+            assert_never(rule.when)
+
+
+def _combine(b: Builder, rule: ir.RollRule) -> str:
+    match rule.combine:
+        case "sum":
+            return b.w("roll_combine_sum")
+        case "highest":
+            return b.w("roll_combine_highest")
+        case "lowest":
+            return b.w("roll_combine_lowest")
+        case _:
+            assert_never(rule.combine)
+
+
+def _cell_words(b: Builder, cell: ir.Cell) -> str:
+    """A roll cell in words: ``Vehicles +0, others: no roll``."""
+
+    def one(value: ir.Value) -> str:
+        if isinstance(value, ir.Number):
+            return b.signed(value.value)
+        if isinstance(value, ir.Flag) and value.value:
+            return b.signed(0)
+        return b.w("roll_no")
+
+    parts = [f"{b.name(key)} {one(value)}" for key, value in cell.exceptions.items()]
+    if cell.default is not None:
+        everyone = one(cell.default)
+        parts.append(b.w("roll_others" if cell.exceptions else "roll_everyone", value=everyone))
+    elif cell.exceptions:
+        parts.append(b.w("roll_others", value=b.w("roll_no")))
+    return ", ".join(parts)
+
+
+def roll_blocks(b: Builder) -> list[Block]:
+    """Per roll: when it is due and on what, then each feature's value per unit."""
+    tables: dict[str, ir.Info] = {t.id: t.info for t in b.rs.dice_tables}
+    tables |= {t.id: t.info for t in b.rs.results_tables}
+    blocks = []
+    for rule in b.rs.rolls:
+        label = b.label(rule.info, rule.id)
+        rolled = (
+            b.dice_text(semantics.roll_of(rule.dice))
+            if rule.dice is not None
+            else b.label(tables.get(rule.table or ""), rule.table or "")
+        )
+        line = b.w("roll_due", when=_when(b, rule), roll=label, dice=rolled)
+        line += "; " + _combine(b, rule) + "."
+        rows = []
+        whole = {layer.id for layer in b.rs.layers if semantics.covers_map(layer)}
+        for f in b.rs.features:
+            cell = f.cells.get(rule.id)
+            if cell is None or (cell.default is None and not cell.exceptions):
+                continue
+            name = CellView(b.label(f.info, f.id), ("label",))
+            words = _cell_words(b, cell)
+            if f.layer in whole:  # a condition: it feeds a roll, never calls for one
+                words = b.w("roll_adds", value=words)
+            value = CellView(words)
+            value.changed = b.changed(f"{f.id}.{rule.id}")
+            rows.append([name, value])
+        heads = [b.w("sight_feature"), b.w("roll_modifier")]
+        blocks.append(
+            Block(
+                rule.id,
+                label,
+                TableView([[HeadCell(h) for h in heads]], rows, heads) if rows else None,
+                lines=[line],
+                after=b.note_texts(rule.info),
+                source=b.source(rule.info),
+                changed=b.added(rule.id),
+            )
+        )
+    return blocks
