@@ -96,23 +96,33 @@ def _combine(b: Builder, rule: ir.RollRule) -> str:
             assert_never(rule.combine)
 
 
-def _cell_words(b: Builder, cell: ir.Cell) -> str:
-    """A roll cell in words: ``Vehicles +0, others: no roll``."""
+def _who(b: Builder, modes: list[str]) -> str:
+    """Unit types by name, a keyword's name standing for all of its members."""
+    left = list(modes)
+    names = []
+    for group in sorted(b.rs.groups, key=lambda g: -len(g.members)):
+        if len(group.members) > 1 and set(group.members) <= set(left):
+            names.append(b.name(group.id))
+            left = [m for m in left if m not in group.members]
+    return ", ".join([*(b.name(m) for m in left), *names])
 
-    def one(value: ir.Value) -> str:
-        if isinstance(value, ir.Number):
-            return b.signed(value.value)
-        if isinstance(value, ir.Flag) and value.value:
-            return b.signed(0)
-        return b.w("roll_no")
 
-    parts = [f"{b.name(key)} {one(value)}" for key, value in cell.exceptions.items()]
-    if cell.default is not None:
-        everyone = one(cell.default)
-        parts.append(b.w("roll_others" if cell.exceptions else "roll_everyone", value=everyone))
-    elif cell.exceptions:
-        parts.append(b.w("roll_others", value=b.w("roll_no")))
-    return ", ".join(parts)
+def _resolved_words(b: Builder, by_mode: dict[str, float], modes: list[str]) -> str:
+    """Who of ``modes`` rolls and at what, from the values resolved per mode, in the shorter
+    of two forms: ``-1, except BattleMech`` or ``Large vehicle 0`` (``-1`` when all of them
+    roll alike)."""
+    values = sorted({by_mode[m] for m in modes if m in by_mode})
+    parts = []
+    for v in values:
+        rolling = [m for m in modes if by_mode.get(m) == v]
+        others = [m for m in modes if by_mode.get(m) != v]
+        if not others:
+            parts.append(b.signed(v))
+        elif len(values) == 1 and len(_who(b, others)) < len(_who(b, rolling)):
+            parts.append(b.w("roll_except", value=b.signed(v), who=_who(b, others)))
+        else:
+            parts.append(f"{_who(b, rolling)} {b.signed(v)}")
+    return "; ".join(parts)
 
 
 def roll_blocks(b: Builder) -> list[Block]:
@@ -131,12 +141,17 @@ def roll_blocks(b: Builder) -> list[Block]:
         line += "; " + _combine(b, rule) + "."
         rows = []
         whole = {layer.id for layer in b.rs.layers if semantics.covers_map(layer)}
+        rolling = {m for by_mode in rule.values.values() for m in by_mode}
+        never = [m.id for m in b.rs.modes if m.id not in rolling]
+        modes = [m.id for m in b.rs.modes if m.id in rolling]
+        if never:
+            line += " " + b.w("roll_never", who=_who(b, never))
         for f in b.rs.features:
             cell = f.cells.get(rule.id)
-            if cell is None or (cell.default is None and not cell.exceptions):
+            if cell is None or not rule.values.get(f.id):
                 continue
             name = CellView(b.label(f.info, f.id), ("label",))
-            words = _cell_words(b, cell)
+            words = _resolved_words(b, rule.values.get(f.id, {}), modes)
             if f.layer in whole:  # a condition: it feeds a roll, never calls for one
                 words = b.w("roll_adds", value=words)
             value = CellView(words)
@@ -147,7 +162,9 @@ def roll_blocks(b: Builder) -> list[Block]:
             Block(
                 rule.id,
                 label,
-                TableView([[HeadCell(h) for h in heads]], rows, heads) if rows else None,
+                TableView([[HeadCell(h) for h in heads]], rows, heads, fold=len(rows) > 4)
+                if rows
+                else None,
                 lines=[line],
                 after=b.note_texts(rule.info),
                 source=b.source(rule.info),
