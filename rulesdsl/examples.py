@@ -590,14 +590,10 @@ def _rolls(args: _Args) -> Answered:
     on = _name(on_arg, list(semantics_moves.ROLL_ORDER), "time a roll is due") if on_arg else None
     parts: list[Plain] = []
     cells: list[str] = []
-    for rule in rs.rolls:
-        if rule.when != (on or "entering"):
-            continue
-        due = semantics_moves.place_roll(rs, rule, mode, features, move)
-        if due is None:
-            continue
-        parts += [{"word": rule.id}, {"number": due[0]}]
-        cells.append(f"{rule.id}: " + ", ".join(f"{f}.{mode}" for f in due[1]))
+    for rule in (r for r in rs.rolls if r.when == (on or "entering")):
+        if (due := semantics_moves.place_roll(rs, rule, mode, features, move)) is not None:
+            parts += [{"word": rule.id}, {"number": due[0]}]
+            cells.append(f"{rule.id}: " + ", ".join(f"{f}.{mode}" for f in due[1]))
     return Answered(tuple(parts) or ({"word": "none"},), None, tuple(cells))
 
 

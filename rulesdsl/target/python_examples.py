@@ -72,7 +72,7 @@ def plain(value: Any) -> list[dict[str, Any]]:
         return [{"number": float(value)}]
     if isinstance(value, str):
         return [{"word": value}]
-    if isinstance(value, tuple):  # rolls_due: each roll's name and modifier
+    if type(value) is tuple:  # rolls_due (a plain tuple of RollDue): each name and modifier
         parts = [p for due in value for p in ({"word": due.roll}, {"number": due.modifier})]
         return parts or [{"word": "none"}]
     name = type(value).__name__
