@@ -103,6 +103,7 @@ CODES: Mapping[str, str] = {
     "E293": "a roll cell entry with a place state, `along` or a combination of two keys",
     "E294": "a kind of move's own cost that is not per distance",
     "E295": "a roll whose values combine by a policy other than sum, highest or lowest",
+    "E296": "a dice outcome's effect on a modifier that is not a number, or given twice",
     "W290": "a roll rule that no layer column uses",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
@@ -159,7 +160,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
         "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 "
-        "E290 E291 E292 E293 E294 E295 W290",
+        "E290 E291 E292 E293 E294 E295 E296 W290",
     ),
     (
         "checks",

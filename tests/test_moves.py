@@ -312,3 +312,24 @@ def test_diff_grades_a_changed_kind_and_roll_as_breaking(tmp_path: Path) -> None
     assert ("breaking", "changed", "run.woods.trooper") in found
     assert ("breaking", "removed", "charge") in found
     assert d.level == "breaking"
+
+
+def test_a_dice_outcome_feeds_the_modifier_its_effects_name(tmp_path: Path) -> None:
+    from tests.conftest import RULESETS
+
+    rs = Compiler().compile_file(RULESETS / "hex_operational.terrain").ruleset
+    assert rs is not None
+    m = import_rendered(rs, tmp_path, "hex_operational_effects")
+    assert m.modifier("defence", "forest") == -1
+    assert m.modifier("defence", "forest", "bogged") == 0  # the Bog table's outcome, +1
+    assert semantics.modifier(rs, "defence", ["forest", "bogged"]) == 0
+
+
+def test_an_outcome_effect_on_a_modifier_that_is_not_a_number_is_e296(tmp_path: Path) -> None:
+    text = (
+        'ruleset x "X"\nversion 1.0.0\nmode foot "Foot"\nmodifier defence "Defence"\n'
+        'dice bog "Bog" : 1d6 {\n  1- bogged "Bogged" | defence heavy\n  2+ free "Free"\n}\n'
+    )
+    compiled = compile_snippet(Compiler(), text, tmp_path)
+    found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics]
+    assert ("E296", 6, 3) in found

@@ -106,6 +106,7 @@ class _Lowerer(TableLowering):
         self.tables = {t.id: t for t in tables}
         decisions = [self._decision(d) for d in of(s.DecisionDecl)]
         dice_tables = [self._dice(d) for d in of(s.DiceDecl) if d.results is None]
+        modifiers = moves_lowering.outcome_effects(self, modifiers, dice_tables)
         results_tables = [
             sight_lowering.results_table(self, d) for d in of(s.DiceDecl) if d.results is not None
         ]

@@ -10,6 +10,7 @@ resolves each roll column per unit type and kind. What the IR then means is in
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import did_you_mean, warning
@@ -254,4 +255,47 @@ def resolved_rolls(
                 )
             )
         out.append(node)
+    return out
+
+
+def outcome_effects(
+    lw: Context, modifiers: Sequence[ir.Modifier], dice_tables: Sequence[ir.DiceTable]
+) -> list[ir.Modifier]:
+    """Effects that feed other rules (issue 24): a dice row whose effects name a declared
+    modifier (``1- bogged "Bogged down" | defence +1``) makes its outcome an item of that
+    modifier, worth that value, so ``modifier("defence", "clear", "bogged")`` counts it. The
+    value is a number (E296), and the outcome's name is not already an item of the modifier
+    (E296)."""
+    by_id = {m.id: m for m in modifiers}
+    added: dict[str, dict[str, dict[str, ir.Value]]] = {}
+    for table in dice_tables:
+        for row in table.rows:
+            for key, value in row.effects.items():
+                if key not in by_id:
+                    continue
+                pos = lw.where.of(row, table)
+                if not isinstance(value, ir.Number):
+                    lw.err(
+                        "E296",
+                        f"the outcome '{row.id}' adds to the modifier '{key}': that takes a number",
+                        pos,
+                        f"write `| {key} +1`",
+                    )
+                elif row.id in by_id[key].values or row.id in added.get(key, {}):
+                    lw.err(
+                        "E296",
+                        f"'{row.id}' already gives the modifier '{key}' a value",
+                        pos,
+                        "rename the outcome, or give its value in one place only",
+                    )
+                else:
+                    added.setdefault(key, {})[row.id] = {"": value}
+    out = []
+    for mod in modifiers:
+        if mod.id in added:
+            new = replace(mod, values={**mod.values, **added[mod.id]})
+            lw.where.record(new, lw.where.of(mod))
+            out.append(new)
+        else:
+            out.append(mod)
     return out
