@@ -754,6 +754,7 @@ def infos_by_id(rs: Ruleset) -> dict[str, Info]:
         [c for d in rs.results_tables for c in d.columns],
         rs.moves,
         rs.rolls,
+        [r for d in rs.dice_tables for r in d.rows],  # outcomes that feed a modifier (issue 24)
     ):
         for item in items:
             infos.setdefault(item.id, item.info)

@@ -16,6 +16,7 @@ class Builder(Protocol):
     """What these blocks use of the sheet builder."""
 
     rs: ir.Ruleset
+    mode: str | None
 
     def w(self, key: str, **fields: str) -> str: ...
     def label(self, info: ir.Info | None, fallback: str) -> str: ...
@@ -141,14 +142,19 @@ def roll_blocks(b: Builder) -> list[Block]:
         line += "; " + _combine(b, rule) + "."
         rows = []
         whole = {layer.id for layer in b.rs.layers if semantics.covers_map(layer)}
-        rolling = {m for by_mode in rule.values.values() for m in by_mode}
-        never = [m.id for m in b.rs.modes if m.id not in rolling]
-        modes = [m.id for m in b.rs.modes if m.id in rolling]
+        whole_features = {f.id for f in b.rs.features if f.layer in whole}
+        rolling = {
+            m for fid, by_mode in rule.values.items() if fid not in whole_features for m in by_mode
+        }
+        if b.mode is not None and b.mode not in rolling:
+            continue  # a sheet for one unit type that never makes this roll
+        never = [m.id for m in b.rs.modes if m.id not in rolling and b.mode is None]
+        modes = [m.id for m in b.rs.modes if m.id in rolling and b.mode in (None, m.id)]
         if never:
             line += " " + b.w("roll_never", who=_who(b, never))
         for f in b.rs.features:
             cell = f.cells.get(rule.id)
-            if cell is None or not rule.values.get(f.id):
+            if cell is None or not any(m in rule.values.get(f.id, {}) for m in modes):
                 continue
             name = CellView(b.label(f.info, f.id), ("label",))
             words = _resolved_words(b, rule.values.get(f.id, {}), modes)
