@@ -159,7 +159,9 @@ class CostLowering(ModifierLowering):
                     )
                 default = value
             elif self.symbols.require(
-                entry.key, ("mode", "group", "kind of move"), "mode, group or kind of move"
+                entry.key,
+                ("mode", "group", "kind of move"),
+                "mode, group or kind of move" if self.of(s.MoveDecl) else "mode or group",
             ):
                 if entry.key.text in exceptions:
                     self.err(
