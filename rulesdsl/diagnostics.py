@@ -113,6 +113,14 @@ CODES: Mapping[str, str] = {
     "E323": "a natural roll with one outcome per column on a dice table that has no columns",
     "E324": "a column shift that goes neither `left` nor `right`",
     "E325": "a column shift on a dice table that has no columns",
+    "E290": "a kind of move whose allowance factor is not above 0",
+    "E291": "a roll due on something other than entering, crossing, ending or first entering",
+    "E292": "a roll column in a layer that does not match when the roll is due",
+    "E293": "a roll cell entry with a place state, `along` or a combination of two keys",
+    "E294": "a kind of move's own cost that is not per distance",
+    "E295": "a roll whose values combine by a policy other than sum, highest or lowest",
+    "E296": "a dice outcome's effect on a modifier that is not a number, or given twice",
+    "W290": "a roll rule that no layer column uses",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
     "E272": "a worked example's question the module cannot answer (function, name, arguments)",
@@ -181,7 +189,8 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "lower",
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
         "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 E225 E226 E227 "
-        "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267",
+        "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267 "
+        "E290 E291 E292 E293 E294 E295 E296 W290",
     ),
     ("lower", "E320 E323 E324 E325"),
     (

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, assert_never
 
-from rulesdsl import dice, ir, semantics, semantics_facing, spelling
+from rulesdsl import dice, ir, semantics, semantics_facing, semantics_moves, spelling
 from rulesdsl.diagnostics import did_you_mean
 
 Plain = dict[str, Any]
@@ -40,6 +40,7 @@ QUESTIONS: tuple[str, ...] = (
     "route_cost",
     "line_of_sight",
     "path_cost",
+    "rolls_due",
 )
 """The module functions an example may ask, besides each step and decision by its name."""
 
@@ -179,6 +180,8 @@ class _Args:
         self.positional = [(i, a) for i, a in enumerate(q.args) if not a.keyword]
         self.keywords = {a.keyword: (i, a) for i, a in enumerate(q.args) if a.keyword}
         self.used: set[int] = set()
+        self.kind: ir.MoveKind | None = None
+        """The kind of move a question names (``move=run``), once read."""
 
     def at(self, n: int, what: str) -> tuple[int, ir.ExampleArg]:
         if n >= len(self.positional):
@@ -291,6 +294,8 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
             out = _sight(args)
         elif q.ask == "path_cost":
             out = _path(args)
+        elif q.ask == "rolls_due":
+            out = _rolls(args)
         else:
             pool = [*QUESTIONS, *steps, *decisions]
             raise Unanswerable(
@@ -337,12 +342,25 @@ def _cost_cells(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> tuple[str
     return tuple(cells)
 
 
+def _moved(args: _Args) -> ir.Ruleset:
+    """The rules as the question's kind of move (``move=run``) sees them; kept on the
+    arguments as ``kind`` for the allowance."""
+    found = args.keyword("move")
+    if found is None:
+        return args.rs
+    kind = _name(found, [k.id for k in args.rs.moves], "kind of move")
+    args.kind = semantics_moves.kind_of(args.rs, kind)
+    return semantics_moves.kind_view(args.rs, kind)
+
+
 def _move_inputs(args: _Args) -> tuple[float, float | None, dict[str, float]]:
     rs = args.rs
     distance_arg = args.keyword("distance")
     distance = _number(distance_arg, rs.units.get("distance"), "distance") if distance_arg else 1.0
     allowance_arg = args.keyword("allowance")
     allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
+    if args.kind is not None:
+        allowance = semantics_moves.kind_allowance(args.kind, allowance)
     inputs: dict[str, float] = {}
     for s in rs.steps:
         found = args.keyword(s.param)
@@ -355,9 +373,10 @@ def _move_cost(args: _Args) -> Answered:
     rs = args.rs
     mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
     features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
+    view = _moved(args)
     distance, allowance, inputs = _move_inputs(args)
-    cost = semantics.move_cost(rs, mode, features, distance, allowance, inputs)
-    return Answered((_cost_answer(cost),), rs.units.get("cost"), _cost_cells(rs, mode, features))
+    cost = semantics.move_cost(view, mode, features, distance, allowance, inputs)
+    return Answered((_cost_answer(cost),), rs.units.get("cost"), _cost_cells(view, mode, features))
 
 
 def _can_enter(args: _Args) -> Answered:
@@ -366,10 +385,11 @@ def _can_enter(args: _Args) -> Answered:
     features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
     available_arg = args.keyword("available")
     available = _number(available_arg, rs.units.get("cost"), "available") if available_arg else None
+    view = _moved(args)
     _, allowance, inputs = _move_inputs(args)
-    part = _cost_answer(semantics.move_cost(rs, mode, features, 1, allowance, inputs))
-    answer = semantics.can_enter(rs, mode, features, available, allowance, inputs)
-    cells = (*_cost_cells(rs, mode, features), f"move_cost: {answer_text([part])}")
+    part = _cost_answer(semantics.move_cost(view, mode, features, 1, allowance, inputs))
+    answer = semantics.can_enter(view, mode, features, available, allowance, inputs)
+    cells = (*_cost_cells(view, mode, features), f"move_cost: {answer_text([part])}")
     if rs.minimum_move is not None:
         cells = (*cells, f"minimum move: {spelling.value(rs.minimum_move)}")
     return Answered(({"bool": answer},), None, cells)
@@ -598,9 +618,12 @@ def _route(args: _Args) -> Answered:
     places = _places(args, 1)
     if len(places) < 2:
         raise Unanswerable("route_cost() needs the start and at least one more place")
+    view = _moved(args)
     allowance_arg = args.keyword("allowance")
     allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
-    answer = semantics.route(rs, mode, [split_edges(rs, p) for p in places[1:]], allowance)
+    if args.kind is not None:
+        allowance = semantics_moves.kind_allowance(args.kind, allowance)
+    answer = semantics.route(view, mode, [split_edges(rs, p) for p in places[1:]], allowance)
     cells = tuple(
         f"step {i}: {' + '.join((*step.entered, *step.crossed)) or 'nothing'} = "
         + answer_text([_cost_answer(step.cost)])
@@ -613,6 +636,25 @@ def _route(args: _Args) -> Answered:
         ((*step.entered, *step.crossed), _cost_answer(step.cost)) for step in answer.steps
     )
     return Answered(parts, rs.units.get("cost"), cells, places=steps)
+
+
+def _rolls(args: _Args) -> Answered:
+    """``rolls_due(mode, features..., move=, on=)``: each roll due, as its name and its
+    modifier; ``none`` when no roll is."""
+    rs = args.rs
+    mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
+    features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
+    found = args.keyword("move")
+    move = _name(found, [k.id for k in rs.moves], "kind of move") if found else None
+    on_arg = args.keyword("on")
+    on = _name(on_arg, list(semantics_moves.ROLL_ORDER), "time a roll is due") if on_arg else None
+    parts: list[Plain] = []
+    cells: list[str] = []
+    for rule in (r for r in rs.rolls if r.when == (on or "entering")):
+        if (due := semantics_moves.place_roll(rs, rule, mode, features, move)) is not None:
+            parts += [{"word": rule.id}, {"number": due[0]}]
+            cells.append(f"{rule.id}: " + ", ".join(f"{f}.{mode}" for f in due[1]))
+    return Answered(tuple(parts) or ({"word": "none"},), None, tuple(cells))
 
 
 def _sight(args: _Args) -> Answered:

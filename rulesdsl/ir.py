@@ -86,6 +86,12 @@ from rulesdsl.ir_changes import (
     LabelPath as LabelPath,
 )
 from rulesdsl.ir_changes import (
+    MoveField as MoveField,
+)
+from rulesdsl.ir_changes import (
+    MovePath as MovePath,
+)
+from rulesdsl.ir_changes import (
     NamePath as NamePath,
 )
 from rulesdsl.ir_changes import (
@@ -602,6 +608,56 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class MoveKind:
+    """``move run "Run" : allowance times 2, not water``: a kind of move beside the unit type
+    (issue 24). The unit's allowance becomes ``allowance * factor + amount``; ``barred``: the
+    features a unit making this move may not enter (PROHIBITED). A cost or roll cell may key an
+    entry by the kind; it wins over the unit type's and its keywords' entries, so a cell
+    without one keeps answering by the unit's keywords."""
+
+    id: NewId
+    info: Info
+    factor: float = 1
+    amount: float = 0
+    barred: tuple[Id, ...] = ()
+    costs: dict[Id, dict[Id, Value]] = field(default_factory=dict)
+    """Per feature whose cost cell keys an entry by this kind, per mode that takes it: the
+    kind's entry stands for the value for all, so a mode with an entry of its own or of one of
+    its keywords keeps that (and is left out here)."""
+
+
+RollWhen = Literal["entering", "crossing", "ending", "first_entering"]
+"""When a roll rule's features make its roll due: on entering a place, on crossing an edge, on
+ending the move in a place, or on entering a place for the first time."""
+
+
+RollCombine = Literal["sum", "highest", "lowest"]
+"""How the values of several features of one place combine into one roll's modifier."""
+
+
+@dataclass(frozen=True)
+class RollRule:
+    """``roll bog "Bog-down roll" : 2d6 on entering``: a layer column whose features make a roll
+    due on the map (issue 24). Each feature's cell gives, per unit type, keyword or kind of
+    move, the roll's modifier, or ``no`` (that unit does not roll). ``values[feature][mode]``
+    is resolved for every mode (modes that do not roll left out); ``by_move[kind][feature]
+    [mode]`` likewise for a unit making that move, for the features whose cell has an entry for
+    the kind (it stands for the value for all; a mode's or keyword's own entry still wins). A
+    place makes one roll however many of its features call for it, their values combined by
+    ``combine``; a whole-map condition only adds its value to a roll that its place's features
+    make due (an effect that feeds the roll)."""
+
+    id: NewId
+    info: Info
+    when: RollWhen
+    dice: DiceRoll | None = None
+    table: Id | None = None
+    combine: RollCombine = "sum"
+    values: dict[Id, dict[Id, float]] = field(default_factory=dict)
+    by_move: dict[Id, dict[Id, dict[Id, float]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Exclusion:
     """``subject`` cannot be combined with any of ``others``; combining them warns."""
 
@@ -766,6 +822,10 @@ class Ruleset:
     examples: tuple[Example, ...] = ()
     facings: tuple[Facing, ...] = ()
     """``facing MODE on GRID : ...`` rules (issue 24), one per unit type at most."""
+    moves: tuple[MoveKind, ...] = ()
+    """Kinds of move (issue 24), in the order written."""
+    rolls: tuple[RollRule, ...] = ()
+    """Rolls the map makes due (issue 24), in the order written."""
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:
@@ -795,6 +855,9 @@ def infos_by_id(rs: Ruleset) -> dict[str, Info]:
         rs.results_tables,
         [m for d in rs.results_tables for m in d.modifiers],
         [c for d in rs.results_tables for c in d.columns],
+        rs.moves,
+        rs.rolls,
+        [r for d in rs.dice_tables for r in d.rows],  # outcomes that feed a modifier (issue 24)
     ):
         for item in items:
             infos.setdefault(item.id, item.info)

@@ -173,6 +173,19 @@ class TriggerPath:
     kind: Literal["trigger"] = "trigger"
 
 
+MoveField = Literal["factor", "amount"]
+"""The parts of a kind of move a variant may override (issue 24)."""
+
+
+@dataclass(frozen=True)
+class MovePath:
+    """A kind of move's allowance: ``run.factor``, ``charge.amount``."""
+
+    move: str
+    field: MoveField
+    kind: Literal["move"] = "move"
+
+
 @dataclass(frozen=True)
 class ParamPath:
     param: str
@@ -224,6 +237,7 @@ ChangePath = (
     | StepPath
     | DecisionRowPath
     | TriggerPath
+    | MovePath
     | ParamPath
     | LabelPath
     | NotePath

@@ -31,6 +31,8 @@ ItemKind = Literal[
     "sight",
     "grid",
     "param",
+    "move",
+    "roll",
 ]
 """What a statement declares: the keyword that starts it (the language server's word for it)."""
 
@@ -61,6 +63,7 @@ KEYWORDS: tuple[str, ...] = (
     "above",
     "after",
     "all",
+    "allowance",
     "along",
     "and",
     "as",
@@ -188,6 +191,8 @@ DeclKind = Literal[
     "sight",
     "grid",
     "param",
+    "kind of move",
+    "roll rule",
 ]
 """What a declared name names, as messages say it (``'soft' is a feature, not a mode``)."""
 
@@ -230,7 +235,17 @@ def part_kind(kind: ItemKind) -> PartKind:
         case "dice":
             return "dice row"
         case (
-            "ruleset" | "book" | "mode" | "group" | "step" | "trigger" | "grid" | "param" | "sight"
+            "ruleset"
+            | "book"
+            | "mode"
+            | "group"
+            | "step"
+            | "trigger"
+            | "grid"
+            | "param"
+            | "sight"
+            | "move"
+            | "roll"
         ):
             return "item"
         case _:
@@ -271,6 +286,10 @@ def declaration_word(kind: DeclKind) -> ItemKind | None:
             return "grid"
         case "param":
             return "param"
+        case "kind of move":
+            return "move"
+        case "roll rule":
+            return "roll"
         case "context value" | "feature" | "factor" | "dice modifier":
             return None
         case _:
@@ -302,6 +321,29 @@ def scope_words(scope: ir.LayerScope) -> str | None:
             return "edges"
         case "many":
             return None
+        case _:
+            assert_never(scope)
+
+
+def roll_on_edges(when: ir.RollWhen) -> bool:
+    """Whether a roll due ``when`` belongs to an edge layer (on crossing) rather than to a
+    layer of places (issue 24)."""
+    match when:
+        case "crossing":
+            return True
+        case "entering" | "ending" | "first_entering":
+            return False
+        case _:
+            assert_never(when)
+
+
+def scope_on_edges(scope: ir.LayerScope) -> bool:
+    """Whether a layer of that scope stands on the edges between places."""
+    match scope:
+        case "edges":
+            return True
+        case "many" | "one" | "map":
+            return False
         case _:
             assert_never(scope)
 

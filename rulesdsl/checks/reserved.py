@@ -19,7 +19,7 @@ from importlib import resources
 from rulesdsl import ir
 
 TEMPLATE = "module.py.j2"
-INCLUDED = ("module_routes.py.j2",)
+INCLUDED = ("module_routes.py.j2", "module_moves.py.j2")
 """Templates that TEMPLATE includes (maps, issue 11): their names are the module's too."""
 SIGHT_TEMPLATE = "module_sight.py.j2"
 """Included by ``module.py.j2`` for a ruleset with sight rules or results tables: its names

@@ -95,6 +95,10 @@ def symbol_kind(kind: words.ItemKind) -> t.SymbolKind:
             return t.SymbolKind.Module
         case "sight":
             return t.SymbolKind.Object
+        case "move":
+            return t.SymbolKind.EnumMember
+        case "roll":
+            return t.SymbolKind.Event
         case _:
             assert_never(kind)
 

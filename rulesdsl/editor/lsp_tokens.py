@@ -70,8 +70,10 @@ def name_type(kind: words.ItemKind | words.PartKind) -> TokenType:
             return "property"
         case "layer" | "modifier" | "table" | "dice" | "dice modifier" | "sight" | "grid":
             return "type"
-        case "step" | "decision" | "trigger":
+        case "step" | "decision" | "trigger" | "roll":
             return "function"
+        case "move":
+            return "enumMember"
         case "param":
             return "parameter"
         case "book" | "ruleset":

@@ -25,6 +25,7 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token
+from rulesdsl.frontends.dsl_moves import MoveRules
 from rulesdsl.frontends.dsl_tables import TableRules
 from rulesdsl.gc_pause import gc_paused
 
@@ -248,7 +249,7 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark) -> Diagnostic:
     return error("E001", "unexpected end of file", pos, "is a block missing its closing '}'?")
 
 
-class _Builder(TableRules):
+class _Builder(TableRules, MoveRules):
     """Lark tree -> syntax nodes. Each method, named after a grammar rule (or an alias), gets
     the node's meta and its built children; tokens pass through :meth:`__default_token__`.
 

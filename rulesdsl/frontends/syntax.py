@@ -492,6 +492,29 @@ class TriggerDecl:
 
 
 @dataclass(frozen=True)
+class MoveDecl:
+    """``move NAME labels : allowance times F | allowance +N unit, not FEATURE ...``: a kind of
+    move (issue 24)."""
+
+    item: Item
+    factor: Located | None
+    amount: Located | None
+    barred: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class RollDecl:
+    """``roll NAME labels : DICE|TABLE on WHEN [combine POLICY]``: a roll that a layer column
+    makes due on the map (issue 24). ``when`` holds one or two words (``first entering``)."""
+
+    item: Item
+    dice: Located | None
+    table: Name | None
+    when: tuple[Name, ...]
+    combine: Name | None
+
+
+@dataclass(frozen=True)
 class ExcludeDecl:
     subject: Name
     others: tuple[Name, ...]
@@ -631,6 +654,8 @@ Statement = (
     | ExampleRemove
     | FacingDecl
     | FacingRemove
+    | MoveDecl
+    | RollDecl
 )
 
 
@@ -680,6 +705,10 @@ def declared_kind(st: Statement) -> DeclKind | None:
             return "grid"
         case ParamDecl():
             return "param"
+        case MoveDecl():
+            return "kind of move"
+        case RollDecl():
+            return "roll rule"
         case (
             VersionDecl()
             | ExtendsDecl()

@@ -49,6 +49,8 @@ SECTIONS = (
     "contexts",
     "modifiers",
     "sights",
+    "moves",
+    "rolls",
     "layers",
     "steps",
     "decisions",

@@ -594,6 +594,43 @@ class Builder:
             out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed, inside))
         return out
 
+    def sec_moves(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``moves: {run: {label: Run, factor: 2, amount: 3 in, not: [water]}}`` (issue 24)."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            mapping = isinstance(v, MappingNode)
+            factor_node = _get(v, "factor") if mapping else None
+            amount_node = _get(v, "amount") if mapping else None
+            factor = self.located(factor_node, "signed") if factor_node is not None else None
+            amount = self.located(amount_node, "quantity") if amount_node is not None else None
+            barred = self._names(_get(v, "not")) if mapping else ()
+            out.append(s.MoveDecl(self.item(k, v), factor, amount, barred))
+        return out
+
+    def sec_rolls(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``rolls: {bog: {label: Bog, roll: 2d6, when: entering, combine: highest}}``."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            mapping = isinstance(v, MappingNode)
+            roll_node = _get(v, "roll") if mapping else None
+            dice: s.Located | None = None
+            table: s.Name | None = None
+            if isinstance(roll_node, ScalarNode):
+                found = self.located(roll_node, "value")
+                if found is not None and isinstance(found.value, ir.DiceValue | ir.D66Value):
+                    dice = found
+                else:
+                    table = self.name(roll_node)
+            on_node = _get(v, "when") if mapping else None
+            when: tuple[s.Name, ...] = ()
+            if isinstance(on_node, ScalarNode):
+                pos = self.pos(on_node)
+                when = tuple(s.Name(w, pos) for w in _raw(on_node).split())
+            combine_node = _get(v, "combine") if mapping else None
+            combine = self.name(combine_node) if isinstance(combine_node, ScalarNode) else None
+            out.append(s.RollDecl(self.item(k, v), dice, table, when, combine))
+        return out
+
     def sec_triggers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []
         for k, v in _items(value):

@@ -356,6 +356,20 @@ class _ToYaml:
                 crossed=st.crossed.text if st.crossed else None,
                 target_inside=True if st.inside is not None else None,
             )
+        elif isinstance(st, s.MoveDecl):
+            section("moves")[st.item.name.text] = self._block(
+                st.item,
+                factor=self.text(st.factor.pos).split()[-1] if st.factor else None,
+                amount=self.text(st.amount.pos) if st.amount else None,
+                not_=[n.text for n in st.barred] or None,
+            )
+        elif isinstance(st, s.RollDecl):
+            section("rolls")[st.item.name.text] = self._block(
+                st.item,
+                roll=self.text(st.dice.pos) if st.dice else st.table.text if st.table else None,
+                when=" ".join(w.text for w in st.when),
+                combine=st.combine.text if st.combine else None,
+            )
         elif isinstance(st, s.ExampleDecl):
             section("examples")[st.item.name.text] = self._block(
                 st.item, ask=[self._question(q) for q in st.questions]
@@ -708,6 +722,20 @@ def to_terrain(text: str) -> str:
                 inside = str(item.get("target_inside", "")).lower() in ("true", "yes", "on")
                 terms += ["target inside"] if inside else []
                 emit(_head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
+        elif section == "moves":
+            for name, item in node.items():
+                terms = [f"allowance times {item['factor']}"] if "factor" in item else []
+                terms += [f"allowance {item['amount']}"] if "amount" in item else []
+                terms += [f"not {n}" for n in _seq(item.get("not"))]
+                emit(_head("move", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
+        elif section == "rolls":
+            for name, item in node.items():
+                combine = f" combine {item['combine']}" if "combine" in item else ""
+                emit(
+                    _head("roll", name, item)
+                    + f" : {item.get('roll', '')} on {item.get('when', 'entering')}{combine}"
+                    + _extras(item, "")
+                )
         elif section == "dice_tables":
             for name, item in node.items():
                 by = f" by {item['column_by']}" if "column_by" in item else ""

@@ -65,6 +65,7 @@ class Context:
         self.factor_info: dict[str, ir.Info] = {}
         self.tables: dict[str, ir.Table] = {}
         self.sights: list[ir.Sight] = []
+        self.roll_when: dict[str, ir.RollWhen] = {}
         self.builtin_mode = False
         self.precedence: list[list[str]] = []
         self.precedence_names: list[list[s.Name]] = []

@@ -8,6 +8,7 @@ from typing import assert_never
 from rulesdsl import ir, semantics, words
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
+from rulesdsl.lowering import moves as moves_lowering
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.context import (
     COST,
@@ -26,7 +27,10 @@ class CostLowering(ModifierLowering):
             columns = tuple(n.text for n in decl.columns) if decl.columns else (COST,)
             for name in decl.columns or ():
                 if name.text != COST:
-                    self.symbols.require(name, ("modifier", "sight"), "modifier column")
+                    self.symbols.require(
+                        name, ("modifier", "sight", "roll rule"), "modifier column"
+                    )
+                    moves_lowering.check_roll_column(self, decl, name)
             layers.append(
                 self.at(
                     ir.Layer(
@@ -61,6 +65,8 @@ class CostLowering(ModifierLowering):
                         self._keyed_values(column, fid, cells[column], cell.pos)
                     case "sight":
                         cells[column] = sight_lowering.sight_cell(self, column, cell, fid)
+                    case "roll rule":
+                        cells[column] = moves_lowering.roll_cell(self, column, cell)
                     case (
                         None
                         | "ruleset"
@@ -80,6 +86,7 @@ class CostLowering(ModifierLowering):
                         | "trigger"
                         | "grid"
                         | "param"
+                        | "kind of move"
                     ):
                         pass  # an unknown column, already reported
                     case unknown:
@@ -151,7 +158,11 @@ class CostLowering(ModifierLowering):
                         "name the mode this value is for: `<mode> <value>`",
                     )
                 default = value
-            elif self.symbols.require(entry.key, ("mode", "group"), "mode or group"):
+            elif self.symbols.require(
+                entry.key,
+                ("mode", "group", "kind of move"),
+                "mode, group or kind of move" if self.of(s.MoveDecl) else "mode or group",
+            ):
                 if entry.key.text in exceptions:
                     self.err(
                         "E102", f"'{entry.key.text}' is given twice in this cell", entry.key.pos

@@ -217,6 +217,8 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.ExampleRemove()
                 | s.FacingDecl()
                 | s.FacingRemove()
+                | s.MoveDecl()
+                | s.RollDecl()
             ):
                 pass
             case unknown:

@@ -23,19 +23,11 @@ from typing import assert_never
 from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, did_you_mean
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering import (
-    examples as example_lowering,
-)
-from rulesdsl.lowering import (
-    facing as facing_lowering,
-)
-from rulesdsl.lowering import (
-    keywords,
-    maps,
-)
-from rulesdsl.lowering import (
-    sight as sight_lowering,
-)
+from rulesdsl.lowering import examples as example_lowering
+from rulesdsl.lowering import facing as facing_lowering
+from rulesdsl.lowering import keywords, maps
+from rulesdsl.lowering import moves as moves_lowering
+from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.context import (
     MODE_CONTEXT,
     role_dimension,
@@ -94,7 +86,11 @@ class _Lowerer(TableLowering):
             self.modifier_context2[d.item.name.text] = d.context2.text if d.context2 else None
             self.modifier_values[d.item.name.text] = {}
         self.sights = [sight_lowering.sight(self, d) for d in of(s.SightDecl)]
+        kinds = [moves_lowering.move_kind(self, d) for d in of(s.MoveDecl)]
+        rolls = [moves_lowering.roll_rule(self, d) for d in of(s.RollDecl)]
         layers, features = self._layers(of(s.LayerDecl))
+        kinds = moves_lowering.kind_costs(self, kinds, features)
+        rolls = moves_lowering.resolved_rolls(self, rolls, features, [k.id for k in kinds])
         self.diags += maps.misuse(self.statements)
         modifiers = [self._modifier(d) for d in of(s.ModifierDecl)]
         if self.builtin_mode and any(MODE_CONTEXT in (m.context, m.context2) for m in modifiers):
@@ -111,6 +107,7 @@ class _Lowerer(TableLowering):
         self.tables = {t.id: t for t in tables}
         decisions = [self._decision(d) for d in of(s.DecisionDecl)]
         dice_tables = [self._dice(d) for d in of(s.DiceDecl) if d.results is None]
+        modifiers = moves_lowering.outcome_effects(self, modifiers, dice_tables)
         results_tables = [
             sight_lowering.results_table(self, d) for d in of(s.DiceDecl) if d.results is not None
         ]
@@ -156,6 +153,8 @@ class _Lowerer(TableLowering):
                 results_tables=tuple(results_tables),
                 examples=tuple(example_lowering.examples(self, of(s.ExampleDecl))),
                 facings=tuple(facings),
+                moves=tuple(kinds),
+                rolls=tuple(rolls),
             ),
             item.name.pos,
         )
@@ -296,6 +295,8 @@ class _Lowerer(TableLowering):
                     | s.ExcludeDecl()
                     | s.ExampleDecl()
                     | s.FacingDecl()
+                    | s.MoveDecl()
+                    | s.RollDecl()
                 ):
                     pass
                 case unknown:

@@ -169,13 +169,17 @@ def answer(
         form, value = next(iter(part.items()))
         if form == "number":
             shown = (
-                b.signed(value) if examples.question_kind(b.rs, q) == "modifier" else b.num(value)
+                b.signed(value)
+                if examples.question_kind(b.rs, q) in ("modifier", "rolls_due")
+                else b.num(value)
             )
             out.append(b.unit_text(shown, unit))
         elif form == "marker":
             out.append(b.text(ir.Marker(value)))
         elif form == "bool":
             out.append(b.w("yes" if value else "no"))
+        elif form == "word" and q.ask == "rolls_due" and value == "none":
+            out.append(b.w("roll_none"))
         elif form == "word":
             out.append(_outcome(b, q, value))
         elif form == "fraction":

@@ -144,9 +144,9 @@ class MovementBlocks(RuleBlocks):
             for g, cols in groups
             if (kept := [(h, cells) for h, cells in cols if any(c.text for c in cells)])
         ]
-        sights = {r.id for r in rs.sights}
+        sights = {r.id for r in rs.sights} | {r.id for r in rs.rolls}
         if not groups and set(layer.columns) <= sights and not any(f.info.notes for f in rows_of):
-            return None  # only sight columns: their values are printed with the sight rules
+            return None  # only sight or roll columns: their values are printed with the rules
         width = sum(len(cols) for _, cols in groups)
         if width > 6:  # narrow cells: the sign alone, the legend says what it means
             for _, cols in groups:

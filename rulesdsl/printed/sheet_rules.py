@@ -313,6 +313,8 @@ class RuleBlocks(BuilderBase):
         classes: tuple[str, ...] = ()
         for key, value in effects.items():
             name = self.c.get(f"effect:{key}") or self.c.label(key.replace("_", " "))
+            if any(m.id == key for m in self.rs.modifiers):  # an outcome that feeds a modifier
+                name = self.name(key)
             if isinstance(value, ir.Flag):
                 parts.append(name if value.value else self.w("not", name=name))
             else:

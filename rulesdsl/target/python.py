@@ -22,7 +22,7 @@ import jinja2
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.dice import chance_at_least, chance_between
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.target import once_costs, python_facing, python_layout, python_sight
+from rulesdsl.target import once_costs, python_facing, python_layout, python_moves, python_sight
 from rulesdsl.target.python_code import (
     Function,
     cell_constants,
@@ -324,6 +324,7 @@ def render(rs: ir.Ruleset) -> str:
         "path_cost",
         "conflicts",
         *MAP_EXPORTS,
+        *python_moves.MOVE_EXPORTS,
         *(s.id for s in steps),
         *(d.id for d in decisions),
         *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else []),
@@ -364,6 +365,7 @@ def render(rs: ir.Ruleset) -> str:
             ),
             one_per_place=tuple(layer.id for layer in rs.layers if semantics.one_per_place(layer)),
             **map_context(rs),
+            **python_moves.context(rs, label),
             grid_sizes={n.unit: tidy(n.value) for n in grid.size if n.unit} if grid else {},
             grid_diagonals=grid.diagonals if grid else (),
             **once_costs.context(rs),

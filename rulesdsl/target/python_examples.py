@@ -72,6 +72,9 @@ def plain(value: Any) -> list[dict[str, Any]]:
         return [{"number": float(value)}]
     if isinstance(value, str):
         return [{"word": value}]
+    if type(value) is tuple:  # rolls_due (a plain tuple of RollDue): each name and modifier
+        parts = [p for due in value for p in ({"word": due.roll}, {"number": due.modifier})]
+        return parts or [{"word": "none"}]
     name = type(value).__name__
     if name == "Sight":
         blocked = [{"marker": "blocked"}] if value.blocked else []

@@ -47,6 +47,8 @@ def path_text(path: ir.ChangePath) -> str:
             return f"{decision}.{row}"
         case ir.TriggerPath(trigger=trigger, field=field):
             return f"{trigger}.{field}"
+        case ir.MovePath(move=move, field=field):
+            return f"{move}.{field}"
         case ir.ParamPath(param=param):
             return param
         case ir.LabelPath(item=item, lang=lang):
@@ -136,6 +138,8 @@ def _parts(path: ir.ChangePath) -> tuple[str, ...]:
             return (decision, f"{decision}.{row}")
         case ir.TriggerPath(trigger=trigger):
             return (trigger,)
+        case ir.MovePath(move=move):
+            return (move,)
         case ir.ParamPath(param=param):
             return (param,)
         case ir.LabelPath(item=item) | ir.NotePath(item=item):
@@ -277,6 +281,18 @@ class _Index:
                     case "at_least":
                         count = found_trigger.at_least
                         return None if count is None else ir.Cell(ir.Number(count))
+                    case _:
+                        assert_never(field)
+            case ir.MovePath(move=move, field=field):
+                found_move = next((k for k in rs.moves if k.id == move), None)
+                if found_move is None:
+                    return None
+                match field:
+                    case "factor":
+                        return ir.Cell(ir.Number(found_move.factor))
+                    case "amount":
+                        unit = rs.units.get("cost")
+                        return ir.Cell(ir.Number(found_move.amount, unit, True))
                     case _:
                         assert_never(field)
             case ir.ParamPath(param=param):

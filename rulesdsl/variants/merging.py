@@ -71,6 +71,7 @@ def form_hint(form: Form) -> str:
 
 Apply = Callable[[s.Statement, s.OverrideDecl], s.Statement]
 TRIGGER_FIELDS: tuple[ir.TriggerField, ...] = get_args(ir.TriggerField)
+MOVE_FIELDS: tuple[ir.MoveField, ...] = get_args(ir.MoveField)
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,10 @@ class MergeBase:
             ),
             None,
         )
+        if any(
+            isinstance(st, s.RollDecl) and st.item.name.text == modifier for st in self.statements
+        ):
+            return self._modes_and_groups()  # a roll column: keyed like a cost
         if mod is None or mod.context is None:
             return []
         ctx = next(
@@ -188,8 +193,11 @@ class MergeBase:
         return [v.name.text for v in ctx.values] if ctx else []
 
     def _modes_and_groups(self) -> list[str]:
+        """What a cost or roll cell may key an entry by: modes, groups and kinds of move."""
         return [
-            st.item.name.text for st in self.statements if isinstance(st, s.ModeDecl | s.GroupDecl)
+            st.item.name.text
+            for st in self.statements
+            if isinstance(st, s.ModeDecl | s.GroupDecl | s.MoveDecl)
         ]
 
     def _items(self) -> dict[tuple[str, ...], tuple[int, s.Item]]:

@@ -13,6 +13,7 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.variants.changelog import path_text
 from rulesdsl.variants.merging import (
     COST,
+    MOVE_FIELDS,
     TRIGGER_FIELDS,
     Form,
     Landing,
@@ -119,6 +120,8 @@ class Overrides(MergeBase):
                 return self._locate_decision(i, base, path)
             elif isinstance(base, s.TriggerDecl) and base.item.name.text == head:
                 return self._locate_trigger(i, base, path)
+            elif isinstance(base, s.MoveDecl) and base.item.name.text == head:
+                return self._locate_move(i, path)
             elif isinstance(base, s.ParamDecl) and base.item.name.text == head:
                 if len(path) > 1:
                     self._missing(
@@ -525,6 +528,32 @@ class Overrides(MergeBase):
             apply,
             form,
         )
+
+    def _locate_move(self, index: int, path: tuple[s.Name, ...]) -> Landing | None:
+        """``override run.factor | 3``, ``override charge.amount | +4 in`` (issue 24)."""
+        head = path[0].text
+        field = next((f for f in MOVE_FIELDS if len(path) == 2 and f == path[1].text), None)
+        if field is None:
+            self._missing(
+                path[-1],
+                f"a part of the kind of move '{head}' is written `{head}.<part>`",
+                MOVE_FIELDS if len(path) == 2 else [],
+                "its parts: " + ", ".join(MOVE_FIELDS),
+            )
+            return None
+
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(base, s.MoveDecl)
+            value = o.cell.entries[0].value
+            match field:
+                case "factor":
+                    return replace(base, factor=value)
+                case "amount":
+                    return replace(base, amount=value)
+                case _:
+                    assert_never(field)
+
+        return Landing(index, (head, field), ir.MovePath(head, field), apply, "one")
 
     def _locate_text(self, path: tuple[s.Name, ...], at: int) -> Landing | None:
         """``item.label.lang`` or ``item.note[.N].lang``: an item's text in one language."""

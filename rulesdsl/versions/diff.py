@@ -31,7 +31,14 @@ from typing import Literal, TypeVar, assert_never
 
 from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.spelling import number
-from rulesdsl.versions import diff_examples, diff_facing, diff_policies, diff_sight, diff_tables
+from rulesdsl.versions import (
+    diff_examples,
+    diff_facing,
+    diff_moves,
+    diff_policies,
+    diff_sight,
+    diff_tables,
+)
 
 Level = Literal["breaking", "rules", "additive", "wording"]
 LEVELS: tuple[Level, ...] = ("breaking", "rules", "additive", "wording")
@@ -191,6 +198,8 @@ class _Differ:
         diff_tables.dice(self)
         diff_sight.results(self)
         diff_sight.sights(self)
+        diff_moves.moves(self)
+        diff_moves.rolls(self)
         self._triggers()
         self._params()
         self._exclusions()

@@ -1,0 +1,50 @@
+"""The DSL builder's methods for kinds of move and the rolls the map makes due (issue 24): one
+per grammar rule, each building that construct's syntax node (see :mod:`rulesdsl.frontends.dsl`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token
+from lark.tree import Meta
+
+from rulesdsl import ir
+from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.dsl_base import BuilderBase, parse_dice_token
+
+
+class MoveRules(BuilderBase):
+    """Builds ``move`` and ``roll`` statements."""
+
+    def move_decl(self, meta: Meta, ch: list[Any]) -> s.MoveDecl:
+        terms = [c for c in ch if isinstance(c, tuple) and c and c[0] in ("x", "+", "not")]
+        factor = next((t[1] for t in terms if t[0] == "x"), None)
+        amount = next((t[1] for t in terms if t[0] == "+"), None)
+        barred = tuple(t[1] for t in terms if t[0] == "not")
+        return s.MoveDecl(self._item(meta, ch), factor, amount, barred)
+
+    def move_factor(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
+        number: ir.Number = ch[-1]
+        return ("x", s.Located(number, self._p(meta)))
+
+    def move_amount(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
+        return ("+", self._located(meta, ch[-1]))
+
+    def move_barred(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
+        return ("not", self._name(ch[-1]))
+
+    def roll_decl(self, meta: Meta, ch: list[Any]) -> s.RollDecl:
+        item = self._item(meta, ch)
+        tokens = [c for c in ch[1:] if isinstance(c, Token) and c.type in ("DICE", "NAME")]
+        head = tokens[0]
+        dice = (
+            s.Located(parse_dice_token(str(head)), self._p(head)) if head.type == "DICE" else None
+        )
+        table = self._name(head) if head.type == "NAME" else None
+        when = tuple(self._name(t) for t in tokens[1:] if t.type == "NAME")
+        combine = next((c for c in ch if isinstance(c, s.Name)), None)
+        return s.RollDecl(item, dice, table, when, combine)
+
+    def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
+        return self._name(ch[-1])

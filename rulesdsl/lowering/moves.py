@@ -1,0 +1,301 @@
+"""Lowering of kinds of move and of the rolls the map makes due (issue 24).
+
+Kept apart from :mod:`rulesdsl.lowering.lower`, which calls these functions with itself (its
+error list, labels, value checks and position table). Cost cells keyed by a kind are read by
+:mod:`rulesdsl.lowering.costs` as written; this module gathers each kind's entries, and
+resolves each roll column per unit type and kind. What the IR then means is in
+:mod:`rulesdsl.semantics_moves`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rulesdsl import ir, semantics, words
+from rulesdsl.diagnostics import did_you_mean, warning
+from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.context import Context, role_dimension
+
+ROLL_WHEN: dict[str, ir.RollWhen] = {
+    "entering": "entering",
+    "crossing": "crossing",
+    "ending": "ending",
+    "first entering": "first_entering",
+}
+"""The words of ``on ...`` and what they mean (see :class:`rulesdsl.ir.RollRule`)."""
+
+ROLL_COMBINE: tuple[ir.RollCombine, ...] = ("sum", "highest", "lowest")
+
+
+def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:
+    """``move NAME labels : allowance times F, allowance +N, not FEATURE ...``."""
+    factor: float = 1
+    amount: float = 0
+    if decl.factor is not None:
+        number = lw.number(decl.factor, None)
+        if number is not None:
+            if number.value <= 0:
+                lw.err(
+                    "E290",
+                    f"a kind of move multiplies the allowance by more than 0, not {number.value:g}",
+                    decl.factor.pos,
+                    "write `allowance times 2` (twice the move) or `allowance times 0.5` (half)",
+                )
+            else:
+                factor = float(number.value)
+    if decl.amount is not None:
+        cost_unit = lw.header.units.get("cost")
+        number = lw.number(decl.amount, role_dimension("cost", cost_unit))
+        if number is not None:
+            amount = float(number.value)
+    barred = []
+    for name in decl.barred:
+        if lw.symbols.require(name, ("feature",), "feature"):
+            if name.text in barred:
+                lw.err("E102", f"'{name.text}' is barred twice", name.pos)
+            barred.append(name.text)
+    kind = ir.MoveKind(decl.item.name.text, lw.info(decl.item), factor, amount, tuple(barred))
+    lw.where.record(kind, decl.item.name.pos)
+    return kind
+
+
+def _as_kind(cell: ir.Cell, kind: str) -> ir.Cell:
+    """``cell`` as a unit making the move ``kind`` reads it: the kind's entry for the value
+    for all, the other kinds' entries left out."""
+    return ir.Cell(cell.exceptions[kind], dict(cell.exceptions))
+
+
+def kind_costs(
+    lw: Context, kinds: Sequence[ir.MoveKind], features: Sequence[ir.Feature]
+) -> list[ir.MoveKind]:
+    """Each kind with the costs per mode of the features whose cost cell has an entry for
+    it: the kind's entry, for each mode that has no entry of its own or of a keyword (those
+    keep theirs, and are left out)."""
+    out = []
+    for kind in kinds:
+        costs: dict[str, dict[str, ir.Value]] = {}
+        for feature in features:
+            cell = lw.raw_costs.get(feature.id)
+            if cell is None or kind.id not in cell.exceptions:
+                continue
+            value = cell.exceptions[kind.id]
+            if isinstance(value, ir.Flat | ir.Share | ir.StepCost | ir.Same):
+                lw.err(
+                    "E294",
+                    f"the cost of '{feature.id}' for the move '{kind.id}' is paid per "
+                    "distance: a number, `impassable` or `prohibited`",
+                    lw.cost_pos.get(feature.id),
+                    "a kind of move changes what a place costs per distance; a flat or "
+                    "share cost stays the unit's",
+                )
+                continue
+            read = _as_kind(cell, kind.id)
+            costs[feature.id] = {
+                mode: value
+                for mode in lw.modes
+                if semantics.written_key(
+                    {**read.exceptions, "": value}, mode, lw.group_list, lw.precedence
+                )
+                == ""
+            }
+        node = ir.MoveKind(kind.id, kind.info, kind.factor, kind.amount, kind.barred, costs)
+        lw.where.record(node, lw.where.of(kind))
+        out.append(node)
+    return out
+
+
+def roll_rule(lw: Context, decl: s.RollDecl) -> ir.RollRule:
+    """``roll NAME labels : DICE|TABLE on WHEN [combine POLICY]``, its values still empty."""
+    said = " ".join(w.text for w in decl.when)
+    when = ROLL_WHEN.get(said)
+    if when is None:
+        lw.err(
+            "E291",
+            f"a roll is due on entering, crossing, ending or first entering, not '{said}'",
+            decl.when[0].pos if decl.when else decl.item.name.pos,
+            did_you_mean(said, list(ROLL_WHEN))
+            or "entering: a place; crossing: an edge; ending: the last place; "
+            "first entering: a place the unit has not entered before",
+        )
+        when = "entering"
+    combine: ir.RollCombine = "sum"
+    if decl.combine is not None:
+        chosen = next((c for c in ROLL_COMBINE if c == decl.combine.text), None)
+        if chosen is None:
+            lw.err(
+                "E295",
+                f"the values of a roll combine by sum, highest or lowest, not "
+                f"'{decl.combine.text}'",
+                decl.combine.pos,
+                did_you_mean(decl.combine.text, ROLL_COMBINE)
+                or "sum: every feature's value; highest or lowest: only one counts",
+            )
+        else:
+            combine = chosen
+    dice: ir.DiceRoll | None = None
+    table: str | None = None
+    if decl.dice is not None:
+        value = decl.dice.value
+        if isinstance(value, ir.DiceValue | ir.D66Value):
+            dice = value
+            lw.where.record(dice, decl.dice.pos)
+    elif decl.table is not None and lw.symbols.require(decl.table, ("dice table",), "dice table"):
+        table = decl.table.text
+    rule = ir.RollRule(decl.item.name.text, lw.info(decl.item), when, dice, table, combine)
+    lw.where.record(rule, decl.item.name.pos)
+    lw.roll_when[rule.id] = when
+    return rule
+
+
+def check_roll_column(lw: Context, decl: s.LayerDecl, column: s.Name) -> None:
+    """E292: a roll due on crossing in a layer of places, or on entering or ending in a layer
+    of edges."""
+    when = lw.roll_when.get(column.text)
+    if when is None:
+        return
+    edges = words.scope_on_edges(decl.scope)
+    if edges != words.roll_on_edges(when):
+        lw.err(
+            "E292",
+            f"the roll '{column.text}' is due on {when.replace('_', ' ')}, and "
+            f"'{decl.item.name.text}' is a layer of {'edges' if edges else 'places'}",
+            column.pos,
+            "a roll on crossing belongs to an edge layer; on entering, ending or first "
+            "entering, to a layer of places",
+        )
+
+
+def roll_cell(lw: Context, column: str, cell: s.CellNode) -> ir.Cell:
+    """A layer cell of a roll column: the roll's modifier for everyone (a number; ``no``: no
+    roll; empty: no roll), then entries keyed by unit type, keyword or kind of move."""
+    default: ir.Value | None = None
+    exceptions: dict[str, ir.Value] = {}
+    for entry in cell.entries:
+        if entry.key2 is not None or entry.state is not None or entry.along:
+            lw.err(
+                "E293",
+                f"a '{column}' value is a roll's modifier or `no`, keyed by one unit type, "
+                "keyword or kind of move",
+                entry.value.pos,
+                "write `+1, wheeled +2, hover no`",
+            )
+            continue
+        value = lw.value(entry.value, ("number", "flag"), f"the roll column '{column}'")
+        if value is None:
+            continue
+        if entry.key is None:
+            if default is not None:
+                lw.err("E102", "a cell has one value for every unit", entry.value.pos)
+            default = value
+        elif lw.symbols.require(
+            entry.key, ("mode", "group", "kind of move"), "mode, group or kind of move"
+        ):
+            if entry.key.text in exceptions:
+                lw.err("E102", f"'{entry.key.text}' is given twice in this cell", entry.key.pos)
+            exceptions[entry.key.text] = value
+    return ir.Cell(default, exceptions)
+
+
+def _modifier_of(value: ir.Value | None) -> float | None:
+    """A roll cell's value as the roll's modifier: None for no roll (`no`, or nothing)."""
+    match value:
+        case ir.Number(value=number):
+            return float(number)
+        case ir.Flag(value=True):
+            return 0.0
+        case _:
+            return None
+
+
+def resolved_rolls(
+    lw: Context,
+    rules: Sequence[ir.RollRule],
+    features: Sequence[ir.Feature],
+    kinds: Sequence[str],
+) -> list[ir.RollRule]:
+    """Each roll rule with its values per feature and mode (a mode's own entry, else its
+    keyword's by precedence, else the value for all) and per kind of move."""
+    out = []
+    for rule in rules:
+        values: dict[str, dict[str, float]] = {}
+        by_move: dict[str, dict[str, dict[str, float]]] = {}
+        for feature in features:
+            cell = feature.cells.get(rule.id)
+            if cell is None:
+                continue
+            per_mode = {}
+            for mode in lw.modes:
+                found = _modifier_of(
+                    semantics.written_cost(cell, mode, lw.group_list, lw.precedence)
+                )
+                if found is not None:
+                    per_mode[mode] = found
+            values[feature.id] = per_mode
+            for kind in kinds:
+                if kind in cell.exceptions:
+                    read = _as_kind(cell, kind)
+                    moved = {}
+                    for mode in lw.modes:
+                        value = semantics.written_cost(read, mode, lw.group_list, lw.precedence)
+                        if (found := _modifier_of(value)) is not None:
+                            moved[mode] = found
+                    by_move.setdefault(kind, {})[feature.id] = moved
+        node = ir.RollRule(
+            rule.id, rule.info, rule.when, rule.dice, rule.table, rule.combine, values, by_move
+        )
+        lw.where.record(node, lw.where.of(rule))
+        if not any(rule.id in f.cells for f in features) and lw.cap.admits("W290", None):
+            lw.diags.append(
+                warning(
+                    "W290",
+                    f"no layer has a '{rule.id}' column: the roll is never due",
+                    lw.where.of(rule),
+                    f"add it to a layer: `columns cost, {rule.id}`",
+                )
+            )
+        out.append(node)
+    return out
+
+
+def outcome_effects(
+    lw: Context, modifiers: Sequence[ir.Modifier], dice_tables: Sequence[ir.DiceTable]
+) -> list[ir.Modifier]:
+    """Effects that feed other rules (issue 24): a dice row whose effects name a declared
+    modifier (``1- bogged "Bogged down" | defence +1``) makes its outcome an item of that
+    modifier, worth that value, so ``modifier("defence", "clear", "bogged")`` counts it. The
+    value is a number (E296), and the outcome's name is not already an item of the modifier
+    (E296)."""
+    by_id = {m.id: m for m in modifiers}
+    added: dict[str, dict[str, dict[str, ir.Value]]] = {}
+    for table in dice_tables:
+        for row in table.rows:
+            for key, value in row.effects.items():
+                if key not in by_id:
+                    continue
+                pos = lw.where.of(row, table)
+                if not isinstance(value, ir.Number):
+                    lw.err(
+                        "E296",
+                        f"the outcome '{row.id}' adds to the modifier '{key}': that takes a number",
+                        pos,
+                        f"write `| {key} +1`",
+                    )
+                elif row.id in by_id[key].values or row.id in added.get(key, {}):
+                    lw.err(
+                        "E296",
+                        f"'{row.id}' already gives the modifier '{key}' a value",
+                        pos,
+                        "rename the outcome, or give its value in one place only",
+                    )
+                else:
+                    added.setdefault(key, {})[row.id] = {"": value}
+    out = []
+    for mod in modifiers:
+        if mod.id in added:
+            new = replace(mod, values={**mod.values, **added[mod.id]})
+            lw.where.record(new, lw.where.of(mod))
+            out.append(new)
+        else:
+            out.append(mod)
+    return out

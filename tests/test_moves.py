@@ -1,0 +1,335 @@
+"""Kinds of move and the rolls the map makes due (issue 24): the language, the generated
+module's answers (``move=`` on move_cost, can_enter and the route functions; ``rolls_due``;
+``Route.move`` and ``Route.rolls``), the reference in rulesdsl.semantics_moves agreeing with
+them, and the diagnostics for misuse (E290-E295)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from rulesdsl import semantics, semantics_moves
+from rulesdsl.compiler import Compiler
+from tests.conftest import compile_snippet, import_rendered
+
+SKIRMISH = """\
+ruleset moves_demo "Moves"
+version 1.0.0
+languages en
+units distance in, cost in
+stacking sum
+minimum move 1 in
+group beast "Beast"
+group large "Large"
+group fly "Fly"
+mode ogre "Ogre" : beast, large
+mode trooper "Trooper"
+mode harpy "Harpy" : fly
+precedence fly, large, beast
+move run "Run" : allowance times 2, not water
+move charge "Charge" : allowance +3 in
+roll dangerous "Dangerous terrain" : 1d6 on entering combine highest
+roll fall "Falling" : 2d6 on crossing
+roll bog "Bog" : 2d6 on ending
+roll first_look "Spotted" : 1d6 on first entering
+layer terrain "Terrain" one per place {
+  columns cost, dangerous, bog, first_look
+  clear "Clear"  | 1          |                       |         |
+  woods "Woods"  | 2, large 3, run 4, fly 1 | 0, large +1, charge no, fly no | | 0
+  water "Water"  | 2, fly 1   | no, trooper +2        | 1, fly no |
+  bog_land "Bog" | share 1/2   |                      | 0       |
+}
+layer weather "Weather" whole map {
+  columns cost, dangerous
+  rain "Rain" | | +1
+}
+layer edges "Edges" edges {
+  columns cost, fall
+  cliff "Cliff" | 1, fly 0 | +2, fly no
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[ModuleType, object]:
+    compiled = compile_snippet(Compiler(), SKIRMISH)
+    assert compiled.ruleset is not None, [d.message for d in compiled.diagnostics]
+    folder = tmp_path_factory.mktemp("moves")
+    return import_rendered(compiled.ruleset, folder, "moves_demo_module"), compiled.ruleset
+
+
+def test_without_move_the_answers_are_as_before(demo: tuple[ModuleType, object]) -> None:
+    m, _ = demo
+    assert m.move_cost("ogre", "woods") == 3  # Large before Beast
+    assert m.move_cost("trooper", "woods") == 2
+
+
+def test_a_kinds_cost_entry_stands_for_the_value_for_all(demo: tuple[ModuleType, object]) -> None:
+    m, _ = demo
+    assert m.move_cost("trooper", "woods", move="run") == 4
+    assert m.move_cost("ogre", "woods", move="run") == 3  # a running ogre is still Large
+    assert m.move_cost("harpy", "woods", move="run") == 1  # and a harpy still Fly
+
+
+def test_a_running_ogre_keeps_its_keywords_where_the_kind_says_nothing(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, _ = demo
+    assert m.move_cost("ogre", "water", move="charge") == 2
+    assert m.move_cost("ogre", "woods", move="charge") == 3  # still Large
+    assert m.move_cost("harpy", "water", move="charge") == 1  # still Fly
+
+
+def test_a_runner_may_not_enter_what_the_kind_bars(demo: tuple[ModuleType, object]) -> None:
+    m, _ = demo
+    assert m.move_cost("trooper", "water", move="run") is m.PROHIBITED
+    assert m.can_enter("trooper", "water", move="run") is False
+    assert m.can_enter("trooper", "water") is True
+
+
+def test_the_kind_scales_the_allowance_that_shares_are_taken_of(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, _ = demo
+    assert m.move_cost("trooper", "bog_land", allowance=6) == 3  # half of 6
+    assert m.move_cost("trooper", "bog_land", allowance=6, move="run") == 6  # half of 12
+    assert m.move_cost("trooper", "bog_land", allowance=6, move="charge") == 4.5  # half of 9
+
+
+def test_an_unknown_kind_of_move_is_named_with_the_nearest(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, _ = demo
+    with pytest.raises(m.UnknownName, match="run"):
+        m.move_cost("ogre", "woods", move="rnu")
+
+
+def test_route_cost_says_which_move_it_used_and_applies_it(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, _ = demo
+    places = {(x, 0): ("clear",) for x in range(4)}
+    places[(1, 0)] = ("woods",)
+    board = m.Board(places, grid="square")
+    walk = m.route_cost(board, "ogre", [(0, 0), (1, 0), (2, 0)], allowance=4)
+    assert (walk.total, walk.legal, walk.move) == (4, True, "")
+    run = m.route_cost(board, "trooper", [(0, 0), (1, 0), (2, 0)], allowance=4, move="run")
+    assert (run.total, run.legal, run.move) == (5, True, "run")
+    far = [(0, 0), (1, 0), (2, 0), (3, 0)]
+    assert not m.route_cost(board, "trooper", far, allowance=3).legal  # 2 + 1 + 1 > 3
+    assert m.route_cost(board, "trooper", far, 3, "run").legal  # 4 + 1 + 1 <= 6
+
+
+def test_cheapest_route_and_reachable_take_the_kind(demo: tuple[ModuleType, object]) -> None:
+    m, _ = demo
+    places = {(x, y): ("clear",) for x in range(3) for y in range(2)}
+    places[(1, 0)] = ("water",)
+    board = m.Board(places, grid="square")
+    walk = m.cheapest_route(board, "trooper", (0, 0), (2, 0))
+    assert walk is not None and [s.end for s in walk.steps] == [(1, 0), (2, 0)]
+    run = m.cheapest_route(board, "trooper", (0, 0), (2, 0), move="run")
+    assert run is not None and run.move == "run" and (1, 0) not in [s.end for s in run.steps]
+    assert set(m.reachable(board, "trooper", (0, 0), 1)) == {(0, 0), (1, 0), (0, 1)}
+    running = m.reachable(board, "trooper", (0, 0), 1, move="run")  # a budget of 2
+    assert dict(running) == {(0, 0): 0, (0, 1): 1, (1, 1): 2}
+
+
+def test_rolls_due_on_entering_by_unit_type_keyword_and_kind(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, _ = demo
+    [due] = m.rolls_due("ogre", "woods")
+    assert (due.roll, due.dice, due.modifier, due.on) == ("dangerous", "1d6", 1, "entering")
+    assert m.rolls_due("harpy", "woods") == ()  # flyers never roll
+    assert m.rolls_due("trooper", "woods", move="charge") == ()  # the kind says no
+    assert m.rolls_due("ogre", "woods", move="charge")[0].modifier == 1  # Large says +1
+    assert m.rolls_due("trooper", "water")[0].modifier == 2
+    assert m.rolls_due("ogre", "water") == ()
+
+
+def test_a_whole_map_condition_adds_to_a_roll_but_never_calls_for_one(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, _ = demo
+    [due] = m.rolls_due("ogre", "woods", "rain")
+    assert (due.modifier, due.features) == (2, ("woods", "rain"))
+    assert m.rolls_due("ogre", "clear", "rain") == ()
+
+
+def test_route_cost_lists_the_rolls_due_in_order_with_their_places(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, rs = demo
+    places = {(x, 0): ("clear",) for x in range(4)}
+    places[(1, 0)] = ("woods",)
+    places[(3, 0)] = ("water",)
+    edges = {((1, 0), (2, 0)): ("cliff",)}
+    board = m.Board(places, edges, grid="square")
+    route = [(0, 0), (1, 0), (2, 0), (1, 0), (2, 0), (3, 0)]
+    answer = m.route_cost(board, "trooper", route)
+    got = [(d.step, d.place, d.on, d.roll, d.modifier) for d in answer.rolls]
+    assert got == [
+        (1, (1, 0), "entering", "dangerous", 0),
+        (1, (1, 0), "first_entering", "first_look", 0),
+        (2, (2, 0), "crossing", "fall", 2),
+        (3, (1, 0), "entering", "dangerous", 0),
+        (4, (2, 0), "crossing", "fall", 2),
+        (5, (3, 0), "entering", "dangerous", 2),
+        (5, (3, 0), "ending", "bog", 1),
+    ]
+    steps = [(tuple(s.features), tuple(s.edge)) for s in answer.steps]
+    reference = semantics_moves.route_rolls(rs, "trooper", steps, places=route)  # type: ignore[arg-type]
+    assert [(d.step, d.on, d.roll, d.modifier) for d in reference] == [
+        (s, on, r, mod) for s, _, on, r, mod in got
+    ]
+
+
+def test_the_module_and_the_reference_agree_on_every_kind_and_place(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, rs = demo
+    for move in (None, "run", "charge"):
+        view = semantics_moves.kind_view(rs, move) if move else rs  # type: ignore[arg-type]
+        for mode in ("ogre", "trooper", "harpy"):
+            for place in (("clear",), ("woods",), ("water",), ("woods", "rain")):
+                ours = semantics.move_cost(view, mode, place)  # type: ignore[arg-type]
+                theirs = m.move_cost(mode, *place, move=move)
+                if isinstance(theirs, m.Marker):
+                    assert getattr(ours, "marker", None) == theirs.value
+                else:
+                    assert ours == theirs
+                ref = [
+                    (r.id, found[0])
+                    for r in rs.rolls  # type: ignore[attr-defined]
+                    if r.when == "entering"
+                    and (found := semantics_moves.place_roll(rs, r, mode, place, move)) is not None  # type: ignore[arg-type]
+                ]
+                assert ref == [(d.roll, d.modifier) for d in m.rolls_due(mode, *place, move=move)]
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "column"),
+    [
+        ('move run "Run" : allowance times 0', "E290", 18),
+        ('roll r "R" : 2d6 on entring', "E291", 21),
+        ('roll r "R" : 2d6 on entering combine most', "E295", 38),
+    ],
+)
+def test_misused_moves_and_rolls_are_reported_where_written(
+    line: str, code: str, column: int, tmp_path: Path
+) -> None:
+    text = f'ruleset x "X"\nversion 1.0.0\nmode foot "Foot"\n{line}\n'
+    compiled = compile_snippet(Compiler(), text, tmp_path)
+    found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.code == code]
+    assert found == [(code, 4, column)]
+
+
+def test_a_roll_on_crossing_in_a_layer_of_places_is_e292(tmp_path: Path) -> None:
+    text = (
+        'ruleset x "X"\nversion 1.0.0\nmode foot "Foot"\nroll fall "Fall" : 2d6 on crossing\n'
+        'layer t "T" {\n  columns cost, fall\n  clear "Clear" | 1 | 0\n}\n'
+    )
+    compiled = compile_snippet(Compiler(), text, tmp_path)
+    found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics]
+    assert ("E292", 6, 17) in found
+
+
+def test_a_roll_cell_keyed_by_a_state_or_pair_is_e293(tmp_path: Path) -> None:
+    text = (
+        'ruleset x "X"\nversion 1.0.0\nmode foot "Foot"\nroll bog "Bog" : 2d6 on entering\n'
+        'layer t "T" {\n  columns cost, bog\n  mud "Mud" | 1 | 0 must stop\n}\n'
+    )
+    compiled = compile_snippet(Compiler(), text, tmp_path)
+    found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics]
+    assert ("E293", 7, 19) in found
+
+
+def test_a_kinds_flat_cost_entry_is_e294(tmp_path: Path) -> None:
+    text = (
+        'ruleset x "X"\nversion 1.0.0\nunits distance in, cost in\nmode foot "Foot"\n'
+        'move run "Run" : allowance times 2\n'
+        'layer t "T" {\n  wall "Wall" | 1, run flat 2 in\n}\n'
+    )
+    compiled = compile_snippet(Compiler(), text, tmp_path)
+    found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics]
+    assert ("E294", 7, 17) in found
+
+
+def test_a_roll_no_layer_uses_warns_w290(tmp_path: Path) -> None:
+    text = 'ruleset x "X"\nversion 1.0.0\nmode foot "Foot"\nroll bog "Bog" : 2d6 on entering\n'
+    compiled = compile_snippet(Compiler(), text, tmp_path)
+    found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics]
+    assert found == [("W290", 4, 6)]
+
+
+HOUSE = """\
+ruleset sk_house "House rules" fr "Règles maison"
+version 1.0.0
+languages en fr
+extends skirmish_keywords@^1.0
+override woods.run | 4
+override wire.dangerous | no, charge +1, vehicle no, fly no
+override run.factor | 3
+remove example running_and_charging
+remove charge
+"""
+
+
+def _house(tmp_path: Path) -> tuple[object, object]:
+    import shutil
+
+    from tests.conftest import RULESETS
+
+    shutil.copy(RULESETS / "skirmish_keywords.terrain", tmp_path)
+    (tmp_path / "sk_house.terrain").write_text(HOUSE, "utf-8")
+    compiler = Compiler()
+    base = compiler.compile_file(tmp_path / "skirmish_keywords.terrain")
+    house = compiler.compile_file(tmp_path / "sk_house.terrain")
+    assert house.ok, [(d.code, d.message) for d in house.diagnostics if d.severity == "error"]
+    return base.ruleset, house.ruleset
+
+
+def test_a_house_rule_overrides_a_kinds_allowance_and_cost_and_removes_a_kind(
+    tmp_path: Path,
+) -> None:
+    _, house = _house(tmp_path)
+    m = import_rendered(house, tmp_path, "sk_house_module")  # type: ignore[arg-type]
+    assert m.MOVES["run"].factor == 3
+    assert "charge" not in m.MOVES
+    assert m.move_cost("trooper", "woods", distance=2, move="run") == 8
+    assert m.move_cost("trooper", "wire", allowance=6, move="run") == 9  # half of 18
+
+
+def test_diff_grades_a_changed_kind_and_roll_as_breaking(tmp_path: Path) -> None:
+    from rulesdsl.versions import diff as semantic
+
+    base, house = _house(tmp_path)
+    d = semantic.diff(base, house)  # type: ignore[arg-type]
+    found = [(c.level, c.action, c.path) for c in d.changes]
+    assert ("breaking", "changed", "run") in found  # times 2 -> times 3
+    assert ("breaking", "changed", "run.woods.trooper") in found
+    assert ("breaking", "removed", "charge") in found
+    assert d.level == "breaking"
+
+
+def test_a_dice_outcome_feeds_the_modifier_its_effects_name(tmp_path: Path) -> None:
+    from tests.conftest import RULESETS
+
+    rs = Compiler().compile_file(RULESETS / "hex_operational.terrain").ruleset
+    assert rs is not None
+    m = import_rendered(rs, tmp_path, "hex_operational_effects")
+    assert m.modifier("defence", "forest") == -1
+    assert m.modifier("defence", "forest", "bogged") == 0  # the Bog table's outcome, +1
+    assert semantics.modifier(rs, "defence", ["forest", "bogged"]) == 0
+
+
+def test_an_outcome_effect_on_a_modifier_that_is_not_a_number_is_e296(tmp_path: Path) -> None:
+    text = (
+        'ruleset x "X"\nversion 1.0.0\nmode foot "Foot"\nmodifier defence "Defence"\n'
+        'dice bog "Bog" : 1d6 {\n  1- bogged "Bogged" | defence heavy\n  2+ free "Free"\n}\n'
+    )
+    compiled = compile_snippet(Compiler(), text, tmp_path)
+    found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics]
+    assert ("E296", 6, 3) in found
