@@ -100,10 +100,12 @@ __all__ = [
     "LAYERS",
     "MODES",
     "MODIFIERS",
+    "MOVES",
     "PARAMS",
     "PER_MOVE_COSTS",
     "PRECEDENCE",
     "PROHIBITED",
+    "ROLLS",
     "RULESET",
     "STEPS",
     "TABLES",
@@ -117,9 +119,12 @@ __all__ = [
     "InvalidArgument",
     "InvalidPlace",
     "Marker",
+    "MoveKind",
     "Outcome",
     "Quantity",
     "Rate",
+    "RollDue",
+    "RollRule",
     "Route",
     "RouteStep",
     "Share",
@@ -142,6 +147,7 @@ __all__ = [
     "path_cost",
     "reachable",
     "roll",
+    "rolls_due",
     "route_cost",
 ]
 
@@ -174,6 +180,13 @@ if not TYPE_CHECKING:  # type checkers read the records below as NamedTuple clas
         @classmethod
         def _complete(cls, values: tuple[Any, ...], named: dict[str, Any]) -> tuple[Any, ...]:
             fields = cls._fields
+            if not values and _len(fields) > 1:  # by name, as the data below is written
+                merged = {**cls._field_defaults, **named}
+                if _len(merged) == _len(fields):
+                    try:
+                        return _itemgetter(*fields)(merged)
+                    except _KeyError:
+                        pass  # a name not a field: the loop below says which
             if _len(values) > _len(fields):
                 raise _TypeError(f"{cls.__name__}() takes {_len(fields)} values")
             complete = [*values]
@@ -306,6 +319,13 @@ class ArgumentError(Exception):
         self.function = function
         self.argument = argument
         self.value = value
+        self.reason = reason
+
+
+def _raised_by(error: ArgumentError, function: str) -> ArgumentError:
+    """``error`` of move_cost, met inside ``function`` (can_enter, a route), as ``function``'s
+    own: the caller is told of the function it called."""
+    return _type(error)(function, error.argument, error.value, error.reason)
 
 
 class InvalidArgument(ArgumentError, ValueError):
@@ -464,6 +484,10 @@ class StepCost(_Record):
     input: str
 
 
+_ModifierValue = float | Marker | StepCost
+"""A value in MODIFIERS: a number, a marker (BLOCKED, GIVEN...), or a step's answer."""
+
+
 class Feature(_Record):
     """A terrain feature or condition; ``costs`` per mode, per cm (0 where
     the cost is paid once per move: see PER_MOVE_COSTS)."""
@@ -503,6 +527,10 @@ class DiceTable(_Record):
     dice: Dice | D66
     modifiers: Mapping[str, int]
     rows: tuple[DiceRow, ...]
+    naturals: Mapping[int, str] = MappingProxyType({})
+    """A natural roll (before modifiers) -> the row it gives whatever the modifiers."""
+    natural_at_least: frozenset[int] = frozenset()
+    """The natural rolls that give their row or a higher one (``natural 12 at least ROW``)."""
 
 
 class Trigger(_Record):
@@ -543,7 +571,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:8962a293a738d2fc",
     languages=("en", "fr"),
-    extends=(Ancestor("generic_wargame", "1.0.0", "sha256:e41784afe5886373"),),
+    extends=(Ancestor("generic_wargame", "1.0.0", "sha256:97d7bc2a8230800a"),),
 )
 
 ENTRY_COST: Final = 0
@@ -748,7 +776,7 @@ _ONE_PER_PLACE: Final[frozenset[str]] = frozenset(("category", "terrain"))
 
 CONTEXTS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
-MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = MappingProxyType(
+MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, _ModifierValue]]]] = MappingProxyType(
     {
         "protection": {
             "protection_1": {"": 1},
@@ -762,7 +790,11 @@ MODIFIERS: Final[Mapping[str, Mapping[str, Mapping[str, float | Marker]]]] = Map
         },
     }
 )
-"""Per modifier, per feature or factor: the value by context value ("" for any)."""
+"""Per modifier, per feature or factor: the value by context value ("" for any); a StepCost
+is the step's answer for its input, given to modifier() by the input's name."""
+
+_STEP_INPUTS: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {}
+"""Per modifier with values that are steps: each step's input, with the items that give it."""
 
 _MODIFIER_CONTEXT: Final[Mapping[str, str | None]] = {
     "protection": None,
@@ -784,6 +816,10 @@ _MODIFIER_CONTEXT2: Final[Mapping[str, str | None]] = {}
 
 _PAIRS: Final[Mapping[str, Mapping[str, Mapping[tuple[str, str], float | Marker]]]] = {}
 """Per modifier keyed by two contexts, per item: the value of a combination (first, second)."""
+
+_BEST_OF: Final[Mapping[str, Mapping[str, tuple[str, bool]]]] = {}
+"""Per modifier with best groups, per item of one: (the group, True when its highest value
+counts, False when its lowest): of a group's items present, only the best value counts."""
 
 TABLES: Final[Mapping[str, Table]] = MappingProxyType(
     {
@@ -1153,7 +1189,11 @@ _MOVE_COSTS_KEPT: Final = 4096
 
 
 def move_cost(
-    mode: str, *features: str, distance: float = 1, allowance: float | None = None
+    mode: str,
+    *features: str,
+    distance: float = 1,
+    allowance: float | None = None,
+    move: str | None = None,
 ) -> float | Marker:
     """Movement cost, in PA, for ``mode`` through a place with ``features``.
 
@@ -1161,8 +1201,11 @@ def move_cost(
     then multiplied by ``distance`` (a finite number, at least 0); the costs paid once per move
     (PER_MOVE_COSTS) are added after: flat costs, shares of the unit's ``allowance``, and steps'
     answers for the ``inputs`` named in COST_INPUTS (``height=3``). Returns PROHIBITED when any
-    feature prohibits the mode, else IMPASSABLE when any is impassable for it.
+    feature prohibits the mode, else IMPASSABLE when any is impassable for it. ``move``: a
+    kind of move (MOVES), whose barred features prohibit and whose own costs count.
     """
+    if move is not None:
+        return _move_cost_kind(mode, features, distance, allowance, move, {})
     try:
         cost = _MOVE_COSTS[mode][features]  # never kept for places with costs paid once
     except (_KeyError, _TypeError):  # not asked before, or not names at all
@@ -1290,14 +1333,21 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def can_enter(
-    mode: str, *features: str, available: float | None = None, allowance: float | None = None
+    mode: str,
+    *features: str,
+    available: float | None = None,
+    allowance: float | None = None,
+    move: str | None = None,
 ) -> bool:
     """Whether ``mode`` may enter the place: not impassable or prohibited and, given the
     movement ``available`` (a finite number, at least 0), affordable.
 
     ``allowance`` go to move_cost, for the costs paid once per move.
     """
-    cost = move_cost(mode, *features, allowance=allowance)
+    try:
+        cost = move_cost(mode, *features, allowance=allowance, move=move)
+    except ArgumentError as error:
+        raise _raised_by(error, "can_enter") from None
     if available is not None:
         _number("can_enter", "available", available)
     if _isinstance(cost, Marker):
@@ -1311,7 +1361,8 @@ def modifier(name: str, *items: str, **context: str | float) -> float | Marker:
     ``context`` picks per-context values, e.g. ``weapon="ballistic"`` (a modifier keyed by two
     contexts takes both: ``attack="ranged", mode="jetbike"``; a combination of the two wins
     over a value for one, which wins over the value for all), and gives the value of each
-    factor whose value is GIVEN (a perk's +/- n: ``perk_or_flaw=2``). Items with no value for
+    factor whose value is GIVEN (a perk's +/- n: ``perk_or_flaw=2``; a given value counts
+    whether or not its factor is also named among ``items``). Items with no value for
     this modifier add nothing. A combination the rules name (``when a, b``) that is present
     gives its own value: a marker replaces the total, a number counts with the others. The
     values combine by the modifier's policy (COMBINE: sum, only the highest, only the lowest,
@@ -1354,10 +1405,11 @@ def _modifier(name: str, items: tuple[str, ...], context: dict[str, str | float]
     key = ""
     key2 = ""
     given: dict[str, float] = {}
+    inputs = _STEP_INPUTS.get(name, {})
     for context_name, context_value in context.items():
-        if values.get(context_name, {}).get("") is GIVEN:  # a value each model has
-            _number("modifier", context_name, context_value, None)
-            given[context_name] = _float(context_value)
+        if values.get(context_name, {}).get("") is GIVEN or context_name in inputs:
+            _number("modifier", context_name, context_value, None)  # a value each model has,
+            given[context_name] = _float(context_value)  # or a step's input (deviation=0.6)
             continue
         expected = _MODIFIER_CONTEXT[name]
         second = _MODIFIER_CONTEXT2.get(name)
@@ -1383,6 +1435,19 @@ def _modifier(name: str, items: tuple[str, ...], context: dict[str, str | float]
     if name in _SUMMED and not given:
         _keep_summed(name, _MODIFIER_CONTEXT[name], key)
     counted = _counted(items)
+    for factor, amount in given.items():  # a value the caller gives counts, named or not
+        if factor in inputs:
+            if not _any(user in counted for user in inputs[factor]):
+                raise InvalidArgument(
+                    "modifier",
+                    factor,
+                    amount,
+                    "is the input of a step that only "
+                    + ", ".join(f"{u!r}" for u in inputs[factor])
+                    + " give: name one of them, or leave it out",
+                )
+        elif factor not in counted:
+            counted = (*counted, factor)
     policy = COMBINE[name]
     if policy == "once":
         counted = _tuple(_dict.fromkeys(counted))
@@ -1394,9 +1459,11 @@ def _modifier(name: str, items: tuple[str, ...], context: dict[str, str | float]
                 return value
             parts.append(value)
     pairs = _PAIRS.get(name, {})
+    best_of = _BEST_OF.get(name, {})
+    best: dict[str, float] = {}  # per best group present: its best value so far
     for item in counted:
         by_context = values.get(item, {})
-        contribution = pairs.get(item, {}).get((key, key2))
+        contribution: _ModifierValue | None = pairs.get(item, {}).get((key, key2))
         if contribution is None:
             contribution = (
                 by_context[key]
@@ -1410,11 +1477,34 @@ def _modifier(name: str, items: tuple[str, ...], context: dict[str, str | float]
                 raise InvalidArgument(
                     "modifier", item, None, f"is each model's own value: pass it, e.g. {item}=1"
                 )
-            parts.append(given[item])
+            number = given[item]
+        elif _isinstance(contribution, StepCost):
+            if contribution.input not in given:
+                raise InvalidArgument(
+                    "modifier",
+                    contribution.input,
+                    None,
+                    f"must be given: {item!r} gives the step {contribution.step!r}",
+                )
+            answer = STEPS[contribution.step](given[contribution.input])
+            if _isinstance(answer, Marker):
+                return answer
+            number = answer
         elif _isinstance(contribution, Marker):
             return contribution
         elif contribution is not None:
-            parts.append(contribution)
+            number = contribution
+        else:
+            continue
+        group = best_of.get(item)
+        if group is None:
+            parts.append(number)
+        else:  # of a best group, only the best value counts (BEST_OF)
+            group_id, highest = group
+            kept = best.get(group_id)
+            if kept is None or (number > kept if highest else number < kept):
+                best[group_id] = number
+    parts.extend(best.values())
     total: float = (
         _max(parts, default=0)
         if policy == "highest"
@@ -1435,8 +1525,8 @@ def _keep_summed(name: str, context: str | None, key: str) -> None:
     by_item: dict[str, float] = _dict.fromkeys(FEATURES, 0)
     for item, by_context in values.items():
         value = by_context[key] if key and key in by_context else by_context.get("", 0)
-        if value is GIVEN or _isinstance(value, Marker) or item in _IGNORES_OTHERS:
-            by_item.pop(item, None)
+        if _isinstance(value, Marker | StepCost) or item in _IGNORES_OTHERS:
+            by_item.pop(item, None)  # GIVEN is a Marker; a step needs its input
         else:
             by_item[item] = value
     for item in _IGNORES_OTHERS:
@@ -1444,12 +1534,36 @@ def _keep_summed(name: str, context: str | None, key: str) -> None:
     _SUMMED_VALUES[(name, context, key) if context and key else (name, "", "")] = by_item
 
 
-def roll(table: str, total: int) -> DiceRow:
-    """The row of dice table ``table`` that covers ``total`` (modifiers included)."""
+def roll(table: str, total: int, natural: int | None = None) -> DiceRow:
+    """The row of dice table ``table`` that covers ``total`` (modifiers included), or the row
+    a ``natural`` roll (before modifiers) gives when the table has one for it."""
+    if natural is not None:
+        return _roll_natural(table, total, natural)
     try:
         return _ROWS_BY_TOTAL[table][total]
     except (_KeyError, _TypeError):  # a total beyond the dice, or a wrong argument
         return _roll_beyond(table, total)
+
+
+def _roll_natural(table: str, total: int, natural: int) -> DiceRow:
+    """roll with a natural roll: the table's natural row for it (``at least``: that row or
+    the total's, whichever covers higher totals), else the total's row."""
+    _name("roll", "table", table, DICE_TABLES, "dice table")
+    _number("roll", "natural", natural, None)
+    dice_table = DICE_TABLES[table]
+    given = dice_table.naturals.get(_int(natural)) if natural == _int(natural) else None
+    if given is None:
+        return roll(table, total)
+    row = _next(r for r in dice_table.rows if r.id == given)
+    if _int(natural) not in dice_table.natural_at_least:
+        return row
+    try:
+        reached = roll(table, total)
+    except UnknownName:  # a total no row covers: the natural row stands
+        return row
+    reached_low = -_INF if reached.low is None else reached.low
+    row_low = -_INF if row.low is None else row.low
+    return reached if reached_low >= row_low else row
 
 
 def _roll_beyond(table: str, total: int) -> DiceRow:
@@ -1551,6 +1665,225 @@ def path_cost(steps: Iterable[str], unit: str | None = None) -> float:
     return cells * GRID_SIZES[chosen]
 
 
+# ---- moves: kinds of move and the rolls the map makes due -----------------------------------
+
+
+class MoveKind(_Record):
+    """A kind of move beside the unit type: the unit's allowance becomes ``allowance *
+    factor + amount``; a unit making it may not enter the ``barred`` features."""
+
+    id: str
+    label: str
+    factor: float
+    amount: float
+    barred: frozenset[str]
+
+
+class RollRule(_Record):
+    """A roll the map makes due ``on`` entering, crossing, ending in or first entering a
+    place: ``dice`` (``2d6``) or the dice ``table`` it rolls on, and how the values of one
+    place's features ``combine`` into its modifier."""
+
+    id: str
+    label: str
+    on: str
+    dice: str | None
+    table: str | None
+    combine: str
+
+
+class RollDue(_Record):
+    """A roll due along a route: at ``step`` (1 for the first place entered) into ``place``,
+    ``on`` entering, crossing, ending or first_entering, the rule ``roll`` (its ``dice`` or
+    ``table``) with its ``modifier``, called for by ``features`` (whole-map conditions that
+    add to it included)."""
+
+    step: int
+    place: Any
+    on: str
+    roll: str
+    dice: str | None
+    table: str | None
+    modifier: float
+    features: tuple[str, ...]
+
+
+MOVES: Final[Mapping[str, MoveKind]] = MappingProxyType({})
+"""The kinds of move, by name."""
+
+ROLLS: Final[Mapping[str, RollRule]] = MappingProxyType({})
+"""The rolls the map makes due, by name, in the order the rules give them."""
+
+_KIND_COSTS: Final[Mapping[tuple[str, str], Mapping[str, float | Marker]]] = {}
+"""Per (kind of move, feature whose cell has an entry for it), per mode that takes the kind's
+entry (not the modes with an entry of their own or of a keyword): the cost per distance unit."""
+
+_ROLL_VALUES: Final[Mapping[str, Mapping[str, Mapping[str, float]]]] = {}
+"""Per roll, per feature, per mode: the roll's modifier (modes that do not roll left out)."""
+
+_ROLL_MOVES: Final[Mapping[tuple[str, str], Mapping[str, Mapping[str, float]]]] = {}
+"""Per (roll, kind of move), per feature whose cell has an entry for the kind, per mode: the
+roll's modifier for a unit making that move (modes that do not roll left out)."""
+
+_ROLL_ORDER: Final = ("crossing", "entering", "first_entering", "ending")
+
+
+def _kind(function: str, move: object) -> MoveKind:
+    _name(function, "move", move, MOVES, "kind of move")
+    return MOVES[move]  # type: ignore[index]
+
+
+def _kind_cost(mode: str, feature: str, kind: MoveKind) -> float | Marker | str:
+    if feature in kind.barred:
+        return PROHIBITED
+    by_mode = _KIND_COSTS.get((kind.id, feature))
+    found: float | Marker | str = (
+        by_mode[mode] if by_mode is not None and mode in by_mode else FEATURES[feature].costs[mode]
+    )
+    return found
+
+
+def _move_cost_kind(
+    mode: str,
+    features: tuple[str, ...],
+    distance: float,
+    allowance: float | None,
+    move: str,
+    inputs: dict[str, float],
+) -> float | Marker:
+    """move_cost for a unit making the move ``move``: its barred features prohibited, its own
+    costs where the rules give them, its allowance scaled for the shares of it."""
+    kind = _kind("move_cost", move)
+    _move_cost(mode, features)  # the names and the place checked, conflicts warned
+    _number("move_cost", "distance", distance)
+    if allowance is not None:
+        _number("move_cost", "allowance", allowance)
+        allowance = allowance * kind.factor + kind.amount
+    total: float = ENTRY_COST
+    impassable = False
+    counted = _counted(features)
+    for feature in counted:
+        cost = _kind_cost(mode, feature, kind)
+        if _isinstance(cost, _str):  # a parameter's name: nobody filled it in
+            raise UnfilledParameter(cost)
+        if _isinstance(cost, Marker):
+            if cost is PROHIBITED:
+                return PROHIBITED
+            impassable = True
+        elif not _isinstance(cost, _str):
+            total += cost
+    if impassable:
+        return IMPASSABLE
+    total *= distance
+    for feature in counted:
+        if mode in _KIND_COSTS.get((kind.id, feature), ()):
+            continue  # the kind's own cost stands instead of the unit's
+        once = _once_cost(mode, feature, allowance, inputs)
+        if _isinstance(once, Marker):
+            return once
+        total += once
+    return total
+
+
+def _with_move(
+    function: str, extra: dict[str, Any], move: object, allowance: float | None
+) -> tuple[dict[str, Any], float | None]:
+    """The route functions' arguments for a kind of move: ``move`` passed on to move_cost
+    (which scales the allowance for shares), and the unit's allowance as the kind makes it."""
+    kind = _kind(function, move)
+    extra = {**extra, "move": kind.id}
+    if allowance is not None:
+        allowance = allowance * kind.factor + kind.amount
+    return extra, allowance
+
+
+def _kind_edge_cost(mode: str, feature: str, move: str) -> float | Marker | str:
+    return _kind_cost(mode, feature, MOVES[move])
+
+
+def _place_roll(
+    roll: str, mode: str, move: str | None, features: tuple[str, ...]
+) -> tuple[float, tuple[str, ...]] | None:
+    """rulesdsl.semantics_moves.place_roll: None when no feature of the place calls for the
+    roll; else its modifier and the features that give it (whole-map conditions add)."""
+    values = _ROLL_VALUES.get(roll, {})
+    own = _ROLL_MOVES.get((roll, move), {}) if move is not None else {}
+    callers: list[tuple[str, float]] = []
+    extra: list[tuple[str, float]] = []
+    for feature in _counted(features):
+        value = (own[feature] if feature in own else values.get(feature, {})).get(mode)
+        if value is None:
+            continue
+        (extra if feature in _WHOLE_MAP else callers).append((feature, value))
+    if not callers:
+        return None
+    parts = [v for _, v in callers]
+    combine = ROLLS[roll].combine
+    if combine == "highest":
+        total = _max(parts)
+    elif combine == "lowest":
+        total = _min(parts)
+    else:
+        total = _sum(parts)
+    total += _sum(v for _, v in extra)
+    return total, _tuple(n for n, _ in (*callers, *extra))
+
+
+def rolls_due(
+    mode: str,
+    *features: str,
+    move: str | None = None,
+    on: str = "entering",
+) -> tuple[RollDue, ...]:
+    """The rolls due when ``mode`` (making the move ``move``, if given) enters a place with
+    ``features`` (``on="entering"``; ``"first_entering"``, ``"ending"``, or ``"crossing"`` an
+    edge with those features), each with its modifier; step 1, place None."""
+    _place_check("rolls_due", mode, features)
+    if move is not None:
+        _kind("rolls_due", move)
+    if on not in _ROLL_ORDER:
+        raise InvalidArgument("rolls_due", "on", on, f"must be one of {', '.join(_ROLL_ORDER)}")
+    out: list[RollDue] = []
+    for rule in ROLLS.values():
+        if rule.on != on:
+            continue
+        found = _place_roll(rule.id, mode, move, features)
+        if found is not None:
+            out.append(RollDue(1, None, on, rule.id, rule.dice, rule.table, found[0], found[1]))
+    return _tuple(out)
+
+
+def _route_rolls(
+    mode: str, move: str | None, places: tuple[Any, ...], steps: list[RouteStep]
+) -> tuple[RollDue, ...]:
+    """The rolls due along a route, in order: at each step those on crossing the edge, on
+    entering the place, on first entering it (not entered before in the route, the start
+    counting as entered), and at the last step those on ending there."""
+    if not ROLLS:
+        return ()
+    out: list[RollDue] = []
+    seen = {places[0]} if places else set()
+    last = _len(steps)
+    for i, step in enumerate(steps, 1):
+        first = step.end not in seen
+        seen.add(step.end)
+        for on in _ROLL_ORDER:
+            if (on == "first_entering" and not first) or (on == "ending" and i != last):
+                continue
+            features = step.edge if on == "crossing" else step.features
+            if on == "crossing":
+                features = (*features, *(f for f in step.features if f in _WHOLE_MAP))
+            for rule in ROLLS.values():
+                if rule.on != on:
+                    continue
+                found = _place_roll(rule.id, mode, move, features)
+                if found is not None:
+                    out.append(
+                        RollDue(i, step.end, on, rule.id, rule.dice, rule.table, found[0], found[1])
+                    )
+    return _tuple(out)
+
+
 # ---- maps: place states, boards and routes -------------------------------------------------
 
 _STATES: Final[Mapping[str, Mapping[str, str]]] = {}
@@ -1620,6 +1953,10 @@ class Route(_Record):
     steps: tuple[RouteStep, ...]
     legal: bool
     reason: str
+    move: str = ""
+    """The kind of move the route was costed for (empty: none given)."""
+    rolls: tuple[RollDue, ...] = ()
+    """The rolls the map makes due along the route, in order (see ROLLS)."""
 
 
 class Board:
@@ -1844,7 +2181,10 @@ def _step_cost(
     for feature in crossed:
         if (mode, feature) in _UNFILLED_COSTS:
             raise UnfilledParameter(_UNFILLED_COSTS[mode, feature])
-        cost = FEATURES[feature].costs[mode]
+        if "move" in extra:  # a kind of move: its barred features and own costs
+            cost = _kind_edge_cost(mode, feature, extra["move"])
+        else:
+            cost = FEATURES[feature].costs[mode]
         if _isinstance(cost, Marker):
             if cost is PROHIBITED:
                 return PROHIBITED
@@ -1885,7 +2225,11 @@ def _route_args(function: str, board: object, mode: object, allowance: object) -
 
 
 def route_cost(
-    board: Board, mode: str, route: Iterable[Any], allowance: float | None = None
+    board: Board,
+    mode: str,
+    route: Iterable[Any],
+    allowance: float | None = None,
+    move: str | None = None,
 ) -> Route:
     """The cost of moving ``mode`` along ``route`` (places of ``board``, the start first),
     step by step, and whether the move is legal: no step impassable or prohibited, no stop
@@ -1893,6 +2237,8 @@ def route_cost(
     within ``allowance`` when one is given (with a minimum move, one step always is, unless
     the allowance is 0)."""
     extra = _route_args("route_cost", board, mode, allowance)
+    if move is not None:  # a kind of move: its costs, and the allowance it gives
+        extra, allowance = _with_move("route_cost", extra, move, allowance)
     if _isinstance(route, _str) or not _isinstance(route, Iterable):
         raise ArgumentTypeError("route_cost", "route", route, "must be a sequence of places")
     places = _tuple(route)
@@ -1928,7 +2274,10 @@ def route_cost(
         crossed = edges.get((start, end), ())
         cost = costs.get((entered, crossed, distance))
         if cost is None:
-            cost = _step_cost(mode, entered, crossed, distance, extra)
+            try:
+                cost = _step_cost(mode, entered, crossed, distance, extra)
+            except ArgumentError as error:
+                raise _raised_by(error, "route_cost") from None
             if _len(entered) < 2 or EXCLUSIONS.keys().isdisjoint(entered):  # warns each time
                 costs[entered, crossed, distance] = cost
         steps.append(_tuple.__new__(RouteStep, (start, end, entered, crossed, cost)))
@@ -1953,7 +2302,9 @@ def route_cost(
         and not (MINIMUM_MOVE and allowance > 0 and _len(steps) == 1)
     ):
         reason = "the route costs more than the allowance"
-    return Route(marker if marker is not None else total, _tuple(steps), not reason, reason)
+    answer = marker if marker is not None else total
+    rolls = _route_rolls(mode, move, places, steps)
+    return Route(answer, _tuple(steps), not reason, reason, move or "", rolls)
 
 
 def _exits(
@@ -2134,36 +2485,62 @@ def _entering(board: Board, mode: str) -> dict[Any, tuple[float, bool]]:
 
 
 def cheapest_route(
-    board: Board, mode: str, start: Any, goal: Any, allowance: float | None = None
+    board: Board,
+    mode: str,
+    start: Any,
+    goal: Any,
+    allowance: float | None = None,
+    move: str | None = None,
 ) -> Route | None:
     """The cheapest legal route for ``mode`` from ``start`` to ``goal`` on ``board`` (within
-    ``allowance`` when one is given), or None when there is none."""
+    ``allowance`` when one is given, as the kind of move ``move`` makes it), or None when there
+    is none."""
     extra = _route_args("cheapest_route", board, mode, allowance)
+    given = allowance
+    if move is not None:
+        extra, allowance = _with_move("cheapest_route", extra, move, allowance)
     for argument, place in (("start", start), ("goal", goal)):
         _on_board("cheapest_route", argument, board, place)
     if goal != start and not can_end(mode, *board.places[goal]):
         return None
     budget = _INF if allowance is None else allowance
-    best, came = _search(board, mode, start, budget, extra, goal)
+    try:
+        best, came = _search(board, mode, start, budget, extra, goal)
+    except ArgumentError as error:
+        raise _raised_by(error, "cheapest_route") from None
     if goal not in best:
         return None
     places = [goal]
     while places[-1] != start:
         places.append(came[places[-1]])
     places.reverse()
-    return route_cost(board, mode, places, allowance)
+    return route_cost(board, mode, places, given, move)
 
 
 def reachable(
-    board: Board, mode: str, start: Any, budget: float, allowance: float | None = None
+    board: Board,
+    mode: str,
+    start: Any,
+    budget: float,
+    allowance: float | None = None,
+    move: str | None = None,
 ) -> Mapping[Any, float]:
     """Each place of ``board`` where ``mode`` may end its move from ``start`` for at most
     ``budget`` (the start itself, at 0, included), with the cheapest cost to get there.
-    ``allowance``, when given, is passed to the costs that depend on it."""
+    ``allowance``, when given, is passed to the costs that depend on it. ``move``: a kind of
+    move, whose costs count and which scales ``budget`` and ``allowance`` as it does a unit's
+    allowance."""
     extra = _route_args("reachable", board, mode, allowance)
     _on_board("reachable", "start", board, start)
     _number("reachable", "budget", budget)
-    best, _ = _search(board, mode, start, budget, extra)
+    if move is not None:
+        extra, allowance = _with_move("reachable", extra, move, allowance)
+        kind = MOVES[move]
+        budget = budget * kind.factor + kind.amount
+    try:
+        best, _ = _search(board, mode, start, budget, extra)
+    except ArgumentError as error:
+        raise _raised_by(error, "reachable") from None
     ends: dict[tuple[str, ...], bool] = {}
     out: dict[Any, float] = {}
     places = board.places

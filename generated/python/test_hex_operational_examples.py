@@ -34,11 +34,14 @@ def plain(value: Any) -> list[dict[str, Any]]:
         return [{"number": float(value)}]
     if isinstance(value, str):
         return [{"word": value}]
+    if type(value) is tuple:  # rolls_due (a plain tuple of RollDue): each name and modifier
+        parts = [p for due in value for p in ({"word": due.roll}, {"number": due.modifier})]
+        return parts or [{"word": "none"}]
     name = type(value).__name__
     if name == "Sight":
         blocked = [{"marker": "blocked"}] if value.blocked else []
         return [{"number": float(value.hindrance)}, *blocked]
-    if name == "Route":
+    if name in ("Route", "FacingRoute"):
         illegal = [] if value.legal else [{"word": "illegal"}]
         return [*plain(value.total), *illegal]
     if name in ("DiceRow", "Result", "Outcome"):
@@ -71,9 +74,20 @@ def same(a: Any, b: Any) -> bool:
 def ask(vector: dict[str, Any]) -> Any:
     """Asks the module the vector's question."""
     question, args, kwargs = vector["question"], vector["args"], dict(vector["kwargs"])
+    if question == "chance" and args[0] in getattr(module, "RESULTS_TABLES", {}):
+        results = module.RESULTS_TABLES[args[0]]
+        column = kwargs["column"]
+        if not isinstance(column, str):
+            low, high, _ = results.rows[0]  # a total some row covers: the column is the answer
+            column = module.roll(args[0], high if low is None else low, column=column).column
+        if "modifier" in kwargs:
+            return results.chances_with[kwargs["modifier"]][column][args[1]]
+        return results.chances[column][args[1]]
     if question == "chance":
         row = next(r for r in module.DICE_TABLES[args[0]].rows if r.id == args[1])
         return row.chance_with[kwargs["modifier"]] if "modifier" in kwargs else row.chance
+    if question == "route_cost" and args[0] in getattr(module, "FACINGS", {}):
+        return facing_route(args, kwargs)
     if question == "route_cost":
         places = {i: tuple(p["features"]) for i, p in enumerate(args[1:])}
         edges = {(i - 1, i): tuple(p["edge"]) for i, p in enumerate(args[1:]) if i}
@@ -89,6 +103,45 @@ def ask(vector: dict[str, Any]) -> Any:
             kwargs["crossed"] = tuple(kwargs["crossed"])
         return function(args[0], *(tuple(p) for p in args[1:]), **kwargs)
     return function(*args, **kwargs)
+
+
+HEADINGS = {
+    6: ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)),
+    4: ((1, 0), (0, -1), (-1, 0), (0, 1)),
+    8: ((1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)),
+}
+"""The grid step each heading looks along, counter-clockwise from +x (hex: axial)."""
+
+
+def facing_route(args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """A facing route's example laid on the unit's grid: the start at (0, 0) facing heading
+    0, each place entered along the grid step its move gives, each `turn` one heading to the
+    left (issue 24)."""
+    rule = module.FACINGS[args[0]]
+    count = rule.headings
+    steps = HEADINGS[count]
+    place, heading, how = (0, 0), 0, "forward"
+    places = {place: tuple(args[1]["features"])}
+    edges = {}
+    route = [(place, heading)]
+    for item in args[2:]:
+        if item == "turn":
+            heading = (heading + 1) % count
+            route.append((place, heading))
+            continue
+        if isinstance(item, str):
+            how = item
+            continue
+        side = {"forward": 0, "backward": count // 2, "sideslip": 1}[how]
+        dq, dr = steps[(heading + side) % count]
+        there = (place[0] + dq, place[1] + dr)
+        assert there not in places, "a facing example's route crosses itself"
+        places[there] = tuple(item["features"])
+        edges[place, there] = tuple(item["edge"])
+        place, how = there, "forward"
+        route.append((place, heading))
+    board = module.Board(places, edges, grid=rule.grid)
+    return module.route_cost(board, args[0], route, **kwargs)
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["text"] for v in VECTORS])
