@@ -414,7 +414,7 @@ def test_sheet_command_prints_markdown(
 
     monkeypatch.setattr(sys, "stdout", Stdout())
     assert main(["sheet", "heavy_gear", "--format", "md", "--lang", "fr"]) == 0
-    assert out.getvalue().decode("utf-8").startswith("# Heavy Gear : terrain et mouvement")
+    assert out.getvalue().decode("utf-8").startswith("# Heavy Gear\u202f: terrain et mouvement")
 
 
 def test_sheet_command_writes_a_file(tmp_path: Path) -> None:
