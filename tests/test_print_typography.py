@@ -38,7 +38,7 @@ def test_russian_writes_dice_with_k_and_the_battletech_hex_as_geks() -> None:
     assert "Эффекты местности (2к6)" in md
     assert "урон: 1к6+3" in md
     assert "2d6" not in md and "1d6" not in md
-    assert "один на гекс" in md and "Вход в гекс стоит 1\u00a0ОД" in md  # kept with its unit
+    assert "один на гекс" in md and "Вход в гекс стоит 1 ОД" in md
     assert "клетк" not in md
     # a square grid keeps its word
     d20 = render_markdown(build_sheet(pdf_layout.ruleset("d20_movement"), "ru"))

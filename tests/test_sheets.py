@@ -500,7 +500,8 @@ def book_title_words(rs: ir.Ruleset) -> set[str]:
     return {
         w.lower()
         for b in rs.books
-        for text in b.info.labels.values()
+        for labels in (b.info.labels, *b.info.notes)  # the abbreviation, the title
+        for text in labels.values()
         for w in re.findall(r"[A-Za-z]+", text)
     }
 

@@ -102,10 +102,10 @@ _MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
 _MD_LINE_START = re.compile(r"^(>|#{1,6}(?=\s|$)|[+-](?=\s|$)|[-=]+\s*$|\d{1,9}(?=[.)](\s|$)))")
 
 
-_MD_SPACES = re.compile(r"[^\S\u00a0\u202f]+")
-"""Runs of white space a Markdown line folds into one space: all but the no-break spaces
-(French sets U+202F before ``:`` ``;`` ``!`` ``?`` and inside ``« »``; U+00A0 keeps a number
-with its unit), which the written file keeps as they are."""
+_MD_SPACES = re.compile(r"[^\S\u202f]+")
+"""Runs of white space a Markdown line folds into one space: all but the narrow no-break
+space (French sets U+202F before ``:`` ``;`` ``!`` ``?`` and inside ``« »``), which the
+written file keeps as it is."""
 
 _MD_CONTROLS = {
     c: "\ufffd"
@@ -120,7 +120,7 @@ def md_escape(text: object) -> str:
     backslash (CommonMark allows one before any ASCII punctuation), so ``<script>`` stays text,
     ``|`` cannot end a table cell and ``_`` cannot start emphasis; so does a mark that would
     start a block at the beginning of a line (``#``, ``>``, ``-``, ``+``, ``=``, ``1.``).
-    Line breaks become spaces; the no-break spaces stay (:data:`_MD_SPACES`). Control characters (NUL, BEL, ESC, the C1 range...) and the
+    Line breaks become spaces; narrow no-break spaces stay (:data:`_MD_SPACES`). Control characters (NUL, BEL, ESC, the C1 range...) and the
     bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069), which a terminal or
     an editor would act on, become U+FFFD.
     """

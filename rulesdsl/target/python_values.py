@@ -138,7 +138,11 @@ def source_text(rs: ir.Ruleset, info: ir.Info) -> str:
     if src is None:
         return ""
     book = next((b for b in rs.books if b.id == src.book), None)
-    title = next(iter(book.info.labels.values()), src.book) if book else src.book
+    # the book's title: its first note where it has one (its label is the abbreviation a
+    # sheet prints), else its label
+    names = [] if book is None else [*(next(iter(n.values()), "") for n in book.info.notes)]
+    names += [*book.info.labels.values()] if book is not None else []
+    title = next((n for n in names if n), src.book)
     parts = [title, src.page or "", src.detail or ""]
     return ", ".join(p for p in parts if p)
 
