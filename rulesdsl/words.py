@@ -104,6 +104,7 @@ KEYWORDS: tuple[str, ...] = (
     "place",
     "prohibited",
     "range",
+    "remark",
     "roll",
     "share",
     "square",

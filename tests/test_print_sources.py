@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001
 """Sources on sheets and cards (issue 23): a source prints as its book's label (the
 abbreviation the ruleset declares, per language), never the book's id; a rule number
 (`[tw 4.27]`, `[tw §4.27]`) is a source as a page is, through every front end."""

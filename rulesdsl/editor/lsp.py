@@ -53,7 +53,7 @@ document gets one diagnostic (E006) instead."""
 
 KEYWORDS = words.STATEMENTS
 """The words that start a statement, from the language's one registry of its words."""
-BLOCK_KEYWORDS = ("columns", "column", "when", "note", "modifier")
+BLOCK_KEYWORDS = ("columns", "column", "when", "note", "remark", "modifier")
 VALUE_KEYWORDS = ("impassable", "prohibited", "blocked", "as", "per", "full", "yes", "no")
 INNER_KEYWORDS = words.KEYWORDS
 """The words inside a statement (``one per place``, ``at least``...), from the registry."""
