@@ -61,7 +61,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
         )
         else "pdf"
     )
-    refit = Refit(ruleset, lang, args.size, args.per_mode, paper, args.bleed)
+    refit = Refit(ruleset, lang, args.size, args.per_mode, paper, args.bleed, deck.sheet)
     try:
         content = html.encode("utf-8") if fmt == "html" else render_pdf(html, refit=refit)
     except PdfUnavailable as exc:

@@ -19,7 +19,6 @@ ruleset id, version and digest in small print, and its number in the deck.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
@@ -32,6 +31,15 @@ from rulesdsl import ir
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
+from rulesdsl.printed.imposition import (
+    CROP,
+    IMPOSE_PAPERS,
+    MAX_BLEED,
+    PRINT_MARGIN,
+    Imposition,
+    Slot,
+    imposition,
+)
 from rulesdsl.printed.loss import REFITTABLE, Loss
 from rulesdsl.printed.pdf import Rendered, render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
@@ -94,15 +102,9 @@ CARD_SIZES: dict[str, CardSize] = {
 least and largest body type of each: a card's body (its rules, table and lines) is set as
 large as it fits, never smaller than the least."""
 
-IMPOSE_PAPERS: dict[str, tuple[float, float]] = {"a4": (210, 297), "letter": (215.9, 279.4)}
-"""Sheets the cards can be imposed on, in millimetres (portrait)."""
 
 DEFAULT_SIZE = "poker"
 DEFAULT_PAPER = "a4"
-PRINT_MARGIN = 5.0
-"""Millimetres kept free at each edge of an imposed sheet (printers cannot print there)."""
-CROP = 4.0
-"""Length of a crop mark, in millimetres."""
 
 SAFE_ZONE = 3.0
 """Millimetres inside the cut that text keeps clear of, all round (the card's padding; the
@@ -184,7 +186,7 @@ def _room(size: CardSize, font: float, share: tuple[float, float] = (1.0, 1.0)) 
     # the card's head (band and title lines are counted per card) and its foot (two lines)
     foot = 2 * FOOT * size.font * LINE + 2
     height = ((size.height - 2 * PAD) * MM - foot) * FILL * share[1]
-    box = fit.Box(font=font, line=LINE, pad_x=3.6, pad_y=1.6, head_scale=0.88)
+    box = fit.Box(font=font, line=LINE, pad_x=3.6, pad_y=1.6, head_scale=0.88, head_hyphens=True)
     return _Room(width, height, box, font)
 
 
@@ -194,18 +196,22 @@ def build_deck(
     size: str = DEFAULT_SIZE,
     mode: str | None = None,
     tight: Mapping[str, tuple[float, float]] | None = None,
+    sheet: Sheet | None = None,
 ) -> Deck:
     """The deck of ``ruleset`` in ``lang`` on cards of ``size``; ``mode`` keeps only what
     concerns that unit type (see :func:`~rulesdsl.printed.sheet_model.build_sheet`).
     ``tight`` gives some blocks (``section/block``) less room than the estimate: the share
-    of the card's width and height they may fill (see :class:`Refit`).
+    of the card's width and height they may fill (see :class:`Refit`). ``sheet``, where
+    given, is the sheet of the same ruleset, language and mode, already built (a refit
+    reuses it).
 
     Each block is fitted on its own: as few cards as it needs at the least type size, then
     the largest type that still needs no more (:meth:`CardSize.fonts`), its table rows
     shared evenly between the cards."""
     if size not in CARD_SIZES:
         raise ValueError(f"unknown card size {size!r}; choose one of {', '.join(CARD_SIZES)}")
-    sheet = build_sheet(ruleset, lang, mode)
+    if sheet is None:
+        sheet = build_sheet(ruleset, lang, mode)
     card_size = CARD_SIZES[size]
     cards: list[Card] = []
     for section in sheet.sections:
@@ -265,25 +271,35 @@ def _fitted(
     """The cards of one block at the largest type that needs no more cards than the least."""
     fonts = size.fonts()
     whole = topic in WHOLE_ROWS
-    least = _block_cards(section, block, _room(size, fonts[-1], share))
+    upright = _room(size, fonts[-1], share)
+    least = _block_cards(section, block, upright, whole)
     turned = False
     if block.table is not None and (len(least) > 1 or whole):
         # a table that needs several cards may need fewer set across the card; a results
         # table is never split between its columns: set across where it is wide
         across = replace(size, width=size.height, height=size.width)
         other = _block_cards(section, block, _room(across, fonts[-1], share), whole)
-        if whole:
-            upright = _block_cards(section, block, _room(size, fonts[-1], share), whole)
-            if _too_wide(block, _room(size, fonts[-1], share)) or len(other) < len(upright):
-                least, size, turned = other, across, True
-            else:
-                least = upright
-        elif len(other) < len(least):
+        # set across, too, where the upright card cannot hold LEAST_ROWS rows a part
+        fewer = _short(other, block) < _short(least, block)
+        # and where that keeps the table whole across (one table, not its columns apart)
+        whole_across = _too_wide(block, upright) and not _too_wide(
+            block, _room(across, fonts[-1], share)
+        )
+        if (
+            len(other) < len(least)
+            or (whole and _too_wide(block, upright))
+            or fewer
+            or (whole_across and len(other) <= len(least))
+        ):
             least, size, turned = other, across, True
     chosen, font = least, fonts[-1]
     for candidate in fonts[:-1]:
         cards = _block_cards(section, block, _room(size, candidate, share), whole)
-        if len(cards) <= len(least) and not any(card.over for card in cards):
+        if (
+            len(cards) <= len(least)
+            and not any(card.over for card in cards)
+            and _short(cards, block) <= _short(least, block)
+        ):
             chosen, font = cards, candidate
             break
     for card in chosen:
@@ -291,6 +307,16 @@ def _fitted(
         card.font = font
         card.turned = turned
     return chosen
+
+
+def _short(cards: list[Card], block: Block) -> int:
+    """How many parts of a split table hold fewer than LEAST_ROWS rows (a table of fewer
+    rows is whole on one card, or split only by its columns)."""
+    if block.table is None or len(block.table.rows) < LEAST_ROWS:
+        return 0
+    return sum(
+        1 for card in cards if card.table is not None and 0 < len(card.table.rows) < LEAST_ROWS
+    )
 
 
 WHOLE_ROWS = frozenset({"results"})
@@ -382,7 +408,8 @@ def _block_cards(section: str, block: Block, room: _Room, whole_rows: bool = Fal
                 stream.append(_Row(i, [], row_height))
                 stream += [_Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
             else:
-                stream.append(_Row(i, row_notes, row_height + sum(note_heights)))
+                total = row_height + sum(note_heights)
+                stream.append(_Row(i, row_notes, total, tuple(note_heights)))
         if cols is chunks[-1]:
             stream += after
         cards += _pack_even(base, stream, cap, room, (piece, layout.head_height))
@@ -433,6 +460,9 @@ class _Row:
     index: int
     notes: list[tuple[str, str]]
     height: float
+    """The row's height with its notes'."""
+    note_heights: tuple[float, ...] = ()
+    """Each note's height (a part that must take the row may send its notes on)."""
 
 
 _Item = _Line | _Svg | _After | _Note | _Row
@@ -453,14 +483,16 @@ def _pack_even(
     cards = _pack(base, items, cap, room, table)
     if len(cards) < 2:
         return cards
+    over = sum(card.over for card in cards)
     low, high = 0.0, cap
     for _ in range(14):
         middle = (low + high) / 2
-        if len(_pack(base, items, middle, room, table)) <= len(cards):
+        trial = _pack(base, items, middle, room, table, cap)
+        if len(trial) <= len(cards) and sum(card.over for card in trial) <= over:
             high = middle
         else:
             low = middle
-    return _pack(base, items, high, room, table)
+    return _pack(base, items, high, room, table, cap)
 
 
 def _pack(
@@ -469,35 +501,85 @@ def _pack(
     cap: float,
     room: _Room,
     table: tuple[TableView, float] | None,
+    limit: float = 0.0,
 ) -> list[Card]:
-    """Fill cards with ``items`` in order, a new card when the next one does not fit."""
+    """Fill cards with ``items`` in order, a new card when the next one does not fit in
+    ``cap``; a card is ``over`` when it holds more than ``limit`` (default: ``cap``), the
+    card's real room.
+
+    A part of a split table takes at least :data:`LEAST_ROWS` rows and leaves no fewer
+    behind, up to ``limit``: to make room for them its notes move on to the next card."""
+    limit = limit or cap
+    # rows a part must take fill the card up to its real room less the source line under
+    # the card's body (which the estimate of the room leaves to its slack)
+    room_for_rows = limit - (_para_height(base.source, room, 0.75) if base.source else 0.0)
     cards: list[Card] = []
     current: Card | None = None
     used = 0.0
     rows: list[int] = []
+    placed: list[_Note] = []
+    """The notes on the current card, with their heights."""
+    carry: list[_Note] = []
+    """Notes sent on to the next card."""
+    left = sum(isinstance(item, _Row) for item in items)
+    """Rows not yet placed."""
 
     def close() -> None:
         nonlocal current, rows
         if current is not None and table is not None and rows:
             current.table = slice_table(table[0], range(len(table[0].rows[0]) - 1), rows)
         if current is not None:
-            current.over = used > cap
+            current.notes = [note.note for note in placed]
+            current.over = used > limit
             cards.append(current)
         current, rows = None, []
 
+    def start() -> Card:
+        nonlocal used
+        placed[:] = carry
+        carry.clear()
+        used = sum(note.height for note in placed)
+        return replace(base, lines=[], notes=[], after=[], svg="", table=None)
+
+    def place_row(row: _Row) -> None:
+        nonlocal used, left
+        rows.append(row.index)
+        left -= 1
+        used += row.height - sum(row.note_heights)
+        for note, height in zip(row.notes, row.note_heights, strict=True):
+            if carry or used + height > room_for_rows:
+                carry.append(_Note(note, height))
+            else:
+                placed.append(_Note(note, height))
+                used += height
+
     for item in items:
-        is_row = isinstance(item, _Row)
         need = item.height
-        if is_row and not rows and table is not None:
+        if isinstance(item, _Row) and not rows and table is not None:
             need += table[1]
+        # a part holds at least LEAST_ROWS rows, and leaves no fewer behind: a continued
+        # table of one or two rows under its repeated header is no use at the table
+        short = (
+            table is not None and len(rows) > 0 and left > 0 and min(len(rows), left) < LEAST_ROWS
+        )
         if current is not None and used + need > cap:
+            if short and isinstance(item, _Note):
+                carry.append(item)  # after the rows the part must take
+                continue
+            if short and isinstance(item, _Row):
+                own = item.height - sum(item.note_heights)
+                while placed and used + own > room_for_rows:  # its notes make room for it
+                    moved = placed.pop()
+                    carry.insert(0, moved)
+                    used -= moved.height
+                if used + own <= room_for_rows:
+                    place_row(item)
+                    continue
             close()
         if current is None:
-            current = replace(base, lines=[], notes=[], after=[], svg="", table=None)
-            used = 0.0
-            if is_row and table is not None:
+            current = start()
+            if isinstance(item, _Row) and table is not None:
                 need = item.height + table[1]
-        used += need
         match item:
             case _Line(text=text):
                 current.lines.append(text)
@@ -505,15 +587,26 @@ def _pack(
                 current.svg = svg
             case _After(text=text):
                 current.after.append(text)
-            case _Note(note=note):
-                current.notes.append(note)
-            case _Row(index=index, notes=row_notes):
-                rows.append(index)
-                current.notes += row_notes
+            case _Note():
+                placed.append(item)
+            case _Row():
+                if not rows and table is not None:
+                    used += table[1]
+                place_row(item)
+                continue
             case _:
                 assert_never(item)
+        used += need
+    while carry:  # notes sent on after the last row
+        close()
+        current = start()
     close()
     return cards or [replace(base)]
+
+
+LEAST_ROWS = 3
+"""The fewest rows of a split table on one card (a table of fewer rows is never split
+between rows)."""
 
 
 def _number_parts(cards: list[Card]) -> list[Card]:
@@ -523,122 +616,6 @@ def _number_parts(cards: list[Card]) -> list[Card]:
             card.part = f"{i}/{len(cards)}"
             card.title = f"{card.title} {card.part}"
     return cards
-
-
-# ---- imposition -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Slot:
-    """Where one card goes on an imposed sheet, in millimetres from the top left corner."""
-
-    left: float
-    top: float
-
-
-@dataclass(frozen=True)
-class Imposition:
-    page_width: float
-    page_height: float
-    columns: int
-    rows: int
-    card_width: float
-    card_height: float
-    bleed: float = 0.0
-    """Millimetres each card's design runs on past its cut (``--bleed``), for a print shop:
-    cards stand this far apart twice over, with crop marks at both cuts of each gap."""
-
-    @property
-    def flip(self) -> str:
-        """The edge to flip on when printing both sides: ``long`` (portrait) or ``short``."""
-        return "long" if self.page_height >= self.page_width else "short"
-
-    @property
-    def per_sheet(self) -> int:
-        return self.columns * self.rows
-
-    @property
-    def pitch(self) -> tuple[float, float]:
-        """From one card to the next, across and down (the card and its bleed)."""
-        return self.card_width + 2 * self.bleed, self.card_height + 2 * self.bleed
-
-    @property
-    def origin(self) -> tuple[float, float]:
-        """The top left corner of the first card's bleed."""
-        across, down = self.pitch
-        return (
-            (self.page_width - self.columns * across) / 2,
-            (self.page_height - self.rows * down) / 2,
-        )
-
-    def slot(self, index: int, back: bool = False) -> Slot:
-        """The place of the ``index``-th card of a sheet (its cut, top left); on the back the
-        columns are mirrored, so a card's back lands behind its front (long-edge duplex)."""
-        row, col = divmod(index, self.columns)
-        if back:
-            col = self.columns - 1 - col
-        x0, y0 = self.origin
-        across, down = self.pitch
-        return Slot(x0 + col * across + self.bleed, y0 + row * down + self.bleed)
-
-    def cuts(self) -> tuple[list[float], list[float]]:
-        """Where the cuts run: the x of each vertical cut, the y of each horizontal one."""
-        x0, y0 = self.origin
-        across, down = self.pitch
-        b = self.bleed
-        xs = sorted(
-            {x0 + c * across + b + e for c in range(self.columns) for e in (0, self.card_width)}
-        )
-        ys = sorted(
-            {y0 + r * down + b + e for r in range(self.rows) for e in (0, self.card_height)}
-        )
-        return xs, ys
-
-    def crop_marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop marks as lines (x1, y1, x2, y2) in the margins, at every cut, clear of the
-        bleed."""
-        x0, y0 = self.origin
-        across, down = self.pitch
-        x1 = x0 + self.columns * across
-        y1 = y0 + self.rows * down
-        xs, ys = self.cuts()
-        marks = []
-        for x in xs:
-            marks += [(x, y0 - 1 - CROP, x, y0 - 1), (x, y1 + 1, x, y1 + 1 + CROP)]
-        for y in ys:
-            marks += [(x0 - 1 - CROP, y, x0 - 1, y), (x1 + 1, y, x1 + 1 + CROP, y)]
-        return marks
-
-
-MAX_BLEED = 10.0
-"""The largest ``--bleed`` in millimetres (print shops ask for 2 to 5)."""
-
-
-def imposition(size: CardSize, paper: str | None, bleed: float = 0.0) -> Imposition:
-    """How cards of ``size`` sit on ``paper`` (None: one card per page, the page the card
-    and its bleed), ``bleed`` millimetres of design past each cut.
-
-    The sheet is turned landscape when that holds more cards (A6 and index cards on A4);
-    such a sheet is printed double-sided flipping on the short edge, a portrait one on the
-    long edge: either way the back is the front mirrored left to right.
-    """
-    if not 0 <= bleed <= MAX_BLEED:
-        raise ValueError(f"bleed {bleed} mm: give 0 to {MAX_BLEED:g} mm")
-    if paper is None:
-        w, h = size.width + 2 * bleed, size.height + 2 * bleed
-        return Imposition(w, h, 1, 1, size.width, size.height, bleed)
-    if paper not in IMPOSE_PAPERS:
-        raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(IMPOSE_PAPERS)}")
-    room = 2 * (PRINT_MARGIN + CROP + 1)
-    best: Imposition | None = None
-    for width, height in (IMPOSE_PAPERS[paper], IMPOSE_PAPERS[paper][::-1]):
-        columns = max(1, math.floor((width - room) / (size.width + 2 * bleed)))
-        rows = max(1, math.floor((height - room) / (size.height + 2 * bleed)))
-        layout = Imposition(width, height, columns, rows, size.width, size.height, bleed)
-        if best is None or layout.per_sheet > best.per_sheet:
-            best = layout
-    assert best is not None
-    return best
 
 
 # ---- rendering ------------------------------------------------------------------------------
@@ -691,8 +668,9 @@ def render_deck(
     """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`), refitted
     where the first layout lost text (:class:`Refit`); what is still lost is in its
     ``losses``."""
-    html = render_deck_html(build_deck(ruleset, lang, size, mode), paper, bleed)
-    return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed))
+    deck = build_deck(ruleset, lang, size, mode)
+    html = render_deck_html(deck, paper, bleed)
+    return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed, deck.sheet))
 
 
 def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
@@ -702,8 +680,9 @@ def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     the ``pdf`` extra)."""
     outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
-        html = render_deck_html(build_deck(ruleset, lang, DEFAULT_SIZE), DEFAULT_PAPER)
-        refit = Refit(ruleset, lang, DEFAULT_SIZE, None, DEFAULT_PAPER)
+        deck = build_deck(ruleset, lang, DEFAULT_SIZE)
+        html = render_deck_html(deck, DEFAULT_PAPER)
+        refit = Refit(ruleset, lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=deck.sheet)
         outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
             partial(render_pdf, html, refit=refit),
             partial(rendered_from, html=html),
@@ -733,10 +712,14 @@ class Refit:
         mode: str | None,
         paper: str | None,
         bleed: float = 0.0,
+        sheet: Sheet | None = None,
     ) -> None:
         self.args = (ruleset, lang, size, mode)
         self.paper = paper
         self.bleed = bleed
+        self.sheet = sheet
+        """The sheet the decks are cut from: built once (given, or at the first refit),
+        then only cut again."""
         self.tight: dict[str, tuple[float, float]] = {}
         self.deck: Deck | None = None
         """The last deck made (None until a refit)."""
@@ -758,8 +741,9 @@ class Refit:
                 down *= REFIT_SHRINK
             self.tight[key] = (across, down)
         ruleset, lang, size, mode = self.args
-        self.deck = build_deck(ruleset, lang, size, mode, self.tight)
+        self.deck = build_deck(ruleset, lang, size, mode, self.tight, self.sheet)
+        self.sheet = self.deck.sheet
         return render_deck_html(self.deck, self.paper, self.bleed)
 
 
-__all__ += ["Imposition", "Refit", "Slot", "fit_text"]
+__all__ += ["CROP", "MAX_BLEED", "PRINT_MARGIN", "Imposition", "Refit", "Slot", "fit_text"]

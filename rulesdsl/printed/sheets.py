@@ -120,7 +120,8 @@ def md_escape(text: object) -> str:
     backslash (CommonMark allows one before any ASCII punctuation), so ``<script>`` stays text,
     ``|`` cannot end a table cell and ``_`` cannot start emphasis; so does a mark that would
     start a block at the beginning of a line (``#``, ``>``, ``-``, ``+``, ``=``, ``1.``).
-    Line breaks become spaces; narrow no-break spaces stay (:data:`_MD_SPACES`). Control characters (NUL, BEL, ESC, the C1 range...) and the
+    Line breaks become spaces; narrow no-break spaces stay (:data:`_MD_SPACES`). Control
+    characters (NUL, BEL, ESC, the C1 range...) and the
     bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069), which a terminal or
     an editor would act on, become U+FFFD.
     """
