@@ -276,11 +276,10 @@ def hover_text(state: State, name: str, ruleset: ir.Ruleset | None) -> str | Non
         source = parent.item.extras.source
     if source is not None:
         book = state.index.declarations.get(source.book.text)
-        title = (
-            next((lb.text for lb in book.item.labels), source.book.text)
-            if book
-            else source.book.text
-        )
+        # the book's title: its note (its label is the abbreviation sheets print)
+        notes = book.item.extras.notes if book else ()
+        names = [*(notes[0] if notes else ()), *(book.item.labels if book else ())]
+        title = next((lb.text for lb in names), source.book.text)
         where = " ".join(
             x for x in (source.page, f'"{source.detail}"' if source.detail else "") if x
         )
