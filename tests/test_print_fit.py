@@ -152,3 +152,18 @@ def test_no_part_of_a_split_table_holds_fewer_than_3_rows(name: str, lang: str) 
     for card in build_deck(rs, lang, "poker").cards:
         if card.part and card.table is not None and sheet_rows.get(card.block, 0) >= 3:
             assert len(card.table.rows) >= 3, (card.title, len(card.table.rows))
+
+
+def test_small_blocks_of_one_topic_share_a_card_at_no_less_than_7_5pt() -> None:
+    """Worked examples one to a card left most of each card empty: blocks of one topic that
+    fit together share a card, each under its own title, and the index lists them all."""
+    deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "en", "poker")
+    examples = [c for c in deck.cards if c.block.startswith("examples/")]
+    blocks = [b for s in deck.sheet.sections if s.id == "examples" for b in s.blocks]
+    assert len(examples) < len(blocks)  # 14 examples on 10 cards (the estimate errs tall)
+    assert sum(1 + len(c.more) for c in examples) == len(blocks)
+    assert all(c.font >= 7.5 for c in examples)
+    index = [r[1].text for c in deck.cards if c.kind == "index" and c.table for r in c.table.rows]
+    assert all(b.title in index for b in blocks)
+    html = render_deck_html(deck, "a4")
+    assert html.count('<h3 class="more">') == sum(len(c.more) for c in deck.cards)

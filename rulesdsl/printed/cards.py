@@ -19,6 +19,7 @@ ruleset id, version and digest in small print, and its number in the deck.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
@@ -149,6 +150,11 @@ class Card:
     """The estimate says the card's content is taller than the card (one item too big)."""
     turned: bool = False
     """The front is set across the card (landscape): a wide table fits better so."""
+    height: float = 0.0
+    """The estimated height of the card's body (the rows, lines and notes), in points."""
+    more: list[Card] = field(default_factory=list)
+    """Blocks of the same topic printed on this card after its own (small blocks share a
+    card: :func:`_gathered`)."""
 
 
 @dataclass
@@ -215,12 +221,15 @@ def build_deck(
     card_size = CARD_SIZES[size]
     cards: list[Card] = []
     for section in sheet.sections:
+        fitted = []
         for block in section.blocks:
             key = f"{section.id}/{block.id}"
             share = (tight or {}).get(key, (1.0, 1.0))
-            for card in _fitted(section.id, section.title, block, card_size, share):
+            parts = _fitted(section.id, section.title, block, card_size, share)
+            for card in parts:
                 card.block = key
-                cards.append(card)
+            fitted.append((block, share, parts))
+        cards += _gathered(section.title, fitted, card_size)
     c = catalog(sheet.lang)
     index_share = (tight or {}).get("index/index", (1.0, 1.0))
     cards = _with_index(
@@ -238,6 +247,82 @@ def build_deck(
     return Deck(sheet, card_size, cards, sheet.mode, words)
 
 
+def _gathered(
+    section: str, fitted: list[tuple[Block, tuple[float, float], list[Card]]], size: CardSize
+) -> list[Card]:
+    """The cards of one topic, small blocks that each fill one card sharing a card where
+    they fit together in type no smaller than :func:`_gather_floor` (a deck of worked
+    examples one to a card is mostly empty card)."""
+    floor = _gather_floor(size)
+    fonts = [f for f in size.fonts() if f >= floor]
+    out: list[Card] = []
+    group: list[tuple[Block, tuple[float, float], Card]] = []
+
+    def flush() -> None:
+        if len(group) == 1:
+            out.append(group[0][2])
+        elif group:
+            out.append(_together(section, group, size, fonts))
+        group.clear()
+
+    for block, share, parts in fitted:
+        card = parts[0]
+        if len(parts) > 1 or card.turned or card.over or block.svg:
+            flush()
+            out += parts
+            continue
+        if group and _together_font(section, [*group, (block, share, card)], size, fonts) is None:
+            flush()
+        group.append((block, share, card))
+    flush()
+    return out
+
+
+def _gather_floor(size: CardSize) -> float:
+    """The least type small blocks sharing a card are set in: half a point under the middle
+    of the size's range (7.5 pt on poker cards, whose least is 7 pt)."""
+    return math.floor((size.font + max(size.most, size.font)) / 2 * 2) / 2 - 0.5
+
+
+def _together_font(
+    section: str,
+    group: Sequence[tuple[Block, tuple[float, float], Card]],
+    size: CardSize,
+    fonts: Sequence[float],
+) -> tuple[float, list[Card]] | None:
+    """The largest of ``fonts`` at which the blocks of ``group`` fit on one card together,
+    with their cards at that type; None when they do not."""
+    for font in fonts:
+        cards, used = [], 0.0
+        for block, share, _ in group:
+            room = _room(size, font, share)
+            made = _block_cards(section, block, room)
+            if len(made) > 1 or made[0].over:
+                break
+            cards.append(made[0])
+            used += made[0].height + _title_height(section, made[0].title, room)
+        else:
+            if used <= _room(size, font).height:
+                return font, cards
+    return None
+
+
+def _together(
+    section: str,
+    group: Sequence[tuple[Block, tuple[float, float], Card]],
+    size: CardSize,
+    fonts: Sequence[float],
+) -> Card:
+    found = _together_font(section, group, size, fonts)
+    assert found is not None
+    font, cards = found
+    for card, (_, _, alone) in zip(cards, group, strict=True):
+        card.block, card.topic, card.font = alone.block, alone.topic, font
+    first, *rest = cards
+    first.more = rest
+    return first
+
+
 BANDS = 12
 """Topic bands the stylesheet draws (a shade or a pattern each, ``band-0`` to ``band-11``):
 the topics of a deck take them in turn, so a new topic slots in."""
@@ -252,7 +337,11 @@ def _with_index(
         return cards
     count = 1
     for _ in range(4):
-        rows = [[CellView(str(count + i)), CellView(card.title)] for i, card in enumerate(cards, 1)]
+        rows = [
+            [CellView(str(count + i)), CellView(title)]
+            for i, card in enumerate(cards, 1)
+            for title in (card.title, *(more.title for more in card.more))
+        ]
         table = TableView([[HeadCell("#"), HeadCell(head)]], rows, ["#", head])
         block = Block("index", title, table=table, kind="table")
         index = _fitted("index", title, block, size, share)
@@ -289,7 +378,11 @@ def _fitted(
             len(other) < len(least)
             or (whole and _too_wide(block, upright))
             or fewer
-            or (whole_across and len(other) <= len(least))
+            or (
+                whole_across
+                and len(other) <= len(least)
+                and _short(other, block) <= _short(least, block)
+            )
         ):
             least, size, turned = other, across, True
     chosen, font = least, fonts[-1]
@@ -531,6 +624,7 @@ def _pack(
         if current is not None:
             current.notes = [note.note for note in placed]
             current.over = used > limit
+            current.height = used
             cards.append(current)
         current, rows = None, []
 
