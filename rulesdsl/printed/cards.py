@@ -23,7 +23,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
-from typing import assert_never
 
 import jinja2
 from markupsafe import Markup
@@ -32,6 +31,17 @@ from rulesdsl import ir
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
+from rulesdsl.printed.card_packing import (
+    LEAST_ROWS,
+    After,
+    Item,
+    Line,
+    Note,
+    Row,
+    Svg,
+    pack,
+    pack_even,
+)
 from rulesdsl.printed.imposition import (
     CROP,
     IMPOSE_PAPERS,
@@ -464,18 +474,18 @@ def _block_cards(section: str, block: Block, room: _Room, whole_rows: bool = Fal
     base = Card(section, title, block.kind, source=block.source, changed=block.changed)
     head_h = _title_height(section, title, room)
     cap = room.height - head_h
-    items: list[_Item] = []
+    items: list[Item] = []
     """What the card shows, in order."""
     for line in block.lines:
-        items.append(_Line(line, _para_height(line, room)))
+        items.append(Line(line, _para_height(line, room)))
     if block.svg:
-        items.append(_Svg(block.svg, _svg_height(block.svg, room)))
+        items.append(Svg(block.svg, _svg_height(block.svg, room)))
     table = block.table if block.table is not None and not block.svg else None
-    after: list[_Item] = [_After(text, _para_height(text, room, 0.9)) for text in block.after]
+    after: list[Item] = [After(text, _para_height(text, room, 0.9)) for text in block.after]
     notes = dict(block.notes)
     if table is None:
-        items += [_Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
-        return _number_parts(_pack(base, items + after, cap, room, None))
+        items += [Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
+        return _number_parts(pack(base, items + after, cap, _source_height(base, room), None))
     if table.fold:
         table = replace(table, fold=False)
     table = _signs_only(table)
@@ -498,14 +508,16 @@ def _block_cards(section: str, block: Block, room: _Room, whole_rows: bool = Fal
             if row_height + sum(note_heights) + layout.head_height > cap:
                 # a row and its notes taller than a card: the notes follow it, onto the
                 # next card where they must
-                stream.append(_Row(i, [], row_height))
-                stream += [_Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
+                stream.append(Row(i, [], row_height))
+                stream += [Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
             else:
                 total = row_height + sum(note_heights)
-                stream.append(_Row(i, row_notes, total, tuple(note_heights)))
+                stream.append(Row(i, row_notes, total, tuple(note_heights)))
         if cols is chunks[-1]:
             stream += after
-        cards += _pack_even(base, stream, cap, room, (piece, layout.head_height))
+        cards += pack_even(
+            base, stream, cap, _source_height(base, room), (piece, layout.head_height)
+        )
     return _number_parts(cards)
 
 
@@ -524,183 +536,9 @@ def _signs_only(t: TableView) -> TableView:
     return replace(t, rows=rows)
 
 
-@dataclass(frozen=True)
-class _Line:
-    text: str
-    height: float
-
-
-@dataclass(frozen=True)
-class _Svg:
-    svg: str
-    height: float
-
-
-@dataclass(frozen=True)
-class _After:
-    text: str
-    height: float
-
-
-@dataclass(frozen=True)
-class _Note:
-    note: tuple[str, str]
-    height: float
-
-
-@dataclass(frozen=True)
-class _Row:
-    index: int
-    notes: list[tuple[str, str]]
-    height: float
-    """The row's height with its notes'."""
-    note_heights: tuple[float, ...] = ()
-    """Each note's height (a part that must take the row may send its notes on)."""
-
-
-_Item = _Line | _Svg | _After | _Note | _Row
-"""One thing a card shows, with its height: a line, a picture, a line after the table, a
-note, or a row of the table (with the notes it brings)."""
-
-
-def _pack_even(
-    base: Card,
-    items: Sequence[_Item],
-    cap: float,
-    room: _Room,
-    table: tuple[TableView, float],
-) -> list[Card]:
-    """:func:`_pack` with the rows shared evenly: as many cards as filling them in order
-    takes, each filled to the least height that still needs no more cards (so the last
-    card of "Terrain 3/3" does not hold one row)."""
-    cards = _pack(base, items, cap, room, table)
-    if len(cards) < 2:
-        return cards
-    over = sum(card.over for card in cards)
-    low, high = 0.0, cap
-    for _ in range(14):
-        middle = (low + high) / 2
-        trial = _pack(base, items, middle, room, table, cap)
-        if len(trial) <= len(cards) and sum(card.over for card in trial) <= over:
-            high = middle
-        else:
-            low = middle
-    return _pack(base, items, high, room, table, cap)
-
-
-def _pack(
-    base: Card,
-    items: Sequence[_Item],
-    cap: float,
-    room: _Room,
-    table: tuple[TableView, float] | None,
-    limit: float = 0.0,
-) -> list[Card]:
-    """Fill cards with ``items`` in order, a new card when the next one does not fit in
-    ``cap``; a card is ``over`` when it holds more than ``limit`` (default: ``cap``), the
-    card's real room.
-
-    A part of a split table takes at least :data:`LEAST_ROWS` rows and leaves no fewer
-    behind, up to ``limit``: to make room for them its notes move on to the next card."""
-    limit = limit or cap
-    # rows a part must take fill the card up to its real room less the source line under
-    # the card's body (which the estimate of the room leaves to its slack)
-    room_for_rows = limit - (_para_height(base.source, room, 0.75) if base.source else 0.0)
-    cards: list[Card] = []
-    current: Card | None = None
-    used = 0.0
-    rows: list[int] = []
-    placed: list[_Note] = []
-    """The notes on the current card, with their heights."""
-    carry: list[_Note] = []
-    """Notes sent on to the next card."""
-    left = sum(isinstance(item, _Row) for item in items)
-    """Rows not yet placed."""
-
-    def close() -> None:
-        nonlocal current, rows
-        if current is not None and table is not None and rows:
-            current.table = slice_table(table[0], range(len(table[0].rows[0]) - 1), rows)
-        if current is not None:
-            current.notes = [note.note for note in placed]
-            current.over = used > limit
-            current.height = used
-            cards.append(current)
-        current, rows = None, []
-
-    def start() -> Card:
-        nonlocal used
-        placed[:] = carry
-        carry.clear()
-        used = sum(note.height for note in placed)
-        return replace(base, lines=[], notes=[], after=[], svg="", table=None)
-
-    def place_row(row: _Row) -> None:
-        nonlocal used, left
-        rows.append(row.index)
-        left -= 1
-        used += row.height - sum(row.note_heights)
-        for note, height in zip(row.notes, row.note_heights, strict=True):
-            if carry or used + height > room_for_rows:
-                carry.append(_Note(note, height))
-            else:
-                placed.append(_Note(note, height))
-                used += height
-
-    for item in items:
-        need = item.height
-        if isinstance(item, _Row) and not rows and table is not None:
-            need += table[1]
-        # a part holds at least LEAST_ROWS rows, and leaves no fewer behind: a continued
-        # table of one or two rows under its repeated header is no use at the table
-        short = (
-            table is not None and len(rows) > 0 and left > 0 and min(len(rows), left) < LEAST_ROWS
-        )
-        if current is not None and used + need > cap:
-            if short and isinstance(item, _Note):
-                carry.append(item)  # after the rows the part must take
-                continue
-            if short and isinstance(item, _Row):
-                own = item.height - sum(item.note_heights)
-                while placed and used + own > room_for_rows:  # its notes make room for it
-                    moved = placed.pop()
-                    carry.insert(0, moved)
-                    used -= moved.height
-                if used + own <= room_for_rows:
-                    place_row(item)
-                    continue
-            close()
-        if current is None:
-            current = start()
-            if isinstance(item, _Row) and table is not None:
-                need = item.height + table[1]
-        match item:
-            case _Line(text=text):
-                current.lines.append(text)
-            case _Svg(svg=svg):
-                current.svg = svg
-            case _After(text=text):
-                current.after.append(text)
-            case _Note():
-                placed.append(item)
-            case _Row():
-                if not rows and table is not None:
-                    used += table[1]
-                place_row(item)
-                continue
-            case _:
-                assert_never(item)
-        used += need
-    while carry:  # notes sent on after the last row
-        close()
-        current = start()
-    close()
-    return cards or [replace(base)]
-
-
-LEAST_ROWS = 3
-"""The fewest rows of a split table on one card (a table of fewer rows is never split
-between rows)."""
+def _source_height(card: Card, room: _Room) -> float:
+    """The height of the source line under a card's body (none without a source)."""
+    return _para_height(card.source, room, 0.75) if card.source else 0.0
 
 
 def _number_parts(cards: list[Card]) -> list[Card]:
