@@ -280,6 +280,9 @@ class Info:
     labels: Labels = field(default_factory=dict)
     notes: tuple[Labels, ...] = ()
     source: Source | None = None
+    remarks: tuple[str, ...] = ()
+    """Words for programmers (``remark "..."``): in the generated module's docstring, never
+    on a sheet or a card."""
 
 
 StepTermKind = Literal["rate", "floor", "impassable", "free"]

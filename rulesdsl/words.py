@@ -118,6 +118,7 @@ KEYWORDS: tuple[str, ...] = (
     "place",
     "prohibited",
     "range",
+    "remark",
     "roll",
     "round",
     "rounded",

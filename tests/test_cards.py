@@ -51,8 +51,8 @@ def test_every_cell_of_a_wide_table_lands_on_exactly_one_card(size: str) -> None
     assert cards[0].title == f"{whole.title} 1/{len(cards)}"
     seen: dict[str, list[str]] = {}
     for card in cards:
-        if card.table is None:  # the block's rules on a card of their own, before the table
-            assert card.lines and card is cards[0]
+        if card.table is None:  # the block's rules before the table, or notes sent on after it
+            assert (card.lines and card is cards[0]) or (card.notes and card.part)
             continue
         for label, values in cells_by_row(card.table).items():
             seen.setdefault(label, []).extend(values)
@@ -67,8 +67,8 @@ def test_a_long_table_continues_on_the_next_card_with_its_header() -> None:
     deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "en", "poker")
     weather = [c for c in deck.cards if c.title.startswith("Weather")]
     assert len(weather) > 1
-    for card in weather:
-        assert card.table is not None and card.table.head  # each part repeats its header
+    for card in weather:  # each part repeats its header; a last part may hold notes only
+        assert (card.table is not None and card.table.head) or (card.notes and card.part)
     rows = [r[0].text for c in weather if c.table is not None for r in c.table.rows]
     assert len(rows) == len(set(rows)) or len(weather) > 2  # rows split, not repeated
 
@@ -117,7 +117,9 @@ def test_the_mech_deck_keeps_only_what_concerns_mechs() -> None:
     # by mode, only the mech's own column is left; "others" is the to-hit modifier's column
     # for the other weapon classes (by weapon, not by mode)
     for card in base:
-        assert card.table is not None
+        if card.table is None:  # a last part holding the notes the parts before sent on
+            assert card.notes and card.part
+            continue
         row_heads = [[h.text for h in row] for row in card.table.head]
         if piloting in row_heads[0] and len(row_heads) == 1:
             # one cell a column: no other mode's piloting column hides beside the mech's
@@ -229,14 +231,14 @@ def test_a_deck_pdf_shows_its_cards() -> None:
     index = " ".join(reader.pages[0].extract_text().split())
     # the index lists every card by number and topic (it takes two cards: 14 worked examples)
     assert "Cartes du paquet" in index and re.search(r"\b\d+ Terrain · un par case", index)
-    # the index's cards and their backs, then the first topic: the terrain
-    first = next(
+    # the index's cards and their backs, then the first topic: the terrain (in parts)
+    terrain = " ".join(
         text
         for page in reader.pages[2:]
         if not (text := " ".join(page.extract_text().split())).startswith("Cartes du paquet")
         and "Terrain · un par case" in text
     )
-    assert "1 par 2 po" in first
+    assert "1 par 2 po" in terrain
 
 
 # ---- build and command line -----------------------------------------------------------------
@@ -284,3 +286,31 @@ def test_cards_command_rejects_an_unknown_mode(capsys: pytest.CaptureFixture[str
     assert code == 2
     err = capsys.readouterr().err
     assert "heavy_gear has no mode 'mech'; choose one of walker, ground, hover" in err
+
+
+@pytest.mark.parametrize("mode", ["mech", "hover"])
+def test_a_per_mode_deck_shows_only_its_unit_types_columns(mode: str) -> None:
+    """Each layer is one table with the unit type's MP, to-hit and piloting: no column of
+    another unit type (a piloting column for hovercraft in the Mech deck). (Not yet for
+    every unit type: a weather table of large vehicles or infantry set across a poker card
+    holds two rows a part, so it stays split between its columns upright.)"""
+    rs = pdf_layout.ruleset("battletech_tacops")
+    others = {m.info.labels["en"] for m in rs.modes if m.id != mode}
+    deck = build_deck(rs, "en", "poker", mode=mode)
+    for card in deck.cards:
+        if card.table is None or not card.block.startswith("movement/"):
+            continue
+        heads = [h.text for row in card.table.head for h in row]
+        assert not [h for h in heads if any(o in h for o in others)], (card.title, heads)
+        assert sum(h.startswith("Piloting") for h in heads) <= 1, (card.title, heads)
+    # one table: a block's parts split its rows, never its columns
+    parts: dict[str, set[tuple[str, ...]]] = {}
+    for card in deck.cards:
+        if card.table is not None and card.block.startswith("movement/"):
+            heads = tuple(h.text for row in card.table.head for h in row)
+            parts.setdefault(card.block, set()).add(heads)
+    assert all(len(shapes) == 1 for shapes in parts.values()), parts
+    swamp = next(
+        r for c in deck.cards if c.table is not None for r in c.table.rows if r[0].text == "Swamp"
+    )
+    assert swamp  # the swamp row is there for every unit type

@@ -52,7 +52,7 @@ def test_heavy_gear_house_rule_changes_two_cells() -> None:
         "A walker crosses soft ground: move_cost(walker, soft): 3 MP -> 2 MP",
         "A hover skims over rapid shallow water: "
         "move_cost(hover, shallow_water, rapid_water): 2 MP -> 3 MP",
-        "book added: Our club's house rules",
+        "book added: House",
     ]
     assert (d.changes[0].old, d.changes[0].new) == ("3", "2")
     assert d.level == "rules"
@@ -351,7 +351,7 @@ def test_diff_prints_changes_by_level(capsys: pytest.CaptureFixture[str]) -> Non
         "  + terrain added to Weather: Dust storm: 1 MP per hex, VTOL (flying) 2 MP per hex"
         "  [dust_storm]\n"
         "wording (1):\n"
-        "  + book added: Desert campaign house rules  [house]\n"
+        "  + book added: House  [house]\n"
         "3 changes: 1 breaking, 1 additive, 1 wording\n"
     )
 

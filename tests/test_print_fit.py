@@ -64,7 +64,10 @@ def test_a_deck_opens_with_an_index_of_its_cards() -> None:
     assert index and deck.cards[: len(index)] == index
     listed = [(r[0].text, r[1].text) for c in index if c.table for r in c.table.rows]
     rest = deck.cards[len(index) :]
-    assert listed == [(str(c.number), c.title) for c in rest]
+    # a card that small blocks share is listed once per block, under its number
+    assert listed == [
+        (str(c.number), title) for c in rest for title in (c.title, *(m.title for m in c.more))
+    ]
 
 
 def test_each_topic_wears_a_band_that_reads_in_black_and_white_on_front_and_back() -> None:
@@ -134,3 +137,40 @@ def test_a_results_table_is_never_split_between_its_columns() -> None:
         widths = {len(c.table.rows[0]) for c in parts if c.table is not None}
         assert len(widths) == 1, widths
         assert all(c.turned for c in parts)
+
+
+FULL_PARTS = [("d20_movement", "en"), ("d20_movement", "fr"), ("skirmish_keywords", "en")]
+FULL_PARTS += [("generic_wargame", "en"), ("generic_wargame_skirmish", "fr")]
+FULL_PARTS += [("hex_operational", "en")]
+
+
+@pytest.mark.parametrize(("name", "lang"), FULL_PARTS)
+def test_no_part_of_a_split_table_holds_fewer_than_3_rows(name: str, lang: str) -> None:
+    """Where three rows and the header fit on a card (these decks; not yet where a header
+    of merged unit types or Russian labels make three rows taller than a poker card), every
+    part of a split table holds three rows or more; its notes move on to make room."""
+    rs = pdf_layout.ruleset(name)
+    sheet_rows = {
+        f"{s.id}/{b.id}": len(b.table.rows)
+        for s in build_deck(rs, lang, "poker").sheet.sections
+        for b in s.blocks
+        if b.table is not None
+    }
+    for card in build_deck(rs, lang, "poker").cards:
+        if card.part and card.table is not None and sheet_rows.get(card.block, 0) >= 3:
+            assert len(card.table.rows) >= 3, (card.title, len(card.table.rows))
+
+
+def test_small_blocks_of_one_topic_share_a_card_at_no_less_than_7_5pt() -> None:
+    """Worked examples one to a card left most of each card empty: blocks of one topic that
+    fit together share a card, each under its own title, and the index lists them all."""
+    deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "en", "poker")
+    examples = [c for c in deck.cards if c.block.startswith("examples/")]
+    blocks = [b for s in deck.sheet.sections if s.id == "examples" for b in s.blocks]
+    assert len(examples) < len(blocks)  # 14 examples on 10 cards (the estimate errs tall)
+    assert sum(1 + len(c.more) for c in examples) == len(blocks)
+    assert all(c.font >= 7.5 for c in examples)
+    index = [r[1].text for c in deck.cards if c.kind == "index" and c.table for r in c.table.rows]
+    assert all(b.title in index for b in blocks)
+    html = render_deck_html(deck, "a4")
+    assert html.count('<h3 class="more">') == sum(len(c.more) for c in deck.cards)

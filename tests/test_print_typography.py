@@ -4,7 +4,9 @@ and the source's own words, hyphenation by the page's language."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+from rulesdsl.cli import main
 from rulesdsl.i18n.catalog import NNBSP, catalog, typeset
 from rulesdsl.printed.cards import build_deck, render_deck_html
 from rulesdsl.printed.sheet_model import build_sheet
@@ -50,3 +52,11 @@ def test_pages_hyphenate_by_their_language() -> None:
     for html in (sheet, deck):
         assert '<html lang="ru">' in html
         assert "hyphens: auto" in html
+
+
+def test_markdown_sheets_keep_the_french_narrow_no_break_spaces(tmp_path: Path) -> None:
+    out = tmp_path / "gw.fr.md"
+    assert main(["sheet", "generic_wargame", "--lang", "fr", "--format", "md", "-o", str(out)]) == 0
+    md = out.read_text("utf-8")
+    assert f"{NNBSP}:" in md or f"{NNBSP};" in md
+    assert not re.search(r"[ \n][:;!?»]", re.sub(r"^\|.*$|\\\|", "", md, flags=re.M))

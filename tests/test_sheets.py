@@ -414,7 +414,7 @@ def test_sheet_command_prints_markdown(
 
     monkeypatch.setattr(sys, "stdout", Stdout())
     assert main(["sheet", "heavy_gear", "--format", "md", "--lang", "fr"]) == 0
-    assert out.getvalue().decode("utf-8").startswith("# Heavy Gear : terrain et mouvement")
+    assert out.getvalue().decode("utf-8").startswith("# Heavy Gear\u202f: terrain et mouvement")
 
 
 def test_sheet_command_writes_a_file(tmp_path: Path) -> None:
@@ -501,7 +501,8 @@ def book_title_words(rs: ir.Ruleset) -> set[str]:
     return {
         w.lower()
         for b in rs.books
-        for text in b.info.labels.values()
+        for labels in (b.info.labels, *b.info.notes)  # the abbreviation, the title
+        for text in labels.values()
         for w in re.findall(r"[A-Za-z]+", text)
     }
 

@@ -24,21 +24,13 @@ PER_CARD = "none"
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from rulesdsl.commands.common import (
-        EXIT_OK,
-        EXIT_RULES,
-        EXIT_USAGE,
-        compile_one,
-        emit_document,
-        sheet_language,
-    )
-    from rulesdsl.compiler import Compiler
+    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE
+    from rulesdsl.commands.printing import deliver, printable
 
-    compiled = compile_one(args.ruleset, Compiler(), "text")
-    if compiled.ruleset is None:
+    found = printable(args.ruleset, args.lang)
+    if found is None:
         return EXIT_RULES
-    ruleset = compiled.ruleset
-    lang = sheet_language(args.lang, ruleset)
+    ruleset, lang = found
     modes = [m.id for m in ruleset.modes]
     if args.per_mode is not None and args.per_mode not in modes:
         print(
@@ -61,19 +53,15 @@ def cmd_cards(args: argparse.Namespace) -> int:
         )
         else "pdf"
     )
-    refit = Refit(ruleset, lang, args.size, args.per_mode, paper, args.bleed)
+    refit = Refit(ruleset, lang, args.size, args.per_mode, paper, args.bleed, deck.sheet)
     try:
         content = html.encode("utf-8") if fmt == "html" else render_pdf(html, refit=refit)
     except PdfUnavailable as exc:
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    from rulesdsl.builder.losses import report_losses
-
-    if not report_losses(args.output or "-", content, strict=args.strict):
-        print("rulesdsl: error: the deck loses text (--strict): nothing written", file=sys.stderr)
-        return EXIT_RULES
-    if not emit_document(content, fmt, args.output):
-        return EXIT_USAGE
+    failed = deliver(content, fmt, args.output, args.strict, "deck")
+    if failed is not None:
+        return failed
     if args.output not in (None, "-"):
         print(
             f"wrote {args.output} ({len((refit.deck or deck).cards)} cards, {args.size}, "

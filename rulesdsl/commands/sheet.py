@@ -13,35 +13,22 @@ from rulesdsl.printed.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, rend
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
-    from rulesdsl.commands.common import (
-        EXIT_OK,
-        EXIT_RULES,
-        EXIT_USAGE,
-        compile_one,
-        emit_document,
-        sheet_language,
-    )
-    from rulesdsl.compiler import Compiler
+    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE
+    from rulesdsl.commands.printing import deliver, printable
 
-    compiler = Compiler()
-    compiled = compile_one(args.ruleset, compiler, "text", args.dir)
-    if compiled.ruleset is None:
+    found = printable(args.ruleset, args.lang, args.dir)
+    if found is None:
         return EXIT_RULES
-    ruleset = compiled.ruleset
-    lang = sheet_language(args.lang, ruleset)
+    ruleset, lang = found
     fmt = cast(Format, args.format or _format_from_name(args.output) or "html")
     try:
         content = render_sheet(ruleset, fmt, lang, args.paper)
     except PdfUnavailable as exc:
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    from rulesdsl.builder.losses import report_losses
-
-    if not report_losses(args.output or "-", content, strict=args.strict):
-        print("rulesdsl: error: the sheet loses text (--strict): nothing written", file=sys.stderr)
-        return EXIT_RULES
-    if not emit_document(content, fmt, args.output):
-        return EXIT_USAGE
+    failed = deliver(content, fmt, args.output, args.strict, "sheet")
+    if failed is not None:
+        return failed
     if args.output not in (None, "-"):
         print(f"wrote {args.output} ({fmt}, {lang}, {args.paper})", file=sys.stderr)
     return EXIT_OK

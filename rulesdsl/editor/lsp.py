@@ -53,7 +53,7 @@ document gets one diagnostic (E006) instead."""
 
 KEYWORDS = words.STATEMENTS
 """The words that start a statement, from the language's one registry of its words."""
-BLOCK_KEYWORDS = ("columns", "column", "when", "note", "modifier")
+BLOCK_KEYWORDS = ("columns", "column", "when", "note", "remark", "modifier")
 VALUE_KEYWORDS = ("impassable", "prohibited", "blocked", "as", "per", "full", "yes", "no")
 INNER_KEYWORDS = words.KEYWORDS
 """The words inside a statement (``one per place``, ``at least``...), from the registry."""
@@ -280,11 +280,10 @@ def hover_text(state: State, name: str, ruleset: ir.Ruleset | None) -> str | Non
         source = parent.item.extras.source
     if source is not None:
         book = state.index.declarations.get(source.book.text)
-        title = (
-            next((lb.text for lb in book.item.labels), source.book.text)
-            if book
-            else source.book.text
-        )
+        # the book's title: its note (its label is the abbreviation sheets print)
+        notes = book.item.extras.notes if book else ()
+        names = [*(notes[0] if notes else ()), *(book.item.labels if book else ())]
+        title = next((lb.text for lb in names), source.book.text)
         where = " ".join(
             x for x in (source.page, f'"{source.detail}"' if source.detail else "") if x
         )

@@ -10,7 +10,7 @@ syntax nodes through :class:`_Builder`: its walk and token checks are in
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -83,6 +83,13 @@ def lalr_parser(*starts: str) -> Lark:
         cache=True,
         **({"start": list(starts)} if starts else {}),
     )
+
+
+@dataclass(frozen=True)
+class _Remark:
+    """A ``remark "..."`` while the extras of an item are gathered."""
+
+    text: str
 
 
 class Parser:
@@ -557,7 +564,8 @@ class _Builder(TableRules, MoveRules):
     def extras(self, meta: Meta, ch: list[Any]) -> s.Extras:
         source = next((c for c in ch if isinstance(c, s.SourceRef)), None)
         notes = tuple(c for c in ch if isinstance(c, tuple))
-        return s.Extras(source, notes, any(c == "ignores_others" for c in ch))
+        remarks = tuple(c.text for c in ch if isinstance(c, _Remark))
+        return s.Extras(source, notes, any(c == "ignores_others" for c in ch), remarks)
 
     def source(self, meta: Meta, ch: list[Token]) -> s.SourceRef:
         page = next((str(t) for t in ch[1:] if t.type == "PAGE"), None)
@@ -566,6 +574,9 @@ class _Builder(TableRules, MoveRules):
 
     def note(self, meta: Meta, ch: list[Token]) -> tuple[s.Label, ...]:
         return self.labels(meta, ch[1:])
+
+    def remark(self, meta: Meta, ch: list[Token]) -> _Remark:
+        return _Remark(self._unquote(ch[1]))
 
     def ignores_others(self, meta: Meta, ch: list[Any]) -> str:
         return "ignores_others"

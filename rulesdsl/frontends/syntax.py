@@ -103,6 +103,8 @@ class Extras:
     source: SourceRef | None = None
     notes: tuple[tuple[Label, ...], ...] = ()
     ignores_others: bool = False
+    remarks: tuple[str, ...] = ()
+    """``remark "..."``: words for programmers, never printed on a sheet."""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ EXTENDS = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*@\s*(\S+)\s*$")
 STACKING = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+entry\s+(.+?))?\s*$")
 CHECK = re.compile(r"^\s*(\d+d\d+(?:[+-]\d+)?)\s*>=\s*(\d+)\s*$")
 DICE = re.compile(r"^\s*\d+d\d+(?:[+-]\d+)?\s*$")
-ITEM_KEYS = frozenset({"label", "source", "note", "ignores_others"})
+ITEM_KEYS = frozenset({"label", "source", "note", "remark", "ignores_others"})
 
 
 def node_pos(path: str, node: Node) -> s.Pos:
@@ -141,9 +141,10 @@ class Builder:
             except FragmentError as exc:
                 self.diagnostics.append(exc.diagnostic)
         notes = tuple(self.labels(n) for n in _seq(_get(node, "note")))
+        remarks = tuple(_raw(r) for r in _seq(_get(node, "remark")) if isinstance(r, ScalarNode))
         flag = _get(node, "ignores_others")
         ignores = flag is not None and _raw(flag).lower() in ("true", "yes", "on")
-        return s.Extras(source, notes, ignores)
+        return s.Extras(source, notes, ignores, remarks)
 
     def item(
         self,

@@ -125,6 +125,9 @@ class _ToYaml:
         notes = [self._note(n) for n in extras.notes]
         if notes:
             out["note"] = notes[0] if len(notes) == 1 else notes
+        if extras.remarks:
+            remarks = list(extras.remarks)
+            out["remark"] = remarks[0] if len(remarks) == 1 else remarks
         if extras.ignores_others:
             out["ignores_others"] = True
         return out
@@ -568,6 +571,9 @@ def _extras(node: Any, indent: str = "  ") -> str:
     notes = node.get("note")
     for note in notes if isinstance(notes, list) else [notes] if notes else []:
         out += f"\n{indent}  note {_labels(note)}"
+    remarks = node.get("remark")
+    for remark in remarks if isinstance(remarks, list) else [remarks] if remarks else []:
+        out += f"\n{indent}  remark {_q(remark)}"
     if str(node.get("ignores_others", "")).lower() in ("true", "yes", "on"):
         out += " ignores others"
     return out

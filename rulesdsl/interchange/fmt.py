@@ -1,6 +1,7 @@
 """`rulesdsl fmt`: lay out a ruleset the canonical way, changing nothing but whitespace.
 
-- Blocks are indented by two spaces per level, and `note` continuation lines by two more.
+- Blocks are indented by two spaces per level, and `note` (and `remark`) continuation lines
+  by two more.
 - Trailing spaces go. There is at most one blank line in a row, and one newline at the end.
 - In each run of consecutive rows in a block, the `|` separators line up, and so do the `->`
   of decision rows, so a table in the source reads as a table.
@@ -24,6 +25,10 @@ class _Line:
     """The line's code, stripped, without its comment."""
     comment: str
     """The comment (with its `#`), or empty."""
+
+
+CONTINUATIONS = ("note", "remark")
+"""Words that open a line continuing the item above (set two spaces further in)."""
 
 
 def _outside_strings(code: str) -> Iterator[int]:
@@ -118,7 +123,7 @@ def format_text(text: str) -> str:
         j = i + 1
         while j < len(lines):
             nxt = lines[j]
-            if nxt.code.startswith("note") or (not nxt.code and nxt.comment):
+            if nxt.code.startswith(CONTINUATIONS) or (not nxt.code and nxt.comment):
                 j += 1
                 continue
             if nxt.code and _row_separator(nxt.code) == separator:
@@ -140,7 +145,7 @@ def format_text(text: str) -> str:
 
 
 def _render(line: _Line, depth: int) -> str:
-    indent = INDENT * (depth + 2 if line.code.startswith("note") else depth)
+    indent = INDENT * (depth + 2 if line.code.startswith(CONTINUATIONS) else depth)
     if not line.code:
         return indent + line.comment
     if line.comment:

@@ -99,7 +99,7 @@ class Context:
             self.symbols.require(ref.book, ("book",), "book")
             source = ir.Source(ref.book.text, ref.page, ref.detail)
         notes = tuple(self.labels(n) for n in extras.notes)
-        return ir.Info(labels, notes, source)
+        return ir.Info(labels, notes, source, extras.remarks)
 
     def labels(self, labels: Iterable[s.Label]) -> dict[str, str]:
         out: dict[str, str] = {}

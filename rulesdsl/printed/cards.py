@@ -23,7 +23,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
-from typing import assert_never
 
 import jinja2
 from markupsafe import Markup
@@ -32,6 +31,26 @@ from rulesdsl import ir
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
+from rulesdsl.printed.card_packing import (
+    LEAST_ROWS,
+    After,
+    Item,
+    Line,
+    Note,
+    Row,
+    Svg,
+    pack,
+    pack_even,
+)
+from rulesdsl.printed.imposition import (
+    CROP,
+    IMPOSE_PAPERS,
+    MAX_BLEED,
+    PRINT_MARGIN,
+    Imposition,
+    Slot,
+    imposition,
+)
 from rulesdsl.printed.loss import REFITTABLE, Loss
 from rulesdsl.printed.pdf import Rendered, render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
@@ -94,15 +113,9 @@ CARD_SIZES: dict[str, CardSize] = {
 least and largest body type of each: a card's body (its rules, table and lines) is set as
 large as it fits, never smaller than the least."""
 
-IMPOSE_PAPERS: dict[str, tuple[float, float]] = {"a4": (210, 297), "letter": (215.9, 279.4)}
-"""Sheets the cards can be imposed on, in millimetres (portrait)."""
 
 DEFAULT_SIZE = "poker"
 DEFAULT_PAPER = "a4"
-PRINT_MARGIN = 5.0
-"""Millimetres kept free at each edge of an imposed sheet (printers cannot print there)."""
-CROP = 4.0
-"""Length of a crop mark, in millimetres."""
 
 SAFE_ZONE = 3.0
 """Millimetres inside the cut that text keeps clear of, all round (the card's padding; the
@@ -147,6 +160,11 @@ class Card:
     """The estimate says the card's content is taller than the card (one item too big)."""
     turned: bool = False
     """The front is set across the card (landscape): a wide table fits better so."""
+    height: float = 0.0
+    """The estimated height of the card's body (the rows, lines and notes), in points."""
+    more: list[Card] = field(default_factory=list)
+    """Blocks of the same topic printed on this card after its own (small blocks share a
+    card: :func:`_gathered`)."""
 
 
 @dataclass
@@ -184,7 +202,7 @@ def _room(size: CardSize, font: float, share: tuple[float, float] = (1.0, 1.0)) 
     # the card's head (band and title lines are counted per card) and its foot (two lines)
     foot = 2 * FOOT * size.font * LINE + 2
     height = ((size.height - 2 * PAD) * MM - foot) * FILL * share[1]
-    box = fit.Box(font=font, line=LINE, pad_x=3.6, pad_y=1.6, head_scale=0.88)
+    box = fit.Box(font=font, line=LINE, pad_x=3.6, pad_y=1.6, head_scale=0.88, head_hyphens=True)
     return _Room(width, height, box, font)
 
 
@@ -194,27 +212,34 @@ def build_deck(
     size: str = DEFAULT_SIZE,
     mode: str | None = None,
     tight: Mapping[str, tuple[float, float]] | None = None,
+    sheet: Sheet | None = None,
 ) -> Deck:
     """The deck of ``ruleset`` in ``lang`` on cards of ``size``; ``mode`` keeps only what
     concerns that unit type (see :func:`~rulesdsl.printed.sheet_model.build_sheet`).
     ``tight`` gives some blocks (``section/block``) less room than the estimate: the share
-    of the card's width and height they may fill (see :class:`Refit`).
+    of the card's width and height they may fill (see :class:`Refit`). ``sheet``, where
+    given, is the sheet of the same ruleset, language and mode, already built (a refit
+    reuses it).
 
     Each block is fitted on its own: as few cards as it needs at the least type size, then
     the largest type that still needs no more (:meth:`CardSize.fonts`), its table rows
     shared evenly between the cards."""
     if size not in CARD_SIZES:
         raise ValueError(f"unknown card size {size!r}; choose one of {', '.join(CARD_SIZES)}")
-    sheet = build_sheet(ruleset, lang, mode)
+    if sheet is None:
+        sheet = build_sheet(ruleset, lang, mode)
     card_size = CARD_SIZES[size]
     cards: list[Card] = []
     for section in sheet.sections:
+        fitted = []
         for block in section.blocks:
             key = f"{section.id}/{block.id}"
             share = (tight or {}).get(key, (1.0, 1.0))
-            for card in _fitted(section.id, section.title, block, card_size, share):
+            parts = _fitted(section.id, section.title, block, card_size, share)
+            for card in parts:
                 card.block = key
-                cards.append(card)
+            fitted.append((block, share, parts))
+        cards += _gathered(section.title, fitted, card_size)
     c = catalog(sheet.lang)
     index_share = (tight or {}).get("index/index", (1.0, 1.0))
     cards = _with_index(
@@ -232,6 +257,82 @@ def build_deck(
     return Deck(sheet, card_size, cards, sheet.mode, words)
 
 
+def _gathered(
+    section: str, fitted: list[tuple[Block, tuple[float, float], list[Card]]], size: CardSize
+) -> list[Card]:
+    """The cards of one topic, small blocks that each fill one card sharing a card where
+    they fit together in type no smaller than :func:`_gather_floor` (a deck of worked
+    examples one to a card is mostly empty card)."""
+    floor = _gather_floor(size)
+    fonts = [f for f in size.fonts() if f >= floor]
+    out: list[Card] = []
+    group: list[tuple[Block, tuple[float, float], Card]] = []
+
+    def flush() -> None:
+        if len(group) == 1:
+            out.append(group[0][2])
+        elif group:
+            out.append(_together(section, group, size, fonts))
+        group.clear()
+
+    for block, share, parts in fitted:
+        card = parts[0]
+        if len(parts) > 1 or card.turned or card.over or block.svg:
+            flush()
+            out += parts
+            continue
+        if group and _together_font(section, [*group, (block, share, card)], size, fonts) is None:
+            flush()
+        group.append((block, share, card))
+    flush()
+    return out
+
+
+def _gather_floor(size: CardSize) -> float:
+    """The least type small blocks sharing a card are set in: half a point under the middle
+    of the size's range (7.5 pt on poker cards, whose least is 7 pt)."""
+    return math.floor((size.font + max(size.most, size.font)) / 2 * 2) / 2 - 0.5
+
+
+def _together_font(
+    section: str,
+    group: Sequence[tuple[Block, tuple[float, float], Card]],
+    size: CardSize,
+    fonts: Sequence[float],
+) -> tuple[float, list[Card]] | None:
+    """The largest of ``fonts`` at which the blocks of ``group`` fit on one card together,
+    with their cards at that type; None when they do not."""
+    for font in fonts:
+        cards, used = [], 0.0
+        for block, share, _ in group:
+            room = _room(size, font, share)
+            made = _block_cards(section, block, room)
+            if len(made) > 1 or made[0].over:
+                break
+            cards.append(made[0])
+            used += made[0].height + _title_height(section, made[0].title, room)
+        else:
+            if used <= _room(size, font).height:
+                return font, cards
+    return None
+
+
+def _together(
+    section: str,
+    group: Sequence[tuple[Block, tuple[float, float], Card]],
+    size: CardSize,
+    fonts: Sequence[float],
+) -> Card:
+    found = _together_font(section, group, size, fonts)
+    assert found is not None
+    font, cards = found
+    for card, (_, _, alone) in zip(cards, group, strict=True):
+        card.block, card.topic, card.font = alone.block, alone.topic, font
+    first, *rest = cards
+    first.more = rest
+    return first
+
+
 BANDS = 12
 """Topic bands the stylesheet draws (a shade or a pattern each, ``band-0`` to ``band-11``):
 the topics of a deck take them in turn, so a new topic slots in."""
@@ -246,7 +347,11 @@ def _with_index(
         return cards
     count = 1
     for _ in range(4):
-        rows = [[CellView(str(count + i)), CellView(card.title)] for i, card in enumerate(cards, 1)]
+        rows = [
+            [CellView(str(count + i)), CellView(title)]
+            for i, card in enumerate(cards, 1)
+            for title in (card.title, *(more.title for more in card.more))
+        ]
         table = TableView([[HeadCell("#"), HeadCell(head)]], rows, ["#", head])
         block = Block("index", title, table=table, kind="table")
         index = _fitted("index", title, block, size, share)
@@ -265,25 +370,39 @@ def _fitted(
     """The cards of one block at the largest type that needs no more cards than the least."""
     fonts = size.fonts()
     whole = topic in WHOLE_ROWS
-    least = _block_cards(section, block, _room(size, fonts[-1], share))
+    upright = _room(size, fonts[-1], share)
+    least = _block_cards(section, block, upright, whole)
     turned = False
     if block.table is not None and (len(least) > 1 or whole):
         # a table that needs several cards may need fewer set across the card; a results
         # table is never split between its columns: set across where it is wide
         across = replace(size, width=size.height, height=size.width)
         other = _block_cards(section, block, _room(across, fonts[-1], share), whole)
-        if whole:
-            upright = _block_cards(section, block, _room(size, fonts[-1], share), whole)
-            if _too_wide(block, _room(size, fonts[-1], share)) or len(other) < len(upright):
-                least, size, turned = other, across, True
-            else:
-                least = upright
-        elif len(other) < len(least):
+        # set across, too, where the upright card cannot hold LEAST_ROWS rows a part
+        fewer = _short(other, block) < _short(least, block)
+        # and where that keeps the table whole across (one table, not its columns apart)
+        whole_across = _too_wide(block, upright) and not _too_wide(
+            block, _room(across, fonts[-1], share)
+        )
+        if (
+            len(other) < len(least)
+            or (whole and _too_wide(block, upright))
+            or fewer
+            or (
+                whole_across
+                and len(other) <= len(least)
+                and _short(other, block) <= _short(least, block)
+            )
+        ):
             least, size, turned = other, across, True
     chosen, font = least, fonts[-1]
     for candidate in fonts[:-1]:
         cards = _block_cards(section, block, _room(size, candidate, share), whole)
-        if len(cards) <= len(least) and not any(card.over for card in cards):
+        if (
+            len(cards) <= len(least)
+            and not any(card.over for card in cards)
+            and _short(cards, block) <= _short(least, block)
+        ):
             chosen, font = cards, candidate
             break
     for card in chosen:
@@ -291,6 +410,16 @@ def _fitted(
         card.font = font
         card.turned = turned
     return chosen
+
+
+def _short(cards: list[Card], block: Block) -> int:
+    """How many parts of a split table hold fewer than LEAST_ROWS rows (a table of fewer
+    rows is whole on one card, or split only by its columns)."""
+    if block.table is None or len(block.table.rows) < LEAST_ROWS:
+        return 0
+    return sum(
+        1 for card in cards if card.table is not None and 0 < len(card.table.rows) < LEAST_ROWS
+    )
 
 
 WHOLE_ROWS = frozenset({"results"})
@@ -345,18 +474,18 @@ def _block_cards(section: str, block: Block, room: _Room, whole_rows: bool = Fal
     base = Card(section, title, block.kind, source=block.source, changed=block.changed)
     head_h = _title_height(section, title, room)
     cap = room.height - head_h
-    items: list[_Item] = []
+    items: list[Item] = []
     """What the card shows, in order."""
     for line in block.lines:
-        items.append(_Line(line, _para_height(line, room)))
+        items.append(Line(line, _para_height(line, room)))
     if block.svg:
-        items.append(_Svg(block.svg, _svg_height(block.svg, room)))
+        items.append(Svg(block.svg, _svg_height(block.svg, room)))
     table = block.table if block.table is not None and not block.svg else None
-    after: list[_Item] = [_After(text, _para_height(text, room, 0.9)) for text in block.after]
+    after: list[Item] = [After(text, _para_height(text, room, 0.9)) for text in block.after]
     notes = dict(block.notes)
     if table is None:
-        items += [_Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
-        return _number_parts(_pack(base, items + after, cap, room, None))
+        items += [Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
+        return _number_parts(pack(base, items + after, cap, _source_height(base, room), None))
     if table.fold:
         table = replace(table, fold=False)
     table = _signs_only(table)
@@ -379,13 +508,16 @@ def _block_cards(section: str, block: Block, room: _Room, whole_rows: bool = Fal
             if row_height + sum(note_heights) + layout.head_height > cap:
                 # a row and its notes taller than a card: the notes follow it, onto the
                 # next card where they must
-                stream.append(_Row(i, [], row_height))
-                stream += [_Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
+                stream.append(Row(i, [], row_height))
+                stream += [Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
             else:
-                stream.append(_Row(i, row_notes, row_height + sum(note_heights)))
+                total = row_height + sum(note_heights)
+                stream.append(Row(i, row_notes, total, tuple(note_heights)))
         if cols is chunks[-1]:
             stream += after
-        cards += _pack_even(base, stream, cap, room, (piece, layout.head_height))
+        cards += pack_even(
+            base, stream, cap, _source_height(base, room), (piece, layout.head_height)
+        )
     return _number_parts(cards)
 
 
@@ -404,137 +536,9 @@ def _signs_only(t: TableView) -> TableView:
     return replace(t, rows=rows)
 
 
-@dataclass(frozen=True)
-class _Line:
-    text: str
-    height: float
-
-
-@dataclass(frozen=True)
-class _Svg:
-    svg: str
-    height: float
-
-
-@dataclass(frozen=True)
-class _After:
-    text: str
-    height: float
-
-
-@dataclass(frozen=True)
-class _Note:
-    note: tuple[str, str]
-    height: float
-
-
-@dataclass(frozen=True)
-class _Row:
-    index: int
-    notes: list[tuple[str, str]]
-    height: float
-
-
-_Item = _Line | _Svg | _After | _Note | _Row
-"""One thing a card shows, with its height: a line, a picture, a line after the table, a
-note, or a row of the table (with the notes it brings)."""
-
-
-def _pack_even(
-    base: Card,
-    items: Sequence[_Item],
-    cap: float,
-    room: _Room,
-    table: tuple[TableView, float],
-) -> list[Card]:
-    """:func:`_pack` with the rows shared evenly: as many cards as filling them in order
-    takes, each filled to the least height that still needs no more cards (so the last
-    card of "Terrain 3/3" does not hold one row)."""
-    cards = _pack(base, items, cap, room, table)
-    if len(cards) < 2:
-        return cards
-    low, high = 0.0, cap
-    for _ in range(14):
-        middle = (low + high) / 2
-        if _count(items, middle, table) <= len(cards):
-            high = middle
-        else:
-            low = middle
-    return _pack(base, items, high, room, table)
-
-
-def _count(items: Sequence[_Item], cap: float, table: tuple[TableView, float] | None) -> int:
-    """How many cards :func:`_pack` fills, by the same steps, without making them: the
-    search of :func:`_pack_even` asks this 14 times, and making the cards (a slice of the
-    table each) was most of a large deck's time (issue 29: a 20,000-feature build)."""
-    count, current, used, rows = 0, False, 0.0, False
-    for item in items:
-        is_row = isinstance(item, _Row)
-        need = item.height
-        if is_row and not rows and table is not None:
-            need += table[1]
-        if current and used + need > cap:
-            count, current, rows = count + 1, False, False
-        if not current:
-            current, used = True, 0.0
-            if is_row and table is not None:
-                need = item.height + table[1]
-        used += need
-        rows = rows or is_row
-    return max(count + current, 1)
-
-
-def _pack(
-    base: Card,
-    items: Sequence[_Item],
-    cap: float,
-    room: _Room,
-    table: tuple[TableView, float] | None,
-) -> list[Card]:
-    """Fill cards with ``items`` in order, a new card when the next one does not fit."""
-    cards: list[Card] = []
-    current: Card | None = None
-    used = 0.0
-    rows: list[int] = []
-
-    def close() -> None:
-        nonlocal current, rows
-        if current is not None and table is not None and rows:
-            current.table = slice_table(table[0], range(len(table[0].rows[0]) - 1), rows)
-        if current is not None:
-            current.over = used > cap
-            cards.append(current)
-        current, rows = None, []
-
-    for item in items:
-        is_row = isinstance(item, _Row)
-        need = item.height
-        if is_row and not rows and table is not None:
-            need += table[1]
-        if current is not None and used + need > cap:
-            close()
-        if current is None:
-            current = replace(base, lines=[], notes=[], after=[], svg="", table=None)
-            used = 0.0
-            if is_row and table is not None:
-                need = item.height + table[1]
-        used += need
-        match item:
-            case _Line(text=text):
-                current.lines.append(text)
-            case _Svg(svg=svg):
-                current.svg = svg
-            case _After(text=text):
-                current.after.append(text)
-            case _Note(note=note):
-                current.notes.append(note)
-            case _Row(index=index, notes=row_notes):
-                rows.append(index)
-                current.notes += row_notes
-            case _:
-                assert_never(item)
-    close()
-    return cards or [replace(base)]
+def _source_height(card: Card, room: _Room) -> float:
+    """The height of the source line under a card's body (none without a source)."""
+    return _para_height(card.source, room, 0.75) if card.source else 0.0
 
 
 def _number_parts(cards: list[Card]) -> list[Card]:
@@ -544,122 +548,6 @@ def _number_parts(cards: list[Card]) -> list[Card]:
             card.part = f"{i}/{len(cards)}"
             card.title = f"{card.title} {card.part}"
     return cards
-
-
-# ---- imposition -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Slot:
-    """Where one card goes on an imposed sheet, in millimetres from the top left corner."""
-
-    left: float
-    top: float
-
-
-@dataclass(frozen=True)
-class Imposition:
-    page_width: float
-    page_height: float
-    columns: int
-    rows: int
-    card_width: float
-    card_height: float
-    bleed: float = 0.0
-    """Millimetres each card's design runs on past its cut (``--bleed``), for a print shop:
-    cards stand this far apart twice over, with crop marks at both cuts of each gap."""
-
-    @property
-    def flip(self) -> str:
-        """The edge to flip on when printing both sides: ``long`` (portrait) or ``short``."""
-        return "long" if self.page_height >= self.page_width else "short"
-
-    @property
-    def per_sheet(self) -> int:
-        return self.columns * self.rows
-
-    @property
-    def pitch(self) -> tuple[float, float]:
-        """From one card to the next, across and down (the card and its bleed)."""
-        return self.card_width + 2 * self.bleed, self.card_height + 2 * self.bleed
-
-    @property
-    def origin(self) -> tuple[float, float]:
-        """The top left corner of the first card's bleed."""
-        across, down = self.pitch
-        return (
-            (self.page_width - self.columns * across) / 2,
-            (self.page_height - self.rows * down) / 2,
-        )
-
-    def slot(self, index: int, back: bool = False) -> Slot:
-        """The place of the ``index``-th card of a sheet (its cut, top left); on the back the
-        columns are mirrored, so a card's back lands behind its front (long-edge duplex)."""
-        row, col = divmod(index, self.columns)
-        if back:
-            col = self.columns - 1 - col
-        x0, y0 = self.origin
-        across, down = self.pitch
-        return Slot(x0 + col * across + self.bleed, y0 + row * down + self.bleed)
-
-    def cuts(self) -> tuple[list[float], list[float]]:
-        """Where the cuts run: the x of each vertical cut, the y of each horizontal one."""
-        x0, y0 = self.origin
-        across, down = self.pitch
-        b = self.bleed
-        xs = sorted(
-            {x0 + c * across + b + e for c in range(self.columns) for e in (0, self.card_width)}
-        )
-        ys = sorted(
-            {y0 + r * down + b + e for r in range(self.rows) for e in (0, self.card_height)}
-        )
-        return xs, ys
-
-    def crop_marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop marks as lines (x1, y1, x2, y2) in the margins, at every cut, clear of the
-        bleed."""
-        x0, y0 = self.origin
-        across, down = self.pitch
-        x1 = x0 + self.columns * across
-        y1 = y0 + self.rows * down
-        xs, ys = self.cuts()
-        marks = []
-        for x in xs:
-            marks += [(x, y0 - 1 - CROP, x, y0 - 1), (x, y1 + 1, x, y1 + 1 + CROP)]
-        for y in ys:
-            marks += [(x0 - 1 - CROP, y, x0 - 1, y), (x1 + 1, y, x1 + 1 + CROP, y)]
-        return marks
-
-
-MAX_BLEED = 10.0
-"""The largest ``--bleed`` in millimetres (print shops ask for 2 to 5)."""
-
-
-def imposition(size: CardSize, paper: str | None, bleed: float = 0.0) -> Imposition:
-    """How cards of ``size`` sit on ``paper`` (None: one card per page, the page the card
-    and its bleed), ``bleed`` millimetres of design past each cut.
-
-    The sheet is turned landscape when that holds more cards (A6 and index cards on A4);
-    such a sheet is printed double-sided flipping on the short edge, a portrait one on the
-    long edge: either way the back is the front mirrored left to right.
-    """
-    if not 0 <= bleed <= MAX_BLEED:
-        raise ValueError(f"bleed {bleed} mm: give 0 to {MAX_BLEED:g} mm")
-    if paper is None:
-        w, h = size.width + 2 * bleed, size.height + 2 * bleed
-        return Imposition(w, h, 1, 1, size.width, size.height, bleed)
-    if paper not in IMPOSE_PAPERS:
-        raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(IMPOSE_PAPERS)}")
-    room = 2 * (PRINT_MARGIN + CROP + 1)
-    best: Imposition | None = None
-    for width, height in (IMPOSE_PAPERS[paper], IMPOSE_PAPERS[paper][::-1]):
-        columns = max(1, math.floor((width - room) / (size.width + 2 * bleed)))
-        rows = max(1, math.floor((height - room) / (size.height + 2 * bleed)))
-        layout = Imposition(width, height, columns, rows, size.width, size.height, bleed)
-        if best is None or layout.per_sheet > best.per_sheet:
-            best = layout
-    assert best is not None
-    return best
 
 
 # ---- rendering ------------------------------------------------------------------------------
@@ -712,8 +600,9 @@ def render_deck(
     """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`), refitted
     where the first layout lost text (:class:`Refit`); what is still lost is in its
     ``losses``."""
-    html = render_deck_html(build_deck(ruleset, lang, size, mode), paper, bleed)
-    return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed))
+    deck = build_deck(ruleset, lang, size, mode)
+    html = render_deck_html(deck, paper, bleed)
+    return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed, deck.sheet))
 
 
 def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
@@ -723,8 +612,9 @@ def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     the ``pdf`` extra)."""
     outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
-        html = render_deck_html(build_deck(ruleset, lang, DEFAULT_SIZE), DEFAULT_PAPER)
-        refit = Refit(ruleset, lang, DEFAULT_SIZE, None, DEFAULT_PAPER)
+        deck = build_deck(ruleset, lang, DEFAULT_SIZE)
+        html = render_deck_html(deck, DEFAULT_PAPER)
+        refit = Refit(ruleset, lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=deck.sheet)
         outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
             partial(render_pdf, html, refit=refit),
             partial(rendered_from, html=html),
@@ -754,10 +644,14 @@ class Refit:
         mode: str | None,
         paper: str | None,
         bleed: float = 0.0,
+        sheet: Sheet | None = None,
     ) -> None:
         self.args = (ruleset, lang, size, mode)
         self.paper = paper
         self.bleed = bleed
+        self.sheet = sheet
+        """The sheet the decks are cut from: built once (given, or at the first refit),
+        then only cut again."""
         self.tight: dict[str, tuple[float, float]] = {}
         self.deck: Deck | None = None
         """The last deck made (None until a refit)."""
@@ -779,8 +673,9 @@ class Refit:
                 down *= REFIT_SHRINK
             self.tight[key] = (across, down)
         ruleset, lang, size, mode = self.args
-        self.deck = build_deck(ruleset, lang, size, mode, self.tight)
+        self.deck = build_deck(ruleset, lang, size, mode, self.tight, self.sheet)
+        self.sheet = self.deck.sheet
         return render_deck_html(self.deck, self.paper, self.bleed)
 
 
-__all__ += ["Imposition", "Refit", "Slot", "fit_text"]
+__all__ += ["CROP", "MAX_BLEED", "PRINT_MARGIN", "Imposition", "Refit", "Slot", "fit_text"]

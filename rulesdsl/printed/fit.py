@@ -61,10 +61,27 @@ def _units(text: str, bold: bool) -> int:
     return sum(map(table.get, map(ord, text), repeat(DEFAULT_WIDTH)))
 
 
-def min_width(text: str, size: float, bold: bool = False) -> float:
-    """The widest word of ``text``: the narrowest the text can be wrapped to."""
+HYPHEN_LETTERS = 7
+"""The fewest letters of a word the estimate lets hyphenation break (WeasyPrint breaks words
+of 5 letters and more, 2 from each end, where the language's dictionary allows)."""
+HYPHEN_SHARE = 0.62
+"""The share of a hyphenated word's width its longer piece is taken to need (the break
+points a dictionary gives sit near the middle of a long word; the share errs wide)."""
+
+
+def min_width(text: str, size: float, bold: bool = False, hyphens: bool = False) -> float:
+    """The widest word of ``text``: the narrowest the text can be wrapped to; with
+    ``hyphens``, a long word counts as its longer piece and a hyphen (the card's headers
+    are set with ``hyphens: auto``)."""
     words = _BREAKS.split(text.replace("/", "/ ").strip())
-    return max((width(w, size, bold) for w in words), default=0.0)
+
+    def least(word: str) -> float:
+        whole = width(word, size, bold)
+        if hyphens and len(word) >= HYPHEN_LETTERS and word.isalpha():
+            return min(whole, whole * HYPHEN_SHARE + width("-", size, bold))
+        return whole
+
+    return max((least(w) for w in words), default=0.0)
 
 
 def lines(text: str, room: float, size: float, bold: bool = False) -> int:
@@ -103,6 +120,8 @@ class Box:
     label_min: float = 0.0
     """The least width of the label (first) column's content, in points (a CSS
     ``min-width`` on it)."""
+    head_hyphens: bool = False
+    """Whether header cells may break long words with a hyphen (:func:`min_width`)."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +161,8 @@ def table_fit(
         size = box.font * (box.head_scale if is_head else 1.0)
         for i, text in enumerate(row):
             b = heavy[n][i] if i < len(heavy[n]) else False
-            lo[i] = max(lo[i], min_width(text, size, b) + box.pad_x)
+            hyphens = is_head and box.head_hyphens
+            lo[i] = max(lo[i], min_width(text, size, b, hyphens) + box.pad_x)
             hi[i] = max(hi[i], width(text, size, b) + box.pad_x)
     if ncols:
         lo[0] = max(lo[0], box.label_min + box.pad_x)

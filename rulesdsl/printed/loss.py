@@ -196,11 +196,9 @@ def check_layout(document: Any) -> list[Loss]:
     for number, page in enumerate(document.pages, start=1):
         page_box = getattr(page, "_page_box", None)
         width, height = page.width / PX_PER_MM, page.height / PX_PER_MM
-        root = _root_element(page_box)
-        margins = _numbers(root.get("data-page") if root is not None else None) or [0.0] * 4
+        root, (top, right, bottom, left) = _declared(page_box)
         page_safe = (_numbers(root.get("data-safe") if root is not None else None) or [0.0])[0]
         deck = deck or (root is not None and root.get("data-deck") is not None)
-        top, right, bottom, left = (margins * 4)[:4]
         area = _Frame(
             _Rect(left, top, width - right, height - bottom), 0.0, f"page {number}", False
         )
@@ -220,6 +218,15 @@ def check_layout(document: Any) -> list[Loss]:
     if document.pages and not found:
         losses.append(Loss(UNREAD, "document", "", "", 0.0))
     return losses
+
+
+def _declared(page_box: Any) -> tuple[Any, tuple[float, float, float, float]]:
+    """The page's root element and the margins it declares (``data-page``: top, right,
+    bottom, left in millimetres; a single number for all four; none: 0)."""
+    root = _root_element(page_box)
+    margins = _numbers(root.get("data-page") if root is not None else None) or [0.0]
+    top, right, bottom, left = (margins * 4)[:4]
+    return root, (top, right, bottom, left)
 
 
 def _root_element(page_box: Any) -> Any:
@@ -290,15 +297,13 @@ def page_fills(document: Any) -> list[float]:
 
 def last_page_fill(document: Any) -> float:
     """How far down the last page's body text reaches: what a fitter that grows type has
-    to spare."""
+    to spare (:func:`page_fills` of the last page only)."""
     return _fill(document.pages[-1]) if document.pages else 0.0
 
 
 def _fill(page: Any) -> float:
     page_box = getattr(page, "_page_box", None)
-    root = _root_element(page_box)
-    margins = _numbers(root.get("data-page") if root is not None else None) or [0.0] * 4
-    top, _, bottom, _ = (margins * 4)[:4]
+    _, (top, _, bottom, _) = _declared(page_box)
     height = page.height / PX_PER_MM - top - bottom
     lowest = max((t.box[3] for t in _texts(page_box, None) if not t.margin), default=top)
     return max(0.0, min(1.0, (lowest - top) / height)) if height > 0 else 1.0

@@ -257,17 +257,17 @@ def _weasyprint() -> Any:
 
 
 def _lay_out(
-    weasyprint: Any, html: str, base_url: str | None, refit: Refit | None
+    weasyprint: Any, html: str, base_url: str | None, refit: Refit | None, identifier: bytes
 ) -> tuple[Any, tuple[Loss, ...]]:
+    """The layout of ``html`` (refitted), every try carrying ``identifier`` (the first
+    HTML's, hashed once by the caller)."""
     fetcher = _url_fetcher(weasyprint, base_url)
     fonts = weasyprint.text.fonts.FontConfiguration()
     stylesheets = [weasyprint.CSS(string=_base_css(), url_fetcher=fetcher, font_config=fonts)]
 
     def lay_out(page: str) -> Any:
         source = weasyprint.HTML(string=page, base_url=base_url, url_fetcher=fetcher)
-        return source.render(
-            font_config=fonts, stylesheets=stylesheets, pdf_identifier=_identifier(html, base_url)
-        )
+        return source.render(font_config=fonts, stylesheets=stylesheets, pdf_identifier=identifier)
 
     document = lay_out(html)
     losses = tuple(check_layout(document))
@@ -290,7 +290,7 @@ def layout_losses(
     WeasyPrint ``Document``, and its losses. The tests read every bundled document so."""
     weasyprint = _weasyprint()
     with _RENDER_LOCK, _fixed_source_date_epoch(), gc_paused():
-        return _lay_out(weasyprint, html, base_url, refit)
+        return _lay_out(weasyprint, html, base_url, refit, _identifier(html, base_url))
 
 
 def render_pdf(
@@ -327,9 +327,8 @@ def render_pdf(
     # The collector held off: WeasyPrint makes hundreds of thousands of boxes and styles that
     # stay alive until the page is written, and each collection would walk them all again
     # (the render takes 7-10 % less CPU).
+    identifier = _identifier(html, base_url)
     with _RENDER_LOCK, _fixed_source_date_epoch(), gc_paused():
-        document, losses = _lay_out(weasyprint, html, base_url, refit)
-        pdf: bytes = document.write_pdf(
-            finisher=_fix_metadata, pdf_identifier=_identifier(html, base_url)
-        )
+        document, losses = _lay_out(weasyprint, html, base_url, refit, identifier)
+        pdf: bytes = document.write_pdf(finisher=_fix_metadata, pdf_identifier=identifier)
     return Rendered.of(pdf, losses)

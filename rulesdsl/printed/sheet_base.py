@@ -16,6 +16,8 @@ from rulesdsl.printed.sheet_view import (
 from rulesdsl.variants.changelog import path_text
 
 _PAGE = re.compile(r"^p\.?\s*(\S+)$")
+_RULE = re.compile(r"^§?\s*(\d+(?:\.\d+)*)$")
+"""A rule number (``4.27``, ``§4.27``): printed ``§4.27`` in every language."""
 _TEXT_NUMBER = re.compile(r"(\d+(?:\.\d+)?)(?:\s*(in|cm|m|ft|deg)\b)?|\b(x)\b")
 
 
@@ -147,18 +149,25 @@ class BuilderBase:
         return str(len(notes))
 
     def source(self, info: ir.Info, detail: bool = True) -> str:
-        """``book p.N “detail”``; table rows leave the detail out (``detail=False``)."""
+        """``TW p.N “detail”`` or ``TW §4.27``: the book by its label in the sheet's language
+        (the abbreviation the ruleset declares; the sources block gives its title), never
+        its id; table rows leave the detail out (``detail=False``)."""
         src = info.source
         if src is None:
             return ""
         self.used_books.add(src.book)
         page = src.page or ""
         match = _PAGE.match(page)
+        rule = _RULE.match(page)
         if match:
             page = self.w("page", n=match.group(1))
+        elif rule:
+            page = f"§{rule.group(1)}"
+        book = self.books.get(src.book)
+        title = self.label(book.info if book is not None else None, src.book)
         # A detail quotes the book in the ruleset's first language: other sheets leave it out.
         quote = detail and src.detail and self.lang == self.rs.languages[0]
-        parts = [src.book, page, f"“{src.detail}”" if quote else ""]
+        parts = [title, page, f"“{src.detail}”" if quote else ""]
         return " ".join(p for p in parts if p)
 
     def number(self, n: ir.Number) -> str:

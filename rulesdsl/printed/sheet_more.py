@@ -217,8 +217,12 @@ class MoreBlocks(MovementBlocks):
         return ", ".join(parts)
 
     def sources(self) -> list[Block]:
+        """The books the sheet cites, once each: the label it prints them by (an
+        abbreviation), then the book's notes (its title), ``TW: Total Warfare``."""
         lines = [
-            self.w("label_colon", label=b.id, text=self.label(b.info, b.id))
+            self.w("label_colon", label=self.label(b.info, b.id), text=" ".join(notes))
+            if (notes := self.note_texts(b.info))
+            else self.label(b.info, b.id)
             for b in self.rs.books
             if b.id in self.used_books
         ]

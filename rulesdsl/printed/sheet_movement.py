@@ -52,14 +52,17 @@ class MovementBlocks(RuleBlocks):
         order = [v.id for v in ctx.values] if ctx else sorted(keys - {""})
         order += self.second_context_values(modifier)
         columns = [k for k in order if k in keys] + self.pair_keys(modifier, items)
-        if self.mode is not None and ctx is None and set(columns) <= {m.id for m in self.rs.modes}:
-            return [self.mode] if self.mode in columns else [""]
+        by_mode = {m.id for m in self.rs.modes} | {g.id for g in self.rs.groups}
+        if self.mode is not None and columns and set(columns) <= by_mode:
+            # one unit type's sheet: its own value, its group's or the one for all, in one
+            # column (:meth:`keyed_value`), never the other unit types' columns
+            return [self.mode]
         if "" in keys or not columns:
             columns.append("")
         return columns
 
     def ctx_label(self, key: str, alone: bool) -> str:
-        if key == "":
+        if key == "" or (alone and key == self.mode):
             return self.w("all") if alone else self.w("others")
         if PAIR in key:
             first, second = key.split(PAIR)
@@ -136,7 +139,7 @@ class MovementBlocks(RuleBlocks):
                         f"{f.id}.{modifier.id}", f"{f.id}.{modifier.id}.{k}" if k else ""
                     )
                     cells.append(cell)
-                columns.append((self.ctx_label(k, keys == [""]), cells))
+                columns.append((self.ctx_label(k, len(keys) == 1 and k in ("", self.mode)), cells))
             groups.append((self.label(modifier.info, modifier.id), self.merge_columns(columns)))
         # A column with nothing in it (a modifier that no feature of this layer has) goes.
         groups = [
@@ -267,7 +270,7 @@ class MovementBlocks(RuleBlocks):
         title = self.label(modifier.info, modifier.id)
         ids = [f.id for f in modifier.factors]
         keys = self.mod_columns(modifier, ids) if ids else [""]
-        alone = keys == [""]
+        alone = len(keys) == 1 and keys[0] in ("", self.mode)
         head = [[HeadCell(title)] + [HeadCell(self.ctx_label(k, alone)) for k in keys]]
         notes: list[tuple[str, str]] = []
         rows = []
@@ -351,6 +354,10 @@ class MovementBlocks(RuleBlocks):
             first, second = key.split(PAIR)
             return semantics.context_value(modifier, item, first, second)
         values = modifier.values.get(item, {})
+        if key and key == self.mode:  # the unit type's own, its group's, or the one for all
+            order = [p.groups for p in self.rs.precedence]
+            chosen = semantics.written_key(values, key, self.rs.groups, order)
+            return values.get(chosen) if chosen is not None else None
         return values.get(key, values.get(""))
 
     def keywords(self) -> list[Block]:

@@ -102,6 +102,11 @@ _MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
 _MD_LINE_START = re.compile(r"^(>|#{1,6}(?=\s|$)|[+-](?=\s|$)|[-=]+\s*$|\d{1,9}(?=[.)](\s|$)))")
 
 
+_MD_SPACES = re.compile(r"[^\S\u202f]+")
+"""Runs of white space a Markdown line folds into one space: all but the narrow no-break
+space (French sets U+202F before ``:`` ``;`` ``!`` ``?`` and inside ``« »``), which the
+written file keeps as it is."""
+
 _MD_CONTROLS = {
     c: "\ufffd"
     for c in (*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
@@ -115,11 +120,12 @@ def md_escape(text: object) -> str:
     backslash (CommonMark allows one before any ASCII punctuation), so ``<script>`` stays text,
     ``|`` cannot end a table cell and ``_`` cannot start emphasis; so does a mark that would
     start a block at the beginning of a line (``#``, ``>``, ``-``, ``+``, ``=``, ``1.``).
-    Line breaks become spaces. Control characters (NUL, BEL, ESC, the C1 range...) and the
+    Line breaks become spaces; narrow no-break spaces stay (:data:`_MD_SPACES`). Control
+    characters (NUL, BEL, ESC, the C1 range...) and the
     bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069), which a terminal or
     an editor would act on, become U+FFFD.
     """
-    flat = " ".join(str(text).split()).translate(_MD_CONTROLS)
+    flat = _MD_SPACES.sub(" ", str(text)).strip(" ").translate(_MD_CONTROLS)
     flat = _MD_INLINE.sub(r"\\\1", flat)
     match = _MD_LINE_START.match(flat)
     if match is None:

@@ -35,6 +35,7 @@ from rulesdsl.target.python_code import (
 from rulesdsl.target.python_values import (
     Code,
     _plain,
+    book_title,
     doc,
     docstring,
     export_order,
@@ -339,6 +340,12 @@ def render(rs: ir.Ruleset) -> str:
             rs=rs,
             lang=lang,
             title=label(rs.info, rs.id),
+            books=[(b.id, book_title(b)) for b in rs.books],
+            remarks=[
+                (item, remark)
+                for item, info in (("ruleset", rs.info), *ir.infos_by_id(rs).items())
+                for remark in info.remarks
+            ],
             exports=sorted(exports, key=export_order),
             intro=_intro(rs),
             distance_unit=rs.units.get("distance", "distance unit"),

@@ -133,7 +133,7 @@ class MergeBase:
                     )
                 )
             source = ir.Source(ref.book.text, ref.page, ref.detail)
-        return ir.Info({}, notes, source)
+        return ir.Info({}, notes, source, extras.remarks)
 
     def _find_block(self, kind: type, name: str) -> int | None:
         for i, st in enumerate(self.statements):

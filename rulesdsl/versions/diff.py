@@ -10,7 +10,7 @@ change has a level, highest first:
 ``rules``     a number or a rule changed: the game plays differently and the printed sheet
               must be reprinted;
 ``additive``  something new (a mode, a feature, a row): what was there plays as before;
-``wording``   only labels, notes or source references changed.
+``wording``   only labels, notes, remarks or source references changed.
 
 Paths name the changed thing the way :mod:`rulesdsl.variants.resolve` records a variant's changes:
 ``soft.walker`` (one mode's cost), ``rapid_water.cost`` (a whole cost cell),
@@ -277,6 +277,15 @@ class _Differ:
                 f"{name}: notes changed",
                 " / ".join(n.get(self.old.languages[0], "") for n in old.notes) or None,
                 " / ".join(n.get(self.new.languages[0], "") for n in new.notes) or None,
+            )
+        if old.remarks != new.remarks:  # programmers' words: the module's docstring only
+            self.add(
+                "wording",
+                "changed",
+                path,
+                f"{name}: remarks changed",
+                " / ".join(old.remarks) or None,
+                " / ".join(new.remarks) or None,
             )
         if old.source != new.source:
             self.add(

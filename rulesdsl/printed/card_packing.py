@@ -1,0 +1,201 @@
+"""Packing a block onto cards: its lines, picture, table rows and notes, in order, a new card
+when the next does not fit; the rows of a split table shared evenly between the parts, each
+part at least :data:`LEAST_ROWS` rows where the card can hold them. Heights are estimated by
+:mod:`rulesdsl.printed.cards` (from font metrics); this module only places them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, assert_never
+
+from rulesdsl.printed.sheet_view import TableView
+from rulesdsl.printed.table_slices import slice_table
+
+Card = Any
+"""A :class:`rulesdsl.printed.cards.Card` (named loosely: that module imports this one)."""
+
+__all__ = ["LEAST_ROWS", "After", "Item", "Line", "Note", "Row", "Svg", "pack", "pack_even"]
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    height: float
+
+
+@dataclass(frozen=True)
+class Svg:
+    svg: str
+    height: float
+
+
+@dataclass(frozen=True)
+class After:
+    text: str
+    height: float
+
+
+@dataclass(frozen=True)
+class Note:
+    note: tuple[str, str]
+    height: float
+
+
+@dataclass(frozen=True)
+class Row:
+    index: int
+    notes: list[tuple[str, str]]
+    height: float
+    """The row's height with its notes'."""
+    note_heights: tuple[float, ...] = ()
+    """Each note's height (a part that must take the row may send its notes on)."""
+
+
+Item = Line | Svg | After | Note | Row
+"""One thing a card shows, with its height: a line, a picture, a line after the table, a
+note, or a row of the table (with the notes it brings)."""
+
+
+def pack_even(
+    base: Card,
+    items: Sequence[Item],
+    cap: float,
+    source_height: float,
+    table: tuple[TableView, float],
+) -> list[Card]:
+    """:func:`pack` with the rows shared evenly: as many cards as filling them in order
+    takes, each filled to the least height that still needs no more cards (so the last
+    card of "Terrain 3/3" does not hold one row)."""
+    cards = pack(base, items, cap, source_height, table)
+    if len(cards) < 2:
+        return cards
+    over = sum(card.over for card in cards)
+    low, high = 0.0, cap
+    for _ in range(14):
+        middle = (low + high) / 2
+        trial = pack(base, items, middle, source_height, table, cap)
+        if len(trial) <= len(cards) and sum(card.over for card in trial) <= over:
+            high = middle
+        else:
+            low = middle
+    return pack(base, items, high, source_height, table, cap)
+
+
+def pack(
+    base: Card,
+    items: Sequence[Item],
+    cap: float,
+    source_height: float,
+    table: tuple[TableView, float] | None,
+    limit: float = 0.0,
+) -> list[Card]:
+    """Fill cards with ``items`` in order, a new card when the next one does not fit in
+    ``cap``; a card is ``over`` when it holds more than ``limit`` (default: ``cap``), the
+    card's real room.
+
+    A part of a split table takes at least :data:`LEAST_ROWS` rows and leaves no fewer
+    behind, up to ``limit``: to make room for them its notes move on to the next card."""
+    limit = limit or cap
+    # rows a part must take fill the card up to its real room less the source line under
+    # the card's body (which the estimate of the room leaves to its slack)
+    room_for_rows = limit - source_height
+    cards: list[Card] = []
+    current: Card | None = None
+    used = 0.0
+    rows: list[int] = []
+    placed: list[Note] = []
+    """The notes on the current card, with their heights."""
+    carry: list[Note] = []
+    """Notes sent on to the next card."""
+    left = sum(isinstance(item, Row) for item in items)
+    """Rows not yet placed."""
+
+    def close() -> None:
+        nonlocal current, rows
+        if current is not None and table is not None and rows:
+            current.table = slice_table(table[0], range(len(table[0].rows[0]) - 1), rows)
+        if current is not None:
+            current.notes = [note.note for note in placed]
+            current.over = used > limit
+            current.height = used
+            cards.append(current)
+        current, rows = None, []
+
+    def start() -> Card:
+        """A new card, opening with the notes sent on, as many as it holds (at least one)."""
+        nonlocal used
+        placed.clear()
+        used = 0.0
+        while carry and (not placed or used + carry[0].height <= room_for_rows):
+            note = carry.pop(0)
+            placed.append(note)
+            used += note.height
+        return replace(base, lines=[], notes=[], after=[], svg="", table=None)
+
+    def place_row(row: Row) -> None:
+        nonlocal used, left
+        rows.append(row.index)
+        left -= 1
+        used += row.height - sum(row.note_heights)
+        for note, height in zip(row.notes, row.note_heights, strict=True):
+            if carry or used + height > room_for_rows:
+                carry.append(Note(note, height))
+            else:
+                placed.append(Note(note, height))
+                used += height
+
+    for item in items:
+        need = item.height
+        if isinstance(item, Row) and not rows and table is not None:
+            need += table[1]
+        # a part holds at least LEAST_ROWS rows, and leaves no fewer behind: a continued
+        # table of one or two rows under its repeated header is no use at the table
+        short = (
+            table is not None and len(rows) > 0 and left > 0 and min(len(rows), left) < LEAST_ROWS
+        )
+        if current is not None and used + need > cap:
+            if short and isinstance(item, Note):
+                carry.append(item)  # after the rows the part must take
+                continue
+            if short and isinstance(item, Row):
+                own = item.height - sum(item.note_heights)
+                while placed and used + own > room_for_rows:  # its notes make room for it
+                    moved = placed.pop()
+                    carry.insert(0, moved)
+                    used -= moved.height
+                if used + own <= room_for_rows:
+                    place_row(item)
+                    continue
+            close()
+        if current is None:
+            current = start()
+            if isinstance(item, Row) and table is not None:
+                need = item.height + table[1]
+        match item:
+            case Line(text=text):
+                current.lines.append(text)
+            case Svg(svg=svg):
+                current.svg = svg
+            case After(text=text):
+                current.after.append(text)
+            case Note():
+                placed.append(item)
+            case Row():
+                if not rows and table is not None:
+                    used += table[1]
+                place_row(item)
+                continue
+            case _:
+                assert_never(item)
+        used += need
+    while carry:  # notes sent on after the last row
+        close()
+        current = start()
+    close()
+    return cards or [replace(base)]
+
+
+LEAST_ROWS = 3
+"""The fewest rows of a split table on one card (a table of fewer rows is never split
+between rows)."""
