@@ -182,7 +182,8 @@ def test_a_house_rule_replaces_or_removes_a_group(compiler: Compiler, tmp_path: 
         ),
         (
             "fr",
-            "Couvert : parmi Couvert léger, Couvert lourd, seule la valeur la plus basse compte",
+            "Couvert\u202f: parmi Couvert léger, Couvert lourd, seule la valeur la plus basse "
+            "compte",
         ),
         ("ru", "учитывается только наименьшее значение"),
         ("de", "zählt nur der niedrigste Wert"),

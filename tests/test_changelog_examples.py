@@ -47,11 +47,14 @@ def test_an_added_example_of_several_questions_is_printed_in_the_sheet_language(
     assert "- geändert: Weich (Sand, Schnee, Schlamm) › Läufer: 3 → 2,5" in de  # noqa: RUF001
     assert "- geändert: Ein Läufer durchquert weichen Boden: 3 BP → 2,5 BP" in de
     assert "- hinzugefügt: Meins: 2,5 BP; ✕ unpassierbar" in de
-    assert "- ajouté : Mine : 2,5 PM ; ✕ infranchissable" in _lines(rs, "fr")
+    assert "- ajouté\u202f: Mine\u202f: 2,5 PM\u202f; ✕ infranchissable" in _lines(rs, "fr")
     assert "- added: Mine: 2.5 MP; ✕ impassable" in _lines(rs, "en")
 
 
 def test_the_bundled_winter_variant_prints_its_added_example_in_german_and_french() -> None:
     rs = _ruleset(RULESETS / "heavy_gear_house_winter.terrain")
-    assert "- hinzugefügt: Über einen zugefrorenen See: 2 BP; 3 BP \\[house\\]" in _lines(rs, "de")
-    assert "- ajouté : Traverser un lac gelé : 2 PM ; 3 PM \\[house\\]" in _lines(rs, "fr")
+    # the source is printed by its book's label in the sheet's language (issue 23)
+    assert "- hinzugefügt: Über einen zugefrorenen See: 2 BP; 3 BP \\[Haus\\]" in _lines(rs, "de")
+    assert "- ajouté\u202f: Traverser un lac gelé\u202f: 2 PM\u202f; 3 PM \\[Maison\\]" in _lines(
+        rs, "fr"
+    )

@@ -362,9 +362,12 @@ def test_chases_use_dexterity_then_constitution() -> None:
 
 # ---- issue 16: rules fidelity ----------------------------------------------------------------
 
+# The French sheet's words (tests/test_print_typography.py reads its narrow spaces).
 SHEET_FR = (
-    Path(__file__).resolve().parent.parent / "generated" / "sheets" / "d20_movement.fr.md"
-).read_text(encoding="utf-8")
+    (Path(__file__).resolve().parent.parent / "generated" / "sheets" / "d20_movement.fr.md")
+    .read_text(encoding="utf-8")
+    .replace("\u202f", " ")
+)
 
 
 def test_a_good_flyer_spends_3_m_to_turn_180_deg_in_place() -> None:

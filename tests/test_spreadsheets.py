@@ -576,8 +576,11 @@ def test_an_exported_layer_with_sources_notes_columns_and_as_imports_alone_to_it
     code, block, err = run(capsys, "import", str(chart), "--layer", "gravel")
     assert code == 0, err  # `megamek`, `to_hit`: names only the ruleset knows (--into checks)
     lines = block.splitlines()
-    assert lines[1] == "  columns cost, to_hit, piloting"
-    assert lines[2].endswith('|  | 1, large_vehicle 0 [to "Gravel piles"]')
+    assert (
+        lines[1] == "  columns cost, to_hit, piloting, bog_down"
+    )  # bog_down: the roll due on entering (issue 24)
+    assert "|  | 1, large_vehicle 0 | 0, mech no, large_vehicle no" in lines[2]
+    assert lines[2].endswith('airship no [to "Gravel piles"]')
     assert lines[3].startswith('      note "Reading: large vehicles pay +1 MP')
     assert lines[3].endswith(" ignores others")
 
@@ -727,6 +730,7 @@ def test_a_chart_alone_says_everything_its_block_says(path: Path) -> None:
     import dataclasses
 
     from rulesdsl.frontends import syntax as s
+    from rulesdsl.interchange.chart_columns import cell_keys, layer_columns
     from rulesdsl.interchange.chart_export import export_csv
     from rulesdsl.interchange.csv_chart import chart_row_node, import_layer, import_table
 
@@ -735,7 +739,7 @@ def test_a_chart_alone_says_everything_its_block_says(path: Path) -> None:
     parsed, _ = compiler.parse_file(path)
     assert original.ruleset is not None and parsed is not None
     rs = original.ruleset
-    known = [m.id for m in rs.modes] + [g.id for g in rs.groups]
+    known = cell_keys(rs)
     statements = list(parsed.statements)
     for i, block in enumerate(statements):
         if not isinstance(block, s.LayerDecl | s.TableDecl):
@@ -745,7 +749,7 @@ def test_a_chart_alone_says_everything_its_block_says(path: Path) -> None:
         assert text is not None
         chart = str(path.with_suffix(f".{name}.csv"))
         if isinstance(block, s.LayerDecl):
-            columns = [m.id for m in rs.modifiers] + [x.id for x in rs.sights]
+            columns = layer_columns(rs)
             imported = import_layer(
                 text, chart, name, known=known, languages=rs.languages, columns=columns
             )

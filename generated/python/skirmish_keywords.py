@@ -48,6 +48,7 @@ _abs = abs
 _bool = bool
 _delattr = delattr
 _dict = dict
+_enumerate = enumerate
 _float = float
 _frozenset = frozenset
 _int = int
@@ -58,6 +59,7 @@ _min = min
 _next = next
 _property = property
 _repr = repr
+_set = set
 _setattr = setattr
 _sorted = sorted
 _str = str
@@ -1873,9 +1875,9 @@ def _route_rolls(
     if not ROLLS:
         return ()
     out: list[RollDue] = []
-    seen = {places[0]} if places else set()
+    seen = {places[0]} if places else _set()
     last = _len(steps)
-    for i, step in enumerate(steps, 1):
+    for i, step in _enumerate(steps, 1):
         first = step.end not in seen
         seen.add(step.end)
         for on in _ROLL_ORDER:

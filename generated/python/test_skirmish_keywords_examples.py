@@ -20,6 +20,9 @@ VECTORS_FILE = "skirmish_keywords.examples.json"
 VECTORS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / VECTORS_FILE).read_text("utf-8")
 )["vectors"]
+API: Any = module
+"""The module, typed loosely: the questions it answers depend on its ruleset (a results
+table's chances, a facing rule), and the replay asks only those its examples ask."""
 
 
 def plain(value: Any) -> list[dict[str, Any]]:
@@ -74,19 +77,19 @@ def same(a: Any, b: Any) -> bool:
 def ask(vector: dict[str, Any]) -> Any:
     """Asks the module the vector's question."""
     question, args, kwargs = vector["question"], vector["args"], dict(vector["kwargs"])
-    if question == "chance" and args[0] in getattr(module, "RESULTS_TABLES", {}):
-        results = module.RESULTS_TABLES[args[0]]
+    if question == "chance" and args[0] in getattr(API, "RESULTS_TABLES", {}):
+        results = API.RESULTS_TABLES[args[0]]
         column = kwargs["column"]
         if not isinstance(column, str):
             low, high, _ = results.rows[0]  # a total some row covers: the column is the answer
-            column = module.roll(args[0], high if low is None else low, column=column).column
+            column = API.roll(args[0], high if low is None else low, column=column).column
         if "modifier" in kwargs:
             return results.chances_with[kwargs["modifier"]][column][args[1]]
         return results.chances[column][args[1]]
     if question == "chance":
-        row = next(r for r in module.DICE_TABLES[args[0]].rows if r.id == args[1])
+        row = next(r for r in API.DICE_TABLES[args[0]].rows if r.id == args[1])
         return row.chance_with[kwargs["modifier"]] if "modifier" in kwargs else row.chance
-    if question == "route_cost" and args[0] in getattr(module, "FACINGS", {}):
+    if question == "route_cost" and args[0] in getattr(API, "FACINGS", {}):
         return facing_route(args, kwargs)
     if question == "route_cost":
         places = {i: tuple(p["features"]) for i, p in enumerate(args[1:])}
@@ -95,9 +98,9 @@ def ask(vector: dict[str, Any]) -> Any:
         def neighbours(i: Any) -> list[Any]:
             return [j for j in (i - 1, i + 1) if j in places]
 
-        board = module.Board(places, edges, neighbours=neighbours)
-        return module.route_cost(board, args[0], list(places), **kwargs)
-    function = getattr(module, question)
+        board = API.Board(places, edges, neighbours=neighbours)
+        return API.route_cost(board, args[0], list(places), **kwargs)
+    function = getattr(API, question)
     if question == "line_of_sight" and vector["kind"] == "line_of_sight":
         if "crossed" in kwargs:
             kwargs["crossed"] = tuple(kwargs["crossed"])
@@ -117,7 +120,7 @@ def facing_route(args: list[Any], kwargs: dict[str, Any]) -> Any:
     """A facing route's example laid on the unit's grid: the start at (0, 0) facing heading
     0, each place entered along the grid step its move gives, each `turn` one heading to the
     left (issue 24)."""
-    rule = module.FACINGS[args[0]]
+    rule = API.FACINGS[args[0]]
     count = rule.headings
     steps = HEADINGS[count]
     place, heading, how = (0, 0), 0, "forward"
@@ -140,8 +143,8 @@ def facing_route(args: list[Any], kwargs: dict[str, Any]) -> Any:
         edges[place, there] = tuple(item["edge"])
         place, how = there, "forward"
         route.append((place, heading))
-    board = module.Board(places, edges, grid=rule.grid)
-    return module.route_cost(board, args[0], route, **kwargs)
+    board = API.Board(places, edges, grid=rule.grid)
+    return API.route_cost(board, args[0], route, **kwargs)
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["text"] for v in VECTORS])

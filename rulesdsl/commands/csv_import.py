@@ -12,6 +12,7 @@ from rulesdsl.builder.build import atomic_write
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, ruleset_path
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import sort_key
+from rulesdsl.interchange.chart_columns import cell_keys, layer_columns
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -133,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{target} has errors: fix them first; left unchanged", file=sys.stderr)
             return EXIT_RULES
         rs = compiled.ruleset
-        known = [m.id for m in rs.modes] + [g.id for g in rs.groups]
+        known = cell_keys(rs)
         languages = rs.languages
         if args.table:
             table = next((t for t in rs.tables if t.id == args.table), None)
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError(f"--table: {target} has no table '{args.table}' ({names})")
             columns = [c.id for c in table.columns] or ["value"]
         else:
-            columns = [m.id for m in rs.modifiers] + [x.id for x in rs.sights]
+            columns = layer_columns(rs)
     if args.table:
         imported = import_table(
             text,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
@@ -24,6 +24,9 @@ from rulesdsl.interchange.chart_read import is_language
 from rulesdsl.interchange.chart_sheet import Sheet
 from rulesdsl.interchange.chart_sheet import shown as _shown
 from rulesdsl.ir_values import LANG
+
+if TYPE_CHECKING:
+    from rulesdsl import ir
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 LANGUAGE = re.compile(LANG.regex)
@@ -56,6 +59,18 @@ class Target:
     """The columns a header may name bare: a layer's modifier and sight columns, a table's
     columns."""
     languages: tuple[str, ...]
+
+
+def cell_keys(rs: ir.Ruleset) -> list[str]:
+    """The names a chart's cells and headers may give a value for: unit types, keywords
+    (groups) and kinds of move (issue 24)."""
+    return [m.id for m in rs.modes] + [g.id for g in rs.groups] + [k.id for k in rs.moves]
+
+
+def layer_columns(rs: ir.Ruleset) -> list[str]:
+    """The columns a layer may have besides ``cost``: modifiers, sight rules and the rolls the
+    map makes due (issue 24)."""
+    return [m.id for m in rs.modifiers] + [x.id for x in rs.sights] + [r.id for r in rs.rolls]
 
 
 def read_header(

@@ -32,7 +32,7 @@ from rulesdsl.checks.examples import ANSWER_CODES
 from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange import csv_chart as chart
-from rulesdsl.interchange.chart_columns import Target
+from rulesdsl.interchange.chart_columns import Target, cell_keys
 from rulesdsl.interchange.chart_export import chart_rows, to_csv
 from rulesdsl.interchange.fmt import _outside_strings, _split_comment, format_text
 
@@ -376,7 +376,7 @@ def _blocks(d: Diagnostic) -> bool:
 
 
 def _modes(rs: ir.Ruleset) -> frozenset[str]:
-    return frozenset([m.id for m in rs.modes] + [g.id for g in rs.groups])
+    return frozenset(cell_keys(rs))
 
 
 def _differs(row: chart.ChartRow, base: chart.ChartRow, order: list[str]) -> bool:
