@@ -16,17 +16,29 @@ An answer is a tuple of plain parts (:data:`Plain`): ``{"number": 4}``, ``{"mark
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any, Literal, assert_never
+from typing import Any, Literal
 
-from rulesdsl import dice, ir, semantics, semantics_facing, semantics_moves, spelling
+from rulesdsl import (
+    dice,
+    ir,
+    semantics,
+    semantics_facing,
+    semantics_moves,
+    semantics_routes,
+    spelling,
+)
 from rulesdsl.diagnostics import did_you_mean
-
-Plain = dict[str, Any]
-"""One part of an answer, as JSON: a single key naming its kind."""
+from rulesdsl.examples_stated import (
+    Plain,
+    answer_text,
+    plain,
+    question_kind,
+    question_text,
+    stated,
+    unit_of,
+)
 
 QUESTIONS: tuple[str, ...] = (
     "move_cost",
@@ -73,99 +85,6 @@ class Answered:
     """A route's steps or a line's places: their features and what each costs or hinders."""
     value: ir.Value | None = None
     """A table cell's value itself, as the table holds it (``lookup``)."""
-
-
-# ---- the stated answer ---------------------------------------------------------------------
-
-
-def plain(value: ir.Value) -> Plain:
-    """A stated value as a plain part."""
-    match value:
-        case ir.Number(value=n):
-            return {"number": n}
-        case ir.Marker(marker=marker):
-            return {"marker": marker}
-        case ir.Flag(value=flag):
-            return {"bool": flag}
-        case ir.Symbol(name=name):
-            return {"word": name}
-        case ir.Text(text=text):
-            return {"word": text}
-        case ir.Share(numerator=n, denominator=d):
-            f = Fraction(n, d) if d else Fraction(0)
-            return {"fraction": [f.numerator, f.denominator]}
-        case ir.Span(low=low, high=high):
-            return {"span": [low, high]}
-        case ir.DiceValue(count=count, sides=sides, bonus=bonus):
-            return {"dice": [count, sides, bonus]}
-        case ir.D66Value(bonus=bonus):
-            return {"d66": bonus}
-        case ir.Rate(amount=amount, per=per):
-            return {"rate": [amount.value, per.value]}
-        case ir.Trade(gain=gain, cost=cost):
-            return {"trade": [gain.value, cost.value]}
-        case ir.ParamRate() | ir.Given() | ir.Same() | ir.Flat() | ir.StepCost():
-            return {"word": spelling.value(value)}
-        case _:
-            assert_never(value)
-
-
-def stated(q: ir.Question) -> tuple[Plain, ...]:
-    return tuple(plain(v) for v in q.answer)
-
-
-def same(a: Sequence[Plain], b: Sequence[Plain]) -> bool:
-    """Whether two answers agree (numbers to 1e-9)."""
-    return len(a) == len(b) and all(_same_part(x, y) for x, y in zip(a, b, strict=True))
-
-
-def _same_part(x: Any, y: Any) -> bool:
-    if isinstance(x, dict) and isinstance(y, dict):
-        return x.keys() == y.keys() and all(_same_part(x[k], y[k]) for k in x)
-    if isinstance(x, list) and isinstance(y, list):
-        return len(x) == len(y) and all(_same_part(a, b) for a, b in zip(x, y, strict=True))
-    if isinstance(x, bool) or isinstance(y, bool):
-        return x is y
-    if isinstance(x, int | float) and isinstance(y, int | float):
-        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9)
-    return bool(x == y)
-
-
-def answer_text(parts: Sequence[Plain], unit: str | None = None) -> str:
-    """An answer as the DSL writes it: ``4 MP``, ``impassable``, ``5/36``, ``3, blocked``."""
-    return ", ".join(_part_text(p, unit) for p in parts)
-
-
-def _part_text(part: Plain, unit: str | None) -> str:
-    form, value = next(iter(part.items()))
-    if form == "number":
-        return spelling.number(value) + (f" {unit}" if unit else "")
-    if form in ("marker", "word"):
-        return str(value)
-    if form == "bool":
-        return "yes" if value else "no"
-    if form == "fraction":
-        return f"{value[0]}/{value[1]}"
-    if form == "span":
-        return f"{spelling.number(value[0])}-{spelling.number(value[1])}"
-    if form == "dice":
-        return f"{value[0]}d{value[1]}" + (f"{value[2]:+d}" if value[2] else "")
-    if form == "d66":
-        return "d66" + (f"{value:+d}" if value else "")
-    if form == "rate":
-        return f"{spelling.number(value[0])} per {spelling.number(value[1])}"
-    return f"{spelling.number(value[0])} for {spelling.number(value[1])}"
-
-
-def question_text(q: ir.Question) -> str:
-    """The question as the DSL writes it: ``move_cost(mech, light_woods, distance=2 in)``."""
-
-    def arg(a: ir.ExampleArg) -> str:
-        text = ", ".join(spelling.value(v) for v in a.values)
-        text = f"({text})" if a.grouped else text
-        return f"{a.keyword}={text}" if a.keyword else text
-
-    return f"{q.ask}({', '.join(arg(a) for a in q.args)})"
 
 
 # ---- asking the rules ----------------------------------------------------------------------
@@ -388,7 +307,7 @@ def _can_enter(args: _Args) -> Answered:
     view = _moved(args)
     _, allowance, inputs = _move_inputs(args)
     part = _cost_answer(semantics.move_cost(view, mode, features, 1, allowance, inputs))
-    answer = semantics.can_enter(view, mode, features, available, allowance, inputs)
+    answer = semantics_routes.can_enter(view, mode, features, available, allowance, inputs)
     cells = (*_cost_cells(view, mode, features), f"move_cost: {answer_text([part])}")
     if rs.minimum_move is not None:
         cells = (*cells, f"minimum move: {spelling.value(rs.minimum_move)}")
@@ -399,10 +318,10 @@ def _place_state(args: _Args) -> Answered:
     rs = args.rs
     mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
     features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
-    ask = semantics.can_end if args.q.ask == "can_end" else semantics.must_stop
+    ask = semantics_routes.can_end if args.q.ask == "can_end" else semantics_routes.must_stop
     by_id = {f.id: f for f in rs.features}
     cells = tuple(
-        f"{name}.{mode}: {semantics.state_words(by_id[name].states[mode])}"
+        f"{name}.{mode}: {semantics_routes.state_words(by_id[name].states[mode])}"
         for name in features
         if mode in by_id[name].states
     )
@@ -623,7 +542,7 @@ def _route(args: _Args) -> Answered:
     allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
     if args.kind is not None:
         allowance = semantics_moves.kind_allowance(args.kind, allowance)
-    answer = semantics.route(view, mode, [split_edges(rs, p) for p in places[1:]], allowance)
+    answer = semantics_routes.route(view, mode, [split_edges(rs, p) for p in places[1:]], allowance)
     cells = tuple(
         f"step {i}: {' + '.join((*step.entered, *step.crossed)) or 'nothing'} = "
         + answer_text([_cost_answer(step.cost)])
@@ -817,21 +736,6 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
         "title": dict(example.info.labels),
         "text": f"{question_text(q)} = {answer_text(stated(q), unit_of(q))}",
     }
-
-
-def unit_of(q: ir.Question) -> str | None:
-    """The unit the stated answer is written in, if any."""
-    return next((v.unit for v in q.answer if isinstance(v, ir.Number) and v.unit), None)
-
-
-def question_kind(rs: ir.Ruleset, q: ir.Question) -> str:
-    """``step`` or ``decision`` for a question asked by a step's or decision's name, else
-    the module function's own name."""
-    if any(s.id == q.ask for s in rs.steps):
-        return "step"
-    if any(d.id == q.ask for d in rs.decisions):
-        return "decision"
-    return q.ask
 
 
 def vectors(rs: ir.Ruleset) -> list[dict[str, Any]]:

@@ -35,7 +35,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
             "printed/sheet_base.py",
             "checks/costs.py",
             "checks/numbers.py",
-            "examples.py",
+            "examples_stated.py",
             "frontends/dsl.py",
             "lowering/context.py",
             "semantics.py",
@@ -137,7 +137,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "PlaceState": (
         "ir_values",
         {
-            "semantics.py",
+            "semantics_routes.py",
         },
     ),
     "Axis": (
@@ -193,7 +193,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
         },
     ),
     "GridShape": (
-        "ir",
+        "ir_movement",
         {
             "printed/sheet_more.py",
             "checks/grids.py",

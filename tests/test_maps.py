@@ -15,7 +15,7 @@ from types import ModuleType
 
 import pytest
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, semantics_routes
 from rulesdsl.compiler import Compiler
 from tests.conftest import compile_snippet, import_rendered
 
@@ -105,10 +105,13 @@ def test_grids_carry_their_neighbourhood(compiled: ir.Ruleset) -> None:
 
 
 def test_step_cost_adds_the_edge_and_along_replaces_the_place(compiled: ir.Ruleset) -> None:
-    assert semantics.step_cost(compiled, "foot", ["woods"], ["river"]) == 4
-    assert semantics.step_cost(compiled, "foot", ["woods"], ["road"]) == 0.5
-    assert semantics.step_cost(compiled, "vehicle", ["woods"], ["road"]) == 0.5
-    assert semantics.step_cost(compiled, "vehicle", ["clear"], ["river"]) == semantics.IMPASSABLE
+    assert semantics_routes.step_cost(compiled, "foot", ["woods"], ["river"]) == 4
+    assert semantics_routes.step_cost(compiled, "foot", ["woods"], ["road"]) == 0.5
+    assert semantics_routes.step_cost(compiled, "vehicle", ["woods"], ["road"]) == 0.5
+    assert (
+        semantics_routes.step_cost(compiled, "vehicle", ["clear"], ["river"])
+        == semantics.IMPASSABLE
+    )
 
 
 # ---- the module: can_end, must_stop, route_cost -----------------------------------------------
@@ -252,13 +255,15 @@ def test_routes_and_reachable_sets_agree_with_the_reference(
         for mode in ("foot", "vehicle"):
             start = (rng.randrange(5), rng.randrange(5))
             budget = rng.choice([2, 3.5, 6])
-            expected = semantics.reachable(compiled, mode, start, budget, places, neighbours, edges)
+            expected = semantics_routes.reachable(
+                compiled, mode, start, budget, places, neighbours, edges
+            )
             assert dict(mod.reachable(board, mode, start, budget)) == expected
             walk = [start]
             for _ in range(4):
                 walk.append(rng.choice(neighbours[walk[-1]]))
             got = mod.route_cost(board, mode, walk, allowance=budget)
-            ref = semantics.route(
+            ref = semantics_routes.route(
                 compiled,
                 mode,
                 [(places[b], edges.get((a, b), ())) for a, b in itertools.pairwise(walk)],
@@ -474,7 +479,7 @@ def test_a_walls_flat_cost_is_paid_on_each_crossing_and_a_hedge_takes_its_share(
     horse = module.route_cost(board, "horse", route[:2])
     assert horse.total == 3
     for mode in ("foot", "horse"):
-        reference = semantics.route(
+        reference = semantics_routes.route(
             rs, mode, [(places[b], edges.get((a, b), ())) for a, b in itertools.pairwise(route)], 6
         )
         assert module.route_cost(board, mode, route, allowance=6).total == reference.total

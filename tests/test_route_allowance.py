@@ -1,6 +1,6 @@
 """One rule for a route's allowance at build and at run time: with a minimum move in the
 rules, a route of one step is legal whatever it costs only when the allowance is above 0
-(the generated module's rule, which :func:`rulesdsl.semantics.route` and the worked
+(the generated module's rule, which :func:`rulesdsl.semantics_routes.route` and the worked
 examples' check follow)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rulesdsl import semantics
+from rulesdsl import semantics_routes
 from rulesdsl.compiler import Compiler
 from rulesdsl.target import python as python_backend
 from rulesdsl.target import python_examples
@@ -40,11 +40,11 @@ def test_a_one_step_route_with_allowance_0_is_illegal_even_with_a_minimum_move(
 ) -> None:
     rs = compile_snippet(compiler, SOURCE.replace("STATED", "3 MP, illegal"), tmp_path).ruleset
     assert rs is not None
-    assert not semantics.route(rs, "foot", [(["swamp"], [])], 0).legal
-    assert semantics.route(rs, "foot", [(["swamp"], [])], 1).legal
-    assert semantics.reachable(rs, "foot", 0, 0, {0: ["clear"], 1: ["swamp"]}, {0: [1]}, {}) == {
-        0: 0.0
-    }
+    assert not semantics_routes.route(rs, "foot", [(["swamp"], [])], 0).legal
+    assert semantics_routes.route(rs, "foot", [(["swamp"], [])], 1).legal
+    assert semantics_routes.reachable(
+        rs, "foot", 0, 0, {0: ["clear"], 1: ["swamp"]}, {0: [1]}, {}
+    ) == {0: 0.0}
 
 
 def test_an_allowance_0_example_gets_the_same_answer_at_build_and_in_the_replay(

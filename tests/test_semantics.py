@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, semantics_routes
 from rulesdsl.compiler import Compiler
 from tests.conftest import GENERATED, RULESETS, import_rendered, load_generated
 from tests.test_modifier_policies import DEMO, load_demo
@@ -151,9 +151,9 @@ def test_place_states_and_route_costs_match(pair: tuple[ir.Ruleset, ModuleType])
     facing = getattr(module, "FACINGS", {})  # their routes: tests/test_facing.py
     for mode in (m.id for m in rs.modes if m.id not in facing):
         for place in line:
-            assert module.can_end(mode, *place) == semantics.can_end(rs, mode, place)
-            assert module.must_stop(mode, *place) == semantics.must_stop(rs, mode, place)
-        reference = semantics.route(rs, mode, [(p, ()) for p in line[1:]], allowance=5)
+            assert module.can_end(mode, *place) == semantics_routes.can_end(rs, mode, place)
+            assert module.must_stop(mode, *place) == semantics_routes.must_stop(rs, mode, place)
+        reference = semantics_routes.route(rs, mode, [(p, ()) for p in line[1:]], allowance=5)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             answer = module.route_cost(board, mode, [(x, 0) for x in range(len(line))], 5)

@@ -2014,7 +2014,7 @@ def _step_cost(
     distance: float,
     extra: dict[str, Any],
 ) -> float | Marker:
-    """rulesdsl.semantics.step_cost: the place entered (an edge's ``along`` instead of it),
+    """rulesdsl.semantics_routes.step_cost: the place entered (an edge's ``along`` instead of it),
     plus each edge feature crossed, once."""
     place = move_cost(mode, *entered, distance=distance, **extra)
     along: float | None = None

@@ -12,7 +12,7 @@ is held to) and its stated answer compared with the rules' own.
 
 from __future__ import annotations
 
-from rulesdsl import examples, ir
+from rulesdsl import examples, examples_stated, ir
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.positions import Positions
@@ -44,12 +44,12 @@ def check(rs: ir.Ruleset, where: Positions, _nodes: walk.Nodes | None = None) ->
             if problem is not None:
                 out.append(error("E273", f"example '{example.id}': {problem}", pos))
                 continue
-            stated = examples.stated(q)
-            if examples.same(stated, answered.parts):
+            stated = examples_stated.stated(q)
+            if examples_stated.same(stated, answered.parts):
                 continue
-            actual = examples.answer_text(answered.parts, answered.unit)
-            wrote = examples.answer_text(stated, examples.unit_of(q))
-            asked = examples.question_text(q)
+            actual = examples_stated.answer_text(answered.parts, answered.unit)
+            wrote = examples_stated.answer_text(stated, examples_stated.unit_of(q))
+            asked = examples_stated.question_text(q)
             cells = "; ".join(answered.cells) or "none"
             related = [
                 Related(p, f"'{name}' is written here")

@@ -223,11 +223,11 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
         ]
     example = base.examples[0] if base.examples else None
     if example is not None and example.questions:
-        from rulesdsl import examples
+        from rulesdsl import examples_stated
 
         q = example.questions[0]
         path = example.id if len(example.questions) == 1 else f"{example.id}.1"
-        answer = examples.answer_text(examples.stated(q), examples.unit_of(q))
+        answer = examples_stated.answer_text(examples_stated.stated(q), examples_stated.unit_of(q))
         out += [
             "# A worked example whose answer your change changes must be restated (or removed):",
             f"# override example {path} | {answer}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulesdsl import examples, ir
+from rulesdsl import examples, examples_stated, ir
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends import syntax as s
 
@@ -42,8 +42,8 @@ def _answered(ruleset: ir.Ruleset | None, name: str, n: int) -> str | None:
     try:
         answered = examples.ask(ruleset, q)
     except examples.Unanswerable as exc:
-        return f"{examples.question_text(q)}: {exc.message}"
-    actual = examples.answer_text(answered.parts, answered.unit)
-    lines = [f"**{examples.question_text(q)} = {actual}** (as stated)"]
+        return f"{examples_stated.question_text(q)}: {exc.message}"
+    actual = examples_stated.answer_text(answered.parts, answered.unit)
+    lines = [f"**{examples_stated.question_text(q)} = {actual}** (as stated)"]
     lines += [f"- {cell}" for cell in answered.cells]
     return "\n".join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rulesdsl import ir, semantics, words
+from rulesdsl import ir, semantics, semantics_routes, words
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
 from rulesdsl.lowering import moves as moves_lowering
@@ -203,10 +203,10 @@ class CostLowering(ModifierLowering):
         states: dict[str, ir.PlaceState] = {}
         along: dict[str, float] = {}
         for mode in self.modes:
-            state = semantics.written_state(cell, mode, self.group_list, self.precedence)
+            state = semantics_routes.written_state(cell, mode, self.group_list, self.precedence)
             if state is not None:
                 states[mode] = state
-            amount = semantics.written_along(cell, mode, self.group_list, self.precedence)
+            amount = semantics_routes.written_along(cell, mode, self.group_list, self.precedence)
             if amount is not None:
                 along[mode] = amount
         return states, along

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Literal, assert_never
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics_routes
 from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
 
@@ -70,7 +70,7 @@ def misuse(statements: Sequence[s.Statement]) -> list[Diagnostic]:
 
 
 def _words(state: ir.PlaceState) -> str:
-    return semantics.state_words(state)
+    return semantics_routes.state_words(state)
 
 
 _Where = Literal["place_cost", "edge_cost", "other"]

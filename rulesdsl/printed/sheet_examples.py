@@ -7,7 +7,7 @@ stated answer to), so a sheet never prints an answer its tables do not give.
 
 from __future__ import annotations
 
-from rulesdsl import examples, ir, semantics, semantics_facing, spelling
+from rulesdsl import examples, examples_stated, ir, semantics, semantics_facing, spelling
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
 from rulesdsl.units import DIMENSIONS
@@ -23,8 +23,8 @@ def _example(b: MoreBlocks, e: ir.Example) -> Block:
     rows = []
     for q in e.questions:
         answered = _asked(b, q)
-        parts = answered.parts if answered is not None else examples.stated(q)
-        unit = answered.unit if answered is not None else examples.unit_of(q)
+        parts = answered.parts if answered is not None else examples_stated.stated(q)
+        unit = answered.unit if answered is not None else examples_stated.unit_of(q)
         shown = (
             b.text(answered.value)
             if answered is not None and answered.value is not None
@@ -55,7 +55,9 @@ def restated(b: MoreBlocks, path: ir.ExamplePath) -> str | None:
     if found is None:
         return None
     asked = found.questions[path.question - 1 :][:1] if path.question else found.questions
-    return "; ".join(answer(b, q, examples.stated(q), examples.unit_of(q)) for q in asked)
+    return "; ".join(
+        answer(b, q, examples_stated.stated(q), examples_stated.unit_of(q)) for q in asked
+    )
 
 
 # ---- the question in words ------------------------------------------------------------------
@@ -63,7 +65,7 @@ def restated(b: MoreBlocks, path: ir.ExamplePath) -> str | None:
 
 def question(b: MoreBlocks, q: ir.Question) -> str:
     """``Movement cost: Walker, Soft (sand, snow, mud), distance 2 in``."""
-    verb = examples.question_kind(b.rs, q)
+    verb = examples_stated.question_kind(b.rs, q)
     positional = [a for a in q.args if not a.keyword]
     named = {"modifier", "roll", "chance", "lookup", "line_of_sight"}
     if verb in ("step", "decision"):
@@ -161,7 +163,7 @@ def _is(a: ir.ExampleArg, name: str) -> bool:
 
 
 def answer(
-    b: MoreBlocks, q: ir.Question, parts: tuple[examples.Plain, ...], unit: str | None
+    b: MoreBlocks, q: ir.Question, parts: tuple[examples_stated.Plain, ...], unit: str | None
 ) -> str:
     """The rules' answer in the sheet's words: ``3 MP``, ``⊘ impassable``, ``Passive lock``."""
     out = []
@@ -170,7 +172,7 @@ def answer(
         if form == "number":
             shown = (
                 b.signed(value)
-                if examples.question_kind(b.rs, q) in ("modifier", "rolls_due")
+                if examples_stated.question_kind(b.rs, q) in ("modifier", "rolls_due")
                 else b.num(value)
             )
             out.append(b.unit_text(shown, unit))
@@ -185,7 +187,7 @@ def answer(
         elif form == "fraction":
             out.append(f"{value[0]}/{value[1]}")
         else:
-            out.append(examples.answer_text([part]))
+            out.append(examples_stated.answer_text([part]))
     return ", ".join(out)
 
 
@@ -215,7 +217,7 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
     """The cells behind the answer, by their labels: each feature's cost for the mode, each
     item's modifier, the step's rule, the decision row that holds, the dice row."""
     rs = b.rs
-    verb = examples.question_kind(rs, q)
+    verb = examples_stated.question_kind(rs, q)
     symbols = [
         v.name for a in q.args if not a.keyword for v in a.values if isinstance(v, ir.Symbol)
     ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
-from rulesdsl import examples, ir, spelling, words
+from rulesdsl import examples_stated, ir, spelling, words
 
 
 def path_text(path: ir.ChangePath) -> str:
@@ -338,7 +338,9 @@ class _Index:
                 return ir.Cell(
                     ir.Text(
                         "; ".join(
-                            examples.answer_text(examples.stated(q), examples.unit_of(q))
+                            examples_stated.answer_text(
+                                examples_stated.stated(q), examples_stated.unit_of(q)
+                            )
                             for q in asked
                         )
                     )

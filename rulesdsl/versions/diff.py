@@ -29,11 +29,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar, assert_never
 
-from rulesdsl import ir, semantics, spelling, words
+from rulesdsl import ir, spelling, words
 from rulesdsl.spelling import number
 from rulesdsl.versions import (
     diff_examples,
     diff_facing,
+    diff_maps,
     diff_moves,
     diff_policies,
     diff_sight,
@@ -203,8 +204,8 @@ class _Differ:
         self._triggers()
         self._params()
         self._exclusions()
-        self._grids()
-        self._maps()
+        diff_maps.grids(self)
+        diff_maps.maps(self)
         diff_facing.facings(self)
         diff_examples.changed_examples(self)
         self._named(
@@ -478,51 +479,6 @@ class _Differ:
                         unit,
                     )
 
-    # -- maps (issue 11): place states, `along`, grid shapes -------------------------------------
-
-    def _maps(self) -> None:
-        """A changed place state or ``along`` cost changes what ``can_end``, ``must_stop`` and
-        the route functions answer: breaking. So does a grid's neighbourhood."""
-        modes = [m.id for m in self.new.modes if m.id in {o.id for o in self.old.modes}]
-        _, _, kept = _match(self.old.features, self.new.features, lambda f: f.id)
-        for a, b in kept:
-            name = self.label(b.info, b.id)
-            for m in modes:
-                was, now = a.states.get(m), b.states.get(m)
-                if was != now:
-                    self.add(
-                        "breaking",
-                        "changed",
-                        f"{b.id}.{m}",
-                        f"{name}, {self.mode_labels[m]}: place state "
-                        f"{semantics.state_words(was) if was else 'none'} -> "
-                        f"{semantics.state_words(now) if now else 'none'}",
-                        was,
-                        now,
-                    )
-                along_a, along_b = a.along.get(m), b.along.get(m)
-                if along_a != along_b:
-                    before = "none" if along_a is None else spelling.number(along_a)
-                    after = "none" if along_b is None else spelling.number(along_b)
-                    self.add(
-                        "breaking",
-                        "changed",
-                        f"{b.id}.{m}",
-                        f"{name}, {self.mode_labels[m]}: along {before} -> {after}",
-                        before,
-                        after,
-                    )
-        for ga, gb in _match(self.old.grids, self.new.grids, lambda g: g.id)[2]:
-            if ga.shape != gb.shape:
-                self.add(
-                    "breaking",
-                    "changed",
-                    gb.id,
-                    f"{self.label(gb.info, gb.id)}: neighbourhood {ga.shape} -> {gb.shape}",
-                    ga.shape,
-                    gb.shape,
-                )
-
     def _cell(self, cell: ir.Cell) -> str:
         def cost(value: ir.Value) -> str:
             plain = _plain(value)
@@ -704,27 +660,6 @@ class _Differ:
                     f"combined with: {', '.join(a.others)} -> {', '.join(b.others)}",
                     ", ".join(a.others),
                     ", ".join(b.others),
-                )
-
-    def _grids(self) -> None:
-        for a, b in self._named("grid", self.old.grids, self.new.grids, lambda g: g.id):
-            name = self.label(b.info, b.id)
-            if a.size != b.size:
-                before = " = ".join(shown(n) for n in a.size)
-                after = " = ".join(shown(n) for n in b.size)
-                self.add(
-                    "rules", "changed", b.id, f"{name}: one cell {before} -> {after}", before, after
-                )
-            if a.diagonals != b.diagonals:
-                before = ", ".join(map(str, a.diagonals))
-                after = ", ".join(map(str, b.diagonals))
-                self.add(
-                    "rules",
-                    "changed",
-                    b.id,
-                    f"{name}: diagonals {before} -> {after}",
-                    before,
-                    after,
                 )
 
 

@@ -9,7 +9,7 @@ or removed, or reworded, is wording: the rules play as before.
 
 from __future__ import annotations
 
-from rulesdsl import examples, ir
+from rulesdsl import examples_stated, ir
 from rulesdsl.versions.diff_sight import Differ
 
 
@@ -25,9 +25,9 @@ def changed_examples(d: Differ) -> None:
     )
     for a, b in kept:
         title = d.label(b.info, b.id)
-        old = {examples.question_text(q): q for q in a.questions}
+        old = {examples_stated.question_text(q): q for q in a.questions}
         for n, q in enumerate(b.questions, 1):
-            asked = examples.question_text(q)
+            asked = examples_stated.question_text(q)
             path = f"example.{b.id}" + (f".{n}" if len(b.questions) > 1 else "")
             before = old.get(asked)
             now = _answer(q)
@@ -35,9 +35,9 @@ def changed_examples(d: Differ) -> None:
                 d.add("wording", "added", path, f"{title}: question added: {asked} = {now}")
                 continue
             was = _answer(before)
-            if not examples.same(examples.stated(before), examples.stated(q)):
+            if not examples_stated.same(examples_stated.stated(before), examples_stated.stated(q)):
                 d.add("rules", "changed", path, f"{title}: {asked}: {was} -> {now}", was, now)
-        asked_now = {examples.question_text(q) for q in b.questions}
+        asked_now = {examples_stated.question_text(q) for q in b.questions}
         for asked, q in old.items():
             if asked not in asked_now:
                 d.add(
@@ -49,4 +49,4 @@ def changed_examples(d: Differ) -> None:
 
 
 def _answer(q: ir.Question) -> str:
-    return examples.answer_text(examples.stated(q), examples.unit_of(q))
+    return examples_stated.answer_text(examples_stated.stated(q), examples_stated.unit_of(q))

@@ -1,0 +1,51 @@
+"""Worked examples: the questions an ``example`` block asks the generated module and the
+answers it states (issue 27).
+
+Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesdsl.ir_values import Id, Info, NewId, Value
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
+    from rulesdsl.records import dataclass
+
+
+@dataclass(frozen=True)
+class ExampleArg:
+    """One argument of an example's question: positional (``keyword`` empty) or by keyword;
+    ``grouped``: written in parentheses (a place's features, a tuple of lengths)."""
+
+    keyword: str
+    values: tuple[Value, ...]
+    grouped: bool = False
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question a worked example asks the generated module, and the answer it states:
+    ``ask`` is the module's function (``move_cost``, ``modifier``, ``roll``, ``chance``,
+    ``lookup``, ``can_enter``, ``route_cost``, ``line_of_sight``, ``path_cost``) or a step's or
+    decision's name. A chance is stated as a :class:`Share` (``5/36``)."""
+
+    ask: Id
+    args: tuple[ExampleArg, ...]
+    answer: tuple[Value, ...]
+    info: Info
+
+
+@dataclass(frozen=True)
+class Example:
+    """``example NAME "Title" { ... }``: a worked example, checked at every build (issue 27).
+    ``inherited``: the base ruleset that states it, when a variant inherits it unchanged
+    (empty for the ruleset's own examples and those a variant restates)."""
+
+    id: NewId
+    info: Info
+    questions: tuple[Question, ...]
+    inherited: str = ""

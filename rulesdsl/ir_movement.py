@@ -1,0 +1,129 @@
+"""How units move over the map: grids and their shapes, facing and its turns and manoeuvres,
+kinds of move and the rolls the map makes due (issue 24).
+
+Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import field
+from typing import TYPE_CHECKING, Literal
+
+from rulesdsl.ir_values import DiceRoll, Id, Info, NewId, Number, Value
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
+    from rulesdsl.records import dataclass
+
+
+GridShape = Literal["square", "hex"]
+"""The neighbourhood of a grid place."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A grid: one cell's size in one or more units, and the diagonal cost cycle in cells."""
+
+    id: NewId
+    info: Info
+    size: tuple[Number, ...]
+    diagonals: tuple[int, ...]
+    shape: GridShape = "square"
+    """The neighbourhood of a place: ``hex`` (six, axial (q, r)) or ``square`` ((x, y): four,
+    eight when the grid has diagonals)."""
+
+
+FacingMove = Literal["backward", "sideslip", "pivot"]
+"""A move a facing rule allows beside going forward: a step into the place behind, a step
+into a place beside the faced one keeping the heading, a turn that ignores the turn mode."""
+
+
+@dataclass(frozen=True)
+class Manoeuvre:
+    """``backward +1 MP at speed 4 or less once per move``: a move beside going forward, its
+    cost on top of the place's (a pivot's on top of its turn), the highest speed it is
+    allowed at (None: any) and whether it may be made only once per move."""
+
+    kind: FacingMove
+    cost: float = 0
+    up_to_speed: float | None = None
+    once: bool = False
+
+
+@dataclass(frozen=True)
+class TurnMode:
+    """``turn mode 2 at speed 6 or less``: the places a unit goes straight before it may
+    turn, at speeds up to ``up_to_speed`` (None: every speed the rows above leave)."""
+
+    places: int
+    up_to_speed: float | None = None
+
+
+@dataclass(frozen=True)
+class Facing:
+    """A unit type's heading on a grid (issue 24): ``headings`` ways it may face (6 on a hex
+    grid, 4 on a square one, 8 with diagonals), what turning one of them costs
+    (``turn_cost``, written per ``turn_per``: ``hexside``, ``90 deg`` or ``45 deg``), turn
+    modes by speed (first match wins), the moves it may make beside going forward, and
+    whether it must spend exactly its speed."""
+
+    mode: Id
+    info: Info
+    grid: Id
+    headings: int
+    turn_cost: float
+    turn_per: str
+    turn_modes: tuple[TurnMode, ...] = ()
+    manoeuvres: tuple[Manoeuvre, ...] = ()
+    exact_speed: bool = False
+
+
+@dataclass(frozen=True)
+class MoveKind:
+    """``move run "Run" : allowance times 2, not water``: a kind of move beside the unit type
+    (issue 24). The unit's allowance becomes ``allowance * factor + amount``; ``barred``: the
+    features a unit making this move may not enter (PROHIBITED). A cost or roll cell may key an
+    entry by the kind; it wins over the unit type's and its keywords' entries, so a cell
+    without one keeps answering by the unit's keywords."""
+
+    id: NewId
+    info: Info
+    factor: float = 1
+    amount: float = 0
+    barred: tuple[Id, ...] = ()
+    costs: dict[Id, dict[Id, Value]] = field(default_factory=dict)
+    """Per feature whose cost cell keys an entry by this kind, per mode that takes it: the
+    kind's entry stands for the value for all, so a mode with an entry of its own or of one of
+    its keywords keeps that (and is left out here)."""
+
+
+RollWhen = Literal["entering", "crossing", "ending", "first_entering"]
+"""When a roll rule's features make its roll due: on entering a place, on crossing an edge, on
+ending the move in a place, or on entering a place for the first time."""
+
+
+RollCombine = Literal["sum", "highest", "lowest"]
+"""How the values of several features of one place combine into one roll's modifier."""
+
+
+@dataclass(frozen=True)
+class RollRule:
+    """``roll bog "Bog-down roll" : 2d6 on entering``: a layer column whose features make a roll
+    due on the map (issue 24). Each feature's cell gives, per unit type, keyword or kind of
+    move, the roll's modifier, or ``no`` (that unit does not roll). ``values[feature][mode]``
+    is resolved for every mode (modes that do not roll left out); ``by_move[kind][feature]
+    [mode]`` likewise for a unit making that move, for the features whose cell has an entry for
+    the kind (it stands for the value for all; a mode's or keyword's own entry still wins). A
+    place makes one roll however many of its features call for it, their values combined by
+    ``combine``; a whole-map condition only adds its value to a roll that its place's features
+    make due (an effect that feeds the roll)."""
+
+    id: NewId
+    info: Info
+    when: RollWhen
+    dice: DiceRoll | None = None
+    table: Id | None = None
+    combine: RollCombine = "sum"
+    values: dict[Id, dict[Id, float]] = field(default_factory=dict)
+    by_move: dict[Id, dict[Id, dict[Id, float]]] = field(default_factory=dict)

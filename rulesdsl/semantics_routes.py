@@ -1,0 +1,241 @@
+"""The meaning of maps: the states a place's features give it (can end a move there, must stop),
+whether a unit may enter it, what one step of a route costs, and routes and the places a unit can
+reach within its allowance (issue 11).
+
+Part of the reference semantics; :mod:`rulesdsl.semantics` holds costs and modifiers, which this
+module builds on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import assert_never
+
+from rulesdsl import ir
+from rulesdsl.semantics import (
+    IMPASSABLE,
+    PROHIBITED,
+    Answer,
+    Unfilled,
+    counted,
+    move_cost,
+    once_cost,
+    summed_per_distance,
+    written_key,
+)
+
+
+def written_state(
+    cell: ir.Cell, mode: str, groups: Sequence[ir.Group], precedence: Sequence[Sequence[str]] = ()
+) -> ir.PlaceState | None:
+    """The place state (``may not end``, ``must stop``) of the cost entry that speaks for
+    ``mode``: a state belongs to the entry it is written after, so ``2 may not end, vehicle 3``
+    lets vehicles end there."""
+    keys = [*cell.exceptions, *([""] if cell.default is not None else []), *cell.states]
+    entries = {k: (cell.exceptions.get(k), cell.states.get(k)) for k in keys}
+    key = written_key(entries, mode, groups, precedence)
+    return None if key is None else cell.states.get(key)
+
+
+def written_along(
+    cell: ir.Cell, mode: str, groups: Sequence[ir.Group], precedence: Sequence[Sequence[str]] = ()
+) -> float | None:
+    """What the place entered costs ``mode`` instead, per distance unit, when the step follows
+    this edge feature (``along V``); None when the cell gives it no ``along``."""
+    key = written_key(cell.along, mode, groups, precedence)
+    if key is None:
+        return None
+    value = cell.along[key]
+    return value.value if isinstance(value, ir.Number) else None
+
+
+def state_words(state: ir.PlaceState) -> str:
+    """A place state as the language writes it (``may not end``, ``must stop``)."""
+    match state:
+        case "may_not_end":
+            return "may not end"
+        case "must_stop":
+            return "must stop"
+        case _:
+            assert_never(state)
+
+
+def place_states(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> frozenset[ir.PlaceState]:
+    """Every place state the counted features of a place give ``mode``."""
+    by_id = {f.id: f for f in rs.features}
+    return frozenset(
+        by_id[n].states[mode] for n in counted(rs, features) if mode in by_id[n].states
+    )
+
+
+def can_end(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> bool:
+    """Whether ``mode`` may end its move in a place with ``features`` (no ``may not end``)."""
+    return "may_not_end" not in place_states(rs, mode, features)
+
+
+def must_stop(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> bool:
+    """Whether ``mode`` must stop on entering a place with ``features``."""
+    return "must_stop" in place_states(rs, mode, features)
+
+
+def can_enter(
+    rs: ir.Ruleset,
+    mode: str,
+    features: Sequence[str],
+    available: float | None = None,
+    allowance: float | None = None,
+    inputs: Mapping[str, float] | None = None,
+) -> bool:
+    """Whether ``mode`` may enter a place with ``features``: its cost is not a marker and is
+    within ``available``, or a minimum move allows it (which needs ``available`` above 0)."""
+    cost = move_cost(rs, mode, features, 1, allowance, inputs)
+    if isinstance(cost, Unfilled):
+        raise ValueError(f"unfilled parameter {cost.param}")
+    if isinstance(cost, ir.Marker):
+        return False
+    return available is None or cost <= available or (rs.minimum_move is not None and available > 0)
+
+
+def step_cost(
+    rs: ir.Ruleset,
+    mode: str,
+    entered: Sequence[str],
+    crossed: Sequence[str] = (),
+    distance: float = 1,
+    allowance: float | None = None,
+) -> Answer | Unfilled:
+    """The cost of one step: the place entered (:func:`move_cost` over ``distance``), plus each
+    feature of the edge ``crossed`` on the way in (once, whatever the distance).
+
+    An edge feature with ``along V`` for ``mode`` replaces the place's cost by ``V`` per
+    distance unit (the lowest such ``V`` when several do), whatever the place would cost,
+    impassable included; PROHIBITED (of the place or of an edge) still wins, then an edge's
+    IMPASSABLE.
+    """
+    by_id = {f.id: f for f in rs.features}
+    place = move_cost(rs, mode, entered, distance, allowance)
+    if isinstance(place, Unfilled):
+        return place
+    alongs = [by_id[n].along[mode] for n in crossed if mode in by_id[n].along]
+    if alongs and place is not PROHIBITED:
+        place = min(alongs) * distance
+    edges = summed_per_distance(rs, mode, crossed)
+    if isinstance(edges, Unfilled) or edges is PROHIBITED:
+        return edges
+    impassable = edges is IMPASSABLE
+    edge_total = 0.0 if isinstance(edges, ir.Marker) else edges
+    for name in crossed:
+        once = once_cost(rs, by_id[name].costs[mode], allowance, {})  # a wall's flat cost
+        if isinstance(once, ir.Marker):
+            impassable = True
+        else:
+            edge_total += once
+    if isinstance(place, ir.Marker):
+        return place
+    return IMPASSABLE if impassable else place + edge_total
+
+
+@dataclass(frozen=True)
+class RouteStep:
+    """One step of a route as the reference sees it: the features of the place entered, of
+    the edge crossed, and the step's cost."""
+
+    entered: tuple[str, ...]
+    crossed: tuple[str, ...]
+    cost: Answer
+
+
+@dataclass(frozen=True)
+class RouteAnswer:
+    total: Answer
+    steps: tuple[RouteStep, ...]
+    legal: bool
+    reason: str
+
+
+def route(
+    rs: ir.Ruleset,
+    mode: str,
+    steps: Sequence[tuple[Sequence[str], Sequence[str]]],
+    allowance: float | None = None,
+    distances: Sequence[float] | None = None,
+) -> RouteAnswer:
+    """A route given as its steps, each (features of the place entered, features of the edge
+    crossed). The total sums the steps (a marker when one is: PROHIBITED before IMPASSABLE).
+    It is legal when every step can be taken, no place but the last says ``must stop``, the
+    last place does not say ``may not end``, and the total is within ``allowance`` (when one is
+    given) -- or, with a minimum move in the rules and an allowance above 0, the route is one
+    step that is not a marker (the generated module's rule).
+    """
+    out: list[RouteStep] = []
+    numbers: list[float] = []
+    markers: list[ir.Marker] = []
+    for i, (entered, crossed) in enumerate(steps):
+        distance = distances[i] if distances is not None else 1
+        cost = step_cost(rs, mode, entered, crossed, distance, allowance)
+        if isinstance(cost, Unfilled):
+            raise ValueError(f"unfilled parameter {cost.param}")
+        out.append(RouteStep(tuple(entered), tuple(crossed), cost))
+        if isinstance(cost, ir.Marker):
+            markers.append(cost)
+        else:
+            numbers.append(cost)
+    total: Answer = sum(numbers)
+    if markers:
+        total = PROHIBITED if PROHIBITED in markers else IMPASSABLE
+    reason = ""
+    for i, step in enumerate(out, 1):
+        if isinstance(step.cost, ir.Marker):
+            reason = f"step {i} is {step.cost.marker}"
+            break
+        if i < len(out) and must_stop(rs, mode, step.entered):
+            reason = f"step {i} enters a place where the unit must stop"
+            break
+    if not reason and out and not can_end(rs, mode, out[-1].entered):
+        reason = "the unit may not end its move in the last place"
+    if (
+        not reason
+        and allowance is not None
+        and isinstance(total, float | int)
+        and total > allowance
+        and not (rs.minimum_move is not None and allowance > 0 and len(out) == 1)
+    ):
+        reason = "the route costs more than the allowance"
+    return RouteAnswer(total, tuple(out), not reason, reason)
+
+
+def reachable(
+    rs: ir.Ruleset,
+    mode: str,
+    start: object,
+    budget: float,
+    places: Mapping[object, Sequence[str]],
+    neighbours: Mapping[object, Sequence[object]],
+    edges: Mapping[tuple[object, object], Sequence[str]],
+) -> dict[object, float]:
+    """Reference for the places ``mode`` may end in from ``start`` within ``budget``, with the
+    cheapest cost of each: relaxation to a fixed point (not Dijkstra, so the module's heap
+    search has something independent to agree with). A ``must stop`` place is not left; a
+    ``may not end`` place is passed through but not answered; with a minimum move in the
+    rules and a budget above 0, one step from ``start`` is always allowed when its cost is a
+    number (the generated module's rule)."""
+    best: dict[object, float] = {start: 0.0}
+    changed = True
+    while changed:
+        changed = False
+        for here, cost in list(best.items()):
+            if here != start and must_stop(rs, mode, places[here]):
+                continue
+            for there in neighbours[here]:
+                step = step_cost(rs, mode, places[there], edges.get((here, there), ()))
+                if not isinstance(step, float | int):
+                    continue
+                total = cost + step
+                first = rs.minimum_move is not None and budget > 0 and here == start
+                allowed = total <= budget or first
+                if allowed and total < best.get(there, math.inf):
+                    best[there] = total
+                    changed = True
+    return {p: c for p, c in best.items() if p == start or can_end(rs, mode, places[p])}
