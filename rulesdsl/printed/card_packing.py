@@ -63,23 +63,24 @@ def pack_even(
     cap: float,
     source_height: float,
     table: tuple[TableView, float],
+    least_rows: int = 0,
 ) -> list[Card]:
     """:func:`pack` with the rows shared evenly: as many cards as filling them in order
     takes, each filled to the least height that still needs no more cards (so the last
     card of "Terrain 3/3" does not hold one row)."""
-    cards = pack(base, items, cap, source_height, table)
+    cards = pack(base, items, cap, source_height, table, least_rows=least_rows)
     if len(cards) < 2:
         return cards
     over = sum(card.over for card in cards)
     low, high = 0.0, cap
     for _ in range(14):
         middle = (low + high) / 2
-        trial = pack(base, items, middle, source_height, table, cap)
+        trial = pack(base, items, middle, source_height, table, cap, least_rows)
         if len(trial) <= len(cards) and sum(card.over for card in trial) <= over:
             high = middle
         else:
             low = middle
-    return pack(base, items, high, source_height, table, cap)
+    return pack(base, items, high, source_height, table, cap, least_rows)
 
 
 def pack(
@@ -89,14 +90,17 @@ def pack(
     source_height: float,
     table: tuple[TableView, float] | None,
     limit: float = 0.0,
+    least_rows: int = 0,
 ) -> list[Card]:
     """Fill cards with ``items`` in order, a new card when the next one does not fit in
     ``cap``; a card is ``over`` when it holds more than ``limit`` (default: ``cap``), the
     card's real room.
 
     A part of a split table takes at least :data:`LEAST_ROWS` rows and leaves no fewer
-    behind, up to ``limit``: to make room for them its notes move on to the next card."""
+    behind, up to ``limit``: to make room for them its notes move on to the next card.
+    ``least_rows``: that least number (default :data:`LEAST_ROWS`)."""
     limit = limit or cap
+    least_rows = least_rows or LEAST_ROWS
     # rows a part must take fill the card up to its real room less the source line under
     # the card's body (which the estimate of the room leaves to its slack)
     room_for_rows = limit - source_height
@@ -152,7 +156,7 @@ def pack(
         # a part holds at least LEAST_ROWS rows, and leaves no fewer behind: a continued
         # table of one or two rows under its repeated header is no use at the table
         short = (
-            table is not None and len(rows) > 0 and left > 0 and min(len(rows), left) < LEAST_ROWS
+            table is not None and len(rows) > 0 and left > 0 and min(len(rows), left) < least_rows
         )
         if current is not None and used + need > cap:
             if short and isinstance(item, Note):

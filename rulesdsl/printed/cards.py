@@ -277,7 +277,9 @@ def _gathered(
 
     for block, share, parts in fitted:
         card = parts[0]
-        if len(parts) > 1 or card.turned or card.over or block.svg:
+        # a block the loss check found too tall for its estimate (refitted: a share under 1)
+        # takes a card of its own, where the refit's tighter room applies
+        if len(parts) > 1 or card.turned or card.over or block.svg or share != (1.0, 1.0):
             flush()
             out += parts
             continue
@@ -370,14 +372,17 @@ def _fitted(
     """The cards of one block at the largest type that needs no more cards than the least."""
     fonts = size.fonts()
     whole = topic in WHOLE_ROWS
+    # a block the loss check found too tall for its estimate (refitted: a share under 1) may
+    # leave a part of fewer than LEAST_ROWS rows: text on the card beats even parts
+    least_rows = LEAST_ROWS if share == (1.0, 1.0) else 1
     upright = _room(size, fonts[-1], share)
-    least = _block_cards(section, block, upright, whole)
+    least = _block_cards(section, block, upright, whole, least_rows)
     turned = False
     if block.table is not None and (len(least) > 1 or whole):
         # a table that needs several cards may need fewer set across the card; a results
         # table is never split between its columns: set across where it is wide
         across = replace(size, width=size.height, height=size.width)
-        other = _block_cards(section, block, _room(across, fonts[-1], share), whole)
+        other = _block_cards(section, block, _room(across, fonts[-1], share), whole, least_rows)
         # set across, too, where the upright card cannot hold LEAST_ROWS rows a part
         fewer = _short(other, block) < _short(least, block)
         # and where that keeps the table whole across (one table, not its columns apart)
@@ -397,7 +402,7 @@ def _fitted(
             least, size, turned = other, across, True
     chosen, font = least, fonts[-1]
     for candidate in fonts[:-1]:
-        cards = _block_cards(section, block, _room(size, candidate, share), whole)
+        cards = _block_cards(section, block, _room(size, candidate, share), whole, least_rows)
         if (
             len(cards) <= len(least)
             and not any(card.over for card in cards)
@@ -467,7 +472,13 @@ def _attr(svg: str, name: str) -> float:
     return float(svg[start:end].removesuffix("pt"))
 
 
-def _block_cards(section: str, block: Block, room: _Room, whole_rows: bool = False) -> list[Card]:
+def _block_cards(
+    section: str,
+    block: Block,
+    room: _Room,
+    whole_rows: bool = False,
+    least_rows: int = LEAST_ROWS,
+) -> list[Card]:
     """The cards of one block: the table split across and down as needed; with
     ``whole_rows`` never across (a results table is read along its rows)."""
     title = block.title or section
@@ -516,7 +527,12 @@ def _block_cards(section: str, block: Block, room: _Room, whole_rows: bool = Fal
         if cols is chunks[-1]:
             stream += after
         cards += pack_even(
-            base, stream, cap, _source_height(base, room), (piece, layout.head_height)
+            base,
+            stream,
+            cap,
+            _source_height(base, room),
+            (piece, layout.head_height),
+            least_rows,
         )
     return _number_parts(cards)
 
