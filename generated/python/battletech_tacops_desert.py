@@ -65,6 +65,7 @@ _frozenset = frozenset
 _int = int
 _iter = iter
 _len = len
+_list = list
 _max = max
 _min = min
 _next = next
@@ -3341,7 +3342,6 @@ _any = any
 _callable = callable
 _map = map
 _range = range
-_set = set
 
 _HEX_STEPS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _SQUARE_STEPS: Final = ((1, 0), (0, -1), (-1, 0), (0, 1))
@@ -4023,8 +4023,6 @@ STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType
 )
 
 DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({})
-
-_enumerate: Final = enumerate
 
 
 # ---- line of sight ------------------------------------------------------------------------

@@ -57,6 +57,7 @@ _frozenset = frozenset
 _int = int
 _iter = iter
 _len = len
+_list = list
 _max = max
 _min = min
 _next = next
@@ -1603,7 +1604,6 @@ _any = any
 _callable = callable
 _map = map
 _range = range
-_set = set
 
 _HEX_STEPS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _SQUARE_STEPS: Final = ((1, 0), (0, -1), (-1, 0), (0, 1))

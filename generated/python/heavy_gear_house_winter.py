@@ -64,6 +64,7 @@ _frozenset = frozenset
 _int = int
 _iter = iter
 _len = len
+_list = list
 _max = max
 _min = min
 _next = next
@@ -1773,7 +1774,6 @@ _any = any
 _callable = callable
 _map = map
 _range = range
-_set = set
 
 _HEX_STEPS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _SQUARE_STEPS: Final = ((1, 0), (0, -1), (-1, 0), (0, 1))
@@ -2706,8 +2706,6 @@ DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType(
         "representative_cover": representative_cover,
     }
 )
-
-_enumerate: Final = enumerate
 
 
 # ---- line of sight ------------------------------------------------------------------------

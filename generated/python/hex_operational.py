@@ -54,6 +54,7 @@ _frozenset = frozenset
 _int = int
 _iter = iter
 _len = len
+_list = list
 _max = max
 _min = min
 _next = next
@@ -1733,7 +1734,6 @@ _any = any
 _callable = callable
 _map = map
 _range = range
-_set = set
 
 _HEX_STEPS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _SQUARE_STEPS: Final = ((1, 0), (0, -1), (-1, 0), (0, 1))
@@ -2452,8 +2452,6 @@ DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType(
     }
 )
 
-_enumerate: Final = enumerate
-
 
 # ---- line of sight ------------------------------------------------------------------------
 
@@ -2972,11 +2970,11 @@ def _roll(
     low, high, outcomes = results.rows[index]
     slot = results.columns.index(picked)
     if floor is not None and natural is not None:
-        order = list(results.outcomes)
+        order = _list(results.outcomes)
         if order.index(floor) > order.index(outcomes[slot]):
             return _result(results, floor, picked.id, natural, natural, True)
     result = _result(results, outcomes[slot], picked.id, low, high, False)
-    if natural is None and not shift and _len(_ROLLED) < 4096 and not _isinstance(column, list):
+    if natural is None and not shift and _len(_ROLLED) < 4096 and not _isinstance(column, _list):
         _ROLLED[table, total, column] = result
     return result
 
@@ -3000,7 +2998,7 @@ def _column_of(
 ) -> ResultColumn:
     """The column a value of the table's input picks; ``(a, b)`` (or ``[a, b]``) is the
     ratio a:b."""
-    if _isinstance(column, (_tuple, list)):
+    if _isinstance(column, (_tuple, _list)):
         if _len(column) != 2:
             raise InvalidArgument("roll", "column", column, "must be two strengths (a, b)")
         _number("roll", "column", column[0], None)

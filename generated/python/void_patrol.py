@@ -55,6 +55,7 @@ _frozenset = frozenset
 _int = int
 _iter = iter
 _len = len
+_list = list
 _max = max
 _min = min
 _next = next
@@ -1581,7 +1582,6 @@ _any = any
 _callable = callable
 _map = map
 _range = range
-_set = set
 
 _HEX_STEPS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _SQUARE_STEPS: Final = ((1, 0), (0, -1), (-1, 0), (0, 1))
@@ -2261,8 +2261,6 @@ STEPS: Final[Mapping[str, Callable[[float], float | Marker]]] = MappingProxyType
 
 DECISIONS: Final[Mapping[str, Callable[..., Outcome]]] = MappingProxyType({})
 
-_enumerate: Final = enumerate
-
 
 # ---- line of sight ------------------------------------------------------------------------
 
@@ -2507,7 +2505,7 @@ def _facing_board(function: str, board: Board, rule: FacingRule) -> None:
         raise InvalidArgument(
             function, "board", board.grid, f"a unit with facing moves on a {shape} grid board"
         )
-    if (rule.headings == 8) != bool(board._diagonal):
+    if (rule.headings == 8) != _bool(board._diagonal):
         raise InvalidArgument(
             function, "board", board.grid, f"this unit faces the grid '{rule.grid}'"
         )
@@ -2779,7 +2777,7 @@ def _facing_search(
             total = cost + step
             if not (total <= budget or (first and there[0] != place)):
                 continue
-            next_key = (there, round(total, 9)) if exact else there
+            next_key = (there, _round(total, 9)) if exact else there
             if total < best.get(next_key, _INF) and next_key not in done:
                 best[next_key] = total
                 came[next_key] = key
