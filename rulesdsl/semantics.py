@@ -577,6 +577,27 @@ def place_hindrance(
     return total
 
 
+def line_hindrance(
+    rs: ir.Ruleset, rule: ir.Sight, conditions: Sequence[str], mode: str | None = None
+) -> Answer:
+    """What the conditions of a line (whole-map conditions, or dice outcomes given for the
+    line) add to it once: their values added up, or BLOCKED if one blocks (issue 24)."""
+    by_id = {f.id: f for f in rs.features}
+    outcomes = semantics_effects.outcome_values(rs, rule.id)
+    total: float = 0
+    for name in conditions:
+        if name not in by_id:  # an outcome given as a condition of the line
+            total += outcomes.get(name, 0)
+            continue
+        cell = by_id[name].cells.get(rule.id)
+        value = sight_value(rs, cell, mode) if cell else None
+        if isinstance(value, ir.Marker):
+            return BLOCKED
+        if isinstance(value, ir.Number):
+            total += value.value
+    return total
+
+
 def line_of_sight(
     rs: ir.Ruleset,
     rule: ir.Sight,
@@ -599,19 +620,11 @@ def line_of_sight(
     total: float = 0
     through: float = 0
     blocked = False
-    by_id = {f.id: f for f in rs.features}
-    for name in semantics_effects.line_conditions(rs, places, conditions):
-        cell = by_id[name].cells.get(rule.id) if name in by_id else None
-        if name not in by_id:  # an outcome given as a condition of the line
-            total += semantics_effects.outcome_values(rs, rule.id).get(name, 0)
-            through += semantics_effects.outcome_values(rs, rule.id).get(name, 0)
-            continue
-        value = sight_value(rs, cell, mode) if cell else None
-        if isinstance(value, ir.Marker):
-            blocked = True
-        elif isinstance(value, ir.Number):
-            total += value.value
-            through += value.value
+    once = line_hindrance(rs, rule, semantics_effects.line_conditions(rs, places, conditions), mode)
+    if isinstance(once, ir.Marker):
+        blocked = True
+    else:
+        total = through = once
     for i, place in enumerate(places):
         if i not in counted_at and i != inside:
             by_place.append(0)
