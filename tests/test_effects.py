@@ -6,6 +6,7 @@ misuse (E350-E354, code, line and column)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from types import ModuleType
 
@@ -13,7 +14,11 @@ import pytest
 
 from rulesdsl import semantics
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.ir import Ruleset
+from rulesdsl.printed.sheets import render_sheet
+from rulesdsl.versions import diff as semantic
 from tests.conftest import compile_snippet, import_rendered
 
 EFFECTS = """\
@@ -223,3 +228,113 @@ def test_a_whole_map_condition_with_a_step_sight_value_is_e354(tmp_path: Path) -
         'layer weather "Weather" whole map {\n  columns far\n  mist "Mist" | step haze\n}\n'
     )
     assert ("E354", 14, 3) in _found(text, tmp_path)
+
+
+# ---- YAML, convert, sheets, diff, variants --------------------------------------------------
+
+
+def test_effects_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
+    source, _ = Parser().parse(EFFECTS, "effects_demo.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "los +1" in yaml_text and "cost +1" in yaml_text
+    yaml_path = tmp_path / "effects_demo.yaml"
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "back.terrain"
+    back.write_text(to_terrain(yaml_text), "utf-8")
+    compiled = [Compiler().compile_file(p) for p in (yaml_path, back)]
+    assert all(c.ok for c in compiled), [c.diagnostics for c in compiled]
+    original = compile_snippet(Compiler(), EFFECTS, tmp_path).ruleset
+    rulesets = [c.ruleset for c in compiled] + [original]
+    plain = [dataclasses.replace(r, digest="") for r in rulesets if r is not None]
+    assert len(plain) == 3 and plain[0] == plain[1] == plain[2]
+    m = import_rendered(plain[0], tmp_path, "effects_from_yaml")
+    assert m.move_cost("tank", "clear", "cratered") == 2
+
+
+def test_yaml_checks_an_outcome_effect_like_the_dsl(tmp_path: Path) -> None:
+    source, _ = Parser().parse(EFFECTS.replace("| los +1\n  5+", "| los heavy\n  5+"), "x")
+    assert source is not None
+    path = tmp_path / "bad.yaml"
+    path.write_text(to_yaml(source), "utf-8")
+    compiled = Compiler().compile_file(path)
+    assert [d.code for d in compiled.diagnostics if d.is_error] == ["E350"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "texts"),
+    [
+        (
+            "en",
+            [
+                "+1 MP to the move cost per hex",
+                "+1 to the place's count for Line of sight",
+                "a whole-map condition (weather) adds its value once to the line",
+                "| Smoke (Barrage) | +1 |",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "+1 PM au coût de déplacement par hex",
+                "+1 au décompte du lieu pour Line of sight",
+                "ajoute sa valeur une seule fois à la ligne",
+            ],
+        ),
+        ("ru", ["+1 ОД к стоимости движения за гекс", "добавляет своё значение к линии один раз"]),
+        ("de", ["+1 BP auf die Bewegungskosten je Hex", "zählt einmal für die Linie"]),
+    ],
+)
+def test_the_sheet_prints_the_effects_in_words(
+    compiled: tuple[Ruleset, ModuleType], lang: str, texts: list[str]
+) -> None:
+    rs, _ = compiled
+    sheet = render_sheet(rs, "md", lang).decode("utf-8")
+    sheet = sheet.replace("\u00a0", " ").replace("\u202f", " ")
+    for text in texts:
+        assert text in sheet, (lang, text)
+
+
+def test_diff_grades_an_outcomes_sight_value_as_breaking_and_its_cost_as_rules(
+    tmp_path: Path,
+) -> None:
+    old = compile_snippet(Compiler(), EFFECTS, tmp_path, "a.terrain").ruleset
+    changed = EFFECTS.replace("| los +1\n  5+", "| los +2\n  5+").replace(
+        "| cost +1, los +1", "| cost +2, los +1"
+    )
+    new = compile_snippet(Compiler(), changed.replace("| cost +2\n", "\n"), tmp_path).ruleset
+    assert old is not None and new is not None
+    found = sorted((c.level, c.path, c.message) for c in semantic.diff(old, new).changes)
+    assert found == [
+        ("breaking", "routed.cost", "outcome routed, move cost: 2 -> nothing"),
+        ("breaking", "smoke.los", "outcome smoke, los: 1 -> 2"),
+        ("rules", "cratered.cost", "outcome cratered, move cost: 1 -> 2"),
+    ]
+
+
+HOUSE = """\
+ruleset effects_house "House"
+version 1.0.0
+languages en fr
+extends effects_demo@^1.0
+override barrage.smoke | los +2
+override fog.los | 2
+"""
+
+
+def test_a_house_rule_overrides_an_outcomes_effect_and_a_conditions_value(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "effects_demo.terrain").write_text(EFFECTS, "utf-8")
+    (tmp_path / "effects_house.terrain").write_text(HOUSE, "utf-8")
+    compiler = Compiler()
+    base = compiler.compile_file(tmp_path / "effects_demo.terrain").ruleset
+    house = compiler.compile_file(tmp_path / "effects_house.terrain")
+    assert house.ok, [(d.code, d.message) for d in house.diagnostics if d.is_error]
+    assert base is not None and house.ruleset is not None
+    m = import_rendered(house.ruleset, tmp_path, "effects_house")
+    assert m.line_of_sight("los", ("clear",), ("clear", "smoke"), ("clear",)).hindrance == 2
+    line = m.line_of_sight("los", ("clear",), ("woods",), ("clear",), conditions=("fog",))
+    assert line == m.Sight(3, True, (0, 1, 0))
+    paths = {(c.level, c.path) for c in semantic.diff(base, house.ruleset).changes}
+    assert {("breaking", "smoke.los"), ("breaking", "fog.los")} <= paths
