@@ -258,6 +258,10 @@ def _cost_cells(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> tuple[str
     cells = [f"entry: {spelling.number(rs.entry_cost)}"] if rs.entry_cost else []
     counted = semantics.counted(rs, features)
     for name in features:
+        if name not in by_id:  # a dice outcome that feeds the cost (issue 24)
+            fed = semantics_effects.outcome_values(rs, semantics_effects.COST).get(name, 0)
+            cells.append(f"{name} (outcome): {spelling.number(fed)}")
+            continue
         cost = by_id[name].costs.get(mode)
         text = spelling.value(cost) if cost is not None else "0"
         if isinstance(cost, ir.Number) and cost.unit is None and unit:

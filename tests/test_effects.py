@@ -338,3 +338,17 @@ def test_a_house_rule_overrides_an_outcomes_effect_and_a_conditions_value(
     assert line == m.Sight(3, True, (0, 1, 0))
     paths = {(c.level, c.path) for c in semantic.diff(base, house.ruleset).changes}
     assert {("breaking", "smoke.los"), ("breaking", "fog.los")} <= paths
+
+
+def test_the_language_docs_example_compiles_and_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text("utf-8")
+    start = doc.index('```terrain\nsight los "Line of sight" : blocks at 2, counts between\n')
+    snippet = doc[start + len("```terrain\n") : doc.index("```", start + 10)]
+    header = 'ruleset doc "Doc"\nversion 1.0.0\nunits distance hex, cost MP\n'
+    header += 'group vehicle "Vehicles"\nmode motorized "Motorized" : vehicle\n'
+    result = compile_snippet(Compiler(), header + snippet, tmp_path)
+    assert result.ok and result.ruleset is not None, result.diagnostics
+    m = import_rendered(result.ruleset, tmp_path, "effects_doc")
+    line = m.line_of_sight("los", ("clear",), ("forest",), ("clear",), conditions=("fog",))
+    assert line == m.Sight(2, True, (0, 1, 0))
+    assert m.move_cost("motorized", "clear", "cratered") == 2
