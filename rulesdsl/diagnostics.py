@@ -123,7 +123,7 @@ CODES: Mapping[str, str] = {
     "W290": "a roll rule that no layer column uses",
     "E350": "a dice outcome's effect on a sight rule or the cost that is not a number",
     "E351": "a dice outcome that feeds a sight rule or the cost, named like a feature",
-    "E352": "a dice outcome name that gives a sight rule or the cost a value twice",
+    "E352": "a dice outcome that gives a sight rule or the cost a value twice",
     "E353": "a dice outcome's cost in another unit than the cost unit, or a sight value's unit",
     "E354": "a whole-map condition whose sight value is a step",
     "E270": "a worked example whose stated answer is not the module's answer",

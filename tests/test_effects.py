@@ -212,6 +212,15 @@ def test_an_outcome_name_that_gives_a_value_twice_is_e352(tmp_path: Path) -> Non
     assert ("E352", 15, 3) in _found(text, tmp_path)
 
 
+def test_a_sight_or_cost_effect_given_twice_in_one_row_is_e352_at_the_second(
+    tmp_path: Path,
+) -> None:
+    text = 'dice a "A" : 1d6 {\n  1-3 mud "Mud" | cost +1, los +1, cost +2\n  4+ dry "Dry"\n}\n'
+    assert ("E352", 11, 36) in _found(text, tmp_path)
+    fine = 'dice a "A" : 1d6 {\n  1-3 mud "Mud" | damage 1, damage 2\n  4+ dry "Dry"\n}\n'
+    assert not [f for f in _found(fine, tmp_path) if f[0] == "E352"]
+
+
 def test_an_outcome_effect_in_the_wrong_unit_is_e353(tmp_path: Path) -> None:
     text = 'dice a "A" : 1d6 {\n  1-3 mud "Mud" | cost 2 in\n  4+ haze "Haze" | los 1 in\n}\n'
     found = _found(text, tmp_path)

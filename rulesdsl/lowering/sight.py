@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypeVar, assert_never
 
-from rulesdsl import ir, words
+from rulesdsl import ir, semantics_effects, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
@@ -319,8 +319,16 @@ def effects(lw: Context, cell: s.CellNode | None) -> dict[str, ir.Value]:
                 )
             continue
         value = lw.value(entry.value, EFFECT_KINDS, "an effect")
+        key = entry.key.text
+        if key in out and (key == semantics_effects.COST or lw.symbols.kind_of(key) == "sight"):
+            lw.err(  # an effect that feeds the cost or a sight rule, given twice (issue 24)
+                "E352",
+                f"'{key}' is given twice in these effects: the outcome adds to it once",
+                entry.key.pos,
+                f"give one value: `{key} +2`",
+            )
         if value is not None:
-            out[entry.key.text] = value
+            out[key] = value
     return out
 
 
