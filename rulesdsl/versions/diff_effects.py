@@ -1,10 +1,12 @@
 """The diff of the effects that feed the cost or a sight rule (issue 24, item 4).
 
 A dice outcome whose effects give ``cost`` or a sight rule a value is graded as a feature's
-value in that column is: a changed or added sight value is breaking (a line that was open may
-now be blocked), a changed or added cost is a change to the rules; an outcome that stops
-feeding one is breaking (``move_cost`` or ``line_of_sight`` may no longer take its name).
-The dice tables' own diff leaves these effects to this one, so each is reported once.
+value in that column is: a changed or added sight value of an outcome the module took before
+is breaking (a line that was open may now be blocked); a cost, or the first effect of an
+outcome the module did not take, is a change to the rules; an outcome that stops feeding
+both is breaking (``move_cost`` and ``line_of_sight`` no longer take its name). An outcome
+added or removed with its table or row is graded there. The dice tables' own diff leaves
+these effects to this one, so each is reported once.
 """
 
 from __future__ import annotations
@@ -40,16 +42,23 @@ def fed(d: Differ) -> frozenset[str]:
 
 
 def effects(d: Differ) -> None:
+    old_all = {o for _, o, _ in semantics_effects.outcomes(d.old)}
+    new_all = {o for _, o, _ in semantics_effects.outcomes(d.new)}
+    old_fed = set(semantics_effects.fed_outcomes(d.old))
+    new_fed = set(semantics_effects.fed_outcomes(d.new))
     for column in sorted(fed(d)):
         was = semantics_effects.outcome_values(d.old, column)
         now = semantics_effects.outcome_values(d.new, column)
         what = "move cost" if column == semantics_effects.COST else column
         for outcome in dict.fromkeys([*was, *now]):
             before, after = was.get(outcome), now.get(outcome)
-            if before == after:
-                continue
+            if before == after or outcome not in old_all or outcome not in new_all:
+                continue  # an outcome added or removed with its table is graded there
             level: Level = (
-                "breaking" if after is None or column != semantics_effects.COST else "rules"
+                "breaking"
+                if (outcome in old_fed and outcome not in new_fed)
+                or (column != semantics_effects.COST and outcome in old_fed)
+                else "rules"
             )
             shown_before = number(before) if before is not None else "nothing"
             shown_after = number(after) if after is not None else "nothing"
