@@ -361,3 +361,13 @@ def test_the_language_docs_example_compiles_and_answers_as_it_says(tmp_path: Pat
     line = m.line_of_sight("los", ("clear",), ("forest",), ("clear",), conditions=("fog",))
     assert line == m.Sight(2, True, (0, 1, 0))
     assert m.move_cost("motorized", "clear", "cratered") == 2
+
+
+def test_an_effect_named_nearly_like_a_feed_warns_w350_at_the_effect(tmp_path: Path) -> None:
+    text = (
+        'modifier defence "Defence"\n'
+        'dice a "A" : 1d6 {\n  1-3 mud "Mud" | cots +1, defense +1, damage 2\n  4+ dry "Dry"\n}\n'
+    )
+    found = _found(text, tmp_path)
+    assert ("W350", 12, 19) in found and ("W350", 12, 28) in found
+    assert len([f for f in found if f[0] == "W350"]) == 2  # not for damage

@@ -9,7 +9,10 @@ A dice outcome whose effects name a sight rule (``1- smoke "Smoke" | los +1``) o
 - E352: two outcomes of one name (in two tables) both give the rule or the cost a value;
 - E353: a cost in another unit than the ruleset's cost unit, or a sight value with a unit;
 - E354: a whole-map condition's sight value is a step: a condition counts once per line, with
-  no length of its own for the step.
+  no length of its own for the step;
+- W350 (in :func:`rulesdsl.lowering.sight.effects`, where each effect's place is known): an
+  effect named nearly like ``cost``, a sight rule or a modifier (``cots +1``), which therefore
+  feeds nothing.
 """
 
 from __future__ import annotations
