@@ -121,6 +121,12 @@ CODES: Mapping[str, str] = {
     "E295": "a roll whose values combine by a policy other than sum, highest or lowest",
     "E296": "a dice outcome's effect on a modifier that is not a number, or given twice",
     "W290": "a roll rule that no layer column uses",
+    "E350": "a dice outcome's effect on a sight rule or the cost that is not a number",
+    "E351": "a dice outcome that feeds a sight rule or the cost, named like a feature",
+    "E352": "a dice outcome that gives a sight rule or the cost a value twice",
+    "E353": "a dice outcome's cost in another unit than the cost unit, or a sight value's unit",
+    "E354": "a whole-map condition whose sight value is a step",
+    "W350": "a dice outcome's effect named nearly like the cost, a sight rule or a modifier",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
     "E272": "a worked example's question the module cannot answer (function, name, arguments)",
@@ -193,6 +199,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E290 E291 E292 E293 E294 E295 E296 W290",
     ),
     ("lower", "E320 E323 E324 E325"),
+    ("lower", "E350 E351 E352 E353 E354 W350"),
     (
         "checks",
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "

@@ -24,6 +24,7 @@ from rulesdsl import (
     dice,
     ir,
     semantics,
+    semantics_effects,
     semantics_facing,
     semantics_moves,
     semantics_routes,
@@ -232,6 +233,11 @@ def _features(rs: ir.Ruleset) -> list[str]:
     return [f.id for f in rs.features]
 
 
+def _with_outcomes(rs: ir.Ruleset) -> list[str]:
+    """The features, and the dice outcomes that feed the cost or a sight rule (issue 24)."""
+    return [*_features(rs), *semantics_effects.fed_outcomes(rs)]
+
+
 def _modes(rs: ir.Ruleset) -> list[str]:
     return [m.id for m in rs.modes]
 
@@ -252,6 +258,10 @@ def _cost_cells(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> tuple[str
     cells = [f"entry: {spelling.number(rs.entry_cost)}"] if rs.entry_cost else []
     counted = semantics.counted(rs, features)
     for name in features:
+        if name not in by_id:  # a dice outcome that feeds the cost (issue 24)
+            fed = semantics_effects.outcome_values(rs, semantics_effects.COST).get(name, 0)
+            cells.append(f"{name} (outcome): {spelling.number(fed)}")
+            continue
         cost = by_id[name].costs.get(mode)
         text = spelling.value(cost) if cost is not None else "0"
         if isinstance(cost, ir.Number) and cost.unit is None and unit:
@@ -291,7 +301,7 @@ def _move_inputs(args: _Args) -> tuple[float, float | None, dict[str, float]]:
 def _move_cost(args: _Args) -> Answered:
     rs = args.rs
     mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
-    features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
+    features = [_name(a, _with_outcomes(rs), "feature") for a in args.rest(1)]
     view = _moved(args)
     distance, allowance, inputs = _move_inputs(args)
     cost = semantics.move_cost(view, mode, features, distance, allowance, inputs)
@@ -301,7 +311,7 @@ def _move_cost(args: _Args) -> Answered:
 def _can_enter(args: _Args) -> Answered:
     rs = args.rs
     mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
-    features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
+    features = [_name(a, _with_outcomes(rs), "feature") for a in args.rest(1)]
     available_arg = args.keyword("available")
     available = _number(available_arg, rs.units.get("cost"), "available") if available_arg else None
     view = _moved(args)
@@ -580,7 +590,14 @@ def _sight(args: _Args) -> Answered:
     rs = args.rs
     rules = {r.id: r for r in rs.sights}
     rule = rules[_name(args.at(0, "a sight rule"), list(rules), "sight rule")]
-    places = _places(args, 1)
+    places = [_names(a, _with_outcomes(rs), "feature") for a in args.rest(1)]
+    conditions_arg = args.keyword("conditions")
+    fed = semantics_effects.fed_outcomes(rs)
+    conditions = (
+        _names(conditions_arg, [*semantics_effects.whole_map(rs), *fed], "condition")
+        if conditions_arg is not None
+        else ()
+    )
     crossed_arg = args.keyword("crossed")
     crossed: list[float] | None = None
     if crossed_arg is not None:
@@ -598,12 +615,15 @@ def _sight(args: _Args) -> Answered:
             raise Unanswerable("'crossed' needs one length per place", i)
     mode_arg = args.keyword("mode")
     mode = _name(mode_arg, _modes(rs), "mode") if mode_arg is not None else None
-    line = semantics.line_of_sight(rs, rule, places, crossed, mode)
+    line = semantics.line_of_sight(rs, rule, places, crossed, mode, conditions)
     cells = tuple(
         f"place {i}: {' + '.join(p) or 'nothing'} = "
         + (spelling.value(h) if isinstance(h, ir.Marker) else spelling.number(h))
         for i, (p, h) in enumerate(zip(places, line.by_place, strict=True), 1)
     )
+    line_conditions = semantics_effects.line_conditions(rs, places, conditions)
+    if line_conditions:  # counted once for the line (issue 24)
+        cells = (*cells, "once for the line: " + " + ".join(line_conditions))
     parts: tuple[Plain, ...] = ({"number": line.hindrance},)
     if line.blocked:
         parts = (*parts, {"marker": "blocked"})

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from rulesdsl import ir
+from rulesdsl import ir, semantics_effects
 from rulesdsl.semantics_keywords import (
     group_choice as group_choice,
 )
@@ -251,6 +251,9 @@ def summed_per_distance(rs: ir.Ruleset, mode: str, names: Iterable[str]) -> Answ
     total: float = 0
     impassable = False
     for name in names:
+        if name not in by_id:  # a dice outcome whose effects feed the cost (issue 24)
+            total += semantics_effects.outcome_values(rs, semantics_effects.COST).get(name, 0)
+            continue
         cost = per_distance(by_id[name].costs[mode], params)
         match cost:
             case Unfilled():
@@ -347,6 +350,8 @@ def plus_once(
     by_id = {f.id: f for f in rs.features}
     total = per_distance_total
     for name in counted(rs, features):
+        if name not in by_id:  # a dice outcome: its cost is per distance
+            continue
         once = once_cost(rs, by_id[name].costs[mode], allowance, inputs)
         if isinstance(once, ir.Marker):
             return once
@@ -549,8 +554,14 @@ def place_hindrance(
     a marker blocks too). Raises :class:`MissingArgument` for a step cell without it. A cell
     keyed by unit type or keyword gives the viewer ``mode`` its value (:func:`sight_value`)."""
     by_id = {f.id: f for f in rs.features}
+    conditions = semantics_effects.whole_map(rs)
     total: float = 0
     for name in counted(rs, features):
+        if name in conditions:  # a whole-map condition counts once per line (issue 24)
+            continue
+        if name not in by_id:  # a dice outcome whose effects feed the rule
+            total += semantics_effects.outcome_values(rs, rule.id).get(name, 0)
+            continue
         cell = by_id[name].cells.get(rule.id)
         value: Answer | ir.Value | None = sight_value(rs, cell, mode) if cell else None
         if isinstance(value, ir.StepCost):
@@ -566,25 +577,54 @@ def place_hindrance(
     return total
 
 
+def line_hindrance(
+    rs: ir.Ruleset, rule: ir.Sight, conditions: Sequence[str], mode: str | None = None
+) -> Answer:
+    """What the conditions of a line (whole-map conditions, or dice outcomes given for the
+    line) add to it once: their values added up, or BLOCKED if one blocks (issue 24)."""
+    by_id = {f.id: f for f in rs.features}
+    outcomes = semantics_effects.outcome_values(rs, rule.id)
+    total: float = 0
+    for name in conditions:
+        if name not in by_id:  # an outcome given as a condition of the line
+            total += outcomes.get(name, 0)
+            continue
+        cell = by_id[name].cells.get(rule.id)
+        value = sight_value(rs, cell, mode) if cell else None
+        if isinstance(value, ir.Marker):
+            return BLOCKED
+        if isinstance(value, ir.Number):
+            total += value.value
+    return total
+
+
 def line_of_sight(
     rs: ir.Ruleset,
     rule: ir.Sight,
     places: Sequence[Sequence[str]],
     crossed: Sequence[float] | None = None,
     mode: str | None = None,
+    conditions: Sequence[str] = (),
 ) -> SightLine:
     """The line from the firer's place (first) to the target's (last): the counted places'
     hindrance adds up; the line is blocked once it reaches ``blocks_at`` or when a counted
     place blocks by itself. ``crossed``: the length of line inside each place, for the step
     cells of a rule with ``crossed``. ``mode``: the viewer's unit type, for cells keyed by
     unit type or keyword. With ``target_inside``, the target's place adds to the hindrance
-    (and blocks when it is ``blocked``) but not to the total ``blocks_at`` tests."""
+    (and blocks when it is ``blocked``) but not to the total ``blocks_at`` tests. A whole-map
+    condition, given in ``conditions`` or in any place, adds its value once to the line (to
+    the hindrance and to what ``blocks_at`` tests), in no place's own value (issue 24)."""
     counted_at = set(counted_places(rule, len(places)))
     inside = len(places) - 1 if rule.target_inside and len(places) > 1 else None
     by_place: list[float | ir.Marker] = []
     total: float = 0
     through: float = 0
     blocked = False
+    once = line_hindrance(rs, rule, semantics_effects.line_conditions(rs, places, conditions), mode)
+    if isinstance(once, ir.Marker):
+        blocked = True
+    else:
+        total = through = once
     for i, place in enumerate(places):
         if i not in counted_at and i != inside:
             by_place.append(0)

@@ -23,6 +23,7 @@ from typing import assert_never
 from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, did_you_mean
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import effects as effects_lowering
 from rulesdsl.lowering import examples as example_lowering
 from rulesdsl.lowering import facing as facing_lowering
 from rulesdsl.lowering import keywords, maps
@@ -111,6 +112,15 @@ class _Lowerer(TableLowering):
         results_tables = [
             sight_lowering.results_table(self, d) for d in of(s.DiceDecl) if d.results is not None
         ]
+        effects_lowering.check(  # outcomes and conditions that feed sight and costs
+            self,
+            layers,
+            features,
+            dice_tables,
+            results_tables,
+            self.sights,
+            self.header.units.get("cost"),
+        )
         triggers = [self._trigger(d, dice_tables, results_tables) for d in of(s.TriggerDecl)]
         exclusions = [self._exclusion(d) for d in of(s.ExcludeDecl)]
         grids = [self._grid(d) for d in of(s.GridDecl)]

@@ -8,9 +8,10 @@ the dice cannot make, coverage) is found by :mod:`rulesdsl.checks.results`.
 
 from __future__ import annotations
 
+import difflib
 from typing import TypeVar, assert_never
 
-from rulesdsl import ir, words
+from rulesdsl import ir, semantics_effects, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
@@ -319,9 +320,34 @@ def effects(lw: Context, cell: s.CellNode | None) -> dict[str, ir.Value]:
                 )
             continue
         value = lw.value(entry.value, EFFECT_KINDS, "an effect")
+        key = entry.key.text
+        _near_feed(lw, entry.key)
+        if key in out and (key == semantics_effects.COST or lw.symbols.kind_of(key) == "sight"):
+            lw.err(  # an effect that feeds the cost or a sight rule, given twice (issue 24)
+                "E352",
+                f"'{key}' is given twice in these effects: the outcome adds to it once",
+                entry.key.pos,
+                f"give one value: `{key} +2`",
+            )
         if value is not None:
-            out[entry.key.text] = value
+            out[key] = value
     return out
+
+
+def _near_feed(lw: Context, key: s.Name) -> None:
+    """W350: an effect named nearly like ``cost``, a sight rule or a modifier (``cots +1``,
+    ``defense +1``) feeds nothing; most likely a slip (issue 24)."""
+    fed = [semantics_effects.COST, *lw.symbols.names("sight", "modifier")]
+    if key.text in fed:
+        return
+    near = difflib.get_close_matches(key.text, fed, n=1, cutoff=0.75)
+    if near:
+        lw.warn(
+            "W350",
+            f"the effect '{key.text}' feeds nothing: did you mean '{near[0]}'?",
+            key.pos,
+            f"write `{near[0]}` to feed it, or rename the effect if it is only data",
+        )
 
 
 def dice_modifier(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import assert_never
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, semantics_effects, spelling
 from rulesdsl.dice import chance_at_least
 from rulesdsl.printed import svg
 from rulesdsl.printed.sheet_movement import MovementBlocks
@@ -254,6 +254,7 @@ class MoreBlocks(MovementBlocks):
             keyed = [f.cells[rule.id] for f in self.rs.features if rule.id in f.cells]
             if any(cell.exceptions for cell in keyed):
                 parts.append(self.w("sight_by_unit"))
+            parts += self.sight_effect_clauses(rule)  # issue 24
             text = self.w("clause_join").join(parts)  # the block's title names the rule
             line = text[:1].upper() + text[1:]
             label = self.label(rule.info, rule.id)
@@ -273,6 +274,7 @@ class MoreBlocks(MovementBlocks):
                 name = CellView(self.label(f.info, f.id), ("label",))
                 name.changed = self.added(f.id)
                 rows.append([name, value])
+            rows += self.sight_outcome_rows(rule)
             head = [[HeadCell(self.w("sight_feature")), HeadCell(label)]]
             blocks.append(
                 Block(
@@ -288,6 +290,37 @@ class MoreBlocks(MovementBlocks):
                 )
             )
         return blocks
+
+    def sight_effect_clauses(self, rule: ir.Sight) -> list[str]:
+        """The sentences for the effects that feed a sight rule (issue 24): a whole-map
+        condition counts once for the line; a dice outcome given for a place adds to it."""
+        conditions = semantics_effects.whole_map(self.rs)
+        out = []
+        if any(f.id in conditions and rule.id in f.cells for f in self.rs.features):
+            out.append(self.w("sight_condition_once"))
+        if semantics_effects.outcome_values(self.rs, rule.id):
+            out.append(self.w("sight_outcome_place"))
+        return out
+
+    def sight_outcome_rows(self, rule: ir.Sight) -> list[list[CellView]]:
+        """A row per dice outcome that feeds the rule: its label, its table's in brackets,
+        and its value."""
+        values = semantics_effects.outcome_values(self.rs, rule.id)
+        tables = {t.id: t.info for t in self.rs.dice_tables}
+        tables.update({t.id: t.info for t in self.rs.results_tables})
+        rows = []
+        seen: set[str] = set()
+        for table, outcome, _ in semantics_effects.outcomes(self.rs):
+            if outcome not in values or outcome in seen:
+                continue
+            seen.add(outcome)
+            name = CellView(
+                f"{self.name(outcome)} ({self.label(tables[table], table)})", ("label",)
+            )
+            value = self.value(ir.Number(values[outcome], signed=True))
+            value.changed = self.changed(f"{table}.{outcome}")
+            rows.append([name, value])
+        return rows
 
     @staticmethod
     def span_text(low: int | None, high: int | None) -> str:

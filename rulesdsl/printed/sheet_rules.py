@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import assert_never
 
-from rulesdsl import ir, semantics, semantics_arith, spelling
+from rulesdsl import ir, semantics, semantics_arith, semantics_effects, spelling
 from rulesdsl.dice import Roll, chance_between
 from rulesdsl.printed import svg
 from rulesdsl.printed.sheet_base import BuilderBase
@@ -315,13 +315,35 @@ class RuleBlocks(BuilderBase):
             name = self.c.get(f"effect:{key}") or self.c.label(key.replace("_", " "))
             if any(m.id == key for m in self.rs.modifiers):  # an outcome that feeds a modifier
                 name = self.name(key)
-            if isinstance(value, ir.Flag):
+            fed = self.fed_effect(key, value)  # it feeds the cost or a sight rule (issue 24)
+            if fed is not None:
+                parts.append(fed)
+            elif isinstance(value, ir.Flag):
                 parts.append(name if value.value else self.w("not", name=name))
             else:
                 cell = self.value(value)
                 classes = classes or cell.classes
                 parts.append(self.w("effect_value", name=name, value=cell.text))
         return CellView(", ".join(parts), classes)
+
+    def fed_effect(self, key: str, value: ir.Value) -> str | None:
+        """An effect that adds to the movement cost or to a sight rule's count, in words
+        (``+1 to the move cost per hex``), or None for any other effect."""
+        if not isinstance(value, ir.Number):
+            return None
+        if key == semantics_effects.COST:
+            unit = self.rs.units.get("cost")
+            amount = self.unit_text(self.signed(value.value), value.unit or unit)
+            distance = self.rs.units.get("distance")
+            if distance is None:
+                return self.w("effect_cost_plain", value=amount)
+            return self.w("effect_cost", value=amount, distance=self.c.unit(distance))
+        rule = next((r for r in self.rs.sights if r.id == key), None)
+        if rule is None:
+            return None
+        return self.w(
+            "effect_sight", value=self.signed(value.value), rule=self.label(rule.info, rule.id)
+        )
 
     def dice(self, d: ir.DiceTable) -> Block:
         dice = semantics.roll_of(d.dice)

@@ -399,6 +399,7 @@ def render(rs: ir.Ruleset) -> str:
             ],
             limits=any(c.value_type == "Limit" for c in cells.values()),
             sights=python_sight.sights(rs, runtime, Code),
+            **python_sight.effects(rs),
             results_tables=python_sight.results_tables(rs, runtime),
             facings=python_facing.facings(rs),
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, semantics_effects
 from rulesdsl.target import once_costs
 
 Runtime = Callable[[ir.Value | None], Any]
@@ -48,6 +48,8 @@ def sights(rs: ir.Ruleset, runtime: Runtime, code: Callable[[str], Any]) -> list
                 value = semantics.sight_value(rs, cell, mode.id)
                 if value is not None and value != cell.default:
                     by_mode.setdefault(mode.id, {})[f.id] = shown(value)
+        for outcome, number in semantics_effects.outcome_values(rs, rule.id).items():
+            values[outcome] = _tidy(number)  # a dice outcome given for a place (issue 24)
         out.append(
             {
                 "id": rule.id,
@@ -93,3 +95,13 @@ def results_tables(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
         }
         for t in rs.results_tables
     ]
+
+
+def effects(rs: ir.Ruleset) -> dict[str, Any]:
+    """The dice outcomes that ``move_cost`` and ``line_of_sight`` take beside features (issue
+    24): ``fed_outcomes``, and ``outcome_costs``, what each adds to the cost per distance."""
+    costs = semantics_effects.outcome_values(rs, semantics_effects.COST)
+    return {
+        "fed_outcomes": semantics_effects.fed_outcomes(rs),
+        "outcome_costs": {k: _tidy(v) for k, v in costs.items()},
+    }

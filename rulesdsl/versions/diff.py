@@ -32,6 +32,7 @@ from typing import Literal, TypeVar, assert_never
 from rulesdsl import ir, spelling, words
 from rulesdsl.spelling import number
 from rulesdsl.versions import (
+    diff_effects,
     diff_examples,
     diff_facing,
     diff_maps,
@@ -199,6 +200,7 @@ class _Differ:
         diff_tables.dice(self)
         diff_sight.results(self)
         diff_sight.sights(self)
+        diff_effects.effects(self)
         diff_moves.moves(self)
         diff_moves.rolls(self)
         self._triggers()

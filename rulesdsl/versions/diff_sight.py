@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Literal, Protocol, TypeVar, assert_never
 
 from rulesdsl import ir, spelling
+from rulesdsl.versions import diff_effects
 
 _T = TypeVar("_T")
 Level = Literal["breaking", "rules", "additive", "wording"]
@@ -216,6 +217,8 @@ def results(d: Differ) -> None:
             f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
         ):
             for effect in dict.fromkeys([*o_old.effects, *o_new.effects]):  # issue 25
+                if effect in diff_effects.fed(d):
+                    continue  # graded as a cost or sight value (issue 24)
                 before = _cell(o_old.effects.get(effect))
                 after = _cell(o_new.effects.get(effect))
                 if before != after:

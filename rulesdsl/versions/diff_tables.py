@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rulesdsl import ir, spelling
+from rulesdsl.versions import diff_effects
 from rulesdsl.versions.diff_sight import Differ as _Parts
 from rulesdsl.versions.diff_sight import naturals
 
@@ -210,6 +211,8 @@ def dice(differ: Differ) -> None:
                     after,
                 )
             for effect in dict.fromkeys([*r_old.effects, *r_new.effects]):
+                if effect in diff_effects.fed(differ):
+                    continue  # graded as a cost or sight value (issue 24)
                 old_value = r_old.effects.get(effect)
                 new_value = r_new.effects.get(effect)
                 differ._value(path, f"{name}, {row_name}, {effect}", old_value, new_value)

@@ -1,0 +1,75 @@
+"""Effects that feed other rules (issue 24, item 4): what a dice outcome gives a sight rule or
+the movement cost, and how a whole-map condition counts on a line of sight.
+
+A dice row (or a results table's outcome) whose effects name a sight rule (``| los +1``) or
+``cost`` (``| cost +1``) makes its outcome usable where a feature is: given among a place's
+features, ``move_cost`` adds the value to the cost per distance unit and ``line_of_sight`` to
+that place's count. A whole-map condition (a feature of a ``whole map`` layer) with a value in a
+sight column counts once per line, however many places it is given in ("fog: +1 to the
+hindrance of the line"); a per-place reading is a place feature listed in each place.
+
+The lowering checks the misuse (E350-E353, :mod:`rulesdsl.lowering.effects`); the module's data
+is made from :func:`outcome_values` (:mod:`rulesdsl.target.python`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from rulesdsl import ir
+from rulesdsl.semantics_tables import covers_map
+
+COST = "cost"
+"""The effect that adds to the movement cost per distance unit."""
+
+
+def fed_columns(rs: ir.Ruleset) -> tuple[str, ...]:
+    """The effects an outcome may feed besides modifiers: ``cost`` and each sight rule."""
+    return (COST, *(r.id for r in rs.sights))
+
+
+def outcomes(rs: ir.Ruleset) -> Iterator[tuple[str, str, dict[str, ir.Value]]]:
+    """Every dice outcome with its table and effects: the rows of plain dice tables, then the
+    outcomes of results tables, in the order written."""
+    for table in rs.dice_tables:
+        for row in table.rows:
+            yield table.id, row.id, row.effects
+    for results in rs.results_tables:
+        for outcome in results.outcomes:
+            yield results.id, outcome.id, outcome.effects
+
+
+def outcome_values(rs: ir.Ruleset, column: str) -> dict[str, float]:
+    """``{outcome: value}`` for each outcome whose effects give ``column`` (``cost`` or a sight
+    rule) a number; the first outcome of a name wins (a second is E352)."""
+    out: dict[str, float] = {}
+    for _, outcome, effects in outcomes(rs):
+        value = effects.get(column)
+        if isinstance(value, ir.Number):
+            out.setdefault(outcome, value.value)
+    return out
+
+
+def fed_outcomes(rs: ir.Ruleset) -> tuple[str, ...]:
+    """The outcomes that give ``cost`` or a sight rule a value, each once, in order: the names
+    ``move_cost`` and ``line_of_sight`` take beside features."""
+    columns = fed_columns(rs)
+    found = [o for _, o, effects in outcomes(rs) if any(c in effects for c in columns)]
+    return tuple(dict.fromkeys(found))
+
+
+def whole_map(rs: ir.Ruleset) -> frozenset[str]:
+    """The features of ``whole map`` layers: the conditions."""
+    layers = {layer.id for layer in rs.layers if covers_map(layer)}
+    return frozenset(f.id for f in rs.features if f.layer in layers)
+
+
+def line_conditions(
+    rs: ir.Ruleset, places: Sequence[Sequence[str]], conditions: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """The conditions that count once for a line: those given in ``conditions`` and the
+    whole-map features given in any place (the firer's and the target's too), each once, in
+    the order first given."""
+    conditions_here = whole_map(rs)
+    found = [*conditions, *(n for place in places for n in place if n in conditions_here)]
+    return tuple(dict.fromkeys(found))

@@ -1,0 +1,72 @@
+"""The diff of the effects that feed the cost or a sight rule (issue 24, item 4).
+
+A dice outcome whose effects give ``cost`` or a sight rule a value is graded as a feature's
+value in that column is: a changed or added sight value of an outcome the module took before
+is breaking (a line that was open may now be blocked); a cost, or the first effect of an
+outcome the module did not take, is a change to the rules; an outcome that stops feeding
+both is breaking (``move_cost`` and ``line_of_sight`` no longer take its name). An outcome
+added or removed with its table or row is graded there. The dice tables' own diff leaves
+these effects to this one, so each is reported once.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+from rulesdsl import ir, semantics_effects
+from rulesdsl.spelling import number
+
+Level = Literal["breaking", "rules", "additive", "wording"]
+
+
+class Differ(Protocol):
+    """What this module uses of :class:`rulesdsl.versions.diff._Differ`."""
+
+    old: ir.Ruleset
+    new: ir.Ruleset
+
+    def add(
+        self,
+        level: Level,
+        action: Literal["added", "removed", "changed"],
+        path: str,
+        message: str,
+        old: str | None = None,
+        new: str | None = None,
+    ) -> None: ...
+
+
+def fed(d: Differ) -> frozenset[str]:
+    """The effects graded here: ``cost`` and every sight rule, old or new."""
+    return frozenset((*semantics_effects.fed_columns(d.old), *semantics_effects.fed_columns(d.new)))
+
+
+def effects(d: Differ) -> None:
+    old_all = {o for _, o, _ in semantics_effects.outcomes(d.old)}
+    new_all = {o for _, o, _ in semantics_effects.outcomes(d.new)}
+    old_fed = set(semantics_effects.fed_outcomes(d.old))
+    new_fed = set(semantics_effects.fed_outcomes(d.new))
+    for column in sorted(fed(d)):
+        was = semantics_effects.outcome_values(d.old, column)
+        now = semantics_effects.outcome_values(d.new, column)
+        what = "move cost" if column == semantics_effects.COST else column
+        for outcome in dict.fromkeys([*was, *now]):
+            before, after = was.get(outcome), now.get(outcome)
+            if before == after or outcome not in old_all or outcome not in new_all:
+                continue  # an outcome added or removed with its table is graded there
+            level: Level = (
+                "breaking"
+                if (outcome in old_fed and outcome not in new_fed)
+                or (column != semantics_effects.COST and outcome in old_fed)
+                else "rules"
+            )
+            shown_before = number(before) if before is not None else "nothing"
+            shown_after = number(after) if after is not None else "nothing"
+            d.add(
+                level,
+                "changed",
+                f"{outcome}.{column}",
+                f"outcome {outcome}, {what}: {shown_before} -> {shown_after}",
+                shown_before,
+                shown_after,
+            )
