@@ -26,6 +26,9 @@ class Deferred:
     source_bytes: int = 0
     """The size of what it is made from (a PDF's HTML, in UTF-8): the build makes no PDF of
     more than :data:`MAX_PDF_SOURCE_BYTES` (W009)."""
+    source_at_least: bool = False
+    """``source_bytes`` is a lower bound: the source, sure to be over the limit, was not made
+    (a deck of a huge ruleset, :mod:`rulesdsl.printed.deck_bound`)."""
 
 
 MAX_PDF_SOURCE_BYTES = 512 * 1024

@@ -97,3 +97,39 @@ def test_a_read_only_cache_folder_is_no_error(tmp_path: Path) -> None:
     _pair(cache)
     cache.save()  # nothing written, nothing raised
     assert (tmp_path / "file").is_file()
+
+
+def test_an_entry_that_is_not_code_is_compiled_again(tmp_path: Path) -> None:
+    first = records._CodeCache(tmp_path / "codes")
+    _pair(first)
+    assert first.codes
+    damaged = {text: 42 for text in first.codes}  # a cache file of the right magic, not code
+    (tmp_path / "codes").write_bytes(records._MAGIC + marshal.dumps(damaged))
+    cache = records._CodeCache(tmp_path / "codes")
+    _, kept = _pair(cache)
+    assert cache.missed and kept("x").count == 0
+
+
+def test_a_cache_grown_past_its_bound_keeps_only_the_texts_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.setattr(records, "_MAX_ENTRIES", 50)
+    stale = {f"x = {i}": compile(f"x = {i}", "<string>", "exec") for i in range(60)}
+    (tmp_path / "codes").write_bytes(records._MAGIC + marshal.dumps(stale))
+    cache = records._CodeCache(tmp_path / "codes")
+    _pair(cache)
+    cache.save()
+    kept = marshal.loads((tmp_path / "codes").read_bytes()[len(records._MAGIC) :])
+    assert kept.keys() == cache.used and not kept.keys() & stale.keys()
+
+
+def test_the_cache_is_readable_by_whoever_may_read_the_bytecode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    cache = records._CodeCache(tmp_path / "codes")
+    _pair(cache)
+    cache.save()
+    source = Path(records.__file__).stat().st_mode
+    assert (tmp_path / "codes").stat().st_mode & 0o777 == (source | 0o200) & 0o666

@@ -389,7 +389,8 @@ def _too_long_to_print(
             out.append(
                 warning(
                     "W009",
-                    f"{rel} is not made: {content.source_bytes / 1024:,.0f} KiB of HTML, over "
+                    f"{rel} is not made: {'at least ' if content.source_at_least else ''}"
+                    f"{content.source_bytes / 1024:,.0f} KiB of HTML, over "
                     f"the {MAX_PDF_SOURCE_BYTES // 1024:,} KiB a PDF is made from (about 40 "
                     "pages)",
                     _header_pos(files[rid], sources, rid),

@@ -75,7 +75,7 @@ def pack_even(
     low, high = 0.0, cap
     for _ in range(14):
         middle = (low + high) / 2
-        trial = pack(base, items, middle, source_height, table, cap, least_rows)
+        trial = pack(base, items, middle, source_height, table, cap, least_rows, trial=True)
         if len(trial) <= len(cards) and sum(card.over for card in trial) <= over:
             high = middle
         else:
@@ -91,6 +91,8 @@ def pack(
     table: tuple[TableView, float] | None,
     limit: float = 0.0,
     least_rows: int = 0,
+    *,
+    trial: bool = False,
 ) -> list[Card]:
     """Fill cards with ``items`` in order, a new card when the next one does not fit in
     ``cap``; a card is ``over`` when it holds more than ``limit`` (default: ``cap``), the
@@ -98,7 +100,10 @@ def pack(
 
     A part of a split table takes at least :data:`LEAST_ROWS` rows and leaves no fewer
     behind, up to ``limit``: to make room for them its notes move on to the next card.
-    ``least_rows``: that least number (default :data:`LEAST_ROWS`)."""
+    ``least_rows``: that least number (default :data:`LEAST_ROWS`). ``trial``: the cards are
+    stand-ins that hold no part of the table (for :func:`pack_even`'s trial packs, which
+    read only how many cards there are and which are over: cutting the table for each card
+    was most of a deck's time)."""
     limit = limit or cap
     least_rows = least_rows or LEAST_ROWS
     # rows a part must take fill the card up to its real room less the source line under
@@ -117,7 +122,7 @@ def pack(
 
     def close() -> None:
         nonlocal current, rows
-        if current is not None and table is not None and rows:
+        if current is not None and table is not None and rows and not trial:
             current.table = slice_table(table[0], range(len(table[0].rows[0]) - 1), rows)
         if current is not None:
             current.notes = [note.note for note in placed]
@@ -135,6 +140,8 @@ def pack(
             note = carry.pop(0)
             placed.append(note)
             used += note.height
+        if trial:
+            return _Trial()
         return replace(base, lines=[], notes=[], after=[], svg="", table=None)
 
     def place_row(row: Row) -> None:
@@ -198,6 +205,21 @@ def pack(
         current = start()
     close()
     return cards or [replace(base)]
+
+
+class _Trial:
+    """A card of a trial pack: only what :func:`pack` writes on a card."""
+
+    __slots__ = ("after", "height", "lines", "notes", "over", "svg", "table")
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.notes: list[tuple[str, str]] = []
+        self.after: list[str] = []
+        self.svg = ""
+        self.table: TableView | None = None
+        self.over = False
+        self.height = 0.0
 
 
 LEAST_ROWS = 3

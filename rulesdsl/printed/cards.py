@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from rulesdsl import ir
 from rulesdsl.i18n import catalog
-from rulesdsl.outputs import Deferred, Output
+from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES, Deferred, Output
 from rulesdsl.printed import fit
 from rulesdsl.printed.card_packing import (
     LEAST_ROWS,
@@ -42,6 +42,7 @@ from rulesdsl.printed.card_packing import (
     pack,
     pack_even,
 )
+from rulesdsl.printed.deck_bound import least_deck_bytes
 from rulesdsl.printed.imposition import (
     CROP,
     IMPOSE_PAPERS,
@@ -628,7 +629,18 @@ def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     the ``pdf`` extra)."""
     outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
-        deck = build_deck(ruleset, lang, DEFAULT_SIZE)
+        sheet = build_sheet(ruleset, lang)
+        least = least_deck_bytes(sheet)
+        if least > MAX_PDF_SOURCE_BYTES:  # sure to be refused (W009): not cut into cards
+            outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
+                partial(_deck_pdf, ruleset, lang, sheet),
+                partial(_deck_current, ruleset, lang, sheet),
+                needs="pdf",
+                source_bytes=least,
+                source_at_least=True,
+            )
+            continue
+        deck = build_deck(ruleset, lang, DEFAULT_SIZE, sheet=sheet)
         html = render_deck_html(deck, DEFAULT_PAPER)
         refit = Refit(ruleset, lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=deck.sheet)
         outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(
@@ -638,6 +650,20 @@ def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
             source_bytes=len(html.encode()),
         )
     return outputs
+
+
+def _deck_html(ruleset: ir.Ruleset, lang: str, sheet: Sheet) -> str:
+    return render_deck_html(build_deck(ruleset, lang, DEFAULT_SIZE, sheet=sheet), DEFAULT_PAPER)
+
+
+def _deck_pdf(ruleset: ir.Ruleset, lang: str, sheet: Sheet) -> Rendered:
+    """The PDF of a deck whose HTML was not made (see :func:`card_outputs`)."""
+    refit = Refit(ruleset, lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=sheet)
+    return render_pdf(_deck_html(ruleset, lang, sheet), refit=refit)
+
+
+def _deck_current(ruleset: ir.Ruleset, lang: str, sheet: Sheet, existing: bytes) -> bool:
+    return rendered_from(existing, html=_deck_html(ruleset, lang, sheet))
 
 
 REFIT_SHRINK = 0.85

@@ -1,0 +1,81 @@
+"""pack_even's trial packs (issue 29, the decks' time): a pack with ``trial=True`` makes
+stand-in cards that hold no part of the table, and must count exactly the cards, and the
+cards over, that the real pack at the same height makes -- for every pack of every bundled
+deck (each language, the per-mode decks) and of a generated ruleset's deck."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesdsl.compiler import Compiler
+from rulesdsl.printed import card_packing, cards
+from tests.conftest import RULESETS
+
+BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
+
+GENERATED = """ruleset trial_deck "Trial deck"
+version 1.0.0
+units distance hex, cost MP
+mode foot "Foot"
+mode wheeled "Wheeled"
+layer terrain "Terrain" one per place {
+{rows}
+}
+"""
+
+
+@pytest.fixture
+def checked_packs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every trial pack is made again for real and their counts compared; yields how many
+    trial packs were checked (so a test can see the trial packs ran at all)."""
+    real_pack = card_packing.pack
+    checked: list[int] = []
+
+    def pack(*args: Any, trial: bool = False, **named: Any) -> list[Any]:
+        made = real_pack(*args, trial=trial, **named)
+        if trial:
+            real = real_pack(*args, **named)
+            assert len(made) == len(real)
+            assert [c.over for c in made] == [c.over for c in real]
+            assert [c.height for c in made] == [c.height for c in real]
+            assert [(c.lines, c.notes, c.after, c.svg) for c in made] == [
+                (c.lines, c.notes, c.after, c.svg) for c in real
+            ]
+            checked.append(len(made))
+        return made
+
+    monkeypatch.setattr(card_packing, "pack", pack)
+    yield checked
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_a_trial_pack_counts_the_cards_the_real_pack_makes(
+    name: str, compiler: Compiler, checked_packs: list[int]
+) -> None:
+    compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
+    assert compiled.ruleset is not None
+    ruleset = compiled.ruleset
+    for lang in ruleset.languages:
+        cards.build_deck(ruleset, lang, cards.DEFAULT_SIZE)
+    for mode in [m.id for m in ruleset.modes][:2]:
+        cards.build_deck(ruleset, ruleset.languages[0], cards.DEFAULT_SIZE, mode)
+
+
+def test_a_long_generated_table_is_shared_evenly_with_trial_packs(
+    compiler: Compiler, checked_packs: list[int], tmp_path: Path
+) -> None:
+    rows = "\n".join(
+        f'  t{i} "Terrain number {i} with a long name" | {1 + i % 4}, wheeled {i % 3 + 1}'
+        + (f' note "A note on terrain {i}, long enough to wrap."' if i % 5 == 0 else "")
+        for i in range(120)
+    )
+    compiled = compiler.compile_text(
+        GENERATED.replace("{rows}", rows), str(tmp_path / "trial_deck.terrain"), tmp_path
+    )
+    assert compiled.ruleset is not None, compiled.diagnostics
+    deck = cards.build_deck(compiled.ruleset, None, cards.DEFAULT_SIZE)
+    assert len(deck.cards) > 3 and checked_packs  # the table was split, evenly
