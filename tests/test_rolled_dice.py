@@ -92,7 +92,9 @@ def test_the_dice_give_the_natural_roll_on_a_results_table(crt: ModuleType) -> N
     assert crt.roll("crt", 9, column="odds_2_1", dice=(5, 6)).natural is False
 
 
-def test_the_dice_give_the_natural_roll_on_a_plain_table(crt: ModuleType, plain: ModuleType) -> None:
+def test_the_dice_give_the_natural_roll_on_a_plain_table(
+    crt: ModuleType, plain: ModuleType
+) -> None:
     for m in (crt, plain):
         assert m.roll("terrain_effects", 9, dice=(6, 6)).id == "major"  # natural 12
         assert m.roll("terrain_effects", 9, dice=(4, 5)).id == "fire"
