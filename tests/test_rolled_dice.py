@@ -147,3 +147,10 @@ def test_a_natural_the_dice_do_not_make_is_an_invalid_argument(crt: ModuleType) 
 def test_dice_of_the_wrong_type_are_argument_type_errors(crt: ModuleType, dice: object) -> None:
     with pytest.raises(crt.ArgumentTypeError, match=r"^roll\(\) argument 'dice'"):
         crt.roll("terrain_effects", 7, dice=dice)
+
+
+def test_dice_for_an_unknown_table_name_the_tables(crt: ModuleType, plain: ModuleType) -> None:
+    with pytest.raises(crt.UnknownName, match="crt"):
+        crt.roll("crtt", 7, column="odds_1_1", dice=(3, 4))
+    with pytest.raises(plain.UnknownName, match="terrain_effects"):
+        plain.roll("terrain_effect", 7, dice=(3, 4))
