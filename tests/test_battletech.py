@@ -486,13 +486,42 @@ def test_gravity_to_hit_at_1_6_g_is_3() -> None:
     assert bt.gravity_to_hit(0.6) == 3
 
 
-def test_the_gravity_rows_state_the_piloting_rule_and_point_to_the_to_hit_scale() -> None:
+@pytest.mark.parametrize("gravity", ["high_gravity", "low_gravity"])
+@pytest.mark.parametrize(("weapon", "penalty"), [("ballistic", 3), ("missile", 3), ("energy", 0)])
+def test_gravity_to_hit_is_the_gravity_step_for_ballistic_and_missile_attacks_only(
+    gravity: str, weapon: str, penalty: int
+) -> None:
+    # MegaMek: floor(|g - 1| / 0.2) for direct-fire ballistic and missile attacks; 1.6 g or
+    # 0.4 g is 0.6 g from 1 g
+    assert bt.modifier("to_hit", gravity, weapon=weapon, deviation=0.6) == penalty
+    assert bt.modifier("to_hit", gravity, weapon="physical", deviation=0.6) == 0
+
+
+def test_gravity_to_hit_adds_to_the_hex_it_fires_into() -> None:
+    woods = ("light_woods", "high_gravity")
+    assert bt.modifier("to_hit", *woods, weapon="ballistic", deviation=0.6) == 4
+    assert bt.modifier("to_hit", *woods, weapon="energy", deviation=0.6) == 1
+
+
+def test_gravity_to_hit_without_the_deviation_is_an_error_naming_it() -> None:
+    with pytest.raises(bt.InvalidArgument, match="'deviation' must be given"):
+        bt.modifier("to_hit", "high_gravity", weapon="ballistic")
+
+
+def test_gravity_to_hit_holds_the_step_in_the_gravity_rows() -> None:
     for gravity in ("high_gravity", "low_gravity"):
-        assert bt.modifier("to_hit", gravity, weapon="ballistic") == 0  # depends on g: a step
+        cell = bt.MODIFIERS["to_hit"][gravity]
+        assert cell["ballistic"] == cell["missile"] == bt.StepCost("gravity_to_hit", "deviation")
+        assert cell[""] == 0
+
+
+def test_the_gravity_rows_state_the_piloting_rule_and_print_the_to_hit_step() -> None:
+    for gravity in ("high_gravity", "low_gravity"):
         [note] = bt.FEATURES[gravity].notes
         assert "Piloting +1 per full 0.5 g of |g - 1|" in note["en"]
-        assert '"Gravity to-hit"' in note["en"]
-    assert "### Gravity to-hit, direct-fire ballistic and missile attacks" in SHEET_EN
+    assert "### Gravity to-hit" in SHEET_EN
+    assert "| High gravity³ (MegaMek) | 0 | per step: Gravity to-hit | 0 |" in SHEET_EN
+    assert "| Высокая гравитация³ (MegaMek) | 0 | по шкале: Гравитация: попадание | 0 |" in SHEET_RU
 
 
 def test_megamek_citations_name_the_current_paths() -> None:

@@ -199,3 +199,45 @@ def test_the_sheet_says_only_the_best_counts_in_every_language(
     target = tmp_path / f"demo.{lang}.md"
     assert main(["sheet", str(source), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
     assert sentence in target.read_text("utf-8")
+
+
+NOTED_HEADER = HEADER.replace("languages en fr", "languages en fr ru de")
+GROUP_NOTE = {
+    "en": "Cover never adds up.",
+    "fr": "Les couverts ne s'additionnent jamais.",
+    "ru": "Укрытия не складываются.",
+    "de": "Deckung zählt nie doppelt.",
+}
+NOTED = NOTED_HEADER + TO_HIT.replace(
+    ": light_cover, hard_cover\n",
+    ": light_cover, hard_cover\n"
+    f'      note "{GROUP_NOTE["en"]}" fr "{GROUP_NOTE["fr"]}" ru "{GROUP_NOTE["ru"]}"'
+    f' de "{GROUP_NOTE["de"]}"\n',
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru", "de"])
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_the_sheet_prints_a_groups_note_after_its_sentence_in_every_language(
+    tmp_path: Path, lang: str, fmt: str
+) -> None:
+    from rulesdsl.cli import main
+
+    source = tmp_path / "demo.terrain"
+    source.write_text(NOTED, "utf-8")
+    target = tmp_path / f"demo.{lang}.{fmt}"
+    assert main(["sheet", str(source), "--format", fmt, "--lang", lang, "-o", str(target)]) == 0
+    text = target.read_text("utf-8").replace("&#x27;", "'").replace("&#39;", "'")
+    said = {"en": "added to the others.", "fr": "ajoutée aux autres.", "ru": "с остальными."}  # noqa: RUF001
+    # the note follows the group's sentence, on the same line
+    assert f"{said.get(lang, 'addiert.')} {GROUP_NOTE[lang]}" in text
+
+
+def test_the_cards_print_a_groups_note(compiler: Compiler) -> None:
+    from rulesdsl.printed.cards import build_deck
+
+    compiled = compile_snippet(compiler, NOTED)
+    assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
+    for lang in ("en", "ru"):
+        deck = build_deck(compiled.ruleset, lang)
+        assert GROUP_NOTE[lang] in repr(deck), lang

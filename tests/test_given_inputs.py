@@ -154,3 +154,74 @@ def test_a_step_in_a_when_line_is_refused(compiler: Compiler) -> None:
     )
     compiled = compile_snippet(compiler, text)
     assert not compiled.ok
+
+
+STEPPED = """ruleset demo "Demo"
+version 1.0.0
+languages en fr ru de
+units distance in, cost MP, modifier points
+step g "Gravity" fr "Gravité" ru "Гравитация" de "Schwerkraft" (deviation g) -> points : \
+  +1 per full 0.2 g
+modifier to_hit "To hit" {
+  heavy "Heavy" | step g
+  perk "Perk" | given
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "step", "given"),
+    [
+        ("en", "per step: Gravity", "n, per model"),
+        ("fr", "selon le barème\u202f: Gravité", "n, selon la figurine"),
+        ("ru", "по шкале: Гравитация", "n, у каждой модели своё"),  # noqa: RUF001
+        ("de", "je Schritt: Schwerkraft", "n, je Modell"),
+    ],
+)
+def test_the_sheet_prints_a_step_value_and_a_given_value_in_every_language(
+    compiler: Compiler, lang: str, step: str, given: str
+) -> None:
+    from rulesdsl.printed.sheet_model import build_sheet
+    from rulesdsl.printed.sheets import render_markdown
+    from tests.conftest import compile_snippet
+
+    compiled = compile_snippet(compiler, STEPPED)
+    assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
+    md = render_markdown(build_sheet(compiled.ruleset, lang))
+    assert f"| Heavy | {step} |" in md and f"| Perk | {given} |" in md, md
+
+
+def test_diff_grades_a_value_made_a_step_or_given_as_breaking(compiler: Compiler) -> None:
+    """A call that gave no input now raises: the change breaks the callers."""
+    from rulesdsl.versions.diff import diff
+    from tests.conftest import compile_snippet
+
+    plain = STEPPED.replace("| step g", "| +1").replace("| given", "| 0")
+    old = compile_snippet(compiler, plain).ruleset
+    new = compile_snippet(compiler, STEPPED).ruleset
+    assert old is not None and new is not None
+    changes = [(c.level, c.path, c.new) for c in diff(old, new).changes]
+    assert changes == [("breaking", "heavy", "step g"), ("breaking", "perk", "given")]
+
+
+def test_step_and_given_values_survive_dsl_to_yaml_to_dsl(
+    compiler: Compiler, tmp_path: pytest.TempPathFactory
+) -> None:
+    import dataclasses
+    from pathlib import Path
+
+    from rulesdsl.frontends.dsl import Parser
+    from rulesdsl.interchange.convert import to_terrain, to_yaml
+    from tests.conftest import compile_snippet
+
+    folder = Path(str(tmp_path))
+    source, _ = Parser().parse(STEPPED, "demo.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "cells: step g" in yaml_text and "cells: given" in yaml_text
+    (folder / "demo.yaml").write_text(yaml_text, "utf-8")
+    (folder / "back.terrain").write_text(to_terrain(yaml_text), "utf-8")
+    rulesets = [Compiler().compile_file(folder / n).ruleset for n in ("demo.yaml", "back.terrain")]
+    rulesets.append(compile_snippet(compiler, STEPPED).ruleset)
+    plain = [dataclasses.replace(r, digest="") for r in rulesets if r is not None]
+    assert len(plain) == 3 and plain[0] == plain[1] == plain[2]

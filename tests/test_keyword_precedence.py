@@ -89,3 +89,72 @@ def test_without_precedence_nothing_changes(compiler: Compiler, tmp_path: Path) 
     assert compiled.ok and compiled.ruleset is not None
     module = import_rendered(compiled.ruleset, tmp_path, "precedence_none")
     assert module.move_cost("jetbike", "ruins") == 3
+
+
+RUINS = 'layer t "T" {\n  ruins "Ruins" | 2, vehicle impassable\n}\n'
+
+
+def test_the_sheet_gives_the_higher_keyword_the_value_for_everyone_in_every_language(
+    tmp_path: Path,
+) -> None:
+    from rulesdsl.cli import main
+
+    source = tmp_path / "demo.terrain"
+    source.write_text(HEADER.replace("units", "languages en fr ru de\nunits") + RUINS, "utf-8")
+    impassable = {"en": "impassable", "fr": "infranchissable", "ru": "непроходимо", "de": "unpas"}
+    for lang, word in impassable.items():
+        target = tmp_path / f"demo.{lang}.md"
+        assert (
+            main(["sheet", str(source), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+        )
+        # columns Jetbike, Tank: the jetbike flies over the ruins at 2, the tank cannot enter
+        row = next(line for line in target.read_text("utf-8").splitlines() if "Ruins" in line)
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[1] == "2" and word in cells[2], (lang, row)
+
+
+def test_w262_through_the_yaml_front_end_points_into_the_scalar(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    text = """\
+ruleset: demo
+label: Demo
+version: 1.0.0
+units: {distance: in, cost: MP}
+groups: {fly: Fly, vehicle: Vehicle}
+modes:
+  jetbike: {label: Jetbike, keywords: [vehicle, fly]}
+precedence: [[fly, vehicle]]
+layers:
+  terrain:
+    rows:
+      ruins: 'vehicle 3'
+"""
+    compiled = compile_snippet(compiler, text, tmp_path, "demo.yaml")
+    [diag] = [d for d in compiled.diagnostics if d.pos is not None]
+    assert diag.pos is not None
+    assert (diag.code, diag.pos.line, diag.pos.column) == ("W262", 12, 15)
+
+
+def test_diff_grades_the_value_for_everyone_as_the_higher_keywords_answer(
+    compiler: Compiler,
+) -> None:
+    from rulesdsl.versions.diff import diff
+
+    old = compile_snippet(compiler, HEADER + RUINS).ruleset
+    new = compile_snippet(compiler, HEADER + RUINS.replace("| 2,", "| 3,")).ruleset
+    assert old is not None and new is not None
+    changes = [(c.level, c.path, c.old, c.new) for c in diff(old, new).changes]
+    assert changes == [("rules", "ruins.jetbike", "2", "3")]  # the jetbike's, as a flyer
+
+
+def test_a_house_rule_gives_the_higher_keyword_a_value_of_its_own(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    (tmp_path / "demo.terrain").write_text(HEADER + RUINS, "utf-8")
+    house = 'ruleset house "House"\nversion 1.0.0\nextends demo@^1.0\noverride ruins.fly | 1\n'
+    compiled = compile_snippet(compiler, house, tmp_path, "house.terrain")
+    assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
+    module = import_rendered(compiled.ruleset, tmp_path, "precedence_house")
+    assert module.move_cost("jetbike", "ruins") == 1
+    assert module.move_cost("tank", "ruins") == module.IMPASSABLE

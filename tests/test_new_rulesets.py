@@ -187,6 +187,15 @@ def test_heavy_weapons_have_no_long_range_penalty_and_blasts_gain_nothing_from_a
     assert sk.modifier("hit", "open_ground", "aimed", attack="rifle", mode="trooper") == 1
 
 
+def test_smoke_and_models_in_the_way_screen_the_target_once(sk: ModuleType) -> None:
+    """`best screen ... combine lowest` (issue 25): only the worse screen counts, then it adds
+    up with aiming; the two screens alone would give -2 before the clamp."""
+    rifle = {"attack": "rifle", "mode": "trooper"}
+    assert sk.modifier("hit", "open_ground", "smoke", "models_in_the_way", **rifle) == -1
+    assert sk.modifier("hit", "open_ground", "aimed", "smoke", "models_in_the_way", **rifle) == 0
+    assert sk.modifier("hit", "open_ground", "aimed", "smoke", **rifle) == 0
+
+
 # ---- skirmish_keywords: the injury roll and spotting ------------------------------------------
 
 
@@ -388,6 +397,15 @@ def test_an_attack_at_night_out_of_supply_rolls_with_two_modifiers(hx: ModuleTyp
     named = (trigger.modifier, *trigger.more_modifiers)
     assert named == ("night", "no_supply")
     assert sum(hx.RESULTS_TABLES["crt"].modifiers[m] for m in named) == -2
+
+
+def test_out_of_supply_a_unit_has_half_its_movement_rounded_down(hx: ModuleType) -> None:
+    """`spent > half(allowance) rounded down` (arithmetic in decisions, issue 25): a 5 MP unit
+    may spend 2 MP, not 2.5 or 3."""
+    assert hx.unsupplied_move(allowance=5, spent=2).id == "allowed"
+    assert hx.unsupplied_move(allowance=5, spent=3).id == "too_far"
+    assert hx.unsupplied_move(allowance=4, spent=2).id == "allowed"
+    assert hx.unsupplied_move(allowance=4, spent=2.5).id == "too_far"
 
 
 def test_the_defenders_hex_and_the_hexside_crossed_add_to_the_combat_die(

@@ -327,7 +327,8 @@ class MovementBlocks(RuleBlocks):
         for group in modifier.best:  # before the clamp: the best counts, then the total is held
             members = ", ".join(self.name(m) for m in group.members)
             name = self.label(group.info, group.id)
-            lines.append(self.w(f"best_{group.combine}", group=name, members=members))
+            said = self.w(f"best_{group.combine}", group=name, members=members)
+            lines.append(" ".join([said, *self.note_texts(group.info)]))  # the group's notes
         if modifier.clamp is not None:
             low, high = modifier.clamp.low, modifier.clamp.high
             lines.append(
