@@ -489,7 +489,7 @@ def test_a_void_patrol_frigates_route_lists_the_hazard_rolls_it_makes_due(vp: Mo
     flank = vp.route_cost(board, "frigate", fast, allowance=4, move="flank")
     assert (flank.total, flank.legal, flank.speed, flank.turn_mode) == (8.0, True, 8, 3)
     assert [(d.step, d.place, d.modifier) for d in flank.rolls] == [(5, (3, 1), 3)]
-    early = vp.route_cost(board, "frigate", fast[:3] + [((2, 0), 5), ((2, 1), 5)], 4, "flank")
+    early = vp.route_cost(board, "frigate", [*fast[:3], ((2, 0), 5), ((2, 1), 5)], 4, "flank")
     assert early.reason == "step 3 turns after 2 places straight (turn mode 3 at speed 8)"
 
 
@@ -540,7 +540,7 @@ def test_void_patrols_module_and_reference_agree_on_the_rolls_of_facing_routes(
             "en",
             (
                 "On entering: roll Hazard roll (Hazard table)",
-                "| Flank | × 2 | — | Asteroid field 4 |",
+                "| Flank | \u00d7 2 | — | Asteroid field 4 |",
                 "| Flank, at any speed | 3 |",
             ),
         ),
@@ -548,7 +548,7 @@ def test_void_patrols_module_and_reference_agree_on_the_rolls_of_facing_routes(
             "fr",
             (
                 "En entrant : lancer Jet de danger (Table des dangers)",
-                "| Pleine poussée | × 2 | — | Champ d'astéroïdes 4 |",
+                "| Pleine poussée | \u00d7 2 | — | Champ d'astéroïdes 4 |",
                 "| Pleine poussée, à toute vitesse | 3 |",
             ),
         ),
