@@ -685,3 +685,36 @@ def test_a_worked_example_states_a_facing_route_made_by_a_kind() -> None:
     wrong = good.replace("= 4 MP\n", "= 5 MP\n")
     found = compile_snippet(Compiler(), KINDS + KIND_SHIP + wrong).diagnostics
     assert [(d.code, d.pos and d.pos.line) for d in found] == [("E270", KINDS.count("\n") + 3)]
+
+
+def test_a_facing_route_lists_its_rolls_and_first_entering_counts_the_game(
+    tmp_path: Path,
+) -> None:
+    text = HEADER.replace(
+        "layer terrain",
+        'roll spot "Spotted" : 1d6 on first entering\nroll drift "Drift" : 2d6 on entering\n'
+        "layer terrain",
+    ).replace('nebula "Nebula" | 2', 'columns cost, spot, drift\n  nebula "Nebula" | 2 | 0 | +1')
+    compiled = compile_snippet(
+        Compiler(), text.replace('clear "Clear" | 1', 'clear "Clear" | 1 | |') + SHIP, tmp_path
+    )
+    assert compiled.ok, [str(d) for d in compiled.diagnostics]
+    assert compiled.ruleset is not None
+    module = import_rendered(compiled.ruleset, tmp_path, "facing_rolls")
+    board = _board(module, n1_0="nebula", n2_0="nebula")
+    route = [((0, 0), 0), ((1, 0), 0), ((2, 0), 0), ((2, 0), 5)]
+    answer = module.route_cost(board, "ship", route, entered=[(2, 0)])
+    assert [(d.step, d.place, d.on, d.roll, d.modifier) for d in answer.rolls] == [
+        (1, (1, 0), "entering", "drift", 1),
+        (1, (1, 0), "first_entering", "spot", 0),
+        (2, (2, 0), "entering", "drift", 1),
+    ]
+    best = module.cheapest_route(board, "ship", ((0, 0), 0), (2, 0), entered=iter([(1, 0)]))
+    assert best is not None
+    assert [(d.step, d.on) for d in best.rolls] == [
+        (1, "entering"),
+        (2, "entering"),
+        (2, "first_entering"),
+    ]
+    with pytest.raises(module.InvalidArgument, match="entered"):
+        module.route_cost(board, "ship", route, entered=[((2, 0), 0)])

@@ -333,3 +333,56 @@ def test_an_outcome_effect_on_a_modifier_that_is_not_a_number_is_e296(tmp_path: 
     compiled = compile_snippet(Compiler(), text, tmp_path)
     found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics]
     assert ("E296", 6, 3) in found
+
+
+# ---- first entering across a game: `entered=` -------------------------------------------------
+
+
+def _woods_board(m: ModuleType) -> object:
+    places = {(x, 0): ("clear",) for x in range(4)}
+    places[(1, 0)] = ("woods",)
+    places[(2, 0)] = ("woods",)
+    return m.Board(places, grid="square")
+
+
+def test_first_entering_skips_the_places_entered_earlier_in_the_game(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, rs = demo
+    board = _woods_board(m)
+    route = [(0, 0), (1, 0), (2, 0)]
+    fresh = m.route_cost(board, "trooper", route)
+    assert [(d.step, d.on) for d in fresh.rolls if d.roll == "first_look"] == [
+        (1, "first_entering"),
+        (2, "first_entering"),
+    ]
+    later = m.route_cost(board, "trooper", route, entered=[(1, 0)])
+    assert [(d.step, d.on) for d in later.rolls if d.roll == "first_look"] == [
+        (2, "first_entering")
+    ]
+    assert [d.roll for d in later.rolls].count("dangerous") == 2  # entering: every time
+    steps = [(s.features, s.edge) for s in later.steps]
+    reference = semantics_moves.route_rolls(rs, "trooper", steps, places=route, entered=[(1, 0)])  # type: ignore[arg-type]
+    assert [(d.step, d.on, d.roll) for d in reference] == [
+        (d.step, d.on, d.roll) for d in later.rolls
+    ]
+
+
+def test_cheapest_route_passes_the_places_entered_earlier_on(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, _ = demo
+    board = _woods_board(m)
+    found = m.cheapest_route(board, "trooper", (0, 0), (2, 0), entered=iter([(1, 0), (2, 0)]))
+    assert found is not None and [d.roll for d in found.rolls] == ["dangerous", "dangerous"]
+
+
+def test_entered_must_be_places_of_the_board(demo: tuple[ModuleType, object]) -> None:
+    m, _ = demo
+    board = _woods_board(m)
+    with pytest.raises(m.InvalidArgument, match="entered"):
+        m.route_cost(board, "trooper", [(0, 0), (1, 0)], entered=[(9, 9)])
+    with pytest.raises(m.ArgumentTypeError, match="entered"):
+        m.route_cost(board, "trooper", [(0, 0), (1, 0)], entered="(1, 0)")
+    with pytest.raises(m.ArgumentTypeError, match="entered"):
+        m.cheapest_route(board, "trooper", (0, 0), (1, 0), entered=[[1, 0]])
