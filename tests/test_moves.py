@@ -386,3 +386,65 @@ def test_entered_must_be_places_of_the_board(demo: tuple[ModuleType, object]) ->
         m.route_cost(board, "trooper", [(0, 0), (1, 0)], entered="(1, 0)")
     with pytest.raises(m.ArgumentTypeError, match="entered"):
         m.cheapest_route(board, "trooper", (0, 0), (1, 0), entered=[[1, 0]])
+
+
+# ---- W340: a roll's modifiers reach a total its dice table does not cover ----------------------
+
+REACH = """\
+ruleset reach "Reach"
+version 1.0.0
+mode ship "Ship"
+mode drone "Drone"
+move flank "Flank" : allowance times 2
+dice hazards "Hazards" : 2d6 {
+  2-7 clear "Clear"
+  8-12 hit "Hit"
+}
+roll hazard "Hazard" : hazards on entering
+layer space "Space" one per place {
+  columns cost, hazard
+  void "Void" | 1 |
+  nebula "Nebula" | 2 | 0, flank +1, drone no
+}
+"""
+
+
+def _reach(text: str) -> list[tuple[str, int, int, str]]:
+    compiled = compile_snippet(Compiler(), text)
+    return [(d.code, d.pos.line, d.pos.column, d.message) for d in compiled.diagnostics if d.pos]
+
+
+def test_a_roll_whose_kinds_modifier_passes_the_tables_end_is_w340() -> None:
+    [(code, line, column, message)] = _reach(REACH)
+    assert (code, line, column) == ("W340", 10, 6)
+    assert message == (
+        "roll 'hazard' on 'hazards': 'ship' making a 'flank' move entering 'nebula' can roll "
+        "a total of 13, which no row covers"
+    )
+
+
+def test_an_open_ended_row_covers_every_total_beyond_it() -> None:
+    assert _reach(REACH.replace("8-12 hit", "8+ hit")) == []
+
+
+def test_a_conditions_value_adds_to_the_reach_of_a_roll() -> None:
+    text = REACH.replace("flank +1", "flank 0") + (
+        'layer weather "Weather" whole map {\n  columns hazard\n  storm "Storm" | -2\n}\n'
+    )
+    [(code, line, column, message)] = _reach(text)
+    assert (code, line, column) == ("W340", 10, 6)
+    assert "'ship' entering 'nebula' + 'storm' can roll a total of 0" in message
+
+
+def test_several_features_of_a_layer_of_many_add_up_in_a_rolls_reach() -> None:
+    text = (
+        REACH.replace("0, flank +1, drone no", "+1")
+        .replace("8-12 hit", "8-13 hit")
+        .replace('layer space "Space" one per place {', 'layer space "Space" {')
+        .replace('void "Void" | 1 |', 'void "Void" | 1 | +1')
+    )
+    [(code, _, _, message)] = _reach(text)
+    assert code == "W340" and "'void' + 'nebula' can roll a total of 14" in message
+    assert (
+        _reach(text.replace('layer space "Space" {', 'layer space "Space" one per place {')) == []
+    )
