@@ -40,7 +40,7 @@ def facings(rs: ir.Ruleset) -> list[dict[str, Any]]:
             "turn_modes": _rows(
                 [f"({_bound(m.up_to_speed)}, {m.places})" for m in f.turn_modes if m.move is None]
             ),
-            "by_move": _rows([f"({m.move!r}, {m.places})" for m in f.turn_modes if m.move])
+            "by_move": _rows([f'("{m.move}", {m.places})' for m in f.turn_modes if m.move])
             if any(m.move for m in f.turn_modes)
             else "",
             "backward": _move(f, "backward"),
