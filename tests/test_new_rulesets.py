@@ -560,3 +560,34 @@ def test_void_patrols_sheets_print_its_kinds_hazard_roll_and_flank_turn_modes(
     text = sheet("void_patrol", "md", lang)
     for line in words:
         assert line in text, line
+
+
+def test_a_void_patrol_house_rule_overrides_a_hazard_and_the_frigates_turns_at_flank(
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    from rulesdsl.versions import diff as semantic
+
+    shutil.copy(RULESETS / "void_patrol.terrain", tmp_path)
+    (tmp_path / "vp_house.terrain").write_text(
+        'ruleset vp_house "House" fr "Maison"\nversion 1.1.0\nlanguages en fr\n'
+        "extends void_patrol@^1.1\n"
+        "override nebula.hazard | +1, flank +4\n"
+        "facing frigate on sector : turn 1 MP per hexside, turn mode 2, turn mode 4 at flank\n"
+        "remove example hazards_roll_worse_at_flank\nremove example frigate_at_flank\n"
+        "remove example frigate_turn_mode\n",
+        "utf-8",
+    )
+    compiler = Compiler()
+    base = compiler.compile_file(tmp_path / "void_patrol.terrain").ruleset
+    house = compiler.compile_file(tmp_path / "vp_house.terrain")
+    assert house.ok and house.ruleset is not None and base is not None, [
+        (d.code, d.message) for d in house.diagnostics
+    ]
+    m = import_rendered(house.ruleset, tmp_path, "vp_house_module")
+    assert [d.modifier for d in m.rolls_due("frigate", "nebula", move="flank")] == [4]
+    assert m.FACINGS["frigate"].turn_modes_by_move == (("flank", 4),)
+    found = [(c.level, c.path) for c in semantic.diff(base, house.ruleset).changes]
+    assert ("breaking", "facing.frigate.turn_mode") in found
+    assert ("breaking", "hazard.nebula.frigate (flank)") in found
