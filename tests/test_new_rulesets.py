@@ -462,7 +462,9 @@ def test_a_void_patrol_hazard_rolls_on_entering_worse_at_flank_speed(vp: ModuleT
         [flank] = vp.rolls_due("corvette", hazard, move="flank")
         assert (cruise.roll, cruise.table) == ("hazard", "hazard_table")
         assert flank.modifier == cruise.modifier + 2, hazard  # faster is worse
-        assert vp.rolls_due("corvette", hazard) == (cruise,)  # no kind: as at cruise
+        [plain] = vp.rolls_due("corvette", hazard)
+        assert plain.modifier == cruise.modifier  # no kind: as at cruise
+        assert (plain.move, cruise.move, flank.move) == ("", "cruise", "flank")  # says which
     assert vp.rolls_due("frigate", "open_space", move="flank") == ()
     assert vp.rolls_due("drone", "debris", move="flank") == ()  # drones slip through
 
