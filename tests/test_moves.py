@@ -448,3 +448,23 @@ def test_several_features_of_a_layer_of_many_add_up_in_a_rolls_reach() -> None:
     assert (
         _reach(text.replace('layer space "Space" {', 'layer space "Space" one per place {')) == []
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "(Flank: +1"), ("fr", "(Flank : +1"), ("ru", "(Flank: +1"), ("de", "(Flank: +1")],
+)
+def test_sheets_print_a_roll_cells_entry_for_a_kind_of_move(lang: str, words: str) -> None:
+    from rulesdsl.printed.sheets import render_sheet
+
+    text = REACH.replace("8-12 hit", "8+ hit") + (
+        'example ex "Ex" {\n  rolls_due(ship, nebula, on=first_entering) = none\n}\n'
+    )
+    ruleset = compile_snippet(Compiler(), text).ruleset
+    assert ruleset is not None
+    sheet = render_sheet(ruleset, "md", lang).decode("utf-8")
+    sheet = sheet.replace("\u00a0", " ").replace("\u202f", " ")
+    rows = [line for line in sheet.splitlines() if line.startswith("| Nebula |")]
+    assert any(words in row for row in rows), rows
+    time = {"en": "on entering for the first time", "fr": "en entrant pour la première fois"}
+    assert time.get(lang, "") in sheet

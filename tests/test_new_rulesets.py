@@ -485,8 +485,11 @@ def test_a_void_patrol_frigates_route_lists_the_hazard_rolls_it_makes_due(vp: Mo
     route = [((0, 0), 0), ((1, 0), 0), ((2, 0), 0), ((2, 0), 5), ((2, 1), 5)]
     cruise = vp.route_cost(board, "frigate", route, allowance=5)
     assert [(d.step, d.place, d.on, d.roll, d.modifier) for d in cruise.rolls] == [
-        (4, (2, 1), "entering", "hazard", 0)
+        (4, (2, 1), "entering", "hazard", 0),
+        (4, (2, 1), "first_entering", "survey", 0),
     ]
+    later = vp.route_cost(board, "frigate", route, allowance=5, entered=[(2, 1)])
+    assert [d.roll for d in later.rolls] == ["hazard"]  # surveyed in an earlier turn
     fast = [((q, 0), 0) for q in range(4)] + [((3, 0), 5), ((3, 1), 5)]
     flank = vp.route_cost(board, "frigate", fast, allowance=4, move="flank")
     assert (flank.total, flank.legal, flank.speed, flank.turn_mode) == (8.0, True, 8, 3)
@@ -544,6 +547,8 @@ def test_void_patrols_module_and_reference_agree_on_the_rolls_of_facing_routes(
                 "On entering: roll Hazard roll (Hazard table)",
                 "| Flank | \u00d7 2 | — | Asteroid field 4 |",
                 "| Flank, at any speed | 3 |",
+                "| Nebula | 0 (Flank: +2) |",
+                "| Rolls due: Frigate, Nebula, on entering for the first time | Survey roll, 0 |  |",
             ),
         ),
         (
@@ -552,6 +557,8 @@ def test_void_patrols_module_and_reference_agree_on_the_rolls_of_facing_routes(
                 "En entrant : lancer Jet de danger (Table des dangers)",
                 "| Pleine poussée | \u00d7 2 | — | Champ d'astéroïdes 4 |",
                 "| Pleine poussée, à toute vitesse | 3 |",
+                "| Nébuleuse | 0 (Pleine poussée : +2) |",
+                "Nébuleuse, en entrant pour la première fois | Jet de relevé, 0 |",
             ),
         ),
     ],
