@@ -548,7 +548,7 @@ def test_void_patrols_module_and_reference_agree_on_the_rolls_of_facing_routes(
                 "| Flank | \u00d7 2 | — | Asteroid field 4 |",
                 "| Flank, at any speed | 3 |",
                 "| Nebula | 0 (Flank: +2) |",
-                "| Rolls due: Frigate, Nebula, on entering for the first time | Survey roll, 0 |  |",
+                "Frigate, Nebula, on entering for the first time | Survey roll, 0 |",
             ),
         ),
         (
