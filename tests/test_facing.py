@@ -652,6 +652,12 @@ def test_diff_grades_a_turn_mode_at_a_kind_by_whether_it_grows() -> None:
     assert graded(longer, KIND_SHIP) == [("rules", "changed", "facing.ship.turn_mode")]
     gone = KIND_SHIP.replace(", turn mode 3 at flank", "")
     assert graded(KIND_SHIP, gone) == [("rules", "changed", "facing.ship.turn_mode")]
+    assert graded(gone, KIND_SHIP) == [("breaking", "changed", "facing.ship.turn_mode")]
+    a = compile_snippet(compiler, HEADER + gone.replace(", turn mode 3 at flank", "")).ruleset
+    b = compile_snippet(compiler, KINDS + KIND_SHIP).ruleset  # the kind and its row, new
+    assert a is not None and b is not None
+    found = [(c.level, c.path) for c in semantic.diff(a, b).changes]
+    assert ("rules", "facing.ship.turn_mode") in found
 
 
 @pytest.mark.parametrize(
