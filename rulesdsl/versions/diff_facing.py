@@ -73,7 +73,8 @@ def facings(d: Differ) -> None:
             probes = [s for s in speeds if s is not None] + [s + 0.5 for s in speeds if s] + [_INF]
             # a row for a kind of move the old rules did not have lets no old move fewer turns
             old_kinds = {k.id for k in d.old.moves}
-            kinds = [None, *sorted({r.move for r in b.turn_modes if r.move in old_kinds})]
+            rows = (*a.turn_modes, *b.turn_modes)
+            kinds = [None, *sorted({r.move for r in rows if r.move in old_kinds})]
             worse = any(_turn_mode(b, s, k) > _turn_mode(a, s, k) for s in probes for k in kinds)
             before, after = _modes_text(a), _modes_text(b)
             d.add(
