@@ -15,8 +15,9 @@ conditions are not read, so the check errs on the side of a warning.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import assert_never
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import walk
 from rulesdsl.checks.dice import usable
 from rulesdsl.diagnostics import Diagnostic, Related
@@ -71,14 +72,15 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
 
 
 def _end(table: ir.DiceTable, total: float) -> str:
+    """The end row to open for ``total``: the highest row as ``N+``, or the lowest as ``N-``."""
     rows = [r for r in table.rows if r.low is not None and r.high is not None]
     if not rows:
         return "N+"
     low = min(rows, key=lambda r: r.low or 0)
     high = max(rows, key=lambda r: r.high or 0)
     if total > (high.high or 0):
-        return f"{high.low}+" if high.low != high.high else f"{high.high}+"
-    return f"{low.high}-"
+        return spelling.dice_range(high.low, None)
+    return spelling.dice_range(None, low.high)
 
 
 def _first_gap(
@@ -118,7 +120,7 @@ def modifiers(
         if semantics.covers_map(layer):
             extras += values
         elif values:
-            callers.append((layer.scope == "one", values))
+            callers.append((_one_a_place(layer), values))
     combos = _combine(rule.combine, callers)
     for feature, value in extras:  # conditions: any of them, added
         for modifier, features in list(combos.items()):
@@ -128,11 +130,27 @@ def modifiers(
     return combos
 
 
+def _one_a_place(layer: ir.Layer) -> bool:
+    """Whether a place (or an edge) holds at most one feature of ``layer``."""
+    match layer.scope:
+        case "one":
+            return True
+        case "many" | "map" | "edges":
+            return False
+        case _:
+            assert_never(layer.scope)
+
+
 def _combine(combine: ir.RollCombine, layers: list[tuple[bool, list[tuple[str, float]]]]) -> Found:
     """The values a place's callers give, combined: each layer of one feature adds one of its
     values or none, a layer of many any of them; at least one caller."""
-    if combine != "sum":  # the highest (lowest) of several callers is one of their values
-        return {v: (f,) for _, values in layers for f, v in values}
+    match combine:
+        case "highest" | "lowest":  # the highest (lowest) of several callers is one of them
+            return {v: (f,) for _, values in layers for f, v in values}
+        case "sum":
+            pass
+        case _:
+            assert_never(combine)
     states: dict[tuple[float, bool], tuple[str, ...]] = {(0.0, False): ()}
     for one, values in layers:
         nexts = dict(states)
