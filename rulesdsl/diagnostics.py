@@ -121,6 +121,9 @@ CODES: Mapping[str, str] = {
     "E295": "a roll whose values combine by a policy other than sum, highest or lowest",
     "E296": "a dice outcome's effect on a modifier that is not a number, or given twice",
     "W290": "a roll rule that no layer column uses",
+    "E340": "`turn mode N at KIND` naming no kind of move",
+    "E341": "a facing rule giving a turn mode at one kind of move twice",
+    "W340": "a roll on a dice table whose modifiers can reach a total no row covers",
     "E350": "a dice outcome's effect on a sight rule or the cost that is not a number",
     "E351": "a dice outcome that feeds a sight rule or the cost, named like a feature",
     "E352": "a dice outcome that gives a sight rule or the cost a value twice",
@@ -198,6 +201,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267 "
         "E290 E291 E292 E293 E294 E295 E296 W290",
     ),
+    ("lower", "E340 E341"),
     ("lower", "E320 E323 E324 E325"),
     ("lower", "E350 E351 E352 E353 E354 W350"),
     (
@@ -207,6 +211,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E270 E271 E272 E273 E264",
     ),
     ("checks", "E321 E322 W320"),
+    ("checks", "W340"),
     (
         "tools",
         "W003 W009 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614 "

@@ -523,7 +523,9 @@ def _facing_route(args: _Args, mode: str) -> Answered:
     ]
     allowance_arg = args.keyword("allowance")
     allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
-    answer = semantics_facing.route(rs, mode, semantics_facing.actions(items), allowance)
+    found = args.keyword("move")
+    move = _name(found, [k.id for k in rs.moves], "kind of move") if found else None
+    answer = semantics_facing.route(rs, mode, semantics_facing.actions(items), allowance, move)
     cells = tuple(
         " ".join((f"step {i}: {step.move}", *step.entered, *step.crossed))
         + f" = {answer_text([_cost_answer(step.cost)])}"

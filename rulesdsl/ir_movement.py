@@ -54,10 +54,13 @@ class Manoeuvre:
 @dataclass(frozen=True)
 class TurnMode:
     """``turn mode 2 at speed 6 or less``: the places a unit goes straight before it may
-    turn, at speeds up to ``up_to_speed`` (None: every speed the rows above leave)."""
+    turn, at speeds up to ``up_to_speed`` (None: every speed the rows above leave).
+    ``turn mode 3 at flank``: ``move`` set, the row for a unit making that kind of move, at
+    any speed; it wins over the rows by speed."""
 
     places: int
     up_to_speed: float | None = None
+    move: Id | None = None
 
 
 @dataclass(frozen=True)
@@ -65,8 +68,8 @@ class Facing:
     """A unit type's heading on a grid (issue 24): ``headings`` ways it may face (6 on a hex
     grid, 4 on a square one, 8 with diagonals), what turning one of them costs
     (``turn_cost``, written per ``turn_per``: ``hexside``, ``90 deg`` or ``45 deg``), turn
-    modes by speed (first match wins), the moves it may make beside going forward, and
-    whether it must spend exactly its speed."""
+    modes by speed (first match wins; the rows by kind of move after them), the moves it may
+    make beside going forward, and whether it must spend exactly its speed."""
 
     mode: Id
     info: Info

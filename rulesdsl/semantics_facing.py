@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rulesdsl import ir
@@ -25,6 +25,7 @@ from rulesdsl.semantics import (
     MissingArgument,
     Unfilled,
 )
+from rulesdsl.semantics_moves import Due, kind_allowance, kind_of, kind_view, route_rolls
 from rulesdsl.semantics_routes import can_end, must_stop, step_cost
 
 Move = Literal["forward", "backward", "sideslip", "turn", "pivot"]
@@ -57,6 +58,9 @@ class FacingAnswer:
     legal: bool
     reason: str
     turn_mode: int
+    rolls: tuple[Due, ...] = ()
+    """The rolls the map makes due, numbered by action (turns make none); a place entered is
+    new at each step (the reference knows no places)."""
 
 
 WORDS = ("forward", "backward", "sideslip", "turn")
@@ -89,12 +93,17 @@ def actions(items: Sequence[str | tuple[Sequence[str], Sequence[str]]]) -> list[
     return out
 
 
-def turn_mode(rule: ir.Facing, speed: float) -> int:
-    """The places straight before a turn at ``speed``: the first row that covers it."""
+def turn_mode(rule: ir.Facing, speed: float, move: str | None = None) -> int:
+    """The places straight before a turn at ``speed``: the row for the kind of move ``move``
+    when the rule has one, else the first row by speed that covers it."""
     for row in rule.turn_modes:
+        if row.move is not None and row.move == move:
+            return row.places
+    rows = [row for row in rule.turn_modes if row.move is None]
+    for row in rows:
         if row.up_to_speed is None or speed <= row.up_to_speed:
             return row.places
-    return rule.turn_modes[-1].places if rule.turn_modes else 0
+    return rows[-1].places if rows else 0
 
 
 def _allowed(move: ir.Manoeuvre | None, speed: float, used: set[str]) -> bool:
@@ -106,15 +115,25 @@ def _allowed(move: ir.Manoeuvre | None, speed: float, used: set[str]) -> bool:
 
 
 def route(
-    rs: ir.Ruleset, mode: str, actions: Sequence[Action], allowance: float | None = None
+    rs: ir.Ruleset,
+    mode: str,
+    actions: Sequence[Action],
+    allowance: float | None = None,
+    move: str | None = None,
 ) -> FacingAnswer:
     """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether
-    the move is legal (the first reason it is not)."""
+    the move is legal (the first reason it is not). ``move``: a kind of move, whose costs
+    and barred features count, whose allowance is the speed, and whose turn mode row (if the
+    rule has one) wins."""
     rule = next(f for f in rs.facings if f.mode == mode)
     if allowance is None and rule.exact_speed:
         raise MissingArgument("allowance")
+    base = rs
+    if move is not None:
+        allowance = kind_allowance(kind_of(rs, move), allowance)
+        rs = kind_view(rs, move)
     speed = math.inf if allowance is None else allowance
-    places = turn_mode(rule, speed)
+    places = turn_mode(rule, speed, move)
     moves = {m.kind: m for m in rule.manoeuvres}
     used: set[str] = set()
     straight = 0
@@ -125,13 +144,13 @@ def route(
     last_place: tuple[str, ...] | None = None
     for i, action in enumerate(actions, 1):
         if action.move == "turn":
-            move: Move = "turn"
+            how: Move = "turn"
             cost = rule.turn_cost
             if straight < places:
                 pivot = moves.get("pivot")
                 if _allowed(pivot, speed, used):
                     assert pivot is not None
-                    move, cost = "pivot", cost + pivot.cost
+                    how, cost = "pivot", cost + pivot.cost
                     if pivot.once:
                         used.add("pivot")
                 elif not reason:
@@ -142,7 +161,7 @@ def route(
                     )
             straight = 0
             total += cost
-            out.append(FacingStep(move, (), (), cost, straight))
+            out.append(FacingStep(how, (), (), cost, straight))
             continue
         extra = 0.0
         if action.move != "forward":
@@ -182,4 +201,7 @@ def route(
             rs.minimum_move is not None and allowance > 0 and len(out) == 1
         ):
             reason = "the route costs more than the allowance"
-    return FacingAnswer(answer, tuple(out), not reason, reason, places)
+    moved = [(i, s) for i, s in enumerate(out, 1) if s.move not in ("turn", "pivot")]
+    due = route_rolls(base, mode, [(s.entered, s.crossed) for _, s in moved], move)
+    rolls = tuple(replace(d, step=moved[d.step - 1][0]) for d in due)
+    return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls)

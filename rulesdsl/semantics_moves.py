@@ -9,7 +9,7 @@ kind unchanged; :func:`kind_allowance` scales the unit's allowance.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rulesdsl import ir
@@ -108,16 +108,18 @@ def route_rolls(
     move: str | None = None,
     places: Sequence[object] | None = None,
     conditions: Sequence[str] = (),
+    entered: Iterable[object] = (),
 ) -> tuple[Due, ...]:
     """The rolls due along a route given as its steps (features of the place entered, of the
     edge crossed), in order: at each step the rolls on crossing, then on entering (and on
     first entering, when the place, by ``places`` (the start first) or else by index, was not
     entered before; the start counts as entered), then at the last step those on ending.
-    ``conditions``: whole-map features that hold on every place."""
+    ``conditions``: whole-map features that hold on every place; ``entered``: the places
+    (as ``places`` names them) entered earlier in the game, so not first entered again."""
     whole_layers = {layer.id for layer in rs.layers if covers_map(layer)}
     whole = {f.id for f in rs.features if f.layer in whole_layers}
     out: list[Due] = []
-    seen: set[object] = {places[0]} if places else set()
+    seen: set[object] = {places[0], *entered} if places else set()
     last = len(steps)
     for i, (entered, crossed) in enumerate(steps, 1):
         key = places[i] if places is not None else i

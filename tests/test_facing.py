@@ -472,3 +472,255 @@ def test_a_yaml_house_rule_removes_a_facing_rule(tmp_path: Path) -> None:
     compiled = Compiler().compile_file(path)
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     assert compiled.ruleset.facings == ()
+
+
+# ---- facing combined with kinds of move --------------------------------------------------------
+
+KINDS = HEADER.replace(
+    "layer terrain",
+    'move cruise "Cruise" : allowance times 1\n'
+    'move flank "Flank" : allowance times 2, not port\n'
+    "layer terrain",
+).replace('nebula "Nebula" | 2', 'nebula "Nebula" | 2, flank 3')
+KIND_SHIP = (
+    "facing ship on hexes : turn 1 MP per hexside, turn mode 1 at speed 3 or less, "
+    "turn mode 2, turn mode 3 at flank, backward +1 MP, sideslip +1 MP once per move, "
+    "pivot +1 MP at speed 2 or less once per move\n"
+)
+
+
+@pytest.fixture(scope="module")
+def kinds(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    folder = tmp_path_factory.mktemp("facing_kinds")
+    compiled = compile_snippet(Compiler(), KINDS + KIND_SHIP, folder)
+    assert compiled.ok, [str(d) for d in compiled.diagnostics]
+    assert compiled.ruleset is not None
+    return import_rendered(compiled.ruleset, folder, "facing_kinds")
+
+
+def test_a_facing_unit_moves_by_a_kind_its_speed_scaled_and_its_costs_used(
+    kinds: ModuleType,
+) -> None:
+    board = _board(kinds, n1_0="nebula")
+    route = [((0, 0), 0), ((1, 0), 0), ((2, 0), 0)]
+    walk = kinds.route_cost(board, "ship", route, 2)
+    assert (walk.total, walk.legal, walk.speed, walk.move) == (3.0, False, 2.0, "")
+    cruise = kinds.route_cost(board, "ship", route, 3, move="cruise")
+    assert (cruise.total, cruise.legal, cruise.speed, cruise.move) == (3.0, True, 3.0, "cruise")
+    flank = kinds.route_cost(board, "ship", route, 2, move="flank")  # speed 4, nebula 3
+    assert (flank.total, flank.legal, flank.speed, flank.move) == (4.0, True, 4.0, "flank")
+
+
+def test_a_turn_mode_row_at_a_kind_wins_over_the_rows_by_speed(kinds: ModuleType) -> None:
+    board = _board(kinds)
+    route = [((0, 0), 0), ((1, 0), 0), ((2, 0), 0), ((2, 0), 5), ((2, 1), 5)]
+    cruise = kinds.route_cost(board, "ship", route, 4, move="cruise")
+    assert (cruise.legal, cruise.turn_mode) == (True, 2)  # by speed 4
+    flank = kinds.route_cost(board, "ship", route, 2, move="flank")  # speed 4, but flank: 3
+    assert flank.turn_mode == 3
+    assert flank.reason == "step 3 turns after 2 places straight (turn mode 3 at speed 4)"
+
+
+def test_a_kinds_barred_feature_prohibits_a_facing_step(kinds: ModuleType) -> None:
+    board = _board(kinds, n1_0="port")
+    answer = kinds.route_cost(board, "ship", [((0, 0), 0), ((1, 0), 0)], 3, move="flank")
+    assert answer.total is kinds.PROHIBITED and answer.reason == "step 1 is prohibited"
+    assert kinds.route_cost(board, "ship", [((0, 0), 0), ((1, 0), 0)], 3).legal
+
+
+def test_cheapest_route_and_reachable_with_facing_take_the_kind(kinds: ModuleType) -> None:
+    board = _board(kinds, n1_0="port")
+    best = kinds.cheapest_route(board, "ship", ((0, 0), 0), (2, 1), 2, move="flank")
+    assert best is not None and best.move == "flank" and best.legal
+    assert (1, 0) not in [s.end for s in best.steps]  # the port is barred to a flank move
+    found = kinds.reachable(board, "ship", ((0, 0), 0), 2, move="flank")
+    assert (found.move, found.budget, found.speed, found.turn_mode) == ("flank", 4.0, 4.0, 3)
+    assert ((1, 0), 0) not in found and ((3, 0), 0) not in found  # behind the port
+    plain = kinds.reachable(board, "ship", ((0, 0), 0), 2)
+    assert (plain.move, plain.budget, plain.speed, plain.turn_mode) == ("", 2.0, 2.0, 1)
+    for (place, heading), cost in found.items():
+        route = kinds.cheapest_route(board, "ship", ((0, 0), 0), (place, heading), 2, "flank")
+        assert route is not None and route.total == cost and route.legal, (place, heading)
+
+
+def test_a_plain_reachable_says_its_kind_and_budget(kinds: ModuleType) -> None:
+    found = kinds.reachable(_board(kinds), "walker", (0, 0), 1, move="flank")
+    assert (found.move, found.budget, found.speed, found.turn_mode) == ("flank", 2.0, None, None)
+    assert dict(found) == {
+        (0, 0): 0.0,
+        (1, 0): 1.0,
+        (0, 1): 1.0,
+        (2, 0): 2.0,
+        (1, 1): 2.0,
+        (0, 2): 2.0,
+    }
+
+
+def test_the_module_and_the_reference_agree_on_random_moves_of_each_kind(
+    kinds: ModuleType,
+) -> None:
+    """semantics_facing.route with ``move`` and the module's route_cost with ``move=`` give
+    the same total, legality, reason and turn mode for random moves of every kind."""
+    import random
+
+    from rulesdsl import semantics_facing
+
+    ruleset = compile_snippet(Compiler(), KINDS + KIND_SHIP).ruleset
+    assert ruleset is not None
+    rng = random.Random(2424)
+    steps = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+    for _ in range(400):
+        place, heading = (0, 0), 0
+        places = {place: ("clear",)}
+        route = [(place, heading)]
+        actions = []
+        for _ in range(rng.randint(1, 7)):
+            what = rng.choice(("forward", "forward", "forward", "backward", "sideslip", "turn"))
+            if what == "turn":
+                heading = (heading + rng.choice((1, 5))) % 6
+                route.append((place, heading))
+                actions.append(semantics_facing.Action("turn"))
+                continue
+            side = {"forward": 0, "backward": 3, "sideslip": rng.choice((1, 5))}[what]
+            dq, dr = steps[(heading + side) % 6]
+            there = (place[0] + dq, place[1] + dr)
+            if there in places:
+                break
+            places[there] = (rng.choice(("clear", "nebula", "port", "nebula")),)
+            actions.append(semantics_facing.Action(what, places[there]))  # type: ignore[arg-type]
+            place = there
+            route.append((place, heading))
+        if not actions:
+            continue
+        allowance = rng.choice((None, 1.0, 2.0, 3.0, 5.0))
+        move = rng.choice((None, "cruise", "flank"))
+        board = kinds.Board(places, grid="hexes")
+        got = kinds.route_cost(board, "ship", route, allowance, move=move)
+        want = semantics_facing.route(ruleset, "ship", actions, allowance, move)
+        total = got.total.value if isinstance(got.total, kinds.Marker) else got.total
+        assert (total, got.legal, got.reason, got.turn_mode) == (
+            getattr(want.total, "marker", want.total),
+            want.legal,
+            want.reason,
+            want.turn_mode,
+        ), (route, move)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "column"),
+    [
+        ("turn mode 3 at flnak", "E340", 107),
+        ("turn mode 3 at flank, turn mode 1 at flank", "E341", 129),
+    ],
+)
+def test_a_turn_mode_at_a_kind_is_checked_where_written(text: str, code: str, column: int) -> None:
+    line = KIND_SHIP.replace("turn mode 3 at flank", text)
+    compiled = compile_snippet(Compiler(), KINDS + line)
+    found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.pos]
+    assert found == [(code, KINDS.count("\n") + 1, column)]
+
+
+def test_a_turn_mode_at_a_kind_round_trips_through_yaml(tmp_path: Path) -> None:
+    from rulesdsl.frontends.dsl import Parser
+    from rulesdsl.interchange.convert import to_yaml
+
+    source, _ = Parser().parse(KINDS + KIND_SHIP, "demo.terrain")
+    assert source is not None
+    path = tmp_path / "demo.yaml"
+    text = to_yaml(source)
+    assert "turn mode 3 at flank" in text
+    path.write_text(text, "utf-8")
+    compiled = Compiler().compile_file(path)
+    direct = compile_snippet(Compiler(), KINDS + KIND_SHIP)
+    assert compiled.ruleset is not None and direct.ruleset is not None
+    assert compiled.ruleset.facings == direct.ruleset.facings
+
+
+def test_diff_grades_a_turn_mode_at_a_kind_by_whether_it_grows() -> None:
+    from rulesdsl.versions import diff as semantic
+
+    compiler = Compiler()
+
+    def graded(old: str, new: str) -> list[tuple[str, str, str]]:
+        a = compile_snippet(compiler, KINDS + old).ruleset
+        b = compile_snippet(compiler, KINDS + new).ruleset
+        assert a is not None and b is not None
+        return [(c.level, c.action, c.path) for c in semantic.diff(a, b).changes]
+
+    longer = KIND_SHIP.replace("turn mode 3 at flank", "turn mode 4 at flank")
+    assert graded(KIND_SHIP, longer) == [("breaking", "changed", "facing.ship.turn_mode")]
+    assert graded(longer, KIND_SHIP) == [("rules", "changed", "facing.ship.turn_mode")]
+    gone = KIND_SHIP.replace(", turn mode 3 at flank", "")
+    assert graded(KIND_SHIP, gone) == [("rules", "changed", "facing.ship.turn_mode")]
+    assert graded(gone, KIND_SHIP) == [("breaking", "changed", "facing.ship.turn_mode")]
+    a = compile_snippet(compiler, HEADER + gone.replace(", turn mode 3 at flank", "")).ruleset
+    b = compile_snippet(compiler, KINDS + KIND_SHIP).ruleset  # the kind and its row, new
+    assert a is not None and b is not None
+    found = [(c.level, c.path) for c in semantic.diff(a, b).changes]
+    assert ("rules", "facing.ship.turn_mode") in found
+
+
+@pytest.mark.parametrize(
+    ("lang", "row"),
+    [
+        ("en", "| Flank, at any speed | 3 |"),
+        ("fr", "| Flank, à toute vitesse | 3 |"),
+        ("ru", "| Flank, при любой скорости | 3 |"),
+        ("de", "| Flank, bei jeder Geschwindigkeit | 3 |"),
+    ],
+)
+def test_sheets_print_a_turn_mode_at_a_kind_as_its_own_row(lang: str, row: str) -> None:
+    from rulesdsl.printed.sheets import render_sheet
+
+    ruleset = compile_snippet(Compiler(), KINDS + KIND_SHIP).ruleset
+    assert ruleset is not None
+    text = render_sheet(ruleset, "md", lang).decode("utf-8").replace("\u00a0", " ")
+    assert row in text
+
+
+def test_a_worked_example_states_a_facing_route_made_by_a_kind() -> None:
+    good = (
+        'example flanking "Flanking" {\n'
+        "  route_cost(ship, (clear), (nebula), (clear), allowance=2 MP, move=flank) = 4 MP\n"
+        "  route_cost(ship, (clear), (clear), turn, (clear), allowance=2 MP, move=flank)"
+        " = 3 MP, illegal\n"
+        "}\n"
+    )
+    compiled = compile_snippet(Compiler(), KINDS + KIND_SHIP + good)
+    assert compiled.ok, [str(d) for d in compiled.diagnostics]
+    wrong = good.replace("= 4 MP\n", "= 5 MP\n")
+    found = compile_snippet(Compiler(), KINDS + KIND_SHIP + wrong).diagnostics
+    assert [(d.code, d.pos and d.pos.line) for d in found] == [("E270", KINDS.count("\n") + 3)]
+
+
+def test_a_facing_route_lists_its_rolls_and_first_entering_counts_the_game(
+    tmp_path: Path,
+) -> None:
+    text = HEADER.replace(
+        "layer terrain",
+        'roll spot "Spotted" : 1d6 on first entering\nroll drift "Drift" : 2d6 on entering\n'
+        "layer terrain",
+    ).replace('nebula "Nebula" | 2', 'columns cost, spot, drift\n  nebula "Nebula" | 2 | 0 | +1')
+    compiled = compile_snippet(
+        Compiler(), text.replace('clear "Clear" | 1', 'clear "Clear" | 1 | |') + SHIP, tmp_path
+    )
+    assert compiled.ok, [str(d) for d in compiled.diagnostics]
+    assert compiled.ruleset is not None
+    module = import_rendered(compiled.ruleset, tmp_path, "facing_rolls")
+    board = _board(module, n1_0="nebula", n2_0="nebula")
+    route = [((0, 0), 0), ((1, 0), 0), ((2, 0), 0), ((2, 0), 5)]
+    answer = module.route_cost(board, "ship", route, entered=[(2, 0)])
+    assert [(d.step, d.place, d.on, d.roll, d.modifier) for d in answer.rolls] == [
+        (1, (1, 0), "entering", "drift", 1),
+        (1, (1, 0), "first_entering", "spot", 0),
+        (2, (2, 0), "entering", "drift", 1),
+    ]
+    best = module.cheapest_route(board, "ship", ((0, 0), 0), (2, 0), entered=iter([(1, 0)]))
+    assert best is not None
+    assert [(d.step, d.on) for d in best.rolls] == [
+        (1, "entering"),
+        (2, "entering"),
+        (2, "first_entering"),
+    ]
+    with pytest.raises(module.InvalidArgument, match="entered"):
+        module.route_cost(board, "ship", route, entered=[((2, 0), 0)])

@@ -333,3 +333,138 @@ def test_an_outcome_effect_on_a_modifier_that_is_not_a_number_is_e296(tmp_path: 
     compiled = compile_snippet(Compiler(), text, tmp_path)
     found = [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics]
     assert ("E296", 6, 3) in found
+
+
+# ---- first entering across a game: `entered=` -------------------------------------------------
+
+
+def _woods_board(m: ModuleType) -> object:
+    places = {(x, 0): ("clear",) for x in range(4)}
+    places[(1, 0)] = ("woods",)
+    places[(2, 0)] = ("woods",)
+    return m.Board(places, grid="square")
+
+
+def test_first_entering_skips_the_places_entered_earlier_in_the_game(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, rs = demo
+    board = _woods_board(m)
+    route = [(0, 0), (1, 0), (2, 0)]
+    fresh = m.route_cost(board, "trooper", route)
+    assert [(d.step, d.on) for d in fresh.rolls if d.roll == "first_look"] == [
+        (1, "first_entering"),
+        (2, "first_entering"),
+    ]
+    later = m.route_cost(board, "trooper", route, entered=[(1, 0)])
+    assert [(d.step, d.on) for d in later.rolls if d.roll == "first_look"] == [
+        (2, "first_entering")
+    ]
+    assert [d.roll for d in later.rolls].count("dangerous") == 2  # entering: every time
+    steps = [(s.features, s.edge) for s in later.steps]
+    reference = semantics_moves.route_rolls(rs, "trooper", steps, places=route, entered=[(1, 0)])  # type: ignore[arg-type]
+    assert [(d.step, d.on, d.roll) for d in reference] == [
+        (d.step, d.on, d.roll) for d in later.rolls
+    ]
+
+
+def test_cheapest_route_passes_the_places_entered_earlier_on(
+    demo: tuple[ModuleType, object],
+) -> None:
+    m, _ = demo
+    board = _woods_board(m)
+    found = m.cheapest_route(board, "trooper", (0, 0), (2, 0), entered=iter([(1, 0), (2, 0)]))
+    assert found is not None and [d.roll for d in found.rolls] == ["dangerous", "dangerous"]
+
+
+def test_entered_must_be_places_of_the_board(demo: tuple[ModuleType, object]) -> None:
+    m, _ = demo
+    board = _woods_board(m)
+    with pytest.raises(m.InvalidArgument, match="entered"):
+        m.route_cost(board, "trooper", [(0, 0), (1, 0)], entered=[(9, 9)])
+    with pytest.raises(m.ArgumentTypeError, match="entered"):
+        m.route_cost(board, "trooper", [(0, 0), (1, 0)], entered="(1, 0)")
+    with pytest.raises(m.ArgumentTypeError, match="entered"):
+        m.cheapest_route(board, "trooper", (0, 0), (1, 0), entered=[[1, 0]])
+
+
+# ---- W340: a roll's modifiers reach a total its dice table does not cover ----------------------
+
+REACH = """\
+ruleset reach "Reach"
+version 1.0.0
+mode ship "Ship"
+mode drone "Drone"
+move flank "Flank" : allowance times 2
+dice hazards "Hazards" : 2d6 {
+  2-7 clear "Clear"
+  8-12 hit "Hit"
+}
+roll hazard "Hazard" : hazards on entering
+layer space "Space" one per place {
+  columns cost, hazard
+  void "Void" | 1 |
+  nebula "Nebula" | 2 | 0, flank +1, drone no
+}
+"""
+
+
+def _reach(text: str) -> list[tuple[str, int, int, str]]:
+    compiled = compile_snippet(Compiler(), text)
+    return [(d.code, d.pos.line, d.pos.column, d.message) for d in compiled.diagnostics if d.pos]
+
+
+def test_a_roll_whose_kinds_modifier_passes_the_tables_end_is_w340() -> None:
+    [(code, line, column, message)] = _reach(REACH)
+    assert (code, line, column) == ("W340", 10, 6)
+    assert message == (
+        "roll 'hazard' on 'hazards': 'ship' making a 'flank' move entering 'nebula' can roll "
+        "a total of 13, which no row covers"
+    )
+
+
+def test_an_open_ended_row_covers_every_total_beyond_it() -> None:
+    assert _reach(REACH.replace("8-12 hit", "8+ hit")) == []
+
+
+def test_a_conditions_value_adds_to_the_reach_of_a_roll() -> None:
+    text = REACH.replace("flank +1", "flank 0") + (
+        'layer weather "Weather" whole map {\n  columns hazard\n  storm "Storm" | -2\n}\n'
+    )
+    [(code, line, column, message)] = _reach(text)
+    assert (code, line, column) == ("W340", 10, 6)
+    assert "'ship' entering 'nebula' + 'storm' can roll a total of 0" in message
+
+
+def test_several_features_of_a_layer_of_many_add_up_in_a_rolls_reach() -> None:
+    text = (
+        REACH.replace("0, flank +1, drone no", "+1")
+        .replace("8-12 hit", "8-13 hit")
+        .replace('layer space "Space" one per place {', 'layer space "Space" {')
+        .replace('void "Void" | 1 |', 'void "Void" | 1 | +1')
+    )
+    [(code, _, _, message)] = _reach(text)
+    assert code == "W340" and "'void' + 'nebula' can roll a total of 14" in message
+    assert (
+        _reach(text.replace('layer space "Space" {', 'layer space "Space" one per place {')) == []
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "(Flank: +1"), ("fr", "(Flank : +1"), ("ru", "(Flank: +1"), ("de", "(Flank: +1")],
+)
+def test_sheets_print_a_roll_cells_entry_for_a_kind_of_move(lang: str, words: str) -> None:
+    from rulesdsl.printed.sheets import render_sheet
+
+    text = REACH.replace("8-12 hit", "8+ hit") + (
+        'example ex "Ex" {\n  rolls_due(ship, nebula, on=first_entering) = none\n}\n'
+    )
+    ruleset = compile_snippet(Compiler(), text).ruleset
+    assert ruleset is not None
+    sheet = render_sheet(ruleset, "md", lang).decode("utf-8")
+    sheet = sheet.replace("\u00a0", " ").replace("\u202f", " ")
+    rows = [line for line in sheet.splitlines() if line.startswith("| Nebula |")]
+    assert any(words in row for row in rows), rows
+    time = {"en": "on entering for the first time", "fr": "en entrant pour la première fois"}
+    assert time.get(lang, "") in sheet

@@ -464,3 +464,157 @@ def test_a_void_patrol_cruiser_must_spend_exactly_its_speed(tmp_path: Path) -> N
     assert short.reason == "the route spends 1 of a speed of 3, not all of it"
     whole = vp.route_cost(board, "cruiser", [((q, 0), 0) for q in range(4)], allowance=3)
     assert whole.legal and whole.total == 3.0
+
+
+# ---- void_patrol: kinds of move and hazards that roll on entry by speed (issue 24) -------------
+
+
+@pytest.fixture(scope="module")
+def vp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    yield module_of("void_patrol", tmp_path_factory.mktemp("void"))
+
+
+def test_a_void_patrol_hazard_rolls_on_entering_worse_at_flank_speed(vp: ModuleType) -> None:
+    for hazard in ("nebula", "asteroids", "debris", "gravity_well"):
+        [cruise] = vp.rolls_due("corvette", hazard, move="cruise")
+        [flank] = vp.rolls_due("corvette", hazard, move="flank")
+        assert (cruise.roll, cruise.table) == ("hazard", "hazard_table")
+        assert flank.modifier == cruise.modifier + 2, hazard  # faster is worse
+        [plain] = vp.rolls_due("corvette", hazard)
+        assert plain.modifier == cruise.modifier  # no kind: as at cruise
+        assert (plain.move, cruise.move, flank.move) == ("", "cruise", "flank")  # says which
+    assert vp.rolls_due("frigate", "open_space", move="flank") == ()
+    assert vp.rolls_due("drone", "debris", move="flank") == ()  # drones slip through
+
+
+def test_the_void_patrol_hazard_table_covers_every_total_a_modifier_can_reach(
+    vp: ModuleType,
+) -> None:
+    assert vp.roll("hazard_table", 2 + 0).id == "clear_passage"
+    assert vp.roll("hazard_table", 12 + 4).id == "crippled"  # a gravity well at flank
+    assert vp.roll("hazard_table", 9 + 2).id == "hull_breach"
+
+
+def test_a_void_patrol_frigates_route_lists_the_hazard_rolls_it_makes_due(vp: ModuleType) -> None:
+    places = {(q, r): ("open_space",) for q in range(5) for r in range(4)}
+    places[(2, 1)] = ("nebula",)
+    places[(3, 1)] = ("asteroids",)
+    board = vp.Board(places, grid="sector")
+    route = [((0, 0), 0), ((1, 0), 0), ((2, 0), 0), ((2, 0), 5), ((2, 1), 5)]
+    cruise = vp.route_cost(board, "frigate", route, allowance=5)
+    assert [(d.step, d.place, d.on, d.roll, d.modifier) for d in cruise.rolls] == [
+        (4, (2, 1), "entering", "hazard", 0),
+        (4, (2, 1), "first_entering", "survey", 0),
+    ]
+    later = vp.route_cost(board, "frigate", route, allowance=5, entered=[(2, 1)])
+    assert [d.roll for d in later.rolls] == ["hazard"]  # surveyed in an earlier turn
+    fast = [((q, 0), 0) for q in range(4)] + [((3, 0), 5), ((3, 1), 5)]
+    flank = vp.route_cost(board, "frigate", fast, allowance=4, move="flank")
+    assert (flank.total, flank.legal, flank.speed, flank.turn_mode) == (8.0, True, 8, 3)
+    assert [(d.step, d.place, d.modifier) for d in flank.rolls] == [(5, (3, 1), 3)]
+    early = vp.route_cost(board, "frigate", [*fast[:3], ((2, 0), 5), ((2, 1), 5)], 4, "flank")
+    assert early.reason == "step 3 turns after 2 places straight (turn mode 3 at speed 8)"
+
+
+def test_void_patrols_module_and_reference_agree_on_the_rolls_of_facing_routes(
+    vp: ModuleType,
+) -> None:
+    """The module's FacingRoute.rolls and rulesdsl.semantics_facing's, for random routes of
+    a frigate and a corvette at each kind, over random hazards."""
+    import random
+
+    from rulesdsl import semantics_facing
+
+    rs = compiled("void_patrol")
+    rng = random.Random(246)
+    steps = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+    features = ("open_space", "nebula", "asteroids", "debris", "gravity_well")
+    for _ in range(200):
+        place, heading = (0, 0), 0
+        places = {place: ("open_space",)}
+        route = [(place, heading)]
+        actions = []
+        for _ in range(rng.randint(1, 6)):
+            if rng.random() < 0.25:
+                heading = (heading + 1) % 6
+                route.append((place, heading))
+                actions.append(semantics_facing.Action("turn"))
+                continue
+            dq, dr = steps[heading]
+            place = (place[0] + dq, place[1] + dr)
+            places[place] = (rng.choice(features),)
+            actions.append(semantics_facing.Action("forward", places[place]))
+            route.append((place, heading))
+        mode = rng.choice(("frigate", "corvette"))
+        move = rng.choice((None, "cruise", "flank"))
+        allowance = rng.choice((2.0, 4.0, 8.0))
+        got = vp.route_cost(vp.Board(places, grid="sector"), mode, route, allowance, move)
+        want = semantics_facing.route(rs, mode, actions, allowance, move)
+        assert [(d.step, d.on, d.roll, d.modifier) for d in got.rolls] == [
+            (d.step, d.on, d.roll, d.modifier) for d in want.rolls
+        ], (mode, move, route)
+        assert (got.legal, got.reason) == (want.legal, want.reason)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "en",
+            (
+                "On entering: roll Hazard roll (Hazard table)",
+                "| Flank | \u00d7 2 | — | Asteroid field 4 |",
+                "| Flank, at any speed | 3 |",
+                "| Nebula | 0 (Flank: +2) |",
+                "Frigate, Nebula, on entering for the first time | Survey roll, 0 |",
+            ),
+        ),
+        (
+            "fr",
+            (
+                "En entrant : lancer Jet de danger (Table des dangers)",
+                "| Pleine poussée | \u00d7 2 | — | Champ d'astéroïdes 4 |",
+                "| Pleine poussée, à toute vitesse | 3 |",
+                "| Nébuleuse | 0 (Pleine poussée : +2) |",
+                "Nébuleuse, en entrant pour la première fois | Jet de relevé, 0 |",
+            ),
+        ),
+    ],
+)
+def test_void_patrols_sheets_print_its_kinds_hazard_roll_and_flank_turn_modes(
+    lang: str, words: tuple[str, ...]
+) -> None:
+    text = sheet("void_patrol", "md", lang)
+    for line in words:
+        assert line in text, line
+
+
+def test_a_void_patrol_house_rule_overrides_a_hazard_and_the_frigates_turns_at_flank(
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    from rulesdsl.versions import diff as semantic
+
+    shutil.copy(RULESETS / "void_patrol.terrain", tmp_path)
+    (tmp_path / "vp_house.terrain").write_text(
+        'ruleset vp_house "House" fr "Maison"\nversion 1.1.0\nlanguages en fr\n'
+        "extends void_patrol@^1.1\n"
+        "override nebula.hazard | +1, flank +4\n"
+        "facing frigate on sector : turn 1 MP per hexside, turn mode 2, turn mode 4 at flank\n"
+        "remove example hazards_roll_worse_at_flank\nremove example frigate_at_flank\n"
+        "remove example frigate_turn_mode\n",
+        "utf-8",
+    )
+    compiler = Compiler()
+    base = compiler.compile_file(tmp_path / "void_patrol.terrain").ruleset
+    house = compiler.compile_file(tmp_path / "vp_house.terrain")
+    assert house.ok and house.ruleset is not None and base is not None, [
+        (d.code, d.message) for d in house.diagnostics
+    ]
+    m = import_rendered(house.ruleset, tmp_path, "vp_house_module")
+    assert [d.modifier for d in m.rolls_due("frigate", "nebula", move="flank")] == [4]
+    assert m.FACINGS["frigate"].turn_modes_by_move == (("flank", 4),)
+    found = [(c.level, c.path) for c in semantic.diff(base, house.ruleset).changes]
+    assert ("breaking", "facing.frigate.turn_mode") in found
+    assert ("breaking", "hazard.nebula.frigate (flank)") in found

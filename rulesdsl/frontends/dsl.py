@@ -710,8 +710,9 @@ class _Builder(TableRules, MoveRules):
 
     def facing_turn_mode(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
         places = s.Located(ir.Number(int(ch[0])), self._p(ch[0]))
-        speed = ch[1][1] if len(ch) > 1 else None
-        return s.FacingTerm(s.Name("turn mode", self._p(meta)), places, speed=speed)
+        speed = ch[1][1] if len(ch) > 1 and ch[1][0] == "speed" else None
+        kind = ch[1][1] if len(ch) > 1 and ch[1][0] == "kind" else None
+        return s.FacingTerm(s.Name("turn mode", self._p(meta)), places, speed=speed, move=kind)
 
     def facing_move(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
         amount = next((c for c in ch[1:] if isinstance(c, s.Located)), None)
@@ -721,6 +722,9 @@ class _Builder(TableRules, MoveRules):
 
     def facing_speed(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
         return "speed", s.Located(ch[0], self._p(meta))
+
+    def facing_kind(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Name]:
+        return "kind", self._name(ch[0])
 
     def facing_once(self, meta: Meta, ch: list[Any]) -> tuple[str]:
         return ("once",)

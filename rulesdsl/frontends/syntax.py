@@ -452,13 +452,15 @@ class FacingTerm:
     """One clause of a ``facing`` statement (issue 24). ``word``: ``turn`` (``amount`` per
     ``per``: ``hexside`` or an angle), ``turn mode`` (``amount``: places straight),
     ``backward``, ``sideslip``, ``pivot`` (``amount``: the extra cost) or ``exact speed``;
-    ``speed``: ``at speed N or less``; ``once``: ``once per move``."""
+    ``speed``: ``at speed N or less``; ``once``: ``once per move``; ``move``: ``turn mode N at
+    KIND``, the row for a unit making that kind of move."""
 
     word: Name
     amount: Located | None = None
     per: Located | None = None
     speed: Located | None = None
     once: bool = False
+    move: Name | None = None
 
 
 @dataclass(frozen=True)

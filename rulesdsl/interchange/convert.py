@@ -419,7 +419,7 @@ class _ToYaml:
 
     def _facing_clause(self, term: s.FacingTerm) -> str:
         """One clause of a facing rule as written (issue 24)."""
-        parts = (term.amount, term.per, term.speed)
+        parts = (term.amount, term.per, term.speed, term.move)
         ends = [term.word.pos, *(p.pos for p in parts if p is not None)]
         last = max(ends, key=lambda p: (p.end_line, p.end_column))
         return self.span(term.word.pos, last) + (" once per move" if term.once else "")

@@ -46,12 +46,15 @@ def _turn_per(per: s.Located) -> tuple[str, float] | None:
     return None
 
 
-def facings(lw: Context, decls: list[s.FacingDecl], grids: list[ir.Grid]) -> list[ir.Facing]:
-    """Each ``facing`` statement as an IR rule; a second rule for one unit type is E288."""
+def facings(
+    lw: Context, decls: list[s.FacingDecl], grids: list[ir.Grid], kinds: list[str] | None = None
+) -> list[ir.Facing]:
+    """Each ``facing`` statement as an IR rule; a second rule for one unit type is E288.
+    ``kinds``: the kinds of move a ``turn mode N at KIND`` row may name."""
     out: list[ir.Facing] = []
     seen: dict[str, s.Pos] = {}
     for decl in decls:
-        rule = facing(lw, decl, grids)
+        rule = facing(lw, decl, grids, kinds or [])
         if rule is None:
             continue
         if rule.mode in seen:
@@ -67,7 +70,9 @@ def facings(lw: Context, decls: list[s.FacingDecl], grids: list[ir.Grid]) -> lis
     return out
 
 
-def facing(lw: Context, decl: s.FacingDecl, grids: list[ir.Grid]) -> ir.Facing | None:
+def facing(
+    lw: Context, decl: s.FacingDecl, grids: list[ir.Grid], kinds: list[str]
+) -> ir.Facing | None:
     ok = True
     if decl.mode.text not in lw.modes:
         known = lw.modes
@@ -137,6 +142,13 @@ def facing(lw: Context, decl: s.FacingDecl, grids: list[ir.Grid]) -> ir.Facing |
             assert term.amount is not None
             places = term.amount.value
             assert isinstance(places, ir.Number)
+            if term.move is not None:
+                named = _kind_row(lw, decl, term.move, kinds, modes)
+                if named is None:
+                    ok = False
+                    continue
+                modes.append(lw.at(ir.TurnMode(int(places.value), move=named), term.word.pos))
+                continue
             speed = _speed(lw, term.speed)
             modes.append(lw.at(ir.TurnMode(int(places.value), speed), term.word.pos))
         elif word == "exact speed":
@@ -157,6 +169,8 @@ def facing(lw: Context, decl: s.FacingDecl, grids: list[ir.Grid]) -> ir.Facing |
         )
         ok = False
     ok = _turn_modes(lw, decl, modes) and ok
+    by_speed = [m for m in modes if m.move is None] or [ir.TurnMode(0)]
+    by_kind = [m for m in modes if m.move is not None]
     if "pivot" in moves and all(m.places == 0 for m in modes):
         lw.diags.append(
             warning(
@@ -175,11 +189,37 @@ def facing(lw: Context, decl: s.FacingDecl, grids: list[ir.Grid]) -> ir.Facing |
         count,
         turn_cost,
         turn_per,
-        tuple(modes) or (ir.TurnMode(0),),
+        (*by_speed, *by_kind),
         tuple(moves[m] for m in MOVES if m in moves),
         exact,
     )
     return lw.at(rule, decl.mode.pos)
+
+
+def _kind_row(
+    lw: Context, decl: s.FacingDecl, name: s.Name, kinds: list[str], modes: list[ir.TurnMode]
+) -> str | None:
+    """The kind of move a ``turn mode N at KIND`` row names: a declared kind (E340), given
+    one row (E341)."""
+    if name.text not in kinds:
+        lw.err(
+            "E340",
+            f"no kind of move '{name.text}': `turn mode N at KIND` names a kind of move",
+            name.pos,
+            did_you_mean(name.text, kinds)
+            or 'declare it with `move NAME "Label" : allowance times 2`, or write `at speed N '
+            "or less`",
+        )
+        return None
+    if any(m.move == name.text for m in modes):
+        lw.err(
+            "E341",
+            f"the facing rule of '{decl.mode.text}' gives a turn mode at '{name.text}' twice",
+            name.pos,
+            "keep one row per kind of move",
+        )
+        return None
+    return name.text
 
 
 def _shaped(lw: Context, grid: ir.Grid) -> bool:
@@ -220,7 +260,8 @@ def _speed(lw: Context, speed: s.Located | None) -> float | None:
 def _turn_modes(lw: Context, decl: s.FacingDecl, modes: list[ir.TurnMode]) -> bool:
     """Turn modes by speed read top down: speeds rising, one row for every speed at the end
     (E285)."""
-    terms = [t for t in decl.terms if t.word.text == "turn mode"]
+    terms = [t for t in decl.terms if t.word.text == "turn mode" and t.move is None]
+    modes = [m for m in modes if m.move is None]
     last: float = -1.0
     for i, (mode, term) in enumerate(zip(modes, terms, strict=False)):
         if mode.up_to_speed is None and i < len(modes) - 1:

@@ -124,7 +124,7 @@ class _Lowerer(TableLowering):
         triggers = [self._trigger(d, dice_tables, results_tables) for d in of(s.TriggerDecl)]
         exclusions = [self._exclusion(d) for d in of(s.ExcludeDecl)]
         grids = [self._grid(d) for d in of(s.GridDecl)]
-        facings = facing_lowering.facings(self, of(s.FacingDecl), grids)
+        facings = facing_lowering.facings(self, of(s.FacingDecl), grids, [k.id for k in kinds])
         item = self.header.item
         if item is None:
             return None

@@ -81,7 +81,7 @@ def question(b: MoreBlocks, q: ir.Question) -> str:
         args = [_row(b, q, a) for a in positional]
     else:
         args = [_arg(b, a) for a in positional]
-    args += [f"{b.input_name(a.keyword)} {_keyword_arg(b, q, a)}" for a in q.args if a.keyword]
+    args += [_keyword_text(b, q, a) for a in q.args if a.keyword]
     return b.w("label_colon", label=head, text=", ".join(args)) if args else head
 
 
@@ -96,6 +96,17 @@ def _keyword_arg(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
                 if c.id == a.values[0].name:
                     return b.label(c.info, c.id)
     return _arg(b, a)
+
+
+def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
+    """A keyword argument with its name; ``on=first_entering`` (rolls_due) as the roll's time
+    in words: "on entering for the first time"."""
+    if a.keyword == "on" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
+        when = a.values[0].name
+        if when in ("entering", "crossing", "ending", "first_entering"):
+            words = b.w(f"roll_when_{when}")
+            return words[:1].lower() + words[1:]
+    return f"{b.input_name(a.keyword)} {_keyword_arg(b, q, a)}"
 
 
 def _arg(b: MoreBlocks, a: ir.ExampleArg) -> str:

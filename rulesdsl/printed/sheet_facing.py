@@ -43,8 +43,13 @@ def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
     head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
     rows = []
     below = None
+    kinds = {k.id: k for k in b.rs.moves}
     for row in f.turn_modes:
-        if row.up_to_speed is None:
+        if row.move is not None:  # `turn mode N at KIND`: the kind's own row
+            kind = kinds.get(row.move)
+            label = b.label(kind.info, row.move) if kind is not None else row.move
+            speed = b.w("facing_speed_move", move=label)
+        elif row.up_to_speed is None:
             speed = (
                 b.w("facing_speed_above", speed=b.num(below))
                 if below is not None

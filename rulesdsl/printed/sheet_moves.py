@@ -158,6 +158,14 @@ def roll_blocks(b: Builder) -> list[Block]:
                 continue
             name = CellView(b.label(f.info, f.id), ("label",))
             words = _resolved_words(b, rule.values.get(f.id, {}), modes)
+            by_move = [
+                b.w("roll_by_move", move=b.label(k.info, k.id), value=kind_words or "—")
+                for k in b.rs.moves
+                if f.id in rule.by_move.get(k.id, {})
+                and (kind_words := _resolved_words(b, rule.by_move[k.id][f.id], modes)) != words
+            ]
+            if by_move:  # a kind of move's own entries: "0 (Flank: +2)"
+                words += f" ({'; '.join(by_move)})"
             if f.layer in whole:  # a condition: it feeds a roll, never calls for one
                 words = b.w("roll_adds", value=words)
             value = CellView(words)

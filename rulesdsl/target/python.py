@@ -133,6 +133,7 @@ def _ancestors(ancestors: tuple[ir.Ancestor, ...]) -> str:
 MAP_EXPORTS = (
     "GRID_SHAPES",
     "Board",
+    "Reach",
     "Route",
     "RouteStep",
     "can_end",

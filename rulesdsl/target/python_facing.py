@@ -37,7 +37,12 @@ def facings(rs: ir.Ruleset) -> list[dict[str, Any]]:
             "grid": f.grid,
             "headings": f.headings,
             "turn_cost": _number(f.turn_cost),
-            "turn_modes": _rows([f"({_bound(m.up_to_speed)}, {m.places})" for m in f.turn_modes]),
+            "turn_modes": _rows(
+                [f"({_bound(m.up_to_speed)}, {m.places})" for m in f.turn_modes if m.move is None]
+            ),
+            "by_move": _rows([f'("{m.move}", {m.places})' for m in f.turn_modes if m.move])
+            if any(m.move for m in f.turn_modes)
+            else "",
             "backward": _move(f, "backward"),
             "sideslip": _move(f, "sideslip"),
             "pivot": _move(f, "pivot"),

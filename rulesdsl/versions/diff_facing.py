@@ -9,7 +9,7 @@ to or removed from a unit type changes what its routes take and answer, so it is
 
 from __future__ import annotations
 
-from rulesdsl import ir
+from rulesdsl import ir, semantics_facing
 from rulesdsl.versions.diff_sight import Differ, Level
 
 _INF = float("inf")
@@ -19,17 +19,15 @@ def _grade(worse: bool) -> Level:
     return "breaking" if worse else "rules"
 
 
-def _turn_mode(rule: ir.Facing, speed: float) -> int:
-    for row in rule.turn_modes:
-        if row.up_to_speed is None or speed <= row.up_to_speed:
-            return row.places
-    return rule.turn_modes[-1].places if rule.turn_modes else 0
+def _turn_mode(rule: ir.Facing, speed: float, move: str | None = None) -> int:
+    return semantics_facing.turn_mode(rule, speed, move)
 
 
 def _modes_text(rule: ir.Facing) -> str:
     return ", ".join(
         f"{r.places}"
         + (f" at speed {r.up_to_speed:g} or less" if r.up_to_speed is not None else "")
+        + (f" at {r.move}" if r.move is not None else "")
         for r in rule.turn_modes
     )
 
@@ -73,7 +71,11 @@ def facings(d: Differ) -> None:
         if a.turn_modes != b.turn_modes:
             speeds = {r.up_to_speed for r in (*a.turn_modes, *b.turn_modes)} - {None}
             probes = [s for s in speeds if s is not None] + [s + 0.5 for s in speeds if s] + [_INF]
-            worse = any(_turn_mode(b, s) > _turn_mode(a, s) for s in probes)
+            # a row for a kind of move the old rules did not have lets no old move fewer turns
+            old_kinds = {k.id for k in d.old.moves}
+            rows = (*a.turn_modes, *b.turn_modes)
+            kinds = [None, *sorted({r.move for r in rows if r.move in old_kinds})]
+            worse = any(_turn_mode(b, s, k) > _turn_mode(a, s, k) for s in probes for k in kinds)
             before, after = _modes_text(a), _modes_text(b)
             d.add(
                 _grade(worse),
