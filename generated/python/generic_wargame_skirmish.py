@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import math
 from builtins import isinstance as _isinstance  # an alias mypy still narrows types with
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from heapq import heappop as _heappop
 from heapq import heappush as _heappush
 from itertools import chain as _chain
 from numbers import Real as _Real
 from operator import itemgetter as _itemgetter
+from operator import sub as _sub
 from types import MappingProxyType
 from warnings import warn as _warn
 
@@ -126,6 +127,7 @@ __all__ = [
     "Outcome",
     "Quantity",
     "Rate",
+    "Reach",
     "RollDue",
     "RollRule",
     "Route",
@@ -1537,15 +1539,52 @@ def _keep_summed(name: str, context: str | None, key: str) -> None:
     _SUMMED_VALUES[(name, context, key) if context and key else (name, "", "")] = by_item
 
 
-def roll(table: str, total: int, natural: int | None = None) -> DiceRow:
+def roll(
+    table: str,
+    total: int,
+    natural: int | None = None,
+    *,
+    dice: tuple[int, ...] | list[int] | None = None,
+) -> DiceRow:
     """The row of dice table ``table`` that covers ``total`` (modifiers included), or the row
-    a ``natural`` roll (before modifiers) gives when the table has one for it."""
+    a ``natural`` roll (before modifiers) gives when the table has one for it; ``dice``, the
+    faces as rolled (``(6, 6)``), gives the natural roll."""
+    if dice is not None:
+        _name("roll", "table", table, DICE_TABLES, "dice table")
+        natural = _rolled(DICE_TABLES[table].dice, dice, natural)[0]
     if natural is not None:
         return _roll_natural(table, total, natural)
     try:
         return _ROWS_BY_TOTAL[table][total]
     except (_KeyError, _TypeError):  # a total beyond the dice, or a wrong argument
         return _roll_beyond(table, total)
+
+
+def _rolled(spec: Dice | D66, dice: object, natural: int | None) -> tuple[int, bool]:
+    """The natural roll (bonus included) that the faces ``dice`` make on ``spec``, and whether
+    they are doubles (two or more dice, every face the same; on a d66, 11 to 66 by tens)."""
+    d66 = _isinstance(spec, D66)
+    count, sides = (2, 6) if _isinstance(spec, D66) else (spec.number, spec.sides)
+    if not _isinstance(dice, _tuple | _list):
+        raise ArgumentTypeError("roll", "dice", dice, f"must be a tuple of {count} faces")
+    faces: tuple[object, ...] = _tuple(dice)
+    if _len(faces) != count:
+        raise InvalidArgument(
+            "roll", "dice", dice, f"must hold {count} faces for {spec}, not {_len(faces)}"
+        )
+    shown: list[int] = []
+    for face in faces:
+        if _isinstance(face, _bool) or not _isinstance(face, _int):
+            raise ArgumentTypeError("roll", "dice", dice, "must hold whole numbers")
+        if not 1 <= face <= sides:
+            raise InvalidArgument(
+                "roll", "dice", dice, f"holds {face}, which a d{sides} cannot show (1 to {sides})"
+            )
+        shown.append(face)
+    made = (10 * shown[0] + shown[1] if d66 else _sum(shown)) + spec.bonus
+    if natural is not None and natural != made:
+        raise InvalidArgument("roll", "natural", natural, f"differs from the dice's {made}")
+    return made, count > 1 and _len(_set(shown)) == 1
 
 
 def _roll_natural(table: str, total: int, natural: int) -> DiceRow:
@@ -1699,7 +1738,7 @@ class RollDue(_Record):
     """A roll due along a route: at ``step`` (1 for the first place entered) into ``place``,
     ``on`` entering, crossing, ending or first_entering, the rule ``roll`` (its ``dice`` or
     ``table``) with its ``modifier``, called for by ``features`` (whole-map conditions that
-    add to it included)."""
+    add to it included); ``move``: the kind of move it was judged for (empty: none)."""
 
     step: int
     place: Any
@@ -1709,6 +1748,7 @@ class RollDue(_Record):
     table: str | None
     modifier: float
     features: tuple[str, ...]
+    move: str = ""
 
 
 MOVES: Final[Mapping[str, MoveKind]] = MappingProxyType({})
@@ -1852,20 +1892,46 @@ def rolls_due(
             continue
         found = _place_roll(rule.id, mode, move, features)
         if found is not None:
-            out.append(RollDue(1, None, on, rule.id, rule.dice, rule.table, found[0], found[1]))
+            due = (1, None, on, rule.id, rule.dice, rule.table, found[0], found[1], move or "")
+            out.append(RollDue(*due))
     return _tuple(out)
 
 
+def _entered_arg(function: str, board: Any, entered: object) -> frozenset[Any]:
+    """``entered=``: the places of ``board`` entered earlier in the game (for the rolls due
+    on first entering), as a set."""
+    if entered is None:
+        return _frozenset()
+    if _isinstance(entered, _str) or not _isinstance(entered, Iterable):
+        raise ArgumentTypeError(function, "entered", entered, "must be an iterable of places")
+    given = _tuple(entered)
+    try:
+        found = _frozenset(given)
+    except _TypeError:  # a place that is not hashable: _on_board says which
+        found = None
+    if found is None or not found <= board.places.keys():
+        for place in given:
+            _on_board(function, "entered", board, place)
+    return found if found is not None else _frozenset()
+
+
 def _route_rolls(
-    mode: str, move: str | None, places: tuple[Any, ...], steps: list[RouteStep]
+    mode: str,
+    move: str | None,
+    places: tuple[Any, ...],
+    steps: list[Any],
+    entered: frozenset[Any] = _frozenset(),
 ) -> tuple[RollDue, ...]:
     """The rolls due along a route, in order: at each step those on crossing the edge, on
-    entering the place, on first entering it (not entered before in the route, the start
-    counting as entered), and at the last step those on ending there."""
+    entering the place, on first entering it (not entered before in the route or, by
+    ``entered``, earlier in the game; the start counts as entered), and at the last step
+    those on ending there."""
     if not ROLLS:
         return ()
     out: list[RollDue] = []
-    seen = {places[0]} if places else _set()
+    seen = _set(entered)
+    if places:
+        seen.add(places[0])
     last = _len(steps)
     for i, step in _enumerate(steps, 1):
         first = step.end not in seen
@@ -1882,7 +1948,17 @@ def _route_rolls(
                 found = _place_roll(rule.id, mode, move, features)
                 if found is not None:
                     out.append(
-                        RollDue(i, step.end, on, rule.id, rule.dice, rule.table, found[0], found[1])
+                        RollDue(
+                            i,
+                            step.end,
+                            on,
+                            rule.id,
+                            rule.dice,
+                            rule.table,
+                            found[0],
+                            found[1],
+                            move or "",
+                        )
                     )
     return _tuple(out)
 
@@ -1959,6 +2035,44 @@ class Route(_Record):
     """The kind of move the route was costed for (empty: none given)."""
     rolls: tuple[RollDue, ...] = ()
     """The rolls the map makes due along the route, in order (see ROLLS)."""
+
+
+class Reach(Mapping["Any", float]):
+    """What ``reachable`` answers: a read-only mapping of each place (or (place, heading))
+    the unit may end in to its cheapest cost, and the move's state it was searched with:
+    ``move``, the kind of move (empty: none given); ``budget``, as the kind makes it; for a
+    unit type with facing, the ``speed`` and ``turn_mode`` it was judged by (else None)."""
+
+    __slots__ = ("_costs", "budget", "move", "speed", "turn_mode")
+
+    def __init__(
+        self,
+        costs: dict[Any, float],
+        move: str = "",
+        budget: float = _INF,
+        speed: float | None = None,
+        turn_mode: int | None = None,
+    ) -> None:
+        self._costs = costs
+        self.move = move
+        self.budget = budget
+        self.speed = speed
+        self.turn_mode = turn_mode
+
+    def __getitem__(self, key: Any) -> float:
+        return self._costs[key]
+
+    def __iter__(self) -> Iterator[Any]:
+        return _iter(self._costs)
+
+    def __len__(self) -> int:
+        return _len(self._costs)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._costs
+
+    def __repr__(self) -> str:
+        return f"Reach({self._costs!r}, move={self.move!r})"
 
 
 class Board:
@@ -2232,21 +2346,26 @@ def route_cost(
     route: Iterable[Any],
     allowance: float | None = None,
     move: str | None = None,
+    entered: Iterable[Any] | None = None,
 ) -> Route:
     """The cost of moving ``mode`` along ``route`` (places of ``board``, the start first),
     step by step, and whether the move is legal: no step impassable or prohibited, no stop
     before the end in a place where the unit must stop, an end where it may end, and a total
     within ``allowance`` when one is given (with a minimum move, one step always is, unless
-    the allowance is 0)."""
+    the allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in
+    the game, for the rolls due on first entering."""
     extra = _route_args("route_cost", board, mode, allowance)
     if move is not None:  # a kind of move: its costs, and the allowance it gives
         extra, allowance = _with_move("route_cost", extra, move, allowance)
+    before = _entered_arg("route_cost", board, entered)
     if _isinstance(route, _str) or not _isinstance(route, Iterable):
         raise ArgumentTypeError("route_cost", "route", route, "must be a sequence of places")
     places = _tuple(route)
     on_board = board.places
-    try:
-        everywhere = _all(_map(on_board.__contains__, places))
+    found: list[Any] = []
+    try:  # each place's features (None: not a place of the board), kept for the steps
+        found = _list(_map(on_board.get, places, [None] * _len(places)))
+        everywhere = None not in found
     except _TypeError:  # a place that is not hashable
         everywhere = False
     if not everywhere:
@@ -2262,7 +2381,10 @@ def route_cost(
     reason = ""
     last = _len(places) - 1
     edges = board.edges
-    for i in _range(1, last + 1):
+    quick = _grid_steps(board, mode, places, found, extra, costs) if grid and last > 0 else None
+    if quick is not None:  # every step made at once: the loop below has none left to make
+        steps, total = quick
+    for i in _range(_len(steps) + 1, last + 1):
         start, end = places[i - 1], places[i]
         if grid:
             distance = 1.0 if (end[0] - start[0], end[1] - start[1]) in offsets else None
@@ -2305,8 +2427,76 @@ def route_cost(
     ):
         reason = "the route costs more than the allowance"
     answer = marker if marker is not None else total
-    rolls = _route_rolls(mode, move, places, steps)
+    rolls = _route_rolls(mode, move, places, steps, before)
     return Route(answer, _tuple(steps), not reason, reason, move or "", rolls)
+
+
+_ROUTE_PRICES: Final[dict[str, dict[tuple[tuple[str, ...], tuple[str, ...]], float]]] = {
+    m: {} for m in MODES
+}
+"""route_cost's price of a step of 1 (place features, edge features) per mode, asked with no
+allowance or kind of move: kept only when it is a number, the place does not make the unit
+stop, and its features do not exclude each other (so a price found is a step the route may
+take on without a word)."""
+
+
+def _grid_steps(
+    board: Board,
+    mode: str,
+    places: tuple[Any, ...],
+    found: list[Any],
+    extra: dict[str, Any],
+    costs: dict[tuple[tuple[str, ...], tuple[str, ...], float], float | Marker],
+) -> tuple[list[RouteStep], float] | None:
+    """route_cost's steps and total on a hex or square grid with no diagonals (``found``: the
+    features of each place of the route), made in C-level passes over the route instead of a
+    step at a time. A step not priced before is priced in the order the route meets it, as
+    the loop does. None, and the loop then does the work, raising, warning and explaining as
+    before, when a step is not to a neighbour, a place's features exclude each other
+    (move_cost warns for them at every step), a step is impassable or prohibited, or the
+    route enters a place where the unit must stop before its end; prices found before then
+    are left in ``costs`` for the loop."""
+    xs, ys = _zip(*places)
+    moved = _set(_zip(_map(_sub, xs[1:], xs), _map(_sub, ys[1:], ys)))
+    if not moved <= (_HEX_OFFSETS if board._shape == "hex" else _SQUARE_OFFSETS):
+        return None
+    count = _len(places) - 1
+    ends = places[1:]
+    features = found[1:]
+    edges = board.edges
+    crossed = _list(_map(edges.get, _zip(places, ends), [()] * count)) if edges else [()] * count
+    keys = _list(_zip(features, crossed))
+    kept = _ROUTE_PRICES[mode] if not extra else {}
+    priced: list[Any] = _list(_map(kept.get, keys))
+    if None in priced:  # steps not priced before: priced in order, as the loop would
+        stops: dict[tuple[str, ...], bool] = {}
+        for i in _range(count):
+            if priced[i] is not None:
+                continue
+            entered, edge = keys[i]
+            if _len(entered) > 1 and not EXCLUSIONS.keys().isdisjoint(entered):
+                return None
+            cost = costs.get((entered, edge, 1.0))
+            if cost is None:
+                try:
+                    cost = costs[entered, edge, 1.0] = _step_cost(mode, entered, edge, 1.0, extra)
+                except ArgumentError as error:
+                    raise _raised_by(error, "route_cost") from None
+            if _isinstance(cost, Marker):
+                return None
+            stop = stops.get(entered)
+            if stop is None:
+                stop = stops[entered] = must_stop(mode, *entered)
+            if stop and i < count - 1:
+                return None
+            if not stop and _len(kept) < _MOVE_COSTS_KEPT:
+                kept[entered, edge] = cost
+            priced[i] = cost
+    total = 0.0
+    for cost in priced:  # added one by one, in order, as the loop adds them
+        total += cost
+    made = _zip(places, ends, features, crossed, priced)
+    return _list(_map(_tuple.__new__, [RouteStep] * count, made)), total
 
 
 def _exits(
@@ -2493,16 +2683,18 @@ def cheapest_route(
     goal: Any,
     allowance: float | None = None,
     move: str | None = None,
+    entered: Iterable[Any] | None = None,
 ) -> Route | None:
     """The cheapest legal route for ``mode`` from ``start`` to ``goal`` on ``board`` (within
     ``allowance`` when one is given, as the kind of move ``move`` makes it), or None when there
-    is none."""
+    is none; ``entered`` as for route_cost."""
     extra = _route_args("cheapest_route", board, mode, allowance)
     given = allowance
     if move is not None:
         extra, allowance = _with_move("cheapest_route", extra, move, allowance)
     for argument, place in (("start", start), ("goal", goal)):
         _on_board("cheapest_route", argument, board, place)
+    before = _entered_arg("cheapest_route", board, entered)
     if goal != start and not can_end(mode, *board.places[goal]):
         return None
     budget = _INF if allowance is None else allowance
@@ -2516,7 +2708,7 @@ def cheapest_route(
     while places[-1] != start:
         places.append(came[places[-1]])
     places.reverse()
-    return route_cost(board, mode, places, given, move)
+    return route_cost(board, mode, places, given, move, before)
 
 
 def reachable(
@@ -2526,12 +2718,12 @@ def reachable(
     budget: float,
     allowance: float | None = None,
     move: str | None = None,
-) -> Mapping[Any, float]:
+) -> Reach:
     """Each place of ``board`` where ``mode`` may end its move from ``start`` for at most
     ``budget`` (the start itself, at 0, included), with the cheapest cost to get there.
     ``allowance``, when given, is passed to the costs that depend on it. ``move``: a kind of
     move, whose costs count and which scales ``budget`` and ``allowance`` as it does a unit's
-    allowance."""
+    allowance. The answer, a Reach, says which ``move`` and ``budget`` it used."""
     extra = _route_args("reachable", board, mode, allowance)
     _on_board("reachable", "start", board, start)
     _number("reachable", "budget", budget)
@@ -2553,7 +2745,7 @@ def reachable(
             end = ends[entered] = can_end(mode, *entered)
         if end or place == start:
             out[place] = cost
-    return MappingProxyType(out)
+    return Reach(out, move or "", budget)
 
 
 # ---- table cells the decisions compare with (precomputed) ---------------------------------

@@ -104,6 +104,8 @@ def ask(vector: dict[str, Any]) -> Any:
     if question == "line_of_sight" and vector["kind"] == "line_of_sight":
         if "crossed" in kwargs:
             kwargs["crossed"] = tuple(kwargs["crossed"])
+        if isinstance(kwargs.get("conditions"), str):  # one condition, written without ()
+            kwargs["conditions"] = (kwargs["conditions"],)
         return function(args[0], *(tuple(p) for p in args[1:]), **kwargs)
     return function(*args, **kwargs)
 
