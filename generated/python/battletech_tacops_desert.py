@@ -3834,17 +3834,17 @@ def route_cost(
             raise InvalidArgument(
                 "route_cost", "route", end, f"is not next to {start!r} (step {i})"
             )
-        entered = on_board[end]
+        features = on_board[end]
         crossed = edges.get((start, end), ())
-        cost = costs.get((entered, crossed, distance))
+        cost = costs.get((features, crossed, distance))
         if cost is None:
             try:
-                cost = _step_cost(mode, entered, crossed, distance, extra)
+                cost = _step_cost(mode, features, crossed, distance, extra)
             except ArgumentError as error:
                 raise _raised_by(error, "route_cost") from None
-            if _len(entered) < 2 or EXCLUSIONS.keys().isdisjoint(entered):  # warns each time
-                costs[entered, crossed, distance] = cost
-        steps.append(_tuple.__new__(RouteStep, (start, end, entered, crossed, cost)))
+            if _len(features) < 2 or EXCLUSIONS.keys().isdisjoint(features):  # warns each time
+                costs[features, crossed, distance] = cost
+        steps.append(_tuple.__new__(RouteStep, (start, end, features, crossed, cost)))
         if _isinstance(cost, Marker):
             if marker is not PROHIBITED:
                 marker = cost
@@ -3852,9 +3852,9 @@ def route_cost(
             continue
         total += cost
         if not reason and i < last:
-            stop = stops.get(entered)
+            stop = stops.get(features)
             if stop is None:
-                stop = stops[entered] = must_stop(mode, *entered)
+                stop = stops[features] = must_stop(mode, *features)
             if stop:
                 reason = f"step {i} enters a place where the unit must stop"
     if not reason and steps and not can_end(mode, *steps[-1].features):
