@@ -12,6 +12,10 @@ Laying out is the slow part of these tests (about a second a document), so:
 - each document is laid out once per worker, with the garbage collector held off, and only
   what the tests read of it is kept (:class:`Layout`), not WeasyPrint's boxes, which would
   make every later collection walk them again;
+- the poker deck on A4, which ``rulesdsl build`` writes, is rendered once (:func:`written_deck`)
+  for the tests that read its layout and those that read its PDF; their tests share an
+  xdist group (:func:`written_deck_group`), so that one worker runs them all (the suite runs
+  with ``--dist loadgroup``, pyproject.toml);
 - the full matrix, every bundled ruleset in every language, paper and card size, is run with
   ``pytest --layout-matrix`` (CI does). The developers' run lays out a sample (:func:`matrix`):
   each ruleset once, as a sheet or as a deck, in languages and sizes taken in turn, so that
@@ -20,7 +24,7 @@ Laying out is the slow part of these tests (about a second a document), so:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -31,9 +35,10 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.printed.cards import Refit, build_deck, render_deck_html
-from rulesdsl.printed.loss import check_layout, page_fills
-from rulesdsl.printed.pdf import layout_losses
+from rulesdsl.printed import pdf
+from rulesdsl.printed.cards import Refit, build_deck, render_deck, render_deck_html
+from rulesdsl.printed.loss import Loss, check_layout, page_fills
+from rulesdsl.printed.pdf import Rendered, layout_losses
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheets import Grow, render_html
 
@@ -61,10 +66,13 @@ def cases() -> list[tuple[str, str]]:
     return [(name, lang) for name in RULESETS for lang in ruleset(name).languages]
 
 
-def matrix(kinds: Sequence[str], half: int) -> list[Any]:
+def matrix(
+    kinds: Sequence[str], half: int, group: Callable[[str, str, str], Any] | None = None
+) -> list[Any]:
     """``(ruleset, language, kind)`` parameters for every case and each of ``kinds`` (papers
     or card sizes), every one but a sample marked ``layout_matrix``: those run only with
-    ``pytest --layout-matrix`` (conftest.py).
+    ``pytest --layout-matrix`` (conftest.py). ``group`` gives a case's xdist group mark, or
+    None (:func:`written_deck_group`).
 
     The sample takes every other ruleset, from the first (``half`` 0) or the second
     (``half`` 1), so that the sheet and the deck tests share the rulesets between them; the
@@ -78,6 +86,8 @@ def matrix(kinds: Sequence[str], half: int) -> list[Any]:
             for kind in kinds:
                 keep = taken == half and (lang, kind) == sample
                 marks = () if keep else (pytest.mark.layout_matrix,)
+                grouped = group(name, lang, kind) if group is not None else None
+                marks += (grouped,) if grouped is not None else ()
                 params.append(pytest.param(name, lang, kind, marks=marks))
     return params
 
@@ -98,14 +108,16 @@ class Layout:
 def _layout(html: str, cards: bool, refit: Refit | Grow | None = None) -> Layout:
     with gc_paused():
         document, losses = layout_losses(html, refit=refit)
-        return Layout(
-            pages=len(document.pages),
-            lost=tuple(loss.describe() for loss in losses),
-            heading_only=tuple(
-                heading_only_cards(document) if cards else heading_only_pages(document)
-            ),
-            fills=tuple(page_fills(document)),
-        )
+        return _read(document, losses, cards)
+
+
+def _read(document: Any, losses: Sequence[Loss], cards: bool) -> Layout:
+    return Layout(
+        pages=len(document.pages),
+        lost=tuple(loss.describe() for loss in losses),
+        heading_only=tuple(heading_only_cards(document) if cards else heading_only_pages(document)),
+        fills=tuple(page_fills(document)),
+    )
 
 
 @cache
@@ -116,9 +128,55 @@ def sheet_layout(name: str, lang: str, paper: str) -> Layout:
 
 @cache
 def deck_layout(name: str, lang: str, size: str, mode: str | None = None) -> Layout:
+    if (size, mode) == ("poker", None):  # the deck `rulesdsl build` writes
+        return written_deck(name, lang).layout
     rs = ruleset(name)
     html = render_deck_html(build_deck(rs, lang, size, mode), "a4")
     return _layout(html, cards=True, refit=Refit(rs, lang, size, mode, "a4"))
+
+
+@dataclass(frozen=True)
+class Written:
+    """The poker deck on A4 as ``rulesdsl build`` writes it, and what the tests read of the
+    document it was written from."""
+
+    pdf: Rendered
+    """:func:`render_deck`'s PDF, with the losses its loss check found."""
+    layout: Layout
+
+
+@cache
+def written_deck(name: str, lang: str) -> Written:
+    """:func:`render_deck` of the poker deck on A4, laid out (and refitted) once for both the
+    tests that read its layout and those that read its PDF: the document is the one
+    ``render_pdf`` hands WeasyPrint's finisher as it writes the PDF."""
+    documents: list[Any] = []
+    finish = pdf._fix_metadata
+
+    def finisher(document: Any, writer: Any) -> None:
+        documents.append(document)
+        finish(document, writer)
+
+    with gc_paused():
+        pdf._fix_metadata = finisher  # type: ignore[assignment]
+        try:
+            written = render_deck(ruleset(name), lang, "poker", paper="a4")
+        finally:
+            pdf._fix_metadata = finish  # type: ignore[assignment]
+        [document] = documents  # the finisher saw the one document written
+        return Written(written, _read(document, written.losses, cards=True))
+
+
+def written_deck_group(name: str, lang: str, size: str = "poker") -> Any:
+    """The xdist group of the tests that read :func:`written_deck` of ``name`` in ``lang``
+    (None for another card size): one worker renders the deck for all of them."""
+    return pytest.mark.xdist_group(f"written-deck-{name}-{lang}") if size == "poker" else None
+
+
+def sheet_group(name: str, lang: str, paper: str) -> Any:
+    """The xdist group of the tests that read :func:`sheet_layout` of ``name`` on A4 (None
+    for another paper): one worker lays each sheet out for all of them."""
+    return pytest.mark.xdist_group(f"a4-sheet-{name}") if paper == "a4" else None
 
 
 @dataclass(frozen=True)

@@ -184,7 +184,9 @@ def test_crop_marks_stay_in_the_margin() -> None:
 # ---- what a player sees -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name,lang,size", pdf_layout.matrix(SIZES, half=0))
+@pytest.mark.parametrize(
+    "name,lang,size", pdf_layout.matrix(SIZES, half=0, group=pdf_layout.written_deck_group)
+)
 def test_no_text_leaves_its_card(name: str, lang: str, size: str) -> None:
     layout = pdf_layout.deck_layout(name, lang, size)
     assert layout.lost == ()

@@ -24,7 +24,7 @@ import pytest
 
 from rulesdsl.cli import main
 from rulesdsl.printed import loss
-from rulesdsl.printed.cards import SAFE_ZONE, build_deck, render_deck, render_deck_html
+from rulesdsl.printed.cards import SAFE_ZONE, build_deck, render_deck_html
 from rulesdsl.printed.pdf import layout_losses
 from tests import pdf_layout
 
@@ -78,9 +78,9 @@ def test_a_card_run_into_its_footer_is_text_over_text() -> None:
     assert any(x.kind == loss.OVERLAP and x.where.startswith("card 1/") for x in losses)
 
 
+@pdf_layout.written_deck_group("generic_wargame", "fr")
 def test_a_bundled_deck_loses_nothing_after_the_check() -> None:
-    rs = pdf_layout.ruleset("generic_wargame")
-    pdf = render_deck(rs, "fr", "poker")
+    pdf = pdf_layout.written_deck("generic_wargame", "fr").pdf  # render_deck(rs, "fr", "poker")
     assert pdf.losses == ()
 
 
@@ -241,14 +241,17 @@ def _cells(edges: set[float]) -> list[tuple[float, float]]:
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler's pdftotext")
-@pytest.mark.parametrize(("name", "lang"), pdf_layout.cases())
+@pytest.mark.parametrize(
+    ("name", "lang"),
+    [pytest.param(*c, marks=pdf_layout.written_deck_group(*c)) for c in pdf_layout.cases()],
+)
 def test_the_written_deck_prints_every_word_inside_its_card(
     tmp_path: Path, name: str, lang: str
 ) -> None:
     """The deck `rulesdsl build` writes (poker, A4), read back from the PDF: every word's
     box lies on one card between the crop marks, and at least ``SAFE_ZONE`` less a
     millimetre (the reader's boxes take the font's whole height) inside its edges."""
-    pdf = render_deck(pdf_layout.ruleset(name), lang, "poker", paper="a4")
+    pdf = pdf_layout.written_deck(name, lang).pdf  # render_deck(..., "poker", paper="a4")
     path = tmp_path / "deck.pdf"
     path.write_bytes(bytes(pdf))
     marks = crop_lines(bytes(pdf))

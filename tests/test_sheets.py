@@ -337,7 +337,13 @@ def test_heavy_gear_fits_three_a4_pages(heavy_gear_pdf: bytes) -> None:
     assert len(pdf_pages(heavy_gear_pdf)) == 3
 
 
-@pytest.mark.parametrize("name", ["battletech_tacops", "heavy_gear"])
+@pytest.mark.parametrize(
+    "name",  # each in its sheets' xdist group (pdf_layout.sheet_group): laid out once
+    [
+        pytest.param(n, marks=pytest.mark.xdist_group(f"a4-sheet-{n}"))
+        for n in ("battletech_tacops", "heavy_gear")
+    ],
+)
 def test_no_a4_page_but_the_last_is_more_than_a_quarter_empty(name: str) -> None:
     for lang in pdf_layout.ruleset(name).languages:
         layout = pdf_layout.sheet_layout(name, lang, "a4")
@@ -642,6 +648,7 @@ def test_symbols_of_the_generic_game_are_translated(compiler: Compiler) -> None:
         assert word in fr
 
 
+@pdf_layout.sheet_group("heavy_gear", "", "a4")
 def test_heavy_gear_fits_three_a4_pages_in_each_language(heavy_gear: ir.Ruleset) -> None:
     for lang in heavy_gear.languages:
         # the rules on two pages at 7 pt (issue 23), the worked examples (issue 27) on a third
@@ -683,7 +690,9 @@ def test_the_loss_check_sees_a_table_cut_at_the_page_edge() -> None:
     assert pdf_layout.heading_only_pages(only.render()) == [1]
 
 
-@pytest.mark.parametrize("name,lang,paper", pdf_layout.matrix(PAPER_NAMES, half=1))
+@pytest.mark.parametrize(
+    "name,lang,paper", pdf_layout.matrix(PAPER_NAMES, half=1, group=pdf_layout.sheet_group)
+)
 def test_no_text_is_lost_to_the_page(name: str, lang: str, paper: str) -> None:
     layout = pdf_layout.sheet_layout(name, lang, paper)
     assert layout.lost == ()
