@@ -12,6 +12,10 @@ from typing import Any, assert_never
 from rulesdsl.printed.sheet_view import TableView
 from rulesdsl.printed.table_slices import slice_table
 
+LEAST_ROWS = 3
+"""The fewest rows of a split table on one card (a table of fewer rows is never split
+between rows)."""
+
 Card = Any
 """A :class:`rulesdsl.printed.cards.Card` (named loosely: that module imports this one)."""
 
@@ -63,7 +67,7 @@ def pack_even(
     cap: float,
     source_height: float,
     table: tuple[TableView, float],
-    least_rows: int = 0,
+    least_rows: int = LEAST_ROWS,
 ) -> list[Card]:
     """:func:`pack` with the rows shared evenly: as many cards as filling them in order
     takes, each filled to the least height that still needs no more cards (so the last
@@ -90,7 +94,7 @@ def pack(
     source_height: float,
     table: tuple[TableView, float] | None,
     limit: float = 0.0,
-    least_rows: int = 0,
+    least_rows: int = LEAST_ROWS,
 ) -> list[Card]:
     """Fill cards with ``items`` in order, a new card when the next one does not fit in
     ``cap``; a card is ``over`` when it holds more than ``limit`` (default: ``cap``), the
@@ -98,9 +102,8 @@ def pack(
 
     A part of a split table takes at least :data:`LEAST_ROWS` rows and leaves no fewer
     behind, up to ``limit``: to make room for them its notes move on to the next card.
-    ``least_rows``: that least number (default :data:`LEAST_ROWS`)."""
+    ``least_rows``: that least number."""
     limit = limit or cap
-    least_rows = least_rows or LEAST_ROWS
     # rows a part must take fill the card up to its real room less the source line under
     # the card's body (which the estimate of the room leaves to its slack)
     room_for_rows = limit - source_height
@@ -199,7 +202,3 @@ def pack(
     close()
     return cards or [replace(base)]
 
-
-LEAST_ROWS = 3
-"""The fewest rows of a split table on one card (a table of fewer rows is never split
-between rows)."""
