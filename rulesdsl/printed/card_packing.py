@@ -201,4 +201,3 @@ def pack(
         current = start()
     close()
     return cards or [replace(base)]
-
