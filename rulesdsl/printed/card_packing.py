@@ -71,20 +71,51 @@ def pack_even(
 ) -> list[Card]:
     """:func:`pack` with the rows shared evenly: as many cards as filling them in order
     takes, each filled to the least height that still needs no more cards (so the last
-    card of "Terrain 3/3" does not hold one row)."""
+    card of "Terrain 3/3" does not hold one row).
+
+    Filled in order, a part may be left short (4 rows and 2, where the notes of the last
+    rows take a card of their own after 3 and 3): a lower fill that leaves no part under
+    ``least_rows`` rows is taken then, even at a card more."""
     cards = pack(base, items, cap, source_height, table, least_rows=least_rows)
     if len(cards) < 2:
         return cards
+    short = _short(cards, table, least_rows)
     over = sum(card.over for card in cards)
+    if short:
+        for step in range(1, SCAN + 1):
+            trial = pack(
+                base, items, cap * (1 - step / SCAN / 2), source_height, table, cap, least_rows
+            )
+            fewer = _short(trial, table, least_rows)
+            if fewer < short and sum(card.over for card in trial) <= over:
+                cards, short = trial, fewer
+                if not short:
+                    break
     low, high = 0.0, cap
     for _ in range(14):
         middle = (low + high) / 2
         trial = pack(base, items, middle, source_height, table, cap, least_rows)
-        if len(trial) <= len(cards) and sum(card.over for card in trial) <= over:
+        if (
+            len(trial) <= len(cards)
+            and sum(card.over for card in trial) <= over
+            and _short(trial, table, least_rows) <= short
+        ):
             high = middle
         else:
             low = middle
     return pack(base, items, high, source_height, table, cap, least_rows)
+
+
+SCAN = 16
+"""How many lower fills :func:`pack_even` tries (down to half the card) for one that leaves
+no part short."""
+
+
+def _short(cards: Sequence[Card], table: tuple[TableView, float] | None, least: int) -> int:
+    """How many parts hold fewer than ``least`` rows of a table that has ``least`` or more."""
+    if table is None or len(table[0].rows) < least:
+        return 0
+    return sum(1 for c in cards if c.table is not None and 0 < len(c.table.rows) < least)
 
 
 def pack(
