@@ -283,6 +283,10 @@ class Info:
     remarks: tuple[str, ...] = ()
     """Words for programmers (``remark "..."``): in the generated module's docstring, never
     on a sheet or a card."""
+    note_for: tuple[tuple[Id, ...], ...] = ()
+    """Per note, in order, the unit types or keywords it concerns (``note for mech "..."``;
+    empty: all); empty altogether when no note is for some. A per-mode deck keeps a note for
+    all and the notes for its unit type or one of its keywords."""
 
 
 StepTermKind = Literal["rate", "floor", "impassable", "free"]

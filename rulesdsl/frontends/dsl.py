@@ -92,6 +92,14 @@ class _Remark:
     text: str
 
 
+@dataclass(frozen=True)
+class _Note:
+    """A ``note [for MODE, ...] "..."`` while the extras of an item are gathered."""
+
+    labels: tuple[s.Label, ...]
+    scope: tuple[s.Name, ...] = ()
+
+
 class Parser:
     """A reusable parser: build it once, then call :meth:`parse` for each file."""
 
@@ -563,17 +571,25 @@ class _Builder(TableRules, MoveRules):
 
     def extras(self, meta: Meta, ch: list[Any]) -> s.Extras:
         source = next((c for c in ch if isinstance(c, s.SourceRef)), None)
-        notes = tuple(c for c in ch if isinstance(c, tuple))
+        found = [c for c in ch if isinstance(c, _Note)]
+        notes = tuple(n.labels for n in found)
+        scopes = tuple(n.scope for n in found) if any(n.scope for n in found) else ()
         remarks = tuple(c.text for c in ch if isinstance(c, _Remark))
-        return s.Extras(source, notes, any(c == "ignores_others" for c in ch), remarks)
+        ignores = any(c == "ignores_others" for c in ch)
+        return s.Extras(source, notes, ignores, remarks, scopes)
 
     def source(self, meta: Meta, ch: list[Token]) -> s.SourceRef:
         page = next((str(t) for t in ch[1:] if t.type == "PAGE"), None)
         detail = next((self._unquote(t) for t in ch[1:] if t.type == "STRING"), None)
         return s.SourceRef(self._name(ch[0]), page, detail)
 
-    def note(self, meta: Meta, ch: list[Token]) -> tuple[s.Label, ...]:
-        return self.labels(meta, ch[1:])
+    def note(self, meta: Meta, ch: list[Any]) -> _Note:
+        if isinstance(ch[1], tuple):  # note for MODE, ... "..."
+            return _Note(self.labels(meta, ch[2:]), ch[1])
+        return _Note(self.labels(meta, ch[1:]))
+
+    def note_for(self, meta: Meta, ch: list[Token]) -> tuple[s.Name, ...]:
+        return tuple(self._name(t) for t in ch)
 
     def remark(self, meta: Meta, ch: list[Token]) -> _Remark:
         return _Remark(self._unquote(ch[1]))

@@ -105,6 +105,9 @@ class Extras:
     ignores_others: bool = False
     remarks: tuple[str, ...] = ()
     """``remark "..."``: words for programmers, never printed on a sheet."""
+    note_for: tuple[tuple[Name, ...], ...] = ()
+    """Per note (in order), the unit types or keywords it concerns (``note for mech "..."``);
+    empty for a note that concerns all, and empty altogether when no note is for some."""
 
 
 @dataclass(frozen=True)

@@ -141,10 +141,18 @@ class Builder:
             except FragmentError as exc:
                 self.diagnostics.append(exc.diagnostic)
         notes = tuple(self.labels(n) for n in _seq(_get(node, "note")))
+        scopes = tuple(self.note_for(n) for n in _seq(_get(node, "note")))
         remarks = tuple(_raw(r) for r in _seq(_get(node, "remark")) if isinstance(r, ScalarNode))
         flag = _get(node, "ignores_others")
         ignores = flag is not None and _raw(flag).lower() in ("true", "yes", "on")
-        return s.Extras(source, notes, ignores, remarks)
+        return s.Extras(source, notes, ignores, remarks, scopes if any(scopes) else ())
+
+    def note_for(self, node: Node) -> tuple[s.Name, ...]:
+        """A note's ``for: [mech, vehicle]`` (or ``for: mech, vehicle``): whom it concerns."""
+        scope = _get(node, "for") if isinstance(node, MappingNode) else None
+        if isinstance(scope, ScalarNode):  # one string, names split at commas
+            return tuple(s.Name(n.strip(), self.pos(scope)) for n in _raw(scope).split(","))
+        return tuple(self.name(n) for n in _seq(scope) if isinstance(n, ScalarNode))
 
     def item(
         self,

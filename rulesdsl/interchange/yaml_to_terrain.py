@@ -31,13 +31,20 @@ def _is_lang(key: str) -> bool:
     return re.fullmatch(r"[a-z]{2}(_[A-Za-z]{2,4})?", key) is not None
 
 
+def _note_for(note: Any) -> str:
+    """``for mech, vehicle `` before a note's text (its ``for:``), or nothing."""
+    scope = note.get("for") if isinstance(note, dict) else None
+    names = scope if isinstance(scope, list) else str(scope).split(",") if scope else []
+    return f"for {', '.join(str(n).strip() for n in names)} " if names else ""
+
+
 def _extras(node: Any, indent: str = "  ") -> str:
     if not isinstance(node, dict):
         return ""
     out = f" [{node['source']}]" if "source" in node else ""
     notes = node.get("note")
     for note in notes if isinstance(notes, list) else [notes] if notes else []:
-        out += f"\n{indent}  note {_labels(note)}"
+        out += f"\n{indent}  note {_note_for(note)}{_labels(note)}"
     remarks = node.get("remark")
     for remark in remarks if isinstance(remarks, list) else [remarks] if remarks else []:
         out += f"\n{indent}  remark {_q(remark)}"

@@ -20,8 +20,11 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.symbols import SymbolTable
 from rulesdsl.positions import Positions
 from rulesdsl.units import DIMENSIONS, ROLES
+from rulesdsl.words import DeclKind
 
 T = TypeVar("T")
+KINDS: tuple[DeclKind, ...] = ("mode", "group")
+"""What a note may be for (``note for mech, tracked "..."``): unit types and keywords."""
 COST = "cost"
 MODE_CONTEXT = "mode"
 """`modifier X by mode`: values keyed by the ruleset's modes (and groups, expanded to their
@@ -99,7 +102,11 @@ class Context:
             self.symbols.require(ref.book, ("book",), "book")
             source = ir.Source(ref.book.text, ref.page, ref.detail)
         notes = tuple(self.labels(n) for n in extras.notes)
-        return ir.Info(labels, notes, source, extras.remarks)
+        scopes = tuple(
+            tuple(n.text for n in scope if self.symbols.require(n, KINDS, "unit type or keyword"))
+            for scope in extras.note_for
+        )
+        return ir.Info(labels, notes, source, extras.remarks, scopes)
 
     def labels(self, labels: Iterable[s.Label]) -> dict[str, str]:
         out: dict[str, str] = {}

@@ -12,6 +12,10 @@ from typing import Any, assert_never
 from rulesdsl.printed.sheet_view import TableView
 from rulesdsl.printed.table_slices import slice_table
 
+LEAST_ROWS = 3
+"""The fewest rows of a split table on one card (a table of fewer rows is never split
+between rows)."""
+
 Card = Any
 """A :class:`rulesdsl.printed.cards.Card` (named loosely: that module imports this one)."""
 
@@ -63,24 +67,62 @@ def pack_even(
     cap: float,
     source_height: float,
     table: tuple[TableView, float],
-    least_rows: int = 0,
+    least_rows: int = LEAST_ROWS,
 ) -> list[Card]:
     """:func:`pack` with the rows shared evenly: as many cards as filling them in order
     takes, each filled to the least height that still needs no more cards (so the last
-    card of "Terrain 3/3" does not hold one row)."""
+    card of "Terrain 3/3" does not hold one row).
+
+    Filled in order, a part may be left short (4 rows and 2, where the notes of the last
+    rows take a card of their own after 3 and 3): a lower fill that leaves no part under
+    ``least_rows`` rows is taken then, even at a card more."""
     cards = pack(base, items, cap, source_height, table, least_rows=least_rows)
     if len(cards) < 2:
         return cards
+    short = _short(cards, table, least_rows)
     over = sum(card.over for card in cards)
+    if short:
+        for step in range(1, SCAN + 1):
+            trial = pack(
+                base, items, cap * (1 - step / SCAN / 2), source_height, table, cap, least_rows
+            )
+            fewer = _short(trial, table, least_rows)
+            if fewer < short and sum(card.over for card in trial) <= over:
+                cards, short = trial, fewer
+                if not short:
+                    break
     low, high = 0.0, cap
     for _ in range(14):
         middle = (low + high) / 2
         trial = pack(base, items, middle, source_height, table, cap, least_rows, trial=True)
-        if len(trial) <= len(cards) and sum(card.over for card in trial) <= over:
+        if (
+            len(trial) <= len(cards)
+            and sum(card.over for card in trial) <= over
+            and _short(trial, table, least_rows) <= short
+        ):
             high = middle
         else:
             low = middle
     return pack(base, items, high, source_height, table, cap, least_rows)
+
+
+SCAN = 16
+"""How many lower fills :func:`pack_even` tries (down to half the card) for one that leaves
+no part short."""
+
+
+def _short(cards: Sequence[Card], table: tuple[TableView, float] | None, least: int) -> int:
+    """How many parts hold fewer than ``least`` rows of a table that has ``least`` or more."""
+    if table is None or len(table[0].rows) < least:
+        return 0
+    return sum(1 for card in cards if 0 < _rows_held(card) < least)
+
+
+def _rows_held(card: Card) -> int:
+    """How many rows of the table ``card`` holds (a trial pack's stand-in counts them)."""
+    if isinstance(card, _Trial):
+        return card.held
+    return len(card.table.rows) if card.table is not None else 0
 
 
 def pack(
@@ -90,7 +132,7 @@ def pack(
     source_height: float,
     table: tuple[TableView, float] | None,
     limit: float = 0.0,
-    least_rows: int = 0,
+    least_rows: int = LEAST_ROWS,
     *,
     trial: bool = False,
 ) -> list[Card]:
@@ -100,12 +142,11 @@ def pack(
 
     A part of a split table takes at least :data:`LEAST_ROWS` rows and leaves no fewer
     behind, up to ``limit``: to make room for them its notes move on to the next card.
-    ``least_rows``: that least number (default :data:`LEAST_ROWS`). ``trial``: the cards are
-    stand-ins that hold no part of the table (for :func:`pack_even`'s trial packs, which
-    read only how many cards there are and which are over: cutting the table for each card
-    was most of a deck's time)."""
+    ``least_rows``: that least number. ``trial``: the cards are stand-ins that hold no part
+    of the table, only how many of its rows they would (for :func:`pack_even`'s trial packs,
+    which read how many cards there are, which are over and which parts are short: cutting
+    the table for each card was most of a deck's time)."""
     limit = limit or cap
-    least_rows = least_rows or LEAST_ROWS
     # rows a part must take fill the card up to its real room less the source line under
     # the card's body (which the estimate of the room leaves to its slack)
     room_for_rows = limit - source_height
@@ -122,7 +163,9 @@ def pack(
 
     def close() -> None:
         nonlocal current, rows
-        if current is not None and table is not None and rows and not trial:
+        if isinstance(current, _Trial):
+            current.held = len(rows)
+        elif current is not None and table is not None and rows:
             current.table = slice_table(table[0], range(len(table[0].rows[0]) - 1), rows)
         if current is not None:
             current.notes = [note.note for note in placed]
@@ -210,7 +253,7 @@ def pack(
 class _Trial:
     """A card of a trial pack: only what :func:`pack` writes on a card."""
 
-    __slots__ = ("after", "height", "lines", "notes", "over", "svg", "table")
+    __slots__ = ("after", "height", "held", "lines", "notes", "over", "svg", "table")
 
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -220,8 +263,5 @@ class _Trial:
         self.table: TableView | None = None
         self.over = False
         self.height = 0.0
-
-
-LEAST_ROWS = 3
-"""The fewest rows of a split table on one card (a table of fewer rows is never split
-between rows)."""
+        self.held = 0
+        """How many rows of the table the card would hold."""

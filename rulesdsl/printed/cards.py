@@ -66,7 +66,13 @@ from rulesdsl.printed.sheet_view import (
     TableView,
     marker_sign,
 )
-from rulesdsl.printed.table_slices import fit_text, measure, slice_table, wide_chunks
+from rulesdsl.printed.table_slices import (
+    fit_text,
+    measure,
+    slice_table,
+    transposed,
+    wide_chunks,
+)
 
 __all__ = [
     "CARD_SIZES",
@@ -163,6 +169,11 @@ class Card:
     """The front is set across the card (landscape): a wide table fits better so."""
     height: float = 0.0
     """The estimated height of the card's body (the rows, lines and notes), in points."""
+    of_rows: int = 0
+    """How many rows the table the card shows a part of has, as the deck sets it (set on its
+    side, a table has a row per column)."""
+    sideways: bool = False
+    """The card's table is set on its side: a column per row of the sheet's table."""
     more: list[Card] = field(default_factory=list)
     """Blocks of the same topic printed on this card after its own (small blocks share a
     card: :func:`_gathered`)."""
@@ -196,14 +207,26 @@ FOOT = 0.75
 """The footer's type as a share of the card size's least body type (cards.css)."""
 
 
-def _room(size: CardSize, font: float, share: tuple[float, float] = (1.0, 1.0)) -> _Room:
+def _room(
+    size: CardSize, font: float, share: tuple[float, float] = (1.0, 1.0), narrow: bool = False
+) -> _Room:
     """The room on a card of ``size`` whose body is set at ``font`` points; ``share`` (of the
-    width, of the height) is what a refit leaves a block that lost text."""
+    width, of the height) is what a refit leaves a block that lost text; ``narrow``: table
+    cells, too, may break long words with a hyphen (as the card's stylesheet lets them), so
+    a column may be narrower than its longest word."""
     width = (size.width - 2 * PAD) * MM * share[0]
     # the card's head (band and title lines are counted per card) and its foot (two lines)
     foot = 2 * FOOT * size.font * LINE + 2
     height = ((size.height - 2 * PAD) * MM - foot) * FILL * share[1]
-    box = fit.Box(font=font, line=LINE, pad_x=3.6, pad_y=1.6, head_scale=0.88, head_hyphens=True)
+    box = fit.Box(
+        font=font,
+        line=LINE,
+        pad_x=3.6,
+        pad_y=1.6,
+        head_scale=0.88,
+        head_hyphens=True,
+        body_hyphens=narrow,
+    )
     return _Room(width, height, box, font)
 
 
@@ -370,28 +393,94 @@ def _with_index(
 def _fitted(
     topic: str, section: str, block: Block, size: CardSize, share: tuple[float, float]
 ) -> list[Card]:
+    """The cards of one block (:func:`_fitted_once`); a table split between cards is also
+    tried on its side (:func:`transposed`: a column per row, a row per column), and where
+    some parts would still hold fewer than LEAST_ROWS rows (three rows under the header are
+    taller than the card), with long words hyphenated in its cells too (narrower columns),
+    then in the block's compact form (a results table's outcomes as codes with a key).
+
+    Taken: the fewest short parts, then the fewest cards (on its side, a card in ten more),
+    then a table whole across (each part holds every column), then the first tried.
+    A results table on its side still has any roll at any odds on one card."""
+    cards = _fitted_once(topic, section, block, size, share)
+    if block.table is None or block.svg or len(cards) < 2 or topic == "index":
+        return cards
+    found = [(_rank(cards, block, False), 0, cards, False)]
+
+    def consider(shown: Block, sideways: bool, narrow: bool) -> None:
+        trial = _fitted_once(topic, section, shown, size, share, narrow)
+        if not any(card.over for card in trial):
+            found.append((_rank(trial, shown, sideways), len(found), trial, sideways))
+
+    side = replace(block, table=transposed(replace(block.table, fold=False)))
+    consider(side, True, False)
+    if min(found)[0][0]:  # still short: narrower columns, then the compact form
+        consider(block, False, True)
+        consider(side, True, True)
+    compact = block.compact
+    if min(found)[0][0] and compact is not None and compact.table is not None:
+        turned = replace(compact, table=transposed(replace(compact.table, fold=False)))
+        for shown, sideways in ((compact, False), (turned, True)):
+            for narrow in (False, True):
+                consider(shown, sideways, narrow)
+    rank, _, best, sideways = min(found, key=lambda f: (f[0], f[1]))
+    if rank[0] and share != (1.0, 1.0):
+        # a block the loss check found too tall for its estimate (refitted: a share under
+        # 1) that no way sets in parts of LEAST_ROWS rows may leave shorter parts: text on
+        # the card beats even parts
+        return _fitted_once(topic, section, block, size, share, least_rows=1)
+    for card in best:
+        card.sideways = sideways
+    return best
+
+
+def _rank(cards: list[Card], block: Block, sideways: bool) -> tuple[int, int, bool]:
+    """Short parts, cards, and whether the table is split between its columns."""
+    shown = [card.table for card in cards if card.table is not None]
+    if sideways:
+        across = any(len(t.rows) < card.of_rows for card in cards if (t := card.table))
+    else:
+        across = len({tuple(t.flat_head) for t in shown}) > 1
+    # a table is read as the sheet sets it: on its side only for a card in ten or more
+    turn = max(1, len(cards) // SIDEWAYS_GAIN) if sideways else 0
+    return _short(cards, block), len(cards) + turn, across
+
+
+SIDEWAYS_GAIN = 10
+"""A table is set on its side where that ends short parts, or saves a card in this many
+(or keeps the table whole across at no more cards)."""
+
+
+def _fitted_once(
+    topic: str,
+    section: str,
+    block: Block,
+    size: CardSize,
+    share: tuple[float, float],
+    narrow: bool = False,
+    least_rows: int = LEAST_ROWS,
+) -> list[Card]:
     """The cards of one block at the largest type that needs no more cards than the least."""
     fonts = size.fonts()
     whole = topic in WHOLE_ROWS
-    # a block the loss check found too tall for its estimate (refitted: a share under 1) may
-    # leave a part of fewer than LEAST_ROWS rows: text on the card beats even parts
-    least_rows = LEAST_ROWS if share == (1.0, 1.0) else 1
-    upright = _room(size, fonts[-1], share)
+    upright = _room(size, fonts[-1], share, narrow)
     least = _block_cards(section, block, upright, whole, least_rows)
     turned = False
     if block.table is not None and (len(least) > 1 or whole):
         # a table that needs several cards may need fewer set across the card; a results
         # table is never split between its columns: set across where it is wide
         across = replace(size, width=size.height, height=size.width)
-        other = _block_cards(section, block, _room(across, fonts[-1], share), whole, least_rows)
+        other = _block_cards(
+            section, block, _room(across, fonts[-1], share, narrow), whole, least_rows
+        )
         # set across, too, where the upright card cannot hold LEAST_ROWS rows a part
         fewer = _short(other, block) < _short(least, block)
         # and where that keeps the table whole across (one table, not its columns apart)
         whole_across = _too_wide(block, upright) and not _too_wide(
-            block, _room(across, fonts[-1], share)
+            block, _room(across, fonts[-1], share, narrow)
         )
         if (
-            len(other) < len(least)
+            (len(other) < len(least) and _short(other, block) <= _short(least, block))
             or (whole and _too_wide(block, upright))
             or fewer
             or (
@@ -402,8 +491,19 @@ def _fitted(
         ):
             least, size, turned = other, across, True
     chosen, font = least, fonts[-1]
-    for candidate in fonts[:-1]:
-        cards = _block_cards(section, block, _room(size, candidate, share), whole, least_rows)
+    if _short(least, block):
+        # larger type may split the table between its columns, each part with a shorter
+        # header and room for three rows: fewer short parts beat fewer cards
+        for candidate in fonts[:-1]:
+            room = _room(size, candidate, share, narrow)
+            cards = _block_cards(section, block, room, whole, least_rows)
+            if _short(cards, block) < _short(chosen, block) and not any(c.over for c in cards):
+                chosen, font = cards, candidate
+        least = chosen
+    for candidate in fonts[: fonts.index(font)]:
+        cards = _block_cards(
+            section, block, _room(size, candidate, share, narrow), whole, least_rows
+        )
         if (
             len(cards) <= len(least)
             and not any(card.over for card in cards)
@@ -535,6 +635,8 @@ def _block_cards(
             (piece, layout.head_height),
             least_rows,
         )
+    for card in cards:
+        card.of_rows = len(table.rows)
     return _number_parts(cards)
 
 

@@ -122,6 +122,8 @@ class Box:
     ``min-width`` on it)."""
     head_hyphens: bool = False
     """Whether header cells may break long words with a hyphen (:func:`min_width`)."""
+    body_hyphens: bool = False
+    """Whether body cells may, too."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,7 @@ def table_fit(
         size = box.font * (box.head_scale if is_head else 1.0)
         for i, text in enumerate(row):
             b = heavy[n][i] if i < len(heavy[n]) else False
-            hyphens = is_head and box.head_hyphens
+            hyphens = box.head_hyphens if is_head else box.body_hyphens
             lo[i] = max(lo[i], min_width(text, size, b, hyphens) + box.pad_x)
             hi[i] = max(hi[i], width(text, size, b) + box.pad_x)
     if ncols:

@@ -4,6 +4,7 @@ a number, a unit, a label or a note reads in that language."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import assert_never
 
 from rulesdsl import ir, semantics
@@ -89,12 +90,28 @@ class BuilderBase:
         return self.label(self.names.get(ident), ident)
 
     def note_texts(self, info: ir.Info) -> list[str]:
-        return [
-            self.c.label(
+        """The item's notes in the sheet's language. A note for some unit types or keywords
+        (``note for vehicle "..."``) names them on a sheet for all; a sheet for one unit type
+        keeps it only when it concerns that unit type, by its id or one of its keywords."""
+        out = []
+        for i, n in enumerate(info.notes):
+            scope = info.note_for[i] if i < len(info.note_for) else ()
+            if scope and self.mode is not None and not self.concerns(scope):
+                continue
+            text = self.c.label(
                 n.get(self.lang) or n.get(self.rs.languages[0]) or next(iter(n.values()), "")
             )
-            for n in info.notes
-        ]
+            if scope and self.mode is None:
+                names = ", ".join(self.name(x) for x in scope)
+                text = self.w("note_for", names=names, text=text)
+            out.append(text)
+        return out
+
+    def concerns(self, scope: Sequence[str]) -> bool:
+        """Whether a note for ``scope`` (unit types, keywords) concerns the sheet's mode."""
+        mode = self.mode or ""
+        keywords = next((m.keywords for m in self.rs.modes if m.id == mode), ())
+        return any(x in (mode, *keywords, *self.group_of.get(mode, ())) for x in scope)
 
     def num(self, value: float) -> str:
         return self.c.number(value)

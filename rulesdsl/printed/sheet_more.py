@@ -3,6 +3,7 @@ the changelog of a house rule, sources, line of sight and results tables."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import assert_never
 
@@ -419,7 +420,7 @@ class MoreBlocks(MovementBlocks):
             after.append(
                 self.w("with_mod", label=self.label(m.info, m.id), value=self.modifier_value(m))
             )
-        return Block(
+        block = Block(
             t.id,
             title,
             TableView([head_top, head_sub], rows, flat, col_groups=[0] * len(t.columns)),
@@ -429,6 +430,16 @@ class MoreBlocks(MovementBlocks):
             changed=self.added(t.id),
             kind="dice",
         )
+        codes = {self.label(o.info, o.id): o.id.upper() for o in t.outcomes}
+        if len(set(codes.values())) == len(codes) and all(len(c) <= 3 for c in codes.values()):
+            key = " · ".join(self.w("label_colon", label=c, text=text) for text, c in codes.items())
+            coded = [
+                [row[0], *(replace(c, text=codes.get(c.text, c.text)) for c in row[1:])]
+                for row in rows
+            ]
+            table = replace(block.table, rows=coded) if block.table is not None else None
+            block.compact = replace(block, table=table, after=[key, *block.after])
+        return block
 
 
 def _grid_word(shape: ir.GridShape) -> str:

@@ -245,7 +245,9 @@ class MovementBlocks(RuleBlocks):
     ) -> list[tuple[str, list[CellView]]]:
         """Columns with the same cells, merged into one headed by all their names.
 
-        One column left for everyone is headed "all".
+        One column left for everyone is headed "all"; a column shared by three or more and by
+        most of them is headed "Others" (every one not named in a column of its own), so that
+        a long list of unit types does not make the header taller than a card.
         """
         merged: dict[tuple[tuple[str, tuple[str, ...], bool], ...], list[int]] = {}
         for i, (_, cells) in enumerate(columns):
@@ -253,8 +255,14 @@ class MovementBlocks(RuleBlocks):
             merged.setdefault(key, []).append(i)
         if len(merged) == 1 and len(columns) > 1:
             return [(self.w("all"), columns[0][1])]
+        others = self.w("others")
         return [
-            (", ".join(columns[i][0] for i in members), columns[members[0]][1])
+            (
+                others[:1].upper() + others[1:]
+                if len(merged) > 1 and len(members) >= 3 and 2 * len(members) > len(columns)
+                else ", ".join(columns[i][0] for i in members),
+                columns[members[0]][1],
+            )
             for members in merged.values()
         ]
 

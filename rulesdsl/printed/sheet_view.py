@@ -143,6 +143,10 @@ class Block:
     kind: BlockKind = "table"
     narrow: bool = False
     """Set by the page layout: the block takes half the width (two share a row)."""
+    compact: Block | None = None
+    """The same block with its long, repeated cells as short codes and a key to them (a
+    results table's outcomes by their ids: ``AE`` for "Attacker eliminated"): what a card
+    prints where the whole words would leave parts of the table under three rows."""
 
     @property
     def tabular(self) -> bool:

@@ -149,3 +149,25 @@ def fit_rows(heights: Sequence[float], room: float) -> list[list[int]]:
             runs.append([i])
             used = h
     return runs
+
+
+def transposed(t: TableView) -> TableView:
+    """``t`` turned on its side: a column per row (headed by the row's label, its marks and
+    small print), a row per value column (labelled by its header, group and column joined,
+    with the header's marks). A short, wide table whose header is taller than a card (many
+    unit types) reads so on a card, each part holding every one of its rows."""
+    heads = column_heads(t)
+    corner = t.head[0][0] if t.head else HeadCell("")
+    top = [HeadCell(corner.text, notes=corner.notes)]
+    for row in t.rows:
+        label = row[0]
+        text = f"{label.text} ({label.small})" if label.small else label.text
+        top.append(HeadCell(text, notes=label.notes))
+    rows = []
+    for c, head in enumerate(heads):
+        cell = head.sub if head.sub is not None else t.head[0][head.top]
+        notes = tuple(dict.fromkeys((*t.head[0][head.top].notes, *cell.notes)))
+        text = t.flat_head[c + 1] if len(t.flat_head) > c + 1 else cell.text
+        rows.append([CellView(text, ("label",), notes), *(row[c + 1] for row in t.rows)])
+    flat = [corner.text, *(h.text for h in top[1:])]
+    return TableView([top], rows, flat, t.numeric_from)

@@ -133,7 +133,8 @@ class MergeBase:
                     )
                 )
             source = ir.Source(ref.book.text, ref.page, ref.detail)
-        return ir.Info({}, notes, source, extras.remarks)
+        scopes = tuple(tuple(n.text for n in scope) for scope in extras.note_for)
+        return ir.Info({}, notes, source, extras.remarks, scopes)
 
     def _find_block(self, kind: type, name: str) -> int | None:
         for i, st in enumerate(self.statements):

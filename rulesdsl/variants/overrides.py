@@ -605,10 +605,13 @@ class Overrides(MergeBase):
                 new = replace(item, labels=set_label(item.labels, label, first))
             else:
                 notes = list(item.extras.notes)
+                scopes = item.extras.note_for  # a relabelled note keeps whom it is for
                 if index > len(notes):
                     notes.append(())
+                    scopes = (*scopes, ()) if scopes else ()
                 notes[index - 1] = set_label(notes[index - 1], label, first)
-                new = replace(item, extras=replace(item.extras, notes=tuple(notes)))
+                extras = replace(item.extras, notes=tuple(notes), note_for=scopes)
+                new = replace(item, extras=extras)
             rewritten: s.Statement = replace_node(base, item, new)
             return rewritten
 

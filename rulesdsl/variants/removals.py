@@ -14,6 +14,7 @@ from rulesdsl.variants.merging import (
     without_key,
     without_member,
 )
+from rulesdsl.variants.note_scopes import without_scope
 from rulesdsl.variants.overrides import Overrides
 
 
@@ -152,7 +153,7 @@ class Removals(Overrides):
                 elif isinstance(st, s.DiceDecl):
                     inner += [m.item.name.text for m in st.modifiers]
                 continue
-            kept.append(without_key(without_member(st, name), name))
+            kept.append(without_scope(without_key(without_member(st, name), name), name))
         self.statements = [st for st in kept if not pointless(st, name)]
         for member in inner:
             self._remove_name(member)

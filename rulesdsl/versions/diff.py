@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar, assert_never
 
 from rulesdsl import ir, spelling, words
@@ -259,6 +259,8 @@ class _Differ:
 
     def _info(self, path: str, old: ir.Info, new: ir.Info, fallback: str) -> None:
         name = self.label(new, fallback)
+        # notes for a removed unit type went with it: that removal is the change reported
+        old = _for_known(old, {m.id for m in self.new.modes} | {g.id for g in self.new.groups})
         for lang in dict.fromkeys([*old.labels, *new.labels]):
             before, after = old.labels.get(lang), new.labels.get(lang)
             if before != after:
@@ -280,6 +282,15 @@ class _Differ:
                 f"{name}: notes changed",
                 " / ".join(n.get(self.old.languages[0], "") for n in old.notes) or None,
                 " / ".join(n.get(self.new.languages[0], "") for n in new.notes) or None,
+            )
+        if old.notes == new.notes and _scopes(old) != _scopes(new):  # which decks print it
+            self.add(
+                "wording",
+                "changed",
+                path,
+                f"{name}: which unit types the notes are for changed",
+                _scope_text(old) or None,
+                _scope_text(new) or None,
             )
         if old.remarks != new.remarks:  # programmers' words: the module's docstring only
             self.add(
@@ -745,3 +756,30 @@ def to_data(d: Diff, advice: str | None = None) -> dict[str, object]:
 
 def to_json(d: Diff, advice: str | None = None) -> str:
     return json.dumps(to_data(d, advice), ensure_ascii=False, indent=2) + "\n"
+
+
+def _scopes(info: ir.Info) -> tuple[tuple[str, ...], ...]:
+    """Per note, whom it is for (``()``: all), as long as the notes."""
+    return tuple(info.note_for[i] if i < len(info.note_for) else () for i in range(len(info.notes)))
+
+
+def _scope_text(info: ir.Info) -> str:
+    """``2: for vehicle`` per note for some, for the diff's report."""
+    return " / ".join(
+        f"{i}: for {', '.join(scope)}" for i, scope in enumerate(_scopes(info), 1) if scope
+    )
+
+
+def _for_known(info: ir.Info, known: set[str]) -> ir.Info:
+    """``info`` without the notes for unit types or keywords all gone from ``known``, and
+    those names gone from the other notes' scopes."""
+    if not info.note_for:
+        return info
+    notes, scopes = [], []
+    for note, scope in zip(info.notes, _scopes(info), strict=True):
+        kept = tuple(x for x in scope if x in known)
+        if scope and not kept:
+            continue
+        notes.append(note)
+        scopes.append(kept)
+    return replace(info, notes=tuple(notes), note_for=tuple(scopes) if any(scopes) else ())

@@ -1,0 +1,131 @@
+"""Issue 23's "done when", where the other tests left a gap: the PDF-reading check on every
+card size and paper and on per-mode decks (the deck `rulesdsl build` writes is read in
+tests/test_print_loss.py), and `rulesdsl build`'s whole output byte-identical with and
+without system fonts (tests/test_print_fonts.py renders one sheet)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, render_deck
+from tests import pdf_layout
+from tests.test_print_loss import _cells, crop_lines, word_boxes
+
+SAMPLE = {
+    ("void_patrol", "fr", "tarot", "letter", None),
+    ("battletech_tacops", "ru", "poker", "a4", "mech"),
+    ("heavy_gear", "de", "a6", "a4", None),
+    ("hex_operational", "fr", "index", "letter", None),
+}
+"""Laid out on every run; the rest only with ``pytest --layout-matrix`` (CI)."""
+
+
+def _decks() -> list[object]:
+    cases = [
+        (name, lang, size, paper, None)
+        for name, lang in pdf_layout.cases()
+        for size in CARD_SIZES
+        for paper in ("a4", "letter")
+    ]
+    cases += [
+        (name, pdf_layout.ruleset(name).languages[0], "poker", "a4", mode.id)
+        for name in pdf_layout.RULESETS
+        for mode in pdf_layout.ruleset(name).modes
+    ]
+    cases += [case for case in SAMPLE if case not in cases]
+    return [
+        pytest.param(*case, marks=() if case in SAMPLE else (pytest.mark.layout_matrix,))
+        for case in cases
+    ]
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler's pdftotext")
+@pytest.mark.parametrize(("name", "lang", "size", "paper", "mode"), _decks())
+def test_every_word_of_every_deck_lies_inside_its_card(
+    tmp_path: Path, name: str, lang: str, size: str, paper: str, mode: str | None
+) -> None:
+    """Read back from the PDF, as a player prints it: every word's box on one card between
+    the crop marks, the safe zone less a millimetre inside its edges, in every card size,
+    on A4 and Letter, and in every per-mode deck; the product's loss check agrees."""
+    pdf = render_deck(pdf_layout.ruleset(name), lang, size, mode, paper)
+    assert pdf.losses == ()
+    path = tmp_path / "deck.pdf"
+    path.write_bytes(bytes(pdf))
+    inset = SAFE_ZONE - 1.0
+    problems = []
+    pages = zip(word_boxes(path), crop_lines(bytes(pdf)), strict=True)
+    for number, (words, (xs, ys)) in enumerate(pages, 1):
+        columns, rows = _cells(xs), _cells(ys)
+        for text, x0, y0, x1, y1 in words:
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            col = next((c for c in columns if c[0] <= cx <= c[1]), None)
+            row = next((r for r in rows if r[0] <= cy <= r[1]), None)
+            if col is None or row is None:
+                problems.append(f"page {number}: {text!r} lies on no card")
+            elif (
+                x0 < col[0] + inset
+                or x1 > col[1] - inset
+                or y0 < row[0] + inset
+                or (y1 > row[1] - inset)
+            ):
+                problems.append(f"page {number}: {text!r} within {inset} mm of its cut")
+    assert problems == []
+
+
+SMALL = """\
+ruleset tiny "Tiny" ru "Крошка"
+version 1.0.0
+languages en ru
+units distance hex, cost MP
+stacking sum
+mode mech "Mech" ru "Шагоход"
+mode hover "Hover" ru "Ховер"
+layer base "Base" ru "Основа" one per place {
+  clear "Clear" ru "Ровная" | 1
+  woods "Woods" ru "Лес" | 2, hover prohibited
+      note for hover "Hovers stay out." ru "Ховерам нельзя."
+  water "Water" ru "Вода" | impassable, hover 1
+}
+"""
+
+
+def _build(folder: Path, fonts: Path | None) -> dict[str, bytes]:
+    """`rulesdsl build` of the small ruleset in a fresh process; with ``fonts``, fontconfig
+    sees only that (empty) folder. Every file it wrote, by its path."""
+    (folder / "rulesets").mkdir(parents=True)
+    (folder / "rulesets" / "tiny.terrain").write_text(SMALL, "utf-8")
+    env = dict(os.environ)
+    if fonts is not None:
+        fonts.mkdir()
+        conf = fonts.parent / "fonts.conf"
+        conf.write_text(
+            '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
+            f"<fontconfig><dir>{fonts}</dir><cachedir>{fonts.parent / 'cache'}</cachedir>"
+            "</fontconfig>",
+            "utf-8",
+        )
+        env["FONTCONFIG_FILE"] = str(conf)
+    subprocess.run(
+        [sys.executable, "-m", "rulesdsl", "build", "-j", "1", "--out", "out"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        check=True,
+    )
+    out = folder / "out"
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_build_writes_the_same_bytes_with_and_without_system_fonts(tmp_path: Path) -> None:
+    with_fonts = _build(tmp_path / "a", None)
+    without = _build(tmp_path / "b", tmp_path / "empty")
+    assert any(name.endswith(".pdf") for name in with_fonts)
+    assert sorted(with_fonts) == sorted(without)
+    differ = [name for name in with_fonts if with_fonts[name] != without[name]]
+    assert differ == []
