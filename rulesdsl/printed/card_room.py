@@ -1,0 +1,136 @@
+"""The geometry of a card: its sizes, the safe zone, and the room a card's body has at a
+type size, with the estimated heights of what a card holds (titles, lines, notes, pictures).
+
+:mod:`rulesdsl.printed.cards` cuts a sheet into cards by these estimates; the tests and the
+loss check measure the rendered layout."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesdsl.printed import fit
+from rulesdsl.printed.sheet_view import SUPERSCRIPTS
+
+MM = 72 / 25.4
+"""Points per millimetre."""
+
+
+@dataclass(frozen=True)
+class CardSize:
+    name: str
+    width: float
+    """Millimetres across."""
+    height: float
+    """Millimetres down."""
+    font: float
+    """The least body type size in points: the fitter grows a card's type from here."""
+    most: float = 0.0
+    """The largest body type size the fitter gives a card (0: ``font``)."""
+
+    def fonts(self) -> list[float]:
+        """The body sizes the fitter tries, largest first, in half points."""
+        top = max(self.most, self.font)
+        steps = round((top - self.font) * 2)
+        return [self.font + i / 2 for i in range(steps, -1, -1)]
+
+
+CARD_SIZES: dict[str, CardSize] = {
+    "poker": CardSize("poker", 63, 88, 7.0, 9.0),
+    "tarot": CardSize("tarot", 70, 120, 7.5, 10.0),
+    "index": CardSize("index", 127, 76.2, 7.5, 10.0),
+    "a6": CardSize("a6", 105, 148, 8.0, 11.0),
+}
+"""Poker (63 x 88 mm), tarot (70 x 120 mm), index (5 x 3 in, landscape) and A6, with the
+least and largest body type of each: a card's body (its rules, table and lines) is set as
+large as it fits, never smaller than the least."""
+
+
+DEFAULT_SIZE = "poker"
+DEFAULT_PAPER = "a4"
+
+SAFE_ZONE = 3.0
+"""Millimetres inside the cut that text keeps clear of, all round (the card's padding; the
+loss check measures it). A print shop's cut may wander by a millimetre or two."""
+EDGE = 1.5
+"""Millimetres of the backs' dark frame inside the cut (it runs on into the bleed)."""
+PAD = SAFE_ZONE
+"""Card padding in millimetres, all round: the safe zone."""
+LINE = 1.2
+"""Line height as a factor of the type size (the stylesheet's ``line-height``)."""
+FILL = 0.93
+"""Share of the estimated room a card may fill (the estimate is not exact)."""
+
+
+@dataclass(frozen=True)
+class _Room:
+    """The room on one card, in points, and the type sizes used in it."""
+
+    width: float
+    height: float
+    box: fit.Box
+    font: float
+
+    @property
+    def line(self) -> float:
+        return self.font * LINE
+
+
+FOOT = 0.75
+"""The footer's type as a share of the card size's least body type (cards.css)."""
+
+
+def _room(
+    size: CardSize, font: float, share: tuple[float, float] = (1.0, 1.0), narrow: bool = False
+) -> _Room:
+    """The room on a card of ``size`` whose body is set at ``font`` points; ``share`` (of the
+    width, of the height) is what a refit leaves a block that lost text; ``narrow``: table
+    cells, too, may break long words with a hyphen (as the card's stylesheet lets them), so
+    a column may be narrower than its longest word."""
+    width = (size.width - 2 * PAD) * MM * share[0]
+    # the card's head (band and title lines are counted per card) and its foot (two lines)
+    foot = 2 * FOOT * size.font * LINE + 2
+    height = ((size.height - 2 * PAD) * MM - foot) * FILL * share[1]
+    box = fit.Box(
+        font=font,
+        line=LINE,
+        pad_x=3.6,
+        pad_y=1.6,
+        head_scale=0.88,
+        head_hyphens=True,
+        body_hyphens=narrow,
+    )
+    return _Room(width, height, box, font)
+
+
+def _title_height(section: str, title: str, room: _Room) -> float:
+    h = room.font * 0.8 * LINE + 3.0
+    if title:
+        h += fit.lines(title, room.width, room.font * 1.05, True) * room.font * 1.05 * LINE
+    return h + 2
+
+
+def _para_height(text: str, room: _Room, scale: float = 1.0) -> float:
+    size = room.font * scale
+    return fit.lines(text, room.width, size) * size * LINE + 1
+
+
+def _note_height(mark: str, text: str, room: _Room) -> float:
+    return _para_height(f"{mark.translate(SUPERSCRIPTS)} {text}", room, 0.85)
+
+
+def _svg_height(svg: str, room: _Room) -> float:
+    width = _attr(svg, "width")
+    height = _attr(svg, "height")
+    if not width or not height:
+        return room.height
+    return height * min(1.0, room.width / width) + 2
+
+
+def _attr(svg: str, name: str) -> float:
+    marker = f' {name}="'
+    start = svg.find(marker)
+    if start < 0:
+        return 0.0
+    start += len(marker)
+    end = svg.find('"', start)
+    return float(svg[start:end].removesuffix("pt"))
