@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from rulesdsl.compiler import Compiled, Compiler
     from rulesdsl.diagnostics import Diagnostic
     from rulesdsl.frontends.syntax import Pos
+    from rulesdsl.printed.sheet_model import Sheets
 
 Backend = Callable[["ir.Ruleset"], Mapping[str, Output]]
 """A backend gives, for one ruleset, file contents by path relative to generated/."""
@@ -82,18 +83,40 @@ def python_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     return out
 
 
-def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
+def sheet_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str, Output]:
     """``sheets/<id>.<lang>.{html,md,pdf}``: see :func:`rulesdsl.printed.sheets.sheet_outputs`."""
     from rulesdsl.printed.sheets import sheet_outputs as render
 
-    return render(ruleset)
+    return render(ruleset, sheets)
 
 
-def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
+def card_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str, Output]:
     """``cards/<id>.<lang>.pdf``: see :func:`rulesdsl.printed.cards.card_outputs`."""
     from rulesdsl.printed.cards import card_outputs as render
 
-    return render(ruleset)
+    return render(ruleset, sheets)
+
+
+_WITH_SHEETS: dict[Backend, Callable[[ir.Ruleset, Sheets | None], Mapping[str, Output]]] = {
+    sheet_outputs: sheet_outputs,
+    card_outputs: card_outputs,
+}
+"""The backends :func:`build` gives one :class:`~rulesdsl.printed.sheet_model.Sheets` per
+ruleset, so that a sheet is built once for the sheets and the decks (issue 29)."""
+
+
+def _outputs(backend: Backend, ruleset: ir.Ruleset, sheets: Sheets | None) -> Mapping[str, Output]:
+    with_sheets = _WITH_SHEETS.get(backend)
+    return backend(ruleset) if with_sheets is None else with_sheets(ruleset, sheets)
+
+
+def _sheets(ruleset: ir.Ruleset, backends: Iterable[Backend]) -> Sheets | None:
+    """The sheets the backends of one ruleset share, if any of them reads sheets."""
+    if not any(b in _WITH_SHEETS for b in backends):
+        return None
+    from rulesdsl.printed.sheet_model import Sheets
+
+    return Sheets(ruleset)
 
 
 def default_backends() -> tuple[Backend, ...]:
@@ -143,8 +166,9 @@ def render_all(rulesets: Iterable[ir.Ruleset], backends: Iterable[Backend]) -> d
     outputs: dict[str, Output] = {}
     chosen = tuple(backends)
     for ruleset in rulesets:
+        sheets = _sheets(ruleset, chosen)
         for backend in chosen:
-            outputs.update(backend(ruleset))
+            outputs.update(_outputs(backend, ruleset, sheets))
     return dict(sorted(outputs.items()))
 
 
@@ -240,8 +264,9 @@ def build(
         for c in result.compiled:
             if c.ruleset is not None:
                 per_key = rendered[c.ruleset.id] = {}
+                sheets = _sheets(c.ruleset, chosen)
                 for key, backend in keys.items():
-                    per_key[key] = dict(backend(c.ruleset))
+                    per_key[key] = dict(_outputs(backend, c.ruleset, sheets))
                     # out at once: a refused PDF's HTML is freed before the next backend runs
                     unprintable += _too_long_to_print(c.ruleset.id, per_key[key], files, sources)
         result.diagnostics = _check_paths(rendered, files, sources)
