@@ -6,13 +6,15 @@ changes what the other reads."""
 from __future__ import annotations
 
 import copy
+import shutil
+from pathlib import Path
 
 import pytest
 
 from rulesdsl import ir
 from rulesdsl.builder import build as builder
 from rulesdsl.compiler import Compiler
-from rulesdsl.outputs import Deferred
+from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import sheet_model
 from rulesdsl.printed.sheet_model import Sheets, build_sheet
 from rulesdsl.printed.sheet_view import Sheet
@@ -82,3 +84,34 @@ def test_a_build_with_shared_sheets_writes_what_each_backend_writes_alone(
             ).get("html"), rel
         else:
             assert out == other, rel
+
+
+def test_the_cycle_collector_is_off_while_the_build_renders_and_as_it_was_after(
+    compiler: Compiler, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import gc
+
+    seen: list[bool] = []
+    python_outputs = builder.python_outputs
+
+    def watched(rs: ir.Ruleset) -> dict[str, Output]:
+        seen.append(gc.isenabled())
+        return python_outputs(rs)
+
+    rulesets = tmp_path / "rulesets"
+    rulesets.mkdir()
+    shutil.copy(RULESETS / "heavy_gear.terrain", rulesets)
+    assert gc.isenabled()
+    result = builder.build(rulesets, tmp_path / "out", backends=(watched,), compiler=compiler)
+    assert result.ok and seen == [False]
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with builder.cycles_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError), builder.cycles_paused():
+        raise RuntimeError
+    assert gc.isenabled()
