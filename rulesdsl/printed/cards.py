@@ -68,7 +68,7 @@ from rulesdsl.printed.imposition import (
 )
 from rulesdsl.printed.loss import REFITTABLE, Loss
 from rulesdsl.printed.pdf import Rendered, render_pdf, rendered_from
-from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheet_model import Sheets, build_sheet
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
     MARKERS,
@@ -612,14 +612,16 @@ def render_deck(
     return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed, deck.sheet))
 
 
-def card_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
+def card_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str, Output]:
     """The build backend: ``cards/<id>.<lang>.pdf``, a poker deck imposed on A4 per language.
 
     The PDF is deferred like the sheets' (rendered only when its HTML changed, and only with
-    the ``pdf`` extra)."""
+    the ``pdf`` extra). ``sheets``: the ruleset's sheets, shared with the sheet backend (built
+    here if not given)."""
+    sheets = Sheets(ruleset) if sheets is None else sheets
     outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
-        sheet = build_sheet(ruleset, lang)
+        sheet = sheets(lang)
         least = least_deck_bytes(sheet)
         if least > MAX_PDF_SOURCE_BYTES:  # sure to be refused (W009): not cut into cards
             outputs[f"cards/{ruleset.id}.{lang}.pdf"] = Deferred(

@@ -43,6 +43,27 @@ def build_sheet(rs: ir.Ruleset, lang: str | None = None, mode: str | None = None
     return _Builder(rs, lang or rs.languages[0], mode).sheet()
 
 
+class Sheets:
+    """The sheets of one ruleset by language, each built at most once.
+
+    ``rulesdsl build`` gives one to the sheet backend and the card backend of a ruleset, so
+    the deck's bound (:mod:`rulesdsl.printed.deck_bound`) and its cards are cut from the sheet
+    the sheet backend laid out (issue 29: a sheet of 20,000 features takes seconds to build).
+    Neither backend changes a sheet: the page layout and the decks make new blocks
+    (``dataclasses.replace``), so a sheet read by both is the sheet either would build."""
+
+    def __init__(self, ruleset: ir.Ruleset) -> None:
+        self.ruleset = ruleset
+        self._built: dict[str, Sheet] = {}
+
+    def __call__(self, lang: str) -> Sheet:
+        """The sheet of the ruleset in ``lang``, for all modes."""
+        sheet = self._built.get(lang)
+        if sheet is None:
+            sheet = self._built[lang] = build_sheet(self.ruleset, lang)
+        return sheet
+
+
 class _Builder(MoreBlocks):
     """The whole sheet, section by section."""
 

@@ -114,7 +114,7 @@ class MovementBlocks(RuleBlocks):
                 cells = []
                 for f in rows_of:
                     cell = self.map_cell(self.value(self.written_cost(f, m)), f, m)
-                    cell.changed = self.changed(
+                    cell.changed = bool(self.overridden) and self.changed(
                         f.id,
                         f"{f.id}.{m}",
                         f"{f.id}.cost",
@@ -135,7 +135,7 @@ class MovementBlocks(RuleBlocks):
                 cells = []
                 for f in rows_of:
                     cell = self.value(self.keyed_value(modifier, f.id, k))
-                    cell.changed = self.changed(
+                    cell.changed = bool(self.overridden) and self.changed(
                         f"{f.id}.{modifier.id}", f"{f.id}.{modifier.id}.{k}" if k else ""
                     )
                     cells.append(cell)

@@ -28,7 +28,7 @@ from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
 from rulesdsl.printed.loss import Loss
 from rulesdsl.printed.pdf import PdfUnavailable, render_pdf, rendered_from
-from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheet_model import Sheets, build_sheet
 from rulesdsl.printed.sheet_view import CHANGED_SIGN, SUPERSCRIPTS, Block, Sheet, TableView
 from rulesdsl.printed.table_slices import slice_table, wide_chunks
 
@@ -347,15 +347,17 @@ def render_sheet(
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-def sheet_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
+def sheet_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str, Output]:
     """The build backend: ``sheets/<id>.<lang>.{html,md,pdf}`` for each of the languages.
 
     PDFs are deferred: the build renders one only when the file on disk was not rendered from
     the same HTML, and only when the ``pdf`` extra is installed (else it skips them).
+    ``sheets``: the ruleset's sheets, shared with the card backend (built here if not given).
     """
+    sheets = Sheets(ruleset) if sheets is None else sheets
     outputs: dict[str, Output] = {}
     for lang in ruleset.languages:
-        sheet = build_sheet(ruleset, lang)
+        sheet = sheets(lang)
         html = render_html(sheet, DEFAULT_PAPER)
         stem = f"sheets/{ruleset.id}.{lang}"
         outputs[f"{stem}.html"] = html.encode("utf-8")
