@@ -30,10 +30,13 @@ if TYPE_CHECKING:
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 LANGUAGE = re.compile(LANG.regex)
-ColumnRole = Literal["key", "mode", "all", "label", "note", "source", "column", "ignores", "skip"]
+ColumnRole = Literal[
+    "key", "mode", "all", "label", "note", "note_for", "source", "column", "ignores", "skip"
+]
 """What a chart's column holds: the item's name (the first), a mode's or group's cost, the cost
-for all modes, a label, a note, the source, a whole cell of another column of the layer (or a
-table's column), the ``ignores others`` flag; or nothing read (a column in error)."""
+for all modes, a label, a note, whom a note is for (``note for``), the source, a whole cell of
+another column of the layer (or a table's column), the ``ignores others`` flag; or nothing read
+(a column in error)."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class Column:
     lang: str = ""
     """A label's or note's language; "" for the ruleset's first."""
     number: int = 1
-    """Which note (``note 2``)."""
+    """Which note (``note 2``, ``note 2 for``)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,8 @@ def _role(
         if head == "note" and rest and rest[0].isdigit():
             number = int(rest[0])
             rest = rest[1:]
+        if head == "note" and rest == ["for"] and number >= 1:  # `note for`, `note 2 for`
+            return Column("note_for", number=number)
         if not rest and number >= 1:
             return Column(role, number=number)
         if len(rest) == 1 and LANGUAGE.fullmatch(rest[0]) and number >= 1:
@@ -130,7 +135,7 @@ def _role(
             f"{at}'{shown}' is not a {head} column",
             where,
             f"'{head}', or '{head}' and a language code: '{head} fr'"
-            + (", 'note 2 fr'" if head == "note" else ""),
+            + (", 'note 2 fr', or 'note for' (the unit types it is for)" if head == "note" else ""),
         )
     if name == "source" or (name == "all" and not table):
         return Column("source" if name == "source" else "all")

@@ -20,6 +20,7 @@ import csv
 import io
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from rulesdsl import ir, spelling
 from rulesdsl.interchange.csv_chart import dsl_value, outside_strings
@@ -95,24 +96,41 @@ def spell_source(source: ir.Source | None) -> str:
     )
 
 
-def _info_heads(languages: tuple[str, ...], infos: Iterable[ir.Info]) -> tuple[int, bool]:
+@dataclass(frozen=True)
+class _InfoColumns:
+    """The columns the rows' infos need: how many notes, a ``note for`` column after each
+    note (some note is for some unit types only), a source column."""
+
+    notes: int
+    scoped: bool
+    source: bool
+
+
+def _info_heads(infos: Iterable[ir.Info]) -> _InfoColumns:
     infos = list(infos)
-    return max((len(i.notes) for i in infos), default=0), any(i.source for i in infos)
+    return _InfoColumns(
+        max((len(i.notes) for i in infos), default=0),
+        any(any(i.note_for) for i in infos),
+        any(i.source for i in infos),
+    )
 
 
-def _note_heads(languages: tuple[str, ...], count: int) -> list[str]:
-    heads = []
-    for n in range(1, count + 1):
+def _note_heads(languages: tuple[str, ...], cols: _InfoColumns) -> list[str]:
+    heads = ["source"] if cols.source else []
+    for n in range(1, cols.notes + 1):
         base = "note" if n == 1 else f"note {n}"
         heads += [base, *(f"{base} {lang}" for lang in languages[1:])]
+        heads += [f"{base} for"] if cols.scoped else []
     return heads
 
 
-def _info_cells(info: ir.Info, languages: tuple[str, ...], notes: int, source: bool) -> list[str]:
-    cells = [spell_source(info.source)] if source else []
-    for n in range(notes):
+def _info_cells(info: ir.Info, languages: tuple[str, ...], cols: _InfoColumns) -> list[str]:
+    cells = [spell_source(info.source)] if cols.source else []
+    for n in range(cols.notes):
         note = info.notes[n] if n < len(info.notes) else {}
         cells += [note.get(lang, "") for lang in languages]
+        if cols.scoped:  # whom the note is for: unit types or keywords
+            cells.append(", ".join(info.note_for[n] if n < len(info.note_for) else ()))
     return cells
 
 
@@ -125,7 +143,7 @@ def chart_rows(ruleset: ir.Ruleset, name: str) -> tuple[Rows, set[int]] | None:
     if layer is not None:
         by_id = {f.id: f for f in ruleset.features}
         features = [by_id[fid] for fid in layer.features]
-        notes, source = _info_heads(langs, (f.info for f in features))
+        info_cols = _info_heads(f.info for f in features)
         ignores = any(f.ignores_others for f in features)
         modes = [m.id for m in ruleset.modes]
         used = {
@@ -145,7 +163,7 @@ def chart_rows(ruleset: ir.Ruleset, name: str) -> tuple[Rows, set[int]] | None:
             else:
                 values.add(len(header))
                 header.append(f"column {column}")
-        header += (["source"] if source else []) + _note_heads(langs, notes)
+        header += _note_heads(langs, info_cols)
         header += ["ignores others"] if ignores else []
         rows = [header]
         for f in features:
@@ -156,16 +174,16 @@ def chart_rows(ruleset: ir.Ruleset, name: str) -> tuple[Rows, set[int]] | None:
                     row += [spell_cost(cell, k) if cell else "" for k in ["", *keys]]
                 else:
                     row.append(spell_cell(cell) if cell else "")
-            row += _info_cells(f.info, langs, notes, source)
+            row += _info_cells(f.info, langs, info_cols)
             row += (["yes" if f.ignores_others else ""]) if ignores else []
             rows.append(row)
         return rows, values
     table = next((x for x in ruleset.tables if x.id == name), None)
     if table is not None:
-        notes, source = _info_heads(langs, (r.info for r in table.rows))
+        info_cols = _info_heads(r.info for r in table.rows)
         header = ["row", *label_heads, *(c.id for c in table.columns or [TABLE_VALUE])]
         values = set(range(len(label_heads) + 1, len(header))) | {0}
-        header += (["source"] if source else []) + _note_heads(langs, notes)
+        header += _note_heads(langs, info_cols)
         rows = [header]
         for trow in table.rows:
             key = (
@@ -181,7 +199,7 @@ def chart_rows(ruleset: ir.Ruleset, name: str) -> tuple[Rows, set[int]] | None:
                     key,
                     *(trow.info.labels.get(lang, "") for lang in langs),
                     *(dsl_value(c) for c in trow.cells),
-                    *_info_cells(trow.info, langs, notes, source),
+                    *_info_cells(trow.info, langs, info_cols),
                 ]
             )
         return rows, values

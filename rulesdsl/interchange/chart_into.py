@@ -383,8 +383,11 @@ def _differs(row: chart.ChartRow, base: chart.ChartRow, order: list[str]) -> boo
     """Whether a chart's row says something else than the base's row (parts it has)."""
     if row.labels is not None and base.labels is not None and row.labels.text != base.labels.text:
         return True
-    if row.notes is not None and base.notes is not None and row.notes.text != base.notes.text:
-        return True
+    if row.notes is not None and base.notes is not None:
+        # a chart without `note for` columns says nothing of whom the notes are for
+        based = base.notes.text if row.note_for is not None else chart.spell_notes(base.notes.node)
+        if row.notes.text != based:
+            return True
     if row.source is not None and (base.source.text if base.source else "") != row.source.text:
         return True
     if row.ignores is not None and bool(base.ignores) != row.ignores:
@@ -415,14 +418,19 @@ def _merge(
     if row.labels is not None and (kept := _other_languages(old.item.labels, langs)):
         both = (*row.labels.node, *kept)
         labels = chart.Part(both, chart.spell_labels(both))
-    notes = row.notes or chart.Part(extras.notes, chart.spell_notes(extras.notes))
+    # whom each note is for: the chart's `note for` columns, else the file's
+    scopes = extras.note_for if row.note_for is None else row.note_for
+    notes = chart.Part(
+        row.notes.node if row.notes else extras.notes,
+        chart.spell_notes(row.notes.node if row.notes else extras.notes, scopes),
+    )
     if row.notes is not None and any(_other_languages(n, langs) for n in extras.notes):
         given = list(row.notes.node)
         merged_notes = [
             (*(given[i] if i < len(given) else ()), *_other_languages(n, langs))
             for i, n in enumerate(extras.notes)
         ] + given[len(extras.notes) :]
-        notes = chart.Part(tuple(merged_notes), chart.spell_notes(merged_notes))
+        notes = chart.Part(tuple(merged_notes), chart.spell_notes(merged_notes, scopes))
     source = row.source
     if source is None:
         source = chart.Part(
@@ -435,7 +443,15 @@ def _merge(
             cells[column] = row.cells[column]
         elif i < len(old.cells):
             cells[column] = chart.Part(old.cells[i], text.span(old.cells[i].pos))
-    merged = replace(row, labels=labels, notes=notes, source=source, ignores=ignores, cells=cells)
+    merged = replace(
+        row,
+        labels=labels,
+        notes=notes,
+        note_for=scopes,
+        source=source,
+        ignores=ignores,
+        cells=cells,
+    )
     node = chart.chart_row_node(merged, order)
     given = [order.index(c) + 1 for c in row.cells if row.cells[c].text or c == "cost"]
     width = max(len(old.cells), max(given, default=0))

@@ -75,6 +75,9 @@ class ChartRow:
     """Per column of the layer or table (``cost`` for the mode columns and ``all``)."""
     row: int
     """Its row in the chart, from 1."""
+    note_for: tuple[tuple[s.Name, ...], ...] | None = None
+    """Per note, the unit types or keywords it is for (``note for``); None when the chart has
+    no such column, so that ``--into`` keeps the row's own."""
 
 
 @dataclass(frozen=True)
@@ -300,6 +303,7 @@ def read_chart(
         default: list[tuple[str, s.Entry]] | None = None
         labels: list[s.Label] = []
         notes: dict[int, list[s.Label]] = {}
+        scopes: dict[int, tuple[s.Name, ...]] = {}
         source: Part | None = None
         ignores = False
         cells: dict[str, Part] = {}
@@ -345,6 +349,10 @@ def read_chart(
                         notes.setdefault(col.number, []).append(note)
                     else:
                         notes.setdefault(col.number, []).insert(0, note)
+                case "note_for":
+                    scope = _note_scope(cell, sheet, f"row {r + 1}, column {i + 1}", diags)
+                    if scope:
+                        scopes[col.number] = scope
                 case "source":
                     found = located(cell, "source", r, i, "[X]")
                     if isinstance(found, s.SourceRef):
@@ -397,6 +405,9 @@ def read_chart(
             continue  # reported: the checks see only the rows read whole
         kinds_present = {c.role for c in columns}
         note_tuple = tuple(tuple(notes[n]) for n in sorted(notes))
+        note_for = tuple(scopes.get(n, ()) for n in sorted(notes))
+        if not any(note_for):
+            note_for = ()
         out.append(
             ChartRow(
                 # a numeric key's name is its number, as the DSL's parser makes it
@@ -404,14 +415,42 @@ def read_chart(
                 key_number,
                 key,
                 Part(tuple(labels), spell_labels(labels)) if "label" in kinds_present else None,
-                Part(note_tuple, spell_notes(note_tuple)) if "note" in kinds_present else None,
+                (
+                    Part(note_tuple, spell_notes(note_tuple, note_for))
+                    if "note" in kinds_present
+                    else None
+                ),
                 source if source is not None else (Part(None, "") if "source" in roles else None),
                 ignores if "ignores" in kinds_present else None,
                 cells,
                 r + 1,
+                note_for if "note_for" in kinds_present else None,
             )
         )
     return sheet, columns, out, diags
+
+
+def _note_scope(
+    cell: Cell | None, sheet: Sheet, at: str, diags: list[Diagnostic]
+) -> tuple[s.Name, ...]:
+    """The unit types or keywords of a ``note for`` cell (``mech, vehicle``), each a name."""
+    text = cell.text.strip() if cell is not None else ""
+    if cell is None or not text:
+        return ()
+    names = tuple(n.strip() for n in text.split(","))
+    bad = next((n for n in names if not NAME.match(n)), None)
+    if bad is not None:
+        diags.append(
+            error(
+                "E001",
+                f"{at} (note for): '{_shown(bad)}' is not a unit type or keyword's name",
+                sheet.at(cell),
+                "the names of the unit types or keywords the note is for, between commas: "
+                "'mech, vehicle'",
+            )
+        )
+        return ()
+    return tuple(s.Name(n, sheet.at(cell)) for n in names)
 
 
 def _entries(
@@ -456,9 +495,19 @@ def spell_labels(labels: Iterable[s.Label]) -> str:
     )
 
 
-def spell_notes(notes: Iterable[Iterable[s.Label]]) -> str:
-    """Notes as the DSL writes them, one ``note`` line each."""
-    return "\n".join(f"note {spell_labels(n)}" for n in notes)
+def spell_notes(
+    notes: Iterable[Iterable[s.Label]], scopes: tuple[tuple[s.Name, ...], ...] = ()
+) -> str:
+    """Notes as the DSL writes them, one ``note`` line each (``note for mech "..."`` where
+    ``scopes`` names whom the note is for)."""
+    return "\n".join(
+        f"note {_spell_scope(scopes[i] if i < len(scopes) else ())}{spell_labels(n)}"
+        for i, n in enumerate(notes)
+    )
+
+
+def _spell_scope(scope: tuple[s.Name, ...]) -> str:
+    return f"for {', '.join(n.text for n in scope)} " if scope else ""
 
 
 def spell_source(source: s.SourceRef) -> str:
@@ -626,7 +675,9 @@ def chart_row_node(row: ChartRow, order: Iterable[str]) -> s.RowNode:
     notes: tuple[tuple[s.Label, ...], ...] = row.notes.node if row.notes else ()
     source = row.source.node if row.source else None
     extras = (
-        s.Extras(source, notes, bool(row.ignores)) if source or notes or row.ignores else _NO_EXTRAS
+        s.Extras(source, notes, bool(row.ignores), (), row.note_for or ())
+        if source or notes or row.ignores
+        else _NO_EXTRAS
     )
     empty = s.CellNode((), row.key.pos)
     return s.RowNode(
