@@ -297,13 +297,14 @@ async def test_go_to_definition_on_extends_opens_the_base(
 @ASYNC
 async def test_go_to_definition_crosses_extends(client: LanguageClient, folder: Path) -> None:
     variant = folder / "heavy_gear_house_winter.terrain"
+    base = folder / "heavy_gear.terrain"
+    await open_doc(client, base)  # as on the disk, whatever an earlier test left open
     await open_doc(client, variant)
     at = position_of(variant, "override soft.ground", len("override "))
     location = await client.text_document_definition_async(
         t.DefinitionParams(t.TextDocumentIdentifier(uri(variant)), at)
     )
     assert isinstance(location, t.Location)
-    base = folder / "heavy_gear.terrain"
     assert location.uri == uri(base)
     assert location.range.start == position_of(base, 'soft "Soft')
 
@@ -798,8 +799,8 @@ async def test_columns_on_a_line_with_emoji_are_counted_in_utf16(
 async def test_a_quick_fix_applies_the_did_you_mean_hint(
     client: LanguageClient, folder: Path
 ) -> None:
-    path = folder / "emoji.terrain"
-    [diag] = await published(client, path, lambda d: bool(d))
+    path = folder / "emoji.terrain"  # opened here too: a worker may not have run the test before
+    [diag] = await open_doc(client, path, EMOJI_TEXT, lambda d: bool(d))
     actions = await client.text_document_code_action_async(
         t.CodeActionParams(
             t.TextDocumentIdentifier(uri(path)), diag.range, t.CodeActionContext([diag])
