@@ -17,13 +17,15 @@ from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, render_deck
 from tests import pdf_layout
 from tests.test_print_loss import _cells, crop_lines, word_boxes
 
-SAMPLE = {
+SAMPLE = (
     ("void_patrol", "fr", "tarot", "letter", None),
     ("battletech_tacops", "ru", "poker", "a4", "mech"),
     ("heavy_gear", "de", "a6", "a4", None),
     ("hex_operational", "fr", "index", "letter", None),
-}
-"""Laid out on every run; the rest only with ``pytest --layout-matrix`` (CI)."""
+)
+"""Laid out on every run; the rest only with ``pytest --layout-matrix`` (CI). A tuple, not a
+set: pytest-xdist's workers must collect the cases in one order, and a set of strings is
+ordered by each process's own string hashes."""
 
 
 def _decks() -> list[object]:
