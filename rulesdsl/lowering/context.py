@@ -50,6 +50,14 @@ class Context:
 
     def __init__(self, statements: Sequence[s.Statement], fallback_pos: s.Pos) -> None:
         self.statements = statements
+        self.key_words = (
+            "mode, group or kind of move"
+            if any(isinstance(st, s.MoveDecl) for st in statements)
+            else "mode or group"
+        )
+        """What a cost cell's key may name, as E101 says it: kinds of move only where the
+        ruleset declares some (found once: a cell asking for each key made lowering quadratic
+        in the statements)."""
         self.fallback_pos = fallback_pos
         self.where = Positions(fallback_pos)
         self.diags: list[Diagnostic] = []

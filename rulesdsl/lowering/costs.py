@@ -161,7 +161,7 @@ class CostLowering(ModifierLowering):
             elif self.symbols.require(
                 entry.key,
                 ("mode", "group", "kind of move"),
-                "mode, group or kind of move" if self.of(s.MoveDecl) else "mode or group",
+                self.key_words,
             ):
                 if entry.key.text in exceptions:
                     self.err(
