@@ -6,7 +6,7 @@ unknown ones by whoever looks a name up, with a did-you-mean hint drawn from the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rulesdsl.diagnostics import Cap, Diagnostic, Related, did_you_mean, error
@@ -26,6 +26,8 @@ class SymbolTable:
     def __init__(self, cap: Cap) -> None:
         self._items: dict[str, Symbol] = {}
         self._books: dict[str, Symbol] = {}
+        self._named: dict[tuple[DeclKind, ...], tuple[str, ...]] = {}
+        """:meth:`names` by kinds, until the next declaration."""
         self.diagnostics: list[Diagnostic] = []
         self._cap = cap
 
@@ -46,6 +48,7 @@ class SymbolTable:
             )
             return False
         table[name.text] = Symbol(name.text, kind, name.pos, parent)
+        self._named.clear()
         return True
 
     def get(self, name: str) -> Symbol | None:
@@ -55,9 +58,16 @@ class SymbolTable:
         sym = self._items.get(name)
         return sym.kind if sym else None
 
-    def names(self, *kinds: DeclKind) -> Iterator[str]:
-        pool = self._books if kinds == ("book",) else self._items
-        return (n for n, sym in pool.items() if not kinds or sym.kind in kinds)
+    def names(self, *kinds: DeclKind) -> tuple[str, ...]:
+        """The names declared of ``kinds`` (of any kind without), found once until the next
+        declaration: lowering asks for each effect of each dice row (W350), and a search of
+        the whole table each time made it quadratic in the ruleset's size."""
+        found = self._named.get(kinds)
+        if found is None:
+            pool = self._books if kinds == ("book",) else self._items
+            found = tuple(n for n, sym in pool.items() if not kinds or sym.kind in kinds)
+            self._named[kinds] = found
+        return found
 
     def require(self, name: s.Name, kinds: Iterable[DeclKind], what: str) -> Symbol | None:
         """The symbol, if ``name`` is one of ``kinds``; else record an unknown-name error."""
