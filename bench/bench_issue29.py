@@ -42,7 +42,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "check": ("bench_speed.py", "--only", "check", "--rounds", "7"),
     "compile": ("bench_speed.py", "--only", "compile", "--rounds", "3"),
     "growth": ("bench_speed.py", "--only", "growth", "--rounds", "2"),
-    "lsp": ("bench_lsp.py", "5000"),
+    "lsp": ("bench_lsp.py", "5000", "--repeat", "3"),
     "large": ("bench_speed.py", "--only", "large", "--rounds", "1"),
 }
 QUICK: dict[str, tuple[str, ...]] = {

@@ -14,6 +14,7 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.builder import build as builder
 from rulesdsl.compiler import Compiler
+from rulesdsl.gc_pause import gc_paused
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import sheet_model
 from rulesdsl.printed.sheet_model import Sheets, build_sheet
@@ -107,11 +108,11 @@ def test_the_cycle_collector_is_off_while_the_build_renders_and_as_it_was_after(
     assert gc.isenabled()
     gc.disable()
     try:
-        with builder.cycles_paused():
+        with gc_paused():
             pass
         assert not gc.isenabled()
     finally:
         gc.enable()
-    with pytest.raises(RuntimeError), builder.cycles_paused():
+    with pytest.raises(RuntimeError), gc_paused():
         raise RuntimeError
     assert gc.isenabled()

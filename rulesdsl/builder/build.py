@@ -19,18 +19,18 @@ manifest records it as :data:`SKIPPED` so that the first build with the extra ma
 
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesdsl.builder import manifest as mf
 from rulesdsl.builder import transaction
+from rulesdsl.gc_pause import gc_paused
 from rulesdsl.outputs import (
     MAX_PDF_SOURCE_BYTES,
     Deferred,
@@ -253,7 +253,7 @@ def build(
         still_skipped = stamp.skipped(result.up_to_date)
         if todo:  # the compiler (Lark, the schema...) is imported only when there is work
             compiler = result.compiler = compiler or _new_compiler()
-            with cycles_paused():
+            with gc_paused():
                 result.compiled = [compiler.compile_file(files[rid]) for rid in todo]
         sources = compiler.sources if compiler is not None else {}
         if not result.ok:
@@ -263,7 +263,9 @@ def build(
             return result
         rendered: dict[str, dict[str, dict[str, Output]]] = {}
         unprintable: list[Diagnostic] = []
-        with cycles_paused():
+        # the IR and the sheets live until the end: collections walking them again and again
+        # were a quarter of the 20,000-feature build's CPU (bench/README.md, issue 29)
+        with gc_paused():
             for c in result.compiled:
                 if c.ruleset is None:
                     continue
@@ -312,23 +314,6 @@ def build(
         result.written = sorted(change.write)
         result.removed = sorted(change.remove)
     return result
-
-
-@contextmanager
-def cycles_paused() -> Iterator[None]:
-    """Python's collector of reference cycles off while the build compiles and renders, and
-    back as it was after (errors included). Those stages make millions of objects that live
-    until the run ends (the IR, the sheets), which each pass of the collector walks again:
-    a quarter of the CPU time of the 20,000-feature build (bench/README.md, issue 29).
-    Reference counting still frees what they drop; cycles left are collected once it is back
-    on. The PDFs, rendered in other processes, are not made with it off."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _new_compiler() -> Compiler:
