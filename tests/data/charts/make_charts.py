@@ -9,6 +9,10 @@ terrain_fr_cp1252.csv  French Excel, "CSV (séparateur: point-virgule)": the sam
                        no byte-order mark.
 terrain_unicode.txt    Excel's "Texte Unicode": UTF-16 LE after its byte-order mark, tabs.
 marsh.xlsx             a workbook made by openpyxl, sheet "marsh" (and a second sheet).
+terrain_fr_note_for.csv, terrain_unicode_note_for.txt
+                       the first and the third, with a `note for` column after the notes'
+                       language columns (whom each note is for, issue 23), as the player
+                       filled it in: one unit type, two in one cell, none.
 
 The charts are heavy_gear's `terrain` layer as `rulesdsl export` writes it, edited as a
 player would: soft costs walkers 3,5 instead of 3, and a new row, bog, has a note of two lines
@@ -119,12 +123,28 @@ def excel_csv(rows: list[list[str]], delimiter: str) -> str:
     return "".join(delimiter.join(cell(c) for c in row) + "\r\n" for row in rows)
 
 
+NOTE_FOR = {"structure": "walker", "road": "ground, hover", "bog": "hover"}
+"""Whom each row's note is for in the `note for` charts (the rest: everyone)."""
+
+
+def with_note_for(rows: list[list[str]]) -> list[list[str]]:
+    """``rows`` with a `note for` column after ``note fr``."""
+    header = [*rows[0], "note for"]
+    return [header] + [[*row, NOTE_FOR.get(row[0], "")] for row in rows[1:]]
+
+
 def main() -> None:
     text = excel_csv(ROWS, ";")
     (HERE / "terrain_fr.csv").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
     (HERE / "terrain_fr_cp1252.csv").write_bytes(text.encode("cp1252"))
     tabbed = excel_csv([[c.replace("3,5", "3.5") for c in row] for row in ROWS], "\t")
     (HERE / "terrain_unicode.txt").write_bytes(tabbed.encode("utf-16"))  # LE, with its BOM
+    scoped = excel_csv(with_note_for(ROWS), ";")
+    (HERE / "terrain_fr_note_for.csv").write_bytes(b"\xef\xbb\xbf" + scoped.encode("utf-8"))
+    scoped_tabbed = excel_csv(
+        [[c.replace("3,5", "3.5") for c in row] for row in with_note_for(ROWS)], "\t"
+    )
+    (HERE / "terrain_unicode_note_for.txt").write_bytes(scoped_tabbed.encode("utf-16"))
     import openpyxl
 
     book = openpyxl.Workbook()
