@@ -161,6 +161,7 @@ CODES: Mapping[str, str] = {
     "E509": "`override example` of a question the example does not have, or of several at once",
     "W003": "a ruleset file that is a symbolic link, skipped by the build",
     "W009": "a sheet or deck too long to print: the build makes no PDF of it",
+    "W010": "a deck with nothing on it yet: the build makes no PDF of it",
     "W101": "a label missing in one of the ruleset's languages",
     "W130": "an inherited row that a chart leaves out, kept (only `remove` drops it)",
     "W250": "a results table outcome that no row gives",
@@ -214,7 +215,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("checks", "W340"),
     (
         "tools",
-        "W003 W009 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614 "
+        "W003 W009 W010 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614 "
         "W700 W701 W702 W703 E700 E701 E702 E703",
     ),
 )

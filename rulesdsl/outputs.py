@@ -29,6 +29,9 @@ class Deferred:
     source_at_least: bool = False
     """``source_bytes`` is a lower bound: the source, sure to be over the limit, was not made
     (a deck of a huge ruleset, :mod:`rulesdsl.printed.deck_bound`)."""
+    blank: bool = False
+    """It would hold nothing (a deck of a ruleset with nothing to put on cards yet): the build
+    makes no file of it (W010)."""
 
 
 MAX_PDF_SOURCE_BYTES = 512 * 1024

@@ -274,7 +274,7 @@ def build(
                 for key, backend in keys.items():
                     per_key[key] = dict(_outputs(backend, c.ruleset, sheets))
                     # out at once: a refused PDF's HTML is freed before the next backend runs
-                    unprintable += _too_long_to_print(c.ruleset.id, per_key[key], files, sources)
+                    unprintable += _not_printed(c.ruleset.id, per_key[key], files, sources)
         result.diagnostics = _check_paths(rendered, files, sources)
         if not result.ok:
             return result
@@ -404,18 +404,32 @@ def _header_pos(path: Path, sources: Mapping[str, str], rid: str) -> Pos:
     return Pos(str(path), 1, 1, 1, 1)
 
 
-def _too_long_to_print(
+def _not_printed(
     rid: str, outs: dict[str, Output], files: Mapping[str, Path], sources: Mapping[str, str]
 ) -> list[Diagnostic]:
-    """W009 for each PDF among ``outs`` whose HTML is over the limit, taken out of them
-    before any render is handed to a worker: its sheet or deck is too long to print usefully,
-    and the render would hold gigabytes. The ruleset's HTML and Markdown sheets are still
-    made."""
+    """The PDFs among ``outs`` that are not worth a render, taken out of them before any is
+    handed to a worker, each with its warning: W010 for a deck with no card (the ruleset has
+    nothing to put on cards yet), W009 for a sheet or deck whose HTML is over the limit (too
+    long to print usefully, and the render would hold gigabytes). The ruleset's HTML and
+    Markdown sheets are still made."""
     from rulesdsl.diagnostics import warning
 
     out: list[Diagnostic] = []
     for rel, content in list(outs.items()):
-        if isinstance(content, Deferred) and content.source_bytes > MAX_PDF_SOURCE_BYTES:
+        if not isinstance(content, Deferred):
+            continue
+        if content.blank:
+            del outs[rel]
+            out.append(
+                warning(
+                    "W010",
+                    f"{rel} is not made: the ruleset has nothing to put on cards yet",
+                    _header_pos(files[rid], sources, rid),
+                    "cards print the layers, tables and rules of the sheet; the deck is made "
+                    "once the ruleset has one",
+                )
+            )
+        elif content.source_bytes > MAX_PDF_SOURCE_BYTES:
             del outs[rel]
             out.append(
                 warning(

@@ -44,6 +44,13 @@ def cmd_cards(args: argparse.Namespace) -> int:
         print(f"rulesdsl: error: --bleed takes 0 to {MAX_BLEED:g} mm", file=sys.stderr)
         return EXIT_USAGE
     deck = build_deck(ruleset, lang, args.size, args.per_mode)
+    if not deck.cards:  # a blank page helps no one, and tells the player nothing
+        print(
+            f"rulesdsl: error: {ruleset.id} has nothing to put on cards yet: cards print the "
+            "layers, tables and rules of its sheet, and it has none; nothing written",
+            file=sys.stderr,
+        )
+        return EXIT_RULES
     html = render_deck_html(deck, paper, args.bleed)
     fmt = (
         "html"

@@ -640,6 +640,7 @@ def card_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str,
             partial(rendered_from, html=html),
             needs="pdf",
             source_bytes=len(html.encode()),
+            blank=not deck.cards,
         )
     return outputs
 
