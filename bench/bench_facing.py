@@ -8,8 +8,10 @@ turns one hexside for 1 MP (turn mode 0, so the state is (place, heading) alone)
 times the generated module (``Board(...)`` built in the timed call, then ``cheapest_route``
 corner to corner, or ``reachable`` within a budget) against a plain heapq Dijkstra over
 (place, heading) written out below, which reads the place costs from a literal dict and so
-also builds its lookup in the call. The minimum per call over several rounds is taken, the
-module and its reference interleaved. No thresholds: the ratios are read, not asserted.
+also builds its lookup in the call. A third row makes the same search for a ship making the
+kind of move ``flank`` (nebulae cost it 3), against the same Dijkstra with those costs. The
+minimum per call over several rounds is taken, the module and its reference interleaved. No
+thresholds: the ratios are read, not asserted.
 """
 
 from __future__ import annotations
@@ -34,14 +36,17 @@ units distance hex, cost MP
 mode ship "Ship"
 grid hexes "Hex" : 1 hex, hex
 facing ship on hexes : turn 1 MP per hexside, backward +1 MP
+move flank "Flank" : allowance times 2
 layer space "Space" one per place {
   clear "Clear"        | 1
-  nebula "Nebula"      | 2
+  nebula "Nebula"      | 2, flank 3
   asteroids "Asteroids" | impassable
 }
 """
 
 COSTS = {"clear": 1.0, "nebula": 2.0, "asteroids": float("inf")}
+FLANK_COSTS = {**COSTS, "nebula": 3.0}
+"""The place costs of a ship making the kind of move ``flank``."""
 STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
@@ -76,10 +81,14 @@ def make_map(size: int, seed: int = 24) -> dict[Any, tuple[str, ...]]:
 
 
 def hand_dijkstra(
-    places: dict[Any, tuple[str, ...]], start: Any, budget: float, goal: Any = None
+    places: dict[Any, tuple[str, ...]],
+    start: Any,
+    budget: float,
+    goal: Any = None,
+    costs: dict[str, float] = COSTS,
 ) -> dict[Any, float]:
     """Dijkstra over (place, heading): forward, backward (+1), a hexside's turn (1)."""
-    cost_of = {p: COSTS[f[0]] for p, f in places.items()}
+    cost_of = {p: costs[f[0]] for p, f in places.items()}
     best: dict[Any, float] = {start: 0.0}
     done: set[Any] = set()
     heap = [(0.0, start)]
@@ -117,7 +126,7 @@ def timed(call: Any, rounds: int) -> float:
 
 
 def rows(module: ModuleType, size: int, rounds: int) -> list[str]:
-    """The two rows of one map size."""
+    """The three rows of one map size."""
     places = make_map(size)
     corner = (size - 1, size - 1)
     budget = size / 2
@@ -137,14 +146,26 @@ def rows(module: ModuleType, size: int, rounds: int) -> list[str]:
     def hand_reach() -> Any:
         return hand_dijkstra(places, start, budget)
 
+    def flank() -> Any:
+        board = module.Board(places, grid="hexes")
+        return module.cheapest_route(board, "ship", start, corner, move="flank")
+
+    def hand_flank() -> Any:
+        return hand_dijkstra(places, start, float("inf"), corner, FLANK_COSTS)
+
     found = cheapest()
     assert found is not None
     assert found.total == hand_dijkstra(places, start, float("inf"))[corner, found.heading]
     assert dict(reach()) == hand_reach()
+    flanking = flank()
+    assert flanking is not None and flanking.move == "flank"
+    everywhere = hand_dijkstra(places, start, float("inf"), costs=FLANK_COSTS)
+    assert flanking.total == everywhere[corner, flanking.heading]
     out = []
     for name, mine, theirs in (
         ("cheapest_route", cheapest, hand_cheapest),
         ("reachable", reach, hand_reach),
+        ('cheapest_route, move="flank"', flank, hand_flank),
     ):
         a, b = timed(mine, rounds), timed(theirs, rounds)
         out.append(
