@@ -113,6 +113,9 @@ CODES: Mapping[str, str] = {
     "E323": "a natural roll with one outcome per column on a dice table that has no columns",
     "E324": "a column shift that goes neither `left` nor `right`",
     "E325": "a column shift on a dice table that has no columns",
+    "E342": "a second modifier `on doubles` in one results table",
+    "E343": "a column shift overridden with a negative number of columns",
+    "W342": "a column shift named `doubles` without `on doubles`, which the dice do not apply",
     "E290": "a kind of move whose allowance factor is not above 0",
     "E291": "a roll due on something other than entering, crossing, ending or first entering",
     "E292": "a roll column in a layer that does not match when the roll is due",
@@ -203,7 +206,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E290 E291 E292 E293 E294 E295 E296 W290",
     ),
     ("lower", "E340 E341"),
-    ("lower", "E320 E323 E324 E325"),
+    ("lower", "E320 E323 E324 E325 E342 E343 W342"),
     ("lower", "E350 E351 E352 E353 E354 W350"),
     (
         "checks",

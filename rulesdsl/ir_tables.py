@@ -243,6 +243,9 @@ class DiceModifier:
     info: Info
     value: int
     shift: int = 0
+    on_doubles: bool = False
+    """``shift left 1 on doubles``: the dice as rolled apply the shift themselves when they
+    show doubles (every face the same); at most one modifier of a table (E342)."""
 
 
 @dataclass(frozen=True)

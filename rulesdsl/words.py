@@ -82,6 +82,7 @@ KEYWORDS: tuple[str, ...] = (
     "counts",
     "crossed",
     "diagonals",
+    "doubles",
     "down",
     "edges",
     "end",

@@ -474,6 +474,18 @@ def test_every_new_construct_survives_dsl_to_yaml_to_dsl(
     assert plain[0].results_tables[4].modifiers[0].shift == -1
 
 
+def test_a_natural_row_written_at_least_false_in_yaml_is_not_at_least() -> None:
+    # The YAML is read as text on its way back to the DSL: "false" is a non-empty string,
+    # and `at_least: false` came back as `natural 2 at least fire`.
+    source, _ = Parser().parse(HEADER + EFFECTS, "demo.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "at_least: true" in yaml_text
+    assert "natural 2 at least fire" in to_terrain(yaml_text)
+    back = to_terrain(yaml_text.replace("at_least: true", "at_least: false"))
+    assert "natural 2 fire" in back and "at least" not in back
+
+
 # ---- outcomes that carry data ---------------------------------------------------------------
 
 RAM = """dice ram "Ramming" : 2d6 by speed {
@@ -526,7 +538,7 @@ def test_a_house_rule_overrides_an_outcomes_effects(tmp_path: Path) -> None:
 
 # ---- column shifts ---------------------------------------------------------------------------
 
-SHIFTING = ODDS.replace("{\n", '{\n  modifier doubles "Doubles" shift left 1\n', 1)
+SHIFTING = ODDS.replace("{\n", '{\n  modifier doubles "Doubles" shift left 1 on doubles\n', 1)
 
 
 def test_a_modifier_may_shift_the_column(compiler: Compiler, tmp_path: Path) -> None:
@@ -557,10 +569,10 @@ def test_the_sheet_prints_a_column_shift_in_every_language(compiler: Compiler) -
     compiled = compile_snippet(compiler, HEADER + SHIFTING)
     assert compiled.ruleset is not None
     for lang, text in {
-        "en": "with Doubles (shift left 1)",
-        "fr": "décalage à gauche de 1",
-        "ru": "сдвиг влево на 1",
-        "de": "Verschiebung nach links um 1",
+        "en": "with Doubles (shift left 1 on doubles)",
+        "fr": "décalage à gauche de 1 sur un double",
+        "ru": "сдвиг влево на 1 при дубле",
+        "de": "Verschiebung nach links um 1 bei einem Pasch",
     }.items():
         sheet = render_sheet(compiled.ruleset, "md", lang).decode("utf-8")
         assert text in sheet.replace("\u00a0", " ").replace("\u202f", " "), lang

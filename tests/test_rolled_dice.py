@@ -1,8 +1,8 @@
 """The module reads the dice as rolled (issue 25, item 2): `roll(table, total, ...,
 dice=(3, 3))` finds the natural roll and doubles itself, so a column shift written `modifier
-doubles shift left 1` and a `natural N` row apply without the caller working them out; the
-old `natural=` and `shift=` keep working, and dice the table cannot roll (the wrong number, a
-face out of range) are the module's InvalidArgument naming roll()."""
+doubles shift left 1 on doubles` and a `natural N` row apply without the caller working them
+out; the old `natural=` and `shift=` keep working, and dice the table cannot roll (the wrong
+number, a face out of range) are the module's InvalidArgument naming roll()."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ mode foot "Foot"
 """
 
 CRT = """dice crt "Combat results" : 2d6 by odds round down {
-  modifier doubles "Doubles" shift left 1
+  modifier doubles "Doubles" shift left 1 on doubles
   column odds_1_1 "1:1 or less" at 1:1
   column odds_2_1 "2:1" at 2:1
   column odds_3_1 "3:1 or more" at 3:1

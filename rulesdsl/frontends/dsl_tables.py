@@ -350,7 +350,12 @@ class TableRules(BuilderBase):
         tokens = [c for c in ch if isinstance(c, Token)]
         direction, count = tokens[1], tokens[2]  # NAME, then `shift` NAME INT
         amount = s.Located(ir.Number(int(count)), self._p(count))
-        return s.DiceModifierNode(self._item(meta, ch), amount, self._name(direction))
+        on_doubles = next((c for c in ch if isinstance(c, s.OnDoubles)), None)
+        item = self._item(meta, ch)
+        return s.DiceModifierNode(item, amount, self._name(direction), on_doubles)
+
+    def on_doubles(self, meta: Meta, ch: list[Any]) -> s.OnDoubles:
+        return s.OnDoubles(self._p(meta))
 
     def dice_row(self, meta: Meta, ch: list[Any]) -> s.DiceRowNode:
         low, high = ch[0]

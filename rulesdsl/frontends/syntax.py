@@ -360,6 +360,16 @@ class DiceModifierNode:
     amount: Located
     shift: Name | None = None
     """``shift left 1``: the direction word; ``amount`` then holds the number of columns."""
+    on_doubles: OnDoubles | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``shift left 1 on doubles``: the dice as rolled apply the shift when they show
+    doubles. Left out of the digest when None, so a file's digest is what it was before."""
+
+
+@dataclass(frozen=True)
+class OnDoubles:
+    """``on doubles`` after a column shift, where it is written."""
+
+    pos: Pos
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
+from rulesdsl.frontends.yaml_positions import node_pos, text_origin
 
 LANGUAGE = re.compile(r"^[a-z]{2}(_[A-Za-z]{2,4})?$")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -24,28 +25,6 @@ STACKING = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+entry\s+(.+?))?\s*$")
 CHECK = re.compile(r"^\s*(\d+d\d+(?:[+-]\d+)?)\s*>=\s*(\d+)\s*$")
 DICE = re.compile(r"^\s*\d+d\d+(?:[+-]\d+)?\s*$")
 ITEM_KEYS = frozenset({"label", "source", "note", "remark", "ignores_others"})
-
-
-def node_pos(path: str, node: Node) -> s.Pos:
-    """Where a YAML node is, as a syntax position (a block ends on its last line)."""
-    start, end = node.start_mark, node.end_mark
-    if end.line > start.line and end.column == 0 and isinstance(node, MappingNode | SequenceNode):
-        return s.Pos(path, start.line + 1, start.column + 1, end.line, 1_000)
-    return s.Pos(path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
-
-
-def _origin(node: Node) -> tuple[int, int]:
-    """Line and column (from 1) of the first character of a scalar's text."""
-    style = getattr(node, "style", None)
-    extra = 1 if style in ("'", '"') else 0
-    if style in ("|", ">"):  # the text starts on the first non-blank line after `|` or `>`
-        buffer, index = node.start_mark.buffer, node.start_mark.index
-        if buffer is not None:
-            lines = buffer[index:].split("\n")[1:]
-            skip = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
-            indent = len(lines[skip]) - len(lines[skip].lstrip(" ")) if lines else 0
-            return node.start_mark.line + 2 + skip, indent + 1
-    return node.start_mark.line + 1, node.start_mark.column + 1 + extra
 
 
 def _items(node: Node) -> Iterator[tuple[ScalarNode, Node]]:
@@ -96,7 +75,7 @@ class Builder:
 
     def fragment(self, node: Node, start: str) -> Any:
         text = " ".join(_raw(node).split("\n")).rstrip()  # a block scalar's lines, joined
-        line, column = _origin(node)
+        line, column = text_origin(node)
         try:
             return self.fragments.parse(text, start, self.path, line, column)
         except FragmentError as exc:
@@ -132,7 +111,7 @@ class Builder:
         source = None
         source_node = _get(node, "source")
         if source_node is not None:
-            line, column = _origin(source_node)
+            line, column = text_origin(source_node)
             try:
                 found = self.fragments.parse(
                     f"[{_raw(source_node)}]", "source", self.path, line, column - 1
@@ -146,6 +125,13 @@ class Builder:
         flag = _get(node, "ignores_others")
         ignores = flag is not None and _raw(flag).lower() in ("true", "yes", "on")
         return s.Extras(source, notes, ignores, remarks, scopes if any(scopes) else ())
+
+    def on_doubles(self, node: Node) -> s.OnDoubles | None:
+        """A column shift's ``on_doubles: true`` (the schema holds it to a boolean)."""
+        flag = _get(node, "on_doubles")
+        if not isinstance(flag, ScalarNode) or _raw(flag).lower() not in ("true", "yes", "on"):
+            return None
+        return s.OnDoubles(self.pos(flag))
 
     def note_for(self, node: Node) -> tuple[s.Name, ...]:
         """A note's ``for: [mech, vehicle]`` (or ``for: mech, vehicle``): whom it concerns."""
@@ -208,7 +194,7 @@ class Builder:
                 )
             )
             return []
-        line, column = _origin(value)
+        line, column = text_origin(value)
         base = s.Name(match[1], s.Pos(self.path, line, column, line, column + len(match[1])))
         return [s.ExtendsDecl(base, match[2], self.pos(value))]
 
@@ -237,7 +223,7 @@ class Builder:
                 )
             )
             return []
-        line, column = _origin(value)
+        line, column = text_origin(value)
         policy = s.Name(match[1], s.Pos(self.path, line, column, line, column + len(match[1])))
         entry = None
         if match[2]:
@@ -475,7 +461,9 @@ class Builder:
                         pos = self.pos(shift_node)
                         count = s.Located(ir.Number(int(words[1])), pos)
                         item = self.item(mk, mv, scalar_is_label=False)
-                        modifiers.append(s.DiceModifierNode(item, count, s.Name(words[0], pos)))
+                        direction = s.Name(words[0], pos)
+                        on_doubles = self.on_doubles(mv)
+                        modifiers.append(s.DiceModifierNode(item, count, direction, on_doubles))
                     else:
                         self.diagnostics.append(
                             error(
@@ -657,7 +645,7 @@ class Builder:
                         )
                     )
                     continue
-                line, column = _origin(check_node)
+                line, column = text_origin(check_node)
                 check = self._located_at(match[1], "value", line, column + match.start(1))
                 at_least = int(match[2])
             if not isinstance(table, ScalarNode):
@@ -721,7 +709,7 @@ class Builder:
         return out
 
     def path_names(self, node: ScalarNode) -> tuple[s.Name, ...]:
-        line, column = _origin(node)
+        line, column = text_origin(node)
         names = []
         offset = 0
         for part in _raw(node).split("."):

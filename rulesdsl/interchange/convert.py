@@ -461,6 +461,7 @@ class _ToYaml:
                 {
                     **self.labels(mod.item.labels),
                     "shift": f"{mod.shift.text} {amount}",
+                    **({"on_doubles": True} if mod.on_doubles is not None else {}),
                     **self.extras(mod.item.extras),
                 }
             )

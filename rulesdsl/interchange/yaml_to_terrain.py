@@ -17,6 +17,12 @@ from rulesdsl.interchange.fmt import format_text
 _q = spelling.string
 
 
+def _yes(value: object) -> bool:
+    """A YAML flag read as text (the file is loaded with BaseLoader): ``true``, ``yes`` or
+    ``on``; ``false`` is not yes, though it is a non-empty string."""
+    return str(value).lower() in ("true", "yes", "on")
+
+
 def _labels(node: Any) -> str:
     if isinstance(node, str):
         return _q(node)
@@ -48,7 +54,7 @@ def _extras(node: Any, indent: str = "  ") -> str:
     remarks = node.get("remark")
     for remark in remarks if isinstance(remarks, list) else [remarks] if remarks else []:
         out += f"\n{indent}  remark {_q(remark)}"
-    if str(node.get("ignores_others", "")).lower() in ("true", "yes", "on"):
+    if _yes(node.get("ignores_others")):
         out += " ignores others"
     return out
 
@@ -227,6 +233,7 @@ def to_terrain(text: str) -> str:
                     amount = mitem.get("amount", "") if isinstance(mitem, dict) else mitem
                     if isinstance(mitem, dict) and "shift" in mitem:
                         amount = f"shift {mitem['shift']}"
+                        amount += " on doubles" if _yes(mitem.get("on_doubles")) else ""
                     labels = _labels(mitem) if isinstance(mitem, dict) else ""
                     emit(
                         "  "
@@ -251,7 +258,7 @@ def to_terrain(text: str) -> str:
                     emit(f"  outcome {_head('', outcome, oitem).strip()}{carried}" + _extras(oitem))
                 for nat in _seq(item.get("naturals")):
                     then = nat["then"]
-                    least = "at least " if nat.get("at_least") else ""
+                    least = "at least " if _yes(nat.get("at_least")) else ""
                     then = "| " + " | ".join(then) if isinstance(then, list) else least + then
                     emit(f"  natural {nat['natural']} {then}" + _extras(nat))
                 for row in _seq(item.get("rows")):

@@ -9,6 +9,7 @@ the dice cannot make, coverage) is found by :mod:`rulesdsl.checks.results`.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from typing import TypeVar, assert_never
 
 from rulesdsl import ir, semantics_effects, words
@@ -155,6 +156,7 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
             "a results row gives one outcome per column: `3-4 | ae | dr | de`",
         )
     modifiers = [dice_modifier(lw, mod, name.text, columns=True) for mod in decl.modifiers]
+    _one_on_doubles(lw, decl.modifiers, name.text)
     columns = []
     for col in res.columns:
         number = lw.number(col.value, None)
@@ -350,12 +352,39 @@ def _near_feed(lw: Context, key: s.Name) -> None:
         )
 
 
+def _one_on_doubles(lw: Context, mods: Sequence[s.DiceModifierNode], table: str) -> None:
+    """E342 for a second modifier ``on doubles`` in a table (the dice show doubles or not:
+    one shift is theirs); W342 for a column shift named ``doubles`` without it, which the dice
+    applied by its name before ``on doubles`` was written (issue 25)."""
+    first: s.DiceModifierNode | None = None
+    for mod in mods:
+        if mod.on_doubles is not None:
+            if first is None:
+                first = mod
+                continue
+            lw.err(
+                "E342",
+                f"'{table}' already applies '{first.item.name.text}' on doubles",
+                mod.on_doubles.pos,
+                "doubles shift the column once: keep one modifier `on doubles`",
+            )
+        elif mod.shift is not None and mod.item.name.text == "doubles":
+            lw.warn(
+                "W342",
+                "a column shift named 'doubles' is not applied by the dice without `on doubles`",
+                mod.item.name.pos,
+                f"write `modifier doubles ... shift {mod.shift.text} <N> on doubles` for the "
+                "dice as rolled to apply it",
+            )
+
+
 def dice_modifier(
     lw: Context, mod: s.DiceModifierNode, table: str, *, columns: bool
 ) -> ir.DiceModifier:
     """A dice modifier: a whole number added to the roll, or on a results table a shift of
-    the column (``shift left 1`` is -1, issue 25): E324 for a direction other than left or
-    right, E325 for a shift on a table with no columns."""
+    the column (``shift left 1`` is -1, issue 25), which ``on doubles`` lets the dice as rolled
+    apply: E324 for a direction other than left or right, E325 for a shift on a table with no
+    columns, E343 for a negative count (a variant's override of the number)."""
     number = lw.number(mod.amount, None)
     if number is not None and not float(number.value).is_integer():
         lw.err("E209", "a dice modifier is a whole number", mod.amount.pos)
@@ -377,8 +406,17 @@ def dice_modifier(
                 mod.shift.pos,
                 did_you_mean(mod.shift.text, ("left", "right")) or "e.g. `shift left 1`",
             )
+        if amount < 0:  # only an override can give one: `shift left N` takes a count
+            lw.err(
+                "E343",
+                f"a column shift counts columns: {amount} is not a count",
+                mod.amount.pos,
+                f"the number is how many columns the shift goes {mod.shift.text}, as the "
+                "modifier says: 0 or more",
+            )
         shift = -amount if mod.shift.text == "left" else amount
         amount = 0
-    return lw.at(
-        ir.DiceModifier(mod.item.name.text, lw.info(mod.item), amount, shift), mod.item.name.pos
+    modifier = ir.DiceModifier(
+        mod.item.name.text, lw.info(mod.item), amount, shift, mod.on_doubles is not None
     )
+    return lw.at(modifier, mod.item.name.pos)

@@ -409,9 +409,11 @@ class RuleBlocks(BuilderBase):
         )
 
     def modifier_value(self, m: ir.DiceModifier) -> str:
-        """A dice modifier's amount (``+4``), or its column shift (``shift left 1``)."""
+        """A dice modifier's amount (``+4``), or its column shift (``shift left 1``, ``shift
+        left 1 on doubles``)."""
         if m.shift:
             word = "shift_left" if m.shift < 0 else "shift_right"
+            word += "_on_doubles" if m.on_doubles else ""
             return self.w(word, count=self.num(abs(m.shift)))
         return self.signed(m.value)
 

@@ -91,6 +91,7 @@ def results_tables(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
                 for m in t.modifiers
             },
             "shifts": {m.id: m.shift for m in t.modifiers if m.shift},
+            "on_doubles": next((m.id for m in t.modifiers if m.on_doubles), None),
             "index": semantics.results_index(t, semantics.trigger_shifts(rs, t.id)),
         }
         for t in rs.results_tables

@@ -245,6 +245,16 @@ def results(d: Differ) -> None:
                     f"{m_old.shift:+d}",
                     f"{m_new.shift:+d}",
                 )
+            if m_old.on_doubles != m_new.on_doubles:  # whether the dice as rolled apply it
+                before, after = (_doubles(m) for m in (m_old, m_new))
+                d.add(
+                    "rules",
+                    "changed",
+                    f"{b.id}.{m_new.id}.on_doubles",
+                    f"{name}, {d.label(m_new.info, m_new.id)}: {before} -> {after}",
+                    before,
+                    after,
+                )
             if m_old.value != m_new.value:
                 d.add(
                     "rules",
@@ -255,6 +265,10 @@ def results(d: Differ) -> None:
                     f"{m_old.value:+d}",
                     f"{m_new.value:+d}",
                 )
+
+
+def _doubles(m: ir.DiceModifier) -> str:
+    return "on doubles" if m.on_doubles else "not on doubles"
 
 
 def _rows(d: Differ, name: str, a: ir.ResultsTable, b: ir.ResultsTable) -> None:
