@@ -2914,6 +2914,9 @@ class ResultsTable(_Record):
     """The effects each outcome carries (``retreat 1 hex``), for outcomes that have some."""
     shifts: Mapping[str, int] = MappingProxyType({})
     """The modifiers that shift the column (``shift left 1`` is -1) instead of the roll."""
+    on_doubles: str | None = None
+    """The modifier of ``shifts`` that the dice as rolled apply when they show doubles
+    (``shift left 1 on doubles``), if any."""
 
 
 class Result(_Record):
@@ -3183,11 +3186,12 @@ def roll(
     modifiers) is one; ``shift`` moves the column right (left when negative), as a
     modifier ``shift left 1`` says (-1), stopping at the first and last column. ``dice``, the
     faces as rolled (``(3, 3)``), gives the natural roll, and doubles add the shift of the
-    table's modifier ``doubles``."""
+    table's modifier ``on doubles``."""
     if dice is not None and _isinstance(table, _str) and table in RESULTS_TABLES:
-        natural, doubles = _rolled(RESULTS_TABLES[table].dice, dice, natural)
-        if doubles:  # the dice as rolled: doubles shift as the table's `doubles` says
-            shift = shift + RESULTS_TABLES[table].shifts.get("doubles", 0)
+        results = RESULTS_TABLES[table]
+        natural, doubles = _rolled(results.dice, dice, natural)
+        if doubles and results.on_doubles is not None:  # the table's `on doubles` shift
+            shift = shift + results.shifts[results.on_doubles]
     elif dice is not None and _isinstance(table, _str) and table in DICE_TABLES:
         natural = _rolled(DICE_TABLES[table].dice, dice, natural)[0]  # a plain table's natural
     if column is not None and natural is None and not shift:
