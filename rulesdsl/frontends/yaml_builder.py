@@ -54,6 +54,11 @@ def _raw(node: Node) -> str:
     return "" if _is_null(node) else str(node.value)
 
 
+def _is_yes(node: Node | None) -> bool:
+    """A flag's scalar says yes: ``true``, ``yes`` or ``on``."""
+    return isinstance(node, ScalarNode) and _raw(node).lower() in ("true", "yes", "on")
+
+
 _NO_EXTRAS = s.Extras()
 
 
@@ -122,16 +127,13 @@ class Builder:
         notes = tuple(self.labels(n) for n in _seq(_get(node, "note")))
         scopes = tuple(self.note_for(n) for n in _seq(_get(node, "note")))
         remarks = tuple(_raw(r) for r in _seq(_get(node, "remark")) if isinstance(r, ScalarNode))
-        flag = _get(node, "ignores_others")
-        ignores = flag is not None and _raw(flag).lower() in ("true", "yes", "on")
+        ignores = _is_yes(_get(node, "ignores_others"))
         return s.Extras(source, notes, ignores, remarks, scopes if any(scopes) else ())
 
     def on_doubles(self, node: Node) -> s.OnDoubles | None:
         """A column shift's ``on_doubles: true`` (the schema holds it to a boolean)."""
         flag = _get(node, "on_doubles")
-        if not isinstance(flag, ScalarNode) or _raw(flag).lower() not in ("true", "yes", "on"):
-            return None
-        return s.OnDoubles(self.pos(flag))
+        return s.OnDoubles(self.pos(flag)) if flag is not None and _is_yes(flag) else None
 
     def note_for(self, node: Node) -> tuple[s.Name, ...]:
         """A note's ``for: [mech, vehicle]`` (or ``for: mech, vehicle``): whom it concerns."""
