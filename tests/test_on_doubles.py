@@ -20,27 +20,11 @@ from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.printed.sheets import render_sheet
 from rulesdsl.versions import diff as semantic
 from tests.conftest import compile_snippet, import_rendered
+from tests.test_dice_issue25 import HEADER, found
+from tests.test_rolled_dice import CRT as ROLLED_CRT
 
-HEADER = """ruleset demo "Demo"
-version 1.0.0
-units distance hex, cost MP
-mode foot "Foot"
-"""
-LINES = HEADER.count("\n")
-
-CRT = """dice crt "Combat results" : 2d6 by odds round down {
-  modifier MODIFIER
-  column odds_1_1 "1:1 or less" at 1:1
-  column odds_2_1 "2:1" at 2:1
-  column odds_3_1 "3:1 or more" at 3:1
-  outcome ae "Attacker eliminated"
-  outcome dr "Defender retreats"
-  outcome de "Defender eliminated"
-  2-5  | ae | ae | dr
-  6-8  | ae | dr | de
-  9+   | dr | de | de
-}
-"""
+CRT = ROLLED_CRT.replace('modifier doubles "Doubles" shift left 1 on doubles', "modifier MODIFIER")
+"""tests/test_rolled_dice.py's combat results table, its modifier left to each test."""
 
 
 def crt(modifier: str) -> str:
@@ -49,15 +33,6 @@ def crt(modifier: str) -> str:
 
 PAIR = crt('pair "A pair" shift left 1 on doubles')
 """A shift on doubles under a name that is not `doubles`."""
-
-
-def found(compiler: Compiler, body: str) -> list[tuple[str, int, int]]:
-    compiled = compile_snippet(compiler, HEADER + body)
-    return [
-        (d.code, d.pos.line - LINES, d.pos.column)
-        for d in compiled.diagnostics
-        if d.pos is not None
-    ]
 
 
 def _module(compiler: Compiler, tmp_path: Path, body: str, name: str) -> ModuleType:
