@@ -4,7 +4,8 @@ Run: python bench/bench_issue29.py [--quick] [--skip large lsp ...]
 
 Runs, one after the other, the scripts that time the rows (each times a row and its
 reference interleaved or back to back in its own process, CPU time, the minimum of its
-rounds) and prints their output under the issue's row names:
+rounds; the language server's row prints the median of its runs, wall and CPU time) and
+prints their output under the issue's row names:
 
   queries  modifier, results roll by column / by odds, lookup, move_cost, dice roll
            (bench_queries.py --fresh: against dict.get and hand-written functions)
@@ -48,7 +49,7 @@ PARTS: dict[str, tuple[str, ...]] = {
 QUICK: dict[str, tuple[str, ...]] = {
     "queries": ("bench_queries.py", "--fresh", "--rounds", "20"),
     "import": ("bench_import.py", "--fresh", "--rounds", "3", "--only", "heavy_gear"),
-    "growth": ("bench_speed.py", "--only", "growth", "--rounds", "1", "--quick"),
+    "growth": ("bench_speed.py", "--only", "growth", "--quick"),
 }
 
 

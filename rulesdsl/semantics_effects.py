@@ -8,8 +8,9 @@ that place's count. A whole-map condition (a feature of a ``whole map`` layer) w
 sight column counts once per line, however many places it is given in ("fog: +1 to the
 hindrance of the line"); a per-place reading is a place feature listed in each place.
 
-The lowering checks the misuse (E350-E353, :mod:`rulesdsl.lowering.effects`); the module's data
-is made from :func:`outcome_values` (:mod:`rulesdsl.target.python`).
+The lowering checks the misuse (E350-E354, :mod:`rulesdsl.lowering.effects`; W350, an effect
+that feeds nothing, :mod:`rulesdsl.lowering.sight`); the module's data is made from
+:func:`outcome_values` (:mod:`rulesdsl.target.python_sight`).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rulesdsl import ir
+from rulesdsl.semantics_effects import whole_map
 from rulesdsl.semantics_tables import covers_map
 
 ROLL_ORDER: tuple[ir.RollWhen, ...] = ("crossing", "entering", "first_entering", "ending")
@@ -116,8 +117,7 @@ def route_rolls(
     entered before; the start counts as entered), then at the last step those on ending.
     ``conditions``: whole-map features that hold on every place; ``entered``: the places
     (as ``places`` names them) entered earlier in the game, so not first entered again."""
-    whole_layers = {layer.id for layer in rs.layers if covers_map(layer)}
-    whole = {f.id for f in rs.features if f.layer in whole_layers}
+    whole = whole_map(rs)
     out: list[Due] = []
     seen: set[object] = {places[0], *entered} if places else set()
     last = len(steps)

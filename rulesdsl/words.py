@@ -146,6 +146,12 @@ FLAG_WORDS: tuple[str, ...] = ("yes", "no")
 """Words a cell reads as yes/no (the grammar reads them as names)."""
 
 
+def is_yes(text: object) -> bool:
+    """A YAML flag, read as text, says yes: ``true``, ``yes`` or ``on`` (YAML 1.1's spellings;
+    ``false`` is a non-empty string, not yes)."""
+    return str(text).lower() in ("true", "yes", "on")
+
+
 # ---- a variant's changes -------------------------------------------------------------------
 
 

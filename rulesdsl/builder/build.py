@@ -419,14 +419,15 @@ def _not_printed(
         if not isinstance(content, Deferred):
             continue
         if content.blank:
+            from rulesdsl.printed.cards import NOTHING_ON_CARDS, WHAT_CARDS_PRINT
+
             del outs[rel]
             out.append(
                 warning(
                     "W010",
-                    f"{rel} is not made: the ruleset has nothing to put on cards yet",
+                    f"{rel} is not made: the ruleset {NOTHING_ON_CARDS}",
                     _header_pos(files[rid], sources, rid),
-                    "cards print the layers, tables and rules of the sheet; the deck is made "
-                    "once the ruleset has one",
+                    f"{WHAT_CARDS_PRINT}; the deck is made once the ruleset has one",
                 )
             )
         elif content.source_bytes > MAX_PDF_SOURCE_BYTES:

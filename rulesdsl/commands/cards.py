@@ -12,6 +12,8 @@ from rulesdsl.printed.cards import (
     DEFAULT_SIZE,
     IMPOSE_PAPERS,
     MAX_BLEED,
+    NOTHING_ON_CARDS,
+    WHAT_CARDS_PRINT,
     Refit,
     build_deck,
     imposition,
@@ -46,8 +48,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
     deck = build_deck(ruleset, lang, args.size, args.per_mode)
     if not deck.cards:  # a blank page helps no one, and tells the player nothing
         print(
-            f"rulesdsl: error: {ruleset.id} has nothing to put on cards yet: cards print the "
-            "layers, tables and rules of its sheet, and it has none; nothing written",
+            f"rulesdsl: error: {ruleset.id} {NOTHING_ON_CARDS}: {WHAT_CARDS_PRINT}, and it "
+            "has none; nothing written",
             file=sys.stderr,
         )
         return EXIT_RULES

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
@@ -54,9 +54,9 @@ def _raw(node: Node) -> str:
     return "" if _is_null(node) else str(node.value)
 
 
-def _is_yes(node: Node | None) -> bool:
+def _is_yes(node: Node | None) -> TypeGuard[ScalarNode]:
     """A flag's scalar says yes: ``true``, ``yes`` or ``on``."""
-    return isinstance(node, ScalarNode) and _raw(node).lower() in ("true", "yes", "on")
+    return isinstance(node, ScalarNode) and words.is_yes(_raw(node))
 
 
 _NO_EXTRAS = s.Extras()
@@ -133,7 +133,7 @@ class Builder:
     def on_doubles(self, node: Node) -> s.OnDoubles | None:
         """A column shift's ``on_doubles: true`` (the schema holds it to a boolean)."""
         flag = _get(node, "on_doubles")
-        return s.OnDoubles(self.pos(flag)) if flag is not None and _is_yes(flag) else None
+        return s.OnDoubles(self.pos(flag)) if _is_yes(flag) else None
 
     def note_for(self, node: Node) -> tuple[s.Name, ...]:
         """A note's ``for: [mech, vehicle]`` (or ``for: mech, vehicle``): whom it concerns."""
@@ -458,12 +458,12 @@ class Builder:
             for mk, mv in _items(_get(v, "modifiers") or MappingNode("", [])):
                 shift_node = _get(mv, "shift") if isinstance(mv, MappingNode) else None
                 if isinstance(shift_node, ScalarNode):  # `shift: left 1` (issue 25)
-                    words = _raw(shift_node).split()
-                    if len(words) == 2 and words[1].isdigit():
+                    shift_words = _raw(shift_node).split()
+                    if len(shift_words) == 2 and shift_words[1].isdigit():
                         pos = self.pos(shift_node)
-                        count = s.Located(ir.Number(int(words[1])), pos)
+                        count = s.Located(ir.Number(int(shift_words[1])), pos)
                         item = self.item(mk, mv, scalar_is_label=False)
-                        direction = s.Name(words[0], pos)
+                        direction = s.Name(shift_words[0], pos)
                         on_doubles = self.on_doubles(mv)
                         modifiers.append(s.DiceModifierNode(item, count, direction, on_doubles))
                     else:
@@ -585,11 +585,7 @@ class Builder:
             crossed_node = _get(v, "crossed") if isinstance(v, MappingNode) else None
             crossed = self.name(crossed_node) if isinstance(crossed_node, ScalarNode) else None
             inside_node = _get(v, "target_inside") if isinstance(v, MappingNode) else None
-            inside = (
-                self.pos(inside_node)
-                if inside_node is not None and _raw(inside_node).lower() in ("true", "yes", "on")
-                else None
-            )
+            inside = self.pos(inside_node) if _is_yes(inside_node) else None
             out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed, inside))
         return out
 

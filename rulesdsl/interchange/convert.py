@@ -127,9 +127,7 @@ class _ToYaml:
         notes = [self._note(n) for n in extras.notes]
         for i, scope in enumerate(extras.note_for):
             if scope:  # `note for mech "..."` -> {for: [mech], label: ...}
-                text = notes[i]
-                labels = {"label": text} if isinstance(text, str) else dict(text)
-                notes[i] = {"for": [n.text for n in scope], **labels}
+                notes[i] = {"for": [n.text for n in scope], **self.labels(extras.notes[i])}
         if notes:
             out["note"] = notes[0] if len(notes) == 1 else notes
         if extras.remarks:

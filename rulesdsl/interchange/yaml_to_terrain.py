@@ -11,16 +11,10 @@ from typing import Any
 
 import yaml
 
-from rulesdsl import spelling
+from rulesdsl import spelling, words
 from rulesdsl.interchange.fmt import format_text
 
 _q = spelling.string
-
-
-def _yes(value: object) -> bool:
-    """A YAML flag read as text (the file is loaded with BaseLoader): ``true``, ``yes`` or
-    ``on``; ``false`` is not yes, though it is a non-empty string."""
-    return str(value).lower() in ("true", "yes", "on")
 
 
 def _labels(node: Any) -> str:
@@ -54,7 +48,7 @@ def _extras(node: Any, indent: str = "  ") -> str:
     remarks = node.get("remark")
     for remark in remarks if isinstance(remarks, list) else [remarks] if remarks else []:
         out += f"\n{indent}  remark {_q(remark)}"
-    if _yes(node.get("ignores_others")):
+    if words.is_yes(node.get("ignores_others")):
         out += " ignores others"
     return out
 
@@ -205,8 +199,7 @@ def to_terrain(text: str) -> str:
                 terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
                 terms += [f"counts {item['counts']}"] if "counts" in item else []
                 terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
-                inside = str(item.get("target_inside", "")).lower() in ("true", "yes", "on")
-                terms += ["target inside"] if inside else []
+                terms += ["target inside"] if words.is_yes(item.get("target_inside")) else []
                 emit(_head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
         elif section == "moves":
             for name, item in node.items():
@@ -233,7 +226,7 @@ def to_terrain(text: str) -> str:
                     amount = mitem.get("amount", "") if isinstance(mitem, dict) else mitem
                     if isinstance(mitem, dict) and "shift" in mitem:
                         amount = f"shift {mitem['shift']}"
-                        amount += " on doubles" if _yes(mitem.get("on_doubles")) else ""
+                        amount += " on doubles" if words.is_yes(mitem.get("on_doubles")) else ""
                     labels = _labels(mitem) if isinstance(mitem, dict) else ""
                     emit(
                         "  "
@@ -258,7 +251,7 @@ def to_terrain(text: str) -> str:
                     emit(f"  outcome {_head('', outcome, oitem).strip()}{carried}" + _extras(oitem))
                 for nat in _seq(item.get("naturals")):
                     then = nat["then"]
-                    least = "at least " if _yes(nat.get("at_least")) else ""
+                    least = "at least " if words.is_yes(nat.get("at_least")) else ""
                     then = "| " + " | ".join(then) if isinstance(then, list) else least + then
                     emit(f"  natural {nat['natural']} {then}" + _extras(nat))
                 for row in _seq(item.get("rows")):

@@ -1,7 +1,7 @@
 """Packing a block onto cards: its lines, picture, table rows and notes, in order, a new card
 when the next does not fit; the rows of a split table shared evenly between the parts, each
 part at least :data:`LEAST_ROWS` rows where the card can hold them. Heights are estimated by
-:mod:`rulesdsl.printed.cards` (from font metrics); this module only places them."""
+:mod:`rulesdsl.printed.card_room` (from font metrics); this module only places them."""
 
 from __future__ import annotations
 

@@ -102,7 +102,7 @@ def _room(
     return _Room(width, height, box, font)
 
 
-def _title_height(section: str, title: str, room: _Room) -> float:
+def _title_height(title: str, room: _Room) -> float:
     h = room.font * 0.8 * LINE + 3.0
     if title:
         h += fit.lines(title, room.width, room.font * 1.05, True) * room.font * 1.05 * LINE

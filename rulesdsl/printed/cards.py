@@ -258,7 +258,7 @@ def _together_font(
             if len(made) > 1 or made[0].over:
                 break
             cards.append(made[0])
-            used += made[0].height + _title_height(section, made[0].title, room)
+            used += made[0].height + _title_height(made[0].title, room)
         else:
             if used <= _room(size, font).height:
                 return font, cards
@@ -334,14 +334,14 @@ def _fitted(
         if not any(card.over for card in trial):
             found.append((_rank(trial, shown, sideways), len(found), trial, sideways))
 
-    side = replace(block, table=transposed(replace(block.table, fold=False)))
+    side = replace(block, table=transposed(block.table))
     consider(side, True, False)
     if min(found)[0][0]:  # still short: narrower columns, then the compact form
         consider(block, False, True)
         consider(side, True, True)
     compact = block.compact
     if min(found)[0][0] and compact is not None and compact.table is not None:
-        turned = replace(compact, table=transposed(replace(compact.table, fold=False)))
+        turned = replace(compact, table=transposed(compact.table))
         for shown, sideways in ((compact, False), (turned, True)):
             for narrow in (False, True):
                 consider(shown, sideways, narrow)
@@ -472,7 +472,7 @@ def _block_cards(
     ``whole_rows`` never across (a results table is read along its rows)."""
     title = block.title or section
     base = Card(section, title, block.kind, source=block.source, changed=block.changed)
-    head_h = _title_height(section, title, room)
+    head_h = _title_height(title, room)
     cap = room.height - head_h
     items: list[Item] = []
     """What the card shows, in order."""
@@ -610,6 +610,11 @@ def render_deck(
     deck = build_deck(ruleset, lang, size, mode)
     html = render_deck_html(deck, paper, bleed)
     return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed, deck.sheet))
+
+
+NOTHING_ON_CARDS = "has nothing to put on cards yet"
+WHAT_CARDS_PRINT = "cards print the layers, tables and rules of the sheet"
+"""Why a ruleset gets no deck (W010 from the build, an error from `rulesdsl cards`)."""
 
 
 def card_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str, Output]:

@@ -6,10 +6,12 @@ A deck whose HTML is over :data:`~rulesdsl.outputs.MAX_PDF_SOURCE_BYTES` is neve
 for a ruleset of thousands of features, spent on HTML that is then thrown away. Every row
 of every table of the sheet lands on some card (``tests/test_cards.py``), written as
 ``<tr>`` and, per cell, what the cards template's ``cell`` macro writes around the cell's
-text, which escaping only lengthens; so the bytes of those rows are at most the deck's.
+text. It is a bound in practice, not in every case: a card may write a cell shorter than the
+sheet does (a marker by its sign alone, an outcome by its code, a table turned on its side),
+so the rows' bytes could pass the deck's only where those rows were nearly all of the deck;
+they are 7-11 % of the bundled decks' HTML, whose cards, backs and imposition are most of it.
 Blocks drawn as a picture are left out (a card may show the picture instead of the table).
-The bound is loose (7-11 % of the bundled decks' HTML, whose cards, backs and imposition are
-most of it): it spares the decks of the largest rulesets, not every deck refused."""
+It spares the decks of the largest rulesets, not every deck refused."""
 
 from __future__ import annotations
 

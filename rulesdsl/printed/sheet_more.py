@@ -420,10 +420,11 @@ class MoreBlocks(MovementBlocks):
             after.append(
                 self.w("with_mod", label=self.label(m.info, m.id), value=self.modifier_value(m))
             )
+        table = TableView([head_top, head_sub], rows, flat, col_groups=[0] * len(t.columns))
         block = Block(
             t.id,
             title,
-            TableView([head_top, head_sub], rows, flat, col_groups=[0] * len(t.columns)),
+            table,
             notes=notes,
             after=after + self.note_texts(t.info),
             source=self.source(t.info),
@@ -437,8 +438,9 @@ class MoreBlocks(MovementBlocks):
                 [row[0], *(replace(c, text=codes.get(c.text, c.text)) for c in row[1:])]
                 for row in rows
             ]
-            table = replace(block.table, rows=coded) if block.table is not None else None
-            block.compact = replace(block, table=table, after=[key, *block.after])
+            block.compact = replace(
+                block, table=replace(table, rows=coded), after=[key, *block.after]
+            )
         return block
 
 

@@ -19,7 +19,7 @@ from typing import Any, assert_never
 
 import jinja2
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, semantics_effects, spelling
 from rulesdsl.dice import chance_at_least, chance_between
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.target import once_costs, python_facing, python_layout, python_moves, python_sight
@@ -334,6 +334,7 @@ def render(rs: ir.Ruleset) -> str:
         *(python_sight.RESULTS_EXPORTS if rs.results_tables else ()),
         *(python_facing.FACING_EXPORTS if rs.facings else ()),
     ]
+    whole = semantics_effects.whole_map(rs)
     text = (
         _environment()
         .get_template("module.py.j2")
@@ -366,11 +367,7 @@ def render(rs: ir.Ruleset) -> str:
             unfilled=unfilled,
             exclusions=[(k, tuple(sorted(v))) for k, v in sorted(exclusions.items())],
             ignores_others=tuple(f.id for f in rs.features if f.ignores_others),
-            whole_map=tuple(
-                f.id
-                for f in rs.features
-                if any(x.id == f.layer and semantics.covers_map(x) for x in rs.layers)
-            ),
+            whole_map=tuple(f.id for f in rs.features if f.id in whole),
             one_per_place=tuple(layer.id for layer in rs.layers if semantics.one_per_place(layer)),
             **map_context(rs),
             **python_moves.context(rs, label),
