@@ -1260,7 +1260,7 @@ def _rolled(spec: Dice | D66, dice: object, natural: int | None) -> tuple[int, b
     """The natural roll (bonus included) that the faces ``dice`` make on ``spec``, and whether
     they are doubles (two or more dice, every face the same; on a d66, 11 to 66 by tens)."""
     d66 = _isinstance(spec, D66)
-    count, sides = (2, 6) if _isinstance(spec, D66) else (spec.number, spec.sides)
+    count, sides = (2, 6) if _isinstance(spec, D66) else (spec.number, spec.sides)  # narrows
     if not _isinstance(dice, _tuple | _list):
         raise ArgumentTypeError("roll", "dice", dice, f"must be a tuple of {count} faces")
     faces: tuple[object, ...] = _tuple(dice)
@@ -2059,8 +2059,8 @@ def route_cost(
     places = _tuple(route)
     on_board = board.places
     found: list[Any] = []
-    try:  # each place's features (None: not a place of the board), kept for the steps
-        found = _list(_map(on_board.get, places, [None] * _len(places)))
+    try:  # each place's features (None: not a place of the board), for _grid_steps
+        found = _list(_map(on_board.get, places))
         everywhere = None not in found
     except _TypeError:  # a place that is not hashable
         everywhere = False

@@ -1410,7 +1410,7 @@ def _rolled(spec: Dice | D66, dice: object, natural: int | None) -> tuple[int, b
     """The natural roll (bonus included) that the faces ``dice`` make on ``spec``, and whether
     they are doubles (two or more dice, every face the same; on a d66, 11 to 66 by tens)."""
     d66 = _isinstance(spec, D66)
-    count, sides = (2, 6) if _isinstance(spec, D66) else (spec.number, spec.sides)
+    count, sides = (2, 6) if _isinstance(spec, D66) else (spec.number, spec.sides)  # narrows
     if not _isinstance(dice, _tuple | _list):
         raise ArgumentTypeError("roll", "dice", dice, f"must be a tuple of {count} faces")
     faces: tuple[object, ...] = _tuple(dice)
@@ -2209,8 +2209,8 @@ def route_cost(
     places = _tuple(route)
     on_board = board.places
     found: list[Any] = []
-    try:  # each place's features (None: not a place of the board), kept for the steps
-        found = _list(_map(on_board.get, places, [None] * _len(places)))
+    try:  # each place's features (None: not a place of the board), for _grid_steps
+        found = _list(_map(on_board.get, places))
         everywhere = None not in found
     except _TypeError:  # a place that is not hashable
         everywhere = False
@@ -3001,15 +3001,11 @@ def line_of_sight(
             if not _isinstance(feature, _str) or feature not in FEATURES:
                 _name("line_of_sight", "places", feature, FEATURES, "feature")
         _check_place(features)
-        if not _WHOLE_MAP.isdisjoint(features):  # a condition counts once for the line
-            line += [f for f in features if f in _WHOLE_MAP]
         if not first <= i < last and i != inside:
             by_place.append(0)
             continue
         here: float | Marker = 0
         for feature in _counted(features):
-            if feature in _WHOLE_MAP:
-                continue
             value = own[feature] if feature in own else values.get(feature)
             if _isinstance(value, StepCost):
                 if lengths is None:
@@ -3033,13 +3029,6 @@ def line_of_sight(
             total += here
             if i != inside:
                 through += here
-    for condition in _dict.fromkeys(line):
-        value = own[condition] if condition in own else values.get(condition)
-        if _isinstance(value, Marker):
-            blocked = True
-        elif _isinstance(value, (_int, _float)):
-            total += value
-            through += value
     if rule.blocks_at is not None and through >= rule.blocks_at:
         blocked = True
     return Sight(total, blocked, _tuple(by_place))
