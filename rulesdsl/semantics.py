@@ -549,7 +549,9 @@ def place_hindrance(
     mode: str | None = None,
 ) -> Answer:
     """One place's hindrance: its features' values added up (``counted`` applies, so a
-    feature that ignores the others stands alone), or BLOCKED if one of them blocks. A step
+    feature that ignores the others stands alone), a dice outcome given among them adding
+    the value its effects feed the rule, or BLOCKED if one of them blocks. A whole-map
+    condition adds nothing here: it counts once for the line (:func:`line_hindrance`). A step
     cell answers for ``crossed``, the length of line inside the place (a step answer that is
     a marker blocks too). Raises :class:`MissingArgument` for a step cell without it. A cell
     keyed by unit type or keyword gives the viewer ``mode`` its value (:func:`sight_value`)."""

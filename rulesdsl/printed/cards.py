@@ -167,9 +167,10 @@ def build_deck(
     given, is the sheet of the same ruleset, language and mode, already built (a refit
     reuses it).
 
-    Each block is fitted on its own: as few cards as it needs at the least type size, then
-    the largest type that still needs no more (:meth:`CardSize.fonts`), its table rows
-    shared evenly between the cards."""
+    Each block is fitted on its own (:func:`_fitted`): upright or set across the card, at
+    the type size that leaves the fewest parts of a split table short of
+    :data:`LEAST_ROWS` rows, then needs the fewest cards, then is the largest
+    (:meth:`CardSize.fonts`), its table rows shared evenly between the cards."""
     if size not in CARD_SIZES:
         raise ValueError(f"unknown card size {size!r}; choose one of {', '.join(CARD_SIZES)}")
     if sheet is None:
@@ -382,7 +383,11 @@ def _fitted_once(
     narrow: bool = False,
     least_rows: int = LEAST_ROWS,
 ) -> list[Card]:
-    """The cards of one block at the largest type that needs no more cards than the least."""
+    """The cards of one block at one shape of its table: set across the card where that
+    needs fewer cards, leaves fewer parts short of ``least_rows`` rows or keeps a wide table
+    whole; then at a larger type where that leaves fewer short parts; then at the largest
+    type that needs no more cards and leaves no more short parts. ``narrow``: long words
+    hyphenated in the cells (narrower columns)."""
     fonts = size.fonts()
     whole = topic in WHOLE_ROWS
     upright = _room(size, fonts[-1], share, narrow)
