@@ -30,14 +30,15 @@ class UsageError(Exception):
 def report(
     diags: Sequence[Diagnostic], compiler: Compiler, fmt: str, stream: TextIO | None = None
 ) -> None:
-    from rulesdsl.diagnostics import render_text, to_json
+    from rulesdsl.diagnostics import SourceLines, render_text, to_json
 
     out = stream or sys.stderr
     if fmt == "json":
         print(to_json(diags), file=out)
         return
+    lines = SourceLines(compiler.sources)
     for diag in diags:
-        print(render_text(diag, compiler.sources), file=out)
+        print(render_text(diag, lines), file=out)
     errors = sum(d.is_error for d in diags)
     warnings = len(diags) - errors
     if diags:

@@ -30,7 +30,7 @@ from typing import TextIO, cast
 from urllib.parse import parse_qs, quote, unquote, urlparse
 
 from rulesdsl.compiler import SUFFIXES, Compiler, ruleset_files
-from rulesdsl.diagnostics import render_text
+from rulesdsl.diagnostics import SourceLines, render_text
 
 POLL_MS = 300
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -87,7 +87,8 @@ class Preview:
         for rid in sorted(wanted):
             compiled = compiler.compile_file(files[rid])
             page = self.pages.get(rid, Page())
-            errors = [render_text(d, compiler.sources) for d in compiled.diagnostics]
+            lines = SourceLines(compiler.sources)
+            errors = [render_text(d, lines) for d in compiled.diagnostics]
             for text in errors:
                 print(text, file=self.out)
             sheets = page.sheets

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
 
 from rulesdsl import ir, spelling, words
-from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.diagnostics import CappedList, Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
 from rulesdsl.interchange.chart_columns import (
@@ -176,9 +176,9 @@ def read_chart(
     """The chart's rows, each part parsed with the DSL's grammar and placed at its cell."""
     parser = fragments or FragmentParser()
     sheet = Sheet(text, path, delimiter)
-    diags = list(sheet.diagnostics)
+    diags = CappedList(sheet.diagnostics)  # at most MAX_OF_A_CODE of a code, as lowering
     if diags:  # the file is no CSV: its cells are not what they seem
-        return sheet, [], [], diags
+        return sheet, [], [], diags.with_left_out()
     rows = sheet.rows
     if not rows or not any(c.text.strip() for c in rows[0]):
         diags.append(
@@ -189,7 +189,7 @@ def read_chart(
                 "first row: feature, label, then one column per mode",
             )
         )
-        return sheet, [], [], diags
+        return sheet, [], [], diags.with_left_out()
     columns = read_header(sheet, target, table, diags)
     header = [c.text.strip() for c in rows[0]]
     found_comma, ambiguous = decimal_comma(sheet, columns, locale_mark, diags)
@@ -298,7 +298,7 @@ def read_chart(
             )
             continue
         seen[key] = r + 1
-        errors_before = len(diags)
+        errors_before = diags.offered
         values: dict[str, list[tuple[str, s.Entry]]] = {}
         default: list[tuple[str, s.Entry]] | None = None
         labels: list[s.Label] = []
@@ -401,7 +401,7 @@ def read_chart(
                 else key_pos
             )
             cells["cost"] = Part(s.CellNode(tuple(entries_), cell_pos), ", ".join(texts))
-        if len(diags) > errors_before:
+        if diags.offered > errors_before:
             continue  # reported: the checks see only the rows read whole
         kinds_present = {c.role for c in columns}
         note_tuple = tuple(tuple(notes[n]) for n in sorted(notes))
@@ -427,7 +427,7 @@ def read_chart(
                 note_for if "note_for" in kinds_present else None,
             )
         )
-    return sheet, columns, out, diags
+    return sheet, columns, out, diags.with_left_out()
 
 
 def _note_scope(

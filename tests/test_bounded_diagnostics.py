@@ -1,0 +1,64 @@
+"""A run's diagnostics cost time in proportion to their number (issue 45, item 2).
+
+Each diagnostic quoted its line by splitting the whole source again: 32,000 duplicate rows of
+a chart took over a minute to report, and `import` listed every one of them. The report splits
+a source once, and `import` lists at most ``MAX_OF_A_CODE`` diagnostics of one code, as
+lowering does, then says how many it left out.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.cli import main
+from rulesdsl.commands.common import report
+from rulesdsl.compiler import Compiler
+from rulesdsl.diagnostics import MAX_OF_A_CODE, Pos, error
+
+
+class CountingSources(Mapping[str, str]):
+    """A source table that counts how often a diagnostic's quote reads a file's text."""
+
+    def __init__(self, sources: dict[str, str]) -> None:
+        self._sources = sources
+        self.reads = 0
+
+    def __getitem__(self, key: str) -> str:
+        self.reads += 1
+        return self._sources[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sources)
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+
+def test_reporting_many_diagnostics_reads_each_source_once() -> None:
+    text = "".join(f"line {n}\n" for n in range(1, 501))
+    compiler = Compiler()
+    sources = CountingSources({"f.terrain": text})
+    compiler.sources = sources  # type: ignore[assignment]
+    diags = [error("E101", "unknown", Pos("f.terrain", n, 1, n, 5)) for n in range(1, 501)]
+    out = io.StringIO()
+    report(diags, compiler, "text", out)
+    assert sources.reads == 1
+    assert "   7 | line 7\n" in out.getvalue() and "500 errors, 0 warnings" in out.getvalue()
+
+
+def test_import_lists_at_most_a_hundred_diagnostics_of_one_code_then_says_how_many_more(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chart = tmp_path / "dup.csv"
+    rows = 3 * MAX_OF_A_CODE + 1
+    chart.write_text("feature,label,infantry\n" + "woods,Woods,2\n" * rows, encoding="utf-8")
+    assert main(["import", str(chart), "--layer", "terrain"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("error[E102]") == MAX_OF_A_CODE + 1
+    left = rows - 1 - MAX_OF_A_CODE
+    assert f"error[E102]: {left} more errors E102 from here on are not listed" in err
+    assert f"{MAX_OF_A_CODE + 1} errors, 0 warnings" in err
