@@ -543,20 +543,29 @@ def test_a_number_beyond_the_largest_float_is_an_invalid_argument_not_an_overflo
     raises_invalid(m, function, argument, lambda: call(m, number), "float")
 
 
-def test_an_int_beyond_a_float_is_exact_where_the_answer_needs_no_float(
+def test_an_int_up_to_the_largest_float_is_exact_and_one_beyond_it_is_refused(
     fresh: Callable[[str], ModuleType],
 ) -> None:
-    # The quick checks let every int through (testing its size would cost every call): a
-    # comparison, or an int cost times an int distance, is exact; a float never overflows.
+    # An int within a float's range is compared exactly, and an int cost times an int
+    # distance stays an int; beyond it an int is refused on either side, as `-10**400` was
+    # (issue 45, item 8: `10**400` was let through and answered).
     m = fresh("heavy_gear")
-    huge = 10**400
-    assert m.move_cost("walker", "soft", distance=huge) == 3 * huge
-    assert m.climb(huge) is m.IMPASSABLE
-    assert m.abstract_cover(huge, 1).id == "full"
-    assert m.lock(False, 3, 1, huge, 2).id == "active"
     largest = int(sys.float_info.max)
+    assert m.move_cost("walker", "soft", distance=largest) == 3 * largest
+    assert m.climb(largest) is m.IMPASSABLE
+    assert m.abstract_cover(largest, 1).id == "full"
+    assert m.lock(False, 3, 1, largest, 2).id == "active"
     assert m.light_concealment(largest) == math.floor(largest / 4)
     assert m.abstract_cover(1, largest).id == "some"
+    huge = 10**400
+    for call in (
+        lambda: m.move_cost("walker", "soft", distance=huge),
+        lambda: m.climb(huge),
+        lambda: m.abstract_cover(huge, 1),
+        lambda: m.lock(False, 3, 1, huge, 2),
+    ):
+        with pytest.raises(m.InvalidArgument, match="range of a float"):
+            call()
 
 
 def test_an_int_beyond_a_float_times_a_cost_that_is_a_float_is_an_invalid_distance(
@@ -658,3 +667,65 @@ def test_the_records_that_compute_check_their_number_too(
         raises_invalid(m, function, argument, lambda: call(m, math.nan), "finite")
         raises_invalid(m, function, argument, lambda: call(m, -1), "at least 0")
     assert call(m, 3) == {"Share.of": 1.5, "Limit.over": 180, "Quantity": 3}[function]
+
+
+# ---- a number beyond the largest float, on either side (issue 45, item 8) -----------------
+
+BEYOND = 10**400
+"""An int no float holds: `flying_move(turn=10**400)` answered where `-10**400` was refused."""
+
+BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
+
+
+def _answering_args(module: ModuleType, decide: Callable[..., Any]) -> list[Any] | None:
+    """Arguments the decision answers (numbers 0, flags False, names tried in turn)."""
+    import inspect
+    import itertools
+
+    names = sorted(
+        {k for t in module.TABLES.values() for k in (*t.rows, *t.columns) if isinstance(k, str)}
+    )
+    params = list(inspect.signature(decide).parameters.values())
+    choices = [
+        [False] if "bool" in str(p.annotation) else names if "str" in str(p.annotation) else [0]
+        for p in params
+    ]
+    for args in itertools.islice(itertools.product(*choices), 2000):
+        try:
+            decide(*args)
+        except (module.ArgumentError, module.UnknownName):
+            continue
+        return list(args)
+    return None
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_numbers_beyond_a_float_are_refused_on_both_sides(name: str) -> None:
+    module = load_generated(name)
+    asked = 0
+    calls: list[tuple[str, Callable[[Any], object]]] = []
+    for step_name, step in module.STEPS.items():
+        calls.append((f"step {step_name}", step))
+    for decision_name, decide in module.DECISIONS.items():
+        args = _answering_args(module, decide)
+        if args is None:
+            continue
+        for i, value in enumerate(args):
+            if type(value) is int:
+                calls.append(
+                    (
+                        f"{decision_name} argument {i}",
+                        lambda x, d=decide, a=args, i=i: d(*a[:i], x, *a[i + 1 :]),
+                    )
+                )
+    for mode in module.MODES:
+        calls.append(
+            (f"move_cost distance {mode}", lambda x, m=mode: module.move_cost(m, distance=x))
+        )
+    for what, call in calls:
+        for value in (BEYOND, -BEYOND):
+            with pytest.raises(module.InvalidArgument, match="range of a float"):
+                call(value)
+                pytest.fail(f"{name}: {what} answered {'-' * (value < 0)}10**400")
+            asked += 1
+    assert asked
