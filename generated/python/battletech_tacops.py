@@ -80,6 +80,8 @@ _tuple: Final = tuple
 _type = type
 _zip = zip
 _INF = math.inf
+_MOST = 1.7976931348623157e308
+"""The largest float: an int beyond it is refused on either side, as a float beyond it is."""
 _floor = math.floor
 _round = round
 _isfinite = math.isfinite
@@ -480,7 +482,7 @@ class Share(_Record):
     def of(self, allowance: float) -> float:
         """This share of ``allowance`` (a finite number, at least 0)."""
         if not (
-            (allowance.__class__ is _int and allowance >= 0)
+            (allowance.__class__ is _int and 0 <= allowance <= _MOST)
             or (allowance.__class__ is _float and 0.0 <= allowance < _INF)
         ):
             _number("Share.of", "allowance", allowance)
@@ -2628,7 +2630,7 @@ def move_cost(
     if distance.__class__ is _int and distance == 1:
         return cost
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("move_cost", "distance", distance)
@@ -4218,7 +4220,7 @@ def gravity_to_hit(deviation: float) -> float:
     actions/compute/ComputeEnvironmentalToHitMods.java compileEnvironmentalToHitMods.
     """
     if not (
-        (deviation.__class__ is _int and deviation >= 0)
+        (deviation.__class__ is _int and 0 <= deviation <= _MOST)
         or (deviation.__class__ is _float and 0.0 <= deviation < _INF)
     ):
         _number("gravity_to_hit", "deviation", deviation)

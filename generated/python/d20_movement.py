@@ -73,6 +73,8 @@ _tuple: Final = tuple
 _type = type
 _zip = zip
 _INF = math.inf
+_MOST = 1.7976931348623157e308
+"""The largest float: an int beyond it is refused on either side, as a float beyond it is."""
 _floor = math.floor
 _round = round
 _isfinite = math.isfinite
@@ -470,7 +472,7 @@ class Share(_Record):
     def of(self, allowance: float) -> float:
         """This share of ``allowance`` (a finite number, at least 0)."""
         if not (
-            (allowance.__class__ is _int and allowance >= 0)
+            (allowance.__class__ is _int and 0 <= allowance <= _MOST)
             or (allowance.__class__ is _float and 0.0 <= allowance < _INF)
         ):
             _number("Share.of", "allowance", allowance)
@@ -578,7 +580,7 @@ class Limit(_Record):
     def over(self, distance: float, full: bool = False) -> float:
         """The bound after ``distance`` (``full``: only whole ``per`` count)."""
         if not (
-            (distance.__class__ is _int and distance >= 0)
+            (distance.__class__ is _int and 0 <= distance <= _MOST)
             or (distance.__class__ is _float and 0.0 <= distance < _INF)
         ):
             _number("Limit.over", "distance", distance)
@@ -918,7 +920,7 @@ def move_cost(
     if distance.__class__ is _int and distance == 1:
         return cost
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("move_cost", "distance", distance)
@@ -2575,37 +2577,39 @@ def flying_move(
     if not (backward is True or backward is False):
         _flag("flying_move", "backward", backward)
     if not (
-        (turn.__class__ is _int and turn >= 0) or (turn.__class__ is _float and 0.0 <= turn < _INF)
+        (turn.__class__ is _int and 0 <= turn <= _MOST)
+        or (turn.__class__ is _float and 0.0 <= turn < _INF)
     ):
         _number("flying_move", "turn", turn)
     if not (
-        (after.__class__ is _int and after >= 0)
+        (after.__class__ is _int and 0 <= after <= _MOST)
         or (after.__class__ is _float and 0.0 <= after < _INF)
     ):
         _number("flying_move", "after", after)
     if not (
-        (turn_in_place.__class__ is _int and turn_in_place >= 0)
+        (turn_in_place.__class__ is _int and 0 <= turn_in_place <= _MOST)
         or (turn_in_place.__class__ is _float and 0.0 <= turn_in_place < _INF)
     ):
         _number("flying_move", "turn_in_place", turn_in_place)
     if not (
-        (spent.__class__ is _int and spent >= 0)
+        (spent.__class__ is _int and 0 <= spent <= _MOST)
         or (spent.__class__ is _float and 0.0 <= spent < _INF)
     ):
         _number("flying_move", "spent", spent)
     if not (
-        (climb.__class__ is _int and climb >= 0)
+        (climb.__class__ is _int and 0 <= climb <= _MOST)
         or (climb.__class__ is _float and 0.0 <= climb < _INF)
     ):
         _number("flying_move", "climb", climb)
     if not (
-        (dive.__class__ is _int and dive >= 0) or (dive.__class__ is _float and 0.0 <= dive < _INF)
+        (dive.__class__ is _int and 0 <= dive <= _MOST)
+        or (dive.__class__ is _float and 0.0 <= dive < _INF)
     ):
         _number("flying_move", "dive", dive)
     if not (climb_after_dive is True or climb_after_dive is False):
         _flag("flying_move", "climb_after_dive", climb_after_dive)
     if not (
-        (level_flown.__class__ is _int and level_flown >= 0)
+        (level_flown.__class__ is _int and 0 <= level_flown <= _MOST)
         or (level_flown.__class__ is _float and 0.0 <= level_flown < _INF)
     ):
         _number("flying_move", "level_flown", level_flown)

@@ -73,6 +73,8 @@ _tuple: Final = tuple
 _type = type
 _zip = zip
 _INF = math.inf
+_MOST = 1.7976931348623157e308
+"""The largest float: an int beyond it is refused on either side, as a float beyond it is."""
 _floor = math.floor
 _round = round
 _isfinite = math.isfinite
@@ -470,7 +472,7 @@ class Share(_Record):
     def of(self, allowance: float) -> float:
         """This share of ``allowance`` (a finite number, at least 0)."""
         if not (
-            (allowance.__class__ is _int and allowance >= 0)
+            (allowance.__class__ is _int and 0 <= allowance <= _MOST)
             or (allowance.__class__ is _float and 0.0 <= allowance < _INF)
         ):
             _number("Share.of", "allowance", allowance)
@@ -1222,7 +1224,7 @@ def move_cost(
     if distance.__class__ is _int and distance == 1:
         return cost
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("move_cost", "distance", distance)
@@ -2770,7 +2772,7 @@ def line_of_sight(cover: str, distance: float) -> Outcome:
     if not (cover.__class__ is _str and cover in TABLES["visibility"].rows):
         _key("line_of_sight", "cover", cover, TABLES["visibility"].rows, "row of 'visibility'")
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("line_of_sight", "distance", distance)
@@ -2791,7 +2793,7 @@ def camouflage(spotting_test: bool, distance: float) -> Outcome:
     if not (spotting_test is True or spotting_test is False):
         _flag("camouflage", "spotting_test", spotting_test)
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("camouflage", "distance", distance)

@@ -78,6 +78,8 @@ _tuple: Final = tuple
 _type = type
 _zip = zip
 _INF = math.inf
+_MOST = 1.7976931348623157e308
+"""The largest float: an int beyond it is refused on either side, as a float beyond it is."""
 _floor = math.floor
 _round = round
 _isfinite = math.isfinite
@@ -485,7 +487,7 @@ class Share(_Record):
     def of(self, allowance: float) -> float:
         """This share of ``allowance`` (a finite number, at least 0)."""
         if not (
-            (allowance.__class__ is _int and allowance >= 0)
+            (allowance.__class__ is _int and 0 <= allowance <= _MOST)
             or (allowance.__class__ is _float and 0.0 <= allowance < _INF)
         ):
             _number("Share.of", "allowance", allowance)
@@ -1068,7 +1070,7 @@ def move_cost(
     if distance.__class__ is _int and distance == 1:
         return cost
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("move_cost", "distance", distance)
@@ -2601,7 +2603,8 @@ def climb(rise: float) -> float | Marker:
     Source: Heavy Gear terrain rules (French article, 2010).
     """
     if not (
-        (rise.__class__ is _int and rise >= 0) or (rise.__class__ is _float and 0.0 <= rise < _INF)
+        (rise.__class__ is _int and 0 <= rise <= _MOST)
+        or (rise.__class__ is _float and 0.0 <= rise < _INF)
     ):
         _number("climb", "rise", rise)
     if rise >= 2:
@@ -2617,7 +2620,7 @@ def light_concealment(thickness: float) -> float:
     Source: Heavy Gear terrain rules (French article, 2010).
     """
     if not (
-        (thickness.__class__ is _int and thickness >= 0)
+        (thickness.__class__ is _int and 0 <= thickness <= _MOST)
         or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
     ):
         _number("light_concealment", "thickness", thickness)
@@ -2639,7 +2642,7 @@ def heavy_concealment(thickness: float) -> float:
     Source: Heavy Gear terrain rules (French article, 2010).
     """
     if not (
-        (thickness.__class__ is _int and thickness >= 0)
+        (thickness.__class__ is _int and 0 <= thickness <= _MOST)
         or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
     ):
         _number("heavy_concealment", "thickness", thickness)
@@ -2661,7 +2664,7 @@ def medium_concealment(thickness: float) -> float:
     Source: Heavy Gear terrain rules (French article, 2010).
     """
     if not (
-        (thickness.__class__ is _int and thickness >= 0)
+        (thickness.__class__ is _int and 0 <= thickness <= _MOST)
         or (thickness.__class__ is _float and 0.0 <= thickness < _INF)
     ):
         _number("medium_concealment", "thickness", thickness)
@@ -2690,11 +2693,14 @@ def terrain_counts(
     Source: Heavy Gear terrain rules (French article, 2010).
     """
     if not (
-        terrain_size.__class__ is _int
+        (terrain_size.__class__ is _int and -_MOST <= terrain_size <= _MOST)
         or (terrain_size.__class__ is _float and -_INF < terrain_size < _INF)
     ):
         _number("terrain_counts", "terrain_size", terrain_size, None)
-    if not (size.__class__ is _int or (size.__class__ is _float and -_INF < size < _INF)):
+    if not (
+        (size.__class__ is _int and -_MOST <= size <= _MOST)
+        or (size.__class__ is _float and -_INF < size < _INF)
+    ):
         _number("terrain_counts", "size", size, None)
     if not (line_through is True or line_through is False):
         _flag("terrain_counts", "line_through", line_through)
@@ -2732,20 +2738,24 @@ def lock(
     if not (hidden is True or hidden is False):
         _flag("lock", "hidden", hidden)
     if not (
-        concealment.__class__ is _int
+        (concealment.__class__ is _int and -_MOST <= concealment <= _MOST)
         or (concealment.__class__ is _float and -_INF < concealment < _INF)
     ):
         _number("lock", "concealment", concealment, None)
     if not (
-        detection.__class__ is _int or (detection.__class__ is _float and -_INF < detection < _INF)
+        (detection.__class__ is _int and -_MOST <= detection <= _MOST)
+        or (detection.__class__ is _float and -_INF < detection < _INF)
     ):
         _number("lock", "detection", detection, None)
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("lock", "distance", distance)
-    if not (size.__class__ is _int or (size.__class__ is _float and -_INF < size < _INF)):
+    if not (
+        (size.__class__ is _int and -_MOST <= size <= _MOST)
+        or (size.__class__ is _float and -_INF < size < _INF)
+    ):
         _number("lock", "size", size, None)
     if hidden:
         return _LOCK_NO_LOCK
@@ -2769,11 +2779,14 @@ def abstract_cover(cover_size: float, size: float) -> Outcome:
     Source: Heavy Gear terrain rules (French article, 2010).
     """
     if not (
-        cover_size.__class__ is _int
+        (cover_size.__class__ is _int and -_MOST <= cover_size <= _MOST)
         or (cover_size.__class__ is _float and -_INF < cover_size < _INF)
     ):
         _number("abstract_cover", "cover_size", cover_size, None)
-    if not (size.__class__ is _int or (size.__class__ is _float and -_INF < size < _INF)):
+    if not (
+        (size.__class__ is _int and -_MOST <= size <= _MOST)
+        or (size.__class__ is _float and -_INF < size < _INF)
+    ):
         _number("abstract_cover", "size", size, None)
     try:
         if cover_size > size:

@@ -70,6 +70,8 @@ _tuple: Final = tuple
 _type = type
 _zip = zip
 _INF = math.inf
+_MOST = 1.7976931348623157e308
+"""The largest float: an int beyond it is refused on either side, as a float beyond it is."""
 _floor = math.floor
 _round = round
 _isfinite = math.isfinite
@@ -475,7 +477,7 @@ class Share(_Record):
     def of(self, allowance: float) -> float:
         """This share of ``allowance`` (a finite number, at least 0)."""
         if not (
-            (allowance.__class__ is _int and allowance >= 0)
+            (allowance.__class__ is _int and 0 <= allowance <= _MOST)
             or (allowance.__class__ is _float and 0.0 <= allowance < _INF)
         ):
             _number("Share.of", "allowance", allowance)
@@ -1100,7 +1102,7 @@ def move_cost(
     if distance.__class__ is _int and distance == 1:
         return cost
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("move_cost", "distance", distance)
@@ -2635,7 +2637,7 @@ _SUPPLY_UNSUPPLIED: Final = Outcome("unsupplied", "Out of supply: half movement,
 def supply(distance: float, road: bool) -> Outcome:
     """Supply: the first row that holds wins."""
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("supply", "distance", distance)
@@ -2655,10 +2657,14 @@ _UNSUPPLIED_MOVE_ALLOWED: Final = Outcome("allowed", "Within half movement")
 def unsupplied_move(allowance: float, spent: float) -> Outcome:
     """Moving out of supply: the first row that holds wins."""
     if not (
-        allowance.__class__ is _int or (allowance.__class__ is _float and -_INF < allowance < _INF)
+        (allowance.__class__ is _int and -_MOST <= allowance <= _MOST)
+        or (allowance.__class__ is _float and -_INF < allowance < _INF)
     ):
         _number("unsupplied_move", "allowance", allowance, None)
-    if not (spent.__class__ is _int or (spent.__class__ is _float and -_INF < spent < _INF)):
+    if not (
+        (spent.__class__ is _int and -_MOST <= spent <= _MOST)
+        or (spent.__class__ is _float and -_INF < spent < _INF)
+    ):
         _number("unsupplied_move", "spent", spent, None)
     try:
         if spent > math.floor(allowance / 2):

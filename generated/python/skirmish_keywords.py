@@ -70,6 +70,8 @@ _tuple: Final = tuple
 _type = type
 _zip = zip
 _INF = math.inf
+_MOST = 1.7976931348623157e308
+"""The largest float: an int beyond it is refused on either side, as a float beyond it is."""
 _floor = math.floor
 _round = round
 _isfinite = math.isfinite
@@ -471,7 +473,7 @@ class Share(_Record):
     def of(self, allowance: float) -> float:
         """This share of ``allowance`` (a finite number, at least 0)."""
         if not (
-            (allowance.__class__ is _int and allowance >= 0)
+            (allowance.__class__ is _int and 0 <= allowance <= _MOST)
             or (allowance.__class__ is _float and 0.0 <= allowance < _INF)
         ):
             _number("Share.of", "allowance", allowance)
@@ -1221,7 +1223,7 @@ def move_cost(
     if distance.__class__ is _int and distance == 1:
         return cost
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("move_cost", "distance", distance)
@@ -2772,7 +2774,7 @@ def climb(height: float) -> float:
     ``height`` in in, at least 0; the result in in.
     """
     if not (
-        (height.__class__ is _int and height >= 0)
+        (height.__class__ is _int and 0 <= height <= _MOST)
         or (height.__class__ is _float and 0.0 <= height < _INF)
     ):
         _number("climb", "height", height)
@@ -2789,12 +2791,12 @@ _SPOTTING_HIDDEN: Final = Outcome("hidden", "Hidden: may not be targeted")
 def spotting(depth: float, distance: float, flying: bool) -> Outcome:
     """Seeing a target inside woods or ruins: the first row that holds wins."""
     if not (
-        (depth.__class__ is _int and depth >= 0)
+        (depth.__class__ is _int and 0 <= depth <= _MOST)
         or (depth.__class__ is _float and 0.0 <= depth < _INF)
     ):
         _number("spotting", "depth", depth)
     if not (
-        (distance.__class__ is _int and distance >= 0)
+        (distance.__class__ is _int and 0 <= distance <= _MOST)
         or (distance.__class__ is _float and 0.0 <= distance < _INF)
     ):
         _number("spotting", "distance", distance)
