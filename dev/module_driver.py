@@ -4,6 +4,7 @@ arguments; print each exception that is not one of the module's documented error
 Standard library only, so it runs under ``python -I`` beside the module:
 
     python -I dev/module_driver.py generated/python/heavy_gear.py
+    python -I dev/module_driver.py --transcript generated/python/heavy_gear.py  # every answer
 
 Exit status 0 when every call returned or raised a documented error (``UnknownName``,
 ``UnfilledParameter``, ``InvalidPlace``, ``ArgumentError``), 1 otherwise (the tracebacks
@@ -16,6 +17,7 @@ import importlib.util
 import inspect
 import itertools
 import math
+import re
 import sys
 import traceback
 import warnings
@@ -147,6 +149,7 @@ def _map_calls(
             for budget in (0, 3, math.inf, -1, math.nan, "3"):
                 yield "reachable", mod.reachable, (board, mode, (0, 0), budget), {}
         yield "route_cost", mod.route_cost, ("board", modes[0], [(0, 0)]), {}
+        yield from _crowded_calls(mod, modes, places, grid)
     if hasattr(mod, "line_of_sight") and hasattr(mod, "SIGHTS"):
         for name in [*mod.SIGHTS, "nowhere"]:
             line = [(f,) for f in places[:3]] * 2
@@ -160,6 +163,36 @@ def _map_calls(
             for column in [*columns, 0, 1.5, 99, -5, "nowhere", None, math.nan]:
                 for natural in (None, 6, 1, 13, "6"):
                     yield "roll", mod.roll, (name, total), {"column": column, "natural": natural}
+
+
+def _crowded_calls(
+    mod: ModuleType, modes: list[str], places: list[str], grid: str
+) -> Iterator[tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]]:
+    """Routes over a 4 x 4 board of many distinct places, each with a feature it excludes
+    where the board takes both (issue 45, item 9: which unfilled parameter `reachable`
+    named, and the order of `cheapest_route`'s conflict warnings, followed the hash seed)."""
+    exclusions = getattr(mod, "EXCLUSIONS", {})
+    cells: dict[tuple[int, int], tuple[str, ...]] = {}
+    for i in range(16):
+        feature = places[i % len(places)]
+        cells[(i % 4, i // 4)] = (feature,)
+        for other in sorted(exclusions.get(feature, ()))[i % 3 : i % 3 + 1]:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    mod.Board({(0, 0): (feature, other)}, grid=grid)
+            except Exception:
+                continue
+            cells[(i % 4, i // 4)] = (feature, other)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            board = mod.Board(cells, {}, grid=grid)
+    except Exception:
+        return
+    for mode in modes[:3]:
+        yield "cheapest_route", mod.cheapest_route, (board, mode, (0, 0), (3, 3)), {}
+        yield "reachable", mod.reachable, (board, mode, (0, 0), 6), {}
 
 
 def _decision_calls(
@@ -203,7 +236,50 @@ def exercise(mod: ModuleType, limit: int = 2000) -> list[str]:
     return failures
 
 
+_ADDRESS = re.compile(" at 0x[0-9a-f]+")
+"""Where an object's default repr differs from run to run (``<Board object at 0x7f...>``)."""
+
+
+def _canonical(value: object) -> str:
+    """``repr`` with sets and frozensets sorted, which hold the same answer in any order."""
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        named = zip(value._fields, value, strict=True)
+        fields = ", ".join(f"{f}={_canonical(v)}" for f, v in named)
+        return f"{type(value).__name__}({fields})"
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__ + "(" + ", ".join(_canonical(v) for v in value) + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def transcript(mod: ModuleType, limit: int = 2000) -> Iterator[str]:
+    """Each question asked of ``mod`` and what it gave, a line each: the answer, or the
+    exception's class and message, then every warning's class and message in order. Two runs
+    under different hash seeds must print the same lines (issue 45, item 9)."""
+    for i, (label, function, args, kwargs) in enumerate(calls(mod)):
+        if i >= limit:
+            break
+        asked = f"{label} {_canonical(args)} {_canonical(kwargs)}"
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                answer = "= " + _canonical(function(*args, **kwargs))
+            except Exception as exc:
+                answer = f"! {type(exc).__name__}: {exc}"
+        yield _ADDRESS.sub("", f"{asked} {answer}")
+        for w in caught:
+            yield f"  warning {w.category.__name__}: {w.message}"
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--transcript"]:
+        for path in argv[1:]:
+            for line in transcript(load(path, Path(path).stem)):
+                print(line)
+        return 0
     status = 0
     for path in argv:
         try:
