@@ -1131,8 +1131,8 @@ def _number(function: str, argument: str, value: object, minimum: float | None =
 
 def _too_large(function: str, numbers: Mapping[str, object]) -> None:
     """Raise InvalidArgument for the first of ``numbers`` beyond the largest float: called
-    when a function computing with them met an OverflowError (the quick checks before let
-    every int through, to cost nothing)."""
+    when a function computing with them met an OverflowError (an int beyond a float's range
+    that no quick check tested before)."""
     for argument, value in numbers.items():
         _number(function, argument, value, None)
 
@@ -2679,12 +2679,13 @@ def _grid_exits(
 def _entering(board: Board, mode: str) -> dict[Any, tuple[float, bool]]:
     """Per place of ``board``: what entering it costs ``mode`` (a step of 1, no edge crossed;
     infinite when impassable or prohibited) and whether the unit must stop there; worked out
-    in one pass, once per distinct features, the first time the board is searched for the
-    mode."""
+    in one pass, once per distinct features in the board's order (so that the first unfilled
+    parameter and the warnings do not follow a set's order, which the hash seed picks), the
+    first time the board is searched for the mode."""
     found = board._entering.get(mode)
     if found is None:
         by_features: dict[tuple[str, ...], tuple[float, bool]] = {}
-        for features in _set(board.places.values()):
+        for features in _dict.fromkeys(board.places.values()):
             cost = _step_cost(mode, features, (), 1.0, {})
             by_features[features] = (
                 _INF if _isinstance(cost, Marker) else cost,
