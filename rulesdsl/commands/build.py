@@ -142,12 +142,19 @@ def run(args: argparse.Namespace) -> int:
         _report_skipped(result.skipped, out, check=True)
         return EXIT_RULES if result.stale else EXIT_OK
     removed = f", {len(result.removed)} removed" if result.removed else ""
-    print(
-        f"built {_count(done, 'ruleset')} ({len(result.compiled)} compiled, "
-        f"{len(result.up_to_date)} up to date): {_count(len(result.written), 'file')} written"
-        f"{removed} in {out}",
-        file=sys.stderr,
-    )
+    if not result.written and not result.removed:  # a fresh clone: generated/ is committed
+        print(
+            f"{out} is already current ({_count(done, 'ruleset')}, {len(result.compiled)} "
+            "compiled): nothing to write",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            f"built {_count(done, 'ruleset')} ({len(result.compiled)} compiled, "
+            f"{len(result.up_to_date)} up to date): {_count(len(result.written), 'file')} "
+            f"written{removed} in {out}",
+            file=sys.stderr,
+        )
     _report_skipped(result.skipped, out, check=False)
     return EXIT_OK
 
