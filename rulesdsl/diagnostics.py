@@ -439,8 +439,8 @@ def render_text(diag: Diagnostic, sources: Mapping[str, str] | SourceLines) -> s
     return "\n".join(out)
 
 
-def to_json(diags: Iterable[Diagnostic]) -> str:
-    """A JSON array for tools: one object per diagnostic, positions as numbers."""
+def to_data(diags: Iterable[Diagnostic]) -> list[dict[str, object]]:
+    """What :func:`to_json` prints, as data (for a verb that prints more beside it)."""
 
     def pos(p: Pos | None) -> dict[str, object] | None:
         if p is None:
@@ -453,21 +453,22 @@ def to_json(diags: Iterable[Diagnostic]) -> str:
             "end_column": p.end_column,
         }
 
-    return json.dumps(
-        [
-            {
-                "code": d.code,
-                "severity": d.severity,
-                "message": d.message,
-                "hint": d.hint,
-                "position": pos(d.pos),
-                "related": [{"message": r.message, "position": pos(r.pos)} for r in d.related],
-            }
-            for d in diags
-        ],
-        ensure_ascii=False,
-        indent=2,
-    )
+    return [
+        {
+            "code": d.code,
+            "severity": d.severity,
+            "message": d.message,
+            "hint": d.hint,
+            "position": pos(d.pos),
+            "related": [{"message": r.message, "position": pos(r.pos)} for r in d.related],
+        }
+        for d in diags
+    ]
+
+
+def to_json(diags: Iterable[Diagnostic]) -> str:
+    """A JSON array for tools: one object per diagnostic, positions as numbers."""
+    return json.dumps(to_data(diags), ensure_ascii=False, indent=2)
 
 
 def sort_key(diag: Diagnostic) -> tuple[str, int, int, str]:

@@ -83,7 +83,7 @@ def test_check_reports_json_for_tools(project: Path) -> None:
     bad.write_text('ruleset bad "Bad"\nversion 1.0.0\nmode a "A" de "B"\n', "utf-8")
     result = rulesdsl("check", str(bad), "--format", "json", cwd=project)
     assert result.returncode == 1
-    [diag] = json.loads(result.stderr)
+    [diag] = json.loads(result.stdout)  # on stdout since issue 42
     assert diag["code"] == "E105"
     assert diag["position"]["line"] == 3 and diag["position"]["column"] == 12
 

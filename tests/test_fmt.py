@@ -136,3 +136,19 @@ def test_fmt_refuses_a_file_that_is_not_a_ruleset_without_dsl_errors(
         "terrain DSL and leaves other files alone"
     ]
     assert notes.read_text("utf-8") == "# My game\n\nSome notes.\n"
+
+
+def test_fmt_diff_prints_the_change_and_never_writes_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42 item 2: like black and ruff, `--diff` shows what would change and writes
+    nothing, with or without --check (exit 1 when a file would change, as with --check)."""
+    path = tmp_path / "demo.terrain"
+    path.write_text(MESSY)
+    assert main(["fmt", "--diff", str(path)]) == 1
+    assert path.read_text() == MESSY
+    out = capsys.readouterr()
+    assert "+++ " in out.out and "would reformat" in out.err
+    assert main(["fmt", str(path)]) == 0
+    assert main(["fmt", "--diff", str(path)]) == 0
+    assert capsys.readouterr().out == ""

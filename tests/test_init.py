@@ -4,7 +4,10 @@ file overwritten."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -13,11 +16,13 @@ import yaml
 
 from rulesdsl.cli import main, make_parser
 from rulesdsl.commands.init import DEFAULT_ID, WORKFLOW, ruleset_id
+from tests.conftest import ROOT
 
 FILES = [
     ".github/workflows/rules.yml",
     ".gitignore",
     "README.md",
+    "requirements-rules.txt",
     "rulesets/skirmish.terrain",
 ]
 
@@ -130,8 +135,45 @@ def test_the_ci_workflow_runs_build_check_and_diff_fail_on_with_real_flags(
         if line.strip().startswith("rulesdsl ")
     ]
     assert [shlex.split(line)[1] for line in lines] == ["check", "build", "diff"]
-    assert "rulesdsl build --check" in lines
+    assert "rulesdsl build --check --require pdf" in lines
     for line in lines:
         argv = shlex.split(line.replace("$file", "a.terrain").replace("$base", "main"))[1:]
         make_parser(argv[0]).parse_args(argv)  # exits (SystemExit) on an unknown flag
     assert any("--fail-on breaking" in line for line in lines)
+
+
+def test_the_starter_workflow_passes_as_steps_in_a_fresh_venv(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 42 item 1: the workflow `init` writes installs what its requirements file names
+    (here this checkout, as the install that ran `init` came from it) into a fresh venv, and
+    its steps pass on the project as the user built it; the PDFs are built and checked, not
+    skipped. Only the steps CI's runner provides (checkout, Python, Pango, installed here) and
+    the pull-request-only diff are not run."""
+    folder = tmp_path / "skirmish"
+    assert main(["init", str(folder)]) == 0
+    requirements = (folder / "requirements-rules.txt").read_text("utf-8")
+    assert f"rulesdsl[pdf] @ {ROOT.as_uri()}" in requirements.splitlines()
+    monkeypatch.chdir(folder)
+    assert main(["build"]) == 0  # the user builds and commits generated/
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("PYTHONPATH", None)
+    steps = yaml.safe_load((folder / WORKFLOW).read_text("utf-8"))["jobs"]["rules"]["steps"]
+    ran = []
+    for step in steps:
+        if "uses" in step or "if" in step or "apt-get" in step["run"]:
+            continue
+        done = subprocess.run(
+            ["bash", "-e", "-c", step["run"]], cwd=folder, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, (step["run"], done.stdout, done.stderr)
+        ran.append(step["run"].strip())
+        assert "not checked" not in done.stderr
+    assert ran == [
+        "pip install -r requirements-rules.txt",
+        "rulesdsl check",
+        "rulesdsl build --check --require pdf",
+    ]
+    assert (venv / "bin" / "rulesdsl").exists()

@@ -37,6 +37,36 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, Final, Self
     from typing import NamedTuple as _Record
 
+# The names the rules declare, as types: a caller's typo (`move_cost("walkr", ...)`) is a type
+# checker's error in the caller's code. At run time they are plain `str`.
+if TYPE_CHECKING:
+    from typing import Literal, Never, TypeAlias
+
+    ModeName: TypeAlias = Literal["foot", "motorized", "tracked"]
+    FeatureName: TypeAlias = Literal[
+        "clear",
+        "forest",
+        "hills",
+        "marsh",
+        "town",
+        "mountain",
+        "lake",
+        "rain",
+        "fog",
+        "river",
+        "major_river",
+        "bridge",
+        "road",
+        "enemy_zoc",
+        "cratered",
+        "smoke",
+    ]
+    ModifierName: TypeAlias = Literal["defence"]
+    TableName: TypeAlias = Never
+    DiceTableName: TypeAlias = Literal["bog", "barrage", "crt"]
+else:
+    ModeName = FeatureName = ModifierName = TableName = DiceTableName = str
+
 # Builtins go by private names, bound before any step or decision is defined, so that one
 # called `max` or `sorted` cannot change what the functions of this module do.
 _AttributeError = AttributeError
@@ -94,13 +124,17 @@ __all__ = [
     "D66",
     "DECISIONS",
     "DICE_TABLES",
+    "ENTRY_COST",
     "EXCLUSIONS",
     "FEATURES",
     "GIVEN",
+    "GRID_DIAGONALS",
     "GRID_SHAPES",
+    "GRID_SIZES",
     "GROUPS",
     "IMPASSABLE",
     "LAYERS",
+    "MINIMUM_MOVE",
     "MODES",
     "MODIFIERS",
     "MOVES",
@@ -115,15 +149,25 @@ __all__ = [
     "STEPS",
     "TABLES",
     "TRIGGERS",
+    "Ancestor",
     "ArgumentError",
     "ArgumentTypeError",
     "Board",
     "ConflictWarning",
     "Dice",
+    "DiceRow",
+    "DiceTable",
+    "DiceTableName",
+    "Feature",
+    "FeatureName",
     "Flat",
     "InvalidArgument",
     "InvalidPlace",
+    "Layer",
     "Marker",
+    "Mode",
+    "ModeName",
+    "ModifierName",
     "MoveKind",
     "Outcome",
     "Quantity",
@@ -136,12 +180,16 @@ __all__ = [
     "RollRule",
     "Route",
     "RouteStep",
+    "Ruleset",
     "Share",
     "Sight",
     "SightRule",
     "Span",
     "StepCost",
+    "Table",
+    "TableName",
     "Trade",
+    "Trigger",
     "UnfilledParameter",
     "UnknownName",
     "can_end",
@@ -1074,8 +1122,8 @@ _MOVE_COSTS_KEPT: Final = 4096
 
 
 def move_cost(
-    mode: str,
-    *features: str,
+    mode: ModeName,
+    *features: FeatureName,
     distance: float = 1,
     allowance: float | None = None,
     move: str | None = None,
@@ -1225,8 +1273,8 @@ def _counted(names: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def can_enter(
-    mode: str,
-    *features: str,
+    mode: ModeName,
+    *features: FeatureName,
     available: float | None = None,
     allowance: float | None = None,
     move: str | None = None,
@@ -1239,7 +1287,7 @@ def can_enter(
     ``allowance`` go to move_cost, for the costs paid once per move.
     """
     try:
-        cost = move_cost(mode, *features, allowance=allowance, move=move)
+        cost = _move_cost_of(mode, *features, allowance=allowance, move=move)
     except ArgumentError as error:
         raise _raised_by(error, "can_enter") from None
     if available is not None:
@@ -1249,7 +1297,7 @@ def can_enter(
     return available is None or cost <= available or (MINIMUM_MOVE and available > 0)
 
 
-def modifier(name: str, *items: str, **context: str | float) -> float | Marker:
+def modifier(name: ModifierName, *items: str, **context: str | float) -> float | Marker:
     """The modifier ``name`` summed over ``items`` (features or factors).
 
     ``context`` picks per-context values, e.g. ``weapon="ballistic"`` (a modifier keyed by two
@@ -1463,12 +1511,12 @@ def _roll_natural(table: str, total: int, natural: int) -> DiceRow:
     dice_table = DICE_TABLES[table]
     given = dice_table.naturals.get(_int(natural)) if natural == _int(natural) else None
     if given is None:
-        return roll(table, total)
+        return _roll_of(table, total)
     row = _next(r for r in dice_table.rows if r.id == given)
     if _int(natural) not in dice_table.natural_at_least:
         return row
     try:
-        reached = roll(table, total)
+        reached = _roll_of(table, total)
     except UnknownName:  # a total no row covers: the natural row stands
         return row
     reached_low = -_INF if reached.low is None else reached.low
@@ -1487,7 +1535,7 @@ def _roll_beyond(table: str, total: int) -> DiceRow:
     raise UnknownName(f"total of {table!r}", total, _ROLLS[table])
 
 
-def lookup(table: str, *keys: str | float) -> Value:
+def lookup(table: TableName, *keys: str | float) -> Value:
     """A cell of plain table ``table``: ``lookup(t, row)`` with one column, else
     ``lookup(t, column, row)``."""
     try:  # a table asked before: one lookup of the keys
@@ -1750,8 +1798,8 @@ def _place_roll(
 
 
 def rolls_due(
-    mode: str,
-    *features: str,
+    mode: ModeName,
+    *features: FeatureName,
     move: str | None = None,
     on: str = "entering",
 ) -> tuple[RollDue, ...]:
@@ -1881,14 +1929,14 @@ def _place_check(function: str, mode: str, features: tuple[str, ...]) -> None:
         _name(function, "features", feature, FEATURES, "feature")
 
 
-def can_end(mode: str, *features: str) -> bool:
+def can_end(mode: ModeName, *features: FeatureName) -> bool:
     """Whether ``mode`` may end its move in a place with ``features`` (none says ``may not
     end``: the unit may still move through it)."""
     _place_check("can_end", mode, features)
     return not _any(_STATES.get(f, {}).get(mode) == "may_not_end" for f in _counted(features))
 
 
-def must_stop(mode: str, *features: str) -> bool:
+def must_stop(mode: ModeName, *features: FeatureName) -> bool:
     """Whether ``mode`` must stop on entering a place with ``features``."""
     _place_check("must_stop", mode, features)
     return _any(_STATES.get(f, {}).get(mode) == "must_stop" for f in _counted(features))
@@ -2166,7 +2214,7 @@ def _step_cost(
 ) -> float | Marker:
     """rulesdsl.semantics_routes.step_cost: the place entered (an edge's ``along`` instead of it),
     plus each edge feature crossed, once."""
-    place = move_cost(mode, *entered, distance=distance, **extra)
+    place = _move_cost_of(mode, *entered, distance=distance, **extra)
     along: float | None = None
     for feature in crossed:
         by_mode = _ALONG.get(feature)
@@ -2224,7 +2272,7 @@ def _route_args(function: str, board: object, mode: object, allowance: object) -
 
 def route_cost(
     board: Board,
-    mode: str,
+    mode: ModeName,
     route: Iterable[Any],
     allowance: float | None = None,
     move: str | None = None,
@@ -2296,10 +2344,10 @@ def route_cost(
         if not reason and i < last:
             stop = stops.get(features)
             if stop is None:
-                stop = stops[features] = must_stop(mode, *features)
+                stop = stops[features] = _must_stop_of(mode, *features)
             if stop:
                 reason = f"step {i} enters a place where the unit must stop"
-    if not reason and steps and not can_end(mode, *steps[-1].features):
+    if not reason and steps and not _can_end_of(mode, *steps[-1].features):
         reason = "the unit may not end its move in the last place"
     if (
         not reason
@@ -2368,7 +2416,7 @@ def _grid_steps(
                 return None
             stop = stops.get(entered)
             if stop is None:
-                stop = stops[entered] = must_stop(mode, *entered)
+                stop = stops[entered] = _must_stop_of(mode, *entered)
             if stop and i < count - 1:
                 return None
             if not stop and _len(kept) < _MOVE_COSTS_KEPT:
@@ -2446,7 +2494,7 @@ def _search(
             entered = places[here]
             stop = stops.get(entered)
             if stop is None:
-                stop = stops[entered] = must_stop(mode, *entered)
+                stop = stops[entered] = _must_stop_of(mode, *entered)
             if stop or cost > budget:
                 continue
         for there, step in _exits(board, mode, here, extra, costs):
@@ -2551,7 +2599,7 @@ def _entering(board: Board, mode: str) -> dict[Any, tuple[float, bool]]:
             cost = _step_cost(mode, features, (), 1.0, {})
             by_features[features] = (
                 _INF if _isinstance(cost, Marker) else cost,
-                must_stop(mode, *features),
+                _must_stop_of(mode, *features),
             )
         found = board._entering[mode] = {
             place: by_features[features] for place, features in board.places.items()
@@ -2561,7 +2609,7 @@ def _entering(board: Board, mode: str) -> dict[Any, tuple[float, bool]]:
 
 def cheapest_route(
     board: Board,
-    mode: str,
+    mode: ModeName,
     start: Any,
     goal: Any,
     allowance: float | None = None,
@@ -2578,7 +2626,7 @@ def cheapest_route(
     for argument, place in (("start", start), ("goal", goal)):
         _on_board("cheapest_route", argument, board, place)
     before = _entered_arg("cheapest_route", board, entered)
-    if goal != start and not can_end(mode, *board.places[goal]):
+    if goal != start and not _can_end_of(mode, *board.places[goal]):
         return None
     budget = _INF if allowance is None else allowance
     try:
@@ -2596,7 +2644,7 @@ def cheapest_route(
 
 def reachable(
     board: Board,
-    mode: str,
+    mode: ModeName,
     start: Any,
     budget: float,
     allowance: float | None = None,
@@ -2625,7 +2673,7 @@ def reachable(
         entered = places[place]
         end = ends.get(entered)
         if end is None:
-            end = ends[entered] = can_end(mode, *entered)
+            end = ends[entered] = _can_end_of(mode, *entered)
         if end or place == start:
             out[place] = cost
     return Reach(out, move or "", budget)
@@ -3155,7 +3203,7 @@ else:
 
 @overload
 def roll(
-    table: str,
+    table: DiceTableName,
     total: int,
     column: None = None,
     natural: int | None = None,
@@ -3167,7 +3215,7 @@ def roll(
 
 @overload
 def roll(
-    table: str,
+    table: DiceTableName,
     total: int,
     column: str | float | tuple[float, float] | list[float],
     natural: int | None = None,
@@ -3178,7 +3226,7 @@ def roll(
 
 
 def roll(
-    table: str,
+    table: DiceTableName,
     total: int,
     column: str | float | tuple[float, float] | list[float] | None = None,
     natural: int | None = None,
@@ -3329,3 +3377,11 @@ def _column_of(
         for c in results.columns
         if (c.bound == "up_to" and value <= c.value) or (c.bound == "above" and value > c.value)
     )
+
+
+# The functions that take declared names, as this module's own code calls them: with a `str`
+# it has read from its own tables, where a type checker wants one of the names' literals.
+_move_cost_of: Final[Callable[..., float | Marker]] = move_cost
+_roll_of: Final[Callable[..., DiceRow]] = roll
+_can_end_of: Final[Callable[..., bool]] = can_end
+_must_stop_of: Final[Callable[..., bool]] = must_stop

@@ -7,6 +7,7 @@ outcome.
 from __future__ import annotations
 
 import argparse
+import json
 import signal
 import sys
 import threading
@@ -14,8 +15,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from rulesdsl.commands.common import format_option
+
+if TYPE_CHECKING:
+    from rulesdsl.builder.build import BuildResult
+    from rulesdsl.diagnostics import Diagnostic
 
 DESCRIPTION = (
     "Compile every ruleset under rulesets/ (or only the named ones and the rulesets that extend "
@@ -32,7 +38,7 @@ DESCRIPTION = (
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser("build", help="compile rulesets into generated/", description=DESCRIPTION)
     add_arguments(p)
-    format_option(p)
+    format_option(p, ci=True)
     p.set_defaults(run=run)
 
 
@@ -65,6 +71,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(nothing is written); for CI",
     )
     p.add_argument(
+        "--require",
+        action="append",
+        default=[],
+        choices=("pdf", "xlsx"),
+        metavar="EXTRA",
+        help="fail (exit 2) when this extra is not installed, rather than leave what needs it "
+        "unmade or, with --check, unchecked; for CI: --require pdf",
+    )
+    p.add_argument(
         "--force",
         action="store_true",
         help="compile every ruleset even where its stamp says it is up to date",
@@ -83,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no such folder: {rulesets}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
+    _require(args.require)
     try:
         with _sigterm_unwinds():
             result = build(
@@ -103,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
         *result.diagnostics,
         *(d for c in result.compiled for d in c.diagnostics),
     ]
-    if diags or args.format == "json":
+    if args.format != "text":
+        _machine_report(args.format, result, out, diags)
+    elif diags:
         from rulesdsl.compiler import Compiler
 
         report(diags, result.compiler or Compiler(), args.format)
@@ -124,14 +142,63 @@ def run(args: argparse.Namespace) -> int:
         _report_skipped(result.skipped, out, check=True)
         return EXIT_RULES if result.stale else EXIT_OK
     removed = f", {len(result.removed)} removed" if result.removed else ""
-    print(
-        f"built {_count(done, 'ruleset')} ({len(result.compiled)} compiled, "
-        f"{len(result.up_to_date)} up to date): {_count(len(result.written), 'file')} written"
-        f"{removed} in {out}",
-        file=sys.stderr,
-    )
+    if not result.written and not result.removed:  # a fresh clone: generated/ is committed
+        print(
+            f"{out} is already current ({_count(done, 'ruleset')}, {len(result.compiled)} "
+            "compiled): nothing to write",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            f"built {_count(done, 'ruleset')} ({len(result.compiled)} compiled, "
+            f"{len(result.up_to_date)} up to date): {_count(len(result.written), 'file')} "
+            f"written{removed} in {out}",
+            file=sys.stderr,
+        )
     _report_skipped(result.skipped, out, check=False)
     return EXIT_OK
+
+
+def _require(extras: list[str]) -> None:
+    """``--require``: a missing extra is a usage error before anything is compiled."""
+    from rulesdsl.commands.common import UsageError
+    from rulesdsl.extras import install_hint, missing
+
+    for extra in extras:
+        if missing(extra):
+            raise UsageError(
+                f"--require {extra}: the '{extra}' extra ({', '.join(missing(extra))}) is not "
+                f"installed; {install_hint(extra)}"
+            )
+
+
+def _machine_report(fmt: str, result: BuildResult, out: Path, diags: list[Diagnostic]) -> None:
+    """``--format json|github|sarif`` on stdout: the diagnostics, then, with --check, each
+    stale output (an error) and each output not checked for want of an extra (a warning)."""
+    from rulesdsl.commands.ci_report import Finding, of_diagnostics, render
+
+    if fmt == "json":
+        from rulesdsl.diagnostics import to_data
+
+        data = {
+            "ok": result.ok and not result.stale,
+            "diagnostics": to_data(diags),
+            "stale": result.stale,
+            "skipped": [{"path": rel, "extra": extra} for rel, extra in result.skipped.items()],
+        }
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    stale = [
+        Finding("stale", "error", "out of date: run `rulesdsl build` and commit it", str(out / r))
+        for r in result.stale
+    ]
+    skipped = [
+        Finding(
+            "not-checked", "warning", f"not checked: the '{e}' extra is not installed", str(out / r)
+        )
+        for r, e in result.skipped.items()
+    ]
+    render([*of_diagnostics(diags), *stale, *skipped], fmt)
 
 
 def _report_skipped(skipped: dict[str, str], out: Path, check: bool) -> None:

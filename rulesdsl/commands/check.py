@@ -42,7 +42,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "the version bump the change needs",
     )
     add_dir_option(p)
-    format_option(p)
+    format_option(p, ci=True)
     p.set_defaults(run=run)
 
 
@@ -53,9 +53,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--against: '{args.against}' is not a git revision (it starts with '-')")
     compiler = Compiler()
     paths: list[Path] = []
-    for name in args.paths or [str(rulesets_folder(args.dir))]:
+    names = args.paths or [str(rulesets_folder(args.dir))]
+    for name in names:
         path = Path(name)
         paths += ruleset_files(path) if path.is_dir() else [ruleset_path(name, folder=args.dir)]
+    if not paths:  # a CI job pointed at the wrong folder must not pass
+        raise UsageError(
+            f"no rulesets (.terrain, .yaml files) in {', '.join(names)}: nothing to check "
+            "(at a project's root they are in rulesets/: run `rulesdsl check` there)"
+        )
     diags: list[Diagnostic] = []
     ok = True
     held: list[str] = []
@@ -69,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             from rulesdsl.versions.versioning import check_against  # W601: version bump check
 
             diags += check_against(path, compiled.ruleset, args.against, compiler)
-    report(diags, compiler, args.format)
+    report(diags, compiler, args.format, sys.stdout if args.format == "json" else None)
     if ok and args.format == "text":
         for line in held:
             print(line, file=sys.stderr)

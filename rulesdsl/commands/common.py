@@ -32,6 +32,11 @@ def report(
 ) -> None:
     from rulesdsl.diagnostics import SourceLines, render_text, to_json
 
+    if fmt in ("github", "sarif"):  # for CI: annotations or a SARIF log, on stdout
+        from rulesdsl.commands.ci_report import of_diagnostics, render
+
+        render(of_diagnostics(diags), fmt)
+        return
     out = stream or sys.stderr
     if fmt == "json":
         print(to_json(diags), file=out)
@@ -117,13 +122,15 @@ def compile_one(name: str, compiler: Compiler, fmt: str, folder: str | None = No
     return compiled
 
 
-def format_option(parser: argparse.ArgumentParser) -> None:
-    """``--format text|json``: how to print diagnostics."""
+def format_option(parser: argparse.ArgumentParser, ci: bool = False) -> None:
+    """``--format text|json``: how to print diagnostics; with ``ci``, also ``github``
+    (workflow annotations) and ``sarif`` (SARIF 2.1.0 for code scanning), on stdout."""
     parser.add_argument(
         "--format",
-        choices=("text", "json"),
+        choices=("text", "json", "github", "sarif") if ci else ("text", "json"),
         default="text",
-        help="how to print diagnostics (default: text)",
+        help="how to print diagnostics (default: text)"
+        + ("; json, github (workflow annotations) and sarif print to stdout" if ci else ""),
     )
 
 

@@ -57,7 +57,13 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "changed and the base changes it inherits",
     )
     add_dir_option(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "github", "sarif"),
+        default="text",
+        help="text, json, or for CI github (workflow annotations) or sarif (code scanning): "
+        "one finding per change, an error at the --fail-on level or above, else a note",
+    )
     p.add_argument(
         "--fail-on",
         choices=semantic.LEVELS,
@@ -70,6 +76,8 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     compiler = Compiler()
     if args.rebase is not None:
+        if args.format in ("github", "sarif"):
+            raise UsageError(f"--rebase prints text or json, not {args.format}")
         if args.new is not None or args.rev is not None:
             raise UsageError("--rebase takes one house rule: `diff HOUSE --rebase NEWBASE`")
         return _rebase(args, compiler)
@@ -83,18 +91,48 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give OLD and NEW, or one ruleset and --rev REV")
     else:
         old, new = _load(args.old, compiler, args.dir), _load(args.new, compiler, args.dir)
-    report([*old.diagnostics, *new.diagnostics], compiler, "text")
+    found = [*old.diagnostics, *new.diagnostics]
     if old.ruleset is None or new.ruleset is None:
+        report(found, compiler, args.format if args.format in ("github", "sarif") else "text")
         return EXIT_RULES
     result = semantic.diff(old.ruleset, new.ruleset)
     advice = versioning.advice(result)
-    if args.format == "json":
+    if args.format in ("github", "sarif"):
+        _annotate(found, result, new.path, args.fail_on, args.format)
+    elif args.format == "json":
+        report(found, compiler, "text")
         sys.stdout.write(semantic.to_json(result, advice))
     else:
+        report(found, compiler, "text")
         sys.stdout.write(semantic.render_text(result, advice))
     if args.fail_on and result.at_least(args.fail_on):
         return EXIT_RULES
     return EXIT_OK
+
+
+def _annotate(
+    found: list[Diagnostic],
+    result: semantic.Diff,
+    file: str,
+    fail_on: semantic.Level | None,
+    fmt: str,
+) -> None:
+    """Each change as a finding on the new ruleset's file: an error at the --fail-on level or
+    above, else a note; the rulesets' own diagnostics first."""
+    from rulesdsl.commands.ci_report import Finding, of_diagnostics, render
+
+    failing = {id(c) for c in result.at_least(fail_on)} if fail_on else set()
+    changes = [
+        Finding(
+            c.level,
+            "error" if id(c) in failing else "note",
+            f"{c.level}: {c.message} ({c.path})",
+            file,
+            summary=f"a change graded {c.level} by `rulesdsl diff`",
+        )
+        for c in result.changes
+    ]
+    render([*of_diagnostics(found), *changes], fmt)
 
 
 def _rebase(args: argparse.Namespace, compiler: Compiler) -> int:

@@ -40,7 +40,12 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--check", action="store_true", help="change nothing; exit 1 if any file is not formatted"
     )
-    p.add_argument("--diff", action="store_true", help="print what would change")
+    p.add_argument(
+        "--diff",
+        action="store_true",
+        help="print what would change and write nothing (as --check: exit 1 if any file "
+        "would change)",
+    )
     p.add_argument(
         "--fix",
         action="store_true",
@@ -71,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"no such file or folder: {name}")
     for path in refused:
         print(refusal(path), file=sys.stderr)
+    dry = args.check or args.diff  # --diff never writes (black, ruff and buf do the same)
     compiler = Compiler()
     unformatted = []
     failed = False
@@ -87,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             report(errors, compiler, "text")
             failed = True
             continue
-        fixed = _fixed(compiler, path, text, args.check) if args.fix else text
+        fixed = _fixed(compiler, path, text, dry) if args.fix else text
         if fixed is None:
             failed = True
             continue
@@ -104,14 +110,14 @@ def run(args: argparse.Namespace) -> int:
                     f"{path} (formatted)",
                 )
             )
-        if not args.check:
+        if not dry:
             atomic_write(path, formatted.encode("utf-8"))
-    verb = "would reformat" if args.check else "reformatted"
+    verb = "would reformat" if dry else "reformatted"
     for path in unformatted:
         print(f"{verb} {path}", file=sys.stderr)
     if refused:
         return EXIT_USAGE
-    if failed or (args.check and unformatted):
+    if failed or (dry and unformatted):
         return EXIT_RULES
     return EXIT_OK
 

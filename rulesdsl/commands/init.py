@@ -1,8 +1,9 @@
 """`rulesdsl init [DIR]`: lay out a new rulesdsl project.
 
-It writes a starter ruleset that compiles (``rulesets/<id>.terrain``), a README, a .gitignore
-and a GitHub Actions workflow that checks the rules, that ``generated/`` is current and that
-no pull request breaks the generated modules' users. It never overwrites a file: when any of
+It writes a starter ruleset that compiles (``rulesets/<id>.terrain``), a README, a .gitignore,
+a requirements file pinning the running install, and a GitHub Actions workflow that installs
+it and checks the rules, that ``generated/`` (PDFs included) is current and that no pull
+request breaks the generated modules' users. It never overwrites a file: when any of
 them exists, it writes nothing. The starter is compiled before anything is written.
 """
 
@@ -14,9 +15,10 @@ import shlex
 import sys
 from pathlib import Path
 
-from rulesdsl import ir, version
+from rulesdsl import ir
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
+from rulesdsl.commands.requirements import REQUIREMENTS, requirements_text
 
 DEFAULT_ID = "my_rules"
 """The ruleset id when the folder's name cannot be one."""
@@ -28,8 +30,10 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="lay out a new project: a starter ruleset, README, .gitignore, CI",
         description="Write a new rulesdsl project in DIR (made if missing): "
         "rulesets/ID.terrain, a starter ruleset that compiles, with comments; README.md; "
-        ".gitignore; and .github/workflows/rules.yml, a CI job that runs `rulesdsl check`, "
-        "`rulesdsl build --check` and `rulesdsl diff --fail-on breaking`. An existing file is "
+        ".gitignore; requirements-rules.txt, this install of rulesdsl (with the pdf extra) "
+        "and the versions of what it uses; and .github/workflows/rules.yml, a CI job that "
+        "installs that file and runs `rulesdsl check`, `rulesdsl build --check --require pdf` "
+        "and `rulesdsl diff --fail-on breaking`. An existing file is "
         "never overwritten: if any of these exists, nothing is written.",
     )
     p.add_argument("dir", metavar="DIR", nargs="?", default=".", help="the folder (default: .)")
@@ -53,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
             f"'{rid}' cannot be a ruleset id: use letters, digits and _ (at most "
             f"{ir.IDENT.max_length}), not a Python or module name"
         )
-    files = project_files(rid, version())
+    requirements, note = requirements_text()
+    files = project_files(rid, requirements)
     existing = [rel for rel in files if (folder / rel).exists() or (folder / rel).is_symlink()]
     if existing:
         raise UsageError(
@@ -72,11 +77,14 @@ def run(args: argparse.Namespace) -> int:
         starter: "a starter ruleset: make it your game's",
         "README.md": "how to build and use it",
         ".gitignore": "generated/ is committed, the build's working files are not",
-        WORKFLOW: "CI: check, build --check, diff --fail-on breaking",
+        REQUIREMENTS: "what CI installs: this rulesdsl, the pdf extra, their versions",
+        WORKFLOW: "CI: check, build --check --require pdf, diff --fail-on breaking",
     }
     width = max(map(len, listing))
     for rel, what in listing.items():
         print(f"  {rel:<{width}}  {what}", file=sys.stderr)
+    if note:
+        print(f"note: {note}", file=sys.stderr)
     where = "" if folder == Path() else f"cd {shlex.quote(str(folder))} && "
     print(f"next: {where}rulesdsl build", file=sys.stderr)
     return EXIT_OK
@@ -126,14 +134,15 @@ def write_all(folder: Path, files: dict[str, str]) -> None:
 WORKFLOW = ".github/workflows/rules.yml"
 
 
-def project_files(rid: str, rulesdsl_version: str) -> dict[str, str]:
+def project_files(rid: str, requirements: str) -> dict[str, str]:
     """The files of a new project, by path relative to its folder."""
-    pin = "" if rulesdsl_version == "unknown" else f"=={rulesdsl_version}"
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
     return {
         f"rulesets/{rid}.terrain": STARTER.replace("RULESET_ID", rid),
         "README.md": README.replace("RULESET_ID", rid),
         ".gitignore": GITIGNORE,
-        WORKFLOW: WORKFLOW_TEXT.replace("RULESDSL_PIN", pin),
+        REQUIREMENTS: requirements,
+        WORKFLOW: WORKFLOW_TEXT.replace("PYTHON_VERSION", python),
     }
 
 
@@ -202,8 +211,8 @@ Terrain and movement rules written in the terrain language of
 [rulesdsl](https://pypi.org/project/rulesdsl/), compiled into a Python module and
 quick-reference sheets.
 
-    pip install 'rulesdsl[pdf]'    # without [pdf]: no PDFs, HTML and Markdown only
-    rulesdsl build                 # compile rulesets/ into generated/
+    pip install -r requirements-rules.txt    # the rulesdsl that built generated/, with PDFs
+    rulesdsl build                           # compile rulesets/ into generated/
 
 - `rulesets/RULESET_ID.terrain`: the rules. `rulesdsl check` reports every problem with a
   hint; `rulesdsl fmt` lines up the tables.
@@ -254,15 +263,20 @@ jobs:
           fetch-depth: 0  # the whole history: `rulesdsl diff` reads the base branch
       - uses: actions/setup-python@v5
         with:
-          python-version: "3.12"
-      # The rulesdsl that built generated/: outputs depend on its version. Without the pdf
-      # extra, `build --check` checks modules, HTML and Markdown and lists the PDFs it skips;
-      # install 'rulesdsl[pdf]RULESDSL_PIN' to check the PDFs too.
-      - run: pip install 'rulesdslRULESDSL_PIN'
+          python-version: "PYTHON_VERSION"  # the Python that made this project
+          cache: pip
+          cache-dependency-path: requirements-rules.txt
+      - name: Pango, which WeasyPrint lays PDFs out with
+        run: sudo apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0
+      # The rulesdsl that built generated/ and the versions of what it uses: outputs depend
+      # on them (requirements-rules.txt says how to install rulesdsl from elsewhere).
+      - name: Install the rulesdsl that built generated/
+        run: pip install -r requirements-rules.txt
       - name: Every ruleset compiles
         run: rulesdsl check
-      - name: generated/ is what the rules make (if not, run `rulesdsl build` and commit)
-        run: rulesdsl build --check
+      # --require pdf: without the pdf extra this fails, rather than skip the PDFs.
+      - name: generated/ is what the rules make, PDFs too (if not, run `rulesdsl build` and commit)
+        run: rulesdsl build --check --require pdf
       # A breaking change fails here even with its major version bump: when you mean it,
       # label the pull request `breaking`.
       - name: No change breaks the generated modules' users

@@ -22,7 +22,14 @@ import jinja2
 from rulesdsl import ir, semantics, semantics_effects, spelling
 from rulesdsl.dice import chance_at_least, chance_between
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.target import once_costs, python_facing, python_layout, python_moves, python_sight
+from rulesdsl.target import (
+    once_costs,
+    python_facing,
+    python_layout,
+    python_moves,
+    python_sight,
+    surface,
+)
 from rulesdsl.target.python_code import (
     Function,
     cell_constants,
@@ -129,20 +136,6 @@ def _ancestors(ancestors: tuple[ir.Ancestor, ...]) -> str:
 
 
 # ---- maps (issue 11): what module_routes.py.j2 needs -----------------------------------------
-
-MAP_EXPORTS = (
-    "GRID_SHAPES",
-    "Board",
-    "Reach",
-    "Route",
-    "RouteStep",
-    "can_end",
-    "must_stop",
-    "route_cost",
-    "cheapest_route",
-    "reachable",
-)
-"""The names the routes part of the module adds to ``__all__``."""
 
 
 def map_context(rs: ir.Ruleset) -> dict[str, Any]:
@@ -275,65 +268,7 @@ def render(rs: ir.Ruleset) -> str:
         for d in rs.decisions
     ]
     grid = rs.grids[0] if rs.grids else None
-    exports = [
-        "RULESET",
-        "MODES",
-        "GROUPS",
-        "LAYERS",
-        "FEATURES",
-        "CONTEXTS",
-        "MODIFIERS",
-        "COMBINE",
-        "CLAMP",
-        "PRECEDENCE",
-        "TABLES",
-        "DICE_TABLES",
-        "TRIGGERS",
-        "EXCLUSIONS",
-        "PARAMS",
-        "STEPS",
-        "DECISIONS",
-        "IMPASSABLE",
-        "PROHIBITED",
-        "BLOCKED",
-        "GIVEN",
-        "Marker",
-        "Outcome",
-        "Quantity",
-        "Rate",
-        "Trade",
-        "Span",
-        "Dice",
-        "D66",
-        "UnknownName",
-        "UnfilledParameter",
-        "InvalidPlace",
-        "ArgumentError",
-        "InvalidArgument",
-        "ArgumentTypeError",
-        "ConflictWarning",
-        "Flat",
-        "Share",
-        "StepCost",
-        "PER_MOVE_COSTS",
-        "COST_INPUTS",
-        "move_cost",
-        "can_enter",
-        "modifier",
-        "roll",
-        "lookup",
-        "param",
-        "path_cost",
-        "conflicts",
-        *MAP_EXPORTS,
-        *python_moves.MOVE_EXPORTS,
-        *(s.id for s in steps),
-        *(d.id for d in decisions),
-        *(["Limit"] if any(c.value_type == "Limit" for c in cells.values()) else []),
-        *(python_sight.SIGHT_EXPORTS if rs.sights else ()),
-        *(python_sight.RESULTS_EXPORTS if rs.results_tables else ()),
-        *(python_facing.FACING_EXPORTS if rs.facings else ()),
-    ]
+    exports = surface.exports(rs, any(c.value_type == "Limit" for c in cells.values()))
     whole = semantics_effects.whole_map(rs)
     text = (
         _environment()
@@ -349,6 +284,7 @@ def render(rs: ir.Ruleset) -> str:
                 for remark in info.remarks
             ],
             exports=sorted(exports, key=export_order),
+            name_types=[(n, surface.alias(n, m)) for n, m in surface.name_types(rs).items()],
             intro=_intro(rs),
             distance_unit=rs.units.get("distance", "distance unit"),
             cost_unit=rs.units.get("cost", "movement points"),

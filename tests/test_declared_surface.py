@@ -1,0 +1,118 @@
+"""One declared public surface (issue 39 item 5, issue 42 item 8): everything a generated
+module exports is in its ``__all__`` (rulesdsl.target.surface), documented in
+docs/module-api.md, and README's list of the functions every module has is that list. The
+names a ruleset declares are types: a caller's typo is a mypy error in the caller's code."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.compiler import Compiler
+from rulesdsl.target import python, surface
+from tests.conftest import ROOT, RULESETS
+
+BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
+
+
+def _render(name: str) -> str:
+    compiled = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    assert compiled.ruleset is not None
+    return python.render(compiled.ruleset)
+
+
+def _public_names(tree: ast.Module) -> set[str]:
+    """The names a module defines at its top level (its run-time branch of an ``if``
+    included), without the private ones and the imports."""
+    found: set[str] = set()
+    for node in tree.body:
+        body = node.orelse if isinstance(node, ast.If) else [node]
+        for item in body:
+            if isinstance(item, ast.FunctionDef | ast.ClassDef):
+                found.add(item.name)
+            elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                found.add(item.target.id)
+            elif isinstance(item, ast.Assign):
+                found.update(t.id for t in item.targets if isinstance(t, ast.Name))
+    return {n for n in found if not n.startswith("_") and n not in ("TYPE_CHECKING", "overload")}
+
+
+def _all(tree: ast.Module) -> set[str]:
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__":
+            return set(ast.literal_eval(node.value))
+    raise AssertionError("no __all__")
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_public_name_of_a_module_is_in_its_all(name: str) -> None:
+    """`GRID_SIZES`, `GRID_DIAGONALS`, `ENTRY_COST` and the record classes were used but not
+    exported."""
+    tree = ast.parse(_render(name))
+    assert _public_names(tree) == _all(tree)
+
+
+def _doc_names(text: str) -> set[str]:
+    """The identifiers in the code of a Markdown text: fenced blocks and `spans`."""
+    fence = re.compile(r"^```.*?^```", re.M | re.S)
+    code = fence.findall(text) + re.findall(r"`([^`]+)`", fence.sub("", text))
+    return {name for span in code for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", span)}
+
+
+def test_module_api_documents_every_declared_name() -> None:
+    documented = _doc_names((ROOT / "docs" / "module-api.md").read_text("utf-8"))
+    declared = {n for names in surface.PARTS.values() for n in names}
+    assert declared - documented == set()
+
+
+def test_readme_lists_the_functions_every_module_has() -> None:
+    """README's "Every generated module has the same API" named 8 functions while each
+    module has 14: its list is the declared one."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme.split("Every generated module has the same API", 1)[1].split("\n\n", 2)[1]
+    listed = [
+        n for line in re.findall(r"^- (.*?):", section, re.M) for n in re.findall(r"`(\w+)`", line)
+    ]
+    assert sorted(listed) == sorted(surface.FUNCTIONS)
+
+
+def test_module_api_lists_every_layer_scope() -> None:
+    """`LAYERS` gives a scope `edges` (hexsides) the table did not list."""
+    from typing import get_args
+
+    from rulesdsl import ir
+
+    doc = (ROOT / "docs" / "module-api.md").read_text("utf-8")
+    [row] = [line for line in doc.splitlines() if line.startswith("| `LAYERS` |")]
+    assert {f"`{s}`" for s in get_args(ir.LayerScope)} <= set(re.findall(r"`[a-z]+`", row))
+
+
+CALLER = """\
+import heavy_gear as hg
+
+hg.move_cost("walker", "soft", distance=3)
+hg.move_cost("walkr", "soft")
+hg.modifier("cover", "full", "solid")
+hg.lookup("setup", "x")
+mode: hg.ModeName = "hover"
+hg.can_end(mode, "road")
+"""
+
+
+def test_a_typo_in_a_declared_name_is_a_mypy_error_in_the_callers_code(tmp_path: Path) -> None:
+    (tmp_path / "heavy_gear.py").write_text(_render("heavy_gear"), "utf-8")
+    (tmp_path / "caller.py").write_text(CALLER, "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", ".mypy", "caller.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1, done.stdout
+    assert errors[0].startswith("caller.py:4:") and "'walkr'" in errors[0]
