@@ -124,6 +124,7 @@ CODES: Mapping[str, str] = {
     "E295": "a roll whose values combine by a policy other than sum, highest or lowest",
     "E296": "a dice outcome's effect on a modifier that is not a number, or given twice",
     "W290": "a roll rule that no layer column uses",
+    "W291": "a roll cell's unit type or keyword entry that wins over its kind of move's entry",
     "E340": "`turn mode N at KIND` naming no kind of move",
     "E341": "a facing rule giving a turn mode at one kind of move twice",
     "W340": "a roll on a dice table whose modifiers can reach a total no row covers",
@@ -203,7 +204,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
         "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 E225 E226 E227 "
         "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267 "
-        "E290 E291 E292 E293 E294 E295 E296 W290",
+        "E290 E291 E292 E293 E294 E295 E296 W290 W291",
     ),
     ("lower", "E340 E341"),
     ("lower", "E320 E323 E324 E325 E342 E343 W342"),

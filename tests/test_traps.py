@@ -1,0 +1,30 @@
+"""Issue 39 item 4: the traps that compiled and answered wrong, each now an error or a
+warning at its line and column (the rulesets are under tests/data/traps/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesdsl.compiler import Compiler
+
+DATA = Path(__file__).resolve().parent / "data" / "traps"
+
+
+def found(compiler: Compiler, name: str) -> list[tuple[str, int, int]]:
+    """Each diagnostic of tests/data/traps/<name>: its code, line and column."""
+    compiled = compiler.compile_file(DATA / name)
+    return [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.pos]
+
+
+def test_roll_cell_keywords_without_precedence_are_e232(compiler: Compiler) -> None:
+    """`0, agile +2, flying no` for a unit both agile and flying: no precedence between them,
+    so the cell is ambiguous, as a cost cell is (the answer followed declaration order)."""
+    assert ("E232", 16, 23) in found(compiler, "roll_cells.terrain")
+
+
+def test_a_unit_entry_over_a_kind_of_move_entry_in_a_roll_cell_is_w291(
+    compiler: Compiler,
+) -> None:
+    """`no, low 0, bomber +1`: the bomber's own entry wins over `low` (bombers roll at any
+    height); the warning stands at the entry that wins."""
+    assert ("W291", 16, 59) in found(compiler, "roll_cells.terrain")
