@@ -133,6 +133,7 @@ CODES: Mapping[str, str] = {
     "E352": "a dice outcome that gives a sight rule or the cost a value twice",
     "E353": "a dice outcome's cost in another unit than the cost unit, or a sight value's unit",
     "E354": "a whole-map condition whose sight value is a step",
+    "E355": "a dice outcome's effect named after a roll, which an outcome cannot feed",
     "W350": "a dice outcome's effect named nearly like the cost, a sight rule or a modifier",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
@@ -208,7 +209,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ),
     ("lower", "E340 E341"),
     ("lower", "E320 E323 E324 E325 E342 E343 W342"),
-    ("lower", "E350 E351 E352 E353 E354 W350"),
+    ("lower", "E350 E351 E352 E353 E354 E355 W350"),
     (
         "checks",
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "

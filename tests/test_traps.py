@@ -28,3 +28,9 @@ def test_a_unit_entry_over_a_kind_of_move_entry_in_a_roll_cell_is_w291(
     """`no, low 0, bomber +1`: the bomber's own entry wins over `low` (bombers roll at any
     height); the warning stands at the entry that wins."""
     assert ("W291", 16, 59) in found(compiler, "roll_cells.terrain")
+
+
+def test_an_outcome_effect_named_after_a_roll_is_e355(compiler: Compiler) -> None:
+    """`4-6 squall | bog_woods +1` where `bog_woods` is a roll: an outcome feeds the cost, a
+    sight rule or a modifier, never a roll, so the effect fed nothing."""
+    assert found(compiler, "outcome_roll.terrain") == [("E355", 9, 25)]
