@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from rulesdsl.cli import main
 from rulesdsl.compiler import Compiler
 
 DATA = Path(__file__).resolve().parent / "data" / "traps"
@@ -34,3 +37,12 @@ def test_an_outcome_effect_named_after_a_roll_is_e355(compiler: Compiler) -> Non
     """`4-6 squall | bog_woods +1` where `bog_woods` is a roll: an outcome feeds the cost, a
     sight rule or a modifier, never a roll, so the effect fed nothing."""
     assert found(compiler, "outcome_roll.terrain") == [("E355", 9, 25)]
+
+
+def test_check_refuses_an_id_that_is_not_the_file_name_as_build_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`ruleset other_name` in named_apart.terrain: `build` refuses it (E102, outputs and
+    `extends` find a ruleset by its file's name), so `check` does too, at the id."""
+    assert main(["check", str(DATA / "named_apart.terrain")]) == 1
+    assert "named_apart.terrain:2:9: error[E102]" in capsys.readouterr().err
