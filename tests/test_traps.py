@@ -46,3 +46,16 @@ def test_check_refuses_an_id_that_is_not_the_file_name_as_build_does(
     `extends` find a ruleset by its file's name), so `check` does too, at the id."""
     assert main(["check", str(DATA / "named_apart.terrain")]) == 1
     assert "named_apart.terrain:2:9: error[E102]" in capsys.readouterr().err
+
+
+def test_a_decision_input_named_like_a_table_is_labelled_by_itself(compiler: Compiler) -> None:
+    """The input `speed` of `sail`, beside a table `speed` "Speed by point of sail (MP)":
+    the sheet said "Speed by point of sail (MP) (MP)" and "Speed by point of sail (MP) < 1";
+    the input is named by itself."""
+    from rulesdsl.printed.sheets import render_sheet
+
+    compiled = compiler.compile_file(DATA / "input_label.terrain")
+    assert compiled.ruleset is not None
+    sheet = render_sheet(compiled.ruleset, "md").decode("utf-8")
+    assert "Inputs: speed (MP)." in sheet
+    assert "| speed \\< 1 | Becalmed |" in sheet
