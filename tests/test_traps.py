@@ -59,3 +59,16 @@ def test_a_decision_input_named_like_a_table_is_labelled_by_itself(compiler: Com
     sheet = render_sheet(compiled.ruleset, "md").decode("utf-8")
     assert "Inputs: speed (MP)." in sheet
     assert "| speed \\< 1 | Becalmed |" in sheet
+
+
+def test_an_overridden_decision_row_keeps_the_base_label(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """`override lock.nebula_target: distance <= 8 -> nebula_target`, no label restated: the
+    module answered label='nebula_target'; the row keeps the base's "Target in the nebula"."""
+    from tests.conftest import import_rendered
+
+    compiled = compiler.compile_file(DATA / "row_label_house.terrain")
+    assert compiled.ruleset is not None and compiled.ok
+    module = import_rendered(compiled.ruleset, tmp_path, "row_label_house")
+    assert module.lock(7).label == "Target in the nebula"
