@@ -113,6 +113,7 @@ CODES: Mapping[str, str] = {
     "E323": "a natural roll with one outcome per column on a dice table that has no columns",
     "E324": "a column shift that goes neither `left` nor `right`",
     "E325": "a column shift on a dice table that has no columns",
+    "E326": "`at least` on outcomes declared in another order than the rows give them",
     "E342": "a second modifier `on doubles` in one results table",
     "E343": "a column shift overridden with a negative number of columns",
     "W342": "a column shift named `doubles` without `on doubles`, which the dice do not apply",
@@ -216,7 +217,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610 "
         "E270 E271 E272 E273 E264",
     ),
-    ("checks", "E321 E322 W320"),
+    ("checks", "E321 E322 E326 W320"),
     ("checks", "W340"),
     (
         "tools",

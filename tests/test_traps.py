@@ -72,3 +72,9 @@ def test_an_overridden_decision_row_keeps_the_base_label(
     assert compiled.ruleset is not None and compiled.ok
     module = import_rendered(compiled.ruleset, tmp_path, "row_label_house")
     assert module.lock(7).label == "Target in the nebula"
+
+
+def test_at_least_on_outcomes_declared_against_the_rows_is_e326(compiler: Compiler) -> None:
+    """Outcomes declared best-first (dead ... unhurt) while the rows give them worst-last:
+    `natural 6 at least wounded` counted "stunned" (declared later) as worse than wounded."""
+    assert found(compiler, "at_least_order.terrain") == [("E326", 13, 3)]
