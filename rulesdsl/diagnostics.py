@@ -174,6 +174,7 @@ CODES: Mapping[str, str] = {
     "W251": "a sight rule that no layer column uses",
     "W320": "a results table's `round` whose columns are bounded by `up to` and `above`",
     "W262": "a cell gives a unit the value of a keyword of lower precedence than one it carries",
+    "W263": "`ignores others` silencing other features' rolls or sight where it has no value",
     "W601": "a breaking or rules-level change without a matching version bump",
     "W610": "a ruleset language with no catalog of the sheets' own words (English headings)",
     "E610": "a translation catalog (.po) that cannot be read, is too large or names no language",
@@ -218,7 +219,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E270 E271 E272 E273 E264",
     ),
     ("checks", "E321 E322 E326 W320"),
-    ("checks", "W340"),
+    ("checks", "W340 W263"),
     (
         "tools",
         "W003 W009 W010 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614 "

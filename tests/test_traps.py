@@ -78,3 +78,11 @@ def test_at_least_on_outcomes_declared_against_the_rows_is_e326(compiler: Compil
     """Outcomes declared best-first (dead ... unhurt) while the rows give them worst-last:
     `natural 6 at least wounded` counted "stunned" (declared later) as worse than wounded."""
     assert found(compiler, "at_least_order.terrain") == [("E326", 13, 3)]
+
+
+def test_ignores_others_silencing_rolls_and_sight_it_has_no_value_for_is_w263(
+    compiler: Compiler,
+) -> None:
+    """`dive "Dive" | 0 ignores others` in its own layer: the flak zone's roll and the clouds'
+    sight value no longer counted where the plane dived, with no word."""
+    assert found(compiler, "ignores_others.terrain") == [("W263", 16, 3)]
