@@ -86,3 +86,9 @@ def test_ignores_others_silencing_rolls_and_sight_it_has_no_value_for_is_w263(
     """`dive "Dive" | 0 ignores others` in its own layer: the flak zone's roll and the clouds'
     sight value no longer counted where the plane dived, with no word."""
     assert found(compiler, "ignores_others.terrain") == [("W263", 16, 3)]
+
+
+def test_a_decision_named_like_a_module_function_is_e103(compiler: Compiler) -> None:
+    """`decision line_of_sight` in a ruleset without sight rules stood where other modules
+    have the sight function (generic_wargame's did): refused, as other module names are."""
+    assert found(compiler, "sight_named_decision.terrain") == [("E103", 6, 10)]
