@@ -139,9 +139,9 @@ QUERIES = [
     Query("step light_concealment(5)", "heavy_gear", "m.light_concealment(5)", "rows[total]"),
     Query("decision lock(...)", "heavy_gear", "m.lock(False, 3, 1, 6, 2)", "rows[total]"),
     Query(
-        "decision line_of_sight(...)",
+        "decision sight_in_cover(...)",
         "generic_wargame",
-        'm.line_of_sight("light", 12)',
+        'm.sight_in_cover("light", 12)',
         "rows[total]",
     ),
     Query(

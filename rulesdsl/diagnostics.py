@@ -113,6 +113,7 @@ CODES: Mapping[str, str] = {
     "E323": "a natural roll with one outcome per column on a dice table that has no columns",
     "E324": "a column shift that goes neither `left` nor `right`",
     "E325": "a column shift on a dice table that has no columns",
+    "E326": "`at least` on outcomes declared in another order than the rows give them",
     "E342": "a second modifier `on doubles` in one results table",
     "E343": "a column shift overridden with a negative number of columns",
     "W342": "a column shift named `doubles` without `on doubles`, which the dice do not apply",
@@ -124,6 +125,7 @@ CODES: Mapping[str, str] = {
     "E295": "a roll whose values combine by a policy other than sum, highest or lowest",
     "E296": "a dice outcome's effect on a modifier that is not a number, or given twice",
     "W290": "a roll rule that no layer column uses",
+    "W291": "a roll cell's unit type or keyword entry that wins over its kind of move's entry",
     "E340": "`turn mode N at KIND` naming no kind of move",
     "E341": "a facing rule giving a turn mode at one kind of move twice",
     "W340": "a roll on a dice table whose modifiers can reach a total no row covers",
@@ -132,6 +134,7 @@ CODES: Mapping[str, str] = {
     "E352": "a dice outcome that gives a sight rule or the cost a value twice",
     "E353": "a dice outcome's cost in another unit than the cost unit, or a sight value's unit",
     "E354": "a whole-map condition whose sight value is a step",
+    "E355": "a dice outcome's effect named after a roll, which an outcome cannot feed",
     "W350": "a dice outcome's effect named nearly like the cost, a sight rule or a modifier",
     "E270": "a worked example whose stated answer is not the module's answer",
     "E271": "an inherited worked example whose answer the variant changes, not restated",
@@ -171,6 +174,7 @@ CODES: Mapping[str, str] = {
     "W251": "a sight rule that no layer column uses",
     "W320": "a results table's `round` whose columns are bounded by `up to` and `above`",
     "W262": "a cell gives a unit the value of a keyword of lower precedence than one it carries",
+    "W263": "`ignores others` silencing other features' rolls or sight where it has no value",
     "W601": "a breaking or rules-level change without a matching version bump",
     "W610": "a ruleset language with no catalog of the sheets' own words (English headings)",
     "E610": "a translation catalog (.po) that cannot be read, is too large or names no language",
@@ -203,19 +207,19 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E101 E102 E104 E105 E110 E201 E203 E204 E205 E208 E209 E210 E211 E230 E232 E233 "
         "E234 E236 E240 E241 E242 E251 E252 E254 E257 E275 E506 W240 E225 E226 E227 "
         "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267 "
-        "E290 E291 E292 E293 E294 E295 E296 W290",
+        "E290 E291 E292 E293 E294 E295 E296 W290 W291",
     ),
     ("lower", "E340 E341"),
     ("lower", "E320 E323 E324 E325 E342 E343 W342"),
-    ("lower", "E350 E351 E352 E353 E354 W350"),
+    ("lower", "E350 E351 E352 E353 E354 E355 W350"),
     (
         "checks",
         "E007 E008 E103 E106 E111 E202 E206 E207 E212 E213 E220 E221 E222 E223 E224 E231 E235 E243 "
         "E250 E253 E255 E256 E258 E259 E260 E261 E301 E302 E303 E304 E313 W101 W250 W251 W610 "
         "E270 E271 E272 E273 E264",
     ),
-    ("checks", "E321 E322 W320"),
-    ("checks", "W340"),
+    ("checks", "E321 E322 E326 W320"),
+    ("checks", "W340 W263"),
     (
         "tools",
         "W003 W009 W010 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614 "

@@ -221,12 +221,12 @@ def test_visibility_table(cover: str, target: str, reach: object) -> None:
     ],
 )
 def test_line_of_sight_inside_cover(cover: str, distance: float, verdict: str) -> None:
-    assert gw.line_of_sight(cover, distance).id == verdict
+    assert gw.sight_in_cover(cover, distance).id == verdict
 
 
 def test_line_of_sight_rejects_an_unknown_cover() -> None:
     with pytest.raises(gw.UnknownName, match="'dense'"):
-        gw.line_of_sight("denes", 5)
+        gw.sight_in_cover("denes", 5)
 
 
 @pytest.mark.parametrize(

@@ -230,7 +230,7 @@ def test_a_negative_distance_does_not_give_a_lock() -> None:
 
 def test_a_negative_distance_is_not_inside_the_line_of_sight_reach() -> None:
     raises_invalid(
-        gw, "line_of_sight", "distance", lambda: gw.line_of_sight("dense", -50), "at least 0"
+        gw, "sight_in_cover", "distance", lambda: gw.sight_in_cover("dense", -50), "at least 0"
     )
 
 
@@ -261,8 +261,8 @@ def test_scores_may_be_negative_but_distances_may_not() -> None:
         (hg, "lock", "distance", lambda: hg.lock(False, 1, 2, "3", 4)),
         (hg, "lock", "hidden", lambda: hg.lock("no", 1, 2, 3, 4)),
         (hg, "abstract_cover", "size", lambda: hg.abstract_cover(2, None)),
-        (gw, "line_of_sight", "cover", lambda: gw.line_of_sight(["open"], 3)),
-        (gw, "line_of_sight", "distance", lambda: gw.line_of_sight("open", "3")),
+        (gw, "sight_in_cover", "cover", lambda: gw.sight_in_cover(["open"], 3)),
+        (gw, "sight_in_cover", "distance", lambda: gw.sight_in_cover("open", "3")),
         (gw, "camouflage", "distance", lambda: gw.camouflage(False, "3")),
         (gw, "camouflage", "spotting_test", lambda: gw.camouflage("yes", 3)),
         (
@@ -288,7 +288,7 @@ def test_decisions_name_the_argument_of_the_wrong_type(
 
 def test_an_unknown_key_of_a_decision_is_still_an_unknown_name() -> None:
     with pytest.raises(gw.UnknownName, match="did you mean 'dense'"):
-        gw.line_of_sight("dnse", 3)
+        gw.sight_in_cover("dnse", 3)
 
 
 # ---- the other questions: the raw TypeErrors of main ------------------------------------------

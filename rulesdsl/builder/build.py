@@ -258,7 +258,7 @@ def build(
         sources = compiler.sources if compiler is not None else {}
         if not result.ok:
             return result
-        result.diagnostics = _check_ids(result.compiled, files, sources)
+        result.diagnostics = check_ids(result.compiled, files, sources)
         if not result.ok:
             return result
         rendered: dict[str, dict[str, dict[str, Output]]] = {}
@@ -447,7 +447,7 @@ def _not_printed(
     return out
 
 
-def _check_ids(
+def check_ids(
     compiled: list[Compiled], files: Mapping[str, Path], sources: Mapping[str, str]
 ) -> list[Diagnostic]:
     """A ruleset's id is its file's name: outputs and `extends` find it by that name."""

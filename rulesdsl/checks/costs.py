@@ -13,8 +13,9 @@ from typing import assert_never
 
 from rulesdsl import ir, spelling
 from rulesdsl.checks import walk
-from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.positions import Positions
+from rulesdsl.semantics_tables import covers_map
 
 MOVE_COST_ARGUMENTS = frozenset({"mode", "features", "distance", "allowance"})
 """The arguments of the generated ``move_cost`` that a step input may not be named."""
@@ -58,8 +59,40 @@ def _units(value: ir.Value) -> list[ir.Number]:
             assert_never(unknown)
 
 
+def _ignored(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
+    """W263: a feature that ignores the others silences them for every column: costs and
+    modifiers, and also the rolls they make due and their sight values. Where the feature
+    has no value of its own in a roll or sight column that another layer's features fill, it
+    silences them there without saying so (a dive that ignored flak and clouds, issue 39)."""
+    kinds = {r.id: "roll" for r in rs.rolls} | {r.id: "sight rule" for r in rs.sights}
+    whole = {layer.id for layer in rs.layers if covers_map(layer)}
+    out = []
+    for feature in (f for f in rs.features if f.ignores_others):
+        filled = {
+            column
+            for other in rs.features
+            if other.layer not in (feature.layer, *whole)
+            for column, cell in other.cells.items()
+            if column in kinds and (cell.default is not None or cell.exceptions)
+        }
+        silent = [c for c in kinds if c in filled and c not in feature.cells]
+        if silent:
+            named = ", ".join(f"the {kinds[c]} '{c}'" for c in silent)
+            out.append(
+                warning(
+                    "W263",
+                    f"'{feature.id}' ignores the other features of its place, so their "
+                    f"values for {named} do not count either, and it has none of its own",
+                    where.of(feature),
+                    f"give '{feature.id}' its own value in those columns (`no`, or `0`, for a "
+                    "roll it ends), or drop `ignores others`",
+                )
+            )
+    return out
+
+
 def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
+    out: list[Diagnostic] = _ignored(rs, where)
     cost_unit = rs.units.get("cost")
     steps = {s.id: s for s in rs.steps}
     inputs: dict[str, tuple[str, ir.Step]] = {}

@@ -22,9 +22,10 @@ TEMPLATE = "module.py.j2"
 INCLUDED = ("module_routes.py.j2", "module_moves.py.j2")
 """Templates that TEMPLATE includes (maps, issue 11): their names are the module's too."""
 SIGHT_TEMPLATE = "module_sight.py.j2"
-"""Included by ``module.py.j2`` for a ruleset with sight rules or results tables: its names
-(``line_of_sight``, ``Sight``, ``Result`` ...) are reserved only in such a ruleset, so that a
-ruleset without them keeps a decision of its own called ``line_of_sight``."""
+"""Included by ``module.py.j2`` for a ruleset with sight rules or results tables. Its names
+(``line_of_sight``, ``roll``, ``Sight``, ``Result`` ...) are reserved in every ruleset: a
+decision called ``line_of_sight`` in a module without sight rules stood where other modules
+have the sight function, so a caller could not tell them apart (issue 39)."""
 
 LOCALS = frozenset({"value", "self", "cls"})
 """Local names that generated function bodies (steps, decisions) assign or use."""
@@ -88,11 +89,9 @@ def facing_names() -> frozenset[str]:
 
 
 def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
-    """The names ``ruleset`` may not declare: :func:`reserved`, and the sight and facing
-    parts' names when its module has those parts."""
-    names = reserved()
-    if ruleset is not None and (ruleset.sights or ruleset.results_tables):
-        names = names | sight_names()
+    """The names ``ruleset`` may not declare: :func:`reserved`, the sight part's names, and
+    the facing part's when its module has that part."""
+    names = reserved() | sight_names()
     if ruleset is not None and ruleset.facings:
         names = names | facing_names()
     return names
@@ -110,6 +109,11 @@ def why_reserved(name: str, ruleset: ir.Ruleset | None = None) -> str:
         return f"the generated functions use '{name}' for a local value"
     if name in dir(builtins):
         return f"'{name}' is a Python builtin ({name}()), which the generated module uses"
+    if name in sight_names() - reserved():
+        return (
+            f"'{name}' is a function of the generated modules (the sight and dice part), "
+            "whether or not this one has it: a caller could not tell the two apart"
+        )
     return f"the generated module defines or imports '{name}' itself"
 
 

@@ -13,7 +13,8 @@
 
 from __future__ import annotations
 
-from itertools import combinations
+import math
+from itertools import combinations, pairwise
 from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
@@ -33,6 +34,7 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
         if not dice.usable(table.dice):  # E304, from the dice pass: no totals to list
             continue
         _naturals(table, where, out)
+        _scale(table, where, out)
         _coverage(table, where, out)
         _unused(table, where, out)
     for plain in rs.dice_tables:  # natural rolls on plain dice tables (issue 25)
@@ -398,6 +400,35 @@ def _naturals(
                 )
             )
         seen.setdefault(nat.roll, nat)
+
+
+def _scale(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    """E326: `natural N at least OUTCOME` counts the outcomes in the order they are declared,
+    the later the worse; the rows must give them in that order as the total rises, in every
+    column, or the scale is not the one the author meant (outcomes declared best-first gave
+    "stunned" for "at least wounded", issue 39)."""
+    nat = next((n for n in table.naturals if n.at_least), None)
+    if nat is None:
+        return
+    order = {o.id: i for i, o in enumerate(table.outcomes)}
+    rows = sorted(table.rows, key=lambda r: -math.inf if r.low is None else r.low)
+    for index, column in enumerate(table.columns):
+        given = [r.outcomes[index] for r in rows if index < len(r.outcomes)]
+        for lower, higher in pairwise(given):
+            if order.get(higher, math.inf) < order.get(lower, -math.inf):
+                out.append(
+                    error(
+                        "E326",
+                        f"'at least {nat.outcome}' counts the outcomes of '{table.id}' in "
+                        f"the order they are declared, the later the worse, and in column "
+                        f"'{column.id}' a higher total gives '{higher}', declared before "
+                        f"'{lower}'",
+                        where.of(nat, table),
+                        "declare the outcomes in the order the rows give them as the total "
+                        "rises, from the lowest total's to the highest's",
+                    )
+                )
+                return
 
 
 def _range(row: ir.ResultRow) -> str:

@@ -47,6 +47,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from rulesdsl.builder.build import check_ids
     from rulesdsl.compiler import Compiler, ruleset_files
 
     if args.against is not None and args.against.startswith("-"):
@@ -62,13 +63,16 @@ def run(args: argparse.Namespace) -> int:
             f"no rulesets (.terrain, .yaml files) in {', '.join(names)}: nothing to check "
             "(at a project's root they are in rulesets/: run `rulesdsl check` there)"
         )
+    files = {p.stem: p for p in paths}
     diags: list[Diagnostic] = []
     ok = True
     held: list[str] = []
     for path in paths:
         compiled = compiler.compile_file(path)
-        diags += compiled.diagnostics
-        ok = ok and compiled.ok
+        # E102 as `build` says it: an id that is not its file's name
+        ids = check_ids([compiled], files, compiler.sources) if compiled.ok else []
+        diags += [*compiled.diagnostics, *ids]
+        ok = ok and compiled.ok and not ids
         if compiled.ruleset is not None and compiled.ruleset.examples:
             held += _examples_held(compiled.ruleset)
         if args.against and compiled.ok and compiled.ruleset is not None:

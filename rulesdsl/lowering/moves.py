@@ -15,6 +15,7 @@ from dataclasses import replace
 from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import keywords
 from rulesdsl.lowering.context import Context, role_dimension
 
 ROLL_WHEN: dict[str, ir.RollWhen] = {
@@ -171,6 +172,7 @@ def roll_cell(lw: Context, column: str, cell: s.CellNode) -> ir.Cell:
     roll; empty: no roll), then entries keyed by unit type, keyword or kind of move."""
     default: ir.Value | None = None
     exceptions: dict[str, ir.Value] = {}
+    keys: dict[str, s.Name] = {}
     for entry in cell.entries:
         if entry.key2 is not None or entry.state is not None or entry.along:
             lw.err(
@@ -194,7 +196,46 @@ def roll_cell(lw: Context, column: str, cell: s.CellNode) -> ir.Cell:
             if entry.key.text in exceptions:
                 lw.err("E102", f"'{entry.key.text}' is given twice in this cell", entry.key.pos)
             exceptions[entry.key.text] = value
+            keys[entry.key.text] = entry.key
+    _check_roll_keys(lw, column, cell, default, exceptions, keys)
     return ir.Cell(default, exceptions)
+
+
+def _check_roll_keys(
+    lw: Context,
+    column: str,
+    cell: s.CellNode,
+    default: ir.Value | None,
+    exceptions: dict[str, ir.Value],
+    keys: dict[str, s.Name],
+) -> None:
+    """E232: two keywords of a unit that give it different values with no precedence between
+    them, as in a cost cell. W291: in a cell that calls for no roll but on a kind of move's
+    entry, a unit type's or keyword's entry that makes the roll due on every move (``no, low 0,
+    bomber +1``: a bomber rolls at any height, its entry winning over the kind's)."""
+    _, ambiguous = keywords.expand_groups(
+        exceptions, lw.modes, lw.group_list, lw.precedence, default is not None
+    )
+    for mode, pair in ambiguous:
+        message, hint = keywords.ambiguity_message(f"the {column} value", mode, pair)
+        lw.err("E232", message, cell.pos, hint)
+    kinds = [k for k in exceptions if _modifier_of(exceptions[k]) is not None]
+    kinds = [k for k in kinds if lw.symbols.kind_of(k) == "kind of move"]
+    if _modifier_of(default) is not None or not kinds:
+        return
+    units = {k: v for k, v in exceptions.items() if lw.symbols.kind_of(k) != "kind of move"}
+    for mode in lw.modes:
+        key = semantics.written_key(units, mode, lw.group_list, lw.precedence)
+        if key and _modifier_of(units[key]) is not None:
+            lw.warn(
+                "W291",
+                f"'{key}' makes a {mode} roll {column} on every move, where the cell makes "
+                f"it due for '{kinds[0]}' only: a unit type's or keyword's entry wins over a "
+                "kind of move's",
+                keys[key].pos,
+                f"if a {mode} rolls on '{kinds[0]}' only, leave '{key}' out of the cell "
+                f"(or give it `no`, and give '{kinds[0]}' its value)",
+            )
 
 
 def _modifier_of(value: ir.Value | None) -> float | None:

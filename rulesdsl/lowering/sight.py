@@ -338,9 +338,20 @@ def effects(lw: Context, cell: s.CellNode | None) -> dict[str, ir.Value]:
 
 def _near_feed(lw: Context, key: s.Name) -> None:
     """W350: an effect named nearly like ``cost``, a sight rule or a modifier (``cots +1``,
-    ``defense +1``) feeds nothing; most likely a slip (issue 24)."""
+    ``defense +1``) feeds nothing; most likely a slip (issue 24). E355: one named after a roll
+    (``bog_woods +1``), which an outcome cannot feed (issue 39)."""
     fed = [semantics_effects.COST, *lw.symbols.names("sight", "modifier")]
     if key.text in fed:
+        return
+    if lw.symbols.kind_of(key.text) == "roll rule":
+        lw.err(
+            "E355",
+            f"the effect '{key.text}' names a roll: an outcome's effect feeds the cost, a "
+            f"sight rule or a modifier (here: {', '.join(fed)}), never a roll",
+            key.pos,
+            f"a whole-map condition's value in the '{key.text}' column adds to the roll's "
+            "modifier; or rename the effect if it is only data",
+        )
         return
     near = difflib.get_close_matches(key.text, fed, n=1, cutoff=0.75)
     if near:

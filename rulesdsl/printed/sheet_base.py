@@ -46,6 +46,12 @@ class BuilderBase:
             if param.value is None:
                 self.param_refs[param.id] = self.c.label(_letters(len(self.param_refs)))
         self.names: dict[str, ir.Info] = ir.infos_by_id(rs)
+        self.rules: frozenset[str] = frozenset(
+            r.id
+            for rules in (rs.tables, rs.dice_tables, rs.results_tables, rs.steps, rs.decisions)
+            for r in rules
+        )
+        """Ids of the rules (tables, steps, decisions): an input of that name is not the rule."""
         self.overridden: set[str] = set()
         """Override paths of the variant: ``{"soft.walker"}``."""
         self.additions: set[str] = set()
@@ -135,12 +141,13 @@ class BuilderBase:
         return text + (self.signed(dice.bonus) if dice.bonus else "")
 
     def input_name(self, name: str) -> str:
-        """A decision or step input: the catalog's word, else the ruleset item of that id."""
+        """A decision or step input: the catalog's word, else the ruleset item of that id (a
+        context, a feature, a parameter...), but never a rule's: an input ``speed`` beside a
+        table ``speed`` "Speed by point of sail (MP)" is a speed, not the table (issue 39)."""
         text = self.c.get(f"input:{name}")
         if text is not None:
             return text
-        info = self.names.get(name)
-        return self.label(info, name)
+        return self.label(None if name in self.rules else self.names.get(name), name)
 
     def free_text(self, text: str) -> str:
         """Free text from a table cell (``6 x 3 in``): numbers and units localised."""

@@ -454,7 +454,7 @@ class Overrides(MergeBase):
         def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(base, s.DecisionDecl) and o.row is not None
             rows = list(base.rows)
-            rows[r] = o.row
+            rows[r] = _keep_label(rows[r], o.row)
             return replace(base, rows=tuple(rows))
 
         return Landing(
@@ -616,3 +616,11 @@ class Overrides(MergeBase):
             return rewritten
 
         return Landing(i, (*key, word, str(index), lang), change, apply, "text")
+
+
+def _keep_label(old: s.DecisionRowNode, new: s.DecisionRowNode) -> s.DecisionRowNode:
+    """``new`` replacing ``old``; when it ends in the same outcome and restates no label, it
+    keeps the base's labels (an override of the condition alone dropped them, issue 39)."""
+    if new.outcome.labels or new.outcome.name.text != old.outcome.name.text:
+        return new
+    return replace(new, outcome=replace(new.outcome, labels=old.outcome.labels))

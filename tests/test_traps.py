@@ -1,0 +1,94 @@
+"""Issue 39 item 4: the traps that compiled and answered wrong, each now an error or a
+warning at its line and column (the rulesets are under tests/data/traps/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.cli import main
+from rulesdsl.compiler import Compiler
+
+DATA = Path(__file__).resolve().parent / "data" / "traps"
+
+
+def found(compiler: Compiler, name: str) -> list[tuple[str, int, int]]:
+    """Each diagnostic of tests/data/traps/<name>: its code, line and column."""
+    compiled = compiler.compile_file(DATA / name)
+    return [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.pos]
+
+
+def test_roll_cell_keywords_without_precedence_are_e232(compiler: Compiler) -> None:
+    """`0, agile +2, flying no` for a unit both agile and flying: no precedence between them,
+    so the cell is ambiguous, as a cost cell is (the answer followed declaration order)."""
+    assert ("E232", 16, 23) in found(compiler, "roll_cells.terrain")
+
+
+def test_a_unit_entry_over_a_kind_of_move_entry_in_a_roll_cell_is_w291(
+    compiler: Compiler,
+) -> None:
+    """`no, low 0, bomber +1`: the bomber's own entry wins over `low` (bombers roll at any
+    height); the warning stands at the entry that wins."""
+    assert ("W291", 16, 59) in found(compiler, "roll_cells.terrain")
+
+
+def test_an_outcome_effect_named_after_a_roll_is_e355(compiler: Compiler) -> None:
+    """`4-6 squall | bog_woods +1` where `bog_woods` is a roll: an outcome feeds the cost, a
+    sight rule or a modifier, never a roll, so the effect fed nothing."""
+    assert found(compiler, "outcome_roll.terrain") == [("E355", 9, 25)]
+
+
+def test_check_refuses_an_id_that_is_not_the_file_name_as_build_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`ruleset other_name` in named_apart.terrain: `build` refuses it (E102, outputs and
+    `extends` find a ruleset by its file's name), so `check` does too, at the id."""
+    assert main(["check", str(DATA / "named_apart.terrain")]) == 1
+    assert "named_apart.terrain:2:9: error[E102]" in capsys.readouterr().err
+
+
+def test_a_decision_input_named_like_a_table_is_labelled_by_itself(compiler: Compiler) -> None:
+    """The input `speed` of `sail`, beside a table `speed` "Speed by point of sail (MP)":
+    the sheet said "Speed by point of sail (MP) (MP)" and "Speed by point of sail (MP) < 1";
+    the input is named by itself."""
+    from rulesdsl.printed.sheets import render_sheet
+
+    compiled = compiler.compile_file(DATA / "input_label.terrain")
+    assert compiled.ruleset is not None
+    sheet = render_sheet(compiled.ruleset, "md").decode("utf-8")
+    assert "Inputs: speed (MP)." in sheet
+    assert "| speed \\< 1 | Becalmed |" in sheet
+
+
+def test_an_overridden_decision_row_keeps_the_base_label(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """`override lock.nebula_target: distance <= 8 -> nebula_target`, no label restated: the
+    module answered label='nebula_target'; the row keeps the base's "Target in the nebula"."""
+    from tests.conftest import import_rendered
+
+    compiled = compiler.compile_file(DATA / "row_label_house.terrain")
+    assert compiled.ruleset is not None and compiled.ok
+    module = import_rendered(compiled.ruleset, tmp_path, "row_label_house")
+    assert module.lock(7).label == "Target in the nebula"
+
+
+def test_at_least_on_outcomes_declared_against_the_rows_is_e326(compiler: Compiler) -> None:
+    """Outcomes declared best-first (dead ... unhurt) while the rows give them worst-last:
+    `natural 6 at least wounded` counted "stunned" (declared later) as worse than wounded."""
+    assert found(compiler, "at_least_order.terrain") == [("E326", 13, 3)]
+
+
+def test_ignores_others_silencing_rolls_and_sight_it_has_no_value_for_is_w263(
+    compiler: Compiler,
+) -> None:
+    """`dive "Dive" | 0 ignores others` in its own layer: the flak zone's roll and the clouds'
+    sight value no longer counted where the plane dived, with no word."""
+    assert found(compiler, "ignores_others.terrain") == [("W263", 16, 3)]
+
+
+def test_a_decision_named_like_a_module_function_is_e103(compiler: Compiler) -> None:
+    """`decision line_of_sight` in a ruleset without sight rules stood where other modules
+    have the sight function (generic_wargame's did): refused, as other module names are."""
+    assert found(compiler, "sight_named_decision.terrain") == [("E103", 6, 10)]
