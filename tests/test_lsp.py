@@ -1033,6 +1033,25 @@ def test_a_burst_of_edits_is_compiled_once_after_the_last(tmp_path: Path) -> Non
         lsp.close()
 
 
+def test_the_pause_after_an_edit_is_none_for_a_quick_compile_and_longer_for_a_slow_one(
+    tmp_path: Path,
+) -> None:
+    """Issue 44: a fixed 0.15 s pause made heavy_gear's edit -> diagnostics 7x its compile."""
+    from rulesdsl.editor.lsp_server import DEBOUNCE_SECONDS
+
+    path = tmp_path / "emoji.terrain"
+    lsp = InProcess(tmp_path)
+    try:
+        assert lsp.server.pause(uri(path)) == DEBOUNCE_SECONDS  # never compiled: unknown
+        lsp.open(path, EMOJI_TEXT)
+        assert [d["code"] for d in lsp.diagnostics(path)] == ["E101"]
+        assert lsp.server.pause(uri(path)) == 0.0  # a small file compiles in milliseconds
+        lsp.server.compile_seconds[uri(path)] = 3.0  # as the 5,000-feature file takes
+        assert lsp.server.pause(uri(path)) == DEBOUNCE_SECONDS
+    finally:
+        lsp.close()
+
+
 def test_an_edit_during_a_compile_makes_its_result_stale(tmp_path: Path) -> None:
     """The compile of version 1 is held until version 2 has arrived: its diagnostics are never
     published, and version 2 is compiled."""

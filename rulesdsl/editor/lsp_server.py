@@ -1,7 +1,9 @@
 """The language server's state: the documents, what it may read, its compiles and their
 diagnostics (the LSP features that read them are in :mod:`rulesdsl.editor.lsp`).
 
-Edits are compiled after a pause (:data:`DEBOUNCE_SECONDS`) on a thread of their own, with a
+Edits are compiled after a pause that the document's last compile sets (none after a quick
+compile, :data:`DEBOUNCE_SECONDS` after a slow one: :meth:`RulesServer.pause`) on a thread of
+their own, with a
 :class:`rulesdsl.editor.lsp_compile.LiveCompiler` that keeps each file's parse and compile
 while its text holds; an edit recompiles the edited document and the open documents that
 extend it. Positions go out and come in in the encoding the client negotiated.
@@ -13,6 +15,7 @@ import asyncio
 import os
 import re
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -88,8 +91,13 @@ def _severity(diag: Diagnostic) -> t.DiagnosticSeverity:
 
 
 DEBOUNCE_SECONDS = 0.15
-"""How long the server waits after an edit for the next one before it compiles: a burst of
-edits typed closer together than this is compiled once, after its last edit."""
+"""How long the server waits after an edit to a document whose compile is slow for the next
+edit before it compiles: a burst of edits typed closer together than this is compiled once,
+after its last edit."""
+QUICK_COMPILE_SECONDS = 0.1
+"""A document whose last compile took less than this is compiled at once after each edit: a
+compile that an edit makes stale gives up before its next file, and waiting would cost more
+than compiling."""
 
 
 @dataclass
@@ -140,7 +148,10 @@ class RulesServer(LanguageServer):
         """The diagnostics each open document last published for itself."""
         self.lock = Lock()
         """Held while the compiler runs (on the compile thread or, for a request, the loop)."""
-        self.debounce = DEBOUNCE_SECONDS
+        self.debounce: float | None = None
+        """A fixed pause after each edit; None: :meth:`pause` decides from the last compile."""
+        self.compile_seconds: dict[str, float] = {}
+        """How long each open document's last compile took (wall time)."""
         self.edits = 0
         """Counts edits: a compile started before the last one is stale."""
         self.dirty: dict[str, None] = {}
@@ -311,6 +322,7 @@ class RulesServer(LanguageServer):
         self.last_good.pop(uri, None)
         self.dirty.pop(uri, None)
         self.own.pop(uri, None)
+        self.compile_seconds.pop(uri, None)
         with self.lock:
             self.compiler.drop(path_of(uri))
         others = self.published.pop(uri, set())
@@ -401,7 +413,16 @@ class RulesServer(LanguageServer):
         if self._timer is not None:
             self._timer.cancel()
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(self.debounce if delay is None else delay, self._kick)
+        self._timer = loop.call_later(self.pause(uri) if delay is None else delay, self._kick)
+
+    def pause(self, uri: str) -> float:
+        """How long to wait after an edit of ``uri`` for the next one: none when its last
+        compile was quick, :data:`DEBOUNCE_SECONDS` when it was slow (or unknown: never
+        compiled)."""
+        if self.debounce is not None:
+            return self.debounce
+        took = self.compile_seconds.get(uri)
+        return 0.0 if took is not None and took < QUICK_COMPILE_SECONDS else DEBOUNCE_SECONDS
 
     def schedule_all(self) -> None:
         """Check every open document again (a file changed on the disk)."""
@@ -452,7 +473,9 @@ class RulesServer(LanguageServer):
             try:
                 for uri in uris:
                     try:
+                        start = time.perf_counter()
                         done[uri] = self.analyse(uri)
+                        self.compile_seconds[uri] = time.perf_counter() - start
                     except (Stale, RecursionError, MemoryError):
                         raise
                     except Exception as exc:  # a fault of the compiler: say it, go on
