@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -266,6 +267,49 @@ async def test_completion_in_a_decision_row_offers_its_inputs_and_the_tables(
     assert "ruleset" not in labels
 
 
+SPLIT_HEADER = (
+    'ruleset split "Split"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'
+    'layer terrain "Terrain" {\n  clear "Clear" | 1\n}\n'
+    'decision sight "Sight" (distance in, hidden bool)\n'
+    '    note "A header on two lines." {\n'
+    '  hidden -> blocked "Blocked"\n  otherwise -> seen "Seen"\n}\n'
+)
+
+
+@ASYNC
+async def test_completion_in_a_decision_whose_header_goes_on_the_next_line(
+    client: LanguageClient, folder: Path
+) -> None:
+    path = folder / "split_header.terrain"
+    path.write_text(SPLIT_HEADER, "utf-8")
+    assert await open_doc(client, path) == []
+    result = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), position_of(path, "  hidden ->", 2))
+    )
+    assert isinstance(result, t.CompletionList)
+    assert {"distance", "hidden", "otherwise", "not"} <= {i.label for i in result.items}
+
+
+@ASYNC
+async def test_completion_after_override_name_dot_offers_only_what_it_can_override(
+    client: LanguageClient, folder: Path
+) -> None:
+    path = folder / "heavy_gear_house.terrain"
+    text = path.read_text("utf-8")
+    typed = text + "override soft."
+    await open_doc(client, path, text)
+    change(client, path, typed, 2)
+    at = t.Position(len(typed.split("\n")) - 1, len("override soft."))
+    result = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
+    assert isinstance(result, t.CompletionList)
+    labels = {i.label for i in result.items}
+    assert {"walker", "hover", "label", "note"} <= labels  # its cost cell's modes, its words
+    assert not labels & {"soft", "rough", "clear", "cover", "ruleset"}  # features, keywords
+    change(client, path, text, 3)
+
+
 @ASYNC
 async def test_hover_on_a_factor_shows_its_modifier_value(
     client: LanguageClient, folder: Path
@@ -337,15 +381,39 @@ async def test_references_and_rename_find_every_use(client: LanguageClient, fold
     assert edit is not None and edit.changes is not None
     assert len(edit.changes[uri(path)]) == 4
     assert {e.new_text for e in edit.changes[uri(path)]} == {"open_ground"}
-    for refused in ("lambda", "move_cost", "rough", "2fast"):  # E103, E103, E102, not a name
-        assert (
+    for refused, why in (
+        ("lambda", "'lambda' is a reserved word"),
+        ("move_cost", "'move_cost' is a reserved word"),
+        ("rough", "'rough' is declared already"),
+        ("2fast", "'2fast' is not a name"),
+    ):
+        with pytest.raises(JsonRpcException, match=why):
             await client.text_document_rename_async(
                 t.RenameParams(
                     text_document=t.TextDocumentIdentifier(uri(path)), position=at, new_name=refused
                 )
             )
-            is None
-        )
+
+
+@ASYNC
+async def test_prepare_rename_gives_the_name_s_span_or_says_why_it_cannot_be_renamed(
+    client: LanguageClient, folder: Path
+) -> None:
+    path = folder / "heavy_gear.terrain"
+    await open_doc(client, path)
+    at = position_of(path, 'clear "Clear', 1)
+    found = await client.text_document_prepare_rename_async(
+        t.PrepareRenameParams(t.TextDocumentIdentifier(uri(path)), at)
+    )
+    assert isinstance(found, t.PrepareRenamePlaceholder) and found.placeholder == "clear"
+    assert found.range.start == position_of(path, 'clear "Clear')
+    for needle, why in (("layer terrain", "no name here"), ("version 1", "no name here")):
+        with pytest.raises(JsonRpcException, match=why):
+            await client.text_document_prepare_rename_async(
+                t.PrepareRenameParams(
+                    t.TextDocumentIdentifier(uri(path)), position_of(path, needle, 2)
+                )
+            )
 
 
 @ASYNC
@@ -363,6 +431,41 @@ async def test_document_symbols_list_declarations_with_their_rows(
     assert terrain.children is not None
     assert [c.name for c in terrain.children][:3] == ["clear", "soft", "rough"]
     assert by_name["lock"].kind == t.SymbolKind.Function
+
+
+@ASYNC
+async def test_folding_ranges_fold_each_block(client: LanguageClient, folder: Path) -> None:
+    path = folder / "heavy_gear.terrain"
+    await open_doc(client, path)
+    found = await client.text_document_folding_range_async(
+        t.FoldingRangeParams(t.TextDocumentIdentifier(uri(path)))
+    )
+    lines = path.read_text("utf-8").split("\n")
+    opening = [i for i, line in enumerate(lines) if line.rstrip().endswith("{")]
+    assert found is not None and [r.start_line for r in found] == opening
+    for r in found:
+        assert lines[r.end_line + 1].startswith("}")
+
+
+@ASYNC
+async def test_workspace_symbols_find_names_in_the_rulesets_of_the_workspace(
+    client: LanguageClient, folder: Path
+) -> None:
+    found = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="WATER"))
+    assert isinstance(found, list)
+    where = {(x.name, Path(x.location.uri).name, x.container_name) for x in found}
+    assert ("rapid_water", "heavy_gear.terrain", "water") in where  # a row, in its layer
+    assert ("deep_water", "heavy_gear.terrain", "terrain") in where
+    assert ("water", "heavy_gear.terrain", None) in where  # the layer itself
+    assert ("clear", "heavy_gear.terrain", "terrain") not in where
+    modes = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="walker"))
+    assert isinstance(modes, list)
+    [walker] = [
+        x
+        for x in modes
+        if x.name == "walker" and x.location.uri == uri(folder / "heavy_gear.terrain")
+    ]
+    assert walker.kind == t.SymbolKind.EnumMember and walker.container_name is None
 
 
 @ASYNC
@@ -1254,3 +1357,21 @@ async def test_a_failing_worked_example_is_a_diagnostic_and_hover_shows_the_actu
     assert "is 3 MP, not 2 MP as stated" in result.contents.value
     change(client, path, text, 3)
     assert await published(client, path, lambda d: not d) == []
+
+
+def test_pygls_is_pinned_below_the_next_minor_version_since_the_stdio_loop_uses_its_internals() -> (
+    None
+):
+    """lsp_stream hands messages to pygls' protocol object (get_message_type, handle_message,
+    its futures): an upper bound keeps a pygls it was never tested with from being installed."""
+    import tomllib
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    [pygls] = [
+        Requirement(r) for r in project["optional-dependencies"]["editor"] if r.startswith("pygls")
+    ]
+    assert any(spec.operator == "<" for spec in pygls.specifier), pygls
+    assert pygls.specifier.contains(version("pygls"))
