@@ -115,6 +115,77 @@ def edited(text: str, version: int) -> str:
     return text + f'group g{version} "G" : m0, nosuch{version}\n'
 
 
+HOUSE = (
+    'ruleset house_{id} "House rules" fr "Règles maison"\nversion 1.0.0\n'
+    "extends {id}@^1.0\noverride ground_1.m0 | 3\n"
+)
+
+
+def house_rounds(
+    client: Client, path: Path, text: str, repeat: int, reference: float, reference_cpu: float
+) -> None:
+    """Issue 44's row: a house rule of the file open with it; each round edits a label of the
+    base and times the base's diagnostics and the house rule's (the next ones published)."""
+    house = path.with_name(f"house_{path.stem}.terrain")
+    house.write_text(HOUSE.format(id=path.stem), "utf-8")
+    base_uri, house_uri = path.resolve().as_uri(), house.resolve().as_uri()
+    client.send(
+        {
+            "method": "textDocument/didOpen",
+            "params": {
+                "textDocument": {
+                    "uri": house_uri,
+                    "languageId": "terrain",
+                    "version": 1,
+                    "text": house.read_text("utf-8"),
+                }
+            },
+        }
+    )
+    client.until(lambda m: (m.get("params") or {}).get("uri") == house_uri)
+    pid = client.server.pid
+
+    def published(uri: str, version: int | None) -> Any:
+        def wanted(m: dict[str, Any]) -> bool:
+            params = m.get("params") or {}
+            if m.get("method") != "textDocument/publishDiagnostics" or params.get("uri") != uri:
+                return False
+            return version is None or params.get("version") == version
+
+        return wanted
+
+    bases: list[float] = []
+    houses: list[float] = []
+    cpus: list[float] = []
+    for version in range(2, repeat + 2):
+        edited_text = text.replace('"Feature ground_0"', f'"Feature ground_0 v{version}"', 1)
+        cpu = cpu_of(pid)
+        sent = client.send(
+            {
+                "method": "textDocument/didChange",
+                "params": {
+                    "textDocument": {"uri": base_uri, "version": version},
+                    "contentChanges": [{"text": edited_text}],
+                },
+            }
+        )
+        at_base, _ = client.until(published(base_uri, version))
+        at_house, _ = client.until(published(house_uri, None))
+        bases.append(at_base - sent)
+        houses.append(max(at_house, at_base) - sent)
+        cpus.append(cpu_of(pid) - cpu)
+    for what, wall in (
+        ("base edit -> the base's diagnostics:      ", bases),
+        ("base edit -> the house rule's diagnostics:", houses),
+    ):
+        w = statistics.median(wall)
+        print(f"{what} {w * 1e3:8.1f} ms  ({w / reference:.2f}x)")
+    c = statistics.median(cpus)
+    print(
+        f"the server's CPU for the edit, both files: {c * 1e3:8.1f} ms  ({c / reference_cpu:.2f}x)"
+    )
+
+
 def ruleset(name: str) -> Path:
     """A copy of a bundled ruleset (and the rulesets beside it, its bases) in the bench's data
     folder, so that the server's workspace holds nothing else."""
@@ -130,6 +201,11 @@ def main() -> None:
     parser.add_argument("n", type=int, nargs="?", default=5000, help="number of features")
     parser.add_argument(
         "--ruleset", help="a bundled ruleset (rulesets/NAME.terrain) instead of the generated one"
+    )
+    parser.add_argument(
+        "--house",
+        action="store_true",
+        help="open a house rule of the file too, and time an edit of the base (issue 44)",
     )
     parser.add_argument("--repeat", type=int, default=1, help="rounds (medians are printed)")
     parser.add_argument(
@@ -172,6 +248,10 @@ def main() -> None:
     )
     at, _ = client.until(diagnostics_of(uri, 1))
     print(f"open -> diagnostics:                      {(at - opened) * 1e3:8.1f} ms")
+
+    if args.house:
+        house_rounds(client, path, text, args.repeat, reference, reference_cpu)
+        return
 
     def change(version: int) -> float:
         return client.send(

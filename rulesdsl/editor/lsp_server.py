@@ -446,17 +446,26 @@ class RulesServer(LanguageServer):
         return out
 
     async def _round(self) -> None:
+        """Compile the edited documents and their open variants, each published as soon as
+        it is compiled (the edited one first: its diagnostics do not wait for its variants')."""
         loop = asyncio.get_running_loop()
         try:
             edits = self.edits
             targets = self.targets(list(self.dirty))
             self.dirty.clear()
-            done = await loop.run_in_executor(self._compile_pool, self._analyse_all, targets, edits)
-            for uri in targets:
-                state = done.get(uri)
-                if state is None or state.text != self.text_of(uri) or not self.is_open(uri):
+            for i, uri in enumerate(targets):
+                try:
+                    state = await loop.run_in_executor(
+                        self._compile_pool, self._analyse, uri, edits
+                    )
+                except Stale:  # a newer edit came: what is left is compiled after it
+                    self.dirty.update((u, None) for u in targets[i:] if self.is_open(u))
+                    break
+                if state is None:  # the compiler failed on it (said on stderr)
+                    continue
+                if state.text != self.text_of(uri) or not self.is_open(uri):
                     if self.is_open(uri):
-                        self.dirty[uri] = None  # given up or out of date: compile it again
+                        self.dirty[uri] = None  # out of date: compile it again
                     continue
                 self.keep(uri, state)
                 self.publish_state(uri, state)
@@ -465,26 +474,23 @@ class RulesServer(LanguageServer):
                 self._again = False
                 loop.call_soon(self._kick)
 
-    def _analyse_all(self, uris: list[str], edits: int) -> dict[str, State]:
-        """Compile each document (on the compile thread), until an edit makes it stale."""
-        done: dict[str, State] = {}
+    def _analyse(self, uri: str, edits: int) -> State | None:
+        """Compile one document (on the compile thread); :class:`Stale` when an edit made it
+        stale, None when the compiler failed (said on stderr)."""
         with self.lock:
             self.compiler.cancelled = lambda: self.edits != edits
             try:
-                for uri in uris:
-                    try:
-                        start = time.perf_counter()
-                        done[uri] = self.analyse(uri)
-                        self.compile_seconds[uri] = time.perf_counter() - start
-                    except (Stale, RecursionError, MemoryError):
-                        raise
-                    except Exception as exc:  # a fault of the compiler: say it, go on
-                        print(f"rulesdsl lsp: compiling {uri} failed: {exc!r}", file=sys.stderr)
-            except Stale:
-                pass
+                start = time.perf_counter()
+                state = self.analyse(uri)
+                self.compile_seconds[uri] = time.perf_counter() - start
+                return state
+            except (Stale, RecursionError, MemoryError):
+                raise
+            except Exception as exc:  # a fault of the compiler: say it, go on
+                print(f"rulesdsl lsp: compiling {uri} failed: {exc!r}", file=sys.stderr)
+                return None
             finally:
                 self.compiler.cancelled = lambda: False
-        return done
 
     # -- publishing ---------------------------------------------------------------------------
 
