@@ -1248,6 +1248,37 @@ def test_an_edited_base_s_diagnostics_do_not_wait_for_its_variants_compile(
         lsp.close()
 
 
+def test_a_compile_that_fails_is_said_once_and_not_tried_again_until_the_next_edit(
+    tmp_path: Path,
+) -> None:
+    """A fault of the compiler used to put the document back in the queue: it was compiled
+    again and again, for ever."""
+    path = tmp_path / "emoji.terrain"
+    lsp = InProcess(tmp_path)
+    tries: list[str] = []
+
+    def broken(source: Any, *args: Any, **kwargs: Any) -> Any:
+        tries.append(source.path)
+        raise RuntimeError("a fault of the compiler")
+
+    lsp.server.compiler.compile_source = broken  # type: ignore[method-assign]
+    try:
+        lsp.open(path, EMOJI_TEXT)
+        for _ in range(3):  # three round trips: the loop would have tried again by then
+            msg_id = lsp.raw.request(
+                "textDocument/documentSymbol",
+                {"textDocument": {"uri": uri(tmp_path / "none.terrain")}},
+            )
+
+            def answered(m: dict[str, Any], asked: object = msg_id) -> bool:
+                return m.get("id") == asked
+
+            lsp.raw.until(answered)
+        assert tries == [str(path)]
+    finally:
+        lsp.close()
+
+
 def test_the_client_s_position_encoding_is_used_when_it_offers_one(tmp_path: Path) -> None:
     path = tmp_path / "emoji.terrain"
     lsp = InProcess(tmp_path, ["utf-32", "utf-16"])
