@@ -409,16 +409,14 @@ def _renamed(ls: RulesServer, uri: str, position: t.Position) -> tuple[State, s.
     return state, name
 
 
-def prepare_rename(
-    ls: RulesServer, params: t.PrepareRenameParams
-) -> t.PrepareRenamePlaceholder | None:
+def prepare_rename(ls: RulesServer, params: t.PrepareRenameParams) -> t.PrepareRenamePlaceholder:
     """Whether the name under the cursor can be renamed: its span, or an error saying why not
     (an editor shows it instead of a bare "cannot rename")."""
     _, name = _renamed(ls, params.text_document.uri, params.position)
     return t.PrepareRenamePlaceholder(ls.to_client(name.pos), name.text)
 
 
-def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
+def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit:
     state, name = _renamed(ls, params.text_document.uri, params.position)
     new = params.new_name
     uses, declared = ls.uses(state, name.text)

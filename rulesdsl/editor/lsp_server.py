@@ -3,10 +3,10 @@ diagnostics (the LSP features that read them are in :mod:`rulesdsl.editor.lsp`).
 
 Edits are compiled after a pause that the document's last compile sets (none after a quick
 compile, :data:`DEBOUNCE_SECONDS` after a slow one: :meth:`RulesServer.pause`) on a thread of
-their own, with a
-:class:`rulesdsl.editor.lsp_compile.LiveCompiler` that keeps each file's parse and compile
-while its text holds; an edit recompiles the edited document and the open documents that
-extend it. Positions go out and come in in the encoding the client negotiated.
+their own, with a :class:`rulesdsl.editor.lsp_compile.LiveCompiler` that keeps each file's
+parse and compile while its text holds; an edit recompiles the edited document and the open
+documents that extend it, each published as soon as it is compiled. Positions go out and come
+in in the encoding the client negotiated.
 """
 
 from __future__ import annotations
