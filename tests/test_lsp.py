@@ -460,6 +460,24 @@ async def test_workspace_symbols_find_names_in_the_rulesets_of_the_workspace(
     assert ("clear", "heavy_gear.terrain", "terrain") not in where
     modes = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="walker"))
     assert isinstance(modes, list)
+    project = folder / "project"  # a project opened at its root: its rulesets/ are read
+    (project / "rulesets").mkdir(parents=True)
+    (project / "rulesets" / "tiny.terrain").write_text(TINY, "utf-8")
+    rough = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="rough"))
+    assert isinstance(rough, list) and not [x for x in rough if "tiny" in x.location.uri]
+    client.workspace_did_change_workspace_folders(
+        t.DidChangeWorkspaceFoldersParams(
+            t.WorkspaceFoldersChangeEvent(added=[t.WorkspaceFolder(uri(project), "p")], removed=[])
+        )
+    )
+    rough = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query="rough"))
+    assert isinstance(rough, list)
+    assert [x.name for x in rough if x.location.uri.endswith("/rulesets/tiny.terrain")] == ["rough"]
+    client.workspace_did_change_workspace_folders(
+        t.DidChangeWorkspaceFoldersParams(
+            t.WorkspaceFoldersChangeEvent(added=[], removed=[t.WorkspaceFolder(uri(project), "p")])
+        )
+    )
     [walker] = [
         x
         for x in modes

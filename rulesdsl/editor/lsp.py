@@ -497,14 +497,15 @@ def folding_ranges(ls: RulesServer, params: t.FoldingRangeParams) -> list[t.Fold
 def workspace_symbols(
     ls: RulesServer, params: t.WorkspaceSymbolParams
 ) -> list[t.SymbolInformation]:
-    """The names declared in the rulesets of the workspace folders (and the open documents)
-    whose name or label holds the query, in any case."""
+    """The names declared in the rulesets of the workspace folders and of their `rulesets/`
+    folders (and in the open documents) whose name or label holds the query, in any case."""
     query = params.query.casefold()
     documents = list(ls.workspace.text_documents.values())
     files = {Path(path_of(d.uri)) for d in documents if is_file_uri(d.uri)}
-    for root in ls.roots():
-        if root.is_dir():
-            files.update(ruleset_files(root))
+    for root in ls.roots():  # a folder of rulesets, or a project with its rulesets/ folder
+        for folder in (root, root / "rulesets"):
+            if folder.is_dir() and not folder.is_symlink():
+                files.update(ruleset_files(folder))
     out = []
     for path in sorted(files):
         if ls.refusal(str(path)) is not None:
