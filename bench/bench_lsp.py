@@ -1,7 +1,8 @@
 """Benchmark: the language server's time from an edit to its diagnostics, on a big file.
 
-Run: python bench/bench_lsp.py [N] [--repeat R] [--server 'CMD ARGS']
-Writes the N-feature ruleset of bench/gen_ruleset.py (default 5,000 features, 0.9 MB), then:
+Run: python bench/bench_lsp.py [N] [--ruleset NAME] [--repeat R] [--server 'CMD ARGS']
+Writes the N-feature ruleset of bench/gen_ruleset.py (default 5,000 features, 0.9 MB), or
+takes the bundled ruleset NAME (``--ruleset heavy_gear``), then:
 
 1. the reference: one compile of the file (parse, resolve, lower, checks) with a fresh
    Compiler in this process, as `rulesdsl check` does it;
@@ -37,6 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_ruleset import DATA, write
 
 from rulesdsl.compiler import Compiler
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def cpu_of(pid: int) -> float:
@@ -112,9 +115,98 @@ def edited(text: str, version: int) -> str:
     return text + f'group g{version} "G" : m0, nosuch{version}\n'
 
 
+HOUSE = (
+    'ruleset house_{id} "House rules" fr "Règles maison"\nversion 1.0.0\n'
+    "extends {id}@^1.0\noverride ground_1.m0 | 3\n"
+)
+
+
+def house_rounds(
+    client: Client, path: Path, text: str, repeat: int, reference: float, reference_cpu: float
+) -> None:
+    """Issue 44's row: a house rule of the file open with it; each round edits a label of the
+    base and times the base's diagnostics and the house rule's (the next ones published)."""
+    house = path.with_name(f"house_{path.stem}.terrain")
+    house.write_text(HOUSE.format(id=path.stem), "utf-8")
+    base_uri, house_uri = path.resolve().as_uri(), house.resolve().as_uri()
+    client.send(
+        {
+            "method": "textDocument/didOpen",
+            "params": {
+                "textDocument": {
+                    "uri": house_uri,
+                    "languageId": "terrain",
+                    "version": 1,
+                    "text": house.read_text("utf-8"),
+                }
+            },
+        }
+    )
+    client.until(lambda m: (m.get("params") or {}).get("uri") == house_uri)
+    pid = client.server.pid
+
+    def published(uri: str, version: int | None) -> Any:
+        def wanted(m: dict[str, Any]) -> bool:
+            params = m.get("params") or {}
+            if m.get("method") != "textDocument/publishDiagnostics" or params.get("uri") != uri:
+                return False
+            return version is None or params.get("version") == version
+
+        return wanted
+
+    bases: list[float] = []
+    houses: list[float] = []
+    cpus: list[float] = []
+    for version in range(2, repeat + 2):
+        edited_text = text.replace('"Feature ground_0"', f'"Feature ground_0 v{version}"', 1)
+        cpu = cpu_of(pid)
+        sent = client.send(
+            {
+                "method": "textDocument/didChange",
+                "params": {
+                    "textDocument": {"uri": base_uri, "version": version},
+                    "contentChanges": [{"text": edited_text}],
+                },
+            }
+        )
+        at_base, _ = client.until(published(base_uri, version))
+        at_house, _ = client.until(published(house_uri, None))
+        bases.append(at_base - sent)
+        houses.append(max(at_house, at_base) - sent)
+        cpus.append(cpu_of(pid) - cpu)
+    for what, wall in (
+        ("base edit -> the base's diagnostics:      ", bases),
+        ("base edit -> the house rule's diagnostics:", houses),
+    ):
+        w = statistics.median(wall)
+        print(f"{what} {w * 1e3:8.1f} ms  ({w / reference:.2f}x)")
+    c = statistics.median(cpus)
+    print(
+        f"the server's CPU for the edit, both files: {c * 1e3:8.1f} ms  ({c / reference_cpu:.2f}x)"
+    )
+
+
+def ruleset(name: str) -> Path:
+    """A copy of a bundled ruleset (and the rulesets beside it, its bases) in the bench's data
+    folder, so that the server's workspace holds nothing else."""
+    folder = DATA / "lsp"
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in (ROOT / "rulesets").glob("*.terrain"):
+        (folder / source.name).write_bytes(source.read_bytes())
+    return folder / f"{name}.terrain"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n", type=int, nargs="?", default=5000, help="number of features")
+    parser.add_argument(
+        "--ruleset", help="a bundled ruleset (rulesets/NAME.terrain) instead of the generated one"
+    )
+    parser.add_argument(
+        "--house",
+        action="store_true",
+        help="open a house rule of the file too, and time an edit of the base (issue 44)",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="rounds (medians are printed)")
     parser.add_argument(
         "--server",
@@ -122,7 +214,7 @@ def main() -> None:
         help="the command that starts the server, as one string (shell words)",
     )
     args = parser.parse_args()
-    path = write(args.n, DATA, ("terrain",))["terrain"]
+    path = ruleset(args.ruleset) if args.ruleset else write(args.n, DATA, ("terrain",))["terrain"]
     text = path.read_text("utf-8")
 
     references: list[float] = []
@@ -133,9 +225,11 @@ def main() -> None:
         references.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
     reference, reference_cpu = statistics.median(references), statistics.median(cpus)
-    print(f"{args.n:,} features, {len(text.encode()):,} bytes; median of {args.repeat}")
+    what = args.ruleset or f"{args.n:,} features"
+    print(f"{what}, {len(text.encode()):,} bytes; median of {args.repeat}")
     print(
-        f"reference, one compile of the file:       {reference:6.2f} s, CPU {reference_cpu:6.2f} s"
+        f"reference, one compile of the file:       {reference * 1e3:8.1f} ms, "
+        f"CPU {reference_cpu * 1e3:8.1f} ms"
     )
 
     client = Client(shlex.split(args.server))
@@ -153,7 +247,11 @@ def main() -> None:
         }
     )
     at, _ = client.until(diagnostics_of(uri, 1))
-    print(f"open -> diagnostics:                      {at - opened:6.2f} s")
+    print(f"open -> diagnostics:                      {(at - opened) * 1e3:8.1f} ms")
+
+    if args.house:
+        house_rounds(client, path, text, args.repeat, reference, reference_cpu)
+        return
 
     def change(version: int) -> float:
         return client.send(
@@ -195,7 +293,7 @@ def main() -> None:
     ):
         w, c = statistics.median(wall), statistics.median(cpu)
         print(
-            f"{what}   {w:6.2f} s, CPU {c:6.2f} s"
+            f"{what}   {w * 1e3:8.1f} ms, CPU {c * 1e3:8.1f} ms"
             f"  ({w / reference:.2f}x, CPU {c / reference_cpu:.2f}x)"
         )
     print("  (wall: from the last edit to the last version's diagnostics; CPU: the server's,")

@@ -109,7 +109,27 @@ def test_the_extension_starts_the_language_server_and_knows_the_yaml_schema() ->
     schema = contributes["yamlValidation"][0]["url"]
     shipped = ROOT / "rulesdsl" / "schema" / "authoring.schema.json"
     assert (VSCODE / schema).read_text("utf-8") == shipped.read_text("utf-8")  # kept in step
-    main = (VSCODE / manifest["main"]).read_text("utf-8")
+    assert manifest["main"] == "./dist/extension.js"  # bundled from extension.js
+    main = (VSCODE / "extension.js").read_text("utf-8")
     assert '"lsp"' in main and "rulesdsl" in main
     config = contributes["configuration"]["properties"]
     assert config["rulesdsl.command"]["default"] == ["rulesdsl"]
+
+
+def test_the_extension_packages_without_vsce_warnings_and_activates_only_on_rulesets() -> None:
+    """What `vsce package` warns about (issue 42): no LICENSE file, no .vscodeignore, 300
+    unbundled files; and `onLanguage:yaml` started the extension on every YAML file."""
+    manifest = json.loads((VSCODE / "package.json").read_text("utf-8"))
+    assert manifest["license"] == "MIT" and manifest["publisher"] and manifest["engines"]["vscode"]
+    assert (VSCODE / "LICENSE").read_text("utf-8") == (ROOT / "LICENSE").read_text("utf-8")
+    ignored = (VSCODE / ".vscodeignore").read_text("utf-8").split()
+    assert {"node_modules/**", "extension.js"} <= set(ignored)  # shipped bundled in dist/
+    bundle = manifest["scripts"]["vscode:prepublish"]
+    assert bundle.startswith("esbuild extension.js --bundle --outfile=dist/extension.js")
+    assert "esbuild" in manifest["devDependencies"]
+    events = manifest["activationEvents"]
+    assert not [e for e in events if e.startswith("onLanguage:") and e != "onLanguage:terrain"]
+    patterns = ["**/rulesets/*.{yaml,yml}", "**/*.ruleset.{yaml,yml}"]
+    assert events == ["onLanguage:terrain", *(f"workspaceContains:{p}" for p in patterns)]
+    main = (VSCODE / "extension.js").read_text("utf-8")
+    assert [f'pattern: "{p}"' in main for p in patterns] == [True, True]  # the same files

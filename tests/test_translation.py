@@ -153,6 +153,39 @@ def test_merge_writes_the_translations_as_labels_and_leaves_other_lines_alone(
     assert "Bewegung" in sheet  # the sheet's own words come from de.po
 
 
+def test_a_language_many_items_miss_is_one_w101_naming_i18n_extract(
+    demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42: adding a language printed one 4-line W101 per label on every command, none
+    saying how to translate them; an item or two missing a language still get their own."""
+    demo.write_text(SOURCE.replace("languages en fr ", "languages en fr de "), "utf-8")
+    code, _, err = _run(["check", str(demo)], capsys)
+    assert code == 0, err
+    assert err.count("[W101]") == 2
+    assert _said("W101", err, "9 labelled items have no de label ('demo', 'walker', 'hover', ...)")
+    assert "4:17: warning[W101]" in err  # at `de` on the languages line
+    assert "`rulesdsl i18n extract demo --lang de -o demo.de.po` writes them" in err
+    assert _said("W101", err, "'hover' has no fr label")  # one item: its own warning
+    po = _filled(demo, capsys, GERMAN)
+    assert _run(["i18n", "merge", str(demo), str(po)], capsys)[0] == 0
+    code, _, err = _run(["check", str(demo)], capsys)
+    assert err.count("[W101]") == 1 and _said("W101", err, "'hover' has no fr label")
+
+
+def test_merge_keeps_a_file_laid_out_by_fmt_laid_out(
+    demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulesdsl.interchange.fmt import format_text
+
+    demo.write_text(format_text(SOURCE), "utf-8")
+    assert _run(["fmt", "--check", str(demo)], capsys)[0] == 0
+    po = _filled(demo, capsys, GERMAN)
+    assert _run(["i18n", "merge", str(demo), str(po)], capsys)[0] == 0
+    assert 'de "Wald"' in demo.read_text("utf-8")
+    code, _, err = _run(["fmt", "--check", str(demo)], capsys)
+    assert code == 0, err
+
+
 def test_extract_after_merge_gives_back_the_same_translations(
     demo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -111,6 +111,58 @@ def test_a_key_the_format_does_not_have_is_reported_at_the_key(
     assert "'scoop' is not a key here" in diags[0][3]
 
 
+def test_a_misspelt_key_gets_a_did_you_mean(compiler: Compiler, tmp_path: Path) -> None:
+    text = SMALL.replace("    scope: one per place", "    scoop: one per place")
+    [(_, _, _, _, hint)] = compile_yaml_hints(compiler, tmp_path, text)
+    assert hint.startswith("did you mean 'scope'? expected one of: columns, ")
+
+
+def test_a_schema_error_does_not_hide_the_cell_errors_beside_it(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """Issue 42: a schema error used to stop the file there; what the schema finds sound is
+    read too, so a bad cell of another row is reported with it (and the bad key's hint names
+    a command a wheel install has, not a file of the repository)."""
+    text = (
+        SMALL.replace("languages: [en]", "languages: en")
+        .replace("    scope: one per place", "    scoop: one per place")
+        .replace("road: 1, wheels 1 per 2 in", "road: 1, wheels 1 per")
+    )
+    found = compile_yaml_hints(compiler, tmp_path, text)
+    assert [(c, ln) for c, ln, _, _, _ in found] == [
+        ("E120", line_of(text, "languages")),
+        ("E120", line_of(text, "scoop")),
+        ("E001", line_of(text, "road:")),
+    ]
+    assert found[0][4] == "`rulesdsl schema authoring` prints the schema a YAML ruleset follows"
+    assert not [h for *_, h in found if "docs/" in h]
+
+
+def test_rulesdsl_schema_authoring_prints_the_schema_yaml_rulesets_follow(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    assert main(["schema", "authoring"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    shipped = ROOT / "rulesdsl" / "schema" / "authoring.schema.json"
+    assert printed == json.loads(shipped.read_text("utf-8"))
+    assert main(["schema"]) == 0  # the IR's, as before
+    assert json.loads(capsys.readouterr().out)["$id"].endswith("/ruleset.schema.json")
+
+
+def compile_yaml_hints(
+    compiler: Compiler, tmp_path: Path, text: str
+) -> list[tuple[str, int, int, str, str]]:
+    path = tmp_path / "skirmish.yaml"
+    path.write_text(text, "utf-8")
+    return [
+        (d.code, d.pos.line, d.pos.column, d.message, d.hint or "")
+        for d in compiler.compile_file(path).diagnostics
+        if d.pos is not None
+    ]
+
+
 def test_a_value_of_the_wrong_shape_is_reported_at_the_value(
     compiler: Compiler, tmp_path: Path
 ) -> None:

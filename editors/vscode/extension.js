@@ -16,6 +16,7 @@ function activate(context) {
       documentSelector: [
         { scheme: "file", language: "terrain" },
         { scheme: "file", language: "yaml", pattern: "**/rulesets/*.{yaml,yml}" },
+        { scheme: "file", language: "yaml", pattern: "**/*.ruleset.{yaml,yml}" },
       ],
       // A base changed on the disk (saved elsewhere, a git checkout): open variants recheck.
       synchronize: {

@@ -1,4 +1,5 @@
-"""`rulesdsl schema`: print the JSON Schema of the IR that `export` prints."""
+"""`rulesdsl schema [ir|authoring]`: print a JSON Schema: the IR's (what `export` prints) or
+the authoring format's (what a YAML ruleset follows)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,17 @@ from rulesdsl.commands.common import EXIT_OK
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
         "schema",
-        help="print the IR's JSON Schema (of `export` output)",
-        description="Print the JSON Schema that exported IR follows. YAML "
-        "rulesets have their own authoring schema: "
-        "rulesdsl/schema/authoring.schema.json.",
+        help="print a JSON Schema: the IR's (of `export` output) or YAML rulesets' (authoring)",
+        description="Print the JSON Schema that exported IR follows (`ir`, the default) or the "
+        "one YAML rulesets follow (`authoring`: save it and point your editor's YAML "
+        "support at it, e.g. a `# yaml-language-server: $schema=authoring.schema.json` line).",
+    )
+    p.add_argument(
+        "which",
+        nargs="?",
+        choices=("ir", "authoring"),
+        default="ir",
+        help="ir: exported IR (default); authoring: YAML rulesets",
     )
     p.set_defaults(run=run)
 
@@ -22,5 +30,10 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from rulesdsl import schema
 
-    sys.stdout.write(schema.dumps(schema.shipped()))
+    if args.which == "authoring":
+        from rulesdsl.frontends.yaml_authoring import authoring_schema
+
+        sys.stdout.write(schema.dumps(authoring_schema()))
+    else:
+        sys.stdout.write(schema.dumps(schema.shipped()))
     return EXIT_OK

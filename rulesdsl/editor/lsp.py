@@ -26,15 +26,18 @@ from pathlib import Path
 from typing import assert_never
 
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException
 
 from rulesdsl import ir, words
 from rulesdsl.checks.reserved import is_reserved
+from rulesdsl.compiler import ruleset_files
 from rulesdsl.editor.lsp_actions import fixes, hint_of
 from rulesdsl.editor.lsp_examples import example_hover
-from rulesdsl.editor.lsp_index import Index
+from rulesdsl.editor.lsp_index import Index, build_index
 from rulesdsl.editor.lsp_server import (
     RulesServer,
     State,
+    is_file_uri,
     path_of,
     split_lines,
     uri_of,
@@ -145,9 +148,11 @@ def _block_of(lines: Sequence[str], line: int) -> str:
         text = lines[i]
         if text[:1].isalpha():
             header, j = _code(text), i
-            while header.endswith("\\") and j + 1 < min(line, len(lines)):  # `\` goes on
+            # the header goes on (after a `\`, or on indented `note`, `source`... lines) up
+            # to the line that opens the block
+            while not header.endswith("{") and j + 1 < min(line, len(lines)):
                 j += 1
-                header = header[:-1].rstrip() + " " + _code(lines[j]).strip()
+                header = header.removesuffix("\\").rstrip() + " " + _code(lines[j]).strip()
             return header if header.endswith("{") else ""
         if text.startswith("}"):
             return ""
@@ -211,6 +216,32 @@ def _kinds_at(before: str, index: Index, block: str = "") -> tuple[list[Kind], l
     return [], list(INNER_KEYWORDS)  # inside a statement: the words that go on one
 
 
+TEXT_PARTS = ("label", "note")
+"""What follows an item's name in an override of its words (`override soft.label.fr`)."""
+
+
+def _override_parts(index: Index, head: str) -> tuple[list[str], list[str]]:
+    """(names, words) that may follow `override HEAD.`: a feature's layer columns and the
+    modes and groups of its cost cell; a factor's context values; the rows, columns or
+    outcomes of a table, dice table or decision; and the item's label and note."""
+    decl = index.declarations.get(head)
+    if decl is None:
+        return [], []
+    block = next((st for st, _, name in index.statements if name == decl.parent), None)
+    if words.is_feature(decl.kind):
+        columns = [n.text for n in block.columns or ()] if isinstance(block, s.LayerDecl) else []
+        return [*columns, *index.names("mode", "group")], list(TEXT_PARTS)
+    if decl.kind == "factor":
+        context = block.context if isinstance(block, s.ModifierDecl) else None
+        values = [
+            n
+            for n in index.names("context value")
+            if context is not None and index.declarations[n].parent == context.text
+        ]
+        return values, list(TEXT_PARTS)
+    return [n for n, d in index.declarations.items() if d.parent == head], list(TEXT_PARTS)
+
+
 def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
     uri = params.text_document.uri
     if ls.text_of(uri) is None:  # not open, and not a file the server may read
@@ -227,19 +258,22 @@ def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
         keywords = list(VALUE_KEYWORDS) if in_value else []
     else:
         kinds, keywords = _kinds_at(before, state.index, block)
+    names = [n for kind in kinds for n in state.index.names(kind)]
+    path = re.search(r"^\s*(?:override|remove)\s+([A-Za-z_]\w*)\.\w*$", _code(before))
+    if path is not None and not path_of(uri).endswith((".yaml", ".yml")):
+        names, keywords = _override_parts(state.index, path.group(1))
     items = []
-    for kind in kinds:
-        for name in state.index.names(kind):
-            decl = state.index.declarations[name]
-            label = next((lb.text for lb in decl.item.labels), "")
-            items.append(
-                t.CompletionItem(
-                    label=name,
-                    kind=t.CompletionItemKind.Value,
-                    detail=f"{decl.kind}" + (f": {label}" if label else ""),
-                    sort_text=f"0{name}",
-                )
+    for name in names:
+        decl = state.index.declarations.get(name)
+        label = next((lb.text for lb in decl.item.labels), "") if decl else ""
+        items.append(
+            t.CompletionItem(
+                label=name,
+                kind=t.CompletionItemKind.Value,
+                detail=(decl.kind if decl else "column") + (f": {label}" if label else ""),
+                sort_text=f"0{name}",
             )
+        )
     items += [
         t.CompletionItem(label=k, kind=t.CompletionItemKind.Keyword, sort_text=f"1{k}")
         for k in keywords
@@ -356,19 +390,45 @@ def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
     ]
 
 
-def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
-    state, name = _name_at(ls, params.text_document.uri, params.position)
-    if name is None or name.text not in state.index.declarations:
-        return None
+class RenameRefused(JsonRpcException):
+    """A rename the server will not make, with the reason an editor shows (LSP's
+    RequestFailed)."""
+
+    CODE = t.LSPErrorCodes.RequestFailed.value
+
+
+def _renamed(ls: RulesServer, uri: str, position: t.Position) -> tuple[State, s.Name]:
+    """The declared name under ``position``, or :class:`RenameRefused` saying why none is."""
+    state, name = _name_at(ls, uri, position)
+    if name is None:
+        raise RenameRefused("no name here: place the cursor on a name this ruleset declares")
+    if name.text not in state.index.declarations:
+        raise RenameRefused(
+            f"'{name.text}' is not declared in this ruleset or its bases: nothing to rename"
+        )
+    return state, name
+
+
+def prepare_rename(ls: RulesServer, params: t.PrepareRenameParams) -> t.PrepareRenamePlaceholder:
+    """Whether the name under the cursor can be renamed: its span, or an error saying why not
+    (an editor shows it instead of a bare "cannot rename")."""
+    _, name = _renamed(ls, params.text_document.uri, params.position)
+    return t.PrepareRenamePlaceholder(ls.to_client(name.pos), name.text)
+
+
+def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit:
+    state, name = _renamed(ls, params.text_document.uri, params.position)
     new = params.new_name
     uses, declared = ls.uses(state, name.text)
-    if (
-        not re.fullmatch(IDENT.regex, new)
-        or len(new) > IDENT.max_length
-        or is_reserved(new)
-        or new in declared
-    ):
-        return None  # not a name the compiler would accept here (E103, E102)
+    if not re.fullmatch(IDENT.regex, new) or len(new) > IDENT.max_length:
+        raise RenameRefused(
+            f"'{new}' is not a name: a letter, then letters, digits or '_', "
+            f"at most {IDENT.max_length} characters (E103)"
+        )
+    if is_reserved(new):
+        raise RenameRefused(f"'{new}' is a reserved word of the language (E103)")
+    if new in declared and new != name.text:
+        raise RenameRefused(f"'{new}' is declared already in this ruleset or its family (E102)")
     changes: dict[str, list[t.TextEdit]] = {}
     for use in uses:
         changes.setdefault(uri_of(use.pos.file), []).append(
@@ -411,6 +471,64 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
                 children=children or None,
             )
         )
+    return out
+
+
+def folding_ranges(ls: RulesServer, params: t.FoldingRangeParams) -> list[t.FoldingRange]:
+    """Each `{ ... }` block of a `.terrain` document, from the line that opens it to the line
+    before its `}` (read from the text: a document that does not parse folds too)."""
+    uri = params.text_document.uri
+    text = ls.text_of(uri)
+    if text is None or not path_of(uri).endswith(".terrain"):
+        return []
+    out: list[t.FoldingRange] = []
+    opened: list[int] = []
+    for i, line in enumerate(split_lines(path_of(uri), text)):
+        code = _code(line)
+        if code.startswith("}") and opened:
+            start = opened.pop()
+            if i - 1 > start:
+                out.append(t.FoldingRange(start_line=start, end_line=i - 1))
+        elif code.endswith("{"):
+            opened.append(i)
+    return sorted(out, key=lambda r: r.start_line)
+
+
+def workspace_symbols(
+    ls: RulesServer, params: t.WorkspaceSymbolParams
+) -> list[t.SymbolInformation]:
+    """The names declared in the rulesets of the workspace folders and of their `rulesets/`
+    folders (and in the open documents) whose name or label holds the query, in any case."""
+    query = params.query.casefold()
+    documents = list(ls.workspace.text_documents.values())
+    files = {Path(path_of(d.uri)) for d in documents if is_file_uri(d.uri)}
+    for root in ls.roots():  # a folder of rulesets, or a project with its rulesets/ folder
+        for folder in (root, root / "rulesets"):
+            if folder.is_dir() and not folder.is_symlink():
+                files.update(ruleset_files(folder))
+    out = []
+    for path in sorted(files):
+        if ls.refusal(str(path)) is not None:
+            continue
+        with ls.lock:
+            source, _ = ls.compiler.parse_file(path)
+        if source is None:
+            continue
+        index = build_index([source])
+        top = {name: kind for _, kind, name in index.statements if kind is not None}
+        for name, decl in index.declarations.items():
+            label = next((lb.text for lb in decl.item.labels), "")
+            if query not in name.casefold() and query not in label.casefold():
+                continue
+            kind = symbol_kind(top[name]) if name in top else t.SymbolKind.Field
+            out.append(
+                t.SymbolInformation(
+                    name=name,
+                    kind=kind,
+                    location=t.Location(uri_of(str(path)), ls.to_client(decl.item.name.pos)),
+                    container_name=decl.parent,
+                )
+            )
     return out
 
 
@@ -525,7 +643,10 @@ def make_server() -> RulesServer:
     server.feature(t.TEXT_DOCUMENT_HOVER)(hover)
     server.feature(t.TEXT_DOCUMENT_DEFINITION)(definition)
     server.feature(t.TEXT_DOCUMENT_REFERENCES)(references)
-    server.feature(t.TEXT_DOCUMENT_RENAME)(rename)
+    server.feature(t.TEXT_DOCUMENT_RENAME, t.RenameOptions(prepare_provider=True))(rename)
+    server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)(prepare_rename)
+    server.feature(t.TEXT_DOCUMENT_FOLDING_RANGE)(folding_ranges)
+    server.feature(t.WORKSPACE_SYMBOL)(workspace_symbols)
     server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbols)
     server.feature(t.TEXT_DOCUMENT_FORMATTING)(formatting)
     server.feature(

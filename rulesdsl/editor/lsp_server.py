@@ -1,10 +1,12 @@
 """The language server's state: the documents, what it may read, its compiles and their
 diagnostics (the LSP features that read them are in :mod:`rulesdsl.editor.lsp`).
 
-Edits are compiled after a pause (:data:`DEBOUNCE_SECONDS`) on a thread of their own, with a
-:class:`rulesdsl.editor.lsp_compile.LiveCompiler` that keeps each file's parse and compile
-while its text holds; an edit recompiles the edited document and the open documents that
-extend it. Positions go out and come in in the encoding the client negotiated.
+Edits are compiled after a pause that the document's last compile sets (none after a quick
+compile, :data:`DEBOUNCE_SECONDS` after a slow one: :meth:`RulesServer.pause`) on a thread of
+their own, with a :class:`rulesdsl.editor.lsp_compile.LiveCompiler` that keeps each file's
+parse and compile while its text holds; an edit recompiles the edited document and the open
+documents that extend it, each published as soon as it is compiled. Positions go out and come
+in in the encoding the client negotiated.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import os
 import re
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -88,8 +91,13 @@ def _severity(diag: Diagnostic) -> t.DiagnosticSeverity:
 
 
 DEBOUNCE_SECONDS = 0.15
-"""How long the server waits after an edit for the next one before it compiles: a burst of
-edits typed closer together than this is compiled once, after its last edit."""
+"""How long the server waits after an edit to a document whose compile is slow for the next
+edit before it compiles: a burst of edits typed closer together than this is compiled once,
+after its last edit."""
+QUICK_COMPILE_SECONDS = 0.1
+"""A document whose last compile took less CPU time than this is compiled at once after each
+edit: a compile that an edit makes stale gives up before its next file, and waiting would
+cost more than compiling."""
 
 
 @dataclass
@@ -140,7 +148,11 @@ class RulesServer(LanguageServer):
         """The diagnostics each open document last published for itself."""
         self.lock = Lock()
         """Held while the compiler runs (on the compile thread or, for a request, the loop)."""
-        self.debounce = DEBOUNCE_SECONDS
+        self.debounce: float | None = None
+        """A fixed pause after each edit; None: :meth:`pause` decides from the last compile."""
+        self.compile_seconds: dict[str, float] = {}
+        """How long each open document's last compile took (CPU time of the compile thread,
+        which other work on the machine does not stretch)."""
         self.edits = 0
         """Counts edits: a compile started before the last one is stale."""
         self.dirty: dict[str, None] = {}
@@ -311,6 +323,7 @@ class RulesServer(LanguageServer):
         self.last_good.pop(uri, None)
         self.dirty.pop(uri, None)
         self.own.pop(uri, None)
+        self.compile_seconds.pop(uri, None)
         with self.lock:
             self.compiler.drop(path_of(uri))
         others = self.published.pop(uri, set())
@@ -401,7 +414,16 @@ class RulesServer(LanguageServer):
         if self._timer is not None:
             self._timer.cancel()
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(self.debounce if delay is None else delay, self._kick)
+        self._timer = loop.call_later(self.pause(uri) if delay is None else delay, self._kick)
+
+    def pause(self, uri: str) -> float:
+        """How long to wait after an edit of ``uri`` for the next one: none when its last
+        compile was quick, :data:`DEBOUNCE_SECONDS` when it was slow (or unknown: never
+        compiled)."""
+        if self.debounce is not None:
+            return self.debounce
+        took = self.compile_seconds.get(uri)
+        return 0.0 if took is not None and took < QUICK_COMPILE_SECONDS else DEBOUNCE_SECONDS
 
     def schedule_all(self) -> None:
         """Check every open document again (a file changed on the disk)."""
@@ -425,17 +447,26 @@ class RulesServer(LanguageServer):
         return out
 
     async def _round(self) -> None:
+        """Compile the edited documents and their open variants, each published as soon as
+        it is compiled (the edited one first: its diagnostics do not wait for its variants')."""
         loop = asyncio.get_running_loop()
         try:
             edits = self.edits
             targets = self.targets(list(self.dirty))
             self.dirty.clear()
-            done = await loop.run_in_executor(self._compile_pool, self._analyse_all, targets, edits)
-            for uri in targets:
-                state = done.get(uri)
-                if state is None or state.text != self.text_of(uri) or not self.is_open(uri):
+            for i, uri in enumerate(targets):
+                try:
+                    state = await loop.run_in_executor(
+                        self._compile_pool, self._analyse, uri, edits
+                    )
+                except Stale:  # a newer edit came: what is left is compiled after it
+                    self.dirty.update((u, None) for u in targets[i:] if self.is_open(u))
+                    break
+                if state is None:  # the compiler failed on it (said on stderr)
+                    continue
+                if state.text != self.text_of(uri) or not self.is_open(uri):
                     if self.is_open(uri):
-                        self.dirty[uri] = None  # given up or out of date: compile it again
+                        self.dirty[uri] = None  # out of date: compile it again
                     continue
                 self.keep(uri, state)
                 self.publish_state(uri, state)
@@ -444,24 +475,23 @@ class RulesServer(LanguageServer):
                 self._again = False
                 loop.call_soon(self._kick)
 
-    def _analyse_all(self, uris: list[str], edits: int) -> dict[str, State]:
-        """Compile each document (on the compile thread), until an edit makes it stale."""
-        done: dict[str, State] = {}
+    def _analyse(self, uri: str, edits: int) -> State | None:
+        """Compile one document (on the compile thread); :class:`Stale` when an edit made it
+        stale, None when the compiler failed (said on stderr)."""
         with self.lock:
             self.compiler.cancelled = lambda: self.edits != edits
             try:
-                for uri in uris:
-                    try:
-                        done[uri] = self.analyse(uri)
-                    except (Stale, RecursionError, MemoryError):
-                        raise
-                    except Exception as exc:  # a fault of the compiler: say it, go on
-                        print(f"rulesdsl lsp: compiling {uri} failed: {exc!r}", file=sys.stderr)
-            except Stale:
-                pass
+                start = time.thread_time()  # CPU: a busy machine stretches the clock
+                state = self.analyse(uri)
+                self.compile_seconds[uri] = time.thread_time() - start
+                return state
+            except (Stale, RecursionError, MemoryError):
+                raise
+            except Exception as exc:  # a fault of the compiler: say it, go on
+                print(f"rulesdsl lsp: compiling {uri} failed: {exc!r}", file=sys.stderr)
+                return None
             finally:
                 self.compiler.cancelled = lambda: False
-        return done
 
     # -- publishing ---------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from rulesdsl.diagnostics import Diagnostic, Related, error
+from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentParser
 from rulesdsl.frontends.yaml_builder import Builder
@@ -159,11 +159,16 @@ def parse_yaml(
         (_tag_problems(text, path) + _key_problems(node, path))
         or _alias_problems(node, path)
         or _text_problems(node, path)
-        or _schema_problems(node, path)
     )
     if problems:
         return None, problems
     builder = Builder(path, fragments or FragmentParser())
+    schema, faulty = _schema_problems(node, path)
+    if schema:  # what the schema finds sound is read too: its cells' errors are reported
+        sound = _sound_part(node, faulty)
+        if sound is not None:
+            builder.document(sound)
+        return None, schema + builder.diagnostics
     statements = builder.document(node)
     return s.SourceFile(path, text, tuple(statements)), builder.diagnostics
 
@@ -460,7 +465,56 @@ def _text_problems(node: Node, path: str) -> list[Diagnostic]:
     return out
 
 
-def _schema_problems(node: Node, path: str) -> list[Diagnostic]:
+SCHEMA_HINT = "`rulesdsl schema authoring` prints the schema a YAML ruleset follows"
+"""Where to read the format: a command every install has (docs/editors.md tells how to point
+an editor at the schema)."""
+
+
+Steps = tuple[str | int, ...]
+"""A path into a YAML document: keys and sequence indexes."""
+
+
+def _sound_part(node: Node, faulty: list[Steps]) -> Node | None:
+    """``node`` without what the schema found wrong, the least taken away that leaves it
+    valid: the faulty keys, else the items holding them, else their sections (a file that
+    misses a key it needs stays so). None when no such part is valid."""
+    for depth in (None, 2, 1):
+        cut = {steps[:depth] for steps in faulty if steps[:depth]}
+        pruned = _without(node, cut, ())
+        errors = _validate(pruned)
+        if errors is not None and all(e.validator == "required" for e in errors):
+            return pruned
+    return None
+
+
+def _without(node: Node, cut: set[Steps], at: Steps) -> Node:
+    """A copy of the document without the nodes at the paths in ``cut``."""
+    if not any(steps[: len(at)] == at for steps in cut):
+        return node
+    if isinstance(node, MappingNode):
+        pairs = [(k, _without(v, cut, (*at, k.value))) for k, v in node.value]
+        kept = [(k, v) for k, v in pairs if (*at, k.value) not in cut]
+        return MappingNode(node.tag, kept, node.start_mark, node.end_mark, node.flow_style)
+    if isinstance(node, SequenceNode):
+        items = [_without(v, cut, (*at, i)) for i, v in enumerate(node.value)]
+        kept_items = [v for i, v in enumerate(items) if (*at, i) not in cut]
+        return SequenceNode(node.tag, kept_items, node.start_mark, node.end_mark, node.flow_style)
+    return node
+
+
+def _validate(node: Node) -> list[Any] | None:
+    """The schema's errors for a document (None: it does not construct)."""
+    import jsonschema
+
+    try:
+        data = _TextKeyLoader("").construct_document(node)
+    except yaml.YAMLError:
+        return None
+    return list(jsonschema.Draft202012Validator(authoring_schema()).iter_errors(data))
+
+
+def _schema_problems(node: Node, path: str) -> tuple[list[Diagnostic], list[Steps]]:
+    """What the authoring schema finds wrong, and the paths of the nodes at fault."""
     import jsonschema
 
     try:
@@ -469,20 +523,28 @@ def _schema_problems(node: Node, path: str) -> list[Diagnostic]:
         mark = getattr(exc, "problem_mark", None) or node.start_mark
         pos = s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
         problem = getattr(exc, "problem", None) or str(exc)
-        return [error("E001", f"invalid YAML: {problem}", pos, "rulesets use plain YAML")]
+        return [error("E001", f"invalid YAML: {problem}", pos, "rulesets use plain YAML")], []
     validator = jsonschema.Draft202012Validator(authoring_schema())
     out = []
+    faulty: list[Steps] = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path))):
         target = _node_at(node, list(err.absolute_path))
         message = err.message
+        faulty.append(tuple(err.absolute_path))
         if err.validator == "additionalProperties" and isinstance(target, MappingNode):
             allowed = set(err.schema.get("properties", {}))
             patterns = [re.compile(p) for p in err.schema.get("patternProperties", {})]
             for key, _ in target.value:
                 if key.value not in allowed and not any(p.search(key.value) for p in patterns):
+                    faulty[-1] += (key.value,)
                     target = key
                     message = f"'{key.value}' is not a key here"
-                    hint = "expected one of: " + ", ".join(sorted(allowed))
+                    close = did_you_mean(key.value, allowed)
+                    hint = (
+                        (close + " " if close else "")
+                        + "expected one of: "
+                        + ", ".join(sorted(allowed))
+                    )
                     break
             else:
                 hint = None
@@ -493,10 +555,10 @@ def _schema_problems(node: Node, path: str) -> list[Diagnostic]:
             hint = "names start with a letter or _ and hold letters, digits and _"
         else:
             hint = _quote_hint(target) if not isinstance(err.instance, str) else None
-            hint = hint or "see the `# yaml-language-server: $schema=` line in docs/editors.md"
+            hint = hint or SCHEMA_HINT
         where = ".".join(map(str, err.absolute_path)) or "the file"
         out.append(error("E120", f"{where}: {message}", node_pos(path, target), hint))
-    return out
+    return out, faulty
 
 
 def _node_at(node: Node, steps: list[Any]) -> Node:

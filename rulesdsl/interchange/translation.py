@@ -15,13 +15,15 @@ notes), read with Babel's :mod:`babel.messages`:
 :func:`merge` reads a translated catalog and writes each entry's ``msgstr`` into the file as
 the ``<lang> "..."`` label of its item or note, editing only the strings it adds or changes
 (comments, layout and every other line stay as they are) and adding the language to the
-``languages`` line. Fuzzy and empty entries, entries whose path the file no longer has and
-entries whose ``msgid`` no longer matches the file's label are skipped and reported
-(W611-W614). The edited text must compile before anything is written, and is written
-atomically. In a YAML authoring file a language is a key of the item's label mapping
-(``{label: Walker, fr: Marcheur, de: "Läufer"}``), added in the mapping's own style; an item
-written as its bare label (``hover: Hover``) becomes such a mapping. A label the file does not
-hold where its syntax tree says is E611 in YAML, E613 in the DSL.
+``languages`` line; a `.terrain` file that `rulesdsl fmt` had laid out is laid out again, so
+its table columns stay aligned and it still passes ``fmt --check``. Fuzzy and empty
+entries, entries whose path the file no longer has and entries whose ``msgid`` no longer
+matches the file's label are skipped and reported (W611-W614). The edited text must compile
+before anything is written, and is written atomically. In a YAML authoring file a language
+is a key of the item's label mapping (``{label: Walker, fr: Marcheur, de: "Läufer"}``),
+added in the mapping's own style; an item written as its bare label (``hover: Hover``)
+becomes such a mapping. A label the file does not hold where its syntax tree says is E611 in
+YAML, E613 in the DSL.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from rulesdsl import spelling
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic, Pos, error, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.interchange.fmt import format_text
 from rulesdsl.ir_values import LANG
 from rulesdsl.sources import MAX_FILE_BYTES, Limits, Loaded, read_bytes
 
@@ -417,6 +420,8 @@ def merge(
     new = source.text
     for start, end, replacement in sorted(edits, reverse=True):
         new = new[:start] + replacement + new[end:]
+    if not is_yaml and format_text(source.text) == source.text:
+        new = format_text(new)  # a file `fmt` laid out stays so: its columns are re-aligned
     merged.text = new
     return merged
 
