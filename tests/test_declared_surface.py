@@ -116,3 +116,54 @@ def test_a_typo_in_a_declared_name_is_a_mypy_error_in_the_callers_code(tmp_path:
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 1, done.stdout
     assert errors[0].startswith("caller.py:4:") and "'walkr'" in errors[0]
+
+
+SMALL = """\
+ruleset small "Small"
+version 1.0.0
+mode walker "Walker"
+mode hover "Hover"
+layer terrain "Terrain" {
+  clear "Clear" | 1
+  woods "Woods" | 2
+}
+modifier cover "Cover" {
+  smoke "Smoke" | +1
+}
+table setup "Setup" {
+  columns x
+  a "A" | 1
+}
+dice morale "Morale" : 2d6 {
+  6- flees "Flees"
+  7+ holds "Holds"
+}
+"""
+
+
+def test_diff_grades_every_change_to_the_declared_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each name a module's `Literal` aliases admit (a unit type, feature, modifier, table,
+    dice table) that a new version drops is a breaking change of `rulesdsl diff`, and each it
+    adds an additive one: the names of the surface are graded as the functions are."""
+    import json
+
+    from rulesdsl.cli import main
+
+    renamed = SMALL.replace("hover", "jet").replace("woods", "swamp").replace("cover ", "haze ")
+    renamed = renamed.replace("setup", "deploy").replace("morale", "nerve")
+    (tmp_path / "old.terrain").write_text(SMALL, "utf-8")
+    (tmp_path / "new.terrain").write_text(renamed, "utf-8")
+    compiler = Compiler()
+    old, new = (compiler.compile_file(tmp_path / f"{n}.terrain").ruleset for n in ("old", "new"))
+    assert old is not None and new is not None
+    before, after = surface.name_types(old), surface.name_types(new)
+    dropped = {n for kind in before for n in set(before[kind]) - set(after[kind])}
+    added = {n for kind in after for n in set(after[kind]) - set(before[kind])}
+    assert len(dropped) == len(added) == len(surface.NAME_TYPES)  # one of each kind
+    paths = [str(tmp_path / "old.terrain"), str(tmp_path / "new.terrain")]
+    assert main(["diff", *paths, "--format", "json"]) == 0
+    changes = json.loads(capsys.readouterr().out)["changes"]
+    graded = {(c["path"], c["level"]) for c in changes}
+    assert {(n, "breaking") for n in dropped} | {(n, "additive") for n in added} <= graded

@@ -176,4 +176,9 @@ def test_the_starter_workflow_passes_as_steps_in_a_fresh_venv(
         "rulesdsl check",
         "rulesdsl build --check --require pdf",
     ]
-    assert (venv / "bin" / "rulesdsl").exists()
+    # A PDF not made from its sheet (the deck's, copied over it) fails the PDF step.
+    pdf = folder / "generated" / "sheets" / "skirmish.en.pdf"
+    pdf.write_bytes((folder / "generated" / "cards" / "skirmish.en.pdf").read_bytes())
+    step = ["bash", "-e", "-c", ran[-1]]
+    done = subprocess.run(step, cwd=folder, env=env, capture_output=True, text=True)
+    assert done.returncode == 1 and "sheets/skirmish.en.pdf" in done.stderr, done.stderr

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 # The names the rules declare, as types: a caller's typo (`move_cost("walkr", ...)`) is a type
 # checker's error in the caller's code. At run time they are plain `str`.
 if TYPE_CHECKING:
-    from typing import Literal, Never, TypeAlias
+    from typing import Literal, TypeAlias
 
     ModeName: TypeAlias = Literal[
         "mech",

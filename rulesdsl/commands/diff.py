@@ -99,12 +99,10 @@ def run(args: argparse.Namespace) -> int:
     advice = versioning.advice(result)
     if args.format in ("github", "sarif"):
         _annotate(found, result, new.path, args.fail_on, args.format)
-    elif args.format == "json":
-        report(found, compiler, "text")
-        sys.stdout.write(semantic.to_json(result, advice))
     else:
         report(found, compiler, "text")
-        sys.stdout.write(semantic.render_text(result, advice))
+        shown = semantic.to_json if args.format == "json" else semantic.render_text
+        sys.stdout.write(shown(result, advice))
     if args.fail_on and result.at_least(args.fail_on):
         return EXIT_RULES
     return EXIT_OK

@@ -270,6 +270,7 @@ def render(rs: ir.Ruleset) -> str:
     grid = rs.grids[0] if rs.grids else None
     exports = surface.exports(rs, any(c.value_type == "Limit" for c in cells.values()))
     whole = semantics_effects.whole_map(rs)
+    name_types = surface.name_types(rs)
     text = (
         _environment()
         .get_template("module.py.j2")
@@ -284,7 +285,8 @@ def render(rs: ir.Ruleset) -> str:
                 for remark in info.remarks
             ],
             exports=sorted(exports, key=export_order),
-            name_types=[(n, surface.alias(n, m)) for n, m in surface.name_types(rs).items()],
+            name_types=[(n, surface.alias(n, m)) for n, m in name_types.items()],
+            name_type_imports=surface.alias_imports(name_types),
             intro=_intro(rs),
             distance_unit=rs.units.get("distance", "distance unit"),
             cost_unit=rs.units.get("cost", "movement points"),

@@ -137,6 +137,12 @@ def name_types(rs: ir.Ruleset) -> dict[str, tuple[str, ...]]:
     }
 
 
+def alias_imports(types: dict[str, tuple[str, ...]]) -> str:
+    """What the aliases of ``types`` import from typing (only what they use)."""
+    used = {"TypeAlias", *("Literal" if m else "Never" for m in types.values())}
+    return ", ".join(sorted(used))
+
+
 def alias(name: str, members: tuple[str, ...], indent: int = 4) -> str:
     """``name: TypeAlias = Literal[...]`` (``Never`` when there are none), laid out as ruff
     lays it out: on one line, else the members on one line of their own, else one a line."""
