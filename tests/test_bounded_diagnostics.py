@@ -62,3 +62,44 @@ def test_import_lists_at_most_a_hundred_diagnostics_of_one_code_then_says_how_ma
     left = rows - 1 - MAX_OF_A_CODE
     assert f"error[E102]: {left} more errors E102 from here on are not listed" in err
     assert f"{MAX_OF_A_CODE + 1} errors, 0 warnings" in err
+
+
+# ---- many worked examples (issue 45, item 7) ----------------------------------------------
+
+
+def _house_rule_with_examples(tmp_path: Path, count: int) -> Path:
+    """heavy_gear with ``count`` more examples that heavy_gear_house's cost change breaks."""
+    from tests.conftest import RULESETS
+
+    base = (RULESETS / "heavy_gear.terrain").read_text("utf-8")
+    more = "".join(
+        f"example many_{i} {{\n  move_cost(walker, soft) = 3 MP\n}}\n" for i in range(count)
+    )
+    (tmp_path / "heavy_gear.terrain").write_text(base + more, "utf-8")
+    house = tmp_path / "heavy_gear_house.terrain"
+    house.write_text((RULESETS / "heavy_gear_house.terrain").read_text("utf-8"), "utf-8")
+    return house
+
+
+def test_placing_a_variants_errors_walks_its_changed_statements_once_however_many_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each E271 of an inherited example was placed by walking every statement the variant
+    changed again, to find its lines: checking 10,000 examples grew as examples x changes."""
+    from rulesdsl.variants import resolve
+
+    walked: list[int] = []
+    real = resolve._positions
+
+    def counting(node: object) -> object:
+        walked[-1] += 1
+        return real(node)
+
+    monkeypatch.setattr(resolve, "_positions", counting)
+    for count in (10, 40):
+        (tmp_path / str(count)).mkdir()
+        house = _house_rule_with_examples(tmp_path / str(count), count)
+        walked.append(0)
+        compiled = Compiler().compile_file(house)
+        assert sum(d.code == "E271" for d in compiled.diagnostics) >= count
+    assert walked[0] == walked[1] > 0

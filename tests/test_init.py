@@ -182,3 +182,48 @@ def test_the_starter_workflow_passes_as_steps_in_a_fresh_venv(
     step = ["bash", "-e", "-c", ran[-1]]
     done = subprocess.run(step, cwd=folder, env=env, capture_output=True, text=True)
     assert done.returncode == 1 and "sheets/skirmish.en.pdf" in done.stderr, done.stderr
+
+
+# ---- hostile folders (issue 45, item 6) ----------------------------------------------------
+
+
+def test_a_folder_name_over_255_bytes_is_refused_in_one_line_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["init", str(tmp_path / ("a" * 300))]) == 2
+    err = capsys.readouterr().err
+    assert "init: " in err and "too long" in err and "Traceback" not in err
+    assert tree(tmp_path) == []
+
+
+@pytest.mark.parametrize("linked", ["rulesets", ".github", ".github/workflows"])
+def test_a_linked_folder_that_leaves_the_project_is_refused_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], linked: str
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    project = tmp_path / "project"
+    (project / linked).parent.mkdir(parents=True)
+    (project / linked).symlink_to(outside, target_is_directory=True)
+    assert main(["init", str(project)]) == 2
+    err = capsys.readouterr().err
+    assert f"{linked} is a link to" in err and "outside" in err
+    assert tree(outside) == []
+    assert not (project / "README.md").exists()
+
+
+def test_a_link_to_itself_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "rulesets").symlink_to("rulesets")
+    assert main(["init", str(tmp_path), "--id", "skirmish"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+    assert tree(tmp_path) == []
+
+
+def test_a_linked_folder_inside_the_project_is_followed(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "rules_here").mkdir(parents=True)
+    (project / "rulesets").symlink_to("rules_here", target_is_directory=True)
+    assert main(["init", str(project), "--id", "skirmish"]) == 0
+    assert (project / "rules_here" / "skirmish.terrain").is_file()

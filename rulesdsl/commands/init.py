@@ -10,6 +10,7 @@ them exists, it writes nothing. The starter is compiled before anything is writt
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 import sys
@@ -49,22 +50,10 @@ def run(args: argparse.Namespace) -> int:
     from rulesdsl.compiler import Compiler
 
     folder = Path(args.dir)
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{folder} is a file; give init a folder")
-    rid = args.id if args.id is not None else ruleset_id(folder.resolve().name)
-    if not valid_id(rid):
-        raise UsageError(
-            f"'{rid}' cannot be a ruleset id: use letters, digits and _ (at most "
-            f"{ir.IDENT.max_length}), not a Python or module name"
-        )
-    requirements, note = requirements_text()
-    files = project_files(rid, requirements)
-    existing = [rel for rel in files if (folder / rel).exists() or (folder / rel).is_symlink()]
-    if existing:
-        raise UsageError(
-            f"{folder} already has {', '.join(existing)}; init never overwrites a file: "
-            "move them away or give another folder"
-        )
+    try:
+        rid, files, note = _planned(folder, args.id)
+    except OSError as exc:  # a name over 255 bytes, a folder that cannot be read...
+        raise UsageError(f"init: cannot use {folder}: {exc.strerror or exc}") from None
     compiler = Compiler()
     starter = f"rulesets/{rid}.terrain"
     compiled = compiler.compile_text(files[starter], str(folder / starter), folder / "rulesets")
@@ -88,6 +77,40 @@ def run(args: argparse.Namespace) -> int:
     where = "" if folder == Path() else f"cd {shlex.quote(str(folder))} && "
     print(f"next: {where}rulesdsl build", file=sys.stderr)
     return EXIT_OK
+
+
+def _planned(folder: Path, given_id: str | None) -> tuple[str, dict[str, str], str]:
+    """The starter's id and the project's files, once the folder is found fit for them: a
+    folder, none of the files there yet, and no linked folder on their way that leads out
+    of it (``rulesets`` linked elsewhere would put the starter outside the project)."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is a file; give init a folder")
+    rid = given_id if given_id is not None else ruleset_id(folder.resolve().name)
+    if not valid_id(rid):
+        raise UsageError(
+            f"'{rid}' cannot be a ruleset id: use letters, digits and _ (at most "
+            f"{ir.IDENT.max_length}), not a Python or module name"
+        )
+    requirements, note = requirements_text()
+    files = project_files(rid, requirements)
+    existing = [rel for rel in files if (folder / rel).exists() or (folder / rel).is_symlink()]
+    if existing:
+        raise UsageError(
+            f"{folder} already has {', '.join(existing)}; init never overwrites a file: "
+            "move them away or give another folder"
+        )
+    root = folder.resolve()
+    for rel in files:
+        for parent in reversed(Path(rel).parents[:-1]):  # rulesets, .github, .github/workflows
+            here = folder / parent
+            target = Path(os.path.realpath(here))  # a loop of links stays where it is
+            if here.is_symlink() and not target.is_relative_to(root):
+                raise UsageError(
+                    f"init: {parent.as_posix()} is a link to {target}, outside "
+                    f"{folder}; init writes only inside the project: remove the link or "
+                    "give another folder"
+                )
+    return rid, files, note
 
 
 def ruleset_id(name: str) -> str:

@@ -289,13 +289,18 @@ def attribute(diags: Iterable[Diagnostic], resolved: Resolved, own_file: str) ->
     """
     out = []
     inherited = {(d.code, d.message, d.pos) for d in resolved.inherited}
+    changed = _changed_lines(resolved)
     for d in diags:
         if d.pos is None or d.pos.file == own_file or resolved.extends_pos is None:
             out.append(d)
             continue
         if (d.code, d.message, d.pos) in inherited:
             continue
-        causes = _cause(d, resolved) or _related_cause(d, resolved) or [resolved.extends_pos]
+        causes = (
+            _cause(d, resolved, changed)
+            or _related_cause(d, resolved, changed)
+            or [resolved.extends_pos]
+        )
         gap = _gap_of(d, resolved)
         hint = d.hint
         if gap is not None:  # a coverage error after a removed dice row: blame the removal
@@ -316,29 +321,47 @@ def attribute(diags: Iterable[Diagnostic], resolved: Resolved, own_file: str) ->
     return out
 
 
-def _cause(d: Diagnostic, resolved: Resolved) -> list[s.Pos]:
-    """The variant's lines that changed the statement holding ``d`` (the last one last)."""
-    assert d.pos is not None
-    best: tuple[int, list[s.Pos]] | None = None
+Changed = list[tuple[dict[str, tuple[int, int]], list[s.Pos]]]
+"""Each statement a variant changed: its first and last line in each file, and the variant's
+lines that changed it."""
+
+
+def _changed_lines(resolved: Resolved) -> Changed:
+    """The statements the variant changed, each walked once for its lines (walking them again
+    for every diagnostic made 10,000 failing examples cost examples x changes)."""
+    out: Changed = []
     for st, cause in zip(resolved.statements, resolved.causes, strict=False):
         if not cause:
             continue
-        lines = [p.line for p in _positions(st) if p.file == d.pos.file]
-        if lines and min(lines) <= d.pos.line <= max(lines):
-            size = max(lines) - min(lines)
+        spans: dict[str, tuple[int, int]] = {}
+        for p in _positions(st):
+            low, high = spans.get(p.file, (p.line, p.line))
+            spans[p.file] = (min(low, p.line), max(high, p.line))
+        out.append((spans, list(dict.fromkeys(cause))))
+    return out
+
+
+def _cause(d: Diagnostic, resolved: Resolved, changed: Changed) -> list[s.Pos]:
+    """The variant's lines that changed the statement holding ``d`` (the last one last)."""
+    assert d.pos is not None
+    best: tuple[int, list[s.Pos]] | None = None
+    for spans, cause in changed:
+        span = spans.get(d.pos.file)
+        if span is not None and span[0] <= d.pos.line <= span[1]:
+            size = span[1] - span[0]
             if best is None or size < best[0]:
-                best = (size, list(dict.fromkeys(cause)))
+                best = (size, cause)
     if best is not None:
         return best[1]
     quoted = set(re.findall(r"'([^']+)'", d.message))
     return [pos for name, pos in resolved.removed if name in quoted][-1:]
 
 
-def _related_cause(d: Diagnostic, resolved: Resolved) -> list[s.Pos]:
+def _related_cause(d: Diagnostic, resolved: Resolved, changed: Changed) -> list[s.Pos]:
     """The variant's lines that changed a statement one of ``d``'s notes points at (a worked
     example the variant did not touch, whose answer changed with a cell it overrode)."""
     for r in d.related:
-        found = _cause(replace(d, pos=r.pos, message=""), resolved)
+        found = _cause(replace(d, pos=r.pos, message=""), resolved, changed)
         if found:
             return found
     return []
