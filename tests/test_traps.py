@@ -92,3 +92,20 @@ def test_a_decision_named_like_a_module_function_is_e103(compiler: Compiler) -> 
     """`decision line_of_sight` in a ruleset without sight rules stood where other modules
     have the sight function (generic_wargame's did): refused, as other module names are."""
     assert found(compiler, "sight_named_decision.terrain") == [("E103", 6, 10)]
+
+
+def test_diff_lists_a_changed_kind_or_roll_cell_once_as_a_rules_change(
+    compiler: Compiler,
+) -> None:
+    """`override woods.run | 4` and `override woods.bog | +1`: one cell each, a number for a
+    number; `diff` listed each once per unit type (three times) and graded it breaking."""
+    from rulesdsl.versions import diff as semantic
+
+    base = compiler.compile_file(DATA / "cell_kinds_base.terrain").ruleset
+    house = compiler.compile_file(DATA / "cell_kinds_house.terrain").ruleset
+    assert base is not None and house is not None
+    found = [(c.level, c.path, c.message) for c in semantic.diff(base, house).changes]
+    assert found == [
+        ("rules", "run.woods", "Run, woods: 3 -> 4"),
+        ("rules", "bog.woods", "Bog, woods: +0 -> +1"),
+    ]
