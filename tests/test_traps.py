@@ -109,3 +109,14 @@ def test_diff_lists_a_changed_kind_or_roll_cell_once_as_a_rules_change(
         ("rules", "run.woods", "Run, woods: 3 -> 4"),
         ("rules", "bog.woods", "Bog, woods: +0 -> +1"),
     ]
+
+
+def test_e271_blames_the_override_of_the_cell_that_changed_the_answer(
+    compiler: Compiler,
+) -> None:
+    """`override woods | 3` changes the example's move_cost; `override woods.cover | +2`, a
+    later line of the same feature, does not: E271 blamed the later one."""
+    compiled = compiler.compile_file(DATA / "cell_house.terrain")
+    [e271] = [d for d in compiled.diagnostics if d.code == "E271"]
+    assert e271.pos is not None and (e271.pos.line, e271.pos.column) == (5, 1)
+    assert all(r.pos.line != 6 for r in e271.related if r.pos.file == e271.pos.file)
