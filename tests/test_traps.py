@@ -120,3 +120,23 @@ def test_e271_blames_the_override_of_the_cell_that_changed_the_answer(
     [e271] = [d for d in compiled.diagnostics if d.code == "E271"]
     assert e271.pos is not None and (e271.pos.line, e271.pos.column) == (5, 1)
     assert all(r.pos.line != 6 for r in e271.related if r.pos.file == e271.pos.file)
+
+
+def test_a_manoeuvre_not_allowed_at_the_speed_costs_what_it_costs(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """A backward step at speed 5 (`backward +1 MP at speed 3 or less`) is refused, and was
+    costed 1 MP, as a plain forward step; it costs 1 MP + 1 MP, the module and the worked
+    examples' reference alike."""
+    from rulesdsl import semantics_facing
+    from tests.conftest import import_rendered
+
+    compiled = compiler.compile_file(DATA / "manoeuvre_speed.terrain")
+    assert compiled.ruleset is not None and compiled.ok
+    module = import_rendered(compiled.ruleset, tmp_path, "manoeuvre_speed")
+    board = module.Board({(0, 0): ("open_space",), (1, 0): ("open_space",)}, grid="sector")
+    answer = module.route_cost(board, "frigate", [((1, 0), 0), ((0, 0), 0)], allowance=5)
+    assert (answer.total, answer.legal, answer.steps[0].move) == (2.0, False, "backward")
+    step = semantics_facing.Action("backward", ("open_space",), ())
+    reference = semantics_facing.route(compiled.ruleset, "frigate", [step], allowance=5)
+    assert (reference.total, reference.legal) == (2.0, False)
