@@ -168,9 +168,10 @@ def route(
             manoeuvre = moves.get(action.move)
             if manoeuvre is None:
                 reason = reason or f"step {i} moves where its heading does not let it"
-            elif not _allowed(manoeuvre, speed, used):
+            elif not _allowed(manoeuvre, speed, used):  # refused, costed as what it is
                 verb = "moves backward" if action.move == "backward" else "sideslips"
                 reason = reason or f"step {i} {verb}, not allowed at speed {speed:g}"
+                extra = manoeuvre.cost
             else:
                 extra = manoeuvre.cost
                 if manoeuvre.once:

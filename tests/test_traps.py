@@ -92,3 +92,51 @@ def test_a_decision_named_like_a_module_function_is_e103(compiler: Compiler) -> 
     """`decision line_of_sight` in a ruleset without sight rules stood where other modules
     have the sight function (generic_wargame's did): refused, as other module names are."""
     assert found(compiler, "sight_named_decision.terrain") == [("E103", 6, 10)]
+
+
+def test_diff_lists_a_changed_kind_or_roll_cell_once_as_a_rules_change(
+    compiler: Compiler,
+) -> None:
+    """`override woods.run | 4` and `override woods.bog | +1`: one cell each, a number for a
+    number; `diff` listed each once per unit type (three times) and graded it breaking."""
+    from rulesdsl.versions import diff as semantic
+
+    base = compiler.compile_file(DATA / "cell_kinds_base.terrain").ruleset
+    house = compiler.compile_file(DATA / "cell_kinds_house.terrain").ruleset
+    assert base is not None and house is not None
+    found = [(c.level, c.path, c.message) for c in semantic.diff(base, house).changes]
+    assert found == [
+        ("rules", "run.woods", "Run, woods: 3 -> 4"),
+        ("rules", "bog.woods", "Bog, woods: +0 -> +1"),
+    ]
+
+
+def test_e271_blames_the_override_of_the_cell_that_changed_the_answer(
+    compiler: Compiler,
+) -> None:
+    """`override woods | 3` changes the example's move_cost; `override woods.cover | +2`, a
+    later line of the same feature, does not: E271 blamed the later one."""
+    compiled = compiler.compile_file(DATA / "cell_house.terrain")
+    [e271] = [d for d in compiled.diagnostics if d.code == "E271"]
+    assert e271.pos is not None and (e271.pos.line, e271.pos.column) == (5, 1)
+    assert all(r.pos.line != 6 for r in e271.related if r.pos.file == e271.pos.file)
+
+
+def test_a_manoeuvre_not_allowed_at_the_speed_costs_what_it_costs(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """A backward step at speed 5 (`backward +1 MP at speed 3 or less`) is refused, and was
+    costed 1 MP, as a plain forward step; it costs 1 MP + 1 MP, the module and the worked
+    examples' reference alike."""
+    from rulesdsl import semantics_facing
+    from tests.conftest import import_rendered
+
+    compiled = compiler.compile_file(DATA / "manoeuvre_speed.terrain")
+    assert compiled.ruleset is not None and compiled.ok
+    module = import_rendered(compiled.ruleset, tmp_path, "manoeuvre_speed")
+    board = module.Board({(0, 0): ("open_space",), (1, 0): ("open_space",)}, grid="sector")
+    answer = module.route_cost(board, "frigate", [((1, 0), 0), ((0, 0), 0)], allowance=5)
+    assert (answer.total, answer.legal, answer.steps[0].move) == (2.0, False, "backward")
+    step = semantics_facing.Action("backward", ("open_space",), ())
+    reference = semantics_facing.route(compiled.ruleset, "frigate", [step], allowance=5)
+    assert (reference.total, reference.legal) == (2.0, False)

@@ -124,6 +124,8 @@ class Resolved:
     extends_pos: s.Pos | None = None
     inherited: tuple[Diagnostic, ...] = ()
     """What the base says about itself: reported for the base, not again for the variant."""
+    overridden: tuple[tuple[tuple[str, ...], s.Pos], ...] = ()
+    """Each override's address (``("woods", "cover")``) and where its path is written."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +278,7 @@ def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[D
         tuple(merger.gaps),
         ext.base.pos,
         loaded.diagnostics,
+        tuple((address, pos) for address, (pos, _) in merger.overridden.items()),
     ), diags
 
 
@@ -301,6 +304,7 @@ def attribute(diags: Iterable[Diagnostic], resolved: Resolved, own_file: str) ->
             or _related_cause(d, resolved, changed)
             or [resolved.extends_pos]
         )
+        causes = _of_the_cells(d, causes, resolved)
         gap = _gap_of(d, resolved)
         hint = d.hint
         if gap is not None:  # a coverage error after a removed dice row: blame the removal
@@ -339,6 +343,25 @@ def _changed_lines(resolved: Resolved) -> Changed:
             spans[p.file] = (min(low, p.line), max(high, p.line))
         out.append((spans, list(dict.fromkeys(cause))))
     return out
+
+
+def _of_the_cells(d: Diagnostic, causes: list[s.Pos], resolved: Resolved) -> list[s.Pos]:
+    """An inherited example's changed answer (E271): of the override lines that changed the
+    statement, those of the cells that give the answer (named in the hint: ``woods.walker``),
+    not another column of the same feature (``override woods.cover``, issue 39)."""
+    if d.code != "E271" or len(causes) < 2 or d.hint is None:
+        return causes
+    cells = [c.partition(".") for c in re.findall(r"(\w+\.\w+): ", d.hint)]
+    lines = {(p.file, p.line): address for address, p in resolved.overridden}
+
+    def of_another_cell(pos: s.Pos) -> bool:
+        address = lines.get((pos.file, pos.line))
+        return address is not None and not any(
+            address[0] == feature and (len(address) == 1 or address[1] in (column, "cost"))
+            for feature, _, column in cells
+        )
+
+    return [p for p in causes if not of_another_cell(p)] or causes
 
 
 def _cause(d: Diagnostic, resolved: Resolved, changed: Changed) -> list[s.Pos]:

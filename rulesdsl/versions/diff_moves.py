@@ -1,27 +1,74 @@
 """`rulesdsl diff` for kinds of move and the rolls the map makes due (issue 24).
 
-Called by :class:`rulesdsl.versions.diff._Differ` with itself. A changed allowance, a feature
-barred or let in, or a kind's own cost changes what a move costs or allows, so each is
-breaking; so is any change to a roll (its dice or table, when it is due, how a place's values
-combine, who rolls and at what). A new kind or roll is additive, a removed one breaking.
+Called by :class:`rulesdsl.versions.diff._Differ` with itself. A changed allowance or a
+feature barred or let in changes what a move allows, so each is breaking, and so is a kind's
+own cost that changes kind (a number becoming `impassable`, or the unit's own cost); a number
+that changes is a rules change, as a cost cell's is. A change to how a roll is made (its dice
+or table, when it is due, how a place's values combine) is breaking; who rolls and at what is
+a rules change. A cell is one change, whatever the number of unit types it speaks for (issue
+39: one cell was listed once per unit type). A new kind or roll is additive, a removed one
+breaking.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rulesdsl import ir, spelling
-from rulesdsl.versions.diff_sight import Differ
+from rulesdsl.versions.diff_sight import Differ, Level
 
 
 def _amount(kind: ir.MoveKind) -> str:
     return f"times {kind.factor:g}" + (f", {kind.amount:+g}" if kind.amount else "")
 
 
-def _costs(kind: ir.MoveKind) -> dict[str, str]:
-    return {
-        f"{feature}.{mode}": spelling.value(value)
-        for feature, by_mode in sorted(kind.costs.items())
-        for mode, value in sorted(by_mode.items())
-    }
+def _costs(kind: ir.MoveKind) -> dict[str, dict[str, ir.Value]]:
+    return {feature: dict(by_mode) for feature, by_mode in kind.costs.items()}
+
+
+def _cells(
+    d: Differ,
+    name: str,
+    prefix: str,
+    old: Mapping[str, Mapping[str, ir.Value | float]],
+    new: Mapping[str, Mapping[str, ir.Value | float]],
+    absent: str,
+    level_of_kind: bool = True,
+) -> None:
+    """One change per cell (``old``/``new``: cell -> unit type -> value) and per change of
+    value in it: the unit types named only when the change is not the same for all of them.
+    A number for a number is a rules change; with ``level_of_kind``, anything else (a number
+    for ``impassable``, for the unit's own cost) is breaking."""
+    modes = [m.id for m in d.new.modes]
+    for cell in sorted(old.keys() | new.keys()):
+        a, b = old.get(cell, {}), new.get(cell, {})
+        groups: dict[tuple[str, str], list[str]] = {}
+        numbers: dict[tuple[str, str], bool] = {}
+        for mode in modes:
+            was, now = a.get(mode), b.get(mode)
+            if was == now:
+                continue
+            key = (_text(was, absent), _text(now, absent))
+            groups.setdefault(key, []).append(mode)
+            numbers[key] = numbers.get(key, True) and _number(was) and _number(now)
+        for (before, after), changed in groups.items():
+            every = len(groups) == 1 and len(changed) == len(modes)
+            one = every or len(changed) > 1
+            path = f"{prefix}.{cell}" if one else f"{prefix}.{cell}.{changed[0]}"
+            whom = cell if every else f"{cell} ({', '.join(changed)})"
+            breaks = level_of_kind and not numbers[before, after]
+            level: Level = "breaking" if breaks else "rules"
+            d.add(level, "changed", path, f"{name}, {whom}: {before} -> {after}", before, after)
+
+
+def _text(value: ir.Value | float | None, absent: str) -> str:
+    if value is None:
+        return absent
+    return f"{value:+g}" if isinstance(value, float) else spelling.value(value)
+
+
+def _number(value: ir.Value | float | None) -> bool:
+    return isinstance(value, float | ir.Number)
 
 
 def moves(d: Differ) -> None:
@@ -43,18 +90,7 @@ def moves(d: Differ) -> None:
                 before,
                 after,
             )
-        old, new = _costs(a), _costs(b)
-        for key in sorted(old.keys() | new.keys()):
-            if old.get(key) != new.get(key):
-                before, after = old.get(key, "the unit's"), new.get(key, "the unit's")
-                d.add(
-                    "breaking",
-                    "changed",
-                    f"{b.id}.{key}",
-                    f"{name}, {key}: {before} -> {after}",
-                    before,
-                    after,
-                )
+        _cells(d, name, b.id, _costs(a), _costs(b), "the unit's")
 
 
 def _how(rule: ir.RollRule) -> str:
@@ -62,17 +98,13 @@ def _how(rule: ir.RollRule) -> str:
     return f"{roll} on {rule.when.replace('_', ' ')}, combine {rule.combine}"
 
 
-def _values(rule: ir.RollRule) -> dict[str, str]:
-    out = {
-        f"{feature}.{mode}": f"{value:+g}"
-        for feature, by_mode in rule.values.items()
-        for mode, value in by_mode.items()
-    }
+def _values(rule: ir.RollRule) -> dict[str, dict[str, float]]:
+    """The roll's cells: a feature's, and a feature's for a kind (``woods (run)``)."""
+    out = {feature: dict(by_mode) for feature, by_mode in rule.values.items()}
     out |= {
-        f"{feature}.{mode} ({kind})": f"{value:+g}"
+        f"{feature} ({kind})": dict(by_mode)
         for kind, by_feature in rule.by_move.items()
         for feature, by_mode in by_feature.items()
-        for mode, value in by_mode.items()
     }
     return out
 
@@ -82,15 +114,4 @@ def rolls(d: Differ) -> None:
         name = d.label(b.info, b.id)
         if _how(a) != _how(b):
             d.add("breaking", "changed", b.id, f"{name}: {_how(a)} -> {_how(b)}", _how(a), _how(b))
-        old, new = _values(a), _values(b)
-        for key in sorted(old.keys() | new.keys()):
-            if old.get(key) != new.get(key):
-                before, after = old.get(key, "no roll"), new.get(key, "no roll")
-                d.add(
-                    "breaking",
-                    "changed",
-                    f"{b.id}.{key}",
-                    f"{name}, {key}: {before} -> {after}",
-                    before,
-                    after,
-                )
+        _cells(d, name, b.id, _values(a), _values(b), "no roll", level_of_kind=False)
