@@ -45,6 +45,8 @@ CODES: Mapping[str, str] = {
     "E106": "a name or language code that is malformed or too long",
     "E110": "missing or repeated header statement (ruleset, version, languages)",
     "E111": "malformed version or version requirement",
+    "E112": "an edition of the language the compiler does not know",
+    "W112": "a newer edition of the language would change the ruleset's answers",
     "E120": "a YAML ruleset that does not match its schema",
     "E121": "a YAML key written twice in one mapping",
     "E122": "a YAML tag, merge key or collection key, which plain YAML rulesets do not use",
@@ -206,6 +208,8 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E290 E291 E292 E293 E294 E295 E296 W290",
     ),
     ("lower", "E340 E341"),
+    ("lower", "E112"),
+    ("tools", "W112"),
     ("lower", "E320 E323 E324 E325 E342 E343 W342"),
     ("lower", "E350 E351 E352 E353 E354 W350"),
     (
