@@ -14,7 +14,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from rulesdsl import ir, version
+from rulesdsl import editions, ir, version
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
 
@@ -130,7 +130,9 @@ def project_files(rid: str, rulesdsl_version: str) -> dict[str, str]:
     """The files of a new project, by path relative to its folder."""
     pin = "" if rulesdsl_version == "unknown" else f"=={rulesdsl_version}"
     return {
-        f"rulesets/{rid}.terrain": STARTER.replace("RULESET_ID", rid),
+        f"rulesets/{rid}.terrain": STARTER.replace("RULESET_ID", rid).replace(
+            "EDITION", editions.CURRENT
+        ),
         "README.md": README.replace("RULESET_ID", rid),
         ".gitignore": GITIGNORE,
         WORKFLOW: WORKFLOW_TEXT.replace("RULESDSL_PIN", pin),
@@ -148,6 +150,7 @@ STARTER = """\
 
 ruleset RULESET_ID "My game: terrain and movement"
 version 0.1.0
+edition EDITION
 languages en
 units distance in, cost in
 book core "My game, core rules"
