@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from rulesdsl import ir
-from rulesdsl.target.python import render
 
 SAMPLES = 6
 """Sampled calls per function, after the systematic ones."""
@@ -33,7 +32,10 @@ _counter = itertools.count()
 
 def load(ruleset: ir.Ruleset) -> types.ModuleType:
     """``ruleset``'s generated Python module, imported under a name of its own (kept in
-    ``sys.modules`` while it lives: its dataclasses look their module up)."""
+    ``sys.modules`` while it lives: its dataclasses look their module up). The Python target
+    (and Jinja2) is imported only here: `check` asks nothing of a file in the current edition."""
+    from rulesdsl.target.python import render
+
     name = f"_rulesdsl_answers_{ruleset.id}_{next(_counter)}"
     module = types.ModuleType(name)
     sys.modules[name] = module
