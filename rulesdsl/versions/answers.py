@@ -123,15 +123,17 @@ class _Names:
             | {str(v) for values in _mapping(module, "CONTEXTS").values() for v in values}
         )
 
-        # a route cannot give a step's input (height=): features that need one stay off boards
+        # a route cannot give a step's input (height=) nor always an allowance: features that
+        # need one for some unit type stay off boards
         self.board_layers = [tuple(f for f in layer if self._alone(f)) for layer in self.layers]
 
     def _alone(self, feature: str) -> bool:
-        """Whether a unit type's cost through ``feature`` needs no input."""
+        """Whether every unit type's cost through ``feature`` needs no input."""
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                self.module.move_cost(self.modes[0], feature)
+                for mode in self.modes:
+                    self.module.move_cost(mode, feature)
         except Exception:
             return False
         return True
