@@ -173,7 +173,7 @@ CODES: Mapping[str, str] = {
     "W251": "a sight rule that no layer column uses",
     "W320": "a results table's `round` whose columns are bounded by `up to` and `above`",
     "W262": "a cell gives a unit the value of a keyword of lower precedence than one it carries",
-    "W601": "a breaking or rules-level change without a matching version bump",
+    "W601": "a breaking, rules-level or additive change without a matching version bump",
     "W610": "a ruleset language with no catalog of the sheets' own words (English headings)",
     "E610": "a translation catalog (.po) that cannot be read, is too large or names no language",
     "E611": "`i18n merge` into a YAML label written as a plain string (no mapping to add to)",

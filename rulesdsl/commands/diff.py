@@ -92,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(semantic.to_json(result, advice))
     else:
         sys.stdout.write(semantic.render_text(result, advice))
+    # W601: the version does not obey the diff (issue 39), at the new side's version line
+    held = versioning.bump_warning(result, f"since {old.path}", Path(new.path), compiler, "")
+    report(held, compiler, "text")
     if args.fail_on and result.at_least(args.fail_on):
         return EXIT_RULES
     return EXIT_OK

@@ -279,4 +279,9 @@ jobs:
             git cat-file -e "$base:$file" 2>/dev/null || continue  # a new ruleset
             rulesdsl diff "$file" --rev "$base" --fail-on breaking
           done
+      # Each version obeys its own diff: a breaking change needs a major bump, a rules change a
+      # minor one, an additive change a patch at least.
+      - name: Versions have the bump their changes need
+        if: github.event_name == 'pull_request'
+        run: rulesdsl build --check --against "origin/${{ github.base_ref }}"
 """
