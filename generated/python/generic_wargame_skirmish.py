@@ -576,7 +576,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:696af39bf9a9c854",
     languages=("en", "fr"),
-    extends=(Ancestor("generic_wargame", "1.0.0", "sha256:993c8c0b4a73858f"),),
+    extends=(Ancestor("generic_wargame", "1.0.0", "sha256:c2e9332823a99c97"),),
 )
 
 ENTRY_COST: Final = 0
