@@ -71,6 +71,11 @@ def test_migrate_moves_the_file_and_lists_each_changed_answer_with_both_values(
     assert sorted(p.name for p in tmp_path.iterdir()) == [GAME.name]  # no temporary left
     assert main(["migrate", str(path)]) == 0
     assert "already edition 2026.12" in capsys.readouterr().err
+    house = tmp_path / "house.terrain"  # in its base's edition: nothing to add
+    house.write_text('ruleset house "House"\nversion 1.0.0\nextends jump_troopers@^1.0\n')
+    assert main(["migrate", str(house)]) == 0
+    assert "already edition 2026.12" in capsys.readouterr().err
+    assert "edition" not in house.read_text("utf-8")
 
 
 def test_check_says_once_per_file_that_a_newer_edition_changes_its_answers(
