@@ -718,6 +718,9 @@ class Ruleset:
     """Kinds of move (issue 24), in the order written."""
     rolls: tuple[RollRule, ...] = ()
     """Rolls the map makes due (issue 24), in the order written."""
+    edition: str = "2026.12"
+    """The edition of the language the ruleset is read in (:mod:`rulesdsl.editions`); a file
+    without ``edition`` is read as the first, a ruleset built by hand as the current one."""
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:

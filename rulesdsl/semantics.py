@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from rulesdsl import ir, semantics_effects
+from rulesdsl import editions, ir, semantics_effects
 from rulesdsl.semantics_keywords import (
     group_choice as group_choice,
 )
@@ -538,7 +538,7 @@ def sight_value(rs: ir.Ruleset, cell: ir.Cell, mode: str | None) -> ir.Value | N
     if mode is None:
         return cell.default
     lines = [p.groups for p in rs.precedence]
-    return written_cost(cell, mode, rs.groups, lines)
+    return written_cost(cell, mode, rs.groups, lines, editions.unnamed_keyword_counts(rs.edition))
 
 
 def place_hindrance(

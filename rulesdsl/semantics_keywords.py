@@ -18,14 +18,17 @@ def written_cost(
     mode: str,
     groups: Sequence[ir.Group],
     precedence: Sequence[Sequence[str]] = (),
+    unnamed: bool = True,
 ) -> ir.Value | None:
     """The value a cost cell gives ``mode``: its own exception, else the value of the group
     that holds it and wins by :func:`group_choice` (the value for all when that is a keyword
-    the cell does not name), else the value for all (None when the cell has none)."""
+    the cell does not name, if ``unnamed``: the edition's reading,
+    :func:`rulesdsl.editions.unnamed_keyword_counts`), else the value for all (None when the
+    cell has none)."""
     if mode in cell.exceptions:
         return cell.exceptions[mode]
     chosen, _ = group_choice(
-        cell.exceptions, mode, groups, precedence, everyone=cell.default is not None
+        cell.exceptions, mode, groups, precedence, everyone=unnamed and cell.default is not None
     )
     if chosen:
         return cell.exceptions[chosen]
@@ -93,13 +96,14 @@ def written_key(
     mode: str,
     groups: Sequence[ir.Group],
     precedence: Sequence[Sequence[str]] = (),
+    unnamed: bool = True,
 ) -> str | None:
     """Which entry of a cell (``values`` by key, ``""`` for all) speaks for ``mode``, in
-    :func:`written_cost`'s order: its own key, else the group that wins by
-    :func:`group_choice`, else the entry for all."""
+    :func:`written_cost`'s order (``unnamed`` as there): its own key, else the group that wins
+    by :func:`group_choice`, else the entry for all."""
     if mode in values:
         return mode
-    chosen, _ = group_choice(values, mode, groups, precedence, everyone="" in values)
+    chosen, _ = group_choice(values, mode, groups, precedence, everyone=unnamed and "" in values)
     if chosen is not None:
         return chosen
     return "" if "" in values else None

@@ -28,23 +28,31 @@ from rulesdsl.semantics import (
 
 
 def written_state(
-    cell: ir.Cell, mode: str, groups: Sequence[ir.Group], precedence: Sequence[Sequence[str]] = ()
+    cell: ir.Cell,
+    mode: str,
+    groups: Sequence[ir.Group],
+    precedence: Sequence[Sequence[str]] = (),
+    unnamed: bool = True,
 ) -> ir.PlaceState | None:
     """The place state (``may not end``, ``must stop``) of the cost entry that speaks for
     ``mode``: a state belongs to the entry it is written after, so ``2 may not end, vehicle 3``
     lets vehicles end there."""
     keys = [*cell.exceptions, *([""] if cell.default is not None else []), *cell.states]
     entries = {k: (cell.exceptions.get(k), cell.states.get(k)) for k in keys}
-    key = written_key(entries, mode, groups, precedence)
+    key = written_key(entries, mode, groups, precedence, unnamed)
     return None if key is None else cell.states.get(key)
 
 
 def written_along(
-    cell: ir.Cell, mode: str, groups: Sequence[ir.Group], precedence: Sequence[Sequence[str]] = ()
+    cell: ir.Cell,
+    mode: str,
+    groups: Sequence[ir.Group],
+    precedence: Sequence[Sequence[str]] = (),
+    unnamed: bool = True,
 ) -> float | None:
     """What the place entered costs ``mode`` instead, per distance unit, when the step follows
     this edge feature (``along V``); None when the cell gives it no ``along``."""
-    key = written_key(cell.along, mode, groups, precedence)
+    key = written_key(cell.along, mode, groups, precedence, unnamed)
     if key is None:
         return None
     value = cell.along[key]

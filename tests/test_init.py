@@ -134,8 +134,9 @@ def test_the_ci_workflow_runs_build_check_and_diff_fail_on_with_real_flags(
         for line in step["run"].splitlines()
         if line.strip().startswith("rulesdsl ")
     ]
-    assert [shlex.split(line)[1] for line in lines] == ["check", "build", "diff"]
+    assert [shlex.split(line)[1] for line in lines] == ["check", "build", "diff", "build"]
     assert "rulesdsl build --check --require pdf" in lines
+    assert any("build --check --against" in line for line in lines)  # issue 39
     for line in lines:
         argv = shlex.split(line.replace("$file", "a.terrain").replace("$base", "main"))[1:]
         make_parser(argv[0]).parse_args(argv)  # exits (SystemExit) on an unknown flag

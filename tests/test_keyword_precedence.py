@@ -13,6 +13,7 @@ from tests.conftest import compile_snippet, import_rendered
 
 HEADER = """ruleset demo "Demo"
 version 1.0.0
+edition 2026.12
 units distance in, cost MP
 group fly "Fly"
 group vehicle "Vehicle"
@@ -120,6 +121,7 @@ def test_w262_through_the_yaml_front_end_points_into_the_scalar(
 ruleset: demo
 label: Demo
 version: 1.0.0
+edition: 2026.12
 units: {distance: in, cost: MP}
 groups: {fly: Fly, vehicle: Vehicle}
 modes:
@@ -133,7 +135,7 @@ layers:
     compiled = compile_snippet(compiler, text, tmp_path, "demo.yaml")
     [diag] = [d for d in compiled.diagnostics if d.pos is not None]
     assert diag.pos is not None
-    assert (diag.code, diag.pos.line, diag.pos.column) == ("W262", 12, 15)
+    assert (diag.code, diag.pos.line, diag.pos.column) == ("W262", 13, 15)
 
 
 def test_diff_grades_the_value_for_everyone_as_the_higher_keywords_answer(

@@ -136,6 +136,7 @@ def test_precedence_picks_the_group_whose_modifier_counts(demo: ModuleType) -> N
 
 HEADER = """ruleset demo "Demo"
 version 1.0.0
+edition 2026.12
 units distance in, cost MP
 group fly "Fly"
 group vehicle "Vehicle"

@@ -19,6 +19,7 @@ from tests.conftest import compile_snippet, import_rendered
 
 HEADER = """ruleset demo "Demo"
 version 1.0.0
+edition 2026.12
 units distance in, cost MP
 group fly "Fly"
 group vehicle "Vehicle"
@@ -231,7 +232,10 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
     start = doc.index('```terrain\ngroup fly "Fly" fr "Vol"\nmode skimmer')
     snippet = doc[start + len("```terrain\n") : doc.index("```", start + 10)]
-    header = 'ruleset demo "Demo"\nversion 1.0.0\nlanguages en fr\nunits distance in, cost MP\n'
+    header = (
+        'ruleset demo "Demo"\nversion 1.0.0\nedition 2026.12\nlanguages en fr\n'
+        "units distance in, cost MP\n"
+    )
     compiled = compile_snippet(compiler, header + snippet)
     assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
     m = import_rendered(compiled.ruleset, tmp_path, "sight_guide")

@@ -133,10 +133,39 @@ def test_a_breaking_change_with_only_a_minor_bump_warns(repo: Path) -> None:
     )
 
 
-def test_an_additive_change_without_a_bump_does_not_warn(repo: Path) -> None:
+def test_an_additive_change_without_a_bump_warns(repo: Path) -> None:
+    # issue 39: a version obeys its own diff, additive changes included (a patch at least)
     house = repo / "rulesets" / "heavy_gear_house.terrain"
     house.write_text(house.read_text("utf-8") + 'mode jump "Jump" fr "Saut"\n', "utf-8")
+    assert [c[:3] for c in check(repo, "heavy_gear_house")] == [("W601", 6, 9)]
+    rewrite(house, r"version 1\.0\.0", "version 1.0.1")
     assert check(repo, "heavy_gear_house") == []
+
+
+def test_build_check_against_a_revision_fails_on_a_version_its_diff_does_not_allow(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from rulesdsl.builder import build
+
+    monkeypatch.chdir(repo)
+    current = SimpleNamespace(  # generated/ is current: only the versions are in question
+        ok=True, stale=[], compiled=[], up_to_date=["a", "b"], diagnostics=[], skipped={}
+    )
+    monkeypatch.setattr(build, "build", lambda *args, **kwargs: current)
+    house = repo / "rulesets" / "heavy_gear_house.terrain"
+    rewrite(house, r"override soft\.walker \| 2", "override soft.walker | 1")
+    rewrite(house, r"walker_on_soft_ground \| 2 MP", "walker_on_soft_ground | 1 MP")
+    args = ["build", "--check", "--against", "HEAD", "--out", "generated", "--rulesets", "rulesets"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "rulesets/heavy_gear_house.terrain:6:9: warning[W601]: 2 rules changes since HEAD" in err
+    assert "1 ruleset changed since HEAD without the version bump its diff needs" in err
+    assert main(args[:2] + args[4:]) == 0  # without --against, the versions are not asked
+    rewrite(house, r"version 1\.0\.0", "version 1.1.0")
+    assert main(args) == 0
+    assert main(["build", "--against", "HEAD"]) == 2  # only with --check
 
 
 def test_a_file_new_since_the_revision_is_not_checked(repo: Path) -> None:

@@ -673,7 +673,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:c1ac6621613cbcae",
     languages=("en", "ru"),
-    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:3da1d4e7c3e9fd7d"),),
+    extends=(Ancestor("battletech_tacops", "1.0.0", "sha256:38c11b5ed12a7379"),),
 )
 
 ENTRY_COST: Final = 1

@@ -639,7 +639,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:e804e1baf7e98cca",
     languages=("en", "fr", "de"),
-    extends=(Ancestor("heavy_gear", "1.0.0", "sha256:d6ead4f55e273b76"),),
+    extends=(Ancestor("heavy_gear", "1.0.0", "sha256:dc05ceb93d4b04c4"),),
 )
 
 ENTRY_COST: Final = 0

@@ -643,7 +643,7 @@ RULESET: Final = Ruleset(
     languages=("en", "fr", "de"),
     extends=(
         Ancestor("heavy_gear_house", "1.0.0", "sha256:e804e1baf7e98cca"),
-        Ancestor("heavy_gear", "1.0.0", "sha256:d6ead4f55e273b76"),
+        Ancestor("heavy_gear", "1.0.0", "sha256:dc05ceb93d4b04c4"),
     ),
 )
 

@@ -32,6 +32,7 @@ VERBS: dict[str, str] = {
     "lsp": "run the language server over stdio (for editors)",
     "watch": "recompile on save and serve a live preview of the sheets",
     "i18n": "translate a ruleset's labels with gettext tools (extract, merge)",
+    "migrate": "move rulesets to the current edition of the language, listing changed answers",
 }
 """Each verb of this package and its one-line help, in the order `--help` lists them."""
 

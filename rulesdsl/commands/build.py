@@ -54,6 +54,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="write nothing; exit 1 if the build would change generated/",
     )
+    p.add_argument(
+        "--against",
+        metavar="REV",
+        help="with --check: also exit 1 when a ruleset changed since this git revision without "
+        "the version bump its diff needs (W601)",
+    )
     p.add_argument("--rulesets", metavar="DIR", help="source folder (default: ./rulesets)")
     p.add_argument("--out", metavar="DIR", help="output folder (default: ./generated)")
     p.add_argument(
@@ -96,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else project / "generated"  # type: ignore[operator]
     if not rulesets.is_dir():
         raise UsageError(f"no such folder: {rulesets}")
+    if getattr(args, "against", None) and not args.check:
+        raise UsageError("--against goes with --check: `rulesdsl build --check --against REV`")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")
     _require(args.require)
@@ -129,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
         print("build failed: nothing was written", file=sys.stderr)
         return EXIT_RULES
     done = len(result.compiled) + len(result.up_to_date)
+    against: str | None = getattr(args, "against", None)
+    unbumped = against is not None and _unbumped(rulesets, against, args.format)
     if args.check:
         if result.stale:
             print(
@@ -140,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{out} is current ({_count(done, 'ruleset')})", file=sys.stderr)
         _report_skipped(result.skipped, out, check=True)
-        return EXIT_RULES if result.stale else EXIT_OK
+        return EXIT_RULES if result.stale or unbumped else EXIT_OK
     removed = f", {len(result.removed)} removed" if result.removed else ""
     if not result.written and not result.removed:  # a fresh clone: generated/ is committed
         print(
@@ -199,6 +209,27 @@ def _machine_report(fmt: str, result: BuildResult, out: Path, diags: list[Diagno
         for r, e in result.skipped.items()
     ]
     render([*of_diagnostics(diags), *stale, *skipped], fmt)
+
+
+def _unbumped(rulesets: Path, rev: str, form: str) -> bool:
+    """`--check --against REV`: report (W601) each ruleset whose version does not obey its diff
+    since ``rev``; whether there is one."""
+    from rulesdsl.commands.common import UsageError, report
+    from rulesdsl.compiler import Compiler, ruleset_files
+    from rulesdsl.versions.versioning import unbumped_in
+
+    if rev.startswith("-"):
+        raise UsageError(f"--against: '{rev}' is not a git revision (it starts with '-')")
+    compiler = Compiler()
+    found = unbumped_in(ruleset_files(rulesets), rev, compiler)
+    report(found, compiler, "text" if form == "sarif" else form)  # one SARIF log on stdout
+    if found:
+        print(
+            f"{_count(len(found), 'ruleset')} changed since {rev} without the version bump "
+            "its diff needs",
+            file=sys.stderr,
+        )
+    return bool(found)
 
 
 def _report_skipped(skipped: dict[str, str], out: Path, check: bool) -> None:

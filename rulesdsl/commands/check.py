@@ -75,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
         ok = ok and compiled.ok and not ids
         if compiled.ruleset is not None and compiled.ruleset.examples:
             held += _examples_held(compiled.ruleset)
+        if compiled.ok and compiled.ruleset is not None:
+            from rulesdsl.versions.migration import edition_note  # W112, once per file
+
+            diags += edition_note(path, compiled.ruleset, compiler)
         if args.against and compiled.ok and compiled.ruleset is not None:
             from rulesdsl.versions.versioning import check_against  # W601: version bump check
 

@@ -103,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
         report(found, compiler, "text")
         shown = semantic.to_json if args.format == "json" else semantic.render_text
         sys.stdout.write(shown(result, advice))
+    # W601: the version does not obey the diff (issue 39), at the new side's version line
+    held = versioning.bump_warning(result, f"since {old.path}", Path(new.path), compiler, "")
+    report(held, compiler, "text")
     if args.fail_on and result.at_least(args.fail_on):
         return EXIT_RULES
     return EXIT_OK

@@ -16,7 +16,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from rulesdsl import ir
+from rulesdsl import editions, ir, version
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
 from rulesdsl.commands.requirements import REQUIREMENTS, requirements_text
@@ -161,7 +161,9 @@ def project_files(rid: str, requirements: str) -> dict[str, str]:
     """The files of a new project, by path relative to its folder."""
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     return {
-        f"rulesets/{rid}.terrain": STARTER.replace("RULESET_ID", rid),
+        f"rulesets/{rid}.terrain": STARTER.replace("RULESET_ID", rid).replace(
+            "EDITION", editions.CURRENT
+        ),
         "README.md": README.replace("RULESET_ID", rid),
         ".gitignore": GITIGNORE,
         REQUIREMENTS: requirements,
@@ -180,6 +182,7 @@ STARTER = """\
 
 ruleset RULESET_ID "My game: terrain and movement"
 version 0.1.0
+edition EDITION
 languages en
 units distance in, cost in
 book core "My game, core rules"
@@ -313,4 +316,9 @@ jobs:
             git cat-file -e "$base:$file" 2>/dev/null || continue  # a new ruleset
             rulesdsl diff "$file" --rev "$base" --fail-on breaking
           done
+      # Each version obeys its own diff: a breaking change needs a major bump, a rules change a
+      # minor one, an additive change a patch at least.
+      - name: Versions have the bump their changes need
+        if: github.event_name == 'pull_request'
+        run: rulesdsl build --check --against "origin/${{ github.base_ref }}"
 """

@@ -282,6 +282,9 @@ class _Builder(TableRules, MoveRules):
     def version_decl(self, meta: Meta, ch: list[Any]) -> s.VersionDecl:
         return s.VersionDecl(str(ch[0]), self._p(ch[0]))
 
+    def edition_decl(self, meta: Meta, ch: list[Any]) -> s.EditionDecl:
+        return s.EditionDecl(str(ch[0]), self._p(ch[0]))
+
     def extends_decl(self, meta: Meta, ch: list[Any]) -> s.ExtendsDecl:
         return s.ExtendsDecl(self._name(ch[0]), str(ch[1]), self._p(meta))
 

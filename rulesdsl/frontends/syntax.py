@@ -152,6 +152,14 @@ class VersionDecl:
 
 
 @dataclass(frozen=True)
+class EditionDecl:
+    """``edition 2026.12``: the edition of the language the file is written for (issue 39)."""
+
+    edition: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
 class ExtendsDecl:
     base: Name
     requirement: str
@@ -642,6 +650,7 @@ class ExampleRemove:
 Statement = (
     RulesetDecl
     | VersionDecl
+    | EditionDecl
     | ExtendsDecl
     | LanguagesDecl
     | BookDecl
@@ -728,6 +737,7 @@ def declared_kind(st: Statement) -> DeclKind | None:
             return "roll rule"
         case (
             VersionDecl()
+            | EditionDecl()
             | ExtendsDecl()
             | LanguagesDecl()
             | UnitsDecl()

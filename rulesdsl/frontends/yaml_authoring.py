@@ -38,6 +38,7 @@ from rulesdsl.frontends.yaml_positions import node_pos
 SECTIONS = (
     "ruleset",
     "version",
+    "edition",
     "extends",
     "languages",
     "books",

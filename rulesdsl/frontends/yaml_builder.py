@@ -184,6 +184,9 @@ class Builder:
     def sec_version(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         return [s.VersionDecl(_raw(value), self.pos(value))]
 
+    def sec_edition(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        return [s.EditionDecl(_raw(value), self.pos(value))]
+
     def sec_extends(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         match = EXTENDS.match(_raw(value))
         if match is None or not NAME.match(match[1]):

@@ -209,6 +209,8 @@ class _ToYaml:
             doc.update(self.extras(st.item.extras))
         elif isinstance(st, s.VersionDecl):
             doc["version"] = st.version
+        elif isinstance(st, s.EditionDecl):
+            doc["edition"] = st.edition
         elif isinstance(st, s.ExtendsDecl):
             doc["extends"] = f"{st.base.text}@{st.requirement}"
         elif isinstance(st, s.LanguagesDecl):

@@ -90,6 +90,8 @@ def to_terrain(text: str) -> str:
             emit(_head("ruleset", node, doc) + _extras(doc, ""))
         elif section == "version":
             emit(f"version {node}")
+        elif section == "edition":
+            emit(f"edition {node}")
         elif section == "extends":
             emit(f"extends {node}")
         elif section == "languages":
@@ -317,7 +319,16 @@ def to_terrain(text: str) -> str:
                 emit("}")
         if (
             section
-            not in ("ruleset", "version", "extends", "languages", "units", "stacking", "minimum")
+            not in (
+                "ruleset",
+                "version",
+                "edition",
+                "extends",
+                "languages",
+                "units",
+                "stacking",
+                "minimum",
+            )
             and not _is_lang(section)
             and section not in ("label", "source", "note")
         ):

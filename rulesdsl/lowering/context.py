@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar, assert_never
 
-from rulesdsl import ir, words
+from rulesdsl import editions, ir, words
 from rulesdsl.diagnostics import Cap, Diagnostic, did_you_mean, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.symbols import SymbolTable
@@ -39,6 +39,7 @@ class Header:
 
     item: s.Item | None = None
     version: str = "0.0.0"
+    edition: str = editions.FIRST
     languages: tuple[str, ...] = ("en",)
     units: dict[str, str] = field(default_factory=dict)
     entry_cost: float = 0
@@ -96,6 +97,11 @@ class Context:
     def warn(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
         if self.cap.admits(code, pos):
             self.diags.append(warning(code, message, pos, hint))
+
+    @property
+    def unnamed(self) -> bool:
+        """The edition's reading of keyword precedence (:mod:`rulesdsl.editions`)."""
+        return editions.unnamed_keyword_counts(self.header.edition)
 
     def of(self, kind: type[T]) -> list[T]:
         return [st for st in self.statements if isinstance(st, kind)]

@@ -203,10 +203,14 @@ class CostLowering(ModifierLowering):
         states: dict[str, ir.PlaceState] = {}
         along: dict[str, float] = {}
         for mode in self.modes:
-            state = semantics_routes.written_state(cell, mode, self.group_list, self.precedence)
+            state = semantics_routes.written_state(
+                cell, mode, self.group_list, self.precedence, self.unnamed
+            )
             if state is not None:
                 states[mode] = state
-            amount = semantics_routes.written_along(cell, mode, self.group_list, self.precedence)
+            amount = semantics_routes.written_along(
+                cell, mode, self.group_list, self.precedence, self.unnamed
+            )
             if amount is not None:
                 along[mode] = amount
         return states, along
@@ -215,7 +219,7 @@ class CostLowering(ModifierLowering):
         cell = self.raw_costs.get(fid)
         if cell is None:
             return ZERO
-        value = semantics.written_cost(cell, mode, self.group_list, self.precedence)
+        value = semantics.written_cost(cell, mode, self.group_list, self.precedence, self.unnamed)
         return ZERO if value is None else value
 
     def _cost_for(self, fid: str, mode: str, seen: tuple[str, ...]) -> ir.Value:
@@ -265,13 +269,13 @@ class CostLowering(ModifierLowering):
         cell = self.raw_costs[fid]
         everyone = cell.default is not None
         _, ambiguous = keywords.expand_groups(
-            cell.exceptions, self.modes, self.group_list, self.precedence, everyone
+            cell.exceptions, self.modes, self.group_list, self.precedence, everyone and self.unnamed
         )
         for mode, pair in ambiguous:
             message, hint = keywords.ambiguity_message(f"the cost of '{fid}'", mode, pair, pos.file)
             self.err("E232", message, pos, hint)
         for mode, pair in keywords.shadowed(
-            cell.exceptions, self.modes, self.group_list, self.precedence, everyone
+            cell.exceptions, self.modes, self.group_list, self.precedence, everyone, self.unnamed
         ):
             message, hint = keywords.shadow_message(f"the cost of '{fid}'", mode, pair)
             self.warn("W262", message, pos, hint)

@@ -113,10 +113,13 @@ def shadowed(
     groups: Sequence[ir.Group],
     precedence: Sequence[Sequence[str]],
     everyone: bool,
+    unnamed: bool = True,
 ) -> list[tuple[str, tuple[str, str]]]:
     """The modes whose value in a cell comes from a keyword of lower precedence than one they
-    carry that the cell does not name (W262), each with (higher, lower)."""
-    if not precedence:
+    carry that the cell does not name (W262), each with (higher, lower). None for a cell with
+    a value for everyone in an edition where an unnamed keyword does not count (``unnamed``
+    False): there the answer is the edition's, and `check` says a newer edition changes it."""
+    if not precedence or (everyone and not unnamed):
         return []
     keyed: dict[str, object] = {**exceptions, **({"": True} if everyone else {})}
     out = []
@@ -191,6 +194,7 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
             case (
                 s.RulesetDecl()
                 | s.VersionDecl()
+                | s.EditionDecl()
                 | s.ExtendsDecl()
                 | s.LanguagesDecl()
                 | s.BookDecl()

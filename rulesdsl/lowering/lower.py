@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from rulesdsl import ir
+from rulesdsl import editions, ir
 from rulesdsl.diagnostics import Diagnostic, did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import effects as effects_lowering
@@ -133,6 +133,7 @@ class _Lowerer(TableLowering):
                 id=item.name.text,
                 info=self.info(item),
                 version=self.header.version,
+                edition=self.header.edition,
                 digest=lineage.digest,
                 languages=self.header.languages,
                 units=self.header.units,
@@ -213,6 +214,18 @@ class _Lowerer(TableLowering):
             )
         else:
             h.version = versions[-1].version
+        for edition in self.of(s.EditionDecl)[-1:]:
+            if editions.known(edition.edition):
+                h.edition = edition.edition
+            else:
+                self.err(
+                    "E112",
+                    f"'{edition.edition}' is not an edition of the language",
+                    edition.pos,
+                    "editions: "
+                    + ", ".join(editions.NAMES)
+                    + f" (the current one: {editions.CURRENT})",
+                )
         for decl in self.of(s.LanguagesDecl)[-1:]:
             langs = [n.text for n in decl.languages]
             for n in decl.languages:
@@ -296,6 +309,7 @@ class _Lowerer(TableLowering):
                     | s.GridDecl()
                     | s.ParamDecl()
                     | s.VersionDecl()
+                    | s.EditionDecl()
                     | s.ExtendsDecl()
                     | s.LanguagesDecl()
                     | s.UnitsDecl()

@@ -130,7 +130,11 @@ class ModifierLowering(Context):
         else:
             everyone = cell.default is not None
             values, ambiguous = keywords.expand_groups(
-                cell.exceptions, self.modes, self.group_list, self.precedence, everyone
+                cell.exceptions,
+                self.modes,
+                self.group_list,
+                self.precedence,
+                everyone and self.unnamed,
             )
             if cell.default is not None:
                 values = {"": cell.default, **values}
@@ -140,7 +144,12 @@ class ModifierLowering(Context):
                 )
                 self.err("E232", message, pos, hint)
             for mode, pair in keywords.shadowed(
-                cell.exceptions, self.modes, self.group_list, self.precedence, everyone
+                cell.exceptions,
+                self.modes,
+                self.group_list,
+                self.precedence,
+                everyone,
+                self.unnamed,
             ):
                 message, hint = keywords.shadow_message(
                     f"the {modifier} value of '{item}'", mode, pair

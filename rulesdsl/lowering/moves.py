@@ -96,7 +96,7 @@ def kind_costs(
                 mode: value
                 for mode in lw.modes
                 if semantics.written_key(
-                    {**read.exceptions, "": value}, mode, lw.group_list, lw.precedence
+                    {**read.exceptions, "": value}, mode, lw.group_list, lw.precedence, lw.unnamed
                 )
                 == ""
             }
@@ -268,7 +268,7 @@ def resolved_rolls(
             per_mode = {}
             for mode in lw.modes:
                 found = _modifier_of(
-                    semantics.written_cost(cell, mode, lw.group_list, lw.precedence)
+                    semantics.written_cost(cell, mode, lw.group_list, lw.precedence, lw.unnamed)
                 )
                 if found is not None:
                     per_mode[mode] = found
@@ -278,7 +278,9 @@ def resolved_rolls(
                     read = _as_kind(cell, kind)
                     moved = {}
                     for mode in lw.modes:
-                        value = semantics.written_cost(read, mode, lw.group_list, lw.precedence)
+                        value = semantics.written_cost(
+                            read, mode, lw.group_list, lw.precedence, lw.unnamed
+                        )
                         if (found := _modifier_of(value)) is not None:
                             moved[mode] = found
                     by_move.setdefault(kind, {})[feature.id] = moved

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rulesdsl import ir, semantics
+from rulesdsl import editions, ir, semantics
 from rulesdsl.printed.sheet_rules import RuleBlocks
 from rulesdsl.printed.sheet_view import (
     MARKERS,
@@ -76,7 +76,11 @@ class MovementBlocks(RuleBlocks):
         if cell is None or resolved is None:
             return resolved
         written = semantics.written_cost(
-            cell, mode, self.rs.groups, [p.groups for p in self.rs.precedence]
+            cell,
+            mode,
+            self.rs.groups,
+            [p.groups for p in self.rs.precedence],
+            editions.unnamed_keyword_counts(self.rs.edition),
         )
         if isinstance(written, ir.Same):
             return ir.Same(written.feature, resolved)
@@ -365,7 +369,8 @@ class MovementBlocks(RuleBlocks):
         values = modifier.values.get(item, {})
         if key and key == self.mode:  # the unit type's own, its group's, or the one for all
             order = [p.groups for p in self.rs.precedence]
-            chosen = semantics.written_key(values, key, self.rs.groups, order)
+            unnamed = editions.unnamed_keyword_counts(self.rs.edition)
+            chosen = semantics.written_key(values, key, self.rs.groups, order, unnamed)
             return values.get(chosen) if chosen is not None else None
         return values.get(key, values.get(""))
 

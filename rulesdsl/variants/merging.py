@@ -32,6 +32,7 @@ class Gap:
 HEADER = (
     s.RulesetDecl,
     s.VersionDecl,
+    s.EditionDecl,
     s.LanguagesDecl,
     s.UnitsDecl,
     s.StackingDecl,

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rulesdsl import ir, semantics
+from rulesdsl import editions, ir, semantics
 from rulesdsl.spelling import number
 
 
@@ -190,7 +190,7 @@ def _choices_differ(
         for mode in rs.modes:
             if mode.id in cell.exceptions:
                 continue
-            everyone = cell.default is not None
+            everyone = cell.default is not None and editions.unnamed_keyword_counts(rs.edition)
             then, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, was, everyone)
             chosen, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, now, everyone)
             if then != chosen and (

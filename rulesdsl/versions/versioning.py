@@ -16,8 +16,9 @@ wording    patch (1.2.3 -> 1.2.4)
 =========  =================  ==========================================
 
 ``rulesdsl check --against REV`` compares each ruleset with the same file at a git revision
-(``git show REV:path``) and warns (W601) when a breaking or rules-level change comes without
-the bump it needs.
+(``git show REV:path``) and warns (W601) when a breaking, rules-level or additive change comes
+without the bump it needs; ``rulesdsl build --check --against REV`` fails on it, and
+``rulesdsl diff`` warns of it when both sides are versions of one ruleset.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ RECOMMENDED: dict[Level, Bump] = {
     "wording": "patch",
 }
 
-CHECKED: tuple[Level, ...] = ("breaking", "rules")
-"""The levels `check --against` warns about."""
+CHECKED: tuple[Level, ...] = ("breaking", "rules", "additive")
+"""The levels `check --against`, `build --check --against` and `diff` hold a version to (a
+ruleset's version obeys its own diff, issue 39)."""
 
 SEMVER = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
@@ -224,28 +226,55 @@ def check_against(
         return []
     if old.ruleset is None:
         return []
-    d = diff(old.ruleset, ruleset)
+    return bump_warning(diff(old.ruleset, ruleset), f"since {rev}", path, compiler, f"--rev {rev}")
+
+
+def unbumped(d: Diff) -> Level | None:
+    """The highest level of ``d``'s changes whose bump the versions do not make (None when
+    the version obeys the diff, or the two sides are not versions of one ruleset)."""
+    if d.old_id != d.new_id:
+        return None
     level = next((lv for lv in CHECKED if d.count(lv)), None)
-    if level is None or satisfied(old.ruleset.version, ruleset.version, level):
+    if level is None or satisfied(d.old_version, d.new_version, level):
+        return None
+    return level
+
+
+def bump_warning(
+    d: Diff, since: str, path: Path, compiler: Compiler, against: str
+) -> list[Diagnostic]:
+    """W601 at the version line of ``path`` when the version does not obey the diff ``d``."""
+    level = unbumped(d)
+    if level is None:
         return []
-    pos = _version_pos(path, compiler)
     first = next(c for c in d.changes if c.level == level)
     more = d.count(level) - 1
     return [
         warning(
             "W601",
-            f"{d.count(level)} {level} change{'s' * (more > 0)} since {rev} "
+            f"{d.count(level)} {level} change{'s' * (more > 0)} {since} "
             f"(e.g. {first.message}) but the version "
             + (
-                f"stayed at {ruleset.version}"
-                if old.ruleset.version == ruleset.version
-                else f"went {old.ruleset.version} -> {ruleset.version}"
+                f"stayed at {d.new_version}"
+                if d.old_version == d.new_version
+                else f"went {d.old_version} -> {d.new_version}"
             ),
-            pos,
-            f"set `version {next_version(old.ruleset.version, level)}`; "
-            f"`rulesdsl diff {path} --rev {rev}` lists every change",
+            _version_pos(path, compiler),
+            f"set `version {next_version(d.old_version, level)}`"
+            + (f"; `rulesdsl diff {path} {against}` lists every change" if against else ""),
         )
     ]
+
+
+def unbumped_in(paths: list[Path], rev: str, compiler: Compiler) -> list[Diagnostic]:
+    """W601 for each ruleset of ``paths`` whose version does not obey its diff since ``rev``
+    (`build --check --against REV`)."""
+    out: list[Diagnostic] = []
+    for path in paths:
+        compiled = compiler.compile_file(path)
+        if compiled.ruleset is not None:
+            out += check_against(path, compiled.ruleset, rev, compiler)
+    return out
 
 
 def _version_pos(path: Path, compiler: Compiler) -> s.Pos:
