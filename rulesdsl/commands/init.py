@@ -16,7 +16,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from rulesdsl import editions, ir, version
+from rulesdsl import editions, ir
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
 from rulesdsl.commands.requirements import REQUIREMENTS, requirements_text
