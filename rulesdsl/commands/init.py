@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _planned(folder: Path, given_id: str | None) -> tuple[str, dict[str, str], str]:
+def _planned(folder: Path, given_id: str | None) -> tuple[str, dict[str, str], str | None]:
     """The starter's id and the project's files, once the folder is found fit for them: a
     folder, none of the files there yet, and no linked folder on their way that leads out
     of it (``rulesets`` linked elsewhere would put the starter outside the project)."""
