@@ -2690,8 +2690,10 @@ class FacingRule(_Record):
     along the grid's ``h``-th neighbour, counter-clockwise from +x), what turning one of them
     costs, the turn modes by speed (``(up to speed, places straight)``, first match wins),
     each move it may make beside going forward as ``(extra cost, up to speed, once per
-    move)`` (None: not allowed), whether it must spend exactly its speed, and the turn modes
-    by kind of move (``(kind, places straight)``: they win over those by speed)."""
+    move)`` (None: not allowed), whether it must spend exactly its speed, the turn modes by
+    kind of move (``(kind, places straight)``: they win over those by speed), and whether the
+    move may also end on the step that spends the rest of its speed and more
+    (``exact speed or until spent``)."""
 
     grid: str
     headings: int
@@ -2702,6 +2704,7 @@ class FacingRule(_Record):
     pivot: tuple[float, float, bool] | None
     exact_speed: bool
     turn_modes_by_move: tuple[tuple[str, int], ...] = ()
+    until_spent: bool = False
 
 
 FACINGS: Final[Mapping[str, FacingRule]] = MappingProxyType(
@@ -2961,8 +2964,11 @@ def _facing_route_cost(
     if not reason and moved and not can_end(mode, *board.places[moved[-1].end]):
         reason = "the unit may not end its move in the last place"
     if not reason and allowance is not None:
-        if rule.exact_speed and total != allowance:
-            reason = f"the route spends {total:g} of a speed of {allowance:g}, not all of it"
+        stepped = steps and steps[-1].start != steps[-1].end  # a turn never overspends
+        last = steps[-1].cost if stepped and not _isinstance(steps[-1].cost, Marker) else 0.0
+        if rule.exact_speed:
+            if not _spent(rule, total, allowance, last):
+                reason = f"the route spends {total:g} of a speed of {allowance:g}, not all of it"
         elif total > allowance and not (MINIMUM_MOVE and allowance > 0 and _len(steps) == 1):
             reason = "the route costs more than the allowance"
     return FacingRoute(
@@ -3080,7 +3086,7 @@ def _facing_search(
             goal is not None
             and place == goal[0]
             and (goal[1] is None or heading == goal[1])
-            and (not exact or cost == budget)
+            and (not exact or cost == budget or (rule.until_spent and cost > budget))
             and (place == start[0] or can_end(mode, *places[place]))
         ):
             found = key
@@ -3117,7 +3123,8 @@ def _facing_search(
                 nexts.append((pivot_cost, (place, (heading + turn) % count, 0, used | pivot_bit)))
         for step, there in nexts:
             total = cost + step
-            if not (total <= budget or (first and there[0] != place)):
+            over = first or (rule.until_spent and cost < budget)  # a last step may overspend
+            if not (total <= budget or (over and there[0] != place)):
                 continue
             next_key = (there, _round(total, 9)) if exact else there
             if total < best.get(next_key, _INF) and next_key not in done:
@@ -3127,6 +3134,12 @@ def _facing_search(
                 order += 1
         first = False
     return best, came, found
+
+
+def _spent(rule: FacingRule, total: float, speed: float, last: float) -> bool:
+    """Whether a move with ``exact speed`` spends its speed: exactly, or (``or until spent``)
+    on a last step of ``last`` begun with points left."""
+    return total == speed or (rule.until_spent and total > speed and total - last < speed)
 
 
 def _facing_path(came: dict[Any, Any], key: Any, exact: bool) -> list[tuple[Any, int]]:
@@ -3194,7 +3207,7 @@ def _facing_reachable(
     places = board.places
     for key, cost in best.items():
         state = key[0] if rule.exact_speed else key
-        if rule.exact_speed and cost != budget:
+        if rule.exact_speed and not (cost == budget or (rule.until_spent and cost > budget)):
             continue
         place, heading = state[0], state[1]
         entered = places[place]
