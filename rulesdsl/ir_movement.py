@@ -69,7 +69,8 @@ class Facing:
     grid, 4 on a square one, 8 with diagonals), what turning one of them costs
     (``turn_cost``, written per ``turn_per``: ``hexside``, ``90 deg`` or ``45 deg``), turn
     modes by speed (first match wins; the rows by kind of move after them), the moves it may
-    make beside going forward, and whether it must spend exactly its speed."""
+    make beside going forward, and whether it must spend exactly its speed (or, with
+    ``until_spent``, end on the step that spends the rest of it)."""
 
     mode: Id
     info: Info
@@ -80,6 +81,9 @@ class Facing:
     turn_modes: tuple[TurnMode, ...] = ()
     manoeuvres: tuple[Manoeuvre, ...] = ()
     exact_speed: bool = False
+    until_spent: bool = False
+    """``exact speed or until spent``: a move may also end with the step that uses up the
+    speed and more (terrain ate the last points), begun with points left (issue 39)."""
 
 
 @dataclass(frozen=True)

@@ -140,3 +140,46 @@ def test_a_manoeuvre_not_allowed_at_the_speed_costs_what_it_costs(
     step = semantics_facing.Action("backward", ("open_space",), ())
     reference = semantics_facing.route(compiled.ruleset, "frigate", [step], allowance=5)
     assert (reference.total, reference.legal) == (2.0, False)
+
+
+def test_exact_speed_or_until_spent_ends_on_the_step_that_uses_up_the_speed(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """Speed 2: open space (1 MP), then a nebula (2 MP) with 1 MP left. `exact speed`
+    refuses it; `exact speed or until spent` lets the move end there, in route_cost,
+    reachable and the reference, and still refuses a step begun with nothing left."""
+    from rulesdsl import semantics_facing
+    from tests.conftest import import_rendered
+
+    compiled = compiler.compile_file(DATA / "until_spent.terrain")
+    assert compiled.ruleset is not None and compiled.ok
+    module = import_rendered(compiled.ruleset, tmp_path, "until_spent")
+    row = {(0, 0): ("open_space",), (1, 0): ("open_space",), (2, 0): ("nebula",)}
+    board = module.Board({**row, (3, 0): ("open_space",)}, grid="sector")
+    route = [((0, 0), 0), ((1, 0), 0), ((2, 0), 0)]
+    assert module.route_cost(board, "cruiser", route, allowance=2).legal
+    assert not module.route_cost(board, "barge", route, allowance=2).legal
+    assert not module.route_cost(board, "cruiser", [*route, ((3, 0), 0)], allowance=2).legal
+    assert module.reachable(board, "cruiser", ((0, 0), 0), 2).get(((2, 0), 0)) == 3.0
+    assert ((2, 0), 0) not in module.reachable(board, "barge", ((0, 0), 0), 2)
+    steps = [semantics_facing.Action("forward", (f,), ()) for f in ("open_space", "nebula")]
+    for mode, legal in (("cruiser", True), ("barge", False)):
+        answer = semantics_facing.route(compiled.ruleset, mode, steps, allowance=2)
+        assert (answer.total, answer.legal) == (3.0, legal)
+
+
+def test_diff_grades_or_until_spent_taken_away_as_breaking(compiler: Compiler) -> None:
+    """Fewer routes legal without `or until spent`: breaking; with it again: rules."""
+    import dataclasses
+
+    from rulesdsl.versions import diff as semantic
+
+    new = compiler.compile_file(DATA / "until_spent.terrain").ruleset
+    assert new is not None
+    old = dataclasses.replace(
+        new, facings=tuple(dataclasses.replace(f, until_spent=False) for f in new.facings)
+    )
+    taken = [(c.level, c.path) for c in semantic.diff(new, old).changes]
+    given = [(c.level, c.path) for c in semantic.diff(old, new).changes]
+    assert taken == [("breaking", "facing.cruiser.until_spent")]
+    assert given == [("rules", "facing.cruiser.until_spent")]

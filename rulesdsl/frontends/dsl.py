@@ -751,6 +751,9 @@ class _Builder(TableRules, MoveRules):
     def facing_exact(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
         return s.FacingTerm(s.Name("exact speed", self._p(meta)))
 
+    def facing_exact_until(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        return s.FacingTerm(s.Name("exact speed or until spent", self._p(meta)))
+
     def remove_facing(self, meta: Meta, ch: list[Any]) -> s.FacingRemove:
         return s.FacingRemove(self._name(ch[0]), ch[1], self._p(meta))
 

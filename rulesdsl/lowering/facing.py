@@ -107,10 +107,12 @@ def facing(
     turn_per = ""
     modes: list[ir.TurnMode] = []
     moves: dict[str, ir.Manoeuvre] = {}
-    exact = False
+    exact = until_spent = False
     written: dict[str, s.Pos] = {}
     for term in decl.terms:
         word = term.word.text
+        if word == "exact speed or until spent":  # one clause with `exact speed` (E284)
+            word, until_spent = "exact speed", True
         if word != "turn mode" and word in written:
             lw.err(
                 "E284",
@@ -192,6 +194,7 @@ def facing(
         (*by_speed, *by_kind),
         tuple(moves[m] for m in MOVES if m in moves),
         exact,
+        until_spent,
     )
     return lw.at(rule, decl.mode.pos)
 

@@ -39,7 +39,7 @@ def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
     for move in f.manoeuvres:
         lines.append(b.w(f"facing_{move.kind}", cost=_cost(b, move.cost)) + _limits(b, move) + ".")
     if f.exact_speed:
-        lines.append(b.w("facing_exact"))
+        lines.append(b.w("facing_exact_until" if f.until_spent else "facing_exact"))
     head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
     rows = []
     below = None

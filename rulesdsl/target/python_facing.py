@@ -47,6 +47,7 @@ def facings(rs: ir.Ruleset) -> list[dict[str, Any]]:
             "sideslip": _move(f, "sideslip"),
             "pivot": _move(f, "pivot"),
             "exact_speed": f.exact_speed,
+            "until_spent": f.until_spent,
         }
         for f in rs.facings
     ]

@@ -108,6 +108,17 @@ def facings(d: Differ) -> None:
                 before,
                 after,
             )
+        if a.until_spent != b.until_spent:  # more routes legal: rules; fewer: breaking
+            before, after = ("yes", "no") if a.until_spent else ("no", "yes")
+            d.add(
+                _grade(a.until_spent),
+                "changed",
+                f"{path}.until_spent",
+                f"{mode}: may end on the step that spends the rest of its speed {before} -> "
+                f"{after}",
+                before,
+                after,
+            )
         if a.exact_speed != b.exact_speed:
             before, after = ("yes", "no") if a.exact_speed else ("no", "yes")
             d.add(
