@@ -3001,9 +3001,9 @@ def _facing_route_cost(
         reason = "the unit may not end its move in the last place"
     if not reason and allowance is not None:
         stepped = steps and steps[-1].start != steps[-1].end  # a turn never overspends
-        last = steps[-1].cost if stepped and not _isinstance(steps[-1].cost, Marker) else 0.0
+        last_step = steps[-1].cost if stepped and not _isinstance(steps[-1].cost, Marker) else 0.0
         if rule.exact_speed:
-            if not _spent(rule, total, allowance, last):
+            if not _spent(rule, total, allowance, last_step):
                 reason = f"the route spends {total:g} of a speed of {allowance:g}, not all of it"
         elif total > allowance and not (MINIMUM_MOVE and allowance > 0 and _len(steps) == 1):
             reason = "the route costs more than the allowance"
