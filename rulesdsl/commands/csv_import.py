@@ -106,12 +106,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_RULES
     delimiter = {"comma": ",", "semicolon": ";", "tab": "\t"}.get(args.delimiter, args.delimiter)
     if path.suffix.lower() == ".xlsx":
-        from rulesdsl.interchange.xlsx_chart import XlsxUnavailable, read_xlsx
+        from rulesdsl.interchange.xlsx_chart import read_xlsx
 
-        try:
-            loaded = read_xlsx(data, str(path), args.layer or args.table)
-        except XlsxUnavailable as exc:
-            raise UsageError(str(exc)) from None
+        loaded = read_xlsx(data, str(path), args.layer or args.table, compiler.limits.file_bytes)
         delimiter = ","  # the sheet's cells, written as CSV; numbers are numbers already
     else:
         loaded = chart_read.decode_chart(data, str(path), args.encoding)

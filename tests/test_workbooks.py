@@ -1,0 +1,184 @@
+"""Workbooks as attackers and careless programs write them (issue 45: 1, 3, 4, 5) and as
+designers lay them out (issue 42, item 3), through `rulesdsl import` as a user runs it. Each
+workbook is written here byte by byte (dev/workbooks.py: zip + XML) or by openpyxl."""
+
+from __future__ import annotations
+
+import re
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from dev.workbooks import Cell, Raw, big_shared_strings, xlsx
+from rulesdsl.cli import main
+
+HEADER: list[Cell] = ["feature", "label", "walker", "hover"]
+BOG: list[Cell] = ["bog", "Bog", 2, 1]
+FEN: list[Cell] = ["fen", "Fen", 3, "impassable"]
+LAYER = 'layer marsh {\n  bog "Bog" | 2, hover 1\n  fen "Fen" | 3, hover impassable\n}\n'
+
+
+def run(capsys: pytest.CaptureFixture[str], path: Path, *more: str) -> tuple[int, str, str]:
+    code = main(["import", str(path), "--layer", "marsh", *more])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def chart(tmp_path: Path, data: bytes, suffix: str = ".xlsx") -> Path:
+    path = tmp_path / f"marsh{suffix}"
+    path.write_bytes(data)
+    return path
+
+
+def test_a_plain_workbook_reads_as_its_csv_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, chart(tmp_path, xlsx([HEADER, BOG, FEN])))
+    assert (code, out) == (0, LAYER), err
+
+
+# ---- issue 45, item 1: a far cell ---------------------------------------------------------
+
+
+def test_a_far_cell_is_refused_by_its_address_without_walking_to_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    far = Raw('<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>')
+    path = chart(tmp_path, xlsx([HEADER, BOG, FEN, far]))  # 1.5 KB
+    assert path.stat().st_size < 2000
+    code, out, err = run(capsys, path)
+    assert code == 1 and out == ""
+    assert f"{path}:1048576:16384: error[E003]: cannot read {path}: cell XFD1048576 is past" in err
+    assert "clear what lies past the chart" in err
+
+
+def test_a_far_empty_cell_is_no_cell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    far = Raw('<row r="1048576"><c r="XFD1048576" s="1"/></row>')
+    code, out, err = run(capsys, chart(tmp_path, xlsx([HEADER, BOG, FEN, far])))
+    assert (code, out) == (0, LAYER), err
+
+
+def test_a_sheet_wider_than_a_chart_may_be_is_refused_at_the_row_that_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Cells within the last row and column, each far to the right: the chart they make would
+    be 100 MB of commas; refused at the row where it passes the size a CSV chart may have."""
+    rows = [HEADER, BOG, FEN] + [
+        Raw(f'<row r="{r}"><c r="ALL{r}"><v>1</v></c></row>') for r in range(4, 5000)
+    ]
+    code, _, err = run(capsys, chart(tmp_path, xlsx(rows)))
+    assert code == 1
+    assert re.search(r"the sheet as a chart is over 2,097,152 characters by row \d+", err)
+
+
+# ---- issue 45, item 3: a stale <dimension> ----------------------------------------------------
+
+
+def test_a_stale_dimension_does_not_cut_the_chart_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = chart(tmp_path, xlsx([HEADER, BOG, FEN], dimension="A1:D2"))
+    code, out, err = run(capsys, path)
+    assert (code, out) == (0, LAYER), err
+
+
+# ---- issue 45, item 4 and issue 42, item 3: formulas without their value ---------------------
+
+
+def test_a_formula_saved_without_its_value_is_refused_at_its_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fen = ["fen", "Fen", Raw('<c r="C3"><f>1+2</f></c>'), "impassable"]
+    path = chart(tmp_path, xlsx([HEADER, BOG, fen]))
+    code, out, err = run(capsys, path)
+    assert code == 1 and out == ""
+    assert (
+        f"{path}:3:3: error[E003]: cannot read {path}: cell C3 holds a formula (=1+2) saved "
+        "without its value"
+    ) in err
+    assert "open the workbook in a spreadsheet program" in err
+
+
+def test_a_formula_with_its_saved_value_reads_as_that_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fen = [
+        "fen",
+        Raw('<c r="B3" t="str"><f>"F"&amp;"en"</f><v>Fen</v></c>'),
+        Raw('<c r="C3"><f>1+2</f><v>3</v></c>'),
+        "impassable",
+    ]
+    code, out, err = run(capsys, chart(tmp_path, xlsx([HEADER, BOG, fen])))
+    assert (code, out) == (0, LAYER), err
+
+
+def test_an_error_value_is_refused_at_its_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fen = ["fen", "Fen", Raw('<c r="C3" t="e"><f>1/0</f><v>#DIV/0!</v></c>'), "impassable"]
+    path = chart(tmp_path, xlsx([HEADER, BOG, fen]))
+    code, _, err = run(capsys, path)
+    assert code == 1 and f"{path}:3:3: error[E003]" in err and "holds the error #DIV/0!" in err
+
+
+def test_a_formula_made_by_openpyxl_is_refused_at_its_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """openpyxl writes formulas and never computes them: what a script made, unsaved."""
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "marsh"
+    for row in (HEADER, BOG, ["fen", "Fen", "=1+2", "impassable"]):
+        sheet.append(row)
+    path = tmp_path / "marsh.xlsx"
+    book.save(path)
+    code, _, err = run(capsys, path)
+    assert code == 1 and "cell C3 holds a formula (=1+2) saved without its value" in err
+
+
+# ---- issue 45, item 5: shared strings ------------------------------------------------------
+
+
+def test_shared_strings_past_the_bound_are_refused_without_being_held(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = xlsx([HEADER, BOG, FEN], shared=big_shared_strings(40))
+    path = chart(tmp_path, data)
+    assert path.stat().st_size < 100_000  # 40 MiB of XML in under 100 kB
+    tracemalloc.start()
+    code, _, err = run(capsys, path)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert code == 1 and "its XML is over 32 MiB once decompressed" in err
+    assert peak < 8 * 1024 * 1024
+
+
+def test_a_part_that_lies_about_its_size_is_still_bounded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The zip's directory says 100 bytes; the stream holds 40 MiB: reading stops at the
+    size said, and the part is refused as damaged."""
+    data = bytearray(xlsx([HEADER, BOG, FEN], shared=big_shared_strings(40)))
+    name = b"xl/sharedStrings.xml"
+    for at in (m.start() for m in re.finditer(re.escape(name), bytes(data))):
+        signature = bytes(data[at - 46 : at - 42])
+        if signature == b"PK\x01\x02":  # the central directory's entry: its size field
+            data[at - 46 + 24 : at - 46 + 28] = (100).to_bytes(4, "little")
+    tracemalloc.start()
+    code, _, err = run(capsys, chart(tmp_path, bytes(data)))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert code == 1 and "error[E003]" in err
+    assert peak < 8 * 1024 * 1024
+
+
+def test_a_document_type_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    laughs = (
+        '<?xml version="1.0"?><!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa">]>'
+        '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        "<si><t>&a;</t></si></sst>"
+    )
+    code, _, err = run(capsys, chart(tmp_path, xlsx([HEADER, BOG, FEN], shared=laughs.encode())))
+    assert code == 1 and "declares a document type" in err
