@@ -5,12 +5,14 @@ workbook is written here byte by byte (dev/workbooks.py: zip + XML) or by openpy
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from dev.workbooks import Cell, Raw, big_shared_strings, xlsx
+from dev.workbooks import Cell, Raw, big_shared_strings, ods, xlsx
 from rulesdsl.cli import main
 
 HEADER: list[Cell] = ["feature", "label", "walker", "hover"]
@@ -182,3 +184,78 @@ def test_a_document_type_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtur
     )
     code, _, err = run(capsys, chart(tmp_path, xlsx([HEADER, BOG, FEN], shared=laughs.encode())))
     assert code == 1 and "declares a document type" in err
+
+
+# ---- issue 42, item 3: .ods ------------------------------------------------------------------
+
+
+def test_an_ods_spreadsheet_is_read_as_its_csv_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, chart(tmp_path, ods([HEADER, BOG, FEN]), ".ods"))
+    assert (code, out) == (0, LAYER), err
+
+
+def test_ods_runs_of_empty_rows_and_columns_are_skipped_by_their_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """LibreOffice writes the empty rest of a sheet as one repeated row of repeated cells."""
+    empty = Raw(
+        '<table:table-row table:number-rows-repeated="1048573">'
+        '<table:table-cell table:number-columns-repeated="16384"/></table:table-row>'
+    )
+    wide = [*BOG, Raw('<table:table-cell table:number-columns-repeated="16380"/>')]
+    code, out, err = run(capsys, chart(tmp_path, ods([HEADER, wide, FEN, empty]), ".ods"))
+    assert (code, out) == (0, LAYER), err
+
+
+def test_an_ods_run_of_full_cells_is_refused_at_its_first_cell_past_the_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    full = Raw(
+        '<table:table-row table:number-rows-repeated="1048573">'
+        '<table:table-cell table:number-columns-repeated="3" office:value-type="float" '
+        'office:value="1"/></table:table-row>'
+    )
+    path = chart(tmp_path, ods([HEADER, BOG, FEN, full]), ".ods")
+    code, _, err = run(capsys, path)
+    assert code == 1
+    assert (
+        f"{path}:100001:1: error[E003]: cannot read {path}: cell A100001 is past the last cell"
+    ) in err
+
+
+def test_an_ods_formula_saved_without_its_value_is_refused_at_its_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fen = ["fen", "Fen", Raw('<table:table-cell table:formula="of:=1+2"/>'), "impassable"]
+    path = chart(tmp_path, ods([HEADER, BOG, fen]), ".ods")
+    code, _, err = run(capsys, path)
+    assert code == 1
+    assert f"{path}:3:3: error[E003]: cannot read {path}: cell C3 holds a formula (of:=1+2)" in err
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+@pytest.mark.parametrize("kind", ["ods", "xlsx"])
+def test_a_chart_saved_by_libreoffice_is_read_with_its_formulas_values(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "marsh.csv"
+    source.write_text("feature,label,walker,hover\nbog,Bog,2,1\nfen,Fen,=1+2,impassable\n")
+    subprocess.run(
+        [
+            "soffice",
+            "--headless",
+            f"-env:UserInstallation=file://{tmp_path}/profile",
+            "--convert-to",
+            kind,
+            "--outdir",
+            str(tmp_path / "out"),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    code, out, err = run(capsys, tmp_path / "out" / f"marsh.{kind}")
+    assert (code, out) == (0, LAYER), err

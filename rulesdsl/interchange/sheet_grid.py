@@ -41,9 +41,12 @@ def address(row: int, column: int) -> str:
 class Grid:
     """The cells of one sheet, by (row, column) from 1, and its merged ranges."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_chars: int) -> None:
         self.cells: dict[tuple[int, int], str] = {}
         self.merges: list[tuple[int, int, int, int]] = []
+        self.max_chars = max_chars
+        """The size of a CSV chart: the cells' text together may not pass it."""
+        self._chars = 0
 
     def put(self, row: int, column: int, text: str) -> None:
         """The cell at (row, column) holds ``text``; an empty text is no cell."""
@@ -60,6 +63,9 @@ class Grid:
             raise Refused(f"cell {address(row, column)} is given twice", (row, column))
         if len(self.cells) >= MAX_CELLS:
             raise Refused(f"the sheet has more than {MAX_CELLS:,} cells", (row, column))
+        self._chars += len(text)
+        if self._chars > self.max_chars:
+            raise Refused(self._over(row), (row, column))
         self.cells[(row, column)] = text
 
     def merge(self, top: int, left: int, bottom: int, right: int) -> None:
@@ -68,7 +74,10 @@ class Grid:
             raise Refused(f"the sheet has more than {MAX_MERGES:,} merged cells", (top, left))
         self.merges.append((top, left, min(bottom, MAX_ROWS), min(right, MAX_COLUMNS)))
 
-    def text(self, max_chars: int) -> str:
+    def _over(self, row: int) -> str:
+        return f"the sheet as a chart is over {self.max_chars:,} characters by row {row}"
+
+    def text(self) -> str:
         """The sheet as CSV text, a line per row (empty rows stay as empty lines, so a row's
         line is its number), trailing empty cells left out."""
         self._one_header()
@@ -84,11 +93,8 @@ class Grid:
             buffer.write("\n" * (row - last - 1))
             writer.writerow([cells.get(c, "") for c in range(1, width + 1)])
             last = row
-            if buffer.tell() > max_chars:
-                raise Refused(
-                    f"the sheet as a chart is over {max_chars:,} characters by row {row}",
-                    (row, width),
-                )
+            if buffer.tell() > self.max_chars:
+                raise Refused(self._over(row), (row, width))
         return buffer.getvalue()
 
     def _one_header(self) -> None:

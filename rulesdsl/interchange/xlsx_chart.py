@@ -1,6 +1,7 @@
-"""Charts as ``.xlsx`` workbooks, one sheet per layer or table.
+"""Charts as ``.xlsx`` workbooks (and ``.ods`` spreadsheets, read), one sheet per layer or table.
 
-Reading (:mod:`rulesdsl.interchange.xlsx_read`, no extra needed) turns the sheet's cells into
+Reading (:mod:`rulesdsl.interchange.xlsx_read`, :mod:`rulesdsl.interchange.ods_read`; no
+extra needed) turns the sheet's cells into
 the text of a CSV chart, which :mod:`rulesdsl.interchange.csv_chart` then reads like any other
 (so every check and message is the same); a diagnostic names the sheet's row and column.
 Numbers are read as the numbers they are (no decimal mark to guess), a formula as the value the
@@ -16,10 +17,11 @@ import importlib
 import io
 import re
 import zipfile
-from typing import Any
+from typing import Any, Literal, assert_never
 
 from rulesdsl.diagnostics import Pos, error
-from rulesdsl.interchange import xlsx_read
+from rulesdsl.interchange import ods_read, xlsx_read
+from rulesdsl.interchange.sheet_grid import Grid
 from rulesdsl.interchange.zipped_xml import Budget, Refused
 from rulesdsl.sources import MAX_FILE_BYTES, Loaded
 
@@ -38,43 +40,68 @@ def _openpyxl() -> Any:
         raise XlsxUnavailable(f".xlsx needs openpyxl: {INSTALL}") from None
 
 
-def read_xlsx(data: bytes, file: str, sheet: str | None, max_chars: int = MAX_FILE_BYTES) -> Loaded:
+Kind = Literal["xlsx", "ods"]
+"""The workbooks read: Excel's (Office Open XML) and OpenDocument's (LibreOffice)."""
+_SAVE_AS = {
+    "xlsx": "save it from a spreadsheet as Excel 2007-365 (.xlsx)",
+    "ods": "save it from a spreadsheet as OpenDocument Spreadsheet (.ods)",
+}
+
+
+def read_workbook(
+    data: bytes, file: str, kind: Kind, sheet: str | None, max_chars: int = MAX_FILE_BYTES
+) -> Loaded:
     """The sheet named ``sheet`` (or the workbook's only sheet) as CSV text, at most
     ``max_chars`` long (the size a CSV chart may have)."""
     budget = Budget()
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as book:
+            names, grid = _sheet(book, kind, sheet, budget, max_chars)
+            text = grid.text() if grid is not None else None
+    except Refused as exc:
+        return refused(file, str(exc), exc.cell, exc.hint or _SAVE_AS[kind])
+    except Exception as exc:  # zip and XML errors of any bytes: never a traceback
+        what = "workbook" if kind == "xlsx" else "spreadsheet"
+        return refused(
+            file, f"it is not an .{kind} {what} ({type(exc).__name__})", None, _SAVE_AS[kind]
+        )
+    if text is None:
+        return Loaded(
+            None,
+            (
+                error(
+                    "E101",
+                    f"{file} has no sheet '{sheet}'"
+                    + (f": its sheets are {', '.join(names)}" if names else ""),
+                    Pos(file, 1, 1, 1, 2),
+                    "name the sheet after the layer or table (export --format xlsx does)",
+                ),
+            ),
+        )
+    return Loaded(text, (), text)
+
+
+def _sheet(
+    book: zipfile.ZipFile, kind: Kind, sheet: str | None, budget: Budget, max_chars: int
+) -> tuple[list[str], Grid | None]:
+    """The names of the workbook's sheets and the cells of the one named ``sheet`` (or of its
+    only sheet; None when there is no such sheet)."""
+    match kind:
+        case "xlsx":
             sheets, strings_part = xlsx_read.sheet_names(book, budget)
             names = list(sheets)
             name = sheet if sheet in names else names[0] if len(names) == 1 else None
             if name is None:
-                return Loaded(
-                    None,
-                    (
-                        error(
-                            "E101",
-                            f"{file} has no sheet '{sheet}'"
-                            + (f": its sheets are {', '.join(names)}" if names else ""),
-                            Pos(file, 1, 1, 1, 2),
-                            "name the sheet after the layer or table (export --format xlsx does)",
-                        ),
-                    ),
-                )
+                return names, None
             strings = xlsx_read.shared_strings(book, strings_part, budget)
-            text = xlsx_read.read_sheet(book, sheets[name], strings, budget).text(max_chars)
-    except Refused as exc:
-        return refused(file, str(exc), exc.cell, exc.hint or _SAVE_AGAIN)
-    except Exception as exc:  # zip and XML errors of any bytes: never a traceback
-        return refused(file, f"it is not an .xlsx workbook ({type(exc).__name__})")
-    return Loaded(text, (), text)
+            return names, xlsx_read.read_sheet(book, sheets[name], strings, budget, max_chars)
+        case "ods":
+            return ods_read.read_tables(book, sheet, budget, max_chars)
+        case _:
+            assert_never(kind)
 
 
-_SAVE_AGAIN = "save it from a spreadsheet as Excel 2007-365 (.xlsx)"
-
-
-def refused(
-    file: str, why: str, cell: tuple[int, int] | None = None, hint: str = _SAVE_AGAIN
-) -> Loaded:
+def refused(file: str, why: str, cell: tuple[int, int] | None, hint: str) -> Loaded:
     """A workbook refused: an E003 at the cell at fault (its row and column), or at the top."""
     row, column = cell or (1, 1)
     return Loaded(

@@ -90,9 +90,11 @@ def _string(elem: Element) -> str:
     return "".join(parts)
 
 
-def read_sheet(book: zipfile.ZipFile, part: str, strings: list[str], budget: Budget) -> Grid:
-    """The cells and merged ranges of the sheet in ``part``."""
-    grid = Grid()
+def read_sheet(
+    book: zipfile.ZipFile, part: str, strings: list[str], budget: Budget, max_chars: int
+) -> Grid:
+    """The cells and merged ranges of the sheet in ``part``, their text at most ``max_chars``."""
+    grid = Grid(max_chars)
     row = column = 0
     for kind, elem in events(book, part, budget, frozenset({"c", "mergeCell"})):
         name = local(elem.tag)
