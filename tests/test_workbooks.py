@@ -259,3 +259,74 @@ def test_a_chart_saved_by_libreoffice_is_read_with_its_formulas_values(
     )
     code, out, err = run(capsys, tmp_path / "out" / f"marsh.{kind}")
     assert (code, out) == (0, LAYER), err
+
+
+# ---- issue 42, item 3: charts as designers lay them out ----------------------------------------
+
+
+def test_a_title_row_above_the_header_is_skipped_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    title: list[Cell] = ["Marsh (Heavy Gear, p.12)"]
+    path = chart(tmp_path, xlsx([title, [], HEADER, BOG, FEN], merges=("A1:D1",)))
+    code, out, err = run(capsys, path)
+    assert (code, out) == (0, LAYER), err
+    assert (
+        "warning[W131]: row 1 above the header (row 3): taken as the chart's title, not read"
+    ) in err
+    assert err.startswith(f"{path}:1:")
+
+
+def test_a_csv_title_row_and_trailing_empty_columns_are_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As French Excel saves a formatted sheet: a title, then `;` for each empty column."""
+    text = (
+        "Marsh;;;;;;\r\nfeature;label;walker;hover;;;\r\nbog;Bog;2;1;;;\r\n"
+        "fen;Fen;3;impassable;;;\r\n;;;;;;\r\n"
+    )
+    path = chart(tmp_path, text.encode(), ".csv")
+    code, out, err = run(capsys, path)
+    assert (code, out) == (0, LAYER), err
+    assert "warning[W131]: row 1 above the header (row 2)" in err
+    assert re.findall(r"(?:error|warning)\[(\w+)\]", err) == ["W131"]
+
+
+def test_empty_columns_at_the_end_of_a_csv_chart_are_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "feature;label;walker;hover;;;;\nbog;Bog;2;1;;;;\nfen;Fen;3;impassable;;;;\n"
+    code, out, err = run(capsys, chart(tmp_path, text.encode(), ".csv"))
+    assert (code, out, err) == (0, LAYER, "")
+
+
+def test_header_row_names_a_header_below_a_title_of_two_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = chart(tmp_path, xlsx([["Marsh", "v2"], HEADER, BOG, FEN]))
+    code, _, err = run(capsys, path)
+    assert code == 1 and "'Marsh' is" not in err  # row 1 was taken as the header
+    code, out, err = run(capsys, path, "--header-row", "2")
+    assert (code, out) == (0, LAYER), err
+    code, _, err = run(capsys, path, "--header-row", "9")
+    assert code == 1 and "--header-row 9: no row of the chart starts there" in err
+
+
+def test_a_two_row_header_under_merged_cells_is_read_as_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "feature" over two rows; "label" over "en" and "fr"; "cost" over the modes."""
+    rows: list[list[Cell]] = [
+        ["Marsh"],
+        ["feature", "label", None, "cost", None],
+        [None, "en", "fr", "walker", "hover"],
+        ["bog", "Bog", "Tourbière", 2, 1],
+        ["fen", "Fen", "Fagne", 3, "impassable"],
+    ]
+    merges = ("A1:E1", "A2:A3", "B2:C2", "D2:E2")
+    code, out, err = run(capsys, chart(tmp_path, xlsx(rows, merges=merges)))
+    assert code == 0, err
+    assert out == (
+        'layer marsh {\n  bog "Bog" fr "Tourbière" | 2, hover 1\n'
+        '  fen "Fen" fr "Fagne"     | 3, hover impassable\n}\n'
+    )

@@ -62,6 +62,13 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="the CSV delimiter; by default the one the header and rows use",
     )
     p.add_argument(
+        "--header-row",
+        metavar="N",
+        type=int,
+        help="the chart's header is row N (by default the first row of two cells or more: "
+        "rows of one cell above it are a title)",
+    )
+    p.add_argument(
         "--dry-run",
         action="store_true",
         help="with --into: print the change, write nothing",
@@ -158,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
             delimiter=delimiter,
             locale_mark=locale_mark,
             fragments=compiler.fragments,
+            header_row=args.header_row,
         )
     else:
         imported = import_layer(
@@ -172,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
             delimiter=delimiter,
             locale_mark=locale_mark,
             fragments=compiler.fragments,
+            header_row=args.header_row,
         )
     if target is None:
         checked = check_alone(imported, compiler)

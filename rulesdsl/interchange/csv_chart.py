@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
 
 from rulesdsl import ir, spelling, words
-from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
 from rulesdsl.interchange.chart_columns import (
@@ -172,14 +172,26 @@ def read_chart(
     delimiter: str | None = None,
     locale_mark: str | None = None,
     fragments: FragmentParser | None = None,
+    header_row: int | None = None,
 ) -> tuple[Sheet, list[Column], list[ChartRow], list[Diagnostic]]:
     """The chart's rows, each part parsed with the DSL's grammar and placed at its cell."""
     parser = fragments or FragmentParser()
-    sheet = Sheet(text, path, delimiter)
+    sheet = Sheet(text, path, delimiter, header_row)
     diags = list(sheet.diagnostics)
     if diags:  # the file is no CSV: its cells are not what they seem
         return sheet, [], [], diags
     rows = sheet.rows
+    if sheet.title and rows:
+        lines = sorted({sheet.line(r) for r in sheet.title})
+        diags.append(
+            warning(
+                "W131",
+                f"{'rows' if len(lines) > 1 else 'row'} {', '.join(map(str, lines))} above the "
+                f"header (row {sheet.line(rows[0])}): taken as the chart's title, not read",
+                sheet.at(sheet.title[0][0]),
+                "--header-row N names the header row when it is another",
+            )
+        )
     if not rows or not any(c.text.strip() for c in rows[0]):
         diags.append(
             error(
@@ -556,6 +568,7 @@ def import_layer(
     delimiter: str | None = None,
     locale_mark: str | None = None,
     fragments: FragmentParser | None = None,
+    header_row: int | None = None,
 ) -> Imported:
     """A ``layer`` block from a CSV chart. ``known`` (modes and groups of the target ruleset),
     ``languages`` and ``columns`` (its modifiers and sights) make unknown headers errors
@@ -573,6 +586,7 @@ def import_layer(
         delimiter=delimiter,
         locale_mark=locale_mark,
         fragments=fragments,
+        header_row=header_row,
     )
     if not cols:
         return Imported(None, diags, sheet=sheet)
@@ -652,6 +666,7 @@ def import_table(
     delimiter: str | None = None,
     locale_mark: str | None = None,
     fragments: FragmentParser | None = None,
+    header_row: int | None = None,
 ) -> Imported:
     """A plain table's rows from a chart, for ``--into``: a header names the table's columns."""
     target = Target(frozenset(known), frozenset(columns), tuple(languages))
@@ -663,6 +678,7 @@ def import_table(
         delimiter=delimiter,
         locale_mark=locale_mark,
         fragments=fragments,
+        header_row=header_row,
     )
     order = [c.name for c in cols if c.role == "column"]
     has = frozenset(c.role for c in cols) & {"label", "note", "source"}
