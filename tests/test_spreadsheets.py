@@ -303,11 +303,30 @@ def test_a_mode_column_named_like_no_language_keeps_its_costs(
     assert 'bog "Bog" | 2, hq 3' in out
 
 
-def test_a_bare_language_code_header_is_ambiguous_without_a_ruleset(
+@pytest.mark.parametrize(
+    ("cells", "read"),
+    [
+        (("Tourbière", "Fagne"), 'bog "Bog" fr "Tourbière" | 2'),
+        (("3", "impassable"), 'bog "Bog" | 3, walker 2'),
+        (("1.5", "as bog"), 'fen "Fen" | as bog, walker 3'),
+    ],
+)
+def test_a_bare_language_code_header_is_decided_by_its_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cells: tuple[str, str], read: str
+) -> None:
+    """Issue 42.3: words are labels in that language, costs a mode's."""
+    chart = tmp_path / "c.csv"
+    chart.write_text(f"feature,label,fr,walker\nbog,Bog,{cells[0]},2\nfen,Fen,{cells[1]},3\n")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert (code, err) == (0, ""), err
+    assert read in out
+
+
+def test_a_bare_language_code_header_over_words_and_costs_is_ambiguous(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     chart = tmp_path / "c.csv"
-    chart.write_text("feature,label,fr,walker\nbog,Bog,Tourbière,2\n", "utf-8")
+    chart.write_text("feature,label,fr,walker\nbog,Bog,Tourbière,2\nfen,Fen,3,3\n", "utf-8")
     code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
     assert code == 1 and out == ""
     assert f"{chart}:1:15: error[E130]: row 1, column 3: 'fr' is a language code" in err
