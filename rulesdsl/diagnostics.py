@@ -168,6 +168,7 @@ CODES: Mapping[str, str] = {
     "W101": "a label missing in one of the ruleset's languages",
     "W130": "an inherited row that a chart leaves out, kept (only `remove` drops it)",
     "W131": "rows above a chart's header, taken as its title and not read",
+    "W132": "a chart that is not UTF-8, read as cp1252 (what Excel saves as CSV on Windows)",
     "W250": "a results table outcome that no row gives",
     "W251": "a sight rule that no layer column uses",
     "W320": "a results table's `round` whose columns are bounded by `up to` and `above`",
@@ -219,8 +220,8 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("checks", "W340"),
     (
         "tools",
-        "W003 W009 W010 W601 E130 E131 E132 E133 W130 W131 E610 E611 E612 E613 W611 W612 W613 W614 "
-        "W700 W701 W702 W703 E700 E701 E702 E703",
+        "W003 W009 W010 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614 "
+        "W700 W701 W702 W703 E700 E701 E702 E703 W131 W132",
     ),
 )
 

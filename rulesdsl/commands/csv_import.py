@@ -48,7 +48,8 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--encoding",
         metavar="NAME",
-        help="the CSV file's encoding when it is not UTF-8 (cp1252, latin-1, cp1251...)",
+        help="the CSV file's encoding when it is not UTF-8 (cp1252, latin-1, cp1251...); "
+        "by default UTF-8, or cp1252 with a warning when the file is not UTF-8",
     )
     p.add_argument(
         "--locale",
@@ -182,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
             fragments=compiler.fragments,
             header_row=args.header_row,
         )
+    imported.diagnostics.extend(loaded.diagnostics)  # what reading the file said (W132)
     if target is None:
         checked = check_alone(imported, compiler)
         found = sorted([*imported.diagnostics, *checked], key=sort_key)
