@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -56,7 +57,7 @@ def _cell(row: int, column: int, value: Cell) -> str:
 
 
 def sheet_xml(
-    rows: list[list[Cell]] | list[Raw], dimension: str | None = None, merges: tuple[str, ...] = ()
+    rows: Sequence[list[Cell] | Raw], dimension: str | None = None, merges: tuple[str, ...] = ()
 ) -> str:
     parts = [f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{MAIN}">']
     if dimension:
@@ -78,7 +79,7 @@ def sheet_xml(
 
 
 def xlsx(
-    rows: list[list[Cell]] | list[Raw],
+    rows: Sequence[list[Cell] | Raw],
     *,
     name: str = "marsh",
     dimension: str | None = None,
@@ -169,7 +170,7 @@ def _ods_cell(value: Cell) -> str:
             )
 
 
-def ods(rows: list[list[Cell]] | list[Raw], *, name: str = "marsh") -> bytes:
+def ods(rows: Sequence[list[Cell] | Raw], *, name: str = "marsh") -> bytes:
     """An OpenDocument spreadsheet of one table, as LibreOffice lays one out."""
     body = []
     for row in rows:
