@@ -28,6 +28,7 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
+from rulesdsl.gc_pause import gc_paused
 from rulesdsl.interchange.chart_columns import (
     NAME,
     Column,
@@ -163,6 +164,7 @@ def outside_strings(
     return pattern.sub(lambda m: replace(m) if m.start() in outside else m.group(), text)
 
 
+@gc_paused()  # no collection while the rows' many small nodes are made: linear in the chart
 def read_chart(
     text: str,
     path: str,

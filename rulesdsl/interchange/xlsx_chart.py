@@ -20,6 +20,7 @@ import zipfile
 from typing import Any, Literal, assert_never
 
 from rulesdsl.diagnostics import Pos, error
+from rulesdsl.gc_pause import gc_paused
 from rulesdsl.interchange import ods_read, xlsx_read
 from rulesdsl.interchange.sheet_grid import Grid
 from rulesdsl.interchange.zipped_xml import Budget, Refused
@@ -48,6 +49,7 @@ _SAVE_AS = {
 }
 
 
+@gc_paused()  # the cells kept are many small strings and tuples: no collection walks them
 def read_workbook(
     data: bytes, file: str, kind: Kind, sheet: str | None, max_chars: int = MAX_FILE_BYTES
 ) -> Loaded:
