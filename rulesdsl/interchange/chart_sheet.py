@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from rulesdsl import spelling
-from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.chart_read import sep_line, sniff_delimiter
 
@@ -90,6 +90,21 @@ class Sheet:
             filled = [sum(bool(c.text.strip()) for c in r) for r in self.rows[:TITLE_ROWS]]
             at = next((i for i, n in enumerate(filled) if n >= 2), 0)
         self.title, self.rows = self.rows[:at], self.rows[at:]
+
+    def title_said(self) -> list[Diagnostic]:
+        """W131 naming the rows above the header, if any."""
+        if not self.title or not self.rows:
+            return []
+        lines = sorted({self.line(r) for r in self.title})
+        return [
+            warning(
+                "W131",
+                f"{'rows' if len(lines) > 1 else 'row'} {', '.join(map(str, lines))} above the "
+                f"header (row {self.line(self.rows[0])}): taken as the chart's title, not read",
+                self.at(self.title[0][0]),
+                "--header-row N names the header row when it is another",
+            )
+        ]
 
     def _read(self) -> None:
         text, n = self.text, len(self.text)

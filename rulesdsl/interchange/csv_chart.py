@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
 
 from rulesdsl import ir, spelling, words
-from rulesdsl.diagnostics import Diagnostic, error, warning
+from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
 from rulesdsl.gc_pause import gc_paused
@@ -183,17 +183,7 @@ def read_chart(
     if diags:  # the file is no CSV: its cells are not what they seem
         return sheet, [], [], diags
     rows = sheet.rows
-    if sheet.title and rows:
-        lines = sorted({sheet.line(r) for r in sheet.title})
-        diags.append(
-            warning(
-                "W131",
-                f"{'rows' if len(lines) > 1 else 'row'} {', '.join(map(str, lines))} above the "
-                f"header (row {sheet.line(rows[0])}): taken as the chart's title, not read",
-                sheet.at(sheet.title[0][0]),
-                "--header-row N names the header row when it is another",
-            )
-        )
+    diags.extend(sheet.title_said())
     if not rows or not any(c.text.strip() for c in rows[0]):
         diags.append(
             error(
