@@ -14,6 +14,7 @@ import pytest
 
 from dev.workbooks import Cell, Raw, big_shared_strings, ods, xlsx
 from rulesdsl.cli import main
+from rulesdsl.interchange import zipped_xml
 
 HEADER: list[Cell] = ["feature", "label", "walker", "hover"]
 BOG: list[Cell] = ["bog", "Bog", 2, 1]
@@ -91,7 +92,7 @@ def test_a_stale_dimension_does_not_cut_the_chart_short(
 def test_a_formula_saved_without_its_value_is_refused_at_its_cell(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fen = ["fen", "Fen", Raw('<c r="C3"><f>1+2</f></c>'), "impassable"]
+    fen: list[Cell] = ["fen", "Fen", Raw('<c r="C3"><f>1+2</f></c>'), "impassable"]
     path = chart(tmp_path, xlsx([HEADER, BOG, fen]))
     code, out, err = run(capsys, path)
     assert code == 1 and out == ""
@@ -105,7 +106,7 @@ def test_a_formula_saved_without_its_value_is_refused_at_its_cell(
 def test_a_formula_with_its_saved_value_reads_as_that_value(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fen = [
+    fen: list[Cell] = [
         "fen",
         Raw('<c r="B3" t="str"><f>"F"&amp;"en"</f><v>Fen</v></c>'),
         Raw('<c r="C3"><f>1+2</f><v>3</v></c>'),
@@ -118,7 +119,12 @@ def test_a_formula_with_its_saved_value_reads_as_that_value(
 def test_an_error_value_is_refused_at_its_cell(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fen = ["fen", "Fen", Raw('<c r="C3" t="e"><f>1/0</f><v>#DIV/0!</v></c>'), "impassable"]
+    fen: list[Cell] = [
+        "fen",
+        "Fen",
+        Raw('<c r="C3" t="e"><f>1/0</f><v>#DIV/0!</v></c>'),
+        "impassable",
+    ]
     path = chart(tmp_path, xlsx([HEADER, BOG, fen]))
     code, _, err = run(capsys, path)
     assert code == 1 and f"{path}:3:3: error[E003]" in err and "holds the error #DIV/0!" in err
@@ -176,6 +182,15 @@ def test_a_part_that_lies_about_its_size_is_still_bounded(
     assert peak < 8 * 1024 * 1024
 
 
+def test_a_workbook_read_past_its_time_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader's clock, set to no time at all: refused at its first chunk, not read on."""
+    monkeypatch.setattr(zipped_xml, "MAX_SECONDS", -1.0)
+    code, _, err = run(capsys, chart(tmp_path, xlsx([HEADER, BOG, FEN])))
+    assert code == 1 and "reading it takes over -1 seconds" in err
+
+
 def test_a_document_type_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     laughs = (
         '<?xml version="1.0"?><!DOCTYPE sst [<!ENTITY a "aaaaaaaaaa">]>'
@@ -204,7 +219,7 @@ def test_ods_runs_of_empty_rows_and_columns_are_skipped_by_their_count(
         '<table:table-row table:number-rows-repeated="1048573">'
         '<table:table-cell table:number-columns-repeated="16384"/></table:table-row>'
     )
-    wide = [*BOG, Raw('<table:table-cell table:number-columns-repeated="16380"/>')]
+    wide: list[Cell] = [*BOG, Raw('<table:table-cell table:number-columns-repeated="16380"/>')]
     code, out, err = run(capsys, chart(tmp_path, ods([HEADER, wide, FEN, empty]), ".ods"))
     assert (code, out) == (0, LAYER), err
 
@@ -228,7 +243,12 @@ def test_an_ods_run_of_full_cells_is_refused_at_its_first_cell_past_the_bound(
 def test_an_ods_formula_saved_without_its_value_is_refused_at_its_cell(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fen = ["fen", "Fen", Raw('<table:table-cell table:formula="of:=1+2"/>'), "impassable"]
+    fen: list[Cell] = [
+        "fen",
+        "Fen",
+        Raw('<table:table-cell table:formula="of:=1+2"/>'),
+        "impassable",
+    ]
     path = chart(tmp_path, ods([HEADER, BOG, fen]), ".ods")
     code, _, err = run(capsys, path)
     assert code == 1
