@@ -350,3 +350,16 @@ def test_a_two_row_header_under_merged_cells_is_read_as_one(
         'layer marsh {\n  bog "Bog" fr "Tourbière" | 2, hover 1\n'
         '  fen "Fen" fr "Fagne"     | 3, hover impassable\n}\n'
     )
+
+
+def test_a_merged_header_cell_over_data_rows_keeps_them_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A header cell merged across two columns for looks, data right below: no second
+    header row (the row below has its key)."""
+    rows: list[list[Cell]] = [
+        ["feature", "label", None, "walker", "hover"],
+        *([r[0], r[1], None, r[2], r[3]] for r in (BOG, FEN)),
+    ]
+    code, _, err = run(capsys, chart(tmp_path, xlsx(rows, merges=("B1:C1",))))
+    assert code == 1 and "column 3: '' is not a mode name" in err  # the empty header, said

@@ -107,6 +107,9 @@ class Grid:
         top = min((r for r, n in counts.items() if n >= 2), default=None)
         if top is None:
             return
+        first = min(c for r, c in self.cells if r == top)
+        if (top + 1, first) in self.cells:  # the row below has a key: it is data
+            return
         groups = [m for m in self.merges if m[0] == m[2] == top and m[3] > m[1]]
         if not any(
             (top + 1, c) in self.cells
