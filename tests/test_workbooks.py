@@ -363,3 +363,14 @@ def test_a_merged_header_cell_over_data_rows_keeps_them_rows(
     ]
     code, _, err = run(capsys, chart(tmp_path, xlsx(rows, merges=("B1:C1",))))
     assert code == 1 and "column 3: '' is not a mode name" in err  # the empty header, said
+
+
+def test_a_binary_workbook_given_as_text_is_never_read_as_cp1252(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An .xls (binary Excel) goes the CSV way: refused at its first byte, not read as text."""
+    old = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 60 + "feature\x00Forêt".encode("cp1252")
+    path = chart(tmp_path, old, ".xls")
+    code, _, err = run(capsys, path)
+    assert code == 1 and f"{path}:1:1: error[E003]: cannot read {path}: byte 0xD0" in err
+    assert "W132" not in err

@@ -26,6 +26,9 @@ from rulesdsl.sources import Loaded
 DELIMITERS = (",", ";", "\t")
 """The delimiters a chart may use, in the order a tie is settled."""
 
+_BINARY = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+"""Bytes no text file holds (a workbook, an .xls): such a file is never read as cp1252."""
+
 _SEP_LINE = re.compile(r"sep=([,;\t|])[ \t]*(?:\r\n|\r|\n|$)")
 """Excel's first line naming the delimiter (``sep=;``): not a row of the chart."""
 
@@ -49,7 +52,12 @@ def decode_chart(data: bytes, file: str, encoding: str | None = None) -> Loaded:
     try:
         text = body.decode(found.name)
     except UnicodeDecodeError as exc:
-        if encoding is None and found.name == "utf-8" and likely_encoding(body) == "cp1252":
+        if (
+            encoding is None
+            and found.name == "utf-8"
+            and not _BINARY.search(body)
+            and likely_encoding(body) == "cp1252"
+        ):
             return _as_cp1252(file, body, exc)
         return _undecodable(file, body, exc, found.name, given=encoding is not None)
     return Loaded(text, (), text)
