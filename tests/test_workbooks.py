@@ -66,7 +66,7 @@ def test_a_sheet_wider_than_a_chart_may_be_is_refused_at_the_row_that_passes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Cells within the last row and column, each far to the right: the chart they make would
-    be 100 MB of commas; refused at the row where it passes the size a CSV chart may have."""
+    be 5 MB of commas; refused at the row where it passes the size a CSV chart may have."""
     rows = [HEADER, BOG, FEN] + [
         Raw(f'<row r="{r}"><c r="ALL{r}"><v>1</v></c></row>') for r in range(4, 5000)
     ]
