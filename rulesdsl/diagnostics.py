@@ -172,6 +172,8 @@ CODES: Mapping[str, str] = {
     "W010": "a deck with nothing on it yet: the build makes no PDF of it",
     "W101": "a label missing in one of the ruleset's languages",
     "W130": "an inherited row that a chart leaves out, kept (only `remove` drops it)",
+    "W131": "rows above a chart's header, taken as its title and not read",
+    "W132": "a chart that is not UTF-8, read as cp1252 (what Excel saves as CSV on Windows)",
     "W250": "a results table outcome that no row gives",
     "W251": "a sight rule that no layer column uses",
     "W320": "a results table's `round` whose columns are bounded by `up to` and `above`",
@@ -227,7 +229,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     (
         "tools",
         "W003 W009 W010 W601 E130 E131 E132 E133 W130 E610 E611 E612 E613 W611 W612 W613 W614 "
-        "W700 W701 W702 W703 E700 E701 E702 E703",
+        "W700 W701 W702 W703 E700 E701 E702 E703 W131 W132",
     ),
 )
 
@@ -358,6 +360,10 @@ class CappedList(list[Diagnostic]):
         self.offered += 1
         if self._cap.admits(diag.code, diag.pos):
             super().append(diag)
+
+    def extend(self, found: Iterable[Diagnostic]) -> None:
+        for diag in found:
+            self.append(diag)
 
     def with_left_out(self) -> list[Diagnostic]:
         """The diagnostics kept, then one per code past the cap saying how many it left out."""

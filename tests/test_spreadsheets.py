@@ -124,18 +124,20 @@ def test_a_chart_saved_by_french_excel_updates_its_layer_in_place(
     _soft_and_bog(target)
 
 
-def test_a_cp1252_chart_names_its_encoding_then_reads_with_it(
+def test_a_cp1252_chart_is_read_as_cp1252_with_a_warning(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # On main: 'utf-8' codec can't decode byte 0xe9.
+    """Issue 42.3: Excel's plain "CSV" on Windows reads without --encoding, said once."""
     target = project / "heavy_gear.terrain"
     _restate_walker_on_soft_ground(target)
-    before = target.read_bytes()
     chart = CHARTS / "terrain_fr_cp1252.csv"
-    code, _, err = run(capsys, "import", str(chart), "--layer", "terrain", "--into", str(target))
-    assert code == 1 and target.read_bytes() == before
-    assert f"{chart}:2:20: error[E003]: cannot read {chart}: byte 0xE9 is not UTF-8" in err
-    assert "it looks like cp1252" in err and "run again with --encoding cp1252" in err
+    code, out, err = run(capsys, "import", str(chart), "--layer", "terrain")
+    assert code == 0 and "Dégagé" in out, err
+    assert codes(err) == ["W132"]
+    assert (
+        f"{chart}:2:20: warning[W132]: {chart} is not UTF-8 (byte 0xE9): read as cp1252 "
+        "(Windows Western European"
+    ) in err
     code, _, err = run(
         capsys,
         "import",
@@ -147,7 +149,7 @@ def test_a_cp1252_chart_names_its_encoding_then_reads_with_it(
         "--encoding",
         "cp1252",
     )
-    assert code == 0, err
+    assert code == 0 and "W132" not in err, err
     _soft_and_bog(target)
     # The same file as from the UTF-8 chart.
     shutil.copy(RULESETS / "heavy_gear.terrain", project / "twin.terrain")
@@ -303,11 +305,30 @@ def test_a_mode_column_named_like_no_language_keeps_its_costs(
     assert 'bog "Bog" | 2, hq 3' in out
 
 
-def test_a_bare_language_code_header_is_ambiguous_without_a_ruleset(
+@pytest.mark.parametrize(
+    ("cells", "read"),
+    [
+        (("Tourbière", "Fagne"), 'bog "Bog" fr "Tourbière" | 2'),
+        (("3", "impassable"), 'bog "Bog" | 3, walker 2'),
+        (("1.5", "as bog"), 'fen "Fen" | as bog, walker 3'),
+    ],
+)
+def test_a_bare_language_code_header_is_decided_by_its_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cells: tuple[str, str], read: str
+) -> None:
+    """Issue 42.3: words are labels in that language, costs a mode's."""
+    chart = tmp_path / "c.csv"
+    chart.write_text(f"feature,label,fr,walker\nbog,Bog,{cells[0]},2\nfen,Fen,{cells[1]},3\n")
+    code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
+    assert (code, err) == (0, ""), err
+    assert read in out
+
+
+def test_a_bare_language_code_header_over_words_and_costs_is_ambiguous(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     chart = tmp_path / "c.csv"
-    chart.write_text("feature,label,fr,walker\nbog,Bog,Tourbière,2\n", "utf-8")
+    chart.write_text("feature,label,fr,walker\nbog,Bog,Tourbière,2\nfen,Fen,3,3\n", "utf-8")
     code, out, err = run(capsys, "import", str(chart), "--layer", "marsh")
     assert code == 1 and out == ""
     assert f"{chart}:1:15: error[E130]: row 1, column 3: 'fr' is a language code" in err
@@ -677,7 +698,7 @@ def test_xlsx_export_writes_formula_like_cells_as_text(
     assert (sheet["C2"].value, sheet["C2"].data_type) == (2, "n")  # a number stays a number
 
 
-def test_without_openpyxl_xlsx_is_a_one_line_error(
+def test_without_openpyxl_xlsx_is_read_and_export_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = builtins.__import__
@@ -698,9 +719,8 @@ def test_without_openpyxl_xlsx_is_a_one_line_error(
 
     monkeypatch.setattr(builtins, "__import__", no_openpyxl)
     monkeypatch.setattr(importlib, "import_module", no_openpyxl_module)
-    code, _, err = run(capsys, "import", str(CHARTS / "marsh.xlsx"), "--layer", "marsh")
-    assert code == 2
-    assert err.strip().splitlines()[-1].endswith("pip install 'rulesdsl[xlsx]'")
+    code, out, err = run(capsys, "import", str(CHARTS / "marsh.xlsx"), "--layer", "marsh")
+    assert code == 0 and out.startswith("layer marsh {"), err  # reading needs no extra
     code, _, err = run(
         capsys, "export", "heavy_gear", "--format", "xlsx", "-o", str(tmp_path / "x.xlsx")
     )

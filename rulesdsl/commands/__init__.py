@@ -28,7 +28,7 @@ VERBS: dict[str, str] = {
     "sheet": "print a quick-reference sheet (HTML, PDF or Markdown)",
     "cards": "print a deck of quick-reference cards (PDF)",
     "convert": "convert a ruleset between .terrain and the YAML authoring format",
-    "import": "read a spreadsheet chart (CSV, .xlsx) as a layer, or update one in place",
+    "import": "read a spreadsheet chart (CSV, .xlsx, .ods) as a layer, or update one in place",
     "lsp": "run the language server over stdio (for editors)",
     "watch": "recompile on save and serve a live preview of the sheets",
     "i18n": "translate a ruleset's labels with gettext tools (extract, merge)",

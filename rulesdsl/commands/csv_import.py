@@ -18,16 +18,16 @@ from rulesdsl.interchange.chart_columns import cell_keys, layer_columns
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verbs.add_parser(
         "import",
-        help="read a spreadsheet chart (CSV, .xlsx) as a layer, or update one in place",
+        help="read a spreadsheet chart (CSV, .xlsx, .ods) as a layer, or update one in place",
         description="Read a chart saved by a spreadsheet (CSV with `,` `;` or tab, any "
-        "encoding with --encoding, decimal commas; or .xlsx) and print it as a `layer` "
+        "encoding with --encoding, decimal commas; or .xlsx, .ods) and print it as a `layer` "
         "block, checked as the DSL is checked; or, with --into, update that layer (or with "
         "--table, that table) of a ruleset in place and print the change as `rulesdsl diff` "
         "does. Columns: the key, label, 'label fr', one per mode or group, all, "
         "'column NAME', source, note, 'note fr', 'ignores others'. Errors point at the "
         "chart's cells.",
     )
-    p.add_argument("csv", metavar="CHART", help="a .csv (or .tsv, .txt) or .xlsx file")
+    p.add_argument("csv", metavar="CHART", help="a .csv (or .tsv, .txt), .xlsx or .ods file")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--layer", metavar="NAME", help="the layer the chart holds")
     what.add_argument(
@@ -48,7 +48,8 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--encoding",
         metavar="NAME",
-        help="the CSV file's encoding when it is not UTF-8 (cp1252, latin-1, cp1251...)",
+        help="the CSV file's encoding when it is not UTF-8 (cp1252, latin-1, cp1251...); "
+        "by default UTF-8, or cp1252 with a warning when the file is not UTF-8",
     )
     p.add_argument(
         "--locale",
@@ -60,6 +61,13 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         choices=("comma", "semicolon", "tab", ",", ";"),
         metavar="{comma,semicolon,tab}",
         help="the CSV delimiter; by default the one the header and rows use",
+    )
+    p.add_argument(
+        "--header-row",
+        metavar="N",
+        type=int,
+        help="the chart's header is row N (by default the first row of two cells or more: "
+        "rows of one cell above it are a title)",
     )
     p.add_argument(
         "--dry-run",
@@ -105,13 +113,17 @@ def run(args: argparse.Namespace) -> int:
         report(data.diagnostics, compiler, "text")
         return EXIT_RULES
     delimiter = {"comma": ",", "semicolon": ";", "tab": "\t"}.get(args.delimiter, args.delimiter)
-    if path.suffix.lower() == ".xlsx":
-        from rulesdsl.interchange.xlsx_chart import XlsxUnavailable, read_xlsx
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".ods"):
+        from rulesdsl.interchange.xlsx_chart import read_workbook
 
-        try:
-            loaded = read_xlsx(data, str(path), args.layer or args.table)
-        except XlsxUnavailable as exc:
-            raise UsageError(str(exc)) from None
+        loaded = read_workbook(
+            data,
+            str(path),
+            "xlsx" if suffix == ".xlsx" else "ods",
+            args.layer or args.table,
+            compiler.limits.file_bytes,
+        )
         delimiter = ","  # the sheet's cells, written as CSV; numbers are numbers already
     else:
         loaded = chart_read.decode_chart(data, str(path), args.encoding)
@@ -154,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
             delimiter=delimiter,
             locale_mark=locale_mark,
             fragments=compiler.fragments,
+            header_row=args.header_row,
         )
     else:
         imported = import_layer(
@@ -168,7 +181,9 @@ def run(args: argparse.Namespace) -> int:
             delimiter=delimiter,
             locale_mark=locale_mark,
             fragments=compiler.fragments,
+            header_row=args.header_row,
         )
+    imported.diagnostics.extend(loaded.diagnostics)  # what reading the file said (W132)
     if target is None:
         checked = check_alone(imported, compiler)
         found = sorted([*imported.diagnostics, *checked], key=sort_key)

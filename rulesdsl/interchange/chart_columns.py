@@ -9,7 +9,9 @@ chart names the table's columns instead of modes.
 A bare header is a mode or group, never silently a language: with a target ruleset
 (``--into``), a name it declares as a mode or group, then a layer column, then (as charts
 were written before ``label fr``) a language it declares; without one, a mode, unless it is a
-language code Babel knows (``fr``, ``ar``), which could be either: E130. ``hq`` is a mode.
+language code Babel knows (``fr``, ``ar``), which could be either: its cells decide (costs
+make it a mode, words labels in that language), and when they hold both or nothing, E130.
+``hq`` is a mode.
 """
 
 from __future__ import annotations
@@ -104,10 +106,32 @@ def read_header(
             continue
         first[name] = i
         found = _role(name, target, table, first_lang, f"row 1, column {i + 1}: ", where)
+        if isinstance(found, Diagnostic) and found.code == "E130":
+            found = _by_cells(sheet, i, name, first_lang) or found
         columns.append(found if isinstance(found, Column) else Column("skip"))
         if not isinstance(found, Column):
             diags.append(found)
     return columns
+
+
+_COST = re.compile(r"[0-9+\-.]|(?:impassable|as)\b")
+"""How a cost starts (``2``, ``-1``, ``impassable``, ``as bog``); a label starts otherwise."""
+
+
+def _by_cells(sheet: Sheet, i: int, name: str, first_lang: str) -> Column | None:
+    """The column of a bare language code (``fr``), decided by what its cells hold: costs
+    (numbers, ``impassable``, ``as bog``) make it a mode's, words a language's labels; None
+    when it holds both, or nothing (truly ambiguous: E130)."""
+    kinds = {
+        bool(_COST.match(text))
+        for row in sheet.rows[1:]
+        if i < len(row) and (text := row[i].text.strip())
+    }
+    if kinds == {True}:
+        return Column("mode", name)
+    if kinds == {False}:
+        return Column("label", lang="" if name == first_lang else name)
+    return None
 
 
 def _role(

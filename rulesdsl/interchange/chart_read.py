@@ -6,7 +6,8 @@ UTF-8 after a byte-order mark ("CSV UTF-8"); "Unicode text" is UTF-16 with tabs.
 finds out which, so that :mod:`rulesdsl.interchange.csv_chart` reads cells, never bytes:
 
 - :func:`decode_chart`: a byte-order mark (UTF-8, UTF-16) decides; else ``--encoding``; else
-  UTF-8, and when that fails, an E003 at the first bad byte that names the likely encoding.
+  UTF-8, and when that fails, cp1252 with a warning (W132) if the bytes read as cp1252, or
+  an E003 at the first bad byte that names the likely encoding.
 - :func:`sniff_delimiter`: Excel's ``sep=;`` first line decides; else the one of ``,`` ``;``
   and tab that splits the header and the rows below it into the same number of cells.
 - :func:`decimal_mark`: ``--locale``'s decimal mark (Babel's); else the file's own.
@@ -18,12 +19,15 @@ import codecs
 import re
 from dataclasses import dataclass
 
-from rulesdsl.diagnostics import Pos, error
+from rulesdsl.diagnostics import Pos, error, warning
 from rulesdsl.ir_values import LANG
 from rulesdsl.sources import Loaded
 
 DELIMITERS = (",", ";", "\t")
 """The delimiters a chart may use, in the order a tie is settled."""
+
+_BINARY = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+"""Bytes no text file holds (a workbook, an .xls): such a file is never read as cp1252."""
 
 _SEP_LINE = re.compile(r"sep=([,;\t|])[ \t]*(?:\r\n|\r|\n|$)")
 """Excel's first line naming the delimiter (``sep=;``): not a row of the chart."""
@@ -48,8 +52,31 @@ def decode_chart(data: bytes, file: str, encoding: str | None = None) -> Loaded:
     try:
         text = body.decode(found.name)
     except UnicodeDecodeError as exc:
+        if (
+            encoding is None
+            and found.name == "utf-8"
+            and not _BINARY.search(body)
+            and likely_encoding(body) == "cp1252"
+        ):
+            return _as_cp1252(file, body, exc)
         return _undecodable(file, body, exc, found.name, given=encoding is not None)
     return Loaded(text, (), text)
+
+
+def _as_cp1252(file: str, data: bytes, exc: UnicodeDecodeError) -> Loaded:
+    """A chart that is not UTF-8 and reads as cp1252, what Excel saves as plain "CSV" on
+    Windows: read so, with a W132 at its first byte that is not UTF-8."""
+    text = data.decode("cp1252")
+    line = data.count(b"\n", 0, exc.start) + 1
+    column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+    said = warning(
+        "W132",
+        f"{file} is not UTF-8 (byte 0x{data[exc.start]:02X}): read as cp1252 ({_NAMES['cp1252']})",
+        Pos(file, line, column, line, column + 1),
+        'give --encoding NAME when it was saved in another; or save it as UTF-8 (Excel: "CSV '
+        'UTF-8")',
+    )
+    return Loaded(text, (said,), text)
 
 
 def _bom(data: bytes) -> Encoding | None:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from rulesdsl import spelling
-from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.chart_read import sep_line, sniff_delimiter
 
@@ -24,6 +24,9 @@ MAX_CELL = 131_072
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]|[\ud800-\udfff]")
 """What a label or note may not hold, as in the DSL: control characters other than a tab and
 a line break, and half a surrogate pair."""
+
+TITLE_ROWS = 10
+"""The most rows a title may take above a chart's header."""
 
 _NEUTRALISED = re.compile(r"'+[=+\-@\t\r]")
 """A cell export neutralised: import takes one quote off."""
@@ -45,7 +48,9 @@ class Cell:
 class Sheet:
     """A CSV file read into rows of cells that know their place in the file."""
 
-    def __init__(self, text: str, path: str, delimiter: str | None = None) -> None:
+    def __init__(
+        self, text: str, path: str, delimiter: str | None = None, header_row: int | None = None
+    ) -> None:
         self.text = text
         self.path = path
         named, self._skip = sep_line(text)  # Excel's `sep=;` line: no row of the chart
@@ -56,7 +61,50 @@ class Sheet:
         self._line_starts = [0]
         for line in text.splitlines(keepends=True):  # as the diagnostics printer counts lines
             self._line_starts.append(self._line_starts[-1] + len(line))
+        self.title: list[list[Cell]] = []
+        """The rows above the header: a title and its like, not read."""
         self._read()
+        self._find_header(header_row)
+
+    def line(self, row: list[Cell]) -> int:
+        """The line a row starts on: for a workbook's sheet, its row's number."""
+        return self.pos(row[0].start).line
+
+    def _find_header(self, header_row: int | None) -> None:
+        """The header: the row on line ``header_row`` when given; else the first row of two
+        cells or more when only rows of one cell (a title) stand above it, within the first
+        :data:`TITLE_ROWS` rows."""
+        if header_row is not None:
+            at = next((i for i, r in enumerate(self.rows) if self.line(r) == header_row), None)
+            if at is None:
+                self.diagnostics.append(
+                    error(
+                        "E001",
+                        f"--header-row {header_row}: no row of the chart starts there",
+                        self.pos(0),
+                        "the number a spreadsheet shows at the left of the header row",
+                    )
+                )
+                return
+        else:
+            filled = [sum(bool(c.text.strip()) for c in r) for r in self.rows[:TITLE_ROWS]]
+            at = next((i for i, n in enumerate(filled) if n >= 2), 0)
+        self.title, self.rows = self.rows[:at], self.rows[at:]
+
+    def title_said(self) -> list[Diagnostic]:
+        """W131 naming the rows above the header, if any."""
+        if not self.title or not self.rows:
+            return []
+        lines = sorted({self.line(r) for r in self.title})
+        return [
+            warning(
+                "W131",
+                f"{'rows' if len(lines) > 1 else 'row'} {', '.join(map(str, lines))} above the "
+                f"header (row {self.line(self.rows[0])}): taken as the chart's title, not read",
+                self.at(self.title[0][0]),
+                "--header-row N names the header row when it is another",
+            )
+        ]
 
     def _read(self) -> None:
         text, n = self.text, len(self.text)
@@ -138,7 +186,11 @@ class Sheet:
                 break
         if row:
             self.rows.append(row)
-        # A blank line is no row, as for Python's csv reader.
+        # Empty cells at the end of a row are none (Excel writes `;;;` after formatted columns);
+        # a blank line is no row, as for Python's csv reader.
+        for cells in self.rows:
+            while len(cells) > 1 and not cells[-1].text.strip():
+                cells.pop()
         self.rows = [r for r in self.rows if not (len(r) == 1 and r[0].start == r[0].end)]
 
     def offset(self, cell: Cell, index: int) -> int:

@@ -28,6 +28,7 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import CappedList, Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
+from rulesdsl.gc_pause import gc_paused
 from rulesdsl.interchange.chart_columns import (
     NAME,
     Column,
@@ -163,6 +164,7 @@ def outside_strings(
     return pattern.sub(lambda m: replace(m) if m.start() in outside else m.group(), text)
 
 
+@gc_paused()  # no collection while the rows' many small nodes are made: linear in the chart
 def read_chart(
     text: str,
     path: str,
@@ -172,14 +174,16 @@ def read_chart(
     delimiter: str | None = None,
     locale_mark: str | None = None,
     fragments: FragmentParser | None = None,
+    header_row: int | None = None,
 ) -> tuple[Sheet, list[Column], list[ChartRow], list[Diagnostic]]:
     """The chart's rows, each part parsed with the DSL's grammar and placed at its cell."""
     parser = fragments or FragmentParser()
-    sheet = Sheet(text, path, delimiter)
+    sheet = Sheet(text, path, delimiter, header_row)
     diags = CappedList(sheet.diagnostics)  # at most MAX_OF_A_CODE of a code, as lowering
     if diags:  # the file is no CSV: its cells are not what they seem
         return sheet, [], [], diags.with_left_out()
     rows = sheet.rows
+    diags.extend(sheet.title_said())
     if not rows or not any(c.text.strip() for c in rows[0]):
         diags.append(
             error(
@@ -556,6 +560,7 @@ def import_layer(
     delimiter: str | None = None,
     locale_mark: str | None = None,
     fragments: FragmentParser | None = None,
+    header_row: int | None = None,
 ) -> Imported:
     """A ``layer`` block from a CSV chart. ``known`` (modes and groups of the target ruleset),
     ``languages`` and ``columns`` (its modifiers and sights) make unknown headers errors
@@ -573,6 +578,7 @@ def import_layer(
         delimiter=delimiter,
         locale_mark=locale_mark,
         fragments=fragments,
+        header_row=header_row,
     )
     if not cols:
         return Imported(None, diags, sheet=sheet)
@@ -652,6 +658,7 @@ def import_table(
     delimiter: str | None = None,
     locale_mark: str | None = None,
     fragments: FragmentParser | None = None,
+    header_row: int | None = None,
 ) -> Imported:
     """A plain table's rows from a chart, for ``--into``: a header names the table's columns."""
     target = Target(frozenset(known), frozenset(columns), tuple(languages))
@@ -663,6 +670,7 @@ def import_table(
         delimiter=delimiter,
         locale_mark=locale_mark,
         fragments=fragments,
+        header_row=header_row,
     )
     order = [c.name for c in cols if c.role == "column"]
     has = frozenset(c.role for c in cols) & {"label", "note", "source"}

@@ -1,29 +1,32 @@
-"""Charts as ``.xlsx`` workbooks (the ``xlsx`` extra: openpyxl), one sheet per layer or table.
+"""Charts as ``.xlsx`` workbooks (and ``.ods`` spreadsheets, read), one sheet per layer or table.
 
-Reading turns the sheet's cells into the text of a CSV chart, which
-:mod:`rulesdsl.interchange.csv_chart` then reads like any other (so every check and message is
-the same); a diagnostic names the sheet's row and column. Numbers are read as the numbers they
-are (no decimal mark to guess), a formula as the value Excel last computed for it. Writing puts
+Reading (:mod:`rulesdsl.interchange.xlsx_read`, :mod:`rulesdsl.interchange.ods_read`; no
+extra needed) turns the sheet's cells into
+the text of a CSV chart, which :mod:`rulesdsl.interchange.csv_chart` then reads like any other
+(so every check and message is the same); a diagnostic names the sheet's row and column.
+Numbers are read as the numbers they are (no decimal mark to guess), a formula as the value the
+spreadsheet program saved with it. Writing (the ``xlsx`` extra: openpyxl) puts
 text cells as text (a cell starting with ``=`` stays text, never a formula) and cells that are
 only a number as numbers.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime
 import importlib
 import io
 import re
-from typing import Any
+import zipfile
+from typing import Any, Literal, assert_never
 
-from rulesdsl import spelling
 from rulesdsl.diagnostics import Pos, error
-from rulesdsl.sources import Loaded
+from rulesdsl.gc_pause import gc_paused
+from rulesdsl.interchange import ods_read, xlsx_read
+from rulesdsl.interchange.sheet_grid import Grid
+from rulesdsl.interchange.zipped_xml import Budget, Refused
+from rulesdsl.sources import MAX_FILE_BYTES, Loaded
 
 INSTALL = "pip install 'rulesdsl[xlsx]'"
-MAX_CELLS = 1_000_000
-"""The most cells read from a sheet (a workbook is compressed: its size says little)."""
 _NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)")
 
 
@@ -38,69 +41,76 @@ def _openpyxl() -> Any:
         raise XlsxUnavailable(f".xlsx needs openpyxl: {INSTALL}") from None
 
 
-def _text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int | float):
-        return spelling.number(float(value))
-    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
-        return value.isoformat()
-    return str(value)
+Kind = Literal["xlsx", "ods"]
+"""The workbooks read: Excel's (Office Open XML) and OpenDocument's (LibreOffice)."""
+_SAVE_AS = {
+    "xlsx": "save it from a spreadsheet as Excel 2007-365 (.xlsx)",
+    "ods": "save it from a spreadsheet as OpenDocument Spreadsheet (.ods)",
+}
 
 
-def read_xlsx(data: bytes, file: str, sheet: str | None) -> Loaded:
-    """The sheet named ``sheet`` (or the workbook's only sheet) as CSV text."""
-    openpyxl = _openpyxl()
+@gc_paused()  # the cells kept are many small strings and tuples: no collection walks them
+def read_workbook(
+    data: bytes, file: str, kind: Kind, sheet: str | None, max_chars: int = MAX_FILE_BYTES
+) -> Loaded:
+    """The sheet named ``sheet`` (or the workbook's only sheet) as CSV text, at most
+    ``max_chars`` long (the size a CSV chart may have)."""
+    budget = Budget()
     try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # a third party's reader on any bytes: never a traceback
-        return _refused(file, f"it is not an .xlsx workbook ({type(exc).__name__})")
-    try:
-        names = list(book.sheetnames)
-        name = sheet if sheet in names else names[0] if len(names) == 1 else None
-        if name is None:
-            return Loaded(
-                None,
-                (
-                    error(
-                        "E101",
-                        f"{file} has no sheet '{sheet}'"
-                        + (f": its sheets are {', '.join(names)}" if names else ""),
-                        Pos(file, 1, 1, 1, 2),
-                        "name the sheet after the layer or table (export --format xlsx does)",
-                    ),
+        with zipfile.ZipFile(io.BytesIO(data)) as book:
+            names, grid = _sheet(book, kind, sheet, budget, max_chars)
+            text = grid.text() if grid is not None else None
+    except Refused as exc:
+        return refused(file, str(exc), exc.cell, exc.hint or _SAVE_AS[kind])
+    except Exception as exc:  # zip and XML errors of any bytes: never a traceback
+        what = "workbook" if kind == "xlsx" else "spreadsheet"
+        return refused(
+            file, f"it is not an .{kind} {what} ({type(exc).__name__})", None, _SAVE_AS[kind]
+        )
+    if text is None:
+        return Loaded(
+            None,
+            (
+                error(
+                    "E101",
+                    f"{file} has no sheet '{sheet}'"
+                    + (f": its sheets are {', '.join(names)}" if names else ""),
+                    Pos(file, 1, 1, 1, 2),
+                    "name the sheet after the layer or table (export --format xlsx does)",
                 ),
-            )
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        count = 0
-        for row in book[name].iter_rows(values_only=True):
-            cells = [_text(v) for v in row]
-            while cells and cells[-1] == "":
-                cells.pop()
-            count += len(cells)
-            if count > MAX_CELLS:
-                return _refused(file, f"sheet '{name}' has more than {MAX_CELLS:,} cells")
-            writer.writerow(cells)
-    except Exception as exc:
-        return _refused(file, f"its sheet cannot be read ({type(exc).__name__})")
-    finally:
-        book.close()
-    text = buffer.getvalue()
+            ),
+        )
     return Loaded(text, (), text)
 
 
-def _refused(file: str, why: str) -> Loaded:
+def _sheet(
+    book: zipfile.ZipFile, kind: Kind, sheet: str | None, budget: Budget, max_chars: int
+) -> tuple[list[str], Grid | None]:
+    """The names of the workbook's sheets and the cells of the one named ``sheet`` (or of its
+    only sheet; None when there is no such sheet)."""
+    match kind:
+        case "xlsx":
+            sheets, strings_part = xlsx_read.sheet_names(book, budget)
+            names = list(sheets)
+            name = sheet if sheet in names else names[0] if len(names) == 1 else None
+            if name is None:
+                return names, None
+            strings = xlsx_read.shared_strings(book, strings_part, budget)
+            return names, xlsx_read.read_sheet(book, sheets[name], strings, budget, max_chars)
+        case "ods":
+            return ods_read.read_tables(book, sheet, budget, max_chars)
+        case _:
+            assert_never(kind)
+
+
+def refused(file: str, why: str, cell: tuple[int, int] | None, hint: str) -> Loaded:
+    """A workbook refused: an E003 at the cell at fault (its row and column), or at the top."""
+    row, column = cell or (1, 1)
     return Loaded(
         None,
         (
             error(
-                "E003",
-                f"cannot read {file}: {why}",
-                Pos(file, 1, 1, 1, 2),
-                "save it from a spreadsheet as Excel 2007-365 (.xlsx)",
+                "E003", f"cannot read {file}: {why}", Pos(file, row, column, row, column + 1), hint
             ),
         ),
     )
