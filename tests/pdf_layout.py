@@ -81,7 +81,8 @@ def stored(key: str, make: Callable[[], T]) -> T:
     if not folder.is_dir():
         STORE.mkdir(parents=True, exist_ok=True)
         for old in STORE.iterdir():
-            shutil.rmtree(old, ignore_errors=True)
+            if old.name != folder.name:  # another worker may be making this one
+                shutil.rmtree(old, ignore_errors=True)
         folder.mkdir(exist_ok=True)
     path = folder / f"{key}.pickle"
     with open(folder / f"{key}.lock", "a") as lock:
