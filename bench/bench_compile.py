@@ -1,6 +1,6 @@
 """Benchmark: how long compiling the bundled rulesets and generating their modules takes.
 
-Run: python bench/bench_compile.py [--repeat N]
+Run: python bench/bench_compile.py [--repeat N] [--quick]
 Prints the median wall time per stage; there are no thresholds here (speed goals are read,
 not asserted, so CI never fails on a slow machine).
 """
@@ -32,7 +32,12 @@ def timed(fn: Callable[[], object], repeat: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument(
+        "--quick", action="store_true", help="the smoke run CI makes (tests/test_bench.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.repeat = 1
     files = ruleset_files(ROOT / "rulesets")
     texts = {p: p.read_text("utf-8") for p in files}
     print(f"{len(files)} rulesets, {sum(t.count(chr(10)) for t in texts.values())} lines")

@@ -1,6 +1,6 @@
 """Benchmark: compiling a chain of `extends` of growing depth, to show it grows linearly.
 
-Run: python bench/bench_extends.py [--depths 25 50 100 200] [--repeat N]
+Run: python bench/bench_extends.py [--depths 25 50 100 200] [--repeat N] [--quick]
 Each depth writes a base (the bundled heavy_gear) and a chain of variants on top of it, each
 overriding one cell, then compiles every file of the folder with one Compiler (what `rulesdsl
 check` and `build` do). Prints the median time per depth and the ratio to the previous depth:
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesdsl.compiler import Compiler, ruleset_files
-from rulesdsl.variants import resolve
+from rulesdsl.variants import merge
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,8 +31,8 @@ def write_chain(folder: Path, depth: int) -> None:
     for i in range(depth):
         name = f"v{i:04d}"
         (folder / f"{name}.terrain").write_text(
-            f'ruleset {name} "Variant {i}" fr "Variante {i}"\nversion 1.0.{i}\n'
-            f"extends {previous}@>=1.0\noverride soft.walker | {i % 5 + 1}\n",
+            f'ruleset {name} "Variant {i}" fr "Variante {i}" de "Variante {i}"\n'
+            f"version 1.0.{i}\nextends {previous}@>=1.0\noverride rough.walker | {i % 5 + 1}\n",
             "utf-8",
         )
         previous = name
@@ -46,7 +46,7 @@ class MergeMeter:
     def __init__(self) -> None:
         self.count = 0
         self.seconds = 0.0
-        self._real = resolve._Merger.apply
+        self._real = merge.Merger.apply
 
     def __enter__(self) -> MergeMeter:
         real = self._real
@@ -59,11 +59,11 @@ class MergeMeter:
                 self.count += 1
                 self.seconds += time.perf_counter() - start
 
-        resolve._Merger.apply = apply  # type: ignore[method-assign]
+        merge.Merger.apply = apply  # type: ignore[method-assign]
         return self
 
     def __exit__(self, *exc: object) -> None:
-        resolve._Merger.apply = self._real  # type: ignore[method-assign]
+        merge.Merger.apply = self._real  # type: ignore[method-assign]
 
 
 def compile_all(folder: Path) -> int:
@@ -77,7 +77,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--depths", type=int, nargs="+", default=[25, 50, 100, 200])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--quick", action="store_true", help="the smoke run CI makes (tests/test_bench.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.depths, args.repeat = [4, 8], 1
     previous: tuple[float, float] | None = None
     print(
         f"{'depth':>6} {'files':>6} {'compile':>10} {'ratio':>6} {'merges':>7} "

@@ -1,6 +1,6 @@
 """Benchmark: routes with headings (issue 24), as ratios to a hand-written Dijkstra in the run.
 
-Run: python bench/bench_facing.py [--sizes 50 200] [--rounds N]
+Run: python bench/bench_facing.py [--sizes 50 200] [--rounds N] [--quick]
 
 A random hex map of N x N places (clear, nebula, asteroids) is built once as a dict. A ship
 faces one of six hexsides: it moves forward into the faced hex, backward for 1 MP more, and
@@ -178,7 +178,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--quick", action="store_true", help="the smoke run CI makes (tests/test_bench.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.rounds = [12], 1
     module = load_module()
     print("| map | call | module | hand-written | ratio |")
     print("|---|---|--:|--:|--:|")

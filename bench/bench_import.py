@@ -134,7 +134,12 @@ def main() -> None:
         "--fresh", action="store_true", help="compile the modules instead of reading generated/"
     )
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these modules alone")
+    parser.add_argument(
+        "--quick", action="store_true", help="the smoke run CI makes (tests/test_bench.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.only = 1, args.only or ["heavy_gear"]
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as tmp_fresh:
         where = Path(tmp)
         names = []

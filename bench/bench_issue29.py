@@ -49,7 +49,7 @@ PARTS: dict[str, tuple[str, ...]] = {
 QUICK: dict[str, tuple[str, ...]] = {
     "queries": ("bench_queries.py", "--fresh", "--rounds", "20"),
     "import": ("bench_import.py", "--fresh", "--rounds", "3", "--only", "heavy_gear"),
-    "growth": ("bench_speed.py", "--only", "growth", "--quick"),
+    "growth": ("bench_speed.py", "--only", "growth", "--rounds", "2", "--largest", "5000"),
 }
 
 

@@ -1,6 +1,7 @@
 """Peak memory of `rulesdsl check` on the largest inputs the size limits admit.
 
 Run: python bench/bench_limits.py [KIND ...]   (about 2 minutes for every kind)
+     python bench/bench_limits.py --quick      (the smoke run CI makes: one kind)
 
 Each input is exactly at (or just under) the file limit, 2 MiB, and is checked in a fresh
 process, which prints its own peak RSS (``resource.getrusage``, after the check). The figures
@@ -90,6 +91,8 @@ def measure(kind: str, folder: Path) -> None:
 
 
 def main(kinds: list[str]) -> None:
+    if kinds == ["--quick"]:
+        kinds = ["comments"]
     with tempfile.TemporaryDirectory(prefix="rulesdsl-limits-") as tmp:
         for kind in kinds or list(INPUTS):
             measure(kind, Path(tmp))

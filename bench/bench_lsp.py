@@ -1,6 +1,6 @@
 """Benchmark: the language server's time from an edit to its diagnostics, on a big file.
 
-Run: python bench/bench_lsp.py [N] [--ruleset NAME] [--repeat R] [--server 'CMD ARGS']
+Run: python bench/bench_lsp.py [N] [--ruleset NAME] [--repeat R] [--server 'CMD ARGS'] [--quick]
 Writes the N-feature ruleset of bench/gen_ruleset.py (default 5,000 features, 0.9 MB), or
 takes the bundled ruleset NAME (``--ruleset heavy_gear``), then:
 
@@ -213,7 +213,10 @@ def main() -> None:
         default=f"{shlex.quote(sys.executable)} -m rulesdsl lsp",
         help="the command that starts the server, as one string (shell words)",
     )
+    parser.add_argument("--quick", action="store_true", help="the smoke run CI makes: 200 features")
     args = parser.parse_args()
+    if args.quick:
+        args.n, args.repeat = 200, 1
     path = ruleset(args.ruleset) if args.ruleset else write(args.n, DATA, ("terrain",))["terrain"]
     text = path.read_text("utf-8")
 

@@ -1,6 +1,6 @@
 """Benchmark: the generated module's route search, as ratios to plain Python in the same run.
 
-Run: python bench/bench_paths.py [--size N] [--rounds N]
+Run: python bench/bench_paths.py [--size N] [--rounds N] [--quick]
 
 A random hex map of N x N places (200 x 200 by default: clear, woods, marsh, ford; rivers and
 roads on some edges) is built once. Issue 29's rows: ``Board(...)`` against ``dict(places)``;
@@ -53,12 +53,33 @@ layer hexsides "Hexsides" edges {
 grid hexes "Hex" : 1 hex = 1 km, hex
 """
 
+ROLLS = """roll bog "Bog" : 2d6 on entering
+roll spot "Spotted" : 1d6 on first entering
+roll current "Current" : 1d6 on crossing
+"""
+RULES_WITH_ROLLS = (
+    RULES.replace('ruleset bench_map "Bench map"', 'ruleset bench_map "Bench map with rolls"')
+    .replace("layer terrain", ROLLS + "layer terrain")
+    .replace(" one per place {\n", " one per place {\n  columns cost, bog, spot\n")
+    .replace('"Clear"  | 1\n', '"Clear"  | 1 | | \n')
+    .replace("vehicle 4\n", "vehicle 4 | | 0\n")
+    .replace("may not end\n", "may not end | 0, vehicle +1 | 0\n")
+    .replace("must stop\n", "must stop | +1 | \n")
+    .replace(" edges {\n", " edges {\n  columns cost, current\n")
+    .replace("| +2\n", "| +2 | 0\n")
+    .replace("along 1/2\n", "along 1/2 | \n")
+)
+"""The same rules with rolls due on entering woods, marsh and fords, on first entering woods
+and marshes and on crossing a river (issue 44: ``route_cost``'s time is mostly the rolls due
+at each step, which the rules above have none of). The costs are the same, so is the route."""
+
 STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
-def load_module(source: Path | None = None) -> ModuleType:
-    """The bench map's module: compiled by this checkout, or read from ``source`` (a module
-    rendered by another version of the compiler, for a before/after figure)."""
+def load_module(source: Path | None = None, rules: str = RULES) -> ModuleType:
+    """The bench map's module: compiled by this checkout from ``rules``, or read from
+    ``source`` (a module rendered by another version of the compiler, for a before/after
+    figure)."""
     out = Path(tempfile.mkdtemp()) / "bench_map.py"
     if source is not None:
         out.write_text(source.read_text("utf-8"), encoding="utf-8")
@@ -66,8 +87,8 @@ def load_module(source: Path | None = None) -> ModuleType:
         from rulesdsl.compiler import Compiler
         from rulesdsl.target.python import render
 
-        compiled = Compiler().compile_text(RULES, str(out.with_suffix(".terrain")), out.parent)
-        assert compiled.ruleset is not None
+        compiled = Compiler().compile_text(rules, str(out.with_suffix(".terrain")), out.parent)
+        assert compiled.ruleset is not None, [d.message for d in compiled.diagnostics]
         out.write_text(render(compiled.ruleset), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("bench_map", out)
     assert spec is not None and spec.loader is not None
@@ -155,8 +176,14 @@ def main() -> None:
     parser.add_argument(
         "--module", type=Path, help="time this rendering of the bench map's rules instead"
     )
+    parser.add_argument(
+        "--quick", action="store_true", help="the smoke run CI makes (tests/test_bench.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.size, args.rounds = 12, 1
     module = load_module(args.module)
+    rolled = load_module(rules=RULES_WITH_ROLLS)
     places, edges = make_map(args.size)
     graph = reference_graph(places, edges)
     corner, far = (0, 0), (args.size - 1, args.size - 1)
@@ -167,6 +194,9 @@ def main() -> None:
     by_hand = hand.cheapest_total(places, edges, **FOOT, start=corner, goal=far)  # type: ignore[arg-type]
     assert by_hand is not None and abs(by_hand - found.total) < 1e-9, (by_hand, found.total)
     assert abs(hand.route_total(steps, route) - found.total) < 1e-9
+    rolled_board = rolled.Board(places, edges, grid="hexes")
+    due = rolled.route_cost(rolled_board, "foot", route)
+    assert abs(due.total - found.total) < 1e-9 and due.rolls, due.total
     middle = (args.size // 2, args.size // 2)
     size = f"{args.size}x{args.size}"
     rows = [
@@ -188,6 +218,12 @@ def main() -> None:
             f"route_cost of that route ({len(route) - 1} steps)",
             "sum of dict lookups",
             lambda: module.route_cost(board, "foot", route),
+            lambda: hand.route_total(steps, route),
+        ),
+        (
+            f"route_cost, rules with rolls ({len(due.rolls)} due)",
+            "sum of dict lookups",
+            lambda: rolled.route_cost(rolled_board, "foot", route),
             lambda: hand.route_total(steps, route),
         ),
         (

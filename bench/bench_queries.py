@@ -241,7 +241,12 @@ def main() -> None:
     parser.add_argument(
         "--fresh", action="store_true", help="compile the modules instead of reading generated/"
     )
+    parser.add_argument(
+        "--quick", action="store_true", help="the smoke run CI makes (tests/test_bench.py)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.number = 1, 20
 
     old: dict[str, ModuleType] = {}
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as tmp_fresh:

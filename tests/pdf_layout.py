@@ -9,9 +9,13 @@ laid out as ``render_deck`` prints them, refitted where the first estimate lost 
 
 Laying out is the slow part of these tests (about a second a document), so:
 
-- each document is laid out once per worker, with the garbage collector held off, and only
+- each document is laid out once per test run, with the garbage collector held off, and only
   what the tests read of it is kept (:class:`Layout`), not WeasyPrint's boxes, which would
-  make every later collection walk them again;
+  make every later collection walk them again. What is kept is stored on disk under
+  ``.pytest_cache/rulesdsl-layouts/<digest>/`` (:func:`stored`), the digest being that of the
+  build (the compiler's code, the bundled rulesets, this file, WeasyPrint's version): the
+  second worker that needs a document waits for the first and reads it, and a later run of
+  unchanged code lays nothing out again (``pytest --cache-clear`` empties it);
 - the poker deck on A4, which ``rulesdsl build`` writes, is rendered once (:func:`written_deck`)
   for the tests that read its layout and those that read its PDF; their tests share an
   xdist group (:func:`written_deck_group`), so that one worker runs them all (the suite runs
@@ -24,15 +28,21 @@ Laying out is the slow part of these tests (about a second a document), so:
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import os
+import pickle
+import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.builder.manifest import compiler_digest
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.printed import pdf
@@ -45,6 +55,46 @@ from rulesdsl.printed.sheets import Grow, render_html
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.terrain"))
 HEADINGS = frozenset({"h1", "h2", "h3"})
+STORE = ROOT / ".pytest_cache" / "rulesdsl-layouts"
+T = TypeVar("T")
+
+
+@cache
+def _build_digest() -> str:
+    """What every stored layout depends on: the compiler's code (templates and stylesheets
+    included), the bundled rulesets, this file and the versions of WeasyPrint and pydyf."""
+    import pydyf  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    digest = hashlib.sha256(compiler_digest().encode())
+    for path in [*sorted((ROOT / "rulesets").glob("*.terrain")), Path(__file__)]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    digest.update(f"{weasyprint.__version__} {pydyf.__version__}".encode())
+    return digest.hexdigest()[:20]
+
+
+def stored(key: str, make: Callable[[], T]) -> T:
+    """``make()``, laid out once for every worker and run of this build: read from the store
+    if a worker made it before, else made (the other workers wait on a lock) and kept there.
+    Stores of other builds are removed as this one is first made."""
+    folder = STORE / _build_digest()
+    if not folder.is_dir():
+        STORE.mkdir(parents=True, exist_ok=True)
+        for old in STORE.iterdir():
+            if old.name != folder.name:  # another worker may be making this one
+                shutil.rmtree(old, ignore_errors=True)
+        folder.mkdir(exist_ok=True)
+    path = folder / f"{key}.pickle"
+    with open(folder / f"{key}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.is_file():
+            found: T = pickle.loads(path.read_bytes())
+            return found
+        made = make()
+        part = path.with_suffix(f".{os.getpid()}")
+        part.write_bytes(pickle.dumps(made))
+        part.replace(path)
+        return made
 
 
 @cache
@@ -122,17 +172,24 @@ def _read(document: Any, losses: Sequence[Loss], cards: bool) -> Layout:
 
 @cache
 def sheet_layout(name: str, lang: str, paper: str) -> Layout:
-    sheet = build_sheet(ruleset(name), lang)
-    return _layout(render_html(sheet, paper), cards=False, refit=Grow(sheet, paper))
+    def make() -> Layout:
+        sheet = build_sheet(ruleset(name), lang)
+        return _layout(render_html(sheet, paper), cards=False, refit=Grow(sheet, paper))
+
+    return stored(f"sheet-{name}-{lang}-{paper}", make)
 
 
 @cache
 def deck_layout(name: str, lang: str, size: str, mode: str | None = None) -> Layout:
     if (size, mode) == ("poker", None):  # the deck `rulesdsl build` writes
         return written_deck(name, lang).layout
-    rs = ruleset(name)
-    html = render_deck_html(build_deck(rs, lang, size, mode), "a4")
-    return _layout(html, cards=True, refit=Refit(rs, lang, size, mode, "a4"))
+
+    def make() -> Layout:
+        rs = ruleset(name)
+        html = render_deck_html(build_deck(rs, lang, size, mode), "a4")
+        return _layout(html, cards=True, refit=Refit(rs, lang, size, mode, "a4"))
+
+    return stored(f"deck-{name}-{lang}-{size}-{mode}", make)
 
 
 @dataclass(frozen=True)
@@ -150,6 +207,10 @@ def written_deck(name: str, lang: str) -> Written:
     """:func:`render_deck` of the poker deck on A4, laid out (and refitted) once for both the
     tests that read its layout and those that read its PDF: the document is the one
     ``render_pdf`` hands WeasyPrint's finisher as it writes the PDF."""
+    return stored(f"written-deck-{name}-{lang}", lambda: _written_deck(name, lang))
+
+
+def _written_deck(name: str, lang: str) -> Written:
     documents: list[Any] = []
     finish = pdf._fix_metadata
 

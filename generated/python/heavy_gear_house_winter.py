@@ -1847,19 +1847,26 @@ def _route_rolls(
     if places:
         seen.add(places[0])
     last = _len(steps)
+    # each kind's rules, and each rule's answer for a set of features, worked out once a
+    # route: a route crosses the same few kinds of place again and again
+    rules = [(on, [r for r in ROLLS.values() if r.on == on]) for on in _ROLL_ORDER]
+    rules = [(on, kind) for on, kind in rules if kind]
+    answers: dict[tuple[str, tuple[str, ...]], tuple[float, tuple[str, ...]] | None] = {}
     for i, step in _enumerate(steps, 1):
         first = step.end not in seen
         seen.add(step.end)
-        for on in _ROLL_ORDER:
+        for on, kind in rules:
             if (on == "first_entering" and not first) or (on == "ending" and i != last):
                 continue
             features = step.edge if on == "crossing" else step.features
-            if on == "crossing":
+            if on == "crossing" and _WHOLE_MAP:
                 features = (*features, *(f for f in step.features if f in _WHOLE_MAP))
-            for rule in ROLLS.values():
-                if rule.on != on:
-                    continue
-                found = _place_roll(rule.id, mode, move, features)
+            for rule in kind:
+                key = (rule.id, features)
+                if key in answers:
+                    found = answers[key]
+                else:
+                    found = answers[key] = _place_roll(rule.id, mode, move, features)
                 if found is not None:
                     out.append(
                         RollDue(
