@@ -588,7 +588,7 @@ RULESET: Final = Ruleset(
     version="2.0.0",
     digest="sha256:79c0671f89f438fc",
     languages=("en", "ru"),
-    extends=(Ancestor("battletech_tacops", "2.0.0", "sha256:3436c7915ff37e76"),),
+    extends=(Ancestor("battletech_tacops", "2.0.0", "sha256:5fb2bb77ae88cc12"),),
 )
 
 ENTRY_COST: Final = 1
