@@ -59,11 +59,60 @@ def test_entering_any_hex_costs_1_mp() -> None:
     assert bt.move_cost("tracked", "clear", "blizzard") == 1
 
 
+def _bog_down(mode: str, *features: str) -> list[int]:
+    """The modifiers of the bog-down rolls ``mode`` makes on entering the place."""
+    return [due.modifier for due in bt.rolls_due(mode, *features) if due.roll == "bog_down"]
+
+
 def test_mud_and_deep_snow_in_one_hex_call_for_one_bog_down_roll() -> None:
-    assert bt.modifier("bog_down_rolls", "mud") == 1
-    assert bt.modifier("bog_down_rolls", "deep_snow") == 1
-    assert bt.modifier("bog_down_rolls", *WOODS_HEX) == 1
-    assert bt.modifier("bog_down_rolls", "light_woods") == 0
+    assert _bog_down("tracked", "clear", "mud") == [-1]
+    assert _bog_down("tracked", "clear", "deep_snow") == [-1]
+    assert _bog_down("tracked", *WOODS_HEX) == [-1]
+    assert _bog_down("tracked", "light_woods") == []
+
+
+def test_the_bog_down_roll_is_the_one_answer_to_who_rolls_and_how_often() -> None:
+    # Issue 43 item 3: a modifier counting bog-down rolls gave a Mech in mud 1 roll where
+    # rolls_due gave it none; the roll alone answers now.
+    assert "bog_down_rolls" not in bt.MODIFIERS
+    with pytest.raises(KeyError):
+        bt.modifier("bog_down_rolls", "mud")
+    assert _bog_down("mech", "clear", "mud") == []
+    assert _bog_down("mech", *WOODS_HEX) == [-1]  # deep snow bogs a Mech, mud does not
+
+
+def test_infantry_bog_down_in_mud_at_0_as_megamek() -> None:
+    # MegaMek units/Terrain.java getBogDownModifier, MUD: biped and quad never; leg, motorized,
+    # jump and UMU infantry 0 ("any kind of infantry just gets a flat roll"); others -1.
+    for mode in (INFANTRY, "battle_armor"):
+        assert _bog_down(mode, "clear", "mud") == [0], mode
+    for mode in ("tracked", "wheeled", "large_vehicle"):
+        assert _bog_down(mode, "clear", "mud") == [-1], mode
+
+
+def test_a_hex_of_mud_and_deep_snow_bogs_infantry_at_its_worst_terrain() -> None:
+    # MegaMek's Hex.getBogDownModifier takes the worst (highest) of its terrains: mud 0 beats
+    # deep snow -1 for infantry.
+    assert _bog_down(INFANTRY, "clear", "deep_snow") == [-1]
+    assert _bog_down(INFANTRY, *WOODS_HEX) == [0]
+    assert _bog_down("battle_armor", *JUNGLE_HEX) == [0]
+    assert (
+        "| Rolls due: Conventional infantry (foot, jump, motorized), Light woods, Deep snow, Mud "
+        "| Bog-down roll, 0 |" in SHEET_EN
+    )
+
+
+def test_no_unit_type_is_due_a_roll_on_a_place_it_may_not_enter() -> None:
+    # Issue 43 item 4: wheeled vehicles may not enter piles of level 2 or 3, nor deep snow.
+    assert bt.move_cost("wheeled", "gravel_pile_2") is bt.PROHIBITED
+    assert bt.rolls_due("wheeled", "gravel_pile_2") == ()
+    assert bt.rolls_due("wheeled", "clear", "deep_snow") == ()
+    for mode in bt.MODES:
+        for feature, info in bt.FEATURES.items():
+            if info.layer in ("condition", "weather"):
+                continue
+            if bt.move_cost(mode, feature) in (bt.PROHIBITED, bt.IMPASSABLE):
+                assert bt.rolls_due(mode, feature) == (), (mode, feature)
 
 
 def test_one_base_terrain_per_hex() -> None:
@@ -295,7 +344,7 @@ def test_hovers_skim_over_mud_and_deep_snow() -> None:
 def test_frozen_mud_is_rough() -> None:
     for mode in bt.MODES:
         assert bt.move_cost(mode, "clear", "frozen_mud") == bt.move_cost(mode, "rough")
-    assert bt.modifier("bog_down_rolls", "frozen_mud") == 0
+    assert bt.rolls_due(mode, "clear", "frozen_mud") == ()
 
 
 def test_ice_is_plus_4_to_pilot_but_not_for_hovers() -> None:
@@ -518,10 +567,32 @@ def test_gravity_to_hit_holds_the_step_in_the_gravity_rows() -> None:
 def test_the_gravity_rows_state_the_piloting_rule_and_print_the_to_hit_step() -> None:
     for gravity in ("high_gravity", "low_gravity"):
         [note] = bt.FEATURES[gravity].notes
-        assert "Piloting +1 per full 0.5 g of |g - 1|" in note["en"]
+        assert "piloting +1 per full 0.5 g of |g - 1|" in note["en"]
     assert "### Gravity to-hit" in SHEET_EN
-    assert "| High gravity³ (MegaMek) | 0 | per step: Gravity to-hit | 0 |" in SHEET_EN
-    assert "| Высокая гравитация³ (MegaMek) | 0 | по шкале: Гравитация: попадание | 0 |" in SHEET_RU
+    assert "### Gravity piloting" in SHEET_EN
+    assert (
+        "| High gravity³ (MegaMek) | 0 | per step: Gravity to-hit | 0 "
+        "| per step: Gravity piloting |" in SHEET_EN
+    )
+    assert (
+        "| Высокая гравитация³ (MegaMek) | 0 | по шкале: Гравитация: попадание | 0 "
+        "| по шкале: Гравитация: пилотирование |" in SHEET_RU
+    )
+
+
+def test_gravity_piloting_is_1_per_full_0_5_g_away_from_1_g_a_stated_reading() -> None:
+    # Issue 43 item 2: MegaMek's getGravityPilotPenalty, floor(|g - 1| / 0.5), for every unit
+    # type; before, the call gave 0 without a word.
+    for mode in bt.MODES:
+        assert bt.modifier("piloting", "high_gravity", mode=mode, deviation=0.6) == 1
+    assert bt.modifier("piloting", "low_gravity", mode="tracked", deviation=0.4) == 0
+    assert bt.modifier("piloting", "high_gravity", mode="mech", deviation=1.0) == 2
+    with pytest.raises(bt.InvalidArgument, match="deviation"):
+        bt.modifier("piloting", "high_gravity", mode="mech")
+    for gravity in ("high_gravity", "low_gravity"):
+        [reading] = _readings(gravity)
+        assert 'names "vacuum, high or low gravity" but gives no number' in reading
+    assert "«вакуум, высокая или низкая гравитации»" in SHEET_RU
 
 
 def test_megamek_citations_name_the_current_paths() -> None:
@@ -560,7 +631,26 @@ def test_no_page_is_cited_that_the_seed_does_not_give() -> None:
 def test_one_bog_down_roll_on_entering_whatever_the_bog_down_terrains(
     hex_features: tuple[str, ...],
 ) -> None:
-    assert bt.modifier("bog_down_rolls", "clear", *hex_features) == 1
+    assert len(_bog_down("tracked", "clear", *hex_features)) == 1
+
+
+def test_a_mech_stands_2_levels_so_only_piles_of_2_and_3_bog_it_a_stated_reading() -> None:
+    # Issue 43 item 8: stated in a comment only before; now a note on the sheet and BT19.
+    assert _bog_down("mech", "gravel_pile_1") == []
+    assert _bog_down("mech", "gravel_pile_2") == [0]
+    assert _bog_down("mech", "gravel_pile_3") == [0]
+    readings = _readings("gravel_pile_1")
+    assert any(
+        "a Mech stands 2 levels" in r and "equal to or higher than their height" in r
+        for r in readings
+    )
+    assert "Reading: a Mech stands 2 levels" in SHEET_EN
+    assert "равную или более высокую, чем их уровень высоты" in SHEET_RU
+    readings_md = (Path(__file__).parent.parent / "docs/sources/readings.md").read_text("utf-8")
+    assert (
+        "test_a_mech_stands_2_levels_so_only_piles_of_2_and_3_bog_it_a_stated_reading"
+        in readings_md
+    )
 
 
 def test_the_one_roll_reading_is_on_the_sheet() -> None:
@@ -592,7 +682,7 @@ def test_heavy_industrial_to_hit_is_for_weapon_attacks_a_stated_reading() -> Non
 
 
 def test_large_vehicles_pay_1_mp_extra_on_every_pile_a_stated_reading() -> None:
-    [reading] = _readings("gravel_pile_1")
+    [reading] = [r for r in _readings("gravel_pile_1") if "large vehicles" in r]
     assert "still pay 1 MP to enter" in reading
     assert "оплачивают 1 ОД для входа в гекс с кучей гравия" in SHEET_RU  # noqa: RUF001
 

@@ -345,3 +345,26 @@ def test_tracked_vehicles_and_their_ploughed_field_are_a_stated_reading() -> Non
     )
     assert "Reading: the chapter has no tracked vehicles" in SHEET_EN
     assert "« pour le déplacement des véhicules à roues »" in SHEET_FR
+
+
+def _cited_section(sheet: str, heading: str) -> str:
+    """The section an example or block under ``### heading`` cites on the sheet."""
+    after = sheet.split(f"### {heading}\n", 1)[1]
+    return after.split("*[Rules “", 1)[1].split("”]*", 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("heading", "section"),
+    [
+        ("Seeing into light cover", "7.D"),  # « 7.D) LE TERRAIN ET LA VISIBILITE »
+        ("A camouflaged element is spotted", "7.E"),  # « 7.E) COUVERT ET CAMOUFLAGE »
+        ("A camouflaged element within 10 cm", "7.E"),
+        ("Identifying a camouflaged element", "7.E"),
+        ("Protection from fire (d10 firepower test)", "7.F"),  # « 7.F) PROTECTION CONTRE LES TIRS »
+        ("The weakest protection", "7.F"),
+        ("The strongest protection", "7.F"),
+    ],
+)
+def test_the_sheet_cites_the_seeds_own_section(heading: str, section: str) -> None:
+    # Issue 43 item 5: camouflage was cited as 7.D and protection as 7.E.
+    assert _cited_section(SHEET_EN, heading) == section

@@ -61,7 +61,7 @@ def test_module_and_reference_agree_on_given_values_in_every_call(
 
 GRAVITY = """ruleset bt_gravity "Gravity to-hit" ru "Гравитация"
 version 1.0.0
-extends battletech_tacops@^1.0
+extends battletech_tacops@^2.0
 override high_gravity.to_hit | step gravity_to_hit, energy 0, physical 0
 override low_gravity.to_hit | step gravity_to_hit, energy 0, physical 0
 """

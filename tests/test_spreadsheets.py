@@ -604,7 +604,8 @@ def test_an_exported_layer_with_sources_notes_columns_and_as_imports_alone_to_it
     assert "|  | 1, large_vehicle 0 | 0, mech no, large_vehicle no" in lines[2]
     assert lines[2].endswith('airship no [to "Gravel piles"]')
     assert lines[3].startswith('      note for large_vehicle "Reading: large vehicles pay +1 MP')
-    assert lines[3].endswith(" ignores others")
+    assert lines[4].startswith('      note for mech "Reading: a Mech stands 2 levels')
+    assert lines[4].endswith(" ignores others")
 
 
 # ---- formulas --------------------------------------------------------------------------------

@@ -646,7 +646,9 @@ def test_new_scaffolds_a_variant_that_compiles_as_is(
     assert main(["new", "my_house", "--extends", base, "--dir", str(rulesets)]) == 0
     path = rulesets / "my_house.terrain"
     text = path.read_text("utf-8")
-    assert f"extends {base}@^1.0" in text
+    base_text = (RULESETS / f"{base}.terrain").read_text("utf-8")
+    major = base_text.split("\nversion ", 1)[1].split(".", 1)[0]
+    assert f"extends {base}@^{major}.0" in text
     for word in ("# override ", "# remove ", "# layer "):
         assert word in text
     compiled = COMPILER.compile_file(path)

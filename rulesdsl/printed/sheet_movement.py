@@ -144,7 +144,8 @@ class MovementBlocks(RuleBlocks):
                     )
                     cells.append(cell)
                 columns.append((self.ctx_label(k, len(keys) == 1 and k in ("", self.mode)), cells))
-            groups.append((self.label(modifier.info, modifier.id), self.merge_columns(columns)))
+            merged = self.merge_columns(columns, keys)
+            groups.append((self.label(modifier.info, modifier.id), merged))
         # A column with nothing in it (a modifier that no feature of this layer has) goes.
         groups = [
             (g, kept)
@@ -245,13 +246,16 @@ class MovementBlocks(RuleBlocks):
         return cell
 
     def merge_columns(
-        self, columns: list[tuple[str, list[CellView]]]
+        self, columns: list[tuple[str, list[CellView]]], keys: list[str] | None = None
     ) -> list[tuple[str, list[CellView]]]:
         """Columns with the same cells, merged into one headed by all their names.
 
         One column left for everyone is headed "all"; a column shared by three or more and by
         most of them is headed "Others" (every one not named in a column of its own), so that
-        a long list of unit types does not make the header taller than a card.
+        a long list of unit types does not make the header taller than a card. Modifier
+        columns come with their context ``keys``: where one of them is the column for everyone
+        else (``""``), "Others" would name two columns, so the merged column is headed by its
+        keys, the unit types that make up a keyword by the keyword (``Fly, Blast & Fly``).
         """
         merged: dict[tuple[tuple[str, tuple[str, ...], bool], ...], list[int]] = {}
         for i, (_, cells) in enumerate(columns):
@@ -260,15 +264,34 @@ class MovementBlocks(RuleBlocks):
         if len(merged) == 1 and len(columns) > 1:
             return [(self.w("all"), columns[0][1])]
         others = self.w("others")
-        return [
-            (
-                others[:1].upper() + others[1:]
-                if len(merged) > 1 and len(members) >= 3 and 2 * len(members) > len(columns)
-                else ", ".join(columns[i][0] for i in members),
-                columns[members[0]][1],
-            )
-            for members in merged.values()
-        ]
+        rest = keys is not None and "" in keys
+
+        def head(members: list[int]) -> str:
+            many = len(merged) > 1 and len(members) >= 3 and 2 * len(members) > len(columns)
+            if many and not rest:
+                return others[:1].upper() + others[1:]
+            if rest and keys is not None and len(members) > 1:
+                named = self.keyword_keys([keys[i] for i in members])
+                return ", ".join(self.ctx_label(k, False) for k in named)
+            return ", ".join(columns[i][0] for i in members)
+
+        return [(head(members), columns[members[0]][1]) for members in merged.values()]
+
+    def keyword_keys(self, keys: list[str]) -> list[str]:
+        """``keys`` with the unit types that make up a keyword (alone or paired with one
+        context value) named by the keyword, in the place of the first of them."""
+        out = list(keys)
+        for group in sorted(self.rs.groups, key=lambda g: -len(g.members)):
+            if len(group.members) < 2:
+                continue
+            prefixes = ["", *sorted({k.split(PAIR)[0] + PAIR for k in out if PAIR in k})]
+            for prefix in prefixes:
+                whole = [prefix + m for m in group.members]
+                if set(whole) <= set(out):
+                    at = min(out.index(k) for k in whole)
+                    out = [k for k in out if k not in whole]
+                    out.insert(min(at, len(out)), prefix + group.id)
+        return out
 
     def modifiers(self) -> list[Block]:
         blocks = []

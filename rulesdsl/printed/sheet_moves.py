@@ -143,8 +143,13 @@ def roll_blocks(b: Builder) -> list[Block]:
         rows = []
         whole = {layer.id for layer in b.rs.layers if semantics.covers_map(layer)}
         whole_features = {f.id for f in b.rs.features if f.layer in whole}
-        rolling = {
-            m for fid, by_mode in rule.values.items() if fid not in whole_features for m in by_mode
+        plain_and_kinds = [rule.values, *rule.by_move.values()]
+        rolling = {  # a unit that rolls when making a kind of move rolls too
+            m
+            for values in plain_and_kinds
+            for fid, by_mode in values.items()
+            if fid not in whole_features
+            for m in by_mode
         }
         if b.mode is not None and b.mode not in rolling:
             continue  # a sheet for one unit type that never makes this roll
@@ -154,10 +159,12 @@ def roll_blocks(b: Builder) -> list[Block]:
             line += " " + b.w("roll_never", who=_who(b, never))
         for f in b.rs.features:
             cell = f.cells.get(rule.id)
-            if cell is None or not any(m in rule.values.get(f.id, {}) for m in modes):
+            if cell is None or not any(
+                m in values.get(f.id, {}) for values in plain_and_kinds for m in modes
+            ):
                 continue
             name = CellView(b.label(f.info, f.id), ("label",))
-            words = _resolved_words(b, rule.values.get(f.id, {}), modes)
+            words = _resolved_words(b, rule.values.get(f.id, {}), modes) or b.w("roll_none")
             by_move = [
                 b.w("roll_by_move", move=b.label(k.info, k.id), value=kind_words or "—")
                 for k in b.rs.moves
