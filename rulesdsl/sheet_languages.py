@@ -29,6 +29,7 @@ __all__ = [
     "has_catalog",
     "project_catalog",
     "project_words",
+    "project_words_of",
 ]
 
 CATALOG_FOLDER = "rulesdsl/i18n"
@@ -59,6 +60,17 @@ def _package_languages() -> tuple[str, ...]:
 def project_words(rulesets: Path) -> Path:
     """The folder of a project's own catalogs: ``i18n/`` beside its rulesets folder."""
     return rulesets.parent / PROJECT_FOLDER
+
+
+def project_words_of(path: Path) -> Path | None:
+    """The catalog folder of the project holding the ruleset file ``path``: ``i18n/`` beside
+    the ``rulesets/`` folder of the nearest folder at or above it that has one (None
+    outside a project)."""
+    here = path.resolve().parent
+    for folder in (here, *here.parents):
+        if (folder / "rulesets").is_dir():
+            return project_words(folder / "rulesets")
+    return None
 
 
 def project_catalog(words: Path | None, lang: str) -> Path | None:

@@ -118,3 +118,33 @@ def test_the_sheet_words_to_translate_are_the_english_catalog_s_keys_the_same_ea
     assert '"Language: nl\\n"' in first and "#. English: Movement\n" in first
     assert main(["i18n", "extract", "--sheet-words"]) == 2  # which language?
     assert main(["i18n", "extract"]) == 2  # which ruleset?
+
+
+def test_the_language_server_reads_the_project_catalog_and_sees_it_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulesdsl.editor.lsp_compile import LiveCompiler
+
+    folder = _project(tmp_path, monkeypatch)
+    ruleset = folder / "rulesets" / "demo.terrain"
+    text = ruleset.read_text("utf-8")
+
+    class Editor:
+        def refusal(self, path: str) -> None:
+            return None
+
+        def open_text(self, path: str) -> str | None:
+            return text if path == str(ruleset.resolve()) else None
+
+    compiler = LiveCompiler(Editor())
+
+    def w610() -> bool:
+        compiled = compiler.compile_open(str(ruleset), text)
+        return any(d.code == "W610" for d in compiled.diagnostics)
+
+    assert w610()
+    po = folder / "i18n" / "nl.po"
+    assert main(["i18n", "extract", "--sheet-words", "--lang", "nl", "-o", str(po)]) == 0
+    assert not w610()  # the same text, compiled again: the catalog is part of its stamps
+    po.unlink()
+    assert w610()

@@ -32,15 +32,9 @@ def words_of(path: Path, folder: str | None) -> Path | None:
     """The project catalog folder of the ruleset file ``path``: ``i18n/`` beside the rulesets
     folder ``--dir`` names, else beside the rulesets/ folder of the project holding the file
     (None outside a project)."""
-    from rulesdsl.commands.common import UsageError, find_project
-    from rulesdsl.sheet_languages import project_words
+    from rulesdsl.sheet_languages import project_words, project_words_of
 
-    if folder is not None:
-        return project_words(Path(folder))
-    try:
-        return project_words(find_project(path.parent) / "rulesets")
-    except UsageError:
-        return None
+    return project_words(Path(folder)) if folder is not None else project_words_of(path)
 
 
 def deliver(content: bytes, fmt: str, output: str | None, strict: bool, what: str) -> int | None:
