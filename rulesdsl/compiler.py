@@ -66,6 +66,9 @@ class Compiler:
         """The files whose bases are being compiled: (file, name, its `extends` base)."""
         self.sources: dict[str, str] = {}
         """Text of every file read, by the path diagnostics use (to print source lines)."""
+        self.sheet_words: Path | None = None
+        """The project's catalog folder of sheet words (``i18n/`` beside ``rulesets/``): a
+        language with a catalog there has its sheet words (no W610)."""
 
     @property
     def parser(self) -> Parser:
@@ -196,7 +199,7 @@ class Compiler:
         lowered = lower(resolved.statements, resolved.lineage, fallback)
         found = lowered.diagnostics
         if lowered.ruleset is not None:
-            found = found + checks.run(lowered.ruleset, lowered.positions)
+            found = found + checks.run(lowered.ruleset, lowered.positions, self.sheet_words)
             found = examples_check.sound_only(found, diags)
         found = attribute(found, resolved, source.path)  # a variant's errors at its own lines
         diags += [d for d in found if not (syntax_errors and d.code == "E110")]

@@ -29,7 +29,9 @@ def test_a_build_builds_each_sheet_once_for_the_sheets_and_the_decks(
     assert compiled.ruleset is not None
     built: list[str | None] = []
 
-    def counted(rs: ir.Ruleset, lang: str | None = None, mode: str | None = None) -> Sheet:
+    def counted(
+        rs: ir.Ruleset, lang: str | None = None, mode: str | None = None, words: object = None
+    ) -> Sheet:
         built.append(lang)
         return build_sheet(rs, lang, mode)
 

@@ -337,11 +337,11 @@ def test_a_language_without_a_sheet_catalog_is_w610_at_its_code(compiler: Compil
     assert compiled.ok and compiled.ruleset is not None
     [w610] = [d for d in compiled.diagnostics if d.code == "W610"]
     assert w610.pos is not None and (w610.pos.line, w610.pos.column) == (4, 14)
-    assert "rulesdsl/i18n/it.po" in w610.message
+    assert "catalog i18n/it.po" in w610.message
     en_po = Path(__file__).parents[1] / "rulesdsl" / "i18n" / "en.po"
     entries = len(read_po(en_po.open("rb")))  # the sheets' own words, counted here
     assert w610.hint is not None
-    assert f"translate the {entries} entries of rulesdsl/i18n/en.po" in w610.hint
+    assert f"--sheet-words --lang it -o i18n/it.po` writes its {entries} entries" in w610.hint
     # the sheet is made, with the Italian labels and English headings
     sheet = render_sheet(compiled.ruleset, "md", "it").decode("utf-8")
     assert "Marcheur" in sheet and "Movement" in sheet
@@ -353,7 +353,7 @@ def test_sheet_lang_takes_any_language_with_labels_or_a_catalog(
     code, out, _ = _run(["sheet", "heavy_gear", "--lang", "de", "--format", "md"], capsys)
     assert code == 0 and "Bewegung" in out
     code, _, err = _run(["sheet", "heavy_gear", "--lang", "it", "--format", "md"], capsys)
-    assert code == 2 and "rulesdsl/i18n/it.po" in err
+    assert code == 2 and "no catalog i18n/it.po" in err
     code, _, err = _run(["cards", "heavy_gear", "--lang", "it", "--format", "html"], capsys)
     assert code == 2 and "no 'it' labels" in err
     code, _, err = _run(["sheet", "heavy_gear", "--lang", "Deutsch"], capsys)

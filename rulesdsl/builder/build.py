@@ -111,13 +111,30 @@ def _outputs(backend: Backend, ruleset: ir.Ruleset, sheets: Sheets | None) -> Ma
     return backend(ruleset) if with_sheets is None else with_sheets(ruleset, sheets)
 
 
-def _sheets(ruleset: ir.Ruleset, backends: Iterable[Backend]) -> Sheets | None:
-    """The sheets the backends of one ruleset share, if any of them reads sheets."""
+def _sheets(
+    ruleset: ir.Ruleset, backends: Iterable[Backend], words: Path | None = None
+) -> Sheets | None:
+    """The sheets the backends of one ruleset share, if any of them reads sheets (their
+    fixed words from the project's catalog folder ``words`` where it has one)."""
     if not any(b in _WITH_SHEETS for b in backends):
         return None
     from rulesdsl.printed.sheet_model import Sheets
 
-    return Sheets(ruleset)
+    return Sheets(ruleset, words)
+
+
+def words_digest(words: Path) -> str:
+    """A digest of the project's catalogs of sheet words (``""`` when it has none): a
+    change to one makes every sheet and deck out of date."""
+    from rulesdsl.sheet_languages import catalog_languages, project_catalog
+
+    found = [(lang, project_catalog(words, lang)) for lang in catalog_languages(words)]
+    data = b"".join(
+        lang.encode() + b"\0" + digest_bytes(path.read_bytes()).encode()
+        for lang, path in found
+        if path is not None
+    )
+    return digest_bytes(data) if data else ""
 
 
 def default_backends() -> tuple[Backend, ...]:
@@ -219,12 +236,15 @@ def build(
     ruleset; each PDF it renders is measured (:mod:`rulesdsl.printed.loss`) and what it loses
     is a warning, or with ``strict`` an error that writes nothing. ``missing`` names the install
     extras that are not installed (default: looked up); outputs that need one are skipped
-    (:attr:`BuildResult.skipped`). Raises
+    (:attr:`BuildResult.skipped`). The sheets' fixed words of a language come from the
+    project's ``i18n/<lang>.po`` beside ``root`` where there is one. Raises
     :class:`rulesdsl.builder.transaction.OutputFolderError` before writing anything
     when the output folder cannot take the files, and before reading, moving or deleting
     anything when it holds a link the build would have to follow (see
     :mod:`rulesdsl.builder.transaction`).
     """
+    from rulesdsl.sheet_languages import project_words
+
     chosen = tuple(backends) if backends is not None else default_backends()
     if missing is None:
         from rulesdsl import extras
@@ -245,7 +265,8 @@ def build(
             held = (lock.fd,) if lock is not None else ()
             transaction.recover(out_dir)
         old = mf.load(out_dir)
-        stamp = _Stamp(root, out_dir, old, mf.compiler_digest(), missing)
+        words = project_words(root)
+        stamp = _Stamp(root, out_dir, old, mf.compiler_digest(), missing, words_digest(words))
         result.up_to_date = [
             rid for rid in selected if incremental and stamp.holds(rid, files[rid], keys)
         ]
@@ -253,6 +274,7 @@ def build(
         still_skipped = stamp.skipped(result.up_to_date)
         if todo:  # the compiler (Lark, the schema...) is imported only when there is work
             compiler = result.compiler = compiler or _new_compiler()
+            compiler.sheet_words = words
             with gc_paused():
                 result.compiled = [compiler.compile_file(files[rid]) for rid in todo]
         sources = compiler.sources if compiler is not None else {}
@@ -270,7 +292,7 @@ def build(
                 if c.ruleset is None:
                     continue
                 per_key = rendered[c.ruleset.id] = {}
-                sheets = _sheets(c.ruleset, chosen)
+                sheets = _sheets(c.ruleset, chosen, words)
                 for key, backend in keys.items():
                     per_key[key] = dict(_outputs(backend, c.ruleset, sheets))
                     # out at once: a refused PDF's HTML is freed before the next backend runs
@@ -533,9 +555,12 @@ class _Stamp:
         manifest: mf.Manifest,
         compiler: str,
         missing: Collection[str] = (),
+        words: str = "",
     ):
         self.root, self.out_dir, self.manifest, self.compiler = root, out_dir, manifest, compiler
         self.missing = frozenset(missing)
+        self.words = words
+        """The digest of the project's catalogs of sheet words (:func:`words_digest`)."""
         self._sources: dict[str, str | None] = {}
         self._outputs: dict[str, str | None] = {}
 
@@ -549,6 +574,12 @@ class _Stamp:
             self._outputs[rel] = digest_inside(self.out_dir, rel)
         return self._outputs[rel]
 
+    def compiler_of(self, key: str) -> str:
+        """What the manifest records as the compiler of a backend's outputs: the sheets' and
+        decks' also name the project's catalogs, so editing one rebuilds them."""
+        sheets = key in {backend_key(b) for b in _WITH_SHEETS}
+        return f"{self.compiler}+words:{self.words}" if sheets and self.words else self.compiler
+
     def holds(self, rid: str, path: Path, keys: Iterable[str]) -> bool:
         """Whether every backend's outputs of ``rid`` are what a compile would write."""
         entries = self.manifest.rulesets.get(rid, {})
@@ -556,7 +587,7 @@ class _Stamp:
             entry = entries.get(key)
             if (
                 entry is None
-                or entry.compiler != self.compiler
+                or entry.compiler != self.compiler_of(key)
                 or path.name not in entry.sources
                 or any(self.source(n) != sha for n, sha in entry.sources.items())
                 or not all(self.output_holds(r, sha) for r, sha in entry.outputs.items())
@@ -620,7 +651,8 @@ def _plan(
             if before is not None:
                 _drop(before.outputs, set(outs), stamp, change)
             sources = {name: stamp.source(name) or "" for name in path_names}
-            new.rulesets.setdefault(rid, {})[key] = mf.Entry(stamp.compiler, sources, digests)
+            entry = mf.Entry(stamp.compiler_of(key), sources, digests)
+            new.rulesets.setdefault(rid, {})[key] = entry
     for rid in gone:
         for entry in new.rulesets.pop(rid, {}).values():
             _drop(entry.outputs, set(), stamp, change)

@@ -9,6 +9,7 @@ passes that compute with them.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Protocol
 
 from rulesdsl import ir
@@ -53,14 +54,16 @@ PASSES: tuple[Pass, ...] = (
     policies.check,
     decisions.check,
     labels.check,
-    sheet_words.check,
     examples.check,
 )
-"""Every pass, in the order it runs."""
+"""Every pass that reads the ruleset alone, in the order it runs."""
 
 
-def run(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
-    """Every diagnostic of every pass, in pass order. The IR is walked once, here: the passes
-    that look at every node share the list."""
+def run(rs: ir.Ruleset, where: Positions, words: Path | None = None) -> list[Diagnostic]:
+    """Every diagnostic of every pass, in pass order, then the sheet words' (W610), which
+    also reads the project's catalog folder ``words``. The IR is walked once, here: the
+    passes that look at every node share the list."""
     every = walk.nodes(rs)
-    return [d for check in PASSES for d in check(rs, where, every)]
+    return [d for check in PASSES for d in check(rs, where, every)] + sheet_words.check(
+        rs, where, words
+    )

@@ -32,7 +32,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
     found = printable(args.ruleset, args.lang)
     if found is None:
         return EXIT_RULES
-    ruleset, lang = found
+    ruleset, lang, words = found
     modes = [m.id for m in ruleset.modes]
     if args.per_mode is not None and args.per_mode not in modes:
         print(
@@ -45,7 +45,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
     if not 0 <= args.bleed <= MAX_BLEED:
         print(f"rulesdsl: error: --bleed takes 0 to {MAX_BLEED:g} mm", file=sys.stderr)
         return EXIT_USAGE
-    deck = build_deck(ruleset, lang, args.size, args.per_mode)
+    deck = build_deck(ruleset, lang, args.size, args.per_mode, catalog_words=words)
     if not deck.cards:  # a blank page helps no one, and tells the player nothing
         print(
             f"rulesdsl: error: {ruleset.id} {NOTHING_ON_CARDS}: {WHAT_CARDS_PRINT}, and it "

@@ -169,24 +169,26 @@ def language_code(text: str) -> str:
     return text
 
 
-def sheet_language(requested: str | None, ruleset: ir.Ruleset) -> str:
+def sheet_language(requested: str | None, ruleset: ir.Ruleset, words: Path | None = None) -> str:
     """The language a sheet or deck is made in: ``--lang``, else the ruleset's first.
 
     A language the ruleset has labels in is always possible (without a catalog of the sheet's
     words its headings are English, and the compile has said so: W610); one it has no labels
     in needs that catalog, and its labels are then the first language's (a note says so).
-    A language with neither would give a sheet with no word in it: refused."""
-    from rulesdsl.sheet_languages import CATALOG_FOLDER, catalog_languages
+    A language with neither would give a sheet with no word in it: refused. ``words``: the
+    project's catalog folder (its catalogs count)."""
+    from rulesdsl.sheet_languages import PROJECT_FOLDER, catalog_languages
 
     lang = requested or ruleset.languages[0]
     if lang in ruleset.languages:
         return lang
-    if lang not in catalog_languages():
+    have = catalog_languages(words)
+    if lang not in have:
         raise UsageError(
             f"{ruleset.id} has no '{lang}' labels and there is no catalog "
-            f"{CATALOG_FOLDER}/{lang}.po of the sheets' words: nothing would be in '{lang}' "
-            f"(labels: {', '.join(ruleset.languages)}; catalogs: "
-            f"{', '.join(catalog_languages())}; to translate, see `rulesdsl i18n --help`)"
+            f"{PROJECT_FOLDER}/{lang}.po of the sheets' words: nothing would be in '{lang}' "
+            f"(labels: {', '.join(ruleset.languages)}; catalogs: {', '.join(have)}; to "
+            "translate, see `rulesdsl i18n --help`)"
         )
     print(
         f"rulesdsl: note: {ruleset.id} has no '{lang}' labels (it has "

@@ -21,6 +21,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
     from rulesdsl.compiler import Compiler
     from rulesdsl.interchange.translation import extract
 
+    if args.sheet_words:
+        return _sheet_words(args)
+    if args.ruleset is None:
+        print("rulesdsl: error: name a RULESET, or give --sheet-words", file=sys.stderr)
+        return EXIT_USAGE
     compiler = Compiler()
     path = ruleset_path(args.ruleset, folder=args.dir)
     source, diags = compiler.parse_file(path)
@@ -97,6 +102,27 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _sheet_words(args: argparse.Namespace) -> int:
+    """``extract --sheet-words --lang L``: the sheets' own words to translate into L."""
+    from rulesdsl.commands.common import EXIT_OK, EXIT_USAGE, emit_document
+    from rulesdsl.i18n.template import sheet_words_po
+
+    if args.ruleset is not None or args.lang is None:
+        print("rulesdsl: error: --sheet-words takes --lang LANG and no RULESET", file=sys.stderr)
+        return EXIT_USAGE
+    if args.output not in (None, "-"):  # the project's i18n/ folder, made on first use
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    if not emit_document(sheet_words_po(args.lang), "po", args.output):
+        return EXIT_USAGE
+    if args.output not in (None, "-"):
+        print(
+            f"wrote {args.output}: the sheets' own words to translate into {args.lang} "
+            "(the build reads i18n/<lang>.po beside rulesets/)",
+            file=sys.stderr,
+        )
+    return EXIT_OK
+
+
 def _shown(path: Path) -> str:
     """The file as the ``#:`` lines name it: relative to this folder when it is inside."""
     try:
@@ -112,7 +138,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Translate a ruleset's labels and notes in the tools translators use: "
         "`extract` writes them as a gettext catalog (.pot, or .po for one language), "
         "`merge` writes a translated .po back into the ruleset as that language's labels. "
-        "The sheets' own words are in rulesdsl/i18n/<lang>.po (see docs/editors.md).",
+        "The sheets' own words (headings, units, phrases) of a language are in the "
+        "project's i18n/<lang>.po beside rulesets/: `extract --sheet-words --lang LANG` "
+        "writes them to translate.",
     )
     verbs = p.add_subparsers(dest="i18n_verb", metavar="ACTION")
     ex = verbs.add_parser(
@@ -122,7 +150,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "msgctxt is the item's path (feature:woods), msgid its label in the file's first "
         "language, msgstr its label in --lang (empty in a template).",
     )
-    ex.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path (.terrain or .yaml)")
+    ex.add_argument(
+        "ruleset", metavar="RULESET", nargs="?", help="a ruleset id or path (.terrain or .yaml)"
+    )
+    ex.add_argument(
+        "--sheet-words",
+        action="store_true",
+        help="write the sheets' own words (headings, units, phrases) to translate into "
+        "--lang, for the project's i18n/LANG.po, instead of a ruleset's labels",
+    )
     ex.add_argument(
         "--lang",
         type=language_code,

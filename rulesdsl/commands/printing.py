@@ -4,6 +4,7 @@ the delivery of the document (its losses reported first, then written or refused
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -12,16 +13,28 @@ if TYPE_CHECKING:
 
 def printable(
     name: str, lang: str | None, folder: str | None = None
-) -> tuple[ir.Ruleset, str] | None:
-    """The compiled ruleset ``name`` and the language to print it in; None when the rules
-    have errors (they are reported)."""
-    from rulesdsl.commands.common import compile_one, sheet_language
+) -> tuple[ir.Ruleset, str, Path | None] | None:
+    """The compiled ruleset ``name``, the language to print it in and the project's catalog
+    folder (:func:`words_of`); None when the rules have errors (they are reported)."""
+    from rulesdsl.commands.common import compile_one, ruleset_path, sheet_language
     from rulesdsl.compiler import Compiler
 
-    compiled = compile_one(name, Compiler(), "text", folder)
+    path = ruleset_path(name, folder=folder)
+    compiler = Compiler()
+    compiler.sheet_words = words = words_of(path, folder)
+    compiled = compile_one(str(path), compiler, "text", folder)
     if compiled.ruleset is None:
         return None
-    return compiled.ruleset, sheet_language(lang, compiled.ruleset)
+    return compiled.ruleset, sheet_language(lang, compiled.ruleset, words), words
+
+
+def words_of(path: Path, folder: str | None) -> Path | None:
+    """The project catalog folder of the ruleset file ``path``: ``i18n/`` beside the rulesets
+    folder ``--dir`` names, else beside the rulesets/ folder of the project holding the file
+    (None outside a project)."""
+    from rulesdsl.sheet_languages import project_words, project_words_of
+
+    return project_words(Path(folder)) if folder is not None else project_words_of(path)
 
 
 def deliver(content: bytes, fmt: str, output: str | None, strict: bool, what: str) -> int | None:

@@ -19,10 +19,10 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     found = printable(args.ruleset, args.lang, args.dir)
     if found is None:
         return EXIT_RULES
-    ruleset, lang = found
+    ruleset, lang, words = found
     fmt = cast(Format, args.format or _format_from_name(args.output) or "html")
     try:
-        content = render_sheet(ruleset, fmt, lang, args.paper)
+        content = render_sheet(ruleset, fmt, lang, args.paper, words)
     except PdfUnavailable as exc:
         print(f"rulesdsl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

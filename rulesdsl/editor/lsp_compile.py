@@ -20,6 +20,7 @@ from typing import Protocol
 from rulesdsl.compiler import Compiled, Compiler, base_file
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.sheet_languages import project_words_of
 from rulesdsl.sources import check_text
 
 Stamp = tuple[object, ...]
@@ -124,7 +125,12 @@ class LiveCompiler(Compiler):
     ) -> Compiled:
         self._check()
         self.compiled.append(source.path)
-        return super().compile_source(source, base_dir, syntax_errors)
+        outer = self.sheet_words  # a base compiled inside a variant's compile: put it back
+        self.sheet_words = project_words_of(Path(source.path))  # its project's catalogs (W610)
+        try:
+            return super().compile_source(source, base_dir, syntax_errors)
+        finally:
+            self.sheet_words = outer
 
     def compile_file(self, path: Path) -> Compiled:
         compiled = super().compile_file(path)
@@ -151,7 +157,9 @@ class LiveCompiler(Compiler):
 
     def chain_stamps(self, key: Path) -> dict[Path, Stamp]:
         """The stamps a file's compile depends on: its own and its bases', as parsed; a base
-        that is missing counts by its `.terrain` path (creating it changes the outcome)."""
+        that is missing counts by its `.terrain` path (creating it changes the outcome); then
+        the project catalogs its W610 read (:meth:`catalog_stamps`)."""
+        catalogs = self.catalog_stamps(key)
         found: dict[Path, Stamp] = {}
         while key not in found:
             found[key] = self._stamps.get(key, ("none",))
@@ -169,6 +177,17 @@ class LiveCompiler(Compiler):
                 found[missing] = self.stamp(missing)
                 break
             key = base.resolve()
+        return found | catalogs
+
+    def catalog_stamps(self, key: Path) -> dict[Path, Stamp]:
+        """The stamps of the project catalogs a file's W610 read: its project's ``i18n/``
+        folder (a catalog added or removed) and each ``.po`` in it."""
+        words = project_words_of(key)
+        if words is None:
+            return {}
+        found = {words: self.stamp(words)}
+        if words.is_dir():
+            found.update((po, self.stamp(po)) for po in sorted(words.glob("*.po")))
         return found
 
     def parsed_source(self, key: Path) -> s.SourceFile | None:

@@ -31,6 +31,7 @@ from urllib.parse import parse_qs, quote, unquote, urlparse
 
 from rulesdsl.compiler import SUFFIXES, Compiler, ruleset_files
 from rulesdsl.diagnostics import SourceLines, render_text
+from rulesdsl.sheet_languages import project_words
 
 POLL_MS = 300
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -56,6 +57,8 @@ class Preview:
         self, folder: Path, out: TextIO | None = None, after: Callable[[], None] | None = None
     ) -> None:
         self.folder = folder
+        self.words = project_words(folder)
+        """The project's catalogs of sheet words (``i18n/`` beside the rulesets folder)."""
         self.out = out or sys.stderr
         self.after = after
         """Run after each refresh (e.g. a full build into generated/)."""
@@ -68,8 +71,9 @@ class Preview:
         from rulesdsl.printed.sheets import render_sheet
 
         files = {p.stem: p for p in ruleset_files(self.folder)}
-        if changed is None:
-            wanted = set(files)
+        changed = None if changed is None else list(changed)
+        if changed is None or any(p.suffix == ".po" for p in changed):
+            wanted = set(files)  # a catalog of sheet words: every sheet
         else:
             stems = {Path(p).stem for p in changed}
             wanted = {
@@ -83,6 +87,7 @@ class Preview:
             for gone in set(self.pages) - set(files):
                 del self.pages[gone]
         compiler = Compiler()
+        compiler.sheet_words = self.words
         rebuilt = []
         for rid in sorted(wanted):
             compiled = compiler.compile_file(files[rid])
@@ -96,7 +101,7 @@ class Preview:
             if compiled.ok and compiled.ruleset is not None:
                 ruleset = compiled.ruleset
                 sheets = {
-                    lang: render_sheet(ruleset, "html", lang).decode("utf-8")
+                    lang: render_sheet(ruleset, "html", lang, words=self.words).decode("utf-8")
                     for lang in ruleset.languages
                 }
                 ancestors = tuple(a.id for a in ruleset.extends)
@@ -305,13 +310,15 @@ def serve(preview: Preview, port: int) -> ThreadingHTTPServer:
 
 
 def watch(preview: Preview, stop: threading.Event | None = None) -> None:
-    """Refresh the preview on every change of a ruleset file until ``stop`` is set."""
+    """Refresh the preview on every change of a ruleset file, or of a project catalog of
+    sheet words (every sheet then), until ``stop`` is set."""
     import watchfiles
 
     def is_ruleset(change: watchfiles.Change, path: str) -> bool:
-        return path.endswith(SUFFIXES)
+        return path.endswith((*SUFFIXES, ".po"))
 
+    folders = [preview.folder, *([preview.words] if preview.words.is_dir() else [])]
     for changes in watchfiles.watch(
-        preview.folder, watch_filter=is_ruleset, stop_event=stop, raise_interrupt=False
+        *folders, watch_filter=is_ruleset, stop_event=stop, raise_interrupt=False
     ):
         preview.refresh(Path(p) for _, p in changes)

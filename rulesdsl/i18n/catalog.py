@@ -5,11 +5,14 @@ word or phrase (``{name}`` fields filled with :meth:`str.format`), ``plural(key,
 phrase that agrees with a count, ``number``/``signed``/``percent`` for numbers written the
 way the language writes them, and ``unit`` for a unit's abbreviation.
 
-A language without a catalog falls back to English words, and a key missing from a catalog
-falls back to its English text. :data:`PSEUDO` (``qps``) is a pseudo-locale for tests: every
-word of the English catalog, and every ruleset label passed through :meth:`Catalog.label`,
-has its letters swapped for accented ones ("Ṁöṽéɱéñţ"), so a plain ASCII word left on a
-rendered sheet shows a word that bypassed the catalog.
+A project's catalog (``i18n/<lang>.po`` beside its ``rulesets/``, passed as ``words``)
+comes first: its entries override the package's catalog of the language, or give a language
+the package has none of. A language without a catalog falls back to English words, and a key
+missing from every catalog of it (or left empty) falls back to its English text.
+:data:`PSEUDO` (``qps``) is a pseudo-locale for tests: every word of the English catalog,
+and every ruleset label passed through :meth:`Catalog.label`, has its letters swapped for
+accented ones ("Ṁöṽéɱéñţ"), so a plain ASCII word left on a rendered sheet shows a word that
+bypassed the catalog.
 """
 
 from __future__ import annotations
@@ -18,19 +21,23 @@ import gettext
 import re
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
+from io import BytesIO
+from pathlib import Path
 
-from babel import Locale
+from babel import Locale, UnknownLocaleError
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
-from rulesdsl.sheet_languages import catalog_languages
+from rulesdsl.sheet_languages import catalog_languages, project_catalog
 
 __all__ = ["LANGUAGES", "PSEUDO", "Catalog", "catalog", "pseudo"]
 
 LANGUAGES = catalog_languages()
-"""Languages with a catalog of their own: every ``<lang>.po`` beside this module."""
+"""Languages with a catalog of their own in the package: every ``<lang>.po`` beside this
+module (a project may add more: :func:`catalog`'s ``words``)."""
 
 PSEUDO = "qps"
 """The pseudo-locale: English words with every ASCII letter accented."""
@@ -75,30 +82,53 @@ Forms = tuple[str, ...]
 
 @cache
 def _messages(lang: str) -> tuple[dict[str, Forms], str]:
-    """The catalog of ``lang``: forms by key (one form, or the plural forms), and the
-    gettext plural expression Babel derives from CLDR for the language."""
-    source = resources.files("rulesdsl.i18n").joinpath(f"{lang}.po")
-    with source.open("rb") as handle:
-        po = read_po(handle, locale=lang)
+    """The package's catalog of ``lang``: forms by key (one form, or the plural forms), and
+    the gettext plural expression Babel derives from CLDR for the language."""
+    return _read(lang, resources.files("rulesdsl.i18n").joinpath(f"{lang}.po").read_bytes())
+
+
+def plural_count(lang: str) -> int:
+    """How many plural forms gettext gives ``lang`` (2 for a code CLDR does not know)."""
+    locale = _locale(lang)
+    return 2 if locale is None else get_plural(locale).num_plurals
+
+
+def _locale(lang: str) -> Locale | None:
+    """CLDR's data of ``lang``; None for a code CLDR does not know (English numbers)."""
+    try:
+        return Locale.parse(lang)
+    except (ValueError, UnknownLocaleError):
+        return None
+
+
+@lru_cache(maxsize=16)
+def _read(lang: str, data: bytes) -> tuple[dict[str, Forms], str]:
+    """The messages of a catalog's bytes (cached by content: a project catalog edited while
+    `rulesdsl watch` runs is read again)."""
+    po = read_po(BytesIO(data), locale=_locale(lang))
     messages: dict[str, Forms] = {}
     for message in po:
         if not message.id:
             continue
         key = message.id[0] if isinstance(message.id, tuple | list) else message.id
         forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
-        messages[str(key)] = tuple(str(f) for f in forms)
+        if any(forms):  # an entry not translated yet reads English
+            messages[str(key)] = tuple(str(f) for f in forms)
     return messages, po.plural_expr
 
 
 class Catalog:
     """The words and number formats of one language (see the module docstring)."""
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, project: bytes | None = None) -> None:
         self.lang = lang
         self.is_pseudo = lang == PSEUDO
-        own = lang if lang in LANGUAGES else "en"
-        self.locale = Locale.parse("en" if self.is_pseudo else own)
-        self._own, plural_expr = _messages(own)
+        own = lang if lang in LANGUAGES or project is not None else "en"
+        self.locale = _locale("en" if self.is_pseudo else own) or Locale.parse("en")
+        self._own, plural_expr = _messages(own) if own in LANGUAGES else ({}, "")
+        if project is not None:  # the project's entries over the package's
+            added, plural_expr = _read(own, project)
+            self._own = {**self._own, **added}
         self._english, _ = _messages("en")
         self._plural_index = gettext.c2py(plural_expr)
         pattern = self.locale.percent_formats[None].pattern
@@ -166,7 +196,14 @@ class Catalog:
         return text
 
 
-@cache
-def catalog(lang: str) -> Catalog:
-    """The catalog of ``lang`` (English words for a language without one)."""
-    return Catalog(lang)
+def catalog(lang: str, words: Path | None = None) -> Catalog:
+    """The catalog of ``lang`` (English words for a language without one): the project's
+    ``words/<lang>.po`` when ``words`` (the project's catalog folder) has one, else the
+    package's."""
+    path = project_catalog(words, lang)
+    return _catalog(lang, None if path is None else path.read_bytes())
+
+
+@lru_cache(maxsize=64)
+def _catalog(lang: str, project: bytes | None) -> Catalog:
+    return Catalog(lang, project)

@@ -23,6 +23,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
+from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
@@ -159,13 +160,15 @@ def build_deck(
     mode: str | None = None,
     tight: Mapping[str, tuple[float, float]] | None = None,
     sheet: Sheet | None = None,
+    catalog_words: Path | None = None,
 ) -> Deck:
     """The deck of ``ruleset`` in ``lang`` on cards of ``size``; ``mode`` keeps only what
     concerns that unit type (see :func:`~rulesdsl.printed.sheet_model.build_sheet`).
     ``tight`` gives some blocks (``section/block``) less room than the estimate: the share
     of the card's width and height they may fill (see :class:`Refit`). ``sheet``, where
     given, is the sheet of the same ruleset, language and mode, already built (a refit
-    reuses it).
+    reuses it); else it is built with the fixed words of the project's catalog folder
+    ``catalog_words`` (see :func:`~rulesdsl.printed.sheet_model.build_sheet`).
 
     Each block is fitted on its own (:func:`_fitted`): upright or set across the card, at
     the type size that leaves the fewest parts of a split table short of
@@ -174,7 +177,7 @@ def build_deck(
     if size not in CARD_SIZES:
         raise ValueError(f"unknown card size {size!r}; choose one of {', '.join(CARD_SIZES)}")
     if sheet is None:
-        sheet = build_sheet(ruleset, lang, mode)
+        sheet = build_sheet(ruleset, lang, mode, catalog_words)
     card_size = CARD_SIZES[size]
     cards: list[Card] = []
     for section in sheet.sections:
@@ -187,7 +190,7 @@ def build_deck(
                 card.block = key
             fitted.append((block, share, parts))
         cards += _gathered(section.title, fitted, card_size)
-    c = catalog(sheet.lang)
+    c = catalog(sheet.lang, sheet.catalog_words)
     index_share = (tight or {}).get("index/index", (1.0, 1.0))
     cards = _with_index(
         cards, c.text("deck_index"), c.text("deck_index_card"), card_size, index_share
@@ -608,11 +611,12 @@ def render_deck(
     mode: str | None = None,
     paper: str | None = DEFAULT_PAPER,
     bleed: float = 0.0,
+    words: Path | None = None,
 ) -> Rendered:
     """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`), refitted
     where the first layout lost text (:class:`Refit`); what is still lost is in its
-    ``losses``."""
-    deck = build_deck(ruleset, lang, size, mode)
+    ``losses``. ``words``: the project's catalog folder (see :func:`build_sheet`)."""
+    deck = build_deck(ruleset, lang, size, mode, catalog_words=words)
     html = render_deck_html(deck, paper, bleed)
     return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed, deck.sheet))
 

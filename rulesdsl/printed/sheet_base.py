@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import assert_never
 
 from rulesdsl import ir, semantics
@@ -35,10 +36,14 @@ def _letters(index: int) -> str:
 class BuilderBase:
     """One sheet being built: the ruleset, its language's catalog, and how values read there."""
 
-    def __init__(self, rs: ir.Ruleset, lang: str, mode: str | None = None) -> None:
+    def __init__(
+        self, rs: ir.Ruleset, lang: str, mode: str | None = None, words: Path | None = None
+    ) -> None:
         self.rs = rs
         self.lang = lang
-        self.c: Catalog = catalog(lang)
+        self.words = words
+        """The project's catalog folder (its ``<lang>.po`` overrides the package's)."""
+        self.c: Catalog = catalog(lang, words)
         self.mode = mode
         self.param_refs: dict[str, str] = {}
         """Unfilled scenario parameters by id -> the letter that stands for them in cells."""

@@ -10,6 +10,7 @@ which escapes its own text.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import assert_never
 
 from rulesdsl import ir
@@ -28,8 +29,11 @@ from rulesdsl.printed.sheet_view import (
 # ---- building -------------------------------------------------------------------------------
 
 
-def build_sheet(rs: ir.Ruleset, lang: str | None = None, mode: str | None = None) -> Sheet:
-    """The sheet of ``rs`` in ``lang`` (default: the ruleset's first language).
+def build_sheet(
+    rs: ir.Ruleset, lang: str | None = None, mode: str | None = None, words: Path | None = None
+) -> Sheet:
+    """The sheet of ``rs`` in ``lang`` (default: the ruleset's first language); its fixed
+    words from the project's catalog folder ``words`` where it has ``<lang>.po``.
 
     ``mode`` (a mode id) cuts the sheet down to one unit type: movement tables keep only that
     mode's column, modifier columns by mode keep its own and the one for the others, and rows
@@ -40,7 +44,7 @@ def build_sheet(rs: ir.Ruleset, lang: str | None = None, mode: str | None = None
             f"unknown mode {mode!r}; choose one of "
             f"{', '.join(m.id for m in rs.modes) or '(none declared)'}"
         )
-    return _Builder(rs, lang or rs.languages[0], mode).sheet()
+    return _Builder(rs, lang or rs.languages[0], mode, words).sheet()
 
 
 class Sheets:
@@ -52,15 +56,17 @@ class Sheets:
     Neither backend changes a sheet: the page layout and the decks make new blocks
     (``dataclasses.replace``), so a sheet read by both is the sheet either would build."""
 
-    def __init__(self, ruleset: ir.Ruleset) -> None:
+    def __init__(self, ruleset: ir.Ruleset, words: Path | None = None) -> None:
         self.ruleset = ruleset
+        self.words = words
+        """The project's catalog folder (see :func:`build_sheet`)."""
         self._built: dict[str, Sheet] = {}
 
     def __call__(self, lang: str) -> Sheet:
         """The sheet of the ruleset in ``lang``, for all modes."""
         sheet = self._built.get(lang)
         if sheet is None:
-            sheet = self._built[lang] = build_sheet(self.ruleset, lang)
+            sheet = self._built[lang] = build_sheet(self.ruleset, lang, words=self.words)
         return sheet
 
 
@@ -128,6 +134,7 @@ class _Builder(MoreBlocks):
             rs.languages,
             words,
             mode,
+            self.words,
         )
 
     def ident(self) -> str:

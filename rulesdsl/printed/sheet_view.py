@@ -4,6 +4,7 @@ notes, already in the sheet's language; the templates only lay them out."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal, assert_never, get_args
 
 from rulesdsl import ir
@@ -204,3 +205,5 @@ class Sheet:
     """Fixed words the templates need besides the sheet's own text (``sources``)."""
     mode: str = ""
     """The unit type this sheet is cut down to (its label), or "" for every type."""
+    catalog_words: Path | None = None
+    """The project's catalog folder its fixed words came from (the decks' words too)."""

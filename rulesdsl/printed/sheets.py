@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, partial
+from pathlib import Path
 from typing import Literal
 
 import jinja2
@@ -326,9 +327,14 @@ def render_markdown(sheet: Sheet) -> str:
 
 
 def render_sheet(
-    ruleset: ir.Ruleset, fmt: Format = "html", lang: str | None = None, paper: str = DEFAULT_PAPER
+    ruleset: ir.Ruleset,
+    fmt: Format = "html",
+    lang: str | None = None,
+    paper: str = DEFAULT_PAPER,
+    words: Path | None = None,
 ) -> bytes:
-    """One sheet of ``ruleset`` in ``fmt``; ``lang`` defaults to the ruleset's first language.
+    """One sheet of ``ruleset`` in ``fmt``; ``lang`` defaults to the ruleset's first language,
+    ``words`` is the project's catalog folder (see :func:`build_sheet`).
 
     A language the ruleset has no labels for is still accepted: its labels fall back to the
     ruleset's first language and the fixed words to English if they are not translated.
@@ -336,7 +342,7 @@ def render_sheet(
     """
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
-    sheet = build_sheet(ruleset, lang)
+    sheet = build_sheet(ruleset, lang, words=words)
     if fmt == "md":
         return render_markdown(sheet).encode("utf-8")
     html = render_html(sheet, paper)
