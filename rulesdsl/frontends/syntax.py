@@ -282,6 +282,8 @@ class StepTermNode:
 class ParamNode:
     name: Name
     unit: Name
+    default: Located | None = None
+    """A decision input's default (``level_flown m = 0``); a step's input has none."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,123 @@
+"""A decision input may declare a default (issue 39 item 3): `level_flown m = 0`. The caller
+may leave it out; the generated function takes it as a typed keyword default and checks it as
+the other arguments; every number is checked at its line and column."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.compiler import Compiler
+from tests.conftest import compile_snippet, import_rendered
+
+HEADER = """ruleset demo "Demo"
+version 1.0.0
+units distance m, cost MP
+mode walker "Walker"
+table gait "Gait" {
+  column stride "Stride"
+  slow "Slow" | 1 m
+  fast "Fast" | 3 m
+}
+"""
+HEADER_LINES = HEADER.count("\n")
+
+JUMP = """decision jump "Jump" (height m, run m = 0, careful bool = no, pace gait = slow) {
+  careful                    -> safe "Safe"
+  height > gait[pace]        -> too_high "Too high"
+  height > run               -> run_up "Needs a run up"
+  otherwise                  -> ok "Fine"
+}
+"""
+
+
+def compiled_ok(compiler: Compiler, text: str) -> ir.Ruleset:
+    compiled = compile_snippet(compiler, HEADER + text)
+    assert [d.message for d in compiled.diagnostics if d.is_error] == []
+    assert compiled.ruleset is not None
+    return compiled.ruleset
+
+
+def errors(compiler: Compiler, text: str) -> list[tuple[str, int, int]]:
+    compiled = compile_snippet(compiler, HEADER + text)
+    return [
+        (d.code, d.pos.line - HEADER_LINES, d.pos.column)
+        for d in compiled.diagnostics
+        if d.is_error and d.pos is not None
+    ]
+
+
+def test_an_input_with_a_default_is_held_in_the_ir(compiler: Compiler) -> None:
+    rs = compiled_ok(compiler, JUMP)
+    defaults = {p.name: p.default for p in rs.decisions[0].params}
+    assert defaults == {
+        "height": None,
+        "run": ir.Number(0, "m"),
+        "careful": ir.Flag(False),
+        "pace": ir.Symbol("slow"),
+    }
+
+
+def test_the_generated_function_takes_the_defaults_as_typed_keywords(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    module = import_rendered(compiled_ok(compiler, JUMP), tmp_path, "defaults_jump")
+    signature = inspect.signature(module.jump)
+    assert [(p.name, p.default) for p in signature.parameters.values()] == [
+        ("height", inspect.Parameter.empty),
+        ("run", 0),
+        ("careful", False),
+        ("pace", "slow"),
+    ]
+    assert module.jump(2).id == "too_high"  # a slow stride is 1 m
+    assert module.jump(2, pace="fast").id == "run_up"  # no run up by default
+    assert module.jump(2, run=2, pace="fast").id == "ok"
+    assert module.jump(9, careful=True).id == "safe"
+
+
+def test_a_left_out_input_is_checked_as_the_others_when_given(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    module = import_rendered(compiled_ok(compiler, JUMP), tmp_path, "defaults_checked")
+    with pytest.raises(ValueError, match="'run'"):
+        module.jump(2, run=-1)
+    with pytest.raises(TypeError, match="'careful'"):
+        module.jump(2, careful=0)
+
+
+def test_a_worked_example_may_leave_out_an_input_with_a_default(compiler: Compiler) -> None:
+    compiled_ok(
+        compiler,
+        JUMP + 'example jumps "Jumps" {\n  jump(height=2 m) = too_high\n'
+        "  jump(height=2 m, pace=fast) = run_up\n}\n",
+    )
+    compiled = compile_snippet(
+        compiler, HEADER + JUMP + 'example jumps "Jumps" {\n  jump(height=2 m) = ok\n}\n'
+    )
+    assert any(d.is_error for d in compiled.diagnostics)
+
+
+@pytest.mark.parametrize(
+    ("declaration", "at", "code"),
+    [
+        ("(height m = -1)", "-1", "E214"),
+        ("(height m = 2 MP)", "2 MP", "E203"),
+        ("(height m = yes)", "yes", "E201"),
+        ("(flag bool = 2)", "2", "E201"),
+        ("(pace gait = walk)", "walk", "E214"),
+        ("(height m = 1, run m)", "run", "E215"),
+    ],
+)
+def test_a_default_the_input_cannot_take_is_an_error_at_its_value(
+    compiler: Compiler, declaration: str, at: str, code: str
+) -> None:
+    text = f'decision d "D" {declaration} {{\n  otherwise -> ok "Fine"\n}}\n'
+    assert errors(compiler, text) == [(code, 1, text.index(at) + 1)]
+
+
+def test_a_huge_default_is_e212(compiler: Compiler) -> None:
+    text = 'decision d "D" (height m = 2000000000) {\n  otherwise -> ok "Fine"\n}\n'
+    assert [e[0] for e in errors(compiler, text)] == ["E212"]
