@@ -11,6 +11,7 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.compiler import Compiler
+from rulesdsl.versions.diff import diff
 from tests.conftest import compile_snippet, import_rendered
 
 HEADER = """ruleset demo "Demo"
@@ -121,3 +122,41 @@ def test_a_default_the_input_cannot_take_is_an_error_at_its_value(
 def test_a_huge_default_is_e212(compiler: Compiler) -> None:
     text = 'decision d "D" (height m = 2000000000) {\n  otherwise -> ok "Fine"\n}\n'
     assert [e[0] for e in errors(compiler, text)] == ["E212"]
+
+
+# ---- rulesdsl diff: what a caller of the old version needs ----------------------------------
+
+
+def graded(compiler: Compiler, old: str, new: str) -> list[tuple[str, str]]:
+    def one(inputs: str) -> ir.Ruleset:
+        return compiled_ok(
+            compiler, f'decision d "D" ({inputs}) {{\n  otherwise -> ok "Fine"\n}}\n'
+        )
+
+    return [(c.level, c.path) for c in diff(one(old), one(new)).changes]
+
+
+def test_a_new_input_with_a_default_is_additive(compiler: Compiler) -> None:
+    assert graded(compiler, "height m", "height m, run m = 0") == [("additive", "d.run")]
+
+
+def test_a_new_input_without_a_default_is_breaking(compiler: Compiler) -> None:
+    assert graded(compiler, "height m", "height m, run m") == [("breaking", "d.run")]
+
+
+def test_a_changed_default_is_a_rules_change(compiler: Compiler) -> None:
+    assert graded(compiler, "height m, run m = 0", "height m, run m = 1") == [("rules", "d.run")]
+
+
+def test_a_removed_default_is_breaking(compiler: Compiler) -> None:
+    assert graded(compiler, "height m, run m = 0", "height m, run m") == [("breaking", "d.run")]
+
+
+def test_a_default_given_to_an_input_is_additive(compiler: Compiler) -> None:
+    assert graded(compiler, "height m, run m", "height m, run m = 0") == [("additive", "d.run")]
+
+
+def test_a_new_input_before_the_old_ones_is_breaking_even_with_a_default(
+    compiler: Compiler,
+) -> None:
+    assert graded(compiler, "height m = 0", "run m = 0, height m = 0") == [("breaking", "d")]
