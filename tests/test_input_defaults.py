@@ -11,6 +11,9 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
+from rulesdsl.interchange.fmt import format_text
 from rulesdsl.versions.diff import diff
 from tests.conftest import compile_snippet, import_rendered
 
@@ -160,3 +163,42 @@ def test_a_new_input_before_the_old_ones_is_breaking_even_with_a_default(
     compiler: Compiler,
 ) -> None:
     assert graded(compiler, "height m = 0", "run m = 0, height m = 0") == [("breaking", "d")]
+
+
+# ---- the YAML front end, convert and fmt -----------------------------------------------------
+
+
+def test_a_yaml_input_takes_a_default_as_the_dsl_does(compiler: Compiler, tmp_path: Path) -> None:
+    source, diagnostics = Parser().parse(HEADER + JUMP, "demo.terrain")
+    assert source is not None and diagnostics == []
+    yaml_text = to_yaml(source)
+    assert "run m = 0" in yaml_text
+    (tmp_path / "demo.yaml").write_text(yaml_text, "utf-8")
+    from_yaml = compiler.compile_file(tmp_path / "demo.yaml")
+    assert from_yaml.ruleset is not None
+    assert from_yaml.ruleset.decisions == compiled_ok(compiler, JUMP).decisions
+    assert "(height m, run m = 0, careful bool = no, pace gait = slow)" in to_terrain(yaml_text)
+
+
+def test_a_wrong_yaml_default_is_placed_inside_its_scalar(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    source, _ = Parser().parse(HEADER + JUMP, "demo.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source).replace("run m = 0", "run m = -2")
+    (tmp_path / "demo.yaml").write_text(yaml_text, "utf-8")
+    [found] = [d for d in compiler.compile_file(tmp_path / "demo.yaml").diagnostics if d.is_error]
+    line = next(n for n, text in enumerate(yaml_text.splitlines(), 1) if "run m = -2" in text)
+    assert found.pos is not None
+    assert (found.code, found.pos.line, found.pos.column) == (
+        "E214",
+        line,
+        yaml_text.splitlines()[line - 1].index("-2") + 1,
+    )
+
+
+def test_fmt_keeps_an_input_s_default_as_written() -> None:
+    text = HEADER + JUMP.replace("run m = 0", "run m   =   0")
+    formatted = format_text(text)
+    assert "(height m, run m   =   0, careful bool = no, pace gait = slow)" in formatted
+    assert format_text(formatted) == formatted
