@@ -14,6 +14,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.interchange.fmt import format_text
+from rulesdsl.printed.sheets import render_sheet
 from rulesdsl.versions.diff import diff
 from tests.conftest import compile_snippet, import_rendered
 
@@ -202,3 +203,23 @@ def test_fmt_keeps_an_input_s_default_as_written() -> None:
     formatted = format_text(text)
     assert "(height m, run m   =   0, careful bool = no, pace gait = slow)" in formatted
     assert format_text(formatted) == formatted
+
+
+@pytest.mark.parametrize(
+    ("lang", "phrases"),
+    [
+        ("en", ["run (m) [default 0 m]", "careful [default no]", "pace (Gait) [default Slow]"]),
+        ("fr", ["run (m) [par défaut 0 m]", "careful [par défaut non]"]),
+        ("ru", ["run (м) [по умолчанию 0 м]"]),
+        ("de", ["run (m) [Standard 0 m]"]),
+    ],
+)
+def test_the_sheet_shows_each_input_s_default_in_every_language(
+    compiler: Compiler, lang: str, phrases: list[str]
+) -> None:
+    rs = compiled_ok(compiler, JUMP)
+    markdown = render_sheet(rs, "md", lang).decode("utf-8").replace("\\", "")
+    for phrase in phrases:
+        assert phrase in markdown
+    inputs = next(line for line in markdown.splitlines() if "run (" in line)
+    assert "[" not in inputs.split(", ")[0]  # height has no default
