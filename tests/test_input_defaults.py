@@ -11,10 +11,12 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.interchange.fmt import format_text
 from rulesdsl.printed.sheets import render_sheet
+from rulesdsl.variants import resolve
 from rulesdsl.versions.diff import diff
 from tests.conftest import compile_snippet, import_rendered
 
@@ -223,3 +225,16 @@ def test_the_sheet_shows_each_input_s_default_in_every_language(
         assert phrase in markdown
     inputs = next(line for line in markdown.splitlines() if "run (" in line)
     assert "[" not in inputs.split(", ")[0]  # height has no default
+
+
+def test_a_default_is_meaning_and_an_input_without_one_keeps_its_digest(
+    compiler: Compiler,
+) -> None:
+    with_default = compiled_ok(compiler, JUMP)
+    other = compiled_ok(compiler, JUMP.replace("run m = 0", "run m = 1"))
+    assert with_default.digest != other.digest
+    # an input without a default digests as it did before defaults existed: no bundled
+    # ruleset's digest moves
+    pos = s.Pos("x.terrain", 1, 1, 1, 1)
+    bare = s.ParamNode(s.Name("height", pos), s.Name("m", pos))
+    assert resolve._plain(bare) == ["ParamNode", ["Name", "height"], ["Name", "m"]]
