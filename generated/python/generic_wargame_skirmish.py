@@ -625,7 +625,7 @@ RULESET: Final = Ruleset(
     version="2.0.0",
     digest="sha256:311757b6a495c5ab",
     languages=("en", "fr"),
-    extends=(Ancestor("generic_wargame", "2.0.0", "sha256:2c0b896bc49f04aa"),),
+    extends=(Ancestor("generic_wargame", "2.0.0", "sha256:e113c4374961b5eb"),),
 )
 
 ENTRY_COST: Final = 0
