@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, assert_never
 
 from rulesdsl import (
     dice,
@@ -683,6 +683,9 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
         found = args.keyword(p.name)
         if found is None and n < len(args.positional):
             found = args.at(n, p.name)
+        if found is None and p.default is not None:
+            inputs[p.name] = _default(p.default)
+            continue
         if found is None:
             raise Unanswerable(f"{decision.id}() needs '{p.name}'")
         i, a = found
@@ -708,6 +711,19 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
         (f"{decision.id} row {index + 1}: {spelling.decision_row(row)}",),
         row=index,
     )
+
+
+def _default(value: ir.Number | ir.Flag | ir.Symbol) -> float | bool | str:
+    """A left-out input's default, as the decision reads it (a key by its name)."""
+    match value:
+        case ir.Number(value=n):
+            return n
+        case ir.Flag(value=flag):
+            return flag
+        case ir.Symbol(name=key):
+            return key
+        case _:
+            assert_never(value)
 
 
 # ---- test vectors --------------------------------------------------------------------------

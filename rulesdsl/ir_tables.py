@@ -10,7 +10,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
 from rulesdsl.ir_arith import ArithOperand, Rounding
-from rulesdsl.ir_values import DiceRoll, Id, Info, NewId, Value
+from rulesdsl.ir_values import DiceRoll, Flag, Id, Info, NewId, Number, Symbol, Value
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -27,13 +27,16 @@ class Param:
     """A named input of a decision or step, with its unit (``bool`` for yes/no inputs).
 
     ``key_of``: the input names a key of that plain table; its unit is then ``key`` and
-    ``axis`` says whether the key is a ``row`` or a ``column`` of the table.
+    ``axis`` says whether the key is a ``row`` or a ``column`` of the table. ``default``: what
+    the input is when the caller leaves it out (a decision's only: a number in ``unit``, a
+    ``Flag`` for a yes/no input, a ``Symbol`` naming a key), or None: the caller must give it.
     """
 
     name: NewId
     unit: str
     key_of: Id | None = None
     axis: Axis | None = None
+    default: Number | Flag | Symbol | None = None
 
 
 # ---- table cells as bounds in decisions ---------------------------------------------------

@@ -52,3 +52,13 @@ BOOL_UNIT = "bool"
 
 def dimension(unit: str) -> str | None:
     return DIMENSIONS.get(unit)
+
+
+NONNEGATIVE = frozenset({"length", "angle", "time", "gravity"})
+"""The dimensions whose inputs are never negative."""
+
+
+def least(unit: str) -> int | None:
+    """The least value an input in ``unit`` may take: 0 for a distance, angle or time, else
+    None (a count or a score may be negative)."""
+    return 0 if dimension(unit) in NONNEGATIVE else None

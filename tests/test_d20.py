@@ -455,3 +455,14 @@ def test_a_perfect_flyer_reverses_for_free_a_stated_reading() -> None:
     assert d20.lookup("flight", "perfect", "reverse") == "free"
     assert 'Reading: the table\'s "Oui" (yes) for perfect is read as free' in SHEET_EN
     assert "« Oui » de la table pour la manœuvrabilité parfaite est lu comme gratuit" in SHEET_FR
+
+
+def test_a_call_written_for_1_0_0_leaves_the_new_inputs_to_their_defaults() -> None:
+    # 1.0.0's flying_move took nine inputs; 1.1.0's two new ones default to no dive before the
+    # climb and no level flight, so a 1.0.0 call keeps its answer (tests/test_released.py)
+    for cls in CLASSES:
+        assert d20.flying_move(cls, False, False, 0, 0, 0, 0, 30, 0).id == "legal"
+    # a climb said to follow a dive, with no level distance given: none was flown
+    assert d20.flying_move("clumsy", False, False, 0, 0, 0, 0, 30, 0, True).id == (
+        "climb_too_soon_after_dive"
+    )

@@ -37,19 +37,23 @@ def test_a_bundled_ruleset_has_the_version_its_diff_since_its_release_needs(path
     assert versioning.unbumped(diff(old, new)) is None
 
 
-def test_d20_movement_is_2_0_0_because_flying_move_gained_two_inputs(
+def test_d20_movement_is_1_1_0_because_flying_move_s_new_inputs_have_defaults(
     compiler: Compiler, tmp_path: Path
 ) -> None:
     path = RULESETS / "d20_movement.terrain"
     old = released(path, compiler).ruleset
-    assert old is not None
-    text = path.read_text("utf-8").replace("version 2.0.0", "version 1.1.0")
-    minor = compile_snippet(compiler, text, tmp_path, "d20_movement.terrain").ruleset
-    assert minor is not None
-    d = diff(old, minor)
-    assert versioning.unbumped(d) == "breaking"
-    [change] = [c for c in d.changes if c.level == "breaking"]
-    assert "climb_after_dive, level_flown" in change.message
+    new = compiler.compile_file(path).ruleset
+    assert old is not None and new is not None and new.version == "1.1.0"
+    d = diff(old, new)
+    assert versioning.unbumped(d) is None
+    assert [c.path for c in d.changes if c.level == "breaking"] == []
+    added = [c.path for c in d.changes if c.level == "additive"]
+    assert "flying_move.climb_after_dive" in added and "flying_move.level_flown" in added
+    # without the defaults the same inputs break 1.0.0's callers: a patch or minor is not enough
+    text = path.read_text("utf-8").replace("bool = no, level_flown m = 0)", "bool, level_flown m)")
+    bare = compile_snippet(compiler, text, tmp_path, "d20_movement.terrain").ruleset
+    assert bare is not None
+    assert versioning.unbumped(diff(old, bare)) == "breaking"
 
 
 def test_diff_warns_when_the_version_does_not_obey_it(
@@ -67,12 +71,12 @@ def test_diff_warns_when_the_version_does_not_obey_it(
     assert main(["diff", str(old), str(new)]) == 0
     err = capsys.readouterr().err
     assert f"{new}:9:9: warning[W601]: 1 rules change since {old}" in err
-    assert "but the version stayed at 2.0.0" in err
-    assert "= hint: set `version 2.1.0`" in err
+    assert "but the version stayed at 1.1.0" in err
+    assert "= hint: set `version 1.2.0`" in err
     new.write_text(
         text.replace(
             "  otherwise ", "  hover and backward -> cannot_fly_backward\n  otherwise ", 1
-        ).replace("version 2.0.0", "version 2.1.0"),
+        ).replace("version 1.1.0", "version 1.2.0"),
         "utf-8",
     )
     assert main(["diff", str(old), str(new)]) == 0
@@ -91,6 +95,6 @@ def test_diff_warns_of_an_additive_change_without_a_bump(
     new.write_text(text, "utf-8")
     assert main(["diff", str(old), str(new)]) == 0
     assert "warning[W601]: 1 additive change" in capsys.readouterr().err
-    new.write_text(text.replace("version 2.0.0", "version 2.0.1"), "utf-8")
+    new.write_text(text.replace("version 1.1.0", "version 1.1.1"), "utf-8")
     assert main(["diff", str(old), str(new)]) == 0
     assert "W601" not in capsys.readouterr().err

@@ -4,6 +4,7 @@ grammar rule, each building that construct's syntax node (see :mod:`rulesdsl.fro
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, get_args
 
 from lark import Token
@@ -26,6 +27,10 @@ class TableRules(BuilderBase):
 
     def param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
         return s.ParamNode(self._name(ch[0]), self._name(ch[1]))
+
+    def decision_param(self, meta: Meta, ch: list[Any]) -> s.ParamNode:
+        param: s.ParamNode = ch[0]
+        return dataclasses.replace(param, default=ch[1])
 
     def step_decl(self, meta: Meta, ch: list[Any]) -> s.StepDecl:
         param = next(c for c in ch if isinstance(c, s.ParamNode))

@@ -282,6 +282,9 @@ class StepTermNode:
 class ParamNode:
     name: Name
     unit: Name
+    default: Located | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """A decision input's default (``level_flown m = 0``); a step's input has none. Left out of
+    the meaning digest while None, so a file without defaults keeps its digest."""
 
 
 @dataclass(frozen=True)

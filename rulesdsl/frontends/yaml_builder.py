@@ -416,7 +416,7 @@ class Builder:
         for k, v in _items(value):
             params = tuple(
                 p
-                for p in (self.fragment(n, "param") for n in _seq(_get(v, "inputs")))
+                for p in (self.fragment(n, "decision_param") for n in _seq(_get(v, "inputs")))
                 if isinstance(p, s.ParamNode)
             )
             rows = []

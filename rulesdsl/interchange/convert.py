@@ -294,7 +294,7 @@ class _ToYaml:
         elif isinstance(st, s.DecisionDecl):
             section("decisions")[st.item.name.text] = self._block(
                 st.item,
-                inputs=[self.span(p.name.pos, p.unit.pos) for p in st.params],
+                inputs=[self.span(p.name.pos, (p.default or p.unit).pos) for p in st.params],
                 result=st.result.text if st.result else None,
                 rows=[self._decision_row(r) for r in st.rows],
             )

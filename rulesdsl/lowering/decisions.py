@@ -13,6 +13,7 @@ from typing import assert_never
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import defaults
 from rulesdsl.lowering.arith import ArithLowering
 from rulesdsl.lowering.context import Context
 from rulesdsl.units import BOOL_UNIT, DIMENSIONS
@@ -104,11 +105,15 @@ class DecisionLowering:
                 continue  # a condition failed (and said why): the row is not an `otherwise`
             rows.append(ir.DecisionRow(conditions, oid, self.info_of({}, row.outcome.extras)))
             self.where.record(rows[-1], row.pos)
+        defaults.check_order(self.err, decl.params)
         inputs: list[ir.Param] = []
         for p in decl.params:
             name = p.name.text
             if name in params and name not in (i.name for i in inputs):
-                param = ir.Param(name, params[name], self.decision_keys.get(name), self._axis(name))
+                key_of = self.decision_keys.get(name)
+                table = self.tables.get(key_of) if key_of is not None else None
+                given = defaults.default(self.err, p, params[name], table)
+                param = ir.Param(name, params[name], key_of, self._axis(name), given)
                 self.where.record(param, p.name.pos)
                 inputs.append(param)
         decision = ir.Decision(

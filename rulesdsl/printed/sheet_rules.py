@@ -205,7 +205,21 @@ class RuleBlocks(BuilderBase):
                 assert_never(c)
 
     def input_text(self, p: ir.Param) -> str:
-        """An input with what it is measured in: "distance (po)", "cover (Visibility)"."""
+        """An input with what it is measured in, "distance (po)", "cover (Visibility)", and
+        its default if it has one: "level flown (m) [default 0 m]"."""
+        text = self.input_measured(p)
+        match p.default:
+            case None:
+                return text
+            case ir.Symbol(name=key) if p.key_of:
+                table = next(t for t in self.rs.tables if t.id == p.key_of)
+                infos = {c.id: c.info for c in table.columns} | {r.key: r.info for r in table.rows}
+                default = self.label(infos[key], key)
+            case _:
+                default = self.text(p.default)
+        return self.w("input_default", input=text, default=default)
+
+    def input_measured(self, p: ir.Param) -> str:
         name = self.input_name(p.name)
         if p.key_of:
             return self.w("input_unit", name=name, unit=self.name(p.key_of))

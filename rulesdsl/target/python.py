@@ -379,8 +379,31 @@ def _signature(d: ir.Decision, tables: dict[str, ir.Table] | None = None) -> str
             return key_type(p, table)
         return "bool" if p.unit == "bool" else "float"
 
-    params = [f"{p.name}: {kind(p)}" for p in d.params]
+    def given(p: ir.Param) -> str:
+        """`` = default`` when the caller may leave the input out (issue 39)."""
+        match p.default:
+            case None:
+                return ""
+            case ir.Number(value=value):
+                return f" = {spelling.number(value)}"
+            case ir.Flag(value=flag):
+                return f" = {flag}"
+            case ir.Symbol(name=key):
+                return f" = {_key_literal(p, key, (tables or {}).get(p.key_of or ''))}"
+            case _:
+                assert_never(p.default)
+
+    params = [f"{p.name}: {kind(p)}{given(p)}" for p in d.params]
     return python_layout.def_line(d.id, params, "Outcome", exploded=True)
+
+
+def _key_literal(p: ir.Param, key: str, table: ir.Table | None) -> str:
+    """A key default as the function takes it: the row's number when the key is numeric."""
+    if table is not None and key_type(p, table) == "float":
+        number = next((r.key_number for r in table.rows if r.key == key), None)
+        if number is not None:
+            return spelling.number(number)
+    return py(key, tail=0)
 
 
 def _dice_table(t: ir.DiceTable) -> dict[str, Any]:

@@ -31,14 +31,10 @@ class Function:
     outcomes: tuple[tuple[str, str], ...] = ()
 
 
-NONNEGATIVE = frozenset({"length", "angle", "time", "gravity"})
-"""Dimensions whose inputs cannot be negative: a distance, an angle turned, a time."""
-
-
 def minimum(unit: str) -> int | None:
     """The least value an input in ``unit`` may take: 0 for a distance, angle or time, else
     None (a count or a score may be negative)."""
-    return 0 if units.dimension(unit) in NONNEGATIVE else None
+    return units.least(unit)
 
 
 def _fresh(name: str, taken: Iterable[str]) -> str:

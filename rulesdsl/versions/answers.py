@@ -248,9 +248,12 @@ def _sight(names: _Names, rng: random.Random, name: str) -> Call | None:
 def _by_signature(names: _Names, rng: random.Random, name: str) -> Call | None:
     """A step, a decision or another function: each parameter from its annotation."""
     function: Callable[..., Any] = getattr(names.module, name)
+    # a decision is asked every input, those with a default too (their defaults are the
+    # decision's, where another function's keyword options are the caller's choice)
+    decision = function in getattr(names.module, "DECISIONS", {}).values()
     args: list[Any] = []
     for p in inspect.signature(function).parameters.values():
-        if p.kind is not p.POSITIONAL_OR_KEYWORD or p.default is not p.empty:
+        if p.kind is not p.POSITIONAL_OR_KEYWORD or (p.default is not p.empty and not decision):
             continue
         annotation = str(p.annotation)
         if "bool" in annotation:

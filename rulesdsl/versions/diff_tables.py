@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rulesdsl import ir, spelling
-from rulesdsl.versions import diff_effects
+from rulesdsl.versions import diff_effects, diff_inputs
 from rulesdsl.versions.diff_sight import Differ as _Parts
 from rulesdsl.versions.diff_sight import naturals
 
@@ -30,19 +30,7 @@ def decisions(differ: Differ) -> None:
         "decision", differ.old.decisions, differ.new.decisions, lambda d: d.id
     ):
         name = differ.label(b.info, b.id)
-        if [p.name for p in a.params] != [p.name for p in b.params]:
-            before = ", ".join(p.name for p in a.params)
-            after = ", ".join(p.name for p in b.params)
-            differ.add(
-                "breaking",
-                "changed",
-                b.id,
-                f"{name}: inputs ({before}) -> ({after})",
-                before,
-                after,
-            )
-        elif a.params != b.params:
-            differ.add("rules", "changed", b.id, f"{name}: input units changed")
+        diff_inputs.inputs(differ, a, b, name)
         if a.result != b.result:
             differ.add(
                 "breaking",
