@@ -625,7 +625,7 @@ RULESET: Final = Ruleset(
     version="2.0.0",
     digest="sha256:311757b6a495c5ab",
     languages=("en", "fr"),
-    extends=(Ancestor("generic_wargame", "2.0.0", "sha256:e113c4374961b5eb"),),
+    extends=(Ancestor("generic_wargame", "2.0.0", "sha256:1292cab57e44d3ae"),),
 )
 
 ENTRY_COST: Final = 0
@@ -2822,7 +2822,7 @@ _SIGHT_IN_COVER_LINE_OF_SIGHT: Final = Outcome("line_of_sight", "Clear")
 def sight_in_cover(cover: str, distance: float) -> Outcome:
     """Line of sight inside cover: the first row that holds wins.
 
-    Source: Generic wargame rules, terrain chapter (French).
+    Source: Generic wargame rules, terrain chapter (French), 7.D.
     """
     if not (cover.__class__ is _str and cover in TABLES["visibility"].rows):
         _key("sight_in_cover", "cover", cover, TABLES["visibility"].rows, "row of 'visibility'")
@@ -2843,7 +2843,7 @@ _CAMOUFLAGE_UNIDENTIFIED: Final = Outcome("unidentified", "Not identified")
 def camouflage(spotting_test: bool, distance: float) -> Outcome:
     """Identifying a camouflaged element: the first row that holds wins.
 
-    Source: Generic wargame rules, terrain chapter (French).
+    Source: Generic wargame rules, terrain chapter (French), 7.E.
     """
     if not (spotting_test is True or spotting_test is False):
         _flag("camouflage", "spotting_test", spotting_test)
