@@ -304,6 +304,10 @@ def declaration_word(kind: DeclKind) -> ItemKind | None:
             assert_never(kind)
 
 
+def is_factor(kind: ItemKind | PartKind) -> bool:
+    return kind == "factor"
+
+
 def is_feature(kind: ItemKind | PartKind) -> bool:
     """Whether a declaration of that kind is a feature (a row of a layer)."""
     return kind == "feature"

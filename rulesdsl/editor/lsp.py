@@ -231,7 +231,7 @@ def _override_parts(index: Index, head: str) -> tuple[list[str], list[str]]:
     if words.is_feature(decl.kind):
         columns = [n.text for n in block.columns or ()] if isinstance(block, s.LayerDecl) else []
         return [*columns, *index.names("mode", "group")], list(TEXT_PARTS)
-    if decl.kind == "factor":
+    if words.is_factor(decl.kind):
         context = block.context if isinstance(block, s.ModifierDecl) else None
         values = [
             n

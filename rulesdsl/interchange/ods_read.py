@@ -38,9 +38,9 @@ def read_tables(
     grid: Grid | None = None
     row = column = repeat = 0
     held: list[tuple[int, str]] = []  # the current row's cells: (column, text)
-    for kind, elem in events(book, "content.xml", budget, _CELLS):
+    for event, elem in events(book, "content.xml", budget, _CELLS):
         name = local(elem.tag)
-        if kind == "start":
+        if event == "start":
             if name == "table":
                 names.append(elem.get(f"{TABLE}name", ""))
                 grid = Grid(max_chars) if names[-1] == wanted or len(names) == 1 else None
@@ -83,16 +83,16 @@ def _count(elem: Element, name: str) -> int:
 
 def _value(elem: Element, row: int, column: int) -> str:
     """The text of a cell, as a chart reads it."""
-    kind = elem.get(f"{OFFICE}value-type")
+    value_type = elem.get(f"{OFFICE}value-type")
     value = elem.get(f"{OFFICE}value")
     formula = elem.get(f"{TABLE}formula")
     where = address(row, column)
-    if formula is not None and (kind is None or (kind in _NUMBERS and value is None)):
+    if formula is not None and (value_type is None or (value_type in _NUMBERS and value is None)):
         shown = f" ({formula[:40]})"
         raise Refused(
             f"cell {where} holds a formula{shown} saved without its value", (row, column), UNSAVED
         )
-    match kind:
+    match value_type:
         case None:
             return ""
         case "float" | "percentage" | "currency":

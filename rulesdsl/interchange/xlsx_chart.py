@@ -51,21 +51,21 @@ _SAVE_AS = {
 
 @gc_paused()  # the cells kept are many small strings and tuples: no collection walks them
 def read_workbook(
-    data: bytes, file: str, kind: Kind, sheet: str | None, max_chars: int = MAX_FILE_BYTES
+    data: bytes, file: str, form: Kind, sheet: str | None, max_chars: int = MAX_FILE_BYTES
 ) -> Loaded:
     """The sheet named ``sheet`` (or the workbook's only sheet) as CSV text, at most
     ``max_chars`` long (the size a CSV chart may have)."""
     budget = Budget()
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as book:
-            names, grid = _sheet(book, kind, sheet, budget, max_chars)
+            names, grid = _sheet(book, form, sheet, budget, max_chars)
             text = grid.text() if grid is not None else None
     except Refused as exc:
-        return refused(file, str(exc), exc.cell, exc.hint or _SAVE_AS[kind])
+        return refused(file, str(exc), exc.cell, exc.hint or _SAVE_AS[form])
     except Exception as exc:  # zip and XML errors of any bytes: never a traceback
-        what = "workbook" if kind == "xlsx" else "spreadsheet"
+        what = "workbook" if form == "xlsx" else "spreadsheet"
         return refused(
-            file, f"it is not an .{kind} {what} ({type(exc).__name__})", None, _SAVE_AS[kind]
+            file, f"it is not an .{form} {what} ({type(exc).__name__})", None, _SAVE_AS[form]
         )
     if text is None:
         return Loaded(
@@ -84,11 +84,11 @@ def read_workbook(
 
 
 def _sheet(
-    book: zipfile.ZipFile, kind: Kind, sheet: str | None, budget: Budget, max_chars: int
+    book: zipfile.ZipFile, form: Kind, sheet: str | None, budget: Budget, max_chars: int
 ) -> tuple[list[str], Grid | None]:
     """The names of the workbook's sheets and the cells of the one named ``sheet`` (or of its
     only sheet; None when there is no such sheet)."""
-    match kind:
+    match form:
         case "xlsx":
             sheets, strings_part = xlsx_read.sheet_names(book, budget)
             names = list(sheets)
@@ -100,7 +100,7 @@ def _sheet(
         case "ods":
             return ods_read.read_tables(book, sheet, budget, max_chars)
         case _:
-            assert_never(kind)
+            assert_never(form)
 
 
 def refused(file: str, why: str, cell: tuple[int, int] | None, hint: str) -> Loaded:

@@ -35,13 +35,13 @@ def sheet_names(book: zipfile.ZipFile, budget: Budget) -> tuple[dict[str, str], 
     """The workbook's sheets (name -> the part holding it, in order) and its shared strings'
     part, if any."""
     top = _relations(book, "_rels/.rels", "", budget)
-    workbook = next((p for kind, _, p in top if kind == "officeDocument"), "xl/workbook.xml")
+    workbook = next((p for rel, _, p in top if rel == "officeDocument"), "xl/workbook.xml")
     rels = _relations(book, _rels_of(workbook), posixpath.dirname(workbook), budget)
     by_id = {rid: path for _, rid, path in rels}
-    strings = next((p for kind, _, p in rels if kind == "sharedStrings"), None)
+    strings = next((p for rel_type, _, p in rels if rel_type == "sharedStrings"), None)
     names: dict[str, str] = {}
-    for kind, elem in events(book, workbook, budget, frozenset({"sheet"})):
-        if kind == "end" and local(elem.tag) == "sheet":
+    for event, elem in events(book, workbook, budget, frozenset({"sheet"})):
+        if event == "end" and local(elem.tag) == "sheet":
             rid = next((v for k, v in elem.attrib.items() if local(k) == "id"), "")
             if rid in by_id and elem.get("name"):
                 names[elem.get("name", "")] = by_id[rid]
@@ -58,8 +58,8 @@ def _relations(
 ) -> list[tuple[str, str, str]]:
     """(the type's last word, id, part path) of each relation a ``.rels`` part lists."""
     found: list[tuple[str, str, str]] = []
-    for kind, elem in events(book, part, budget, _RELS):
-        if kind == "end" and local(elem.tag) == "Relationship":
+    for event, elem in events(book, part, budget, _RELS):
+        if event == "end" and local(elem.tag) == "Relationship":
             target = elem.get("Target", "")
             path = target[1:] if target.startswith("/") else posixpath.join(folder, target)
             word = elem.get("Type", "").rsplit("/", 1)[-1]
@@ -72,8 +72,8 @@ def shared_strings(book: zipfile.ZipFile, part: str | None, budget: Budget) -> l
     if part is None:
         return []
     strings: list[str] = []
-    for kind, elem in events(book, part, budget, frozenset({"si"})):
-        if kind == "end" and local(elem.tag) == "si":
+    for event, elem in events(book, part, budget, frozenset({"si"})):
+        if event == "end" and local(elem.tag) == "si":
             strings.append(_string(elem))
     return strings
 
@@ -96,9 +96,9 @@ def read_sheet(
     """The cells and merged ranges of the sheet in ``part``, their text at most ``max_chars``."""
     grid = Grid(max_chars)
     row = column = 0
-    for kind, elem in events(book, part, budget, frozenset({"c", "mergeCell"})):
+    for event, elem in events(book, part, budget, frozenset({"c", "mergeCell"})):
         name = local(elem.tag)
-        if kind == "start":
+        if event == "start":
             if name == "row":
                 row = _number(elem.get("r"), row + 1, "row")
                 column = 0
@@ -137,7 +137,7 @@ def _cell(ref: str) -> tuple[int, int]:
 
 def _value(elem: Element, row: int, column: int, strings: list[str]) -> str:
     """The text of a cell, as a chart reads it."""
-    kind = elem.get("t", "n")
+    cell_type = elem.get("t", "n")
     formula = value = inline = None
     for child in elem:
         match local(child.tag):
@@ -148,14 +148,14 @@ def _value(elem: Element, row: int, column: int, strings: list[str]) -> str:
             case "is":
                 inline = child
     where = address(row, column)
-    if formula is not None and (value is None or (value == "" and kind != "str")):
+    if formula is not None and (value is None or (value == "" and cell_type != "str")):
         shown = f" (={formula.text[:40]})" if formula.text else ""
         raise Refused(
             f"cell {where} holds a formula{shown} saved without its value",
             (row, column),
             UNSAVED,
         )
-    match kind:
+    match cell_type:
         case "inlineStr":
             return _string(inline) if inline is not None else ""
         case _ if value is None:
@@ -178,4 +178,4 @@ def _value(elem: Element, row: int, column: int, strings: list[str]) -> str:
             if not math.isfinite(number):
                 raise Refused(f"cell {where} holds '{value[:20]}', not a number", (row, column))
             return spelling.number(number)
-    raise Refused(f"cell {where} is of a type no workbook has ('{kind[:20]}')", (row, column))
+    raise Refused(f"cell {where} is of a type no workbook has ('{cell_type[:20]}')", (row, column))

@@ -88,19 +88,19 @@ def events(
             else:
                 parser.close()
             for event in parser.read_events():
-                kind, elem = event[0], event[-1]
-                assert isinstance(kind, str) and isinstance(elem, Element)
+                event_kind, elem = event[0], event[-1]
+                assert isinstance(event_kind, str) and isinstance(elem, Element)
                 is_record = local(elem.tag) in records
-                if kind == "start":
+                if event_kind == "start":
                     stack.append(elem)
                     inside += is_record
                     kept += inside > 0
                     if kept > MAX_RECORD_ELEMENTS:
                         raise Refused(f"its part {name} has a cell of over {kept:,} elements")
-                    yield kind, elem
+                    yield event_kind, elem
                     continue
                 stack.pop()
-                yield kind, elem
+                yield event_kind, elem
                 inside -= is_record
                 if inside == 0:
                     kept = 0
