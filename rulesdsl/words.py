@@ -41,6 +41,7 @@ DECLARATIONS: tuple[ItemKind, ...] = get_args(ItemKind)
 
 HEADERS: tuple[str, ...] = (
     "version",
+    "edition",
     "extends",
     "languages",
     "units",
@@ -127,6 +128,7 @@ KEYWORDS: tuple[str, ...] = (
     "shift",
     "sideslip",
     "speed",
+    "spent",
     "square",
     "stop",
     "target",
@@ -134,6 +136,7 @@ KEYWORDS: tuple[str, ...] = (
     "times",
     "to",
     "turn",
+    "until",
     "up",
     "when",
     "whole",

@@ -20,7 +20,7 @@ VERBS: dict[str, str] = {
     "init": "lay out a new project: a starter ruleset, README, .gitignore, CI",
     "check": "check rulesets and report every problem",
     "build": "compile rulesets into generated/",
-    "schema": "print the IR's JSON Schema (of `export` output)",
+    "schema": "print a JSON Schema: the IR's (of `export` output) or YAML rulesets' (authoring)",
     "export": "print a ruleset's IR as YAML or JSON, or a layer or table for a spreadsheet",
     "fmt": "lay out rulesets the canonical way (aligned table columns)",
     "diff": "list the changes between two rulesets, classified",
