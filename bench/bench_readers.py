@@ -60,7 +60,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=1_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="the smoke run CI makes: 20 rows")
     args = parser.parse_args()
+    if args.quick:
+        args.rows, args.rounds = 20, 1
     print(f"CPU seconds, min of {args.rounds}; ratio to the {args.rows:,}-row chart")
     print(f"{'format':<6} {'rows':>7} {'bytes':>10} {'seconds':>8} {'ratio':>6}")
     for kind in ("csv", "xlsx", "ods"):

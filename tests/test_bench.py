@@ -27,6 +27,7 @@ ROWS: dict[str, tuple[str, ...]] = {
     "bench_lsp.py": ("one edit -> diagnostics", "three edits 30 ms apart"),
     "bench_paths.py": ("Board(...)", "route_cost of that route", "route_cost, rules with rolls"),
     "bench_queries.py": ("modifier", "lookup"),
+    "bench_readers.py": ("csv", "xlsx", "ods"),
     "bench_speed.py": (
         "check + module",
         "growth",

@@ -131,7 +131,6 @@ def test_every_public_function_that_passes_its_arguments_on_is_one_that_renames_
         if not name.startswith("_")
     }
     assert {k: v for k, v in others.items() if v} == {
-        "can_enter": ["move_cost"],
         "route_cost": ["move_cost"],
         "cheapest_route": ["move_cost", "route_cost"],
         "reachable": ["move_cost"],

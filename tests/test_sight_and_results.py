@@ -415,16 +415,15 @@ def test_a_house_rule_overrides_a_feature_s_sight_value(compiler: Compiler, tmp_
     assert isinstance(change.path, ir.ColumnPath) and change.path.column == "los"
 
 
-def test_a_ruleset_with_sight_rules_may_not_name_a_decision_line_of_sight(
-    compiler: Compiler,
-) -> None:
-    """The module of a ruleset with sight rules defines line_of_sight(); one without may
-    keep a decision of that name (generic_wargame does)."""
+def test_no_ruleset_may_name_a_decision_line_of_sight(compiler: Compiler) -> None:
+    """The module of a ruleset with sight rules defines line_of_sight(); one without may not
+    take the name either (issue 39): a caller could not tell the decision from the sight
+    function of other modules (generic_wargame's decision is sight_in_cover since 2.0.0)."""
     decision = (
         'decision line_of_sight "LOS" (d in) {\n'
         '  d <= 2 -> yes_los "Yes"\n  otherwise -> no_los "No"\n}\n'
     )
-    assert compile_snippet(compiler, HEADER + decision).ok
+    assert located(compiler, HEADER + decision) == [("E103", HEADER_LINES + 1, 10)]
     found = located(compiler, HEADER + SIGHT + decision)
     assert found == [("E103", HEADER_LINES + SIGHT.count("\n") + 1, 10)]
 
