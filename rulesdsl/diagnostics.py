@@ -361,7 +361,7 @@ class CappedList(list[Diagnostic]):
 
     def append(self, diag: Diagnostic) -> None:
         self.offered += 1
-        if self._cap.admits(diag.code, diag.pos):
+        if left_out_before(diag) or self._cap.admits(diag.code, diag.pos):
             super().append(diag)
 
     def extend(self, found: Iterable[Diagnostic]) -> None:
@@ -371,6 +371,12 @@ class CappedList(list[Diagnostic]):
     def with_left_out(self) -> list[Diagnostic]:
         """The diagnostics kept, then one per code past the cap saying how many it left out."""
         return [*self, *self._cap.left_out()]
+
+
+def left_out_before(diag: Diagnostic) -> bool:
+    """Whether ``diag`` is a :class:`Cap`'s word on the diagnostics it left out (a later cap
+    keeps it, and counts it as none of them)."""
+    return diag.message.endswith(f"are not listed (at most {MAX_OF_A_CODE} of one kind are)")
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

@@ -28,6 +28,7 @@ ROWS: dict[str, tuple[str, ...]] = {
     "bench_paths.py": ("Board(...)", "route_cost of that route", "route_cost, rules with rolls"),
     "bench_queries.py": ("modifier", "lookup"),
     "bench_readers.py": ("csv", "xlsx", "ods"),
+    "bench_source_readers.py": ("terrain", "yaml", "po"),
     "bench_speed.py": (
         "check + module",
         "growth",

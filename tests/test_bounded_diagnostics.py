@@ -103,3 +103,34 @@ def test_placing_a_variants_errors_walks_its_changed_statements_once_however_man
         compiled = Compiler().compile_file(house)
         assert sum(d.code == "E271" for d in compiled.diagnostics) >= count
     assert walked[0] == walked[1] > 0
+
+
+def test_the_parser_reads_a_bounded_number_of_characters_again_after_syntax_errors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After each syntax error the file is read again up to the next one: 50 of them in a
+    2 MiB file took 33 s. The readings stop once MAX_READ characters have been read."""
+    from rulesdsl.frontends import dsl
+
+    head = 'ruleset adv "Adv"\nversion 1.0.0\nlanguages en\nunits distance in, cost MP\n'
+    rows = "".join(f'  g{i} "G" | 1\n' if i % 50 else f"  {i}bad\n" for i in range(1, 3_000))
+    text = head + 'mode walker "Walker"\nlayer ground "Ground" {\n' + rows + "}\n"
+    _, all_errors = dsl.Parser().parse(text, "f.terrain")
+    assert len(all_errors) == 50  # the first 50 errors, each a reading up to it
+    monkeypatch.setattr(dsl, "MAX_READ", 20 * len(text) // 50, raising=False)
+    _, errors = dsl.Parser().parse(text, "f.terrain")
+    assert 1 <= len(errors) < 50 and errors == all_errors[: len(errors)]
+
+
+def test_import_lists_at_most_a_hundred_of_the_checks_diagnostics_of_one_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The chart's rows are checked as the DSL is; each of their diagnostics was placed in
+    its cell by a search of every row: 3,000 negative costs, 3,000 searches."""
+    chart = tmp_path / "negative.csv"
+    rows = "".join(f"f{i},F,-1\n" for i in range(2 * MAX_OF_A_CODE))
+    chart.write_text("feature,label,infantry\n" + rows, encoding="utf-8")
+    assert main(["import", str(chart), "--layer", "terrain"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("error[E213]") == MAX_OF_A_CODE + 1
+    assert f"{MAX_OF_A_CODE} more errors E213 from here on are not listed" in err

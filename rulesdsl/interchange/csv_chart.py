@@ -757,13 +757,12 @@ def compile_alone(imported: Imported, compiler: Compiler) -> Compiled | None:
     value_cells |= {  # `column to_hit`: a modifier the target declares
         (0, c) for c, cell in enumerate(sheet.rows[0]) if cell.text.strip().startswith("column ")
     }
-    kept = []
+    kept = CappedList()  # at most MAX_OF_A_CODE of a code, each then placed in a cell
     for d in compiled.diagnostics:
-        here = sheet.cell_at(d.pos) if d.pos is not None else None
-        if d.code == "E101" and here in value_cells:
+        if d.code == "E101" and d.pos is not None and sheet.cell_at(d.pos) in value_cells:
             continue  # a name from outside the chart: checked with --into
         kept.append(d)
-    return replace(compiled, diagnostics=located_in(kept, imported))
+    return replace(compiled, diagnostics=located_in(kept.with_left_out(), imported))
 
 
 def located_in(diags: list[Diagnostic], imported: Imported) -> list[Diagnostic]:
