@@ -674,7 +674,7 @@ RULESET: Final = Ruleset(
     version="2.0.0",
     digest="sha256:79c0671f89f438fc",
     languages=("en", "ru"),
-    extends=(Ancestor("battletech_tacops", "2.0.0", "sha256:7756788092e75c69"),),
+    extends=(Ancestor("battletech_tacops", "2.0.0", "sha256:8bc33b91cf7976a7"),),
 )
 
 ENTRY_COST: Final = 1
@@ -4373,6 +4373,9 @@ SIGHTS: Final[Mapping[str, SightRule]] = MappingProxyType(
                 "heavy_jungle": 2,
                 "ultra_heavy_jungle": BLOCKED,
                 "heavy_industrial": 1,
+                "gravel_pile_1": 0,
+                "gravel_pile_2": 0,
+                "gravel_pile_3": 0,
             },
         ),
     }
