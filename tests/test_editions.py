@@ -86,7 +86,7 @@ def test_check_says_once_per_file_that_a_newer_edition_changes_its_answers(
     assert main(["check", str(path)]) == 0  # a warning
     err = capsys.readouterr().err
     assert err.count("W112") == 1
-    assert f"{path}:8:9: warning[W112]: edition 2026.12 would change 10 answers" in err
+    assert f"{path}:8:9: warning[W112]: edition 2026.12 would change 11 answers" in err
     assert "(e.g. can_end('jet', 'ruins_upper'): False -> True)" in err
     assert f"`rulesdsl migrate {path}` moves it" in err
     main(["migrate", str(path)])
