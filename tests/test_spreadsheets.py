@@ -599,9 +599,9 @@ def test_an_exported_layer_with_sources_notes_columns_and_as_imports_alone_to_it
     assert code == 0, err  # `megamek`, `to_hit`: names only the ruleset knows (--into checks)
     lines = block.splitlines()
     assert (
-        lines[1] == "  columns cost, to_hit, piloting, bog_down"
-    )  # bog_down: the roll due on entering (issue 24)
-    assert "|  | 1, large_vehicle 0 | 0, mech no, large_vehicle no" in lines[2]
+        lines[1] == "  columns cost, to_hit, piloting, los, bog_down"
+    )  # los: a pile's own sight value; bog_down: the roll due on entering (issue 24)
+    assert "|  | 1, large_vehicle 0 | 0 | 0, mech no, large_vehicle no" in lines[2]
     assert lines[2].endswith('airship no [to "Gravel piles"]')
     assert lines[3].startswith('      note for large_vehicle "Reading: large vehicles pay +1 MP')
     assert lines[4].startswith('      note for mech "Reading: a Mech stands 2 levels')
