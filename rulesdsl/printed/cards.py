@@ -67,7 +67,7 @@ from rulesdsl.printed.imposition import (
     imposition,
 )
 from rulesdsl.printed.loss import REFITTABLE, Loss
-from rulesdsl.printed.pdf import Rendered, render_pdf, rendered_from
+from rulesdsl.printed.pdf import TRIM_META, Rendered, render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import Sheets, build_sheet
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
@@ -598,6 +598,7 @@ def render_deck_html(deck: Deck, paper: str | None = DEFAULT_PAPER, bleed: float
         safe=SAFE_ZONE,
         foot_scale=FOOT,
         edge=EDGE,
+        trim_meta=TRIM_META,
     )
 
 
