@@ -10,6 +10,7 @@ a bleed needs one small deck rendered a card a page, with and without ``--bleed`
 from __future__ import annotations
 
 import io
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -150,3 +151,19 @@ def test_the_backs_frame_runs_into_the_bleed_or_stands_clear_of_the_cut(bleed: f
         assert dark[0] == 0 and dark[-1] >= cut + 10
     else:
         assert dark[0] >= cut + 10 and row[-1] >= 128
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_every_card_footer_of_a_written_deck_is_set_at_6_pt_or_more(name: str) -> None:
+    """Type a player reads (issue 41, goal 3), measured from the PDF's glyphs: each card's
+    footer (the line that carries the deck's digest) is no smaller than 6 points."""
+    data = (GENERATED / name).read_bytes()
+    small = []
+    for number, (page, (xs, _)) in enumerate(zip(glyphs(data), crop_lines(data), strict=True), 1):
+        text = "".join(g.text for g in page)
+        for at in (m.start() for m in re.finditer("sha256", text)):
+            line = page[at]
+            left, right = next(c for c in _cells(xs) if c[0] <= line.x0 <= c[1])
+            footer = [g for g in page if abs(g.y1 - line.y1) < 0.3 and left <= g.x0 <= right]
+            small += [f"page {number}: {g.text!r} {g.size} pt" for g in footer if g.size < 6]
+    assert small == [], small[:5]

@@ -102,7 +102,7 @@ def test_every_french_output_sets_its_punctuation_worked_examples_included(path:
 
 
 @pytest.mark.parametrize("path", _outputs("ru"), ids=lambda p: p.name)
-def test_every_russian_output_keeps_straight_quotes_and_latin_dice_out(path: Path) -> None:
+def test_every_russian_output_quotes_with_guillemets_and_writes_dice_with_k(path: Path) -> None:
     """Russian sheets quote with « », never ASCII quotes, and write dice with к (2к6)."""
     text = _words(path)
     assert '"' not in text and not _STRAIGHT.search(text)
