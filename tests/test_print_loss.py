@@ -4,7 +4,7 @@ other text; with ``--strict`` that is an error and nothing is written.
 
 Two readings: the product's own (:mod:`rulesdsl.printed.loss`, from the layout, in every
 render), which these tests prove can fail; and an independent one that reads the written PDF
-as a player prints it: the words' boxes (poppler's ``pdftotext -bbox``) against the crop
+as a player prints it: the words' boxes (PDFium's, :mod:`tests.pdf_glyphs`) against the crop
 marks drawn on the sheet (read from the PDF's content with pypdf), for every bundled deck.
 """
 
@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import re
-import shutil
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -27,6 +24,7 @@ from rulesdsl.printed import loss
 from rulesdsl.printed.cards import SAFE_ZONE, build_deck, render_deck_html
 from rulesdsl.printed.pdf import layout_losses
 from tests import pdf_layout
+from tests.pdf_glyphs import PT_PER_MM, word_boxes
 
 OVERFLOWING = """ruleset wide "Wide"
 version 1.0.0
@@ -171,9 +169,6 @@ def test_build_strict_writes_nothing_when_a_pdf_loses_text(
 # ---- the independent reading: the written PDF, as a player prints it -----------------------
 
 
-PT_PER_MM = 72 / 25.4
-
-
 def crop_lines(pdf: bytes) -> list[tuple[set[float], set[float]]]:
     """For each page, the x of the vertical crop marks and the y of the horizontal ones, in
     millimetres from the top left: thin filled rectangles 4 mm long, read from the content
@@ -216,48 +211,25 @@ def crop_lines(pdf: bytes) -> list[tuple[set[float], set[float]]]:
     return pages
 
 
-def word_boxes(pdf: Path) -> list[list[tuple[str, float, float, float, float]]]:
-    """Each page's words with their boxes (x0, y0, x1, y1) in millimetres, from poppler."""
-    html = subprocess.run(
-        ["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    pages: list[list[tuple[str, float, float, float, float]]] = []
-    for chunk in html.split("<page ")[1:]:
-        words = []
-        for m in re.finditer(
-            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
-            chunk,
-        ):
-            x0, y0, x1, y1 = (float(v) / PT_PER_MM for v in m.groups()[:4])
-            words.append((m.group(5), x0, y0, x1, y1))
-        pages.append(words)
-    return pages
-
-
 def _cells(edges: set[float]) -> list[tuple[float, float]]:
     """Neighbouring crop-mark positions: the cards' spans (a mark belongs to both sides)."""
     ordered = sorted(edges)
     return list(itertools.pairwise(ordered))
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler's pdftotext")
 @pytest.mark.parametrize(
     ("name", "lang"),
     [pytest.param(*c, marks=pdf_layout.written_deck_group(*c)) for c in pdf_layout.cases()],
 )
-def test_the_written_deck_prints_every_word_inside_its_card(
-    tmp_path: Path, name: str, lang: str
-) -> None:
+def test_the_written_deck_prints_every_word_inside_its_card(name: str, lang: str) -> None:
     """The deck `rulesdsl build` writes (poker, A4), read back from the PDF: every word's
     box lies on one card between the crop marks, and at least ``SAFE_ZONE`` less a
     millimetre (the reader's boxes take the font's whole height) inside its edges."""
     pdf = pdf_layout.written_deck(name, lang).pdf  # render_deck(..., "poker", paper="a4")
-    path = tmp_path / "deck.pdf"
-    path.write_bytes(bytes(pdf))
     marks = crop_lines(bytes(pdf))
     problems = []
     inset = SAFE_ZONE - 1.0
-    for number, (words, (xs, ys)) in enumerate(zip(word_boxes(path), marks, strict=True), 1):
+    for number, (words, (xs, ys)) in enumerate(zip(word_boxes(bytes(pdf)), marks, strict=True), 1):
         assert len(xs) >= 2 and len(ys) >= 2, f"page {number}: no crop marks found"
         columns, rows = _cells(xs), _cells(ys)
         assert words, f"page {number}: no words read"

@@ -4,7 +4,10 @@ and the source's own words, hyphenation by the page's language."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
+
+import pytest
 
 from rulesdsl.cli import main
 from rulesdsl.i18n.catalog import NNBSP, catalog, typeset
@@ -60,3 +63,47 @@ def test_markdown_sheets_keep_the_french_narrow_no_break_spaces(tmp_path: Path) 
     md = out.read_text("utf-8")
     assert f"{NNBSP}:" in md or f"{NNBSP};" in md
     assert not re.search(r"[ \n][:;!?»]", re.sub(r"^\|.*$|\\\|", "", md, flags=re.M))
+
+
+def test_french_sets_the_typographic_apostrophe_and_typesetting_twice_changes_nothing() -> None:
+    assert typeset("l'eau d'une rivière", "fr") == "l\u2019eau d\u2019une rivière"
+    assert typeset("l'eau", "en") == "l'eau"
+    once = typeset("« l'eau » : 1; 2", "fr")
+    assert typeset(once, "fr") == once
+
+
+GENERATED = Path(__file__).resolve().parent.parent / "generated"
+_UNSPACED = re.compile(r"(?<![\u202f\s])[;!?»]|«(?!\u202f)")
+_STRAIGHT = re.compile(r"(?<=\w)'(?=\w)")
+
+
+def _outputs(lang: str) -> list[Path]:
+    return sorted(GENERATED.glob(f"sheets/*.{lang}.html")) + sorted(
+        GENERATED.glob(f"sheets/*.{lang}.md")
+    )
+
+
+def _words(path: Path) -> str:
+    text = path.read_text("utf-8")
+    if path.suffix == ".html":
+        text = re.sub(r"<style>.*?</style>|<[^>]+>", "", text, flags=re.S)
+    return unescape(text)
+
+
+@pytest.mark.parametrize("path", _outputs("fr"), ids=lambda p: p.name)
+def test_every_french_output_sets_its_punctuation_worked_examples_included(path: Path) -> None:
+    """The sheets `rulesdsl build` writes, as committed: a narrow no-break space before every
+    ``; ! ? »`` and after ``«`` (worked examples' answers joined by ``;`` too), and no
+    straight apostrophe between letters."""
+    text = _words(path)
+    unspaced = [text[max(0, m.start() - 30) : m.end()] for m in _UNSPACED.finditer(text)]
+    assert unspaced == []
+    assert [m.start() for m in _STRAIGHT.finditer(text)] == []
+
+
+@pytest.mark.parametrize("path", _outputs("ru"), ids=lambda p: p.name)
+def test_every_russian_output_quotes_with_guillemets_and_writes_dice_with_k(path: Path) -> None:
+    """Russian sheets quote with « », never ASCII quotes, and write dice with к (2к6)."""
+    text = _words(path)
+    assert '"' not in text and not _STRAIGHT.search(text)
+    assert not re.search(r"\b\d*d\d", text)

@@ -51,7 +51,8 @@ _FIELD = re.compile(r"(\{[a-z_]*\})")
 
 _FR_BEFORE = re.compile(r"(?:(?<=\S)|^)[ \u00a0]+([:;!?»])")
 _FR_WORD_BEFORE = re.compile(r"(?<=[\w.)])([;!?»])")
-_FR_AFTER = re.compile(r"«[ \u00a0]*")
+_FR_AFTER = re.compile(r"«[ \u00a0\u202f]*")
+_FR_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
 NNBSP = "\u202f"
 """The narrow no-break space French sets before ``: ; ! ? »`` and after ``«``."""
 
@@ -59,13 +60,15 @@ NNBSP = "\u202f"
 def typeset(text: str, lang: str) -> str:
     """``text`` with the spaces its language's typography wants around punctuation: in
     French a narrow no-break space before ``:`` ``;`` ``!`` ``?`` ``»`` and after ``«``
-    (so a line never starts with ``»)`` or ``:``). Other languages as written. A colon or
-    a sign without a space before it in French (``12:30``, ``http:``) is left alone but for
-    ``; ! ?`` after a word."""
+    (so a line never starts with ``»)`` or ``:``), and the typographic apostrophe (U+2019) for
+    ``'`` between letters. A colon or a sign without a space before it in French
+    (``12:30``, ``http:``) is left alone but for ``; ! ?`` after a word. Other languages as
+    written; typesetting twice changes nothing."""
     if lang != "fr" or not text:
         return text
     text = _FR_BEFORE.sub(NNBSP + r"\1", text)
     text = _FR_WORD_BEFORE.sub(NNBSP + r"\1", text)
+    text = _FR_APOSTROPHE.sub("\u2019", text)
     return _FR_AFTER.sub("«" + NNBSP, text)
 
 
@@ -140,11 +143,11 @@ class Catalog:
     # ---- words ------------------------------------------------------------------------------
 
     def get(self, key: str) -> str | None:
-        """The text of ``key``, or None when no catalog has it."""
+        """The text of ``key`` in the language's typography, or None when no catalog has it."""
         forms = self._own.get(key) or self._english.get(key)
         if forms is None:
             return None
-        return pseudo(forms[0]) if self.is_pseudo else forms[0]
+        return pseudo(forms[0]) if self.is_pseudo else typeset(forms[0], self.lang)
 
     def text(self, key: str, **fields: str) -> str:
         """The phrase ``key`` with its fields filled; a missing key is a programming error."""

@@ -48,11 +48,12 @@ large as it fits, never smaller than the least."""
 DEFAULT_SIZE = "poker"
 DEFAULT_PAPER = "a4"
 
-SAFE_ZONE = 3.0
+SAFE_ZONE = 3.175
 """Millimetres inside the cut that text keeps clear of, all round (the card's padding; the
-loss check measures it). A print shop's cut may wander by a millimetre or two."""
+loss check measures it): 1/8 in, what print shops ask. A cut may wander by a millimetre or two."""
 EDGE = 1.5
-"""Millimetres of the backs' dark frame inside the cut (it runs on into the bleed)."""
+"""Millimetres of the backs' dark frame inside the cut (it runs on into the bleed); without a
+bleed the frame stands this far clear of the cut, as wide again, inside the safe zone."""
 PAD = SAFE_ZONE
 """Card padding in millimetres, all round: the safe zone."""
 LINE = 1.2
@@ -76,7 +77,14 @@ class _Room:
 
 
 FOOT = 0.75
-"""The footer's type as a share of the card size's least body type (cards.css)."""
+"""The footer's type as a share of the card size's least body type (cards.css)..."""
+FOOT_FLOOR = 6.0
+"""...but never under 6 points, the least type a player reads (issue 41)."""
+
+
+def foot_size(size: CardSize) -> float:
+    """The footer's type on cards of ``size``, in points."""
+    return max(FOOT_FLOOR, FOOT * size.font)
 
 
 def _room(
@@ -88,7 +96,7 @@ def _room(
     a column may be narrower than its longest word."""
     width = (size.width - 2 * PAD) * MM * share[0]
     # the card's head (band and title lines are counted per card) and its foot (two lines)
-    foot = 2 * FOOT * size.font * LINE + 2
+    foot = 2 * foot_size(size) * LINE + 2
     height = ((size.height - 2 * PAD) * MM - foot) * FILL * share[1]
     box = fit.Box(
         font=font,

@@ -47,13 +47,13 @@ from rulesdsl.printed.card_room import DEFAULT_PAPER as DEFAULT_PAPER
 from rulesdsl.printed.card_room import DEFAULT_SIZE as DEFAULT_SIZE
 from rulesdsl.printed.card_room import (
     EDGE,
-    FOOT,
     _note_height,
     _para_height,
     _Room,
     _room,
     _svg_height,
     _title_height,
+    foot_size,
 )
 from rulesdsl.printed.card_room import SAFE_ZONE as SAFE_ZONE
 from rulesdsl.printed.card_room import CardSize as CardSize
@@ -68,7 +68,7 @@ from rulesdsl.printed.imposition import (
     imposition,
 )
 from rulesdsl.printed.loss import REFITTABLE, Loss
-from rulesdsl.printed.pdf import Rendered, render_pdf, rendered_from
+from rulesdsl.printed.pdf import TRIM_META, Rendered, render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import Sheets, build_sheet
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
@@ -599,8 +599,9 @@ def render_deck_html(deck: Deck, paper: str | None = DEFAULT_PAPER, bleed: float
         changed_sign=CHANGED_SIGN,
         total=len(deck.cards),
         safe=SAFE_ZONE,
-        foot_scale=FOOT,
+        foot_size=foot_size(deck.size),
         edge=EDGE,
+        trim_meta=TRIM_META,
     )
 
 

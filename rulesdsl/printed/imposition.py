@@ -96,6 +96,12 @@ class Imposition:
         )
         return xs, ys
 
+    def trim(self) -> tuple[float, float, float, float]:
+        """The box the cuts enclose (left, top, right, bottom): the card, or the imposed
+        sheet's grid of cards. The PDF's TrimBox; grown by the bleed, its BleedBox."""
+        xs, ys = self.cuts()
+        return xs[0], ys[0], xs[-1], ys[-1]
+
     def crop_marks(self) -> list[tuple[float, float, float, float]]:
         """Crop marks as lines (x1, y1, x2, y2) in the margins, at every cut, clear of the
         bleed."""

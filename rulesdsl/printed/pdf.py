@@ -41,8 +41,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -55,6 +56,7 @@ __all__ = [
     "FONT_FAMILY",
     "PRODUCER",
     "SOURCE_DATE_EPOCH",
+    "TRIM_META",
     "PdfTooLarge",
     "PdfUnavailable",
     "Rendered",
@@ -140,6 +142,20 @@ def _fixed_source_date_epoch() -> Iterator[None]:
             os.environ["SOURCE_DATE_EPOCH"] = saved
 
 
+TRIM_META = "print-trim"
+"""The ``<meta>`` by which a page says where it is cut: ``content`` is the left, top, right and
+bottom of the cuts and the bleed, in millimetres from the page's top left (a deck's pages,
+:meth:`rulesdsl.printed.imposition.Imposition.trim`)."""
+_TRIM = re.compile(rf'<meta name="{TRIM_META}" content="([\d. ]+)">')
+_PT_PER_MM = 72 / 25.4
+
+
+def _trim(html: str) -> tuple[float, ...] | None:
+    """The cuts and bleed the page's :data:`TRIM_META` gives, or None (a sheet: cut nowhere)."""
+    found = _TRIM.search(html)
+    return tuple(float(v) for v in found.group(1).split()) if found else None
+
+
 def _fix_metadata(document: Any, pdf: Any) -> None:
     """WeasyPrint finisher: fixed producer, no dates, in the PDF info dictionary."""
     import pydyf  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -147,6 +163,32 @@ def _fix_metadata(document: Any, pdf: Any) -> None:
     pdf.info["Producer"] = pydyf.String(PRODUCER)
     for key in ("CreationDate", "ModDate"):
         pdf.info.pop(key, None)
+
+
+def _set_boxes(pdf: Any, trim: tuple[float, ...]) -> None:
+    """Each page's TrimBox on the cuts and its BleedBox the bleed beyond them (``trim``,
+    :func:`_trim`), for a print shop's preflight: WeasyPrint sets both to the whole page."""
+    import pydyf  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    left, top, right, bottom, bleed = (v * _PT_PER_MM for v in trim)
+    for page in pdf.objects:
+        if isinstance(page, pydyf.Dictionary) and page.get("Type") == "/Page":
+            height = float(page["MediaBox"][3])
+            box = (left, height - bottom, right, height - top)
+            grown = (box[0] - bleed, box[1] - bleed, box[2] + bleed, box[3] + bleed)
+            page["TrimBox"] = pydyf.Array([round(v, 3) for v in box])
+            page["BleedBox"] = pydyf.Array([round(v, 3) for v in grown])
+
+
+def _finisher(trim: tuple[float, ...] | None) -> Callable[[Any, Any], None]:
+    """WeasyPrint's finisher for a page cut at ``trim`` (None: not cut)."""
+
+    def finish(document: Any, pdf: Any) -> None:
+        _fix_metadata(document, pdf)
+        if trim is not None:
+            _set_boxes(pdf, trim)
+
+    return finish
 
 
 def require_weasyprint() -> None:
@@ -330,5 +372,5 @@ def render_pdf(
     identifier = _identifier(html, base_url)
     with _RENDER_LOCK, _fixed_source_date_epoch(), gc_paused():
         document, losses = _lay_out(weasyprint, html, base_url, refit, identifier)
-        pdf: bytes = document.write_pdf(finisher=_fix_metadata, pdf_identifier=identifier)
+        pdf: bytes = document.write_pdf(finisher=_finisher(_trim(html)), pdf_identifier=identifier)
     return Rendered.of(pdf, losses)

@@ -4,13 +4,14 @@ a number, a unit, a label or a note reads in that language."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import assert_never
 
 from rulesdsl import ir, semantics
 from rulesdsl.dice import D66, Roll
 from rulesdsl.i18n import Catalog, catalog
+from rulesdsl.i18n.catalog import typeset
 from rulesdsl.printed.sheet_view import (
     CellView,
     marker_sign,
@@ -86,6 +87,11 @@ class BuilderBase:
         if self.rs.units.get("distance") == "hex" and self.c.get(f"{key}@hex") is not None:
             key = f"{key}@hex"
         return self.c.text(key, **fields)
+
+    def listed(self, parts: Iterable[str]) -> str:
+        """``parts`` with ``; `` between them, set in the sheet's language (French puts a
+        narrow no-break space before the ``;``)."""
+        return typeset("; ".join(parts), self.lang)
 
     def label(self, info: ir.Info | None, fallback: str) -> str:
         if info is None:

@@ -30,7 +30,7 @@ def _example(b: MoreBlocks, e: ir.Example) -> Block:
             if answered is not None and answered.value is not None
             else answer(b, q, parts, unit)
         )
-        rows.append([CellView(question(b, q)), CellView(shown), CellView("; ".join(cells(b, q)))])
+        rows.append([CellView(question(b, q)), CellView(shown), CellView(b.listed(cells(b, q)))])
     after = b.note_texts(e.info)
     if e.inherited:
         after.append(b.w("example_inherited", base=e.inherited))
@@ -55,7 +55,7 @@ def restated(b: MoreBlocks, path: ir.ExamplePath) -> str | None:
     if found is None:
         return None
     asked = found.questions[path.question - 1 :][:1] if path.question else found.questions
-    return "; ".join(
+    return b.listed(
         answer(b, q, examples_stated.stated(q), examples_stated.unit_of(q)) for q in asked
     )
 

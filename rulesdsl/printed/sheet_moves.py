@@ -5,6 +5,7 @@ followed by each feature's value per unit, in the sheet's language."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol, assert_never
 
 from rulesdsl import ir, semantics
@@ -30,6 +31,7 @@ class Builder(Protocol):
     def added(self, *paths: str) -> bool: ...
     def value(self, v: ir.Value | None) -> CellView: ...
     def unit_text(self, number: str, unit: str | None) -> str: ...
+    def listed(self, parts: Iterable[str]) -> str: ...
 
 
 def _allowance(b: Builder, kind: ir.MoveKind) -> str:
@@ -59,7 +61,7 @@ def move_blocks(b: Builder) -> list[Block]:
             )  # the kind's one entry, for all it applies to
             if value is not None:
                 costs.append(f"{b.name(feature)} {b.value(value).text}")
-        rows.append([name, allowance, barred, CellView("; ".join(costs) or "—")])
+        rows.append([name, allowance, barred, CellView(b.listed(costs) or "—")])
     heads = [b.w("move_kind"), b.w("move_allowance"), b.w("move_barred"), b.w("move_costs")]
     return [
         Block(
@@ -123,7 +125,7 @@ def _resolved_words(b: Builder, by_mode: dict[str, float], modes: list[str]) -> 
             parts.append(b.w("roll_except", value=b.signed(v), who=_who(b, others)))
         else:
             parts.append(f"{_who(b, rolling)} {b.signed(v)}")
-    return "; ".join(parts)
+    return b.listed(parts)
 
 
 def roll_blocks(b: Builder) -> list[Block]:
@@ -139,7 +141,7 @@ def roll_blocks(b: Builder) -> list[Block]:
             else b.label(tables.get(rule.table or ""), rule.table or "")
         )
         line = b.w("roll_due", when=_when(b, rule), roll=label, dice=rolled)
-        line += "; " + _combine(b, rule) + "."
+        line = b.listed([line, _combine(b, rule)]) + "."
         rows = []
         whole = {layer.id for layer in b.rs.layers if semantics.covers_map(layer)}
         whole_features = {f.id for f in b.rs.features if f.layer in whole}

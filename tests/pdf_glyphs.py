@@ -1,0 +1,79 @@
+"""The glyphs of a written PDF as a printer sees them, read with pypdfium2 (PDFium, in the test
+extra, so these readings run wherever the tests run; poppler is not needed): each character's
+box on its page and its type size in points. Shared by the checks that read the written decks
+and sheets (tests/test_print_loss.py, test_print_done_when.py, test_print_preflight.py)."""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from dataclasses import dataclass
+
+import pypdfium2
+import pypdfium2.raw as pdfium_c
+
+PT_PER_MM = 72 / 25.4
+
+
+@dataclass(frozen=True)
+class Glyph:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    """The character's box in millimetres from the page's top left."""
+    size: float
+    """Its type size in points as printed: the font's size times the scale in force."""
+
+
+def glyphs(pdf: bytes, loose: bool = True) -> list[list[Glyph]]:
+    """Each page's printed characters (no spaces or line breaks), in reading order; their
+    boxes the font's whole height (``loose``) or the ink's."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return [_page_glyphs(document[i], loose) for i in range(len(document))]
+    finally:
+        document.close()
+
+
+def _page_glyphs(page: pypdfium2.PdfPage, loose: bool) -> list[Glyph]:
+    height = page.get_height()
+    text = page.get_textpage()
+    found = []
+    matrix = pdfium_c.FS_MATRIX()
+    for i in range(text.count_chars()):
+        char = text.get_text_range(i, 1)
+        if not char.strip() or pdfium_c.FPDFText_IsGenerated(text.raw, i):
+            continue
+        left, bottom, right, top = text.get_charbox(i, loose=loose)
+        pdfium_c.FPDFText_GetMatrix(text.raw, i, ctypes.byref(matrix))
+        scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+        found.append(
+            Glyph(
+                char,
+                left / PT_PER_MM,
+                (height - top) / PT_PER_MM,
+                right / PT_PER_MM,
+                (height - bottom) / PT_PER_MM,
+                round(pdfium_c.FPDFText_GetFontSize(text.raw, i) * scale, 2),
+            )
+        )
+    return found
+
+
+def word_boxes(pdf: bytes) -> list[list[tuple[str, float, float, float, float]]]:
+    """Each page's words with their boxes (x0, y0, x1, y1) in millimetres: runs of glyphs on
+    one line with no space between them."""
+    pages = []
+    for page in glyphs(pdf):
+        words: list[tuple[str, float, float, float, float]] = []
+        for g in page:
+            if words:
+                text, x0, y0, x1, y1 = words[-1]
+                if abs(g.y1 - y1) < 0.3 and -1.0 <= g.x0 - x1 < 0.3:
+                    words[-1] = (text + g.text, x0, min(y0, g.y0), max(x1, g.x1), max(y1, g.y1))
+                    continue
+            words.append((g.text, g.x0, g.y0, g.x1, g.y1))
+        pages.append(words)
+    return pages
