@@ -218,14 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", default="diagfuzz-report.json")
     parser.add_argument("--progress", type=int, default=50)
     args = parser.parse_args(argv)
-    handlers = {sig: signal.signal(sig, fuzz._alarm) for sig in (signal.SIGALRM, signal.SIGPROF)}
-    try:
+    with fuzz.hang_alarms():
         return _run(args)
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
 
 
 def _cpu() -> float:

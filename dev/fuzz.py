@@ -227,6 +227,20 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
     raise Hang
 
 
+@contextlib.contextmanager
+def hang_alarms() -> Iterator[None]:
+    """While it lasts, SIGALRM and SIGPROF (an input's time limit) raise :class:`Hang`; after,
+    the timers are stopped and the handlers put back. Every fuzzer in dev/ runs under it."""
+    handlers = {sig: signal.signal(sig, _alarm) for sig in (signal.SIGALRM, signal.SIGPROF)}
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+
+
 def _summary(
     tally: Tally, groups: dict[str, list[Finding]], seed: int, elapsed: float
 ) -> dict[str, Any]:
@@ -283,12 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     warnings.simplefilter("ignore")
     share_parsers()
     share_front_ends()
-    handlers = {sig: signal.signal(sig, _alarm) for sig in (signal.SIGALRM, signal.SIGPROF)}
-    try:
+    with hang_alarms():
         return _run(args)
-    finally:
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -258,14 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--report", default="workbookfuzz.json")
     p.add_argument("--progress", type=int, default=0, help="print a line every N inputs")
     args = p.parse_args(argv)
-    handlers = {sig: signal.signal(sig, fuzz._alarm) for sig in (signal.SIGALRM, signal.SIGPROF)}
-    try:
+    with fuzz.hang_alarms():
         return _run(args)
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
 
 
 def _run(args: argparse.Namespace) -> int:
