@@ -15,6 +15,7 @@ import pytest
 from rulesdsl import semantics
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
+from rulesdsl.i18n.catalog import typeset
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from tests.conftest import compile_snippet, import_rendered
 
@@ -230,7 +231,8 @@ def test_the_sheet_prints_a_groups_note_after_its_sentence_in_every_language(
     text = target.read_text("utf-8").replace("&#x27;", "'").replace("&#39;", "'")
     said = {"en": "added to the others.", "fr": "ajoutée aux autres.", "ru": "с остальными."}  # noqa: RUF001
     # the note follows the group's sentence, on the same line
-    assert f"{said.get(lang, 'addiert.')} {GROUP_NOTE[lang]}" in text
+    note = typeset(GROUP_NOTE[lang], lang)  # French sets its apostrophes (issue 41)
+    assert f"{said.get(lang, 'addiert.')} {note}" in text
 
 
 def test_the_cards_print_a_groups_note(compiler: Compiler) -> None:

@@ -365,7 +365,7 @@ def test_diff_calls_a_facing_rule_added_or_removed_breaking() -> None:
     ("lang", "title", "words"),
     [
         ("en", "## Facing", "A turn costs 1 MP per hexside."),
-        ("fr", "## Orientation", "Un virage coûte 1 PM par côté d'hexagone."),
+        ("fr", "## Orientation", "Un virage coûte 1 PM par côté d\u2019hexagone."),
         ("ru", "## Направление", "Поворот стоит 1 ОД за грань."),
         ("de", "## Ausrichtung", "Eine Drehung kostet 1 BP je Hexseite."),
     ],

@@ -325,7 +325,7 @@ def test_a_model_never_stops_on_a_linear_obstacle_is_on_the_sheet() -> None:
     # soit d'un côté, soit de l'autre. Une unité arrivant sur un obstacle doit s'arrêter à son
     # contact. »
     assert "A model never stops on an obstacle, only on one side or the other" in SHEET_EN
-    assert "Une figurine ne s'arrête jamais sur un obstacle" in SHEET_FR
+    assert "Une figurine ne s\u2019arrête jamais sur un obstacle" in SHEET_FR
 
 
 def test_area_terrain_has_an_outline_is_on_the_sheet() -> None:

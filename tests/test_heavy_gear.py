@@ -399,7 +399,7 @@ def test_french_labels_follow_the_seed(factor: str, label: str) -> None:
 
 def test_soft_is_mou_and_the_active_lock_roll_is_ew() -> None:
     assert hg.FEATURES["soft"].label["fr"] == "Mou (sable, neige, boue)"
-    assert "jet de compétence d'EW" in SHEET_FR and "jet de GE" not in SHEET_FR
+    assert "jet de compétence d\u2019EW" in SHEET_FR and "jet de GE" not in SHEET_FR
     assert "Couvert léger" not in SHEET_FR
 
 

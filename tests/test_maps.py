@@ -331,7 +331,7 @@ grid hexes "Hex" fr "Hex" ru "Гекс" : 1 hex = 1 km, hex
     ("lang", "words"),
     [
         ("en", ["3 · may not end here", "1 · must stop here", "along it: 0.5 instead", "edges"]),
-        ("fr", ["3 · ne peut pas y finir", "1 · doit s'y arrêter", "à la place", "bords"]),
+        ("fr", ["3 · ne peut pas y finir", "1 · doit s\u2019y arrêter", "à la place", "bords"]),
         ("ru", ["3 · нельзя закончить здесь", "нужно остановиться здесь", "вдоль неё", "граница"]),
     ],
 )

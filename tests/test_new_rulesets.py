@@ -573,7 +573,7 @@ def test_void_patrols_module_and_reference_agree_on_the_rolls_of_facing_routes(
             "fr",
             (
                 "En entrant : lancer Jet de danger (Table des dangers)",
-                "| Pleine poussée | \u00d7 2 | — | Champ d'astéroïdes 4 |",
+                "| Pleine poussée | \u00d7 2 | — | Champ d\u2019astéroïdes 4 |",
                 "| Pleine poussée, à toute vitesse | 3 |",
                 "| Nébuleuse | 0 (Pleine poussée : +2) |",
                 "Nébuleuse, en entrant pour la première fois | Jet de relevé, 0 |",

@@ -55,7 +55,7 @@ def test_a_per_mode_deck_keeps_notes_for_all_and_for_its_unit_type_or_keyword_on
         "Vehicles may go hull-down.",  # by its keyword (group) vehicle
     ]
     foot = _notes(build_deck(rs, "fr", "poker", mode="foot").cards)
-    assert foot == ["La boue ralentit tout le monde.", "Chenilles et pieds s'enlisent."]
+    assert foot == ["La boue ralentit tout le monde.", "Chenilles et pieds s\u2019enlisent."]
 
 
 def test_a_sheet_for_all_names_the_unit_types_a_note_is_for_in_every_language(
