@@ -21,7 +21,7 @@ drawn from the kind's list (`FAULTS`), one line or row each, between good ones:
 A *traceback* is an exception out of a verb or an exit status other than 0, 1 or 2; a *hang*
 is an input past ``--time-limit`` CPU seconds (10; SIGPROF), or ten times that on the clock.
 The run prints the slowest input's CPU time and the process's peak resident size
-(``ru_maxrss``), which bounds every input's. Exit status 0 when there was no finding.
+(``VmHWM``), which bounds every input's. Exit status 0 when there was no finding.
 """
 
 from __future__ import annotations
@@ -264,7 +264,7 @@ def _run(args: argparse.Namespace) -> int:
         "hangs": sum(f.kind == "hang" for f in findings),
         "slowest_cpu_seconds": round(slowest[0], 2),
         "slowest_input": slowest[1],
-        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "peak_rss_mib": round(fuzz.peak_rss_bytes() / 1024 / 1024),
         "findings": [f.__dict__ for f in findings[:50]],
     }
     Path(args.report).write_text(json.dumps(summary, indent=1), "utf-8")

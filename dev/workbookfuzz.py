@@ -24,7 +24,6 @@ import contextlib
 import io
 import json
 import random
-import resource
 import signal
 import sys
 import tempfile
@@ -292,7 +291,7 @@ def _run(args: argparse.Namespace) -> int:
             work.rmdir()
             if args.progress and (i + 1) % args.progress == 0:
                 print(f"{i + 1} inputs, {len(findings)} findings", file=sys.stderr)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
+    peak = fuzz.peak_rss_bytes()
     summary = {
         "seed": args.seed,
         "inputs": args.inputs,
