@@ -59,3 +59,23 @@ def test_a_meaning_changed_on_purpose_fails_until_listed_under_a_new_edition(
     assert pinned.unexplained(file, was, now, listed) == failures  # file still in 2026.12
     same = {file: {c: {"edition": "2026.12", "now": now.answers[c]} for c in changed}}
     assert pinned.unexplained(file, was, moved, same) == failures
+
+
+def test_a_function_added_to_a_module_leaves_the_questions_asked_of_the_others() -> None:
+    """Each function is sampled with a generator of its own: a step or decision added to a
+    ruleset must not redraw the samples of its other functions (fid's gravity_piloting step
+    had redrawn battletech_tacops' lookups and sight questions)."""
+    from rulesdsl.versions.answers import load, questions, written
+
+    ruleset = Compiler().compile_file(pinned.ROOT / "rulesets" / "heavy_gear.terrain").ruleset
+    assert ruleset is not None
+    module = load(ruleset)
+    before = [written(call) for call in questions(module, 39)]
+
+    def aa_new_rule(speed: float) -> float:  # sorted first: asked before every other one
+        return speed
+
+    module.aa_new_rule = aa_new_rule  # type: ignore[attr-defined]
+    module.__all__ = ["aa_new_rule", *module.__all__]
+    after = [written(call) for call in questions(module, 39) if call[0] != "aa_new_rule"]
+    assert after == before
