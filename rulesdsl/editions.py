@@ -27,6 +27,9 @@ EDITIONS: tuple[Edition, ...] = (
             "keyword precedence: a keyword a cell does not name stands for the cell's value for "
             "everyone, so a unit whose first keyword by precedence is not named takes that value, "
             "not a lower keyword's (before: the highest keyword the cell names won)",
+            "a backward step or sideslip the unit may not make at its speed (or again in a move) "
+            "is costed as that manoeuvre in the refused route's answer (before: as a step "
+            "forward)",
         ),
     ),
 )
@@ -44,6 +47,12 @@ def known(name: str) -> bool:
 def newer(name: str) -> bool:
     """Whether a newer edition than ``name`` exists."""
     return name in NAMES and NAMES.index(name) < len(NAMES) - 1
+
+
+def refused_manoeuvre_costed(edition: str) -> bool:
+    """Facing routes (changed in 2026.12): whether a backward step or sideslip refused at the
+    unit's speed is costed as that manoeuvre rather than as a step forward."""
+    return NAMES.index(edition) >= NAMES.index("2026.12")
 
 
 def unnamed_keyword_counts(edition: str) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rulesdsl import ir
+from rulesdsl import editions, ir
 from rulesdsl.semantics import (
     IMPASSABLE,
     PROHIBITED,
@@ -171,7 +171,8 @@ def route(
             elif not _allowed(manoeuvre, speed, used):  # refused, costed as what it is
                 verb = "moves backward" if action.move == "backward" else "sideslips"
                 reason = reason or f"step {i} {verb}, not allowed at speed {speed:g}"
-                extra = manoeuvre.cost
+                if editions.refused_manoeuvre_costed(rs.edition):
+                    extra = manoeuvre.cost
             else:
                 extra = manoeuvre.cost
                 if manoeuvre.once:

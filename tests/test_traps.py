@@ -142,6 +142,28 @@ def test_a_manoeuvre_not_allowed_at_the_speed_costs_what_it_costs(
     assert (reference.total, reference.legal) == (2.0, False)
 
 
+def test_a_refused_manoeuvre_is_costed_as_a_step_forward_in_the_first_edition(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """The costing above is edition 2026.12's: the same file without its `edition` line keeps
+    the first edition's answer (1 MP, a step forward), in the module and the reference."""
+    from rulesdsl import semantics_facing
+    from tests.conftest import import_rendered
+
+    text = (DATA / "manoeuvre_speed.terrain").read_text("utf-8").replace("edition 2026.12\n", "")
+    path = tmp_path / "manoeuvre_speed.terrain"
+    path.write_text(text, "utf-8")
+    compiled = compiler.compile_file(path)
+    assert compiled.ruleset is not None and compiled.ok and compiled.ruleset.edition == "2026.11"
+    module = import_rendered(compiled.ruleset, tmp_path, "manoeuvre_speed_first")
+    board = module.Board({(0, 0): ("open_space",), (1, 0): ("open_space",)}, grid="sector")
+    answer = module.route_cost(board, "frigate", [((1, 0), 0), ((0, 0), 0)], allowance=5)
+    assert (answer.total, answer.legal) == (1.0, False)
+    step = semantics_facing.Action("backward", ("open_space",), ())
+    reference = semantics_facing.route(compiled.ruleset, "frigate", [step], allowance=5)
+    assert (reference.total, reference.legal) == (1.0, False)
+
+
 def test_exact_speed_or_until_spent_ends_on_the_step_that_uses_up_the_speed(
     compiler: Compiler, tmp_path: Path
 ) -> None:

@@ -2975,8 +2975,8 @@ def _facing_route_cost(
             if _allowed(rule.backward, speed, used, 1):
                 extra_cost = rule.backward[0]
                 used |= 1 if rule.backward[2] else 0
-            else:  # refused, and still costed as the manoeuvre it is
-                extra_cost = rule.backward[0]
+            else:
+                extra_cost = rule.backward[0]  # refused, costed as the manoeuvre it is
                 reason = reason or f"step {i} moves backward, not allowed at speed {speed:g}"
         elif side in (1, count - 1) and rule.sideslip is not None:
             how = "sideslip"
@@ -2984,7 +2984,7 @@ def _facing_route_cost(
                 extra_cost = rule.sideslip[0]
                 used |= 2 if rule.sideslip[2] else 0
             else:
-                extra_cost = rule.sideslip[0]
+                extra_cost = rule.sideslip[0]  # refused, costed as the manoeuvre it is
                 reason = reason or f"step {i} sideslips, not allowed at speed {speed:g}"
         else:
             reason = reason or f"step {i} moves where its heading does not let it"

@@ -19,7 +19,7 @@ from typing import Any, assert_never
 
 import jinja2
 
-from rulesdsl import ir, semantics, semantics_effects, spelling
+from rulesdsl import editions, ir, semantics, semantics_effects, spelling
 from rulesdsl.dice import chance_at_least, chance_between
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.target import (
@@ -338,6 +338,7 @@ def render(rs: ir.Ruleset) -> str:
             **python_sight.effects(rs),
             results_tables=python_sight.results_tables(rs, runtime),
             facings=python_facing.facings(rs),
+            refused_costed=editions.refused_manoeuvre_costed(rs.edition),
         )
     )
     return _LOOKALIKES_WAIVER + text if _has_lookalike_script(text) else text

@@ -86,8 +86,10 @@ def differences(old: ir.Ruleset, new: ir.Ruleset) -> tuple[Changed, ...]:
 
 def may_change(rs: ir.Ruleset) -> bool:
     """Whether a newer edition could change ``rs``'s answers at all: it is in an older edition
-    and uses a construct a newer one reads otherwise (keyword precedence)."""
-    return editions.newer(rs.edition) and bool(rs.precedence and rs.groups)
+    and uses a construct a newer one reads otherwise (keyword precedence, a backward step or
+    sideslip of a facing rule)."""
+    manoeuvres = any(m.kind in ("backward", "sideslip") for f in rs.facings for m in f.manoeuvres)
+    return editions.newer(rs.edition) and (bool(rs.precedence and rs.groups) or manoeuvres)
 
 
 def edition_note(path: Path, rs: ir.Ruleset, compiler: Compiler) -> list[Diagnostic]:
