@@ -86,9 +86,9 @@ def differences(old: ir.Ruleset, new: ir.Ruleset) -> tuple[Changed, ...]:
 
 def may_change(rs: ir.Ruleset) -> bool:
     """Whether a newer edition could change ``rs``'s answers at all: it is in an older edition
-    and uses a construct a newer one reads otherwise (keyword precedence, a backward step or
-    sideslip of a facing rule)."""
-    manoeuvres = any(m.kind in ("backward", "sideslip") for f in rs.facings for m in f.manoeuvres)
+    and uses a construct a newer one reads otherwise (keyword precedence, the manoeuvres of a
+    facing rule)."""
+    manoeuvres = any(f.manoeuvres for f in rs.facings)  # pivots too: only a pre-check
     return editions.newer(rs.edition) and (bool(rs.precedence and rs.groups) or manoeuvres)
 
 
