@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from rulesdsl.codegen.python import render
 from rulesdsl.compiler import Compiler, ruleset_files
 from rulesdsl.frontends.dsl import Parser
-from rulesdsl.target.python import render
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -51,8 +51,8 @@ STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 def load_module() -> ModuleType:
+    from rulesdsl.codegen.python import render
     from rulesdsl.compiler import Compiler
-    from rulesdsl.target.python import render
 
     folder = Path(tempfile.mkdtemp())
     compiled = Compiler().compile_text(RULES, str(folder / "bench_facing.terrain"), folder)

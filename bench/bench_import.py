@@ -113,8 +113,8 @@ def modules(fresh: Path | None, only: list[str] | None) -> list[Path]:
     names = only or sorted(p.stem for p in GENERATED.glob("*.py") if not p.name.startswith("test_"))
     if fresh is None:
         return [GENERATED / f"{name}.py" for name in names]
+    from rulesdsl.codegen.python import render
     from rulesdsl.compiler import Compiler
-    from rulesdsl.target.python import render
 
     compiler = Compiler()
     paths = []

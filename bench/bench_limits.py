@@ -69,7 +69,8 @@ INPUTS: dict[str, Callable[[], str]] = {
 }
 
 CHILD = (
-    "import resource, sys; from rulesdsl.cli import main; code = main(['check', sys.argv[1]]);"
+    "import resource, sys; from rulesdsl.commands.cli import main; "
+    "code = main(['check', sys.argv[1]]);"
     "print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, file=sys.__stdout__)"
 )
 

@@ -84,8 +84,8 @@ def load_module(source: Path | None = None, rules: str = RULES) -> ModuleType:
     if source is not None:
         out.write_text(source.read_text("utf-8"), encoding="utf-8")
     else:
+        from rulesdsl.codegen.python import render
         from rulesdsl.compiler import Compiler
-        from rulesdsl.target.python import render
 
         compiled = Compiler().compile_text(rules, str(out.with_suffix(".terrain")), out.parent)
         assert compiled.ruleset is not None, [d.message for d in compiled.diagnostics]

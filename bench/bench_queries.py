@@ -208,8 +208,8 @@ def hand_written(module: ModuleType) -> SimpleNamespace:
 
 def fresh_dir(into: Path) -> Path:
     """The bundled rulesets' modules compiled by this checkout, written to ``into``."""
+    from rulesdsl.codegen.python import render
     from rulesdsl.compiler import Compiler
-    from rulesdsl.target.python import render
 
     compiler = Compiler()
     for name in {q.module for q in QUERIES}:

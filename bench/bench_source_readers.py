@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dev import diagfuzz  # noqa: E402
-from rulesdsl.cli import main as cli  # noqa: E402
+from rulesdsl.commands.cli import main as cli  # noqa: E402
 
 SUFFIX = {"terrain": ".terrain", "yaml": ".yaml", "po": ".po"}
 

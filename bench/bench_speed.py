@@ -106,9 +106,9 @@ def row(what: str, seconds: float, reference: str, ref_seconds: float, goal: str
 
 
 def compile_and_emit(path: Path) -> Callable[[], None]:
+    from rulesdsl.codegen.python import render
     from rulesdsl.compiler import Compiler
     from rulesdsl.sources import Limits
-    from rulesdsl.target.python import render
 
     big = Limits(file_bytes=64 << 20)  # the 50,000-feature file is over the 2 MiB default
 

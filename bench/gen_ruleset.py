@@ -173,7 +173,7 @@ left out."""
 
 
 def compact_data(obj: object) -> Any:
-    """Plain data for an IR value, like ``rulesdsl.serial.to_data``, without the fields that
+    """Plain data for an IR value, like ``rulesdsl.ir.serial.to_data``, without the fields that
     hold their default value (``kind`` is always kept: it tells the union's members apart)."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         out = {}
@@ -229,7 +229,7 @@ def write(n: int, out_dir: Path, formats: tuple[str, ...] = FORMATS) -> dict[str
     if "ir.yaml" in paths:
         import yaml
 
-        from rulesdsl.serial import to_data
+        from rulesdsl.ir.serial import to_data
 
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
         paths["ir.yaml"].write_text(

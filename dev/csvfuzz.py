@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dev import fuzz  # noqa: E402
-from rulesdsl.cli import main as cli  # noqa: E402
+from rulesdsl.commands.cli import main as cli  # noqa: E402
 from rulesdsl.compiler import Compiler  # noqa: E402
 from rulesdsl.interchange.chart_export import chart_rows, to_csv, with_decimal_comma  # noqa: E402
 

@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dev import fuzz  # noqa: E402
-from rulesdsl.cli import main as cli  # noqa: E402
+from rulesdsl.commands.cli import main as cli  # noqa: E402
 from rulesdsl.sources import MAX_FILE_BYTES  # noqa: E402
 
 HEAD = """ruleset many "Many faults"

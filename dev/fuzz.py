@@ -5,8 +5,8 @@ every CLI verb that takes a ruleset, and every module they build asked every que
     python dev/fuzz.py --inputs 2000 --seed 7 --report /tmp/fuzz.json
 
 It runs in this process for speed: each input is written to a fresh folder and given, through
-``rulesdsl.cli.main``, to check, export (yaml, json), sheet (--format md and html), convert,
-fmt --check, diff (against the fault-free ruleset it came from), export --format csv, new
+``rulesdsl.commands.cli.main``, to check, export (yaml, json), sheet (--format md and html),
+convert, fmt --check, diff (against the fault-free ruleset it came from), export --format csv, new
 (a house rule extending it, which the library's build compiles too) and build --out (the
 library's build without the PDF backend; every ``--pdf-every``-th input runs the CLI's
 ``build`` with PDFs). A built module is imported (under its own name) and asked every
@@ -89,7 +89,7 @@ class Tally:
 def _cli(argv: list[str]) -> tuple[int, str, str]:
     """``rulesdsl ARGV`` in this process: exit status, stdout, stderr. An exception out of
     ``main`` is what would have been a traceback: it propagates."""
-    from rulesdsl import cli
+    from rulesdsl.commands import cli
 
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace")
     err = io.StringIO()
@@ -193,7 +193,7 @@ def run_case(
 def share_parsers() -> None:
     """Build each verb's command-line parser once in this process, as the front ends already
     share their Lark parser (``dsl.lalr_parser``): argparse parsers keep no state either."""
-    from rulesdsl import cli
+    from rulesdsl.commands import cli
 
     cli.make_parser = functools.cache(cli.make_parser)  # type: ignore[method-assign,assignment,unused-ignore]
 

@@ -637,7 +637,7 @@ def run_case(
 def _build(box: Sandbox, *, check: bool, cli: bool) -> bool:
     """Run a build; True if it refused the folder (OutputFolderError, exit status 2)."""
     if cli:
-        from rulesdsl.cli import main
+        from rulesdsl.commands.cli import main
 
         argv = ["build", "--rulesets", str(box.project / "rulesets"), "--out", str(box.out)]
         err = io.StringIO()

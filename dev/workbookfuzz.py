@@ -47,7 +47,7 @@ from dev.workbooks import (  # noqa: E402
     sheet_xml,
     xlsx,
 )
-from rulesdsl.cli import main as cli  # noqa: E402
+from rulesdsl.commands.cli import main as cli  # noqa: E402
 from rulesdsl.compiler import Compiler  # noqa: E402
 from rulesdsl.interchange.chart_export import chart_rows  # noqa: E402
 

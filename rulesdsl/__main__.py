@@ -2,6 +2,6 @@
 
 import sys
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 
 sys.exit(main())

@@ -19,7 +19,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from rulesdsl.ir_values import LANG
+from rulesdsl.ir.values import LANG
 
 __all__ = [
     "CATALOG_FOLDER",

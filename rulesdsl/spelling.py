@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rulesdsl import ir, semantics_arith
+from rulesdsl import ir
+from rulesdsl.semantics import arith as semantics_arith
 
 
 def number(value: float, signed: bool = False) -> str:

@@ -15,8 +15,8 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.codegen.python import render
 from rulesdsl.compiler import Compiled, Compiler
-from rulesdsl.target.python import render
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated" / "python"

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import ir, schema, semantics, serial, spelling
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
+from rulesdsl.ir import schema, serial
 from rulesdsl.printed.sheets import render_sheet
 from rulesdsl.versions import diff as semantic
 from tests.conftest import compile_snippet, import_rendered

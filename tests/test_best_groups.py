@@ -193,7 +193,7 @@ def test_a_house_rule_replaces_or_removes_a_group(compiler: Compiler, tmp_path: 
 def test_the_sheet_says_only_the_best_counts_in_every_language(
     tmp_path: Path, lang: str, sentence: str
 ) -> None:
-    from rulesdsl.cli import main
+    from rulesdsl.commands.cli import main
 
     source = tmp_path / "demo.terrain"
     source.write_text(HEADER + TO_HIT, "utf-8")
@@ -222,7 +222,7 @@ NOTED = NOTED_HEADER + TO_HIT.replace(
 def test_the_sheet_prints_a_groups_note_after_its_sentence_in_every_language(
     tmp_path: Path, lang: str, fmt: str
 ) -> None:
-    from rulesdsl.cli import main
+    from rulesdsl.commands.cli import main
 
     source = tmp_path / "demo.terrain"
     source.write_text(NOTED, "utf-8")

@@ -17,7 +17,7 @@ from rulesdsl.builder.build import (
     python_outputs,
     sheet_outputs,
 )
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 
 NOTHING_YET = """\

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.commands.common import report
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import MAX_OF_A_CODE, Pos, error

@@ -27,7 +27,7 @@ from rulesdsl.builder.build import (
     render_deferred,
     sheet_outputs,
 )
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.outputs import Deferred, Output
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.builder.build import default_backends
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.i18n import PSEUDO
 from rulesdsl.printed.cards import (
     CARD_SIZES,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from tests.conftest import RULESETS
 from tests.test_spreadsheets import CHARTS, _restate_walker_on_soft_ground

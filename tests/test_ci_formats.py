@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 
 GOOD = 'ruleset demo "Demo"\nversion 1.0.0\nmode walker "Walker"\n'
 BAD = 'ruleset bad "Bad"\nversion 1.0.0\nmode a "A" de "B"\n'  # E105 at 3:12

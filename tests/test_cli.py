@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from tests.conftest import ROOT, RULESETS
 
 

@@ -19,7 +19,7 @@ HEAVY = (
     "yaml",
     "jsonschema",
     "weasyprint",
-    "rulesdsl.schema",
+    "rulesdsl.ir.schema",
     *(f"rulesdsl.commands.{verb}" for verb in VERBS),
 )
 
@@ -27,7 +27,7 @@ HEAVY = (
 def imported_after(*argv: str) -> list[str]:
     """Which of HEAVY a fresh interpreter has imported after `rulesdsl ARGV` returned."""
     code = (
-        f"import sys; from rulesdsl.cli import main; code = main({list(argv)!r}); "
+        f"import sys; from rulesdsl.commands.cli import main; code = main({list(argv)!r}); "
         f"import json; print(json.dumps([code, [m for m in {HEAVY!r} if m in sys.modules]]))"
     )
     result = subprocess.run(
@@ -44,7 +44,7 @@ def test_check_imports_no_schema_yaml_templates_or_pdf() -> None:
 
 def test_build_check_of_a_current_tree_never_imports_weasyprint_yaml_or_jsonschema() -> None:
     modules = imported_after("build", "--check")
-    assert not {"weasyprint", "yaml", "jsonschema", "rulesdsl.schema"} & set(modules)
+    assert not {"weasyprint", "yaml", "jsonschema", "rulesdsl.ir.schema"} & set(modules)
     assert [m for m in modules if m.startswith("rulesdsl.commands.")] == ["rulesdsl.commands.build"]
 
 

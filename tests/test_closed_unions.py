@@ -27,31 +27,31 @@ PACKAGE = ROOT / "rulesdsl"
 CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     # union -> (its module, the modules that must handle a new member)
     "Value": (
-        "ir_values",
+        "ir/values",
         {
-            "target/once_costs.py",
-            "target/python.py",
-            "target/python_sight.py",
+            "codegen/python/once_costs.py",
+            "codegen/python/__init__.py",
+            "codegen/python/sight.py",
             "printed/sheet_base.py",
             "checks/costs.py",
             "checks/numbers.py",
-            "examples_stated.py",
+            "examples/statements.py",
             "frontends/dsl.py",
             "lowering/context.py",
-            "semantics.py",
+            "semantics/__init__.py",
             "spelling.py",
             "versions/diff.py",
             "words.py",
         },
     ),
     "DiceRoll": (
-        "ir_values",
+        "ir/values",
         {
-            "target/python.py",
-            "target/python_sight.py",
+            "codegen/python/__init__.py",
+            "codegen/python/sight.py",
             "checks/dice.py",
             "frontends/dsl.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
             "spelling.py",
             "versions/diff.py",
         },
@@ -59,41 +59,41 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "StepTerm": (
         "ir",
         {
-            "target/python_code.py",
+            "codegen/python/code.py",
             "printed/sheet_rules.py",
             "commands/new.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
             "spelling.py",
             "words.py",
         },
     ),
     "LimitValue": (
-        "ir_tables",
+        "ir/tables",
         {
-            "target/python_code.py",
-            "semantics_tables.py",
+            "codegen/python/code.py",
+            "semantics/tables.py",
         },
     ),
     "Operand": (
-        "ir_tables",
+        "ir/tables",
         {
-            "target/python_code.py",
+            "codegen/python/code.py",
             "printed/sheet_rules.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
             "spelling.py",
         },
     ),
     "Condition": (
-        "ir_tables",
+        "ir/tables",
         {
-            "target/python_code.py",
+            "codegen/python/code.py",
             "printed/sheet_rules.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
             "spelling.py",
         },
     ),
     "ChangePath": (
-        "ir_changes",
+        "ir/changes",
         {
             "variants/changelog.py",
         },
@@ -111,7 +111,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
 WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     # Literal alias -> (its module, the modules that must handle a new word)
     "MarkerKind": (
-        "ir_values",
+        "ir/values",
         {
             "printed/sheet_model.py",
             "printed/sheet_view.py",
@@ -123,7 +123,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
         {
             "printed/sheet_movement.py",
             "lowering/maps.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
             "words.py",
         },
     ),
@@ -131,97 +131,97 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
         "ir",
         {
             "printed/sheet_movement.py",
-            "semantics.py",
+            "semantics/__init__.py",
         },
     ),
     "PlaceState": (
-        "ir_values",
+        "ir/values",
         {
-            "semantics_routes.py",
+            "semantics/routes.py",
         },
     ),
     "Axis": (
-        "ir_tables",
+        "ir/tables",
         {
-            "target/python_code.py",
+            "codegen/python/code.py",
             "spelling.py",
         },
     ),
     "CompareOp": (
-        "ir_tables",
+        "ir/tables",
         {
-            "target/python_code.py",
+            "codegen/python/code.py",
             "printed/sheet_rules.py",
             "lowering/decisions.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
         },
     ),
     "Reading": (
-        "ir_tables",
+        "ir/tables",
         {
-            "target/python_code.py",
+            "codegen/python/code.py",
             "lowering/decisions.py",
         },
     ),
     "ScaleOp": (
-        "ir_tables",
+        "ir/tables",
         {
             "printed/sheet_rules.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
         },
     ),
     "ColumnBound": (
-        "ir_tables",
+        "ir/tables",
         {
             "printed/sheet_more.py",
             "checks/results.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
             "versions/diff_sight.py",
         },
     ),
     "Rounding": (
-        "ir_arith",
+        "ir/arith",
         {
             "printed/sheet_more.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
         },
     ),
     "SightCounts": (
         "ir",
         {
-            "semantics_tables.py",
+            "semantics/tables.py",
         },
     ),
     "GridShape": (
-        "ir_movement",
+        "ir/movement",
         {
             "printed/sheet_more.py",
             "checks/grids.py",
-            "semantics_tables.py",
+            "semantics/tables.py",
         },
     ),
     "Stacking": (
         "ir",
         {
-            "target/python.py",
-            "semantics.py",
+            "codegen/python/__init__.py",
+            "semantics/__init__.py",
         },
     ),
     "PolicyPart": (
-        "ir_changes",
+        "ir/changes",
         {
             "variants/changelog.py",
         },
     ),
     "TriggerField": (
-        "ir_changes",
+        "ir/changes",
         {
             "variants/changelog.py",
             "variants/overrides.py",
         },
     ),
     "StepField": (
-        "ir_values",
+        "ir/values",
         {
             "variants/changelog.py",
             "variants/overrides.py",
@@ -229,14 +229,14 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
         },
     ),
     "StepTermKind": (
-        "ir_values",
+        "ir/values",
         {
             "lowering/tables.py",
             "words.py",
         },
     ),
     "ChangeAction": (
-        "ir_changes",
+        "ir/changes",
         {
             "printed/sheet_base.py",
             "variants/changelog.py",
@@ -279,6 +279,8 @@ def _add_members(copy: Path) -> None:
     """Append a throwaway member to every union in the copy's sources."""
     for module in {m for m, _ in (*CLASS_UNIONS.values(), *WORD_UNIONS.values())}:
         path = copy / f"{module}.py"
+        if not path.exists():  # a package: its names are in its __init__
+            path = copy / module / "__init__.py"
         text = path.read_text("utf-8")
         for name, (where, _) in CLASS_UNIONS.items():
             if where != module:

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.interchange.fmt import format_text
-from rulesdsl.serial import to_data
+from rulesdsl.ir.serial import to_data
 from tests.conftest import RULESETS
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))

@@ -17,12 +17,12 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir, semantics
-from rulesdsl.cli import main
+from rulesdsl.codegen.python import render
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.interchange.fmt import format_text
+from rulesdsl.ir.serial import to_data
 from rulesdsl.printed.sheet_model import build_sheet
-from rulesdsl.serial import to_data
-from rulesdsl.target.python import render
 from rulesdsl.versions import diff as semantic
 from tests.conftest import compile_snippet, import_rendered
 

@@ -1,5 +1,5 @@
 """One declared public surface (issue 39 item 5, issue 42 item 8): everything a generated
-module exports is in its ``__all__`` (rulesdsl.target.surface), documented in
+module exports is in its ``__all__`` (rulesdsl.codegen.python.surface), documented in
 docs/module-api.md, and README's list of the functions every module has is that list. The
 names a ruleset declares are types: a caller's typo is a mypy error in the caller's code."""
 
@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl.codegen import python
+from rulesdsl.codegen.python import surface
 from rulesdsl.compiler import Compiler
-from rulesdsl.target import python, surface
 from tests.conftest import ROOT, RULESETS
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
@@ -149,7 +150,7 @@ def test_diff_grades_every_change_to_the_declared_names(
     adds an additive one: the names of the surface are graded as the functions are."""
     import json
 
-    from rulesdsl.cli import main
+    from rulesdsl.commands.cli import main
 
     renamed = SMALL.replace("hover", "jet").replace("woods", "swamp").replace("cover ", "haze ")
     renamed = renamed.replace("setup", "deploy").replace("morale", "nerve")

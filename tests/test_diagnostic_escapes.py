@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic, Pos, Related, error, escape, render_text, to_json
 

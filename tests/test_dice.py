@@ -1,4 +1,4 @@
-"""Tests for rulesdsl.dice: exact dice probabilities, parsing and formatting."""
+"""Tests for rulesdsl.semantics.dice: exact dice probabilities, parsing and formatting."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesdsl.dice import (
+from rulesdsl.semantics.dice import (
     MAX_COUNT,
     MAX_SIDES,
     Dice,

@@ -11,8 +11,8 @@ import pytest
 
 from rulesdsl import ir, semantics
 from rulesdsl.compiler import Compiler
-from rulesdsl.dice import D66, chance_between
 from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.semantics.dice import D66, chance_between
 from tests.conftest import compile_snippet, import_rendered
 
 HEADER = 'ruleset rolls "Rolls"\nversion 1.0.0\nunits distance in, cost MP\n'

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.variants.changelog import path_text
 from rulesdsl.versions import diff as semantic

@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import editions
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.variants.resolve import statements_digest
 from tests.conftest import ROOT, compile_snippet, import_rendered

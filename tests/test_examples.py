@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.cli import main
+from rulesdsl.codegen import python as python_backend
+from rulesdsl.codegen.python import examples as python_examples
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.target import python as python_backend
-from rulesdsl.target import python_examples
 from rulesdsl.versions.diff import diff
 from tests.conftest import RULESETS
 

@@ -410,11 +410,11 @@ def test_a_facing_routes_words_are_checked() -> None:
 
 
 def test_the_module_and_the_reference_semantics_agree_on_random_moves(ships: ModuleType) -> None:
-    """rulesdsl.semantics_facing (what worked examples and sheets use) and the generated
+    """rulesdsl.semantics.facing (what worked examples and sheets use) and the generated
     module's route_cost give the same total, legality and reason for random moves."""
     import random
 
-    from rulesdsl import semantics_facing
+    from rulesdsl.semantics import facing as semantics_facing
 
     ruleset = compile_snippet(Compiler(), HEADER + SHIP).ruleset
     assert ruleset is not None
@@ -563,7 +563,7 @@ def test_the_module_and_the_reference_agree_on_random_moves_of_each_kind(
     the same total, legality, reason and turn mode for random moves of every kind."""
     import random
 
-    from rulesdsl import semantics_facing
+    from rulesdsl.semantics import facing as semantics_facing
 
     ruleset = compile_snippet(Compiler(), KINDS + KIND_SHIP).ruleset
     assert ruleset is not None

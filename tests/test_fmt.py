@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.interchange.fmt import format_text
 from tests.conftest import RULESETS

@@ -29,7 +29,7 @@ DRIVER = ROOT / "dev" / "module_driver.py"
 
 
 def run_every_verb(case: fuzzgen.Case, work: Path) -> dict[str, int]:
-    """Each verb's exit status; an exception out of ``rulesdsl.cli.main`` (what the console
+    """Each verb's exit status; an exception out of ``rulesdsl.commands.cli.main`` (what the console
     script would print as a traceback) fails the test with the input attached."""
     rulesets = work / "rulesets"
     rulesets.mkdir()
@@ -108,7 +108,7 @@ def test_generated_rulesets_without_faults_build_modules_that_answer() -> None:
 def test_the_long_run_script_reports_its_figures(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rulesdsl import cli
+    from rulesdsl.commands import cli
     from rulesdsl.frontends import dsl, yaml_authoring
 
     # fuzz.main shares these for the rest of its process: put them back after the test

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.builder.build import build, python_outputs
+from rulesdsl.codegen.python import render
 from rulesdsl.compiler import Compiler
-from rulesdsl.target.python import render
 from tests.conftest import GENERATED, ROOT, RULESETS, compile_snippet, load_generated
 
 MODULES = sorted(p for p in GENERATED.glob("*.py") if not p.name.startswith("test_"))

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import checks
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.syntax import Pos
 from rulesdsl.positions import Positions

@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 import yaml
 
-from rulesdsl.cli import main, make_parser
+from rulesdsl.commands.cli import main, make_parser
 from rulesdsl.commands.init import DEFAULT_ID, WORKFLOW, ruleset_id
 from tests.conftest import ROOT
 

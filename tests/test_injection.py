@@ -37,12 +37,12 @@ import pytest
 import yaml
 
 from rulesdsl import ir
+from rulesdsl.codegen import python as python_backend
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_yaml
 from rulesdsl.printed.pdf import FONTS
 from rulesdsl.printed.sheets import render_sheet
-from rulesdsl.target import python as python_backend
 
 MARK = "PAYLOADMARK"
 

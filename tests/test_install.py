@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.extras import EXTRAS
 from tests.conftest import ROOT
 
@@ -47,7 +47,7 @@ class NotInstalled(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
         return None
 sys.meta_path.insert(0, NotInstalled())
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 code = main({list(argv)!r})
 leaked = [m for m in {blocked!r} if m in sys.modules]
 assert not leaked, leaked

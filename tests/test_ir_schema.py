@@ -15,9 +15,9 @@ from types import ModuleType
 
 import pytest
 
-from rulesdsl import schema
 from rulesdsl.compiler import Compiler
-from rulesdsl.serial import to_data
+from rulesdsl.ir import schema
+from rulesdsl.ir.serial import to_data
 from tests.conftest import ROOT, RULESETS
 
 

@@ -98,7 +98,7 @@ RUINS = 'layer t "T" {\n  ruins "Ruins" | 2, vehicle impassable\n}\n'
 def test_the_sheet_gives_the_higher_keyword_the_value_for_everyone_in_every_language(
     tmp_path: Path,
 ) -> None:
-    from rulesdsl.cli import main
+    from rulesdsl.commands.cli import main
 
     source = tmp_path / "demo.terrain"
     source.write_text(HEADER.replace("units", "languages en fr ru de\nunits") + RUINS, "utf-8")

@@ -15,8 +15,9 @@ from types import ModuleType
 
 import pytest
 
-from rulesdsl import ir, semantics, semantics_routes
+from rulesdsl import ir, semantics
 from rulesdsl.compiler import Compiler
+from rulesdsl.semantics import routes as semantics_routes
 from tests.conftest import compile_snippet, import_rendered
 
 RULES = """ruleset hexmap "Hex map"
@@ -392,7 +393,7 @@ def test_a_grid_that_changes_its_neighbourhood_is_breaking(tmp_path: Path) -> No
 
 
 def test_convert_round_trips_place_states_edges_and_grid_shapes(tmp_path: Path) -> None:
-    from rulesdsl.cli import main
+    from rulesdsl.commands.cli import main
 
     source = tmp_path / "hexmap.terrain"
     source.write_text(RULES, encoding="utf-8")

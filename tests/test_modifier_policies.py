@@ -242,9 +242,9 @@ def test_a_group_with_no_members_is_a_keyword(compiler: Compiler, tmp_path: Path
 def test_the_demo_round_trips_through_yaml_with_the_same_ir(
     compiler: Compiler, tmp_path: Path
 ) -> None:
-    from rulesdsl.cli import main
+    from rulesdsl.commands.cli import main
     from rulesdsl.interchange.fmt import format_text
-    from rulesdsl.serial import to_data
+    from rulesdsl.ir.serial import to_data
 
     yml, back = tmp_path / "keywords_demo.yaml", tmp_path / "back" / "keywords_demo.terrain"
     back.parent.mkdir()

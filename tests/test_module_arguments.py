@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.codegen.python import render
 from rulesdsl.compiler import Compiler
-from rulesdsl.target.python import render
 from tests.conftest import RULESETS, load_generated
 
 hg = load_generated("heavy_gear")

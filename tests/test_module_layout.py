@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from bench.gen_ruleset import terrain
+from rulesdsl.codegen.python import layout as python_layout
+from rulesdsl.codegen.python import render
 from rulesdsl.compiler import Compiler
-from rulesdsl.target import python_layout
-from rulesdsl.target.python import render
 from tests.conftest import RULESETS, compile_snippet
 
 BUNDLED = sorted(RULESETS.glob("*.terrain"))

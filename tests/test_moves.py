@@ -1,6 +1,6 @@
 """Kinds of move and the rolls the map makes due (issue 24): the language, the generated
 module's answers (``move=`` on move_cost, can_enter and the route functions; ``rolls_due``;
-``Route.move`` and ``Route.rolls``), the reference in rulesdsl.semantics_moves agreeing with
+``Route.move`` and ``Route.rolls``), the reference in rulesdsl.semantics.moves agreeing with
 them, and the diagnostics for misuse (E290-E295)."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from types import ModuleType
 
 import pytest
 
-from rulesdsl import semantics, semantics_moves
+from rulesdsl import semantics
 from rulesdsl.compiler import Compiler
+from rulesdsl.semantics import moves as semantics_moves
 from tests.conftest import compile_snippet, import_rendered
 
 SKIRMISH = """\

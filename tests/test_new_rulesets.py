@@ -519,11 +519,11 @@ def test_a_void_patrol_frigates_route_lists_the_hazard_rolls_it_makes_due(vp: Mo
 def test_void_patrols_module_and_reference_agree_on_the_rolls_of_facing_routes(
     vp: ModuleType,
 ) -> None:
-    """The module's FacingRoute.rolls and rulesdsl.semantics_facing's, for random routes of
+    """The module's FacingRoute.rolls and rulesdsl.semantics.facing's, for random routes of
     a frigate and a corvette at each kind, over random hazards."""
     import random
 
-    from rulesdsl import semantics_facing
+    from rulesdsl.semantics import facing as semantics_facing
 
     rs = compiled("void_patrol")
     rng = random.Random(246)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from tests.conftest import compile_snippet, import_rendered
 

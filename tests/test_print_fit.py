@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.printed.cards import CARD_SIZES, build_deck, imposition, render_deck_html
 from rulesdsl.printed.sheets import PAPERS, render_html
 from tests import pdf_layout

@@ -12,7 +12,7 @@ import pytest
 from rulesdsl import outputs
 from rulesdsl.builder import build as build_module
 from rulesdsl.builder.build import build, card_outputs, python_outputs, sheet_outputs
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES
 from rulesdsl.printed import pdf

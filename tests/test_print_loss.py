@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.printed import loss
 from rulesdsl.printed.cards import SAFE_ZONE, build_deck, render_deck_html
 from rulesdsl.printed.pdf import layout_losses

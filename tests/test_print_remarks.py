@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulesdsl.cli import main
+from rulesdsl.codegen.python import render
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.ir.serial import to_data
 from rulesdsl.printed.cards import build_deck, render_deck_html
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheets import render_html, render_markdown
-from rulesdsl.serial import to_data
-from rulesdsl.target.python import render
 from rulesdsl.versions.diff import diff
 from tests import pdf_layout
 from tests.conftest import compile_snippet

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.ir.serial import to_data
 from rulesdsl.printed.cards import build_deck
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheets import render_markdown
-from rulesdsl.serial import to_data
 from tests import pdf_layout
 from tests.conftest import compile_snippet
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.i18n.catalog import NNBSP, catalog, typeset
 from rulesdsl.printed.cards import build_deck, render_deck_html
 from rulesdsl.printed.sheet_model import build_sheet

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.sheet_model import build_sheet
 from tests.conftest import compile_snippet

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import sources
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import render_text
 from tests.conftest import RULESETS, git

@@ -1,4 +1,4 @@
-"""rulesdsl.records: the IR's dataclass decorator keeps the methods' bytecode between runs
+"""rulesdsl.ir.records: the IR's dataclass decorator keeps the methods' bytecode between runs
 (issue 29, `check` start-up) and makes exactly the class dataclasses makes."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import records
+from rulesdsl.ir import records
 
 
 def _pair(cache: records._CodeCache) -> tuple[type, type]:

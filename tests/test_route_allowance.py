@@ -1,6 +1,6 @@
 """One rule for a route's allowance at build and at run time: with a minimum move in the
 rules, a route of one step is legal whatever it costs only when the allowance is above 0
-(the generated module's rule, which :func:`rulesdsl.semantics_routes.route` and the worked
+(the generated module's rule, which :func:`rulesdsl.semantics.routes.route` and the worked
 examples' check follow)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rulesdsl import semantics_routes
+from rulesdsl.codegen import python as python_backend
+from rulesdsl.codegen.python import examples as python_examples
 from rulesdsl.compiler import Compiler
-from rulesdsl.target import python as python_backend
-from rulesdsl.target import python_examples
+from rulesdsl.semantics import routes as semantics_routes
 from tests.conftest import compile_snippet
 
 PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly")

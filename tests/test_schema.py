@@ -8,11 +8,12 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from rulesdsl import ir, schema
+from rulesdsl import ir
+from rulesdsl.codegen.python import render
 from rulesdsl.compiler import Compiler
 from rulesdsl.interchange.convert import to_yaml
-from rulesdsl.serial import from_data, to_data
-from rulesdsl.target.python import render
+from rulesdsl.ir import schema
+from rulesdsl.ir.serial import from_data, to_data
 from tests.conftest import ROOT, RULESETS
 
 

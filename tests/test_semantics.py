@@ -11,8 +11,9 @@ from types import ModuleType
 
 import pytest
 
-from rulesdsl import ir, semantics, semantics_routes
+from rulesdsl import ir, semantics
 from rulesdsl.compiler import Compiler
+from rulesdsl.semantics import routes as semantics_routes
 from tests.conftest import GENERATED, RULESETS, import_rendered, load_generated
 from tests.test_modifier_policies import DEMO, load_demo
 

@@ -25,7 +25,7 @@ from rulesdsl.printed.cards import build_deck
 from rulesdsl.printed.sheet_model import _Builder, build_sheet
 from rulesdsl.printed.sheet_view import PAIR, marker_sign
 from rulesdsl.printed.sheets import render_markdown
-from rulesdsl.semantics_moves import kind_of
+from rulesdsl.semantics.moves import kind_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(

@@ -20,7 +20,7 @@ from markupsafe import escape
 
 from rulesdsl import ir
 from rulesdsl.builder.build import stale_files, write_outputs
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.outputs import Deferred
 from rulesdsl.printed.pdf import PdfUnavailable

@@ -217,7 +217,7 @@ def test_a_house_rule_overrides_a_keyed_sight_value(compiler: Compiler, tmp_path
 def test_the_sheet_says_who_sees_over_what_in_every_language(
     tmp_path: Path, lang: str, sentence: str, cell: str
 ) -> None:
-    from rulesdsl.cli import main
+    from rulesdsl.commands.cli import main
 
     source = tmp_path / "demo.terrain"
     source.write_text(HEADER + SIGHT, "utf-8")

@@ -238,7 +238,7 @@ def test_diff_grades_a_changed_unit_crossed_or_step_cell_as_breaking(compiler: C
 
 
 def test_the_heavy_gear_sheets_say_how_a_piece_is_read(tmp_path: Path) -> None:
-    from rulesdsl.cli import main
+    from rulesdsl.commands.cli import main
 
     out = {}
     for lang in ("en", "fr"):

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.serial import to_data
+from rulesdsl.ir.serial import to_data
 from tests.conftest import RULESETS
 
 CHARTS = Path(__file__).resolve().parent / "data" / "charts"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 
 DATA = Path(__file__).resolve().parent / "data" / "traps"
@@ -128,7 +128,7 @@ def test_a_manoeuvre_not_allowed_at_the_speed_costs_what_it_costs(
     """A backward step at speed 5 (`backward +1 MP at speed 3 or less`) is refused, and was
     costed 1 MP, as a plain forward step; it costs 1 MP + 1 MP, the module and the worked
     examples' reference alike."""
-    from rulesdsl import semantics_facing
+    from rulesdsl.semantics import facing as semantics_facing
     from tests.conftest import import_rendered
 
     compiled = compiler.compile_file(DATA / "manoeuvre_speed.terrain")
@@ -147,7 +147,7 @@ def test_a_refused_manoeuvre_is_costed_as_a_step_forward_in_the_first_edition(
 ) -> None:
     """The costing above is edition 2026.12's: the same file without its `edition` line keeps
     the first edition's answer (1 MP, a step forward), in the module and the reference."""
-    from rulesdsl import semantics_facing
+    from rulesdsl.semantics import facing as semantics_facing
     from tests.conftest import import_rendered
 
     text = (DATA / "manoeuvre_speed.terrain").read_text("utf-8").replace("edition 2026.12\n", "")
@@ -170,7 +170,7 @@ def test_exact_speed_or_until_spent_ends_on_the_step_that_uses_up_the_speed(
     """Speed 2: open space (1 MP), then a nebula (2 MP) with 1 MP left. `exact speed`
     refuses it; `exact speed or until spent` lets the move end there, in route_cost,
     reachable and the reference, and still refuses a step begun with nothing left."""
-    from rulesdsl import semantics_facing
+    from rulesdsl.semantics import facing as semantics_facing
     from tests.conftest import import_rendered
 
     compiled = compiler.compile_file(DATA / "until_spent.terrain")

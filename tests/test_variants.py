@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.printed.sheets import render_sheet

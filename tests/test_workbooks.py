@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dev.workbooks import Cell, Raw, big_shared_strings, ods, xlsx
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 from rulesdsl.interchange import zipped_xml
 
 HEADER: list[Cell] = ["feature", "label", "walker", "hover"]

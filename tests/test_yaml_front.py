@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.cli import main
+from rulesdsl.codegen.python import render
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.target.python import render
 from tests.conftest import ROOT, RULESETS
 
 TWINS = ROOT / "tests" / "data" / "yaml"

@@ -60,7 +60,7 @@ def test_an_alias_mutation_writes_an_anchor_and_an_alias() -> None:
 def test_a_short_structure_aware_yaml_fuzz_run_finds_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rulesdsl import cli
+    from rulesdsl.commands import cli
     from rulesdsl.frontends import dsl, yaml_authoring
 
     # yamlfuzz.main shares these for the rest of its process: put them back after the test

@@ -70,8 +70,8 @@ def python_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     """``python/<id>.py``: the ruleset's standalone module; with worked examples, also
     ``python/<id>.examples.json`` (the test vectors) and ``python/test_<id>_examples.py``
     (a pytest file that replays them against the module)."""
-    from rulesdsl.target import python as python_backend
-    from rulesdsl.target import python_examples
+    from rulesdsl.codegen import python as python_backend
+    from rulesdsl.codegen.python import examples as python_examples
 
     out: dict[str, Output] = {
         f"python/{ruleset.id}.py": python_backend.render(ruleset).encode("utf-8")

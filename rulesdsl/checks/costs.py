@@ -15,7 +15,7 @@ from rulesdsl import ir, spelling
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.positions import Positions
-from rulesdsl.semantics_tables import covers_map
+from rulesdsl.semantics.tables import covers_map
 
 MOVE_COST_ARGUMENTS = frozenset({"mode", "features", "distance", "allowance"})
 """The arguments of the generated ``move_cost`` that a step input may not be named."""

@@ -16,9 +16,9 @@ from typing import TypeVar, assert_never
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, Related, error
-from rulesdsl.dice import MAX_COUNT, MAX_SIDES
 from rulesdsl.frontends.syntax import Pos
 from rulesdsl.positions import Positions
+from rulesdsl.semantics.dice import MAX_COUNT, MAX_SIDES
 
 
 def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:

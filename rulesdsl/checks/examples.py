@@ -12,9 +12,10 @@ is held to) and its stated answer compared with the rules' own.
 
 from __future__ import annotations
 
-from rulesdsl import examples, examples_stated, ir
+from rulesdsl import examples, ir
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, Related, error
+from rulesdsl.examples import statements as examples_stated
 from rulesdsl.positions import Positions
 
 

@@ -12,10 +12,11 @@ import math
 from collections.abc import Iterator
 from typing import assert_never
 
-from rulesdsl import ir, semantics, semantics_arith, spelling
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.positions import Positions
+from rulesdsl.semantics import arith as semantics_arith
 
 MAX_MAGNITUDE = 1e9
 """The largest number a ruleset may write (in absolute value)."""

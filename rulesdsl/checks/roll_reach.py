@@ -5,7 +5,7 @@ For each roll rule on a dice table, for each unit type and kind of move, the mod
 place can give are listed: one value from each layer of one feature a place, any of the values
 of a layer of many (or of an edge layer), combined by the rule's policy (sum, highest, lowest),
 at least one feature calling for the roll, then any of the whole-map conditions' values added
-(what :func:`rulesdsl.semantics_moves.place_roll` computes for one place). Each total the dice
+(what :func:`rulesdsl.semantics.moves.place_roll` computes for one place). Each total the dice
 can roll plus each such modifier must fall in a row; an open-ended row covers everything
 beyond it. The first total that none covers is reported, with the unit, the kind and the
 features that give it. The lists are bounded (:data:`MAX_MODIFIERS`): exclusions between

@@ -3,8 +3,8 @@
 A verb's module is imported only when that verb runs (its `register` then adds the full
 sub-parser); the other verbs appear in `rulesdsl --help` from the one-line help in
 :data:`VERBS`, so a command pays only for the imports it uses. What the verbs share lives in
-:mod:`rulesdsl.commands.common`; no verb imports `rulesdsl.cli`, which imports the verbs. To add
-a verb: write `rulesdsl/commands/<verb>.py` with a `register` function and list it in
+:mod:`rulesdsl.commands.common`; no verb imports `rulesdsl.commands.cli`, which imports the
+verbs. To add a verb: write `rulesdsl/commands/<verb>.py` with a `register` function and list it in
 :data:`VERBS` (a test keeps each line here equal to the help its module registers).
 """
 

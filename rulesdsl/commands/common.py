@@ -1,6 +1,6 @@
 """What the verbs share: exit codes, usage errors, finding rulesets by id, printing diagnostics.
 
-Every verb module imports from here, never from `rulesdsl.cli` (which imports the verbs).
+Every verb module imports from here, never from `rulesdsl.commands.cli` (which imports the verbs).
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def language_code(text: str) -> str:
     """``--lang``'s type: a language code (two or three lower-case letters), or ``qps``."""
     import re
 
-    from rulesdsl.ir_values import LANG
+    from rulesdsl.ir.values import LANG
 
     if not re.fullmatch(LANG.regex, text):
         raise argparse.ArgumentTypeError(f"'{text}' is not a language code such as en, de, fr")

@@ -58,14 +58,14 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from rulesdsl.compiler import Compiler
-    from rulesdsl.serial import to_data
+    from rulesdsl.ir.serial import to_data
 
     compiler = Compiler()
     compiled = compile_one(args.ruleset, compiler, "text", args.dir)
     if compiled.ruleset is None:
         return EXIT_RULES
     if args.examples:  # the worked examples as test vectors (issue 27)
-        from rulesdsl.target.python_examples import vectors_json
+        from rulesdsl.codegen.python.examples import vectors_json
 
         return _emit(vectors_json(compiled.ruleset).encode("utf-8"), "json", args.output)
     if args.format in ("csv", "xlsx"):  # for a spreadsheet

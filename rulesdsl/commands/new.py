@@ -223,7 +223,7 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
         ]
     example = base.examples[0] if base.examples else None
     if example is not None and example.questions:
-        from rulesdsl import examples_stated
+        from rulesdsl.examples import statements as examples_stated
 
         q = example.questions[0]
         path = example.id if len(example.questions) == 1 else f"{example.id}.1"

@@ -28,7 +28,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulesdsl import schema
+    from rulesdsl.ir import schema
 
     if args.which == "authoring":
         from rulesdsl.frontends.yaml_authoring import authoring_schema

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulesdsl import examples, examples_stated, ir
+from rulesdsl import examples, ir
 from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.examples import statements as examples_stated
 from rulesdsl.frontends import syntax as s
 
 _EXAMPLE_CODES = ("E270", "E271", "E272", "E273")

@@ -14,7 +14,7 @@ from rulesdsl import ir
 from rulesdsl.diagnostics import error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, BuilderBase, parse_dice_token
-from rulesdsl.semantics_arith import MAX_DEPTH
+from rulesdsl.semantics.arith import MAX_DEPTH
 
 
 class TableRules(BuilderBase):

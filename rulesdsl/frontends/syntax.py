@@ -20,7 +20,7 @@ from rulesdsl.words import DeclKind
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
-    from rulesdsl.records import dataclass
+    from rulesdsl.ir.records import dataclass
 
 OMITTED_WHEN_NONE = "omitted_when_none"
 """Field metadata: a field added to a node after files were digested, left out of a file's

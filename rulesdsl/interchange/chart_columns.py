@@ -25,7 +25,7 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.chart_read import is_language
 from rulesdsl.interchange.chart_sheet import Sheet
 from rulesdsl.interchange.chart_sheet import shown as _shown
-from rulesdsl.ir_values import LANG
+from rulesdsl.ir.values import LANG
 
 if TYPE_CHECKING:
     from rulesdsl import ir

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from rulesdsl import ir, spelling
 from rulesdsl.interchange.csv_chart import dsl_value, outside_strings
-from rulesdsl.semantics_routes import state_words
+from rulesdsl.semantics.routes import state_words
 
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
 """A cell a spreadsheet runs as a formula (after any quotes export added)."""

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from rulesdsl.diagnostics import Pos, error, warning
-from rulesdsl.ir_values import LANG
+from rulesdsl.ir.values import LANG
 from rulesdsl.sources import Loaded
 
 DELIMITERS = (",", ";", "\t")

@@ -45,7 +45,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic, Pos, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.fmt import format_text
-from rulesdsl.ir_values import LANG
+from rulesdsl.ir.values import LANG
 from rulesdsl.sources import MAX_FILE_BYTES, Limits, Loaded, read_bytes
 
 __all__ = [

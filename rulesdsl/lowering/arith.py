@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import get_args
 
-from rulesdsl import ir, semantics_arith
+from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.positions import Positions
+from rulesdsl.semantics import arith as semantics_arith
 from rulesdsl.units import BOOL_UNIT
 
 Err = Callable[..., None]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rulesdsl import ir, semantics, semantics_routes, words
+from rulesdsl import ir, semantics, words
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
 from rulesdsl.lowering import moves as moves_lowering
@@ -15,6 +15,7 @@ from rulesdsl.lowering.context import (
     ZERO,
 )
 from rulesdsl.lowering.modifiers import ModifierLowering
+from rulesdsl.semantics import routes as semantics_routes
 
 
 class CostLowering(ModifierLowering):

@@ -1,7 +1,7 @@
 """Effects that feed a sight rule or the movement cost (issue 24, item 4): the checks.
 
 A dice outcome whose effects name a sight rule (``1- smoke "Smoke" | los +1``) or ``cost``
-(``| cost +1``) is usable where a feature is (:mod:`rulesdsl.semantics_effects`). Misuse:
+(``| cost +1``) is usable where a feature is (:mod:`rulesdsl.semantics.effects`). Misuse:
 
 - E350: the value is not a plain number (``los heavy``, ``cost 1d6``, ``cost`` alone);
 - E351: the outcome is named like a feature: ``move_cost`` and ``line_of_sight`` could not tell
@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulesdsl import ir, semantics_effects
+from rulesdsl import ir
 from rulesdsl.lowering.context import Context
-from rulesdsl.semantics_tables import covers_map
+from rulesdsl.semantics import effects as semantics_effects
+from rulesdsl.semantics.tables import covers_map
 
 
 def check(

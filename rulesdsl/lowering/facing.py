@@ -2,7 +2,7 @@
 
 ``facing MODE on GRID : turn 1 MP per hexside, turn mode 2 at speed 6 or less, turn mode 3,
 backward +1 MP, sideslip +1 MP once per move, pivot at speed 2 or less, exact speed``.
-What the rule then means for a route is :func:`rulesdsl.semantics_facing.route`; this module
+What the rule then means for a route is :func:`rulesdsl.semantics.facing.route`; this module
 judges what only the statement can tell (E280-E288, W280).
 """
 

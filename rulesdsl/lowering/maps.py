@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Literal, assert_never
 
-from rulesdsl import ir, semantics_routes
+from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.semantics import routes as semantics_routes
 
 COST = "cost"
 

@@ -4,7 +4,7 @@ Kept apart from :mod:`rulesdsl.lowering.lower`, which calls these functions with
 error list, labels, value checks and position table). Cost cells keyed by a kind are read by
 :mod:`rulesdsl.lowering.costs` as written; this module gathers each kind's entries, and
 resolves each roll column per unit type and kind. What the IR then means is in
-:mod:`rulesdsl.semantics_moves`.
+:mod:`rulesdsl.semantics.moves`.
 """
 
 from __future__ import annotations

@@ -12,12 +12,13 @@ import difflib
 from collections.abc import Sequence
 from typing import TypeVar, assert_never
 
-from rulesdsl import ir, semantics_effects, words
+from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
 from rulesdsl.lowering.context import Context
 from rulesdsl.positions import item_field
+from rulesdsl.semantics import effects as semantics_effects
 
 _T = TypeVar("_T")
 

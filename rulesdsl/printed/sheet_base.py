@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import assert_never
 
 from rulesdsl import ir, semantics
-from rulesdsl.dice import D66, Roll
 from rulesdsl.i18n import Catalog, catalog
 from rulesdsl.i18n.catalog import typeset
 from rulesdsl.printed.sheet_view import (
     CellView,
     marker_sign,
 )
+from rulesdsl.semantics.dice import D66, Roll
 from rulesdsl.variants.changelog import path_text
 
 _PAGE = re.compile(r"^p\.?\s*(\S+)$")

@@ -7,9 +7,11 @@ stated answer to), so a sheet never prints an answer its tables do not give.
 
 from __future__ import annotations
 
-from rulesdsl import examples, examples_stated, ir, semantics, semantics_facing, spelling
+from rulesdsl import examples, ir, semantics, spelling
+from rulesdsl.examples import statements as examples_stated
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+from rulesdsl.semantics import facing as semantics_facing
 from rulesdsl.units import DIMENSIONS
 
 

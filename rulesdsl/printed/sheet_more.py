@@ -7,8 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import assert_never
 
-from rulesdsl import ir, semantics, semantics_effects, spelling
-from rulesdsl.dice import chance_at_least
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.printed import svg
 from rulesdsl.printed.sheet_movement import MovementBlocks
 from rulesdsl.printed.sheet_view import (
@@ -19,6 +18,8 @@ from rulesdsl.printed.sheet_view import (
     TableView,
     marker_sign,
 )
+from rulesdsl.semantics import effects as semantics_effects
+from rulesdsl.semantics.dice import chance_at_least
 from rulesdsl.variants.changelog import path_text
 
 

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from typing import Protocol, assert_never
 
 from rulesdsl import ir, semantics
-from rulesdsl.dice import Roll
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+from rulesdsl.semantics.dice import Roll
 
 
 class Builder(Protocol):

@@ -7,8 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import assert_never
 
-from rulesdsl import ir, semantics, semantics_arith, semantics_effects, spelling
-from rulesdsl.dice import Roll, chance_between
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.printed import svg
 from rulesdsl.printed.sheet_base import BuilderBase
 from rulesdsl.printed.sheet_view import (
@@ -19,6 +18,9 @@ from rulesdsl.printed.sheet_view import (
     TableView,
     marker_sign,
 )
+from rulesdsl.semantics import arith as semantics_arith
+from rulesdsl.semantics import effects as semantics_effects
+from rulesdsl.semantics.dice import Roll, chance_between
 
 
 class RuleBlocks(BuilderBase):

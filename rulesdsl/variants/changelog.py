@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import assert_never
 
-from rulesdsl import examples_stated, ir, spelling, words
+from rulesdsl import ir, spelling, words
+from rulesdsl.examples import statements as examples_stated
 
 
 def path_text(path: ir.ChangePath) -> str:

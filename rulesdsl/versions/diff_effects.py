@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
-from rulesdsl import ir, semantics_effects
+from rulesdsl import ir
+from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.spelling import number
 
 Level = Literal["breaking", "rules", "additive", "wording"]

@@ -9,7 +9,8 @@ or removed, or reworded, is wording: the rules play as before.
 
 from __future__ import annotations
 
-from rulesdsl import examples_stated, ir
+from rulesdsl import ir
+from rulesdsl.examples import statements as examples_stated
 from rulesdsl.versions.diff_sight import Differ
 
 

@@ -9,7 +9,8 @@ to or removed from a unit type changes what its routes take and answer, so it is
 
 from __future__ import annotations
 
-from rulesdsl import ir, semantics_facing
+from rulesdsl import ir
+from rulesdsl.semantics import facing as semantics_facing
 from rulesdsl.versions.diff_sight import Differ, Level
 
 _INF = float("inf")

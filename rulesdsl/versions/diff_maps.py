@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Protocol, TypeVar
 
-from rulesdsl import semantics_routes, spelling
+from rulesdsl import spelling
+from rulesdsl.semantics import routes as semantics_routes
 from rulesdsl.versions.diff_sight import Differ as _Parts
 
 _T = TypeVar("_T")

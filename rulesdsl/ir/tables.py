@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
-from rulesdsl.ir_arith import ArithOperand, Rounding
-from rulesdsl.ir_values import DiceRoll, Flag, Id, Info, NewId, Number, Symbol, Value
+from rulesdsl.ir.arith import ArithOperand, Rounding
+from rulesdsl.ir.values import DiceRoll, Flag, Id, Info, NewId, Number, Symbol, Value
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
-    from rulesdsl.records import dataclass
+    from rulesdsl.ir.records import dataclass
 
 Axis = Literal["row", "column"]
 """What a key input names in its table."""

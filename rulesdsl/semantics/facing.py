@@ -3,7 +3,7 @@ each a step (forward, backward, sideslip) into a place of given features, or a t
 hexside (one heading). The generated module's ``route_cost`` for a unit type with facing
 (``templates/module_facing.py.j2``) answers the same; worked examples and tests hold them to it.
 
-A step adds the place's cost (:func:`rulesdsl.semantics_routes.step_cost`) and the move's extra
+A step adds the place's cost (:func:`rulesdsl.semantics.routes.step_cost`) and the move's extra
 cost, and counts one place straight (up to the turn mode). A turn costs the rule's turn cost and
 sets the count back to 0; it is a plain turn when the count has reached the turn mode, else a pivot
 when the rule allows one at that speed (and it is not used up), else illegal. The speed is the
@@ -25,8 +25,8 @@ from rulesdsl.semantics import (
     MissingArgument,
     Unfilled,
 )
-from rulesdsl.semantics_moves import Due, kind_allowance, kind_of, kind_view, route_rolls
-from rulesdsl.semantics_routes import can_end, must_stop, step_cost
+from rulesdsl.semantics.moves import Due, kind_allowance, kind_of, kind_view, route_rolls
+from rulesdsl.semantics.routes import can_end, must_stop, step_cost
 
 Move = Literal["forward", "backward", "sideslip", "turn", "pivot"]
 """What one action of a move with facing is."""

@@ -1,7 +1,7 @@
 """IR <-> plain data (dicts, lists, strings, numbers), driven by the IR's type annotations.
 
 ``to_data`` gives what JSON and YAML can hold; ``from_data`` builds the IR back from it (after
-:mod:`rulesdsl.schema` has validated it), which is how a YAML-authored ruleset becomes IR.
+:mod:`rulesdsl.ir.schema` has validated it), which is how a YAML-authored ruleset becomes IR.
 """
 
 from __future__ import annotations

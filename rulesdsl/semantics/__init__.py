@@ -22,145 +22,54 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from rulesdsl import editions, ir, semantics_effects
-from rulesdsl.semantics_keywords import (
-    group_choice as group_choice,
-)
-from rulesdsl.semantics_keywords import (
-    precedes as precedes,
-)
-from rulesdsl.semantics_keywords import (
-    shadowing_keyword as shadowing_keyword,
-)
-from rulesdsl.semantics_keywords import (
-    written_cost as written_cost,
-)
-from rulesdsl.semantics_keywords import (
-    written_key as written_key,
-)
-from rulesdsl.semantics_tables import (
-    BLOCKED as BLOCKED,
-)
-from rulesdsl.semantics_tables import (
-    IMPASSABLE as IMPASSABLE,
-)
-from rulesdsl.semantics_tables import (
-    PROHIBITED as PROHIBITED,
-)
-from rulesdsl.semantics_tables import (
-    Answer as Answer,
-)
-from rulesdsl.semantics_tables import (
-    Inputs as Inputs,
-)
-from rulesdsl.semantics_tables import (
-    SightLine as SightLine,
-)
-from rulesdsl.semantics_tables import (
-    bound as bound,
-)
-from rulesdsl.semantics_tables import (
-    cell_value as cell_value,
-)
-from rulesdsl.semantics_tables import (
-    column_holds as column_holds,
-)
-from rulesdsl.semantics_tables import (
-    compare as compare,
-)
-from rulesdsl.semantics_tables import (
-    counted_places as counted_places,
-)
-from rulesdsl.semantics_tables import (
-    covers as covers,
-)
-from rulesdsl.semantics_tables import (
-    covers_map as covers_map,
-)
-from rulesdsl.semantics_tables import (
-    decide as decide,
-)
-from rulesdsl.semantics_tables import (
-    decided_row as decided_row,
-)
-from rulesdsl.semantics_tables import (
-    dice_chances as dice_chances,
-)
-from rulesdsl.semantics_tables import (
-    dice_index as dice_index,
-)
-from rulesdsl.semantics_tables import (
-    divides as divides,
-)
-from rulesdsl.semantics_tables import (
-    has_diagonals as has_diagonals,
-)
-from rulesdsl.semantics_tables import (
-    holds as holds,
-)
-from rulesdsl.semantics_tables import (
-    modifier_chances as modifier_chances,
-)
-from rulesdsl.semantics_tables import (
-    on_edges as on_edges,
-)
-from rulesdsl.semantics_tables import (
-    one_per_place as one_per_place,
-)
-from rulesdsl.semantics_tables import (
-    operand as operand,
-)
-from rulesdsl.semantics_tables import (
-    path_length as path_length,
-)
-from rulesdsl.semantics_tables import (
-    plain_totals as plain_totals,
-)
-from rulesdsl.semantics_tables import (
-    reachable_totals as reachable_totals,
-)
-from rulesdsl.semantics_tables import (
-    reaches as reaches,
-)
-from rulesdsl.semantics_tables import (
-    result as result,
-)
-from rulesdsl.semantics_tables import (
-    result_chances as result_chances,
-)
-from rulesdsl.semantics_tables import (
-    result_column as result_column,
-)
-from rulesdsl.semantics_tables import (
-    result_covers as result_covers,
-)
-from rulesdsl.semantics_tables import (
-    results_index as results_index,
-)
-from rulesdsl.semantics_tables import (
-    roll as roll,
-)
-from rulesdsl.semantics_tables import (
-    roll_of as roll_of,
-)
-from rulesdsl.semantics_tables import (
-    scaled as scaled,
-)
-from rulesdsl.semantics_tables import (
-    shifted_column as shifted_column,
-)
-from rulesdsl.semantics_tables import (
-    step_value as step_value,
-)
-from rulesdsl.semantics_tables import (
-    trigger_shift as trigger_shift,
-)
-from rulesdsl.semantics_tables import (
-    trigger_shifts as trigger_shifts,
-)
-from rulesdsl.semantics_tables import (
-    whole as whole,
-)
+from rulesdsl import editions, ir
+from rulesdsl.semantics import effects as semantics_effects
+from rulesdsl.semantics.keywords import group_choice as group_choice
+from rulesdsl.semantics.keywords import precedes as precedes
+from rulesdsl.semantics.keywords import shadowing_keyword as shadowing_keyword
+from rulesdsl.semantics.keywords import written_cost as written_cost
+from rulesdsl.semantics.keywords import written_key as written_key
+from rulesdsl.semantics.tables import BLOCKED as BLOCKED
+from rulesdsl.semantics.tables import IMPASSABLE as IMPASSABLE
+from rulesdsl.semantics.tables import PROHIBITED as PROHIBITED
+from rulesdsl.semantics.tables import Answer as Answer
+from rulesdsl.semantics.tables import Inputs as Inputs
+from rulesdsl.semantics.tables import SightLine as SightLine
+from rulesdsl.semantics.tables import bound as bound
+from rulesdsl.semantics.tables import cell_value as cell_value
+from rulesdsl.semantics.tables import column_holds as column_holds
+from rulesdsl.semantics.tables import compare as compare
+from rulesdsl.semantics.tables import counted_places as counted_places
+from rulesdsl.semantics.tables import covers as covers
+from rulesdsl.semantics.tables import covers_map as covers_map
+from rulesdsl.semantics.tables import decide as decide
+from rulesdsl.semantics.tables import decided_row as decided_row
+from rulesdsl.semantics.tables import dice_chances as dice_chances
+from rulesdsl.semantics.tables import dice_index as dice_index
+from rulesdsl.semantics.tables import divides as divides
+from rulesdsl.semantics.tables import has_diagonals as has_diagonals
+from rulesdsl.semantics.tables import holds as holds
+from rulesdsl.semantics.tables import modifier_chances as modifier_chances
+from rulesdsl.semantics.tables import on_edges as on_edges
+from rulesdsl.semantics.tables import one_per_place as one_per_place
+from rulesdsl.semantics.tables import operand as operand
+from rulesdsl.semantics.tables import path_length as path_length
+from rulesdsl.semantics.tables import plain_totals as plain_totals
+from rulesdsl.semantics.tables import reachable_totals as reachable_totals
+from rulesdsl.semantics.tables import reaches as reaches
+from rulesdsl.semantics.tables import result as result
+from rulesdsl.semantics.tables import result_chances as result_chances
+from rulesdsl.semantics.tables import result_column as result_column
+from rulesdsl.semantics.tables import result_covers as result_covers
+from rulesdsl.semantics.tables import results_index as results_index
+from rulesdsl.semantics.tables import roll as roll
+from rulesdsl.semantics.tables import roll_of as roll_of
+from rulesdsl.semantics.tables import scaled as scaled
+from rulesdsl.semantics.tables import shifted_column as shifted_column
+from rulesdsl.semantics.tables import step_value as step_value
+from rulesdsl.semantics.tables import trigger_shift as trigger_shift
+from rulesdsl.semantics.tables import trigger_shifts as trigger_shifts
+from rulesdsl.semantics.tables import whole as whole
 
 
 @dataclass(frozen=True)

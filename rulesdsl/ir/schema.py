@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 import jsonschema
 
 from rulesdsl import ir
-from rulesdsl.serial import to_data
+from rulesdsl.ir.serial import to_data
 
 SCHEMA_FILE = "ruleset.schema.json"
 SCHEMA_ID = "https://rulesdsl.invalid/schema/ruleset.schema.json"

@@ -8,8 +8,11 @@ module declares for type checkers, so that a caller's typo is an error in the ca
 
 from __future__ import annotations
 
-from rulesdsl import ir, semantics_effects
-from rulesdsl.target import python_facing, python_moves, python_sight
+from rulesdsl import ir
+from rulesdsl.codegen.python import facing as python_facing
+from rulesdsl.codegen.python import moves as python_moves
+from rulesdsl.codegen.python import sight as python_sight
+from rulesdsl.semantics import effects as semantics_effects
 
 NAME_TYPES = ("ModeName", "FeatureName", "ModifierName", "TableName", "DiceTableName")
 """The aliases of declared names: unit types, features (and dice outcomes that feed costs),

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from rulesdsl.ir_values import Cell, Id, Info, Labels, StepField, StepTermKind
+from rulesdsl.ir.values import Cell, Id, Info, Labels, StepField, StepTermKind
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
-    from rulesdsl.records import dataclass
+    from rulesdsl.ir.records import dataclass
 
 # ---- a variant's changes: one path class per kind of addressable item ----------------------
 

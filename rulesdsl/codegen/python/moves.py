@@ -1,5 +1,5 @@
 """What the moves part of the generated module (``module_moves.py.j2``) needs: kinds of move
-and the rolls the map makes due (issue 24). The meaning is :mod:`rulesdsl.semantics_moves`;
+and the rolls the map makes due (issue 24). The meaning is :mod:`rulesdsl.semantics.moves`;
 a test asks both the same questions."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulesdsl import ir, semantics, spelling
-from rulesdsl.target import python_layout
-from rulesdsl.target.python_values import _plain, per_distance, tidy
+from rulesdsl.codegen.python import layout as python_layout
+from rulesdsl.codegen.python.values import _plain, per_distance, tidy
 
 MOVE_EXPORTS = ("MOVES", "ROLLS", "MoveKind", "RollRule", "RollDue", "rolls_due")
 """The names the moves part of the module adds to ``__all__``."""

@@ -10,7 +10,7 @@ hindrance of the line"); a per-place reading is a place feature listed in each p
 
 The lowering checks the misuse (E350-E354, :mod:`rulesdsl.lowering.effects`; W350, an effect
 that feeds nothing, :mod:`rulesdsl.lowering.sight`); the module's data is made from
-:func:`outcome_values` (:mod:`rulesdsl.target.python_sight`).
+:func:`outcome_values` (:mod:`rulesdsl.codegen.python.sight`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from rulesdsl import ir
-from rulesdsl.semantics_tables import covers_map
+from rulesdsl.semantics.tables import covers_map
 
 COST = "cost"
 """The effect that adds to the movement cost per distance unit."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, assert_never
 
 from rulesdsl import ir
-from rulesdsl.target.python_layout import quoted
+from rulesdsl.codegen.python.layout import quoted
 
 
 def _number(value: float) -> str:

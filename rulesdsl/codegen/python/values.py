@@ -1,5 +1,5 @@
 """IR values as Python source: literals, docstrings and the runtime values of the generated module
-(for :mod:`rulesdsl.target.python`).
+(for :mod:`rulesdsl.codegen.python`).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from fractions import Fraction
 from typing import Any, assert_never
 
 from rulesdsl import ir, semantics
-from rulesdsl.target import python_layout
-from rulesdsl.target.python_layout import WIDTH
+from rulesdsl.codegen.python import layout as python_layout
+from rulesdsl.codegen.python.layout import WIDTH
 
 
 class Code:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import assert_never
 
-from rulesdsl import dice, ir, semantics_arith
+from rulesdsl import ir
+from rulesdsl.semantics import arith as semantics_arith
+from rulesdsl.semantics import dice
 
 IMPASSABLE = ir.Marker("impassable")
 PROHIBITED = ir.Marker("prohibited")
@@ -178,7 +180,7 @@ def decided_row(decision: ir.Decision, inputs: Inputs) -> int:
 
 
 def roll_of(value: ir.DiceRoll) -> dice.Roll:
-    """The roll a dice value stands for, with its exact chances (rulesdsl.dice)."""
+    """The roll a dice value stands for, with its exact chances (rulesdsl.semantics.dice)."""
     match value:
         case ir.DiceValue(count=count, sides=sides, bonus=bonus):
             return dice.Dice(count, sides, bonus)

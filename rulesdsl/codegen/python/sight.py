@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulesdsl import ir, semantics, semantics_effects
-from rulesdsl.target import once_costs
+from rulesdsl import ir, semantics
+from rulesdsl.codegen.python import once_costs
+from rulesdsl.semantics import effects as semantics_effects
 
 Runtime = Callable[[ir.Value | None], Any]
-"""How an IR value looks in the module (:func:`rulesdsl.target.python.runtime`)."""
+"""How an IR value looks in the module (:func:`rulesdsl.codegen.python.runtime`)."""
 
 
 SIGHT_EXPORTS = ("SIGHTS", "Sight", "SightRule", "line_of_sight")

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
-from rulesdsl.ir_values import DiceRoll, Id, Info, NewId, Number, Value
+from rulesdsl.ir.values import DiceRoll, Id, Info, NewId, Number, Value
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
-    from rulesdsl.records import dataclass
+    from rulesdsl.ir.records import dataclass
 
 
 GridShape = Literal["square", "hex"]

@@ -20,18 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, assert_never
 
-from rulesdsl import (
-    dice,
-    ir,
-    semantics,
-    semantics_effects,
-    semantics_facing,
-    semantics_moves,
-    semantics_routes,
-    spelling,
-)
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.diagnostics import did_you_mean
-from rulesdsl.examples_stated import (
+from rulesdsl.examples.statements import (
     Plain,
     answer_text,
     plain,
@@ -40,6 +31,11 @@ from rulesdsl.examples_stated import (
     stated,
     unit_of,
 )
+from rulesdsl.semantics import dice
+from rulesdsl.semantics import effects as semantics_effects
+from rulesdsl.semantics import facing as semantics_facing
+from rulesdsl.semantics import moves as semantics_moves
+from rulesdsl.semantics import routes as semantics_routes
 
 QUESTIONS: tuple[str, ...] = (
     "move_cost",

@@ -2,7 +2,7 @@
 ``abs(new_speed - speed)``, ``sensor_range / 2 rounded down - 2``, ``min(a, b)``.
 
 Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there. Its meaning
-(evaluation, rounding) lives in :mod:`rulesdsl.semantics_arith`.
+(evaluation, rounding) lives in :mod:`rulesdsl.semantics.arith`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from rulesdsl.ir_values import Id
+from rulesdsl.ir.values import Id
 
 ArithOp = Literal["+", "-", "*", "/"]
 """The four operations; ``*`` and ``/`` bind tighter than ``+`` and ``-``."""

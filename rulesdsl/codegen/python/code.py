@@ -1,5 +1,5 @@
 """Steps and decisions as Python functions: their bodies, guards and the table cells they read
-(for :mod:`rulesdsl.target.python`).
+(for :mod:`rulesdsl.codegen.python`).
 """
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, assert_never
 
-from rulesdsl import ir, semantics_arith, units
-from rulesdsl.target import python_layout
-from rulesdsl.target.python_values import Code, _plain, per_value, py, tidy
+from rulesdsl import ir, units
+from rulesdsl.codegen.python import layout as python_layout
+from rulesdsl.codegen.python.values import Code, _plain, per_value, py, tidy
+from rulesdsl.semantics import arith as semantics_arith
 
 # ---- steps and decisions as code --------------------------------------------------------------
 

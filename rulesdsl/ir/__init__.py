@@ -2,8 +2,8 @@
 
 Backends read only these classes. Every class is a frozen dataclass whose fields are plain data
 (str, int, float, bool, tuples, dicts with string keys, or other IR classes), so the whole IR
-round-trips through JSON (see :mod:`rulesdsl.serial`) and is described by the JSON Schema that
-:mod:`rulesdsl.schema` derives from these annotations.
+round-trips through JSON (see :mod:`rulesdsl.ir.serial`) and is described by the JSON Schema that
+:mod:`rulesdsl.ir.schema` derives from these annotations.
 
 Values are a tagged union: each value class has a ``kind`` field fixed to its own literal.
 """
@@ -13,374 +13,132 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
-from rulesdsl.ir_arith import (
-    Arith as Arith,
-)
-from rulesdsl.ir_arith import (
-    ArithBinary as ArithBinary,
-)
-from rulesdsl.ir_arith import (
-    ArithCall as ArithCall,
-)
-from rulesdsl.ir_arith import (
-    ArithFunction as ArithFunction,
-)
-from rulesdsl.ir_arith import (
-    ArithInput as ArithInput,
-)
-from rulesdsl.ir_arith import (
-    ArithNumber as ArithNumber,
-)
-from rulesdsl.ir_arith import (
-    ArithOp as ArithOp,
-)
-from rulesdsl.ir_arith import (
-    ArithOperand as ArithOperand,
-)
-from rulesdsl.ir_arith import (
-    Rounding as Rounding,
-)
-from rulesdsl.ir_changes import (
-    Change as Change,
-)
-from rulesdsl.ir_changes import (
-    ChangeAction as ChangeAction,
-)
-from rulesdsl.ir_changes import (
-    ChangePath as ChangePath,
-)
-from rulesdsl.ir_changes import (
-    ColumnPath as ColumnPath,
-)
-from rulesdsl.ir_changes import (
-    CombinationPath as CombinationPath,
-)
-from rulesdsl.ir_changes import (
-    CostPath as CostPath,
-)
-from rulesdsl.ir_changes import (
-    DecisionRowPath as DecisionRowPath,
-)
-from rulesdsl.ir_changes import (
-    DiceModifierPath as DiceModifierPath,
-)
-from rulesdsl.ir_changes import (
-    DiceRangePath as DiceRangePath,
-)
-from rulesdsl.ir_changes import (
-    DiceRowPath as DiceRowPath,
-)
-from rulesdsl.ir_changes import (
-    ExamplePath as ExamplePath,
-)
-from rulesdsl.ir_changes import (
-    FactorPath as FactorPath,
-)
-from rulesdsl.ir_changes import (
-    HeaderLine as HeaderLine,
-)
-from rulesdsl.ir_changes import (
-    HeaderPath as HeaderPath,
-)
-from rulesdsl.ir_changes import (
-    LabelPath as LabelPath,
-)
-from rulesdsl.ir_changes import (
-    MoveField as MoveField,
-)
-from rulesdsl.ir_changes import (
-    MovePath as MovePath,
-)
-from rulesdsl.ir_changes import (
-    NamePath as NamePath,
-)
-from rulesdsl.ir_changes import (
-    NotePath as NotePath,
-)
-from rulesdsl.ir_changes import (
-    ParamPath as ParamPath,
-)
-from rulesdsl.ir_changes import (
-    PolicyPart as PolicyPart,
-)
-from rulesdsl.ir_changes import (
-    PolicyPath as PolicyPath,
-)
-from rulesdsl.ir_changes import (
-    StepPath as StepPath,
-)
-from rulesdsl.ir_changes import (
-    TableCellPath as TableCellPath,
-)
-from rulesdsl.ir_changes import (
-    TableColumnPath as TableColumnPath,
-)
-from rulesdsl.ir_changes import (
-    TableRowPath as TableRowPath,
-)
-from rulesdsl.ir_changes import (
-    TriggerField as TriggerField,
-)
-from rulesdsl.ir_changes import (
-    TriggerPath as TriggerPath,
-)
-from rulesdsl.ir_examples import (
-    Example as Example,
-)
-from rulesdsl.ir_examples import (
-    ExampleArg as ExampleArg,
-)
-from rulesdsl.ir_examples import (
-    Question as Question,
-)
-from rulesdsl.ir_movement import (
-    Facing as Facing,
-)
-from rulesdsl.ir_movement import (
-    FacingMove as FacingMove,
-)
-from rulesdsl.ir_movement import (
-    Grid as Grid,
-)
-from rulesdsl.ir_movement import (
-    GridShape as GridShape,
-)
-from rulesdsl.ir_movement import (
-    Manoeuvre as Manoeuvre,
-)
-from rulesdsl.ir_movement import (
-    MoveKind as MoveKind,
-)
-from rulesdsl.ir_movement import (
-    RollCombine as RollCombine,
-)
-from rulesdsl.ir_movement import (
-    RollRule as RollRule,
-)
-from rulesdsl.ir_movement import (
-    RollWhen as RollWhen,
-)
-from rulesdsl.ir_movement import (
-    TurnMode as TurnMode,
-)
-from rulesdsl.ir_tables import (
-    Axis as Axis,
-)
-from rulesdsl.ir_tables import (
-    Bound as Bound,
-)
-from rulesdsl.ir_tables import (
-    CellOperand as CellOperand,
-)
-from rulesdsl.ir_tables import (
-    CellRef as CellRef,
-)
-from rulesdsl.ir_tables import (
-    CellTruth as CellTruth,
-)
-from rulesdsl.ir_tables import (
-    Column as Column,
-)
-from rulesdsl.ir_tables import (
-    ColumnBound as ColumnBound,
-)
-from rulesdsl.ir_tables import (
-    CompareOp as CompareOp,
-)
-from rulesdsl.ir_tables import (
-    Comparison as Comparison,
-)
-from rulesdsl.ir_tables import (
-    Condition as Condition,
-)
-from rulesdsl.ir_tables import (
-    Decision as Decision,
-)
-from rulesdsl.ir_tables import (
-    DecisionRow as DecisionRow,
-)
-from rulesdsl.ir_tables import (
-    DiceModifier as DiceModifier,
-)
-from rulesdsl.ir_tables import (
-    DiceRow as DiceRow,
-)
-from rulesdsl.ir_tables import (
-    DiceTable as DiceTable,
-)
-from rulesdsl.ir_tables import (
-    InputOperand as InputOperand,
-)
-from rulesdsl.ir_tables import (
-    InputTruth as InputTruth,
-)
-from rulesdsl.ir_tables import (
-    Limit as Limit,
-)
-from rulesdsl.ir_tables import (
-    LimitValue as LimitValue,
-)
-from rulesdsl.ir_tables import (
-    LiteralOperand as LiteralOperand,
-)
-from rulesdsl.ir_tables import (
-    NaturalRow as NaturalRow,
-)
-from rulesdsl.ir_tables import (
-    NoLimit as NoLimit,
-)
-from rulesdsl.ir_tables import (
-    Operand as Operand,
-)
-from rulesdsl.ir_tables import (
-    Outcome as Outcome,
-)
-from rulesdsl.ir_tables import (
-    Param as Param,
-)
-from rulesdsl.ir_tables import (
-    RateBound as RateBound,
-)
-from rulesdsl.ir_tables import (
-    Reading as Reading,
-)
-from rulesdsl.ir_tables import (
-    ResultColumn as ResultColumn,
-)
-from rulesdsl.ir_tables import (
-    ResultRow as ResultRow,
-)
-from rulesdsl.ir_tables import (
-    ResultsTable as ResultsTable,
-)
-from rulesdsl.ir_tables import (
-    Row as Row,
-)
-from rulesdsl.ir_tables import (
-    ScaleOp as ScaleOp,
-)
-from rulesdsl.ir_tables import (
-    Table as Table,
-)
-from rulesdsl.ir_tables import (
-    YesNo as YesNo,
-)
-from rulesdsl.ir_values import (
-    IDENT as IDENT,
-)
-from rulesdsl.ir_values import (
-    LANG as LANG,
-)
-from rulesdsl.ir_values import (
-    PLACE_STATES as PLACE_STATES,
-)
-from rulesdsl.ir_values import (
-    SEMVER as SEMVER,
-)
-from rulesdsl.ir_values import (
-    Cell as Cell,
-)
-from rulesdsl.ir_values import (
-    D66Value as D66Value,
-)
-from rulesdsl.ir_values import (
-    Declares as Declares,
-)
-from rulesdsl.ir_values import (
-    DiceRoll as DiceRoll,
-)
-from rulesdsl.ir_values import (
-    DiceValue as DiceValue,
-)
-from rulesdsl.ir_values import (
-    Flag as Flag,
-)
-from rulesdsl.ir_values import (
-    Flat as Flat,
-)
-from rulesdsl.ir_values import (
-    Given as Given,
-)
-from rulesdsl.ir_values import (
-    Id as Id,
-)
-from rulesdsl.ir_values import (
-    Info as Info,
-)
-from rulesdsl.ir_values import (
-    Labels as Labels,
-)
-from rulesdsl.ir_values import (
-    Lang as Lang,
-)
-from rulesdsl.ir_values import (
-    Marker as Marker,
-)
-from rulesdsl.ir_values import (
-    MarkerKind as MarkerKind,
-)
-from rulesdsl.ir_values import (
-    NewId as NewId,
-)
-from rulesdsl.ir_values import (
-    Number as Number,
-)
-from rulesdsl.ir_values import (
-    PairValue as PairValue,
-)
-from rulesdsl.ir_values import (
-    ParamRate as ParamRate,
-)
-from rulesdsl.ir_values import (
-    Pattern as Pattern,
-)
-from rulesdsl.ir_values import (
-    PlaceState as PlaceState,
-)
-from rulesdsl.ir_values import (
-    Rate as Rate,
-)
-from rulesdsl.ir_values import (
-    Same as Same,
-)
-from rulesdsl.ir_values import (
-    Share as Share,
-)
-from rulesdsl.ir_values import (
-    Source as Source,
-)
-from rulesdsl.ir_values import (
-    Span as Span,
-)
-from rulesdsl.ir_values import (
-    StepCost as StepCost,
-)
-from rulesdsl.ir_values import (
-    StepField as StepField,
-)
-from rulesdsl.ir_values import (
-    StepTermKind as StepTermKind,
-)
-from rulesdsl.ir_values import (
-    Symbol as Symbol,
-)
-from rulesdsl.ir_values import (
-    Text as Text,
-)
-from rulesdsl.ir_values import (
-    Trade as Trade,
-)
-from rulesdsl.ir_values import (
-    Value as Value,
-)
-from rulesdsl.ir_values import (
-    Version as Version,
-)
+from rulesdsl.ir.arith import Arith as Arith
+from rulesdsl.ir.arith import ArithBinary as ArithBinary
+from rulesdsl.ir.arith import ArithCall as ArithCall
+from rulesdsl.ir.arith import ArithFunction as ArithFunction
+from rulesdsl.ir.arith import ArithInput as ArithInput
+from rulesdsl.ir.arith import ArithNumber as ArithNumber
+from rulesdsl.ir.arith import ArithOp as ArithOp
+from rulesdsl.ir.arith import ArithOperand as ArithOperand
+from rulesdsl.ir.arith import Rounding as Rounding
+from rulesdsl.ir.changes import Change as Change
+from rulesdsl.ir.changes import ChangeAction as ChangeAction
+from rulesdsl.ir.changes import ChangePath as ChangePath
+from rulesdsl.ir.changes import ColumnPath as ColumnPath
+from rulesdsl.ir.changes import CombinationPath as CombinationPath
+from rulesdsl.ir.changes import CostPath as CostPath
+from rulesdsl.ir.changes import DecisionRowPath as DecisionRowPath
+from rulesdsl.ir.changes import DiceModifierPath as DiceModifierPath
+from rulesdsl.ir.changes import DiceRangePath as DiceRangePath
+from rulesdsl.ir.changes import DiceRowPath as DiceRowPath
+from rulesdsl.ir.changes import ExamplePath as ExamplePath
+from rulesdsl.ir.changes import FactorPath as FactorPath
+from rulesdsl.ir.changes import HeaderLine as HeaderLine
+from rulesdsl.ir.changes import HeaderPath as HeaderPath
+from rulesdsl.ir.changes import LabelPath as LabelPath
+from rulesdsl.ir.changes import MoveField as MoveField
+from rulesdsl.ir.changes import MovePath as MovePath
+from rulesdsl.ir.changes import NamePath as NamePath
+from rulesdsl.ir.changes import NotePath as NotePath
+from rulesdsl.ir.changes import ParamPath as ParamPath
+from rulesdsl.ir.changes import PolicyPart as PolicyPart
+from rulesdsl.ir.changes import PolicyPath as PolicyPath
+from rulesdsl.ir.changes import StepPath as StepPath
+from rulesdsl.ir.changes import TableCellPath as TableCellPath
+from rulesdsl.ir.changes import TableColumnPath as TableColumnPath
+from rulesdsl.ir.changes import TableRowPath as TableRowPath
+from rulesdsl.ir.changes import TriggerField as TriggerField
+from rulesdsl.ir.changes import TriggerPath as TriggerPath
+from rulesdsl.ir.examples import Example as Example
+from rulesdsl.ir.examples import ExampleArg as ExampleArg
+from rulesdsl.ir.examples import Question as Question
+from rulesdsl.ir.movement import Facing as Facing
+from rulesdsl.ir.movement import FacingMove as FacingMove
+from rulesdsl.ir.movement import Grid as Grid
+from rulesdsl.ir.movement import GridShape as GridShape
+from rulesdsl.ir.movement import Manoeuvre as Manoeuvre
+from rulesdsl.ir.movement import MoveKind as MoveKind
+from rulesdsl.ir.movement import RollCombine as RollCombine
+from rulesdsl.ir.movement import RollRule as RollRule
+from rulesdsl.ir.movement import RollWhen as RollWhen
+from rulesdsl.ir.movement import TurnMode as TurnMode
+from rulesdsl.ir.tables import Axis as Axis
+from rulesdsl.ir.tables import Bound as Bound
+from rulesdsl.ir.tables import CellOperand as CellOperand
+from rulesdsl.ir.tables import CellRef as CellRef
+from rulesdsl.ir.tables import CellTruth as CellTruth
+from rulesdsl.ir.tables import Column as Column
+from rulesdsl.ir.tables import ColumnBound as ColumnBound
+from rulesdsl.ir.tables import CompareOp as CompareOp
+from rulesdsl.ir.tables import Comparison as Comparison
+from rulesdsl.ir.tables import Condition as Condition
+from rulesdsl.ir.tables import Decision as Decision
+from rulesdsl.ir.tables import DecisionRow as DecisionRow
+from rulesdsl.ir.tables import DiceModifier as DiceModifier
+from rulesdsl.ir.tables import DiceRow as DiceRow
+from rulesdsl.ir.tables import DiceTable as DiceTable
+from rulesdsl.ir.tables import InputOperand as InputOperand
+from rulesdsl.ir.tables import InputTruth as InputTruth
+from rulesdsl.ir.tables import Limit as Limit
+from rulesdsl.ir.tables import LimitValue as LimitValue
+from rulesdsl.ir.tables import LiteralOperand as LiteralOperand
+from rulesdsl.ir.tables import NaturalRow as NaturalRow
+from rulesdsl.ir.tables import NoLimit as NoLimit
+from rulesdsl.ir.tables import Operand as Operand
+from rulesdsl.ir.tables import Outcome as Outcome
+from rulesdsl.ir.tables import Param as Param
+from rulesdsl.ir.tables import RateBound as RateBound
+from rulesdsl.ir.tables import Reading as Reading
+from rulesdsl.ir.tables import ResultColumn as ResultColumn
+from rulesdsl.ir.tables import ResultRow as ResultRow
+from rulesdsl.ir.tables import ResultsTable as ResultsTable
+from rulesdsl.ir.tables import Row as Row
+from rulesdsl.ir.tables import ScaleOp as ScaleOp
+from rulesdsl.ir.tables import Table as Table
+from rulesdsl.ir.tables import YesNo as YesNo
+from rulesdsl.ir.values import IDENT as IDENT
+from rulesdsl.ir.values import LANG as LANG
+from rulesdsl.ir.values import PLACE_STATES as PLACE_STATES
+from rulesdsl.ir.values import SEMVER as SEMVER
+from rulesdsl.ir.values import Cell as Cell
+from rulesdsl.ir.values import D66Value as D66Value
+from rulesdsl.ir.values import Declares as Declares
+from rulesdsl.ir.values import DiceRoll as DiceRoll
+from rulesdsl.ir.values import DiceValue as DiceValue
+from rulesdsl.ir.values import Flag as Flag
+from rulesdsl.ir.values import Flat as Flat
+from rulesdsl.ir.values import Given as Given
+from rulesdsl.ir.values import Id as Id
+from rulesdsl.ir.values import Info as Info
+from rulesdsl.ir.values import Labels as Labels
+from rulesdsl.ir.values import Lang as Lang
+from rulesdsl.ir.values import Marker as Marker
+from rulesdsl.ir.values import MarkerKind as MarkerKind
+from rulesdsl.ir.values import NewId as NewId
+from rulesdsl.ir.values import Number as Number
+from rulesdsl.ir.values import PairValue as PairValue
+from rulesdsl.ir.values import ParamRate as ParamRate
+from rulesdsl.ir.values import Pattern as Pattern
+from rulesdsl.ir.values import PlaceState as PlaceState
+from rulesdsl.ir.values import Rate as Rate
+from rulesdsl.ir.values import Same as Same
+from rulesdsl.ir.values import Share as Share
+from rulesdsl.ir.values import Source as Source
+from rulesdsl.ir.values import Span as Span
+from rulesdsl.ir.values import StepCost as StepCost
+from rulesdsl.ir.values import StepField as StepField
+from rulesdsl.ir.values import StepTermKind as StepTermKind
+from rulesdsl.ir.values import Symbol as Symbol
+from rulesdsl.ir.values import Text as Text
+from rulesdsl.ir.values import Trade as Trade
+from rulesdsl.ir.values import Value as Value
+from rulesdsl.ir.values import Version as Version
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
-    from rulesdsl.records import dataclass
+    from rulesdsl.ir.records import dataclass
 
 
 # ---- declarations -------------------------------------------------------------------------

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rulesdsl import ir
-from rulesdsl.semantics_effects import whole_map
-from rulesdsl.semantics_tables import covers_map
+from rulesdsl.semantics.effects import whole_map
+from rulesdsl.semantics.tables import covers_map
 
 ROLL_ORDER: tuple[ir.RollWhen, ...] = ("crossing", "entering", "first_entering", "ending")
 """The times a roll is due, in the order a step makes them due."""

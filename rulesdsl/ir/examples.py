@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulesdsl.ir_values import Id, Info, NewId, Value
+from rulesdsl.ir.values import Id, Info, NewId, Value
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
-    from rulesdsl.records import dataclass
+    from rulesdsl.ir.records import dataclass
 
 
 @dataclass(frozen=True)

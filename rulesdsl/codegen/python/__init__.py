@@ -5,9 +5,9 @@ mappings, step and decision tables as small functions. Safety rests on two rules
 from a ruleset reaches the module through ``repr`` (the ``py`` filter) or the docstring escaper
 (the ``doc`` filter), and every name is an identifier the compiler has already checked.
 
-Values become Python source in :mod:`rulesdsl.target.python_values`, steps and decisions become
-functions in :mod:`rulesdsl.target.python_code`, sight rules and results tables in
-:mod:`rulesdsl.target.python_sight`; this module puts them into the templates.
+Values become Python source in :mod:`rulesdsl.codegen.python.values`, steps and decisions become
+functions in :mod:`rulesdsl.codegen.python.code`, sight rules and results tables in
+:mod:`rulesdsl.codegen.python.sight`; this module puts them into the templates.
 """
 
 from __future__ import annotations
@@ -19,18 +19,13 @@ from typing import Any, assert_never
 
 import jinja2
 
-from rulesdsl import editions, ir, semantics, semantics_effects, spelling
-from rulesdsl.dice import chance_at_least, chance_between
-from rulesdsl.gc_pause import gc_paused
-from rulesdsl.target import (
-    once_costs,
-    python_facing,
-    python_layout,
-    python_moves,
-    python_sight,
-    surface,
-)
-from rulesdsl.target.python_code import (
+from rulesdsl import editions, ir, semantics, spelling
+from rulesdsl.codegen.python import facing as python_facing
+from rulesdsl.codegen.python import layout as python_layout
+from rulesdsl.codegen.python import moves as python_moves
+from rulesdsl.codegen.python import once_costs, surface
+from rulesdsl.codegen.python import sight as python_sight
+from rulesdsl.codegen.python.code import (
     Function,
     cell_constants,
     decision_body,
@@ -39,7 +34,7 @@ from rulesdsl.target.python_code import (
     outcome_constants,
     step_body,
 )
-from rulesdsl.target.python_values import (
+from rulesdsl.codegen.python.values import (
     Code,
     _plain,
     book_title,
@@ -54,6 +49,9 @@ from rulesdsl.target.python_values import (
     source_text,
     tidy,
 )
+from rulesdsl.gc_pause import gc_paused
+from rulesdsl.semantics import effects as semantics_effects
+from rulesdsl.semantics.dice import chance_at_least, chance_between
 
 # ---- the whole module -------------------------------------------------------------------------
 

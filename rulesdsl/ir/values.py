@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
-    from rulesdsl.records import dataclass
+    from rulesdsl.ir.records import dataclass
 
 
 @dataclass(frozen=True)

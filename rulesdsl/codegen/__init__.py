@@ -1,0 +1,1 @@
+"""Code generation: the module plan and one emitter per target language."""

@@ -1,1 +1,0 @@
-"""The Python module target: the IR as a standalone Python module (rulesdsl build's python/)."""
