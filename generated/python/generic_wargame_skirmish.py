@@ -1896,7 +1896,7 @@ def _kind_edge_cost(mode: str, feature: str, move: str) -> float | Marker | str:
 def _place_roll(
     roll: str, mode: str, move: str | None, features: tuple[str, ...]
 ) -> tuple[float, tuple[str, ...]] | None:
-    """rulesdsl.semantics_moves.place_roll: None when no feature of the place calls for the
+    """rulesdsl.semantics.moves.place_roll: None when no feature of the place calls for the
     roll; else its modifier and the features that give it (whole-map conditions add)."""
     values = _ROLL_VALUES.get(roll, {})
     own = _ROLL_MOVES.get((roll, move), {}) if move is not None else {}
@@ -2338,7 +2338,7 @@ def _step_cost(
     distance: float,
     extra: dict[str, Any],
 ) -> float | Marker:
-    """rulesdsl.semantics_routes.step_cost: the place entered (an edge's ``along`` instead of it),
+    """rulesdsl.semantics.routes.step_cost: the place entered (an edge's ``along`` instead of it),
     plus each edge feature crossed, once."""
     place = _move_cost_of(mode, *entered, distance=distance, **extra)
     along: float | None = None
