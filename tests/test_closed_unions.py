@@ -30,7 +30,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
         "ir/values",
         {
             "codegen/python/once_costs.py",
-            "codegen/python/__init__.py",
+            "codegen/python/data.py",
             "codegen/python/sight.py",
             "printed/sheet_base.py",
             "checks/costs.py",
@@ -47,7 +47,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "DiceRoll": (
         "ir/values",
         {
-            "codegen/python/__init__.py",
+            "codegen/python/data.py",
             "codegen/python/sight.py",
             "checks/dice.py",
             "frontends/dsl.py",
@@ -203,7 +203,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Stacking": (
         "ir",
         {
-            "codegen/python/__init__.py",
+            "codegen/python/header.py",
             "semantics/__init__.py",
         },
     ),

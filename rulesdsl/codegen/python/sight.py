@@ -10,7 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rulesdsl import ir, semantics
+from rulesdsl.codegen.plan.sight import SightPlan
 from rulesdsl.codegen.python import once_costs
+from rulesdsl.codegen.python.values import Code, runtime
 from rulesdsl.semantics import effects as semantics_effects
 
 Runtime = Callable[[ir.Value | None], Any]
@@ -107,3 +109,8 @@ def effects(rs: ir.Ruleset) -> dict[str, Any]:
         "fed_outcomes": semantics_effects.fed_outcomes(rs),
         "outcome_costs": {k: _tidy(v) for k, v in costs.items()},
     }
+
+
+def sight_context(plan: SightPlan) -> dict[str, Any]:
+    """The template's variables for SIGHTS and the dice outcomes fed to costs and sight."""
+    return {"sights": sights(plan.ruleset, runtime, Code), **effects(plan.ruleset)}

@@ -8,10 +8,14 @@ module declares for type checkers, so that a caller's typo is an error in the ca
 
 from __future__ import annotations
 
+from typing import Any
+
 from rulesdsl import ir
+from rulesdsl.codegen.plan.surface import SurfacePlan
 from rulesdsl.codegen.python import facing as python_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import sight as python_sight
+from rulesdsl.codegen.python.values import export_order
 from rulesdsl.semantics import effects as semantics_effects
 
 NAME_TYPES = ("ModeName", "FeatureName", "ModifierName", "TableName", "DiceTableName")
@@ -162,3 +166,13 @@ def alias(name: str, members: tuple[str, ...], indent: int = 4) -> str:
         return f"{head}Literal[\n{inner}\n{pad}]"
     rows = "".join(f"{pad}    {q},\n" for q in quoted)
     return f"{head}Literal[\n{rows}{pad}]"
+
+
+def surface_context(plan: SurfacePlan, limits: bool) -> dict[str, Any]:
+    """The template's variables for ``__all__`` and the name types."""
+    types = name_types(plan.ruleset)
+    return {
+        "exports": sorted(exports(plan.ruleset, limits), key=export_order),
+        "name_types": [(n, alias(n, m)) for n, m in types.items()],
+        "name_type_imports": alias_imports(types),
+    }
