@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any, assert_never
 
 from rulesdsl import ir, semantics
+from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.python import layout as python_layout
 from rulesdsl.codegen.python.layout import WIDTH
 
@@ -83,40 +84,33 @@ def docstring(text: str, indent: int, first: int | None = None, tail: int = 0) -
 
 
 def runtime(value: ir.Value | None) -> Any:
-    """How an IR value looks in the generated module."""
+    """How an IR value looks in the generated module (through the plan's literal)."""
+    return literal_py(plan_values.literal(value))
+
+
+def literal_py(value: plan_values.Literal) -> Any:
+    """A plan literal as the generated module writes it: plain data, or a record's call."""
     match value:
-        case None:
-            return None
-        case ir.Number(value=v, unit=None):
-            return tidy(v)
-        case ir.Number(value=v, unit=unit):
+        case bool() | str() | None:
+            return value
+        case float() | int():
+            return tidy(value)
+        case plan_values.Quantity(value=v, unit=unit):
             return Code(f"Quantity({py(tidy(v))}, {py(unit)})")
-        case ir.Rate(amount=a, per=p):
-            return Code(f"Rate({py(runtime(a))}, {py(runtime(p))})")
-        case ir.Trade(gain=g, cost=c):
-            return Code(f"Trade({py(runtime(g))}, {py(runtime(c))})")
-        case ir.Span(low=lo, high=hi, unit=u):
+        case plan_values.Rate(amount=a, per=p):
+            return Code(f"Rate({py(literal_py(a))}, {py(literal_py(p))})")
+        case plan_values.Trade(gain=g, cost=c):
+            return Code(f"Trade({py(literal_py(g))}, {py(literal_py(c))})")
+        case plan_values.Span(low=lo, high=hi, unit=u):
             return Code(f"Span({py(lo)}, {py(hi)}, {py(u)})")
-        case ir.Marker(marker=m):
+        case plan_values.Mark(marker=m):
             return Code(m.upper())
-        case ir.Symbol(name=n):
-            return n
-        case ir.Flag(value=b):
-            return b
-        case ir.DiceValue(count=c, sides=s, bonus=b):
+        case plan_values.Dice(count=c, sides=s, bonus=b):
             return Code(f"Dice({c}, {s}, {b})")
-        case ir.D66Value(bonus=b):
+        case plan_values.D66(bonus=b):
             return Code(f"D66({b})")
-        case ir.Text(text=t):
-            return t
-        case ir.Same(resolved=r):
-            return runtime(r)
-        case ir.ParamRate(param=p):
-            return p
-        case ir.Given():
+        case plan_values.Given():
             return Code("GIVEN")
-        case ir.Flat() | ir.Share() | ir.StepCost():
-            raise ValueError(f"a cost paid once per move is not a cell value: {value!r}")
         case _:
             assert_never(value)
 

@@ -1,0 +1,117 @@
+"""A value as a generated module carries it at run time (issue 36): the plan's literals.
+
+The IR's ``Value`` says what an author wrote (``same as``, a parameter's rate, a number with
+its sign); a module carries less: a number, a quantity with its unit, a rate, a trade, a span,
+a marker, a name or text, a flag, dice, or the marker of an input the caller gives. Every
+emitter writes each of these in its language, dispatching on :data:`Literal` exhaustively.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import assert_never
+
+from rulesdsl import ir
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number with its unit (``2 in``)."""
+
+    value: float
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """An amount per a distance (``1 MP per 2 in``)."""
+
+    amount: Literal
+    per: Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """A gain bought with a cost (``+1 for 2 MP``)."""
+
+    gain: Literal
+    cost: Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A range of numbers, both ends included, in a unit or none."""
+
+    low: float
+    high: float
+    unit: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A marker that replaces a number: impassable, prohibited, blocked."""
+
+    marker: ir.MarkerKind
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """Dice to roll: ``count`` dice of ``sides`` sides plus ``bonus``."""
+
+    count: int
+    sides: int
+    bonus: int
+
+
+@dataclass(frozen=True, slots=True)
+class D66:
+    """A d66 roll (tens die and units die) plus ``bonus``."""
+
+    bonus: int
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """The marker of a value the caller gives (an input of a step or a decision)."""
+
+
+Literal = float | str | bool | None | Quantity | Rate | Trade | Span | Mark | Dice | D66 | Given
+"""A value as the module carries it: a plain number, a name or text (a string), a flag, no
+value, or one of the records above."""
+
+
+def literal(value: ir.Value | None) -> Literal:
+    """How an IR value is carried by the module: the one place the plan reads ``Value``."""
+    match value:
+        case None:
+            return None
+        case ir.Number(value=v, unit=unit):
+            return v if unit is None else Quantity(v, unit)
+        case ir.Rate(amount=a, per=p):
+            return Rate(literal(a), literal(p))
+        case ir.Trade(gain=g, cost=c):
+            return Trade(literal(g), literal(c))
+        case ir.Span(low=lo, high=hi, unit=u):
+            return Span(lo, hi, u)
+        case ir.Marker(marker=m):
+            return Mark(m)
+        case ir.Symbol(name=n):
+            return n
+        case ir.Flag(value=b):
+            return b
+        case ir.DiceValue(count=c, sides=s, bonus=b):
+            return Dice(c, s, b)
+        case ir.D66Value(bonus=b):
+            return D66(b)
+        case ir.Text(text=t):
+            return t
+        case ir.Same(resolved=r):
+            return literal(r)
+        case ir.ParamRate(param=p):
+            return p
+        case ir.Given():
+            return Given()
+        case ir.Flat() | ir.Share() | ir.StepCost():
+            raise ValueError(f"a cost paid once per move is not a cell value: {value!r}")
+        case _:
+            assert_never(value)
