@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.builder import manifest as mf
 from rulesdsl.builder import transaction
+from rulesdsl.codegen import targets
+from rulesdsl.codegen.targets import Target
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.outputs import (
     MAX_PDF_SOURCE_BYTES,
@@ -66,22 +68,16 @@ the extra is still missing."""
 _EXTENDS = re.compile(r"^[ \t]*extends[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 
 
-def python_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
-    """``python/<id>.py``: the ruleset's standalone module; with worked examples, also
-    ``python/<id>.examples.json`` (the test vectors) and ``python/test_<id>_examples.py``
-    (a pytest file that replays them against the module)."""
-    from rulesdsl.codegen import python as python_backend
-    from rulesdsl.codegen.python import examples as python_examples
+@dataclass(frozen=True)
+class TargetOutputs:
+    """A target of :data:`rulesdsl.codegen.targets.TARGETS` as a backend: its outputs, each
+    in the target's own folder."""
 
-    out: dict[str, Output] = {
-        f"python/{ruleset.id}.py": python_backend.render(ruleset).encode("utf-8")
-    }
-    if ruleset.examples:
-        out[f"python/{ruleset.id}.examples.json"] = python_examples.vectors_json(ruleset).encode()
-        out[f"python/test_{ruleset.id}_examples.py"] = python_examples.render_test(ruleset).encode(
-            "utf-8"
-        )
-    return out
+    target: Target
+
+    def __call__(self, ruleset: ir.Ruleset) -> dict[str, Output]:
+        folder = self.target.folder
+        return {f"{folder}/{rel}": out for rel, out in self.target.outputs(ruleset).items()}
 
 
 def sheet_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str, Output]:
@@ -138,12 +134,16 @@ def words_digest(words: Path) -> str:
 
 
 def default_backends() -> tuple[Backend, ...]:
-    """The backends `rulesdsl build` runs, in order."""
-    return (python_outputs, sheet_outputs, card_outputs)
+    """The backends `rulesdsl build` runs, in order: every target, then the sheets and the
+    card decks."""
+    return (*(TargetOutputs(t) for t in targets.TARGETS), sheet_outputs, card_outputs)
 
 
 def backend_key(backend: Backend) -> str:
-    """How the manifest names a backend: ``module:qualified_name``."""
+    """How the manifest names a backend: ``target:<name>`` for a target, else
+    ``module:qualified_name``."""
+    if isinstance(backend, TargetOutputs):
+        return f"target:{backend.target.name}"
     return f"{getattr(backend, '__module__', '?')}:{getattr(backend, '__qualname__', '?')}"
 
 
