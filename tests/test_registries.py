@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,7 +17,9 @@ from rulesdsl.builder import manifest as mf
 from rulesdsl.builder.build import build
 from rulesdsl.codegen import targets
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends import registry
 from rulesdsl.outputs import Output, digest_bytes
+from tests.test_architecture import imports
 
 RULESET = """\
 ruleset tiny "Tiny"
@@ -66,3 +69,59 @@ def test_a_second_target_in_TARGETS_is_built_checked_and_stamped(
 
 def test_the_compiler_digest_covers_the_files_each_target_names(with_echo: None) -> None:
     assert ".echo" in mf.package_suffixes()
+
+
+# ---- front ends --------------------------------------------------------------------------------
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rulesdsl"
+REGISTRY = PACKAGE / "frontends" / "registry.py"
+
+
+def suffix_literals(path: Path) -> list[str]:
+    """Where a module writes a ruleset file's suffix (``".terrain"``, ``b".yml"``, the tail
+    of ``f"{id}.terrain"``): a decision on a suffix not asked of the registry."""
+    known = set(registry.suffixes())
+    return [
+        f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str | bytes)
+        and (node.value.decode() if isinstance(node.value, bytes) else node.value) in known
+    ]
+
+
+def test_every_decision_on_a_suffix_goes_through_FRONT_ENDS() -> None:
+    found = [
+        hit
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path != REGISTRY
+        for hit in suffix_literals(path)
+    ]
+    assert found == []
+    assert suffix_literals(REGISTRY)  # the test sees a suffix where one is written
+
+
+def test_the_suffixes_are_those_of_the_front_ends_each_once() -> None:
+    listed = registry.suffixes()
+    assert listed == tuple(x for f in registry.FRONT_ENDS for x in f.suffixes)
+    assert len(set(listed)) == len(listed)
+    assert registry.reading("notes.txt") is registry.FRONT_ENDS[0]
+    assert registry.named("notes.txt") is None
+
+
+def test_lowering_knows_no_front_end() -> None:
+    """Lowering reads statements (``frontends.syntax``) and nothing else of the front ends,
+    and names no suffix: what it words per file comes from the front end as data
+    (``syntax.Notation``)."""
+    lowering = {m: deps for m, deps in imports().items() if m.startswith("rulesdsl.lowering")}
+    assert lowering
+    front_ends = sorted(
+        f"{m} -> {d}"
+        for m, deps in lowering.items()
+        for d in deps
+        if d.startswith("rulesdsl.frontends") and d != "rulesdsl.frontends.syntax"
+    )
+    assert front_ends == []
+    assert [
+        hit for p in sorted((PACKAGE / "lowering").glob("*.py")) for hit in suffix_literals(p)
+    ] == []
