@@ -125,3 +125,21 @@ def test_lowering_knows_no_front_end() -> None:
     assert [
         hit for p in sorted((PACKAGE / "lowering").glob("*.py")) for hit in suffix_literals(p)
     ] == []
+
+
+def test_e232_in_a_yaml_sight_cell_hints_the_precedence_entry(tmp_path: Path) -> None:
+    """The wording of a hint is the file's front end's (``syntax.Notation``), in every kind of
+    cell: a sight cell of a YAML file was given the DSL's line."""
+    from rulesdsl.frontends.dsl import Parser
+    from rulesdsl.interchange.convert import to_yaml
+    from tests.test_sight_by_unit import HEADER, SIGHT
+
+    text = HEADER.replace("precedence fly, vehicle\n", "") + SIGHT.replace(
+        "1, vehicle 2", "1, vehicle 2, fly 0"
+    )
+    source, syntax = Parser().parse(text, "bad.terrain")
+    assert source is not None and not syntax
+    path = tmp_path / "bad.yaml"
+    path.write_text(to_yaml(source), "utf-8")
+    [hint] = [d.hint for d in Compiler().compile_file(path).diagnostics if d.code == "E232"]
+    assert hint is not None and hint.startswith("add [fly, vehicle] to `precedence:`")
