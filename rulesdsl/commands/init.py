@@ -168,7 +168,9 @@ def project_files(rid: str, requirements: str) -> dict[str, str]:
         "README.md": README.replace("RULESET_ID", rid),
         ".gitignore": GITIGNORE,
         REQUIREMENTS: requirements,
-        WORKFLOW: WORKFLOW_TEXT.replace("PYTHON_VERSION", python),
+        WORKFLOW: WORKFLOW_TEXT.replace("PYTHON_VERSION", python).replace(
+            "RULESET_FILES", " ".join(f"rulesets/*{x}" for x in registry.suffixes())
+        ),
     }
 
 
@@ -312,7 +314,7 @@ jobs:
           !contains(github.event.pull_request.labels.*.name, 'breaking')
         run: |
           base="origin/${{ github.base_ref }}"
-          for file in rulesets/*.terrain rulesets/*.yaml rulesets/*.yml; do
+          for file in RULESET_FILES; do
             [ -f "$file" ] || continue
             git cat-file -e "$base:$file" 2>/dev/null || continue  # a new ruleset
             rulesdsl diff "$file" --rev "$base" --fail-on breaking
