@@ -40,7 +40,8 @@ class FrontEnd(Protocol):
 
     @property
     def suffixes(self) -> tuple[str, ...]:
-        """Its files' suffixes; the first is the one a new file or a base is named with."""
+        """Its files' suffixes, each a whole ``Path.suffix`` (a ruleset's id is its file's
+        stem); the first is the one a new file or a base is named with."""
 
     @property
     def notation(self) -> Notation:
@@ -74,10 +75,10 @@ _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 class DslFrontEnd:
     """The terrain DSL (:mod:`rulesdsl.frontends.dsl`)."""
 
-    name = "dsl"
-    suffixes = (".terrain",)
-    notation = Notation(ADD_LINE + "precedence {a}, {b}", "`precedence {a}, {b}`")
-    dsl_text = True
+    name: str = "dsl"
+    suffixes: tuple[str, ...] = (".terrain",)
+    notation: Notation = Notation(ADD_LINE + "precedence {a}, {b}", "`precedence {a}, {b}`")
+    dsl_text: bool = True
     extends: re.Pattern[str] | None = re.compile(
         r"^[ \t]*extends[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE
     )
@@ -93,10 +94,10 @@ class YamlFrontEnd:
     """The YAML authoring format (:mod:`rulesdsl.frontends.yaml_authoring`), imported only
     when a YAML ruleset is read (it needs PyYAML)."""
 
-    name = "yaml"
-    suffixes = (".yaml", ".yml")
-    notation = Notation("add [{a}, {b}] to `precedence:`", "[{a}, {b}]")
-    dsl_text = False
+    name: str = "yaml"
+    suffixes: tuple[str, ...] = (".yaml", ".yml")
+    notation: Notation = Notation("add [{a}, {b}] to `precedence:`", "[{a}, {b}]")
+    dsl_text: bool = False
     extends: re.Pattern[str] | None = None
 
     def parse(self, text: str, path: str, parsers: Parsers) -> Parsed:
