@@ -3,7 +3,8 @@
 and the formatter do with it) is asked of :data:`FRONT_ENDS`, and no other module names a
 suffix. A file of another name is read as DSL text (the first front end).
 
-Importing this module imports no parser: a front end loads its own when it first parses.
+Importing this module imports no parser, nor the syntax tree: a front end loads its parser
+when it first parses.
 """
 
 from __future__ import annotations
@@ -11,13 +12,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Protocol
 
-from rulesdsl.frontends.syntax import Notation
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the syntax imports the IR: the build's up-to-date path does without
     from rulesdsl.diagnostics import Diagnostic
     from rulesdsl.frontends.dsl import Parser
     from rulesdsl.frontends.fragments import FragmentParser
-    from rulesdsl.frontends.syntax import SourceFile
+    from rulesdsl.frontends.syntax import Notation, SourceFile
 
     Parsed = tuple[SourceFile | None, list[Diagnostic]]
 
@@ -77,11 +76,16 @@ class DslFrontEnd:
 
     name: str = "dsl"
     suffixes: tuple[str, ...] = (".terrain",)
-    notation: Notation = Notation(ADD_LINE + "precedence {a}, {b}", "`precedence {a}, {b}`")
     dsl_text: bool = True
     extends: re.Pattern[str] | None = re.compile(
         r"^[ \t]*extends[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE
     )
+
+    @property
+    def notation(self) -> Notation:
+        from rulesdsl.frontends.syntax import Notation
+
+        return Notation(ADD_LINE + "precedence {a}, {b}", "`precedence {a}, {b}`")
 
     def parse(self, text: str, path: str, parsers: Parsers) -> Parsed:
         return parsers.parser.parse(text, path)
@@ -96,9 +100,14 @@ class YamlFrontEnd:
 
     name: str = "yaml"
     suffixes: tuple[str, ...] = (".yaml", ".yml")
-    notation: Notation = Notation("add [{a}, {b}] to `precedence:`", "[{a}, {b}]")
     dsl_text: bool = False
     extends: re.Pattern[str] | None = None
+
+    @property
+    def notation(self) -> Notation:
+        from rulesdsl.frontends.syntax import Notation
+
+        return Notation("add [{a}, {b}] to `precedence:`", "[{a}, {b}]")
 
     def parse(self, text: str, path: str, parsers: Parsers) -> Parsed:
         from rulesdsl.frontends.yaml_authoring import parse_yaml
