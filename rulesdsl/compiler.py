@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from rulesdsl import checks, ir
 from rulesdsl import sources as source_files
 from rulesdsl.checks import examples as examples_check
-from rulesdsl.diagnostics import Diagnostic, sort_key
+from rulesdsl.diagnostics import Diagnostic, SourceLines, sort_key
+from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.gc_pause import gc_paused
@@ -29,8 +30,6 @@ from rulesdsl.variants.resolve import Base, Cycle, Resolved, attribute, resolve
 
 if TYPE_CHECKING:
     from rulesdsl.frontends.fragments import FragmentParser
-
-SUFFIXES = (".terrain", ".yaml", ".yml")
 
 
 @dataclass
@@ -100,11 +99,14 @@ class Compiler:
         return self._parsed[key]
 
     def parse_text(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
-        """``text`` parsed by the front end of ``path``'s file type: the YAML authoring front
-        end for .yaml and .yml, the DSL's grammar otherwise."""
-        if path.endswith((".yaml", ".yml")):
-            return _parse_yaml(text, path, self.fragments)
-        return self.parser.parse(text, path)
+        """``text`` parsed by the front end of ``path``'s suffix
+        (:func:`rulesdsl.frontends.registry.reading`)."""
+        return registry.reading(path).parse(text, path, self)
+
+    def source_lines(self) -> SourceLines:
+        """The lines of every file read, as each one's front end counts them, for quoting
+        in diagnostics."""
+        return SourceLines(self.sources, registry.split_lines)
 
     def compile_file(self, path: Path) -> Compiled:
         key = _key(path) or path.absolute()
@@ -196,7 +198,7 @@ class Compiler:
         if resolved is None:
             return Compiled(source.path, None, _sorted(diags))
         fallback = s.Pos(source.path, 1, 1, 1, 1)
-        lowered = lower(resolved.statements, resolved.lineage, fallback)
+        lowered = lower(resolved.statements, resolved.lineage, fallback, _notation)
         found = lowered.diagnostics
         if lowered.ruleset is not None:
             found = found + checks.run(lowered.ruleset, lowered.positions, self.sheet_words)
@@ -219,20 +221,17 @@ class Compiler:
 
 
 def base_file(folder: Path, ruleset_id: str) -> Path | None:
-    """The file of base ``ruleset_id`` beside a variant: .terrain, else YAML; None if none
-    (or if the name is too long for any file system: that is E501 too)."""
-    if len(f"{ruleset_id}.terrain".encode("utf-8", "surrogatepass")) > 255:
+    """The file of base ``ruleset_id`` beside a variant, by the front ends' suffixes in
+    order (the DSL's first); None if none (or if the name is too long for any file system:
+    that is E501 too)."""
+    names = [f"{ruleset_id}{x}" for x in registry.suffixes()]
+    if len(names[0].encode("utf-8", "surrogatepass")) > 255:
         return None
-    return next((p for p in (folder / f"{ruleset_id}{x}" for x in SUFFIXES) if p.is_file()), None)
+    return next((p for p in (folder / name for name in names) if p.is_file()), None)
 
 
-def _parse_yaml(
-    text: str, path: str, fragments: FragmentParser
-) -> tuple[s.SourceFile | None, list[Diagnostic]]:
-    """The YAML front end, imported only when a YAML ruleset is read (it needs PyYAML)."""
-    from rulesdsl.frontends.yaml_authoring import parse_yaml
-
-    return parse_yaml(text, path, fragments)
+def _notation(path: str) -> s.Notation:
+    return registry.reading(path).notation
 
 
 CONSEQUENCES = frozenset({"E101", "E206", "E504"})
@@ -273,7 +272,8 @@ def _label(path: Path, source: s.SourceFile) -> str:
 
 def ruleset_files(directory: Path) -> list[Path]:
     """The ruleset sources in a directory, sorted by name."""
-    return sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES and p.is_file())
+    known = registry.suffixes()
+    return sorted(p for p in directory.iterdir() if p.suffix in known and p.is_file())
 
 
 def _pos(name: s.Name | None) -> s.Pos | None:

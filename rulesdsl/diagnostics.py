@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -395,13 +395,8 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 # ---- rendering ----------------------------------------------------------------------------
 
 
-_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
-"""Where YAML readers start a new line; the DSL's parser counts ``\\n`` only."""
-
-
 def _lines(path: str, text: str) -> list[str]:
-    if path.endswith((".yaml", ".yml")):
-        return _YAML_BREAK.split(text)
+    """Lines as the DSL's parser counts them: at ``\\n``."""
     return [line.removesuffix("\r") for line in text.split("\n")]
 
 
@@ -410,15 +405,20 @@ class SourceLines:
     splitting the whole text for every diagnostic made a run's report quadratic (32,000
     diagnostics in a 450 KB chart took over a minute)."""
 
-    def __init__(self, sources: Mapping[str, str]) -> None:
+    def __init__(
+        self, sources: Mapping[str, str], split: Callable[[str, str], list[str]] = _lines
+    ) -> None:
         self._sources = sources
+        self._split = split
+        """A file's lines by its path and text: the compiler gives its front end's
+        (:meth:`rulesdsl.compiler.Compiler.source_lines`)."""
         self._lines: dict[str, list[str] | None] = {}
 
     def line(self, file: str, number: int) -> str | None:
         """Line ``number`` (from 1) of ``file`` as written, or None."""
         if file not in self._lines:
             text = self._sources.get(file)
-            self._lines[file] = None if text is None else _lines(file, text)
+            self._lines[file] = None if text is None else self._split(file, text)
         lines = self._lines[file]
         if lines is None or not 1 <= number <= len(lines):
             return None

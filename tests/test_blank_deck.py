@@ -12,13 +12,16 @@ import pytest
 
 from rulesdsl.builder.build import (
     BuildResult,
+    TargetOutputs,
     build,
     card_outputs,
-    python_outputs,
     sheet_outputs,
 )
+from rulesdsl.codegen.targets import PYTHON
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+
+python_outputs = TargetOutputs(PYTHON)
 
 NOTHING_YET = """\
 ruleset start "A start" fr "Un début"

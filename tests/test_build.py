@@ -20,16 +20,19 @@ from rulesdsl.builder import build as build_module
 from rulesdsl.builder import manifest as mf
 from rulesdsl.builder import transaction
 from rulesdsl.builder.build import (
+    TargetOutputs,
     UnknownRuleset,
     build,
     card_outputs,
-    python_outputs,
     render_deferred,
     sheet_outputs,
 )
+from rulesdsl.codegen.targets import PYTHON
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.outputs import Deferred, Output
+
+python_outputs = TargetOutputs(PYTHON)
 
 BASE = """\
 ruleset base "Base" fr "Base"
@@ -729,4 +732,4 @@ def test_every_file_of_the_package_that_can_change_an_output_is_in_the_compiler_
     # A changed sheet catalog (.po) once left every stamp valid: `build` kept the old words.
     package = Path(mf.__file__).resolve().parents[1]
     kinds = {p.suffix for p in package.rglob("*.*") if "__pycache__" not in p.parts}
-    assert kinds - set(mf._PACKAGE_SUFFIXES) == {".typed"}
+    assert kinds - set(mf.package_suffixes()) == {".typed"}

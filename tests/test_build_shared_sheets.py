@@ -13,6 +13,7 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.builder import build as builder
+from rulesdsl.codegen.targets import PYTHON
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.outputs import Deferred, Output
@@ -69,7 +70,7 @@ def test_a_build_with_shared_sheets_writes_what_each_backend_writes_alone(
     assert ruleset is not None
     shared = builder.render_all([ruleset], builder.default_backends())
     alone = {
-        **builder.python_outputs(ruleset),
+        **builder.TargetOutputs(PYTHON)(ruleset),
         **builder.sheet_outputs(ruleset),
         **builder.card_outputs(ruleset),
     }
@@ -95,7 +96,7 @@ def test_the_cycle_collector_is_off_while_the_build_renders_and_as_it_was_after(
     import gc
 
     seen: list[bool] = []
-    python_outputs = builder.python_outputs
+    python_outputs = builder.TargetOutputs(PYTHON)
 
     def watched(rs: ir.Ruleset) -> dict[str, Output]:
         seen.append(gc.isenabled())

@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.builder.build import build, python_outputs
+from rulesdsl.builder.build import TargetOutputs, build
 from rulesdsl.codegen.python import render
+from rulesdsl.codegen.targets import PYTHON
 from rulesdsl.compiler import Compiler
 from tests.conftest import GENERATED, ROOT, RULESETS, compile_snippet, load_generated
+
+python_outputs = TargetOutputs(PYTHON)
 
 MODULES = sorted(p for p in GENERATED.glob("*.py") if not p.name.startswith("test_"))
 REPLAYS = sorted(GENERATED.glob("test_*.py"))

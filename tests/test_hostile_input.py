@@ -216,6 +216,7 @@ def test_an_entry_cost_that_is_not_a_usable_number_is_e212_at_the_stacking_line(
     float: the numbers pass checks the entry cost like every other number and places it at
     the `entry` quantity, not at the ruleset's name."""
     from rulesdsl.frontends.dsl import Parser
+    from rulesdsl.frontends.registry import DSL
     from rulesdsl.lowering.lower import lower
     from rulesdsl.variants.resolve import resolve
 
@@ -224,7 +225,8 @@ def test_an_entry_cost_that_is_not_a_usable_number_is_e212_at_the_stacking_line(
     assert source is not None
     resolved, _ = resolve(source, lambda rid: None)
     assert resolved is not None
-    lowered = lower(resolved.statements, resolved.lineage, Pos("demo.terrain", 1, 1, 1, 1))
+    fallback = Pos("demo.terrain", 1, 1, 1, 1)
+    lowered = lower(resolved.statements, resolved.lineage, fallback, lambda path: DSL.notation)
     assert lowered.ruleset is not None
     rs = dataclasses.replace(lowered.ruleset, entry_cost=value)
     # the positions table is keyed by node identity: move the field's entry to the copy

@@ -30,6 +30,9 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.builder import manifest as mf
 from rulesdsl.builder import transaction
+from rulesdsl.codegen import targets
+from rulesdsl.codegen.targets import Target
+from rulesdsl.frontends import registry
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.outputs import (
     MAX_PDF_SOURCE_BYTES,
@@ -54,7 +57,6 @@ if TYPE_CHECKING:
 Backend = Callable[["ir.Ruleset"], Mapping[str, Output]]
 """A backend gives, for one ruleset, file contents by path relative to generated/."""
 
-SUFFIXES = (".terrain", ".yaml", ".yml")
 READ_LIMIT = 256 * 1024 * 1024
 """The largest output file read to compare it with what the build would write; a bigger
 one is rewritten (the bundled rulesets' largest output, generated/python/battletech_tacops.py,
@@ -63,25 +65,18 @@ SKIPPED = "skipped:"
 """How the manifest records an output not made for want of an extra: ``skipped:pdf``. No file
 has that digest, so the build never removes the file as its own, and the stamp holds only while
 the extra is still missing."""
-_EXTENDS = re.compile(r"^[ \t]*extends[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 
 
-def python_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
-    """``python/<id>.py``: the ruleset's standalone module; with worked examples, also
-    ``python/<id>.examples.json`` (the test vectors) and ``python/test_<id>_examples.py``
-    (a pytest file that replays them against the module)."""
-    from rulesdsl.codegen import python as python_backend
-    from rulesdsl.codegen.python import examples as python_examples
+@dataclass(frozen=True)
+class TargetOutputs:
+    """A target of :data:`rulesdsl.codegen.targets.TARGETS` as a backend: its outputs, each
+    in the target's own folder."""
 
-    out: dict[str, Output] = {
-        f"python/{ruleset.id}.py": python_backend.render(ruleset).encode("utf-8")
-    }
-    if ruleset.examples:
-        out[f"python/{ruleset.id}.examples.json"] = python_examples.vectors_json(ruleset).encode()
-        out[f"python/test_{ruleset.id}_examples.py"] = python_examples.render_test(ruleset).encode(
-            "utf-8"
-        )
-    return out
+    target: Target
+
+    def __call__(self, ruleset: ir.Ruleset) -> dict[str, Output]:
+        folder = self.target.folder
+        return {f"{folder}/{rel}": out for rel, out in self.target.outputs(ruleset).items()}
 
 
 def sheet_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str, Output]:
@@ -138,12 +133,16 @@ def words_digest(words: Path) -> str:
 
 
 def default_backends() -> tuple[Backend, ...]:
-    """The backends `rulesdsl build` runs, in order."""
-    return (python_outputs, sheet_outputs, card_outputs)
+    """The backends `rulesdsl build` runs, in order: every target, then the sheets and the
+    card decks."""
+    return (*(TargetOutputs(t) for t in targets.TARGETS), sheet_outputs, card_outputs)
 
 
 def backend_key(backend: Backend) -> str:
-    """How the manifest names a backend: ``module:qualified_name``."""
+    """How the manifest names a backend: ``target:<name>`` for a target, else
+    ``module:qualified_name``."""
+    if isinstance(backend, TargetOutputs):
+        return f"target:{backend.target.name}"
     return f"{getattr(backend, '__module__', '?')}:{getattr(backend, '__qualname__', '?')}"
 
 
@@ -192,16 +191,20 @@ def render_all(rulesets: Iterable[ir.Ruleset], backends: Iterable[Backend]) -> d
 
 def source_files(root: Path) -> list[Path]:
     """The ruleset sources in a folder, sorted by name; symbolic links are not followed."""
+    known = registry.suffixes()
     return sorted(
-        p for p in root.iterdir() if p.suffix in SUFFIXES and p.is_file() and not p.is_symlink()
+        p for p in root.iterdir() if p.suffix in known and p.is_file() and not p.is_symlink()
     )
 
 
 def sources_read(path: Path, ruleset: ir.Ruleset) -> list[str]:
     """The files (relative to the rulesets folder) a compile of ``path`` reads: the file and,
-    for the DSL, each base of its `extends` chain (looked up as ``<id>.terrain`` beside it)."""
-    bases = [f"{a.id}.terrain" for a in ruleset.extends] if path.suffix == ".terrain" else []
-    return [path.name, *bases]
+    where its front end names bases the build looks for (the DSL's), each base of its
+    `extends` chain (as ``<id>`` and that front end's first suffix)."""
+    front = registry.named(path.name)
+    if front is None or front.extends is None:
+        return [path.name]
+    return [path.name, *(f"{a.id}{front.suffixes[0]}" for a in ruleset.extends)]
 
 
 def default_jobs() -> int:
@@ -357,7 +360,7 @@ def skipped_links(root: Path) -> list[Diagnostic]:
             "rulesets are read only from regular files; copy the file into the folder",
         )
         for p in sorted(root.iterdir())
-        if p.suffix in SUFFIXES and p.is_symlink()
+        if p.suffix in registry.suffixes() and p.is_symlink()
     ]
 
 
@@ -389,15 +392,15 @@ def _select(files: Mapping[str, Path], names: Sequence[str]) -> list[str]:
         return sorted(files)
     wanted: set[str] = set()
     for name in names:
-        rid = Path(name).stem if Path(name).suffix in SUFFIXES else name
+        rid = Path(name).stem if Path(name).suffix in registry.suffixes() else name
         if rid not in files:
             known = ", ".join(sorted(files)) or "none"
             raise UnknownRuleset(f"no ruleset '{name}' (there are: {known})")
         wanted.add(rid)
     bases = {
-        rid: set(_EXTENDS.findall(_text(path)))
+        rid: set(pattern.findall(_text(path)))
         for rid, path in files.items()
-        if path.suffix == ".terrain"
+        if (pattern := _extends(path)) is not None
     }
     grew = True
     while grew:  # add every ruleset whose base is wanted, until nothing changes
@@ -405,6 +408,12 @@ def _select(files: Mapping[str, Path], names: Sequence[str]) -> list[str]:
         wanted |= more
         grew = bool(more)
     return sorted(wanted)
+
+
+def _extends(path: Path) -> re.Pattern[str] | None:
+    """Where a file's text names its base, for its front end (None: not looked for)."""
+    front = registry.named(path.name)
+    return None if front is None else front.extends
 
 
 def _text(path: Path) -> str:

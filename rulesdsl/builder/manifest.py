@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rulesdsl.codegen import targets
 from rulesdsl.outputs import digest_inside, output_path_problem, read_inside
 
 MANIFEST = ".rulesdsl-manifest.json"
@@ -36,7 +37,15 @@ LIMIT = 16 * 1024 * 1024
 
 _PACKAGE_SUFFIXES = (".py", ".j2", ".css", ".json", ".lark", ".po", ".ttf")
 """The files of the package whose bytes can change an output (the .po catalogs hold the
-sheets' words, the .ttf fonts their glyphs)."""
+sheets' words, the .ttf fonts their glyphs), besides those each target names
+(:func:`package_suffixes`)."""
+
+
+def package_suffixes() -> tuple[str, ...]:
+    """The suffixes of every package file whose bytes can change an output: the compiler's
+    and the printed outputs', and each target's own (``Target.package_files``)."""
+    named = (suffix for target in targets.TARGETS for suffix in target.package_files)
+    return tuple(sorted({*_PACKAGE_SUFFIXES, *named}))
 
 
 @dataclass(frozen=True)
@@ -141,11 +150,15 @@ def digests(folder: Path, names: Iterable[str]) -> dict[str, str | None]:
     return {name: digest_inside(folder, name) for name in names}
 
 
-@cache
 def compiler_digest() -> str:
     """A digest of the compiler itself: every Python, template, schema and grammar file of
-    the installed rulesdsl package (byte-compiled caches left out). A change to any of them
-    invalidates every stamp."""
+    the installed rulesdsl package, and every file a target names (byte-compiled caches left
+    out). A change to any of them invalidates every stamp."""
+    return _digest(package_suffixes())
+
+
+@cache
+def _digest(suffixes: tuple[str, ...]) -> str:
     package = Path(__file__).resolve().parents[1]  # rulesdsl/, this file being in builder/
     digest = hashlib.sha256()
     roots = {"rulesdsl": package, "grammars": _grammars_folder(package)}
@@ -153,7 +166,7 @@ def compiler_digest() -> str:
         files = sorted(
             p
             for p in root.rglob("*")
-            if p.suffix in _PACKAGE_SUFFIXES
+            if p.suffix in suffixes
             and not {"__pycache__", "grammars"} & set(p.relative_to(root).parts)
             and p.is_file()
         )

@@ -16,8 +16,6 @@ if TYPE_CHECKING:
     from rulesdsl.compiler import Compiled, Compiler
     from rulesdsl.diagnostics import Diagnostic
 
-SUFFIXES = (".terrain", ".yaml", ".yml")  # rulesdsl.compiler.SUFFIXES, without its imports
-
 EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130
 """Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2)."""
@@ -30,7 +28,7 @@ class UsageError(Exception):
 def report(
     diags: Sequence[Diagnostic], compiler: Compiler, fmt: str, stream: TextIO | None = None
 ) -> None:
-    from rulesdsl.diagnostics import SourceLines, render_text, to_json
+    from rulesdsl.diagnostics import render_text, to_json
 
     if fmt in ("github", "sarif"):  # for CI: annotations or a SARIF log, on stdout
         from rulesdsl.commands.ci_report import of_diagnostics, render
@@ -41,7 +39,7 @@ def report(
     if fmt == "json":
         print(to_json(diags), file=out)
         return
-    lines = SourceLines(compiler.sources)
+    lines = compiler.source_lines()
     for diag in diags:
         print(render_text(diag, lines), file=out)
     errors = sum(d.is_error for d in diags)
@@ -76,7 +74,9 @@ def rulesets_folder(folder: str | None = None) -> Path:
     try:
         return find_project() / "rulesets"
     except UsageError:
-        if any(p.suffix in SUFFIXES for p in Path.cwd().iterdir()):
+        from rulesdsl.frontends.registry import suffixes
+
+        if any(p.suffix in suffixes() for p in Path.cwd().iterdir()):
             return Path.cwd()
         raise
 
@@ -93,8 +93,10 @@ def add_dir_option(parser: argparse.ArgumentParser) -> None:
 
 def ruleset_path(name: str, project: Path | None = None, folder: str | None = None) -> Path:
     """A ruleset by path, or by id in the project's rulesets/ folder (or ``folder``)."""
+    from rulesdsl.frontends.registry import suffixes
+
     path = Path(name)
-    if path.suffix in SUFFIXES or path.exists():
+    if path.suffix in suffixes() or path.exists():
         if not path.is_file():
             raise UsageError(f"no such file: {name}")
         return path
@@ -104,8 +106,9 @@ def ruleset_path(name: str, project: Path | None = None, folder: str | None = No
 
 def _by_id(name: str, folder: Path) -> Path:
     from rulesdsl.compiler import ruleset_files
+    from rulesdsl.frontends.registry import suffixes
 
-    for suffix in SUFFIXES:
+    for suffix in suffixes():
         candidate = folder / f"{name}{suffix}"
         try:
             if candidate.is_file():

@@ -9,6 +9,7 @@ from pathlib import Path
 from rulesdsl.builder.build import atomic_write
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.registry import DSL, YAML
 from rulesdsl.interchange.convert import ConvertError, to_terrain, to_yaml
 
 SCHEMA_HINT = "authoring.schema.json"
@@ -41,11 +42,11 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.is_file():
         raise UsageError(f"no such file: {args.file}")
-    to_yaml_out = path.suffix == ".terrain"
-    if not to_yaml_out and path.suffix not in (".yaml", ".yml"):
+    to_yaml_out = path.suffix in DSL.suffixes
+    if not to_yaml_out and path.suffix not in YAML.suffixes:
         raise UsageError(f"{args.file}: expected a .terrain, .yaml or .yml file")
     if args.output and args.output != "-":
-        wanted = (".yaml", ".yml") if to_yaml_out else (".terrain",)
+        wanted = YAML.suffixes if to_yaml_out else DSL.suffixes
         if Path(args.output).suffix not in wanted:
             raise UsageError(f"{args.output}: converting {path.suffix} writes {wanted[0]}")
     compiler = Compiler()

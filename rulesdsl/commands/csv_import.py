@@ -12,6 +12,7 @@ from rulesdsl.builder.build import atomic_write
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, ruleset_path
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import sort_key
+from rulesdsl.frontends import registry
 from rulesdsl.interchange.chart_columns import cell_keys, layer_columns
 
 
@@ -138,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     target = None
     if args.into:
         target = ruleset_path(args.into)
-        if target.suffix != ".terrain":
+        if target.suffix not in registry.DSL.suffixes:
             raise UsageError("--into takes a .terrain ruleset")
         compiled = compiler.compile_file(target)
         if compiled.ruleset is None:

@@ -24,11 +24,15 @@ from rulesdsl.commands.common import (
     ruleset_path,
     rulesets_folder,
 )
-from rulesdsl.compiler import SUFFIXES, Compiled, Compiler
+from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.frontends import registry
 from rulesdsl.sources import read_ruleset
 from rulesdsl.versions import diff as semantic
 from rulesdsl.versions import rebase, versioning
+
+DSL_SUFFIX = registry.DSL.suffixes[0]
+"""The suffix --rebase and ``REV:ruleset_id`` look a base up by."""
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -146,7 +150,7 @@ def _rebase(args: argparse.Namespace, compiler: Compiler) -> int:
     if not house.ruleset.extends:
         raise UsageError(f"{house_path} extends nothing: --rebase checks a house rule")
     base_id = house.ruleset.extends[0].id
-    old_base = compiler.compile_file(house_path.parent / f"{base_id}.terrain")
+    old_base = compiler.compile_file(house_path.parent / f"{base_id}{DSL_SUFFIX}")
     if old_base.ruleset is None:  # pragma: no cover - the house rule compiled against it
         return EXIT_RULES
     moved = _against(house_path, base_id, compiler.sources.get(new_base.path), compiler)
@@ -173,12 +177,12 @@ def _against(
     if base_text is None or house_text is None:
         return []
     with tempfile.TemporaryDirectory(prefix="rulesdsl-rebase-") as tmp:
-        for other in sorted(house.parent.glob("*.terrain")):
-            if other.name not in (house.name, f"{base_id}.terrain"):
+        for other in sorted(house.parent.glob(f"*{DSL_SUFFIX}")):
+            if other.name not in (house.name, f"{base_id}{DSL_SUFFIX}"):
                 text = read_ruleset(other, compiler.limits).text
                 if text is not None:
                     (Path(tmp) / other.name).write_text(text, "utf-8")
-        (Path(tmp) / f"{base_id}.terrain").write_text(base_text, "utf-8")
+        (Path(tmp) / f"{base_id}{DSL_SUFFIX}").write_text(base_text, "utf-8")
         moved = Compiler(compiler.limits).compile_text(house_text, str(house), Path(tmp))
     return [d for d in moved.diagnostics if d.is_error]
 
@@ -190,8 +194,8 @@ def _load(name: str, compiler: Compiler, folder: str | None = None) -> Compiled:
         if not rev or not rel:
             raise UsageError(f"'{name}': write REV:path, e.g. HEAD~1:rulesets/heavy_gear.terrain")
         file = Path(rel)
-        if file.suffix not in SUFFIXES:  # REV:ruleset_id
-            file = rulesets_folder(folder) / f"{rel}.terrain"
+        if file.suffix not in registry.suffixes():  # REV:ruleset_id
+            file = rulesets_folder(folder) / f"{rel}{DSL_SUFFIX}"
         return _at_revision(file, rev, compiler)
     return compiler.compile_file(ruleset_path(name, folder=folder))
 

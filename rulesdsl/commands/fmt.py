@@ -17,6 +17,7 @@ from rulesdsl.commands.common import (
     report,
 )
 from rulesdsl.compiler import Compiler, ruleset_files
+from rulesdsl.frontends import registry
 from rulesdsl.interchange.fmt import format_text
 
 
@@ -67,8 +68,8 @@ def run(args: argparse.Namespace) -> int:
     for name in args.paths or [str(find_project() / "rulesets")]:
         path = Path(name)
         if path.is_dir():
-            files += [p for p in ruleset_files(path) if p.suffix == ".terrain"]
-        elif path.is_file() and path.suffix != ".terrain":
+            files += [p for p in ruleset_files(path) if _laid_out(p)]
+        elif path.is_file() and not _laid_out(path):
             refused.append(path)
         elif path.is_file():
             files.append(path)
@@ -149,13 +150,16 @@ def _fixed(compiler: Compiler, path: Path, text: str, check: bool) -> str | None
     return fixed
 
 
-YAML_SUFFIXES = (".yaml", ".yml")
+def _laid_out(path: Path) -> bool:
+    """Whether fmt lays the file out: its front end's text is the DSL's."""
+    front = registry.named(path.name)
+    return front is not None and front.dsl_text
 
 
 def refusal(path: Path) -> str:
     """Why fmt leaves a file that is not .terrain alone, and, for a YAML ruleset, what lays it
     out instead (one line)."""
-    if path.suffix.lower() not in YAML_SUFFIXES:
+    if path.suffix.lower() not in registry.YAML.suffixes:
         return (
             f"rulesdsl: error: {path}: not a .terrain file; fmt lays out rulesets written in "
             "the terrain DSL and leaves other files alone"
@@ -163,5 +167,5 @@ def refusal(path: Path) -> str:
     return (
         f"rulesdsl: error: {path}: fmt lays out .terrain files, not YAML (a YAML ruleset is "
         f"left as written: re-laying it would lose its comments); to lay it out as DSL: "
-        f"rulesdsl convert {path} -o {path.with_suffix('.terrain')}"
+        f"rulesdsl convert {path} -o {path.with_suffix(registry.DSL.suffixes[0])}"
     )

@@ -20,6 +20,7 @@ from rulesdsl import editions, ir
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
 from rulesdsl.commands.requirements import REQUIREMENTS, requirements_text
+from rulesdsl.frontends import registry
 
 DEFAULT_ID = "my_rules"
 """The ruleset id when the folder's name cannot be one."""
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:  # a name over 255 bytes, a folder that cannot be read...
         raise UsageError(f"init: cannot use {folder}: {exc.strerror or exc}") from None
     compiler = Compiler()
-    starter = f"rulesets/{rid}.terrain"
+    starter = f"rulesets/{rid}{registry.DSL.suffixes[0]}"
     compiled = compiler.compile_text(files[starter], str(folder / starter), folder / "rulesets")
     if not compiled.ok:  # pragma: no cover - a starter that does not compile is a bug here
         report(compiled.diagnostics, compiler, "text")
@@ -161,13 +162,15 @@ def project_files(rid: str, requirements: str) -> dict[str, str]:
     """The files of a new project, by path relative to its folder."""
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     return {
-        f"rulesets/{rid}.terrain": STARTER.replace("RULESET_ID", rid).replace(
+        f"rulesets/{rid}{registry.DSL.suffixes[0]}": STARTER.replace("RULESET_ID", rid).replace(
             "EDITION", editions.CURRENT
         ),
         "README.md": README.replace("RULESET_ID", rid),
         ".gitignore": GITIGNORE,
         REQUIREMENTS: requirements,
-        WORKFLOW: WORKFLOW_TEXT.replace("PYTHON_VERSION", python),
+        WORKFLOW: WORKFLOW_TEXT.replace("PYTHON_VERSION", python).replace(
+            "RULESET_FILES", " ".join(f"rulesets/*{x}" for x in registry.suffixes())
+        ),
     }
 
 
@@ -311,7 +314,7 @@ jobs:
           !contains(github.event.pull_request.labels.*.name, 'breaking')
         run: |
           base="origin/${{ github.base_ref }}"
-          for file in rulesets/*.terrain rulesets/*.yaml rulesets/*.yml; do
+          for file in RULESET_FILES; do
             [ -f "$file" ] || continue
             git cat-file -e "$base:$file" 2>/dev/null || continue  # a new ruleset
             rulesdsl diff "$file" --rev "$base" --fail-on breaking

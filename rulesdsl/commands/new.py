@@ -17,7 +17,11 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.checks.reserved import is_reserved
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, rulesets_folder
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.registry import DSL
 from rulesdsl.versions import diff as semantic
+
+DSL_SUFFIX = DSL.suffixes[0]
+"""A variant is written in the DSL, and its base looked up as a DSL file."""
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,13 +52,15 @@ def run(args: argparse.Namespace) -> int:
             f"'{name}' cannot be a ruleset id: use letters, digits and _ (at most "
             f"{ir.IDENT.max_length}), not a Python or module name"
         )
-    target = folder / f"{name}.terrain"
+    target = folder / f"{name}{DSL_SUFFIX}"
     if target.exists():
         raise UsageError(f"{target} already exists; pick another name or edit that file")
-    base_path = folder / f"{base_id}.terrain"
+    base_path = folder / f"{base_id}{DSL_SUFFIX}"
     if not base_path.is_file():
         known = (
-            ", ".join(sorted(p.stem for p in folder.glob("*.terrain"))) if (folder.is_dir()) else ""
+            ", ".join(sorted(p.stem for p in folder.glob(f"*{DSL_SUFFIX}")))
+            if (folder.is_dir())
+            else ""
         )
         raise UsageError(
             f"no base ruleset '{base_id}' in {folder}" + (f" (there are: {known})" if known else "")

@@ -43,6 +43,7 @@ from rulesdsl.editor.lsp_server import (
     uri_of,
 )
 from rulesdsl.editor.lsp_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, tokens
+from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.csv_chart import dsl_value
 from rulesdsl.interchange.fmt import format_text
@@ -250,7 +251,8 @@ def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
     lines = ls.lines(uri)
     block = _block_of(lines, params.position.line)
     before = _line_before(ls, uri, params.position)
-    if path_of(uri).endswith((".yaml", ".yml")):  # yaml-language-server completes the keys
+    dsl_text = registry.reading(path_of(uri)).dsl_text
+    if not dsl_text:  # the YAML language server completes the keys
         in_value = ":" in before
         kinds: list[Kind] = (
             ["mode", "group", "context value", "param", "feature"] if in_value else []
@@ -260,7 +262,7 @@ def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
         kinds, keywords = _kinds_at(before, state.index, block)
     names = [n for kind in kinds for n in state.index.names(kind)]
     path = re.search(r"^\s*(?:override|remove)\s+([A-Za-z_]\w*)\.\w*$", _code(before))
-    if path is not None and not path_of(uri).endswith((".yaml", ".yml")):
+    if path is not None and dsl_text:
         names, keywords = _override_parts(state.index, path.group(1))
     items = []
     for name in names:
@@ -474,12 +476,19 @@ def document_symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.
     return out
 
 
+def _is_dsl(path: str) -> bool:
+    """Whether the document is DSL text by its suffix (an unnamed buffer is not): it is
+    folded, formatted and coloured token by token."""
+    front = registry.named(path)
+    return front is not None and front.dsl_text
+
+
 def folding_ranges(ls: RulesServer, params: t.FoldingRangeParams) -> list[t.FoldingRange]:
     """Each `{ ... }` block of a `.terrain` document, from the line that opens it to the line
     before its `}` (read from the text: a document that does not parse folds too)."""
     uri = params.text_document.uri
     text = ls.text_of(uri)
-    if text is None or not path_of(uri).endswith(".terrain"):
+    if text is None or not _is_dsl(path_of(uri)):
         return []
     out: list[t.FoldingRange] = []
     opened: list[int] = []
@@ -535,7 +544,7 @@ def workspace_symbols(
 def formatting(ls: RulesServer, params: t.DocumentFormattingParams) -> list[t.TextEdit]:
     uri = params.text_document.uri
     text = ls.text_of(uri)
-    if not path_of(uri).endswith(".terrain") or not ls.is_open(uri) or text is None:
+    if not _is_dsl(path_of(uri)) or not ls.is_open(uri) or text is None:
         return []
     if len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
         return []
@@ -604,7 +613,7 @@ def semantic_tokens(ls: RulesServer, params: t.SemanticTokensParams) -> t.Semant
     uri = params.text_document.uri
     path = path_of(uri)
     text = ls.text_of(uri)
-    if text is None or not path.endswith(".terrain"):
+    if text is None or not _is_dsl(path):
         return t.SemanticTokens(data=[])
     if len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
         return t.SemanticTokens(data=[])

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from rulesdsl.compiler import Compiled, Compiler, base_file
 from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.sheet_languages import project_words_of
 from rulesdsl.sources import check_text
@@ -173,7 +174,7 @@ class LiveCompiler(Compiler):
                 break
             base = base_file(key.parent, ext.text)
             if base is None:
-                missing = key.parent / f"{ext.text}.terrain"
+                missing = key.parent / f"{ext.text}{registry.suffixes()[0]}"
                 found[missing] = self.stamp(missing)
                 break
             key = base.resolve()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -30,11 +29,12 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
 from rulesdsl import ir
-from rulesdsl.compiler import SUFFIXES, Compiled, ruleset_files
+from rulesdsl.compiler import Compiled, ruleset_files
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.editor.lsp_compile import LiveCompiler, Stale
 from rulesdsl.editor.lsp_index import Index, build_index
 from rulesdsl.editor.lsp_stream import serve
+from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.sources import read_ruleset
 
@@ -128,12 +128,7 @@ class State:
 @lru_cache(maxsize=8)
 def split_lines(path: str, text: str) -> list[str]:
     """A file's lines as its front end counts them (YAML also breaks at \\r, U+0085...)."""
-    if path.endswith((".yaml", ".yml")):
-        return _YAML_BREAK.split(text)
-    return [line.removesuffix("\r") for line in text.split("\n")]
-
-
-_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+    return registry.split_lines(path, text)
 
 
 class RulesServer(LanguageServer):
@@ -340,7 +335,7 @@ class RulesServer(LanguageServer):
 
     def base_of(self, folder: Path, name: str) -> Path | None:
         """The file of base ``name`` beside a variant, if the server may read it."""
-        for path in (folder / f"{name}{x}" for x in SUFFIXES):
+        for path in (folder / f"{name}{x}" for x in registry.suffixes()):
             if self.refusal(str(path)) is None and path.is_file():
                 return path
         return None
@@ -352,9 +347,10 @@ class RulesServer(LanguageServer):
         target = home.resolve()
         folder = home.parent
         found = set(ruleset_files(folder)) if folder.is_dir() else set()
+        known = registry.suffixes()
         for doc in list(self.workspace.text_documents.values()):
             path = Path(path_of(doc.uri))
-            if is_file_uri(doc.uri) and path.parent == folder and path.suffix in SUFFIXES:
+            if is_file_uri(doc.uri) and path.parent == folder and path.suffix in known:
                 found.add(path)
         out = []
         for path in sorted(found):

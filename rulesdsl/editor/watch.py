@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import TextIO, cast
 from urllib.parse import parse_qs, quote, unquote, urlparse
 
-from rulesdsl.compiler import SUFFIXES, Compiler, ruleset_files
-from rulesdsl.diagnostics import SourceLines, render_text
+from rulesdsl.compiler import Compiler, ruleset_files
+from rulesdsl.diagnostics import render_text
+from rulesdsl.frontends.registry import suffixes
 from rulesdsl.sheet_languages import project_words
 
 POLL_MS = 300
@@ -92,7 +93,7 @@ class Preview:
         for rid in sorted(wanted):
             compiled = compiler.compile_file(files[rid])
             page = self.pages.get(rid, Page())
-            lines = SourceLines(compiler.sources)
+            lines = compiler.source_lines()
             errors = [render_text(d, lines) for d in compiled.diagnostics]
             for text in errors:
                 print(text, file=self.out)
@@ -315,7 +316,7 @@ def watch(preview: Preview, stop: threading.Event | None = None) -> None:
     import watchfiles
 
     def is_ruleset(change: watchfiles.Change, path: str) -> bool:
-        return path.endswith((*SUFFIXES, ".po"))
+        return path.endswith((*suffixes(), ".po"))
 
     folders = [preview.folder, *([preview.words] if preview.words.is_dir() else [])]
     for changes in watchfiles.watch(

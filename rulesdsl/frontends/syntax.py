@@ -700,6 +700,17 @@ class SourceFile:
     a later error about one of them is a consequence, not reported again (issue 25)."""
 
 
+@dataclass(frozen=True)
+class Notation:
+    """How a hint writes a fix in a front end's own text (each front end supplies one, so
+    that the stages after it need not know which front end a file came from)."""
+
+    add_precedence: str
+    """The fix that adds a precedence between groups ``{a}`` and ``{b}``, ``{a}`` first."""
+    precedence: str
+    """A precedence between ``{a}`` and ``{b}``, ``{a}`` first, as the text writes it."""
+
+
 def declared_kind(st: Statement) -> DeclKind | None:
     """What the statement declares, in the words messages use; None for a statement that
     declares no name of its own (a header line, a change)."""

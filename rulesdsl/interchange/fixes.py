@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesdsl.diagnostics import Diagnostic
-from rulesdsl.lowering.keywords import ADD_LINE
+from rulesdsl.frontends.registry import ADD_LINE
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _LINE = re.compile(re.escape(ADD_LINE) + rf"(precedence {_NAME}(?:, {_NAME})+)")

@@ -43,6 +43,7 @@ from babel.messages.pofile import PoFileError, read_po, write_po
 from rulesdsl import spelling
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic, Pos, error, warning
+from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange.fmt import format_text
 from rulesdsl.ir.values import LANG
@@ -362,7 +363,7 @@ def merge(
         return merged
     by_context = {text.context: text for text in texts(source)}
     edits: list[tuple[int, int, str]] = []
-    is_yaml = source.path.endswith((".yaml", ".yml"))
+    is_yaml = registry.named(source.path) is registry.YAML
     lines: _Lines = _YamlLines(source.text) if is_yaml else _Lines(source.text)
     for message in catalog:
         if not message.id:

@@ -10,7 +10,7 @@ unit, a number or a cell value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar, assert_never
 
@@ -49,8 +49,16 @@ class Header:
 class Context:
     """One ruleset's lowering state, and the helpers every construct uses."""
 
-    def __init__(self, statements: Sequence[s.Statement], fallback_pos: s.Pos) -> None:
+    def __init__(
+        self,
+        statements: Sequence[s.Statement],
+        fallback_pos: s.Pos,
+        notation: Callable[[str], s.Notation],
+    ) -> None:
         self.statements = statements
+        self.notation = notation
+        """How a hint writes a fix in the text of a file, by its path (the front end's
+        words: lowering does not know which front end a file came from)."""
         self.key_words = (
             "mode, group or kind of move"
             if any(isinstance(st, s.MoveDecl) for st in statements)

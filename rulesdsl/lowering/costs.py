@@ -273,7 +273,9 @@ class CostLowering(ModifierLowering):
             cell.exceptions, self.modes, self.group_list, self.precedence, everyone and self.unnamed
         )
         for mode, pair in ambiguous:
-            message, hint = keywords.ambiguity_message(f"the cost of '{fid}'", mode, pair, pos.file)
+            message, hint = keywords.ambiguity_message(
+                f"the cost of '{fid}'", mode, pair, self.notation(pos.file)
+            )
             self.err("E232", message, pos, hint)
         for mode, pair in keywords.shadowed(
             cell.exceptions, self.modes, self.group_list, self.precedence, everyone, self.unnamed

@@ -53,24 +53,15 @@ def members_with_keywords(
     return members
 
 
-ADD_LINE = "add the line: "
-"""How an E232 hint starts the exact line to add, which ``rulesdsl fmt --fix`` adds
-(:mod:`rulesdsl.interchange.fixes` reads it)."""
-
-
 def ambiguity_message(
-    where: str, mode: str, pair: tuple[str, str], file: str = ""
+    where: str, mode: str, pair: tuple[str, str], notation: s.Notation
 ) -> tuple[str, str]:
     """E232's message and hint. ``pair`` is in declaration order, so ``precedence a, b`` keeps
     the answer of the releases before ``precedence``, where the first-declared group won: the
-    hint gives that line exactly (a YAML file's ``precedence:`` entry)."""
+    hint gives that fix exactly, written as the file's front end writes it (``notation``)."""
     a, b = pair
-    if file.endswith((".yaml", ".yml")):
-        add = f"add [{a}, {b}] to `precedence:`"
-        other = f"[{b}, {a}]"
-    else:
-        add = f"{ADD_LINE}precedence {a}, {b}"
-        other = f"`precedence {b}, {a}`"
+    add = notation.add_precedence.format(a=a, b=b)
+    other = notation.precedence.format(a=b, b=a)
     return (
         f"{where} is ambiguous for '{mode}': its groups '{a}' and '{b}' both give a value",
         f"{add} ('{a}' wins, as the first-declared group did before `precedence`; "

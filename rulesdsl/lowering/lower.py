@@ -16,7 +16,7 @@ public :class:`~rulesdsl.lowering.context.Context`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -50,9 +50,15 @@ class Lowered:
     diagnostics: list[Diagnostic]
 
 
-def lower(statements: Sequence[s.Statement], lineage: Lineage, fallback_pos: s.Pos) -> Lowered:
-    """The IR of a merged ruleset, its positions and every diagnostic of lowering."""
-    lowerer = _Lowerer(statements, fallback_pos)
+def lower(
+    statements: Sequence[s.Statement],
+    lineage: Lineage,
+    fallback_pos: s.Pos,
+    notation: Callable[[str], s.Notation],
+) -> Lowered:
+    """The IR of a merged ruleset, its positions and every diagnostic of lowering;
+    ``notation`` says how a hint writes a fix in the file at a path."""
+    lowerer = _Lowerer(statements, fallback_pos, notation)
     ruleset = lowerer.run(lineage)
     diagnostics = lowerer.diags + lowerer.symbols.diagnostics + lowerer.cap.left_out()
     return Lowered(ruleset, lowerer.where, diagnostics)

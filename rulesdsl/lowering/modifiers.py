@@ -140,7 +140,7 @@ class ModifierLowering(Context):
                 values = {"": cell.default, **values}
             for mode, pair in ambiguous:
                 message, hint = keywords.ambiguity_message(
-                    f"the {modifier} value of '{item}'", mode, pair, pos.file
+                    f"the {modifier} value of '{item}'", mode, pair, self.notation(pos.file)
                 )
                 self.err("E232", message, pos, hint)
             for mode, pair in keywords.shadowed(

@@ -217,7 +217,9 @@ def _check_roll_keys(
         exceptions, lw.modes, lw.group_list, lw.precedence, default is not None
     )
     for mode, pair in ambiguous:
-        message, hint = keywords.ambiguity_message(f"the {column} value", mode, pair)
+        message, hint = keywords.ambiguity_message(
+            f"the {column} value", mode, pair, lw.notation(cell.pos.file)
+        )
         lw.err("E232", message, cell.pos, hint)
     kinds = [k for k in exceptions if _modifier_of(exceptions[k]) is not None]
     kinds = [k for k in kinds if lw.symbols.kind_of(k) == "kind of move"]

@@ -124,7 +124,7 @@ def sight_cell(lw: Context, column: str, cell: s.CellNode, feature: str = "") ->
     )
     where = f"the {column} value of '{feature}'"
     for mode, pair in ambiguous:
-        message, hint = keywords.ambiguity_message(where, mode, pair)
+        message, hint = keywords.ambiguity_message(where, mode, pair, lw.notation(cell.pos.file))
         lw.err("E232", message, cell.pos, hint)
     for mode, pair in keywords.shadowed(
         exceptions, lw.modes, lw.group_list, lw.precedence, everyone, lw.unnamed

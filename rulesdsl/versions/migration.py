@@ -15,6 +15,7 @@ from pathlib import Path
 from rulesdsl import editions, ir
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic, warning
+from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.versions.answers import answers
 
@@ -66,7 +67,7 @@ def migrate(path: Path, compiler: Compiler) -> Migration | None:
     source, _ = compiler.parse_file(path)
     if compiled.ruleset is None or text is None or source is None:
         return None
-    moved = moved_text(text, source, path.suffix in (".yaml", ".yml"))
+    moved = moved_text(text, source, registry.named(path.name) is registry.YAML)
     after = Compiler(compiler.limits).compile_text(moved, str(path), path.parent)
     changed: tuple[Changed, ...] = ()
     if after.ruleset is not None and compiled.ruleset.edition != after.ruleset.edition:

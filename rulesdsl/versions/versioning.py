@@ -32,6 +32,7 @@ from typing import Literal
 from rulesdsl import ir
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.diagnostics import Diagnostic, warning
+from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.sources import DEFAULT, Limits, Loaded, decode
 from rulesdsl.versions.diff import Diff, Level, diff
@@ -216,7 +217,8 @@ def _compile_at(path: Path, rev: str, compiler: Compiler) -> Compiled:
     listing = _git(
         ["ls-tree", "-z", "--name-only", "--end-of-options", _revision(rev), "./"], folder
     ).split(b"\0")
-    names = [n.decode("utf-8", "replace") for n in listing if n.endswith(b".terrain")]
+    dsl = tuple(suffix.encode() for suffix in registry.DSL.suffixes)
+    names = [n.decode("utf-8", "replace") for n in listing if n.endswith(dsl)]
     with tempfile.TemporaryDirectory(prefix="rulesdsl-rev-") as tmp:
         for name in names:
             if name != path.name and "/" not in name and "\ufffd" not in name:

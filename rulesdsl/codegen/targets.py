@@ -1,0 +1,63 @@
+"""The targets: what each writes for a ruleset, in a folder of its own under ``generated/``.
+
+The build, ``build --check``, the manifest and the compiler's digest read :data:`TARGETS`
+and nothing else about a target; a second target (JavaScript, say) is one more entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from rulesdsl.outputs import Output
+
+if TYPE_CHECKING:  # the build imports this before it knows whether there is work
+    from rulesdsl import ir
+
+
+class Target(Protocol):
+    """One target language."""
+
+    @property
+    def name(self) -> str:
+        """How the manifest names the target's outputs (``target:<name>``)."""
+
+    @property
+    def folder(self) -> str:
+        """The folder of ``generated/`` that holds every output of the target."""
+
+    @property
+    def package_files(self) -> tuple[str, ...]:
+        """The suffixes of the package files its outputs are made from (templates, a
+        runtime): a change to one of them invalidates every stamp."""
+
+    def outputs(self, ruleset: ir.Ruleset) -> Mapping[str, Output]:
+        """The files it writes for ``ruleset``, by path relative to :attr:`folder`."""
+
+
+@dataclass(frozen=True)
+class PythonTarget:
+    """``<id>.py``: the ruleset's standalone module; with worked examples, also
+    ``<id>.examples.json`` (the test vectors) and ``test_<id>_examples.py`` (a pytest file
+    that replays them against the module)."""
+
+    name: str = "python"
+    folder: str = "python"
+    package_files: tuple[str, ...] = (".py", ".j2")
+
+    def outputs(self, ruleset: ir.Ruleset) -> dict[str, Output]:
+        from rulesdsl.codegen import python as python_backend
+        from rulesdsl.codegen.python import examples as python_examples
+
+        out: dict[str, Output] = {f"{ruleset.id}.py": python_backend.render(ruleset).encode()}
+        if ruleset.examples:
+            out[f"{ruleset.id}.examples.json"] = python_examples.vectors_json(ruleset).encode()
+            out[f"test_{ruleset.id}_examples.py"] = python_examples.render_test(ruleset).encode()
+        return out
+
+
+PYTHON = PythonTarget()
+
+TARGETS: tuple[Target, ...] = (PYTHON,)
+"""Every target `rulesdsl build` runs, in order."""
