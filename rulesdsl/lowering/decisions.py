@@ -181,12 +181,7 @@ class DecisionLowering:
         if other.ref is not None and params.get(other.ref.text) == BOOL_UNIT:
             return ir.InputTruth(other.ref.text, holds)
         if other.ref is not None and other.ref.text not in params:
-            self.err(
-                "E101",
-                f"unknown input '{other.ref.text}'",
-                other.ref.pos,
-                did_you_mean(other.ref.text, params),
-            )
+            self._unknown_input(other.ref, params)
             return None
         self.err(
             "E210",
@@ -199,12 +194,7 @@ class DecisionLowering:
     def _operand(self, node: s.OperandNode, params: dict[str, str]) -> ir.Operand | None:
         if node.ref is not None:
             if node.ref.text not in params:
-                self.err(
-                    "E101",
-                    f"unknown input '{node.ref.text}'",
-                    node.ref.pos,
-                    did_you_mean(node.ref.text, params),
-                )
+                self._unknown_input(node.ref, params)
                 return None
             if params[node.ref.text] == KEY_UNIT:
                 table = self.decision_keys[node.ref.text]
@@ -288,6 +278,10 @@ class DecisionLowering:
             operands.append(operand)
         return ir.Comparison(operands[0], _op(node.op), operands[1])
 
+    def _unknown_input(self, name: s.Name, params: dict[str, str]) -> None:
+        """E101: ``name`` is no input of the decision."""
+        self.err("E101", f"unknown input '{name.text}'", name.pos, did_you_mean(name.text, params))
+
     @staticmethod
     def _is_flag(node: s.OperandNode, params: dict[str, str]) -> bool:
         if node.literal is not None:
@@ -312,7 +306,7 @@ class DecisionLowering:
         table = self.tables[node.table.text]
         key = node.key.text
         if key not in params:
-            self.err("E101", f"unknown input '{key}'", node.key.pos, did_you_mean(key, params))
+            self._unknown_input(node.key, params)
             return None
         if self.decision_keys.get(key) != table.id:
             self.err(
@@ -425,12 +419,7 @@ class DecisionLowering:
             return True
         over_unit = params.get(node.over.text)
         if over_unit is None:
-            self.err(
-                "E101",
-                f"unknown input '{node.over.text}'",
-                node.over.pos,
-                did_you_mean(node.over.text, params),
-            )
+            self._unknown_input(node.over, params)
             return False
         if not _reads_numbers(reading) or over_unit not in DIMENSIONS:
             self.err(
