@@ -86,6 +86,19 @@ def _maybe_flow(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+_Header = (
+    s.RulesetDecl
+    | s.VersionDecl
+    | s.EditionDecl
+    | s.ExtendsDecl
+    | s.LanguagesDecl
+    | s.UnitsDecl
+    | s.StackingDecl
+    | s.MinimumDecl
+)
+"""The statements of the header, each a top-level key of the YAML document."""
+
+
 def _extended(key: str, value: Any, extras: dict[str, Any]) -> Any:
     """``value`` as written, or ``{key: value, **extras}`` when it carries labels or notes."""
     return _maybe_flow({key: value, **extras}) if extras else value
@@ -222,17 +235,6 @@ class _ToYaml:
         self, st: s.Statement, doc: dict[str, Any], section: Callable[[str], dict[str, Any]]
     ) -> None:
         match st:
-            case (
-                s.RulesetDecl()
-                | s.VersionDecl()
-                | s.EditionDecl()
-                | s.ExtendsDecl()
-                | s.LanguagesDecl()
-                | s.UnitsDecl()
-                | s.StackingDecl()
-                | s.MinimumDecl()
-            ):
-                self._header(st, doc)
             case s.BookDecl():
                 section("books")[st.item.name.text] = self.item(st.item)
             case s.ModeDecl():
@@ -306,21 +308,10 @@ class _ToYaml:
                 doc.setdefault("removes", []).append(removal)
             case s.InsertDecl():
                 pass  # not converted (as before this was a match): see the report of issue 36
-            case _:
-                assert_never(st)
+            case _:  # the header's statements (a new kind of statement fails the call's type)
+                self._header(st, doc)
 
-    def _header(
-        self,
-        st: s.RulesetDecl
-        | s.VersionDecl
-        | s.EditionDecl
-        | s.ExtendsDecl
-        | s.LanguagesDecl
-        | s.UnitsDecl
-        | s.StackingDecl
-        | s.MinimumDecl,
-        doc: dict[str, Any],
-    ) -> None:
+    def _header(self, st: _Header, doc: dict[str, Any]) -> None:
         """The statements of the header: top-level keys of the document."""
         match st:
             case s.RulesetDecl():
