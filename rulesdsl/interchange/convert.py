@@ -307,7 +307,7 @@ class _ToYaml:
                 removal = _extended("remove", _removed_path(st), self.extras(st.extras))
                 doc.setdefault("removes", []).append(removal)
             case s.InsertDecl():
-                pass  # not converted (as before this was a match): see the report of issue 36
+                pass  # the YAML format has no `insert`: left out, as before this was a match
             case _:  # the header's statements (a new kind of statement fails the call's type)
                 self._header(st, doc)
 
