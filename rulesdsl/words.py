@@ -516,23 +516,7 @@ def value_kind(value: ir.Value) -> ValueKind:
     match value:
         case ir.Marker(marker=marker):
             return marker
-        case (
-            ir.Number()
-            | ir.Rate()
-            | ir.ParamRate()
-            | ir.Trade()
-            | ir.Span()
-            | ir.Symbol()
-            | ir.Flag()
-            | ir.DiceValue()
-            | ir.D66Value()
-            | ir.Given()
-            | ir.Text()
-            | ir.Same()
-            | ir.Flat()
-            | ir.Share()
-            | ir.StepCost()
-        ):
+        case ir.Number() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
             return value.kind
         case _:
             assert_never(value)

@@ -41,19 +41,7 @@ def _units(value: ir.Value) -> list[ir.Number]:
             return [a]
         case ir.Share(but=but):
             return [but] if but is not None else []
-        case (
-            ir.Trade()
-            | ir.Span()
-            | ir.Marker()
-            | ir.Symbol()
-            | ir.Flag()
-            | ir.DiceValue()
-            | ir.D66Value()
-            | ir.Given()
-            | ir.Text()
-            | ir.Same()
-            | ir.StepCost()
-        ):
+        case ir.Marker() | ir.Same() | ir.OnceCost() | ir.NonCost():
             return []
         case unknown:
             assert_never(unknown)

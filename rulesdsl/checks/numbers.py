@@ -92,19 +92,7 @@ def _negative(cost: ir.Value) -> bool:
             return a.value < 0
         case ir.Same(resolved=resolved):
             return _negative(resolved)
-        case (
-            ir.Trade()
-            | ir.Span()
-            | ir.Marker()
-            | ir.Symbol()
-            | ir.Flag()
-            | ir.DiceValue()
-            | ir.D66Value()
-            | ir.Given()
-            | ir.Text()
-            | ir.Share()
-            | ir.StepCost()
-        ):
+        case ir.Marker() | ir.OnceCost() | ir.NonCost():
             return False
         case unknown:
             assert_never(unknown)

@@ -7,6 +7,7 @@ import argparse
 import codecs
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulesdsl.builder.build import atomic_write
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, ruleset_path
@@ -14,6 +15,9 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import sort_key
 from rulesdsl.frontends import registry
 from rulesdsl.interchange.chart_columns import cell_keys, layer_columns
+
+if TYPE_CHECKING:
+    from rulesdsl.sources import Loaded
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,88 +83,23 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulesdsl.interchange import chart_read
     from rulesdsl.interchange.csv_chart import check_alone, import_layer, import_table
-    from rulesdsl.sources import Loaded, read_bytes, too_large
 
-    path = Path(args.csv)
-    if not path.exists() and not path.is_symlink():
-        raise UsageError(f"cannot read {args.csv}: no such file")
-    if args.encoding:
-        try:
-            codecs.lookup(args.encoding)
-        except LookupError:
-            raise UsageError(f"--encoding: unknown encoding '{args.encoding}'") from None
-    locale_mark = None
-    if args.locale:
-        locale_mark = chart_read.locale_decimal(args.locale)
-        if locale_mark is None:
-            raise UsageError(f"--locale: unknown locale '{args.locale}' (fr, de, en_GB...)")
-    if args.table and not args.into:
-        raise UsageError("--table updates a table of a ruleset: give --into RULESET")
+    locale_mark = _checked_options(args)
     # With --into, worked examples the chart's cells answer otherwise are listed, not a stop.
     compiler = Compiler(examples_hold=not args.into)
-    data = read_bytes(path, compiler.limits)
-    if not isinstance(data, Loaded) and len(data) > compiler.limits.file_bytes:
-        # read_bytes stops one byte past the limit: the chart would be cut short, never read so
-        data = too_large(
-            str(path),
-            data,
-            compiler.limits,
-            "a chart",
-            "split it into one chart per layer or table",
-        )
-    if isinstance(data, Loaded):
-        report(data.diagnostics, compiler, "text")
+    read = _read(args, compiler)
+    if read is None:
         return EXIT_RULES
-    delimiter = {"comma": ",", "semicolon": ";", "tab": "\t"}.get(args.delimiter, args.delimiter)
-    suffix = path.suffix.lower()
-    if suffix in (".xlsx", ".ods"):
-        from rulesdsl.interchange.xlsx_chart import read_workbook
-
-        loaded = read_workbook(
-            data,
-            str(path),
-            "xlsx" if suffix == ".xlsx" else "ods",
-            args.layer or args.table,
-            compiler.limits.file_bytes,
-        )
-        delimiter = ","  # the sheet's cells, written as CSV; numbers are numbers already
-    else:
-        loaded = chart_read.decode_chart(data, str(path), args.encoding)
-    if loaded.quoted is not None:
-        compiler.sources[str(path)] = loaded.quoted
-    if loaded.text is None:
-        report(loaded.diagnostics, compiler, "text")
-        return EXIT_RULES
-    text = loaded.text
-    known = languages = None
-    columns: list[str] = []
-    target = None
-    if args.into:
-        target = ruleset_path(args.into)
-        if target.suffix not in registry.DSL.suffixes:
-            raise UsageError("--into takes a .terrain ruleset")
-        compiled = compiler.compile_file(target)
-        if compiled.ruleset is None:
-            report(compiled.diagnostics, compiler, "text")
-            print(f"{target} has errors: fix them first; left unchanged", file=sys.stderr)
-            return EXIT_RULES
-        rs = compiled.ruleset
-        known = cell_keys(rs)
-        languages = rs.languages
-        if args.table:
-            table = next((t for t in rs.tables if t.id == args.table), None)
-            if table is None:
-                names = ", ".join(t.id for t in rs.tables) or "none"
-                raise UsageError(f"--table: {target} has no table '{args.table}' ({names})")
-            columns = [c.id for c in table.columns] or ["value"]
-        else:
-            columns = layer_columns(rs)
+    loaded, text, delimiter = read
+    into = _into_target(args, compiler) if args.into else None
+    if isinstance(into, int):
+        return into
+    target, known, languages, columns = into or (None, None, None, [])
     if args.table:
         imported = import_table(
             text,
-            str(path),
+            str(Path(args.csv)),
             known=known or (),
             languages=languages or (),
             columns=columns,
@@ -172,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         imported = import_layer(
             text,
-            str(path),
+            str(Path(args.csv)),
             args.layer,
             label=args.label,
             scope="one per place" if args.one_per_place else "",
@@ -194,6 +133,94 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(imported.text)
         return EXIT_OK
     return _into(args, imported, compiler, target)
+
+
+def _checked_options(args: argparse.Namespace) -> str | None:
+    """The options checked before anything is read (UsageError); the locale's decimal mark."""
+    from rulesdsl.interchange import chart_read
+
+    path = Path(args.csv)
+    if not path.exists() and not path.is_symlink():
+        raise UsageError(f"cannot read {args.csv}: no such file")
+    if args.encoding:
+        try:
+            codecs.lookup(args.encoding)
+        except LookupError:
+            raise UsageError(f"--encoding: unknown encoding '{args.encoding}'") from None
+    locale_mark = None
+    if args.locale:
+        locale_mark = chart_read.locale_decimal(args.locale)
+        if locale_mark is None:
+            raise UsageError(f"--locale: unknown locale '{args.locale}' (fr, de, en_GB...)")
+    if args.table and not args.into:
+        raise UsageError("--table updates a table of a ruleset: give --into RULESET")
+    return locale_mark
+
+
+def _read(args: argparse.Namespace, compiler: Compiler) -> tuple[Loaded, str, str] | None:
+    """The chart as text (a workbook's sheet written as CSV) with what reading it said, and
+    its delimiter; None when it cannot be read (reported)."""
+    from rulesdsl.interchange import chart_read
+    from rulesdsl.sources import Loaded, read_bytes, too_large
+
+    path = Path(args.csv)
+    data = read_bytes(path, compiler.limits)
+    if not isinstance(data, Loaded) and len(data) > compiler.limits.file_bytes:
+        # read_bytes stops one byte past the limit: the chart would be cut short, never read so
+        data = too_large(
+            str(path),
+            data,
+            compiler.limits,
+            "a chart",
+            "split it into one chart per layer or table",
+        )
+    if isinstance(data, Loaded):
+        report(data.diagnostics, compiler, "text")
+        return None
+    delimiter = {"comma": ",", "semicolon": ";", "tab": "\t"}.get(args.delimiter, args.delimiter)
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".ods"):
+        from rulesdsl.interchange.xlsx_chart import read_workbook
+
+        loaded = read_workbook(
+            data,
+            str(path),
+            "xlsx" if suffix == ".xlsx" else "ods",
+            args.layer or args.table,
+            compiler.limits.file_bytes,
+        )
+        delimiter = ","  # the sheet's cells, written as CSV; numbers are numbers already
+    else:
+        loaded = chart_read.decode_chart(data, str(path), args.encoding)
+    if loaded.quoted is not None:
+        compiler.sources[str(path)] = loaded.quoted
+    if loaded.text is None:
+        report(loaded.diagnostics, compiler, "text")
+        return None
+    return loaded, loaded.text, delimiter
+
+
+def _into_target(
+    args: argparse.Namespace, compiler: Compiler
+) -> tuple[Path, list[str], tuple[str, ...], list[str]] | int:
+    """``--into``: the ruleset, its cells' keys, its languages and the columns of the layer or
+    table the chart updates; an exit code when the ruleset has errors (reported)."""
+    target = ruleset_path(args.into)
+    if target.suffix != ".terrain":
+        raise UsageError("--into takes a .terrain ruleset")
+    compiled = compiler.compile_file(target)
+    if compiled.ruleset is None:
+        report(compiled.diagnostics, compiler, "text")
+        print(f"{target} has errors: fix them first; left unchanged", file=sys.stderr)
+        return EXIT_RULES
+    rs = compiled.ruleset
+    if not args.table:
+        return target, cell_keys(rs), rs.languages, layer_columns(rs)
+    table = next((t for t in rs.tables if t.id == args.table), None)
+    if table is None:
+        names = ", ".join(t.id for t in rs.tables) or "none"
+        raise UsageError(f"--table: {target} has no table '{args.table}' ({names})")
+    return target, cell_keys(rs), rs.languages, [c.id for c in table.columns] or ["value"]
 
 
 def _into(args: argparse.Namespace, imported: object, compiler: Compiler, target: Path) -> int:

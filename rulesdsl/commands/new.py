@@ -153,7 +153,8 @@ def scaffold(name: str, base: ir.Ruleset) -> str:
 
 
 def _examples(base: ir.Ruleset, lang: str) -> list[str]:
-    out: list[str] = []
+    """The scaffold's commented examples, drawn from the base: a change, an addition and a
+    removal of each kind the base has something for."""
     mode = base.modes[0].id if base.modes else "some_mode"  # a base with no modes
     other_mode = base.modes[-1].id if len(base.modes) > 1 else mode
     feature = next(
@@ -164,18 +165,9 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
         ),
         None,
     ) or next((f for f in base.features if "cost" in f.cells), None)
-    if feature is not None:
-        cell = feature.cells["cost"]
-        key = next(iter(cell.exceptions), mode)
-        value = cell.exceptions.get(key, cell.default)
-        out += [
-            "# ---- change a value " + "-" * 70,
-            f"# One mode's cost in one terrain (the base says {semantic.shown(value)}):",
-            f"# override {feature.id}.{key} | 2",
-            '#     note "Why the house plays it this way."',
-            "# A whole cost cell: a value for every mode, then the exceptions:",
-            f"# override {feature.id} | 2, {other_mode} 1",
-        ]
+    table = base.tables[0] if base.tables else None
+    example = base.examples[0] if base.examples else None
+    out = _cost_lines(feature, mode, other_mode)
     modifier_feature = next((f for f in base.features if any(c != "cost" for c in f.cells)), None)
     if modifier_feature is not None:
         column = next(c for c in modifier_feature.cells if c != "cost")
@@ -186,37 +178,9 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
     factor = next((f for m in base.modifiers for f in m.factors), None)
     if factor is not None:
         out += ["# A modifier factor:", f"# override {factor.id} | -1"]
-    table = base.tables[0] if base.tables else None
-    if table is not None and table.rows:
-        row = table.rows[0]
-        path = (
-            f"{table.id}.{table.columns[0].id}.{row.key}"
-            if table.columns
-            else f"{table.id}.{row.key}"
-        )
-        shown = semantic.shown(row.cells[0]) if row.cells and row.cells[0] else "none"
-        out += ["# A table cell:", f"# override {path} | {shown}"]
-    dice = base.dice_tables[0] if base.dice_tables else None
-    if dice is not None and dice.rows:
-        effects = ", ".join(
-            k if v == ir.Flag(True) else f"{k} {semantic.shown(v)}"
-            for k, v in dice.rows[-1].effects.items()
-        )
-        out += ["# A dice row's effects:", f"# override {dice.id}.{dice.rows[-1].id} | {effects}"]
-    if dice is not None and dice.rows:
-        first = dice.rows[0]
-        out += [
-            "# A dice row's range (re-range its neighbour too, to keep every total covered):",
-            f"# override {dice.id}.{first.id} range {spelling.dice_range(first.low, first.high)}",
-        ]
-    step = next((st for st in base.steps if st.terms), None)
-    if step is not None:
-        term = step.terms[0]
-        field, shown = _step_example(term, step.param_unit)
-        out += [
-            f"# A step's parameter ({spelling.step_rule(step)}):",
-            f"# override {step.id}.{words.term_kind(term)}.{field} | {shown}",
-        ]
+    out += _table_lines(table)
+    out += _dice_lines(base.dice_tables[0] if base.dice_tables else None)
+    out += _step_lines(base)
     param = base.params[0] if base.params else None
     if param is not None:
         out += ["# A scenario parameter:", f"# override {param.id} | 10 {param.unit}"]
@@ -227,20 +191,97 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
             f"# A label in one language ({lang2}):",
             f"# override {feature.id}.label.{lang2} | {_quote(label)}",
         ]
-    example = base.examples[0] if base.examples else None
-    if example is not None and example.questions:
-        from rulesdsl.examples import statements as examples_stated
-
-        q = example.questions[0]
-        path = example.id if len(example.questions) == 1 else f"{example.id}.1"
-        answer = examples_stated.answer_text(examples_stated.stated(q), examples_stated.unit_of(q))
-        out += [
-            "# A worked example whose answer your change changes must be restated (or removed):",
-            f"# override example {path} | {answer}",
-        ]
+    out += _example_lines(example)
     out.append("")
-    layer = base.layers[0] if base.layers else None
+    out += _addition_lines(base, lang)
     out += [
+        "",
+        "# ---- take something away " + "-" * 65,
+        "# A mode, terrain, table ... by its name; the exceptions it keyed go with it:",
+        f"# remove {other_mode}",
+    ]
+    if table is not None and table.rows:
+        out += ["# One row of a table:", f"# remove {table.id}.{table.rows[-1].key}"]
+    if example is not None:
+        out += ["# A worked example:", f"# remove example {example.id}"]
+    return out
+
+
+def _cost_lines(feature: ir.Feature | None, mode: str, other_mode: str) -> list[str]:
+    """The section's head, and a cost of one mode and a whole cost cell changed."""
+    if feature is None:
+        return []
+    cell = feature.cells["cost"]
+    key = next(iter(cell.exceptions), mode)
+    value = cell.exceptions.get(key, cell.default)
+    return [
+        "# ---- change a value " + "-" * 70,
+        f"# One mode's cost in one terrain (the base says {semantic.shown(value)}):",
+        f"# override {feature.id}.{key} | 2",
+        '#     note "Why the house plays it this way."',
+        "# A whole cost cell: a value for every mode, then the exceptions:",
+        f"# override {feature.id} | 2, {other_mode} 1",
+    ]
+
+
+def _table_lines(table: ir.Table | None) -> list[str]:
+    if table is None or not table.rows:
+        return []
+    row = table.rows[0]
+    path = (
+        f"{table.id}.{table.columns[0].id}.{row.key}" if table.columns else f"{table.id}.{row.key}"
+    )
+    shown = semantic.shown(row.cells[0]) if row.cells and row.cells[0] else "none"
+    return ["# A table cell:", f"# override {path} | {shown}"]
+
+
+def _dice_lines(dice: ir.DiceTable | None) -> list[str]:
+    """A dice row's effects and a dice row's range changed."""
+    if dice is None or not dice.rows:
+        return []
+    effects = ", ".join(
+        k if v == ir.Flag(True) else f"{k} {semantic.shown(v)}"
+        for k, v in dice.rows[-1].effects.items()
+    )
+    first = dice.rows[0]
+    return [
+        "# A dice row's effects:",
+        f"# override {dice.id}.{dice.rows[-1].id} | {effects}",
+        "# A dice row's range (re-range its neighbour too, to keep every total covered):",
+        f"# override {dice.id}.{first.id} range {spelling.dice_range(first.low, first.high)}",
+    ]
+
+
+def _step_lines(base: ir.Ruleset) -> list[str]:
+    step = next((st for st in base.steps if st.terms), None)
+    if step is None:
+        return []
+    term = step.terms[0]
+    field, shown = _step_example(term, step.param_unit)
+    return [
+        f"# A step's parameter ({spelling.step_rule(step)}):",
+        f"# override {step.id}.{words.term_kind(term)}.{field} | {shown}",
+    ]
+
+
+def _example_lines(example: ir.Example | None) -> list[str]:
+    if example is None or not example.questions:
+        return []
+    from rulesdsl.examples import statements as examples_stated
+
+    q = example.questions[0]
+    path = example.id if len(example.questions) == 1 else f"{example.id}.1"
+    answer = examples_stated.answer_text(examples_stated.stated(q), examples_stated.unit_of(q))
+    return [
+        "# A worked example whose answer your change changes must be restated (or removed):",
+        f"# override example {path} | {answer}",
+    ]
+
+
+def _addition_lines(base: ir.Ruleset, lang: str) -> list[str]:
+    """A new mode, and new rows in a block of the base."""
+    layer = base.layers[0] if base.layers else None
+    out = [
         "# ---- add something " + "-" * 71,
         "# A new mode (give it a label in each language of the base):",
         "# mode new_mode "
@@ -255,16 +296,6 @@ def _examples(base: ir.Ruleset, lang: str) -> list[str]:
             f'#   new_terrain "New terrain" | {cells}',
             "# }",
         ]
-    out += [
-        "",
-        "# ---- take something away " + "-" * 65,
-        "# A mode, terrain, table ... by its name; the exceptions it keyed go with it:",
-        f"# remove {other_mode}",
-    ]
-    if table is not None and table.rows:
-        out += ["# One row of a table:", f"# remove {table.id}.{table.rows[-1].key}"]
-    if example is not None:
-        out += ["# A worked example:", f"# remove example {example.id}"]
     return out
 
 

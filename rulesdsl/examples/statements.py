@@ -43,7 +43,7 @@ def plain(value: ir.Value) -> Plain:
             return {"rate": [amount.value, per.value]}
         case ir.Trade(gain=gain, cost=cost):
             return {"trade": [gain.value, cost.value]}
-        case ir.ParamRate() | ir.Given() | ir.Same() | ir.Flat() | ir.StepCost():
+        case ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
             return {"word": spelling.value(value)}
         case _:
             assert_never(value)

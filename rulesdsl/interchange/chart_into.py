@@ -154,57 +154,178 @@ def update_into(
         ),
         None,
     )
-    diags: list[Diagnostic] = []
     if block is None and table and not any(t.id == name for t in old.ruleset.tables):
-        return Update(
+        return _refused(
+            "E101",
+            f"--table: {target} has no table '{name}'",
             None,
-            [
-                error(
-                    "E101",
-                    f"--table: {target} has no table '{name}'",
-                    None,
-                    "a chart updates a table the ruleset declares; declare new tables in it",
-                )
-            ],
+            "a chart updates a table the ruleset declares; declare new tables in it",
         )
     own_rows = {_key(r): r for r in block.rows} if block is not None else {}
     old_written = _written(old.ruleset, table, name)
     inherited = [k for k in old_written if k not in own_rows]
-    what = "table" if table else "layer"
-    if table:
-        columns = next(t for t in old.ruleset.tables if t.id == name).columns
-        order = [c.id for c in columns] or ["value"]
-    else:
-        layer = next((x for x in old.ruleset.layers if x.id == name), None)
-        order = list(layer.columns) if layer is not None else list(imported.columns)
-    missing = [c for c in imported.columns if c not in order]
-    if missing:
-        sheet = imported.sheet
-        heads = [c for c in sheet.rows[0] if c.text.strip() in (missing[0], f"column {missing[0]}")]
-        diags.append(
-            error(
-                "E101",
-                f"the chart gives column '{missing[0]}', which {what} '{name}' does not have",
-                sheet.at(heads[0]) if heads else None,
-                f"the {what}'s columns are {', '.join(order)}",
-            )
-        )
+    order = _column_order(imported, old.ruleset, table, name)
+    unknown = _unknown_column(imported, order, table, name)
+    if unknown is not None:
+        return Update(None, [unknown])
+    diags = _inherited(imported, compiler, target, table, name, order, inherited, old.ruleset)
+    if any(d.is_error for d in diags):
         return Update(None, diags)
+    kept, removed = _kept(own_rows, imported, order, text)
+    new_rows = [
+        r for r in imported.rows if r.key_text not in own_rows and r.key_text not in old_written
+    ]
+    position = {r.key_text: i for i, r in enumerate(imported.rows)}
+    in_order = sorted(kept, key=lambda k: position[_key(k[0])])  # the rows as the chart orders them
+    if block is None and table and new_rows:
+        return _refused(
+            "E133",
+            f"row {new_rows[0].row}, column 1: table '{name}' comes from the base "
+            f"of {target.name}; the chart adds '{new_rows[0].key_text}' to it",
+            new_rows[0].key.pos,
+            "add rows to the table in the base ruleset",
+        )
+    rows = _in_chart_order(kept, new_rows, position, order)
+    statements = _statements(parsed, block, imported, rows, table, inherited)
+    candidate = compiler.compile_source(
+        replace(parsed, statements=statements), target.parent, list(syntax_errors)
+    )
+    found = chart.located_in(candidate.diagnostics, imported)
+    if candidate.ruleset is None or any(_blocks(d) for d in found):
+        return Update(None, [*diags, *found])
+    cand_written = _written(candidate.ruleset, table, name)
+    edits, changed, moved = _row_edits(text, kept, in_order, old_written, cand_written)
+    edits += [(*text.row_lines(own_rows[key]), []) for key, _ in removed]
+    if new_rows and block is not None:
+        edits += _inserts(text, block, kept, in_order, new_rows, position, order)
+    new_text = _edited(text, edits)
+    if new_rows and block is None:
+        new_text = new_text.rstrip("\n") + _new_block(
+            imported, name, new_rows, order, bool(inherited)
+        )
+    recompiled = compiler.compile_text(new_text, str(target), target.parent)
+    added = [r.key_text for r in new_rows]
+    if recompiled.ruleset is None or any(_blocks(d) for d in recompiled.diagnostics):
+        return Update(None, [*diags, *found, *recompiled.diagnostics])
+    result = _written(recompiled.ruleset, table, name)
+    if result != cand_written or list(result) != list(cand_written):  # guards the editing above
+        return _refused(
+            "E133",
+            f"the edited {target.name} would not say what the chart says",
+            None,
+            "please report this; the file is left unchanged",
+        )
+    changed_any = bool(edits) or bool(new_rows)
+    return Update(
+        new_text if changed_any else None,
+        [*diags, *found],
+        old.ruleset,
+        recompiled.ruleset,
+        added,
+        changed,
+        removed,
+        moved,
+    )
+
+
+def _refused(code: str, message: str, pos: s.Pos | None, hint: str) -> Update:
+    """No update: the file is left as it is, for the error said."""
+    return Update(None, [error(code, message, pos, hint)])
+
+
+def _kept(
+    own_rows: dict[str, s.RowNode], imported: chart.Imported, order: list[str], text: _Text
+) -> tuple[list[tuple[s.RowNode, s.RowNode, str]], list[tuple[str, int]]]:
+    """The block's rows the chart keeps, each as (old, merged, merged text), and the ones it
+    lacks, each as (key, line)."""
     by_key = {r.key_text: r for r in imported.rows}
-    # Inherited rows: the same as the base's, or an error; missing ones are kept.
+    kept: list[tuple[s.RowNode, s.RowNode, str]] = []
+    removed: list[tuple[str, int]] = []
+    for key, old_row in own_rows.items():
+        row = by_key.get(key)
+        if row is None:
+            removed.append((key, old_row.item.name.pos.line))
+            continue
+        node, written = _merge(row, old_row, order, text, _chart_languages(imported))
+        kept.append((old_row, node, written))
+    return kept, removed
+
+
+def _edited(text: _Text, edits: list[tuple[int, int, list[str]]]) -> str:
+    """The text with the edits made, bottom up so that earlier lines keep their numbers; at
+    one line, the replacement of a row first, then the rows inserted before it."""
+    lines = list(text.lines)
+    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        lines[start:end] = replacement
+    return "".join(lines)
+
+
+def _new_block(
+    imported: chart.Imported,
+    name: str,
+    new_rows: list[chart.ChartRow],
+    order: list[str],
+    variant: bool,
+) -> str:
+    """The layer block the file does not have yet, to append (after a blank line)."""
+    head_text = _block_head(imported, name, variant)
+    body = [head_text, *(f"  {chart.chart_row_text(r, order)}" for r in new_rows), "}"]
+    if tuple(order) != ("cost",) and not variant:
+        body.insert(1, f"  columns {', '.join(order)}")
+    return "\n\n" + format_text("\n".join(body) + "\n")
+
+
+def _column_order(imported: chart.Imported, rs: ir.Ruleset, table: bool, name: str) -> list[str]:
+    """The columns of the block the chart updates, in the order the file declares them."""
+    if table:
+        columns = next(t for t in rs.tables if t.id == name).columns
+        return [c.id for c in columns] or ["value"]
+    layer = next((x for x in rs.layers if x.id == name), None)
+    return list(layer.columns) if layer is not None else list(imported.columns)
+
+
+def _unknown_column(
+    imported: chart.Imported, order: list[str], table: bool, name: str
+) -> Diagnostic | None:
+    """E101 at the head of the first column the chart gives and the block does not have."""
+    missing = [c for c in imported.columns if c not in order]
+    if not missing:
+        return None
+    what = "table" if table else "layer"
+    sheet = imported.sheet
+    assert sheet is not None
+    heads = [c for c in sheet.rows[0] if c.text.strip() in (missing[0], f"column {missing[0]}")]
+    return error(
+        "E101",
+        f"the chart gives column '{missing[0]}', which {what} '{name}' does not have",
+        sheet.at(heads[0]) if heads else None,
+        f"the {what}'s columns are {', '.join(order)}",
+    )
+
+
+def _inherited(
+    imported: chart.Imported,
+    compiler: Compiler,
+    target: Path,
+    table: bool,
+    name: str,
+    order: list[str],
+    inherited: list[str],
+    rs: ir.Ruleset,
+) -> list[Diagnostic]:
+    """Inherited rows: the same as the base's, or an error (E133); missing ones are kept
+    (W130)."""
+    diags: list[Diagnostic] = []
+    by_key = {r.key_text: r for r in imported.rows}
     base_rows: dict[str, chart.ChartRow] = {}
     if inherited:
-        exported = chart_rows(old.ruleset, name)
+        exported = chart_rows(rs, name)
         if exported is not None:
             _, _, again, _ = chart.read_chart(
                 to_csv(exported[0]),
                 str(target) + ".chart",
                 table=table,
-                target=Target(
-                    _modes(old.ruleset),
-                    frozenset(order),
-                    old.ruleset.languages,
-                ),
+                target=Target(_modes(rs), frozenset(order), rs.languages),
                 delimiter=",",
                 locale_mark=".",
                 fragments=compiler.fragments,
@@ -231,62 +352,56 @@ def update_into(
                     "change it in the base ruleset, or with `override` in the variant",
                 )
             )
-    if any(d.is_error for d in diags):
-        return Update(None, diags)
-    kept: list[tuple[s.RowNode, s.RowNode, str]] = []  # (old, merged, merged text)
-    removed: list[tuple[str, int]] = []
-    for key, old_row in own_rows.items():
-        row = by_key.get(key)
-        if row is None:
-            removed.append((key, old_row.item.name.pos.line))
-            continue
-        node, written = _merge(row, old_row, order, text, _chart_languages(imported))
-        kept.append((old_row, node, written))
-    new_rows = [
-        r for r in imported.rows if r.key_text not in own_rows and r.key_text not in old_written
-    ]
+    return diags
+
+
+def _in_chart_order(
+    kept: list[tuple[s.RowNode, s.RowNode, str]],
+    new_rows: list[chart.ChartRow],
+    position: dict[str, int],
+    order: list[str],
+) -> tuple[s.RowNode, ...]:
+    """The block's rows after the update: the kept ones merged and the new ones, in the
+    chart's order."""
     new_nodes = [chart.chart_row_node(r, order) for r in new_rows]
-    position = {r.key_text: i for i, r in enumerate(imported.rows)}
-    in_order = sorted(kept, key=lambda k: position[_key(k[0])])  # the rows as the chart orders them
     by_position = sorted(
         [(position[_key(old_row)], node) for old_row, node, _ in kept]
         + [(position[r.key_text], n) for r, n in zip(new_rows, new_nodes, strict=True)],
         key=lambda x: x[0],
     )
-    rows = tuple(node for _, node in by_position)
+    return tuple(node for _, node in by_position)
+
+
+def _statements(
+    parsed: s.SourceFile,
+    block: Block | None,
+    imported: chart.Imported,
+    rows: tuple[s.RowNode, ...],
+    table: bool,
+    inherited: list[str],
+) -> tuple[s.Statement, ...]:
+    """The file's statements with the block's rows as the chart has them (a new layer block
+    appended), to check before editing."""
     if block is not None:
-        statements = tuple(
-            replace(st, rows=rows) if st is block else st for st in parsed.statements
-        )
-    elif table or not new_rows:
-        statements = parsed.statements
-        if new_rows:
-            return Update(
-                None,
-                [
-                    error(
-                        "E133",
-                        f"row {new_rows[0].row}, column 1: table '{name}' comes from the base "
-                        f"of {target.name}; the chart adds '{new_rows[0].key_text}' to it",
-                        new_rows[0].key.pos,
-                        "add rows to the table in the base ruleset",
-                    )
-                ],
-            )
-    else:
-        assert imported.layer is not None
-        head = imported.layer
-        if inherited:  # a variant's block adds rows to its base's layer: no head of its own
-            head = replace(head, item=replace(head.item, labels=()), scope="many", columns=None)
-        statements = (*parsed.statements, replace(head, rows=rows))
-    candidate = compiler.compile_source(
-        replace(parsed, statements=statements), target.parent, list(syntax_errors)
-    )
-    found = chart.located_in(candidate.diagnostics, imported)
-    if candidate.ruleset is None or any(_blocks(d) for d in found):
-        return Update(None, [*diags, *found])
-    cand_written = _written(candidate.ruleset, table, name)
-    # The edits, bottom up, so that earlier lines keep their numbers.
+        return tuple(replace(st, rows=rows) if st is block else st for st in parsed.statements)
+    if table or not rows:
+        return parsed.statements
+    assert imported.layer is not None
+    head = imported.layer
+    if inherited:  # a variant's block adds rows to its base's layer: no head of its own
+        head = replace(head, item=replace(head.item, labels=()), scope="many", columns=None)
+    return (*parsed.statements, replace(head, rows=rows))
+
+
+def _row_edits(
+    text: _Text,
+    kept: list[tuple[s.RowNode, s.RowNode, str]],
+    in_order: list[tuple[s.RowNode, s.RowNode, str]],
+    old_written: dict[str, object],
+    cand_written: dict[str, object],
+) -> tuple[list[tuple[int, int, list[str]]], list[str], list[str]]:
+    """The edits of the kept rows (rewritten where changed, moved where the chart orders them
+    otherwise), the rows changed and the rows moved."""
     edits: list[tuple[int, int, list[str]]] = []
     changed: list[str] = []
     contents: dict[str, list[str]] = {}
@@ -308,65 +423,34 @@ def update_into(
         if row_ is not slot or key in changed:
             start, end = text.row_lines(slot)
             edits.append((start, end, contents[key]))
-    for key, _ in removed:
-        start, end = text.row_lines(own_rows[key])
-        edits.append((start, end, []))
-    if new_rows and block is not None:
-        # A new row goes after the row the chart has before it (at the block's end if none).
-        line = text.lines[block.rows[-1].item.name.pos.line - 1] if block.rows else "  "
-        last = max((text.row_lines(r)[1] for r in block.rows), default=block.item.pos.line)
-        kept_at = [position[_key(r)] for r, _, _ in in_order]
-        inserts: dict[int, list[str]] = {}
-        for r in new_rows:
-            before = bisect.bisect_left(kept_at, position[r.key_text])
-            if not kept:
-                at = text.closing(last)
-            elif before == 0:
-                at = text.row_lines(kept[0][0])[0]
-            else:
-                at = text.row_lines(kept[before - 1][0])[1]
-            added = _lines(chart.chart_row_text(r, order), _indent(line), _bar(line))
-            inserts.setdefault(at, []).extend(added)
-        edits += [(at, at, added) for at, added in inserts.items()]
-    lines = list(text.lines)
-    # Bottom up; at one line, the replacement of a row first, then the rows inserted before it.
-    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        lines[start:end] = replacement
-    new_text = "".join(lines)
-    if new_rows and block is None:
-        head_text = _block_head(imported, name, bool(inherited))
-        body = [head_text, *(f"  {chart.chart_row_text(r, order)}" for r in new_rows), "}"]
-        if tuple(order) != ("cost",) and not inherited:
-            body.insert(1, f"  columns {', '.join(order)}")
-        new_text = new_text.rstrip("\n") + "\n\n" + format_text("\n".join(body) + "\n")
-    recompiled = compiler.compile_text(new_text, str(target), target.parent)
-    added = [r.key_text for r in new_rows]
-    if recompiled.ruleset is None or any(_blocks(d) for d in recompiled.diagnostics):
-        return Update(None, [*diags, *found, *recompiled.diagnostics])
-    result = _written(recompiled.ruleset, table, name)
-    if result != cand_written or list(result) != list(cand_written):  # guards the editing above
-        return Update(
-            None,
-            [
-                error(
-                    "E133",
-                    f"the edited {target.name} would not say what the chart says",
-                    None,
-                    "please report this; the file is left unchanged",
-                )
-            ],
-        )
-    changed_any = bool(edits) or bool(new_rows)
-    return Update(
-        new_text if changed_any else None,
-        [*diags, *found],
-        old.ruleset,
-        recompiled.ruleset,
-        added,
-        changed,
-        removed,
-        moved,
-    )
+    return edits, changed, moved
+
+
+def _inserts(
+    text: _Text,
+    block: Block,
+    kept: list[tuple[s.RowNode, s.RowNode, str]],
+    in_order: list[tuple[s.RowNode, s.RowNode, str]],
+    new_rows: list[chart.ChartRow],
+    position: dict[str, int],
+    order: list[str],
+) -> list[tuple[int, int, list[str]]]:
+    """A new row goes after the row the chart has before it (at the block's end if none)."""
+    line = text.lines[block.rows[-1].item.name.pos.line - 1] if block.rows else "  "
+    last = max((text.row_lines(r)[1] for r in block.rows), default=block.item.pos.line)
+    kept_at = [position[_key(r)] for r, _, _ in in_order]
+    inserts: dict[int, list[str]] = {}
+    for r in new_rows:
+        before = bisect.bisect_left(kept_at, position[r.key_text])
+        if not kept:
+            at = text.closing(last)
+        elif before == 0:
+            at = text.row_lines(kept[0][0])[0]
+        else:
+            at = text.row_lines(kept[before - 1][0])[1]
+        added = _lines(chart.chart_row_text(r, order), _indent(line), _bar(line))
+        inserts.setdefault(at, []).extend(added)
+    return [(at, at, added) for at, added in inserts.items()]
 
 
 def _blocks(d: Diagnostic) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, assert_never
 
 import yaml
 
@@ -84,6 +84,37 @@ def _maybe_flow(data: dict[str, Any]) -> dict[str, Any]:
     if all(isinstance(v, str | int | bool) for v in data.values()) and len(repr(data)) < FLOW_LIMIT:
         return _Flow(data)
     return data
+
+
+_Header = (
+    s.RulesetDecl
+    | s.VersionDecl
+    | s.EditionDecl
+    | s.ExtendsDecl
+    | s.LanguagesDecl
+    | s.UnitsDecl
+    | s.StackingDecl
+    | s.MinimumDecl
+)
+"""The statements of the header, each a top-level key of the YAML document."""
+
+
+def _extended(key: str, value: Any, extras: dict[str, Any]) -> Any:
+    """``value`` as written, or ``{key: value, **extras}`` when it carries labels or notes."""
+    return _maybe_flow({key: value, **extras}) if extras else value
+
+
+def _removed_path(st: s.RemoveDecl | s.ExampleRemove | s.FacingRemove) -> str:
+    """The path a removal names, as the YAML format writes it."""
+    match st:
+        case s.RemoveDecl():
+            return ".".join(n.text for n in st.path)
+        case s.ExampleRemove():
+            return "example." + ".".join(n.text for n in st.path)
+        case s.FacingRemove():
+            return "facing." + st.mode.text
+        case _:
+            assert_never(st)
 
 
 class _ToYaml:
@@ -203,224 +234,245 @@ class _ToYaml:
     def _statement(
         self, st: s.Statement, doc: dict[str, Any], section: Callable[[str], dict[str, Any]]
     ) -> None:
-        if isinstance(st, s.RulesetDecl):
-            doc["ruleset"] = st.item.name.text
-            doc.update(self.labels(st.item.labels))
-            doc.update(self.extras(st.item.extras))
-        elif isinstance(st, s.VersionDecl):
-            doc["version"] = st.version
-        elif isinstance(st, s.EditionDecl):
-            doc["edition"] = st.edition
-        elif isinstance(st, s.ExtendsDecl):
-            doc["extends"] = f"{st.base.text}@{st.requirement}"
-        elif isinstance(st, s.LanguagesDecl):
-            doc["languages"] = [n.text for n in st.languages]
-        elif isinstance(st, s.BookDecl):
-            section("books")[st.item.name.text] = self.item(st.item)
-        elif isinstance(st, s.UnitsDecl):
-            doc["units"] = _Flow({k.text: v.text for k, v in st.bindings})
-        elif isinstance(st, s.StackingDecl):
-            entry = f" entry {self.text(st.entry.pos)}" if st.entry else ""
-            doc["stacking"] = st.policy.text + entry
-        elif isinstance(st, s.MinimumDecl):
-            extras = self.extras(st.extras)
-            move = self.text(st.amount.pos)
-            doc["minimum"] = _maybe_flow({"move": move, **extras}) if extras else move
-        elif isinstance(st, s.ModeDecl):
-            keywords = [n.text for n in st.keywords] or None
-            section("modes")[st.item.name.text] = self.item(st.item, keywords=keywords)
-        elif isinstance(st, s.GroupDecl):
-            members = [n.text for n in st.members] or None
-            section("groups")[st.item.name.text] = self.item(st.item, members=members)
-        elif isinstance(st, s.PrecedenceDecl):
-            groups = [n.text for n in st.groups]
-            extras = self.extras(st.extras)
-            doc.setdefault("precedence", []).append(
-                _maybe_flow({"groups": groups, **extras}) if extras else groups
-            )
-        elif isinstance(st, s.ContextDecl):
-            values = {v.name.text: self.item(v) for v in st.values}
-            section("contexts")[st.item.name.text] = self._block(st.item, values=values)
-        elif isinstance(st, s.ModifierDecl):
-            whens = [
-                _maybe_flow(
-                    {
-                        "members": [n.text for n in w.members],
-                        "cell": self.text(w.cell.pos),
-                        **self.extras(w.extras),
-                    }
+        match st:
+            case s.BookDecl():
+                section("books")[st.item.name.text] = self.item(st.item)
+            case s.ModeDecl():
+                keywords = [n.text for n in st.keywords] or None
+                section("modes")[st.item.name.text] = self.item(st.item, keywords=keywords)
+            case s.GroupDecl():
+                members = [n.text for n in st.members] or None
+                section("groups")[st.item.name.text] = self.item(st.item, members=members)
+            case s.PrecedenceDecl():
+                groups = [n.text for n in st.groups]
+                doc.setdefault("precedence", []).append(
+                    _extended("groups", groups, self.extras(st.extras))
                 )
-                for w in st.whens
-            ]
-            clamp = [_bound(st.clamp.low), _bound(st.clamp.high)] if st.clamp else None
-            section("modifiers")[st.item.name.text] = self._block(
-                st.item,
-                context=(
-                    [st.context.text, st.context2.text]
-                    if st.context and st.context2
-                    else st.context.text
-                    if st.context
-                    else None
-                ),
-                combine=st.combine.text if st.combine else None,
-                clamp=clamp,
-                rows=self.rows(st.rows) or None,
-                when=whens or None,
-                best={
-                    b.item.name.text: self._block(
-                        b.item,
-                        combine=b.combine.text if b.combine else None,
-                        members=[m.text for m in b.members],
+            case s.ContextDecl():
+                values = {v.name.text: self.item(v) for v in st.values}
+                section("contexts")[st.item.name.text] = self._block(st.item, values=values)
+            case s.ModifierDecl():
+                section("modifiers")[st.item.name.text] = self._modifier(st)
+            case s.LayerDecl():
+                section("layers")[st.item.name.text] = self._layer(st)
+            case s.StepDecl():
+                section("steps")[st.item.name.text] = self._step(st)
+            case s.DecisionDecl():
+                section("decisions")[st.item.name.text] = self._decision(st)
+            case s.TableDecl():
+                section("tables")[st.item.name.text] = self._table(st)
+            case s.DiceDecl():
+                section("dice_tables")[st.item.name.text] = self._dice(st)
+            case s.TriggerDecl():
+                section("triggers")[st.item.name.text] = self._trigger(st)
+            case s.ExcludeDecl():
+                doc.setdefault("exclusions", []).append(
+                    _maybe_flow(
+                        {
+                            "exclude": st.subject.text,
+                            "with": [n.text for n in st.others],
+                            **self.extras(st.extras),
+                        }
                     )
-                    for b in st.bests
-                }
-                or None,
-            )
-        elif isinstance(st, s.LayerDecl):
-            scope = words.scope_words(st.scope)
-            section("layers")[st.item.name.text] = self._block(
-                st.item,
-                scope=scope,
-                columns=[n.text for n in st.columns] if st.columns else None,
-                rows=self.rows(st.rows),
-            )
-        elif isinstance(st, s.StepDecl):
-            section("steps")[st.item.name.text] = self._block(
-                st.item,
-                input=self.span(st.param.name.pos, st.param.unit.pos),
-                result=st.result.text if st.result else None,
-                terms=[self.text(t.pos) for t in st.terms],
-            )
-        elif isinstance(st, s.DecisionDecl):
-            section("decisions")[st.item.name.text] = self._block(
-                st.item,
-                inputs=[self.span(p.name.pos, (p.default or p.unit).pos) for p in st.params],
-                result=st.result.text if st.result else None,
-                rows=[self._decision_row(r) for r in st.rows],
-            )
-        elif isinstance(st, s.TableDecl):
-            plain = all(not c.labels and c.extras == s.Extras() for c in st.columns)
-            columns: Any = (
-                [c.name.text for c in st.columns]
-                if plain
-                else {c.name.text: self.item(c) for c in st.columns}
-            )
-            section("tables")[st.item.name.text] = self._block(
-                st.item, columns=columns or None, rows=self.rows(st.rows)
-            )
-        elif isinstance(st, s.DiceDecl):
-            section("dice_tables")[st.item.name.text] = self._block(
-                st.item,
-                dice=self.text(st.dice.pos),
-                modifiers={m.item.name.text: self._dice_modifier(m) for m in st.modifiers} or None,
-                rows=[self._dice_row(r) for r in st.rows] or (None if st.results else []),
-                **(self._results(st.results) if st.results else {}),
-                **({"naturals": self._naturals(st.naturals)} if st.naturals else {}),
-            )
-        elif isinstance(st, s.TriggerDecl):
-            check = f"{self.text(st.check.pos)} >= {st.at_least}" if st.check else None
-            section("triggers")[st.item.name.text] = self._block(
-                st.item,
-                check=check,
-                roll=st.table.text,
-                with_=(
-                    [n.text for n in (st.modifier, *st.more_modifiers) if n is not None]
-                    if st.more_modifiers
-                    else st.modifier.text
-                    if st.modifier
-                    else None
-                ),
-                times=st.times if st.times != 1 else None,
-            )
-        elif isinstance(st, s.ExcludeDecl):
-            doc.setdefault("exclusions", []).append(
-                _maybe_flow(
-                    {
-                        "exclude": st.subject.text,
-                        "with": [n.text for n in st.others],
-                        **self.extras(st.extras),
-                    }
                 )
+            case s.GridDecl():
+                section("grids")[st.item.name.text] = self._grid(st)
+            case s.ParamDecl():
+                section("params")[st.item.name.text] = self._param(st)
+            case s.SightDecl():
+                section("sights")[st.item.name.text] = self._sight(st)
+            case s.MoveDecl():
+                section("moves")[st.item.name.text] = self._move(st)
+            case s.RollDecl():
+                section("rolls")[st.item.name.text] = self._roll(st)
+            case s.ExampleDecl():
+                section("examples")[st.item.name.text] = self._block(
+                    st.item, ask=[self._question(q) for q in st.questions]
+                )
+            case s.FacingDecl():
+                section("facing")[st.mode.text] = {
+                    "on": st.grid.text,
+                    "rules": [self._facing_clause(t) for t in st.terms],
+                    **self.extras(st.extras),
+                }
+            case s.OverrideDecl():
+                path = ".".join(n.text for n in st.path)
+                cell = self.text(st.cell.pos)
+                section("overrides")[path] = _extended("cell", cell, self.extras(st.extras))
+            case s.ExampleOverride():
+                path = "example." + ".".join(n.text for n in st.path)
+                answer = self.span(st.answer[0].pos, st.answer[-1].pos)
+                section("overrides")[path] = _extended("cell", answer, self.extras(st.extras))
+            case s.RemoveDecl() | s.ExampleRemove() | s.FacingRemove():
+                removal = _extended("remove", _removed_path(st), self.extras(st.extras))
+                doc.setdefault("removes", []).append(removal)
+            case s.InsertDecl():
+                pass  # the YAML format has no `insert`: left out, as before this was a match
+            case _:  # the header's statements (a new kind of statement fails the call's type)
+                self._header(st, doc)
+
+    def _header(self, st: _Header, doc: dict[str, Any]) -> None:
+        """The statements of the header: top-level keys of the document."""
+        match st:
+            case s.RulesetDecl():
+                doc["ruleset"] = st.item.name.text
+                doc.update(self.labels(st.item.labels))
+                doc.update(self.extras(st.item.extras))
+            case s.VersionDecl():
+                doc["version"] = st.version
+            case s.EditionDecl():
+                doc["edition"] = st.edition
+            case s.ExtendsDecl():
+                doc["extends"] = f"{st.base.text}@{st.requirement}"
+            case s.LanguagesDecl():
+                doc["languages"] = [n.text for n in st.languages]
+            case s.UnitsDecl():
+                doc["units"] = _Flow({k.text: v.text for k, v in st.bindings})
+            case s.StackingDecl():
+                entry = f" entry {self.text(st.entry.pos)}" if st.entry else ""
+                doc["stacking"] = st.policy.text + entry
+            case s.MinimumDecl():
+                move = self.text(st.amount.pos)
+                doc["minimum"] = _extended("move", move, self.extras(st.extras))
+            case _:
+                assert_never(st)
+
+    def _layer(self, st: s.LayerDecl) -> Any:
+        return self._block(
+            st.item,
+            scope=words.scope_words(st.scope),
+            columns=[n.text for n in st.columns] if st.columns else None,
+            rows=self.rows(st.rows),
+        )
+
+    def _step(self, st: s.StepDecl) -> Any:
+        return self._block(
+            st.item,
+            input=self.span(st.param.name.pos, st.param.unit.pos),
+            result=st.result.text if st.result else None,
+            terms=[self.text(t.pos) for t in st.terms],
+        )
+
+    def _decision(self, st: s.DecisionDecl) -> Any:
+        return self._block(
+            st.item,
+            inputs=[self.span(p.name.pos, (p.default or p.unit).pos) for p in st.params],
+            result=st.result.text if st.result else None,
+            rows=[self._decision_row(r) for r in st.rows],
+        )
+
+    def _grid(self, st: s.GridDecl) -> Any:
+        return self._block(
+            st.item,
+            size=[self.text(q.pos) for q in st.size],
+            shape=st.shape.text if st.shape else None,
+            diagonals=list(st.diagonals) if st.diagonals or not st.shape else None,
+        )
+
+    def _param(self, st: s.ParamDecl) -> Any:
+        return self._block(
+            st.item, unit=st.unit.text, value=self.text(st.value.pos) if st.value else None
+        )
+
+    def _move(self, st: s.MoveDecl) -> Any:
+        return self._block(
+            st.item,
+            factor=self.text(st.factor.pos).split()[-1] if st.factor else None,
+            amount=self.text(st.amount.pos) if st.amount else None,
+            not_=[n.text for n in st.barred] or None,
+        )
+
+    def _roll(self, st: s.RollDecl) -> Any:
+        return self._block(
+            st.item,
+            roll=self.text(st.dice.pos) if st.dice else st.table.text if st.table else None,
+            when=" ".join(w.text for w in st.when),
+            combine=st.combine.text if st.combine else None,
+        )
+
+    def _modifier(self, st: s.ModifierDecl) -> Any:
+        whens = [
+            _maybe_flow(
+                {
+                    "members": [n.text for n in w.members],
+                    "cell": self.text(w.cell.pos),
+                    **self.extras(w.extras),
+                }
             )
-        elif isinstance(st, s.GridDecl):
-            section("grids")[st.item.name.text] = self._block(
-                st.item,
-                size=[self.text(q.pos) for q in st.size],
-                shape=st.shape.text if st.shape else None,
-                diagonals=list(st.diagonals) if st.diagonals or not st.shape else None,
-            )
-        elif isinstance(st, s.ParamDecl):
-            section("params")[st.item.name.text] = self._block(
-                st.item, unit=st.unit.text, value=self.text(st.value.pos) if st.value else None
-            )
-        elif isinstance(st, s.OverrideDecl):
-            path = ".".join(n.text for n in st.path)
-            cell = self.text(st.cell.pos)
-            extras = self.extras(st.extras)
-            section("overrides")[path] = _maybe_flow({"cell": cell, **extras}) if extras else cell
-        elif isinstance(st, s.SightDecl):
-            section("sights")[st.item.name.text] = self._block(
-                st.item,
-                blocks_at=self.text(st.blocks_at.pos).split()[-1] if st.blocks_at else None,
-                counts=st.counts.text if st.counts else None,
-                crossed=st.crossed.text if st.crossed else None,
-                target_inside=True if st.inside is not None else None,
-            )
-        elif isinstance(st, s.MoveDecl):
-            section("moves")[st.item.name.text] = self._block(
-                st.item,
-                factor=self.text(st.factor.pos).split()[-1] if st.factor else None,
-                amount=self.text(st.amount.pos) if st.amount else None,
-                not_=[n.text for n in st.barred] or None,
-            )
-        elif isinstance(st, s.RollDecl):
-            section("rolls")[st.item.name.text] = self._block(
-                st.item,
-                roll=self.text(st.dice.pos) if st.dice else st.table.text if st.table else None,
-                when=" ".join(w.text for w in st.when),
-                combine=st.combine.text if st.combine else None,
-            )
-        elif isinstance(st, s.ExampleDecl):
-            section("examples")[st.item.name.text] = self._block(
-                st.item, ask=[self._question(q) for q in st.questions]
-            )
-        elif isinstance(st, s.ExampleOverride):
-            path = "example." + ".".join(n.text for n in st.path)
-            answer = self.span(st.answer[0].pos, st.answer[-1].pos)
-            extras = self.extras(st.extras)
-            section("overrides")[path] = (
-                _maybe_flow({"cell": answer, **extras}) if extras else answer
-            )
-        elif isinstance(st, s.FacingDecl):
-            section("facing")[st.mode.text] = {
-                "on": st.grid.text,
-                "rules": [self._facing_clause(t) for t in st.terms],
-                **self.extras(st.extras),
+            for w in st.whens
+        ]
+        clamp = [_bound(st.clamp.low), _bound(st.clamp.high)] if st.clamp else None
+        return self._block(
+            st.item,
+            context=(
+                [st.context.text, st.context2.text]
+                if st.context and st.context2
+                else st.context.text
+                if st.context
+                else None
+            ),
+            combine=st.combine.text if st.combine else None,
+            clamp=clamp,
+            rows=self.rows(st.rows) or None,
+            when=whens or None,
+            best={
+                b.item.name.text: self._block(
+                    b.item,
+                    combine=b.combine.text if b.combine else None,
+                    members=[m.text for m in b.members],
+                )
+                for b in st.bests
             }
-        elif isinstance(st, s.FacingRemove):
-            extras = self.extras(st.extras)
-            path = "facing." + st.mode.text
-            doc.setdefault("removes", []).append(
-                _maybe_flow({"remove": path, **extras}) if extras else path
-            )
-        elif isinstance(st, s.ExampleRemove):
-            path = "example." + ".".join(n.text for n in st.path)
-            extras = self.extras(st.extras)
-            doc.setdefault("removes", []).append(
-                _maybe_flow({"remove": path, **extras}) if extras else path
-            )
-        elif isinstance(st, s.RemoveDecl):
-            path = ".".join(n.text for n in st.path)
-            extras = self.extras(st.extras)
-            doc.setdefault("removes", []).append(
-                _maybe_flow({"remove": path, **extras}) if extras else path
-            )
+            or None,
+        )
+
+    def _table(self, st: s.TableDecl) -> Any:
+        plain = all(not c.labels and c.extras == s.Extras() for c in st.columns)
+        columns: Any = (
+            [c.name.text for c in st.columns]
+            if plain
+            else {c.name.text: self.item(c) for c in st.columns}
+        )
+        return self._block(st.item, columns=columns or None, rows=self.rows(st.rows))
+
+    def _dice(self, st: s.DiceDecl) -> Any:
+        return self._block(
+            st.item,
+            dice=self.text(st.dice.pos),
+            modifiers={m.item.name.text: self._dice_modifier(m) for m in st.modifiers} or None,
+            rows=[self._dice_row(r) for r in st.rows] or (None if st.results else []),
+            **(self._results(st.results) if st.results else {}),
+            **({"naturals": self._naturals(st.naturals)} if st.naturals else {}),
+        )
+
+    def _trigger(self, st: s.TriggerDecl) -> Any:
+        check = f"{self.text(st.check.pos)} >= {st.at_least}" if st.check else None
+        return self._block(
+            st.item,
+            check=check,
+            roll=st.table.text,
+            with_=(
+                [n.text for n in (st.modifier, *st.more_modifiers) if n is not None]
+                if st.more_modifiers
+                else st.modifier.text
+                if st.modifier
+                else None
+            ),
+            times=st.times if st.times != 1 else None,
+        )
+
+    def _sight(self, st: s.SightDecl) -> Any:
+        return self._block(
+            st.item,
+            blocks_at=self.text(st.blocks_at.pos).split()[-1] if st.blocks_at else None,
+            counts=st.counts.text if st.counts else None,
+            crossed=st.crossed.text if st.crossed else None,
+            target_inside=True if st.inside is not None else None,
+        )
 
     def _question(self, q: s.QuestionNode) -> Any:
         """A worked example's question as written (a mapping when it carries notes)."""
-        extras = self.extras(q.extras)
-        text = self.text(q.pos)
-        return _maybe_flow({"ask": text, **extras}) if extras else text
+        return _extended("ask", self.text(q.pos), self.extras(q.extras))
 
     def _facing_clause(self, term: s.FacingTerm) -> str:
         """One clause of a facing rule as written (issue 24)."""

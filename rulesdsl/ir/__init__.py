@@ -116,10 +116,13 @@ from rulesdsl.ir.values import Lang as Lang
 from rulesdsl.ir.values import Marker as Marker
 from rulesdsl.ir.values import MarkerKind as MarkerKind
 from rulesdsl.ir.values import NewId as NewId
+from rulesdsl.ir.values import NonCost as NonCost
 from rulesdsl.ir.values import Number as Number
+from rulesdsl.ir.values import OnceCost as OnceCost
 from rulesdsl.ir.values import PairValue as PairValue
 from rulesdsl.ir.values import ParamRate as ParamRate
 from rulesdsl.ir.values import Pattern as Pattern
+from rulesdsl.ir.values import PerDistance as PerDistance
 from rulesdsl.ir.values import PlaceState as PlaceState
 from rulesdsl.ir.values import Rate as Rate
 from rulesdsl.ir.values import Same as Same

@@ -52,6 +52,33 @@ Labels = dict[Lang, str]
 """Text per language code, in the ruleset's language order (the first is the default)."""
 
 # ---- values -------------------------------------------------------------------------------
+#
+# Each member of :data:`Value` stands alone (Number, Marker, Same) or in one of three groups,
+# marked by a base class so that a reader dispatches on a whole group with one class pattern
+# (``case ir.OnceCost():``). mypy removes a group's members from the union at such an arm, so
+# a member added to ``Value`` outside every group is still named by every reader.
+
+
+class PerDistance:
+    """A group of :data:`Value`: a cost per distance whose distance is written apart
+    (:class:`Rate`, :class:`ParamRate`)."""
+
+    __slots__ = ()
+
+
+class OnceCost:
+    """A group of :data:`Value`: a cost paid once per move through the feature, whatever the
+    distance (:class:`Flat`, :class:`Share`, :class:`StepCost`; issue 11)."""
+
+    __slots__ = ()
+
+
+class NonCost:
+    """A group of :data:`Value`: a value that is never a movement cost, held by tables,
+    modifiers, dice rows and worked examples (:class:`Trade`, :class:`Span`, :class:`Symbol`,
+    :class:`Flag`, :class:`DiceValue`, :class:`D66Value`, :class:`Given`, :class:`Text`)."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -65,7 +92,7 @@ class Number:
 
 
 @dataclass(frozen=True)
-class Rate:
+class Rate(PerDistance):
     """``amount per per``: ``1 per 2 in`` (MP per distance), ``90 deg per 1.5 m``."""
 
     amount: Number
@@ -74,7 +101,7 @@ class Rate:
 
 
 @dataclass(frozen=True)
-class ParamRate:
+class ParamRate(PerDistance):
     """``1 per road_move``: a rate whose distance is a scenario parameter."""
 
     amount: Number
@@ -83,7 +110,7 @@ class ParamRate:
 
 
 @dataclass(frozen=True)
-class Trade:
+class Trade(NonCost):
     """``+90 deg for -1.5 m``: a gain bought with a cost."""
 
     gain: Number
@@ -92,7 +119,7 @@ class Trade:
 
 
 @dataclass(frozen=True)
-class Span:
+class Span(NonCost):
     """An inclusive range such as ``2-3 in``."""
 
     low: float
@@ -115,7 +142,7 @@ class Marker:
 
 
 @dataclass(frozen=True)
-class Symbol:
+class Symbol(NonCost):
     """A word from a table cell: ``none``, ``half``, ``any``; ``yes`` and ``no`` are Flags."""
 
     name: Id
@@ -123,7 +150,7 @@ class Symbol:
 
 
 @dataclass(frozen=True)
-class Flag:
+class Flag(NonCost):
     """``yes``, ``no``, or an effect named alone in a dice row (``ignites``)."""
 
     value: bool
@@ -131,7 +158,7 @@ class Flag:
 
 
 @dataclass(frozen=True)
-class DiceValue:
+class DiceValue(NonCost):
     """Dice added up: ``1d6+3``, ``3d6``, ``d10`` (one die), ``d%`` (``1d100``)."""
 
     count: int
@@ -141,7 +168,7 @@ class DiceValue:
 
 
 @dataclass(frozen=True)
-class D66Value:
+class D66Value(NonCost):
     """``d66``: two six-sided dice read as tens and units (11 to 66, so 17 to 20 never come
     up), each of the 36 results equally likely; plus ``bonus``."""
 
@@ -154,7 +181,7 @@ DiceRoll = DiceValue | D66Value
 
 
 @dataclass(frozen=True)
-class Given:
+class Given(NonCost):
     """``given``: a modifier's value that the rules leave to each model (a perk's +/- n),
     supplied when the module is asked: ``modifier("concealment", "perk", perk=2)``."""
 
@@ -162,7 +189,7 @@ class Given:
 
 
 @dataclass(frozen=True)
-class Text:
+class Text(NonCost):
     """Free text kept as written (``"6 x 3 in"``)."""
 
     text: str
@@ -182,7 +209,7 @@ class Same:
 
 
 @dataclass(frozen=True)
-class Flat:
+class Flat(OnceCost):
     """``flat 2 in``: a cost paid once per move through the feature, whatever the distance."""
 
     amount: Number
@@ -190,7 +217,7 @@ class Flat:
 
 
 @dataclass(frozen=True)
-class Share:
+class Share(OnceCost):
     """``share 1/2``, ``share all`` (1/1), ``share all but 1 in``: a part of the moving
     unit's allowance (``but``: less that much, never below 0)."""
 
@@ -201,7 +228,7 @@ class Share:
 
 
 @dataclass(frozen=True)
-class StepCost:
+class StepCost(OnceCost):
     """``step climb``: the cost is the step's answer for the input the caller gives."""
 
     step: Id
@@ -210,22 +237,24 @@ class StepCost:
 
 Value = (
     Number
-    | Rate
-    | ParamRate
-    | Trade
-    | Span
+    | Rate  # PerDistance
+    | ParamRate  # PerDistance
+    | Trade  # NonCost
+    | Span  # NonCost
     | Marker
-    | Symbol
-    | Flag
-    | DiceValue
-    | D66Value
-    | Given
-    | Text
+    | Symbol  # NonCost
+    | Flag  # NonCost
+    | DiceValue  # NonCost
+    | D66Value  # NonCost
+    | Given  # NonCost
+    | Text  # NonCost
     | Same
-    | Flat
-    | Share
-    | StepCost
+    | Flat  # OnceCost
+    | Share  # OnceCost
+    | StepCost  # OnceCost
 )
+"""What a cell holds: a number, a marker, another feature's value (``as``), or a member of
+one of the groups :class:`PerDistance`, :class:`OnceCost`, :class:`NonCost`."""
 
 
 PlaceState = Literal["may_not_end", "must_stop"]

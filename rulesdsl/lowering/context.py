@@ -219,18 +219,7 @@ class Context:
             case ir.Span(unit=u):
                 if u is not None:
                     self.unit(s.Name(u, pos), None)
-            case (
-                ir.Marker()
-                | ir.Symbol()
-                | ir.Flag()
-                | ir.DiceValue()
-                | ir.D66Value()
-                | ir.Given()
-                | ir.Text()
-                | ir.Same()
-                | ir.Share()
-                | ir.StepCost()
-            ):
+            case ir.Marker() | ir.Same() | ir.OnceCost() | ir.NonCost():
                 pass
             case unknown:
                 assert_never(unknown)

@@ -22,6 +22,8 @@ KEY_UNIT = "key"
 """The unit of an input that holds a key of a table."""
 
 Reading = ir.Reading
+_Cell = tuple[str, float | None, ir.Value | None]
+"""A cell a decision's condition may pick: its key, the key's number, and its value."""
 
 
 def _op(text: str) -> ir.CompareOp:
@@ -179,12 +181,7 @@ class DecisionLowering:
         if other.ref is not None and params.get(other.ref.text) == BOOL_UNIT:
             return ir.InputTruth(other.ref.text, holds)
         if other.ref is not None and other.ref.text not in params:
-            self.err(
-                "E101",
-                f"unknown input '{other.ref.text}'",
-                other.ref.pos,
-                did_you_mean(other.ref.text, params),
-            )
+            self._unknown_input(other.ref, params)
             return None
         self.err(
             "E210",
@@ -197,12 +194,7 @@ class DecisionLowering:
     def _operand(self, node: s.OperandNode, params: dict[str, str]) -> ir.Operand | None:
         if node.ref is not None:
             if node.ref.text not in params:
-                self.err(
-                    "E101",
-                    f"unknown input '{node.ref.text}'",
-                    node.ref.pos,
-                    did_you_mean(node.ref.text, params),
-                )
+                self._unknown_input(node.ref, params)
                 return None
             if params[node.ref.text] == KEY_UNIT:
                 table = self.decision_keys[node.ref.text]
@@ -286,6 +278,10 @@ class DecisionLowering:
             operands.append(operand)
         return ir.Comparison(operands[0], _op(node.op), operands[1])
 
+    def _unknown_input(self, name: s.Name, params: dict[str, str]) -> None:
+        """E101: ``name`` is no input of the decision."""
+        self.err("E101", f"unknown input '{name.text}'", name.pos, did_you_mean(name.text, params))
+
     @staticmethod
     def _is_flag(node: s.OperandNode, params: dict[str, str]) -> bool:
         if node.literal is not None:
@@ -310,7 +306,7 @@ class DecisionLowering:
         table = self.tables[node.table.text]
         key = node.key.text
         if key not in params:
-            self.err("E101", f"unknown input '{key}'", node.key.pos, did_you_mean(key, params))
+            self._unknown_input(node.key, params)
             return None
         if self.decision_keys.get(key) != table.id:
             self.err(
@@ -320,53 +316,9 @@ class DecisionLowering:
                 f"declare it as `({key} {table.id})` in the decision's inputs",
             )
             return None
-        cells: list[tuple[str, float | None, ir.Value | None]] = []
-        if node.column is not None:
-            index = next((i for i, c in enumerate(table.columns) if c.id == node.column.text), None)
-            if index is None:
-                self.err(
-                    "E101",
-                    f"unknown column '{node.column.text}' of table '{table.id}'",
-                    node.column.pos,
-                    did_you_mean(node.column.text, [c.id for c in table.columns]),
-                )
-                return None
-            cells = [
-                (r.key, r.key_number, r.cells[index] if index < len(r.cells) else None)
-                for r in table.rows
-            ]
-        elif len(table.columns) > 1:
-            if node.row is None:
-                self.err(
-                    "E211",
-                    f"table '{table.id}' has several columns: name the row or the column",
-                    node.pos,
-                    f"write `{table.id}[{key}].<row>` or `{table.id}.<column>[{key}]`",
-                )
-                return None
-            row = next((r for r in table.rows if r.key == node.row.text), None)
-            if row is None:
-                self.err(
-                    "E101",
-                    f"unknown row '{node.row.text}' of table '{table.id}'",
-                    node.row.pos,
-                    did_you_mean(node.row.text, [r.key for r in table.rows]),
-                )
-                return None
-            cells = [
-                (c.id, None, row.cells[i] if i < len(row.cells) else None)
-                for i, c in enumerate(table.columns)
-            ]
-        else:
-            if node.row is not None:
-                self.err(
-                    "E211",
-                    f"table '{table.id}' has one column: its rows are the keys",
-                    node.row.pos,
-                    f"write `{table.id}[{key}]`",
-                )
-                return None
-            cells = [(r.key, r.key_number, r.cells[0] if r.cells else None) for r in table.rows]
+        cells = self._cells(node, table, key)
+        if cells is None:
+            return None
         axis: ir.Axis = "column" if node.row is not None else "row"
         if self.key_axis.setdefault(key, axis) != axis:
             self.err(
@@ -377,25 +329,9 @@ class DecisionLowering:
                 "use a separate input for each",
             )
             return None
-        over_unit = None
-        if node.over is not None:
-            over_unit = params.get(node.over.text)
-            if over_unit is None:
-                self.err(
-                    "E101",
-                    f"unknown input '{node.over.text}'",
-                    node.over.pos,
-                    did_you_mean(node.over.text, params),
-                )
-                return None
-            if not _reads_numbers(reading) or over_unit not in DIMENSIONS:
-                self.err(
-                    "E211",
-                    "`over` takes an input with a unit, to scale a rate cell",
-                    node.over.pos,
-                    "e.g. `turn > flight[class].turn over distance`",
-                )
-                return None
+        if not self._over_ok(node, params, reading):
+            return None
+        over_unit = None if node.over is None else params[node.over.text]
         limits = []
         for k, number, value in cells:
             where = (
@@ -420,6 +356,80 @@ class DecisionLowering:
             node.over.text if node.over else None,
             node.full,
         )
+
+    def _cells(self, node: s.CellRefNode, table: ir.Table, key: str) -> list[_Cell] | None:
+        """The cells ``node`` picks, each with its key and the key's number, or None (said)."""
+        if node.column is not None:
+            return self._column_cells(node.column, table)
+        if len(table.columns) > 1:
+            return self._row_cells(node, table, key)
+        if node.row is not None:
+            self.err(
+                "E211",
+                f"table '{table.id}' has one column: its rows are the keys",
+                node.row.pos,
+                f"write `{table.id}[{key}]`",
+            )
+            return None
+        return [(r.key, r.key_number, r.cells[0] if r.cells else None) for r in table.rows]
+
+    def _column_cells(self, column: s.Name, table: ir.Table) -> list[_Cell] | None:
+        """``table.<column>[key]``: the column's cell in each row."""
+        index = next((i for i, c in enumerate(table.columns) if c.id == column.text), None)
+        if index is None:
+            self.err(
+                "E101",
+                f"unknown column '{column.text}' of table '{table.id}'",
+                column.pos,
+                did_you_mean(column.text, [c.id for c in table.columns]),
+            )
+            return None
+        return [
+            (r.key, r.key_number, r.cells[index] if index < len(r.cells) else None)
+            for r in table.rows
+        ]
+
+    def _row_cells(self, node: s.CellRefNode, table: ir.Table, key: str) -> list[_Cell] | None:
+        """``table[key].<row>`` of a table with several columns: the row's cell in each column."""
+        if node.row is None:
+            self.err(
+                "E211",
+                f"table '{table.id}' has several columns: name the row or the column",
+                node.pos,
+                f"write `{table.id}[{key}].<row>` or `{table.id}.<column>[{key}]`",
+            )
+            return None
+        row = next((r for r in table.rows if r.key == node.row.text), None)
+        if row is None:
+            self.err(
+                "E101",
+                f"unknown row '{node.row.text}' of table '{table.id}'",
+                node.row.pos,
+                did_you_mean(node.row.text, [r.key for r in table.rows]),
+            )
+            return None
+        return [
+            (c.id, None, row.cells[i] if i < len(row.cells) else None)
+            for i, c in enumerate(table.columns)
+        ]
+
+    def _over_ok(self, node: s.CellRefNode, params: dict[str, str], reading: Reading) -> bool:
+        """Whether ``over <input>`` (if written) names an input with a unit, for a rate cell."""
+        if node.over is None:
+            return True
+        over_unit = params.get(node.over.text)
+        if over_unit is None:
+            self._unknown_input(node.over, params)
+            return False
+        if not _reads_numbers(reading) or over_unit not in DIMENSIONS:
+            self.err(
+                "E211",
+                "`over` takes an input with a unit, to scale a rate cell",
+                node.over.pos,
+                "e.g. `turn > flight[class].turn over distance`",
+            )
+            return False
+        return True
 
     def _bound(
         self,

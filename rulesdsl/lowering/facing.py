@@ -8,6 +8,8 @@ judges what only the statement can tell (E280-E288, W280).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
@@ -84,6 +86,54 @@ def facing(
             did_you_mean(decl.mode.text, known) or 'declare it with `mode NAME "Label"`',
         )
         ok = False
+    grid = _grid(lw, decl, grids)
+    if grid is None:
+        return None
+    count = headings(grid)
+    said = _Clauses()
+    for term in decl.terms:
+        said.read(lw, decl, term, grid, count, kinds)
+    ok = said.ok and ok
+    if said.turn_cost is None and "turn" not in said.written:
+        lw.err(
+            "E286",
+            f"the facing rule of '{decl.mode.text}' says nothing of what a turn costs",
+            decl.pos,
+            "add a clause such as `turn 1 MP per hexside` (`turn 0 MP per hexside`: free)",
+        )
+        ok = False
+    modes, moves = said.modes, said.moves
+    ok = _turn_modes(lw, decl, modes) and ok
+    by_speed = [m for m in modes if m.move is None] or [ir.TurnMode(0)]
+    by_kind = [m for m in modes if m.move is not None]
+    if "pivot" in moves and all(m.places == 0 for m in modes):
+        lw.diags.append(
+            warning(
+                "W280",
+                f"'{decl.mode.text}' may turn at any place (turn mode 0): a pivot adds nothing",
+                said.written["pivot"],
+                "remove `pivot`, or give a turn mode above 0",
+            )
+        )
+    if not ok or said.turn_cost is None:
+        return None
+    rule = ir.Facing(
+        decl.mode.text,
+        lw.info_of({}, decl.extras),
+        grid.id,
+        count,
+        said.turn_cost,
+        said.turn_per,
+        (*by_speed, *by_kind),
+        tuple(moves[m] for m in MOVES if m in moves),
+        said.exact,
+        said.until_spent,
+    )
+    return lw.at(rule, decl.mode.pos)
+
+
+def _grid(lw: Context, decl: s.FacingDecl, grids: list[ir.Grid]) -> ir.Grid | None:
+    """The declared grid a facing rule turns on (E281), with a shape to turn by (E282)."""
     grid = next((g for g in grids if g.id == decl.grid.text), None)
     if grid is None:
         lw.err(
@@ -102,101 +152,93 @@ def facing(
             f"write `, hex` or `, square` after the grid's size (grid {grid.id} ... , hex)",
         )
         return None
-    count = headings(grid)
+    return grid
+
+
+@dataclass
+class _Clauses:
+    """What the clauses of one facing rule say, read in order (``ok``: no error in them)."""
+
     turn_cost: float | None = None
-    turn_per = ""
-    modes: list[ir.TurnMode] = []
-    moves: dict[str, ir.Manoeuvre] = {}
-    exact = until_spent = False
-    written: dict[str, s.Pos] = {}
-    for term in decl.terms:
+    turn_per: str = ""
+    modes: list[ir.TurnMode] = field(default_factory=list)
+    moves: dict[str, ir.Manoeuvre] = field(default_factory=dict)
+    exact: bool = False
+    until_spent: bool = False
+    written: dict[str, s.Pos] = field(default_factory=dict)
+    ok: bool = True
+
+    def read(
+        self,
+        lw: Context,
+        decl: s.FacingDecl,
+        term: s.FacingTerm,
+        grid: ir.Grid,
+        count: int,
+        kinds: list[str],
+    ) -> None:
         word = term.word.text
         if word == "exact speed or until spent":  # one clause with `exact speed` (E284)
-            word, until_spent = "exact speed", True
-        if word != "turn mode" and word in written:
+            word, self.until_spent = "exact speed", True
+        if word != "turn mode" and word in self.written:
             lw.err(
                 "E284",
                 f"`{word}` is given twice in the facing rule of '{decl.mode.text}'",
                 term.word.pos,
                 "keep one: the clauses of a facing rule would contradict each other",
             )
-            ok = False
-            continue
-        written.setdefault(word, term.word.pos)
+            self.ok = False
+            return
+        self.written.setdefault(word, term.word.pos)
         if word == "turn":
-            assert term.amount is not None and term.per is not None
-            cost = _cost(lw, term.amount)
-            per = _turn_per(term.per)
-            expected = {6: 60.0, 4: 90.0, 8: 45.0}[count]
-            if per is None or per[1] != expected:
-                shape = "hex" if count == 6 else "square" if count == 4 else "square8"
-                lw.err(
-                    "E283",
-                    f"a turn per {_spelled(term.per)} on the grid '{grid.id}': {TURN_UNITS[shape]}",
-                    term.per.pos,
-                    f"write `turn {_spelled(term.amount)} per "
-                    f"{'hexside' if count == 6 else f'{expected:g} deg'}`",
-                )
-                ok = False
-            elif cost is not None:
-                turn_cost, turn_per = cost, per[0]
+            self._turn(lw, term, grid, count)
         elif word == "turn mode":
-            assert term.amount is not None
-            places = term.amount.value
-            assert isinstance(places, ir.Number)
-            if term.move is not None:
-                named = _kind_row(lw, decl, term.move, kinds, modes)
-                if named is None:
-                    ok = False
-                    continue
-                modes.append(lw.at(ir.TurnMode(int(places.value), move=named), term.word.pos))
-                continue
-            speed = _speed(lw, term.speed)
-            modes.append(lw.at(ir.TurnMode(int(places.value), speed), term.word.pos))
+            self._turn_mode(lw, decl, term, kinds)
         elif word == "exact speed":
-            exact = True
+            self.exact = True
         else:
             kind = next(m for m in MOVES if m == word)
             extra = _cost(lw, term.amount) if term.amount is not None else 0.0
-            moves[kind] = lw.at(
+            self.moves[kind] = lw.at(
                 ir.Manoeuvre(kind, extra or 0.0, _speed(lw, term.speed), term.once),
                 term.word.pos,
             )
-    if turn_cost is None and "turn" not in written:
-        lw.err(
-            "E286",
-            f"the facing rule of '{decl.mode.text}' says nothing of what a turn costs",
-            decl.pos,
-            "add a clause such as `turn 1 MP per hexside` (`turn 0 MP per hexside`: free)",
-        )
-        ok = False
-    ok = _turn_modes(lw, decl, modes) and ok
-    by_speed = [m for m in modes if m.move is None] or [ir.TurnMode(0)]
-    by_kind = [m for m in modes if m.move is not None]
-    if "pivot" in moves and all(m.places == 0 for m in modes):
-        lw.diags.append(
-            warning(
-                "W280",
-                f"'{decl.mode.text}' may turn at any place (turn mode 0): a pivot adds nothing",
-                written["pivot"],
-                "remove `pivot`, or give a turn mode above 0",
+
+    def _turn(self, lw: Context, term: s.FacingTerm, grid: ir.Grid, count: int) -> None:
+        """``turn 1 MP per hexside``: the cost of a turn, per the grid's step (E283)."""
+        assert term.amount is not None and term.per is not None
+        cost = _cost(lw, term.amount)
+        per = _turn_per(term.per)
+        expected = {6: 60.0, 4: 90.0, 8: 45.0}[count]
+        if per is None or per[1] != expected:
+            shape = "hex" if count == 6 else "square" if count == 4 else "square8"
+            lw.err(
+                "E283",
+                f"a turn per {_spelled(term.per)} on the grid '{grid.id}': {TURN_UNITS[shape]}",
+                term.per.pos,
+                f"write `turn {_spelled(term.amount)} per "
+                f"{'hexside' if count == 6 else f'{expected:g} deg'}`",
             )
-        )
-    if not ok or turn_cost is None:
-        return None
-    rule = ir.Facing(
-        decl.mode.text,
-        lw.info_of({}, decl.extras),
-        grid.id,
-        count,
-        turn_cost,
-        turn_per,
-        (*by_speed, *by_kind),
-        tuple(moves[m] for m in MOVES if m in moves),
-        exact,
-        until_spent,
-    )
-    return lw.at(rule, decl.mode.pos)
+            self.ok = False
+        elif cost is not None:
+            self.turn_cost, self.turn_per = cost, per[0]
+
+    def _turn_mode(
+        self, lw: Context, decl: s.FacingDecl, term: s.FacingTerm, kinds: list[str]
+    ) -> None:
+        """``turn mode 2 at speed 6 or less`` or ``turn mode 1 at KIND``: one row."""
+        assert term.amount is not None
+        places = term.amount.value
+        assert isinstance(places, ir.Number)
+        if term.move is not None:
+            named = _kind_row(lw, decl, term.move, kinds, self.modes)
+            if named is None:
+                self.ok = False
+                return
+            self.modes.append(lw.at(ir.TurnMode(int(places.value), move=named), term.word.pos))
+            return
+        speed = _speed(lw, term.speed)
+        self.modes.append(lw.at(ir.TurnMode(int(places.value), speed), term.word.pos))
 
 
 def _kind_row(

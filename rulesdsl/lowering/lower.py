@@ -71,27 +71,7 @@ class _Lowerer(TableLowering):
         self._header()
         self._declare_all()
         of = self.of
-        books = [
-            self.at(ir.Book(d.item.name.text, self.info(d.item)), d.item.name.pos)
-            for d in of(s.BookDecl)
-        ]
-        modes = [self._mode(d) for d in of(s.ModeDecl)]
-        self.modes = [m.id for m in modes]
-        self._group_members = keywords.members_with_keywords(of(s.GroupDecl), of(s.ModeDecl))
-        groups = [self._group(d) for d in of(s.GroupDecl)]
-        self.group_list = groups
-        self._precedence(of(s.PrecedenceDecl))
-        keywords.stray_pairs(self.statements, self.err)
-        contexts = [self._context(d) for d in of(s.ContextDecl)]
-        if MODE_CONTEXT not in self.context_values:
-            self.builtin_mode = True
-            self.context_values[MODE_CONTEXT] = (*self.modes, *self.groups)
-        params = [self._param(d) for d in of(s.ParamDecl)]
-        self.params = {p.id: p for p in params}
-        for d in of(s.ModifierDecl):
-            self.modifier_context[d.item.name.text] = d.context.text if d.context else None
-            self.modifier_context2[d.item.name.text] = d.context2.text if d.context2 else None
-            self.modifier_values[d.item.name.text] = {}
+        books, modes, groups, contexts, params = self._vocabulary()
         self.sights = [sight_lowering.sight(self, d) for d in of(s.SightDecl)]
         kinds = [moves_lowering.move_kind(self, d) for d in of(s.MoveDecl)]
         rolls = [moves_lowering.roll_rule(self, d) for d in of(s.RollDecl)]
@@ -175,6 +155,43 @@ class _Lowerer(TableLowering):
             ),
             item.name.pos,
         )
+        self._header_places(ruleset)
+        return ruleset
+
+    def _vocabulary(
+        self,
+    ) -> tuple[
+        list[ir.Book], list[ir.Mode], list[ir.Group], list[ir.Context], list[ir.ScenarioParam]
+    ]:
+        """The words the rest is written in: books, unit types, groups, precedence, contexts,
+        scenario parameters and the contexts of the modifiers."""
+        of = self.of
+        books = [
+            self.at(ir.Book(d.item.name.text, self.info(d.item)), d.item.name.pos)
+            for d in of(s.BookDecl)
+        ]
+        modes = [self._mode(d) for d in of(s.ModeDecl)]
+        self.modes = [m.id for m in modes]
+        self._group_members = keywords.members_with_keywords(of(s.GroupDecl), of(s.ModeDecl))
+        groups = [self._group(d) for d in of(s.GroupDecl)]
+        self.group_list = groups
+        self._precedence(of(s.PrecedenceDecl))
+        keywords.stray_pairs(self.statements, self.err)
+        contexts = [self._context(d) for d in of(s.ContextDecl)]
+        if MODE_CONTEXT not in self.context_values:
+            self.builtin_mode = True
+            self.context_values[MODE_CONTEXT] = (*self.modes, *self.groups)
+        params = [self._param(d) for d in of(s.ParamDecl)]
+        self.params = {p.id: p for p in params}
+        for d in of(s.ModifierDecl):
+            self.modifier_context[d.item.name.text] = d.context.text if d.context else None
+            self.modifier_context2[d.item.name.text] = d.context2.text if d.context2 else None
+            self.modifier_values[d.item.name.text] = {}
+        return books, modes, groups, contexts, params
+
+    def _header_places(self, ruleset: ir.Ruleset) -> None:
+        """Where the header's slots were written: the last ``version`` and ``languages``, each
+        language, the ``stacking`` entry cost."""
         for slot, decls in (
             ("version", self.of(s.VersionDecl)),
             ("languages", self.of(s.LanguagesDecl)),
@@ -189,7 +206,6 @@ class _Lowerer(TableLowering):
         for stacking in self.of(s.StackingDecl):
             if stacking.entry is not None:
                 self.where.record(ruleset, stacking.entry.pos, "entry_cost")
-        return ruleset
 
     def _header(self) -> None:
         h = self.header

@@ -81,7 +81,7 @@ def kind_costs(
             if cell is None or kind.id not in cell.exceptions:
                 continue
             value = cell.exceptions[kind.id]
-            if isinstance(value, ir.Flat | ir.Share | ir.StepCost | ir.Same):
+            if isinstance(value, ir.OnceCost | ir.Same):
                 lw.err(
                     "E294",
                     f"the cost of '{feature.id}' for the move '{kind.id}' is paid per "

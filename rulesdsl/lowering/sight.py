@@ -158,20 +158,7 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
         )
     modifiers = [dice_modifier(lw, mod, name.text, columns=True) for mod in decl.modifiers]
     _one_on_doubles(lw, decl.modifiers, name.text)
-    columns = []
-    for col in res.columns:
-        number = lw.number(col.value, None)
-        column = ir.ResultColumn(
-            col.item.name.text,
-            lw.info(col.item),
-            col.bound,
-            float(number.value) if number else 0,
-            number.unit if number else None,
-            col.ratio,
-        )
-        lw.where.record(column, col.item.name.pos)
-        lw.where.record(column, col.value.pos, "value")
-        columns.append(column)
+    columns = [_column(lw, col) for col in res.columns]
     rounding = _rounding(lw, res)
     seen: dict[str, s.Pos] = {}
     for named in [*(c.item.name for c in res.columns), *(o.name for o in res.outcomes)]:
@@ -187,42 +174,8 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
         for o in res.outcomes
     )
     declared = [o.id for o in outcomes]
-
-    def outcome(word: s.Name) -> None:
-        if word.text not in declared:
-            lw.err(
-                "E254",
-                f"'{word.text}' is not an outcome of '{name.text}'",
-                word.pos,
-                did_you_mean(word.text, declared) or f'declare it: `outcome {word.text} "..."`',
-            )
-
-    naturals = []
-    for nat in res.naturals:
-        for word in nat.by_column or (nat.outcome,):
-            outcome(word)
-        natural = ir.NaturalRow(
-            nat.roll,
-            nat.outcome.text,
-            lw.info_of({}, nat.extras),
-            nat.at_least,
-            tuple(w.text for w in nat.by_column),
-        )
-        lw.where.record(natural, nat.pos)
-        for i, word in enumerate(nat.by_column):  # E253, a check, may point at one
-            lw.where.record(natural, word.pos, item_field("outcomes", i))
-        naturals.append(natural)
-    rows: list[ir.ResultRow] = []
-    for node in res.rows:
-        for word in node.outcomes:
-            outcome(word)
-        result_row = ir.ResultRow(
-            node.low, node.high, tuple(o.text for o in node.outcomes), lw.info_of({}, node.extras)
-        )
-        lw.where.record(result_row, node.pos)
-        for i, word in enumerate(node.outcomes):  # E253, a check, may point at one
-            lw.where.record(result_row, word.pos, item_field("outcomes", i))
-        rows.append(result_row)
+    naturals = [_natural(lw, nat, name.text, declared) for nat in res.naturals]
+    rows = [_result_row(lw, node, name.text, declared) for node in res.rows]
     table = ir.ResultsTable(
         name.text,
         lw.info(decl.item),
@@ -241,6 +194,65 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
     if res.rounding is not None:
         lw.where.record(table, res.rounding.pos, "rounding")
     return table
+
+
+def _column(lw: Context, col: s.DiceColumnNode) -> ir.ResultColumn:
+    """A results table's ``column``: its name and the value (odds, difference) it stands for."""
+    number = lw.number(col.value, None)
+    column = ir.ResultColumn(
+        col.item.name.text,
+        lw.info(col.item),
+        col.bound,
+        float(number.value) if number else 0,
+        number.unit if number else None,
+        col.ratio,
+    )
+    lw.where.record(column, col.item.name.pos)
+    lw.where.record(column, col.value.pos, "value")
+    return column
+
+
+def _known_outcome(lw: Context, word: s.Name, table: str, declared: list[str]) -> None:
+    """An outcome a row names is one the table declares (E254)."""
+    if word.text not in declared:
+        lw.err(
+            "E254",
+            f"'{word.text}' is not an outcome of '{table}'",
+            word.pos,
+            did_you_mean(word.text, declared) or f'declare it: `outcome {word.text} "..."`',
+        )
+
+
+def _natural(lw: Context, nat: s.NaturalNode, table: str, declared: list[str]) -> ir.NaturalRow:
+    """``natural 12 ae``: a roll whose outcome the columns do not change (or change as said)."""
+    for word in nat.by_column or (nat.outcome,):
+        _known_outcome(lw, word, table, declared)
+    natural = ir.NaturalRow(
+        nat.roll,
+        nat.outcome.text,
+        lw.info_of({}, nat.extras),
+        nat.at_least,
+        tuple(w.text for w in nat.by_column),
+    )
+    lw.where.record(natural, nat.pos)
+    for i, word in enumerate(nat.by_column):  # E253, a check, may point at one
+        lw.where.record(natural, word.pos, item_field("outcomes", i))
+    return natural
+
+
+def _result_row(
+    lw: Context, node: s.ResultRowNode, table: str, declared: list[str]
+) -> ir.ResultRow:
+    """``3-4 | ae | dr | de``: one outcome per column for the rolls ``low`` to ``high``."""
+    for word in node.outcomes:
+        _known_outcome(lw, word, table, declared)
+    result_row = ir.ResultRow(
+        node.low, node.high, tuple(o.text for o in node.outcomes), lw.info_of({}, node.extras)
+    )
+    lw.where.record(result_row, node.pos)
+    for i, word in enumerate(node.outcomes):  # E253, a check, may point at one
+        lw.where.record(result_row, word.pos, item_field("outcomes", i))
+    return result_row
 
 
 ROUNDINGS = words.ROUNDINGS

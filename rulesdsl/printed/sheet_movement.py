@@ -18,6 +18,19 @@ from rulesdsl.printed.sheet_view import (
     marks_text,
 )
 
+_Group = tuple[str, list[tuple[str, list[CellView]]]]
+"""A group of a layer's columns: its title, and each column's header with its cells by row."""
+
+
+def _signs_alone(groups: list[_Group]) -> None:
+    """Narrow cells (a wide table): a marker's sign alone, the legend says what it means."""
+    for _, cols in groups:
+        for _, cells in cols:
+            for cell in cells:
+                marker = next((m for m in MARKERS if m in cell.classes), None)
+                if marker is not None and cell.text.startswith(marker_sign(marker)):
+                    cell.text = marker_sign(marker)
+
 
 class MovementBlocks(RuleBlocks):
     """The movement section (cost tables by layer) and the modifier tables."""
@@ -100,52 +113,15 @@ class MovementBlocks(RuleBlocks):
             return None
         ids = [f.id for f in rows_of]
         modes = [self.mode] if self.mode else [m.id for m in rs.modes]
-        distance = rs.units.get("distance", "")
-        cost_unit = rs.units.get("cost", "")
         scope = self.w(_scope_word(layer.scope))
-        # Column groups: (title, [(header, cells by row)]).
-        groups: list[tuple[str, list[tuple[str, list[CellView]]]]] = []
+        groups: list[_Group] = []
         if "cost" in layer.columns and modes:
-            per = (
-                self.w("cost_per", cost=self.c.unit(cost_unit), distance=self.c.unit(distance))
-                if cost_unit
-                else ""
-            )
-            if semantics.on_edges(layer) and cost_unit:  # maps: paid once per crossing
-                per = self.c.unit(cost_unit)
-            columns = []
-            for m in modes:
-                cells = []
-                for f in rows_of:
-                    cell = self.map_cell(self.value(self.written_cost(f, m)), f, m)
-                    cell.changed = bool(self.overridden) and self.changed(
-                        f.id,
-                        f"{f.id}.{m}",
-                        f"{f.id}.cost",
-                        f"{f.id}.cost.{m}",
-                        *(f"{f.id}.{g}" for g in self.group_of.get(m, [])),
-                    )
-                    cells.append(cell)
-                columns.append((self.name(m), cells))
-            groups.append((per, self.merge_columns(columns)))
+            groups.append(self._cost_group(layer, rows_of, modes))
         mods = {m.id: m for m in rs.modifiers}
         for column in layer.columns:
             if column == "cost" or column not in mods:
                 continue
-            modifier = mods[column]
-            keys = self.mod_columns(modifier, ids)
-            columns = []
-            for k in keys:
-                cells = []
-                for f in rows_of:
-                    cell = self.value(self.keyed_value(modifier, f.id, k))
-                    cell.changed = bool(self.overridden) and self.changed(
-                        f"{f.id}.{modifier.id}", f"{f.id}.{modifier.id}.{k}" if k else ""
-                    )
-                    cells.append(cell)
-                columns.append((self.ctx_label(k, len(keys) == 1 and k in ("", self.mode)), cells))
-            merged = self.merge_columns(columns, keys)
-            groups.append((self.label(modifier.info, modifier.id), merged))
+            groups.append(self._modifier_group(mods[column], ids, rows_of))
         # A column with nothing in it (a modifier that no feature of this layer has) goes.
         groups = [
             (g, kept)
@@ -155,15 +131,77 @@ class MovementBlocks(RuleBlocks):
         sights = {r.id for r in rs.sights} | {r.id for r in rs.rolls}
         if not groups and set(layer.columns) <= sights and not any(f.info.notes for f in rows_of):
             return None  # only sight or roll columns: their values are printed with the rules
-        width = sum(len(cols) for _, cols in groups)
-        if width > 6:  # narrow cells: the sign alone, the legend says what it means
-            for _, cols in groups:
-                for _, cells in cols:
-                    for cell in cells:
-                        marker = next((m for m in MARKERS if m in cell.classes), None)
-                        if marker is not None and cell.text.startswith(marker_sign(marker)):
-                            cell.text = marker_sign(marker)
+        if sum(len(cols) for _, cols in groups) > 6:
+            _signs_alone(groups)
         title = self.label(layer.info, layer.id)
+        head, flat = self._head(title, groups)
+        notes: list[tuple[str, str]] = []
+        rows = self._feature_rows(layer, rows_of, groups, notes)
+        col_groups = [g for g, (_, cols) in enumerate(groups) for _ in cols]
+        return Block(
+            layer.id,
+            f"{title} · {scope}",
+            TableView(head, rows, flat, col_groups=col_groups),
+            lines=[
+                line
+                for column in layer.columns
+                if column in mods and not (mods[column].factors or mods[column].combinations)
+                for line in self.policy_lines(mods[column])
+            ],
+            notes=notes,
+            source=self.source(layer.info),
+            changed=self.added(layer.id),
+        )
+
+    def _cost_group(self, layer: ir.Layer, rows_of: list[ir.Feature], modes: list[str]) -> _Group:
+        """The cost columns, one per mode (identical ones merged), titled with the cost's
+        unit per distance (per crossing on a map's edges)."""
+        distance = self.rs.units.get("distance", "")
+        cost_unit = self.rs.units.get("cost", "")
+        per = (
+            self.w("cost_per", cost=self.c.unit(cost_unit), distance=self.c.unit(distance))
+            if cost_unit
+            else ""
+        )
+        if semantics.on_edges(layer) and cost_unit:  # maps: paid once per crossing
+            per = self.c.unit(cost_unit)
+        columns = []
+        for m in modes:
+            cells = []
+            for f in rows_of:
+                cell = self.map_cell(self.value(self.written_cost(f, m)), f, m)
+                cell.changed = bool(self.overridden) and self.changed(
+                    f.id,
+                    f"{f.id}.{m}",
+                    f"{f.id}.cost",
+                    f"{f.id}.cost.{m}",
+                    *(f"{f.id}.{g}" for g in self.group_of.get(m, [])),
+                )
+                cells.append(cell)
+            columns.append((self.name(m), cells))
+        return per, self.merge_columns(columns)
+
+    def _modifier_group(
+        self, modifier: ir.Modifier, ids: list[str], rows_of: list[ir.Feature]
+    ) -> _Group:
+        """A modifier's columns, one per context value (identical ones merged)."""
+        keys = self.mod_columns(modifier, ids)
+        columns = []
+        for k in keys:
+            cells = []
+            for f in rows_of:
+                cell = self.value(self.keyed_value(modifier, f.id, k))
+                cell.changed = bool(self.overridden) and self.changed(
+                    f"{f.id}.{modifier.id}", f"{f.id}.{modifier.id}.{k}" if k else ""
+                )
+                cells.append(cell)
+            columns.append((self.ctx_label(k, len(keys) == 1 and k in ("", self.mode)), cells))
+        merged = self.merge_columns(columns, keys)
+        return self.label(modifier.info, modifier.id), merged
+
+    def _head(self, title: str, groups: list[_Group]) -> tuple[list[list[HeadCell]], list[str]]:
+        """The table's head (a second row for groups of several columns) and each column's
+        title in one line."""
         two_rows = any(len(cols) > 1 for _, cols in groups)
         head_top = [HeadCell(title, rowspan=2 if two_rows else 1)]
         head_sub: list[HeadCell] = []
@@ -188,7 +226,17 @@ class MovementBlocks(RuleBlocks):
                     self.w("label_colon", label=group_title, text=h) if group_title else h
                     for h, _ in cols
                 ]
-        notes: list[tuple[str, str]] = []
+        return [head_top] + ([head_sub] if head_sub else []), flat
+
+    def _feature_rows(
+        self,
+        layer: ir.Layer,
+        rows_of: list[ir.Feature],
+        groups: list[_Group],
+        notes: list[tuple[str, str]],
+    ) -> list[list[CellView]]:
+        """A row per feature: its label (with its notes' marks, added to ``notes``), then its
+        cells; with one unit type chosen, a feature with nothing for it is left out."""
         rows: list[list[CellView]] = []
         for i, f in enumerate(rows_of):
             marks = []
@@ -210,22 +258,7 @@ class MovementBlocks(RuleBlocks):
                 continue  # nothing in this row for the chosen unit type
             label.notes = tuple(sorted(marks, key=int))
             rows.append([label, *row_cells])
-        head = [head_top] + ([head_sub] if head_sub else [])
-        col_groups = [g for g, (_, cols) in enumerate(groups) for _ in cols]
-        return Block(
-            layer.id,
-            f"{title} · {scope}",
-            TableView(head, rows, flat, col_groups=col_groups),
-            lines=[
-                line
-                for column in layer.columns
-                if column in mods and not (mods[column].factors or mods[column].combinations)
-                for line in self.policy_lines(mods[column])
-            ],
-            notes=notes,
-            source=self.source(layer.info),
-            changed=self.added(layer.id),
-        )
+        return rows
 
     def map_cell(self, cell: CellView, f: ir.Feature, mode: str) -> CellView:
         """A cost cell with what maps add (issue 11): the place state after the cost, and an

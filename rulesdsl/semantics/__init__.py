@@ -93,18 +93,9 @@ def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> Answer 
             return per_distance(resolved, params)
         case ir.Marker():
             return value
-        case ir.Flat() | ir.Share() | ir.StepCost():
+        case ir.OnceCost():
             return 0.0  # paid once per move: see once_cost
-        case (
-            ir.Trade()
-            | ir.Span()
-            | ir.Symbol()
-            | ir.Flag()
-            | ir.DiceValue()
-            | ir.D66Value()
-            | ir.Given()
-            | ir.Text()
-        ):
+        case ir.NonCost():
             raise ValueError(f"not a movement cost: {value!r}")
         case _:
             assert_never(value)
@@ -219,20 +210,7 @@ def once_cost(
             return step_value(step, inputs[step.param])
         case ir.Same(resolved=resolved):
             return once_cost(rs, resolved, allowance, inputs)
-        case (
-            ir.Number()
-            | ir.Rate()
-            | ir.ParamRate()
-            | ir.Trade()
-            | ir.Span()
-            | ir.Marker()
-            | ir.Symbol()
-            | ir.Flag()
-            | ir.DiceValue()
-            | ir.D66Value()
-            | ir.Given()
-            | ir.Text()
-        ):
+        case ir.Number() | ir.Marker() | ir.PerDistance() | ir.NonCost():
             return 0.0
         case unknown:
             assert_never(unknown)
@@ -242,7 +220,7 @@ def is_once(value: ir.Value) -> bool:
     """Whether a cost is paid once per move (flat, share, step) rather than per distance."""
     if isinstance(value, ir.Same):
         return is_once(value.resolved)
-    return isinstance(value, ir.Flat | ir.Share | ir.StepCost)
+    return isinstance(value, ir.OnceCost)
 
 
 def plus_once(
@@ -408,21 +386,7 @@ def _number_or_marker(value: ir.Value) -> Answer:
             return value
         case ir.Same(resolved=resolved):
             return _number_or_marker(resolved)
-        case (
-            ir.Rate()
-            | ir.ParamRate()
-            | ir.Trade()
-            | ir.Span()
-            | ir.Symbol()
-            | ir.Flag()
-            | ir.DiceValue()
-            | ir.D66Value()
-            | ir.Given()
-            | ir.Text()
-            | ir.Flat()
-            | ir.Share()
-            | ir.StepCost()
-        ):
+        case ir.PerDistance() | ir.OnceCost() | ir.NonCost():
             raise ValueError(f"not a modifier value: {value!r}")
         case unknown:
             assert_never(unknown)

@@ -197,36 +197,10 @@ class _Index:
             case ir.FactorPath(factor=factor, value=value):
                 found = next((f for m in rs.modifiers for f in m.factors if f.id == factor), None)
                 return None if found is None else _pick(found.cell, value)
-            case ir.CombinationPath(modifier=modifier, members=members):
-                combo = next(
-                    (
-                        c
-                        for m in rs.modifiers
-                        if m.id == modifier
-                        for c in m.combinations
-                        if sorted(c.members) == sorted(members)
-                    ),
-                    None,
-                )
-                return None if combo is None else ir.Cell(combo.value)
-            case ir.TableCellPath(table=table, column=column, row=row):
-                found_table = next((t for t in rs.tables if t.id == table), None)
-                if found_table is None:
-                    return None
-                slot = (
-                    [c.id for c in found_table.columns].index(column)
-                    if column and (column in [c.id for c in found_table.columns])
-                    else 0
-                )
-                cell = next(
-                    (
-                        r.cells[slot]
-                        for r in found_table.rows
-                        if r.key == row and slot < len(r.cells)
-                    ),
-                    None,
-                )
-                return None if cell is None else ir.Cell(cell)
+            case ir.CombinationPath():
+                return self._combination(path)
+            case ir.TableCellPath():
+                return self._table_cell(path)
             case ir.DiceRowPath(table=table, row=row):
                 drow = self._dice_row(table, row)
                 return None if drow is None else ir.Cell(None, dict(drow.effects))
@@ -237,65 +211,16 @@ class _Index:
                     if drow is None
                     else ir.Cell(ir.Text(spelling.dice_range(drow.low, drow.high)))
                 )
-            case ir.DiceModifierPath(table=table, modifier=modifier):
-                mod = next(
-                    (
-                        m
-                        for d in rs.dice_tables
-                        if d.id == table
-                        for m in d.modifiers
-                        if m.id == modifier
-                    ),
-                    None,
-                )
-                return None if mod is None else ir.Cell(ir.Number(mod.value, signed=True))
-            case ir.StepPath(step=step, term=term, field=field):
-                found_step = next((x for x in rs.steps if x.id == step), None)
-                found_term = None if found_step is None else words.find_term(found_step.terms, term)
-                if found_step is None or found_term is None:
-                    return None
-                number = words.term_number(found_term, field)
-                if number is None:
-                    return None
-                match field:
-                    case "amount":
-                        rate = isinstance(found_term, ir.RateTerm)
-                        return ir.Cell(ir.Number(number, found_step.result_unit, rate))
-                    case "per" | "at":
-                        return ir.Cell(ir.Number(number, found_step.param_unit))
-                    case _:
-                        assert_never(field)
+            case ir.DiceModifierPath():
+                return self._dice_modifier(path)
+            case ir.StepPath():
+                return self._step(path)
             case ir.DecisionRowPath():
                 return None
-            case ir.TriggerPath(trigger=trigger, field=field):
-                found_trigger = next((x for x in rs.triggers if x.id == trigger), None)
-                if found_trigger is None:
-                    return None
-                match field:
-                    case "table":
-                        return ir.Cell(ir.Symbol(found_trigger.table))
-                    case "modifier":
-                        name = found_trigger.modifier
-                        return None if name is None else ir.Cell(ir.Symbol(name))
-                    case "times":
-                        return ir.Cell(ir.Number(found_trigger.times))
-                    case "at_least":
-                        count = found_trigger.at_least
-                        return None if count is None else ir.Cell(ir.Number(count))
-                    case _:
-                        assert_never(field)
-            case ir.MovePath(move=move, field=field):
-                found_move = next((k for k in rs.moves if k.id == move), None)
-                if found_move is None:
-                    return None
-                match field:
-                    case "factor":
-                        return ir.Cell(ir.Number(found_move.factor))
-                    case "amount":
-                        unit = rs.units.get("cost")
-                        return ir.Cell(ir.Number(found_move.amount, unit, True))
-                    case _:
-                        assert_never(field)
+            case ir.TriggerPath():
+                return self._trigger(path)
+            case ir.MovePath():
+                return self._move(path)
             case ir.ParamPath(param=param):
                 found_param = next((p for p in rs.params if p.id == param), None)
                 return (
@@ -311,43 +236,140 @@ class _Index:
                 notes = info.notes if info else ()
                 note = notes[index - 1].get(lang) if index <= len(notes) else None
                 return None if note is None else ir.Cell(ir.Text(note))
-            case ir.PolicyPath(modifier=modifier, part=part):
-                policy = next((m for m in self.rs.modifiers if m.id == modifier), None)
-                if policy is None:
-                    return None
-                match part:
-                    case "combine":
-                        return ir.Cell(ir.Symbol(policy.combine))
-                    case "clamp":
-                        clamp = policy.clamp
-                        return None if clamp is None else ir.Cell(ir.Span(clamp.low, clamp.high))
-                    case "best":  # best groups, as the language writes them
-                        shown = "; ".join(
-                            f"{g.id} combine {g.combine}: {', '.join(g.members)}"
-                            for g in policy.best
-                        )
-                        return ir.Cell(ir.Text(shown)) if shown else None
-                    case _:
-                        assert_never(part)
-            case ir.ExamplePath(example=example, question=question):
-                stated = next((e for e in self.rs.examples if e.id == example), None)
-                if stated is None:
-                    return None
-                asked = stated.questions[question - 1 :][:1] if question else stated.questions
-                if len(asked) == 1 and len(asked[0].answer) == 1:  # one value: as a cell's
-                    return ir.Cell(asked[0].answer[0])
-                return ir.Cell(
-                    ir.Text(
-                        "; ".join(
-                            examples_stated.answer_text(
-                                examples_stated.stated(q), examples_stated.unit_of(q)
-                            )
-                            for q in asked
-                        )
-                    )
-                )
+            case ir.PolicyPath():
+                return self._policy(path)
+            case ir.ExamplePath():
+                return self._example(path)
             case _:
                 assert_never(path)
+
+    def _combination(self, path: ir.CombinationPath) -> ir.Cell | None:
+        combo = next(
+            (
+                c
+                for m in self.rs.modifiers
+                if m.id == path.modifier
+                for c in m.combinations
+                if sorted(c.members) == sorted(path.members)
+            ),
+            None,
+        )
+        return None if combo is None else ir.Cell(combo.value)
+
+    def _table_cell(self, path: ir.TableCellPath) -> ir.Cell | None:
+        column = path.column
+        found_table = next((t for t in self.rs.tables if t.id == path.table), None)
+        if found_table is None:
+            return None
+        slot = (
+            [c.id for c in found_table.columns].index(column)
+            if column and (column in [c.id for c in found_table.columns])
+            else 0
+        )
+        cell = next(
+            (r.cells[slot] for r in found_table.rows if r.key == path.row and slot < len(r.cells)),
+            None,
+        )
+        return None if cell is None else ir.Cell(cell)
+
+    def _dice_modifier(self, path: ir.DiceModifierPath) -> ir.Cell | None:
+        mod = next(
+            (
+                m
+                for d in self.rs.dice_tables
+                if d.id == path.table
+                for m in d.modifiers
+                if m.id == path.modifier
+            ),
+            None,
+        )
+        return None if mod is None else ir.Cell(ir.Number(mod.value, signed=True))
+
+    def _step(self, path: ir.StepPath) -> ir.Cell | None:
+        field = path.field
+        found_step = next((x for x in self.rs.steps if x.id == path.step), None)
+        found_term = None if found_step is None else words.find_term(found_step.terms, path.term)
+        if found_step is None or found_term is None:
+            return None
+        number = words.term_number(found_term, field)
+        if number is None:
+            return None
+        match field:
+            case "amount":
+                rate = isinstance(found_term, ir.RateTerm)
+                return ir.Cell(ir.Number(number, found_step.result_unit, rate))
+            case "per" | "at":
+                return ir.Cell(ir.Number(number, found_step.param_unit))
+            case _:
+                assert_never(field)
+
+    def _trigger(self, path: ir.TriggerPath) -> ir.Cell | None:
+        found_trigger = next((x for x in self.rs.triggers if x.id == path.trigger), None)
+        if found_trigger is None:
+            return None
+        match path.field:
+            case "table":
+                return ir.Cell(ir.Symbol(found_trigger.table))
+            case "modifier":
+                name = found_trigger.modifier
+                return None if name is None else ir.Cell(ir.Symbol(name))
+            case "times":
+                return ir.Cell(ir.Number(found_trigger.times))
+            case "at_least":
+                count = found_trigger.at_least
+                return None if count is None else ir.Cell(ir.Number(count))
+            case _:
+                assert_never(path.field)
+
+    def _move(self, path: ir.MovePath) -> ir.Cell | None:
+        found_move = next((k for k in self.rs.moves if k.id == path.move), None)
+        if found_move is None:
+            return None
+        match path.field:
+            case "factor":
+                return ir.Cell(ir.Number(found_move.factor))
+            case "amount":
+                unit = self.rs.units.get("cost")
+                return ir.Cell(ir.Number(found_move.amount, unit, True))
+            case _:
+                assert_never(path.field)
+
+    def _policy(self, path: ir.PolicyPath) -> ir.Cell | None:
+        policy = next((m for m in self.rs.modifiers if m.id == path.modifier), None)
+        if policy is None:
+            return None
+        match path.part:
+            case "combine":
+                return ir.Cell(ir.Symbol(policy.combine))
+            case "clamp":
+                clamp = policy.clamp
+                return None if clamp is None else ir.Cell(ir.Span(clamp.low, clamp.high))
+            case "best":  # best groups, as the language writes them
+                shown = "; ".join(
+                    f"{g.id} combine {g.combine}: {', '.join(g.members)}" for g in policy.best
+                )
+                return ir.Cell(ir.Text(shown)) if shown else None
+            case _:
+                assert_never(path.part)
+
+    def _example(self, path: ir.ExamplePath) -> ir.Cell | None:
+        question = path.question
+        stated = next((e for e in self.rs.examples if e.id == path.example), None)
+        if stated is None:
+            return None
+        asked = stated.questions[question - 1 :][:1] if question else stated.questions
+        if len(asked) == 1 and len(asked[0].answer) == 1:  # one value: as a cell's
+            return ir.Cell(asked[0].answer[0])
+        return ir.Cell(
+            ir.Text(
+                "; ".join(
+                    examples_stated.answer_text(
+                        examples_stated.stated(q), examples_stated.unit_of(q)
+                    )
+                    for q in asked
+                )
+            )
+        )
 
     def _cell(self, feature: str, column: str, key: str | None) -> ir.Cell | None:
         found = next((f for f in self.rs.features if f.id == feature), None)

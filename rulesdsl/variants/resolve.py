@@ -192,72 +192,12 @@ def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[D
                 "write e.g. ^1.0, ~1.2, >=1.0.0 or ==1.0.0",
             )
         )
-    loaded = load(ext.base.text)
-    if isinstance(loaded, Cycle):
-        loop = [n for n, _ in loaded.chain] + [ext.base.text]
-        related = [
-            Related(pos, f"'{n}' extends '{loop[i + 1]}' here")
-            for i, (n, pos) in enumerate(loaded.chain[:-1])
-            if pos is not None
-        ]
-        return None, [
-            error(
-                "E503",
-                f"a cycle in `extends`: {' -> '.join(loop)}",
-                ext.base.pos,
-                "remove `extends` from one ruleset of the cycle",
-                related,
-            )
-        ]
-    if loaded is None:
-        return None, [
-            *diags,
-            error(
-                "E501",
-                f"no base ruleset '{ext.base.text}'",
-                ext.base.pos,
-                "the base must be a .terrain file beside this one, named after its id",
-            ),
-        ]
-    base = loaded.resolved
-    if base is None:
-        cycles = [d for d in loaded.diagnostics if d.code == "E503"]
-        if cycles:  # this file is on the cycle too: the same error, said once
-            return None, [*diags, *cycles]
-        errors = [d for d in loaded.diagnostics if d.is_error]
-        first = errors[0] if errors else None
-        related = (
-            [Related(first.pos, f"its first error: {first.message}")]
-            if (first is not None and first.pos is not None)
-            else []
-        )
-        count = len(errors)
-        return None, [
-            *diags,
-            error(
-                "E507",
-                f"the base '{ext.base.text}' has {count} error{'s' * (count != 1)}, "
-                "reported for its own file",
-                ext.base.pos,
-                f"fix {loaded.path} first: `rulesdsl check {loaded.path}`",
-                related,
-            ),
-        ]
-    if REQUIREMENT.fullmatch(ext.requirement) and not satisfies(base.version, ext.requirement):
-        related = (
-            [Related(base.version_pos, f"'{ext.base.text}' declares its version here")]
-            if base.version_pos
-            else []
-        )
-        diags.append(
-            error(
-                "E502",
-                f"'{ext.base.text}' is at {base.version}, which does not satisfy {ext.requirement}",
-                ext.pos,
-                f"require @^{base.version} if this variant fits that version",
-                related,
-            )
-        )
+    found = _usable_base(ext, load(ext.base.text), diags)
+    if isinstance(found, list):
+        return None, found
+    loaded, base = found
+    if REQUIREMENT.fullmatch(ext.requirement):
+        diags += _unsatisfied(ext, base)
     diags += _own_header(source, name)
     merger = Merger([inherit(st, ext.base.text) for st in base.statements])
     changes = merger.apply(source.statements)
@@ -280,6 +220,84 @@ def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[D
         loaded.diagnostics,
         tuple((address, pos) for address, (pos, _) in merger.overridden.items()),
     ), diags
+
+
+def _usable_base(
+    ext: s.ExtendsDecl, loaded: Base | Cycle | None, diags: list[Diagnostic]
+) -> tuple[Base, Resolved] | list[Diagnostic]:
+    """The base ``ext`` names, resolved; else every diagnostic of the variant (``diags`` and
+    why the base cannot serve: a cycle E503, no such file E501, errors of its own E507)."""
+    if isinstance(loaded, Cycle):
+        loop = [n for n, _ in loaded.chain] + [ext.base.text]
+        related = [
+            Related(pos, f"'{n}' extends '{loop[i + 1]}' here")
+            for i, (n, pos) in enumerate(loaded.chain[:-1])
+            if pos is not None
+        ]
+        return [
+            error(
+                "E503",
+                f"a cycle in `extends`: {' -> '.join(loop)}",
+                ext.base.pos,
+                "remove `extends` from one ruleset of the cycle",
+                related,
+            )
+        ]
+    if loaded is None:
+        return [
+            *diags,
+            error(
+                "E501",
+                f"no base ruleset '{ext.base.text}'",
+                ext.base.pos,
+                "the base must be a .terrain file beside this one, named after its id",
+            ),
+        ]
+    base = loaded.resolved
+    if base is None:
+        cycles = [d for d in loaded.diagnostics if d.code == "E503"]
+        if cycles:  # this file is on the cycle too: the same error, said once
+            return [*diags, *cycles]
+        errors = [d for d in loaded.diagnostics if d.is_error]
+        first = errors[0] if errors else None
+        related = (
+            [Related(first.pos, f"its first error: {first.message}")]
+            if (first is not None and first.pos is not None)
+            else []
+        )
+        count = len(errors)
+        return [
+            *diags,
+            error(
+                "E507",
+                f"the base '{ext.base.text}' has {count} error{'s' * (count != 1)}, "
+                "reported for its own file",
+                ext.base.pos,
+                f"fix {loaded.path} first: `rulesdsl check {loaded.path}`",
+                related,
+            ),
+        ]
+    return loaded, base
+
+
+def _unsatisfied(ext: s.ExtendsDecl, base: Resolved) -> list[Diagnostic]:
+    """E502 when the base's version does not satisfy the variant's requirement."""
+    if satisfies(base.version, ext.requirement):
+        return []
+    related = (
+        [Related(base.version_pos, f"'{ext.base.text}' declares its version here")]
+        if base.version_pos
+        else []
+    )
+    return [
+        error(
+            "E502",
+            f"'{ext.base.text}' is at {base.version}, which does not satisfy {ext.requirement}",
+            ext.pos,
+            f"require @^{base.version} if this variant fits that version",
+            related,
+        )
+    ]
 
 
 def attribute(diags: Iterable[Diagnostic], resolved: Resolved, own_file: str) -> list[Diagnostic]:
