@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import assert_never
 
 from rulesdsl import ir, semantics
-from rulesdsl.codegen.plan import values
+from rulesdsl.codegen.plan import info, values
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics.dice import chance_at_least, chance_between
 
@@ -357,25 +357,6 @@ def build(rs: ir.Ruleset) -> DataPlan:
     )
 
 
-def book_title(book: ir.Book) -> str:
-    """A book's title in the ruleset's first language: its first note where it has one (its
-    label is the abbreviation a sheet prints), else its label."""
-    names = [next(iter(n.values()), "") for n in book.info.notes]
-    names += book.info.labels.values()
-    return next((n for n in names if n), book.id)
-
-
-def source_text(rs: ir.Ruleset, info: ir.Info) -> str:
-    """Where the rules say it, as the module prints it: book title, page, detail."""
-    src = info.source
-    if src is None:
-        return ""
-    book = next((b for b in rs.books if b.id == src.book), None)
-    title = book_title(book) if book is not None else src.book
-    parts = [title, src.page or "", src.detail or ""]
-    return ", ".join(p for p in parts if p)
-
-
 def _feature(rs: ir.Ruleset, f: ir.Feature, params: Mapping[str, float | None]) -> Feature:
     return Feature(
         id=f.id,
@@ -383,7 +364,7 @@ def _feature(rs: ir.Ruleset, f: ir.Feature, params: Mapping[str, float | None]) 
         labels=f.info.labels,
         costs={mode: per_distance(v, params) for mode, v in f.costs.items()},
         notes=tuple(f.info.notes),
-        source=source_text(rs, f.info),
+        source=info.source(rs, f.info),
     )
 
 
