@@ -113,6 +113,17 @@ def once_cost(rs: ir.Ruleset, value: ir.Value) -> OnceCost | None:
             assert_never(unknown)
 
 
+def dice_of(roll: ir.DiceRoll) -> values.Dice | values.D66:
+    """The dice a table or a check rolls."""
+    match roll:
+        case ir.DiceValue(count=c, sides=sides, bonus=b):
+            return values.Dice(c, sides, b)
+        case ir.D66Value(bonus=b):
+            return values.D66(b)
+        case _:
+            assert_never(roll)
+
+
 # ---- features, parameters, contexts -------------------------------------------------------
 
 
@@ -241,7 +252,7 @@ class DiceRow:
 class DiceTable:
     id: str
     labels: Labels
-    dice: values.Literal
+    dice: values.Dice | values.D66
     modifiers: Mapping[str, int]
     rows: tuple[DiceRow, ...]
     index: Mapping[int, int]
@@ -256,7 +267,7 @@ class Trigger:
     id: str
     labels: Labels
     table: str
-    check: values.Literal
+    check: values.Dice | values.D66 | None
     at_least: int | None
     check_chance: Fraction
     modifier: str | None
@@ -288,7 +299,7 @@ class ResultsTable:
 
     id: str
     labels: Labels
-    dice: values.Literal
+    dice: values.Dice | values.D66
     by: str
     columns: tuple[ResultColumn, ...]
     rounding: str | None
@@ -465,7 +476,7 @@ def _dice_table(t: ir.DiceTable) -> DiceTable:
     return DiceTable(
         id=t.id,
         labels=t.info.labels,
-        dice=values.literal(t.dice),
+        dice=dice_of(t.dice),
         modifiers={m.id: m.value for m in t.modifiers},
         rows=tuple(
             DiceRow(
@@ -490,7 +501,7 @@ def _trigger(t: ir.Trigger) -> Trigger:
         id=t.id,
         labels=t.info.labels,
         table=t.table,
-        check=values.literal(t.check) if t.check else None,
+        check=dice_of(t.check) if t.check else None,
         at_least=t.at_least,
         check_chance=(
             chance_at_least(semantics.roll_of(t.check), t.at_least or 0) if t.check else Fraction(1)
@@ -505,7 +516,7 @@ def _results_table(rs: ir.Ruleset, t: ir.ResultsTable) -> ResultsTable:
     return ResultsTable(
         id=t.id,
         labels=t.info.labels,
-        dice=values.literal(t.dice),
+        dice=dice_of(t.dice),
         by=t.by,
         columns=tuple(
             ResultColumn(c.id, c.info.labels, c.bound, c.value, c.unit) for c in t.columns
