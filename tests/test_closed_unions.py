@@ -30,7 +30,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
         "ir/values",
         {
             "codegen/plan/values.py",
-            "codegen/python/data.py",
+            "codegen/plan/data.py",
             "codegen/python/sight.py",
             "printed/sheet_base.py",
             "checks/costs.py",
@@ -47,8 +47,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "DiceRoll": (
         "ir/values",
         {
-            "codegen/python/data.py",
-            "codegen/python/sight.py",
+            "codegen/plan/data.py",
             "checks/dice.py",
             "frontends/dsl.py",
             "semantics/tables.py",
@@ -130,6 +129,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Combine": (
         "ir",
         {
+            "codegen/plan/data.py",
             "printed/sheet_movement.py",
             "semantics/__init__.py",
         },

@@ -68,39 +68,6 @@ def sights(rs: ir.Ruleset, runtime: Runtime, code: Callable[[str], Any]) -> list
     return out
 
 
-def results_tables(rs: ir.Ruleset, runtime: Runtime) -> list[dict[str, Any]]:
-    """Each results table, with the index of the row covering every total the dice reach
-    (alone, with one modifier, or with a trigger's modifiers together)."""
-    return [
-        {
-            "id": t.id,
-            "labels": t.info.labels,
-            "dice": runtime(t.dice),
-            "by": t.by,
-            "columns": [(c.id, c.info.labels, c.bound, _tidy(c.value), c.unit) for c in t.columns],
-            "rounding": t.rounding,
-            "natural_at_least": sorted(n.roll for n in t.naturals if n.at_least),
-            "natural_by_column": {n.roll: n.by_column for n in t.naturals if n.by_column},
-            "outcome_effects": {
-                o.id: {k: runtime(v) for k, v in o.effects.items()} for o in t.outcomes if o.effects
-            },
-            "outcomes": {o.id: o.info.labels for o in t.outcomes},
-            "naturals": {n.roll: n.outcome for n in t.naturals},
-            "rows": [(r.low, r.high, r.outcomes) for r in t.rows],
-            "modifiers": {m.id: m.value for m in t.modifiers},
-            "chances": {c.id: semantics.result_chances(t, c.id) for c in t.columns},
-            "chances_with": {
-                m.id: {c.id: semantics.modifier_chances(t, c.id, m) for c in t.columns}
-                for m in t.modifiers
-            },
-            "shifts": {m.id: m.shift for m in t.modifiers if m.shift},
-            "on_doubles": next((m.id for m in t.modifiers if m.on_doubles), None),
-            "index": semantics.results_index(t, semantics.trigger_shifts(rs, t.id)),
-        }
-        for t in rs.results_tables
-    ]
-
-
 def effects(rs: ir.Ruleset) -> dict[str, Any]:
     """The dice outcomes that ``move_cost`` and ``line_of_sight`` take beside features (issue
     24): ``fed_outcomes``, and ``outcome_costs``, what each adds to the cost per distance."""

@@ -156,16 +156,3 @@ def per_value(value: ir.Value | None) -> Any:
     if isinstance(value, ir.Number):
         return tidy(value.value)
     return runtime(value)
-
-
-def policy_entries(m: ir.Modifier) -> dict[str, Any]:
-    """A modifier's policy, clamp, second context and combinations of two context values."""
-    return {
-        "combine": m.combine,
-        "clamp": (tidy(m.clamp.low), tidy(m.clamp.high)) if m.clamp is not None else None,
-        "context2": m.context2,
-        "pairs": [
-            (item, {(p.first, p.second): per_value(p.value) for p in pairs})
-            for item, pairs in m.pairs.items()
-        ],
-    }
