@@ -206,7 +206,7 @@ def _into_target(
     """``--into``: the ruleset, its cells' keys, its languages and the columns of the layer or
     table the chart updates; an exit code when the ruleset has errors (reported)."""
     target = ruleset_path(args.into)
-    if target.suffix != ".terrain":
+    if target.suffix not in registry.DSL.suffixes:
         raise UsageError("--into takes a .terrain ruleset")
     compiled = compiler.compile_file(target)
     if compiled.ruleset is None:

@@ -37,34 +37,6 @@ PerDistance = float | values.Mark | Unfilled
 """A movement cost per distance unit: a number, a marker, or an unfilled parameter."""
 
 
-@dataclass(frozen=True, slots=True)
-class Flat:
-    """A cost paid once per move, whatever the distance (``flat 2 in``)."""
-
-    amount: float
-
-
-@dataclass(frozen=True, slots=True)
-class Share:
-    """A part of the moving unit's allowance, less ``but`` (``share all but 1 in``)."""
-
-    numerator: int
-    denominator: int
-    but: float
-
-
-@dataclass(frozen=True, slots=True)
-class StepCost:
-    """A step's answer for the input the caller gives by the name ``input`` (``step climb``)."""
-
-    step: str
-    input: str
-
-
-OnceCost = Flat | Share | StepCost
-"""A cost paid once per move (the module's PER_MOVE_COSTS), or a step as a modifier's value."""
-
-
 def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> PerDistance:
     """A resolved cost per distance unit, as the module carries it."""
     cost = semantics.per_distance(value, params)
@@ -77,40 +49,6 @@ def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> PerDist
             return cost
         case _:
             assert_never(cost)
-
-
-def _resolved(value: ir.Value) -> ir.Value:
-    return _resolved(value.resolved) if isinstance(value, ir.Same) else value
-
-
-def once_cost(rs: ir.Ruleset, value: ir.Value) -> OnceCost | None:
-    """The cost paid once per move that ``value`` is; None for a cost per distance."""
-    match _resolved(value):
-        case ir.Flat(amount=amount):
-            return Flat(amount.value)
-        case ir.Share(numerator=n, denominator=d, but=but):
-            return Share(n, d, but.value if but is not None else 0)
-        case ir.StepCost(step=name):
-            step = next(s for s in rs.steps if s.id == name)
-            return StepCost(name, step.param)
-        case (
-            ir.Number()
-            | ir.Rate()
-            | ir.ParamRate()
-            | ir.Trade()
-            | ir.Span()
-            | ir.Marker()
-            | ir.Symbol()
-            | ir.Flag()
-            | ir.DiceValue()
-            | ir.D66Value()
-            | ir.Given()
-            | ir.Text()
-            | ir.Same()
-        ):
-            return None
-        case unknown:
-            assert_never(unknown)
 
 
 def dice_of(roll: ir.DiceRoll) -> values.Dice | values.D66:
@@ -157,7 +95,7 @@ class Context:
 
 # ---- modifiers ----------------------------------------------------------------------------
 
-ModifierValue = values.Literal | OnceCost
+ModifierValue = values.Literal | values.OnceCost
 """A modifier's value for an item: a number (its unit left out), a marker, another literal,
 or a step whose answer it is."""
 
@@ -390,7 +328,7 @@ def cell(value: ir.Value | None) -> values.Literal:
 
 
 def _modifier_value(rs: ir.Ruleset, value: ir.Value) -> ModifierValue:
-    step = once_cost(rs, value) if isinstance(value, ir.StepCost) else None
+    step = values.once_cost(rs, value) if isinstance(value, ir.StepCost) else None
     return step if step is not None else cell(value)
 
 

@@ -8,8 +8,8 @@ from typing import Any, assert_never
 
 from rulesdsl.codegen.plan import data as plan_data
 from rulesdsl.codegen.plan import values as plan_values
-from rulesdsl.codegen.python.layout import quoted
-from rulesdsl.codegen.python.values import Code, literal_py, py, tidy
+from rulesdsl.codegen.python.once_costs import once_py
+from rulesdsl.codegen.python.values import Code, literal_py, tidy
 
 
 def data_context(plan: plan_data.DataPlan) -> dict[str, Any]:
@@ -58,24 +58,11 @@ def per_distance_py(cost: plan_data.PerDistance) -> Any:
             assert_never(cost)
 
 
-def once_cost_py(cost: plan_data.OnceCost) -> Code:
-    """The module's record of a cost paid once per move."""
-    match cost:
-        case plan_data.Flat(amount=amount):
-            return Code(f"Flat({py(tidy(amount))})")
-        case plan_data.Share(numerator=n, denominator=d, but=but):
-            return Code(f"Share({n!r}, {d!r}, {py(tidy(but))})")
-        case plan_data.StepCost(step=step, input=name):
-            return Code(f"StepCost({quoted(step)}, {quoted(name)})")
-        case _:
-            assert_never(cost)
-
-
 def modifier_value_py(value: plan_data.ModifierValue) -> Any:
     """A modifier's value in MODIFIERS: a literal, or a step's StepCost record."""
     match value:
-        case plan_data.Flat() | plan_data.Share() | plan_data.StepCost():
-            return once_cost_py(value)
+        case plan_values.Flat() | plan_values.Share() | plan_values.StepCost():
+            return Code(once_py(value))
         case _:
             return literal_py(value)
 
