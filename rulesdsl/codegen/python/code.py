@@ -261,15 +261,20 @@ class CellBounds:
 
 def cell_names(cells: Iterable[plan.Cells]) -> list[str]:
     """The module constant of each line of cells: ``_TABLE_LINE`` (numbered when taken)."""
-    used: list[str] = []
-    for c in cells:
-        base = (f"_{c.table}_{c.line}" if c.line else f"_{c.table}").upper()
-        name, n = base, 1
-        while name in used:
-            n += 1
-            name = f"{base}_{n}"
-        used.append(name)
-    return used
+    used: set[str] = set()
+    return [
+        _unique((f"_{c.table}_{c.line}" if c.line else f"_{c.table}").upper(), used) for c in cells
+    ]
+
+
+def _unique(base: str, used: set[str]) -> str:
+    """``base``, or ``base_2`` (and so on) if a constant already has it; then taken."""
+    name, n = base, 1
+    while name in used:
+        n += 1
+        name = f"{base}_{n}"
+    used.add(name)
+    return name
 
 
 def cells_py(c: plan.Cells, name: str) -> CellBounds:
@@ -330,18 +335,9 @@ def outcome_names(decisions: Iterable[plan.Decision], taken: Iterable[str]) -> d
     """Per decision, the name of the module constant holding each of its outcomes (in
     order), so that a decision returns a record made once at import."""
     used = set(taken)
-    out: dict[str, list[str]] = {}
-    for d in decisions:
-        mine = out.setdefault(d.name, [])
-        for o in d.outcomes:
-            base = f"_{d.name}_{o.id}".upper()
-            name, n = base, 1
-            while name in used:
-                n += 1
-                name = f"{base}_{n}"
-            used.add(name)
-            mine.append(name)
-    return out
+    return {
+        d.name: [_unique(f"_{d.name}_{o.id}".upper(), used) for o in d.outcomes] for d in decisions
+    }
 
 
 def outcome_py(o: plan.Outcome, indent: int = _BODY, column: int | None = None) -> str:
