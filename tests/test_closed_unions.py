@@ -58,7 +58,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "StepTerm": (
         "ir",
         {
-            "codegen/python/code.py",
+            "codegen/plan/code.py",
             "printed/sheet_rules.py",
             "commands/new.py",
             "semantics/tables.py",
@@ -69,14 +69,14 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "LimitValue": (
         "ir/tables",
         {
-            "codegen/python/code.py",
+            "codegen/plan/code.py",
             "semantics/tables.py",
         },
     ),
     "Operand": (
         "ir/tables",
         {
-            "codegen/python/code.py",
+            "codegen/plan/code.py",
             "printed/sheet_rules.py",
             "semantics/tables.py",
             "spelling.py",
@@ -85,7 +85,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Condition": (
         "ir/tables",
         {
-            "codegen/python/code.py",
+            "codegen/plan/code.py",
             "printed/sheet_rules.py",
             "semantics/tables.py",
             "spelling.py",
@@ -143,6 +143,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Axis": (
         "ir/tables",
         {
+            "codegen/plan/code.py",
             "codegen/python/code.py",
             "spelling.py",
         },
@@ -159,6 +160,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Reading": (
         "ir/tables",
         {
+            "codegen/plan/code.py",
             "codegen/python/code.py",
             "lowering/decisions.py",
         },
@@ -182,6 +184,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Rounding": (
         "ir/arith",
         {
+            "codegen/python/code.py",
             "printed/sheet_more.py",
             "semantics/tables.py",
         },

@@ -1,8 +1,9 @@
 """What arithmetic in a decision means (issue 25): one place that the compile-time reference
-semantics, the generated module's code, the sheets and ``rulesdsl diff`` share.
+semantics, the sheets and ``rulesdsl diff`` share.
 
-``evaluate`` computes an expression from the inputs; ``python`` writes the same computation
-as Python source for the generated module; ``source`` writes it back as the DSL spells it.
+``evaluate`` computes an expression from the inputs; ``source`` writes it back as the DSL
+spells it (the generated module's code writes the plan's expression tree,
+:mod:`rulesdsl.codegen.python.code`).
 Rounding is to a whole number: ``up`` towards +infinity, ``down`` towards -infinity.
 """
 
@@ -198,38 +199,4 @@ def source(expr: ir.Arith, number: Callable[[float], str]) -> str:
         lambda text, r: f"{text} rounded {r}",
         lambda text: f"({text})",
         False,
-    )
-
-
-def python(expr: ir.Arith, number: Callable[[float], str]) -> str:
-    """The expression as Python for the generated module (``_abs``, ``_min``, ``_max`` and
-    ``math.ceil``/``math.floor`` are the module's own names)."""
-
-    def leaf(e: ir.ArithInput | ir.ArithNumber) -> str:
-        return e.input if isinstance(e, ir.ArithInput) else number(e.value)
-
-    def call(function: ir.ArithFunction, args: list[str]) -> str:
-        match function:
-            case "abs":
-                return f"_abs({args[0]})"
-            case "half":
-                return f"({args[0]}) / 2" if " " in args[0] else f"{args[0]} / 2"
-            case "min":
-                return f"_min({', '.join(args)})"
-            case "max":
-                return f"_max({', '.join(args)})"
-            case _:
-                assert_never(function)
-
-    def rounding(text: str, r: ir.Rounding) -> str:
-        match r:
-            case "up":
-                return f"math.ceil({text})"
-            case "down":
-                return f"math.floor({text})"
-            case _:
-                assert_never(r)
-
-    return spell(
-        expr, leaf, lambda op, a, b: f"{a} {op} {b}", call, rounding, lambda t: f"({t})", False
     )

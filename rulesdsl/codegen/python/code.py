@@ -1,17 +1,18 @@
 """Steps and decisions as Python functions: their bodies, guards and the table cells they read
-(for :mod:`rulesdsl.codegen.python`).
+(for :mod:`rulesdsl.codegen.python`), written from the plan's code section: one ``<node>_py``
+function per node of :mod:`rulesdsl.codegen.plan.code`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, assert_never
 
-from rulesdsl import ir, units
+from rulesdsl.codegen.plan import code as plan
 from rulesdsl.codegen.python import layout as python_layout
-from rulesdsl.codegen.python.values import Code, _plain, per_value, py, tidy
-from rulesdsl.semantics import arith as semantics_arith
+from rulesdsl.codegen.python.values import Code, _plain, literal_py, py, tidy
 
 # ---- steps and decisions as code --------------------------------------------------------------
 
@@ -30,12 +31,6 @@ class Function:
     signature: str = ""
     minimum: int | None = None
     outcomes: tuple[tuple[str, str], ...] = ()
-
-
-def minimum(unit: str) -> int | None:
-    """The least value an input in ``unit`` may take: 0 for a distance, angle or time, else
-    None (a count or a score may be negative)."""
-    return units.least(unit)
 
 
 def _fresh(name: str, taken: Iterable[str]) -> str:
@@ -109,11 +104,10 @@ def _number_check(function: str, name: str, least: int | None) -> str:
     return _call("_number", args, _BODY + 4)
 
 
-def step_body(step: ir.Step) -> list[str]:
+def step_py(step: plan.Step) -> list[str]:
+    """The lines of a step's body: its argument checked, then its terms."""
     x = step.param
-    least = minimum(step.param_unit)
-    guard = _guard(_number_test(x, least), _number_check(step.id, x, least))
-    lines: list[str] = []
+    guard = _guard(_number_test(x, step.minimum), _number_check(step.name, x, step.minimum))
     value = _fresh("value", [x])
     stops: list[str] = []
     frees: list[str] = []
@@ -121,71 +115,127 @@ def step_body(step: ir.Step) -> list[str]:
     floors: list[str] = []
     for t in step.terms:
         match t:
-            case ir.ImpassableTerm():
-                stops += [
-                    f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
-                    "    return IMPASSABLE",
-                ]
-            case ir.FreeTerm():
-                frees += [f"if {x} <= {py(t.at)}:", "    return 0"]
-            case ir.RateTerm():
-                part = x if t.above is None else f"_max(0, {x} - {py(t.above)})"
-                count = f"_whole({part}, {py(t.every)})" if t.full else f"{part} / {py(t.every)}"
-                if t.every == 1 and not t.full:
-                    count = part
-                rates.append(count if t.amount == 1 else f"{py(t.amount)} * {count}")
-            case ir.FloorTerm():
-                floors += [
-                    f"if {x} {'>' if t.strict else '>='} {py(t.at)}:",
-                    f"    {value} = _max({value}, {py(t.amount)})",
-                ]
+            case plan.Impassable():
+                stops += impassable_py(t, x)
+            case plan.Free():
+                frees += free_py(t, x)
+            case plan.PerEvery():
+                rates.append(per_every_py(t, x))
+            case plan.AtLeast():
+                floors += at_least_py(t, x, value)
             case _:
                 assert_never(t)
-    lines += stops + frees
-    lines.append(f"{value}: float = {' + '.join(rates) if rates else '0'}")
-    lines += floors
-    lines.append(f"return {value}")
+    lines = [*stops, *frees, f"{value}: float = {' + '.join(rates) if rates else '0'}"]
+    lines += [*floors, f"return {value}"]
     computes = any(rate != x for rate in rates)  # `rise` alone is no arithmetic
-    return guard + _overflow_guard(step.id, [x] if computes else [], lines)
+    return guard + _overflow_guard(step.name, [x] if computes else [], lines)
 
 
-def _operand(op: ir.Operand, cells: CellNames) -> str:
-    match op:
-        case ir.InputOperand(input=name, scale_op=None):
+def _reached(x: str, at: float, strict: bool) -> str:
+    return f"if {x} {'>' if strict else '>='} {py(at)}:"
+
+
+def impassable_py(t: plan.Impassable, x: str) -> list[str]:
+    return [_reached(x, t.at, t.strict), "    return IMPASSABLE"]
+
+
+def free_py(t: plan.Free, x: str) -> list[str]:
+    return [f"if {x} <= {py(t.at)}:", "    return 0"]
+
+
+def per_every_py(t: plan.PerEvery, x: str) -> str:
+    """The term's share of the answer, as an expression."""
+    part = x if t.above is None else f"_max(0, {x} - {py(t.above)})"
+    count = f"_whole({part}, {py(t.every)})" if t.full else f"{part} / {py(t.every)}"
+    if t.every == 1 and not t.full:
+        count = part
+    return count if t.amount == 1 else f"{py(t.amount)} * {count}"
+
+
+def at_least_py(t: plan.AtLeast, x: str, value: str) -> list[str]:
+    return [_reached(x, t.at, t.strict), f"    {value} = _max({value}, {py(t.amount)})"]
+
+
+def expr_py(e: plan.Expr, cells: Sequence[str]) -> str:
+    """An expression as Python, with parentheses where the precedence of ``+ - * /`` needs
+    them (``_abs``, ``_min``, ``_max`` and ``math.ceil``/``math.floor`` are the module's own
+    names); ``cells`` names the module's cell constants."""
+    match e:
+        case plan.Input(name=name):
             return name
-        case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
-            return f"{name} {scale_op} {py(scale)}"
-        case ir.LiteralOperand(value=value):
+        case plan.Number(value=value):
             return py(tidy(value))
-        case ir.CellOperand(cell=ref):
-            return _cell(ref, cells)
-        case ir.ArithOperand(expr=expr):
-            return semantics_arith.python(expr, lambda v: py(tidy(v)))
+        case plan.CellRead():
+            return cell_read_py(e, cells)
+        case plan.Binary(op=op, left=left, right=right, rounding=rounding):
+            a, b = expr_py(left, cells), expr_py(right, cells)
+            if isinstance(left, plan.Binary) and _precedence(left.op) < _precedence(op):
+                a = f"({a})"
+            if isinstance(right, plan.Binary) and _precedence(right.op) <= _precedence(op):
+                b = f"({b})"
+            return _rounded(f"{a} {op} {b}", rounding)
+        case plan.Call(function=function, args=args, rounding=rounding):
+            return _rounded(call_py(function, [expr_py(a, cells) for a in args]), rounding)
+        case _:
+            assert_never(e)
+
+
+def _precedence(op: plan.ArithOp) -> int:
+    match op:
+        case "+" | "-":
+            return 1
+        case "*" | "/":
+            return 2
         case _:
             assert_never(op)
 
 
-def _cell(ref: ir.CellRef, cells: CellNames) -> str:
-    name = cells[cell_key(ref)].name
-    if ref.over is None:
-        return f"{name}[{ref.input}]"
-    full = ", full=True" if ref.full else ""
-    return f"{name}[{ref.input}].over({ref.over}{full})"
+def call_py(function: plan.ArithFunction, args: list[str]) -> str:
+    match function:
+        case "abs":
+            return f"_abs({args[0]})"
+        case "half":
+            return f"({args[0]}) / 2" if " " in args[0] else f"{args[0]} / 2"
+        case "min":
+            return f"_min({', '.join(args)})"
+        case "max":
+            return f"_max({', '.join(args)})"
+        case _:
+            assert_never(function)
 
 
-def _condition(c: ir.Condition, cells: CellNames) -> str:
+def _rounded(text: str, rounding: plan.Rounding | None) -> str:
+    match rounding:
+        case None:
+            return text
+        case "up":
+            return f"math.ceil({text})"
+        case "down":
+            return f"math.floor({text})"
+        case _:
+            assert_never(rounding)
+
+
+def cell_read_py(r: plan.CellRead, cells: Sequence[str]) -> str:
+    name = cells[r.cells]
+    if r.over is None:
+        return f"{name}[{r.input}]"
+    full = ", full=True" if r.full else ""
+    return f"{name}[{r.input}].over({r.over}{full})"
+
+
+def condition_py(c: plan.Condition, cells: Sequence[str]) -> str:
     match c:
-        case ir.InputTruth(input=name, holds=holds):
-            return name if holds else f"not {name}"
-        case ir.CellTruth(cell=ref, holds=holds):
-            return _cell(ref, cells) if holds else f"not {_cell(ref, cells)}"
-        case ir.Comparison(left=left, op=op, right=right):
-            return f"{_operand(left, cells)} {_python_op(op)} {_operand(right, cells)}"
+        case plan.Truth(of=of, holds=holds):
+            text = expr_py(of, cells)
+            return text if holds else f"not {text}"
+        case plan.Compare(left=left, op=op, right=right):
+            return f"{expr_py(left, cells)} {compare_py(op)} {expr_py(right, cells)}"
         case _:
             assert_never(c)
 
 
-def _python_op(op: ir.CompareOp) -> str:
+def compare_py(op: plan.CompareOp) -> str:
     match op:
         case "=":
             return "=="
@@ -209,16 +259,54 @@ class CellBounds:
     entries: dict[Any, Any]
 
 
-CellNames = dict[tuple[str, str, str], CellBounds]
+def cell_names(cells: Iterable[plan.Cells]) -> list[str]:
+    """The module constant of each line of cells: ``_TABLE_LINE`` (numbered when taken)."""
+    used: set[str] = set()
+    return [
+        _unique((f"_{c.table}_{c.line}" if c.line else f"_{c.table}").upper(), used) for c in cells
+    ]
 
 
-def cell_key(ref: ir.CellRef) -> tuple[str, str, str]:
-    """Cell references that compile to the same constant: table, row or column, reading."""
-    line = "" if ref.line is None else f"{_line_word(ref.axis)} {ref.line}"
-    return (ref.table, line, ref.reading)
+def _unique(base: str, used: set[str]) -> str:
+    """``base``, or ``base_2`` (and so on) if a constant already has it; then taken."""
+    name, n = base, 1
+    while name in used:
+        n += 1
+        name = f"{base}_{n}"
+    used.add(name)
+    return name
 
 
-def _line_word(axis: ir.Axis) -> str:
+def cells_py(c: plan.Cells, name: str) -> CellBounds:
+    """The constant holding a line of cells as decisions read it."""
+    where = (
+        f"Table {c.table!r}, per row"
+        if c.line is None
+        else f"{_line_word(c.axis).title()} {c.line!r} of table {c.table!r}, per {c.axis}"
+    )
+    meaning, value_type = _reading_doc(c.reading)
+    entries = {(tidy(k) if isinstance(k, float) else k): entry_py(v) for k, v in c.entries}
+    return CellBounds(
+        name, f"{where}: {meaning}.", "float" if c.numeric else "str", value_type, entries
+    )
+
+
+def entry_py(entry: plan.Entry) -> Any:
+    """A cell as the module holds it: a bool, a number, or a Limit."""
+    match entry:
+        case bool():
+            return entry
+        case float() | int():
+            return Code("math.inf") if entry == math.inf else tidy(entry)
+        case plan.Limit(value=value, per=None):
+            return Code(f"Limit({py(entry_py(value))})")
+        case plan.Limit(value=value, per=per):
+            return Code(f"Limit({py(tidy(value))}, per={py(per)})")
+        case _:
+            assert_never(entry)
+
+
+def _line_word(axis: plan.Axis) -> str:
     """What the fixed line of a cell reference is when its input names a ``column`` or a
     ``row``: the other one."""
     match axis:
@@ -230,83 +318,7 @@ def _line_word(axis: ir.Axis) -> str:
             assert_never(axis)
 
 
-def cell_refs(d: ir.Decision) -> Iterator[ir.CellRef]:
-    """The table cells that the conditions of ``d`` read, in order."""
-    for row in d.rows:
-        for c in row.conditions:
-            match c:
-                case ir.Comparison(left=left, right=right):
-                    yield from (o.cell for o in (left, right) if isinstance(o, ir.CellOperand))
-                case ir.CellTruth(cell=ref):
-                    yield ref
-                case ir.InputTruth():
-                    pass
-                case _:
-                    assert_never(c)
-
-
-def cell_constants(rs: ir.Ruleset) -> CellNames:
-    """One constant per table row (or one-column table) that decisions compare with."""
-    out: CellNames = {}
-    used: set[str] = set()
-    for d in rs.decisions:
-        for ref in cell_refs(d):
-            if cell_key(ref) in out:
-                continue
-            base = f"_{ref.table}_{ref.line}" if ref.line else f"_{ref.table}"
-            name = base.upper()
-            n = 1
-            while name in used:
-                n += 1
-                name = f"{base.upper()}_{n}"
-            used.add(name)
-            numeric = any(lim.key_number is not None for lim in ref.limits)
-            entries = {
-                (tidy(lim.key_number) if lim.key_number is not None else lim.key): _bound(
-                    lim.bound, ref.reading
-                )
-                for lim in ref.limits
-            }
-            where = (
-                f"Table {ref.table!r}, per row"
-                if ref.line is None
-                else f"{_line_word(ref.axis).title()} {ref.line!r} of table {ref.table!r}, "
-                f"per {ref.axis}"
-            )
-            meaning, value_type = _reading_doc(ref.reading)
-            out[cell_key(ref)] = CellBounds(
-                name,
-                f"{where}: {meaning}.",
-                "float" if numeric else "str",
-                value_type,
-                entries,
-            )
-    return out
-
-
-def _bound(bound: ir.LimitValue, reading: ir.Reading) -> Any:
-    """A cell's bound as the module holds it: a bool, a number, or (read as a rate) a Limit."""
-    match bound:
-        case ir.YesNo(value=value):
-            return value
-        case ir.Bound(value=value):
-            number: Any = tidy(value)
-        case ir.NoLimit():
-            number = Code("math.inf")
-        case ir.RateBound(value=value, per=per):
-            return Code(f"Limit({py(tidy(value))}, per={py(per)})")
-        case _:
-            assert_never(bound)
-    match reading:
-        case "rate":
-            return Code(f"Limit({py(number)})")
-        case "number" | "yes_no":
-            return number
-        case _:
-            assert_never(reading)
-
-
-def _reading_doc(reading: ir.Reading) -> tuple[str, str]:
+def _reading_doc(reading: plan.Reading) -> tuple[str, str]:
     """What a cell constant read this way holds, and its Python type."""
     match reading:
         case "yes_no":
@@ -319,30 +331,19 @@ def _reading_doc(reading: ir.Reading) -> tuple[str, str]:
             assert_never(reading)
 
 
-def outcome_constants(
-    rs: ir.Ruleset, lang: str, taken: Iterable[str] = ()
-) -> dict[str, dict[str, tuple[str, str]]]:
-    """Per decision, per outcome: the name and the value of a module constant holding its
-    Outcome, so that a decision returns a record made once at import."""
+def outcome_names(decisions: Iterable[plan.Decision], taken: Iterable[str]) -> dict[str, list[str]]:
+    """Per decision, the name of the module constant holding each of its outcomes (in
+    order), so that a decision returns a record made once at import."""
     used = set(taken)
-    out: dict[str, dict[str, tuple[str, str]]] = {}
-    for d in rs.decisions:
-        mine = out.setdefault(d.id, {})
-        for o in d.outcomes:
-            base = f"_{d.id}_{o.id}".upper()
-            name, n = base, 1
-            while name in used:
-                n += 1
-                name = f"{base}_{n}"
-            used.add(name)
-            mine[o.id] = (name, _outcome(o, lang, 0, len(f"{name}: Final = ")))
-    return out
+    return {
+        d.name: [_unique(f"_{d.name}_{o.id}".upper(), used) for o in d.outcomes] for d in decisions
+    }
 
 
-def _outcome(o: ir.Outcome, lang: str, indent: int = _BODY, column: int | None = None) -> str:
-    label = o.info.labels.get(lang) or next(iter(o.info.labels.values()), o.id)
-    value = per_value(o.value)
-    args = (o.id, label) if value is None else (o.id, label, value)
+def outcome_py(o: plan.Outcome, indent: int = _BODY, column: int | None = None) -> str:
+    """``Outcome(id, label[, value])`` laid out at ``indent`` (starting at ``column``)."""
+    value = literal_py(o.value)
+    args = (o.id, o.label) if value is None else (o.id, o.label, value)
     node = python_layout.Call(
         "Outcome", tuple(python_layout.tree(_plain(a)) for a in args), exploded=True
     )
@@ -358,94 +359,105 @@ def _call(function: str, args: list[str], indent: int, column: int | None = None
     return "\n".join(_relative(laid, indent))
 
 
-def decision_body(
-    d: ir.Decision,
-    lang: str,
-    cells: CellNames | None = None,
-    tables: dict[str, ir.Table] | None = None,
-    outcomes: dict[str, tuple[str, str]] | None = None,
-) -> list[str]:
-    """The lines of a decision: its arguments checked, then its rows in order. ``outcomes``
-    names the constants to return (else each row builds its Outcome)."""
-    by_id = {o.id: o for o in d.outcomes}
-    lines: list[str] = []
-    numbers: list[str] = []
-    for p in d.params:
-        table = (tables or {}).get(p.key_of or "")
-        if table is not None:
-            axis = p.axis or "row"
-            keys = f"TABLES[{py(table.id)}].{axis}s"
-            by_name = key_type(p, table) == "str"
+def param_py(function: str, p: plan.Param) -> list[str]:
+    """The lines that check one argument of a decision."""
+    match p:
+        case plan.KeyParam(name=name, table=table, axis=axis, numeric=numeric):
+            keys = f"TABLES[{py(table)}].{axis}s"
             test = (
-                f"{p.name}.__class__ is _str"
-                if by_name
-                else f"({p.name}.__class__ is _int or {p.name}.__class__ is _float)"
+                f"({name}.__class__ is _int or {name}.__class__ is _float)"
+                if numeric
+                else f"{name}.__class__ is _str"
             )
-            key_args = [py(d.id), py(p.name), p.name, keys, py(f"{axis} of {table.id!r}")]
-            lines += _guard(
-                f"{test} and {p.name} in {keys}", _call("_key", key_args, _BODY + 4), "and"
+            key_args = [py(function), py(name), name, keys, py(f"{axis} of {table!r}")]
+            return _guard(f"{test} and {name} in {keys}", _call("_key", key_args, _BODY + 4), "and")
+        case plan.FlagParam(name=name):
+            return _guard(
+                f"{name} is True or {name} is False",
+                _call("_flag", [py(function), py(name), name], _BODY + 4),
             )
-        elif p.unit == units.BOOL_UNIT:
-            lines += _guard(
-                f"{p.name} is True or {p.name} is False",
-                _call("_flag", [py(d.id), py(p.name), p.name], _BODY + 4),
-            )
-        else:
-            least = minimum(p.unit)
-            lines += _guard(_number_test(p.name, least), _number_check(d.id, p.name, least))
-            numbers.append(p.name)
+        case plan.NumberParam(name=name, minimum=least):
+            return _guard(_number_test(name, least), _number_check(function, name, least))
+        case _:
+            assert_never(p)
+
+
+def decision_py(d: plan.Decision, cells: Sequence[str], outcomes: Sequence[str]) -> list[str]:
+    """The lines of a decision: its arguments checked, then its rows in order, each returning
+    the constant of its outcome (``outcomes``, in the order of ``d.outcomes``)."""
+    lines = [line for p in d.params for line in param_py(d.name, p)]
+    numbers = [p.name for p in d.params if isinstance(p, plan.NumberParam)]
+    by_id = {o.id: name for o, name in zip(d.outcomes, outcomes, strict=True)}
     rows: list[str] = []
     for row in d.rows:
-        o = by_id[row.outcome]
-        ret = f"return {outcomes[o.id][0] if outcomes else _outcome(o, lang)}"
+        ret = f"return {by_id[row.outcome]}"
         if row.conditions:
-            test = " and ".join(_condition(c, cells or {}) for c in row.conditions)
+            test = " and ".join(condition_py(c, cells) for c in row.conditions)
             first = f"if {test}:"
             if _BODY + len(first) > python_layout.WIDTH:
                 first = python_layout.condition("if", test, "and", _BODY)
             rows += [*_relative(first, _BODY), f"    {ret}"]
         else:
             rows.append(ret)
-    computes = any(_computes(c) for row in d.rows for c in row.conditions)
-    over = any(
-        isinstance(op, ir.CellOperand) and op.cell.over is not None
-        for row in d.rows
-        for c in row.conditions
-        if isinstance(c, ir.Comparison)
-        for op in (c.left, c.right)
-    )
-    return lines + _overflow_guard(d.id, numbers if computes else [], rows, over)
+    exprs = [e for row in d.rows for c in row.conditions for e in _operands(c)]
+    computes = any(_computes(e) for e in exprs)
+    over = any(isinstance(e, plan.CellRead) and e.over is not None for e in exprs)
+    return lines + _overflow_guard(d.name, numbers if computes else [], rows, over)
 
 
-def _computes(c: ir.Condition) -> bool:
-    """Whether a condition does arithmetic on an input (a comparison alone never overflows:
-    Python compares an int with a float exactly)."""
+def _operands(c: plan.Condition) -> tuple[plan.Expr, ...]:
     match c:
-        case ir.Comparison(left=left, right=right):
-            return any(
-                (isinstance(op, ir.InputOperand) and op.scale_op is not None)
-                or (isinstance(op, ir.CellOperand) and op.cell.over is not None)
-                or isinstance(op, ir.ArithOperand)
-                for op in (left, right)
-            )
-        case ir.InputTruth() | ir.CellTruth():
-            return False
+        case plan.Compare(left=left, right=right):
+            return (left, right)
+        case plan.Truth():
+            return ()
         case _:
             assert_never(c)
 
 
-def key_type(p: ir.Param, table: ir.Table) -> str:
-    """``float`` for an input naming a row of a table keyed by numbers, else ``str``."""
-    numeric = names_row(p) and any(r.key_number is not None for r in table.rows)
-    return "float" if numeric else "str"
-
-
-def names_row(p: ir.Param) -> bool:
-    """Whether the input names a row of its table (rather than a column, or no key)."""
-    match p.axis:
-        case "row":
-            return True
-        case "column" | None:
+def _computes(e: plan.Expr) -> bool:
+    """Whether a side of a comparison does arithmetic on an input (a comparison alone never
+    overflows: Python compares an int with a float exactly)."""
+    match e:
+        case plan.Input() | plan.Number():
             return False
+        case plan.CellRead(over=over):
+            return over is not None
+        case plan.Binary() | plan.Call():
+            return True
         case _:
-            assert_never(p.axis)
+            assert_never(e)
+
+
+def signature_py(d: plan.Decision) -> str:
+    """``def name(params) -> Outcome:``, each parameter typed, with its default if any."""
+    return python_layout.def_line(
+        d.name, [_param_py(p) for p in d.params], "Outcome", exploded=True
+    )
+
+
+def _param_py(p: plan.Param) -> str:
+    """``name: type`` with `` = default`` when the caller may leave the input out (issue 39)."""
+    match p:
+        case plan.KeyParam(numeric=numeric):
+            kind = "float" if numeric else "str"
+        case plan.FlagParam():
+            kind = "bool"
+        case plan.NumberParam():
+            kind = "float"
+        case _:
+            assert_never(p)
+    default = "" if p.default is None else f" = {_default_py(p.default)}"
+    return f"{p.name}: {kind}{default}"
+
+
+def _default_py(value: float | str | bool) -> str:
+    match value:
+        case bool():
+            return str(value)
+        case str():
+            return py(value, tail=0)
+        case float() | int():
+            return py(tidy(value), tail=0)
+        case _:
+            assert_never(value)

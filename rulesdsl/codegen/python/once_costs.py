@@ -52,17 +52,4 @@ def context(rs: ir.Ruleset) -> dict[str, Any]:
                 costs.append(((mode, f.id), once_py(cost)))
             if isinstance(cost, plan_values.StepCost):
                 inputs[cost.param] = None
-    return {"once_costs": costs, "once_inputs": tuple(inputs), "outcome_labels": outcomes(rs)}
-
-
-def outcomes(rs: ir.Ruleset) -> list[tuple[tuple[str, str], dict[str, str]]]:
-    """Each decision outcome's labels in every language, keyed as ``Outcome.labels`` looks
-    them up: by id and label in the first language (item 11 of issue 11)."""
-    lang = rs.languages[0]
-    out: dict[tuple[str, str], dict[str, str]] = {}
-    for d in rs.decisions:
-        for o in d.outcomes:
-            if o.info.labels:
-                label = o.info.labels.get(lang) or next(iter(o.info.labels.values()))
-                out.setdefault((o.id, label), dict(o.info.labels))
-    return list(out.items())
+    return {"once_costs": costs, "once_inputs": tuple(inputs)}
