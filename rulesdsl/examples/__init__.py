@@ -694,8 +694,10 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
             match p.axis:
                 case "column":
                     keys = [c.id for c in table.columns]
-                case _:  # a row, or a one-column table's row
+                case "row" | None:  # a row, or a one-column table's row
                     keys = [r.key for r in table.rows]
+                case _:
+                    assert_never(p.axis)
             inputs[p.name] = _name(found, keys, f"key of {p.key_of}")
         else:
             inputs[p.name] = _number(found, p.unit, p.name)

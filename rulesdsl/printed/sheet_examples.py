@@ -7,6 +7,8 @@ stated answer to), so a sheet never prints an answer its tables do not give.
 
 from __future__ import annotations
 
+from typing import get_args
+
 from rulesdsl import examples, ir, semantics, spelling
 from rulesdsl.examples import statements as examples_stated
 from rulesdsl.printed.sheet_more import MoreBlocks
@@ -105,7 +107,7 @@ def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     in words: "on entering for the first time"."""
     if a.keyword == "on" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
         when = a.values[0].name
-        if when in ("entering", "crossing", "ending", "first_entering"):
+        if when in get_args(ir.RollWhen):
             words = b.w(f"roll_when_{when}")
             return words[:1].lower() + words[1:]
     return f"{b.input_name(a.keyword)} {_keyword_arg(b, q, a)}"
