@@ -193,6 +193,15 @@ def is_yes(text: object) -> bool:
     return str(text).lower() in ("true", "yes", "on")
 
 
+# ---- worked examples -----------------------------------------------------------------------
+
+
+def asked(name: str) -> ir.Ask | None:
+    """The module function a worked example's question names (None: another name, a step's or
+    a decision's or none)."""
+    return next((ask for ask in get_args(ir.Ask) if ask == name), None)
+
+
 # ---- a variant's changes -------------------------------------------------------------------
 
 

@@ -37,6 +37,7 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     Node,
+    OpExpr,
     RefExpr,
     SetExpr,
     StrExpr,
@@ -95,6 +96,19 @@ def _key(expr: Expression) -> str | None:
     return None
 
 
+def _named(expr: Expression) -> frozenset[str]:
+    """What a test names: the words of a display, the classes of ``isinstance``, a constant."""
+    if isinstance(expr, StrExpr):
+        return frozenset({expr.value})
+    if isinstance(expr, TupleExpr | ListExpr | SetExpr):
+        return frozenset().union(*(_named(e) for e in expr.items))
+    if isinstance(expr, OpExpr) and expr.op == "|":
+        return _named(expr.left) | _named(expr.right)
+    if isinstance(expr, RefExpr):
+        return frozenset({expr.fullname})
+    return frozenset({f"<{expr.line}:{expr.column}>"})
+
+
 class Reads:
     """The places of one module that examine a value of a union: each a line, the union, how,
     and the tests' key (the function and the value tested; None for a match or a lookup)."""
@@ -102,7 +116,7 @@ class Reads:
     def __init__(self, types: dict[Expression, Type]) -> None:
         self.types = types
         self.found: list[tuple[int, str, str]] = []
-        self.tests: dict[tuple[int, str, str], list[tuple[int, str]]] = {}
+        self.tests: dict[tuple[int, str, str], list[tuple[int, str, frozenset[str]]]] = {}
         self.seen: set[int] = set()
         self.function = 0
 
@@ -124,22 +138,24 @@ class Reads:
 
     def readers(self) -> list[tuple[int, str, str]]:
         """The matches and lookups, and the tests of one value when one function makes two or
-        more (one test, ``isinstance(v, Number)`` or ``kind in ("a", "b")``, asks a question a
-        new member answers "no" to; two or more choose among members: a dispatch)."""
+        more that name two or more members between them (one test, ``isinstance(v, Number)``
+        or ``kind in ("a", "b")``, asks a question a new member answers "no" to; two or more
+        choose among members: a dispatch)."""
         out = list(self.found)
         for (_, union, key), tests in self.tests.items():
-            if len(tests) >= 2:
-                out.extend((line, union, f"{how} {key}") for line, how in tests)
+            named = set().union(*(members for _, _, members in tests))
+            if len(tests) >= 2 and len(named) >= 2:
+                out.extend((line, union, f"{how} {key}") for line, how, _ in tests)
         return out
 
     def _mark(self, line: int, expr: Expression, how: str) -> None:
         for union in set(throwaways(self.types.get(expr))):
             self.found.append((line, union, how))
 
-    def _test(self, line: int, expr: Expression, how: str) -> None:
+    def _test(self, line: int, expr: Expression, how: str, members: frozenset[str]) -> None:
         key = _key(expr) or f"line {line}"  # another value: a test of its own
         for union in set(throwaways(self.types.get(expr))):
-            self.tests.setdefault((self.function, union, key), []).append((line, how))
+            self.tests.setdefault((self.function, union, key), []).append((line, how, members))
 
     def _total(self, expr: Expression) -> bool:
         typ = get_proper_type(self.types.get(expr))
@@ -161,16 +177,17 @@ class Reads:
         elif isinstance(o, CallExpr):
             callee = o.callee
             if isinstance(callee, NameExpr) and callee.fullname == "builtins.isinstance":
-                self._test(o.line, o.args[0], "isinstance")
+                self._test(o.line, o.args[0], "isinstance", _named(o.args[1]))
             get = isinstance(callee, MemberExpr) and callee.name == "get" and o.args
             if get and isinstance(callee, MemberExpr) and self._table(callee.expr):
                 self._mark(o.line, o.args[0], "get")
         elif isinstance(o, ComparisonExpr):
             for op, left, right in zip(o.operators, o.operands, o.operands[1:], strict=False):
                 if op in ("==", "!=", "is", "is not") and (_words(right) or _words(left)):
-                    self._test(o.line, left if _words(right) else right, op)
+                    word = right if _words(right) else left
+                    self._test(o.line, left if _words(right) else right, op, _named(word))
                 elif op in ("in", "not in") and (_words(right) or self._table(right)):
-                    self._test(o.line, left, op)
+                    self._test(o.line, left, op, _named(right))
         elif isinstance(o, IndexExpr) and self._table(o.base):
             self._mark(o.line, o.index, "index")
 
