@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import json
 import pkgutil
 import re
@@ -39,9 +40,11 @@ MODEL = (
     "rulesdsl.words",
     "rulesdsl.frontends.syntax",
     "rulesdsl.interchange.chart_columns",
+    "rulesdsl.frontends.yaml_authoring",
 )
 """The modules (a package: its modules) whose unions are the model's: the IR, the language's
-words, the syntax tree every front end builds, a chart's column roles."""
+words, the syntax tree every front end builds, a chart's column roles, a YAML ruleset's
+sections."""
 
 OUT_OF_SCOPE = ("codegen/",)
 """Readers not held to the rule yet, left to the coordinator: the Python emitter is being
@@ -109,10 +112,12 @@ def unions() -> dict[str, Union]:
         for name in assigned:
             alias = getattr(module, name)
             origin = typing.get_origin(alias)
+            parts = typing.get_args(alias)
+            if origin in (typing.Union, types.UnionType) and not all(map(inspect.isclass, parts)):
+                continue  # a union of word unions (Literal["a"] | ir.Ask) grows with its parts
             if origin is typing.Literal or origin in (typing.Union, types.UnionType):
                 assert name not in found, f"two unions named {name}"
-                members = typing.get_args(alias)
-                found[name] = Union(name, path, origin is typing.Literal, members)
+                found[name] = Union(name, path, origin is typing.Literal, parts)
     return found
 
 
