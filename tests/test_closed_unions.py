@@ -226,6 +226,20 @@ def test_every_reader_of_a_closed_union_is_named(seen: Probe) -> None:
     assert sorted(known - set(missing)) == []  # fixed: take it off NOT_YET_NAMED
 
 
+@pytest.mark.xdist_group("closed_unions")
+def test_the_architecture_walkthrough_names_the_modules_mypy_names_for_a_new_step_term(
+    seen: Probe,
+) -> None:
+    """docs/architecture.md's "Adding a construct" lists the modules a new step term touches:
+    those mypy names for a throwaway ``StepTerm`` and ``StepTermKind``."""
+    text = (ROOT / "docs" / "architecture.md").read_text("utf-8")
+    walkthrough = text.split("## Adding a construct", 1)[1]
+    bullets = walkthrough.split("`mypy --strict`", 1)[1].split("\n\n")[1]
+    listed = set(re.findall(r"^- `rulesdsl/([\w/]+\.py):", bullets, flags=re.M))
+    named = seen.named.get("stepterm", set()) | seen.named.get("steptermkind", set())
+    assert listed == named
+
+
 def test_a_total_table_refuses_a_missing_member_or_a_stray_key() -> None:
     assert dict(words.total(ir.ScaleOp, {"*": 1, "/": 2})) == {"*": 1, "/": 2}
     with pytest.raises(words.NotTotal, match="'/'"):
