@@ -1,13 +1,17 @@
-"""Every closed union of the model is dispatched exhaustively, so mypy names what a new kind
-must handle.
+"""Every closed union of the model is dispatched exhaustively, so a new member makes mypy (or
+a total table, at import) name every place that must handle it (issue 36, item 5).
 
-The test copies the package, adds a throwaway member to each union (a class to the unions of
-classes, a word to the unions of words) and runs ``mypy --strict`` on the copy once. Each
-throwaway must be reported, and in each module that dispatches on its union: a reader that
-compares strings or ends in ``else:`` would let the new kind through silently.
+Nothing here lists the unions or their readers by hand. The unions are found by introspection
+(every ``Literal`` alias and every alias of a union of classes that the model's modules assign);
+the test copies the package, puts a throwaway member in each (a word, or a dataclass with that
+word as its ``kind``) and runs ``tests/union_probe.py`` on the copy: one ``mypy --strict`` run
+that also keeps the type of every expression, so the readers are found by what they examine
+(see :func:`test_every_reader_of_a_closed_union_is_named` for the rule), then an import of the
+modules that build ``words.total`` tables.
 
 Also: no module outside the registry (:mod:`rulesdsl.words`) compares a kind field with a
-string or keys a dict by one.
+string or keys a dict by a kind's words (but through ``words.total``), and no module writes out
+all of a union's members by hand.
 """
 
 from __future__ import annotations
@@ -165,7 +169,6 @@ class Probe:
 def probe(work: Path) -> Probe:
     """Copy the package, add the throwaways, run tests/union_probe.py on the copy (one mypy run)."""
     copy = work / "rulesdsl"
-    shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.json", "*.po"))
     _add_members(copy)
     config, cache = str(ROOT / "pyproject.toml"), str(work.parent / "mypy-cache")
@@ -191,8 +194,8 @@ def probe(work: Path) -> Probe:
 
 
 @pytest.fixture(scope="module")
-def seen(request: pytest.FixtureRequest) -> Probe:
-    return probe(request.config.cache.mkdir("closed_unions") / "copy")
+def seen(tmp_path_factory: pytest.TempPathFactory) -> Probe:
+    return probe(tmp_path_factory.mktemp("closed_unions") / "copy")
 
 
 def test_the_model_has_its_unions() -> None:
