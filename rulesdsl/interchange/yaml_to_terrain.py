@@ -110,114 +110,95 @@ def _section(section: yaml_authoring.Section, node: Any, doc: dict[str, Any]) ->
         case "languages":
             return ["languages " + " ".join(_seq(node))]
         case "books":
-            return _sec_books(node)
+            return [_book(name, item) for name, item in node.items()]
         case "units":
             return ["units " + ", ".join(f"{k} {v}" for k, v in node.items())]
         case "stacking":
             return [f"stacking {node}"]
         case "minimum":
-            return _sec_minimum(node)
+            return [_minimum(node)]
         case "modes":
-            return _sec_modes(node)
+            return [_mode(name, item) for name, item in node.items()]
         case "groups":
-            return _sec_groups(node)
+            return [_group(name, item) for name, item in node.items()]
         case "precedence":
-            return _sec_precedence(node)
+            return [_precedence(entry) for entry in _seq(node)]
         case "contexts":
-            return _sec_contexts(node)
+            return _contexts(node)
         case "modifiers":
-            return _sec_modifiers(node)
+            return _modifiers(node)
         case "layers":
-            return _sec_layers(node)
+            return _layers(node)
         case "steps":
-            return _sec_steps(node)
+            return [_step(name, item) for name, item in node.items()]
         case "decisions":
-            return _sec_decisions(node)
+            return _decisions(node)
         case "tables":
-            return _sec_tables(node)
+            return _tables(node)
         case "sights":
-            return _sec_sights(node)
+            return [_sight(name, item) for name, item in node.items()]
         case "moves":
-            return _sec_moves(node)
+            return [_move(name, item) for name, item in node.items()]
         case "rolls":
-            return _sec_rolls(node)
+            return [_roll(name, item) for name, item in node.items()]
         case "dice_tables":
-            return _sec_dice_tables(node)
+            return _dice_tables(node)
         case "triggers":
-            return _sec_triggers(node)
+            return [_trigger(name, item) for name, item in node.items()]
         case "exclusions":
-            return _sec_exclusions(node)
+            return [_exclusion(entry) for entry in _seq(node)]
         case "grids":
-            return _sec_grids(node)
+            return [_grid(name, item) for name, item in node.items()]
         case "params":
-            return _sec_params(node)
+            return [_param(name, item) for name, item in node.items()]
         case "overrides":
-            return _sec_overrides(node)
+            return [_override(path, item) for path, item in node.items()]
         case "facing":
-            return _sec_facing(node)
+            return [_facing(name, item) for name, item in node.items()]
         case "removes":
-            return _sec_removes(node)
+            return [_remove(entry) for entry in _seq(node)]
         case "examples":
-            return _sec_examples(node)
+            return _examples(node)
         case _:
             assert_never(section)
 
 
-def _sec_books(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        emit(_head("book", name, item) + _extras(item, ""))
-    return lines
+def _book(name: str, item: Any) -> str:
+    return _head("book", name, item) + _extras(item, "")
 
 
-def _sec_minimum(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
+def _minimum(node: Any) -> str:
     move = node["move"] if isinstance(node, dict) else node
-    emit(f"minimum move {move}" + _extras(node, ""))
-    return lines
+    return f"minimum move {move}" + _extras(node, "")
 
 
-def _sec_modes(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        keywords = item.get("keywords") if isinstance(item, dict) else None
-        middle = ": " + ", ".join(_seq(keywords)) if keywords else ""
-        emit(_head("mode", name, item, middle) + _extras(item, ""))
-    return lines
+def _mode(name: str, item: Any) -> str:
+    keywords = item.get("keywords") if isinstance(item, dict) else None
+    middle = ": " + ", ".join(_seq(keywords)) if keywords else ""
+    return _head("mode", name, item, middle) + _extras(item, "")
 
 
-def _sec_groups(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        members = (
-            item
-            if isinstance(item, list)
-            else item.get("members", [])
-            if isinstance(item, dict)
-            else []
-        )
-        emit(
-            _head("group", name, item if isinstance(item, dict | str) else None)
-            + (": " + ", ".join(members) if members else "")
-            + _extras(item, "")
-        )
-    return lines
+def _group(name: str, item: Any) -> str:
+    members = (
+        item
+        if isinstance(item, list)
+        else item.get("members", [])
+        if isinstance(item, dict)
+        else []
+    )
+    return (
+        _head("group", name, item if isinstance(item, dict | str) else None)
+        + (": " + ", ".join(members) if members else "")
+        + _extras(item, "")
+    )
 
 
-def _sec_precedence(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for entry in _seq(node):
-        groups = entry.get("groups", []) if isinstance(entry, dict) else entry
-        emit(f"precedence {', '.join(_seq(groups))}" + _extras(entry, ""))
-    return lines
+def _precedence(entry: Any) -> str:
+    groups = entry.get("groups", []) if isinstance(entry, dict) else entry
+    return f"precedence {', '.join(_seq(groups))}" + _extras(entry, "")
 
 
-def _sec_contexts(node: Any) -> list[str]:
+def _contexts(node: Any) -> list[str]:
     lines: list[str] = []
     emit = lines.append
     for name, item in node.items():
@@ -228,7 +209,7 @@ def _sec_contexts(node: Any) -> list[str]:
     return lines
 
 
-def _sec_modifiers(node: Any) -> list[str]:
+def _modifiers(node: Any) -> list[str]:
     lines: list[str] = []
     emit = lines.append
     for name, item in node.items():
@@ -255,7 +236,7 @@ def _sec_modifiers(node: Any) -> list[str]:
     return lines
 
 
-def _sec_layers(node: Any) -> list[str]:
+def _layers(node: Any) -> list[str]:
     lines: list[str] = []
     emit = lines.append
     for name, item in node.items():
@@ -268,21 +249,17 @@ def _sec_layers(node: Any) -> list[str]:
     return lines
 
 
-def _sec_steps(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        result = f" -> {item['result']}" if "result" in item else ""
-        emit(
-            _head("step", name, item)
-            + f" ({item['input']}){result} : "
-            + ", ".join(_seq(item["terms"]))
-            + _extras(item, "")
-        )
-    return lines
+def _step(name: str, item: Any) -> str:
+    result = f" -> {item['result']}" if "result" in item else ""
+    return (
+        _head("step", name, item)
+        + f" ({item['input']}){result} : "
+        + ", ".join(_seq(item["terms"]))
+        + _extras(item, "")
+    )
 
 
-def _sec_decisions(node: Any) -> list[str]:
+def _decisions(node: Any) -> list[str]:
     lines: list[str] = []
     emit = lines.append
     for name, item in node.items():
@@ -299,7 +276,7 @@ def _sec_decisions(node: Any) -> list[str]:
     return lines
 
 
-def _sec_tables(node: Any) -> list[str]:
+def _tables(node: Any) -> list[str]:
     lines: list[str] = []
     emit = lines.append
     for name, item in node.items():
@@ -314,43 +291,31 @@ def _sec_tables(node: Any) -> list[str]:
     return lines
 
 
-def _sec_sights(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
-        terms += [f"counts {item['counts']}"] if "counts" in item else []
-        terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
-        terms += ["target inside"] if words.is_yes(item.get("target_inside")) else []
-        emit(_head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
-    return lines
+def _sight(name: str, item: Any) -> str:
+    terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
+    terms += [f"counts {item['counts']}"] if "counts" in item else []
+    terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
+    terms += ["target inside"] if words.is_yes(item.get("target_inside")) else []
+    return _head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, "")
 
 
-def _sec_moves(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        terms = [f"allowance times {item['factor']}"] if "factor" in item else []
-        terms += [f"allowance {item['amount']}"] if "amount" in item else []
-        terms += [f"not {n}" for n in _seq(item.get("not"))]
-        emit(_head("move", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
-    return lines
+def _move(name: str, item: Any) -> str:
+    terms = [f"allowance times {item['factor']}"] if "factor" in item else []
+    terms += [f"allowance {item['amount']}"] if "amount" in item else []
+    terms += [f"not {n}" for n in _seq(item.get("not"))]
+    return _head("move", name, item) + " : " + ", ".join(terms) + _extras(item, "")
 
 
-def _sec_rolls(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        combine = f" combine {item['combine']}" if "combine" in item else ""
-        emit(
-            _head("roll", name, item)
-            + f" : {item.get('roll', '')} on {item.get('when', 'entering')}{combine}"
-            + _extras(item, "")
-        )
-    return lines
+def _roll(name: str, item: Any) -> str:
+    combine = f" combine {item['combine']}" if "combine" in item else ""
+    return (
+        _head("roll", name, item)
+        + f" : {item.get('roll', '')} on {item.get('when', 'entering')}{combine}"
+        + _extras(item, "")
+    )
 
 
-def _sec_dice_tables(node: Any) -> list[str]:
+def _dice_tables(node: Any) -> list[str]:
     lines: list[str] = []
     emit = lines.append
     for name, item in node.items():
@@ -395,83 +360,55 @@ def _sec_dice_tables(node: Any) -> list[str]:
     return lines
 
 
-def _sec_triggers(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        check = f"{item['check']} then " if "check" in item else ""
-        with_ = f" with {', '.join(_seq(item['with']))}" if "with" in item else ""
-        times = f" times {item['times']}" if "times" in item else ""
-        emit(
-            _head("trigger", name, item)
-            + f" : {check}roll {item['roll']}{with_}"
-            + times
-            + _extras(item, "")
-        )
-    return lines
+def _trigger(name: str, item: Any) -> str:
+    check = f"{item['check']} then " if "check" in item else ""
+    with_ = f" with {', '.join(_seq(item['with']))}" if "with" in item else ""
+    times = f" times {item['times']}" if "times" in item else ""
+    return (
+        _head("trigger", name, item)
+        + f" : {check}roll {item['roll']}{with_}"
+        + times
+        + _extras(item, "")
+    )
 
 
-def _sec_exclusions(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for entry in _seq(node):
-        emit(f"exclude {entry['exclude']} with {', '.join(entry['with'])}" + _extras(entry, ""))
-    return lines
+def _exclusion(entry: Any) -> str:
+    return f"exclude {entry['exclude']} with {', '.join(entry['with'])}" + _extras(entry, "")
 
 
-def _sec_grids(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        size = " = ".join(item["size"])
-        diagonals = ", ".join(item.get("diagonals") or [])
-        shape = f"{item['shape']}, " if item.get("shape") else ""
-        tail = f", diagonals {diagonals}" if diagonals else ""
-        emit(
-            _head("grid", name, item)
-            + (f" : {size}, {item['shape']}{tail}" if shape else f" : {size}{tail}")
-            + _extras(item, "")
-        )
-    return lines
+def _grid(name: str, item: Any) -> str:
+    size = " = ".join(item["size"])
+    diagonals = ", ".join(item.get("diagonals") or [])
+    shape = f"{item['shape']}, " if item.get("shape") else ""
+    tail = f", diagonals {diagonals}" if diagonals else ""
+    return (
+        _head("grid", name, item)
+        + (f" : {size}, {item['shape']}{tail}" if shape else f" : {size}{tail}")
+        + _extras(item, "")
+    )
 
 
-def _sec_params(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        value = f" = {item['value']}" if "value" in item else ""
-        emit(_head("param", name, item) + f" : {item['unit']}{value}" + _extras(item, ""))
-    return lines
+def _param(name: str, item: Any) -> str:
+    value = f" = {item['value']}" if "value" in item else ""
+    return _head("param", name, item) + f" : {item['unit']}{value}" + _extras(item, "")
 
 
-def _sec_overrides(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for path, item in node.items():
-        cell = item["cell"] if isinstance(item, dict) else item
-        emit(f"override {_example_path(path)} | {cell}" + _extras(item, ""))
-    return lines
+def _override(path: str, item: Any) -> str:
+    cell = item["cell"] if isinstance(item, dict) else item
+    return f"override {_example_path(path)} | {cell}" + _extras(item, "")
 
 
-def _sec_facing(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for name, item in node.items():
-        rules = ", ".join(_seq(item.get("rules")))
-        emit(f"facing {name} on {item['on']} : {rules}" + _extras(item, ""))
-    return lines
+def _facing(name: str, item: Any) -> str:
+    rules = ", ".join(_seq(item.get("rules")))
+    return f"facing {name} on {item['on']} : {rules}" + _extras(item, "")
 
 
-def _sec_removes(node: Any) -> list[str]:
-    lines: list[str] = []
-    emit = lines.append
-    for entry in _seq(node):
-        path = entry["remove"] if isinstance(entry, dict) else entry
-        emit(f"remove {_example_path(path)}" + _extras(entry, ""))
-    return lines
+def _remove(entry: Any) -> str:
+    path = entry["remove"] if isinstance(entry, dict) else entry
+    return f"remove {_example_path(path)}" + _extras(entry, "")
 
 
-def _sec_examples(node: Any) -> list[str]:
+def _examples(node: Any) -> list[str]:
     lines: list[str] = []
     emit = lines.append
     for name, item in node.items():
