@@ -8,10 +8,48 @@ happens here, with ``match`` ending in ``assert_never``, so a new kind makes myp
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal, assert_never, get_args
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Literal, TypeVar, assert_never, get_args
 
 from rulesdsl import ir
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+# ---- tables keyed by a union's members -----------------------------------------------------
+
+
+class NotTotal(TypeError):
+    """A table keyed by a union's members lacks a member (or has a key that is none)."""
+
+
+class Total(Mapping[K, V]):
+    """A table with a value for every member of a closed union, checked when it is built (at
+    import): a new member makes the module that builds the table fail to import, the way
+    ``assert_never`` makes mypy name a ``match``. Built by :func:`total`."""
+
+    def __init__(self, members: tuple[K, ...], values: Mapping[K, V]) -> None:
+        missing = [m for m in members if m not in values]
+        stray = [k for k in values if k not in members]
+        if missing or stray:
+            raise NotTotal(f"table lacks {missing!r}, has stray keys {stray!r}")
+        self._values = dict(values)
+
+    def __getitem__(self, key: K) -> V:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+def total(union: object, values: Mapping[K, V]) -> Total[K, V]:
+    """``values`` as a :class:`Total` table over the members of ``union`` (a ``Literal`` alias
+    or a union of classes); raises :class:`NotTotal` unless its keys are exactly those."""
+    return Total(get_args(union), values)
+
 
 # ---- statements and keywords ---------------------------------------------------------------
 
@@ -153,6 +191,15 @@ def is_yes(text: object) -> bool:
     """A YAML flag, read as text, says yes: ``true``, ``yes`` or ``on`` (YAML 1.1's spellings;
     ``false`` is a non-empty string, not yes)."""
     return str(text).lower() in ("true", "yes", "on")
+
+
+# ---- worked examples -----------------------------------------------------------------------
+
+
+def asked(name: str) -> ir.Ask | None:
+    """The module function a worked example's question names (None: another name, a step's or
+    a decision's or none)."""
+    return next((ask for ask in get_args(ir.Ask) if ask == name), None)
 
 
 # ---- a variant's changes -------------------------------------------------------------------

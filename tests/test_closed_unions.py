@@ -1,367 +1,254 @@
-"""Every closed union of the model is dispatched exhaustively, so mypy names what a new kind
-must handle.
+"""Every closed union of the model is dispatched exhaustively, so a new member makes mypy (or
+a total table, at import) name every place that must handle it (issue 36, item 5).
 
-The test copies the package, adds a throwaway member to each union (a class to the unions of
-classes, a word to the unions of words) and runs ``mypy --strict`` on the copy once. Each
-throwaway must be reported, and in each module that dispatches on its union: a reader that
-compares strings or ends in ``else:`` would let the new kind through silently.
+Nothing here lists the unions or their readers by hand. The unions are found by introspection
+(every ``Literal`` alias and every alias of a union of classes that the model's modules assign);
+the test copies the package, puts a throwaway member in each (a word, or a dataclass with that
+word as its ``kind``) and runs ``tests/union_probe.py`` on the copy: one ``mypy --strict`` run
+that also keeps the type of every expression, so the readers are found by what they examine
+(see :func:`test_every_reader_of_a_closed_union_is_named` for the rule), then an import of the
+modules that build ``words.total`` tables.
 
 Also: no module outside the registry (:mod:`rulesdsl.words`) compares a kind field with a
-string or keys a dict by one.
+string or keys a dict by a kind's words (but through ``words.total``), and no module writes out
+all of a union's members by hand.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import inspect
+import json
+import pkgutil
 import re
 import shutil
 import subprocess
 import sys
+import types
 import typing
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from rulesdsl import ir, words
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "rulesdsl"
 
-CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
-    # union -> (its module, the modules that must handle a new member)
-    "Value": (
-        "ir/values",
-        {
-            "codegen/plan/values.py",
-            "codegen/plan/data.py",
-            "codegen/python/sight.py",
-            "printed/sheet_base.py",
-            "checks/costs.py",
-            "checks/numbers.py",
-            "examples/statements.py",
-            "frontends/dsl.py",
-            "lowering/context.py",
-            "semantics/__init__.py",
-            "spelling.py",
-            "versions/diff.py",
-            "words.py",
-        },
-    ),
-    "DiceRoll": (
-        "ir/values",
-        {
-            "codegen/plan/data.py",
-            "checks/dice.py",
-            "frontends/dsl.py",
-            "semantics/tables.py",
-            "spelling.py",
-            "versions/diff.py",
-        },
-    ),
-    "StepTerm": (
-        "ir",
-        {
-            "codegen/plan/code.py",
-            "printed/sheet_rules.py",
-            "commands/new.py",
-            "semantics/tables.py",
-            "spelling.py",
-            "words.py",
-        },
-    ),
-    "LimitValue": (
-        "ir/tables",
-        {
-            "codegen/plan/code.py",
-            "semantics/tables.py",
-        },
-    ),
-    "Operand": (
-        "ir/tables",
-        {
-            "codegen/plan/code.py",
-            "printed/sheet_rules.py",
-            "semantics/tables.py",
-            "spelling.py",
-        },
-    ),
-    "Condition": (
-        "ir/tables",
-        {
-            "codegen/plan/code.py",
-            "printed/sheet_rules.py",
-            "semantics/tables.py",
-            "spelling.py",
-        },
-    ),
-    "ChangePath": (
-        "ir/changes",
-        {
-            "variants/changelog.py",
-        },
-    ),
-    "Statement": (
-        "frontends/syntax",
-        {
-            "lowering/keywords.py",
-            "lowering/lower.py",
-        },
-    ),
-}
-"""Unions of classes, each with a ``kind`` literal."""
+MODEL = (
+    "rulesdsl.ir",
+    "rulesdsl.words",
+    "rulesdsl.frontends.syntax",
+    "rulesdsl.interchange.chart_columns",
+    "rulesdsl.frontends.yaml_authoring",
+)
+"""The modules (a package: its modules) whose unions are the model's: the IR, the language's
+words, the syntax tree every front end builds, a chart's column roles, a YAML ruleset's
+sections."""
 
-WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
-    # Literal alias -> (its module, the modules that must handle a new word)
-    "MarkerKind": (
-        "ir/values",
-        {
-            "printed/sheet_model.py",
-            "printed/sheet_view.py",
-            "words.py",
-        },
-    ),
-    "LayerScope": (
-        "ir",
-        {
-            "printed/sheet_movement.py",
-            "lowering/maps.py",
-            "semantics/tables.py",
-            "words.py",
-        },
-    ),
-    "Combine": (
-        "ir",
-        {
-            "codegen/plan/data.py",
-            "printed/sheet_movement.py",
-            "semantics/__init__.py",
-        },
-    ),
-    "PlaceState": (
-        "ir/values",
-        {
-            "semantics/routes.py",
-        },
-    ),
-    "Axis": (
-        "ir/tables",
-        {
-            "codegen/plan/code.py",
-            "codegen/python/code.py",
-            "spelling.py",
-        },
-    ),
-    "CompareOp": (
-        "ir/tables",
-        {
-            "codegen/python/code.py",
-            "printed/sheet_rules.py",
-            "lowering/decisions.py",
-            "semantics/tables.py",
-        },
-    ),
-    "Reading": (
-        "ir/tables",
-        {
-            "codegen/plan/code.py",
-            "codegen/python/code.py",
-            "lowering/decisions.py",
-        },
-    ),
-    "ScaleOp": (
-        "ir/tables",
-        {
-            "printed/sheet_rules.py",
-            "semantics/tables.py",
-        },
-    ),
-    "ColumnBound": (
-        "ir/tables",
-        {
-            "printed/sheet_more.py",
-            "checks/results.py",
-            "semantics/tables.py",
-            "versions/diff_sight.py",
-        },
-    ),
-    "Rounding": (
-        "ir/arith",
-        {
-            "codegen/python/code.py",
-            "printed/sheet_more.py",
-            "semantics/tables.py",
-        },
-    ),
-    "SightCounts": (
-        "ir",
-        {
-            "semantics/tables.py",
-        },
-    ),
-    "GridShape": (
-        "ir/movement",
-        {
-            "printed/sheet_more.py",
-            "checks/grids.py",
-            "semantics/tables.py",
-        },
-    ),
-    "Stacking": (
-        "ir",
-        {
-            "codegen/python/header.py",
-            "semantics/__init__.py",
-        },
-    ),
-    "PolicyPart": (
-        "ir/changes",
-        {
-            "variants/changelog.py",
-        },
-    ),
-    "TriggerField": (
-        "ir/changes",
-        {
-            "variants/changelog.py",
-            "variants/overrides.py",
-        },
-    ),
-    "StepField": (
-        "ir/values",
-        {
-            "variants/changelog.py",
-            "variants/overrides.py",
-            "words.py",
-        },
-    ),
-    "StepTermKind": (
-        "ir/values",
-        {
-            "lowering/tables.py",
-            "words.py",
-        },
-    ),
-    "ChangeAction": (
-        "ir/changes",
-        {
-            "printed/sheet_base.py",
-            "variants/changelog.py",
-            "words.py",
-        },
-    ),
-    "ValueKind": (
-        "words",
-        {
-            "words.py",
-        },
-    ),
-    "DeclKind": (
-        "words",
-        {
-            "lowering/costs.py",
-            "words.py",
-        },
-    ),
-    "ItemKind": (
-        "words",
-        {
-            "editor/lsp.py",
-            "words.py",
-        },
-    ),
-    "ColumnRole": (
-        "interchange/chart_columns",
-        {
-            "interchange/csv_chart.py",
-        },
-    ),
+OUT_OF_SCOPE = ("codegen/",)
+"""Readers not held to the rule yet, left to the coordinator: the Python emitter is being
+rewritten over a module plan (issue 36, items 2-3). Remove when it lands."""
+
+NOT_YET_NAMED: dict[str, set[str]] = {
+    # union (lower case) -> modules that read it with tests a new member passes silently
+    "statement": {
+        "editor/lsp.py",
+        "editor/lsp_index.py",
+        "interchange/convert.py",
+        "interchange/translation.py",
+        "lowering/maps.py",
+        "variants/merge.py",
+        "variants/merging.py",
+        "variants/overrides.py",
+        "variants/removals.py",
+        "variants/resolve.py",
+        "versions/migration.py",
+    },
+    "synvalue": {"lowering/defaults.py", "lowering/facing.py", "lowering/maps.py"},
+    "value": {
+        "examples/__init__.py",
+        "printed/sheet_examples.py",
+        "printed/sheet_model.py",
+        "lowering/decisions.py",
+        "lowering/defaults.py",
+        "lowering/facing.py",
+        "lowering/maps.py",
+        "lowering/moves.py",
+    },
 }
-"""Unions of words (``Literal`` aliases). ``HeaderLine`` is left out: no reader chooses by
-it (a header change is recorded and printed by its path); so is ``words.PartKind``, which the
-language server only prints."""
+"""Known readers mypy does not name yet: ``isinstance`` chains over statements and values
+that keep a default for the rest (their "rest of Value" arms become short once ``Value``'s
+members are grouped into sub-unions, issue 36 item 6; most are in modules other work is
+rewriting now). The test holds this list exact: a module fixed must leave it, and a new reader
+cannot join it silently."""
+
+
+@dataclass(frozen=True)
+class Union:
+    """A closed union of the model: an alias of ``Literal[...]`` (words) or ``A | B`` (classes)."""
+
+    name: str
+    path: Path
+    words: bool
+    members: tuple[object, ...]
+
+
+def _modules() -> Iterator[ModuleType]:
+    for name in MODEL:
+        module = importlib.import_module(name)
+        yield module
+        for info in pkgutil.walk_packages(getattr(module, "__path__", []), f"{name}."):
+            yield importlib.import_module(info.name)
+
+
+def unions() -> dict[str, Union]:
+    """Every union alias the model's modules define (by introspection: ``get_origin`` of each
+    module attribute that the module itself assigns)."""
+    found: dict[str, Union] = {}
+    for module in _modules():
+        path = Path(str(module.__file__))
+        assigned = re.findall(r"^([A-Z]\w*) = ", path.read_text("utf-8"), flags=re.M)
+        for name in assigned:
+            alias = getattr(module, name)
+            origin = typing.get_origin(alias)
+            parts = typing.get_args(alias)
+            if origin in (typing.Union, types.UnionType) and not all(map(inspect.isclass, parts)):
+                continue  # a union of word unions (Literal["a"] | ir.Ask) grows with its parts
+            if origin is typing.Literal or origin in (typing.Union, types.UnionType):
+                assert name not in found, f"two unions named {name}"
+                found[name] = Union(name, path, origin is typing.Literal, parts)
+    return found
+
+
+UNIONS = unions()
+WORD_SETS = [set(u.members) for u in UNIONS.values() if u.words]
+"""The words of each closed union of words."""
 
 
 def _add_members(copy: Path) -> None:
-    """Append a throwaway member to every union in the copy's sources."""
-    for module in {m for m, _ in (*CLASS_UNIONS.values(), *WORD_UNIONS.values())}:
-        path = copy / f"{module}.py"
-        if not path.exists():  # a package: its names are in its __init__
-            path = copy / module / "__init__.py"
+    """Put a throwaway member first in every union, in the copy's sources: a word
+    ``throwaway_<name>`` or a dataclass ``Throwaway<Name>`` with that word as its kind."""
+    for u in UNIONS.values():
+        path = copy / u.path.relative_to(PACKAGE)
         text = path.read_text("utf-8")
-        for name, (where, _) in CLASS_UNIONS.items():
-            if where != module:
-                continue
+        word = f"throwaway_{u.name.lower()}"
+        if u.words:
+            text, n = re.subn(
+                rf"^{u.name} = Literal\[", f'{u.name} = Literal[\n    "{word}",', text, flags=re.M
+            )
+        else:
             member = (
-                f"@dataclass(frozen=True)\nclass Throwaway{name}:\n"
-                f'    kind: Literal["throwaway_{name.lower()}"] = "throwaway_{name.lower()}"\n\n\n'
+                f"@dataclass(frozen=True)\nclass Throwaway{u.name}:\n"
+                f'    kind: Literal["{word}"] = "{word}"\n\n\n'
             )
             text, n = re.subn(
-                rf"^{name} = (\(?)",
-                lambda m, name=name, member=member: (
-                    f"{member}{name} = {m.group(1)}Throwaway{name} | "
-                ),
+                rf"^{u.name} = (\(?)",
+                lambda m, u=u, member=member: f"{member}{u.name} = {m[1]}Throwaway{u.name} | ",
                 text,
-                count=1,
                 flags=re.M,
             )
-            assert n == 1, f"union {name} not found in {module}.py"
-        for name, (where, _) in WORD_UNIONS.items():
-            if where != module:
-                continue
-            text, n = re.subn(
-                rf"^{name} = Literal\[",
-                f'{name} = Literal[\n    "throwaway_{name.lower()}",',
-                text,
-                count=1,
-                flags=re.M,
-            )
-            assert n == 1, f"union {name} not found in {module}.py"
+        assert n == 1, f"union {u.name} not found in {path}"
         path.write_text(text, "utf-8")
 
 
-def _reports(work: Path) -> dict[str, set[str]]:
-    """Each throwaway member's name -> the modules where mypy reports it."""
+@dataclass
+class Probe:
+    """What the probe saw, per union (lower-case name): where it is read, where mypy names it,
+    where a total mapping refused it at import."""
+
+    read: dict[str, dict[str, list[str]]]
+    named: dict[str, set[str]]
+    total: dict[str, set[str]]
+
+
+def probe(work: Path) -> Probe:
+    """Copy the package, add the throwaways, run tests/union_probe.py on the copy (one mypy run)."""
     copy = work / "rulesdsl"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.json", "*.po"))
     _add_members(copy)
+    config, cache = str(ROOT / "pyproject.toml"), str(work.parent / "mypy-cache")
     run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--config-file",
-            str(ROOT / "pyproject.toml"),
-            "--cache-dir",
-            str(work / "cache"),
-            "--no-error-summary",
-            "--hide-error-context",
-            "rulesdsl",
-        ],
+        [sys.executable, str(ROOT / "tests" / "union_probe.py"), str(work), config, cache],
         cwd=work,
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
-    found: dict[str, set[str]] = {}
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = Probe({}, {}, {})
     for line in run.stdout.splitlines():
-        match = re.match(r"rulesdsl/([^:]+\.py):\d+: error: (.*)", line)
-        if match is None:
-            continue
-        for name in re.findall(r"[Tt]hrowaway_?([A-Za-z]+)", match.group(2)):
-            found.setdefault(name.lower(), set()).add(match.group(1))
-    assert found, run.stdout + run.stderr
-    return found
+        kind, module, number, union, *how = json.loads(line)
+        if kind == "read":
+            where = out.read.setdefault(union, {}).setdefault(module, [])
+            where.append(f"{module}:{number} {how[0]}")
+        else:
+            getattr(out, kind).setdefault(union, set()).add(module)
+    assert out.named and out.read, run.stdout[-3000:]
+    return out
 
 
-def test_a_new_member_of_any_closed_union_is_named_by_mypy_where_it_must_be_handled(
-    tmp_path: Path,
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory: pytest.TempPathFactory) -> Probe:
+    return probe(tmp_path_factory.mktemp("closed_unions") / "copy")
+
+
+def test_the_model_has_its_unions() -> None:
+    """The introspection finds the unions (a change that hid them would empty the gate)."""
+    assert len(UNIONS) > 40
+    for name in ("Value", "StepTerm", "FacingMove", "RollWhen", "ArithFunction", "Statement"):
+        assert name in UNIONS
+
+
+@pytest.mark.xdist_group("closed_unions")
+def test_every_reader_of_a_closed_union_is_named(seen: Probe) -> None:
+    """A module reads a union where it examines a value that may be the union's member: the
+    subject of a ``match``, the first argument of ``isinstance``, a side of ``==``, ``!=``,
+    ``is`` or ``is not`` whose other side is a word, the left of ``in`` / ``not in`` a display
+    of words or a module's constant, the key of a subscript or ``.get``. The type of each such
+    value is mypy's (the probe runs mypy with ``export_types``), so a reader is found by what
+    it reads, not by its name: a value "may be the member" when its type, after narrowing,
+    still holds the throwaway. Each reader must fail when the union grows: mypy names it (a
+    ``match`` or ``if`` chain ending in ``assert_never``), or it looks the value up in a
+    mapping built by ``words.total``, which refuses the copy's mapping at import (the probe
+    imports it). A reader that ends in ``else:``, or a table without the new key, would let
+    the new member through silently."""
+    missing: dict[str, list[str]] = {}
+    for union, modules in sorted(seen.read.items()):
+        caught = seen.named.get(union, set()) | seen.total.get(union, set())
+        for module, places in sorted(modules.items()):
+            if module not in caught and not module.startswith(OUT_OF_SCOPE):
+                missing[f"{union} in {module}"] = places
+    known = {f"{union} in {module}" for union, ms in NOT_YET_NAMED.items() for module in ms}
+    assert {k: v for k, v in missing.items() if k not in known} == {}
+    assert sorted(known - set(missing)) == []  # fixed: take it off NOT_YET_NAMED
+
+
+@pytest.mark.xdist_group("closed_unions")
+def test_the_architecture_walkthrough_names_the_modules_mypy_names_for_a_new_step_term(
+    seen: Probe,
 ) -> None:
-    """One mypy run for every union at once (a single test, so a parallel run starts one)."""
-    reports = _reports(tmp_path)
-    missing = {
-        name: sorted(expected - reports.get(name.lower(), set()))
-        for name, (_, expected) in {**CLASS_UNIONS, **WORD_UNIONS}.items()
-        if not expected <= reports.get(name.lower(), set())
-    }
-    assert missing == {}
+    """docs/architecture.md's "Adding a construct" lists the modules a new step term touches:
+    those mypy names for a throwaway ``StepTerm`` and ``StepTermKind``."""
+    text = (ROOT / "docs" / "architecture.md").read_text("utf-8")
+    walkthrough = text.split("## Adding a construct", 1)[1]
+    bullets = walkthrough.split("`mypy --strict`", 1)[1].split("\n\n")[1]
+    listed = set(re.findall(r"^- `rulesdsl/([\w/]+\.py):", bullets, flags=re.M))
+    named = seen.named.get("stepterm", set()) | seen.named.get("steptermkind", set())
+    assert listed == named
+
+
+def test_a_total_table_refuses_a_missing_member_or_a_stray_key() -> None:
+    assert dict(words.total(ir.ScaleOp, {"*": 1, "/": 2})) == {"*": 1, "/": 2}
+    with pytest.raises(words.NotTotal, match="'/'"):
+        words.total(ir.ScaleOp, {"*": 1})
+    with pytest.raises(words.NotTotal, match="'%'"):
+        words.total(ir.ScaleOp, {"*": 1, "/": 2, "%": 3})
 
 
 TAGS = frozenset(
@@ -381,6 +268,7 @@ TAGS = frozenset(
         "combine",
         "stacking",
         "state",
+        "ask",
     }
 )
 """The fields (and the variables named after them) that hold a kind of the model."""
@@ -417,24 +305,57 @@ def test_no_module_compares_a_kind_with_a_string_outside_the_registry() -> None:
     assert found == []
 
 
-WORD_SETS = [
-    set(typing.get_args(getattr(module, name)))
-    for name, (where, _) in WORD_UNIONS.items()
-    for module in [importlib.import_module(f"rulesdsl.{where.replace('/', '.')}")]
-]
-"""The words of each closed union of words."""
+def _total_tables(tree: ast.AST) -> set[int]:
+    """The dict displays given to ``total(UNION, {...})``: checked when built."""
+    return {
+        id(node.args[1])
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and (ast.unparse(node.func) in ("total", "words.total"))
+        and len(node.args) == 2
+    }
 
 
 def test_no_module_keys_a_dict_by_a_kinds_words_outside_the_registry() -> None:
+    """Outside words.py, a table keyed by a kind's words is built by ``words.total``."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         name = path.relative_to(PACKAGE).as_posix()
         if name == "words.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if not isinstance(node, ast.Dict) or len(node.keys) < 2:
+        tree = ast.parse(path.read_text("utf-8"))
+        tables = _total_tables(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Dict) or len(node.keys) < 2 or id(node) in tables:
                 continue
             keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
             if len(keys) == len(node.keys) and any(keys <= words for words in WORD_SETS):
                 found.append(f"{name}:{node.lineno}")
+    assert found == []
+
+
+def _word_lists(tree: ast.AST) -> Iterator[tuple[int, list[object]]]:
+    """Each display of words: a tuple, list or set, a dict's keys, a dict's values."""
+    tables = _total_tables(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            yield node.lineno, [e.value for e in node.elts if isinstance(e, ast.Constant)]
+        elif isinstance(node, ast.Dict):
+            if id(node) not in tables:
+                yield node.lineno, [k.value for k in node.keys if isinstance(k, ast.Constant)]
+            yield node.lineno, [v.value for v in node.values if isinstance(v, ast.Constant)]
+
+
+def test_no_module_writes_out_a_unions_members_by_hand() -> None:
+    """A list of every member of a union, written out elsewhere than the union, would miss a
+    new member silently: ``typing.get_args(UNION)`` lists them, ``words.total`` keys a table
+    by them."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = path.relative_to(PACKAGE).as_posix()
+        for line, items in _word_lists(ast.parse(path.read_text("utf-8"))):
+            for u in UNIONS.values():
+                whole = u.words and len(u.members) >= 2 and len(items) == len(u.members)
+                if whole and set(items) == set(u.members) and u.path != path:
+                    found.append(f"{name}:{line} {u.name}")
     assert found == []

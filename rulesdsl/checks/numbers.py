@@ -120,8 +120,21 @@ def _divisors(
             for c in row.conditions:
                 if isinstance(c, ir.Comparison):
                     for op in (c.left, c.right):
-                        if isinstance(op, ir.InputOperand) and semantics.divides(op.scale_op):
-                            yield op.scale, f"'{op.input} / ...'", (op, row, decision)
-                        if isinstance(op, ir.ArithOperand):
-                            for n in semantics_arith.divisors(op.expr):
-                                yield n.value, "a divisor in a decision", (n, op, row, decision)
+                        yield from _operand_divisors(op, row, decision)
+
+
+def _operand_divisors(
+    op: ir.Operand, row: ir.DecisionRow, decision: ir.Decision
+) -> Iterator[tuple[float, str, tuple[object, ...]]]:
+    """The divisors one side of a decision's comparison uses."""
+    match op:
+        case ir.InputOperand():
+            if semantics.divides(op.scale_op):
+                yield op.scale, f"'{op.input} / ...'", (op, row, decision)
+        case ir.ArithOperand():
+            for n in semantics_arith.divisors(op.expr):
+                yield n.value, "a divisor in a decision", (n, op, row, decision)
+        case ir.LiteralOperand() | ir.CellOperand():
+            pass
+        case _:
+            assert_never(op)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.checks import walk
 from rulesdsl.checks.dice import usable
 from rulesdsl.diagnostics import Diagnostic, Related
@@ -26,12 +26,15 @@ from rulesdsl.positions import Positions
 MAX_MODIFIERS = 4096
 """The most distinct modifiers listed for one roll, unit type and kind (the rest unchecked)."""
 
-_WHEN: dict[ir.RollWhen, str] = {
-    "entering": "entering",
-    "crossing": "crossing",
-    "ending": "ending its move in",
-    "first_entering": "first entering",
-}
+_WHEN: words.Total[ir.RollWhen, str] = words.total(
+    ir.RollWhen,
+    {
+        "entering": "entering",
+        "crossing": "crossing",
+        "ending": "ending its move in",
+        "first_entering": "first entering",
+    },
+)
 
 Found = dict[float, tuple[str, ...]]
 """Each modifier reached -> the features that first gave it."""

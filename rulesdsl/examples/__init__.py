@@ -16,11 +16,11 @@ An answer is a tuple of plain parts (:data:`Plain`): ``{"number": 4}``, ``{"mark
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, assert_never
+from typing import Any, Literal, assert_never, get_args
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.examples.statements import (
     Plain,
@@ -37,20 +37,7 @@ from rulesdsl.semantics import facing as semantics_facing
 from rulesdsl.semantics import moves as semantics_moves
 from rulesdsl.semantics import routes as semantics_routes
 
-QUESTIONS: tuple[str, ...] = (
-    "move_cost",
-    "can_enter",
-    "can_end",
-    "must_stop",
-    "modifier",
-    "roll",
-    "chance",
-    "lookup",
-    "route_cost",
-    "line_of_sight",
-    "path_cost",
-    "rolls_due",
-)
+QUESTIONS: tuple[ir.Ask, ...] = get_args(ir.Ask)
 """The module functions an example may ask, besides each step and decision by its name."""
 
 Role = Literal["cost", "modifier", "distance", "none"]
@@ -185,33 +172,14 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
     args = _Args(rs, q)
     steps = {s.id: s for s in rs.steps}
     decisions = {d.id: d for d in rs.decisions}
+    function = words.asked(q.ask)
     try:
         if q.ask in steps:
             out = _step(args, steps[q.ask])
         elif q.ask in decisions:
             out = _decision(args, decisions[q.ask])
-        elif q.ask == "move_cost":
-            out = _move_cost(args)
-        elif q.ask == "can_enter":
-            out = _can_enter(args)
-        elif q.ask in ("can_end", "must_stop"):
-            out = _place_state(args)
-        elif q.ask == "modifier":
-            out = _modifier(args)
-        elif q.ask == "roll":
-            out = _roll(args)
-        elif q.ask == "chance":
-            out = _chance(args)
-        elif q.ask == "lookup":
-            out = _lookup(args)
-        elif q.ask == "route_cost":
-            out = _route(args)
-        elif q.ask == "line_of_sight":
-            out = _sight(args)
-        elif q.ask == "path_cost":
-            out = _path(args)
-        elif q.ask == "rolls_due":
-            out = _rolls(args)
+        elif function is not None:
+            out = _function(args, function)
         else:
             pool = [*QUESTIONS, *steps, *decisions]
             raise Unanswerable(
@@ -223,6 +191,37 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
         raise Unanswerable(f"{q.ask}() cannot answer: {exc}") from None
     args.done()
     return out
+
+
+def _function(args: _Args, function: ir.Ask) -> Answered:
+    """The answer of a module function."""
+    match function:
+        case "move_cost":
+            return _move_cost(args)
+        case "can_enter":
+            return _can_enter(args)
+        case "can_end":
+            return _place_state(args, semantics_routes.can_end)
+        case "must_stop":
+            return _place_state(args, semantics_routes.must_stop)
+        case "modifier":
+            return _modifier(args)
+        case "roll":
+            return _roll(args)
+        case "chance":
+            return _chance(args)
+        case "lookup":
+            return _lookup(args)
+        case "route_cost":
+            return _route(args)
+        case "line_of_sight":
+            return _sight(args)
+        case "path_cost":
+            return _path(args)
+        case "rolls_due":
+            return _rolls(args)
+        case _:
+            assert_never(function)
 
 
 def _features(rs: ir.Ruleset) -> list[str]:
@@ -320,11 +319,10 @@ def _can_enter(args: _Args) -> Answered:
     return Answered(({"bool": answer},), None, cells)
 
 
-def _place_state(args: _Args) -> Answered:
+def _place_state(args: _Args, ask: Callable[[ir.Ruleset, str, Sequence[str]], bool]) -> Answered:
     rs = args.rs
     mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
     features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
-    ask = semantics_routes.can_end if args.q.ask == "can_end" else semantics_routes.must_stop
     by_id = {f.id: f for f in rs.features}
     cells = tuple(
         f"{name}.{mode}: {semantics_routes.state_words(by_id[name].states[mode])}"
@@ -694,8 +692,10 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
             match p.axis:
                 case "column":
                     keys = [c.id for c in table.columns]
-                case _:  # a row, or a one-column table's row
+                case "row" | None:  # a row, or a one-column table's row
                     keys = [r.key for r in table.rows]
+                case _:
+                    assert_never(p.axis)
             inputs[p.name] = _name(found, keys, f"key of {p.key_of}")
         else:
             inputs[p.name] = _number(found, p.unit, p.name)
@@ -749,7 +749,7 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
     ``{"features": [...], "edge": [...]}``, the edge crossed into each) and the expected
     answer."""
     args = [_arg_plain(a) for a in q.args if not a.keyword]
-    if q.ask == "route_cost":
+    if question_kind(rs, q) == "route_cost":
         args = [
             args[0],
             *(

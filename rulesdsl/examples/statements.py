@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, assert_never
+from typing import Any, Literal, assert_never
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, spelling, words
 
 Plain = dict[str, Any]
 """One part of an answer, as JSON: a single key naming its kind."""
@@ -112,11 +112,15 @@ def unit_of(q: ir.Question) -> str | None:
     return next((v.unit for v in q.answer if isinstance(v, ir.Number) and v.unit), None)
 
 
-def question_kind(rs: ir.Ruleset, q: ir.Question) -> str:
+QuestionKind = Literal["step", "decision"] | ir.Ask
+"""What a worked example asks: a step or a decision by its name, or a module function."""
+
+
+def question_kind(rs: ir.Ruleset, q: ir.Question) -> QuestionKind | None:
     """``step`` or ``decision`` for a question asked by a step's or decision's name, else
-    the module function's own name."""
+    the module function it names (None: no question the module answers)."""
     if any(s.id == q.ask for s in rs.steps):
         return "step"
     if any(d.id == q.ask for d in rs.decisions):
         return "decision"
-    return q.ask
+    return words.asked(q.ask)

@@ -358,7 +358,7 @@ class _Builder(TableRules, MoveRules):
         return ("columns", ch[0])
 
     def layer_decl(self, meta: Meta, ch: list[Any]) -> s.LayerDecl:
-        scope: Literal["many", "one", "map", "edges"] = next(
+        scope: ir.LayerScope = next(
             (c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "scope"), "many"
         )
         columns = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "columns"), None)

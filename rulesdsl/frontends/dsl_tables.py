@@ -269,7 +269,7 @@ class TableRules(BuilderBase):
 
     def dice_column(self, meta: Meta, ch: list[Any]) -> s.DiceColumnNode:
         bound, value, ratio = next(
-            c for c in ch if isinstance(c, tuple) and c and c[0] in ("up_to", "above", "at")
+            c for c in ch if isinstance(c, tuple) and c and c[0] in get_args(ir.ColumnBound)
         )
         return s.DiceColumnNode(self._item(meta, ch), bound, value, ratio)
 

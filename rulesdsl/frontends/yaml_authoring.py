@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, assert_never, get_args
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -35,7 +35,7 @@ from rulesdsl.frontends.fragments import FragmentParser
 from rulesdsl.frontends.yaml_builder import Builder
 from rulesdsl.frontends.yaml_positions import node_pos
 
-SECTIONS = (
+Section = Literal[
     "ruleset",
     "version",
     "edition",
@@ -65,8 +65,60 @@ SECTIONS = (
     "params",
     "overrides",
     "removes",
-)
-"""Top-level keys, in the order `rulesdsl convert` writes them (any order is accepted)."""
+    "examples",
+]
+"""The top-level keys of a YAML ruleset, in the order `rulesdsl convert` writes them (any order
+is accepted); the others are the ruleset's labels, note and source."""
+
+SECTIONS: tuple[Section, ...] = get_args(Section)
+
+
+def section(key: str) -> Section | None:
+    """The section a top-level key names (None: a label, a note, a source, or no key)."""
+    return next((s for s in SECTIONS if s == key), None)
+
+
+def header(section: Section) -> bool:
+    """Whether a section is a header line of the ruleset (no blank line after it in .terrain)."""
+    match section:
+        case (
+            "ruleset"
+            | "version"
+            | "edition"
+            | "extends"
+            | "languages"
+            | "units"
+            | "stacking"
+            | "minimum"
+        ):
+            return True
+        case (
+            "books"
+            | "modes"
+            | "groups"
+            | "precedence"
+            | "contexts"
+            | "modifiers"
+            | "sights"
+            | "moves"
+            | "rolls"
+            | "layers"
+            | "steps"
+            | "decisions"
+            | "tables"
+            | "dice_tables"
+            | "triggers"
+            | "exclusions"
+            | "grids"
+            | "facing"
+            | "params"
+            | "overrides"
+            | "removes"
+            | "examples"
+        ):
+            return False
+        case _:
+            assert_never(section)
 
 
 @cache

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any, Literal, TypeGuard
+from typing import Any, TypeGuard
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -377,11 +377,7 @@ class Builder:
         for k, v in _items(value):
             scope_node = _get(v, "scope")
             scope_text = " ".join(_raw(scope_node).split()) if scope_node is not None else ""
-            scope: Literal["many", "one", "map", "edges"] = {
-                "one per place": "one",
-                "whole map": "map",
-                "edges": "edges",
-            }.get(scope_text, "many")  # type: ignore[assignment]
+            scope = words.scope_from_words(scope_text)
             columns_node = _get(v, "columns")
             columns = (
                 tuple(self.name(n) for n in _seq(columns_node) if isinstance(n, ScalarNode))

@@ -7,11 +7,12 @@ format, the text laid out with :func:`rulesdsl.interchange.fmt.format_text`.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, assert_never
 
 import yaml
 
 from rulesdsl import spelling, words
+from rulesdsl.frontends import yaml_authoring
 from rulesdsl.interchange.fmt import format_text
 
 _q = spelling.string
@@ -84,256 +85,339 @@ def to_terrain(text: str) -> str:
     """The DSL form of a YAML ruleset (which must already compile or at least parse)."""
     doc: dict[str, Any] = yaml.load(text, Loader=yaml.BaseLoader) or {}
     lines: list[str] = []
-    emit = lines.append
-    for section, node in doc.items():
-        if section == "ruleset":
-            emit(_head("ruleset", node, doc) + _extras(doc, ""))
-        elif section == "version":
-            emit(f"version {node}")
-        elif section == "edition":
-            emit(f"edition {node}")
-        elif section == "extends":
-            emit(f"extends {node}")
-        elif section == "languages":
-            emit("languages " + " ".join(_seq(node)))
-        elif section == "books":
-            for name, item in node.items():
-                emit(_head("book", name, item) + _extras(item, ""))
-        elif section == "units":
-            emit("units " + ", ".join(f"{k} {v}" for k, v in node.items()))
-        elif section == "stacking":
-            emit(f"stacking {node}")
-        elif section == "minimum":
-            move = node["move"] if isinstance(node, dict) else node
-            emit(f"minimum move {move}" + _extras(node, ""))
-        elif section == "modes":
-            for name, item in node.items():
-                keywords = item.get("keywords") if isinstance(item, dict) else None
-                middle = ": " + ", ".join(_seq(keywords)) if keywords else ""
-                emit(_head("mode", name, item, middle) + _extras(item, ""))
-        elif section == "groups":
-            for name, item in node.items():
-                members = (
-                    item
-                    if isinstance(item, list)
-                    else item.get("members", [])
-                    if isinstance(item, dict)
-                    else []
-                )
-                emit(
-                    _head("group", name, item if isinstance(item, dict | str) else None)
-                    + (": " + ", ".join(members) if members else "")
-                    + _extras(item, "")
-                )
-        elif section == "precedence":
-            for entry in _seq(node):
-                groups = entry.get("groups", []) if isinstance(entry, dict) else entry
-                emit(f"precedence {', '.join(_seq(groups))}" + _extras(entry, ""))
-        elif section == "contexts":
-            for name, item in node.items():
-                emit(_head("context", name, item) + _extras(item, "") + " {")
-                for value, vitem in (item.get("values") or {}).items():
-                    emit(f"  {_head('', value, vitem).strip()}" + _extras(vitem))
-                emit("}")
-        elif section == "modifiers":
-            for name, item in node.items():
-                item = item if isinstance(item, dict) else {}
-                by = f"by {', '.join(_seq(item['context']))}" if "context" in item else ""
-                if "combine" in item:
-                    by = f"{by} combine {item['combine']}".strip()
-                if "clamp" in item:
-                    low, high = _seq(item["clamp"])
-                    by = f"{by} clamp {low} to {high}".strip()
-                head = _head("modifier", name, item, by) + _extras(item, "")
-                if "rows" not in item and "when" not in item and "best" not in item:
-                    emit(head)
-                    continue
-                emit(head + " {")
-                lines += _rows(item.get("rows"))
-                for w in _seq(item.get("when")):
-                    emit(f"  when {', '.join(w['members'])} | {w['cell']}" + _extras(w))
-                for bname, bitem in (item.get("best") or {}).items():
-                    combine = f"combine {bitem['combine']}" if "combine" in bitem else ""
-                    members = ", ".join(_seq(bitem.get("members")))
-                    emit(f"  {_head('best', bname, bitem, combine)} : {members}" + _extras(bitem))
-                emit("}")
-        elif section == "layers":
-            for name, item in node.items():
-                scope = item.get("scope", "")
-                emit(_head("layer", name, item, scope) + _extras(item, "") + " {")
-                if item.get("columns"):
-                    emit("  columns " + ", ".join(item["columns"]))
-                lines += _rows(item.get("rows"))
-                emit("}")
-        elif section == "steps":
-            for name, item in node.items():
-                result = f" -> {item['result']}" if "result" in item else ""
-                emit(
-                    _head("step", name, item)
-                    + f" ({item['input']}){result} : "
-                    + ", ".join(_seq(item["terms"]))
-                    + _extras(item, "")
-                )
-        elif section == "decisions":
-            for name, item in node.items():
-                result = f" -> {item['result']}" if "result" in item else ""
-                emit(
-                    _head("decision", name, item)
-                    + f" ({', '.join(item['inputs'])}){result}"
-                    + _extras(item, "")
-                    + " {"
-                )
-                for row in _seq(item.get("rows")):
-                    emit(f"  {row['when']} -> {_head('', row['then'], row).strip()}" + _extras(row))
-                emit("}")
-        elif section == "tables":
-            for name, item in node.items():
-                emit(_head("table", name, item) + _extras(item, "") + " {")
-                columns = item.get("columns")
-                if isinstance(columns, list):
-                    emit("  columns " + ", ".join(columns))
-                for column, citem in (columns or {}).items() if isinstance(columns, dict) else ():
-                    emit(f"  column {_head('', column, citem).strip()}" + _extras(citem))
-                lines += _rows(item.get("rows"))
-                emit("}")
-        elif section == "sights":
-            for name, item in node.items():
-                terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
-                terms += [f"counts {item['counts']}"] if "counts" in item else []
-                terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
-                terms += ["target inside"] if words.is_yes(item.get("target_inside")) else []
-                emit(_head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
-        elif section == "moves":
-            for name, item in node.items():
-                terms = [f"allowance times {item['factor']}"] if "factor" in item else []
-                terms += [f"allowance {item['amount']}"] if "amount" in item else []
-                terms += [f"not {n}" for n in _seq(item.get("not"))]
-                emit(_head("move", name, item) + " : " + ", ".join(terms) + _extras(item, ""))
-        elif section == "rolls":
-            for name, item in node.items():
-                combine = f" combine {item['combine']}" if "combine" in item else ""
-                emit(
-                    _head("roll", name, item)
-                    + f" : {item.get('roll', '')} on {item.get('when', 'entering')}{combine}"
-                    + _extras(item, "")
-                )
-        elif section == "dice_tables":
-            for name, item in node.items():
-                by = f" by {item['column_by']}" if "column_by" in item else ""
-                by += f" round {item['round']}" if "round" in item else ""
-                emit(
-                    _head("dice", name, item) + f" : {item['dice']}{by}" + _extras(item, "") + " {"
-                )
-                for mod, mitem in (item.get("modifiers") or {}).items():
-                    amount = mitem.get("amount", "") if isinstance(mitem, dict) else mitem
-                    if isinstance(mitem, dict) and "shift" in mitem:
-                        amount = f"shift {mitem['shift']}"
-                        amount += " on doubles" if words.is_yes(mitem.get("on_doubles")) else ""
-                    labels = _labels(mitem) if isinstance(mitem, dict) else ""
-                    emit(
-                        "  "
-                        + " ".join(p for p in ("modifier", mod, labels, amount) if p)
-                        + _extras(mitem)
-                    )
-                for column, citem in (item.get("columns") or {}).items():
-                    bound = (
-                        "up to " + str(citem["upto"])
-                        if "upto" in citem
-                        else "at " + str(citem["point"])
-                        if "point" in citem
-                        else "above " + str(citem.get("above", ""))
-                    )
-                    emit(f"  column {_head('', column, citem).strip()} {bound}" + _extras(citem))
-                for outcome, oitem in (item.get("outcomes") or {}).items():
-                    carried = (
-                        f" | {oitem['effects']}"
-                        if isinstance(oitem, dict) and "effects" in oitem
-                        else ""
-                    )
-                    emit(f"  outcome {_head('', outcome, oitem).strip()}{carried}" + _extras(oitem))
-                for nat in _seq(item.get("naturals")):
-                    then = nat["then"]
-                    least = "at least " if words.is_yes(nat.get("at_least")) else ""
-                    then = "| " + " | ".join(then) if isinstance(then, list) else least + then
-                    emit(f"  natural {nat['natural']} {then}" + _extras(nat))
-                for row in _seq(item.get("rows")):
-                    effects = f" | {row['effects']}" if "effects" in row else ""
-                    emit(
-                        f"  {row['roll']} {_head('', row['result'], row).strip()}{effects}"
-                        + _extras(row)
-                    )
-                for res in _seq(item.get("results")):
-                    outcomes = " | ".join(_seq(res.get("outcomes")))
-                    emit(f"  {res['roll']} | {outcomes}" + _extras(res))
-                emit("}")
-        elif section == "triggers":
-            for name, item in node.items():
-                check = f"{item['check']} then " if "check" in item else ""
-                with_ = f" with {', '.join(_seq(item['with']))}" if "with" in item else ""
-                times = f" times {item['times']}" if "times" in item else ""
-                emit(
-                    _head("trigger", name, item)
-                    + f" : {check}roll {item['roll']}{with_}"
-                    + times
-                    + _extras(item, "")
-                )
-        elif section == "exclusions":
-            for entry in _seq(node):
-                emit(
-                    f"exclude {entry['exclude']} with {', '.join(entry['with'])}"
-                    + _extras(entry, "")
-                )
-        elif section == "grids":
-            for name, item in node.items():
-                size = " = ".join(item["size"])
-                diagonals = ", ".join(item.get("diagonals") or [])
-                shape = f"{item['shape']}, " if item.get("shape") else ""
-                tail = f", diagonals {diagonals}" if diagonals else ""
-                emit(
-                    _head("grid", name, item)
-                    + (f" : {size}, {item['shape']}{tail}" if shape else f" : {size}{tail}")
-                    + _extras(item, "")
-                )
-        elif section == "params":
-            for name, item in node.items():
-                value = f" = {item['value']}" if "value" in item else ""
-                emit(_head("param", name, item) + f" : {item['unit']}{value}" + _extras(item, ""))
-        elif section == "overrides":
-            for path, item in node.items():
-                cell = item["cell"] if isinstance(item, dict) else item
-                emit(f"override {_example_path(path)} | {cell}" + _extras(item, ""))
-        elif section == "facing":
-            for name, item in node.items():
-                rules = ", ".join(_seq(item.get("rules")))
-                emit(f"facing {name} on {item['on']} : {rules}" + _extras(item, ""))
-        elif section == "removes":
-            for entry in _seq(node):
-                path = entry["remove"] if isinstance(entry, dict) else entry
-                emit(f"remove {_example_path(path)}" + _extras(entry, ""))
-        elif section == "examples":
-            for name, item in node.items():
-                emit(_head("example", name, item) + _extras(item, "") + " {")
-                for entry in _seq(item.get("ask")):
-                    ask = entry["ask"] if isinstance(entry, dict) else entry
-                    emit(f"  {ask}" + _extras(entry))
-                emit("}")
-        if (
-            section
-            not in (
-                "ruleset",
-                "version",
-                "edition",
-                "extends",
-                "languages",
-                "units",
-                "stacking",
-                "minimum",
-            )
-            and not _is_lang(section)
-            and section not in ("label", "source", "note")
-        ):
-            emit("")
+    for key, node in doc.items():
+        section = yaml_authoring.section(key)
+        if section is None:  # the ruleset's labels, note, source: on its line
+            ruled = _is_lang(key) or key in ("label", "source", "note")
+            lines += [] if ruled else [""]
+        else:
+            lines += _section(section, node, doc)
+            lines += [] if yaml_authoring.header(section) else [""]
     return format_text("\n".join(lines) + "\n")
+
+
+def _section(section: yaml_authoring.Section, node: Any, doc: dict[str, Any]) -> list[str]:
+    """A top-level section's DSL statements."""
+    match section:
+        case "ruleset":
+            return [_head("ruleset", node, doc) + _extras(doc, "")]
+        case "version":
+            return [f"version {node}"]
+        case "edition":
+            return [f"edition {node}"]
+        case "extends":
+            return [f"extends {node}"]
+        case "languages":
+            return ["languages " + " ".join(_seq(node))]
+        case "books":
+            return [_book(name, item) for name, item in node.items()]
+        case "units":
+            return ["units " + ", ".join(f"{k} {v}" for k, v in node.items())]
+        case "stacking":
+            return [f"stacking {node}"]
+        case "minimum":
+            return [_minimum(node)]
+        case "modes":
+            return [_mode(name, item) for name, item in node.items()]
+        case "groups":
+            return [_group(name, item) for name, item in node.items()]
+        case "precedence":
+            return [_precedence(entry) for entry in _seq(node)]
+        case "contexts":
+            return _contexts(node)
+        case "modifiers":
+            return _modifiers(node)
+        case "layers":
+            return _layers(node)
+        case "steps":
+            return [_step(name, item) for name, item in node.items()]
+        case "decisions":
+            return _decisions(node)
+        case "tables":
+            return _tables(node)
+        case "sights":
+            return [_sight(name, item) for name, item in node.items()]
+        case "moves":
+            return [_move(name, item) for name, item in node.items()]
+        case "rolls":
+            return [_roll(name, item) for name, item in node.items()]
+        case "dice_tables":
+            return _dice_tables(node)
+        case "triggers":
+            return [_trigger(name, item) for name, item in node.items()]
+        case "exclusions":
+            return [_exclusion(entry) for entry in _seq(node)]
+        case "grids":
+            return [_grid(name, item) for name, item in node.items()]
+        case "params":
+            return [_param(name, item) for name, item in node.items()]
+        case "overrides":
+            return [_override(path, item) for path, item in node.items()]
+        case "facing":
+            return [_facing(name, item) for name, item in node.items()]
+        case "removes":
+            return [_remove(entry) for entry in _seq(node)]
+        case "examples":
+            return _examples(node)
+        case _:
+            assert_never(section)
+
+
+def _book(name: str, item: Any) -> str:
+    return _head("book", name, item) + _extras(item, "")
+
+
+def _minimum(node: Any) -> str:
+    move = node["move"] if isinstance(node, dict) else node
+    return f"minimum move {move}" + _extras(node, "")
+
+
+def _mode(name: str, item: Any) -> str:
+    keywords = item.get("keywords") if isinstance(item, dict) else None
+    middle = ": " + ", ".join(_seq(keywords)) if keywords else ""
+    return _head("mode", name, item, middle) + _extras(item, "")
+
+
+def _group(name: str, item: Any) -> str:
+    members = (
+        item
+        if isinstance(item, list)
+        else item.get("members", [])
+        if isinstance(item, dict)
+        else []
+    )
+    return (
+        _head("group", name, item if isinstance(item, dict | str) else None)
+        + (": " + ", ".join(members) if members else "")
+        + _extras(item, "")
+    )
+
+
+def _precedence(entry: Any) -> str:
+    groups = entry.get("groups", []) if isinstance(entry, dict) else entry
+    return f"precedence {', '.join(_seq(groups))}" + _extras(entry, "")
+
+
+def _contexts(node: Any) -> list[str]:
+    lines: list[str] = []
+    emit = lines.append
+    for name, item in node.items():
+        emit(_head("context", name, item) + _extras(item, "") + " {")
+        for value, vitem in (item.get("values") or {}).items():
+            emit(f"  {_head('', value, vitem).strip()}" + _extras(vitem))
+        emit("}")
+    return lines
+
+
+def _modifiers(node: Any) -> list[str]:
+    lines: list[str] = []
+    emit = lines.append
+    for name, item in node.items():
+        item = item if isinstance(item, dict) else {}
+        by = f"by {', '.join(_seq(item['context']))}" if "context" in item else ""
+        if "combine" in item:
+            by = f"{by} combine {item['combine']}".strip()
+        if "clamp" in item:
+            low, high = _seq(item["clamp"])
+            by = f"{by} clamp {low} to {high}".strip()
+        head = _head("modifier", name, item, by) + _extras(item, "")
+        if "rows" not in item and "when" not in item and "best" not in item:
+            emit(head)
+            continue
+        emit(head + " {")
+        lines += _rows(item.get("rows"))
+        for w in _seq(item.get("when")):
+            emit(f"  when {', '.join(w['members'])} | {w['cell']}" + _extras(w))
+        for bname, bitem in (item.get("best") or {}).items():
+            combine = f"combine {bitem['combine']}" if "combine" in bitem else ""
+            members = ", ".join(_seq(bitem.get("members")))
+            emit(f"  {_head('best', bname, bitem, combine)} : {members}" + _extras(bitem))
+        emit("}")
+    return lines
+
+
+def _layers(node: Any) -> list[str]:
+    lines: list[str] = []
+    emit = lines.append
+    for name, item in node.items():
+        scope = item.get("scope", "")
+        emit(_head("layer", name, item, scope) + _extras(item, "") + " {")
+        if item.get("columns"):
+            emit("  columns " + ", ".join(item["columns"]))
+        lines += _rows(item.get("rows"))
+        emit("}")
+    return lines
+
+
+def _step(name: str, item: Any) -> str:
+    result = f" -> {item['result']}" if "result" in item else ""
+    return (
+        _head("step", name, item)
+        + f" ({item['input']}){result} : "
+        + ", ".join(_seq(item["terms"]))
+        + _extras(item, "")
+    )
+
+
+def _decisions(node: Any) -> list[str]:
+    lines: list[str] = []
+    emit = lines.append
+    for name, item in node.items():
+        result = f" -> {item['result']}" if "result" in item else ""
+        emit(
+            _head("decision", name, item)
+            + f" ({', '.join(item['inputs'])}){result}"
+            + _extras(item, "")
+            + " {"
+        )
+        for row in _seq(item.get("rows")):
+            emit(f"  {row['when']} -> {_head('', row['then'], row).strip()}" + _extras(row))
+        emit("}")
+    return lines
+
+
+def _tables(node: Any) -> list[str]:
+    lines: list[str] = []
+    emit = lines.append
+    for name, item in node.items():
+        emit(_head("table", name, item) + _extras(item, "") + " {")
+        columns = item.get("columns")
+        if isinstance(columns, list):
+            emit("  columns " + ", ".join(columns))
+        for column, citem in (columns or {}).items() if isinstance(columns, dict) else ():
+            emit(f"  column {_head('', column, citem).strip()}" + _extras(citem))
+        lines += _rows(item.get("rows"))
+        emit("}")
+    return lines
+
+
+def _sight(name: str, item: Any) -> str:
+    terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
+    terms += [f"counts {item['counts']}"] if "counts" in item else []
+    terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
+    terms += ["target inside"] if words.is_yes(item.get("target_inside")) else []
+    return _head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, "")
+
+
+def _move(name: str, item: Any) -> str:
+    terms = [f"allowance times {item['factor']}"] if "factor" in item else []
+    terms += [f"allowance {item['amount']}"] if "amount" in item else []
+    terms += [f"not {n}" for n in _seq(item.get("not"))]
+    return _head("move", name, item) + " : " + ", ".join(terms) + _extras(item, "")
+
+
+def _roll(name: str, item: Any) -> str:
+    combine = f" combine {item['combine']}" if "combine" in item else ""
+    return (
+        _head("roll", name, item)
+        + f" : {item.get('roll', '')} on {item.get('when', 'entering')}{combine}"
+        + _extras(item, "")
+    )
+
+
+def _dice_tables(node: Any) -> list[str]:
+    lines: list[str] = []
+    emit = lines.append
+    for name, item in node.items():
+        by = f" by {item['column_by']}" if "column_by" in item else ""
+        by += f" round {item['round']}" if "round" in item else ""
+        emit(_head("dice", name, item) + f" : {item['dice']}{by}" + _extras(item, "") + " {")
+        for mod, mitem in (item.get("modifiers") or {}).items():
+            amount = mitem.get("amount", "") if isinstance(mitem, dict) else mitem
+            if isinstance(mitem, dict) and "shift" in mitem:
+                amount = f"shift {mitem['shift']}"
+                amount += " on doubles" if words.is_yes(mitem.get("on_doubles")) else ""
+            labels = _labels(mitem) if isinstance(mitem, dict) else ""
+            emit(
+                "  " + " ".join(p for p in ("modifier", mod, labels, amount) if p) + _extras(mitem)
+            )
+        for column, citem in (item.get("columns") or {}).items():
+            bound = (
+                "up to " + str(citem["upto"])
+                if "upto" in citem
+                else "at " + str(citem["point"])
+                if "point" in citem
+                else "above " + str(citem.get("above", ""))
+            )
+            emit(f"  column {_head('', column, citem).strip()} {bound}" + _extras(citem))
+        for outcome, oitem in (item.get("outcomes") or {}).items():
+            carried = (
+                f" | {oitem['effects']}" if isinstance(oitem, dict) and "effects" in oitem else ""
+            )
+            emit(f"  outcome {_head('', outcome, oitem).strip()}{carried}" + _extras(oitem))
+        for nat in _seq(item.get("naturals")):
+            then = nat["then"]
+            least = "at least " if words.is_yes(nat.get("at_least")) else ""
+            then = "| " + " | ".join(then) if isinstance(then, list) else least + then
+            emit(f"  natural {nat['natural']} {then}" + _extras(nat))
+        for row in _seq(item.get("rows")):
+            effects = f" | {row['effects']}" if "effects" in row else ""
+            emit(f"  {row['roll']} {_head('', row['result'], row).strip()}{effects}" + _extras(row))
+        for res in _seq(item.get("results")):
+            outcomes = " | ".join(_seq(res.get("outcomes")))
+            emit(f"  {res['roll']} | {outcomes}" + _extras(res))
+        emit("}")
+    return lines
+
+
+def _trigger(name: str, item: Any) -> str:
+    check = f"{item['check']} then " if "check" in item else ""
+    with_ = f" with {', '.join(_seq(item['with']))}" if "with" in item else ""
+    times = f" times {item['times']}" if "times" in item else ""
+    return (
+        _head("trigger", name, item)
+        + f" : {check}roll {item['roll']}{with_}"
+        + times
+        + _extras(item, "")
+    )
+
+
+def _exclusion(entry: Any) -> str:
+    return f"exclude {entry['exclude']} with {', '.join(entry['with'])}" + _extras(entry, "")
+
+
+def _grid(name: str, item: Any) -> str:
+    size = " = ".join(item["size"])
+    diagonals = ", ".join(item.get("diagonals") or [])
+    shape = f"{item['shape']}, " if item.get("shape") else ""
+    tail = f", diagonals {diagonals}" if diagonals else ""
+    return (
+        _head("grid", name, item)
+        + (f" : {size}, {item['shape']}{tail}" if shape else f" : {size}{tail}")
+        + _extras(item, "")
+    )
+
+
+def _param(name: str, item: Any) -> str:
+    value = f" = {item['value']}" if "value" in item else ""
+    return _head("param", name, item) + f" : {item['unit']}{value}" + _extras(item, "")
+
+
+def _override(path: str, item: Any) -> str:
+    cell = item["cell"] if isinstance(item, dict) else item
+    return f"override {_example_path(path)} | {cell}" + _extras(item, "")
+
+
+def _facing(name: str, item: Any) -> str:
+    rules = ", ".join(_seq(item.get("rules")))
+    return f"facing {name} on {item['on']} : {rules}" + _extras(item, "")
+
+
+def _remove(entry: Any) -> str:
+    path = entry["remove"] if isinstance(entry, dict) else entry
+    return f"remove {_example_path(path)}" + _extras(entry, "")
+
+
+def _examples(node: Any) -> list[str]:
+    lines: list[str] = []
+    emit = lines.append
+    for name, item in node.items():
+        emit(_head("example", name, item) + _extras(item, "") + " {")
+        for entry in _seq(item.get("ask")):
+            ask = entry["ask"] if isinstance(entry, dict) else entry
+            emit(f"  {ask}" + _extras(entry))
+        emit("}")
+    return lines
 
 
 def _example_path(path: str) -> str:

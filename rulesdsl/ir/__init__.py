@@ -50,6 +50,7 @@ from rulesdsl.ir.changes import TableColumnPath as TableColumnPath
 from rulesdsl.ir.changes import TableRowPath as TableRowPath
 from rulesdsl.ir.changes import TriggerField as TriggerField
 from rulesdsl.ir.changes import TriggerPath as TriggerPath
+from rulesdsl.ir.examples import Ask as Ask
 from rulesdsl.ir.examples import Example as Example
 from rulesdsl.ir.examples import ExampleArg as ExampleArg
 from rulesdsl.ir.examples import Question as Question

@@ -6,7 +6,7 @@ Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rulesdsl.ir.values import Id, Info, NewId, Value
 
@@ -14,6 +14,24 @@ if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
     from rulesdsl.ir.records import dataclass
+
+
+Ask = Literal[
+    "move_cost",
+    "can_enter",
+    "can_end",
+    "must_stop",
+    "modifier",
+    "roll",
+    "chance",
+    "lookup",
+    "route_cost",
+    "line_of_sight",
+    "path_cost",
+    "rolls_due",
+]
+"""The module functions a worked example may ask, beside each step and decision by its name
+(:func:`rulesdsl.words.asked` reads a question's name as one)."""
 
 
 @dataclass(frozen=True)
@@ -29,9 +47,8 @@ class ExampleArg:
 @dataclass(frozen=True)
 class Question:
     """A question a worked example asks the generated module, and the answer it states:
-    ``ask`` is the module's function (``move_cost``, ``modifier``, ``roll``, ``chance``,
-    ``lookup``, ``can_enter``, ``route_cost``, ``line_of_sight``, ``path_cost``) or a step's or
-    decision's name. A chance is stated as a :class:`Share` (``5/36``)."""
+    ``ask`` is the module's function (an :data:`Ask`) or a step's or decision's name. A
+    chance is stated as a :class:`Share` (``5/36``)."""
 
     ask: Id
     args: tuple[ExampleArg, ...]

@@ -18,6 +18,7 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.positions import Positions
 from rulesdsl.semantics import arith as semantics_arith
 from rulesdsl.units import BOOL_UNIT
+from rulesdsl.words import Total, total
 
 Err = Callable[..., None]
 """The lowerer's error reporter: (code, message, position, hint)."""
@@ -26,12 +27,15 @@ Lowered = tuple[ir.Arith, str | None]
 """An expression and the unit of its result."""
 
 _SAME = "add and subtract numbers in one unit"
-_OP_WORDS: Mapping[ir.ArithOp, tuple[str, str, str]] = {
-    "+": ("add", "to", _SAME),
-    "-": ("subtract", "from", _SAME),
-    "*": ("multiply", "by", "a product has one unit at most: write one factor as a plain number"),
-    "/": ("divide", "by", "divide by a plain number or by a number in '{a}'"),
-}
+_OP_WORDS: Total[ir.ArithOp, tuple[str, str, str]] = total(
+    ir.ArithOp,
+    {
+        "+": ("add", "to", _SAME),
+        "-": ("subtract", "from", _SAME),
+        "*": ("multiply", "by", "a product has one unit at most: write one factor as a number"),
+        "/": ("divide", "by", "divide by a plain number or by a number in '{a}'"),
+    },
+)
 """Each operation's verb, preposition and hint, for E225."""
 
 

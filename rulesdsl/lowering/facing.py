@@ -9,13 +9,14 @@ judges what only the statement can tell (E280-E288, W280).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import assert_never, get_args
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.context import Context
 
-MOVES: tuple[ir.FacingMove, ...] = ("backward", "sideslip", "pivot")
+MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
 """The moves a facing rule may allow beside going forward."""
 
 TURN_UNITS: dict[str, str] = {
@@ -33,8 +34,8 @@ def headings(grid: ir.Grid) -> int:
             return 6
         case "square":
             return 8 if grid.diagonals else 4
-        case _:  # pragma: no cover - closed
-            raise AssertionError(grid.shape)
+        case _:
+            assert_never(grid.shape)
 
 
 def _turn_per(per: s.Located) -> tuple[str, float] | None:

@@ -13,7 +13,7 @@ module finds the misuse and expands groups to their members.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import assert_never
+from typing import assert_never, get_args
 
 from rulesdsl import ir, semantics
 from rulesdsl.frontends import syntax as s
@@ -21,7 +21,7 @@ from rulesdsl.frontends import syntax as s
 Report = Callable[[str, str, s.Pos | None, str | None], None]
 """How a finding is reported: code, message, position, hint."""
 
-COMBINE_POLICIES: tuple[ir.Combine, ...] = ("sum", "highest", "lowest", "once")
+COMBINE_POLICIES: tuple[ir.Combine, ...] = get_args(ir.Combine)
 
 
 def policy(name: s.Name | None, report: Report) -> ir.Combine:

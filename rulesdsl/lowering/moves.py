@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import get_args
 
 from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import did_you_mean, warning
@@ -18,15 +19,19 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
 from rulesdsl.lowering.context import Context, role_dimension
 
-ROLL_WHEN: dict[str, ir.RollWhen] = {
-    "entering": "entering",
-    "crossing": "crossing",
-    "ending": "ending",
-    "first entering": "first_entering",
-}
+_ROLL_WORDS: words.Total[ir.RollWhen, str] = words.total(
+    ir.RollWhen,
+    {
+        "entering": "entering",
+        "crossing": "crossing",
+        "ending": "ending",
+        "first_entering": "first entering",
+    },
+)
+ROLL_WHEN: dict[str, ir.RollWhen] = {said: when for when, said in _ROLL_WORDS.items()}
 """The words of ``on ...`` and what they mean (see :class:`rulesdsl.ir.RollRule`)."""
 
-ROLL_COMBINE: tuple[ir.RollCombine, ...] = ("sum", "highest", "lowest")
+ROLL_COMBINE: tuple[ir.RollCombine, ...] = get_args(ir.RollCombine)
 
 
 def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:

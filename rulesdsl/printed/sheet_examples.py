@@ -7,7 +7,9 @@ stated answer to), so a sheet never prints an answer its tables do not give.
 
 from __future__ import annotations
 
-from rulesdsl import examples, ir, semantics, spelling
+from typing import assert_never, get_args
+
+from rulesdsl import examples, ir, semantics, spelling, words
 from rulesdsl.examples import statements as examples_stated
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
@@ -69,22 +71,48 @@ def question(b: MoreBlocks, q: ir.Question) -> str:
     """``Movement cost: Walker, Soft (sand, snow, mud), distance 2 in``."""
     verb = examples_stated.question_kind(b.rs, q)
     positional = [a for a in q.args if not a.keyword]
-    named = {"modifier", "roll", "chance", "lookup", "line_of_sight"}
-    if verb in ("step", "decision"):
-        head = b.name(q.ask)
-    elif verb in named and positional:
-        head = _arg(b, positional[0])
-        positional = positional[1:]
-    else:
-        head = b.w(f"ask:{verb}")
-    if verb == "lookup" and positional:
-        args = [_table_key(b, q, a) for a in positional]
-    elif verb in ("roll", "chance") and positional:
-        args = [_row(b, q, a) for a in positional]
-    else:
-        args = [_arg(b, a) for a in positional]
+    head, args = _head(b, q, verb, positional)
     args += [_keyword_text(b, q, a) for a in q.args if a.keyword]
     return b.w("label_colon", label=head, text=", ".join(args)) if args else head
+
+
+def _head(
+    b: MoreBlocks,
+    q: ir.Question,
+    verb: examples_stated.QuestionKind | None,
+    positional: list[ir.ExampleArg],
+) -> tuple[str, list[str]]:
+    """The question's head (the step or decision, the function's first argument when it names
+    what is asked, else the function in words) and its positional arguments in words."""
+    first, rest = positional[:1], positional[1:]
+    match verb:
+        case "step" | "decision":
+            return b.name(q.ask), [_arg(b, a) for a in positional]
+        case "modifier" | "line_of_sight" if first:
+            return _arg(b, first[0]), [_arg(b, a) for a in rest]
+        case "lookup" if first:
+            return _arg(b, first[0]), [_table_key(b, q, a) for a in rest]
+        case "roll" | "chance" if first:
+            return _arg(b, first[0]), [_row(b, q, a) for a in rest]
+        case (
+            "modifier"
+            | "line_of_sight"
+            | "lookup"
+            | "roll"
+            | "chance"
+            | "move_cost"
+            | "can_enter"
+            | "can_end"
+            | "must_stop"
+            | "route_cost"
+            | "path_cost"
+            | "rolls_due"
+        ):
+            return b.w(f"ask:{verb}"), [_arg(b, a) for a in positional]
+        case None:
+            return b.w(f"ask:{q.ask}"), [_arg(b, a) for a in positional]
+        case _:
+            assert_never(verb)
 
 
 def _keyword_arg(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
@@ -105,7 +133,7 @@ def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     in words: "on entering for the first time"."""
     if a.keyword == "on" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
         when = a.values[0].name
-        if when in ("entering", "crossing", "ending", "first_entering"):
+        if when in get_args(ir.RollWhen):
             words = b.w(f"roll_when_{when}")
             return words[:1].lower() + words[1:]
     return f"{b.input_name(a.keyword)} {_keyword_arg(b, q, a)}"
@@ -175,25 +203,47 @@ def _is(a: ir.ExampleArg, name: str) -> bool:
 # ---- the answer ---------------------------------------------------------------------------
 
 
+def _signed(kind: examples_stated.QuestionKind | None) -> bool:
+    """Whether a question's numbers are modifiers, printed with their sign."""
+    match kind:
+        case "modifier" | "rolls_due":
+            return True
+        case (
+            "step"
+            | "decision"
+            | "move_cost"
+            | "can_enter"
+            | "can_end"
+            | "must_stop"
+            | "roll"
+            | "chance"
+            | "lookup"
+            | "route_cost"
+            | "line_of_sight"
+            | "path_cost"
+            | None
+        ):
+            return False
+        case _:
+            assert_never(kind)
+
+
 def answer(
     b: MoreBlocks, q: ir.Question, parts: tuple[examples_stated.Plain, ...], unit: str | None
 ) -> str:
     """The rules' answer in the sheet's words: ``3 MP``, ``⊘ impassable``, ``Passive lock``."""
     out = []
+    kind = examples_stated.question_kind(b.rs, q)
     for part in parts:
         form, value = next(iter(part.items()))
         if form == "number":
-            shown = (
-                b.signed(value)
-                if examples_stated.question_kind(b.rs, q) in ("modifier", "rolls_due")
-                else b.num(value)
-            )
+            shown = b.signed(value) if _signed(kind) else b.num(value)
             out.append(b.unit_text(shown, unit))
         elif form == "marker":
             out.append(b.text(ir.Marker(value)))
         elif form == "bool":
             out.append(b.w("yes" if value else "no"))
-        elif form == "word" and q.ask == "rolls_due" and value == "none":
+        elif form == "word" and words.asked(q.ask) == "rolls_due" and value == "none":
             out.append(b.w("roll_none"))
         elif form == "word":
             out.append(_outcome(b, q, value))
@@ -229,66 +279,102 @@ def _outcome(b: MoreBlocks, q: ir.Question, word: str) -> str:
 def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
     """The cells behind the answer, by their labels: each feature's cost for the mode, each
     item's modifier, the step's rule, the decision row that holds, the dice row."""
-    rs = b.rs
-    verb = examples_stated.question_kind(rs, q)
+    verb = examples_stated.question_kind(b.rs, q)
     symbols = [
         v.name for a in q.args if not a.keyword for v in a.values if isinstance(v, ir.Symbol)
     ]
+    match verb:
+        case "move_cost" | "can_enter" | "can_end" | "must_stop" if symbols:
+            return _place_cells(b, symbols)
+        case "modifier" if symbols:
+            return _modifier_cells(b, q, symbols)
+        case "step":
+            return [b.step_rule(next(s for s in b.rs.steps if s.id == q.ask))]
+        case "decision":
+            return _decision_row(b, q)
+        case "roll" | "chance" if symbols:
+            return _dice_cells(b, q, symbols, chance=verb == "chance")
+        case "line_of_sight" | "route_cost":
+            return _route_cells(b, q)
+        case (
+            "move_cost"
+            | "can_enter"
+            | "can_end"
+            | "must_stop"
+            | "modifier"
+            | "roll"
+            | "chance"
+            | "lookup"
+            | "path_cost"
+            | "rolls_due"
+            | None
+        ):
+            return []
+        case _:
+            assert_never(verb)
+
+
+def _place_cells(b: MoreBlocks, symbols: list[str]) -> list[str]:
+    """Each feature's cost for the mode (``move_cost(mode, features...)``)."""
+    rs = b.rs
     by_id = {f.id: f for f in rs.features}
-    if verb in ("move_cost", "can_enter", "can_end", "must_stop") and symbols:
-        mode, features = symbols[0], [s for s in symbols[1:] if s in by_id]
-        out = [b.w("example_entry", cost=b.num(rs.entry_cost))] if rs.entry_cost else []
-        counted = semantics.counted(rs, features)
-        for name in features:
-            cost = by_id[name].costs.get(mode)
-            text = b.text(cost) if cost is not None else b.num(0)
-            ignored = "" if name in counted else f" ({b.w('example_ignored')})"
-            out.append(b.w("label_colon", label=b.name(name), text=text) + ignored)
-        return out
-    if verb == "modifier" and symbols:
-        mod = next((m for m in rs.modifiers if m.id == symbols[0]), None)
-        if mod is None:
-            return []
-        keys = {a.keyword: a for a in q.args if a.keyword}
-        first = _symbol(keys.get(mod.context or ""))
-        second = _symbol(keys.get(mod.context2 or ""))
-        out = []
-        for item in semantics.counted(rs, symbols[1:]):
-            value = semantics.context_value(mod, item, first, second)
-            text = b.text(value) if value is not None else b.num(0)
-            out.append(b.w("label_colon", label=b.name(item), text=text))
-        return out
-    if verb == "step":
-        step = next(s for s in rs.steps if s.id == q.ask)
-        return [b.step_rule(step)]
-    if verb == "decision":
-        return _decision_row(b, q)
-    if verb in ("roll", "chance") and symbols:
-        table = next((t for t in rs.dice_tables if t.id == symbols[0]), None)
-        if table is None:
-            return _results_column(b, q, symbols[0])
-        row_id = symbols[1] if verb == "chance" and len(symbols) > 1 else None
-        if row_id is None:
-            answered = _asked(b, q)
-            row_id = str(answered.parts[0].get("word", "")) if answered else ""
-        row = next((r for r in table.rows if r.id == row_id), None)
-        if row is None:
-            return []
-        dice = b.dice_text(semantics.roll_of(table.dice))
-        text = f"{dice} {spelling.dice_range(row.low, row.high)}"
-        return [b.w("label_colon", label=text, text=b.label(row.info, row.id))]
-    if verb in ("line_of_sight", "route_cost"):
+    mode, features = symbols[0], [s for s in symbols[1:] if s in by_id]
+    out = [b.w("example_entry", cost=b.num(rs.entry_cost))] if rs.entry_cost else []
+    counted = semantics.counted(rs, features)
+    for name in features:
+        cost = by_id[name].costs.get(mode)
+        text = b.text(cost) if cost is not None else b.num(0)
+        ignored = "" if name in counted else f" ({b.w('example_ignored')})"
+        out.append(b.w("label_colon", label=b.name(name), text=text) + ignored)
+    return out
+
+
+def _modifier_cells(b: MoreBlocks, q: ir.Question, symbols: list[str]) -> list[str]:
+    """Each item's value of the modifier (``modifier(name, items...)``)."""
+    rs = b.rs
+    mod = next((m for m in rs.modifiers if m.id == symbols[0]), None)
+    if mod is None:
+        return []
+    keys = {a.keyword: a for a in q.args if a.keyword}
+    first = _symbol(keys.get(mod.context or ""))
+    second = _symbol(keys.get(mod.context2 or ""))
+    out = []
+    for item in semantics.counted(rs, symbols[1:]):
+        value = semantics.context_value(mod, item, first, second)
+        text = b.text(value) if value is not None else b.num(0)
+        out.append(b.w("label_colon", label=b.name(item), text=text))
+    return out
+
+
+def _dice_cells(b: MoreBlocks, q: ir.Question, symbols: list[str], chance: bool) -> list[str]:
+    """The dice row a roll gives, or a chance asks of (a results table's column else)."""
+    table = next((t for t in b.rs.dice_tables if t.id == symbols[0]), None)
+    if table is None:
+        return _results_column(b, q, symbols[0])
+    row_id = symbols[1] if chance and len(symbols) > 1 else None
+    if row_id is None:
         answered = _asked(b, q)
-        places = answered.places if answered is not None else ()
-        return [
-            b.w(
-                "label_colon",
-                label=" + ".join(_feature(b, f) for f in features) or b.w("example_place_none"),
-                text=answer(b, q, (value,), None),
-            )
-            for features, value in places
-        ]
-    return []
+        row_id = str(answered.parts[0].get("word", "")) if answered else ""
+    row = next((r for r in table.rows if r.id == row_id), None)
+    if row is None:
+        return []
+    dice = b.dice_text(semantics.roll_of(table.dice))
+    text = f"{dice} {spelling.dice_range(row.low, row.high)}"
+    return [b.w("label_colon", label=text, text=b.label(row.info, row.id))]
+
+
+def _route_cells(b: MoreBlocks, q: ir.Question) -> list[str]:
+    """Each place of a route or line, and what it adds."""
+    answered = _asked(b, q)
+    places = answered.places if answered is not None else ()
+    return [
+        b.w(
+            "label_colon",
+            label=" + ".join(_feature(b, f) for f in features) or b.w("example_place_none"),
+            text=answer(b, q, (value,), None),
+        )
+        for features, value in places
+    ]
 
 
 def _feature(b: MoreBlocks, name: str) -> str:

@@ -21,6 +21,7 @@ from rulesdsl.printed.sheet_view import (
 from rulesdsl.semantics import arith as semantics_arith
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics.dice import Roll, chance_between
+from rulesdsl.words import Total, total
 
 
 class RuleBlocks(BuilderBase):
@@ -459,7 +460,9 @@ class RuleBlocks(BuilderBase):
         return f"{ways.numerator}/{dice.outcomes} · {self.c.percent(p)}"
 
 
-_ARITH_SIGNS: dict[ir.ArithOp, str] = {"+": "+", "-": "\u2212", "*": "\u00d7", "/": "/"}
+_ARITH_SIGNS: Total[ir.ArithOp, str] = total(
+    ir.ArithOp, {"+": "+", "-": "\u2212", "*": "\u00d7", "/": "/"}
+)
 """The operators as a sheet prints them: a minus sign, a multiplication sign."""
 
 

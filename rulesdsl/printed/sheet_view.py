@@ -26,7 +26,7 @@ def marker_sign(marker: ir.MarkerKind) -> str:
             assert_never(marker)
 
 
-MAP_CELLS = frozenset({"square", "hex"})
+MAP_CELLS = frozenset(get_args(ir.GridShape))
 """Units that name a map cell rather than a length (``1 square = 1.5 m``)."""
 
 CHANGED_SIGN = "†"

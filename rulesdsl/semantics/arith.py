@@ -14,14 +14,18 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import assert_never
 
 from rulesdsl import ir
+from rulesdsl.words import Total, total
 
-PRECEDENCE: Mapping[ir.ArithOp, int] = {"+": 1, "-": 1, "*": 2, "/": 2}
-ARITY: Mapping[ir.ArithFunction, tuple[int, int | None]] = {
-    "abs": (1, 1),
-    "half": (1, 1),
-    "min": (2, None),
-    "max": (2, None),
-}
+PRECEDENCE: Total[ir.ArithOp, int] = total(ir.ArithOp, {"+": 1, "-": 1, "*": 2, "/": 2})
+ARITY: Total[ir.ArithFunction, tuple[int, int | None]] = total(
+    ir.ArithFunction,
+    {
+        "abs": (1, 1),
+        "half": (1, 1),
+        "min": (2, None),
+        "max": (2, None),
+    },
+)
 """Each function's least and most arguments (None: no most)."""
 MAX_DEPTH = 32
 """The deepest an expression may nest (E228, checked as the parser builds it): deeper is no

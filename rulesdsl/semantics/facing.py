@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, assert_never
 
 from rulesdsl import editions, ir
 from rulesdsl.semantics import (
@@ -28,8 +28,8 @@ from rulesdsl.semantics import (
 from rulesdsl.semantics.moves import Due, kind_allowance, kind_of, kind_view, route_rolls
 from rulesdsl.semantics.routes import can_end, must_stop, step_cost
 
-Move = Literal["forward", "backward", "sideslip", "turn", "pivot"]
-"""What one action of a move with facing is."""
+Move = Literal["forward", "turn"] | ir.FacingMove
+"""What one action of a move with facing is: a step forward, a turn, or a manoeuvre."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,19 @@ def _allowed(move: ir.Manoeuvre | None, speed: float, used: set[str]) -> bool:
     )
 
 
+def _verb(move: ir.FacingMove) -> str:
+    """What a refused manoeuvre does, as a reason says it."""
+    match move:
+        case "backward":
+            return "moves backward"
+        case "sideslip":
+            return "sideslips"
+        case "pivot":
+            return "pivots"
+        case _:
+            assert_never(move)
+
+
 def route(
     rs: ir.Ruleset,
     mode: str,
@@ -169,7 +182,7 @@ def route(
             if manoeuvre is None:
                 reason = reason or f"step {i} moves where its heading does not let it"
             elif not _allowed(manoeuvre, speed, used):  # refused, costed as what it is
-                verb = "moves backward" if action.move == "backward" else "sideslips"
+                verb = _verb(action.move)
                 reason = reason or f"step {i} {verb}, not allowed at speed {speed:g}"
                 if editions.refused_manoeuvre_costed(rs.edition):
                     extra = manoeuvre.cost

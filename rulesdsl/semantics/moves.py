@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import assert_never
 
-from rulesdsl import ir
+from rulesdsl import ir, words
 from rulesdsl.semantics.effects import whole_map
 from rulesdsl.semantics.tables import covers_map
 
-ROLL_ORDER: tuple[ir.RollWhen, ...] = ("crossing", "entering", "first_entering", "ending")
+_ROLL_RANK: words.Total[ir.RollWhen, int] = words.total(
+    ir.RollWhen, {"crossing": 0, "entering": 1, "first_entering": 2, "ending": 3}
+)
+ROLL_ORDER: tuple[ir.RollWhen, ...] = tuple(sorted(_ROLL_RANK, key=_ROLL_RANK.__getitem__))
 """The times a roll is due, in the order a step makes them due."""
 
 
@@ -98,6 +102,8 @@ def place_roll(
             total = max(values)
         case "lowest":
             total = min(values)
+        case _:
+            assert_never(rule.combine)
     total += sum(v for _, v in extra)
     return total, tuple(n for n, _ in (*callers, *extra))
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any, Literal, assert_never, get_args
 
-from rulesdsl import ir
+from rulesdsl import ir, words
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 
@@ -38,12 +38,16 @@ HEADER = (
     s.StackingDecl,
     s.MinimumDecl,
 )
-RECORDED_HEADER: dict[type, ir.HeaderLine] = {
-    s.LanguagesDecl: "languages",
-    s.UnitsDecl: "units",
-    s.StackingDecl: "stacking",
-    s.MinimumDecl: "minimum_move",
-}
+_HEADER_STATEMENT: words.Total[ir.HeaderLine, type] = words.total(
+    ir.HeaderLine,
+    {
+        "languages": s.LanguagesDecl,
+        "units": s.UnitsDecl,
+        "stacking": s.StackingDecl,
+        "minimum_move": s.MinimumDecl,
+    },
+)
+RECORDED_HEADER: dict[type, ir.HeaderLine] = {t: h for h, t in _HEADER_STATEMENT.items()}
 BLOCKS = (s.LayerDecl, s.ModifierDecl, s.TableDecl, s.DiceDecl, s.ContextDecl)
 Block = s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl | s.ContextDecl
 Form = Literal["one", "cell", "range", "row", "text", "name"]
@@ -111,9 +115,7 @@ class MergeBase:
             (),
         )
 
-    def _record(
-        self, action: Literal["override", "add", "remove"], path: ir.ChangePath, extras: s.Extras
-    ) -> None:
+    def _record(self, action: ir.ChangeAction, path: ir.ChangePath, extras: s.Extras) -> None:
         self.pending.append((ir.Change(action, path, ir.Info()), extras))
 
     def _info(self, extras: s.Extras, default: str) -> ir.Info:

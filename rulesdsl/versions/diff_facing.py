@@ -9,6 +9,8 @@ to or removed from a unit type changes what its routes take and answer, so it is
 
 from __future__ import annotations
 
+from typing import get_args
+
 from rulesdsl import ir
 from rulesdsl.semantics import facing as semantics_facing
 from rulesdsl.versions.diff_sight import Differ, Level
@@ -88,7 +90,7 @@ def facings(d: Differ) -> None:
             )
         moves_a = {m.kind: m for m in a.manoeuvres}
         moves_b = {m.kind: m for m in b.manoeuvres}
-        for kind in ("backward", "sideslip", "pivot"):
+        for kind in get_args(ir.FacingMove):
             ma, mb = moves_a.get(kind), moves_b.get(kind)
             if ma == mb:
                 continue

@@ -1,0 +1,248 @@
+"""Run by tests/test_closed_unions.py in a copy of the package whose unions each have a throwaway
+member (``throwaway_<union>``, a word; ``Throwaway<Union>``, a class): one ``mypy --strict`` run
+that keeps the type of every expression, then an import of the modules that build total
+mappings. It prints, as JSON lines:
+
+- ``["named", module, line, union]``: mypy reports the union's throwaway there;
+- ``["total", module, line, union]``: importing the module raised ``words.NotTotal`` for the
+  union, in a ``total(...)`` call written there;
+- ``["read", module, line, union, how]``: the module examines a value that may be the throwaway
+  (see :func:`tests.test_closed_unions.test_every_reader_of_a_closed_union_is_named` for the
+  rule).
+
+Usage: ``python -m tests.union_probe COPY_ROOT CONFIG CACHE`` (COPY_ROOT holds ``rulesdsl/``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import sys
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+
+from mypy import build
+from mypy.main import process_options
+from mypy.nodes import (
+    GDEF,
+    CallExpr,
+    ComparisonExpr,
+    Expression,
+    FuncDef,
+    IndexExpr,
+    ListExpr,
+    MatchStmt,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OpExpr,
+    RefExpr,
+    SetExpr,
+    StrExpr,
+    TupleExpr,
+    Var,
+)
+from mypy.types import Instance, LiteralType, TupleType, Type, UnionType, get_proper_type
+
+TOTAL = "rulesdsl.words.Total"
+"""A mapping built by ``words.total``: it has every member's key, checked at import."""
+
+
+def throwaways(typ: Type | None) -> Iterator[str]:
+    """The unions whose throwaway member a value of this type may be (lower-case names)."""
+    typ = get_proper_type(typ)
+    if isinstance(typ, UnionType | TupleType):
+        for item in typ.items:
+            yield from throwaways(item)
+    elif isinstance(typ, LiteralType) and isinstance(typ.value, str):
+        if typ.value.startswith("throwaway_"):
+            yield typ.value.removeprefix("throwaway_")
+    elif isinstance(typ, Instance):
+        if typ.type.name.startswith("Throwaway"):
+            yield typ.type.name.removeprefix("Throwaway").lower()
+        elif typ.last_known_value is not None:
+            yield from throwaways(typ.last_known_value)
+
+
+def _words(expr: Expression) -> bool:
+    """A word, or a display of words: what a comparison picks members by."""
+    if isinstance(expr, StrExpr):
+        return True
+    if isinstance(expr, TupleExpr | ListExpr | SetExpr):
+        return bool(expr.items) and all(isinstance(e, StrExpr) for e in expr.items)
+    return False
+
+
+CHILDREN = (
+    "defs", "body", "else_body", "finally_body", "handlers", "items", "func", "expr", "exprs",
+    "lvalues", "lvalue", "rvalue", "msg", "from_expr", "callee", "args", "left", "right",
+    "operands", "base", "index", "subject", "guards", "bodies", "cond", "if_expr", "else_expr",
+    "left_expr", "sequences", "condlists", "generator", "key", "value", "target", "begin_index",
+    "end_index", "stride",
+)  # fmt: skip
+"""The attributes of mypy's nodes that hold the statements and expressions below them (its
+visitors are compiled and cannot be subclassed here)."""
+
+
+def _key(expr: Expression) -> str | None:
+    """A name for the value a test examines (``v``, ``value.kind``); None for anything else."""
+    if isinstance(expr, NameExpr):
+        return expr.name
+    if isinstance(expr, MemberExpr):
+        base = _key(expr.expr)
+        return None if base is None else f"{base}.{expr.name}"
+    return None
+
+
+def _named(expr: Expression) -> frozenset[str]:
+    """What a test names: the words of a display, the classes of ``isinstance``, a constant."""
+    if isinstance(expr, StrExpr):
+        return frozenset({expr.value})
+    if isinstance(expr, TupleExpr | ListExpr | SetExpr):
+        return frozenset().union(*(_named(e) for e in expr.items))
+    if isinstance(expr, OpExpr) and expr.op == "|":
+        return _named(expr.left) | _named(expr.right)
+    if isinstance(expr, RefExpr):
+        return frozenset({expr.fullname})
+    return frozenset({f"<{expr.line}:{expr.column}>"})
+
+
+class Reads:
+    """The places of one module that examine a value of a union: each a line, the union, how,
+    and the tests' key (the function and the value tested; None for a match or a lookup)."""
+
+    def __init__(self, types: dict[Expression, Type]) -> None:
+        self.types = types
+        self.found: list[tuple[int, str, str]] = []
+        self.tests: dict[tuple[int, str, str], list[tuple[int, str, frozenset[str]]]] = {}
+        self.seen: set[int] = set()
+        self.function = 0
+
+    def walk(self, node: object) -> None:
+        if isinstance(node, list | tuple):
+            for item in node:
+                self.walk(item)
+            return
+        if not isinstance(node, Node) or id(node) in self.seen:
+            return
+        self.seen.add(id(node))
+        outer = self.function
+        if isinstance(node, FuncDef):
+            self.function = id(node)
+        self.visit(node)
+        for name in CHILDREN:
+            self.walk(getattr(node, name, None))
+        self.function = outer
+
+    def readers(self) -> list[tuple[int, str, str]]:
+        """The matches and lookups, and the tests of one value when one function makes two or
+        more that name two or more members between them (one test, ``isinstance(v, Number)``
+        or ``kind in ("a", "b")``, asks a question a new member answers "no" to; two or more
+        choose among members: a dispatch)."""
+        out = list(self.found)
+        for (_, union, key), tests in self.tests.items():
+            named = set().union(*(members for _, _, members in tests))
+            if len(tests) >= 2 and len(named) >= 2:
+                out.extend((line, union, f"{how} {key}") for line, how, _ in tests)
+        return out
+
+    def _mark(self, line: int, expr: Expression, how: str) -> None:
+        for union in set(throwaways(self.types.get(expr))):
+            self.found.append((line, union, how))
+
+    def _test(self, line: int, expr: Expression, how: str, members: frozenset[str]) -> None:
+        key = _key(expr) or f"line {line}"  # another value: a test of its own
+        for union in set(throwaways(self.types.get(expr))):
+            self.tests.setdefault((self.function, union, key), []).append((line, how, members))
+
+    def _total(self, expr: Expression) -> bool:
+        typ = get_proper_type(self.types.get(expr))
+        return isinstance(typ, Instance) and typ.type.fullname == TOTAL
+
+    def _table(self, expr: Expression) -> bool:
+        """A module's constant (a table or a tuple of members), not a total mapping: a local
+        dict filled from the rules is data, not a table written by hand."""
+        return (
+            isinstance(expr, RefExpr)
+            and expr.kind == GDEF
+            and isinstance(expr.node, Var)
+            and not self._total(expr)
+        )
+
+    def visit(self, o: Node) -> None:
+        if isinstance(o, MatchStmt):
+            self._mark(o.line, o.subject, "match")
+        elif isinstance(o, CallExpr):
+            callee = o.callee
+            if isinstance(callee, NameExpr) and callee.fullname == "builtins.isinstance":
+                self._test(o.line, o.args[0], "isinstance", _named(o.args[1]))
+            get = isinstance(callee, MemberExpr) and callee.name == "get" and o.args
+            if get and isinstance(callee, MemberExpr) and self._table(callee.expr):
+                self._mark(o.line, o.args[0], "get")
+        elif isinstance(o, ComparisonExpr):
+            for op, left, right in zip(o.operators, o.operands, o.operands[1:], strict=False):
+                if op in ("==", "!=", "is", "is not") and (_words(right) or _words(left)):
+                    word = right if _words(right) else left
+                    self._test(o.line, left if _words(right) else right, op, _named(word))
+                elif op in ("in", "not in") and (_words(right) or self._table(right)):
+                    self._test(o.line, left, op, _named(right))
+        elif isinstance(o, IndexExpr) and self._table(o.base):
+            self._mark(o.line, o.index, "index")
+
+
+def main(root: Path, config: str, cache: str) -> None:
+    sources, options = process_options(
+        ["--config-file", config, "--cache-dir", cache, "--hide-error-context", "rulesdsl"]
+    )
+    options.export_types = True
+    options.incremental = False  # a module read from the cache has no types to walk
+    options.preserve_asts = True
+    result = build.build(sources, options)
+    for line in result.errors:
+        hit = re.match(r"rulesdsl/([^:]+\.py):(\d+): error: (.*)", line)
+        if hit is None:
+            continue
+        for name in set(re.findall(r"[Tt]hrowaway_?([A-Za-z]+)", hit[3])):
+            print(json.dumps(["named", hit[1], int(hit[2]), name.lower()]))
+    for state in result.graph.values():
+        if state.tree is None or not state.xpath.startswith("rulesdsl/"):
+            continue
+        reads = Reads(result.types)
+        reads.walk(state.tree)
+        module = state.xpath.removeprefix("rulesdsl/")
+        for line, union, how in reads.readers():
+            print(json.dumps(["read", module, line, union, how]))
+    _totals(root)
+
+
+def _totals(root: Path) -> None:
+    """Import each module of the copy that builds a total mapping; report each ``total`` call
+    that refuses its table. A refused table is recorded and then built anyway (the new member
+    given another's value), so that one refusal (in a module many import) does not hide the
+    others."""
+    sys.path.insert(0, str(root))
+    words = importlib.import_module("rulesdsl.words")
+    build = words.Total.__init__
+
+    def recording(self: object, members: tuple[object, ...], values: dict[object, object]) -> None:
+        try:
+            build(self, members, values)
+        except words.NotTotal as exc:
+            caller = traceback.extract_stack()[-3]  # total() -> Total() -> here
+            module = Path(caller.filename).relative_to(root / "rulesdsl").as_posix()
+            for union in set(re.findall(r"[Tt]hrowaway_?([A-Za-z]+)", str(exc))):
+                print(json.dumps(["total", module, caller.lineno, union.lower()]))
+            some = next(iter(values.values()))  # the new member's value: any other's
+            build(self, members, {m: values.get(m, some) for m in members})
+
+    words.Total.__init__ = recording
+    for path in sorted((root / "rulesdsl").rglob("*.py")):
+        if "total(" in path.read_text("utf-8"):
+            parts = path.relative_to(root).with_suffix("").parts
+            importlib.import_module(".".join(parts).removesuffix(".__init__"))
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), sys.argv[2], sys.argv[3])
