@@ -53,7 +53,7 @@ def _foreign(value: object, where: str) -> list[str]:
         return [f"{where}: {kind.__module__}.{kind.__name__}"]
     if not (kind.__dataclass_params__.frozen and hasattr(kind, "__slots__")):  # type: ignore[attr-defined]
         return [f"{where}: {kind.__name__} is not frozen with slots"]
-    fields = dataclasses.fields(value)  # type: ignore[arg-type]
+    fields = dataclasses.fields(value)
     return [f for x in fields for f in _foreign(getattr(value, x.name), f"{where}.{x.name}")]
 
 
