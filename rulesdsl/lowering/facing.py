@@ -8,13 +8,15 @@ judges what only the statement can tell (E280-E288, W280).
 
 from __future__ import annotations
 
+from typing import get_args
+
 from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.context import Context
 
-MOVES: tuple[ir.FacingMove, ...] = ("backward", "sideslip", "pivot")
-"""The moves a facing rule may allow beside going forward."""
+MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
+"""The moves a facing rule may allow beside going forward (the IR's words, in their order)."""
 
 TURN_UNITS: dict[str, str] = {
     "hex": "a hex grid turns per hexside (or per 60 deg)",

@@ -4,6 +4,7 @@ and the rolls the map makes due (issue 24), from the plan's movement section. Th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rulesdsl.codegen.plan import movement as plan_movement
@@ -18,7 +19,7 @@ def _call(function: str, *args: Any) -> python_layout.Call:
     return python_layout.Call(function, tuple(python_layout.tree(_plain(a)) for a in args))
 
 
-def _tidy(by_feature: Any) -> dict[str, dict[str, float]]:
+def _tidy(by_feature: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
     return {f: {m: tidy(v) for m, v in by_mode.items()} for f, by_mode in by_feature.items()}
 
 
