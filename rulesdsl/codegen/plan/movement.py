@@ -139,8 +139,9 @@ class MovementPlan:
 def build(rs: ir.Ruleset) -> MovementPlan:
     edge_layers = {layer.id for layer in rs.layers if semantics.on_edges(layer)}
     per_move = _per_move_costs(rs)
+    params = semantics.param_values(rs)
     return MovementPlan(
-        moves=tuple(_move(rs, k) for k in rs.moves),
+        moves=tuple(_move(rs, k, params) for k in rs.moves),
         rolls=tuple(_roll(rs, r) for r in rs.rolls),
         roll_order=semantics_moves.ROLL_ORDER,
         facings=tuple(_facing(f) for f in rs.facings),
@@ -158,8 +159,7 @@ def build(rs: ir.Ruleset) -> MovementPlan:
     )
 
 
-def _move(rs: ir.Ruleset, kind: ir.MoveKind) -> MoveKind:
-    params = semantics.param_values(rs)
+def _move(rs: ir.Ruleset, kind: ir.MoveKind, params: Mapping[str, float | None]) -> MoveKind:
     return MoveKind(
         id=kind.id,
         label=info.label(kind.info, rs.languages[0], kind.id),
