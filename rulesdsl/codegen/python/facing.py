@@ -26,11 +26,16 @@ def manoeuvre_py(move: plan_movement.Manoeuvre | None) -> str:
     return f"({_number(move.cost)}, {_bound(move.up_to_speed)}, {move.once})"
 
 
+def turn_mode_py(mode: plan_movement.TurnMode) -> str:
+    """A turn mode by speed as ``(up to speed, places straight)``."""
+    return f"({_bound(mode.up_to_speed)}, {mode.places})"
+
+
 def _rows(rows: list[str]) -> str:
     return f"({rows[0]},)" if len(rows) == 1 else f"({', '.join(rows)})"
 
 
-def facing_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[str, Any]:
+def facing_rule_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[str, Any]:
     """The template's view of a facing rule: its fields as source text, its manoeuvres in
     the order of ``moves`` (the plan's facing moves)."""
     return {
@@ -38,7 +43,7 @@ def facing_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[str, 
         "grid": f.grid,
         "headings": f.headings,
         "turn_cost": _number(f.turn_cost),
-        "turn_modes": _rows([f"({_bound(m.up_to_speed)}, {m.places})" for m in f.turn_modes]),
+        "turn_modes": _rows([turn_mode_py(m) for m in f.turn_modes]),
         "by_move": _rows([f'("{move}", {places})' for move, places in f.turn_modes_by_move])
         if f.turn_modes_by_move
         else "",

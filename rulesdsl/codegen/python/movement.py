@@ -27,7 +27,7 @@ def movement_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
             ((c.mode, c.feature), once_costs.once_py(c.cost)) for c in plan.per_move_costs
         ],
         "once_inputs": plan.cost_inputs,
-        "facings": [python_facing.facing_py(f, plan.facing_moves) for f in plan.facings],
+        "facings": [python_facing.facing_rule_py(f, plan.facing_moves) for f in plan.facings],
         "facing_moves": plan.facing_moves,
         "once_bits": dict(plan.once_bits),
         "refused_costed": plan.refused_costed,
