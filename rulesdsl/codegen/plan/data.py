@@ -26,31 +26,6 @@ Labels = Mapping[str, str]
 # ---- costs --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Unfilled:
-    """A cost per distance that is a scenario parameter the ruleset leaves open."""
-
-    param: str
-
-
-PerDistance = float | values.Mark | Unfilled
-"""A movement cost per distance unit: a number, a marker, or an unfilled parameter."""
-
-
-def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> PerDistance:
-    """A resolved cost per distance unit, as the module carries it."""
-    cost = semantics.per_distance(value, params)
-    match cost:
-        case semantics.Unfilled(param=name):
-            return Unfilled(name)
-        case ir.Marker(marker=m):
-            return values.Mark(m)
-        case float() | int():
-            return cost
-        case _:
-            assert_never(cost)
-
-
 def dice_of(roll: ir.DiceRoll) -> values.Dice | values.D66:
     """The dice a table or a check rolls."""
     match roll:
@@ -72,7 +47,7 @@ class Feature:
     id: str
     layer: str
     labels: Labels
-    costs: Mapping[str, PerDistance]
+    costs: Mapping[str, values.PerDistance]
     notes: tuple[Labels, ...]
     source: str
 
@@ -311,7 +286,7 @@ def _feature(rs: ir.Ruleset, f: ir.Feature, params: Mapping[str, float | None]) 
         id=f.id,
         layer=f.layer,
         labels=f.info.labels,
-        costs={mode: per_distance(v, params) for mode, v in f.costs.items()},
+        costs={mode: values.per_distance(v, params) for mode, v in f.costs.items()},
         notes=tuple(f.info.notes),
         source=info.source(rs, f.info),
     )

@@ -1,19 +1,225 @@
 """The module plan's movement section (issue 36). How a module moves units over a map: kinds of
 move, the rolls a place makes due, facing rules, costs paid once per move, grids, place states
-and edges."""
+and edges.
+
+Every node is plain typed data: names as str, labels chosen in the module's language, costs as
+the plan's values (:mod:`rulesdsl.codegen.plan.values`). The constants the runtime shares with
+the reference semantics (the order rolls fall due, the moves a facing rule may allow and their
+once-per-move bits) are taken from where they are defined, once, so no emitter writes them again.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import get_args
 
-from rulesdsl import ir
+from rulesdsl import editions, ir, semantics, spelling
+from rulesdsl.codegen.plan import info, values
+from rulesdsl.semantics import moves as semantics_moves
+
+FACING_MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
+"""The moves a facing rule may allow beside going forward, in the order of their bits."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveKind:
+    """A kind of move: the unit's allowance becomes ``allowance * factor + amount``; ``barred``
+    features may not be entered; ``costs[feature][mode]``: the kind's cost per distance."""
+
+    id: str
+    label: str
+    factor: float
+    amount: float
+    barred: tuple[str, ...]
+    costs: Mapping[str, Mapping[str, values.PerDistance]]
+
+
+@dataclass(frozen=True, slots=True)
+class RollRule:
+    """A roll the map makes due ``when`` (one of the roll order), with its ``dice`` (as the
+    module prints them, ``2d6``) or dice ``table``; ``values[feature][mode]`` and
+    ``by_move[kind][feature][mode]``: the roll's modifier (features and modes that do not roll
+    left out)."""
+
+    id: str
+    label: str
+    when: str
+    dice: str | None
+    table: str | None
+    combine: str
+    values: Mapping[str, Mapping[str, float]]
+    by_move: Mapping[str, Mapping[str, Mapping[str, float]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Manoeuvre:
+    """A move beside going forward: its extra ``cost``, the highest speed it is allowed at
+    (None: any) and whether it may be made only ``once`` per move."""
+
+    cost: float
+    up_to_speed: float | None
+    once: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMode:
+    """The ``places`` a unit goes straight before it may turn, at speeds up to ``up_to_speed``
+    (None: any speed)."""
+
+    up_to_speed: float | None
+    places: int
+
+
+@dataclass(frozen=True, slots=True)
+class FacingRule:
+    """A unit type's (``mode``'s) heading on ``grid``: ``headings`` ways to face, the cost of
+    turning one, the turn modes by speed (first match wins) and by kind of move (``(kind,
+    places)``, winning over those by speed), each allowed manoeuvre by kind (one of
+    :data:`FACING_MOVES`), whether the move must spend exactly its speed, and whether it may
+    also end on the step that spends the rest of it and more."""
+
+    mode: str
+    grid: str
+    headings: int
+    turn_cost: float
+    turn_modes: tuple[TurnMode, ...]
+    turn_modes_by_move: tuple[tuple[str, int], ...]
+    manoeuvres: Mapping[str, Manoeuvre]
+    exact_speed: bool
+    until_spent: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A declared grid: its ``shape`` (``hex`` or ``square``), one cell in each unit given,
+    the cells a diagonal step counts (cycling) and their average (None: no diagonal steps)."""
+
+    id: str
+    shape: str
+    sizes: Mapping[str, float]
+    diagonals: tuple[int, ...]
+    diagonal: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class PerMoveCost:
+    """A cost a feature charges a mode once per move, not per distance."""
+
+    mode: str
+    feature: str
+    cost: values.OnceCost
 
 
 @dataclass(frozen=True, slots=True)
 class MovementPlan:
-    ruleset: ir.Ruleset
-    """Transitional: the emitters still read this section's part of the IR (issue 36)."""
+    """The movement section: what the costs, routes, facing and rolls parts of a module read.
+
+    ``roll_order``: the times a roll falls due, in the order a step makes them due;
+    ``facing_moves`` and ``once_bits``: the manoeuvres and the bit each sets once made;
+    ``cost_inputs``: the step inputs the cost function takes by name; ``place_states`` and
+    ``along``: per feature, per mode; ``refused_costed``: whether the edition costs a refused
+    backward step or sideslip as that manoeuvre."""
+
+    moves: tuple[MoveKind, ...]
+    rolls: tuple[RollRule, ...]
+    roll_order: tuple[str, ...]
+    facings: tuple[FacingRule, ...]
+    facing_moves: tuple[str, ...]
+    once_bits: Mapping[str, int]
+    refused_costed: bool
+    per_move_costs: tuple[PerMoveCost, ...]
+    cost_inputs: tuple[str, ...]
+    grids: tuple[Grid, ...]
+    place_states: Mapping[str, Mapping[str, str]]
+    along: Mapping[str, Mapping[str, float]]
+    edge_features: tuple[str, ...]
 
 
 def build(rs: ir.Ruleset) -> MovementPlan:
-    return MovementPlan(rs)
+    edge_layers = {layer.id for layer in rs.layers if semantics.on_edges(layer)}
+    per_move = _per_move_costs(rs)
+    params = semantics.param_values(rs)
+    return MovementPlan(
+        moves=tuple(_move(rs, k, params) for k in rs.moves),
+        rolls=tuple(_roll(rs, r) for r in rs.rolls),
+        roll_order=semantics_moves.ROLL_ORDER,
+        facings=tuple(_facing(f) for f in rs.facings),
+        facing_moves=FACING_MOVES,
+        once_bits={move: 1 << i for i, move in enumerate(FACING_MOVES)},
+        refused_costed=editions.refused_manoeuvre_costed(rs.edition),
+        per_move_costs=per_move,
+        cost_inputs=tuple(
+            dict.fromkeys(c.cost.param for c in per_move if isinstance(c.cost, values.StepCost))
+        ),
+        grids=tuple(_grid(g) for g in rs.grids),
+        place_states={f.id: dict(f.states) for f in rs.features if f.states},
+        along={f.id: dict(f.along) for f in rs.features if f.along},
+        edge_features=tuple(f.id for f in rs.features if f.layer in edge_layers),
+    )
+
+
+def _move(rs: ir.Ruleset, kind: ir.MoveKind, params: Mapping[str, float | None]) -> MoveKind:
+    return MoveKind(
+        id=kind.id,
+        label=info.label(kind.info, rs.languages[0], kind.id),
+        factor=kind.factor,
+        amount=kind.amount,
+        barred=tuple(kind.barred),
+        costs={
+            feature: {mode: values.per_distance(v, params) for mode, v in by_mode.items()}
+            for feature, by_mode in kind.costs.items()
+        },
+    )
+
+
+def _roll(rs: ir.Ruleset, rule: ir.RollRule) -> RollRule:
+    return RollRule(
+        id=rule.id,
+        label=info.label(rule.info, rs.languages[0], rule.id),
+        when=rule.when,
+        dice=spelling.dice(rule.dice) if rule.dice is not None else None,
+        table=rule.table,
+        combine=rule.combine,
+        values={f: dict(by_mode) for f, by_mode in rule.values.items() if by_mode},
+        by_move={
+            kind: {f: dict(by_mode) for f, by_mode in by.items()}
+            for kind, by in rule.by_move.items()
+        },
+    )
+
+
+def _facing(rule: ir.Facing) -> FacingRule:
+    return FacingRule(
+        mode=rule.mode,
+        grid=rule.grid,
+        headings=rule.headings,
+        turn_cost=rule.turn_cost,
+        turn_modes=tuple(
+            TurnMode(m.up_to_speed, m.places) for m in rule.turn_modes if m.move is None
+        ),
+        turn_modes_by_move=tuple((m.move, m.places) for m in rule.turn_modes if m.move),
+        manoeuvres={m.kind: Manoeuvre(m.cost, m.up_to_speed, m.once) for m in rule.manoeuvres},
+        exact_speed=rule.exact_speed,
+        until_spent=rule.until_spent,
+    )
+
+
+def _grid(grid: ir.Grid) -> Grid:
+    diagonal = sum(grid.diagonals) / len(grid.diagonals) if semantics.has_diagonals(grid) else None
+    return Grid(
+        id=grid.id,
+        shape=grid.shape,
+        sizes={n.unit: n.value for n in grid.size if n.unit},
+        diagonals=grid.diagonals,
+        diagonal=diagonal,
+    )
+
+
+def _per_move_costs(rs: ir.Ruleset) -> tuple[PerMoveCost, ...]:
+    return tuple(
+        PerMoveCost(mode, f.id, cost)
+        for f in rs.features
+        for mode, value in f.costs.items()
+        if (cost := values.once_cost(rs, value)) is not None
+    )

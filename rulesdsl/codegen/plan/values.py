@@ -8,10 +8,11 @@ emitter writes each of these in its language, dispatching on :data:`Literal` exh
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import assert_never
 
-from rulesdsl import ir
+from rulesdsl import ir, semantics
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +146,31 @@ def literal(value: ir.Value | None) -> Literal:
             raise ValueError(f"a cost paid once per move is not a cell value: {value!r}")
         case _:
             assert_never(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Unfilled:
+    """A cost per distance that is a scenario parameter the ruleset leaves open."""
+
+    param: str
+
+
+PerDistance = float | Mark | Unfilled
+"""A movement cost per distance unit: a number, a marker, or an unfilled parameter."""
+
+
+def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> PerDistance:
+    """A resolved cost per distance unit, as the module carries it."""
+    cost = semantics.per_distance(value, params)
+    match cost:
+        case semantics.Unfilled(param=name):
+            return Unfilled(name)
+        case ir.Marker(marker=m):
+            return Mark(m)
+        case float() | int():
+            return cost
+        case _:
+            assert_never(cost)
 
 
 def once_cost(rs: ir.Ruleset, value: ir.Value) -> OnceCost | None:

@@ -4,12 +4,12 @@ exclusions. One ``<node>_py`` function per plan node gives the templates its val
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import Any
 
 from rulesdsl.codegen.plan import data as plan_data
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.python.once_costs import once_py
-from rulesdsl.codegen.python.values import Code, literal_py, tidy
+from rulesdsl.codegen.python.values import Code, literal_py, per_distance_py, tidy
 
 
 def data_context(plan: plan_data.DataPlan) -> dict[str, Any]:
@@ -22,7 +22,7 @@ def data_context(plan: plan_data.DataPlan) -> dict[str, Any]:
             ((mode, f.id), cost.param)
             for f in plan.features
             for mode, cost in f.costs.items()
-            if isinstance(cost, plan_data.Unfilled)
+            if isinstance(cost, plan_values.Unfilled)
         ],
         "contexts": [(c.id, c.values) for c in plan.contexts],
         "modifiers": [modifier_py(m) for m in plan.modifiers],
@@ -43,19 +43,6 @@ def data_context(plan: plan_data.DataPlan) -> dict[str, Any]:
         "step_inputs": [(m.id, m.step_inputs) for m in plan.modifiers if m.step_inputs],
         "results_tables": [results_table_py(t) for t in plan.results_tables],
     }
-
-
-def per_distance_py(cost: plan_data.PerDistance) -> Any:
-    """A cost per distance: a number, a marker, or the unfilled parameter's name."""
-    match cost:
-        case plan_data.Unfilled(param=name):
-            return name
-        case plan_values.Mark():
-            return literal_py(cost)
-        case float() | int():
-            return tidy(cost)
-        case _:
-            assert_never(cost)
 
 
 def modifier_value_py(value: plan_data.ModifierValue) -> Any:

@@ -1,10 +1,11 @@
-"""What ``module_facing.py.j2`` needs (issue 24): each facing rule as Python source."""
+"""What ``module_facing.py.j2`` needs (issue 24): each facing rule of the plan's movement
+section as Python source."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rulesdsl import ir
+from rulesdsl.codegen.plan import movement as plan_movement
 
 FACING_EXPORTS = ("FACINGS", "FacingRule", "FacingRoute", "FacingStep")
 """The names the facing part of the module adds to ``__all__``."""
@@ -18,36 +19,35 @@ def _bound(value: float | None) -> str:
     return "_INF" if value is None else _number(value)
 
 
-def _move(rule: ir.Facing, kind: ir.FacingMove) -> str:
-    move = next((m for m in rule.manoeuvres if m.kind == kind), None)
+def manoeuvre_py(move: plan_movement.Manoeuvre | None) -> str:
+    """A manoeuvre as ``(extra cost, up to speed, once per move)``; None: not allowed."""
     if move is None:
         return "None"
     return f"({_number(move.cost)}, {_bound(move.up_to_speed)}, {move.once})"
+
+
+def turn_mode_py(mode: plan_movement.TurnMode) -> str:
+    """A turn mode by speed as ``(up to speed, places straight)``."""
+    return f"({_bound(mode.up_to_speed)}, {mode.places})"
 
 
 def _rows(rows: list[str]) -> str:
     return f"({rows[0]},)" if len(rows) == 1 else f"({', '.join(rows)})"
 
 
-def facings(rs: ir.Ruleset) -> list[dict[str, Any]]:
-    """The template's view of each facing rule: its fields as source text."""
-    return [
-        {
-            "mode": f.mode,
-            "grid": f.grid,
-            "headings": f.headings,
-            "turn_cost": _number(f.turn_cost),
-            "turn_modes": _rows(
-                [f"({_bound(m.up_to_speed)}, {m.places})" for m in f.turn_modes if m.move is None]
-            ),
-            "by_move": _rows([f'("{m.move}", {m.places})' for m in f.turn_modes if m.move])
-            if any(m.move for m in f.turn_modes)
-            else "",
-            "backward": _move(f, "backward"),
-            "sideslip": _move(f, "sideslip"),
-            "pivot": _move(f, "pivot"),
-            "exact_speed": f.exact_speed,
-            "until_spent": f.until_spent,
-        }
-        for f in rs.facings
-    ]
+def facing_rule_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[str, Any]:
+    """The template's view of a facing rule: its fields as source text, its manoeuvres in
+    the order of ``moves`` (the plan's facing moves)."""
+    return {
+        "mode": f.mode,
+        "grid": f.grid,
+        "headings": f.headings,
+        "turn_cost": _number(f.turn_cost),
+        "turn_modes": _rows([turn_mode_py(m) for m in f.turn_modes]),
+        "by_move": _rows([f'("{move}", {places})' for move, places in f.turn_modes_by_move])
+        if f.turn_modes_by_move
+        else "",
+        "manoeuvres": [manoeuvre_py(f.manoeuvres.get(move)) for move in moves],
+        "exact_speed": f.exact_speed,
+        "until_spent": f.until_spent,
+    }

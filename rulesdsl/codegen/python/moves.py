@@ -1,67 +1,54 @@
 """What the moves part of the generated module (``module_moves.py.j2``) needs: kinds of move
-and the rolls the map makes due (issue 24). The meaning is :mod:`rulesdsl.semantics.moves`;
-a test asks both the same questions."""
+and the rolls the map makes due (issue 24), from the plan's movement section. The meaning is
+:mod:`rulesdsl.semantics.moves`; a test asks both the same questions."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.python import layout as python_layout
-from rulesdsl.codegen.python.values import _plain, per_distance, tidy
+from rulesdsl.codegen.python.values import _plain, per_distance_py, tidy
 
 MOVE_EXPORTS = ("MOVES", "ROLLS", "MoveKind", "RollRule", "RollDue", "rolls_due")
 """The names the moves part of the module adds to ``__all__``."""
-
-
-def _dice_text(rule: ir.RollRule) -> str | None:
-    return spelling.dice(rule.dice) if rule.dice is not None else None
 
 
 def _call(function: str, *args: Any) -> python_layout.Call:
     return python_layout.Call(function, tuple(python_layout.tree(_plain(a)) for a in args))
 
 
-def context(rs: ir.Ruleset, label: Any) -> dict[str, Any]:
-    """Kinds of move and roll rules as the template writes them."""
-    params = semantics.param_values(rs)
-    moves = {
-        k.id: _call(
-            "MoveKind",
-            k.id,
-            label(k.info, k.id),
-            tidy(k.factor),
-            tidy(k.amount),
-            _call("frozenset", tuple(k.barred)),
-        )
-        for k in rs.moves
-    }
-    kind_costs = {
-        (k.id, fid): {mode: per_distance(v, params) for mode, v in by_mode.items()}
-        for k in rs.moves
-        for fid, by_mode in k.costs.items()
-    }
-    kind_barred = {k.id: tuple(k.barred) for k in rs.moves}
-    rolls = {
-        r.id: _call(
-            "RollRule", r.id, label(r.info, r.id), r.when, _dice_text(r), r.table, r.combine
-        )
-        for r in rs.rolls
-    }
-    roll_values = {
-        r.id: {f: {m: tidy(v) for m, v in by.items()} for f, by in r.values.items() if by}
-        for r in rs.rolls
-    }
-    roll_moves = {
-        (r.id, k): {f: {m: tidy(v) for m, v in by_mode.items()} for f, by_mode in by.items()}
-        for r in rs.rolls
-        for k, by in r.by_move.items()
-    }
+def _tidy(by_feature: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+    return {f: {m: tidy(v) for m, v in by_mode.items()} for f, by_mode in by_feature.items()}
+
+
+def move_kind_py(k: plan_movement.MoveKind) -> python_layout.Call:
+    """A kind of move as the module's ``MoveKind`` record."""
+    barred = _call("frozenset", k.barred)
+    return _call("MoveKind", k.id, k.label, tidy(k.factor), tidy(k.amount), barred)
+
+
+def roll_rule_py(r: plan_movement.RollRule) -> python_layout.Call:
+    """A roll rule as the module's ``RollRule`` record."""
+    return _call("RollRule", r.id, r.label, r.when, r.dice, r.table, r.combine)
+
+
+def context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
+    """Kinds of move and roll rules as the template writes them, and the roll order."""
     return {
-        "moves": moves,
-        "kind_costs": kind_costs,
-        "kind_barred": kind_barred,
-        "rolls": rolls,
-        "roll_values": roll_values,
-        "roll_moves": roll_moves,
+        "moves": {k.id: move_kind_py(k) for k in plan.moves},
+        "kind_costs": {
+            (k.id, feature): {mode: per_distance_py(c) for mode, c in by_mode.items()}
+            for k in plan.moves
+            for feature, by_mode in k.costs.items()
+        },
+        "rolls": {r.id: roll_rule_py(r) for r in plan.rolls},
+        "roll_values": {r.id: _tidy(r.values) for r in plan.rolls},
+        "roll_moves": {
+            (r.id, kind): _tidy(by_feature)
+            for r in plan.rolls
+            for kind, by_feature in r.by_move.items()
+        },
+        "roll_order": plan.roll_order,
     }

@@ -9,7 +9,7 @@ per-distance costs by the distance. Read only from the IR; the meaning is
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import assert_never
 
 from rulesdsl import ir
 from rulesdsl.codegen.plan import values as plan_values
@@ -38,18 +38,3 @@ def once_py(cost: plan_values.OnceCost) -> str:
             return f"StepCost({quoted(name)}, {quoted(param)})"
         case _:
             assert_never(cost)
-
-
-def context(rs: ir.Ruleset) -> dict[str, Any]:
-    """The template's variables: ``once_costs`` ((mode, feature) -> record source) and
-    ``once_inputs`` (the step inputs that ``move_cost`` takes as keyword arguments)."""
-    costs: list[tuple[tuple[str, str], str]] = []
-    inputs: dict[str, None] = {}
-    for f in rs.features:
-        for mode, value in f.costs.items():
-            cost = plan_values.once_cost(rs, value)
-            if cost is not None:
-                costs.append(((mode, f.id), once_py(cost)))
-            if isinstance(cost, plan_values.StepCost):
-                inputs[cost.param] = None
-    return {"once_costs": costs, "once_inputs": tuple(inputs)}

@@ -8,7 +8,7 @@ import textwrap
 from fractions import Fraction
 from typing import Any, assert_never
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.python import layout as python_layout
 from rulesdsl.codegen.python.layout import WIDTH
@@ -115,14 +115,14 @@ def literal_py(value: plan_values.Literal) -> Any:
             assert_never(value)
 
 
-def per_distance(value: ir.Value, params: dict[str, float | None]) -> Any:
-    """A movement cost per distance unit: a number, a marker, or an unfilled parameter's name."""
-    cost = semantics.per_distance(value, params)
+def per_distance_py(cost: plan_values.PerDistance) -> Any:
+    """A cost per distance as the module writes it: a number, a marker, or the unfilled
+    parameter's name."""
     match cost:
-        case semantics.Unfilled(param=name):
+        case plan_values.Unfilled(param=name):
             return name
-        case ir.Marker(marker=m):
-            return Code(m.upper())
+        case plan_values.Mark():
+            return literal_py(cost)
         case float() | int():
             return tidy(cost)
         case _:
