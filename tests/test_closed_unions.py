@@ -203,7 +203,7 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Stacking": (
         "ir",
         {
-            "codegen/python/header.py",
+            "codegen/plan/header.py",
             "semantics/__init__.py",
         },
     ),
