@@ -75,6 +75,36 @@ class Given:
     """The marker of a value the caller gives (an input of a step or a decision)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Flat:
+    """A cost paid once per move, whatever the distance (``flat 2 in``)."""
+
+    amount: float
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """A share of the unit's allowance paid once per move (``share 1/2``, ``share all but 1
+    in``): ``numerator / denominator`` of it, less ``but``."""
+
+    numerator: int
+    denominator: int
+    but: float
+
+
+@dataclass(frozen=True, slots=True)
+class StepCost:
+    """A step's answer paid once per move (``step climb``); ``param`` is the step's input,
+    which the caller gives by name."""
+
+    step: str
+    param: str
+
+
+OnceCost = Flat | Share | StepCost
+"""A cost paid once per move, not per distance (issue 11)."""
+
+
 Literal = float | str | bool | None | Quantity | Rate | Trade | Span | Mark | Dice | D66 | Given
 """A value as the module carries it: a plain number, a name or text (a string), a flag, no
 value, or one of the records above."""
@@ -113,5 +143,35 @@ def literal(value: ir.Value | None) -> Literal:
             return Given()
         case ir.Flat() | ir.Share() | ir.StepCost():
             raise ValueError(f"a cost paid once per move is not a cell value: {value!r}")
+        case _:
+            assert_never(value)
+
+
+def once_cost(rs: ir.Ruleset, value: ir.Value) -> OnceCost | None:
+    """A cost paid once per move as the module carries it; None for a cost per distance."""
+    match value:
+        case ir.Same(resolved=resolved):
+            return once_cost(rs, resolved)
+        case ir.Flat(amount=amount):
+            return Flat(amount.value)
+        case ir.Share(numerator=n, denominator=d, but=but):
+            return Share(n, d, but.value if but is not None else 0)
+        case ir.StepCost(step=name):
+            return StepCost(name, next(s.param for s in rs.steps if s.id == name))
+        case (
+            ir.Number()
+            | ir.Rate()
+            | ir.ParamRate()
+            | ir.Trade()
+            | ir.Span()
+            | ir.Marker()
+            | ir.Symbol()
+            | ir.Flag()
+            | ir.DiceValue()
+            | ir.D66Value()
+            | ir.Given()
+            | ir.Text()
+        ):
+            return None
         case _:
             assert_never(value)

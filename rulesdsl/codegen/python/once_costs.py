@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, assert_never
 
 from rulesdsl import ir
+from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.python.layout import quoted
 
 
@@ -19,39 +20,24 @@ def _number(value: float) -> str:
     return repr(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def _resolved(value: ir.Value) -> ir.Value:
-    return _resolved(value.resolved) if isinstance(value, ir.Same) else value
-
-
 def record(rs: ir.Ruleset, value: ir.Value) -> str | None:
     """The module's record for a cost paid once per move, as Python source; None for a cost
     per distance."""
-    match _resolved(value):
-        case ir.Flat(amount=amount):
-            return f"Flat({_number(amount.value)})"
-        case ir.Share(numerator=n, denominator=d, but=but):
-            return f"Share({n!r}, {d!r}, {_number(but.value if but is not None else 0)})"
-        case ir.StepCost(step=name):
-            step = next(s for s in rs.steps if s.id == name)
-            return f"StepCost({quoted(name)}, {quoted(step.param)})"
-        case (
-            ir.Number()
-            | ir.Rate()
-            | ir.ParamRate()
-            | ir.Trade()
-            | ir.Span()
-            | ir.Marker()
-            | ir.Symbol()
-            | ir.Flag()
-            | ir.DiceValue()
-            | ir.D66Value()
-            | ir.Given()
-            | ir.Text()
-            | ir.Same()
-        ):
-            return None
-        case unknown:
-            assert_never(unknown)
+    cost = plan_values.once_cost(rs, value)
+    return once_py(cost) if cost is not None else None
+
+
+def once_py(cost: plan_values.OnceCost) -> str:
+    """A cost paid once per move as the module's record (``Flat``, ``Share``, ``StepCost``)."""
+    match cost:
+        case plan_values.Flat(amount=amount):
+            return f"Flat({_number(amount)})"
+        case plan_values.Share(numerator=n, denominator=d, but=but):
+            return f"Share({n!r}, {d!r}, {_number(but)})"
+        case plan_values.StepCost(step=name, param=param):
+            return f"StepCost({quoted(name)}, {quoted(param)})"
+        case _:
+            assert_never(cost)
 
 
 def context(rs: ir.Ruleset) -> dict[str, Any]:
@@ -61,13 +47,11 @@ def context(rs: ir.Ruleset) -> dict[str, Any]:
     inputs: dict[str, None] = {}
     for f in rs.features:
         for mode, value in f.costs.items():
-            source = record(rs, value)
-            if source is not None:
-                costs.append(((mode, f.id), source))
-            resolved = _resolved(value)
-            if isinstance(resolved, ir.StepCost):
-                step = next(s for s in rs.steps if s.id == resolved.step)
-                inputs[step.param] = None
+            cost = plan_values.once_cost(rs, value)
+            if cost is not None:
+                costs.append(((mode, f.id), once_py(cost)))
+            if isinstance(cost, plan_values.StepCost):
+                inputs[cost.param] = None
     return {"once_costs": costs, "once_inputs": tuple(inputs), "outcome_labels": outcomes(rs)}
 
 
