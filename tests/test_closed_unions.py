@@ -29,7 +29,7 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
     "Value": (
         "ir/values",
         {
-            "codegen/python/once_costs.py",
+            "codegen/plan/values.py",
             "codegen/python/data.py",
             "codegen/python/sight.py",
             "printed/sheet_base.py",
