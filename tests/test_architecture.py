@@ -173,6 +173,7 @@ STILL_READING_IR = {
     "rulesdsl.codegen.python.movement",
     "rulesdsl.codegen.python.moves",
     "rulesdsl.codegen.python.once_costs",
+    "rulesdsl.codegen.python.sight",  # results_tables, which the data section takes
     "rulesdsl.codegen.python.values",
 }
 """The Python emitter's modules that still import the model while the plan's sections are

@@ -8,15 +8,15 @@ module declares for type checkers, so that a caller's typo is an error in the ca
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, assert_never
 
-from rulesdsl import ir
-from rulesdsl.codegen.plan.surface import SurfacePlan
+from rulesdsl.codegen.plan.surface import ArgumentCheck, KnownName, NameKind, Pool, SurfacePlan
 from rulesdsl.codegen.python import facing as python_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import sight as python_sight
+from rulesdsl.codegen.python.layout import quoted
 from rulesdsl.codegen.python.values import export_order
-from rulesdsl.semantics import effects as semantics_effects
 
 NAME_TYPES = ("ModeName", "FeatureName", "ModifierName", "TableName", "DiceTableName")
 """The aliases of declared names: unit types, features (and dice outcomes that feed costs),
@@ -117,31 +117,32 @@ FUNCTIONS = tuple(name for name in PARTS["every module"] if name.islower())
 """The functions every module has (README lists them)."""
 
 
-def exports(rs: ir.Ruleset, limits: bool) -> list[str]:
-    """The names a module of ``rs`` exports (its ``__all__``, unordered)."""
-    return [
-        *PARTS["every module"],
-        *(s.id for s in rs.steps),
-        *(d.id for d in rs.decisions),
-        *(PARTS["limits"] if limits else ()),
-        *(PARTS["sight"] if rs.sights else ()),
-        *(PARTS["results tables"] if rs.results_tables else ()),
-        *(PARTS["facing"] if rs.facings else ()),
-    ]
+def exports(plan: SurfacePlan, limits: bool) -> list[str]:
+    """The names a module exports (its ``__all__``, unordered)."""
+    parts = (*plan.parts, *(("limits",) if limits else ()))
+    return [*plan.declared, *(name for part in parts for name in PARTS[part])]
 
 
-def name_types(rs: ir.Ruleset) -> dict[str, tuple[str, ...]]:
+def alias_name(kind: NameKind) -> str:
+    """The ``Literal`` alias of a kind of name (one of :data:`NAME_TYPES`)."""
+    match kind:
+        case "mode":
+            return "ModeName"
+        case "feature":
+            return "FeatureName"
+        case "modifier":
+            return "ModifierName"
+        case "table":
+            return "TableName"
+        case "dice table":
+            return "DiceTableName"
+        case _:
+            assert_never(kind)
+
+
+def name_types(plan: SurfacePlan) -> dict[str, tuple[str, ...]]:
     """Each alias of :data:`NAME_TYPES` and the names it admits, in declaration order."""
-    fed = tuple(sorted(set(semantics_effects.fed_outcomes(rs)) - {f.id for f in rs.features}))
-    return {
-        "ModeName": tuple(m.id for m in rs.modes),
-        "FeatureName": (*(f.id for f in rs.features), *fed),
-        "ModifierName": tuple(m.id for m in rs.modifiers),
-        "TableName": tuple(t.id for t in rs.tables),
-        "DiceTableName": tuple(
-            dict.fromkeys([*(t.id for t in rs.dice_tables), *(t.id for t in rs.results_tables)])
-        ),
-    }
+    return {alias_name(t.kind): t.members for t in plan.names}
 
 
 def alias_imports(types: dict[str, tuple[str, ...]]) -> str:
@@ -168,11 +169,72 @@ def alias(name: str, members: tuple[str, ...], indent: int = 4) -> str:
     return f"{head}Literal[\n{rows}{pad}]"
 
 
+def pool_py(kind: Pool) -> str:
+    """The module's collection of the names of ``kind``, as Python source."""
+    match kind:
+        case "mode":
+            return "MODES"
+        case "feature":
+            return "FEATURES"
+        case "modifier":
+            return "MODIFIERS"
+        case "table":
+            return "TABLES"
+        case "dice table":
+            return "DICE_TABLES"
+        case "results table":
+            return "RESULTS_TABLES"
+        case "parameter":
+            return "PARAMS"
+        case "condition":
+            return "EXCLUSIONS"
+        case "sight rule":
+            return "SIGHTS"
+        case "whole-map condition":
+            return "_WHOLE_MAP"
+        case "grid unit":
+            return "GRID_SIZES"
+        case "grid":
+            return '[*GRID_SHAPES, "hex", "square"]'
+        case "step":
+            return '["straight", "diagonal", "s", "d"]'
+        case "feature or factor":
+            return "[*FEATURES, *values]"  # the modifier's own factors, in _modifier
+        case "kind of move":
+            return "MOVES"
+        case _:
+            assert_never(kind)
+
+
+def name_check_py(function: str, check: ArgumentCheck, value: str) -> str:
+    """The statement that makes a name check of the plan: ``_name(...)`` of ``value``."""
+    assert isinstance(check.check, KnownName), check
+    kind = check.check.kind
+    head = f"{quoted(function)}, {quoted(check.argument)}, {value}"
+    return f"_name({head}, {pool_py(kind)}, {quoted(kind)})"
+
+
+def name_checks(plan: SurfacePlan) -> Callable[[str, str, str], str]:
+    """The template's ``name_check(function, argument, value)``: the plan's name check of
+    ``function``'s ``argument`` (the first its parts give), made of ``value``."""
+    found: dict[tuple[str, str], ArgumentCheck] = {}
+    for checks in plan.checks:
+        for a in checks.arguments:
+            if isinstance(a.check, KnownName):
+                found.setdefault((checks.function, a.argument), a)
+
+    def name_check(function: str, argument: str, value: str) -> str:
+        return name_check_py(function, found[function, argument], value)
+
+    return name_check
+
+
 def surface_context(plan: SurfacePlan, limits: bool) -> dict[str, Any]:
-    """The template's variables for ``__all__`` and the name types."""
-    types = name_types(plan.ruleset)
+    """The template's variables for ``__all__``, the name types and the name checks."""
+    types = name_types(plan)
     return {
-        "exports": sorted(exports(plan.ruleset, limits), key=export_order),
+        "exports": sorted(exports(plan, limits), key=export_order),
         "name_types": [(n, alias(n, m)) for n, m in types.items()],
         "name_type_imports": alias_imports(types),
+        "name_check": name_checks(plan),
     }
