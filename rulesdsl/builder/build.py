@@ -71,14 +71,16 @@ def python_outputs(ruleset: ir.Ruleset) -> dict[str, Output]:
     ``python/<id>.examples.json`` (the test vectors) and ``python/test_<id>_examples.py``
     (a pytest file that replays them against the module)."""
     from rulesdsl.codegen import python as python_backend
+    from rulesdsl.codegen.plan import examples as plan_examples
     from rulesdsl.codegen.python import examples as python_examples
 
     out: dict[str, Output] = {
         f"python/{ruleset.id}.py": python_backend.render(ruleset).encode("utf-8")
     }
     if ruleset.examples:
-        out[f"python/{ruleset.id}.examples.json"] = python_examples.vectors_json(ruleset).encode()
-        out[f"python/test_{ruleset.id}_examples.py"] = python_examples.render_test(ruleset).encode(
+        vectors = plan_examples.build(ruleset)
+        out[f"python/{ruleset.id}.examples.json"] = python_examples.vectors_json(vectors).encode()
+        out[f"python/test_{ruleset.id}_examples.py"] = python_examples.render_test(vectors).encode(
             "utf-8"
         )
     return out
