@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, assert_never
 
-from rulesdsl.codegen.plan.surface import ArgumentCheck, KnownName, NameKind, Pool, SurfacePlan
+from rulesdsl.codegen.plan import surface as plan_surface
+from rulesdsl.codegen.plan.surface import KnownName, NameKind, Number, Pool, SurfacePlan
 from rulesdsl.codegen.python import facing as python_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import sight as python_sight
@@ -206,35 +207,45 @@ def pool_py(kind: Pool) -> str:
             assert_never(kind)
 
 
-def name_check_py(function: str, check: ArgumentCheck, value: str) -> str:
-    """The statement that makes a name check of the plan: ``_name(...)`` of ``value``."""
-    assert isinstance(check.check, KnownName), check
-    kind = check.check.kind
-    head = f"{quoted(function)}, {quoted(check.argument)}, {value}"
-    return f"_name({head}, {pool_py(kind)}, {quoted(kind)})"
+def check_py(function: str, argument: str, check: KnownName | Number, value: str) -> str:
+    """The statement that makes a check of the plan, of ``value``: ``_name(...)`` for a known
+    name, ``_number(...)`` for a number (its minimum left out when it is 0)."""
+    head = f"{quoted(function)}, {quoted(argument)}, {value}"
+    match check:
+        case KnownName(kind=kind):
+            return f"_name({head}, {pool_py(kind)}, {quoted(kind)})"
+        case Number(minimum=None):
+            return f"_number({head}, None)"
+        case Number(minimum=0):
+            return f"_number({head})"
+        case Number(minimum=minimum):
+            return f"_number({head}, {minimum!r})"
+        case _:
+            assert_never(check)
 
 
-def name_checks(plan: SurfacePlan) -> Callable[[str, str, str], str]:
-    """The template's ``name_check(function, argument, value)``: the plan's name check of
-    ``function``'s ``argument`` (the first its parts give), made of ``value``."""
-    found: dict[tuple[str, str], ArgumentCheck] = {}
-    for checks in plan.checks:
-        for a in checks.arguments:
-            if isinstance(a.check, KnownName):
-                found.setdefault((checks.function, a.argument), a)
+def checks(plan: SurfacePlan, limits: bool) -> Callable[[str, str, str], str]:
+    """The template's ``argument_check(function, argument, value)``: the plan's name or number
+    check of ``function``'s ``argument`` (the first its parts give), made of ``value``. The
+    checks of a table's keys and of a roll's faces are written in the templates."""
+    found: dict[tuple[str, str], KnownName | Number] = {}
+    for function in (*plan.checks, *(plan_surface.CHECKS["limits"] if limits else ())):
+        for a in function.arguments:
+            if isinstance(a.check, KnownName | Number):
+                found.setdefault((function.function, a.argument), a.check)
 
-    def name_check(function: str, argument: str, value: str) -> str:
-        return name_check_py(function, found[function, argument], value)
+    def check(function: str, argument: str, value: str) -> str:
+        return check_py(function, argument, found[function, argument], value)
 
-    return name_check
+    return check
 
 
 def surface_context(plan: SurfacePlan, limits: bool) -> dict[str, Any]:
-    """The template's variables for ``__all__``, the name types and the name checks."""
+    """The template's variables for ``__all__``, the name types and the argument checks."""
     types = name_types(plan)
     return {
         "exports": sorted(exports(plan, limits), key=export_order),
         "name_types": [(n, alias(n, m)) for n, m in types.items()],
         "name_type_imports": alias_imports(types),
-        "name_check": name_checks(plan),
+        "argument_check": checks(plan, limits),
     }
