@@ -110,6 +110,9 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
 
 WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
     # Literal alias -> (its module, the modules that must handle a new word)
+    "Part": ("codegen/plan/surface", {"codegen/plan/surface.py", "codegen/python/surface.py"}),
+    "NameKind": ("codegen/plan/surface", {"codegen/python/surface.py"}),
+    "Pool": ("codegen/plan/surface", {"codegen/python/surface.py"}),
     "MarkerKind": (
         "ir/values",
         {

@@ -6,7 +6,7 @@ features, modifiers, tables, dice tables), and the argument checks each public f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, assert_never, get_args
 
 from rulesdsl import ir
 from rulesdsl.semantics import effects
@@ -116,66 +116,86 @@ _MOVE = ("move", KnownName("kind of move"))
 _ROUTE = (("mode", KnownName("mode")), ("allowance", Number()))
 _ANY = Number(None)
 
-CHECKS: dict[Part, tuple[FunctionChecks, ...]] = {
-    "every module": (
-        _checks("conflicts", ("names", KnownName("condition"), True)),
-        _checks("move_cost", *_PLACE, ("distance", Number()), ("allowance", Number()), _MOVE),
-        _checks("can_enter", *_PLACE, ("available", Number()), ("allowance", Number()), _MOVE),
-        _checks(
-            "modifier",
-            ("name", KnownName("modifier")),
-            ("items", KnownName("feature or factor"), True),
-        ),
-        _checks(
-            "roll",
-            ("table", KnownName("dice table")),
-            ("dice", Faces()),
-            ("natural", _ANY),
-            ("total", _ANY),
-        ),
-        _checks("lookup", ("table", KnownName("table")), ("keys", Key(), True)),
-        _checks("param", ("name", KnownName("parameter"))),
-        _checks("path_cost", ("unit", KnownName("grid unit")), ("steps", KnownName("step"), True)),
-        _checks("can_end", *_PLACE),
-        _checks("must_stop", *_PLACE),
-        _checks("rolls_due", *_PLACE, _MOVE),
-        _checks("route_cost", *_ROUTE),
-        _checks("cheapest_route", *_ROUTE),
-        _checks("reachable", *_ROUTE, ("budget", Number())),
-        _checks(
-            "Board",
-            ("grid", KnownName("grid")),
-            ("places", KnownName("feature"), True),
-            ("edges", KnownName("feature"), True),
-        ),
-        _checks("Share.of", ("allowance", Number())),
-        _checks("Quantity", ("value", _ANY)),
-    ),
-    "limits": (_checks("Limit.over", ("distance", Number())),),
-    "sight": (
-        _checks(
-            "line_of_sight",
-            ("name", KnownName("sight rule")),
-            ("mode", KnownName("mode")),
-            ("crossed", Number(), True),
-            ("conditions", KnownName("whole-map condition"), True),
-            ("places", KnownName("feature"), True),
-        ),
-    ),
-    "results tables": (
-        _checks(
-            "roll",
-            ("table", KnownName("results table")),
-            ("shift", _ANY),
-            ("natural", _ANY),
-            ("total", _ANY),
-            ("column", _ANY),
-        ),
-    ),
-    "facing": (),
-}
-"""The argument checks of the public functions of each part, in the order each makes them
-(a function a part adds to, as ``roll`` for results tables, has an entry in each)."""
+
+def part_checks(part: Part) -> tuple[FunctionChecks, ...]:
+    """The argument checks of the public functions of ``part``, in the order each makes them
+    (a function a part adds to, as ``roll`` for results tables, has an entry in each)."""
+    match part:
+        case "every module":
+            return (
+                _checks("conflicts", ("names", KnownName("condition"), True)),
+                _checks(
+                    "move_cost", *_PLACE, ("distance", Number()), ("allowance", Number()), _MOVE
+                ),
+                _checks(
+                    "can_enter", *_PLACE, ("available", Number()), ("allowance", Number()), _MOVE
+                ),
+                _checks(
+                    "modifier",
+                    ("name", KnownName("modifier")),
+                    ("items", KnownName("feature or factor"), True),
+                ),
+                _checks(
+                    "roll",
+                    ("table", KnownName("dice table")),
+                    ("dice", Faces()),
+                    ("natural", _ANY),
+                    ("total", _ANY),
+                ),
+                _checks("lookup", ("table", KnownName("table")), ("keys", Key(), True)),
+                _checks("param", ("name", KnownName("parameter"))),
+                _checks(
+                    "path_cost",
+                    ("unit", KnownName("grid unit")),
+                    ("steps", KnownName("step"), True),
+                ),
+                _checks("can_end", *_PLACE),
+                _checks("must_stop", *_PLACE),
+                _checks("rolls_due", *_PLACE, _MOVE),
+                _checks("route_cost", *_ROUTE),
+                _checks("cheapest_route", *_ROUTE),
+                _checks("reachable", *_ROUTE, ("budget", Number())),
+                _checks(
+                    "Board",
+                    ("grid", KnownName("grid")),
+                    ("places", KnownName("feature"), True),
+                    ("edges", KnownName("feature"), True),
+                ),
+                _checks("Share.of", ("allowance", Number())),
+                _checks("Quantity", ("value", _ANY)),
+            )
+        case "limits":
+            return (_checks("Limit.over", ("distance", Number())),)
+        case "sight":
+            return (
+                _checks(
+                    "line_of_sight",
+                    ("name", KnownName("sight rule")),
+                    ("mode", KnownName("mode")),
+                    ("crossed", Number(), True),
+                    ("conditions", KnownName("whole-map condition"), True),
+                    ("places", KnownName("feature"), True),
+                ),
+            )
+        case "results tables":
+            return (
+                _checks(
+                    "roll",
+                    ("table", KnownName("results table")),
+                    ("shift", _ANY),
+                    ("natural", _ANY),
+                    ("total", _ANY),
+                    ("column", _ANY),
+                ),
+            )
+        case "facing":
+            return ()
+        case _:
+            assert_never(part)
+
+
+CHECKS: dict[Part, tuple[FunctionChecks, ...]] = {p: part_checks(p) for p in get_args(Part)}
+"""Each part's argument checks (:func:`part_checks`)."""
 
 
 def name_types(rs: ir.Ruleset) -> tuple[NameType, ...]:
@@ -190,19 +210,25 @@ def name_types(rs: ir.Ruleset) -> tuple[NameType, ...]:
     )
 
 
-def parts(rs: ir.Ruleset) -> tuple[Part, ...]:
-    found: list[Part] = ["every module"]
-    if rs.sights:
-        found.append("sight")
-    if rs.results_tables:
-        found.append("results tables")
-    if rs.facings:
-        found.append("facing")
-    return tuple(found)
+def has_part(rs: ir.Ruleset, part: Part) -> bool:
+    """Whether the rules of ``rs`` use ``part`` (``limits``: the code section says)."""
+    match part:
+        case "every module":
+            return True
+        case "limits":
+            return False
+        case "sight":
+            return bool(rs.sights)
+        case "results tables":
+            return bool(rs.results_tables)
+        case "facing":
+            return bool(rs.facings)
+        case _:
+            assert_never(part)
 
 
 def build(rs: ir.Ruleset) -> SurfacePlan:
-    has = parts(rs)
+    has = tuple(p for p in get_args(Part) if has_part(rs, p))
     return SurfacePlan(
         parts=has,
         declared=(*(s.id for s in rs.steps), *(d.id for d in rs.decisions)),

@@ -9,10 +9,10 @@ module declares for type checkers, so that a caller's typo is an error in the ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, assert_never
+from typing import Any, assert_never, get_args
 
 from rulesdsl.codegen.plan import surface as plan_surface
-from rulesdsl.codegen.plan.surface import KnownName, NameKind, Number, Pool, SurfacePlan
+from rulesdsl.codegen.plan.surface import KnownName, NameKind, Number, Part, Pool, SurfacePlan
 from rulesdsl.codegen.python import facing as python_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import sight as python_sight
@@ -104,13 +104,25 @@ CORE = (
 )
 """What every module defines besides its maps and kinds of move."""
 
-PARTS: dict[str, tuple[str, ...]] = {
-    "every module": (*CORE, *MAP_EXPORTS, *python_moves.MOVE_EXPORTS),
-    "limits": ("Limit",),
-    "sight": python_sight.SIGHT_EXPORTS,
-    "results tables": python_sight.RESULTS_EXPORTS,
-    "facing": python_facing.FACING_EXPORTS,
-}
+
+def part_names(part: Part) -> tuple[str, ...]:
+    """The names ``part`` of the surface adds to a module's ``__all__``."""
+    match part:
+        case "every module":
+            return (*CORE, *MAP_EXPORTS, *python_moves.MOVE_EXPORTS)
+        case "limits":
+            return ("Limit",)
+        case "sight":
+            return python_sight.SIGHT_EXPORTS
+        case "results tables":
+            return python_sight.RESULTS_EXPORTS
+        case "facing":
+            return python_facing.FACING_EXPORTS
+        case _:
+            assert_never(part)
+
+
+PARTS: dict[Part, tuple[str, ...]] = {part: part_names(part) for part in get_args(Part)}
 """Each part of the surface and its names; a module has the first and those its rules use.
 Besides these, a module exports a function per step and decision table, named after it."""
 
@@ -120,7 +132,7 @@ FUNCTIONS = tuple(name for name in PARTS["every module"] if name.islower())
 
 def exports(plan: SurfacePlan, limits: bool) -> list[str]:
     """The names a module exports (its ``__all__``, unordered)."""
-    parts = (*plan.parts, *(("limits",) if limits else ()))
+    parts: tuple[Part, ...] = (*plan.parts, *(("limits",) if limits else ()))
     return [*plan.declared, *(name for part in parts for name in PARTS[part])]
 
 
