@@ -19,7 +19,25 @@ from rulesdsl.codegen.python import sight as python_sight
 from rulesdsl.codegen.python.layout import quoted
 from rulesdsl.codegen.python.values import export_order
 
-NAME_TYPES = ("ModeName", "FeatureName", "ModifierName", "TableName", "DiceTableName")
+
+def alias_name(kind: NameKind) -> str:
+    """The ``Literal`` alias of a kind of name (one of :data:`NAME_TYPES`)."""
+    match kind:
+        case "mode":
+            return "ModeName"
+        case "feature":
+            return "FeatureName"
+        case "modifier":
+            return "ModifierName"
+        case "table":
+            return "TableName"
+        case "dice table":
+            return "DiceTableName"
+        case _:
+            assert_never(kind)
+
+
+NAME_TYPES = tuple(alias_name(kind) for kind in get_args(NameKind))
 """The aliases of declared names: unit types, features (and dice outcomes that feed costs),
 modifiers, plain tables and dice tables (results tables among them)."""
 
@@ -134,23 +152,6 @@ def exports(plan: SurfacePlan, limits: bool) -> list[str]:
     """The names a module exports (its ``__all__``, unordered)."""
     parts: tuple[Part, ...] = (*plan.parts, *(("limits",) if limits else ()))
     return [*plan.declared, *(name for part in parts for name in PARTS[part])]
-
-
-def alias_name(kind: NameKind) -> str:
-    """The ``Literal`` alias of a kind of name (one of :data:`NAME_TYPES`)."""
-    match kind:
-        case "mode":
-            return "ModeName"
-        case "feature":
-            return "FeatureName"
-        case "modifier":
-            return "ModifierName"
-        case "table":
-            return "TableName"
-        case "dice table":
-            return "DiceTableName"
-        case _:
-            assert_never(kind)
 
 
 def name_types(plan: SurfacePlan) -> dict[str, tuple[str, ...]]:
