@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.codegen import python
+from rulesdsl.codegen.plan import surface as plan_surface
 from rulesdsl.codegen.python import surface
 from rulesdsl.compiler import Compiler
 from tests.conftest import ROOT, RULESETS
@@ -159,7 +160,10 @@ def test_diff_grades_every_change_to_the_declared_names(
     compiler = Compiler()
     old, new = (compiler.compile_file(tmp_path / f"{n}.terrain").ruleset for n in ("old", "new"))
     assert old is not None and new is not None
-    before, after = surface.name_types(old), surface.name_types(new)
+    before, after = (
+        surface.name_types(plan_surface.build(old)),
+        surface.name_types(plan_surface.build(new)),
+    )
     dropped = {n for kind in before for n in set(before[kind]) - set(after[kind])}
     added = {n for kind in after for n in set(after[kind]) - set(before[kind])}
     assert len(dropped) == len(added) == len(surface.NAME_TYPES)  # one of each kind
@@ -168,3 +172,46 @@ def test_diff_grades_every_change_to_the_declared_names(
     changes = json.loads(capsys.readouterr().out)["changes"]
     graded = {(c["path"], c["level"]) for c in changes}
     assert {(n, "breaking") for n in dropped} | {(n, "additive") for n in added} <= graded
+
+
+_CALL = re.compile(
+    r'\b_(name|number)\(("[\w.]+"|function), "(\w+)", [^\n]*?(?:"([^"]+)"\))?$', re.M
+)
+"""A check the module makes of a named argument: ``_name(function, argument, value, pool,
+kind)`` or ``_number(function, argument, value[, minimum])``."""
+
+
+def _made(function: str, check: object) -> tuple[str, str, str]:
+    """(function, check, its kind of name) as the test reads a module's call."""
+    from rulesdsl.codegen.plan.surface import KnownName, Number
+
+    match check:
+        case KnownName(kind=kind):
+            return (function, "name", kind)
+        case Number():
+            return (function, "number", "")
+    return (function, "other", "")
+
+
+def test_the_plan_lists_the_name_and_number_checks_the_modules_make() -> None:
+    """The surface plan's argument checks are what the modules check: each `_name` and
+    `_number` call of a named argument in a generated module is in the plan, and each name
+    and number check of the plan is made by some module (a shared helper's call, with the
+    function as a variable, stands for each function that uses it). A step's or a decision's
+    function checks its inputs as the code section says."""
+    fixed = {n for names in surface.PARTS.values() for n in names}
+    planned = {
+        (a.argument, *_made(f.function, a.check))
+        for checks in plan_surface.CHECKS.values()
+        for f in checks
+        for a in f.arguments
+    }
+    planned -= {p for p in planned if p[2] == "other"}
+    made: set[tuple[str, str, str, str]] = set()
+    for path in sorted((ROOT / "generated" / "python").glob("[!t]*.py")):
+        for call, function, argument, kind in _CALL.findall(path.read_text("utf-8")):
+            made.add((argument, function.strip('"'), call, kind or ""))
+    by_helper = {(a, c, k) for a, f, c, k in made if f == "function"}
+    missing = {p for p in planned if p not in made and (p[0], p[2], p[3]) not in by_helper}
+    assert {m for m in made if m[1].split(".")[0] in fixed} - planned == set()
+    assert missing == set()

@@ -13,6 +13,7 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.codegen import python as python_backend
+from rulesdsl.codegen.plan import examples as plan_examples
 from rulesdsl.codegen.python import examples as python_examples
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
@@ -175,9 +176,10 @@ def test_every_bundled_rulesets_vectors_pass_against_its_generated_module(
         rs = compiler.compile_file(RULESETS / f"{name}.terrain").ruleset
         assert rs is not None and rs.examples, name
         (tmp_path / f"{name}.py").write_text(python_backend.render(rs), "utf-8")
-        (tmp_path / f"{name}.examples.json").write_text(python_examples.vectors_json(rs))
-        (tmp_path / f"test_{name}_examples.py").write_text(python_examples.render_test(rs))
-        count += len(json.loads(python_examples.vectors_json(rs))["vectors"])
+        vectors = plan_examples.build(rs)
+        (tmp_path / f"{name}.examples.json").write_text(python_examples.vectors_json(vectors))
+        (tmp_path / f"test_{name}_examples.py").write_text(python_examples.render_test(vectors))
+        count += len(vectors.vectors)
     done = subprocess.run(
         [*PYTEST, "--rootdir", str(tmp_path), str(tmp_path)],
         capture_output=True,

@@ -48,12 +48,14 @@ class PythonTarget:
 
     def outputs(self, ruleset: ir.Ruleset) -> dict[str, Output]:
         from rulesdsl.codegen import python as python_backend
+        from rulesdsl.codegen.plan import examples as plan_examples
         from rulesdsl.codegen.python import examples as python_examples
 
         out: dict[str, Output] = {f"{ruleset.id}.py": python_backend.render(ruleset).encode()}
         if ruleset.examples:
-            out[f"{ruleset.id}.examples.json"] = python_examples.vectors_json(ruleset).encode()
-            out[f"test_{ruleset.id}_examples.py"] = python_examples.render_test(ruleset).encode()
+            vectors = plan_examples.build(ruleset)
+            out[f"{ruleset.id}.examples.json"] = python_examples.vectors_json(vectors).encode()
+            out[f"test_{ruleset.id}_examples.py"] = python_examples.render_test(vectors).encode()
         return out
 
 

@@ -65,9 +65,10 @@ def run(args: argparse.Namespace) -> int:
     if compiled.ruleset is None:
         return EXIT_RULES
     if args.examples:  # the worked examples as test vectors (issue 27)
+        from rulesdsl.codegen.plan.examples import build
         from rulesdsl.codegen.python.examples import vectors_json
 
-        return _emit(vectors_json(compiled.ruleset).encode("utf-8"), "json", args.output)
+        return _emit(vectors_json(build(compiled.ruleset)).encode("utf-8"), "json", args.output)
     if args.format in ("csv", "xlsx"):  # for a spreadsheet
         return _chart(args, compiled.ruleset)
     data = to_data(compiled.ruleset)

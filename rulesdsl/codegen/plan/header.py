@@ -1,18 +1,130 @@
-"""The module plan's header section (issue 36). What a module says of its ruleset: identity, title,
-books, remarks, units, modes, groups, layers, parameters."""
+"""The module plan's header section (issue 36): what a module says of its ruleset: identity,
+title, books, remarks, units, the entry cost, unit types, groups and layers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import assert_never
 
 from rulesdsl import ir
 
 
 @dataclass(frozen=True, slots=True)
+class Ancestor:
+    """A ruleset the module's ruleset extends, as it was when it was built."""
+
+    id: str
+    version: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModePlan:
+    """A unit type: its labels by language and the keywords it has."""
+
+    id: str
+    labels: Mapping[str, str]
+    keywords: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupPlan:
+    """A group of unit types."""
+
+    id: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LayerPlan:
+    """A layer of features: its labels, its scope (place, edge ...) and its features."""
+
+    id: str
+    labels: Mapping[str, str]
+    scope: ir.LayerScope
+    features: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class HeaderPlan:
-    ruleset: ir.Ruleset
-    """Transitional: the emitters still read this section's part of the IR (issue 36)."""
+    id: str
+    version: str
+    digest: str
+    languages: tuple[str, ...]
+    """The ruleset's languages, the first the module's own."""
+    extends: tuple[Ancestor, ...]
+    title: str
+    """The ruleset's label in its first language (else any, else its id)."""
+    books: tuple[tuple[str, str], ...]
+    """(id, title) of each book its sources cite."""
+    remarks: tuple[tuple[str, str], ...]
+    """(item, remark): the ruleset's words for programmers."""
+    distance_unit: str
+    cost_unit: str
+    entry_cost: float
+    """What entering any place costs before its features (the stacking policy's base)."""
+    minimum_move: bool
+    modes: tuple[ModePlan, ...]
+    groups: tuple[GroupPlan, ...]
+    layers: tuple[LayerPlan, ...]
+
+
+def label(info: ir.Info, language: str, fallback: str) -> str:
+    """The label a module prints for ``info``: in ``language``, else the first it has, else
+    ``fallback`` (the item's id)."""
+    return info.labels.get(language) or next(iter(info.labels.values()), fallback)
+
+
+def book_title(book: ir.Book) -> str:
+    """A book's title in the ruleset's first language: its first note where it has one (its
+    label is the abbreviation a sheet prints), else its label."""
+    names = [next(iter(n.values()), "") for n in book.info.notes]
+    names += book.info.labels.values()
+    return next((n for n in names if n), book.id)
+
+
+def source_text(rs: ir.Ruleset, info: ir.Info) -> str:
+    src = info.source
+    if src is None:
+        return ""
+    book = next((b for b in rs.books if b.id == src.book), None)
+    title = book_title(book) if book is not None else src.book
+    parts = [title, src.page or "", src.detail or ""]
+    return ", ".join(p for p in parts if p)
 
 
 def build(rs: ir.Ruleset) -> HeaderPlan:
-    return HeaderPlan(rs)
+    return HeaderPlan(
+        id=rs.id,
+        version=rs.version,
+        digest=rs.digest,
+        languages=tuple(rs.languages),
+        extends=tuple(Ancestor(a.id, a.version, a.digest) for a in rs.extends),
+        title=label(rs.info, rs.languages[0], rs.id),
+        books=tuple((b.id, book_title(b)) for b in rs.books),
+        remarks=tuple(
+            (item, remark)
+            for item, info in (("ruleset", rs.info), *ir.infos_by_id(rs).items())
+            for remark in info.remarks
+        ),
+        distance_unit=rs.units.get("distance", "distance unit"),
+        cost_unit=rs.units.get("cost", "movement points"),
+        entry_cost=_entry_cost(rs),
+        minimum_move=rs.minimum_move is not None,
+        modes=tuple(ModePlan(m.id, dict(m.info.labels), tuple(m.keywords)) for m in rs.modes),
+        groups=tuple(GroupPlan(g.id, tuple(g.members)) for g in rs.groups),
+        layers=tuple(
+            LayerPlan(la.id, dict(la.info.labels), la.scope, tuple(la.features)) for la in rs.layers
+        ),
+    )
+
+
+def _entry_cost(rs: ir.Ruleset) -> float:
+    """The entry cost under the ruleset's stacking policy (``sum``: the entry cost plus the
+    layers' costs, which the module's ``move_cost`` implements)."""
+    match rs.stacking:
+        case "sum":
+            return rs.entry_cost
+        case _:
+            assert_never(rs.stacking)

@@ -1,18 +1,84 @@
 """The module plan's sight section (issue 36). Line of sight: sight rules and their values per
-feature, dice outcomes fed to costs and sight."""
+feature and per viewer's unit type, and the dice outcomes fed to costs and sight."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rulesdsl import ir
+from rulesdsl import ir, semantics
+from rulesdsl.codegen.plan import values
+from rulesdsl.semantics import effects
+
+SightValue = values.Literal | values.OnceCost
+"""A place's value under a sight rule: a number, a marker, or a step's answer for the length
+of line inside the place (a :class:`~rulesdsl.codegen.plan.values.StepCost`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SightRule:
+    """A line-of-sight rule: which places count (``between``, ``target``, ``both``), the total
+    that blocks (None: only a blocking value blocks), the unit of the length of line the
+    caller gives (None: no value is a step), whether the target's place adds to the hindrance
+    only, and the values: by feature (a dice outcome fed to the rule among them), and by
+    viewer's unit type where a unit type's value differs (precedence already applied)."""
+
+    id: str
+    labels: Mapping[str, str]
+    blocks_at: float | None
+    counts: ir.SightCounts
+    crossed: str | None
+    target_inside: bool
+    by_feature: Mapping[str, SightValue]
+    by_mode: Mapping[str, Mapping[str, SightValue]]
 
 
 @dataclass(frozen=True, slots=True)
 class SightPlan:
-    ruleset: ir.Ruleset
-    """Transitional: the emitters still read this section's part of the IR (issue 36)."""
+    rules: tuple[SightRule, ...]
+    fed_outcomes: tuple[str, ...]
+    """The dice outcomes ``move_cost`` and ``line_of_sight`` take beside features (issue 24)."""
+    outcome_costs: Mapping[str, float]
+    """What each dice outcome adds to the movement cost per distance unit."""
+
+
+def value(rs: ir.Ruleset, cell: ir.Value) -> SightValue:
+    """A sight cell's value as the module carries it."""
+    once = values.once_cost(rs, cell)
+    return once if once is not None else values.literal(cell)
+
+
+def rule(rs: ir.Ruleset, sight: ir.Sight) -> SightRule:
+    by_feature: dict[str, SightValue] = {}
+    by_mode: dict[str, dict[str, SightValue]] = {}
+    for f in rs.features:
+        cell = f.cells.get(sight.id)
+        if cell is None:
+            continue
+        if cell.default is not None:
+            by_feature[f.id] = value(rs, cell.default)
+        if not cell.exceptions:
+            continue
+        for mode in rs.modes:
+            seen = semantics.sight_value(rs, cell, mode.id)
+            if seen is not None and seen != cell.default:
+                by_mode.setdefault(mode.id, {})[f.id] = value(rs, seen)
+    by_feature.update(effects.outcome_values(rs, sight.id))  # dice outcomes (issue 24)
+    return SightRule(
+        id=sight.id,
+        labels=dict(sight.info.labels),
+        blocks_at=sight.blocks_at,
+        counts=sight.counts,
+        crossed=sight.crossed,
+        target_inside=sight.target_inside,
+        by_feature=by_feature,
+        by_mode=by_mode,
+    )
 
 
 def build(rs: ir.Ruleset) -> SightPlan:
-    return SightPlan(rs)
+    return SightPlan(
+        rules=tuple(rule(rs, s) for s in rs.sights),
+        fed_outcomes=effects.fed_outcomes(rs),
+        outcome_costs=effects.outcome_values(rs, effects.COST),
+    )

@@ -6,35 +6,36 @@ future backend, can be held to the answers the ruleset states."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
-from rulesdsl import examples, ir
+from rulesdsl.codegen.plan.examples import ExamplesPlan
 
 FORMAT = 1
 """The version of the vectors' JSON layout."""
 
 
-def vectors_document(rs: ir.Ruleset) -> dict[str, Any]:
-    """The examples of ``rs`` as one JSON document: the ruleset, then one vector per question
-    (see :func:`rulesdsl.examples.vector`)."""
+def vectors_document(plan: ExamplesPlan) -> dict[str, Any]:
+    """The worked examples as one JSON document: the ruleset, then one vector per question
+    (see :class:`rulesdsl.codegen.plan.examples.Vector`)."""
     return {
         "format": FORMAT,
-        "ruleset": rs.id,
-        "version": rs.version,
-        "digest": rs.digest,
-        "vectors": examples.vectors(rs),
+        "ruleset": plan.ruleset,
+        "version": plan.version,
+        "digest": plan.digest,
+        "vectors": [dataclasses.asdict(v) for v in plan.vectors],
     }
 
 
-def vectors_json(rs: ir.Ruleset) -> str:
-    return json.dumps(vectors_document(rs), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+def vectors_json(plan: ExamplesPlan) -> str:
+    return json.dumps(vectors_document(plan), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
-def render_test(rs: ir.Ruleset) -> str:
+def render_test(plan: ExamplesPlan) -> str:
     """The pytest file that replays ``<id>.examples.json`` against ``<id>.py``."""
-    imports = "\n".join(sorted([f"import {rs.id} as module", "import pytest"]))
-    return _TEST.replace("IMPORTS", imports).replace("MODULE", rs.id)
+    imports = "\n".join(sorted([f"import {plan.ruleset} as module", "import pytest"]))
+    return _TEST.replace("IMPORTS", imports).replace("MODULE", plan.ruleset)
 
 
 _TEST = '''"""Replays a ruleset's worked examples, written beside this file by rulesdsl, against

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulesdsl import ir, semantics
-from rulesdsl.codegen.plan.sight import SightPlan
+from rulesdsl import ir
+from rulesdsl.codegen.plan import values as plan_values
+from rulesdsl.codegen.plan.sight import SightPlan, SightRule, SightValue
 from rulesdsl.codegen.python import once_costs
-from rulesdsl.codegen.python.values import Code, runtime
-from rulesdsl.semantics import effects as semantics_effects
+from rulesdsl.codegen.python.values import Code, literal_py
 
 Runtime = Callable[[ir.Value | None], Any]
 """How an IR value looks in the module (:func:`rulesdsl.codegen.python.runtime`)."""
@@ -27,57 +27,37 @@ def _tidy(number: float) -> float:
     return int(number) if isinstance(number, float) and number.is_integer() else number
 
 
-def sights(rs: ir.Ruleset, runtime: Runtime, code: Callable[[str], Any]) -> list[dict[str, Any]]:
-    """Each sight rule with every feature's value in its column (features with none left out);
-    a step is the module's ``StepCost`` record (``code`` marks source to emit as is)."""
-    out = []
-
-    def shown(value: ir.Value) -> Any:
-        step = once_costs.record(rs, value)
-        return code(step) if step is not None else runtime(value)
-
-    for rule in rs.sights:
-        values: dict[str, Any] = {}
-        by_mode: dict[str, dict[str, Any]] = {}
-        for f in rs.features:
-            cell = f.cells.get(rule.id)
-            if cell is None:
-                continue
-            if cell.default is not None:
-                values[f.id] = shown(cell.default)
-            if not cell.exceptions:
-                continue
-            for mode in rs.modes:
-                value = semantics.sight_value(rs, cell, mode.id)
-                if value is not None and value != cell.default:
-                    by_mode.setdefault(mode.id, {})[f.id] = shown(value)
-        for outcome, number in semantics_effects.outcome_values(rs, rule.id).items():
-            values[outcome] = _tidy(number)  # a dice outcome given for a place (issue 24)
-        out.append(
-            {
-                "id": rule.id,
-                "labels": rule.info.labels,
-                "blocks_at": _tidy(rule.blocks_at) if rule.blocks_at is not None else None,
-                "counts": rule.counts,
-                "crossed": rule.crossed,
-                "by_feature": values,
-                "target_inside": rule.target_inside,
-                "by_mode": by_mode,
-            }
-        )
-    return out
+def sight_value_py(value: SightValue) -> Any:
+    """A place's value under a sight rule: a plan literal, or a step's ``StepCost`` record."""
+    match value:
+        case plan_values.Flat() | plan_values.Share() | plan_values.StepCost():
+            return Code(once_costs.once_py(value))
+        case _:
+            return literal_py(value)
 
 
-def effects(rs: ir.Ruleset) -> dict[str, Any]:
-    """The dice outcomes that ``move_cost`` and ``line_of_sight`` take beside features (issue
-    24): ``fed_outcomes``, and ``outcome_costs``, what each adds to the cost per distance."""
-    costs = semantics_effects.outcome_values(rs, semantics_effects.COST)
+def sight_rule_py(rule: SightRule) -> dict[str, Any]:
+    """A sight rule as the template writes its ``SightRule``."""
     return {
-        "fed_outcomes": semantics_effects.fed_outcomes(rs),
-        "outcome_costs": {k: _tidy(v) for k, v in costs.items()},
+        "id": rule.id,
+        "labels": rule.labels,
+        "blocks_at": _tidy(rule.blocks_at) if rule.blocks_at is not None else None,
+        "counts": rule.counts,
+        "crossed": rule.crossed,
+        "by_feature": {f: sight_value_py(v) for f, v in rule.by_feature.items()},
+        "target_inside": rule.target_inside,
+        "by_mode": {
+            mode: {f: sight_value_py(v) for f, v in values.items()}
+            for mode, values in rule.by_mode.items()
+        },
     }
 
 
 def sight_context(plan: SightPlan) -> dict[str, Any]:
-    """The template's variables for SIGHTS and the dice outcomes fed to costs and sight."""
-    return {"sights": sights(plan.ruleset, runtime, Code), **effects(plan.ruleset)}
+    """The template's variables for SIGHTS and the dice outcomes fed to costs and sight
+    (``fed_outcomes``; ``outcome_costs``, what each adds to the cost per distance)."""
+    return {
+        "sights": [sight_rule_py(r) for r in plan.rules],
+        "fed_outcomes": plan.fed_outcomes,
+        "outcome_costs": {k: _tidy(v) for k, v in plan.outcome_costs.items()},
+    }

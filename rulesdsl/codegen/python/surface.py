@@ -8,17 +8,36 @@ module declares for type checkers, so that a caller's typo is an error in the ca
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, assert_never, get_args
 
-from rulesdsl import ir
-from rulesdsl.codegen.plan.surface import SurfacePlan
+from rulesdsl.codegen.plan import surface as plan_surface
+from rulesdsl.codegen.plan.surface import KnownName, NameKind, Number, Part, Pool, SurfacePlan
 from rulesdsl.codegen.python import facing as python_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import sight as python_sight
+from rulesdsl.codegen.python.layout import quoted
 from rulesdsl.codegen.python.values import export_order
-from rulesdsl.semantics import effects as semantics_effects
 
-NAME_TYPES = ("ModeName", "FeatureName", "ModifierName", "TableName", "DiceTableName")
+
+def alias_name(kind: NameKind) -> str:
+    """The ``Literal`` alias of a kind of name (one of :data:`NAME_TYPES`)."""
+    match kind:
+        case "mode":
+            return "ModeName"
+        case "feature":
+            return "FeatureName"
+        case "modifier":
+            return "ModifierName"
+        case "table":
+            return "TableName"
+        case "dice table":
+            return "DiceTableName"
+        case _:
+            assert_never(kind)
+
+
+NAME_TYPES = tuple(alias_name(kind) for kind in get_args(NameKind))
 """The aliases of declared names: unit types, features (and dice outcomes that feed costs),
 modifiers, plain tables and dice tables (results tables among them)."""
 
@@ -103,13 +122,25 @@ CORE = (
 )
 """What every module defines besides its maps and kinds of move."""
 
-PARTS: dict[str, tuple[str, ...]] = {
-    "every module": (*CORE, *MAP_EXPORTS, *python_moves.MOVE_EXPORTS),
-    "limits": ("Limit",),
-    "sight": python_sight.SIGHT_EXPORTS,
-    "results tables": python_sight.RESULTS_EXPORTS,
-    "facing": python_facing.FACING_EXPORTS,
-}
+
+def part_names(part: Part) -> tuple[str, ...]:
+    """The names ``part`` of the surface adds to a module's ``__all__``."""
+    match part:
+        case "every module":
+            return (*CORE, *MAP_EXPORTS, *python_moves.MOVE_EXPORTS)
+        case "limits":
+            return ("Limit",)
+        case "sight":
+            return python_sight.SIGHT_EXPORTS
+        case "results tables":
+            return python_sight.RESULTS_EXPORTS
+        case "facing":
+            return python_facing.FACING_EXPORTS
+        case _:
+            assert_never(part)
+
+
+PARTS: dict[Part, tuple[str, ...]] = {part: part_names(part) for part in get_args(Part)}
 """Each part of the surface and its names; a module has the first and those its rules use.
 Besides these, a module exports a function per step and decision table, named after it."""
 
@@ -117,31 +148,15 @@ FUNCTIONS = tuple(name for name in PARTS["every module"] if name.islower())
 """The functions every module has (README lists them)."""
 
 
-def exports(rs: ir.Ruleset, limits: bool) -> list[str]:
-    """The names a module of ``rs`` exports (its ``__all__``, unordered)."""
-    return [
-        *PARTS["every module"],
-        *(s.id for s in rs.steps),
-        *(d.id for d in rs.decisions),
-        *(PARTS["limits"] if limits else ()),
-        *(PARTS["sight"] if rs.sights else ()),
-        *(PARTS["results tables"] if rs.results_tables else ()),
-        *(PARTS["facing"] if rs.facings else ()),
-    ]
+def exports(plan: SurfacePlan, limits: bool) -> list[str]:
+    """The names a module exports (its ``__all__``, unordered)."""
+    parts: tuple[Part, ...] = (*plan.parts, *(("limits",) if limits else ()))
+    return [*plan.declared, *(name for part in parts for name in PARTS[part])]
 
 
-def name_types(rs: ir.Ruleset) -> dict[str, tuple[str, ...]]:
+def name_types(plan: SurfacePlan) -> dict[str, tuple[str, ...]]:
     """Each alias of :data:`NAME_TYPES` and the names it admits, in declaration order."""
-    fed = tuple(sorted(set(semantics_effects.fed_outcomes(rs)) - {f.id for f in rs.features}))
-    return {
-        "ModeName": tuple(m.id for m in rs.modes),
-        "FeatureName": (*(f.id for f in rs.features), *fed),
-        "ModifierName": tuple(m.id for m in rs.modifiers),
-        "TableName": tuple(t.id for t in rs.tables),
-        "DiceTableName": tuple(
-            dict.fromkeys([*(t.id for t in rs.dice_tables), *(t.id for t in rs.results_tables)])
-        ),
-    }
+    return {alias_name(t.kind): t.members for t in plan.names}
 
 
 def alias_imports(types: dict[str, tuple[str, ...]]) -> str:
@@ -168,11 +183,82 @@ def alias(name: str, members: tuple[str, ...], indent: int = 4) -> str:
     return f"{head}Literal[\n{rows}{pad}]"
 
 
+def pool_py(kind: Pool) -> str:
+    """The module's collection of the names of ``kind``, as Python source."""
+    match kind:
+        case "mode":
+            return "MODES"
+        case "feature":
+            return "FEATURES"
+        case "modifier":
+            return "MODIFIERS"
+        case "table":
+            return "TABLES"
+        case "dice table":
+            return "DICE_TABLES"
+        case "results table":
+            return "RESULTS_TABLES"
+        case "parameter":
+            return "PARAMS"
+        case "condition":
+            return "EXCLUSIONS"
+        case "sight rule":
+            return "SIGHTS"
+        case "whole-map condition":
+            return "_WHOLE_MAP"
+        case "grid unit":
+            return "GRID_SIZES"
+        case "grid":
+            return '[*GRID_SHAPES, "hex", "square"]'
+        case "step":
+            return '["straight", "diagonal", "s", "d"]'
+        case "feature or factor":
+            return "[*FEATURES, *values]"  # the modifier's own factors, in _modifier
+        case "kind of move":
+            return "MOVES"
+        case _:
+            assert_never(kind)
+
+
+def check_py(function: str, argument: str, check: KnownName | Number, value: str) -> str:
+    """The statement that makes a check of the plan, of ``value``: ``_name(...)`` for a known
+    name, ``_number(...)`` for a number (its minimum left out when it is 0)."""
+    head = f"{quoted(function)}, {quoted(argument)}, {value}"
+    match check:
+        case KnownName(kind=kind):
+            return f"_name({head}, {pool_py(kind)}, {quoted(kind)})"
+        case Number(minimum=None):
+            return f"_number({head}, None)"
+        case Number(minimum=0):
+            return f"_number({head})"
+        case Number(minimum=minimum):
+            return f"_number({head}, {minimum!r})"
+        case _:
+            assert_never(check)
+
+
+def checks(plan: SurfacePlan, limits: bool) -> Callable[[str, str, str], str]:
+    """The template's ``argument_check(function, argument, value)``: the plan's name or number
+    check of ``function``'s ``argument`` (the first its parts give), made of ``value``. The
+    checks of a table's keys and of a roll's faces are written in the templates."""
+    found: dict[tuple[str, str], KnownName | Number] = {}
+    for function in (*plan.checks, *(plan_surface.CHECKS["limits"] if limits else ())):
+        for a in function.arguments:
+            if isinstance(a.check, KnownName | Number):
+                found.setdefault((function.function, a.argument), a.check)
+
+    def check(function: str, argument: str, value: str) -> str:
+        return check_py(function, argument, found[function, argument], value)
+
+    return check
+
+
 def surface_context(plan: SurfacePlan, limits: bool) -> dict[str, Any]:
-    """The template's variables for ``__all__`` and the name types."""
-    types = name_types(plan.ruleset)
+    """The template's variables for ``__all__``, the name types and the argument checks."""
+    types = name_types(plan)
     return {
-        "exports": sorted(exports(plan.ruleset, limits), key=export_order),
+        "exports": sorted(exports(plan, limits), key=export_order),
         "name_types": [(n, alias(n, m)) for n, m in types.items()],
         "name_type_imports": alias_imports(types),
+        "argument_check": checks(plan, limits),
     }

@@ -10,6 +10,7 @@ from typing import Any, assert_never
 
 from rulesdsl import ir
 from rulesdsl.codegen.plan import values as plan_values
+from rulesdsl.codegen.plan.header import source_text as source_text  # a plan fact, still read here
 from rulesdsl.codegen.python import layout as python_layout
 from rulesdsl.codegen.python.layout import WIDTH
 
@@ -127,24 +128,6 @@ def per_distance_py(cost: plan_values.PerDistance) -> Any:
             return tidy(cost)
         case _:
             assert_never(cost)
-
-
-def book_title(book: ir.Book) -> str:
-    """A book's title in the ruleset's first language: its first note where it has one (its
-    label is the abbreviation a sheet prints), else its label."""
-    names = [next(iter(n.values()), "") for n in book.info.notes]
-    names += book.info.labels.values()
-    return next((n for n in names if n), book.id)
-
-
-def source_text(rs: ir.Ruleset, info: ir.Info) -> str:
-    src = info.source
-    if src is None:
-        return ""
-    book = next((b for b in rs.books if b.id == src.book), None)
-    title = book_title(book) if book is not None else src.book
-    parts = [title, src.page or "", src.detail or ""]
-    return ", ".join(p for p in parts if p)
 
 
 def per_value(value: ir.Value | None) -> Any:
