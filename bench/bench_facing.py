@@ -51,7 +51,7 @@ STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 def load_module() -> ModuleType:
-    from rulesdsl.codegen.python import render
+    from rulesdsl.codegen.targets import render_python as render
     from rulesdsl.compiler import Compiler
 
     folder = Path(tempfile.mkdtemp())

@@ -113,7 +113,7 @@ def modules(fresh: Path | None, only: list[str] | None) -> list[Path]:
     names = only or sorted(p.stem for p in GENERATED.glob("*.py") if not p.name.startswith("test_"))
     if fresh is None:
         return [GENERATED / f"{name}.py" for name in names]
-    from rulesdsl.codegen.python import render
+    from rulesdsl.codegen.targets import render_python as render
     from rulesdsl.compiler import Compiler
 
     compiler = Compiler()

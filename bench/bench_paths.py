@@ -84,7 +84,7 @@ def load_module(source: Path | None = None, rules: str = RULES) -> ModuleType:
     if source is not None:
         out.write_text(source.read_text("utf-8"), encoding="utf-8")
     else:
-        from rulesdsl.codegen.python import render
+        from rulesdsl.codegen.targets import render_python as render
         from rulesdsl.compiler import Compiler
 
         compiled = Compiler().compile_text(rules, str(out.with_suffix(".terrain")), out.parent)

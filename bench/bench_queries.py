@@ -208,7 +208,7 @@ def hand_written(module: ModuleType) -> SimpleNamespace:
 
 def fresh_dir(into: Path) -> Path:
     """The bundled rulesets' modules compiled by this checkout, written to ``into``."""
-    from rulesdsl.codegen.python import render
+    from rulesdsl.codegen.targets import render_python as render
     from rulesdsl.compiler import Compiler
 
     compiler = Compiler()

@@ -106,7 +106,7 @@ def row(what: str, seconds: float, reference: str, ref_seconds: float, goal: str
 
 
 def compile_and_emit(path: Path) -> Callable[[], None]:
-    from rulesdsl.codegen.python import render
+    from rulesdsl.codegen.targets import render_python as render
     from rulesdsl.compiler import Compiler
     from rulesdsl.sources import Limits
 

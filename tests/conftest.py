@@ -15,7 +15,7 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.codegen.python import render
+from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiled, Compiler
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -50,7 +50,7 @@ MODEL = (
 words, the syntax tree every front end builds, a chart's column roles, a YAML ruleset's
 sections."""
 
-OUT_OF_SCOPE = ("codegen/",)
+OUT_OF_SCOPE: tuple[str, ...] = ()
 """Readers not held to the rule yet, left to the coordinator: the Python emitter is being
 rewritten over a module plan (issue 36, items 2-3). Remove when it lands."""
 
@@ -59,7 +59,6 @@ NOT_YET_NAMED: dict[str, set[str]] = {
     "statement": {
         "editor/lsp.py",
         "editor/lsp_index.py",
-        "interchange/convert.py",
         "interchange/translation.py",
         "lowering/maps.py",
         "variants/merge.py",
@@ -120,6 +119,8 @@ def unions() -> dict[str, Union]:
             if origin in (typing.Union, types.UnionType) and not all(map(inspect.isclass, parts)):
                 continue  # a union of word unions (Literal["a"] | ir.Ask) grows with its parts
             if origin is typing.Literal or origin in (typing.Union, types.UnionType):
+                if name in found and found[name].members == parts:
+                    continue  # the same union under its own name elsewhere (``Axis = ir.Axis``)
                 assert name not in found, f"two unions named {name}"
                 found[name] = Union(name, path, origin is typing.Literal, parts)
     return found

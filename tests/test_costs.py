@@ -17,7 +17,7 @@ from types import ModuleType
 import pytest
 
 from rulesdsl import ir, semantics
-from rulesdsl.codegen.python import render
+from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.interchange.fmt import format_text

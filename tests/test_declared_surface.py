@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.codegen import python
 from rulesdsl.codegen.plan import surface as plan_surface
 from rulesdsl.codegen.python import surface
+from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from tests.conftest import ROOT, RULESETS
 
@@ -25,7 +25,7 @@ BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 def _render(name: str) -> str:
     compiled = Compiler().compile_file(RULESETS / f"{name}.terrain")
     assert compiled.ruleset is not None
-    return python.render(compiled.ruleset)
+    return render_python(compiled.ruleset)
 
 
 def _public_names(tree: ast.Module) -> set[str]:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.codegen import python as python_backend
 from rulesdsl.codegen.plan import examples as plan_examples
 from rulesdsl.codegen.python import examples as python_examples
+from rulesdsl.codegen.targets import render_python
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.versions.diff import diff
@@ -175,7 +175,7 @@ def test_every_bundled_rulesets_vectors_pass_against_its_generated_module(
     for name in BUNDLED:
         rs = compiler.compile_file(RULESETS / f"{name}.terrain").ruleset
         assert rs is not None and rs.examples, name
-        (tmp_path / f"{name}.py").write_text(python_backend.render(rs), "utf-8")
+        (tmp_path / f"{name}.py").write_text(render_python(rs), "utf-8")
         vectors = plan_examples.build(rs)
         (tmp_path / f"{name}.examples.json").write_text(python_examples.vectors_json(vectors))
         (tmp_path / f"test_{name}_examples.py").write_text(python_examples.render_test(vectors))

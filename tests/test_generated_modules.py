@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.builder.build import TargetOutputs, build
-from rulesdsl.codegen.python import render
 from rulesdsl.codegen.targets import PYTHON
+from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
 from tests.conftest import GENERATED, ROOT, RULESETS, compile_snippet, load_generated
 

@@ -37,7 +37,7 @@ import pytest
 import yaml
 
 from rulesdsl import ir
-from rulesdsl.codegen import python as python_backend
+from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiled, Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_yaml
@@ -277,7 +277,7 @@ def harmless() -> dict[str, Any]:
     html = render_sheet(rs, "html", "en").decode("utf-8")
     md = render_sheet(rs, "md", "en").decode("utf-8")
     return {
-        "shape": code_shape(python_backend.render(rs)),
+        "shape": code_shape(render_python(rs)),
         "tags": markup(html).tags,
         "md": {p: len(re.findall(p, md)) for p in MD_MARKUP},
     }
@@ -308,7 +308,7 @@ def test_payload_stays_text_in_module_html_and_markdown(
     payload = PAYLOADS[name]
     rs = compile_both(payload)
 
-    source = python_backend.render(rs)
+    source = render_python(rs)
     assert code_shape(source) == harmless["shape"]
     mod = load_module(source, tmp_path, f"inj_{name}")
     assert slots(mod) == dict.fromkeys(slots(mod), payload)
@@ -459,7 +459,7 @@ def test_hostile_names_in_yaml_are_refused_or_stay_names(slot: str, tmp_path: Pa
         rs = compiled.ruleset
         assert rs is not None
         assert name.isidentifier() and name.isascii(), (slot, name)
-        source = python_backend.render(rs)
+        source = render_python(rs)
         load_module(source, tmp_path, f"inj_name_{len(name)}")
         assert not Path("pwned").exists()
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.codegen.python import render
+from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
 from tests.conftest import RULESETS, load_generated
 

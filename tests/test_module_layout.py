@@ -20,7 +20,7 @@ import pytest
 
 from bench.gen_ruleset import terrain
 from rulesdsl.codegen.python import layout as python_layout
-from rulesdsl.codegen.python import render
+from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
 from tests.conftest import RULESETS, compile_snippet
 

@@ -13,6 +13,7 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.codegen.plan import data as plan_data
+from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.compiler import Compiler
 from tests.conftest import ROOT, RULESETS
 
@@ -81,7 +82,7 @@ def test_a_modifier_value_that_is_a_step_is_the_step_and_the_input_it_is_given_b
         value
         for _, by_context in to_hit.entries
         for value in by_context.values()
-        if isinstance(value, plan_data.StepCost)
+        if isinstance(value, plan_values.StepCost)
     }
-    assert steps == {plan_data.StepCost("gravity_to_hit", "deviation")}
+    assert steps == {plan_values.StepCost("gravity_to_hit", "deviation")}
     assert "deviation" in to_hit.step_inputs

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulesdsl.codegen.python import render
+from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.ir.serial import to_data

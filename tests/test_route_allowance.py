@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rulesdsl.codegen import python as python_backend
 from rulesdsl.codegen.plan import examples as plan_examples
 from rulesdsl.codegen.python import examples as python_examples
+from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import routes as semantics_routes
 from tests.conftest import compile_snippet
@@ -57,7 +57,7 @@ def test_an_allowance_0_example_gets_the_same_answer_at_build_and_in_the_replay(
     assert [d.code for d in compiled.diagnostics] == []
     rs = compiled.ruleset
     assert rs is not None
-    (tmp_path / "zero.py").write_text(python_backend.render(rs), "utf-8")
+    (tmp_path / "zero.py").write_text(render_python(rs), "utf-8")
     vectors = plan_examples.build(rs)
     (tmp_path / "zero.examples.json").write_text(python_examples.vectors_json(vectors), "utf-8")
     (tmp_path / "test_zero_examples.py").write_text(python_examples.render_test(vectors), "utf-8")

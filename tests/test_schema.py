@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulesdsl import ir
-from rulesdsl.codegen.python import render
+from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
 from rulesdsl.interchange.convert import to_yaml
 from rulesdsl.ir import schema

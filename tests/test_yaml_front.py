@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.codegen.python import render
+from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from tests.conftest import ROOT, RULESETS

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from rulesdsl.gc_pause import gc_paused
 from rulesdsl.outputs import Output
 
 if TYPE_CHECKING:  # the build imports this before it knows whether there is work
@@ -47,11 +48,10 @@ class PythonTarget:
     package_files: tuple[str, ...] = (".py", ".j2")
 
     def outputs(self, ruleset: ir.Ruleset) -> dict[str, Output]:
-        from rulesdsl.codegen import python as python_backend
         from rulesdsl.codegen.plan import examples as plan_examples
         from rulesdsl.codegen.python import examples as python_examples
 
-        out: dict[str, Output] = {f"{ruleset.id}.py": python_backend.render(ruleset).encode()}
+        out: dict[str, Output] = {f"{ruleset.id}.py": render_python(ruleset).encode()}
         if ruleset.examples:
             vectors = plan_examples.build(ruleset)
             out[f"{ruleset.id}.examples.json"] = python_examples.vectors_json(vectors).encode()
@@ -63,3 +63,12 @@ PYTHON = PythonTarget()
 
 TARGETS: tuple[Target, ...] = (PYTHON,)
 """Every target `rulesdsl build` runs, in order."""
+
+
+@gc_paused()  # no collection while the module's many small strings are made (issue 29)
+def render_python(ruleset: ir.Ruleset) -> str:
+    """The Python module's source for ``ruleset``: its plan, emitted."""
+    from rulesdsl.codegen import plan
+    from rulesdsl.codegen import python as python_backend
+
+    return python_backend.emit(plan.build(ruleset))

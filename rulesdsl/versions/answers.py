@@ -34,7 +34,7 @@ def load(ruleset: ir.Ruleset) -> types.ModuleType:
     """``ruleset``'s generated Python module, imported under a name of its own (kept in
     ``sys.modules`` while it lives: its dataclasses look their module up). The Python target
     (and Jinja2) is imported only here: `check` asks nothing of a file in the current edition."""
-    from rulesdsl.codegen.python import render
+    from rulesdsl.codegen.targets import render_python as render
 
     name = f"_rulesdsl_answers_{ruleset.id}_{next(_counter)}"
     module = types.ModuleType(name)

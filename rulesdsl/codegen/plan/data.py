@@ -295,11 +295,7 @@ def _feature(rs: ir.Ruleset, f: ir.Feature, params: Mapping[str, float | None]) 
 def cell(value: ir.Value | None) -> values.Literal:
     """A modifier's value as the module carries it: a number without its unit, else the
     value's literal."""
-    match value:
-        case ir.Number(value=v):
-            return v
-        case _:
-            return values.literal(value)
+    return value.value if isinstance(value, ir.Number) else values.literal(value)
 
 
 def _modifier_value(rs: ir.Ruleset, value: ir.Value) -> ModifierValue:

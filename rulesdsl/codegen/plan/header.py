@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from rulesdsl import ir
+from rulesdsl.codegen.plan.info import book_title, label
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,30 +69,6 @@ class HeaderPlan:
     modes: tuple[ModePlan, ...]
     groups: tuple[GroupPlan, ...]
     layers: tuple[LayerPlan, ...]
-
-
-def label(info: ir.Info, language: str, fallback: str) -> str:
-    """The label a module prints for ``info``: in ``language``, else the first it has, else
-    ``fallback`` (the item's id)."""
-    return info.labels.get(language) or next(iter(info.labels.values()), fallback)
-
-
-def book_title(book: ir.Book) -> str:
-    """A book's title in the ruleset's first language: its first note where it has one (its
-    label is the abbreviation a sheet prints), else its label."""
-    names = [next(iter(n.values()), "") for n in book.info.notes]
-    names += book.info.labels.values()
-    return next((n for n in names if n), book.id)
-
-
-def source_text(rs: ir.Ruleset, info: ir.Info) -> str:
-    src = info.source
-    if src is None:
-        return ""
-    book = next((b for b in rs.books if b.id == src.book), None)
-    title = book_title(book) if book is not None else src.book
-    parts = [title, src.page or "", src.detail or ""]
-    return ", ".join(p for p in parts if p)
 
 
 def build(rs: ir.Ruleset) -> HeaderPlan:

@@ -21,7 +21,6 @@ from typing import Any
 
 import jinja2
 
-from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.plan.header import Ancestor
 from rulesdsl.codegen.python import layout as python_layout
@@ -32,7 +31,6 @@ from rulesdsl.codegen.python.movement import movement_context
 from rulesdsl.codegen.python.sight import sight_context
 from rulesdsl.codegen.python.surface import surface_context
 from rulesdsl.codegen.python.values import _plain, doc, docstring, py
-from rulesdsl.gc_pause import gc_paused
 
 # ---- the whole module -------------------------------------------------------------------------
 
@@ -112,12 +110,6 @@ def _ancestors(ancestors: tuple[Ancestor, ...]) -> str:
     calls = tuple(_call_node("Ancestor", a.id, a.version, a.digest) for a in ancestors)
     node = python_layout.Group("(", calls, ")", one_tuple=len(calls) == 1, exploded=True)
     return python_layout.layout(python_layout.Entry("extends", node, "="), 4, 4, 1)
-
-
-@gc_paused()  # no collection while the module's many small strings are made (issue 29)
-def render(rs: ir.Ruleset) -> str:
-    """The module's source text for one ruleset, laid out as ``ruff format`` lays it out."""
-    return emit(module_plan.build(rs))
 
 
 def emit(plan: module_plan.ModulePlan) -> str:

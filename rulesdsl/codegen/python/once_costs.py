@@ -3,28 +3,20 @@
 A flat cost (``flat 2 in``), a share of the unit's allowance (``share 1/2``, ``share all but
 1 in``) and a step's answer (``step climb``) are not per distance: the module keeps them in
 ``PER_MOVE_COSTS`` by (mode, feature) and ``move_cost`` adds them once, after multiplying the
-per-distance costs by the distance. Read only from the IR; the meaning is
-:func:`rulesdsl.semantics.move_cost`.
+per-distance costs by the distance. Read from the plan (:mod:`rulesdsl.codegen.plan.values`);
+the meaning is :func:`rulesdsl.semantics.move_cost`.
 """
 
 from __future__ import annotations
 
 from typing import assert_never
 
-from rulesdsl import ir
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.python.layout import quoted
 
 
 def _number(value: float) -> str:
     return repr(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def record(rs: ir.Ruleset, value: ir.Value) -> str | None:
-    """The module's record for a cost paid once per move, as Python source; None for a cost
-    per distance."""
-    cost = plan_values.once_cost(rs, value)
-    return once_py(cost) if cost is not None else None
 
 
 def once_py(cost: plan_values.OnceCost) -> str:

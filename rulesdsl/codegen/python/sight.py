@@ -6,18 +6,12 @@ The meaning is :mod:`rulesdsl.semantics` (``line_of_sight``, ``result``); tests 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from rulesdsl import ir
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.plan.sight import SightPlan, SightRule, SightValue
 from rulesdsl.codegen.python import once_costs
 from rulesdsl.codegen.python.values import Code, literal_py
-
-Runtime = Callable[[ir.Value | None], Any]
-"""How an IR value looks in the module (:func:`rulesdsl.codegen.python.runtime`)."""
-
 
 SIGHT_EXPORTS = ("SIGHTS", "Sight", "SightRule", "line_of_sight")
 RESULTS_EXPORTS = ("RESULTS_TABLES", "ResultsTable", "ResultColumn", "Result")

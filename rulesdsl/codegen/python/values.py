@@ -1,5 +1,5 @@
-"""IR values as Python source: literals, docstrings and the runtime values of the generated module
-(for :mod:`rulesdsl.codegen.python`).
+"""Plan values as Python source: literals, docstrings and the runtime values of the generated
+module (for :mod:`rulesdsl.codegen.python`).
 """
 
 from __future__ import annotations
@@ -8,9 +8,7 @@ import textwrap
 from fractions import Fraction
 from typing import Any, assert_never
 
-from rulesdsl import ir
 from rulesdsl.codegen.plan import values as plan_values
-from rulesdsl.codegen.plan.header import source_text as source_text  # a plan fact, still read here
 from rulesdsl.codegen.python import layout as python_layout
 from rulesdsl.codegen.python.layout import WIDTH
 
@@ -84,11 +82,6 @@ def docstring(text: str, indent: int, first: int | None = None, tail: int = 0) -
     return wrapped[offset:]
 
 
-def runtime(value: ir.Value | None) -> Any:
-    """How an IR value looks in the generated module (through the plan's literal)."""
-    return literal_py(plan_values.literal(value))
-
-
 def literal_py(value: plan_values.Literal) -> Any:
     """A plan literal as the generated module writes it: plain data, or a record's call."""
     match value:
@@ -128,14 +121,3 @@ def per_distance_py(cost: plan_values.PerDistance) -> Any:
             return tidy(cost)
         case _:
             assert_never(cost)
-
-
-def per_value(value: ir.Value | None) -> Any:
-    """A modifier's value in the module: a number or a marker."""
-    if value is None:
-        return None
-    if isinstance(value, ir.Marker):
-        return Code(value.marker.upper())
-    if isinstance(value, ir.Number):
-        return tidy(value.value)
-    return runtime(value)
