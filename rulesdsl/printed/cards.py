@@ -161,9 +161,15 @@ def build_deck(
     tight: Mapping[str, tuple[float, float]] | None = None,
     sheet: Sheet | None = None,
     catalog_words: Path | None = None,
+    *,
+    index: bool = False,
+    examples: bool = False,
 ) -> Deck:
     """The deck of ``ruleset`` in ``lang`` on cards of ``size``; ``mode`` keeps only what
     concerns that unit type (see :func:`~rulesdsl.printed.sheet_model.build_sheet`).
+    ``index``: the deck opens with an index card (:func:`_with_index`); ``examples``: the
+    worked examples are dealt too (a deck of the rules alone by default, as the sheet's
+    budget leaves them to their own pages).
     ``tight`` gives some blocks (``section/block``) less room than the estimate: the share
     of the card's width and height they may fill (see :class:`Refit`). ``sheet``, where
     given, is the sheet of the same ruleset, language and mode, already built (a refit
@@ -181,6 +187,8 @@ def build_deck(
     card_size = CARD_SIZES[size]
     cards: list[Card] = []
     for section in sheet.sections:
+        if section.id == EXAMPLES and not examples:
+            continue
         fitted = []
         for block in section.blocks:
             key = f"{section.id}/{block.id}"
@@ -191,10 +199,11 @@ def build_deck(
             fitted.append((block, share, parts))
         cards += _gathered(section.title, fitted, card_size)
     c = catalog(sheet.lang, sheet.catalog_words)
-    index_share = (tight or {}).get("index/index", (1.0, 1.0))
-    cards = _with_index(
-        cards, c.text("deck_index"), c.text("deck_index_card"), card_size, index_share
-    )
+    if index:
+        index_share = (tight or {}).get("index/index", (1.0, 1.0))
+        cards = _with_index(
+            cards, c.text("deck_index"), c.text("deck_index_card"), card_size, index_share
+        )
     bands = {topic: n for n, topic in enumerate(dict.fromkeys(card.topic for card in cards))}
     for i, card in enumerate(cards, start=1):
         card.number = i
@@ -229,7 +238,7 @@ def _gathered(
         card = parts[0]
         # a block the loss check found too tall for its estimate (refitted: a share under 1)
         # takes a card of its own, where the refit's tighter room applies
-        if len(parts) > 1 or card.turned or card.over or block.svg or share != (1.0, 1.0):
+        if len(parts) > 1 or card.turned or card.over or share != (1.0, 1.0):
             flush()
             out += parts
             continue
@@ -243,7 +252,7 @@ def _gathered(
 def _gather_floor(size: CardSize) -> float:
     """The least type small blocks sharing a card are set in: half a point under the middle
     of the size's range (7.5 pt on poker cards, whose least is 7 pt)."""
-    return math.floor((size.font + max(size.most, size.font)) / 2 * 2) / 2 - 0.5
+    return size.font
 
 
 def _together_font(
@@ -290,30 +299,51 @@ BANDS = 12
 the topics of a deck take them in turn, so a new topic slots in."""
 
 
+EXAMPLES = "examples"
+"""The sheet's section of worked examples: dealt only where asked (``examples``)."""
+
+
 def _with_index(
     cards: list[Card], title: str, head: str, size: CardSize, share: tuple[float, float]
 ) -> list[Card]:
-    """The deck with its index first: a card (or as many as it takes) listing every card by
-    number and title. The index's own cards are counted in the numbers it lists."""
+    """The deck with its index first: one card listing every card by number and title, or
+    where they do not fit one card, every topic by the numbers of its cards. The index's
+    own card is counted in the numbers it lists."""
     if len(cards) < 2:
         return cards
-    count = 1
-    for _ in range(4):
-        rows = [
-            [CellView(str(count + i)), CellView(title)]
-            for i, card in enumerate(cards, 1)
-            for title in (card.title, *(more.title for more in card.more))
+    listed = [
+        (str(n), title)
+        for n, card in enumerate(cards, 2)
+        for title in (card.title, *(more.title for more in card.more))
+    ]
+    index = _index_cards(listed, title, head, size, share)
+    if len(index) > 1:
+        numbers: dict[str, list[int]] = {}
+        for n, card in enumerate(cards, 2):
+            numbers.setdefault(card.section, []).append(n)
+        topics = [
+            (f"{ns[0]}\u2013{ns[-1]}" if len(ns) > 1 else str(ns[0]), section)
+            for section, ns in numbers.items()
         ]
-        table = TableView([[HeadCell("#"), HeadCell(head)]], rows, ["#", head])
-        block = Block("index", title, table=table, kind="table")
-        index = _fitted("index", title, block, size, share)
-        if len(index) == count:
-            break
-        count = len(index)
+        index = _index_cards(topics, title, head, size, share)
+    return index + cards
+
+
+def _index_cards(
+    listed: list[tuple[str, str]],
+    title: str,
+    head: str,
+    size: CardSize,
+    share: tuple[float, float],
+) -> list[Card]:
+    """The cards of an index listing ``listed`` (numbers, title)."""
+    rows = [[CellView(number), CellView(name)] for number, name in listed]
+    table = TableView([[HeadCell("#"), HeadCell(head)]], rows, ["#", head])
+    index = _fitted("index", title, Block("index", title, table=table, kind="table"), size, share)
     for card in index:
         card.block = "index/index"
         card.kind = "index"
-    return index + cards
+    return index
 
 
 def _fitted(
@@ -500,15 +530,18 @@ def _block_cards(
     ncols = len(table.rows[0]) - 1 if table.rows else 0
     chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
     cards: list[Card] = []
+    shown: set[str] = set()
+    """Notes printed already: a table split between its columns gives each note once, on
+    the card of the first row that uses it."""
     for cols in chunks:
         piece = slice_table(table, cols, range(len(table.rows)))
         layout = measure(piece, room.width, room.box)
         stream = list(items) if not cards else []
-        shown: set[str] = set()
         head_marks = [m for row in piece.head for h in row for m in h.notes]
         for i, row in enumerate(piece.rows):
             marks = [m for m in head_marks if m not in shown] if i == 0 else []
-            marks += [m for c in row for m in c.notes if m not in shown and m not in marks]
+            marks += [m for c in row for m in c.notes if m not in shown]
+            marks = list(dict.fromkeys(marks))  # a note once, however many cells mark it
             shown.update(marks)
             row_notes = [(m, notes[m]) for m in marks if m in notes]
             note_heights = [_note_height(m, t, room) for m, t in row_notes]
@@ -613,13 +646,19 @@ def render_deck(
     paper: str | None = DEFAULT_PAPER,
     bleed: float = 0.0,
     words: Path | None = None,
+    *,
+    index: bool = False,
+    examples: bool = False,
 ) -> Rendered:
     """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`), refitted
     where the first layout lost text (:class:`Refit`); what is still lost is in its
     ``losses``. ``words``: the project's catalog folder (see :func:`build_sheet`)."""
-    deck = build_deck(ruleset, lang, size, mode, catalog_words=words)
+    deck = build_deck(
+        ruleset, lang, size, mode, catalog_words=words, index=index, examples=examples
+    )
     html = render_deck_html(deck, paper, bleed)
-    return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed, deck.sheet))
+    refit = Refit(ruleset, lang, size, mode, paper, bleed, deck.sheet, index, examples)
+    return render_pdf(html, refit=refit)
 
 
 NOTHING_ON_CARDS = "has nothing to put on cards yet"
@@ -695,8 +734,12 @@ class Refit:
         paper: str | None,
         bleed: float = 0.0,
         sheet: Sheet | None = None,
+        index: bool = False,
+        examples: bool = False,
     ) -> None:
         self.args = (ruleset, lang, size, mode)
+        self.index = index
+        self.examples = examples
         self.paper = paper
         self.bleed = bleed
         self.sheet = sheet
@@ -723,7 +766,16 @@ class Refit:
                 down *= REFIT_SHRINK
             self.tight[key] = (across, down)
         ruleset, lang, size, mode = self.args
-        self.deck = build_deck(ruleset, lang, size, mode, self.tight, self.sheet)
+        self.deck = build_deck(
+            ruleset,
+            lang,
+            size,
+            mode,
+            self.tight,
+            self.sheet,
+            index=self.index,
+            examples=self.examples,
+        )
         self.sheet = self.deck.sheet
         return render_deck_html(self.deck, self.paper, self.bleed)
 
