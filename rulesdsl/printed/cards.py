@@ -19,7 +19,6 @@ ruleset id, version and digest in small print, and its number in the deck.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
@@ -250,8 +249,9 @@ def _gathered(
 
 
 def _gather_floor(size: CardSize) -> float:
-    """The least type small blocks sharing a card are set in: half a point under the middle
-    of the size's range (7.5 pt on poker cards, whose least is 7 pt)."""
+    """The least type small blocks sharing a card are set in: the size's least (7 pt on
+    poker cards), the floor every card's type keeps (issue 41: a card a block, each mostly
+    empty, doubled the decks)."""
     return size.font
 
 
