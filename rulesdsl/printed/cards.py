@@ -192,6 +192,7 @@ def build_deck(
         for block in section.blocks:
             key = f"{section.id}/{block.id}"
             share = (tight or {}).get(key, (1.0, 1.0))
+            block = _row_sources_out(block)
             parts = _fitted(section.id, section.title, block, card_size, share)
             for card in parts:
                 card.block = key
@@ -213,6 +214,27 @@ def build_deck(
         "legend": c.text("legend"),
     }
     return Deck(sheet, card_size, cards, sheet.mode, words)
+
+
+def _row_sources_out(block: Block) -> Block:
+    """The block with its rows' own sources (a label's small print, ``MegaMek``, ``TW p. 52``)
+    moved into its source line, each once: printed under every row label they took a second
+    line of most rows of BattleTech's tables, doubling their decks (issue 41). The sheet
+    keeps them by their rows."""
+    table = block.table
+    if table is None:
+        return block
+    smalls = [row[0].small for row in table.rows if row[0].small]
+    if not smalls:
+        return block
+    rows = [[replace(row[0], small=""), *row[1:]] for row in table.rows]
+    named = list(dict.fromkeys(s for s in (block.source, *smalls) if s))
+    # a book alone ("TO") is said by its page ("TO p. 32") where that is named too
+    source = " · ".join(s for s in named if not any(o.startswith(f"{s} ") for o in named))
+    compact = block.compact
+    if compact is not None:
+        compact = replace(_row_sources_out(compact), source=source)
+    return replace(block, table=replace(table, rows=rows), source=source, compact=compact)
 
 
 def _gathered(
@@ -529,14 +551,48 @@ def _block_cards(
     table = _signs_only(table)
     ncols = len(table.rows[0]) - 1 if table.rows else 0
     chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
+    shape = _Shape(base, items, after, notes, room, cap, least_rows)
+    cards = _table_cards(shape, table, chunks, False)
+    if len(cards) > 1:
+        last = _table_cards(shape, table, chunks, True)
+        if len(last) < len(cards):
+            cards = last
+    for card in cards:
+        card.of_rows = len(table.rows)
+    return _number_parts(cards)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What a block's table cards are packed from besides the table."""
+
+    base: Card
+    items: list[Item]
+    after: list[Item]
+    notes: dict[str, str]
+    room: _Room
+    cap: float
+    least_rows: int
+
+
+def _table_cards(
+    shape: _Shape, table: TableView, chunks: list[list[int]], notes_last: bool
+) -> list[Card]:
+    """The cards of a table split into column ``chunks``, its rows packed in order with the
+    lines before it and the paragraphs after it. A note goes with the first row that uses it
+    (each note once), or with ``notes_last`` after the table's last row: where that saves
+    cards (rows with notes under them take cards of three rows and a card of notes alone)."""
+    room, cap, notes = shape.room, shape.cap, shape.notes
     cards: list[Card] = []
     shown: set[str] = set()
     """Notes printed already: a table split between its columns gives each note once, on
     the card of the first row that uses it."""
+    held: list[Item] = []
+    """The notes kept for after the last row (``notes_last``)."""
     for cols in chunks:
         piece = slice_table(table, cols, range(len(table.rows)))
         layout = measure(piece, room.width, room.box)
-        stream = list(items) if not cards else []
+        stream = list(shape.items) if not cards else []
         head_marks = [m for row in piece.head for h in row for m in h.notes]
         for i, row in enumerate(piece.rows):
             marks = [m for m in head_marks if m not in shown] if i == 0 else []
@@ -546,7 +602,10 @@ def _block_cards(
             row_notes = [(m, notes[m]) for m in marks if m in notes]
             note_heights = [_note_height(m, t, room) for m, t in row_notes]
             row_height = layout.row_heights[i]
-            if row_height + sum(note_heights) + layout.head_height > cap:
+            if notes_last:
+                stream.append(Row(i, [], row_height))
+                held += [Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
+            elif row_height + sum(note_heights) + layout.head_height > cap:
                 # a row and its notes taller than a card: the notes follow it, onto the
                 # next card where they must
                 stream.append(Row(i, [], row_height))
@@ -555,18 +614,16 @@ def _block_cards(
                 total = row_height + sum(note_heights)
                 stream.append(Row(i, row_notes, total, tuple(note_heights)))
         if cols is chunks[-1]:
-            stream += after
+            stream += held + shape.after
         cards += pack_even(
-            base,
+            shape.base,
             stream,
             cap,
-            _source_height(base, room),
+            _source_height(shape.base, room),
             (piece, layout.head_height),
-            least_rows,
+            shape.least_rows,
         )
-    for card in cards:
-        card.of_rows = len(table.rows)
-    return _number_parts(cards)
+    return cards
 
 
 def _signs_only(t: TableView) -> TableView:
