@@ -555,11 +555,18 @@ def _block_cards(
     cards = _table_cards(shape, table, chunks, False)
     if len(cards) > 1:
         last = _table_cards(shape, table, chunks, True)
-        if len(last) < len(cards):
+        if _waste(last) < _waste(cards):
             cards = last
     for card in cards:
         card.of_rows = len(table.rows)
     return _number_parts(cards)
+
+
+def _waste(cards: list[Card]) -> tuple[int, int]:
+    """How many cards a table takes, then how many of them but the last hold notes alone (a
+    mostly empty card in the middle of the table)."""
+    alone = sum(1 for card in cards[:-1] if card.table is None and not card.lines)
+    return len(cards), alone
 
 
 @dataclass(frozen=True)
