@@ -563,9 +563,9 @@ def _block_cards(
 
 
 def _waste(cards: list[Card]) -> tuple[int, int]:
-    """How many cards a table takes, then how many of them but the last hold notes alone (a
-    mostly empty card in the middle of the table)."""
-    alone = sum(1 for card in cards[:-1] if card.table is None and not card.lines)
+    """How many cards a table takes, then how many of them but the last hold none of its rows
+    (notes alone, or the lines before it: a mostly empty card in the middle of the table)."""
+    alone = sum(1 for card in cards[:-1] if card.table is None)
     return len(cards), alone
 
 

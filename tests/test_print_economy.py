@@ -1,0 +1,138 @@
+"""Print economy (issue 41): decks no larger than they need be and sheets within their page
+budget, read from the PDFs the build writes (generated/, which ``rulesdsl build --check``
+keeps current) and, for Letter, from sheets rendered here."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pypdfium2
+import pytest
+
+from rulesdsl.printed import cards
+from rulesdsl.printed.cards import CARD_SIZES, build_deck
+from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheets import render_sheet
+from tests import pdf_layout
+from tests.deck_fill import card_fills
+
+GENERATED = Path(__file__).resolve().parent.parent / "generated"
+
+DECK_MOST = {
+    ("battletech_tacops", "en"): 36,
+    ("battletech_tacops", "ru"): 48,
+    ("heavy_gear", "en"): 16,
+}
+"""The most cards a bundled poker deck may hold: last release's deck of the same content
+(issue 41 goal 1)."""
+
+SHEET_PAGES = {"heavy_gear": 2, "battletech_tacops": 3}
+"""The most pages a sheet's rules take, the worked examples on pages of their own after them
+(docs/sheets.md, Page layout)."""
+
+
+def _texts(pdf: bytes) -> list[str]:
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
+    finally:
+        document.close()
+
+
+def deck_cards(pdf: bytes, ruleset: str) -> int:
+    """The cards a written deck holds, read from the first card's number ``1/N``."""
+    found = re.search(rf"\b1/(\d+)\s+{re.escape(ruleset)}\b", _texts(pdf)[0])
+    assert found is not None
+    return int(found.group(1))
+
+
+def rules_pages(pdf: bytes, examples: str) -> int:
+    """The pages a written sheet's rules take: those before the page that opens with the
+    worked examples' title ``examples`` (all of them where it has none)."""
+    texts = _texts(pdf)
+    for number, text in enumerate(texts):
+        if number and text.lstrip().startswith(examples):
+            return number
+    return len(texts)
+
+
+def _examples_title(name: str, lang: str) -> str:
+    sheet = build_sheet(pdf_layout.ruleset(name), lang)
+    return next((s.title for s in sheet.sections if s.id == "examples"), "\0")
+
+
+@pytest.mark.parametrize(("name", "lang"), sorted(DECK_MOST))
+def test_a_written_deck_holds_no_more_cards_than_last_release(name: str, lang: str) -> None:
+    pdf = (GENERATED / "cards" / f"{name}.{lang}.pdf").read_bytes()
+    assert deck_cards(pdf, name) <= DECK_MOST[name, lang]
+
+
+HALF = 0.5
+"""The least share of its body a card's text reaches, but the last card of its block."""
+
+
+@pytest.mark.parametrize(("name", "lang"), pdf_layout.cases())
+def test_every_card_of_a_written_deck_is_half_used_but_the_last_of_its_table(
+    name: str, lang: str
+) -> None:
+    pdf = (GENERATED / "cards" / f"{name}.{lang}.pdf").read_bytes()
+    fills = card_fills(pdf, name)
+    assert [f.number for f in fills] == list(range(1, deck_cards(pdf, name) + 1))
+    assert [(f.number, f.fill) for f in fills if f.fill < HALF and not f.last] == []
+
+
+@pytest.mark.parametrize("name", ["battletech_tacops", "heavy_gear", "generic_wargame"])
+def test_a_table_that_fits_one_upright_card_at_the_type_floor_is_not_split(name: str) -> None:
+    """Issue 41: the Russian base terrain turned on its side into 16 cards of 2-3 rows, a
+    card held one row of "Water state"."""
+    rs = pdf_layout.ruleset(name)
+    size = CARD_SIZES["poker"]
+    for lang in rs.languages:
+        deck = build_deck(rs, lang)
+        for section in deck.sheet.sections:
+            for block in section.blocks:
+                if block.table is None or section.id == "examples":
+                    continue
+                room = cards._room(size, size.font)
+                if len(cards._block_cards(section.title, cards._row_sources_out(block), room)) > 1:
+                    continue
+                key = f"{section.id}/{block.id}"
+                held = [c for c in deck.cards for c in (c, *c.more) if c.block == key]
+                assert len(held) == 1, (lang, key, len(held))
+
+
+@pytest.mark.parametrize(
+    ("name", "lang"), [case for case in pdf_layout.cases() if case[0] in SHEET_PAGES]
+)
+def test_a_written_sheets_rules_keep_to_its_page_budget_on_a4(name: str, lang: str) -> None:
+    pdf = (GENERATED / "sheets" / f"{name}.{lang}.pdf").read_bytes()
+    examples = _examples_title(name, lang)
+    assert examples in "".join(_texts(pdf))  # the worked examples are still printed
+    assert rules_pages(pdf, examples) <= SHEET_PAGES[name]
+
+
+@pytest.mark.parametrize(
+    ("name", "lang"), [case for case in pdf_layout.cases() if case[0] in SHEET_PAGES]
+)
+def test_a_sheets_rules_keep_to_its_page_budget_on_letter(name: str, lang: str) -> None:
+    pdf = render_sheet(pdf_layout.ruleset(name), "pdf", lang, "letter")
+    assert rules_pages(pdf, _examples_title(name, lang)) <= SHEET_PAGES[name]
+
+
+@pytest.mark.parametrize(("name", "lang"), pdf_layout.cases())
+def test_a_deck_prints_each_footnote_once_a_card_and_no_index_unasked(name: str, lang: str) -> None:
+    deck = build_deck(pdf_layout.ruleset(name), lang)
+    assert not [card.number for card in deck.cards if card.kind == "index"]
+    assert not [card.number for card in deck.cards if card.block.startswith("examples/")]
+    for card in deck.cards:
+        for shown in (card, *card.more):
+            marks = [mark for mark, _ in shown.notes]
+            assert len(marks) == len(set(marks)), (card.number, shown.title, marks)
+
+
+@pytest.mark.parametrize("name", ["battletech_tacops", "heavy_gear"])
+def test_the_index_asked_for_is_one_card(name: str) -> None:
+    for lang in pdf_layout.ruleset(name).languages:
+        deck = build_deck(pdf_layout.ruleset(name), lang, index=True, examples=True)
+        assert [card.kind for card in deck.cards].count("index") == 1, lang
