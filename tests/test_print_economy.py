@@ -13,6 +13,7 @@ import pytest
 from rulesdsl.printed import cards
 from rulesdsl.printed.cards import CARD_SIZES, build_deck
 from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
 from rulesdsl.printed.sheets import render_sheet
 from tests import pdf_layout
 from tests.deck_fill import card_fills
@@ -153,6 +154,18 @@ def test_a_deck_prints_each_footnote_once_a_card_and_no_index_unasked(name: str,
         for shown in (card, *card.more):
             marks = [mark for mark, _ in shown.notes]
             assert len(marks) == len(set(marks)), (card.number, shown.title, marks)
+
+
+def test_a_note_marked_by_a_header_and_two_cells_of_a_row_prints_once() -> None:
+    """Issue 41: card 15/91 of the Russian BattleTech deck printed note 6 twice (its column's
+    header and a cell of the first row both marked it)."""
+    head = [[HeadCell("Terrain"), HeadCell("Mud", notes=("1",)), HeadCell("Snow")]]
+    rows = [[CellView("Deep"), CellView("2", notes=("1",)), CellView("3", notes=("1", "2"))]]
+    table = TableView(head, rows, ["Terrain", "Mud", "Snow"])
+    block = Block("bog", "Bog", table=table, notes=[("1", "Bogs down."), ("2", "Slides.")])
+    size = CARD_SIZES["poker"]
+    [card] = cards._block_cards("Movement", block, cards._room(size, size.font))
+    assert [mark for mark, _ in card.notes] == ["1", "2"]
 
 
 @pytest.mark.parametrize("name", ["battletech_tacops", "heavy_gear"])
