@@ -4,19 +4,16 @@ keeps current) and, for Letter, from sheets rendered here."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-import pypdfium2
 import pytest
 
 from rulesdsl.printed import cards
 from rulesdsl.printed.cards import CARD_SIZES, build_deck
-from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
 from rulesdsl.printed.sheets import render_sheet
 from tests import pdf_layout
-from tests.deck_fill import card_fills
+from tests.print_economy import card_fills, deck_cards, examples_title, rules_pages, texts
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
 
@@ -31,36 +28,6 @@ DECK_MOST = {
 SHEET_PAGES = {"heavy_gear": 2, "battletech_tacops": 3}
 """The most pages a sheet's rules take, the worked examples on pages of their own after them
 (docs/sheets.md, Page layout)."""
-
-
-def _texts(pdf: bytes) -> list[str]:
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
-    finally:
-        document.close()
-
-
-def deck_cards(pdf: bytes, ruleset: str) -> int:
-    """The cards a written deck holds, read from the first card's number ``1/N``."""
-    found = re.search(rf"\b1/(\d+)\s+{re.escape(ruleset)}\b", _texts(pdf)[0])
-    assert found is not None
-    return int(found.group(1))
-
-
-def rules_pages(pdf: bytes, examples: str) -> int:
-    """The pages a written sheet's rules take: those before the page that opens with the
-    worked examples' title ``examples`` (all of them where it has none)."""
-    texts = _texts(pdf)
-    for number, text in enumerate(texts):
-        if number and text.lstrip().startswith(examples):
-            return number
-    return len(texts)
-
-
-def _examples_title(name: str, lang: str) -> str:
-    sheet = build_sheet(pdf_layout.ruleset(name), lang)
-    return next((s.title for s in sheet.sections if s.id == "examples"), "\0")
 
 
 @pytest.mark.parametrize(("name", "lang"), sorted(DECK_MOST))
@@ -132,8 +99,8 @@ def test_a_table_that_fits_one_upright_card_at_the_type_floor_is_not_split(name:
 )
 def test_a_written_sheets_rules_keep_to_its_page_budget_on_a4(name: str, lang: str) -> None:
     pdf = (GENERATED / "sheets" / f"{name}.{lang}.pdf").read_bytes()
-    examples = _examples_title(name, lang)
-    assert examples in "".join(_texts(pdf))  # the worked examples are still printed
+    examples = examples_title(name, lang)
+    assert examples in "".join(texts(pdf))  # the worked examples are still printed
     assert rules_pages(pdf, examples) <= SHEET_PAGES[name]
 
 
@@ -142,7 +109,7 @@ def test_a_written_sheets_rules_keep_to_its_page_budget_on_a4(name: str, lang: s
 )
 def test_a_sheets_rules_keep_to_its_page_budget_on_letter(name: str, lang: str) -> None:
     pdf = render_sheet(pdf_layout.ruleset(name), "pdf", lang, "letter")
-    assert rules_pages(pdf, _examples_title(name, lang)) <= SHEET_PAGES[name]
+    assert rules_pages(pdf, examples_title(name, lang)) <= SHEET_PAGES[name]
 
 
 @pytest.mark.parametrize(("name", "lang"), pdf_layout.cases())

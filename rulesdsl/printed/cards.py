@@ -5,7 +5,8 @@
 dice table, a scale) becomes a card; a table too wide for the card is split between its
 column groups (the modes under one cost heading, one modifier's columns) and one too long is
 split between rows, into cards titled "(continued 2/3)", never cut. A footnote goes on the
-card of the first row that uses it. Where the content would overflow is estimated from font
+card of the first row that uses it, or after the table's last row where that takes fewer
+cards. Where the content would overflow is estimated from font
 metrics (:mod:`rulesdsl.printed.fit`), so the HTML is known without rendering; the tests
 check the rendered layout.
 

@@ -1,7 +1,7 @@
-"""How full each card of a written deck is, read from its glyphs with pypdfium2: the share of
-the card's body (inside the safe zone, above the footer) its text reaches down to (across to,
-on a card set across), and which part of its table it is. Issue 41's goal: no card less than
-half used unless it is the last of its table."""
+"""What a written deck or sheet spends, read with pypdfium2 (issue 41): a deck's cards and how
+full each is (the share of the card's body, inside the safe zone and above the footer, its
+text reaches down to, or across to on a card set across, and which part of its table it
+is), and how many pages a sheet's rules take before its worked examples."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import pypdfium2
 
 from rulesdsl.printed.card_room import LINE, foot_size
 from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, imposition
+from rulesdsl.printed.sheet_model import build_sheet
+from tests import pdf_layout
 from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
 
 
@@ -84,3 +86,35 @@ def _filled(
     [number] = [int(a) for a, _, own in numbers if own]
     parts = [(int(a), int(b)) for a, b, own in numbers if not own]
     return Filled(number, parts[0] if parts else None, round(min(1.0, fill), 3))
+
+
+def texts(pdf: bytes) -> list[str]:
+    """Each page's text."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
+    finally:
+        document.close()
+
+
+def deck_cards(pdf: bytes, ruleset: str) -> int:
+    """The cards a written deck holds, read from the first card's number ``1/N``."""
+    found = re.search(rf"\b1/(\d+)\s+{re.escape(ruleset)}\b", texts(pdf)[0])
+    assert found is not None
+    return int(found.group(1))
+
+
+def rules_pages(pdf: bytes, examples: str) -> int:
+    """The pages a written sheet's rules take: those before the page that opens with the
+    worked examples' title ``examples`` (all of them where it has none)."""
+    pages = texts(pdf)
+    for number, text in enumerate(pages):
+        if number and text.lstrip().startswith(examples):
+            return number
+    return len(pages)
+
+
+def examples_title(name: str, lang: str) -> str:
+    """The title of the worked examples' topic on the sheet of ``name`` in ``lang``."""
+    sheet = build_sheet(pdf_layout.ruleset(name), lang)
+    return next((s.title for s in sheet.sections if s.id == "examples"), "\0")
