@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.printed import cards
+from rulesdsl.printed.card_tables import row_sources_out
 from rulesdsl.printed.cards import CARD_SIZES, build_deck
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
 from rulesdsl.printed.sheets import render_sheet
@@ -87,7 +88,7 @@ def test_a_table_that_fits_one_upright_card_at_the_type_floor_is_not_split(name:
                 if block.table is None or section.id == "examples":
                     continue
                 room = cards._room(size, size.font)
-                if len(cards._block_cards(section.title, cards._row_sources_out(block), room)) > 1:
+                if len(cards._block_cards(section.title, row_sources_out(block), room)) > 1:
                     continue
                 key = f"{section.id}/{block.id}"
                 held = [c for c in deck.cards for c in (c, *c.more) if c.block == key]

@@ -37,10 +37,8 @@ from rulesdsl.printed.card_packing import (
     Item,
     Line,
     Note,
-    Row,
     Svg,
     pack,
-    pack_even,
 )
 from rulesdsl.printed.card_room import CARD_SIZES as CARD_SIZES
 from rulesdsl.printed.card_room import DEFAULT_PAPER as DEFAULT_PAPER
@@ -57,6 +55,13 @@ from rulesdsl.printed.card_room import (
 )
 from rulesdsl.printed.card_room import SAFE_ZONE as SAFE_ZONE
 from rulesdsl.printed.card_room import CardSize as CardSize
+from rulesdsl.printed.card_tables import (
+    TableShape,
+    row_sources_out,
+    source_height,
+    table_cards,
+    waste,
+)
 from rulesdsl.printed.deck_bound import least_deck_bytes
 from rulesdsl.printed.imposition import (
     CROP,
@@ -82,8 +87,6 @@ from rulesdsl.printed.sheet_view import (
 )
 from rulesdsl.printed.table_slices import (
     fit_text,
-    measure,
-    slice_table,
     transposed,
     wide_chunks,
 )
@@ -193,7 +196,7 @@ def build_deck(
         for block in section.blocks:
             key = f"{section.id}/{block.id}"
             share = (tight or {}).get(key, (1.0, 1.0))
-            block = _row_sources_out(block)
+            block = row_sources_out(block)
             parts = _fitted(section.id, section.title, block, card_size, share)
             for card in parts:
                 card.block = key
@@ -215,27 +218,6 @@ def build_deck(
         "legend": c.text("legend"),
     }
     return Deck(sheet, card_size, cards, sheet.mode, words)
-
-
-def _row_sources_out(block: Block) -> Block:
-    """The block with its rows' own sources (a label's small print, ``MegaMek``, ``TW p. 52``)
-    moved into its source line, each once: printed under every row label they took a second
-    line of most rows of BattleTech's tables, doubling their decks (issue 41). The sheet
-    keeps them by their rows."""
-    table = block.table
-    if table is None:
-        return block
-    smalls = [row[0].small for row in table.rows if row[0].small]
-    if not smalls:
-        return block
-    rows = [[replace(row[0], small=""), *row[1:]] for row in table.rows]
-    named = list(dict.fromkeys(s for s in (block.source, *smalls) if s))
-    # a book alone ("TO") is said by its page ("TO p. 32") where that is named too
-    source = " · ".join(s for s in named if not any(o.startswith(f"{s} ") for o in named))
-    compact = block.compact
-    if compact is not None:
-        compact = replace(_row_sources_out(compact), source=source)
-    return replace(block, table=replace(table, rows=rows), source=source, compact=compact)
 
 
 def _gathered(
@@ -546,92 +528,21 @@ def _block_cards(
     notes = dict(block.notes)
     if table is None:
         items += [Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
-        return _number_parts(pack(base, items + after, cap, _source_height(base, room), None))
+        return _number_parts(pack(base, items + after, cap, source_height(base, room), None))
     if table.fold:
         table = replace(table, fold=False)
     table = _signs_only(table)
     ncols = len(table.rows[0]) - 1 if table.rows else 0
     chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
-    shape = _Shape(base, items, after, notes, room, cap, least_rows)
-    cards = _table_cards(shape, table, chunks, False)
+    shape = TableShape(base, items, after, notes, room, cap, least_rows)
+    cards = table_cards(shape, table, chunks, False)
     if len(cards) > 1:
-        last = _table_cards(shape, table, chunks, True)
-        if _waste(last) < _waste(cards):
+        last = table_cards(shape, table, chunks, True)
+        if waste(last) < waste(cards):
             cards = last
     for card in cards:
         card.of_rows = len(table.rows)
     return _number_parts(cards)
-
-
-def _waste(cards: list[Card]) -> tuple[int, int]:
-    """How many cards a table takes, then how many of them but the last hold none of its rows
-    (notes alone, or the lines before it: a mostly empty card in the middle of the table)."""
-    alone = sum(1 for card in cards[:-1] if card.table is None)
-    return len(cards), alone
-
-
-@dataclass(frozen=True)
-class _Shape:
-    """What a block's table cards are packed from besides the table."""
-
-    base: Card
-    items: list[Item]
-    after: list[Item]
-    notes: dict[str, str]
-    room: _Room
-    cap: float
-    least_rows: int
-
-
-def _table_cards(
-    shape: _Shape, table: TableView, chunks: list[list[int]], notes_last: bool
-) -> list[Card]:
-    """The cards of a table split into column ``chunks``, its rows packed in order with the
-    lines before it and the paragraphs after it. A note goes with the first row that uses it
-    (each note once), or with ``notes_last`` after the table's last row: where that saves
-    cards (rows with notes under them take cards of three rows and a card of notes alone)."""
-    room, cap, notes = shape.room, shape.cap, shape.notes
-    cards: list[Card] = []
-    shown: set[str] = set()
-    """Notes printed already: a table split between its columns gives each note once, on
-    the card of the first row that uses it."""
-    held: list[Item] = []
-    """The notes kept for after the last row (``notes_last``)."""
-    for cols in chunks:
-        piece = slice_table(table, cols, range(len(table.rows)))
-        layout = measure(piece, room.width, room.box)
-        stream = list(shape.items) if not cards else []
-        head_marks = [m for row in piece.head for h in row for m in h.notes]
-        for i, row in enumerate(piece.rows):
-            marks = [m for m in head_marks if m not in shown] if i == 0 else []
-            marks += [m for c in row for m in c.notes if m not in shown]
-            marks = list(dict.fromkeys(marks))  # a note once, however many cells mark it
-            shown.update(marks)
-            row_notes = [(m, notes[m]) for m in marks if m in notes]
-            note_heights = [_note_height(m, t, room) for m, t in row_notes]
-            row_height = layout.row_heights[i]
-            if notes_last:
-                stream.append(Row(i, [], row_height))
-                held += [Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
-            elif row_height + sum(note_heights) + layout.head_height > cap:
-                # a row and its notes taller than a card: the notes follow it, onto the
-                # next card where they must
-                stream.append(Row(i, [], row_height))
-                stream += [Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
-            else:
-                total = row_height + sum(note_heights)
-                stream.append(Row(i, row_notes, total, tuple(note_heights)))
-        if cols is chunks[-1]:
-            stream += held + shape.after
-        cards += pack_even(
-            shape.base,
-            stream,
-            cap,
-            _source_height(shape.base, room),
-            (piece, layout.head_height),
-            shape.least_rows,
-        )
-    return cards
 
 
 def _signs_only(t: TableView) -> TableView:
@@ -647,11 +558,6 @@ def _signs_only(t: TableView) -> TableView:
             cells.append(cell)
         rows.append(cells)
     return replace(t, rows=rows)
-
-
-def _source_height(card: Card, room: _Room) -> float:
-    """The height of the source line under a card's body (none without a source)."""
-    return _para_height(card.source, room, 0.75) if card.source else 0.0
 
 
 def _number_parts(cards: list[Card]) -> list[Card]:
