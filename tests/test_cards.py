@@ -228,14 +228,15 @@ def test_a_deck_pdf_shows_its_cards() -> None:
     from rulesdsl.printed.cards import render_deck
 
     rs = pdf_layout.ruleset("heavy_gear")
-    pdf = render_deck(rs, "fr", "tarot", paper=None)  # one card per page, fronts and backs
+    # one card per page, fronts and backs
+    pdf = render_deck(rs, "fr", "tarot", paper=None, index=True)
     reader = pypdf.PdfReader(io.BytesIO(pdf))
-    deck = build_deck(rs, "fr", "tarot")
+    deck = build_deck(rs, "fr", "tarot", index=True)
     assert len(reader.pages) == 2 * len(deck.cards)
     width, height = (float(v) for v in reader.pages[0].mediabox.upper_right)
     assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (70, 120)
     index = " ".join(reader.pages[0].extract_text().split())
-    # the index lists every card by number and topic (it takes two cards: 14 worked examples)
+    # the index lists every card by number and title on its one card
     assert "Cartes du paquet" in index and re.search(r"\b\d+ Terrain · un par case", index)
     # the index's cards and their backs, then the first topic: the terrain (in parts)
     terrain = " ".join(

@@ -45,7 +45,15 @@ def cmd_cards(args: argparse.Namespace) -> int:
     if not 0 <= args.bleed <= MAX_BLEED:
         print(f"rulesdsl: error: --bleed takes 0 to {MAX_BLEED:g} mm", file=sys.stderr)
         return EXIT_USAGE
-    deck = build_deck(ruleset, lang, args.size, args.per_mode, catalog_words=words)
+    deck = build_deck(
+        ruleset,
+        lang,
+        args.size,
+        args.per_mode,
+        catalog_words=words,
+        index=args.index,
+        examples=args.examples,
+    )
     if not deck.cards:  # a blank page helps no one, and tells the player nothing
         print(
             f"rulesdsl: error: {ruleset.id} {NOTHING_ON_CARDS}: {WHAT_CARDS_PRINT}, and it "
@@ -62,7 +70,17 @@ def cmd_cards(args: argparse.Namespace) -> int:
         )
         else "pdf"
     )
-    refit = Refit(ruleset, lang, args.size, args.per_mode, paper, args.bleed, deck.sheet)
+    refit = Refit(
+        ruleset,
+        lang,
+        args.size,
+        args.per_mode,
+        paper,
+        args.bleed,
+        deck.sheet,
+        args.index,
+        args.examples,
+    )
     try:
         content = html.encode("utf-8") if fmt == "html" else render_pdf(html, refit=refit)
     except PdfUnavailable as exc:
@@ -142,6 +160,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="millimetres of design past each cut, for a print shop (default 0; shops ask "
         "for 2 to 5): imposed cards stand apart with crop marks at both cuts; with "
         "--paper none each page is the card and its bleed",
+    )
+    p.add_argument(
+        "--index",
+        action="store_true",
+        help="open the deck with an index card: every card by number and title, or where "
+        "they do not fit one card, every topic by its cards' numbers",
+    )
+    p.add_argument(
+        "--examples",
+        action="store_true",
+        help="deal the worked examples too (by default the deck holds the rules alone)",
     )
     p.add_argument(
         "--strict",

@@ -103,7 +103,22 @@ def pack_even(
             high = middle
         else:
             low = middle
-    return pack(base, items, high, source_height, table, cap, least_rows)
+    return _notes_back(pack(base, items, high, source_height, table, cap, least_rows), cap)
+
+
+def _notes_back(cards: list[Card], cap: float) -> list[Card]:
+    """The cards with a last card of notes alone (the even fill sent them on) folded back
+    onto the card before, where they fit its real room ``cap``: a card of one footnote is
+    mostly empty card."""
+    while len(cards) > 1:
+        last, before = cards[-1], cards[-2]
+        alone = last.table is None and not (last.lines or last.after or last.svg)
+        if not alone or before.height + last.height > cap:
+            break
+        before.notes += last.notes
+        before.height += last.height
+        cards.pop()
+    return cards
 
 
 SCAN = 16

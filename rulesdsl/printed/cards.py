@@ -5,7 +5,8 @@
 dice table, a scale) becomes a card; a table too wide for the card is split between its
 column groups (the modes under one cost heading, one modifier's columns) and one too long is
 split between rows, into cards titled "(continued 2/3)", never cut. A footnote goes on the
-card of the first row that uses it. Where the content would overflow is estimated from font
+card of the first row that uses it, or after the table's last row where that takes fewer
+cards. Where the content would overflow is estimated from font
 metrics (:mod:`rulesdsl.printed.fit`), so the HTML is known without rendering; the tests
 check the rendered layout.
 
@@ -19,7 +20,6 @@ ruleset id, version and digest in small print, and its number in the deck.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
@@ -37,10 +37,8 @@ from rulesdsl.printed.card_packing import (
     Item,
     Line,
     Note,
-    Row,
     Svg,
     pack,
-    pack_even,
 )
 from rulesdsl.printed.card_room import CARD_SIZES as CARD_SIZES
 from rulesdsl.printed.card_room import DEFAULT_PAPER as DEFAULT_PAPER
@@ -57,6 +55,13 @@ from rulesdsl.printed.card_room import (
 )
 from rulesdsl.printed.card_room import SAFE_ZONE as SAFE_ZONE
 from rulesdsl.printed.card_room import CardSize as CardSize
+from rulesdsl.printed.card_tables import (
+    TableShape,
+    row_sources_out,
+    source_height,
+    table_cards,
+    waste,
+)
 from rulesdsl.printed.deck_bound import least_deck_bytes
 from rulesdsl.printed.imposition import (
     CROP,
@@ -82,8 +87,6 @@ from rulesdsl.printed.sheet_view import (
 )
 from rulesdsl.printed.table_slices import (
     fit_text,
-    measure,
-    slice_table,
     transposed,
     wide_chunks,
 )
@@ -161,9 +164,15 @@ def build_deck(
     tight: Mapping[str, tuple[float, float]] | None = None,
     sheet: Sheet | None = None,
     catalog_words: Path | None = None,
+    *,
+    index: bool = False,
+    examples: bool = False,
 ) -> Deck:
     """The deck of ``ruleset`` in ``lang`` on cards of ``size``; ``mode`` keeps only what
     concerns that unit type (see :func:`~rulesdsl.printed.sheet_model.build_sheet`).
+    ``index``: the deck opens with an index card (:func:`_with_index`); ``examples``: the
+    worked examples are dealt too (a deck of the rules alone by default, as the sheet's
+    budget leaves them to their own pages).
     ``tight`` gives some blocks (``section/block``) less room than the estimate: the share
     of the card's width and height they may fill (see :class:`Refit`). ``sheet``, where
     given, is the sheet of the same ruleset, language and mode, already built (a refit
@@ -181,20 +190,24 @@ def build_deck(
     card_size = CARD_SIZES[size]
     cards: list[Card] = []
     for section in sheet.sections:
+        if section.id == EXAMPLES and not examples:
+            continue
         fitted = []
         for block in section.blocks:
             key = f"{section.id}/{block.id}"
             share = (tight or {}).get(key, (1.0, 1.0))
+            block = row_sources_out(block)
             parts = _fitted(section.id, section.title, block, card_size, share)
             for card in parts:
                 card.block = key
             fitted.append((block, share, parts))
         cards += _gathered(section.title, fitted, card_size)
     c = catalog(sheet.lang, sheet.catalog_words)
-    index_share = (tight or {}).get("index/index", (1.0, 1.0))
-    cards = _with_index(
-        cards, c.text("deck_index"), c.text("deck_index_card"), card_size, index_share
-    )
+    if index:
+        index_share = (tight or {}).get("index/index", (1.0, 1.0))
+        cards = _with_index(
+            cards, c.text("deck_index"), c.text("deck_index_card"), card_size, index_share
+        )
     bands = {topic: n for n, topic in enumerate(dict.fromkeys(card.topic for card in cards))}
     for i, card in enumerate(cards, start=1):
         card.number = i
@@ -229,7 +242,7 @@ def _gathered(
         card = parts[0]
         # a block the loss check found too tall for its estimate (refitted: a share under 1)
         # takes a card of its own, where the refit's tighter room applies
-        if len(parts) > 1 or card.turned or card.over or block.svg or share != (1.0, 1.0):
+        if len(parts) > 1 or card.turned or card.over or share != (1.0, 1.0):
             flush()
             out += parts
             continue
@@ -241,9 +254,10 @@ def _gathered(
 
 
 def _gather_floor(size: CardSize) -> float:
-    """The least type small blocks sharing a card are set in: half a point under the middle
-    of the size's range (7.5 pt on poker cards, whose least is 7 pt)."""
-    return math.floor((size.font + max(size.most, size.font)) / 2 * 2) / 2 - 0.5
+    """The least type small blocks sharing a card are set in: the size's least (7 pt on
+    poker cards), the floor every card's type keeps (issue 41: a card a block, each mostly
+    empty, doubled the decks)."""
+    return size.font
 
 
 def _together_font(
@@ -290,30 +304,51 @@ BANDS = 12
 the topics of a deck take them in turn, so a new topic slots in."""
 
 
+EXAMPLES = "examples"
+"""The sheet's section of worked examples: dealt only where asked (``examples``)."""
+
+
 def _with_index(
     cards: list[Card], title: str, head: str, size: CardSize, share: tuple[float, float]
 ) -> list[Card]:
-    """The deck with its index first: a card (or as many as it takes) listing every card by
-    number and title. The index's own cards are counted in the numbers it lists."""
+    """The deck with its index first: one card listing every card by number and title, or
+    where they do not fit one card, every topic by the numbers of its cards. The index's
+    own card is counted in the numbers it lists."""
     if len(cards) < 2:
         return cards
-    count = 1
-    for _ in range(4):
-        rows = [
-            [CellView(str(count + i)), CellView(title)]
-            for i, card in enumerate(cards, 1)
-            for title in (card.title, *(more.title for more in card.more))
+    listed = [
+        (str(n), title)
+        for n, card in enumerate(cards, 2)
+        for title in (card.title, *(more.title for more in card.more))
+    ]
+    index = _index_cards(listed, title, head, size, share)
+    if len(index) > 1:
+        numbers: dict[str, list[int]] = {}
+        for n, card in enumerate(cards, 2):
+            numbers.setdefault(card.section, []).append(n)
+        topics = [
+            (f"{ns[0]}\u2013{ns[-1]}" if len(ns) > 1 else str(ns[0]), section)
+            for section, ns in numbers.items()
         ]
-        table = TableView([[HeadCell("#"), HeadCell(head)]], rows, ["#", head])
-        block = Block("index", title, table=table, kind="table")
-        index = _fitted("index", title, block, size, share)
-        if len(index) == count:
-            break
-        count = len(index)
+        index = _index_cards(topics, title, head, size, share)
+    return index + cards
+
+
+def _index_cards(
+    listed: list[tuple[str, str]],
+    title: str,
+    head: str,
+    size: CardSize,
+    share: tuple[float, float],
+) -> list[Card]:
+    """The cards of an index listing ``listed`` (numbers, title)."""
+    rows = [[CellView(number), CellView(name)] for number, name in listed]
+    table = TableView([[HeadCell("#"), HeadCell(head)]], rows, ["#", head])
+    index = _fitted("index", title, Block("index", title, table=table, kind="table"), size, share)
     for card in index:
         card.block = "index/index"
         card.kind = "index"
-    return index + cards
+    return index
 
 
 def _fitted(
@@ -493,44 +528,18 @@ def _block_cards(
     notes = dict(block.notes)
     if table is None:
         items += [Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
-        return _number_parts(pack(base, items + after, cap, _source_height(base, room), None))
+        return _number_parts(pack(base, items + after, cap, source_height(base, room), None))
     if table.fold:
         table = replace(table, fold=False)
     table = _signs_only(table)
     ncols = len(table.rows[0]) - 1 if table.rows else 0
     chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
-    cards: list[Card] = []
-    for cols in chunks:
-        piece = slice_table(table, cols, range(len(table.rows)))
-        layout = measure(piece, room.width, room.box)
-        stream = list(items) if not cards else []
-        shown: set[str] = set()
-        head_marks = [m for row in piece.head for h in row for m in h.notes]
-        for i, row in enumerate(piece.rows):
-            marks = [m for m in head_marks if m not in shown] if i == 0 else []
-            marks += [m for c in row for m in c.notes if m not in shown and m not in marks]
-            shown.update(marks)
-            row_notes = [(m, notes[m]) for m in marks if m in notes]
-            note_heights = [_note_height(m, t, room) for m, t in row_notes]
-            row_height = layout.row_heights[i]
-            if row_height + sum(note_heights) + layout.head_height > cap:
-                # a row and its notes taller than a card: the notes follow it, onto the
-                # next card where they must
-                stream.append(Row(i, [], row_height))
-                stream += [Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
-            else:
-                total = row_height + sum(note_heights)
-                stream.append(Row(i, row_notes, total, tuple(note_heights)))
-        if cols is chunks[-1]:
-            stream += after
-        cards += pack_even(
-            base,
-            stream,
-            cap,
-            _source_height(base, room),
-            (piece, layout.head_height),
-            least_rows,
-        )
+    shape = TableShape(base, items, after, notes, room, cap, least_rows)
+    cards = table_cards(shape, table, chunks, False)
+    if len(cards) > 1:
+        last = table_cards(shape, table, chunks, True)
+        if waste(last) < waste(cards):
+            cards = last
     for card in cards:
         card.of_rows = len(table.rows)
     return _number_parts(cards)
@@ -549,11 +558,6 @@ def _signs_only(t: TableView) -> TableView:
             cells.append(cell)
         rows.append(cells)
     return replace(t, rows=rows)
-
-
-def _source_height(card: Card, room: _Room) -> float:
-    """The height of the source line under a card's body (none without a source)."""
-    return _para_height(card.source, room, 0.75) if card.source else 0.0
 
 
 def _number_parts(cards: list[Card]) -> list[Card]:
@@ -613,13 +617,19 @@ def render_deck(
     paper: str | None = DEFAULT_PAPER,
     bleed: float = 0.0,
     words: Path | None = None,
+    *,
+    index: bool = False,
+    examples: bool = False,
 ) -> Rendered:
     """The deck as PDF bytes (see :func:`build_deck` and :func:`render_deck_html`), refitted
     where the first layout lost text (:class:`Refit`); what is still lost is in its
     ``losses``. ``words``: the project's catalog folder (see :func:`build_sheet`)."""
-    deck = build_deck(ruleset, lang, size, mode, catalog_words=words)
+    deck = build_deck(
+        ruleset, lang, size, mode, catalog_words=words, index=index, examples=examples
+    )
     html = render_deck_html(deck, paper, bleed)
-    return render_pdf(html, refit=Refit(ruleset, lang, size, mode, paper, bleed, deck.sheet))
+    refit = Refit(ruleset, lang, size, mode, paper, bleed, deck.sheet, index, examples)
+    return render_pdf(html, refit=refit)
 
 
 NOTHING_ON_CARDS = "has nothing to put on cards yet"
@@ -695,8 +705,12 @@ class Refit:
         paper: str | None,
         bleed: float = 0.0,
         sheet: Sheet | None = None,
+        index: bool = False,
+        examples: bool = False,
     ) -> None:
         self.args = (ruleset, lang, size, mode)
+        self.index = index
+        self.examples = examples
         self.paper = paper
         self.bleed = bleed
         self.sheet = sheet
@@ -723,7 +737,16 @@ class Refit:
                 down *= REFIT_SHRINK
             self.tight[key] = (across, down)
         ruleset, lang, size, mode = self.args
-        self.deck = build_deck(ruleset, lang, size, mode, self.tight, self.sheet)
+        self.deck = build_deck(
+            ruleset,
+            lang,
+            size,
+            mode,
+            self.tight,
+            self.sheet,
+            index=self.index,
+            examples=self.examples,
+        )
         self.sheet = self.deck.sheet
         return render_deck_html(self.deck, self.paper, self.bleed)
 

@@ -1,0 +1,117 @@
+"""A block's table on cards: its rows and notes in a stream, packed (:mod:`card_packing`) one
+column group after another, each note once; and the rows' own sources moved to the block's
+source line. :mod:`rulesdsl.printed.cards` fits blocks with these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rulesdsl.printed.card_packing import Item, Note, Row, pack_even
+from rulesdsl.printed.card_room import _note_height as note_height
+from rulesdsl.printed.card_room import _para_height as para_height
+from rulesdsl.printed.card_room import _Room as Room
+from rulesdsl.printed.sheet_view import Block, TableView
+from rulesdsl.printed.table_slices import measure, slice_table
+
+Card = Any
+"""A :class:`rulesdsl.printed.cards.Card` (named loosely: that module imports this one)."""
+
+__all__ = ["TableShape", "row_sources_out", "source_height", "table_cards", "waste"]
+
+
+def row_sources_out(block: Block) -> Block:
+    """The block with its rows' own sources (a label's small print, ``MegaMek``, ``TW p. 52``)
+    moved into its source line, each once: printed under every row label they took a second
+    line of most rows of BattleTech's tables, doubling their decks (issue 41). The sheet
+    keeps them by their rows."""
+    table = block.table
+    if table is None:
+        return block
+    smalls = [row[0].small for row in table.rows if row[0].small]
+    if not smalls:
+        return block
+    rows = [[replace(row[0], small=""), *row[1:]] for row in table.rows]
+    named = list(dict.fromkeys(s for s in (block.source, *smalls) if s))
+    # a book alone ("TO") is said by its page ("TO p. 32") where that is named too
+    source = " · ".join(s for s in named if not any(o.startswith(f"{s} ") for o in named))
+    compact = block.compact
+    if compact is not None:
+        compact = replace(row_sources_out(compact), source=source)
+    return replace(block, table=replace(table, rows=rows), source=source, compact=compact)
+
+
+def source_height(card: Card, room: Room) -> float:
+    """The height of the source line under a card's body (none without a source)."""
+    return para_height(card.source, room, 0.75) if card.source else 0.0
+
+
+def waste(cards: list[Card]) -> tuple[int, int]:
+    """How many cards a table takes, then how many of them but the last hold none of its rows
+    (notes alone, or the lines before it: a mostly empty card in the middle of the table)."""
+    alone = sum(1 for card in cards[:-1] if card.table is None)
+    return len(cards), alone
+
+
+@dataclass(frozen=True)
+class TableShape:
+    """What a block's table cards are packed from besides the table."""
+
+    base: Card
+    items: list[Item]
+    after: list[Item]
+    notes: dict[str, str]
+    room: Room
+    cap: float
+    least_rows: int
+
+
+def table_cards(
+    shape: TableShape, table: TableView, chunks: list[list[int]], notes_last: bool
+) -> list[Card]:
+    """The cards of a table split into column ``chunks``, its rows packed in order with the
+    lines before it and the paragraphs after it. A note goes with the first row that uses it
+    (each note once), or with ``notes_last`` after the table's last row: where that saves
+    cards (rows with notes under them take cards of three rows and a card of notes alone)."""
+    room, cap, notes = shape.room, shape.cap, shape.notes
+    cards: list[Card] = []
+    shown: set[str] = set()
+    """Notes printed already: a table split between its columns gives each note once, on
+    the card of the first row that uses it."""
+    held: list[Item] = []
+    """The notes kept for after the last row (``notes_last``)."""
+    for cols in chunks:
+        piece = slice_table(table, cols, range(len(table.rows)))
+        layout = measure(piece, room.width, room.box)
+        stream = list(shape.items) if not cards else []
+        head_marks = [m for row in piece.head for h in row for m in h.notes]
+        for i, row in enumerate(piece.rows):
+            marks = [m for m in head_marks if m not in shown] if i == 0 else []
+            marks += [m for c in row for m in c.notes if m not in shown]
+            marks = list(dict.fromkeys(marks))  # a note once, however many cells mark it
+            shown.update(marks)
+            row_notes = [(m, notes[m]) for m in marks if m in notes]
+            note_heights = [note_height(m, t, room) for m, t in row_notes]
+            row_height = layout.row_heights[i]
+            if notes_last:
+                stream.append(Row(i, [], row_height))
+                held += [Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
+            elif row_height + sum(note_heights) + layout.head_height > cap:
+                # a row and its notes taller than a card: the notes follow it, onto the
+                # next card where they must
+                stream.append(Row(i, [], row_height))
+                stream += [Note(n, h) for n, h in zip(row_notes, note_heights, strict=True)]
+            else:
+                total = row_height + sum(note_heights)
+                stream.append(Row(i, row_notes, total, tuple(note_heights)))
+        if cols is chunks[-1]:
+            stream += held + shape.after
+        cards += pack_even(
+            shape.base,
+            stream,
+            cap,
+            source_height(shape.base, room),
+            (piece, layout.head_height),
+            shape.least_rows,
+        )
+    return cards

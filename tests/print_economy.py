@@ -1,0 +1,120 @@
+"""What a written deck or sheet spends, read with pypdfium2 (issue 41): a deck's cards and how
+full each is (the share of the card's body, inside the safe zone and above the footer, its
+text reaches down to, or across to on a card set across, and which part of its table it
+is), and how many pages a sheet's rules take before its worked examples."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pypdfium2
+
+from rulesdsl.printed.card_room import LINE, foot_size
+from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, imposition
+from rulesdsl.printed.sheet_model import build_sheet
+from tests import pdf_layout
+from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
+
+
+@dataclass(frozen=True)
+class Filled:
+    number: int
+    """The card's number in the deck."""
+    part: tuple[int, int] | None
+    """``(2, 3)`` for the second of three parts of a split block, else None."""
+    fill: float
+    """How far its text reaches into its body, 0 to 1."""
+
+    @property
+    def last(self) -> bool:
+        return self.part is None or self.part[0] == self.part[1]
+
+
+def card_fills(pdf: bytes, ruleset: str, size: str = "poker", paper: str = "a4") -> list[Filled]:
+    """Every front of a deck imposed on ``paper``, in order."""
+    card = CARD_SIZES[size]
+    layout = imposition(card, paper)
+    foot = (2 * foot_size(card) * LINE + 2) / PT_PER_MM
+    pages = glyphs(pdf)
+    document = pypdfium2.PdfDocument(pdf)
+    found = []
+    try:
+        for p in range(0, len(pages), 2):  # each sheet of fronts, then its backs
+            text = document[p].get_textpage()
+            height = document[p].get_height()
+            for i in range(layout.per_sheet):
+                slot = layout.slot(i)
+                box = (slot.left, slot.top, slot.left + card.width, slot.top + card.height)
+                inside = [g for g in pages[p] if _within(g, box)]
+                if not inside:
+                    break
+                words = text.get_text_bounded(
+                    box[0] * PT_PER_MM,
+                    height - box[3] * PT_PER_MM,
+                    box[2] * PT_PER_MM,
+                    height - box[1] * PT_PER_MM,
+                )
+                found.append(_filled(inside, words, box, foot, ruleset))
+    finally:
+        document.close()
+    return found
+
+
+def _within(g: Glyph, box: tuple[float, float, float, float]) -> bool:
+    x, y = (g.x0 + g.x1) / 2, (g.y0 + g.y1) / 2
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _filled(
+    inside: list[Glyph], words: str, box: tuple[float, ...], foot: float, ruleset: str
+) -> Filled:
+    left, top, right, bottom = (
+        box[0] + SAFE_ZONE,
+        box[1] + SAFE_ZONE,
+        box[2] - SAFE_ZONE,
+        box[3] - SAFE_ZONE,
+    )
+    upright = [g for g in inside if g.y0 >= bottom - foot]
+    if len(upright) > 5:  # the footer lies along the bottom: the card is upright
+        body = [g for g in inside if g.y1 < bottom - foot]
+        fill = (max(g.y1 for g in body) - top) / (bottom - foot - top)
+    else:  # set across: the body runs from the left, the footer stands at the right
+        body = [g for g in inside if g.x1 < right - foot]
+        fill = (max(g.x1 for g in body) - left) / (right - foot - left)
+    numbers = re.findall(rf"(\d+)/(\d+)(\s+{re.escape(ruleset)})?", words)
+    [number] = [int(a) for a, _, own in numbers if own]
+    parts = [(int(a), int(b)) for a, b, own in numbers if not own]
+    return Filled(number, parts[0] if parts else None, round(min(1.0, fill), 3))
+
+
+def texts(pdf: bytes) -> list[str]:
+    """Each page's text."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
+    finally:
+        document.close()
+
+
+def deck_cards(pdf: bytes, ruleset: str) -> int:
+    """The cards a written deck holds, read from the first card's number ``1/N``."""
+    found = re.search(rf"\b1/(\d+)\s+{re.escape(ruleset)}\b", texts(pdf)[0])
+    assert found is not None
+    return int(found.group(1))
+
+
+def rules_pages(pdf: bytes, examples: str) -> int:
+    """The pages a written sheet's rules take: those before the page that opens with the
+    worked examples' title ``examples`` (all of them where it has none)."""
+    pages = texts(pdf)
+    for number, text in enumerate(pages):
+        if number and text.lstrip().startswith(examples):
+            return number
+    return len(pages)
+
+
+def examples_title(name: str, lang: str) -> str:
+    """The title of the worked examples' topic on the sheet of ``name`` in ``lang``."""
+    sheet = build_sheet(pdf_layout.ruleset(name), lang)
+    return next((s.title for s in sheet.sections if s.id == "examples"), "\0")
