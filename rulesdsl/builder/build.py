@@ -249,10 +249,7 @@ def build(
     from rulesdsl.sheet_languages import project_words
 
     chosen = tuple(backends) if backends is not None else default_backends()
-    if missing is None:
-        from rulesdsl import extras
-
-        missing = frozenset(extra for extra in extras.EXTRAS if not extras.has(extra))
+    missing = _missing_extras() if missing is None else missing
     keys = {backend_key(b): b for b in chosen}
     result = BuildResult([])
     transaction.check_folder(out_dir)
@@ -286,20 +283,7 @@ def build(
         result.diagnostics = check_ids(result.compiled, files, sources)
         if not result.ok:
             return result
-        rendered: dict[str, dict[str, dict[str, Output]]] = {}
-        unprintable: list[Diagnostic] = []
-        # the IR and the sheets live until the end: collections walking them again and again
-        # were a quarter of the 20,000-feature build's CPU (bench/README.md, issue 29)
-        with gc_paused():
-            for c in result.compiled:
-                if c.ruleset is None:
-                    continue
-                per_key = rendered[c.ruleset.id] = {}
-                sheets = _sheets(c.ruleset, chosen, words)
-                for key, backend in keys.items():
-                    per_key[key] = dict(_outputs(backend, c.ruleset, sheets))
-                    # out at once: a refused PDF's HTML is freed before the next backend runs
-                    unprintable += _not_printed(c.ruleset.id, per_key[key], files, sources)
+        rendered, unprintable = _render(result.compiled, chosen, keys, words, files, sources)
         result.diagnostics = _check_paths(rendered, files, sources)
         if not result.ok:
             return result
@@ -315,11 +299,7 @@ def build(
         # fail before the costly part (PDFs) if the files cannot go there
         transaction.preflight(out_dir, result.outputs)
         gone = [] if names else sorted(set(old.rulesets) - set(files))
-        read = {
-            c.ruleset.id: sources_read(Path(c.path), c.ruleset)
-            for c in result.compiled
-            if c.ruleset is not None
-        }
+        read = _sources_read(result.compiled)
         change, skipped = _plan(out_dir, rendered, read, gone, old, stamp, jobs, held)
         result.skipped = dict(sorted({**still_skipped, **skipped}.items()))
         from rulesdsl.builder.losses import loss_diagnostics, losses_of
@@ -331,14 +311,62 @@ def build(
             traces = transaction.pending(out_dir)
             result.stale = sorted({*change.write, *change.remove, *traces})
             return result
-        transaction.preflight(out_dir, [*change.write, *change.remove])
-        if change:
-            if not is_locked:  # the folder is new: lock it now
-                stack.enter_context(transaction.locked(out_dir))
-            transaction.commit(out_dir, change)
+        _commit(out_dir, change, stack, is_locked)
         result.written = sorted(change.write)
         result.removed = sorted(change.remove)
     return result
+
+
+def _missing_extras() -> frozenset[str]:
+    """The install's extras that are not installed."""
+    from rulesdsl import extras
+
+    return frozenset(extra for extra in extras.EXTRAS if not extras.has(extra))
+
+
+def _sources_read(compiled: Sequence[Compiled]) -> dict[str, list[str]]:
+    """The files each built ruleset's compile read, by ruleset id (:func:`sources_read`)."""
+    return {
+        c.ruleset.id: sources_read(Path(c.path), c.ruleset)
+        for c in compiled
+        if c.ruleset is not None
+    }
+
+
+def _commit(out_dir: Path, change: transaction.Change, stack: ExitStack, is_locked: bool) -> None:
+    """Write ``change`` into ``out_dir`` as one transaction, locking a folder that is new."""
+    transaction.preflight(out_dir, [*change.write, *change.remove])
+    if change:
+        if not is_locked:  # the folder is new: lock it now
+            stack.enter_context(transaction.locked(out_dir))
+        transaction.commit(out_dir, change)
+
+
+def _render(
+    compiled: Sequence[Compiled],
+    chosen: tuple[Backend, ...],
+    keys: Mapping[str, Backend],
+    words: Path,
+    files: Mapping[str, Path],
+    sources: Mapping[str, str],
+) -> tuple[dict[str, dict[str, dict[str, Output]]], list[Diagnostic]]:
+    """Every backend's outputs for each compiled ruleset, by ruleset id and backend key, and
+    the warnings of PDFs that could not be printed."""
+    rendered: dict[str, dict[str, dict[str, Output]]] = {}
+    unprintable: list[Diagnostic] = []
+    # the IR and the sheets live until the end: collections walking them again and again
+    # were a quarter of the 20,000-feature build's CPU (bench/README.md, issue 29)
+    with gc_paused():
+        for c in compiled:
+            if c.ruleset is None:
+                continue
+            per_key = rendered[c.ruleset.id] = {}
+            sheets = _sheets(c.ruleset, chosen, words)
+            for key, backend in keys.items():
+                per_key[key] = dict(_outputs(backend, c.ruleset, sheets))
+                # out at once: a refused PDF's HTML is freed before the next backend runs
+                unprintable += _not_printed(c.ruleset.id, per_key[key], files, sources)
+    return rendered, unprintable
 
 
 def _new_compiler() -> Compiler:
