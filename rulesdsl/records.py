@@ -119,6 +119,7 @@ def dataclass(cls: Any = None, /, **options: Any) -> Any:
     """``dataclasses.dataclass(cls, **options)``, with each method's code from the cache."""
 
     def wrap(cls: type[Any]) -> type[Any]:
+        options.setdefault("slots", True)
         with _LOCK:
             had = "exec" in vars(dataclasses)
             previous = vars(dataclasses).get("exec")
