@@ -401,6 +401,8 @@ def read_chart(
                     end_line=entries_[-1].value.pos.end_line,
                     end_column=entries_[-1].value.pos.end_column,
                 )
+                if len(entries_) > 1
+                else entries_[0].value.pos  # one entry: the cell's span is its own
                 if entries_
                 else key_pos
             )
