@@ -18,8 +18,8 @@ import pytest
 
 BYTES_PER_CSV_BYTE = 450
 """The most resident memory an import may add per byte of its chart. Before issue 45's
-memory work a 256 KiB chart of this shape added 688 bytes a byte (172 MiB); now about 410,
-which keeps a 2 MiB chart under 1 GiB for the whole process."""
+memory work a 256 KB chart of this shape added 708 bytes a byte (172 MiB); now about 400,
+which keeps a 2 MiB chart under 1 GiB for the whole process (762 MiB, dev/README.md)."""
 
 CHILD = r"""
 import contextlib, io, json, sys
