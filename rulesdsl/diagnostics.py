@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pos:
     """A span in a source file; lines and columns count from 1 (every front end gives these,
     and the syntax tree holds them as ``syntax.Pos``)."""

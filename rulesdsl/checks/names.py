@@ -67,16 +67,19 @@ def check(
     declared if it is (a mode's id, not each cell that refers to the mode)."""
     bad: dict[str, Slot] = {}
     good: set[tuple[str, ir.Pattern, bool]] = set()  # a name is used many times: judged once
-    for found in _found(ruleset):
+
+    def judge(found: Found) -> None:  # each slot judged as the walk finds it, none kept
         text, pattern, declares = found[:3]
         if (text, pattern, declares) in good:
-            continue
+            return
         if not _matches(pattern, text) or (declares and is_reserved(text, ruleset)):
             first = bad.get(text)
             if first is None or (declares and not first.declares):
                 bad[text] = Slot(*found)
         else:
             good.add((text, pattern, declares))
+
+    _walk(ruleset, judge)
     return [_diagnostic(slot, where) for slot in bad.values()]
 
 
@@ -125,26 +128,32 @@ def _compiled(regex: str) -> re.Pattern[str]:
 
 def slots(value: object) -> Iterator[Slot]:
     """Every name, declaration and language code inside an IR value."""
-    for found in _found(value):
-        yield Slot(*found)
+    found: list[Found] = []
+    _walk(value, found.append)
+    for each in found:
+        yield Slot(*each)
 
 
 Found = tuple[str, ir.Pattern, bool, "Path", tuple[object, ...], str]
 """A slot's fields as a plain tuple: the walk makes one per name in the ruleset, and the
 check makes a :class:`Slot` only of the few that are wrong."""
 
+Out = Callable[[Found], None]
+"""What a walk gives each slot to as it finds it."""
 
-def _found(value: object) -> list[Found]:
+
+def _walk(value: object, out: Out) -> None:
+    """Each slot in ``value`` given to ``out`` as it is found (a ruleset has one per name it
+    uses: a list of them all would hold a path and owners tuple for each)."""
     walker = _walker(cast(Any, type(value)))
-    found: list[Found] = []
     if walker is not None:
-        walker(value, (), (), "", found)
-    return found
+        walker(value, (), (), "", out)
 
 
-Walker = Callable[[Any, Path, tuple[object, ...], str, list[Found]], None]
-"""Appends the slots in a value to a list: (value, path so far, enclosing nodes, field name,
-the list). Plain calls, not nested generators: the walk visits every name of a ruleset."""
+Walker = Callable[[Any, Path, tuple[object, ...], str, Out], None]
+"""Gives the slots in a value to a function: (value, path so far, enclosing nodes, field
+name, the function). Plain calls, not nested generators: the walk visits every name of a
+ruleset."""
 
 
 @cache
@@ -164,18 +173,14 @@ def _walker(tp: Any) -> Walker | None:
             return _walker(base)
         declares = any(isinstance(m, ir.Declares) for m in meta)
 
-        def leaf(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
-        ) -> None:
+        def leaf(value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out) -> None:
             if isinstance(value, str):
-                out.append((value, pattern, declares, path, owners, field))
+                out((value, pattern, declares, path, owners, field))
 
         return leaf
     if origin in (Union, types.UnionType):
 
-        def union(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
-        ) -> None:
+        def union(value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out) -> None:
             walker = None if value is None else _walker(cast(Any, type(value)))
             if walker is not None:
                 walker(value, path, owners, field, out)
@@ -187,7 +192,7 @@ def _walker(tp: Any) -> Walker | None:
             return None
 
         def sequence(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out
         ) -> None:
             for i, x in enumerate(value):
                 item(x, (path, i), owners, field, out)
@@ -199,7 +204,7 @@ def _walker(tp: Any) -> Walker | None:
             return None
 
         def mapping(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out
         ) -> None:
             for k, v in value.items():
                 if keys is not None:
@@ -211,7 +216,7 @@ def _walker(tp: Any) -> Walker | None:
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
 
         def record(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: list[Found]
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out
         ) -> None:
             inner = (value, *owners)
             for name, walker in _fields(cast(Any, type(value))):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -125,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         )
     imported.diagnostics.extend(loaded.diagnostics)  # what reading the file said (W132)
     if target is None:
+        imported = replace(imported, rows=())  # only --into reads them: not held while checking
         checked = check_alone(imported, compiler)
         found = sorted([*imported.diagnostics, *checked], key=sort_key)
         report(found, compiler, "text")

@@ -32,7 +32,7 @@ _NEUTRALISED = re.compile(r"'+[=+\-@\t\r]")
 """A cell export neutralised: import takes one quote off."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cell:
     """One cell: its text (quotes undone, an export's neutralising quote taken off), where it
     starts in the file (its opening quote, if quoted) and where it ends."""

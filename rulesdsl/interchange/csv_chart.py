@@ -52,7 +52,7 @@ _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _THOUSANDS_IN = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Part:
     """A part of a row, as a syntax node (for the checks) and as DSL text (for the file)."""
 
@@ -60,7 +60,7 @@ class Part:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChartRow:
     """One row of the chart: its key and the parts its columns give. A part the chart has no
     column for is missing (None), so that ``--into`` keeps the row's own."""
@@ -401,6 +401,8 @@ def read_chart(
                     end_line=entries_[-1].value.pos.end_line,
                     end_column=entries_[-1].value.pos.end_column,
                 )
+                if len(entries_) > 1
+                else entries_[0].value.pos  # one entry: the cell's span is its own
                 if entries_
                 else key_pos
             )

@@ -116,9 +116,12 @@ _CACHE = _CodeCache(_cache_path())
 
 
 def dataclass(cls: Any = None, /, **options: Any) -> Any:
-    """``dataclasses.dataclass(cls, **options)``, with each method's code from the cache."""
+    """``dataclasses.dataclass(cls, **options)``, with each method's code from the cache; with
+    ``slots=True`` unless told otherwise (a chart of 200,000 rows has millions of IR and syntax
+    nodes: without a ``__dict__`` each is 40 bytes smaller)."""
 
     def wrap(cls: type[Any]) -> type[Any]:
+        options.setdefault("slots", True)
         with _LOCK:
             had = "exec" in vars(dataclasses)
             previous = vars(dataclasses).get("exec")
