@@ -632,3 +632,39 @@ def test_ids_resolve_from_inside_a_folder_of_rulesets(
     monkeypatch.chdir(_elsewhere(tmp_path))
     assert main(["diff", "heavy_gear", "heavy_gear_house"]) == 0
     assert "[soft.walker]" in capsys.readouterr().out
+
+
+SPOTTING = """ruleset demo "Demo"
+version 1.0.0
+units distance in, cost MP
+mode walker "Walker"
+decision spot "Spotting" (dist in, cover bool) {
+  dist <= 6 in -> seen "Seen"
+  dist <= 12 in and not cover -> seen
+  dist <= 12 in -> hidden "Hidden"
+  dist <= 18 in and not cover -> seen
+  dist <= 24 in and not cover -> seen
+  dist <= 30 in -> hidden
+  otherwise -> hidden
+}
+"""
+
+
+def test_one_bound_changed_in_a_decision_with_repeated_outcomes_shows_that_row_once(
+    tmp_path: Path,
+) -> None:
+    """Issue 40: a 7-row decision was printed whole before and after, in outcome ids."""
+    d = diff_texts(tmp_path, SPOTTING, SPOTTING.replace("dist <= 18", "dist <= 20"))
+    assert [c.message for c in d.changes] == [
+        "Spotting, row 4 (Seen): dist <= 18 in and not cover -> dist <= 20 in and not cover"
+    ]
+    assert summary(d) == [("rules", "changed", "spot.4")]
+
+
+def test_a_removed_decision_row_is_shown_with_its_outcomes_label(tmp_path: Path) -> None:
+    old = SPOTTING.replace('-> seen "Seen"', '-> seen "Seen"\n  dist <= 7 in -> close "Close"')
+    d = diff_texts(tmp_path, old, SPOTTING)
+    assert [c.message for c in d.changes] == [
+        "Spotting outcome removed: Close",
+        "Spotting: row removed (was row 2): dist <= 7 in -> Close",
+    ]
