@@ -61,11 +61,13 @@ def _cell(value: ir.Value | None) -> str:
 def sights(d: Differ) -> None:
     for a, b in d._named("sight rule", d.old.sights, d.new.sights, lambda r: r.id):
         name = d.label(b.info, b.id)
-        if a.blocks_at != b.blocks_at:
+        if (a.blocks_when, a.blocks_at) != (b.blocks_when, b.blocks_at):
             before, after = _num(a.blocks_at), _num(b.blocks_at)
-            d.add(
-                "breaking", "changed", b.id, f"{name}: blocks at {before} -> {after}", before, after
-            )
+            said = f"blocks {b.blocks_when} {before} -> {after}"
+            if a.blocks_when != b.blocks_when:  # `at` -> `above` changes the meaning (issue 40)
+                before, after = f"{a.blocks_when} {before}", f"{b.blocks_when} {after}"
+                said = f"blocks {before} -> blocks {after}"
+            d.add("breaking", "changed", b.id, f"{name}: {said}", before, after)
         if a.crossed != b.crossed:
             before, after = a.crossed or "nothing", b.crossed or "nothing"
             d.add(

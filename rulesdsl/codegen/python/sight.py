@@ -62,6 +62,7 @@ def sights(rs: ir.Ruleset, runtime: Runtime, code: Callable[[str], Any]) -> list
                 "crossed": rule.crossed,
                 "by_feature": values,
                 "target_inside": rule.target_inside,
+                "blocks_above": rule.blocks_when == "above",
                 "by_mode": by_mode,
             }
         )
