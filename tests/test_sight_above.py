@@ -137,3 +137,33 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
         "more than 2 blocks the line",
     ):
         assert shown in doc
+
+
+def _house(tmp_path: Path, overrides: str) -> tuple[ir.Ruleset | None, list[str]]:
+    (tmp_path / "demo.terrain").write_text(HEADER + AT.replace("at 2", "at 3"), "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends demo@^1.0\n' + overrides, "utf-8"
+    )
+    compiled = Compiler().compile_file(house)
+    return compiled.ruleset, [d.code for d in compiled.diagnostics if d.is_error]
+
+
+def test_a_house_rule_restates_the_threshold_as_blocks_above(tmp_path: Path) -> None:
+    rs, errors = _house(tmp_path, "override los.blocks_above | 2\n")
+    assert rs is not None and errors == []
+    rule = rs.sights[0]
+    assert (rule.blocks_when, rule.blocks_at) == ("above", 2)
+    [change] = rs.changes
+    assert change.path == ir.SightPath("los", "blocks_above")
+    assert (change.was, change.now) == (
+        ir.Cell(ir.Text("blocks at 3")),
+        ir.Cell(ir.Text("blocks above 2")),
+    )
+
+
+def test_blocks_at_and_blocks_above_of_one_rule_overridden_together_is_e505(
+    tmp_path: Path,
+) -> None:
+    _, errors = _house(tmp_path, "override los.blocks_above | 2\noverride los.blocks_at | 4\n")
+    assert errors == ["E505"]
