@@ -195,6 +195,18 @@ WORD_UNIONS: dict[str, tuple[str, set[str]]] = {
             "semantics/tables.py",
         },
     ),
+    "SightBound": (
+        "ir",
+        {
+            "semantics/__init__.py",
+        },
+    ),
+    "SightField": (
+        "ir/changes",
+        {
+            "variants/overrides.py",
+        },
+    ),
     "GridShape": (
         "ir/movement",
         {

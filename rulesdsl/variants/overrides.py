@@ -574,7 +574,14 @@ class Overrides(MergeBase):
 
         def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(base, s.SightDecl)
-            above: Literal[True] | None = True if field == "blocks_above" else None
+            above: Literal[True] | None
+            match field:
+                case "blocks_at":
+                    above = None
+                case "blocks_above":
+                    above = True
+                case _:
+                    assert_never(field)
             return replace(base, blocks_at=o.cell.entries[0].value, above=above)
 
         return Landing(index, (head, "blocks"), ir.SightPath(head, field), apply, "one")
