@@ -668,3 +668,17 @@ def test_a_removed_decision_row_is_shown_with_its_outcomes_label(tmp_path: Path)
         "Spotting outcome removed: Close",
         "Spotting: row removed (was row 2): dist <= 7 in -> Close",
     ]
+
+
+def test_a_changed_sight_value_names_the_sight_rule_by_its_label(tmp_path: Path) -> None:
+    """Issue 40: `diff` showed the sight rule's id (`Woods, los: 1 -> 2`) beside labels."""
+    old = (
+        'ruleset demo "Demo"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'
+        'sight los "Line of sight" : blocks at 3\n'
+        'layer terrain "Terrain" {\n  columns cost, los\n  woods "Woods" | 2 | 1, walker 0\n}\n'
+    )
+    d = diff_texts(tmp_path, old, old.replace("| 1, walker 0", "| 2, walker 1"))
+    assert [c.message for c in d.changes] == [
+        "Woods, Line of sight: 1 -> 2",
+        "Woods, Line of sight for Walker: 0 -> 1",
+    ]

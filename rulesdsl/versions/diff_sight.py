@@ -92,6 +92,7 @@ def sights(d: Differ) -> None:
             after = "target inside" if b.target_inside else "target not counted inside"
             d.add("breaking", "changed", b.id, f"{name}: {before} -> {after}", before, after)
     rules = {r.id for r in d.old.sights} & {r.id for r in d.new.sights}
+    shown = {r.id: d.label(r.info, r.id) for r in d.new.sights}
     old_features = {f.id: f for f in d.old.features}
     for f in d.new.features:
         before_feature = old_features.get(f.id)
@@ -107,18 +108,24 @@ def sights(d: Differ) -> None:
                     "breaking",
                     "changed",
                     f"{f.id}.{rule}",
-                    f"{d.label(f.info, f.id)}, {rule}: {before} -> {after}",
+                    f"{d.label(f.info, f.id)}, {shown[rule]}: {before} -> {after}",
                     before,
                     after,
                 )
-            _keyed(d, f, rule, old_cell, new_cell)
+            _keyed(d, f, (rule, shown[rule]), old_cell, new_cell)
 
 
-def _keyed(d: Differ, f: ir.Feature, rule: str, old: ir.Cell | None, new: ir.Cell | None) -> None:
+def _keyed(
+    d: Differ, f: ir.Feature, named: tuple[str, str], old: ir.Cell | None, new: ir.Cell | None
+) -> None:
     """A sight value keyed by unit type or keyword (``fly 0``) changed, added or removed: a
-    line that unit type saw through may now be blocked, so breaking."""
+    line that unit type saw through may now be blocked, so breaking. ``named``: the rule's id
+    and its label."""
+    rule, rule_name = named
     was = dict(old.exceptions) if old else {}
     now = dict(new.exceptions) if new else {}
+    keys = {m.id: d.label(m.info, m.id) for m in d.new.modes}
+    keys.update({g.id: d.label(g.info, g.id) for g in d.new.groups})
     for key in sorted({*was, *now}):
         before, after = _cell(was.get(key)), _cell(now.get(key))
         if before != after:
@@ -126,7 +133,8 @@ def _keyed(d: Differ, f: ir.Feature, rule: str, old: ir.Cell | None, new: ir.Cel
                 "breaking",
                 "changed",
                 f"{f.id}.{rule}.{key}",
-                f"{d.label(f.info, f.id)}, {rule} for {key}: {before} -> {after}",
+                f"{d.label(f.info, f.id)}, {rule_name} for {keys.get(key, key)}: "
+                f"{before} -> {after}",
                 before,
                 after,
             )
