@@ -682,3 +682,20 @@ def test_a_changed_sight_value_names_the_sight_rule_by_its_label(tmp_path: Path)
         "Woods, Line of sight: 1 -> 2",
         "Woods, Line of sight for Walker: 0 -> 1",
     ]
+
+
+def test_a_results_cell_and_a_natural_roll_are_shown_with_labels(tmp_path: Path) -> None:
+    """Issue 40: a results table's changed cell showed its column's and outcomes' ids."""
+    old = (
+        'ruleset demo "Demo"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'
+        'dice crt "Combat results" : 1d6 by odds {\n'
+        '  column low "1:1" up to 1\n  column high "2:1" above 1\n'
+        '  outcome dr "Defender retreats"\n  outcome de "Defender eliminated"\n'
+        "  natural 6 de\n  1-3 | dr | dr\n  4+ | dr | de\n}\n"
+    )
+    new = old.replace("1-3 | dr | dr", "1-3 | dr | de").replace("natural 6 de", "natural 6 dr")
+    d = diff_texts(tmp_path, old, new)
+    assert [c.message for c in d.changes] == [
+        "Combat results, natural 6: Defender eliminated -> Defender retreats",
+        "Combat results, 1-3 in column 2:1: Defender retreats -> Defender eliminated",
+    ]

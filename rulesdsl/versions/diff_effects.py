@@ -39,7 +39,7 @@ class Differ(Protocol):
     def label(self, info: ir.Info, fallback: str, ruleset: ir.Ruleset | None = None) -> str: ...
 
 
-def _labels(d: Differ) -> dict[str, str]:
+def labels(d: Differ) -> dict[str, str]:
     """The words for each outcome and sight rule: its label where it has one (issue 40)."""
     items: list[tuple[str, ir.Info]] = [
         *((r.id, r.info) for t in d.new.dice_tables for r in t.rows),
@@ -59,7 +59,7 @@ def effects(d: Differ) -> None:
     new_all = {o for _, o, _ in semantics_effects.outcomes(d.new)}
     old_fed = set(semantics_effects.fed_outcomes(d.old))
     new_fed = set(semantics_effects.fed_outcomes(d.new))
-    shown = _labels(d)
+    shown = labels(d)
     for column in sorted(fed(d)):
         was = semantics_effects.outcome_values(d.old, column)
         now = semantics_effects.outcome_values(d.new, column)

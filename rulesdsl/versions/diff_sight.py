@@ -9,7 +9,7 @@ roll, the dice. A new outcome, column or rule is additive; a changed modifier is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, Protocol, TypeVar, assert_never
 
 from rulesdsl import ir, spelling
@@ -158,10 +158,11 @@ def _rounding(rounding: ir.Rounding | None) -> str:
     return f"round {rounding}" if rounding else "no rounding"
 
 
-def _natural(n: ir.NaturalRow) -> str:
+def _natural(n: ir.NaturalRow, shown: Mapping[str, str]) -> str:
     if n.by_column:
-        return " | ".join(n.by_column)
-    return f"at least {n.outcome}" if n.at_least else n.outcome
+        return " | ".join(shown.get(o, o) for o in n.by_column)
+    outcome = shown.get(n.outcome, n.outcome)
+    return f"at least {outcome}" if n.at_least else outcome
 
 
 def naturals(
@@ -173,11 +174,14 @@ def naturals(
     new: Sequence[ir.NaturalRow],
 ) -> None:
     """Natural rolls added, removed or changed (``at least``, per column: issue 25)."""
-    old_naturals = {n.roll: _natural(n) for n in old}
-    new_naturals = {n.roll: _natural(n) for n in new}
+    shown = diff_effects.labels(d)  # the message names outcomes by their labels (issue 40)
+    old_naturals = {n.roll: n for n in old}
+    new_naturals = {n.roll: n for n in new}
     for roll in sorted(old_naturals.keys() | new_naturals.keys()):
-        before, after = old_naturals.get(roll, "nothing"), new_naturals.get(roll, "nothing")
+        was, now = old_naturals.get(roll), new_naturals.get(roll)
+        before, after = (_natural(n, {}) if n else "nothing" for n in (was, now))
         if before != after:
+            said = " -> ".join(_natural(n, shown) if n else "nothing" for n in (was, now))
             d.add(
                 level,
                 "changed"
@@ -186,7 +190,7 @@ def naturals(
                 if roll in new_naturals
                 else "removed",
                 f"{table}.natural.{roll}",
-                f"{name}, natural {roll}: {before} -> {after}",
+                f"{name}, natural {roll}: {said}",
                 before,
                 after,
             )
@@ -294,6 +298,8 @@ def _rows(d: Differ, name: str, a: ir.ResultsTable, b: ir.ResultsTable) -> None:
 
     before, after = cells(a), cells(b)
     columns = {c.id for c in a.columns} & {c.id for c in b.columns}
+    shown = diff_effects.labels(d)
+    column_names = {c.id: d.label(c.info, c.id) for c in b.columns}
     for key in dict.fromkeys([*before, *after]):
         span, column = key
         if column not in columns:
@@ -304,7 +310,8 @@ def _rows(d: Differ, name: str, a: ir.ResultsTable, b: ir.ResultsTable) -> None:
                 "breaking",
                 "changed",
                 f"{b.id}.{span}.{column}",
-                f"{name}, {span} in column {column}: {was} -> {now}",
+                f"{name}, {span} in column {column_names[column]}: "
+                f"{shown.get(was, was)} -> {shown.get(now, now)}",
                 was,
                 now,
             )
