@@ -243,7 +243,7 @@ def _expected_words(expected: set[str], lark: Lark) -> str:
     return ", ".join(ordered[:8]) + (", ..." if len(ordered) > 8 else "")
 
 
-_ARITHMETIC = frozenset({"SIGN", "SCALE_OP", "STAR", "SLASH", "PLUS", "MINUS", "LPAR"})
+_ARITHMETIC = frozenset({"SIGN", "SCALE_OP", "SLASH", "PLUS", "MINUS", "LPAR"})
 _BLOCK_NOTE = (
     "a block's source and notes go on its opening line, before '{' "
     '(`table speeds "Speeds" note "..." {`), or on a row inside it'
@@ -257,9 +257,9 @@ _EXAMPLE_VALUES = (
 def _hint(token: Token, lines: list[str]) -> str | None:
     """A hint that says where the unexpected token goes, when the place tells: a source or
     note after a block's closing '}', arithmetic in a worked example's line (issue 40)."""
-    before = "\n".join(lines)[: token.start_pos or 0].rstrip()
-    if token.type in ("NOTE", "LSQB", "REMARK") and before.endswith("}"):
-        return _BLOCK_NOTE
+    if token.type in ("NOTE", "LSQB", "REMARK"):
+        before = "\n".join(lines)[: token.start_pos or 0].rstrip()
+        return _BLOCK_NOTE if before.endswith("}") else None
     if token.type in _ARITHMETIC:
         line = max((token.line or 1) - 1, 0)
         head = next((lines[i] for i in range(line, -1, -1) if lines[i][:1].isalpha()), "")

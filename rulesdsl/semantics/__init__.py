@@ -483,13 +483,13 @@ def line_of_sight(
 ) -> SightLine:
     """The line from the firer's place (first) to the target's (last): the counted places'
     hindrance adds up; the line is blocked once it reaches ``blocks_at`` (passes it, for a
-    rule that ``blocks above``) or when a counted
-    place blocks by itself. ``crossed``: the length of line inside each place, for the step
-    cells of a rule with ``crossed``. ``mode``: the viewer's unit type, for cells keyed by
-    unit type or keyword. With ``target_inside``, the target's place adds to the hindrance
-    (and blocks when it is ``blocked``) but not to the total ``blocks_at`` tests. A whole-map
-    condition, given in ``conditions`` or in any place, adds its value once to the line (to
-    the hindrance and to what ``blocks_at`` tests), in no place's own value (issue 24)."""
+    rule that ``blocks above``) or when a counted place blocks by itself. ``crossed``: the
+    length of line inside each place, for the step cells of a rule with ``crossed``.
+    ``mode``: the viewer's unit type, for cells keyed by unit type or keyword. With
+    ``target_inside``, the target's place adds to the hindrance (and blocks when it is
+    ``blocked``) but not to the total ``blocks_at`` tests. A whole-map condition, given in
+    ``conditions`` or in any place, adds its value once to the line (to the hindrance and to
+    what ``blocks_at`` tests), in no place's own value (issue 24)."""
     counted_at = set(counted_places(rule, len(places)))
     inside = len(places) - 1 if rule.target_inside and len(places) > 1 else None
     by_place: list[float | ir.Marker] = []
