@@ -306,3 +306,44 @@ def test_degenerate_files(compiler: Compiler, text: str) -> None:
     compiled = compile_snippet(compiler, text)
     assert not compiled.ok
     assert all(d.code in CODES for d in compiled.diagnostics)
+
+
+# ---- issue 40: the syntax errors that cost the trials the most time -------------------------
+
+
+def test_a_source_after_ignores_others_on_a_row_is_accepted(compiler: Compiler) -> None:
+    text = body(
+        'book rb "Rule book"\n'
+        'layer terrain "Terrain" {\n'
+        '  clear "Clear" | 1\n'
+        '  road "Road" | 1 ignores others [rb p.4]\n'
+        "}\n"
+    )
+    compiled = compile_snippet(compiler, text)
+    assert compiled.ok, [str(d) for d in compiled.diagnostics]
+    assert compiled.ruleset is not None
+    road = next(f for f in compiled.ruleset.features if f.id == "road")
+    assert road.ignores_others and road.info.source is not None
+
+
+def test_a_note_after_a_tables_closing_brace_says_where_notes_go(compiler: Compiler) -> None:
+    text = body('table speeds "Speeds" {\n  columns walk\n  w "W" | 1\n} note "hello"\n')
+    compiled = compile_snippet(compiler, text)
+    [d] = [d for d in compiled.diagnostics if d.is_error]
+    assert (d.code, d.pos and d.pos.line) == ("E001", line(4))
+    assert d.hint is not None and "before '{'" in d.hint
+    moved = body('table speeds "Speeds" note "hello" {\n  columns walk\n  w "W" | 1\n}\n')
+    assert compile_snippet(compiler, moved).ok  # where the hint says it goes, it is accepted
+
+
+def test_arithmetic_in_an_examples_arguments_says_examples_take_literal_values(
+    compiler: Compiler,
+) -> None:
+    text = body(
+        'layer terrain "Terrain" {\n  clear "Clear" | 1\n}\n'
+        'example ex "Ex" {\n  route_cost(walker, clear, 2 + 3) = 1\n}\n'
+    )
+    compiled = compile_snippet(compiler, text)
+    [d] = [d for d in compiled.diagnostics if d.is_error]
+    assert (d.code, d.pos and d.pos.line) == ("E001", line(5))
+    assert d.hint is not None and "literal values" in d.hint

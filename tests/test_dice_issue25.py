@@ -441,7 +441,7 @@ def test_diff_grades_a_natural_roll_changed_on_a_plain_dice_table(tmp_path: Path
         "rules",
         "changed",
         "terrain_effects.natural.12",
-        "Terrain Effects, natural 12: major -> at least fire",
+        "Terrain Effects, natural 12: Major explosion -> at least Hex catches fire",
     ) in changes
 
 

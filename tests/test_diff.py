@@ -632,3 +632,70 @@ def test_ids_resolve_from_inside_a_folder_of_rulesets(
     monkeypatch.chdir(_elsewhere(tmp_path))
     assert main(["diff", "heavy_gear", "heavy_gear_house"]) == 0
     assert "[soft.walker]" in capsys.readouterr().out
+
+
+SPOTTING = """ruleset demo "Demo"
+version 1.0.0
+units distance in, cost MP
+mode walker "Walker"
+decision spot "Spotting" (dist in, cover bool) {
+  dist <= 6 in -> seen "Seen"
+  dist <= 12 in and not cover -> seen
+  dist <= 12 in -> hidden "Hidden"
+  dist <= 18 in and not cover -> seen
+  dist <= 24 in and not cover -> seen
+  dist <= 30 in -> hidden
+  otherwise -> hidden
+}
+"""
+
+
+def test_one_bound_changed_in_a_decision_with_repeated_outcomes_shows_that_row_once(
+    tmp_path: Path,
+) -> None:
+    """Issue 40: a 7-row decision was printed whole before and after, in outcome ids."""
+    d = diff_texts(tmp_path, SPOTTING, SPOTTING.replace("dist <= 18", "dist <= 20"))
+    assert [c.message for c in d.changes] == [
+        "Spotting, row 4 (Seen): dist <= 18 in and not cover -> dist <= 20 in and not cover"
+    ]
+    assert summary(d) == [("rules", "changed", "spot.4")]
+
+
+def test_a_removed_decision_row_is_shown_with_its_outcomes_label(tmp_path: Path) -> None:
+    old = SPOTTING.replace('-> seen "Seen"', '-> seen "Seen"\n  dist <= 7 in -> close "Close"')
+    d = diff_texts(tmp_path, old, SPOTTING)
+    assert [c.message for c in d.changes] == [
+        "Spotting outcome removed: Close",
+        "Spotting: row removed (was row 2): dist <= 7 in -> Close",
+    ]
+
+
+def test_a_changed_sight_value_names_the_sight_rule_by_its_label(tmp_path: Path) -> None:
+    """Issue 40: `diff` showed the sight rule's id (`Woods, los: 1 -> 2`) beside labels."""
+    old = (
+        'ruleset demo "Demo"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'
+        'sight los "Line of sight" : blocks at 3\n'
+        'layer terrain "Terrain" {\n  columns cost, los\n  woods "Woods" | 2 | 1, walker 0\n}\n'
+    )
+    d = diff_texts(tmp_path, old, old.replace("| 1, walker 0", "| 2, walker 1"))
+    assert [c.message for c in d.changes] == [
+        "Woods, Line of sight: 1 -> 2",
+        "Woods, Line of sight for Walker: 0 -> 1",
+    ]
+
+
+def test_a_results_cell_and_a_natural_roll_are_shown_with_labels(tmp_path: Path) -> None:
+    """Issue 40: a results table's changed cell showed its column's and outcomes' ids."""
+    old = (
+        'ruleset demo "Demo"\nversion 1.0.0\nunits distance in, cost MP\nmode walker "Walker"\n'
+        'dice crt "Combat results" : 1d6 by odds {\n'
+        '  column low "1:1" up to 1\n  column high "2:1" above 1\n'
+        '  outcome dr "Defender retreats"\n  outcome de "Defender eliminated"\n'
+        "  natural 6 de\n  1-3 | dr | dr\n  4+ | dr | de\n}\n"
+    )
+    new = old.replace("1-3 | dr | dr", "1-3 | dr | de").replace("natural 6 de", "natural 6 dr")
+    d = diff_texts(tmp_path, old, new)
+    assert [c.message for c in d.changes] == [
+        "Combat results, natural 6: Defender eliminated -> Defender retreats",
+        "Combat results, 1-3 in column 2:1: Defender retreats -> Defender eliminated",
+    ]

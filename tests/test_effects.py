@@ -315,9 +315,9 @@ def test_diff_grades_an_outcomes_sight_value_as_breaking_and_its_cost_as_rules(
     assert old is not None and new is not None
     found = sorted((c.level, c.path, c.message) for c in semantic.diff(old, new).changes)
     assert found == [
-        ("breaking", "routed.cost", "outcome routed, move cost: 2 -> nothing"),
-        ("breaking", "smoke.los", "outcome smoke, los: 1 -> 2"),
-        ("rules", "cratered.cost", "outcome cratered, move cost: 1 -> 2"),
+        ("breaking", "routed.cost", "outcome Routed, move cost: 2 -> nothing"),
+        ("breaking", "smoke.los", "outcome Smoke, Line of sight: 1 -> 2"),
+        ("rules", "cratered.cost", "outcome Cratered, move cost: 1 -> 2"),
     ]
 
 

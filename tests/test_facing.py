@@ -724,3 +724,15 @@ def test_a_facing_route_lists_its_rolls_and_first_entering_counts_the_game(
     ]
     with pytest.raises(module.InvalidArgument, match="entered"):
         module.route_cost(board, "ship", route, entered=[((2, 0), 0)])
+
+
+def test_a_turn_cost_in_the_headers_cost_unit_is_accepted_when_that_unit_is_a_length() -> None:
+    """Issue 40: `cost hex` in the header made `turn 0 hex per hexside` an E203."""
+    text = (
+        'ruleset demo "Demo"\nversion 1.0.0\nunits distance hex, cost hex\n'
+        'grid hexes "Hex" : 1 hex = 100 m, hex\nmode ship "Ship"\n'
+        'layer terrain "Terrain" {\n  sea "Sea" | 1\n}\n'
+        "facing ship on hexes : turn 0 hex per hexside\n"
+    )
+    compiled = compile_snippet(Compiler(), text)
+    assert compiled.ok, [str(d) for d in compiled.diagnostics]

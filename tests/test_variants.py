@@ -973,7 +973,7 @@ insert lock before auto: distance <= 2 -> point_blank "Point blank" fr "À bout"
             "rules",
             "added",
             "lock.point_blank",
-            "Lock: row added after 'No lock': distance <= 2 -> point_blank",
+            "Lock: row added after 'No lock': distance <= 2 -> Point blank",
         ),
         ("rules", "changed", "lock.auto", "Lock, row Automatic: distance <= 6 -> distance <= 8"),
     ]

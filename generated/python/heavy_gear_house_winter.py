@@ -2986,9 +2986,10 @@ class SightRule(_Record):
     ``between`` (not the firer's nor the target's), ``target`` (and the target's), ``both``.
     A value that is a StepCost is the step's answer for the length of line inside the place,
     in the unit ``crossed``. ``target_inside``: the target's place adds to the hindrance but
-    not to the total that ``blocks_at`` tests. ``by_mode``: per viewer's unit type, the
-    features whose value differs for it (cells keyed by unit type or keyword, resolved by
-    precedence as costs are)."""
+    not to the total that ``blocks_at`` tests. ``blocks_above``: only a total greater than
+    ``blocks_at`` blocks (``blocks above N``), not one equal to it. ``by_mode``: per viewer's
+    unit type, the features whose value differs for it (cells keyed by unit type or keyword,
+    resolved by precedence as costs are)."""
 
     id: str
     label: Labels
@@ -2997,6 +2998,7 @@ class SightRule(_Record):
     crossed: str | None
     values: Mapping[str, float | Marker | StepCost]
     target_inside: bool = False
+    blocks_above: bool = False
     by_mode: Mapping[str, Mapping[str, float | Marker | StepCost]] = MappingProxyType({})
 
 
@@ -3116,7 +3118,9 @@ def line_of_sight(
             total += here
             if i != inside:
                 through += here
-    if rule.blocks_at is not None and through >= rule.blocks_at:
+    if rule.blocks_at is not None and (
+        through > rule.blocks_at if rule.blocks_above else through >= rule.blocks_at
+    ):
         blocked = True
     return Sight(total, blocked, _tuple(by_place))
 

@@ -89,13 +89,17 @@ def _named_twice(
 
 
 def _sight(rs: ir.Ruleset, rule: ir.Sight, where: Positions, out: list[Diagnostic]) -> None:
-    if rule.blocks_at is not None and not rule.blocks_at > 0:
+    above = rule.blocks_when == "above"
+    if rule.blocks_at is not None and not (rule.blocks_at >= 0 if above else rule.blocks_at > 0):
         out.append(
             error(
                 "E250",
-                f"sight rule '{rule.id}' blocks at {rule.blocks_at:g}: every line would be blocked",
+                f"sight rule '{rule.id}' blocks {rule.blocks_when} {rule.blocks_at:g}: "
+                "every line would be blocked",
                 where.of_field(rule, "blocks_at"),
-                "blocks at a positive total, e.g. `blocks at 3`",
+                "blocks above 0 or more, e.g. `blocks above 2`"
+                if above
+                else "blocks at a positive total, e.g. `blocks at 3`",
             )
         )
     _crossed(rs, rule, where, out)

@@ -131,7 +131,7 @@ class Parser:
             try:
                 statements = self._build("\n".join(lines), builder)
             except UnexpectedInput as exc:
-                found = _syntax_error(exc, path, self._lark)
+                found = _syntax_error(exc, path, self._lark, lines)
                 errors.append(found)
                 line = found.pos.line if found.pos is not None else exc.line
                 at = getattr(exc, "pos_in_stream", None)  # where this reading stopped
@@ -243,7 +243,32 @@ def _expected_words(expected: set[str], lark: Lark) -> str:
     return ", ".join(ordered[:8]) + (", ..." if len(ordered) > 8 else "")
 
 
-def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark) -> Diagnostic:
+_ARITHMETIC = frozenset({"SIGN", "SCALE_OP", "SLASH", "PLUS", "MINUS", "LPAR"})
+_BLOCK_NOTE = (
+    "a block's source and notes go on its opening line, before '{' "
+    '(`table speeds "Speeds" note "..." {`), or on a row inside it'
+)
+_EXAMPLE_VALUES = (
+    "an example's arguments and answers are literal values (numbers, names, `(a, b)` groups): "
+    "work the arithmetic out (write 5, not 2 + 3)"
+)
+
+
+def _hint(token: Token, lines: list[str]) -> str | None:
+    """A hint that says where the unexpected token goes, when the place tells: a source or
+    note after a block's closing '}', arithmetic in a worked example's line (issue 40)."""
+    if token.type in ("NOTE", "LSQB", "REMARK"):
+        before = "\n".join(lines)[: token.start_pos or 0].rstrip()
+        return _BLOCK_NOTE if before.endswith("}") else None
+    if token.type in _ARITHMETIC:
+        line = max((token.line or 1) - 1, 0)
+        head = next((lines[i] for i in range(line, -1, -1) if lines[i][:1].isalpha()), "")
+        if head.startswith(("example", "override example")):
+            return _EXAMPLE_VALUES
+    return None
+
+
+def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark, lines: list[str]) -> Diagnostic:
     line, column = max(exc.line, 1), max(exc.column, 1)
     if isinstance(exc, UnexpectedToken):
         token = exc.token
@@ -257,7 +282,7 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark) -> Diagnostic:
             line, column = token.end_line or line, (token.end_column or column) - 4
         width = max(1, len(str(token).splitlines()[0]) if str(token).strip() else 1)
         pos = s.Pos(path, line, column, line, column + width)
-        expected = "expected " + _expected_words(set(exc.expected), lark)
+        expected = _hint(token, lines) or "expected " + _expected_words(set(exc.expected), lark)
         return error("E001", f"unexpected {found}", pos, expected)
     if isinstance(exc, UnexpectedCharacters):
         pos = s.Pos(path, line, column, line, column + 1)

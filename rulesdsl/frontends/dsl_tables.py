@@ -327,16 +327,22 @@ class TableRules(BuilderBase):
         for c in ch:
             if isinstance(c, tuple) and c and c[0] in ("blocks", "counts", "crossed", "inside"):
                 terms.setdefault(c[0], c[1])
+        blocks: tuple[s.Located, bool] | None = terms.get("blocks")
         return s.SightDecl(
             self._item(meta, ch),
-            terms.get("blocks"),
+            blocks[0] if blocks else None,
             terms.get("counts"),
             terms.get("crossed"),
             terms.get("inside"),
+            above=True if blocks is not None and blocks[1] else None,
         )
 
-    def sight_blocks(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
-        return ("blocks", self._located(meta, ch[-1]))
+    def sight_blocks(self, meta: Meta, ch: list[Any]) -> tuple[str, tuple[s.Located, bool]]:
+        return ("blocks", (self._located(meta, ch[-1]), False))
+
+    def sight_blocks_above(self, meta: Meta, ch: list[Any]) -> tuple[str, tuple[s.Located, bool]]:
+        """``blocks above N`` (issue 40): only a total greater than N blocks."""
+        return ("blocks", (self._located(meta, ch[-1]), True))
 
     def sight_counts(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
         return ("counts", self._name(ch[0]))

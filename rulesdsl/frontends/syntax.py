@@ -469,6 +469,9 @@ class SightDecl:
     crossed: Name | None = None
     inside: Pos | None = None
     """Where ``target inside`` is written (None: it is not)."""
+    above: Literal[True] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``blocks above N`` (only a total greater than N blocks) rather than ``blocks at N``
+    (issue 40). None when not written, left out of the digest then."""
 
 
 @dataclass(frozen=True)

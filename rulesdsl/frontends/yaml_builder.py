@@ -578,6 +578,18 @@ class Builder:
         out: list[s.Statement] = []
         for k, v in _items(value):
             blocks_node = _get(v, "blocks_at") if isinstance(v, MappingNode) else None
+            above_node = _get(v, "blocks_above") if isinstance(v, MappingNode) else None
+            above = blocks_node is None and above_node is not None  # `blocks above N` (issue 40)
+            if blocks_node is not None and above_node is not None:
+                self.diagnostics.append(
+                    error(
+                        "E001",
+                        "a sight rule blocks at a total or above one, not both",
+                        self.pos(above_node),
+                        "keep `blocks_at: N` (N or more blocks) or `blocks_above: N` (more than N)",
+                    )
+                )
+            blocks_node = above_node if above else blocks_node
             blocks = self.located(blocks_node, "signed") if blocks_node is not None else None
             counts_node = _get(v, "counts") if isinstance(v, MappingNode) else None
             counts = self.name(counts_node) if isinstance(counts_node, ScalarNode) else None
@@ -585,7 +597,11 @@ class Builder:
             crossed = self.name(crossed_node) if isinstance(crossed_node, ScalarNode) else None
             inside_node = _get(v, "target_inside") if isinstance(v, MappingNode) else None
             inside = self.pos(inside_node) if _is_yes(inside_node) else None
-            out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed, inside))
+            out.append(
+                s.SightDecl(
+                    self.item(k, v), blocks, counts, crossed, inside, True if above else None
+                )
+            )
         return out
 
     def sec_moves(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

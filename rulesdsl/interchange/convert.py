@@ -464,7 +464,12 @@ class _ToYaml:
     def _sight(self, st: s.SightDecl) -> Any:
         return self._block(
             st.item,
-            blocks_at=self.text(st.blocks_at.pos).split()[-1] if st.blocks_at else None,
+            blocks_at=self.text(st.blocks_at.pos).split()[-1]
+            if st.blocks_at and not st.above
+            else None,
+            blocks_above=self.text(st.blocks_at.pos).split()[-1]
+            if st.blocks_at and st.above
+            else None,
             counts=st.counts.text if st.counts else None,
             crossed=st.crossed.text if st.crossed else None,
             target_inside=True if st.inside is not None else None,

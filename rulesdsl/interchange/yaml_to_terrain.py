@@ -293,6 +293,7 @@ def _tables(node: Any) -> list[str]:
 
 def _sight(name: str, item: Any) -> str:
     terms = [f"blocks at {item['blocks_at']}"] if "blocks_at" in item else []
+    terms += [f"blocks above {item['blocks_above']}"] if "blocks_above" in item else []
     terms += [f"counts {item['counts']}"] if "counts" in item else []
     terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
     terms += ["target inside"] if words.is_yes(item.get("target_inside")) else []

@@ -44,6 +44,8 @@ from rulesdsl.ir.changes import NotePath as NotePath
 from rulesdsl.ir.changes import ParamPath as ParamPath
 from rulesdsl.ir.changes import PolicyPart as PolicyPart
 from rulesdsl.ir.changes import PolicyPath as PolicyPath
+from rulesdsl.ir.changes import SightField as SightField
+from rulesdsl.ir.changes import SightPath as SightPath
 from rulesdsl.ir.changes import StepPath as StepPath
 from rulesdsl.ir.changes import TableCellPath as TableCellPath
 from rulesdsl.ir.changes import TableColumnPath as TableColumnPath
@@ -365,6 +367,9 @@ class Step:
 
 
 SightCounts = Literal["between", "target", "both"]
+SightBound = Literal["at", "above"]
+"""How a sight rule's total is compared with ``blocks_at``: ``at`` (that total or more
+blocks), ``above`` (only a total greater than it, `blocks above 2`, issue 40)."""
 """Which places of a line of sight count."""
 
 
@@ -375,7 +380,8 @@ class Sight:
     ``counts``: which places of the line count (``between``: only the places between the
     firer's and the target's; ``target``: those and the target's; ``both``: those and both
     ends). The line is blocked once the total reaches ``blocks_at`` (None: only a ``blocked``
-    cell blocks) or when a counted place holds a feature whose value is ``blocked``.
+    cell blocks), or passes it when ``blocks_when`` is ``above``, or when a counted place holds
+    a feature whose value is ``blocked``.
     ``crossed``: the unit in which the caller gives the length of line inside each place; a
     cell that is a step answers for that length (None: no cell is a step).
     ``target_inside`` (``counts between, target inside``): the target's own place adds to the
@@ -390,6 +396,7 @@ class Sight:
     counts: SightCounts
     crossed: str | None = None
     target_inside: bool = False
+    blocks_when: SightBound = "at"
 
 
 @dataclass(frozen=True)

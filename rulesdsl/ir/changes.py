@@ -186,6 +186,20 @@ class MovePath:
     kind: Literal["move"] = "move"
 
 
+SightField = Literal["blocks_at", "blocks_above"]
+"""How a house rule restates a sight rule's threshold: ``los.blocks_at``, ``los.blocks_above``
+(issue 40); either replaces the threshold and how it is compared."""
+
+
+@dataclass(frozen=True)
+class SightPath:
+    """A sight rule's threshold: ``los.blocks_at | 3``, ``los.blocks_above | 2``."""
+
+    sight: str
+    field: SightField
+    kind: Literal["sight"] = "sight"
+
+
 @dataclass(frozen=True)
 class ParamPath:
     param: str
@@ -238,6 +252,7 @@ ChangePath = (
     | DecisionRowPath
     | TriggerPath
     | MovePath
+    | SightPath
     | ParamPath
     | LabelPath
     | NotePath

@@ -14,7 +14,7 @@ from typing import assert_never, get_args
 from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering.context import Context
+from rulesdsl.lowering.context import Context, role_dimension
 
 MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
 """The moves a facing rule may allow beside going forward."""
@@ -276,8 +276,14 @@ def _shaped(lw: Context, grid: ir.Grid) -> bool:
     return True
 
 
+def _cost_dimension(lw: Context) -> str | None:
+    """What a facing cost or speed measures: the header's cost unit says (`cost hex`: hexes,
+    so `turn 1 hex per hexside` is a cost, issue 40)."""
+    return role_dimension("cost", lw.header.units.get("cost"))
+
+
 def _cost(lw: Context, amount: s.Located) -> float | None:
-    number = lw.number(amount, "cost")
+    number = lw.number(amount, _cost_dimension(lw))
     if number is None:
         return None
     if number.value < 0:
@@ -294,7 +300,7 @@ def _cost(lw: Context, amount: s.Located) -> float | None:
 def _speed(lw: Context, speed: s.Located | None) -> float | None:
     if speed is None:
         return None
-    number = lw.number(speed, "cost")
+    number = lw.number(speed, _cost_dimension(lw))
     if number is None:
         return None
     if number.value < 0:

@@ -58,7 +58,15 @@ def sight(lw: Context, decl: s.SightDecl) -> ir.Sight:
             "but not to what blocks), or `counts target` alone",
         )
         inside = False
-    rule = ir.Sight(decl.item.name.text, lw.info(decl.item), blocks_at, counts, crossed, inside)
+    rule = ir.Sight(
+        decl.item.name.text,
+        lw.info(decl.item),
+        blocks_at,
+        counts,
+        crossed,
+        inside,
+        "above" if decl.above else "at",
+    )
     lw.where.record(rule, decl.item.name.pos)
     if decl.inside is not None:
         lw.where.record(rule, decl.inside, "target_inside")

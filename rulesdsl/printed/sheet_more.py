@@ -237,7 +237,8 @@ class MoreBlocks(MovementBlocks):
         for rule in self.rs.sights:
             parts = [self.w(f"sight_counts_{rule.counts}")]
             if rule.blocks_at is not None:
-                parts.append(self.w("sight_blocks_at", total=self.num(rule.blocks_at)))
+                total = self.num(rule.blocks_at)
+                parts.append(self.w(f"sight_blocks_{rule.blocks_when}", total=total))
             else:
                 parts.append(self.w("sight_adds_up"))
             own = [f.cells[rule.id].default for f in self.rs.features if rule.id in f.cells]

@@ -482,13 +482,14 @@ def line_of_sight(
     conditions: Sequence[str] = (),
 ) -> SightLine:
     """The line from the firer's place (first) to the target's (last): the counted places'
-    hindrance adds up; the line is blocked once it reaches ``blocks_at`` or when a counted
-    place blocks by itself. ``crossed``: the length of line inside each place, for the step
-    cells of a rule with ``crossed``. ``mode``: the viewer's unit type, for cells keyed by
-    unit type or keyword. With ``target_inside``, the target's place adds to the hindrance
-    (and blocks when it is ``blocked``) but not to the total ``blocks_at`` tests. A whole-map
-    condition, given in ``conditions`` or in any place, adds its value once to the line (to
-    the hindrance and to what ``blocks_at`` tests), in no place's own value (issue 24)."""
+    hindrance adds up; the line is blocked once it reaches ``blocks_at`` (passes it, for a
+    rule that ``blocks above``) or when a counted place blocks by itself. ``crossed``: the
+    length of line inside each place, for the step cells of a rule with ``crossed``.
+    ``mode``: the viewer's unit type, for cells keyed by unit type or keyword. With
+    ``target_inside``, the target's place adds to the hindrance (and blocks when it is
+    ``blocked``) but not to the total ``blocks_at`` tests. A whole-map condition, given in
+    ``conditions`` or in any place, adds its value once to the line (to the hindrance and to
+    what ``blocks_at`` tests), in no place's own value (issue 24)."""
     counted_at = set(counted_places(rule, len(places)))
     inside = len(places) - 1 if rule.target_inside and len(places) > 1 else None
     by_place: list[float | ir.Marker] = []
@@ -513,6 +514,18 @@ def line_of_sight(
             total += value
             if i != inside:
                 through += value
-    if rule.blocks_at is not None and through >= rule.blocks_at:
+    if rule.blocks_at is not None and _past(rule, through, rule.blocks_at):
         blocked = True
     return SightLine(total, blocked, tuple(by_place))
+
+
+def _past(rule: ir.Sight, through: float, threshold: float) -> bool:
+    """Whether a line seen through ``through`` of hindrance is blocked by the threshold:
+    reaching it (``blocks at``) or passing it (``blocks above``, issue 40)."""
+    match rule.blocks_when:
+        case "at":
+            return through >= threshold
+        case "above":
+            return through > threshold
+        case _:
+            assert_never(rule.blocks_when)

@@ -50,6 +50,8 @@ def path_text(path: ir.ChangePath) -> str:
             return f"{trigger}.{field}"
         case ir.MovePath(move=move, field=field):
             return f"{move}.{field}"
+        case ir.SightPath(sight=sight, field=field):
+            return f"{sight}.{field}"
         case ir.ParamPath(param=param):
             return param
         case ir.LabelPath(item=item, lang=lang):
@@ -141,6 +143,8 @@ def _parts(path: ir.ChangePath) -> tuple[str, ...]:
             return (trigger,)
         case ir.MovePath(move=move):
             return (move,)
+        case ir.SightPath(sight=sight):
+            return (sight,)
         case ir.ParamPath(param=param):
             return (param,)
         case ir.LabelPath(item=item) | ir.NotePath(item=item):
@@ -221,6 +225,13 @@ class _Index:
                 return self._trigger(path)
             case ir.MovePath():
                 return self._move(path)
+            case ir.SightPath(sight=sight):
+                rule = next((r for r in self.rs.sights if r.id == sight), None)
+                return (
+                    None
+                    if rule is None or rule.blocks_at is None
+                    else ir.Cell(ir.Text(f"blocks {rule.blocks_when} {rule.blocks_at:g}"))
+                )
             case ir.ParamPath(param=param):
                 found_param = next((p for p in rs.params if p.id == param), None)
                 return (

@@ -77,6 +77,7 @@ def form_hint(form: Form) -> str:
 Apply = Callable[[s.Statement, s.OverrideDecl], s.Statement]
 TRIGGER_FIELDS: tuple[ir.TriggerField, ...] = get_args(ir.TriggerField)
 MOVE_FIELDS: tuple[ir.MoveField, ...] = get_args(ir.MoveField)
+SIGHT_FIELDS: tuple[ir.SightField, ...] = get_args(ir.SightField)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ rewrites the statement."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import assert_never
+from typing import Literal, assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import Related, error
@@ -14,6 +14,7 @@ from rulesdsl.variants.changelog import path_text
 from rulesdsl.variants.merging import (
     COST,
     MOVE_FIELDS,
+    SIGHT_FIELDS,
     TRIGGER_FIELDS,
     Form,
     Landing,
@@ -122,6 +123,8 @@ class Overrides(MergeBase):
                 return self._locate_trigger(i, base, path)
             elif isinstance(base, s.MoveDecl) and base.item.name.text == head:
                 return self._locate_move(i, path)
+            elif isinstance(base, s.SightDecl) and base.item.name.text == head:
+                return self._locate_sight(i, path)
             elif isinstance(base, s.ParamDecl) and base.item.name.text == head:
                 if len(path) > 1:
                     self._missing(
@@ -554,6 +557,34 @@ class Overrides(MergeBase):
                     assert_never(field)
 
         return Landing(index, (head, field), ir.MovePath(head, field), apply, "one")
+
+    def _locate_sight(self, index: int, path: tuple[s.Name, ...]) -> Landing | None:
+        """``override los.blocks_at | 3``, ``override los.blocks_above | 2`` (issue 40): the
+        threshold and how it is compared; the two share one address."""
+        head = path[0].text
+        field = next((f for f in SIGHT_FIELDS if len(path) == 2 and f == path[1].text), None)
+        if field is None:
+            self._missing(
+                path[-1],
+                f"the threshold of the sight rule '{head}' is written `{head}.<part>`",
+                SIGHT_FIELDS if len(path) == 2 else [],
+                "its parts: " + ", ".join(SIGHT_FIELDS),
+            )
+            return None
+
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(base, s.SightDecl)
+            above: Literal[True] | None
+            match field:
+                case "blocks_at":
+                    above = None
+                case "blocks_above":
+                    above = True
+                case _:
+                    assert_never(field)
+            return replace(base, blocks_at=o.cell.entries[0].value, above=above)
+
+        return Landing(index, (head, "blocks"), ir.SightPath(head, field), apply, "one")
 
     def _locate_text(self, path: tuple[s.Name, ...], at: int) -> Landing | None:
         """``item.label.lang`` or ``item.note[.N].lang``: an item's text in one language."""

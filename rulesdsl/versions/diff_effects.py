@@ -36,6 +36,18 @@ class Differ(Protocol):
         new: str | None = None,
     ) -> None: ...
 
+    def label(self, info: ir.Info, fallback: str, ruleset: ir.Ruleset | None = None) -> str: ...
+
+
+def labels(d: Differ) -> dict[str, str]:
+    """The words for each outcome and sight rule: its label where it has one (issue 40)."""
+    items: list[tuple[str, ir.Info]] = [
+        *((r.id, r.info) for t in d.new.dice_tables for r in t.rows),
+        *((o.id, o.info) for t in d.new.results_tables for o in t.outcomes),
+        *((r.id, r.info) for r in d.new.sights),
+    ]
+    return {i: d.label(info, i) for i, info in reversed(items)}  # the first of a name wins
+
 
 def fed(d: Differ) -> frozenset[str]:
     """The effects graded here: ``cost`` and every sight rule, old or new."""
@@ -47,10 +59,11 @@ def effects(d: Differ) -> None:
     new_all = {o for _, o, _ in semantics_effects.outcomes(d.new)}
     old_fed = set(semantics_effects.fed_outcomes(d.old))
     new_fed = set(semantics_effects.fed_outcomes(d.new))
+    shown = labels(d)
     for column in sorted(fed(d)):
         was = semantics_effects.outcome_values(d.old, column)
         now = semantics_effects.outcome_values(d.new, column)
-        what = "move cost" if column == semantics_effects.COST else column
+        what = "move cost" if column == semantics_effects.COST else shown.get(column, column)
         for outcome in dict.fromkeys([*was, *now]):
             before, after = was.get(outcome), now.get(outcome)
             if before == after or outcome not in old_all or outcome not in new_all:
@@ -67,7 +80,7 @@ def effects(d: Differ) -> None:
                 level,
                 "changed",
                 f"{outcome}.{column}",
-                f"outcome {outcome}, {what}: {shown_before} -> {shown_after}",
+                f"outcome {shown.get(outcome, outcome)}, {what}: {shown_before} -> {shown_after}",
                 shown_before,
                 shown_after,
             )

@@ -9,7 +9,7 @@ roll, the dice. A new outcome, column or rule is additive; a changed modifier is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, Protocol, TypeVar, assert_never
 
 from rulesdsl import ir, spelling
@@ -61,11 +61,13 @@ def _cell(value: ir.Value | None) -> str:
 def sights(d: Differ) -> None:
     for a, b in d._named("sight rule", d.old.sights, d.new.sights, lambda r: r.id):
         name = d.label(b.info, b.id)
-        if a.blocks_at != b.blocks_at:
+        if (a.blocks_when, a.blocks_at) != (b.blocks_when, b.blocks_at):
             before, after = _num(a.blocks_at), _num(b.blocks_at)
-            d.add(
-                "breaking", "changed", b.id, f"{name}: blocks at {before} -> {after}", before, after
-            )
+            said = f"blocks {b.blocks_when} {before} -> {after}"
+            if a.blocks_when != b.blocks_when:  # `at` -> `above` changes the meaning (issue 40)
+                before, after = f"{a.blocks_when} {before}", f"{b.blocks_when} {after}"
+                said = f"blocks {before} -> blocks {after}"
+            d.add("breaking", "changed", b.id, f"{name}: {said}", before, after)
         if a.crossed != b.crossed:
             before, after = a.crossed or "nothing", b.crossed or "nothing"
             d.add(
@@ -90,6 +92,7 @@ def sights(d: Differ) -> None:
             after = "target inside" if b.target_inside else "target not counted inside"
             d.add("breaking", "changed", b.id, f"{name}: {before} -> {after}", before, after)
     rules = {r.id for r in d.old.sights} & {r.id for r in d.new.sights}
+    shown = {r.id: d.label(r.info, r.id) for r in d.new.sights}
     old_features = {f.id: f for f in d.old.features}
     for f in d.new.features:
         before_feature = old_features.get(f.id)
@@ -105,18 +108,24 @@ def sights(d: Differ) -> None:
                     "breaking",
                     "changed",
                     f"{f.id}.{rule}",
-                    f"{d.label(f.info, f.id)}, {rule}: {before} -> {after}",
+                    f"{d.label(f.info, f.id)}, {shown[rule]}: {before} -> {after}",
                     before,
                     after,
                 )
-            _keyed(d, f, rule, old_cell, new_cell)
+            _keyed(d, f, (rule, shown[rule]), old_cell, new_cell)
 
 
-def _keyed(d: Differ, f: ir.Feature, rule: str, old: ir.Cell | None, new: ir.Cell | None) -> None:
+def _keyed(
+    d: Differ, f: ir.Feature, named: tuple[str, str], old: ir.Cell | None, new: ir.Cell | None
+) -> None:
     """A sight value keyed by unit type or keyword (``fly 0``) changed, added or removed: a
-    line that unit type saw through may now be blocked, so breaking."""
+    line that unit type saw through may now be blocked, so breaking. ``named``: the rule's id
+    and its label."""
+    rule, rule_name = named
     was = dict(old.exceptions) if old else {}
     now = dict(new.exceptions) if new else {}
+    keys = {m.id: d.label(m.info, m.id) for m in d.new.modes}
+    keys.update({g.id: d.label(g.info, g.id) for g in d.new.groups})
     for key in sorted({*was, *now}):
         before, after = _cell(was.get(key)), _cell(now.get(key))
         if before != after:
@@ -124,7 +133,8 @@ def _keyed(d: Differ, f: ir.Feature, rule: str, old: ir.Cell | None, new: ir.Cel
                 "breaking",
                 "changed",
                 f"{f.id}.{rule}.{key}",
-                f"{d.label(f.info, f.id)}, {rule} for {key}: {before} -> {after}",
+                f"{d.label(f.info, f.id)}, {rule_name} for {keys.get(key, key)}: "
+                f"{before} -> {after}",
                 before,
                 after,
             )
@@ -148,10 +158,11 @@ def _rounding(rounding: ir.Rounding | None) -> str:
     return f"round {rounding}" if rounding else "no rounding"
 
 
-def _natural(n: ir.NaturalRow) -> str:
+def _natural(n: ir.NaturalRow, shown: Mapping[str, str]) -> str:
     if n.by_column:
-        return " | ".join(n.by_column)
-    return f"at least {n.outcome}" if n.at_least else n.outcome
+        return " | ".join(shown.get(o, o) for o in n.by_column)
+    outcome = shown.get(n.outcome, n.outcome)
+    return f"at least {outcome}" if n.at_least else outcome
 
 
 def naturals(
@@ -163,11 +174,14 @@ def naturals(
     new: Sequence[ir.NaturalRow],
 ) -> None:
     """Natural rolls added, removed or changed (``at least``, per column: issue 25)."""
-    old_naturals = {n.roll: _natural(n) for n in old}
-    new_naturals = {n.roll: _natural(n) for n in new}
+    shown = diff_effects.labels(d)  # the message names outcomes by their labels (issue 40)
+    old_naturals = {n.roll: n for n in old}
+    new_naturals = {n.roll: n for n in new}
     for roll in sorted(old_naturals.keys() | new_naturals.keys()):
-        before, after = old_naturals.get(roll, "nothing"), new_naturals.get(roll, "nothing")
+        was, now = old_naturals.get(roll), new_naturals.get(roll)
+        before, after = (_natural(n, {}) if n else "nothing" for n in (was, now))
         if before != after:
+            said = " -> ".join(_natural(n, shown) if n else "nothing" for n in (was, now))
             d.add(
                 level,
                 "changed"
@@ -176,7 +190,7 @@ def naturals(
                 if roll in new_naturals
                 else "removed",
                 f"{table}.natural.{roll}",
-                f"{name}, natural {roll}: {before} -> {after}",
+                f"{name}, natural {roll}: {said}",
                 before,
                 after,
             )
@@ -284,6 +298,8 @@ def _rows(d: Differ, name: str, a: ir.ResultsTable, b: ir.ResultsTable) -> None:
 
     before, after = cells(a), cells(b)
     columns = {c.id for c in a.columns} & {c.id for c in b.columns}
+    shown = diff_effects.labels(d)
+    column_names = {c.id: d.label(c.info, c.id) for c in b.columns}
     for key in dict.fromkeys([*before, *after]):
         span, column = key
         if column not in columns:
@@ -294,7 +310,8 @@ def _rows(d: Differ, name: str, a: ir.ResultsTable, b: ir.ResultsTable) -> None:
                 "breaking",
                 "changed",
                 f"{b.id}.{span}.{column}",
-                f"{name}, {span} in column {column}: {was} -> {now}",
+                f"{name}, {span} in column {column_names[column]}: "
+                f"{shown.get(was, was)} -> {shown.get(now, now)}",
                 was,
                 now,
             )

@@ -7,7 +7,7 @@ changes kind); a new row or column is additive.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
 from typing import Protocol
 
 from rulesdsl import ir, spelling
@@ -53,36 +53,36 @@ def decisions(differ: Differ) -> None:
         rows_a = [spelling.decision_row(r) for r in a.rows]
         rows_b = [spelling.decision_row(r) for r in b.rows]
         if rows_a != rows_b:
-            _decision_rows(differ, b, name, a.rows, b.rows, rows_a, rows_b)
+            _decision_rows(differ, a, b, name, rows_a, rows_b)
 
 
 def _decision_rows(
     differ: Differ,
+    a: ir.Decision,
     d: ir.Decision,
     name: str,
-    old: Sequence[ir.DecisionRow],
-    new: Sequence[ir.DecisionRow],
     text_a: list[str],
     text_b: list[str],
 ) -> None:
-    """Row by row, each named by its outcome (as a variant names them), when outcomes are
-    unique on both sides; else the rows as a whole."""
+    """The rows that changed, each once: named by its outcome (as a variant names them) when
+    outcomes are unique on both sides, else by its place (`row 4`); written with the
+    outcomes' labels (issue 40: a 7-row decision was printed whole, twice, in ids)."""
+    old, new = a.rows, d.rows
     keys_a = [r.outcome for r in old]
     keys_b = [r.outcome for r in new]
+    outcome = {o.id: differ.label(o.info, o.id) for o in (*a.outcomes, *d.outcomes)}
+
+    def shown(row: ir.DecisionRow) -> str:
+        test = spelling.decision_row(row).rsplit(" -> ", 1)[0]
+        return f"{test} -> {outcome.get(row.outcome, row.outcome)}"
+
     if len(set(keys_a)) != len(keys_a) or len(set(keys_b)) != len(keys_b):
-        differ.add(
-            "rules",
-            "changed",
-            d.id,
-            f"{name}: rows changed: {'; '.join(text_a)} -> {'; '.join(text_b)}",
-            "; ".join(text_a),
-            "; ".join(text_b),
-        )
+        _rows_by_place(differ, d, name, [shown(r) for r in old], [shown(r) for r in new])
         return
     was = dict(zip(keys_a, text_a, strict=True))
     now = dict(zip(keys_b, text_b, strict=True))
-    outcome = {o.id: differ.label(o.info, o.id) for o in d.outcomes}
-    for i, key in enumerate(keys_b):
+    for i, row in enumerate(new):
+        key = row.outcome
         label = outcome.get(key, key)
         if key not in was:
             after = f" after '{outcome.get(keys_b[i - 1], keys_b[i - 1])}'" if i else " first"
@@ -90,7 +90,7 @@ def _decision_rows(
                 "rules",
                 "added",
                 f"{d.id}.{key}",
-                f"{name}: row added{after}: {now[key]}",
+                f"{name}: row added{after}: {shown(row)}",
                 None,
                 now[key],
             )
@@ -104,14 +104,14 @@ def _decision_rows(
                 before,
                 after_,
             )
-    for key in keys_a:
-        if key not in now:
+    for row in old:
+        if row.outcome not in now:
             differ.add(
                 "rules",
                 "removed",
-                f"{d.id}.{key}",
-                f"{name}: row removed: {was[key]}",
-                was[key],
+                f"{d.id}.{row.outcome}",
+                f"{name}: row removed: {shown(row)}",
+                was[row.outcome],
                 None,
             )
     common_a = [k for k in keys_a if k in now]
@@ -121,8 +121,48 @@ def _decision_rows(
             "rules",
             "changed",
             d.id,
-            f"{name}: rows reordered: {', '.join(common_a)} -> {', '.join(common_b)}",
+            f"{name}: rows reordered: {', '.join(outcome.get(k, k) for k in common_a)} -> "
+            + ", ".join(outcome.get(k, k) for k in common_b),
         )
+
+
+def _rows_by_place(
+    differ: Differ, d: ir.Decision, name: str, text_a: list[str], text_b: list[str]
+) -> None:
+    """Rows whose outcomes repeat: matched by their text (difflib), so that one changed
+    bound shows as that row alone, named by its place in the new decision."""
+    matcher = difflib.SequenceMatcher(a=text_a, b=text_b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        paired = min(i2 - i1, j2 - j1) if tag == "replace" else 0
+        for k in range(paired):
+            before, after = text_a[i1 + k], text_b[j1 + k]
+            test_a, then_a = before.rsplit(" -> ", 1)
+            test_b, then_b = after.rsplit(" -> ", 1)
+            row = f"row {j1 + k + 1}" + (f" ({then_b})" if then_a == then_b else "")
+            said = f"{test_a} -> {test_b}" if then_a == then_b else f"{before}; now {after}"
+            differ.add(
+                "rules", "changed", f"{d.id}.{j1 + k + 1}", f"{name}, {row}: {said}", before, after
+            )
+        for k in range(j1 + paired, j2):
+            differ.add(
+                "rules",
+                "added",
+                f"{d.id}.{k + 1}",
+                f"{name}: row {k + 1} added: {text_b[k]}",
+                None,
+                text_b[k],
+            )
+        for k in range(i1 + paired, i2):
+            differ.add(
+                "rules",
+                "removed",
+                f"{d.id}.{k + 1}",
+                f"{name}: row removed (was row {k + 1}): {text_a[k]}",
+                text_a[k],
+                None,
+            )
 
 
 # -- tables -----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import assert_never
 
 from rulesdsl import ir, semantics
 from rulesdsl.codegen.plan import values
@@ -26,6 +27,8 @@ class SightRule:
     id: str
     labels: Mapping[str, str]
     blocks_at: float | None
+    blocks_above: bool
+    """Whether the total must pass ``blocks_at`` (``blocks above``, issue 40), not reach it."""
     counts: ir.SightCounts
     crossed: str | None
     target_inside: bool
@@ -68,12 +71,23 @@ def rule(rs: ir.Ruleset, sight: ir.Sight) -> SightRule:
         id=sight.id,
         labels=dict(sight.info.labels),
         blocks_at=sight.blocks_at,
+        blocks_above=_above(sight.blocks_when),
         counts=sight.counts,
         crossed=sight.crossed,
         target_inside=sight.target_inside,
         by_feature=by_feature,
         by_mode=by_mode,
     )
+
+
+def _above(bound: ir.SightBound) -> bool:
+    match bound:
+        case "at":
+            return False
+        case "above":
+            return True
+        case _:
+            assert_never(bound)
 
 
 def build(rs: ir.Ruleset) -> SightPlan:

@@ -40,6 +40,7 @@ def sight_rule_py(rule: SightRule) -> dict[str, Any]:
         "crossed": rule.crossed,
         "by_feature": {f: sight_value_py(v) for f, v in rule.by_feature.items()},
         "target_inside": rule.target_inside,
+        "blocks_above": rule.blocks_above,
         "by_mode": {
             mode: {f: sight_value_py(v) for f, v in values.items()}
             for mode, values in rule.by_mode.items()
