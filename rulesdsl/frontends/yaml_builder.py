@@ -597,11 +597,8 @@ class Builder:
             crossed = self.name(crossed_node) if isinstance(crossed_node, ScalarNode) else None
             inside_node = _get(v, "target_inside") if isinstance(v, MappingNode) else None
             inside = self.pos(inside_node) if _is_yes(inside_node) else None
-            out.append(
-                s.SightDecl(
-                    self.item(k, v), blocks, counts, crossed, inside, True if above else None
-                )
-            )
+            above_flag = True if above else None
+            out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed, inside, above_flag))
         return out
 
     def sec_moves(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
