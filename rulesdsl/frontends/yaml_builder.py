@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any, TypeGuard
+from typing import Any, Literal, TypeGuard
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -597,7 +597,7 @@ class Builder:
             crossed = self.name(crossed_node) if isinstance(crossed_node, ScalarNode) else None
             inside_node = _get(v, "target_inside") if isinstance(v, MappingNode) else None
             inside = self.pos(inside_node) if _is_yes(inside_node) else None
-            above_flag = True if above else None
+            above_flag: Literal[True] | None = True if above else None
             out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed, inside, above_flag))
         return out
 
