@@ -1,0 +1,447 @@
+// ---- runtime (the same in every generated module; follows the Python module piece by piece) ----
+
+const _INF = Infinity;
+
+/** An answer that is not a number: IMPASSABLE, PROHIBITED, BLOCKED or GIVEN. One of each. */
+export class Marker {
+  constructor(name, value) {
+    this.name = name;
+    this.value = value;
+    Object.freeze(this);
+  }
+  toString() {
+    return this.name;
+  }
+}
+export const IMPASSABLE = new Marker("IMPASSABLE", "impassable");
+export const PROHIBITED = new Marker("PROHIBITED", "prohibited");
+export const BLOCKED = new Marker("BLOCKED", "blocked");
+export const GIVEN = new Marker("GIVEN", "given");
+
+/** A number with its unit (``2 in``); computes as the plain number. */
+export class Quantity {
+  constructor(value, unit) {
+    this.value = value;
+    this.unit = unit;
+    Object.freeze(this);
+  }
+  valueOf() {
+    return this.value;
+  }
+  toString() {
+    return `${pyFloat(this.value, "g")} ${this.unit}`;
+  }
+}
+
+function _record(kind, fields) {
+  return Object.freeze({ kind, ...fields });
+}
+
+// ---- Python's repr, for messages identical to the Python module's ----
+
+function pyNumber(value) {
+  if (Number.isInteger(value) && Math.abs(value) < 1e16) return String(value);
+  return pyFloat(value, "r");
+}
+
+function pyFloat(value, style) {
+  if (Number.isNaN(value)) return "nan";
+  if (value === _INF) return "inf";
+  if (value === -_INF) return "-inf";
+  const [mantissa, exp] = value.toExponential().split("e");
+  const exponent = Number(exp);
+  const digits = mantissa.replace("-", "").replace(".", "");
+  const sign = value < 0 ? "-" : "";
+  if (-4 <= exponent && exponent < 16) {
+    let text;
+    if (exponent >= digits.length - 1) text = digits + "0".repeat(exponent - digits.length + 1);
+    else if (exponent >= 0) text = digits.slice(0, exponent + 1) + "." + digits.slice(exponent + 1);
+    else text = "0." + "0".repeat(-exponent - 1) + digits;
+    if (style === "r" && !text.includes(".")) text += ".0";
+    return sign + text;
+  }
+  const body = digits.length > 1 ? digits[0] + "." + digits.slice(1) : digits;
+  const e = Math.abs(exponent) < 10 ? "0" + Math.abs(exponent) : String(Math.abs(exponent));
+  return `${sign}${body}e${exponent < 0 ? "-" : "+"}${e}`;
+}
+
+function pyStr(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of text) {
+    const code = ch.codePointAt(0);
+    if (ch === quote || ch === "\\") out += "\\" + ch;
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (code < 0x20 || (code >= 0x7f && code < 0xa1)) out += "\\x" + code.toString(16).padStart(2, "0");
+    else if (ch !== " " && /[\p{C}\p{Z}]/u.test(ch)) {
+      out += code > 0xffff ? "\\U" + code.toString(16).padStart(8, "0") : "\\u" + code.toString(16).padStart(4, "0");
+    } else out += ch;
+  }
+  return out + quote;
+}
+
+function pyRepr(value) {
+  if (value === null || value === undefined) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "number") return pyNumber(value);
+  if (typeof value === "string") return pyStr(value);
+  if (value instanceof Marker) return value.name;
+  if (value instanceof _Tuple) {
+    const items = value.items.map(pyRepr);
+    return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
+  }
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  if (typeof value === "object") {
+    return `{${Object.entries(value).map(([k, v]) => `${pyStr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  }
+  return String(value);
+}
+
+function pyTypeName(value) {
+  if (value === null || value === undefined) return "NoneType";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 1e16 ? "int" : "float";
+  if (typeof value === "string") return "str";
+  if (value instanceof _Tuple) return "tuple";
+  if (Array.isArray(value)) return "list";
+  return "dict";
+}
+
+/** The arguments of a function taking ``...rest``, as Python prints a tuple. */
+class _Tuple {
+  constructor(items) {
+    this.items = items;
+  }
+}
+
+// ---- difflib.get_close_matches, as Python's (for the same suggestions) ----
+
+function matchingBlocks(a, b) {
+  const b2j = new Map();
+  [...b].forEach((ch, j) => {
+    if (!b2j.has(ch)) b2j.set(ch, []);
+    b2j.get(ch).push(j);
+  });
+  if (b.length >= 200) {
+    const ntest = Math.floor(b.length / 100) + 1;
+    for (const [ch, idxs] of [...b2j]) if (idxs.length > ntest) b2j.delete(ch);
+  }
+  const longest = (alo, ahi, blo, bhi) => {
+    let besti = alo, bestj = blo, bestsize = 0;
+    let j2len = new Map();
+    for (let i = alo; i < ahi; i++) {
+      const newj2len = new Map();
+      for (const j of b2j.get(a[i]) || []) {
+        if (j < blo) continue;
+        if (j >= bhi) break;
+        const k = (j2len.get(j - 1) || 0) + 1;
+        newj2len.set(j, k);
+        if (k > bestsize) {
+          besti = i - k + 1;
+          bestj = j - k + 1;
+          bestsize = k;
+        }
+      }
+      j2len = newj2len;
+    }
+    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) {
+      besti--;
+      bestj--;
+      bestsize++;
+    }
+    while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) {
+      bestsize++;
+    }
+    return [besti, bestj, bestsize];
+  };
+  const queue = [[0, a.length, 0, b.length]];
+  const blocks = [];
+  while (queue.length) {
+    const [alo, ahi, blo, bhi] = queue.pop();
+    const [i, j, k] = longest(alo, ahi, blo, bhi);
+    if (k) {
+      blocks.push([i, j, k]);
+      if (alo < i && blo < j) queue.push([alo, i, blo, j]);
+      if (i + k < ahi && j + k < bhi) queue.push([i + k, ahi, j + k, bhi]);
+    }
+  }
+  blocks.sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);
+  return blocks;
+}
+
+function ratio(matches, a, b) {
+  return (2 * matches) / (a.length + b.length);
+}
+
+function closeMatches(word, possibilities, n, cutoff) {
+  const result = [];
+  const w = [...word];
+  for (const x of possibilities) {
+    const s = [...x];
+    // SequenceMatcher(a=x, b=word): real_quick_ratio, quick_ratio, ratio
+    if (ratio(Math.min(s.length, w.length), s, w) < cutoff) continue;
+    const avail = new Map();
+    let matches = 0;
+    const full = new Map();
+    for (const ch of w) full.set(ch, (full.get(ch) || 0) + 1);
+    for (const ch of s) {
+      const left = avail.has(ch) ? avail.get(ch) : full.get(ch) || 0;
+      avail.set(ch, left - 1);
+      if (left > 0) matches++;
+    }
+    if (ratio(matches, s, w) < cutoff) continue;
+    const exact = matchingBlocks(s, w).reduce((sum, block) => sum + block[2], 0);
+    const score = ratio(exact, s, w);
+    if (score >= cutoff) result.push([score, x]);
+  }
+  result.sort((p, q) => (q[0] - p[0]) || (q[1] > p[1] ? 1 : q[1] < p[1] ? -1 : 0));
+  return result.slice(0, n).map((p) => p[1]);
+}
+
+function pyStrOf(value) {
+  return typeof value === "number" ? (Number.isInteger(value) ? String(value) : pyFloat(value, "r")) : String(value);
+}
+
+function byCodePoint(x, y) {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// ---- errors: the Python module's kinds, messages and fields ----
+
+/** A name the ruleset does not declare; the message suggests the nearest valid ones. */
+export class UnknownName extends Error {
+  constructor(kind, name, valid) {
+    const pool = [...valid];
+    const choices = pool.map(pyStrOf).sort(byCodePoint);
+    let hint = closeMatches(pyStrOf(name), choices, 3, 0.5);
+    if (!hint.length) hint = choices.slice(0, 8);
+    if (typeof name === "number") {
+      const numbers = pool.filter((v) => typeof v === "number");
+      numbers.sort((x, y) => Math.abs(x - name) - Math.abs(y - name) || x - y);
+      const near = numbers.slice(0, 2).map(pyStrOf);
+      if (near.length) hint = near;
+    }
+    let message = `unknown ${kind} ${pyRepr(name)}`;
+    if (hint.length) message += "; did you mean " + hint.map(pyRepr).join(" or ") + "?";
+    super(message);
+    this.name = "UnknownName";
+    this.code = "UnknownName";
+    this.kind = kind;
+    this.unknown = name;
+    this.suggestions = hint;
+  }
+}
+
+/** A scenario parameter that this ruleset leaves to a house rule or scenario. */
+export class UnfilledParameter extends Error {
+  constructor(name) {
+    super(
+      `parameter ${pyRepr(name)} is not filled in by this ruleset; ` +
+        `a house rule sets it with \`override ${name} | <value>\``,
+    );
+    this.name = "UnfilledParameter";
+    this.code = "UnfilledParameter";
+    this.parameter = name;
+  }
+}
+
+/** An argument a question cannot take: ``functionName`` and ``argument`` name it. */
+export class ArgumentError extends Error {
+  constructor(functionName, argument, value, reason, typed) {
+    const got = typed ? `${pyRepr(value)} (${pyTypeName(value)})` : pyRepr(value);
+    super(`${functionName}() argument ${pyRepr(argument)} ${reason}; got ${got}`);
+    this.functionName = functionName;
+    this.argument = argument;
+    this.value = value instanceof _Tuple ? value.items : value;
+    this.reason = reason;
+  }
+}
+
+/** A number out of range: NaN or infinite, or negative where a distance is asked. */
+export class InvalidArgument extends ArgumentError {
+  constructor(functionName, argument, value, reason) {
+    super(functionName, argument, value, reason, false);
+    this.name = "InvalidArgument";
+    this.code = "InvalidArgument";
+  }
+}
+
+/** An argument of the wrong type: a string where a number is asked, a number for a name. */
+export class ArgumentTypeError extends ArgumentError {
+  constructor(functionName, argument, value, reason) {
+    super(functionName, argument, value, reason, true);
+    this.name = "ArgumentTypeError";
+    this.code = "ArgumentTypeError";
+  }
+}
+
+// ---- checking arguments ----
+
+function _isName(value, pool) {
+  return typeof value === "string" && Object.hasOwn(pool, value);
+}
+
+function _checkName(fn, argument, value, pool, kind) {
+  if (typeof value !== "string") {
+    throw new ArgumentTypeError(fn, argument, value, `must be a str naming a ${kind}`);
+  }
+  if (!Object.hasOwn(pool, value)) throw new UnknownName(kind, value, Object.keys(pool));
+}
+
+function _checkNumber(fn, argument, value, minimum = 0) {
+  if (typeof value !== "number" && typeof value !== "boolean") {
+    throw new ArgumentTypeError(fn, argument, value, "must be a real number");
+  }
+  if (!Number.isFinite(Number(value))) {
+    throw new InvalidArgument(fn, argument, value, "must be a finite number");
+  }
+  if (minimum !== null && value < minimum) {
+    throw new InvalidArgument(fn, argument, value, `must be at least ${minimum}`);
+  }
+}
+
+function _checkFlag(fn, argument, value) {
+  if (value !== true && value !== false) {
+    throw new ArgumentTypeError(fn, argument, value, "must be True or False");
+  }
+}
+
+function _checkKey(fn, argument, value, keys, kind) {
+  if (typeof value === "number") _checkNumber(fn, argument, value, null);
+  else if (typeof value !== "string") {
+    throw new ArgumentTypeError(fn, argument, value, "must be a str or a number");
+  }
+  if (!keys.has(value)) throw new UnknownName(kind, value, keys);
+}
+
+/** How many whole ``every`` fit in ``amount``, read as the decimals the rules write. */
+function _whole(amount, every) {
+  const count = Number((amount / every).toFixed(9));
+  return count < _INF ? Math.floor(count) : count;
+}
+
+/** A key as Python's dicts find it: True and False are 1 and 0. */
+function _keyOf(value) {
+  return typeof value === "boolean" ? Number(value) : value;
+}
+
+// ---- records ----
+
+/** A plain table: its columns, and per row key (a number where the key is one) its cells. */
+export class Table {
+  constructor(id, labels, columns, rows) {
+    this.id = id;
+    this.labels = labels;
+    this.columns = columns;
+    this.rows = rows;
+    Object.freeze(this);
+  }
+}
+
+/** The result of a decision table; ``value`` when the outcome is a modifier. */
+export class Outcome {
+  constructor(id, label, value = null) {
+    this.id = id;
+    this.label = label;
+    this.value = value;
+    Object.freeze(this);
+  }
+  /** The outcome's label in every language the ruleset gives. */
+  get labels() {
+    return _OUTCOME_LABELS.get(`${this.id}\u0000${this.label}`) || { [_FIRST_LANGUAGE]: this.label };
+  }
+}
+
+/** A table cell as a bound in a decision: ``value``, or ``value`` for every ``per`` of a
+ * distance when the cell is a rate; Infinity when it says `any`. */
+export class Limit {
+  constructor(value, per = 0) {
+    this.value = value;
+    this.per = per;
+    Object.freeze(this);
+  }
+  /** The bound after ``distance`` (``full``: only whole ``per`` count). */
+  over(distance, full = false) {
+    if (!(typeof distance === "number" && distance >= 0 && distance < _INF)) {
+      _checkNumber("Limit.over", "distance", distance);
+    }
+    if (!this.per) return this.value;
+    return this.value * (full ? _whole(distance, this.per) : distance / this.per);
+  }
+}
+
+// ---- questions every module answers ----
+
+/** A cell of plain table ``table``: ``lookup(t, row)`` with one column, else
+ * ``lookup(t, column, row)``. */
+export function lookup(table, ...keys) {
+  if (typeof table !== "string" || !Object.hasOwn(TABLES, table)) {
+    _checkName("lookup", "table", table, TABLES, "table");
+  }
+  const entry = TABLES[table];
+  const columns = entry.columns;
+  if (keys.length !== (columns.length > 1 ? 2 : 1)) {
+    const shape = columns.length > 1 ? "column, row" : "row";
+    throw new ArgumentTypeError("lookup", "keys", new _Tuple(keys), `must be (${shape}) for ${pyRepr(table)}`);
+  }
+  const rowKey = keys[keys.length - 1];
+  const cells = entry.rows.get(_keyOf(rowKey));
+  if (cells === undefined) {
+    _checkKey("lookup", "row", rowKey, new Set(entry.rows.keys()), `row of ${pyRepr(table)}`);
+  }
+  if (columns.length < 2) return cells[0];
+  const index = columns.indexOf(keys[0]);
+  if (index < 0) _checkKey("lookup", "column", keys[0], new Set(columns), `column of ${pyRepr(table)}`);
+  return cells[index];
+}
+
+/** A scenario parameter's value; UnfilledParameter when the ruleset leaves it open. */
+export function param(name) {
+  _checkName("param", "name", name, PARAMS, "parameter");
+  const value = PARAMS[name];
+  if (value === null) throw new UnfilledParameter(name);
+  return value;
+}
+
+// ---- helpers of steps and decisions ----
+
+const _KEYS = new Map();
+
+/** The keys of a table's rows or columns, as a Set (made once per table and axis). */
+function _keys(table, axis) {
+  const key = `${table}\u0000${axis}`;
+  let keys = _KEYS.get(key);
+  if (keys === undefined) {
+    keys = new Set(axis === "row" ? TABLES[table].rows.keys() : TABLES[table].columns);
+    _KEYS.set(key, keys);
+  }
+  return keys;
+}
+
+/** An arithmetic error of the Python module (division by zero, a rounding of no number). */
+export class ArithmeticFault extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = code;
+    this.code = code;
+  }
+}
+
+function _divide(a, b) {
+  if (b == 0) {
+    const ints = Number.isInteger(Number(a)) && Number.isInteger(Number(b));
+    throw new ArithmeticFault("ZeroDivisionError", ints ? "division by zero" : "float division by zero");
+  }
+  return a / b;
+}
+
+function _rounding(round, value) {
+  if (Number.isNaN(value)) throw new ArithmeticFault("ValueError", "cannot convert float NaN to integer");
+  if (!Number.isFinite(value)) {
+    throw new ArithmeticFault("OverflowError", "cannot convert float infinity to integer");
+  }
+  return round(value);
+}
