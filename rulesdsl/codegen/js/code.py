@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
-from rulesdsl.codegen.plan import code as plan
 from rulesdsl.codegen.js.values import key_js, labels_js, literal_js, number_js, string_js
+from rulesdsl.codegen.plan import code as plan
 
 
 def local(name: str) -> str:
@@ -166,10 +166,8 @@ def entry_js(entry: plan.Entry) -> str:
             return "true" if entry else "false"
         case float() | int():
             return number_js(entry)
-        case plan.Limit(value=value, per=None):
-            return f"new Limit({number_js(value)})"
         case plan.Limit(value=value, per=per):
-            return f"new Limit({number_js(value)}, {number_js(per)})"
+            return f"new Limit({number_js(value)}{'' if per is None else ', ' + number_js(per)})"
         case _:
             assert_never(entry)
 
@@ -254,5 +252,3 @@ def outcome_labels_js(labels: Sequence[plan.OutcomeLabels]) -> str:
         f"[{string_js(o.id + chr(0) + o.label)}, {labels_js(dict(o.labels))}]" for o in labels
     )
     return f"const _OUTCOME_LABELS = new Map([{entries}]);"
-
-

@@ -25,8 +25,10 @@ def number_js(value: float) -> str:
 
 def string_js(text: str) -> str:
     """A string literal (JSON's escapes are JavaScript's; U+2028/9 escaped for old parsers)."""
-    return json.dumps(text, ensure_ascii=False).replace("\u2028", "\\u2028").replace(
-        "\u2029", "\\u2029"
+    return (
+        json.dumps(text, ensure_ascii=False)
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
     )
 
 
