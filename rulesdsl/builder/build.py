@@ -241,8 +241,9 @@ def build(
     is a warning, or with ``strict`` an error that writes nothing. ``target_names`` picks
     the targets (:func:`rulesdsl.codegen.targets.chosen`; default: the default ones).
     ``missing`` names the install extras that are not installed (default: looked up);
-    outputs that need one are skipped (:attr:`BuildResult.skipped`). The sheets' fixed words of a language come from the
-    project's ``i18n/<lang>.po`` beside ``root`` where there is one. Raises
+    outputs that need one are skipped (:attr:`BuildResult.skipped`). The sheets' fixed words
+    of a language come from the project's ``i18n/<lang>.po`` beside ``root`` where there is
+    one. Raises
     :class:`rulesdsl.builder.transaction.OutputFolderError` before writing anything
     when the output folder cannot take the files, and before reading, moving or deleting
     anything when it holds a link the build would have to follow (see
