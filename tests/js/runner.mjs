@@ -18,6 +18,7 @@ function number(value) {
 }
 
 function plain(m, value) {
+  if (value === null) return [{ none: null }];
   if (value instanceof m.Marker) return [{ marker: value.value }];
   if (typeof value === "boolean") return [{ bool: value }];
   if (typeof value === "number") return [{ number: value }];

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
-from rulesdsl.codegen.js.values import key_js, labels_js, literal_js, number_js, string_js
+from rulesdsl.codegen.js.values import comment, key_js, labels_js, literal_js, number_js, string_js
 from rulesdsl.codegen.plan import code as plan
 
 
@@ -178,8 +178,8 @@ def cell_names(cells: Sequence[plan.Cells]) -> list[str]:
 
 def cells_js(c: plan.Cells, name: str) -> str:
     entries = ", ".join(f"[{key_js(k)}, {entry_js(v)}]" for k, v in c.entries)
-    where = f"table {c.table!r}" + (f", {c.line!r}" if c.line else "")
-    return f"/** {where}, per {c.axis}. */\nconst {name} = new Map([{entries}]);"
+    where = f"table {c.table}" + (f", {c.line}" if c.line else "")
+    return f"{comment(f'{where}, per {c.axis}.')}\nconst {name} = new Map([{entries}]);"
 
 
 def param_js(function: str, p: plan.Param) -> list[str]:

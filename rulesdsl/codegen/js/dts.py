@@ -3,13 +3,14 @@ table, parameter and outcome names as string-literal unions (for :mod:`rulesdsl.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import assert_never
 
-from rulesdsl.codegen.js.values import string_js
+from rulesdsl.codegen.js.values import comment, string_js
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
+from rulesdsl.codegen.plan import data as plan_data
 
 
 def union(names: Iterable[str]) -> str:
@@ -41,28 +42,22 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         f"export type DecisionName = {union(d.name for d in code.decisions)};",
         "export declare const TABLES: Readonly<Record<TableName, Table>>;",
         "export declare const PARAMS: Readonly<Record<ParamName, number | null>>;",
-        "export declare function lookup(table: TableName, ...keys: (string | number)[]): Value;",
         "export declare function param(name: ParamName): number;",
     ]
-    for t in data.tables:
-        rows = union(
-            str(r.key) if isinstance(r.key, str) else "" for r in t.rows if isinstance(r.key, str)
-        )
-        numeric = any(not isinstance(r.key, str) for r in t.rows)
-        row = "number" if numeric else rows
-        columns = union(c.id for c in t.columns)
-        keys = f"row: {row}" if len(t.columns) < 2 else f"column: {columns}, row: {row}"
-        lines.append(f"export declare function lookup(table: {string_js(t.id)}, {keys}): Value;")
+    if not data.tables:
+        lines.append("export declare function lookup(table: never, ...keys: never[]): Value;")
+    lines += [_lookup_ts(t) for t in data.tables]
     for st in code.steps:
         result = "number | Marker" if st.impassable else "number"
-        lines.append(f"/** {st.label} ({st.param} in {st.param_unit}). */")
+        lines.append(comment(f"{st.label} ({st.param} in {st.param_unit})."))
         lines.append(f"export declare function {st.name}({st.param}: number): {result};")
+    tables = {t.id: t for t in data.tables}
     for d in code.decisions:
-        params = "; ".join(_param_ts(p) for p in d.params)
+        params = "; ".join(_param_ts(p, tables) for p in d.params)
         outcomes = union(o.id for o in d.outcomes)
-        optional = " = {}" if all(p.default is not None for p in d.params) else ""
-        arg = f"options{'?' if optional else ''}: {{ {params} }}" if d.params else ""
-        lines.append(f"/** {d.label}: the first row that holds wins. */")
+        optional = "?" if all(p.default is not None for p in d.params) else ""
+        arg = f"options{optional}: {{ {params} }}" if d.params else ""
+        lines.append(comment(f"{d.label}: the first row that holds wins."))
         lines.append(f"export declare function {d.name}({arg}): Outcome<{outcomes}>;")
     lines += [
         "type Step = (input: number) => number | Marker;",
@@ -73,11 +68,29 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _param_ts(p: plan_code.Param) -> str:
+def _keys_ts(t: plan_data.Table, axis: plan_code.Axis) -> str:
+    """The keys of a table's rows (``number`` where they are numbers) or its columns."""
+    match axis:
+        case "row":
+            numeric = any(not isinstance(r.key, str) for r in t.rows)
+            return "number" if numeric else union(str(r.key) for r in t.rows)
+        case "column":
+            return union(c.id for c in t.columns)
+        case _:
+            assert_never(axis)
+
+
+def _lookup_ts(t: plan_data.Table) -> str:
+    row = _keys_ts(t, "row")
+    keys = f"row: {row}" if len(t.columns) < 2 else f"column: {_keys_ts(t, 'column')}, row: {row}"
+    return f"export declare function lookup(table: {string_js(t.id)}, {keys}): Value;"
+
+
+def _param_ts(p: plan_code.Param, tables: Mapping[str, plan_data.Table]) -> str:
     optional = "?" if p.default is not None else ""
     match p:
-        case plan_code.KeyParam(numeric=numeric):
-            kind = "number" if numeric else "string"
+        case plan_code.KeyParam(table=table, axis=axis, numeric=numeric):
+            kind = "number" if numeric else _keys_ts(tables[table], axis)
         case plan_code.FlagParam():
             kind = "boolean"
         case plan_code.NumberParam():

@@ -32,6 +32,11 @@ def string_js(text: str) -> str:
     )
 
 
+def comment(text: str) -> str:
+    """A documentation comment that no text can close early."""
+    return "/** " + text.replace("*/", "*\\/") + " */"
+
+
 def key_js(key: float | str) -> str:
     return string_js(key) if isinstance(key, str) else number_js(key)
 
