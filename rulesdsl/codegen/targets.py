@@ -71,7 +71,7 @@ class JsTarget:
 
     name: str = "js"
     folder: str = "js"
-    package_files: tuple[str, ...] = (".py", ".js")
+    package_files: tuple[str, ...] = (".py", ".js", ".ts")
     default: bool = False
 
     def outputs(self, ruleset: ir.Ruleset) -> dict[str, Output]:

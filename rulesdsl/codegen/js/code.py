@@ -95,13 +95,22 @@ def expr_js(e: plan.Expr, cells: Sequence[str]) -> str:
             return cell_read_js(e, cells)
         case plan.Binary(op=op, left=left, right=right, rounding=rounding):
             a, b = expr_js(left, cells), expr_js(right, cells)
-            if op == "/" and not isinstance(right, plan.Number):
-                return _rounded(f"_divide({a}, {b})", rounding)
-            return _rounded(f"({a} {op} {b})", rounding)
+            return _rounded(binary_js(op, a, b, isinstance(right, plan.Number)), rounding)
         case plan.Call(function=function, args=args, rounding=rounding):
             return _rounded(call_js(function, [expr_js(a, cells) for a in args]), rounding)
         case _:
             assert_never(e)
+
+
+def binary_js(op: plan.ArithOp, a: str, b: str, constant: bool) -> str:
+    """``a op b``; a division by an input throws as Python's ZeroDivisionError where it is 0."""
+    match op:
+        case "/" if not constant:
+            return f"_divide({a}, {b})"
+        case "+" | "-" | "*" | "/":
+            return f"({a} {op} {b})"
+        case _:
+            assert_never(op)
 
 
 def call_js(function: plan.ArithFunction, args: list[str]) -> str:
