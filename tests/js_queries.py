@@ -14,6 +14,7 @@ import json
 import math
 import random
 import subprocess
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -21,6 +22,7 @@ from typing import Any
 
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
+from rulesdsl.codegen.plan import values as plan_values
 
 RUNNER = Path(__file__).parent / "js" / "runner.mjs"
 
@@ -130,6 +132,45 @@ def decision_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
             yield {"function": d.name, "args": [], "kwargs": kwargs}
 
 
+def modifier_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    data = plan.data
+    features = [f.id for f in data.features]
+    for m in data.modifiers:
+        items = list(dict.fromkeys([item for item, _ in m.entries] + features[:6]))
+        contexts = {c.id: list(c.values) for c in data.contexts}
+        for _ in range(120):
+            chosen = [name_or_not(rng, items, 0.05) for _ in range(rng.choice([0, 1, 1, 2, 2, 3]))]
+            kwargs: dict[str, Any] = {}
+            for context in (m.context, m.context2):
+                if context and rng.random() < 0.6:
+                    kwargs[context] = name_or_not(rng, contexts.get(context, []), 0.1)
+            for item, vals in m.entries:  # the values each model has, and steps' inputs
+                if (
+                    any(isinstance(v, plan_values.Given) for v in vals.values())
+                    and rng.random() < 0.6
+                ):
+                    kwargs[item] = number(rng, -3, 6)
+            for name in m.step_inputs:
+                if rng.random() < 0.7:
+                    kwargs[name] = number(rng, 0, 8)
+            if rng.random() < 0.03:
+                kwargs[rng.choice(["weapon", "range", "nothing"])] = "x"
+            yield {
+                "function": "modifier",
+                "args": [name_or_not(rng, [m.id], 0.03), *chosen],
+                "kwargs": kwargs,
+            }
+
+
+def conflict_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    names = [e.subject for e in plan.data.exclusions] + [f.id for f in plan.data.features[:4]]
+    if not plan.data.exclusions:
+        return
+    for _ in range(60):
+        picked = [name_or_not(rng, names, 0.03) for _ in range(rng.randint(0, 4))]
+        yield {"function": "conflicts", "args": picked, "kwargs": {}}
+
+
 def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
     """Random questions for one ruleset's module, every function it answers asked in turn
     until there are ``at_least`` of them."""
@@ -141,6 +182,8 @@ def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
             *param_queries(rng, plan),
             *step_queries(rng, plan),
             *decision_queries(rng, plan),
+            *modifier_queries(rng, plan),
+            *conflict_queries(rng, plan),
         ]
     return drawn
 
@@ -170,6 +213,8 @@ def plain(module: ModuleType, value: Any) -> list[dict[str, Any]]:
         return [{"number": float(value)}]
     if isinstance(value, str):
         return [{"word": value}]
+    if type(value) is tuple:  # conflicts
+        return [{"words": list(value)}]
     name = type(value).__name__
     fields: dict[str, Any] = {
         "Outcome": lambda: {"word": value.id},
@@ -186,7 +231,9 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
     name, args, kwargs = query["function"], decoded(query["args"]), decoded(query["kwargs"])
     function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
     try:
-        return {"answer": json.loads(json.dumps(plain(module, function(*args, **kwargs))))}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
+            return {"answer": json.loads(json.dumps(plain(module, function(*args, **kwargs))))}
     except Exception as error:  # every error the module raises is compared with JavaScript's
         return {"error": type(error).__name__, "message": str(error)}
 

@@ -20,6 +20,7 @@ function number(value) {
 function plain(m, value) {
   if (value === null) return [{ none: null }];
   if (value instanceof m.Marker) return [{ marker: value.value }];
+  if (Array.isArray(value)) return [{ words: value }];
   if (typeof value === "boolean") return [{ bool: value }];
   if (typeof value === "number") return [{ number: value }];
   if (typeof value === "string") return [{ word: value }];
@@ -45,10 +46,13 @@ function ask(m, query) {
   const args = decoded(query.args);
   const kwargs = decoded(query.kwargs || {});
   if (Object.hasOwn(m.DECISIONS, fn)) return m[fn](kwargs);
+  if (fn === "modifier") return m.modifier(args[0], args.slice(1), kwargs);
+  if (fn === "conflicts") return m.conflicts(...args);
   if (Object.hasOwn(m.STEPS, fn) || fn === "lookup" || fn === "param") return m[fn](...args);
   throw new Error(`the module does not answer ${fn}`);
 }
 
+console.warn = () => {}; // a ConflictWarning is not an answer
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));

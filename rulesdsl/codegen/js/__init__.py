@@ -17,6 +17,7 @@ from importlib import resources
 from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
+from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
 from rulesdsl.codegen.js.header import header_of
 from rulesdsl.codegen.js.values import key_js, labels_js, literal_js, number_js, string_js
@@ -73,6 +74,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "export const PARAMS = Object.freeze({",
         *(param_js(p) for p in plan.data.params),
         "});",
+        "",
+        *data_js(plan.data),
         "",
         *(js_code.cells_js(c, n) for c, n in zip(code.cells, cells, strict=True)),
         js_code.outcome_labels_js(code.outcome_labels),

@@ -62,3 +62,13 @@ export declare class Limit {
   readonly per: number;
   over(distance: number, full?: boolean): number;
 }
+export declare class StepCost {
+  readonly step: string;
+  readonly input: string;
+}
+export interface Feature {
+  readonly id: string;
+  readonly layer: string;
+  readonly labels: Readonly<Record<string, string>>;
+}
+export type Combine = "sum" | "highest" | "lowest" | "once";

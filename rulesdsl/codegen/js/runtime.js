@@ -33,6 +33,18 @@ export class Quantity {
   }
 }
 
+/** A frozen mapping without a prototype: any name is looked up as data. */
+function _dict(entries) {
+  return Object.freeze(Object.assign(Object.create(null), entries));
+}
+
+/** A number the Python module holds as a float (a given value): printed as Python prints one. */
+class _Float {
+  constructor(value) {
+    this.value = value;
+  }
+}
+
 function _record(kind, fields) {
   return Object.freeze({ kind, ...fields });
 }
@@ -89,6 +101,7 @@ function pyRepr(value) {
   if (typeof value === "number") return pyNumber(value);
   if (typeof value === "string") return pyStr(value);
   if (value instanceof Marker) return value.name;
+  if (value instanceof _Float) return pyFloat(value.value, "r");
   if (value instanceof _Tuple) {
     const items = value.items.map(pyRepr);
     return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
@@ -255,7 +268,7 @@ export class ArgumentError extends Error {
     super(`${functionName}() argument ${pyRepr(argument)} ${reason}; got ${got}`);
     this.functionName = functionName;
     this.argument = argument;
-    this.value = value instanceof _Tuple ? value.items : value;
+    this.value = value instanceof _Tuple ? value.items : value instanceof _Float ? value.value : value;
     this.reason = reason;
   }
 }
@@ -444,4 +457,184 @@ function _rounding(round, value) {
     throw new ArithmeticFault("OverflowError", "cannot convert float infinity to integer");
   }
   return round(value);
+}
+
+// ---- conditions that exclude each other, modifiers ----
+
+/** The pairs among ``names`` that exclude each other, as "a + b" strings. */
+export function conflicts(...names) {
+  for (const name of names) {
+    if (typeof name !== "string") _checkName("conflicts", "names", name, EXCLUSIONS, "condition");
+  }
+  const present = new Set(names);
+  const found = [];
+  for (const subject of [...present].filter((n) => Object.hasOwn(EXCLUSIONS, n)).sort(byCodePoint)) {
+    for (const other of EXCLUSIONS[subject].filter((n) => present.has(n)).sort(byCodePoint)) {
+      if (subject < other || (subject === other && names.filter((n) => n === subject).length > 1)) {
+        found.push(`${subject} + ${other}`);
+      }
+    }
+  }
+  return found;
+}
+
+function _warnConflicts(names) {
+  if (names.length < 2 || !names.some((n) => Object.hasOwn(EXCLUSIONS, n))) return false;
+  const pairs = conflicts(...names);
+  for (const pair of pairs) console.warn(`ConflictWarning: ${pair}: the rules exclude this combination`);
+  return pairs.length > 0;
+}
+
+/** The names that count: a feature that ignores others silences the other features of the
+ * place; whole-map conditions and modifier factors still count. */
+function _counted(names) {
+  if (!names.some((n) => _IGNORES_OTHERS.has(n))) return names;
+  return names.filter((n) => _IGNORES_OTHERS.has(n) || _WHOLE_MAP.has(n) || !Object.hasOwn(FEATURES, n));
+}
+
+function _modifierContext(name, values, inputs, context) {
+  let key = "";
+  let key2 = "";
+  const given = new Map();
+  for (const [contextName, contextValue] of Object.entries(context)) {
+    if (values[contextName]?.[""] === GIVEN || Object.hasOwn(inputs, contextName)) {
+      _checkNumber("modifier", contextName, contextValue, null); // a value each model has,
+      given.set(contextName, Number(contextValue)); // or a step's input (deviation=0.6)
+      continue;
+    }
+    const expected = _MODIFIER_CONTEXT[name] ?? null;
+    const second = _MODIFIER_CONTEXT2[name] ?? null;
+    if (contextName !== expected && (second === null || contextName !== second)) {
+      throw new UnknownName(`context of ${pyRepr(name)}`, contextName, [expected, second].filter((c) => c));
+    }
+    const pool = Object.fromEntries(CONTEXTS[contextName].map((v) => [v, true]));
+    _checkName("modifier", contextName, contextValue, pool, `value of ${pyRepr(contextName)}`);
+    if (contextName === expected) key = contextValue;
+    else key2 = contextValue;
+  }
+  return { key, key2, given };
+}
+
+function _modifierItems(name, items, values, inputs, given) {
+  for (const item of items) {
+    if (typeof item !== "string" || (!Object.hasOwn(FEATURES, item) && !Object.hasOwn(values, item))) {
+      const pool = [...Object.keys(FEATURES), ...Object.keys(values)];
+      if (typeof item !== "string") {
+        throw new ArgumentTypeError("modifier", "items", item, "must be a str naming a feature or factor");
+      }
+      throw new UnknownName("feature or factor", item, pool);
+    }
+  }
+  _warnConflicts(items);
+  let counted = _counted(items);
+  for (const [factor, amount] of given) {
+    if (Object.hasOwn(inputs, factor)) {
+      if (!inputs[factor].some((user) => counted.includes(user))) {
+        throw new InvalidArgument(
+          "modifier",
+          factor,
+          new _Float(amount),
+          "is the input of a step that only " +
+            inputs[factor].map(pyRepr).join(", ") +
+            " give: name one of them, or leave it out",
+        );
+      }
+    } else if (!counted.includes(factor)) counted = [...counted, factor];
+  }
+  return COMBINE[name] === "once" ? [...new Set(counted)] : counted;
+}
+
+function _contribution(item, values, pairs, key, key2, given) {
+  const byContext = values[item] ?? {};
+  let contribution = pairs[item]?.get(`${key}\u0000${key2}`);
+  if (contribution === undefined) {
+    contribution =
+      key && Object.hasOwn(byContext, key)
+        ? byContext[key]
+        : key2 && Object.hasOwn(byContext, key2)
+          ? byContext[key2]
+          : byContext[""];
+  }
+  if (contribution === GIVEN) {
+    if (!given.has(item)) {
+      throw new InvalidArgument("modifier", item, null, `is each model's own value: pass it, e.g. ${item}=1`);
+    }
+    return given.get(item);
+  }
+  if (contribution instanceof StepCost) {
+    if (!given.has(contribution.input)) {
+      throw new InvalidArgument(
+        "modifier",
+        contribution.input,
+        null,
+        `must be given: ${pyRepr(item)} gives the step ${pyRepr(contribution.step)}`,
+      );
+    }
+    try {
+      return STEPS[contribution.step](given.get(contribution.input));
+    } catch (error) {
+      if (!(error instanceof ArgumentError)) throw error;
+      // the Python module holds a given value as a float, and prints it as one
+      throw new error.constructor(error.functionName, error.argument, new _Float(error.value), error.reason);
+    }
+  }
+  return contribution;
+}
+
+/** The modifier ``name`` over ``items`` (features or factors), with ``context``: the context
+ * values (``{weapon: "ballistic"}``) and the values each model has or a step's input. */
+export function modifier(name, items = [], context = {}) {
+  if (typeof name !== "string" || !Object.hasOwn(MODIFIERS, name)) {
+    _checkName("modifier", "name", name, MODIFIERS, "modifier");
+  }
+  if (!Array.isArray(items)) throw new ArgumentTypeError("modifier", "items", items, "must be an array of names");
+  const values = MODIFIERS[name];
+  const inputs = _STEP_INPUTS[name] ?? {};
+  const { key, key2, given } = _modifierContext(name, values, inputs, context ?? {});
+  const counted = _modifierItems(name, items, values, inputs, given);
+  const present = new Set(counted);
+  const parts = [];
+  for (const [members, value] of _COMBINATIONS[name] ?? []) {
+    if (members.every((m) => present.has(m))) {
+      if (value instanceof Marker) return value;
+      parts.push(value);
+    }
+  }
+  const pairs = _PAIRS[name] ?? {};
+  const bestOf = _BEST_OF[name] ?? {};
+  const best = new Map(); // per best group present: its best value so far
+  for (const item of counted) {
+    const number = _contribution(item, values, pairs, key, key2, given);
+    if (number instanceof Marker) return number;
+    if (number === undefined || number === null) continue;
+    const group = bestOf[item];
+    if (group === undefined) parts.push(number);
+    else {
+      const [groupId, highest] = group;
+      const kept = best.get(groupId);
+      if (kept === undefined || (highest ? number > kept : number < kept)) best.set(groupId, number);
+    }
+  }
+  parts.push(...best.values());
+  const policy = COMBINE[name];
+  let total =
+    policy === "highest"
+      ? parts.length ? Math.max(...parts) : 0
+      : policy === "lowest"
+        ? parts.length ? Math.min(...parts) : 0
+        : parts.reduce((sum, part) => sum + part, 0);
+  if (Object.hasOwn(CLAMP, name)) {
+    const [low, high] = CLAMP[name];
+    total = Math.max(low, Math.min(high, total));
+  }
+  return total;
+}
+
+/** A modifier's value that is a step's answer for its input (``step climb``). */
+export class StepCost {
+  constructor(step, input) {
+    this.step = step;
+    this.input = input;
+    Object.freeze(this);
+  }
 }
