@@ -16,6 +16,7 @@ import random
 import subprocess
 import warnings
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -171,6 +172,43 @@ def conflict_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
         yield {"function": "conflicts", "args": picked, "kwargs": {}}
 
 
+def _faces(rng: random.Random, t: Any) -> Any:
+    count, sides = (2, 6) if isinstance(t.dice, plan_values.D66) else (t.dice.count, t.dice.sides)
+    faces: list[Any] = [rng.randint(1, sides) for _ in range(count)]
+    pick = rng.random()
+    if pick < 0.05:
+        return rng.choice([None, "66", 3, [1] * (count + 1)])
+    if pick < 0.1:
+        faces[0] = rng.choice([0, sides + 1, 2.5, "1", True])
+    return faces
+
+
+def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    if plan.data.results_tables:  # roll answers results tables too: not in JavaScript yet
+        return
+    for t in plan.data.dice_tables:
+        totals = sorted(t.index)
+        for _ in range(200):
+            total: Any = (
+                rng.randint(totals[0] - 3, totals[-1] + 3) if totals else rng.randint(0, 12)
+            )
+            if rng.random() < 0.08:
+                total = rng.choice([*_ODD, 2.5, "7"])
+            kwargs: dict[str, Any] = {}
+            if rng.random() < 0.3:
+                naturals = [*t.naturals, *totals[:3]]
+                kwargs["natural"] = rng.choice(naturals) if naturals else rng.randint(2, 12)
+                if rng.random() < 0.05:
+                    kwargs["natural"] = rng.choice([*_ODD, 2.5])
+            if rng.random() < 0.3:
+                kwargs["dice"] = _faces(rng, t)
+            yield {
+                "function": "roll",
+                "args": [name_or_not(rng, [t.id], 0.05), total],
+                "kwargs": kwargs,
+            }
+
+
 def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
     """Random questions for one ruleset's module, every function it answers asked in turn
     until there are ``at_least`` of them."""
@@ -184,6 +222,7 @@ def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
             *decision_queries(rng, plan),
             *modifier_queries(rng, plan),
             *conflict_queries(rng, plan),
+            *roll_queries(rng, plan),
         ]
     return drawn
 
@@ -215,9 +254,12 @@ def plain(module: ModuleType, value: Any) -> list[dict[str, Any]]:
         return [{"word": value}]
     if type(value) is tuple:  # conflicts
         return [{"words": list(value)}]
+    if isinstance(value, Fraction):
+        return [{"fraction": [value.numerator, value.denominator]}]
     name = type(value).__name__
     fields: dict[str, Any] = {
         "Outcome": lambda: {"word": value.id},
+        "DiceRow": lambda: {"word": value.id},
         "Span": lambda: {"span": [value.low, value.high]},
         "Dice": lambda: {"dice": [value.number, value.sides, value.bonus]},
         "D66": lambda: {"d66": value.bonus},

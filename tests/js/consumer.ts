@@ -8,6 +8,7 @@ import {
   UnknownName,
   climb,
   lock,
+  modifier,
   lookup,
   type Outcome,
   type Value,
@@ -41,4 +42,5 @@ try {
     console.log(error.suggestions.join(", "));
   }
 }
-console.log(lane, rise, word);
+const pilot: number | typeof IMPASSABLE = modifier("cover", ["partial", "solid"]);
+console.log(lane, rise, word, pilot);

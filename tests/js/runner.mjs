@@ -25,7 +25,8 @@ function plain(m, value) {
   if (typeof value === "number") return [{ number: value }];
   if (typeof value === "string") return [{ word: value }];
   if (value instanceof m.Quantity) return [{ number: value.value }];
-  if (value instanceof m.Outcome) return [{ word: value.id }];
+  if (value instanceof m.Outcome || value instanceof m.DiceRow) return [{ word: value.id }];
+  if (typeof value?.numerator === "number") return [{ fraction: [value.numerator, value.denominator] }];
   switch (value?.kind) {
     case "span":
       return [{ span: [value.low, value.high] }];
@@ -48,6 +49,14 @@ function ask(m, query) {
   if (Object.hasOwn(m.DECISIONS, fn)) return m[fn](kwargs);
   if (fn === "modifier") return m.modifier(args[0], args.slice(1), kwargs);
   if (fn === "conflicts") return m.conflicts(...args);
+  if (fn === "roll") {
+    const natural = args.length > 2 ? args[2] : kwargs.natural;
+    return m.roll(args[0], args[1], { natural: natural ?? null, dice: kwargs.dice ?? null });
+  }
+  if (fn === "chance") {
+    const row = m.DICE_TABLES[args[0]].rows.find((r) => r.id === args[1]);
+    return "modifier" in kwargs ? row.chanceWith[kwargs.modifier] : row.chance;
+  }
   if (Object.hasOwn(m.STEPS, fn) || fn === "lookup" || fn === "param") return m[fn](...args);
   throw new Error(`the module does not answer ${fn}`);
 }

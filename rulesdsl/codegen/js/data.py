@@ -5,6 +5,7 @@ contexts, exclusions and modifiers with their policies, as the Python module hol
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from typing import assert_never
 
 from rulesdsl.codegen.js.values import labels_js, literal_js, number_js, string_js
@@ -128,4 +129,44 @@ def data_js(d: plan_data.DataPlan) -> list[str]:
         f"const _IGNORES_OTHERS = new Set({strings_js(d.ignores_others)});",
         f"const _WHOLE_MAP = new Set({strings_js(d.whole_map)});",
         *modifiers_js(d),
+        *dice_js(d),
+    ]
+
+
+def fraction_js(f: Fraction) -> str:
+    return f"_fraction({f.numerator}, {f.denominator})"
+
+
+def dice_row_js(r: plan_data.DiceRow) -> str:
+    effects = dict_js({k: literal_js(v) for k, v in r.effects.items()})
+    chances = dict_js({k: fraction_js(v) for k, v in r.chance_with.items()})
+    low = "null" if r.low is None else str(r.low)
+    high = "null" if r.high is None else str(r.high)
+    return (
+        f"new DiceRow({string_js(r.id)}, {labels_js(r.labels)}, {low}, {high}, {effects}, "
+        f"{fraction_js(r.chance)}, {chances})"
+    )
+
+
+def dice_table_js(t: plan_data.DiceTable) -> str:
+    modifiers = dict_js({k: str(v) for k, v in t.modifiers.items()})
+    rows = ", ".join(dice_row_js(r) for r in t.rows)
+    naturals = ", ".join(f"[{n}, {string_js(row)}]" for n, row in t.naturals.items())
+    at_least = ", ".join(map(str, t.natural_at_least))
+    return (
+        f"new DiceTable({string_js(t.id)}, {labels_js(t.labels)}, {literal_js(t.dice)}, "
+        f"{modifiers}, Object.freeze([{rows}]), new Map([{naturals}]), new Set([{at_least}]))"
+    )
+
+
+def dice_js(d: plan_data.DataPlan) -> list[str]:
+    """The dice tables ``roll`` reads: each with its rows, and every total its dice reach."""
+    rolls = {
+        t.id: "new Map([" + ", ".join(f"[{k}, {v}]" for k, v in t.index.items()) + "])"
+        for t in d.dice_tables
+    }
+    return [
+        f"export const DICE_TABLES = {dict_js({t.id: dice_table_js(t) for t in d.dice_tables})};",
+        f"const _ROLLS = {dict_js(rolls)};",
+        f"const _HAS_RESULTS_TABLES = {'true' if d.results_tables else 'false'};",
     ]

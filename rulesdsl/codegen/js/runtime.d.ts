@@ -72,3 +72,23 @@ export interface Feature {
   readonly labels: Readonly<Record<string, string>>;
 }
 export type Combine = "sum" | "highest" | "lowest" | "once";
+/** An exact chance (Python's Fraction in lowest terms). */
+export interface Fraction { readonly numerator: number; readonly denominator: number }
+export declare class DiceRow {
+  readonly id: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly low: number | null;
+  readonly high: number | null;
+  readonly effects: Readonly<Record<string, Value>>;
+  readonly chance: Fraction;
+  readonly chanceWith: Readonly<Record<string, Fraction>>;
+}
+export declare class DiceTable {
+  readonly id: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly dice: Dice | D66;
+  readonly modifiers: Readonly<Record<string, number>>;
+  readonly rows: readonly DiceRow[];
+  readonly naturals: ReadonlyMap<number, string>;
+  readonly naturalAtLeast: ReadonlySet<number>;
+}

@@ -638,3 +638,108 @@ export class StepCost {
     Object.freeze(this);
   }
 }
+
+// ---- dice tables ----
+
+/** A row of a dice table: its totals (null: open-ended), effects and exact chances. */
+export class DiceRow {
+  constructor(id, labels, low, high, effects, chance, chanceWith) {
+    Object.assign(this, { id, labels, low, high, effects, chance, chanceWith });
+    Object.freeze(this);
+  }
+}
+
+/** A dice table: its dice, modifiers, rows, and the natural rolls that give a row. */
+export class DiceTable {
+  constructor(id, labels, dice, modifiers, rows, naturals, naturalAtLeast) {
+    Object.assign(this, { id, labels, dice, modifiers, rows, naturals, naturalAtLeast });
+    Object.freeze(this);
+  }
+}
+
+/** An exact chance, as Python's Fraction in lowest terms. */
+function _fraction(numerator, denominator) {
+  return Object.freeze({ numerator, denominator });
+}
+
+/** Python's ``==`` between the values a caller passes: True and False are 1 and 0. */
+function _pyEquals(a, b) {
+  const number = (v) => typeof v === "number" || typeof v === "boolean";
+  return number(a) && number(b) ? Number(a) === Number(b) : a === b;
+}
+
+function _diceText(spec) {
+  const bonus = spec.bonus ? (spec.bonus > 0 ? "+" : "") + spec.bonus : "";
+  return spec.kind === "d66" ? `d66${bonus}` : `${spec.number}d${spec.sides}${bonus}`;
+}
+
+/** The natural roll (bonus included) that the faces ``dice`` make on ``spec``. */
+function _rolled(spec, dice, natural) {
+  const d66 = spec.kind === "d66";
+  const [count, sides] = d66 ? [2, 6] : [spec.number, spec.sides];
+  if (!Array.isArray(dice)) throw new ArgumentTypeError("roll", "dice", dice, `must be a tuple of ${count} faces`);
+  if (dice.length !== count) {
+    throw new InvalidArgument("roll", "dice", dice, `must hold ${count} faces for ${_diceText(spec)}, not ${dice.length}`);
+  }
+  for (const face of dice) {
+    if (typeof face !== "number" || !Number.isInteger(face)) {
+      throw new ArgumentTypeError("roll", "dice", dice, "must hold whole numbers");
+    }
+    if (!(1 <= face && face <= sides)) {
+      throw new InvalidArgument("roll", "dice", dice, `holds ${face}, which a d${sides} cannot show (1 to ${sides})`);
+    }
+  }
+  const made = (d66 ? 10 * dice[0] + dice[1] : dice.reduce((sum, face) => sum + face, 0)) + spec.bonus;
+  if (natural !== null && natural !== undefined && !_pyEquals(natural, made)) {
+    throw new InvalidArgument("roll", "natural", natural, `differs from the dice's ${made}`);
+  }
+  return made;
+}
+
+/** The row of dice table ``table`` that covers ``total`` (modifiers included), or the row a
+ * ``natural`` roll gives when the table has one for it; ``dice``, the faces as rolled, gives
+ * the natural roll. */
+export function roll(table, total, { natural = null, dice = null } = {}) {
+  if (_HAS_RESULTS_TABLES) {
+    throw new Error("roll: the JavaScript module does not answer results tables yet (docs/module-api-js.md)");
+  }
+  if (dice !== null && dice !== undefined) {
+    _checkName("roll", "table", table, DICE_TABLES, "dice table");
+    natural = _rolled(DICE_TABLES[table].dice, dice, natural);
+  }
+  if (natural !== null && natural !== undefined) return _rollNatural(table, total, natural);
+  const index = typeof table === "string" ? _ROLLS[table]?.get(_keyOf(total)) : undefined;
+  if (index !== undefined) return DICE_TABLES[table].rows[index];
+  return _rollBeyond(table, total);
+}
+
+function _rollNatural(table, total, natural) {
+  _checkName("roll", "table", table, DICE_TABLES, "dice table");
+  _checkNumber("roll", "natural", natural, null);
+  const diceTable = DICE_TABLES[table];
+  const whole = Math.trunc(Number(natural));
+  const given = Number(natural) === whole ? diceTable.naturals.get(whole) : undefined;
+  if (given === undefined) return roll(table, total);
+  const row = diceTable.rows.find((r) => r.id === given);
+  if (!diceTable.naturalAtLeast.has(whole)) return row;
+  let reached;
+  try {
+    reached = roll(table, total);
+  } catch (error) {
+    if (error instanceof UnknownName) return row; // a total no row covers: the natural row stands
+    throw error;
+  }
+  const reachedLow = reached.low ?? -_INF;
+  const rowLow = row.low ?? -_INF;
+  return reachedLow >= rowLow ? reached : row;
+}
+
+function _rollBeyond(table, total) {
+  _checkName("roll", "table", table, DICE_TABLES, "dice table");
+  _checkNumber("roll", "total", total, null);
+  if (Number(total) !== Math.trunc(total)) throw new InvalidArgument("roll", "total", total, "must be a whole number");
+  for (const row of DICE_TABLES[table].rows) {
+    if ((row.low === null || total >= row.low) && (row.high === null || total <= row.high)) return row;
+  }
+  throw new UnknownName(`total of ${pyRepr(table)}`, total, [..._ROLLS[table].keys()]);
+}
