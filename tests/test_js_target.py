@@ -21,13 +21,16 @@ from typing import Any
 
 import pytest
 
+from rulesdsl.builder.build import build
 from rulesdsl.codegen import js as js_target
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen import targets
 from rulesdsl.codegen.js import code as js_code
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from tests import js_queries
 from tests.conftest import GENERATED, ROOT, RULESETS, load_generated
+from tests.test_registries import RULESET as TINY
 
 IDS = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 TESTS_JS = ROOT / "tests" / "js"
@@ -231,3 +234,22 @@ def test_docs_js_examples_run_in_node(
         done = subprocess.run([node, entry], cwd=tmp_path, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines() == re.findall(r"// prints: (.*)", code), name
+
+
+def test_build_target_js_writes_and_checks_only_the_javascript_package(tmp_path: Path) -> None:
+    rulesets, out = tmp_path / "rulesets", tmp_path / "generated"
+    rulesets.mkdir()
+    (rulesets / "tiny.terrain").write_text(TINY, "utf-8")
+    no_pdf = frozenset({"pdf"})
+    result = build(rulesets, out, compiler=Compiler(), missing=no_pdf, target_names=["js"])
+    assert result.ok and "js/tiny/tiny.js" in result.written
+    assert not any(rel.startswith("python/") for rel in result.written)
+    assert build(rulesets, out, check=True, missing=no_pdf, target_names=["js"]).stale == []
+    (out / "js" / "tiny" / "tiny.d.ts").write_text("edited", "utf-8")
+    stale = build(rulesets, out, check=True, missing=no_pdf, target_names=["js"]).stale
+    assert stale == ["js/tiny/tiny.d.ts"]
+
+
+def test_build_help_names_the_targets(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--help"]) == 0
+    assert "--target TARGET" in capsys.readouterr().out
