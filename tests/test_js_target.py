@@ -80,9 +80,9 @@ def packages(plans: dict[str, module_plan.ModulePlan], tmp_path_factory: Any) ->
 
 def answered(plan: module_plan.ModulePlan) -> set[str]:
     """The questions the JavaScript module answers so far."""
-    return {"lookup", "param", *(s.name for s in plan.code.steps)} | {
-        d.name for d in plan.code.decisions
-    }
+    dice = {"roll", "chance"} if plan.data.dice_tables and not plan.data.results_tables else set()
+    code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
+    return {"lookup", "param", "modifier", "conflicts", *dice, *code}
 
 
 # ---- the example vectors -----------------------------------------------------------------------
@@ -107,16 +107,19 @@ def test_js_module_passes_the_example_vectors(
 def test_js_module_answers_vectors_of_every_kind_it_covers(
     plans: dict[str, module_plan.ModulePlan],
 ) -> None:
-    """The vectors above are not vacuous: lookups, steps and decisions are among them."""
+    """The vectors above are not vacuous: every kind of question the module answers is
+    among those it is asked."""
     kinds: set[str] = set()
     for rid, plan in plans.items():
         vectors = json.loads((GENERATED / f"{rid}.examples.json").read_text("utf-8"))["vectors"]
-        for v in vectors:
-            q = v["question"]
-            steps = {s.name for s in plan.code.steps}
-            kinds |= {"lookup"} if q == "lookup" else {"step"} if q in steps else set()
-            kinds |= {"decision"} if q in {d.name for d in plan.code.decisions} else set()
-    assert kinds == {"lookup", "step", "decision"}
+        steps = {s.name for s in plan.code.steps}
+        for q in (v["question"] for v in vectors if v["question"] in answered(plan)):
+            kinds.add("step" if q in steps else q if q in _NAMED else "decision")
+    assert kinds == {*_NAMED, "step", "decision"}
+
+
+_NAMED = {"lookup", "modifier", "roll", "chance"}
+"""The questions the vectors ask by their own name (steps and decisions have the rule's)."""
 
 
 # ---- the differential test ---------------------------------------------------------------------
