@@ -19,8 +19,14 @@ def strings_js(names: Iterable[str]) -> str:
 
 
 def dict_js(entries: Mapping[str, str]) -> str:
-    """A frozen mapping without a prototype, its values already JavaScript."""
-    return "_dict({" + ", ".join(f"{string_js(k)}: {v}" for k, v in entries.items()) + "})"
+    """A frozen mapping without a prototype, its values already JavaScript: on one line when
+    it is short, else one entry a line."""
+    items = [f"{string_js(k)}: {v}" for k, v in entries.items()]
+    one_line = "_dict({" + ", ".join(items) + "})"
+    if len(one_line) <= 100 and "\n" not in one_line:
+        return one_line
+    indented = (item.replace("\n", "\n  ") for item in items)
+    return "_dict({\n" + "".join(f"  {item},\n" for item in indented) + "})"
 
 
 def feature_js(f: plan_data.Feature) -> str:
