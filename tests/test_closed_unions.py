@@ -55,6 +55,13 @@ CLASS_UNIONS: dict[str, tuple[str, set[str]]] = {
             "versions/diff.py",
         },
     ),
+    "Expr": (
+        "codegen/plan/code",
+        {
+            "codegen/python/code.py",
+            "codegen/js/code.py",
+        },
+    ),
     "StepTerm": (
         "ir",
         {
