@@ -256,3 +256,21 @@ def test_build_target_js_writes_and_checks_only_the_javascript_package(tmp_path:
 def test_build_help_names_the_targets(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", "--help"]) == 0
     assert "--target TARGET" in capsys.readouterr().out
+
+
+def test_steps_and_decisions_named_by_javascript_reserved_words_are_exported(
+    node: str, plans: dict[str, module_plan.ModulePlan], tmp_path: Path
+) -> None:
+    """A step ``switch`` of an input ``new`` is a valid ES module whose ``switch`` answers as
+    the step it renames; its declarations type-check (a name the ruleset may give)."""
+    plan = plans["heavy_gear"]
+    climb = next(s for s in plan.code.steps if s.name == "climb")
+    renamed = dataclasses.replace(climb, name="switch", param="new")
+    code = dataclasses.replace(plan.code, steps=(*plan.code.steps, renamed))
+    module = write_package(dataclasses.replace(plan, code=code), tmp_path)
+    queries: list[js_queries.Query] = [
+        {"function": f, "args": [1.5], "kwargs": {}} for f in ("switch", "climb")
+    ]
+    switch, climb_answer = js_queries.ask_node(module, queries)
+    assert switch == climb_answer == {"answer": [{"number": 1.5}]}
+    assert "declare function $$switch(new_: number)" in (tmp_path / "heavy_gear.d.ts").read_text()

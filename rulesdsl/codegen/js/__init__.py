@@ -12,6 +12,7 @@ steps and decisions (docs/module-api-js.md says what it does not answer yet).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from importlib import resources
 
 from rulesdsl import ir
@@ -42,6 +43,13 @@ def table_js(t: plan_data.Table) -> str:
 
 def param_js(p: plan_data.Param) -> str:
     return f"  {string_js(p.id)}: {'null' if p.value is None else number_js(p.value)},"
+
+
+def _functions(names: Iterable[str]) -> str:
+    """Steps or decisions by name, as a frozen mapping of the module's functions."""
+    return (
+        "_dict({" + ", ".join(f"{string_js(n)}: {js_code.function_name(n)}" for n in names) + "})"
+    )
 
 
 def module_js(plan: module_plan.ModulePlan) -> str:
@@ -86,8 +94,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         lines += ["", *js_code.decision_js(d, cells)]
     lines += [
         "",
-        f"export const STEPS = Object.freeze({{{', '.join(s.name for s in code.steps)}}});",
-        f"export const DECISIONS = Object.freeze({{{', '.join(d.name for d in code.decisions)}}});",
+        f"export const STEPS = {_functions(s.name for s in code.steps)};",
+        f"export const DECISIONS = {_functions(d.name for d in code.decisions)};",
     ]
     return "\n".join(lines) + "\n"
 

@@ -18,6 +18,16 @@ def local(name: str) -> str:
     return f"${name}"
 
 
+def function_name(name: str) -> str:
+    """A step or decision as the module's own function: ``$$name``, exported as ``name``
+    (an export name may be any word, ``switch`` or ``new`` included; a function's may not)."""
+    return f"$${name}"
+
+
+def export_js(name: str) -> str:
+    return f"export {{ {function_name(name)} as {name} }};"
+
+
 def _number_test(x: str, least: int | None) -> str:
     if least == 0:
         return f'typeof {x} === "number" && {x} >= 0 && {x} < _INF'
@@ -36,7 +46,7 @@ def _guard(test: str, check: str) -> list[str]:
 def step_js(step: plan.Step) -> list[str]:
     """A step as an exported function: its argument checked, then its terms."""
     x = local(step.param)
-    lines = [f"export function {step.name}({x}) {{"]
+    lines = [f"function {function_name(step.name)}({x}) {{"]
     body = _guard(_number_test(x, step.minimum), _number_check(step.name, step.param, step.minimum))
     rates: list[str] = []
     floors: list[str] = []
@@ -53,7 +63,7 @@ def step_js(step: plan.Step) -> list[str]:
             case _:
                 assert_never(t)
     body += [f"let value = {' + '.join(rates) if rates else '0'};", *floors, "return value;"]
-    return [*lines, *(f"  {line}" for line in body), "}"]
+    return [*lines, *(f"  {line}" for line in body), "}", export_js(step.name)]
 
 
 def _reached(x: str, at: float, strict: bool) -> str:
@@ -244,7 +254,7 @@ def decision_js(d: plan.Decision, cells: Sequence[str]) -> list[str]:
     by_id = {o.id: name for o, name in zip(d.outcomes, names, strict=True)}
     lines = [f"const {n} = {outcome_js(o)};" for o, n in zip(d.outcomes, names, strict=True)]
     params = ", ".join(f"{p.name}: {local(p.name)}{_default_js(p.default)}" for p in d.params)
-    lines.append(f"export function {d.name}({{{params}}} = {{}}) {{")
+    lines.append(f"function {function_name(d.name)}({{{params}}} = {{}}) {{")
     body = [line for p in d.params for line in param_js(d.name, p)]
     for row in d.rows:
         ret = f"return {by_id[row.outcome]};"
@@ -253,7 +263,7 @@ def decision_js(d: plan.Decision, cells: Sequence[str]) -> list[str]:
             body.append(f"if ({test}) {ret}")
         else:
             body.append(ret)
-    return [*lines, *(f"  {line}" for line in body), "}"]
+    return [*lines, *(f"  {line}" for line in body), "}", export_js(d.name)]
 
 
 def outcome_labels_js(labels: Sequence[plan.OutcomeLabels]) -> str:

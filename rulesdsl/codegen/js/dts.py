@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import assert_never
 
-from rulesdsl.codegen.js.values import comment, string_js
+from rulesdsl.codegen.js.values import RESERVED, comment, string_js
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
 from rulesdsl.codegen.plan import data as plan_data
@@ -80,7 +80,9 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
     for st in code.steps:
         result = "number | Marker" if st.impassable else "number"
         lines.append(comment(f"{st.label} ({st.param} in {st.param_unit})."))
-        lines.append(f"export declare function {st.name}({st.param}: number): {result};")
+        param = f"{st.param}_" if st.param in RESERVED else st.param
+        lines.append(f"declare function $${st.name}({param}: number): {result};")
+        lines.append(f"export {{ $${st.name} as {st.name} }};")
     tables = {t.id: t for t in data.tables}
     for d in code.decisions:
         params = "; ".join(_param_ts(p, tables) for p in d.params)
@@ -88,7 +90,8 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         optional = "?" if all(p.default is not None for p in d.params) else ""
         arg = f"options{optional}: {{ {params} }}" if d.params else ""
         lines.append(comment(f"{d.label}: the first row that holds wins."))
-        lines.append(f"export declare function {d.name}({arg}): Outcome<{outcomes}>;")
+        lines.append(f"declare function $${d.name}({arg}): Outcome<{outcomes}>;")
+        lines.append(f"export {{ $${d.name} as {d.name} }};")
     lines += [
         "type Step = (input: number) => number | Marker;",
         "export declare const STEPS: Readonly<Record<StepName, Step>>;",

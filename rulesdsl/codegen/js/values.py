@@ -10,6 +10,58 @@ from typing import assert_never
 
 from rulesdsl.codegen.plan import values as plan_values
 
+RESERVED = frozenset(
+    [
+        "await",
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "implements",
+        "import",
+        "in",
+        "instanceof",
+        "interface",
+        "let",
+        "new",
+        "null",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "return",
+        "static",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "yield",
+    ]
+)
+"""JavaScript's reserved words: no variable or parameter may be one."""
+
 
 def number_js(value: float) -> str:
     """A number as JavaScript writes it: integral numbers without a fraction, the shortest
