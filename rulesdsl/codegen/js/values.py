@@ -89,6 +89,11 @@ def comment(text: str) -> str:
     return "/** " + text.replace("*/", "*\\/") + " */"
 
 
+def line_comment(text: str) -> str:
+    """A ``//`` comment of one line, whatever ``text`` holds."""
+    return "// " + " ".join(text.split())
+
+
 def key_js(key: float | str) -> str:
     return string_js(key) if isinstance(key, str) else number_js(key)
 
