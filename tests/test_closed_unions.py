@@ -45,10 +45,11 @@ MODEL = (
     "rulesdsl.frontends.syntax",
     "rulesdsl.interchange.chart_columns",
     "rulesdsl.frontends.yaml_authoring",
+    "rulesdsl.codegen.plan",
 )
 """The modules (a package: its modules) whose unions are the model's: the IR, the language's
 words, the syntax tree every front end builds, a chart's column roles, a YAML ruleset's
-sections."""
+sections, and the module plan every emitter reads (a new plan node is named in each)."""
 
 OUT_OF_SCOPE: tuple[str, ...] = ()
 """Readers not held to the rule yet, left to the coordinator: the Python emitter is being

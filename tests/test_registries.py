@@ -40,6 +40,7 @@ class Echo:
     name: str = "echo"
     folder: str = "echo"
     package_files: tuple[str, ...] = (".echo",)
+    default: bool = True
 
     def outputs(self, ruleset: ir.Ruleset) -> Mapping[str, Output]:
         return {f"{ruleset.id}.txt": " ".join(m.id for m in ruleset.modes).encode()}

@@ -132,10 +132,10 @@ def words_digest(words: Path) -> str:
     return digest_bytes(data) if data else ""
 
 
-def default_backends() -> tuple[Backend, ...]:
-    """The backends `rulesdsl build` runs, in order: every target, then the sheets and the
-    card decks."""
-    return (*(TargetOutputs(t) for t in targets.TARGETS), sheet_outputs, card_outputs)
+def default_backends(target_names: Sequence[str] = ()) -> tuple[Backend, ...]:
+    """The backends `rulesdsl build` runs, in order: the targets named (by default, the
+    default ones), then the sheets and the card decks."""
+    return (*(TargetOutputs(t) for t in targets.chosen(target_names)), sheet_outputs, card_outputs)
 
 
 def backend_key(backend: Backend) -> str:
@@ -230,6 +230,7 @@ def build(
     incremental: bool = True,
     missing: Collection[str] | None = None,
     strict: bool = False,
+    target_names: Sequence[str] = (),
 ) -> BuildResult:
     """Compile the rulesets in ``root``; write (or, with ``check``, compare) ``out_dir``.
 
@@ -237,10 +238,12 @@ def build(
     :class:`UnknownRuleset` for an unknown one); ``jobs`` is how many processes render PDFs
     (default: one per core); ``incremental=False`` ignores the stamps and compiles every
     ruleset; each PDF it renders is measured (:mod:`rulesdsl.printed.loss`) and what it loses
-    is a warning, or with ``strict`` an error that writes nothing. ``missing`` names the install
-    extras that are not installed (default: looked up); outputs that need one are skipped
-    (:attr:`BuildResult.skipped`). The sheets' fixed words of a language come from the
-    project's ``i18n/<lang>.po`` beside ``root`` where there is one. Raises
+    is a warning, or with ``strict`` an error that writes nothing. ``target_names`` picks
+    the targets (:func:`rulesdsl.codegen.targets.chosen`; default: the default ones).
+    ``missing`` names the install extras that are not installed (default: looked up);
+    outputs that need one are skipped (:attr:`BuildResult.skipped`). The sheets' fixed words
+    of a language come from the project's ``i18n/<lang>.po`` beside ``root`` where there is
+    one. Raises
     :class:`rulesdsl.builder.transaction.OutputFolderError` before writing anything
     when the output folder cannot take the files, and before reading, moving or deleting
     anything when it holds a link the build would have to follow (see
@@ -248,7 +251,7 @@ def build(
     """
     from rulesdsl.sheet_languages import project_words
 
-    chosen = tuple(backends) if backends is not None else default_backends()
+    chosen = tuple(backends) if backends is not None else default_backends(target_names)
     missing = _missing_extras() if missing is None else missing
     keys = {backend_key(b): b for b in chosen}
     result = BuildResult([])

@@ -6,7 +6,7 @@ and nothing else about a target; a second target (JavaScript, say) is one more e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -33,6 +33,10 @@ class Target(Protocol):
         """The suffixes of the package files its outputs are made from (templates, a
         runtime): a change to one of them invalidates every stamp."""
 
+    @property
+    def default(self) -> bool:
+        """Whether `rulesdsl build` runs it when no ``--target`` is given."""
+
     def outputs(self, ruleset: ir.Ruleset) -> Mapping[str, Output]:
         """The files it writes for ``ruleset``, by path relative to :attr:`folder`."""
 
@@ -46,6 +50,7 @@ class PythonTarget:
     name: str = "python"
     folder: str = "python"
     package_files: tuple[str, ...] = (".py", ".j2")
+    default: bool = True
 
     def outputs(self, ruleset: ir.Ruleset) -> dict[str, Output]:
         from rulesdsl.codegen.plan import examples as plan_examples
@@ -59,10 +64,35 @@ class PythonTarget:
         return out
 
 
-PYTHON = PythonTarget()
+@dataclass(frozen=True)
+class JsTarget:
+    """``<id>.js`` (an ES module, no dependencies), ``<id>.d.ts`` and ``package.json``: the
+    ruleset's JavaScript package, written from the module plan (issue 37). Off by default
+    (``rulesdsl build --target js``) until it answers everything the Python module answers:
+    so far tables, parameters, steps and decisions (docs/module-api-js.md)."""
 
-TARGETS: tuple[Target, ...] = (PYTHON,)
-"""Every target `rulesdsl build` runs, in order."""
+    name: str = "js"
+    folder: str = "js"
+    package_files: tuple[str, ...] = (".py", ".js", ".ts")
+    default: bool = False
+
+    def outputs(self, ruleset: ir.Ruleset) -> dict[str, Output]:
+        from rulesdsl.codegen import js
+
+        return {f"{ruleset.id}/{name}": text.encode() for name, text in js.render(ruleset).items()}
+
+
+PYTHON = PythonTarget()
+JS = JsTarget()
+
+TARGETS: tuple[Target, ...] = (PYTHON, JS)
+"""Every target `rulesdsl build` can run, in order; those ``default`` run unless
+``--target`` names others."""
+
+
+def chosen(names: Sequence[str] = ()) -> tuple[Target, ...]:
+    """The targets named (in :data:`TARGETS`' order), or the default ones when none is."""
+    return tuple(t for t in TARGETS if (t.name in names if names else t.default))
 
 
 @gc_paused()  # no collection while the module's many small strings are made (issue 29)

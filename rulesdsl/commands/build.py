@@ -43,6 +43,8 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from rulesdsl.codegen.targets import TARGETS
+
     p.add_argument(
         "names",
         nargs="*",
@@ -86,6 +88,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "unmade or, with --check, unchecked; for CI: --require pdf",
     )
     p.add_argument(
+        "--target",
+        action="append",
+        default=[],
+        choices=tuple(t.name for t in TARGETS),
+        metavar="TARGET",
+        help="write this target's modules (repeatable): python (the default) or js, the "
+        "JavaScript package in generated/js/ (docs/module-api-js.md); sheets and decks always",
+    )
+    p.add_argument(
         "--force",
         action="store_true",
         help="compile every ruleset even where its stamp says it is up to date",
@@ -117,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
                 jobs=args.jobs,
                 incremental=not args.force,
                 strict=getattr(args, "strict", False),
+                target_names=getattr(args, "target", []),
             )
     except UnknownRuleset as exc:
         raise UsageError(str(exc)) from None

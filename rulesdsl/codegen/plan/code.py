@@ -61,7 +61,7 @@ class AtLeast:
     strict: bool
 
 
-StepTerm = Impassable | Free | PerEvery | AtLeast
+Term = Impassable | Free | PerEvery | AtLeast
 """One term of a step. A step answers: impassable or 0 by the first of those terms that
 holds, else the sum of its ``PerEvery`` terms raised to each ``AtLeast`` that holds."""
 
@@ -79,7 +79,7 @@ class Step:
     param_unit: str
     result_unit: str | None
     minimum: int | None
-    terms: tuple[StepTerm, ...]
+    terms: tuple[Term, ...]
 
     @property
     def impassable(self) -> bool:
@@ -182,7 +182,7 @@ class Compare:
     right: Expr
 
 
-Condition = Truth | Compare
+Test = Truth | Compare
 
 
 # ---- decisions ----------------------------------------------------------------------------------
@@ -233,7 +233,7 @@ class Outcome:
 class Row:
     """All ``conditions`` hold (none: otherwise) -> the outcome ``outcome`` (its id)."""
 
-    conditions: tuple[Condition, ...]
+    conditions: tuple[Test, ...]
     outcome: str
 
 
@@ -299,7 +299,7 @@ def _step(rs: ir.Ruleset, st: ir.Step, lang: str) -> Step:
     )
 
 
-def _term(t: ir.StepTerm) -> StepTerm:
+def _term(t: ir.StepTerm) -> Term:
     match t:
         case ir.ImpassableTerm(at=at, strict=strict):
             return Impassable(at, strict)
@@ -454,7 +454,7 @@ def _value(value: ir.Value | None) -> plan_values.Literal:
     return value.value if isinstance(value, ir.Number) else plan_values.literal(value)
 
 
-def _condition(c: ir.Condition, cells: dict[CellKey, int]) -> Condition:
+def _condition(c: ir.Condition, cells: dict[CellKey, int]) -> Test:
     match c:
         case ir.InputTruth(input=name, holds=holds):
             return Truth(Input(name), holds)

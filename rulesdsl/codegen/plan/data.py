@@ -19,6 +19,9 @@ from rulesdsl.codegen.plan import info, values
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics.dice import chance_at_least, chance_between
 
+Combine = ir.Combine
+"""How a modifier's values combine (sum, highest, lowest, once)."""
+
 Labels = Mapping[str, str]
 """A text by language code, as the module prints it."""
 

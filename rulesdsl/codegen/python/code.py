@@ -224,7 +224,7 @@ def cell_read_py(r: plan.CellRead, cells: Sequence[str]) -> str:
     return f"{name}[{r.input}].over({r.over}{full})"
 
 
-def condition_py(c: plan.Condition, cells: Sequence[str]) -> str:
+def condition_py(c: plan.Test, cells: Sequence[str]) -> str:
     match c:
         case plan.Truth(of=of, holds=holds):
             text = expr_py(of, cells)
@@ -405,7 +405,7 @@ def decision_py(d: plan.Decision, cells: Sequence[str], outcomes: Sequence[str])
     return lines + _overflow_guard(d.name, numbers if computes else [], rows, over)
 
 
-def _operands(c: plan.Condition) -> tuple[plan.Expr, ...]:
+def _operands(c: plan.Test) -> tuple[plan.Expr, ...]:
     match c:
         case plan.Compare(left=left, right=right):
             return (left, right)

@@ -1,0 +1,76 @@
+// Asks a generated JavaScript module many questions in one process (issue 37): reads
+// {"module": path, "queries": [{"function", "args", "kwargs"}]} as JSON on stdin and writes
+// one answer per query, in the example vectors' plain form, or the error's code and message.
+// A number written {"$float": "nan" | "inf" | "-inf"} is that float (JSON has none).
+import { pathToFileURL } from "node:url";
+
+function decoded(value) {
+  if (Array.isArray(value)) return value.map(decoded);
+  if (value !== null && typeof value === "object") {
+    if ("$float" in value) return { nan: NaN, inf: Infinity, "-inf": -Infinity }[value.$float];
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decoded(v)]));
+  }
+  return value;
+}
+
+function number(value) {
+  return typeof value === "object" && value !== null ? value.value : value;
+}
+
+function plain(m, value) {
+  if (value === null) return [{ none: null }];
+  if (value instanceof m.Marker) return [{ marker: value.value }];
+  if (Array.isArray(value)) return [{ words: value }];
+  if (typeof value === "boolean") return [{ bool: value }];
+  if (typeof value === "number") return [{ number: value }];
+  if (typeof value === "string") return [{ word: value }];
+  if (value instanceof m.Quantity) return [{ number: value.value }];
+  if (value instanceof m.Outcome || value instanceof m.DiceRow) return [{ word: value.id }];
+  if (typeof value?.numerator === "number") return [{ fraction: [value.numerator, value.denominator] }];
+  switch (value?.kind) {
+    case "span":
+      return [{ span: [value.low, value.high] }];
+    case "dice":
+      return [{ dice: [value.number, value.sides, value.bonus] }];
+    case "d66":
+      return [{ d66: value.bonus }];
+    case "rate":
+      return [{ rate: [number(value.amount), number(value.per)] }];
+    case "trade":
+      return [{ trade: [number(value.gain), number(value.cost)] }];
+  }
+  throw new TypeError(`no plain form for ${String(value)}`);
+}
+
+function ask(m, query) {
+  const fn = query.function;
+  const args = decoded(query.args);
+  const kwargs = decoded(query.kwargs || {});
+  if (Object.hasOwn(m.DECISIONS, fn)) return m[fn](kwargs);
+  if (fn === "modifier") return m.modifier(args[0], args.slice(1), kwargs);
+  if (fn === "conflicts") return m.conflicts(...args);
+  if (fn === "roll") {
+    const natural = args.length > 2 ? args[2] : kwargs.natural;
+    return m.roll(args[0], args[1], { natural: natural ?? null, dice: kwargs.dice ?? null });
+  }
+  if (fn === "chance") {
+    const row = m.DICE_TABLES[args[0]].rows.find((r) => r.id === args[1]);
+    return "modifier" in kwargs ? row.chanceWith[kwargs.modifier] : row.chance;
+  }
+  if (Object.hasOwn(m.STEPS, fn) || fn === "lookup" || fn === "param") return m[fn](...args);
+  throw new Error(`the module does not answer ${fn}`);
+}
+
+console.warn = () => {}; // a ConflictWarning is not an answer
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+const m = await import(pathToFileURL(request.module).href);
+const answers = request.queries.map((query) => {
+  try {
+    return { answer: plain(m, ask(m, query)) };
+  } catch (error) {
+    return { error: error.code ?? error.constructor.name, message: error.message };
+  }
+});
+process.stdout.write(JSON.stringify(answers));

@@ -1,0 +1,304 @@
+"""Random questions for the differential test of the JavaScript target (issue 37): valid and
+invalid arguments of every function the JavaScript module answers so far (lookup, param,
+steps, decisions), drawn from a ruleset's module plan; asked of the Python module here and
+of the JavaScript module in one Node process (tests/js/runner.mjs).
+
+A number is written as JSON has it: an integral number as an int (a JavaScript number has no
+int/float distinction, so the Python module is asked with the int, as a JavaScript caller's 2
+is Python's 2); NaN and the infinities as ``{"$float": ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import warnings
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rulesdsl.codegen.plan import ModulePlan
+from rulesdsl.codegen.plan import code as plan_code
+from rulesdsl.codegen.plan import values as plan_values
+
+RUNNER = Path(__file__).parent / "js" / "runner.mjs"
+
+Query = dict[str, Any]
+
+_ODD: tuple[Any, ...] = (
+    None,
+    True,
+    [1],
+    {"a": 1},
+    "",
+    {"$float": "nan"},
+    {"$float": "inf"},
+    {"$float": "-inf"},
+)
+"""Arguments of a wrong type or out of range, for any parameter."""
+
+
+def number(rng: random.Random, low: float = -5, high: float = 60) -> Any:
+    """A number as a caller passes it: mostly whole, sometimes decimals, sometimes odd."""
+    pick = rng.random()
+    if pick < 0.05:
+        return rng.choice(_ODD)
+    if pick < 0.1:
+        return rng.choice(["3", "x", -1, -0.5])
+    value = rng.randint(int(low), int(high)) if pick < 0.6 else round(rng.uniform(low, high), 2)
+    return int(value) if float(value).is_integer() else value
+
+
+def mangled(rng: random.Random, name: str) -> Any:
+    """A name as a caller may misspell it, or a value of another type."""
+    pick = rng.random()
+    if pick < 0.3 or not name:
+        return rng.choice([*_ODD, 2, 2.5, "nothing", name.upper() or "X"])
+    i = rng.randrange(len(name))
+    if pick < 0.6:
+        return name[:i] + name[i + 1 :]  # a letter dropped
+    return name[:i] + rng.choice("aeiouxz_") + name[i:]  # a letter added
+
+
+def name_or_not(rng: random.Random, names: list[Any], odd: float = 0.15) -> Any:
+    if not names or rng.random() < odd:
+        return mangled(rng, str(rng.choice(names)) if names else "none")
+    return rng.choice(names)
+
+
+def lookup_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    tables = plan.data.tables
+    if not tables:
+        return
+    for _ in range(40 * len(tables)):
+        t = rng.choice(tables)
+        table: Any = t.id if rng.random() > 0.1 else mangled(rng, t.id)
+        rows = [
+            int(k) if isinstance(k, float) and k.is_integer() else k
+            for k in (r.key for r in t.rows)
+        ]
+        row = name_or_not(rng, rows)
+        if isinstance(row, str) and rows and not isinstance(rows[0], str) and rng.random() < 0.5:
+            row = number(rng)  # a number near the numeric keys
+        keys = [row] if len(t.columns) < 2 else [name_or_not(rng, [c.id for c in t.columns]), row]
+        if rng.random() < 0.05:
+            keys = keys[:-1] if len(keys) > 1 or rng.random() < 0.5 else [*keys, "more"]
+        yield {"function": "lookup", "args": [table, *keys], "kwargs": {}}
+
+
+def param_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    names = [p.id for p in plan.data.params]
+    for _ in range(20):
+        yield {"function": "param", "args": [name_or_not(rng, names, 0.3)], "kwargs": {}}
+
+
+def step_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    for step in plan.code.steps:
+        marks = [t.at for t in step.terms if hasattr(t, "at")]
+        for _ in range(150):
+            value = number(rng, -2, 30)
+            if marks and rng.random() < 0.2:  # on a term's threshold, or just past it
+                value = rng.choice(marks) + rng.choice([0, 0, 0.01, -0.01])
+            yield {"function": step.name, "args": [value], "kwargs": {}}
+
+
+def _argument(rng: random.Random, p: plan_code.Param, plan: ModulePlan) -> Any:
+    match p:
+        case plan_code.FlagParam():
+            return rng.random() < 0.5 if rng.random() > 0.05 else rng.choice(_ODD)
+        case plan_code.NumberParam():
+            return number(rng)
+        case plan_code.KeyParam(table=table, axis=axis):
+            t = next(t for t in plan.data.tables if t.id == table)
+            keys: list[Any] = (
+                [c.id for c in t.columns] if axis == "column" else [r.key for r in t.rows]
+            )
+            keys = [int(k) if isinstance(k, float) and k.is_integer() else k for k in keys]
+            return name_or_not(rng, keys, 0.08)
+    raise AssertionError(p)
+
+
+def decision_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    for d in plan.code.decisions:
+        for _ in range(250):
+            kwargs = {
+                p.name: _argument(rng, p, plan)
+                for p in d.params
+                if p.default is None or rng.random() < 0.7
+            }
+            yield {"function": d.name, "args": [], "kwargs": kwargs}
+
+
+def modifier_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    data = plan.data
+    features = [f.id for f in data.features]
+    for m in data.modifiers:
+        items = list(dict.fromkeys([item for item, _ in m.entries] + features[:6]))
+        contexts = {c.id: list(c.values) for c in data.contexts}
+        for _ in range(120):
+            chosen = [name_or_not(rng, items, 0.05) for _ in range(rng.choice([0, 1, 1, 2, 2, 3]))]
+            kwargs: dict[str, Any] = {}
+            for context in (m.context, m.context2):
+                if context and rng.random() < 0.6:
+                    kwargs[context] = name_or_not(rng, contexts.get(context, []), 0.1)
+            for item, vals in m.entries:  # the values each model has, and steps' inputs
+                if (
+                    any(isinstance(v, plan_values.Given) for v in vals.values())
+                    and rng.random() < 0.6
+                ):
+                    kwargs[item] = number(rng, -3, 6)
+            for name in m.step_inputs:
+                if rng.random() < 0.7:
+                    kwargs[name] = number(rng, 0, 8)
+            if rng.random() < 0.03:
+                kwargs[rng.choice(["weapon", "range", "nothing"])] = "x"
+            yield {
+                "function": "modifier",
+                "args": [name_or_not(rng, [m.id], 0.03), *chosen],
+                "kwargs": kwargs,
+            }
+
+
+def conflict_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    names = [e.subject for e in plan.data.exclusions] + [f.id for f in plan.data.features[:4]]
+    if not plan.data.exclusions:
+        return
+    for _ in range(60):
+        picked = [name_or_not(rng, names, 0.03) for _ in range(rng.randint(0, 4))]
+        yield {"function": "conflicts", "args": picked, "kwargs": {}}
+
+
+def _faces(rng: random.Random, t: Any) -> Any:
+    count, sides = (2, 6) if isinstance(t.dice, plan_values.D66) else (t.dice.count, t.dice.sides)
+    faces: list[Any] = [rng.randint(1, sides) for _ in range(count)]
+    pick = rng.random()
+    if pick < 0.05:
+        return rng.choice([None, "66", 3, [1] * (count + 1)])
+    if pick < 0.1:
+        faces[0] = rng.choice([0, sides + 1, 2.5, "1", True])
+    return faces
+
+
+def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    if plan.data.results_tables:  # roll answers results tables too: not in JavaScript yet
+        return
+    for t in plan.data.dice_tables:
+        totals = sorted(t.index)
+        for _ in range(200):
+            total: Any = (
+                rng.randint(totals[0] - 3, totals[-1] + 3) if totals else rng.randint(0, 12)
+            )
+            if rng.random() < 0.08:
+                total = rng.choice([*_ODD, 2.5, "7"])
+            kwargs: dict[str, Any] = {}
+            if rng.random() < 0.3:
+                naturals = [*t.naturals, *totals[:3]]
+                kwargs["natural"] = rng.choice(naturals) if naturals else rng.randint(2, 12)
+                if rng.random() < 0.05:
+                    kwargs["natural"] = rng.choice([*_ODD, 2.5])
+            if rng.random() < 0.3:
+                kwargs["dice"] = _faces(rng, t)
+            yield {
+                "function": "roll",
+                "args": [name_or_not(rng, [t.id], 0.05), total],
+                "kwargs": kwargs,
+            }
+
+
+def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
+    """Random questions for one ruleset's module, every function it answers asked in turn
+    until there are ``at_least`` of them."""
+    rng = random.Random(seed)
+    drawn: list[Query] = []
+    while len(drawn) < at_least:
+        drawn += [
+            *lookup_queries(rng, plan),
+            *param_queries(rng, plan),
+            *step_queries(rng, plan),
+            *decision_queries(rng, plan),
+            *modifier_queries(rng, plan),
+            *conflict_queries(rng, plan),
+            *roll_queries(rng, plan),
+        ]
+    return drawn
+
+
+# ---- asking -----------------------------------------------------------------------------------
+
+
+def decoded(value: Any) -> Any:
+    if isinstance(value, list):
+        return [decoded(v) for v in value]
+    if isinstance(value, dict):
+        if "$float" in value:
+            return float(value["$float"])
+        return {k: decoded(v) for k, v in value.items()}
+    return value
+
+
+def plain(module: ModuleType, value: Any) -> list[dict[str, Any]]:
+    """The Python module's answer in the example vectors' plain form (as the runner's)."""
+    if value is None:
+        return [{"none": None}]
+    if isinstance(value, module.Marker):
+        return [{"marker": value.value}]
+    if isinstance(value, bool):
+        return [{"bool": value}]
+    if isinstance(value, int | float):
+        return [{"number": float(value)}]
+    if isinstance(value, str):
+        return [{"word": value}]
+    if type(value) is tuple:  # conflicts
+        return [{"words": list(value)}]
+    if isinstance(value, Fraction):
+        return [{"fraction": [value.numerator, value.denominator]}]
+    name = type(value).__name__
+    fields: dict[str, Any] = {
+        "Outcome": lambda: {"word": value.id},
+        "DiceRow": lambda: {"word": value.id},
+        "Span": lambda: {"span": [value.low, value.high]},
+        "Dice": lambda: {"dice": [value.number, value.sides, value.bonus]},
+        "D66": lambda: {"d66": value.bonus},
+        "Rate": lambda: {"rate": [value.amount, value.per]},
+        "Trade": lambda: {"trade": [value.gain, value.cost]},
+    }
+    return [fields[name]()]
+
+
+def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
+    name, args, kwargs = query["function"], decoded(query["args"]), decoded(query["kwargs"])
+    function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
+            return {"answer": json.loads(json.dumps(plain(module, function(*args, **kwargs))))}
+    except Exception as error:  # every error the module raises is compared with JavaScript's
+        return {"error": type(error).__name__, "message": str(error)}
+
+
+def ask_node(module_path: Path, queries: list[Query]) -> list[dict[str, Any]]:
+    """The JavaScript module's answers, in one Node process."""
+    request = json.dumps({"module": str(module_path), "queries": queries})
+    done = subprocess.run(
+        ["node", str(RUNNER)], input=request, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    answers: list[dict[str, Any]] = json.loads(done.stdout)
+    return answers
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal answers: the same words, markers and errors, numbers equal to the last bit."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    return bool(a == b)
