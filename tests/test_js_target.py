@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -184,8 +185,12 @@ def test_js_package_is_deterministic_and_names_its_ruleset(
 def _typescript(pytestconfig: pytest.Config) -> Path:
     """tsc from the test setup's lock file (tests/js/), installed once into pytest's cache."""
     npm = _needed("npm")
-    cache = Path(pytestconfig.cache.mkdir("js-typescript")) if pytestconfig.cache else None
-    assert cache is not None
+    store = getattr(pytestconfig, "cache", None)  # None under -p no:cacheprovider
+    if store is not None:
+        cache = Path(store.mkdir("js-typescript"))
+    else:
+        cache = Path(tempfile.gettempdir()) / "rulesdsl-js-typescript"
+        cache.mkdir(exist_ok=True)
     lock = (TESTS_JS / "package-lock.json").read_text("utf-8")
     tsc = cache / "node_modules" / "typescript" / "bin" / "tsc"
     if not tsc.exists() or (cache / "package-lock.json").read_text("utf-8") != lock:

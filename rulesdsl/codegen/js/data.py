@@ -8,9 +8,8 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import assert_never
 
-from rulesdsl.codegen.js.values import labels_js, literal_js, number_js, string_js
+from rulesdsl.codegen.js.values import cell_js, labels_js, literal_js, number_js, string_js
 from rulesdsl.codegen.plan import data as plan_data
-from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.plan.data import Combine
 
 
@@ -34,18 +33,6 @@ def feature_js(f: plan_data.Feature) -> str:
     return f"Object.freeze({{{fields}}})"
 
 
-def modifier_value_js(value: plan_data.ModifierValue) -> str:
-    match value:
-        case plan_values.StepCost(step=step, param=param):
-            return f"new StepCost({string_js(step)}, {string_js(param)})"
-        case plan_values.Flat(amount=amount):
-            return f'_record("flat", {{amount: {number_js(amount)}}})'
-        case plan_values.Share(numerator=n, denominator=d, but=but):
-            return f'_record("share", {{numerator: {n}, denominator: {d}, but: {number_js(but)}}})'
-        case _:
-            return literal_js(value)
-
-
 def _optional(name: str | None) -> str:
     return "null" if name is None else string_js(name)
 
@@ -63,10 +50,7 @@ def modifiers_js(d: plan_data.DataPlan) -> list[str]:
     ms = d.modifiers
     values = {
         m.id: dict_js(
-            {
-                item: dict_js({k: modifier_value_js(v) for k, v in vals.items()})
-                for item, vals in m.entries
-            }
+            {item: dict_js({k: cell_js(v) for k, v in vals.items()}) for item, vals in m.entries}
         )
         for m in ms
     }

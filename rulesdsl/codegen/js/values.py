@@ -134,3 +134,33 @@ def literal_js(value: plan_values.Literal) -> str:
             return "GIVEN"
         case _:
             assert_never(value)
+
+
+def cell_js(value: plan_values.Literal | plan_values.OnceCost) -> str:
+    """A cell as the JavaScript module carries it: a plan literal, or a cost paid once per
+    move (a step's ``StepCost`` as a modifier's value)."""
+    match value:
+        case plan_values.StepCost(step=step, param=param):
+            return f"new StepCost({string_js(step)}, {string_js(param)})"
+        case plan_values.Flat(amount=amount):
+            return f'_record("flat", {{amount: {number_js(amount)}}})'
+        case plan_values.Share(numerator=n, denominator=d, but=but):
+            return f'_record("share", {{numerator: {n}, denominator: {d}, but: {number_js(but)}}})'
+        case (
+            None
+            | bool()
+            | float()
+            | int()
+            | str()
+            | plan_values.Quantity()
+            | plan_values.Rate()
+            | plan_values.Trade()
+            | plan_values.Span()
+            | plan_values.Mark()
+            | plan_values.Dice()
+            | plan_values.D66()
+            | plan_values.Given()
+        ):
+            return literal_js(value)
+        case _:
+            assert_never(value)

@@ -8,8 +8,7 @@ from typing import Any
 
 from rulesdsl.codegen.plan import data as plan_data
 from rulesdsl.codegen.plan import values as plan_values
-from rulesdsl.codegen.python.once_costs import once_py
-from rulesdsl.codegen.python.values import Code, literal_py, per_distance_py, tidy
+from rulesdsl.codegen.python.values import cell_py, literal_py, per_distance_py, tidy
 
 
 def data_context(plan: plan_data.DataPlan) -> dict[str, Any]:
@@ -45,15 +44,6 @@ def data_context(plan: plan_data.DataPlan) -> dict[str, Any]:
     }
 
 
-def modifier_value_py(value: plan_data.ModifierValue) -> Any:
-    """A modifier's value in MODIFIERS: a literal, or a step's StepCost record."""
-    match value:
-        case plan_values.Flat() | plan_values.Share() | plan_values.StepCost():
-            return Code(once_py(value))
-        case _:
-            return literal_py(value)
-
-
 def feature_py(f: plan_data.Feature) -> dict[str, Any]:
     return {
         "id": f.id,
@@ -69,9 +59,7 @@ def modifier_py(m: plan_data.Modifier) -> dict[str, Any]:
     return {
         "id": m.id,
         "context": m.context,
-        "entries": [
-            (item, {k: modifier_value_py(v) for k, v in vals.items()}) for item, vals in m.entries
-        ],
+        "entries": [(item, {k: cell_py(v) for k, v in vals.items()}) for item, vals in m.entries],
         "combinations": [(c.members, literal_py(c.value)) for c in m.combinations],
         "combine": m.combine,
         "clamp": (tidy(m.clamp[0]), tidy(m.clamp[1])) if m.clamp is not None else None,

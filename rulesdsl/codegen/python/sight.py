@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesdsl.codegen.plan import values as plan_values
-from rulesdsl.codegen.plan.sight import SightPlan, SightRule, SightValue
-from rulesdsl.codegen.python import once_costs
-from rulesdsl.codegen.python.values import Code, literal_py
+from rulesdsl.codegen.plan.sight import SightPlan, SightRule
+from rulesdsl.codegen.python.values import cell_py
 
 SIGHT_EXPORTS = ("SIGHTS", "Sight", "SightRule", "line_of_sight")
 RESULTS_EXPORTS = ("RESULTS_TABLES", "ResultsTable", "ResultColumn", "Result")
@@ -19,15 +17,6 @@ RESULTS_EXPORTS = ("RESULTS_TABLES", "ResultsTable", "ResultColumn", "Result")
 
 def _tidy(number: float) -> float:
     return int(number) if isinstance(number, float) and number.is_integer() else number
-
-
-def sight_value_py(value: SightValue) -> Any:
-    """A place's value under a sight rule: a plan literal, or a step's ``StepCost`` record."""
-    match value:
-        case plan_values.Flat() | plan_values.Share() | plan_values.StepCost():
-            return Code(once_costs.once_py(value))
-        case _:
-            return literal_py(value)
 
 
 def sight_rule_py(rule: SightRule) -> dict[str, Any]:
@@ -38,11 +27,11 @@ def sight_rule_py(rule: SightRule) -> dict[str, Any]:
         "blocks_at": _tidy(rule.blocks_at) if rule.blocks_at is not None else None,
         "counts": rule.counts,
         "crossed": rule.crossed,
-        "by_feature": {f: sight_value_py(v) for f, v in rule.by_feature.items()},
+        "by_feature": {f: cell_py(v) for f, v in rule.by_feature.items()},
         "target_inside": rule.target_inside,
         "blocks_above": rule.blocks_above,
         "by_mode": {
-            mode: {f: sight_value_py(v) for f, v in values.items()}
+            mode: {f: cell_py(v) for f, v in values.items()}
             for mode, values in rule.by_mode.items()
         },
     }

@@ -11,6 +11,7 @@ from typing import Any, assert_never
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.python import layout as python_layout
 from rulesdsl.codegen.python.layout import WIDTH
+from rulesdsl.codegen.python.once_costs import once_py
 
 
 class Code:
@@ -121,3 +122,29 @@ def per_distance_py(cost: plan_values.PerDistance) -> Any:
             return tidy(cost)
         case _:
             assert_never(cost)
+
+
+def cell_py(value: plan_values.Literal | plan_values.OnceCost) -> Any:
+    """A cell as the module carries it: a plan literal, or a cost paid once per move (a
+    step's ``StepCost`` record as a modifier's or a sight rule's value)."""
+    match value:
+        case plan_values.Flat() | plan_values.Share() | plan_values.StepCost():
+            return Code(once_py(value))
+        case (
+            None
+            | bool()
+            | float()
+            | int()
+            | str()
+            | plan_values.Quantity()
+            | plan_values.Rate()
+            | plan_values.Trade()
+            | plan_values.Span()
+            | plan_values.Mark()
+            | plan_values.Dice()
+            | plan_values.D66()
+            | plan_values.Given()
+        ):
+            return literal_py(value)
+        case _:
+            assert_never(value)
