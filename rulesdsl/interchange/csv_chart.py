@@ -10,9 +10,9 @@ as ``--locale`` says or as the file shows (:func:`decimal_comma`).
 
 Each row becomes syntax nodes (:class:`ChartRow`, its parts as nodes and as DSL text), which go
 through the same passes as the DSL's: alone, in a ruleset of their own that declares the
-chart's modes (:func:`check_alone`), or as part of the target ruleset, whose layer or table
-they update in place (:mod:`rulesdsl.interchange.chart_into`). Every diagnostic points at its
-cell's line and column and names its row and column in the chart.
+chart's modes (:mod:`rulesdsl.interchange.chart_alone`), or as part of the target ruleset,
+whose layer or table they update in place (:mod:`rulesdsl.interchange.chart_into`). Every
+diagnostic points at its cell's line and column and names its row and column in the chart.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import Any, assert_never
 
 from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import CappedList, Diagnostic, error
@@ -38,9 +37,6 @@ from rulesdsl.interchange.chart_columns import (
 from rulesdsl.interchange.chart_sheet import CONTROL, Cell, Sheet
 from rulesdsl.interchange.chart_sheet import shown as _shown
 from rulesdsl.interchange.fmt import _outside_strings, _split_outside_strings, format_text
-
-if TYPE_CHECKING:
-    from rulesdsl.compiler import Compiled, Compiler
 
 _NO_EXTRAS = s.Extras()
 
@@ -660,7 +656,7 @@ def import_layer(
                 "first row: feature, label, then one column per mode",
             )
         )
-    head_pos = _option_pos(path)  # the layer's name and label come from the command line
+    head_pos = option_pos(path)  # the layer's name and label come from the command line
     bad_label = CONTROL.search(label or "")
     if bad_label is not None:
         diags.append(
@@ -770,84 +766,10 @@ def chart_row_text(row: ChartRow, order: Iterable[str]) -> str:
     )
 
 
-def _option_pos(path: str) -> s.Pos:
+def option_pos(path: str) -> s.Pos:
     """Where the checks find what the command line gave (the layer's name and label): an
     empty span at the file's start, which :func:`located_in` reports as ``--layer``."""
     return s.Pos(path, 1, 1, 1, 1)
-
-
-# ---- the same checks as the DSL's ------------------------------------------------------------
-
-STANDALONE_ID = "chart"
-
-
-def check_alone(imported: Imported, compiler: Compiler) -> list[Diagnostic]:
-    """The diagnostics of :func:`compile_alone` (the chart's own errors not included)."""
-    compiled = compile_alone(imported, compiler)
-    return [] if compiled is None else compiled.diagnostics
-
-
-def compile_alone(imported: Imported, compiler: Compiler) -> Compiled | None:
-    """The chart's layer compiled in a ruleset of its own that declares the chart's columns as
-    modes (and its language columns as languages): every check of the DSL runs on it, save
-    the names it refers to outside the chart (``as clear``, ``step climb``, a book), which only
-    a target ruleset knows (``--into``)."""
-    if imported.layer is None or imported.sheet is None:
-        return None
-    sheet = imported.sheet
-    head = s.Pos(sheet.path, 1, 1, 1, 2)
-    languages = ("en", *(n.text for n in imported.languages if n.text != "en"))
-
-    def item(name: s.Name) -> s.Item:
-        labels = tuple(
-            s.Label("" if i == 0 else lang, name.text, name.pos) for i, lang in enumerate(languages)
-        )
-        return s.Item(name, labels, _NO_EXTRAS, name.pos)
-
-    statements: list[s.Statement] = [
-        s.RulesetDecl(s.Item(s.Name(STANDALONE_ID, head), (), _NO_EXTRAS, head)),
-        s.VersionDecl("1.0.0", head),
-    ]
-    if len(languages) > 1:
-        statements.append(s.LanguagesDecl((s.Name("en", head), *imported.languages), head))
-    statements += [s.ModeDecl(item(name)) for name in imported.modes]
-    statements.append(imported.layer)
-    source = s.SourceFile(sheet.path, sheet.text, tuple(statements))
-    compiled = compiler.compile_source(source, Path(sheet.path).parent)
-    value_cells = {
-        (r, c) for r, row in enumerate(sheet.rows[1:], start=1) for c in range(1, len(row))
-    }
-    value_cells |= {  # `column to_hit`: a modifier the target declares
-        (0, c) for c, cell in enumerate(sheet.rows[0]) if cell.text.strip().startswith("column ")
-    }
-    kept = CappedList()  # at most MAX_OF_A_CODE of a code, each then placed in a cell
-    for d in compiled.diagnostics:
-        if d.code == "E101" and d.pos is not None and sheet.cell_at(d.pos) in value_cells:
-            continue  # a name from outside the chart: checked with --into
-        kept.append(d)
-    return replace(compiled, diagnostics=located_in(kept.with_left_out(), imported))
-
-
-def located_in(diags: list[Diagnostic], imported: Imported) -> list[Diagnostic]:
-    """``diags`` with those in the chart's cells named by CSV row and column, as the chart's
-    own are."""
-    sheet = imported.sheet
-    if sheet is None:
-        return diags
-    out = []
-    option = _option_pos(sheet.path)
-    for d in diags:
-        if d.pos == option:
-            d = replace(d, message=f"--layer: {d.message}", pos=None)
-        d = replace(d, related=tuple(r for r in d.related if r.pos != option))
-        here = sheet.cell_at(d.pos) if d.pos is not None else None
-        if here is not None and not d.message.startswith("row "):
-            r, c = here
-            head = sheet.rows[0][c].text.strip() if c < len(sheet.rows[0]) else ""
-            where = f"row {r + 1}, column {c + 1}" + (f" ({head})" if head else "")
-            d = replace(d, message=f"{where}: {d.message}")
-        out.append(d)
-    return out
 
 
 # ---- values in the DSL's cell syntax -----------------------------------------------------------
