@@ -174,3 +174,18 @@ def test_the_python_emitter_imports_nothing_from_the_ir() -> None:
         and any(d == m or d.startswith(m + ".") for d in deps for m in MODEL)
     }
     assert readers == set()
+
+
+def test_no_function_is_over_100_lines() -> None:
+    """Issue 36 item 6: a function is at most 100 lines, ``def`` to its last line (the
+    functions nested in it counted with it; each nested one is measured too)."""
+    long = [
+        f"{path.relative_to(PACKAGE).as_posix()}:{node.lineno} {node.name}: "
+        f"{node.end_lineno - node.lineno + 1} lines"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > 100
+    ]
+    assert long == []

@@ -23,7 +23,7 @@ which keeps a 2 MiB chart under 1 GiB for the whole process (762 MiB, dev/README
 
 CHILD = r"""
 import contextlib, io, json, sys
-from rulesdsl.cli import main
+from rulesdsl.commands.cli import main
 
 def peak():
     with open("/proc/self/status", encoding="ascii") as status:

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.interchange.csv_chart import check_alone, import_layer
+from rulesdsl.interchange.chart_alone import check_alone
+from rulesdsl.interchange.csv_chart import import_layer
 from tests.conftest import RULESETS
 
 CHART = """\

@@ -84,7 +84,8 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from rulesdsl.interchange.csv_chart import check_alone, import_layer, import_table
+    from rulesdsl.interchange.chart_alone import check_alone
+    from rulesdsl.interchange.csv_chart import import_layer, import_table
 
     locale_mark = _checked_options(args)
     # With --into, worked examples the chart's cells answer otherwise are listed, not a stop.

@@ -32,6 +32,7 @@ from rulesdsl.checks.examples import ANSWER_CODES
 from rulesdsl.diagnostics import Diagnostic, error, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.interchange import csv_chart as chart
+from rulesdsl.interchange.chart_alone import located_in
 from rulesdsl.interchange.chart_columns import Target, cell_keys
 from rulesdsl.interchange.chart_export import chart_rows, to_csv
 from rulesdsl.interchange.fmt import _outside_strings, _split_comment, format_text
@@ -190,7 +191,7 @@ def update_into(
     candidate = compiler.compile_source(
         replace(parsed, statements=statements), target.parent, list(syntax_errors)
     )
-    found = chart.located_in(candidate.diagnostics, imported)
+    found = located_in(candidate.diagnostics, imported)
     if candidate.ruleset is None or any(_blocks(d) for d in found):
         return Update(None, [*diags, *found])
     cand_written = _written(candidate.ruleset, table, name)

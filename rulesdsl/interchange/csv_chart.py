@@ -10,9 +10,9 @@ as ``--locale`` says or as the file shows (:func:`decimal_comma`).
 
 Each row becomes syntax nodes (:class:`ChartRow`, its parts as nodes and as DSL text), which go
 through the same passes as the DSL's: alone, in a ruleset of their own that declares the
-chart's modes (:func:`check_alone`), or as part of the target ruleset, whose layer or table
-they update in place (:mod:`rulesdsl.interchange.chart_into`). Every diagnostic points at its
-cell's line and column and names its row and column in the chart.
+chart's modes (:mod:`rulesdsl.interchange.chart_alone`), or as part of the target ruleset,
+whose layer or table they update in place (:mod:`rulesdsl.interchange.chart_into`). Every
+diagnostic points at its cell's line and column and names its row and column in the chart.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import Any, assert_never
 
 from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import CappedList, Diagnostic, error
@@ -38,9 +37,6 @@ from rulesdsl.interchange.chart_columns import (
 from rulesdsl.interchange.chart_sheet import CONTROL, Cell, Sheet
 from rulesdsl.interchange.chart_sheet import shown as _shown
 from rulesdsl.interchange.fmt import _outside_strings, _split_outside_strings, format_text
-
-if TYPE_CHECKING:
-    from rulesdsl.compiler import Compiled, Compiler
 
 _NO_EXTRAS = s.Extras()
 
@@ -195,22 +191,74 @@ def read_chart(
         )
         return sheet, [], [], diags.with_left_out()
     columns = read_header(sheet, target, table, diags)
-    header = [c.text.strip() for c in rows[0]]
     found_comma, ambiguous = decimal_comma(sheet, columns, locale_mark, diags)
     comma: bool | None = found_comma
     if locale_mark == ".":  # the locale groups thousands with commas: 1,500 is 1500
         comma = None
+    reader = _Reader(sheet, path, parser, columns, comma, ambiguous, table, diags)
+    out: list[ChartRow] = []
+    seen: dict[str, int] = {}
+    for r, row in enumerate(rows[1:], start=1):
+        if not any(c.text.strip() for c in row):
+            continue
+        read = reader.row(row, r, seen)
+        if read is not None:
+            out.append(read)
+    return sheet, columns, out, diags.with_left_out()
 
-    def located(cell: Cell, start: str, r: int, i: int, wrap: str = "") -> Any:
+
+@dataclass(slots=True)
+class _Parts:
+    """What one row's cells say, gathered column by column."""
+
+    key_pos: s.Pos
+    values: dict[str, list[tuple[str, s.Entry]]] = field(default_factory=dict)
+    default: list[tuple[str, s.Entry]] | None = None
+    labels: list[s.Label] = field(default_factory=list)
+    notes: dict[int, list[s.Label]] = field(default_factory=dict)
+    scopes: dict[int, tuple[s.Name, ...]] = field(default_factory=dict)
+    source: Part | None = None
+    ignores: bool = False
+    cells: dict[str, Part] = field(default_factory=dict)
+
+
+class _Reader:
+    """Reads a chart's rows: each cell parsed with the DSL's grammar, placed at its cell."""
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        path: str,
+        parser: FragmentParser,
+        columns: list[Column],
+        comma: bool | None,
+        ambiguous: set[tuple[int, int]],
+        table: bool,
+        diags: CappedList,
+    ) -> None:
+        self.sheet = sheet
+        self.path = path
+        self.parser = parser
+        self.columns = columns
+        self.header = [c.text.strip() for c in sheet.rows[0]]
+        self.comma = comma
+        self.ambiguous = ambiguous
+        self.table = table
+        self.diags = diags
+        self.roles = {c.role for c in columns}
+
+    def located(self, cell: Cell, start: str, r: int, i: int, wrap: str = "") -> Any:
+        """``cell`` parsed from the grammar's rule ``start`` (inside ``wrap``, its X the
+        cell), placed at the cell; None where it does not parse (reported)."""
         raw = cell.text.strip()
         if start in ("cell", "quantity"):
-            raw = _decimal(raw, comma)
-        p = sheet.at(cell)
+            raw = _decimal(raw, self.comma)
+        p = self.sheet.at(cell)
         try:
-            return parser.parse(
+            return self.parser.parse(
                 wrap.replace("X", raw) if wrap else raw,
                 start,
-                path,
+                self.path,
                 p.line,
                 p.column - (1 if wrap else 0),
             )
@@ -219,19 +267,19 @@ def read_chart(
             hint = d.hint
             if start == "source":
                 hint = "a book id, then a page: hg p.12"
-            elif "','" in d.message and not comma:
+            elif "','" in d.message and not self.comma:
                 hint = (hint or "") + "; a decimal comma (1,5) is read with --locale fr"
-            diags.append(
+            self.diags.append(
                 error(
                     d.code,
-                    f"row {r + 1}, column {i + 1} ({header[i] or start}): {d.message}",
+                    f"row {r + 1}, column {i + 1} ({self.header[i] or start}): {d.message}",
                     d.pos,
                     hint,
                 )
             )
             return None
 
-    def plain(cell: Cell, r: int, i: int) -> str:
+    def plain(self, cell: Cell, r: int, i: int) -> str:
         """A label's or note's text; E004 at a character the DSL refuses in a string."""
         value = cell.text.strip()
         bad = CONTROL.search(value)
@@ -242,46 +290,62 @@ def read_chart(
                 if not "\ud800" <= bad.group() <= "\udfff"
                 else f"{bad.group()!r}, half of a surrogate pair,"
             )
-            diags.append(
+            self.diags.append(
                 error(
                     "E004",
-                    f"row {r + 1}, column {i + 1} ({header[i]}): {what} in a string",
-                    sheet.at(cell, offset, 1),
+                    f"row {r + 1}, column {i + 1} ({self.header[i]}): {what} in a string",
+                    self.sheet.at(cell, offset, 1),
                     "remove it; a label is plain text (tabs and line breaks are kept)",
                 )
             )
         return value
 
-    roles = {c.role for c in columns}
-    has_cost = bool(roles & {"mode", "all"})
-    out: list[ChartRow] = []
-    seen: dict[str, int] = {}
-    for r, row in enumerate(rows[1:], start=1):
-        if not any(c.text.strip() for c in row):
-            continue
+    def row(self, row: list[Cell], r: int, seen: dict[str, int]) -> ChartRow | None:
+        """Row ``r`` of the chart, None where it has errors (reported)."""
+        columns, diags = self.columns, self.diags
         if len(row) > len(columns):
             diags.append(
                 error(
                     "E204",
                     f"row {r + 1}: {len(row)} cells for {len(columns)} columns",
-                    sheet.at(row[len(columns)]),
+                    self.sheet.at(row[len(columns)]),
                     "one cell per header column",
                 )
             )
-        key_cell = row[0]
+        keyed = self.key(row[0], r, seen)
+        if keyed is None:
+            return None
+        key, key_number = keyed
+        errors_before = diags.offered
+        parts = _Parts(self.sheet.at(row[0]))
+        for i, col in enumerate(columns[1:], start=1):
+            cell = row[i] if i < len(row) and (r, i) not in self.ambiguous else None
+            self.cell(parts, col, cell, r, i)
+        if self.roles & {"mode", "all"}:
+            parts.cells["cost"] = self.cost(parts)
+        if diags.offered > errors_before:
+            return None  # reported: the checks see only the rows read whole
+        return self.chart_row(parts, key, key_number, r)
+
+    def key(
+        self, key_cell: Cell, r: int, seen: dict[str, int]
+    ) -> tuple[str, ir.Number | None] | None:
+        """A row's key (a feature's or table row's name, or a table's number), None where it
+        is no key or a key already seen (reported)."""
+        table, header = self.table, self.header
         key = key_cell.text.strip()
-        key_pos = sheet.at(key_cell)
+        key_pos = self.sheet.at(key_cell)
         key_number: ir.Number | None = None
         if table and key[:1] and key[:1] in "0123456789+-.":
-            found = located(key_cell, "quantity", r, 0)
+            found = self.located(key_cell, "quantity", r, 0)
             if not isinstance(found, s.Located) or not isinstance(found.value, ir.Number):
-                continue
+                return None
             key_number = found.value
             key = spelling.number(key_number.value) + (
                 f" {key_number.unit}" if key_number.unit else ""
             )
         elif not NAME.match(key):
-            diags.append(
+            self.diags.append(
                 error(
                     "E001",
                     f"row {r + 1}, column 1 ({header[0] or ('row' if table else 'feature')}): "
@@ -290,9 +354,9 @@ def read_chart(
                     "names start with a letter and hold letters, digits and _",
                 )
             )
-            continue
+            return None
         if key in seen:
-            diags.append(
+            self.diags.append(
                 error(
                     "E102",
                     f"row {r + 1}, column 1: '{key}' is already in row {seen[key]}",
@@ -300,140 +364,133 @@ def read_chart(
                     "one row per " + ("key" if table else "feature"),
                 )
             )
-            continue
+            return None
         seen[key] = r + 1
-        errors_before = diags.offered
-        values: dict[str, list[tuple[str, s.Entry]]] = {}
-        default: list[tuple[str, s.Entry]] | None = None
-        labels: list[s.Label] = []
-        notes: dict[int, list[s.Label]] = {}
-        scopes: dict[int, tuple[s.Name, ...]] = {}
-        source: Part | None = None
-        ignores = False
-        cells: dict[str, Part] = {}
-        for i, col in enumerate(columns[1:], start=1):
-            cell = row[i] if i < len(row) and (r, i) not in ambiguous else None
-            if col.role == "column":
-                if cell is None or not cell.text.strip():
-                    pos = sheet.at(cell) if cell is not None else key_pos
-                    cells[col.name] = Part(s.CellNode((), pos), "")
-                    continue
-                found = located(cell, "cell", r, i)
-                if isinstance(found, s.CellNode):
-                    written = _decimal(" ".join(cell.text.split()), comma)
-                    cells[col.name] = Part(found, written)
-                continue
+        return key, key_number
+
+    def cell(self, parts: _Parts, col: Column, cell: Cell | None, r: int, i: int) -> None:
+        """What ``cell``, in column ``col``, says of its row, into ``parts``."""
+        sheet = self.sheet
+        if col.role == "column":
             if cell is None or not cell.text.strip():
-                continue
-            text_ = cell.text.strip()
-            match col.role:
-                case "skip" | "key":
-                    continue
-                case "mode" | "all":
-                    found = located(cell, "cell", r, i)
-                    if not isinstance(found, s.CellNode):
-                        continue
-                    entries = _entries(found, col, cell, r, i, header, sheet, diags)
-                    parts = _split(_decimal(" ".join(text_.split()), comma))
-                    if entries is None or len(parts) != len(entries):
-                        continue
-                    if col.role == "all":
-                        default = list(zip(parts, entries, strict=True))
-                    else:
-                        values[col.name] = list(zip(parts, entries, strict=True))
-                case "label":
-                    label = s.Label(col.lang, plain(cell, r, i), sheet.at(cell))
-                    if col.lang:
-                        labels.append(label)
-                    else:
-                        labels.insert(0, label)
-                case "note":
-                    note = s.Label(col.lang, plain(cell, r, i), sheet.at(cell))
-                    if col.lang:
-                        notes.setdefault(col.number, []).append(note)
-                    else:
-                        notes.setdefault(col.number, []).insert(0, note)
-                case "note_for":
-                    scope = _note_scope(cell, sheet, f"row {r + 1}, column {i + 1}", diags)
-                    if scope:
-                        scopes[col.number] = scope
-                case "source":
-                    found = located(cell, "source", r, i, "[X]")
-                    if isinstance(found, s.SourceRef):
-                        source = Part(found, spell_source(found))
-                case "ignores":
-                    if text_.lower() in ("yes", "x", "true", "1"):
-                        ignores = True
-                    elif text_.lower() not in ("no", "false", "0"):
-                        diags.append(
-                            error(
-                                "E001",
-                                f"row {r + 1}, column {i + 1} (ignores others): "
-                                f"'{_shown(text_)}' is not yes or no",
-                                sheet.at(cell),
-                                "yes: the feature ignores the other features of its place",
-                            )
+                pos = sheet.at(cell) if cell is not None else parts.key_pos
+                parts.cells[col.name] = Part(s.CellNode((), pos), "")
+                return
+            found = self.located(cell, "cell", r, i)
+            if isinstance(found, s.CellNode):
+                written = _decimal(" ".join(cell.text.split()), self.comma)
+                parts.cells[col.name] = Part(found, written)
+            return
+        if cell is None or not cell.text.strip():
+            return
+        text_ = cell.text.strip()
+        match col.role:
+            case "skip" | "key":
+                return
+            case "mode" | "all":
+                found = self.located(cell, "cell", r, i)
+                if not isinstance(found, s.CellNode):
+                    return
+                entries = _entries(found, col, cell, r, i, self.header, sheet, self.diags)
+                written_ = _split(_decimal(" ".join(text_.split()), self.comma))
+                if entries is None or len(written_) != len(entries):
+                    return
+                if col.role == "all":
+                    parts.default = list(zip(written_, entries, strict=True))
+                else:
+                    parts.values[col.name] = list(zip(written_, entries, strict=True))
+            case "label":
+                label = s.Label(col.lang, self.plain(cell, r, i), sheet.at(cell))
+                if col.lang:
+                    parts.labels.append(label)
+                else:
+                    parts.labels.insert(0, label)
+            case "note":
+                note = s.Label(col.lang, self.plain(cell, r, i), sheet.at(cell))
+                if col.lang:
+                    parts.notes.setdefault(col.number, []).append(note)
+                else:
+                    parts.notes.setdefault(col.number, []).insert(0, note)
+            case "note_for":
+                scope = _note_scope(cell, sheet, f"row {r + 1}, column {i + 1}", self.diags)
+                if scope:
+                    parts.scopes[col.number] = scope
+            case "source":
+                found = self.located(cell, "source", r, i, "[X]")
+                if isinstance(found, s.SourceRef):
+                    parts.source = Part(found, spell_source(found))
+            case "ignores":
+                if text_.lower() in ("yes", "x", "true", "1"):
+                    parts.ignores = True
+                elif text_.lower() not in ("no", "false", "0"):
+                    self.diags.append(
+                        error(
+                            "E001",
+                            f"row {r + 1}, column {i + 1} (ignores others): "
+                            f"'{_shown(text_)}' is not yes or no",
+                            sheet.at(cell),
+                            "yes: the feature ignores the other features of its place",
                         )
-                case "column":
-                    pass  # read above: an empty cell is a cell too
-                case _:
-                    assert_never(col.role)
-        if has_cost:
-            if default is None and values and "all" not in roles:
-                counts = Counter(" ".join(p for p, _ in v) for v in values.values())
-                order = list(counts)
-                best = max(counts, key=lambda v: (counts[v], -order.index(v)))
-                default = next(v for v in values.values() if " ".join(p for p, _ in v) == best)
-                values = {
-                    m: v
-                    for m, v in values.items()
-                    if " ".join(p for p, _ in v) != " ".join(p for p, _ in default)
-                }
-            texts = [p for p, _ in default or ()]
-            entries_ = [e for _, e in default or ()]
-            for mode, given in values.items():
-                for written, entry in given:
-                    texts.append(f"{mode} {written}")
-                    entries_.append(replace(entry, key=s.Name(mode, entry.value.pos)))
-            cell_pos = (
-                replace(
-                    entries_[0].value.pos,
-                    end_line=entries_[-1].value.pos.end_line,
-                    end_column=entries_[-1].value.pos.end_column,
-                )
-                if len(entries_) > 1
-                else entries_[0].value.pos  # one entry: the cell's span is its own
-                if entries_
-                else key_pos
+                    )
+            case "column":
+                pass  # read above: an empty cell is a cell too
+            case _:
+                assert_never(col.role)
+
+    def cost(self, parts: _Parts) -> Part:
+        """The row's mode and ``all`` cells as one cost cell: a value for all, then the
+        exceptions (without ``all``, the value most modes share is the default)."""
+        default, values = parts.default, parts.values
+        if default is None and values and "all" not in self.roles:
+            counts = Counter(" ".join(p for p, _ in v) for v in values.values())
+            order = list(counts)
+            best = max(counts, key=lambda v: (counts[v], -order.index(v)))
+            default = next(v for v in values.values() if " ".join(p for p, _ in v) == best)
+            values = {
+                m: v
+                for m, v in values.items()
+                if " ".join(p for p, _ in v) != " ".join(p for p, _ in default)
+            }
+        texts = [p for p, _ in default or ()]
+        entries_ = [e for _, e in default or ()]
+        for mode, given in values.items():
+            for written, entry in given:
+                texts.append(f"{mode} {written}")
+                entries_.append(replace(entry, key=s.Name(mode, entry.value.pos)))
+        cell_pos = (
+            replace(
+                entries_[0].value.pos,
+                end_line=entries_[-1].value.pos.end_line,
+                end_column=entries_[-1].value.pos.end_column,
             )
-            cells["cost"] = Part(s.CellNode(tuple(entries_), cell_pos), ", ".join(texts))
-        if diags.offered > errors_before:
-            continue  # reported: the checks see only the rows read whole
-        kinds_present = {c.role for c in columns}
-        note_tuple = tuple(tuple(notes[n]) for n in sorted(notes))
-        note_for = tuple(scopes.get(n, ()) for n in sorted(notes))
+            if len(entries_) > 1
+            else entries_[0].value.pos  # one entry: the cell's span is its own
+            if entries_
+            else parts.key_pos
+        )
+        return Part(s.CellNode(tuple(entries_), cell_pos), ", ".join(texts))
+
+    def chart_row(self, parts: _Parts, key: str, key_number: ir.Number | None, r: int) -> ChartRow:
+        """The row read whole; a part the chart has no column for is None."""
+        roles = self.roles
+        note_tuple = tuple(tuple(parts.notes[n]) for n in sorted(parts.notes))
+        note_for = tuple(parts.scopes.get(n, ()) for n in sorted(parts.notes))
         if not any(note_for):
             note_for = ()
-        out.append(
-            ChartRow(
-                # a numeric key's name is its number, as the DSL's parser makes it
-                s.Name(spelling.number(key_number.value) if key_number else key, key_pos),
-                key_number,
-                key,
-                Part(tuple(labels), spell_labels(labels)) if "label" in kinds_present else None,
-                (
-                    Part(note_tuple, spell_notes(note_tuple, note_for))
-                    if "note" in kinds_present
-                    else None
-                ),
-                source if source is not None else (Part(None, "") if "source" in roles else None),
-                ignores if "ignores" in kinds_present else None,
-                cells,
-                r + 1,
-                note_for if "note_for" in kinds_present else None,
-            )
+        source = parts.source
+        return ChartRow(
+            # a numeric key's name is its number, as the DSL's parser makes it
+            s.Name(spelling.number(key_number.value) if key_number else key, parts.key_pos),
+            key_number,
+            key,
+            Part(tuple(parts.labels), spell_labels(parts.labels)) if "label" in roles else None,
+            Part(note_tuple, spell_notes(note_tuple, note_for)) if "note" in roles else None,
+            source if source is not None else (Part(None, "") if "source" in roles else None),
+            parts.ignores if "ignores" in roles else None,
+            parts.cells,
+            r + 1,
+            note_for if "note_for" in roles else None,
         )
-    return sheet, columns, out, diags.with_left_out()
 
 
 def _note_scope(
@@ -599,7 +656,7 @@ def import_layer(
                 "first row: feature, label, then one column per mode",
             )
         )
-    head_pos = _option_pos(path)  # the layer's name and label come from the command line
+    head_pos = option_pos(path)  # the layer's name and label come from the command line
     bad_label = CONTROL.search(label or "")
     if bad_label is not None:
         diags.append(
@@ -709,84 +766,10 @@ def chart_row_text(row: ChartRow, order: Iterable[str]) -> str:
     )
 
 
-def _option_pos(path: str) -> s.Pos:
+def option_pos(path: str) -> s.Pos:
     """Where the checks find what the command line gave (the layer's name and label): an
     empty span at the file's start, which :func:`located_in` reports as ``--layer``."""
     return s.Pos(path, 1, 1, 1, 1)
-
-
-# ---- the same checks as the DSL's ------------------------------------------------------------
-
-STANDALONE_ID = "chart"
-
-
-def check_alone(imported: Imported, compiler: Compiler) -> list[Diagnostic]:
-    """The diagnostics of :func:`compile_alone` (the chart's own errors not included)."""
-    compiled = compile_alone(imported, compiler)
-    return [] if compiled is None else compiled.diagnostics
-
-
-def compile_alone(imported: Imported, compiler: Compiler) -> Compiled | None:
-    """The chart's layer compiled in a ruleset of its own that declares the chart's columns as
-    modes (and its language columns as languages): every check of the DSL runs on it, save
-    the names it refers to outside the chart (``as clear``, ``step climb``, a book), which only
-    a target ruleset knows (``--into``)."""
-    if imported.layer is None or imported.sheet is None:
-        return None
-    sheet = imported.sheet
-    head = s.Pos(sheet.path, 1, 1, 1, 2)
-    languages = ("en", *(n.text for n in imported.languages if n.text != "en"))
-
-    def item(name: s.Name) -> s.Item:
-        labels = tuple(
-            s.Label("" if i == 0 else lang, name.text, name.pos) for i, lang in enumerate(languages)
-        )
-        return s.Item(name, labels, _NO_EXTRAS, name.pos)
-
-    statements: list[s.Statement] = [
-        s.RulesetDecl(s.Item(s.Name(STANDALONE_ID, head), (), _NO_EXTRAS, head)),
-        s.VersionDecl("1.0.0", head),
-    ]
-    if len(languages) > 1:
-        statements.append(s.LanguagesDecl((s.Name("en", head), *imported.languages), head))
-    statements += [s.ModeDecl(item(name)) for name in imported.modes]
-    statements.append(imported.layer)
-    source = s.SourceFile(sheet.path, sheet.text, tuple(statements))
-    compiled = compiler.compile_source(source, Path(sheet.path).parent)
-    value_cells = {
-        (r, c) for r, row in enumerate(sheet.rows[1:], start=1) for c in range(1, len(row))
-    }
-    value_cells |= {  # `column to_hit`: a modifier the target declares
-        (0, c) for c, cell in enumerate(sheet.rows[0]) if cell.text.strip().startswith("column ")
-    }
-    kept = CappedList()  # at most MAX_OF_A_CODE of a code, each then placed in a cell
-    for d in compiled.diagnostics:
-        if d.code == "E101" and d.pos is not None and sheet.cell_at(d.pos) in value_cells:
-            continue  # a name from outside the chart: checked with --into
-        kept.append(d)
-    return replace(compiled, diagnostics=located_in(kept.with_left_out(), imported))
-
-
-def located_in(diags: list[Diagnostic], imported: Imported) -> list[Diagnostic]:
-    """``diags`` with those in the chart's cells named by CSV row and column, as the chart's
-    own are."""
-    sheet = imported.sheet
-    if sheet is None:
-        return diags
-    out = []
-    option = _option_pos(sheet.path)
-    for d in diags:
-        if d.pos == option:
-            d = replace(d, message=f"--layer: {d.message}", pos=None)
-        d = replace(d, related=tuple(r for r in d.related if r.pos != option))
-        here = sheet.cell_at(d.pos) if d.pos is not None else None
-        if here is not None and not d.message.startswith("row "):
-            r, c = here
-            head = sheet.rows[0][c].text.strip() if c < len(sheet.rows[0]) else ""
-            where = f"row {r + 1}, column {c + 1}" + (f" ({head})" if head else "")
-            d = replace(d, message=f"{where}: {d.message}")
-        out.append(d)
-    return out
 
 
 # ---- values in the DSL's cell syntax -----------------------------------------------------------

@@ -164,105 +164,159 @@ def pack(
     limit = limit or cap
     # rows a part must take fill the card up to its real room less the source line under
     # the card's body (which the estimate of the room leaves to its slack)
-    room_for_rows = limit - source_height
-    cards: list[Card] = []
-    current: Card | None = None
-    used = 0.0
-    rows: list[int] = []
-    placed: list[Note] = []
-    """The notes on the current card, with their heights."""
-    carry: list[Note] = []
-    """Notes sent on to the next card."""
     left = sum(isinstance(item, Row) for item in items)
-    """Rows not yet placed."""
+    packing = _Packing(base, cap, limit, limit - source_height, table, least_rows, trial, left)
+    for item in items:
+        packing.add(item)
+    while packing.carry:  # notes sent on after the last row
+        packing.close()
+        packing.current = packing.start()
+    packing.close()
+    return packing.cards or [replace(base)]
 
-    def close() -> None:
-        nonlocal current, rows
+
+class _Packing:
+    """One :func:`pack` under way: the cards filled, the card being filled and what is on it."""
+
+    __slots__ = (
+        "base",
+        "cap",
+        "cards",
+        "carry",
+        "current",
+        "least_rows",
+        "left",
+        "limit",
+        "placed",
+        "room_for_rows",
+        "rows",
+        "table",
+        "trial",
+        "used",
+    )
+
+    def __init__(
+        self,
+        base: Card,
+        cap: float,
+        limit: float,
+        room_for_rows: float,
+        table: tuple[TableView, float] | None,
+        least_rows: int,
+        trial: bool,
+        left: int,
+    ) -> None:
+        self.base = base
+        self.cap = cap
+        self.limit = limit
+        self.room_for_rows = room_for_rows
+        self.table = table
+        self.least_rows = least_rows
+        self.trial = trial
+        self.cards: list[Card] = []
+        self.current: Card | None = None
+        self.used = 0.0
+        self.rows: list[int] = []
+        self.placed: list[Note] = []
+        """The notes on the current card, with their heights."""
+        self.carry: list[Note] = []
+        """Notes sent on to the next card."""
+        self.left = left
+        """Rows not yet placed."""
+
+    def add(self, item: Item) -> None:
+        """Put ``item`` on the current card, or on a new one when it does not fit."""
+        table = self.table
+        need = item.height
+        if isinstance(item, Row) and not self.rows and table is not None:
+            need += table[1]
+        if self.current is not None and self.used + need > self.cap:
+            if self._kept_in_part(item):
+                return
+            self.close()
+        if self.current is None:
+            self.current = self.start()
+            if isinstance(item, Row) and table is not None:
+                need = item.height + table[1]
+        match item:
+            case Line(text=text):
+                self.current.lines.append(text)
+            case Svg(svg=svg):
+                self.current.svg = svg
+            case After(text=text):
+                self.current.after.append(text)
+            case Note():
+                self.placed.append(item)
+            case Row():
+                if not self.rows and table is not None:
+                    self.used += table[1]
+                self.place_row(item)
+                return
+            case _:
+                assert_never(item)
+        self.used += need
+
+    def _kept_in_part(self, item: Item) -> bool:
+        """Whether ``item``, which does not fit, was kept with the part of the table on the
+        current card (a note sent on, or a row placed in room its notes leave): a part holds
+        at least ``least_rows`` rows, and leaves no fewer behind, for a continued table of
+        one or two rows under its repeated header is no use at the table."""
+        rows, left = len(self.rows), self.left
+        if self.table is None or rows == 0 or left <= 0 or min(rows, left) >= self.least_rows:
+            return False
+        if isinstance(item, Note):
+            self.carry.append(item)  # after the rows the part must take
+            return True
+        if not isinstance(item, Row):
+            return False
+        own = item.height - sum(item.note_heights)
+        while self.placed and self.used + own > self.room_for_rows:  # its notes make room
+            moved = self.placed.pop()
+            self.carry.insert(0, moved)
+            self.used -= moved.height
+        if self.used + own > self.room_for_rows:
+            return False
+        self.place_row(item)
+        return True
+
+    def close(self) -> None:
+        """The current card done: its part of the table cut, its notes and height written."""
+        current, rows, table = self.current, self.rows, self.table
         if isinstance(current, _Trial):
             current.held = len(rows)
         elif current is not None and table is not None and rows:
             current.table = slice_table(table[0], range(len(table[0].rows[0]) - 1), rows)
         if current is not None:
-            current.notes = [note.note for note in placed]
-            current.over = used > limit
-            current.height = used
-            cards.append(current)
-        current, rows = None, []
+            current.notes = [note.note for note in self.placed]
+            current.over = self.used > self.limit
+            current.height = self.used
+            self.cards.append(current)
+        self.current, self.rows = None, []
 
-    def start() -> Card:
+    def start(self) -> Card:
         """A new card, opening with the notes sent on, as many as it holds (at least one)."""
-        nonlocal used
+        placed, carry = self.placed, self.carry
         placed.clear()
-        used = 0.0
-        while carry and (not placed or used + carry[0].height <= room_for_rows):
+        self.used = 0.0
+        while carry and (not placed or self.used + carry[0].height <= self.room_for_rows):
             note = carry.pop(0)
             placed.append(note)
-            used += note.height
-        if trial:
+            self.used += note.height
+        if self.trial:
             return _Trial()
-        return replace(base, lines=[], notes=[], after=[], svg="", table=None)
+        return replace(self.base, lines=[], notes=[], after=[], svg="", table=None)
 
-    def place_row(row: Row) -> None:
-        nonlocal used, left
-        rows.append(row.index)
-        left -= 1
-        used += row.height - sum(row.note_heights)
+    def place_row(self, row: Row) -> None:
+        """``row`` on the current card; each of its notes too where it fits, else sent on."""
+        self.rows.append(row.index)
+        self.left -= 1
+        self.used += row.height - sum(row.note_heights)
         for note, height in zip(row.notes, row.note_heights, strict=True):
-            if carry or used + height > room_for_rows:
-                carry.append(Note(note, height))
+            if self.carry or self.used + height > self.room_for_rows:
+                self.carry.append(Note(note, height))
             else:
-                placed.append(Note(note, height))
-                used += height
-
-    for item in items:
-        need = item.height
-        if isinstance(item, Row) and not rows and table is not None:
-            need += table[1]
-        # a part holds at least LEAST_ROWS rows, and leaves no fewer behind: a continued
-        # table of one or two rows under its repeated header is no use at the table
-        short = (
-            table is not None and len(rows) > 0 and left > 0 and min(len(rows), left) < least_rows
-        )
-        if current is not None and used + need > cap:
-            if short and isinstance(item, Note):
-                carry.append(item)  # after the rows the part must take
-                continue
-            if short and isinstance(item, Row):
-                own = item.height - sum(item.note_heights)
-                while placed and used + own > room_for_rows:  # its notes make room for it
-                    moved = placed.pop()
-                    carry.insert(0, moved)
-                    used -= moved.height
-                if used + own <= room_for_rows:
-                    place_row(item)
-                    continue
-            close()
-        if current is None:
-            current = start()
-            if isinstance(item, Row) and table is not None:
-                need = item.height + table[1]
-        match item:
-            case Line(text=text):
-                current.lines.append(text)
-            case Svg(svg=svg):
-                current.svg = svg
-            case After(text=text):
-                current.after.append(text)
-            case Note():
-                placed.append(item)
-            case Row():
-                if not rows and table is not None:
-                    used += table[1]
-                place_row(item)
-                continue
-            case _:
-                assert_never(item)
-        used += need
-    while carry:  # notes sent on after the last row
-        close()
-        current = start()
-    close()
-    return cards or [replace(base)]
+                self.placed.append(Note(note, height))
+                self.used += height
 
 
 class _Trial:
