@@ -16,10 +16,11 @@ Laying out is the slow part of these tests (about a second a document), so:
   build (the compiler's code, the bundled rulesets, this file, WeasyPrint's version): the
   second worker that needs a document waits for the first and reads it, and a later run of
   unchanged code lays nothing out again (``pytest --cache-clear`` empties it);
-- the poker deck on A4, which ``rulesdsl build`` writes, is rendered once (:func:`written_deck`)
-  for the tests that read its layout and those that read its PDF; their tests share an
-  xdist group (:func:`written_deck_group`), so that one worker runs them all (the suite runs
-  with ``--dist loadgroup``, pyproject.toml);
+- a deck whose PDF a test reads back on A4 (the poker deck ``rulesdsl build`` writes, and the
+  sizes and per-mode decks of :func:`read_back`) is rendered once (:func:`written_deck`) for
+  the tests that read its layout and those that read its PDF; their tests share an xdist
+  group (:func:`written_deck_group`), so that one worker runs them all (the suite runs with
+  ``--dist loadgroup``, pyproject.toml);
 - the full matrix, every bundled ruleset in every language, paper and card size, is run with
   ``pytest --layout-matrix`` (CI does). The developers' run lays out a sample (:func:`matrix`):
   each ruleset once, as a sheet or as a deck, in languages and sizes taken in turn, so that
@@ -46,7 +47,7 @@ from rulesdsl.builder.manifest import compiler_digest
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.printed import pdf
-from rulesdsl.printed.cards import Refit, build_deck, render_deck, render_deck_html
+from rulesdsl.printed.cards import CARD_SIZES, Refit, build_deck, render_deck, render_deck_html
 from rulesdsl.printed.loss import Loss, check_layout, page_fills
 from rulesdsl.printed.pdf import Rendered, layout_losses
 from rulesdsl.printed.sheet_model import build_sheet
@@ -179,10 +180,52 @@ def sheet_layout(name: str, lang: str, paper: str) -> Layout:
     return stored(f"sheet-{name}-{lang}-{paper}", make)
 
 
+READ_BACK_SAMPLE = (
+    ("void_patrol", "fr", "tarot", "letter", None),
+    ("battletech_tacops", "ru", "poker", "a4", "mech"),
+    ("heavy_gear", "de", "a6", "a4", None),
+    ("hex_operational", "fr", "index", "letter", None),
+)
+"""The decks of :func:`read_back` read on every run; the rest only with ``pytest
+--layout-matrix`` (CI). A tuple, not a set: pytest-xdist's workers must collect the cases in
+one order, and a set of strings is ordered by each process's own string hashes."""
+
+
+@cache
+def read_back() -> tuple[tuple[str, str, str, str, str | None], ...]:
+    """``(ruleset, language, size, paper, mode)`` of the decks whose written PDF
+    tests/test_print_done_when.py reads back: every ruleset in every language once, the card
+    sizes and papers taken in turn (so each size is read on both papers), a per-mode deck of
+    every ruleset, its modes taken in turn, and :data:`READ_BACK_SAMPLE`. The product's loss
+    check lays out the whole product of these (tests/test_cards.py, with ``--layout-matrix``);
+    reading every one of those PDFs back too took about a quarter of an hour of CI on two
+    cores, for no layout this cover does not already reach."""
+    sizes = list(CARD_SIZES)
+    papers = ("a4", "letter")
+    decks: list[tuple[str, str, str, str, str | None]] = [
+        (name, lang, sizes[i % len(sizes)], papers[i // len(sizes) % len(papers)], None)
+        for i, (name, lang) in enumerate(cases())
+    ]
+    for i, name in enumerate(RULESETS):
+        modes = ruleset(name).modes
+        if modes:
+            mode = modes[i % len(modes)].id
+            decks.append((name, ruleset(name).languages[0], "poker", "a4", mode))
+    return (*decks, *(deck for deck in READ_BACK_SAMPLE if deck not in decks))
+
+
+def _written(name: str, lang: str, size: str, mode: str | None, paper: str) -> bool:
+    """Whether the deck's PDF is read by a test: the poker deck `rulesdsl build` writes, or
+    one of :func:`read_back`."""
+    return (size, mode, paper) == ("poker", None, "a4") or (
+        (name, lang, size, paper, mode) in read_back()
+    )
+
+
 @cache
 def deck_layout(name: str, lang: str, size: str, mode: str | None = None) -> Layout:
-    if (size, mode) == ("poker", None):  # the deck `rulesdsl build` writes
-        return written_deck(name, lang).layout
+    if _written(name, lang, size, mode, "a4"):  # laid out once for its PDF and its layout
+        return written_deck(name, lang, size, mode).layout
 
     def make() -> Layout:
         rs = ruleset(name)
@@ -194,8 +237,8 @@ def deck_layout(name: str, lang: str, size: str, mode: str | None = None) -> Lay
 
 @dataclass(frozen=True)
 class Written:
-    """The poker deck on A4 as ``rulesdsl build`` writes it, and what the tests read of the
-    document it was written from."""
+    """A deck as :func:`render_deck` writes it, and what the tests read of the document it
+    was written from."""
 
     pdf: Rendered
     """:func:`render_deck`'s PDF, with the losses its loss check found."""
@@ -203,14 +246,20 @@ class Written:
 
 
 @cache
-def written_deck(name: str, lang: str) -> Written:
-    """:func:`render_deck` of the poker deck on A4, laid out (and refitted) once for both the
-    tests that read its layout and those that read its PDF: the document is the one
-    ``render_pdf`` hands WeasyPrint's finisher as it writes the PDF."""
-    return stored(f"written-deck-{name}-{lang}", lambda: _written_deck(name, lang))
+def written_deck(
+    name: str, lang: str, size: str = "poker", mode: str | None = None, paper: str = "a4"
+) -> Written:
+    """:func:`render_deck` of the deck (by default the poker deck on A4 that ``rulesdsl
+    build`` writes), laid out (and refitted) once for both the tests that read its layout and
+    those that read its PDF: the document is the one ``render_pdf`` hands WeasyPrint's
+    finisher as it writes the PDF."""
+    return stored(
+        f"written-deck-{name}-{lang}-{size}-{mode}-{paper}",
+        lambda: _written_deck(name, lang, size, mode, paper),
+    )
 
 
-def _written_deck(name: str, lang: str) -> Written:
+def _written_deck(name: str, lang: str, size: str, mode: str | None, paper: str) -> Written:
     documents: list[Any] = []
     finish = pdf._fix_metadata
 
@@ -221,17 +270,21 @@ def _written_deck(name: str, lang: str) -> Written:
     with gc_paused():
         pdf._fix_metadata = finisher  # type: ignore[assignment]
         try:
-            written = render_deck(ruleset(name), lang, "poker", paper="a4")
+            written = render_deck(ruleset(name), lang, size, mode, paper)
         finally:
             pdf._fix_metadata = finish  # type: ignore[assignment]
         [document] = documents  # the finisher saw the one document written
         return Written(written, _read(document, written.losses, cards=True))
 
 
-def written_deck_group(name: str, lang: str, size: str = "poker") -> Any:
-    """The xdist group of the tests that read :func:`written_deck` of ``name`` in ``lang``
-    (None for another card size): one worker renders the deck for all of them."""
-    return pytest.mark.xdist_group(f"written-deck-{name}-{lang}") if size == "poker" else None
+def written_deck_group(
+    name: str, lang: str, size: str = "poker", mode: str | None = None, paper: str = "a4"
+) -> Any:
+    """The xdist group of the tests that read :func:`written_deck` of the deck (None for a
+    deck no test reads the PDF of): one worker renders the deck for all of them."""
+    if not _written(name, lang, size, mode, paper):
+        return None
+    return pytest.mark.xdist_group(f"written-deck-{name}-{lang}-{size}-{mode}-{paper}")
 
 
 def sheet_group(name: str, lang: str, paper: str) -> Any:

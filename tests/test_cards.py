@@ -198,12 +198,16 @@ def test_no_text_leaves_its_card(name: str, lang: str, size: str) -> None:
 
 
 def _per_mode_cases() -> list[object]:
-    """(ruleset, language, mode) for every per-mode deck; one a ruleset but for the matrix."""
+    """(ruleset, language, mode) for every per-mode deck; but for the matrix, one a ruleset
+    that extends none (a variant's per-mode decks are much like its base's)."""
     params = []
     for name, lang in pdf_layout.cases():
-        for n, mode in enumerate(pdf_layout.ruleset(name).modes):
-            keep = n == 0 and lang == pdf_layout.ruleset(name).languages[-1]
+        rs = pdf_layout.ruleset(name)
+        for n, mode in enumerate(rs.modes):
+            keep = n == 0 and lang == rs.languages[-1] and not rs.extends
             marks = () if keep else (pytest.mark.layout_matrix,)
+            group = pdf_layout.written_deck_group(name, lang, "poker", mode.id)
+            marks += (group,) if group is not None else ()
             params.append(pytest.param(name, lang, mode.id, marks=marks))
     return params
 

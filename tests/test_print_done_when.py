@@ -12,44 +12,24 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, render_deck
+from rulesdsl.printed.cards import SAFE_ZONE
 from tests import pdf_layout
 from tests.pdf_glyphs import word_boxes
 from tests.test_print_loss import _cells, crop_lines
 
-SAMPLE = (
-    ("void_patrol", "fr", "tarot", "letter", None),
-    ("battletech_tacops", "ru", "poker", "a4", "mech"),
-    ("heavy_gear", "de", "a6", "a4", None),
-    ("hex_operational", "fr", "index", "letter", None),
-)
-"""Laid out on every run; the rest only with ``pytest --layout-matrix`` (CI). A tuple, not a
-set: pytest-xdist's workers must collect the cases in one order, and a set of strings is
-ordered by each process's own string hashes."""
-
 
 def _decks() -> list[object]:
-    """Every ruleset in every language once, the card sizes and papers taken in turn (so each
-    size is read on both papers), and a per-mode deck of every ruleset, its modes taken in
-    turn. The product's loss check lays out the whole product of these (tests/test_cards.py,
-    with ``--layout-matrix``); reading every one of those PDFs back too took about a quarter
-    of an hour of CI on two cores, for no layout the cover below does not already reach."""
-    sizes = list(CARD_SIZES)
-    papers = ("a4", "letter")
-    cases = [
-        (name, lang, sizes[i % len(sizes)], papers[i // len(sizes) % len(papers)], None)
-        for i, (name, lang) in enumerate(pdf_layout.cases())
-    ]
-    for i, name in enumerate(pdf_layout.RULESETS):
-        modes = pdf_layout.ruleset(name).modes
-        if modes:
-            mode = modes[i % len(modes)].id
-            cases.append((name, pdf_layout.ruleset(name).languages[0], "poker", "a4", mode))
-    cases += [case for case in SAMPLE if case not in cases]
-    return [
-        pytest.param(*case, marks=() if case in SAMPLE else (pytest.mark.layout_matrix,))
-        for case in cases
-    ]
+    """The decks of :func:`pdf_layout.read_back`, each in the xdist group of the tests that
+    read its layout (:func:`pdf_layout.written_deck_group`), all but a sample only with
+    ``pytest --layout-matrix`` (CI)."""
+    params = []
+    for name, lang, size, paper, mode in pdf_layout.read_back():
+        sampled = (name, lang, size, paper, mode) in pdf_layout.READ_BACK_SAMPLE
+        marks = () if sampled else (pytest.mark.layout_matrix,)
+        group = pdf_layout.written_deck_group(name, lang, size, mode, paper)
+        marks += (group,) if group is not None else ()
+        params.append(pytest.param(name, lang, size, paper, mode, marks=marks))
+    return params
 
 
 @pytest.mark.parametrize(("name", "lang", "size", "paper", "mode"), _decks())
@@ -60,7 +40,7 @@ def test_every_word_of_every_deck_lies_inside_its_card(
     the crop marks, the safe zone less a millimetre inside its edges, for every ruleset and
     language, in every card size, on A4 and Letter, and in per-mode decks; the product's loss
     check agrees."""
-    pdf = render_deck(pdf_layout.ruleset(name), lang, size, mode, paper)
+    pdf = pdf_layout.written_deck(name, lang, size, mode, paper).pdf  # render_deck
     assert pdf.losses == ()
     inset = SAFE_ZONE - 1.0
     problems = []
