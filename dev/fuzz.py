@@ -127,9 +127,10 @@ def _no_pdf(ruleset: Any) -> dict[str, Any]:
 
 def build_without_pdf(rulesets: Path, out: Path) -> list[str]:
     """The library's build (the CLI's `build` less PDF rendering); the files written."""
-    from rulesdsl.builder.build import build, python_outputs
+    from rulesdsl.builder.build import TargetOutputs, build
+    from rulesdsl.codegen.targets import PYTHON
 
-    result = build(rulesets, out, backends=(python_outputs, _no_pdf), incremental=False)
+    result = build(rulesets, out, backends=(TargetOutputs(PYTHON), _no_pdf), incremental=False)
     return result.written
 
 

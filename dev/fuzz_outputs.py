@@ -62,8 +62,9 @@ if __package__ in (None, ""):  # run as a script: make `dev` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rulesdsl.builder import transaction
-from rulesdsl.builder.build import build, python_outputs
+from rulesdsl.builder.build import TargetOutputs, build
 from rulesdsl.builder.manifest import MANIFEST
+from rulesdsl.codegen.targets import PYTHON
 from rulesdsl.outputs import Output
 
 OutputFolderError = transaction.OutputFolderError
@@ -103,7 +104,7 @@ def text_sheets(ruleset: Any) -> dict[str, Output]:
     }
 
 
-FAST = (python_outputs, text_sheets)
+FAST = (TargetOutputs(PYTHON), text_sheets)
 
 
 class Hang(BaseException):
@@ -367,9 +368,7 @@ class Crafter:
             if rng.random() < 0.3:
                 sources = {"x": 1}  # type: ignore[dict-item]
             rulesets[rid] = {
-                rng.choice(
-                    ["rulesdsl.builder.build:python_outputs", "dev.fuzz_outputs:text_sheets"]
-                ): {
+                rng.choice(["target:python", "dev.fuzz_outputs:text_sheets"]): {
                     "compiler": rng.choice(["x", "0" * 64]),
                     "outputs": outputs,
                     "sources": sources,

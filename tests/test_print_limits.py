@@ -11,7 +11,8 @@ import pytest
 
 from rulesdsl import outputs
 from rulesdsl.builder import build as build_module
-from rulesdsl.builder.build import build, card_outputs, python_outputs, sheet_outputs
+from rulesdsl.builder.build import TargetOutputs, build, card_outputs, sheet_outputs
+from rulesdsl.codegen.targets import PYTHON
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES
@@ -48,7 +49,7 @@ def test_a_build_makes_no_pdf_over_the_limit_and_warns_w009_for_each(
         tmp_path / "rulesets",
         tmp_path / "generated",
         compiler=Compiler(),
-        backends=(python_outputs, sheet_outputs, card_outputs),
+        backends=(TargetOutputs(PYTHON), sheet_outputs, card_outputs),
     )
     assert result.ok
     assert rendered == []
