@@ -9,14 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from rulesdsl.codegen.plan.sight import SightPlan, SightRule
-from rulesdsl.codegen.python.values import cell_py
+from rulesdsl.codegen.python.values import cell_py, tidy
 
 SIGHT_EXPORTS = ("SIGHTS", "Sight", "SightRule", "line_of_sight")
 RESULTS_EXPORTS = ("RESULTS_TABLES", "ResultsTable", "ResultColumn", "Result")
-
-
-def _tidy(number: float) -> float:
-    return int(number) if isinstance(number, float) and number.is_integer() else number
 
 
 def sight_rule_py(rule: SightRule) -> dict[str, Any]:
@@ -24,7 +20,7 @@ def sight_rule_py(rule: SightRule) -> dict[str, Any]:
     return {
         "id": rule.id,
         "labels": rule.labels,
-        "blocks_at": _tidy(rule.blocks_at) if rule.blocks_at is not None else None,
+        "blocks_at": tidy(rule.blocks_at) if rule.blocks_at is not None else None,
         "counts": rule.counts,
         "crossed": rule.crossed,
         "by_feature": {f: cell_py(v) for f, v in rule.by_feature.items()},
@@ -43,5 +39,5 @@ def sight_context(plan: SightPlan) -> dict[str, Any]:
     return {
         "sights": [sight_rule_py(r) for r in plan.rules],
         "fed_outcomes": plan.fed_outcomes,
-        "outcome_costs": {k: _tidy(v) for k, v in plan.outcome_costs.items()},
+        "outcome_costs": {k: tidy(v) for k, v in plan.outcome_costs.items()},
     }
