@@ -81,9 +81,10 @@ def packages(plans: dict[str, module_plan.ModulePlan], tmp_path_factory: Any) ->
 
 def answered(plan: module_plan.ModulePlan) -> set[str]:
     """The questions the JavaScript module answers so far."""
-    dice = {"roll", "chance"} if plan.data.dice_tables and not plan.data.results_tables else set()
+    dice = {"roll", "chance"} if plan.data.dice_tables or plan.data.results_tables else set()
+    sight = {"line_of_sight"} if plan.sight.rules else set()
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
-    return {"lookup", "param", "modifier", "conflicts", *dice, *code}
+    return {"lookup", "param", "modifier", "conflicts", *dice, *sight, *code}
 
 
 # ---- the example vectors -----------------------------------------------------------------------
@@ -119,7 +120,7 @@ def test_js_module_answers_vectors_of_every_kind_it_covers(
     assert kinds == {*_NAMED, "step", "decision"}
 
 
-_NAMED = {"lookup", "modifier", "roll", "chance"}
+_NAMED = {"lookup", "modifier", "roll", "chance", "line_of_sight"}
 """The questions the vectors ask by their own name (steps and decisions have the rule's)."""
 
 

@@ -26,6 +26,10 @@ function plain(m, value) {
   if (typeof value === "string") return [{ word: value }];
   if (value instanceof m.Quantity) return [{ number: value.value }];
   if (value instanceof m.Outcome || value instanceof m.DiceRow) return [{ word: value.id }];
+  if (m.Sight && value instanceof m.Sight) {
+    return [{ number: value.hindrance }, ...(value.blocked ? [{ marker: "blocked" }] : [])];
+  }
+  if (m.Result && value instanceof m.Result) return [{ word: value.id }];
   if (typeof value?.numerator === "number") return [{ fraction: [value.numerator, value.denominator] }];
   switch (value?.kind) {
     case "span":
@@ -42,6 +46,17 @@ function plain(m, value) {
   throw new TypeError(`no plain form for ${String(value)}`);
 }
 
+/** What the differential test compares beside the plain form: a line's hindrance per place,
+ * a result's column, totals, naturalness and effects. */
+function detail(m, value) {
+  if (m.Sight && value instanceof m.Sight) return { detail: value.byPlace.flatMap((v) => plain(m, v)) };
+  if (m.Result && value instanceof m.Result) {
+    const effects = Object.entries(value.effects).map(([k, v]) => [k, plain(m, v)]);
+    return { detail: [value.column, value.low, value.high, value.natural, effects] };
+  }
+  return {};
+}
+
 function ask(m, query) {
   const fn = query.function;
   const args = decoded(query.args);
@@ -49,6 +64,21 @@ function ask(m, query) {
   if (Object.hasOwn(m.DECISIONS, fn)) return m[fn](kwargs);
   if (fn === "modifier") return m.modifier(args[0], args.slice(1), kwargs);
   if (fn === "conflicts") return m.conflicts(...args);
+  if (fn === "line_of_sight") return m.lineOfSight(args[0], args.slice(1), kwargs);
+  if (fn === "roll" && m.RESULTS_TABLES) {
+    const [table, total, column, natural, shift] = args;
+    return m.roll(table, total, { column, natural, shift, ...kwargs });
+  }
+  if (fn === "chance" && m.RESULTS_TABLES && Object.hasOwn(m.RESULTS_TABLES, args[0])) {
+    const results = m.RESULTS_TABLES[args[0]];
+    let column = kwargs.column;
+    if (typeof column !== "string") {
+      const [low, high] = results.rows[0]; // a total some row covers: the column is the answer
+      column = m.roll(args[0], low ?? high, { column }).column;
+    }
+    const chances = "modifier" in kwargs ? results.chancesWith[kwargs.modifier] : results.chances;
+    return chances[column][args[1]];
+  }
   if (fn === "roll") {
     const natural = args.length > 2 ? args[2] : kwargs.natural;
     return m.roll(args[0], args[1], { natural: natural ?? null, dice: kwargs.dice ?? null });
@@ -68,7 +98,8 @@ const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 const m = await import(pathToFileURL(request.module).href);
 const answers = request.queries.map((query) => {
   try {
-    return { answer: plain(m, ask(m, query)) };
+    const value = ask(m, query);
+    return { answer: plain(m, value), ...detail(m, value) };
   } catch (error) {
     return { error: error.code ?? error.constructor.name, message: error.message };
   }

@@ -20,6 +20,8 @@ from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
+from rulesdsl.codegen.js.results import results_js, runtime_results
+from rulesdsl.codegen.js.sight import outcomes_js, runtime_sight, sight_js
 from rulesdsl.codegen.js.values import (
     key_js,
     labels_js,
@@ -63,6 +65,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
     header = plan.header
     code = plan.code
     cells = js_code.cell_names(code.cells)
+    sight = "sight" in plan.surface.parts
+    results = "results tables" in plan.surface.parts
     lines = [
         line_comment(
             f"Ruleset {header.id} version {header.version} ({header.digest}), as an ES module."
@@ -71,6 +75,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "// `rulesdsl build --target js` rather than this file. It needs no package.",
         "",
         runtime().rstrip("\n"),
+        *(["", runtime_sight().rstrip("\n")] if sight else []),
+        *(["", runtime_results().rstrip("\n")] if results else []),
         "",
         "// ---- the ruleset ----",
         "",
@@ -92,6 +98,9 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "});",
         "",
         *data_js(plan.data),
+        *outcomes_js(plan.sight),
+        *(sight_js(plan) if sight else []),
+        *(results_js(plan.data) if results else []),
         "",
         *(js_code.cells_js(c, n) for c, n in zip(code.cells, cells, strict=True)),
         js_code.outcome_labels_js(code.outcome_labels),

@@ -123,6 +123,13 @@ function pyTypeName(value) {
   return "dict";
 }
 
+/** Python's TypeError for a list or dict looked up in a dict or set (``x in FEATURES``). */
+function _unhashable(value) {
+  const error = new TypeError(`unhashable type: '${pyTypeName(value)}'`);
+  error.code = "TypeError";
+  return error;
+}
+
 /** The arguments of a function taking ``...rest``, as Python prints a tuple. */
 class _Tuple {
   constructor(items) {
@@ -485,6 +492,33 @@ function _warnConflicts(names) {
   return pairs.length > 0;
 }
 
+/** Features that cannot be together in one place (two of a one-per-place layer). */
+export class InvalidPlace extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "InvalidPlace";
+    this.code = "InvalidPlace";
+  }
+}
+
+/** InvalidPlace unless ``features`` can be one place (dice outcomes fed to costs or sight
+ * have no layer). */
+function _checkPlace(features) {
+  const seen = new Map();
+  const listed = new Set();
+  for (const feature of features) {
+    if (_OUTCOMES.has(feature)) continue;
+    const layer = FEATURES[feature].layer;
+    if (listed.has(feature)) throw new InvalidPlace(`${pyRepr(feature)} is listed twice`);
+    const one = _ONE_PER_PLACE.has(layer);
+    if (one && seen.has(layer)) {
+      throw new InvalidPlace(`${pyRepr(seen.get(layer))} and ${pyRepr(feature)} are both ${pyRepr(layer)}: one per place`);
+    }
+    seen.set(one ? layer : feature, feature);
+    listed.add(feature);
+  }
+}
+
 /** The names that count: a feature that ignores others silences the other features of the
  * place; whole-map conditions and modifier factors still count. */
 function _counted(names) {
@@ -657,6 +691,15 @@ export class DiceTable {
   }
 }
 
+/** A trigger: when to roll on dice table ``table`` (a ``check`` roll of at least ``atLeast``,
+ * null: always), how often, with which modifiers. */
+export class Trigger {
+  constructor(id, labels, table, check, atLeast, checkChance, modifier, times, moreModifiers) {
+    Object.assign(this, { id, labels, table, check, atLeast, checkChance, modifier, times, moreModifiers });
+    Object.freeze(this);
+  }
+}
+
 /** An exact chance, as Python's Fraction in lowest terms. */
 function _fraction(numerator, denominator) {
   return Object.freeze({ numerator, denominator });
@@ -699,10 +742,9 @@ function _rolled(spec, dice, natural) {
 /** The row of dice table ``table`` that covers ``total`` (modifiers included), or the row a
  * ``natural`` roll gives when the table has one for it; ``dice``, the faces as rolled, gives
  * the natural roll. */
-export function roll(table, total, { natural = null, dice = null } = {}) {
-  if (_HAS_RESULTS_TABLES) {
-    throw new Error("roll: the JavaScript module does not answer results tables yet (docs/module-api-js.md)");
-  }
+export function roll(table, total, options = {}) {
+  if (_HAS_RESULTS_TABLES) return _rollWithResults(table, total, options); // runtime_results.js
+  let { natural = null, dice = null } = options;
   if (dice !== null && dice !== undefined) {
     _checkName("roll", "table", table, DICE_TABLES, "dice table");
     natural = _rolled(DICE_TABLES[table].dice, dice, natural);
