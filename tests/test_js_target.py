@@ -301,6 +301,7 @@ def test_declarations_type_check_a_consumer(
 ) -> None:
     tsc = _typescript(pytestconfig)
     write_package(plans["heavy_gear"], tmp_path)
+    write_package(plans["hex_operational"], tmp_path / "hex_operational")  # results tables
     shutil.copy(TESTS_JS / "consumer.ts", tmp_path / "consumer.ts")
     options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
     done = subprocess.run(

@@ -4,12 +4,12 @@ the Python module carries them (``module_sight.py.j2``'s RESULTS_TABLES, and TRI
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from importlib import resources
 
 from rulesdsl.codegen.js.data import dict_js, fraction_js, strings_js
-from rulesdsl.codegen.js.values import labels_js, literal_js, number_js, string_js
+from rulesdsl.codegen.js.values import comment, labels_js, literal_js, number_js, string_js
 from rulesdsl.codegen.plan import data as plan_data
 
 
@@ -86,3 +86,66 @@ def results_js(d: plan_data.DataPlan) -> list[str]:
     }
     tables = dict_js({t.id: results_table_js(t) for t in d.results_tables})
     return [f"export const RESULTS_TABLES = {tables};", f"const _RESULT_ROWS = {dict_js(rows)};"]
+
+
+def results_dts(d: plan_data.DataPlan, union: Callable[[Iterable[str]], str]) -> list[str]:
+    """The declarations of RESULTS_TABLES, their records, and ``roll`` on each results table
+    (its columns as a string-literal union; ``union`` writes one)."""
+    lines = [
+        f"export type ResultsTableName = {union(t.id for t in d.results_tables)};",
+        "export declare class ResultColumn {",
+        "  readonly id: string;",
+        "  readonly labels: Readonly<Record<string, string>>;",
+        '  readonly bound: "up_to" | "above" | "at";',
+        "  readonly value: number;",
+        "  readonly unit: string | null;",
+        "}",
+        "type Chances = Readonly<Record<string, Readonly<Record<string, Fraction>>>>;",
+        "export declare class ResultsTable {",
+        "  readonly id: ResultsTableName;",
+        "  readonly labels: Readonly<Record<string, string>>;",
+        "  readonly dice: Dice | D66;",
+        "  readonly by: string;",
+        "  readonly columns: readonly ResultColumn[];",
+        "  readonly outcomes: Readonly<Record<string, Readonly<Record<string, string>>>>;",
+        "  readonly naturals: ReadonlyMap<number, string>;",
+        "  readonly rows: readonly (readonly [number | null, number | null, readonly string[]])[];",
+        "  readonly modifiers: Readonly<Record<string, number>>;",
+        "  /** Per column, the exact chance of each outcome (natural rolls included). */",
+        "  readonly chances: Chances;",
+        "  /** The same per modifier. */",
+        "  readonly chancesWith: Readonly<Record<string, Chances>>;",
+        '  readonly rounding: "down" | "up" | null;',
+        "  readonly naturalAtLeast: ReadonlySet<number>;",
+        "  readonly naturalByColumn: ReadonlyMap<number, readonly string[]>;",
+        "  readonly outcomeEffects: Readonly<Record<string, Readonly<Record<string, Value>>>>;",
+        "  readonly shifts: Readonly<Record<string, number>>;",
+        "  readonly onDoubles: string | null;",
+        "}",
+        "export declare class Result<Id extends string = string> {",
+        "  readonly id: Id;",
+        "  readonly labels: Readonly<Record<string, string>>;",
+        "  readonly column: string;",
+        "  readonly low: number | null;",
+        "  readonly high: number | null;",
+        "  readonly natural: boolean;",
+        "  readonly effects: Readonly<Record<string, Value>>;",
+        "}",
+        "export declare const RESULTS_TABLES: Readonly<Record<ResultsTableName, ResultsTable>>;",
+    ]
+    for t in d.results_tables:
+        by = f"a value of {t.by}, or two strengths whose ratio it is"
+        lines += [
+            comment(f"The outcome of {t.id} for ``total`` in ``column`` (a name, {by})."),
+            "export declare function roll(",
+            f"  table: {string_js(t.id)},",
+            "  total: number,",
+            "  options: {",
+            f"    column: {union(c.id for c in t.columns)} | number | readonly [number, number];",
+            "    natural?: number | null;",
+            "    shift?: number;",
+            "    dice?: readonly number[] | null;",
+            "  },",
+            f"): Result<{union(t.outcomes)}>;",
+        ]
+    return lines

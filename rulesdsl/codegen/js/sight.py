@@ -42,7 +42,7 @@ def sight_js(plan: ModulePlan) -> list[str]:
     return [f"export const SIGHTS = {rules};", f"const _SIGHT_MODES = {modes};"]
 
 
-def sight_dts(plan: ModulePlan, union: str, features: str) -> list[str]:
+def sight_dts(union: str, features: str) -> list[str]:
     """The declarations of ``lineOfSight``, SIGHTS and their records; ``union`` names the
     rules, ``features`` what a place may hold."""
     return [
