@@ -320,10 +320,12 @@ def doc_blocks() -> Iterator[tuple[str, str]]:
 def test_docs_js_examples_run_in_node(
     node: str, plans: dict[str, module_plan.ModulePlan], tmp_path: Path
 ) -> None:
-    """Each example is written where its comment says, beside the heavy_gear package; a
-    ``// prints: x`` comment is a line it must print. The Foundry module's script is loaded
-    with Foundry's ``Hooks`` and ``ui`` stood in for, and its ``ready`` hook fired."""
+    """Each example is written where its comment says, beside the heavy_gear and
+    hex_operational packages; a ``// prints: x`` comment is a line it must print. The Foundry
+    module's script is loaded with Foundry's ``Hooks`` and ``ui`` stood in for, and its
+    ``ready`` hook fired."""
     write_package(plans["heavy_gear"], tmp_path / "heavy_gear")
+    write_package(plans["hex_operational"], tmp_path / "hex_operational")
     blocks = list(doc_blocks())
     assert {name for name, _ in blocks} >= {"example.mjs", "scripts/main.js"}
     stub = (TESTS_JS / "foundry_stub.mjs").read_text("utf-8")
