@@ -168,6 +168,7 @@ def dice_js(d: plan_data.DataPlan) -> list[str]:
     return [
         f"export const DICE_TABLES = {dict_js({t.id: dice_table_js(t) for t in d.dice_tables})};",
         f"const _ROLLS = {dict_js(rolls)};",
+        "const _ROWS_BY_TOTAL = _rowsByTotal(_ROLLS, DICE_TABLES);",
         f"export const TRIGGERS = {dict_js({t.id: trigger_js(t) for t in d.triggers})};",
         f"const _HAS_RESULTS_TABLES = {'true' if d.results_tables else 'false'};",
     ]

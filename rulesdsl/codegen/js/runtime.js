@@ -504,6 +504,7 @@ export class InvalidPlace extends Error {
 /** InvalidPlace unless ``features`` can be one place (dice outcomes fed to costs or sight
  * have no layer). */
 function _checkPlace(features) {
+  if (features.length < 2) return;
   const seen = new Map();
   const listed = new Set();
   for (const feature of features) {
@@ -739,12 +740,22 @@ function _rolled(spec, dice, natural) {
   return made;
 }
 
+/** Per dice table, every total its dice reach -> its row: what ``roll`` looks up first. */
+function _rowsByTotal(rolls, tables) {
+  const rows = (table, totals) => new Map([...totals].map(([total, i]) => [total, tables[table].rows[i]]));
+  return new Map(Object.entries(rolls).map(([table, totals]) => [table, rows(table, totals)]));
+}
+
 /** The row of dice table ``table`` that covers ``total`` (modifiers included), or the row a
  * ``natural`` roll gives when the table has one for it; ``dice``, the faces as rolled, gives
  * the natural roll. */
-export function roll(table, total, options = {}) {
+export function roll(table, total, options) {
+  if (options === undefined) {
+    const row = _ROWS_BY_TOTAL.get(table)?.get(total);
+    if (row !== undefined) return row;
+  }
   if (_HAS_RESULTS_TABLES) return _rollWithResults(table, total, options); // runtime_results.js
-  let { natural = null, dice = null } = options;
+  let { natural = null, dice = null } = options ?? {};
   if (dice !== null && dice !== undefined) {
     _checkName("roll", "table", table, DICE_TABLES, "dice table");
     natural = _rolled(DICE_TABLES[table].dice, dice, natural);

@@ -26,7 +26,7 @@ export class ResultsTable {
 export class Result {
   constructor(id, labels, column, low, high, natural, effects) {
     Object.assign(this, { id, labels, column, low, high, natural, effects });
-    Object.freeze(this);
+    Object.freeze(this); // made once per question asked: roll keeps them
   }
 }
 
@@ -51,9 +51,31 @@ function _pyAdd(shift, more) {
   throw error;
 }
 
+const _KEPT = new Map(); // table -> column -> total -> Result: answers without natural or shift
+let _kept = 0;
+
 /** ``roll`` on a module with results tables: the outcome in ``column`` on a results table,
- * else the dice table's row (Python's roll and _roll). */
+ * else the dice table's row (Python's roll and _roll). An answer by column and total alone is
+ * kept, so that asking again is a lookup (Python's _ROLLED, at most 4,096 kept). */
 function _rollWithResults(table, total, { column = null, natural = null, shift = 0, dice = null } = {}) {
+  const plain = natural === null && dice === null && shift === 0;
+  if (plain) {
+    const kept = _KEPT.get(table)?.get(column)?.get(total);
+    if (kept !== undefined) return kept;
+  }
+  const answer = _rollOnTable(table, total, column, natural, shift, dice);
+  const keyed = typeof column === "string" || typeof column === "number";
+  if (plain && keyed && typeof total === "number" && answer instanceof Result && _kept < 4096) {
+    if (!_KEPT.has(table)) _KEPT.set(table, new Map());
+    const byColumn = _KEPT.get(table);
+    if (!byColumn.has(column)) byColumn.set(column, new Map());
+    byColumn.get(column).set(total, answer);
+    _kept++;
+  }
+  return answer;
+}
+
+function _rollOnTable(table, total, column, natural, shift, dice) {
   const named = typeof table === "string";
   if (dice !== null && dice !== undefined && named && Object.hasOwn(RESULTS_TABLES, table)) {
     const results = RESULTS_TABLES[table];

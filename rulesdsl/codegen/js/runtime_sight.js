@@ -2,11 +2,28 @@
 
 /** What ``lineOfSight`` answers: the hindrance of the counted places added up, whether the
  * line is blocked, and each place's own hindrance (0 for a place the rule does not count,
- * BLOCKED for a place that blocks by itself). */
+ * BLOCKED for a place that blocks by itself). Read-only: its fields are getters (a frozen
+ * object costs more to make than the line of sight itself), ``byPlace`` a frozen array. */
 export class Sight {
+  #hindrance;
+  #blocked;
+  #byPlace;
   constructor(hindrance, blocked, byPlace) {
-    Object.assign(this, { hindrance, blocked, byPlace });
-    Object.freeze(this);
+    this.#hindrance = hindrance;
+    this.#blocked = blocked;
+    this.#byPlace = byPlace;
+  }
+  get hindrance() {
+    return this.#hindrance;
+  }
+  get blocked() {
+    return this.#blocked;
+  }
+  get byPlace() {
+    return Object.isFrozen(this.#byPlace) ? this.#byPlace : Object.freeze(this.#byPlace);
+  }
+  toJSON() {
+    return { hindrance: this.#hindrance, blocked: this.#blocked, byPlace: this.byPlace };
   }
 }
 
@@ -64,28 +81,48 @@ function _dictOf(names) {
   return Object.fromEntries([...names].map((n) => [n, true]));
 }
 
-/** One place's features, checked: a tuple of known feature names (or fed dice outcomes). */
-function _sightPlace(place) {
+/** One place's features, checked: a tuple of known feature names (or fed dice outcomes);
+ * ``names`` holds them all. */
+function _sightPlace(place, names) {
   const features = typeof place === "string" ? null : _pyItems(place);
   if (features === null) {
     throw new ArgumentTypeError("line_of_sight", "places", place, "must be one tuple of feature names per place");
   }
   for (const feature of features) {
-    if (typeof feature !== "string" || (!Object.hasOwn(FEATURES, feature) && !_OUTCOMES.has(feature))) {
-      _checkName("line_of_sight", "places", feature, FEATURES, "feature");
-    }
+    if (!names.has(feature)) _checkName("line_of_sight", "places", feature, FEATURES, "feature");
   }
   _checkPlace(features);
   return features;
 }
 
+const _SIGHT_VALUES = new Map(); // per rule, per viewer's unit type ("" for none): its values
+
+/** A rule's values for a viewer's unit type (``mode``), those of the unit type first, as one
+ * Map made once (Python: ``own[feature] if feature in own else values.get(feature)``); every
+ * feature and fed dice outcome is a key, null where the rule gives it no value. */
+function _sightValues(rule, mode) {
+  if (rule === _lastSight[0] && mode === _lastSight[1]) return _lastSight[2];
+  let byMode = _SIGHT_VALUES.get(rule);
+  if (byMode === undefined) _SIGHT_VALUES.set(rule, (byMode = new Map()));
+  let values = byMode.get(mode);
+  if (values === undefined) {
+    const own = { ...rule.values, ...(rule.byMode[mode] ?? {}) };
+    values = new Map([...Object.keys(FEATURES), ..._OUTCOMES].map((name) => [name, own[name] ?? null]));
+    byMode.set(mode, values);
+  }
+  _lastSight = [rule, mode, values];
+  return values;
+}
+
+let _lastSight = [null, null, null]; // the rule, unit type and values asked last
+
 /** The hindrance of one counted place: its features' values added up, BLOCKED if one blocks;
  * a value that is a step is its answer for the length of line inside the place. */
-function _placeHindrance(rule, own, features, length) {
+function _placeHindrance(values, features, length) {
   let here = 0;
-  for (const feature of _counted(features)) {
-    if (_WHOLE_MAP.has(feature)) continue; // counts once for the line, below
-    let value = Object.hasOwn(own, feature) ? own[feature] : rule.values[feature];
+  for (const feature of features.length > 1 ? _counted(features) : features) {
+    if (_WHOLE_MAP.has(feature)) continue; // counts once for the line, in lineOfSight
+    let value = values.get(feature);
     if (value instanceof StepCost) {
       if (length === undefined) {
         throw new InvalidArgument(
@@ -98,9 +135,19 @@ function _placeHindrance(rule, own, features, length) {
       value = STEPS[value.step](length);
     }
     if (value instanceof Marker) return BLOCKED; // a blocked cell, or a step's own marker
-    if (value !== undefined && value !== null) here += value;
+    if (value !== null) here += value;
   }
   return here;
+}
+
+/** The hindrance of a place of one feature whose value is a number, a marker or none (not a
+ * whole-map condition nor a step): what ``_sightPlace`` and ``_placeHindrance`` would find;
+ * undefined for any other place, which they work out. */
+function _oneFeature(place, values) {
+  if (!Array.isArray(place) || place.length !== 1) return undefined;
+  const value = values.get(place[0]); // undefined: not a feature, refused by _sightPlace
+  if (value === undefined || value instanceof StepCost || _WHOLE_MAP.has(place[0])) return undefined;
+  return value instanceof Marker ? BLOCKED : (value ?? 0);
 }
 
 /** The line of sight rule ``name`` along ``places``, the firer's place first and the target's
@@ -108,19 +155,17 @@ function _placeHindrance(rule, own, features, length) {
  * ["clear"]])``. ``crossed``: the length of line inside each place, for a rule whose values
  * are steps; ``mode``: the viewer's unit type; ``conditions``: whole-map conditions in force
  * (and dice outcomes fed to the rule), each counted once for the line. */
-export function lineOfSight(name, places, { crossed = null, mode = null, conditions = [] } = {}) {
+export function lineOfSight(name, places, { crossed = null, mode = null, conditions = _NO_CONDITIONS } = {}) {
   if (typeof name !== "string" || !Object.hasOwn(SIGHTS, name)) {
     _checkName("line_of_sight", "name", name, SIGHTS, "sight rule");
   }
   if (!Array.isArray(places)) throw new ArgumentTypeError("lineOfSight", "places", places, "must be an array of places");
   const rule = SIGHTS[name];
-  let own = {};
-  if (mode !== null && mode !== undefined) {
-    _checkName("line_of_sight", "mode", mode, _SIGHT_MODES, "mode");
-    own = rule.byMode[mode] ?? own;
-  }
+  const viewer = mode !== null && mode !== undefined;
+  if (viewer) _checkName("line_of_sight", "mode", mode, _SIGHT_MODES, "mode");
+  const values = _sightValues(rule, viewer ? mode : "");
   const lengths = crossed === null || crossed === undefined ? null : _sightLengths(crossed, places);
-  const line = _sightConditions(conditions); // what counts once for the line
+  let line = conditions === _NO_CONDITIONS ? null : _sightConditions(conditions); // once for the line
   const first = rule.counts === "both" ? 0 : 1;
   const last = places.length - (rule.counts === "between" ? 1 : 0);
   const inside = rule.targetInside && places.length > 1 ? places.length - 1 : -1;
@@ -128,23 +173,35 @@ export function lineOfSight(name, places, { crossed = null, mode = null, conditi
   let total = 0;
   let through = 0; // what blocksAt tests: the target's place left out when inside
   let blocked = false;
-  places.forEach((place, i) => {
-    const features = _sightPlace(place);
-    for (const f of features) if (_WHOLE_MAP.has(f)) line.push(f);
-    if (!(first <= i && i < last) && i !== inside) {
-      byPlace.push(0);
-      return;
+  for (let i = 0; i < places.length; i++) {
+    const counted = (first <= i && i < last) || i === inside;
+    const one = _oneFeature(places[i], values); // the common place, worked out at once
+    if (one !== undefined) {
+      const here = counted ? one : 0;
+      byPlace.push(here);
+      if (here === BLOCKED) blocked = true;
+      else {
+        total += here;
+        if (i !== inside) through += here;
+      }
+      continue;
     }
-    const here = _placeHindrance(rule, own, features, lengths === null ? undefined : lengths[i]);
+    const features = _sightPlace(places[i], values);
+    if (_WHOLE_MAP.size) for (const f of features) if (_WHOLE_MAP.has(f)) (line ??= []).push(f);
+    if (!counted) {
+      byPlace.push(0);
+      continue;
+    }
+    const here = _placeHindrance(values, features, lengths === null ? undefined : lengths[i]);
     byPlace.push(here);
     if (here instanceof Marker) blocked = true;
     else {
       total += here;
       if (i !== inside) through += here;
     }
-  });
-  for (const condition of new Set(line)) {
-    const value = Object.hasOwn(own, condition) ? own[condition] : rule.values[condition];
+  }
+  for (const condition of line === null ? [] : new Set(line)) {
+    const value = values.get(condition);
     if (value instanceof Marker) blocked = true;
     else if (typeof value === "number") {
       total += value;
@@ -154,5 +211,7 @@ export function lineOfSight(name, places, { crossed = null, mode = null, conditi
   if (rule.blocksAt !== null && (rule.blocksAbove ? through > rule.blocksAt : through >= rule.blocksAt)) {
     blocked = true;
   }
-  return new Sight(total, blocked, Object.freeze(byPlace));
+  return new Sight(total, blocked, byPlace); // byPlace frozen when first read
 }
+
+const _NO_CONDITIONS = Object.freeze([]);
