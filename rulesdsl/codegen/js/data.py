@@ -106,6 +106,7 @@ def modifiers_js(d: plan_data.DataPlan) -> list[str]:
         f"export const CLAMP = {dict_js(clamps)};",
         f"const _PAIRS = {dict_js(pairs)};",
         f"const _BEST_OF = {dict_js(best)};",
+        f"const _SUMMED = new Set({strings_js(m.id for m in ms if m.simply_added)});",
     ]
 
 

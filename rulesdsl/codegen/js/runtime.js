@@ -550,7 +550,7 @@ function _modifierContext(name, values, inputs, context) {
   return { key, key2, given };
 }
 
-function _modifierItems(name, items, values, inputs, given) {
+function _modifierItems(name, items, values, inputs, given, key) {
   for (const item of items) {
     if (typeof item !== "string" || (!Object.hasOwn(FEATURES, item) && !Object.hasOwn(values, item))) {
       const pool = [...Object.keys(FEATURES), ...Object.keys(values)];
@@ -560,7 +560,8 @@ function _modifierItems(name, items, values, inputs, given) {
       throw new UnknownName("feature or factor", item, pool);
     }
   }
-  _warnConflicts(items);
+  if (!_warnConflicts(items)) _keepConflictFree(items);
+  if (_SUMMED.has(name) && !given.size) _keepSummed(name, key);
   let counted = _counted(items);
   for (const [factor, amount] of given) {
     if (Object.hasOwn(inputs, factor)) {
@@ -619,6 +620,75 @@ function _contribution(item, values, pairs, key, key2, given) {
 /** The modifier ``name`` over ``items`` (features or factors), with ``context``: the context
  * values (``{weapon: "ballistic"}``) and the values each model has or a step's input. */
 export function modifier(name, items = [], context = {}) {
+  const byItem = _summedValues(name, context);
+  if (byItem !== undefined && Array.isArray(items)) {
+    let total = 0;
+    for (const item of items) {
+      const value = byItem.get(item);
+      if (value === undefined) return _modifier(name, items, context);
+      total += value;
+    }
+    if (items.length < 2 || _conflictFree(items)) return total;
+  }
+  return _modifier(name, items, context);
+}
+
+// ---- a modifier whose values add up, asked again: Python's _SUMMED_VALUES and _CONFLICT_FREE ----
+
+const _SUMMED_VALUES = new Map(); // modifier -> context ("" for none) -> its value -> item -> number
+const _CONFLICT_FREE = new Map(); // items asked together that exclude none of each other: a
+let _conflictFreeKept = 0; //        tree by item, null marking the end of a list (4,096 kept)
+
+function _conflictFree(items) {
+  let node = _CONFLICT_FREE;
+  for (const item of items) if ((node = node.get(item)) === undefined) return false;
+  return node.has(null);
+}
+
+function _keepConflictFree(items) {
+  if (_conflictFreeKept >= 4096) return;
+  let node = _CONFLICT_FREE;
+  for (const item of items) {
+    if (!node.has(item)) node.set(item, new Map());
+    node = node.get(item);
+  }
+  if (!node.has(null)) _conflictFreeKept++;
+  node.set(null, true);
+}
+
+/** The values by item of a modifier in _SUMMED asked with ``context`` (one context value at
+ * most) before; undefined if it was not (modifier then works it out, and keeps them). */
+function _summedValues(name, context) {
+  let contextName = "";
+  let value = "";
+  for (const key in context) {
+    if (contextName) return undefined;
+    contextName = key;
+    value = context[key];
+  }
+  return _SUMMED_VALUES.get(name)?.get(contextName)?.get(value);
+}
+
+/** Keep the value of each feature and factor of modifier ``name`` with context value ``key``
+ * ("" for none), 0 where it has none; items whose value is a marker, GIVEN or a step, or that
+ * ignore others, are left out, so that modifier works them out (Python's _keep_summed). */
+function _keepSummed(name, key) {
+  const byItem = new Map(Object.keys(FEATURES).map((f) => [f, 0]));
+  for (const [item, byContext] of Object.entries(MODIFIERS[name])) {
+    const value = key && Object.hasOwn(byContext, key) ? byContext[key] : (byContext[""] ?? 0);
+    if (value instanceof Marker || value instanceof StepCost || _IGNORES_OTHERS.has(item)) byItem.delete(item);
+    else byItem.set(item, value);
+  }
+  for (const item of _IGNORES_OTHERS) byItem.delete(item);
+  const contextName = key ? _MODIFIER_CONTEXT[name] : "";
+  if (!_SUMMED_VALUES.has(name)) _SUMMED_VALUES.set(name, new Map());
+  const byContext = _SUMMED_VALUES.get(name);
+  if (!byContext.has(contextName)) byContext.set(contextName, new Map());
+  byContext.get(contextName).set(key, byItem);
+}
+
+/** modifier, worked out: its arguments checked, conflicts warned of, every rule applied. */
+function _modifier(name, items, context) {
   if (typeof name !== "string" || !Object.hasOwn(MODIFIERS, name)) {
     _checkName("modifier", "name", name, MODIFIERS, "modifier");
   }
@@ -626,7 +696,7 @@ export function modifier(name, items = [], context = {}) {
   const values = MODIFIERS[name];
   const inputs = _STEP_INPUTS[name] ?? {};
   const { key, key2, given } = _modifierContext(name, values, inputs, context ?? {});
-  const counted = _modifierItems(name, items, values, inputs, given);
+  const counted = _modifierItems(name, items, values, inputs, given, key);
   const present = new Set(counted);
   const parts = [];
   for (const [members, value] of _COMBINATIONS[name] ?? []) {
