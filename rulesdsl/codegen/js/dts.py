@@ -81,8 +81,8 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         "export declare function param(name: ParamName): number;",
     ]
     if "sight" in plan.surface.parts:
-        places = next(n.members for n in plan.surface.names if n.kind == "feature")
-        lines += sight_dts(union(r.id for r in plan.sight.rules), union(places))
+        names = {n.kind: n.members for n in plan.surface.names}  # features and fed dice outcomes
+        lines += sight_dts(union(r.id for r in plan.sight.rules), union(names["feature"]))
     if "results tables" in plan.surface.parts:
         lines += results_dts(data, union)
     if not data.tables:
