@@ -824,7 +824,7 @@ export function roll(table, total, options) {
     const row = _ROWS_BY_TOTAL.get(table)?.get(total);
     if (row !== undefined) return row;
   }
-  if (_HAS_RESULTS_TABLES) return _rollWithResults(table, total, options); // runtime_results.js
+  if (_HAS_RESULTS_TABLES) return _rollWithResults(table, total, options ?? {}); // runtime_results.js
   let { natural = null, dice = null } = options ?? {};
   if (dice !== null && dice !== undefined) {
     _checkName("roll", "table", table, DICE_TABLES, "dice table");

@@ -57,7 +57,7 @@ let _kept = 0;
 /** ``roll`` on a module with results tables: the outcome in ``column`` on a results table,
  * else the dice table's row (Python's roll and _roll). An answer by column and total alone is
  * kept, so that asking again is a lookup (Python's _ROLLED, at most 4,096 kept). */
-function _rollWithResults(table, total, { column = null, natural = null, shift = 0, dice = null } = {}) {
+function _rollWithResults(table, total, { column = null, natural = null, shift = 0, dice = null }) {
   const plain = natural === null && dice === null && shift === 0;
   if (plain) {
     const kept = _KEPT.get(table)?.get(column)?.get(total);
@@ -75,6 +75,8 @@ function _rollWithResults(table, total, { column = null, natural = null, shift =
   return answer;
 }
 
+/** roll worked out: the faces made a natural roll, then a plain table's row or a results table's
+ * outcome (Python's roll and _roll). */
 function _rollOnTable(table, total, column, natural, shift, dice) {
   const named = typeof table === "string";
   if (dice !== null && dice !== undefined && named && Object.hasOwn(RESULTS_TABLES, table)) {
