@@ -1,6 +1,6 @@
-"""The plan's results tables and triggers as JavaScript (for :mod:`rulesdsl.codegen.js`): the
-data ``roll`` reads on a results table (``runtime_results.js``) and their declarations, as
-the Python module carries them (``module_sight.py.j2``'s RESULTS_TABLES, and TRIGGERS)."""
+"""The plan's results tables as JavaScript (for :mod:`rulesdsl.codegen.js`): the data ``roll``
+reads on a results table (``runtime_results.js``) and their declarations, as the Python module
+carries them (``module_sight.py.j2``'s RESULTS_TABLES and _RESULT_ROWS)."""
 
 from __future__ import annotations
 
