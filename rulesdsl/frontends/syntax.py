@@ -10,8 +10,9 @@ Values reuse the IR's value classes, except for the two that name something stil
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import field
-from typing import TYPE_CHECKING, Literal, assert_never
+from typing import TYPE_CHECKING, Literal, TypeVar, assert_never
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
@@ -140,19 +141,38 @@ class WhenNode:
 # ---- statements ---------------------------------------------------------------------------
 
 
+# Each member of :data:`Statement` stands alone (the declarations) or in one of two groups,
+# marked by a base class as :data:`rulesdsl.ir.Value`'s are, so that a reader for whom a whole
+# group is not its business takes it with one class pattern (``case s.Change():``).
+
+
+class Header:
+    """A group of :data:`Statement`: a line of the ruleset's header (its id, version, edition,
+    base, languages, units, stacking, least move), which declares no rule."""
+
+    __slots__ = ()
+
+
+class Change:
+    """A group of :data:`Statement`: a house rule's change to what its base declares (an
+    override, insert or removal, of a rule, an example or a facing rule)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
-class RulesetDecl:
+class RulesetDecl(Header):
     item: Item
 
 
 @dataclass(frozen=True)
-class VersionDecl:
+class VersionDecl(Header):
     version: str
     pos: Pos
 
 
 @dataclass(frozen=True)
-class EditionDecl:
+class EditionDecl(Header):
     """``edition 2026.12``: the edition of the language the file is written for (issue 39)."""
 
     edition: str
@@ -160,14 +180,14 @@ class EditionDecl:
 
 
 @dataclass(frozen=True)
-class ExtendsDecl:
+class ExtendsDecl(Header):
     base: Name
     requirement: str
     pos: Pos
 
 
 @dataclass(frozen=True)
-class LanguagesDecl:
+class LanguagesDecl(Header):
     languages: tuple[Name, ...]
     pos: Pos
 
@@ -178,20 +198,20 @@ class BookDecl:
 
 
 @dataclass(frozen=True)
-class UnitsDecl:
+class UnitsDecl(Header):
     bindings: tuple[tuple[Name, Name], ...]
     pos: Pos
 
 
 @dataclass(frozen=True)
-class StackingDecl:
+class StackingDecl(Header):
     policy: Name
     entry: Located | None
     pos: Pos
 
 
 @dataclass(frozen=True)
-class MinimumDecl:
+class MinimumDecl(Header):
     amount: Located
     extras: Extras
     pos: Pos
@@ -502,7 +522,7 @@ class FacingDecl:
 
 
 @dataclass(frozen=True)
-class FacingRemove:
+class FacingRemove(Change):
     """``remove facing MODE``: a house rule drops a unit type's facing rule."""
 
     mode: Name
@@ -570,7 +590,7 @@ class ParamDecl:
 
 
 @dataclass(frozen=True)
-class OverrideDecl:
+class OverrideDecl(Change):
     """``override PATH | cell``; ``override PATH range R`` (``range`` set, ``cell`` empty);
     ``override DECISION.ROW: conditions -> outcome`` (``row`` set, ``cell`` empty)."""
 
@@ -583,7 +603,7 @@ class OverrideDecl:
 
 
 @dataclass(frozen=True)
-class InsertDecl:
+class InsertDecl(Change):
     """``insert DECISION before|after ROW: conditions -> outcome``."""
 
     decision: Name
@@ -594,7 +614,7 @@ class InsertDecl:
 
 
 @dataclass(frozen=True)
-class RemoveDecl:
+class RemoveDecl(Change):
     path: tuple[Name, ...]
     extras: Extras
     pos: Pos
@@ -634,7 +654,7 @@ class ExampleDecl:
 
 
 @dataclass(frozen=True)
-class ExampleOverride:
+class ExampleOverride(Change):
     """``override example NAME[.N] | answer``: a variant restates an inherited example's
     answer (question N, counted from 1; the only one when N is left out)."""
 
@@ -645,7 +665,7 @@ class ExampleOverride:
 
 
 @dataclass(frozen=True)
-class ExampleRemove:
+class ExampleRemove(Change):
     """``remove example NAME``: a variant drops an inherited example."""
 
     path: tuple[Name, ...]
@@ -654,15 +674,15 @@ class ExampleRemove:
 
 
 Statement = (
-    RulesetDecl
-    | VersionDecl
-    | EditionDecl
-    | ExtendsDecl
-    | LanguagesDecl
+    RulesetDecl  # Header
+    | VersionDecl  # Header
+    | EditionDecl  # Header
+    | ExtendsDecl  # Header
+    | LanguagesDecl  # Header
     | BookDecl
-    | UnitsDecl
-    | StackingDecl
-    | MinimumDecl
+    | UnitsDecl  # Header
+    | StackingDecl  # Header
+    | MinimumDecl  # Header
     | ModeDecl
     | GroupDecl
     | PrecedenceDecl
@@ -677,18 +697,27 @@ Statement = (
     | ExcludeDecl
     | GridDecl
     | ParamDecl
-    | OverrideDecl
-    | RemoveDecl
-    | InsertDecl
+    | OverrideDecl  # Change
+    | RemoveDecl  # Change
+    | InsertDecl  # Change
     | SightDecl
     | ExampleDecl
-    | ExampleOverride
-    | ExampleRemove
+    | ExampleOverride  # Change
+    | ExampleRemove  # Change
     | FacingDecl
-    | FacingRemove
+    | FacingRemove  # Change
     | MoveDecl
     | RollDecl
 )
+
+
+Picked = TypeVar("Picked")
+
+
+def of_kind(statements: Iterable[Statement], kind: type[Picked]) -> list[Picked]:
+    """The statements of one kind, in order. A pick, not a dispatch: a new kind of statement is
+    not one of them, rightly; a reader that must decide for every kind is a ``match``."""
+    return [st for st in statements if isinstance(st, kind)]
 
 
 @dataclass(frozen=True)

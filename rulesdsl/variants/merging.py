@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, is_dataclass, replace
-from typing import Any, Literal, assert_never, get_args
+from typing import Any, Literal, TypeVar, assert_never, get_args
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
@@ -29,15 +29,6 @@ class Gap:
 
 # ---- merging ------------------------------------------------------------------------------
 
-HEADER = (
-    s.RulesetDecl,
-    s.VersionDecl,
-    s.EditionDecl,
-    s.LanguagesDecl,
-    s.UnitsDecl,
-    s.StackingDecl,
-    s.MinimumDecl,
-)
 _HEADER_STATEMENT: words.Total[ir.HeaderLine, type] = words.total(
     ir.HeaderLine,
     {
@@ -48,8 +39,8 @@ _HEADER_STATEMENT: words.Total[ir.HeaderLine, type] = words.total(
     },
 )
 RECORDED_HEADER: dict[type, ir.HeaderLine] = {t: h for h, t in _HEADER_STATEMENT.items()}
-BLOCKS = (s.LayerDecl, s.ModifierDecl, s.TableDecl, s.DiceDecl, s.ContextDecl)
 Block = s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl | s.ContextDecl
+Reopened = TypeVar("Reopened", bound=Block)
 Form = Literal["one", "cell", "range", "row", "text", "name"]
 """What an override must write: one value, a whole cell, a dice range, a decision row, or one
 quoted text (a label or a note)."""
@@ -146,6 +137,14 @@ class MergeBase:
             if isinstance(st, kind) and isinstance(item, s.Item) and item.name.text == name:
                 return i
         return None
+
+    def _base_of(self, st: Reopened) -> tuple[int, Reopened]:
+        """The base's block that ``st`` declares again, and where it is."""
+        index = self._find_block(type(st), st.item.name.text)
+        assert index is not None
+        base = self.statements[index]
+        assert isinstance(base, type(st))
+        return index, base
 
     def _declared(self) -> dict[str, str]:
         """Every declared name in the merged statements, with its kind."""
