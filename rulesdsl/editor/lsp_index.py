@@ -112,24 +112,7 @@ def _parts(st: s.Statement, part: words.PartKind) -> list[tuple[s.Item, words.Pa
             out += [(c.item, "column") for c in results.columns] if results else []
             out += [(o, "outcome") for o in results.outcomes] if results else []
             return out
-        case (
-            s.Header()
-            | s.Change()
-            | s.BookDecl()
-            | s.ModeDecl()
-            | s.GroupDecl()
-            | s.PrecedenceDecl()
-            | s.StepDecl()
-            | s.TriggerDecl()
-            | s.ExcludeDecl()
-            | s.GridDecl()
-            | s.ParamDecl()
-            | s.SightDecl()
-            | s.ExampleDecl()
-            | s.FacingDecl()
-            | s.MoveDecl()
-            | s.RollDecl()
-        ):
+        case s.Header() | s.Change() | s.Plain():
             return []
         case _:
             assert_never(st)

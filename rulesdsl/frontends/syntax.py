@@ -141,9 +141,10 @@ class WhenNode:
 # ---- statements ---------------------------------------------------------------------------
 
 
-# Each member of :data:`Statement` stands alone (the declarations) or in one of two groups,
-# marked by a base class as :data:`rulesdsl.ir.Value`'s are, so that a reader for whom a whole
-# group is not its business takes it with one class pattern (``case s.Change():``).
+# Each member of :data:`Statement` stands alone (the blocks that list named rows, values or
+# outcomes: layers, modifiers, tables, dice tables, contexts, decisions) or in one of three
+# groups, marked by a base class as :data:`rulesdsl.ir.Value`'s are, so that a reader for whom
+# a whole group is not its business takes it with one class pattern (``case s.Change():``).
 
 
 class Header:
@@ -156,6 +157,14 @@ class Header:
 class Change:
     """A group of :data:`Statement`: a house rule's change to what its base declares (an
     override, insert or removal, of a rule, an example or a facing rule)."""
+
+    __slots__ = ()
+
+
+class Plain:
+    """A group of :data:`Statement`: a declaration whose body lists no named rows, values or
+    outcomes (a book, mode, group, precedence, exclusion, step, trigger, grid, parameter,
+    sight, example, facing, kind of move or roll rule)."""
 
     __slots__ = ()
 
@@ -193,7 +202,7 @@ class LanguagesDecl(Header):
 
 
 @dataclass(frozen=True)
-class BookDecl:
+class BookDecl(Plain):
     item: Item
 
 
@@ -218,20 +227,20 @@ class MinimumDecl(Header):
 
 
 @dataclass(frozen=True)
-class ModeDecl:
+class ModeDecl(Plain):
     item: Item
     keywords: tuple[Name, ...] = ()
     """``mode NAME labels : g1, g2``: the groups (keywords) the mode belongs to."""
 
 
 @dataclass(frozen=True)
-class GroupDecl:
+class GroupDecl(Plain):
     item: Item
     members: tuple[Name, ...]
 
 
 @dataclass(frozen=True)
-class PrecedenceDecl:
+class PrecedenceDecl(Plain):
     """``precedence a, b``: when groups a and b both give a value in a cell, a's wins."""
 
     groups: tuple[Name, ...]
@@ -308,7 +317,7 @@ class ParamNode:
 
 
 @dataclass(frozen=True)
-class StepDecl:
+class StepDecl(Plain):
     item: Item
     param: ParamNode
     result: Name | None
@@ -480,7 +489,7 @@ class ResultsNode:
 
 
 @dataclass(frozen=True)
-class SightDecl:
+class SightDecl(Plain):
     """``sight NAME labels : blocks at N, counts between|target|both, crossed UNIT``."""
 
     item: Item
@@ -511,7 +520,7 @@ class FacingTerm:
 
 
 @dataclass(frozen=True)
-class FacingDecl:
+class FacingDecl(Plain):
     """``facing MODE on GRID : clause, clause ...``: a unit type's heading and turns."""
 
     mode: Name
@@ -531,7 +540,7 @@ class FacingRemove(Change):
 
 
 @dataclass(frozen=True)
-class TriggerDecl:
+class TriggerDecl(Plain):
     item: Item
     check: Located | None
     at_least: int | None
@@ -543,7 +552,7 @@ class TriggerDecl:
 
 
 @dataclass(frozen=True)
-class MoveDecl:
+class MoveDecl(Plain):
     """``move NAME labels : allowance times F | allowance +N unit, not FEATURE ...``: a kind of
     move (issue 24)."""
 
@@ -554,7 +563,7 @@ class MoveDecl:
 
 
 @dataclass(frozen=True)
-class RollDecl:
+class RollDecl(Plain):
     """``roll NAME labels : DICE|TABLE on WHEN [combine POLICY]``: a roll that a layer column
     makes due on the map (issue 24). ``when`` holds one or two words (``first entering``)."""
 
@@ -566,7 +575,7 @@ class RollDecl:
 
 
 @dataclass(frozen=True)
-class ExcludeDecl:
+class ExcludeDecl(Plain):
     subject: Name
     others: tuple[Name, ...]
     extras: Extras
@@ -574,7 +583,7 @@ class ExcludeDecl:
 
 
 @dataclass(frozen=True)
-class GridDecl:
+class GridDecl(Plain):
     item: Item
     size: tuple[Located, ...]
     diagonals: tuple[int, ...]
@@ -583,7 +592,7 @@ class GridDecl:
 
 
 @dataclass(frozen=True)
-class ParamDecl:
+class ParamDecl(Plain):
     item: Item
     unit: Name
     value: Located | None
@@ -643,7 +652,7 @@ class QuestionNode:
 
 
 @dataclass(frozen=True)
-class ExampleDecl:
+class ExampleDecl(Plain):
     """``example NAME labels { question = answer ... }``: a worked example (issue 27).
     ``inherited``: the id of the base that wrote it, set when a variant inherits it (empty for
     the ruleset's own, and for an example a variant restates)."""
@@ -679,35 +688,35 @@ Statement = (
     | EditionDecl  # Header
     | ExtendsDecl  # Header
     | LanguagesDecl  # Header
-    | BookDecl
+    | BookDecl  # Plain
     | UnitsDecl  # Header
     | StackingDecl  # Header
     | MinimumDecl  # Header
-    | ModeDecl
-    | GroupDecl
-    | PrecedenceDecl
+    | ModeDecl  # Plain
+    | GroupDecl  # Plain
+    | PrecedenceDecl  # Plain
     | ContextDecl
     | ModifierDecl
     | LayerDecl
-    | StepDecl
+    | StepDecl  # Plain
     | DecisionDecl
     | TableDecl
     | DiceDecl
-    | TriggerDecl
-    | ExcludeDecl
-    | GridDecl
-    | ParamDecl
+    | TriggerDecl  # Plain
+    | ExcludeDecl  # Plain
+    | GridDecl  # Plain
+    | ParamDecl  # Plain
     | OverrideDecl  # Change
     | RemoveDecl  # Change
     | InsertDecl  # Change
-    | SightDecl
-    | ExampleDecl
+    | SightDecl  # Plain
+    | ExampleDecl  # Plain
     | ExampleOverride  # Change
     | ExampleRemove  # Change
-    | FacingDecl
+    | FacingDecl  # Plain
     | FacingRemove  # Change
-    | MoveDecl
-    | RollDecl
+    | MoveDecl  # Plain
+    | RollDecl  # Plain
 )
 
 

@@ -125,26 +125,7 @@ def _cells(statements: Sequence[s.Statement]) -> Iterator[tuple[s.CellNode, _Whe
                     yield from ((c, "other") for c in row.cells)
             case s.DiceDecl():
                 yield from ((r.effects, "other") for r in st.rows if r.effects is not None)
-            case (
-                s.Header()
-                | s.Change()
-                | s.BookDecl()
-                | s.ModeDecl()
-                | s.GroupDecl()
-                | s.PrecedenceDecl()
-                | s.ContextDecl()
-                | s.StepDecl()
-                | s.DecisionDecl()
-                | s.TriggerDecl()
-                | s.ExcludeDecl()
-                | s.GridDecl()
-                | s.ParamDecl()
-                | s.SightDecl()
-                | s.ExampleDecl()
-                | s.FacingDecl()
-                | s.MoveDecl()
-                | s.RollDecl()
-            ):
+            case s.ContextDecl() | s.DecisionDecl() | s.Header() | s.Change() | s.Plain():
                 pass  # no cell that these checks read
             case _:
                 assert_never(st)

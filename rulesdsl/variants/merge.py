@@ -74,20 +74,9 @@ class Merger(Removals):
                 | s.TableDecl()
                 | s.DiceDecl()
                 | s.ContextDecl()
-                | s.BookDecl()
-                | s.ModeDecl()
-                | s.GroupDecl()
-                | s.PrecedenceDecl()
-                | s.StepDecl()
                 | s.DecisionDecl()
-                | s.TriggerDecl()
-                | s.ExcludeDecl()
-                | s.GridDecl()
-                | s.ParamDecl()
-                | s.SightDecl()
-                | s.MoveDecl()
-                | s.RollDecl()
-            ):
+                | s.Plain()
+            ):  # a new declaration
                 self.statements.append(st)
                 item = getattr(st, "item", None)
                 if isinstance(item, s.Item):
