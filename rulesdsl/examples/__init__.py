@@ -370,8 +370,7 @@ def _modifier(args: _Args) -> Answered:
 
 
 def _contribution(value: ir.Value | None, given: dict[str, float], item: str) -> str:
-    """What one item adds to a modifier, as a worked example's cell shows it: a `given`
-    value as the example supplies it, a step's cost with the step's name."""
+    """What one item adds to a modifier, as a worked example's cell shows it."""
     match value:
         case None:
             return "0"
@@ -380,13 +379,7 @@ def _contribution(value: ir.Value | None, given: dict[str, float], item: str) ->
         case ir.StepCost():
             return f"{value.step}: {spelling.value(value)}"
         case (
-            ir.Number()
-            | ir.Marker()
-            | ir.Same()
-            | ir.PerDistance()
-            | ir.Flat()
-            | ir.Share()
-            | ir.NonCost()
+            ir.Number() | ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost()
         ):
             return spelling.value(value)
         case _:

@@ -790,25 +790,7 @@ def declared_kind(st: Statement) -> DeclKind | None:
             return "kind of move"
         case RollDecl():
             return "roll rule"
-        case (
-            VersionDecl()
-            | EditionDecl()
-            | ExtendsDecl()
-            | LanguagesDecl()
-            | UnitsDecl()
-            | StackingDecl()
-            | MinimumDecl()
-            | PrecedenceDecl()
-            | ExcludeDecl()
-            | OverrideDecl()
-            | RemoveDecl()
-            | InsertDecl()
-            | ExampleDecl()
-            | ExampleOverride()
-            | ExampleRemove()
-            | FacingDecl()
-            | FacingRemove()
-        ):
+        case Header() | Change() | PrecedenceDecl() | ExcludeDecl() | ExampleDecl() | FacingDecl():
             return None
         case _:
             assert_never(st)
