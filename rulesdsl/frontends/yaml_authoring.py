@@ -151,18 +151,8 @@ def _compose(text: str) -> yaml.Node | None:
 def _keep_block_text(node: Node | None, text: str) -> None:
     """libyaml's marks hold no text; a block scalar's mark needs it (see ``_origin``). Each
     node is visited once: aliases share nodes, and may even make a cycle."""
-    stack = [node] if node is not None else []
-    seen: set[int] = set()
-    while stack:
-        item = stack.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, MappingNode):
-            stack += [part for pair in item.value for part in pair]
-        elif isinstance(item, SequenceNode):
-            stack += item.value
-        elif getattr(item, "style", None) in ("|", ">"):
+    for item in _nodes(node, keys=True) if node is not None else ():
+        if isinstance(item, ScalarNode) and item.style in ("|", ">"):
             m = item.start_mark
             item.start_mark = yaml.Mark(m.name, m.index, m.line, m.column, text, m.index)
 
