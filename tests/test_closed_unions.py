@@ -55,6 +55,7 @@ OUT_OF_SCOPE: tuple[str, ...] = ()
 """Readers not held to the rule yet, left to the coordinator: the Python emitter is being
 rewritten over a module plan (issue 36, items 2-3). Remove when it lands."""
 
+
 @dataclass(frozen=True)
 class Union:
     """A closed union of the model: an alias of ``Literal[...]`` (words) or ``A | B`` (classes)."""
