@@ -55,38 +55,6 @@ OUT_OF_SCOPE: tuple[str, ...] = ()
 """Readers not held to the rule yet, left to the coordinator: the Python emitter is being
 rewritten over a module plan (issue 36, items 2-3). Remove when it lands."""
 
-NOT_YET_NAMED: dict[str, set[str]] = {
-    # union (lower case) -> modules that read it with tests a new member passes silently
-    "statement": {
-        "editor/lsp.py",
-        "editor/lsp_index.py",
-        "interchange/translation.py",
-        "lowering/maps.py",
-        "variants/merge.py",
-        "variants/merging.py",
-        "variants/overrides.py",
-        "variants/removals.py",
-        "variants/resolve.py",
-        "versions/migration.py",
-    },
-    "synvalue": {"lowering/defaults.py", "lowering/facing.py", "lowering/maps.py"},
-    "value": {
-        "examples/__init__.py",
-        "printed/sheet_examples.py",
-        "printed/sheet_model.py",
-        "lowering/decisions.py",
-        "lowering/defaults.py",
-        "lowering/facing.py",
-        "lowering/maps.py",
-        "lowering/moves.py",
-    },
-}
-"""Known readers mypy does not name yet: ``isinstance`` chains over statements and values
-that keep a default for the rest (their "rest of Value" arms become short once ``Value``'s
-members are grouped into sub-unions, issue 36 item 6; most are in modules other work is
-rewriting now). The test holds this list exact: a module fixed must leave it, and a new reader
-cannot join it silently."""
-
 
 @dataclass(frozen=True)
 class Union:
@@ -226,9 +194,7 @@ def test_every_reader_of_a_closed_union_is_named(seen: Probe) -> None:
         for module, places in sorted(modules.items()):
             if module not in caught and not module.startswith(OUT_OF_SCOPE):
                 missing[f"{union} in {module}"] = places
-    known = {f"{union} in {module}" for union, ms in NOT_YET_NAMED.items() for module in ms}
-    assert {k: v for k, v in missing.items() if k not in known} == {}
-    assert sorted(known - set(missing)) == []  # fixed: take it off NOT_YET_NAMED
+    assert missing == {}
 
 
 @pytest.mark.xdist_group("closed_unions")

@@ -9,7 +9,7 @@ costs nothing; only totals the dice can actually reach are ever listed.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import TypeVar, assert_never
 
@@ -74,6 +74,16 @@ def bounds(row: ir.DiceRow | ir.ResultRow) -> tuple[float, float]:
 Row = TypeVar("Row", ir.DiceRow, ir.ResultRow)
 
 
+def overlaps(rows: Sequence[Row]) -> Iterator[tuple[Row, Row, float, float]]:
+    """Each two rows whose ranges share totals (the earlier first), with the lowest and the
+    highest total they share."""
+    for first, later in combinations(rows, 2):
+        low = max(bounds(first)[0], bounds(later)[0])
+        high = min(bounds(first)[1], bounds(later)[1])
+        if low <= high:
+            yield first, later, low, high
+
+
 def in_order(
     rows: Iterable[Row],
     named: Callable[[Row], str],
@@ -102,19 +112,16 @@ def in_order(
 def _coverage(table: ir.DiceTable, where: Positions, out: list[Diagnostic]) -> None:
     rows = in_order(table.rows, lambda row: f"'{row.id}'", table, where, out)
     reach = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
-    for first, later in combinations(rows, 2):
-        low = max(bounds(first)[0], bounds(later)[0])
-        high = min(bounds(first)[1], bounds(later)[1])
-        if low <= high:
-            out.append(
-                error(
-                    "E302",
-                    f"{_overlap(low, high, reach)} in both '{first.id}' and '{later.id}'",
-                    where.of(later, table),
-                    "each total belongs to one row",
-                    [Related(where.of(first, table), f"'{first.id}' is here")],
-                )
+    for first, later, low, high in overlaps(rows):
+        out.append(
+            error(
+                "E302",
+                f"{_overlap(low, high, reach)} in both '{first.id}' and '{later.id}'",
+                where.of(later, table),
+                "each total belongs to one row",
+                [Related(where.of(first, table), f"'{first.id}' is here")],
             )
+        )
     plain = semantics.plain_totals(table.dice)
     gaps = [t for t in plain if not any(semantics.covers(r, t) for r in rows)]
     name_pos = where.of(table)

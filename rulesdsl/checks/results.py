@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import math
-from itertools import combinations, pairwise
+from itertools import pairwise
 from typing import assert_never
 
 from rulesdsl import ir, semantics, spelling
@@ -441,19 +441,16 @@ def _range(row: ir.ResultRow) -> str:
 
 def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
     rows = dice.in_order(table.rows, _range, table, where, out)
-    for first, later in combinations(rows, 2):
-        if max(dice.bounds(first)[0], dice.bounds(later)[0]) <= min(
-            dice.bounds(first)[1], dice.bounds(later)[1]
-        ):
-            out.append(
-                error(
-                    "E302",
-                    f"rows {_range(first)} and {_range(later)} of '{table.id}' share totals",
-                    where.of(later, table),
-                    "each total belongs to one row",
-                    [Related(where.of(first, table), f"row {_range(first)} is here")],
-                )
+    for first, later, _, _ in dice.overlaps(rows):
+        out.append(
+            error(
+                "E302",
+                f"rows {_range(first)} and {_range(later)} of '{table.id}' share totals",
+                where.of(later, table),
+                "each total belongs to one row",
+                [Related(where.of(first, table), f"row {_range(first)} is here")],
             )
+        )
     gaps: dict[int, list[str]] = {}
     pushed: dict[int, list[str]] = {}
     plain = semantics.plain_totals(table.dice)
@@ -474,7 +471,7 @@ def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -
         out.append(
             error(
                 "E301",
-                f"{_in_columns(table, gaps)}{dice.totals(sorted(gaps))} of "
+                f"{_which_columns(table, gaps, 'in', ', ')}{dice.totals(sorted(gaps))} of "
                 f"{spelling.dice(table.dice)} {'is' if len(gaps) == 1 else 'are'} in no row",
                 where.of(table),
                 dice.row_to_add(sorted(gaps), covered, lambda span: f"{span} | {row_text}"),
@@ -485,30 +482,24 @@ def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -
             error(
                 "E303",
                 f"with its modifiers the roll reaches {dice.totals(sorted(pushed))}, which no "
-                f"row {_of_columns(table, pushed)}covers",
+                f"row {_which_columns(table, pushed, 'of', ' ')}covers",
                 where.of(table),
                 dice.row_to_add(sorted(pushed), covered, lambda span: f"{span} | {row_text}"),
             )
         )
 
 
-def _in_columns(table: ir.ResultsTable, missing: dict[int, list[str]]) -> str:
-    """``in columns 'a', 'b', `` when only some columns lack the totals."""
+def _which_columns(
+    table: ir.ResultsTable, missing: dict[int, list[str]], word: str, end: str
+) -> str:
+    """``in columns 'a', 'b', `` (``word`` and ``end`` as given) when only some columns lack
+    the totals; nothing when all do."""
     named = sorted(
         {c for cs in missing.values() for c in cs}, key=[c.id for c in table.columns].index
     )
     if len(named) == len(table.columns):
         return ""
-    return f"in column{'' if len(named) == 1 else 's'} {', '.join(repr(c) for c in named)}, "
-
-
-def _of_columns(table: ir.ResultsTable, missing: dict[int, list[str]]) -> str:
-    named = sorted(
-        {c for cs in missing.values() for c in cs}, key=[c.id for c in table.columns].index
-    )
-    if len(named) == len(table.columns):
-        return ""
-    return f"of column{'' if len(named) == 1 else 's'} {', '.join(repr(c) for c in named)} "
+    return f"{word} column{'' if len(named) == 1 else 's'} {', '.join(repr(c) for c in named)}{end}"
 
 
 def _unused(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:

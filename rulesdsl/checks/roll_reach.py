@@ -123,7 +123,7 @@ def modifiers(
         if semantics.covers_map(layer):
             extras += values
         elif values:
-            callers.append((_one_a_place(layer), values))
+            callers.append((semantics.one_per_place(layer), values))
     combos = _combine(rule.combine, callers)
     for feature, value in extras:  # conditions: any of them, added
         for modifier, features in list(combos.items()):
@@ -131,17 +131,6 @@ def modifiers(
                 break
             combos.setdefault(modifier + value, (*features, feature))
     return combos
-
-
-def _one_a_place(layer: ir.Layer) -> bool:
-    """Whether a place (or an edge) holds at most one feature of ``layer``."""
-    match layer.scope:
-        case "one":
-            return True
-        case "many" | "map" | "edges":
-            return False
-        case _:
-            assert_never(layer.scope)
 
 
 def _combine(combine: ir.RollCombine, layers: list[tuple[bool, list[tuple[str, float]]]]) -> Found:

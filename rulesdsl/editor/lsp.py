@@ -221,6 +221,13 @@ TEXT_PARTS = ("label", "note")
 """What follows an item's name in an override of its words (`override soft.label.fr`)."""
 
 
+def _block(index: Index, name: str | None, kind: type[s.Picked]) -> s.Picked | None:
+    """The block a part is declared in (the first statement of that name), if it is of that
+    kind."""
+    block = next((st for st, _, declared in index.statements if declared == name), None)
+    return block if isinstance(block, kind) else None
+
+
 def _override_parts(index: Index, head: str) -> tuple[list[str], list[str]]:
     """(names, words) that may follow `override HEAD.`: a feature's layer columns and the
     modes and groups of its cost cell; a factor's context values; the rows, columns or
@@ -228,12 +235,13 @@ def _override_parts(index: Index, head: str) -> tuple[list[str], list[str]]:
     decl = index.declarations.get(head)
     if decl is None:
         return [], []
-    block = next((st for st, _, name in index.statements if name == decl.parent), None)
     if words.is_feature(decl.kind):
-        columns = [n.text for n in block.columns or ()] if isinstance(block, s.LayerDecl) else []
+        layer = _block(index, decl.parent, s.LayerDecl)
+        columns = [n.text for n in layer.columns or ()] if layer is not None else []
         return [*columns, *index.names("mode", "group")], list(TEXT_PARTS)
     if words.is_factor(decl.kind):
-        context = block.context if isinstance(block, s.ModifierDecl) else None
+        modifier = _block(index, decl.parent, s.ModifierDecl)
+        context = modifier.context if modifier is not None else None
         values = [
             n
             for n in index.names("context value")

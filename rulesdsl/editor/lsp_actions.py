@@ -79,34 +79,14 @@ def fixes(code: str, hint: str, lines: list[str], line: int, start: int, end: in
                 out.append(_replace(f"Change to '{name}'", line, at, end, name, i == 0))
             else:
                 out.append(_replace(f"Change to '{name}'", line, start, end, name, i == 0))
-    version = _VERSION.search(hint)
-    if version:
-        on_line = re.search(r"\bversion\s+(\S+)", text)
-        if on_line:
-            out.append(
-                _replace(
-                    f"Set version {version.group(1)}",
-                    line,
-                    on_line.start(1),
-                    on_line.end(1),
-                    version.group(1),
-                    True,
-                )
-            )
-    require = _REQUIRE.search(hint)
-    if require:
-        on_line = re.search(r"@\S+", text)
-        if on_line:
-            out.append(
-                _replace(
-                    f"Require {require.group(1)}",
-                    line,
-                    on_line.start(),
-                    on_line.end(),
-                    require.group(1),
-                    True,
-                )
-            )
+    version, written = _VERSION.search(hint), re.search(r"\bversion\s+(\S+)", text)
+    if version and written:
+        new = version.group(1)
+        out.append(_replace(f"Set version {new}", line, *written.span(1), new, True))
+    require, written = _REQUIRE.search(hint), re.search(r"@\S+", text)
+    if require and written:
+        new = require.group(1)
+        out.append(_replace(f"Require {new}", line, *written.span(), new, True))
     if code == "E102" and "use `override`" in hint:
         out += _override(lines, line, wrong)
     added = line_to_add(code, hint)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from rulesdsl import words
 from rulesdsl.frontends import syntax as s
@@ -86,30 +87,32 @@ def build_index(sources: list[s.SourceFile]) -> Index:
             index.statements.append((st, kind, item.name.text))
             if not isinstance(st, s.RulesetDecl):
                 _declare(index, item, kind)
-            for sub in _children(st):
-                _declare(index, sub, words.part_kind(kind), item.name.text)
-            if isinstance(st, s.TableDecl):
-                for column in st.columns:
-                    _declare(index, column, "column", item.name.text)
-            if isinstance(st, s.DiceDecl):
-                for mod in st.modifiers:
-                    _declare(index, mod.item, "dice modifier", item.name.text)
-                for results_column in st.results.columns if st.results else ():
-                    _declare(index, results_column.item, "column", item.name.text)
-                for outcome in st.results.outcomes if st.results else ():
-                    _declare(index, outcome, "outcome", item.name.text)
+            for sub, part in _parts(st, words.part_kind(kind)):
+                _declare(index, sub, part, item.name.text)
         index.occurrences += list(_names(list(source.statements)))
     return index
 
 
-def _children(st: s.Statement) -> list[s.Item]:
+def _parts(st: s.Statement, part: words.PartKind) -> list[tuple[s.Item, words.PartKind]]:
+    """The names a statement declares inside its block, each with what it is (``part``: what
+    the block lists), in the order the index declares them."""
     match st:
         case s.ContextDecl(values=values):
-            return list(values)
-        case s.ModifierDecl(rows=rows) | s.LayerDecl(rows=rows) | s.TableDecl(rows=rows):
-            return [r.item for r in rows if r.key_number is None]
+            return [(v, part) for v in values]
+        case s.ModifierDecl(rows=rows) | s.LayerDecl(rows=rows):
+            return [(r.item, part) for r in rows if r.key_number is None]
+        case s.TableDecl(rows=rows, columns=columns):
+            named = [(r.item, part) for r in rows if r.key_number is None]
+            return [*named, *((c, "column") for c in columns)]
         case s.DecisionDecl(rows=rows):
-            return [r.outcome for r in rows]
-        case s.DiceDecl(rows=rows):
-            return [r.item for r in rows]
-    return []
+            return [(r.outcome, part) for r in rows]
+        case s.DiceDecl(rows=rows, modifiers=modifiers, results=results):
+            out: list[tuple[s.Item, words.PartKind]] = [(r.item, part) for r in rows]
+            out += [(m.item, "dice modifier") for m in modifiers]
+            out += [(c.item, "column") for c in results.columns] if results else []
+            out += [(o, "outcome") for o in results.outcomes] if results else []
+            return out
+        case s.Header() | s.Change() | s.Plain():
+            return []
+        case _:
+            assert_never(st)

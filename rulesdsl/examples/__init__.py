@@ -361,17 +361,29 @@ def _modifier(args: _Args) -> Answered:
         raise Unanswerable(f"modifier() needs {missing.argument}= for a step here", 0) from None
     cells = []
     for item in semantics.counted(rs, items):
-        contribution = semantics.context_value(mod, item, first, second)
-        shown = spelling.value(contribution) if contribution is not None else "0"
-        if isinstance(contribution, ir.Given):
-            shown = spelling.number(given.get(item, 0), signed=True)
-        elif isinstance(contribution, ir.StepCost):
-            shown = f"{contribution.step}: {spelling.value(contribution)}"
+        shown = _contribution(semantics.context_value(mod, item, first, second), given, item)
         cells.append(f"{item}.{name}{'.' + first if first else ''}: {shown}")
     for combo in mod.combinations:
         if set(combo.members) <= set(items):
             cells.append(f"when {', '.join(combo.members)}: {spelling.value(combo.value)}")
     return Answered((_plain_answer(total),), rs.units.get("modifier"), tuple(cells))
+
+
+def _contribution(value: ir.Value | None, given: dict[str, float], item: str) -> str:
+    """What one item adds to a modifier, as a worked example's cell shows it."""
+    match value:
+        case None:
+            return "0"
+        case ir.Given():
+            return spelling.number(given.get(item, 0), signed=True)
+        case ir.StepCost():
+            return f"{value.step}: {spelling.value(value)}"
+        case (
+            ir.Number() | ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost()
+        ):
+            return spelling.value(value)
+        case _:
+            assert_never(value)
 
 
 def _total(arg: tuple[int, ir.ExampleArg], what: str) -> int:
@@ -736,8 +748,10 @@ def _arg_plain(a: ir.ExampleArg) -> Any:
                 return name
             case ir.Text(text=text):
                 return text
-            case _:
+            case ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
                 return spelling.value(v)
+            case _:
+                assert_never(v)
 
     values = [one(v) for v in a.values]
     return values if a.grouped else values[0]

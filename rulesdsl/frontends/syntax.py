@@ -10,8 +10,9 @@ Values reuse the IR's value classes, except for the two that name something stil
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import field
-from typing import TYPE_CHECKING, Literal, assert_never
+from typing import TYPE_CHECKING, Literal, TypeVar, assert_never
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
@@ -140,19 +141,47 @@ class WhenNode:
 # ---- statements ---------------------------------------------------------------------------
 
 
+# Each member of :data:`Statement` stands alone (the blocks that list named rows, values or
+# outcomes: layers, modifiers, tables, dice tables, contexts, decisions) or in one of three
+# groups, marked by a base class as :data:`rulesdsl.ir.Value`'s are, so that a reader for whom
+# a whole group is not its business takes it with one class pattern (``case s.Change():``).
+
+
+class Header:
+    """A group of :data:`Statement`: a line of the ruleset's header (its id, version, edition,
+    base, languages, units, stacking, least move), which declares no rule."""
+
+    __slots__ = ()
+
+
+class Change:
+    """A group of :data:`Statement`: a house rule's change to what its base declares (an
+    override, insert or removal, of a rule, an example or a facing rule)."""
+
+    __slots__ = ()
+
+
+class Plain:
+    """A group of :data:`Statement`: a declaration whose body lists no named rows, values or
+    outcomes (a book, mode, group, precedence, exclusion, step, trigger, grid, parameter,
+    sight, example, facing, kind of move or roll rule)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
-class RulesetDecl:
+class RulesetDecl(Header):
     item: Item
 
 
 @dataclass(frozen=True)
-class VersionDecl:
+class VersionDecl(Header):
     version: str
     pos: Pos
 
 
 @dataclass(frozen=True)
-class EditionDecl:
+class EditionDecl(Header):
     """``edition 2026.12``: the edition of the language the file is written for (issue 39)."""
 
     edition: str
@@ -160,58 +189,58 @@ class EditionDecl:
 
 
 @dataclass(frozen=True)
-class ExtendsDecl:
+class ExtendsDecl(Header):
     base: Name
     requirement: str
     pos: Pos
 
 
 @dataclass(frozen=True)
-class LanguagesDecl:
+class LanguagesDecl(Header):
     languages: tuple[Name, ...]
     pos: Pos
 
 
 @dataclass(frozen=True)
-class BookDecl:
+class BookDecl(Plain):
     item: Item
 
 
 @dataclass(frozen=True)
-class UnitsDecl:
+class UnitsDecl(Header):
     bindings: tuple[tuple[Name, Name], ...]
     pos: Pos
 
 
 @dataclass(frozen=True)
-class StackingDecl:
+class StackingDecl(Header):
     policy: Name
     entry: Located | None
     pos: Pos
 
 
 @dataclass(frozen=True)
-class MinimumDecl:
+class MinimumDecl(Header):
     amount: Located
     extras: Extras
     pos: Pos
 
 
 @dataclass(frozen=True)
-class ModeDecl:
+class ModeDecl(Plain):
     item: Item
     keywords: tuple[Name, ...] = ()
     """``mode NAME labels : g1, g2``: the groups (keywords) the mode belongs to."""
 
 
 @dataclass(frozen=True)
-class GroupDecl:
+class GroupDecl(Plain):
     item: Item
     members: tuple[Name, ...]
 
 
 @dataclass(frozen=True)
-class PrecedenceDecl:
+class PrecedenceDecl(Plain):
     """``precedence a, b``: when groups a and b both give a value in a cell, a's wins."""
 
     groups: tuple[Name, ...]
@@ -288,7 +317,7 @@ class ParamNode:
 
 
 @dataclass(frozen=True)
-class StepDecl:
+class StepDecl(Plain):
     item: Item
     param: ParamNode
     result: Name | None
@@ -460,7 +489,7 @@ class ResultsNode:
 
 
 @dataclass(frozen=True)
-class SightDecl:
+class SightDecl(Plain):
     """``sight NAME labels : blocks at N, counts between|target|both, crossed UNIT``."""
 
     item: Item
@@ -491,7 +520,7 @@ class FacingTerm:
 
 
 @dataclass(frozen=True)
-class FacingDecl:
+class FacingDecl(Plain):
     """``facing MODE on GRID : clause, clause ...``: a unit type's heading and turns."""
 
     mode: Name
@@ -502,7 +531,7 @@ class FacingDecl:
 
 
 @dataclass(frozen=True)
-class FacingRemove:
+class FacingRemove(Change):
     """``remove facing MODE``: a house rule drops a unit type's facing rule."""
 
     mode: Name
@@ -511,7 +540,7 @@ class FacingRemove:
 
 
 @dataclass(frozen=True)
-class TriggerDecl:
+class TriggerDecl(Plain):
     item: Item
     check: Located | None
     at_least: int | None
@@ -523,7 +552,7 @@ class TriggerDecl:
 
 
 @dataclass(frozen=True)
-class MoveDecl:
+class MoveDecl(Plain):
     """``move NAME labels : allowance times F | allowance +N unit, not FEATURE ...``: a kind of
     move (issue 24)."""
 
@@ -534,7 +563,7 @@ class MoveDecl:
 
 
 @dataclass(frozen=True)
-class RollDecl:
+class RollDecl(Plain):
     """``roll NAME labels : DICE|TABLE on WHEN [combine POLICY]``: a roll that a layer column
     makes due on the map (issue 24). ``when`` holds one or two words (``first entering``)."""
 
@@ -546,7 +575,7 @@ class RollDecl:
 
 
 @dataclass(frozen=True)
-class ExcludeDecl:
+class ExcludeDecl(Plain):
     subject: Name
     others: tuple[Name, ...]
     extras: Extras
@@ -554,7 +583,7 @@ class ExcludeDecl:
 
 
 @dataclass(frozen=True)
-class GridDecl:
+class GridDecl(Plain):
     item: Item
     size: tuple[Located, ...]
     diagonals: tuple[int, ...]
@@ -563,14 +592,14 @@ class GridDecl:
 
 
 @dataclass(frozen=True)
-class ParamDecl:
+class ParamDecl(Plain):
     item: Item
     unit: Name
     value: Located | None
 
 
 @dataclass(frozen=True)
-class OverrideDecl:
+class OverrideDecl(Change):
     """``override PATH | cell``; ``override PATH range R`` (``range`` set, ``cell`` empty);
     ``override DECISION.ROW: conditions -> outcome`` (``row`` set, ``cell`` empty)."""
 
@@ -583,7 +612,7 @@ class OverrideDecl:
 
 
 @dataclass(frozen=True)
-class InsertDecl:
+class InsertDecl(Change):
     """``insert DECISION before|after ROW: conditions -> outcome``."""
 
     decision: Name
@@ -594,7 +623,7 @@ class InsertDecl:
 
 
 @dataclass(frozen=True)
-class RemoveDecl:
+class RemoveDecl(Change):
     path: tuple[Name, ...]
     extras: Extras
     pos: Pos
@@ -623,7 +652,7 @@ class QuestionNode:
 
 
 @dataclass(frozen=True)
-class ExampleDecl:
+class ExampleDecl(Plain):
     """``example NAME labels { question = answer ... }``: a worked example (issue 27).
     ``inherited``: the id of the base that wrote it, set when a variant inherits it (empty for
     the ruleset's own, and for an example a variant restates)."""
@@ -634,7 +663,7 @@ class ExampleDecl:
 
 
 @dataclass(frozen=True)
-class ExampleOverride:
+class ExampleOverride(Change):
     """``override example NAME[.N] | answer``: a variant restates an inherited example's
     answer (question N, counted from 1; the only one when N is left out)."""
 
@@ -645,7 +674,7 @@ class ExampleOverride:
 
 
 @dataclass(frozen=True)
-class ExampleRemove:
+class ExampleRemove(Change):
     """``remove example NAME``: a variant drops an inherited example."""
 
     path: tuple[Name, ...]
@@ -654,41 +683,50 @@ class ExampleRemove:
 
 
 Statement = (
-    RulesetDecl
-    | VersionDecl
-    | EditionDecl
-    | ExtendsDecl
-    | LanguagesDecl
-    | BookDecl
-    | UnitsDecl
-    | StackingDecl
-    | MinimumDecl
-    | ModeDecl
-    | GroupDecl
-    | PrecedenceDecl
+    RulesetDecl  # Header
+    | VersionDecl  # Header
+    | EditionDecl  # Header
+    | ExtendsDecl  # Header
+    | LanguagesDecl  # Header
+    | BookDecl  # Plain
+    | UnitsDecl  # Header
+    | StackingDecl  # Header
+    | MinimumDecl  # Header
+    | ModeDecl  # Plain
+    | GroupDecl  # Plain
+    | PrecedenceDecl  # Plain
     | ContextDecl
     | ModifierDecl
     | LayerDecl
-    | StepDecl
+    | StepDecl  # Plain
     | DecisionDecl
     | TableDecl
     | DiceDecl
-    | TriggerDecl
-    | ExcludeDecl
-    | GridDecl
-    | ParamDecl
-    | OverrideDecl
-    | RemoveDecl
-    | InsertDecl
-    | SightDecl
-    | ExampleDecl
-    | ExampleOverride
-    | ExampleRemove
-    | FacingDecl
-    | FacingRemove
-    | MoveDecl
-    | RollDecl
+    | TriggerDecl  # Plain
+    | ExcludeDecl  # Plain
+    | GridDecl  # Plain
+    | ParamDecl  # Plain
+    | OverrideDecl  # Change
+    | RemoveDecl  # Change
+    | InsertDecl  # Change
+    | SightDecl  # Plain
+    | ExampleDecl  # Plain
+    | ExampleOverride  # Change
+    | ExampleRemove  # Change
+    | FacingDecl  # Plain
+    | FacingRemove  # Change
+    | MoveDecl  # Plain
+    | RollDecl  # Plain
 )
+
+
+Picked = TypeVar("Picked")
+
+
+def of_kind(statements: Iterable[Statement], kind: type[Picked]) -> list[Picked]:
+    """The statements of one kind, in order. A pick, not a dispatch: a new kind of statement is
+    not one of them, rightly; a reader that must decide for every kind is a ``match``."""
+    return [st for st in statements if isinstance(st, kind)]
 
 
 @dataclass(frozen=True)
@@ -752,25 +790,7 @@ def declared_kind(st: Statement) -> DeclKind | None:
             return "kind of move"
         case RollDecl():
             return "roll rule"
-        case (
-            VersionDecl()
-            | EditionDecl()
-            | ExtendsDecl()
-            | LanguagesDecl()
-            | UnitsDecl()
-            | StackingDecl()
-            | MinimumDecl()
-            | PrecedenceDecl()
-            | ExcludeDecl()
-            | OverrideDecl()
-            | RemoveDecl()
-            | InsertDecl()
-            | ExampleDecl()
-            | ExampleOverride()
-            | ExampleRemove()
-            | FacingDecl()
-            | FacingRemove()
-        ):
+        case Header() | Change() | PrecedenceDecl() | ExcludeDecl() | ExampleDecl() | FacingDecl():
             return None
         case _:
             assert_never(st)

@@ -151,18 +151,8 @@ def _compose(text: str) -> yaml.Node | None:
 def _keep_block_text(node: Node | None, text: str) -> None:
     """libyaml's marks hold no text; a block scalar's mark needs it (see ``_origin``). Each
     node is visited once: aliases share nodes, and may even make a cycle."""
-    stack = [node] if node is not None else []
-    seen: set[int] = set()
-    while stack:
-        item = stack.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, MappingNode):
-            stack += [part for pair in item.value for part in pair]
-        elif isinstance(item, SequenceNode):
-            stack += item.value
-        elif getattr(item, "style", None) in ("|", ">"):
+    for item in _nodes(node, keys=True) if node is not None else ():
+        if isinstance(item, ScalarNode) and item.style in ("|", ">"):
             m = item.start_mark
             item.start_mark = yaml.Mark(m.name, m.index, m.line, m.column, text, m.index)
 
@@ -276,6 +266,26 @@ def _tag_problems(text: str, path: str) -> list[Diagnostic]:
     return out
 
 
+def _nodes(root: Node, keys: bool) -> Iterator[Node]:
+    """Each node of the document once (an alias shares its node, and may hold itself), depth
+    first: a sequence's items in order, a mapping's values (with ``keys``, each key before its
+    value)."""
+    stack = [root]
+    seen: set[int] = set()
+    while stack:
+        here = stack.pop()
+        if id(here) in seen:
+            continue
+        seen.add(id(here))
+        yield here
+        if isinstance(here, SequenceNode):
+            stack.extend(reversed(here.value))
+        elif isinstance(here, MappingNode) and keys:
+            stack.extend(n for pair in reversed(here.value) for n in reversed(pair))
+        elif isinstance(here, MappingNode):
+            stack.extend(value for _, value in here.value)
+
+
 def _key_problems(root: Node, path: str) -> list[Diagnostic]:
     """E121 for a key written twice in one mapping (YAML readers keep one of the two
     silently), E122 for a merge key ``<<`` or a key that is a list or a mapping. A key is the
@@ -283,61 +293,49 @@ def _key_problems(root: Node, path: str) -> list[Diagnostic]:
     the same key as ``no``): each key's node is tagged as text here, so that every later
     stage reads its text (a ``null:`` key stays 'null', not nothing)."""
     out = []
-    stack = [root]
-    seen: set[int] = set()  # an alias shares its node (and may hold itself)
-    while stack:
-        here = stack.pop()
-        if id(here) in seen:
+    for here in _nodes(root, keys=False):
+        if not isinstance(here, MappingNode):
             continue
-        seen.add(id(here))
-        if isinstance(here, SequenceNode):
-            stack.extend(reversed(here.value))
-        elif isinstance(here, MappingNode):
-            first: dict[str, ScalarNode] = {}
-            for key, value in here.value:
-                stack.append(value)
-                if not isinstance(key, ScalarNode):
-                    out.append(
-                        error(
-                            "E122",
-                            "a key that is a list or a mapping",
-                            _mark_pos(path, key),
-                            "a key is a name or a number: `foot: ...`",
-                        )
+        first: dict[str, ScalarNode] = {}
+        for key, _ in here.value:
+            if not isinstance(key, ScalarNode):
+                out.append(
+                    error(
+                        "E122",
+                        "a key that is a list or a mapping",
+                        _mark_pos(path, key),
+                        "a key is a name or a number: `foot: ...`",
                     )
-                elif key.tag == "tag:yaml.org,2002:merge":
-                    out.append(
-                        error(
-                            "E122",
-                            "merge key '<<': a ruleset is plain YAML, without merge keys",
-                            _mark_pos(path, key, 2),
-                            "write the keys out, or use an alias (*name) of a whole value",
-                        )
+                )
+            elif key.tag == "tag:yaml.org,2002:merge":
+                out.append(
+                    error(
+                        "E122",
+                        "merge key '<<': a ruleset is plain YAML, without merge keys",
+                        _mark_pos(path, key, 2),
+                        "write the keys out, or use an alias (*name) of a whole value",
                     )
-                elif key.value in first:
-                    earlier = first[key.value]
-                    lines = (earlier.start_mark.line + 1, key.start_mark.line + 1)
-                    where = (
-                        f"line {lines[0]} and line {lines[1]}"
-                        if lines[0] != lines[1]
-                        else f"both on line {lines[0]}"
+                )
+            elif key.value in first:
+                earlier = first[key.value]
+                lines = (earlier.start_mark.line + 1, key.start_mark.line + 1)
+                where = (
+                    f"line {lines[0]} and line {lines[1]}"
+                    if lines[0] != lines[1]
+                    else f"both on line {lines[0]}"
+                )
+                out.append(
+                    error(
+                        "E121",
+                        f"key '{key.value}' written twice in one mapping ({where})",
+                        node_pos(path, key),
+                        "keep one of them: YAML readers would silently keep only one",
+                        [Related(node_pos(path, earlier), f"'{key.value}' is first written here")],
                     )
-                    out.append(
-                        error(
-                            "E121",
-                            f"key '{key.value}' written twice in one mapping ({where})",
-                            node_pos(path, key),
-                            "keep one of them: YAML readers would silently keep only one",
-                            [
-                                Related(
-                                    node_pos(path, earlier), f"'{key.value}' is first written here"
-                                )
-                            ],
-                        )
-                    )
-                else:
-                    first[key.value] = key
-                    key.tag = _STR
+                )
+            else:
+                first[key.value] = key
+                key.tag = _STR
     out.sort(key=lambda d: (d.pos.line, d.pos.column) if d.pos else (0, 0))
     return out
 
@@ -480,41 +478,32 @@ def _text_problems(node: Node, path: str) -> list[Diagnostic]:
     break) or half a surrogate pair: what the DSL refuses in a string, YAML escapes (``"\\0"``,
     ``"\\e"``, ``"\\ud800"``) must not let in; E005 for a number too large for a float."""
     out = []
-    stack = [node]
-    seen: set[int] = set()  # an alias shares its node (and may hold itself)
-    while stack:
-        here = stack.pop()
-        if id(here) in seen:
+    for here in _nodes(node, keys=True):
+        if not isinstance(here, ScalarNode):
             continue
-        seen.add(id(here))
-        if isinstance(here, ScalarNode):
-            if here.tag.endswith((":int", ":float")) and _too_large(here.value):
-                mark = here.start_mark
-                out.append(
-                    error(
-                        "E005",
-                        f"number too large ({max(map(len, DIGITS.findall(here.value)))} digits)",
-                        s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2),
-                        "numbers may be at most about 1.8e308 (the largest floating-point number)",
-                    )
+        if here.tag.endswith((":int", ":float")) and _too_large(here.value):
+            mark = here.start_mark
+            out.append(
+                error(
+                    "E005",
+                    f"number too large ({max(map(len, DIGITS.findall(here.value)))} digits)",
+                    s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2),
+                    "numbers may be at most about 1.8e308 (the largest floating-point number)",
                 )
-            bad = CONTROL.search(here.value) or SURROGATE.search(here.value)
-            if bad is not None:
-                mark = here.start_mark
-                out.append(
-                    error(
-                        "E004",
-                        f"control character {bad.group()!r} in a string"
-                        if CONTROL.match(bad.group())
-                        else f"{bad.group()!r} is half of a surrogate pair, not a character",
-                        s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2),
-                        "remove it; a label is plain text (tabs and line breaks are kept)",
-                    )
+            )
+        bad = CONTROL.search(here.value) or SURROGATE.search(here.value)
+        if bad is not None:
+            mark = here.start_mark
+            out.append(
+                error(
+                    "E004",
+                    f"control character {bad.group()!r} in a string"
+                    if CONTROL.match(bad.group())
+                    else f"{bad.group()!r} is half of a surrogate pair, not a character",
+                    s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2),
+                    "remove it; a label is plain text (tabs and line breaks are kept)",
                 )
-        elif isinstance(here, SequenceNode):
-            stack.extend(reversed(here.value))
-        elif isinstance(here, MappingNode):
-            stack.extend(n for pair in reversed(here.value) for n in reversed(pair))
+            )
     return out
 
 

@@ -211,7 +211,7 @@ def texts(source: s.SourceFile) -> list[Text]:
 
 
 def _languages(source: s.SourceFile) -> tuple[str, ...]:
-    decls = [st for st in source.statements if isinstance(st, s.LanguagesDecl)]
+    decls = s.of_kind(source.statements, s.LanguagesDecl)
     return tuple(n.text for n in decls[-1].languages) if decls else ()
 
 
@@ -219,9 +219,9 @@ def extract(source: s.SourceFile, lang: str | None, reference: str) -> bytes:
     """The catalog of ``source``'s labels and notes: a template (``.pot``, empty msgstrs)
     when ``lang`` is None, else a ``.po`` with the file's ``lang`` labels as msgstrs.
     ``reference`` is the file name the ``#:`` lines give."""
-    ruleset = next((st.item for st in source.statements if isinstance(st, s.RulesetDecl)), None)
+    ruleset = next((st.item for st in s.of_kind(source.statements, s.RulesetDecl)), None)
     rid = ruleset.name.text if ruleset is not None else Path(reference).stem
-    version = next((st.version for st in source.statements if isinstance(st, s.VersionDecl)), "")
+    version = next((st.version for st in s.of_kind(source.statements, s.VersionDecl)), "")
     catalog = Catalog(
         locale=lang,
         domain=rid,
@@ -538,12 +538,12 @@ class _Lines:
     def add_language(
         self, source: s.SourceFile, languages: tuple[str, ...], lang: str
     ) -> tuple[int, int, str]:
-        decls = [st for st in source.statements if isinstance(st, s.LanguagesDecl)]
+        decls = s.of_kind(source.statements, s.LanguagesDecl)
         if decls:
             last = decls[-1].languages[-1].pos
             at = self.offset(last.end_line, last.end_column)
             return at, at, f" {lang}"
-        after = [st for st in source.statements if isinstance(st, s.VersionDecl)]
+        after = s.of_kind(source.statements, s.VersionDecl)
         line = after[-1].pos.line if after else 1
         at = self.starts[line] if line < len(self.starts) else len(self.text)
         return at, at, f"languages {' '.join((*(languages or ('en',)), lang))}\n"

@@ -126,14 +126,7 @@ class CostLowering(ModifierLowering):
         states: dict[str, ir.PlaceState] = {}
         along: dict[str, ir.Value] = {}
         for entry in cell.entries:
-            if entry.key2 is not None and entry.key is not None:
-                self.err(
-                    "E234",
-                    f"a combination '{entry.key.text} & {entry.key2.text}' is only for a "
-                    "modifier keyed by two contexts",
-                    entry.key.pos,
-                    "a cost is keyed by one mode or group: `<mode> <value>`",
-                )
+            if self._combination(entry, "a cost is keyed by one mode or group: `<mode> <value>`"):
                 continue
             if (entry.along or entry.state is not None) and not self._map_entry(
                 entry, states, along

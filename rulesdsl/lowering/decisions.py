@@ -479,6 +479,12 @@ class DecisionLowering:
                     return ir.Bound(0)
                 case ir.Number() | ir.Rate() | ir.Trade():
                     return None  # a unit error, already reported
+                case (
+                    None | ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost()
+                ):
+                    pass  # not a bound: said below
+                case _:
+                    assert_never(value)
         what = (
             "empty"
             if value is None

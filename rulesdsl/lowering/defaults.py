@@ -7,6 +7,7 @@ input out; an input with a default comes after every input without one, as in a 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import assert_never
 
 from rulesdsl import ir, spelling, units
 from rulesdsl.diagnostics import did_you_mean
@@ -22,13 +23,23 @@ def default(err: Err, p: s.ParamNode, unit: str, table: ir.Table | None) -> Defa
     if p.default is None:
         return None
     value, pos, name = p.default.value, p.default.pos, p.name.text
-    word = value.name.text if isinstance(value, s.Word) else None
+    word: str | None = None
+    number: ir.Number | None = None
+    match value:
+        case s.Word():
+            word = value.name.text
+        case ir.Number():
+            number = value
+        case s.SameAs() | ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
+            pass  # neither a word nor a number: said below
+        case _:
+            assert_never(value)
     if table is not None:
         keys = {r.key: r.key for r in table.rows} | {c.id: c.id for c in table.columns}
         keys |= {
             spelling.number(r.key_number): r.key for r in table.rows if r.key_number is not None
         }
-        given = word if word is not None else _number_text(value)
+        given = word if number is None else spelling.number(number.value)
         if given is not None and given in keys:
             return ir.Symbol(keys[given])
         err(
@@ -48,27 +59,27 @@ def default(err: Err, p: s.ParamNode, unit: str, table: ir.Table | None) -> Defa
             "expected yes or no",
         )
         return None
-    if not isinstance(value, ir.Number):
+    if number is None:
         err("E201", f"the default of '{name}' is not a number", pos, f"expected a number in {unit}")
         return None
-    if value.unit is not None and value.unit != unit:
+    if number.unit is not None and number.unit != unit:
         err(
             "E203",
-            f"the default of '{name}' is in {value.unit}",
+            f"the default of '{name}' is in {number.unit}",
             pos,
             f"write it in {unit}, the input's unit",
         )
         return None
     least = units.least(unit)
-    if least is not None and value.value < least:
+    if least is not None and number.value < least:
         err(
             "E214",
-            f"the default of '{name}' is {value.value:g}, below the least a {unit} input takes",
+            f"the default of '{name}' is {number.value:g}, below the least a {unit} input takes",
             pos,
             f"a distance, angle or time input is at least {least}",
         )
         return None
-    return ir.Number(value.value, unit)
+    return ir.Number(number.value, unit)
 
 
 def check_order(err: Err, params: tuple[s.ParamNode, ...]) -> None:
@@ -84,7 +95,3 @@ def check_order(err: Err, params: tuple[s.ParamNode, ...]) -> None:
                 p.name.pos,
                 "put the inputs with defaults last, or give this one a default too",
             )
-
-
-def _number_text(value: object) -> str | None:
-    return spelling.number(value.value) if isinstance(value, ir.Number) else None

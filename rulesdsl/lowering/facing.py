@@ -41,12 +41,16 @@ def headings(grid: ir.Grid) -> int:
 def _turn_per(per: s.Located) -> tuple[str, float] | None:
     """``hexside`` or an angle in degrees, as written: (the words, the degrees)."""
     value = per.value
-    if isinstance(value, s.Word) and value.name.text == "hexside":
-        return "hexside", 60.0
-    if isinstance(value, ir.Number) and value.unit == "deg":
-        degrees = float(value.value)
-        return f"{degrees:g} deg", degrees
-    return None
+    match value:
+        case s.Word():
+            return ("hexside", 60.0) if value.name.text == "hexside" else None
+        case ir.Number():
+            degrees = float(value.value)
+            return (f"{degrees:g} deg", degrees) if value.unit == "deg" else None
+        case s.SameAs() | ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
+            return None
+        case _:
+            assert_never(value)
 
 
 def facings(
@@ -347,8 +351,12 @@ def _turn_modes(lw: Context, decl: s.FacingDecl, modes: list[ir.TurnMode]) -> bo
 
 def _spelled(loc: s.Located) -> str:
     value = loc.value
-    if isinstance(value, s.Word):
-        return value.name.text
-    if isinstance(value, ir.Number):
-        return f"{value.value:g}{' ' + value.unit if value.unit else ''}"
-    return "this"
+    match value:
+        case s.Word():
+            return value.name.text
+        case ir.Number():
+            return f"{value.value:g}{' ' + value.unit if value.unit else ''}"
+        case s.SameAs() | ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
+            return "this"
+        case _:
+            assert_never(value)

@@ -36,7 +36,7 @@ def misuse(statements: Sequence[s.Statement]) -> list[Diagnostic]:
                         'declare the layer with `edges` (`layer roads "Roads" edges { ... }`)',
                     )
                 )
-            negative = isinstance(entry.value.value, ir.Number) and entry.value.value.value < 0
+            negative, marker = _reading(entry.value.value)
             if entry.along and negative:
                 out.append(
                     error(
@@ -57,17 +57,31 @@ def misuse(statements: Sequence[s.Statement]) -> list[Diagnostic]:
                             "an edge, a modifier or a table is not a place a unit stops in",
                         )
                     )
-                elif isinstance(entry.value.value, ir.Marker):
+                elif marker is not None:
                     out.append(
                         warning(
                             "W240",
-                            f"`{_words(entry.state.state)}` on an {entry.value.value.marker} "
+                            f"`{_words(entry.state.state)}` on an {marker.marker} "
                             "entry has no effect: no unit enters it",
                             entry.state.pos,
                             "give these units a cost, or drop the place state",
                         )
                     )
     return out
+
+
+def _reading(value: s.SynValue) -> tuple[bool, ir.Marker | None]:
+    """What the checks ask of an entry's value: whether it is a number below zero, and the
+    marker it is."""
+    match value:
+        case ir.Number():
+            return value.value < 0, None
+        case ir.Marker():
+            return False, value
+        case s.Word() | s.SameAs() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
+            return False, None
+        case _:
+            assert_never(value)
 
 
 def _words(state: ir.PlaceState) -> str:
@@ -91,22 +105,27 @@ def _cost_cell(scope: ir.LayerScope) -> _Where:
 def _cells(statements: Sequence[s.Statement]) -> Iterator[tuple[s.CellNode, _Where]]:
     """Each cell with what it is: ``place_cost``, ``edge_cost`` or ``other``."""
     for st in statements:
-        if isinstance(st, s.LayerDecl):
-            columns = [n.text for n in st.columns] if st.columns else [COST]
-            for row in st.rows:
-                for column, cell in zip(columns, row.cells, strict=False):
-                    if column != COST:
+        match st:
+            case s.LayerDecl():
+                columns = [n.text for n in st.columns] if st.columns else [COST]
+                for row in st.rows:
+                    for column, cell in zip(columns, row.cells, strict=False):
+                        if column != COST:
+                            yield cell, "other"
+                        else:
+                            yield cell, _cost_cell(st.scope)
+                    for cell in row.cells[len(columns) :]:
                         yield cell, "other"
-                    else:
-                        yield cell, _cost_cell(st.scope)
-                for cell in row.cells[len(columns) :]:
-                    yield cell, "other"
-        elif isinstance(st, s.ModifierDecl):
-            for row in st.rows:
-                yield from ((c, "other") for c in row.cells)
-            yield from ((w.cell, "other") for w in st.whens)
-        elif isinstance(st, s.TableDecl):
-            for row in st.rows:
-                yield from ((c, "other") for c in row.cells)
-        elif isinstance(st, s.DiceDecl):
-            yield from ((r.effects, "other") for r in st.rows if r.effects is not None)
+            case s.ModifierDecl():
+                for row in st.rows:
+                    yield from ((c, "other") for c in row.cells)
+                yield from ((w.cell, "other") for w in st.whens)
+            case s.TableDecl():
+                for row in st.rows:
+                    yield from ((c, "other") for c in row.cells)
+            case s.DiceDecl():
+                yield from ((r.effects, "other") for r in st.rows if r.effects is not None)
+            case s.ContextDecl() | s.DecisionDecl() | s.Header() | s.Change() | s.Plain():
+                pass  # no cell that these checks read
+            case _:
+                assert_never(st)

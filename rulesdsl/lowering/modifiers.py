@@ -34,6 +34,19 @@ class ModifierLowering(Context):
             return None
         return value
 
+    def _combination(self, entry: s.Entry, hint: str) -> bool:
+        """E234 for a combination of two keys (``a & b``) in a cell keyed by one context."""
+        if entry.key2 is None or entry.key is None:
+            return False
+        self.err(
+            "E234",
+            f"a combination '{entry.key.text} & {entry.key2.text}' is only for a "
+            "modifier keyed by two contexts",
+            entry.key.pos,
+            hint,
+        )
+        return True
+
     def _modifier_cell(self, modifier: str, cell: s.CellNode, steps: bool = True) -> ir.Cell:
         if self.modifier_context2.get(modifier):
             return self._modifier_cell2(modifier, cell)
@@ -42,14 +55,9 @@ class ModifierLowering(Context):
         default: ir.Value | None = None
         exceptions: dict[str, ir.Value] = {}
         for entry in cell.entries:
-            if entry.key2 is not None and entry.key is not None:
-                self.err(
-                    "E234",
-                    f"a combination '{entry.key.text} & {entry.key2.text}' is only for a "
-                    "modifier keyed by two contexts",
-                    entry.key.pos,
-                    f"declare it with `modifier {modifier} by <context>, <context>`",
-                )
+            if self._combination(
+                entry, f"declare it with `modifier {modifier} by <context>, <context>`"
+            ):
                 continue
             value = self._modifier_value(modifier, entry, steps)
             if value is None:

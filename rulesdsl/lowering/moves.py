@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import get_args
+from typing import assert_never, get_args
 
 from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import did_you_mean, warning
@@ -252,8 +252,10 @@ def _modifier_of(value: ir.Value | None) -> float | None:
             return float(number)
         case ir.Flag(value=True):
             return 0.0
-        case _:
+        case None | ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
             return None
+        case _:
+            assert_never(value)
 
 
 def resolved_rolls(

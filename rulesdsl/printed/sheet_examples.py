@@ -170,15 +170,22 @@ def _table_key(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     """A lookup's row or column by its label."""
     table = next((t for t in b.rs.tables if _is(q.args[0], t.id)), None)
     if table is not None and len(a.values) == 1:
-        v = a.values[0]
-        for row in table.rows:
-            if (isinstance(v, ir.Symbol) and row.key == v.name) or (
-                isinstance(v, ir.Number) and row.key_number == v.value
-            ):
-                return b.label(row.info, row.key)
-        for column in table.columns:
-            if isinstance(v, ir.Symbol) and column.id == v.name:
-                return b.label(column.info, column.id)
+        match a.values[0]:
+            case ir.Symbol(name=name):
+                row = next((r for r in table.rows if r.key == name), None)
+                if row is not None:
+                    return b.label(row.info, row.key)
+                column = next((c for c in table.columns if c.id == name), None)
+                if column is not None:
+                    return b.label(column.info, column.id)
+            case ir.Number(value=number):
+                row = next((r for r in table.rows if r.key_number == number), None)
+                if row is not None:
+                    return b.label(row.info, row.key)
+            case ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
+                pass  # not a key: written as it stands
+            case other:
+                assert_never(other)
     return _arg(b, a)
 
 

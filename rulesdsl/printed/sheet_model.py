@@ -148,9 +148,15 @@ class _Builder(MoreBlocks):
 
     def uses_marker(self, marker: ir.MarkerKind) -> bool:
         def has(v: ir.Value | None) -> bool:
-            return (isinstance(v, ir.Marker) and v.marker == marker) or (
-                isinstance(v, ir.Same) and has(v.resolved)
-            )
+            match v:
+                case ir.Marker():
+                    return v.marker == marker
+                case ir.Same():
+                    return has(v.resolved)
+                case None | ir.Number() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():
+                    return False
+                case _:
+                    assert_never(v)
 
         rs = self.rs
         values: list[ir.Value | None] = [c for f in rs.features for c in f.costs.values()]

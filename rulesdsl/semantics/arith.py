@@ -113,38 +113,32 @@ def _call(function: ir.ArithFunction, values: list[float]) -> float:
             assert_never(function)
 
 
-def inputs_of(expr: ir.Arith) -> Iterator[str]:
-    """The inputs an expression reads, in the order it names them."""
+def parts(expr: ir.Arith) -> Iterator[ir.Arith]:
+    """The expression and each expression inside it, each before its own parts, left first."""
+    yield expr
     match expr:
-        case ir.ArithInput(input=name):
-            yield name
-        case ir.ArithNumber():
+        case ir.ArithInput() | ir.ArithNumber():
             pass
         case ir.ArithBinary(left=left, right=right):
-            yield from inputs_of(left)
-            yield from inputs_of(right)
+            yield from parts(left)
+            yield from parts(right)
         case ir.ArithCall(args=args):
             for a in args:
-                yield from inputs_of(a)
+                yield from parts(a)
         case _:
             assert_never(expr)
+
+
+def inputs_of(expr: ir.Arith) -> Iterator[str]:
+    """The inputs an expression reads, in the order it names them."""
+    return (p.input for p in parts(expr) if isinstance(p, ir.ArithInput))
 
 
 def divisors(expr: ir.Arith) -> Iterator[ir.ArithNumber]:
     """Each number an expression divides by (each must not be 0)."""
-    match expr:
-        case ir.ArithInput() | ir.ArithNumber():
-            pass
-        case ir.ArithBinary(op=op, left=left, right=right):
-            if divides(op) and isinstance(right, ir.ArithNumber):
-                yield right
-            yield from divisors(left)
-            yield from divisors(right)
-        case ir.ArithCall(args=args):
-            for a in args:
-                yield from divisors(a)
-        case _:
-            assert_never(expr)
+    for p in parts(expr):
+        if isinstance(p, ir.ArithBinary) and divides(p.op) and isinstance(p.right, ir.ArithNumber):
+            yield p.right
 
 
 def spell(

@@ -3,14 +3,15 @@ its rows, and each override, insert and remove goes to its own part."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
+from typing import assert_never
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.variants.merging import (
-    BLOCKS,
-    HEADER,
     RECORDED_HEADER,
     Block,
     pos_of,
@@ -41,103 +42,137 @@ class Merger(Removals):
         ]
 
     def _one(self, st: s.Statement) -> None:
-        if isinstance(st, HEADER):
-            had = any(isinstance(b, type(st)) for b in self.statements)
-            self.statements = [b for b in self.statements if not isinstance(b, type(st))]
-            self.statements.append(st)
-            line = RECORDED_HEADER.get(type(st))
-            if line:
-                self._record(
-                    "override" if had else "add",
-                    ir.HeaderPath(line),
-                    getattr(st, "extras", s.Extras()),
-                )
-        elif isinstance(st, s.OverrideDecl):
-            self._override(st)
-        elif isinstance(st, s.RemoveDecl):
-            self._remove(st)
-        elif isinstance(st, s.InsertDecl):
-            self._insert(st)
-        elif isinstance(st, s.ExampleDecl | s.ExampleOverride | s.ExampleRemove):
-            self._example(st)
-        elif isinstance(st, s.FacingDecl | s.FacingRemove):
-            self._facing(st)
-        elif isinstance(st, BLOCKS) and self._find_block(type(st), st.item.name.text) is not None:
-            self._reopen(st)
-        else:
-            self.statements.append(st)
-            item = getattr(st, "item", None)
-            if isinstance(item, s.Item):
-                self._record("add", ir.NamePath(item.name.text), item.extras)
+        match st:
+            case s.Header():
+                kept = [b for b in self.statements if not isinstance(b, type(st))]
+                had = len(kept) < len(self.statements)
+                self.statements = [*kept, st]
+                line = RECORDED_HEADER.get(type(st))
+                if line:
+                    self._record(
+                        "override" if had else "add",
+                        ir.HeaderPath(line),
+                        getattr(st, "extras", s.Extras()),
+                    )
+            case s.OverrideDecl():
+                self._override(st)
+            case s.RemoveDecl():
+                self._remove(st)
+            case s.InsertDecl():
+                self._insert(st)
+            case s.ExampleDecl() | s.ExampleOverride() | s.ExampleRemove():
+                self._example(st)
+            case s.FacingDecl() | s.FacingRemove():
+                self._facing(st)
+            case (
+                s.LayerDecl() | s.ModifierDecl() | s.TableDecl() | s.DiceDecl() | s.ContextDecl()
+            ) if self._find_block(type(st), st.item.name.text) is not None:
+                self._reopen(st)
+            case (
+                s.LayerDecl()
+                | s.ModifierDecl()
+                | s.TableDecl()
+                | s.DiceDecl()
+                | s.ContextDecl()
+                | s.DecisionDecl()
+                | s.Plain()
+            ):  # a new declaration
+                self.statements.append(st)
+                item = getattr(st, "item", None)
+                if isinstance(item, s.Item):
+                    self._record("add", ir.NamePath(item.name.text), item.extras)
+            case _:
+                assert_never(st)
 
     def _reopen(self, st: Block) -> None:
-        index = self._find_block(type(st), st.item.name.text)
-        assert index is not None
-        base = self.statements[index]
+        """A block of the base declared again: what it lists is added to the base's."""
         block = st.item.name.text
-        if isinstance(st, s.ContextDecl) and isinstance(base, s.ContextDecl):
-            self.statements[index] = replace(base, values=base.values + st.values)
-            for v in st.values:
-                self._record("add", ir.NamePath(v.name.text), v.extras)
-            return
-        assert isinstance(base, s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl)
-        assert not isinstance(st, s.ContextDecl)
-        merged: s.Statement = replace(base, rows=base.rows + st.rows)  # type: ignore[arg-type]
-        if isinstance(st, s.ModifierDecl) and isinstance(merged, s.ModifierDecl):
-            merged = replace(merged, whens=merged.whens + st.whens)
-            if st.combine is not None:  # `modifier cover combine highest`: a new policy
-                merged = replace(merged, combine=st.combine)
-                self._record("override", ir.PolicyPath(block, "combine"), st.item.extras)
-            if st.clamp is not None:
-                merged = replace(merged, clamp=st.clamp)
-                self._record("override", ir.PolicyPath(block, "clamp"), st.item.extras)
-            for when in st.whens:
-                self._record(
-                    "add",
-                    ir.CombinationPath(block, tuple(m.text for m in when.members)),
-                    when.extras,
-                )
-            if st.bests:  # a best group of the same name replaces the base's
-                named = {b.item.name.text for b in st.bests}
-                kept = tuple(b for b in merged.bests if b.item.name.text not in named)
-                merged = replace(merged, bests=kept + st.bests)
-                self._record("override", ir.PolicyPath(block, "best"), st.bests[0].item.extras)
-        if isinstance(st, s.DiceDecl) and isinstance(merged, s.DiceDecl):
-            merged = replace(merged, modifiers=merged.modifiers + st.modifiers)
-            if st.dice.value != merged.dice.value:
-                self.diags.append(
-                    error(
-                        "E201",
-                        f"re-opening '{block}' keeps its dice",
-                        st.dice.pos,
-                        "write the base's dice here; to change them, remove the table and "
-                        "declare it again",
-                        [Related(merged.dice.pos, "the base's dice")],
+        match st:
+            case s.ContextDecl():
+                index, context = self._base_of(st)
+                self.statements[index] = replace(context, values=context.values + st.values)
+                for v in st.values:
+                    self._record("add", ir.NamePath(v.name.text), v.extras)
+            case s.LayerDecl():
+                index, layer = self._base_of(st)
+                self.statements[index] = replace(layer, rows=layer.rows + st.rows)
+                self._added_rows(st.rows, ir.NamePath)
+            case s.ModifierDecl():
+                index, modifier = self._base_of(st)
+                merged = replace(modifier, rows=modifier.rows + st.rows)
+                self.statements[index] = self._reopen_modifier(block, merged, st)
+                self._added_rows(st.rows, ir.NamePath)
+            case s.DiceDecl():
+                index, dice = self._base_of(st)
+                merged_dice = replace(dice, rows=dice.rows + st.rows)
+                self.statements[index] = self._reopen_dice(block, merged_dice, st)
+                self._added_rows(st.rows, partial(ir.DiceRowPath, block))
+            case s.TableDecl():
+                index, table = self._base_of(st)
+                if st.columns:
+                    self.diags.append(
+                        error(
+                            "E504",
+                            f"columns cannot be added to the table '{block}' of the base",
+                            st.columns[0].name.pos,
+                            "remove the table and declare it again in full",
+                        )
                     )
-                )
-            for mod in st.modifiers:
-                self._record("add", ir.NamePath(mod.item.name.text), mod.item.extras)
-            merged = self._reopen_rolls(block, merged, st)
-        if isinstance(st, s.TableDecl) and isinstance(merged, s.TableDecl) and st.columns:
+                self.statements[index] = replace(table, rows=table.rows + st.rows)
+                self._added_rows(st.rows, partial(ir.TableRowPath, block))
+            case _:
+                assert_never(st)
+
+    def _added_rows(
+        self,
+        rows: tuple[s.RowNode, ...] | tuple[s.DiceRowNode, ...],
+        path: Callable[[str], ir.ChangePath],
+    ) -> None:
+        for row in rows:
+            self._record("add", path(row.item.name.text), row.item.extras)
+
+    def _reopen_modifier(
+        self, block: str, merged: s.ModifierDecl, st: s.ModifierDecl
+    ) -> s.ModifierDecl:
+        """A re-opened modifier's combinations are added; a policy it states (combine, clamp,
+        a best group of the same name) replaces the base's."""
+        merged = replace(merged, whens=merged.whens + st.whens)
+        if st.combine is not None:  # `modifier cover combine highest`: a new policy
+            merged = replace(merged, combine=st.combine)
+            self._record("override", ir.PolicyPath(block, "combine"), st.item.extras)
+        if st.clamp is not None:
+            merged = replace(merged, clamp=st.clamp)
+            self._record("override", ir.PolicyPath(block, "clamp"), st.item.extras)
+        for when in st.whens:
+            self._record(
+                "add",
+                ir.CombinationPath(block, tuple(m.text for m in when.members)),
+                when.extras,
+            )
+        if st.bests:  # a best group of the same name replaces the base's
+            named = {b.item.name.text for b in st.bests}
+            kept = tuple(b for b in merged.bests if b.item.name.text not in named)
+            merged = replace(merged, bests=kept + st.bests)
+            self._record("override", ir.PolicyPath(block, "best"), st.bests[0].item.extras)
+        return merged
+
+    def _reopen_dice(self, block: str, merged: s.DiceDecl, st: s.DiceDecl) -> s.DiceDecl:
+        """A re-opened dice table's modifiers are added; its dice must be the base's."""
+        merged = replace(merged, modifiers=merged.modifiers + st.modifiers)
+        if st.dice.value != merged.dice.value:
             self.diags.append(
                 error(
-                    "E504",
-                    f"columns cannot be added to the table '{block}' of the base",
-                    st.columns[0].name.pos,
-                    "remove the table and declare it again in full",
+                    "E201",
+                    f"re-opening '{block}' keeps its dice",
+                    st.dice.pos,
+                    "write the base's dice here; to change them, remove the table and "
+                    "declare it again",
+                    [Related(merged.dice.pos, "the base's dice")],
                 )
             )
-        self.statements[index] = merged
-        for row in st.rows:
-            name = row.item.name.text
-            path: ir.ChangePath = (
-                ir.NamePath(name)
-                if isinstance(st, s.LayerDecl | s.ModifierDecl)
-                else ir.TableRowPath(block, name)
-                if isinstance(st, s.TableDecl)
-                else ir.DiceRowPath(block, name)
-            )
-            self._record("add", path, row.item.extras)
+        for mod in st.modifiers:
+            self._record("add", ir.NamePath(mod.item.name.text), mod.item.extras)
+        return self._reopen_rolls(block, merged, st)
 
     def _reopen_rolls(self, block: str, merged: s.DiceDecl, st: s.DiceDecl) -> s.DiceDecl:
         """A re-opened dice table's natural rolls replace the base's for the same roll, and a

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, is_dataclass, replace
-from typing import Any, Literal, assert_never, get_args
+from typing import Any, Literal, TypeVar, assert_never, get_args
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
@@ -29,15 +29,6 @@ class Gap:
 
 # ---- merging ------------------------------------------------------------------------------
 
-HEADER = (
-    s.RulesetDecl,
-    s.VersionDecl,
-    s.EditionDecl,
-    s.LanguagesDecl,
-    s.UnitsDecl,
-    s.StackingDecl,
-    s.MinimumDecl,
-)
 _HEADER_STATEMENT: words.Total[ir.HeaderLine, type] = words.total(
     ir.HeaderLine,
     {
@@ -48,8 +39,8 @@ _HEADER_STATEMENT: words.Total[ir.HeaderLine, type] = words.total(
     },
 )
 RECORDED_HEADER: dict[type, ir.HeaderLine] = {t: h for h, t in _HEADER_STATEMENT.items()}
-BLOCKS = (s.LayerDecl, s.ModifierDecl, s.TableDecl, s.DiceDecl, s.ContextDecl)
 Block = s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl | s.ContextDecl
+Reopened = TypeVar("Reopened", bound=Block)
 Form = Literal["one", "cell", "range", "row", "text", "name"]
 """What an override must write: one value, a whole cell, a dice range, a decision row, or one
 quoted text (a label or a note)."""
@@ -147,6 +138,14 @@ class MergeBase:
                 return i
         return None
 
+    def _base_of(self, st: Reopened) -> tuple[int, Reopened]:
+        """The base's block that ``st`` declares again, and where it is."""
+        index = self._find_block(type(st), st.item.name.text)
+        assert index is not None
+        base = self.statements[index]
+        assert isinstance(base, type(st))
+        return index, base
+
     def _declared(self) -> dict[str, str]:
         """Every declared name in the merged statements, with its kind."""
         out: dict[str, str] = {}
@@ -154,14 +153,7 @@ class MergeBase:
             item = getattr(st, "item", None)
             if isinstance(item, s.Item):
                 out.setdefault(item.name.text, s.declared_kind(st) or "item")
-            if isinstance(st, s.LayerDecl):
-                out.update((r.item.name.text, "feature") for r in st.rows)
-            elif isinstance(st, s.ModifierDecl):
-                out.update((r.item.name.text, "factor") for r in st.rows)
-            elif isinstance(st, s.ContextDecl):
-                out.update((v.name.text, "context value") for v in st.values)
-            elif isinstance(st, s.DiceDecl):
-                out.update((m.item.name.text, "dice modifier") for m in st.modifiers)
+            out.update(declared_inside(st))
         return out
 
     def _missing(
@@ -171,28 +163,15 @@ class MergeBase:
 
     def _context_values(self, modifier: str) -> list[str]:
         """The values of the context a modifier is keyed by (empty if it has none)."""
-        mod = next(
-            (
-                st
-                for st in self.statements
-                if isinstance(st, s.ModifierDecl) and st.item.name.text == modifier
-            ),
-            None,
-        )
-        if any(
-            isinstance(st, s.RollDecl) and st.item.name.text == modifier for st in self.statements
-        ):
+        mods = s.of_kind(self.statements, s.ModifierDecl)
+        mod = next((st for st in mods if st.item.name.text == modifier), None)
+        rolls = s.of_kind(self.statements, s.RollDecl)
+        if any(st.item.name.text == modifier for st in rolls):
             return self._modes_and_groups()  # a roll column: keyed like a cost
         if mod is None or mod.context is None:
             return []
-        ctx = next(
-            (
-                st
-                for st in self.statements
-                if isinstance(st, s.ContextDecl) and st.item.name.text == mod.context.text
-            ),
-            None,
-        )
+        contexts = s.of_kind(self.statements, s.ContextDecl)
+        ctx = next((st for st in contexts if st.item.name.text == mod.context.text), None)
         if ctx is None and mod.context.text == MODE_CONTEXT:  # `by mode`: modes and groups
             return self._modes_and_groups()
         return [v.name.text for v in ctx.values] if ctx else []
@@ -218,23 +197,46 @@ class MergeBase:
             block = item.name.text
             members: list[s.Item] = []
             globals_ = False
-            if isinstance(st, s.LayerDecl | s.ModifierDecl):
-                members, globals_ = [r.item for r in st.rows], True
-            elif isinstance(st, s.ContextDecl):
-                members, globals_ = list(st.values), True
-            elif isinstance(st, s.TableDecl):
-                members = [*st.columns, *(r.item for r in st.rows)]
-            elif isinstance(st, s.DiceDecl):
-                members = [*(r.item for r in st.rows)]
-                out.update(((m.item.name.text,), (i, m.item)) for m in st.modifiers)
-                members += [m.item for m in st.modifiers]
-            elif isinstance(st, s.DecisionDecl):
-                members = [r.outcome for r in st.rows]
+            match st:
+                case s.LayerDecl() | s.ModifierDecl():
+                    members, globals_ = [r.item for r in st.rows], True
+                case s.ContextDecl():
+                    members, globals_ = list(st.values), True
+                case s.TableDecl():
+                    members = [*st.columns, *(r.item for r in st.rows)]
+                case s.DiceDecl():
+                    members = [*(r.item for r in st.rows)]
+                    out.update(((m.item.name.text,), (i, m.item)) for m in st.modifiers)
+                    members += [m.item for m in st.modifiers]
+                case s.DecisionDecl():
+                    members = [r.outcome for r in st.rows]
+                case s.Header() | s.Change() | s.Plain():
+                    pass  # no members
+                case _:
+                    assert_never(st)
             for member in members:
                 out.setdefault((block, member.name.text), (i, member))
                 if globals_:
                     out.setdefault((member.name.text,), (i, member))
         return out
+
+
+def declared_inside(st: s.Statement) -> list[tuple[str, str]]:
+    """The names a block declares for use anywhere, each with its kind: a layer's features, a
+    modifier's factors, a context's values, a dice table's modifiers."""
+    match st:
+        case s.LayerDecl():
+            return [(r.item.name.text, "feature") for r in st.rows]
+        case s.ModifierDecl():
+            return [(r.item.name.text, "factor") for r in st.rows]
+        case s.ContextDecl():
+            return [(v.name.text, "context value") for v in st.values]
+        case s.DiceDecl():
+            return [(m.item.name.text, "dice modifier") for m in st.modifiers]
+        case s.TableDecl() | s.DecisionDecl() | s.Header() | s.Change() | s.Plain():
+            return []  # a table's rows and a decision's outcomes are named as `block.row` only
+        case _:
+            assert_never(st)
 
 
 def set_param(st: s.Statement, o: s.OverrideDecl) -> s.Statement:
@@ -303,40 +305,48 @@ def set_key(cell: s.CellNode, key: s.Name, new: s.CellNode) -> s.CellNode:
 
 def members_of(st: s.Statement) -> list[str]:
     """What `remove block.member` may name inside a block."""
-    if isinstance(st, s.LayerDecl | s.ModifierDecl):
-        return [r.item.name.text for r in st.rows]
-    if isinstance(st, s.TableDecl):
-        return [c.name.text for c in st.columns] + [r.item.name.text for r in st.rows]
-    if isinstance(st, s.DiceDecl):
-        return [m.item.name.text for m in st.modifiers] + [r.item.name.text for r in st.rows]
-    if isinstance(st, s.ContextDecl):
-        return [v.name.text for v in st.values]
-    return []
+    match st:
+        case s.LayerDecl() | s.ModifierDecl():
+            return [r.item.name.text for r in st.rows]
+        case s.TableDecl():
+            return [c.name.text for c in st.columns] + [r.item.name.text for r in st.rows]
+        case s.DiceDecl():
+            return [m.item.name.text for m in st.modifiers] + [r.item.name.text for r in st.rows]
+        case s.ContextDecl():
+            return [v.name.text for v in st.values]
+        case s.DecisionDecl() | s.Header() | s.Change() | s.Plain():
+            return []  # a decision's rows are removed by their outcome (`_decision_row`)
+        case _:
+            assert_never(st)
 
 
 def without_member(st: s.Statement, name: str) -> s.Statement:
     """``st`` without the row, column, value or dice modifier called ``name``."""
-    if isinstance(st, s.LayerDecl | s.ModifierDecl):
-        return replace(st, rows=tuple(r for r in st.rows if r.item.name.text != name))
-    if isinstance(st, s.TableDecl):
-        columns = [c.name.text for c in st.columns]
-        if name in columns:
+    match st:
+        case s.LayerDecl() | s.ModifierDecl():
+            return replace(st, rows=tuple(r for r in st.rows if r.item.name.text != name))
+        case s.TableDecl():
+            columns = [c.name.text for c in st.columns]
+            if name not in columns:
+                return replace(st, rows=tuple(r for r in st.rows if r.item.name.text != name))
             slot = columns.index(name)
             return replace(
                 st,
                 columns=tuple(c for c in st.columns if c.name.text != name),
                 rows=tuple(replace(r, cells=r.cells[:slot] + r.cells[slot + 1 :]) for r in st.rows),
             )
-        return replace(st, rows=tuple(r for r in st.rows if r.item.name.text != name))
-    if isinstance(st, s.DiceDecl):
-        return replace(
-            st,
-            rows=tuple(r for r in st.rows if r.item.name.text != name),
-            modifiers=tuple(m for m in st.modifiers if m.item.name.text != name),
-        )
-    if isinstance(st, s.ContextDecl):
-        return replace(st, values=tuple(v for v in st.values if v.name.text != name))
-    return st
+        case s.DiceDecl():
+            return replace(
+                st,
+                rows=tuple(r for r in st.rows if r.item.name.text != name),
+                modifiers=tuple(m for m in st.modifiers if m.item.name.text != name),
+            )
+        case s.ContextDecl():
+            return replace(st, values=tuple(v for v in st.values if v.name.text != name))
+        case s.DecisionDecl() | s.Header() | s.Change() | s.Plain():
+            return st
+        case _:
+            assert_never(st)
 
 
 def _strip(cell: s.CellNode, name: str) -> s.CellNode:
@@ -350,38 +360,46 @@ def _strip(cell: s.CellNode, name: str) -> s.CellNode:
     )
 
 
-def without_key(st: s.Statement, name: str) -> s.Statement:
-    """Forget a removed name wherever it keyed an exception, was a member or a column."""
-    if isinstance(st, s.GroupDecl):
-        return replace(st, members=tuple(m for m in st.members if m.text != name))
-    if isinstance(st, s.LayerDecl):
-        rows = st.rows
-        columns = st.columns
-        if columns and name in [c.text for c in columns]:
-            slot = [c.text for c in columns].index(name)
-            columns = tuple(c for c in columns if c.text != name)
-            rows = tuple(replace(r, cells=r.cells[:slot] + r.cells[slot + 1 :]) for r in rows)
-        rows = tuple(replace(r, cells=tuple(_strip(c, name) for c in r.cells)) for r in rows)
-        return replace(st, columns=columns, rows=rows)
-    if isinstance(st, s.ModifierDecl):
-        rows = tuple(replace(r, cells=tuple(_strip(c, name) for c in r.cells)) for r in st.rows)
-        whens = tuple(w for w in st.whens if name not in [m.text for m in w.members])
-        bests = tuple(
-            replace(b, members=tuple(m for m in b.members if m.text != name)) for b in st.bests
-        )
-        return replace(st, rows=rows, whens=whens, bests=bests)
-    if isinstance(st, s.ExcludeDecl):
-        return replace(st, others=tuple(o for o in st.others if o.text != name))
-    if isinstance(st, s.PrecedenceDecl):
-        return replace(st, groups=tuple(g for g in st.groups if g.text != name))
-    if isinstance(st, s.ModeDecl):
-        return replace(st, keywords=tuple(k for k in st.keywords if k.text != name))
-    return st
-
-
-def pointless(st: s.Statement, removed: str) -> bool:
-    """An exclusion whose subject was removed, or that is left with nothing to exclude; a
-    precedence left with fewer than two groups."""
-    if isinstance(st, s.PrecedenceDecl):
-        return len(st.groups) < 2
-    return isinstance(st, s.ExcludeDecl) and (st.subject.text == removed or not st.others)
+def without_key(st: s.Statement, name: str) -> s.Statement | None:
+    """Forget a removed name wherever it keyed an exception, was a member or a column; None
+    for a statement that is left pointless: an exclusion whose subject was removed, or that
+    is left with nothing to exclude, and a precedence left with fewer than two groups."""
+    match st:
+        case s.GroupDecl():
+            return replace(st, members=tuple(m for m in st.members if m.text != name))
+        case s.LayerDecl():
+            rows = st.rows
+            columns = st.columns
+            if columns and name in [c.text for c in columns]:
+                slot = [c.text for c in columns].index(name)
+                columns = tuple(c for c in columns if c.text != name)
+                rows = tuple(replace(r, cells=r.cells[:slot] + r.cells[slot + 1 :]) for r in rows)
+            rows = tuple(replace(r, cells=tuple(_strip(c, name) for c in r.cells)) for r in rows)
+            return replace(st, columns=columns, rows=rows)
+        case s.ModifierDecl():
+            rows = tuple(replace(r, cells=tuple(_strip(c, name) for c in r.cells)) for r in st.rows)
+            whens = tuple(w for w in st.whens if name not in [m.text for m in w.members])
+            bests = tuple(
+                replace(b, members=tuple(m for m in b.members if m.text != name)) for b in st.bests
+            )
+            return replace(st, rows=rows, whens=whens, bests=bests)
+        case s.ExcludeDecl():
+            others = tuple(o for o in st.others if o.text != name)
+            return replace(st, others=others) if st.subject.text != name and others else None
+        case s.PrecedenceDecl():
+            groups = tuple(g for g in st.groups if g.text != name)
+            return replace(st, groups=groups) if len(groups) >= 2 else None
+        case s.ModeDecl():
+            return replace(st, keywords=tuple(k for k in st.keywords if k.text != name))
+        case (
+            s.TableDecl()
+            | s.DiceDecl()
+            | s.ContextDecl()
+            | s.DecisionDecl()
+            | s.Header()
+            | s.Change()
+            | s.Plain()
+        ):
+            return st  # no cell keyed by a name, no list of names (or removed by without_member)
+        case _:
+            assert_never(st)

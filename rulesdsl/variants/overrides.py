@@ -101,40 +101,43 @@ class Overrides(MergeBase):
             if word in texts[1:]:
                 return self._locate_text(path, texts.index(word, 1))
         for i, base in enumerate(self.statements):
-            if (
-                isinstance(base, s.ModifierDecl)
-                and base.item.name.text == head
-                and (len(path) > 1 and path[1].text == "when")
-            ):
-                return self._locate_when(i, base, path)
-            if isinstance(base, s.LayerDecl | s.ModifierDecl):
-                for r, row in enumerate(base.rows):
-                    if row.item.name.text == head:
-                        return self._locate_row(i, base, r, path)
-            elif isinstance(base, s.TableDecl) and base.item.name.text == head:
-                return self._locate_table(i, base, path)
-            elif isinstance(base, s.DiceDecl) and base.item.name.text == head:
-                return self._locate_dice(i, base, path, st)
-            elif isinstance(base, s.StepDecl) and base.item.name.text == head:
-                return self._locate_step(i, base, path)
-            elif isinstance(base, s.DecisionDecl) and base.item.name.text == head:
-                return self._locate_decision(i, base, path)
-            elif isinstance(base, s.TriggerDecl) and base.item.name.text == head:
-                return self._locate_trigger(i, base, path)
-            elif isinstance(base, s.MoveDecl) and base.item.name.text == head:
-                return self._locate_move(i, path)
-            elif isinstance(base, s.SightDecl) and base.item.name.text == head:
-                return self._locate_sight(i, path)
-            elif isinstance(base, s.ParamDecl) and base.item.name.text == head:
-                if len(path) > 1:
-                    self._missing(
-                        path[1],
-                        f"the parameter '{head}' has no part '{path[1].text}'",
-                        [],
-                        f"write `override {head} | value`",
-                    )
-                    return None
-                return Landing(i, (head,), ir.ParamPath(head), set_param, "one")
+            match base:
+                case s.ModifierDecl() if (
+                    base.item.name.text == head and len(path) > 1 and path[1].text == "when"
+                ):
+                    return self._locate_when(i, base, path)
+                case s.LayerDecl() | s.ModifierDecl():
+                    for r, row in enumerate(base.rows):
+                        if row.item.name.text == head:
+                            return self._locate_row(i, base, r, path)
+                case s.TableDecl() if base.item.name.text == head:
+                    return self._locate_table(i, base, path)
+                case s.DiceDecl() if base.item.name.text == head:
+                    return self._locate_dice(i, base, path, st)
+                case s.StepDecl() if base.item.name.text == head:
+                    return self._locate_step(i, base, path)
+                case s.DecisionDecl() if base.item.name.text == head:
+                    return self._locate_decision(i, base, path)
+                case s.TriggerDecl() if base.item.name.text == head:
+                    return self._locate_trigger(i, base, path)
+                case s.MoveDecl() if base.item.name.text == head:
+                    return self._locate_move(i, path)
+                case s.SightDecl() if base.item.name.text == head:
+                    return self._locate_sight(i, path)
+                case s.ParamDecl() if base.item.name.text == head:
+                    return self._locate_param(i, path)
+                case (
+                    s.TableDecl()
+                    | s.DiceDecl()
+                    | s.DecisionDecl()
+                    | s.ContextDecl()
+                    | s.Header()
+                    | s.Change()
+                    | s.Plain()
+                ):
+                    pass  # another name, or nothing an override names
+                case _:
+                    assert_never(base)
         declared = self._declared()
         kind = declared.get(head)
         overridable = [
@@ -168,6 +171,18 @@ class Overrides(MergeBase):
                 overridable,
             )
         return None
+
+    def _locate_param(self, index: int, path: tuple[s.Name, ...]) -> Landing | None:
+        head = path[0].text
+        if len(path) > 1:
+            self._missing(
+                path[1],
+                f"the parameter '{head}' has no part '{path[1].text}'",
+                [],
+                f"write `override {head} | value`",
+            )
+            return None
+        return Landing(index, (head,), ir.ParamPath(head), set_param, "one")
 
     def _locate_row(
         self, index: int, block: s.LayerDecl | s.ModifierDecl, r: int, path: tuple[s.Name, ...]

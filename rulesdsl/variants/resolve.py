@@ -154,10 +154,10 @@ def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[D
     """Flatten ``source`` with its (already resolved) base; diagnostics for what does not
     fit."""
     own_digest = statements_digest(source.statements)
-    versions = [st for st in source.statements if isinstance(st, s.VersionDecl)]
+    versions = s.of_kind(source.statements, s.VersionDecl)
     version = versions[-1].version if versions else "0.0.0"
     version_pos = versions[-1].pos if versions else None
-    extends = [st for st in source.statements if isinstance(st, s.ExtendsDecl)]
+    extends = s.of_kind(source.statements, s.ExtendsDecl)
     if not extends:
         return Resolved(source.statements, Lineage(own_digest), version, version_pos), []
     diags: list[Diagnostic] = []
@@ -467,7 +467,7 @@ def _own_header(source: s.SourceFile, name: str) -> list[Diagnostic]:
     """A variant names itself and has its own version (else it would pass for its base)."""
     pos = s.Pos(source.path, 1, 1, 1, 1)
     out = []
-    if not any(isinstance(st, s.RulesetDecl) for st in source.statements):
+    if not s.of_kind(source.statements, s.RulesetDecl):
         out.append(
             error(
                 "E110",
@@ -476,7 +476,7 @@ def _own_header(source: s.SourceFile, name: str) -> list[Diagnostic]:
                 'start the file with `ruleset <id> "Title"`',
             )
         )
-    if not any(isinstance(st, s.VersionDecl) for st in source.statements):
+    if not s.of_kind(source.statements, s.VersionDecl):
         out.append(
             error(
                 "E110",

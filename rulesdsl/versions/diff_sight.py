@@ -10,32 +10,18 @@ roll, the dice. A new outcome, column or rule is additive; a changed modifier is
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal, Protocol, TypeVar, assert_never
+from typing import Protocol, TypeVar, assert_never
 
 from rulesdsl import ir, spelling
 from rulesdsl.versions import diff_effects
 
 _T = TypeVar("_T")
-Level = Literal["breaking", "rules", "additive", "wording"]
+Level = diff_effects.Level
 
 
-class Differ(Protocol):
-    """What this module uses of :class:`rulesdsl.versions.diff._Differ`."""
-
-    old: ir.Ruleset
-    new: ir.Ruleset
-
-    def add(
-        self,
-        level: Level,
-        action: Literal["added", "removed", "changed"],
-        path: str,
-        message: str,
-        old: str | None = None,
-        new: str | None = None,
-    ) -> None: ...
-
-    def label(self, info: ir.Info, fallback: str, ruleset: ir.Ruleset | None = None) -> str: ...
+class Differ(diff_effects.Differ, Protocol):
+    """What this module uses of :class:`rulesdsl.versions.diff._Differ`: what the diff of
+    effects does, and its diff of named items."""
 
     def _named(
         self,

@@ -44,8 +44,8 @@ def moved_text(text: str, source: s.SourceFile, yaml: bool) -> str:
     the file has one, else added after the version line (or first)."""
     lines = text.splitlines(keepends=True)
     line = f"edition: {editions.CURRENT}\n" if yaml else f"edition {editions.CURRENT}\n"
-    stated = [st for st in source.statements if isinstance(st, s.EditionDecl)]
-    versions = [st for st in source.statements if isinstance(st, s.VersionDecl)]
+    stated = s.of_kind(source.statements, s.EditionDecl)
+    versions = s.of_kind(source.statements, s.VersionDecl)
     if stated:
         n = stated[-1].pos.line - 1
         lines[n] = re.sub(r"\d+\.\d+", editions.CURRENT, lines[n], count=1)
