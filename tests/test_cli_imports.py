@@ -24,11 +24,11 @@ HEAVY = (
 )
 
 
-def imported_after(*argv: str) -> list[str]:
-    """Which of HEAVY a fresh interpreter has imported after `rulesdsl ARGV` returned."""
+def imported_after(*argv: str, watched: tuple[str, ...] = HEAVY) -> list[str]:
+    """Which of ``watched`` a fresh interpreter has imported after `rulesdsl ARGV` returned."""
     code = (
         f"import sys; from rulesdsl.commands.cli import main; code = main({list(argv)!r}); "
-        f"import json; print(json.dumps([code, [m for m in {HEAVY!r} if m in sys.modules]]))"
+        f"import json; print(json.dumps([code, [m for m in {watched!r} if m in sys.modules]]))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
@@ -40,6 +40,22 @@ def imported_after(*argv: str) -> list[str]:
 
 def test_check_imports_no_schema_yaml_templates_or_pdf() -> None:
     assert imported_after("check", "rulesets/heavy_gear.terrain") == ["rulesdsl.commands.check"]
+
+
+BUILDER = (
+    "rulesdsl.builder.build",
+    "rulesdsl.builder.manifest",
+    "rulesdsl.builder.transaction",
+    "rulesdsl.builder.lock",
+    "rulesdsl.outputs",
+    "rulesdsl.codegen.targets",
+)
+
+
+def test_check_imports_none_of_the_builder() -> None:
+    """`check` says E102 through rulesdsl.builder.ids alone: the builder's manifest, lock,
+    transaction and outputs were ~11 ms of its start-up (issue 44)."""
+    assert imported_after("check", "rulesets/heavy_gear.terrain", watched=BUILDER) == []
 
 
 def test_build_check_of_a_current_tree_never_imports_weasyprint_yaml_or_jsonschema() -> None:
