@@ -10,8 +10,6 @@ syntax nodes through :class:`_Builder`: its walk and token checks are in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping
-from copy import copy
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -19,9 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from lark import Lark, Token, Tree
-from lark.common import LexerConf
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.lexer import AbstractBasicLexer, ContextualLexer
 from lark.parsers.lalr_parser import _Parser as _LalrParser
 from lark.tree import Meta
 
@@ -29,6 +25,7 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token
+from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
 from rulesdsl.frontends.dsl_moves import MoveRules
 from rulesdsl.frontends.dsl_tables import TableRules
 from rulesdsl.gc_pause import gc_paused
@@ -85,61 +82,9 @@ def lalr_parser(*starts: str) -> Lark:
         propagate_positions=True,
         maybe_placeholders=False,
         cache=True,
-        _plugins={"ContextualLexer": _LazyContextualLexer},
+        _plugins={"ContextualLexer": LazyContextualLexer},
         **({"start": list(starts)} if starts else {}),
     )
-
-
-class _StateLexers(dict[int, AbstractBasicLexer]):
-    """Each parser state's lexer, made the first time the parser is in that state; the states
-    that accept the same terminals share one, as in Lark's own contextual lexer."""
-
-    def __init__(
-        self,
-        make: Callable[[frozenset[str]], AbstractBasicLexer],
-        accepts: Mapping[int, Collection[str]],
-    ) -> None:
-        super().__init__()
-        self._make = make
-        self._accepts = accepts
-        self._shared: dict[frozenset[str], AbstractBasicLexer] = {}
-
-    def __missing__(self, state: int) -> AbstractBasicLexer:
-        key = frozenset(self._accepts[state])
-        lexer = self._shared.get(key)
-        if lexer is None:
-            lexer = self._shared[key] = self._make(key)
-        self[state] = lexer
-        return lexer
-
-
-class _LazyContextualLexer(ContextualLexer):
-    """Lark's contextual lexer, with each state's lexer made when it is first needed rather
-    than all of them as the parser loads (Lark's `_plugins` option puts it in place of its
-    own). The grammar's 1,375 states have 260 distinct sets of terminals; making a lexer for
-    each was ~5 ms of every process's parser load, and `rulesdsl check heavy_gear` meets 87.
-    A state's lexer is the one Lark's own would make: the same terminals, sorted by
-    ``BasicLexer`` into the same order."""
-
-    def __init__(
-        self,
-        conf: LexerConf,
-        states: dict[int, Collection[str]],
-        always_accept: Collection[str] = (),
-    ) -> None:
-        terminals = list(conf.terminals)
-        by_name = conf.terminals_by_name
-        whole = copy(conf)
-        whole.terminals = terminals
-        extra = set(conf.ignore) | set(always_accept)
-
-        def make(accepts: frozenset[str]) -> AbstractBasicLexer:
-            one = copy(whole)
-            one.terminals = [by_name[name] for name in accepts | extra if name in by_name]
-            return self.BasicLexer(one, None)
-
-        self.lexers = _StateLexers(make, states)
-        self.root_lexer = self.BasicLexer(whole, None)
 
 
 @dataclass(frozen=True)
