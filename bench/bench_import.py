@@ -10,18 +10,26 @@ the standard library are listed apart by -X importtime and left out), the minimu
 rounds. Issue 10's goal: at most 2x. ``--baseline REV`` also times the modules generated at git
 revision REV, for a before/after figure. ``--fresh`` compiles the bundled rulesets with this
 checkout's compiler instead of reading generated/ (to measure a change to the module template
-before generated/ is rebuilt); ``--only NAME ...`` times those modules alone.
+before generated/ is rebuilt); ``--only NAME ...`` times those modules alone. ``--parts`` also
+prints, for each module, where its import goes in this process: reading its bytecode
+(``marshal.loads``) and running its top-level statements by kind (classes, data, functions),
+each the minimum of the rounds; the literal twin's are printed beside them.
 """
 
 from __future__ import annotations
+import __future__
 
 import argparse
+import ast
 import importlib.util
+import marshal
 import py_compile
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -107,6 +115,40 @@ def own_import_us(directory: Path, name: str) -> int:
     raise RuntimeError(f"no import time for {name}: {result.stderr[-500:]}")
 
 
+KINDS = {"ClassDef": "classes", "FunctionDef": "functions", "AnnAssign": "data", "Assign": "data"}
+
+
+def parts_us(path: Path, rounds: int) -> dict[str, float]:
+    """Microseconds of one import of ``path`` in this process, by part: ``marshal.loads`` of
+    its bytecode, then its top-level statements run one by one in a fresh namespace, grouped
+    by kind (the minimum of ``rounds`` for each statement; the first run is a warm-up)."""
+    source = path.read_text("utf-8")
+    flags = __future__.annotations.compiler_flag
+    data = marshal.dumps(compile(source, str(path), "exec", flags=flags, dont_inherit=True))
+    statements = [
+        (
+            KINDS.get(type(node).__name__, "other"),
+            compile(ast.Module([node], []), str(path), "exec", flags=flags, dont_inherit=True),
+        )
+        for node in ast.parse(source).body
+    ]
+    best: dict[int, int] = {}
+    read = []
+    for _ in range(rounds + 1):
+        start = time.perf_counter_ns()
+        marshal.loads(data)
+        read.append(time.perf_counter_ns() - start)
+        namespace: dict[str, object] = {"__name__": f"bench_parts_{path.stem}"}
+        for i, (_, code) in enumerate(statements):
+            start = time.perf_counter_ns()
+            exec(code, namespace)
+            best[i] = min(best.get(i, 1 << 62), time.perf_counter_ns() - start)
+    out: Counter[str] = Counter({"bytecode": min(read[1:]) / 1000})
+    for i, (kind, _) in enumerate(statements):
+        out[kind] += best[i] / 1000
+    return dict(out)
+
+
 def modules(fresh: Path | None, only: list[str] | None) -> list[Path]:
     """The generated modules (not their example tests), from generated/ or compiled afresh
     into ``fresh`` by this checkout."""
@@ -134,12 +176,13 @@ def main() -> None:
         "--fresh", action="store_true", help="compile the modules instead of reading generated/"
     )
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these modules alone")
+    parser.add_argument("--parts", action="store_true", help="where each import goes, by part")
     parser.add_argument(
         "--quick", action="store_true", help="the smoke run CI makes (tests/test_bench.py)"
     )
     args = parser.parse_args()
     if args.quick:
-        args.rounds, args.only = 1, args.only or ["heavy_gear"]
+        args.rounds, args.only, args.parts = 1, args.only or ["heavy_gear"], True
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as tmp_fresh:
         where = Path(tmp)
         names = []
@@ -154,6 +197,17 @@ def main() -> None:
                     invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
                 )
             names.append(path.stem)
+            if args.parts:
+                for what, parts in (
+                    ("generated", parts_us(path, args.rounds)),
+                    ("literals", parts_us(twin, args.rounds)),
+                ):
+                    total = sum(parts.values())
+                    shares = ", ".join(
+                        f"{k} {v:.0f} us ({v / total:.0%})"
+                        for k, v in sorted(parts.items(), key=lambda kv: -kv[1])
+                    )
+                    print(f"{path.stem} {what}, in process: {total:.0f} us: {shares}")
             if args.baseline:
                 old = subprocess.run(
                     ["git", "show", f"{args.baseline}:generated/python/{path.name}"],

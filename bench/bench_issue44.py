@@ -14,6 +14,8 @@ issue's row names (CPU time, the minimum of each script's rounds unless it says 
            against a sum of dict lookups)
   compile  compile + module, 5,000 features (bench_speed.py: against CSafeLoader on the YAML
            authoring twin)
+  parse    the DSL parse of those 5,000 features against Lark's lexer and driver alone, and
+           against lark-cython's when it is installed (bench_parse.py)
   check    rulesdsl check heavy_gear (bench_speed.py: against the import line)
   import   module import, own time (bench_import.py --fresh: against a module of the same
            data as literals)
@@ -21,8 +23,9 @@ issue's row names (CPU time, the minimum of each script's rounds unless it says 
            Dijkstra over (place, heading))
   extends  extends chain 100 -> 200 (bench_extends.py: the ratio is the growth, 2.0 linear)
 
-The language server's rows are bench_lsp.py's; `python -m pytest -q` is timed by hand (see
-bench/README.md). The load average is printed before and after. Nothing is asserted.
+The language server's rows are bench_lsp.py's (``--house`` for the base edit with a house rule
+open); `python -m pytest -q` is timed by hand (see bench/README.md). The load average is
+printed before and after. Nothing is asserted.
 ``--quick`` runs each script's smoke form (tests/test_bench.py runs the scripts so).
 """
 
@@ -42,6 +45,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "clean": ("bench_speed.py", "--only", "clean", "--rounds", "2"),
     "paths": ("bench_paths.py", "--rounds", "7"),
     "compile": ("bench_speed.py", "--only", "compile", "--rounds", "3"),
+    "parse": ("bench_parse.py", "--rounds", "3"),
     "check": ("bench_speed.py", "--only", "check", "--rounds", "7"),
     "import": ("bench_import.py", "--fresh", "--rounds", "7"),
     "facing": ("bench_facing.py", "--sizes", "20", "--rounds", "5"),

@@ -40,6 +40,7 @@ import itertools
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -222,10 +223,33 @@ def bench_build_large(rounds: int, n: int) -> None:
     )
 
 
+def paired(ours: Callable[[], object], reference: Callable[[], object], rounds: int) -> list[float]:
+    """``rounds`` pairs of times, each pair taken one after the other (the reference first),
+    after one warm-up of each: [ours, reference, ours, reference, ...]."""
+    if WARM_UP:
+        reference()
+        ours()
+    times = []
+    for _ in range(rounds):
+        for fn in (ours, reference):
+            start = CLOCK()
+            fn()
+            times.append(CLOCK() - start)
+    return times
+
+
 def bench_check(rounds: int) -> None:
-    reference = best(run(sys.executable, "-c", IMPORTS), rounds)
-    ours = best(rulesdsl("check", "rulesets/heavy_gear.terrain"), rounds)
-    row("rulesdsl check heavy_gear", ours, IMPORTS.replace("import ", ""), reference, "<= 1.5x")
+    """Two figures, as issue 44 asks (its 1.63-1.68x was a paired median, the 1.33x once in
+    bench/README.md a ratio of minimums): the ratio of the minimums, and the median of the
+    ratios of pairs run back to back, which a shared machine's changing load disturbs less."""
+    times = paired(
+        rulesdsl("check", "rulesets/heavy_gear.terrain"), run(sys.executable, "-c", IMPORTS), rounds
+    )
+    ours, reference = times[0::2], times[1::2]
+    what = IMPORTS.replace("import ", "")
+    row("rulesdsl check heavy_gear", min(ours), what, min(reference), "<= 1.5x")
+    median = statistics.median(o / r for o, r in zip(ours, reference, strict=True))
+    print(f"{'':<44} paired median of {rounds} rounds: {median:.2f}x  (goal <= 1.5x)", flush=True)
 
 
 def bench_build(rounds: int) -> None:

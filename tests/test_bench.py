@@ -26,6 +26,7 @@ ROWS: dict[str, tuple[str, ...]] = {
     "bench_js.py": ("modifier", "results roll", "lineOfSight", "load"),
     "bench_limits.py": ("comments",),
     "bench_lsp.py": ("one edit -> diagnostics", "three edits 30 ms apart"),
+    "bench_parse.py": ("parse", "lark alone"),
     "bench_paths.py": ("Board(...)", "route_cost of that route", "route_cost, rules with rolls"),
     "bench_queries.py": ("modifier", "lookup"),
     "bench_readers.py": ("csv", "xlsx", "ods"),

@@ -9,13 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lark import Lark
+from lark.exceptions import UnexpectedInput
 
 from rulesdsl.frontends import syntax as s
-from rulesdsl.frontends.dsl import Parser, _Builder, lalr_parser
+from rulesdsl.frontends.dsl import Parser, _Builder, lalr_parser, load_grammar
 from rulesdsl.gc_pause import gc_paused
 from tests.conftest import ROOT
 
 BIG = "9" * 400
+HEAVY_GEAR = ROOT / "rulesets" / "heavy_gear.terrain"
 
 ODD = f"""ruleset odd "Odd\\u0001"
 version 1.0.0
@@ -89,3 +92,41 @@ def test_a_statement_spans_its_keyword_and_its_end_of_line() -> None:
     layer = next(st for st in statements if isinstance(st, s.LayerDecl))
     assert (layer.item.pos.line, layer.item.pos.column) == (7, 1)  # from `layer`
     assert layer.item.pos.end_line == 14  # to the end of the `}` line's newline
+
+
+def test_a_states_lexer_is_made_when_the_parser_first_reaches_the_state() -> None:
+    """The parser loads with no state's lexer made (making the 260 of them was ~5 ms of each
+    process's start-up, issue 44); a parse makes those of the states it reaches, once each."""
+    lark = lalr_parser.__wrapped__()
+    lexers = lark.parser.lexer.lexers
+    assert len(lexers) == 0
+    lark.parse(HEAVY_GEAR.read_text("utf-8"))
+    made = {id(lexer) for lexer in lexers.values()}
+    assert 0 < len(made) < 260
+
+
+READS = {
+    **{p.stem: p.read_text("utf-8") for p in sorted((ROOT / "rulesets").glob("*.terrain"))},
+    "odd": ODD,
+    "a stray character": HEAVY_GEAR.read_text("utf-8").replace("\nmode ", "\nmode $", 1),
+    "a token out of place": 'ruleset r "R"\nversion 1.0.0\nmode m "M" "N"\n',
+    "a cut-off block": 'ruleset r "R"\nversion 1.0.0\nlayer l "L" {\n  columns cost\n',
+}
+"""Texts the lazy lexers are compared on: every bundled ruleset and errors of each kind (a
+character no terminal takes, which Lark reads again with all its terminals; a token the
+state does not take; the end of the text)."""
+
+
+@pytest.mark.parametrize("name", list(READS))
+def test_the_lazy_lexers_read_what_larks_own_contextual_lexer_reads(name: str) -> None:
+    """The same tree, or the same error at the same place, as Lark's own contextual lexer."""
+    options = {"propagate_positions": True, "maybe_placeholders": False, "cache": True}
+    own = Lark(load_grammar(), parser="lalr", **options)
+    assert _outcome(lalr_parser(), READS[name]) == _outcome(own, READS[name])
+
+
+def _outcome(lark: Lark, text: str) -> object:
+    try:
+        return lark.parse(text)
+    except UnexpectedInput as exc:
+        return type(exc).__name__, exc.line, exc.column, str(exc)

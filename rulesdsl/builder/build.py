@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.builder import manifest as mf
 from rulesdsl.builder import transaction
+from rulesdsl.builder.ids import check_ids, header_pos
 from rulesdsl.codegen import targets
 from rulesdsl.codegen.targets import Target
 from rulesdsl.frontends import registry
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
     from rulesdsl import ir
     from rulesdsl.compiler import Compiled, Compiler
     from rulesdsl.diagnostics import Diagnostic
-    from rulesdsl.frontends.syntax import Pos
     from rulesdsl.printed.sheet_model import Sheets
 
 Backend = Callable[["ir.Ruleset"], Mapping[str, Output]]
@@ -454,18 +454,6 @@ def _text(path: Path) -> str:
         return ""
 
 
-def _header_pos(path: Path, sources: Mapping[str, str], rid: str) -> Pos:
-    """Where ``path`` declares its id (``ruleset ID`` or ``id: ID``), else its first line."""
-    from rulesdsl.frontends.syntax import Pos
-
-    text = sources.get(str(path), "")
-    for number, line in enumerate(text.splitlines(), 1):
-        match = re.match(r"\s*(?:ruleset\s+|id:\s*['\"]?)(\S*?)['\"]?\s*(?:\s|$)", line)
-        if match and match.group(1) == rid:
-            return Pos(str(path), number, match.start(1) + 1, number, match.end(1) + 1)
-    return Pos(str(path), 1, 1, 1, 1)
-
-
 def _not_printed(
     rid: str, outs: dict[str, Output], files: Mapping[str, Path], sources: Mapping[str, str]
 ) -> list[Diagnostic]:
@@ -488,7 +476,7 @@ def _not_printed(
                 warning(
                     "W010",
                     f"{rel} is not made: the ruleset {NOTHING_ON_CARDS}",
-                    _header_pos(files[rid], sources, rid),
+                    header_pos(files[rid], sources, rid),
                     f"{WHAT_CARDS_PRINT}; the deck is made once the ruleset has one",
                 )
             )
@@ -501,49 +489,12 @@ def _not_printed(
                     f"{content.source_bytes / 1024:,.0f} KiB of HTML, over "
                     f"the {MAX_PDF_SOURCE_BYTES // 1024:,} KiB a PDF is made from (about 40 "
                     "pages)",
-                    _header_pos(files[rid], sources, rid),
+                    header_pos(files[rid], sources, rid),
                     "the HTML and Markdown sheets hold it all; to print it, split the ruleset "
                     "into smaller ones",
                 )
             )
     return out
-
-
-def check_ids(
-    compiled: list[Compiled], files: Mapping[str, Path], sources: Mapping[str, str]
-) -> list[Diagnostic]:
-    """A ruleset's id is its file's name: outputs and `extends` find it by that name."""
-    from rulesdsl.diagnostics import Related, error
-
-    diags: list[Diagnostic] = []
-    for c in compiled:
-        if c.ruleset is None:
-            continue
-        path, rid = Path(c.path), c.ruleset.id
-        if rid == path.stem:
-            continue
-        pos = _header_pos(path, sources, rid)
-        if rid in files:
-            other = files[rid]
-            diags.append(
-                error(
-                    "E102",
-                    f"duplicate ruleset id '{rid}': {path} and {other}",
-                    pos,
-                    f"name the ruleset '{path.stem}' after its file, or rename one of the files",
-                    [Related(_header_pos(other, sources, rid), f"'{rid}' is also {other}")],
-                )
-            )
-        else:
-            diags.append(
-                error(
-                    "E102",
-                    f"ruleset id '{rid}' is not its file's name '{path.stem}'",
-                    pos,
-                    f"declare `ruleset {path.stem}`, or rename the file to {rid}{path.suffix}",
-                )
-            )
-    return diags
 
 
 def _check_paths(
@@ -557,7 +508,7 @@ def _check_paths(
     diags: list[Diagnostic] = []
     owner: dict[str, str] = {}
     for rid, per_key in sorted(rendered.items()):
-        pos = _header_pos(files[rid], sources, rid)
+        pos = header_pos(files[rid], sources, rid)
         for rel in sorted(rel for outs in per_key.values() for rel in outs):
             problem = output_path_problem(rel)
             if problem is not None:

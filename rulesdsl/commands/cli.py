@@ -11,6 +11,7 @@ the verb that runs has its module imported.
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import sys
 from collections.abc import Sequence
@@ -74,6 +75,7 @@ def utf8_streams() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    own_process = argv is None  # the program's command line, not a caller's list
     argv = list(sys.argv[1:] if argv is None else argv)
     utf8_streams()
     parser = make_parser(chosen_verb(argv))
@@ -97,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: a build's transaction leaves all old or all new
         print("rulesdsl: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if own_process:  # the process ends next, and what it holds goes with it: no collection
+        gc.freeze()  # of every object as it shuts down (~13 % of a `check`, issue 44)
     return code
 
 

@@ -25,6 +25,7 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token
+from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
 from rulesdsl.frontends.dsl_moves import MoveRules
 from rulesdsl.frontends.dsl_tables import TableRules
 from rulesdsl.gc_pause import gc_paused
@@ -81,6 +82,7 @@ def lalr_parser(*starts: str) -> Lark:
         propagate_positions=True,
         maybe_placeholders=False,
         cache=True,
+        _plugins={"ContextualLexer": LazyContextualLexer},
         **({"start": list(starts)} if starts else {}),
     )
 
