@@ -24,6 +24,7 @@ from typing import Any
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
 from rulesdsl.codegen.plan import values as plan_values
+from tests import js_queries_routes
 
 RUNNER = Path(__file__).parent / "js" / "runner.mjs"
 
@@ -223,6 +224,7 @@ def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
             *modifier_queries(rng, plan),
             *conflict_queries(rng, plan),
             *roll_queries(rng, plan),
+            *js_queries_routes.route_queries(rng, plan),
         ]
     return drawn
 
@@ -271,10 +273,13 @@ def plain(module: ModuleType, value: Any) -> list[dict[str, Any]]:
 
 def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
     name, args, kwargs = query["function"], decoded(query["args"]), decoded(query["kwargs"])
-    function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
+    function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name, None)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
+            if "board" in query:  # a route question (tests/js_queries_routes.py)
+                asked = {**query, "args": args, "kwargs": kwargs}
+                return {"answer": json.loads(json.dumps(js_queries_routes.ask(module, asked)))}
             return {"answer": json.loads(json.dumps(plain(module, function(*args, **kwargs))))}
     except Exception as error:  # every error the module raises is compared with JavaScript's
         return {"error": type(error).__name__, "message": str(error)}

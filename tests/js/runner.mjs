@@ -3,6 +3,7 @@
 // one answer per query, in the example vectors' plain form, or the error's code and message.
 // A number written {"$float": "nan" | "inf" | "-inf"} is that float (JSON has none).
 import { pathToFileURL } from "node:url";
+import { answerRoute, vectorRoute } from "./routes.mjs";
 
 function decoded(value) {
   if (Array.isArray(value)) return value.map(decoded);
@@ -26,6 +27,7 @@ function plain(m, value) {
   if (typeof value === "string") return [{ word: value }];
   if (value instanceof m.Quantity) return [{ number: value.value }];
   if (value instanceof m.Outcome || value instanceof m.DiceRow) return [{ word: value.id }];
+  if (value instanceof m.Route) return [...plain(m, value.total), ...(value.legal ? [] : [{ word: "illegal" }])];
   if (typeof value?.numerator === "number") return [{ fraction: [value.numerator, value.denominator] }];
   switch (value?.kind) {
     case "span":
@@ -57,6 +59,7 @@ function ask(m, query) {
     const row = m.DICE_TABLES[args[0]].rows.find((r) => r.id === args[1]);
     return "modifier" in kwargs ? row.chanceWith[kwargs.modifier] : row.chance;
   }
+  if (fn === "route_cost") return vectorRoute(m, args, kwargs);
   if (Object.hasOwn(m.STEPS, fn) || fn === "lookup" || fn === "param") return m[fn](...args);
   throw new Error(`the module does not answer ${fn}`);
 }
@@ -68,6 +71,7 @@ const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 const m = await import(pathToFileURL(request.module).href);
 const answers = request.queries.map((query) => {
   try {
+    if (query.board !== undefined) return { answer: answerRoute(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     return { answer: plain(m, ask(m, query)) };
   } catch (error) {
     return { error: error.code ?? error.constructor.name, message: error.message };
