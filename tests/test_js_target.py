@@ -83,7 +83,8 @@ def answered(plan: module_plan.ModulePlan) -> set[str]:
     """The questions the JavaScript module answers so far."""
     dice = {"roll", "chance"} if plan.data.dice_tables and not plan.data.results_tables else set()
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
-    return {"lookup", "param", "modifier", "conflicts", *dice, *code}
+    moves = {"move_cost", "can_enter", "can_end", "must_stop", "path_cost", "rolls_due"}
+    return {"lookup", "param", "modifier", "conflicts", *dice, *code, *moves}
 
 
 # ---- the example vectors -----------------------------------------------------------------------
@@ -119,7 +120,18 @@ def test_js_module_answers_vectors_of_every_kind_it_covers(
     assert kinds == {*_NAMED, "step", "decision"}
 
 
-_NAMED = {"lookup", "modifier", "roll", "chance"}
+_NAMED = {
+    "lookup",
+    "modifier",
+    "roll",
+    "chance",
+    "move_cost",
+    "can_enter",
+    "can_end",
+    "must_stop",
+    "path_cost",
+    "rolls_due",
+}
 """The questions the vectors ask by their own name (steps and decisions have the rule's)."""
 
 

@@ -44,6 +44,28 @@ function plain(m, value) {
   throw new TypeError(`no plain form for ${String(value)}`);
 }
 
+/** The questions of costs, place states, paths and rolls due (runtime_moves.js). */
+function askMoves(m, fn, args, kwargs) {
+  const place = (f) => f(args[0], args.slice(1), kwargs);
+  if (fn === "move_cost") return place(m.moveCost);
+  if (fn === "can_enter") return place(m.canEnter);
+  if (fn === "rolls_due") return place(m.rollsDue);
+  if (fn === "can_end") return m.canEnd(args[0], args.slice(1));
+  if (fn === "must_stop") return m.mustStop(args[0], args.slice(1));
+  if (fn === "path_cost") return m.pathCost(args[0], { unit: args.length > 1 ? args[1] : kwargs.unit });
+  return undefined;
+}
+
+/** Rolls due: in the vectors' form (each roll's name and modifier; "none"), or in full. */
+function rolls(dues, full) {
+  if (full) {
+    const record = (d) => [d.step, d.place, d.on, d.roll, d.dice, d.table, d.modifier, [...d.features], d.move];
+    return [{ rolls: dues.map(record) }];
+  }
+  const parts = dues.flatMap((d) => [{ word: d.roll }, { number: d.modifier }]);
+  return parts.length ? parts : [{ word: "none" }];
+}
+
 function ask(m, query) {
   const fn = query.function;
   const args = decoded(query.args);
@@ -60,6 +82,8 @@ function ask(m, query) {
     return "modifier" in kwargs ? row.chanceWith[kwargs.modifier] : row.chance;
   }
   if (fn === "route_cost") return vectorRoute(m, args, kwargs);
+  const moves = askMoves(m, fn, args, kwargs);
+  if (moves !== undefined) return moves;
   if (Object.hasOwn(m.STEPS, fn) || fn === "lookup" || fn === "param") return m[fn](...args);
   throw new Error(`the module does not answer ${fn}`);
 }
@@ -72,7 +96,8 @@ const m = await import(pathToFileURL(request.module).href);
 const answers = request.queries.map((query) => {
   try {
     if (query.board !== undefined) return { answer: answerRoute(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
-    return { answer: plain(m, ask(m, query)) };
+    const answer = ask(m, query);
+    return { answer: query.function === "rolls_due" ? rolls(answer, query.full) : plain(m, answer) };
   } catch (error) {
     return { error: error.code ?? error.constructor.name, message: error.message };
   }

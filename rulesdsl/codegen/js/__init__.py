@@ -20,6 +20,7 @@ from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
+from rulesdsl.codegen.js.moves import movement_js
 from rulesdsl.codegen.js.routes import routes_js
 from rulesdsl.codegen.js.values import (
     key_js,
@@ -32,8 +33,8 @@ from rulesdsl.codegen.js.values import (
 from rulesdsl.codegen.plan import data as plan_data
 
 
-def runtime() -> str:
-    return resources.files("rulesdsl.codegen.js").joinpath("runtime.js").read_text("utf-8")
+def runtime(part: str = "runtime.js") -> str:
+    return resources.files("rulesdsl.codegen.js").joinpath(part).read_text("utf-8")
 
 
 def table_js(t: plan_data.Table) -> str:
@@ -73,6 +74,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "",
         runtime().rstrip("\n"),
         "",
+        runtime("runtime_moves.js").rstrip("\n"),
+        "",
         "// ---- the ruleset ----",
         "",
         "export const RULESET = Object.freeze({",
@@ -93,6 +96,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "});",
         "",
         *data_js(plan.data),
+        *movement_js(plan),
         "",
         *(js_code.cells_js(c, n) for c, n in zip(code.cells, cells, strict=True)),
         js_code.outcome_labels_js(code.outcome_labels),
