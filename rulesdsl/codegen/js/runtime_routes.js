@@ -62,7 +62,9 @@ export class Board {
     if (grid !== null && grid !== undefined) {
       if (grid === "hex" || grid === "square") shape = grid;
       else {
-        _checkName("Board", "grid", grid, { ...GRID_SHAPES, hex: 1, square: 1 }, "grid");
+        if (typeof grid !== "string") throw new ArgumentTypeError("Board", "grid", grid, "must be a str naming a grid");
+        const names = [...Object.keys(GRID_SHAPES), "hex", "square"]; // as Python's: a grid "square" twice
+        if (!Object.hasOwn(GRID_SHAPES, grid)) throw new UnknownName("grid", grid, names);
         shape = GRID_SHAPES[grid];
       }
     }
@@ -106,7 +108,13 @@ export class Board {
    * diagonal of a square grid counts its cells): an array of [place, distance] pairs. */
   neighbours(place) {
     const key = _onBoard("neighbours", "place", this, place);
-    return this._next(key).map(([there, distance]) => Object.freeze([this._place.get(there), distance]));
+    return this._next(key).map(([there, distance]) => Object.freeze([this._found(there), distance]));
+  }
+
+  /** The place of ``key`` as a search finds it: on a grid, the [q, r] numbers; else as given. */
+  _found(key) {
+    const place = this._place.get(key);
+    return this._neighbours === null ? Object.freeze(place.map(Number)) : place;
   }
 
   /** Board.neighbours by place key: [[key, distance], ...], kept once worked out. */
@@ -149,14 +157,18 @@ export class Board {
 
 /** The places checked one by one, raising at the first that is wrong (_places_one_by_one). */
 function _placesOneByOne(board, given, shape) {
-  const checked = new Map();
+  const merged = new Map(); // as Python's dict of them: a place given again keeps its features last given
   for (const [place, features] of given) {
-    if (shape && !(Array.isArray(place) && place.length === 2 && _isInt(place[0]) && _isInt(place[1]))) {
-      throw new ArgumentTypeError("Board", "places", _shown(place), `must be (x, y) pairs of ints on a ${shape} grid`);
-    }
     const key = _placeKey(place);
     if (key === null) {
-      throw new ArgumentTypeError("Board", "places", place, "must be a place of the board (a hashable key)");
+      throw new ArgumentTypeError("Board", "places", _shown(place), "must be a place of the board (a hashable key)");
+    }
+    merged.set(key, [merged.get(key)?.[0] ?? place, features]);
+  }
+  const checked = new Map();
+  for (const [key, [place, features]] of merged) {
+    if (shape && !(Array.isArray(place) && place.length === 2 && _isInt(place[0]) && _isInt(place[1]))) {
+      throw new ArgumentTypeError("Board", "places", _shown(place), `must be (x, y) pairs of ints on a ${shape} grid`);
     }
     if (typeof features === "string" || !_isIterable(features)) {
       throw new ArgumentTypeError("Board", "places", features, "must map each place to its feature names");
@@ -177,7 +189,7 @@ function _placesOneByOne(board, given, shape) {
       same = board._shared(named);
       checked.set(named.join("\u0000"), same);
     }
-    if (!board._place.has(key)) board._place.set(key, place);
+    board._place.set(key, place);
     board._features.set(key, same);
   }
 }
@@ -620,8 +632,8 @@ export function cheapestRoute(board, mode, start, goal, { allowance = null, move
   const keys = [to];
   while (keys[keys.length - 1] !== from) keys.push(came.get(keys[keys.length - 1]));
   keys.reverse();
-  const places = keys.map((key) => board._place.get(key));
-  places[0] = start; // the route as Python's: the caller's start and goal, the board's places between
+  const places = keys.map((key) => board._found(key));
+  places[0] = start; // the route as Python's: the caller's start and goal, the places found between
   places[places.length - 1] = goal;
   return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before);
 }
@@ -649,7 +661,8 @@ export function reachable(board, mode, start, budget, { allowance = null, move =
     if (end === undefined) ends.set(entered, (end = canEnd(mode, entered)));
     if (end || key === from) out.set(key, cost);
   }
-  return new Reach(out, board._place, move ?? "", budget);
+  const places = new Map([...out.keys()].map((key) => [key, key === from ? start : board._found(key)]));
+  return new Reach(out, places, move ?? "", budget);
 }
 
 // ---- the rolls due along a route (module_moves.py.j2) ----
