@@ -49,7 +49,7 @@ def _wrong_features(rng: random.Random, plan: ModulePlan) -> list[Any]:
     chosen = _features(rng, plan)
     edges = [f for layer in plan.header.layers if layer.scope == "edges" for f in layer.features]
     pick = rng.random()
-    if pick < 0.3 and edges:
+    if pick < 0.5 and edges:
         return [*chosen, rng.choice(edges)]
     if pick < 0.6 and chosen:
         return [*chosen, rng.choice([*chosen, *_features(rng, plan)])]  # twice, or two of a layer
@@ -80,7 +80,8 @@ def _grid_board(rng: random.Random, plan: ModulePlan) -> tuple[dict[str, Any], A
     name, steps, diagonal = rng.choice(_grids(plan))
     width, height = rng.randint(1, 5), rng.randint(1, 4)
     cells = [(x, y) for x in range(width) for y in range(height) if rng.random() > 0.15]
-    places = {cell: _features(rng, plan) for cell in cells}
+    places: dict[Any, Any] = {cell: _features(rng, plan) for cell in cells}
+    again = [[True, y] for x, y in cells if x == 1 and rng.random() < 0.1]  # (1, y) given again
     moves = [(d, 1.0) for d in steps] + [(d, diagonal) for d in _DIAGONAL if diagonal]
 
     def near(p: Any) -> list[tuple[Any, float]]:
@@ -97,7 +98,8 @@ def _grid_board(rng: random.Random, plan: ModulePlan) -> tuple[dict[str, Any], A
                         edges[q, p] = edges[p, q]
     grid: Any = name if rng.random() > 0.05 else js_queries.mangled(rng, name)
     spec = {
-        "places": [[list(p), f] for p, f in places.items()],
+        "places": [[list(p), f] for p, f in places.items()]
+        + [[p, _features(rng, plan)] for p in again],
         "edges": [[[list(a), list(b)], f] for (a, b), f in edges.items()] if edges else None,
         "grid": grid,
         "neighbours": None,
@@ -128,8 +130,8 @@ def _graph_board(rng: random.Random, plan: ModulePlan) -> tuple[dict[str, Any], 
 
 
 def _odd_board(rng: random.Random, plan: ModulePlan, spec: dict[str, Any]) -> dict[str, Any]:
-    """The spec with one argument of Board wrong."""
-    pick = rng.randrange(6)
+    """The spec with one argument of Board wrong (a place's features, twice as often)."""
+    pick = min(rng.randrange(7), 4)
     if pick == 0:
         return {**spec, "places": {"raw": rng.choice([None, 3, "places", [1, 2]])}}
     if pick == 1:
@@ -162,8 +164,10 @@ def _walk(rng: random.Random, places: list[Any], near: Callable[[Any], Any]) -> 
     route = [rng.choice(places)]
     for _ in range(rng.randint(0, 6)):
         nexts = near(route[-1])
-        if not nexts or rng.random() < 0.04:
-            route.append(_place(rng, places))
+        if rng.random() < 0.04:
+            route.append(_place(rng, places))  # a jump, or off the board
+            break
+        if not nexts:
             break
         route.append(rng.choice(nexts)[0])
     return route
@@ -192,7 +196,7 @@ def route_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Q
     for _ in range(60):
         spec, near = (_grid_board if rng.random() < 0.7 else _graph_board)(rng, plan)
         places = [tuple(p) if isinstance(p, list) else p for p, _ in spec["places"]]
-        if rng.random() < 0.1:
+        if rng.random() < 0.15:
             spec = _odd_board(rng, plan, spec)
         yield {"function": "Board", "board": spec, "args": [], "kwargs": {}}
         yield {"function": "neighbours", "board": spec, "args": [_place(rng, places)], "kwargs": {}}
@@ -208,11 +212,21 @@ def route_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Q
                 route = rng.choice([5, "route", None])
             yield {"function": "route_cost", "board": spec, "args": [mode, route], "kwargs": kwargs}
             ends = [_place(rng, places), _place(rng, places)]
-            yield {"function": "cheapest_route", "board": spec, "args": [mode, *ends], "kwargs": kwargs}
+            yield {
+                "function": "cheapest_route",
+                "board": spec,
+                "args": [mode, *ends],
+                "kwargs": kwargs,
+            }
             kwargs.pop("entered", None)
             budget = js_queries.number(rng, 0, 12)
             start = _place(rng, places)
-            yield {"function": "reachable", "board": spec, "args": [mode, start, budget], "kwargs": kwargs}
+            yield {
+                "function": "reachable",
+                "board": spec,
+                "args": [mode, start, budget],
+                "kwargs": kwargs,
+            }
 
 
 def facing(plan: ModulePlan, vector: dict[str, Any]) -> bool:

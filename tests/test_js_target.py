@@ -106,7 +106,9 @@ def test_js_module_passes_the_example_vectors(
 ) -> None:
     vectors = json.loads((GENERATED / f"{rid}.examples.json").read_text("utf-8"))["vectors"]
     chosen = asked(plans[rid], vectors)
-    queries = [{"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in chosen]
+    queries = [
+        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in chosen
+    ]
     answers = js_queries.ask_node(packages[rid], queries)
     wrong = [
         (v["text"], a)
