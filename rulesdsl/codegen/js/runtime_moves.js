@@ -128,10 +128,12 @@ function _moveCost(mode, features) {
   return answer;
 }
 
-/** A place's answer kept by ``_moveCost`` (undefined: not asked before, or not names). */
+/** A place's answer kept by ``_moveCost`` (undefined: not asked before, or not all names, so
+ * that the key, the names joined, is one place's alone). */
 function _keptCost(mode, features) {
   const kept = typeof mode === "string" ? _MOVE_COSTS.get(mode) : undefined;
-  if (kept === undefined || !features.every((f) => typeof f === "string")) return undefined;
+  const named = (f) => typeof f === "string" && (Object.hasOwn(FEATURES, f) || _OUTCOMES.has(f));
+  if (kept === undefined || !features.every(named)) return undefined;
   return kept.get(features.join("\u0000"));
 }
 
