@@ -86,6 +86,8 @@ def rolls_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
             kwargs["move"] = q.name_or_not(rng, [k.id for k in movement.moves], 0.1)
         if rng.random() < 0.6:
             kwargs["on"] = q.name_or_not(rng, list(movement.roll_order), 0.1)
+        if rng.random() < 0.02:
+            kwargs["nothing"] = 1
         args = [_mode(rng, plan), *place(rng, plan)]
         yield {"function": "rolls_due", "args": args, "kwargs": kwargs, "full": True}
 
@@ -106,7 +108,9 @@ def path_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
     for _ in range(80 if grids else 5):
         unit = q.name_or_not(rng, units, 0.1) if rng.random() < 0.6 else None
         args = [_steps(rng)] + ([unit] if rng.random() < 0.3 else [])
-        kwargs = {"unit": unit} if len(args) == 1 and unit is not None else {}
+        kwargs: dict[str, Any] = {"unit": unit} if len(args) == 1 and unit is not None else {}
+        if rng.random() < 0.03:
+            kwargs["nothing"] = 1
         yield {"function": "path_cost", "args": args, "kwargs": kwargs}
 
 
