@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from rulesdsl.codegen.plan import ModulePlan
-from tests import js_queries  # which imports this module: its helpers are read when called
+from tests import js_queries
 
 _HEX = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _SQUARE = ((1, 0), (0, -1), (-1, 0), (0, 1))

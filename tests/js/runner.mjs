@@ -52,7 +52,7 @@ function askMoves(m, fn, args, kwargs) {
   if (fn === "rolls_due") return place(m.rollsDue);
   if (fn === "can_end") return m.canEnd(args[0], args.slice(1));
   if (fn === "must_stop") return m.mustStop(args[0], args.slice(1));
-  if (fn === "path_cost") return m.pathCost(args[0], { unit: args.length > 1 ? args[1] : kwargs.unit });
+  if (fn === "path_cost") return m.pathCost(args[0], args.length > 1 ? { ...kwargs, unit: args[1] } : kwargs);
   return undefined;
 }
 

@@ -20,7 +20,7 @@ from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
-from rulesdsl.codegen.js.moves import movement_js
+from rulesdsl.codegen.js.moves import movement_dts, movement_js
 from rulesdsl.codegen.js.routes import routes_js
 from rulesdsl.codegen.js.values import (
     key_js,
@@ -140,7 +140,7 @@ def emit(plan: module_plan.ModulePlan) -> dict[str, str]:
     header = plan.header
     return {
         f"{header.id}.js": module_js(plan),
-        f"{header.id}.d.ts": dts(plan, header.id, header.version),
+        f"{header.id}.d.ts": dts(plan, header.id, header.version) + movement_dts(plan),
         "package.json": package_json(plan),
     }
 

@@ -7,9 +7,11 @@ its movement section, the dice outcomes that feed the cost from its sight sectio
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from importlib import resources
 from typing import assert_never
 
 from rulesdsl.codegen.js.data import dict_js, per_distance_js, strings_js
+from rulesdsl.codegen.js.dts import union
 from rulesdsl.codegen.js.values import labels_js, number_js, string_js
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import header as plan_header
@@ -151,3 +153,63 @@ def moves_js(m: plan_movement.MovementPlan) -> list[str]:
 def movement_js(plan: ModulePlan) -> list[str]:
     """The movement data of ``<id>.js``, after FEATURES."""
     return [*header_js(plan.header), *costs_js(plan), *moves_js(plan.movement)]
+
+
+def runtime_dts() -> str:
+    return resources.files("rulesdsl.codegen.js").joinpath("runtime_moves.d.ts").read_text("utf-8")
+
+
+def movement_dts(plan: ModulePlan) -> str:
+    """The declarations of what :func:`movement_js` and ``runtime_moves.js`` export (after
+    those of :func:`rulesdsl.codegen.js.dts.dts`, whose names they use)."""
+    h, movement = plan.header, plan.movement
+    grid = movement.grids[0] if movement.grids else None
+    inputs = "; ".join(f"{string_js(name)}?: number" for name in movement.cost_inputs)
+    place = "mode: ModeName, features?: readonly PlaceName[]"
+    lines = [
+        runtime_dts().rstrip("\n"),
+        f"export type ModeName = {union(m.id for m in h.modes)};",
+        f"export type GroupName = {union(g.id for g in h.groups)};",
+        f"export type LayerName = {union(la.id for la in h.layers)};",
+        f"export type PlaceName = FeatureName | {union(plan.sight.fed_outcomes)};",
+        f"export type MoveName = {union(k.id for k in movement.moves)};",
+        f"export type RollName = {union(r.id for r in movement.rolls)};",
+        f"export type GridUnit = {union(grid.sizes if grid else ())};",
+        f"export type CostInput = {union(movement.cost_inputs)};",
+        "export declare const MODES: Readonly<Record<ModeName, Mode>>;",
+        "export declare const GROUPS: Readonly<Record<GroupName, readonly ModeName[]>>;",
+        "export declare const LAYERS: Readonly<Record<LayerName, Layer>>;",
+        "export declare const PRECEDENCE: readonly (readonly string[])[];",
+        "export declare const ENTRY_COST: number;",
+        "export declare const MINIMUM_MOVE: boolean;",
+        "export declare const PER_MOVE_COSTS: Readonly<",
+        "  Partial<Record<ModeName, Readonly<Partial<Record<FeatureName, OnceCost>>>>>",
+        ">;",
+        "export declare const COST_INPUTS: readonly CostInput[];",
+        "export declare const GRID_SIZES: Readonly<Record<GridUnit, number>>;",
+        "export declare const GRID_DIAGONALS: readonly number[];",
+        "export declare const MOVES: Readonly<Record<MoveName, MoveKind>>;",
+        "export declare const ROLLS: Readonly<Record<RollName, RollRule>>;",
+        f"type StepInputs = {{ {inputs} }};" if inputs else "type StepInputs = {};",
+        "type Place = { allowance?: number | null; move?: MoveName | null } & StepInputs;",
+        "/** The cost for ``mode`` through a place with ``features`` (Python's move_cost). */",
+        f"export declare function moveCost({place}, options?: Place & {{ distance?: number }}",
+        "): number | Marker;",
+        "/** Whether ``mode`` may enter the place, given the movement ``available``. */",
+        f"export declare function canEnter({place}, options?: Place & {{",
+        "  available?: number | null;",
+        "}): boolean;",
+        f"export declare function canEnd({place}): boolean;",
+        f"export declare function mustStop({place}): boolean;",
+        "/** The length of a grid path of straight and diagonal steps, in ``unit``. */",
+        "export declare function pathCost(",
+        "  steps: string | readonly PathStep[],",
+        "  options?: { unit?: GridUnit | null },",
+        "): number;",
+        "/** The rolls due when ``mode`` enters (``on``) a place with ``features``. */",
+        f"export declare function rollsDue({place}, options?: {{",
+        "  move?: MoveName | null;",
+        "  on?: RollTime;",
+        "}): RollDue[];",
+    ]
+    return "\n".join(lines) + "\n"

@@ -128,10 +128,12 @@ function _moveCost(mode, features) {
   return answer;
 }
 
-/** A place's answer kept by ``_moveCost`` (undefined: not asked before, or not names). */
+/** A place's answer kept by ``_moveCost`` (undefined: not asked before, or not all names, so
+ * that the key, the names joined, is one place's alone). */
 function _keptCost(mode, features) {
   const kept = typeof mode === "string" ? _MOVE_COSTS.get(mode) : undefined;
-  if (kept === undefined || !features.every((f) => typeof f === "string")) return undefined;
+  const named = (f) => typeof f === "string" && (Object.hasOwn(FEATURES, f) || _OUTCOMES.has(f));
+  if (kept === undefined || !features.every(named)) return undefined;
   return kept.get(features.join("\u0000"));
 }
 
@@ -144,12 +146,18 @@ function _unexpected(fn, inputs) {
   }
 }
 
-/** The step inputs among the options of ``fn`` (``{height: 3}``): every name but its own
- * ``known`` options; a TypeError for any such name when the ruleset has no cost input, as
- * Python's ``move_cost`` then takes no ``**inputs``. */
-function _inputsOf(fn, options, known) {
+/** The options of a function but its own ``known`` ones: a moveCost's step inputs
+ * (``{height: 3}``), or options a function does not take. */
+function _inputsOf(options, known) {
   const inputs = {};
   for (const [name, value] of Object.entries(options)) if (!known.includes(name)) inputs[name] = value;
+  return inputs;
+}
+
+/** The step inputs among a moveCost's or canEnter's options; a TypeError for any when the
+ * ruleset has none, as Python's ``move_cost`` then takes no ``**inputs``. */
+function _costInputs(fn, options, known) {
+  const inputs = _inputsOf(options, known);
   if (!COST_INPUTS.length) _unexpected(fn, inputs);
   return inputs;
 }
@@ -167,7 +175,7 @@ const _NO_OPTIONS = Object.freeze({});
 export function moveCost(mode, features = [], options = _NO_OPTIONS) {
   if (!Array.isArray(features)) throw new ArgumentTypeError("move_cost", "features", features, "must be an array of names");
   const { distance = 1, allowance = null, move = null } = options;
-  const inputs = options === _NO_OPTIONS ? options : _inputsOf("move_cost", options, _COST_OPTIONS);
+  const inputs = options === _NO_OPTIONS ? options : _costInputs("move_cost", options, _COST_OPTIONS);
   if (move !== null && move !== undefined) return _moveCostKind(mode, features, distance, allowance, move, inputs);
   let cost = _keptCost(mode, features);
   if (cost === undefined) {
@@ -226,9 +234,9 @@ function _onceCost(mode, feature, allowance, inputs) {
 /** Whether ``mode`` may enter the place: not impassable or prohibited and, given the
  * movement ``available``, affordable (or allowed by the minimum-move rule, which needs
  * movement left). ``allowance``, ``move`` and the step inputs go to moveCost. */
-export function canEnter(mode, features = [], options = {}) {
+export function canEnter(mode, features = [], options = _NO_OPTIONS) {
   const { available = null, allowance = null, move = null } = options;
-  const inputs = _inputsOf("can_enter", options, _ENTER_OPTIONS);
+  const inputs = _costInputs("can_enter", options, _ENTER_OPTIONS);
   let cost;
   try {
     cost = moveCost(mode, features, { allowance, move, ...inputs });
@@ -258,13 +266,16 @@ const _STEP_NAMES = ["straight", "diagonal", "s", "d"];
 /** Length of a grid path of "straight" / "diagonal" steps (or "s" / "d", also as one string
  * such as "dsssd"), in ``unit`` (default: the first the grid gives). Diagonals count
  * GRID_DIAGONALS cells in turn, the count carried across the straight steps between. */
-export function pathCost(steps, { unit = null } = {}) {
+export function pathCost(steps, options = _NO_OPTIONS) {
+  _unexpected("path_cost", _inputsOf(options, ["unit"]));
+  const unit = options.unit ?? null;
   const units = Object.keys(GRID_SIZES);
   if (!units.length) throw new UnknownName("grid", "grid", []);
   const chosen = unit ?? units[0];
   _checkName("path_cost", "unit", chosen, GRID_SIZES, "grid unit");
   // Python iterates a str by its characters and a dict by its keys
-  const items = typeof steps === "string" || Array.isArray(steps) ? steps : _pyDict(steps) ? Object.keys(steps) : null;
+  const iterable = typeof steps === "string" || typeof steps?.[Symbol.iterator] === "function";
+  const items = iterable ? steps : typeof steps === "object" && steps !== null ? Object.keys(steps) : null;
   if (items === null) throw new ArgumentTypeError("path_cost", "steps", steps, "must be an iterable of steps");
   let cells = 0;
   let diagonals = 0;
@@ -277,10 +288,6 @@ export function pathCost(steps, { unit = null } = {}) {
     } else _checkName("path_cost", "steps", step, _pool(_STEP_NAMES), "step");
   }
   return cells * GRID_SIZES[chosen];
-}
-
-function _pyDict(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Names as a pool for ``_checkName`` (a frozen mapping of each to true). */
@@ -405,7 +412,9 @@ function _placeRoll(roll, mode, move, features) {
 /** The rolls due when ``mode`` (making the move ``move``, if given) enters a place with
  * ``features`` (``on: "entering"``; "first_entering", "ending", or "crossing" an edge with
  * those features), each a RollDue at step 1, place null. */
-export function rollsDue(mode, features = [], { move = null, on = "entering" } = {}) {
+export function rollsDue(mode, features = [], options = _NO_OPTIONS) {
+  _unexpected("rolls_due", _inputsOf(options, ["move", "on"]));
+  const { move = null, on = "entering" } = options;
   _placeCheck("rolls_due", mode, features);
   if (move !== null && move !== undefined) _kind("rolls_due", move);
   if (!_ROLL_ORDER.includes(on)) {

@@ -1,32 +1,32 @@
 // ---- maps: boards, routes and reach ----
 /** A place: a string, a number, or an array of them ([q, r] on a grid), compared by value. */
-export type Place = string | number | boolean | null | readonly Place[];
+export type BoardPlace = string | number | boolean | null | readonly BoardPlace[];
 /** A mapping a board is given: a Map, or a plain object (places named by strings). */
 type Given<K, V> = ReadonlyMap<K, V> | Readonly<Record<string, V>>;
 /** A user's map: the features of each place and edge, and who neighbours whom. */
 export declare class Board {
   constructor(
-    places: Given<Place, Iterable<FeatureName>>,
+    places: Given<BoardPlace, Iterable<FeatureName>>,
     options?: {
-      edges?: Given<readonly [Place, Place], Iterable<FeatureName>> | null;
-      neighbours?: ((place: Place) => Iterable<Place>) | null;
+      edges?: Given<readonly [BoardPlace, BoardPlace], Iterable<FeatureName>> | null;
+      neighbours?: ((place: BoardPlace) => Iterable<BoardPlace>) | null;
       grid?: GridName | null;
     },
   );
   /** Each place (as first given) and its features. */
-  readonly places: ReadonlyMap<Place, readonly FeatureName[]>;
-  readonly edges: ReadonlyMap<readonly [Place, Place], readonly FeatureName[]>;
+  readonly places: ReadonlyMap<BoardPlace, readonly FeatureName[]>;
+  readonly edges: ReadonlyMap<readonly [BoardPlace, BoardPlace], readonly FeatureName[]>;
   readonly grid: GridName | null;
   /** The features of ``place`` (compared by value); undefined when it is not on the board. */
-  featuresOf(place: Place): readonly FeatureName[] | undefined;
+  featuresOf(place: BoardPlace): readonly FeatureName[] | undefined;
   /** The places next to ``place``, each with the distance of the step. */
-  neighbours(place: Place): readonly (readonly [Place, number])[];
+  neighbours(place: BoardPlace): readonly (readonly [BoardPlace, number])[];
 }
 /** One step of a route: from ``start`` into ``end`` (a place with ``features``), across an
  * edge with ``edge`` features, for ``cost``. */
 export declare class RouteStep {
-  readonly start: Place;
-  readonly end: Place;
+  readonly start: BoardPlace;
+  readonly end: BoardPlace;
   readonly features: readonly FeatureName[];
   readonly edge: readonly FeatureName[];
   readonly cost: number | Marker;
@@ -43,41 +43,41 @@ export declare class Route {
 }
 /** Each place the unit may end in, to its cheapest cost (places compared by value), and the
  * move's state it was searched with. */
-export declare class Reach implements ReadonlyMap<Place, number> {
+export declare class Reach implements ReadonlyMap<BoardPlace, number> {
   readonly size: number;
   readonly move: MoveName | "";
   readonly budget: number;
   readonly speed: number | null;
   readonly turnMode: number | null;
-  get(place: Place): number | undefined;
-  has(place: Place): boolean;
-  keys(): MapIterator<Place>;
+  get(place: BoardPlace): number | undefined;
+  has(place: BoardPlace): boolean;
+  keys(): MapIterator<BoardPlace>;
   values(): MapIterator<number>;
-  entries(): MapIterator<[Place, number]>;
-  [Symbol.iterator](): MapIterator<[Place, number]>;
-  forEach(callback: (cost: number, place: Place, reach: ReadonlyMap<Place, number>) => void, thisArg?: unknown): void;
+  entries(): MapIterator<[BoardPlace, number]>;
+  [Symbol.iterator](): MapIterator<[BoardPlace, number]>;
+  forEach(callback: (cost: number, place: BoardPlace, reach: ReadonlyMap<BoardPlace, number>) => void, thisArg?: unknown): void;
 }
 export interface RouteOptions {
   allowance?: number | null;
   move?: MoveName | null;
   /** The places entered earlier in the game, for the rolls due on first entering. */
-  entered?: Iterable<Place> | null;
+  entered?: Iterable<BoardPlace> | null;
 }
 /** The cost of moving ``mode`` along ``route`` (places of ``board``, the start first). */
-export declare function routeCost(board: Board, mode: ModeName, route: Iterable<Place>, options?: RouteOptions): Route;
+export declare function routeCost(board: Board, mode: ModeName, route: Iterable<BoardPlace>, options?: RouteOptions): Route;
 /** The cheapest legal route from ``start`` to ``goal``, or null when there is none. */
 export declare function cheapestRoute(
   board: Board,
   mode: ModeName,
-  start: Place,
-  goal: Place,
+  start: BoardPlace,
+  goal: BoardPlace,
   options?: RouteOptions,
 ): Route | null;
 /** Each place where ``mode`` may end its move from ``start`` for at most ``budget``. */
 export declare function reachable(
   board: Board,
   mode: ModeName,
-  start: Place,
+  start: BoardPlace,
   budget: number,
   options?: { allowance?: number | null; move?: MoveName | null },
 ): Reach;
