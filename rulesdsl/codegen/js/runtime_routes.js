@@ -361,14 +361,12 @@ export class Reach {
   }
 }
 
-/** The facing dispatch of the route functions: a unit type with facing is not answered yet;
- * a mode Python cannot hash raises Python's TypeError when the module has facing rules. */
-function _noFacing(fn, mode) {
-  if (_FACING_MODES.size === 0) return;
+/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); a mode Python
+ * cannot hash raises Python's TypeError when the module has facing rules. */
+function _facing(mode) {
+  if (_FACING_MODES.size === 0) return false;
   _unhashable(mode);
-  if (_FACING_MODES.has(mode)) {
-    throw new Error(`${fn}: the JavaScript module does not answer routes of a unit with facing yet (docs/module-api-js.md)`);
-  }
+  return _FACING_MODES.has(mode);
 }
 
 /** The cost of moving ``mode`` along ``route`` (places of ``board``, the start first), step
@@ -378,7 +376,7 @@ function _noFacing(fn, mode) {
  * allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in the
  * game, for the rolls due on first entering. */
 export function routeCost(board, mode, route, { allowance = null, move = null, entered = null } = {}) {
-  _noFacing("route_cost", mode);
+  if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered);
   let extra = _routeArgs("route_cost", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance);
   const before = _enteredArg("route_cost", board, entered);
@@ -619,7 +617,7 @@ function _entering(board, mode) {
  * ``allowance`` when one is given, as the kind of move ``move`` makes it), or null when there is
  * none; ``entered`` as for routeCost. */
 export function cheapestRoute(board, mode, start, goal, { allowance = null, move = null, entered = null } = {}) {
-  _noFacing("cheapest_route", mode);
+  if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance);
   const from = _onBoard("cheapest_route", "start", board, start);
@@ -643,7 +641,7 @@ export function cheapestRoute(board, mode, start, goal, { allowance = null, move
  * given, is passed to the costs that depend on it; ``move``: a kind of move, whose costs count
  * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. */
 export function reachable(board, mode, start, budget, { allowance = null, move = null } = {}) {
-  _noFacing("reachable", mode);
+  if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move);
   let extra = _routeArgs("reachable", board, mode, allowance);
   const from = _onBoard("reachable", "start", board, start);
   _checkNumber("reachable", "budget", budget);
