@@ -4,7 +4,7 @@
 // A number written {"$float": "nan" | "inf" | "-inf"} is that float (JSON has none).
 import { pathToFileURL } from "node:url";
 import { answerRoute, vectorRoute } from "./routes.mjs";
-import { facingVectorRoute } from "./facing.mjs";
+import { answerFacing, facingVectorRoute } from "./facing.mjs";
 
 function decoded(value) {
   if (Array.isArray(value)) return value.map(decoded);
@@ -97,6 +97,7 @@ const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 const m = await import(pathToFileURL(request.module).href);
 const answers = request.queries.map((query) => {
   try {
+    if (query.facing) return { answer: answerFacing(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     if (query.board !== undefined) return { answer: answerRoute(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     const answer = ask(m, query);
     return { answer: query.function === "rolls_due" ? rolls(answer, query.full) : plain(m, answer) };
