@@ -1,9 +1,11 @@
 """The JavaScript module's movement costs, place states, path lengths, kinds of move and rolls
-due (issue 37; rulesdsl/codegen/js/moves.py and runtime_moves.js): the differential test of
+due, and routes of unit types with facing (issue 37; rulesdsl/codegen/js/moves.py,
+runtime_moves.js, facing.py and runtime_facing.js): the differential test of
 tests/test_js_target.py sees an emitter or a runtime of these broken on purpose."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,9 @@ import pytest
 from rulesdsl.codegen import js as js_target
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import data as js_data
+from rulesdsl.codegen.js import facing as js_facing
 from rulesdsl.codegen.js import moves as js_moves
+from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.compiler import Compiler
 from tests.conftest import RULESETS
@@ -102,3 +106,42 @@ def test_differential_test_sees_a_broken_moves_runtime(
     plan = _plan(rid)
     found = mismatches(plan, rid, write_package(plan, tmp_path), seed=37)
     assert function in _functions(found)
+
+
+FACING_BREAKS = {
+    "turn modes by kind of move": (
+        "if (kind === move) return places;",
+        "if (false) return places;",
+    ),
+    "a pivot once per move": ("0, used | pivotBit]]", "0, used]]"),
+    "a turn of two headings": ("let cost = turns * rule.turnCost;", "let cost = rule.turnCost;"),
+}
+"""A line of runtime_facing.js broken on purpose: (its text, its broken text)."""
+
+
+@pytest.mark.parametrize("name", sorted(FACING_BREAKS))
+def test_differential_test_sees_a_broken_facing_runtime(
+    name: str, node: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    line, broken_line = FACING_BREAKS[name]
+    text = js_facing.runtime_facing()
+    assert line in text
+    monkeypatch.setattr(js_facing, "runtime_facing", lambda: text.replace(line, broken_line))
+    plan = _plan("void_patrol")
+    found = mismatches(plan, "void_patrol", write_package(plan, tmp_path), seed=37)
+    assert _functions(found) & {"route_cost", "cheapest_route", "reachable"}
+
+
+def test_differential_test_sees_a_manoeuvre_emitted_without_its_once_per_move(
+    node: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A facing emitter that drops a manoeuvre's ``once per move`` is caught."""
+    real = js_facing.manoeuvre_js
+
+    def broken(move: plan_movement.Manoeuvre | None) -> str:
+        return real(move if move is None else dataclasses.replace(move, once=False))
+
+    monkeypatch.setattr(js_facing, "manoeuvre_js", broken)
+    plan = _plan("void_patrol")
+    found = mismatches(plan, "void_patrol", write_package(plan, tmp_path), seed=37)
+    assert _functions(found) & {"route_cost", "cheapest_route", "reachable"}
