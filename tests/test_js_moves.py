@@ -6,6 +6,8 @@ tests/test_js_target.py sees an emitter or a runtime of these broken on purpose.
 from __future__ import annotations
 
 import dataclasses
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.compiler import Compiler
 from tests.conftest import RULESETS
-from tests.test_js_target import mismatches, node, write_package
+from tests.test_js_target import TESTS_JS, _typescript, mismatches, node, write_package
 
 __all__ = ["node"]  # the fixture, imported for the tests below
 
@@ -145,3 +147,22 @@ def test_differential_test_sees_a_manoeuvre_emitted_without_its_once_per_move(
     plan = _plan("void_patrol")
     found = mismatches(plan, "void_patrol", write_package(plan, tmp_path), seed=37)
     assert _functions(found) & {"route_cost", "cheapest_route", "reachable"}
+
+
+def test_declarations_type_check_a_consumer_of_facing_routes(
+    node: str, tmp_path: Path, pytestconfig: pytest.Config
+) -> None:
+    """void_patrol.d.ts declares FACINGS and the route functions' overloads for a unit type
+    with facing (a FacingRoute of [place, heading] pairs): tests/js/consumer_facing.ts
+    type-checks."""
+    tsc = _typescript(pytestconfig)
+    write_package(_plan("void_patrol"), tmp_path)
+    shutil.copy(TESTS_JS / "consumer_facing.ts", tmp_path / "consumer_facing.ts")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer_facing.ts"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
