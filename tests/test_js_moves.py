@@ -6,6 +6,7 @@ tests/test_js_target.py sees an emitter or a runtime of these broken on purpose.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import shutil
 import subprocess
 from pathlib import Path
@@ -26,7 +27,9 @@ from tests.test_js_target import TESTS_JS, _typescript, mismatches, node, write_
 __all__ = ["node"]  # the fixture, imported for the tests below
 
 
+@functools.cache
 def _plan(rid: str) -> module_plan.ModulePlan:
+    """The plan of a bundled ruleset, compiled once for the tests below (plans are frozen)."""
     compiled = Compiler().compile_file(RULESETS / f"{rid}.terrain")
     assert compiled.ruleset is not None
     return module_plan.build(compiled.ruleset)
