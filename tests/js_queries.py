@@ -184,8 +184,6 @@ def _faces(rng: random.Random, t: Any) -> Any:
 
 
 def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
-    if plan.data.results_tables:  # roll answers results tables too: not in JavaScript yet
-        return
     for t in plan.data.dice_tables:
         totals = sorted(t.index)
         for _ in range(200):
@@ -212,7 +210,7 @@ def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
 def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
     """Random questions for one ruleset's module, every function it answers asked in turn
     until there are ``at_least`` of them."""
-    from tests import js_queries_facing, js_queries_moves, js_queries_routes
+    from tests import js_queries_facing, js_queries_moves, js_queries_routes, js_queries_sight
 
     rng = random.Random(seed)
     drawn: list[Query] = []
@@ -228,6 +226,7 @@ def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
             *js_queries_moves.queries(rng, plan),
             *js_queries_routes.route_queries(rng, plan),
             *js_queries_facing.facing_queries(rng, plan),
+            *js_queries_sight.sight_and_results_queries(rng, plan),
         ]
     return drawn
 
@@ -270,7 +269,11 @@ def plain(module: ModuleType, value: Any) -> list[dict[str, Any]]:
         "D66": lambda: {"d66": value.bonus},
         "Rate": lambda: {"rate": [value.amount, value.per]},
         "Trade": lambda: {"trade": [value.gain, value.cost]},
+        "Result": lambda: {"word": value.id},
     }
+    if name == "Sight":
+        blocked = [{"marker": "blocked"}] if value.blocked else []
+        return [{"number": float(value.hindrance)}, *blocked]
     return [fields[name]()]
 
 
@@ -279,6 +282,18 @@ def full_form(module: ModuleType, value: Any) -> list[dict[str, Any]]:
     from tests.js_queries_moves import full
 
     return full(value)
+
+
+def detail(module: ModuleType, value: Any) -> dict[str, Any]:
+    """What the differential test compares beside the plain form (as the runner's): a line's
+    hindrance per place, a result's column, totals, naturalness and effects."""
+    match type(value).__name__:
+        case "Sight":
+            return {"detail": [p for v in value.by_place for p in plain(module, v)]}
+        case "Result":
+            effects = [[k, plain(module, v)] for k, v in value.effects.items()]
+            return {"detail": [value.column, value.low, value.high, value.natural, effects]}
+    return {}
 
 
 def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
@@ -297,9 +312,10 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
 
                 asked = {**query, "args": args, "kwargs": kwargs}
                 return {"answer": json.loads(json.dumps(js_queries_routes.ask(module, asked)))}
-            answer = function(*args, **kwargs)
+            value = function(*args, **kwargs)
             form = full_form if query.get("full") else plain
-            return {"answer": json.loads(json.dumps(form(module, answer)))}
+            answer = {"answer": form(module, value), **detail(module, value)}
+            return dict(json.loads(json.dumps(answer)))
     except Exception as error:  # every error the module raises is compared with JavaScript's
         return {"error": type(error).__name__, "message": str(error)}
 

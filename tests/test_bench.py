@@ -23,6 +23,7 @@ ROWS: dict[str, tuple[str, ...]] = {
     "bench_extends.py": ("depth",),
     "bench_facing.py": ("cheapest_route", "reachable", 'move="flank"'),
     "bench_import.py": ("heavy_gear",),
+    "bench_js.py": ("modifier", "results roll", "lineOfSight", "load"),
     "bench_limits.py": ("comments",),
     "bench_lsp.py": ("one edit -> diagnostics", "three edits 30 ms apart"),
     "bench_paths.py": ("Board(...)", "route_cost of that route", "route_cost, rules with rolls"),

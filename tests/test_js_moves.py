@@ -75,7 +75,7 @@ def test_differential_test_sees_a_flat_cost_emitted_as_a_share(
 
 
 BREAKS = {
-    "one per place": ("if (onePerPlace && seen.has(layer))", "if (false)", "move_cost"),
+    "an unfilled cost": ("if (unfilled !== undefined) throw", "if (false) throw", "move_cost"),
     "can_enter's errors": ('throw _raisedBy(error, "can_enter")', "throw error", "can_enter"),
     "a kind's allowance": ("allowance * kind.factor + kind.amount;", "allowance;", "move_cost"),
     "whole-map conditions": ("(_WHOLE_MAP.has(feature) ? extra", "(false ? extra", "rolls_due"),
@@ -84,7 +84,7 @@ BREAKS = {
 """A runtime line broken on purpose: (its text, its broken text, a function that shows it)."""
 
 RULESETS_OF = {
-    "one per place": "void_patrol",
+    "an unfilled cost": "generic_wargame",
     "can_enter's errors": "skirmish_keywords",
     "a kind's allowance": "skirmish_keywords",
     "whole-map conditions": "hex_operational",

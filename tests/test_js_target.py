@@ -27,10 +27,19 @@ from rulesdsl.codegen import js as js_target
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen import targets
 from rulesdsl.codegen.js import code as js_code
+from rulesdsl.codegen.js import results as js_results
+from rulesdsl.codegen.js import sight as js_sight
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from tests import js_queries
-from tests.conftest import GENERATED, ROOT, RULESETS, load_generated
+from tests.conftest import (
+    GENERATED,
+    ROOT,
+    RULESETS,
+    compile_snippet,
+    import_rendered,
+    load_generated,
+)
 from tests.test_registries import RULESET as TINY
 
 IDS = sorted(p.stem for p in RULESETS.glob("*.terrain"))
@@ -81,10 +90,11 @@ def packages(plans: dict[str, module_plan.ModulePlan], tmp_path_factory: Any) ->
 
 def answered(plan: module_plan.ModulePlan) -> set[str]:
     """The questions the JavaScript module answers so far."""
-    dice = {"roll", "chance"} if plan.data.dice_tables and not plan.data.results_tables else set()
+    dice = {"roll", "chance"} if plan.data.dice_tables or plan.data.results_tables else set()
+    sight = {"line_of_sight"} if plan.sight.rules else set()
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
     moves = {"move_cost", "can_enter", "can_end", "must_stop", "path_cost", "rolls_due"}
-    return {"lookup", "param", "modifier", "conflicts", *dice, *code, *moves, "route_cost"}
+    return {"lookup", "param", "modifier", "conflicts", *dice, *sight, *code, *moves, "route_cost"}
 
 
 def asked(plan: module_plan.ModulePlan, vectors: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -139,6 +149,7 @@ _NAMED = {
     "path_cost",
     "rolls_due",
     "route_cost",
+    "line_of_sight",
 }
 """The questions the vectors ask by their own name (steps and decisions have the rule's)."""
 
@@ -166,6 +177,44 @@ def test_js_and_python_modules_give_the_same_answers_and_errors(
     assert mismatches(plans[rid], rid, packages[rid], seed=37)[:5] == []
 
 
+def _snippets() -> dict[str, str]:
+    """Rulesets of the tests of sight and results tables, for what no bundled ruleset has:
+    sight by unit type and ``target inside``, ``blocks above``, a place that blocks alone,
+    columns ``up to``/``above``, ``round up``, natural rolls ``at least`` and per column, a
+    shift on doubles, d66."""
+    from tests import test_dice_issue25 as issue25
+    from tests import test_rolled_dice as rolled
+    from tests import test_sight_above as above
+    from tests import test_sight_and_results as sight
+    from tests import test_sight_by_unit as by_unit
+
+    return {
+        "by_unit": by_unit.HEADER + by_unit.SIGHT,
+        "above": sight.HEADER + above.ABOVE,
+        "sight_crt": sight.HEADER + sight.SIGHT + sight.CRT,
+        "rolled": rolled.HEADER + rolled.CRT + rolled.EFFECTS + rolled.D66,
+        "wounds": issue25.HEADER + issue25.EFFECTS + issue25.WOUNDS,
+        "round_up": issue25.HEADER + issue25.ODDS.replace("round down", "round up"),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_snippets()))
+def test_js_sight_and_results_tables_match_python_beyond_the_bundled_rulesets(
+    name: str, node: str, tmp_path: Path
+) -> None:
+    compiled = compile_snippet(Compiler(), _snippets()[name])
+    assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
+    plan = module_plan.build(compiled.ruleset)
+    python = import_rendered(compiled.ruleset, tmp_path, f"js_snippet_{name}")
+    module = write_package(plan, tmp_path / "js")
+    queries = js_queries.queries(plan, seed=37)
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    pairs = zip(queries, expected, got, strict=True)
+    wrong = [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)]
+    assert wrong[:5] == []
+
+
 def test_differential_test_sees_a_broken_js_emitter(
     node: str,
     plans: dict[str, module_plan.ModulePlan],
@@ -180,6 +229,52 @@ def test_differential_test_sees_a_broken_js_emitter(
     )
     broken = write_package(plans["heavy_gear"], tmp_path / "heavy_gear")
     assert mismatches(plans["heavy_gear"], "heavy_gear", broken, seed=37)
+
+
+def _break_sight_and_results(monkeypatch: pytest.MonkeyPatch, broken: str) -> None:
+    """Break one part of the sight or results emitter or runtime, as ``broken`` names it."""
+    match broken:
+        case "sight emitter":  # `blocks at 2` written as `blocks above 2`
+            real_rule = js_sight.sight_rule_js
+            monkeypatch.setattr(
+                js_sight,
+                "sight_rule_js",
+                lambda r: real_rule(dataclasses.replace(r, blocks_above=not r.blocks_above)),
+            )
+        case "results emitter":  # `round down` written as `round up`
+            real_table = js_results.results_table_js
+            monkeypatch.setattr(
+                js_results,
+                "results_table_js",
+                lambda t: real_table(dataclasses.replace(t, rounding="up")),
+            )
+        case "sight runtime":  # a whole-map condition counted once per place, not per line
+            text = js_sight.runtime_sight().replace("new Set(line)", "line")
+            monkeypatch.setattr(js_target, "runtime_sight", lambda: text)
+        case "results runtime":  # the natural roll's outcome ignored
+            text = js_results.runtime_results().replace(
+                "else if (outcome !== undefined) return", "else if (outcome === null) return"
+            )
+            monkeypatch.setattr(js_target, "runtime_results", lambda: text)
+
+
+@pytest.mark.parametrize(
+    "broken", ["sight emitter", "results emitter", "sight runtime", "results runtime"]
+)
+def test_differential_test_sees_a_broken_sight_or_results_target(
+    broken: str,
+    node: str,
+    plans: dict[str, module_plan.ModulePlan],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """hex_operational's line of sight (``blocks at 2``, whole-map fog) and combat results
+    table (``round down``, a natural 6) are asked wrongly by a JavaScript module built with
+    ``broken`` broken on purpose: the differential test sees it."""
+    _break_sight_and_results(monkeypatch, broken)
+    plan = plans["hex_operational"]
+    module = write_package(plan, tmp_path / "hex_operational")
+    assert mismatches(plan, "hex_operational", module, seed=37)
 
 
 # ---- the target, the declarations, the docs -----------------------------------------------------
@@ -227,6 +322,7 @@ def test_declarations_type_check_a_consumer(
 ) -> None:
     tsc = _typescript(pytestconfig)
     write_package(plans["heavy_gear"], tmp_path)
+    write_package(plans["hex_operational"], tmp_path / "hex_operational")  # results tables
     shutil.copy(TESTS_JS / "consumer.ts", tmp_path / "consumer.ts")
     options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
     done = subprocess.run(
@@ -245,10 +341,12 @@ def doc_blocks() -> Iterator[tuple[str, str]]:
 def test_docs_js_examples_run_in_node(
     node: str, plans: dict[str, module_plan.ModulePlan], tmp_path: Path
 ) -> None:
-    """Each example is written where its comment says, beside the heavy_gear package; a
-    ``// prints: x`` comment is a line it must print. The Foundry module's script is loaded
-    with Foundry's ``Hooks`` and ``ui`` stood in for, and its ``ready`` hook fired."""
+    """Each example is written where its comment says, beside the heavy_gear and
+    hex_operational packages; a ``// prints: x`` comment is a line it must print. The Foundry
+    module's script is loaded with Foundry's ``Hooks`` and ``ui`` stood in for, and its
+    ``ready`` hook fired."""
     write_package(plans["heavy_gear"], tmp_path / "heavy_gear")
+    write_package(plans["hex_operational"], tmp_path / "hex_operational")
     blocks = list(doc_blocks())
     assert {name for name, _ in blocks} >= {"example.mjs", "scripts/main.js"}
     stub = (TESTS_JS / "foundry_stub.mjs").read_text("utf-8")

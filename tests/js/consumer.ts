@@ -10,9 +10,13 @@ import {
   lock,
   modifier,
   lookup,
+  lineOfSight,
+  InvalidPlace,
   type Outcome,
+  type Sight,
   type Value,
 } from "./heavy_gear.js";
+import { RESULTS_TABLES, roll, type Result } from "./hex_operational/hex_operational.js";
 
 const lane: Value = lookup("setup", "open_lane");
 const rise: number | typeof IMPASSABLE = climb(1.5);
@@ -43,10 +47,26 @@ try {
   }
 }
 const pilot: number | typeof IMPASSABLE = modifier("cover", ["partial", "solid"]);
-console.log(lane, rise, word, pilot);
+const seen: Sight = lineOfSight("terrain_concealment", [[], ["medium"], ["medium"]], {
+  crossed: [0, 3, 2],
+});
+const hindrance: number = seen.hindrance;
+// @ts-expect-error: no such feature
+lineOfSight("terrain_concealment", [["mediums"]]);
+try {
+  lineOfSight("terrain_concealment", [["medium", "medium"]], { mode: "walker" });
+} catch (error) {
+  if (error instanceof InvalidPlace) console.log(error.code);
+}
+const result: Result<"ae" | "ar" | "ex" | "dr" | "de"> = roll("crt", 3, { column: [7, 3] });
+const named: Result = roll("crt", 1, { column: "odds_4_1", natural: 6, shift: -1 });
+const chance = RESULTS_TABLES.crt.chances[named.column]["de"];
+// @ts-expect-error: no such column
+roll("crt", 3, { column: "odds_9_1" });
+console.log(lane, rise, word, pilot, hindrance, result.id, chance.numerator);
 
 // Movement (runtime_moves.js): unit types and features are literal unions too.
-import { canEnd, canEnter, moveCost, mustStop, pathCost, rollsDue, InvalidPlace } from "./heavy_gear.js";
+import { canEnd, canEnter, moveCost, mustStop, pathCost, rollsDue } from "./heavy_gear.js";
 const soft: number | typeof IMPASSABLE = moveCost("walker", ["soft"], { distance: 2 });
 const enters: boolean = canEnter("walker", ["soft"], { available: 3 });
 const ends: boolean = canEnd("walker", ["soft"]) && !mustStop("walker", ["soft"]);

@@ -29,6 +29,10 @@ function plain(m, value) {
   if (value instanceof m.Quantity) return [{ number: value.value }];
   if (value instanceof m.Outcome || value instanceof m.DiceRow) return [{ word: value.id }];
   if (value instanceof m.Route || (m.FacingRoute && value instanceof m.FacingRoute)) return [...plain(m, value.total), ...(value.legal ? [] : [{ word: "illegal" }])];
+  if (m.Sight && value instanceof m.Sight) {
+    return [{ number: value.hindrance }, ...(value.blocked ? [{ marker: "blocked" }] : [])];
+  }
+  if (m.Result && value instanceof m.Result) return [{ word: value.id }];
   if (typeof value?.numerator === "number") return [{ fraction: [value.numerator, value.denominator] }];
   switch (value?.kind) {
     case "span":
@@ -67,6 +71,17 @@ function rolls(dues, full) {
   return parts.length ? parts : [{ word: "none" }];
 }
 
+/** What the differential test compares beside the plain form: a line's hindrance per place,
+ * a result's column, totals, naturalness and effects. */
+function detail(m, value) {
+  if (m.Sight && value instanceof m.Sight) return { detail: value.byPlace.flatMap((v) => plain(m, v)) };
+  if (m.Result && value instanceof m.Result) {
+    const effects = Object.entries(value.effects).map(([k, v]) => [k, plain(m, v)]);
+    return { detail: [value.column, value.low, value.high, value.natural, effects] };
+  }
+  return {};
+}
+
 function ask(m, query) {
   const fn = query.function;
   const args = decoded(query.args);
@@ -74,6 +89,21 @@ function ask(m, query) {
   if (Object.hasOwn(m.DECISIONS, fn)) return m[fn](kwargs);
   if (fn === "modifier") return m.modifier(args[0], args.slice(1), kwargs);
   if (fn === "conflicts") return m.conflicts(...args);
+  if (fn === "line_of_sight") return m.lineOfSight(args[0], args.slice(1), kwargs);
+  if (fn === "roll" && m.RESULTS_TABLES) {
+    const [table, total, column, natural, shift] = args;
+    return m.roll(table, total, { column, natural, shift, ...kwargs });
+  }
+  if (fn === "chance" && m.RESULTS_TABLES && Object.hasOwn(m.RESULTS_TABLES, args[0])) {
+    const results = m.RESULTS_TABLES[args[0]];
+    let column = kwargs.column;
+    if (typeof column !== "string") {
+      const [low, high] = results.rows[0]; // a total some row covers: the column is the answer
+      column = m.roll(args[0], low ?? high, { column }).column;
+    }
+    const chances = "modifier" in kwargs ? results.chancesWith[kwargs.modifier] : results.chances;
+    return chances[column][args[1]];
+  }
   if (fn === "roll") {
     const natural = args.length > 2 ? args[2] : kwargs.natural;
     return m.roll(args[0], args[1], { natural: natural ?? null, dice: kwargs.dice ?? null });
@@ -99,8 +129,8 @@ const answers = request.queries.map((query) => {
   try {
     if (query.facing) return { answer: answerFacing(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     if (query.board !== undefined) return { answer: answerRoute(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
-    const answer = ask(m, query);
-    return { answer: query.function === "rolls_due" ? rolls(answer, query.full) : plain(m, answer) };
+    const value = ask(m, query);
+    return { answer: query.function === "rolls_due" ? rolls(value, query.full) : plain(m, value), ...detail(m, value) };
   } catch (error) {
     return { error: error.code ?? error.constructor.name, message: error.message };
   }

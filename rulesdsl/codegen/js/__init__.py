@@ -22,7 +22,9 @@ from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
 from rulesdsl.codegen.js.facing import facing_js
 from rulesdsl.codegen.js.moves import movement_dts, movement_js
+from rulesdsl.codegen.js.results import results_js, runtime_results
 from rulesdsl.codegen.js.routes import routes_js
+from rulesdsl.codegen.js.sight import outcomes_js, runtime_sight, sight_js
 from rulesdsl.codegen.js.values import (
     key_js,
     labels_js,
@@ -66,6 +68,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
     header = plan.header
     code = plan.code
     cells = js_code.cell_names(code.cells)
+    sight = "sight" in plan.surface.parts
+    results = "results tables" in plan.surface.parts
     lines = [
         line_comment(
             f"Ruleset {header.id} version {header.version} ({header.digest}), as an ES module."
@@ -74,6 +78,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "// `rulesdsl build --target js` rather than this file. It needs no package.",
         "",
         runtime().rstrip("\n"),
+        *(["", runtime_sight().rstrip("\n")] if sight else []),
+        *(["", runtime_results().rstrip("\n")] if results else []),
         "",
         runtime("runtime_moves.js").rstrip("\n"),
         "",
@@ -98,6 +104,9 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "",
         *data_js(plan.data),
         *movement_js(plan),
+        *outcomes_js(plan.sight),
+        *(sight_js(plan) if sight else []),
+        *(results_js(plan.data) if results else []),
         "",
         *(js_code.cells_js(c, n) for c, n in zip(code.cells, cells, strict=True)),
         js_code.outcome_labels_js(code.outcome_labels),

@@ -121,6 +121,7 @@ def modifiers_js(d: plan_data.DataPlan) -> list[str]:
         f"export const CLAMP = {dict_js(clamps)};",
         f"const _PAIRS = {dict_js(pairs)};",
         f"const _BEST_OF = {dict_js(best)};",
+        f"const _SUMMED = new Set({strings_js(m.id for m in ms if m.simply_added)});",
     ]
 
 
@@ -133,6 +134,7 @@ def data_js(d: plan_data.DataPlan) -> list[str]:
         f"export const EXCLUSIONS = {dict_js(exclusions)};",
         f"const _IGNORES_OTHERS = new Set({strings_js(d.ignores_others)});",
         f"const _WHOLE_MAP = new Set({strings_js(d.whole_map)});",
+        f"const _ONE_PER_PLACE = new Set({strings_js(d.one_per_place)});",
         *modifiers_js(d),
         *dice_js(d),
     ]
@@ -164,6 +166,15 @@ def dice_table_js(t: plan_data.DiceTable) -> str:
     )
 
 
+def trigger_js(t: plan_data.Trigger) -> str:
+    at_least = "null" if t.at_least is None else str(t.at_least)
+    return (
+        f"new Trigger({string_js(t.id)}, {labels_js(t.labels)}, {string_js(t.table)}, "
+        f"{literal_js(t.check)}, {at_least}, {fraction_js(t.check_chance)}, "
+        f"{_optional(t.modifier)}, {t.times}, {strings_js(t.more_modifiers)})"
+    )
+
+
 def dice_js(d: plan_data.DataPlan) -> list[str]:
     """The dice tables ``roll`` reads: each with its rows, and every total its dice reach."""
     rolls = {
@@ -173,5 +184,7 @@ def dice_js(d: plan_data.DataPlan) -> list[str]:
     return [
         f"export const DICE_TABLES = {dict_js({t.id: dice_table_js(t) for t in d.dice_tables})};",
         f"const _ROLLS = {dict_js(rolls)};",
+        "const _ROWS_BY_TOTAL = _rowsByTotal(_ROLLS, DICE_TABLES);",
+        f"export const TRIGGERS = {dict_js({t.id: trigger_js(t) for t in d.triggers})};",
         f"const _HAS_RESULTS_TABLES = {'true' if d.results_tables else 'false'};",
     ]

@@ -8,7 +8,9 @@ from importlib import resources
 from typing import assert_never
 
 from rulesdsl.codegen.js.facing import facing_dts
+from rulesdsl.codegen.js.results import results_dts
 from rulesdsl.codegen.js.routes import routes_dts
+from rulesdsl.codegen.js.sight import sight_dts
 from rulesdsl.codegen.js.values import RESERVED, comment, line_comment, string_js
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
@@ -44,6 +46,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         f"export type ParamName = {union(p.id for p in data.params)};",
         f"export type StepName = {union(s.name for s in code.steps)};",
         f"export type DecisionName = {union(d.name for d in code.decisions)};",
+        f"export type ModeName = {union(m.id for m in plan.header.modes)};",
         f"export type FeatureName = {union(f.id for f in data.features)};",
         f"export type ModifierName = {union(m.id for m in data.modifiers)};",
         f"export type FactorName = {union(i for m in data.modifiers for i, _ in m.entries)};",
@@ -74,10 +77,16 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         "  total: number,",
         "  options?: { natural?: number | null; dice?: readonly number[] | null },",
         "): DiceRow;",
+        "export declare const TRIGGERS: Readonly<Record<string, Trigger>>;",
         "export declare const TABLES: Readonly<Record<TableName, Table>>;",
         "export declare const PARAMS: Readonly<Record<ParamName, number | null>>;",
         "export declare function param(name: ParamName): number;",
     ]
+    if "sight" in plan.surface.parts:
+        names = {n.kind: n.members for n in plan.surface.names}  # features and fed dice outcomes
+        lines += sight_dts(union(r.id for r in plan.sight.rules), union(names["feature"]))
+    if "results tables" in plan.surface.parts:
+        lines += results_dts(data, union)
     if not data.tables:
         lines.append("export declare function lookup(table: never, ...keys: never[]): Value;")
     lines += [_lookup_ts(t) for t in data.tables]

@@ -92,12 +92,10 @@ def costs_js(plan: ModulePlan) -> list[str]:
     once_features = dict.fromkeys(c.feature for c in movement.per_move_costs)
     return [
         f"export const PRECEDENCE = Object.freeze([{precedence}]);",
-        f"const _ONE_PER_PLACE = {_set(data.one_per_place)};",
         f"const _UNFILLED_COSTS = new Map([{unfilled}]);",
         f"export const PER_MOVE_COSTS = {dict_js({m: dict_js(by) for m, by in once.items()})};",
         f"const _ONCE_FEATURES = {_set(once_features)};",
         f"export const COST_INPUTS = {strings_js(movement.cost_inputs)};",
-        f"const _OUTCOMES = {_set(plan.sight.fed_outcomes)};",
         f"const _OUTCOME_COSTS = {_numbers(plan.sight.outcome_costs)};",
         f"export const GRID_SIZES = {_numbers(grid.sizes if grid else {})};",
         f"export const GRID_DIAGONALS = Object.freeze([{diagonals}]);",
@@ -168,7 +166,6 @@ def movement_dts(plan: ModulePlan) -> str:
     place = "mode: ModeName, features?: readonly PlaceName[]"
     lines = [
         runtime_dts().rstrip("\n"),
-        f"export type ModeName = {union(m.id for m in h.modes)};",
         f"export type GroupName = {union(g.id for g in h.groups)};",
         f"export type LayerName = {union(la.id for la in h.layers)};",
         f"export type PlaceName = FeatureName | {union(plan.sight.fed_outcomes)};",

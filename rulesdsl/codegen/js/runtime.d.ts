@@ -33,6 +33,8 @@ export declare class UnfilledParameter extends Error {
   readonly code: "UnfilledParameter";
   readonly parameter: string;
 }
+/** Features that cannot be together in one place (two of a one-per-place layer). */
+export declare class InvalidPlace extends Error { readonly code: "InvalidPlace" }
 export declare class ArgumentError extends Error {
   readonly functionName: string;
   readonly argument: string;
@@ -93,4 +95,17 @@ export declare class DiceTable {
   readonly rows: readonly DiceRow[];
   readonly naturals: ReadonlyMap<number, string>;
   readonly naturalAtLeast: ReadonlySet<number>;
+}
+/** When to roll on a dice table (a ``check`` roll of at least ``atLeast``), how often, with
+ * which modifiers. */
+export declare class Trigger {
+  readonly id: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly table: string;
+  readonly check: Dice | D66 | null;
+  readonly atLeast: number | null;
+  readonly checkChance: Fraction;
+  readonly modifier: string | null;
+  readonly times: number;
+  readonly moreModifiers: readonly string[];
 }

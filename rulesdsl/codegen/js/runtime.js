@@ -123,6 +123,13 @@ function pyTypeName(value) {
   return "dict";
 }
 
+/** Python's TypeError for a list or dict looked up in a dict or set (``x in FEATURES``). */
+function _unhashable(value) {
+  const error = new TypeError(`unhashable type: '${pyTypeName(value)}'`);
+  error.code = "TypeError";
+  return error;
+}
+
 /** The arguments of a function taking ``...rest``, as Python prints a tuple. */
 class _Tuple {
   constructor(items) {
@@ -485,6 +492,34 @@ function _warnConflicts(names) {
   return pairs.length > 0;
 }
 
+/** Features that cannot be together in one place (two of a one-per-place layer). */
+export class InvalidPlace extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "InvalidPlace";
+    this.code = "InvalidPlace";
+  }
+}
+
+/** InvalidPlace unless ``features`` can be one place (dice outcomes fed to costs or sight
+ * have no layer). */
+function _checkPlace(features) {
+  if (features.length < 2) return;
+  const seen = new Map();
+  const listed = new Set();
+  for (const feature of features) {
+    if (_OUTCOMES.has(feature)) continue;
+    const layer = FEATURES[feature].layer;
+    if (listed.has(feature)) throw new InvalidPlace(`${pyRepr(feature)} is listed twice`);
+    const one = _ONE_PER_PLACE.has(layer);
+    if (one && seen.has(layer)) {
+      throw new InvalidPlace(`${pyRepr(seen.get(layer))} and ${pyRepr(feature)} are both ${pyRepr(layer)}: one per place`);
+    }
+    seen.set(one ? layer : feature, feature);
+    listed.add(feature);
+  }
+}
+
 /** The names that count: a feature that ignores others silences the other features of the
  * place; whole-map conditions and modifier factors still count. */
 function _counted(names) {
@@ -515,7 +550,7 @@ function _modifierContext(name, values, inputs, context) {
   return { key, key2, given };
 }
 
-function _modifierItems(name, items, values, inputs, given) {
+function _modifierItems(name, items, values, inputs, given, key) {
   for (const item of items) {
     if (typeof item !== "string" || (!Object.hasOwn(FEATURES, item) && !Object.hasOwn(values, item))) {
       const pool = [...Object.keys(FEATURES), ...Object.keys(values)];
@@ -525,7 +560,8 @@ function _modifierItems(name, items, values, inputs, given) {
       throw new UnknownName("feature or factor", item, pool);
     }
   }
-  _warnConflicts(items);
+  if (!_warnConflicts(items)) _keepConflictFree(items);
+  if (_SUMMED.has(name) && !given.size) _keepSummed(name, key);
   let counted = _counted(items);
   for (const [factor, amount] of given) {
     if (Object.hasOwn(inputs, factor)) {
@@ -584,6 +620,75 @@ function _contribution(item, values, pairs, key, key2, given) {
 /** The modifier ``name`` over ``items`` (features or factors), with ``context``: the context
  * values (``{weapon: "ballistic"}``) and the values each model has or a step's input. */
 export function modifier(name, items = [], context = {}) {
+  const byItem = _summedValues(name, context);
+  if (byItem !== undefined && Array.isArray(items)) {
+    let total = 0;
+    for (const item of items) {
+      const value = byItem.get(item);
+      if (value === undefined) return _modifier(name, items, context);
+      total += value;
+    }
+    if (items.length < 2 || _conflictFree(items)) return total;
+  }
+  return _modifier(name, items, context);
+}
+
+// ---- a modifier whose values add up, asked again: Python's _SUMMED_VALUES and _CONFLICT_FREE ----
+
+const _SUMMED_VALUES = new Map(); // modifier -> context ("" for none) -> its value -> item -> number
+const _CONFLICT_FREE = new Map(); // items asked together that exclude none of each other: a
+let _conflictFreeKept = 0; //        tree by item, null marking the end of a list (4,096 kept)
+
+function _conflictFree(items) {
+  let node = _CONFLICT_FREE;
+  for (const item of items) if ((node = node.get(item)) === undefined) return false;
+  return node.has(null);
+}
+
+function _keepConflictFree(items) {
+  if (_conflictFreeKept >= 4096) return;
+  let node = _CONFLICT_FREE;
+  for (const item of items) {
+    if (!node.has(item)) node.set(item, new Map());
+    node = node.get(item);
+  }
+  if (!node.has(null)) _conflictFreeKept++;
+  node.set(null, true);
+}
+
+/** The values by item of a modifier in _SUMMED asked with ``context`` (one context value at
+ * most) before; undefined if it was not (modifier then works it out, and keeps them). */
+function _summedValues(name, context) {
+  let contextName = "";
+  let value = "";
+  for (const key in context) {
+    if (contextName) return undefined;
+    contextName = key;
+    value = context[key];
+  }
+  return _SUMMED_VALUES.get(name)?.get(contextName)?.get(value);
+}
+
+/** Keep the value of each feature and factor of modifier ``name`` with context value ``key``
+ * ("" for none), 0 where it has none; items whose value is a marker, GIVEN or a step, or that
+ * ignore others, are left out, so that modifier works them out (Python's _keep_summed). */
+function _keepSummed(name, key) {
+  const byItem = new Map(Object.keys(FEATURES).map((f) => [f, 0]));
+  for (const [item, byContext] of Object.entries(MODIFIERS[name])) {
+    const value = key && Object.hasOwn(byContext, key) ? byContext[key] : (byContext[""] ?? 0);
+    if (value instanceof Marker || value instanceof StepCost || _IGNORES_OTHERS.has(item)) byItem.delete(item);
+    else byItem.set(item, value);
+  }
+  for (const item of _IGNORES_OTHERS) byItem.delete(item);
+  const contextName = key ? _MODIFIER_CONTEXT[name] : "";
+  if (!_SUMMED_VALUES.has(name)) _SUMMED_VALUES.set(name, new Map());
+  const byContext = _SUMMED_VALUES.get(name);
+  if (!byContext.has(contextName)) byContext.set(contextName, new Map());
+  byContext.get(contextName).set(key, byItem);
+}
+
+/** modifier, worked out: its arguments checked, conflicts warned of, every rule applied. */
+function _modifier(name, items, context) {
   if (typeof name !== "string" || !Object.hasOwn(MODIFIERS, name)) {
     _checkName("modifier", "name", name, MODIFIERS, "modifier");
   }
@@ -591,7 +696,7 @@ export function modifier(name, items = [], context = {}) {
   const values = MODIFIERS[name];
   const inputs = _STEP_INPUTS[name] ?? {};
   const { key, key2, given } = _modifierContext(name, values, inputs, context ?? {});
-  const counted = _modifierItems(name, items, values, inputs, given);
+  const counted = _modifierItems(name, items, values, inputs, given, key);
   const present = new Set(counted);
   const parts = [];
   for (const [members, value] of _COMBINATIONS[name] ?? []) {
@@ -657,6 +762,15 @@ export class DiceTable {
   }
 }
 
+/** A trigger: when to roll on dice table ``table`` (a ``check`` roll of at least ``atLeast``,
+ * null: always), how often, with which modifiers. */
+export class Trigger {
+  constructor(id, labels, table, check, atLeast, checkChance, modifier, times, moreModifiers) {
+    Object.assign(this, { id, labels, table, check, atLeast, checkChance, modifier, times, moreModifiers });
+    Object.freeze(this);
+  }
+}
+
 /** An exact chance, as Python's Fraction in lowest terms. */
 function _fraction(numerator, denominator) {
   return Object.freeze({ numerator, denominator });
@@ -696,13 +810,22 @@ function _rolled(spec, dice, natural) {
   return made;
 }
 
+/** Per dice table, every total its dice reach -> its row: what ``roll`` looks up first. */
+function _rowsByTotal(rolls, tables) {
+  const rows = (table, totals) => new Map([...totals].map(([total, i]) => [total, tables[table].rows[i]]));
+  return new Map(Object.entries(rolls).map(([table, totals]) => [table, rows(table, totals)]));
+}
+
 /** The row of dice table ``table`` that covers ``total`` (modifiers included), or the row a
  * ``natural`` roll gives when the table has one for it; ``dice``, the faces as rolled, gives
  * the natural roll. */
-export function roll(table, total, { natural = null, dice = null } = {}) {
-  if (_HAS_RESULTS_TABLES) {
-    throw new Error("roll: the JavaScript module does not answer results tables yet (docs/module-api-js.md)");
+export function roll(table, total, options) {
+  if (options === undefined) {
+    const row = _ROWS_BY_TOTAL.get(table)?.get(total);
+    if (row !== undefined) return row;
   }
+  if (_HAS_RESULTS_TABLES) return _rollWithResults(table, total, options ?? {}); // runtime_results.js
+  let { natural = null, dice = null } = options ?? {};
   if (dice !== null && dice !== undefined) {
     _checkName("roll", "table", table, DICE_TABLES, "dice table");
     natural = _rolled(DICE_TABLES[table].dice, dice, natural);

@@ -1,5 +1,4 @@
 // ---- movement costs, kinds of move and rolls due (the same in every generated module) ----
-export declare class InvalidPlace extends Error { readonly code: "InvalidPlace" }
 export declare class Flat { readonly amount: number }
 export declare class Share {
   readonly numerator: number;

@@ -1,14 +1,5 @@
 // ---- movement costs (every module; follows module.py.j2's move_cost piece by piece) ----
 
-/** Features that cannot be together in one place (two of a one-per-place layer). */
-export class InvalidPlace extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "InvalidPlace";
-    this.code = "InvalidPlace";
-  }
-}
-
 /** A cost paid once per move through the feature, whatever the distance. */
 export class Flat {
   constructor(amount) {
@@ -36,14 +27,10 @@ export class Share {
   }
 }
 
-/** Python's "unhashable type" TypeError, met where the Python module tests a list or a dict
- * for membership of a set (``feature in _OUTCOMES``). */
-function _unhashable(value) {
-  if (Array.isArray(value) || (typeof value === "object" && value !== null)) {
-    const error = new TypeError(`unhashable type: '${pyTypeName(value)}'`);
-    error.code = "TypeError";
-    throw error;
-  }
+/** Python's "unhashable type" TypeError (runtime.js's ``_unhashable``) for a list or a dict,
+met where the Python module tests one for membership of a set (``feature in _OUTCOMES``). */
+function _checkHashable(value) {
+  if (value !== null && typeof value === "object") throw _unhashable(value);
 }
 
 /** Python's ``_raised_by``: an ArgumentError of moveCost met inside ``fn`` (canEnter, a
@@ -58,21 +45,6 @@ function _placeCheck(fn, mode, features) {
   _checkName(fn, "mode", mode, MODES, "mode");
   if (!Array.isArray(features)) throw new ArgumentTypeError(fn, "features", features, "must be an array of names");
   for (const feature of features) _checkName(fn, "features", feature, FEATURES, "feature");
-}
-
-/** Python's ``_check_place``: no feature listed twice, at most one of a one-per-place layer. */
-function _checkPlace(features) {
-  const seen = new Map(); // as Python's dict: a one-per-place layer, or else the feature, to the feature
-  for (const feature of features) {
-    if (_OUTCOMES.has(feature)) continue; // a dice outcome: no layer
-    const layer = FEATURES[feature].layer;
-    if ([...seen.values()].includes(feature)) throw new InvalidPlace(`${pyRepr(feature)} is listed twice`);
-    const onePerPlace = _ONE_PER_PLACE.has(layer);
-    if (onePerPlace && seen.has(layer)) {
-      throw new InvalidPlace(`${pyRepr(seen.get(layer))} and ${pyRepr(feature)} are both ${pyRepr(layer)}: one per place`);
-    }
-    seen.set(onePerPlace ? layer : feature, feature);
-  }
 }
 
 /** A feature's cost per distance for ``mode``: a number, a Marker, or the name of the
@@ -90,7 +62,7 @@ function _moveCost(mode, features) {
   _checkName("move_cost", "mode", mode, MODES, "mode");
   for (const feature of features) {
     if (_OUTCOMES.size) {
-      _unhashable(feature);
+      _checkHashable(feature);
       if (_OUTCOMES.has(feature)) continue; // a dice outcome that feeds the cost (issue 24)
     }
     _checkName("move_cost", "features", feature, FEATURES, "feature");

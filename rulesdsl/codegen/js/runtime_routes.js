@@ -365,7 +365,7 @@ export class Reach {
  * cannot hash raises Python's TypeError when the module has facing rules. */
 function _facing(mode) {
   if (_FACING_MODES.size === 0) return false;
-  _unhashable(mode);
+  _checkHashable(mode);
   return _FACING_MODES.has(mode);
 }
 

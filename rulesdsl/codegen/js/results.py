@@ -1,0 +1,151 @@
+"""The plan's results tables and triggers as JavaScript (for :mod:`rulesdsl.codegen.js`): the
+data ``roll`` reads on a results table (``runtime_results.js``) and their declarations, as
+the Python module carries them (``module_sight.py.j2``'s RESULTS_TABLES, and TRIGGERS)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from importlib import resources
+
+from rulesdsl.codegen.js.data import dict_js, fraction_js, strings_js
+from rulesdsl.codegen.js.values import comment, labels_js, literal_js, number_js, string_js
+from rulesdsl.codegen.plan import data as plan_data
+
+
+def runtime_results() -> str:
+    return resources.files("rulesdsl.codegen.js").joinpath("runtime_results.js").read_text("utf-8")
+
+
+def _optional(value: str | int | None) -> str:
+    if value is None:
+        return "null"
+    return string_js(value) if isinstance(value, str) else str(value)
+
+
+def _fields(fields: Mapping[str, str]) -> str:
+    """A record's fields, already JavaScript, as an object literal: one a line."""
+    body = "".join(
+        f"  {name}: {value.replace(chr(10), chr(10) + '  ')},\n" for name, value in fields.items()
+    )
+    return "{\n" + body + "}"
+
+
+def column_js(c: plan_data.ResultColumn) -> str:
+    return (
+        f"new ResultColumn({string_js(c.id)}, {labels_js(c.labels)}, {string_js(c.bound)}, "
+        f"{number_js(c.value)}, {_optional(c.unit)})"
+    )
+
+
+def chances_js(by_column: Mapping[str, Mapping[str, Fraction]]) -> str:
+    """The exact chance of each outcome, per column."""
+    return dict_js(
+        {c: dict_js({o: fraction_js(f) for o, f in fs.items()}) for c, fs in by_column.items()}
+    )
+
+
+def results_table_js(t: plan_data.ResultsTable) -> str:
+    """A results table as ``new ResultsTable({...})``, its fields camelCased."""
+    rows = ", ".join(
+        f"Object.freeze([{_optional(r.low)}, {_optional(r.high)}, {strings_js(r.outcomes)}])"
+        for r in t.rows
+    )
+    naturals = ", ".join(f"[{n}, {string_js(o)}]" for n, o in t.naturals.items())
+    by_column = ", ".join(f"[{n}, {strings_js(o)}]" for n, o in t.natural_by_column.items())
+    effects = {
+        o: dict_js({k: literal_js(v) for k, v in es.items()}) for o, es in t.outcome_effects.items()
+    }
+    fields = {
+        "id": string_js(t.id),
+        "labels": labels_js(t.labels),
+        "dice": literal_js(t.dice),
+        "by": string_js(t.by),
+        "columns": "Object.freeze([" + ", ".join(column_js(c) for c in t.columns) + "])",
+        "outcomes": dict_js({o: labels_js(labels) for o, labels in t.outcomes.items()}),
+        "naturals": f"new Map([{naturals}])",
+        "rows": f"Object.freeze([{rows}])",
+        "modifiers": dict_js({m: str(v) for m, v in t.modifiers.items()}),
+        "chances": chances_js(t.chances),
+        "chancesWith": dict_js({m: chances_js(cs) for m, cs in t.chances_with.items()}),
+        "rounding": _optional(t.rounding),
+        "naturalAtLeast": f"new Set([{', '.join(map(str, t.natural_at_least))}])",
+        "naturalByColumn": f"new Map([{by_column}])",
+        "outcomeEffects": dict_js(effects),
+        "shifts": dict_js({m: str(v) for m, v in t.shifts.items()}),
+        "onDoubles": _optional(t.on_doubles),
+    }
+    return f"new ResultsTable({_fields(fields)})"
+
+
+def results_js(d: plan_data.DataPlan) -> list[str]:
+    """RESULTS_TABLES and, per table, every total its dice reach -> the row's index."""
+    rows = {
+        t.id: "new Map([" + ", ".join(f"[{k}, {v}]" for k, v in t.index.items()) + "])"
+        for t in d.results_tables
+    }
+    tables = dict_js({t.id: results_table_js(t) for t in d.results_tables})
+    return [f"export const RESULTS_TABLES = {tables};", f"const _RESULT_ROWS = {dict_js(rows)};"]
+
+
+def results_dts(d: plan_data.DataPlan, union: Callable[[Iterable[str]], str]) -> list[str]:
+    """The declarations of RESULTS_TABLES, their records, and ``roll`` on each results table
+    (its columns as a string-literal union; ``union`` writes one)."""
+    lines = [
+        f"export type ResultsTableName = {union(t.id for t in d.results_tables)};",
+        "export declare class ResultColumn {",
+        "  readonly id: string;",
+        "  readonly labels: Readonly<Record<string, string>>;",
+        '  readonly bound: "up_to" | "above" | "at";',
+        "  readonly value: number;",
+        "  readonly unit: string | null;",
+        "}",
+        "type Chances = Readonly<Record<string, Readonly<Record<string, Fraction>>>>;",
+        "export declare class ResultsTable {",
+        "  readonly id: ResultsTableName;",
+        "  readonly labels: Readonly<Record<string, string>>;",
+        "  readonly dice: Dice | D66;",
+        "  readonly by: string;",
+        "  readonly columns: readonly ResultColumn[];",
+        "  readonly outcomes: Readonly<Record<string, Readonly<Record<string, string>>>>;",
+        "  readonly naturals: ReadonlyMap<number, string>;",
+        "  readonly rows: readonly (readonly [number | null, number | null, readonly string[]])[];",
+        "  readonly modifiers: Readonly<Record<string, number>>;",
+        "  /** Per column, the exact chance of each outcome (natural rolls included). */",
+        "  readonly chances: Chances;",
+        "  /** The same per modifier. */",
+        "  readonly chancesWith: Readonly<Record<string, Chances>>;",
+        '  readonly rounding: "down" | "up" | null;',
+        "  readonly naturalAtLeast: ReadonlySet<number>;",
+        "  readonly naturalByColumn: ReadonlyMap<number, readonly string[]>;",
+        "  readonly outcomeEffects: Readonly<Record<string, Readonly<Record<string, Value>>>>;",
+        "  readonly shifts: Readonly<Record<string, number>>;",
+        "  readonly onDoubles: string | null;",
+        "}",
+        "export declare class Result<Id extends string = string> {",
+        "  readonly id: Id;",
+        "  readonly labels: Readonly<Record<string, string>>;",
+        "  readonly column: string;",
+        "  readonly low: number | null;",
+        "  readonly high: number | null;",
+        "  readonly natural: boolean;",
+        "  readonly effects: Readonly<Record<string, Value>>;",
+        "}",
+        "export declare const RESULTS_TABLES: Readonly<Record<ResultsTableName, ResultsTable>>;",
+    ]
+    for t in d.results_tables:
+        by = f"a value of {t.by}, or two strengths whose ratio it is"
+        lines += [
+            comment(f"The outcome of {t.id} for ``total`` in ``column`` (a name, {by})."),
+            "export declare function roll(",
+            f"  table: {string_js(t.id)},",
+            "  total: number,",
+            "  options: {",
+            f"    column: {union(c.id for c in t.columns)} | number | readonly [number, number];",
+            "    natural?: number | null;",
+            "    shift?: number;",
+            "    dice?: readonly number[] | null;",
+            "  },",
+            f"): Result<{union(t.outcomes)}>;",
+        ]
+    return lines

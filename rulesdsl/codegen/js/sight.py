@@ -1,0 +1,79 @@
+"""The plan's sight section as JavaScript (for :mod:`rulesdsl.codegen.js`): the sight rules
+``lineOfSight`` reads (``runtime_sight.js``) and their declarations, as
+:mod:`rulesdsl.codegen.python.sight` reads the same section for the Python module."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from rulesdsl.codegen.js.data import dict_js, strings_js
+from rulesdsl.codegen.js.values import cell_js, labels_js, number_js, string_js
+from rulesdsl.codegen.plan import ModulePlan
+from rulesdsl.codegen.plan.sight import SightPlan, SightRule
+
+
+def runtime_sight() -> str:
+    return resources.files("rulesdsl.codegen.js").joinpath("runtime_sight.js").read_text("utf-8")
+
+
+def sight_rule_js(rule: SightRule) -> str:
+    values = dict_js({f: cell_js(v) for f, v in rule.by_feature.items()})
+    by_mode = dict_js(
+        {m: dict_js({f: cell_js(v) for f, v in vs.items()}) for m, vs in rule.by_mode.items()}
+    )
+    blocks_at = "null" if rule.blocks_at is None else number_js(rule.blocks_at)
+    crossed = "null" if rule.crossed is None else string_js(rule.crossed)
+    flags = ", ".join("true" if f else "false" for f in (rule.target_inside, rule.blocks_above))
+    return (
+        f"new SightRule({string_js(rule.id)}, {labels_js(rule.labels)}, {blocks_at}, "
+        f"{string_js(rule.counts)}, {crossed}, {values}, {flags}, {by_mode})"
+    )
+
+
+def outcomes_js(sight: SightPlan) -> list[str]:
+    """The dice outcomes that costs and sight take beside features (issue 24)."""
+    return [f"const _OUTCOMES = new Set({strings_js(sight.fed_outcomes)});"]
+
+
+def sight_js(plan: ModulePlan) -> list[str]:
+    """SIGHTS and the unit types a viewer may be, for ``lineOfSight``."""
+    rules = dict_js({r.id: sight_rule_js(r) for r in plan.sight.rules})
+    modes = dict_js({m.id: "true" for m in plan.header.modes})
+    return [f"export const SIGHTS = {rules};", f"const _SIGHT_MODES = {modes};"]
+
+
+def sight_dts(union: str, features: str) -> list[str]:
+    """The declarations of ``lineOfSight``, SIGHTS and their records; ``union`` names the
+    rules, ``features`` what a place may hold."""
+    return [
+        f"export type SightName = {union};",
+        "export declare class Sight {",
+        "  readonly hindrance: number;",
+        "  readonly blocked: boolean;",
+        "  readonly byPlace: readonly (number | Marker)[];",
+        "}",
+        "type SightValue = number | Marker | StepCost;",
+        "export declare class SightRule {",
+        "  readonly id: SightName;",
+        "  readonly labels: Readonly<Record<string, string>>;",
+        "  readonly blocksAt: number | null;",
+        '  readonly counts: "between" | "target" | "both";',
+        "  readonly crossed: string | null;",
+        "  readonly values: Readonly<Record<string, SightValue>>;",
+        "  readonly targetInside: boolean;",
+        "  readonly blocksAbove: boolean;",
+        "  readonly byMode: Readonly<Record<string, Readonly<Record<string, SightValue>>>>;",
+        "}",
+        "export declare const SIGHTS: Readonly<Record<SightName, SightRule>>;",
+        "/** The line of sight rule ``name`` along ``places`` (the firer's first, the target's",
+        " * last), each place the names of its features. */",
+        "export declare function lineOfSight(",
+        "  name: SightName,",
+        f"  places: readonly (readonly ({features})[])[],",
+        "  options?: {",
+        "    crossed?: readonly number[] | null;",
+        "    mode?: ModeName | null;",
+        f"    conditions?: readonly ({features})[];",
+        "  },",
+        "): Sight;",
+    ]
