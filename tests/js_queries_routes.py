@@ -180,6 +180,8 @@ def _options(rng: random.Random, plan: ModulePlan, places: list[Any]) -> dict[st
     moves = [k.id for k in plan.movement.moves]
     if rng.random() < (0.4 if moves else 0.05):
         kwargs["move"] = js_queries.name_or_not(rng, moves, 0.15)
+    if rng.random() < 0.01:
+        kwargs[rng.choice(["distance", "allowances"])] = 1  # an option the function does not take
     return kwargs
 
 
