@@ -212,7 +212,7 @@ def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
 def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
     """Random questions for one ruleset's module, every function it answers asked in turn
     until there are ``at_least`` of them."""
-    from tests import js_queries_moves, js_queries_routes
+    from tests import js_queries_facing, js_queries_moves, js_queries_routes
 
     rng = random.Random(seed)
     drawn: list[Query] = []
@@ -227,6 +227,7 @@ def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
             *roll_queries(rng, plan),
             *js_queries_moves.queries(rng, plan),
             *js_queries_routes.route_queries(rng, plan),
+            *js_queries_facing.facing_queries(rng, plan),
         ]
     return drawn
 
@@ -286,6 +287,11 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
+            if query.get("facing"):  # a facing route question (tests/js_queries_facing.py)
+                from tests import js_queries_facing
+
+                asked = {**query, "args": args, "kwargs": kwargs}
+                return {"answer": json.loads(json.dumps(js_queries_facing.ask(module, asked)))}
             if "board" in query:  # a route question (tests/js_queries_routes.py)
                 from tests import js_queries_routes
 

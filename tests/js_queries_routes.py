@@ -231,13 +231,6 @@ def route_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Q
             }
 
 
-def facing(plan: ModulePlan, vector: dict[str, Any]) -> bool:
-    """Whether an example vector asks the route of a unit type with facing (which the
-    JavaScript module does not answer yet)."""
-    modes = {f.mode for f in plan.movement.facings}
-    return vector["question"] == "route_cost" and vector["args"][0] in modes
-
-
 # ---- asking the Python module ------------------------------------------------------------------
 
 

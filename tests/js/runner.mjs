@@ -4,6 +4,7 @@
 // A number written {"$float": "nan" | "inf" | "-inf"} is that float (JSON has none).
 import { pathToFileURL } from "node:url";
 import { answerRoute, vectorRoute } from "./routes.mjs";
+import { answerFacing, facingVectorRoute } from "./facing.mjs";
 
 function decoded(value) {
   if (Array.isArray(value)) return value.map(decoded);
@@ -27,7 +28,7 @@ function plain(m, value) {
   if (typeof value === "string") return [{ word: value }];
   if (value instanceof m.Quantity) return [{ number: value.value }];
   if (value instanceof m.Outcome || value instanceof m.DiceRow) return [{ word: value.id }];
-  if (value instanceof m.Route) return [...plain(m, value.total), ...(value.legal ? [] : [{ word: "illegal" }])];
+  if (value instanceof m.Route || (m.FacingRoute && value instanceof m.FacingRoute)) return [...plain(m, value.total), ...(value.legal ? [] : [{ word: "illegal" }])];
   if (typeof value?.numerator === "number") return [{ fraction: [value.numerator, value.denominator] }];
   switch (value?.kind) {
     case "span":
@@ -81,6 +82,7 @@ function ask(m, query) {
     const row = m.DICE_TABLES[args[0]].rows.find((r) => r.id === args[1]);
     return "modifier" in kwargs ? row.chanceWith[kwargs.modifier] : row.chance;
   }
+  if (fn === "route_cost" && Object.hasOwn(m.FACINGS ?? {}, args[0])) return facingVectorRoute(m, args, kwargs);
   if (fn === "route_cost") return vectorRoute(m, args, kwargs);
   const moves = askMoves(m, fn, args, kwargs);
   if (moves !== undefined) return moves;
@@ -95,6 +97,7 @@ const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 const m = await import(pathToFileURL(request.module).href);
 const answers = request.queries.map((query) => {
   try {
+    if (query.facing) return { answer: answerFacing(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     if (query.board !== undefined) return { answer: answerRoute(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     const answer = ask(m, query);
     return { answer: query.function === "rolls_due" ? rolls(answer, query.full) : plain(m, answer) };

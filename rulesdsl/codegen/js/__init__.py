@@ -20,6 +20,7 @@ from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
+from rulesdsl.codegen.js.facing import facing_js
 from rulesdsl.codegen.js.moves import movement_dts, movement_js
 from rulesdsl.codegen.js.routes import routes_js
 from rulesdsl.codegen.js.values import (
@@ -111,6 +112,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         f"export const DECISIONS = {_functions(d.name for d in code.decisions)};",
         "",
         *routes_js(plan.movement),
+        *facing_js(plan.movement),
     ]
     return "\n".join(lines) + "\n"
 

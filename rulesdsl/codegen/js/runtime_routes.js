@@ -369,14 +369,12 @@ function _routeOptions(fn, options, known) {
   return options ?? {};
 }
 
-/** The facing dispatch of the route functions: a unit type with facing is not answered yet;
- * a mode Python cannot hash raises Python's TypeError when the module has facing rules. */
-function _noFacing(fn, mode) {
-  if (_FACING_MODES.size === 0) return;
+/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); a mode Python
+ * cannot hash raises Python's TypeError when the module has facing rules. */
+function _facing(mode) {
+  if (_FACING_MODES.size === 0) return false;
   _unhashable(mode);
-  if (_FACING_MODES.has(mode)) {
-    throw new Error(`${fn}: the JavaScript module does not answer routes of a unit with facing yet (docs/module-api-js.md)`);
-  }
+  return _FACING_MODES.has(mode);
 }
 
 /** The cost of moving ``mode`` along ``route`` (places of ``board``, the start first), step
@@ -387,7 +385,7 @@ function _noFacing(fn, mode) {
  * game, for the rolls due on first entering. */
 export function routeCost(board, mode, route, options = {}) {
   let { allowance = null, move = null, entered = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
-  _noFacing("route_cost", mode);
+  if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered);
   let extra = _routeArgs("route_cost", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance);
   const before = _enteredArg("route_cost", board, entered);
@@ -629,7 +627,7 @@ function _entering(board, mode) {
  * none; ``entered`` as for routeCost. */
 export function cheapestRoute(board, mode, start, goal, options = {}) {
   let { allowance = null, move = null, entered = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
-  _noFacing("cheapest_route", mode);
+  if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance);
   const from = _onBoard("cheapest_route", "start", board, start);
@@ -654,7 +652,7 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
  * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. */
 export function reachable(board, mode, start, budget, options = {}) {
   let { allowance = null, move = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
-  _noFacing("reachable", mode);
+  if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move);
   let extra = _routeArgs("reachable", board, mode, allowance);
   const from = _onBoard("reachable", "start", board, start);
   _checkNumber("reachable", "budget", budget);
