@@ -200,6 +200,8 @@ def route_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Q
         places = [tuple(p) if isinstance(p, list) else p for p, _ in spec["places"]]
         if rng.random() < 0.15:
             spec = _odd_board(rng, plan, spec)
+        elif rng.random() < 0.05 and places:  # a place Board refuses, among right ones
+            spec = {**spec, "places": [*spec["places"], [places[0], _wrong_features(rng, plan)]]}
         yield {"function": "Board", "board": spec, "args": [], "kwargs": {}}
         yield {"function": "neighbours", "board": spec, "args": [_place(rng, places)], "kwargs": {}}
         if rng.random() < 0.03:
