@@ -283,7 +283,6 @@ def full_form(module: ModuleType, value: Any) -> list[dict[str, Any]]:
 
 def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
     name, args, kwargs = query["function"], decoded(query["args"]), decoded(query["kwargs"])
-    function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name, None)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
@@ -297,6 +296,7 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
 
                 asked = {**query, "args": args, "kwargs": kwargs}
                 return {"answer": json.loads(json.dumps(js_queries_routes.ask(module, asked)))}
+            function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
             answer = function(*args, **kwargs)
             form = full_form if query.get("full") else plain
             return {"answer": json.loads(json.dumps(form(module, answer)))}
