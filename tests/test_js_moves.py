@@ -1,9 +1,14 @@
 """The JavaScript module's movement costs, place states, path lengths, kinds of move and rolls
-due (issue 37; rulesdsl/codegen/js/moves.py and runtime_moves.js): the differential test of
+due, and routes of unit types with facing (issue 37; rulesdsl/codegen/js/moves.py,
+runtime_moves.js, facing.py and runtime_facing.js): the differential test of
 tests/test_js_target.py sees an emitter or a runtime of these broken on purpose."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,16 +16,20 @@ import pytest
 from rulesdsl.codegen import js as js_target
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import data as js_data
+from rulesdsl.codegen.js import facing as js_facing
 from rulesdsl.codegen.js import moves as js_moves
+from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.compiler import Compiler
 from tests.conftest import RULESETS
-from tests.test_js_target import mismatches, node, write_package
+from tests.test_js_target import TESTS_JS, _typescript, mismatches, node, write_package
 
 __all__ = ["node"]  # the fixture, imported for the tests below
 
 
+@functools.cache
 def _plan(rid: str) -> module_plan.ModulePlan:
+    """The plan of a bundled ruleset, compiled once for the tests below (plans are frozen)."""
     compiled = Compiler().compile_file(RULESETS / f"{rid}.terrain")
     assert compiled.ruleset is not None
     return module_plan.build(compiled.ruleset)
@@ -102,3 +111,61 @@ def test_differential_test_sees_a_broken_moves_runtime(
     plan = _plan(rid)
     found = mismatches(plan, rid, write_package(plan, tmp_path), seed=37)
     assert function in _functions(found)
+
+
+FACING_BREAKS = {
+    "turn modes by kind of move": (
+        "if (kind === move) return places;",
+        "if (false) return places;",
+    ),
+    "a pivot once per move": ("0, used | pivotBit]]", "0, used]]"),
+    "a turn of two headings": ("let cost = turns * rule.turnCost;", "let cost = rule.turnCost;"),
+}
+"""A line of runtime_facing.js broken on purpose: (its text, its broken text)."""
+
+
+@pytest.mark.parametrize("name", sorted(FACING_BREAKS))
+def test_differential_test_sees_a_broken_facing_runtime(
+    name: str, node: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    line, broken_line = FACING_BREAKS[name]
+    text = js_facing.runtime_facing()
+    assert line in text
+    monkeypatch.setattr(js_facing, "runtime_facing", lambda: text.replace(line, broken_line))
+    plan = _plan("void_patrol")
+    found = mismatches(plan, "void_patrol", write_package(plan, tmp_path), seed=37)
+    assert _functions(found) & {"route_cost", "cheapest_route", "reachable"}
+
+
+def test_differential_test_sees_a_manoeuvre_emitted_without_its_once_per_move(
+    node: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A facing emitter that drops a manoeuvre's ``once per move`` is caught."""
+    real = js_facing.manoeuvre_js
+
+    def broken(move: plan_movement.Manoeuvre | None) -> str:
+        return real(move if move is None else dataclasses.replace(move, once=False))
+
+    monkeypatch.setattr(js_facing, "manoeuvre_js", broken)
+    plan = _plan("void_patrol")
+    found = mismatches(plan, "void_patrol", write_package(plan, tmp_path), seed=37)
+    assert _functions(found) & {"route_cost", "cheapest_route", "reachable"}
+
+
+def test_declarations_type_check_a_consumer_of_facing_routes(
+    node: str, tmp_path: Path, pytestconfig: pytest.Config
+) -> None:
+    """void_patrol.d.ts declares FACINGS and the route functions' overloads for a unit type
+    with facing (a FacingRoute of [place, heading] pairs): tests/js/consumer_facing.ts
+    type-checks."""
+    tsc = _typescript(pytestconfig)
+    write_package(_plan("void_patrol"), tmp_path)
+    shutil.copy(TESTS_JS / "consumer_facing.ts", tmp_path / "consumer_facing.ts")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer_facing.ts"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

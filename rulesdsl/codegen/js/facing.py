@@ -60,3 +60,56 @@ def facing_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _ONCE_BITS = {bits};",
         f"const _REFUSED_COSTED = {'true' if plan.refused_costed else 'false'};",
     ]
+
+
+def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
+    """The declarations of the facing records and FACINGS, and the route functions' overloads
+    for a unit type with facing (before the others, so that TypeScript picks them first);
+    nothing for a ruleset without facing rules."""
+    if not plan.facings:
+        return []
+    manoeuvres = "".join(f" readonly {move}: Manoeuvre | null;" for move in plan.facing_moves)
+    modes = " | ".join(string_js(f.mode) for f in plan.facings)
+    return [
+        "/** A manoeuvre: [extra cost, up to speed, once per move]. */",
+        "export type Manoeuvre = readonly [number, number, boolean];",
+        "export declare class FacingRule {",
+        "  readonly grid: string; readonly headings: 4 | 6 | 8; readonly turnCost: number;",
+        "  readonly turnModes: readonly (readonly [number, number])[];",
+        f" {manoeuvres}",
+        "  readonly exactSpeed: boolean; readonly untilSpent: boolean;",
+        "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
+        "}",
+        'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',
+        "export declare class FacingStep {",
+        "  readonly start: BoardPlace; readonly end: BoardPlace; readonly heading: number;",
+        "  readonly move: FacingMove; readonly features: readonly FeatureName[];",
+        "  readonly edge: readonly FeatureName[]; readonly cost: number | Marker;",
+        "  readonly straight: number;",
+        "}",
+        "export declare class FacingRoute {",
+        "  readonly total: number | Marker; readonly steps: readonly FacingStep[];",
+        "  readonly legal: boolean; readonly reason: string; readonly heading: number;",
+        "  readonly speed: number; readonly turnMode: number; readonly move: string;",
+        "  readonly rolls: readonly RollDue[];",
+        "}",
+        f"export type FacingModeName = {modes};",
+        "export declare const FACINGS: Readonly<Record<FacingModeName, FacingRule>>;",
+        "/** A unit with facing is where it is and which way it faces: [place, heading]. */",
+        "export type FacingState = readonly [BoardPlace, number];",
+        "/** The cost of a move with facing: each next pair one action (a step or a turn). */",
+        "export declare function routeCost(",
+        "  board: Board,",
+        "  mode: FacingModeName,",
+        "  route: Iterable<FacingState>,",
+        "  options?: RouteOptions,",
+        "): FacingRoute;",
+        "/** The cheapest legal move with facing to a place (any heading) or a pair. */",
+        "export declare function cheapestRoute(",
+        "  board: Board,",
+        "  mode: FacingModeName,",
+        "  start: FacingState,",
+        "  goal: BoardPlace | FacingState,",
+        "  options?: RouteOptions,",
+        "): FacingRoute | null;",
+    ]
