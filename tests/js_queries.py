@@ -298,7 +298,6 @@ def detail(module: ModuleType, value: Any) -> dict[str, Any]:
 
 def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
     name, args, kwargs = query["function"], decoded(query["args"]), decoded(query["kwargs"])
-    function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name, None)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
@@ -312,6 +311,7 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
 
                 asked = {**query, "args": args, "kwargs": kwargs}
                 return {"answer": json.loads(json.dumps(js_queries_routes.ask(module, asked)))}
+            function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
             value = function(*args, **kwargs)
             form = full_form if query.get("full") else plain
             answer = {"answer": form(module, value), **detail(module, value)}

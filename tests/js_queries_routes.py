@@ -21,8 +21,8 @@ from typing import Any
 from rulesdsl.codegen.plan import ModulePlan
 from tests import js_queries
 
-_HEX = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-_SQUARE = ((1, 0), (0, -1), (-1, 0), (0, 1))
+_HEX: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+_SQUARE: tuple[tuple[int, int], ...] = ((1, 0), (0, -1), (-1, 0), (0, 1))
 _DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 _ODD_PLACES: tuple[Any, ...] = ({"a": 1}, [9, 9], "far", 99, None, [0.5, 0], [[0, 0]])
 """Places no board of the test holds, or that Python cannot hash."""
@@ -46,7 +46,7 @@ def _features(rng: random.Random, plan: ModulePlan) -> list[Any]:
 
 def _wrong_features(rng: random.Random, plan: ModulePlan) -> list[Any]:
     """A place's features that Board refuses (or, now and then, takes after all)."""
-    chosen = _features(rng, plan)
+    chosen: list[Any] = _features(rng, plan)
     edges = [f for layer in plan.header.layers if layer.scope == "edges" for f in layer.features]
     pick = rng.random()
     if pick < 0.5 and edges:
@@ -58,16 +58,19 @@ def _wrong_features(rng: random.Random, plan: ModulePlan) -> list[Any]:
 
 def _edge_features(rng: random.Random, plan: ModulePlan) -> list[Any]:
     edges = [f for layer in plan.header.layers if layer.scope == "edges" for f in layer.features]
-    chosen = [rng.choice(edges) for _ in range(rng.choice([1, 1, 2]))]
+    chosen: list[Any] = [rng.choice(edges) for _ in range(rng.choice([1, 1, 2]))]
     if rng.random() < 0.05:
         chosen.append(rng.choice(["clear", "nothing", 3]))
     return chosen
 
 
-def _grids(plan: ModulePlan) -> list[tuple[str, tuple[tuple[int, int], ...], float]]:
+Steps = tuple[tuple[int, int], ...]
+
+
+def _grids(plan: ModulePlan) -> list[tuple[str, Steps, float]]:
     """Each grid a board may name: (name, its steps, a diagonal's distance or 0)."""
     declared = {g.id: g for g in plan.movement.grids}
-    out = []
+    out: list[tuple[str, Steps, float]] = []
     for name in [*declared, "hex", "square"]:
         shape = name if name in ("hex", "square") else declared[name].shape
         diagonal = declared[name].diagonal if name in declared else None
@@ -180,6 +183,8 @@ def _options(rng: random.Random, plan: ModulePlan, places: list[Any]) -> dict[st
     moves = [k.id for k in plan.movement.moves]
     if rng.random() < (0.4 if moves else 0.05):
         kwargs["move"] = js_queries.name_or_not(rng, moves, 0.15)
+    if rng.random() < 0.01:
+        kwargs[rng.choice(["distance", "allowances"])] = 1  # an option the function does not take
     return kwargs
 
 
@@ -190,7 +195,9 @@ def _entered(rng: random.Random, places: list[Any]) -> Any:
 
 
 def route_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Query]:
-    """Boards of every kind, and the route questions on each."""
+    """Boards of every kind, and the route questions on each, drawn from a generator of their
+    own (one draw of ``rng``), so that the other generators' draws do not depend on these."""
+    rng = random.Random(rng.random())
     facing = {f.mode for f in plan.movement.facings}
     modes = [m.id for m in plan.header.modes if m.id not in facing]
     for _ in range(60):
@@ -198,6 +205,8 @@ def route_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Q
         places = [tuple(p) if isinstance(p, list) else p for p, _ in spec["places"]]
         if rng.random() < 0.15:
             spec = _odd_board(rng, plan, spec)
+        elif rng.random() < 0.05 and places:  # a place Board refuses, among right ones
+            spec = {**spec, "places": [*spec["places"], [places[0], _wrong_features(rng, plan)]]}
         yield {"function": "Board", "board": spec, "args": [], "kwargs": {}}
         yield {"function": "neighbours", "board": spec, "args": [_place(rng, places)], "kwargs": {}}
         if rng.random() < 0.03:
@@ -212,20 +221,22 @@ def route_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Q
                 route = rng.choice([5, "route", None])
             yield {"function": "route_cost", "board": spec, "args": [mode, route], "kwargs": kwargs}
             ends = [_place(rng, places), _place(rng, places)]
+            twice = rng.random() < 0.1  # asked twice of one board: the second answer compared
             yield {
                 "function": "cheapest_route",
                 "board": spec,
                 "args": [mode, *ends],
                 "kwargs": kwargs,
+                "twice": twice,
             }
-            kwargs.pop("entered", None)
             budget = js_queries.number(rng, 0, 12)
             start = _place(rng, places)
             yield {
                 "function": "reachable",
                 "board": spec,
                 "args": [mode, start, budget],
-                "kwargs": kwargs,
+                "kwargs": {k: v for k, v in kwargs.items() if k != "entered"},
+                "twice": twice,
             }
 
 
@@ -275,10 +286,12 @@ def ask(module: ModuleType, query: js_queries.Query) -> list[dict[str, Any]]:
         return [{"neighbours": list(made.neighbours(tupled(args[0])))}]
     if fn == "route_cost":
         answer = module.route_cost(made, args[0], _places_in(args[1]), **kwargs)
-    elif fn == "cheapest_route":
-        answer = module.cheapest_route(made, args[0], tupled(args[1]), tupled(args[2]), **kwargs)
-    else:
-        answer = module.reachable(made, args[0], tupled(args[1]), args[2], **kwargs)
+    for _ in range(2 if query.get("twice") else 1):  # a board searched again reads what it kept
+        if fn == "cheapest_route":
+            ends = (tupled(args[1]), tupled(args[2]))
+            answer = module.cheapest_route(made, args[0], *ends, **kwargs)
+        elif fn == "reachable":
+            answer = module.reachable(made, args[0], tupled(args[1]), args[2], **kwargs)
     if answer is None:
         return [{"none": None}]
     if isinstance(answer, module.Reach):

@@ -8,24 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import routes as js_routes
-from rulesdsl.compiler import Compiler
 from tests import js_queries
-from tests.conftest import RULESETS, load_generated
-from tests.test_js_target import mismatches, node, write_package
+from tests.conftest import load_generated
+from tests.test_js_target import mismatched_functions, node, plan_of, write_package
 
 __all__ = ["node"]  # the fixture, imported for the tests below
-
-
-def _plan(rid: str) -> module_plan.ModulePlan:
-    compiled = Compiler().compile_file(RULESETS / f"{rid}.terrain")
-    assert compiled.ruleset is not None
-    return module_plan.build(compiled.ruleset)
-
-
-def _functions(found: list[tuple[dict[str, object], object, object]]) -> set[object]:
-    return {query["function"] for query, _, _ in found}
 
 
 def test_differential_test_sees_a_broken_route_emitter(
@@ -34,9 +22,10 @@ def test_differential_test_sees_a_broken_route_emitter(
     """An emitter that leaves out the edges' ``along`` costs (a road's 1/2 an MP a hex) is
     caught by route_cost's queries."""
     monkeypatch.setattr(js_routes, "along_js", lambda plan: "_dict({})")
-    plan = _plan("hex_operational")
-    found = mismatches(plan, "hex_operational", write_package(plan, tmp_path), seed=37)
-    assert "route_cost" in _functions(found)
+    plan = plan_of("hex_operational")
+    assert "route_cost" in mismatched_functions(
+        plan, "hex_operational", write_package(plan, tmp_path)
+    )
 
 
 BREAKS = {
@@ -78,16 +67,14 @@ def test_differential_test_sees_a_broken_route_runtime(
     assert text.count(line) == 1
     monkeypatch.setattr(js_routes, "runtime_routes", lambda: text.replace(line, broken_line))
     rid = RULESETS_OF[name]
-    plan = _plan(rid)
-    found = mismatches(plan, rid, write_package(plan, tmp_path), seed=37)
-    assert function in _functions(found)
+    plan = plan_of(rid)
+    assert function in mismatched_functions(plan, rid, write_package(plan, tmp_path))
 
 
 def test_a_board_finds_places_by_value_as_python_does(node: str, tmp_path: Path) -> None:
     """A place is found by its value, not by the array given (Python's tuples are equal by
     value); true is 1, as in a Python dict; a place given twice keeps its last features."""
-    plan = _plan("hex_operational")
-    module = write_package(plan, tmp_path)
+    module = write_package(plan_of("hex_operational"), tmp_path)
     spec = {
         "places": [[[0, 0], ["clear"]], [[1, 0], ["forest"]], [[True, 0], ["hills"]]],
         "edges": None,

@@ -170,6 +170,18 @@ def mismatches(plan: module_plan.ModulePlan, rid: str, module_js: Path, seed: in
     ]
 
 
+def plan_of(rid: str) -> module_plan.ModulePlan:
+    """A bundled ruleset's module plan, for a test that writes it with an emitter broken."""
+    compiled = Compiler().compile_file(RULESETS / f"{rid}.terrain")
+    assert compiled.ruleset is not None, rid
+    return module_plan.build(compiled.ruleset)
+
+
+def mismatched_functions(plan: module_plan.ModulePlan, rid: str, module_js: Path) -> set[str]:
+    """The functions whose answers or errors differ from the Python module's (seed 37)."""
+    return {query["function"] for query, _, _ in mismatches(plan, rid, module_js, seed=37)}
+
+
 @pytest.mark.parametrize("rid", IDS)
 def test_js_and_python_modules_give_the_same_answers_and_errors(
     rid: str, node: str, plans: dict[str, module_plan.ModulePlan], packages: dict[str, Path]

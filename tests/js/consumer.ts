@@ -81,3 +81,24 @@ try {
   if (error instanceof InvalidPlace) console.log(error.code);
 }
 console.log(soft, enters, ends, rolls);
+
+// Boards and routes (runtime_routes.js): a place is compared by value; grids are literal unions.
+import { Board, Reach, cheapestRoute, reachable, routeCost, type BoardPlace, type FeatureName, type Route } from "./heavy_gear.js";
+const board = new Board(
+  new Map<BoardPlace, FeatureName[]>([
+    [[0, 0], ["soft"]],
+    [[1, 0], ["soft"]],
+  ]),
+  { grid: "hex" },
+);
+const route: Route = routeCost(board, "walker", [[0, 0], [1, 0]], { allowance: 4 });
+const total: number | typeof IMPASSABLE = route.legal ? route.total : IMPASSABLE;
+const cheapest: Route | null = cheapestRoute(board, "walker", [0, 0], [1, 0]);
+const reach: Reach = reachable(board, "walker", [0, 0], 3);
+const near: number | undefined = reach.get([1, 0]);
+for (const [place, cost] of reach) console.log(place, cost);
+// @ts-expect-error: no such grid
+new Board(new Map(), { grid: "hexes" });
+// @ts-expect-error: a board's places name features only
+new Board(new Map([["a", ["nothing"]]]), { grid: "hex" });
+console.log(total, cheapest?.steps.length, near, board.neighbours([0, 0]).length);

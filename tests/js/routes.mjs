@@ -36,8 +36,11 @@ export function answerRoute(m, query) {
   if (query.function === "neighbours") return [{ neighbours: made.neighbours(args[0]) }];
   let answer;
   if (query.function === "route_cost") answer = m.routeCost(made, args[0], args[1], kwargs);
-  else if (query.function === "cheapest_route") answer = m.cheapestRoute(made, args[0], args[1], args[2], kwargs);
-  else answer = m.reachable(made, args[0], args[1], args[2], kwargs);
+  for (let i = query.twice ? 2 : 1; query.function !== "route_cost" && i > 0; i--) {
+    // a board searched again reads what it kept
+    if (query.function === "cheapest_route") answer = m.cheapestRoute(made, args[0], args[1], args[2], kwargs);
+    else answer = m.reachable(made, args[0], args[1], args[2], kwargs);
+  }
   if (answer === null) return [{ none: null }];
   if (answer instanceof m.Reach) return [{ reach: [[...answer], [answer.move, answer.budget, answer.speed, answer.turnMode]] }];
   return [{ route: route(m, answer) }];

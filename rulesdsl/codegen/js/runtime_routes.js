@@ -145,7 +145,7 @@ export class Board {
 
   /** ``features`` as one frozen array shared by every place or edge with the same ones. */
   _shared(features) {
-    const key = features.join("\u0000");
+    const key = JSON.stringify(features);
     let kept = this._canonical.get(key);
     if (kept === undefined) {
       kept = Object.freeze([...features]);
@@ -177,7 +177,7 @@ function _placesOneByOne(board, given, shape) {
     for (const feature of named) {
       if (typeof feature !== "string") _checkName("Board", "places", feature, FEATURES, "feature");
     }
-    let same = checked.get(named.join("\u0000"));
+    let same = checked.get(JSON.stringify(named));
     if (same === undefined) {
       for (const feature of named) {
         _checkName("Board", "places", feature, FEATURES, "feature");
@@ -187,7 +187,7 @@ function _placesOneByOne(board, given, shape) {
       }
       if (named.length > 1) _checkPlace(named);
       same = board._shared(named);
-      checked.set(named.join("\u0000"), same);
+      checked.set(JSON.stringify(named), same);
     }
     board._place.set(key, place);
     board._features.set(key, same);
@@ -361,6 +361,14 @@ export class Reach {
   }
 }
 
+const _ROUTE_OPTIONS = ["allowance", "move", "entered"];
+
+/** ``options``, refused with Python's TypeError when it names an argument ``fn`` does not take. */
+function _routeOptions(fn, options, known) {
+  _unexpected(fn, Object.fromEntries(Object.entries(options ?? {}).filter(([name]) => !known.includes(name))));
+  return options ?? {};
+}
+
 /** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); a mode Python
  * cannot hash raises Python's TypeError when the module has facing rules. */
 function _facing(mode) {
@@ -375,7 +383,8 @@ function _facing(mode) {
  * ``allowance`` when one is given (with a minimum move, one step always is, unless the
  * allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in the
  * game, for the rolls due on first entering. */
-export function routeCost(board, mode, route, { allowance = null, move = null, entered = null } = {}) {
+export function routeCost(board, mode, route, options = {}) {
+  let { allowance = null, move = null, entered = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
   if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered);
   let extra = _routeArgs("route_cost", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance);
@@ -616,7 +625,8 @@ function _entering(board, mode) {
 /** The cheapest legal route for ``mode`` from ``start`` to ``goal`` on ``board`` (within
  * ``allowance`` when one is given, as the kind of move ``move`` makes it), or null when there is
  * none; ``entered`` as for routeCost. */
-export function cheapestRoute(board, mode, start, goal, { allowance = null, move = null, entered = null } = {}) {
+export function cheapestRoute(board, mode, start, goal, options = {}) {
+  let { allowance = null, move = null, entered = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
   if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance);
@@ -640,7 +650,8 @@ export function cheapestRoute(board, mode, start, goal, { allowance = null, move
  * (the start itself, at 0, included), with the cheapest cost to get there. ``allowance``, when
  * given, is passed to the costs that depend on it; ``move``: a kind of move, whose costs count
  * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. */
-export function reachable(board, mode, start, budget, { allowance = null, move = null } = {}) {
+export function reachable(board, mode, start, budget, options = {}) {
+  let { allowance = null, move = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
   if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move);
   let extra = _routeArgs("reachable", board, mode, allowance);
   const from = _onBoard("reachable", "start", board, start);
