@@ -54,7 +54,12 @@ function _perDistance(mode, feature) {
 }
 
 const _MOVE_COSTS = new Map();
+/** Per mode, a tree of the places asked (a node per feature in the order given) holding each
+ * one's answer at distance 1: filled as they are asked, so that asking again is a few lookups
+ * (places that warn or raise are never kept; Python's ``_MOVE_COSTS``). */
+
 const _MOVE_COSTS_KEPT = 4096;
+/** At most this many answers are kept per mode. */
 
 /** Python's ``_move_cost``: moveCost at distance 1 from the features (names checked, the
  * place checked, conflicts warned); kept per mode when it can be, as Python keeps it. */
@@ -92,21 +97,31 @@ function _moveCost(mode, features) {
     } else if (typeof cost !== "string") total += cost; // a string: an unfilled parameter, thrown above
   }
   const answer = prohibited ? PROHIBITED : impassable ? IMPASSABLE : total;
-  let kept = _MOVE_COSTS.get(mode);
-  if (kept === undefined) _MOVE_COSTS.set(mode, (kept = new Map()));
-  if (!warned && kept.size < _MOVE_COSTS_KEPT && !features.some((f) => _ONCE_FEATURES.has(f))) {
-    kept.set(features.join("\u0000"), answer);
-  }
+  if (!warned && !features.some((f) => _ONCE_FEATURES.has(f))) _keep(mode, features, answer);
   return answer;
 }
 
-/** A place's answer kept by ``_moveCost`` (undefined: not asked before, or not all names, so
- * that the key, the names joined, is one place's alone). */
+function _keep(mode, features, answer) {
+  let root = _MOVE_COSTS.get(mode);
+  if (root === undefined) _MOVE_COSTS.set(mode, (root = { answer: undefined, next: null, size: 0 }));
+  if (root.size >= _MOVE_COSTS_KEPT) return;
+  let node = root;
+  for (const feature of features) {
+    node.next ??= new Map();
+    let child = node.next.get(feature);
+    if (child === undefined) node.next.set(feature, (child = { answer: undefined, next: null }));
+    node = child;
+  }
+  if (node.answer === undefined) root.size++;
+  node.answer = answer;
+}
+
+/** A place's answer kept by ``_moveCost`` (undefined: not asked before; a mode or feature
+ * that is not a name is never a key of the tree). */
 function _keptCost(mode, features) {
-  const kept = typeof mode === "string" ? _MOVE_COSTS.get(mode) : undefined;
-  const named = (f) => typeof f === "string" && (Object.hasOwn(FEATURES, f) || _OUTCOMES.has(f));
-  if (kept === undefined || !features.every(named)) return undefined;
-  return kept.get(features.join("\u0000"));
+  let node = _MOVE_COSTS.get(mode);
+  for (let i = 0; node !== undefined && i < features.length; i++) node = node.next?.get(features[i]);
+  return node?.answer;
 }
 
 /** Python's TypeError for a keyword argument the function does not take. */
@@ -118,11 +133,17 @@ function _unexpected(fn, inputs) {
   }
 }
 
+const _NO_OPTIONS = Object.freeze({});
+
 /** The options of a function but its own ``known`` ones: a moveCost's step inputs
  * (``{height: 3}``), or options a function does not take. */
 function _inputsOf(options, known) {
-  const inputs = {};
-  for (const [name, value] of Object.entries(options)) if (!known.includes(name)) inputs[name] = value;
+  let inputs = _NO_OPTIONS; // made only when there is one: most calls have none
+  for (const name in options) {
+    if (!Object.hasOwn(options, name) || known.includes(name)) continue;
+    if (inputs === _NO_OPTIONS) inputs = {};
+    inputs[name] = options[name];
+  }
   return inputs;
 }
 
@@ -135,8 +156,14 @@ function _costInputs(fn, options, known) {
 }
 
 const _COST_OPTIONS = ["distance", "allowance", "move"];
+
+/** Whether moveCost's ``options`` hold none but its own (the common case, tested without
+ * making anything). */
+function _onlyCostOptions(options) {
+  for (const name in options) if (name !== "distance" && name !== "allowance" && name !== "move") return false;
+  return true;
+}
 const _ENTER_OPTIONS = ["available", "allowance", "move"];
-const _NO_OPTIONS = Object.freeze({});
 
 /** Movement cost for ``mode`` through a place with ``features``: the features' costs per
  * distance summed with the entry cost, times ``distance``, plus the costs paid once per move
@@ -147,7 +174,7 @@ const _NO_OPTIONS = Object.freeze({});
 export function moveCost(mode, features = [], options = _NO_OPTIONS) {
   if (!Array.isArray(features)) throw new ArgumentTypeError("move_cost", "features", features, "must be an array of names");
   const { distance = 1, allowance = null, move = null } = options;
-  const inputs = options === _NO_OPTIONS ? options : _costInputs("move_cost", options, _COST_OPTIONS);
+  const inputs = _onlyCostOptions(options) ? _NO_OPTIONS : _costInputs("move_cost", options, _COST_OPTIONS);
   if (move !== null && move !== undefined) return _moveCostKind(mode, features, distance, allowance, move, inputs);
   let cost = _keptCost(mode, features);
   if (cost === undefined) {
@@ -156,7 +183,7 @@ export function moveCost(mode, features = [], options = _NO_OPTIONS) {
       return _moveCostOnce(mode, features, cost, distance, allowance, inputs);
     }
   }
-  if ((allowance !== null && allowance !== undefined) || Object.keys(inputs).length) {
+  if ((allowance !== null && allowance !== undefined) || inputs !== _NO_OPTIONS) {
     return _moveCostOnce(mode, features, cost, distance, allowance, inputs);
   }
   if (distance === 1) return cost;
