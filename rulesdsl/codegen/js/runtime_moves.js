@@ -28,7 +28,7 @@ export class Share {
 }
 
 /** Python's "unhashable type" TypeError (runtime.js's ``_unhashable``) for a list or a dict,
-met where the Python module tests one for membership of a set (``feature in _OUTCOMES``). */
+ * met where the Python module tests one for membership of a set (``feature in _OUTCOMES``). */
 function _checkHashable(value) {
   if (value !== null && typeof value === "object") throw _unhashable(value);
 }
@@ -53,13 +53,12 @@ function _perDistance(mode, feature) {
   return FEATURES[feature].costs[mode];
 }
 
-const _MOVE_COSTS = new Map();
 /** Per mode, a tree of the places asked (a node per feature in the order given) holding each
  * one's answer at distance 1: filled as they are asked, so that asking again is a few lookups
  * (places that warn or raise are never kept; Python's ``_MOVE_COSTS``). */
-
-const _MOVE_COSTS_KEPT = 4096;
+const _MOVE_COSTS = new Map();
 /** At most this many answers are kept per mode. */
+const _MOVE_COSTS_KEPT = 4096;
 
 /** Python's ``_move_cost``: moveCost at distance 1 from the features (names checked, the
  * place checked, conflicts warned); kept per mode when it can be, as Python keeps it. */
@@ -101,6 +100,7 @@ function _moveCost(mode, features) {
   return answer;
 }
 
+/** Keeps a place's answer in its mode's tree (while the tree has room). */
 function _keep(mode, features, answer) {
   let root = _MOVE_COSTS.get(mode);
   if (root === undefined) _MOVE_COSTS.set(mode, (root = { answer: undefined, next: null, size: 0 }));
@@ -156,6 +156,7 @@ function _costInputs(fn, options, known) {
 }
 
 const _COST_OPTIONS = ["distance", "allowance", "move"];
+const _ENTER_OPTIONS = ["available", "allowance", "move"];
 
 /** Whether moveCost's ``options`` hold none but its own (the common case, tested without
  * making anything). */
@@ -163,7 +164,6 @@ function _onlyCostOptions(options) {
   for (const name in options) if (name !== "distance" && name !== "allowance" && name !== "move") return false;
   return true;
 }
-const _ENTER_OPTIONS = ["available", "allowance", "move"];
 
 /** Movement cost for ``mode`` through a place with ``features``: the features' costs per
  * distance summed with the entry cost, times ``distance``, plus the costs paid once per move
