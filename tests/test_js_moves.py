@@ -14,29 +14,32 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.codegen import js as js_target
-from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import data as js_data
 from rulesdsl.codegen.js import facing as js_facing
 from rulesdsl.codegen.js import moves as js_moves
 from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.plan import values as plan_values
-from rulesdsl.compiler import Compiler
-from tests.conftest import RULESETS
-from tests.test_js_target import TESTS_JS, _typescript, mismatches, node, write_package
+from tests.test_js_target import (
+    TESTS_JS,
+    _typescript,
+    mismatched_functions,
+    node,
+    plan_of,
+    write_package,
+)
 
 __all__ = ["node"]  # the fixture, imported for the tests below
 
 
-@functools.cache
-def _plan(rid: str) -> module_plan.ModulePlan:
-    """The plan of a bundled ruleset, compiled once for the tests below (plans are frozen)."""
-    compiled = Compiler().compile_file(RULESETS / f"{rid}.terrain")
-    assert compiled.ruleset is not None
-    return module_plan.build(compiled.ruleset)
+_plan = functools.cache(plan_of)
+"""Each bundled ruleset's plan, compiled once for the tests below (plans are frozen)."""
 
 
-def _functions(found: list[tuple[dict[str, object], object, object]]) -> set[object]:
-    return {query["function"] for query, _, _ in found}
+def caught(rid: str, tmp_path: Path) -> set[str]:
+    """The functions the differential test finds wrong in ``rid``'s package, written with the
+    emitters as they are (broken by the test)."""
+    plan = _plan(rid)
+    return mismatched_functions(plan, rid, write_package(plan, tmp_path))
 
 
 def test_differential_test_sees_prohibited_costs_written_as_impassable(
@@ -52,9 +55,7 @@ def test_differential_test_sees_prohibited_costs_written_as_impassable(
         return real(cost)
 
     monkeypatch.setattr(js_data, "per_distance_js", broken)
-    plan = _plan("battletech_tacops")
-    found = mismatches(plan, "battletech_tacops", write_package(plan, tmp_path), seed=37)
-    assert "move_cost" in _functions(found)
+    assert "move_cost" in caught("battletech_tacops", tmp_path)
 
 
 def test_differential_test_sees_a_flat_cost_emitted_as_a_share(
@@ -69,9 +70,7 @@ def test_differential_test_sees_a_flat_cost_emitted_as_a_share(
         return real(cost)
 
     monkeypatch.setattr(js_moves, "once_js", broken)
-    plan = _plan("skirmish_keywords")
-    found = mismatches(plan, "skirmish_keywords", write_package(plan, tmp_path), seed=37)
-    assert "move_cost" in _functions(found)
+    assert "move_cost" in caught("skirmish_keywords", tmp_path)
 
 
 BREAKS = {
@@ -107,10 +106,7 @@ def test_differential_test_sees_a_broken_moves_runtime(
         return text
 
     monkeypatch.setattr(js_target, "runtime", broken)
-    rid = RULESETS_OF[name]
-    plan = _plan(rid)
-    found = mismatches(plan, rid, write_package(plan, tmp_path), seed=37)
-    assert function in _functions(found)
+    assert function in caught(RULESETS_OF[name], tmp_path)
 
 
 FACING_BREAKS = {
@@ -132,9 +128,7 @@ def test_differential_test_sees_a_broken_facing_runtime(
     text = js_facing.runtime_facing()
     assert line in text
     monkeypatch.setattr(js_facing, "runtime_facing", lambda: text.replace(line, broken_line))
-    plan = _plan("void_patrol")
-    found = mismatches(plan, "void_patrol", write_package(plan, tmp_path), seed=37)
-    assert _functions(found) & {"route_cost", "cheapest_route", "reachable"}
+    assert caught("void_patrol", tmp_path) & {"route_cost", "cheapest_route", "reachable"}
 
 
 def test_differential_test_sees_a_manoeuvre_emitted_without_its_once_per_move(
@@ -147,9 +141,7 @@ def test_differential_test_sees_a_manoeuvre_emitted_without_its_once_per_move(
         return real(move if move is None else dataclasses.replace(move, once=False))
 
     monkeypatch.setattr(js_facing, "manoeuvre_js", broken)
-    plan = _plan("void_patrol")
-    found = mismatches(plan, "void_patrol", write_package(plan, tmp_path), seed=37)
-    assert _functions(found) & {"route_cost", "cheapest_route", "reachable"}
+    assert caught("void_patrol", tmp_path) & {"route_cost", "cheapest_route", "reachable"}
 
 
 def test_declarations_type_check_a_consumer_of_facing_routes(
