@@ -42,6 +42,24 @@ def per_distance_js(cost: plan_values.PerDistance) -> str:
             assert_never(cost)
 
 
+def fields_js(fields: Mapping[str, str]) -> str:
+    """A record's fields, their values already JavaScript, as an object literal: one a line."""
+    body = "".join(
+        f"  {name}: {value.replace(chr(10), chr(10) + '  ')},\n" for name, value in fields.items()
+    )
+    return "{\n" + body + "}"
+
+
+def frozen_list_js(items: Iterable[str]) -> str:
+    """A frozen array of items already JavaScript: on one line when it is short, else one a line."""
+    items = list(items)
+    one_line = f"Object.freeze([{', '.join(items)}])"
+    if len(one_line) <= 100 and "\n" not in one_line:
+        return one_line
+    indented = (item.replace("\n", "\n  ") for item in items)
+    return "Object.freeze([\n" + "".join(f"  {item},\n" for item in indented) + "])"
+
+
 def feature_js(f: plan_data.Feature) -> str:
     costs = dict_js({mode: per_distance_js(c) for mode, c in f.costs.items()})
     fields = f"id: {string_js(f.id)}, layer: {string_js(f.layer)}, labels: {labels_js(f.labels)}"

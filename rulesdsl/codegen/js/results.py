@@ -1,6 +1,6 @@
-"""The plan's results tables and triggers as JavaScript (for :mod:`rulesdsl.codegen.js`): the
-data ``roll`` reads on a results table (``runtime_results.js``) and their declarations, as
-the Python module carries them (``module_sight.py.j2``'s RESULTS_TABLES, and TRIGGERS)."""
+"""The plan's results tables as JavaScript (for :mod:`rulesdsl.codegen.js`): the data ``roll``
+reads on a results table (``runtime_results.js``) and their declarations, as the Python module
+carries them (``module_sight.py.j2``'s RESULTS_TABLES and _RESULT_ROWS)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from importlib import resources
 
-from rulesdsl.codegen.js.data import dict_js, fraction_js, strings_js
+from rulesdsl.codegen.js.data import dict_js, fields_js, fraction_js, frozen_list_js, strings_js
 from rulesdsl.codegen.js.values import comment, labels_js, literal_js, number_js, string_js
 from rulesdsl.codegen.plan import data as plan_data
 
@@ -21,14 +21,6 @@ def _optional(value: str | int | None) -> str:
     if value is None:
         return "null"
     return string_js(value) if isinstance(value, str) else str(value)
-
-
-def _fields(fields: Mapping[str, str]) -> str:
-    """A record's fields, already JavaScript, as an object literal: one a line."""
-    body = "".join(
-        f"  {name}: {value.replace(chr(10), chr(10) + '  ')},\n" for name, value in fields.items()
-    )
-    return "{\n" + body + "}"
 
 
 def column_js(c: plan_data.ResultColumn) -> str:
@@ -47,7 +39,7 @@ def chances_js(by_column: Mapping[str, Mapping[str, Fraction]]) -> str:
 
 def results_table_js(t: plan_data.ResultsTable) -> str:
     """A results table as ``new ResultsTable({...})``, its fields camelCased."""
-    rows = ", ".join(
+    rows = frozen_list_js(
         f"Object.freeze([{_optional(r.low)}, {_optional(r.high)}, {strings_js(r.outcomes)}])"
         for r in t.rows
     )
@@ -61,10 +53,10 @@ def results_table_js(t: plan_data.ResultsTable) -> str:
         "labels": labels_js(t.labels),
         "dice": literal_js(t.dice),
         "by": string_js(t.by),
-        "columns": "Object.freeze([" + ", ".join(column_js(c) for c in t.columns) + "])",
+        "columns": frozen_list_js(column_js(c) for c in t.columns),
         "outcomes": dict_js({o: labels_js(labels) for o, labels in t.outcomes.items()}),
         "naturals": f"new Map([{naturals}])",
-        "rows": f"Object.freeze([{rows}])",
+        "rows": rows,
         "modifiers": dict_js({m: str(v) for m, v in t.modifiers.items()}),
         "chances": chances_js(t.chances),
         "chancesWith": dict_js({m: chances_js(cs) for m, cs in t.chances_with.items()}),
@@ -75,7 +67,7 @@ def results_table_js(t: plan_data.ResultsTable) -> str:
         "shifts": dict_js({m: str(v) for m, v in t.shifts.items()}),
         "onDoubles": _optional(t.on_doubles),
     }
-    return f"new ResultsTable({_fields(fields)})"
+    return f"new ResultsTable({fields_js(fields)})"
 
 
 def results_js(d: plan_data.DataPlan) -> list[str]:

@@ -27,12 +27,14 @@ export class Sight {
   }
 }
 
-/** A line-of-sight rule: its values by feature, the total that blocks (null: only BLOCKED
- * places block), which places count (``between``, ``target``, ``both``), the unit of the
- * length ``crossed`` a step's value takes, and the values that differ per viewer's unit type. */
+/** A line-of-sight rule: ``values`` by feature, the total that blocks (``blocksAt``, null: only
+ * BLOCKED places block; ``blocksAbove``: only a total above it), which places count
+ * (``counts``: ``between``, ``target``, ``both``; ``targetInside``: the target's place adds to
+ * the hindrance, not to what blocks), the unit of the length ``crossed`` a step's value takes,
+ * and the values that differ per viewer's unit type (``byMode``). */
 export class SightRule {
-  constructor(id, labels, blocksAt, counts, crossed, values, targetInside, blocksAbove, byMode) {
-    Object.assign(this, { id, labels, blocksAt, counts, crossed, values, targetInside, blocksAbove, byMode });
+  constructor(fields) {
+    Object.assign(this, fields);
     Object.freeze(this);
   }
 }
@@ -159,7 +161,7 @@ export function lineOfSight(name, places, { crossed = null, mode = null, conditi
   if (typeof name !== "string" || !Object.hasOwn(SIGHTS, name)) {
     _checkName("line_of_sight", "name", name, SIGHTS, "sight rule");
   }
-  if (!Array.isArray(places)) throw new ArgumentTypeError("lineOfSight", "places", places, "must be an array of places");
+  if (!Array.isArray(places)) throw new ArgumentTypeError("line_of_sight", "places", places, "must be an array of places");
   const rule = SIGHTS[name];
   const viewer = mode !== null && mode !== undefined;
   if (viewer) _checkName("line_of_sight", "mode", mode, _SIGHT_MODES, "mode");

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from rulesdsl.codegen.js.data import dict_js, strings_js
+from rulesdsl.codegen.js.data import dict_js, fields_js, strings_js
 from rulesdsl.codegen.js.values import cell_js, labels_js, number_js, string_js
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan.sight import SightPlan, SightRule
@@ -17,17 +17,20 @@ def runtime_sight() -> str:
 
 
 def sight_rule_js(rule: SightRule) -> str:
-    values = dict_js({f: cell_js(v) for f, v in rule.by_feature.items()})
-    by_mode = dict_js(
-        {m: dict_js({f: cell_js(v) for f, v in vs.items()}) for m, vs in rule.by_mode.items()}
-    )
-    blocks_at = "null" if rule.blocks_at is None else number_js(rule.blocks_at)
-    crossed = "null" if rule.crossed is None else string_js(rule.crossed)
-    flags = ", ".join("true" if f else "false" for f in (rule.target_inside, rule.blocks_above))
-    return (
-        f"new SightRule({string_js(rule.id)}, {labels_js(rule.labels)}, {blocks_at}, "
-        f"{string_js(rule.counts)}, {crossed}, {values}, {flags}, {by_mode})"
-    )
+    """A sight rule as ``new SightRule({...})``, its fields camelCased."""
+    by_mode = {m: dict_js({f: cell_js(v) for f, v in vs.items()}) for m, vs in rule.by_mode.items()}
+    fields = {
+        "id": string_js(rule.id),
+        "labels": labels_js(rule.labels),
+        "blocksAt": "null" if rule.blocks_at is None else number_js(rule.blocks_at),
+        "counts": string_js(rule.counts),
+        "crossed": "null" if rule.crossed is None else string_js(rule.crossed),
+        "values": dict_js({f: cell_js(v) for f, v in rule.by_feature.items()}),
+        "targetInside": "true" if rule.target_inside else "false",
+        "blocksAbove": "true" if rule.blocks_above else "false",
+        "byMode": dict_js(by_mode),
+    }
+    return f"new SightRule({fields_js(fields)})"
 
 
 def outcomes_js(sight: SightPlan) -> list[str]:
