@@ -62,8 +62,8 @@ def frozen_list_js(items: Iterable[str]) -> str:
 
 def feature_js(f: plan_data.Feature) -> str:
     costs = dict_js({mode: per_distance_js(c) for mode, c in f.costs.items()})
-    fields = f"id: {string_js(f.id)}, layer: {string_js(f.layer)}, labels: {labels_js(f.labels)}"
-    return f"Object.freeze({{{fields}, costs: {costs}}})"
+    fields = {"id": string_js(f.id), "layer": string_js(f.layer), "labels": labels_js(f.labels)}
+    return f"Object.freeze({fields_js({**fields, 'costs': costs})})"
 
 
 def _optional(name: str | None) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from rulesdsl.codegen.js.data import dict_js
+from rulesdsl.codegen.js.data import dict_js, fields_js
 from rulesdsl.codegen.js.values import number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
 
@@ -38,7 +38,7 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
         "turnModesByMove": f"Object.freeze([{by_move}])",
         "untilSpent": "true" if f.until_spent else "false",
     }
-    return f"new FacingRule({dict_js(fields)})"
+    return f"new FacingRule({fields_js(fields)})"
 
 
 def runtime_facing() -> str:

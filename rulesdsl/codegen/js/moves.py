@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import assert_never
 
-from rulesdsl.codegen.js.data import dict_js, per_distance_js, strings_js
+from rulesdsl.codegen.js.data import dict_js, fields_js, per_distance_js, strings_js
 from rulesdsl.codegen.js.dts import union
 from rulesdsl.codegen.js.values import labels_js, number_js, string_js
 from rulesdsl.codegen.plan import ModulePlan
@@ -45,17 +45,13 @@ def _set(names: Iterable[str]) -> str:
 
 
 def mode_js(m: plan_header.ModePlan) -> str:
-    return (
-        f"Object.freeze({{id: {string_js(m.id)}, labels: {labels_js(m.labels)}, "
-        f"keywords: {strings_js(m.keywords)}}})"
-    )
+    fields = {"id": string_js(m.id), "labels": labels_js(m.labels)}
+    return f"Object.freeze({fields_js({**fields, 'keywords': strings_js(m.keywords)})})"
 
 
 def layer_js(la: plan_header.LayerPlan) -> str:
-    return (
-        f"Object.freeze({{id: {string_js(la.id)}, labels: {labels_js(la.labels)}, "
-        f"scope: {string_js(la.scope)}, features: {strings_js(la.features)}}})"
-    )
+    fields = {"id": string_js(la.id), "labels": labels_js(la.labels), "scope": string_js(la.scope)}
+    return f"Object.freeze({fields_js({**fields, 'features': strings_js(la.features)})})"
 
 
 def header_js(h: plan_header.HeaderPlan) -> list[str]:
