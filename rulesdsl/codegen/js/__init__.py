@@ -3,10 +3,11 @@ and browsers), ``<id>.d.ts`` and ``package.json``, written from the module plan 
 (:mod:`rulesdsl.codegen.plan`), never from the IR nor the Python templates.
 
 The module carries a fixed runtime (``runtime.js``: errors with the Python module's kinds and
-messages, argument checks, records, ``lookup`` and ``param``) and, from the plan, the
-ruleset's data and code: one ``<node>_js`` function per plan node (:mod:`.code`,
-:mod:`.values`). It answers what the plan's real sections hold so far: tables, parameters,
-steps and decisions (docs/module-api-js.md says what it does not answer yet).
+messages, argument checks, records, ``lookup`` and ``param``), a runtime part per area
+(``runtime_<area>.js``: moves, routes, facing, sight, results; facing only where the rules have
+it) and, from the plan, the ruleset's data and code: one ``<node>_js`` function per plan node
+(:mod:`.code`, :mod:`.values`, :mod:`.data`, :mod:`.moves`, :mod:`.routes`, :mod:`.facing`,
+:mod:`.sight`, :mod:`.results`). docs/module-api-js.md lists what it answers.
 """
 
 from __future__ import annotations
