@@ -4,10 +4,11 @@ and browsers), ``<id>.d.ts`` and ``package.json``, written from the module plan 
 
 The module carries a fixed runtime (``runtime.js``: errors with the Python module's kinds and
 messages, argument checks, records, ``lookup`` and ``param``), a runtime part per area
-(``runtime_<area>.js``: moves, routes, facing, sight, results; facing only where the rules have
-it) and, from the plan, the ruleset's data and code: one ``<node>_js`` function per plan node
-(:mod:`.code`, :mod:`.values`, :mod:`.data`, :mod:`.moves`, :mod:`.routes`, :mod:`.facing`,
-:mod:`.sight`, :mod:`.results`). docs/module-api-js.md lists what it answers.
+(``runtime_<area>.js``: moves and routes in every module; facing, sight and results where
+the rules have them) and, from the plan, the ruleset's data and code: one ``<node>_js``
+function per plan node (:mod:`.code`, :mod:`.values`, :mod:`.data`, :mod:`.moves`,
+:mod:`.routes`, :mod:`.facing`, :mod:`.sight`, :mod:`.results`). docs/module-api-js.md lists
+what it answers.
 """
 
 from __future__ import annotations
