@@ -51,13 +51,17 @@ def _state(rng: random.Random, cells: list[Any], count: int) -> Any:
     return [list(rng.choice(cells)), rng.randrange(count)]
 
 
-def _walk(rng: random.Random, cells: list[Any], count: int) -> list[Any]:
-    """A move: from a pair, each action a step (forward mostly) or a turn of one heading."""
+def _walk(rng: random.Random, cells: list[Any], count: int, turns: int = 0) -> list[Any]:
+    """A move: from a pair, ``turns`` turns in place first (pivots, where the turn mode asks
+    for places straight), then each action a step (forward mostly) or a turn of one heading."""
     state = _state(rng, cells, count)
     route = [state]
     if not (isinstance(state, list) and isinstance(state[0], list) and state[1] in range(count)):
         return route
     (x, y), heading = state
+    for _ in range(turns):
+        heading = (heading + rng.choice([1, -1])) % count
+        route.append([[x, y], heading])
     straight = 0
     for _ in range(rng.randint(0, 7)):
         pick = rng.random()
@@ -90,6 +94,9 @@ def _options(rng: random.Random, plan: ModulePlan) -> dict[str, Any]:
 
 
 def facing_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
+    """Each facing rule's routes, drawn from a generator of their own (one draw of ``rng``),
+    so that the other generators' draws do not change these."""
+    rng = random.Random(rng.random())
     rules = plan.movement.facings
     for _ in range(60 if rules else 0):
         rule = rng.choice(rules)
@@ -101,7 +108,12 @@ def facing_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
             kwargs = _options(rng, plan)
             if rng.random() < 0.2:
                 kwargs["entered"] = [list(rng.choice(cells))] if cells else [3]
-            walk = _walk(rng, cells, count)
+            pivot = rule.manoeuvres.get("pivot")
+            turns = 0
+            if pivot is not None and rng.random() < 0.3:  # pivots at a speed that allows them
+                turns = rng.choice([1, 2, 2])
+                kwargs["allowance"] = rng.choice([1, 2, pivot.up_to_speed or 3])
+            walk = _walk(rng, cells, count, turns)
             mode = rule.mode
             yield _query("route_cost", spec, [mode, walk], kwargs)
             goal = walk[-1] if rng.random() < 0.6 else _state(rng, cells, count)
