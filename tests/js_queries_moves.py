@@ -114,12 +114,28 @@ def path_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
         yield {"function": "path_cost", "args": args, "kwargs": kwargs}
 
 
+def kind_queries(plan: ModulePlan) -> Iterator[Query]:
+    """A kind of move through a place with a cost paid once per move, the allowance given (the
+    kind scales it for a share of it): drawn from a generator of their own, seeded by the
+    ruleset's id, so that they change no other generator's draws."""
+    rng = random.Random(f"{plan.header.id} kinds of move")
+    once = sorted({c.feature for c in plan.movement.per_move_costs})
+    moves = [k.id for k in plan.movement.moves]
+    for _ in range(60 if once and moves else 0):
+        kwargs = {"move": rng.choice(moves), "allowance": q.number(rng, 0, 12)}
+        for name in plan.movement.cost_inputs:
+            kwargs[name] = q.number(rng, 0, 8)
+        args = [_mode(rng, plan), rng.choice(once), *place(rng, plan)[:1]]
+        yield {"function": "move_cost", "args": args, "kwargs": kwargs}
+
+
 def queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
     """Every movement question, in turn."""
     yield from cost_queries(rng, plan)
     yield from state_queries(rng, plan)
     yield from rolls_queries(rng, plan)
     yield from path_queries(rng, plan)
+    yield from kind_queries(plan)
 
 
 def full(value: Any) -> list[dict[str, Any]]:
