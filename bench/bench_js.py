@@ -80,6 +80,24 @@ ROWS = [
         'm.lineOfSight("los", [["clear"], ["light_woods"], ["heavy_woods"], ["clear"]])',
         'h.lineOfSight("los", [["clear"], ["light_woods"], ["heavy_woods"], ["clear"]])',
     ),
+    Row(
+        "moveCost, one feature",
+        "battletech_tacops",
+        'm.moveCost("mech", ["light_woods"])',
+        'h.moveCost("mech", ["light_woods"])',
+    ),
+    Row(
+        "moveCost, three features",
+        "battletech_tacops",
+        'm.moveCost("mech", ["light_woods", "deep_snow", "mud"])',
+        'h.moveCost("mech", ["light_woods", "deep_snow", "mud"])',
+    ),
+    Row(
+        "moveCost, distance 3",
+        "heavy_gear",
+        'm.moveCost("walker", ["soft"], { distance: 3 })',
+        'h.moveCost("walker", ["soft"], { distance: 3 })',
+    ),
 ]
 
 

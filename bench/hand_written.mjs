@@ -125,6 +125,35 @@ function lineOfSight(m) {
 }
 
 /** The floors of a module's questions, for those its data has. */
+/** ``moveCost(mode, features, {distance})`` from ``mode -> feature -> cost per distance``: the
+entry cost and the features' costs added up, PROHIBITED before IMPASSABLE, times ``distance``. */
+function moveCost(m) {
+  const costs = new Map(
+    Object.keys(m.MODES).map((mode) => [
+      mode,
+      new Map(Object.values(m.FEATURES).map((f) => [f.id, f.costs[mode]])),
+    ]),
+  );
+  return function moveCost(mode, features = [], { distance = 1 } = {}) {
+    const byFeature = must(costs.get(mode), "mode");
+    let total = m.ENTRY_COST;
+    let impassable = false;
+    for (const feature of features) {
+      const cost = must(byFeature.get(feature), "feature");
+      if (cost === m.PROHIBITED) return cost;
+      if (cost === m.IMPASSABLE) impassable = true;
+      else total += cost;
+    }
+    return impassable ? m.IMPASSABLE : total * distance;
+  };
+}
+
 export function handWritten(m) {
-  return { modifier: modifier(m), roll: roll(m), resultsRoll: resultsRoll(m), lineOfSight: lineOfSight(m) };
+  return {
+    modifier: modifier(m),
+    roll: roll(m),
+    resultsRoll: resultsRoll(m),
+    lineOfSight: lineOfSight(m),
+    moveCost: moveCost(m),
+  };
 }

@@ -210,7 +210,7 @@ def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
 def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
     """Random questions for one ruleset's module, every function it answers asked in turn
     until there are ``at_least`` of them."""
-    from tests import js_queries_sight  # its generators use this module's helpers
+    from tests import js_queries_facing, js_queries_moves, js_queries_routes, js_queries_sight
 
     rng = random.Random(seed)
     drawn: list[Query] = []
@@ -223,6 +223,9 @@ def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
             *modifier_queries(rng, plan),
             *conflict_queries(rng, plan),
             *roll_queries(rng, plan),
+            *js_queries_moves.queries(rng, plan),
+            *js_queries_routes.route_queries(rng, plan),
+            *js_queries_facing.facing_queries(rng, plan),
             *js_queries_sight.sight_and_results_queries(rng, plan),
         ]
     return drawn
@@ -274,6 +277,13 @@ def plain(module: ModuleType, value: Any) -> list[dict[str, Any]]:
     return [fields[name]()]
 
 
+def full_form(module: ModuleType, value: Any) -> list[dict[str, Any]]:
+    """A query's answer in full (``"full": true``): rolls due, each record whole."""
+    from tests.js_queries_moves import full
+
+    return full(value)
+
+
 def detail(module: ModuleType, value: Any) -> dict[str, Any]:
     """What the differential test compares beside the plain form (as the runner's): a line's
     hindrance per place, a result's column, totals, naturalness and effects."""
@@ -288,12 +298,23 @@ def detail(module: ModuleType, value: Any) -> dict[str, Any]:
 
 def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
     name, args, kwargs = query["function"], decoded(query["args"]), decoded(query["kwargs"])
-    function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
+            if query.get("facing"):  # a facing route question (tests/js_queries_facing.py)
+                from tests import js_queries_facing
+
+                asked = {**query, "args": args, "kwargs": kwargs}
+                return {"answer": json.loads(json.dumps(js_queries_facing.ask(module, asked)))}
+            if "board" in query:  # a route question (tests/js_queries_routes.py)
+                from tests import js_queries_routes
+
+                asked = {**query, "args": args, "kwargs": kwargs}
+                return {"answer": json.loads(json.dumps(js_queries_routes.ask(module, asked)))}
+            function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
             value = function(*args, **kwargs)
-            answer = {"answer": plain(module, value), **detail(module, value)}
+            form = full_form if query.get("full") else plain
+            answer = {"answer": form(module, value), **detail(module, value)}
             return dict(json.loads(json.dumps(answer)))
     except Exception as error:  # every error the module raises is compared with JavaScript's
         return {"error": type(error).__name__, "message": str(error)}

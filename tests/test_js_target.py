@@ -93,7 +93,13 @@ def answered(plan: module_plan.ModulePlan) -> set[str]:
     dice = {"roll", "chance"} if plan.data.dice_tables or plan.data.results_tables else set()
     sight = {"line_of_sight"} if plan.sight.rules else set()
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
-    return {"lookup", "param", "modifier", "conflicts", *dice, *sight, *code}
+    moves = {"move_cost", "can_enter", "can_end", "must_stop", "path_cost", "rolls_due"}
+    return {"lookup", "param", "modifier", "conflicts", *dice, *sight, *code, *moves, "route_cost"}
+
+
+def asked(plan: module_plan.ModulePlan, vectors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The vectors whose questions the JavaScript module answers."""
+    return [v for v in vectors if v["question"] in answered(plan)]
 
 
 # ---- the example vectors -----------------------------------------------------------------------
@@ -104,12 +110,14 @@ def test_js_module_passes_the_example_vectors(
     rid: str, node: str, plans: dict[str, module_plan.ModulePlan], packages: dict[str, Path]
 ) -> None:
     vectors = json.loads((GENERATED / f"{rid}.examples.json").read_text("utf-8"))["vectors"]
-    asked = [v for v in vectors if v["question"] in answered(plans[rid])]
-    queries = [{"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in asked]
+    chosen = asked(plans[rid], vectors)
+    queries = [
+        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in chosen
+    ]
     answers = js_queries.ask_node(packages[rid], queries)
     wrong = [
         (v["text"], a)
-        for v, a in zip(asked, answers, strict=True)
+        for v, a in zip(chosen, answers, strict=True)
         if not js_queries.same(a.get("answer"), v["expected"])
     ]
     assert not wrong
@@ -124,12 +132,25 @@ def test_js_module_answers_vectors_of_every_kind_it_covers(
     for rid, plan in plans.items():
         vectors = json.loads((GENERATED / f"{rid}.examples.json").read_text("utf-8"))["vectors"]
         steps = {s.name for s in plan.code.steps}
-        for q in (v["question"] for v in vectors if v["question"] in answered(plan)):
+        for q in (v["question"] for v in asked(plan, vectors)):
             kinds.add("step" if q in steps else q if q in _NAMED else "decision")
     assert kinds == {*_NAMED, "step", "decision"}
 
 
-_NAMED = {"lookup", "modifier", "roll", "chance", "line_of_sight"}
+_NAMED = {
+    "lookup",
+    "modifier",
+    "roll",
+    "chance",
+    "move_cost",
+    "can_enter",
+    "can_end",
+    "must_stop",
+    "path_cost",
+    "rolls_due",
+    "route_cost",
+    "line_of_sight",
+}
 """The questions the vectors ask by their own name (steps and decisions have the rule's)."""
 
 
@@ -147,6 +168,18 @@ def mismatches(plan: module_plan.ModulePlan, rid: str, module_js: Path, seed: in
         for q, e, g in zip(queries, expected, got, strict=True)
         if not js_queries.same(e, g)
     ]
+
+
+def plan_of(rid: str) -> module_plan.ModulePlan:
+    """A bundled ruleset's module plan, for a test that writes it with an emitter broken."""
+    compiled = Compiler().compile_file(RULESETS / f"{rid}.terrain")
+    assert compiled.ruleset is not None, rid
+    return module_plan.build(compiled.ruleset)
+
+
+def mismatched_functions(plan: module_plan.ModulePlan, rid: str, module_js: Path) -> set[str]:
+    """The functions whose answers or errors differ from the Python module's (seed 37)."""
+    return {query["function"] for query, _, _ in mismatches(plan, rid, module_js, seed=37)}
 
 
 @pytest.mark.parametrize("rid", IDS)

@@ -64,3 +64,41 @@ const chance = RESULTS_TABLES.crt.chances[named.column]["de"];
 // @ts-expect-error: no such column
 roll("crt", 3, { column: "odds_9_1" });
 console.log(lane, rise, word, pilot, hindrance, result.id, chance.numerator);
+
+// Movement (runtime_moves.js): unit types and features are literal unions too.
+import { canEnd, canEnter, moveCost, mustStop, pathCost, rollsDue } from "./heavy_gear.js";
+const soft: number | typeof IMPASSABLE = moveCost("walker", ["soft"], { distance: 2 });
+const enters: boolean = canEnter("walker", ["soft"], { available: 3 });
+const ends: boolean = canEnd("walker", ["soft"]) && !mustStop("walker", ["soft"]);
+const rolls: readonly { roll: string; modifier: number }[] = rollsDue("walker", ["soft"], { on: "entering" });
+// @ts-expect-error: no such unit type
+moveCost("walkers", ["soft"]);
+// @ts-expect-error: no such time for a roll
+rollsDue("walker", ["soft"], { on: "leaving" });
+try {
+  pathCost("dsssd");
+} catch (error) {
+  if (error instanceof InvalidPlace) console.log(error.code);
+}
+console.log(soft, enters, ends, rolls);
+
+// Boards and routes (runtime_routes.js): a place is compared by value; grids are literal unions.
+import { Board, Reach, cheapestRoute, reachable, routeCost, type BoardPlace, type FeatureName, type Route } from "./heavy_gear.js";
+const board = new Board(
+  new Map<BoardPlace, FeatureName[]>([
+    [[0, 0], ["soft"]],
+    [[1, 0], ["soft"]],
+  ]),
+  { grid: "hex" },
+);
+const route: Route = routeCost(board, "walker", [[0, 0], [1, 0]], { allowance: 4 });
+const total: number | typeof IMPASSABLE = route.legal ? route.total : IMPASSABLE;
+const cheapest: Route | null = cheapestRoute(board, "walker", [0, 0], [1, 0]);
+const reach: Reach = reachable(board, "walker", [0, 0], 3);
+const near: number | undefined = reach.get([1, 0]);
+for (const [place, cost] of reach) console.log(place, cost);
+// @ts-expect-error: no such grid
+new Board(new Map(), { grid: "hexes" });
+// @ts-expect-error: a board's places name features only
+new Board(new Map([["a", ["nothing"]]]), { grid: "hex" });
+console.log(total, cheapest?.steps.length, near, board.neighbours([0, 0]).length);

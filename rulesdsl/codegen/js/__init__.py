@@ -3,10 +3,12 @@ and browsers), ``<id>.d.ts`` and ``package.json``, written from the module plan 
 (:mod:`rulesdsl.codegen.plan`), never from the IR nor the Python templates.
 
 The module carries a fixed runtime (``runtime.js``: errors with the Python module's kinds and
-messages, argument checks, records, ``lookup`` and ``param``) and, from the plan, the
-ruleset's data and code: one ``<node>_js`` function per plan node (:mod:`.code`,
-:mod:`.values`). It answers what the plan's real sections hold so far: tables, parameters,
-steps and decisions (docs/module-api-js.md says what it does not answer yet).
+messages, argument checks, records, ``lookup`` and ``param``), a runtime part per area
+(``runtime_<area>.js``: moves and routes in every module; facing, sight and results where
+the rules have them) and, from the plan, the ruleset's data and code: one ``<node>_js``
+function per plan node (:mod:`.code`, :mod:`.values`, :mod:`.data`, :mod:`.moves`,
+:mod:`.routes`, :mod:`.facing`, :mod:`.sight`, :mod:`.results`). docs/module-api-js.md lists
+what it answers.
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
+from rulesdsl.codegen.js.facing import facing_js
+from rulesdsl.codegen.js.moves import movement_dts, movement_js
 from rulesdsl.codegen.js.results import results_js, runtime_results
+from rulesdsl.codegen.js.routes import routes_js
 from rulesdsl.codegen.js.sight import outcomes_js, runtime_sight, sight_js
 from rulesdsl.codegen.js.values import (
     key_js,
@@ -33,8 +38,8 @@ from rulesdsl.codegen.js.values import (
 from rulesdsl.codegen.plan import data as plan_data
 
 
-def runtime() -> str:
-    return resources.files("rulesdsl.codegen.js").joinpath("runtime.js").read_text("utf-8")
+def runtime(part: str = "runtime.js") -> str:
+    return resources.files("rulesdsl.codegen.js").joinpath(part).read_text("utf-8")
 
 
 def table_js(t: plan_data.Table) -> str:
@@ -78,6 +83,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         *(["", runtime_sight().rstrip("\n")] if sight else []),
         *(["", runtime_results().rstrip("\n")] if results else []),
         "",
+        runtime("runtime_moves.js").rstrip("\n"),
+        "",
         "// ---- the ruleset ----",
         "",
         "export const RULESET = Object.freeze({",
@@ -98,6 +105,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "});",
         "",
         *data_js(plan.data),
+        *movement_js(plan),
         *outcomes_js(plan.sight),
         *(sight_js(plan) if sight else []),
         *(results_js(plan.data) if results else []),
@@ -113,6 +121,9 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "",
         f"export const STEPS = {_functions(s.name for s in code.steps)};",
         f"export const DECISIONS = {_functions(d.name for d in code.decisions)};",
+        "",
+        *routes_js(plan.movement),
+        *facing_js(plan.movement),
     ]
     return "\n".join(lines) + "\n"
 
@@ -142,7 +153,7 @@ def emit(plan: module_plan.ModulePlan) -> dict[str, str]:
     header = plan.header
     return {
         f"{header.id}.js": module_js(plan),
-        f"{header.id}.d.ts": dts(plan, header.id, header.version),
+        f"{header.id}.d.ts": dts(plan, header.id, header.version) + movement_dts(plan),
         "package.json": package_json(plan),
     }
 

@@ -1,0 +1,115 @@
+"""Facing in the JavaScript module (for :mod:`rulesdsl.codegen.js`): each facing rule of the
+plan's movement section as the module's ``FacingRule``, and the constants the facing runtime
+(``runtime_facing.js``, included only when the ruleset has facing rules) shares with the
+plan: the once-per-move bit of each manoeuvre, whether a refused one is costed."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from rulesdsl.codegen.js.data import dict_js, fields_js
+from rulesdsl.codegen.js.values import number_js, string_js
+from rulesdsl.codegen.plan import movement as plan_movement
+
+
+def _bound(value: float | None) -> str:
+    return "Infinity" if value is None else number_js(value)
+
+
+def manoeuvre_js(move: plan_movement.Manoeuvre | None) -> str:
+    """A manoeuvre as ``[extra cost, up to speed, once per move]``; null: not allowed."""
+    if move is None:
+        return "null"
+    once = "true" if move.once else "false"
+    return f"Object.freeze([{number_js(move.cost)}, {_bound(move.up_to_speed)}, {once}])"
+
+
+def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
+    """A facing rule as the module's record; its manoeuvres named as the plan's facing moves."""
+    modes = ", ".join(f"[{_bound(m.up_to_speed)}, {m.places}]" for m in f.turn_modes)
+    by_move = ", ".join(f"[{string_js(kind)}, {places}]" for kind, places in f.turn_modes_by_move)
+    fields = {
+        "grid": string_js(f.grid),
+        "headings": str(f.headings),
+        "turnCost": number_js(f.turn_cost),
+        "turnModes": f"Object.freeze([{modes}])",
+        **{move: manoeuvre_js(f.manoeuvres.get(move)) for move in moves},
+        "exactSpeed": "true" if f.exact_speed else "false",
+        "turnModesByMove": f"Object.freeze([{by_move}])",
+        "untilSpent": "true" if f.until_spent else "false",
+    }
+    return f"new FacingRule({fields_js(fields)})"
+
+
+def runtime_facing() -> str:
+    path = resources.files("rulesdsl.codegen.js").joinpath("runtime_facing.js")
+    return path.read_text("utf-8").rstrip("\n")
+
+
+def facing_js(plan: plan_movement.MovementPlan) -> list[str]:
+    """The facing runtime and its data; nothing for a ruleset without facing rules."""
+    if not plan.facings:
+        return []
+    bits = dict_js({move: str(bit) for move, bit in plan.once_bits.items()})
+    rules = {f.mode: facing_rule_js(f, plan.facing_moves) for f in plan.facings}
+    return [
+        "",
+        runtime_facing(),
+        "",
+        f"export const FACINGS = {dict_js(rules)};",
+        f"const _ONCE_BITS = {bits};",
+        f"const _REFUSED_COSTED = {'true' if plan.refused_costed else 'false'};",
+    ]
+
+
+def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
+    """The declarations of the facing records and FACINGS, and the route functions' overloads
+    for a unit type with facing (before the others, so that TypeScript picks them first);
+    nothing for a ruleset without facing rules."""
+    if not plan.facings:
+        return []
+    manoeuvres = "".join(f" readonly {move}: Manoeuvre | null;" for move in plan.facing_moves)
+    modes = " | ".join(string_js(f.mode) for f in plan.facings)
+    return [
+        "/** A manoeuvre: [extra cost, up to speed, once per move]. */",
+        "export type Manoeuvre = readonly [number, number, boolean];",
+        "export declare class FacingRule {",
+        "  readonly grid: string; readonly headings: 4 | 6 | 8; readonly turnCost: number;",
+        "  readonly turnModes: readonly (readonly [number, number])[];",
+        f" {manoeuvres}",
+        "  readonly exactSpeed: boolean; readonly untilSpent: boolean;",
+        "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
+        "}",
+        'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',
+        "export declare class FacingStep {",
+        "  readonly start: BoardPlace; readonly end: BoardPlace; readonly heading: number;",
+        "  readonly move: FacingMove; readonly features: readonly FeatureName[];",
+        "  readonly edge: readonly FeatureName[]; readonly cost: number | Marker;",
+        "  readonly straight: number;",
+        "}",
+        "export declare class FacingRoute {",
+        "  readonly total: number | Marker; readonly steps: readonly FacingStep[];",
+        "  readonly legal: boolean; readonly reason: string; readonly heading: number;",
+        "  readonly speed: number; readonly turnMode: number; readonly move: string;",
+        "  readonly rolls: readonly RollDue[];",
+        "}",
+        f"export type FacingModeName = {modes};",
+        "export declare const FACINGS: Readonly<Record<FacingModeName, FacingRule>>;",
+        "/** A unit with facing is where it is and which way it faces: [place, heading]. */",
+        "export type FacingState = readonly [BoardPlace, number];",
+        "/** The cost of a move with facing: each next pair one action (a step or a turn). */",
+        "export declare function routeCost(",
+        "  board: Board,",
+        "  mode: FacingModeName,",
+        "  route: Iterable<FacingState>,",
+        "  options?: RouteOptions,",
+        "): FacingRoute;",
+        "/** The cheapest legal move with facing to a place (any heading) or a pair. */",
+        "export declare function cheapestRoute(",
+        "  board: Board,",
+        "  mode: FacingModeName,",
+        "  start: FacingState,",
+        "  goal: BoardPlace | FacingState,",
+        "  options?: RouteOptions,",
+        "): FacingRoute | null;",
+    ]

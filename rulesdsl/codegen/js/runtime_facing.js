@@ -1,0 +1,468 @@
+// ---- facing: headings, turns, turn modes (follows module_facing.py.j2 piece by piece) ----
+
+/** A unit type's heading on a grid: ``headings`` ways it may face (heading ``h`` looks along
+ * the grid's ``h``-th neighbour, counter-clockwise from +x), what turning one costs, the turn
+ * modes by speed ([up to speed, places straight], first match wins), each move it may make
+ * beside going forward ([extra cost, up to speed, once per move], null: not allowed), whether
+ * it must spend exactly its speed, the turn modes by kind of move ([kind, places]: they win
+ * over those by speed), and whether the move may end on the step that spends the rest of its
+ * speed and more. */
+export class FacingRule {
+  constructor(fields) {
+    Object.assign(this, fields);
+    Object.freeze(this);
+  }
+}
+
+/** One action of a move with facing: from ``start`` into ``end`` (the same place for a turn)
+ * with ``heading`` after it; ``move`` is forward, backward, sideslip, turn or pivot;
+ * ``straight``: the places gone since the last turn, after it. */
+export class FacingStep {
+  constructor(start, end, heading, move, features, edge, cost, straight) {
+    Object.assign(this, { start, end, heading, move, features, edge, cost, straight });
+    Object.freeze(this);
+  }
+}
+
+/** A move with facing: its ``total``, ``steps``, whether it is ``legal`` (``reason`` says why
+ * not), the ``heading`` it ends with, the ``speed`` and ``turnMode`` it was judged by, the
+ * kind of ``move`` ("": none) and the ``rolls`` due along it (``step`` counts the actions). */
+export class FacingRoute {
+  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([])) {
+    Object.assign(this, { total, steps, legal, reason, heading, speed, turnMode, move, rolls });
+    Object.freeze(this);
+  }
+}
+
+const _EIGHT_STEPS = [[1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [-1, 1], [0, 1], [1, 1]];
+
+/** Python's ``%``: the result has the sign of the divisor. */
+function _mod(a, n) {
+  return ((a % n) + n) % n;
+}
+
+/** Python's ``format(x, "g")``: 6 significant digits, trailing zeros dropped. */
+function _g(x) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+  const [mantissa, exp] = Number(x).toExponential(5).split("e");
+  const exponent = Number(exp);
+  const trim = (text) => (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
+  if (exponent < -4 || exponent >= 6) {
+    const e = Math.abs(exponent) < 10 ? `0${Math.abs(exponent)}` : String(Math.abs(exponent));
+    return `${trim(mantissa)}e${exponent < 0 ? "-" : "+"}${e}`;
+  }
+  return trim(Number(x).toFixed(5 - exponent));
+}
+
+function _facingSteps(rule) {
+  if (rule.headings === 6) return _HEX_STEPS;
+  return rule.headings === 4 ? _SQUARE_STEPS : _EIGHT_STEPS;
+}
+
+/** The board a unit with facing moves on: a grid of its shape (and diagonals for 8 headings).
+ * Python reads the board's fields before it checks that it is a Board: its AttributeError. */
+function _facingBoard(fn, board, rule) {
+  if (!(board instanceof Board)) {
+    const error = new TypeError(`'${pyTypeName(board)}' object has no attribute '_neighbours'`);
+    error.code = "AttributeError";
+    throw error;
+  }
+  const shape = rule.headings === 6 ? "hex" : "square";
+  if (board._neighbours !== null || board._shape !== shape) {
+    throw new InvalidArgument(fn, "board", board.grid, `a unit with facing moves on a ${shape} grid board`);
+  }
+  if ((rule.headings === 8) !== Boolean(board._diagonal)) {
+    throw new InvalidArgument(fn, "board", board.grid, `this unit faces the grid '${rule.grid}'`);
+  }
+}
+
+/** The places a unit goes straight before it may turn: by kind of move, else by speed. */
+function _turnMode(rule, speed, move = null) {
+  for (const [kind, places] of rule.turnModesByMove) if (kind === move) return places;
+  for (const [upTo, places] of rule.turnModes) if (speed <= upTo) return places;
+  return rule.turnModes[rule.turnModes.length - 1][1];
+}
+
+function _allowed(move, speed, used, bit) {
+  return move !== null && speed <= move[1] && !(move[2] && used & bit);
+}
+
+function _headingArg(fn, rule, heading) {
+  if (typeof heading !== "number" || !Number.isInteger(heading)) {
+    throw new ArgumentTypeError(fn, "heading", heading, "must be an int");
+  }
+  if (!(0 <= heading && heading < rule.headings)) {
+    throw new InvalidArgument(fn, "heading", heading, `must be 0 to ${rule.headings - 1}`);
+  }
+  return heading;
+}
+
+/** A [place, heading] pair of ``board``: [the place as given, its key, the heading]. */
+function _stateArg(fn, argument, board, rule, state) {
+  const key = _placeKey(state);
+  const plain = key !== null && board._features.has(key);
+  if (plain || !(Array.isArray(state) && state.length === 2)) {
+    const reason = plain ? "must be a (place, heading) pair: the unit has facing" : "must be a (place, heading) pair";
+    throw new ArgumentTypeError(fn, argument, _shown(state), reason);
+  }
+  const place = _onBoard(fn, argument, board, state[0]);
+  return [state[0], place, _headingArg(fn, rule, state[1])];
+}
+
+function _facingSpeed(fn, rule, allowance) {
+  if (allowance === null || allowance === undefined) {
+    if (rule.exactSpeed) {
+      throw new InvalidArgument(fn, "allowance", null, "give the speed: the unit must spend it exactly");
+    }
+    return _INF;
+  }
+  return allowance;
+}
+
+/** routeCost for a unit type with facing (Python's ``_facing_route_cost``): ``route`` is
+ * [place, heading] pairs, the start first; each next pair is one action: a step into a
+ * neighbour (forward, backward or sideslip, the heading kept) or a turn in place. */
+function _facingRouteCost(board, mode, route, allowance, move, entered) {
+  const rule = FACINGS[mode];
+  _facingBoard("route_cost", board, rule);
+  let extra = _routeArgs("route_cost", board, mode, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance);
+  const before = _enteredArg("route_cost", board, entered);
+  if (typeof route === "string" || !_isIterable(route)) {
+    throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of (place, heading) pairs");
+  }
+  const states = [...route].map((s) => _stateArg("route_cost", "route", board, rule, s));
+  const speed = _facingSpeed("route_cost", rule, allowance);
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move);
+  return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before);
+}
+
+/** Each action of a facing route, costed: [steps, total, marker, reason] (the loop of
+ * ``_facing_route_cost``). */
+function _facingWalk(board, mode, rule, states, speed, extra, move) {
+  const modePlaces = _turnMode(rule, speed, move);
+  const count = rule.headings;
+  const steps = [];
+  let total = 0;
+  let marker = null;
+  let reason = "";
+  let straight = 0;
+  let used = 0;
+  const last = states.length - 1;
+  for (let i = 1; i <= last; i++) {
+    const [[start, from, was], [end, to, heading]] = [states[i - 1], states[i]];
+    if (from === to) {
+      const turned = _mod(heading - was, count);
+      const turns = Math.min(turned, count - turned);
+      if (turns === 0) {
+        throw new InvalidArgument("route_cost", "route", new _Tuple([_shown(end), heading]), `repeats the pair before it (step ${i})`);
+      }
+      let cost = turns * rule.turnCost;
+      let how = "turn";
+      if (!(straight >= modePlaces && (turns === 1 || modePlaces === 0))) {
+        if (_allowed(rule.pivot, speed, used, _ONCE_BITS.pivot)) {
+          how = "pivot";
+          cost += rule.pivot[0];
+          used |= rule.pivot[2] ? _ONCE_BITS.pivot : 0;
+        } else if (!reason) {
+          reason = `step ${i} turns after ${straight} place${straight !== 1 ? "s" : ""} straight (turn mode ${modePlaces} at speed ${_g(speed)})`;
+        }
+      }
+      straight = 0;
+      steps.push(new FacingStep(start, end, heading, how, _NO_EDGE, _NO_EDGE, cost, straight));
+      total += cost;
+      continue;
+    }
+    const [dq, dr] = [Number(end[0]) - Number(start[0]), Number(end[1]) - Number(start[1])];
+    const direction = _facingSteps(rule).findIndex(([q, r]) => q === dq && r === dr);
+    if (direction < 0) {
+      throw new InvalidArgument("route_cost", "route", _shown(end), `is not next to ${pyRepr(_shown(start))} (step ${i})`);
+    }
+    let extraCost = 0;
+    let how = "forward";
+    const side = _mod(direction - was, count);
+    if (heading !== was) reason ||= `step ${i} turns while it moves: turn in place first`;
+    else if (side === 0) {
+      // forward
+    } else if (side === Math.floor(count / 2) && rule.backward !== null) {
+      how = "backward";
+      [extraCost, used, reason] = _manoeuvre(rule.backward, "backward", speed, used, reason, `step ${i} moves backward`);
+    } else if ((side === 1 || side === count - 1) && rule.sideslip !== null) {
+      how = "sideslip";
+      [extraCost, used, reason] = _manoeuvre(rule.sideslip, "sideslip", speed, used, reason, `step ${i} sideslips`);
+    } else reason ||= `step ${i} moves where its heading does not let it`;
+    const distance = direction % 2 && count === 8 ? board._diagonal : 1;
+    const entered = board._features.get(to);
+    const crossed = _crossing(board, from, to);
+    let paid = _stepCost(mode, entered, crossed, distance, extra);
+    straight = Math.min(straight + 1, modePlaces);
+    if (paid instanceof Marker) {
+      if (marker !== PROHIBITED) marker = paid;
+      reason ||= `step ${i} is ${paid.value}`;
+    } else {
+      paid += extraCost;
+      total += paid;
+      if (!reason && i < last && mustStop(mode, entered)) reason = `step ${i} enters a place where the unit must stop`;
+    }
+    steps.push(new FacingStep(start, end, heading, how, entered, crossed, paid, straight));
+  }
+  return [steps, total, marker, reason];
+}
+
+/** A backward step or a sideslip: [its extra cost, the once-per-move bits used, the reason]
+ * (a refused one is costed as the manoeuvre it is where the edition says so). */
+function _manoeuvre(move, kind, speed, used, reason, what) {
+  if (_allowed(move, speed, used, _ONCE_BITS[kind])) {
+    return [move[0], used | (move[2] ? _ONCE_BITS[kind] : 0), reason];
+  }
+  return [_REFUSED_COSTED ? move[0] : 0, used, reason || `${what}, not allowed at speed ${_g(speed)}`];
+}
+
+/** The end of ``_facing_route_cost``: whether the walked route is legal, as a FacingRoute. */
+function _facingJudged(board, mode, rule, states, walked, allowance, speed, move, before) {
+  const [steps, total, marker] = walked;
+  let reason = walked[3];
+  const moved = steps.filter((s) => _placeKey(s.start) !== _placeKey(s.end));
+  if (!reason && moved.length && !canEnd(mode, board.featuresOf(moved[moved.length - 1].end))) {
+    reason = "the unit may not end its move in the last place";
+  }
+  if (!reason && allowance !== null) {
+    const end = steps[steps.length - 1];
+    const stepped = steps.length && _placeKey(end.start) !== _placeKey(end.end); // a turn never overspends
+    const lastStep = stepped && !(end.cost instanceof Marker) ? end.cost : 0;
+    if (rule.exactSpeed) {
+      if (!_spent(rule, total, allowance, lastStep)) {
+        reason = `the route spends ${_g(total)} of a speed of ${_g(allowance)}, not all of it`;
+      }
+    } else if (total > allowance && !(MINIMUM_MOVE && allowance > 0 && steps.length === 1)) {
+      reason = "the route costs more than the allowance";
+    }
+  }
+  const modePlaces = _turnMode(rule, speed, move);
+  const heading = states.length ? states[states.length - 1][2] : 0;
+  const rolls = _facingRolls(mode, move, states.length ? states[0] : null, steps, before);
+  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", rolls);
+}
+
+/** The rolls due along a move with facing: those of the steps into places (turns make none),
+ * each numbered by its action. */
+function _facingRolls(mode, move, start, steps, entered) {
+  const moved = [];
+  steps.forEach((s, i) => {
+    if (_placeKey(s.start) !== _placeKey(s.end)) moved.push([i + 1, s]);
+  });
+  if (!moved.length || !Object.keys(ROLLS).length) return Object.freeze([]);
+  const keys = [start[1], ...moved.map(([, s]) => _placeKey(s.end))];
+  const found = _routeRolls(mode, move, [start[0]], keys, moved.map(([, s]) => s), entered);
+  return Object.freeze(found.map((d) => new RollDue(moved[d.step - 1][0], d.place, d.on, d.roll, d.dice, d.table, d.modifier, d.features, d.move)));
+}
+
+/** _entering for a unit making the move ``move``: its costs and barred features; kept on the
+ * board per unit type and kind. */
+function _facingEntering(board, mode, move) {
+  if (move === null || move === undefined) return _entering(board, mode);
+  const key = `${mode} ${move}`;
+  let found = board._entering.get(key);
+  if (found === undefined) {
+    const byFeatures = new Map();
+    for (const features of board._features.values()) {
+      if (byFeatures.has(features)) continue;
+      const cost = _stepCost(mode, features, _NO_EDGE, 1, { move });
+      byFeatures.set(features, [cost instanceof Marker ? _INF : cost, mustStop(mode, features)]);
+    }
+    found = new Map([...board._features].map(([place, features]) => [place, byFeatures.get(features)]));
+    board._entering.set(key, found);
+  }
+  return found;
+}
+
+/** What a unit may do at ``speed``: each way it may step ([turn of its heading it steps along,
+ * extra cost, the once-per-move bit it needs free, the bit it then uses]), and the pivot's
+ * cost and bits (a cost of -1: no pivot). */
+function _facingOptions(rule, speed) {
+  const count = rule.headings;
+  const options = [[0, 0, 0, 0]];
+  for (const [kind, sides] of [["backward", [Math.floor(count / 2)]], ["sideslip", [1, count - 1]]]) {
+    const move = rule[kind];
+    if (move !== null && speed <= move[1]) {
+      const bit = move[2] ? _ONCE_BITS[kind] : 0;
+      for (const side of sides) options.push([side, move[0], bit, bit]);
+    }
+  }
+  const pivot = rule.pivot;
+  if (pivot !== null && speed <= pivot[1]) {
+    return [options, rule.turnCost + pivot[0], pivot[2] ? _ONCE_BITS.pivot : 0, 1];
+  }
+  return [options, -1, 0, 0];
+}
+
+/** Python's ``round(x, 9)`` as a key's text. */
+function _rounded(x) {
+  return Number(x.toFixed(9)).toString();
+}
+
+/** A search state: [place as found, place key, heading, places straight, moves used]. */
+function _stateKey(state) {
+  return `${state[1]}#${state[2]}#${state[3]}#${state[4]}`;
+}
+
+/** Dijkstra over (place, heading, places straight, moves used) within ``budget``; with exact
+ * speed, over those and the points spent (Python's ``_facing_search``). Returns [the cost of
+ * each key found, the key each was reached from, the state of each key, the goal key found or
+ * null]. ``start``: [place, place key, heading]; ``goal``: [place key, heading or null]. */
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null) {
+  const rule = FACINGS[mode];
+  const modePlaces = _turnMode(rule, speed, move);
+  const entering = _facingEntering(board, mode, move);
+  const kind = move !== null && move !== undefined ? { move } : {};
+  const count = rule.headings;
+  const offsets = _facingSteps(rule);
+  const [options, pivotCost, pivotBit, canPivot] = _facingOptions(rule, speed);
+  const exact = rule.exactSpeed;
+  const firstState = [start[0], start[1], start[2], 0, 0];
+  const keyOf = (state, total) => (exact ? `${_stateKey(state)}@${_rounded(total)}` : _stateKey(state));
+  const firstKey = keyOf(firstState, 0);
+  const best = new Map([[firstKey, 0]]);
+  const states = new Map([[firstKey, firstState]]);
+  const came = new Map();
+  const done = new Set();
+  const heap = [[0, 0, firstKey]];
+  let order = 1;
+  let first = MINIMUM_MOVE && budget > 0 && !exact;
+  let begin = true;
+  let found = null;
+  while (heap.length) {
+    const [cost, , key] = _heapPop(heap);
+    if (done.has(key)) continue;
+    done.add(key);
+    const [, here, heading, straight, used] = states.get(key);
+    if (
+      goal !== null &&
+      here === goal[0] &&
+      (goal[1] === null || heading === goal[1]) &&
+      (!exact || cost === budget || (rule.untilSpent && cost > budget)) &&
+      (here === start[1] || canEnd(mode, board._features.get(here)))
+    ) {
+      found = key;
+      break;
+    }
+    if (!begin && (cost > budget || (here !== start[1] && entering.get(here)[1]))) continue;
+    begin = false;
+    const nexts = [];
+    const ahead = straight < modePlaces ? straight + 1 : modePlaces;
+    const [q, r] = board._place.get(here).map(Number);
+    for (const [side, extraCost, needs, uses] of options) {
+      if (needs && used & needs) continue;
+      const direction = (heading + side) % count;
+      const [dq, dr] = offsets[direction];
+      const there = `(${q + dq},${r + dr})`;
+      const entry = entering.get(there);
+      if (entry === undefined) continue;
+      const diagonal = count === 8 && direction % 2;
+      const crossed = board._crossed.get(`${here}|${there}`);
+      let step;
+      if (crossed === undefined && !diagonal) step = entry[0];
+      else {
+        const paid = _stepCost(mode, board._features.get(there), crossed ?? _NO_EDGE, diagonal ? board._diagonal : 1, kind);
+        step = paid instanceof Marker ? _INF : paid;
+      }
+      if (step < _INF) nexts.push([step + extraCost, [null, there, heading, ahead, used | uses]]);
+    }
+    const place = states.get(key)[0]; // a turn keeps the place as the state has it
+    if (straight >= modePlaces) {
+      for (const turn of [1, count - 1]) nexts.push([rule.turnCost, [place, here, (heading + turn) % count, 0, used]]);
+    } else if (canPivot && !(used & pivotBit)) {
+      for (const turn of [1, count - 1]) nexts.push([pivotCost, [place, here, (heading + turn) % count, 0, used | pivotBit]]);
+    }
+    for (const [step, there] of nexts) {
+      const total = cost + step;
+      const over = first || (rule.untilSpent && cost < budget); // a last step may overspend
+      if (!(total <= budget || (over && there[1] !== here))) continue;
+      const nextKey = keyOf(there, total);
+      if (total < (best.get(nextKey) ?? _INF) && !done.has(nextKey)) {
+        if (!states.has(nextKey)) {
+          if (there[0] === null) there[0] = board._found(there[1]); // a step: the grid's numbers
+          states.set(nextKey, there);
+        }
+        best.set(nextKey, total);
+        came.set(nextKey, key);
+        _heapPush(heap, [total, order, nextKey]);
+        order++;
+      }
+    }
+    first = false;
+  }
+  return [best, came, states, found];
+}
+
+/** Whether a move with exact speed spends its speed: exactly, or (``or until spent``) on a last
+ * step of ``last`` begun with points left. */
+function _spent(rule, total, speed, last) {
+  return total === speed || (rule.untilSpent && total > speed && total - last < speed);
+}
+
+/** The [place, heading] pairs of the route a search found to ``key``. */
+function _facingPath(came, states, key) {
+  const keys = [key];
+  while (came.has(keys[keys.length - 1])) keys.push(came.get(keys[keys.length - 1]));
+  keys.reverse();
+  return keys.map((k) => {
+    const state = states.get(k);
+    return Object.freeze([state[0], state[2]]);
+  });
+}
+
+/** cheapestRoute for a unit type with facing: ``start`` a [place, heading] pair, ``goal`` a
+ * place (any heading) or a pair. */
+function _facingCheapest(board, mode, start, goal, allowance, move, entered) {
+  const rule = FACINGS[mode];
+  _facingBoard("cheapest_route", board, rule);
+  let extra = _routeArgs("cheapest_route", board, mode, allowance);
+  const given = allowance;
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance);
+  const before = _enteredArg("cheapest_route", board, entered);
+  const begin = _stateArg("cheapest_route", "start", board, rule, start);
+  const goalKey = _placeKey(goal);
+  const onBoard = goalKey !== null && board._features.has(goalKey);
+  const target = onBoard ? [goalKey, null] : _stateArg("cheapest_route", "goal", board, rule, goal).slice(1);
+  const speed = _facingSpeed("cheapest_route", rule, allowance);
+  const budget = allowance === null || allowance === undefined ? _INF : allowance;
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null);
+  if (found === null) return null;
+  const path = _facingPath(came, states, found);
+  const places = [...before].map((key) => board._place.get(key));
+  return _facingRouteCost(board, mode, path, given, move, places);
+}
+
+/** reachable for a unit type with facing: each [place, heading] the unit may end in. */
+function _facingReachable(board, mode, start, budget, allowance, move) {
+  const rule = FACINGS[mode];
+  _facingBoard("reachable", board, rule);
+  let extra = _routeArgs("reachable", board, mode, allowance);
+  const begin = _stateArg("reachable", "start", board, rule, start);
+  _checkNumber("reachable", "budget", budget);
+  if (move !== null && move !== undefined) {
+    [extra, allowance] = _withMove("reachable", extra, move, allowance);
+    const kind = MOVES[move];
+    budget = budget * kind.factor + kind.amount;
+  }
+  const speed = allowance !== null && allowance !== undefined ? allowance : budget;
+  const modePlaces = _turnMode(rule, speed, move ?? null);
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null);
+  const ends = new Map();
+  const out = new Map();
+  const places = new Map();
+  for (const [key, cost] of best) {
+    if (rule.exactSpeed && !(cost === budget || (rule.untilSpent && cost > budget))) continue;
+    const [place, here, heading] = states.get(key);
+    const entered = board._features.get(here);
+    let end = ends.get(entered);
+    if (end === undefined) ends.set(entered, (end = canEnd(mode, entered)));
+    const pair = `(${here},${heading})`;
+    if ((end || here === begin[1]) && cost < (out.get(pair) ?? _INF)) {
+      if (!places.has(pair)) places.set(pair, Object.freeze([place, heading]));
+      out.set(pair, cost);
+    }
+  }
+  return new Reach(out, places, move ?? "", budget, speed, modePlaces);
+}
