@@ -1,0 +1,151 @@
+"""What a web page's calculators offer, in one language: the ruleset's modifiers, dice tables,
+decisions, steps and worked examples as plain data (JSON), each name with its label.
+
+The page asks the ruleset's JavaScript module every answer; this data only says which
+questions there are and how to word them, in the sheet's words
+(:class:`rulesdsl.printed.sheet_base.BuilderBase`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesdsl import ir
+from rulesdsl.codegen.plan.examples import ExamplesPlan
+from rulesdsl.printed.sheet_base import BuilderBase
+from rulesdsl.printed.sheet_view import UNITLESS
+from rulesdsl.semantics.tables import roll_of
+
+Data = dict[str, Any]
+
+ASKED = frozenset({"modifier", "roll", "decision", "step"})
+"""The kinds of worked example question the page's calculators can be filled with."""
+
+
+class PageModel(BuilderBase):
+    """The calculators' data of one ruleset in one language."""
+
+    def named(self, ident: str, info: ir.Info | None = None) -> Data:
+        return {"id": ident, "label": self.label(info, ident) if info else self.name(ident)}
+
+    def data(self, examples: ExamplesPlan | None) -> Data:
+        rs = self.rs
+        return {
+            "id": rs.id,
+            "lang": self.lang,
+            "modes": [self.named(m.id, m.info) for m in rs.modes],
+            "groups": [{**self.named(g.id, g.info), "members": list(g.members)} for g in rs.groups],
+            "moves": [self.named(k.id, k.info) for k in rs.moves],
+            "features": [self.named(f.id, f.info) for f in rs.features],
+            "modifiers": [self.modifier(m) for m in rs.modifiers],
+            "dice": [self.dice(d) for d in rs.dice_tables],
+            "decisions": [self.decision(d) for d in rs.decisions],
+            "steps": [self.step(s) for s in rs.steps],
+            "examples": self.examples(examples),
+        }
+
+    def modifier(self, m: ir.Modifier) -> Data:
+        given: dict[str, Data] = {}
+        for item, by_key in m.values.items():
+            for value in by_key.values():
+                match value:
+                    case ir.Given():
+                        entry = {"name": item, "label": self.name(item), "unit": ""}
+                    case ir.StepCost(step=step):
+                        entry = next(self.step_input(s) for s in self.rs.steps if s.id == step)
+                    case _:
+                        continue
+                given.setdefault(entry["name"], {**entry, "items": []})["items"].append(item)
+        contexts = [c for c in (m.context, m.context2) if c is not None]
+        return {
+            **self.named(m.id, m.info),
+            "clamp": [m.clamp.low, m.clamp.high] if m.clamp is not None else None,
+            "best": bool(m.best),
+            "items": [self.named(item) for item in m.values],
+            "given": list(given.values()),
+            "contexts": [self.context(c) for c in contexts],
+        }
+
+    def context(self, ident: str) -> Data:
+        context = next(c for c in self.rs.contexts if c.id == ident)
+        values = (
+            [self.named(m.id, m.info) for m in self.rs.modes]
+            if context.of_modes
+            else [self.named(v.id, v.info) for v in context.values]
+        )
+        return {**self.named(ident, context.info), "values": values}
+
+    def unit_word(self, unit: str) -> str:
+        return "" if unit in UNITLESS else self.c.unit(unit)
+
+    def step_input(self, s: ir.Step) -> Data:
+        return {
+            "name": s.param,
+            "label": self.input_name(s.param),
+            "unit": self.unit_word(s.param_unit),
+        }
+
+    def dice(self, d: ir.DiceTable) -> Data:
+        return {
+            **self.named(d.id, d.info),
+            "dice": self.dice_text(roll_of(d.dice)),
+            "modifiers": [
+                {**self.named(m.id, m.info), "value": m.value} for m in d.modifiers if m.value
+            ],
+            "rows": [self.named(r.id, r.info) for r in d.rows],
+        }
+
+    def decision(self, d: ir.Decision) -> Data:
+        return {
+            **self.named(d.id, d.info),
+            "inputs": [self.decision_input(p) for p in d.params],
+        }
+
+    def decision_input(self, p: ir.Param) -> Data:
+        data: Data = {"name": p.name, "label": self.input_name(p.name)}
+        default = p.default
+        match default:
+            case ir.Number():
+                data["default"] = default.value
+            case ir.Flag():
+                data["default"] = default.value
+            case ir.Symbol():
+                data["default"] = default.name
+            case None:
+                pass
+        if p.unit == "bool":
+            return {**data, "kind": "flag"}
+        table = next((t for t in self.rs.tables if t.id == p.key_of), None)
+        if table is None:
+            return {**data, "kind": "number", "unit": self.unit_word(p.unit)}
+        if p.axis == "column":
+            keys = [self.named(c.id, c.info) for c in table.columns]
+        elif all(r.key_number is not None for r in table.rows):
+            return {**data, "kind": "number", "unit": ""}
+        else:
+            keys = [{"id": r.key, "label": self.label(r.info, r.key)} for r in table.rows]
+        return {**data, "kind": "key", "keys": keys}
+
+    def step(self, s: ir.Step) -> Data:
+        return {**self.named(s.id, s.info), "input": self.step_input(s)}
+
+    def examples(self, plan: ExamplesPlan | None) -> list[Data]:
+        if plan is None:
+            return []
+        out = []
+        for v in plan.vectors:
+            titles = v.title
+            out.append(
+                {
+                    "example": v.example,
+                    "title": titles.get(self.lang) or next(iter(titles.values()), v.example),
+                    "text": v.text,
+                    "kind": v.kind,
+                    "question": v.question,
+                    "args": list(v.args),
+                    "kwargs": dict(v.kwargs),
+                    "expected": list(v.expected),
+                    "tryable": v.kind in ASKED,
+                }
+            )
+        return out

@@ -1,0 +1,342 @@
+"""The web reference (issue 38): each bundled ruleset's page, opened offline in headless
+Chromium, answers its calculators' questions as the Python module does, passes axe-core's
+level A and AA rules, works from the keyboard and stays within its size budget.
+
+The browser is Debian's chromium over the DevTools protocol (tests/test_watch.py's
+:class:`Browser`); axe-core comes from the test setup's npm lock (tests/js/).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import warnings
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.compiler import Compiler
+from rulesdsl.printed.sheet_model import Sheets
+from rulesdsl.semantics.tables import roll_of
+from rulesdsl.web import web_outputs
+from rulesdsl.web.model import PageModel
+from rulesdsl.web.page import BUDGET, PageTooLarge, render_page
+from tests.conftest import RULESETS, import_rendered
+from tests.test_watch import CHROMIUM, TIMEOUT, Browser
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium")
+
+NAMES = sorted(p.stem for p in RULESETS.glob("*.terrain"))
+QUESTIONS = 50
+"""The fewest questions each page answers through its calculators."""
+
+DRIVE = """(questions) => questions.map((q) => {
+  const form = document.getElementById(q.form);
+  for (const [selector, value] of q.set) {
+    const field = form.querySelector(selector);
+    if (field.type === "checkbox") field.checked = value; else field.value = String(value);
+    field.dispatchEvent(new Event("change", {bubbles: true}));
+  }
+  return q.read.map((selector) => form.querySelector(selector).dataset.answer ?? null);
+})"""
+"""Sets each question's fields as a user would (a change event from each) and reads the
+answers the page shows (their plain data, ``data-answer``)."""
+
+
+@pytest.fixture(scope="module")
+def rulesets() -> dict[str, ir.Ruleset]:
+    compiler = Compiler()
+    out = {}
+    for name in NAMES:
+        compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
+        assert compiled.ruleset is not None
+        out[name] = compiled.ruleset
+    return out
+
+
+@pytest.fixture(scope="module")
+def pages(rulesets: dict[str, ir.Ruleset], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("web")
+    for ruleset in rulesets.values():
+        for path, html in web_outputs(ruleset).items():
+            assert isinstance(html, bytes)
+            (folder / Path(path).name).write_bytes(html)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    chromium = Browser(tmp_path_factory.mktemp("profile"))
+    try:
+        chromium.open("about:blank")
+        chromium.call("Network.enable")
+        chromium.call(
+            "Network.emulateNetworkConditions",
+            offline=True,
+            latency=0,
+            downloadThroughput=-1,
+            uploadThroughput=-1,
+        )
+        yield chromium
+    finally:
+        chromium.close()
+
+
+def visit(browser: Browser, page: Path) -> None:
+    """Opens ``page`` (with the network off) and waits until its script has run."""
+    url = page.as_uri()
+    browser.call("Page.navigate", url=url)
+    browser.wait_for(
+        "location.href + ' ' + (document.documentElement.dataset.ready ?? '')", url + " yes"
+    )
+
+
+def evaluate(browser: Browser, expression: str) -> Any:
+    result = browser.call(
+        "Runtime.evaluate",
+        expression=expression,
+        returnByValue=True,
+        awaitPromise=True,
+        timeout=TIMEOUT * 1000,
+    )
+    assert "exceptionDetails" not in result, result["exceptionDetails"]
+    return result["result"].get("value")
+
+
+# ---- the Python module's answers, in the page's plain data --------------------------------
+
+
+def plain(module: ModuleType, value: object) -> dict[str, Any]:
+    if value is None:
+        return {"none": True}
+    if isinstance(value, module.Marker):
+        return {"marker": value.value}
+    if isinstance(value, module.Quantity):
+        return {"number": float(value), "unit": value.unit}
+    if isinstance(value, module.Outcome):
+        return {"outcome": value.id}
+    if isinstance(value, module.DiceRow):
+        return {"row": value.id}
+    if isinstance(value, bool):
+        return {"bool": value}
+    if isinstance(value, int | float):
+        return {"number": value}
+    return {"text": str(value)}
+
+
+def python_answer(module: ModuleType, ask: Any) -> dict[str, Any]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return plain(module, ask())
+        except Exception as error:  # the page shows the same error by its code
+            return {"error": type(error).__name__}
+
+
+# ---- questions, each asked of the page's form and of the Python module --------------------
+
+
+Question = tuple[dict[str, Any], list[Any]]
+"""What the page is asked (its form, the fields to set, the answers to read) and the Python
+module's answers to compare them with."""
+
+
+def modifier_question(m: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
+    items = [i["id"] for i in m["items"] if rng.random() < 0.3]
+    fields: list[Any] = [
+        [f'input[name=item][value="{i["id"]}"]', i["id"] in items] for i in m["items"]
+    ]
+    context: dict[str, Any] = {}
+    for c in m["contexts"]:
+        value = rng.choice(["", *(v["id"] for v in c["values"])])
+        fields.append([f'select[data-context="{c["id"]}"]', value])
+        if value:
+            context[c["id"]] = value
+    for g in m["given"]:
+        value = rng.choice([0, 1, 2, 3, 5])
+        fields.append([f'input[data-given="{g["name"]}"]', value])
+        if any(item in items for item in g["items"]):
+            context[g["name"]] = value
+    expected = python_answer(module, lambda: module.modifier(m["id"], *items, **context))
+    return {"form": f"modifier-{m['id']}", "set": fields, "read": ["output.answer"]}, [expected]
+
+
+NUMBERS = (0, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12, 20, 45, 90, 180)
+
+
+def decision_question(d: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
+    fields: list[Any] = []
+    given: dict[str, Any] = {}
+    for i in d["inputs"]:
+        match i["kind"]:
+            case "flag":
+                value: Any = rng.random() < 0.5
+            case "key":
+                value = rng.choice(i["keys"])["id"]
+            case _:
+                value = rng.choice(NUMBERS)
+        fields.append([f'[data-input="{i["name"]}"]', value])
+        given[i["name"]] = value
+    expected = python_answer(module, lambda: getattr(module, d["id"])(**given))
+    return {"form": f"decision-{d['id']}", "set": fields, "read": ["output.answer"]}, [expected]
+
+
+def step_question(s: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
+    value = rng.choice(NUMBERS)
+    expected = python_answer(module, lambda: getattr(module, s["id"])(value))
+    fields = [[f'[data-input="{s["input"]["name"]}"]', value]]
+    return {"form": f"step-{s['id']}", "set": fields, "read": ["output.answer"]}, [expected]
+
+
+def dice_questions(d: ir.DiceTable, module: ModuleType) -> list[Question]:
+    """A roll of every total the dice reach and a few beyond, and every row's chance with
+    each shift from -4 to +4 (its rows' own chance at 0)."""
+    dice = roll_of(d.dice)
+    distribution = dice.distribution()
+    clear = [[f'input[data-id="{m.id}"]', False] for m in d.modifiers if m.value]
+    form = f"dice-{d.id}"
+    out: list[Question] = []
+    for total in range(dice.minimum - 3, dice.maximum + 4):
+        fields = [*clear, ["input[name=shift]", 0], ["input[name=natural]", ""]]
+        fields.append(["input[name=total]", total])
+        expected = python_answer(module, lambda total=total: module.roll(d.id, total))
+        out.append(({"form": form, "set": fields, "read": ["output.answer"]}, [expected]))
+    table = module.DICE_TABLES[d.id]
+    for shift in range(-4, 5):
+        chances = {row.id: Fraction(0) for row in table.rows}
+        for natural, chance in distribution.items():
+            try:
+                row = module.roll(d.id, natural + shift, natural=natural)
+            except Exception:  # a total no row covers: no chance for any row
+                continue
+            chances[row.id] += chance
+        if shift == 0:
+            assert chances == {row.id: row.chance for row in table.rows}
+        read = [f'tr[data-row="{row.id}"] .chance' for row in table.rows]
+        wanted = [{"fraction": [c.numerator, c.denominator]} for c in chances.values()]
+        fields = [*clear, ["input[name=shift]", shift]]
+        out.append(({"form": form, "set": fields, "read": read}, wanted))
+    return out
+
+
+def questions(ruleset: ir.Ruleset, module: ModuleType) -> list[Question]:
+    """At least :data:`QUESTIONS` questions of the page's calculators, the same each run."""
+    data = PageModel(ruleset, ruleset.languages[0]).data(None)
+    rng = random.Random(ruleset.id)
+    out = [q for d in ruleset.dice_tables for q in dice_questions(d, module)]
+    makers = [
+        *((modifier_question, m) for m in data["modifiers"]),
+        *((decision_question, d) for d in data["decisions"]),
+        *((step_question, s) for s in data["steps"]),
+    ]
+    while makers and (asked(out) < 2 * QUESTIONS or len(out) < 4 * len(makers)):
+        for make, item in makers:
+            out.append(make(item, module, rng))
+    return out
+
+
+def asked(questions: list[Question]) -> int:
+    """How many answers the questions read (each row's chance is one)."""
+    return sum(len(q["read"]) for q, _ in questions)
+
+
+def ask(browser: Browser, asked: list[dict[str, Any]]) -> list[list[Any]]:
+    answers = evaluate(browser, f"({DRIVE})({json.dumps(asked)})")
+    return [[json.loads(a) if a is not None else None for a in answer] for answer in answers]
+
+
+# ---- the tests ------------------------------------------------------------------------------
+
+
+def test_every_bundled_ruleset_has_a_page_in_each_of_its_languages(
+    rulesets: dict[str, ir.Ruleset], pages: Path
+) -> None:
+    wanted = {f"{r.id}.{lang}.html" for r in rulesets.values() for lang in r.languages}
+    assert {p.name for p in pages.iterdir()} == wanted
+
+
+def test_every_page_is_within_its_size_budget(pages: Path) -> None:
+    sizes = {p.name: p.stat().st_size for p in pages.iterdir()}
+    assert max(sizes.values()) <= BUDGET, sizes
+
+
+def test_a_page_over_its_budget_is_refused(
+    rulesets: dict[str, ir.Ruleset], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ruleset = rulesets["heavy_gear"]
+    monkeypatch.setattr("rulesdsl.web.page.BUDGET", 1000)
+    with pytest.raises(PageTooLarge, match="over 1000"):
+        render_page(ruleset, Sheets(ruleset)("en"), "")
+
+
+FETCHES = re.compile(r"""\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\(""")
+"""What would make a page fetch something: an element's source, a link off the page, a
+stylesheet import or url(), a script's fetch or dynamic import."""
+
+
+def test_a_page_names_nothing_to_fetch(pages: Path) -> None:
+    for page in pages.iterdir():
+        assert FETCHES.findall(page.read_text("utf-8")) == [], page.name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_page_answers_as_the_python_module(
+    name: str,
+    rulesets: dict[str, ir.Ruleset],
+    pages: Path,
+    browser: Browser,
+    tmp_path: Path,
+) -> None:
+    ruleset = rulesets[name]
+    module = import_rendered(ruleset, tmp_path, f"web_{name}")
+    put = questions(ruleset, module)
+    assert asked(put) >= QUESTIONS
+    visit(browser, pages / f"{name}.{ruleset.languages[0]}.html")
+    answers = ask(browser, [q for q, _ in put])
+    wrong = [(q, a, e) for (q, e), a in zip(put, answers, strict=True) if a != e]
+    assert wrong == [], wrong[:3]
+    assert evaluate(browser, "performance.getEntriesByType('resource').length") == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_worked_example_s_try_it_shows_its_stated_answer(
+    name: str, rulesets: dict[str, ir.Ruleset], pages: Path, browser: Browser
+) -> None:
+    ruleset = rulesets[name]
+    visit(browser, pages / f"{name}.{ruleset.languages[0]}.html")
+    shown = evaluate(
+        browser,
+        """[...document.querySelectorAll("button[data-example]")].map((button) => {
+          button.click();
+          const example = JSON.parse(document.getElementById("page-data").textContent)
+            .examples[Number(button.dataset.example)];
+          const form = document.activeElement.closest("form");
+          const shown = form.querySelector("output.answer").dataset.answer;
+          return [example.text, example.expected, shown];
+        })""",
+    )
+    for text, expected, answer in shown:
+        assert answer is not None, text
+        assert same_answer(json.loads(answer), expected), (text, answer)
+
+
+def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
+    """Whether the page's answer is what the worked example states (the example vectors'
+    plain parts: a number, a marker, a word naming an outcome or a row)."""
+    [stated] = expected[:1]
+    match answer:
+        case {"number": number}:
+            return stated.get("number") == number
+        case {"marker": marker}:
+            return stated.get("marker") == marker
+        case {"outcome": word} | {"row": word}:
+            return stated.get("word") == word
+        case {"bool": flag}:
+            return stated.get("bool") == flag
+    return False
