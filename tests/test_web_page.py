@@ -340,3 +340,67 @@ def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
         case {"bool": flag}:
             return stated.get("bool") == flag
     return False
+
+
+@pytest.fixture(scope="module")
+def axe(pytestconfig: pytest.Config) -> str:
+    """axe-core's script, from the test setup's npm lock (tests/js/, installed once into
+    pytest's cache beside TypeScript)."""
+    from tests.test_js_target import _typescript
+
+    node_modules = _typescript(pytestconfig).parents[2]
+    return (node_modules / "axe-core" / "axe.min.js").read_text("utf-8")
+
+
+AXE_RUN = """axe.run(document, {runOnly: {type: "tag", values: %s}})
+  .then((found) => found.violations.map((v) => [v.id, v.impact, v.nodes.length,
+    v.nodes.slice(0, 2).map((n) => n.target.join(" "))]))"""
+LEVELS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["heavy_gear_house.de", "skirmish_keywords.en", "hex_operational.fr", "battletech_tacops.ru"],
+)
+def test_axe_core_finds_no_level_a_or_aa_violation(
+    page: str, pages: Path, browser: Browser, axe: str
+) -> None:
+    visit(browser, pages / f"{page}.html")
+    evaluate(browser, axe + ";0")
+    evaluate(browser, "document.querySelector('button.roll')?.click(); 0")  # an answer shown
+    assert evaluate(browser, AXE_RUN % json.dumps(LEVELS)) == []
+
+
+def key(browser: Browser, name: str, code: str, text: str = "", shift: bool = False) -> None:
+    for kind in ("keyDown", "keyUp"):
+        browser.call(
+            "Input.dispatchKeyEvent",
+            type=kind,
+            key=name,
+            code=code,
+            text=text if kind == "keyDown" else "",
+            windowsVirtualKeyCode={"Tab": 9, " ": 32}[name],
+            modifiers=8 if shift else 0,
+        )
+
+
+def test_the_calculators_work_from_the_keyboard_alone(pages: Path, browser: Browser) -> None:
+    """Tab to the first thing the cover modifier counts, tick it with the space bar: the
+    result follows; every control Tab reaches has a name a screen reader reads."""
+    visit(browser, pages / "heavy_gear.en.html")
+    evaluate(browser, "document.activeElement.blur(); 0")
+    reached = []
+    for _ in range(40):
+        key(browser, "Tab", "Tab")
+        reached.append(evaluate(browser, "document.activeElement.outerHTML.slice(0, 80)"))
+        if evaluate(browser, "document.activeElement.closest('#modifier-cover') !== null"):
+            break
+    else:
+        raise AssertionError(f"Tab never reached the cover modifier: {reached}")
+    assert evaluate(browser, "document.activeElement.value") == "full"
+    key(browser, " ", "Space", " ")
+    answer = "document.querySelector('#modifier-cover output.answer').dataset.answer"
+    assert json.loads(evaluate(browser, answer)) == {"number": -2}
+    key(browser, "Tab", "Tab")
+    key(browser, " ", "Space", " ")  # partial cover too: -2 + -1
+    assert json.loads(evaluate(browser, answer)) == {"number": -3}

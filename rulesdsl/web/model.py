@@ -59,20 +59,24 @@ class PageModel(BuilderBase):
         contexts = [c for c in (m.context, m.context2) if c is not None]
         return {
             **self.named(m.id, m.info),
-            "clamp": [m.clamp.low, m.clamp.high] if m.clamp is not None else None,
+            "clamp": self.clamp(m.clamp),
             "best": bool(m.best),
             "items": [self.named(item) for item in m.values],
             "given": list(given.values()),
             "contexts": [self.context(c) for c in contexts],
         }
 
+    def clamp(self, clamp: ir.Clamp | None) -> str:
+        if clamp is None:
+            return ""
+        return self.w("web_clamped", low=self.num(clamp.low), high=self.num(clamp.high))
+
     def context(self, ident: str) -> Data:
         context = next(c for c in self.rs.contexts if c.id == ident)
-        values = (
-            [self.named(m.id, m.info) for m in self.rs.modes]
-            if context.of_modes
-            else [self.named(v.id, v.info) for v in context.values]
-        )
+        if context.of_modes:
+            values = [self.named(m.id, m.info) for m in self.rs.modes]
+            return {"id": ident, "label": self.w("web_unit_type"), "values": values}
+        values = [self.named(v.id, v.info) for v in context.values]
         return {**self.named(ident, context.info), "values": values}
 
     def unit_word(self, unit: str) -> str:

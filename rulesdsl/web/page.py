@@ -33,7 +33,7 @@ inlined); :func:`render_page` refuses a bigger one. The bundled pages measure 86
 WORDS = (
     *("skip", "language", "offline", "reference", "calculators", "try", "answer_here"),
     *("filter", "search", "unit_type", "keyword", "move", "feature", "any", "shown"),
-    *("items", "result", "clamped", "best", "not_answered"),
+    *("applies", "result", "best", "not_answered", "contents"),
     *("roll_modifier", "roll_button", "rolled", "total", "natural", "outcome"),
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
