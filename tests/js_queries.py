@@ -212,6 +212,8 @@ def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
 def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
     """Random questions for one ruleset's module, every function it answers asked in turn
     until there are ``at_least`` of them."""
+    from tests import js_queries_moves, js_queries_routes
+
     rng = random.Random(seed)
     drawn: list[Query] = []
     while len(drawn) < at_least:
@@ -223,6 +225,8 @@ def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
             *modifier_queries(rng, plan),
             *conflict_queries(rng, plan),
             *roll_queries(rng, plan),
+            *js_queries_moves.queries(rng, plan),
+            *js_queries_routes.route_queries(rng, plan),
         ]
     return drawn
 
@@ -269,13 +273,27 @@ def plain(module: ModuleType, value: Any) -> list[dict[str, Any]]:
     return [fields[name]()]
 
 
+def full_form(module: ModuleType, value: Any) -> list[dict[str, Any]]:
+    """A query's answer in full (``"full": true``): rolls due, each record whole."""
+    from tests.js_queries_moves import full
+
+    return full(value)
+
+
 def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
     name, args, kwargs = query["function"], decoded(query["args"]), decoded(query["kwargs"])
-    function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
+    function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name, None)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
-            return {"answer": json.loads(json.dumps(plain(module, function(*args, **kwargs))))}
+            if "board" in query:  # a route question (tests/js_queries_routes.py)
+                from tests import js_queries_routes
+
+                asked = {**query, "args": args, "kwargs": kwargs}
+                return {"answer": json.loads(json.dumps(js_queries_routes.ask(module, asked)))}
+            answer = function(*args, **kwargs)
+            form = full_form if query.get("full") else plain
+            return {"answer": json.loads(json.dumps(form(module, answer)))}
     except Exception as error:  # every error the module raises is compared with JavaScript's
         return {"error": type(error).__name__, "message": str(error)}
 

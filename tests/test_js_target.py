@@ -29,7 +29,7 @@ from rulesdsl.codegen import targets
 from rulesdsl.codegen.js import code as js_code
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
-from tests import js_queries
+from tests import js_queries, js_queries_routes
 from tests.conftest import GENERATED, ROOT, RULESETS, load_generated
 from tests.test_registries import RULESET as TINY
 
@@ -83,7 +83,18 @@ def answered(plan: module_plan.ModulePlan) -> set[str]:
     """The questions the JavaScript module answers so far."""
     dice = {"roll", "chance"} if plan.data.dice_tables and not plan.data.results_tables else set()
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
-    return {"lookup", "param", "modifier", "conflicts", *dice, *code}
+    moves = {"move_cost", "can_enter", "can_end", "must_stop", "path_cost", "rolls_due"}
+    return {"lookup", "param", "modifier", "conflicts", *dice, *code, *moves, "route_cost"}
+
+
+def asked(plan: module_plan.ModulePlan, vectors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The vectors whose questions the JavaScript module answers (routes of a unit type with
+    facing not yet)."""
+    return [
+        v
+        for v in vectors
+        if v["question"] in answered(plan) and not js_queries_routes.facing(plan, v)
+    ]
 
 
 # ---- the example vectors -----------------------------------------------------------------------
@@ -94,12 +105,14 @@ def test_js_module_passes_the_example_vectors(
     rid: str, node: str, plans: dict[str, module_plan.ModulePlan], packages: dict[str, Path]
 ) -> None:
     vectors = json.loads((GENERATED / f"{rid}.examples.json").read_text("utf-8"))["vectors"]
-    asked = [v for v in vectors if v["question"] in answered(plans[rid])]
-    queries = [{"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in asked]
+    chosen = asked(plans[rid], vectors)
+    queries = [
+        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in chosen
+    ]
     answers = js_queries.ask_node(packages[rid], queries)
     wrong = [
         (v["text"], a)
-        for v, a in zip(asked, answers, strict=True)
+        for v, a in zip(chosen, answers, strict=True)
         if not js_queries.same(a.get("answer"), v["expected"])
     ]
     assert not wrong
@@ -114,12 +127,24 @@ def test_js_module_answers_vectors_of_every_kind_it_covers(
     for rid, plan in plans.items():
         vectors = json.loads((GENERATED / f"{rid}.examples.json").read_text("utf-8"))["vectors"]
         steps = {s.name for s in plan.code.steps}
-        for q in (v["question"] for v in vectors if v["question"] in answered(plan)):
+        for q in (v["question"] for v in asked(plan, vectors)):
             kinds.add("step" if q in steps else q if q in _NAMED else "decision")
     assert kinds == {*_NAMED, "step", "decision"}
 
 
-_NAMED = {"lookup", "modifier", "roll", "chance"}
+_NAMED = {
+    "lookup",
+    "modifier",
+    "roll",
+    "chance",
+    "move_cost",
+    "can_enter",
+    "can_end",
+    "must_stop",
+    "path_cost",
+    "rolls_due",
+    "route_cost",
+}
 """The questions the vectors ask by their own name (steps and decisions have the rule's)."""
 
 

@@ -44,3 +44,20 @@ try {
 }
 const pilot: number | typeof IMPASSABLE = modifier("cover", ["partial", "solid"]);
 console.log(lane, rise, word, pilot);
+
+// Movement (runtime_moves.js): unit types and features are literal unions too.
+import { canEnd, canEnter, moveCost, mustStop, pathCost, rollsDue, InvalidPlace } from "./heavy_gear.js";
+const soft: number | typeof IMPASSABLE = moveCost("walker", ["soft"], { distance: 2 });
+const enters: boolean = canEnter("walker", ["soft"], { available: 3 });
+const ends: boolean = canEnd("walker", ["soft"]) && !mustStop("walker", ["soft"]);
+const rolls: readonly { roll: string; modifier: number }[] = rollsDue("walker", ["soft"], { on: "entering" });
+// @ts-expect-error: no such unit type
+moveCost("walkers", ["soft"]);
+// @ts-expect-error: no such time for a roll
+rollsDue("walker", ["soft"], { on: "leaving" });
+try {
+  pathCost("dsssd");
+} catch (error) {
+  if (error instanceof InvalidPlace) console.log(error.code);
+}
+console.log(soft, enters, ends, rolls);

@@ -3,6 +3,7 @@
 // one answer per query, in the example vectors' plain form, or the error's code and message.
 // A number written {"$float": "nan" | "inf" | "-inf"} is that float (JSON has none).
 import { pathToFileURL } from "node:url";
+import { answerRoute, vectorRoute } from "./routes.mjs";
 
 function decoded(value) {
   if (Array.isArray(value)) return value.map(decoded);
@@ -26,6 +27,7 @@ function plain(m, value) {
   if (typeof value === "string") return [{ word: value }];
   if (value instanceof m.Quantity) return [{ number: value.value }];
   if (value instanceof m.Outcome || value instanceof m.DiceRow) return [{ word: value.id }];
+  if (value instanceof m.Route) return [...plain(m, value.total), ...(value.legal ? [] : [{ word: "illegal" }])];
   if (typeof value?.numerator === "number") return [{ fraction: [value.numerator, value.denominator] }];
   switch (value?.kind) {
     case "span":
@@ -40,6 +42,28 @@ function plain(m, value) {
       return [{ trade: [number(value.gain), number(value.cost)] }];
   }
   throw new TypeError(`no plain form for ${String(value)}`);
+}
+
+/** The questions of costs, place states, paths and rolls due (runtime_moves.js). */
+function askMoves(m, fn, args, kwargs) {
+  const place = (f) => f(args[0], args.slice(1), kwargs);
+  if (fn === "move_cost") return place(m.moveCost);
+  if (fn === "can_enter") return place(m.canEnter);
+  if (fn === "rolls_due") return place(m.rollsDue);
+  if (fn === "can_end") return m.canEnd(args[0], args.slice(1));
+  if (fn === "must_stop") return m.mustStop(args[0], args.slice(1));
+  if (fn === "path_cost") return m.pathCost(args[0], args.length > 1 ? { ...kwargs, unit: args[1] } : kwargs);
+  return undefined;
+}
+
+/** Rolls due: in the vectors' form (each roll's name and modifier; "none"), or in full. */
+function rolls(dues, full) {
+  if (full) {
+    const record = (d) => [d.step, d.place, d.on, d.roll, d.dice, d.table, d.modifier, [...d.features], d.move];
+    return [{ rolls: dues.map(record) }];
+  }
+  const parts = dues.flatMap((d) => [{ word: d.roll }, { number: d.modifier }]);
+  return parts.length ? parts : [{ word: "none" }];
 }
 
 function ask(m, query) {
@@ -57,6 +81,9 @@ function ask(m, query) {
     const row = m.DICE_TABLES[args[0]].rows.find((r) => r.id === args[1]);
     return "modifier" in kwargs ? row.chanceWith[kwargs.modifier] : row.chance;
   }
+  if (fn === "route_cost") return vectorRoute(m, args, kwargs);
+  const moves = askMoves(m, fn, args, kwargs);
+  if (moves !== undefined) return moves;
   if (Object.hasOwn(m.STEPS, fn) || fn === "lookup" || fn === "param") return m[fn](...args);
   throw new Error(`the module does not answer ${fn}`);
 }
@@ -68,7 +95,9 @@ const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 const m = await import(pathToFileURL(request.module).href);
 const answers = request.queries.map((query) => {
   try {
-    return { answer: plain(m, ask(m, query)) };
+    if (query.board !== undefined) return { answer: answerRoute(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
+    const answer = ask(m, query);
+    return { answer: query.function === "rolls_due" ? rolls(answer, query.full) : plain(m, answer) };
   } catch (error) {
     return { error: error.code ?? error.constructor.name, message: error.message };
   }

@@ -20,6 +20,8 @@ from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
+from rulesdsl.codegen.js.moves import movement_dts, movement_js
+from rulesdsl.codegen.js.routes import routes_js
 from rulesdsl.codegen.js.values import (
     key_js,
     labels_js,
@@ -31,8 +33,8 @@ from rulesdsl.codegen.js.values import (
 from rulesdsl.codegen.plan import data as plan_data
 
 
-def runtime() -> str:
-    return resources.files("rulesdsl.codegen.js").joinpath("runtime.js").read_text("utf-8")
+def runtime(part: str = "runtime.js") -> str:
+    return resources.files("rulesdsl.codegen.js").joinpath(part).read_text("utf-8")
 
 
 def table_js(t: plan_data.Table) -> str:
@@ -72,6 +74,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "",
         runtime().rstrip("\n"),
         "",
+        runtime("runtime_moves.js").rstrip("\n"),
+        "",
         "// ---- the ruleset ----",
         "",
         "export const RULESET = Object.freeze({",
@@ -92,6 +96,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "});",
         "",
         *data_js(plan.data),
+        *movement_js(plan),
         "",
         *(js_code.cells_js(c, n) for c, n in zip(code.cells, cells, strict=True)),
         js_code.outcome_labels_js(code.outcome_labels),
@@ -104,6 +109,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "",
         f"export const STEPS = {_functions(s.name for s in code.steps)};",
         f"export const DECISIONS = {_functions(d.name for d in code.decisions)};",
+        "",
+        *routes_js(plan.movement),
     ]
     return "\n".join(lines) + "\n"
 
@@ -133,7 +140,7 @@ def emit(plan: module_plan.ModulePlan) -> dict[str, str]:
     header = plan.header
     return {
         f"{header.id}.js": module_js(plan),
-        f"{header.id}.d.ts": dts(plan, header.id, header.version),
+        f"{header.id}.d.ts": dts(plan, header.id, header.version) + movement_dts(plan),
         "package.json": package_json(plan),
     }
 

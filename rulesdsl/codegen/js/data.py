@@ -10,6 +10,7 @@ from typing import assert_never
 
 from rulesdsl.codegen.js.values import cell_js, labels_js, literal_js, number_js, string_js
 from rulesdsl.codegen.plan import data as plan_data
+from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.plan.data import Combine
 
 
@@ -28,9 +29,23 @@ def dict_js(entries: Mapping[str, str]) -> str:
     return "_dict({\n" + "".join(f"  {item},\n" for item in indented) + "})"
 
 
+def per_distance_js(cost: plan_values.PerDistance) -> str:
+    """A cost per distance: a number, a marker, or the name of the unfilled parameter."""
+    match cost:
+        case plan_values.Unfilled(param=name):
+            return string_js(name)
+        case plan_values.Mark():
+            return literal_js(cost)
+        case float() | int():
+            return number_js(cost)
+        case _:
+            assert_never(cost)
+
+
 def feature_js(f: plan_data.Feature) -> str:
+    costs = dict_js({mode: per_distance_js(c) for mode, c in f.costs.items()})
     fields = f"id: {string_js(f.id)}, layer: {string_js(f.layer)}, labels: {labels_js(f.labels)}"
-    return f"Object.freeze({{{fields}}})"
+    return f"Object.freeze({{{fields}, costs: {costs}}})"
 
 
 def _optional(name: str | None) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import assert_never
 
+from rulesdsl.codegen.js.routes import routes_dts
 from rulesdsl.codegen.js.values import RESERVED, comment, line_comment, string_js
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
@@ -99,6 +100,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         "export declare const STEPS: Readonly<Record<StepName, Step>>;",
         "type Decision = (options: never) => Outcome;",
         "export declare const DECISIONS: Readonly<Record<DecisionName, Decision>>;",
+        *routes_dts(union(g.id for g in plan.movement.grids)),
     ]
     return "\n".join(lines) + "\n"
 

@@ -70,6 +70,8 @@ export interface Feature {
   readonly id: string;
   readonly layer: string;
   readonly labels: Readonly<Record<string, string>>;
+  /** Per unit type: the cost per distance (PerDistance). */
+  readonly costs: Readonly<Record<string, number | Marker | string>>;
 }
 export type Combine = "sum" | "highest" | "lowest" | "once";
 /** An exact chance (Python's Fraction in lowest terms). */

@@ -1,0 +1,52 @@
+"""Boards, routes and reach in the JavaScript module (for :mod:`rulesdsl.codegen.js`): the map's
+data the route functions of ``runtime_routes.js`` read, from the plan's movement section, as
+the Python module's ``module_routes.py.j2`` holds it."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from rulesdsl.codegen.js.data import dict_js, strings_js
+from rulesdsl.codegen.js.values import number_js, string_js
+from rulesdsl.codegen.plan import movement as plan_movement
+
+
+def runtime_routes() -> str:
+    path = resources.files("rulesdsl.codegen.js").joinpath("runtime_routes.js")
+    return path.read_text("utf-8").rstrip("\n")
+
+
+def along_js(plan: plan_movement.MovementPlan) -> str:
+    """Per edge feature, per mode: what the place entered costs instead when the step follows
+    the edge."""
+    return dict_js(
+        {f: dict_js({m: number_js(v) for m, v in by.items()}) for f, by in plan.along.items()}
+    )
+
+
+def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
+    """The map's constants and the route functions."""
+    diagonal = {g.id: number_js(g.diagonal) for g in plan.grids if g.diagonal is not None}
+    return [
+        runtime_routes(),
+        "",
+        "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
+        f"export const GRID_SHAPES = {dict_js({g.id: string_js(g.shape) for g in plan.grids})};",
+        "/** Cells a diagonal step counts on a square grid with diagonals (their average). */",
+        f"const _GRID_DIAGONAL = {dict_js(diagonal)};",
+        f"const _ALONG = {along_js(plan)};",
+        f"const _EDGE_FEATURES = new Set({strings_js(plan.edge_features)});",
+        f"const _FACING_MODES = new Set({strings_js(f.mode for f in plan.facings)});",
+    ]
+
+
+def routes_dts(grid_names: str) -> list[str]:
+    """The declarations of the boards, routes and reach; ``grid_names``: the declared grids'
+    names as a string-literal union."""
+    path = resources.files("rulesdsl.codegen.js").joinpath("runtime_routes.d.ts")
+    return [
+        path.read_text("utf-8").rstrip("\n"),
+        f"export type DeclaredGridName = {grid_names};",
+        'export type GridName = DeclaredGridName | "hex" | "square";',
+        'export declare const GRID_SHAPES: Readonly<Record<DeclaredGridName, "hex" | "square">>;',
+    ]

@@ -1,0 +1,432 @@
+// ---- movement costs (every module; follows module.py.j2's move_cost piece by piece) ----
+
+/** Features that cannot be together in one place (two of a one-per-place layer). */
+export class InvalidPlace extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "InvalidPlace";
+    this.code = "InvalidPlace";
+  }
+}
+
+/** A cost paid once per move through the feature, whatever the distance. */
+export class Flat {
+  constructor(amount) {
+    this.amount = amount;
+    Object.freeze(this);
+  }
+}
+
+/** A share of the moving unit's allowance: ``numerator / denominator`` of it, less ``but``
+ * (never below 0); ``new Share(1, 1, 0)`` is all of it. */
+export class Share {
+  constructor(numerator, denominator, but = 0) {
+    this.numerator = numerator;
+    this.denominator = denominator;
+    this.but = but;
+    Object.freeze(this);
+  }
+  /** This share of ``allowance`` (a finite number, at least 0). */
+  of(allowance) {
+    if (!(typeof allowance === "number" && allowance >= 0 && allowance < _INF)) {
+      _checkNumber("Share.of", "allowance", allowance);
+    }
+    const part = (allowance * this.numerator) / this.denominator;
+    return this.but ? Math.max(0, part - this.but) : part;
+  }
+}
+
+/** Python's "unhashable type" TypeError, met where the Python module tests a list or a dict
+ * for membership of a set (``feature in _OUTCOMES``). */
+function _unhashable(value) {
+  if (Array.isArray(value) || (typeof value === "object" && value !== null)) {
+    const error = new TypeError(`unhashable type: '${pyTypeName(value)}'`);
+    error.code = "TypeError";
+    throw error;
+  }
+}
+
+/** Python's ``_raised_by``: an ArgumentError of moveCost met inside ``fn`` (canEnter, a
+ * route), as ``fn``'s own, so that the caller is told of the function it called. */
+function _raisedBy(error, fn) {
+  if (!(error instanceof ArgumentError)) return error;
+  return new error.constructor(fn, error.argument, error.value, error.reason);
+}
+
+/** Python's ``_place_check``: the mode, then each feature, named. */
+function _placeCheck(fn, mode, features) {
+  _checkName(fn, "mode", mode, MODES, "mode");
+  if (!Array.isArray(features)) throw new ArgumentTypeError(fn, "features", features, "must be an array of names");
+  for (const feature of features) _checkName(fn, "features", feature, FEATURES, "feature");
+}
+
+/** Python's ``_check_place``: no feature listed twice, at most one of a one-per-place layer. */
+function _checkPlace(features) {
+  const seen = new Map(); // as Python's dict: a one-per-place layer, or else the feature, to the feature
+  for (const feature of features) {
+    if (_OUTCOMES.has(feature)) continue; // a dice outcome: no layer
+    const layer = FEATURES[feature].layer;
+    if ([...seen.values()].includes(feature)) throw new InvalidPlace(`${pyRepr(feature)} is listed twice`);
+    const onePerPlace = _ONE_PER_PLACE.has(layer);
+    if (onePerPlace && seen.has(layer)) {
+      throw new InvalidPlace(`${pyRepr(seen.get(layer))} and ${pyRepr(feature)} are both ${pyRepr(layer)}: one per place`);
+    }
+    seen.set(onePerPlace ? layer : feature, feature);
+  }
+}
+
+/** A feature's cost per distance for ``mode``: a number, a Marker, or the name of the
+ * parameter the ruleset leaves open. */
+function _perDistance(mode, feature) {
+  return FEATURES[feature].costs[mode];
+}
+
+const _MOVE_COSTS = new Map();
+const _MOVE_COSTS_KEPT = 4096;
+
+/** Python's ``_move_cost``: moveCost at distance 1 from the features (names checked, the
+ * place checked, conflicts warned); kept per mode when it can be, as Python keeps it. */
+function _moveCost(mode, features) {
+  _checkName("move_cost", "mode", mode, MODES, "mode");
+  for (const feature of features) {
+    if (_OUTCOMES.size) {
+      _unhashable(feature);
+      if (_OUTCOMES.has(feature)) continue; // a dice outcome that feeds the cost (issue 24)
+    }
+    _checkName("move_cost", "features", feature, FEATURES, "feature");
+  }
+  let warned = false;
+  if (features.length > 1) {
+    _checkPlace(features);
+    warned = _warnConflicts(features);
+  }
+  let total = ENTRY_COST;
+  let prohibited = false;
+  let impassable = false;
+  for (const feature of _counted(features)) {
+    const unfilled = _UNFILLED_COSTS.get(`${mode}\u0000${feature}`);
+    if (unfilled !== undefined) throw new UnfilledParameter(unfilled);
+    if (_OUTCOMES.has(feature)) {
+      total += _OUTCOME_COSTS[feature] ?? 0;
+      continue;
+    }
+    const cost = _perDistance(mode, feature);
+    if (cost instanceof Marker) {
+      if (cost === PROHIBITED) {
+        prohibited = true;
+        break;
+      }
+      impassable = true;
+    } else if (typeof cost !== "string") total += cost; // a string: an unfilled parameter, thrown above
+  }
+  const answer = prohibited ? PROHIBITED : impassable ? IMPASSABLE : total;
+  let kept = _MOVE_COSTS.get(mode);
+  if (kept === undefined) _MOVE_COSTS.set(mode, (kept = new Map()));
+  if (!warned && kept.size < _MOVE_COSTS_KEPT && !features.some((f) => _ONCE_FEATURES.has(f))) {
+    kept.set(features.join("\u0000"), answer);
+  }
+  return answer;
+}
+
+/** A place's answer kept by ``_moveCost`` (undefined: not asked before, or not all names, so
+ * that the key, the names joined, is one place's alone). */
+function _keptCost(mode, features) {
+  const kept = typeof mode === "string" ? _MOVE_COSTS.get(mode) : undefined;
+  const named = (f) => typeof f === "string" && (Object.hasOwn(FEATURES, f) || _OUTCOMES.has(f));
+  if (kept === undefined || !features.every(named)) return undefined;
+  return kept.get(features.join("\u0000"));
+}
+
+/** Python's TypeError for a keyword argument the function does not take. */
+function _unexpected(fn, inputs) {
+  for (const name of Object.keys(inputs)) {
+    const error = new TypeError(`${fn}() got an unexpected keyword argument ${pyRepr(name)}`);
+    error.code = "TypeError";
+    throw error;
+  }
+}
+
+/** The options of a function but its own ``known`` ones: a moveCost's step inputs
+ * (``{height: 3}``), or options a function does not take. */
+function _inputsOf(options, known) {
+  const inputs = {};
+  for (const [name, value] of Object.entries(options)) if (!known.includes(name)) inputs[name] = value;
+  return inputs;
+}
+
+/** The step inputs among a moveCost's or canEnter's options; a TypeError for any when the
+ * ruleset has none, as Python's ``move_cost`` then takes no ``**inputs``. */
+function _costInputs(fn, options, known) {
+  const inputs = _inputsOf(options, known);
+  if (!COST_INPUTS.length) _unexpected(fn, inputs);
+  return inputs;
+}
+
+const _COST_OPTIONS = ["distance", "allowance", "move"];
+const _ENTER_OPTIONS = ["available", "allowance", "move"];
+const _NO_OPTIONS = Object.freeze({});
+
+/** Movement cost for ``mode`` through a place with ``features``: the features' costs per
+ * distance summed with the entry cost, times ``distance``, plus the costs paid once per move
+ * (flat costs, shares of ``allowance``, steps' answers for the inputs named in COST_INPUTS);
+ * PROHIBITED when a feature prohibits the mode, else IMPASSABLE when one is impassable for it.
+ * ``move``: a kind of move (MOVES). Python's ``move_cost(mode, *features, distance=,
+ * allowance=, move=, **inputs)``. */
+export function moveCost(mode, features = [], options = _NO_OPTIONS) {
+  if (!Array.isArray(features)) throw new ArgumentTypeError("move_cost", "features", features, "must be an array of names");
+  const { distance = 1, allowance = null, move = null } = options;
+  const inputs = options === _NO_OPTIONS ? options : _costInputs("move_cost", options, _COST_OPTIONS);
+  if (move !== null && move !== undefined) return _moveCostKind(mode, features, distance, allowance, move, inputs);
+  let cost = _keptCost(mode, features);
+  if (cost === undefined) {
+    cost = _moveCost(mode, features);
+    if (features.some((f) => _ONCE_FEATURES.has(f))) {
+      return _moveCostOnce(mode, features, cost, distance, allowance, inputs);
+    }
+  }
+  if ((allowance !== null && allowance !== undefined) || Object.keys(inputs).length) {
+    return _moveCostOnce(mode, features, cost, distance, allowance, inputs);
+  }
+  if (distance === 1) return cost;
+  if (!(typeof distance === "number" && distance >= 0 && distance < _INF)) {
+    _checkNumber("move_cost", "distance", distance);
+  }
+  return cost instanceof Marker ? cost : cost * distance;
+}
+
+/** Python's ``_move_cost_once``: moveCost with the costs paid once per move. */
+function _moveCostOnce(mode, features, cost, distance, allowance, inputs) {
+  _checkNumber("move_cost", "distance", distance);
+  if (allowance !== null && allowance !== undefined) _checkNumber("move_cost", "allowance", allowance);
+  for (const [name, value] of Object.entries(inputs)) {
+    if (!COST_INPUTS.includes(name)) throw new UnknownName("cost input", name, COST_INPUTS);
+    _checkNumber("move_cost", name, value, null);
+  }
+  if (cost instanceof Marker) return cost;
+  let total = cost * distance;
+  for (const feature of _counted(features)) {
+    const once = _onceCost(mode, feature, allowance, inputs);
+    if (once instanceof Marker) return once;
+    total += once;
+  }
+  return total;
+}
+
+/** Python's ``_once_cost``: what ``feature`` adds once per move (or once per crossing, for an
+ * edge): its flat cost, its share of ``allowance`` or its step's answer; 0 when its cost is
+ * per distance. ``inputs``: a plain object of the steps' inputs. */
+function _onceCost(mode, feature, allowance, inputs) {
+  const once = PER_MOVE_COSTS[mode]?.[feature];
+  if (once === undefined) return 0;
+  if (once instanceof Flat) return once.amount;
+  if (once instanceof Share) {
+    if (allowance === null || allowance === undefined) {
+      throw new InvalidArgument("move_cost", "allowance", null, `must be given: ${pyRepr(feature)} costs a share of it`);
+    }
+    return once.of(allowance);
+  }
+  if (!Object.hasOwn(inputs, once.input)) {
+    throw new InvalidArgument("move_cost", once.input, null, `must be given: ${pyRepr(feature)} costs the step ${pyRepr(once.step)}`);
+  }
+  return STEPS[once.step](inputs[once.input]);
+}
+
+/** Whether ``mode`` may enter the place: not impassable or prohibited and, given the
+ * movement ``available``, affordable (or allowed by the minimum-move rule, which needs
+ * movement left). ``allowance``, ``move`` and the step inputs go to moveCost. */
+export function canEnter(mode, features = [], options = _NO_OPTIONS) {
+  const { available = null, allowance = null, move = null } = options;
+  const inputs = _costInputs("can_enter", options, _ENTER_OPTIONS);
+  let cost;
+  try {
+    cost = moveCost(mode, features, { allowance, move, ...inputs });
+  } catch (error) {
+    throw _raisedBy(error, "can_enter");
+  }
+  if (available !== null && available !== undefined) _checkNumber("can_enter", "available", available);
+  if (cost instanceof Marker) return false;
+  return available === null || available === undefined || cost <= available || (MINIMUM_MOVE && available > 0);
+}
+
+/** Whether ``mode`` may end its move in a place with ``features`` (none says ``may not
+ * end``: the unit may still move through it). */
+export function canEnd(mode, features = []) {
+  _placeCheck("can_end", mode, features);
+  return !_counted(features).some((f) => _STATES[f]?.[mode] === "may_not_end");
+}
+
+/** Whether ``mode`` must stop on entering a place with ``features``. */
+export function mustStop(mode, features = []) {
+  _placeCheck("must_stop", mode, features);
+  return _counted(features).some((f) => _STATES[f]?.[mode] === "must_stop");
+}
+
+const _STEP_NAMES = ["straight", "diagonal", "s", "d"];
+
+/** Length of a grid path of "straight" / "diagonal" steps (or "s" / "d", also as one string
+ * such as "dsssd"), in ``unit`` (default: the first the grid gives). Diagonals count
+ * GRID_DIAGONALS cells in turn, the count carried across the straight steps between. */
+export function pathCost(steps, options = _NO_OPTIONS) {
+  _unexpected("path_cost", _inputsOf(options, ["unit"]));
+  const unit = options.unit ?? null;
+  const units = Object.keys(GRID_SIZES);
+  if (!units.length) throw new UnknownName("grid", "grid", []);
+  const chosen = unit ?? units[0];
+  _checkName("path_cost", "unit", chosen, GRID_SIZES, "grid unit");
+  // Python iterates a str by its characters and a dict by its keys
+  const iterable = typeof steps === "string" || typeof steps?.[Symbol.iterator] === "function";
+  const items = iterable ? steps : typeof steps === "object" && steps !== null ? Object.keys(steps) : null;
+  if (items === null) throw new ArgumentTypeError("path_cost", "steps", steps, "must be an iterable of steps");
+  let cells = 0;
+  let diagonals = 0;
+  for (const step of items) {
+    if (step === "s" || step === "straight") cells += 1;
+    else if (step === "d" || step === "diagonal") {
+      if (!GRID_DIAGONALS.length) throw new InvalidArgument("path_cost", "steps", step, "this grid has no diagonals");
+      cells += GRID_DIAGONALS[diagonals % GRID_DIAGONALS.length];
+      diagonals += 1;
+    } else _checkName("path_cost", "steps", step, _pool(_STEP_NAMES), "step");
+  }
+  return cells * GRID_SIZES[chosen];
+}
+
+/** Names as a pool for ``_checkName`` (a frozen mapping of each to true). */
+function _pool(names) {
+  return _dict(Object.fromEntries(names.map((n) => [n, true])));
+}
+
+// ---- kinds of move and the rolls the map makes due (module_moves.py.j2) ----
+
+/** A kind of move beside the unit type: the unit's allowance becomes ``allowance * factor +
+ * amount``; a unit making it may not enter the ``barred`` features (a Set). */
+export class MoveKind {
+  constructor(id, label, factor, amount, barred) {
+    Object.assign(this, { id, label, factor, amount, barred });
+    Object.freeze(this);
+  }
+}
+
+/** A roll the map makes due ``on`` entering, crossing, ending in or first entering a place:
+ * ``dice`` ("2d6") or the dice ``table`` it rolls on, and how the values of one place's
+ * features ``combine`` into its modifier. */
+export class RollRule {
+  constructor(id, label, on, dice, table, combine) {
+    Object.assign(this, { id, label, on, dice, table, combine });
+    Object.freeze(this);
+  }
+}
+
+/** A roll due along a route: at ``step`` (1 for the first place entered) into ``place``,
+ * ``on`` entering, crossing, ending or first_entering, the rule ``roll`` (its ``dice`` or
+ * ``table``) with its ``modifier``, called for by ``features``; ``move``: the kind of move
+ * it was judged for ("": none). */
+export class RollDue {
+  constructor(step, place, on, roll, dice, table, modifier, features, move = "") {
+    Object.assign(this, { step, place, on, roll, dice, table, modifier, features, move });
+    Object.freeze(this);
+  }
+}
+
+function _kind(fn, move) {
+  _checkName(fn, "move", move, MOVES, "kind of move");
+  return MOVES[move];
+}
+
+/** Python's ``_kind_cost``: a feature's cost per distance for a unit making the move ``kind``
+ * (its barred features prohibited, its own costs where the rules give them). */
+function _kindCost(mode, feature, kind) {
+  if (kind.barred.has(feature)) return PROHIBITED;
+  if (_OUTCOMES.has(feature)) return _OUTCOME_COSTS[feature] ?? 0;
+  const byMode = _KIND_COSTS[kind.id]?.[feature];
+  return byMode !== undefined && Object.hasOwn(byMode, mode) ? byMode[mode] : _perDistance(mode, feature);
+}
+
+/** Python's ``_move_cost_kind``: moveCost for a unit making the move ``move``, its allowance
+ * scaled for the shares of it. */
+function _moveCostKind(mode, features, distance, allowance, move, inputs) {
+  const kind = _kind("move_cost", move);
+  _moveCost(mode, features); // the names and the place checked, conflicts warned
+  _checkNumber("move_cost", "distance", distance);
+  if (allowance !== null && allowance !== undefined) {
+    _checkNumber("move_cost", "allowance", allowance);
+    allowance = allowance * kind.factor + kind.amount;
+  }
+  let total = ENTRY_COST;
+  let impassable = false;
+  const counted = _counted(features);
+  for (const feature of counted) {
+    const cost = _kindCost(mode, feature, kind);
+    if (typeof cost === "string") throw new UnfilledParameter(cost); // nobody filled it in
+    if (cost instanceof Marker) {
+      if (cost === PROHIBITED) return PROHIBITED;
+      impassable = true;
+    } else total += cost;
+  }
+  if (impassable) return IMPASSABLE;
+  total *= distance;
+  for (const feature of counted) {
+    const own = _KIND_COSTS[kind.id]?.[feature];
+    if (own !== undefined && Object.hasOwn(own, mode)) continue; // the kind's cost stands instead
+    const once = _onceCost(mode, feature, allowance, inputs);
+    if (once instanceof Marker) return once;
+    total += once;
+  }
+  return total;
+}
+
+/** Python's ``_with_move``: a route function's moveCost options for a kind of move
+ * (``move`` passed on), and the unit's allowance as the kind makes it. */
+function _withMove(fn, extra, move, allowance) {
+  const kind = _kind(fn, move);
+  if (allowance !== null && allowance !== undefined) allowance = allowance * kind.factor + kind.amount;
+  return [{ ...extra, move: kind.id }, allowance];
+}
+
+/** Python's ``_kind_edge_cost``: an edge feature's cost for a unit making the move ``move``. */
+function _kindEdgeCost(mode, feature, move) {
+  return _kindCost(mode, feature, MOVES[move]);
+}
+
+/** Python's ``_place_roll`` (rulesdsl.semantics.moves.place_roll): null when no feature of
+ * the place calls for the roll; else [its modifier, the features that give it] (whole-map
+ * conditions add to the modifier of the features that call for it). */
+function _placeRoll(roll, mode, move, features) {
+  const values = _ROLL_VALUES[roll] ?? {};
+  const own = move !== null && move !== undefined ? (_ROLL_MOVES[roll]?.[move] ?? {}) : {};
+  const callers = [];
+  const extra = [];
+  for (const feature of _counted(features)) {
+    const value = (Object.hasOwn(own, feature) ? own[feature] : values[feature])?.[mode];
+    if (value === undefined) continue;
+    (_WHOLE_MAP.has(feature) ? extra : callers).push([feature, value]);
+  }
+  if (!callers.length) return null;
+  const parts = callers.map(([, v]) => v);
+  const combine = ROLLS[roll].combine;
+  let total =
+    combine === "highest" ? Math.max(...parts) : combine === "lowest" ? Math.min(...parts) : parts.reduce((a, b) => a + b, 0);
+  total += extra.reduce((sum, [, v]) => sum + v, 0);
+  return [total, [...callers, ...extra].map(([name]) => name)];
+}
+
+/** The rolls due when ``mode`` (making the move ``move``, if given) enters a place with
+ * ``features`` (``on: "entering"``; "first_entering", "ending", or "crossing" an edge with
+ * those features), each a RollDue at step 1, place null. */
+export function rollsDue(mode, features = [], options = _NO_OPTIONS) {
+  _unexpected("rolls_due", _inputsOf(options, ["move", "on"]));
+  const { move = null, on = "entering" } = options;
+  _placeCheck("rolls_due", mode, features);
+  if (move !== null && move !== undefined) _kind("rolls_due", move);
+  if (!_ROLL_ORDER.includes(on)) {
+    throw new InvalidArgument("rolls_due", "on", on, `must be one of ${_ROLL_ORDER.join(", ")}`);
+  }
+  const out = [];
+  for (const rule of Object.values(ROLLS)) {
+    if (rule.on !== on) continue;
+    const found = _placeRoll(rule.id, mode, move, features);
+    if (found !== null) {
+      out.push(new RollDue(1, null, on, rule.id, rule.dice, rule.table, found[0], Object.freeze(found[1]), move ?? ""));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,717 @@
+// ---- maps: boards, routes and reach (follows module_routes.py.j2 piece by piece) ----
+
+const _HEX_STEPS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+const _SQUARE_STEPS = [[1, 0], [0, -1], [-1, 0], [0, 1]];
+const _DIAGONAL_STEPS = [[1, 1], [1, -1], [-1, -1], [-1, 1]];
+
+/** A place as Python's dicts key it: equal keys for places Python finds equal (an array is
+ * a tuple; true and 1 are the same key), null for a place Python cannot hash (an object). */
+function _placeKey(place) {
+  if (place === null || place === undefined) return "None";
+  switch (typeof place) {
+    case "number":
+      return String(place === 0 ? 0 : place);
+    case "boolean":
+      return place ? "1" : "0";
+    case "string":
+      return JSON.stringify(place);
+  }
+  if (!Array.isArray(place)) return null;
+  const keys = [];
+  for (const item of place) {
+    const key = _placeKey(item);
+    if (key === null) return null;
+    keys.push(key);
+  }
+  return `(${keys.join(",")})`;
+}
+
+/** A place as Python prints it: an array as a tuple. */
+function _shown(place) {
+  return Array.isArray(place) ? new _Tuple(place.map(_shown)) : place;
+}
+
+function _isIterable(value) {
+  return value !== null && value !== undefined && typeof value[Symbol.iterator] === "function";
+}
+
+/** The entries of a mapping a caller gives: a Map, or a plain object; null for another value. */
+function _entriesOf(mapping) {
+  if (mapping instanceof Map) return [...mapping];
+  if (mapping !== null && typeof mapping === "object" && !Array.isArray(mapping)) {
+    const proto = Object.getPrototypeOf(mapping);
+    if (proto === Object.prototype || proto === null) return Object.entries(mapping);
+  }
+  return null;
+}
+
+function _isInt(value) {
+  return (typeof value === "number" && Number.isInteger(value)) || typeof value === "boolean";
+}
+
+/** A user's map: the features of each place, the features of each edge crossed from one place
+ * into another (a road listed both ways, a one-way feature one way), and who neighbours whom:
+ * a ``neighbours`` function, or ``grid``: a declared grid's name, or "hex" (axial [q, r]) or
+ * "square" ([x, y], four neighbours). ``places`` and ``edges`` are Maps (or plain objects);
+ * a place is a string, a number or an array of them ([q, r] on a grid), compared by value. */
+export class Board {
+  constructor(places, { edges = null, neighbours = null, grid = null } = {}) {
+    const given = _entriesOf(places);
+    if (given === null) throw new ArgumentTypeError("Board", "places", places, "must be a mapping of places");
+    let shape = "";
+    if (grid !== null && grid !== undefined) {
+      if (grid === "hex" || grid === "square") shape = grid;
+      else {
+        if (typeof grid !== "string") throw new ArgumentTypeError("Board", "grid", grid, "must be a str naming a grid");
+        const names = [...Object.keys(GRID_SHAPES), "hex", "square"]; // as Python's: a grid "square" twice
+        if (!Object.hasOwn(GRID_SHAPES, grid)) throw new UnknownName("grid", grid, names);
+        shape = GRID_SHAPES[grid];
+      }
+    }
+    this._canonical = new Map(); // each distinct features, as one frozen array
+    this._features = new Map(); // place key -> its features
+    this._place = new Map(); // place key -> the place as first given
+    _placesOneByOne(this, given, shape);
+    this._crossed = new Map(); // "from key|to key" -> the edge's features
+    const edgesGiven = [];
+    if (edges !== null && edges !== undefined) {
+      const entries = _entriesOf(edges);
+      if (entries === null) throw new ArgumentTypeError("Board", "edges", edges, "must be a mapping of edges");
+      _edgesOneByOne(this, entries, edgesGiven);
+    }
+    const noGrid = grid === null || grid === undefined;
+    const noFunction = neighbours === null || neighbours === undefined;
+    if (noGrid && noFunction) throw new InvalidArgument("Board", "neighbours", null, "give neighbours or a grid");
+    if (!noFunction && typeof neighbours !== "function") {
+      throw new ArgumentTypeError("Board", "neighbours", neighbours, "must be a function");
+    }
+    /** Each place and its features (the places as given: look one up with featuresOf). */
+    this.places = new Map([...this._place].map(([key, place]) => [place, this._features.get(key)]));
+    this.edges = new Map(edgesGiven);
+    this.grid = noGrid ? null : grid;
+    this._neighbours = noFunction ? null : neighbours;
+    this._shape = shape;
+    this._diagonal = noGrid ? 0 : _GRID_DIAGONAL[grid] ?? 0;
+    this._adjacent = new Map(); // place key -> [[key, distance], ...]
+    this._exits = new Map(); // mode -> place key -> [[key, cost], ...]
+    this._entering = new Map(); // mode -> place key -> [cost, must stop]
+    Object.freeze(this);
+  }
+
+  /** The features of ``place`` (compared by value), or undefined when it is not on the board. */
+  featuresOf(place) {
+    const key = _placeKey(place);
+    return key === null ? undefined : this._features.get(key);
+  }
+
+  /** The places next to ``place`` on this board, each with the distance of the step (1; a
+   * diagonal of a square grid counts its cells): an array of [place, distance] pairs. */
+  neighbours(place) {
+    const key = _onBoard("neighbours", "place", this, place);
+    return this._next(key).map(([there, distance]) => Object.freeze([this._found(there), distance]));
+  }
+
+  /** The place of ``key`` as a search finds it: on a grid, the [q, r] numbers; else as given. */
+  _found(key) {
+    const place = this._place.get(key);
+    return this._neighbours === null ? Object.freeze(place.map(Number)) : place;
+  }
+
+  /** Board.neighbours by place key: [[key, distance], ...], kept once worked out. */
+  _next(key) {
+    let found = this._adjacent.get(key);
+    if (found !== undefined) return found;
+    const out = [];
+    if (this._neighbours !== null) {
+      for (const p of this._neighbours(this._place.get(key))) {
+        const there = _placeKey(p);
+        if (there !== null && this._features.has(there)) out.push([there, 1]);
+      }
+    } else {
+      const [q, r] = this._place.get(key).map(Number);
+      const steps = this._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS;
+      const near = (d, distance) => {
+        for (const [dq, dr] of d) {
+          const there = `(${q + dq},${r + dr})`;
+          if (this._features.has(there)) out.push([there, distance]);
+        }
+      };
+      near(steps, 1);
+      if (this._diagonal) near(_DIAGONAL_STEPS, this._diagonal);
+    }
+    this._adjacent.set(key, out);
+    return out;
+  }
+
+  /** ``features`` as one frozen array shared by every place or edge with the same ones. */
+  _shared(features) {
+    const key = features.join("\u0000");
+    let kept = this._canonical.get(key);
+    if (kept === undefined) {
+      kept = Object.freeze([...features]);
+      this._canonical.set(key, kept);
+    }
+    return kept;
+  }
+}
+
+/** The places checked one by one, raising at the first that is wrong (_places_one_by_one). */
+function _placesOneByOne(board, given, shape) {
+  const merged = new Map(); // as Python's dict of them: a place given again keeps its features last given
+  for (const [place, features] of given) {
+    const key = _placeKey(place);
+    if (key === null) {
+      throw new ArgumentTypeError("Board", "places", _shown(place), "must be a place of the board (a hashable key)");
+    }
+    merged.set(key, [merged.get(key)?.[0] ?? place, features]);
+  }
+  const checked = new Map();
+  for (const [key, [place, features]] of merged) {
+    if (shape && !(Array.isArray(place) && place.length === 2 && _isInt(place[0]) && _isInt(place[1]))) {
+      throw new ArgumentTypeError("Board", "places", _shown(place), `must be (x, y) pairs of ints on a ${shape} grid`);
+    }
+    if (typeof features === "string" || !_isIterable(features)) {
+      throw new ArgumentTypeError("Board", "places", features, "must map each place to its feature names");
+    }
+    const named = [...features];
+    for (const feature of named) {
+      if (typeof feature !== "string") _checkName("Board", "places", feature, FEATURES, "feature");
+    }
+    let same = checked.get(named.join("\u0000"));
+    if (same === undefined) {
+      for (const feature of named) {
+        _checkName("Board", "places", feature, FEATURES, "feature");
+        if (_EDGE_FEATURES.has(feature)) {
+          throw new InvalidArgument("Board", "places", feature, "is an edge feature: list it in edges");
+        }
+      }
+      if (named.length > 1) _checkPlace(named);
+      same = board._shared(named);
+      checked.set(named.join("\u0000"), same);
+    }
+    board._place.set(key, place);
+    board._features.set(key, same);
+  }
+}
+
+/** The edges checked one by one, raising at the first that is wrong (_edges_one_by_one). */
+function _edgesOneByOne(board, entries, kept) {
+  for (const [edge, features] of entries) {
+    const key = Array.isArray(edge) && edge.length === 2 ? _edgeKey(edge[0], edge[1]) : null;
+    if (key === null) {
+      throw new ArgumentTypeError("Board", "edges", _shown(edge), "must be keyed by (from, to) pairs of places");
+    }
+    if (typeof features === "string" || !_isIterable(features)) {
+      throw new ArgumentTypeError("Board", "edges", features, "must map each edge to its feature names");
+    }
+    const named = [...features];
+    for (const feature of named) {
+      _checkName("Board", "edges", feature, FEATURES, "feature");
+      if (!_EDGE_FEATURES.has(feature)) {
+        throw new InvalidArgument("Board", "edges", feature, "is not a feature of an edge layer");
+      }
+    }
+    const shared = board._shared(named);
+    board._crossed.set(key, shared);
+    kept.push([edge, shared]);
+  }
+}
+
+/** The key of the edge from one place to another; null when either cannot be hashed. */
+function _edgeKey(start, end) {
+  const from = _placeKey(start);
+  const to = _placeKey(end);
+  return from === null || to === null ? null : `${from}|${to}`;
+}
+
+const _NO_EDGE = Object.freeze([]);
+
+/** The features of the edge crossed from key ``from`` to key ``to`` (none: an empty array). */
+function _crossing(board, from, to) {
+  return board._crossed.size ? board._crossed.get(`${from}|${to}`) ?? _NO_EDGE : _NO_EDGE;
+}
+
+/** The key of ``place``, raising unless it is a place of ``board`` (_on_board). */
+function _onBoard(fn, argument, board, place) {
+  const key = _placeKey(place);
+  if (key === null) {
+    throw new ArgumentTypeError(fn, argument, _shown(place), "must be a place of the board (a hashable key)");
+  }
+  if (!board._features.has(key)) throw new InvalidArgument(fn, argument, _shown(place), "is not a place of the board");
+  return key;
+}
+
+/** rulesdsl.semantics.routes.step_cost (_step_cost): the place entered (an edge's ``along``
+ * instead of it), plus each edge feature crossed, once. */
+function _stepCost(mode, entered, crossed, distance, extra) {
+  let place = moveCost(mode, entered, { distance, ...extra });
+  let along = null;
+  for (const feature of crossed) {
+    const byMode = _ALONG[feature];
+    if (byMode !== undefined && Object.hasOwn(byMode, mode) && (along === null || byMode[mode] < along)) {
+      along = byMode[mode];
+    }
+  }
+  if (along !== null && place !== PROHIBITED) place = along * distance;
+  let edge = 0;
+  let impassable = false;
+  for (const feature of crossed) {
+    const unfilled = _UNFILLED_COSTS.get(`${mode}\u0000${feature}`);
+    if (unfilled !== undefined) throw new UnfilledParameter(unfilled);
+    const cost = extra.move !== undefined ? _kindEdgeCost(mode, feature, extra.move) : _perDistance(mode, feature);
+    if (cost instanceof Marker) {
+      if (cost === PROHIBITED) return PROHIBITED;
+      impassable = true;
+    } else if (typeof cost !== "string") edge += cost;
+    if (_ONCE_FEATURES.has(feature)) {
+      // a wall's flat cost, paid on each crossing
+      const once = _onceCost(mode, feature, extra.allowance ?? null, {});
+      if (once instanceof Marker) impassable = true;
+      else edge += once;
+    }
+  }
+  if (place instanceof Marker) return place;
+  return impassable ? IMPASSABLE : place + edge;
+}
+
+/** The checks the route functions open with: the board, the mode, the allowance (as given,
+ * in ``extra``: what the costs are asked with). */
+function _routeArgs(fn, board, mode, allowance) {
+  if (!(board instanceof Board)) throw new ArgumentTypeError(fn, "board", board, "must be a Board");
+  _checkName(fn, "mode", mode, MODES, "mode");
+  if (allowance === null || allowance === undefined) return {};
+  _checkNumber(fn, "allowance", allowance);
+  return { allowance };
+}
+
+/** ``work()``, an ArgumentError of move_cost met in it raised as ``fn``'s own (_raised_by). */
+function _asRaisedBy(fn, work) {
+  try {
+    return work();
+  } catch (error) {
+    throw _raisedBy(error, fn);
+  }
+}
+
+/** A step's cost, worked out once per (features, edge, distance) of a search or route. */
+function _cachedStep(costs, mode, entered, crossed, distance, extra) {
+  const key = `${entered.join(",")}|${crossed.join(",")}|${distance}`;
+  let cost = costs.get(key);
+  if (cost === undefined) {
+    cost = _stepCost(mode, entered, crossed, distance, extra);
+    costs.set(key, cost);
+  }
+  return cost;
+}
+
+/** A record of the module: frozen, its fields named. */
+export class RouteStep {
+  constructor(start, end, features, edge, cost) {
+    Object.assign(this, { start, end, features, edge, cost });
+    Object.freeze(this);
+  }
+}
+
+/** A route's ``total`` (a marker when a step is one), its ``steps``, whether it is ``legal``
+ * (``reason`` says why not, empty when it is), the kind of ``move`` it was costed for (empty:
+ * none given) and the ``rolls`` the map makes due along it. */
+export class Route {
+  constructor(total, steps, legal, reason, move = "", rolls = Object.freeze([])) {
+    Object.assign(this, { total, steps, legal, reason, move, rolls });
+    Object.freeze(this);
+  }
+}
+
+/** What ``reachable`` answers: a read-only Map-like of each place the unit may end in to its
+ * cheapest cost (``get``, ``has``, ``size``, ``keys``, ``entries``..., places compared by value),
+ * and the move's state it was searched with: ``move`` (empty: none given), ``budget`` as the
+ * kind makes it, ``speed`` and ``turnMode`` (null for a unit type without facing). */
+export class Reach {
+  constructor(costs, places, move = "", budget = _INF, speed = null, turnMode = null) {
+    this._costs = costs; // place key -> cost
+    this._places = places; // place key -> place
+    Object.assign(this, { move, budget, speed, turnMode });
+    Object.freeze(this);
+  }
+  get size() {
+    return this._costs.size;
+  }
+  get(place) {
+    const key = _placeKey(place);
+    return key === null ? undefined : this._costs.get(key);
+  }
+  has(place) {
+    const key = _placeKey(place);
+    return key !== null && this._costs.has(key);
+  }
+  *keys() {
+    for (const key of this._costs.keys()) yield this._places.get(key);
+  }
+  *values() {
+    yield* this._costs.values();
+  }
+  *entries() {
+    for (const [key, cost] of this._costs) yield [this._places.get(key), cost];
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  forEach(callback, thisArg) {
+    for (const [place, cost] of this.entries()) callback.call(thisArg, cost, place, this);
+  }
+}
+
+/** The facing dispatch of the route functions: a unit type with facing is not answered yet;
+ * a mode Python cannot hash raises Python's TypeError when the module has facing rules. */
+function _noFacing(fn, mode) {
+  if (_FACING_MODES.size === 0) return;
+  _unhashable(mode);
+  if (_FACING_MODES.has(mode)) {
+    throw new Error(`${fn}: the JavaScript module does not answer routes of a unit with facing yet (docs/module-api-js.md)`);
+  }
+}
+
+/** The cost of moving ``mode`` along ``route`` (places of ``board``, the start first), step
+ * by step, and whether the move is legal: no step impassable or prohibited, no stop before the
+ * end in a place where the unit must stop, an end where it may end, and a total within
+ * ``allowance`` when one is given (with a minimum move, one step always is, unless the
+ * allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in the
+ * game, for the rolls due on first entering. */
+export function routeCost(board, mode, route, { allowance = null, move = null, entered = null } = {}) {
+  _noFacing("route_cost", mode);
+  let extra = _routeArgs("route_cost", board, mode, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance);
+  const before = _enteredArg("route_cost", board, entered);
+  if (typeof route === "string" || !_isIterable(route)) {
+    throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of places");
+  }
+  const places = [...route];
+  const keys = places.map((place) => _onBoard("route_cost", "route", board, place));
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before);
+}
+
+/** route_cost's work once its arguments are checked: ``keys`` are the places' keys. */
+function _routeCost(board, mode, places, keys, allowance, extra, move, before) {
+  const grid = board._shape && !board._diagonal && board._neighbours === null;
+  const offsets = board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS;
+  const costs = new Map();
+  const stops = new Map();
+  const steps = [];
+  let total = 0;
+  let marker = null;
+  let reason = "";
+  const last = places.length - 1;
+  for (let i = 1; i <= last; i++) {
+    const [start, end] = [places[i - 1], places[i]];
+    let distance;
+    if (grid) {
+      const [dq, dr] = [Number(end[0]) - Number(start[0]), Number(end[1]) - Number(start[1])];
+      distance = offsets.some(([q, r]) => q === dq && r === dr) ? 1 : undefined;
+    } else distance = board._next(keys[i - 1]).find(([there]) => there === keys[i])?.[1];
+    if (distance === undefined) {
+      throw new InvalidArgument("route_cost", "route", _shown(end), `is not next to ${pyRepr(_shown(start))} (step ${i})`);
+    }
+    const features = board._features.get(keys[i]);
+    const crossed = _crossing(board, keys[i - 1], keys[i]);
+    const cost = _asRaisedBy("route_cost", () => _routeStep(costs, mode, features, crossed, distance, extra));
+    steps.push(new RouteStep(start, end, features, crossed, cost));
+    if (cost instanceof Marker) {
+      if (marker !== PROHIBITED) marker = cost;
+      reason ||= `step ${i} is ${cost.value}`;
+      continue;
+    }
+    total += cost;
+    if (!reason && i < last) {
+      let stop = stops.get(features);
+      if (stop === undefined) stops.set(features, (stop = mustStop(mode, features)));
+      if (stop) reason = `step ${i} enters a place where the unit must stop`;
+    }
+  }
+  if (!reason && steps.length && !canEnd(mode, steps[steps.length - 1].features)) {
+    reason = "the unit may not end its move in the last place";
+  }
+  if (!reason && allowance !== null && total > allowance && !(MINIMUM_MOVE && allowance > 0 && steps.length === 1)) {
+    reason = "the route costs more than the allowance";
+  }
+  const rolls = _routeRolls(mode, move, places, keys, steps, before);
+  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls);
+}
+
+/** A step's cost in route_cost: kept for the next step alike, unless its features exclude each
+ * other (move_cost warns of them at every step, as the Python module does). */
+function _routeStep(costs, mode, features, crossed, distance, extra) {
+  if (features.length < 2 || !features.some((f) => Object.hasOwn(EXCLUSIONS, f))) {
+    return _cachedStep(costs, mode, features, crossed, distance, extra);
+  }
+  return _stepCost(mode, features, crossed, distance, extra);
+}
+
+// ---- searches: Dijkstra over a heap of [cost, order, place key] ----
+
+function _heapPush(heap, item) {
+  heap.push(item);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!_before(item, heap[parent])) break;
+    heap[i] = heap[parent];
+    i = parent;
+  }
+  heap[i] = item;
+}
+
+function _heapPop(heap) {
+  const top = heap[0];
+  const item = heap.pop();
+  if (heap.length) {
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= heap.length) break;
+      if (child + 1 < heap.length && _before(heap[child + 1], heap[child])) child++;
+      if (!_before(heap[child], item)) break;
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = item;
+  }
+  return top;
+}
+
+/** Python's order of heap items: by cost, then by the order they were pushed. */
+function _before(a, b) {
+  return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+}
+
+/** The steps out of ``here`` that ``mode`` can take, each with its cost (markers left out);
+ * kept on the board when no allowance or kind of move is given (_exits). */
+function _exits(board, mode, here, extra, costs) {
+  const plain = Object.keys(extra).length === 0;
+  const kept = plain ? board._exits.get(mode) : undefined;
+  const found = kept?.get(here);
+  if (found !== undefined) return found;
+  const out = [];
+  for (const [there, distance] of board._next(here)) {
+    const step = _cachedStep(costs, mode, board._features.get(there), _crossing(board, here, there), distance, extra);
+    if (!(step instanceof Marker)) out.push([there, step]);
+  }
+  if (plain) {
+    if (!board._exits.has(mode)) board._exits.set(mode, new Map());
+    board._exits.get(mode).set(here, out);
+  }
+  return out;
+}
+
+/** Dijkstra from ``start`` within ``budget`` (_search): the cheapest cost of each place key
+ * found and the key it is entered from. A place where the unit must stop is not left; with a
+ * minimum move and a budget above 0, one step from the start is always allowed. */
+function _search(board, mode, start, budget, extra, goal = null) {
+  if (Object.keys(extra).length === 0 && board._shape && !board._diagonal && board._neighbours === null) {
+    return _gridSearch(board, mode, start, budget, goal);
+  }
+  const stops = new Map();
+  const costs = new Map();
+  const exits = (here) => _exits(board, mode, here, extra, costs);
+  const stopsAt = (here) => {
+    const entered = board._features.get(here);
+    let stop = stops.get(entered);
+    if (stop === undefined) stops.set(entered, (stop = mustStop(mode, entered)));
+    return stop;
+  };
+  return _dijkstra(start, budget, goal, exits, stopsAt);
+}
+
+/** The loop both searches share: ``exits(here)`` gives [key, cost] pairs, ``stopsAt(here)``
+ * whether the unit must stop there. */
+function _dijkstra(start, budget, goal, exits, stopsAt) {
+  const best = new Map([[start, 0]]);
+  const came = new Map();
+  const done = new Set();
+  const heap = [[0, 0, start]];
+  let order = 1;
+  let first = MINIMUM_MOVE && budget > 0;
+  while (heap.length) {
+    const [cost, , here] = _heapPop(heap);
+    if (done.has(here)) continue;
+    done.add(here);
+    if (here === goal) break;
+    if (here !== start && (stopsAt(here) || cost > budget)) continue;
+    for (const [there, step] of exits(here, done)) {
+      const total = cost + step;
+      if ((total <= budget || first) && total < (best.get(there) ?? _INF) && !done.has(there)) {
+        best.set(there, total);
+        came.set(there, here);
+        _heapPush(heap, [total, order, there]);
+        order++;
+      }
+    }
+    first = false;
+  }
+  return [best, came];
+}
+
+/** _search on a hex or square grid with no diagonals and no allowance (_grid_search): each
+ * neighbour's cost read from _entering (an impassable or prohibited step as an infinite cost),
+ * an edge's cost worked out once per distinct features entered and crossed; from the second
+ * search of the board for the mode on, each place's exits are kept on the board. */
+function _gridSearch(board, mode, start, budget, goal) {
+  const kept = board._exits.get(mode);
+  if (kept === undefined) board._exits.set(mode, new Map()); // the next search keeps its exits
+  const entering = _entering(board, mode);
+  const crossing = new Map();
+  const exits = (here, done) => {
+    let found = kept?.get(here);
+    if (found === undefined) {
+      // the first search leaves the places done out; a later one keeps every exit
+      found = _gridExits(board, mode, here, entering, crossing, kept === undefined ? done : null);
+      if (kept !== undefined) kept.set(here, found);
+    }
+    return found;
+  };
+  return _dijkstra(start, budget, goal, exits, (here) => entering.get(here)[1]);
+}
+
+/** The steps out of ``here`` on a grid board that ``mode`` can take (places in ``done`` left
+ * out), each with its cost (_grid_exits). */
+function _gridExits(board, mode, here, entering, crossing, done) {
+  const [q, r] = board._place.get(here).map(Number);
+  const out = [];
+  for (const [dq, dr] of board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS) {
+    const there = `(${q + dq},${r + dr})`;
+    const entry = entering.get(there);
+    if (entry === undefined || (done !== null && done.has(there))) continue;
+    const crossed = board._crossed.get(`${here}|${there}`);
+    let step = entry[0];
+    if (crossed !== undefined) {
+      const features = board._features.get(there);
+      const key = `${features.join(",")}|${crossed.join(",")}`;
+      step = crossing.get(key);
+      if (step === undefined) {
+        const found = _stepCost(mode, features, crossed, 1, {});
+        crossing.set(key, (step = found instanceof Marker ? _INF : found));
+      }
+    }
+    if (step < _INF) out.push([there, step]);
+  }
+  return out;
+}
+
+/** Per place key of ``board``: what entering it costs ``mode`` (a step of 1, no edge crossed;
+ * infinite when impassable or prohibited) and whether the unit must stop there, worked out once
+ * per distinct features in the board's order, the first time the board is searched for the
+ * mode (_entering). */
+function _entering(board, mode) {
+  let found = board._entering.get(mode);
+  if (found === undefined) {
+    const byFeatures = new Map();
+    for (const features of board._features.values()) {
+      if (byFeatures.has(features)) continue;
+      const cost = _stepCost(mode, features, _NO_EDGE, 1, {});
+      byFeatures.set(features, [cost instanceof Marker ? _INF : cost, mustStop(mode, features)]);
+    }
+    found = new Map([...board._features].map(([key, features]) => [key, byFeatures.get(features)]));
+    board._entering.set(mode, found);
+  }
+  return found;
+}
+
+/** The cheapest legal route for ``mode`` from ``start`` to ``goal`` on ``board`` (within
+ * ``allowance`` when one is given, as the kind of move ``move`` makes it), or null when there is
+ * none; ``entered`` as for routeCost. */
+export function cheapestRoute(board, mode, start, goal, { allowance = null, move = null, entered = null } = {}) {
+  _noFacing("cheapest_route", mode);
+  let extra = _routeArgs("cheapest_route", board, mode, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance);
+  const from = _onBoard("cheapest_route", "start", board, start);
+  const to = _onBoard("cheapest_route", "goal", board, goal);
+  const before = _enteredArg("cheapest_route", board, entered);
+  if (to !== from && !canEnd(mode, board._features.get(to))) return null;
+  const budget = allowance === null || allowance === undefined ? _INF : allowance;
+  const [best, came] = _asRaisedBy("cheapest_route", () => _search(board, mode, from, budget, extra, to));
+  if (!best.has(to)) return null;
+  const keys = [to];
+  while (keys[keys.length - 1] !== from) keys.push(came.get(keys[keys.length - 1]));
+  keys.reverse();
+  const places = keys.map((key) => board._found(key));
+  places[0] = start; // the route as Python's: the caller's start and goal, the places found between
+  places[places.length - 1] = goal;
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before);
+}
+
+/** Each place of ``board`` where ``mode`` may end its move from ``start`` for at most ``budget``
+ * (the start itself, at 0, included), with the cheapest cost to get there. ``allowance``, when
+ * given, is passed to the costs that depend on it; ``move``: a kind of move, whose costs count
+ * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. */
+export function reachable(board, mode, start, budget, { allowance = null, move = null } = {}) {
+  _noFacing("reachable", mode);
+  let extra = _routeArgs("reachable", board, mode, allowance);
+  const from = _onBoard("reachable", "start", board, start);
+  _checkNumber("reachable", "budget", budget);
+  if (move !== null && move !== undefined) {
+    [extra, allowance] = _withMove("reachable", extra, move, allowance);
+    const kind = MOVES[move];
+    budget = budget * kind.factor + kind.amount;
+  }
+  const [best] = _asRaisedBy("reachable", () => _search(board, mode, from, budget, extra));
+  const ends = new Map();
+  const out = new Map();
+  for (const [key, cost] of best) {
+    const entered = board._features.get(key);
+    let end = ends.get(entered);
+    if (end === undefined) ends.set(entered, (end = canEnd(mode, entered)));
+    if (end || key === from) out.set(key, cost);
+  }
+  const places = new Map([...out.keys()].map((key) => [key, key === from ? start : board._found(key)]));
+  return new Reach(out, places, move ?? "", budget);
+}
+
+// ---- the rolls due along a route (module_moves.py.j2) ----
+
+/** ``entered``: the places of ``board`` entered earlier in the game (for the rolls due on
+ * first entering), as a Set of their keys (_entered_arg). */
+function _enteredArg(fn, board, entered) {
+  if (entered === null || entered === undefined) return new Set();
+  if (typeof entered === "string" || !_isIterable(entered)) {
+    throw new ArgumentTypeError(fn, "entered", entered, "must be an iterable of places");
+  }
+  return new Set([...entered].map((place) => _onBoard(fn, "entered", board, place)));
+}
+
+/** The rolls due along a route, in order (_route_rolls): at each step those on crossing the
+ * edge, on entering the place, on first entering it (not entered before in the route or, by
+ * ``entered``, earlier in the game; the start counts as entered), and at the last step those
+ * on ending there. */
+function _routeRolls(mode, move, places, keys, steps, entered) {
+  const rules = _ROLL_ORDER.map((on) => [on, Object.values(ROLLS).filter((r) => r.on === on)]).filter(
+    ([, kind]) => kind.length,
+  );
+  if (!rules.length) return Object.freeze([]);
+  const out = [];
+  const seen = new Set(entered);
+  if (keys.length) seen.add(keys[0]);
+  const last = steps.length;
+  // each rule's answer for a set of features, worked out once a route
+  const answers = new Map();
+  steps.forEach((step, index) => {
+    const i = index + 1;
+    const first = !seen.has(keys[i]);
+    seen.add(keys[i]);
+    for (const [on, kind] of rules) {
+      if ((on === "first_entering" && !first) || (on === "ending" && i !== last)) continue;
+      let features = on === "crossing" ? step.edge : step.features;
+      if (on === "crossing" && _WHOLE_MAP.size) {
+        features = [...features, ...step.features.filter((f) => _WHOLE_MAP.has(f))];
+      }
+      for (const rule of kind) {
+        const key = `${rule.id}|${features.join(",")}`;
+        let found = answers.get(key);
+        if (found === undefined) answers.set(key, (found = _placeRoll(rule.id, mode, move, features)));
+        if (found !== null) {
+          const due = [i, step.end, on, rule.id, rule.dice, rule.table, found[0], found[1], move ?? ""];
+          out.push(new RollDue(...due));
+        }
+      }
+    }
+  });
+  return Object.freeze(out);
+}
