@@ -167,6 +167,69 @@ def modifier_question(m: dict[str, Any], module: ModuleType, rng: random.Random)
     return {"form": f"modifier-{m['id']}", "set": fields, "read": ["output.answer"]}, [expected]
 
 
+def place_question(
+    p: dict[str, Any], data: dict[str, Any], module: ModuleType, rng: random.Random
+) -> Question:
+    """A unit type (and kind of move) in a place of one or two features of each of a few
+    layers, at a distance, with an allowance and the movement available now and then: the
+    place calculator's five answers."""
+    mode = rng.choice(data["modes"])["id"]
+    move = rng.choice(["", *(m["id"] for m in data["moves"])]) if data["moves"] else ""
+    features = [
+        f["id"]
+        for layer in p["layers"]
+        if rng.random() < 0.6
+        for f in rng.sample(
+            layer["features"], min(len(layer["features"]), rng.choice([1, 1, 1, 2]))
+        )
+    ]
+    distance = rng.choice([1, 1, 2, 3, 0.5])
+    allowance = rng.choice(["", "", 4, 6, 10])
+    available = rng.choice(["", "", 1, 2, 5])
+    on = rng.choice(p["on"])["id"] if p["on"] else "entering"
+    inputs = {i["name"]: rng.choice(NUMBERS[:8]) for i in p["inputs"]}
+    fields: list[Any] = [['[data-arg="mode"]', mode]]
+    fields += [
+        [f'input[name=feature][value="{f["id"]}"]', f["id"] in features]
+        for layer in p["layers"]
+        for f in layer["features"]
+    ]
+    fields += [['[data-arg="distance"]', distance], ['[data-arg="allowance"]', allowance]]
+    fields += [['[data-arg="available"]', available]]
+    fields += [[f'[data-arg="{name}"]', value] for name, value in inputs.items()]
+    if data["moves"]:
+        fields.append(['[data-arg="move"]', move])
+    if p["on"]:
+        fields.append(['[data-arg="on"]', on])
+    options = {"allowance": allowance if allowance != "" else None, "move": move or None, **inputs}
+    entering = {"available": available if available != "" else None}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            dues: Any = {
+                "rolls": [
+                    [d.roll, d.modifier]
+                    for d in module.rolls_due(mode, *features, move=move or None, on=on)
+                ]
+            }
+        except Exception as error:
+            dues = {"error": type(error).__name__}
+    wanted = [
+        python_answer(
+            module, lambda: module.move_cost(mode, *features, distance=distance, **options)
+        ),
+        python_answer(module, lambda: module.can_enter(mode, *features, **entering, **options)),
+        python_answer(module, lambda: module.can_end(mode, *features)),
+        python_answer(module, lambda: module.must_stop(mode, *features)),
+        dues,
+    ]
+    read = [
+        f'output[data-ask="{ask}"]'
+        for ask in ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
+    ]
+    return {"form": "place", "set": fields, "read": read}, wanted
+
+
 NUMBERS = (0, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12, 20, 45, 90, 180)
 
 
@@ -230,6 +293,9 @@ def questions(ruleset: ir.Ruleset, module: ModuleType) -> list[Question]:
     data = PageModel(ruleset, ruleset.languages[0]).data(None)
     rng = random.Random(ruleset.id)
     out = [q for d in ruleset.dice_tables for q in dice_questions(d, module)]
+    place = data["place"]
+    if place is not None:
+        out += [place_question(place, data, module, rng) for _ in range(QUESTIONS // 5 + 2)]
     makers = [
         *((modifier_question, m) for m in data["modifiers"]),
         *((decision_question, d) for d in data["decisions"]),
@@ -317,7 +383,8 @@ def test_every_worked_example_s_try_it_shows_its_stated_answer(
           const example = JSON.parse(document.getElementById("page-data").textContent)
             .examples[Number(button.dataset.example)];
           const form = document.activeElement.closest("form");
-          const shown = form.querySelector("output.answer").dataset.answer;
+          const output = form.querySelector(`output[data-ask="${example.kind}"]`);
+          const shown = (output ?? form.querySelector("output.answer")).dataset.answer;
           return [example.text, example.expected, shown];
         })""",
     )
@@ -339,6 +406,9 @@ def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
             return stated.get("word") == word
         case {"bool": flag}:
             return stated.get("bool") == flag
+        case {"rolls": rolls}:  # each roll's name and modifier, or "none"
+            parts = [p for roll, number in rolls for p in ({"word": roll}, {"number": number})]
+            return parts == ([] if expected == [{"word": "none"}] else expected)
     return False
 
 

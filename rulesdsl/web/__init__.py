@@ -14,13 +14,17 @@ if TYPE_CHECKING:  # the build imports this before it knows whether there is wor
 def web_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str, Output]:
     """``web/<id>.<lang>.html`` for each of the ruleset's languages, around its JavaScript
     module; ``sheets``: the ruleset's sheets, shared with the sheet and card backends."""
-    from rulesdsl.codegen import js
+    from rulesdsl.codegen import js, plan
     from rulesdsl.printed.sheet_model import Sheets
     from rulesdsl.web.page import render_page
 
     sheets = Sheets(ruleset) if sheets is None else sheets
-    module_js = js.render(ruleset)[f"{ruleset.id}.js"]
+    module = plan.build(ruleset)
+    module_js = js.module_js(module)
+    inputs = module.movement.cost_inputs
     return {
-        f"web/{ruleset.id}.{lang}.html": render_page(ruleset, sheets(lang), module_js).encode()
+        f"web/{ruleset.id}.{lang}.html": render_page(
+            ruleset, sheets(lang), module_js, inputs
+        ).encode()
         for lang in ruleset.languages
     }

@@ -14,11 +14,15 @@ from rulesdsl import ir
 from rulesdsl.codegen.plan.examples import ExamplesPlan
 from rulesdsl.printed.sheet_base import BuilderBase
 from rulesdsl.printed.sheet_view import UNITLESS
+from rulesdsl.semantics.moves import ROLL_ORDER
 from rulesdsl.semantics.tables import roll_of
 
 Data = dict[str, Any]
 
-ASKED = frozenset({"modifier", "roll", "decision", "step"})
+PLACE_ASKS = ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
+"""What the place calculator asks of a place (the module's functions)."""
+
+ASKED = frozenset({"modifier", "roll", "decision", "step", *PLACE_ASKS})
 """The kinds of worked example question the page's calculators can be filled with."""
 
 
@@ -28,7 +32,7 @@ class PageModel(BuilderBase):
     def named(self, ident: str, info: ir.Info | None = None) -> Data:
         return {"id": ident, "label": self.label(info, ident) if info else self.name(ident)}
 
-    def data(self, examples: ExamplesPlan | None) -> Data:
+    def data(self, examples: ExamplesPlan | None, cost_inputs: tuple[str, ...] = ()) -> Data:
         rs = self.rs
         return {
             "id": rs.id,
@@ -41,7 +45,32 @@ class PageModel(BuilderBase):
             "dice": [self.dice(d) for d in rs.dice_tables],
             "decisions": [self.decision(d) for d in rs.decisions],
             "steps": [self.step(s) for s in rs.steps],
+            "place": self.place(cost_inputs),
             "examples": self.examples(examples),
+        }
+
+    def place(self, cost_inputs: tuple[str, ...]) -> Data | None:
+        """The place calculator: the unit types, kinds of move and the features of a place
+        by layer (not those on the edges between places), and the inputs a cost takes."""
+        rs = self.rs
+        if not rs.modes or not rs.features:
+            return None
+        layers = [
+            {**self.named(lay.id, lay.info), "features": [self.named(f) for f in lay.features]}
+            for lay in rs.layers
+            if lay.scope != "edges" and lay.features
+        ]
+        inputs = [self.step_input(s) for name in cost_inputs for s in rs.steps if s.param == name]
+        unit = rs.units.get("distance", "")
+        return {
+            "layers": layers,
+            "inputs": list({i["name"]: i for i in inputs}.values()),
+            "distance": self.unit_word(unit),
+            "on": [{"id": on, "label": self.w(f"roll_when_{on}")} for on in ROLL_ORDER]
+            if rs.rolls
+            else [],
+            "asks": {ask: self.w(f"ask:{ask}") for ask in PLACE_ASKS},
+            "rolls": {r.id: self.label(r.info, r.id) for r in rs.rolls},
         }
 
     def modifier(self, m: ir.Modifier) -> Data:
@@ -136,6 +165,7 @@ class PageModel(BuilderBase):
     def examples(self, plan: ExamplesPlan | None) -> list[Data]:
         if plan is None:
             return []
+        dice = {d.id for d in self.rs.dice_tables}
         out = []
         for v in plan.vectors:
             titles = v.title
@@ -149,7 +179,7 @@ class PageModel(BuilderBase):
                     "args": list(v.args),
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
-                    "tryable": v.kind in ASKED,
+                    "tryable": v.kind in ASKED and (v.kind != "roll" or v.args[0] in dice),
                 }
             )
         return out

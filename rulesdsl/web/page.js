@@ -162,6 +162,34 @@
     form.querySelector("output.rolled").textContent = say(W.rolled, { faces: faces.join(" + "), natural, total });
   }
 
+  // ---- a place: a unit type (and kind of move) and the features of a place -> what it costs,
+  // whether it may enter, end there or must stop, and the rolls it makes due
+  function placeForm(form) {
+    const arg = (name) => form.querySelector(`[data-arg="${name}"]`)?.value ?? "";
+    const number = (name) => (arg(name) === "" ? null : Number(arg(name)));
+    const mode = arg("mode");
+    const features = [...form.querySelectorAll("input[name=feature]:checked")].map((box) => box.value);
+    const move = arg("move") || null;
+    const inputs = {};
+    for (const field of form.querySelectorAll("input[data-input]")) inputs[field.dataset.arg] = number(field.dataset.arg);
+    const options = { allowance: number("allowance"), move, ...inputs };
+    const asks = {
+      move_cost: () => moveCost(mode, features, { ...options, distance: number("distance") ?? 1 }),
+      can_enter: () => canEnter(mode, features, { ...options, available: number("available") }),
+      can_end: () => canEnd(mode, features),
+      must_stop: () => mustStop(mode, features),
+      rolls_due: () => rollsDue(mode, features, { move, on: arg("on") || "entering" }),
+    };
+    for (const output of form.querySelectorAll("output[data-ask]")) {
+      const dues = answer(output, asks[output.dataset.ask]);
+      if (output.dataset.ask === "rolls_due" && Array.isArray(dues)) {
+        output.dataset.answer = JSON.stringify({ rolls: dues.map((due) => [due.roll, due.modifier]) });
+        const named = dues.map((due) => `${PAGE.place.rolls[due.roll] ?? due.roll} (${NUMBER.format(due.modifier)})`);
+        output.textContent = named.join("; ") || W.none;
+      }
+    }
+  }
+
   // ---- decisions and steps
   function inputs(form) {
     const given = {};
@@ -183,7 +211,13 @@
     answer(form.querySelector("output.answer"), () => STEPS[form.dataset.step](value));
   }
 
-  const CALCULATORS = { modifier: modifierForm, dice: diceForm, decision: decisionForm, step: stepForm };
+  const CALCULATORS = {
+    place: placeForm,
+    modifier: modifierForm,
+    dice: diceForm,
+    decision: decisionForm,
+    step: stepForm,
+  };
 
   function update(form) {
     for (const [kind, run] of Object.entries(CALCULATORS)) if (form.dataset[kind] !== undefined) run(form);
@@ -226,10 +260,22 @@
       case "step":
         form.querySelector("[data-input]").value = String(example.args[0]);
         break;
+      default: {  // a place's question: its unit type, features and options
+        const [mode, ...features] = example.args;
+        form.querySelector('[data-arg="mode"]').value = mode;
+        for (const box of form.querySelectorAll("input[name=feature]")) box.checked = features.includes(box.value);
+        for (const field of form.querySelectorAll("[data-arg]")) {
+          const name = field.dataset.arg;
+          if (name === "mode") continue;
+          const given = kwargs[name];
+          field.value = given ?? (name === "distance" ? "1" : name === "on" ? "entering" : field.dataset.input !== undefined ? "0" : "");
+        }
+      }
     }
   }
 
   function formOf(example) {
+    if (!["modifier", "roll", "decision", "step"].includes(example.kind)) return document.getElementById("place");
     const id = example.kind === "modifier" || example.kind === "roll" ? example.args[0] : example.question;
     const prefix = { modifier: "modifier", roll: "dice", decision: "decision", step: "step" }[example.kind];
     return document.getElementById(`${prefix}-${id}`);

@@ -33,7 +33,7 @@ inlined); :func:`render_page` refuses a bigger one. The bundled pages measure 86
 WORDS = (
     *("skip", "language", "offline", "reference", "calculators", "try", "answer_here"),
     *("filter", "search", "unit_type", "keyword", "move", "feature", "any", "shown"),
-    *("applies", "result", "best", "not_answered", "contents"),
+    *("applies", "result", "best", "not_answered", "contents", "place", "features", "none"),
     *("roll_modifier", "roll_button", "rolled", "total", "natural", "outcome"),
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
@@ -85,12 +85,15 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def render_page(ruleset: ir.Ruleset, sheet: Sheet, module_js: str) -> str:
-    """The page of ``ruleset`` in the sheet's language, around the JavaScript module."""
+def render_page(
+    ruleset: ir.Ruleset, sheet: Sheet, module_js: str, cost_inputs: tuple[str, ...] = ()
+) -> str:
+    """The page of ``ruleset`` in the sheet's language, around the JavaScript module
+    (``cost_inputs``: the step inputs its cost functions take, from the module plan)."""
     from rulesdsl.codegen.plan import examples
 
     model = PageModel(ruleset, sheet.lang, words=sheet.catalog_words)
-    data = model.data(examples.build(ruleset) if ruleset.examples else None)
+    data = model.data(examples.build(ruleset) if ruleset.examples else None, cost_inputs)
     modes = [(m["id"], m["label"]) for m in data["modes"]]
     names = {f["label"]: f["id"] for f in (*data["features"], *data["moves"])}
     tries: dict[str, list[int]] = {}
@@ -99,6 +102,8 @@ def render_page(ruleset: ir.Ruleset, sheet: Sheet, module_js: str) -> str:
             tries.setdefault(f"example_{example['example']}", []).append(index)
     words = {key: model.w(f"web_{key}") for key in WORDS}
     words.update({key: model.w(key) for key in ("yes", "no", "chance", "roll", *MARKERS)})
+    words.update({key: model.w(f"input:{key}") for key in ("distance", "allowance", "available")})
+    words.update(rolls=model.w("ask:rolls_due"))
     html = (
         _environment()
         .get_template("page.html.j2")
