@@ -332,6 +332,20 @@ def test_every_page_is_within_its_size_budget(pages: Path) -> None:
     assert max(sizes.values()) <= BUDGET, sizes
 
 
+CHANGED_FEATURE = re.compile(r'name="feature" value="(\w+)"> [^<]*<span class="mark changed">')
+
+
+def test_a_house_rule_s_page_marks_what_it_changes_against_its_base(pages: Path) -> None:
+    """heavy_gear_house overrides soft ground for walkers and what rapid water adds: the
+    place calculator marks those two features, and the reference their cells; the base's
+    page marks nothing."""
+    house = (pages / "heavy_gear_house.en.html").read_text("utf-8")
+    assert CHANGED_FEATURE.findall(house) == ["soft", "rapid_water"]
+    assert house.count('<td class="changed">') >= 2
+    base = (pages / "heavy_gear.en.html").read_text("utf-8")
+    assert CHANGED_FEATURE.findall(base) == [] and 'class="changed"' not in base
+
+
 def test_a_page_over_its_budget_is_refused(
     rulesets: dict[str, ir.Ruleset], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,7 +30,14 @@ class PageModel(BuilderBase):
     """The calculators' data of one ruleset in one language."""
 
     def named(self, ident: str, info: ir.Info | None = None) -> Data:
-        return {"id": ident, "label": self.label(info, ident) if info else self.name(ident)}
+        label = self.label(info, ident) if info else self.name(ident)
+        return {"id": ident, "label": label, "changed": self.touched(ident)}
+
+    def touched(self, ident: str) -> bool:
+        """Whether a house rule changes or adds the item ``ident`` or one of its cells (its
+        paths ``soft.walker``, ``house``): the page marks it as the sheet marks a cell."""
+        paths = self.overridden | self.additions
+        return any(p == ident or p.startswith(ident + ".") for p in paths)
 
     def data(self, examples: ExamplesPlan | None, cost_inputs: tuple[str, ...] = ()) -> Data:
         rs = self.rs
