@@ -21,10 +21,9 @@ def web_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str, 
     sheets = Sheets(ruleset) if sheets is None else sheets
     module = plan.build(ruleset)
     module_js = js.module_js(module)
-    inputs = module.movement.cost_inputs
     return {
         f"web/{ruleset.id}.{lang}.html": render_page(
-            ruleset, sheets(lang), module_js, inputs
+            ruleset, sheets(lang), module_js, module
         ).encode()
         for lang in ruleset.languages
     }

@@ -39,7 +39,12 @@ class PageModel(BuilderBase):
         paths = self.overridden | self.additions
         return any(p == ident or p.startswith(ident + ".") for p in paths)
 
-    def data(self, examples: ExamplesPlan | None, cost_inputs: tuple[str, ...] = ()) -> Data:
+    def data(
+        self,
+        examples: ExamplesPlan | None,
+        cost_inputs: tuple[str, ...] = (),
+        outcomes: tuple[str, ...] = (),
+    ) -> Data:
         rs = self.rs
         return {
             "id": rs.id,
@@ -52,13 +57,14 @@ class PageModel(BuilderBase):
             "dice": [self.dice(d) for d in rs.dice_tables],
             "decisions": [self.decision(d) for d in rs.decisions],
             "steps": [self.step(s) for s in rs.steps],
-            "place": self.place(cost_inputs),
+            "place": self.place(cost_inputs, outcomes),
             "examples": self.examples(examples),
         }
 
-    def place(self, cost_inputs: tuple[str, ...]) -> Data | None:
+    def place(self, cost_inputs: tuple[str, ...], outcomes: tuple[str, ...]) -> Data | None:
         """The place calculator: the unit types, kinds of move and the features of a place
-        by layer (not those on the edges between places), and the inputs a cost takes."""
+        by layer (not those on the edges between places), the dice outcomes a place may have
+        (``cratered``), and the inputs a cost takes."""
         rs = self.rs
         if not rs.modes or not rs.features:
             return None
@@ -67,6 +73,11 @@ class PageModel(BuilderBase):
             for lay in rs.layers
             if lay.scope != "edges" and lay.features
         ]
+        if outcomes:
+            layers.append(
+                {"id": "", "label": self.w("web_outcomes"), "changed": False}
+                | {"features": [self.named(o) for o in outcomes]}
+            )
         inputs = [self.step_input(s) for name in cost_inputs for s in rs.steps if s.param == name]
         unit = rs.units.get("distance", "")
         return {

@@ -22,6 +22,7 @@ from rulesdsl.web.model import PageModel
 
 if TYPE_CHECKING:
     from rulesdsl import ir
+    from rulesdsl.codegen.plan import ModulePlan
 
 HERE = Path(__file__).parent
 
@@ -86,14 +87,15 @@ def _environment() -> jinja2.Environment:
 
 
 def render_page(
-    ruleset: ir.Ruleset, sheet: Sheet, module_js: str, cost_inputs: tuple[str, ...] = ()
+    ruleset: ir.Ruleset, sheet: Sheet, module_js: str, plan: ModulePlan | None = None
 ) -> str:
-    """The page of ``ruleset`` in the sheet's language, around the JavaScript module
-    (``cost_inputs``: the step inputs its cost functions take, from the module plan)."""
+    """The page of ``ruleset`` in the sheet's language, around the JavaScript module written
+    from ``plan`` (which says what the module's cost functions take)."""
     from rulesdsl.codegen.plan import examples
 
     model = PageModel(ruleset, sheet.lang, words=sheet.catalog_words)
-    data = model.data(examples.build(ruleset) if ruleset.examples else None, cost_inputs)
+    takes = ((), ()) if plan is None else (plan.movement.cost_inputs, plan.sight.fed_outcomes)
+    data = model.data(examples.build(ruleset) if ruleset.examples else None, *takes)
     modes = [(m["id"], m["label"]) for m in data["modes"]]
     names = {f["label"]: f["id"] for f in (*data["features"], *data["moves"])}
     tries: dict[str, list[int]] = {}
