@@ -503,3 +503,40 @@ def test_the_calculators_work_from_the_keyboard_alone(pages: Path, browser: Brow
     key(browser, "Tab", "Tab")
     key(browser, " ", "Space", " ")  # partial cover too: -2 + -1
     assert json.loads(evaluate(browser, answer)) == {"number": -3}
+
+
+def test_the_filters_keep_one_unit_type_s_column_and_one_feature_s_row(
+    pages: Path, browser: Browser
+) -> None:
+    """heavy_gear's terrain table by unit type, then by feature: the hover column alone
+    (its heading too), then the soft-ground row alone; "any" brings every row back."""
+    visit(browser, pages / "heavy_gear.en.html")
+    table = "document.querySelector('#movement-terrain table')"
+    shown = f"""[...{table}.querySelectorAll('tr')].map((tr) => [...tr.cells]
+      .filter((c) => !c.hidden && !tr.hidden).map((c) => c.textContent.trim()))
+      .filter((row) => row.length)"""
+    choose = """(name, value) => {
+      const field = document.querySelector(`form.filters [name=${name}]`);
+      field.value = value;
+      field.dispatchEvent(new Event("change", {bubbles: true}));
+    }"""
+    evaluate(browser, f"({choose})('mode', 'hover')")
+    rows = evaluate(browser, shown)
+    assert rows[0] == ["Terrain", "MP per in"] and rows[1] == ["Hover"]
+    assert all(len(row) == 2 for row in rows[2:]) and len(rows) > 5
+    evaluate(browser, f"({choose})('feature', 'soft')")
+    assert evaluate(browser, shown)[2:] == [["Soft (sand, snow, mud)", "2"]]
+    evaluate(browser, f"({choose})('feature', ''); ({choose})('mode', '')")
+    assert len(evaluate(browser, shown)) == len(rows) and len(evaluate(browser, shown)[3]) == 4
+
+
+def test_each_page_links_to_its_other_languages(
+    rulesets: dict[str, ir.Ruleset], pages: Path
+) -> None:
+    for ruleset in rulesets.values():
+        for lang in ruleset.languages:
+            html = (pages / f"{ruleset.id}.{lang}.html").read_text("utf-8")
+            assert f'<html lang="{lang}">' in html
+            links = re.findall(r'<a href="([^"]+)" hreflang="(\w+)"', html)
+            if len(ruleset.languages) > 1:
+                assert links == [(f"{ruleset.id}.{x}.html", x) for x in ruleset.languages]
