@@ -295,6 +295,8 @@ target answers them (issue 37, branch jssight): its dice questions are left out 
 def answers_rolls(ruleset: ir.Ruleset) -> bool:
     from rulesdsl.codegen import js
 
+    if not ruleset.results_tables:
+        return True
     return NOT_YET not in js.render(ruleset)[f"{ruleset.id}.js"]
 
 
