@@ -8,22 +8,23 @@ questions there are and how to word them, in the sheet's words
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from rulesdsl import ir
 from rulesdsl.codegen.plan.examples import ExamplesPlan
 from rulesdsl.printed.sheet_base import BuilderBase
 from rulesdsl.printed.sheet_view import UNITLESS
 from rulesdsl.semantics.moves import ROLL_ORDER
-from rulesdsl.semantics.tables import roll_of
+from rulesdsl.semantics.tables import on_edges, roll_of
 
 Data = dict[str, Any]
 
 PLACE_ASKS = ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
 """What the place calculator asks of a place (the module's functions)."""
 
-ASKED = frozenset({"modifier", "roll", "decision", "step", *PLACE_ASKS})
-"""The kinds of worked example question the page's calculators can be filled with."""
+ASKED = frozenset({"modifier", *PLACE_ASKS})
+"""The module functions a worked example asks that the page's calculators can be filled
+with; and a roll on a dice table, and each step and decision by its name."""
 
 
 class PageModel(BuilderBase):
@@ -71,7 +72,7 @@ class PageModel(BuilderBase):
         layers = [
             {**self.named(lay.id, lay.info), "features": [self.named(f) for f in lay.features]}
             for lay in rs.layers
-            if lay.scope != "edges" and lay.features
+            if not on_edges(lay) and lay.features
         ]
         if outcomes:
             layers.append(
@@ -100,8 +101,12 @@ class PageModel(BuilderBase):
                         entry = {"name": item, "label": self.name(item), "unit": ""}
                     case ir.StepCost(step=step):
                         entry = next(self.step_input(s) for s in self.rs.steps if s.id == step)
-                    case _:
+                    case ir.Number() | ir.Marker() | ir.Same():
                         continue
+                    case ir.PerDistance() | ir.OnceCost() | ir.NonCost():
+                        continue
+                    case _:
+                        assert_never(value)
                 given.setdefault(entry["name"], {**entry, "items": []})["items"].append(item)
         contexts = [c for c in (m.context, m.context2) if c is not None]
         return {
@@ -169,12 +174,15 @@ class PageModel(BuilderBase):
         table = next((t for t in self.rs.tables if t.id == p.key_of), None)
         if table is None:
             return {**data, "kind": "number", "unit": self.unit_word(p.unit)}
-        if p.axis == "column":
-            keys = [self.named(c.id, c.info) for c in table.columns]
-        elif all(r.key_number is not None for r in table.rows):
-            return {**data, "kind": "number", "unit": ""}
-        else:
-            keys = [{"id": r.key, "label": self.label(r.info, r.key)} for r in table.rows]
+        match p.axis:
+            case "column":
+                keys = [self.named(c.id, c.info) for c in table.columns]
+            case "row" | None if all(r.key_number is not None for r in table.rows):
+                return {**data, "kind": "number", "unit": ""}
+            case "row" | None:
+                keys = [{"id": r.key, "label": self.label(r.info, r.key)} for r in table.rows]
+            case _:
+                assert_never(p.axis)
         return {**data, "kind": "key", "keys": keys}
 
     def step(self, s: ir.Step) -> Data:
@@ -184,6 +192,7 @@ class PageModel(BuilderBase):
         if plan is None:
             return []
         dice = {d.id for d in self.rs.dice_tables}
+        named = {s.id for s in self.rs.steps} | {d.id for d in self.rs.decisions}
         out = []
         for v in plan.vectors:
             titles = v.title
@@ -197,7 +206,8 @@ class PageModel(BuilderBase):
                     "args": list(v.args),
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
-                    "tryable": v.kind in ASKED and (v.kind != "roll" or v.args[0] in dice),
+                    "tryable": v.question in ASKED | named
+                    or (v.question == "roll" and v.args[0] in dice),
                 }
             )
         return out
