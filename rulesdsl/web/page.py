@@ -35,7 +35,7 @@ the data inlined), which tests/test_web_page.py holds them to: the largest measu
 WORDS = (
     *("skip", "language", "offline", "reference", "calculators", "try", "answer_here"),
     *("filter", "search", "unit_type", "keyword", "move", "feature", "any", "shown"),
-    *("applies", "result", "best", "not_answered", "contents", "place", "features", "none"),
+    *("applies", "result", "best", "not_answered", "contents", "place", "none"),
     *("roll_modifier", "roll_button", "rolled", "total", "natural", "outcome"),
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
