@@ -229,6 +229,14 @@ def place_question(
     return {"form": "place", "set": fields, "read": read}, wanted
 
 
+def path_question(p: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
+    steps = "".join(rng.choice("sdd") for _ in range(rng.randint(0, 9)))
+    unit = rng.choice(p["units"])["id"]
+    expected = python_answer(module, lambda: module.path_cost(steps, unit=unit))
+    fields = [['[data-arg="steps"]', steps], ['[data-arg="unit"]', unit]]
+    return {"form": "path", "set": fields, "read": ["output.answer"]}, [expected]
+
+
 NUMBERS = (0, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12, 20, 45, 90, 180)
 
 
@@ -309,6 +317,8 @@ def questions(ruleset: ir.Ruleset, module: ModuleType) -> list[Question]:
     place = data["place"]
     if place is not None:
         out += [place_question(place, data, module, rng) for _ in range(QUESTIONS // 5 + 2)]
+    if data["path"] is not None:
+        out += [path_question(data["path"], module, rng) for _ in range(QUESTIONS // 5)]
     makers = [
         *((modifier_question, m) for m in data["modifiers"]),
         *((decision_question, d) for d in data["decisions"]),

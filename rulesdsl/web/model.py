@@ -22,7 +22,7 @@ Data = dict[str, Any]
 PLACE_ASKS = ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
 """What the place calculator asks of a place (the module's functions)."""
 
-ASKED = frozenset({"modifier", *PLACE_ASKS})
+ASKED = frozenset({"modifier", "path_cost", *PLACE_ASKS})
 """The module functions a worked example asks that the page's calculators can be filled
 with; and a roll on a dice table, and each step and decision by its name."""
 
@@ -59,6 +59,7 @@ class PageModel(BuilderBase):
             "decisions": [self.decision(d) for d in rs.decisions],
             "steps": [self.step(s) for s in rs.steps],
             "place": self.place(cost_inputs, outcomes),
+            "path": self.path(),
             "examples": self.examples(examples),
         }
 
@@ -90,6 +91,18 @@ class PageModel(BuilderBase):
             else [],
             "asks": {ask: self.w(f"ask:{ask}") for ask in PLACE_ASKS},
             "rolls": {r.id: self.label(r.info, r.id) for r in rs.rolls},
+        }
+
+    def path(self) -> Data | None:
+        """The path calculator: the length of straight and diagonal steps on the first grid,
+        in each unit its cell has a size in (``path_cost``)."""
+        grids = [g for g in self.rs.grids[:1] if g.diagonals and g.size]
+        if not grids:
+            return None
+        units = [n.unit for n in grids[0].size if n.unit]
+        return {
+            "label": self.w("ask:path_cost"),
+            "units": [{"id": u, "label": self.c.unit(u)} for u in units],
         }
 
     def modifier(self, m: ir.Modifier) -> Data:

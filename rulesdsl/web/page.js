@@ -78,7 +78,7 @@
       const label = data.items.find((i) => i.id === item).label;
       const out = document.createElement("output");
       answer(out, () => modifier(name, [item], { ...context, ...given([item]) }));
-      li.append(`${label}: `, out);
+      li.append(`${label}${W.colon} `, out);
       parts.append(li);
     }
     if (data.best && items.length) {
@@ -190,6 +190,12 @@
     }
   }
 
+  // ---- a path of straight and diagonal steps on the grid, in one of its units
+  function pathForm(form) {
+    const arg = (name) => form.querySelector(`[data-arg="${name}"]`).value;
+    answer(form.querySelector("output.answer"), () => pathCost(arg("steps").trim(), { unit: arg("unit") }));
+  }
+
   // ---- decisions and steps
   function inputs(form) {
     const given = {};
@@ -213,6 +219,7 @@
 
   const CALCULATORS = {
     place: placeForm,
+    path: pathForm,
     modifier: modifierForm,
     dice: diceForm,
     decision: decisionForm,
@@ -260,6 +267,13 @@
       case "step":
         form.querySelector("[data-input]").value = String(example.args[0]);
         break;
+      case "path_cost": {
+        const [steps, unit] = example.args;
+        form.querySelector('[data-arg="steps"]').value = Array.isArray(steps) ? steps.map((x) => x[0]).join("") : steps;
+        const chosen = kwargs.unit ?? unit;
+        form.querySelector('[data-arg="unit"]').value = chosen ?? form.querySelector("option").value;
+        break;
+      }
       default: {  // a place's question: its unit type, features and options
         const [mode, ...features] = example.args;
         form.querySelector('[data-arg="mode"]').value = mode;
@@ -275,6 +289,7 @@
   }
 
   function formOf(example) {
+    if (example.kind === "path_cost") return document.getElementById("path");
     if (!["modifier", "roll", "decision", "step"].includes(example.kind)) return document.getElementById("place");
     const id = example.kind === "modifier" || example.kind === "roll" ? example.args[0] : example.question;
     const prefix = { modifier: "modifier", roll: "dice", decision: "decision", step: "step" }[example.kind];
