@@ -30,6 +30,7 @@ STAGES: list[tuple[str, ...]] = [
     ("rulesdsl.compiler",),  # drives the stages above
     ("rulesdsl.outputs", "rulesdsl.i18n"),  # what an output is, how it is written; sheet words
     ("rulesdsl.codegen", "rulesdsl.printed"),  # IR -> Python module; IR -> sheets, cards
+    ("rulesdsl.web",),  # the web pages: the sheet's tables around the JavaScript module
     ("rulesdsl.builder",),  # `rulesdsl build`: stamps, manifest, transaction, lock
     ("rulesdsl.versions",),  # the semantic diff, the version check
     ("rulesdsl.interchange",),  # fmt, YAML -> DSL, CSV charts

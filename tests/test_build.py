@@ -31,6 +31,7 @@ from rulesdsl.codegen.targets import PYTHON
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.outputs import Deferred, Output
+from rulesdsl.web import web_outputs
 
 python_outputs = TargetOutputs(PYTHON)
 
@@ -658,8 +659,13 @@ def test_a_base_url_lets_the_pdf_renderer_read_only_files_inside_its_folder(
         _url_fetcher(weasyprint)((inside / "style.css").as_uri())
 
 
-def test_the_default_backends_are_the_module_the_sheets_and_the_cards() -> None:
-    assert build_module.default_backends() == (python_outputs, sheet_outputs, card_outputs)
+def test_the_default_backends_are_the_module_the_sheets_the_cards_and_the_web_pages() -> None:
+    assert build_module.default_backends() == (
+        python_outputs,
+        sheet_outputs,
+        card_outputs,
+        web_outputs,
+    )
 
 
 # ---- a cloned repository's generated/ is untrusted input -------------------------------------

@@ -54,6 +54,7 @@ def test_a_sheet_shared_by_the_sheets_and_the_decks_is_left_as_built(
     outputs = {
         **builder.sheet_outputs(ruleset, sheets),
         **builder.card_outputs(ruleset, sheets),
+        **builder.web_outputs(ruleset, sheets),
     }
     for out in outputs.values():  # a deck refused by its bound is cut from the sheet here
         if isinstance(out, Deferred):
@@ -73,6 +74,7 @@ def test_a_build_with_shared_sheets_writes_what_each_backend_writes_alone(
         **builder.TargetOutputs(PYTHON)(ruleset),
         **builder.sheet_outputs(ruleset),
         **builder.card_outputs(ruleset),
+        **builder.web_outputs(ruleset),
     }
     assert shared.keys() == alone.keys()
     for rel, out in shared.items():

@@ -82,6 +82,7 @@ def test_a_build_without_the_pdf_extra_writes_modules_html_and_markdown_and_name
         "python/tiny.py",
         "sheets/tiny.en.html",
         "sheets/tiny.en.md",
+        "web/tiny.en.html",
     ]
     assert "Traceback" not in done.stderr
     assert done.stderr.count("pip install 'rulesdsl[pdf]'") == 1, done.stderr
@@ -224,6 +225,7 @@ def test_init_then_build_in_an_empty_folder_without_any_extra(tmp_path: Path) ->
         "python/test_game_examples.py",
         "sheets/game.en.html",
         "sheets/game.en.md",
+        "web/game.en.html",
     ]
     assert built.stderr.count("pip install 'rulesdsl[pdf]'") == 1
     checked = run_without(BLOCKED, "build", "--check", cwd=tmp_path / "game")

@@ -459,13 +459,19 @@ def test_build_without_weasyprint_writes_the_rest_and_says_what_to_install(
     assert err.count("pip install 'rulesdsl[pdf]'") == 1
     assert "4 PDFs not made" in err
     assert "Traceback" not in err
-    made = sorted(p.name for p in (tmp_path / "out").rglob("*.*") if not p.name.startswith("."))
+    made = sorted(
+        p.relative_to(tmp_path / "out").as_posix()
+        for p in (tmp_path / "out").rglob("*.*")
+        if not p.name.startswith(".")
+    )
     assert made == [
-        "tiny.en.html",
-        "tiny.en.md",
-        "tiny.py",
-        "tiny.ru.html",
-        "tiny.ru.md",
+        "python/tiny.py",
+        "sheets/tiny.en.html",
+        "sheets/tiny.en.md",
+        "sheets/tiny.ru.html",
+        "sheets/tiny.ru.md",
+        "web/tiny.en.html",
+        "web/tiny.ru.html",
     ]
 
 

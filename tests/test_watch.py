@@ -327,3 +327,42 @@ def test_watch_refuses_a_bad_port_or_an_out_that_is_a_file(argv: list[str], tmp_
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith(("rulesdsl", "usage"))
     assert a_file.read_text() == "not a folder\n"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
+def test_the_preview_shows_the_web_page_live(tmp_path: Path) -> None:
+    """`watch` serves each web page at /web/<id>.<lang>.html (its language links work there)
+    and its view reloads the page when the ruleset changes: a label edited in the base shows
+    in the variant's place calculator."""
+    from io import StringIO
+
+    from rulesdsl.editor.watch import Preview, serve
+
+    for name in ("heavy_gear", "heavy_gear_house"):
+        shutil.copy(RULESETS / f"{name}.terrain", tmp_path)
+    preview = Preview(tmp_path, StringIO())
+    preview.refresh()
+    httpd = serve(preview, 0)
+    url = f"http://127.0.0.1:{httpd.server_port}/"
+    status, body = fetch(
+        httpd.server_port, "/web/heavy_gear_house.fr.html", f"Host: 127.0.0.1:{httpd.server_port}"
+    )
+    assert status == 200 and b'href="heavy_gear_house.de.html"' in body
+    browser = Browser(tmp_path / "profile")
+    place = (
+        "document.getElementById('sheet').contentDocument.getElementById('place')?.innerText ?? ''"
+    )
+    try:
+        browser.open(f"{url}view/heavy_gear_house?lang=en&kind=web")
+        browser.wait_for(place, "Walker")
+        base = tmp_path / "heavy_gear.terrain"
+        base.write_text(
+            base.read_text("utf-8").replace('mode walker "Walker"', 'mode walker "Strider"'),
+            "utf-8",
+        )
+        preview.refresh([base])
+        assert "Strider" in browser.wait_for(place, "Strider")
+    finally:
+        browser.close()
+        httpd.shutdown()
+        httpd.server_close()

@@ -47,6 +47,7 @@ from rulesdsl.outputs import (
 from rulesdsl.outputs import (
     atomic_write as atomic_write,
 )
+from rulesdsl.web import web_outputs
 
 if TYPE_CHECKING:
     from rulesdsl import ir
@@ -96,6 +97,7 @@ def card_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str,
 _WITH_SHEETS: dict[Backend, Callable[[ir.Ruleset, Sheets | None], Mapping[str, Output]]] = {
     sheet_outputs: sheet_outputs,
     card_outputs: card_outputs,
+    web_outputs: web_outputs,
 }
 """The backends :func:`build` gives one :class:`~rulesdsl.printed.sheet_model.Sheets` per
 ruleset, so that a sheet is built once for the sheets and the decks (issue 29)."""
@@ -134,8 +136,9 @@ def words_digest(words: Path) -> str:
 
 def default_backends(target_names: Sequence[str] = ()) -> tuple[Backend, ...]:
     """The backends `rulesdsl build` runs, in order: the targets named (by default, the
-    default ones), then the sheets and the card decks."""
-    return (*(TargetOutputs(t) for t in targets.chosen(target_names)), sheet_outputs, card_outputs)
+    default ones), then the sheets, the card decks and the web pages."""
+    chosen = (TargetOutputs(t) for t in targets.chosen(target_names))
+    return (*chosen, sheet_outputs, card_outputs, web_outputs)
 
 
 def backend_key(backend: Backend) -> str:

@@ -1,11 +1,14 @@
-"""`rulesdsl watch`: recompile rulesets as they are saved and serve a live preview of the sheets.
+"""`rulesdsl watch`: recompile rulesets as they are saved and serve a live preview of the sheets
+and the web pages.
 
-A :class:`Preview` holds, per ruleset, the last compile's diagnostics and its sheets (HTML, one
-per language). On a change it recompiles the files that changed and the variants that extend
-them, prints the diagnostics and bumps a generation number. The preview server
-(:func:`serve`, standard library only, bound to 127.0.0.1) shows each sheet in a frame of a
-small page that polls ``/state/<id>`` and reloads the frame when the generation moves, and lists
-the errors above it when the last save does not compile (the frame keeps the last good sheet).
+A :class:`Preview` holds, per ruleset, the last compile's diagnostics, its sheets (HTML, one
+per language) and its web pages (``/web/<id>.<lang>.html``, so that a page's links to its other
+languages work there as in generated/web/). On a change it recompiles the files that changed
+and the variants that extend them, prints the diagnostics and bumps a generation number. The
+preview server (:func:`serve`, standard library only, bound to 127.0.0.1) shows each sheet, or
+web page, in a frame of a small page that polls ``/state/<id>`` and reloads the frame when the
+generation moves, and lists the errors above it when the last save does not compile (the frame
+keeps the last good sheet).
 File changes come from watchfiles, which uses the operating system's notifications.
 
 The server answers only requests addressed to itself: the ``Host`` header must be
@@ -51,6 +54,8 @@ class Page:
     """The last compile's errors, as `check` prints them; empty when it compiled."""
     ancestors: tuple[str, ...] = ()
     generation: int = 0
+    webs: dict[str, str] = field(default_factory=dict)
+    """The last good web page per language (rulesdsl/web/)."""
 
 
 class Preview:
@@ -69,7 +74,9 @@ class Preview:
 
     def refresh(self, changed: Iterable[Path] | None = None) -> list[str]:
         """Recompile what ``changed`` touches (everything when None); the ids rebuilt."""
-        from rulesdsl.printed.sheets import render_sheet
+        from rulesdsl.printed.sheet_model import Sheets
+        from rulesdsl.printed.sheets import render_html
+        from rulesdsl.web import web_outputs
 
         files = {p.stem: p for p in ruleset_files(self.folder)}
         changed = None if changed is None else list(changed)
@@ -97,13 +104,16 @@ class Preview:
             errors = [render_text(d, lines) for d in compiled.diagnostics]
             for text in errors:
                 print(text, file=self.out)
-            sheets = page.sheets
+            sheets, webs = page.sheets, page.webs
             ancestors = page.ancestors
             if compiled.ok and compiled.ruleset is not None:
                 ruleset = compiled.ruleset
-                sheets = {
-                    lang: render_sheet(ruleset, "html", lang, words=self.words).decode("utf-8")
-                    for lang in ruleset.languages
+                built = Sheets(ruleset, self.words)
+                sheets = {lang: render_html(built(lang)) for lang in ruleset.languages}
+                webs = {
+                    Path(path).suffixes[-2][1:]: bytes(out).decode("utf-8")
+                    for path, out in web_outputs(ruleset, built).items()
+                    if isinstance(out, bytes)
                 }
                 ancestors = tuple(a.id for a in ruleset.extends)
                 errors = [
@@ -113,7 +123,7 @@ class Preview:
             print(f"rebuilt {rid}: {state}", file=self.out, flush=True)
             with self.lock:
                 self.generation += 1
-                self.pages[rid] = Page(sheets, errors, ancestors, self.generation)
+                self.pages[rid] = Page(sheets, errors, ancestors, self.generation, webs)
             rebuilt.append(rid)
         if self.after is not None:
             self.after()
@@ -172,19 +182,25 @@ def _js(value: str) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _view(preview: Preview, rid: str, page: Page, lang: str) -> str:
+def _view(preview: Preview, rid: str, page: Page, lang: str, web: bool = False) -> str:
+    """The preview of ``rid``'s sheet in ``lang``, or with ``web`` of its web page."""
+    kind = "kind=web" if web else ""
     links = " · ".join(
-        f'<a href="{html.escape(_url("view", other))}">{html.escape(other)}</a>'
+        f'<a href="{html.escape(_url("view", other) + "?" + kind)}">{html.escape(other)}</a>'
         for other in preview.ids()
     )
     langs = " ".join(
-        f'<a href="{html.escape(_url("view", rid, x))}">{html.escape(x)}</a>' for x in page.sheets
+        f'<a href="{html.escape(_url("view", rid, x) + "&" + kind)}">{html.escape(x)}</a>'
+        for x in page.sheets
     )
-    src = _url("sheet", rid, lang)
+    other = _url("view", rid, lang) + ("" if web else "&kind=web")
+    switch = f'<a href="{html.escape(other)}">{"sheet" if web else "web page"}</a>'
+    web_src = f"/web/{quote(rid, safe='')}.{quote(lang, safe='')}.html?"
+    src = web_src if web else _url("sheet", rid, lang)
     return _VIEW.format(
         lang=html.escape(lang),
         title=html.escape(rid),
-        nav=f"{links} | {langs}",
+        nav=f"{links} | {langs} | {switch}",
         errors=html.escape("\n\n".join(page.errors)),
         src=html.escape(src),
         src_js=_js(src),
@@ -247,6 +263,10 @@ def make_handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             query = parse_qs(url.query)
             parts = [unquote(p) for p in url.path.split("/") if p]
             ids = preview.ids()
+            web = len(parts) == 2 and parts[0] == "web" and parts[1].endswith(".html")
+            if web:  # /web/<id>.<lang>.html, as in generated/web/
+                parts[1], _, lang_html = parts[1].removesuffix(".html").rpartition(".")
+                query["lang"] = [lang_html]
             if not parts:
                 items = "".join(
                     f'<li><a href="{html.escape(_url("view", i))}">{html.escape(i)}</a>'
@@ -270,7 +290,9 @@ def make_handler(preview: Preview) -> type[BaseHTTPRequestHandler]:
             if lang not in page.sheets:
                 lang = next(iter(page.sheets), "en")
             if verb == "view":
-                self.send(200, _view(preview, rid, page, lang))
+                self.send(200, _view(preview, rid, page, lang, query.get("kind") == ["web"]))
+            elif verb == "web" and web and lang in page.webs:
+                self.send(200, page.webs[lang])
             elif verb == "sheet":
                 body = page.sheets.get(lang)
                 if body is None:

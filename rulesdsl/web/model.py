@@ -1,0 +1,226 @@
+"""What a web page's calculators offer, in one language: the ruleset's modifiers, dice tables,
+decisions, steps and worked examples as plain data (JSON), each name with its label.
+
+The page asks the ruleset's JavaScript module every answer; this data only says which
+questions there are and how to word them, in the sheet's words
+(:class:`rulesdsl.printed.sheet_base.BuilderBase`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from rulesdsl import ir
+from rulesdsl.codegen.plan.examples import ExamplesPlan
+from rulesdsl.printed.sheet_base import BuilderBase
+from rulesdsl.printed.sheet_view import UNITLESS
+from rulesdsl.semantics.moves import ROLL_ORDER
+from rulesdsl.semantics.tables import on_edges, roll_of
+
+Data = dict[str, Any]
+
+PLACE_ASKS = ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
+"""What the place calculator asks of a place (the module's functions)."""
+
+ASKED = frozenset({"modifier", "path_cost", *PLACE_ASKS})
+"""The module functions a worked example asks that the page's calculators can be filled
+with; and a roll on a dice table, and each step and decision by its name."""
+
+
+class PageModel(BuilderBase):
+    """The calculators' data of one ruleset in one language."""
+
+    def named(self, ident: str, info: ir.Info | None = None) -> Data:
+        label = self.label(info, ident) if info else self.name(ident)
+        return {"id": ident, "label": label, "changed": self.touched(ident)}
+
+    def touched(self, ident: str) -> bool:
+        """Whether a house rule changes or adds the item ``ident`` or one of its cells (its
+        paths ``soft.walker``, ``house``): the page marks it as the sheet marks a cell."""
+        paths = self.overridden | self.additions
+        return any(p == ident or p.startswith(ident + ".") for p in paths)
+
+    def data(
+        self,
+        examples: ExamplesPlan | None,
+        cost_inputs: tuple[str, ...] = (),
+        outcomes: tuple[str, ...] = (),
+    ) -> Data:
+        rs = self.rs
+        return {
+            "id": rs.id,
+            "lang": self.lang,
+            "modes": [self.named(m.id, m.info) for m in rs.modes],
+            "groups": [{**self.named(g.id, g.info), "members": list(g.members)} for g in rs.groups],
+            "moves": [self.named(k.id, k.info) for k in rs.moves],
+            "features": [self.named(f.id, f.info) for f in rs.features],
+            "modifiers": [self.modifier(m) for m in rs.modifiers],
+            "dice": [self.dice(d) for d in rs.dice_tables],
+            "decisions": [self.decision(d) for d in rs.decisions],
+            "steps": [self.step(s) for s in rs.steps],
+            "place": self.place(cost_inputs, outcomes),
+            "path": self.path(),
+            "examples": self.examples(examples),
+        }
+
+    def place(self, cost_inputs: tuple[str, ...], outcomes: tuple[str, ...]) -> Data | None:
+        """The place calculator: the unit types, kinds of move and the features of a place
+        by layer (not those on the edges between places), the dice outcomes a place may have
+        (``cratered``), and the inputs a cost takes."""
+        rs = self.rs
+        if not rs.modes or not rs.features:
+            return None
+        layers = [
+            {**self.named(lay.id, lay.info), "features": [self.named(f) for f in lay.features]}
+            for lay in rs.layers
+            if not on_edges(lay) and lay.features
+        ]
+        if outcomes:
+            layers.append(
+                {"id": "", "label": self.w("web_outcomes"), "changed": False}
+                | {"features": [self.named(o) for o in outcomes]}
+            )
+        inputs = [self.step_input(s) for name in cost_inputs for s in rs.steps if s.param == name]
+        unit = rs.units.get("distance", "")
+        return {
+            "layers": layers,
+            "inputs": list({i["name"]: i for i in inputs}.values()),
+            "distance": self.unit_word(unit),
+            "on": [{"id": on, "label": self.w(f"roll_when_{on}")} for on in ROLL_ORDER]
+            if rs.rolls
+            else [],
+            "asks": {ask: self.w(f"ask:{ask}") for ask in PLACE_ASKS},
+            "rolls": {r.id: self.label(r.info, r.id) for r in rs.rolls},
+        }
+
+    def path(self) -> Data | None:
+        """The path calculator: the length of straight and diagonal steps on the first grid,
+        in each unit its cell has a size in (``path_cost``)."""
+        grids = [g for g in self.rs.grids[:1] if g.diagonals and g.size]
+        if not grids:
+            return None
+        units = [n.unit for n in grids[0].size if n.unit]
+        return {
+            "label": self.w("ask:path_cost"),
+            "units": [{"id": u, "label": self.c.unit(u)} for u in units],
+        }
+
+    def modifier(self, m: ir.Modifier) -> Data:
+        given: dict[str, Data] = {}
+        for item, by_key in m.values.items():
+            for value in by_key.values():
+                match value:
+                    case ir.Given():
+                        entry = {"name": item, "label": self.name(item), "unit": ""}
+                    case ir.StepCost(step=step):
+                        entry = next(self.step_input(s) for s in self.rs.steps if s.id == step)
+                    case ir.Number() | ir.Marker() | ir.Same():
+                        continue
+                    case ir.PerDistance() | ir.OnceCost() | ir.NonCost():
+                        continue
+                    case _:
+                        assert_never(value)
+                given.setdefault(entry["name"], {**entry, "items": []})["items"].append(item)
+        contexts = [c for c in (m.context, m.context2) if c is not None]
+        return {
+            **self.named(m.id, m.info),
+            "clamp": self.clamp(m.clamp),
+            "best": bool(m.best),
+            "items": [self.named(item) for item in m.values],
+            "given": list(given.values()),
+            "contexts": [self.context(c) for c in contexts],
+        }
+
+    def clamp(self, clamp: ir.Clamp | None) -> str:
+        if clamp is None:
+            return ""
+        return self.w("web_clamped", low=self.num(clamp.low), high=self.num(clamp.high))
+
+    def context(self, ident: str) -> Data:
+        context = next(c for c in self.rs.contexts if c.id == ident)
+        if context.of_modes:
+            values = [self.named(m.id, m.info) for m in self.rs.modes]
+            return {"id": ident, "label": self.w("web_unit_type"), "values": values}
+        values = [self.named(v.id, v.info) for v in context.values]
+        return {**self.named(ident, context.info), "values": values}
+
+    def unit_word(self, unit: str) -> str:
+        return "" if unit in UNITLESS else self.c.unit(unit)
+
+    def step_input(self, s: ir.Step) -> Data:
+        return {
+            "name": s.param,
+            "label": self.input_name(s.param),
+            "unit": self.unit_word(s.param_unit),
+        }
+
+    def dice(self, d: ir.DiceTable) -> Data:
+        return {
+            **self.named(d.id, d.info),
+            "dice": self.dice_text(roll_of(d.dice)),
+            "modifiers": [
+                {**self.named(m.id, m.info), "value": m.value} for m in d.modifiers if m.value
+            ],
+            "rows": [self.named(r.id, r.info) for r in d.rows],
+        }
+
+    def decision(self, d: ir.Decision) -> Data:
+        return {
+            **self.named(d.id, d.info),
+            "inputs": [self.decision_input(p) for p in d.params],
+        }
+
+    def decision_input(self, p: ir.Param) -> Data:
+        data: Data = {"name": p.name, "label": self.input_name(p.name)}
+        default = p.default
+        match default:
+            case ir.Number():
+                data["default"] = default.value
+            case ir.Flag():
+                data["default"] = default.value
+            case ir.Symbol():
+                data["default"] = default.name
+            case None:
+                pass
+        if p.unit == "bool":
+            return {**data, "kind": "flag"}
+        table = next((t for t in self.rs.tables if t.id == p.key_of), None)
+        if table is None:
+            return {**data, "kind": "number", "unit": self.unit_word(p.unit)}
+        match p.axis:
+            case "column":
+                keys = [self.named(c.id, c.info) for c in table.columns]
+            case "row" | None if all(r.key_number is not None for r in table.rows):
+                return {**data, "kind": "number", "unit": ""}
+            case "row" | None:
+                keys = [{"id": r.key, "label": self.label(r.info, r.key)} for r in table.rows]
+            case _:
+                assert_never(p.axis)
+        return {**data, "kind": "key", "keys": keys}
+
+    def step(self, s: ir.Step) -> Data:
+        return {**self.named(s.id, s.info), "input": self.step_input(s)}
+
+    def examples(self, plan: ExamplesPlan | None) -> list[Data]:
+        if plan is None:
+            return []
+        dice = {d.id for d in self.rs.dice_tables}
+        named = {s.id for s in self.rs.steps} | {d.id for d in self.rs.decisions}
+        out = []
+        for v in plan.vectors:
+            titles = v.title
+            out.append(
+                {
+                    "example": v.example,
+                    "title": titles.get(self.lang) or next(iter(titles.values()), v.example),
+                    "text": v.text,
+                    "kind": v.kind,
+                    "question": v.question,
+                    "args": list(v.args),
+                    "kwargs": dict(v.kwargs),
+                    "expected": list(v.expected),
+                    "tryable": v.question in ASKED | named
+                    or (v.question == "roll" and v.args[0] in dice),
+                }
+            )
+        return out

@@ -1,0 +1,372 @@
+// ---- the page (rulesdsl/web/page.js): the module above answers, this only asks and shows ----
+{
+  const PAGE = JSON.parse(document.getElementById("page-data").textContent);
+  const W = PAGE.words;
+  const LANG = PAGE.lang;
+  const NUMBER = new Intl.NumberFormat(LANG, { maximumFractionDigits: 4 });
+  const PERCENT = new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 1 });
+
+  const say = (template, fields) => template.replace(/\{(\w+)\}/g, (_, key) => fields[key]);
+  const labelled = (labels, fallback) => (labels && (labels[LANG] ?? Object.values(labels)[0])) || fallback;
+
+  /** The answer as plain data, the same shape for every target (the tests compare it). */
+  function canonical(value) {
+    if (value === null || value === undefined) return { none: true };
+    if (value instanceof Marker) return { marker: value.value };
+    if (value instanceof Quantity) return { number: value.value, unit: value.unit };
+    if (value instanceof Outcome) return { outcome: value.id };
+    if (value instanceof DiceRow) return { row: value.id };
+    if (typeof value === "boolean") return { bool: value };
+    if (typeof value === "number") return { number: value };
+    return { text: String(value) };
+  }
+
+  function text(value) {
+    if (value === null || value === undefined) return "—";
+    if (value instanceof Marker) return W[value.value] ?? value.value;
+    if (value instanceof Quantity) return `${NUMBER.format(value.value)} ${value.unit}`;
+    if (value instanceof Outcome) {
+      const worth = typeof value.value === "number" ? ` (${NUMBER.format(value.value)})` : "";
+      return labelled(value.labels, value.label) + worth;
+    }
+    if (value instanceof DiceRow) return labelled(value.labels, value.id);
+    if (typeof value === "boolean") return value ? W.yes : W.no;
+    if (typeof value === "number") return NUMBER.format(value);
+    return String(value);
+  }
+
+  /** Shows what ``ask`` answers in ``output``, or why there is no answer. */
+  function answer(output, ask) {
+    try {
+      const value = ask();
+      output.dataset.answer = JSON.stringify(canonical(value));
+      output.textContent = text(value);
+      output.classList.remove("error");
+      return value;
+    } catch (error) {
+      output.dataset.answer = JSON.stringify({ error: error.code ?? error.name });
+      output.textContent = say(W.not_answered, { message: error.message });
+      output.classList.add("error");
+      return undefined;
+    }
+  }
+
+  // ---- modifiers: the ticked items, the context, the values given -> the total, item by item
+  function modifierForm(form) {
+    const name = form.dataset.modifier;
+    const data = PAGE.modifiers.find((m) => m.id === name);
+    const items = [...form.querySelectorAll("input[name=item]:checked")].map((i) => i.value);
+    const context = {};
+    for (const select of form.querySelectorAll("select[data-context]")) {
+      if (select.value) context[select.dataset.context] = select.value;
+    }
+    const given = (among) => {
+      const values = {};
+      for (const input of form.querySelectorAll("input[data-given]")) {
+        const entry = data.given.find((g) => g.name === input.dataset.given);
+        if (input.value !== "" && entry.items.some((item) => among.includes(item))) {
+          values[input.dataset.given] = Number(input.value);
+        }
+      }
+      return values;
+    };
+    answer(form.querySelector("output.answer"), () => modifier(name, items, { ...context, ...given(items) }));
+    const parts = form.querySelector("ul.parts");
+    parts.replaceChildren();
+    for (const item of items) {
+      const li = document.createElement("li");
+      const label = data.items.find((i) => i.id === item).label;
+      const out = document.createElement("output");
+      answer(out, () => modifier(name, [item], { ...context, ...given([item]) }));
+      li.append(`${label}${W.colon} `, out);
+      parts.append(li);
+    }
+    if (data.best && items.length) {
+      const li = document.createElement("li");
+      li.textContent = W.best;
+      parts.append(li);
+    }
+  }
+
+  // ---- dice tables: the outcome of every natural roll with the modifiers, its chance, a roll
+  function naturals(spec) {
+    let ways = new Map([[spec.bonus, 1]]);
+    if (spec.kind === "d66") {
+      ways = new Map();
+      for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) ways.set(10 * a + b + spec.bonus, 1);
+      return ways;
+    }
+    for (let die = 0; die < spec.number; die++) {
+      const next = new Map();
+      for (const [sum, count] of ways) {
+        for (let face = 1; face <= spec.sides; face++) next.set(sum + face, (next.get(sum + face) ?? 0) + count);
+      }
+      ways = next;
+    }
+    return ways;
+  }
+
+  const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+
+  function shiftOf(form) {
+    const ticked = [...form.querySelectorAll("input[name=dice-modifier]:checked")];
+    return ticked.reduce((sum, box) => sum + Number(box.value), Number(form.elements.shift.value || 0));
+  }
+
+  function diceForm(form) {
+    const id = form.dataset.dice;
+    const table = DICE_TABLES[id];
+    const shift = shiftOf(form);
+    const ways = naturals(table.dice);
+    const all = [...ways.values()].reduce((a, b) => a + b, 0);
+    const byRow = new Map();
+    for (const [natural, count] of ways) {
+      let row;
+      try {
+        row = roll(id, natural + shift, { natural });
+      } catch (error) {
+        continue;
+      }
+      const seen = byRow.get(row.id) ?? { rolls: [], count: 0 };
+      seen.rolls.push(natural);
+      seen.count += count;
+      byRow.set(row.id, seen);
+    }
+    for (const tr of form.querySelectorAll("tr[data-row]")) {
+      const seen = byRow.get(tr.dataset.row) ?? { rolls: [], count: 0 };
+      const low = Math.min(...seen.rolls), high = Math.max(...seen.rolls);
+      tr.querySelector(".totals").textContent = seen.rolls.length === 0 ? "—" : low === high ? `${low}` : `${low}–${high}`;
+      const divisor = gcd(seen.count, all) || 1;
+      const cell = tr.querySelector(".chance");
+      cell.dataset.answer = JSON.stringify({ fraction: [seen.count / divisor, all / divisor] });
+      cell.textContent = seen.count ? `${seen.count / divisor}/${all / divisor} (${PERCENT.format(seen.count / all)})` : "—";
+    }
+    const total = form.elements.total.value;
+    const natural = form.elements.natural.value === "" ? null : Number(form.elements.natural.value);
+    if (total !== "") answer(form.querySelector("output.answer"), () => roll(id, Number(total), { natural }));
+  }
+
+  function rollDice(form) {
+    const table = DICE_TABLES[form.dataset.dice];
+    const spec = table.dice;
+    const count = spec.kind === "d66" ? 2 : spec.number;
+    const sides = spec.kind === "d66" ? 6 : spec.sides;
+    const random = new Uint32Array(count);
+    crypto.getRandomValues(random);
+    const faces = [...random].map((r) => 1 + (r % sides));
+    const natural = (spec.kind === "d66" ? 10 * faces[0] + faces[1] : faces.reduce((a, b) => a + b, 0)) + spec.bonus;
+    const total = natural + shiftOf(form);
+    form.elements.total.value = String(total);
+    form.elements.natural.value = String(natural);
+    answer(form.querySelector("output.answer"), () => roll(table.id, total, { dice: faces }));
+    form.querySelector("output.rolled").textContent = say(W.rolled, { faces: faces.join(" + "), natural, total });
+  }
+
+  // ---- a place: a unit type (and kind of move) and the features of a place -> what it costs,
+  // whether it may enter, end there or must stop, and the rolls it makes due
+  function placeForm(form) {
+    const arg = (name) => form.querySelector(`[data-arg="${name}"]`)?.value ?? "";
+    const number = (name) => (arg(name) === "" ? null : Number(arg(name)));
+    const mode = arg("mode");
+    const features = [...form.querySelectorAll("input[name=feature]:checked")].map((box) => box.value);
+    const move = arg("move") || null;
+    const inputs = {};
+    for (const field of form.querySelectorAll("input[data-input]")) inputs[field.dataset.arg] = number(field.dataset.arg);
+    const options = { allowance: number("allowance"), move, ...inputs };
+    const asks = {
+      move_cost: () => moveCost(mode, features, { ...options, distance: number("distance") ?? 1 }),
+      can_enter: () => canEnter(mode, features, { ...options, available: number("available") }),
+      can_end: () => canEnd(mode, features),
+      must_stop: () => mustStop(mode, features),
+      rolls_due: () => rollsDue(mode, features, { move, on: arg("on") || "entering" }),
+    };
+    for (const output of form.querySelectorAll("output[data-ask]")) {
+      const dues = answer(output, asks[output.dataset.ask]);
+      if (output.dataset.ask === "rolls_due" && Array.isArray(dues)) {
+        output.dataset.answer = JSON.stringify({ rolls: dues.map((due) => [due.roll, due.modifier]) });
+        const named = dues.map((due) => `${PAGE.place.rolls[due.roll] ?? due.roll} (${NUMBER.format(due.modifier)})`);
+        output.textContent = named.join("; ") || W.none;
+      }
+    }
+  }
+
+  // ---- a path of straight and diagonal steps on the grid, in one of its units
+  function pathForm(form) {
+    const arg = (name) => form.querySelector(`[data-arg="${name}"]`).value;
+    answer(form.querySelector("output.answer"), () => pathCost(arg("steps").trim(), { unit: arg("unit") }));
+  }
+
+  // ---- decisions and steps
+  function inputs(form) {
+    const given = {};
+    for (const field of form.querySelectorAll("[data-input]")) {
+      const kind = field.dataset.kind;
+      if (kind === "flag") given[field.dataset.input] = field.checked;
+      else if (kind === "key") given[field.dataset.input] = field.value;
+      else given[field.dataset.input] = field.value === "" ? undefined : Number(field.value);
+    }
+    return given;
+  }
+
+  function decisionForm(form) {
+    answer(form.querySelector("output.answer"), () => DECISIONS[form.dataset.decision](inputs(form)));
+  }
+
+  function stepForm(form) {
+    const [value] = Object.values(inputs(form));
+    answer(form.querySelector("output.answer"), () => STEPS[form.dataset.step](value));
+  }
+
+  const CALCULATORS = {
+    place: placeForm,
+    path: pathForm,
+    modifier: modifierForm,
+    dice: diceForm,
+    decision: decisionForm,
+    step: stepForm,
+  };
+
+  function update(form) {
+    for (const [kind, run] of Object.entries(CALCULATORS)) if (form.dataset[kind] !== undefined) run(form);
+  }
+
+  for (const form of document.querySelectorAll("form.calc")) {
+    form.addEventListener("input", () => update(form));
+    form.addEventListener("change", () => update(form));
+    form.addEventListener("submit", (event) => event.preventDefault());
+    form.querySelector("button.roll")?.addEventListener("click", () => rollDice(form));
+    update(form);
+  }
+
+  // ---- worked examples: "try it" fills the calculator with the example's question
+  function fill(form, example) {
+    const kwargs = example.kwargs;
+    switch (example.kind) {
+      case "modifier": {
+        const items = example.args.slice(1);
+        // a value given for a factor names it too (``perk=2``)
+        for (const box of form.querySelectorAll("input[name=item]")) box.checked = items.includes(box.value) || box.value in kwargs;
+        for (const select of form.querySelectorAll("select[data-context]")) select.value = kwargs[select.dataset.context] ?? "";
+        for (const input of form.querySelectorAll("input[data-given]")) input.value = kwargs[input.dataset.given] ?? 0;
+        break;
+      }
+      case "roll":
+        for (const box of form.querySelectorAll("input[name=dice-modifier]")) box.checked = false;
+        form.elements.shift.value = "0";
+        form.elements.total.value = String(example.args[1]);
+        form.elements.natural.value = kwargs.natural ?? "";
+        break;
+      case "decision":
+        for (const field of form.querySelectorAll("[data-input]")) {
+          const value = kwargs[field.dataset.input];
+          if (value === undefined) continue;
+          if (field.dataset.kind === "flag") field.checked = Boolean(value);
+          else field.value = String(value);
+        }
+        break;
+      case "step":
+        form.querySelector("[data-input]").value = String(example.args[0]);
+        break;
+      case "path_cost": {
+        const [steps, unit] = example.args;
+        form.querySelector('[data-arg="steps"]').value = Array.isArray(steps) ? steps.map((x) => x[0]).join("") : steps;
+        const chosen = kwargs.unit ?? unit;
+        form.querySelector('[data-arg="unit"]').value = chosen ?? form.querySelector("option").value;
+        break;
+      }
+      default: {  // a place's question: its unit type, features and options
+        const [mode, ...features] = example.args;
+        form.querySelector('[data-arg="mode"]').value = mode;
+        for (const box of form.querySelectorAll("input[name=feature]")) box.checked = features.includes(box.value);
+        for (const field of form.querySelectorAll("[data-arg]")) {
+          const name = field.dataset.arg;
+          if (name === "mode") continue;
+          const given = kwargs[name];
+          field.value = given ?? (name === "distance" ? "1" : name === "on" ? "entering" : field.dataset.input !== undefined ? "0" : "");
+        }
+      }
+    }
+  }
+
+  function formOf(example) {
+    if (example.kind === "path_cost") return document.getElementById("path");
+    if (!["modifier", "roll", "decision", "step"].includes(example.kind)) return document.getElementById("place");
+    const id = example.kind === "modifier" || example.kind === "roll" ? example.args[0] : example.question;
+    const prefix = { modifier: "modifier", roll: "dice", decision: "decision", step: "step" }[example.kind];
+    return document.getElementById(`${prefix}-${id}`);
+  }
+
+  for (const button of document.querySelectorAll("button[data-example]")) {
+    button.addEventListener("click", () => {
+      const example = PAGE.examples[Number(button.dataset.example)];
+      const form = formOf(example);
+      if (!form) return;
+      fill(form, example);
+      update(form);
+      form.scrollIntoView({ block: "start" });
+      form.querySelector("input, select")?.focus({ preventScroll: true });
+    });
+  }
+
+  // ---- filters of the reference tables: rows by text, feature and kind of move; columns by
+  // unit type and keyword
+  const filters = document.querySelector("form.filters");
+
+  function columnsShown(table, wanted) {
+    const cols = table.dataset.cols.split("|");
+    return cols.map((modes, i) => i === 0 || !wanted || !modes || modes.split(" ").some((m) => wanted.has(m)));
+  }
+
+  function showColumns(table, shown) {
+    for (const row of table.tBodies[0].rows) [...row.cells].forEach((cell, i) => (cell.hidden = !shown[i]));
+    const taken = [];
+    [...table.tHead.rows].forEach((row, r) => {
+      let col = 0;
+      for (const cell of row.cells) {
+        while (taken[r]?.[col]) col++;
+        const span = Number(cell.dataset.span ?? cell.colSpan);
+        cell.dataset.span = String(span);
+        for (let dr = 0; dr < cell.rowSpan; dr++) for (let dc = 0; dc < span; dc++) ((taken[r + dr] ??= [])[col + dc] = true);
+        const visible = shown.slice(col, col + span).filter(Boolean).length;
+        cell.hidden = visible === 0;
+        if (visible) cell.colSpan = visible;
+        col += span;
+      }
+    });
+  }
+
+  function applyFilters() {
+    const f = filters.elements;
+    const search = f.search.value.trim().toLowerCase();
+    let wanted = null;
+    if (f.mode?.value) wanted = new Set([f.mode.value]);
+    if (f.group?.value) {
+      const members = f.group.selectedOptions[0].dataset.members.split(" ");
+      wanted = new Set(wanted ? members.filter((m) => wanted.has(m)) : members);
+    }
+    const keys = [f.feature?.value, f.move?.value].filter(Boolean);
+    let shown = 0, total = 0;
+    for (const table of document.querySelectorAll("#reference table[data-cols]")) {
+      showColumns(table, columnsShown(table, wanted));
+      const keyed = [...table.tBodies[0].rows].some((row) => row.dataset.key);
+      let left = 0;
+      for (const row of table.tBodies[0].rows) {
+        const hide =
+          (search && !row.textContent.toLowerCase().includes(search)) ||
+          (keyed && keys.length > 0 && !keys.includes(row.dataset.key));
+        row.hidden = Boolean(hide);
+        total++;
+        if (!hide) left++;
+      }
+      shown += left;
+      table.closest(".block").hidden = left === 0 && table.tBodies[0].rows.length > 0;
+    }
+    filters.querySelector(".shown").textContent = say(W.shown, { shown, total });
+  }
+
+  filters.addEventListener("input", applyFilters);
+  filters.addEventListener("change", applyFilters);
+  filters.addEventListener("submit", (event) => event.preventDefault());
+  applyFilters();
+  document.documentElement.dataset.ready = "yes";
+}

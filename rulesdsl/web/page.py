@@ -1,0 +1,122 @@
+"""One web page: a ruleset's reference in one language, as one self-contained HTML file.
+
+The page shows the sheet's tables (:mod:`rulesdsl.printed.sheet_model`: the same words, notes,
+sources and changed-cell marks), filterable by unit type, keyword, kind of move and feature,
+and calculators (modifiers, dice tables, decisions, steps, worked examples) whose every answer
+comes from the ruleset's JavaScript module (:mod:`rulesdsl.codegen.js`), inlined in the page
+with the page's script (``page.js``), its styles (``page.css``) and its data
+(:mod:`rulesdsl.web.model`). Nothing is fetched: no network request, no font.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import jinja2
+
+from rulesdsl.printed.sheet_view import CHANGED_SIGN, MARKERS, Sheet, TableView
+from rulesdsl.web.model import PageModel
+
+if TYPE_CHECKING:
+    from rulesdsl import ir
+    from rulesdsl.codegen.plan import ModulePlan
+
+HERE = Path(__file__).parent
+
+BUDGET = 400 * 1024
+"""The most bytes a bundled ruleset's page may have (the module, the script, the styles and
+the data inlined), which tests/test_web_page.py holds them to: the largest measures 282 KB,
+128 KB of it the JavaScript module, which line of sight and results tables will grow by about
+25 KB (docs/web.md). A bigger ruleset of one's own makes a bigger page."""
+
+WORDS = (
+    *("skip", "language", "offline", "reference", "calculators", "try", "answer_here"),
+    *("filter", "search", "unit_type", "keyword", "move", "feature", "any", "shown"),
+    *("applies", "result", "best", "not_answered", "contents", "place", "none"),
+    *("roll_modifier", "roll_button", "rolled", "total", "natural", "outcome"),
+    *("path_steps", "path_unit", "colon"),
+)
+"""The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
+
+_CLOSING = re.compile(r"<(/script|!--)", re.IGNORECASE)
+
+
+def inline_script(text: str) -> str:
+    """``text`` safe inside a ``<script>`` element: no ``</script`` or ``<!--`` can end or
+    bend it (``<\\/`` and ``<\\!`` read the same in a JavaScript string, comment or regex)."""
+    return _CLOSING.sub(lambda m: "<\\" + m.group(1), text)
+
+
+def json_script(data: object) -> str:
+    """``data`` as JSON to inline in a ``<script type="application/json">``."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def column_modes(table: TableView, modes: list[tuple[str, str]]) -> list[str]:
+    """For each column of ``table``, the ids of the unit types its heading names (space
+    separated; empty for a column of all unit types, or of none)."""
+    found = []
+    for head in table.flat_head:
+        found.append(" ".join(ident for ident, label in modes if label and label in head))
+    return found
+
+
+def row_keys(table: TableView, names: dict[str, str]) -> list[str]:
+    """For each row of ``table``, the id of the feature or kind of move its first cell names
+    (empty when it names none)."""
+    return [names.get(row[0].text.strip(), "") if row else "" for row in table.rows]
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.globals.update(column_modes=column_modes, row_keys=row_keys)
+    return env
+
+
+def render_page(
+    ruleset: ir.Ruleset, sheet: Sheet, module_js: str, plan: ModulePlan | None = None
+) -> str:
+    """The page of ``ruleset`` in the sheet's language, around the JavaScript module written
+    from ``plan`` (which says what the module's cost functions take)."""
+    from rulesdsl.codegen.plan import examples
+
+    model = PageModel(ruleset, sheet.lang, words=sheet.catalog_words)
+    takes = ((), ()) if plan is None else (plan.movement.cost_inputs, plan.sight.fed_outcomes)
+    data = model.data(examples.build(ruleset) if ruleset.examples else None, *takes)
+    modes = [(m["id"], m["label"]) for m in data["modes"]]
+    names = {f["label"]: f["id"] for f in (*data["features"], *data["moves"])}
+    tries: dict[str, list[int]] = {}
+    for index, example in enumerate(data["examples"]):
+        if example["tryable"]:
+            tries.setdefault(f"example_{example['example']}", []).append(index)
+    words = {key: model.w(f"web_{key}") for key in WORDS}
+    words.update({key: model.w(key) for key in ("yes", "no", "chance", "roll", *MARKERS)})
+    words.update({key: model.w(f"input:{key}") for key in ("distance", "allowance", "available")})
+    words.update(rolls=model.w("ask:rolls_due"))
+    return (
+        _environment()
+        .get_template("page.html.j2")
+        .render(
+            sheet=sheet,
+            data=data,
+            w=words,
+            modes=modes,
+            names=names,
+            tries=tries,
+            changed_sign=CHANGED_SIGN,
+            css=(HERE / "page.css").read_text("utf-8"),
+            data_json=json_script({**data, "words": words}),
+            script=inline_script(module_js + "\n" + (HERE / "page.js").read_text("utf-8")),
+        )
+    )

@@ -1,0 +1,567 @@
+"""The web reference (issue 38): each bundled ruleset's page, opened offline in headless
+Chromium, answers its calculators' questions as the Python module does, passes axe-core's
+level A and AA rules, works from the keyboard and stays within its size budget.
+
+The browser is Debian's chromium over the DevTools protocol (tests/test_watch.py's
+:class:`Browser`); axe-core comes from the test setup's npm lock (tests/js/).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import warnings
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.compiler import Compiler
+from rulesdsl.semantics.tables import roll_of
+from rulesdsl.web import web_outputs
+from rulesdsl.web.model import PageModel
+from rulesdsl.web.page import BUDGET
+from tests.conftest import RULESETS, import_rendered
+from tests.test_watch import CHROMIUM, TIMEOUT, Browser
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium")
+
+NAMES = sorted(p.stem for p in RULESETS.glob("*.terrain"))
+QUESTIONS = 50
+"""The fewest questions each page answers through its calculators."""
+
+DRIVE = """(questions) => questions.map((q) => {
+  const form = document.getElementById(q.form);
+  for (const [selector, value] of q.set) {
+    const field = form.querySelector(selector);
+    if (field.type === "checkbox") field.checked = value; else field.value = String(value);
+    field.dispatchEvent(new Event("change", {bubbles: true}));
+  }
+  return q.read.map((selector) => form.querySelector(selector).dataset.answer ?? null);
+})"""
+"""Sets each question's fields as a user would (a change event from each) and reads the
+answers the page shows (their plain data, ``data-answer``)."""
+
+
+@pytest.fixture(scope="module")
+def rulesets() -> dict[str, ir.Ruleset]:
+    compiler = Compiler()
+    out = {}
+    for name in NAMES:
+        compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
+        assert compiled.ruleset is not None
+        out[name] = compiled.ruleset
+    return out
+
+
+@pytest.fixture(scope="module")
+def pages(rulesets: dict[str, ir.Ruleset], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("web")
+    for ruleset in rulesets.values():
+        for path, html in web_outputs(ruleset).items():
+            assert isinstance(html, bytes)
+            (folder / Path(path).name).write_bytes(html)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    chromium = Browser(tmp_path_factory.mktemp("profile"))
+    try:
+        chromium.open("about:blank")
+        chromium.call("Network.enable")
+        chromium.call(
+            "Network.emulateNetworkConditions",
+            offline=True,
+            latency=0,
+            downloadThroughput=-1,
+            uploadThroughput=-1,
+        )
+        yield chromium
+    finally:
+        chromium.close()
+
+
+def visit(browser: Browser, page: Path) -> None:
+    """Opens ``page`` (with the network off) and waits until its script has run."""
+    url = page.as_uri()
+    browser.call("Page.navigate", url=url)
+    browser.wait_for(
+        "location.href + ' ' + (document.documentElement.dataset.ready ?? '')", url + " yes"
+    )
+
+
+def evaluate(browser: Browser, expression: str) -> Any:
+    result = browser.call(
+        "Runtime.evaluate",
+        expression=expression,
+        returnByValue=True,
+        awaitPromise=True,
+        timeout=TIMEOUT * 1000,
+    )
+    assert "exceptionDetails" not in result, result["exceptionDetails"]
+    return result["result"].get("value")
+
+
+# ---- the Python module's answers, in the page's plain data --------------------------------
+
+
+def plain(module: ModuleType, value: object) -> dict[str, Any]:
+    if value is None:
+        return {"none": True}
+    if isinstance(value, module.Marker):
+        return {"marker": value.value}
+    if isinstance(value, module.Quantity):
+        return {"number": float(value), "unit": value.unit}
+    if isinstance(value, module.Outcome):
+        return {"outcome": value.id}
+    if isinstance(value, module.DiceRow):
+        return {"row": value.id}
+    if isinstance(value, bool):
+        return {"bool": value}
+    if isinstance(value, int | float):
+        return {"number": value}
+    return {"text": str(value)}
+
+
+def python_answer(module: ModuleType, ask: Any) -> dict[str, Any]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return plain(module, ask())
+        except Exception as error:  # the page shows the same error by its code
+            return {"error": type(error).__name__}
+
+
+# ---- questions, each asked of the page's form and of the Python module --------------------
+
+
+Question = tuple[dict[str, Any], list[Any]]
+"""What the page is asked (its form, the fields to set, the answers to read) and the Python
+module's answers to compare them with."""
+
+
+def modifier_question(m: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
+    items = [i["id"] for i in m["items"] if rng.random() < 0.3]
+    fields: list[Any] = [
+        [f'input[name=item][value="{i["id"]}"]', i["id"] in items] for i in m["items"]
+    ]
+    context: dict[str, Any] = {}
+    for c in m["contexts"]:
+        value = rng.choice(["", *(v["id"] for v in c["values"])])
+        fields.append([f'select[data-context="{c["id"]}"]', value])
+        if value:
+            context[c["id"]] = value
+    for g in m["given"]:
+        value = rng.choice([0, 1, 2, 3, 5])
+        fields.append([f'input[data-given="{g["name"]}"]', value])
+        if any(item in items for item in g["items"]):
+            context[g["name"]] = value
+    expected = python_answer(module, lambda: module.modifier(m["id"], *items, **context))
+    return {"form": f"modifier-{m['id']}", "set": fields, "read": ["output.answer"]}, [expected]
+
+
+def place_question(
+    p: dict[str, Any], data: dict[str, Any], module: ModuleType, rng: random.Random
+) -> Question:
+    """A unit type (and kind of move) in a place of one or two features of each of a few
+    layers, at a distance, with an allowance and the movement available now and then: the
+    place calculator's five answers."""
+    mode = rng.choice(data["modes"])["id"]
+    move = rng.choice(["", *(m["id"] for m in data["moves"])]) if data["moves"] else ""
+    features = [
+        f["id"]
+        for layer in p["layers"]
+        if rng.random() < 0.6
+        for f in rng.sample(
+            layer["features"], min(len(layer["features"]), rng.choice([1, 1, 1, 2]))
+        )
+    ]
+    distance = rng.choice([1, 1, 2, 3, 0.5])
+    allowance = rng.choice(["", "", 4, 6, 10])
+    available = rng.choice(["", "", 1, 2, 5])
+    on = rng.choice(p["on"])["id"] if p["on"] else "entering"
+    inputs = {i["name"]: rng.choice(NUMBERS[:8]) for i in p["inputs"]}
+    fields: list[Any] = [['[data-arg="mode"]', mode]]
+    fields += [
+        [f'input[name=feature][value="{f["id"]}"]', f["id"] in features]
+        for layer in p["layers"]
+        for f in layer["features"]
+    ]
+    fields += [['[data-arg="distance"]', distance], ['[data-arg="allowance"]', allowance]]
+    fields += [['[data-arg="available"]', available]]
+    fields += [[f'[data-arg="{name}"]', value] for name, value in inputs.items()]
+    if data["moves"]:
+        fields.append(['[data-arg="move"]', move])
+    if p["on"]:
+        fields.append(['[data-arg="on"]', on])
+    options = {"allowance": allowance if allowance != "" else None, "move": move or None, **inputs}
+    entering = {"available": available if available != "" else None}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            dues: Any = {
+                "rolls": [
+                    [d.roll, d.modifier]
+                    for d in module.rolls_due(mode, *features, move=move or None, on=on)
+                ]
+            }
+        except Exception as error:
+            dues = {"error": type(error).__name__}
+    wanted = [
+        python_answer(
+            module, lambda: module.move_cost(mode, *features, distance=distance, **options)
+        ),
+        python_answer(module, lambda: module.can_enter(mode, *features, **entering, **options)),
+        python_answer(module, lambda: module.can_end(mode, *features)),
+        python_answer(module, lambda: module.must_stop(mode, *features)),
+        dues,
+    ]
+    read = [
+        f'output[data-ask="{ask}"]'
+        for ask in ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
+    ]
+    return {"form": "place", "set": fields, "read": read}, wanted
+
+
+def path_question(p: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
+    steps = "".join(rng.choice("sdd") for _ in range(rng.randint(0, 9)))
+    unit = rng.choice(p["units"])["id"]
+    expected = python_answer(module, lambda: module.path_cost(steps, unit=unit))
+    fields = [['[data-arg="steps"]', steps], ['[data-arg="unit"]', unit]]
+    return {"form": "path", "set": fields, "read": ["output.answer"]}, [expected]
+
+
+NUMBERS = (0, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12, 20, 45, 90, 180)
+
+
+def decision_question(d: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
+    fields: list[Any] = []
+    given: dict[str, Any] = {}
+    for i in d["inputs"]:
+        match i["kind"]:
+            case "flag":
+                value: Any = rng.random() < 0.5
+            case "key":
+                value = rng.choice(i["keys"])["id"]
+            case _:
+                value = rng.choice(NUMBERS)
+        fields.append([f'[data-input="{i["name"]}"]', value])
+        given[i["name"]] = value
+    expected = python_answer(module, lambda: getattr(module, d["id"])(**given))
+    return {"form": f"decision-{d['id']}", "set": fields, "read": ["output.answer"]}, [expected]
+
+
+def step_question(s: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
+    value = rng.choice(NUMBERS)
+    expected = python_answer(module, lambda: getattr(module, s["id"])(value))
+    fields = [[f'[data-input="{s["input"]["name"]}"]', value]]
+    return {"form": f"step-{s['id']}", "set": fields, "read": ["output.answer"]}, [expected]
+
+
+def dice_questions(d: ir.DiceTable, module: ModuleType) -> list[Question]:
+    """A roll of every total the dice reach and a few beyond, and every row's chance with
+    each shift from -4 to +4 (its rows' own chance at 0)."""
+    dice = roll_of(d.dice)
+    distribution = dice.distribution()
+    clear = [[f'input[data-id="{m.id}"]', False] for m in d.modifiers if m.value]
+    form = f"dice-{d.id}"
+    out: list[Question] = []
+    for total in range(dice.minimum - 3, dice.maximum + 4):
+        fields = [*clear, ["input[name=shift]", 0], ["input[name=natural]", ""]]
+        fields.append(["input[name=total]", total])
+        expected = python_answer(module, lambda total=total: module.roll(d.id, total))
+        out.append(({"form": form, "set": fields, "read": ["output.answer"]}, [expected]))
+    table = module.DICE_TABLES[d.id]
+    for shift in range(-4, 5):
+        chances = {row.id: Fraction(0) for row in table.rows}
+        for natural, chance in distribution.items():
+            try:
+                row = module.roll(d.id, natural + shift, natural=natural)
+            except Exception:  # a total no row covers: no chance for any row
+                continue
+            chances[row.id] += chance
+        if shift == 0:
+            assert chances == {row.id: row.chance for row in table.rows}
+        read = [f'tr[data-row="{row.id}"] .chance' for row in table.rows]
+        wanted = [{"fraction": [c.numerator, c.denominator]} for c in chances.values()]
+        fields = [*clear, ["input[name=shift]", shift]]
+        out.append(({"form": form, "set": fields, "read": read}, wanted))
+    return out
+
+
+NOT_YET = "does not answer results tables yet"
+"""What the JavaScript module's roll says on a ruleset with results tables until the JS
+target answers them (issue 37, branch jssight): its dice questions are left out until then."""
+
+
+def answers_rolls(ruleset: ir.Ruleset) -> bool:
+    from rulesdsl.codegen import js
+
+    if not ruleset.results_tables:
+        return True
+    return NOT_YET not in js.render(ruleset)[f"{ruleset.id}.js"]
+
+
+def questions(ruleset: ir.Ruleset, module: ModuleType) -> list[Question]:
+    """At least :data:`QUESTIONS` questions of the page's calculators, the same each run."""
+    data = PageModel(ruleset, ruleset.languages[0]).data(None)
+    rng = random.Random(ruleset.id)
+    rolls = answers_rolls(ruleset)
+    out = [q for d in ruleset.dice_tables if rolls for q in dice_questions(d, module)]
+    place = data["place"]
+    if place is not None:
+        out += [place_question(place, data, module, rng) for _ in range(QUESTIONS // 5 + 2)]
+    if data["path"] is not None:
+        out += [path_question(data["path"], module, rng) for _ in range(QUESTIONS // 5)]
+    makers = [
+        *((modifier_question, m) for m in data["modifiers"]),
+        *((decision_question, d) for d in data["decisions"]),
+        *((step_question, s) for s in data["steps"]),
+    ]
+    while makers and (asked(out) < 2 * QUESTIONS or len(out) < 4 * len(makers)):
+        for make, item in makers:
+            out.append(make(item, module, rng))
+    return out
+
+
+def asked(questions: list[Question]) -> int:
+    """How many answers the questions read (each row's chance is one)."""
+    return sum(len(q["read"]) for q, _ in questions)
+
+
+def ask(browser: Browser, asked: list[dict[str, Any]]) -> list[list[Any]]:
+    answers = evaluate(browser, f"({DRIVE})({json.dumps(asked)})")
+    return [[json.loads(a) if a is not None else None for a in answer] for answer in answers]
+
+
+# ---- the tests ------------------------------------------------------------------------------
+
+
+def test_every_bundled_ruleset_has_a_page_in_each_of_its_languages(
+    rulesets: dict[str, ir.Ruleset], pages: Path
+) -> None:
+    wanted = {f"{r.id}.{lang}.html" for r in rulesets.values() for lang in r.languages}
+    assert {p.name for p in pages.iterdir()} == wanted
+
+
+def test_every_bundled_page_is_within_the_size_budget(pages: Path) -> None:
+    sizes = {p.name: p.stat().st_size for p in pages.iterdir()}
+    assert max(sizes.values()) <= BUDGET, sizes
+
+
+CHANGED_FEATURE = re.compile(r'name="feature" value="(\w+)"> [^<]*<span class="mark changed">')
+
+
+def test_a_house_rule_s_page_marks_what_it_changes_against_its_base(pages: Path) -> None:
+    """heavy_gear_house overrides soft ground for walkers and what rapid water adds: the
+    place calculator marks those two features, and the reference their cells; the base's
+    page marks nothing."""
+    house = (pages / "heavy_gear_house.en.html").read_text("utf-8")
+    assert CHANGED_FEATURE.findall(house) == ["soft", "rapid_water"]
+    assert house.count('<td class="changed">') >= 2
+    base = (pages / "heavy_gear.en.html").read_text("utf-8")
+    assert CHANGED_FEATURE.findall(base) == [] and 'class="changed"' not in base
+
+
+FETCHES = re.compile(r"""\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\(""")
+"""What would make a page fetch something: an element's source, a link off the page, a
+stylesheet import or url(), a script's fetch or dynamic import."""
+
+
+def test_a_page_names_nothing_to_fetch(pages: Path) -> None:
+    for page in pages.iterdir():
+        assert FETCHES.findall(page.read_text("utf-8")) == [], page.name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_page_answers_as_the_python_module(
+    name: str,
+    rulesets: dict[str, ir.Ruleset],
+    pages: Path,
+    browser: Browser,
+    tmp_path: Path,
+) -> None:
+    ruleset = rulesets[name]
+    module = import_rendered(ruleset, tmp_path, f"web_{name}")
+    put = questions(ruleset, module)
+    assert asked(put) >= QUESTIONS
+    visit(browser, pages / f"{name}.{ruleset.languages[0]}.html")
+    answers = ask(browser, [q for q, _ in put])
+    wrong = [(q, a, e) for (q, e), a in zip(put, answers, strict=True) if a != e]
+    assert wrong == [], wrong[:3]
+    assert evaluate(browser, "performance.getEntriesByType('resource').length") == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_worked_example_s_try_it_shows_its_stated_answer(
+    name: str, rulesets: dict[str, ir.Ruleset], pages: Path, browser: Browser
+) -> None:
+    ruleset = rulesets[name]
+    visit(browser, pages / f"{name}.{ruleset.languages[0]}.html")
+    shown = evaluate(
+        browser,
+        """[...document.querySelectorAll("button[data-example]")].map((button) => {
+          button.click();
+          const example = JSON.parse(document.getElementById("page-data").textContent)
+            .examples[Number(button.dataset.example)];
+          const form = document.activeElement.closest("form");
+          const output = form.querySelector(`output[data-ask="${example.kind}"]`);
+          const shown = (output ?? form.querySelector("output.answer")).dataset.answer;
+          return [example.kind, example.text, example.expected, shown];
+        })""",
+    )
+    rolls = answers_rolls(ruleset)
+    for kind, text, expected, answer in shown:
+        if kind == "roll" and not rolls:
+            continue
+        assert answer is not None, text
+        assert same_answer(json.loads(answer), expected), (text, answer)
+
+
+def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
+    """Whether the page's answer is what the worked example states (the example vectors'
+    plain parts: a number, a marker, a word naming an outcome or a row)."""
+    [stated] = expected[:1]
+    match answer:
+        case {"number": number}:
+            return stated.get("number") == number
+        case {"marker": marker}:
+            return stated.get("marker") == marker
+        case {"outcome": word} | {"row": word}:
+            return stated.get("word") == word
+        case {"bool": flag}:
+            return stated.get("bool") == flag
+        case {"rolls": rolls}:  # each roll's name and modifier, or "none"
+            parts = [p for roll, number in rolls for p in ({"word": roll}, {"number": number})]
+            return parts == ([] if expected == [{"word": "none"}] else expected)
+    return False
+
+
+@pytest.fixture(scope="module")
+def axe(pytestconfig: pytest.Config) -> str:
+    """axe-core's script, from the test setup's npm lock (tests/js/, installed once into
+    pytest's cache beside TypeScript)."""
+    from tests.test_js_target import _typescript
+
+    node_modules = _typescript(pytestconfig).parents[2]
+    return (node_modules / "axe-core" / "axe.min.js").read_text("utf-8")
+
+
+AXE_RUN = """axe.run(document, {runOnly: {type: "tag", values: %s}})
+  .then((found) => found.violations.map((v) => [v.id, v.impact, v.nodes.length,
+    v.nodes.slice(0, 2).map((n) => n.target.join(" "))]))"""
+LEVELS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["heavy_gear_house.de", "skirmish_keywords.en", "hex_operational.fr", "battletech_tacops.ru"],
+)
+def test_axe_core_finds_no_level_a_or_aa_violation(
+    page: str, pages: Path, browser: Browser, axe: str
+) -> None:
+    visit(browser, pages / f"{page}.html")
+    evaluate(browser, axe + ";0")
+    evaluate(browser, "document.querySelector('button.roll')?.click(); 0")  # an answer shown
+    assert evaluate(browser, AXE_RUN % json.dumps(LEVELS)) == []
+
+
+def key(browser: Browser, name: str, code: str, text: str = "", shift: bool = False) -> None:
+    for kind in ("keyDown", "keyUp"):
+        browser.call(
+            "Input.dispatchKeyEvent",
+            type=kind,
+            key=name,
+            code=code,
+            text=text if kind == "keyDown" else "",
+            windowsVirtualKeyCode={"Tab": 9, " ": 32}[name],
+            modifiers=8 if shift else 0,
+        )
+
+
+def test_the_calculators_work_from_the_keyboard_alone(pages: Path, browser: Browser) -> None:
+    """Tab to the first thing the cover modifier counts, tick it with the space bar: the
+    result follows; every control Tab reaches has a name a screen reader reads."""
+    visit(browser, pages / "heavy_gear.en.html")
+    evaluate(browser, "document.activeElement.blur(); 0")
+    reached = []
+    for _ in range(40):
+        key(browser, "Tab", "Tab")
+        reached.append(evaluate(browser, "document.activeElement.outerHTML.slice(0, 80)"))
+        if evaluate(browser, "document.activeElement.closest('#modifier-cover') !== null"):
+            break
+    else:
+        raise AssertionError(f"Tab never reached the cover modifier: {reached}")
+    assert evaluate(browser, "document.activeElement.value") == "full"
+    key(browser, " ", "Space", " ")
+    answer = "document.querySelector('#modifier-cover output.answer').dataset.answer"
+    assert json.loads(evaluate(browser, answer)) == {"number": -2}
+    key(browser, "Tab", "Tab")
+    key(browser, " ", "Space", " ")  # partial cover too: -2 + -1
+    assert json.loads(evaluate(browser, answer)) == {"number": -3}
+
+
+def test_the_filters_keep_one_unit_type_s_column_and_one_feature_s_row(
+    pages: Path, browser: Browser
+) -> None:
+    """heavy_gear's terrain table by unit type, then by feature: the hover column alone
+    (its heading too), then the soft-ground row alone; "any" brings every row back."""
+    visit(browser, pages / "heavy_gear.en.html")
+    table = "document.querySelector('#movement-terrain table')"
+    shown = f"""[...{table}.querySelectorAll('tr')].map((tr) => [...tr.cells]
+      .filter((c) => !c.hidden && !tr.hidden).map((c) => c.textContent.trim()))
+      .filter((row) => row.length)"""
+    choose = """(name, value) => {
+      const field = document.querySelector(`form.filters [name=${name}]`);
+      field.value = value;
+      field.dispatchEvent(new Event("change", {bubbles: true}));
+    }"""
+    evaluate(browser, f"({choose})('mode', 'hover')")
+    rows = evaluate(browser, shown)
+    assert rows[0] == ["Terrain", "MP per in"] and rows[1] == ["Hover"]
+    assert all(len(row) == 2 for row in rows[2:]) and len(rows) > 5
+    evaluate(browser, f"({choose})('feature', 'soft')")
+    assert evaluate(browser, shown)[2:] == [["Soft (sand, snow, mud)", "2"]]
+    evaluate(browser, f"({choose})('feature', ''); ({choose})('mode', '')")
+    assert len(evaluate(browser, shown)) == len(rows) and len(evaluate(browser, shown)[3]) == 4
+
+
+def test_each_page_links_to_its_other_languages(
+    rulesets: dict[str, ir.Ruleset], pages: Path
+) -> None:
+    for ruleset in rulesets.values():
+        for lang in ruleset.languages:
+            html = (pages / f"{ruleset.id}.{lang}.html").read_text("utf-8")
+            assert f'<html lang="{lang}">' in html
+            links = re.findall(r'<a href="([^"]+)" hreflang="(\w+)"', html)
+            if len(ruleset.languages) > 1:
+                assert links == [(f"{ruleset.id}.{x}.html", x) for x in ruleset.languages]
+
+
+HOSTILE = "</script><img src=x onerror='document.title=1'><!--"
+
+
+def test_a_label_cannot_put_markup_or_script_into_the_page(
+    pages: Path, browser: Browser, tmp_path: Path
+) -> None:
+    """A unit type, a feature and a ruleset title made of markup stay text: in the tables,
+    the forms, the data and the inlined module; the page's script still runs."""
+    text = (RULESETS / "heavy_gear.terrain").read_text("utf-8")
+    for old in ('mode walker "Walker"', 'soft "Soft (sand, snow, mud)"'):
+        assert old in text
+        text = text.replace(old, old.split('"')[0] + f'"{HOSTILE}"')
+    compiled = Compiler().compile_text(text, str(tmp_path / "heavy_gear.terrain"), tmp_path)
+    assert compiled.ruleset is not None, compiled.diagnostics
+    [(path, html)] = list(web_outputs(compiled.ruleset).items())[:1]
+    page = tmp_path / Path(path).name
+    page.write_bytes(html)  # type: ignore[arg-type]
+    visit(browser, page)
+    assert evaluate(browser, "document.querySelectorAll('img').length") == 0
+    shown = evaluate(browser, "document.getElementById('place').innerText")
+    assert HOSTILE in shown and evaluate(browser, "document.title") != "1"
