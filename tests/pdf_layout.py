@@ -171,14 +171,16 @@ def _read(document: Any, losses: Sequence[Loss], cards: bool) -> Layout:
     )
 
 
-WRITTEN_SHEETS = ("battletech_tacops", "heavy_gear")
-"""The rulesets whose sheets on Letter tests/test_print_economy.py reads as PDFs: rendered
-once (:func:`written_sheet`) for that reading and for their layout checks."""
+WRITTEN_SHEETS = (("battletech_tacops", "ru", "a4"), ("heavy_gear", "en", "a4"))
+"""The A4 sheets whose PDF a test reads (tests/test_print_fonts.py, tests/test_sheets.py);
+on Letter, those of tests/test_print_economy.py (BattleTech's and Heavy Gear's): each is
+rendered once (:func:`written_sheet`) for that reading and for its layout checks."""
 
 
 @cache
 def sheet_layout(name: str, lang: str, paper: str) -> Layout:
-    if paper == "letter" and name in WRITTEN_SHEETS:  # laid out once for its PDF and layout
+    letter = paper == "letter" and name in ("battletech_tacops", "heavy_gear")
+    if letter or (name, lang, paper) in WRITTEN_SHEETS:  # laid out once for PDF and layout
         return written_sheet(name, lang, paper).layout
 
     def make() -> Layout:

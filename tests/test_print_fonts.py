@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.printed.pdf import FONTS
+from tests import pdf_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKERS = "✕⊘⊗†□"
@@ -94,5 +95,9 @@ def test_every_marker_glyph_prints_with_no_system_font(tmp_path: Path, what: str
     assert set("Редкий лес éœ«»") <= set().union(*fonts.values())
 
 
+@pdf_layout.sheet_group("battletech_tacops", "ru", "a4")
 def test_a_sheet_is_byte_identical_with_and_without_system_fonts(tmp_path: Path) -> None:
-    assert render("sheet", None) == render("sheet", tmp_path / "empty")
+    """The sheet with the system's fonts is the one the layout checks read (rendered once,
+    in a test process, :func:`pdf_layout.written_sheet`); without them, in a fresh process."""
+    with_fonts = bytes(pdf_layout.written_sheet("battletech_tacops", "ru", "a4").pdf)
+    assert with_fonts == render("sheet", tmp_path / "empty")
