@@ -37,19 +37,18 @@ sys.stdout.buffer.write(bytes(data))
 """.replace("{markers}", MARKERS)
 
 
-def render(what: str, fonts: Path | None) -> bytes:
-    """A PDF made in a fresh process; with ``fonts``, fontconfig sees only that folder."""
+def render(what: str, fonts: Path) -> bytes:
+    """A PDF made in a fresh process whose fontconfig sees only the folder ``fonts``."""
     env = dict(os.environ)
-    if fonts is not None:
-        fonts.mkdir(exist_ok=True)
-        conf = fonts.parent / "fonts.conf"
-        conf.write_text(
-            '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
-            f"<fontconfig><dir>{fonts}</dir><cachedir>{fonts.parent / 'cache'}</cachedir>"
-            "</fontconfig>",
-            "utf-8",
-        )
-        env["FONTCONFIG_FILE"] = str(conf)
+    fonts.mkdir(exist_ok=True)
+    conf = fonts.parent / "fonts.conf"
+    conf.write_text(
+        '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
+        f"<fontconfig><dir>{fonts}</dir><cachedir>{fonts.parent / 'cache'}</cachedir>"
+        "</fontconfig>",
+        "utf-8",
+    )
+    env["FONTCONFIG_FILE"] = str(conf)
     done = subprocess.run(
         [sys.executable, "-c", RENDER, what], cwd=ROOT, env=env, capture_output=True, check=True
     )
