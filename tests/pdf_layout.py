@@ -51,7 +51,7 @@ from rulesdsl.printed.cards import CARD_SIZES, Refit, build_deck, render_deck, r
 from rulesdsl.printed.loss import Loss, check_layout, page_fills
 from rulesdsl.printed.pdf import Rendered, layout_losses
 from rulesdsl.printed.sheet_model import build_sheet
-from rulesdsl.printed.sheets import Grow, render_html
+from rulesdsl.printed.sheets import Grow, render_html, render_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.terrain"))
@@ -171,8 +171,18 @@ def _read(document: Any, losses: Sequence[Loss], cards: bool) -> Layout:
     )
 
 
+WRITTEN_SHEETS = (("battletech_tacops", "ru", "a4"), ("heavy_gear", "en", "a4"))
+"""The A4 sheets whose PDF a test reads (tests/test_print_fonts.py, tests/test_sheets.py);
+on Letter, those of tests/test_print_economy.py (BattleTech's and Heavy Gear's): each is
+rendered once (:func:`written_sheet`) for that reading and for its layout checks."""
+
+
 @cache
 def sheet_layout(name: str, lang: str, paper: str) -> Layout:
+    letter = paper == "letter" and name in ("battletech_tacops", "heavy_gear")
+    if letter or (name, lang, paper) in WRITTEN_SHEETS:  # laid out once for PDF and layout
+        return written_sheet(name, lang, paper).layout
+
     def make() -> Layout:
         sheet = build_sheet(ruleset(name), lang)
         return _layout(render_html(sheet, paper), cards=False, refit=Grow(sheet, paper))
@@ -237,11 +247,11 @@ def deck_layout(name: str, lang: str, size: str, mode: str | None = None) -> Lay
 
 @dataclass(frozen=True)
 class Written:
-    """A deck as :func:`render_deck` writes it, and what the tests read of the document it
-    was written from."""
+    """A deck as :func:`render_deck` writes it (or a sheet as :func:`render_sheet` does), and
+    what the tests read of the document it was written from."""
 
     pdf: Rendered
-    """:func:`render_deck`'s PDF, with the losses its loss check found."""
+    """The PDF, with the losses its loss check found."""
     layout: Layout
 
 
@@ -260,6 +270,22 @@ def written_deck(
 
 
 def _written_deck(name: str, lang: str, size: str, mode: str | None, paper: str) -> Written:
+    return _capture(lambda: render_deck(ruleset(name), lang, size, mode, paper), cards=True)
+
+
+@cache
+def written_sheet(name: str, lang: str, paper: str) -> Written:
+    """:func:`render_sheet`'s PDF of the sheet, laid out (and its type grown) once for both
+    the tests that read its layout and those that read its PDF, as :func:`written_deck`."""
+    return stored(
+        f"written-sheet-{name}-{lang}-{paper}",
+        lambda: _capture(lambda: render_sheet(ruleset(name), "pdf", lang, paper), cards=False),
+    )
+
+
+def _capture(render: Callable[[], Any], cards: bool) -> Written:
+    """``render()``'s PDF and what the tests read of the document it was written from: the
+    one ``render_pdf`` hands WeasyPrint's finisher as it writes the PDF."""
     documents: list[Any] = []
     finish = pdf._fix_metadata
 
@@ -270,11 +296,11 @@ def _written_deck(name: str, lang: str, size: str, mode: str | None, paper: str)
     with gc_paused():
         pdf._fix_metadata = finisher  # type: ignore[assignment]
         try:
-            written = render_deck(ruleset(name), lang, size, mode, paper)
+            written: Rendered = render()
         finally:
             pdf._fix_metadata = finish  # type: ignore[assignment]
         [document] = documents  # the finisher saw the one document written
-        return Written(written, _read(document, written.losses, cards=True))
+        return Written(written, _read(document, written.losses, cards=cards))
 
 
 def written_deck_group(

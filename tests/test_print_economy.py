@@ -12,7 +12,6 @@ from rulesdsl.printed import cards
 from rulesdsl.printed.card_tables import row_sources_out
 from rulesdsl.printed.cards import CARD_SIZES, build_deck
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
-from rulesdsl.printed.sheets import render_sheet
 from tests import pdf_layout
 from tests.print_economy import card_fills, deck_cards, examples_title, rules_pages, texts
 
@@ -109,7 +108,7 @@ def test_a_written_sheets_rules_keep_to_its_page_budget_on_a4(name: str, lang: s
     ("name", "lang"), [case for case in pdf_layout.cases() if case[0] in SHEET_PAGES]
 )
 def test_a_sheets_rules_keep_to_its_page_budget_on_letter(name: str, lang: str) -> None:
-    pdf = render_sheet(pdf_layout.ruleset(name), "pdf", lang, "letter")
+    pdf = pdf_layout.written_sheet(name, lang, "letter").pdf  # render_sheet(...)
     assert rules_pages(pdf, examples_title(name, lang)) <= SHEET_PAGES[name]
 
 

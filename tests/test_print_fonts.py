@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.printed.pdf import FONTS
+from tests import pdf_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKERS = "✕⊘⊗†□"
@@ -36,19 +37,18 @@ sys.stdout.buffer.write(bytes(data))
 """.replace("{markers}", MARKERS)
 
 
-def render(what: str, fonts: Path | None) -> bytes:
-    """A PDF made in a fresh process; with ``fonts``, fontconfig sees only that folder."""
+def render(what: str, fonts: Path) -> bytes:
+    """A PDF made in a fresh process whose fontconfig sees only the folder ``fonts``."""
     env = dict(os.environ)
-    if fonts is not None:
-        fonts.mkdir(exist_ok=True)
-        conf = fonts.parent / "fonts.conf"
-        conf.write_text(
-            '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
-            f"<fontconfig><dir>{fonts}</dir><cachedir>{fonts.parent / 'cache'}</cachedir>"
-            "</fontconfig>",
-            "utf-8",
-        )
-        env["FONTCONFIG_FILE"] = str(conf)
+    fonts.mkdir(exist_ok=True)
+    conf = fonts.parent / "fonts.conf"
+    conf.write_text(
+        '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
+        f"<fontconfig><dir>{fonts}</dir><cachedir>{fonts.parent / 'cache'}</cachedir>"
+        "</fontconfig>",
+        "utf-8",
+    )
+    env["FONTCONFIG_FILE"] = str(conf)
     done = subprocess.run(
         [sys.executable, "-c", RENDER, what], cwd=ROOT, env=env, capture_output=True, check=True
     )
@@ -94,5 +94,9 @@ def test_every_marker_glyph_prints_with_no_system_font(tmp_path: Path, what: str
     assert set("Редкий лес éœ«»") <= set().union(*fonts.values())
 
 
+@pdf_layout.sheet_group("battletech_tacops", "ru", "a4")
 def test_a_sheet_is_byte_identical_with_and_without_system_fonts(tmp_path: Path) -> None:
-    assert render("sheet", None) == render("sheet", tmp_path / "empty")
+    """The sheet with the system's fonts is the one the layout checks read (rendered once,
+    in a test process, :func:`pdf_layout.written_sheet`); without them, in a fresh process."""
+    with_fonts = bytes(pdf_layout.written_sheet("battletech_tacops", "ru", "a4").pdf)
+    assert with_fonts == render("sheet", tmp_path / "empty")

@@ -22,14 +22,32 @@ import pytest
 
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, render_deck
-from tests.pdf_glyphs import PT_PER_MM, glyphs
+from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
 from tests.test_print_done_when import SMALL
 from tests.test_print_loss import _cells, crop_lines
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
 WRITTEN = sorted(p.relative_to(GENERATED).as_posix() for p in GENERATED.rglob("*.pdf"))
-DECKS = [name for name in WRITTEN if name.startswith("cards/")]
+DECKS = [
+    pytest.param(name, marks=pytest.mark.xdist_group(f"preflight-{name}"))
+    for name in WRITTEN
+    if name.startswith("cards/")
+]
+"""The committed decks, each in an xdist group, so that one worker reads each deck's crop marks
+and glyphs (:func:`_marks`, :func:`_glyphs`) once for the three tests that check them."""
 BLEED = 3.0
+
+
+@cache
+def _marks(name: str) -> list[tuple[set[float], set[float]]]:
+    """The crop marks of a committed deck (:func:`crop_lines`, the slow reading: pypdf)."""
+    return crop_lines((GENERATED / name).read_bytes())
+
+
+@cache
+def _glyphs(name: str, loose: bool) -> list[list[Glyph]]:
+    """The glyphs of a committed deck (:func:`glyphs`)."""
+    return glyphs((GENERATED / name).read_bytes(), loose=loose)
 
 
 def _box(page: Any, name: str) -> tuple[float, float, float, float]:
@@ -78,9 +96,8 @@ def test_every_written_pdf_has_its_boxes_nested_and_its_fonts_embedded(name: str
 def test_a_written_decks_trim_box_lies_on_its_cuts(name: str) -> None:
     """The TrimBox of an imposed sheet is the grid of cards its crop marks cut out (WeasyPrint
     alone sets it to the whole paper, where a shop's preflight finds no trim)."""
-    data = (GENERATED / name).read_bytes()
-    reader = pypdf.PdfReader(io.BytesIO(data))
-    for page, (xs, ys) in zip(reader.pages, crop_lines(data), strict=True):
+    reader = pypdf.PdfReader(GENERATED / name)
+    for page, (xs, ys) in zip(reader.pages, _marks(name), strict=True):
         height = float(page.mediabox.height) / PT_PER_MM
         left, bottom, right, top = _box(page, "TrimBox")
         found = (left, height - top, right, height - bottom)
@@ -97,9 +114,8 @@ def test_no_glyph_of_a_written_deck_lies_within_the_safe_zone_of_its_cut(name: s
     (J's hook by 0.2 mm, allowed).
     Above and below, a descender (J, _) may reach past its line's box: the product's loss
     check measures the lines there."""
-    data = (GENERATED / name).read_bytes()
     near = []
-    pages = zip(glyphs(data, loose=False), crop_lines(data), strict=True)
+    pages = zip(_glyphs(name, loose=False), _marks(name), strict=True)
     for number, (page, (xs, _)) in enumerate(pages, 1):
         columns = _cells(xs)
         for g in page:
@@ -163,9 +179,8 @@ def test_the_card_footers_of_a_written_deck_are_set_at_6_pt(name: str) -> None:
     """Type a player reads (issue 41, goal 3), measured from the PDF's glyphs: the cards'
     footers (the lines that carry the deck's digest) are set at 6 points (their median: a
     footer too long for its line is shrunk a little to fit)."""
-    data = (GENERATED / name).read_bytes()
     sizes = []
-    for page, (xs, _) in zip(glyphs(data), crop_lines(data), strict=True):
+    for page, (xs, _) in zip(_glyphs(name, loose=True), _marks(name), strict=True):
         text = "".join(g.text for g in page)
         for at in (m.start() for m in re.finditer("sha256", text)):
             line = page[at]

@@ -75,9 +75,10 @@ def heavy_gear() -> ir.Ruleset:
 
 
 @pytest.fixture(scope="module")
-def heavy_gear_pdf(heavy_gear: ir.Ruleset) -> bytes:
+def heavy_gear_pdf() -> bytes:
+    """render_sheet(heavy_gear, "pdf", "en"), rendered once for this and the layout checks."""
     pytest.importorskip("weasyprint")
-    return render_sheet(heavy_gear, "pdf", "en")
+    return bytes(pdf_layout.written_sheet("heavy_gear", "en", "a4").pdf)
 
 
 SNIPPET = """\
