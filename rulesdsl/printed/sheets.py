@@ -87,7 +87,7 @@ SAFE_ZONE = 3.0
 PAPERS: dict[str, Paper] = {
     "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "7.1pt", 24, 194.0),
     "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.1pt", 56, 198.1),
-    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "6.8pt", 30, 134.0),
+    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "7.1pt", 30, 134.0),
 }
 """Paper sizes for ``--paper``. Cards have their own backend (:mod:`rulesdsl.printed.cards`,
 ``rulesdsl cards``)."""
