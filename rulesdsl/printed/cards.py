@@ -684,7 +684,7 @@ def _deck_current(ruleset: ir.Ruleset, lang: str, sheet: Sheet, existing: bytes)
     return rendered_from(existing, html=_deck_html(ruleset, lang, sheet))
 
 
-REFIT_SHRINK = 0.85
+REFIT_SHRINK = 0.95
 """Each refit gives a block that lost text this share of the room it had."""
 
 
