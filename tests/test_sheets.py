@@ -346,10 +346,8 @@ def test_heavy_gear_fits_three_a4_pages(heavy_gear_pdf: bytes) -> None:
 )
 def test_no_a4_page_but_the_last_is_more_than_a_quarter_empty(name: str) -> None:
     """The last page of the rules, before the worked examples' own pages, and the last page
-    of those may be short (issue 41). With the examples apart, the type grows by the room
-    their last page leaves, no longer the rules': Heavy Gear's first English page is 73.5 %
-    full, the Procedures topic (kept whole) on the next, as docs/sheets.md says ("but for
-    one at 73 %")."""
+    of those may be short (issue 41); a long table runs on to the next page between its
+    rows, so it leaves no page a quarter empty."""
     for lang in pdf_layout.ruleset(name).languages:
         layout = pdf_layout.sheet_layout(name, lang, "a4")
         generated = Path(__file__).resolve().parent.parent / "generated"

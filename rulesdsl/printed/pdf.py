@@ -16,15 +16,16 @@ Determinism (same HTML in, same bytes out, in any process):
   ``pdf_identifier`` option: a hash of the HTML and ``base_url``, so it is the
   same for the same input (pydyf's second ``/ID`` entry is an MD5 of the
   PDF content, also deterministic).
-* Embedded fonts are subset and named after an MD5 of the font and the glyphs
-  used, never randomly.  WeasyPrint subsets with the HarfBuzz-Subset library
-  (Debian ``libharfbuzz-subset0``) when it is installed, which is
-  deterministic; without it WeasyPrint falls back to fontTools (and logs a
-  warning), and fontTools stamps the subset's ``head.modified`` with the
-  current time unless ``SOURCE_DATE_EPOCH`` is set.  So :func:`render_pdf`
-  sets ``SOURCE_DATE_EPOCH=0`` for the duration of the render only, under a
-  module lock, and restores the caller's value (or its absence) in a
-  ``finally`` block; nothing else in WeasyPrint 70 or pydyf reads it.
+* Embedded fonts: the shipped faces are cut down to the document's characters by fontTools
+  before the layout (:mod:`rulesdsl.printed.font_subset`, the face's own timestamp kept) and
+  embedded whole (``full_fonts``), so WeasyPrint's subsetter, HarfBuzz-Subset where the
+  library is installed and fontTools where it is not (they write different bytes), never
+  runs. A document with characters the faces lack takes them from the machine's fonts and
+  is subset by WeasyPrint as before; for its fontTools path, which stamps a subset's
+  ``head.modified`` with the current time unless ``SOURCE_DATE_EPOCH`` is set,
+  :func:`render_pdf` sets ``SOURCE_DATE_EPOCH=0`` for the duration of the render only, under
+  a module lock, and restores the caller's value (or its absence) in a ``finally`` block;
+  nothing else in WeasyPrint 70 or pydyf reads it.
 * Compression is zlib, which is deterministic.
 
 Fonts: the package ships the faces the sheets use (:data:`FONTS`: DejaVu Sans Condensed,
