@@ -55,7 +55,6 @@ UNDER_HALF = {
     ("battletech_tacops", "en"): "card 27, Terrain Effects 2/4 on its side: three rows, 47 %",
     ("battletech_tacops_desert", "en"): "card 27, Terrain Effects 2/4 on its side, 47 %",
     ("battletech_tacops", "ru"): "card 29, weather 5/9: refitted parts of 5 and 7 rows, 44 %",
-    ("battletech_tacops_desert", "ru"): "card 25: a refitted part, 49 %",
     ("skirmish_keywords", "en"): "card 11, Hit modifier 1/2: the lines before a table of five "
     "rows, which is never split, 35 %",
     ("skirmish_keywords", "fr"): "card 12, the same, 43 %",
