@@ -51,7 +51,7 @@ from rulesdsl.printed.cards import CARD_SIZES, Refit, build_deck, render_deck, r
 from rulesdsl.printed.loss import Loss, check_layout, page_fills
 from rulesdsl.printed.pdf import Rendered, layout_losses
 from rulesdsl.printed.sheet_model import build_sheet
-from rulesdsl.printed.sheets import Grow, render_html, render_sheet
+from rulesdsl.printed.sheets import Narrow, render_html, render_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.terrain"))
@@ -156,7 +156,7 @@ class Layout:
     """How far down each page's body text reaches (sheets)."""
 
 
-def _layout(html: str, cards: bool, refit: Refit | Grow | None = None) -> Layout:
+def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layout:
     with gc_paused():
         document, losses = layout_losses(html, refit=refit)
         return _read(document, losses, cards)
@@ -185,7 +185,7 @@ def sheet_layout(name: str, lang: str, paper: str) -> Layout:
 
     def make() -> Layout:
         sheet = build_sheet(ruleset(name), lang)
-        return _layout(render_html(sheet, paper), cards=False, refit=Grow(sheet, paper))
+        return _layout(render_html(sheet, paper), cards=False, refit=Narrow(sheet, paper))
 
     return stored(f"sheet-{name}-{lang}-{paper}", make)
 
@@ -275,7 +275,7 @@ def _written_deck(name: str, lang: str, size: str, mode: str | None, paper: str)
 
 @cache
 def written_sheet(name: str, lang: str, paper: str) -> Written:
-    """:func:`render_sheet`'s PDF of the sheet, laid out (and its type grown) once for both
+    """:func:`render_sheet`'s PDF of the sheet, laid out once for both
     the tests that read its layout and those that read its PDF, as :func:`written_deck`."""
     return stored(
         f"written-sheet-{name}-{lang}-{paper}",

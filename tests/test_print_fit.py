@@ -120,20 +120,25 @@ def test_cards_command_refuses_a_bleed_out_of_range(capsys: pytest.CaptureFixtur
     assert "--bleed takes 0 to 10 mm" in capsys.readouterr().err
 
 
-def test_a_sheet_grows_its_type_into_the_room_it_leaves() -> None:
-    """The d20 sheet leaves room on its last page at the base size: the PDF is set larger,
-    on as many pages, losing nothing."""
-    from rulesdsl.printed.pdf import layout_losses
-    from rulesdsl.printed.sheet_model import build_sheet
-    from rulesdsl.printed.sheets import Grow
+def test_a_sheet_that_loses_nothing_is_laid_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 44: the PDF of a sheet is one WeasyPrint layout; its type is the paper's, chosen
+    before the layout (the d20 sheet leaves room on its last page, which a second layout once
+    filled with larger type)."""
+    import weasyprint
 
-    sheet = build_sheet(pdf_layout.ruleset("d20_movement"), "en")
-    at_base, _ = layout_losses(render_html(sheet, "a4"))
-    grow = Grow(sheet, "a4")
-    document, losses = layout_losses(render_html(sheet, "a4"), refit=grow)
-    assert losses == ()
-    assert len(document.pages) == len(at_base.pages)
-    assert grow.font > grow.base
+    from rulesdsl.printed.sheets import render_sheet
+
+    layouts = []
+    render = weasyprint.HTML.render
+
+    def counted(self: object, *args: object, **kwargs: object) -> object:
+        layouts.append(self)
+        return render(self, *args, **kwargs)
+
+    monkeypatch.setattr(weasyprint.HTML, "render", counted)
+    pdf = render_sheet(pdf_layout.ruleset("d20_movement"), "pdf", "en")
+    assert getattr(pdf, "losses", None) == ()
+    assert len(layouts) == 1
 
 
 def test_a_results_table_is_never_split_between_its_columns() -> None:

@@ -21,6 +21,10 @@ MARKERS = "✕⊘⊗†□"
 RENDER = """
 import sys
 from pathlib import Path
+if sys.argv[2:] == ["fonttools"]:  # WeasyPrint as on a machine without HarfBuzz-Subset
+    import weasyprint.pdf.fonts
+    assert hasattr(weasyprint.pdf.fonts, "harfbuzz_subset")
+    weasyprint.pdf.fonts.harfbuzz_subset = None
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.pdf import render_pdf
 from rulesdsl.printed.sheets import render_sheet
@@ -37,21 +41,22 @@ sys.stdout.buffer.write(bytes(data))
 """.replace("{markers}", MARKERS)
 
 
-def render(what: str, fonts: Path) -> bytes:
-    """A PDF made in a fresh process whose fontconfig sees only the folder ``fonts``."""
+def render(what: str, fonts: Path | None, *how: str) -> bytes:
+    """A PDF made in a fresh process; with ``fonts``, fontconfig sees only that folder; ``how``
+    ``fonttools``: WeasyPrint finds no HarfBuzz-Subset (and would subset with fontTools)."""
     env = dict(os.environ)
-    fonts.mkdir(exist_ok=True)
-    conf = fonts.parent / "fonts.conf"
-    conf.write_text(
-        '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
-        f"<fontconfig><dir>{fonts}</dir><cachedir>{fonts.parent / 'cache'}</cachedir>"
-        "</fontconfig>",
-        "utf-8",
-    )
-    env["FONTCONFIG_FILE"] = str(conf)
-    done = subprocess.run(
-        [sys.executable, "-c", RENDER, what], cwd=ROOT, env=env, capture_output=True, check=True
-    )
+    if fonts is not None:
+        fonts.mkdir(exist_ok=True)
+        conf = fonts.parent / "fonts.conf"
+        conf.write_text(
+            '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
+            f"<fontconfig><dir>{fonts}</dir><cachedir>{fonts.parent / 'cache'}</cachedir>"
+            "</fontconfig>",
+            "utf-8",
+        )
+        env["FONTCONFIG_FILE"] = str(conf)
+    argv = [sys.executable, "-c", RENDER, what, *how]
+    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, check=True)
     return done.stdout
 
 
@@ -100,3 +105,12 @@ def test_a_sheet_is_byte_identical_with_and_without_system_fonts(tmp_path: Path)
     in a test process, :func:`pdf_layout.written_sheet`); without them, in a fresh process."""
     with_fonts = bytes(pdf_layout.written_sheet("battletech_tacops", "ru", "a4").pdf)
     assert with_fonts == render("sheet", tmp_path / "empty")
+
+
+def test_a_pdf_is_byte_identical_whichever_subsetter_weasyprint_finds() -> None:
+    """Issue 41, goal 5: the faces are cut down by the product (fontTools, one path) and
+    embedded whole, so a machine whose WeasyPrint subsets with fontTools (no HarfBuzz-Subset)
+    writes the bytes one with HarfBuzz-Subset writes, the file identifier too."""
+    with_harfbuzz = render("sheet", None)
+    assert with_harfbuzz == render("sheet", None, "fonttools")
+    assert b"/ID [(" in with_harfbuzz

@@ -347,10 +347,9 @@ def test_heavy_gear_fits_three_a4_pages(heavy_gear_pdf: bytes) -> None:
 )
 def test_no_a4_page_but_the_last_is_more_than_a_quarter_empty(name: str) -> None:
     """The last page of the rules, before the worked examples' own pages, and the last page
-    of those may be short (issue 41). With the examples apart, the type grows by the room
-    their last page leaves, no longer the rules': Heavy Gear's first English page is 73.5 %
-    full, the Procedures topic (kept whole) on the next, as docs/sheets.md says ("but for
-    one at 73 %")."""
+    of those may be short (issue 41); a long table runs on to the next page between its
+    rows. One page is 70 % full: Heavy Gear's first English page, the Procedures topic (kept
+    whole) on the next, its type no longer grown into the room (one layout, issue 44)."""
     for lang in pdf_layout.ruleset(name).languages:
         layout = pdf_layout.sheet_layout(name, lang, "a4")
         generated = Path(__file__).resolve().parent.parent / "generated"
@@ -359,7 +358,7 @@ def test_no_a4_page_but_the_last_is_more_than_a_quarter_empty(name: str) -> None
         assert rules <= 3 and layout.pages <= rules + 2, lang
         ends = {rules - 1, layout.pages - 1}
         fills = [fill for page, fill in enumerate(layout.fills) if page not in ends]
-        assert all(fill >= 0.73 for fill in fills), (lang, layout.fills)
+        assert all(fill >= 0.70 for fill in fills), (lang, layout.fills)
 
 
 @pytest.mark.parametrize("paper,size", [("a4", "A4"), ("letter", "letter"), ("a5", "A5")])

@@ -76,6 +76,10 @@ class _Room:
         return self.font * LINE
 
 
+SMALL = 0.86
+"""The type of a card's topic band, footnotes, source line and small print as a share of its
+body type (cards.css): 6 points and more on a 7-point card (issue 41)."""
+
 FOOT = 0.75
 """The footer's type as a share of the card size's least body type (cards.css)..."""
 FOOT_FLOOR = 6.0
@@ -111,7 +115,7 @@ def _room(
 
 
 def _title_height(title: str, room: _Room) -> float:
-    h = room.font * 0.8 * LINE + 3.0
+    h = room.font * SMALL * LINE + 3.0
     if title:
         h += fit.lines(title, room.width, room.font * 1.05, True) * room.font * 1.05 * LINE
     return h + 2
@@ -123,7 +127,7 @@ def _para_height(text: str, room: _Room, scale: float = 1.0) -> float:
 
 
 def _note_height(mark: str, text: str, room: _Room) -> float:
-    return _para_height(f"{mark.translate(SUPERSCRIPTS)} {text}", room, 0.85)
+    return _para_height(f"{mark.translate(SUPERSCRIPTS)} {text}", room, SMALL)
 
 
 def _svg_height(svg: str, room: _Room) -> float:

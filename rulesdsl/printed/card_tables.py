@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rulesdsl.printed.card_packing import Item, Note, Row, pack_even
+from rulesdsl.printed.card_room import SMALL
 from rulesdsl.printed.card_room import _note_height as note_height
 from rulesdsl.printed.card_room import _para_height as para_height
 from rulesdsl.printed.card_room import _Room as Room
@@ -43,7 +44,7 @@ def row_sources_out(block: Block) -> Block:
 
 def source_height(card: Card, room: Room) -> float:
     """The height of the source line under a card's body (none without a source)."""
-    return para_height(card.source, room, 0.75) if card.source else 0.0
+    return para_height(card.source, room, SMALL) if card.source else 0.0
 
 
 def waste(cards: list[Card]) -> tuple[int, int]:

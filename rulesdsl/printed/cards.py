@@ -684,7 +684,7 @@ def _deck_current(ruleset: ir.Ruleset, lang: str, sheet: Sheet, existing: bytes)
     return rendered_from(existing, html=_deck_html(ruleset, lang, sheet))
 
 
-REFIT_SHRINK = 0.85
+REFIT_SHRINK = 0.95
 """Each refit gives a block that lost text this share of the room it had."""
 
 
@@ -720,11 +720,9 @@ class Refit:
         self.deck: Deck | None = None
         """The last deck made (None until a refit)."""
 
-    def keep(self, pages: int, losses: Sequence[Loss]) -> bool:
-        """A refitted deck always replaces the one before (it only ever gets more room)."""
-        return True
-
-    def __call__(self, pages: int, fill: float, losses: Sequence[Loss]) -> str | None:
+    def __call__(self, losses: Sequence[Loss]) -> str | None:
+        """The deck again with less room for the blocks that lost text; it replaces the one
+        before (it only ever gets more room)."""
         found = [loss for loss in losses if loss.key and loss.kind in REFITTABLE]
         if not found:
             return None

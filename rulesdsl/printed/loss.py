@@ -295,12 +295,6 @@ def page_fills(document: Any) -> list[float]:
     return [_fill(page) for page in document.pages]
 
 
-def last_page_fill(document: Any) -> float:
-    """How far down the last page's body text reaches: what a fitter that grows type has
-    to spare (:func:`page_fills` of the last page only)."""
-    return _fill(document.pages[-1]) if document.pages else 0.0
-
-
 def _fill(page: Any) -> float:
     page_box = getattr(page, "_page_box", None)
     _, (top, _, bottom, _) = _declared(page_box)

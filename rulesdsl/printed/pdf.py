@@ -16,15 +16,16 @@ Determinism (same HTML in, same bytes out, in any process):
   ``pdf_identifier`` option: a hash of the HTML and ``base_url``, so it is the
   same for the same input (pydyf's second ``/ID`` entry is an MD5 of the
   PDF content, also deterministic).
-* Embedded fonts are subset and named after an MD5 of the font and the glyphs
-  used, never randomly.  WeasyPrint subsets with the HarfBuzz-Subset library
-  (Debian ``libharfbuzz-subset0``) when it is installed, which is
-  deterministic; without it WeasyPrint falls back to fontTools (and logs a
-  warning), and fontTools stamps the subset's ``head.modified`` with the
-  current time unless ``SOURCE_DATE_EPOCH`` is set.  So :func:`render_pdf`
-  sets ``SOURCE_DATE_EPOCH=0`` for the duration of the render only, under a
-  module lock, and restores the caller's value (or its absence) in a
-  ``finally`` block; nothing else in WeasyPrint 70 or pydyf reads it.
+* Embedded fonts: the shipped faces are cut down to the document's characters by fontTools
+  before the layout (:mod:`rulesdsl.printed.font_subset`, the face's own timestamp kept) and
+  embedded whole (``full_fonts``), so WeasyPrint's subsetter, HarfBuzz-Subset where the
+  library is installed and fontTools where it is not (they write different bytes), never
+  runs. A document with characters the faces lack takes them from the machine's fonts and
+  is subset by WeasyPrint as before; for its fontTools path, which stamps a subset's
+  ``head.modified`` with the current time unless ``SOURCE_DATE_EPOCH`` is set,
+  :func:`render_pdf` sets ``SOURCE_DATE_EPOCH=0`` for the duration of the render only, under
+  a module lock, and restores the caller's value (or its absence) in a ``finally`` block;
+  nothing else in WeasyPrint 70 or pydyf reads it.
 * Compression is zlib, which is deterministic.
 
 Fonts: the package ships the faces the sheets use (:data:`FONTS`: DejaVu Sans Condensed,
@@ -50,7 +51,8 @@ from typing import Any, Protocol
 
 from rulesdsl import extras
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.printed.loss import Loss, check_layout, last_page_fill
+from rulesdsl.printed.font_subset import covers, document_chars, faces_css
+from rulesdsl.printed.loss import Loss, check_layout
 
 __all__ = [
     "FONT_FAMILY",
@@ -73,16 +75,11 @@ FONT_FAMILY = '"rulesdsl Sans", "DejaVu Sans Condensed", "DejaVu Sans", sans-ser
 FONTS = Path(__file__).resolve().parent / "fonts"
 """The fonts shipped with the package (``dev/subset_fonts.py`` makes them)."""
 
-_FACES = (("DejaVuSansCondensed.ttf", "normal"), ("DejaVuSansCondensed-Bold.ttf", "bold"))
 
-
-def _base_css() -> str:
-    faces = "".join(
-        f'@font-face {{ font-family: "rulesdsl Sans"; src: url("{(FONTS / name).as_uri()}"); '
-        f"font-weight: {weight}; font-style: normal; }}\n"
-        for name, weight in _FACES
-    )
-    return f"{faces}html {{ font-family: {FONT_FAMILY}; }}"
+def _base_css(document: str) -> str:
+    """The stylesheet every render starts from: the shipped faces cut down to what
+    ``document`` prints (:func:`rulesdsl.printed.font_subset.faces_css`), named first."""
+    return f"{faces_css(document_chars(document), FONTS)}html {{ font-family: {FONT_FAMILY}; }}"
 
 
 #: ``SOURCE_DATE_EPOCH`` used while rendering (fontTools' subset timestamp, see above).
@@ -279,15 +276,12 @@ MAX_REFITS = 4
 
 
 class Refit(Protocol):
-    """A fitter that measures: given a layout's page count and what it lost, the HTML to try
-    instead (None: stop); :meth:`keep` says whether that try replaces the layout before it.
-    Decks give more room to the blocks that lost text; sheets try larger type while the
-    page count holds."""
+    """A fitter that mends a layout that lost text: given what it lost, the HTML to try
+    instead (None: stop, as when nothing was lost: then one layout is all a document
+    costs). Decks give more room to the blocks that lost text; sheets split those tables
+    for less width."""
 
-    def __call__(self, pages: int, fill: float, losses: tuple[Loss, ...]) -> str | None:
-        """``fill``: how far down the last page the text reaches (0 to 1)."""
-
-    def keep(self, pages: int, losses: tuple[Loss, ...]) -> bool: ...
+    def __call__(self, losses: tuple[Loss, ...]) -> str | None: ...
 
 
 def _weasyprint() -> Any:
@@ -304,24 +298,22 @@ def _lay_out(
     """The layout of ``html`` (refitted), every try carrying ``identifier`` (the first
     HTML's, hashed once by the caller)."""
     fetcher = _url_fetcher(weasyprint, base_url)
-    fonts = weasyprint.text.fonts.FontConfiguration()
-    stylesheets = [weasyprint.CSS(string=_base_css(), url_fetcher=fetcher, font_config=fonts)]
 
     def lay_out(page: str) -> Any:
+        fonts = weasyprint.text.fonts.FontConfiguration()
+        css = weasyprint.CSS(string=_base_css(page), url_fetcher=fetcher, font_config=fonts)
         source = weasyprint.HTML(string=page, base_url=base_url, url_fetcher=fetcher)
-        return source.render(font_config=fonts, stylesheets=stylesheets, pdf_identifier=identifier)
+        return source.render(font_config=fonts, stylesheets=[css], pdf_identifier=identifier)
 
     document = lay_out(html)
     losses = tuple(check_layout(document))
     for _ in range(MAX_REFITS if refit is not None else 0):
         assert refit is not None
-        again = refit(len(document.pages), last_page_fill(document), losses)
+        again = refit(losses)
         if again is None:
             break
-        trial = lay_out(again)
-        found = tuple(check_layout(trial))
-        if refit.keep(len(trial.pages), found):
-            document, losses = trial, found
+        document = lay_out(again)
+        losses = tuple(check_layout(document))
     return document, losses
 
 
@@ -345,9 +337,9 @@ def render_pdf(
 
     The layout is measured before it is written (:mod:`rulesdsl.printed.loss`): the result
     carries what text it loses or puts in the safe zone (``losses``), for the caller to report.
-    Given ``refit`` (:class:`Refit`), the document is laid out again from the HTML ``refit``
-    makes of the last layout's page count and findings, at most :data:`MAX_REFITS` times,
-    while it gives one and keeps the result; the PDF keeps the identifier of ``html`` (so
+    Given ``refit`` (:class:`Refit`), a layout that lost text is laid out again from the HTML
+    ``refit`` makes of its findings, at most :data:`MAX_REFITS` times, while it gives one; a
+    layout that lost nothing is the only one. The PDF keeps the identifier of ``html`` (so
     :func:`rendered_from` still knows it), and a refit is deterministic, so the bytes are too.
 
     ``base_url`` resolves relative links, images and stylesheets in ``html``.
@@ -372,5 +364,10 @@ def render_pdf(
     identifier = _identifier(html, base_url)
     with _RENDER_LOCK, _fixed_source_date_epoch(), gc_paused():
         document, losses = _lay_out(weasyprint, html, base_url, refit, identifier)
-        pdf: bytes = document.write_pdf(finisher=_finisher(_trim(html)), pdf_identifier=identifier)
+        # the faces are cut down already (_base_css): embedded whole, never subset again by
+        # whichever subsetter WeasyPrint finds (HarfBuzz or fontTools write other bytes)
+        whole = covers(document_chars(html), FONTS)
+        pdf: bytes = document.write_pdf(
+            finisher=_finisher(_trim(html)), pdf_identifier=identifier, full_fonts=whole
+        )
     return Rendered.of(pdf, losses)

@@ -36,7 +36,7 @@ from rulesdsl.printed.table_slices import slice_table, wide_chunks
 __all__ = [
     "FORMATS",
     "PAPERS",
-    "Grow",
+    "Narrow",
     "Paper",
     "PdfUnavailable",
     "md_escape",
@@ -87,7 +87,7 @@ SAFE_ZONE = 3.0
 PAPERS: dict[str, Paper] = {
     "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "7.1pt", 24, 194.0),
     "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.1pt", 56, 198.1),
-    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "6.8pt", 30, 134.0),
+    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "7.1pt", 30, 134.0),
 }
 """Paper sizes for ``--paper``. Cards have their own backend (:mod:`rulesdsl.printed.cards`,
 ``rulesdsl cards``)."""
@@ -196,7 +196,7 @@ def fit_to_paper(
     """The sheet laid out for ``paper``: a table wider than the page is split between its
     column groups into blocks "(1/2)", "(2/2)", each repeating the label column; a block
     whose table is narrow is marked to take half the width. ``tight`` gives some blocks
-    (``section/block``) that share of the width to be split for (:class:`Grow`)."""
+    (``section/block``) that share of the width to be split for (:class:`Narrow`)."""
     page = page_type or PAPERS[paper]
     full = page.width * 72 / 25.4
     box = _box(page)
@@ -230,72 +230,31 @@ def fit_to_paper(
     return replace(sheet, sections=sections)
 
 
-GROW_MOST = 1.35
-"""The most a sheet's type grows over the paper's base size."""
-
-
-class Grow:
-    """The sheet's fitter that measures (:class:`rulesdsl.printed.pdf.Refit`).
-
-    A sheet that loses text (a table the estimate thought narrow enough) is laid out again
-    with those tables split for less width, up to :data:`FIX_TRIES` times. A sheet that
-    loses nothing is set again in larger type, as much larger as the room left on its last
-    page allows (type takes room as its size squared), and kept if it takes no more pages
-    and loses nothing; a second, smaller step is tried if the first does not fit. So free
-    room goes to legibility. The HTML written beside the PDF keeps the paper's base size."""
+class Narrow:
+    """The sheet's fitter that measures (:class:`rulesdsl.printed.pdf.Refit`): a sheet that
+    loses text (a table the estimate thought narrow enough) is laid out again with those
+    tables split for less width, up to :data:`FIX_TRIES` times. A sheet that loses nothing is
+    laid out once: its type is the paper's (:data:`PAPERS`), chosen before the layout, never
+    grown into the room a first layout leaves (that took a second layout, issue 44)."""
 
     def __init__(self, sheet: Sheet, paper: str) -> None:
         self.sheet = sheet
         self.paper = paper
-        self.base = float(PAPERS[paper].font.removesuffix("pt"))
-        self.font = self.base
-        """The size of the layout kept so far."""
-        self.pages = 0
-        self.tries: list[float] = []
         self.tight: dict[str, float] = {}
         self.fixes = 0
-        self.fixing = False
 
-    def _html(self, font: float) -> str:
-        page = replace(PAPERS[self.paper], font=f"{font:g}pt")
-        return render_html(self.sheet, self.paper, page, self.tight)
-
-    def __call__(self, pages: int, fill: float, losses: Sequence[Loss]) -> str | None:
-        self.fixing = bool(losses)
-        if losses:
-            keys = sorted({loss.key for loss in losses if loss.key})
-            if not keys or self.fixes >= FIX_TRIES:
-                return None
-            self.fixes += 1
-            for key in keys:
-                self.tight[key] = self.tight.get(key, 1.0) * 0.85
-            return self._html(self.font)
-        if not self.tries:
-            self.pages = pages
-            used = pages - 1 + fill
-            scale = min(GROW_MOST, (pages / used) ** 0.5 * 0.98) if used > 0 else 1.0
-            target = self.base * scale
-        elif len(self.tries) == 1 and self.font == self.base:  # the first try did not fit
-            target = (self.base + self.tries[0]) / 2
-        else:
+    def __call__(self, losses: Sequence[Loss]) -> str | None:
+        keys = sorted({loss.key for loss in losses if loss.key})
+        if not keys or self.fixes >= FIX_TRIES:
             return None
-        target = round(target * 4) / 4  # quarter points: the same sizes on every machine
-        if target <= self.font:
-            return None
-        self.tries.append(target)
-        return self._html(target)
-
-    def keep(self, pages: int, losses: Sequence[Loss]) -> bool:
-        if self.fixing:  # a layout that loses less text is better, whatever its length
-            return True
-        if pages <= self.pages and not losses:
-            self.font = self.tries[-1]
-            return True
-        return False
+        self.fixes += 1
+        for key in keys:
+            self.tight[key] = self.tight.get(key, 1.0) * 0.85
+        return render_html(self.sheet, self.paper, tight=self.tight)
 
 
 FIX_TRIES = 3
-"""How many times :class:`Grow` narrows the tables of a sheet that loses text."""
+"""How many times :class:`Narrow` narrows the tables of a sheet that loses text."""
 
 
 def render_html(
@@ -306,7 +265,7 @@ def render_html(
 ) -> str:
     """The sheet as one self-contained HTML page (styles inline, diagrams as inline SVG);
     ``page`` sets other type than the paper's, ``tight`` narrows some tables
-    (:class:`Grow`)."""
+    (:class:`Narrow`)."""
     template = _environment(True).get_template("sheet.html.j2")
     sheet = fit_to_paper(sheet, paper, page, tight)
     return template.render(
@@ -349,7 +308,7 @@ def render_sheet(
     if fmt == "html":
         return html.encode("utf-8")
     if fmt == "pdf":
-        return render_pdf(html, refit=Grow(sheet, paper))
+        return render_pdf(html, refit=Narrow(sheet, paper))
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
@@ -369,7 +328,7 @@ def sheet_outputs(ruleset: ir.Ruleset, sheets: Sheets | None = None) -> dict[str
         outputs[f"{stem}.html"] = html.encode("utf-8")
         outputs[f"{stem}.md"] = render_markdown(sheet).encode("utf-8")
         outputs[f"{stem}.pdf"] = Deferred(
-            partial(render_pdf, html, refit=Grow(sheet, DEFAULT_PAPER)),
+            partial(render_pdf, html, refit=Narrow(sheet, DEFAULT_PAPER)),
             partial(rendered_from, html=html),
             needs="pdf",
             source_bytes=len(html.encode()),
