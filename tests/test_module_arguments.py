@@ -831,3 +831,49 @@ def test_a_shift_of_the_wrong_type_is_a_type_error_when_the_dice_show_doubles(
     raises_type_error(
         m, "roll", "shift", lambda: m.roll("crt", 6, column="odds_2_1", dice=(3, 3), shift=shift)
     )
+
+
+_WRONG: list[Any] = [None, True, [1], {"a": 1}, "3", {"$float": "nan"}, {"$float": "inf"}, -1]
+"""Wrong kinds of argument, as tests/js_queries.py writes them (a float as ``$float``)."""
+
+_OWN = {"UnknownName", "UnfilledParameter", "InvalidPlace", "InvalidArgument", "ArgumentTypeError"}
+
+
+def _wrong_calls(plan: Any) -> list[dict[str, Any]]:
+    """Each shape of question the differential test asks (function, arguments, keywords),
+    once with a wrong kind of argument in each position in turn."""
+    from tests import js_queries
+
+    shapes: dict[Any, dict[str, Any]] = {}
+    for q in js_queries.queries(plan, seed=5, at_least=200):
+        shape = (q["function"], len(q["args"]), tuple(sorted(q["kwargs"])), "board" in q)
+        shapes.setdefault(shape, q)
+    calls = []
+    for q in shapes.values():
+        for wrong in _WRONG:
+            calls += [
+                {**q, "args": [*q["args"][:i], wrong, *q["args"][i + 1 :]]}
+                for i in range(len(q["args"]))
+            ]
+            calls += [{**q, "kwargs": {**q["kwargs"], k: wrong}} for k in q["kwargs"]]
+    return calls
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_wrong_kind_of_argument_escapes_as_a_bare_python_error(name: str) -> None:
+    """Every public function the differential test asks, each argument in turn of a wrong
+    kind: the module's own errors only (a keyword a function does not take is Python's
+    TypeError of the call itself, left as it is)."""
+    from rulesdsl.codegen import plan as module_plan
+    from tests import js_queries
+
+    compiled = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    assert compiled.ruleset is not None
+    module = load_generated(name)
+    escaped = set()
+    for call in _wrong_calls(module_plan.build(compiled.ruleset)):
+        answer = js_queries.ask_python(module, call)
+        error, message = answer.get("error"), answer.get("message", "")
+        if error is not None and error not in _OWN and "unexpected keyword" not in message:
+            escaped.add((call["function"], error, message))
+    assert sorted(escaped) == []
