@@ -138,7 +138,7 @@ def ask(module: ModuleType, query: q.Query) -> list[dict[str, Any]]:
     made = routes.board(module, query["board"])
     fn, args, kwargs = query["function"], query["args"], dict(query["kwargs"])
     if "entered" in kwargs:
-        kwargs["entered"] = [routes.tupled(p) for p in kwargs["entered"]]
+        kwargs["entered"] = routes._places_in(kwargs["entered"])  # not a list: as it is
     if fn == "route_cost":
         route = args[1]
         route = [routes.tupled(s) for s in route] if isinstance(route, list) else route

@@ -238,6 +238,42 @@ def route_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Q
                 "kwargs": {k: v for k, v in kwargs.items() if k != "entered"},
                 "twice": twice,
             }
+    yield from unhashable_queries(plan)
+
+
+def unhashable_queries(plan: ModulePlan) -> Iterator[js_queries.Query]:
+    """A mode, and a place a neighbours function gives, that Python cannot hash (the module's
+    ArgumentTypeError; looked up among the modes with facing, or in the board's places, before
+    they were checked, both were Python's TypeError): drawn from a generator of their own."""
+    rng = random.Random(f"{plan.header.id} unhashable")
+    facing = {f.mode for f in plan.movement.facings}
+    modes = [m.id for m in plan.header.modes if m.id not in facing]
+    modes = modes or [m.id for m in plan.header.modes] or ["none"]  # facing: the board refused
+    near = [["a", [{"a": 1}, "b"]], ["b", ["a"]]]  # "a" gives a dict among its places
+    spec = {
+        "places": [["a", _features(rng, plan)], ["b", _features(rng, plan)]],
+        "edges": None,
+        "grid": None,
+        "neighbours": near,
+    }
+    for start, goal in (("a", "b"), ("b", "a")):
+        yield {"function": "neighbours", "board": spec, "args": [start], "kwargs": {}}
+        yield {
+            "function": "route_cost",
+            "board": spec,
+            "args": [modes[0], [start, goal]],
+            "kwargs": {},
+        }
+        yield {
+            "function": "cheapest_route",
+            "board": spec,
+            "args": [modes[0], start, goal],
+            "kwargs": {},
+        }
+    for mode in ([1], {"a": 1}):
+        yield {"function": "route_cost", "board": spec, "args": [mode, ["a", "b"]], "kwargs": {}}
+        yield {"function": "cheapest_route", "board": spec, "args": [mode, "a", "b"], "kwargs": {}}
+        yield {"function": "reachable", "board": spec, "args": [mode, "a", 3], "kwargs": {}}
 
 
 # ---- asking the Python module ------------------------------------------------------------------

@@ -729,3 +729,151 @@ def test_numbers_beyond_a_float_are_refused_on_both_sides(name: str) -> None:
                 pytest.fail(f"{name}: {what} answered {'-' * (value < 0)}10**400")
             asked += 1
     assert asked
+
+
+# ---- no wrong argument escapes as Python's own error (issues 36, 37) ----------------------------
+#
+# Before these, the module tested a caller's name for membership of a dict or set before it
+# checked that it was a str, so a list or a dict met Python's "unhashable type" TypeError; a
+# facing route read the fields of its board before checking it was a Board (AttributeError);
+# the dice's shift on doubles was added to the caller's before the caller's was checked; a
+# board's neighbours function giving a list as a place met a TypeError. Each now raises the
+# module's ArgumentTypeError naming the function and argument (the JavaScript module alike).
+
+ho = load_generated("hex_operational")
+vp = load_generated("void_patrol")
+
+UNHASHABLE: list[Any] = [[1], {"a": 1}, {1, 2}]
+
+
+@pytest.mark.parametrize("name", UNHASHABLE, ids=["list", "dict", "set"])
+@pytest.mark.parametrize("function", ["move_cost", "can_enter"])
+def test_an_unhashable_feature_is_a_type_error_where_dice_outcomes_feed_costs(
+    function: str, name: Any
+) -> None:
+    assert ho._OUTCOMES  # hex_operational's dice outcomes feed costs: tested first
+    call = getattr(ho, function)
+    raises_type_error(ho, function, "features", lambda: call("tracked", name, "lake"))
+
+
+@pytest.mark.parametrize("name", UNHASHABLE, ids=["list", "dict", "set"])
+def test_an_unhashable_dice_table_with_a_natural_roll_is_a_type_error(name: Any) -> None:
+    raises_type_error(ho, "roll", "table", lambda: ho.roll(name, 7, natural=1))
+
+
+@pytest.mark.parametrize("name", UNHASHABLE, ids=["list", "dict", "set"])
+def test_an_unhashable_condition_of_a_line_of_sight_is_a_type_error(name: Any) -> None:
+    raises_type_error(
+        bt,
+        "line_of_sight",
+        "conditions",
+        lambda: bt.line_of_sight("los", [], ["light_jungle"], conditions=[name]),
+    )
+
+
+def _sector() -> Any:
+    return vp.Board({(0, 0): ("open_space",), (1, 0): ("open_space",)}, grid="sector")
+
+
+@pytest.mark.parametrize("name", UNHASHABLE, ids=["list", "dict", "set"])
+@pytest.mark.parametrize(
+    ("function", "rest"),
+    [
+        ("route_cost", ([(0, 0), (1, 0)],)),
+        ("cheapest_route", ((0, 0), (1, 0))),
+        ("reachable", ((0, 0), 3)),
+    ],
+)
+def test_an_unhashable_mode_of_a_route_is_a_type_error_where_units_have_facing(
+    function: str, rest: tuple[Any, ...], name: Any
+) -> None:
+    assert vp.FACINGS  # void_patrol's modes with facing: looked up first
+    call = getattr(vp, function)
+    raises_type_error(vp, function, "mode", lambda: call(_sector(), name, *rest))
+
+
+@pytest.mark.parametrize("board", [None, {}, "sector"])
+@pytest.mark.parametrize(
+    ("function", "rest"),
+    [
+        ("route_cost", ([((0, 0), 0), ((1, 0), 0)],)),
+        ("cheapest_route", (((0, 0), 0), (1, 0))),
+        ("reachable", (((0, 0), 0), 3)),
+    ],
+)
+def test_a_route_of_a_unit_with_facing_on_no_board_is_a_type_error(
+    function: str, rest: tuple[Any, ...], board: Any
+) -> None:
+    call = getattr(vp, function)
+    raises_type_error(vp, function, "board", lambda: call(board, "cruiser", *rest))
+
+
+@pytest.mark.parametrize(
+    ("gives", "why"),
+    [([["b"]], "must give hashable places"), (None, "must give an iterable of places")],
+)
+def test_a_neighbours_function_giving_no_places_is_a_type_error(gives: Any, why: str) -> None:
+    board = bt.Board({"a": ("clear",), "b": ("clear",)}, neighbours=lambda place: gives)
+    raises_type_error(bt, "Board", "neighbours", lambda: board.neighbours("a"))
+    with pytest.raises(bt.ArgumentTypeError, match=why) as caught:
+        bt.cheapest_route(board, "mech", "a", "b")
+    assert (caught.value.function, caught.value.argument) == ("cheapest_route", "neighbours")
+
+
+@pytest.mark.parametrize("shift", ["1", [1], None])
+def test_a_shift_of_the_wrong_type_is_a_type_error_when_the_dice_show_doubles(
+    shift: Any, tmp_path: Path
+) -> None:
+    from tests.test_on_doubles import PAIR, _module
+
+    m = _module(Compiler(), tmp_path, PAIR, "doubles_shift")
+    assert m.roll("crt", 6, column="odds_2_1", dice=(3, 3), shift=0).id == "ae"
+    raises_type_error(
+        m, "roll", "shift", lambda: m.roll("crt", 6, column="odds_2_1", dice=(3, 3), shift=shift)
+    )
+
+
+_WRONG: list[Any] = [None, True, [1], {"a": 1}, "3", {"$float": "nan"}, {"$float": "inf"}, -1]
+"""Wrong kinds of argument, as tests/js_queries.py writes them (a float as ``$float``)."""
+
+_OWN = {"UnknownName", "UnfilledParameter", "InvalidPlace", "InvalidArgument", "ArgumentTypeError"}
+
+
+def _wrong_calls(plan: Any) -> list[dict[str, Any]]:
+    """Each shape of question the differential test asks (function, arguments, keywords),
+    once with a wrong kind of argument in each position in turn."""
+    from tests import js_queries
+
+    shapes: dict[Any, dict[str, Any]] = {}
+    for q in js_queries.queries(plan, seed=5, at_least=200):
+        shape = (q["function"], len(q["args"]), tuple(sorted(q["kwargs"])), "board" in q)
+        shapes.setdefault(shape, q)
+    calls = []
+    for q in shapes.values():
+        for wrong in _WRONG:
+            calls += [
+                {**q, "args": [*q["args"][:i], wrong, *q["args"][i + 1 :]]}
+                for i in range(len(q["args"]))
+            ]
+            calls += [{**q, "kwargs": {**q["kwargs"], k: wrong}} for k in q["kwargs"]]
+    return calls
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_wrong_kind_of_argument_escapes_as_a_bare_python_error(name: str) -> None:
+    """Every public function the differential test asks, each argument in turn of a wrong
+    kind: the module's own errors only (a keyword a function does not take is Python's
+    TypeError of the call itself, left as it is)."""
+    from rulesdsl.codegen import plan as module_plan
+    from tests import js_queries
+
+    compiled = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    assert compiled.ruleset is not None
+    module = load_generated(name)
+    escaped = set()
+    for call in _wrong_calls(module_plan.build(compiled.ruleset)):
+        answer = js_queries.ask_python(module, call)
+        error, message = answer.get("error"), answer.get("message", "")
+        if error is not None and error not in _OWN and "unexpected keyword" not in message:
+            escaped.add((call["function"], error, message))
+    assert sorted(escaped) == []

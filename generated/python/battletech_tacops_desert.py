@@ -3663,7 +3663,7 @@ class Board:
         _on_board("neighbours", "place", self, place)
         out: list[tuple[Any, float]] = []
         if self._neighbours is not None:
-            out = [(p, 1.0) for p in self._neighbours(place) if p in places]
+            out = _next_places(self._neighbours(place), places)
         else:
             q, r = place
             steps = _HEX_STEPS if self._shape == "hex" else _SQUARE_STEPS
@@ -3676,6 +3676,23 @@ class Board:
                 ]
         found = self._adjacent[place] = _tuple(out)
         return found
+
+
+def _next_places(given: object, places: Mapping[Any, object]) -> list[tuple[Any, float]]:
+    """The places of ``places`` among those a board's ``neighbours`` function gave (an
+    iterable of hashable places; one not on the board is left out), each a step of 1."""
+    if not _isinstance(given, Iterable):
+        raise ArgumentTypeError("Board", "neighbours", given, "must give an iterable of places")
+    out: list[tuple[Any, float]] = []
+    for place in given:
+        try:
+            if place in places:
+                out.append((place, 1.0))
+        except _TypeError:  # unhashable: a list, a dict ...
+            raise ArgumentTypeError(
+                "Board", "neighbours", place, "must give hashable places"
+            ) from None
+    return out
 
 
 def _checked_places(places: Mapping[Any, Any], shape: str) -> dict[Any, tuple[str, ...]] | None:
@@ -4428,7 +4445,7 @@ def line_of_sight(
     line = _list(conditions)  # what counts once for the line
     for condition in line:
         if not _isinstance(condition, _str) or condition not in _WHOLE_MAP:
-            if condition in FEATURES:
+            if _isinstance(condition, _str) and condition in FEATURES:
                 raise InvalidArgument(
                     "line_of_sight", "conditions", condition, "must name whole-map conditions"
                 )

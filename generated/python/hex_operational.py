@@ -1221,8 +1221,8 @@ def _move_cost(mode: str, features: tuple[str, ...]) -> float | Marker:
     """move_cost at distance 1, worked out from the features (and kept when it can be)."""
     _name("move_cost", "mode", mode, MODES, "mode")
     for feature in features:
-        if feature in _OUTCOMES:  # a dice outcome that feeds the cost (issue 24)
-            continue
+        if _isinstance(feature, _str) and feature in _OUTCOMES:  # a dice outcome feeding the cost
+            continue  # (issue 24); a list or a dict, unhashable, is refused by the check below
         _name("move_cost", "features", feature, FEATURES, "feature")
     warned = False
     if _len(features) > 1:
@@ -2081,7 +2081,7 @@ class Board:
         _on_board("neighbours", "place", self, place)
         out: list[tuple[Any, float]] = []
         if self._neighbours is not None:
-            out = [(p, 1.0) for p in self._neighbours(place) if p in places]
+            out = _next_places(self._neighbours(place), places)
         else:
             q, r = place
             steps = _HEX_STEPS if self._shape == "hex" else _SQUARE_STEPS
@@ -2094,6 +2094,23 @@ class Board:
                 ]
         found = self._adjacent[place] = _tuple(out)
         return found
+
+
+def _next_places(given: object, places: Mapping[Any, object]) -> list[tuple[Any, float]]:
+    """The places of ``places`` among those a board's ``neighbours`` function gave (an
+    iterable of hashable places; one not on the board is left out), each a step of 1."""
+    if not _isinstance(given, Iterable):
+        raise ArgumentTypeError("Board", "neighbours", given, "must give an iterable of places")
+    out: list[tuple[Any, float]] = []
+    for place in given:
+        try:
+            if place in places:
+                out.append((place, 1.0))
+        except _TypeError:  # unhashable: a list, a dict ...
+            raise ArgumentTypeError(
+                "Board", "neighbours", place, "must give hashable places"
+            ) from None
+    return out
 
 
 def _checked_places(places: Mapping[Any, Any], shape: str) -> dict[Any, tuple[str, ...]] | None:
@@ -2867,7 +2884,7 @@ def line_of_sight(
         if not _isinstance(condition, _str) or (
             condition not in _WHOLE_MAP and condition not in _OUTCOMES
         ):
-            if condition in FEATURES:
+            if _isinstance(condition, _str) and condition in FEATURES:
                 raise InvalidArgument(
                     "line_of_sight", "conditions", condition, "must name whole-map conditions"
                 )
@@ -3257,6 +3274,7 @@ def roll(
         results = RESULTS_TABLES[table]
         natural, doubles = _rolled(results.dice, dice, natural)
         if doubles and results.on_doubles is not None:  # the table's `on doubles` shift
+            _number("roll", "shift", shift, None)
             shift = shift + results.shifts[results.on_doubles]
     elif dice is not None and _isinstance(table, _str) and table in DICE_TABLES:
         natural = _rolled(DICE_TABLES[table].dice, dice, natural)[0]  # a plain table's natural
@@ -3281,7 +3299,7 @@ def _roll(
     shift: int = 0,
 ) -> DiceRow | Result:
     """roll, worked out: its arguments checked; results kept in _ROLLED."""
-    if column is None and natural is not None and table in DICE_TABLES:
+    if column is None and natural is not None and _isinstance(table, _str) and table in DICE_TABLES:
         return _roll_natural(table, total, natural)
     if column is None:
         try:

@@ -1946,7 +1946,7 @@ class Board:
         _on_board("neighbours", "place", self, place)
         out: list[tuple[Any, float]] = []
         if self._neighbours is not None:
-            out = [(p, 1.0) for p in self._neighbours(place) if p in places]
+            out = _next_places(self._neighbours(place), places)
         else:
             q, r = place
             steps = _HEX_STEPS if self._shape == "hex" else _SQUARE_STEPS
@@ -1959,6 +1959,23 @@ class Board:
                 ]
         found = self._adjacent[place] = _tuple(out)
         return found
+
+
+def _next_places(given: object, places: Mapping[Any, object]) -> list[tuple[Any, float]]:
+    """The places of ``places`` among those a board's ``neighbours`` function gave (an
+    iterable of hashable places; one not on the board is left out), each a step of 1."""
+    if not _isinstance(given, Iterable):
+        raise ArgumentTypeError("Board", "neighbours", given, "must give an iterable of places")
+    out: list[tuple[Any, float]] = []
+    for place in given:
+        try:
+            if place in places:
+                out.append((place, 1.0))
+        except _TypeError:  # unhashable: a list, a dict ...
+            raise ArgumentTypeError(
+                "Board", "neighbours", place, "must give hashable places"
+            ) from None
+    return out
 
 
 def _checked_places(places: Mapping[Any, Any], shape: str) -> dict[Any, tuple[str, ...]] | None:
@@ -2157,7 +2174,7 @@ def route_cost(
     the allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in
     the game, for the rolls due on first entering. A unit type with facing
     (FACINGS) gives (place, heading) pairs and gets a FacingRoute."""
-    if mode in FACINGS:
+    if _isinstance(mode, _str) and mode in FACINGS:  # else refused by _route_args
         return _facing_route_cost(board, mode, route, allowance, move, entered)
     extra = _route_args("route_cost", board, mode, allowance)
     if move is not None:  # a kind of move: its costs, and the allowance it gives
@@ -2495,7 +2512,7 @@ def cheapest_route(
     ``allowance`` when one is given, as the kind of move ``move`` makes it), or None when there
     is none; ``entered`` as for route_cost. A unit type with facing starts
     from a (place, heading) pair and ends at a place, or a (place, heading) pair."""
-    if mode in FACINGS:
+    if _isinstance(mode, _str) and mode in FACINGS:  # else refused by _route_args
         return _facing_cheapest(board, mode, start, goal, allowance, move, entered)
     extra = _route_args("cheapest_route", board, mode, allowance)
     given = allowance
@@ -2535,7 +2552,7 @@ def reachable(
     allowance. The answer, a Reach, says which ``move`` and ``budget`` it used. A
     unit type with facing starts from a (place, heading) pair and gets each (place, heading)
     it may end with."""
-    if mode in FACINGS:
+    if _isinstance(mode, _str) and mode in FACINGS:  # else refused by _route_args
         return _facing_reachable(board, mode, start, budget, allowance, move)
     extra = _route_args("reachable", board, mode, allowance)
     _on_board("reachable", "start", board, start)
@@ -2672,7 +2689,7 @@ def line_of_sight(
     line = _list(conditions)  # what counts once for the line
     for condition in line:
         if not _isinstance(condition, _str) or condition not in _WHOLE_MAP:
-            if condition in FEATURES:
+            if _isinstance(condition, _str) and condition in FEATURES:
                 raise InvalidArgument(
                     "line_of_sight", "conditions", condition, "must name whole-map conditions"
                 )
@@ -2840,6 +2857,8 @@ def _facing_steps(rule: FacingRule) -> tuple[tuple[int, int], ...]:
 
 
 def _facing_board(function: str, board: Board, rule: FacingRule) -> None:
+    if not _isinstance(board, Board):
+        raise ArgumentTypeError(function, "board", board, "must be a Board")
     shape = "hex" if rule.headings == 6 else "square"
     if board._neighbours is not None or board._shape != shape:
         raise InvalidArgument(

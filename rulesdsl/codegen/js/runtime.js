@@ -123,13 +123,6 @@ function pyTypeName(value) {
   return "dict";
 }
 
-/** Python's TypeError for a list or dict looked up in a dict or set (``x in FEATURES``). */
-function _unhashable(value) {
-  const error = new TypeError(`unhashable type: '${pyTypeName(value)}'`);
-  error.code = "TypeError";
-  return error;
-}
-
 /** The arguments of a function taking ``...rest``, as Python prints a tuple. */
 class _Tuple {
   constructor(items) {

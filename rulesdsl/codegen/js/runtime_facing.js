@@ -59,14 +59,9 @@ function _facingSteps(rule) {
   return rule.headings === 4 ? _SQUARE_STEPS : _EIGHT_STEPS;
 }
 
-/** The board a unit with facing moves on: a grid of its shape (and diagonals for 8 headings).
- * Python reads the board's fields before it checks that it is a Board: its AttributeError. */
+/** The board a unit with facing moves on: a grid of its shape (and diagonals for 8 headings). */
 function _facingBoard(fn, board, rule) {
-  if (!(board instanceof Board)) {
-    const error = new TypeError(`'${pyTypeName(board)}' object has no attribute '_neighbours'`);
-    error.code = "AttributeError";
-    throw error;
-  }
+  if (!(board instanceof Board)) throw new ArgumentTypeError(fn, "board", board, "must be a Board");
   const shape = rule.headings === 6 ? "hex" : "square";
   if (board._neighbours !== null || board._shape !== shape) {
     throw new InvalidArgument(fn, "board", board.grid, `a unit with facing moves on a ${shape} grid board`);

@@ -27,12 +27,6 @@ export class Share {
   }
 }
 
-/** Python's "unhashable type" TypeError (runtime.js's ``_unhashable``) for a list or a dict,
- * met where the Python module tests one for membership of a set (``feature in _OUTCOMES``). */
-function _checkHashable(value) {
-  if (value !== null && typeof value === "object") throw _unhashable(value);
-}
-
 /** Python's ``_raised_by``: an ArgumentError of moveCost met inside ``fn`` (canEnter, a
  * route), as ``fn``'s own, so that the caller is told of the function it called. */
 function _raisedBy(error, fn) {
@@ -65,10 +59,8 @@ const _MOVE_COSTS_KEPT = 4096;
 function _moveCost(mode, features) {
   _checkName("move_cost", "mode", mode, MODES, "mode");
   for (const feature of features) {
-    if (_OUTCOMES.size) {
-      _checkHashable(feature);
-      if (_OUTCOMES.has(feature)) continue; // a dice outcome that feeds the cost (issue 24)
-    }
+    // a dice outcome that feeds the cost (issue 24); any other name is checked as a feature
+    if (typeof feature === "string" && _OUTCOMES.has(feature)) continue;
     _checkName("move_cost", "features", feature, FEATURES, "feature");
   }
   let warned = false;

@@ -38,19 +38,6 @@ function _pyTruthy(value) {
   return Boolean(value);
 }
 
-/** Python's ``a + b`` of a caller's shift and a table's (a TypeError where Python has one). */
-function _pyAdd(shift, more) {
-  if (typeof shift === "number" || typeof shift === "boolean") return Number(shift) + more;
-  const type = pyTypeName(shift);
-  const error = new TypeError(
-    typeof shift === "string" || Array.isArray(shift)
-      ? `can only concatenate ${type} (not "int") to ${type}`
-      : `unsupported operand type(s) for +: '${type}' and 'int'`,
-  );
-  error.code = "TypeError";
-  throw error;
-}
-
 const _KEPT = new Map(); // table -> column -> total -> Result: answers without natural or shift
 let _kept = 0;
 
@@ -83,14 +70,16 @@ function _rollOnTable(table, total, column, natural, shift, dice) {
     const results = RESULTS_TABLES[table];
     natural = _rolled(results.dice, dice, natural);
     const doubles = dice.length > 1 && new Set(dice).size === 1;
-    if (doubles && results.onDoubles !== null) shift = _pyAdd(shift, results.shifts[results.onDoubles]);
+    if (doubles && results.onDoubles !== null) {
+      _checkNumber("roll", "shift", shift, null);
+      shift = Number(shift) + results.shifts[results.onDoubles];
+    }
   } else if (dice !== null && dice !== undefined && named && Object.hasOwn(DICE_TABLES, table)) {
     natural = _rolled(DICE_TABLES[table].dice, dice, natural); // a plain table's natural
   }
   const given = (v) => v !== null && v !== undefined;
   if (!given(column)) {
     if (given(natural)) {
-      if (table !== null && typeof table === "object") throw _unhashable(table);
       if (named && Object.hasOwn(DICE_TABLES, table)) return _rollNatural(table, total, natural);
     }
     const index = named ? _ROLLS[table]?.get(_keyOf(total)) : undefined;

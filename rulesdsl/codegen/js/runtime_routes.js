@@ -26,6 +26,19 @@ function _placeKey(place) {
   return `(${keys.join(",")})`;
 }
 
+/** The keys of the places a board's ``neighbours`` function gave (Python's ``_next_places``):
+ * an ArgumentTypeError when it gives no iterable, or a place Python cannot hash. */
+function* _givenPlaces(given) {
+  if (given === null || given === undefined || typeof given[Symbol.iterator] !== "function") {
+    throw new ArgumentTypeError("Board", "neighbours", given, "must give an iterable of places");
+  }
+  for (const place of given) {
+    const key = _placeKey(place);
+    if (key === null) throw new ArgumentTypeError("Board", "neighbours", place, "must give hashable places");
+    yield key;
+  }
+}
+
 /** A place as Python prints it: an array as a tuple. */
 function _shown(place) {
   return Array.isArray(place) ? new _Tuple(place.map(_shown)) : place;
@@ -123,9 +136,8 @@ export class Board {
     if (found !== undefined) return found;
     const out = [];
     if (this._neighbours !== null) {
-      for (const p of this._neighbours(this._place.get(key))) {
-        const there = _placeKey(p);
-        if (there !== null && this._features.has(there)) out.push([there, 1]);
+      for (const there of _givenPlaces(this._neighbours(this._place.get(key)))) {
+        if (this._features.has(there)) out.push([there, 1]);
       }
     } else {
       const [q, r] = this._place.get(key).map(Number);
@@ -369,11 +381,9 @@ function _routeOptions(fn, options, known) {
   return options ?? {};
 }
 
-/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); a mode Python
- * cannot hash raises Python's TypeError when the module has facing rules. */
+/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); any other mode,
+ * a wrong one among them, is checked by the route's own arguments. */
 function _facing(mode) {
-  if (_FACING_MODES.size === 0) return false;
-  _checkHashable(mode);
   return _FACING_MODES.has(mode);
 }
 

@@ -68,7 +68,6 @@ function _sightConditions(conditions) {
   }
   for (const condition of line) {
     if (typeof condition !== "string" || (!_WHOLE_MAP.has(condition) && !_OUTCOMES.has(condition))) {
-      if (condition !== null && typeof condition === "object") throw _unhashable(condition);
       if (typeof condition === "string" && Object.hasOwn(FEATURES, condition)) {
         throw new InvalidArgument("line_of_sight", "conditions", condition, "must name whole-map conditions");
       }
