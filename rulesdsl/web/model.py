@@ -8,6 +8,7 @@ questions there are and how to word them, in the sheet's words
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, assert_never
 
 from rulesdsl import ir
@@ -25,6 +26,12 @@ PLACE_ASKS = ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
 ASKED = frozenset({"modifier", "path_cost", *PLACE_ASKS})
 """The module functions a worked example asks that the page's calculators can be filled
 with; and a roll on a dice table, and each step and decision by its name."""
+
+
+def picked(kwargs: Mapping[str, Any]) -> bool:
+    """Whether a results table's roll names its column (the page's column select), not the
+    strengths the column is found from."""
+    return isinstance(kwargs.get("column"), str)
 
 
 class PageModel(BuilderBase):
@@ -56,6 +63,7 @@ class PageModel(BuilderBase):
             "features": [self.named(f.id, f.info) for f in rs.features],
             "modifiers": [self.modifier(m) for m in rs.modifiers],
             "dice": [self.dice(d) for d in rs.dice_tables],
+            "results": [self.results(t) for t in rs.results_tables],
             "decisions": [self.decision(d) for d in rs.decisions],
             "steps": [self.step(s) for s in rs.steps],
             "place": self.place(cost_inputs, outcomes),
@@ -91,6 +99,10 @@ class PageModel(BuilderBase):
             else [],
             "asks": {ask: self.w(f"ask:{ask}") for ask in PLACE_ASKS},
             "rolls": {r.id: self.label(r.info, r.id) for r in rs.rolls},
+            "facing": self.w("web_turn_mode") if rs.facings else "",
+            "sights": [
+                {**self.named(s.id, s.info), "crossed": s.crossed is not None} for s in rs.sights
+            ],
         }
 
     def path(self) -> Data | None:
@@ -164,6 +176,21 @@ class PageModel(BuilderBase):
             "rows": [self.named(r.id, r.info) for r in d.rows],
         }
 
+    def results(self, t: ir.ResultsTable) -> Data:
+        """A results table as a dice table whose rows are its outcomes, with its columns to
+        pick from (the page asks the module's ``roll`` with the column picked)."""
+        return {
+            **self.named(t.id, t.info),
+            "dice": self.dice_text(roll_of(t.dice)),
+            "modifiers": [
+                {**self.named(m.id, m.info), "value": m.value, "shift": m.shift}
+                for m in t.modifiers
+                if m.value or m.shift
+            ],
+            "columns": [self.named(c.id, c.info) for c in t.columns],
+            "rows": [self.named(o.id, o.info) for o in t.outcomes],
+        }
+
     def decision(self, d: ir.Decision) -> Data:
         return {
             **self.named(d.id, d.info),
@@ -205,6 +232,7 @@ class PageModel(BuilderBase):
         if plan is None:
             return []
         dice = {d.id for d in self.rs.dice_tables}
+        results = {t.id for t in self.rs.results_tables}
         named = {s.id for s in self.rs.steps} | {d.id for d in self.rs.decisions}
         out = []
         for v in plan.vectors:
@@ -220,7 +248,8 @@ class PageModel(BuilderBase):
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
                     "tryable": v.question in ASKED | named
-                    or (v.question == "roll" and v.args[0] in dice),
+                    or (v.question == "roll" and v.args[0] in dice)
+                    or (v.question == "roll" and v.args[0] in results and picked(v.kwargs)),
                 }
             )
         return out
