@@ -522,7 +522,13 @@ LEVELS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 @pytest.mark.parametrize(
     "page",
-    ["heavy_gear_house.de", "skirmish_keywords.en", "hex_operational.fr", "battletech_tacops.ru"],
+    [
+        "heavy_gear_house.de",
+        "skirmish_keywords.en",
+        "hex_operational.fr",
+        "battletech_tacops.ru",
+        "void_patrol.en",
+    ],
 )
 def test_axe_core_finds_no_level_a_or_aa_violation(
     page: str, pages: Path, browser: Browser, axe: str
@@ -541,7 +547,7 @@ def key(browser: Browser, name: str, code: str, text: str = "", shift: bool = Fa
             key=name,
             code=code,
             text=text if kind == "keyDown" else "",
-            windowsVirtualKeyCode={"Tab": 9, " ": 32}[name],
+            windowsVirtualKeyCode={"Tab": 9, " ": 32, "ArrowDown": 40}[name],
             modifiers=8 if shift else 0,
         )
 
@@ -566,6 +572,30 @@ def test_the_calculators_work_from_the_keyboard_alone(pages: Path, browser: Brow
     key(browser, "Tab", "Tab")
     key(browser, " ", "Space", " ")  # partial cover too: -2 + -1
     assert json.loads(evaluate(browser, answer)) == {"number": -3}
+
+
+def test_the_results_table_s_column_and_modifiers_work_from_the_keyboard(
+    pages: Path, browser: Browser
+) -> None:
+    """hex_operational's combat results: Tab to the column, the down arrow picks 1:1 (an
+    attacker eliminated on a 1 alone: 1/6); Tab to "armour and infantry together" and tick it
+    with the space bar: +1 to the die, no attacker eliminated any more."""
+    visit(browser, pages / "hex_operational.en.html")
+    evaluate(browser, "document.activeElement.blur(); 0")
+    for _ in range(60):
+        key(browser, "Tab", "Tab")
+        if evaluate(browser, "document.activeElement.matches('#dice-crt select[name=column]')"):
+            break
+    else:
+        raise AssertionError("Tab never reached the combat results table's column")
+    chance = "document.querySelector('#dice-crt tr[data-row=ae] .chance').dataset.answer"
+    assert json.loads(evaluate(browser, chance)) == {"fraction": [1, 3]}  # at 1:2
+    key(browser, "ArrowDown", "ArrowDown")
+    assert json.loads(evaluate(browser, chance)) == {"fraction": [1, 6]}  # at 1:1
+    key(browser, "Tab", "Tab")
+    assert evaluate(browser, "document.activeElement.dataset.id") == "combined_arms"
+    key(browser, " ", "Space", " ")
+    assert json.loads(evaluate(browser, chance)) == {"fraction": [0, 1]}
 
 
 def test_the_filters_keep_one_unit_type_s_column_and_one_feature_s_row(
