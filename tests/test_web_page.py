@@ -14,6 +14,7 @@ import re
 import warnings
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -350,7 +351,7 @@ def results_questions(t: ir.ResultsTable, module: ModuleType) -> list[Question]:
         base = [*clear, ["select[name=column]", column], ["input[name=natural]", ""]]
         for total in range(dice.minimum - 2, dice.maximum + 3):
             fields = [*base, ["input[name=shift]", 0], ["input[name=total]", total]]
-            ask = lambda total=total, column=column: module.roll(t.id, total, column=column)  # noqa: E731
+            ask = partial(module.roll, t.id, total, column=column)
             out.append(
                 (
                     {"form": form, "set": fields, "read": ["output.answer"]},
@@ -368,6 +369,38 @@ def results_questions(t: ir.ResultsTable, module: ModuleType) -> list[Question]:
             wanted = [{"fraction": [c.numerator, c.denominator]} for c in chances.values()]
             fields = [*base, ["input[name=shift]", shift]]
             out.append(({"form": form, "set": fields, "read": read}, wanted))
+    if all(c.ratio is not None for c in t.columns):
+        out += strengths_questions(t, module)
+    return out
+
+
+STRENGTHS = ((7, 3), (5, 6), (3, 2), (7, 2), (1, 4), (9, 1), (2, 2), (0.5, 3))
+
+
+def strengths_questions(t: ir.ResultsTable, module: ModuleType) -> list[Question]:
+    """The column two strengths pick: a roll of each total, each outcome's chance."""
+    dice = roll_of(t.dice)
+    form = f"dice-{t.id}"
+    out: list[Question] = []
+    for attacker, defender in STRENGTHS:
+        strengths = [["input[name=attacker]", attacker], ["input[name=defender]", defender]]
+        base = [["input[name=shift]", 0], ["input[name=natural]", ""], *strengths]
+        for total in range(dice.minimum, dice.maximum + 1):
+            fields = [*base, ["input[name=total]", total]]
+            ask = partial(module.roll, t.id, total, column=(attacker, defender))
+            out.append(
+                (
+                    {"form": form, "set": fields, "read": ["output.answer"]},
+                    [python_answer(module, ask)],
+                )
+            )
+        column = module.roll(t.id, dice.minimum, column=(attacker, defender)).column
+        chances = module.RESULTS_TABLES[t.id].chances[column]
+        read = [f'tr[data-row="{o.id}"] .chance' for o in t.outcomes]
+        wanted = [
+            {"fraction": [chances[o.id].numerator, chances[o.id].denominator]} for o in t.outcomes
+        ]
+        out.append(({"form": form, "set": base, "read": read}, wanted))
     return out
 
 
@@ -578,8 +611,8 @@ def test_the_results_table_s_column_and_modifiers_work_from_the_keyboard(
     pages: Path, browser: Browser
 ) -> None:
     """hex_operational's combat results: Tab to the column, the down arrow picks 1:1 (an
-    attacker eliminated on a 1 alone: 1/6); Tab to "armour and infantry together" and tick it
-    with the space bar: +1 to the die, no attacker eliminated any more."""
+    attacker eliminated on a 1 alone: 1/6); Tab past the strengths to "armour and infantry
+    together" and tick it with the space bar: +1 to the die, no attacker eliminated any more."""
     visit(browser, pages / "hex_operational.en.html")
     evaluate(browser, "document.activeElement.blur(); 0")
     for _ in range(60):
@@ -592,7 +625,8 @@ def test_the_results_table_s_column_and_modifiers_work_from_the_keyboard(
     assert json.loads(evaluate(browser, chance)) == {"fraction": [1, 3]}  # at 1:2
     key(browser, "ArrowDown", "ArrowDown")
     assert json.loads(evaluate(browser, chance)) == {"fraction": [1, 6]}  # at 1:1
-    key(browser, "Tab", "Tab")
+    for _ in range(3):  # past the two strengths
+        key(browser, "Tab", "Tab")
     assert evaluate(browser, "document.activeElement.dataset.id") == "combined_arms"
     key(browser, " ", "Space", " ")
     assert json.loads(evaluate(browser, chance)) == {"fraction": [0, 1]}

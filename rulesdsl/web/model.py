@@ -8,7 +8,6 @@ questions there are and how to word them, in the sheet's words
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, assert_never
 
 from rulesdsl import ir
@@ -26,12 +25,6 @@ PLACE_ASKS = ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
 ASKED = frozenset({"modifier", "path_cost", *PLACE_ASKS})
 """The module functions a worked example asks that the page's calculators can be filled
 with; and a roll on a dice table, and each step and decision by its name."""
-
-
-def picked(kwargs: Mapping[str, Any]) -> bool:
-    """Whether a results table's roll names its column (the page's column select), not the
-    strengths the column is found from."""
-    return isinstance(kwargs.get("column"), str)
 
 
 class PageModel(BuilderBase):
@@ -188,6 +181,7 @@ class PageModel(BuilderBase):
                 if m.value or m.shift
             ],
             "columns": [self.named(c.id, c.info) for c in t.columns],
+            "ratio": all(c.ratio is not None for c in t.columns),
             "rows": [self.named(o.id, o.info) for o in t.outcomes],
         }
 
@@ -249,7 +243,7 @@ class PageModel(BuilderBase):
                     "expected": list(v.expected),
                     "tryable": v.question in ASKED | named
                     or (v.question == "roll" and v.args[0] in dice)
-                    or (v.question == "roll" and v.args[0] in results and picked(v.kwargs)),
+                    or (v.question == "roll" and v.args[0] in results),
                 }
             )
         return out

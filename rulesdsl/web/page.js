@@ -123,7 +123,14 @@
     if (!form.elements.column) return { table: DICE_TABLES[id], options: {} };
     const ticked = [...form.querySelectorAll("input[name=dice-modifier]:checked")];
     const shift = ticked.reduce((sum, box) => sum + Number(box.dataset.shift ?? 0), 0);
-    return { table: RESULTS_TABLES[id], options: { column: form.elements.column.value, shift } };
+    return { table: RESULTS_TABLES[id], options: { column: strengthsOf(form) ?? form.elements.column.value, shift } };
+  }
+
+  /** The two strengths given (the module finds their column), or null. */
+  function strengthsOf(form) {
+    const { attacker, defender } = form.elements;
+    if (!attacker || attacker.value === "" || defender.value === "") return null;
+    return [Number(attacker.value), Number(defender.value)];
   }
 
   function diceForm(form) {
@@ -141,6 +148,7 @@
         continue;
       }
       const seen = byRow.get(row.id) ?? { rolls: [], count: 0 };
+      if (row.column) form.elements.column.value = row.column; // the column the strengths pick
       seen.rolls.push(natural);
       seen.count += count;
       byRow.set(row.id, seen);
@@ -262,6 +270,10 @@
     form.addEventListener("change", () => update(form));
     form.addEventListener("submit", (event) => event.preventDefault());
     form.querySelector("button.roll")?.addEventListener("click", () => rollDice(form));
+    // a column picked by hand wins over the strengths given before
+    form.elements.column?.addEventListener("change", () => {
+      for (const field of form.querySelectorAll("input[name=attacker], input[name=defender]")) field.value = "";
+    });
     update(form);
   }
 
@@ -279,7 +291,15 @@
       }
       case "roll":
         for (const box of form.querySelectorAll("input[name=dice-modifier]")) box.checked = false;
-        if (form.elements.column) form.elements.column.value = kwargs.column ?? example.args[2];
+        if (form.elements.column) {
+          const column = kwargs.column ?? example.args[2];
+          const [attacker, defender] = Array.isArray(column) ? column : ["", ""];
+          if (form.elements.attacker) {
+            form.elements.attacker.value = String(attacker);
+            form.elements.defender.value = String(defender);
+          }
+          if (!Array.isArray(column)) form.elements.column.value = column;
+        }
         form.elements.shift.value = "0";
         form.elements.total.value = String(example.args[1]);
         form.elements.natural.value = kwargs.natural ?? "";

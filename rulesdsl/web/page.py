@@ -37,7 +37,7 @@ WORDS = (
     *("filter", "search", "unit_type", "keyword", "move", "feature", "any", "shown"),
     *("applies", "result", "best", "not_answered", "contents", "place", "none"),
     *("roll_modifier", "roll_button", "rolled", "total", "natural", "outcome"),
-    *("path_steps", "path_unit", "colon", "column"),
+    *("path_steps", "path_unit", "colon", "column", "strengths", "attacker", "defender"),
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
 
