@@ -242,8 +242,8 @@ def turn_mode(module: ModuleType, mode: str, speed: Any, move: str) -> dict[str,
         return {"none": True}
     board = module.Board({(0, 0): ()}, grid=module.FACINGS[mode].grid)
     start = ((0, 0), 0)
-    ask = lambda: module.reachable(board, mode, start, speed, move=move or None).turn_mode  # noqa: E731
-    return python_answer(module, ask)
+    reach = partial(module.reachable, board, mode, start, speed, move=move or None)
+    return python_answer(module, lambda: reach().turn_mode)
 
 
 def facing_questions(data: dict[str, Any], module: ModuleType) -> list[Question]:
@@ -266,10 +266,8 @@ def sight_value(
 ) -> dict[str, Any]:
     """The place's own value on a line of sight that crosses it, ``distance`` long."""
     crossed = (0, distance, 0) if sight["crossed"] else None
-    line = lambda: module.line_of_sight(  # noqa: E731
-        sight["id"], (), tuple(features), (), crossed=crossed, mode=mode
-    )
-    return python_answer(module, lambda: line().by_place[1])
+    line = partial(module.line_of_sight, sight["id"], (), tuple(features), ())
+    return python_answer(module, lambda: line(crossed=crossed, mode=mode).by_place[1])
 
 
 def path_question(p: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:

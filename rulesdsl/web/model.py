@@ -242,8 +242,7 @@ class PageModel(BuilderBase):
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
                     "tryable": v.question in ASKED | named
-                    or (v.question == "roll" and v.args[0] in dice)
-                    or (v.question == "roll" and v.args[0] in results),
+                    or (v.question == "roll" and v.args[0] in dice | results),
                 }
             )
         return out
