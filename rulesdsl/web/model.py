@@ -56,6 +56,7 @@ class PageModel(BuilderBase):
             "features": [self.named(f.id, f.info) for f in rs.features],
             "modifiers": [self.modifier(m) for m in rs.modifiers],
             "dice": [self.dice(d) for d in rs.dice_tables],
+            "results": [self.results(t) for t in rs.results_tables],
             "decisions": [self.decision(d) for d in rs.decisions],
             "steps": [self.step(s) for s in rs.steps],
             "place": self.place(cost_inputs, outcomes),
@@ -91,6 +92,10 @@ class PageModel(BuilderBase):
             else [],
             "asks": {ask: self.w(f"ask:{ask}") for ask in PLACE_ASKS},
             "rolls": {r.id: self.label(r.info, r.id) for r in rs.rolls},
+            "facing": self.w("web_turn_mode") if rs.facings else "",
+            "sights": [
+                {**self.named(s.id, s.info), "crossed": s.crossed is not None} for s in rs.sights
+            ],
         }
 
     def path(self) -> Data | None:
@@ -164,6 +169,22 @@ class PageModel(BuilderBase):
             "rows": [self.named(r.id, r.info) for r in d.rows],
         }
 
+    def results(self, t: ir.ResultsTable) -> Data:
+        """A results table as a dice table whose rows are its outcomes, with its columns to
+        pick from (the page asks the module's ``roll`` with the column picked)."""
+        return {
+            **self.named(t.id, t.info),
+            "dice": self.dice_text(roll_of(t.dice)),
+            "modifiers": [
+                {**self.named(m.id, m.info), "value": m.value, "shift": m.shift}
+                for m in t.modifiers
+                if m.value or m.shift
+            ],
+            "columns": [self.named(c.id, c.info) for c in t.columns],
+            "ratio": all(c.ratio is not None for c in t.columns),
+            "rows": [self.named(o.id, o.info) for o in t.outcomes],
+        }
+
     def decision(self, d: ir.Decision) -> Data:
         return {
             **self.named(d.id, d.info),
@@ -205,6 +226,7 @@ class PageModel(BuilderBase):
         if plan is None:
             return []
         dice = {d.id for d in self.rs.dice_tables}
+        results = {t.id for t in self.rs.results_tables}
         named = {s.id for s in self.rs.steps} | {d.id for d in self.rs.decisions}
         out = []
         for v in plan.vectors:
@@ -220,7 +242,7 @@ class PageModel(BuilderBase):
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
                     "tryable": v.question in ASKED | named
-                    or (v.question == "roll" and v.args[0] in dice),
+                    or (v.question == "roll" and v.args[0] in dice | results),
                 }
             )
         return out

@@ -9,6 +9,9 @@
   const say = (template, fields) => template.replace(/\{(\w+)\}/g, (_, key) => fields[key]);
   const labelled = (labels, fallback) => (labels && (labels[LANG] ?? Object.values(labels)[0])) || fallback;
 
+  // a module without results tables has no Result class
+  const isResult = (value) => typeof Result === "function" && value instanceof Result;
+
   /** The answer as plain data, the same shape for every target (the tests compare it). */
   function canonical(value) {
     if (value === null || value === undefined) return { none: true };
@@ -16,6 +19,7 @@
     if (value instanceof Quantity) return { number: value.value, unit: value.unit };
     if (value instanceof Outcome) return { outcome: value.id };
     if (value instanceof DiceRow) return { row: value.id };
+    if (isResult(value)) return { result: value.id, column: value.column };
     if (typeof value === "boolean") return { bool: value };
     if (typeof value === "number") return { number: value };
     return { text: String(value) };
@@ -29,7 +33,7 @@
       const worth = typeof value.value === "number" ? ` (${NUMBER.format(value.value)})` : "";
       return labelled(value.labels, value.label) + worth;
     }
-    if (value instanceof DiceRow) return labelled(value.labels, value.id);
+    if (value instanceof DiceRow || isResult(value)) return labelled(value.labels, value.id);
     if (typeof value === "boolean") return value ? W.yes : W.no;
     if (typeof value === "number") return NUMBER.format(value);
     return String(value);
@@ -113,9 +117,25 @@
     return ticked.reduce((sum, box) => sum + Number(box.value), Number(form.elements.shift.value || 0));
   }
 
+  /** A dice table's, or a results table's with its column and column shift. */
+  function tableOf(form) {
+    const id = form.dataset.dice;
+    if (!form.elements.column) return { table: DICE_TABLES[id], options: {} };
+    const ticked = [...form.querySelectorAll("input[name=dice-modifier]:checked")];
+    const shift = ticked.reduce((sum, box) => sum + Number(box.dataset.shift ?? 0), 0);
+    return { table: RESULTS_TABLES[id], options: { column: strengthsOf(form) ?? form.elements.column.value, shift } };
+  }
+
+  /** The two strengths given (the module finds their column), or null. */
+  function strengthsOf(form) {
+    const { attacker, defender } = form.elements;
+    if (!attacker || attacker.value === "" || defender.value === "") return null;
+    return [Number(attacker.value), Number(defender.value)];
+  }
+
   function diceForm(form) {
     const id = form.dataset.dice;
-    const table = DICE_TABLES[id];
+    const { table, options } = tableOf(form);
     const shift = shiftOf(form);
     const ways = naturals(table.dice);
     const all = [...ways.values()].reduce((a, b) => a + b, 0);
@@ -123,11 +143,12 @@
     for (const [natural, count] of ways) {
       let row;
       try {
-        row = roll(id, natural + shift, { natural });
+        row = roll(id, natural + shift, { ...options, natural });
       } catch (error) {
         continue;
       }
       const seen = byRow.get(row.id) ?? { rolls: [], count: 0 };
+      if (row.column) form.elements.column.value = row.column; // the column the strengths pick
       seen.rolls.push(natural);
       seen.count += count;
       byRow.set(row.id, seen);
@@ -143,11 +164,11 @@
     }
     const total = form.elements.total.value;
     const natural = form.elements.natural.value === "" ? null : Number(form.elements.natural.value);
-    if (total !== "") answer(form.querySelector("output.answer"), () => roll(id, Number(total), { natural }));
+    if (total !== "") answer(form.querySelector("output.answer"), () => roll(id, Number(total), { ...options, natural }));
   }
 
   function rollDice(form) {
-    const table = DICE_TABLES[form.dataset.dice];
+    const { table, options } = tableOf(form);
     const spec = table.dice;
     const count = spec.kind === "d66" ? 2 : spec.number;
     const sides = spec.kind === "d66" ? 6 : spec.sides;
@@ -158,7 +179,7 @@
     const total = natural + shiftOf(form);
     form.elements.total.value = String(total);
     form.elements.natural.value = String(natural);
-    answer(form.querySelector("output.answer"), () => roll(table.id, total, { dice: faces }));
+    answer(form.querySelector("output.answer"), () => roll(table.id, total, { ...options, dice: faces }));
     form.querySelector("output.rolled").textContent = say(W.rolled, { faces: faces.join(" + "), natural, total });
   }
 
@@ -187,6 +208,20 @@
         const named = dues.map((due) => `${PAGE.place.rolls[due.roll] ?? due.roll} (${NUMBER.format(due.modifier)})`);
         output.textContent = named.join("; ") || W.none;
       }
+    }
+    // a unit type with facing: the places it goes straight before a turn at the allowance as
+    // its speed (the module's reachable, asked on a board of one place)
+    for (const output of form.querySelectorAll("output[data-facing]")) {
+      const rule = FACINGS[mode];
+      const speed = number("allowance");
+      const board = () => new Board(new Map([[[0, 0], []]]), { grid: rule.grid });
+      answer(output, () => (rule && speed !== null ? reachable(board(), mode, [[0, 0], 0], speed, { move }).turnMode : null));
+    }
+    // a place's sight value: its own on a line of sight that crosses it (``distance`` long)
+    for (const output of form.querySelectorAll("output[data-sight]")) {
+      const rule = SIGHTS[output.dataset.sight];
+      const crossed = rule.crossed ? [0, number("distance") ?? 1, 0] : null;
+      answer(output, () => lineOfSight(rule.id, [[], features, []], { crossed, mode }).byPlace[1]);
     }
   }
 
@@ -235,6 +270,10 @@
     form.addEventListener("change", () => update(form));
     form.addEventListener("submit", (event) => event.preventDefault());
     form.querySelector("button.roll")?.addEventListener("click", () => rollDice(form));
+    // a column picked by hand wins over the strengths given before
+    form.elements.column?.addEventListener("change", () => {
+      for (const field of form.querySelectorAll("input[name=attacker], input[name=defender]")) field.value = "";
+    });
     update(form);
   }
 
@@ -252,6 +291,15 @@
       }
       case "roll":
         for (const box of form.querySelectorAll("input[name=dice-modifier]")) box.checked = false;
+        if (form.elements.column) {
+          const column = kwargs.column ?? example.args[2];
+          const [attacker, defender] = Array.isArray(column) ? column : ["", ""];
+          if (form.elements.attacker) {
+            form.elements.attacker.value = String(attacker);
+            form.elements.defender.value = String(defender);
+          }
+          if (!Array.isArray(column)) form.elements.column.value = column;
+        }
         form.elements.shift.value = "0";
         form.elements.total.value = String(example.args[1]);
         form.elements.natural.value = kwargs.natural ?? "";
