@@ -41,17 +41,49 @@ function _mod(a, n) {
   return ((a % n) + n) % n;
 }
 
+/** The exact value of a finite double ``|x|`` as ``[digits, scale]``: ``digits / 10 ** scale``
+ * (a double is ``mantissa * 2 ** exponent``, and ``2 ** -n`` is ``5 ** n / 10 ** n``). */
+function _exact(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  const biased = Number(bits >> 52n);
+  const fraction = bits & ((1n << 52n) - 1n);
+  const mantissa = biased === 0 ? fraction : fraction | (1n << 52n);
+  const exponent = biased === 0 ? -1074 : biased - 1075;
+  if (exponent >= 0) return [mantissa << BigInt(exponent), 0];
+  return [mantissa * 5n ** BigInt(-exponent), -exponent];
+}
+
+/** ``digits / 10 ** drop`` rounded half to even, as Python rounds: JavaScript's
+ * ``toFixed`` and ``toExponential`` round an exact tie up (100000.5 to 100001). */
+function _halfEven(digits, drop) {
+  if (drop <= 0) return digits * 10n ** BigInt(-drop);
+  const unit = 10n ** BigInt(drop);
+  const [kept, rest] = [digits / unit, digits % unit];
+  const half = unit / 2n;
+  return rest > half || (rest === half && kept % 2n === 1n) ? kept + 1n : kept;
+}
+
 /** Python's ``format(x, "g")``: 6 significant digits, trailing zeros dropped. */
 function _g(x) {
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
-  const [mantissa, exp] = Number(x).toExponential(5).split("e");
-  const exponent = Number(exp);
-  const trim = (text) => (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const sign = x < 0 ? "-" : "";
+  const [digits, scale] = _exact(x);
+  let exponent = digits.toString().length - 1 - scale;
+  let kept = _halfEven(digits, digits.toString().length - 6);
+  if (kept === 1000000n) [kept, exponent] = [100000n, exponent + 1];
+  const text = kept.toString();
+  const trim = (t) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
   if (exponent < -4 || exponent >= 6) {
     const e = Math.abs(exponent) < 10 ? `0${Math.abs(exponent)}` : String(Math.abs(exponent));
-    return `${trim(mantissa)}e${exponent < 0 ? "-" : "+"}${e}`;
+    return `${sign}${trim(`${text[0]}.${text.slice(1)}`)}e${exponent < 0 ? "-" : "+"}${e}`;
   }
-  return trim(Number(x).toFixed(5 - exponent));
+  if (exponent >= 5) return sign + text;
+  const point = exponent + 1;
+  const fixed = point > 0 ? `${text.slice(0, point)}.${text.slice(point)}` : `0.${"0".repeat(-point)}${text}`;
+  return sign + trim(fixed);
 }
 
 function _facingSteps(rule) {
@@ -291,9 +323,13 @@ function _facingOptions(rule, speed) {
   return [options, -1, 0, 0];
 }
 
-/** Python's ``round(x, 9)`` as a key's text. */
+/** Python's ``round(x, 9)`` (half to even) as a key's text. */
 function _rounded(x) {
-  return Number(x.toFixed(9)).toString();
+  if (!Number.isFinite(x)) return String(x);
+  const [digits, scale] = _exact(x);
+  const kept = _halfEven(digits, scale - 9).toString().padStart(10, "0");
+  const text = `${x < 0 ? "-" : ""}${kept.slice(0, -9)}.${kept.slice(-9)}`;
+  return String(Number(text)); // the decimal read as the nearest double, as Python's round does
 }
 
 /** A search state: [place as found, place key, heading, places straight, moves used]. */
