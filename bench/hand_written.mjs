@@ -148,6 +148,87 @@ function moveCost(m) {
   };
 }
 
+const HEX = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+
+/** A ``size`` x ``size`` hex map of the module's terrain features (axial ``[q, r]`` keys to
+ * one feature each, the same map every run): the board ``cheapestRoute`` is asked on. */
+function hexMap(m, size) {
+  const terrain = ["clear", "clear", "clear", "forest", "hills", "marsh", "town", "lake"];
+  const places = new Map();
+  for (let q = 0; q < size; q++) {
+    for (let r = 0; r < size; r++) {
+      const feature = terrain[(q * 7 + r * 13 + q * r) % terrain.length];
+      if (feature in m.FEATURES) places.set([q, r], [feature]);
+    }
+  }
+  return places;
+}
+
+/** ``cheapestRoute(places, mode, start, goal)``'s total: a plain Dijkstra on a hex map with a
+ * binary heap, board building included (each place's cost from ``mode -> feature -> cost``,
+ * IMPASSABLE left out), as bench/hand_written.py's ``cheapest_total`` does for Python. */
+function cheapestRoute(m) {
+  return function cheapestRoute(places, mode, start, goal) {
+    const cost = new Map();
+    for (const [[q, r], features] of places) {
+      let total = m.ENTRY_COST;
+      for (const f of features) {
+        const c = must(m.FEATURES[f], "feature").costs[mode];
+        total = c === m.IMPASSABLE || c === m.PROHIBITED || total === null ? null : total + c;
+      }
+      if (total !== null) cost.set(`${q},${r}`, total);
+    }
+    const key = ([q, r]) => `${q},${r}`;
+    const best = new Map([[key(start), 0]]);
+    const done = new Set();
+    const heap = [[0, start[0], start[1]]];
+    const push = (item) => {
+      heap.push(item);
+      for (let i = heap.length - 1; i > 0; ) {
+        const up = (i - 1) >> 1;
+        if (heap[up][0] <= heap[i][0]) break;
+        [heap[up], heap[i]] = [heap[i], heap[up]];
+        i = up;
+      }
+    };
+    const pop = () => {
+      const top = heap[0];
+      const last = heap.pop();
+      if (heap.length > 0) {
+        heap[0] = last;
+        for (let i = 0; ; ) {
+          const [a, b] = [2 * i + 1, 2 * i + 2];
+          let least = i;
+          if (a < heap.length && heap[a][0] < heap[least][0]) least = a;
+          if (b < heap.length && heap[b][0] < heap[least][0]) least = b;
+          if (least === i) break;
+          [heap[least], heap[i]] = [heap[i], heap[least]];
+          i = least;
+        }
+      }
+      return top;
+    };
+    const goalKey = key(goal);
+    while (heap.length > 0) {
+      const [total, q, r] = pop();
+      const here = `${q},${r}`;
+      if (done.has(here)) continue;
+      done.add(here);
+      if (here === goalKey) return total;
+      for (const [dq, dr] of HEX) {
+        const there = `${q + dq},${r + dr}`;
+        const step = cost.get(there);
+        if (step === undefined || done.has(there)) continue;
+        if (total + step < (best.get(there) ?? Infinity)) {
+          best.set(there, total + step);
+          push([total + step, q + dq, r + dr]);
+        }
+      }
+    }
+    return null;
+  };
+}
+
 export function handWritten(m) {
   return {
     modifier: modifier(m),
@@ -155,5 +236,7 @@ export function handWritten(m) {
     resultsRoll: resultsRoll(m),
     lineOfSight: lineOfSight(m),
     moveCost: moveCost(m),
+    cheapestRoute: cheapestRoute(m),
+    hexMap20: hexMap(m, 20),
   };
 }
