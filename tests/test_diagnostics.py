@@ -204,6 +204,23 @@ def test_dice_modifier_pushing_totals_past_the_last_row(compiler: Compiler) -> N
     assert found(compiler, fixed) == []
 
 
+@pytest.mark.parametrize(
+    ("wrong", "right", "message", "hint"),
+    [
+        ("units distance in,", "units distanse in,", "unknown unit role 'distanse'", "'distance'"),
+        ("version 1.0.0\n", "version 1.0.0\nstacking summ\n", "stacking policy 'summ'", "'sum'"),
+    ],
+)
+def test_a_name_lowering_does_not_know_is_e101_hinted_with_the_nearest(
+    compiler: Compiler, wrong: str, right: str, message: str, hint: str
+) -> None:
+    compiled = compile_snippet(compiler, HEADER.replace(wrong, right))
+    [diag] = [d for d in compiled.diagnostics if d.is_error]
+    assert diag.code == "E101"
+    assert message in diag.message
+    assert diag.hint == f"did you mean {hint}?"
+
+
 def test_unreadable_file(compiler: Compiler, tmp_path: Path) -> None:
     compiled = compiler.compile_file(tmp_path / "missing.terrain")
     assert [d.code for d in compiled.diagnostics] == ["E003"]

@@ -9,7 +9,7 @@ costs nothing; only totals the dice can actually reach are ever listed.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import TypeVar, assert_never
 
@@ -74,14 +74,29 @@ def bounds(row: ir.DiceRow | ir.ResultRow) -> tuple[float, float]:
 Row = TypeVar("Row", ir.DiceRow, ir.ResultRow)
 
 
-def overlaps(rows: Sequence[Row]) -> Iterator[tuple[Row, Row, float, float]]:
-    """Each two rows whose ranges share totals (the earlier first), with the lowest and the
-    highest total they share."""
+def overlaps(
+    rows: Sequence[Row],
+    said: Callable[[Row, Row, float, float], str],
+    here: Callable[[Row], str],
+    owner: object,
+    where: Positions,
+    out: list[Diagnostic],
+) -> None:
+    """E302 at the later of each two rows whose ranges share totals: ``said`` words it from
+    the two rows and the lowest and highest total they share, ``here`` names the earlier."""
     for first, later in combinations(rows, 2):
         low = max(bounds(first)[0], bounds(later)[0])
         high = min(bounds(first)[1], bounds(later)[1])
         if low <= high:
-            yield first, later, low, high
+            out.append(
+                error(
+                    "E302",
+                    said(first, later, low, high),
+                    where.of(later, owner),
+                    "each total belongs to one row",
+                    [Related(where.of(first, owner), f"{here(first)} is here")],
+                )
+            )
 
 
 def in_order(
@@ -112,16 +127,14 @@ def in_order(
 def _coverage(table: ir.DiceTable, where: Positions, out: list[Diagnostic]) -> None:
     rows = in_order(table.rows, lambda row: f"'{row.id}'", table, where, out)
     reach = semantics.reachable_totals(table.dice, (m.value for m in table.modifiers))
-    for first, later, low, high in overlaps(rows):
-        out.append(
-            error(
-                "E302",
-                f"{_overlap(low, high, reach)} in both '{first.id}' and '{later.id}'",
-                where.of(later, table),
-                "each total belongs to one row",
-                [Related(where.of(first, table), f"'{first.id}' is here")],
-            )
-        )
+    overlaps(
+        rows,
+        lambda a, b, low, high: f"{_overlap(low, high, reach)} in both '{a.id}' and '{b.id}'",
+        lambda row: f"'{row.id}'",
+        table,
+        where,
+        out,
+    )
     plain = semantics.plain_totals(table.dice)
     gaps = [t for t in plain if not any(semantics.covers(r, t) for r in rows)]
     name_pos = where.of(table)

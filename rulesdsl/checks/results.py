@@ -441,16 +441,14 @@ def _range(row: ir.ResultRow) -> str:
 
 def _coverage(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
     rows = dice.in_order(table.rows, _range, table, where, out)
-    for first, later, _, _ in dice.overlaps(rows):
-        out.append(
-            error(
-                "E302",
-                f"rows {_range(first)} and {_range(later)} of '{table.id}' share totals",
-                where.of(later, table),
-                "each total belongs to one row",
-                [Related(where.of(first, table), f"row {_range(first)} is here")],
-            )
-        )
+    dice.overlaps(
+        rows,
+        lambda a, b, _, __: f"rows {_range(a)} and {_range(b)} of '{table.id}' share totals",
+        lambda row: f"row {_range(row)}",
+        table,
+        where,
+        out,
+    )
     gaps: dict[int, list[str]] = {}
     pushed: dict[int, list[str]] = {}
     plain = semantics.plain_totals(table.dice)

@@ -4,8 +4,8 @@ A verb's module is imported only when that verb runs (its `register` then adds t
 sub-parser); the other verbs appear in `rulesdsl --help` from the one-line help in
 :data:`VERBS`, so a command pays only for the imports it uses. What the verbs share lives in
 :mod:`rulesdsl.commands.common`; no verb imports `rulesdsl.commands.cli`, which imports the
-verbs. To add a verb: write `rulesdsl/commands/<verb>.py` with a `register` function and list it in
-:data:`VERBS` (a test keeps each line here equal to the help its module registers).
+verbs. To add a verb: write `rulesdsl/commands/<verb>.py` with a `register` function that makes its
+parser with :func:`verb_parser`, and list it in :data:`VERBS` (its help line is taken from there).
 """
 
 from __future__ import annotations
@@ -38,6 +38,20 @@ VERBS: dict[str, str] = {
 
 MODULES: dict[str, str] = {"import": "csv_import"}
 """Verbs whose module is not named after them (`import` is a Python keyword)."""
+
+
+def verb_parser(
+    verbs: argparse._SubParsersAction[argparse.ArgumentParser],
+    verb: str,
+    run: Callable[[argparse.Namespace], int],
+    description: str,
+    epilog: str | None = None,
+) -> argparse.ArgumentParser:
+    """The sub-parser of one verb of :data:`VERBS`, with its help line from there and ``run``
+    as what the command calls."""
+    parser = verbs.add_parser(verb, help=VERBS[verb], description=description, epilog=epilog)
+    parser.set_defaults(run=run)
+    return parser
 
 
 def registrar(verb: str) -> Registrar:

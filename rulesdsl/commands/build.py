@@ -17,6 +17,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import format_option
 
 if TYPE_CHECKING:
@@ -36,10 +37,9 @@ DESCRIPTION = (
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser("build", help="compile rulesets into generated/", description=DESCRIPTION)
+    p = verb_parser(verbs, "build", run, description=DESCRIPTION)
     add_arguments(p)
     format_option(p, ci=True)
-    p.set_defaults(run=run)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rulesdsl.commands.common import language_code
+from rulesdsl.commands import verb_parser
+from rulesdsl.commands.common import PRINT_LANGUAGE, language_option, output_option
 from rulesdsl.printed.cards import (
     CARD_SIZES,
     DEFAULT_PAPER,
@@ -106,9 +107,10 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = subparsers.add_parser(
+    p = verb_parser(
+        subparsers,
         "cards",
-        help="print a deck of quick-reference cards (PDF)",
+        cmd_cards,
         description="Cut a ruleset's quick reference into cards, one topic per card; wide or "
         "long tables continue on further cards. Cards are imposed on A4 or "
         "Letter with crop marks, each sheet of fronts followed by its backs "
@@ -135,23 +137,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=None,
         help="only what concerns one unit type (a mode id, e.g. mech)",
     )
-    p.add_argument(
-        "--lang",
-        type=language_code,
-        default=None,
-        metavar="LANG",
-        help="card language: one the ruleset has labels in, or has a catalog of sheet words "
-        "(rulesdsl/i18n/LANG.po); default: the ruleset's first language",
-    )
+    language_option(p, "card " + PRINT_LANGUAGE)
     p.add_argument(
         "--format",
         choices=("pdf", "html"),
         default=None,
         help="pdf (default) or the HTML it is printed from",
     )
-    p.add_argument(
-        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
-    )
+    output_option(p)
     p.add_argument(
         "--bleed",
         type=float,
@@ -177,4 +170,3 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="text past a card's cut or in its safe zone is an error: exit 1, write nothing",
     )
-    p.set_defaults(run=cmd_cards)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import (
     EXIT_OK,
     EXIT_RULES,
@@ -24,9 +25,10 @@ if TYPE_CHECKING:
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "check",
-        help="check rulesets and report every problem",
+        run,
         description="Parse and check rulesets; print all diagnostics.",
     )
     p.add_argument(
@@ -43,7 +45,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_dir_option(p)
     format_option(p, ci=True)
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

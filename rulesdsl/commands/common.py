@@ -137,6 +137,25 @@ def format_option(parser: argparse.ArgumentParser, ci: bool = False) -> None:
     )
 
 
+def output_option(parser: argparse.ArgumentParser) -> None:
+    """``-o FILE``: where a document goes (by :func:`emit_document`)."""
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
+    )
+
+
+PRINT_LANGUAGE = (
+    "language: one the ruleset has labels in, or has a catalog of sheet words "
+    "(rulesdsl/i18n/LANG.po); default: the ruleset's first language"
+)
+"""The help of a printing verb's ``--lang``, after the word for what it prints."""
+
+
+def language_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--lang LANG``: a language code (see :func:`language_code`), None when not given."""
+    parser.add_argument("--lang", type=language_code, default=None, metavar="LANG", help=help)
+
+
 def emit_document(content: bytes, fmt: str, output: str | None) -> bool:
     """Write a sheet or deck to ``output`` (atomically, replacing, never following, a
     symbolic link there), or to stdout for None or ``-``; False after printing why it could

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from rulesdsl.builder.build import atomic_write
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.registry import DSL, YAML
@@ -16,9 +17,10 @@ SCHEMA_HINT = "authoring.schema.json"
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "convert",
-        help="convert a ruleset between .terrain and the YAML authoring format",
+        run,
         description="Convert FILE.terrain to YAML or FILE.yaml to the DSL (laid out by fmt). "
         "The file must parse; the output compiles to the same rules. Comments "
         "of a .terrain file are not carried over.",
@@ -35,7 +37,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="URL",
         help="add a `# yaml-language-server: $schema=URL` line to YAML output",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulesdsl.builder.build import atomic_write
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, ruleset_path
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import sort_key
@@ -22,9 +23,10 @@ if TYPE_CHECKING:
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "import",
-        help="read a spreadsheet chart (CSV, .xlsx, .ods) as a layer, or update one in place",
+        run,
         description="Read a chart saved by a spreadsheet (CSV with `,` `;` or tab, any "
         "encoding with --encoding, decimal commas; or .xlsx, .ods) and print it as a `layer` "
         "block, checked as the DSL is checked; or, with --into, update that layer (or with "
@@ -80,7 +82,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="with --into: print the change, write nothing",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import (
     EXIT_OK,
     EXIT_RULES,
@@ -36,9 +37,10 @@ DSL_SUFFIX = registry.DSL.suffixes[0]
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "diff",
-        help="list the changes between two rulesets, classified",
+        run,
         description="Compare two rulesets cell by cell (not line by line) and list each "
         "change in words, classified breaking, rules, additive or wording. "
         "OLD and NEW are paths, ruleset ids, or REV:path for a file at a git "
@@ -74,7 +76,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="LEVEL",
         help="exit 1 when a change at LEVEL or above exists: " + ", ".join(semantic.LEVELS),
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

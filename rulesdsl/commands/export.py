@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import (
     EXIT_OK,
     EXIT_RULES,
@@ -21,9 +22,10 @@ if TYPE_CHECKING:
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "export",
-        help="print a ruleset's IR as YAML or JSON, or a layer or table for a spreadsheet",
+        run,
         description="Compile a ruleset and print its IR.",
     )
     p.add_argument("ruleset", metavar="RULESET", help="a ruleset id or path")
@@ -53,7 +55,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="write to FILE (atomically) instead of standard output (`-`); needed for xlsx",
     )
     add_dir_option(p)
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

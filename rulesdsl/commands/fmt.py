@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from rulesdsl.builder.build import atomic_write
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import (
     EXIT_OK,
     EXIT_RULES,
@@ -22,9 +23,10 @@ from rulesdsl.interchange.fmt import format_text
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "fmt",
-        help="lay out rulesets the canonical way (aligned table columns)",
+        run,
         description="Re-indent blocks, align the `|` of table rows and the `->` of decision "
         "rows, and tidy blank lines. Only whitespace changes (--fix also adds the lines "
         "its fixes print); files with syntax "
@@ -54,7 +56,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "`precedence` line that keeps the answer earlier releases gave), printing each; with "
         "--check, only say what it would fix",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from rulesdsl.commands.common import add_dir_option, format_option, language_code
+from rulesdsl.commands import verb_parser
+from rulesdsl.commands.common import add_dir_option, format_option, language_option, output_option
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -132,9 +133,14 @@ def _shown(path: Path) -> str:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = subparsers.add_parser(
+    def usage(args: argparse.Namespace) -> int:
+        p.print_help(sys.stderr)
+        return 2
+
+    p = verb_parser(
+        subparsers,
         "i18n",
-        help="translate a ruleset's labels with gettext tools (extract, merge)",
+        usage,
         description="Translate a ruleset's labels and notes in the tools translators use: "
         "`extract` writes them as a gettext catalog (.pot, or .po for one language), "
         "`merge` writes a translated .po back into the ruleset as that language's labels. "
@@ -159,17 +165,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write the sheets' own words (headings, units, phrases) to translate into "
         "--lang, for the project's i18n/LANG.po, instead of a ruleset's labels",
     )
-    ex.add_argument(
-        "--lang",
-        type=language_code,
-        default=None,
-        metavar="LANG",
-        help="write a .po for LANG, with the labels the file has in it (default: a .pot "
+    language_option(
+        ex,
+        "write a .po for LANG, with the labels the file has in it (default: a .pot "
         "template with empty translations)",
     )
-    ex.add_argument(
-        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
-    )
+    output_option(ex)
     add_dir_option(ex)
     format_option(ex)
     ex.set_defaults(run=cmd_extract)
@@ -184,19 +185,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     me.add_argument("ruleset", metavar="RULESET", help="a ruleset id or .terrain path")
     me.add_argument("catalog", metavar="FILE.po", help="the translated catalog")
-    me.add_argument(
-        "--lang",
-        type=language_code,
-        default=None,
-        metavar="LANG",
-        help="the catalog's language (default: its Language header)",
-    )
+    language_option(me, "the catalog's language (default: its Language header)")
     add_dir_option(me)
     format_option(me)
     me.set_defaults(run=cmd_merge)
-
-    def usage(args: argparse.Namespace) -> int:
-        p.print_help(sys.stderr)
-        return 2
-
-    p.set_defaults(run=usage)

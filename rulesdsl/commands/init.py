@@ -18,6 +18,7 @@ from pathlib import Path
 
 from rulesdsl import editions, ir
 from rulesdsl.checks.reserved import is_reserved
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report
 from rulesdsl.commands.requirements import REQUIREMENTS, requirements_text
 from rulesdsl.frontends import registry
@@ -27,9 +28,10 @@ DEFAULT_ID = "my_rules"
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "init",
-        help="lay out a new project: a starter ruleset, README, .gitignore, CI",
+        run,
         description="Write a new rulesdsl project in DIR (made if missing): "
         "rulesets/ID.terrain, a starter ruleset that compiles, with comments; README.md; "
         ".gitignore; requirements-rules.txt, this install of rulesdsl (with the pdf extra) "
@@ -44,7 +46,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="ID",
         help="the starter ruleset's id and file name (default: from the folder's name)",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from rulesdsl.commands import verb_parser
+
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "lsp",
-        help="run the language server over stdio (for editors)",
+        run,
         description="Speak the Language Server Protocol on stdin/stdout: diagnostics, "
         "completion, hover, go to definition, references, rename, document "
         "symbols and formatting for .terrain and YAML rulesets. See "
@@ -19,7 +22,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="accepted for editors that pass it; stdio is the only transport",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,13 +7,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, report, ruleset_path
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "migrate",
-        help="move rulesets to the current edition of the language, listing changed answers",
+        run,
         description="Set each ruleset's `edition` line to the current edition (adding it "
         "after `version` where the file has none: such a file is read as the first edition). "
         "Each file is compiled both ways and asked the same questions; every answer that "
@@ -26,7 +28,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--check", action="store_true", help="change nothing; exit 1 if a file would change"
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from typing import assert_never
 
 from rulesdsl import ir, spelling, words
 from rulesdsl.checks.reserved import is_reserved
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, UsageError, report, rulesets_folder
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.registry import DSL
@@ -25,9 +26,10 @@ DSL_SUFFIX = DSL.suffixes[0]
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "new",
-        help="scaffold a house-rule variant of a ruleset",
+        run,
         description="Write rulesets/NAME.terrain, a variant that extends BASE and says only "
         "what it changes. It compiles as is; its comments show how to override, "
         "add and remove. An existing file is never overwritten.",
@@ -37,7 +39,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--dir", metavar="DIR", help="the rulesets folder (default: rulesets/ of this project)"
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

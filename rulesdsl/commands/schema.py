@@ -6,13 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import EXIT_OK
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "schema",
-        help="print a JSON Schema: the IR's (of `export` output) or YAML rulesets' (authoring)",
+        run,
         description="Print the JSON Schema that exported IR follows (`ir`, the default) or the "
         "one YAML rulesets follow (`authoring`: save it and point your editor's YAML "
         "support at it, e.g. a `# yaml-language-server: $schema=authoring.schema.json` line).",
@@ -24,7 +26,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default="ir",
         help="ir: exported IR (default); authoring: YAML rulesets",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

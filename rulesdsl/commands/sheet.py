@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import cast
 
-from rulesdsl.commands.common import language_code
+from rulesdsl.commands import verb_parser
+from rulesdsl.commands.common import PRINT_LANGUAGE, add_dir_option, language_option, output_option
 from rulesdsl.printed.pdf import PdfUnavailable
 from rulesdsl.printed.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, render_sheet
 
@@ -46,9 +47,10 @@ def _format_from_name(name: str | None) -> str | None:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = subparsers.add_parser(
+    p = verb_parser(
+        subparsers,
         "sheet",
-        help="print a quick-reference sheet (HTML, PDF or Markdown)",
+        cmd_sheet,
         description="Render a ruleset's quick-reference sheet. Labels are in the chosen "
         "language where the ruleset has them, else in its first language.",
     )
@@ -60,32 +62,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="output format (default: from -o's extension, else html); pdf needs "
         "WeasyPrint: pip install 'rulesdsl[pdf]'",
     )
-    p.add_argument(
-        "--lang",
-        type=language_code,
-        default=None,
-        metavar="LANG",
-        help="sheet language: one the ruleset has labels in, or has a catalog of sheet words "
-        "(rulesdsl/i18n/LANG.po); default: the ruleset's first language",
-    )
+    language_option(p, "sheet " + PRINT_LANGUAGE)
     p.add_argument(
         "--paper",
         choices=tuple(PAPERS),
         default=DEFAULT_PAPER,
         help=f"paper size (default: {DEFAULT_PAPER}); for cards use `rulesdsl cards`",
     )
-    p.add_argument(
-        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
-    )
-    p.add_argument(
-        "--dir",
-        metavar="DIR",
-        default=None,
-        help="the rulesets folder to find ruleset ids in (default: rulesets/ of this project)",
-    )
+    output_option(p)
+    add_dir_option(p)
     p.add_argument(
         "--strict",
         action="store_true",
         help="text past the printable area is an error: exit 1, write nothing",
     )
-    p.set_defaults(run=cmd_sheet)

@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from rulesdsl.commands import verb_parser
+
 
 def port(text: str) -> int:
     """A TCP port for --port: 0 (any free one) to 65535."""
@@ -20,9 +22,10 @@ def port(text: str) -> int:
 
 
 def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = verbs.add_parser(
+    p = verb_parser(
+        verbs,
         "watch",
-        help="recompile on save and serve a live preview of the sheets",
+        run,
         description="Watch the rulesets folder: on every save recompile what changed (and the "
         "variants that extend it), print the diagnostics, and refresh the preview "
         "at http://127.0.0.1:PORT/, which reloads itself. With --out, also run "
@@ -46,7 +49,6 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="with --out: text a PDF loses past a cut or in the safe zone is an error, "
         "and that build writes nothing",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import assert_never
 
@@ -649,28 +649,35 @@ def semantic_tokens(ls: RulesServer, params: t.SemanticTokensParams) -> t.Semant
 def make_server() -> RulesServer:
     """A server with every feature registered (one per `rulesdsl lsp` process)."""
     server = RulesServer()
-    server.feature(t.TEXT_DOCUMENT_DID_OPEN)(did_open)
-    server.feature(t.TEXT_DOCUMENT_DID_CHANGE)(did_change)
-    server.feature(t.TEXT_DOCUMENT_DID_SAVE)(did_save)
-    server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)(did_change_watched_files)
-    server.feature(t.TEXT_DOCUMENT_DID_CLOSE)(did_close)
-    server.feature(
-        t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=[" ", "[", ",", "|"])
-    )(completion)
-    server.feature(t.TEXT_DOCUMENT_HOVER)(hover)
-    server.feature(t.TEXT_DOCUMENT_DEFINITION)(definition)
-    server.feature(t.TEXT_DOCUMENT_REFERENCES)(references)
-    server.feature(t.TEXT_DOCUMENT_RENAME, t.RenameOptions(prepare_provider=True))(rename)
-    server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)(prepare_rename)
-    server.feature(t.TEXT_DOCUMENT_FOLDING_RANGE)(folding_ranges)
-    server.feature(t.WORKSPACE_SYMBOL)(workspace_symbols)
-    server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbols)
-    server.feature(t.TEXT_DOCUMENT_FORMATTING)(formatting)
-    server.feature(
-        t.TEXT_DOCUMENT_CODE_ACTION,
-        t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]),
-    )(code_actions)
-    server.feature(t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)(semantic_tokens)
+    features: tuple[tuple[str, object, Callable[..., object]], ...] = (
+        (t.TEXT_DOCUMENT_DID_OPEN, None, did_open),
+        (t.TEXT_DOCUMENT_DID_CHANGE, None, did_change),
+        (t.TEXT_DOCUMENT_DID_SAVE, None, did_save),
+        (t.WORKSPACE_DID_CHANGE_WATCHED_FILES, None, did_change_watched_files),
+        (t.TEXT_DOCUMENT_DID_CLOSE, None, did_close),
+        (
+            t.TEXT_DOCUMENT_COMPLETION,
+            t.CompletionOptions(trigger_characters=[" ", "[", ",", "|"]),
+            completion,
+        ),
+        (t.TEXT_DOCUMENT_HOVER, None, hover),
+        (t.TEXT_DOCUMENT_DEFINITION, None, definition),
+        (t.TEXT_DOCUMENT_REFERENCES, None, references),
+        (t.TEXT_DOCUMENT_RENAME, t.RenameOptions(prepare_provider=True), rename),
+        (t.TEXT_DOCUMENT_PREPARE_RENAME, None, prepare_rename),
+        (t.TEXT_DOCUMENT_FOLDING_RANGE, None, folding_ranges),
+        (t.WORKSPACE_SYMBOL, None, workspace_symbols),
+        (t.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, document_symbols),
+        (t.TEXT_DOCUMENT_FORMATTING, None, formatting),
+        (
+            t.TEXT_DOCUMENT_CODE_ACTION,
+            t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]),
+            code_actions,
+        ),
+        (t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND, semantic_tokens),
+    )
+    for method, options, handler in features:
+        server.feature(method, options)(handler)
     return server
 
 

@@ -157,6 +157,11 @@ def _keep_block_text(node: Node | None, text: str) -> None:
             item.start_mark = yaml.Mark(m.name, m.index, m.line, m.column, text, m.index)
 
 
+def _invalid(problem: str, path: str, line: int, col: int, hint: str) -> list[Diagnostic]:
+    """E001 at one character: text that is not YAML, or YAML that PyYAML cannot compose."""
+    return [error("E001", f"invalid YAML: {problem}", s.Pos(path, line, col, line, col + 1), hint)]
+
+
 def parse_yaml(
     text: str, path: str, fragments: FragmentParser | None = None
 ) -> tuple[s.SourceFile | None, list[Diagnostic]]:
@@ -167,35 +172,28 @@ def parse_yaml(
         at = min(max(exc.position, 0), len(text))
         line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
         char = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
-        return None, [
-            error(
-                "E001",
-                f"invalid YAML: character {char!r}: {exc.reason}",
-                s.Pos(path, line, col, line, col + 1),
-                "remove it; YAML text holds no control characters (a label is plain text)",
-            )
-        ]
+        return None, _invalid(
+            f"character {char!r}: {exc.reason}",
+            path,
+            line,
+            col,
+            "remove it; YAML text holds no control characters (a label is plain text)",
+        )
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         problem = getattr(exc, "problem", None) or str(exc)
-        return None, [
-            error(
-                "E001",
-                f"invalid YAML: {problem}",
-                s.Pos(path, line, col, line, col + 1),
-                "YAML wants `key: value` lines, indented by spaces",
-            )
-        ]
+        return None, _invalid(
+            problem, path, line, col, "YAML wants `key: value` lines, indented by spaces"
+        )
     except RecursionError:  # PyYAML composes nested collections by recursion
-        return None, [
-            error(
-                "E001",
-                "invalid YAML: collections nested too deeply",
-                s.Pos(path, 1, 1, 1, 2),
-                "a ruleset nests a few levels deep; look for runs of [ or {",
-            )
-        ]
+        return None, _invalid(
+            "collections nested too deeply",
+            path,
+            1,
+            1,
+            "a ruleset nests a few levels deep; look for runs of [ or {",
+        )
     if node is None:
         node = MappingNode("tag:yaml.org,2002:map", [])
     problems = (

@@ -102,6 +102,10 @@ class Context:
         if self.cap.admits(code, pos):
             self.diags.append(error(code, message, pos, hint))
 
+    def unknown(self, message: str, name: s.Name, known: Iterable[str]) -> None:
+        """E101 at ``name``, a name not among ``known``: the hint is the nearest of them."""
+        self.err("E101", message, name.pos, did_you_mean(name.text, known))
+
     def warn(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
         if self.cap.admits(code, pos):
             self.diags.append(warning(code, message, pos, hint))

@@ -48,6 +48,7 @@ class DecisionLowering:
     def __init__(self, host: Context, decl: s.DecisionDecl) -> None:
         self.decl = decl
         self.err = host.err
+        self.unknown = host.unknown
         self.symbols = host.symbols
         self.tables = host.tables
         self.info = host.info
@@ -280,7 +281,7 @@ class DecisionLowering:
 
     def _unknown_input(self, name: s.Name, params: dict[str, str]) -> None:
         """E101: ``name`` is no input of the decision."""
-        self.err("E101", f"unknown input '{name.text}'", name.pos, did_you_mean(name.text, params))
+        self.unknown(f"unknown input '{name.text}'", name, params)
 
     @staticmethod
     def _is_flag(node: s.OperandNode, params: dict[str, str]) -> bool:
@@ -377,11 +378,10 @@ class DecisionLowering:
         """``table.<column>[key]``: the column's cell in each row."""
         index = next((i for i, c in enumerate(table.columns) if c.id == column.text), None)
         if index is None:
-            self.err(
-                "E101",
+            self.unknown(
                 f"unknown column '{column.text}' of table '{table.id}'",
-                column.pos,
-                did_you_mean(column.text, [c.id for c in table.columns]),
+                column,
+                [c.id for c in table.columns],
             )
             return None
         return [
@@ -401,11 +401,10 @@ class DecisionLowering:
             return None
         row = next((r for r in table.rows if r.key == node.row.text), None)
         if row is None:
-            self.err(
-                "E101",
+            self.unknown(
                 f"unknown row '{node.row.text}' of table '{table.id}'",
-                node.row.pos,
-                did_you_mean(node.row.text, [r.key for r in table.rows]),
+                node.row,
+                [r.key for r in table.rows],
             )
             return None
         return [

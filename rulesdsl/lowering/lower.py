@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from rulesdsl import editions, ir
-from rulesdsl.diagnostics import Diagnostic, did_you_mean
+from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import effects as effects_lowering
 from rulesdsl.lowering import examples as example_lowering
@@ -262,21 +262,13 @@ class _Lowerer(TableLowering):
         for units in self.of(s.UnitsDecl):
             for role, unit in units.bindings:
                 if role.text not in ROLES:
-                    self.err(
-                        "E101",
-                        f"unknown unit role '{role.text}'",
-                        role.pos,
-                        did_you_mean(role.text, ROLES),
-                    )
+                    self.unknown(f"unknown unit role '{role.text}'", role, ROLES)
                 elif self.unit(unit, role_dimension(role.text, unit.text)):
                     h.units[role.text] = unit.text
         for stacking in self.of(s.StackingDecl):
             if stacking.policy.text != "sum":
-                self.err(
-                    "E101",
-                    f"unknown stacking policy '{stacking.policy.text}'",
-                    stacking.policy.pos,
-                    did_you_mean(stacking.policy.text, ["sum"]),
+                self.unknown(
+                    f"unknown stacking policy '{stacking.policy.text}'", stacking.policy, ["sum"]
                 )
             if stacking.entry is not None:
                 number = self.number(stacking.entry, role_dimension("cost", h.units.get("cost")))

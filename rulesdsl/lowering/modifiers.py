@@ -98,11 +98,10 @@ class ModifierLowering(Context):
                 if entry.key.text in keys1 or entry.key.text in keys2:
                     exceptions[entry.key.text] = value
                 else:
-                    self.err(
-                        "E101",
+                    self.unknown(
                         f"unknown value of context '{first}' or '{second}' '{entry.key.text}'",
-                        entry.key.pos,
-                        did_you_mean(entry.key.text, (*keys1, *keys2)),
+                        entry.key,
+                        (*keys1, *keys2),
                     )
             else:
                 a, b = entry.key, entry.key2
@@ -115,11 +114,10 @@ class ModifierLowering(Context):
                 bad = next((n for n, ks in ((a, keys1), (b, keys2)) if n.text not in ks), None)
                 if bad is not None:
                     ctx = first if bad is a else second
-                    self.err(
-                        "E101",
+                    self.unknown(
                         f"unknown value of context '{ctx}' '{bad.text}'",
-                        bad.pos,
-                        did_you_mean(bad.text, keys1 if bad is a else keys2),
+                        bad,
+                        keys1 if bad is a else keys2,
                     )
                 else:
                     pairs.append(ir.PairValue(a.text, b.text, value))

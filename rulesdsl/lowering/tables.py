@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import assert_never
 
 from rulesdsl import ir, words
-from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.costs import CostLowering
@@ -201,11 +200,8 @@ class TableLowering(CostLowering):
             tables: list[ir.DiceTable | ir.ResultsTable] = [*dice_tables, *results_tables]
             mods = {m.id for t in tables if t.id == table.name for m in t.modifiers}
             if named.text not in mods:
-                self.err(
-                    "E101",
-                    f"'{named.text}' is not a modifier of '{decl.table.text}'",
-                    named.pos,
-                    did_you_mean(named.text, mods),
+                self.unknown(
+                    f"'{named.text}' is not a modifier of '{decl.table.text}'", named, mods
                 )
             if modifier is None:
                 modifier = named.text

@@ -25,9 +25,8 @@ rebase check is :mod:`rulesdsl.versions.rebase`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, TypeVar, assert_never
+from typing import Literal, assert_never
 
 from rulesdsl import ir, spelling, words
 from rulesdsl.spelling import number
@@ -41,13 +40,12 @@ from rulesdsl.versions import (
     diff_sight,
     diff_tables,
 )
+from rulesdsl.versions.diff_sight import matched, named
 
 Level = Literal["breaking", "rules", "additive", "wording"]
 LEVELS: tuple[Level, ...] = ("breaking", "rules", "additive", "wording")
 """Highest first."""
 Action = Literal["added", "removed", "changed"]
-
-_T = TypeVar("_T")
 
 
 def rank(level: Level) -> int:
@@ -136,18 +134,6 @@ def diff(old: ir.Ruleset, new: ir.Ruleset) -> Diff:
     return Diff(old.id, old.version, new.id, new.version, tuple(ordered))
 
 
-def _match(
-    old: Iterable[_T], new: Iterable[_T], key: Callable[[_T], str]
-) -> tuple[list[_T], list[_T], list[tuple[_T, _T]]]:
-    """(removed, added, kept pairs), in the order of ``old`` for removals, ``new`` otherwise."""
-    old_by = {key(x): x for x in old}
-    new_by = {key(x): x for x in new}
-    removed = [x for k, x in old_by.items() if k not in new_by]
-    added = [x for k, x in new_by.items() if k not in old_by]
-    kept = [(old_by[k], x) for k, x in new_by.items() if k in old_by]
-    return removed, added, kept
-
-
 class _Differ:
     def __init__(self, old: ir.Ruleset, new: ir.Ruleset) -> None:
         self.old = old
@@ -187,7 +173,7 @@ class _Differ:
 
     def run(self) -> None:
         self._header()
-        self._named("mode", self.old.modes, self.new.modes, lambda m: m.id)
+        named(self, "mode", self.old.modes, self.new.modes, lambda m: m.id)
         self._groups()
         self._contexts()
         self._layers()
@@ -210,7 +196,8 @@ class _Differ:
         diff_maps.maps(self)
         diff_facing.facings(self)
         diff_examples.changed_examples(self)
-        self._named(
+        diff_sight.named(
+            self,
             "book",
             self.old.books,
             self.new.books,
@@ -220,42 +207,6 @@ class _Differ:
         )
 
     # -- helpers ----------------------------------------------------------------------------
-
-    def _named(
-        self,
-        what: str,
-        old: Sequence[_T],
-        new: Sequence[_T],
-        key: Callable[[_T], str],
-        *,
-        removed_level: Level = "breaking",
-        added_level: Level = "additive",
-        prefix: str | None = None,
-    ) -> list[tuple[_T, _T]]:
-        """Report removed and added items; return the pairs present in both."""
-        removed, added, kept = _match(old, new, key)
-
-        def at(k: str) -> str:
-            return f"{prefix}.{k}" if prefix else k
-
-        for item in removed:
-            info: ir.Info = getattr(item, "info", ir.Info())
-            self.add(
-                removed_level,
-                "removed",
-                at(key(item)),
-                f"{what} removed: {self.old_label(info, key(item))}",
-            )
-        for item in added:
-            info = getattr(item, "info", ir.Info())
-            self.add(
-                added_level, "added", at(key(item)), f"{what} added: {self.label(info, key(item))}"
-            )
-        for a, b in kept:
-            self._info(
-                at(key(b)), getattr(a, "info", ir.Info()), getattr(b, "info", ir.Info()), key(b)
-            )
-        return kept
 
     def _info(self, path: str, old: ir.Info, new: ir.Info, fallback: str) -> None:
         name = self.label(new, fallback)
@@ -374,7 +325,9 @@ class _Differ:
     # -- modes, groups, contexts ------------------------------------------------------------
 
     def _groups(self) -> None:
-        for a, b in self._named("group", self.old.groups, self.new.groups, lambda g: g.id):
+        for a, b in diff_sight.named(
+            self, "group", self.old.groups, self.new.groups, lambda g: g.id
+        ):
             kept = set(self.common_keys)
             if [m for m in a.members if m in kept] != [m for m in b.members if m in kept]:
                 self.add(
@@ -391,15 +344,23 @@ class _Differ:
         def declared(contexts: tuple[ir.Context, ...]) -> list[ir.Context]:
             return [c for c in contexts if not c.of_modes]  # the modes are diffed as modes
 
-        for a, b in self._named(
-            "context", declared(self.old.contexts), declared(self.new.contexts), lambda c: c.id
+        for a, b in diff_sight.named(
+            self,
+            "context",
+            declared(self.old.contexts),
+            declared(self.new.contexts),
+            lambda c: c.id,
         ):
-            self._named(f"{self.label(b.info, b.id)} value", a.values, b.values, lambda v: v.id)
+            diff_sight.named(
+                self, f"{self.label(b.info, b.id)} value", a.values, b.values, lambda v: v.id
+            )
 
     # -- layers and features ----------------------------------------------------------------
 
     def _layers(self) -> None:
-        for a, b in self._named("layer", self.old.layers, self.new.layers, lambda layer: layer.id):
+        for a, b in diff_sight.named(
+            self, "layer", self.old.layers, self.new.layers, lambda layer: layer.id
+        ):
             name = self.label(b.info, b.id)
             if a.scope != b.scope:
                 self.add(
@@ -430,7 +391,7 @@ class _Differ:
 
     def _features(self) -> None:
         new_layers = {layer.id: layer for layer in self.new.layers}
-        removed, added, kept = _match(self.old.features, self.new.features, lambda f: f.id)
+        removed, added, kept = matched(self.old.features, self.new.features, lambda f: f.id)
         for f in removed:
             self.add(
                 "breaking", "removed", f.id, f"terrain removed: {self.old_label(f.info, f.id)}"
@@ -512,7 +473,9 @@ class _Differ:
         context_labels.update({m.id: self.label(m.info, m.id) for m in self.new.modes})
         context_labels.update({g.id: self.label(g.info, g.id) for g in self.new.groups})
         item_labels = {f.id: self.label(f.info, f.id) for f in self.new.features}
-        for a, b in self._named("modifier", self.old.modifiers, self.new.modifiers, lambda m: m.id):
+        for a, b in diff_sight.named(
+            self, "modifier", self.old.modifiers, self.new.modifiers, lambda m: m.id
+        ):
             name = self.label(b.info, b.id)
             if a.context != b.context:
                 self.add(
@@ -523,7 +486,7 @@ class _Differ:
                     a.context,
                     b.context,
                 )
-            kept = self._named(f"{name} factor", a.factors, b.factors, lambda f: f.id)
+            kept = named(self, f"{name} factor", a.factors, b.factors, lambda f: f.id)
             item_labels.update({f.id: self.label(f.info, f.id) for _, f in kept})
             factors = {f.id for f in b.factors}
             old_factors = {f.id for f in a.factors}
@@ -565,7 +528,7 @@ class _Differ:
                             value,
                             None,
                         )
-            removed, added, both = _match(
+            removed, added, both = matched(
                 a.combinations, b.combinations, lambda c: "+".join(c.members)
             )
             for c in removed:
@@ -607,7 +570,9 @@ class _Differ:
     # -- steps and decisions ----------------------------------------------------------------
 
     def _steps(self) -> None:
-        for a, b in self._named("step", self.old.steps, self.new.steps, lambda st: st.id):
+        for a, b in diff_sight.named(
+            self, "step", self.old.steps, self.new.steps, lambda st: st.id
+        ):
             name = self.label(b.info, b.id)
             if a.param != b.param:
                 self.add(
@@ -624,7 +589,9 @@ class _Differ:
                 self.add("rules", "changed", b.id, f"{name}: {before} -> {after}", before, after)
 
     def _triggers(self) -> None:
-        for a, b in self._named("trigger", self.old.triggers, self.new.triggers, lambda t: t.id):
+        for a, b in diff_sight.named(
+            self, "trigger", self.old.triggers, self.new.triggers, lambda t: t.id
+        ):
             before, after = _fmt_trigger(a), _fmt_trigger(b)
             if before != after:
                 self.add(
@@ -639,7 +606,9 @@ class _Differ:
     # -- parameters, exclusions, grids ------------------------------------------------------
 
     def _params(self) -> None:
-        for a, b in self._named("parameter", self.old.params, self.new.params, lambda p: p.id):
+        for a, b in diff_sight.named(
+            self, "parameter", self.old.params, self.new.params, lambda p: p.id
+        ):
             name = self.label(b.info, b.id)
             if a.unit != b.unit:
                 self.add(
@@ -648,7 +617,9 @@ class _Differ:
             self._value(b.id, name, a.value, b.value, f" {b.unit}")
 
     def _exclusions(self) -> None:
-        removed, added, kept = _match(self.old.exclusions, self.new.exclusions, lambda e: e.subject)
+        removed, added, kept = matched(
+            self.old.exclusions, self.new.exclusions, lambda e: e.subject
+        )
         for e in removed:
             self.add(
                 "rules",

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl.examples import statements as examples_stated
-from rulesdsl.versions.diff_sight import Differ
+from rulesdsl.versions.diff_sight import Differ, named
 
 
 def changed_examples(d: Differ) -> None:
-    kept = d._named(
+    kept = named(
+        d,
         "worked example",
         d.old.examples,
         d.new.examples,

@@ -14,6 +14,7 @@ from typing import Protocol, TypeVar
 from rulesdsl import spelling
 from rulesdsl.semantics import routes as semantics_routes
 from rulesdsl.versions.diff_sight import Differ as _Parts
+from rulesdsl.versions.diff_sight import named
 
 _T = TypeVar("_T")
 
@@ -76,7 +77,7 @@ def maps(d: Differ) -> None:
 
 
 def grids(d: Differ) -> None:
-    for a, b in d._named("grid", d.old.grids, d.new.grids, lambda g: g.id):
+    for a, b in named(d, "grid", d.old.grids, d.new.grids, lambda g: g.id):
         name = d.label(b.info, b.id)
         if a.size != b.size:
             before = " = ".join(spelling.value(n) for n in a.size)

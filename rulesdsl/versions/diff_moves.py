@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rulesdsl import ir, spelling
-from rulesdsl.versions.diff_sight import Differ, Level
+from rulesdsl.versions.diff_sight import Differ, Level, named
 
 
 def _amount(kind: ir.MoveKind) -> str:
@@ -72,7 +72,7 @@ def _number(value: ir.Value | float | None) -> bool:
 
 
 def moves(d: Differ) -> None:
-    for a, b in d._named("kind of move", d.old.moves, d.new.moves, lambda k: k.id):
+    for a, b in named(d, "kind of move", d.old.moves, d.new.moves, lambda k: k.id):
         name = d.label(b.info, b.id)
         if (a.factor, a.amount) != (b.factor, b.amount):
             before, after = _amount(a), _amount(b)
@@ -110,7 +110,7 @@ def _values(rule: ir.RollRule) -> dict[str, dict[str, float]]:
 
 
 def rolls(d: Differ) -> None:
-    for a, b in d._named("roll", d.old.rolls, d.new.rolls, lambda r: r.id):
+    for a, b in named(d, "roll", d.old.rolls, d.new.rolls, lambda r: r.id):
         name = d.label(b.info, b.id)
         if _how(a) != _how(b):
             d.add("breaking", "changed", b.id, f"{name}: {_how(a)} -> {_how(b)}", _how(a), _how(b))

@@ -9,7 +9,7 @@ roll, the dice. A new outcome, column or rule is additive; a changed modifier is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar, assert_never
 
 from rulesdsl import ir, spelling
@@ -21,19 +21,54 @@ Level = diff_effects.Level
 
 class Differ(diff_effects.Differ, Protocol):
     """What this module uses of :class:`rulesdsl.versions.diff._Differ`: what the diff of
-    effects does, and its diff of named items."""
+    effects does, and its diff of an item's labels and notes (for :func:`named`)."""
 
-    def _named(
-        self,
-        what: str,
-        old: Sequence[_T],
-        new: Sequence[_T],
-        key: Callable[[_T], str],
-        *,
-        removed_level: Level = "breaking",
-        added_level: Level = "additive",
-        prefix: str | None = None,
-    ) -> list[tuple[_T, _T]]: ...
+    def _info(self, path: str, old: ir.Info, new: ir.Info, fallback: str) -> None: ...
+
+
+def matched(
+    old: Iterable[_T], new: Iterable[_T], key: Callable[[_T], str]
+) -> tuple[list[_T], list[_T], list[tuple[_T, _T]]]:
+    """(removed, added, kept pairs), in the order of ``old`` for removals, ``new`` otherwise."""
+    old_by = {key(x): x for x in old}
+    new_by = {key(x): x for x in new}
+    removed = [x for k, x in old_by.items() if k not in new_by]
+    added = [x for k, x in new_by.items() if k not in old_by]
+    kept = [(old_by[k], x) for k, x in new_by.items() if k in old_by]
+    return removed, added, kept
+
+
+def named(
+    d: Differ,
+    what: str,
+    old: Sequence[_T],
+    new: Sequence[_T],
+    key: Callable[[_T], str],
+    *,
+    removed_level: Level = "breaking",
+    added_level: Level = "additive",
+    prefix: str | None = None,
+) -> list[tuple[_T, _T]]:
+    """Report removed and added items; return the pairs present in both."""
+    removed, added, kept = matched(old, new, key)
+
+    def at(k: str) -> str:
+        return f"{prefix}.{k}" if prefix else k
+
+    for item in removed:
+        info: ir.Info = getattr(item, "info", ir.Info())
+        d.add(
+            removed_level,
+            "removed",
+            at(key(item)),
+            f"{what} removed: {d.label(info, key(item), d.old)}",
+        )
+    for item in added:
+        info = getattr(item, "info", ir.Info())
+        d.add(added_level, "added", at(key(item)), f"{what} added: {d.label(info, key(item))}")
+    for a, b in kept:
+        d._info(at(key(b)), getattr(a, "info", ir.Info()), getattr(b, "info", ir.Info()), key(b))
+    return kept
 
 
 def _num(value: float | None) -> str:
@@ -45,7 +80,7 @@ def _cell(value: ir.Value | None) -> str:
 
 
 def sights(d: Differ) -> None:
-    for a, b in d._named("sight rule", d.old.sights, d.new.sights, lambda r: r.id):
+    for a, b in named(d, "sight rule", d.old.sights, d.new.sights, lambda r: r.id):
         name = d.label(b.info, b.id)
         if (a.blocks_when, a.blocks_at) != (b.blocks_when, b.blocks_at):
             before, after = _num(a.blocks_at), _num(b.blocks_at)
@@ -183,7 +218,7 @@ def naturals(
 
 
 def results(d: Differ) -> None:
-    pairs = d._named("results table", d.old.results_tables, d.new.results_tables, lambda t: t.id)
+    pairs = named(d, "results table", d.old.results_tables, d.new.results_tables, lambda t: t.id)
     for a, b in pairs:
         name = d.label(b.info, b.id)
         if a.dice != b.dice or a.by != b.by:
@@ -200,8 +235,8 @@ def results(d: Differ) -> None:
                 before,
                 after,
             )
-        for c_old, c_new in d._named(
-            f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id
+        for c_old, c_new in named(
+            d, f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id
         ):
             if _bound(c_old) != _bound(c_new):
                 d.add(
@@ -213,8 +248,8 @@ def results(d: Differ) -> None:
                     _bound(c_old),
                     _bound(c_new),
                 )
-        for o_old, o_new in d._named(
-            f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
+        for o_old, o_new in named(
+            d, f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
         ):
             for effect in dict.fromkeys([*o_old.effects, *o_new.effects]):  # issue 25
                 if effect in diff_effects.fed(d):
@@ -232,8 +267,8 @@ def results(d: Differ) -> None:
                     )
         naturals(d, "breaking", name, b.id, a.naturals, b.naturals)
         _rows(d, name, a, b)
-        for m_old, m_new in d._named(
-            f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id, prefix=b.id
+        for m_old, m_new in named(
+            d, f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id, prefix=b.id
         ):
             if m_old.shift != m_new.shift:  # a column shift (issue 25)
                 d.add(

@@ -13,7 +13,7 @@ from typing import Protocol
 from rulesdsl import ir, spelling
 from rulesdsl.versions import diff_effects, diff_inputs
 from rulesdsl.versions.diff_sight import Differ as _Parts
-from rulesdsl.versions.diff_sight import naturals
+from rulesdsl.versions.diff_sight import named, naturals
 
 
 class Differ(_Parts, Protocol):
@@ -26,8 +26,8 @@ class Differ(_Parts, Protocol):
 
 
 def decisions(differ: Differ) -> None:
-    for a, b in differ._named(
-        "decision", differ.old.decisions, differ.new.decisions, lambda d: d.id
+    for a, b in named(
+        differ, "decision", differ.old.decisions, differ.new.decisions, lambda d: d.id
     ):
         name = differ.label(b.info, b.id)
         diff_inputs.inputs(differ, a, b, name)
@@ -40,8 +40,8 @@ def decisions(differ: Differ) -> None:
                 a.result,
                 b.result,
             )
-        outcomes = differ._named(
-            f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
+        outcomes = named(
+            differ, f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
         )
         for o_old, o_new in outcomes:
             differ._value(
@@ -169,10 +169,10 @@ def _rows_by_place(
 
 
 def tables(differ: Differ) -> None:
-    for a, b in differ._named("table", differ.old.tables, differ.new.tables, lambda t: t.id):
+    for a, b in named(differ, "table", differ.old.tables, differ.new.tables, lambda t: t.id):
         name = differ.label(b.info, b.id)
-        differ._named(f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id)
-        rows = differ._named(f"{name} row", a.rows, b.rows, lambda r: r.key, prefix=b.id)
+        named(differ, f"{name} column", a.columns, b.columns, lambda c: c.id, prefix=b.id)
+        rows = named(differ, f"{name} row", a.rows, b.rows, lambda r: r.key, prefix=b.id)
         for r_old, r_new in rows:
             row_name = differ.label(r_new.info, r_new.key)
             if not b.columns:
@@ -203,13 +203,13 @@ def tables(differ: Differ) -> None:
 
 
 def dice(differ: Differ) -> None:
-    for a, b in differ._named(
-        "dice table", differ.old.dice_tables, differ.new.dice_tables, lambda t: t.id
+    for a, b in named(
+        differ, "dice table", differ.old.dice_tables, differ.new.dice_tables, lambda t: t.id
     ):
         name = differ.label(b.info, b.id)
         if a.dice != b.dice:
             differ._value(b.id, f"{name}, dice", a.dice, b.dice)
-        mods = differ._named(f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id)
+        mods = named(differ, f"{name} modifier", a.modifiers, b.modifiers, lambda m: m.id)
         for m_old, m_new in mods:
             if m_old.value != m_new.value:
                 differ.add(
@@ -223,7 +223,7 @@ def dice(differ: Differ) -> None:
                     f"{m_new.value:+d}",
                 )
         naturals(differ, "rules", name, b.id, a.naturals, b.naturals)
-        rows = differ._named(f"{name} row", a.rows, b.rows, lambda r: r.id, prefix=b.id)
+        rows = named(differ, f"{name} row", a.rows, b.rows, lambda r: r.id, prefix=b.id)
         for r_old, r_new in rows:
             row_name = differ.label(r_new.info, r_new.id)
             path = f"{b.id}.{r_new.id}"
