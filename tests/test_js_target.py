@@ -349,10 +349,92 @@ def test_differential_test_sees_a_broken_sight_or_results_target(
 # ---- the target, the declarations, the docs -----------------------------------------------------
 
 
-def test_js_target_is_registered_and_off_by_default() -> None:
-    assert [t.name for t in targets.chosen()] == ["python"]
+def test_js_target_is_registered_and_on_by_default() -> None:
+    assert [t.name for t in targets.chosen()] == ["python", "js"]
     assert [t.name for t in targets.chosen(["js"])] == ["js"]
+    assert [t.name for t in targets.chosen(["python"])] == ["python"]
     assert targets.JS in targets.TARGETS and targets.JS.folder == "js"
+
+
+_RARE = (
+    "arithmetic",
+    "best_groups",
+    "costs",
+    "dice_issue25",
+    "effects",
+    "examples",
+    "facing",
+    "given_inputs",
+    "input_defaults",
+    "keyword_precedence",
+    "maps",
+    "modifier_policies",
+    "module_fast_paths",
+    "moves",
+    "plan_code",
+    "precedence_fix",
+    "rolled_dice",
+    "route_allowance",
+    "route_cost_fast",
+    "runtime_errors",
+    "sight_above",
+    "sight_and_results",
+    "sight_by_unit",
+    "sight_crossed",
+)
+"""Test files whose small rulesets exercise rare constructs (facing, maps, d66, natural
+rolls, best groups, given inputs, sight above or by unit, ...)."""
+
+
+def _small_rulesets(compiler: Compiler) -> Iterator[tuple[str, Any]]:
+    """Every diagnostic-free ruleset among the module-level texts of the :data:`_RARE` test
+    files: a text that starts with ``ruleset``, or the file's ``HEADER`` followed by a text."""
+    import importlib
+
+    for name in _RARE:
+        texts = {
+            k: v
+            for k, v in vars(importlib.import_module(f"tests.test_{name}")).items()
+            if k.isupper() and isinstance(v, str) and "\n" in v
+        }
+        header = texts.pop("HEADER", "")
+        candidates = {"HEADER": header} if header else {}
+        for k, v in texts.items():
+            candidates[k] = v if v.lstrip().startswith("ruleset") else header + v
+        for k, text in candidates.items():
+            compiled = compile_snippet(compiler, text)
+            if compiled.ok and compiled.ruleset is not None and not compiled.diagnostics:
+                yield f"{name}.{k}", compiled.ruleset
+
+
+def test_every_ruleset_that_builds_a_python_module_builds_a_javascript_one(
+    node: str, tmp_path: Path
+) -> None:
+    """Every bundled ruleset and every small ruleset of the tests of rare constructs builds,
+    beside its Python module, a JavaScript package that Node imports."""
+    compiler = Compiler()
+    bundled = [(rid, compiler.compile_file(RULESETS / f"{rid}.terrain").ruleset) for rid in IDS]
+    rulesets = [*bundled, *_small_rulesets(compiler)]
+    assert len(rulesets) > len(IDS) + 30
+    modules = []
+    for i, (name, ruleset) in enumerate(rulesets):
+        assert ruleset is not None, name
+        assert f"{ruleset.id}.py" in targets.PYTHON.outputs(ruleset), name
+        js = targets.JS.outputs(ruleset)
+        assert js.keys() == {f"{ruleset.id}/{ruleset.id}{s}" for s in (".js", ".d.ts")} | {
+            f"{ruleset.id}/package.json"
+        }, name
+        for rel, text in js.items():
+            (tmp_path / str(i) / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / str(i) / rel).write_bytes(bytes(text))
+        modules.append((name, (tmp_path / str(i) / ruleset.id / f"{ruleset.id}.js").as_uri()))
+    script = "".join(
+        f"await import({json.dumps(uri)}).catch((e) => console.log({json.dumps(name)}, e));\n"
+        for name, uri in modules
+    )
+    (tmp_path / "all.mjs").write_text(script, "utf-8")
+    done = subprocess.run([node, "all.mjs"], cwd=tmp_path, capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
 def test_js_package_is_deterministic_and_names_its_ruleset(
