@@ -19,6 +19,8 @@ from rulesdsl.codegen.js import facing as js_facing
 from rulesdsl.codegen.js import moves as js_moves
 from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.plan import values as plan_values
+from tests import js_queries
+from tests.conftest import load_generated
 from tests.test_js_target import (
     TESTS_JS,
     _typescript,
@@ -142,6 +144,30 @@ def test_differential_test_sees_a_manoeuvre_emitted_without_its_once_per_move(
 
     monkeypatch.setattr(js_facing, "manoeuvre_js", broken)
     assert caught("void_patrol", tmp_path) & {"route_cost", "cheapest_route", "reachable"}
+
+
+def test_a_facing_reach_with_a_budget_true_counts_it_as_one_as_python_does(
+    node: str, tmp_path: Path
+) -> None:
+    """void_patrol's cruiser (exact speed) with ``budget`` true: Python's ``cost == True`` holds
+    for a cost of 1, so the place one step ahead is reached; JavaScript's ``1 === true`` did
+    not, and the reach was empty (found by the differential test at 10,000 questions)."""
+    board = {
+        "places": [[[2, 2], ["gravity_well"]], [[1, 3], ["open_space"]]],
+        "edges": None,
+        "grid": "sector",
+        "neighbours": None,
+    }
+    query: js_queries.Query = {
+        "function": "reachable",
+        "board": board,
+        "args": ["cruiser", [[2, 2], 4], True],
+        "kwargs": {"allowance": 2.0},
+        "facing": True,
+    }
+    expected = js_queries.ask_python(load_generated("void_patrol"), query)
+    assert expected["answer"][0]["reach"][0] == [[[[1, 3], 4], 1.0]]
+    assert js_queries.ask_node(write_package(_plan("void_patrol"), tmp_path), [query]) == [expected]
 
 
 def test_declarations_type_check_a_consumer_of_facing_routes(
