@@ -2902,12 +2902,15 @@ function _facingReachable(board, mode, start, budget, allowance, move) {
   }
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null);
+  // A bool budget counts as 0 or 1 in the comparisons below and the search's, as Python's ==
+  // counts True as 1; the Reach keeps it as given, as Python's does.
+  const limit = Number(budget);
+  const [best, , states] = _facingSearch(board, mode, begin, limit, Number(speed), null, move ?? null);
   const ends = new Map();
   const out = new Map();
   const places = new Map();
   for (const [key, cost] of best) {
-    if (rule.exactSpeed && !(cost === budget || (rule.untilSpent && cost > budget))) continue;
+    if (rule.exactSpeed && !(cost === limit || (rule.untilSpent && cost > limit))) continue;
     const [place, here, heading] = states.get(key);
     const entered = board._features.get(here);
     let end = ends.get(entered);
