@@ -10,6 +10,7 @@ import functools
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -146,28 +147,33 @@ def test_differential_test_sees_a_manoeuvre_emitted_without_its_once_per_move(
     assert caught("void_patrol", tmp_path) & {"route_cost", "cheapest_route", "reachable"}
 
 
-def test_a_facing_reach_with_a_budget_true_counts_it_as_one_as_python_does(
+def test_a_facing_speed_or_budget_true_counts_as_one_as_python_does(
     node: str, tmp_path: Path
 ) -> None:
-    """void_patrol's cruiser (exact speed) with ``budget`` true: Python's ``cost == True`` holds
-    for a cost of 1, so the place one step ahead is reached; JavaScript's ``1 === true`` did
-    not, and the reach was empty (found by the differential test at 10,000 questions)."""
+    """void_patrol's cruiser (exact speed) with ``budget`` or ``allowance`` true: Python's
+    ``cost == True`` holds for a cost of 1 and ``f"{True:g}"`` is ``1``, so the place one step
+    ahead is reached, the route of one step spends its speed, and the cheapest route is found;
+    JavaScript's ``1 === true`` did not hold (found by the differential test)."""
     board = {
-        "places": [[[2, 2], ["gravity_well"]], [[1, 3], ["open_space"]]],
+        "places": [[[1, 3], ["open_space"]], [[0, 3], ["open_space"]], [[0, 2], ["debris"]]],
         "edges": None,
         "grid": "sector",
         "neighbours": None,
     }
-    query: js_queries.Query = {
-        "function": "reachable",
-        "board": board,
-        "args": ["cruiser", [[2, 2], 4], True],
-        "kwargs": {"allowance": 2.0},
-        "facing": True,
-    }
-    expected = js_queries.ask_python(load_generated("void_patrol"), query)
-    assert expected["answer"][0]["reach"][0] == [[[[1, 3], 4], 1.0]]
-    assert js_queries.ask_node(write_package(_plan("void_patrol"), tmp_path), [query]) == [expected]
+    start, ahead = [[1, 3], 3], [[0, 3], 3]
+    asked: list[tuple[str, list[Any], dict[str, Any]]] = [
+        ("reachable", ["cruiser", start, True], {"allowance": 2.0}),
+        ("route_cost", ["cruiser", [start, ahead]], {"allowance": True}),
+        ("route_cost", ["cruiser", [start]], {"allowance": True}),  # "... a speed of 1, ..."
+        ("cheapest_route", ["cruiser", start, ahead], {"allowance": True}),
+    ]
+    queries: list[js_queries.Query] = [
+        {"function": f, "board": board, "args": a, "kwargs": k, "facing": True} for f, a, k in asked
+    ]
+    python = load_generated("void_patrol")
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    assert [a["answer"][0].keys() for a in expected] == [{"reach"}, *[{"facing"}] * 3]
+    assert js_queries.ask_node(write_package(_plan("void_patrol"), tmp_path), queries) == expected
 
 
 def test_declarations_type_check_a_consumer_of_facing_routes(
