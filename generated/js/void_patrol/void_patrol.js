@@ -2497,6 +2497,7 @@ function _mod(a, n) {
 
 /** Python's ``format(x, "g")``: 6 significant digits, trailing zeros dropped. */
 function _g(x) {
+  x = Number(x); // a bool as 0 or 1, as Python's format(True, "g")
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
   const [mantissa, exp] = Number(x).toExponential(5).split("e");
   const exponent = Number(exp);
@@ -2765,6 +2766,9 @@ function _stateKey(state) {
  * each key found, the key each was reached from, the state of each key, the goal key found or
  * null]. ``start``: [place, place key, heading]; ``goal``: [place key, heading or null]. */
 function _facingSearch(board, mode, start, budget, speed, goal = null, move = null) {
+  // A bool budget or speed counts as 0 or 1 in the comparisons, as True and False do in Python's.
+  budget = Number(budget);
+  speed = Number(speed);
   const rule = FACINGS[mode];
   const modePlaces = _turnMode(rule, speed, move);
   const entering = _facingEntering(board, mode, move);
@@ -2852,6 +2856,7 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
 /** Whether a move with exact speed spends its speed: exactly, or (``or until spent``) on a last
  * step of ``last`` begun with points left. */
 function _spent(rule, total, speed, last) {
+  speed = Number(speed); // a bool speed counts as 0 or 1, as in Python's ==
   return total === speed || (rule.untilSpent && total > speed && total - last < speed);
 }
 
@@ -2902,10 +2907,8 @@ function _facingReachable(board, mode, start, budget, allowance, move) {
   }
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
-  // A bool budget counts as 0 or 1 in the comparisons below and the search's, as Python's ==
-  // counts True as 1; the Reach keeps it as given, as Python's does.
-  const limit = Number(budget);
-  const [best, , states] = _facingSearch(board, mode, begin, limit, Number(speed), null, move ?? null);
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null);
+  const limit = Number(budget); // a bool counts as 0 or 1, as in Python's == (the Reach keeps it)
   const ends = new Map();
   const out = new Map();
   const places = new Map();
