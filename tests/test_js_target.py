@@ -89,7 +89,7 @@ def packages(plans: dict[str, module_plan.ModulePlan], tmp_path_factory: Any) ->
 
 
 def answered(plan: module_plan.ModulePlan) -> set[str]:
-    """The questions the JavaScript module answers so far."""
+    """The questions the JavaScript module answers (those of the example vectors)."""
     dice = {"roll", "chance"} if plan.data.dice_tables or plan.data.results_tables else set()
     sight = {"line_of_sight"} if plan.sight.rules else set()
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
