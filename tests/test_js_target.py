@@ -184,6 +184,28 @@ def mismatched_functions(plan: module_plan.ModulePlan, rid: str, module_js: Path
     return {query["function"] for query, _, _ in mismatches(plan, rid, module_js, seed=37)}
 
 
+def test_more_draws_of_one_kind_of_question_change_no_other_kinds_questions(
+    plans: dict[str, module_plan.ModulePlan], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each kind of question draws from a generator of its own: lookups that draw more (or
+    are asked more) leave every other question as it was, so a named test tuned to one
+    kind's draws holds whatever another kind's generator does."""
+    plan = plans["hex_operational"]
+    before = js_queries.queries(plan, seed=37)
+    kinds = js_queries.families()
+    lookups = kinds["lookup"]
+
+    def greedy(rng: Any, plan: module_plan.ModulePlan) -> list[js_queries.Query]:
+        rng.random()
+        return [*lookups(rng, plan), *lookups(rng, plan)]
+
+    monkeypatch.setattr(js_queries, "families", lambda: {**kinds, "lookup": greedy})
+    after = js_queries.queries(plan, seed=37)
+    kept, now = ([q for q in qs if q["function"] != "lookup"] for qs in (before, after))
+    common = min(len(kept), len(now))
+    assert kept[:common] == now[:common] and common > 1000
+
+
 @pytest.mark.parametrize("rid", IDS)
 def test_js_and_python_modules_give_the_same_answers_and_errors(
     rid: str, node: str, plans: dict[str, module_plan.ModulePlan], packages: dict[str, Path]
