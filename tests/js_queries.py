@@ -1,6 +1,7 @@
 """Random questions for the differential test of the JavaScript target (issue 37): valid and
-invalid arguments of every function the JavaScript module answers so far (lookup, param,
-steps, decisions), drawn from a ruleset's module plan; asked of the Python module here and
+invalid arguments of every function the JavaScript module answers (lookups, parameters,
+steps, decisions, modifiers, rolls; movement, routes, facing, sight and results tables in
+tests/js_queries_*.py), drawn from a ruleset's module plan; asked of the Python module here and
 of the JavaScript module in one Node process (tests/js/runner.mjs).
 
 A number is written as JSON has it: an integral number as an int (a JavaScript number has no
@@ -12,10 +13,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import subprocess
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
@@ -207,27 +209,40 @@ def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
             }
 
 
-def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
-    """Random questions for one ruleset's module, every function it answers asked in turn
-    until there are ``at_least`` of them."""
+def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query]]]:
+    """The kinds of question, each drawn from a generator of its own."""
     from tests import js_queries_facing, js_queries_moves, js_queries_routes, js_queries_sight
 
-    rng = random.Random(seed)
+    return {
+        "lookup": lookup_queries,
+        "param": param_queries,
+        "step": step_queries,
+        "decision": decision_queries,
+        "modifier": modifier_queries,
+        "conflict": conflict_queries,
+        "roll": roll_queries,
+        "moves": js_queries_moves.queries,
+        "routes": js_queries_routes.route_queries,
+        "facing": js_queries_facing.facing_queries,
+        "sight": js_queries_sight.sight_and_results_queries,
+    }
+
+
+QUERIES = int(os.environ.get("RULESDSL_JS_QUERIES", "10000"))
+"""How many questions the differential test asks of each bundled ruleset's modules: 10,000,
+or more for a longer run (``RULESDSL_JS_QUERIES=100000``, bench/README.md)."""
+
+
+def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
+    """Random questions for one ruleset's module, every kind asked in turn until there are
+    ``at_least`` of them. Each kind draws from its own generator, seeded by ``seed`` and the
+    kind's name, so that more or other draws of one kind never change another's questions."""
+    kinds = families()
+    rngs = {name: random.Random(f"{seed}/{name}") for name in kinds}
     drawn: list[Query] = []
     while len(drawn) < at_least:
-        drawn += [
-            *lookup_queries(rng, plan),
-            *param_queries(rng, plan),
-            *step_queries(rng, plan),
-            *decision_queries(rng, plan),
-            *modifier_queries(rng, plan),
-            *conflict_queries(rng, plan),
-            *roll_queries(rng, plan),
-            *js_queries_moves.queries(rng, plan),
-            *js_queries_routes.route_queries(rng, plan),
-            *js_queries_facing.facing_queries(rng, plan),
-            *js_queries_sight.sight_and_results_queries(rng, plan),
-        ]
+        for name, kind in kinds.items():
+            drawn += kind(rngs[name], plan)
     return drawn
 
 

@@ -94,9 +94,7 @@ def _options(rng: random.Random, plan: ModulePlan) -> dict[str, Any]:
 
 
 def facing_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
-    """Each facing rule's routes, drawn from a generator of their own (one draw of ``rng``),
-    so that the other generators' draws do not change these."""
-    rng = random.Random(rng.random())
+    """Each facing rule's routes."""
     rules = plan.movement.facings
     for _ in range(60 if rules else 0):
         rule = rng.choice(rules)

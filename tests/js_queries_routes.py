@@ -195,9 +195,7 @@ def _entered(rng: random.Random, places: list[Any]) -> Any:
 
 
 def route_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Query]:
-    """Boards of every kind, and the route questions on each, drawn from a generator of their
-    own (one draw of ``rng``), so that the other generators' draws do not depend on these."""
-    rng = random.Random(rng.random())
+    """Boards of every kind, and the route questions on each."""
     facing = {f.mode for f in plan.movement.facings}
     modes = [m.id for m in plan.header.modes if m.id not in facing]
     for _ in range(60):

@@ -27,7 +27,7 @@ from rulesdsl.builder.build import (
     render_deferred,
     sheet_outputs,
 )
-from rulesdsl.codegen.targets import PYTHON
+from rulesdsl.codegen.targets import JS, PYTHON
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.outputs import Deferred, Output
@@ -659,9 +659,10 @@ def test_a_base_url_lets_the_pdf_renderer_read_only_files_inside_its_folder(
         _url_fetcher(weasyprint)((inside / "style.css").as_uri())
 
 
-def test_the_default_backends_are_the_module_the_sheets_the_cards_and_the_web_pages() -> None:
+def test_the_default_backends_are_the_modules_the_sheets_the_cards_and_the_web_pages() -> None:
     assert build_module.default_backends() == (
         python_outputs,
+        TargetOutputs(JS),
         sheet_outputs,
         card_outputs,
         web_outputs,

@@ -211,6 +211,31 @@ def test_the_architecture_walkthrough_names_the_modules_mypy_names_for_a_new_ste
     assert listed == named
 
 
+PYTHON_SURFACE = frozenset({"part", "namekind", "pool"})
+"""Unions of the plan only the Python emitter dispatches on: the Python module's own surface
+(its parts' ``if`` blocks, its names' kinds and pools); the JavaScript emitter only asks
+whether a part is there."""
+
+
+@pytest.mark.xdist_group("closed_unions")
+def test_a_new_plan_node_is_named_in_the_javascript_emitter_as_in_the_python_one(
+    seen: Probe,
+) -> None:
+    """Issue 37: a ruleset using a construct the JavaScript module lacks is impossible by
+    construction. Every union of the module plan whose new member mypy names in a reader of
+    ``codegen/python`` (step terms, expressions, conditions, entries, parameters, values,
+    costs paid once, modifier and sight values) is named in a reader of ``codegen/js`` too,
+    but for :data:`PYTHON_SURFACE`."""
+    plan = [u.name.lower() for u in UNIONS.values() if u.path.is_relative_to(PACKAGE / "codegen")]
+    by: dict[str, set[str]] = {"python": set(), "js": set()}
+    for union in plan:
+        for module in seen.named.get(union, set()):
+            if module.startswith(("codegen/python/", "codegen/js/")):
+                by[module.split("/")[1]].add(union)
+    assert {"term", "expr", "test", "literal"} <= by["js"]
+    assert by["python"] - by["js"] == PYTHON_SURFACE
+
+
 def test_a_total_table_refuses_a_missing_member_or_a_stray_key() -> None:
     assert dict(words.total(ir.ScaleOp, {"*": 1, "/": 2})) == {"*": 1, "/": 2}
     with pytest.raises(words.NotTotal, match="'/'"):

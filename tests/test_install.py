@@ -79,6 +79,9 @@ def test_a_build_without_the_pdf_extra_writes_modules_html_and_markdown_and_name
     done = run_without(BLOCKED, "build", cwd=root)
     assert done.returncode == 0, done.stderr
     assert files(root / "generated") == [
+        "js/tiny/package.json",
+        "js/tiny/tiny.d.ts",
+        "js/tiny/tiny.js",
         "python/tiny.py",
         "sheets/tiny.en.html",
         "sheets/tiny.en.md",
@@ -220,6 +223,9 @@ def test_init_then_build_in_an_empty_folder_without_any_extra(tmp_path: Path) ->
     built = run_without(BLOCKED, "build", cwd=tmp_path / "game")
     assert built.returncode == 0, built.stderr
     assert files(tmp_path / "game" / "generated") == [
+        "js/game/game.d.ts",
+        "js/game/game.js",
+        "js/game/package.json",
         "python/game.examples.json",  # the starter's worked example, as test vectors
         "python/game.py",
         "python/test_game_examples.py",

@@ -10,6 +10,7 @@ import functools
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,8 @@ from rulesdsl.codegen.js import facing as js_facing
 from rulesdsl.codegen.js import moves as js_moves
 from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.plan import values as plan_values
+from tests import js_queries
+from tests.conftest import load_generated
 from tests.test_js_target import (
     TESTS_JS,
     _typescript,
@@ -142,6 +145,35 @@ def test_differential_test_sees_a_manoeuvre_emitted_without_its_once_per_move(
 
     monkeypatch.setattr(js_facing, "manoeuvre_js", broken)
     assert caught("void_patrol", tmp_path) & {"route_cost", "cheapest_route", "reachable"}
+
+
+def test_a_facing_speed_or_budget_true_counts_as_one_as_python_does(
+    node: str, tmp_path: Path
+) -> None:
+    """void_patrol's cruiser (exact speed) with ``budget`` or ``allowance`` true: Python's
+    ``cost == True`` holds for a cost of 1 and ``f"{True:g}"`` is ``1``, so the place one step
+    ahead is reached, the route of one step spends its speed, and the cheapest route is found;
+    JavaScript's ``1 === true`` did not hold (found by the differential test)."""
+    board = {
+        "places": [[[1, 3], ["open_space"]], [[0, 3], ["open_space"]], [[0, 2], ["debris"]]],
+        "edges": None,
+        "grid": "sector",
+        "neighbours": None,
+    }
+    start, ahead = [[1, 3], 3], [[0, 3], 3]
+    asked: list[tuple[str, list[Any], dict[str, Any]]] = [
+        ("reachable", ["cruiser", start, True], {"allowance": 2.0}),
+        ("route_cost", ["cruiser", [start, ahead]], {"allowance": True}),
+        ("route_cost", ["cruiser", [start]], {"allowance": True}),  # "... a speed of 1, ..."
+        ("cheapest_route", ["cruiser", start, ahead], {"allowance": True}),
+    ]
+    queries: list[js_queries.Query] = [
+        {"function": f, "board": board, "args": a, "kwargs": k, "facing": True} for f, a, k in asked
+    ]
+    python = load_generated("void_patrol")
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    assert [a["answer"][0].keys() for a in expected] == [{"reach"}, *[{"facing"}] * 3]
+    assert js_queries.ask_node(write_package(_plan("void_patrol"), tmp_path), queries) == expected
 
 
 def test_declarations_type_check_a_consumer_of_facing_routes(

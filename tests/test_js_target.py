@@ -89,7 +89,7 @@ def packages(plans: dict[str, module_plan.ModulePlan], tmp_path_factory: Any) ->
 
 
 def answered(plan: module_plan.ModulePlan) -> set[str]:
-    """The questions the JavaScript module answers so far."""
+    """The questions the JavaScript module answers (those of the example vectors)."""
     dice = {"roll", "chance"} if plan.data.dice_tables or plan.data.results_tables else set()
     sight = {"line_of_sight"} if plan.sight.rules else set()
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
@@ -157,12 +157,14 @@ _NAMED = {
 # ---- the differential test ---------------------------------------------------------------------
 
 
-def mismatches(plan: module_plan.ModulePlan, rid: str, module_js: Path, seed: int) -> list[Any]:
-    queries = js_queries.queries(plan, seed)
+def mismatches(
+    plan: module_plan.ModulePlan, rid: str, module_js: Path, seed: int, at_least: int = 1000
+) -> list[Any]:
+    queries = js_queries.queries(plan, seed, at_least)
     python = load_generated(rid)
     expected = [js_queries.ask_python(python, q) for q in queries]
     got = js_queries.ask_node(module_js, queries)
-    assert len(queries) >= 1000
+    assert len(queries) >= at_least
     return [
         (q, e, g)
         for q, e, g in zip(queries, expected, got, strict=True)
@@ -182,11 +184,34 @@ def mismatched_functions(plan: module_plan.ModulePlan, rid: str, module_js: Path
     return {query["function"] for query, _, _ in mismatches(plan, rid, module_js, seed=37)}
 
 
+def test_more_draws_of_one_kind_of_question_change_no_other_kinds_questions(
+    plans: dict[str, module_plan.ModulePlan], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each kind of question draws from a generator of its own: lookups that draw more (or
+    are asked more) leave every other question as it was, so a named test tuned to one
+    kind's draws holds whatever another kind's generator does."""
+    plan = plans["hex_operational"]
+    before = js_queries.queries(plan, seed=37)
+    kinds = js_queries.families()
+    lookups = kinds["lookup"]
+
+    def greedy(rng: Any, plan: module_plan.ModulePlan) -> list[js_queries.Query]:
+        rng.random()
+        return [*lookups(rng, plan), *lookups(rng, plan)]
+
+    monkeypatch.setattr(js_queries, "families", lambda: {**kinds, "lookup": greedy})
+    after = js_queries.queries(plan, seed=37)
+    kept, now = ([q for q in qs if q["function"] != "lookup"] for qs in (before, after))
+    common = min(len(kept), len(now))
+    assert kept[:common] == now[:common] and common > 1000
+
+
 @pytest.mark.parametrize("rid", IDS)
 def test_js_and_python_modules_give_the_same_answers_and_errors(
     rid: str, node: str, plans: dict[str, module_plan.ModulePlan], packages: dict[str, Path]
 ) -> None:
-    assert mismatches(plans[rid], rid, packages[rid], seed=37)[:5] == []
+    """At least 10,000 random questions (js_queries.QUERIES) of every function."""
+    assert mismatches(plans[rid], rid, packages[rid], 37, js_queries.QUERIES)[:5] == []
 
 
 def _snippets() -> dict[str, str]:
@@ -349,10 +374,92 @@ def test_differential_test_sees_a_broken_sight_or_results_target(
 # ---- the target, the declarations, the docs -----------------------------------------------------
 
 
-def test_js_target_is_registered_and_off_by_default() -> None:
-    assert [t.name for t in targets.chosen()] == ["python"]
+def test_js_target_is_registered_and_on_by_default() -> None:
+    assert [t.name for t in targets.chosen()] == ["python", "js"]
     assert [t.name for t in targets.chosen(["js"])] == ["js"]
+    assert [t.name for t in targets.chosen(["python"])] == ["python"]
     assert targets.JS in targets.TARGETS and targets.JS.folder == "js"
+
+
+_RARE = (
+    "arithmetic",
+    "best_groups",
+    "costs",
+    "dice_issue25",
+    "effects",
+    "examples",
+    "facing",
+    "given_inputs",
+    "input_defaults",
+    "keyword_precedence",
+    "maps",
+    "modifier_policies",
+    "module_fast_paths",
+    "moves",
+    "plan_code",
+    "precedence_fix",
+    "rolled_dice",
+    "route_allowance",
+    "route_cost_fast",
+    "runtime_errors",
+    "sight_above",
+    "sight_and_results",
+    "sight_by_unit",
+    "sight_crossed",
+)
+"""Test files whose small rulesets exercise rare constructs (facing, maps, d66, natural
+rolls, best groups, given inputs, sight above or by unit, ...)."""
+
+
+def _small_rulesets(compiler: Compiler) -> Iterator[tuple[str, Any]]:
+    """Every diagnostic-free ruleset among the module-level texts of the :data:`_RARE` test
+    files: a text that starts with ``ruleset``, or the file's ``HEADER`` followed by a text."""
+    import importlib
+
+    for name in _RARE:
+        texts = {
+            k: v
+            for k, v in vars(importlib.import_module(f"tests.test_{name}")).items()
+            if k.isupper() and isinstance(v, str) and "\n" in v
+        }
+        header = texts.pop("HEADER", "")
+        candidates = {"HEADER": header} if header else {}
+        for k, v in texts.items():
+            candidates[k] = v if v.lstrip().startswith("ruleset") else header + v
+        for k, text in candidates.items():
+            compiled = compile_snippet(compiler, text)
+            if compiled.ok and compiled.ruleset is not None and not compiled.diagnostics:
+                yield f"{name}.{k}", compiled.ruleset
+
+
+def test_every_ruleset_that_builds_a_python_module_builds_a_javascript_one(
+    node: str, tmp_path: Path
+) -> None:
+    """Every bundled ruleset and every small ruleset of the tests of rare constructs builds,
+    beside its Python module, a JavaScript package that Node imports."""
+    compiler = Compiler()
+    bundled = [(rid, compiler.compile_file(RULESETS / f"{rid}.terrain").ruleset) for rid in IDS]
+    rulesets = [*bundled, *_small_rulesets(compiler)]
+    assert len(rulesets) > len(IDS) + 30
+    modules = []
+    for i, (name, ruleset) in enumerate(rulesets):
+        assert ruleset is not None, name
+        assert f"{ruleset.id}.py" in targets.PYTHON.outputs(ruleset), name
+        js = targets.JS.outputs(ruleset)
+        assert js.keys() == {f"{ruleset.id}/{ruleset.id}{s}" for s in (".js", ".d.ts")} | {
+            f"{ruleset.id}/package.json"
+        }, name
+        for rel, text in js.items():
+            (tmp_path / str(i) / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / str(i) / rel).write_bytes(bytes(text))
+        modules.append((name, (tmp_path / str(i) / ruleset.id / f"{ruleset.id}.js").as_uri()))
+    script = "".join(
+        f"await import({json.dumps(uri)}).catch((e) => console.log({json.dumps(name)}, e));\n"
+        for name, uri in modules
+    )
+    (tmp_path / "all.mjs").write_text(script, "utf-8")
+    done = subprocess.run([node, "all.mjs"], cwd=tmp_path, capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
 def test_js_package_is_deterministic_and_names_its_ruleset(

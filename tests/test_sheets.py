@@ -465,6 +465,9 @@ def test_build_without_weasyprint_writes_the_rest_and_says_what_to_install(
         if not p.name.startswith(".")
     )
     assert made == [
+        "js/tiny/package.json",
+        "js/tiny/tiny.d.ts",
+        "js/tiny/tiny.js",
         "python/tiny.py",
         "sheets/tiny.en.html",
         "sheets/tiny.en.md",

@@ -100,7 +100,7 @@ _set = set
 _setattr = setattr
 _sorted = sorted
 _str = str
-_sum = sum
+_sum = sum  # of ints alone (dice faces), exact on every interpreter; floats go by _total
 _tuple: Final = tuple
 _type = type
 _zip = zip
@@ -110,6 +110,16 @@ _MOST = 1.7976931348623157e308
 _floor = math.floor
 _round = round
 _isfinite = math.isfinite
+
+
+def _total(values: Iterable[float]) -> float:
+    """The values added one at a time, left to right, as the JavaScript module adds them:
+    Python 3.12's ``sum`` of floats is compensated (0.1 + 0.2 + 0.3 is 0.6) where 3.11's is
+    not (0.6000000000000001), so the builtin would answer by the interpreter."""
+    total: float = 0
+    for value in values:
+        total += value
+    return total
 
 
 def _whole(amount: float, every: float) -> float:
@@ -1408,7 +1418,7 @@ def _modifier(name: str, items: tuple[str, ...], context: dict[str, str | float]
         if policy == "highest"
         else _min(parts, default=0)
         if policy == "lowest"
-        else _sum(parts)
+        else _total(parts)
     )
     if name in CLAMP:
         low, high = CLAMP[name]
@@ -1760,8 +1770,8 @@ def _place_roll(
     elif combine == "lowest":
         total = _min(parts)
     else:
-        total = _sum(parts)
-    total += _sum(v for _, v in extra)
+        total = _total(parts)
+    total += _total(v for _, v in extra)
     return total, _tuple(n for n, _ in (*callers, *extra))
 
 

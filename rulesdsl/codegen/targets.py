@@ -67,14 +67,13 @@ class PythonTarget:
 @dataclass(frozen=True)
 class JsTarget:
     """``<id>.js`` (an ES module, no dependencies), ``<id>.d.ts`` and ``package.json``: the
-    ruleset's JavaScript package, written from the module plan (issue 37). Off by default
-    (``rulesdsl build --target js``) until it answers everything the Python module answers:
-    so far tables, parameters, steps and decisions (docs/module-api-js.md)."""
+    ruleset's JavaScript package, written from the module plan (issue 37): it answers
+    everything the Python module answers (docs/module-api-js.md)."""
 
     name: str = "js"
     folder: str = "js"
     package_files: tuple[str, ...] = (".py", ".js", ".ts")
-    default: bool = False
+    default: bool = True
 
     def outputs(self, ruleset: ir.Ruleset) -> dict[str, Output]:
         from rulesdsl.codegen import js

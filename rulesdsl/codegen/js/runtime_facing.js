@@ -67,6 +67,7 @@ function _halfEven(digits, drop) {
 
 /** Python's ``format(x, "g")``: 6 significant digits, trailing zeros dropped. */
 function _g(x) {
+  x = Number(x); // a bool as 0 or 1, as Python's format(True, "g")
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0" : "0";
   const sign = x < 0 ? "-" : "";
@@ -342,6 +343,9 @@ function _stateKey(state) {
  * each key found, the key each was reached from, the state of each key, the goal key found or
  * null]. ``start``: [place, place key, heading]; ``goal``: [place key, heading or null]. */
 function _facingSearch(board, mode, start, budget, speed, goal = null, move = null) {
+  // A bool budget or speed counts as 0 or 1 in the comparisons, as True and False do in Python's.
+  budget = Number(budget);
+  speed = Number(speed);
   const rule = FACINGS[mode];
   const modePlaces = _turnMode(rule, speed, move);
   const entering = _facingEntering(board, mode, move);
@@ -429,6 +433,7 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
 /** Whether a move with exact speed spends its speed: exactly, or (``or until spent``) on a last
  * step of ``last`` begun with points left. */
 function _spent(rule, total, speed, last) {
+  speed = Number(speed); // a bool speed counts as 0 or 1, as in Python's ==
   return total === speed || (rule.untilSpent && total > speed && total - last < speed);
 }
 
@@ -480,11 +485,12 @@ function _facingReachable(board, mode, start, budget, allowance, move) {
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
   const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null);
+  const limit = Number(budget); // a bool counts as 0 or 1, as in Python's == (the Reach keeps it)
   const ends = new Map();
   const out = new Map();
   const places = new Map();
   for (const [key, cost] of best) {
-    if (rule.exactSpeed && !(cost === budget || (rule.untilSpent && cost > budget))) continue;
+    if (rule.exactSpeed && !(cost === limit || (rule.untilSpent && cost > limit))) continue;
     const [place, here, heading] = states.get(key);
     const entered = board._features.get(here);
     let end = ends.get(entered);
