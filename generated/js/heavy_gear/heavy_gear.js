@@ -127,13 +127,6 @@ function pyTypeName(value) {
   return "dict";
 }
 
-/** Python's TypeError for a list or dict looked up in a dict or set (``x in FEATURES``). */
-function _unhashable(value) {
-  const error = new TypeError(`unhashable type: '${pyTypeName(value)}'`);
-  error.code = "TypeError";
-  return error;
-}
-
 /** The arguments of a function taking ``...rest``, as Python prints a tuple. */
 class _Tuple {
   constructor(items) {
@@ -941,7 +934,6 @@ function _sightConditions(conditions) {
   }
   for (const condition of line) {
     if (typeof condition !== "string" || (!_WHOLE_MAP.has(condition) && !_OUTCOMES.has(condition))) {
-      if (condition !== null && typeof condition === "object") throw _unhashable(condition);
       if (typeof condition === "string" && Object.hasOwn(FEATURES, condition)) {
         throw new InvalidArgument("line_of_sight", "conditions", condition, "must name whole-map conditions");
       }
@@ -1120,12 +1112,6 @@ export class Share {
   }
 }
 
-/** Python's "unhashable type" TypeError (runtime.js's ``_unhashable``) for a list or a dict,
- * met where the Python module tests one for membership of a set (``feature in _OUTCOMES``). */
-function _checkHashable(value) {
-  if (value !== null && typeof value === "object") throw _unhashable(value);
-}
-
 /** Python's ``_raised_by``: an ArgumentError of moveCost met inside ``fn`` (canEnter, a
  * route), as ``fn``'s own, so that the caller is told of the function it called. */
 function _raisedBy(error, fn) {
@@ -1158,10 +1144,8 @@ const _MOVE_COSTS_KEPT = 4096;
 function _moveCost(mode, features) {
   _checkName("move_cost", "mode", mode, MODES, "mode");
   for (const feature of features) {
-    if (_OUTCOMES.size) {
-      _checkHashable(feature);
-      if (_OUTCOMES.has(feature)) continue; // a dice outcome that feeds the cost (issue 24)
-    }
+    // a dice outcome that feeds the cost (issue 24); any other name is checked as a feature
+    if (typeof feature === "string" && _OUTCOMES.has(feature)) continue;
     _checkName("move_cost", "features", feature, FEATURES, "feature");
   }
   let warned = false;
@@ -1918,6 +1902,19 @@ function _placeKey(place) {
   return `(${keys.join(",")})`;
 }
 
+/** The keys of the places a board's ``neighbours`` function gave (Python's ``_next_places``):
+ * an ArgumentTypeError when it gives no iterable, or a place Python cannot hash. */
+function* _givenPlaces(given) {
+  if (given === null || given === undefined || typeof given[Symbol.iterator] !== "function") {
+    throw new ArgumentTypeError("Board", "neighbours", given, "must give an iterable of places");
+  }
+  for (const place of given) {
+    const key = _placeKey(place);
+    if (key === null) throw new ArgumentTypeError("Board", "neighbours", place, "must give hashable places");
+    yield key;
+  }
+}
+
 /** A place as Python prints it: an array as a tuple. */
 function _shown(place) {
   return Array.isArray(place) ? new _Tuple(place.map(_shown)) : place;
@@ -2015,9 +2012,8 @@ export class Board {
     if (found !== undefined) return found;
     const out = [];
     if (this._neighbours !== null) {
-      for (const p of this._neighbours(this._place.get(key))) {
-        const there = _placeKey(p);
-        if (there !== null && this._features.has(there)) out.push([there, 1]);
+      for (const there of _givenPlaces(this._neighbours(this._place.get(key)))) {
+        if (this._features.has(there)) out.push([there, 1]);
       }
     } else {
       const [q, r] = this._place.get(key).map(Number);
@@ -2261,11 +2257,9 @@ function _routeOptions(fn, options, known) {
   return options ?? {};
 }
 
-/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); a mode Python
- * cannot hash raises Python's TypeError when the module has facing rules. */
+/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); any other mode,
+ * a wrong one among them, is checked by the route's own arguments. */
 function _facing(mode) {
-  if (_FACING_MODES.size === 0) return false;
-  _checkHashable(mode);
   return _FACING_MODES.has(mode);
 }
 

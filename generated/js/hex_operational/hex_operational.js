@@ -127,13 +127,6 @@ function pyTypeName(value) {
   return "dict";
 }
 
-/** Python's TypeError for a list or dict looked up in a dict or set (``x in FEATURES``). */
-function _unhashable(value) {
-  const error = new TypeError(`unhashable type: '${pyTypeName(value)}'`);
-  error.code = "TypeError";
-  return error;
-}
-
 /** The arguments of a function taking ``...rest``, as Python prints a tuple. */
 class _Tuple {
   constructor(items) {
@@ -941,7 +934,6 @@ function _sightConditions(conditions) {
   }
   for (const condition of line) {
     if (typeof condition !== "string" || (!_WHOLE_MAP.has(condition) && !_OUTCOMES.has(condition))) {
-      if (condition !== null && typeof condition === "object") throw _unhashable(condition);
       if (typeof condition === "string" && Object.hasOwn(FEATURES, condition)) {
         throw new InvalidArgument("line_of_sight", "conditions", condition, "must name whole-map conditions");
       }
@@ -1131,19 +1123,6 @@ function _pyTruthy(value) {
   return Boolean(value);
 }
 
-/** Python's ``a + b`` of a caller's shift and a table's (a TypeError where Python has one). */
-function _pyAdd(shift, more) {
-  if (typeof shift === "number" || typeof shift === "boolean") return Number(shift) + more;
-  const type = pyTypeName(shift);
-  const error = new TypeError(
-    typeof shift === "string" || Array.isArray(shift)
-      ? `can only concatenate ${type} (not "int") to ${type}`
-      : `unsupported operand type(s) for +: '${type}' and 'int'`,
-  );
-  error.code = "TypeError";
-  throw error;
-}
-
 const _KEPT = new Map(); // table -> column -> total -> Result: answers without natural or shift
 let _kept = 0;
 
@@ -1176,14 +1155,16 @@ function _rollOnTable(table, total, column, natural, shift, dice) {
     const results = RESULTS_TABLES[table];
     natural = _rolled(results.dice, dice, natural);
     const doubles = dice.length > 1 && new Set(dice).size === 1;
-    if (doubles && results.onDoubles !== null) shift = _pyAdd(shift, results.shifts[results.onDoubles]);
+    if (doubles && results.onDoubles !== null) {
+      _checkNumber("roll", "shift", shift, null);
+      shift = Number(shift) + results.shifts[results.onDoubles];
+    }
   } else if (dice !== null && dice !== undefined && named && Object.hasOwn(DICE_TABLES, table)) {
     natural = _rolled(DICE_TABLES[table].dice, dice, natural); // a plain table's natural
   }
   const given = (v) => v !== null && v !== undefined;
   if (!given(column)) {
     if (given(natural)) {
-      if (table !== null && typeof table === "object") throw _unhashable(table);
       if (named && Object.hasOwn(DICE_TABLES, table)) return _rollNatural(table, total, natural);
     }
     const index = named ? _ROLLS[table]?.get(_keyOf(total)) : undefined;
@@ -1312,12 +1293,6 @@ export class Share {
   }
 }
 
-/** Python's "unhashable type" TypeError (runtime.js's ``_unhashable``) for a list or a dict,
- * met where the Python module tests one for membership of a set (``feature in _OUTCOMES``). */
-function _checkHashable(value) {
-  if (value !== null && typeof value === "object") throw _unhashable(value);
-}
-
 /** Python's ``_raised_by``: an ArgumentError of moveCost met inside ``fn`` (canEnter, a
  * route), as ``fn``'s own, so that the caller is told of the function it called. */
 function _raisedBy(error, fn) {
@@ -1350,10 +1325,8 @@ const _MOVE_COSTS_KEPT = 4096;
 function _moveCost(mode, features) {
   _checkName("move_cost", "mode", mode, MODES, "mode");
   for (const feature of features) {
-    if (_OUTCOMES.size) {
-      _checkHashable(feature);
-      if (_OUTCOMES.has(feature)) continue; // a dice outcome that feeds the cost (issue 24)
-    }
+    // a dice outcome that feeds the cost (issue 24); any other name is checked as a feature
+    if (typeof feature === "string" && _OUTCOMES.has(feature)) continue;
     _checkName("move_cost", "features", feature, FEATURES, "feature");
   }
   let warned = false;
@@ -2214,6 +2187,19 @@ function _placeKey(place) {
   return `(${keys.join(",")})`;
 }
 
+/** The keys of the places a board's ``neighbours`` function gave (Python's ``_next_places``):
+ * an ArgumentTypeError when it gives no iterable, or a place Python cannot hash. */
+function* _givenPlaces(given) {
+  if (given === null || given === undefined || typeof given[Symbol.iterator] !== "function") {
+    throw new ArgumentTypeError("Board", "neighbours", given, "must give an iterable of places");
+  }
+  for (const place of given) {
+    const key = _placeKey(place);
+    if (key === null) throw new ArgumentTypeError("Board", "neighbours", place, "must give hashable places");
+    yield key;
+  }
+}
+
 /** A place as Python prints it: an array as a tuple. */
 function _shown(place) {
   return Array.isArray(place) ? new _Tuple(place.map(_shown)) : place;
@@ -2311,9 +2297,8 @@ export class Board {
     if (found !== undefined) return found;
     const out = [];
     if (this._neighbours !== null) {
-      for (const p of this._neighbours(this._place.get(key))) {
-        const there = _placeKey(p);
-        if (there !== null && this._features.has(there)) out.push([there, 1]);
+      for (const there of _givenPlaces(this._neighbours(this._place.get(key)))) {
+        if (this._features.has(there)) out.push([there, 1]);
       }
     } else {
       const [q, r] = this._place.get(key).map(Number);
@@ -2557,11 +2542,9 @@ function _routeOptions(fn, options, known) {
   return options ?? {};
 }
 
-/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); a mode Python
- * cannot hash raises Python's TypeError when the module has facing rules. */
+/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); any other mode,
+ * a wrong one among them, is checked by the route's own arguments. */
 function _facing(mode) {
-  if (_FACING_MODES.size === 0) return false;
-  _checkHashable(mode);
   return _FACING_MODES.has(mode);
 }
 

@@ -127,13 +127,6 @@ function pyTypeName(value) {
   return "dict";
 }
 
-/** Python's TypeError for a list or dict looked up in a dict or set (``x in FEATURES``). */
-function _unhashable(value) {
-  const error = new TypeError(`unhashable type: '${pyTypeName(value)}'`);
-  error.code = "TypeError";
-  return error;
-}
-
 /** The arguments of a function taking ``...rest``, as Python prints a tuple. */
 class _Tuple {
   constructor(items) {
@@ -941,7 +934,6 @@ function _sightConditions(conditions) {
   }
   for (const condition of line) {
     if (typeof condition !== "string" || (!_WHOLE_MAP.has(condition) && !_OUTCOMES.has(condition))) {
-      if (condition !== null && typeof condition === "object") throw _unhashable(condition);
       if (typeof condition === "string" && Object.hasOwn(FEATURES, condition)) {
         throw new InvalidArgument("line_of_sight", "conditions", condition, "must name whole-map conditions");
       }
@@ -1120,12 +1112,6 @@ export class Share {
   }
 }
 
-/** Python's "unhashable type" TypeError (runtime.js's ``_unhashable``) for a list or a dict,
- * met where the Python module tests one for membership of a set (``feature in _OUTCOMES``). */
-function _checkHashable(value) {
-  if (value !== null && typeof value === "object") throw _unhashable(value);
-}
-
 /** Python's ``_raised_by``: an ArgumentError of moveCost met inside ``fn`` (canEnter, a
  * route), as ``fn``'s own, so that the caller is told of the function it called. */
 function _raisedBy(error, fn) {
@@ -1158,10 +1144,8 @@ const _MOVE_COSTS_KEPT = 4096;
 function _moveCost(mode, features) {
   _checkName("move_cost", "mode", mode, MODES, "mode");
   for (const feature of features) {
-    if (_OUTCOMES.size) {
-      _checkHashable(feature);
-      if (_OUTCOMES.has(feature)) continue; // a dice outcome that feeds the cost (issue 24)
-    }
+    // a dice outcome that feeds the cost (issue 24); any other name is checked as a feature
+    if (typeof feature === "string" && _OUTCOMES.has(feature)) continue;
     _checkName("move_cost", "features", feature, FEATURES, "feature");
   }
   let warned = false;
@@ -1745,6 +1729,19 @@ function _placeKey(place) {
   return `(${keys.join(",")})`;
 }
 
+/** The keys of the places a board's ``neighbours`` function gave (Python's ``_next_places``):
+ * an ArgumentTypeError when it gives no iterable, or a place Python cannot hash. */
+function* _givenPlaces(given) {
+  if (given === null || given === undefined || typeof given[Symbol.iterator] !== "function") {
+    throw new ArgumentTypeError("Board", "neighbours", given, "must give an iterable of places");
+  }
+  for (const place of given) {
+    const key = _placeKey(place);
+    if (key === null) throw new ArgumentTypeError("Board", "neighbours", place, "must give hashable places");
+    yield key;
+  }
+}
+
 /** A place as Python prints it: an array as a tuple. */
 function _shown(place) {
   return Array.isArray(place) ? new _Tuple(place.map(_shown)) : place;
@@ -1842,9 +1839,8 @@ export class Board {
     if (found !== undefined) return found;
     const out = [];
     if (this._neighbours !== null) {
-      for (const p of this._neighbours(this._place.get(key))) {
-        const there = _placeKey(p);
-        if (there !== null && this._features.has(there)) out.push([there, 1]);
+      for (const there of _givenPlaces(this._neighbours(this._place.get(key)))) {
+        if (this._features.has(there)) out.push([there, 1]);
       }
     } else {
       const [q, r] = this._place.get(key).map(Number);
@@ -2088,11 +2084,9 @@ function _routeOptions(fn, options, known) {
   return options ?? {};
 }
 
-/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); a mode Python
- * cannot hash raises Python's TypeError when the module has facing rules. */
+/** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); any other mode,
+ * a wrong one among them, is checked by the route's own arguments. */
 function _facing(mode) {
-  if (_FACING_MODES.size === 0) return false;
-  _checkHashable(mode);
   return _FACING_MODES.has(mode);
 }
 
@@ -2495,18 +2489,50 @@ function _mod(a, n) {
   return ((a % n) + n) % n;
 }
 
+/** The exact value of a finite double ``|x|`` as ``[digits, scale]``: ``digits / 10 ** scale``
+ * (a double is ``mantissa * 2 ** exponent``, and ``2 ** -n`` is ``5 ** n / 10 ** n``). */
+function _exact(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  const biased = Number(bits >> 52n);
+  const fraction = bits & ((1n << 52n) - 1n);
+  const mantissa = biased === 0 ? fraction : fraction | (1n << 52n);
+  const exponent = biased === 0 ? -1074 : biased - 1075;
+  if (exponent >= 0) return [mantissa << BigInt(exponent), 0];
+  return [mantissa * 5n ** BigInt(-exponent), -exponent];
+}
+
+/** ``digits / 10 ** drop`` rounded half to even, as Python rounds: JavaScript's
+ * ``toFixed`` and ``toExponential`` round an exact tie up (100000.5 to 100001). */
+function _halfEven(digits, drop) {
+  if (drop <= 0) return digits * 10n ** BigInt(-drop);
+  const unit = 10n ** BigInt(drop);
+  const [kept, rest] = [digits / unit, digits % unit];
+  const half = unit / 2n;
+  return rest > half || (rest === half && kept % 2n === 1n) ? kept + 1n : kept;
+}
+
 /** Python's ``format(x, "g")``: 6 significant digits, trailing zeros dropped. */
 function _g(x) {
   x = Number(x); // a bool as 0 or 1, as Python's format(True, "g")
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
-  const [mantissa, exp] = Number(x).toExponential(5).split("e");
-  const exponent = Number(exp);
-  const trim = (text) => (text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text);
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const sign = x < 0 ? "-" : "";
+  const [digits, scale] = _exact(x);
+  let exponent = digits.toString().length - 1 - scale;
+  let kept = _halfEven(digits, digits.toString().length - 6);
+  if (kept === 1000000n) [kept, exponent] = [100000n, exponent + 1];
+  const text = kept.toString();
+  const trim = (t) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
   if (exponent < -4 || exponent >= 6) {
     const e = Math.abs(exponent) < 10 ? `0${Math.abs(exponent)}` : String(Math.abs(exponent));
-    return `${trim(mantissa)}e${exponent < 0 ? "-" : "+"}${e}`;
+    return `${sign}${trim(`${text[0]}.${text.slice(1)}`)}e${exponent < 0 ? "-" : "+"}${e}`;
   }
-  return trim(Number(x).toFixed(5 - exponent));
+  if (exponent >= 5) return sign + text;
+  const point = exponent + 1;
+  const fixed = point > 0 ? `${text.slice(0, point)}.${text.slice(point)}` : `0.${"0".repeat(-point)}${text}`;
+  return sign + trim(fixed);
 }
 
 function _facingSteps(rule) {
@@ -2514,14 +2540,9 @@ function _facingSteps(rule) {
   return rule.headings === 4 ? _SQUARE_STEPS : _EIGHT_STEPS;
 }
 
-/** The board a unit with facing moves on: a grid of its shape (and diagonals for 8 headings).
- * Python reads the board's fields before it checks that it is a Board: its AttributeError. */
+/** The board a unit with facing moves on: a grid of its shape (and diagonals for 8 headings). */
 function _facingBoard(fn, board, rule) {
-  if (!(board instanceof Board)) {
-    const error = new TypeError(`'${pyTypeName(board)}' object has no attribute '_neighbours'`);
-    error.code = "AttributeError";
-    throw error;
-  }
+  if (!(board instanceof Board)) throw new ArgumentTypeError(fn, "board", board, "must be a Board");
   const shape = rule.headings === 6 ? "hex" : "square";
   if (board._neighbours !== null || board._shape !== shape) {
     throw new InvalidArgument(fn, "board", board.grid, `a unit with facing moves on a ${shape} grid board`);
@@ -2751,9 +2772,13 @@ function _facingOptions(rule, speed) {
   return [options, -1, 0, 0];
 }
 
-/** Python's ``round(x, 9)`` as a key's text. */
+/** Python's ``round(x, 9)`` (half to even) as a key's text. */
 function _rounded(x) {
-  return Number(x.toFixed(9)).toString();
+  if (!Number.isFinite(x)) return String(x);
+  const [digits, scale] = _exact(x);
+  const kept = _halfEven(digits, scale - 9).toString().padStart(10, "0");
+  const text = `${x < 0 ? "-" : ""}${kept.slice(0, -9)}.${kept.slice(-9)}`;
+  return String(Number(text)); // the decimal read as the nearest double, as Python's round does
 }
 
 /** A search state: [place as found, place key, heading, places straight, moves used]. */
