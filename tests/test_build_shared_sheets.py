@@ -13,7 +13,7 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.builder import build as builder
-from rulesdsl.codegen.targets import PYTHON
+from rulesdsl.codegen.targets import JS, PYTHON
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.outputs import Deferred, Output
@@ -72,6 +72,7 @@ def test_a_build_with_shared_sheets_writes_what_each_backend_writes_alone(
     shared = builder.render_all([ruleset], builder.default_backends())
     alone = {
         **builder.TargetOutputs(PYTHON)(ruleset),
+        **builder.TargetOutputs(JS)(ruleset),
         **builder.sheet_outputs(ruleset),
         **builder.card_outputs(ruleset),
         **builder.web_outputs(ruleset),
