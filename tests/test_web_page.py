@@ -404,7 +404,6 @@ def strengths_questions(t: ir.ResultsTable, module: ModuleType) -> list[Question
 
 def questions(ruleset: ir.Ruleset, module: ModuleType) -> list[Question]:
     """At least :data:`QUESTIONS` questions of the page's calculators, the same each run."""
-    data = PageModel(ruleset, ruleset.languages[0]).data(None)
     rng = random.Random(ruleset.id)
     out = [q for d in ruleset.dice_tables for q in dice_questions(d, module)]
     out += [q for t in ruleset.results_tables for q in results_questions(t, module)]
@@ -464,9 +463,10 @@ def test_a_house_rule_s_page_marks_what_it_changes_against_its_base(pages: Path)
     assert CHANGED_FEATURE.findall(base) == [] and 'class="changed"' not in base
 
 
-FETCHES = re.compile(r"""\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\(""")
+FETCHES = re.compile(r"""\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\((?!blob\))""")
 """What would make a page fetch something: an element's source, a link off the page, a
-stylesheet import or url(), a script's fetch or dynamic import."""
+stylesheet import or url(), a script's fetch or dynamic import (but the workshop's
+``import(blob)``: the page's own module, rewritten, from a blob URL)."""
 
 
 def test_a_page_names_nothing_to_fetch(pages: Path) -> None:
@@ -688,3 +688,74 @@ def test_a_label_cannot_put_markup_or_script_into_the_page(
     assert evaluate(browser, "document.querySelectorAll('img').length") == 0
     shown = evaluate(browser, "document.getElementById('place').innerText")
     assert HOSTILE in shown and evaluate(browser, "document.title") != "1"
+
+
+# ---- the house-rule workshop ----------------------------------------------------------------
+
+WORKSHOP = [name for name in NAMES if name != "d20_movement"]
+"""The bundled rulesets whose pages have terrain cost cells (d20_movement has no features)."""
+
+
+def workshop_cell(data: dict[str, Any]) -> dict[str, Any]:
+    """The cell to change: one a worked example asks the move cost of where there is one (so
+    the download must restate or drop it), else the first the place calculator can tick."""
+    ticked = {f["id"] for layer in data["place"]["layers"] for f in layer["features"]}
+    cells = [c for c in data["workshop"]["cells"] if not c["derived"] and c["feature"] in ticked]
+    asked = [e["args"] for e in data["examples"] if e["question"] == "move_cost"]
+    for cell in cells:
+        if any(cell["mode"] == a[0] and cell["feature"] in a[1:] for a in asked):
+            return cell
+    return cells[0]
+
+
+def change_cell(browser: Browser, cell: dict[str, Any], value: float) -> str:
+    """Changes ``cell`` through the workshop form as a user would, waits for the page to
+    answer with it and returns the house rule the download link holds."""
+    key = f"{cell['feature']}.{cell['mode']}"
+    evaluate(
+        browser,
+        f"""(() => {{
+  const form = document.querySelector("#workshop form");
+  form.elements.cell.value = {json.dumps(key)};
+  form.elements.cell.dispatchEvent(new Event("change", {{bubbles: true}}));
+  form.elements.value.value = {json.dumps(str(value))};
+  form.querySelector("button[name=apply]").click();
+  return 0;
+}})()""",
+    )
+    made = [{"feature": cell["feature"], "mode": cell["mode"], "value": value}]
+    browser.wait_for("document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":")))
+    link = "document.querySelector('#workshop a.download').href"
+    return str(evaluate(browser, f"decodeURIComponent({link}.split(',').slice(1).join(','))"))
+
+
+@pytest.mark.parametrize("name", WORKSHOP)
+def test_a_cost_changed_in_the_workshop_downloads_a_house_rule_that_answers_as_the_page(
+    name: str, rulesets: dict[str, ir.Ruleset], pages: Path, browser: Browser, tmp_path: Path
+) -> None:
+    """A terrain cost cell changed in the page: the downloaded house rule compiles on its base
+    without a diagnostic (E271: the worked examples it changes are restated or dropped), and
+    its Python module answers the place calculator's questions, each with the changed feature
+    ticked, as the page then shows them."""
+    ruleset = rulesets[name]
+    page = pages / f"{name}.{ruleset.languages[0]}.html"
+    shown = json.loads(page.read_text("utf-8").split('id="page-data">')[1].split("</script>")[0])
+    cell = workshop_cell(shown)
+    visit(browser, page)
+    text = change_cell(browser, cell, cell["value"] + 1)
+    assert f"override {cell['feature']}.{cell['mode']} | {cell['value'] + 1}" in text
+    compiled = Compiler().compile_text(text, str(RULESETS / f"{name}_workshop.terrain"))
+    assert compiled.diagnostics == [] and compiled.ruleset is not None, text
+    module = import_rendered(compiled.ruleset, tmp_path, f"workshop_{name}")
+    ticked = [f'input[name=feature][value="{cell["feature"]}"]', True]
+    put: list[Question] = []
+    for seed in range(2000):
+        q = place_question(shown["place"], shown, module, random.Random(seed))
+        if ticked in q[0]["set"] and (q[0]["set"][0][1] == cell["mode"] or seed % 3 == 0):
+            put.append(q)
+        if len(put) == 12:
+            break
+    assert len(put) == 12
+    answers = ask(browser, [q for q, _ in put])
+    wrong = [(q, a, e) for (q, e), a in zip(put, answers, strict=True) if a != e]
+    assert wrong == [], wrong[:3]
