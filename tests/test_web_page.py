@@ -692,8 +692,16 @@ def test_a_label_cannot_put_markup_or_script_into_the_page(
 
 # ---- the house-rule workshop ----------------------------------------------------------------
 
-WORKSHOP = [name for name in NAMES if name != "d20_movement"]
-"""The bundled rulesets whose pages have terrain cost cells (d20_movement has no features)."""
+NO_COST_CELLS = ("d20_movement", "generic_wargame")
+"""The bundled rulesets without a terrain cost cell to change: d20_movement has no features,
+generic_wargame's costs are all scenario parameters."""
+WORKSHOP = [name for name in NAMES if name not in NO_COST_CELLS]
+
+
+def test_a_page_has_a_workshop_when_its_ruleset_has_cost_cells(pages: Path) -> None:
+    for page in pages.iterdir():
+        has = '<section id="workshop"' in page.read_text("utf-8")
+        assert has == (page.name.split(".")[0] not in NO_COST_CELLS), page.name
 
 
 def workshop_cell(data: dict[str, Any]) -> dict[str, Any]:
