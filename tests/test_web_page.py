@@ -404,6 +404,7 @@ def strengths_questions(t: ir.ResultsTable, module: ModuleType) -> list[Question
 
 def questions(ruleset: ir.Ruleset, module: ModuleType) -> list[Question]:
     """At least :data:`QUESTIONS` questions of the page's calculators, the same each run."""
+    data = PageModel(ruleset, ruleset.languages[0]).data(None)
     rng = random.Random(ruleset.id)
     out = [q for d in ruleset.dice_tables for q in dice_questions(d, module)]
     out += [q for t in ruleset.results_tables for q in results_questions(t, module)]
@@ -463,7 +464,9 @@ def test_a_house_rule_s_page_marks_what_it_changes_against_its_base(pages: Path)
     assert CHANGED_FEATURE.findall(base) == [] and 'class="changed"' not in base
 
 
-FETCHES = re.compile(r"""\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\((?!blob\))""")
+FETCHES = re.compile(
+    r"""\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\((?!blob\))"""
+)
 """What would make a page fetch something: an element's source, a link off the page, a
 stylesheet import or url(), a script's fetch or dynamic import (but the workshop's
 ``import(blob)``: the page's own module, rewritten, from a blob URL)."""
@@ -732,7 +735,9 @@ def change_cell(browser: Browser, cell: dict[str, Any], value: float) -> str:
 }})()""",
     )
     made = [{"feature": cell["feature"], "mode": cell["mode"], "value": value}]
-    browser.wait_for("document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":")))
+    browser.wait_for(
+        "document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":"))
+    )
     link = "document.querySelector('#workshop a.download').href"
     return str(evaluate(browser, f"decodeURIComponent({link}.split(',').slice(1).join(','))"))
 

@@ -40,4 +40,10 @@ def workshop_data(rs: ir.Ruleset, plan: ModulePlan) -> Data:
         for lang in rs.languages
     ]
     unit = rs.units.get("cost", "")
-    return {"base": rs.id, "version": str(rs.version), "titles": titles, "cells": cells, "unit": unit}
+    return {
+        "base": rs.id,
+        "version": str(rs.version),
+        "titles": titles,
+        "cells": cells,
+        "unit": unit,
+    }
