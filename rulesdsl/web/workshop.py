@@ -23,8 +23,8 @@ Data = dict[str, Any]
 
 def workshop_data(rs: ir.Ruleset, plan: ModulePlan) -> Data:
     """The workshop of ``rs``'s page: ``cells`` (feature, unit type, value, the kinds of move
-    derived from it), the base the download extends and its titles, one per language in the ruleset's order
-    (the first is written bare)."""
+    derived from it), the base the download extends and its titles, one per language in the
+    ruleset's order (the first is written bare)."""
     derived: dict[str, list[str]] = {}
     for kind in plan.movement.moves:
         for feature in kind.costs:
