@@ -711,7 +711,13 @@ def workshop_cell(data: dict[str, Any]) -> dict[str, Any]:
     """The cell to change: one a worked example asks the move cost of where there is one (so
     the download must restate or drop it), else the first the place calculator can tick."""
     ticked = {f["id"] for layer in data["place"]["layers"] for f in layer["features"]}
-    cells = [c for c in data["workshop"]["cells"] if not c["derived"] and c["feature"] in ticked]
+    shop = data["workshop"]
+    cells = [
+        {"feature": feature, "mode": mode, "value": value}
+        for feature, costs in shop["costs"].items()
+        if feature in ticked and feature not in shop["derived"]
+        for mode, value in costs.items()
+    ]
     asked = [e["args"] for e in data["examples"] if e["question"] == "move_cost"]
     for cell in cells:
         if any(cell["mode"] == a[0] and cell["feature"] in a[1:] for a in asked):
@@ -722,13 +728,13 @@ def workshop_cell(data: dict[str, Any]) -> dict[str, Any]:
 def change_cell(browser: Browser, cell: dict[str, Any], value: float) -> str:
     """Changes ``cell`` through the workshop form as a user would, waits for the page to
     answer with it and returns the house rule the download link holds."""
-    key = f"{cell['feature']}.{cell['mode']}"
     evaluate(
         browser,
         f"""(() => {{
   const form = document.querySelector("#workshop form");
-  form.elements.cell.value = {json.dumps(key)};
-  form.elements.cell.dispatchEvent(new Event("change", {{bubbles: true}}));
+  form.elements.feature.value = {json.dumps(cell["feature"])};
+  form.elements.mode.value = {json.dumps(cell["mode"])};
+  form.elements.mode.dispatchEvent(new Event("change", {{bubbles: true}}));
   form.elements.value.value = {json.dumps(str(value))};
   form.querySelector("button[name=apply]").click();
   return 0;
@@ -755,8 +761,10 @@ def test_a_cost_changed_in_the_workshop_downloads_a_house_rule_that_answers_as_t
     shown = json.loads(page.read_text("utf-8").split('id="page-data">')[1].split("</script>")[0])
     cell = workshop_cell(shown)
     visit(browser, page)
-    text = change_cell(browser, cell, cell["value"] + 1)
-    assert f"override {cell['feature']}.{cell['mode']} | {cell['value'] + 1}" in text
+    value = cell["value"] + 1
+    value = int(value) if float(value).is_integer() else value  # as JavaScript writes it
+    text = change_cell(browser, cell, value)
+    assert f"override {cell['feature']}.{cell['mode']} | {value}" in text
     compiled = Compiler().compile_text(text, str(RULESETS / f"{name}_workshop.terrain"))
     assert compiled.diagnostics == [] and compiled.ruleset is not None, text
     module = import_rendered(compiled.ruleset, tmp_path, f"workshop_{name}")

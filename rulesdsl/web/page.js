@@ -441,16 +441,19 @@
 
   if (shop && SHOP) {
     const form = shop.querySelector("form");
-    const cell = form.elements.cell;
+    const { feature, mode } = form.elements;
     const status = shop.querySelector(".status");
-    const cellOf = (key) => SHOP.cells.find((c) => `${c.feature}.${c.mode}` === key);
+    const cellOf = (key) => {
+      const [f, m] = key.split(".");
+      return { feature: f, mode: m, value: SHOP.costs[f]?.[m], derived: SHOP.derived[f] ?? [] };
+    };
     const showCell = () => {
-      const c = cellOf(cell.value);
-      const changed = changes().find((x) => `${x.feature}.${x.mode}` === cell.value);
-      form.elements.value.value = String(changed ? changed.value : c.value);
+      const c = cellOf(`${feature.value}.${mode.value}`);
+      const changed = changes().find((x) => x.feature === c.feature && x.mode === c.mode);
+      form.elements.value.value = c.value === undefined ? "" : String(changed ? changed.value : c.value);
       const names = c.derived.map((k) => PAGE.moves.find((m) => m.id === k)?.label ?? k);
-      status.textContent = c.derived.length ? say(W.workshop_derived, { moves: names.join(", ") }) : "";
-      form.elements.apply.disabled = c.derived.length > 0;
+      status.textContent = c.value === undefined ? W.workshop_no_number : c.derived.length ? say(W.workshop_derived, { moves: names.join(", ") }) : "";
+      form.elements.apply.disabled = c.value === undefined || c.derived.length > 0;
     };
     const regenerate = async (made) => {
       const base = document.getElementById("page-script").textContent;
@@ -477,16 +480,18 @@
         button.type = "button";
         button.className = "undo";
         button.textContent = W.workshop_undo;
-        li.append(`${cell.querySelector(`option[value="${CSS.escape(key)}"]`).textContent} → ${NUMBER.format(value)} `, button);
+        const label = (select, id) => select.querySelector(`option[value="${CSS.escape(id)}"]`).textContent;
+        li.append(`${label(feature, c.feature)} · ${label(mode, c.mode)} → ${NUMBER.format(value)} `, button);
         list.append(li);
       }
       regenerate(changes());
     };
-    on(cell, "change", showCell);
+    on(feature, "change", showCell);
+    on(mode, "change", showCell);
     on(form, "submit", (event) => {
       event.preventDefault();
       const value = Number(form.elements.value.value);
-      if (form.elements.value.value !== "" && Number.isFinite(value)) setChange(cell.value, value);
+      if (form.elements.value.value !== "" && Number.isFinite(value)) setChange(`${feature.value}.${mode.value}`, value);
     });
     on(list, "click", (event) => {
       const li = event.target.closest("button.undo")?.closest("li");

@@ -39,7 +39,7 @@ WORDS = (
     *("applies", "result", "best", "not_answered", "contents", "place", "none"),
     *("roll_modifier", "roll_button", "rolled", "total", "natural", "outcome"),
     *("path_steps", "path_unit", "colon", "column", "strengths", "attacker", "defender"),
-    *("workshop", "workshop_intro", "workshop_cell", "workshop_value", "workshop_apply"),
+    *("workshop", "workshop_intro", "workshop_no_number", "workshop_value", "workshop_apply"),
     *("workshop_undo", "workshop_download", "workshop_derived", "workshop_not_found"),
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
