@@ -780,3 +780,21 @@ def test_a_cost_changed_in_the_workshop_downloads_a_house_rule_that_answers_as_t
     answers = ask(browser, [q for q, _ in put])
     wrong = [(q, a, e) for (q, e), a in zip(put, answers, strict=True) if a != e]
     assert wrong == [], wrong[:3]
+
+
+def test_the_workshop_will_not_change_a_cost_a_kind_of_move_derives_from(
+    pages: Path, browser: Browser
+) -> None:
+    """void_patrol's flank move has its own costs over asteroids, derived by the compiler:
+    the page cannot recompute them, so it says so and offers no Apply for that cell."""
+    visit(browser, pages / "void_patrol.en.html")
+    state = evaluate(
+        browser,
+        """(() => {
+  const form = document.querySelector("#workshop form");
+  form.elements.feature.value = "asteroids";
+  form.elements.feature.dispatchEvent(new Event("change", {bubbles: true}));
+  return [form.elements.apply.disabled, form.querySelector(".status").textContent];
+})()""",
+    )
+    assert state[0] is True and "Flank" in state[1], state
