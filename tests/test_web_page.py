@@ -798,3 +798,25 @@ def test_the_workshop_will_not_change_a_cost_a_kind_of_move_derives_from(
 })()""",
     )
     assert state[0] is True and "Flank" in state[1], state
+
+
+def test_undo_in_the_workshop_gives_back_the_ruleset_s_own_answers(
+    pages: Path, browser: Browser
+) -> None:
+    """heavy_gear: soft ground at 2 for walkers, then Undo: the place calculator answers 3
+    again and there is nothing to download."""
+    visit(browser, pages / "heavy_gear.en.html")
+    cell = {"feature": "soft", "mode": "walker", "value": 3}
+    change_cell(browser, cell, 2)
+    cost = "document.querySelector('#place output[data-ask=move_cost]').dataset.answer"
+    place = """(() => { const f = document.getElementById('place');
+  f.querySelector('[data-arg=mode]').value = 'walker';
+  for (const box of f.querySelectorAll('input[name=feature]')) box.checked = box.value === 'soft';
+  f.dispatchEvent(new Event('change')); return 0; })()"""
+    evaluate(browser, place)
+    assert json.loads(evaluate(browser, cost)) == {"number": 2}
+    evaluate(browser, "document.querySelector('#workshop button.undo').click(); 0")
+    browser.wait_for("document.documentElement.dataset.variant", "[]")
+    evaluate(browser, place)
+    assert json.loads(evaluate(browser, cost)) == {"number": 3}
+    assert evaluate(browser, "document.querySelector('#workshop a.download').hidden") is True
