@@ -464,9 +464,12 @@ def test_a_house_rule_s_page_marks_what_it_changes_against_its_base(pages: Path)
     assert CHANGED_FEATURE.findall(base) == [] and 'class="changed"' not in base
 
 
-FETCHES = re.compile(r"""\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\(""")
+FETCHES = re.compile(
+    r"""\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\((?!blob\))"""
+)
 """What would make a page fetch something: an element's source, a link off the page, a
-stylesheet import or url(), a script's fetch or dynamic import."""
+stylesheet import or url(), a script's fetch or dynamic import (but the workshop's
+``import(blob)``: the page's own module, rewritten, from a blob URL)."""
 
 
 def test_a_page_names_nothing_to_fetch(pages: Path) -> None:
@@ -688,3 +691,132 @@ def test_a_label_cannot_put_markup_or_script_into_the_page(
     assert evaluate(browser, "document.querySelectorAll('img').length") == 0
     shown = evaluate(browser, "document.getElementById('place').innerText")
     assert HOSTILE in shown and evaluate(browser, "document.title") != "1"
+
+
+# ---- the house-rule workshop ----------------------------------------------------------------
+
+NO_COST_CELLS = ("d20_movement", "generic_wargame")
+"""The bundled rulesets without a terrain cost cell to change: d20_movement has no features,
+generic_wargame's costs are all scenario parameters."""
+WORKSHOP = [name for name in NAMES if name not in NO_COST_CELLS]
+
+
+def test_a_page_has_a_workshop_when_its_ruleset_has_cost_cells(pages: Path) -> None:
+    for page in pages.iterdir():
+        has = '<section id="workshop"' in page.read_text("utf-8")
+        assert has == (page.name.split(".")[0] not in NO_COST_CELLS), page.name
+
+
+def workshop_cell(data: dict[str, Any]) -> dict[str, Any]:
+    """The cell to change: one a worked example asks the move cost of where there is one (so
+    the download must restate or drop it), else the first the place calculator can tick."""
+    ticked = {f["id"] for layer in data["place"]["layers"] for f in layer["features"]}
+    shop = data["workshop"]
+    cells = [
+        {"feature": feature, "mode": mode, "value": value}
+        for feature, costs in shop["costs"].items()
+        if feature in ticked and feature not in shop["derived"]
+        for mode, value in costs.items()
+    ]
+    asked = [e["args"] for e in data["examples"] if e["question"] == "move_cost"]
+    for cell in cells:
+        if any(cell["mode"] == a[0] and cell["feature"] in a[1:] for a in asked):
+            return cell
+    return cells[0]
+
+
+def change_cell(browser: Browser, cell: dict[str, Any], value: float) -> str:
+    """Changes ``cell`` through the workshop form as a user would, waits for the page to
+    answer with it and returns the house rule the download link holds."""
+    evaluate(
+        browser,
+        f"""(() => {{
+  const form = document.querySelector("#workshop form");
+  form.elements.feature.value = {json.dumps(cell["feature"])};
+  form.elements.mode.value = {json.dumps(cell["mode"])};
+  form.elements.mode.dispatchEvent(new Event("change", {{bubbles: true}}));
+  form.elements.value.value = {json.dumps(str(value))};
+  form.querySelector("button[name=apply]").click();
+  return 0;
+}})()""",
+    )
+    made = [{"feature": cell["feature"], "mode": cell["mode"], "value": value}]
+    browser.wait_for(
+        "document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":"))
+    )
+    link = "document.querySelector('#workshop a.download').href"
+    return str(evaluate(browser, f"decodeURIComponent({link}.split(',').slice(1).join(','))"))
+
+
+@pytest.mark.parametrize("name", WORKSHOP)
+def test_a_cost_changed_in_the_workshop_downloads_a_house_rule_that_answers_as_the_page(
+    name: str, rulesets: dict[str, ir.Ruleset], pages: Path, browser: Browser, tmp_path: Path
+) -> None:
+    """A terrain cost cell changed in the page: the downloaded house rule compiles on its base
+    without a diagnostic (E271: the worked examples it changes are restated or dropped), and
+    its Python module answers the place calculator's questions, each with the changed feature
+    ticked, as the page then shows them."""
+    ruleset = rulesets[name]
+    page = pages / f"{name}.{ruleset.languages[0]}.html"
+    shown = json.loads(page.read_text("utf-8").split('id="page-data">')[1].split("</script>")[0])
+    cell = workshop_cell(shown)
+    visit(browser, page)
+    value = cell["value"] + 1
+    value = int(value) if float(value).is_integer() else value  # as JavaScript writes it
+    text = change_cell(browser, cell, value)
+    assert f"override {cell['feature']}.{cell['mode']} | {value}" in text
+    compiled = Compiler().compile_text(text, str(RULESETS / f"{name}_workshop.terrain"))
+    assert compiled.diagnostics == [] and compiled.ruleset is not None, text
+    module = import_rendered(compiled.ruleset, tmp_path, f"workshop_{name}")
+    ticked = [f'input[name=feature][value="{cell["feature"]}"]', True]
+    put: list[Question] = []
+    for seed in range(2000):
+        q = place_question(shown["place"], shown, module, random.Random(seed))
+        if ticked in q[0]["set"] and (q[0]["set"][0][1] == cell["mode"] or seed % 3 == 0):
+            put.append(q)
+        if len(put) == 12:
+            break
+    assert len(put) == 12
+    answers = ask(browser, [q for q, _ in put])
+    wrong = [(q, a, e) for (q, e), a in zip(put, answers, strict=True) if a != e]
+    assert wrong == [], wrong[:3]
+
+
+def test_the_workshop_will_not_change_a_cost_a_kind_of_move_derives_from(
+    pages: Path, browser: Browser
+) -> None:
+    """void_patrol's flank move has its own costs over asteroids, derived by the compiler:
+    the page cannot recompute them, so it says so and offers no Apply for that cell."""
+    visit(browser, pages / "void_patrol.en.html")
+    state = evaluate(
+        browser,
+        """(() => {
+  const form = document.querySelector("#workshop form");
+  form.elements.feature.value = "asteroids";
+  form.elements.feature.dispatchEvent(new Event("change", {bubbles: true}));
+  return [form.elements.apply.disabled, form.querySelector(".status").textContent];
+})()""",
+    )
+    assert state[0] is True and "Flank" in state[1], state
+
+
+def test_undo_in_the_workshop_gives_back_the_ruleset_s_own_answers(
+    pages: Path, browser: Browser
+) -> None:
+    """heavy_gear: soft ground at 2 for walkers, then Undo: the place calculator answers 3
+    again and there is nothing to download."""
+    visit(browser, pages / "heavy_gear.en.html")
+    cell = {"feature": "soft", "mode": "walker", "value": 3}
+    change_cell(browser, cell, 2)
+    cost = "document.querySelector('#place output[data-ask=move_cost]').dataset.answer"
+    place = """(() => { const f = document.getElementById('place');
+  f.querySelector('[data-arg=mode]').value = 'walker';
+  for (const box of f.querySelectorAll('input[name=feature]')) box.checked = box.value === 'soft';
+  f.dispatchEvent(new Event('change')); return 0; })()"""
+    evaluate(browser, place)
+    assert json.loads(evaluate(browser, cost)) == {"number": 2}
+    evaluate(browser, "document.querySelector('#workshop button.undo').click(); 0")
+    browser.wait_for("document.documentElement.dataset.variant", "[]")
+    evaluate(browser, place)
+    assert json.loads(evaluate(browser, cost)) == {"number": 3}
+    assert evaluate(browser, "document.querySelector('#workshop a.download').hidden") is True

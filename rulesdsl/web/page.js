@@ -1,5 +1,13 @@
 // ---- the page (rulesdsl/web/page.js): the module above answers, this only asks and shows ----
 {
+  // Each run of this script is a generation: the page's own at load, then one per change made
+  // in the house-rule workshop (the module re-imported with the changed cells, below). A new
+  // generation ends the listeners of the one before.
+  document.dispatchEvent(new Event("rulesdsl:generation"));
+  const LIFE = new AbortController();
+  document.addEventListener("rulesdsl:generation", () => LIFE.abort(), { once: true });
+  const on = (target, type, listener) => target?.addEventListener(type, listener, { signal: LIFE.signal });
+
   const PAGE = JSON.parse(document.getElementById("page-data").textContent);
   const W = PAGE.words;
   const LANG = PAGE.lang;
@@ -266,12 +274,12 @@
   }
 
   for (const form of document.querySelectorAll("form.calc")) {
-    form.addEventListener("input", () => update(form));
-    form.addEventListener("change", () => update(form));
-    form.addEventListener("submit", (event) => event.preventDefault());
-    form.querySelector("button.roll")?.addEventListener("click", () => rollDice(form));
+    on(form, "input", () => update(form));
+    on(form, "change", () => update(form));
+    on(form, "submit", (event) => event.preventDefault());
+    on(form.querySelector("button.roll"), "click", () => rollDice(form));
     // a column picked by hand wins over the strengths given before
-    form.elements.column?.addEventListener("change", () => {
+    on(form.elements.column, "change", () => {
       for (const field of form.querySelectorAll("input[name=attacker], input[name=defender]")) field.value = "";
     });
     update(form);
@@ -345,7 +353,7 @@
   }
 
   for (const button of document.querySelectorAll("button[data-example]")) {
-    button.addEventListener("click", () => {
+    on(button, "click", () => {
       const example = PAGE.examples[Number(button.dataset.example)];
       const form = formOf(example);
       if (!form) return;
@@ -354,6 +362,151 @@
       form.scrollIntoView({ block: "start" });
       form.querySelector("input, select")?.focus({ preventScroll: true });
     });
+  }
+
+  // ---- house-rule workshop: a changed cell re-imports the module with the cell rewritten in
+  // its FEATURES (so every calculator answers with it), and the download is the house rule
+  const shop = document.getElementById("workshop");
+  const SHOP = PAGE.workshop;
+
+  /** The changes made, as the list in the page holds them (it outlives a generation). */
+  const changes = () =>
+    [...(shop?.querySelectorAll("li[data-feature]") ?? [])].map((li) => ({
+      feature: li.dataset.feature,
+      mode: li.dataset.mode,
+      value: Number(li.dataset.value),
+    }));
+
+  /** The module's text with each change's cell rewritten, or null where a cell is not found. */
+  function variantSource(base, wanted) {
+    const start = base.indexOf("export const FEATURES = _dict({");
+    let text = base;
+    for (const { feature, mode, value } of wanted) {
+      const at = text.indexOf(`\n  ${JSON.stringify(feature)}: Object.freeze({`, start);
+      const costs = at < 0 ? -1 : text.indexOf("costs: _dict({", at);
+      const end = costs < 0 ? -1 : text.indexOf("})", costs);
+      if (end < 0) return null;
+      const cell = new RegExp(`(${JSON.stringify(mode)}: )[-0-9.e+]+`);
+      const body = text.slice(costs, end);
+      if (!cell.test(body)) return null;
+      text = text.slice(0, costs) + body.replace(cell, `$1${value}`) + text.slice(end);
+    }
+    return text;
+  }
+
+  /** The answer as the language writes it in a worked example, or null. */
+  function written(value) {
+    if (value instanceof Marker) return value.value;
+    if (typeof value === "number") return `${value} ${SHOP.unit}`.trim();
+    return null;
+  }
+
+  /** The inherited worked examples the changes touch: each restated where the page can answer
+   * its questions (a move cost), else removed (E271 wants one or the other). */
+  function exampleLines(features) {
+    const byName = new Map();
+    PAGE.examples.forEach((e) => byName.set(e.example, [...(byName.get(e.example) ?? []), e]));
+    const lines = [];
+    for (const [name, questions] of byName) {
+      if (!questions.some((q) => features.some((f) => JSON.stringify([q.args, q.kwargs]).includes(JSON.stringify(f))))) continue;
+      const restated = questions.map((q, i) => {
+        if (q.question !== "move_cost") return null;
+        const [mode, ...at] = q.args;
+        let value;
+        try { value = moveCost(mode, at, q.kwargs); } catch { return null; }
+        const was = JSON.stringify(q.expected[0]) === JSON.stringify(canonical(value));
+        const answer = written(value);
+        return answer === null ? null : was ? "" : `override example ${name}${questions.length > 1 ? `.${i + 1}` : ""} | ${answer}`;
+      });
+      if (restated.includes(null)) lines.push(`remove example ${name}`);
+      else lines.push(...restated.filter(Boolean));
+    }
+    return lines;
+  }
+
+  /** The house-rule file of the changes. */
+  function houseRule(made) {
+    const id = `${SHOP.base}_workshop`;
+    const lines = [
+      `ruleset ${id} ${SHOP.titles.map(([lang, title], i) => `${i ? `${lang} ` : ""}${JSON.stringify(title)}`).join(" ")}`,
+      "version 1.0.0",
+      `extends ${SHOP.base}@^${SHOP.version}`,
+      "",
+      ...made.map((c) => `override ${c.feature}.${c.mode} | ${c.value}`),
+      "",
+      ...exampleLines([...new Set(made.map((c) => c.feature))]),
+    ];
+    return { name: `${id}.terrain`, text: lines.join("\n") + "\n" };
+  }
+
+  if (shop && SHOP) {
+    const form = shop.querySelector("form");
+    const { feature, mode } = form.elements;
+    const status = shop.querySelector(".status");
+    const cellOf = (key) => {
+      const [f, m] = key.split(".");
+      return { feature: f, mode: m, value: SHOP.costs[f]?.[m], derived: SHOP.derived[f] ?? [] };
+    };
+    const showCell = () => {
+      const c = cellOf(`${feature.value}.${mode.value}`);
+      const changed = changes().find((x) => x.feature === c.feature && x.mode === c.mode);
+      form.elements.value.value = c.value === undefined ? "" : String(changed ? changed.value : c.value);
+      const names = c.derived.map((k) => PAGE.moves.find((m) => m.id === k)?.label ?? k);
+      status.textContent = c.value === undefined ? W.workshop_no_number : c.derived.length ? say(W.workshop_derived, { moves: names.join(", ") }) : "";
+      form.elements.apply.disabled = c.value === undefined || c.derived.length > 0;
+    };
+    const regenerate = async (made) => {
+      const base = document.getElementById("page-script").textContent;
+      const source = variantSource(base, made);
+      if (source === null) {
+        status.textContent = W.workshop_not_found;
+        return;
+      }
+      const blob = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+      try {
+        await import(blob);
+      } finally {
+        URL.revokeObjectURL(blob);
+      }
+    };
+    const list = shop.querySelector("ul.changes");
+    const setChange = (key, value) => {
+      list.querySelector(`li[data-key="${CSS.escape(key)}"]`)?.remove();
+      const c = cellOf(key);
+      if (value !== null && value !== c.value) {
+        const li = document.createElement("li");
+        Object.assign(li.dataset, { key, feature: c.feature, mode: c.mode, value: String(value) });
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "undo";
+        button.textContent = W.workshop_undo;
+        const label = (select, id) => select.querySelector(`option[value="${CSS.escape(id)}"]`).textContent;
+        li.append(`${label(feature, c.feature)} · ${label(mode, c.mode)} → ${NUMBER.format(value)} `, button);
+        list.append(li);
+      }
+      regenerate(changes());
+    };
+    on(feature, "change", showCell);
+    on(mode, "change", showCell);
+    on(form, "submit", (event) => {
+      event.preventDefault();
+      const value = Number(form.elements.value.value);
+      if (form.elements.value.value !== "" && Number.isFinite(value)) setChange(`${feature.value}.${mode.value}`, value);
+    });
+    on(list, "click", (event) => {
+      const li = event.target.closest("button.undo")?.closest("li");
+      if (li) setChange(li.dataset.key, null);
+    });
+    showCell();
+    const made = changes();
+    const link = shop.querySelector("a.download");
+    link.hidden = made.length === 0;
+    if (made.length) {
+      const file = houseRule(made);
+      link.download = file.name;
+      link.href = `data:text/plain;charset=utf-8,${encodeURIComponent(file.text)}`;
+    }
+    document.documentElement.dataset.variant = JSON.stringify(made);
   }
 
   // ---- filters of the reference tables: rows by text, feature and kind of move; columns by
@@ -412,9 +565,9 @@
     filters.querySelector(".shown").textContent = say(W.shown, { shown, total });
   }
 
-  filters.addEventListener("input", applyFilters);
-  filters.addEventListener("change", applyFilters);
-  filters.addEventListener("submit", (event) => event.preventDefault());
+  on(filters, "input", applyFilters);
+  on(filters, "change", applyFilters);
+  on(filters, "submit", (event) => event.preventDefault());
   applyFilters();
   document.documentElement.dataset.ready = "yes";
 }

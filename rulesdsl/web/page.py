@@ -19,6 +19,7 @@ import jinja2
 
 from rulesdsl.printed.sheet_view import CHANGED_SIGN, MARKERS, Sheet, TableView
 from rulesdsl.web.model import PageModel
+from rulesdsl.web.workshop import workshop_data
 
 if TYPE_CHECKING:
     from rulesdsl import ir
@@ -38,6 +39,8 @@ WORDS = (
     *("applies", "result", "best", "not_answered", "contents", "place", "none"),
     *("roll_modifier", "roll_button", "rolled", "total", "natural", "outcome"),
     *("path_steps", "path_unit", "colon", "column", "strengths", "attacker", "defender"),
+    *("workshop", "workshop_intro", "workshop_no_number", "workshop_value", "workshop_apply"),
+    *("workshop_undo", "workshop_download", "workshop_derived", "workshop_not_found"),
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
 
@@ -94,6 +97,7 @@ def render_page(
     model = PageModel(ruleset, sheet.lang, words=sheet.catalog_words)
     takes = ((), ()) if plan is None else (plan.movement.cost_inputs, plan.sight.fed_outcomes)
     data = model.data(examples.build(ruleset) if ruleset.examples else None, *takes)
+    data["workshop"] = None if plan is None else workshop_data(ruleset, plan)
     modes = [(m["id"], m["label"]) for m in data["modes"]]
     names = {f["label"]: f["id"] for f in (*data["features"], *data["moves"])}
     tries: dict[str, list[int]] = {}
