@@ -43,7 +43,7 @@ BREAKS = {
         "(a[0] === b[0] && a[1] > b[1])",
         "reachable",
     ),
-    "a place given twice": ("merged.get(key)?.[0] ?? place", "place", "Board"),
+    "a place given twice": ("if (!board._place.has(key)) board._place.set", "board._place.set", "Board"),
 }
 """A runtime line broken on purpose: (its text, its broken text, a function that shows it)."""
 

@@ -17,6 +17,9 @@ function _placeKey(place) {
       return JSON.stringify(place);
   }
   if (!Array.isArray(place)) return null;
+  if (place.length === 2 && typeof place[0] === "number" && typeof place[1] === "number") {
+    return `(${place[0]},${place[1]})`; // a grid's [q, r], the common case (-0 is printed 0)
+  }
   const keys = [];
   for (const item of place) {
     const key = _placeKey(item);
@@ -48,9 +51,10 @@ function _isIterable(value) {
   return value !== null && value !== undefined && typeof value[Symbol.iterator] === "function";
 }
 
-/** The entries of a mapping a caller gives: a Map, or a plain object; null for another value. */
+/** The entries of a mapping a caller gives (iterated once): a Map, or a plain object; null for
+ * another value. */
 function _entriesOf(mapping) {
-  if (mapping instanceof Map) return [...mapping];
+  if (mapping instanceof Map) return mapping.entries();
   if (mapping !== null && typeof mapping === "object" && !Array.isArray(mapping)) {
     const proto = Object.getPrototypeOf(mapping);
     if (proto === Object.prototype || proto === null) return Object.entries(mapping);
@@ -99,7 +103,8 @@ export class Board {
       throw new ArgumentTypeError("Board", "neighbours", neighbours, "must be a function");
     }
     /** Each place and its features (the places as given: look one up with featuresOf). */
-    this.places = new Map([...this._place].map(([key, place]) => [place, this._features.get(key)]));
+    this.places = new Map();
+    for (const [key, place] of this._place) this.places.set(place, this._features.get(key));
     this.edges = new Map(edgesGiven);
     this.grid = noGrid ? null : grid;
     this._neighbours = noFunction ? null : neighbours;
@@ -169,27 +174,32 @@ export class Board {
 
 /** The places checked one by one, raising at the first that is wrong (_places_one_by_one). */
 function _placesOneByOne(board, given, shape) {
-  const merged = new Map(); // as Python's dict of them: a place given again keeps its features last given
+  // as Python's dict of them: a place given again is kept as first given, with the features last
+  // given (held in board._features until checked below)
   for (const [place, features] of given) {
     const key = _placeKey(place);
     if (key === null) {
       throw new ArgumentTypeError("Board", "places", _shown(place), "must be a place of the board (a hashable key)");
     }
-    merged.set(key, [merged.get(key)?.[0] ?? place, features]);
+    if (!board._place.has(key)) board._place.set(key, place);
+    board._features.set(key, features);
   }
   const checked = new Map();
-  for (const [key, [place, features]] of merged) {
+  for (const [key, features] of board._features) {
+    const place = board._place.get(key);
     if (shape && !(Array.isArray(place) && place.length === 2 && _isInt(place[0]) && _isInt(place[1]))) {
       throw new ArgumentTypeError("Board", "places", _shown(place), `must be (x, y) pairs of ints on a ${shape} grid`);
     }
     if (typeof features === "string" || !_isIterable(features)) {
       throw new ArgumentTypeError("Board", "places", features, "must map each place to its feature names");
     }
-    const named = [...features];
+    const named = Array.isArray(features) ? features : [...features];
     for (const feature of named) {
       if (typeof feature !== "string") _checkName("Board", "places", feature, FEATURES, "feature");
     }
-    let same = checked.get(JSON.stringify(named));
+    // one name keyed by itself ("=" first: never a JSON array's "["), more by their JSON
+    const namedKey = named.length === 1 ? `=${named[0]}` : JSON.stringify(named);
+    let same = checked.get(namedKey);
     if (same === undefined) {
       for (const feature of named) {
         _checkName("Board", "places", feature, FEATURES, "feature");
@@ -199,10 +209,9 @@ function _placesOneByOne(board, given, shape) {
       }
       if (named.length > 1) _checkPlace(named);
       same = board._shared(named);
-      checked.set(JSON.stringify(named), same);
+      checked.set(namedKey, same);
     }
-    board._place.set(key, place);
-    board._features.set(key, same);
+    board._features.set(key, same); // a key already there: the loop goes on in the same order
   }
 }
 
@@ -591,13 +600,15 @@ function _gridSearch(board, mode, start, budget, goal) {
 /** The steps out of ``here`` on a grid board that ``mode`` can take (places in ``done`` left
  * out), each with its cost (_grid_exits). */
 function _gridExits(board, mode, here, entering, crossing, done) {
-  const [q, r] = board._place.get(here).map(Number);
+  const place = board._place.get(here);
+  const [q, r] = [Number(place[0]), Number(place[1])];
+  const edges = board._crossed.size > 0;
   const out = [];
   for (const [dq, dr] of board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS) {
     const there = `(${q + dq},${r + dr})`;
     const entry = entering.get(there);
     if (entry === undefined || (done !== null && done.has(there))) continue;
-    const crossed = board._crossed.get(`${here}|${there}`);
+    const crossed = edges ? board._crossed.get(`${here}|${there}`) : undefined;
     let step = entry[0];
     if (crossed !== undefined) {
       const features = board._features.get(there);
@@ -626,7 +637,8 @@ function _entering(board, mode) {
       const cost = _stepCost(mode, features, _NO_EDGE, 1, {});
       byFeatures.set(features, [cost instanceof Marker ? _INF : cost, mustStop(mode, features)]);
     }
-    found = new Map([...board._features].map(([key, features]) => [key, byFeatures.get(features)]));
+    found = new Map();
+    for (const [key, features] of board._features) found.set(key, byFeatures.get(features));
     board._entering.set(mode, found);
   }
   return found;
