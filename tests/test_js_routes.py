@@ -30,8 +30,8 @@ def test_differential_test_sees_a_broken_route_emitter(
 
 BREAKS = {
     "a minimum move": (
-        "let first = MINIMUM_MOVE && budget > 0;",
-        "let first = false;",
+        "return MINIMUM_MOVE && budget > 0;",
+        "return false;",
         "reachable",
     ),
     "must stop": ("if (stop) reason = `step", "if (false) reason = `step", "route_cost"),
@@ -41,6 +41,11 @@ BREAKS = {
     "the heap's order": (
         "(a[0] === b[0] && a[1] < b[1])",
         "(a[0] === b[0] && a[1] > b[1])",
+        "reachable",
+    ),
+    "must stop, on a grid's box": (
+        "if (here !== from && (stop[here] || paid > budget)) continue;",
+        "if (here !== from && paid > budget) continue;",
         "reachable",
     ),
     "a place given twice": ("if (!board._place.has(key)) board._place.set", "board._place.set", "Board"),
@@ -55,6 +60,7 @@ RULESETS_OF = {
     "diagonals": "d20_movement",
     "the heap's order": "void_patrol",
     "a place given twice": "heavy_gear",
+    "must stop, on a grid's box": "void_patrol",
 }
 
 

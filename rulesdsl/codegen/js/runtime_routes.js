@@ -113,6 +113,7 @@ export class Board {
     this._adjacent = new Map(); // place key -> [[key, distance], ...]
     this._exits = new Map(); // mode -> place key -> [[key, cost], ...]
     this._entering = new Map(); // mode -> place key -> [cost, must stop]
+    this._boxes = new Map(); // mode -> the grid's places numbered in their box (_box), or null
     Object.freeze(this);
   }
 
@@ -547,6 +548,11 @@ function _search(board, mode, start, budget, extra, goal = null) {
   return _dijkstra(start, budget, goal, exits, stopsAt);
 }
 
+/** Whether a search may take its first step whatever it costs: a minimum move, a budget above 0. */
+function _oneStepAllowed(budget) {
+  return MINIMUM_MOVE && budget > 0;
+}
+
 /** The loop both searches share: ``exits(here)`` gives [key, cost] pairs, ``stopsAt(here)``
  * whether the unit must stop there. */
 function _dijkstra(start, budget, goal, exits, stopsAt) {
@@ -555,7 +561,7 @@ function _dijkstra(start, budget, goal, exits, stopsAt) {
   const done = new Set();
   const heap = [[0, 0, start]];
   let order = 1;
-  let first = MINIMUM_MOVE && budget > 0;
+  let first = _oneStepAllowed(budget);
   while (heap.length) {
     const [cost, , here] = _heapPop(heap);
     if (done.has(here)) continue;
@@ -581,6 +587,8 @@ function _dijkstra(start, budget, goal, exits, stopsAt) {
  * an edge's cost worked out once per distinct features entered and crossed; from the second
  * search of the board for the mode on, each place's exits are kept on the board. */
 function _gridSearch(board, mode, start, budget, goal) {
+  const box = board._crossed.size ? null : _box(board, mode);
+  if (box !== null) return _boxSearch(board, box, start, budget, goal);
   const kept = board._exits.get(mode);
   if (kept === undefined) board._exits.set(mode, new Map()); // the next search keeps its exits
   const entering = _entering(board, mode);
@@ -622,6 +630,83 @@ function _gridExits(board, mode, here, entering, crossing, done) {
     if (step < _INF) out.push([there, step]);
   }
   return out;
+}
+
+/** A grid board's places numbered in the box of the grid around them (a place at [q, r] is
+ * ``(q - q0) * height + r - r0``), with what entering each costs ``mode`` (infinite off the
+ * board) and whether the unit must stop there, so that a search finds a neighbour by arithmetic;
+ * null when the box is much larger than the board. Kept on the board per mode. */
+function _box(board, mode) {
+  let box = board._boxes.get(mode);
+  if (box !== undefined) return box;
+  const entering = _entering(board, mode);
+  let [q0, r0, q1, r1] = [_INF, _INF, -_INF, -_INF];
+  for (const place of board._place.values()) {
+    const [q, r] = [Number(place[0]), Number(place[1])];
+    [q0, r0, q1, r1] = [Math.min(q0, q), Math.min(r0, r), Math.max(q1, q), Math.max(r1, r)];
+  }
+  const [width, height] = [q1 - q0 + 1, r1 - r0 + 1];
+  box = null;
+  if (width * height <= 4 * board._place.size + 64) {
+    const cells = width * height;
+    box = { q0, r0, width, height, cost: new Float64Array(cells).fill(_INF), stop: new Uint8Array(cells), keys: [] };
+    for (const [key, place] of board._place) {
+      const cell = (Number(place[0]) - q0) * height + Number(place[1]) - r0;
+      const [cost, stop] = entering.get(key);
+      [box.cost[cell], box.stop[cell], box.keys[cell]] = [cost, stop ? 1 : 0, key];
+    }
+  }
+  board._boxes.set(mode, box);
+  return box;
+}
+
+/** _dijkstra on a board's ``box`` of cells (a grid without edges: a step's cost is what
+ * entering its place costs): the same pushes in the same order, so the same ties; its answers
+ * as _dijkstra's, keyed by place key, the places in the order they were found. */
+function _boxSearch(board, box, start, budget, goal) {
+  const { q0, r0, width, height, cost, stop, keys } = box;
+  const cellOf = (key) => {
+    const place = board._place.get(key);
+    return (Number(place[0]) - q0) * height + Number(place[1]) - r0;
+  };
+  const best = new Float64Array(cost.length).fill(_INF);
+  const came = new Int32Array(cost.length);
+  const done = new Uint8Array(cost.length);
+  const from = cellOf(start);
+  const to = goal === null ? -1 : cellOf(goal);
+  const found = [from];
+  best[from] = 0;
+  const heap = [[0, 0, from]];
+  const steps = board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS;
+  let order = 1;
+  let first = _oneStepAllowed(budget);
+  while (heap.length) {
+    const [paid, , here] = _heapPop(heap);
+    if (done[here]) continue;
+    done[here] = 1;
+    if (here === to) break;
+    if (here !== from && (stop[here] || paid > budget)) continue;
+    const [q, r] = [Math.floor(here / height), here % height];
+    for (const [dq, dr] of steps) {
+      const [nq, nr] = [q + dq, r + dr];
+      if (nq < 0 || nq >= width || nr < 0 || nr >= height) continue;
+      const there = nq * height + nr;
+      const step = cost[there];
+      if (!(step < _INF) || done[there]) continue;
+      const total = paid + step;
+      if ((total <= budget || first) && total < best[there]) {
+        if (best[there] === _INF) found.push(there);
+        best[there] = total;
+        came[there] = here;
+        _heapPush(heap, [total, order, there]);
+        order++;
+      }
+    }
+    first = false;
+  }
+  const bestOf = new Map(found.map((cell) => [keys[cell], best[cell]]));
+  const cameOf = new Map(found.slice(1).map((cell) => [keys[cell], keys[came[cell]]]));
+  return [bestOf, cameOf];
 }
 
 /** Per place key of ``board``: what entering it costs ``mode`` (a step of 1, no edge crossed;
