@@ -186,6 +186,7 @@ function _placesOneByOne(board, given, shape) {
     board._features.set(key, features);
   }
   const checked = new Map();
+  const checkedOne = new Map();
   for (const [key, features] of board._features) {
     const place = board._place.get(key);
     if (shape && !(Array.isArray(place) && place.length === 2 && _isInt(place[0]) && _isInt(place[1]))) {
@@ -198,9 +199,9 @@ function _placesOneByOne(board, given, shape) {
     for (const feature of named) {
       if (typeof feature !== "string") _checkName("Board", "places", feature, FEATURES, "feature");
     }
-    // one name keyed by itself ("=" first: never a JSON array's "["), more by their JSON
-    const namedKey = named.length === 1 ? `=${named[0]}` : JSON.stringify(named);
-    let same = checked.get(namedKey);
+    // one name keyed by itself, more by their JSON, each in its own Map
+    const [kept, namedKey] = named.length === 1 ? [checkedOne, named[0]] : [checked, JSON.stringify(named)];
+    let same = kept.get(namedKey);
     if (same === undefined) {
       for (const feature of named) {
         _checkName("Board", "places", feature, FEATURES, "feature");
@@ -210,7 +211,7 @@ function _placesOneByOne(board, given, shape) {
       }
       if (named.length > 1) _checkPlace(named);
       same = board._shared(named);
-      checked.set(namedKey, same);
+      kept.set(namedKey, same);
     }
     board._features.set(key, same); // a key already there: the loop goes on in the same order
   }
@@ -639,11 +640,15 @@ function _gridExits(board, mode, here, entering, crossing, done) {
 function _box(board, mode) {
   let box = board._boxes.get(mode);
   if (box !== undefined) return box;
-  const entering = _entering(board, mode);
+  const entering = _enteringFeatures(board, mode);
   let [q0, r0, q1, r1] = [_INF, _INF, -_INF, -_INF];
   for (const place of board._place.values()) {
-    const [q, r] = [Number(place[0]), Number(place[1])];
-    [q0, r0, q1, r1] = [Math.min(q0, q), Math.min(r0, r), Math.max(q1, q), Math.max(r1, r)];
+    const q = Number(place[0]);
+    const r = Number(place[1]);
+    if (q < q0) q0 = q;
+    if (q > q1) q1 = q;
+    if (r < r0) r0 = r;
+    if (r > r1) r1 = r;
   }
   const [width, height] = [q1 - q0 + 1, r1 - r0 + 1];
   box = null;
@@ -652,7 +657,7 @@ function _box(board, mode) {
     box = { q0, r0, width, height, cost: new Float64Array(cells).fill(_INF), stop: new Uint8Array(cells), keys: [] };
     for (const [key, place] of board._place) {
       const cell = (Number(place[0]) - q0) * height + Number(place[1]) - r0;
-      const [cost, stop] = entering.get(key);
+      const [cost, stop] = entering.get(board._features.get(key));
       [box.cost[cell], box.stop[cell], box.keys[cell]] = [cost, stop ? 1 : 0, key];
     }
   }
@@ -716,17 +721,23 @@ function _boxSearch(board, box, start, budget, goal) {
 function _entering(board, mode) {
   let found = board._entering.get(mode);
   if (found === undefined) {
-    const byFeatures = new Map();
-    for (const features of board._features.values()) {
-      if (byFeatures.has(features)) continue;
-      const cost = _stepCost(mode, features, _NO_EDGE, 1, {});
-      byFeatures.set(features, [cost instanceof Marker ? _INF : cost, mustStop(mode, features)]);
-    }
+    const byFeatures = _enteringFeatures(board, mode);
     found = new Map();
     for (const [key, features] of board._features) found.set(key, byFeatures.get(features));
     board._entering.set(mode, found);
   }
   return found;
+}
+
+/** _entering per distinct features of ``board``, in the board's order: features -> [cost, must stop]. */
+function _enteringFeatures(board, mode) {
+  const byFeatures = new Map();
+  for (const features of board._features.values()) {
+    if (byFeatures.has(features)) continue;
+    const cost = _stepCost(mode, features, _NO_EDGE, 1, {});
+    byFeatures.set(features, [cost instanceof Marker ? _INF : cost, mustStop(mode, features)]);
+  }
+  return byFeatures;
 }
 
 /** The cheapest legal route for ``mode`` from ``start`` to ``goal`` on ``board`` (within
