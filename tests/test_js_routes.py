@@ -48,7 +48,11 @@ BREAKS = {
         "if (here !== from && paid > budget) continue;",
         "reachable",
     ),
-    "a place given twice": ("if (!board._place.has(key)) board._place.set", "board._place.set", "Board"),
+    "a place given twice": (
+        "if (!board._place.has(key)) board._place.set",
+        "board._place.set",
+        "Board",
+    ),
 }
 """A runtime line broken on purpose: (its text, its broken text, a function that shows it)."""
 

@@ -586,7 +586,8 @@ function _dijkstra(start, budget, goal, exits, stopsAt) {
 /** _search on a hex or square grid with no diagonals and no allowance (_grid_search): each
  * neighbour's cost read from _entering (an impassable or prohibited step as an infinite cost),
  * an edge's cost worked out once per distinct features entered and crossed; from the second
- * search of the board for the mode on, each place's exits are kept on the board. */
+ * search of the board for the mode on, each place's exits are kept on the board. A board
+ * without edges is searched in its box of cells instead (_boxSearch: the same answers). */
 function _gridSearch(board, mode, start, budget, goal) {
   const box = board._crossed.size ? null : _box(board, mode);
   if (box !== null) return _boxSearch(board, box, start, budget, goal);
