@@ -30,8 +30,8 @@ def test_differential_test_sees_a_broken_route_emitter(
 
 BREAKS = {
     "a minimum move": (
-        "let first = MINIMUM_MOVE && budget > 0;",
-        "let first = false;",
+        "return MINIMUM_MOVE && budget > 0;",
+        "return false;",
         "reachable",
     ),
     "must stop": ("if (stop) reason = `step", "if (false) reason = `step", "route_cost"),
@@ -43,7 +43,16 @@ BREAKS = {
         "(a[0] === b[0] && a[1] > b[1])",
         "reachable",
     ),
-    "a place given twice": ("merged.get(key)?.[0] ?? place", "place", "Board"),
+    "must stop, on a grid's box": (
+        "if (here !== from && (stop[here] || paid > budget)) continue;",
+        "if (here !== from && paid > budget) continue;",
+        "reachable",
+    ),
+    "a place given twice": (
+        "if (!board._place.has(key)) board._place.set",
+        "board._place.set",
+        "Board",
+    ),
 }
 """A runtime line broken on purpose: (its text, its broken text, a function that shows it)."""
 
@@ -55,6 +64,7 @@ RULESETS_OF = {
     "diagonals": "d20_movement",
     "the heap's order": "void_patrol",
     "a place given twice": "heavy_gear",
+    "must stop, on a grid's box": "void_patrol",
 }
 
 
