@@ -1720,6 +1720,9 @@ function _placeKey(place) {
       return JSON.stringify(place);
   }
   if (!Array.isArray(place)) return null;
+  if (place.length === 2 && typeof place[0] === "number" && typeof place[1] === "number") {
+    return `(${place[0]},${place[1]})`; // a grid's [q, r], the common case (-0 is printed 0)
+  }
   const keys = [];
   for (const item of place) {
     const key = _placeKey(item);
@@ -1751,9 +1754,10 @@ function _isIterable(value) {
   return value !== null && value !== undefined && typeof value[Symbol.iterator] === "function";
 }
 
-/** The entries of a mapping a caller gives: a Map, or a plain object; null for another value. */
+/** The entries of a mapping a caller gives (iterated once): a Map, or a plain object; null for
+ * another value. */
 function _entriesOf(mapping) {
-  if (mapping instanceof Map) return [...mapping];
+  if (mapping instanceof Map) return mapping.entries();
   if (mapping !== null && typeof mapping === "object" && !Array.isArray(mapping)) {
     const proto = Object.getPrototypeOf(mapping);
     if (proto === Object.prototype || proto === null) return Object.entries(mapping);
@@ -1802,7 +1806,8 @@ export class Board {
       throw new ArgumentTypeError("Board", "neighbours", neighbours, "must be a function");
     }
     /** Each place and its features (the places as given: look one up with featuresOf). */
-    this.places = new Map([...this._place].map(([key, place]) => [place, this._features.get(key)]));
+    this.places = new Map();
+    for (const [key, place] of this._place) this.places.set(place, this._features.get(key));
     this.edges = new Map(edgesGiven);
     this.grid = noGrid ? null : grid;
     this._neighbours = noFunction ? null : neighbours;
@@ -1811,6 +1816,7 @@ export class Board {
     this._adjacent = new Map(); // place key -> [[key, distance], ...]
     this._exits = new Map(); // mode -> place key -> [[key, cost], ...]
     this._entering = new Map(); // mode -> place key -> [cost, must stop]
+    this._boxes = new Map(); // mode -> the grid's places numbered in their box (_box), or null
     Object.freeze(this);
   }
 
@@ -1872,27 +1878,33 @@ export class Board {
 
 /** The places checked one by one, raising at the first that is wrong (_places_one_by_one). */
 function _placesOneByOne(board, given, shape) {
-  const merged = new Map(); // as Python's dict of them: a place given again keeps its features last given
+  // as Python's dict of them: a place given again is kept as first given, with the features last
+  // given (held in board._features until checked below)
   for (const [place, features] of given) {
     const key = _placeKey(place);
     if (key === null) {
       throw new ArgumentTypeError("Board", "places", _shown(place), "must be a place of the board (a hashable key)");
     }
-    merged.set(key, [merged.get(key)?.[0] ?? place, features]);
+    if (!board._place.has(key)) board._place.set(key, place);
+    board._features.set(key, features);
   }
   const checked = new Map();
-  for (const [key, [place, features]] of merged) {
+  const checkedOne = new Map();
+  for (const [key, features] of board._features) {
+    const place = board._place.get(key);
     if (shape && !(Array.isArray(place) && place.length === 2 && _isInt(place[0]) && _isInt(place[1]))) {
       throw new ArgumentTypeError("Board", "places", _shown(place), `must be (x, y) pairs of ints on a ${shape} grid`);
     }
     if (typeof features === "string" || !_isIterable(features)) {
       throw new ArgumentTypeError("Board", "places", features, "must map each place to its feature names");
     }
-    const named = [...features];
+    const named = Array.isArray(features) ? features : [...features];
     for (const feature of named) {
       if (typeof feature !== "string") _checkName("Board", "places", feature, FEATURES, "feature");
     }
-    let same = checked.get(JSON.stringify(named));
+    // one name keyed by itself, more by their JSON, each in its own Map
+    const [kept, namedKey] = named.length === 1 ? [checkedOne, named[0]] : [checked, JSON.stringify(named)];
+    let same = kept.get(namedKey);
     if (same === undefined) {
       for (const feature of named) {
         _checkName("Board", "places", feature, FEATURES, "feature");
@@ -1902,10 +1914,9 @@ function _placesOneByOne(board, given, shape) {
       }
       if (named.length > 1) _checkPlace(named);
       same = board._shared(named);
-      checked.set(JSON.stringify(named), same);
+      kept.set(namedKey, same);
     }
-    board._place.set(key, place);
-    board._features.set(key, same);
+    board._features.set(key, same); // a key already there: the loop goes on in the same order
   }
 }
 
@@ -2241,6 +2252,11 @@ function _search(board, mode, start, budget, extra, goal = null) {
   return _dijkstra(start, budget, goal, exits, stopsAt);
 }
 
+/** Whether a search may take its first step whatever it costs: a minimum move, a budget above 0. */
+function _oneStepAllowed(budget) {
+  return MINIMUM_MOVE && budget > 0;
+}
+
 /** The loop both searches share: ``exits(here)`` gives [key, cost] pairs, ``stopsAt(here)``
  * whether the unit must stop there. */
 function _dijkstra(start, budget, goal, exits, stopsAt) {
@@ -2249,7 +2265,7 @@ function _dijkstra(start, budget, goal, exits, stopsAt) {
   const done = new Set();
   const heap = [[0, 0, start]];
   let order = 1;
-  let first = MINIMUM_MOVE && budget > 0;
+  let first = _oneStepAllowed(budget);
   while (heap.length) {
     const [cost, , here] = _heapPop(heap);
     if (done.has(here)) continue;
@@ -2273,8 +2289,11 @@ function _dijkstra(start, budget, goal, exits, stopsAt) {
 /** _search on a hex or square grid with no diagonals and no allowance (_grid_search): each
  * neighbour's cost read from _entering (an impassable or prohibited step as an infinite cost),
  * an edge's cost worked out once per distinct features entered and crossed; from the second
- * search of the board for the mode on, each place's exits are kept on the board. */
+ * search of the board for the mode on, each place's exits are kept on the board. A board
+ * without edges is searched in its box of cells instead (_boxSearch: the same answers). */
 function _gridSearch(board, mode, start, budget, goal) {
+  const box = board._crossed.size ? null : _box(board, mode);
+  if (box !== null) return _boxSearch(board, box, start, budget, goal);
   const kept = board._exits.get(mode);
   if (kept === undefined) board._exits.set(mode, new Map()); // the next search keeps its exits
   const entering = _entering(board, mode);
@@ -2294,13 +2313,15 @@ function _gridSearch(board, mode, start, budget, goal) {
 /** The steps out of ``here`` on a grid board that ``mode`` can take (places in ``done`` left
  * out), each with its cost (_grid_exits). */
 function _gridExits(board, mode, here, entering, crossing, done) {
-  const [q, r] = board._place.get(here).map(Number);
+  const place = board._place.get(here);
+  const [q, r] = [Number(place[0]), Number(place[1])];
+  const edges = board._crossed.size > 0;
   const out = [];
   for (const [dq, dr] of board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS) {
     const there = `(${q + dq},${r + dr})`;
     const entry = entering.get(there);
     if (entry === undefined || (done !== null && done.has(there))) continue;
-    const crossed = board._crossed.get(`${here}|${there}`);
+    const crossed = edges ? board._crossed.get(`${here}|${there}`) : undefined;
     let step = entry[0];
     if (crossed !== undefined) {
       const features = board._features.get(there);
@@ -2316,6 +2337,87 @@ function _gridExits(board, mode, here, entering, crossing, done) {
   return out;
 }
 
+/** A grid board's places numbered in the box of the grid around them (a place at [q, r] is
+ * ``(q - q0) * height + r - r0``), with what entering each costs ``mode`` (infinite off the
+ * board) and whether the unit must stop there, so that a search finds a neighbour by arithmetic;
+ * null when the box is much larger than the board. Kept on the board per mode. */
+function _box(board, mode) {
+  let box = board._boxes.get(mode);
+  if (box !== undefined) return box;
+  const entering = _enteringFeatures(board, mode);
+  let [q0, r0, q1, r1] = [_INF, _INF, -_INF, -_INF];
+  for (const place of board._place.values()) {
+    const q = Number(place[0]);
+    const r = Number(place[1]);
+    if (q < q0) q0 = q;
+    if (q > q1) q1 = q;
+    if (r < r0) r0 = r;
+    if (r > r1) r1 = r;
+  }
+  const [width, height] = [q1 - q0 + 1, r1 - r0 + 1];
+  box = null;
+  if (width * height <= 4 * board._place.size + 64) {
+    const cells = width * height;
+    box = { q0, r0, width, height, cost: new Float64Array(cells).fill(_INF), stop: new Uint8Array(cells), keys: [] };
+    for (const [key, place] of board._place) {
+      const cell = (Number(place[0]) - q0) * height + Number(place[1]) - r0;
+      const [cost, stop] = entering.get(board._features.get(key));
+      [box.cost[cell], box.stop[cell], box.keys[cell]] = [cost, stop ? 1 : 0, key];
+    }
+  }
+  board._boxes.set(mode, box);
+  return box;
+}
+
+/** _dijkstra on a board's ``box`` of cells (a grid without edges: a step's cost is what
+ * entering its place costs): the same pushes in the same order, so the same ties; its answers
+ * as _dijkstra's, keyed by place key, the places in the order they were found. */
+function _boxSearch(board, box, start, budget, goal) {
+  const { q0, r0, width, height, cost, stop, keys } = box;
+  const cellOf = (key) => {
+    const place = board._place.get(key);
+    return (Number(place[0]) - q0) * height + Number(place[1]) - r0;
+  };
+  const best = new Float64Array(cost.length).fill(_INF);
+  const came = new Int32Array(cost.length);
+  const done = new Uint8Array(cost.length);
+  const from = cellOf(start);
+  const to = goal === null ? -1 : cellOf(goal);
+  const found = [from];
+  best[from] = 0;
+  const heap = [[0, 0, from]];
+  const steps = board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS;
+  let order = 1;
+  let first = _oneStepAllowed(budget);
+  while (heap.length) {
+    const [paid, , here] = _heapPop(heap);
+    if (done[here]) continue;
+    done[here] = 1;
+    if (here === to) break;
+    if (here !== from && (stop[here] || paid > budget)) continue;
+    const [q, r] = [Math.floor(here / height), here % height];
+    for (const [dq, dr] of steps) {
+      const [nq, nr] = [q + dq, r + dr];
+      if (nq < 0 || nq >= width || nr < 0 || nr >= height) continue;
+      const there = nq * height + nr;
+      const step = cost[there];
+      if (!(step < _INF) || done[there]) continue;
+      const total = paid + step;
+      if ((total <= budget || first) && total < best[there]) {
+        if (best[there] === _INF) found.push(there);
+        best[there] = total;
+        came[there] = here;
+        _heapPush(heap, [total, order, there]);
+        order++;
+      }
+    }
+    first = false;
+  }
+  const bestOf = new Map(found.map((cell) => [keys[cell], best[cell]]));
+  const cameOf = new Map(found.slice(1).map((cell) => [keys[cell], keys[came[cell]]]));
+  return [bestOf, cameOf];
+}
+
 /** Per place key of ``board``: what entering it costs ``mode`` (a step of 1, no edge crossed;
  * infinite when impassable or prohibited) and whether the unit must stop there, worked out once
  * per distinct features in the board's order, the first time the board is searched for the
@@ -2323,16 +2425,23 @@ function _gridExits(board, mode, here, entering, crossing, done) {
 function _entering(board, mode) {
   let found = board._entering.get(mode);
   if (found === undefined) {
-    const byFeatures = new Map();
-    for (const features of board._features.values()) {
-      if (byFeatures.has(features)) continue;
-      const cost = _stepCost(mode, features, _NO_EDGE, 1, {});
-      byFeatures.set(features, [cost instanceof Marker ? _INF : cost, mustStop(mode, features)]);
-    }
-    found = new Map([...board._features].map(([key, features]) => [key, byFeatures.get(features)]));
+    const byFeatures = _enteringFeatures(board, mode);
+    found = new Map();
+    for (const [key, features] of board._features) found.set(key, byFeatures.get(features));
     board._entering.set(mode, found);
   }
   return found;
+}
+
+/** _entering per distinct features of ``board``, in the board's order: features -> [cost, must stop]. */
+function _enteringFeatures(board, mode) {
+  const byFeatures = new Map();
+  for (const features of board._features.values()) {
+    if (byFeatures.has(features)) continue;
+    const cost = _stepCost(mode, features, _NO_EDGE, 1, {});
+    byFeatures.set(features, [cost instanceof Marker ? _INF : cost, mustStop(mode, features)]);
+  }
+  return byFeatures;
 }
 
 /** The cheapest legal route for ``mode`` from ``start`` to ``goal`` on ``board`` (within
