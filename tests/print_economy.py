@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from html import unescape
 
 import pypdfium2
 
@@ -121,14 +120,6 @@ def examples_title(name: str, lang: str) -> str:
     return next((s.title for s in sheet.sections if s.id == "examples"), "\0")
 
 
-_CHART_TEXT = re.compile(r"<text\b[^>]*>([^<]*)</text>")
-
-
-def chart_labels(html: str) -> set[str]:
-    """The labels of the charts (inline SVG ``<text>``) in a sheet's HTML, without spaces."""
-    return {"".join(unescape(t).split()) for t in _CHART_TEXT.findall(html)} - {""}
-
-
 def small_runs(pdf: bytes, under: float) -> list[str]:
     """The runs of glyphs set under ``under`` points in a written PDF: consecutive glyphs of
     a page in reading order (no spaces)."""
@@ -142,12 +133,3 @@ def small_runs(pdf: bytes, under: float) -> list[str]:
                 runs.append(g.text)
             small = g.size < under
     return runs
-
-
-def spelled_by(run: str, words: set[str]) -> bool:
-    """Whether ``run`` is one or more of ``words`` written one after the other."""
-    ends = {0}
-    for end in range(1, len(run) + 1):
-        if any(run[start:end] in words for start in ends if start < end):
-            ends.add(end)
-    return len(run) in ends
