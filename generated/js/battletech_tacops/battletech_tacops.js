@@ -1519,7 +1519,20 @@ export const RULESET = Object.freeze({
 const _FIRST_LANGUAGE = "en";
 
 export const TABLES = Object.freeze({
-  "terrain_factor": new Table("terrain_factor", Object.freeze({"en": "Terrain factor", "ru": "Коэффициент местности"}), Object.freeze([]), new Map([["light_woods", Object.freeze([50])], ["heavy_woods", Object.freeze([90])], ["ultra_heavy_woods", Object.freeze([130])], ["light_jungle", Object.freeze([50])], ["heavy_jungle", Object.freeze([90])], ["ultra_heavy_jungle", Object.freeze([130])], ["rough", Object.freeze([200])], ["paved", Object.freeze([200])], ["sand", Object.freeze([100])], ["thin_snow", Object.freeze([15])], ["deep_snow", Object.freeze([30])], ["ice", Object.freeze([40])]])),
+  "terrain_factor": new Table("terrain_factor", Object.freeze({"en": "Terrain factor", "ru": "Коэффициент местности"}), Object.freeze([]), new Map([
+    ["light_woods", Object.freeze([50])],
+    ["heavy_woods", Object.freeze([90])],
+    ["ultra_heavy_woods", Object.freeze([130])],
+    ["light_jungle", Object.freeze([50])],
+    ["heavy_jungle", Object.freeze([90])],
+    ["ultra_heavy_jungle", Object.freeze([130])],
+    ["rough", Object.freeze([200])],
+    ["paved", Object.freeze([200])],
+    ["sand", Object.freeze([100])],
+    ["thin_snow", Object.freeze([15])],
+    ["deep_snow", Object.freeze([30])],
+    ["ice", Object.freeze([40])],
+  ])),
 });
 
 export const PARAMS = Object.freeze({

@@ -1300,10 +1300,40 @@ export const RULESET = Object.freeze({
 const _FIRST_LANGUAGE = "en";
 
 export const TABLES = Object.freeze({
-  "armor_speed": new Table("armor_speed", Object.freeze({"en": "Speed in armour or under load", "fr": "Armure et charge transportée"}), Object.freeze(["reduced"]), new Map([[6, Object.freeze([new Quantity(4.5, "m")])], [9, Object.freeze([new Quantity(6, "m")])], [12, Object.freeze([new Quantity(9, "m")])], [15, Object.freeze([new Quantity(10.5, "m")])], [18, Object.freeze([new Quantity(12, "m")])], [21, Object.freeze([new Quantity(15, "m")])], [24, Object.freeze([new Quantity(16.5, "m")])], [27, Object.freeze([new Quantity(18, "m")])], [30, Object.freeze([new Quantity(21, "m")])]])),
-  "flight": new Table("flight", Object.freeze({"en": "Flight manoeuvrability", "fr": "Manœuvrabilité en vol"}), Object.freeze(["perfect", "good", "average", "poor", "clumsy"]), new Map([["minimum_speed", Object.freeze(["none", "none", "half", "half", "half"])], ["hover", Object.freeze([true, true, false, false, false])], ["backward", Object.freeze([true, true, false, false, false])], ["reverse", Object.freeze(["free", new Quantity(-1.5, "m"), false, false, false])], ["turn", Object.freeze(["any", _record("rate", {amount: new Quantity(90, "deg"), per: new Quantity(1.5, "m")}), _record("rate", {amount: new Quantity(45, "deg"), per: new Quantity(1.5, "m")}), _record("rate", {amount: new Quantity(45, "deg"), per: new Quantity(1.5, "m")}), _record("rate", {amount: new Quantity(45, "deg"), per: new Quantity(3, "m")})])], ["turn_in_place", Object.freeze(["any", _record("rate", {amount: new Quantity(90, "deg"), per: new Quantity(1.5, "m")}), _record("rate", {amount: new Quantity(45, "deg"), per: new Quantity(1.5, "m")}), false, false])], ["maximum_turn", Object.freeze(["any", "any", new Quantity(90, "deg"), new Quantity(45, "deg"), new Quantity(45, "deg")])], ["up_angle", Object.freeze(["any", "any", new Quantity(60, "deg"), new Quantity(45, "deg"), new Quantity(45, "deg")])], ["up_speed", Object.freeze(["full", "half", "half", "half", "half"])], ["down_angle", Object.freeze(["any", "any", "any", new Quantity(45, "deg"), new Quantity(45, "deg")])], ["down_speed", Object.freeze(["double", "double", "double", "double", "double"])], ["between_down_and_up", Object.freeze([new Quantity(0, "m"), new Quantity(0, "m"), new Quantity(1.5, "m"), new Quantity(3, "m"), new Quantity(6, "m")])]])),
-  "stall": new Table("stall", Object.freeze({"en": "Failing the minimum speed", "fr": "Vitesse minimale non tenue"}), Object.freeze(["value"]), new Map([["first_fall", Object.freeze([new Quantity(45, "m")])], ["reflex_dc", Object.freeze([20])], ["next_fall", Object.freeze([new Quantity(90, "m")])]])),
-  "chase": new Table("chase", Object.freeze({"en": "Chase at equal speed", "fr": "Poursuite"}), Object.freeze(["check"]), new Map([["short", Object.freeze(["dexterity"])], ["long", Object.freeze(["constitution"])]])),
+  "armor_speed": new Table("armor_speed", Object.freeze({"en": "Speed in armour or under load", "fr": "Armure et charge transportée"}), Object.freeze(["reduced"]), new Map([
+    [6, Object.freeze([new Quantity(4.5, "m")])],
+    [9, Object.freeze([new Quantity(6, "m")])],
+    [12, Object.freeze([new Quantity(9, "m")])],
+    [15, Object.freeze([new Quantity(10.5, "m")])],
+    [18, Object.freeze([new Quantity(12, "m")])],
+    [21, Object.freeze([new Quantity(15, "m")])],
+    [24, Object.freeze([new Quantity(16.5, "m")])],
+    [27, Object.freeze([new Quantity(18, "m")])],
+    [30, Object.freeze([new Quantity(21, "m")])],
+  ])),
+  "flight": new Table("flight", Object.freeze({"en": "Flight manoeuvrability", "fr": "Manœuvrabilité en vol"}), Object.freeze(["perfect", "good", "average", "poor", "clumsy"]), new Map([
+    ["minimum_speed", Object.freeze(["none", "none", "half", "half", "half"])],
+    ["hover", Object.freeze([true, true, false, false, false])],
+    ["backward", Object.freeze([true, true, false, false, false])],
+    ["reverse", Object.freeze(["free", new Quantity(-1.5, "m"), false, false, false])],
+    ["turn", Object.freeze(["any", _record("rate", {amount: new Quantity(90, "deg"), per: new Quantity(1.5, "m")}), _record("rate", {amount: new Quantity(45, "deg"), per: new Quantity(1.5, "m")}), _record("rate", {amount: new Quantity(45, "deg"), per: new Quantity(1.5, "m")}), _record("rate", {amount: new Quantity(45, "deg"), per: new Quantity(3, "m")})])],
+    ["turn_in_place", Object.freeze(["any", _record("rate", {amount: new Quantity(90, "deg"), per: new Quantity(1.5, "m")}), _record("rate", {amount: new Quantity(45, "deg"), per: new Quantity(1.5, "m")}), false, false])],
+    ["maximum_turn", Object.freeze(["any", "any", new Quantity(90, "deg"), new Quantity(45, "deg"), new Quantity(45, "deg")])],
+    ["up_angle", Object.freeze(["any", "any", new Quantity(60, "deg"), new Quantity(45, "deg"), new Quantity(45, "deg")])],
+    ["up_speed", Object.freeze(["full", "half", "half", "half", "half"])],
+    ["down_angle", Object.freeze(["any", "any", "any", new Quantity(45, "deg"), new Quantity(45, "deg")])],
+    ["down_speed", Object.freeze(["double", "double", "double", "double", "double"])],
+    ["between_down_and_up", Object.freeze([new Quantity(0, "m"), new Quantity(0, "m"), new Quantity(1.5, "m"), new Quantity(3, "m"), new Quantity(6, "m")])],
+  ])),
+  "stall": new Table("stall", Object.freeze({"en": "Failing the minimum speed", "fr": "Vitesse minimale non tenue"}), Object.freeze(["value"]), new Map([
+    ["first_fall", Object.freeze([new Quantity(45, "m")])],
+    ["reflex_dc", Object.freeze([20])],
+    ["next_fall", Object.freeze([new Quantity(90, "m")])],
+  ])),
+  "chase": new Table("chase", Object.freeze({"en": "Chase at equal speed", "fr": "Poursuite"}), Object.freeze(["check"]), new Map([
+    ["short", Object.freeze(["dexterity"])],
+    ["long", Object.freeze(["constitution"])],
+  ])),
 });
 
 export const PARAMS = Object.freeze({

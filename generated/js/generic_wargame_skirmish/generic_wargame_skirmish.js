@@ -1300,8 +1300,17 @@ export const RULESET = Object.freeze({
 const _FIRST_LANGUAGE = "en";
 
 export const TABLES = Object.freeze({
-  "obstacle": new Table("obstacle", Object.freeze({"en": "Linear obstacles", "fr": "Obstacles linéaires"}), Object.freeze(["cost", "test", "roll", "placed", "distance", "then", "on_failure"]), new Map([["low", Object.freeze([new Quantity(1, "PA"), "none", null, "beyond", new Quantity(10, "cm"), null, null])], ["high", Object.freeze([new Quantity(1, "PA"), "experience", _record("dice", {number: 1, sides: 10, bonus: 0}), "beyond", null, null, "stays"])], ["ford", Object.freeze([new Quantity(1, "PA"), "none", null, "far_bank", null, "difficult", null])], ["climb", Object.freeze([new Quantity(1, "PA"), "experience", _record("dice", {number: 1, sides: 10, bonus: 0}), "from_start", new Quantity(10, "cm"), null, "stays"])]])),
-  "visibility": new Table("visibility", Object.freeze({"en": "Visibility in cover", "fr": "Visibilité sous couvert"}), Object.freeze(["target", "reach"]), new Map([["open", Object.freeze(["fully_seen", "any"])], ["light", Object.freeze(["partly_hidden", new Quantity(20, "cm")])], ["dense", Object.freeze(["hidden", new Quantity(10, "cm")])]])),
+  "obstacle": new Table("obstacle", Object.freeze({"en": "Linear obstacles", "fr": "Obstacles linéaires"}), Object.freeze(["cost", "test", "roll", "placed", "distance", "then", "on_failure"]), new Map([
+    ["low", Object.freeze([new Quantity(1, "PA"), "none", null, "beyond", new Quantity(10, "cm"), null, null])],
+    ["high", Object.freeze([new Quantity(1, "PA"), "experience", _record("dice", {number: 1, sides: 10, bonus: 0}), "beyond", null, null, "stays"])],
+    ["ford", Object.freeze([new Quantity(1, "PA"), "none", null, "far_bank", null, "difficult", null])],
+    ["climb", Object.freeze([new Quantity(1, "PA"), "experience", _record("dice", {number: 1, sides: 10, bonus: 0}), "from_start", new Quantity(10, "cm"), null, "stays"])],
+  ])),
+  "visibility": new Table("visibility", Object.freeze({"en": "Visibility in cover", "fr": "Visibilité sous couvert"}), Object.freeze(["target", "reach"]), new Map([
+    ["open", Object.freeze(["fully_seen", "any"])],
+    ["light", Object.freeze(["partly_hidden", new Quantity(20, "cm")])],
+    ["dense", Object.freeze(["hidden", new Quantity(10, "cm")])],
+  ])),
 });
 
 export const PARAMS = Object.freeze({

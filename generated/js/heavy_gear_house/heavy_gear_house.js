@@ -1519,7 +1519,16 @@ export const RULESET = Object.freeze({
 const _FIRST_LANGUAGE = "en";
 
 export const TABLES = Object.freeze({
-  "setup": new Table("setup", Object.freeze({"en": "Table set-up guidelines", "fr": "Conseils de mise en place", "de": "Richtwerte für den Tischaufbau"}), Object.freeze([]), new Map([["pieces_per_square", Object.freeze([_record("span", {low: 1, high: 2, unit: null})])], ["open_lane", Object.freeze([_record("span", {low: 4, high: 5, unit: "in"})])], ["piece_size", Object.freeze(["6 x 3 in"])], ["house_height", Object.freeze([_record("span", {low: 2, high: 3, unit: "in"})])], ["residential_street", Object.freeze([new Quantity(2, "in")])], ["single_lane", Object.freeze([_record("span", {low: 1, high: 1.5, unit: "in"})])], ["two_lane", Object.freeze([_record("span", {low: 3, high: 4, unit: "in"})])], ["dual_carriageway", Object.freeze([new Quantity(4, "in")])]])),
+  "setup": new Table("setup", Object.freeze({"en": "Table set-up guidelines", "fr": "Conseils de mise en place", "de": "Richtwerte für den Tischaufbau"}), Object.freeze([]), new Map([
+    ["pieces_per_square", Object.freeze([_record("span", {low: 1, high: 2, unit: null})])],
+    ["open_lane", Object.freeze([_record("span", {low: 4, high: 5, unit: "in"})])],
+    ["piece_size", Object.freeze(["6 x 3 in"])],
+    ["house_height", Object.freeze([_record("span", {low: 2, high: 3, unit: "in"})])],
+    ["residential_street", Object.freeze([new Quantity(2, "in")])],
+    ["single_lane", Object.freeze([_record("span", {low: 1, high: 1.5, unit: "in"})])],
+    ["two_lane", Object.freeze([_record("span", {low: 3, high: 4, unit: "in"})])],
+    ["dual_carriageway", Object.freeze([new Quantity(4, "in")])],
+  ])),
 });
 
 export const PARAMS = Object.freeze({

@@ -43,14 +43,15 @@ def runtime(part: str = "runtime.js") -> str:
 
 
 def table_js(t: plan_data.Table) -> str:
-    rows = ", ".join(
-        f"[{key_js(r.key)}, Object.freeze([{', '.join(literal_js(c) for c in r.cells)}])]"
+    """A table: its labels and columns on its first line, then one row a line."""
+    rows = "".join(
+        f"    [{key_js(r.key)}, Object.freeze([{', '.join(literal_js(c) for c in r.cells)}])],\n"
         for r in t.rows
     )
     columns = ", ".join(string_js(c.id) for c in t.columns)
     return (
         f"  {string_js(t.id)}: new Table({string_js(t.id)}, {labels_js(t.labels)}, "
-        f"Object.freeze([{columns}]), new Map([{rows}])),"
+        f"Object.freeze([{columns}]), new Map([\n{rows}  ])),"
     )
 
 
