@@ -114,3 +114,15 @@ def test_a_pdf_is_byte_identical_whichever_subsetter_weasyprint_finds() -> None:
     with_harfbuzz = render("sheet", None)
     assert with_harfbuzz == render("sheet", None, "fonttools")
     assert b"/ID [(" in with_harfbuzz
+
+
+@pytest.mark.parametrize("pdf", ["sheets/heavy_gear.en.pdf", "cards/heavy_gear.en.pdf"])
+def test_fi_and_fl_come_back_from_a_written_pdf_as_letters(pdf: str) -> None:
+    """A sheet's "difficult" and "fire" are found by a player's search and read by a screen
+    reader: no ligature glyph stands for the letters (rulesdsl.printed.font_subset.LIGATURES;
+    with them, pdfium gave back no "fi" at all and pypdf U+FB01)."""
+    import pypdfium2 as pdfium  # type: ignore[import-untyped, unused-ignore]
+
+    document = pdfium.PdfDocument((ROOT / "generated" / pdf).read_bytes())
+    text = "".join(page.get_textpage().get_text_range() for page in document)
+    assert "fi" in text and not set("\ufb00\ufb01\ufb02\ufb03\ufb04") & set(text)

@@ -63,6 +63,27 @@ def _cmap(path: Path) -> frozenset[str]:
     return frozenset(map(chr, TTFont(path, lazy=True).getBestCmap()))
 
 
+LIGATURES = frozenset({"liga", "clig", "dlig", "hlig"})
+"""Ligature features a face loses. With them, "fi" and "fl" were set as one glyph that the PDF's
+text gives back as U+FB01 (pypdf) or not at all (pdfium): a player searching a sheet for
+"file" or "difficult", or a screen reader, missed the word."""
+
+
+@lru_cache(maxsize=2)
+def _all_features(path: Path) -> tuple[str, ...]:
+    """The layout features the face at ``path`` has (GSUB and GPOS)."""
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped, unused-ignore]
+
+    font = TTFont(path, lazy=True)
+    found = {
+        record.FeatureTag
+        for tag in ("GSUB", "GPOS")
+        if tag in font
+        for record in font[tag].table.FeatureList.FeatureRecord
+    }
+    return tuple(sorted(found))
+
+
 @lru_cache(maxsize=16)
 def _subset(path: Path, chars: str) -> str:
     """The face at ``path`` cut down to ``chars``, base64 (remembered: a build renders the
@@ -71,7 +92,7 @@ def _subset(path: Path, chars: str) -> str:
     from fontTools.ttLib import TTFont  # type: ignore[import-untyped, unused-ignore]
 
     options = subset.Options(notdef_outline=True, hinting=False, desubroutinize=True)
-    options.layout_features = ["*"]
+    options.layout_features = [f for f in _all_features(path) if f not in LIGATURES]
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=[ord(c) for c in chars])
     font = TTFont(path, recalcTimestamp=False)

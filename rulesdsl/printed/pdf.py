@@ -46,11 +46,13 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
 from rulesdsl import extras
 from rulesdsl.gc_pause import gc_paused
+from rulesdsl.printed import font_subset
 from rulesdsl.printed.font_subset import covers, document_chars, faces_css
 from rulesdsl.printed.loss import Loss, check_layout
 
@@ -117,12 +119,23 @@ class PdfTooLarge(PdfUnavailable):
 
 
 def _identifier(html: str, base_url: str | None) -> bytes:
-    """Stable PDF file identifier for this input: 32 hex digits of SHA-256."""
+    """Stable PDF file identifier for this input: 32 hex digits of SHA-256 of the HTML, its
+    base URL and how the fonts are cut (:func:`_font_cutting`), so a PDF whose fonts would
+    be cut otherwise now is not current."""
     digest = hashlib.sha256()
     digest.update(html.encode("utf-8"))
     digest.update(b"\0")
     digest.update((base_url or "").encode("utf-8"))
+    digest.update(b"\0")
+    digest.update(_font_cutting())
     return digest.hexdigest()[:32].encode("ascii")
+
+
+@cache
+def _font_cutting() -> bytes:
+    """The code that cuts the shipped faces down (rulesdsl/printed/font_subset.py): the PDF's
+    bytes depend on it as on the HTML."""
+    return hashlib.sha256(Path(font_subset.__file__).read_bytes()).digest()
 
 
 @contextmanager
