@@ -10,6 +10,8 @@ import ast
 import tomllib
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "rulesdsl"
 
 STAGES: list[tuple[str, ...]] = [
@@ -166,12 +168,13 @@ MODEL = ("rulesdsl.ir", "rulesdsl.semantics", "rulesdsl.examples")
 """The model an emitter must not read: it reads the module plan (rulesdsl/codegen/plan/) only."""
 
 
-def test_the_python_emitter_imports_nothing_from_the_ir() -> None:
-    """Issue 36: the emitter reads the plan only, so a second emitter can follow it."""
+@pytest.mark.parametrize("emitter", ["rulesdsl.codegen.python", "rulesdsl.codegen.js"])
+def test_an_emitter_imports_nothing_from_the_ir(emitter: str) -> None:
+    """Issues 36 and 37: each emitter reads the plan only, so both write the same module."""
     readers = {
         module
         for module, deps in imports().items()
-        if (module == "rulesdsl.codegen.python" or module.startswith("rulesdsl.codegen.python."))
+        if (module == emitter or module.startswith(emitter + "."))
         and any(d == m or d.startswith(m + ".") for d in deps for m in MODEL)
     }
     assert readers == set()

@@ -76,9 +76,10 @@ class JsTarget:
     default: bool = True
 
     def outputs(self, ruleset: ir.Ruleset) -> dict[str, Output]:
-        from rulesdsl.codegen import js
+        from rulesdsl.codegen import js, plan
 
-        return {f"{ruleset.id}/{name}": text.encode() for name, text in js.render(ruleset).items()}
+        files = js.emit(plan.build(ruleset))
+        return {f"{ruleset.id}/{name}": text.encode() for name, text in files.items()}
 
 
 PYTHON = PythonTarget()

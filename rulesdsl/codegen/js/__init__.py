@@ -17,7 +17,6 @@ import json
 from collections.abc import Iterable
 from importlib import resources
 
-from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
 from rulesdsl.codegen.js.data import data_js
@@ -157,7 +156,3 @@ def emit(plan: module_plan.ModulePlan) -> dict[str, str]:
         f"{header.id}.d.ts": dts(plan, header.id, header.version) + movement_dts(plan),
         "package.json": package_json(plan),
     }
-
-
-def render(rs: ir.Ruleset) -> dict[str, str]:
-    return emit(module_plan.build(rs))
