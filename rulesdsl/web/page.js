@@ -1,4 +1,124 @@
 // ---- the page (rulesdsl/web/page.js): the module above answers, this only asks and shows ----
+
+// ---- the house-rule workshop's derived tables. A change to a modifier's value or to the rows
+// of a dice table re-runs the module with its MODIFIERS, DICE_TABLES and _ROLLS wrapped in
+// these calls (declared here, so hoisted above the module's data): each rebuilds what the
+// compiler derives from the changed cells, as rulesdsl/codegen/plan/data.py and
+// rulesdsl/semantics/tables.py do (dice_chances, dice_index).
+
+/** MODIFIERS with each change ``{modifier, item, key, value}`` made. */
+function _workshopModifiers(changes, modifiers) {
+  const out = { ...modifiers };
+  for (const { modifier, item, key, value } of changes) {
+    out[modifier] = _dict({ ...out[modifier], [item]: _dict({ ...out[modifier][item], [key]: value }) });
+  }
+  return _dict(out);
+}
+
+/** The rows ``[{id, low, high}]`` once ``total`` gives row ``id``: the total must be at the
+ * edge of its row and go to the row next to it, which keeps a total; else null. */
+function _workshopMove(rows, total, id) {
+  const from = rows.findIndex((r) => (r.low === null || total >= r.low) && (r.high === null || total <= r.high));
+  const to = rows.findIndex((r) => r.id === id);
+  if (from < 0 || to < 0 || total < 0) return null;
+  if (from === to) return rows;
+  const next = rows.map((r) => ({ ...r }));
+  const [a, b] = [next[from], next[to]];
+  if (to === from - 1 && total === a.low && a.high !== total) [b.high, a.low] = [total, total + 1];
+  else if (to === from + 1 && total === a.high && a.low !== total) [b.low, a.high] = [total, total - 1];
+  else return null;
+  return next;
+}
+
+/** The rows with each change ``{total, row}`` made in order, and the changes that applied. */
+function _workshopRanges(rows, changes) {
+  let now = rows;
+  const applied = [];
+  for (const change of changes) {
+    const next = _workshopMove(now, change.total, change.row);
+    if (next === null) continue;
+    now = next;
+    applied.push(change);
+  }
+  return { rows: now, applied };
+}
+
+/** Every natural roll of dice ``spec`` (its bonus in) -> the ways to roll it, and all ways. */
+function _workshopWays(spec) {
+  let ways = new Map([[spec.bonus, 1]]);
+  if (spec.kind === "d66") {
+    ways = new Map();
+    for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) ways.set(10 * a + b + spec.bonus, 1);
+    return { ways, all: 36 };
+  }
+  for (let die = 0; die < spec.number; die++) {
+    const next = new Map();
+    for (const [sum, count] of ways) for (let face = 1; face <= spec.sides; face++) next.set(sum + face, (next.get(sum + face) ?? 0) + count);
+    ways = next;
+  }
+  return { ways, all: spec.sides ** spec.number };
+}
+
+/** semantics.tables.roll: the first row covering ``total``, or the row ``natural`` gives. */
+function _workshopRoll(table, rows, total, natural) {
+  const row = rows.find((r) => (r.low === null || total >= r.low) && (r.high === null || total <= r.high)) ?? null;
+  const id = table.naturals.get(natural);
+  if (id === undefined) return row;
+  const given = rows.find((r) => r.id === id) ?? null;
+  if (!table.naturalAtLeast.has(natural) || row === null || given === null) return given ?? row;
+  const low = (r) => r.low ?? -Infinity;
+  return low(given) > low(row) ? given : row; // Python's max keeps the first of equals
+}
+
+/** Each row's exact chance with ``shift`` added to every natural roll (dice_chances). */
+function _workshopChances(table, rows, shift) {
+  const { ways, all } = _workshopWays(table.dice);
+  const counts = new Map(rows.map((r) => [r.id, 0]));
+  for (const [natural, count] of ways) {
+    const row = _workshopRoll(table, rows, natural + shift, natural);
+    if (row !== null) counts.set(row.id, counts.get(row.id) + count);
+  }
+  const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+  return new Map([...counts].map(([id, n]) => [id, _fraction(n / gcd(n, all), all / gcd(n, all))]));
+}
+
+/** DICE_TABLES with each change ``{table, total, row}`` made: the rows' totals and chances. */
+function _workshopDice(changes, tables) {
+  const out = { ...tables };
+  for (const id of new Set(changes.map((c) => c.table))) {
+    const t = tables[id];
+    const { rows } = _workshopRanges(t.rows, changes.filter((c) => c.table === id));
+    const alone = _workshopChances(t, rows, 0);
+    const shifted = Object.entries(t.modifiers).map(([m, value]) => [m, _workshopChances(t, rows, value)]);
+    const made = rows.map((r, i) => {
+      const old = t.rows[i];
+      const chanceWith = _dict(Object.fromEntries(shifted.map(([m, chances]) => [m, chances.get(r.id)])));
+      return new DiceRow(old.id, old.labels, r.low, r.high, old.effects, alone.get(r.id), chanceWith);
+    });
+    out[id] = new DiceTable(t.id, t.labels, t.dice, t.modifiers, Object.freeze(made), t.naturals, t.naturalAtLeast);
+  }
+  return _dict(out);
+}
+
+/** _ROLLS with the changed tables' totals: every total the dice reach alone or with one of the
+ * table's modifiers, in order -> the index of the first row covering it (dice_index). */
+function _workshopRolls(changes, tables, rolls) {
+  const out = { ...rolls };
+  for (const id of new Set(changes.map((c) => c.table))) {
+    const t = tables[id];
+    const plain = [..._workshopWays(t.dice).ways.keys()];
+    const totals = new Set();
+    for (const shift of [0, ...Object.values(t.modifiers)]) for (const n of plain) totals.add(n + shift);
+    const index = new Map();
+    for (const total of [...totals].sort((a, b) => a - b)) {
+      const at = t.rows.findIndex((r) => (r.low === null || total >= r.low) && (r.high === null || total <= r.high));
+      if (at >= 0) index.set(total, at);
+    }
+    out[id] = index;
+  }
+  return _dict(out);
+}
+
 {
   // Each run of this script is a generation: the page's own at load, then one per change made
   // in the house-rule workshop (the module re-imported with the changed cells, below). A new
@@ -364,24 +484,35 @@
     });
   }
 
-  // ---- house-rule workshop: a changed cell re-imports the module with the cell rewritten in
-  // its FEATURES (so every calculator answers with it), and the download is the house rule
+  // ---- house-rule workshop: a change re-imports the module with the changed cells rewritten in
+  // its FEATURES, or its MODIFIERS and dice tables rebuilt (the _workshop functions above), so
+  // every calculator answers with it; the download is the house rule
   const shop = document.getElementById("workshop");
   const SHOP = PAGE.workshop;
+  const list = shop?.querySelector("ul.changes");
 
-  /** The changes made, as the list in the page holds them (it outlives a generation). */
-  const changes = () =>
-    [...(shop?.querySelectorAll("li[data-feature]") ?? [])].map((li) => ({
-      feature: li.dataset.feature,
-      mode: li.dataset.mode,
-      value: Number(li.dataset.value),
-    }));
+  /** The changes made of ``kind`` (all: null), as the list in the page holds them (it outlives
+   * a generation), in the order they were made. */
+  const changes = (kind = null) =>
+    [...(list?.querySelectorAll(kind ? `li[data-kind="${kind}"]` : "li[data-kind]") ?? [])].map((li) => JSON.parse(li.dataset.change));
+
+  /** A dice table's rows ``[{id, low, high}]`` as the ruleset has them. */
+  const baseRows = (table) => SHOP.dice[table].map(([id, low, high]) => ({ id, low, high }));
+
+  /** ``text`` with the statement that starts ``head`` passed to ``call`` (a prefix such as
+   * ``f(x, ``), or null where it is not found. */
+  function wrapped(text, head, call) {
+    const at = text === null ? -1 : text.indexOf(head);
+    const end = at < 0 ? -1 : text.indexOf(";\n", at);
+    if (end < 0) return null;
+    return `${text.slice(0, at + head.length)}${call}${text.slice(at + head.length, end)})${text.slice(end)}`;
+  }
 
   /** The module's text with each change's cell rewritten, or null where a cell is not found. */
-  function variantSource(base, wanted) {
+  function variantSource(base, made) {
     const start = base.indexOf("export const FEATURES = _dict({");
     let text = base;
-    for (const { feature, mode, value } of wanted) {
+    for (const { feature, mode, value } of made.cost) {
       const at = text.indexOf(`\n  ${JSON.stringify(feature)}: Object.freeze({`, start);
       const costs = at < 0 ? -1 : text.indexOf("costs: _dict({", at);
       const end = costs < 0 ? -1 : text.indexOf("})", costs);
@@ -391,32 +522,65 @@
       if (!cell.test(body)) return null;
       text = text.slice(0, costs) + body.replace(cell, `$1${value}`) + text.slice(end);
     }
+    if (made.modifier.length) text = wrapped(text, "export const MODIFIERS = ", `_workshopModifiers(${JSON.stringify(made.modifier)}, `);
+    if (made.dice.length) {
+      text = wrapped(text, "export const DICE_TABLES = ", `_workshopDice(${JSON.stringify(made.dice)}, `);
+      text = wrapped(text, "\nconst _ROLLS = ", `_workshopRolls(${JSON.stringify(made.dice)}, DICE_TABLES, `);
+    }
     return text;
   }
 
-  /** The answer as the language writes it in a worked example, or null. */
-  function written(value) {
-    if (value instanceof Marker) return value.value;
-    if (typeof value === "number") return `${value} ${SHOP.unit}`.trim();
+  /** The answer as the language writes it in a worked example (with ``unit`` for a number),
+   * and as the example vectors hold it (to see whether it changed). */
+  function written(value, unit) {
+    if (value instanceof Marker) return [value.value, { marker: value.value }];
+    if (typeof value === "number") return [`${value} ${unit}`.trim(), { number: value }];
+    if (value instanceof DiceRow) return [value.id, { word: value.id }];
+    if (value && typeof value.numerator === "number") {
+      return [`${value.numerator}/${value.denominator}`, { fraction: [value.numerator, value.denominator] }];
+    }
     return null;
   }
 
-  /** The inherited worked examples the changes touch: each restated where the page can answer
-   * its questions (a move cost), else removed (E271 wants one or the other). */
-  function exampleLines(features) {
+  /** The answer of the changed module to a worked example's question, where the page can
+   * work it out: a move cost, a modifier, a dice table's row or chance; else null. */
+  function answerOf(q) {
+    const only = (...names) => Object.keys(q.kwargs).every((k) => names.includes(k));
+    const [first, ...rest] = q.args;
+    switch (q.question) {
+      case "move_cost":
+        return written(moveCost(first, rest, q.kwargs), SHOP.unit);
+      case "modifier":
+        return written(modifier(first, rest, q.kwargs), SHOP.modifier_unit);
+      case "roll":
+        if (!Object.hasOwn(DICE_TABLES, first) || !only("natural")) return null;
+        return written(roll(first, rest[0], "natural" in q.kwargs ? { natural: q.kwargs.natural } : undefined));
+      case "chance": {
+        const row = DICE_TABLES[first]?.rows.find((r) => r.id === rest[0]);
+        if (!row || !only("modifier")) return null;
+        return written("modifier" in q.kwargs ? row.chanceWith[q.kwargs.modifier] : row.chance);
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** The inherited worked examples the changes touch (a question naming a changed feature,
+   * item or dice table): each restated where the page can answer its questions, else removed
+   * (E271 wants one or the other); an answer that did not change is left alone. */
+  function exampleLines(names) {
     const byName = new Map();
     PAGE.examples.forEach((e) => byName.set(e.example, [...(byName.get(e.example) ?? []), e]));
     const lines = [];
     for (const [name, questions] of byName) {
-      if (!questions.some((q) => features.some((f) => JSON.stringify([q.args, q.kwargs]).includes(JSON.stringify(f))))) continue;
+      if (!questions.some((q) => names.some((n) => JSON.stringify([q.args, q.kwargs]).includes(JSON.stringify(n))))) continue;
       const restated = questions.map((q, i) => {
-        if (q.question !== "move_cost") return null;
-        const [mode, ...at] = q.args;
-        let value;
-        try { value = moveCost(mode, at, q.kwargs); } catch { return null; }
-        const was = JSON.stringify(q.expected[0]) === JSON.stringify(canonical(value));
-        const answer = written(value);
-        return answer === null ? null : was ? "" : `override example ${name}${questions.length > 1 ? `.${i + 1}` : ""} | ${answer}`;
+        let found;
+        try { found = answerOf(q); } catch { return null; }
+        if (found === null) return null;
+        const [answer, plain] = found;
+        const same = JSON.stringify(q.expected[0]) === JSON.stringify(plain);
+        return same ? "" : `override example ${name}${questions.length > 1 ? `.${i + 1}` : ""} | ${answer}`;
       });
       if (restated.includes(null)) lines.push(`remove example ${name}`);
       else lines.push(...restated.filter(Boolean));
@@ -424,42 +588,60 @@
     return lines;
   }
 
+  const signed = (value) => (value > 0 ? `+${value}` : `${value}`);
+
+  /** A modifier item's values by context value with the changes made. */
+  function itemValues(modifierId, item, made = changes("modifier")) {
+    const values = { ...SHOP.modifiers[modifierId][item].values };
+    for (const c of made) if (c.modifier === modifierId && c.item === item) values[c.key] = c.value;
+    return values;
+  }
+
+  /** A dice row's totals as the language writes a range: ``8``, ``2-7``, ``12+``, ``2-``. */
+  const range = ({ low, high }) => (low === null ? `${high}-` : high === null ? `${low}+` : low === high ? `${low}` : `${low}-${high}`);
+
+  /** The house rule's overrides: one per changed cell (a modifier item's whole cell; each dice
+   * row whose totals moved). */
+  function overrides(made) {
+    const lines = made.cost.map((c) => `override ${c.feature}.${c.mode} | ${c.value}`);
+    for (const key of new Set(made.modifier.map((c) => `${c.modifier} ${c.item}`))) {
+      const [m, item] = key.split(" ");
+      const { "": any, ...by } = itemValues(m, item, made.modifier);
+      const cell = [signed(any), ...Object.entries(by).map(([k, v]) => `${k} ${signed(v)}`)].join(", ");
+      lines.push(`override ${SHOP.modifiers[m][item].path} | ${cell}`);
+    }
+    for (const table of new Set(made.dice.map((c) => c.table))) {
+      const rows = _workshopRanges(baseRows(table), made.dice.filter((c) => c.table === table)).rows;
+      rows.forEach((r, i) => {
+        const was = baseRows(table)[i];
+        if (r.low !== was.low || r.high !== was.high) lines.push(`override ${table}.${r.id} range ${range(r)}`);
+      });
+    }
+    return lines;
+  }
+
   /** The house-rule file of the changes. */
   function houseRule(made) {
     const id = `${SHOP.base}_workshop`;
+    const names = [...made.cost.map((c) => c.feature), ...made.modifier.map((c) => c.item), ...made.dice.map((c) => c.table)];
     const lines = [
       `ruleset ${id} ${SHOP.titles.map(([lang, title], i) => `${i ? `${lang} ` : ""}${JSON.stringify(title)}`).join(" ")}`,
       "version 1.0.0",
       `extends ${SHOP.base}@^${SHOP.version}`,
       "",
-      ...made.map((c) => `override ${c.feature}.${c.mode} | ${c.value}`),
+      ...overrides(made),
       "",
-      ...exampleLines([...new Set(made.map((c) => c.feature))]),
+      ...exampleLines([...new Set(names)]),
     ];
     return { name: `${id}.terrain`, text: lines.join("\n") + "\n" };
   }
 
   if (shop && SHOP) {
-    const form = shop.querySelector("form");
-    const { feature, mode } = form.elements;
-    const status = shop.querySelector(".status");
-    const cellOf = (key) => {
-      const [f, m] = key.split(".");
-      return { feature: f, mode: m, value: SHOP.costs[f]?.[m], derived: SHOP.derived[f] ?? [] };
-    };
-    const showCell = () => {
-      const c = cellOf(`${feature.value}.${mode.value}`);
-      const changed = changes().find((x) => x.feature === c.feature && x.mode === c.mode);
-      form.elements.value.value = c.value === undefined ? "" : String(changed ? changed.value : c.value);
-      const names = c.derived.map((k) => PAGE.moves.find((m) => m.id === k)?.label ?? k);
-      status.textContent = c.value === undefined ? W.workshop_no_number : c.derived.length ? say(W.workshop_derived, { moves: names.join(", ") }) : "";
-      form.elements.apply.disabled = c.value === undefined || c.derived.length > 0;
-    };
-    const regenerate = async (made) => {
-      const base = document.getElementById("page-script").textContent;
-      const source = variantSource(base, made);
+    const made = () => ({ cost: changes("cost"), modifier: changes("modifier"), dice: changes("dice") });
+    const regenerate = async (form) => {
+      const source = variantSource(document.getElementById("page-script").textContent, made());
       if (source === null) {
-        status.textContent = W.workshop_not_found;
+        form.querySelector(".status").textContent = W.workshop_not_found;
         return;
       }
       const blob = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
@@ -469,44 +651,127 @@
         URL.revokeObjectURL(blob);
       }
     };
-    const list = shop.querySelector("ul.changes");
-    const setChange = (key, value) => {
+    /** Lists (or takes back, ``change`` null) the change ``key`` and answers with the changes. */
+    const setChange = (form, kind, key, change, shown) => {
       list.querySelector(`li[data-key="${CSS.escape(key)}"]`)?.remove();
-      const c = cellOf(key);
-      if (value !== null && value !== c.value) {
+      if (change !== null) {
         const li = document.createElement("li");
-        Object.assign(li.dataset, { key, feature: c.feature, mode: c.mode, value: String(value) });
+        Object.assign(li.dataset, { key, kind, change: JSON.stringify(change), form: form.dataset.workshop });
         const button = document.createElement("button");
         button.type = "button";
         button.className = "undo";
         button.textContent = W.workshop_undo;
-        const label = (select, id) => select.querySelector(`option[value="${CSS.escape(id)}"]`).textContent;
-        li.append(`${label(feature, c.feature)} · ${label(mode, c.mode)} → ${NUMBER.format(value)} `, button);
+        li.append(`${shown} `, button);
         list.append(li);
       }
-      regenerate(changes());
+      regenerate(form);
     };
-    on(feature, "change", showCell);
-    on(mode, "change", showCell);
-    on(form, "submit", (event) => {
-      event.preventDefault();
-      const value = Number(form.elements.value.value);
-      if (form.elements.value.value !== "" && Number.isFinite(value)) setChange(`${feature.value}.${mode.value}`, value);
-    });
+    const label = (select, id) => select.querySelector(`option[value="${CSS.escape(id)}"]`).textContent;
+    const number = (field) => (field.value !== "" && Number.isFinite(Number(field.value)) ? Number(field.value) : null);
+
+    // a terrain cost
+    const costShop = shop.querySelector("form[data-workshop=cost]");
+    if (costShop) {
+      const { feature, mode, value } = costShop.elements;
+      const status = costShop.querySelector(".status");
+      const cellOf = (f, m) => ({ feature: f, mode: m, value: SHOP.costs[f]?.[m], derived: SHOP.derived[f] ?? [] });
+      const showCell = () => {
+        const c = cellOf(feature.value, mode.value);
+        const changed = changes("cost").find((x) => x.feature === c.feature && x.mode === c.mode);
+        value.value = c.value === undefined ? "" : String(changed ? changed.value : c.value);
+        const names = c.derived.map((k) => PAGE.moves.find((m) => m.id === k)?.label ?? k);
+        status.textContent = c.value === undefined ? W.workshop_no_number : c.derived.length ? say(W.workshop_derived, { moves: names.join(", ") }) : "";
+        costShop.elements.apply.disabled = c.value === undefined || c.derived.length > 0;
+      };
+      on(feature, "change", showCell);
+      on(mode, "change", showCell);
+      on(costShop, "submit", (event) => {
+        event.preventDefault();
+        const c = cellOf(feature.value, mode.value);
+        const to = number(value);
+        if (to === null) return;
+        const change = to === c.value ? null : { feature: c.feature, mode: c.mode, value: to };
+        setChange(costShop, "cost", `${c.feature}.${c.mode}`, change, `${label(feature, c.feature)} · ${label(mode, c.mode)} → ${NUMBER.format(to)}`);
+      });
+      showCell();
+    }
+
+    // a modifier's value: a factor's, or a feature's in the modifier's column
+    const modifierShop = shop.querySelector("form[data-workshop=modifier]");
+    if (modifierShop) {
+      const { factor: item, key, value } = modifierShop.elements;
+      const picked = () => item.value.split(" ");
+      const fillKeys = () => {
+        const data = PAGE.modifiers.find((m) => m.id === picked()[0]);
+        const options = [new Option(W.any, "")];
+        for (const c of data.contexts) for (const v of c.values) options.push(new Option(`${c.label}${W.colon} ${v.label}`, v.id));
+        key.replaceChildren(...options);
+      };
+      const showValue = () => {
+        const now = itemValues(...picked())[key.value];
+        value.value = now === undefined ? "" : String(now);
+      };
+      on(item, "change", () => (fillKeys(), showValue()));
+      on(key, "change", showValue);
+      on(modifierShop, "submit", (event) => {
+        event.preventDefault();
+        const [m, it] = picked();
+        const to = number(value);
+        if (to === null) return;
+        const was = SHOP.modifiers[m][it].values[key.value];
+        const change = to === was ? null : { modifier: m, item: it, key: key.value, value: to };
+        const where = key.value ? ` (${key.selectedOptions[0].textContent})` : "";
+        setChange(modifierShop, "modifier", `${m}.${it}.${key.value}`, change, `${label(item, item.value)}${where} → ${NUMBER.format(to)}`);
+      });
+      fillKeys();
+      showValue();
+    }
+
+    // the row a dice total gives
+    const diceShop = shop.querySelector("form[data-workshop=dice]");
+    if (diceShop) {
+      const { total, row } = diceShop.elements;
+      const status = diceShop.querySelector(".status");
+      on(diceShop, "input", () => (status.textContent = ""));
+      on(diceShop, "submit", (event) => {
+        event.preventDefault();
+        const [table, id] = row.value.split(" ");
+        const at = number(total);
+        if (at === null || !Number.isInteger(at)) return;
+        const key = `${table}.${at}`;
+        const before = changes("dice").filter((c) => c.table === table && `${c.table}.${c.total}` !== key);
+        const rows = _workshopRanges(baseRows(table), before).rows;
+        const next = _workshopMove(rows, at, id);
+        if (next === null) {
+          status.textContent = W.workshop_apart;
+          return;
+        }
+        const change = next === rows ? null : { table, total: at, row: id };
+        setChange(diceShop, "dice", key, change, `${row.selectedOptions[0].parentElement.label}${W.colon} ${at} → ${label(row, row.value)}`);
+      });
+    }
+
     on(list, "click", (event) => {
       const li = event.target.closest("button.undo")?.closest("li");
-      if (li) setChange(li.dataset.key, null);
+      if (!li) return;
+      li.remove();
+      regenerate(shop.querySelector(`form[data-workshop="${li.dataset.form}"]`));
     });
-    showCell();
-    const made = changes();
+    const all = made();
+    // a dice change that an undo left without its row's edge no longer applies: it goes
+    for (const table of new Set(all.dice.map((c) => c.table))) {
+      const { applied } = _workshopRanges(baseRows(table), all.dice.filter((c) => c.table === table));
+      for (const c of all.dice) if (c.table === table && !applied.includes(c)) list.querySelector(`li[data-key="${CSS.escape(`${c.table}.${c.total}`)}"]`)?.remove();
+    }
     const link = shop.querySelector("a.download");
-    link.hidden = made.length === 0;
-    if (made.length) {
-      const file = houseRule(made);
+    const kept = changes();
+    link.hidden = kept.length === 0;
+    if (kept.length) {
+      const file = houseRule(made());
       link.download = file.name;
       link.href = `data:text/plain;charset=utf-8,${encodeURIComponent(file.text)}`;
     }
-    document.documentElement.dataset.variant = JSON.stringify(made);
+    document.documentElement.dataset.variant = JSON.stringify(kept);
   }
 
   // ---- filters of the reference tables: rows by text, feature and kind of move; columns by

@@ -41,6 +41,8 @@ WORDS = (
     *("path_steps", "path_unit", "colon", "column", "strengths", "attacker", "defender"),
     *("workshop", "workshop_intro", "workshop_no_number", "workshop_value", "workshop_apply"),
     *("workshop_undo", "workshop_download", "workshop_derived", "workshop_not_found"),
+    *("workshop_cost", "workshop_modifier", "workshop_dice", "workshop_item", "workshop_for"),
+    *("workshop_new", "workshop_gives", "workshop_apart"),
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
 
