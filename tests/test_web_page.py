@@ -699,12 +699,33 @@ NO_COST_CELLS = ("d20_movement", "generic_wargame")
 """The bundled rulesets without a terrain cost cell to change: d20_movement has no features,
 generic_wargame's costs are all scenario parameters."""
 WORKSHOP = [name for name in NAMES if name not in NO_COST_CELLS]
+MODIFIER_CELLS = ("battletech_tacops", "generic_wargame", "heavy_gear", "hex_operational")
+MODIFIER_CELLS += ("skirmish_keywords",)
+DICE_ROWS = ("battletech_tacops", "hex_operational", "skirmish_keywords", "void_patrol")
+"""The bundled base rulesets with a modifier's value, and with a dice table's rows, to change
+(d20_movement has neither; void_patrol no modifier; generic_wargame and heavy_gear no dice)."""
 
 
-def test_a_page_has_a_workshop_when_its_ruleset_has_cost_cells(pages: Path) -> None:
+def page_data(page: Path) -> dict[str, Any]:
+    """The data a page's script reads (its calculators', examples' and workshop's)."""
+    text = page.read_text("utf-8")
+    return json.loads(text.split('id="page-data">')[1].split("</script>")[0])  # type: ignore[no-any-return]
+
+
+def test_a_page_has_a_workshop_when_its_ruleset_has_cells_to_change(
+    rulesets: dict[str, ir.Ruleset], pages: Path
+) -> None:
+    """Every page but d20_movement's has a workshop, and the bundled base rulesets with
+    modifier or dice cells to change are those the round trip below covers."""
+    found: dict[str, set[str]] = {"modifiers": set(), "dice": set()}
     for page in pages.iterdir():
-        has = '<section id="workshop"' in page.read_text("utf-8")
-        assert has == (page.name.split(".")[0] not in NO_COST_CELLS), page.name
+        name = page.name.split(".")[0]
+        assert ('<section id="workshop"' in page.read_text("utf-8")) == (name != "d20_movement")
+        shop = page_data(page)["workshop"]
+        for kind, names in found.items():
+            if shop[kind] and not rulesets[name].extends:
+                names.add(name)
+    assert found == {"modifiers": set(MODIFIER_CELLS), "dice": set(DICE_ROWS)}
 
 
 def workshop_cell(data: dict[str, Any]) -> dict[str, Any]:
@@ -723,6 +744,12 @@ def workshop_cell(data: dict[str, Any]) -> dict[str, Any]:
         if any(cell["mode"] == a[0] and cell["feature"] in a[1:] for a in asked):
             return cell
     return cells[0]
+
+
+def download(browser: Browser) -> str:
+    """The house rule the workshop's download link holds."""
+    link = "document.querySelector('#workshop a.download').href"
+    return str(evaluate(browser, f"decodeURIComponent({link}.split(',').slice(1).join(','))"))
 
 
 def change_cell(browser: Browser, cell: dict[str, Any], value: float) -> str:
@@ -744,8 +771,7 @@ def change_cell(browser: Browser, cell: dict[str, Any], value: float) -> str:
     browser.wait_for(
         "document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":"))
     )
-    link = "document.querySelector('#workshop a.download').href"
-    return str(evaluate(browser, f"decodeURIComponent({link}.split(',').slice(1).join(','))"))
+    return download(browser)
 
 
 @pytest.mark.parametrize("name", WORKSHOP)
@@ -758,7 +784,7 @@ def test_a_cost_changed_in_the_workshop_downloads_a_house_rule_that_answers_as_t
     ticked, as the page then shows them."""
     ruleset = rulesets[name]
     page = pages / f"{name}.{ruleset.languages[0]}.html"
-    shown = json.loads(page.read_text("utf-8").split('id="page-data">')[1].split("</script>")[0])
+    shown = page_data(page)
     cell = workshop_cell(shown)
     visit(browser, page)
     value = cell["value"] + 1
@@ -820,3 +846,132 @@ def test_undo_in_the_workshop_gives_back_the_ruleset_s_own_answers(
     evaluate(browser, place)
     assert json.loads(evaluate(browser, cost)) == {"number": 3}
     assert evaluate(browser, "document.querySelector('#workshop a.download').hidden") is True
+
+
+def apply_in_workshop(browser: Browser, kind: str, fields: list[tuple[str, Any]]) -> None:
+    """Fills the workshop's form of ``kind`` as a user would (a change event from each field,
+    in order) and presses its Apply."""
+    evaluate(
+        browser,
+        f"""(() => {{
+  const form = document.querySelector("#workshop form[data-workshop={kind}]");
+  for (const [name, value] of {json.dumps(fields)}) {{
+    form.elements[name].value = String(value);
+    form.elements[name].dispatchEvent(new Event("change", {{bubbles: true}}));
+  }}
+  form.querySelector("button[name=apply]").click();
+  return 0;
+}})()""",
+    )
+
+
+def modifier_change(data: dict[str, Any]) -> dict[str, Any]:
+    """A modifier item's value to change, by 1: one a worked example asks about, for the
+    context value it gives (so the download must restate the example), else the first."""
+    shop = data["workshop"]["modifiers"]
+    contexts = {m["id"]: [c["id"] for c in m["contexts"]] for m in data["modifiers"]}
+    found = [
+        (
+            e["args"][0],
+            item,
+            next((e["kwargs"][c] for c in contexts[e["args"][0]] if c in e["kwargs"]), ""),
+        )
+        for e in data["examples"]
+        if e["question"] == "modifier" and e["args"][0] in shop
+        for item in e["args"][1:]
+        if item in shop[e["args"][0]]
+    ]
+    first = next(iter(shop))
+    modifier, item, key = [*found, (first, next(iter(shop[first])), "")][0]
+    values = shop[modifier][item]["values"]
+    return {
+        "modifier": modifier,
+        "item": item,
+        "key": key,
+        "value": values.get(key, values[""]) + 1,
+    }
+
+
+def dice_change(data: dict[str, Any]) -> dict[str, Any]:
+    """A total at the edge of a dice row to give to the row next to it: of a row whose chance
+    a worked example states where there is one (so the download restates that chance, as the
+    page recomputed it), else the first such total."""
+    asked = {tuple(e["args"][:2]) for e in data["examples"] if e["question"] == "chance"}
+    found = []
+    for table, rows in data["workshop"]["dice"].items():
+        for i, (row, low, high) in enumerate(rows):
+            if i > 0 and low is not None and high != low:
+                found.append(
+                    ((table, row) in asked, {"table": table, "total": low, "row": rows[i - 1][0]})
+                )
+            if i + 1 < len(rows) and high is not None and high != low:
+                found.append(
+                    ((table, row) in asked, {"table": table, "total": high, "row": rows[i + 1][0]})
+                )
+    return sorted(found, key=lambda f: not f[0])[0][1]
+
+
+@pytest.mark.parametrize("name", sorted({*MODIFIER_CELLS, *DICE_ROWS}))
+def test_modifier_and_dice_row_changes_download_a_house_rule_that_answers_as_the_page(
+    name: str, rulesets: dict[str, ir.Ruleset], pages: Path, browser: Browser, tmp_path: Path
+) -> None:
+    """A modifier's value and the row a dice total gives, each changed through the page's
+    forms where the ruleset has them: the downloaded house rule compiles on its base without a
+    diagnostic (the worked examples whose answers change, chances included, restated as the
+    page recomputed them), and its Python module answers as the page then shows: the changed
+    modifier with the changed item ticked, and every total and row chance of the changed
+    table."""
+    ruleset = rulesets[name]
+    page = pages / f"{name}.{ruleset.languages[0]}.html"
+    shown = page_data(page)
+    visit(browser, page)
+    made: list[dict[str, Any]] = []
+    if name in MODIFIER_CELLS:
+        change = modifier_change(shown)
+        item = f"{change['modifier']} {change['item']}"
+        apply_in_workshop(
+            browser,
+            "modifier",
+            [("factor", item), ("key", change["key"]), ("value", change["value"])],
+        )
+        made.append(change)
+    if name in DICE_ROWS:
+        change = dice_change(shown)
+        row = f"{change['table']} {change['row']}"
+        apply_in_workshop(browser, "dice", [("total", change["total"]), ("row", row)])
+        made.append(change)
+    browser.wait_for(
+        "document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":"))
+    )
+    text = download(browser)
+    compiled = Compiler().compile_text(text, str(RULESETS / f"{name}_workshop.terrain"))
+    assert compiled.diagnostics == [] and compiled.ruleset is not None, text
+    module = import_rendered(compiled.ruleset, tmp_path, f"workshop_{name}")
+    put: list[Question] = []
+    if name in MODIFIER_CELLS:
+        m = next(m for m in shown["modifiers"] if m["id"] == made[0]["modifier"])
+        ticked = [f'input[name=item][value="{made[0]["item"]}"]', True]
+        for seed in range(500):
+            q = modifier_question(m, module, random.Random(seed))
+            if ticked in q[0]["set"] and len(put) < 12:
+                put.append(q)
+        assert len(put) == 12
+    if name in DICE_ROWS:
+        table = next(t for t in compiled.ruleset.dice_tables if t.id == made[-1]["table"])
+        put += dice_questions(table, module)
+    answers = ask(browser, [q for q, _ in put])
+    wrong = [(q, a, e) for (q, e), a in zip(put, answers, strict=True) if a != e]
+    assert wrong == [], wrong[:3]
+
+
+def test_the_workshop_gives_a_dice_total_only_to_the_row_next_to_its_own(
+    pages: Path, browser: Browser
+) -> None:
+    """skirmish_keywords' injury table: 5 is the top of "wounded" (4-5), so it may go to
+    "out of action" next to it, not to "knocked down" two rows away: the page says why and
+    changes nothing."""
+    visit(browser, pages / "skirmish_keywords.en.html")
+    apply_in_workshop(browser, "dice", [("total", 5), ("row", "injury knocked_down")])
+    status = "document.querySelector('#workshop form[data-workshop=dice] .status').textContent"
+    assert "row next to it" in evaluate(browser, status)
+    assert evaluate(browser, "document.querySelectorAll('#workshop li[data-kind]').length") == 0
