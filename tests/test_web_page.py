@@ -25,7 +25,7 @@ from rulesdsl import ir
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics.tables import roll_of
 from rulesdsl.web import web_outputs
-from rulesdsl.web.model import PageModel
+from rulesdsl.web.model import LINE_PLACES, PageModel
 from rulesdsl.web.page import BUDGET
 from tests.conftest import RULESETS, import_rendered
 from tests.test_watch import CHROMIUM, TIMEOUT, Browser
@@ -270,6 +270,48 @@ def sight_value(
     return python_answer(module, lambda: line(crossed=crossed, mode=mode).by_place[1])
 
 
+def line_question(
+    p: dict[str, Any], data: dict[str, Any], module: ModuleType, rng: random.Random
+) -> Question:
+    """A line of sight across two to six places of up to two features each (a length crossed
+    in each), seen by a unit type or by none, with the whole-map conditions some of the time:
+    the line calculator's answer (the hindrance, and whether the line is blocked)."""
+    sight = rng.choice(p["sights"])
+    mode = rng.choice(["", *(m["id"] for m in data["modes"])])
+    features = [f["id"] for layer in p["layers"] for f in layer["features"]]
+    places = [rng.sample(features, rng.choice([0, 1, 1, 2])) for _ in range(rng.randint(2, 6))]
+    places[-1] = places[-1] or [features[0]]  # the page leaves out empty places at the end
+    crossed = [rng.choice([0, 1, 2, 3]) for _ in places]
+    conditions = [f for f in p["whole_map"] if rng.random() < 0.3]
+    fields: list[Any] = [['[data-arg="rule"]', sight["id"]], ['[data-arg="mode"]', mode]]
+    fields += [[f'input[name=condition][value="{f}"]', f in conditions] for f in p["whole_map"]]
+    for n in range(1, LINE_PLACES + 1):
+        place = places[n - 1] if n <= len(places) else []
+        for i in range(2):
+            fields.append(
+                [
+                    f"ol.places > li:nth-child({n}) label:nth-child({i + 1}) select",
+                    place[i] if i < len(place) else "",
+                ]
+            )
+        fields.append(
+            [
+                f"ol.places > li:nth-child({n}) input[name=crossed]",
+                crossed[n - 1] if n <= len(places) else 0,
+            ]
+        )
+    options: dict[str, Any] = {"mode": mode or None}
+    if sight["crossed"]:
+        options["crossed"] = tuple(crossed)
+    if conditions:
+        options["conditions"] = tuple(conditions)
+    line = partial(module.line_of_sight, sight["id"], *(tuple(f) for f in places), **options)
+    expected = python_answer(module, line)
+    if "text" in expected:
+        expected = {"number": line().hindrance, "blocked": line().blocked}
+    return {"form": "line", "set": fields, "read": ["output.answer"]}, [expected]
+
+
 def path_question(p: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
     steps = "".join(rng.choice("sdd") for _ in range(rng.randint(0, 9)))
     unit = rng.choice(p["units"])["id"]
@@ -412,6 +454,8 @@ def questions(ruleset: ir.Ruleset, module: ModuleType) -> list[Question]:
     if place is not None:
         out += [place_question(place, data, module, rng) for _ in range(QUESTIONS // 5 + 2)]
         out += facing_questions(data, module) if place["facing"] else []
+        if place["sights"]:
+            out += [line_question(place, data, module, rng) for _ in range(QUESTIONS // 5)]
     if data["path"] is not None:
         out += [path_question(data["path"], module, rng) for _ in range(QUESTIONS // 5)]
     makers = [

@@ -22,6 +22,10 @@ Data = dict[str, Any]
 PLACE_ASKS = ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
 """What the place calculator asks of a place (the module's functions)."""
 
+LINE_PLACES = 6
+"""The places along a line the line-of-sight calculator has (the bundled examples' longest
+line has 5)."""
+
 ASKED = frozenset({"modifier", "path_cost", *PLACE_ASKS})
 """The module functions a worked example asks that the page's calculators can be filled
 with; and a roll on a dice table, and each step and decision by its name."""
@@ -96,6 +100,7 @@ class PageModel(BuilderBase):
             "sights": [
                 {**self.named(s.id, s.info), "crossed": s.crossed is not None} for s in rs.sights
             ],
+            "whole_map": [f for lay in rs.layers if lay.scope == "map" for f in lay.features],
         }
 
     def path(self) -> Data | None:
@@ -222,6 +227,15 @@ class PageModel(BuilderBase):
     def step(self, s: ir.Step) -> Data:
         return {**self.named(s.id, s.info), "input": self.step_input(s)}
 
+    def line_fits(self, places: tuple[object, ...]) -> bool:
+        """Whether the line calculator holds these places: at most :data:`LINE_PLACES`, each of
+        at most two features (and the page has the calculator: unit types and features)."""
+        return (
+            bool(self.rs.modes and self.rs.features)
+            and len(places) <= LINE_PLACES
+            and all(isinstance(p, tuple | list) and len(p) <= 2 for p in places)
+        )
+
     def examples(self, plan: ExamplesPlan | None) -> list[Data]:
         if plan is None:
             return []
@@ -242,7 +256,8 @@ class PageModel(BuilderBase):
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
                     "tryable": v.question in ASKED | named
-                    or (v.question == "roll" and v.args[0] in dice | results),
+                    or (v.question == "roll" and v.args[0] in dice | results)
+                    or (v.question == "line_of_sight" and self.line_fits(v.args[1:])),
                 }
             )
         return out

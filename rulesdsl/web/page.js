@@ -353,6 +353,40 @@ function _workshopRolls(changes, tables, rolls) {
     }
   }
 
+  // ---- a line of sight across places: each place's features (two at most), the length the
+  // line crosses in each where the rule's values are steps, a viewer, whole-map conditions
+  function lineForm(form) {
+    const arg = (name) => form.querySelector(`[data-arg="${name}"]`).value;
+    const rule = PAGE.place.sights.find((s) => s.id === arg("rule"));
+    form.classList.toggle("crossing", rule.crossed);
+    const places = [...form.querySelectorAll("ol.places > li")].map((li) => ({
+      features: [...li.querySelectorAll("select")].map((select) => select.value).filter(Boolean),
+      crossed: Number(li.querySelector("input[name=crossed]").value || 0),
+    }));
+    while (places.length && places.at(-1).features.length === 0) places.pop(); // the rest left empty
+    const conditions = [...form.querySelectorAll("input[name=condition]:checked")].map((box) => box.value);
+    const options = { mode: arg("mode") || null, crossed: rule.crossed ? places.map((p) => p.crossed) : null };
+    if (conditions.length) options.conditions = conditions;
+    const output = form.querySelector("output.answer");
+    const sight = answer(output, () => lineOfSight(rule.id, places.map((p) => p.features), options));
+    if (sight === undefined) return;
+    output.dataset.answer = JSON.stringify({ number: sight.hindrance, blocked: sight.blocked });
+    output.textContent = NUMBER.format(sight.hindrance) + (sight.blocked ? ` — ${W.blocked}` : "");
+  }
+
+  /** The line calculator's place lists: none, then the place calculator's features by layer
+   * (filled once: a later generation keeps what was picked). */
+  for (const select of document.querySelectorAll("#line select[name=place]")) {
+    if (select.options.length) continue;
+    select.append(new Option("—", ""));
+    for (const layer of PAGE.place.layers) {
+      const group = document.createElement("optgroup");
+      group.label = layer.label;
+      group.append(...layer.features.map((f) => new Option(f.label, f.id)));
+      select.append(group);
+    }
+  }
+
   // ---- a path of straight and diagonal steps on the grid, in one of its units
   function pathForm(form) {
     const arg = (name) => form.querySelector(`[data-arg="${name}"]`).value;
@@ -382,6 +416,7 @@ function _workshopRolls(changes, tables, rolls) {
 
   const CALCULATORS = {
     place: placeForm,
+    line: lineForm,
     path: pathForm,
     modifier: modifierForm,
     dice: diceForm,
@@ -443,6 +478,18 @@ function _workshopRolls(changes, tables, rolls) {
       case "step":
         form.querySelector("[data-input]").value = String(example.args[0]);
         break;
+      case "line_of_sight": {
+        const [rule, ...places] = example.args;
+        form.querySelector('[data-arg="rule"]').value = rule;
+        form.querySelector('[data-arg="mode"]').value = kwargs.mode ?? "";
+        for (const box of form.querySelectorAll("input[name=condition]")) box.checked = (kwargs.conditions ?? []).includes(box.value);
+        form.querySelectorAll("ol.places > li").forEach((li, i) => {
+          const selects = li.querySelectorAll("select");
+          selects.forEach((select, j) => (select.value = places[i]?.[j] ?? ""));
+          li.querySelector("input[name=crossed]").value = String(kwargs.crossed?.[i] ?? 0);
+        });
+        break;
+      }
       case "path_cost": {
         const [steps, unit] = example.args;
         form.querySelector('[data-arg="steps"]').value = Array.isArray(steps) ? steps.map((x) => x[0]).join("") : steps;
@@ -466,6 +513,7 @@ function _workshopRolls(changes, tables, rolls) {
 
   function formOf(example) {
     if (example.kind === "path_cost") return document.getElementById("path");
+    if (example.kind === "line_of_sight") return document.getElementById("line");
     if (!["modifier", "roll", "decision", "step"].includes(example.kind)) return document.getElementById("place");
     const id = example.kind === "modifier" || example.kind === "roll" ? example.args[0] : example.question;
     const prefix = { modifier: "modifier", roll: "dice", decision: "decision", step: "step" }[example.kind];

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import jinja2
 
 from rulesdsl.printed.sheet_view import CHANGED_SIGN, MARKERS, Sheet, TableView
-from rulesdsl.web.model import PageModel
+from rulesdsl.web.model import LINE_PLACES, PageModel
 from rulesdsl.web.workshop import workshop_data
 
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ WORDS = (
     *("workshop_undo", "workshop_download", "workshop_derived", "workshop_not_found"),
     *("workshop_cost", "workshop_modifier", "workshop_dice", "workshop_item", "workshop_for"),
     *("workshop_new", "workshop_gives", "workshop_apart"),
+    *("line", "line_rule", "line_viewer", "line_conditions", "line_places", "line_and"),
+    *("line_crossed", "line_value"),
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
 
@@ -121,6 +123,7 @@ def render_page(
             names=names,
             tries=tries,
             changed_sign=CHANGED_SIGN,
+            line_places=LINE_PLACES,
             css=(HERE / "page.css").read_text("utf-8"),
             data_json=json_script({**data, "words": words}),
             script=inline_script(module_js + "\n" + (HERE / "page.js").read_text("utf-8")),
