@@ -8,6 +8,7 @@ questions there are and how to word them, in the sheet's words
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, assert_never
 
 from rulesdsl import ir
@@ -227,7 +228,7 @@ class PageModel(BuilderBase):
     def step(self, s: ir.Step) -> Data:
         return {**self.named(s.id, s.info), "input": self.step_input(s)}
 
-    def line_fits(self, places: tuple[object, ...]) -> bool:
+    def line_fits(self, places: Sequence[object]) -> bool:
         """Whether the line calculator holds these places: at most :data:`LINE_PLACES`, each of
         at most two features (and the page has the calculator: unit types and features)."""
         return (
