@@ -290,7 +290,7 @@ def line_question(
         for i in range(2):
             fields.append(
                 [
-                    f"ol.places > li:nth-child({n}) label:nth-child({i + 1}) select",
+                    f"ol.places > li:nth-child({n}) > select:nth-of-type({i + 1})",
                     place[i] if i < len(place) else "",
                 ]
             )

@@ -753,7 +753,9 @@ function _workshopRolls(changes, tables, rolls) {
         const data = PAGE.modifiers.find((m) => m.id === picked()[0]);
         const options = [new Option(W.any, "")];
         for (const c of data.contexts) for (const v of c.values) options.push(new Option(`${c.label}${W.colon} ${v.label}`, v.id));
+        const kept = key.value; // a new generation keeps the context value picked
         key.replaceChildren(...options);
+        if (options.some((o) => o.value === kept)) key.value = kept;
       };
       const showValue = () => {
         const now = itemValues(...picked())[key.value];

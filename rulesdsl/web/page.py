@@ -43,8 +43,8 @@ WORDS = (
     *("workshop_undo", "workshop_download", "workshop_derived", "workshop_not_found"),
     *("workshop_cost", "workshop_modifier", "workshop_dice", "workshop_item", "workshop_for"),
     *("workshop_new", "workshop_gives", "workshop_apart"),
-    *("line", "line_rule", "line_viewer", "line_conditions", "line_places", "line_and"),
-    *("line_crossed", "line_value"),
+    *("line", "line_rule", "line_viewer", "line_conditions", "line_places", "line_place"),
+    *("line_place2", "line_crossed", "line_value"),
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
 
