@@ -15,6 +15,7 @@ from rulesdsl import ir
 from rulesdsl.codegen.plan.examples import ExamplesPlan
 from rulesdsl.printed.sheet_base import BuilderBase
 from rulesdsl.printed.sheet_view import UNITLESS
+from rulesdsl.semantics.effects import whole_map
 from rulesdsl.semantics.moves import ROLL_ORDER
 from rulesdsl.semantics.tables import on_edges, roll_of
 
@@ -101,7 +102,7 @@ class PageModel(BuilderBase):
             "sights": [
                 {**self.named(s.id, s.info), "crossed": s.crossed is not None} for s in rs.sights
             ],
-            "whole_map": [f for lay in rs.layers if lay.scope == "map" for f in lay.features],
+            "whole_map": sorted(whole_map(rs)),
         }
 
     def path(self) -> Data | None:
