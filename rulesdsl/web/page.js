@@ -43,8 +43,9 @@ function _workshopRanges(rows, changes) {
   return { rows: now, applied };
 }
 
-/** Every natural roll of dice ``spec`` (its bonus in) -> the ways to roll it, and all ways. */
-function _workshopWays(spec) {
+/** Every natural roll of dice ``spec`` (its bonus in) -> the ways to roll it, and all ways
+ * (the dice form's chances too). */
+function _diceWays(spec) {
   let ways = new Map([[spec.bonus, 1]]);
   if (spec.kind === "d66") {
     ways = new Map();
@@ -57,6 +58,10 @@ function _workshopWays(spec) {
     ways = next;
   }
   return { ways, all: spec.sides ** spec.number };
+}
+
+function _gcd(a, b) {
+  return b ? _gcd(b, a % b) : a;
 }
 
 /** semantics.tables.roll: the first row covering ``total``, or the row ``natural`` gives. */
@@ -72,14 +77,13 @@ function _workshopRoll(table, rows, total, natural) {
 
 /** Each row's exact chance with ``shift`` added to every natural roll (dice_chances). */
 function _workshopChances(table, rows, shift) {
-  const { ways, all } = _workshopWays(table.dice);
+  const { ways, all } = _diceWays(table.dice);
   const counts = new Map(rows.map((r) => [r.id, 0]));
   for (const [natural, count] of ways) {
     const row = _workshopRoll(table, rows, natural + shift, natural);
     if (row !== null) counts.set(row.id, counts.get(row.id) + count);
   }
-  const gcd = (a, b) => (b ? gcd(b, a % b) : a);
-  return new Map([...counts].map(([id, n]) => [id, _fraction(n / gcd(n, all), all / gcd(n, all))]));
+  return new Map([...counts].map(([id, n]) => [id, _fraction(n / _gcd(n, all), all / _gcd(n, all))]));
 }
 
 /** DICE_TABLES with each change ``{table, total, row}`` made: the rows' totals and chances. */
@@ -106,7 +110,7 @@ function _workshopRolls(changes, tables, rolls) {
   const out = { ...rolls };
   for (const id of new Set(changes.map((c) => c.table))) {
     const t = tables[id];
-    const plain = [..._workshopWays(t.dice).ways.keys()];
+    const plain = [..._diceWays(t.dice).ways.keys()];
     const totals = new Set();
     for (const shift of [0, ...Object.values(t.modifiers)]) for (const n of plain) totals.add(n + shift);
     const index = new Map();
@@ -221,24 +225,6 @@ function _workshopRolls(changes, tables, rolls) {
   }
 
   // ---- dice tables: the outcome of every natural roll with the modifiers, its chance, a roll
-  function naturals(spec) {
-    let ways = new Map([[spec.bonus, 1]]);
-    if (spec.kind === "d66") {
-      ways = new Map();
-      for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) ways.set(10 * a + b + spec.bonus, 1);
-      return ways;
-    }
-    for (let die = 0; die < spec.number; die++) {
-      const next = new Map();
-      for (const [sum, count] of ways) {
-        for (let face = 1; face <= spec.sides; face++) next.set(sum + face, (next.get(sum + face) ?? 0) + count);
-      }
-      ways = next;
-    }
-    return ways;
-  }
-
-  const gcd = (a, b) => (b ? gcd(b, a % b) : a);
 
   function shiftOf(form) {
     const ticked = [...form.querySelectorAll("input[name=dice-modifier]:checked")];
@@ -265,8 +251,7 @@ function _workshopRolls(changes, tables, rolls) {
     const id = form.dataset.dice;
     const { table, options } = tableOf(form);
     const shift = shiftOf(form);
-    const ways = naturals(table.dice);
-    const all = [...ways.values()].reduce((a, b) => a + b, 0);
+    const { ways, all } = _diceWays(table.dice);
     const byRow = new Map();
     for (const [natural, count] of ways) {
       let row;
@@ -285,7 +270,7 @@ function _workshopRolls(changes, tables, rolls) {
       const seen = byRow.get(tr.dataset.row) ?? { rolls: [], count: 0 };
       const low = Math.min(...seen.rolls), high = Math.max(...seen.rolls);
       tr.querySelector(".totals").textContent = seen.rolls.length === 0 ? "—" : low === high ? `${low}` : `${low}–${high}`;
-      const divisor = gcd(seen.count, all) || 1;
+      const divisor = _gcd(seen.count, all) || 1;
       const cell = tr.querySelector(".chance");
       cell.dataset.answer = JSON.stringify({ fraction: [seen.count / divisor, all / divisor] });
       cell.textContent = seen.count ? `${seen.count / divisor}/${all / divisor} (${PERCENT.format(seen.count / all)})` : "—";
