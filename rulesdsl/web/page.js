@@ -123,10 +123,19 @@ function _workshopRolls(changes, tables, rolls) {
   return _dict(out);
 }
 
-{
+/** The workshop's changes as the page lists them, one string: what a generation is made for. */
+function _workshopListed() {
+  return JSON.stringify([...document.querySelectorAll("#workshop li[data-kind]")].map((li) => li.dataset.change));
+}
+
+page: {
   // Each run of this script is a generation: the page's own at load, then one per change made
   // in the house-rule workshop (the module re-imported with the changed cells, below). A new
-  // generation ends the listeners of the one before.
+  // generation ends the listeners of the one before. A generation made for a list of changes
+  // that has changed again while its module loaded gives way to the later one (two quick
+  // changes may load out of order).
+  const MADE_FOR = null; // the workshop writes in its _workshopListed()
+  if (MADE_FOR !== null && MADE_FOR !== _workshopListed()) break page;
   document.dispatchEvent(new Event("rulesdsl:generation"));
   const LIFE = new AbortController();
   document.addEventListener("rulesdsl:generation", () => LIFE.abort(), { once: true });
@@ -544,7 +553,7 @@ function _workshopRolls(changes, tables, rolls) {
   /** The module's text with each change's cell rewritten, or null where a cell is not found. */
   function variantSource(base, made) {
     const start = base.indexOf("export const FEATURES = _dict({");
-    let text = base;
+    let text = base.replace("const MADE_FOR = null;", () => `const MADE_FOR = ${JSON.stringify(_workshopListed())};`);
     for (const { feature, mode, value } of made.cost) {
       const at = text.indexOf(`\n  ${JSON.stringify(feature)}: Object.freeze({`, start);
       const costs = at < 0 ? -1 : text.indexOf("costs: _dict({", at);
