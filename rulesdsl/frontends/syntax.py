@@ -164,7 +164,8 @@ class Change:
 class Plain:
     """A group of :data:`Statement`: a declaration whose body lists no named rows, values or
     outcomes (a book, mode, group, precedence, exclusion, step, trigger, grid, parameter,
-    sight, example, facing, kind of move or roll rule)."""
+    sight, example, facing, kind of move or roll rule; arcs, whose arcs are no declared names:
+    a house rule removes the arcs and declares them again)."""
 
     __slots__ = ()
 
@@ -504,6 +505,33 @@ class SightDecl(Plain):
 
 
 @dataclass(frozen=True)
+class ArcSpanNode:
+    """``A to B`` in an arc's row: clockwise from bearing A to bearing B, in the arcs' unit."""
+
+    start: float
+    end: float
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ArcNode:
+    """``NAME labels | A to B, C to D extras``: one named arc and its spans."""
+
+    item: Item
+    spans: tuple[ArcSpanNode, ...]
+
+
+@dataclass(frozen=True)
+class ArcsDecl(Plain):
+    """``arcs NAME labels [: deg|hexsides] { rows }`` (issue 40): named arcs of bearings
+    relative to a unit's facing; ``unit`` None is degrees."""
+
+    item: Item
+    unit: Name | None
+    arcs: tuple[ArcNode, ...]
+
+
+@dataclass(frozen=True)
 class FacingTerm:
     """One clause of a ``facing`` statement (issue 24). ``word``: ``turn`` (``amount`` per
     ``per``: ``hexside`` or an angle), ``turn mode`` (``amount``: places straight),
@@ -717,6 +745,7 @@ Statement = (
     | FacingRemove  # Change
     | MoveDecl  # Plain
     | RollDecl  # Plain
+    | ArcsDecl  # Plain
 )
 
 
@@ -790,6 +819,8 @@ def declared_kind(st: Statement) -> DeclKind | None:
             return "kind of move"
         case RollDecl():
             return "roll rule"
+        case ArcsDecl():
+            return "arcs"
         case Header() | Change() | PrecedenceDecl() | ExcludeDecl() | ExampleDecl() | FacingDecl():
             return None
         case _:

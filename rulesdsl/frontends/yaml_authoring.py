@@ -53,6 +53,7 @@ Section = Literal[
     "sights",
     "moves",
     "rolls",
+    "arcs",
     "layers",
     "steps",
     "decisions",
@@ -102,6 +103,7 @@ def header(section: Section) -> bool:
             | "sights"
             | "moves"
             | "rolls"
+            | "arcs"
             | "layers"
             | "steps"
             | "decisions"

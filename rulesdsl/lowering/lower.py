@@ -23,6 +23,7 @@ from typing import assert_never
 from rulesdsl import editions, ir
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import arcs as arcs_lowering
 from rulesdsl.lowering import effects as effects_lowering
 from rulesdsl.lowering import examples as example_lowering
 from rulesdsl.lowering import facing as facing_lowering
@@ -152,6 +153,7 @@ class _Lowerer(TableLowering):
                 facings=tuple(facings),
                 moves=tuple(kinds),
                 rolls=tuple(rolls),
+                arcs=tuple(arcs_lowering.arcs(self, d) for d in of(s.ArcsDecl)),
             ),
             item.name.pos,
         )
@@ -335,6 +337,7 @@ class _Lowerer(TableLowering):
                     | s.FacingDecl()
                     | s.MoveDecl()
                     | s.RollDecl()
+                    | s.ArcsDecl()
                 ):
                     pass
                 case unknown:

@@ -1,0 +1,89 @@
+"""Lowering of named arcs (issue 40): ``arcs NAME [: deg|hexsides] { NAME | A to B, ... }``.
+
+Kept apart from :mod:`rulesdsl.lowering.lower`, which calls :func:`arcs` with itself: its error
+list, labels and position table. What the IR then means is :mod:`rulesdsl.semantics.arcs`.
+"""
+
+from __future__ import annotations
+
+from rulesdsl import ir
+from rulesdsl.diagnostics import did_you_mean
+from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.context import Context
+from rulesdsl.semantics import arcs as semantics_arcs
+
+UNITS: tuple[ir.ArcUnit, ...] = ("deg", "hexsides")
+
+
+def arcs(lw: Context, decl: s.ArcsDecl) -> ir.Arcs:
+    unit = _unit(lw, decl.unit)
+    seen: set[str] = set()
+    out: list[ir.Arc] = []
+    spans: list[semantics_arcs.Span] = []
+    for row in decl.arcs:
+        name = row.item.name
+        if name.text in seen:
+            lw.err(
+                "E374",
+                f"arc '{name.text}' is listed twice in arcs '{decl.item.name.text}'",
+                name.pos,
+                "give each arc one row; a row may hold several spans (`60 to 120, 240 to 300`)",
+            )
+            continue
+        seen.add(name.text)
+        for span in row.spans:
+            degrees = semantics_arcs.span_degrees(unit, span.start, span.end)
+            if degrees is None:
+                _bad_span(lw, unit, span)
+            else:
+                spans.append(degrees)
+        arc = ir.Arc(name.text, lw.info(row.item), tuple((x.start, x.end) for x in row.spans))
+        out.append(lw.at(arc, name.pos))
+    gap = semantics_arcs.uncovered(spans)
+    if gap is not None and len(spans) == sum(len(r.spans) for r in decl.arcs):
+        lw.err(
+            "E373",
+            f"bearings {_deg(gap[0])} to {_deg(gap[1])} deg are in no arc of "
+            f"'{decl.item.name.text}'",
+            decl.item.name.pos,
+            "the arcs go round the whole circle: widen an arc or add one (a bearing on the line "
+            "between two arcs is the first listed one's)",
+        )
+    return lw.at(ir.Arcs(decl.item.name.text, lw.info(decl.item), unit, tuple(out)), decl.item.pos)
+
+
+def _unit(lw: Context, name: s.Name | None) -> ir.ArcUnit:
+    if name is None:
+        return "deg"
+    written = next((u for u in UNITS if u == name.text), None)
+    if written is None:
+        lw.err(
+            "E370",
+            f"arcs count degrees or hexsides, not '{name.text}'",
+            name.pos,
+            did_you_mean(name.text, UNITS) or "write `: deg` (the default) or `: hexsides`",
+        )
+        return "deg"
+    return written
+
+
+def _bad_span(lw: Context, unit: ir.ArcUnit, span: s.ArcSpanNode) -> None:
+    text = f"{_deg(span.start)} to {_deg(span.end)}"
+    if unit == "hexsides":
+        lw.err(
+            "E372",
+            f"'{text}': a hexside is a whole number from 0 (the faced one) to 5",
+            span.pos,
+            "count hexsides clockwise from the faced one: `5 to 1` is the three front ones",
+        )
+        return
+    lw.err(
+        "E371",
+        f"the span '{text}' deg has no width or goes round more than once",
+        span.pos,
+        "a span goes clockwise from its first bearing to its second: `-60 to 60`, `300 to 60`",
+    )
+
+
+def _deg(value: float) -> str:
+    return f"{value:g}"
