@@ -161,6 +161,8 @@ CODES: Mapping[str, str] = {
     "E372": "an arc's span in hexsides naming a hexside that is not a whole number 0 to 5",
     "E373": "arcs that leave bearings in no arc",
     "E374": "an arc listed twice in one arcs block",
+    "E375": "`signed` on a decision input that is not a number",
+    "W375": "`abs(input)` of a decision input that is never below 0 (not `signed`)",
     "E301": "a dice table leaves a total uncovered",
     "E302": "dice table rows overlap",
     "E303": "a dice modifier pushes totals outside every row",

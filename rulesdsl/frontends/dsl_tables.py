@@ -28,6 +28,10 @@ class TableRules(BuilderBase):
     def param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
         return s.ParamNode(self._name(ch[0]), self._name(ch[1]))
 
+    def signed_param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
+        """``bearing signed deg`` (issue 40): an input that may be below 0."""
+        return s.ParamNode(self._name(ch[0]), self._name(ch[-1]), signed=True)
+
     def decision_param(self, meta: Meta, ch: list[Any]) -> s.ParamNode:
         param: s.ParamNode = ch[0]
         return dataclasses.replace(param, default=ch[1])

@@ -315,6 +315,9 @@ class ParamNode:
     default: Located | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
     """A decision input's default (``level_flown m = 0``); a step's input has none. Left out of
     the meaning digest while None, so a file without defaults keeps its digest."""
+    signed: Literal[True] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``bearing signed deg``: a decision input that may be below 0 (issue 40). None when not
+    written, left out of the digest then."""
 
 
 @dataclass(frozen=True)
