@@ -6,13 +6,15 @@ list, labels and position table. What the IR then means is :mod:`rulesdsl.semant
 
 from __future__ import annotations
 
+from typing import assert_never, get_args
+
 from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.context import Context
 from rulesdsl.semantics import arcs as semantics_arcs
 
-UNITS: tuple[ir.ArcUnit, ...] = ("deg", "hexsides")
+UNITS: tuple[ir.ArcUnit, ...] = get_args(ir.ArcUnit)
 
 
 def arcs(lw: Context, decl: s.ArcsDecl) -> ir.Arcs:
@@ -69,20 +71,24 @@ def _unit(lw: Context, name: s.Name | None) -> ir.ArcUnit:
 
 def _bad_span(lw: Context, unit: ir.ArcUnit, span: s.ArcSpanNode) -> None:
     text = f"{_deg(span.start)} to {_deg(span.end)}"
-    if unit == "hexsides":
-        lw.err(
-            "E372",
-            f"'{text}': a hexside is a whole number from 0 (the faced one) to 5",
-            span.pos,
-            "count hexsides clockwise from the faced one: `5 to 1` is the three front ones",
-        )
-        return
-    lw.err(
-        "E371",
-        f"the span '{text}' deg has no width or goes round more than once",
-        span.pos,
-        "a span goes clockwise from its first bearing to its second: `-60 to 60`, `300 to 60`",
-    )
+    match unit:
+        case "hexsides":
+            lw.err(
+                "E372",
+                f"'{text}': a hexside is a whole number from 0 (the faced one) to 5",
+                span.pos,
+                "count hexsides clockwise from the faced one: `5 to 1` is the three front ones",
+            )
+        case "deg":
+            lw.err(
+                "E371",
+                f"the span '{text}' deg has no width or goes round more than once",
+                span.pos,
+                "a span goes clockwise from its first bearing to its second: `-60 to 60`, "
+                "`300 to 60`",
+            )
+        case _:
+            assert_never(unit)
 
 
 def _deg(value: float) -> str:

@@ -9,13 +9,21 @@ breaking.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from rulesdsl import ir
 from rulesdsl.versions.diff_sight import Differ, named
 
 
 def _spans(arcs: ir.Arcs, arc: ir.Arc) -> str:
     spans = ", ".join(f"{lo:g} to {hi:g}" for lo, hi in arc.spans)
-    return f"hexsides {spans}" if arcs.unit == "hexsides" else f"{spans} deg"
+    match arcs.unit:
+        case "hexsides":
+            return f"hexsides {spans}"
+        case "deg":
+            return f"{spans} deg"
+        case _:
+            assert_never(arcs.unit)
 
 
 def arcs(d: Differ) -> None:
