@@ -223,6 +223,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E290 E291 E292 E293 E294 E295 E296 W290 W291",
     ),
     ("lower", "E340 E341"),
+    ("lower", "E370 E371 E372 E373 E374 E375 W375"),
     ("lower", "E214 E215"),
     ("lower", "E112"),
     ("tools", "W112"),

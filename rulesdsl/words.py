@@ -166,6 +166,7 @@ KEYWORDS: tuple[str, ...] = (
     "share",
     "shift",
     "sideslip",
+    "signed",
     "speed",
     "spent",
     "square",

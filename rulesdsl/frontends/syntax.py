@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import field
-from typing import TYPE_CHECKING, Literal, TypeVar, assert_never
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
-from rulesdsl.words import DeclKind
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -782,49 +781,3 @@ class Notation:
     """The fix that adds a precedence between groups ``{a}`` and ``{b}``, ``{a}`` first."""
     precedence: str
     """A precedence between ``{a}`` and ``{b}``, ``{a}`` first, as the text writes it."""
-
-
-def declared_kind(st: Statement) -> DeclKind | None:
-    """What the statement declares, in the words messages use; None for a statement that
-    declares no name of its own (a header line, a change)."""
-    match st:
-        case RulesetDecl():
-            return "ruleset"
-        case BookDecl():
-            return "book"
-        case ModeDecl():
-            return "mode"
-        case GroupDecl():
-            return "group"
-        case ContextDecl():
-            return "context"
-        case ModifierDecl():
-            return "modifier"
-        case LayerDecl():
-            return "layer"
-        case StepDecl():
-            return "step"
-        case DecisionDecl():
-            return "decision"
-        case TableDecl():
-            return "table"
-        case DiceDecl():
-            return "dice table"
-        case TriggerDecl():
-            return "trigger"
-        case SightDecl():
-            return "sight"
-        case GridDecl():
-            return "grid"
-        case ParamDecl():
-            return "param"
-        case MoveDecl():
-            return "kind of move"
-        case RollDecl():
-            return "roll rule"
-        case ArcsDecl():
-            return "arcs"
-        case Header() | Change() | PrecedenceDecl() | ExcludeDecl() | ExampleDecl() | FacingDecl():
-            return None
-        case _:
-            assert_never(st)

@@ -638,23 +638,6 @@ class Builder:
             out.append(s.RollDecl(self.item(k, v), dice, table, when, combine))
         return out
 
-    def sec_arcs(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
-        """``arcs: {armour: {label: Armour, count: hexsides, arcs: {front: {label: Front,
-        spans: 5 to 1}}}}`` (issue 40); ``count`` left out is degrees."""
-        out: list[s.Statement] = []
-        for k, v in _items(value):
-            mapping = isinstance(v, MappingNode)
-            count_node = _get(v, "count") if mapping else None
-            count = self.name(count_node) if isinstance(count_node, ScalarNode) else None
-            rows = []
-            listed = _get(v, "arcs") if mapping else None
-            for name, row in _items(listed) if listed is not None else ():
-                spans_node = _get(row, "spans") if isinstance(row, MappingNode) else row
-                spans = self.fragment(spans_node, "arc_spans") if spans_node is not None else None
-                rows.append(s.ArcNode(self.item(name, row, scalar_is_label=False), spans or ()))
-            out.append(s.ArcsDecl(self.item(k, v), count, tuple(rows)))
-        return out
-
     def sec_triggers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []
         for k, v in _items(value):

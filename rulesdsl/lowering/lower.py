@@ -23,6 +23,7 @@ from typing import assert_never
 from rulesdsl import editions, ir
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.declared import declared_kind
 from rulesdsl.lowering import arcs as arcs_lowering
 from rulesdsl.lowering import effects as effects_lowering
 from rulesdsl.lowering import examples as example_lowering
@@ -281,7 +282,7 @@ class _Lowerer(TableLowering):
     def _declare_all(self) -> None:
         sym = self.symbols
         for st in self.statements:
-            kind = s.declared_kind(st)  # the statement kinds' one declaration
+            kind = declared_kind(st)  # the statement kinds' one declaration
             item = getattr(st, "item", None)
             if kind is not None and isinstance(item, s.Item) and not isinstance(st, s.RulesetDecl):
                 sym.declare(item.name, kind)

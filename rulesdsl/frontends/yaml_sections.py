@@ -1,0 +1,39 @@
+"""Sections of the YAML front end kept apart from :mod:`rulesdsl.frontends.yaml_builder`, which
+is at the size a module may reach: :class:`Builder` is that builder with them (a section's
+method is ``sec_<key>``). Today: ``arcs`` (issue 40), ``arcs: {armour: {label: Armour, count:
+hexsides, arcs: {front: {label: Front, spans: 5 to 1}}}}``; ``count`` left out is degrees."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from yaml.nodes import MappingNode, Node, ScalarNode
+
+from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends import yaml_builder
+
+
+def _items(node: Node | None) -> Iterator[tuple[ScalarNode, Node]]:
+    if isinstance(node, MappingNode):
+        for key, value in node.value:
+            assert isinstance(key, ScalarNode)
+            yield key, value
+
+
+def _get(node: Node, key: str) -> Node | None:
+    return next((v for k, v in _items(node) if k.value == key), None)
+
+
+class Builder(yaml_builder.Builder):
+    def sec_arcs(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            count_node = _get(v, "count")
+            count = self.name(count_node) if isinstance(count_node, ScalarNode) else None
+            rows = []
+            for name, row in _items(_get(v, "arcs")):
+                spans_node = _get(row, "spans") if isinstance(row, MappingNode) else row
+                spans = self.fragment(spans_node, "arc_spans") if spans_node is not None else None
+                rows.append(s.ArcNode(self.item(name, row, scalar_is_label=False), spans or ()))
+            out.append(s.ArcsDecl(self.item(k, v), count, tuple(rows)))
+        return out
