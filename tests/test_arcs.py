@@ -408,3 +408,23 @@ def test_the_js_declarations_type_check_a_caller_of_arcs(
         [node, str(tsc), *options, "caller.ts"], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_guides_point_of_sail_example_answers_as_it_says(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    start = doc.index('```terrain\narcs sail "Points of sail"')
+    snippet = doc[start + len("```terrain\n") : doc.index("```", start + 10)]
+    header = 'ruleset demo "Demo"\nversion 1.0.0\nlanguages en fr\nunits distance hex, cost MP\n'
+    compiled = compile_snippet(compiler, header + snippet)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    m = import_rendered(compiled.ruleset, tmp_path, "arcs_sail")
+    assert m.arc("sail", 0, heading=90) == "beam_reach"
+    assert m.lookup("sail_speed", "beam_reach") == m.Quantity(3, "hex")
+    assert m.arc("sail", 0, heading=30) == "in_irons"
+    assert m.lookup("sail_speed", "in_irons") == m.Quantity(0, "hex")
+    assert m.arc("sail", 0, heading=135) == "broad_reach"
+    assert m.arc("sail", 0, heading=45) == "in_irons"  # on the line: the arc listed first
+    for shown in ("`arc(\"sail\", 0, heading=90)`\nis `'beam_reach'`", "`'broad_reach'`"):
+        assert shown in doc
