@@ -148,7 +148,7 @@ KEYED = """arcs armour "Armour arcs" {
   side "Side"   | 60 to 120, -120 to -60
   rear "Rear"   | 120 to 240
 }
-table plates "Armour" {
+table plates "Armour" : arcs armour {
   columns tank
   front "Front" | 100 mm
   side "Side"   | 80 mm
@@ -181,8 +181,10 @@ def test_the_arc_keys_a_table_that_feeds_a_penetration_decision(
         ("E372", 'arcs a "A" : hexsides {\n  all "All" | 0 to 6\n}\n', 2, 15),
         ("E373", 'arcs a "A" {\n  f "F" | -60 to 60\n  r "R" | 120 to 240\n}\n', 1, 6),
         ("E374", 'arcs a "A" {\n  f "F" | 0 to 180\n  f "G" | 180 to 360\n}\n', 3, 3),
+        ("E376", KEYED.replace('rear "Rear"   | 60', 'raer "Rear"   | 60'), 10, 3),
+        ("E376", KEYED.replace('  side "Side"   | 80 mm\n', ""), 6, 30),
     ],
-    ids=["E370", "E371-empty", "E371-round", "E372", "E373", "E374"],
+    ids=["E370", "E371-empty", "E371-round", "E372", "E373", "E374", "E376-row", "E376-arc"],
 )
 def test_arcs_misuse_is_reported_at_its_place(
     compiler: Compiler, code: str, text: str, line: int, column: int
@@ -207,14 +209,17 @@ def test_arcs_misuse_has_the_same_code_through_the_yaml_front_end(tmp_path: Path
 
 
 def test_arcs_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
-    source, _ = Parser().parse(HEADER + ARCS, "demo.terrain")
+    keyed = 'table guns "Guns" : arcs turret {\n  ahead "Ahead" | 2\n  behind "Behind" | 1\n}\n'
+    source, _ = Parser().parse(HEADER + ARCS + keyed, "demo.terrain")
     assert source is not None
     yaml_text = to_yaml(source)
     assert "count: hexsides" in yaml_text and "spans: 60 to 120, -120 to -60" in yaml_text
+    assert "arcs: turret" in yaml_text
     yaml_path = tmp_path / "demo.yaml"
     yaml_path.write_text(yaml_text, "utf-8")
     back = tmp_path / "back.terrain"
     back.write_text(to_terrain(yaml_text), "utf-8")
+    assert 'table guns "Guns" : arcs turret {' in back.read_text("utf-8")
     found = [Compiler().compile_file(p).ruleset for p in (yaml_path, back)]
     plain = [dataclasses.replace(r, digest="") for r in found if r is not None]
     assert len(plain) == 2 and plain[0] == plain[1]
@@ -428,3 +433,8 @@ def test_the_guides_point_of_sail_example_answers_as_it_says(
     assert m.arc("sail", 0, heading=45) == "in_irons"  # on the line: the arc listed first
     for shown in ("`arc(\"sail\", 0, heading=90)`\nis `'beam_reach'`", "`'broad_reach'`"):
         assert shown in doc
+
+
+def test_a_table_keyed_by_arcs_misspelt_in_yaml_is_e376_there(tmp_path: Path) -> None:
+    text = HEADER + KEYED.replace('rear "Rear"   | 60', 'raer "Rear"   | 60')
+    assert [d.code for d in yaml_errors(text, tmp_path)] == ["E376"]

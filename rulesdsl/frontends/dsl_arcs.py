@@ -30,6 +30,10 @@ class ArcRules(BuilderBase):
         )
         return s.ArcNode(self._item(meta, ch), spans)
 
+    def table_arcs(self, meta: Meta, ch: list[Token]) -> s.Name:
+        """``table NAME : arcs ARCS``: the arcs whose names the table's rows are."""
+        return self._name(ch[-1])
+
     def arc_spans(self, meta: Meta, ch: list[s.ArcSpanNode]) -> tuple[s.ArcSpanNode, ...]:
         return tuple(ch)
 

@@ -236,7 +236,8 @@ class TableRules(BuilderBase):
             elif isinstance(c, tuple) and c and c[0] == "columns":
                 columns += [s.Item(n, (), NO_EXTRAS, n.pos) for n in c[1]]
         rows = tuple(c for c in ch if isinstance(c, s.RowNode))
-        return s.TableDecl(self._item(meta, ch), tuple(columns), rows)
+        arcs = next((c for c in ch if isinstance(c, s.Name)), None)  # `: arcs NAME`
+        return s.TableDecl(self._item(meta, ch), tuple(columns), rows, arcs)
 
     def dice_decl(self, meta: Meta, ch: list[Any]) -> s.DiceDecl:
         dice_token = next(c for c in ch if isinstance(c, Token) and c.type == "DICE")

@@ -395,6 +395,8 @@ class TableDecl:
     item: Item
     columns: tuple[Item, ...]
     rows: tuple[RowNode, ...]
+    arcs: Name | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``: arcs NAME``: the rows are those arcs' (issue 40); left out of the digest if None."""
 
 
 @dataclass(frozen=True)

@@ -435,7 +435,8 @@ class _ToYaml:
             if plain
             else {c.name.text: self.item(c) for c in st.columns}
         )
-        return self._block(st.item, columns=columns or None, rows=self.rows(st.rows))
+        arcs = st.arcs.text if st.arcs else None
+        return self._block(st.item, arcs=arcs, columns=columns or None, rows=self.rows(st.rows))
 
     def _dice(self, st: s.DiceDecl) -> Any:
         return self._block(

@@ -93,3 +93,34 @@ def _bad_span(lw: Context, unit: ir.ArcUnit, span: s.ArcSpanNode) -> None:
 
 def _deg(value: float) -> str:
     return f"{value:g}"
+
+
+def keyed_table(lw: Context, decl: s.TableDecl) -> None:
+    """``table NAME : arcs ARCS``: each arc of ``ARCS`` has a row, and each row is an arc
+    (E376), so that the arc the module answers is always a key of the table."""
+    if decl.arcs is None:
+        return
+    block = next((d for d in lw.of(s.ArcsDecl) if d.item.name.text == decl.arcs.text), None)
+    if block is None:
+        names = [d.item.name.text for d in lw.of(s.ArcsDecl)]
+        lw.unknown(f"no arcs named '{decl.arcs.text}'", decl.arcs, names)
+        return
+    arcs = [a.item.name.text for a in block.arcs]
+    rows = [r.item.name.text for r in decl.rows]
+    table, name = decl.item.name.text, block.item.name.text
+    strays = [row for row in decl.rows if row.item.name.text not in arcs]
+    for row in strays:
+        lw.err(
+            "E376",
+            f"row '{row.item.name.text}' of table '{table}' is no arc of '{name}'",
+            row.item.name.pos,
+            did_you_mean(row.item.name.text, arcs) or "arcs: " + ", ".join(arcs),
+        )
+    missing = [a for a in arcs if a not in rows]
+    if len(missing) > len(strays):  # a stray row stands for a missing arc: said once
+        lw.err(
+            "E376",
+            f"table '{table}' has no row for arc '{missing[0]}' of '{name}'",
+            decl.arcs.pos,
+            f"add a row for each arc: {', '.join(missing)}",
+        )
