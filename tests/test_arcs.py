@@ -353,6 +353,8 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     m = import_rendered(compiled.ruleset, tmp_path, "arcs_doc")
     assert m.arc_between("armour", (0, 0), 0, (-1, 0), grid="hex") == "rear"
     assert m.penetrates(hit="rear", pen=70).id == "pierced"
+    assert m.penetrates(hit="rear", pen=70, hull_down=True).id == "bounced"
+    assert m.penetrates(hit="rear", pen=90, hull_down=True).id == "pierced"
     assert m.arc_between("armour", (0, 0), 0, (1, 0), grid="hex") == "front"
     assert m.penetrates(hit="front", pen=70).id == "bounced"
     assert m.arc_between("armour", (0, 0), 0, (0, 1), grid="hex") == "front"
@@ -361,7 +363,7 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     for shown in (
         '`arc_between("armour", (0, 0), 0, (-1, 0), grid="hex")` is `\'rear\'`',
         '`penetrates(hit="rear", pen=70)` is `pierced`',
-        '`arc_between("armour", (0, 0), 0, (1, 0), grid="hex")` is `\'front\'`',
+        "but `bounced` with `hull_down=True`",
     ):
         assert shown in doc
 

@@ -1,11 +1,13 @@
 """Sections of the YAML front end kept apart from :mod:`rulesdsl.frontends.yaml_builder`, which
 is at the size a module may reach: :class:`Builder` is that builder with them (a section's
-method is ``sec_<key>``). Today: ``arcs`` (issue 40), ``arcs: {armour: {label: Armour, count:
-hexsides, arcs: {front: {label: Front, spans: 5 to 1}}}}``; ``count`` left out is degrees."""
+method is ``sec_<key>``). Today, of issue 40: a table's ``arcs: NAME``, and ``arcs: {armour:
+{label: Armour, count: hexsides, arcs: {front: {label: Front, spans: 5 to 1}}}}`` (``count``
+left out is degrees)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
@@ -25,6 +27,17 @@ def _get(node: Node, key: str) -> Node | None:
 
 
 class Builder(yaml_builder.Builder):
+    def sec_tables(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """The tables, each with its ``arcs: NAME`` (issue 40) when it has one."""
+        keyed = {k.value: _get(v, "arcs") for k, v in _items(value)}
+        return [
+            replace(t, arcs=self.name(node))
+            if isinstance(t, s.TableDecl)
+            and isinstance(node := keyed.get(t.item.name.text), ScalarNode)
+            else t
+            for t in super().sec_tables(key, value, root)
+        ]
+
     def sec_arcs(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []
         for k, v in _items(value):

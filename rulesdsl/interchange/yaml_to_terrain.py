@@ -282,7 +282,8 @@ def _tables(node: Any) -> list[str]:
     lines: list[str] = []
     emit = lines.append
     for name, item in node.items():
-        emit(_head("table", name, item) + _extras(item, "") + " {")
+        arcs = f" : arcs {item['arcs']}" if "arcs" in item else ""  # issue 40
+        emit(_head("table", name, item) + arcs + _extras(item, "") + " {")
         columns = item.get("columns")
         if isinstance(columns, list):
             emit("  columns " + ", ".join(columns))
