@@ -6,24 +6,13 @@ left out is degrees)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends import yaml_builder
-
-
-def _items(node: Node | None) -> Iterator[tuple[ScalarNode, Node]]:
-    if isinstance(node, MappingNode):
-        for key, value in node.value:
-            assert isinstance(key, ScalarNode)
-            yield key, value
-
-
-def _get(node: Node, key: str) -> Node | None:
-    return next((v for k, v in _items(node) if k.value == key), None)
+from rulesdsl.frontends.yaml_builder import _get, _items
 
 
 class Builder(yaml_builder.Builder):
@@ -44,7 +33,8 @@ class Builder(yaml_builder.Builder):
             count_node = _get(v, "count")
             count = self.name(count_node) if isinstance(count_node, ScalarNode) else None
             rows = []
-            for name, row in _items(_get(v, "arcs")):
+            listed = _get(v, "arcs")
+            for name, row in _items(listed) if listed is not None else ():
                 spans_node = _get(row, "spans") if isinstance(row, MappingNode) else row
                 spans = self.fragment(spans_node, "arc_spans") if spans_node is not None else None
                 rows.append(s.ArcNode(self.item(name, row, scalar_is_label=False), spans or ()))
