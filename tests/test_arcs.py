@@ -440,3 +440,15 @@ def test_the_guides_point_of_sail_example_answers_as_it_says(
 def test_a_table_keyed_by_arcs_misspelt_in_yaml_is_e376_there(tmp_path: Path) -> None:
     text = HEADER + KEYED.replace('rear "Rear"   | 60', 'raer "Rear"   | 60')
     assert [d.code for d in yaml_errors(text, tmp_path)] == ["E376"]
+
+
+def test_diff_grades_an_input_made_signed_as_additive_and_back_as_breaking(
+    compiler: Compiler,
+) -> None:
+    signed = _ruleset(compiler, SIGNED)
+    plain = _ruleset(compiler, SIGNED.replace("bearing signed deg", "bearing deg"))
+    found = [(c.level, c.path) for c in semantic.diff(plain, signed).changes]
+    assert found == [("additive", "cone.bearing")]
+    assert [(c.level, c.path) for c in semantic.diff(signed, plain).changes] == [
+        ("breaking", "cone.bearing")
+    ]
