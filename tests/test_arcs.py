@@ -452,3 +452,12 @@ def test_diff_grades_an_input_made_signed_as_additive_and_back_as_breaking(
     assert [(c.level, c.path) for c in semantic.diff(signed, plain).changes] == [
         ("breaking", "cone.bearing")
     ]
+
+
+def test_a_decision_named_like_the_arcs_function_is_refused_where_the_module_has_it(
+    compiler: Compiler,
+) -> None:
+    decision = 'decision arc "Arc" (x deg) {\n  otherwise -> a "A"\n}\n'
+    found = [d.code for d in compile_snippet(compiler, HEADER + ARCS + decision).diagnostics]
+    assert found == ["E103"]
+    assert compile_snippet(compiler, HEADER + decision).ok  # no arcs: `arc` is free
