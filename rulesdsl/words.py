@@ -71,6 +71,7 @@ ItemKind = Literal[
     "param",
     "move",
     "roll",
+    "arcs",
 ]
 """What a statement declares: the keyword that starts it (the language server's word for it)."""
 
@@ -165,6 +166,7 @@ KEYWORDS: tuple[str, ...] = (
     "share",
     "shift",
     "sideslip",
+    "signed",
     "speed",
     "spent",
     "square",
@@ -251,6 +253,7 @@ DeclKind = Literal[
     "param",
     "kind of move",
     "roll rule",
+    "arcs",
 ]
 """What a declared name names, as messages say it (``'soft' is a feature, not a mode``)."""
 
@@ -288,7 +291,7 @@ def part_kind(kind: ItemKind) -> PartKind:
             return "feature"
         case "decision":
             return "outcome"
-        case "table":
+        case "table" | "arcs":
             return "row"
         case "dice":
             return "dice row"
@@ -348,6 +351,8 @@ def declaration_word(kind: DeclKind) -> ItemKind | None:
             return "move"
         case "roll rule":
             return "roll"
+        case "arcs":
+            return "arcs"
         case "context value" | "feature" | "factor" | "dice modifier":
             return None
         case _:

@@ -111,16 +111,17 @@ def test_the_suffixes_are_those_of_the_front_ends_each_once() -> None:
 
 
 def test_lowering_knows_no_front_end() -> None:
-    """Lowering reads statements (``frontends.syntax``) and nothing else of the front ends,
-    and names no suffix: what it words per file comes from the front end as data
-    (``syntax.Notation``)."""
+    """Lowering reads statements (``frontends.syntax``, and ``frontends.declared``: what each
+    declares) and nothing else of the front ends, and names no suffix: what it words per file
+    comes from the front end as data (``syntax.Notation``)."""
     lowering = {m: deps for m, deps in imports().items() if m.startswith("rulesdsl.lowering")}
     assert lowering
     front_ends = sorted(
         f"{m} -> {d}"
         for m, deps in lowering.items()
         for d in deps
-        if d.startswith("rulesdsl.frontends") and d != "rulesdsl.frontends.syntax"
+        if d.startswith("rulesdsl.frontends")
+        and d not in ("rulesdsl.frontends.syntax", "rulesdsl.frontends.declared")
     )
     assert front_ends == []
     assert [

@@ -113,12 +113,12 @@ def _statement_classes() -> list[type]:
 
 
 def test_each_declaring_statement_has_one_kind_and_one_keyword() -> None:
-    """``syntax.declared_kind`` says what each statement declares; the language server's
+    """``declared.declared_kind`` says what each statement declares; the language server's
     index names the same statements, each by its registered keyword."""
     from rulesdsl.editor import lsp_index
-    from rulesdsl.frontends import syntax as s
+    from rulesdsl.frontends.declared import declared_kind
 
-    declaring = {cls for cls in _statement_classes() if s.declared_kind(_blank(cls)) is not None}
+    declaring = {cls for cls in _statement_classes() if declared_kind(_blank(cls)) is not None}
     assert len(declaring) == len(words.DECLARATIONS)
     kinds = [lsp_index.item_kind(_blank(cls)) for cls in declaring]
     assert sorted(map(str, kinds)) == sorted(words.DECLARATIONS)

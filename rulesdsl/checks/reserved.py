@@ -88,12 +88,25 @@ def facing_names() -> frozenset[str]:
     return names_in_template(text)
 
 
+ARCS_TEMPLATE = "module_arcs.py.j2"
+"""Included for a ruleset with arcs (issue 40): its names are reserved only there."""
+
+
+@cache
+def arcs_names() -> frozenset[str]:
+    """The names the arcs part of the module defines (``arc``, ``arc_between``, ``ARCS``)."""
+    text = resources.files("rulesdsl.templates").joinpath(ARCS_TEMPLATE).read_text("utf-8")
+    return names_in_template(text)
+
+
 def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
     """The names ``ruleset`` may not declare: :func:`reserved`, the sight part's names, and
-    the facing part's when its module has that part."""
+    the facing and arcs parts' when its module has those parts."""
     names = reserved() | sight_names()
     if ruleset is not None and ruleset.facings:
         names = names | facing_names()
+    if ruleset is not None and ruleset.arcs:
+        names = names | arcs_names()
     return names
 
 

@@ -97,7 +97,7 @@ def symbol_kind(kind: words.ItemKind) -> t.SymbolKind:
             return t.SymbolKind.File
         case "ruleset":
             return t.SymbolKind.Module
-        case "sight":
+        case "sight" | "arcs":
             return t.SymbolKind.Object
         case "move":
             return t.SymbolKind.EnumMember

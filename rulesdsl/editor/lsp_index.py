@@ -16,12 +16,13 @@ from typing import assert_never
 
 from rulesdsl import words
 from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.declared import declared_kind
 
 
 def item_kind(st: s.Statement) -> words.ItemKind | None:
     """What the statement declares, by the keyword that starts it; None for a statement that
     declares no name (a header line, a change)."""
-    declared = s.declared_kind(st)
+    declared = declared_kind(st)
     return None if declared is None else words.declaration_word(declared)
 
 

@@ -68,7 +68,7 @@ def name_type(kind: words.ItemKind | words.PartKind) -> TokenType:
             return "enum"
         case "feature" | "factor" | "row" | "dice row" | "column" | "outcome" | "item":
             return "property"
-        case "layer" | "modifier" | "table" | "dice" | "dice modifier" | "sight" | "grid":
+        case "layer" | "modifier" | "table" | "dice" | "dice modifier" | "sight" | "grid" | "arcs":
             return "type"
         case "step" | "decision" | "trigger" | "roll":
             return "function"

@@ -24,6 +24,7 @@ from lark.tree import Meta
 from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.dsl_arcs import ArcRules
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token
 from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
 from rulesdsl.frontends.dsl_moves import MoveRules
@@ -300,7 +301,7 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark, lines: list[str])
     return error("E001", "unexpected end of file", pos, "is a block missing its closing '}'?")
 
 
-class _Builder(TableRules, MoveRules):
+class _Builder(TableRules, MoveRules, ArcRules):
     """Lark tree -> syntax nodes. Each method, named after a grammar rule (or an alias), gets
     the node's meta and its built children; tokens pass through :meth:`__default_token__`.
 

@@ -28,6 +28,10 @@ class TableRules(BuilderBase):
     def param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
         return s.ParamNode(self._name(ch[0]), self._name(ch[1]))
 
+    def signed_param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
+        """``bearing signed deg`` (issue 40): an input that may be below 0."""
+        return s.ParamNode(self._name(ch[0]), self._name(ch[-1]), signed=True)
+
     def decision_param(self, meta: Meta, ch: list[Any]) -> s.ParamNode:
         param: s.ParamNode = ch[0]
         return dataclasses.replace(param, default=ch[1])
@@ -232,7 +236,8 @@ class TableRules(BuilderBase):
             elif isinstance(c, tuple) and c and c[0] == "columns":
                 columns += [s.Item(n, (), NO_EXTRAS, n.pos) for n in c[1]]
         rows = tuple(c for c in ch if isinstance(c, s.RowNode))
-        return s.TableDecl(self._item(meta, ch), tuple(columns), rows)
+        arcs = next((c for c in ch if isinstance(c, s.Name)), None)  # `: arcs NAME`
+        return s.TableDecl(self._item(meta, ch), tuple(columns), rows, arcs)
 
     def dice_decl(self, meta: Meta, ch: list[Any]) -> s.DiceDecl:
         dice_token = next(c for c in ch if isinstance(c, Token) and c.type == "DICE")

@@ -32,6 +32,7 @@ STARTS = (
     "example_question",
     "example_answer",
     "facing_term",
+    "arc_spans",
 )
 """Grammar rules a fragment may be parsed as."""
 
@@ -109,6 +110,7 @@ _WHAT = {
     "source": "a source such as book p.12",
     "dice_range": "a range of totals such as 2-4, 12+ or 2-",
     "column_value": "a column bound such as 2, 6 in or 2:1",
+    "arc_spans": "bearings such as -60 to 60, or 60 to 120, 240 to 300",
 }
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import field
-from typing import TYPE_CHECKING, Literal, TypeVar, assert_never
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
-from rulesdsl.words import DeclKind
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -164,7 +163,8 @@ class Change:
 class Plain:
     """A group of :data:`Statement`: a declaration whose body lists no named rows, values or
     outcomes (a book, mode, group, precedence, exclusion, step, trigger, grid, parameter,
-    sight, example, facing, kind of move or roll rule)."""
+    sight, example, facing, kind of move or roll rule; arcs, whose arcs are no declared names:
+    a house rule removes the arcs and declares them again)."""
 
     __slots__ = ()
 
@@ -314,6 +314,9 @@ class ParamNode:
     default: Located | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
     """A decision input's default (``level_flown m = 0``); a step's input has none. Left out of
     the meaning digest while None, so a file without defaults keeps its digest."""
+    signed: Literal[True] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``bearing signed deg``: a decision input that may be below 0 (issue 40). None when not
+    written, left out of the digest then."""
 
 
 @dataclass(frozen=True)
@@ -392,6 +395,8 @@ class TableDecl:
     item: Item
     columns: tuple[Item, ...]
     rows: tuple[RowNode, ...]
+    arcs: Name | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``: arcs NAME``: the rows are those arcs' (issue 40); left out of the digest if None."""
 
 
 @dataclass(frozen=True)
@@ -501,6 +506,33 @@ class SightDecl(Plain):
     above: Literal[True] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
     """``blocks above N`` (only a total greater than N blocks) rather than ``blocks at N``
     (issue 40). None when not written, left out of the digest then."""
+
+
+@dataclass(frozen=True)
+class ArcSpanNode:
+    """``A to B`` in an arc's row: clockwise from bearing A to bearing B, in the arcs' unit."""
+
+    start: float
+    end: float
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ArcNode:
+    """``NAME labels | A to B, C to D extras``: one named arc and its spans."""
+
+    item: Item
+    spans: tuple[ArcSpanNode, ...]
+
+
+@dataclass(frozen=True)
+class ArcsDecl(Plain):
+    """``arcs NAME labels [: deg|hexsides] { rows }`` (issue 40): named arcs of bearings
+    relative to a unit's facing; ``unit`` None is degrees."""
+
+    item: Item
+    unit: Name | None
+    arcs: tuple[ArcNode, ...]
 
 
 @dataclass(frozen=True)
@@ -717,6 +749,7 @@ Statement = (
     | FacingRemove  # Change
     | MoveDecl  # Plain
     | RollDecl  # Plain
+    | ArcsDecl  # Plain
 )
 
 
@@ -750,47 +783,3 @@ class Notation:
     """The fix that adds a precedence between groups ``{a}`` and ``{b}``, ``{a}`` first."""
     precedence: str
     """A precedence between ``{a}`` and ``{b}``, ``{a}`` first, as the text writes it."""
-
-
-def declared_kind(st: Statement) -> DeclKind | None:
-    """What the statement declares, in the words messages use; None for a statement that
-    declares no name of its own (a header line, a change)."""
-    match st:
-        case RulesetDecl():
-            return "ruleset"
-        case BookDecl():
-            return "book"
-        case ModeDecl():
-            return "mode"
-        case GroupDecl():
-            return "group"
-        case ContextDecl():
-            return "context"
-        case ModifierDecl():
-            return "modifier"
-        case LayerDecl():
-            return "layer"
-        case StepDecl():
-            return "step"
-        case DecisionDecl():
-            return "decision"
-        case TableDecl():
-            return "table"
-        case DiceDecl():
-            return "dice table"
-        case TriggerDecl():
-            return "trigger"
-        case SightDecl():
-            return "sight"
-        case GridDecl():
-            return "grid"
-        case ParamDecl():
-            return "param"
-        case MoveDecl():
-            return "kind of move"
-        case RollDecl():
-            return "roll rule"
-        case Header() | Change() | PrecedenceDecl() | ExcludeDecl() | ExampleDecl() | FacingDecl():
-            return None
-        case _:
-            assert_never(st)

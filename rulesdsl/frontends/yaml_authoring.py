@@ -32,8 +32,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from rulesdsl.diagnostics import Diagnostic, Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentParser
-from rulesdsl.frontends.yaml_builder import Builder
 from rulesdsl.frontends.yaml_positions import node_pos
+from rulesdsl.frontends.yaml_sections import Builder
 
 Section = Literal[
     "ruleset",
@@ -53,6 +53,7 @@ Section = Literal[
     "sights",
     "moves",
     "rolls",
+    "arcs",
     "layers",
     "steps",
     "decisions",
@@ -102,6 +103,7 @@ def header(section: Section) -> bool:
             | "sights"
             | "moves"
             | "rolls"
+            | "arcs"
             | "layers"
             | "steps"
             | "decisions"

@@ -285,6 +285,8 @@ class _ToYaml:
                 section("moves")[st.item.name.text] = self._move(st)
             case s.RollDecl():
                 section("rolls")[st.item.name.text] = self._roll(st)
+            case s.ArcsDecl():
+                section("arcs")[st.item.name.text] = self._arcs(st)
             case s.ExampleDecl():
                 section("examples")[st.item.name.text] = self._block(
                     st.item, ask=[self._question(q) for q in st.questions]
@@ -433,7 +435,8 @@ class _ToYaml:
             if plain
             else {c.name.text: self.item(c) for c in st.columns}
         )
-        return self._block(st.item, columns=columns or None, rows=self.rows(st.rows))
+        arcs = st.arcs.text if st.arcs else None
+        return self._block(st.item, arcs=arcs, columns=columns or None, rows=self.rows(st.rows))
 
     def _dice(self, st: s.DiceDecl) -> Any:
         return self._block(
@@ -474,6 +477,16 @@ class _ToYaml:
             crossed=st.crossed.text if st.crossed else None,
             target_inside=True if st.inside is not None else None,
         )
+
+    def _arcs(self, st: s.ArcsDecl) -> Any:
+        """Named arcs (issue 40): each arc's spans as written."""
+        arcs = {
+            a.item.name.text: self._block(
+                a.item, spans=self.span(a.spans[0].pos, a.spans[-1].pos) if a.spans else None
+            )
+            for a in st.arcs
+        }
+        return self._block(st.item, count=st.unit.text if st.unit else None, arcs=arcs)
 
     def _question(self, q: s.QuestionNode) -> Any:
         """A worked example's question as written (a mapping when it carries notes)."""

@@ -141,6 +141,8 @@ def _section(section: yaml_authoring.Section, node: Any, doc: dict[str, Any]) ->
             return [_move(name, item) for name, item in node.items()]
         case "rolls":
             return [_roll(name, item) for name, item in node.items()]
+        case "arcs":
+            return _arcs(node)
         case "dice_tables":
             return _dice_tables(node)
         case "triggers":
@@ -280,7 +282,8 @@ def _tables(node: Any) -> list[str]:
     lines: list[str] = []
     emit = lines.append
     for name, item in node.items():
-        emit(_head("table", name, item) + _extras(item, "") + " {")
+        arcs = f" : arcs {item['arcs']}" if "arcs" in item else ""  # issue 40
+        emit(_head("table", name, item) + arcs + _extras(item, "") + " {")
         columns = item.get("columns")
         if isinstance(columns, list):
             emit("  columns " + ", ".join(columns))
@@ -314,6 +317,20 @@ def _roll(name: str, item: Any) -> str:
         + f" : {item.get('roll', '')} on {item.get('when', 'entering')}{combine}"
         + _extras(item, "")
     )
+
+
+def _arcs(node: Any) -> list[str]:
+    """Named arcs (issue 40): ``arcs NAME "Label" [: hexsides] { NAME "Label" | spans }``."""
+    lines: list[str] = []
+    for name, item in node.items():
+        count = f" : {item['count']}" if "count" in item else ""
+        lines.append(_head("arcs", name, item) + count + _extras(item, "") + " {")
+        for arc, aitem in (item.get("arcs") or {}).items():
+            spans = aitem.get("spans", "") if isinstance(aitem, dict) else aitem
+            fields = aitem if isinstance(aitem, dict) else {}
+            lines.append(f"  {_head('', arc, fields).strip()} | {spans}" + _extras(fields))
+        lines.append("}")
+    return lines
 
 
 def _dice_tables(node: Any) -> list[str]:

@@ -56,6 +56,9 @@ from rulesdsl.ir.examples import Ask as Ask
 from rulesdsl.ir.examples import Example as Example
 from rulesdsl.ir.examples import ExampleArg as ExampleArg
 from rulesdsl.ir.examples import Question as Question
+from rulesdsl.ir.movement import Arc as Arc
+from rulesdsl.ir.movement import Arcs as Arcs
+from rulesdsl.ir.movement import ArcUnit as ArcUnit
 from rulesdsl.ir.movement import Facing as Facing
 from rulesdsl.ir.movement import FacingMove as FacingMove
 from rulesdsl.ir.movement import Grid as Grid
@@ -487,6 +490,8 @@ class Ruleset:
     """Kinds of move (issue 24), in the order written."""
     rolls: tuple[RollRule, ...] = ()
     """Rolls the map makes due (issue 24), in the order written."""
+    arcs: tuple[Arcs, ...] = ()
+    """Named arcs around a unit's facing (issue 40), in the order written."""
     edition: str = "2026.12"
     """The edition of the language the ruleset is read in (:mod:`rulesdsl.editions`); a file
     without ``edition`` is read as the first, a ruleset built by hand as the current one."""
@@ -521,6 +526,7 @@ def infos_by_id(rs: Ruleset) -> dict[str, Info]:
         [c for d in rs.results_tables for c in d.columns],
         rs.moves,
         rs.rolls,
+        rs.arcs,
         [r for d in rs.dice_tables for r in d.rows],  # outcomes that feed a modifier (issue 24)
     ):
         for item in items:

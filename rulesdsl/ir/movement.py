@@ -134,3 +134,28 @@ class RollRule:
     combine: RollCombine = "sum"
     values: dict[Id, dict[Id, float]] = field(default_factory=dict)
     by_move: dict[Id, dict[Id, dict[Id, float]]] = field(default_factory=dict)
+
+
+ArcUnit = Literal["deg", "hexsides"]
+"""What an arc's spans count: degrees, or hexsides (0 the faced one, then clockwise)."""
+
+
+@dataclass(frozen=True)
+class Arc:
+    """A named arc (issue 40): its spans, each clockwise from its first bearing to its second
+    (relative to the facing, clockwise from dead ahead), as written in the arcs' unit."""
+
+    id: str
+    info: Info
+    spans: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class Arcs:
+    """``arcs NAME { ... }`` (issue 40): named arcs around a unit's facing. A bearing is in
+    the first arc listed whose span holds it, ends included; together they cover the circle."""
+
+    id: NewId
+    info: Info
+    unit: ArcUnit
+    arcs: tuple[Arc, ...]

@@ -37,6 +37,9 @@ class Param:
     key_of: Id | None = None
     axis: Axis | None = None
     default: Number | Flag | Symbol | None = None
+    signed: bool = False
+    """``bearing signed deg`` (issue 40): a number that may be below 0 although its unit
+    measures a distance, an angle or a time."""
 
 
 # ---- table cells as bounds in decisions ---------------------------------------------------

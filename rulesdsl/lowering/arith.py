@@ -58,6 +58,8 @@ class ArithLowering:
         self.number = number
         self.keys = keys
         """Inputs that hold a key of a table: input -> table."""
+        self.absolute: list[tuple[str, s.Pos]] = []
+        """The inputs read as ``abs(input)``, each with the call's place (issue 40)."""
 
     def operand(self, node: s.ArithNode, params: Mapping[str, str]) -> ir.ArithOperand | None:
         lowered = self._lower(node, params)
@@ -174,6 +176,8 @@ class ArithLowering:
         rounding = self._rounding(node.rounding)
         expr = ir.ArithCall(function, tuple(e for e, _ in lowered), rounding)
         self.where.record(expr, node.pos)
+        if function == "abs" and isinstance(expr.args[0], ir.ArithInput):
+            self.absolute.append((expr.args[0].input, node.pos))
         return expr, units[0] if units else None
 
     def _leaf(self, node: s.OperandNode, params: Mapping[str, str]) -> Lowered | None:

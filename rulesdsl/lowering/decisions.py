@@ -16,7 +16,7 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import defaults
 from rulesdsl.lowering.arith import ArithLowering
 from rulesdsl.lowering.context import Context
-from rulesdsl.units import BOOL_UNIT, DIMENSIONS
+from rulesdsl.units import BOOL_UNIT, DIMENSIONS, least
 
 KEY_UNIT = "key"
 """The unit of an input that holds a key of a table."""
@@ -48,6 +48,7 @@ class DecisionLowering:
     def __init__(self, host: Context, decl: s.DecisionDecl) -> None:
         self.decl = decl
         self.err = host.err
+        self.warn = host.warn
         self.unknown = host.unknown
         self.symbols = host.symbols
         self.tables = host.tables
@@ -108,6 +109,7 @@ class DecisionLowering:
                 continue  # a condition failed (and said why): the row is not an `otherwise`
             rows.append(ir.DecisionRow(conditions, oid, self.info_of({}, row.outcome.extras)))
             self.where.record(rows[-1], row.pos)
+        self._never_negative(params)
         defaults.check_order(self.err, decl.params)
         inputs: list[ir.Param] = []
         for p in decl.params:
@@ -116,7 +118,9 @@ class DecisionLowering:
                 key_of = self.decision_keys.get(name)
                 table = self.tables.get(key_of) if key_of is not None else None
                 given = defaults.default(self.err, p, params[name], table)
-                param = ir.Param(name, params[name], key_of, self._axis(name), given)
+                param = ir.Param(
+                    name, params[name], key_of, self._axis(name), given, self._signed(p, name)
+                )
                 self.where.record(param, p.name.pos)
                 inputs.append(param)
         decision = ir.Decision(
@@ -129,6 +133,34 @@ class DecisionLowering:
         )
         self.where.record(decision, decl.item.name.pos)
         return decision
+
+    def _never_negative(self, params: dict[str, str]) -> None:
+        """W375 for ``abs(input)`` of an input that the module refuses below 0 (a bearing
+        in deg that is not ``signed``): the rule means it may be negative (issue 40)."""
+        signed = {p.name.text for p in self.decl.params if p.signed}
+        for name, pos in self.arith.absolute:
+            if name not in signed and least(params[name]) is not None:
+                unit = params[name]
+                self.warn(
+                    "W375",
+                    f"abs({name}): '{name}' in {unit} is never below 0, the module refuses it",
+                    pos,
+                    f"if it may be below 0, declare it `{name} signed {unit}`",
+                )
+
+    def _signed(self, p: s.ParamNode, name: str) -> bool:
+        """Whether the input is ``signed``: only a number's may be (E375)."""
+        if not p.signed:
+            return False
+        if name in self.decision_keys or p.unit.text == BOOL_UNIT:
+            self.err(
+                "E375",
+                f"input '{name}' is not a number: only a number may be `signed`",
+                p.unit.pos,
+                f"write `{name} {p.unit.text}`",
+            )
+            return False
+        return True
 
     def _axis(self, name: str) -> ir.Axis | None:
         """What a key input names in its table: a row unless a condition reads a column."""

@@ -70,13 +70,14 @@ def default(err: Err, p: s.ParamNode, unit: str, table: ir.Table | None) -> Defa
             f"write it in {unit}, the input's unit",
         )
         return None
-    least = units.least(unit)
+    least = None if p.signed else units.least(unit)
     if least is not None and number.value < least:
         err(
             "E214",
             f"the default of '{name}' is {number.value:g}, below the least a {unit} input takes",
             pos,
-            f"a distance, angle or time input is at least {least}",
+            f"a distance, angle or time input is at least {least}, unless it is `signed` "
+            f"(`{name} signed {unit}`)",
         )
         return None
     return ir.Number(number.value, unit)

@@ -213,6 +213,7 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.FacingDecl()
                 | s.FacingRemove()
                 | s.MoveDecl()
+                | s.ArcsDecl()
                 | s.RollDecl()
             ):
                 pass

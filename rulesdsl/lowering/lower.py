@@ -23,6 +23,8 @@ from typing import assert_never
 from rulesdsl import editions, ir
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.declared import declared_kind
+from rulesdsl.lowering import arcs as arcs_lowering
 from rulesdsl.lowering import effects as effects_lowering
 from rulesdsl.lowering import examples as example_lowering
 from rulesdsl.lowering import facing as facing_lowering
@@ -152,6 +154,7 @@ class _Lowerer(TableLowering):
                 facings=tuple(facings),
                 moves=tuple(kinds),
                 rolls=tuple(rolls),
+                arcs=tuple(arcs_lowering.arcs(self, d) for d in of(s.ArcsDecl)),
             ),
             item.name.pos,
         )
@@ -279,7 +282,7 @@ class _Lowerer(TableLowering):
     def _declare_all(self) -> None:
         sym = self.symbols
         for st in self.statements:
-            kind = s.declared_kind(st)  # the statement kinds' one declaration
+            kind = declared_kind(st)  # the statement kinds' one declaration
             item = getattr(st, "item", None)
             if kind is not None and isinstance(item, s.Item) and not isinstance(st, s.RulesetDecl):
                 sym.declare(item.name, kind)
@@ -335,6 +338,7 @@ class _Lowerer(TableLowering):
                     | s.FacingDecl()
                     | s.MoveDecl()
                     | s.RollDecl()
+                    | s.ArcsDecl()
                 ):
                     pass
                 case unknown:

@@ -7,6 +7,7 @@ from typing import assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import arcs as arcs_lowering
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.costs import CostLowering
 from rulesdsl.lowering.decisions import DecisionLowering
@@ -79,6 +80,7 @@ class TableLowering(CostLowering):
         return DecisionLowering(self, decl).run()
 
     def _table(self, decl: s.TableDecl) -> ir.Table:
+        arcs_lowering.keyed_table(self, decl)
         columns = tuple(
             self.at(ir.Column(c.name.text, self.info(c)), c.name.pos) for c in decl.columns
         )

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import assert_never
 
 from rulesdsl import ir
+from rulesdsl.printed.sheet_arcs import arcs_blocks
 from rulesdsl.printed.sheet_examples import example_blocks, restated
 from rulesdsl.printed.sheet_facing import facing_blocks
 from rulesdsl.printed.sheet_more import MoreBlocks
@@ -111,6 +112,7 @@ class _Builder(MoreBlocks):
             Section("exclusions", self.w("exclusions"), self.exclusions()),
             Section("grid", self.w("grid"), [self.grid(g) for g in rs.grids]),
             Section("facing", self.w("facing"), facing_blocks(self)),
+            Section("arcs", self.w("arcs"), arcs_blocks(self)),
             Section("params", self.w("params"), self.params()),
             Section("changes", self.w("changes"), self.changelog()),
             Section("examples", self.w("examples"), example_blocks(self)),

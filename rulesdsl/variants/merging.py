@@ -10,6 +10,7 @@ from typing import Any, Literal, TypeVar, assert_never, get_args
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.declared import declared_kind
 
 COST = "cost"
 MODE_CONTEXT = "mode"
@@ -152,7 +153,7 @@ class MergeBase:
         for st in self.statements:
             item = getattr(st, "item", None)
             if isinstance(item, s.Item):
-                out.setdefault(item.name.text, s.declared_kind(st) or "item")
+                out.setdefault(item.name.text, declared_kind(st) or "item")
             out.update(declared_inside(st))
         return out
 

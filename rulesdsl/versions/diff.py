@@ -31,6 +31,7 @@ from typing import Literal, assert_never
 from rulesdsl import ir, spelling, words
 from rulesdsl.spelling import number
 from rulesdsl.versions import (
+    diff_arcs,
     diff_effects,
     diff_examples,
     diff_facing,
@@ -195,6 +196,7 @@ class _Differ:
         diff_maps.grids(self)
         diff_maps.maps(self)
         diff_facing.facings(self)
+        diff_arcs.arcs(self)
         diff_examples.changed_examples(self)
         diff_sight.named(
             self,

@@ -3,7 +3,9 @@
 A caller passes inputs by position or by name, so every old input must keep its name and
 place. A new input at the end is additive when it has a default (an old call still works) and
 breaking when it has none; a default removed is breaking, a default added additive, a default
-changed a rules change (an old call that leaves the input out now gets another answer).
+changed a rules change (an old call that leaves the input out now gets another answer). An
+input made ``signed`` (issue 40) is additive (it takes values below 0 it refused), one made
+unsigned breaking (a call with such a value now fails).
 """
 
 from __future__ import annotations
@@ -38,6 +40,12 @@ def inputs(differ: Differ, a: ir.Decision, b: ir.Decision, name: str) -> None:
         differ.add("rules", "changed", b.id, f"{name}: input units changed")
     for p, q in kept:
         _default(differ, f"{b.id}.{q.name}", name, p, q)
+        if p.signed != q.signed:
+            now = "may now be below 0 (signed)" if q.signed else "may no longer be below 0"
+            message = f"{name}: input '{q.name}' {now}"
+            differ.add(
+                "additive" if q.signed else "breaking", "changed", f"{b.id}.{q.name}", message
+            )
 
 
 def _default(differ: Differ, path: str, name: str, p: ir.Param, q: ir.Param) -> None:

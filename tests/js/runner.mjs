@@ -90,6 +90,8 @@ function ask(m, query) {
   if (fn === "modifier") return m.modifier(args[0], args.slice(1), kwargs);
   if (fn === "conflicts") return m.conflicts(...args);
   if (fn === "line_of_sight") return m.lineOfSight(args[0], args.slice(1), kwargs);
+  if (fn === "arc") return m.arc(...args, kwargs);
+  if (fn === "arc_between") return m.arcBetween(...args, kwargs);
   if (fn === "roll" && m.RESULTS_TABLES) {
     const [table, total, column, natural, shift] = args;
     return m.roll(table, total, { column, natural, shift, ...kwargs });

@@ -19,6 +19,7 @@ from importlib import resources
 
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
+from rulesdsl.codegen.js.arcs import arcs_dts, arcs_js
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
 from rulesdsl.codegen.js.facing import facing_js
@@ -124,6 +125,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "",
         *routes_js(plan.movement),
         *facing_js(plan.movement),
+        *arcs_js(plan.movement),
     ]
     return "\n".join(lines) + "\n"
 
@@ -153,6 +155,8 @@ def emit(plan: module_plan.ModulePlan) -> dict[str, str]:
     header = plan.header
     return {
         f"{header.id}.js": module_js(plan),
-        f"{header.id}.d.ts": dts(plan, header.id, header.version) + movement_dts(plan),
+        f"{header.id}.d.ts": dts(plan, header.id, header.version)
+        + movement_dts(plan)
+        + "".join(f"{line}\n" for line in arcs_dts(plan.movement)),
         "package.json": package_json(plan),
     }

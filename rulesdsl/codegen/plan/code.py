@@ -400,6 +400,11 @@ def _decision(
     )
 
 
+def _least(p: ir.Param) -> int | None:
+    """The least value a number input may take: none for a ``signed`` one (issue 40)."""
+    return None if p.signed else units.least(p.unit)
+
+
 def _param(p: ir.Param, table: ir.Table | None) -> Param:
     if table is not None:
         axis = p.axis or "row"
@@ -413,11 +418,11 @@ def _param(p: ir.Param, table: ir.Table | None) -> Param:
         case ir.Flag(value=flag):
             return FlagParam(p.name, flag)
         case ir.Number(value=value):
-            return NumberParam(p.name, p.unit, units.least(p.unit), value)
+            return NumberParam(p.name, p.unit, _least(p), value)
         case None if p.unit == units.BOOL_UNIT:
             return FlagParam(p.name, None)
         case None:
-            return NumberParam(p.name, p.unit, units.least(p.unit), None)
+            return NumberParam(p.name, p.unit, _least(p), None)
         case ir.Symbol():
             raise ValueError(f"a key default on an input that names no table: {p.name}")
         case _:

@@ -16,6 +16,7 @@ from typing import get_args
 
 from rulesdsl import editions, ir, semantics, spelling
 from rulesdsl.codegen.plan import info, values
+from rulesdsl.semantics import arcs as semantics_arcs
 from rulesdsl.semantics import moves as semantics_moves
 
 FACING_MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
@@ -112,6 +113,16 @@ class PerMoveCost:
 
 
 @dataclass(frozen=True, slots=True)
+class Arcs:
+    """Named arcs (issue 40): each arc's id and its spans in degrees, ``(start, end)``
+    clockwise from dead ahead with 0 <= start < 360 and start < end <= start + 360, in the
+    order a bearing tries them (:mod:`rulesdsl.semantics.arcs`)."""
+
+    id: str
+    arcs: tuple[tuple[str, tuple[tuple[float, float], ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MovementPlan:
     """The movement section: what the costs, routes, facing and rolls parts of a module read.
 
@@ -134,6 +145,7 @@ class MovementPlan:
     place_states: Mapping[str, Mapping[str, str]]
     along: Mapping[str, Mapping[str, float]]
     edge_features: tuple[str, ...]
+    arcs: tuple[Arcs, ...] = ()
 
 
 def build(rs: ir.Ruleset) -> MovementPlan:
@@ -156,6 +168,7 @@ def build(rs: ir.Ruleset) -> MovementPlan:
         place_states={f.id: dict(f.states) for f in rs.features if f.states},
         along={f.id: dict(f.along) for f in rs.features if f.along},
         edge_features=tuple(f.id for f in rs.features if f.layer in edge_layers),
+        arcs=tuple(Arcs(a.id, semantics_arcs.degrees(a)) for a in rs.arcs),
     )
 
 

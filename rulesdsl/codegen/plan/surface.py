@@ -11,7 +11,7 @@ from typing import Literal, assert_never, get_args
 from rulesdsl import ir
 from rulesdsl.semantics import effects
 
-Part = Literal["every module", "limits", "sight", "results tables", "facing"]
+Part = Literal["every module", "limits", "sight", "results tables", "facing", "arcs"]
 """A part of the API: every module has the first, the others where its rules use them (the
 code section says whether a module has ``limits``: a cost that is a ``Limit``)."""
 
@@ -72,6 +72,7 @@ Pool = Literal[
     "step",
     "feature or factor",
     "kind of move",
+    "arcs",
 ]
 """The names an argument may be checked against: the declared kinds and the module's other
 named things."""
@@ -190,6 +191,16 @@ def part_checks(part: Part) -> tuple[FunctionChecks, ...]:
             )
         case "facing":
             return ()
+        case "arcs":
+            return (
+                _checks("arc", ("arcs", KnownName("arcs")), ("bearing", _ANY), ("heading", _ANY)),
+                _checks(
+                    "arc_between",
+                    ("arcs", KnownName("arcs")),
+                    ("grid", KnownName("grid")),
+                    ("heading", _ANY),
+                ),
+            )
         case _:
             assert_never(part)
 
@@ -223,6 +234,8 @@ def has_part(rs: ir.Ruleset, part: Part) -> bool:
             return bool(rs.results_tables)
         case "facing":
             return bool(rs.facings)
+        case "arcs":
+            return bool(rs.arcs)
         case _:
             assert_never(part)
 

@@ -10,6 +10,9 @@ from rulesdsl.codegen.plan import movement as plan_movement
 FACING_EXPORTS = ("FACINGS", "FacingRule", "FacingRoute", "FacingStep")
 """The names the facing part of the module adds to ``__all__``."""
 
+ARC_EXPORTS = ("ARCS", "arc", "arc_between")
+"""The names the arcs part of the module adds to ``__all__`` (issue 40)."""
+
 
 def _number(value: float) -> str:
     return repr(float(value))
@@ -51,3 +54,12 @@ def facing_rule_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[
         "exact_speed": f.exact_speed,
         "until_spent": f.until_spent,
     }
+
+
+def arcs_py(arcs: plan_movement.Arcs) -> str:
+    """Named arcs as ``((arc, ((start, end), ...)), ...)`` in degrees."""
+    rows = [
+        f"({name!r}, {_rows([f'({_number(a)}, {_number(b)})' for a, b in spans])})"
+        for name, spans in arcs.arcs
+    ]
+    return _rows(rows)

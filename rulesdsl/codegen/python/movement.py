@@ -31,6 +31,7 @@ def movement_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         "facing_moves": plan.facing_moves,
         "once_bits": dict(plan.once_bits),
         "refused_costed": plan.refused_costed,
+        "arcs": [(a.id, python_facing.arcs_py(a)) for a in plan.arcs],
     }
 
 

@@ -136,6 +136,8 @@ def part_names(part: Part) -> tuple[str, ...]:
             return python_sight.RESULTS_EXPORTS
         case "facing":
             return python_facing.FACING_EXPORTS
+        case "arcs":
+            return python_facing.ARC_EXPORTS
         case _:
             assert_never(part)
 
@@ -216,6 +218,8 @@ def pool_py(kind: Pool) -> str:
             return "[*FEATURES, *values]"  # the modifier's own factors, in _modifier
         case "kind of move":
             return "MOVES"
+        case "arcs":
+            return "ARCS"
         case _:
             assert_never(kind)
 
