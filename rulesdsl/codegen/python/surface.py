@@ -151,7 +151,7 @@ FUNCTIONS = tuple(name for name in PARTS["every module"] if name.islower())
 def exports(plan: SurfacePlan, limits: bool) -> list[str]:
     """The names a module exports (its ``__all__``, unordered)."""
     parts: tuple[Part, ...] = (*plan.parts, *(("limits",) if limits else ()))
-    return [*plan.declared, *(name for part in parts for name in PARTS[part])]
+    return [*plan.declared, *(name for part in parts for name in part_names(part))]
 
 
 def name_types(plan: SurfacePlan) -> dict[str, tuple[str, ...]]:
