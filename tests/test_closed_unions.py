@@ -230,10 +230,10 @@ def test_the_architecture_walkthrough_names_the_modules_mypy_names_for_a_new_ste
     assert listed == named
 
 
-PYTHON_SURFACE = frozenset({"part", "namekind", "pool"})
+PYTHON_SURFACE = frozenset({"part", "namekind"})
 """Unions of the plan only the Python emitter dispatches on: the Python module's own surface
-(its parts' ``if`` blocks, its names' kinds and pools); the JavaScript emitter only asks
-whether a part is there."""
+(its parts' ``if`` blocks, its names' kinds); the JavaScript emitter only asks whether a part
+is there."""
 
 
 @pytest.mark.xdist_group("closed_unions")

@@ -144,15 +144,10 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
                 )
             case ir.StepCost(step=name) if name in steps:
                 out += _step_cost(steps[name], cost_unit, inputs, pos, where)
-            case (
-                ir.Number()
-                | ir.Marker()
-                | ir.Same()
-                | ir.PerDistance()
-                | ir.NonCost()
-                | ir.OnceCost()
-            ):
+            case ir.Number() | ir.Marker() | ir.Same() | ir.PerDistance():
                 pass  # no check of its own
+            case ir.NonCost() | ir.OnceCost():
+                pass
             case _:
                 assert_never(value)
         if cost_unit is None:

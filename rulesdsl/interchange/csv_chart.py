@@ -28,12 +28,7 @@ from rulesdsl.diagnostics import CappedList, Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.interchange.chart_columns import (
-    NAME,
-    Column,
-    Target,
-    read_header,
-)
+from rulesdsl.interchange.chart_columns import NAME, Column, Target, read_header
 from rulesdsl.interchange.chart_sheet import CONTROL, Cell, Sheet
 from rulesdsl.interchange.chart_sheet import shown as _shown
 from rulesdsl.interchange.fmt import _outside_strings, _split_outside_strings, format_text
@@ -608,10 +603,9 @@ def row_text(
 
 def _layer_columns(
     sheet: Sheet, cols: Sequence[Column]
-) -> tuple[list[str], dict[str, s.Pos], tuple[s.Name, ...], dict[str, s.Pos], frozenset[str]]:
-    """What a layer's chart columns give: the layer's columns in order (``cost`` for a mode's
-    or ``all``), where each ``column NAME`` is, the mode columns as named, where each language
-    of a label or note is (its last column), and which of label, note, source, ignores it has."""
+) -> tuple[list[str], dict[str, s.Pos], tuple[s.Name, ...], tuple[s.Name, ...], frozenset[str]]:
+    """A layer's columns (``cost`` for a mode's or ``all``), where each ``column NAME`` is, the
+    mode columns, each label's or note's language, which of label/note/source/ignores it has."""
     order: list[str] = []
     where: dict[str, s.Pos] = {}
     modes: list[s.Name] = []
@@ -634,10 +628,11 @@ def _layer_columns(
             case "source" | "ignores":
                 has.add(c.role)
             case "key" | "note_for" | "skip":
-                pass
+                continue
             case _:
                 assert_never(c.role)
-    return [n for n in dict.fromkeys(order) if n], where, tuple(modes), langs, frozenset(has)
+    languages = tuple(s.Name(lang, at) for lang, at in langs.items())
+    return [n for n in dict.fromkeys(order) if n], where, tuple(modes), languages, frozenset(has)
 
 
 def import_layer(
@@ -675,7 +670,7 @@ def import_layer(
     )
     if not cols:
         return Imported(None, diags, sheet=sheet)
-    order, where, mode_names, langs, has = _layer_columns(sheet, cols)
+    order, where, mode_names, lang_names, has = _layer_columns(sheet, cols)
     if not order and not any(d.is_error for d in diags):
         diags.append(
             error(
@@ -710,7 +705,6 @@ def import_layer(
         column_names if tuple(order) != ("cost",) else None,
         nodes,
     )
-    lang_names = tuple(s.Name(lang, at) for lang, at in langs.items())
     result = Imported(
         None, diags, decl, mode_names, lang_names, sheet, tuple(rows), tuple(order), has
     )

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from importlib import resources
 
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
+from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
 from rulesdsl.codegen.js.facing import facing_js
@@ -38,7 +38,7 @@ from rulesdsl.codegen.plan import data as plan_data
 
 
 def runtime(part: str = "runtime.js") -> str:
-    return resources.files("rulesdsl.codegen.js").joinpath(part).read_text("utf-8")
+    return runtime_part(part)
 
 
 def table_js(t: plan_data.Table) -> str:
