@@ -27,6 +27,7 @@ import subprocess
 import sys
 import types
 import typing
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,8 +148,12 @@ def probe(work: Path) -> Probe:
     copy = work / "rulesdsl"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.json", "*.po"))
     _add_members(copy)
-    config, cache = str(ROOT / "pyproject.toml"), str(work.parent / "mypy-cache")
-    run = subprocess.run(
+    run = uuid.uuid4().hex
+    for path in copy.rglob("*.py"):  # no module of the copy is fresh in mypy's cache
+        with path.open("a", encoding="utf-8") as f:
+            f.write(f"# {run}\n")
+    config, cache = str(ROOT / "pyproject.toml"), str(ROOT / ".mypy_cache" / "union-probe")
+    done = subprocess.run(
         [sys.executable, str(ROOT / "tests" / "union_probe.py"), str(work), config, cache],
         cwd=work,
         capture_output=True,
@@ -156,9 +161,9 @@ def probe(work: Path) -> Probe:
         timeout=600,
         check=False,
     )
-    assert run.returncode == 0, run.stderr[-3000:]
+    assert done.returncode == 0, done.stderr[-3000:]
     out = Probe({}, {}, {})
-    for line in run.stdout.splitlines():
+    for line in done.stdout.splitlines():
         kind, module, number, union, *rest = json.loads(line)
         if kind == "read":
             how, function = rest
@@ -168,7 +173,7 @@ def probe(work: Path) -> Probe:
             out.functions.setdefault(union, {}).setdefault(module, set()).add(rest[0])
         else:
             out.total.setdefault(union, set()).add(module)
-    assert out.functions and out.read, run.stdout[-3000:]
+    assert out.functions and out.read, done.stdout[-3000:]
     return out
 
 
