@@ -3,7 +3,8 @@ and browsers), ``<id>.d.ts`` and ``package.json``, written from the module plan 
 (:mod:`rulesdsl.codegen.plan`), never from the IR nor the Python templates.
 
 The module carries a fixed runtime (``runtime.js``: errors with the Python module's kinds and
-messages, argument checks, records, ``lookup`` and ``param``), a runtime part per area
+messages, argument checks, written from the plan by :mod:`.checks`, records, ``lookup`` and
+``param``), a runtime part per area
 (``runtime_<area>.js``: moves and routes in every module; facing, sight and results where
 the rules have them) and, from the plan, the ruleset's data and code: one ``<node>_js``
 function per plan node (:mod:`.code`, :mod:`.values`, :mod:`.data`, :mod:`.moves`,
