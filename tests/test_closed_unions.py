@@ -27,6 +27,7 @@ import subprocess
 import sys
 import types
 import typing
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,12 +129,18 @@ def _add_members(copy: Path) -> None:
 
 @dataclass
 class Probe:
-    """What the probe saw, per union (lower-case name): where it is read, where mypy names it,
-    where a total mapping refused it at import."""
+    """What the probe saw, per union (lower-case name): where it is read and where mypy names it
+    (each by module, then by function: ``""`` for module level), and the modules whose total
+    mapping refused it at import."""
 
-    read: dict[str, dict[str, list[str]]]
-    named: dict[str, set[str]]
+    read: dict[str, dict[str, dict[str, list[str]]]]
+    functions: dict[str, dict[str, set[str]]]
     total: dict[str, set[str]]
+
+    @property
+    def named(self) -> dict[str, set[str]]:
+        """The modules mypy names each union in."""
+        return {union: set(modules) for union, modules in self.functions.items()}
 
 
 def probe(work: Path) -> Probe:
@@ -141,8 +148,12 @@ def probe(work: Path) -> Probe:
     copy = work / "rulesdsl"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.json", "*.po"))
     _add_members(copy)
-    config, cache = str(ROOT / "pyproject.toml"), str(work.parent / "mypy-cache")
-    run = subprocess.run(
+    run = uuid.uuid4().hex
+    for path in copy.rglob("*.py"):  # no module of the copy is fresh in mypy's cache
+        with path.open("a", encoding="utf-8") as f:
+            f.write(f"# {run}\n")
+    config, cache = str(ROOT / "pyproject.toml"), str(ROOT / ".mypy_cache" / "union-probe")
+    done = subprocess.run(
         [sys.executable, str(ROOT / "tests" / "union_probe.py"), str(work), config, cache],
         cwd=work,
         capture_output=True,
@@ -150,17 +161,35 @@ def probe(work: Path) -> Probe:
         timeout=600,
         check=False,
     )
-    assert run.returncode == 0, run.stderr[-3000:]
+    assert done.returncode == 0, done.stderr[-3000:]
     out = Probe({}, {}, {})
-    for line in run.stdout.splitlines():
-        kind, module, number, union, *how = json.loads(line)
+    for line in done.stdout.splitlines():
+        kind, module, number, union, *rest = json.loads(line)
         if kind == "read":
-            where = out.read.setdefault(union, {}).setdefault(module, [])
-            where.append(f"{module}:{number} {how[0]}")
+            how, function = rest
+            where = out.read.setdefault(union, {}).setdefault(module, {})
+            where.setdefault(function, []).append(f"{module}:{number} {how}")
+        elif kind == "named":
+            out.functions.setdefault(union, {}).setdefault(module, set()).add(rest[0])
         else:
-            getattr(out, kind).setdefault(union, set()).add(module)
-    assert out.named and out.read, run.stdout[-3000:]
+            out.total.setdefault(union, set()).add(module)
+    assert out.functions and out.read, done.stdout[-3000:]
     return out
+
+
+def unnamed(seen: Probe) -> dict[str, list[str]]:
+    """Each function that reads a union where mypy names nothing of it: not in that function,
+    nor (for a table built at import) a refusal of the module's ``total``."""
+    missing: dict[str, list[str]] = {}
+    for union, modules in sorted(seen.read.items()):
+        for module, functions in sorted(modules.items()):
+            if module in seen.total.get(union, set()) or module.startswith(OUT_OF_SCOPE):
+                continue
+            named = seen.functions.get(union, {}).get(module, set())
+            for function, places in sorted(functions.items()):
+                if function not in named:
+                    missing[f"{union} in {module}: {function or '(module level)'}"] = places
+    return missing
 
 
 @pytest.fixture(scope="module")
@@ -187,14 +216,9 @@ def test_every_reader_of_a_closed_union_is_named(seen: Probe) -> None:
     ``match`` or ``if`` chain ending in ``assert_never``), or it looks the value up in a
     mapping built by ``words.total``, which refuses the copy's mapping at import (the probe
     imports it). A reader that ends in ``else:``, or a table without the new key, would let
-    the new member through silently."""
-    missing: dict[str, list[str]] = {}
-    for union, modules in sorted(seen.read.items()):
-        caught = seen.named.get(union, set()) | seen.total.get(union, set())
-        for module, places in sorted(modules.items()):
-            if module not in caught and not module.startswith(OUT_OF_SCOPE):
-                missing[f"{union} in {module}"] = places
-    assert missing == {}
+    the new member through silently. The place mypy names must be in the function that reads
+    (a module whose other functions are named does not excuse one that is not)."""
+    assert unnamed(seen) == {}
 
 
 @pytest.mark.xdist_group("closed_unions")
@@ -211,10 +235,10 @@ def test_the_architecture_walkthrough_names_the_modules_mypy_names_for_a_new_ste
     assert listed == named
 
 
-PYTHON_SURFACE = frozenset({"part", "namekind", "pool"})
+PYTHON_SURFACE = frozenset({"part", "namekind"})
 """Unions of the plan only the Python emitter dispatches on: the Python module's own surface
-(its parts' ``if`` blocks, its names' kinds and pools); the JavaScript emitter only asks
-whether a part is there."""
+(its parts' ``if`` blocks, its names' kinds); the JavaScript emitter only asks whether a part
+is there."""
 
 
 @pytest.mark.xdist_group("closed_unions")
@@ -352,3 +376,16 @@ def test_no_module_writes_out_a_unions_members_by_hand() -> None:
                 if whole and set(items) == set(u.members) and u.path != path:
                     found.append(f"{name}:{line} {u.name}")
     assert found == []
+
+
+def test_a_reader_is_named_in_its_own_function_not_in_its_module() -> None:
+    """A broken arm in one function stays found when mypy names the union in another function of
+    the same module (the probe tells functions apart, not only modules)."""
+    seen = Probe(
+        read={"rollwhen": {"m.py": {"good": ["m.py:3 match"], "broken": ["m.py:9 match"]}}},
+        functions={"rollwhen": {"m.py": {"good"}}},
+        total={},
+    )
+    assert unnamed(seen) == {"rollwhen in m.py: broken": ["m.py:9 match"]}
+    seen.functions["rollwhen"]["m.py"].add("broken")
+    assert unnamed(seen) == {}

@@ -877,3 +877,36 @@ def test_no_wrong_kind_of_argument_escapes_as_a_bare_python_error(name: str) -> 
         if error is not None and error not in _OWN and "unexpected keyword" not in message:
             escaped.add((call["function"], error, message))
     assert sorted(escaped) == []
+
+
+def test_a_check_of_the_plan_is_written_by_both_targets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: the argument checks are the plan's (its surface section), not each target's:
+    a check changed there (the routes' board, reachable's budget) changes the Python module
+    and the JavaScript one alike, with no edit in either emitter or runtime."""
+    from rulesdsl.codegen import js
+    from rulesdsl.codegen import plan as module_plan
+    from rulesdsl.codegen.plan import surface as plan_surface
+
+    def changed(f: plan_surface.FunctionChecks) -> plan_surface.FunctionChecks:
+        if f.function in ("reachable", "route_cost"):
+            new = {"budget": plan_surface.Number(1), "board": plan_surface.Made("Grid")}
+            return dataclasses.replace(
+                f,
+                arguments=tuple(
+                    dataclasses.replace(a, check=new.get(a.argument, a.check)) for a in f.arguments
+                ),
+            )
+        return f
+
+    checks = {p: tuple(map(changed, c)) for p, c in plan_surface.CHECKS.items()}
+    monkeypatch.setattr(plan_surface, "CHECKS", checks)
+    rs = heavy_gear_ir()
+    python = render(rs)
+    javascript = js.module_js(module_plan.build(rs))
+    assert '_number("reachable", "budget", budget, 1)' in python
+    assert '_checkNumber("reachable", "budget", budget, 1);' in javascript
+    assert (
+        'if not _isinstance(board, Grid):\n        raise ArgumentTypeError(function, "board"'
+        in python
+    )
+    assert 'if (!(board instanceof Grid)) throw new ArgumentTypeError(fn, "board"' in javascript

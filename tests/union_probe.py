@@ -3,12 +3,13 @@ member (``throwaway_<union>``, a word; ``Throwaway<Union>``, a class): one ``myp
 that keeps the type of every expression, then an import of the modules that build total
 mappings. It prints, as JSON lines:
 
-- ``["named", module, line, union]``: mypy reports the union's throwaway there;
+- ``["named", module, line, union, function]``: mypy reports the union's throwaway there, in
+  ``function`` (its qualified name in the module; ``""`` at module level);
 - ``["total", module, line, union]``: importing the module raised ``words.NotTotal`` for the
   union, in a ``total(...)`` call written there;
-- ``["read", module, line, union, how]``: the module examines a value that may be the throwaway
-  (see :func:`tests.test_closed_unions.test_every_reader_of_a_closed_union_is_named` for the
-  rule).
+- ``["read", module, line, union, how, function]``: the module examines a value that may be the
+  throwaway, in ``function`` (see
+  :func:`tests.test_closed_unions.test_every_reader_of_a_closed_union_is_named` for the rule).
 
 Usage: ``python -m tests.union_probe COPY_ROOT CONFIG CACHE`` (COPY_ROOT holds ``rulesdsl/``).
 """
@@ -111,14 +112,22 @@ def _named(expr: Expression) -> frozenset[str]:
 
 class Reads:
     """The places of one module that examine a value of a union: each a line, the union, how,
-    and the tests' key (the function and the value tested; None for a match or a lookup)."""
+    and the function it is in (the tests are grouped by function and by the value tested).
+    Also the span of every function, to tell which function a mypy error is in."""
 
-    def __init__(self, types: dict[Expression, Type]) -> None:
+    def __init__(self, types: dict[Expression, Type], module: str) -> None:
         self.types = types
-        self.found: list[tuple[int, str, str]] = []
-        self.tests: dict[tuple[int, str, str], list[tuple[int, str, frozenset[str]]]] = {}
+        self.prefix = module + "."
+        self.found: list[tuple[int, str, str, str]] = []
+        self.tests: dict[tuple[str, str, str], list[tuple[int, str, frozenset[str]]]] = {}
         self.seen: set[int] = set()
-        self.function = 0
+        self.function = ""
+        self.spans: list[tuple[int, int, str]] = []
+
+    def function_at(self, line: int) -> str:
+        """The innermost function whose lines hold ``line`` (``""``: module level)."""
+        inner = [(end - start, name) for start, end, name in self.spans if start <= line <= end]
+        return min(inner)[1] if inner else ""
 
     def walk(self, node: object) -> None:
         if isinstance(node, list | tuple):
@@ -129,28 +138,30 @@ class Reads:
             return
         self.seen.add(id(node))
         outer = self.function
-        if isinstance(node, FuncDef):
-            self.function = id(node)
+        if isinstance(node, FuncDef):  # a nested function is named inside its own
+            name = f"{outer}.{node.name}" if outer else node.fullname.removeprefix(self.prefix)
+            self.function = name
+            self.spans.append((node.line, node.end_line or node.line, self.function))
         self.visit(node)
         for name in CHILDREN:
             self.walk(getattr(node, name, None))
         self.function = outer
 
-    def readers(self) -> list[tuple[int, str, str]]:
+    def readers(self) -> list[tuple[int, str, str, str]]:
         """The matches and lookups, and the tests of one value when one function makes two or
         more that name two or more members between them (one test, ``isinstance(v, Number)``
         or ``kind in ("a", "b")``, asks a question a new member answers "no" to; two or more
         choose among members: a dispatch)."""
         out = list(self.found)
-        for (_, union, key), tests in self.tests.items():
+        for (function, union, key), tests in self.tests.items():
             named = set().union(*(members for _, _, members in tests))
             if len(tests) >= 2 and len(named) >= 2:
-                out.extend((line, union, f"{how} {key}") for line, how, _ in tests)
+                out.extend((line, union, f"{how} {key}", function) for line, how, _ in tests)
         return out
 
     def _mark(self, line: int, expr: Expression, how: str) -> None:
         for union in set(throwaways(self.types.get(expr))):
-            self.found.append((line, union, how))
+            self.found.append((line, union, how, self.function))
 
     def _test(self, line: int, expr: Expression, how: str, members: frozenset[str]) -> None:
         key = _key(expr) or f"line {line}"  # another value: a test of its own
@@ -197,23 +208,32 @@ def main(root: Path, config: str, cache: str) -> None:
         ["--config-file", config, "--cache-dir", cache, "--hide-error-context", "rulesdsl"]
     )
     options.export_types = True
-    options.incremental = False  # a module read from the cache has no types to walk
+    options.incremental = True  # the standard library's types from the cache: about half the
+    # time; the copy's own modules are never fresh there (each ends in a line naming its run),
+    # so mypy checks each again and keeps its types
     options.preserve_asts = True
     result = build.build(sources, options)
+    named: dict[str, list[tuple[int, str]]] = {}
     for line in result.errors:
         hit = re.match(r"rulesdsl/([^:]+\.py):(\d+): error: (.*)", line)
         if hit is None:
             continue
         for name in set(re.findall(r"[Tt]hrowaway_?([A-Za-z]+)", hit[3])):
-            print(json.dumps(["named", hit[1], int(hit[2]), name.lower()]))
+            named.setdefault(hit[1], []).append((int(hit[2]), name.lower()))
     for state in result.graph.values():
-        if state.tree is None or not state.xpath.startswith("rulesdsl/"):
+        if not state.xpath.startswith("rulesdsl/"):
             continue
-        reads = Reads(result.types)
+        assert state.tree is not None, state.xpath
+        reads = Reads(result.types, state.id)
         reads.walk(state.tree)
         module = state.xpath.removeprefix("rulesdsl/")
-        for line, union, how in reads.readers():
-            print(json.dumps(["read", module, line, union, how]))
+        for number, union in named.pop(module, []):
+            print(json.dumps(["named", module, number, union, reads.function_at(number)]))
+        for number, union, how, function in reads.readers():
+            print(json.dumps(["read", module, number, union, how, function]))
+    for module, hits in named.items():  # a module mypy checked but did not keep: none expected
+        for number, union in hits:
+            print(json.dumps(["named", module, number, union, ""]))
     _totals(root)
 
 

@@ -13,7 +13,7 @@ from typing import assert_never
 
 from rulesdsl import ir, spelling
 from rulesdsl.checks import walk
-from rulesdsl.diagnostics import Diagnostic, error, warning
+from rulesdsl.diagnostics import Diagnostic, Pos, error, warning
 from rulesdsl.positions import Positions
 from rulesdsl.semantics.tables import covers_map
 
@@ -79,6 +79,49 @@ def _ignored(rs: ir.Ruleset, where: Positions) -> list[Diagnostic]:
     return out
 
 
+def _step_cost(
+    step: ir.Step,
+    cost_unit: str | None,
+    inputs: dict[str, tuple[str, ir.Step]],
+    pos: Pos,
+    where: Positions,
+) -> list[Diagnostic]:
+    """E221, E222, E224 of a cost that is a step's answer."""
+    out: list[Diagnostic] = []
+    if cost_unit and step.result_unit and step.result_unit != cost_unit:
+        out.append(
+            error(
+                "E221",
+                f"the step '{step.id}' answers in '{step.result_unit}', "
+                f"but costs are in '{cost_unit}'",
+                pos,
+                f"declare the step `-> {cost_unit}`",
+            )
+        )
+    if step.param in MOVE_COST_ARGUMENTS:
+        out.append(
+            error(
+                "E222",
+                f"the step '{step.id}' takes '{step.param}', which move_cost already "
+                "takes for itself",
+                where.of_field(step, "param", step),
+                "rename the step's input (`height`, `rise`, ...)",
+            )
+        )
+    seen = inputs.setdefault(step.param, (step.param_unit, step))
+    if seen[0] != step.param_unit:
+        out.append(
+            error(
+                "E224",
+                f"the steps '{seen[1].id}' and '{step.id}' both take '{step.param}', "
+                f"in '{seen[0]}' and in '{step.param_unit}'",
+                pos,
+                "move_cost takes one value per input: use one unit, or rename one",
+            )
+        )
+    return out
+
+
 def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = _ignored(rs, where)
     cost_unit = rs.units.get("cost")
@@ -86,49 +129,27 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
     inputs: dict[str, tuple[str, ir.Step]] = {}
     for feature, cell, value in _written(rs):
         pos = where.of(value, cell, feature)
-        if isinstance(value, ir.Share) and not 0 < value.numerator <= value.denominator:
-            out.append(
-                error(
-                    "E220",
-                    f"'{feature.id}' costs a share of {value.numerator}/{value.denominator}"
-                    " of the allowance",
-                    pos,
-                    "a share is a part of the allowance: `share 1/2`, `share 2/3`, `share all`",
-                )
-            )
-        if isinstance(value, ir.StepCost) and value.step in steps:
-            step = steps[value.step]
-            if cost_unit and step.result_unit and step.result_unit != cost_unit:
+        match value:
+            case ir.Share(numerator=numerator, denominator=denominator) if not (
+                0 < numerator <= denominator
+            ):
                 out.append(
                     error(
-                        "E221",
-                        f"the step '{step.id}' answers in '{step.result_unit}', "
-                        f"but costs are in '{cost_unit}'",
+                        "E220",
+                        f"'{feature.id}' costs a share of {value.numerator}/{value.denominator}"
+                        " of the allowance",
                         pos,
-                        f"declare the step `-> {cost_unit}`",
+                        "a share is a part of the allowance: `share 1/2`, `share 2/3`, `share all`",
                     )
                 )
-            if step.param in MOVE_COST_ARGUMENTS:
-                out.append(
-                    error(
-                        "E222",
-                        f"the step '{step.id}' takes '{step.param}', which move_cost already "
-                        "takes for itself",
-                        where.of_field(step, "param", step),
-                        "rename the step's input (`height`, `rise`, ...)",
-                    )
-                )
-            seen = inputs.setdefault(step.param, (step.param_unit, step))
-            if seen[0] != step.param_unit:
-                out.append(
-                    error(
-                        "E224",
-                        f"the steps '{seen[1].id}' and '{step.id}' both take '{step.param}', "
-                        f"in '{seen[0]}' and in '{step.param_unit}'",
-                        pos,
-                        "move_cost takes one value per input: use one unit, or rename one",
-                    )
-                )
+            case ir.StepCost(step=name) if name in steps:
+                out += _step_cost(steps[name], cost_unit, inputs, pos, where)
+            case ir.Number() | ir.Marker() | ir.Same() | ir.PerDistance():
+                pass  # no check of its own
+            case ir.NonCost() | ir.OnceCost():
+                pass
+            case _:
+                assert_never(value)
         if cost_unit is None:
             continue
         for number in _units(value):

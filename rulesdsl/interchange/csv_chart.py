@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
@@ -28,12 +28,7 @@ from rulesdsl.diagnostics import CappedList, Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.interchange.chart_columns import (
-    NAME,
-    Column,
-    Target,
-    read_header,
-)
+from rulesdsl.interchange.chart_columns import NAME, Column, Target, read_header
 from rulesdsl.interchange.chart_sheet import CONTROL, Cell, Sheet
 from rulesdsl.interchange.chart_sheet import shown as _shown
 from rulesdsl.interchange.fmt import _outside_strings, _split_outside_strings, format_text
@@ -606,6 +601,40 @@ def row_text(
     return "\n".join([line, *(f"    {n}" for n in note_lines)])
 
 
+def _layer_columns(
+    sheet: Sheet, cols: Sequence[Column]
+) -> tuple[list[str], dict[str, s.Pos], tuple[s.Name, ...], tuple[s.Name, ...], frozenset[str]]:
+    """A layer's columns (``cost`` for a mode's or ``all``), where each ``column NAME`` is, the
+    mode columns, each label's or note's language, which of label/note/source/ignores it has."""
+    order: list[str] = []
+    where: dict[str, s.Pos] = {}
+    modes: list[s.Name] = []
+    langs: dict[str, s.Pos] = {}
+    has: set[str] = set()
+    for c, cell in zip(cols, sheet.rows[0], strict=False):
+        match c.role:
+            case "mode":
+                order.append("cost")
+                modes.append(s.Name(c.name, sheet.at(cell)))
+            case "all":
+                order.append("cost")
+            case "column":
+                order.append(c.name)
+                where[c.name] = sheet.at(cell)
+            case "label" | "note":
+                has.add(c.role)
+                if c.lang:
+                    langs[c.lang] = sheet.at(cell)
+            case "source" | "ignores":
+                has.add(c.role)
+            case "key" | "note_for" | "skip":
+                continue
+            case _:
+                assert_never(c.role)
+    languages = tuple(s.Name(lang, at) for lang, at in langs.items())
+    return [n for n in dict.fromkeys(order) if n], where, tuple(modes), languages, frozenset(has)
+
+
 def import_layer(
     text: str,
     path: str,
@@ -641,11 +670,7 @@ def import_layer(
     )
     if not cols:
         return Imported(None, diags, sheet=sheet)
-    order: list[str] = []
-    for c in cols:
-        name = "cost" if c.role in ("mode", "all") else c.name if c.role == "column" else ""
-        if name and name not in order:
-            order.append(name)
+    order, where, mode_names, lang_names, has = _layer_columns(sheet, cols)
     if not order and not any(d.is_error for d in diags):
         diags.append(
             error(
@@ -667,8 +692,6 @@ def import_layer(
                 "a label is plain text",
             )
         )
-    header_cells = sheet.rows[0]
-    where = {c.name: sheet.at(header_cells[i]) for i, c in enumerate(cols) if c.role == "column"}
     column_names = tuple(s.Name(name, where.get(name, head_pos)) for name in order)
     nodes = tuple(chart_row_node(row, order) for row in rows)
     decl = s.LayerDecl(
@@ -682,12 +705,6 @@ def import_layer(
         column_names if tuple(order) != ("cost",) else None,
         nodes,
     )
-    mode_names = tuple(
-        s.Name(c.name, sheet.at(header_cells[i])) for i, c in enumerate(cols) if c.role == "mode"
-    )
-    langs = {c.lang: i for i, c in enumerate(cols) if c.role in ("label", "note") and c.lang}
-    lang_names = tuple(s.Name(lang, sheet.at(header_cells[i])) for lang, i in langs.items())
-    has = frozenset(c.role for c in cols) & {"label", "note", "source", "ignores"}
     result = Imported(
         None, diags, decl, mode_names, lang_names, sheet, tuple(rows), tuple(order), has
     )

@@ -218,7 +218,10 @@ class BuilderBase:
             case ir.Same(feature=f, resolved=r):
                 inner = self.value(r)
                 return CellView(self.w("as", label=self.name(f), value=inner.text), inner.classes)
-        return CellView(self.text(v))
+            case ir.Number() | ir.PerDistance() | ir.NonCost() | ir.OnceCost():
+                return CellView(self.text(v))
+            case _:
+                assert_never(v)
 
     def text(self, v: ir.Value | None) -> str:
         match v:

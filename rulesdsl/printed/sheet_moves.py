@@ -6,9 +6,9 @@ followed by each feature's value per unit, in the sheet's language."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol, assert_never
+from typing import Protocol
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, words
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
 from rulesdsl.semantics.dice import Roll
 
@@ -73,30 +73,22 @@ def move_blocks(b: Builder) -> list[Block]:
     ]
 
 
-def _when(b: Builder, rule: ir.RollRule) -> str:
-    match rule.when:
-        case "entering":
-            return b.w("roll_when_entering")
-        case "crossing":
-            return b.w("roll_when_crossing")
-        case "ending":
-            return b.w("roll_when_ending")
-        case "first_entering":
-            return b.w("roll_when_first_entering")
-        case _:
-            assert_never(rule.when)
+_WHEN = words.total(
+    ir.RollWhen,
+    {
+        "entering": "roll_when_entering",
+        "crossing": "roll_when_crossing",
+        "ending": "roll_when_ending",
+        "first_entering": "roll_when_first_entering",
+    },
+)
+"""The word of each time a roll is due."""
 
-
-def _combine(b: Builder, rule: ir.RollRule) -> str:
-    match rule.combine:
-        case "sum":
-            return b.w("roll_combine_sum")
-        case "highest":
-            return b.w("roll_combine_highest")
-        case "lowest":
-            return b.w("roll_combine_lowest")
-        case _:
-            assert_never(rule.combine)
+_COMBINE = words.total(
+    ir.RollCombine,
+    {"sum": "roll_combine_sum", "highest": "roll_combine_highest", "lowest": "roll_combine_lowest"},
+)
+"""The word of each way two rolls due in one move combine."""
 
 
 def _who(b: Builder, modes: list[str]) -> str:
@@ -140,8 +132,8 @@ def roll_blocks(b: Builder) -> list[Block]:
             if rule.dice is not None
             else b.label(tables.get(rule.table or ""), rule.table or "")
         )
-        line = b.w("roll_due", when=_when(b, rule), roll=label, dice=rolled)
-        line = b.listed([line, _combine(b, rule)]) + "."
+        line = b.w("roll_due", when=b.w(_WHEN[rule.when]), roll=label, dice=rolled)
+        line = b.listed([line, b.w(_COMBINE[rule.combine])]) + "."
         rows = []
         whole = {layer.id for layer in b.rs.layers if semantics.covers_map(layer)}
         whole_features = {f.id for f in b.rs.features if f.layer in whole}

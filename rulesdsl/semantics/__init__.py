@@ -218,9 +218,15 @@ def once_cost(
 
 def is_once(value: ir.Value) -> bool:
     """Whether a cost is paid once per move (flat, share, step) rather than per distance."""
-    if isinstance(value, ir.Same):
-        return is_once(value.resolved)
-    return isinstance(value, ir.OnceCost)
+    match value:
+        case ir.Same(resolved=resolved):
+            return is_once(resolved)
+        case ir.OnceCost():
+            return True
+        case ir.Number() | ir.Marker() | ir.PerDistance() | ir.NonCost():
+            return False
+        case _:
+            assert_never(value)
 
 
 def plus_once(
@@ -288,21 +294,27 @@ def modifier(
     itemised: list[tuple[str, float]] = []  # each item's value, for its best group
     for item in present:
         chosen = context_value(mod, item, context, context2)
-        if chosen is None:
-            continue
-        if isinstance(chosen, ir.Given):
-            itemised.append((item, (given or {})[item]))  # KeyError: the caller did not give it
-            continue
-        if isinstance(chosen, ir.StepCost):  # the step's answer for its input, given by name
-            step = next(s for s in rs.steps if s.id == chosen.step)
-            if step.param not in (given or {}):
-                raise MissingArgument(step.param)
-            answer = step_value(step, (given or {})[step.param])
-            if isinstance(answer, ir.Marker):
-                return answer
-            itemised.append((item, answer))
-            continue
-        value = _number_or_marker(chosen)
+        match chosen:
+            case None:
+                continue
+            case ir.Given():  # KeyError: the caller did not give it
+                value = (given or {})[item]
+            case ir.StepCost(step=name):  # the step's answer for its input, given by name
+                step = next(s for s in rs.steps if s.id == name)
+                if step.param not in (given or {}):
+                    raise MissingArgument(step.param)
+                value = step_value(step, (given or {})[step.param])
+            case (
+                ir.Number()
+                | ir.Marker()
+                | ir.Same()
+                | ir.PerDistance()
+                | ir.NonCost()
+                | ir.OnceCost()
+            ):
+                value = _number_or_marker(chosen)
+            case _:
+                assert_never(chosen)
         if isinstance(value, ir.Marker):
             return value
         itemised.append((item, value))
@@ -443,13 +455,27 @@ def place_hindrance(
             if crossed is None:
                 raise MissingArgument("crossed")
             value = step_value(next(s for s in rs.steps if s.id == value.step), crossed)
-        if isinstance(value, ir.Marker):
+        amount = _hindrance(value)
+        if amount is None:
             return BLOCKED
-        if isinstance(value, ir.Number):
-            total += value.value
-        elif isinstance(value, float | int):
-            total += value
+        total += amount
     return total
+
+
+def _hindrance(value: Answer | ir.Value | None) -> float | None:
+    """What a sight cell's value (or its step's answer) adds to a line: None when it blocks;
+    a value that is not a number adds nothing."""
+    match value:
+        case ir.Marker():
+            return None
+        case ir.Number(value=number):
+            return number
+        case float() | int():
+            return value
+        case None | ir.Same() | ir.PerDistance() | ir.NonCost() | ir.OnceCost():
+            return 0
+        case _:
+            assert_never(value)
 
 
 def line_hindrance(
@@ -465,11 +491,10 @@ def line_hindrance(
             total += outcomes.get(name, 0)
             continue
         cell = by_id[name].cells.get(rule.id)
-        value = sight_value(rs, cell, mode) if cell else None
-        if isinstance(value, ir.Marker):
+        amount = _hindrance(sight_value(rs, cell, mode) if cell else None)
+        if amount is None:
             return BLOCKED
-        if isinstance(value, ir.Number):
-            total += value.value
+        total += amount
     return total
 
 

@@ -108,8 +108,10 @@ def shown(value: ir.Value | None) -> str:
             return "nothing"
         case ir.Same(feature=feature, resolved=resolved):
             return f"as {feature} ({shown(resolved)})"
-        case _:
+        case ir.Number() | ir.Marker() | ir.PerDistance() | ir.NonCost() | ir.OnceCost():
             return spelling.value(value)
+        case _:
+            assert_never(value)
 
 
 def _plain(value: ir.Value | None) -> ir.Value | None:

@@ -3,7 +3,8 @@ and browsers), ``<id>.d.ts`` and ``package.json``, written from the module plan 
 (:mod:`rulesdsl.codegen.plan`), never from the IR nor the Python templates.
 
 The module carries a fixed runtime (``runtime.js``: errors with the Python module's kinds and
-messages, argument checks, records, ``lookup`` and ``param``), a runtime part per area
+messages, argument checks, written from the plan by :mod:`.checks`, records, ``lookup`` and
+``param``), a runtime part per area
 (``runtime_<area>.js``: moves and routes in every module; facing, sight and results where
 the rules have them) and, from the plan, the ruleset's data and code: one ``<node>_js``
 function per plan node (:mod:`.code`, :mod:`.values`, :mod:`.data`, :mod:`.moves`,
@@ -15,11 +16,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from importlib import resources
 
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import code as js_code
 from rulesdsl.codegen.js.arcs import arcs_dts, arcs_js
+from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
 from rulesdsl.codegen.js.facing import facing_js
@@ -39,7 +40,7 @@ from rulesdsl.codegen.plan import data as plan_data
 
 
 def runtime(part: str = "runtime.js") -> str:
-    return resources.files("rulesdsl.codegen.js").joinpath(part).read_text("utf-8")
+    return runtime_part(part)
 
 
 def table_js(t: plan_data.Table) -> str:

@@ -4,8 +4,7 @@ of the plan's movement section as the module's ``ARCS``, the arcs runtime
 
 from __future__ import annotations
 
-from importlib import resources
-
+from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js
 from rulesdsl.codegen.js.values import number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
@@ -15,7 +14,6 @@ def arcs_js(plan: plan_movement.MovementPlan) -> list[str]:
     """The arcs runtime and ``ARCS``; nothing for a ruleset without arcs."""
     if not plan.arcs:
         return []
-    runtime = resources.files("rulesdsl.codegen.js").joinpath("runtime_arcs.js")
     blocks = {}
     for a in plan.arcs:
         rows = []
@@ -25,7 +23,7 @@ def arcs_js(plan: plan_movement.MovementPlan) -> list[str]:
         blocks[a.id] = "[" + ", ".join(rows) + "]"
     return [
         "",
-        runtime.read_text("utf-8").rstrip("\n"),
+        runtime_part("runtime_arcs.js").rstrip("\n"),
         "",
         "/** Per arcs block, its arcs in the order a bearing tries them, each with its spans in",
         " * degrees: [start, end] clockwise from dead ahead. */",

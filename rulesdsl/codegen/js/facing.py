@@ -5,8 +5,7 @@ plan: the once-per-move bit of each manoeuvre, whether a refused one is costed."
 
 from __future__ import annotations
 
-from importlib import resources
-
+from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
 from rulesdsl.codegen.js.values import number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
@@ -42,8 +41,7 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
 
 
 def runtime_facing() -> str:
-    path = resources.files("rulesdsl.codegen.js").joinpath("runtime_facing.js")
-    return path.read_text("utf-8").rstrip("\n")
+    return runtime_part("runtime_facing.js").rstrip("\n")
 
 
 def facing_js(plan: plan_movement.MovementPlan) -> list[str]:

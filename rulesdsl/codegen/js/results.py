@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from importlib import resources
 
+from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js, fraction_js, frozen_list_js, strings_js
 from rulesdsl.codegen.js.values import comment, labels_js, literal_js, number_js, string_js
 from rulesdsl.codegen.plan import data as plan_data
 
 
 def runtime_results() -> str:
-    return resources.files("rulesdsl.codegen.js").joinpath("runtime_results.js").read_text("utf-8")
+    return runtime_part("runtime_results.js")
 
 
 def _optional(value: str | int | None) -> str:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from importlib import resources
 
+from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, strings_js
 from rulesdsl.codegen.js.values import number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
 
 
 def runtime_routes() -> str:
-    path = resources.files("rulesdsl.codegen.js").joinpath("runtime_routes.js")
-    return path.read_text("utf-8").rstrip("\n")
+    return runtime_part("runtime_routes.js").rstrip("\n")
 
 
 def along_js(plan: plan_movement.MovementPlan) -> str:

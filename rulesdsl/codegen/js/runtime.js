@@ -379,7 +379,7 @@ export class Limit {
   /** The bound after ``distance`` (``full``: only whole ``per`` count). */
   over(distance, full = false) {
     if (!(typeof distance === "number" && distance >= 0 && distance < _INF)) {
-      _checkNumber("Limit.over", "distance", distance);
+      @check(Limit.over, distance, distance);
     }
     if (!this.per) return this.value;
     return this.value * (full ? _whole(distance, this.per) : distance / this.per);
@@ -392,7 +392,7 @@ export class Limit {
  * ``lookup(t, column, row)``. */
 export function lookup(table, ...keys) {
   if (typeof table !== "string" || !Object.hasOwn(TABLES, table)) {
-    _checkName("lookup", "table", table, TABLES, "table");
+    @check(lookup, table, table);
   }
   const entry = TABLES[table];
   const columns = entry.columns;
@@ -413,7 +413,7 @@ export function lookup(table, ...keys) {
 
 /** A scenario parameter's value; UnfilledParameter when the ruleset leaves it open. */
 export function param(name) {
-  _checkName("param", "name", name, PARAMS, "parameter");
+  @check(param, name, name);
   const value = PARAMS[name];
   if (value === null) throw new UnfilledParameter(name);
   return value;
@@ -464,7 +464,7 @@ function _rounding(round, value) {
 /** The pairs among ``names`` that exclude each other, as "a + b" strings. */
 export function conflicts(...names) {
   for (const name of names) {
-    if (typeof name !== "string") _checkName("conflicts", "names", name, EXCLUSIONS, "condition");
+    if (typeof name !== "string") @check(conflicts, names, name);
   }
   const present = new Set(names);
   const found = [];
@@ -683,7 +683,7 @@ function _keepSummed(name, key) {
 /** modifier, worked out: its arguments checked, conflicts warned of, every rule applied. */
 function _modifier(name, items, context) {
   if (typeof name !== "string" || !Object.hasOwn(MODIFIERS, name)) {
-    _checkName("modifier", "name", name, MODIFIERS, "modifier");
+    @check(modifier, name, name);
   }
   if (!Array.isArray(items)) throw new ArgumentTypeError("modifier", "items", items, "must be an array of names");
   const values = MODIFIERS[name];
@@ -820,7 +820,7 @@ export function roll(table, total, options) {
   if (_HAS_RESULTS_TABLES) return _rollWithResults(table, total, options ?? {}); // runtime_results.js
   let { natural = null, dice = null } = options ?? {};
   if (dice !== null && dice !== undefined) {
-    _checkName("roll", "table", table, DICE_TABLES, "dice table");
+    @check(roll, table, table);
     natural = _rolled(DICE_TABLES[table].dice, dice, natural);
   }
   if (natural !== null && natural !== undefined) return _rollNatural(table, total, natural);
@@ -830,8 +830,8 @@ export function roll(table, total, options) {
 }
 
 function _rollNatural(table, total, natural) {
-  _checkName("roll", "table", table, DICE_TABLES, "dice table");
-  _checkNumber("roll", "natural", natural, null);
+  @check(roll, table, table);
+  @check(roll, natural, natural);
   const diceTable = DICE_TABLES[table];
   const whole = Math.trunc(Number(natural));
   const given = Number(natural) === whole ? diceTable.naturals.get(whole) : undefined;
@@ -851,8 +851,8 @@ function _rollNatural(table, total, natural) {
 }
 
 function _rollBeyond(table, total) {
-  _checkName("roll", "table", table, DICE_TABLES, "dice table");
-  _checkNumber("roll", "total", total, null);
+  @check(roll, table, table);
+  @check(roll, total, total);
   if (Number(total) !== Math.trunc(total)) throw new InvalidArgument("roll", "total", total, "must be a whole number");
   for (const row of DICE_TABLES[table].rows) {
     if ((row.low === null || total >= row.low) && (row.high === null || total <= row.high)) return row;

@@ -94,7 +94,7 @@ function _facingSteps(rule) {
 
 /** The board a unit with facing moves on: a grid of its shape (and diagonals for 8 headings). */
 function _facingBoard(fn, board, rule) {
-  if (!(board instanceof Board)) throw new ArgumentTypeError(fn, "board", board, "must be a Board");
+  @check(route_cost, board, board, fn);
   const shape = rule.headings === 6 ? "hex" : "square";
   if (board._neighbours !== null || board._shape !== shape) {
     throw new InvalidArgument(fn, "board", board.grid, `a unit with facing moves on a ${shape} grid board`);
@@ -476,7 +476,7 @@ function _facingReachable(board, mode, start, budget, allowance, move) {
   _facingBoard("reachable", board, rule);
   let extra = _routeArgs("reachable", board, mode, allowance);
   const begin = _stateArg("reachable", "start", board, rule, start);
-  _checkNumber("reachable", "budget", budget);
+  @check(reachable, budget, budget);
   if (move !== null && move !== undefined) {
     [extra, allowance] = _withMove("reachable", extra, move, allowance);
     const kind = MOVES[move];

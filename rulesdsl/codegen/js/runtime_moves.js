@@ -20,7 +20,7 @@ export class Share {
   /** This share of ``allowance`` (a finite number, at least 0). */
   of(allowance) {
     if (!(typeof allowance === "number" && allowance >= 0 && allowance < _INF)) {
-      _checkNumber("Share.of", "allowance", allowance);
+      @check(Share.of, allowance, allowance);
     }
     const part = (allowance * this.numerator) / this.denominator;
     return this.but ? Math.max(0, part - this.but) : part;
@@ -36,9 +36,9 @@ function _raisedBy(error, fn) {
 
 /** Python's ``_place_check``: the mode, then each feature, named. */
 function _placeCheck(fn, mode, features) {
-  _checkName(fn, "mode", mode, MODES, "mode");
+  @check(can_end, mode, mode, fn);
   if (!Array.isArray(features)) throw new ArgumentTypeError(fn, "features", features, "must be an array of names");
-  for (const feature of features) _checkName(fn, "features", feature, FEATURES, "feature");
+  for (const feature of features) @check(can_end, features, feature, fn);
 }
 
 /** A feature's cost per distance for ``mode``: a number, a Marker, or the name of the
@@ -57,11 +57,11 @@ const _MOVE_COSTS_KEPT = 4096;
 /** Python's ``_move_cost``: moveCost at distance 1 from the features (names checked, the
  * place checked, conflicts warned); kept per mode when it can be, as Python keeps it. */
 function _moveCost(mode, features) {
-  _checkName("move_cost", "mode", mode, MODES, "mode");
+  @check(move_cost, mode, mode);
   for (const feature of features) {
     // a dice outcome that feeds the cost (issue 24); any other name is checked as a feature
     if (typeof feature === "string" && _OUTCOMES.has(feature)) continue;
-    _checkName("move_cost", "features", feature, FEATURES, "feature");
+    @check(move_cost, features, feature);
   }
   let warned = false;
   if (features.length > 1) {
@@ -180,15 +180,15 @@ export function moveCost(mode, features = [], options = _NO_OPTIONS) {
   }
   if (distance === 1) return cost;
   if (!(typeof distance === "number" && distance >= 0 && distance < _INF)) {
-    _checkNumber("move_cost", "distance", distance);
+    @check(move_cost, distance, distance);
   }
   return cost instanceof Marker ? cost : cost * distance;
 }
 
 /** Python's ``_move_cost_once``: moveCost with the costs paid once per move. */
 function _moveCostOnce(mode, features, cost, distance, allowance, inputs) {
-  _checkNumber("move_cost", "distance", distance);
-  if (allowance !== null && allowance !== undefined) _checkNumber("move_cost", "allowance", allowance);
+  @check(move_cost, distance, distance);
+  if (allowance !== null && allowance !== undefined) @check(move_cost, allowance, allowance);
   for (const [name, value] of Object.entries(inputs)) {
     if (!COST_INPUTS.includes(name)) throw new UnknownName("cost input", name, COST_INPUTS);
     _checkNumber("move_cost", name, value, null);
@@ -234,7 +234,7 @@ export function canEnter(mode, features = [], options = _NO_OPTIONS) {
   } catch (error) {
     throw _raisedBy(error, "can_enter");
   }
-  if (available !== null && available !== undefined) _checkNumber("can_enter", "available", available);
+  if (available !== null && available !== undefined) @check(can_enter, available, available);
   if (cost instanceof Marker) return false;
   return available === null || available === undefined || cost <= available || (MINIMUM_MOVE && available > 0);
 }
@@ -263,7 +263,7 @@ export function pathCost(steps, options = _NO_OPTIONS) {
   const units = Object.keys(GRID_SIZES);
   if (!units.length) throw new UnknownName("grid", "grid", []);
   const chosen = unit ?? units[0];
-  _checkName("path_cost", "unit", chosen, GRID_SIZES, "grid unit");
+  @check(path_cost, unit, chosen);
   // Python iterates a str by its characters and a dict by its keys
   const iterable = typeof steps === "string" || typeof steps?.[Symbol.iterator] === "function";
   const items = iterable ? steps : typeof steps === "object" && steps !== null ? Object.keys(steps) : null;
@@ -276,7 +276,7 @@ export function pathCost(steps, options = _NO_OPTIONS) {
       if (!GRID_DIAGONALS.length) throw new InvalidArgument("path_cost", "steps", step, "this grid has no diagonals");
       cells += GRID_DIAGONALS[diagonals % GRID_DIAGONALS.length];
       diagonals += 1;
-    } else _checkName("path_cost", "steps", step, _pool(_STEP_NAMES), "step");
+    } else @check(path_cost, steps, step);
   }
   return cells * GRID_SIZES[chosen];
 }
@@ -319,7 +319,7 @@ export class RollDue {
 }
 
 function _kind(fn, move) {
-  _checkName(fn, "move", move, MOVES, "kind of move");
+  @check(move_cost, move, move, fn);
   return MOVES[move];
 }
 
@@ -337,9 +337,9 @@ function _kindCost(mode, feature, kind) {
 function _moveCostKind(mode, features, distance, allowance, move, inputs) {
   const kind = _kind("move_cost", move);
   _moveCost(mode, features); // the names and the place checked, conflicts warned
-  _checkNumber("move_cost", "distance", distance);
+  @check(move_cost, distance, distance);
   if (allowance !== null && allowance !== undefined) {
-    _checkNumber("move_cost", "allowance", allowance);
+    @check(move_cost, allowance, allowance);
     allowance = allowance * kind.factor + kind.amount;
   }
   let total = ENTRY_COST;

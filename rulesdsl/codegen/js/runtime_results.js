@@ -71,7 +71,7 @@ function _rollOnTable(table, total, column, natural, shift, dice) {
     natural = _rolled(results.dice, dice, natural);
     const doubles = dice.length > 1 && new Set(dice).size === 1;
     if (doubles && results.onDoubles !== null) {
-      _checkNumber("roll", "shift", shift, null);
+      @check(roll, shift, shift);
       shift = Number(shift) + results.shifts[results.onDoubles];
     }
   } else if (dice !== null && dice !== undefined && named && Object.hasOwn(DICE_TABLES, table)) {
@@ -105,7 +105,7 @@ function _pickedColumn(results, column, shift) {
     }
   } else picked = _columnOf(results, column);
   if (!_pyTruthy(shift)) return picked;
-  _checkNumber("roll", "shift", shift, null);
+  @check(roll, shift, shift);
   if (Number(shift) !== Math.trunc(shift)) {
     throw new InvalidArgument("roll", "shift", shift, "must be a whole number of columns");
   }
@@ -119,7 +119,7 @@ function _resultOf(results, total, column, natural, shift) {
   const slot = results.columns.indexOf(picked);
   let floor = null;
   if (natural !== null && natural !== undefined) {
-    _checkNumber("roll", "natural", natural, null);
+    @check(roll, natural, natural);
     const whole = Math.trunc(Number(natural));
     let outcome = Number(natural) === whole ? results.naturals.get(whole) : undefined;
     const byColumn = outcome ? results.naturalByColumn.get(whole) : undefined;
@@ -127,7 +127,7 @@ function _resultOf(results, total, column, natural, shift) {
     if (outcome !== undefined && results.naturalAtLeast.has(whole)) floor = outcome; // at least this one
     else if (outcome !== undefined) return _result(results, outcome, picked.id, natural, natural, true);
   }
-  _checkNumber("roll", "total", total, null);
+  @check(roll, total, total);
   if (Number(total) !== Math.trunc(total)) throw new InvalidArgument("roll", "total", total, "must be a whole number");
   const rows = _RESULT_ROWS[results.id];
   let index = rows.get(_keyOf(total));
@@ -157,11 +157,11 @@ function _columnOf(results, column) {
   let value = column;
   if (Array.isArray(column)) {
     if (column.length !== 2) throw new InvalidArgument("roll", "column", column, "must be two strengths (a, b)");
-    _checkNumber("roll", "column", column[0], null);
+    @check(roll, column, column[0]);
     _checkNumber("roll", "column", column[1], 0);
     if (column[1] == 0) throw new InvalidArgument("roll", "column", column, "divides by a strength of 0");
     value = column[0] / column[1];
-  } else _checkNumber("roll", "column", column, null);
+  } else @check(roll, column, column);
   value = Number(value);
   const columns = results.columns;
   const slack = 1e-9 * Math.max(1.0, Math.abs(value));

@@ -197,14 +197,14 @@ function _placesOneByOne(board, given, shape) {
     }
     const named = Array.isArray(features) ? features : [...features];
     for (const feature of named) {
-      if (typeof feature !== "string") _checkName("Board", "places", feature, FEATURES, "feature");
+      if (typeof feature !== "string") @check(Board, places, feature);
     }
     // one name keyed by itself, more by their JSON, each in its own Map
     const [kept, namedKey] = named.length === 1 ? [checkedOne, named[0]] : [checked, JSON.stringify(named)];
     let same = kept.get(namedKey);
     if (same === undefined) {
       for (const feature of named) {
-        _checkName("Board", "places", feature, FEATURES, "feature");
+        @check(Board, places, feature);
         if (_EDGE_FEATURES.has(feature)) {
           throw new InvalidArgument("Board", "places", feature, "is an edge feature: list it in edges");
         }
@@ -229,7 +229,7 @@ function _edgesOneByOne(board, entries, kept) {
     }
     const named = [...features];
     for (const feature of named) {
-      _checkName("Board", "edges", feature, FEATURES, "feature");
+      @check(Board, edges, feature);
       if (!_EDGE_FEATURES.has(feature)) {
         throw new InvalidArgument("Board", "edges", feature, "is not a feature of an edge layer");
       }
@@ -300,10 +300,10 @@ function _stepCost(mode, entered, crossed, distance, extra) {
 /** The checks the route functions open with: the board, the mode, the allowance (as given,
  * in ``extra``: what the costs are asked with). */
 function _routeArgs(fn, board, mode, allowance) {
-  if (!(board instanceof Board)) throw new ArgumentTypeError(fn, "board", board, "must be a Board");
-  _checkName(fn, "mode", mode, MODES, "mode");
+  @check(route_cost, board, board, fn);
+  @check(route_cost, mode, mode, fn);
   if (allowance === null || allowance === undefined) return {};
-  _checkNumber(fn, "allowance", allowance);
+  @check(route_cost, allowance, allowance, fn);
   return { allowance };
 }
 
@@ -774,7 +774,7 @@ export function reachable(board, mode, start, budget, options = {}) {
   if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move);
   let extra = _routeArgs("reachable", board, mode, allowance);
   const from = _onBoard("reachable", "start", board, start);
-  _checkNumber("reachable", "budget", budget);
+  @check(reachable, budget, budget);
   if (move !== null && move !== undefined) {
     [extra, allowance] = _withMove("reachable", extra, move, allowance);
     const kind = MOVES[move];

@@ -56,7 +56,7 @@ function _sightLengths(crossed, places) {
   if (lengths.length !== places.length) {
     throw new InvalidArgument("line_of_sight", "crossed", crossed, `must give one length per place (${places.length})`);
   }
-  for (const length of lengths) _checkNumber("line_of_sight", "crossed", length);
+  for (const length of lengths) @check(line_of_sight, crossed, length);
   return lengths;
 }
 
@@ -71,7 +71,7 @@ function _sightConditions(conditions) {
       if (typeof condition === "string" && Object.hasOwn(FEATURES, condition)) {
         throw new InvalidArgument("line_of_sight", "conditions", condition, "must name whole-map conditions");
       }
-      _checkName("line_of_sight", "conditions", condition, _dictOf(_WHOLE_MAP), "whole-map condition");
+      @check(line_of_sight, conditions, condition);
     }
   }
   return [...line];
@@ -90,7 +90,7 @@ function _sightPlace(place, names) {
     throw new ArgumentTypeError("line_of_sight", "places", place, "must be one tuple of feature names per place");
   }
   for (const feature of features) {
-    if (!names.has(feature)) _checkName("line_of_sight", "places", feature, FEATURES, "feature");
+    if (!names.has(feature)) @check(line_of_sight, places, feature);
   }
   _checkPlace(features);
   return features;
@@ -158,7 +158,7 @@ function _oneFeature(place, values) {
  * (and dice outcomes fed to the rule), each counted once for the line. */
 export function lineOfSight(name, places, { crossed = null, mode = null, conditions = _NO_CONDITIONS } = {}) {
   if (typeof name !== "string" || !Object.hasOwn(SIGHTS, name)) {
-    _checkName("line_of_sight", "name", name, SIGHTS, "sight rule");
+    @check(line_of_sight, name, name);
   }
   if (!Array.isArray(places)) throw new ArgumentTypeError("line_of_sight", "places", places, "must be an array of places");
   const rule = SIGHTS[name];

@@ -4,8 +4,7 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
+from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js, strings_js
 from rulesdsl.codegen.js.values import cell_js, labels_js, number_js, string_js
 from rulesdsl.codegen.plan import ModulePlan
@@ -13,7 +12,7 @@ from rulesdsl.codegen.plan.sight import SightPlan, SightRule
 
 
 def runtime_sight() -> str:
-    return resources.files("rulesdsl.codegen.js").joinpath("runtime_sight.js").read_text("utf-8")
+    return runtime_part("runtime_sight.js")
 
 
 def sight_rule_js(rule: SightRule) -> str:

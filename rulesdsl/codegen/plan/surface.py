@@ -5,6 +5,7 @@ features, modifiers, tables, dice tables), and the argument checks each public f
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, assert_never, get_args
 
@@ -53,7 +54,14 @@ class Faces:
     """The argument must be a tuple of whole numbers, one face per die of the table."""
 
 
-Check = KnownName | Number | Key | Faces
+@dataclass(frozen=True, slots=True)
+class Made:
+    """The argument must be an instance of the module's own class ``of`` (a ``Board``)."""
+
+    of: Literal["Board"]
+
+
+Check = KnownName | Number | Key | Faces | Made
 """What a public function checks of one argument before it answers."""
 
 Pool = Literal[
@@ -114,7 +122,7 @@ def _checks(
 
 _PLACE = (("mode", KnownName("mode")), ("features", KnownName("feature"), True))
 _MOVE = ("move", KnownName("kind of move"))
-_ROUTE = (("mode", KnownName("mode")), ("allowance", Number()))
+_ROUTE = (("board", Made("Board")), ("mode", KnownName("mode")), ("allowance", Number()))
 _ANY = Number(None)
 
 
@@ -207,6 +215,25 @@ def part_checks(part: Part) -> tuple[FunctionChecks, ...]:
 
 CHECKS: dict[Part, tuple[FunctionChecks, ...]] = {p: part_checks(p) for p in get_args(Part)}
 """Each part's argument checks (:func:`part_checks`)."""
+
+
+def argument_checks(
+    checks: Iterable[FunctionChecks],
+) -> dict[tuple[str, str], KnownName | Number | Made]:
+    """Each check an emitter writes from the plan, by function and argument: the first of
+    ``checks`` (a module's: its parts', and ``limits``' when it has them). A table's keys and
+    a roll's faces, checked against the table given, are written in each target's runtime."""
+    found: dict[tuple[str, str], KnownName | Number | Made] = {}
+    for function in checks:
+        for a in function.arguments:
+            match a.check:
+                case KnownName() | Number() | Made():
+                    found.setdefault((function.function, a.argument), a.check)
+                case Key() | Faces():
+                    pass
+                case _:
+                    assert_never(a.check)
+    return found
 
 
 def name_types(rs: ir.Ruleset) -> tuple[NameType, ...]:

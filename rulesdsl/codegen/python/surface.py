@@ -12,7 +12,15 @@ from collections.abc import Callable
 from typing import Any, assert_never, get_args
 
 from rulesdsl.codegen.plan import surface as plan_surface
-from rulesdsl.codegen.plan.surface import KnownName, NameKind, Number, Part, Pool, SurfacePlan
+from rulesdsl.codegen.plan.surface import (
+    KnownName,
+    Made,
+    NameKind,
+    Number,
+    Part,
+    Pool,
+    SurfacePlan,
+)
 from rulesdsl.codegen.python import facing as python_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import sight as python_sight
@@ -153,7 +161,7 @@ FUNCTIONS = tuple(name for name in PARTS["every module"] if name.islower())
 def exports(plan: SurfacePlan, limits: bool) -> list[str]:
     """The names a module exports (its ``__all__``, unordered)."""
     parts: tuple[Part, ...] = (*plan.parts, *(("limits",) if limits else ()))
-    return [*plan.declared, *(name for part in parts for name in PARTS[part])]
+    return [*plan.declared, *(name for part in parts for name in part_names(part))]
 
 
 def name_types(plan: SurfacePlan) -> dict[str, tuple[str, ...]]:
@@ -224,10 +232,12 @@ def pool_py(kind: Pool) -> str:
             assert_never(kind)
 
 
-def check_py(function: str, argument: str, check: KnownName | Number, value: str) -> str:
+def check_py(function: str, argument: str, check: KnownName | Number | Made, value: str) -> str:
     """The statement that makes a check of the plan, of ``value``: ``_name(...)`` for a known
-    name, ``_number(...)`` for a number (its minimum left out when it is 0)."""
-    head = f"{quoted(function)}, {quoted(argument)}, {value}"
+    name, ``_number(...)`` for a number (its minimum left out when it is 0), an ``isinstance``
+    test for one of the module's classes. ``function`` is Python source: the function's name
+    quoted, or the variable of a helper that checks for several functions."""
+    head = f"{function}, {quoted(argument)}, {value}"
     match check:
         case KnownName(kind=kind):
             return f"_name({head}, {pool_py(kind)}, {quoted(kind)})"
@@ -237,22 +247,25 @@ def check_py(function: str, argument: str, check: KnownName | Number, value: str
             return f"_number({head})"
         case Number(minimum=minimum):
             return f"_number({head}, {minimum!r})"
+        case Made(of=of):
+            return (
+                f"if not _isinstance({value}, {of}):\n"
+                f'    raise ArgumentTypeError({head}, "must be a {of}")'
+            )
         case _:
             assert_never(check)
 
 
-def checks(plan: SurfacePlan, limits: bool) -> Callable[[str, str, str], str]:
-    """The template's ``argument_check(function, argument, value)``: the plan's name or number
-    check of ``function``'s ``argument`` (the first its parts give), made of ``value``. The
+def checks(plan: SurfacePlan, limits: bool) -> Callable[[str, str, str, str | None], str]:
+    """The template's ``argument_check(function, argument, value, by=None)``: the plan's check
+    of ``function``'s ``argument`` (:func:`~rulesdsl.codegen.plan.surface.argument_checks`),
+    made of ``value``, in the name of ``function`` or of the variable ``by`` (a helper's). The
     checks of a table's keys and of a roll's faces are written in the templates."""
-    found: dict[tuple[str, str], KnownName | Number] = {}
-    for function in (*plan.checks, *(plan_surface.CHECKS["limits"] if limits else ())):
-        for a in function.arguments:
-            if isinstance(a.check, KnownName | Number):
-                found.setdefault((function.function, a.argument), a.check)
+    limit = plan_surface.CHECKS["limits"] if limits else ()
+    found = plan_surface.argument_checks((*plan.checks, *limit))
 
-    def check(function: str, argument: str, value: str) -> str:
-        return check_py(function, argument, found[function, argument], value)
+    def check(function: str, argument: str, value: str, by: str | None = None) -> str:
+        return check_py(by or quoted(function), argument, found[function, argument], value)
 
     return check
 
