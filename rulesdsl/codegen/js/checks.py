@@ -55,6 +55,8 @@ def pool_js(kind: Pool) -> str:
             return "_pool([...Object.keys(FEATURES), ...values])"  # the modifier's own factors
         case "kind of move":
             return "MOVES"
+        case "arcs":
+            return "ARCS"
         case _:
             assert_never(kind)
 

@@ -19,9 +19,9 @@ function _arc(arcs, bearing) {
  * dead ahead, 90 the right side, -90 or 270 the left). A bearing on the line between two arcs
  * is in the one listed first. */
 export function arc(arcs, bearing, { heading = 0 } = {}) {
-  _checkName("arc", "arcs", arcs, ARCS, "arcs");
-  _checkNumber("arc", "bearing", bearing, null);
-  _checkNumber("arc", "heading", heading, null);
+  @check(arc, arcs, arcs);
+  @check(arc, bearing, bearing);
+  @check(arc, heading, heading);
   return _arc(arcs, bearing - heading);
 }
 
@@ -41,7 +41,7 @@ function _arcPoint(argument, value, whole) {
  * counter-clockwise from +x. Without ``grid`` the places are [x, y] coordinates, y down the
  * map, and ``heading`` is in degrees clockwise from the top of the map (-y). */
 export function arcBetween(arcs, target, heading, other, { grid = null } = {}) {
-  _checkName("arc_between", "arcs", arcs, ARCS, "arcs");
+  @check(arc_between, arcs, arcs);
   const onGrid = grid !== null && grid !== undefined;
   if (onGrid && grid !== "hex" && grid !== "square") {
     if (typeof grid !== "string") throw new ArgumentTypeError("arc_between", "grid", grid, "must be a str naming a grid");
