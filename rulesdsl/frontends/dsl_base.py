@@ -299,6 +299,20 @@ class BuilderBase:
         extras = next((c for c in children if isinstance(c, s.Extras)), NO_EXTRAS)
         return s.Item(name, labels, extras, self._p(meta))
 
+    def _no_place_precedence(self, rows: tuple[s.RowNode, ...], block: str) -> None:
+        """E237: ``precedence`` on a row of a block other than a layer (a modifier, a table)."""
+        for row in rows:
+            if row.precedence:
+                self.errors.append(
+                    error(
+                        "E237",
+                        f"a row of {block} has no order of keywords of its own",
+                        row.precedence[0].pos,
+                        "`precedence a, b` goes on a layer's row (a feature) or on the layer's "
+                        "opening line; for the whole ruleset, write a `precedence` line",
+                    )
+                )
+
     def _located(self, meta: Meta, value: Any) -> s.Located:
         if isinstance(value, s.Located):
             return value

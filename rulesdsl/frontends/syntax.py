@@ -128,6 +128,9 @@ class RowNode:
     item: Item
     cells: tuple[CellNode, ...]
     key_number: ir.Number | None = None
+    precedence: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``| 2, infantry 1, fly 3 precedence infantry, fly`` (issue 40): the order of keywords for
+    this feature's cells; None when the row names none (left out of the meaning digest then)."""
 
 
 @dataclass(frozen=True)
@@ -294,6 +297,9 @@ class LayerDecl:
     scope: ir.LayerScope
     columns: tuple[Name, ...] | None
     rows: tuple[RowNode, ...]
+    precedence: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``layer ruins "Ruins" precedence infantry, fly {`` (issue 40): the order of keywords for
+    the cells of the layer's features; None when the layer names none."""
 
 
 @dataclass(frozen=True)

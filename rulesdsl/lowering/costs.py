@@ -3,6 +3,7 @@ mode), place states and `along` costs, and the modifier and sight columns of a l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import assert_never
 
 from rulesdsl import ir, semantics, words
@@ -32,6 +33,7 @@ class CostLowering(ModifierLowering):
                         name, ("modifier", "sight", "roll rule"), "modifier column"
                     )
                     moves_lowering.check_roll_column(self, decl, name)
+            layer_line = self._order_line(decl.precedence, decl.item.name.text)
             layers.append(
                 self.at(
                     ir.Layer(
@@ -40,12 +42,19 @@ class CostLowering(ModifierLowering):
                         decl.scope,
                         columns,
                         tuple(r.item.name.text for r in decl.rows),
+                        tuple(layer_line),
                     ),
                     decl.item.name.pos,
                 )
             )
+            base = self._place_order(layer_line, self.precedence, decl.precedence, decl.item)
             for row in decl.rows:
                 self.check_width(row, len(columns))
+                row_line = self._order_line(row.precedence, row.item.name.text)
+                if layer_line or row_line:
+                    self.place_orders[row.item.name.text] = self._place_order(
+                        row_line, base, row.precedence, row.item
+                    )
                 rows.append((decl, row, columns))
                 written = dict(zip(columns, row.cells, strict=False))
                 if COST in written:
@@ -67,7 +76,7 @@ class CostLowering(ModifierLowering):
                     case "sight":
                         cells[column] = sight_lowering.sight_cell(self, column, cell, fid)
                     case "roll rule":
-                        cells[column] = moves_lowering.roll_cell(self, column, cell)
+                        cells[column] = moves_lowering.roll_cell(self, column, cell, fid)
                     case (
                         None
                         | "ruleset"
@@ -105,11 +114,58 @@ class CostLowering(ModifierLowering):
                         row.item.extras.ignores_others,
                         states,
                         along,
+                        tuple(n.text for n in row.precedence or ()),
                     ),
                     row.item.name.pos,
                 )
             )
         return layers, features
+
+    def _order_line(self, names: tuple[s.Name, ...] | None, item: str) -> list[str]:
+        """The groups of a layer's or a feature's ``precedence`` line (issue 40): declared
+        groups (E101), each once and at least two (E235)."""
+        if not names:
+            return []
+        if len(names) == 1:
+            self.err(
+                "E235",
+                f"the precedence of '{item}' names one keyword: it orders nothing",
+                names[0].pos,
+                f"name the keywords it comes before: `precedence {names[0].text}, <keyword>`",
+            )
+        line: list[str] = []
+        for name in names:
+            if name.text in line:
+                self.err(
+                    "E235", f"'{name.text}' is listed twice in the precedence of '{item}'", name.pos
+                )
+            elif self.symbols.require(name, ("group",), "group"):
+                line.append(name.text)
+        return line
+
+    def _place_order(
+        self,
+        line: list[str],
+        outer: Sequence[Sequence[str]],
+        names: tuple[s.Name, ...] | None,
+        item: s.Item,
+    ) -> list[tuple[str, ...]]:
+        """``line`` before ``outer`` (:func:`rulesdsl.semantics.local_order`); E235 when the
+        pairs of ``outer`` that it keeps put a group before itself through a chain."""
+        order = semantics.local_order(line, outer)
+        if line and names:
+            pairs = semantics.precedes(order)
+            loop = next((a for a, b in sorted(pairs) if (b, a) in pairs), None)
+            if loop is not None:
+                self.err(
+                    "E235",
+                    f"the precedence of '{item.name.text}' with the ruleset's `precedence` "
+                    f"lines puts '{loop}' before itself",
+                    names[0].pos,
+                    f"name every keyword of the chain on the line of '{item.name.text}', "
+                    "in the order that holds there",
+                )
+        return order
 
     def _cost_cell(self, cell: s.CellNode) -> ir.Cell:
         allowed: tuple[words.ValueKind, ...] = (
@@ -198,12 +254,12 @@ class CostLowering(ModifierLowering):
         along: dict[str, float] = {}
         for mode in self.modes:
             state = semantics_routes.written_state(
-                cell, mode, self.group_list, self.precedence, self.unnamed
+                cell, mode, self.group_list, self.order_of(fid), self.unnamed
             )
             if state is not None:
                 states[mode] = state
             amount = semantics_routes.written_along(
-                cell, mode, self.group_list, self.precedence, self.unnamed
+                cell, mode, self.group_list, self.order_of(fid), self.unnamed
             )
             if amount is not None:
                 along[mode] = amount
@@ -213,7 +269,8 @@ class CostLowering(ModifierLowering):
         cell = self.raw_costs.get(fid)
         if cell is None:
             return ZERO
-        value = semantics.written_cost(cell, mode, self.group_list, self.precedence, self.unnamed)
+        order = self.order_of(fid)
+        value = semantics.written_cost(cell, mode, self.group_list, order, self.unnamed)
         return ZERO if value is None else value
 
     def _cost_for(self, fid: str, mode: str, seen: tuple[str, ...]) -> ir.Value:
@@ -263,7 +320,11 @@ class CostLowering(ModifierLowering):
         cell = self.raw_costs[fid]
         everyone = cell.default is not None
         _, ambiguous = keywords.expand_groups(
-            cell.exceptions, self.modes, self.group_list, self.precedence, everyone and self.unnamed
+            cell.exceptions,
+            self.modes,
+            self.group_list,
+            self.order_of(fid),
+            everyone and self.unnamed,
         )
         for mode, pair in ambiguous:
             message, hint = keywords.ambiguity_message(
@@ -271,7 +332,7 @@ class CostLowering(ModifierLowering):
             )
             self.err("E232", message, pos, hint)
         for mode, pair in keywords.shadowed(
-            cell.exceptions, self.modes, self.group_list, self.precedence, everyone, self.unnamed
+            cell.exceptions, self.modes, self.group_list, self.order_of(fid), everyone, self.unnamed
         ):
             message, hint = keywords.shadow_message(f"the cost of '{fid}'", mode, pair)
             self.warn("W262", message, pos, hint)
