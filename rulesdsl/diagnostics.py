@@ -83,6 +83,7 @@ CODES: Mapping[str, str] = {
     "E234": "a combination `a & b` where no modifier keyed by two contexts reads it",
     "E235": "`precedence` lines that contradict each other or repeat a group",
     "E236": "a modifier keyed by the same context twice, or by two that share a value",
+    "E237": "a `precedence` on a row of a table or a modifier (it goes on a layer or its rows)",
     "E220": "a share of the allowance that is not a part of it (`share 3/2`, `share 1/0`)",
     "E221": "a step used as a cost that answers in another unit than the cost unit",
     "E222": "a step used as a cost whose input is named like an argument of move_cost",

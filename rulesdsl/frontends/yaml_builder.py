@@ -311,7 +311,8 @@ class Builder:
             out.append(s.ContextDecl(self.item(k, v), values))
         return out
 
-    def rows(self, node: Node | None) -> tuple[s.RowNode, ...]:
+    def rows(self, node: Node | None, block: str | None = None) -> tuple[s.RowNode, ...]:
+        """A block's rows; ``block`` names a block whose rows take no ``precedence`` (E237)."""
         out = []
         for key, value in _items(node) if node is not None else ():
             cells_node = _get(value, "cells") if isinstance(value, MappingNode) else value
@@ -327,7 +328,19 @@ class Builder:
                 number = located.value
                 name = s.Name(spelling.number(number.value), item.name.pos)
                 item = s.Item(name, item.labels, item.extras, item.pos)
-            out.append(s.RowNode(item, cells, number))
+            order = _get(value, "precedence") if isinstance(value, MappingNode) else None
+            precedence = self._names(order) if order is not None else None
+            if precedence and block is not None:
+                self.diagnostics.append(
+                    error(
+                        "E237",
+                        f"a row of {block} has no order of keywords of its own",
+                        self.pos(order),
+                        "`precedence:` goes on a layer's row (a feature) or on the layer; for "
+                        "the whole ruleset, add it to the `precedence:` section",
+                    )
+                )
+            out.append(s.RowNode(item, cells, number, precedence))
         return tuple(out)
 
     def sec_modifiers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -362,7 +375,7 @@ class Builder:
                 s.ModifierDecl(
                     self.item(k, v),
                     context or policy["context"],
-                    self.rows(_get(v, "rows")),
+                    self.rows(_get(v, "rows"), "a modifier"),
                     tuple(whens),
                     context2=policy["context2"],
                     combine=policy["combine"],
@@ -385,7 +398,13 @@ class Builder:
                 else None
             )
             out.append(
-                s.LayerDecl(self.item(k, v), scope, columns or None, self.rows(_get(v, "rows")))
+                s.LayerDecl(
+                    self.item(k, v),
+                    scope,
+                    columns or None,
+                    self.rows(_get(v, "rows")),
+                    self._names(order) if (order := _get(v, "precedence")) is not None else None,
+                )
             )
         return out
 
@@ -443,7 +462,7 @@ class Builder:
                     if columns_node is not None
                     else ()
                 )
-            out.append(s.TableDecl(self.item(k, v), columns, self.rows(_get(v, "rows"))))
+            out.append(s.TableDecl(self.item(k, v), columns, self.rows(_get(v, "rows"), "a table")))
         return out
 
     def sec_dice_tables(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
