@@ -24,7 +24,7 @@ from lark.tree import Meta
 from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
-from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token
+from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token, place_order
 from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
 from rulesdsl.frontends.dsl_moves import MoveRules
 from rulesdsl.frontends.dsl_tables import TableRules
@@ -300,12 +300,6 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark, lines: list[str])
     return error("E001", "unexpected end of file", pos, "is a block missing its closing '}'?")
 
 
-def _place_precedence(ch: list[Any]) -> tuple[s.Name, ...] | None:
-    """The names of a ``precedence a, b`` part of a layer line or a row, None without one."""
-    found = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "precedence"), None)
-    return None if found is None else tuple(found)
-
-
 class _Builder(TableRules, MoveRules):
     """Lark tree -> syntax nodes. Each method, named after a grammar rule (or an alias), gets
     the node's meta and its built children; tokens pass through :meth:`__default_token__`.
@@ -410,13 +404,8 @@ class _Builder(TableRules, MoveRules):
                     "that the map lists",
                 )
             )
-        return s.LayerDecl(
-            self._item(meta, ch),
-            scope,
-            tuple(columns) if columns else None,
-            rows,
-            _place_precedence(ch),
-        )
+        named = tuple(columns) if columns else None
+        return s.LayerDecl(self._item(meta, ch), scope, named, rows, place_order(ch))
 
     def modifier_decl(self, meta: Meta, ch: list[Any]) -> s.ModifierDecl:
         def part(tag: str) -> Any:
@@ -425,7 +414,6 @@ class _Builder(TableRules, MoveRules):
         by: list[s.Name] = part("by") or []
         block = next((c for c in ch if isinstance(c, list)), [])
         rows = tuple(c for c in block if isinstance(c, s.RowNode))
-        self._no_place_precedence(rows, "a modifier")
         whens = tuple(c for c in block if isinstance(c, s.WhenNode))
         bests = tuple(c for c in block if isinstance(c, s.BestNode))
         return s.ModifierDecl(
@@ -478,11 +466,8 @@ class _Builder(TableRules, MoveRules):
                 0,
             )
             item = self._item(meta, [name_token, *ch[1:]])
-            return s.RowNode(item, cells, number, _place_precedence(ch))
-        return s.RowNode(self._item(meta, ch), cells, precedence=_place_precedence(ch))
-
-    def place_precedence(self, meta: Meta, ch: list[Any]) -> tuple[str, list[s.Name]]:
-        return ("precedence", ch[0])
+            return s.RowNode(item, cells, number, place_order(ch))
+        return s.RowNode(self._item(meta, ch), cells, precedence=place_order(ch))
 
     def cell(self, meta: Meta, ch: list[s.Entry]) -> s.CellNode:
         if not ch:

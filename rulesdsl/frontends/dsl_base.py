@@ -299,19 +299,8 @@ class BuilderBase:
         extras = next((c for c in children if isinstance(c, s.Extras)), NO_EXTRAS)
         return s.Item(name, labels, extras, self._p(meta))
 
-    def _no_place_precedence(self, rows: tuple[s.RowNode, ...], block: str) -> None:
-        """E237: ``precedence`` on a row of a block other than a layer (a modifier, a table)."""
-        for row in rows:
-            if row.precedence:
-                self.errors.append(
-                    error(
-                        "E237",
-                        f"a row of {block} has no order of keywords of its own",
-                        row.precedence[0].pos,
-                        "`precedence a, b` goes on a layer's row (a feature) or on the layer's "
-                        "opening line; for the whole ruleset, write a `precedence` line",
-                    )
-                )
+    def place_precedence(self, meta: Meta, ch: list[Any]) -> tuple[str, list[s.Name]]:
+        return ("precedence", ch[0])
 
     def _located(self, meta: Meta, value: Any) -> s.Located:
         if isinstance(value, s.Located):
@@ -347,3 +336,9 @@ class BuilderBase:
             )
         )
         return token.update(value=_DIGITS.sub("1", text))
+
+
+def place_order(ch: list[Any]) -> tuple[s.Name, ...] | None:
+    """The names of a layer's or a row's ``precedence a, b`` (issue 40), None without one."""
+    found = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "precedence"), None)
+    return None if found is None else tuple(found)

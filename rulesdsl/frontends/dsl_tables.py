@@ -232,7 +232,6 @@ class TableRules(BuilderBase):
             elif isinstance(c, tuple) and c and c[0] == "columns":
                 columns += [s.Item(n, (), NO_EXTRAS, n.pos) for n in c[1]]
         rows = tuple(c for c in ch if isinstance(c, s.RowNode))
-        self._no_place_precedence(rows, "a table")
         return s.TableDecl(self._item(meta, ch), tuple(columns), rows)
 
     def dice_decl(self, meta: Meta, ch: list[Any]) -> s.DiceDecl:

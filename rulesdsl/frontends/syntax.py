@@ -129,8 +129,7 @@ class RowNode:
     cells: tuple[CellNode, ...]
     key_number: ir.Number | None = None
     precedence: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
-    """``| 2, infantry 1, fly 3 precedence infantry, fly`` (issue 40): the order of keywords for
-    this feature's cells; None when the row names none (left out of the meaning digest then)."""
+    """``| 2, fly 3 precedence infantry, fly`` (issue 40); None, out of the digest, without."""
 
 
 @dataclass(frozen=True)
@@ -298,8 +297,7 @@ class LayerDecl:
     columns: tuple[Name, ...] | None
     rows: tuple[RowNode, ...]
     precedence: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
-    """``layer ruins "Ruins" precedence infantry, fly {`` (issue 40): the order of keywords for
-    the cells of the layer's features; None when the layer names none."""
+    """``layer ruins "Ruins" precedence infantry, fly {`` (issue 40); None without one."""
 
 
 @dataclass(frozen=True)

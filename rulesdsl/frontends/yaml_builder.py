@@ -311,8 +311,7 @@ class Builder:
             out.append(s.ContextDecl(self.item(k, v), values))
         return out
 
-    def rows(self, node: Node | None, block: str | None = None) -> tuple[s.RowNode, ...]:
-        """A block's rows; ``block`` names a block whose rows take no ``precedence`` (E237)."""
+    def rows(self, node: Node | None) -> tuple[s.RowNode, ...]:
         out = []
         for key, value in _items(node) if node is not None else ():
             cells_node = _get(value, "cells") if isinstance(value, MappingNode) else value
@@ -329,18 +328,7 @@ class Builder:
                 name = s.Name(spelling.number(number.value), item.name.pos)
                 item = s.Item(name, item.labels, item.extras, item.pos)
             order = _get(value, "precedence") if isinstance(value, MappingNode) else None
-            precedence = self._names(order) if order is not None else None
-            if precedence and block is not None:
-                self.diagnostics.append(
-                    error(
-                        "E237",
-                        f"a row of {block} has no order of keywords of its own",
-                        self.pos(order),
-                        "`precedence:` goes on a layer's row (a feature) or on the layer; for "
-                        "the whole ruleset, add it to the `precedence:` section",
-                    )
-                )
-            out.append(s.RowNode(item, cells, number, precedence))
+            out.append(s.RowNode(item, cells, number, self._names(order) or None))
         return tuple(out)
 
     def sec_modifiers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -375,7 +363,7 @@ class Builder:
                 s.ModifierDecl(
                     self.item(k, v),
                     context or policy["context"],
-                    self.rows(_get(v, "rows"), "a modifier"),
+                    self.rows(_get(v, "rows")),
                     tuple(whens),
                     context2=policy["context2"],
                     combine=policy["combine"],
@@ -397,15 +385,8 @@ class Builder:
                 if columns_node is not None
                 else None
             )
-            out.append(
-                s.LayerDecl(
-                    self.item(k, v),
-                    scope,
-                    columns or None,
-                    self.rows(_get(v, "rows")),
-                    self._names(order) if (order := _get(v, "precedence")) is not None else None,
-                )
-            )
+            rows, order = self.rows(_get(v, "rows")), self._names(_get(v, "precedence")) or None
+            out.append(s.LayerDecl(self.item(k, v), scope, columns or None, rows, order))
         return out
 
     def _result(self, node: Node) -> s.Name | None:
@@ -462,7 +443,7 @@ class Builder:
                     if columns_node is not None
                     else ()
                 )
-            out.append(s.TableDecl(self.item(k, v), columns, self.rows(_get(v, "rows"), "a table")))
+            out.append(s.TableDecl(self.item(k, v), columns, self.rows(_get(v, "rows"))))
         return out
 
     def sec_dice_tables(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
