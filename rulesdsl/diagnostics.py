@@ -219,6 +219,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("lower", "E340 E341"),
     ("lower", "E214 E215"),
     ("lower", "E112"),
+    ("lower", "E237"),
     ("tools", "W112"),
     ("lower", "E320 E323 E324 E325 E342 E343 W342"),
     ("lower", "E350 E351 E352 E353 E354 E355 W350"),

@@ -3,7 +3,6 @@ mode), place states and `along` costs, and the modifier and sight columns of a l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import assert_never
 
 from rulesdsl import ir, semantics, words
@@ -16,6 +15,7 @@ from rulesdsl.lowering.context import (
     ZERO,
 )
 from rulesdsl.lowering.modifiers import ModifierLowering
+from rulesdsl.positions import item_field
 from rulesdsl.semantics import routes as semantics_routes
 
 
@@ -25,6 +25,7 @@ class CostLowering(ModifierLowering):
     def _layers(self, decls: list[s.LayerDecl]) -> tuple[list[ir.Layer], list[ir.Feature]]:
         layers: list[ir.Layer] = []
         rows: list[tuple[s.LayerDecl, s.RowNode, tuple[str, ...]]] = []
+        own: dict[str, list[str]] = {}  # each row's own `precedence` (issue 40)
         for decl in decls:
             columns = tuple(n.text for n in decl.columns) if decl.columns else (COST,)
             for name in decl.columns or ():
@@ -33,7 +34,7 @@ class CostLowering(ModifierLowering):
                         name, ("modifier", "sight", "roll rule"), "modifier column"
                     )
                     moves_lowering.check_roll_column(self, decl, name)
-            layer_line = self._order_line(decl.precedence, decl.item.name.text)
+            layer_line = self._declared(decl.precedence)
             layers.append(
                 self.at(
                     ir.Layer(
@@ -47,14 +48,14 @@ class CostLowering(ModifierLowering):
                     decl.item.name.pos,
                 )
             )
-            base = self._place_order(layer_line, self.precedence, decl.precedence, decl.item)
+            self._order_line(layers[-1], decl.precedence)
+            base = semantics.local_order(layer_line, self.precedence)
             for row in decl.rows:
                 self.check_width(row, len(columns))
-                row_line = self._order_line(row.precedence, row.item.name.text)
+                row_line = own[row.item.name.text] = self._declared(row.precedence)
                 if layer_line or row_line:
-                    self.place_orders[row.item.name.text] = self._place_order(
-                        row_line, base, row.precedence, row.item
-                    )
+                    order = semantics.local_order(row_line, base)
+                    self.place_orders[row.item.name.text] = order
                 rows.append((decl, row, columns))
                 written = dict(zip(columns, row.cells, strict=False))
                 if COST in written:
@@ -114,58 +115,23 @@ class CostLowering(ModifierLowering):
                         row.item.extras.ignores_others,
                         states,
                         along,
-                        tuple(n.text for n in row.precedence or ()),
+                        tuple(own[fid]),
                     ),
                     row.item.name.pos,
                 )
             )
+            self._order_line(features[-1], row.precedence)
         return layers, features
 
-    def _order_line(self, names: tuple[s.Name, ...] | None, item: str) -> list[str]:
-        """The groups of a layer's or a feature's ``precedence`` line (issue 40): declared
-        groups (E101), each once and at least two (E235)."""
-        if not names:
-            return []
-        if len(names) == 1:
-            self.err(
-                "E235",
-                f"the precedence of '{item}' names one keyword: it orders nothing",
-                names[0].pos,
-                f"name the keywords it comes before: `precedence {names[0].text}, <keyword>`",
-            )
-        line: list[str] = []
-        for name in names:
-            if name.text in line:
-                self.err(
-                    "E235", f"'{name.text}' is listed twice in the precedence of '{item}'", name.pos
-                )
-            elif self.symbols.require(name, ("group",), "group"):
-                line.append(name.text)
-        return line
+    def _order_line(self, node: ir.Layer | ir.Feature, names: tuple[s.Name, ...] | None) -> None:
+        """Where each group of a layer's or a feature's ``precedence`` was written (issue 40;
+        the checks judge the line, E235)."""
+        for i, name in enumerate(n for n in names or () if n.text in node.precedence):
+            self.where.record(node, name.pos, item_field("precedence", i))
 
-    def _place_order(
-        self,
-        line: list[str],
-        outer: Sequence[Sequence[str]],
-        names: tuple[s.Name, ...] | None,
-        item: s.Item,
-    ) -> list[tuple[str, ...]]:
-        """``line`` before ``outer`` (:func:`rulesdsl.semantics.local_order`); E235 when the
-        pairs of ``outer`` that it keeps put a group before itself through a chain."""
-        order = semantics.local_order(line, outer)
-        if line and names:
-            pairs = semantics.precedes(order)
-            loop = next((a for a, b in sorted(pairs) if (b, a) in pairs), None)
-            if loop is not None:
-                self.err(
-                    "E235",
-                    f"the precedence of '{item.name.text}' with the ruleset's `precedence` "
-                    f"lines puts '{loop}' before itself",
-                    names[0].pos,
-                    f"name every keyword of the chain on the line of '{item.name.text}', "
-                    "in the order that holds there",
-                )
-        return order
+    def _declared(self, names: tuple[s.Name, ...] | None) -> list[str]:
+        """The groups a ``precedence`` on a layer or a row names (E101 for any other name)."""
+        return [n.text for n in names or () if self.symbols.require(n, ("group",), "group")]
 
     def _cost_cell(self, cell: s.CellNode) -> ir.Cell:
         allowed: tuple[words.ValueKind, ...] = (
