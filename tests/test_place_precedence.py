@@ -134,6 +134,17 @@ def test_a_places_order_that_loops_through_the_rulesets_lines_is_e235(
     assert located(compiler, header + body) == [("E235", header.count("\n") + 2, 24)]
 
 
+def test_a_layers_order_that_loops_is_e235_on_the_layer_and_not_again_on_its_rows(
+    compiler: Compiler,
+) -> None:
+    header = HEADER.replace(
+        "precedence fly, infantry\n",
+        'group heavy "Heavy"\nprecedence fly, heavy\nprecedence heavy, infantry\n',
+    )
+    body = 'layer t "T" precedence infantry, fly {\n  a "A" | 1 precedence fly, heavy\n}\n'
+    assert located(compiler, header + body) == [("E235", header.count("\n") + 1, 24)]
+
+
 def test_a_places_precedence_survives_dsl_to_yaml_to_dsl(
     compiler: Compiler, tmp_path: Path
 ) -> None:
