@@ -564,6 +564,8 @@ class MoveDecl(Plain):
     factor: Located | None
     amount: Located | None
     barred: tuple[Name, ...]
+    only: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``only infantry or beast`` (issue 40): who may make it; None, out of the digest: all."""
 
 
 @dataclass(frozen=True)

@@ -382,6 +382,7 @@ class _ToYaml:
             factor=self.text(st.factor.pos).split()[-1] if st.factor else None,
             amount=self.text(st.amount.pos) if st.amount else None,
             not_=[n.text for n in st.barred] or None,
+            only=[n.text for n in st.only or ()] or None,
         )
 
     def _roll(self, st: s.RollDecl) -> Any:

@@ -311,6 +311,7 @@ def _move(name: str, item: Any) -> str:
     terms = [f"allowance times {item['factor']}"] if "factor" in item else []
     terms += [f"allowance {item['amount']}"] if "amount" in item else []
     terms += [f"not {n}" for n in _seq(item.get("not"))]
+    terms += ["only " + " or ".join(_seq(item["only"]))] if item.get("only") else []
     return _head("move", name, item) + " : " + ", ".join(terms) + _extras(item, "")
 
 

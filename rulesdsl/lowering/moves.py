@@ -61,7 +61,14 @@ def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:
             if name.text in barred:
                 lw.err("E102", f"'{name.text}' is barred twice", name.pos)
             barred.append(name.text)
+    only: list[str] = []
+    for name in decl.only or ():
+        if lw.symbols.require(name, ("mode", "group"), "unit type or keyword"):
+            if name.text in only:
+                lw.err("E102", f"'{name.text}' is named twice after `only`", name.pos)
+            only.append(name.text)
     kind = ir.MoveKind(decl.item.name.text, lw.info(decl.item), factor, amount, tuple(barred))
+    kind = replace(kind, only=tuple(only)) if only else kind
     lw.where.record(kind, decl.item.name.pos)
     return kind
 
@@ -109,7 +116,7 @@ def kind_costs(
                 )
                 == ""
             }
-        node = ir.MoveKind(kind.id, kind.info, kind.factor, kind.amount, kind.barred, costs)
+        node = replace(kind, costs=costs)
         lw.where.record(node, lw.where.of(kind))
         out.append(node)
     return out
