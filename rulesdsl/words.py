@@ -148,6 +148,7 @@ KEYWORDS: tuple[str, ...] = (
     "on",
     "once",
     "one",
+    "only",
     "or",
     "others",
     "otherwise",

@@ -123,13 +123,12 @@ class Item:
 
 @dataclass(frozen=True)
 class RowNode:
-    """``key labels | cell | cell ... extras``; a numeric key keeps its number and unit."""
+    """``key labels | cell ... [precedence a, b] extras``; a numeric key keeps its number, unit."""
 
     item: Item
     cells: tuple[CellNode, ...]
     key_number: ir.Number | None = None
     precedence: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
-    """``| 2, fly 3 precedence infantry, fly`` (issue 40); None, out of the digest, without."""
 
 
 @dataclass(frozen=True)
@@ -297,7 +296,6 @@ class LayerDecl:
     columns: tuple[Name, ...] | None
     rows: tuple[RowNode, ...]
     precedence: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
-    """``layer ruins "Ruins" precedence infantry, fly {`` (issue 40); None without one."""
 
 
 @dataclass(frozen=True)
