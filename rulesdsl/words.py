@@ -149,6 +149,7 @@ KEYWORDS: tuple[str, ...] = (
     "on",
     "once",
     "one",
+    "only",
     "or",
     "others",
     "otherwise",

@@ -220,6 +220,8 @@ def _snippets() -> dict[str, str]:
     columns ``up to``/``above``, ``round up``, natural rolls ``at least`` and per column, a
     shift on doubles, d66."""
     from tests import test_dice_issue25 as issue25
+    from tests import test_move_only as move_only
+    from tests import test_place_precedence as place
     from tests import test_rolled_dice as rolled
     from tests import test_sight_above as above
     from tests import test_sight_and_results as sight
@@ -232,6 +234,8 @@ def _snippets() -> dict[str, str]:
         "rolled": rolled.HEADER + rolled.CRT + rolled.EFFECTS + rolled.D66,
         "wounds": issue25.HEADER + issue25.EFFECTS + issue25.WOUNDS,
         "round_up": issue25.HEADER + issue25.ODDS.replace("round down", "round up"),
+        "place_precedence": place.HEADER + place.PLACES,
+        "move_only": move_only.HEADER + move_only.MOVES,
     }
 
 

@@ -1771,13 +1771,15 @@ def path_cost(steps: Iterable[str], unit: str | None = None) -> float:
 
 class MoveKind(_Record):
     """A kind of move beside the unit type: the unit's allowance becomes ``allowance *
-    factor + amount``; a unit making it may not enter the ``barred`` features."""
+    factor + amount``; a unit making it may not enter the ``barred`` features; ``modes``: the
+    unit types that may make it (None: every one; asking for it for another is an error)."""
 
     id: str
     label: str
     factor: float
     amount: float
     barred: frozenset[str]
+    modes: frozenset[str] | None = None
 
 
 class RollRule(_Record):
@@ -1830,9 +1832,14 @@ roll's modifier for a unit making that move (modes that do not roll left out).""
 _ROLL_ORDER: Final = ("crossing", "entering", "first_entering", "ending")
 
 
-def _kind(function: str, move: object) -> MoveKind:
+def _kind(function: str, move: object, mode: object) -> MoveKind:
     _name(function, "move", move, MOVES, "kind of move")
-    return MOVES[move]  # type: ignore[index]
+    kind = MOVES[move]  # type: ignore[index]
+    known = _isinstance(mode, _str) and mode in MODES
+    if kind.modes is not None and known and mode not in kind.modes:  # issue 40: `only`
+        reason = f"must be a kind of move a '{mode}' may make"
+        raise InvalidArgument(function, "move", move, reason)
+    return kind
 
 
 def _kind_cost(mode: str, feature: str, kind: MoveKind) -> float | Marker | str:
@@ -1855,7 +1862,7 @@ def _move_cost_kind(
 ) -> float | Marker:
     """move_cost for a unit making the move ``move``: its barred features prohibited, its own
     costs where the rules give them, its allowance scaled for the shares of it."""
-    kind = _kind("move_cost", move)
+    kind = _kind("move_cost", move, mode)
     _move_cost(mode, features)  # the names and the place checked, conflicts warned
     _number("move_cost", "distance", distance)
     if allowance is not None:
@@ -1888,11 +1895,11 @@ def _move_cost_kind(
 
 
 def _with_move(
-    function: str, extra: dict[str, Any], move: object, allowance: float | None
+    function: str, extra: dict[str, Any], move: object, allowance: float | None, mode: object
 ) -> tuple[dict[str, Any], float | None]:
     """The route functions' arguments for a kind of move: ``move`` passed on to move_cost
     (which scales the allowance for shares), and the unit's allowance as the kind makes it."""
-    kind = _kind(function, move)
+    kind = _kind(function, move, mode)
     extra = {**extra, "move": kind.id}
     if allowance is not None:
         allowance = allowance * kind.factor + kind.amount
@@ -1942,7 +1949,7 @@ def rolls_due(
     edge with those features), each with its modifier; step 1, place None."""
     _place_check("rolls_due", mode, features)
     if move is not None:
-        _kind("rolls_due", move)
+        _kind("rolls_due", move, mode)
     if on not in _ROLL_ORDER:
         raise InvalidArgument("rolls_due", "on", on, f"must be one of {', '.join(_ROLL_ORDER)}")
     out: list[RollDue] = []
@@ -2439,7 +2446,7 @@ def route_cost(
     the game, for the rolls due on first entering."""
     extra = _route_args("route_cost", board, mode, allowance)
     if move is not None:  # a kind of move: its costs, and the allowance it gives
-        extra, allowance = _with_move("route_cost", extra, move, allowance)
+        extra, allowance = _with_move("route_cost", extra, move, allowance, mode)
     before = _entered_arg("route_cost", board, entered)
     if _isinstance(route, _str) or not _isinstance(route, Iterable):
         raise ArgumentTypeError("route_cost", "route", route, "must be a sequence of places")
@@ -2775,7 +2782,7 @@ def cheapest_route(
     extra = _route_args("cheapest_route", board, mode, allowance)
     given = allowance
     if move is not None:
-        extra, allowance = _with_move("cheapest_route", extra, move, allowance)
+        extra, allowance = _with_move("cheapest_route", extra, move, allowance, mode)
     for argument, place in (("start", start), ("goal", goal)):
         _on_board("cheapest_route", argument, board, place)
     before = _entered_arg("cheapest_route", board, entered)
@@ -2812,7 +2819,7 @@ def reachable(
     _on_board("reachable", "start", board, start)
     _number("reachable", "budget", budget)
     if move is not None:
-        extra, allowance = _with_move("reachable", extra, move, allowance)
+        extra, allowance = _with_move("reachable", extra, move, allowance, mode)
         kind = MOVES[move]
         budget = budget * kind.factor + kind.amount
     try:

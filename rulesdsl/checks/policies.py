@@ -2,7 +2,9 @@
 
 - a ``clamp`` whose low bound is above its high bound (E231);
 - ``precedence`` lines that list a group twice, order two groups both ways, or (through their
-  transitive closure) put a group before itself (E235).
+  transitive closure) put a group before itself (E235); so do a layer's or a feature's own
+  ``precedence`` (issue 40) of one group, with a group twice, or whose order with the pairs
+  of the ruleset's lines it keeps puts a group before itself.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
             )
         _step_inputs(rs, mod, where, out)
     _precedence(rs.precedence, where, out)
+    _place_precedence(rs, where, out)
     return out
 
 
@@ -86,3 +89,53 @@ def _precedence(lines: tuple[ir.Precedence, ...], where: Positions, out: list[Di
                     )
                 )
                 return
+
+
+def _place_precedence(rs: ir.Ruleset, where: Positions, out: list[Diagnostic]) -> None:
+    """E235 on a layer's or a feature's own ``precedence`` line (issue 40)."""
+    lines = [p.groups for p in rs.precedence]
+    layers = {x.id: semantics.local_order(x.precedence, lines) for x in rs.layers}
+    nodes: list[ir.Layer | ir.Feature] = [*rs.layers, *rs.features]
+    for node in nodes:
+        line = node.precedence
+        if not line:
+            continue
+        at = where.of_field(node, item_field("precedence", 0), node)
+        if len(line) == 1:
+            out.append(
+                error(
+                    "E235",
+                    f"the precedence of '{node.id}' names one keyword: it orders nothing",
+                    at,
+                    f"name the keywords it comes before: `precedence {line[0]}, <keyword>`",
+                )
+            )
+        twice = next((i for i, g in enumerate(line) if g in line[:i]), None)
+        if twice is not None:
+            out.append(
+                error(
+                    "E235",
+                    f"'{line[twice]}' is listed twice in the precedence of '{node.id}'",
+                    where.of_field(node, item_field("precedence", twice), node),
+                )
+            )
+            continue
+        outer = layers[node.layer] if isinstance(node, ir.Feature) else lines
+        if isinstance(node, ir.Feature) and _loops(outer):
+            continue  # its layer's line is reported
+        if _loops(semantics.local_order(line, outer)):
+            out.append(
+                error(
+                    "E235",
+                    f"the precedence of '{node.id}' with the ruleset's `precedence` lines puts "
+                    "a group before itself",
+                    at,
+                    f"name every keyword of the chain on the line of '{node.id}', in the order "
+                    "that holds there",
+                )
+            )
+
+
+def _loops(order: list[tuple[str, ...]]) -> bool:
+    pairs = semantics.precedes(order)
+    return any((b, a) in pairs for a, b in pairs)

@@ -25,7 +25,7 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_arcs import ArcRules
-from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token
+from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token, place_order
 from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
 from rulesdsl.frontends.dsl_moves import MoveRules
 from rulesdsl.frontends.dsl_tables import TableRules
@@ -405,7 +405,8 @@ class _Builder(TableRules, MoveRules, ArcRules):
                     "that the map lists",
                 )
             )
-        return s.LayerDecl(self._item(meta, ch), scope, tuple(columns) if columns else None, rows)
+        named = tuple(columns) if columns else None
+        return s.LayerDecl(self._item(meta, ch), scope, named, rows, place_order(ch))
 
     def modifier_decl(self, meta: Meta, ch: list[Any]) -> s.ModifierDecl:
         def part(tag: str) -> Any:
@@ -466,8 +467,8 @@ class _Builder(TableRules, MoveRules, ArcRules):
                 0,
             )
             item = self._item(meta, [name_token, *ch[1:]])
-            return s.RowNode(item, cells, number)
-        return s.RowNode(self._item(meta, ch), cells)
+            return s.RowNode(item, cells, number, place_order(ch))
+        return s.RowNode(self._item(meta, ch), cells, precedence=place_order(ch))
 
     def cell(self, meta: Meta, ch: list[s.Entry]) -> s.CellNode:
         if not ch:

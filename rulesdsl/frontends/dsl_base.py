@@ -299,6 +299,9 @@ class BuilderBase:
         extras = next((c for c in children if isinstance(c, s.Extras)), NO_EXTRAS)
         return s.Item(name, labels, extras, self._p(meta))
 
+    def place_precedence(self, meta: Meta, ch: list[Any]) -> tuple[str, list[s.Name]]:
+        return ("precedence", ch[0])
+
     def _located(self, meta: Meta, value: Any) -> s.Located:
         if isinstance(value, s.Located):
             return value
@@ -333,3 +336,9 @@ class BuilderBase:
             )
         )
         return token.update(value=_DIGITS.sub("1", text))
+
+
+def place_order(ch: list[Any]) -> tuple[s.Name, ...] | None:
+    """The names of a layer's or a row's ``precedence a, b`` (issue 40), None without one."""
+    found = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "precedence"), None)
+    return None if found is None else tuple(found)

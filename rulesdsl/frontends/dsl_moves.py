@@ -18,11 +18,12 @@ class MoveRules(BuilderBase):
     """Builds ``move`` and ``roll`` statements."""
 
     def move_decl(self, meta: Meta, ch: list[Any]) -> s.MoveDecl:
-        terms = [c for c in ch if isinstance(c, tuple) and c and c[0] in ("x", "+", "not")]
+        terms = [c for c in ch if isinstance(c, tuple) and c and c[0] in ("x", "+", "not", "only")]
         factor = next((t[1] for t in terms if t[0] == "x"), None)
         amount = next((t[1] for t in terms if t[0] == "+"), None)
         barred = tuple(t[1] for t in terms if t[0] == "not")
-        return s.MoveDecl(self._item(meta, ch), factor, amount, barred)
+        only = tuple(n for t in terms if t[0] == "only" for n in t[1]) or None
+        return s.MoveDecl(self._item(meta, ch), factor, amount, barred, only)
 
     def move_factor(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located]:
         number: ir.Number = ch[-1]
@@ -33,6 +34,9 @@ class MoveRules(BuilderBase):
 
     def move_barred(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
         return ("not", self._name(ch[-1]))
+
+    def move_only(self, meta: Meta, ch: list[Token]) -> tuple[str, list[s.Name]]:
+        return ("only", [self._name(t) for t in ch])
 
     def roll_decl(self, meta: Meta, ch: list[Any]) -> s.RollDecl:
         item = self._item(meta, ch)

@@ -122,11 +122,12 @@ class Item:
 
 @dataclass(frozen=True)
 class RowNode:
-    """``key labels | cell | cell ... extras``; a numeric key keeps its number and unit."""
+    """``key labels | cell ... [precedence a, b] extras``; a numeric key keeps its number, unit."""
 
     item: Item
     cells: tuple[CellNode, ...]
     key_number: ir.Number | None = None
+    precedence: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
 
 
 @dataclass(frozen=True)
@@ -294,6 +295,7 @@ class LayerDecl:
     scope: ir.LayerScope
     columns: tuple[Name, ...] | None
     rows: tuple[RowNode, ...]
+    precedence: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
 
 
 @dataclass(frozen=True)
@@ -592,6 +594,8 @@ class MoveDecl(Plain):
     factor: Located | None
     amount: Located | None
     barred: tuple[Name, ...]
+    only: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``only infantry or beast`` (issue 40): who may make it; None, out of the digest: all."""
 
 
 @dataclass(frozen=True)

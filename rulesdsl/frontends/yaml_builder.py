@@ -327,7 +327,8 @@ class Builder:
                 number = located.value
                 name = s.Name(spelling.number(number.value), item.name.pos)
                 item = s.Item(name, item.labels, item.extras, item.pos)
-            out.append(s.RowNode(item, cells, number))
+            order = _get(value, "precedence") if isinstance(value, MappingNode) else None
+            out.append(s.RowNode(item, cells, number, self._names(order) or None))
         return tuple(out)
 
     def sec_modifiers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -384,9 +385,8 @@ class Builder:
                 if columns_node is not None
                 else None
             )
-            out.append(
-                s.LayerDecl(self.item(k, v), scope, columns or None, self.rows(_get(v, "rows")))
-            )
+            rows, order = self.rows(_get(v, "rows")), self._names(_get(v, "precedence")) or None
+            out.append(s.LayerDecl(self.item(k, v), scope, columns or None, rows, order))
         return out
 
     def _result(self, node: Node) -> s.Name | None:
@@ -602,7 +602,7 @@ class Builder:
         return out
 
     def sec_moves(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
-        """``moves: {run: {label: Run, factor: 2, amount: 3 in, not: [water]}}`` (issue 24)."""
+        """``moves: {run: {label: Run, factor: 2, amount: 3 in, not: [water], only: [foot]}}``."""
         out: list[s.Statement] = []
         for k, v in _items(value):
             mapping = isinstance(v, MappingNode)
@@ -611,7 +611,8 @@ class Builder:
             factor = self.located(factor_node, "signed") if factor_node is not None else None
             amount = self.located(amount_node, "quantity") if amount_node is not None else None
             barred = self._names(_get(v, "not")) if mapping else ()
-            out.append(s.MoveDecl(self.item(k, v), factor, amount, barred))
+            only = (self._names(_get(v, "only")) if mapping else ()) or None  # issue 40
+            out.append(s.MoveDecl(self.item(k, v), factor, amount, barred, only))
         return out
 
     def sec_rolls(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

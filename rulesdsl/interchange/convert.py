@@ -196,12 +196,13 @@ class _ToYaml:
         for row in rows:
             key = self.text(row.item.name.pos) if row.key_number is not None else row.item.name.text
             cells = self.cells(row.cells)
-            if not row.item.labels and row.item.extras == s.Extras():
+            if not row.item.labels and row.item.extras == s.Extras() and not row.precedence:
                 out[key] = cells
             else:
                 body = {
                     **self.labels(row.item.labels),
                     "cells": cells,
+                    **({"precedence": [n.text for n in row.precedence]} if row.precedence else {}),
                     **self.extras(row.item.extras),
                 }
                 out[key] = _maybe_flow(body)
@@ -344,6 +345,7 @@ class _ToYaml:
             st.item,
             scope=words.scope_words(st.scope),
             columns=[n.text for n in st.columns] if st.columns else None,
+            precedence=[n.text for n in st.precedence] if st.precedence else None,
             rows=self.rows(st.rows),
         )
 
@@ -382,6 +384,7 @@ class _ToYaml:
             factor=self.text(st.factor.pos).split()[-1] if st.factor else None,
             amount=self.text(st.amount.pos) if st.amount else None,
             not_=[n.text for n in st.barred] or None,
+            only=[n.text for n in st.only or ()] or None,
         )
 
     def _roll(self, st: s.RollDecl) -> Any:

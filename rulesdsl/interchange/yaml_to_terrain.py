@@ -77,8 +77,15 @@ def _rows(rows: Any, indent: str = "  ") -> list[str]:
         labels = _labels(row) if isinstance(row, dict) else ""
         cells = " | ".join(_cells(row))
         head = f"{key} {labels}".rstrip()
-        out.append(f"{indent}{head} | {cells}".rstrip() + _extras(row, indent))
+        order = _place_order(row)
+        out.append(f"{indent}{head} | {cells}".rstrip() + order + _extras(row, indent))
     return out
+
+
+def _place_order(node: Any) -> str:
+    """`` precedence a, b`` for a layer or a row that names an order of keywords (issue 40)."""
+    order = node.get("precedence") if isinstance(node, dict) else None
+    return " precedence " + ", ".join(_seq(order)) if order else ""
 
 
 def to_terrain(text: str) -> str:
@@ -243,7 +250,7 @@ def _layers(node: Any) -> list[str]:
     emit = lines.append
     for name, item in node.items():
         scope = item.get("scope", "")
-        emit(_head("layer", name, item, scope) + _extras(item, "") + " {")
+        emit(_head("layer", name, item, scope) + _place_order(item) + _extras(item, "") + " {")
         if item.get("columns"):
             emit("  columns " + ", ".join(item["columns"]))
         lines += _rows(item.get("rows"))
@@ -307,6 +314,7 @@ def _move(name: str, item: Any) -> str:
     terms = [f"allowance times {item['factor']}"] if "factor" in item else []
     terms += [f"allowance {item['amount']}"] if "amount" in item else []
     terms += [f"not {n}" for n in _seq(item.get("not"))]
+    terms += ["only " + " or ".join(_seq(item["only"]))] if item.get("only") else []
     return _head("move", name, item) + " : " + ", ".join(terms) + _extras(item, "")
 
 

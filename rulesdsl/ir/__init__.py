@@ -221,6 +221,10 @@ class Feature:
     along: dict[Id, float] = field(default_factory=dict)
     """Per mode, for a feature of an edge layer: what the place entered costs instead, per
     distance unit, when the step crosses an edge with this feature (modes with none left out)."""
+    precedence: tuple[Id, ...] = ()
+    """``precedence infantry, fly`` on the feature's row (issue 40): the order of keywords for
+    its own cells, before its layer's and the ruleset's (:func:`rulesdsl.semantics.place_order`);
+    empty when the row names none."""
 
 
 LayerScope = Literal["many", "one", "map", "edges"]
@@ -236,6 +240,9 @@ class Layer:
     """``edges``: the features stand on the edges between places (hexsides), paid on crossing."""
     columns: tuple[Id, ...]
     features: tuple[Id, ...]
+    precedence: tuple[Id, ...] = ()
+    """``layer ruins "Ruins" precedence infantry, fly {`` (issue 40): the order of keywords for
+    the cells of the layer's features, before the ruleset's; empty when the layer names none."""
 
 
 @dataclass(frozen=True)

@@ -173,8 +173,8 @@ class TriggerPath:
     kind: Literal["trigger"] = "trigger"
 
 
-MoveField = Literal["factor", "amount"]
-"""The parts of a kind of move a variant may override (issue 24)."""
+MoveField = Literal["factor", "amount", "only"]
+"""The parts of a kind of move a variant may override (issue 24; ``only``: issue 40)."""
 
 
 @dataclass(frozen=True)

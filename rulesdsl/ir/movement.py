@@ -103,6 +103,9 @@ class MoveKind:
     """Per feature whose cost cell keys an entry by this kind, per mode that takes it: the
     kind's entry stands for the value for all, so a mode with an entry of its own or of one of
     its keywords keeps that (and is left out here)."""
+    only: tuple[Id, ...] = ()
+    """``only infantry or beast`` (issue 40): the unit types or keywords that may make this
+    move, as written (:func:`rulesdsl.semantics.moves.may_make`); empty: every unit type."""
 
 
 RollWhen = Literal["entering", "crossing", "ending", "first_entering"]

@@ -89,6 +89,9 @@ class Context:
         self.builtin_mode = False
         self.precedence: list[list[str]] = []
         self.precedence_names: list[list[s.Name]] = []
+        self.place_orders: dict[str, list[tuple[str, ...]]] = {}
+        """Per feature with a ``precedence`` of its own or its layer's (issue 40): the order of
+        keywords for its cells (:func:`rulesdsl.semantics.local_order`)."""
         self.modifier_context2: dict[str, str | None] = {}
         self.modifier_pairs: dict[str, dict[str, tuple[ir.PairValue, ...]]] = {}
         self._group_members: dict[str, list[s.Name]] = {}
@@ -109,6 +112,10 @@ class Context:
     def warn(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
         if self.cap.admits(code, pos):
             self.diags.append(warning(code, message, pos, hint))
+
+    def order_of(self, item: str) -> Sequence[Sequence[str]]:
+        """The order of keywords for the cells of ``item``: a feature's own, else the ruleset's."""
+        return self.place_orders.get(item, self.precedence)
 
     @property
     def unnamed(self) -> bool:

@@ -15,6 +15,7 @@ from rulesdsl.lowering.context import (
     ZERO,
 )
 from rulesdsl.lowering.modifiers import ModifierLowering
+from rulesdsl.positions import item_field
 from rulesdsl.semantics import routes as semantics_routes
 
 
@@ -24,6 +25,7 @@ class CostLowering(ModifierLowering):
     def _layers(self, decls: list[s.LayerDecl]) -> tuple[list[ir.Layer], list[ir.Feature]]:
         layers: list[ir.Layer] = []
         rows: list[tuple[s.LayerDecl, s.RowNode, tuple[str, ...]]] = []
+        own: dict[str, list[str]] = {}  # each row's own `precedence` (issue 40)
         for decl in decls:
             columns = tuple(n.text for n in decl.columns) if decl.columns else (COST,)
             for name in decl.columns or ():
@@ -32,6 +34,7 @@ class CostLowering(ModifierLowering):
                         name, ("modifier", "sight", "roll rule"), "modifier column"
                     )
                     moves_lowering.check_roll_column(self, decl, name)
+            layer_line = self._declared(decl.precedence)
             layers.append(
                 self.at(
                     ir.Layer(
@@ -40,12 +43,19 @@ class CostLowering(ModifierLowering):
                         decl.scope,
                         columns,
                         tuple(r.item.name.text for r in decl.rows),
+                        tuple(layer_line),
                     ),
                     decl.item.name.pos,
                 )
             )
+            self._order_line(layers[-1], decl.precedence)
+            base = semantics.local_order(layer_line, self.precedence)
             for row in decl.rows:
                 self.check_width(row, len(columns))
+                row_line = own[row.item.name.text] = self._declared(row.precedence)
+                if layer_line or row_line:
+                    order = semantics.local_order(row_line, base)
+                    self.place_orders[row.item.name.text] = order
                 rows.append((decl, row, columns))
                 written = dict(zip(columns, row.cells, strict=False))
                 if COST in written:
@@ -67,7 +77,7 @@ class CostLowering(ModifierLowering):
                     case "sight":
                         cells[column] = sight_lowering.sight_cell(self, column, cell, fid)
                     case "roll rule":
-                        cells[column] = moves_lowering.roll_cell(self, column, cell)
+                        cells[column] = moves_lowering.roll_cell(self, column, cell, fid)
                     case (
                         None
                         | "ruleset"
@@ -106,11 +116,23 @@ class CostLowering(ModifierLowering):
                         row.item.extras.ignores_others,
                         states,
                         along,
+                        tuple(own[fid]),
                     ),
                     row.item.name.pos,
                 )
             )
+            self._order_line(features[-1], row.precedence)
         return layers, features
+
+    def _order_line(self, node: ir.Layer | ir.Feature, names: tuple[s.Name, ...] | None) -> None:
+        """Where each group of a layer's or a feature's ``precedence`` was written (issue 40;
+        the checks judge the line, E235)."""
+        for i, name in enumerate(n for n in names or () if n.text in node.precedence):
+            self.where.record(node, name.pos, item_field("precedence", i))
+
+    def _declared(self, names: tuple[s.Name, ...] | None) -> list[str]:
+        """The groups a ``precedence`` on a layer or a row names (E101 for any other name)."""
+        return [n.text for n in names or () if self.symbols.require(n, ("group",), "group")]
 
     def _cost_cell(self, cell: s.CellNode) -> ir.Cell:
         allowed: tuple[words.ValueKind, ...] = (
@@ -199,12 +221,12 @@ class CostLowering(ModifierLowering):
         along: dict[str, float] = {}
         for mode in self.modes:
             state = semantics_routes.written_state(
-                cell, mode, self.group_list, self.precedence, self.unnamed
+                cell, mode, self.group_list, self.order_of(fid), self.unnamed
             )
             if state is not None:
                 states[mode] = state
             amount = semantics_routes.written_along(
-                cell, mode, self.group_list, self.precedence, self.unnamed
+                cell, mode, self.group_list, self.order_of(fid), self.unnamed
             )
             if amount is not None:
                 along[mode] = amount
@@ -214,7 +236,8 @@ class CostLowering(ModifierLowering):
         cell = self.raw_costs.get(fid)
         if cell is None:
             return ZERO
-        value = semantics.written_cost(cell, mode, self.group_list, self.precedence, self.unnamed)
+        order = self.order_of(fid)
+        value = semantics.written_cost(cell, mode, self.group_list, order, self.unnamed)
         return ZERO if value is None else value
 
     def _cost_for(self, fid: str, mode: str, seen: tuple[str, ...]) -> ir.Value:
@@ -264,7 +287,11 @@ class CostLowering(ModifierLowering):
         cell = self.raw_costs[fid]
         everyone = cell.default is not None
         _, ambiguous = keywords.expand_groups(
-            cell.exceptions, self.modes, self.group_list, self.precedence, everyone and self.unnamed
+            cell.exceptions,
+            self.modes,
+            self.group_list,
+            self.order_of(fid),
+            everyone and self.unnamed,
         )
         for mode, pair in ambiguous:
             message, hint = keywords.ambiguity_message(
@@ -272,7 +299,7 @@ class CostLowering(ModifierLowering):
             )
             self.err("E232", message, pos, hint)
         for mode, pair in keywords.shadowed(
-            cell.exceptions, self.modes, self.group_list, self.precedence, everyone, self.unnamed
+            cell.exceptions, self.modes, self.group_list, self.order_of(fid), everyone, self.unnamed
         ):
             message, hint = keywords.shadow_message(f"the cost of '{fid}'", mode, pair)
             self.warn("W262", message, pos, hint)

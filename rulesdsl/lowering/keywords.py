@@ -170,6 +170,23 @@ def disagreements(
     ]
 
 
+def stray_orders(statements: Sequence[s.Statement], report: Report) -> None:
+    """E237: ``precedence a, b`` on a row of a table or a modifier: an order of keywords of its
+    own is for a layer or a layer's row (issue 40)."""
+    for st in statements:
+        if isinstance(st, s.TableDecl | s.ModifierDecl):
+            block = "a table" if isinstance(st, s.TableDecl) else "a modifier"
+            for row in st.rows:
+                if row.precedence:
+                    report(
+                        "E237",
+                        f"a row of {block} has no order of keywords of its own",
+                        row.precedence[0].pos,
+                        "`precedence a, b` goes on a layer's row (a feature) or on the layer's "
+                        "opening line; for the whole ruleset, write a `precedence` line",
+                    )
+
+
 def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
     """``a & b value`` where no modifier keyed by two contexts reads it: a table cell, a dice
     row or a ``when`` line (E234; cost and modifier cells are checked where they lower)."""

@@ -180,6 +180,7 @@ class _Lowerer(TableLowering):
         self.group_list = groups
         self._precedence(of(s.PrecedenceDecl))
         keywords.stray_pairs(self.statements, self.err)
+        keywords.stray_orders(self.statements, self.err)
         contexts = [self._context(d) for d in of(s.ContextDecl)]
         if MODE_CONTEXT not in self.context_values:
             self.builtin_mode = True

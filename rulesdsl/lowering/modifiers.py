@@ -139,7 +139,7 @@ class ModifierLowering(Context):
                 cell.exceptions,
                 self.modes,
                 self.group_list,
-                self.precedence,
+                self.order_of(item),
                 everyone and self.unnamed,
             )
             if cell.default is not None:
@@ -153,7 +153,7 @@ class ModifierLowering(Context):
                 cell.exceptions,
                 self.modes,
                 self.group_list,
-                self.precedence,
+                self.order_of(item),
                 everyone,
                 self.unnamed,
             ):

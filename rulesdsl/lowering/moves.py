@@ -61,7 +61,14 @@ def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:
             if name.text in barred:
                 lw.err("E102", f"'{name.text}' is barred twice", name.pos)
             barred.append(name.text)
+    only: list[str] = []
+    for name in decl.only or ():
+        if lw.symbols.require(name, ("mode", "group"), "unit type or keyword"):
+            if name.text in only:
+                lw.err("E102", f"'{name.text}' is named twice after `only`", name.pos)
+            only.append(name.text)
     kind = ir.MoveKind(decl.item.name.text, lw.info(decl.item), factor, amount, tuple(barred))
+    kind = replace(kind, only=tuple(only)) if only else kind
     lw.where.record(kind, decl.item.name.pos)
     return kind
 
@@ -101,11 +108,15 @@ def kind_costs(
                 mode: value
                 for mode in lw.modes
                 if semantics.written_key(
-                    {**read.exceptions, "": value}, mode, lw.group_list, lw.precedence, lw.unnamed
+                    {**read.exceptions, "": value},
+                    mode,
+                    lw.group_list,
+                    lw.order_of(feature.id),
+                    lw.unnamed,
                 )
                 == ""
             }
-        node = ir.MoveKind(kind.id, kind.info, kind.factor, kind.amount, kind.barred, costs)
+        node = replace(kind, costs=costs)
         lw.where.record(node, lw.where.of(kind))
         out.append(node)
     return out
@@ -172,9 +183,10 @@ def check_roll_column(lw: Context, decl: s.LayerDecl, column: s.Name) -> None:
         )
 
 
-def roll_cell(lw: Context, column: str, cell: s.CellNode) -> ir.Cell:
-    """A layer cell of a roll column: the roll's modifier for everyone (a number; ``no``: no
-    roll; empty: no roll), then entries keyed by unit type, keyword or kind of move."""
+def roll_cell(lw: Context, column: str, cell: s.CellNode, feature: str) -> ir.Cell:
+    """A layer cell of a roll column of ``feature``: the roll's modifier for everyone (a
+    number; ``no``: no roll; empty: no roll), then entries keyed by unit type, keyword or kind
+    of move."""
     default: ir.Value | None = None
     exceptions: dict[str, ir.Value] = {}
     keys: dict[str, s.Name] = {}
@@ -202,7 +214,7 @@ def roll_cell(lw: Context, column: str, cell: s.CellNode) -> ir.Cell:
                 lw.err("E102", f"'{entry.key.text}' is given twice in this cell", entry.key.pos)
             exceptions[entry.key.text] = value
             keys[entry.key.text] = entry.key
-    _check_roll_keys(lw, column, cell, default, exceptions, keys)
+    _check_roll_keys(lw, column, cell, default, exceptions, keys, lw.order_of(feature))
     return ir.Cell(default, exceptions)
 
 
@@ -213,13 +225,14 @@ def _check_roll_keys(
     default: ir.Value | None,
     exceptions: dict[str, ir.Value],
     keys: dict[str, s.Name],
+    order: Sequence[Sequence[str]],
 ) -> None:
     """E232: two keywords of a unit that give it different values with no precedence between
     them, as in a cost cell. W291: in a cell that calls for no roll but on a kind of move's
     entry, a unit type's or keyword's entry that makes the roll due on every move (``no, low 0,
     bomber +1``: a bomber rolls at any height, its entry winning over the kind's)."""
     _, ambiguous = keywords.expand_groups(
-        exceptions, lw.modes, lw.group_list, lw.precedence, default is not None
+        exceptions, lw.modes, lw.group_list, order, default is not None
     )
     for mode, pair in ambiguous:
         message, hint = keywords.ambiguity_message(
@@ -232,7 +245,7 @@ def _check_roll_keys(
         return
     units = {k: v for k, v in exceptions.items() if lw.symbols.kind_of(k) != "kind of move"}
     for mode in lw.modes:
-        key = semantics.written_key(units, mode, lw.group_list, lw.precedence)
+        key = semantics.written_key(units, mode, lw.group_list, order)
         if key and _modifier_of(units[key]) is not None:
             lw.warn(
                 "W291",
@@ -275,9 +288,10 @@ def resolved_rolls(
             if cell is None:
                 continue
             per_mode = {}
+            order = lw.order_of(feature.id)
             for mode in lw.modes:
                 found = _modifier_of(
-                    semantics.written_cost(cell, mode, lw.group_list, lw.precedence, lw.unnamed)
+                    semantics.written_cost(cell, mode, lw.group_list, order, lw.unnamed)
                 )
                 if found is not None:
                     per_mode[mode] = found
@@ -287,9 +301,7 @@ def resolved_rolls(
                     read = _as_kind(cell, kind)
                     moved = {}
                     for mode in lw.modes:
-                        value = semantics.written_cost(
-                            read, mode, lw.group_list, lw.precedence, lw.unnamed
-                        )
+                        value = semantics.written_cost(read, mode, lw.group_list, order, lw.unnamed)
                         if (found := _modifier_of(value)) is not None:
                             moved[mode] = found
                     by_move.setdefault(kind, {})[feature.id] = moved

@@ -128,14 +128,14 @@ def sight_cell(lw: Context, column: str, cell: s.CellNode, feature: str = "") ->
             exceptions[entry.key.text] = value
     everyone = default is not None
     _, ambiguous = keywords.expand_groups(
-        exceptions, lw.modes, lw.group_list, lw.precedence, everyone and lw.unnamed
+        exceptions, lw.modes, lw.group_list, lw.order_of(feature), everyone and lw.unnamed
     )
     where = f"the {column} value of '{feature}'"
     for mode, pair in ambiguous:
         message, hint = keywords.ambiguity_message(where, mode, pair, lw.notation(cell.pos.file))
         lw.err("E232", message, cell.pos, hint)
     for mode, pair in keywords.shadowed(
-        exceptions, lw.modes, lw.group_list, lw.precedence, everyone, lw.unnamed
+        exceptions, lw.modes, lw.group_list, lw.order_of(feature), everyone, lw.unnamed
     ):
         message, hint = keywords.shadow_message(where, mode, pair)
         lw.warn("W262", message, cell.pos, hint)

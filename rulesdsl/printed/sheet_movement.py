@@ -92,7 +92,7 @@ class MovementBlocks(RuleBlocks):
             cell,
             mode,
             self.rs.groups,
-            [p.groups for p in self.rs.precedence],
+            semantics.place_order(self.rs, f),
             editions.unnamed_keyword_counts(self.rs.edition),
         )
         if isinstance(written, ir.Same):
@@ -424,7 +424,12 @@ class MovementBlocks(RuleBlocks):
             return semantics.context_value(modifier, item, first, second)
         values = modifier.values.get(item, {})
         if key and key == self.mode:  # the unit type's own, its group's, or the one for all
-            order = [p.groups for p in self.rs.precedence]
+            feature = next((f for f in self.rs.features if f.id == item), None)
+            order = (
+                semantics.place_order(self.rs, feature)
+                if feature is not None
+                else [p.groups for p in self.rs.precedence]
+            )
             unnamed = editions.unnamed_keyword_counts(self.rs.edition)
             chosen = semantics.written_key(values, key, self.rs.groups, order, unnamed)
             return values.get(chosen) if chosen is not None else None
@@ -448,6 +453,11 @@ class MovementBlocks(RuleBlocks):
             marks = [self.add_note(notes, text) for text in self.note_texts(p.info)]
             line = self.w("precedence", order=order)
             lines.append(marks_text(line, tuple(marks)) if marks else line)
+        places = [(x.id, x.precedence) for x in rs.layers]
+        for item, own in [*places, *((f.id, f.precedence) for f in rs.features)]:
+            if own:  # issue 40: an order of a layer's or a feature's own
+                order = " > ".join(self.name(g) for g in own)
+                lines.append(self.w("precedence_in", place=self.name(item), order=order))
         if not lines:
             return []
         return [Block("keywords", self.w("keywords"), lines=lines, notes=notes)]

@@ -40,6 +40,8 @@ def _allowance(b: Builder, kind: ir.MoveKind) -> str:
         parts.append(b.w("move_times", factor=b.num(kind.factor)))
     if kind.amount:
         parts.append(b.unit_text(b.signed(kind.amount), b.rs.units.get("cost")))
+    if kind.only:  # issue 40: who may make the move
+        parts.append(b.w("move_only", who=", ".join(b.name(n) for n in kind.only)))
     return ", ".join(parts) or b.w("move_same")
 
 

@@ -25,6 +25,8 @@ from typing import assert_never
 from rulesdsl import editions, ir
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics.keywords import group_choice as group_choice
+from rulesdsl.semantics.keywords import local_order as local_order
+from rulesdsl.semantics.keywords import place_order as place_order
 from rulesdsl.semantics.keywords import precedes as precedes
 from rulesdsl.semantics.keywords import shadowing_keyword as shadowing_keyword
 from rulesdsl.semantics.keywords import written_cost as written_cost
@@ -416,13 +418,16 @@ def _number_or_marker(value: ir.Value) -> Answer:
 # ---- line of sight and results tables (issue 11, items 9 and 10) ----------------------------
 
 
-def sight_value(rs: ir.Ruleset, cell: ir.Cell, mode: str | None) -> ir.Value | None:
-    """What a sight cell gives a viewer of unit type ``mode``: as for costs
-    (:func:`written_cost`: its own value, else its first keyword's by precedence, else the
-    value for everyone); the value for everyone when no unit type is given."""
+def sight_value(
+    rs: ir.Ruleset, feature: ir.Feature, cell: ir.Cell, mode: str | None
+) -> ir.Value | None:
+    """What ``feature``'s sight cell gives a viewer of unit type ``mode``: as for costs
+    (:func:`written_cost`: its own value, else its first keyword's by the feature's order,
+    :func:`place_order`, else the value for everyone); the value for everyone when no unit type
+    is given."""
     if mode is None:
         return cell.default
-    lines = [p.groups for p in rs.precedence]
+    lines = place_order(rs, feature)
     return written_cost(cell, mode, rs.groups, lines, editions.unnamed_keyword_counts(rs.edition))
 
 
@@ -450,7 +455,7 @@ def place_hindrance(
             total += semantics_effects.outcome_values(rs, rule.id).get(name, 0)
             continue
         cell = by_id[name].cells.get(rule.id)
-        value: Answer | ir.Value | None = sight_value(rs, cell, mode) if cell else None
+        value: Answer | ir.Value | None = sight_value(rs, by_id[name], cell, mode) if cell else None
         if isinstance(value, ir.StepCost):
             if crossed is None:
                 raise MissingArgument("crossed")
@@ -491,7 +496,7 @@ def line_hindrance(
             total += outcomes.get(name, 0)
             continue
         cell = by_id[name].cells.get(rule.id)
-        amount = _hindrance(sight_value(rs, cell, mode) if cell else None)
+        amount = _hindrance(sight_value(rs, by_id[name], cell, mode) if cell else None)
         if amount is None:
             return BLOCKED
         total += amount

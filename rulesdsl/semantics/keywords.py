@@ -51,6 +51,27 @@ def precedes(precedence: Sequence[Sequence[str]]) -> frozenset[tuple[str, str]]:
         pairs |= more
 
 
+def local_order(local: Sequence[str], outer: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """The order of keywords where a layer or a feature names its own (``precedence infantry,
+    fly``, issue 40): its line first, then every pair ``outer`` orders (through chains too)
+    that the line does not order the other way. ``outer`` alone when there is no line."""
+    if not local:
+        return [tuple(line) for line in outer]
+    mine = precedes([local])
+    kept = [(a, b) for a, b in sorted(precedes(outer)) if (b, a) not in mine] if outer else []
+    return [tuple(local), *kept]
+
+
+def place_order(rs: ir.Ruleset, feature: ir.Feature) -> list[tuple[str, ...]]:
+    """The order of keywords that holds for ``feature``'s cells: its own ``precedence`` line,
+    then its layer's, then the ruleset's lines (:func:`local_order`). Each feature's cells are
+    read in its own order, so two features of a place never disagree: each speaks for its own
+    cell, and the place adds up their answers as stacking says."""
+    lines = [p.groups for p in rs.precedence]
+    layer = next((x.precedence for x in rs.layers if x.id == feature.layer), ())
+    return local_order(feature.precedence, local_order(layer, lines))
+
+
 def group_choice(
     values: Mapping[str, object],
     mode: str,

@@ -32,6 +32,14 @@ def kind_of(rs: ir.Ruleset, move: str) -> ir.MoveKind:
     raise KeyError(f"'{move}' is not a kind of move")
 
 
+def may_make(rs: ir.Ruleset, kind: ir.MoveKind, mode: str) -> bool:
+    """Whether a unit of type ``mode`` may make the move ``kind`` (issue 40): every unit type
+    when the kind names none after ``only``, else those it names and those with a keyword it
+    names."""
+    members = {g.id: g.members for g in rs.groups}
+    return not kind.only or any(n == mode or mode in members.get(n, ()) for n in kind.only)
+
+
 def kind_allowance(kind: ir.MoveKind, allowance: float | None) -> float | None:
     """The allowance of a unit making this move: its own times the factor, plus the amount."""
     return None if allowance is None else allowance * kind.factor + kind.amount

@@ -342,6 +342,8 @@ class _Index:
             case "amount":
                 unit = self.rs.units.get("cost")
                 return ir.Cell(ir.Number(found_move.amount, unit, True))
+            case "only":
+                return ir.Cell(ir.Text(" or ".join(found_move.only) or "every unit type"))
             case _:
                 assert_never(path.field)
 

@@ -95,7 +95,10 @@ class Merger(Removals):
                     self._record("add", ir.NamePath(v.name.text), v.extras)
             case s.LayerDecl():
                 index, layer = self._base_of(st)
-                self.statements[index] = replace(layer, rows=layer.rows + st.rows)
+                order = st.precedence or layer.precedence  # issue 40: a house rule's order
+                self.statements[index] = replace(layer, rows=layer.rows + st.rows, precedence=order)
+                if st.precedence:
+                    self._record("override", ir.NamePath(block), st.item.extras)
                 self._added_rows(st.rows, ir.NamePath)
             case s.ModifierDecl():
                 index, modifier = self._base_of(st)

@@ -42,7 +42,7 @@ _HEADER_STATEMENT: words.Total[ir.HeaderLine, type] = words.total(
 RECORDED_HEADER: dict[type, ir.HeaderLine] = {t: h for h, t in _HEADER_STATEMENT.items()}
 Block = s.LayerDecl | s.ModifierDecl | s.TableDecl | s.DiceDecl | s.ContextDecl
 Reopened = TypeVar("Reopened", bound=Block)
-Form = Literal["one", "cell", "range", "row", "text", "name"]
+Form = Literal["one", "cell", "range", "row", "text", "name", "names"]
 """What an override must write: one value, a whole cell, a dice range, a decision row, or one
 quoted text (a label or a note)."""
 
@@ -62,6 +62,8 @@ def form_hint(form: Form) -> str:
             return 'one quoted text, e.g. `| "Soft ground"`'
         case "name":
             return "one name, e.g. `| heavy`"
+        case "names":
+            return "names, e.g. `| infantry, beast`"
         case _:
             assert_never(form)
 

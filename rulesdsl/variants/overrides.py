@@ -82,6 +82,11 @@ class Overrides(MergeBase):
                 ok = one and isinstance(st.cell.entries[0].value.value, ir.Text)
             case "name":
                 ok = one and isinstance(st.cell.entries[0].value.value, s.Word)
+            case "names":
+                entries = st.cell.entries
+                ok = bool(entries) and all(
+                    e.key is None and isinstance(e.value.value, s.Word) for e in entries
+                )
             case _:
                 assert_never(form)
         if not ok:
@@ -568,10 +573,14 @@ class Overrides(MergeBase):
                     return replace(base, factor=value)
                 case "amount":
                     return replace(base, amount=value)
+                case "only":  # issue 40: who may make the move
+                    words = [e.value.value for e in o.cell.entries]
+                    return replace(base, only=tuple(w.name for w in words if isinstance(w, s.Word)))
                 case _:
                     assert_never(field)
 
-        return Landing(index, (head, field), ir.MovePath(head, field), apply, "one")
+        form: Form = "names" if field == "only" else "one"
+        return Landing(index, (head, field), ir.MovePath(head, field), apply, form)
 
     def _locate_sight(self, index: int, path: tuple[s.Name, ...]) -> Landing | None:
         """``override los.blocks_at | 3``, ``override los.blocks_above | 2`` (issue 40): the

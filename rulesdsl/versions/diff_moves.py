@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rulesdsl import ir, spelling
+from rulesdsl.semantics.moves import may_make
 from rulesdsl.versions.diff_sight import Differ, Level, named
 
 
@@ -90,7 +91,20 @@ def moves(d: Differ) -> None:
                 before,
                 after,
             )
+        if set(a.only) != set(b.only):  # issue 40: who may make it
+            _only(d, a, b, name)
         _cells(d, name, b.id, _costs(a), _costs(b), "the unit's")
+
+
+def _only(d: Differ, a: ir.MoveKind, b: ir.MoveKind, name: str) -> None:
+    """A change of who may make a move: breaking when a unit type that could make it no
+    longer may (its calls now fail), additive when only unit types are let in."""
+    modes = [m.id for m in d.new.modes if m.id in {o.id for o in d.old.modes}]
+    lost = [m for m in modes if may_make(d.old, a, m) and not may_make(d.new, b, m)]
+    before = ", ".join(a.only) or "every unit type"
+    after = ", ".join(b.only) or "every unit type"
+    level: Level = "breaking" if lost else "additive"
+    d.add(level, "changed", f"{b.id}.only", f"{name}: only {before} -> {after}", before, after)
 
 
 def _how(rule: ir.RollRule) -> str:

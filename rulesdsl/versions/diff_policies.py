@@ -44,6 +44,9 @@ class PairChange:
 
 Found = PolicyChange | PairChange
 
+CellOrders = tuple[ir.Cell, Sequence[Sequence[str]], Sequence[Sequence[str]]]
+"""A cell, with the order of keywords it was read in before and the one it is read in now."""
+
 
 def changes(old: ir.Ruleset, new: ir.Ruleset) -> list[Found]:
     """The policy, clamp, second-context, combination and precedence changes."""
@@ -164,9 +167,15 @@ def _answers_differ(rs: ir.Ruleset, mod: ir.Modifier, **was: object) -> bool:
 def _precedence(old: ir.Ruleset, new: ir.Ruleset) -> list[Found]:
     was = [p.groups for p in old.precedence]
     now = [p.groups for p in new.precedence]
+    out = _place_orders(old, new, now)
     if semantics.precedes(was) == semantics.precedes(now):
-        return []
-    level: Literal["breaking", "rules"] = "breaking" if _choices_differ(new, was, now) else "rules"
+        return out
+    orders: list[CellOrders] = [(f.cell, was, now) for m in new.modifiers for f in m.factors]
+    for f in new.features:
+        layer = _layer_line(new, f.layer)
+        then = semantics.local_order(f.precedence, semantics.local_order(layer, was))
+        orders += [(c, then, semantics.place_order(new, f)) for c in f.cells.values()]
+    level: Literal["breaking", "rules"] = "breaking" if _choices_differ(new, orders) else "rules"
     text = "; ".join(", ".join(line) for line in now) or "none"
     before = "; ".join(", ".join(line) for line in was) or "none"
     return [
@@ -176,23 +185,79 @@ def _precedence(old: ir.Ruleset, new: ir.Ruleset) -> list[Found]:
             f"precedence between groups: {text} (was {before})",
             before,
             text,
-        )
+        ),
+        *out,
     ]
 
 
+def _layer_line(rs: ir.Ruleset, layer: str) -> tuple[str, ...]:
+    return next((x.precedence for x in rs.layers if x.id == layer), ())
+
+
+def _place_orders(old: ir.Ruleset, new: ir.Ruleset, lines: Sequence[Sequence[str]]) -> list[Found]:
+    """A layer's or a feature's own ``precedence`` changed (issue 40): ``breaking`` when some
+    cell of the features it covers gives some mode another value (both read before the new
+    ruleset's lines, so that a change of those lines counts once, as such), else ``rules``."""
+    out: list[Found] = []
+    before = {x.id: x for x in old.layers}
+    features = {f.id: f for f in old.features}
+    for layer in new.layers:
+        a = before.get(layer.id)
+        was = a.precedence if a is not None else ()
+        kept = [f for f in new.features if f.layer == layer.id]
+        if a is not None and was != layer.precedence:
+            orders = [
+                (c, semantics.local_order(f.precedence, semantics.local_order(was, lines)), now)
+                for f in kept
+                for now in [semantics.place_order(new, f)]
+                for c in f.cells.values()
+            ]
+            out.append(_order_change(new, layer.id, layer.info, was, layer.precedence, orders))
+        for f in kept:
+            g = features.get(f.id)
+            if g is None or g.precedence == f.precedence:
+                continue
+            outer = semantics.local_order(layer.precedence, lines)
+            then = semantics.local_order(g.precedence, outer)
+            now = semantics.local_order(f.precedence, outer)
+            orders = [(c, then, now) for c in f.cells.values()]
+            out.append(_order_change(new, f.id, f.info, g.precedence, f.precedence, orders))
+    return out
+
+
+def _order_change(
+    rs: ir.Ruleset,
+    item: str,
+    info: ir.Info,
+    was: Sequence[str],
+    now: Sequence[str],
+    orders: Sequence[CellOrders],
+) -> PolicyChange:
+    level: Literal["breaking", "rules"] = "breaking" if _choices_differ(rs, orders) else "rules"
+    text, before = ", ".join(now) or "none", ", ".join(was) or "none"
+    return PolicyChange(
+        level,
+        f"{item}.precedence",
+        f"{_label(info, item, rs)}: precedence between groups there: {text} (was {before})",
+        before,
+        text,
+    )
+
+
 def _choices_differ(
-    rs: ir.Ruleset, was: Sequence[Sequence[str]], now: Sequence[Sequence[str]]
+    rs: ir.Ruleset,
+    orders: Sequence[CellOrders],
 ) -> bool:
-    """Whether some cell of ``rs`` gives some mode another group's value under ``was``."""
-    cells = [c for f in rs.features for c in f.cells.values()]
-    cells += [f.cell for m in rs.modifiers for f in m.factors]
-    for cell in cells:
+    """Whether some cell gives some mode another group's value under its first order than
+    under its second (``orders``: each cell with both)."""
+    everyone = editions.unnamed_keyword_counts(rs.edition)
+    for cell, was, now in orders:
         for mode in rs.modes:
             if mode.id in cell.exceptions:
                 continue
-            everyone = cell.default is not None and editions.unnamed_keyword_counts(rs.edition)
-            then, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, was, everyone)
-            chosen, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, now, everyone)
+            named = everyone and cell.default is not None
+            then, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, was, named)
+            chosen, _ = semantics.group_choice(cell.exceptions, mode.id, rs.groups, now, named)
             if then != chosen and (
                 not then or not chosen or cell.exceptions[then] != cell.exceptions[chosen]
             ):

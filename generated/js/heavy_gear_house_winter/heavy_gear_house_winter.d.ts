@@ -330,6 +330,7 @@ export declare class MoveKind {
   readonly factor: number;
   readonly amount: number;
   readonly barred: ReadonlySet<string>;
+  readonly modes: ReadonlySet<string> | null;
 }
 export declare class RollRule {
   readonly id: string;

@@ -1374,10 +1374,11 @@ function _pool(names) {
 // ---- kinds of move and the rolls the map makes due (module_moves.py.j2) ----
 
 /** A kind of move beside the unit type: the unit's allowance becomes ``allowance * factor +
- * amount``; a unit making it may not enter the ``barred`` features (a Set). */
+ * amount``; a unit making it may not enter the ``barred`` features (a Set); ``modes``: the unit
+ * types that may make it (a Set; null: every one). */
 export class MoveKind {
-  constructor(id, label, factor, amount, barred) {
-    Object.assign(this, { id, label, factor, amount, barred });
+  constructor(id, label, factor, amount, barred, modes = null) {
+    Object.assign(this, { id, label, factor, amount, barred, modes });
     Object.freeze(this);
   }
 }
@@ -1403,9 +1404,13 @@ export class RollDue {
   }
 }
 
-function _kind(fn, move) {
+function _kind(fn, move, mode) {
   _checkName(fn, "move", move, MOVES, "kind of move");
-  return MOVES[move];
+  const kind = MOVES[move];
+  if (kind.modes !== null && typeof mode === "string" && Object.hasOwn(MODES, mode) && !kind.modes.has(mode)) {
+    throw new InvalidArgument(fn, "move", move, `must be a kind of move a '${mode}' may make`);
+  }
+  return kind;
 }
 
 /** Python's ``_kind_cost``: a feature's cost per distance for a unit making the move ``kind``
@@ -1420,7 +1425,7 @@ function _kindCost(mode, feature, kind) {
 /** Python's ``_move_cost_kind``: moveCost for a unit making the move ``move``, its allowance
  * scaled for the shares of it. */
 function _moveCostKind(mode, features, distance, allowance, move, inputs) {
-  const kind = _kind("move_cost", move);
+  const kind = _kind("move_cost", move, mode);
   _moveCost(mode, features); // the names and the place checked, conflicts warned
   _checkNumber("move_cost", "distance", distance);
   if (allowance !== null && allowance !== undefined) {
@@ -1452,8 +1457,8 @@ function _moveCostKind(mode, features, distance, allowance, move, inputs) {
 
 /** Python's ``_with_move``: a route function's moveCost options for a kind of move
  * (``move`` passed on), and the unit's allowance as the kind makes it. */
-function _withMove(fn, extra, move, allowance) {
-  const kind = _kind(fn, move);
+function _withMove(fn, extra, move, allowance, mode) {
+  const kind = _kind(fn, move, mode);
   if (allowance !== null && allowance !== undefined) allowance = allowance * kind.factor + kind.amount;
   return [{ ...extra, move: kind.id }, allowance];
 }
@@ -1492,7 +1497,7 @@ export function rollsDue(mode, features = [], options = _NO_OPTIONS) {
   _unexpected("rolls_due", _inputsOf(options, ["move", "on"]));
   const { move = null, on = "entering" } = options;
   _placeCheck("rolls_due", mode, features);
-  if (move !== null && move !== undefined) _kind("rolls_due", move);
+  if (move !== null && move !== undefined) _kind("rolls_due", move, mode);
   if (!_ROLL_ORDER.includes(on)) {
     throw new InvalidArgument("rolls_due", "on", on, `must be one of ${_ROLL_ORDER.join(", ")}`);
   }
@@ -2111,7 +2116,7 @@ export function routeCost(board, mode, route, options = {}) {
   let { allowance = null, move = null, entered = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
   if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered);
   let extra = _routeArgs("route_cost", board, mode, allowance);
-  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of places");
@@ -2451,7 +2456,7 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   let { allowance = null, move = null, entered = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
   if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
-  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
   const from = _onBoard("cheapest_route", "start", board, start);
   const to = _onBoard("cheapest_route", "goal", board, goal);
   const before = _enteredArg("cheapest_route", board, entered);
@@ -2479,7 +2484,7 @@ export function reachable(board, mode, start, budget, options = {}) {
   const from = _onBoard("reachable", "start", board, start);
   _checkNumber("reachable", "budget", budget);
   if (move !== null && move !== undefined) {
-    [extra, allowance] = _withMove("reachable", extra, move, allowance);
+    [extra, allowance] = _withMove("reachable", extra, move, allowance, mode);
     const kind = MOVES[move];
     budget = budget * kind.factor + kind.amount;
   }
@@ -2711,7 +2716,7 @@ function _facingRouteCost(board, mode, route, allowance, move, entered) {
   const rule = FACINGS[mode];
   _facingBoard("route_cost", board, rule);
   let extra = _routeArgs("route_cost", board, mode, allowance);
-  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of (place, heading) pairs");
@@ -3012,7 +3017,7 @@ function _facingCheapest(board, mode, start, goal, allowance, move, entered) {
   _facingBoard("cheapest_route", board, rule);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
   const given = allowance;
-  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
   const before = _enteredArg("cheapest_route", board, entered);
   const begin = _stateArg("cheapest_route", "start", board, rule, start);
   const goalKey = _placeKey(goal);
@@ -3035,7 +3040,7 @@ function _facingReachable(board, mode, start, budget, allowance, move) {
   const begin = _stateArg("reachable", "start", board, rule, start);
   _checkNumber("reachable", "budget", budget);
   if (move !== null && move !== undefined) {
-    [extra, allowance] = _withMove("reachable", extra, move, allowance);
+    [extra, allowance] = _withMove("reachable", extra, move, allowance, mode);
     const kind = MOVES[move];
     budget = budget * kind.factor + kind.amount;
   }

@@ -102,7 +102,9 @@ def costs_js(plan: ModulePlan) -> list[str]:
 def move_kind_js(k: plan_movement.MoveKind) -> str:
     return (
         f"new MoveKind({string_js(k.id)}, {string_js(k.label)}, {number_js(k.factor)}, "
-        f"{number_js(k.amount)}, {_set(k.barred)})"
+        f"{number_js(k.amount)}, {_set(k.barred)}"
+        + ("" if k.modes is None else f", {_set(k.modes)}")  # issue 40: `only`
+        + ")"
     )
 
 

@@ -154,7 +154,7 @@ function _facingRouteCost(board, mode, route, allowance, move, entered) {
   const rule = FACINGS[mode];
   _facingBoard("route_cost", board, rule);
   let extra = _routeArgs("route_cost", board, mode, allowance);
-  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of (place, heading) pairs");
@@ -455,7 +455,7 @@ function _facingCheapest(board, mode, start, goal, allowance, move, entered) {
   _facingBoard("cheapest_route", board, rule);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
   const given = allowance;
-  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
   const before = _enteredArg("cheapest_route", board, entered);
   const begin = _stateArg("cheapest_route", "start", board, rule, start);
   const goalKey = _placeKey(goal);
@@ -478,7 +478,7 @@ function _facingReachable(board, mode, start, budget, allowance, move) {
   const begin = _stateArg("reachable", "start", board, rule, start);
   @check(reachable, budget, budget);
   if (move !== null && move !== undefined) {
-    [extra, allowance] = _withMove("reachable", extra, move, allowance);
+    [extra, allowance] = _withMove("reachable", extra, move, allowance, mode);
     const kind = MOVES[move];
     budget = budget * kind.factor + kind.amount;
   }

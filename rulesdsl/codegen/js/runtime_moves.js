@@ -289,10 +289,11 @@ function _pool(names) {
 // ---- kinds of move and the rolls the map makes due (module_moves.py.j2) ----
 
 /** A kind of move beside the unit type: the unit's allowance becomes ``allowance * factor +
- * amount``; a unit making it may not enter the ``barred`` features (a Set). */
+ * amount``; a unit making it may not enter the ``barred`` features (a Set); ``modes``: the unit
+ * types that may make it (a Set; null: every one). */
 export class MoveKind {
-  constructor(id, label, factor, amount, barred) {
-    Object.assign(this, { id, label, factor, amount, barred });
+  constructor(id, label, factor, amount, barred, modes = null) {
+    Object.assign(this, { id, label, factor, amount, barred, modes });
     Object.freeze(this);
   }
 }
@@ -318,9 +319,13 @@ export class RollDue {
   }
 }
 
-function _kind(fn, move) {
+function _kind(fn, move, mode) {
   @check(move_cost, move, move, fn);
-  return MOVES[move];
+  const kind = MOVES[move];
+  if (kind.modes !== null && typeof mode === "string" && Object.hasOwn(MODES, mode) && !kind.modes.has(mode)) {
+    throw new InvalidArgument(fn, "move", move, `must be a kind of move a '${mode}' may make`);
+  }
+  return kind;
 }
 
 /** Python's ``_kind_cost``: a feature's cost per distance for a unit making the move ``kind``
@@ -335,7 +340,7 @@ function _kindCost(mode, feature, kind) {
 /** Python's ``_move_cost_kind``: moveCost for a unit making the move ``move``, its allowance
  * scaled for the shares of it. */
 function _moveCostKind(mode, features, distance, allowance, move, inputs) {
-  const kind = _kind("move_cost", move);
+  const kind = _kind("move_cost", move, mode);
   _moveCost(mode, features); // the names and the place checked, conflicts warned
   @check(move_cost, distance, distance);
   if (allowance !== null && allowance !== undefined) {
@@ -367,8 +372,8 @@ function _moveCostKind(mode, features, distance, allowance, move, inputs) {
 
 /** Python's ``_with_move``: a route function's moveCost options for a kind of move
  * (``move`` passed on), and the unit's allowance as the kind makes it. */
-function _withMove(fn, extra, move, allowance) {
-  const kind = _kind(fn, move);
+function _withMove(fn, extra, move, allowance, mode) {
+  const kind = _kind(fn, move, mode);
   if (allowance !== null && allowance !== undefined) allowance = allowance * kind.factor + kind.amount;
   return [{ ...extra, move: kind.id }, allowance];
 }
@@ -407,7 +412,7 @@ export function rollsDue(mode, features = [], options = _NO_OPTIONS) {
   _unexpected("rolls_due", _inputsOf(options, ["move", "on"]));
   const { move = null, on = "entering" } = options;
   _placeCheck("rolls_due", mode, features);
-  if (move !== null && move !== undefined) _kind("rolls_due", move);
+  if (move !== null && move !== undefined) _kind("rolls_due", move, mode);
   if (!_ROLL_ORDER.includes(on)) {
     throw new InvalidArgument("rolls_due", "on", on, `must be one of ${_ROLL_ORDER.join(", ")}`);
   }

@@ -408,7 +408,7 @@ export function routeCost(board, mode, route, options = {}) {
   let { allowance = null, move = null, entered = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
   if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered);
   let extra = _routeArgs("route_cost", board, mode, allowance);
-  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of places");
@@ -748,7 +748,7 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   let { allowance = null, move = null, entered = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
   if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
-  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance);
+  if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
   const from = _onBoard("cheapest_route", "start", board, start);
   const to = _onBoard("cheapest_route", "goal", board, goal);
   const before = _enteredArg("cheapest_route", board, entered);
@@ -776,7 +776,7 @@ export function reachable(board, mode, start, budget, options = {}) {
   const from = _onBoard("reachable", "start", board, start);
   @check(reachable, budget, budget);
   if (move !== null && move !== undefined) {
-    [extra, allowance] = _withMove("reachable", extra, move, allowance);
+    [extra, allowance] = _withMove("reachable", extra, move, allowance, mode);
     const kind = MOVES[move];
     budget = budget * kind.factor + kind.amount;
   }

@@ -34,6 +34,8 @@ class MoveKind:
     amount: float
     barred: tuple[str, ...]
     costs: Mapping[str, Mapping[str, values.PerDistance]]
+    modes: tuple[str, ...] | None = None
+    """The unit types that may make the move (issue 40, ``only``); None: every one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +185,9 @@ def _move(rs: ir.Ruleset, kind: ir.MoveKind, params: Mapping[str, float | None])
             feature: {mode: values.per_distance(v, params) for mode, v in by_mode.items()}
             for feature, by_mode in kind.costs.items()
         },
+        modes=tuple(m.id for m in rs.modes if semantics_moves.may_make(rs, kind, m.id))
+        if kind.only
+        else None,
     )
 
 

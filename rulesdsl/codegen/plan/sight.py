@@ -63,7 +63,7 @@ def rule(rs: ir.Ruleset, sight: ir.Sight) -> SightRule:
         if not cell.exceptions:
             continue
         for mode in rs.modes:
-            seen = semantics.sight_value(rs, cell, mode.id)
+            seen = semantics.sight_value(rs, f, cell, mode.id)
             if seen is not None and seen != cell.default:
                 by_mode.setdefault(mode.id, {})[f.id] = value(rs, seen)
     by_feature.update(effects.outcome_values(rs, sight.id))  # dice outcomes (issue 24)

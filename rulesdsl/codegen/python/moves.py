@@ -26,7 +26,8 @@ def _tidy(by_feature: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, 
 def move_kind_py(k: plan_movement.MoveKind) -> python_layout.Call:
     """A kind of move as the module's ``MoveKind`` record."""
     barred = _call("frozenset", k.barred)
-    return _call("MoveKind", k.id, k.label, tidy(k.factor), tidy(k.amount), barred)
+    only = [] if k.modes is None else [_call("frozenset", k.modes)]  # issue 40
+    return _call("MoveKind", k.id, k.label, tidy(k.factor), tidy(k.amount), barred, *only)
 
 
 def roll_rule_py(r: plan_movement.RollRule) -> python_layout.Call:
