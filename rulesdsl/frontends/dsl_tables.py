@@ -72,7 +72,11 @@ class TableRules(BuilderBase):
 
     def decision_row(self, meta: Meta, ch: list[Any]) -> s.DecisionRowNode:
         conditions: tuple[s.ComparisonNode, ...] = ch[0]
-        return s.DecisionRowNode(conditions, self._item(meta, ch[1:]), self._p(meta))
+        answer = next((c for c in ch[1:] if isinstance(c, s.OperandNode)), None)
+        return s.DecisionRowNode(conditions, self._item(meta, ch[1:]), self._p(meta), answer)
+
+    def decision_answer(self, meta: Meta, ch: list[s.OperandNode]) -> s.OperandNode:
+        return ch[0]
 
     def all_of(self, meta: Meta, ch: list[s.ComparisonNode]) -> tuple[s.ComparisonNode, ...]:
         return tuple(ch)

@@ -68,6 +68,21 @@ class ArithLowering:
         self.where.record(operand, node.pos)
         return operand
 
+    def answer(self, node: s.OperandNode, params: Mapping[str, str]) -> ir.ArithOperand | None:
+        """A decision row's number (``= top``, ``= speed / 2``, ``= speed + levels``)."""
+        lowered = self._lower(node, params)
+        if lowered is None:
+            return None
+        expr, unit = lowered
+        if node.scale_op is not None and node.scale is not None:
+            scale = self.number(node.scale, None)
+            if scale is None:
+                return None
+            expr = ir.ArithBinary(node.scale_op, expr, ir.ArithNumber(scale.value))
+        operand = ir.ArithOperand(expr, unit)
+        self.where.record(operand, node.pos)
+        return operand
+
     def compared(self, operand: ir.ArithOperand, other: str | None, op: str, pos: s.Pos) -> bool:
         """Whether an arithmetic side compares with a side in ``other`` unit (E225 if not)."""
         if operand.unit is not None and other is not None and operand.unit != other:

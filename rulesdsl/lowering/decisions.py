@@ -104,10 +104,13 @@ class DecisionLowering:
                     info = self.factor_info[oid]
                 outcomes[oid] = ir.Outcome(oid, info, value)
                 self.where.record(outcomes[oid], row.outcome.name.pos)
-            if len(conditions) != len(row.conditions):
+            answer = None if row.answer is None else self._answer(row.answer, params)
+            if len(conditions) != len(row.conditions) or (row.answer and not answer):
                 continue  # a condition failed (and said why): the row is not an `otherwise`
-            rows.append(ir.DecisionRow(conditions, oid, self.info_of({}, row.outcome.extras)))
+            info = self.info_of({}, row.outcome.extras)
+            rows.append(ir.DecisionRow(conditions, oid, info, answer))
             self.where.record(rows[-1], row.pos)
+        self._check_answers(rows)
         defaults.check_order(self.err, decl.params)
         inputs: list[ir.Param] = []
         for p in decl.params:
@@ -129,6 +132,50 @@ class DecisionLowering:
         )
         self.where.record(decision, decl.item.name.pos)
         return decision
+
+    def _answer(self, node: s.OperandNode, params: dict[str, str]) -> ir.ArithOperand | None:
+        """The number a row gives: its inputs and numbers, computed (never a table cell)."""
+        if node.cell is not None:
+            self.err(
+                "E229",
+                "a decision's number is computed from its inputs and numbers, not a table cell",
+                node.pos,
+                "compare the cell in the row's conditions instead",
+            )
+            return None
+        return self.arith.answer(node, params)
+
+    def _check_answers(self, rows: list[ir.DecisionRow]) -> None:
+        """A decision gives a number on every row or on none (E229), not with ``-> MODIFIER``
+        (whose factors are the outcomes' values), and all its numbers are in one unit (E225)."""
+        given = [r.answer for r in self.decl.rows if r.answer is not None]
+        if not given:
+            return
+        if self.decl.result is not None:
+            self.err(
+                "E229",
+                f"a decision whose outcomes are the factors of '{self.decl.result.text}' "
+                "gives no number of its own",
+                given[0].pos,
+                f"remove `= ...`, or remove `-> {self.decl.result.text}` from the decision",
+            )
+        for row in self.decl.rows:
+            if row.answer is None:
+                self.err(
+                    "E229",
+                    f"row '{row.outcome.name.text}' gives no number, and other rows do",
+                    row.outcome.name.pos,
+                    f"give it one: `-> {row.outcome.name.text} = 0`",
+                )
+        units = {r.answer.unit for r in rows if r.answer is not None} - {None}
+        if len(units) > 1:
+            first, second = sorted(units)[:2]
+            self.err(
+                "E225",
+                f"the decision gives numbers in '{first}' and in '{second}'",
+                self.decl.item.name.pos,
+                "every row gives its number in one unit",
+            )
 
     def _axis(self, name: str) -> ir.Axis | None:
         """What a key input names in its table: a row unless a condition reads a column."""

@@ -231,10 +231,12 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """All ``conditions`` hold (none: otherwise) -> the outcome ``outcome`` (its id)."""
+    """All ``conditions`` hold (none: otherwise) -> the outcome ``outcome`` (its id); in a
+    decision that gives numbers, ``answer`` is the number it returns (issue 40)."""
 
     conditions: tuple[Test, ...]
     outcome: str
+    answer: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +247,11 @@ class Decision:
     params: tuple[Param, ...]
     rows: tuple[Row, ...]
     outcomes: tuple[Outcome, ...]
+
+    @property
+    def gives_number(self) -> bool:
+        """Whether the decision returns a number (its rows' answers) rather than an outcome."""
+        return any(row.answer is not None for row in self.rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +401,12 @@ def _decision(
         source(rs, d.info),
         tuple(_param(p, tables.get(p.key_of or "")) for p in d.params),
         tuple(
-            Row(tuple(_condition(c, cells) for c in row.conditions), row.outcome) for row in d.rows
+            Row(
+                tuple(_condition(c, cells) for c in row.conditions),
+                row.outcome,
+                None if row.answer is None else _operand(row.answer, cells),
+            )
+            for row in d.rows
         ),
         tuple(Outcome(o.id, label(o.info, lang, o.id), _value(o.value)) for o in d.outcomes),
     )
