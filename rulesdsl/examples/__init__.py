@@ -713,9 +713,12 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
             inputs[p.name] = _number(found, p.unit, p.name)
     index = semantics.decided_row(decision, inputs)
     row = decision.rows[index]
+    given = row.answer
     return Answered(
-        ({"word": row.outcome},),
-        None,
+        ({"word": row.outcome},)
+        if given is None
+        else ({"number": semantics.decide_number(decision, inputs)},),
+        None if given is None else given.unit,
         (f"{decision.id} row {index + 1}: {spelling.decision_row(row)}",),
         row=index,
     )

@@ -164,6 +164,13 @@ class RuleBlocks(BuilderBase):
             case _:
                 assert_never(op)
 
+    def answer(self, given: ir.ArithOperand) -> str:
+        """The number a decision row gives, with its unit when it measures one."""
+        text = self.operand(given)
+        if given.unit is None or not self.measures(given.unit):
+            return text
+        return self.w("input_unit", name=text, unit=self.c.unit(given.unit))
+
     def arith(self, expr: ir.Arith) -> str:
         """Arithmetic in words (issue 25): ``|new speed - speed|`` (with a minus sign), "half
         of range, rounded down", "the lower of a, b"; the operators as signs, the functions
@@ -240,6 +247,8 @@ class RuleBlocks(BuilderBase):
         title = self.label(d.info, d.id)
         outcomes = {o.id: o for o in d.outcomes}
         head = [[HeadCell(self.w("condition")), HeadCell(self.w("outcome"))]]
+        if any(r.answer is not None for r in d.rows):  # a decision that gives numbers
+            head[0].append(HeadCell(self.w("outcome_number")))
         rows = []
         notes: list[tuple[str, str]] = []
         for r in d.rows:
@@ -258,7 +267,10 @@ class RuleBlocks(BuilderBase):
             marks = []
             for note in self.note_texts(r.info):
                 marks.append(self.add_note(notes, note))
-            rows.append([CellView(cond, ("label",)), CellView(text, classes, tuple(marks))])
+            row = [CellView(cond, ("label",)), CellView(text, classes, tuple(marks))]
+            if r.answer is not None:
+                row.append(CellView(self.answer(r.answer)))
+            rows.append(row)
         # Notes on outcomes: once, after the table, the first time the outcome appears.
         for o in d.outcomes:
             for note in self.note_texts(o.info):

@@ -171,6 +171,14 @@ def decide(decision: ir.Decision, inputs: Inputs) -> str:
     return decision.rows[decided_row(decision, inputs)].outcome
 
 
+def decide_number(decision: ir.Decision, inputs: Inputs) -> float:
+    """The number a decision that gives numbers returns: the first holding row's answer."""
+    answer = decision.rows[decided_row(decision, inputs)].answer
+    if answer is None:
+        raise ValueError(f"{decision.id!r} gives an outcome, not a number")
+    return semantics_arith.evaluate(answer.expr, inputs)
+
+
 def decided_row(decision: ir.Decision, inputs: Inputs) -> int:
     """The index of the first row whose conditions all hold: the row :func:`decide` answers."""
     for index, row in enumerate(decision.rows):
