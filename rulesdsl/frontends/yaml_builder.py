@@ -424,7 +424,11 @@ class Builder:
                 if conditions is None:
                     continue
                 outcome = self.item(then, row)
-                rows.append(s.DecisionRowNode(tuple(conditions), outcome, self.pos(row)))
+                gives = _get(row, "gives")
+                answer = None if gives is None else self.fragment(gives, "operand")
+                if gives is not None and not isinstance(answer, s.OperandNode):
+                    continue  # the fragment said why
+                rows.append(s.DecisionRowNode(tuple(conditions), outcome, self.pos(row), answer))
             if params:
                 out.append(s.DecisionDecl(self.item(k, v), params, self._result(v), tuple(rows)))
         return out

@@ -167,7 +167,7 @@ class DecisionLowering:
                     row.outcome.name.pos,
                     f"give it one: `-> {row.outcome.name.text} = 0`",
                 )
-        units = {r.answer.unit for r in rows if r.answer is not None} - {None}
+        units = {r.answer.unit for r in rows if r.answer is not None and r.answer.unit}
         if len(units) > 1:
             first, second = sorted(units)[:2]
             self.err(
