@@ -1,0 +1,244 @@
+"""Decisions that give a number (issue 40, item 7: "the new speed after a dive"): each row's
+outcome says `= N`, an input or arithmetic of the inputs; the module returns the number of
+the first row that holds, as the reference semantics says; misuse is E229/E225 at its place;
+the YAML form, worked examples, the sheet's words in every language, `diff` grading, the
+house-rule path and the JavaScript module's answers and errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import ir, semantics
+from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
+from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
+from rulesdsl.versions import diff as semantic
+from tests import js_queries, js_queries_numbers, test_js_target
+from tests.conftest import compile_snippet, import_rendered
+from tests.test_sight_and_results import HEADER, HEADER_LINES, located
+
+DIVE = """decision dive "Speed after a dive" (speed points, dived points, top points) {
+  speed + dived > top -> held "Held at the top dive speed" = top
+  otherwise           -> gained "1 speed per level dived" = speed + dived
+}
+decision climb "Speed after a climb" (speed points, climbed points, bomber bool = no) {
+  bomber    -> heavy "3 speed per level" = max(speed - 3 * climbed, 0)
+  otherwise -> light "2 speed per level" = max(speed - 2 * climbed, 0)
+}
+decision glide "Glide" (height level) {
+  height > 4 -> high "High" = height / 2 rounded down
+  otherwise  -> low "Low" = 1 level
+}
+"""
+DIVE_LINE = HEADER_LINES + 2  # the `held` row
+
+
+def _ruleset(compiler: Compiler, body: str) -> ir.Ruleset:
+    compiled = compile_snippet(compiler, HEADER + body)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    return compiled.ruleset
+
+
+def test_the_module_returns_the_number_of_the_first_row_that_holds_as_the_semantics_says(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler, DIVE)
+    m = import_rendered(rs, tmp_path, "decision_numbers_module")
+    assert (m.dive(speed=4, dived=2, top=5), m.dive(speed=3, dived=1, top=5)) == (5, 4)
+    assert (m.climb(6, 1), m.climb(6, 1, bomber=True), m.climb(2, 2)) == (4, 3, 0)
+    assert (m.glide(9), m.glide(3.5)) == (4, 1)
+    decisions = {d.id: d for d in rs.decisions}
+    values = [0, 1, 2, 3.5, 5, 9]
+    for name, function in m.DECISIONS.items():
+        d = decisions[name]
+        numbers = [p.name for p in d.params if p.unit != "bool"]
+        for picked in itertools.product(values, repeat=len(numbers)):
+            for bomber in (False, True) if name == "climb" else (None,):
+                given: dict[str, float | bool] = dict(zip(numbers, picked, strict=True))
+                if bomber is not None:
+                    given["bomber"] = bomber
+                reference = semantics.decide_number(d, {"bomber": False, **given})
+                assert function(**given) == reference, (name, given)
+
+
+def test_a_decision_that_gives_outcomes_still_returns_its_outcome(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    body = DIVE + 'decision fast "Fast" (speed points) {\n  speed > 4 -> yes_fast\n'
+    body += "  otherwise -> not_fast\n}\n"
+    m = import_rendered(_ruleset(compiler, body), tmp_path, "decision_numbers_outcome")
+    assert m.fast(5).id == "yes_fast" and m.dive(1, 1, 5) == 2
+
+
+def test_a_row_without_a_number_among_rows_with_one_is_e229_at_its_outcome(
+    compiler: Compiler,
+) -> None:
+    text = HEADER + DIVE.replace('"Held at the top dive speed" = top', '"Held"')
+    assert located(compiler, text) == [("E229", DIVE_LINE, 26)]
+
+
+def test_a_number_in_a_decision_of_a_modifiers_factors_is_e229(compiler: Compiler) -> None:
+    body = (
+        'modifier cover "Cover" {\n  full "Full" | -2\n  none "None" | 0\n}\n'
+        'decision c "C" (size points) -> cover {\n'
+        "  size > 2 -> full = size\n  otherwise -> none = 0\n}\n"
+    )
+    assert located(compiler, HEADER + body) == [("E229", HEADER_LINES + 6, 22)]
+
+
+def test_numbers_in_two_units_are_e225_at_the_decision(compiler: Compiler) -> None:
+    body = 'decision d "D" (speed points, reach hex) {\n  speed > 2 -> fast = speed\n'
+    body += "  otherwise -> slow = reach\n}\n"
+    assert located(compiler, HEADER + body) == [("E225", HEADER_LINES + 1, 10)]
+
+
+def test_a_table_cell_given_as_the_number_is_e229(compiler: Compiler) -> None:
+    body = (
+        'table top "Top speed" {\n  fighter "Fighter" | 8 points\n}\n'
+        'decision d "D" (kind top, speed points) {\n'
+        "  speed > 2 -> fast = top[kind]\n  otherwise -> slow = speed\n}\n"
+    )
+    assert located(compiler, HEADER + body) == [("E229", HEADER_LINES + 5, 23)]
+
+
+def test_the_numbers_survive_dsl_to_yaml_to_dsl_with_the_source_and_notes(
+    tmp_path: Path,
+) -> None:
+    text = (
+        HEADER
+        + 'book rb "Rule book"\n'
+        + DIVE.replace(
+            '"Held at the top dive speed" = top',
+            '"Held at the top dive speed" [rb p.4] = top\n    note "The class\'s top dive speed."',
+        )
+    )
+    source, errors = Parser().parse(text, "demo.terrain")
+    assert source is not None and errors == []
+    yaml_text = to_yaml(source)
+    assert "gives: speed + dived" in yaml_text and "source: rb p.4" in yaml_text
+    yaml_path = tmp_path / "demo.yaml"
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "back.terrain"
+    back.write_text(to_terrain(yaml_text), "utf-8")
+    found = [Compiler().compile_file(p).ruleset for p in (yaml_path, back)]
+    plain = [dataclasses.replace(r, digest="") for r in found if r is not None]
+    assert len(plain) == 2 and plain[0] == plain[1]
+    held = plain[0].decisions[0].rows[0]
+    assert held.answer is not None and held.info.source is not None and held.info.notes
+
+
+def test_a_bad_number_in_yaml_is_reported_at_its_place(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + DIVE, "demo.terrain")
+    assert source is not None
+    path = tmp_path / "demo.yaml"
+    path.write_text(to_yaml(source).replace("gives: top", "gives: top +"), "utf-8")
+    found = [d for d in Compiler().compile_file(path).diagnostics if d.is_error]
+    assert [d.code for d in found] == ["E001"] and found[0].pos is not None
+
+
+def test_worked_examples_state_the_number_and_a_wrong_one_is_e270(compiler: Compiler) -> None:
+    example = "example dives {\n  dive(4, 2, 5) = 5\n  climb(6, 1, yes) = 3 points\n}\n"
+    assert _ruleset(compiler, DIVE + example).examples
+    wrong = compile_snippet(compiler, HEADER + DIVE + example.replace("= 5", "= 6"))
+    assert [d.code for d in wrong.diagnostics if d.is_error] == ["E270"]
+    assert "is 5 points, not 6" in wrong.diagnostics[0].message
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "| gives |"), ("fr", "| donne |"), ("de", "| ergibt |"), ("ru", "| даёт |")],
+)
+def test_the_sheet_prints_the_number_column_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    ruleset = tmp_path / "demo.terrain"
+    ruleset.write_text(HEADER + DIVE, "utf-8")
+    target = tmp_path / f"demo.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    text = target.read_text("utf-8")
+    assert words in text and "speed + dived" in text
+
+
+def test_diff_grades_a_changed_number_as_a_rules_change_named_by_its_outcome(
+    compiler: Compiler,
+) -> None:
+    old = _ruleset(compiler, DIVE)
+    new = _ruleset(compiler, DIVE.replace("= top\n", "= top - 1\n"))
+    assert [(c.level, c.action, c.path, c.message) for c in semantic.diff(old, new).changes] == [
+        (
+            "rules",
+            "changed",
+            "dive.held",
+            "Speed after a dive, row Held at the top dive speed: speed + dived > top, gives top"
+            " -> speed + dived > top, gives top - 1",
+        )
+    ]
+
+
+def _house(tmp_path: Path, overrides: str) -> tuple[ir.Ruleset | None, list[str]]:
+    (tmp_path / "demo.terrain").write_text(HEADER + DIVE, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends demo@^1.0\n' + overrides, "utf-8"
+    )
+    compiled = Compiler().compile_file(house)
+    return compiled.ruleset, [d.code for d in compiled.diagnostics if d.is_error]
+
+
+def test_a_house_rule_replaces_a_rows_number(tmp_path: Path) -> None:
+    rs, errors = _house(tmp_path, "override dive.held: speed + dived > top -> held = top - 1\n")
+    assert rs is not None and errors == []
+    dive = rs.decisions[0]
+    assert semantics.decide_number(dive, {"speed": 4, "dived": 2, "top": 5}) == 4
+    assert dive.outcomes[0].info.labels["en"] == "Held at the top dive speed"
+
+
+def test_a_house_rule_row_without_its_number_is_e229(tmp_path: Path) -> None:
+    _, errors = _house(tmp_path, "override dive.held: speed + dived > top -> held\n")
+    assert errors == ["E229"]
+
+
+def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    start = doc.index('```terrain\ndecision dive "Speed after a dive"')
+    snippet = doc[start + len("```terrain\n") : doc.index("```", start + 10)]
+    header = 'ruleset demo "Demo"\nversion 1.0.0\nlanguages en fr\nunits distance in, cost MP\n'
+    compiled = compile_snippet(compiler, header + snippet)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    m = import_rendered(compiled.ruleset, tmp_path, "decision_numbers_docs")
+    assert (m.dive(speed=4, dived=2, top=5), m.dive(speed=3, dived=1, top=5)) == (5, 4)
+    assert m.climb(speed=6, climbed=1, bomber=True) == 3
+    for shown in (
+        "`dive(speed=4, dived=2,\n  top=5)` is `5`",
+        "`dive(speed=3, dived=1, top=5)` is `4`",
+        "`climb(speed=6, climbed=1,\n  bomber=True)` is `3`",
+    ):
+        assert shown in doc
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    return test_js_target._needed("node")
+
+
+def test_js_module_gives_the_same_numbers_and_errors_as_python(
+    compiler: Compiler, node: str, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler, DIVE)
+    plan = module_plan.build(rs)
+    python = import_rendered(rs, tmp_path, "decision_numbers_js")
+    module = test_js_target.write_package(plan, tmp_path / "js")
+    queries = list(js_queries_numbers.number_queries(random.Random(40), plan))
+    assert len(queries) >= 600
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    assert any("answer" in e for e in expected) and any("error" in e for e in expected)
+    pairs = zip(queries, expected, got, strict=True)
+    assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == []
