@@ -64,7 +64,7 @@ def test_the_module_returns_the_number_of_the_first_row_that_holds_as_the_semant
                 given: dict[str, float | bool] = dict(zip(numbers, picked, strict=True))
                 if bomber is not None:
                     given["bomber"] = bomber
-                reference = semantics.decide_number(d, {"bomber": False, **given})
+                reference = semantics.decision_answer(d, {"bomber": False, **given})
                 assert function(**given) == reference, (name, given)
 
 
@@ -196,7 +196,7 @@ def test_a_house_rule_replaces_a_rows_number(tmp_path: Path) -> None:
     rs, errors = _house(tmp_path, "override dive.held: speed + dived > top -> held = top - 1\n")
     assert rs is not None and errors == []
     dive = rs.decisions[0]
-    assert semantics.decide_number(dive, {"speed": 4, "dived": 2, "top": 5}) == 4
+    assert semantics.decision_answer(dive, {"speed": 4, "dived": 2, "top": 5}) == 4
     assert dive.outcomes[0].info.labels["en"] == "Held at the top dive speed"
 
 

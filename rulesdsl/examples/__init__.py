@@ -712,13 +712,10 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
         else:
             inputs[p.name] = _number(found, p.unit, p.name)
     index = semantics.decided_row(decision, inputs)
-    row = decision.rows[index]
-    given = row.answer
+    row, answer = decision.rows[index], semantics.decision_answer(decision, inputs)
     return Answered(
-        ({"word": row.outcome},)
-        if given is None
-        else ({"number": semantics.decide_number(decision, inputs)},),
-        None if given is None else given.unit,
+        ({"word": answer} if isinstance(answer, str) else {"number": answer},),
+        None if row.answer is None else row.answer.unit,
         (f"{decision.id} row {index + 1}: {spelling.decision_row(row)}",),
         row=index,
     )

@@ -43,8 +43,8 @@ from rulesdsl.semantics.tables import counted_places as counted_places
 from rulesdsl.semantics.tables import covers as covers
 from rulesdsl.semantics.tables import covers_map as covers_map
 from rulesdsl.semantics.tables import decide as decide
-from rulesdsl.semantics.tables import decide_number as decide_number
 from rulesdsl.semantics.tables import decided_row as decided_row
+from rulesdsl.semantics.tables import decision_answer as decision_answer
 from rulesdsl.semantics.tables import dice_chances as dice_chances
 from rulesdsl.semantics.tables import dice_index as dice_index
 from rulesdsl.semantics.tables import divides as divides

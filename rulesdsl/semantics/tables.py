@@ -171,12 +171,11 @@ def decide(decision: ir.Decision, inputs: Inputs) -> str:
     return decision.rows[decided_row(decision, inputs)].outcome
 
 
-def decide_number(decision: ir.Decision, inputs: Inputs) -> float:
-    """The number a decision that gives numbers returns: the first holding row's answer."""
-    answer = decision.rows[decided_row(decision, inputs)].answer
-    if answer is None:
-        raise ValueError(f"{decision.id!r} gives an outcome, not a number")
-    return semantics_arith.evaluate(answer.expr, inputs)
+def decision_answer(decision: ir.Decision, inputs: Inputs) -> str | float:
+    """What a decision returns: the outcome of the first row that holds, or the number that
+    row gives in a decision that gives numbers (issue 40)."""
+    row = decision.rows[decided_row(decision, inputs)]
+    return row.outcome if row.answer is None else semantics_arith.evaluate(row.answer.expr, inputs)
 
 
 def decided_row(decision: ir.Decision, inputs: Inputs) -> int:
