@@ -92,7 +92,7 @@ CODES: Mapping[str, str] = {
     "E226": "an unknown function in a decision, or one given the wrong number of arguments",
     "E227": "arithmetic on what cannot be computed with (a table cell, a division by an input)",
     "E228": "arithmetic in a decision nested too deeply",
-    "E229": "a decision that gives a number on some rows only, with `-> MODIFIER`, or from a cell",
+    "E229": "a decision that gives a number on some rows only, or with `-> MODIFIER`",
     "E250": "a sight rule that blocks at a total that is not positive",
     "E251": "a sight rule that counts something other than between, target or both",
     "E252": "a sight cell value that is not a number, `blocked` or a step, or keyed by `a & b`",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,22 @@ decision glide "Glide" (height level) {
 }
 """
 DIVE_LINE = HEADER_LINES + 2  # the `held` row
+CAPPED = """table dive_limit "Top dive speed" {
+  fighter "Fighter" | 8 points
+  bomber "Bomber"   | 6 points
+}
+decision capped "Speed after a dive" (kind dive_limit, speed points, dived points) {
+  speed + dived > dive_limit[kind] -> held "Held at the top dive speed" = dive_limit[kind]
+  otherwise                        -> gained "1 speed per level dived" = speed + dived
+}
+table climb_cost "Speed a climb costs" {
+  fighter "Fighter" | 2 points
+  bomber "Bomber"   | 3 points
+}
+decision cost_of "Climb cost of a class" (kind climb_cost) {
+  otherwise -> cost = climb_cost[kind]
+}
+"""
 
 
 def _ruleset(compiler: Compiler, body: str) -> ir.Ruleset:
@@ -99,13 +116,25 @@ def test_numbers_in_two_units_are_e225_at_the_decision(compiler: Compiler) -> No
     assert located(compiler, HEADER + body) == [("E225", HEADER_LINES + 1, 10)]
 
 
-def test_a_table_cell_given_as_the_number_is_e229(compiler: Compiler) -> None:
-    body = (
-        'table top "Top speed" {\n  fighter "Fighter" | 8 points\n}\n'
-        'decision d "D" (kind top, speed points) {\n'
-        "  speed > 2 -> fast = top[kind]\n  otherwise -> slow = speed\n}\n"
+def test_a_row_gives_the_table_cell_its_key_input_picks_as_the_semantics_says(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler, CAPPED)
+    m = import_rendered(rs, tmp_path, "decision_numbers_cell")
+    assert (m.capped("fighter", 4, 2), m.capped("bomber", 4, 3), m.capped("fighter", 7, 3)) == (
+        6,
+        6,
+        8,
     )
-    assert located(compiler, HEADER + body) == [("E229", HEADER_LINES + 5, 23)]
+    assert (m.cost_of("fighter"), m.cost_of(kind="bomber")) == (2, 3)
+    for kind, speed, dived in itertools.product(("fighter", "bomber"), range(9), (0, 1, 2.5)):
+        given = {"kind": kind, "speed": speed, "dived": dived}
+        assert m.capped(**given) == semantics.decision_answer(rs.decisions[0], given), given
+
+
+def test_a_cell_in_another_unit_than_the_other_rows_numbers_is_e225(compiler: Compiler) -> None:
+    text = HEADER + CAPPED.replace("= speed + dived", "= 1 hex")
+    assert located(compiler, text) == [("E225", HEADER_LINES + 5, 10)]
 
 
 def test_the_numbers_survive_dsl_to_yaml_to_dsl_with_the_source_and_notes(
@@ -215,7 +244,14 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     m = import_rendered(compiled.ruleset, tmp_path, "decision_numbers_docs")
     assert (m.dive(speed=4, dived=2, top=5), m.dive(speed=3, dived=1, top=5)) == (5, 4)
     assert m.climb(speed=6, climbed=1, bomber=True) == 3
+    start = doc.index('  ```terrain\n  table dive_limit "Top dive speed"')
+    block = doc[start + len("  ```terrain\n") : doc.index("  ```\n", start + 10)]
+    capped = compile_snippet(compiler, header + textwrap.dedent(block))
+    assert capped.ok and capped.ruleset is not None, [str(d) for d in capped.diagnostics]
+    m2 = import_rendered(capped.ruleset, tmp_path, "decision_numbers_docs_cell")
+    assert m2.capped(kind="bomber", speed=4, dived=3) == 6
     for shown in (
+        '`capped(kind="bomber", speed=4, dived=3)` is `6`',
         "`dive(speed=4, dived=2,\n  top=5)` is `5`",
         "`dive(speed=3, dived=1, top=5)` is `4`",
         "`climb(speed=6, climbed=1,\n  bomber=True)` is `3`",
@@ -231,12 +267,12 @@ def node() -> str:
 def test_js_module_gives_the_same_numbers_and_errors_as_python(
     compiler: Compiler, node: str, tmp_path: Path
 ) -> None:
-    rs = _ruleset(compiler, DIVE)
+    rs = _ruleset(compiler, DIVE + CAPPED)
     plan = module_plan.build(rs)
     python = import_rendered(rs, tmp_path, "decision_numbers_js")
     module = test_js_target.write_package(plan, tmp_path / "js")
     queries = list(js_queries_numbers.number_queries(random.Random(40), plan))
-    assert len(queries) >= 600
+    assert len(queries) >= 1200
     expected = [js_queries.ask_python(python, q) for q in queries]
     got = js_queries.ask_node(module, queries)
     assert any("answer" in e for e in expected) and any("error" in e for e in expected)

@@ -715,7 +715,7 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
     row, answer = decision.rows[index], semantics.decision_answer(decision, inputs)
     return Answered(
         ({"word": answer} if isinstance(answer, str) else {"number": answer},),
-        None if row.answer is None else row.answer.unit,
+        row.answer.unit if isinstance(row.answer, ir.ArithOperand) else None,
         (f"{decision.id} row {index + 1}: {spelling.decision_row(row)}",),
         row=index,
     )

@@ -82,6 +82,7 @@ class DecisionLowering:
             result_values = self.modifier_values.get(decl.result.text, {})
         outcomes: dict[str, ir.Outcome] = {}
         rows = []
+        units: set[str] = set()  # of the numbers the rows give
         for row in decl.rows:
             conditions = tuple(
                 c for c in (self._comparison(c, params) for c in row.conditions) if c is not None
@@ -104,13 +105,13 @@ class DecisionLowering:
                     info = self.factor_info[oid]
                 outcomes[oid] = ir.Outcome(oid, info, value)
                 self.where.record(outcomes[oid], row.outcome.name.pos)
-            answer = None if row.answer is None else self._answer(row.answer, params)
+            answer = None if row.answer is None else self._answer(row.answer, params, units)
             if len(conditions) != len(row.conditions) or (row.answer and not answer):
                 continue  # a condition failed (and said why): the row is not an `otherwise`
             info = self.info_of({}, row.outcome.extras)
             rows.append(ir.DecisionRow(conditions, oid, info, answer))
             self.where.record(rows[-1], row.pos)
-        self._check_answers(rows)
+        self._check_answers(units)
         defaults.check_order(self.err, decl.params)
         inputs: list[ir.Param] = []
         for p in decl.params:
@@ -133,19 +134,26 @@ class DecisionLowering:
         self.where.record(decision, decl.item.name.pos)
         return decision
 
-    def _answer(self, node: s.OperandNode, params: dict[str, str]) -> ir.ArithOperand | None:
-        """The number a row gives: its inputs and numbers, computed (never a table cell)."""
-        if node.cell is not None:
-            self.err(
-                "E229",
-                "a decision's number is computed from its inputs and numbers, not a table cell",
-                node.pos,
-                "compare the cell in the row's conditions instead",
-            )
+    def _answer(
+        self, node: s.OperandNode, params: dict[str, str], units: set[str]
+    ) -> ir.ArithOperand | ir.CellOperand | None:
+        """The number a row gives: arithmetic of its inputs and numbers, or a table cell a key
+        input picks (``dive_limit[class]``); its unit joins ``units``."""
+        if node.cell is None:
+            answer = self.arith.answer(node, params)
+            units.update([answer.unit] if answer is not None and answer.unit else [])
+            return answer
+        reading: Reading = "rate" if node.cell.over is not None else "number"
+        ref = self._cell_ref(node.cell, params, reading, None)
+        if ref is None:
             return None
-        return self.arith.answer(node, params)
+        for _, _, value in self._cells(node.cell, self.tables[ref.table], ref.input) or ():
+            match value:
+                case ir.Number(unit=unit) | ir.Rate(amount=ir.Number(unit=unit)) if unit:
+                    units.add(unit)
+        return ir.CellOperand(ref)
 
-    def _check_answers(self, rows: list[ir.DecisionRow]) -> None:
+    def _check_answers(self, units: set[str]) -> None:
         """A decision gives a number on every row or on none (E229), not with ``-> MODIFIER``
         (whose factors are the outcomes' values), and all its numbers are in one unit (E225)."""
         given = [r.answer for r in self.decl.rows if r.answer is not None]
@@ -167,7 +175,6 @@ class DecisionLowering:
                     row.outcome.name.pos,
                     f"give it one: `-> {row.outcome.name.text} = 0`",
                 )
-        units = {r.answer.unit for r in rows if r.answer is not None and r.answer.unit}
         if len(units) > 1:
             first, second = sorted(units)[:2]
             self.err(

@@ -164,10 +164,11 @@ class RuleBlocks(BuilderBase):
             case _:
                 assert_never(op)
 
-    def answer(self, given: ir.ArithOperand) -> str:
-        """The number a decision row gives, with its unit when it measures one."""
+    def answer(self, given: ir.ArithOperand | ir.CellOperand) -> str:
+        """The number a decision row gives, with its unit when it measures one (a cell's
+        unit is printed in its table)."""
         text = self.operand(given)
-        if given.unit is None or not self.measures(given.unit):
+        if isinstance(given, ir.CellOperand) or not given.unit or not self.measures(given.unit):
             return text
         return self.w("input_unit", name=text, unit=self.c.unit(given.unit))
 

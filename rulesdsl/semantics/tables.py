@@ -175,7 +175,7 @@ def decision_answer(decision: ir.Decision, inputs: Inputs) -> str | float:
     """What a decision returns: the outcome of the first row that holds, or the number that
     row gives in a decision that gives numbers (issue 40)."""
     row = decision.rows[decided_row(decision, inputs)]
-    return row.outcome if row.answer is None else semantics_arith.evaluate(row.answer.expr, inputs)
+    return row.outcome if row.answer is None else operand(row.answer, inputs)
 
 
 def decided_row(decision: ir.Decision, inputs: Inputs) -> int:

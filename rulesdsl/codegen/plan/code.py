@@ -345,7 +345,7 @@ def _cells(rs: ir.Ruleset) -> dict[CellKey, Cells]:
 
 
 def _cell_refs(d: ir.Decision) -> Iterator[ir.CellRef]:
-    """The table cells that the conditions of ``d`` read, in order."""
+    """The table cells that the conditions of ``d`` read, then those its rows give."""
     for row in d.rows:
         for c in row.conditions:
             match c:
@@ -357,6 +357,7 @@ def _cell_refs(d: ir.Decision) -> Iterator[ir.CellRef]:
                     pass
                 case _:
                     assert_never(c)
+    yield from (row.answer.cell for row in d.rows if isinstance(row.answer, ir.CellOperand))
 
 
 def _entry(lim: ir.Limit, ref: ir.CellRef) -> Entry:
