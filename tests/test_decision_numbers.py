@@ -211,6 +211,15 @@ def test_diff_grades_a_changed_number_as_a_rules_change_named_by_its_outcome(
     ]
 
 
+def test_diff_grades_a_decision_that_now_gives_a_number_as_breaking(compiler: Compiler) -> None:
+    outcomes = DIVE.replace(" = top\n", "\n").replace(" = speed + dived\n", "\n")
+    old, new = _ruleset(compiler, outcomes), _ruleset(compiler, DIVE)
+    found = [(c.level, c.path, c.message) for c in semantic.diff(old, new).changes]
+    assert ("breaking", "dive", "Speed after a dive: gives an outcome -> a number") in found
+    back = [(c.level, c.message) for c in semantic.diff(new, old).changes]
+    assert ("breaking", "Speed after a dive: gives a number -> an outcome") in back
+
+
 def _house(tmp_path: Path, overrides: str) -> tuple[ir.Ruleset | None, list[str]]:
     (tmp_path / "demo.terrain").write_text(HEADER + DIVE, "utf-8")
     house = tmp_path / "house.terrain"

@@ -40,6 +40,10 @@ def decisions(differ: Differ) -> None:
                 a.result,
                 b.result,
             )
+        gave, gives = (any(r.answer for r in d.rows) for d in (a, b))
+        if gave != gives:  # its callers get a number instead of an outcome, or the reverse
+            was, now = ("a number", "an outcome") if gave else ("an outcome", "a number")
+            differ.add("breaking", "changed", b.id, f"{name}: gives {was} -> {now}", was, now)
         outcomes = named(
             differ, f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
         )
