@@ -55,6 +55,17 @@ decision cost_of "Climb cost of a class" (kind climb_cost) {
   otherwise -> cost = climb_cost[kind]
 }
 """
+CLIMB = """step climb_rate "Speed a climb costs" (climbed level) -> points : +2 per 1 level
+step heavy_cost "Bomber" (climbed level) -> points : +3 per 1 level, at least 1 from 0.5 level
+decision climbs "Speed after a climb" (speed points, climbed level, bomber bool = no) {
+  bomber and speed < heavy_cost(climbed) -> stall "Stall" = 0
+  bomber                                 -> heavy "Bomber" = speed - heavy_cost(climbed)
+  otherwise                              -> light "Other" = max(speed - climb_rate(climbed), 0)
+}
+decision half_climb "Half a climb" (climbed level) {
+  otherwise -> half "Half" = climb_rate(climbed / 2) rounded down + 1
+}
+"""
 
 
 def _ruleset(compiler: Compiler, body: str) -> ir.Ruleset:
@@ -130,6 +141,41 @@ def test_a_row_gives_the_table_cell_its_key_input_picks_as_the_semantics_says(
     for kind, speed, dived in itertools.product(("fighter", "bomber"), range(9), (0, 1, 2.5)):
         given = {"kind": kind, "speed": speed, "dived": dived}
         assert m.capped(**given) == semantics.decision_answer(rs.decisions[0], given), given
+
+
+def test_a_row_computes_with_a_steps_answer_as_the_semantics_says(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler, CLIMB)
+    m = import_rendered(rs, tmp_path, "decision_numbers_step")
+    assert (m.climbs(6, 1), m.climbs(6, 1, bomber=True), m.climbs(2, 1, True)) == (4, 3, 0)
+    assert (m.half_climb(3), m.half_climb(0.25)) == (4, 1)
+    steps = {st.id: st for st in rs.steps}
+    for d in rs.decisions:
+        function = m.DECISIONS[d.id]
+        for climbed, speed, bomber in itertools.product((0, 0.25, 1, 2.5, 4), range(-1, 9), (0, 1)):
+            given = {"climbed": climbed} | (
+                {"speed": speed, "bomber": bool(bomber)} if d.id == "climbs" else {}
+            )
+            assert function(**given) == semantics.decision_answer(d, given, steps), given
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "column"),
+    [
+        ("at least 1 from 0.5 level", "impassable from 9 level", 22),
+        ("heavy_cost(climbed) ->", "heavy_cost(speed) ->", 33),
+        ("(speed points, climbed level,", "(speed points, heavy_cost level, climbed level,", 22),
+    ],
+    ids=["may_be_impassable", "another_unit", "input_named_like_the_step"],
+)
+def test_misuse_of_a_step_in_a_decisions_arithmetic_is_reported_at_its_place(
+    compiler: Compiler, change: str, code: str, column: int
+) -> None:
+    text = HEADER + CLIMB.replace(change, code, 1)
+    errors = located(compiler, text)
+    want = "E225" if "speed)" in code else "E226"
+    assert errors[0] == (want, HEADER_LINES + 4, column), errors
 
 
 def test_a_cell_in_another_unit_than_the_other_rows_numbers_is_e225(compiler: Compiler) -> None:
@@ -259,7 +305,14 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     assert capped.ok and capped.ruleset is not None, [str(d) for d in capped.diagnostics]
     m2 = import_rendered(capped.ruleset, tmp_path, "decision_numbers_docs_cell")
     assert m2.capped(kind="bomber", speed=4, dived=3) == 6
+    start = doc.index('  ```terrain\n  step climb_rate "Speed a climb costs"')
+    block = doc[start + len("  ```terrain\n") : doc.index("  ```\n", start + 10)]
+    climbs = compile_snippet(compiler, header + textwrap.dedent(block))
+    assert climbs.ok and climbs.ruleset is not None, [str(d) for d in climbs.diagnostics]
+    m3 = import_rendered(climbs.ruleset, tmp_path, "decision_numbers_docs_step")
+    assert (m3.climbs(speed=6, climbed=1), m3.climbs(speed=1, climbed=1)) == (4, 0)
     for shown in (
+        "`climbs(speed=6, climbed=1)` is `4` and `climbs(speed=1, climbed=1)` is `0`",
         '`capped(kind="bomber", speed=4, dived=3)` is `6`',
         "`dive(speed=4, dived=2,\n  top=5)` is `5`",
         "`dive(speed=3, dived=1, top=5)` is `4`",
@@ -276,12 +329,12 @@ def node() -> str:
 def test_js_module_gives_the_same_numbers_and_errors_as_python(
     compiler: Compiler, node: str, tmp_path: Path
 ) -> None:
-    rs = _ruleset(compiler, DIVE + CAPPED)
+    rs = _ruleset(compiler, DIVE + CAPPED + CLIMB.replace("climbs", "climbs_"))
     plan = module_plan.build(rs)
     python = import_rendered(rs, tmp_path, "decision_numbers_js")
     module = test_js_target.write_package(plan, tmp_path / "js")
     queries = list(js_queries_numbers.number_queries(random.Random(40), plan))
-    assert len(queries) >= 1200
+    assert len(queries) >= 2000
     expected = [js_queries.ask_python(python, q) for q in queries]
     got = js_queries.ask_node(module, queries)
     assert any("answer" in e for e in expected) and any("error" in e for e in expected)

@@ -21,6 +21,7 @@ from rulesdsl.ir.arith import ArithInput as ArithInput
 from rulesdsl.ir.arith import ArithNumber as ArithNumber
 from rulesdsl.ir.arith import ArithOp as ArithOp
 from rulesdsl.ir.arith import ArithOperand as ArithOperand
+from rulesdsl.ir.arith import ArithStep as ArithStep
 from rulesdsl.ir.arith import Rounding as Rounding
 from rulesdsl.ir.changes import Change as Change
 from rulesdsl.ir.changes import ChangeAction as ChangeAction

@@ -61,7 +61,19 @@ class ArithCall:
     kind: Literal["call"] = "call"
 
 
-Arith = ArithInput | ArithNumber | ArithBinary | ArithCall
+@dataclass(frozen=True)
+class ArithStep:
+    """A step's answer for a value (issue 40, a rule that reads another rule's answer):
+    ``climb_cost(levels)``; the step can never answer impassable. ``rounding``: the answer
+    rounded to a whole number."""
+
+    step: Id
+    arg: Arith
+    rounding: Rounding | None = None
+    kind: Literal["step"] = "step"
+
+
+Arith = ArithInput | ArithNumber | ArithBinary | ArithCall | ArithStep
 
 
 @dataclass(frozen=True)

@@ -52,12 +52,15 @@ class ArithLowering:
         where: Positions,
         number: Callable[[s.Located, str | None], ir.Number | None],
         keys: Mapping[str, str],
+        steps: Mapping[str, ir.Step],
     ) -> None:
         self.err = err
         self.where = where
         self.number = number
         self.keys = keys
         """Inputs that hold a key of a table: input -> table."""
+        self.steps = steps
+        """The ruleset's steps, which an expression may call by name (issue 40)."""
 
     def operand(self, node: s.ArithNode, params: Mapping[str, str]) -> ir.ArithOperand | None:
         lowered = self._lower(node, params)
@@ -154,12 +157,15 @@ class ArithLowering:
         name = node.function.text
         functions = get_args(ir.ArithFunction)
         function = next((f for f in functions if f == name), None)
+        if function is None and name in self.steps:
+            return self._step(node, self.steps[name], params)
         if function is None:
             self.err(
                 "E226",
                 f"unknown function '{name}'",
                 node.function.pos,
-                did_you_mean(name, functions) or "functions: " + ", ".join(functions),
+                did_you_mean(name, [*functions, *self.steps])
+                or "functions: " + ", ".join(functions),
             )
             return None
         least, most = semantics_arith.ARITY[function]
@@ -190,6 +196,49 @@ class ArithLowering:
         expr = ir.ArithCall(function, tuple(e for e, _ in lowered), rounding)
         self.where.record(expr, node.pos)
         return expr, units[0] if units else None
+
+    def _step(self, node: s.ArithNode, step: ir.Step, params: Mapping[str, str]) -> Lowered | None:
+        """``climb_cost(levels)``: the step's answer for one value in its input's unit (E225),
+        from a step that never answers impassable (E226)."""
+        assert node.function is not None
+        if step.id in params:  # the generated function's argument would hide the step
+            self.err(
+                "E226",
+                f"input '{step.id}' has the name of the step it calls",
+                node.function.pos,
+                "rename the input",
+            )
+            return None
+        if len(node.args) != 1:
+            self.err(
+                "E226",
+                f"step '{step.id}' takes one value, in {step.param_unit}",
+                node.pos,
+                f"e.g. `{step.id}({step.param})`",
+            )
+            return None
+        if any(isinstance(t, ir.ImpassableTerm) for t in step.terms):
+            self.err(
+                "E226",
+                f"step '{step.id}' may answer impassable, which cannot be computed with",
+                node.function.pos,
+                "compare the input with the step's threshold in the row's conditions instead",
+            )
+            return None
+        arg = self._lower(node.args[0], params)
+        if arg is None:
+            return None
+        if arg[1] is not None and arg[1] != step.param_unit:
+            self.err(
+                "E225",
+                f"step '{step.id}' takes '{step.param_unit}', not '{arg[1]}'",
+                node.args[0].pos,
+                f"give it a value in {step.param_unit}",
+            )
+            return None
+        expr = ir.ArithStep(step.id, arg[0], self._rounding(node.rounding))
+        self.where.record(expr, node.pos)
+        return expr, step.result_unit
 
     def _leaf(self, node: s.OperandNode, params: Mapping[str, str]) -> Lowered | None:
         if node.cell is not None:

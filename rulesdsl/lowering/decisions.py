@@ -62,7 +62,9 @@ class DecisionLowering:
         """Inputs that hold a key: input name -> table id."""
         self.key_axis: dict[str, ir.Axis] = {}
         """Whether each key input names a row or a column of its table."""
-        self.arith = ArithLowering(self.err, self.where, self.number, self.decision_keys)
+        self.arith = ArithLowering(
+            self.err, self.where, self.number, self.decision_keys, host.steps
+        )
 
     def run(self) -> ir.Decision:
         decl = self.decl

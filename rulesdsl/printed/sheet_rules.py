@@ -200,7 +200,12 @@ class RuleBlocks(BuilderBase):
         def rounding(text: str, r: ir.Rounding) -> str:
             return self.w(f"arith_rounded_{r}", value=text)
 
-        return semantics_arith.spell(expr, leaf, binary, call, rounding, lambda t: f"({t})")
+        def step(name: str, arg: str) -> str:  # a step's answer, by the step's label
+            info = next((st.info for st in self.rs.steps if st.id == name), None)
+            return f"{self.label(info, name)} ({arg})"
+
+        group = "({})".format
+        return semantics_arith.spell(expr, leaf, binary, call, rounding, group, step=step)
 
     def condition(self, c: ir.Condition) -> str:
         match c:

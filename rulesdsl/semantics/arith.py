@@ -68,19 +68,28 @@ def rounded(value: float, rounding: ir.Rounding | None) -> float:
             assert_never(rounding)
 
 
-def evaluate(expr: ir.Arith, inputs: Mapping[str, float | bool | str]) -> float:
-    """The expression's value for the given inputs (numbers only)."""
+def evaluate(
+    expr: ir.Arith,
+    inputs: Mapping[str, float | bool | str],
+    step: Callable[[str, float], float] | None = None,
+) -> float:
+    """The expression's value for the given inputs (numbers only); ``step`` answers a step
+    the expression calls (issue 40), by its name, for a value."""
     match expr:
         case ir.ArithInput(input=name):
             return float(inputs[name])
         case ir.ArithNumber(value=value):
             return value
         case ir.ArithBinary(op=op, left=left, right=right, rounding=rounding):
-            a, b = evaluate(left, inputs), evaluate(right, inputs)
+            a, b = evaluate(left, inputs, step), evaluate(right, inputs, step)
             return rounded(_binary(op, a, b), rounding)
         case ir.ArithCall(function=function, args=args, rounding=rounding):
-            values = [evaluate(a, inputs) for a in args]
+            values = [evaluate(a, inputs, step) for a in args]
             return rounded(_call(function, values), rounding)
+        case ir.ArithStep(step=name, arg=arg, rounding=rounding):
+            if step is None:
+                raise ValueError(f"no step answers {name!r}")
+            return rounded(step(name, evaluate(arg, inputs, step)), rounding)
         case _:
             assert_never(expr)
 
@@ -125,6 +134,8 @@ def parts(expr: ir.Arith) -> Iterator[ir.Arith]:
         case ir.ArithCall(args=args):
             for a in args:
                 yield from parts(a)
+        case ir.ArithStep(arg=arg):
+            yield from parts(arg)
         case _:
             assert_never(expr)
 
@@ -149,9 +160,10 @@ def spell(
     rounding: Callable[[str, ir.Rounding], str],
     group: Callable[[str], str],
     rounding_groups: bool = True,
+    step: Callable[[str, str], str] = lambda name, arg: f"{name}({arg})",
 ) -> str:
     """An expression written out by the given spellers, with parentheses where the
-    precedence of ``+ - * /`` needs them."""
+    precedence of ``+ - * /`` needs them; ``step``: a step called on a value (issue 40)."""
 
     def go(e: ir.Arith) -> str:
         match e:
@@ -173,6 +185,9 @@ def spell(
                 return text if r is None else rounding(text, r)
             case ir.ArithCall(function=function, args=args, rounding=r):
                 text = call(function, [go(a) for a in args])
+                return text if r is None else rounding(text, r)
+            case ir.ArithStep(step=name, arg=arg, rounding=r):
+                text = step(name, go(arg))
                 return text if r is None else rounding(text, r)
             case _:
                 assert_never(e)

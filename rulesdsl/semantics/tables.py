@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import assert_never
 
 from rulesdsl import ir
@@ -119,7 +120,11 @@ def divides(op: ir.ScaleOp | None) -> bool:
             assert_never(op)
 
 
-def operand(op: ir.Operand, inputs: Inputs) -> float:
+Steps = Mapping[str, ir.Step]
+"""The ruleset's steps by name, which a decision's arithmetic may call (issue 40)."""
+
+
+def operand(op: ir.Operand, inputs: Inputs, steps: Steps | None = None) -> float:
     match op:
         case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
             value = float(inputs[name])
@@ -129,7 +134,7 @@ def operand(op: ir.Operand, inputs: Inputs) -> float:
         case ir.CellOperand(cell=ref):
             return float(cell_value(ref, inputs))
         case ir.ArithOperand(expr=expr):
-            return semantics_arith.evaluate(expr, inputs)
+            return semantics_arith.evaluate(expr, inputs, partial(_step_number, steps or {}))
         case _:
             assert_never(op)
 
@@ -153,11 +158,20 @@ def compare(op: ir.CompareOp, left: float, right: float) -> bool:
             assert_never(op)
 
 
-def holds(c: ir.Condition, inputs: Inputs) -> bool:
+def _step_number(steps: Steps, name: str, x: float) -> float:
+    """A step's answer where arithmetic calls it: a number (lowering refuses a step that may
+    answer impassable)."""
+    value = step_value(steps[name], x)
+    if isinstance(value, ir.Marker):
+        raise ValueError(f"step {name!r} answers {value!r} at {x}")
+    return value
+
+
+def holds(c: ir.Condition, inputs: Inputs, steps: Steps | None = None) -> bool:
     """Whether one condition of a decision row holds for these inputs."""
     match c:
         case ir.Comparison(left=left, op=op, right=right):
-            return compare(op, operand(left, inputs), operand(right, inputs))
+            return compare(op, operand(left, inputs, steps), operand(right, inputs, steps))
         case ir.InputTruth(input=name, holds=wanted):
             return bool(inputs[name]) == wanted
         case ir.CellTruth(cell=ref, holds=wanted):
@@ -171,17 +185,19 @@ def decide(decision: ir.Decision, inputs: Inputs) -> str:
     return decision.rows[decided_row(decision, inputs)].outcome
 
 
-def decision_answer(decision: ir.Decision, inputs: Inputs) -> str | float:
+def decision_answer(
+    decision: ir.Decision, inputs: Inputs, steps: Steps | None = None
+) -> str | float:
     """What a decision returns: the outcome of the first row that holds, or the number that
     row gives in a decision that gives numbers (issue 40)."""
-    row = decision.rows[decided_row(decision, inputs)]
-    return row.outcome if row.answer is None else operand(row.answer, inputs)
+    row = decision.rows[decided_row(decision, inputs, steps)]
+    return row.outcome if row.answer is None else operand(row.answer, inputs, steps)
 
 
-def decided_row(decision: ir.Decision, inputs: Inputs) -> int:
+def decided_row(decision: ir.Decision, inputs: Inputs, steps: Steps | None = None) -> int:
     """The index of the first row whose conditions all hold: the row :func:`decide` answers."""
     for index, row in enumerate(decision.rows):
-        if all(holds(c, inputs) for c in row.conditions):
+        if all(holds(c, inputs, steps) for c in row.conditions):
             return index
     raise ValueError(f"no row of {decision.id!r} holds")  # checks require `otherwise`
 

@@ -108,6 +108,8 @@ def expr_js(e: plan.Expr, cells: Sequence[str]) -> str:
             return _rounded(binary_js(op, a, b, isinstance(right, plan.Number)), rounding)
         case plan.Call(function=function, args=args, rounding=rounding):
             return _rounded(call_js(function, [expr_js(a, cells) for a in args]), rounding)
+        case plan.StepCall(step=step, arg=arg, rounding=rounding):
+            return _rounded(f"{function_name(step)}({expr_js(arg, cells)})", rounding)
         case _:
             assert_never(e)
 

@@ -164,7 +164,17 @@ class Call:
     rounding: Rounding | None = None
 
 
-Expr = Input | Number | CellRead | Binary | Call
+@dataclass(frozen=True, slots=True)
+class StepCall:
+    """The step ``step``'s answer for ``arg`` (never impassable), rounded to a whole number
+    by ``rounding`` when given (issue 40)."""
+
+    step: str
+    arg: Expr
+    rounding: Rounding | None = None
+
+
+Expr = Input | Number | CellRead | Binary | Call | StepCall
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,6 +517,8 @@ def _arith(e: ir.Arith) -> Expr:
             return Binary(op, _arith(left), _arith(right), rounding)
         case ir.ArithCall(function=function, args=args, rounding=rounding):
             return Call(function, tuple(_arith(a) for a in args), rounding)
+        case ir.ArithStep(step=step, arg=arg, rounding=rounding):
+            return StepCall(step, _arith(arg), rounding)
         case _:
             assert_never(e)
 

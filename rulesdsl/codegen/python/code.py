@@ -176,6 +176,8 @@ def expr_py(e: plan.Expr, cells: Sequence[str]) -> str:
             return _rounded(f"{a} {op} {b}", rounding)
         case plan.Call(function=function, args=args, rounding=rounding):
             return _rounded(call_py(function, [expr_py(a, cells) for a in args]), rounding)
+        case plan.StepCall(step=step, arg=arg, rounding=rounding):
+            return _rounded(f"{step}({expr_py(arg, cells)})", rounding)
         case _:
             assert_never(e)
 
@@ -429,7 +431,7 @@ def _computes(e: plan.Expr) -> bool:
             return False
         case plan.CellRead(over=over):
             return over is not None
-        case plan.Binary() | plan.Call():
+        case plan.Binary() | plan.Call() | plan.StepCall():
             return True
         case _:
             assert_never(e)
