@@ -66,6 +66,20 @@ decision half_climb "Half a climb" (climbed level) {
   otherwise -> half "Half" = climb_rate(climbed / 2) rounded down + 1
 }
 """
+CALLS = """table dive_limit "Top dive speed" {
+  fighter "Fighter" | 8 points
+  bomber "Bomber"   | 6 points
+}
+decision capped "Speed after a dive" (kind dive_limit, speed points, dived points = 1) {
+  speed + dived > dive_limit[kind] -> held "Held" = dive_limit[kind]
+  otherwise                        -> gained "Gained" = speed + dived
+}
+decision two_dives "Two dives" (kind dive_limit, speed points) {
+  capped(kind, speed) < 3 -> slow "Slow" = 0
+  otherwise               -> after "After two" = capped(kind, capped(kind, speed, 2), 2) - 1
+}
+"""
+CALLS_LINE = HEADER_LINES + 10  # the first row of two_dives
 
 
 def _ruleset(compiler: Compiler, body: str) -> ir.Ruleset:
@@ -150,7 +164,7 @@ def test_a_row_computes_with_a_steps_answer_as_the_semantics_says(
     m = import_rendered(rs, tmp_path, "decision_numbers_step")
     assert (m.climbs(6, 1), m.climbs(6, 1, bomber=True), m.climbs(2, 1, True)) == (4, 3, 0)
     assert (m.half_climb(3), m.half_climb(0.25)) == (4, 1)
-    steps = {st.id: st for st in rs.steps}
+    steps = semantics.Rules.of(rs)
     for d in rs.decisions:
         function = m.DECISIONS[d.id]
         for climbed, speed, bomber in itertools.product((0, 0.25, 1, 2.5, 4), range(-1, 9), (0, 1)):
@@ -176,6 +190,47 @@ def test_misuse_of_a_step_in_a_decisions_arithmetic_is_reported_at_its_place(
     errors = located(compiler, text)
     want = "E225" if "speed)" in code else "E226"
     assert errors[0] == (want, HEADER_LINES + 4, column), errors
+
+
+def test_a_row_computes_with_another_decisions_number_as_the_semantics_says(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler, CALLS)
+    m = import_rendered(rs, tmp_path, "decision_numbers_calls")
+    assert (m.two_dives("fighter", 1), m.two_dives("fighter", 3), m.two_dives("bomber", 5)) == (
+        0,
+        6,
+        5,
+    )
+    rules = semantics.Rules.of(rs)
+    for kind, speed in itertools.product(("fighter", "bomber"), (-2, 0, 1, 1.5, 2, 3, 7)):
+        given = {"kind": kind, "speed": speed}
+        assert m.two_dives(**given) == semantics.decision_answer(rs.decisions[1], given, rules)
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "found"),
+    [
+        ('"Held" = dive_limit[kind]', '"Held"', ("E226", CALLS_LINE, 3)),
+        ("capped(kind, speed) <", "capped(kind) <", ("E226", CALLS_LINE, 3)),
+        ("capped(kind, speed) <", "capped(kind, speed, 2, 3) <", ("E226", CALLS_LINE, 3)),
+        ("capped(kind, speed) <", "capped(speed, speed) <", ("E211", CALLS_LINE, 10)),
+        ("capped(kind, speed) <", "capped(kind, 1 hex) <", ("E225", CALLS_LINE, 16)),
+        ("capped(kind, speed) <", "capped(kind, speed) rounded up <", ("E226", CALLS_LINE, 3)),
+        ("capped(kind, speed) <", "later(speed) <", ("E226", CALLS_LINE, 3)),
+    ],
+    ids=["gives_outcomes", "too_few", "too_many", "not_a_key", "another_unit", "rounded", "below"],
+)
+def test_misuse_of_a_decision_in_anothers_arithmetic_is_reported_at_its_place(
+    compiler: Compiler, change: str, code: str, found: tuple[str, int, int]
+) -> None:
+    text = HEADER + CALLS.replace(change, code, 1)
+    if "later" in code:
+        text += 'decision later "Later" (speed points) {\n  otherwise -> x = speed\n}\n'
+    if code == '"Held"':  # capped then gives outcomes: no row may give a number either
+        text = text.replace('"Gained" = speed + dived', '"Gained"')
+    errors = located(compiler, text)
+    assert found in errors, errors
 
 
 def test_a_cell_in_another_unit_than_the_other_rows_numbers_is_e225(compiler: Compiler) -> None:
@@ -311,7 +366,15 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     assert climbs.ok and climbs.ruleset is not None, [str(d) for d in climbs.diagnostics]
     m3 = import_rendered(climbs.ruleset, tmp_path, "decision_numbers_docs_step")
     assert (m3.climbs(speed=6, climbed=1), m3.climbs(speed=1, climbed=1)) == (4, 0)
+    start = doc.index("  ```terrain\n  table dive_limit", doc.index("Another decision's number"))
+    block = doc[start + len("  ```terrain\n") : doc.index("  ```\n", start + 10)]
+    calls = compile_snippet(compiler, header + textwrap.dedent(block))
+    assert calls.ok and calls.ruleset is not None, [str(d) for d in calls.diagnostics]
+    m4 = import_rendered(calls.ruleset, tmp_path, "decision_numbers_docs_calls")
+    assert (m4.two_dives(kind="fighter", speed=3), m4.two_dives(kind="bomber", speed=3)) == (7, 6)
     for shown in (
+        '`two_dives(kind="fighter", speed=3)` is `7` (3 + 2 + 2) and\n'
+        '  `two_dives(kind="bomber", speed=3)` is `6`',
         "`climbs(speed=6, climbed=1)` is `4` and `climbs(speed=1, climbed=1)` is `0`",
         '`capped(kind="bomber", speed=4, dived=3)` is `6`',
         "`dive(speed=4, dived=2,\n  top=5)` is `5`",
@@ -329,14 +392,16 @@ def node() -> str:
 def test_js_module_gives_the_same_numbers_and_errors_as_python(
     compiler: Compiler, node: str, tmp_path: Path
 ) -> None:
-    rs = _ruleset(compiler, DIVE + CAPPED + CLIMB.replace("climbs", "climbs_"))
-    plan = module_plan.build(rs)
-    python = import_rendered(rs, tmp_path, "decision_numbers_js")
-    module = test_js_target.write_package(plan, tmp_path / "js")
-    queries = list(js_queries_numbers.number_queries(random.Random(40), plan))
-    assert len(queries) >= 2000
-    expected = [js_queries.ask_python(python, q) for q in queries]
-    got = js_queries.ask_node(module, queries)
-    assert any("answer" in e for e in expected) and any("error" in e for e in expected)
-    pairs = zip(queries, expected, got, strict=True)
-    assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == []
+    bodies = {"numbers": DIVE + CAPPED + CLIMB.replace("climbs", "climbs_"), "calls": CALLS}
+    for name, body in bodies.items():
+        rs = _ruleset(compiler, body)
+        plan = module_plan.build(rs)
+        python = import_rendered(rs, tmp_path, f"decision_numbers_js_{name}")
+        module = test_js_target.write_package(plan, tmp_path / name)
+        queries = list(js_queries_numbers.number_queries(random.Random(40), plan))
+        assert len(queries) >= 600
+        expected = [js_queries.ask_python(python, q) for q in queries]
+        got = js_queries.ask_node(module, queries)
+        assert any("answer" in e for e in expected) and any("error" in e for e in expected)
+        pairs = zip(queries, expected, got, strict=True)
+        assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == [], name

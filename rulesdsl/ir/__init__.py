@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from rulesdsl.ir.arith import Arith as Arith
 from rulesdsl.ir.arith import ArithBinary as ArithBinary
 from rulesdsl.ir.arith import ArithCall as ArithCall
+from rulesdsl.ir.arith import ArithDecision as ArithDecision
 from rulesdsl.ir.arith import ArithFunction as ArithFunction
 from rulesdsl.ir.arith import ArithInput as ArithInput
 from rulesdsl.ir.arith import ArithNumber as ArithNumber

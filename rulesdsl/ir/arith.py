@@ -73,7 +73,20 @@ class ArithStep:
     kind: Literal["step"] = "step"
 
 
-Arith = ArithInput | ArithNumber | ArithBinary | ArithCall | ArithStep
+@dataclass(frozen=True)
+class ArithDecision:
+    """The number a decision declared above gives for these values (issue 40, a rule that
+    reads another rule's answer): ``capped(kind, speed + 1, 2)``. ``args`` are given to its
+    first inputs in order, named in ``inputs`` (a key input passed on as an
+    :class:`ArithInput`); the rest take their defaults."""
+
+    decision: Id
+    args: tuple[Arith, ...]
+    inputs: tuple[Id, ...]
+    kind: Literal["decision"] = "decision"
+
+
+Arith = ArithInput | ArithNumber | ArithBinary | ArithCall | ArithStep | ArithDecision
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ class ArithLowering:
         number: Callable[[s.Located, str | None], ir.Number | None],
         keys: Mapping[str, str],
         steps: Mapping[str, ir.Step],
+        decisions: Mapping[str, ir.Decision],
     ) -> None:
         self.err = err
         self.where = where
@@ -61,6 +62,8 @@ class ArithLowering:
         """Inputs that hold a key of a table: input -> table."""
         self.steps = steps
         """The ruleset's steps, which an expression may call by name (issue 40)."""
+        self.decisions = decisions
+        """The decisions declared above this one, which it may call if they give numbers."""
 
     def operand(self, node: s.ArithNode, params: Mapping[str, str]) -> ir.ArithOperand | None:
         lowered = self._lower(node, params)
@@ -159,6 +162,8 @@ class ArithLowering:
         function = next((f for f in functions if f == name), None)
         if function is None and name in self.steps:
             return self._step(node, self.steps[name], params)
+        if function is None and name in self.decisions:
+            return self._decision(node, self.decisions[name], params)
         if function is None:
             self.err(
                 "E226",
@@ -240,6 +245,74 @@ class ArithLowering:
         self.where.record(expr, node.pos)
         return expr, step.result_unit
 
+    def _decision(
+        self, node: s.ArithNode, callee: ir.Decision, params: Mapping[str, str]
+    ) -> Lowered | None:
+        """``capped(kind, speed + 1)``: the number a decision declared above gives, its first
+        inputs given in order (E226: one that gives outcomes, a wrong count, a yes/no input
+        given, rounding after it; E225: a value in another unit; E211: a key input given
+        anything but a key input of this decision of the same table)."""
+        assert node.function is not None
+        required = sum(p.default is None for p in callee.params)
+        fault = (
+            "gives outcomes, not a number"
+            if not any(r.answer for r in callee.rows)
+            else f"takes {required} to {len(callee.params)} values"
+            if not required <= len(node.args) <= len(callee.params)
+            else "cannot be rounded (round what you compute with it)"
+            if node.rounding is not None
+            else "takes a yes/no input, which arithmetic cannot give"
+            if any(p.unit == BOOL_UNIT for p in callee.params[: len(node.args)])
+            else None
+        )
+        if fault is not None or callee.id in params:
+            self.err(
+                "E226",
+                f"decision '{callee.id}' {fault or 'has the name of an input'}",
+                node.function.pos,
+                f"its inputs: {', '.join(f'{p.name} {p.key_of or p.unit}' for p in callee.params)}",
+            )
+            return None
+        args: list[ir.Arith] = []
+        for p, arg in zip(callee.params, node.args, strict=False):
+            lowered = self._argument(p, arg, params)
+            if lowered is None:
+                return None
+            args.append(lowered)
+        names = tuple(p.name for p in callee.params[: len(args)])
+        expr = ir.ArithDecision(callee.id, tuple(args), names)
+        self.where.record(expr, node.pos)
+        return expr, _given_unit(callee)
+
+    def _argument(
+        self, p: ir.Param, arg: s.OperandNode | s.ArithNode, params: Mapping[str, str]
+    ) -> ir.Arith | None:
+        """One value given to a decision's input ``p``, checked against it."""
+        if p.key_of is not None:
+            plain = isinstance(arg, s.OperandNode) and not arg.arith and not arg.scale_op
+            name = arg.ref.text if isinstance(arg, s.OperandNode) and arg.ref and plain else None
+            if name is None or self.keys.get(name) != p.key_of:
+                self.err(
+                    "E211",
+                    f"input '{p.name}' takes a key of table '{p.key_of}'",
+                    arg.pos,
+                    f"pass on an input of this decision declared `({p.name} {p.key_of})`",
+                )
+                return None
+            expr: ir.Arith = ir.ArithInput(name)
+            self.where.record(expr, arg.pos)
+            return expr
+        lowered = self._lower(arg, params)
+        if lowered is not None and lowered[1] not in (None, p.unit):
+            self.err(
+                "E225",
+                f"input '{p.name}' takes '{p.unit}', not '{lowered[1]}'",
+                arg.pos,
+                f"give it a value in {p.unit}",
+            )
+            return None
+        return None if lowered is None else lowered[0]
+
     def _leaf(self, node: s.OperandNode, params: Mapping[str, str]) -> Lowered | None:
         if node.cell is not None:
             self.err(
@@ -288,3 +361,10 @@ class ArithLowering:
         if name is None:
             return None
         return next(r for r in get_args(ir.Rounding) if r == name.text)
+
+
+def _given_unit(d: ir.Decision) -> str | None:
+    """The unit of the numbers a decision gives: its rows' computed numbers' unit (a row
+    that gives a cell or a plain number says none)."""
+    units = {r.answer.unit for r in d.rows if isinstance(r.answer, ir.ArithOperand)}
+    return next(iter(sorted(u for u in units if u)), None)

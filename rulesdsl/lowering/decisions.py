@@ -63,7 +63,7 @@ class DecisionLowering:
         self.key_axis: dict[str, ir.Axis] = {}
         """Whether each key input names a row or a column of its table."""
         self.arith = ArithLowering(
-            self.err, self.where, self.number, self.decision_keys, host.steps
+            self.err, self.where, self.number, self.decision_keys, host.steps, host.decisions
         )
 
     def run(self) -> ir.Decision:

@@ -200,8 +200,9 @@ class RuleBlocks(BuilderBase):
         def rounding(text: str, r: ir.Rounding) -> str:
             return self.w(f"arith_rounded_{r}", value=text)
 
-        def step(name: str, arg: str) -> str:  # a step's answer, by the step's label
-            info = next((st.info for st in self.rs.steps if st.id == name), None)
+        def step(name: str, arg: str) -> str:  # a step's or decision's answer, by its label
+            rules: list[ir.Step | ir.Decision] = [*self.rs.steps, *self.rs.decisions]
+            info = next((r.info for r in rules if r.id == name), None)
             return f"{self.label(info, name)} ({arg})"
 
         group = "({})".format

@@ -34,6 +34,7 @@ from rulesdsl.semantics.tables import IMPASSABLE as IMPASSABLE
 from rulesdsl.semantics.tables import PROHIBITED as PROHIBITED
 from rulesdsl.semantics.tables import Answer as Answer
 from rulesdsl.semantics.tables import Inputs as Inputs
+from rulesdsl.semantics.tables import Rules as Rules
 from rulesdsl.semantics.tables import SightLine as SightLine
 from rulesdsl.semantics.tables import bound as bound
 from rulesdsl.semantics.tables import cell_value as cell_value

@@ -68,28 +68,32 @@ def rounded(value: float, rounding: ir.Rounding | None) -> float:
             assert_never(rounding)
 
 
+Called = Callable[[ir.ArithStep | ir.ArithDecision, Mapping[str, float | bool | str]], float]
+"""What answers a rule an expression calls (a step or a decision, issue 40) for the inputs."""
+
+
 def evaluate(
-    expr: ir.Arith,
-    inputs: Mapping[str, float | bool | str],
-    step: Callable[[str, float], float] | None = None,
+    expr: ir.Arith, inputs: Mapping[str, float | bool | str], call: Called | None = None
 ) -> float:
-    """The expression's value for the given inputs (numbers only); ``step`` answers a step
-    the expression calls (issue 40), by its name, for a value."""
+    """The expression's value for the given inputs (numbers only); ``call`` answers the
+    steps and decisions the expression calls."""
     match expr:
         case ir.ArithInput(input=name):
             return float(inputs[name])
         case ir.ArithNumber(value=value):
             return value
         case ir.ArithBinary(op=op, left=left, right=right, rounding=rounding):
-            a, b = evaluate(left, inputs, step), evaluate(right, inputs, step)
+            a, b = evaluate(left, inputs, call), evaluate(right, inputs, call)
             return rounded(_binary(op, a, b), rounding)
         case ir.ArithCall(function=function, args=args, rounding=rounding):
-            values = [evaluate(a, inputs, step) for a in args]
+            values = [evaluate(a, inputs, call) for a in args]
             return rounded(_call(function, values), rounding)
-        case ir.ArithStep(step=name, arg=arg, rounding=rounding):
-            if step is None:
-                raise ValueError(f"no step answers {name!r}")
-            return rounded(step(name, evaluate(arg, inputs, step)), rounding)
+        case ir.ArithStep(rounding=rounding) if call is not None:
+            return rounded(call(expr, inputs), rounding)
+        case ir.ArithDecision() if call is not None:
+            return call(expr, inputs)
+        case ir.ArithStep() | ir.ArithDecision():
+            raise ValueError(f"nothing answers the rule {expr!r}")
         case _:
             assert_never(expr)
 
@@ -136,6 +140,9 @@ def parts(expr: ir.Arith) -> Iterator[ir.Arith]:
                 yield from parts(a)
         case ir.ArithStep(arg=arg):
             yield from parts(arg)
+        case ir.ArithDecision(args=args):
+            for a in args:
+                yield from parts(a)
         case _:
             assert_never(expr)
 
@@ -163,7 +170,8 @@ def spell(
     step: Callable[[str, str], str] = lambda name, arg: f"{name}({arg})",
 ) -> str:
     """An expression written out by the given spellers, with parentheses where the
-    precedence of ``+ - * /`` needs them; ``step``: a step called on a value (issue 40)."""
+    precedence of ``+ - * /`` needs them; ``step``: a step or decision called on its
+    values (issue 40)."""
 
     def go(e: ir.Arith) -> str:
         match e:
@@ -189,6 +197,8 @@ def spell(
             case ir.ArithStep(step=name, arg=arg, rounding=r):
                 text = step(name, go(arg))
                 return text if r is None else rounding(text, r)
+            case ir.ArithDecision(decision=name, args=args):
+                return step(name, ", ".join(go(a) for a in args))
             case _:
                 assert_never(e)
 

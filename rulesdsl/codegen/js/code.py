@@ -110,6 +110,9 @@ def expr_js(e: plan.Expr, cells: Sequence[str]) -> str:
             return _rounded(call_js(function, [expr_js(a, cells) for a in args]), rounding)
         case plan.StepCall(step=step, arg=arg, rounding=rounding):
             return _rounded(f"{function_name(step)}({expr_js(arg, cells)})", rounding)
+        case plan.DecisionCall(decision=name, args=args):
+            given = ", ".join(f"{p}: {expr_js(a, cells)}" for p, a in args)
+            return f"{function_name(name)}({{{given}}})"
         case _:
             assert_never(e)
 

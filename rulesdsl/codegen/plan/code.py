@@ -174,7 +174,16 @@ class StepCall:
     rounding: Rounding | None = None
 
 
-Expr = Input | Number | CellRead | Binary | Call | StepCall
+@dataclass(frozen=True, slots=True)
+class DecisionCall:
+    """The number the decision ``decision`` gives for ``args``, each by the name of the input
+    it is given to (a key input passed on as an :class:`Input`; issue 40)."""
+
+    decision: str
+    args: tuple[tuple[str, Expr], ...]
+
+
+Expr = Input | Number | CellRead | Binary | Call | StepCall | DecisionCall
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,6 +528,8 @@ def _arith(e: ir.Arith) -> Expr:
             return Call(function, tuple(_arith(a) for a in args), rounding)
         case ir.ArithStep(step=step, arg=arg, rounding=rounding):
             return StepCall(step, _arith(arg), rounding)
+        case ir.ArithDecision(decision=name, args=args, inputs=inputs):
+            return DecisionCall(name, tuple(zip(inputs, map(_arith, args), strict=True)))
         case _:
             assert_never(e)
 

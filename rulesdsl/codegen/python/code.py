@@ -178,6 +178,9 @@ def expr_py(e: plan.Expr, cells: Sequence[str]) -> str:
             return _rounded(call_py(function, [expr_py(a, cells) for a in args]), rounding)
         case plan.StepCall(step=step, arg=arg, rounding=rounding):
             return _rounded(f"{step}({expr_py(arg, cells)})", rounding)
+        case plan.DecisionCall(decision=name, args=args):
+            given = ", ".join(f"{p}={expr_py(a, cells)}" for p, a in args)
+            return f"{name}({given})"
         case _:
             assert_never(e)
 
@@ -431,7 +434,7 @@ def _computes(e: plan.Expr) -> bool:
             return False
         case plan.CellRead(over=over):
             return over is not None
-        case plan.Binary() | plan.Call() | plan.StepCall():
+        case plan.Binary() | plan.Call() | plan.StepCall() | plan.DecisionCall():
             return True
         case _:
             assert_never(e)
