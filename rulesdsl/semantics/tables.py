@@ -132,7 +132,7 @@ class Rules:
         return Rules({st.id: st for st in rs.steps}, {d.id: d for d in rs.decisions})
 
 
-def operand(op: ir.Operand, inputs: Inputs, steps: Rules | None = None) -> float:
+def operand(op: ir.Operand, inputs: Inputs, rules: Rules | None = None) -> float:
     match op:
         case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
             value = float(inputs[name])
@@ -142,7 +142,7 @@ def operand(op: ir.Operand, inputs: Inputs, steps: Rules | None = None) -> float
         case ir.CellOperand(cell=ref):
             return float(cell_value(ref, inputs))
         case ir.ArithOperand(expr=expr):
-            return semantics_arith.evaluate(expr, inputs, partial(_called, steps or Rules({}, {})))
+            return semantics_arith.evaluate(expr, inputs, partial(_called, rules or Rules({}, {})))
         case _:
             assert_never(op)
 
@@ -204,11 +204,11 @@ def _default_of(p: ir.Param) -> float | bool | str:
             assert_never(p.default)
 
 
-def holds(c: ir.Condition, inputs: Inputs, steps: Rules | None = None) -> bool:
+def holds(c: ir.Condition, inputs: Inputs, rules: Rules | None = None) -> bool:
     """Whether one condition of a decision row holds for these inputs."""
     match c:
         case ir.Comparison(left=left, op=op, right=right):
-            return compare(op, operand(left, inputs, steps), operand(right, inputs, steps))
+            return compare(op, operand(left, inputs, rules), operand(right, inputs, rules))
         case ir.InputTruth(input=name, holds=wanted):
             return bool(inputs[name]) == wanted
         case ir.CellTruth(cell=ref, holds=wanted):
@@ -223,18 +223,18 @@ def decide(decision: ir.Decision, inputs: Inputs) -> str:
 
 
 def decision_answer(
-    decision: ir.Decision, inputs: Inputs, steps: Rules | None = None
+    decision: ir.Decision, inputs: Inputs, rules: Rules | None = None
 ) -> str | float:
     """What a decision returns: the outcome of the first row that holds, or the number that
     row gives in a decision that gives numbers (issue 40)."""
-    row = decision.rows[decided_row(decision, inputs, steps)]
-    return row.outcome if row.answer is None else operand(row.answer, inputs, steps)
+    row = decision.rows[decided_row(decision, inputs, rules)]
+    return row.outcome if row.answer is None else operand(row.answer, inputs, rules)
 
 
-def decided_row(decision: ir.Decision, inputs: Inputs, steps: Rules | None = None) -> int:
+def decided_row(decision: ir.Decision, inputs: Inputs, rules: Rules | None = None) -> int:
     """The index of the first row whose conditions all hold: the row :func:`decide` answers."""
     for index, row in enumerate(decision.rows):
-        if all(holds(c, inputs, steps) for c in row.conditions):
+        if all(holds(c, inputs, rules) for c in row.conditions):
             return index
     raise ValueError(f"no row of {decision.id!r} holds")  # checks require `otherwise`
 
