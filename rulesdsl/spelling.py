@@ -151,9 +151,11 @@ def condition(c: ir.Condition) -> str:
 
 
 def decision_row(row: ir.DecisionRow) -> str:
-    """``distance <= size -> passive``; ``otherwise -> active``."""
+    """``distance <= size -> passive``; ``otherwise -> active``; ``otherwise -> gained =
+    speed + dived`` in a decision that gives numbers."""
     test = " and ".join(condition(c) for c in row.conditions) or "otherwise"
-    return f"{test} -> {row.outcome}"
+    answer = "" if row.answer is None else f" = {operand(row.answer)}"
+    return f"{test} -> {row.outcome}{answer}"
 
 
 def string(text: str) -> str:

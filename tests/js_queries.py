@@ -215,6 +215,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_arcs,
         js_queries_facing,
         js_queries_moves,
+        js_queries_numbers,
         js_queries_routes,
         js_queries_sight,
     )
@@ -232,6 +233,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "facing": js_queries_facing.facing_queries,
         "sight": js_queries_sight.sight_and_results_queries,
         "arcs": js_queries_arcs.arc_queries,
+        "numbers": js_queries_numbers.number_queries,
     }
 
 

@@ -711,11 +711,11 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
             inputs[p.name] = _name(found, keys, f"key of {p.key_of}")
         else:
             inputs[p.name] = _number(found, p.unit, p.name)
-    index = semantics.decided_row(decision, inputs)
-    row = decision.rows[index]
+    index = semantics.decided_row(decision, inputs, rules := semantics.Rules.of(rs))
+    row, answer = decision.rows[index], semantics.decision_answer(decision, inputs, rules)
     return Answered(
-        ({"word": row.outcome},),
-        None,
+        ({"word": answer} if isinstance(answer, str) else {"number": answer},),
+        row.answer.unit if isinstance(row.answer, ir.ArithOperand) else None,
         (f"{decision.id} row {index + 1}: {spelling.decision_row(row)}",),
         row=index,
     )

@@ -5,6 +5,7 @@ grammar rule, each building that construct's syntax node (see :mod:`rulesdsl.fro
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, get_args
 
 from lark import Token
@@ -19,6 +20,9 @@ from rulesdsl.semantics.arith import MAX_DEPTH
 
 class TableRules(BuilderBase):
     """Builds steps, decisions, tables, dice tables and sight rules."""
+
+    extras: Callable[[Meta, list[Any]], s.Extras]
+    """Gathers a source, notes and flags into an item's extras (the file builder's own)."""
 
     def __init__(self, path: str) -> None:
         super().__init__(path)
@@ -76,7 +80,15 @@ class TableRules(BuilderBase):
 
     def decision_row(self, meta: Meta, ch: list[Any]) -> s.DecisionRowNode:
         conditions: tuple[s.ComparisonNode, ...] = ch[0]
-        return s.DecisionRowNode(conditions, self._item(meta, ch[1:]), self._p(meta))
+        answer = next((c for c in ch[2:] if isinstance(c, s.OperandNode)), None)
+        head = [c for c in ch[1:] if isinstance(c, Token | tuple | s.Extras)]
+        if answer is not None:  # `-> x "X" [src] = n note "..."`: the extras around the `=`
+            others = [c for c in ch[2:] if not isinstance(c, tuple | s.OperandNode)]
+            head.append(self.extras(meta, others))
+        return s.DecisionRowNode(conditions, self._item(meta, head), self._p(meta), answer)
+
+    def decision_answer(self, meta: Meta, ch: list[s.OperandNode]) -> s.OperandNode:
+        return ch[0]
 
     def all_of(self, meta: Meta, ch: list[s.ComparisonNode]) -> tuple[s.ComparisonNode, ...]:
         return tuple(ch)

@@ -382,6 +382,10 @@ class DecisionRowNode:
     conditions: tuple[ComparisonNode, ...]
     outcome: Item
     pos: Pos
+    answer: OperandNode | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``-> capped "Held" = top``: the number the decision gives on this row (issue 40). Left
+    out of the digest when None, so a file's digest is what it was before decisions gave
+    numbers."""
 
 
 @dataclass(frozen=True)

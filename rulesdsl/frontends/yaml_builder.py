@@ -421,10 +421,12 @@ class Builder:
                 if not isinstance(when, ScalarNode) or not isinstance(then, ScalarNode):
                     continue
                 conditions = self.fragment(when, "condition")
-                if conditions is None:
+                gives = _get(row, "gives")  # a decision that gives numbers (issue 40)
+                answer = None if gives is None else self.fragment(gives, "operand")
+                if conditions is None or (gives is not None and answer is None):
                     continue
                 outcome = self.item(then, row)
-                rows.append(s.DecisionRowNode(tuple(conditions), outcome, self.pos(row)))
+                rows.append(s.DecisionRowNode(tuple(conditions), outcome, self.pos(row), answer))
             if params:
                 out.append(s.DecisionDecl(self.item(k, v), params, self._result(v), tuple(rows)))
         return out

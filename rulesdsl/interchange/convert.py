@@ -521,6 +521,7 @@ class _ToYaml:
                 "when": when,
                 "then": row.outcome.name.text,
                 **self.labels(row.outcome.labels),
+                **({"gives": self.text(row.answer.pos)} if row.answer else {}),
                 **self.extras(row.outcome.extras),
             }
         )

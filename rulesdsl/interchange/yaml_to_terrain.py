@@ -280,7 +280,13 @@ def _decisions(node: Any) -> list[str]:
             + " {"
         )
         for row in _seq(item.get("rows")):
-            emit(f"  {row['when']} -> {_head('', row['then'], row).strip()}" + _extras(row))
+            head = f"  {row['when']} -> {_head('', row['then'], row).strip()}"
+            if "gives" in row:  # the source before `=`, the notes after it (issue 40)
+                source = f" [{row['source']}]" if "source" in row else ""
+                rest = {k: v for k, v in row.items() if k != "source"}
+                head += f"{source} = {row['gives']}"
+                row = rest
+            emit(head + _extras(row))
         emit("}")
     return lines
 

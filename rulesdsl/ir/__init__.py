@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Literal
 from rulesdsl.ir.arith import Arith as Arith
 from rulesdsl.ir.arith import ArithBinary as ArithBinary
 from rulesdsl.ir.arith import ArithCall as ArithCall
+from rulesdsl.ir.arith import ArithDecision as ArithDecision
 from rulesdsl.ir.arith import ArithFunction as ArithFunction
 from rulesdsl.ir.arith import ArithInput as ArithInput
 from rulesdsl.ir.arith import ArithNumber as ArithNumber
 from rulesdsl.ir.arith import ArithOp as ArithOp
 from rulesdsl.ir.arith import ArithOperand as ArithOperand
+from rulesdsl.ir.arith import ArithStep as ArithStep
 from rulesdsl.ir.arith import Rounding as Rounding
 from rulesdsl.ir.changes import Change as Change
 from rulesdsl.ir.changes import ChangeAction as ChangeAction

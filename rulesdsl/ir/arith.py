@@ -61,7 +61,32 @@ class ArithCall:
     kind: Literal["call"] = "call"
 
 
-Arith = ArithInput | ArithNumber | ArithBinary | ArithCall
+@dataclass(frozen=True)
+class ArithStep:
+    """A step's answer for a value (issue 40, a rule that reads another rule's answer):
+    ``climb_cost(levels)``; the step can never answer impassable. ``rounding``: the answer
+    rounded to a whole number."""
+
+    step: Id
+    arg: Arith
+    rounding: Rounding | None = None
+    kind: Literal["step"] = "step"
+
+
+@dataclass(frozen=True)
+class ArithDecision:
+    """The number a decision declared above gives for these values (issue 40, a rule that
+    reads another rule's answer): ``capped(kind, speed + 1, 2)``. ``args`` are given to its
+    first inputs in order, named in ``inputs`` (a key input passed on as an
+    :class:`ArithInput`); the rest take their defaults."""
+
+    decision: Id
+    args: tuple[Arith, ...]
+    inputs: tuple[Id, ...]
+    kind: Literal["decision"] = "decision"
+
+
+Arith = ArithInput | ArithNumber | ArithBinary | ArithCall | ArithStep | ArithDecision
 
 
 @dataclass(frozen=True)

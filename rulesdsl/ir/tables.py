@@ -196,11 +196,14 @@ class Outcome:
 
 @dataclass(frozen=True)
 class DecisionRow:
-    """All ``conditions`` hold (an empty tuple: otherwise) -> ``outcome``."""
+    """All ``conditions`` hold (an empty tuple: otherwise) -> ``outcome``; ``answer``: the
+    number the decision gives on this row (``= speed + levels``, ``= dive_limit[class]``), on
+    every row of a decision that gives numbers and on none of another."""
 
     conditions: tuple[Condition, ...]
     outcome: Id
     info: Info
+    answer: ArithOperand | CellOperand | None = None
 
 
 @dataclass(frozen=True)

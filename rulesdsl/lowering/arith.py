@@ -52,6 +52,8 @@ class ArithLowering:
         where: Positions,
         number: Callable[[s.Located, str | None], ir.Number | None],
         keys: Mapping[str, str],
+        steps: Mapping[str, ir.Step],
+        decisions: Mapping[str, ir.Decision],
     ) -> None:
         self.err = err
         self.where = where
@@ -60,12 +62,31 @@ class ArithLowering:
         """Inputs that hold a key of a table: input -> table."""
         self.absolute: list[tuple[str, s.Pos]] = []
         """The inputs read as ``abs(input)``, each with the call's place (issue 40)."""
+        self.steps = steps
+        """The ruleset's steps, which an expression may call by name (issue 40)."""
+        self.decisions = decisions
+        """The decisions declared above this one, which it may call if they give numbers."""
 
     def operand(self, node: s.ArithNode, params: Mapping[str, str]) -> ir.ArithOperand | None:
         lowered = self._lower(node, params)
         if lowered is None:
             return None
         expr, unit = lowered
+        operand = ir.ArithOperand(expr, unit)
+        self.where.record(operand, node.pos)
+        return operand
+
+    def answer(self, node: s.OperandNode, params: Mapping[str, str]) -> ir.ArithOperand | None:
+        """A decision row's number (``= top``, ``= speed / 2``, ``= speed + levels``)."""
+        lowered = self._lower(node, params)
+        if lowered is None:
+            return None
+        expr, unit = lowered
+        if node.scale_op is not None and node.scale is not None:
+            scale = self.number(node.scale, None)
+            if scale is None:
+                return None
+            expr = ir.ArithBinary(node.scale_op, expr, ir.ArithNumber(scale.value))
         operand = ir.ArithOperand(expr, unit)
         self.where.record(operand, node.pos)
         return operand
@@ -141,12 +162,17 @@ class ArithLowering:
         name = node.function.text
         functions = get_args(ir.ArithFunction)
         function = next((f for f in functions if f == name), None)
+        if function is None and name in self.steps:
+            return self._step(node, self.steps[name], params)
+        if function is None and name in self.decisions:
+            return self._decision(node, self.decisions[name], params)
         if function is None:
             self.err(
                 "E226",
                 f"unknown function '{name}'",
                 node.function.pos,
-                did_you_mean(name, functions) or "functions: " + ", ".join(functions),
+                did_you_mean(name, [*functions, *self.steps])
+                or "functions: " + ", ".join(functions),
             )
             return None
         least, most = semantics_arith.ARITY[function]
@@ -179,6 +205,117 @@ class ArithLowering:
         if function == "abs" and isinstance(expr.args[0], ir.ArithInput):
             self.absolute.append((expr.args[0].input, node.pos))
         return expr, units[0] if units else None
+
+    def _step(self, node: s.ArithNode, step: ir.Step, params: Mapping[str, str]) -> Lowered | None:
+        """``climb_cost(levels)``: the step's answer for one value in its input's unit (E225),
+        from a step that never answers impassable (E226)."""
+        assert node.function is not None
+        if step.id in params:  # the generated function's argument would hide the step
+            self.err(
+                "E226",
+                f"input '{step.id}' has the name of the step it calls",
+                node.function.pos,
+                "rename the input",
+            )
+            return None
+        if len(node.args) != 1:
+            self.err(
+                "E226",
+                f"step '{step.id}' takes one value, in {step.param_unit}",
+                node.pos,
+                f"e.g. `{step.id}({step.param})`",
+            )
+            return None
+        if any(isinstance(t, ir.ImpassableTerm) for t in step.terms):
+            self.err(
+                "E226",
+                f"step '{step.id}' may answer impassable, which cannot be computed with",
+                node.function.pos,
+                "compare the input with the step's threshold in the row's conditions instead",
+            )
+            return None
+        arg = self._lower(node.args[0], params)
+        if arg is None:
+            return None
+        if arg[1] is not None and arg[1] != step.param_unit:
+            self.err(
+                "E225",
+                f"step '{step.id}' takes '{step.param_unit}', not '{arg[1]}'",
+                node.args[0].pos,
+                f"give it a value in {step.param_unit}",
+            )
+            return None
+        expr = ir.ArithStep(step.id, arg[0], self._rounding(node.rounding))
+        self.where.record(expr, node.pos)
+        return expr, step.result_unit
+
+    def _decision(
+        self, node: s.ArithNode, callee: ir.Decision, params: Mapping[str, str]
+    ) -> Lowered | None:
+        """``capped(kind, speed + 1)``: the number a decision declared above gives, its first
+        inputs given in order (E226: one that gives outcomes, a wrong count, a yes/no input
+        given, rounding after it; E225: a value in another unit; E211: a key input given
+        anything but a key input of this decision of the same table)."""
+        assert node.function is not None
+        required = sum(p.default is None for p in callee.params)
+        fault = (
+            "gives outcomes, not a number"
+            if not any(r.answer for r in callee.rows)
+            else f"takes {required} to {len(callee.params)} values"
+            if not required <= len(node.args) <= len(callee.params)
+            else "cannot be rounded (round what you compute with it)"
+            if node.rounding is not None
+            else "takes a yes/no input, which arithmetic cannot give"
+            if any(p.unit == BOOL_UNIT for p in callee.params[: len(node.args)])
+            else None
+        )
+        if fault is not None or callee.id in params:
+            self.err(
+                "E226",
+                f"decision '{callee.id}' {fault or 'has the name of an input'}",
+                node.function.pos,
+                f"its inputs: {', '.join(f'{p.name} {p.key_of or p.unit}' for p in callee.params)}",
+            )
+            return None
+        args: list[ir.Arith] = []
+        for p, arg in zip(callee.params, node.args, strict=False):
+            lowered = self._argument(p, arg, params)
+            if lowered is None:
+                return None
+            args.append(lowered)
+        names = tuple(p.name for p in callee.params[: len(args)])
+        expr = ir.ArithDecision(callee.id, tuple(args), names)
+        self.where.record(expr, node.pos)
+        return expr, _given_unit(callee)
+
+    def _argument(
+        self, p: ir.Param, arg: s.OperandNode | s.ArithNode, params: Mapping[str, str]
+    ) -> ir.Arith | None:
+        """One value given to a decision's input ``p``, checked against it."""
+        if p.key_of is not None:
+            plain = isinstance(arg, s.OperandNode) and not arg.arith and not arg.scale_op
+            name = arg.ref.text if isinstance(arg, s.OperandNode) and arg.ref and plain else None
+            if name is None or self.keys.get(name) != p.key_of:
+                self.err(
+                    "E211",
+                    f"input '{p.name}' takes a key of table '{p.key_of}'",
+                    arg.pos,
+                    f"pass on an input of this decision declared `({p.name} {p.key_of})`",
+                )
+                return None
+            expr: ir.Arith = ir.ArithInput(name)
+            self.where.record(expr, arg.pos)
+            return expr
+        lowered = self._lower(arg, params)
+        if lowered is not None and lowered[1] not in (None, p.unit):
+            self.err(
+                "E225",
+                f"input '{p.name}' takes '{p.unit}', not '{lowered[1]}'",
+                arg.pos,
+                f"give it a value in {p.unit}",
+            )
+            return None
+        return None if lowered is None else lowered[0]
 
     def _leaf(self, node: s.OperandNode, params: Mapping[str, str]) -> Lowered | None:
         if node.cell is not None:
@@ -228,3 +365,10 @@ class ArithLowering:
         if name is None:
             return None
         return next(r for r in get_args(ir.Rounding) if r == name.text)
+
+
+def _given_unit(d: ir.Decision) -> str | None:
+    """The unit of the numbers a decision gives: its rows' computed numbers' unit (a row
+    that gives a cell or a plain number says none)."""
+    units = {r.answer.unit for r in d.rows if isinstance(r.answer, ir.ArithOperand)}
+    return next(iter(sorted(u for u in units if u)), None)

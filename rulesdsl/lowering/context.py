@@ -84,6 +84,9 @@ class Context:
         self.params: dict[str, ir.ScenarioParam] = {}
         self.factor_info: dict[str, ir.Info] = {}
         self.tables: dict[str, ir.Table] = {}
+        self.steps: dict[str, ir.Step] = {}
+        self.decisions: dict[str, ir.Decision] = {}
+        """The decisions lowered so far: a later one's arithmetic may call them."""
         self.sights: list[ir.Sight] = []
         self.roll_when: dict[str, ir.RollWhen] = {}
         self.builtin_mode = False

@@ -63,7 +63,9 @@ class DecisionLowering:
         """Inputs that hold a key: input name -> table id."""
         self.key_axis: dict[str, ir.Axis] = {}
         """Whether each key input names a row or a column of its table."""
-        self.arith = ArithLowering(self.err, self.where, self.number, self.decision_keys)
+        self.arith = ArithLowering(
+            self.err, self.where, self.number, self.decision_keys, host.steps, host.decisions
+        )
 
     def run(self) -> ir.Decision:
         decl = self.decl
@@ -83,6 +85,7 @@ class DecisionLowering:
             result_values = self.modifier_values.get(decl.result.text, {})
         outcomes: dict[str, ir.Outcome] = {}
         rows = []
+        units: set[str] = set()  # of the numbers the rows give
         for row in decl.rows:
             conditions = tuple(
                 c for c in (self._comparison(c, params) for c in row.conditions) if c is not None
@@ -105,11 +108,14 @@ class DecisionLowering:
                     info = self.factor_info[oid]
                 outcomes[oid] = ir.Outcome(oid, info, value)
                 self.where.record(outcomes[oid], row.outcome.name.pos)
-            if len(conditions) != len(row.conditions):
+            answer = None if row.answer is None else self._answer(row.answer, params, units)
+            if len(conditions) != len(row.conditions) or (row.answer and not answer):
                 continue  # a condition failed (and said why): the row is not an `otherwise`
-            rows.append(ir.DecisionRow(conditions, oid, self.info_of({}, row.outcome.extras)))
+            info = self.info_of({}, row.outcome.extras)
+            rows.append(ir.DecisionRow(conditions, oid, info, answer))
             self.where.record(rows[-1], row.pos)
         self._never_negative(params)
+        self._check_answers(units)
         defaults.check_order(self.err, decl.params)
         inputs: list[ir.Param] = []
         for p in decl.params:
@@ -161,6 +167,56 @@ class DecisionLowering:
             )
             return False
         return True
+
+    def _answer(
+        self, node: s.OperandNode, params: dict[str, str], units: set[str]
+    ) -> ir.ArithOperand | ir.CellOperand | None:
+        """The number a row gives: arithmetic of its inputs and numbers, or a table cell a key
+        input picks (``dive_limit[class]``); its unit joins ``units``."""
+        if node.cell is None:
+            answer = self.arith.answer(node, params)
+            units.update([answer.unit] if answer is not None and answer.unit else [])
+            return answer
+        reading: Reading = "rate" if node.cell.over is not None else "number"
+        ref = self._cell_ref(node.cell, params, reading, None)
+        if ref is None:
+            return None
+        for _, _, value in self._cells(node.cell, self.tables[ref.table], ref.input) or ():
+            match value:
+                case ir.Number(unit=unit) | ir.Rate(amount=ir.Number(unit=unit)) if unit:
+                    units.add(unit)
+        return ir.CellOperand(ref)
+
+    def _check_answers(self, units: set[str]) -> None:
+        """A decision gives a number on every row or on none (E229), not with ``-> MODIFIER``
+        (whose factors are the outcomes' values), and all its numbers are in one unit (E225)."""
+        given = [r.answer for r in self.decl.rows if r.answer is not None]
+        if not given:
+            return
+        if self.decl.result is not None:
+            self.err(
+                "E229",
+                f"a decision whose outcomes are the factors of '{self.decl.result.text}' "
+                "gives no number of its own",
+                given[0].pos,
+                f"remove `= ...`, or remove `-> {self.decl.result.text}` from the decision",
+            )
+        for row in self.decl.rows:
+            if row.answer is None:
+                self.err(
+                    "E229",
+                    f"row '{row.outcome.name.text}' gives no number, and other rows do",
+                    row.outcome.name.pos,
+                    f"give it one: `-> {row.outcome.name.text} = 0`",
+                )
+        if len(units) > 1:
+            first, second = sorted(units)[:2]
+            self.err(
+                "E225",
+                f"the decision gives numbers in '{first}' and in '{second}'",
+                self.decl.item.name.pos,
+                "every row gives its number in one unit",
+            )
 
     def _axis(self, name: str) -> ir.Axis | None:
         """What a key input names in its table: a row unless a condition reads a column."""

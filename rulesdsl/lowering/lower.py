@@ -92,6 +92,7 @@ class _Lowerer(TableLowering):
                 )
             )
         steps = [self._step(d) for d in of(s.StepDecl)]
+        self.steps = {st.id: st for st in steps}  # a decision's arithmetic may call them
         tables = [self._table(d) for d in of(s.TableDecl)]
         self.tables = {t.id: t for t in tables}
         decisions = [self._decision(d) for d in of(s.DecisionDecl)]

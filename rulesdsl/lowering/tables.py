@@ -77,7 +77,9 @@ class TableLowering(CostLowering):
         return above.value if above is not None else None
 
     def _decision(self, decl: s.DecisionDecl) -> ir.Decision:
-        return DecisionLowering(self, decl).run()
+        decision = DecisionLowering(self, decl).run()
+        self.decisions.setdefault(decision.id, decision)
+        return decision
 
     def _table(self, decl: s.TableDecl) -> ir.Table:
         arcs_lowering.keyed_table(self, decl)

@@ -164,6 +164,14 @@ class RuleBlocks(BuilderBase):
             case _:
                 assert_never(op)
 
+    def answer(self, given: ir.ArithOperand | ir.CellOperand) -> str:
+        """The number a decision row gives, with its unit when it measures one (a cell's
+        unit is printed in its table)."""
+        text = self.operand(given)
+        if isinstance(given, ir.CellOperand) or not given.unit or not self.measures(given.unit):
+            return text
+        return self.w("input_unit", name=text, unit=self.c.unit(given.unit))
+
     def arith(self, expr: ir.Arith) -> str:
         """Arithmetic in words (issue 25): ``|new speed - speed|`` (with a minus sign), "half
         of range, rounded down", "the lower of a, b"; the operators as signs, the functions
@@ -192,7 +200,13 @@ class RuleBlocks(BuilderBase):
         def rounding(text: str, r: ir.Rounding) -> str:
             return self.w(f"arith_rounded_{r}", value=text)
 
-        return semantics_arith.spell(expr, leaf, binary, call, rounding, lambda t: f"({t})")
+        def step(name: str, arg: str) -> str:  # a step's or decision's answer, by its label
+            rules: list[ir.Step | ir.Decision] = [*self.rs.steps, *self.rs.decisions]
+            info = next((r.info for r in rules if r.id == name), None)
+            return f"{self.label(info, name)} ({arg})"
+
+        group = "({})".format
+        return semantics_arith.spell(expr, leaf, binary, call, rounding, group, step=step)
 
     def condition(self, c: ir.Condition) -> str:
         match c:
@@ -240,6 +254,8 @@ class RuleBlocks(BuilderBase):
         title = self.label(d.info, d.id)
         outcomes = {o.id: o for o in d.outcomes}
         head = [[HeadCell(self.w("condition")), HeadCell(self.w("outcome"))]]
+        if any(r.answer is not None for r in d.rows):  # a decision that gives numbers
+            head[0].append(HeadCell(self.w("outcome_number")))
         rows = []
         notes: list[tuple[str, str]] = []
         for r in d.rows:
@@ -258,7 +274,10 @@ class RuleBlocks(BuilderBase):
             marks = []
             for note in self.note_texts(r.info):
                 marks.append(self.add_note(notes, note))
-            rows.append([CellView(cond, ("label",)), CellView(text, classes, tuple(marks))])
+            row = [CellView(cond, ("label",)), CellView(text, classes, tuple(marks))]
+            if r.answer is not None:
+                row.append(CellView(self.answer(r.answer)))
+            rows.append(row)
         # Notes on outcomes: once, after the table, the first time the outcome appears.
         for o in d.outcomes:
             for note in self.note_texts(o.info):

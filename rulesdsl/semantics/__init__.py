@@ -36,6 +36,7 @@ from rulesdsl.semantics.tables import IMPASSABLE as IMPASSABLE
 from rulesdsl.semantics.tables import PROHIBITED as PROHIBITED
 from rulesdsl.semantics.tables import Answer as Answer
 from rulesdsl.semantics.tables import Inputs as Inputs
+from rulesdsl.semantics.tables import Rules as Rules
 from rulesdsl.semantics.tables import SightLine as SightLine
 from rulesdsl.semantics.tables import bound as bound
 from rulesdsl.semantics.tables import cell_value as cell_value
@@ -46,6 +47,7 @@ from rulesdsl.semantics.tables import covers as covers
 from rulesdsl.semantics.tables import covers_map as covers_map
 from rulesdsl.semantics.tables import decide as decide
 from rulesdsl.semantics.tables import decided_row as decided_row
+from rulesdsl.semantics.tables import decision_answer as decision_answer
 from rulesdsl.semantics.tables import dice_chances as dice_chances
 from rulesdsl.semantics.tables import dice_index as dice_index
 from rulesdsl.semantics.tables import divides as divides

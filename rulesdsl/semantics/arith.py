@@ -68,19 +68,32 @@ def rounded(value: float, rounding: ir.Rounding | None) -> float:
             assert_never(rounding)
 
 
-def evaluate(expr: ir.Arith, inputs: Mapping[str, float | bool | str]) -> float:
-    """The expression's value for the given inputs (numbers only)."""
+Called = Callable[[ir.ArithStep | ir.ArithDecision, Mapping[str, float | bool | str]], float]
+"""What answers a rule an expression calls (a step or a decision, issue 40) for the inputs."""
+
+
+def evaluate(
+    expr: ir.Arith, inputs: Mapping[str, float | bool | str], call: Called | None = None
+) -> float:
+    """The expression's value for the given inputs (numbers only); ``call`` answers the
+    steps and decisions the expression calls."""
     match expr:
         case ir.ArithInput(input=name):
             return float(inputs[name])
         case ir.ArithNumber(value=value):
             return value
         case ir.ArithBinary(op=op, left=left, right=right, rounding=rounding):
-            a, b = evaluate(left, inputs), evaluate(right, inputs)
+            a, b = evaluate(left, inputs, call), evaluate(right, inputs, call)
             return rounded(_binary(op, a, b), rounding)
         case ir.ArithCall(function=function, args=args, rounding=rounding):
-            values = [evaluate(a, inputs) for a in args]
+            values = [evaluate(a, inputs, call) for a in args]
             return rounded(_call(function, values), rounding)
+        case ir.ArithStep(rounding=rounding) if call is not None:
+            return rounded(call(expr, inputs), rounding)
+        case ir.ArithDecision() if call is not None:
+            return call(expr, inputs)
+        case ir.ArithStep() | ir.ArithDecision():
+            raise ValueError(f"nothing answers the rule {expr!r}")
         case _:
             assert_never(expr)
 
@@ -125,6 +138,11 @@ def parts(expr: ir.Arith) -> Iterator[ir.Arith]:
         case ir.ArithCall(args=args):
             for a in args:
                 yield from parts(a)
+        case ir.ArithStep(arg=arg):
+            yield from parts(arg)
+        case ir.ArithDecision(args=args):
+            for a in args:
+                yield from parts(a)
         case _:
             assert_never(expr)
 
@@ -149,9 +167,11 @@ def spell(
     rounding: Callable[[str, ir.Rounding], str],
     group: Callable[[str], str],
     rounding_groups: bool = True,
+    step: Callable[[str, str], str] = lambda name, arg: f"{name}({arg})",
 ) -> str:
     """An expression written out by the given spellers, with parentheses where the
-    precedence of ``+ - * /`` needs them."""
+    precedence of ``+ - * /`` needs them; ``step``: a step or decision called on its
+    values (issue 40)."""
 
     def go(e: ir.Arith) -> str:
         match e:
@@ -174,6 +194,11 @@ def spell(
             case ir.ArithCall(function=function, args=args, rounding=r):
                 text = call(function, [go(a) for a in args])
                 return text if r is None else rounding(text, r)
+            case ir.ArithStep(step=name, arg=arg, rounding=r):
+                text = step(name, go(arg))
+                return text if r is None else rounding(text, r)
+            case ir.ArithDecision(decision=name, args=args):
+                return step(name, ", ".join(go(a) for a in args))
             case _:
                 assert_never(e)
 

@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import assert_never
 
 from rulesdsl import ir
@@ -119,7 +120,19 @@ def divides(op: ir.ScaleOp | None) -> bool:
             assert_never(op)
 
 
-def operand(op: ir.Operand, inputs: Inputs) -> float:
+@dataclass(frozen=True)
+class Rules:
+    """The rules a decision's arithmetic may call (issue 40): steps and decisions by name."""
+
+    steps: Mapping[str, ir.Step]
+    decisions: Mapping[str, ir.Decision]
+
+    @staticmethod
+    def of(rs: ir.Ruleset) -> Rules:
+        return Rules({st.id: st for st in rs.steps}, {d.id: d for d in rs.decisions})
+
+
+def operand(op: ir.Operand, inputs: Inputs, rules: Rules | None = None) -> float:
     match op:
         case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
             value = float(inputs[name])
@@ -129,7 +142,7 @@ def operand(op: ir.Operand, inputs: Inputs) -> float:
         case ir.CellOperand(cell=ref):
             return float(cell_value(ref, inputs))
         case ir.ArithOperand(expr=expr):
-            return semantics_arith.evaluate(expr, inputs)
+            return semantics_arith.evaluate(expr, inputs, partial(_called, rules or Rules({}, {})))
         case _:
             assert_never(op)
 
@@ -153,11 +166,49 @@ def compare(op: ir.CompareOp, left: float, right: float) -> bool:
             assert_never(op)
 
 
-def holds(c: ir.Condition, inputs: Inputs) -> bool:
+def _called(rules: Rules, expr: ir.ArithStep | ir.ArithDecision, inputs: Inputs) -> float:
+    """What a step or decision that arithmetic calls answers: a number (lowering refuses a
+    step that may answer impassable and a decision that gives outcomes)."""
+    call = partial(_called, rules)
+    match expr:
+        case ir.ArithStep(step=name, arg=arg):
+            x = semantics_arith.evaluate(arg, inputs, call)
+            value: Answer | str = step_value(rules.steps[name], x)
+        case ir.ArithDecision(decision=name, args=args):
+            callee = rules.decisions[name]
+            given = {
+                p.name: inputs[a.input]
+                if p.key_of is not None and isinstance(a, ir.ArithInput)
+                else semantics_arith.evaluate(a, inputs, call)
+                for p, a in zip(callee.params, args, strict=False)
+            }
+            for p in callee.params[len(args) :]:
+                given[p.name] = _default_of(p)
+            value = decision_answer(callee, given, rules)
+        case _:
+            assert_never(expr)
+    if isinstance(value, ir.Marker | str):
+        raise ValueError(f"{expr!r} answers {value!r}, not a number")
+    return value
+
+
+def _default_of(p: ir.Param) -> float | bool | str:
+    match p.default:
+        case ir.Number(value=value) | ir.Flag(value=value):
+            return value
+        case ir.Symbol(name=name):
+            return name
+        case None:
+            raise ValueError(f"input {p.name!r} has no default")
+        case _:
+            assert_never(p.default)
+
+
+def holds(c: ir.Condition, inputs: Inputs, rules: Rules | None = None) -> bool:
     """Whether one condition of a decision row holds for these inputs."""
     match c:
         case ir.Comparison(left=left, op=op, right=right):
-            return compare(op, operand(left, inputs), operand(right, inputs))
+            return compare(op, operand(left, inputs, rules), operand(right, inputs, rules))
         case ir.InputTruth(input=name, holds=wanted):
             return bool(inputs[name]) == wanted
         case ir.CellTruth(cell=ref, holds=wanted):
@@ -171,10 +222,19 @@ def decide(decision: ir.Decision, inputs: Inputs) -> str:
     return decision.rows[decided_row(decision, inputs)].outcome
 
 
-def decided_row(decision: ir.Decision, inputs: Inputs) -> int:
+def decision_answer(
+    decision: ir.Decision, inputs: Inputs, rules: Rules | None = None
+) -> str | float:
+    """What a decision returns: the outcome of the first row that holds, or the number that
+    row gives in a decision that gives numbers (issue 40)."""
+    row = decision.rows[decided_row(decision, inputs, rules)]
+    return row.outcome if row.answer is None else operand(row.answer, inputs, rules)
+
+
+def decided_row(decision: ir.Decision, inputs: Inputs, rules: Rules | None = None) -> int:
     """The index of the first row whose conditions all hold: the row :func:`decide` answers."""
     for index, row in enumerate(decision.rows):
-        if all(holds(c, inputs) for c in row.conditions):
+        if all(holds(c, inputs, rules) for c in row.conditions):
             return index
     raise ValueError(f"no row of {decision.id!r} holds")  # checks require `otherwise`
 

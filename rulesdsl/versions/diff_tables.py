@@ -40,6 +40,10 @@ def decisions(differ: Differ) -> None:
                 a.result,
                 b.result,
             )
+        gave, gives = (any(r.answer for r in d.rows) for d in (a, b))
+        if gave != gives:  # its callers get a number instead of an outcome, or the reverse
+            was, now = ("a number", "an outcome") if gave else ("an outcome", "a number")
+            differ.add("breaking", "changed", b.id, f"{name}: gives {was} -> {now}", was, now)
         outcomes = named(
             differ, f"{name} outcome", a.outcomes, b.outcomes, lambda o: o.id, prefix=b.id
         )
@@ -73,8 +77,7 @@ def _decision_rows(
     outcome = {o.id: differ.label(o.info, o.id) for o in (*a.outcomes, *d.outcomes)}
 
     def shown(row: ir.DecisionRow) -> str:
-        test = spelling.decision_row(row).rsplit(" -> ", 1)[0]
-        return f"{test} -> {outcome.get(row.outcome, row.outcome)}"
+        return f"{_said(row)} -> {outcome.get(row.outcome, row.outcome)}"
 
     if len(set(keys_a)) != len(keys_a) or len(set(keys_b)) != len(keys_b):
         _rows_by_place(differ, d, name, [shown(r) for r in old], [shown(r) for r in new])
@@ -95,7 +98,7 @@ def _decision_rows(
                 now[key],
             )
         elif was[key] != now[key]:
-            before, after_ = (was[key].rsplit(" -> ", 1)[0], now[key].rsplit(" -> ", 1)[0])
+            before, after_ = _said(old[keys_a.index(key)]), _said(row)
             differ.add(
                 "rules",
                 "changed",
@@ -124,6 +127,12 @@ def _decision_rows(
             f"{name}: rows reordered: {', '.join(outcome.get(k, k) for k in common_a)} -> "
             + ", ".join(outcome.get(k, k) for k in common_b),
         )
+
+
+def _said(row: ir.DecisionRow) -> str:
+    """A row's conditions, with the number it gives when it gives one (issue 40)."""
+    test = " and ".join(spelling.condition(c) for c in row.conditions) or "otherwise"
+    return test if row.answer is None else f"{test}, gives {spelling.operand(row.answer)}"
 
 
 def _rows_by_place(

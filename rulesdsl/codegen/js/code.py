@@ -108,6 +108,11 @@ def expr_js(e: plan.Expr, cells: Sequence[str]) -> str:
             return _rounded(binary_js(op, a, b, isinstance(right, plan.Number)), rounding)
         case plan.Call(function=function, args=args, rounding=rounding):
             return _rounded(call_js(function, [expr_js(a, cells) for a in args]), rounding)
+        case plan.StepCall(step=step, arg=arg, rounding=rounding):
+            return _rounded(f"{function_name(step)}({expr_js(arg, cells)})", rounding)
+        case plan.DecisionCall(decision=name, args=args):
+            given = ", ".join(f"{p}: {expr_js(a, cells)}" for p, a in args)
+            return f"{function_name(name)}({{{given}}})"
         case _:
             assert_never(e)
 
@@ -239,7 +244,8 @@ def _default_js(value: float | str | bool | None) -> str:
 
 
 def outcome_names(d: plan.Decision) -> list[str]:
-    return [f"_{d.name}_{n}" for n in range(len(d.outcomes))]
+    """The constants of a decision's outcomes (none when it gives numbers)."""
+    return [] if d.gives_number else [f"_{d.name}_{n}" for n in range(len(d.outcomes))]
 
 
 def outcome_js(o: plan.Outcome) -> str:
@@ -249,15 +255,16 @@ def outcome_js(o: plan.Outcome) -> str:
 
 def decision_js(d: plan.Decision, cells: Sequence[str]) -> list[str]:
     """A decision as an exported function of one options object: its arguments checked in
-    order, then its rows, each returning its outcome (made once, at load)."""
+    order, then its rows, each returning its outcome (made once, at load) or its number."""
     names = outcome_names(d)
-    by_id = {o.id: name for o, name in zip(d.outcomes, names, strict=True)}
-    lines = [f"const {n} = {outcome_js(o)};" for o, n in zip(d.outcomes, names, strict=True)]
+    by_id = dict(zip((o.id for o in d.outcomes), names, strict=False))
+    lines = [f"const {n} = {outcome_js(o)};" for o, n in zip(d.outcomes, names, strict=False)]
     params = ", ".join(f"{p.name}: {local(p.name)}{_default_js(p.default)}" for p in d.params)
     lines.append(f"function {function_name(d.name)}({{{params}}} = {{}}) {{")
     body = [line for p in d.params for line in param_js(d.name, p)]
     for row in d.rows:
-        ret = f"return {by_id[row.outcome]};"
+        answer = by_id[row.outcome] if row.answer is None else expr_js(row.answer, cells)
+        ret = f"return {answer};"
         if row.conditions:
             test = " && ".join(condition_js(c, cells) for c in row.conditions)
             body.append(f"if ({test}) {ret}")

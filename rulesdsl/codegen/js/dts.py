@@ -103,12 +103,15 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         optional = "?" if all(p.default is not None for p in d.params) else ""
         arg = f"options{optional}: {{ {params} }}" if d.params else ""
         lines.append(comment(f"{d.label}: the first row that holds wins."))
-        lines.append(f"declare function $${d.name}({arg}): Outcome<{outcomes}>;")
+        answer = "number" if d.gives_number else f"Outcome<{outcomes}>"
+        lines.append(f"declare function $${d.name}({arg}): {answer};")
         lines.append(f"export {{ $${d.name} as {d.name} }};")
     lines += [
         "type Step = (input: number) => number | Marker;",
         "export declare const STEPS: Readonly<Record<StepName, Step>>;",
-        "type Decision = (options: never) => Outcome;",
+        "type Decision = (options: never) => "
+        + ("Outcome | number" if any(d.gives_number for d in code.decisions) else "Outcome")
+        + ";",
         "export declare const DECISIONS: Readonly<Record<DecisionName, Decision>>;",
         *facing_dts(plan.movement),
         *routes_dts(union(g.id for g in plan.movement.grids)),

@@ -164,7 +164,26 @@ class Call:
     rounding: Rounding | None = None
 
 
-Expr = Input | Number | CellRead | Binary | Call
+@dataclass(frozen=True, slots=True)
+class StepCall:
+    """The step ``step``'s answer for ``arg`` (never impassable), rounded to a whole number
+    by ``rounding`` when given (issue 40)."""
+
+    step: str
+    arg: Expr
+    rounding: Rounding | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionCall:
+    """The number the decision ``decision`` gives for ``args``, each by the name of the input
+    it is given to (a key input passed on as an :class:`Input`; issue 40)."""
+
+    decision: str
+    args: tuple[tuple[str, Expr], ...]
+
+
+Expr = Input | Number | CellRead | Binary | Call | StepCall | DecisionCall
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,10 +250,12 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """All ``conditions`` hold (none: otherwise) -> the outcome ``outcome`` (its id)."""
+    """All ``conditions`` hold (none: otherwise) -> the outcome ``outcome`` (its id); in a
+    decision that gives numbers, ``answer`` is the number it returns (issue 40)."""
 
     conditions: tuple[Test, ...]
     outcome: str
+    answer: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +266,11 @@ class Decision:
     params: tuple[Param, ...]
     rows: tuple[Row, ...]
     outcomes: tuple[Outcome, ...]
+
+    @property
+    def gives_number(self) -> bool:
+        """Whether the decision returns a number (its rows' answers) rather than an outcome."""
+        return any(row.answer is not None for row in self.rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +364,7 @@ def _cells(rs: ir.Ruleset) -> dict[CellKey, Cells]:
 
 
 def _cell_refs(d: ir.Decision) -> Iterator[ir.CellRef]:
-    """The table cells that the conditions of ``d`` read, in order."""
+    """The table cells that the conditions of ``d`` read, then those its rows give."""
     for row in d.rows:
         for c in row.conditions:
             match c:
@@ -350,6 +376,7 @@ def _cell_refs(d: ir.Decision) -> Iterator[ir.CellRef]:
                     pass
                 case _:
                     assert_never(c)
+    yield from (row.answer.cell for row in d.rows if isinstance(row.answer, ir.CellOperand))
 
 
 def _entry(lim: ir.Limit, ref: ir.CellRef) -> Entry:
@@ -394,7 +421,12 @@ def _decision(
         source(rs, d.info),
         tuple(_param(p, tables.get(p.key_of or "")) for p in d.params),
         tuple(
-            Row(tuple(_condition(c, cells) for c in row.conditions), row.outcome) for row in d.rows
+            Row(
+                tuple(_condition(c, cells) for c in row.conditions),
+                row.outcome,
+                None if row.answer is None else _operand(row.answer, cells),
+            )
+            for row in d.rows
         ),
         tuple(Outcome(o.id, label(o.info, lang, o.id), _value(o.value)) for o in d.outcomes),
     )
@@ -499,6 +531,10 @@ def _arith(e: ir.Arith) -> Expr:
             return Binary(op, _arith(left), _arith(right), rounding)
         case ir.ArithCall(function=function, args=args, rounding=rounding):
             return Call(function, tuple(_arith(a) for a in args), rounding)
+        case ir.ArithStep(step=step, arg=arg, rounding=rounding):
+            return StepCall(step, _arith(arg), rounding)
+        case ir.ArithDecision(decision=name, args=args, inputs=inputs):
+            return DecisionCall(name, tuple(zip(inputs, map(_arith, args), strict=True)))
         case _:
             assert_never(e)
 

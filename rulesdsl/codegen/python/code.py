@@ -176,6 +176,11 @@ def expr_py(e: plan.Expr, cells: Sequence[str]) -> str:
             return _rounded(f"{a} {op} {b}", rounding)
         case plan.Call(function=function, args=args, rounding=rounding):
             return _rounded(call_py(function, [expr_py(a, cells) for a in args]), rounding)
+        case plan.StepCall(step=step, arg=arg, rounding=rounding):
+            return _rounded(f"{step}({expr_py(arg, cells)})", rounding)
+        case plan.DecisionCall(decision=name, args=args):
+            given = ", ".join(f"{p}={expr_py(a, cells)}" for p, a in args)
+            return f"{name}({given})"
         case _:
             assert_never(e)
 
@@ -336,7 +341,10 @@ def outcome_names(decisions: Iterable[plan.Decision], taken: Iterable[str]) -> d
     order), so that a decision returns a record made once at import."""
     used = set(taken)
     return {
-        d.name: [_unique(f"_{d.name}_{o.id}".upper(), used) for o in d.outcomes] for d in decisions
+        d.name: []
+        if d.gives_number
+        else [_unique(f"_{d.name}_{o.id}".upper(), used) for o in d.outcomes]
+        for d in decisions
     }
 
 
@@ -384,13 +392,15 @@ def param_py(function: str, p: plan.Param) -> list[str]:
 
 def decision_py(d: plan.Decision, cells: Sequence[str], outcomes: Sequence[str]) -> list[str]:
     """The lines of a decision: its arguments checked, then its rows in order, each returning
-    the constant of its outcome (``outcomes``, in the order of ``d.outcomes``)."""
+    the constant of its outcome (``outcomes``, in the order of ``d.outcomes``), or the number
+    it gives (issue 40)."""
     lines = [line for p in d.params for line in param_py(d.name, p)]
     numbers = [p.name for p in d.params if isinstance(p, plan.NumberParam)]
-    by_id = {o.id: name for o, name in zip(d.outcomes, outcomes, strict=True)}
+    by_id = dict(zip((o.id for o in d.outcomes), outcomes, strict=False))
     rows: list[str] = []
     for row in d.rows:
-        ret = f"return {by_id[row.outcome]}"
+        answer = by_id[row.outcome] if row.answer is None else expr_py(row.answer, cells)
+        ret = f"return {answer}"
         if row.conditions:
             test = " and ".join(condition_py(c, cells) for c in row.conditions)
             first = f"if {test}:"
@@ -400,6 +410,7 @@ def decision_py(d: plan.Decision, cells: Sequence[str], outcomes: Sequence[str])
         else:
             rows.append(ret)
     exprs = [e for row in d.rows for c in row.conditions for e in _operands(c)]
+    exprs += [row.answer for row in d.rows if row.answer is not None]
     computes = any(_computes(e) for e in exprs)
     over = any(isinstance(e, plan.CellRead) and e.over is not None for e in exprs)
     return lines + _overflow_guard(d.name, numbers if computes else [], rows, over)
@@ -423,17 +434,17 @@ def _computes(e: plan.Expr) -> bool:
             return False
         case plan.CellRead(over=over):
             return over is not None
-        case plan.Binary() | plan.Call():
+        case plan.Binary() | plan.Call() | plan.StepCall() | plan.DecisionCall():
             return True
         case _:
             assert_never(e)
 
 
 def signature_py(d: plan.Decision) -> str:
-    """``def name(params) -> Outcome:``, each parameter typed, with its default if any."""
-    return python_layout.def_line(
-        d.name, [_param_py(p) for p in d.params], "Outcome", exploded=True
-    )
+    """``def name(params) -> Outcome:`` (``-> float`` when it gives a number), each parameter
+    typed, with its default if any."""
+    returns = "float" if d.gives_number else "Outcome"
+    return python_layout.def_line(d.name, [_param_py(p) for p in d.params], returns, exploded=True)
 
 
 def _param_py(p: plan.Param) -> str:

@@ -46,7 +46,7 @@ def code_context(plan: CodePlan) -> dict[str, Any]:
             signature=signature_py(d),
             outcomes=tuple(
                 (name, outcome_py(o, 0, len(f"{name}: Final = ")))
-                for o, name in zip(d.outcomes, outcomes[d.name], strict=True)
+                for o, name in zip(d.outcomes, outcomes[d.name], strict=not d.gives_number)
             ),
         )
         for d in plan.decisions
@@ -57,4 +57,7 @@ def code_context(plan: CodePlan) -> dict[str, Any]:
         "cells": [cells_py(c, name) for c, name in zip(plan.cells, names, strict=True)],
         "limits": plan.limits,
         "outcome_labels": [((o.id, o.label), dict(o.labels)) for o in plan.outcome_labels],
+        "decision_answer": (
+            "Outcome | float" if any(d.gives_number for d in plan.decisions) else "Outcome"
+        ),
     }
