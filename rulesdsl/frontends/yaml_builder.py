@@ -407,30 +407,6 @@ class Builder:
                 out.append(s.StepDecl(self.item(k, v), param, self._result(v), terms))
         return out
 
-    def sec_decisions(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
-        out: list[s.Statement] = []
-        for k, v in _items(value):
-            params = tuple(
-                p
-                for p in (self.fragment(n, "decision_param") for n in _seq(_get(v, "inputs")))
-                if isinstance(p, s.ParamNode)
-            )
-            rows = []
-            for row in _seq(_get(v, "rows")):
-                when, then = _get(row, "when"), _get(row, "then")
-                if not isinstance(when, ScalarNode) or not isinstance(then, ScalarNode):
-                    continue
-                conditions = self.fragment(when, "condition")
-                gives = _get(row, "gives")  # a decision that gives numbers (issue 40)
-                answer = None if gives is None else self.fragment(gives, "operand")
-                if conditions is None or (gives is not None and answer is None):
-                    continue
-                outcome = self.item(then, row)
-                rows.append(s.DecisionRowNode(tuple(conditions), outcome, self.pos(row), answer))
-            if params:
-                out.append(s.DecisionDecl(self.item(k, v), params, self._result(v), tuple(rows)))
-        return out
-
     def sec_tables(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []
         for k, v in _items(value):

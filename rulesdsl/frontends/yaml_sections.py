@@ -1,8 +1,8 @@
 """Sections of the YAML front end kept apart from :mod:`rulesdsl.frontends.yaml_builder`, which
 is at the size a module may reach: :class:`Builder` is that builder with them (a section's
-method is ``sec_<key>``). Today, of issue 40: a table's ``arcs: NAME``, and ``arcs: {armour:
-{label: Armour, count: hexsides, arcs: {front: {label: Front, spans: 5 to 1}}}}`` (``count``
-left out is degrees)."""
+method is ``sec_<key>``). Today, of issue 40: the decisions (a row's ``gives:``), a table's
+``arcs: NAME``, and ``arcs: {armour: {label: Armour, count: hexsides, arcs: {front: {label:
+Front, spans: 5 to 1}}}}`` (``count`` left out is degrees)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,35 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends import yaml_builder
-from rulesdsl.frontends.yaml_builder import _get, _items
+from rulesdsl.frontends.yaml_builder import _get, _items, _seq
 
 
 class Builder(yaml_builder.Builder):
+    def sec_decisions(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """The decisions, each row with the number it ``gives:`` (issue 40) when it gives one."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            params = tuple(
+                p
+                for p in (self.fragment(n, "decision_param") for n in _seq(_get(v, "inputs")))
+                if isinstance(p, s.ParamNode)
+            )
+            rows = []
+            for row in _seq(_get(v, "rows")):
+                when, then = _get(row, "when"), _get(row, "then")
+                if not isinstance(when, ScalarNode) or not isinstance(then, ScalarNode):
+                    continue
+                conditions = self.fragment(when, "condition")
+                gives = _get(row, "gives")  # a decision that gives numbers (issue 40)
+                answer = None if gives is None else self.fragment(gives, "operand")
+                if conditions is None or (gives is not None and answer is None):
+                    continue
+                outcome = self.item(then, row)
+                rows.append(s.DecisionRowNode(tuple(conditions), outcome, self.pos(row), answer))
+            if params:
+                out.append(s.DecisionDecl(self.item(k, v), params, self._result(v), tuple(rows)))
+        return out
+
     def sec_tables(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """The tables, each with its ``arcs: NAME`` (issue 40) when it has one."""
         keyed = {k.value: _get(v, "arcs") for k, v in _items(value)}

@@ -27,13 +27,7 @@ class CostLowering(ModifierLowering):
         rows: list[tuple[s.LayerDecl, s.RowNode, tuple[str, ...]]] = []
         own: dict[str, list[str]] = {}  # each row's own `precedence` (issue 40)
         for decl in decls:
-            columns = tuple(n.text for n in decl.columns) if decl.columns else (COST,)
-            for name in decl.columns or ():
-                if name.text != COST:
-                    self.symbols.require(
-                        name, ("modifier", "sight", "roll rule"), "modifier column"
-                    )
-                    moves_lowering.check_roll_column(self, decl, name)
+            columns = self._columns(decl)
             layer_line = self._declared(decl.precedence)
             layers.append(
                 self.at(
@@ -123,6 +117,14 @@ class CostLowering(ModifierLowering):
             )
             self._order_line(features[-1], row.precedence)
         return layers, features
+
+    def _columns(self, decl: s.LayerDecl) -> tuple[str, ...]:
+        """The layer's columns (its cost alone when it names none), each named one checked."""
+        for name in decl.columns or ():
+            if name.text != COST:
+                self.symbols.require(name, ("modifier", "sight", "roll rule"), "modifier column")
+                moves_lowering.check_roll_column(self, decl, name)
+        return tuple(n.text for n in decl.columns) if decl.columns else (COST,)
 
     def _order_line(self, node: ir.Layer | ir.Feature, names: tuple[s.Name, ...] | None) -> None:
         """Where each group of a layer's or a feature's ``precedence`` was written (issue 40;

@@ -183,8 +183,12 @@ class DecisionLowering:
             return None
         for _, _, value in self._cells(node.cell, self.tables[ref.table], ref.input) or ():
             match value:
-                case ir.Number(unit=unit) | ir.Rate(amount=ir.Number(unit=unit)) if unit:
-                    units.add(unit)
+                case ir.Number(unit=unit) | ir.Rate(amount=ir.Number(unit=unit)):
+                    units.update([unit] if unit else [])
+                case None | ir.ParamRate() | ir.Marker() | ir.Same() | ir.OnceCost() | ir.NonCost():
+                    pass  # no unit a number of the decision's could have
+                case unknown:
+                    assert_never(unknown)
         return ir.CellOperand(ref)
 
     def _check_answers(self, units: set[str]) -> None:
