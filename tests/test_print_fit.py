@@ -120,15 +120,11 @@ def test_cards_command_refuses_a_bleed_out_of_range(capsys: pytest.CaptureFixtur
     assert "--bleed takes 0 to 10 mm" in capsys.readouterr().err
 
 
-def test_a_sheet_that_loses_nothing_is_laid_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 44: the PDF of a sheet is one WeasyPrint layout; its type is the paper's, chosen
-    before the layout (the d20 sheet leaves room on its last page, which a second layout once
-    filled with larger type)."""
+def _count_layouts(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The WeasyPrint layouts made from here on (``HTML.render`` calls), one entry each."""
     import weasyprint
 
-    from rulesdsl.printed.sheets import render_sheet
-
-    layouts = []
+    layouts: list[object] = []
     render = weasyprint.HTML.render
 
     def counted(self: object, *args: object, **kwargs: object) -> object:
@@ -136,8 +132,32 @@ def test_a_sheet_that_loses_nothing_is_laid_out_once(monkeypatch: pytest.MonkeyP
         return render(self, *args, **kwargs)
 
     monkeypatch.setattr(weasyprint.HTML, "render", counted)
+    return layouts
+
+
+def test_a_sheet_that_loses_nothing_is_laid_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 44: the PDF of a sheet is one WeasyPrint layout; its type is the paper's, chosen
+    before the layout (the d20 sheet leaves room on its last page, which a second layout once
+    filled with larger type)."""
+    from rulesdsl.printed.sheets import render_sheet
+
+    layouts = _count_layouts(monkeypatch)
     pdf = render_sheet(pdf_layout.ruleset("d20_movement"), "pdf", "en")
     assert getattr(pdf, "losses", None) == ()
+    assert len(layouts) == 1
+
+
+def test_blocks_gathered_on_a_card_count_their_source_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 44: BattleTech's two gravity scales share a card, each with a three-line MegaMek
+    source; an estimate without the sources set them at 8.5 pt, the card ran into its foot and
+    the deck needed a second layout."""
+    from rulesdsl.printed.cards import render_deck
+
+    layouts = _count_layouts(monkeypatch)
+    pdf = render_deck(pdf_layout.ruleset("battletech_tacops"), "en")
+    assert pdf.losses == ()
     assert len(layouts) == 1
 
 

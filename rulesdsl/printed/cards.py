@@ -276,7 +276,9 @@ def _together_font(
             if len(made) > 1 or made[0].over:
                 break
             cards.append(made[0])
-            used += made[0].height + _title_height(made[0].title, room)
+            used += (
+                made[0].height + _title_height(made[0].title, room) + source_height(made[0], room)
+            )
         else:
             if used <= _room(size, font).height:
                 return font, cards
