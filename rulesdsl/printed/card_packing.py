@@ -124,10 +124,8 @@ def _evener(
     parts most uneven (BattleTech ru's weather in parts of 5 and 7 rows, the second too tall
     for its card: the deck was laid out twice, issue 44)."""
     low, cap = fills
-    best, tallest = (
-        low,
-        _tallest(pack(base, items, low, source_height, table, cap, least_rows, trial=True)),
-    )
+    best = low
+    tallest = _tallest(pack(base, items, low, source_height, table, cap, least_rows, trial=True))
     for step in range(1, SCAN + 1):
         if tallest <= low:
             break
