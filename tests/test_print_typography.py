@@ -15,6 +15,7 @@ from rulesdsl.printed.cards import build_deck, render_deck_html
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheets import render_html, render_markdown
 from tests import pdf_layout
+from tests.print_economy import texts
 
 
 def test_french_sets_a_narrow_no_break_space_before_high_punctuation_and_in_quotes() -> None:
@@ -78,21 +79,35 @@ _STRAIGHT = re.compile(r"(?<=\w)'(?=\w)")
 
 
 def _outputs(lang: str) -> list[Path]:
-    return sorted(GENERATED.glob(f"sheets/*.{lang}.html")) + sorted(
-        GENERATED.glob(f"sheets/*.{lang}.md")
-    )
+    """Every output in ``lang`` the build writes: sheets (HTML, Markdown, PDF), decks (PDF)
+    and web pages."""
+    found = [GENERATED.glob(f"{kind}/*.{lang}.{ext}") for kind, ext in OUTPUTS]
+    return sorted(path for paths in found for path in paths)
+
+
+OUTPUTS = (
+    ("sheets", "html"),
+    ("sheets", "md"),
+    ("sheets", "pdf"),
+    ("cards", "pdf"),
+    ("web", "html"),
+)
 
 
 def _words(path: Path) -> str:
+    """The text a reader sees: a PDF's as PDFium extracts it; HTML without its markup,
+    styles and scripts."""
+    if path.suffix == ".pdf":
+        return "".join(texts(path.read_bytes()))
     text = path.read_text("utf-8")
     if path.suffix == ".html":
-        text = re.sub(r"<style>.*?</style>|<[^>]+>", "", text, flags=re.S)
+        text = re.sub(r"<style>.*?</style>|<script.*?</script>|<[^>]+>", "", text, flags=re.S)
     return unescape(text)
 
 
-@pytest.mark.parametrize("path", _outputs("fr"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", _outputs("fr"), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_french_output_sets_its_punctuation_worked_examples_included(path: Path) -> None:
-    """The sheets `rulesdsl build` writes, as committed: a narrow no-break space before every
+    """The outputs `rulesdsl build` writes, as committed: a narrow no-break space before every
     ``; ! ? »`` and after ``«`` (worked examples' answers joined by ``;`` too), and no
     straight apostrophe between letters."""
     text = _words(path)
@@ -101,9 +116,9 @@ def test_every_french_output_sets_its_punctuation_worked_examples_included(path:
     assert [m.start() for m in _STRAIGHT.finditer(text)] == []
 
 
-@pytest.mark.parametrize("path", _outputs("ru"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", _outputs("ru"), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_russian_output_quotes_with_guillemets_and_writes_dice_with_k(path: Path) -> None:
-    """Russian sheets quote with « », never ASCII quotes, and write dice with к (2к6)."""
+    """Russian outputs quote with « », never ASCII quotes, and write dice with к (2к6)."""
     text = _words(path)
     assert '"' not in text and not _STRAIGHT.search(text)
     assert not re.search(r"\b\d*d\d", text)

@@ -103,7 +103,43 @@ def pack_even(
             high = middle
         else:
             low = middle
+    high = _evener(
+        base, items, (high, cap), source_height, table, least_rows, (len(cards), over, short)
+    )
     return _notes_back(pack(base, items, high, source_height, table, cap, least_rows), cap)
+
+
+def _evener(
+    base: Card,
+    items: Sequence[Item],
+    fills: tuple[float, float],
+    source_height: float,
+    table: tuple[TableView, float],
+    least_rows: int,
+    most: tuple[int, int, int],
+) -> float:
+    """The fill between ``fills`` (the least found, the card's room) whose tallest card is
+    the least, at no more cards, cards over and short parts than ``most``: a part that must
+    take the last rows (:data:`LEAST_ROWS`) runs past the least fill, which can leave the
+    parts most uneven (BattleTech ru's weather in parts of 5 and 7 rows, the second too tall
+    for its card: the deck was laid out twice, issue 44)."""
+    low, cap = fills
+    best = low
+    tallest = _tallest(pack(base, items, low, source_height, table, cap, least_rows, trial=True))
+    for step in range(1, SCAN + 1):
+        if tallest <= low:
+            break
+        fill = low + (cap - low) * step / SCAN
+        trial = pack(base, items, fill, source_height, table, cap, least_rows, trial=True)
+        kept = (len(trial), sum(card.over for card in trial), _short(trial, table, least_rows))
+        if all(k <= m for k, m in zip(kept, most, strict=True)) and _tallest(trial) < tallest:
+            best, tallest = fill, _tallest(trial)
+    return best
+
+
+def _tallest(cards: Sequence[Card]) -> float:
+    """The height of the tallest card not over its room."""
+    return max((card.height for card in cards if not card.over), default=0.0)
 
 
 def _notes_back(cards: list[Card], cap: float) -> list[Card]:

@@ -243,6 +243,16 @@ def _gathered(
         # a block the loss check found too tall for its estimate (refitted: a share under 1)
         # takes a card of its own, where the refit's tighter room applies
         if len(parts) > 1 or card.turned or card.over or share != (1.0, 1.0):
+            lines = _lines_alone(block, parts) if share == (1.0, 1.0) else None
+            # the lines before a table alone on a card join the small blocks before them
+            # where they fit (a card a third full in skirmish_keywords, issue 41)
+            if (
+                lines is not None
+                and group
+                and _together_font(section, [*group, (lines, share, card)], size, fonts)
+            ):
+                group.append((lines, share, card))
+                parts = parts[1:]
             flush()
             out += parts
             continue
@@ -251,6 +261,22 @@ def _gathered(
         group.append((block, share, card))
     flush()
     return out
+
+
+def _lines_alone(block: Block, parts: list[Card]) -> Block | None:
+    """The lines before a block's table as a block of their own, titled as their part, where
+    they stand alone on the first of its cards."""
+    first = parts[0]
+    if first.table is not None or first.svg or first.notes or first.after or not first.lines:
+        return None
+    return Block(
+        block.id,
+        first.title,
+        lines=first.lines,
+        source=block.source,
+        changed=block.changed,
+        kind="text",
+    )
 
 
 def _gather_floor(size: CardSize) -> float:
@@ -276,7 +302,9 @@ def _together_font(
             if len(made) > 1 or made[0].over:
                 break
             cards.append(made[0])
-            used += made[0].height + _title_height(made[0].title, room)
+            used += (
+                made[0].height + _title_height(made[0].title, room) + source_height(made[0], room)
+            )
         else:
             if used <= _room(size, font).height:
                 return font, cards
@@ -540,6 +568,15 @@ def _block_cards(
         last = table_cards(shape, table, chunks, True)
         if waste(last) < waste(cards):
             cards = last
+    if len(cards) > 1 and cards[0].table is None and block.lines:
+        # the lines before the table alone on a card: after its last row where that takes
+        # fewer cards (BattleTech ru's base terrain opened with a card a third full)
+        lines = [After(line, _para_height(line, room, 0.9)) for line in block.lines]
+        moved = replace(shape, items=[], after=lines + after)
+        for notes_last in (False, True):
+            trial = table_cards(moved, table, chunks, notes_last)
+            if len(trial) < len(cards):
+                cards = trial
     for card in cards:
         card.of_rows = len(table.rows)
     return _number_parts(cards)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesdsl.printed import fit
-from rulesdsl.printed.sheet_view import MARKERS, CellView, HeadCell, TableView
+from rulesdsl.printed.sheet_view import CHANGED_SIGN, MARKERS, CellView, HeadCell, TableView
 
 BOLD = frozenset(MARKERS)
 """Cell classes the stylesheets set in bold (the markers)."""
@@ -79,7 +79,10 @@ def slice_table(t: TableView, cols: Sequence[int], rows: Sequence[int]) -> Table
 
 
 def _cell_text(c: CellView) -> str:
-    return fit_text(c.text, c.notes, c.small)
+    """A cell's text for measuring, with the sign after a cell a variant changed (set bold
+    after a space: a skirmish deck's "15 cm †" wrapped where "15 cm" was measured)."""
+    text = fit_text(c.text, c.notes, c.small)
+    return f"{text} {CHANGED_SIGN}" if c.changed else text
 
 
 def fit_text(text: str, notes: Sequence[str] = (), small: str = "") -> str:
