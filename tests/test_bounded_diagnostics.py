@@ -113,7 +113,7 @@ def test_the_parser_reads_a_bounded_number_of_characters_again_after_syntax_erro
     from rulesdsl.frontends import dsl
 
     head = 'ruleset adv "Adv"\nversion 1.0.0\nlanguages en\nunits distance in, cost MP\n'
-    rows = "".join(f'  g{i} "G" | 1\n' if i % 50 else f"  {i}bad\n" for i in range(1, 3_000))
+    rows = "".join(f'  g{i} "G" | 1\n' if i % 20 else f"  {i}bad\n" for i in range(1, 1_200))
     text = head + 'mode walker "Walker"\nlayer ground "Ground" {\n' + rows + "}\n"
     _, all_errors = dsl.Parser().parse(text, "f.terrain")
     assert len(all_errors) == 50  # the first 50 errors, each a reading up to it

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -39,15 +40,40 @@ def tree(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
+STARTER = pytest.mark.xdist_group("init-starter-built")
+"""The tests that read the starter's build: one worker builds it for them all."""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project `init` writes into a folder named skirmish, built once (its PDFs are most
+    of a build's time) for the tests that read what the build wrote."""
+    folder = tmp_path_factory.mktemp("starter") / "skirmish"
+    assert main(["init", str(folder)]) == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        assert main(["build"]) == 0
+    return folder
+
+
+def built_copy(built: Path, tmp_path: Path) -> Path:
+    """A copy of :func:`built` of the test's own, to change or build again (without the
+    bytecode an import of its module may have left)."""
+    ignore = shutil.ignore_patterns("__pycache__")
+    return Path(shutil.copytree(built, tmp_path / "skirmish", ignore=ignore))
+
+
+@STARTER
 def test_init_lays_out_a_project_that_builds_and_checks_as_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, built: Path
 ) -> None:
     folder = tmp_path / "skirmish"
     assert main(["init", str(folder)]) == 0
     assert tree(folder) == FILES
     monkeypatch.chdir(folder)
     assert main(["check"]) == 0
-    assert main(["build"]) == 0
+    folder = built_copy(built, tmp_path / "built")  # the project as `build` left it
+    monkeypatch.chdir(folder)
     made = tree(folder / "generated")
     assert {"python/skirmish.py", "sheets/skirmish.en.html", "sheets/skirmish.en.md"} <= set(made)
     assert main(["build", "--check"]) == 0
@@ -105,15 +131,10 @@ def test_init_refuses_an_id_that_cannot_name_a_module(
     assert tree(tmp_path) == []
 
 
-def test_the_starter_readme_answers_are_the_module_s(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    folder = tmp_path / "skirmish"
-    assert main(["init", str(folder)]) == 0
-    monkeypatch.chdir(folder)
-    assert main(["build"]) == 0
-    rules = load_module_from(folder / "generated" / "python" / "skirmish.py")
-    readme = (folder / "README.md").read_text("utf-8")
+@STARTER
+def test_the_starter_readme_answers_are_the_module_s(built: Path) -> None:
+    rules = load_module_from(built / "generated" / "python" / "skirmish.py")
+    readme = (built / "README.md").read_text("utf-8")
     assert 'rules.move_cost("cavalry", "woods", distance=2)  # 6' in readme
     assert rules.move_cost("cavalry", "woods", distance=2) == 6
     assert rules.move_cost("vehicle", "woods") is rules.IMPASSABLE
@@ -143,20 +164,16 @@ def test_the_ci_workflow_runs_build_check_and_diff_fail_on_with_real_flags(
     assert any("--fail-on breaking" in line for line in lines)
 
 
-def test_the_starter_workflow_passes_as_steps_in_a_fresh_venv(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@STARTER
+def test_the_starter_workflow_passes_as_steps_in_a_fresh_venv(tmp_path: Path, built: Path) -> None:
     """Issue 42 item 1: the workflow `init` writes installs what its requirements file names
     (here this checkout, as the install that ran `init` came from it) into a fresh venv, and
     its steps pass on the project as the user built it; the PDFs are built and checked, not
     skipped. Only the steps CI's runner provides (checkout, Python, Pango, installed here) and
     the pull-request-only diff are not run."""
-    folder = tmp_path / "skirmish"
-    assert main(["init", str(folder)]) == 0
+    folder = built_copy(built, tmp_path)  # the user builds and commits generated/
     requirements = (folder / "requirements-rules.txt").read_text("utf-8")
     assert f"rulesdsl[pdf] @ {ROOT.as_uri()}" in requirements.splitlines()
-    monkeypatch.chdir(folder)
-    assert main(["build"]) == 0  # the user builds and commits generated/
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
