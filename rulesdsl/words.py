@@ -251,6 +251,7 @@ DeclKind = Literal[
     "param",
     "kind of move",
     "roll rule",
+    "whole-move rule",
 ]
 """What a declared name names, as messages say it (``'soft' is a feature, not a mode``)."""
 

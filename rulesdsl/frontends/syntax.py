@@ -575,6 +575,16 @@ class RollDecl(Plain):
 
 
 @dataclass(frozen=True)
+class WholeMoveDecl(Plain):
+    """``whole move NAME labels : crosses F [or G ...]`` or ``... : at most N F [or G ...]``: a
+    condition on the whole route (issue 40). ``most`` is None for ``crosses``."""
+
+    item: Item
+    features: tuple[Name, ...]
+    most: Located | None
+
+
+@dataclass(frozen=True)
 class ExcludeDecl(Plain):
     subject: Name
     others: tuple[Name, ...]
@@ -717,6 +727,7 @@ Statement = (
     | FacingRemove  # Change
     | MoveDecl  # Plain
     | RollDecl  # Plain
+    | WholeMoveDecl  # Plain
 )
 
 
@@ -790,6 +801,8 @@ def declared_kind(st: Statement) -> DeclKind | None:
             return "kind of move"
         case RollDecl():
             return "roll rule"
+        case WholeMoveDecl():
+            return "whole-move rule"
         case Header() | Change() | PrecedenceDecl() | ExcludeDecl() | ExampleDecl() | FacingDecl():
             return None
         case _:

@@ -214,6 +214,7 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.FacingRemove()
                 | s.MoveDecl()
                 | s.RollDecl()
+                | s.WholeMoveDecl()
             ):
                 pass
             case unknown:

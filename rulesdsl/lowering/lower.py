@@ -111,6 +111,7 @@ class _Lowerer(TableLowering):
         exclusions = [self._exclusion(d) for d in of(s.ExcludeDecl)]
         grids = [self._grid(d) for d in of(s.GridDecl)]
         facings = facing_lowering.facings(self, of(s.FacingDecl), grids, [k.id for k in kinds])
+        whole_moves = [moves_lowering.whole_move(self, d, facings) for d in of(s.WholeMoveDecl)]
         item = self.header.item
         if item is None:
             return None
@@ -152,6 +153,7 @@ class _Lowerer(TableLowering):
                 facings=tuple(facings),
                 moves=tuple(kinds),
                 rolls=tuple(rolls),
+                whole_moves=tuple(whole_moves),
             ),
             item.name.pos,
         )
@@ -335,6 +337,7 @@ class _Lowerer(TableLowering):
                     | s.FacingDecl()
                     | s.MoveDecl()
                     | s.RollDecl()
+                    | s.WholeMoveDecl()
                 ):
                     pass
                 case unknown:

@@ -351,3 +351,30 @@ def outcome_effects(
         else:
             out.append(mod)
     return out
+
+
+def whole_move(lw: Context, decl: s.WholeMoveDecl, facings: Sequence[ir.Facing]) -> ir.WholeMove:
+    """``whole move NAME labels : crosses F [or G]`` or ``... : at most N F [or G]``."""
+    named: list[str] = []
+    for name in decl.features:
+        if lw.symbols.require(name, ("feature",), "feature"):
+            if name.text in named:
+                lw.err(
+                    "E297",
+                    f"'{name.text}' is named twice in one whole-move rule",
+                    name.pos,
+                    "name each feature once: a step that crosses any of them counts once",
+                )
+            named.append(name.text)
+    most = None if decl.most is None else int(decl.most.value.value)
+    if most is not None and facings:
+        assert decl.most is not None
+        lw.err(
+            "E298",
+            "a whole-move limit in a ruleset with facing rules: facing routes do not apply it",
+            decl.most.pos,
+            "keep the limit in a ruleset without `facing` lines, or leave it to the players",
+        )
+    rule = ir.WholeMove(decl.item.name.text, lw.info(decl.item), tuple(named), most)
+    lw.where.record(rule, decl.item.name.pos)
+    return rule

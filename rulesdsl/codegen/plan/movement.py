@@ -112,6 +112,18 @@ class PerMoveCost:
 
 
 @dataclass(frozen=True, slots=True)
+class WholeMove:
+    """A condition on the whole route: a step counts when the edge it crosses or the place it
+    enters has one of ``features``; ``most``: the most such steps a move may take (None: a
+    route with one carries the rule, whose ``label`` says what follows)."""
+
+    id: str
+    label: str
+    features: tuple[str, ...]
+    most: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class MovementPlan:
     """The movement section: what the costs, routes, facing and rolls parts of a module read.
 
@@ -134,6 +146,7 @@ class MovementPlan:
     place_states: Mapping[str, Mapping[str, str]]
     along: Mapping[str, Mapping[str, float]]
     edge_features: tuple[str, ...]
+    whole_moves: tuple[WholeMove, ...] = ()
 
 
 def build(rs: ir.Ruleset) -> MovementPlan:
@@ -156,6 +169,10 @@ def build(rs: ir.Ruleset) -> MovementPlan:
         place_states={f.id: dict(f.states) for f in rs.features if f.states},
         along={f.id: dict(f.along) for f in rs.features if f.along},
         edge_features=tuple(f.id for f in rs.features if f.layer in edge_layers),
+        whole_moves=tuple(
+            WholeMove(w.id, info.label(w.info, rs.languages[0], w.id), w.features, w.most)
+            for w in rs.whole_moves
+        ),
     )
 
 
