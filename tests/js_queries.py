@@ -211,7 +211,13 @@ def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
 
 def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query]]]:
     """The kinds of question, each drawn from a generator of its own."""
-    from tests import js_queries_facing, js_queries_moves, js_queries_routes, js_queries_sight
+    from tests import (
+        js_queries_facing,
+        js_queries_moves,
+        js_queries_routes,
+        js_queries_sight,
+        js_queries_whole_move,
+    )
 
     return {
         "lookup": lookup_queries,
@@ -225,6 +231,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "routes": js_queries_routes.route_queries,
         "facing": js_queries_facing.facing_queries,
         "sight": js_queries_sight.sight_and_results_queries,
+        "whole_move": js_queries_whole_move.whole_move_queries,
     }
 
 

@@ -1,0 +1,167 @@
+"""Whole-move conditions (issue 40, item 6): a rule about the whole route, as published rules
+say them -- "a unit that crosses a hedge may not fire" (``whole move no_fire "May not fire" :
+crosses hedge``: the route carries the rule, ``Route.marks``) and "at most one hexside of river
+per move" (``whole move one_river "One river a move" : at most 1 river``: a route with more is
+not legal, and route searches go round). The module and the reference semantics answer alike,
+and the JavaScript module as the Python one."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.codegen import plan as module_plan
+from rulesdsl.compiler import Compiler
+from rulesdsl.semantics import routes as semantic_routes
+from tests import js_queries
+from tests.conftest import compile_snippet, import_rendered
+from tests.test_js_target import node, write_package
+
+__all__ = ["node"]  # the fixture
+
+HEADER = """ruleset wm "Whole moves"
+version 1.0.0
+minimum move 1 hex
+mode foot "Foot"
+mode truck "Truck"
+grid hexes "Hex" : 1 hex = 1 km, hex
+"""
+RULES = """layer terrain "Terrain" one per place {
+  clear "Clear"  | 1
+  marsh "Marsh"  | 2, truck 3 may not end
+}
+layer hexsides "Hexsides" edges {
+  river "River"  | +2, truck impassable
+  hedge "Hedge"  | +1
+  road "Road"    | along 1/2
+}
+whole move one_river "One river a move" : at most 1 river
+whole move no_fire "May not fire" : crosses hedge or marsh
+"""
+
+
+def _ruleset(compiler: Compiler, body: str = RULES) -> ir.Ruleset:
+    compiled = compile_snippet(compiler, HEADER + body)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    return compiled.ruleset
+
+
+def _board(module: Any) -> Any:
+    """Three rows of four hexes; two rivers in a row along the top, a hedge below them."""
+    places = {(q, r): ("clear",) for q in range(4) for r in range(3)}
+    places[(3, 2)] = ("marsh",)
+    edges: dict[Any, Any] = {}
+    for a, b, f in [
+        ((0, 0), (1, 0), "river"),
+        ((1, 0), (2, 0), "river"),
+        ((0, 1), (1, 1), "hedge"),
+    ]:
+        edges[a, b] = edges[b, a] = (f,)
+    return module.Board(places, edges, grid="hexes")
+
+
+@pytest.fixture(scope="module")
+def wm(tmp_path_factory: pytest.TempPathFactory) -> tuple[ir.Ruleset, Any]:
+    rs = _ruleset(Compiler())
+    return rs, import_rendered(rs, tmp_path_factory.mktemp("wm"), "whole_move_module")
+
+
+def _reference(rs: ir.Ruleset, mode: str, route: Any, board: Any) -> semantic_routes.RouteAnswer:
+    steps = [(board.places[b], board.edges.get((a, b), ())) for a, b in pairwise(route)]
+    return semantic_routes.route(rs, mode, steps)
+
+
+def test_a_route_beyond_a_whole_move_limit_is_not_legal_and_says_which_step(
+    wm: tuple[ir.Ruleset, Any],
+) -> None:
+    rs, module = wm
+    board = _board(module)
+    route = [(0, 0), (1, 0), (2, 0)]  # two rivers
+    answer = module.route_cost(board, "foot", route)
+    assert (answer.total, answer.legal) == (6.0, False)
+    assert answer.reason == "step 2 goes beyond 'One river a move' (at most 1 per move)"
+    reference = _reference(rs, "foot", route, board)
+    assert (reference.legal, reference.reason) == (answer.legal, answer.reason)
+    assert module.route_cost(board, "foot", route[:2]).legal  # one river is within the limit
+
+
+def test_a_route_that_crosses_a_marked_feature_carries_the_rule(
+    wm: tuple[ir.Ruleset, Any],
+) -> None:
+    rs, module = wm
+    board = _board(module)
+    for route, marks in [
+        ([(0, 1), (1, 1)], ("no_fire",)),  # across the hedge
+        ([(2, 2), (3, 2)], ("no_fire",)),  # into the marsh (a place feature counts too)
+        ([(0, 2), (1, 2)], ()),
+    ]:
+        answer = module.route_cost(board, "foot", route)
+        assert (answer.marks, answer.legal) == (marks, True), route
+        assert _reference(rs, "foot", route, board).marks == marks
+
+
+def test_cheapest_route_goes_round_a_whole_move_limit(wm: tuple[ir.Ruleset, Any]) -> None:
+    """Across both rivers is 6; round them, by the hedge, 4: the limit picks the second even
+    where the first is cheaper, and the answer is legal and carries the hedge's rule."""
+    _, module = wm
+    places = {(q, r): ("clear",) for q in range(4) for r in range(3)}
+    edges: dict[Any, Any] = {}
+    for a, b in [((0, 0), (1, 0)), ((1, 0), (2, 0))]:
+        edges[a, b] = edges[b, a] = ("river", "road")  # a road over fords: 2.5 a step
+    edges[(0, 1), (1, 1)] = edges[(1, 1), (0, 1)] = ("hedge",)
+    board = module.Board(places, edges, grid="hexes")
+    assert module.route_cost(board, "foot", [(0, 0), (1, 0), (2, 0)]).total == 5.0
+    best = module.cheapest_route(board, "foot", (0, 0), (2, 0))
+    assert [s.end for s in best.steps] == [(0, 1), (1, 1), (2, 0)]
+    assert (best.total, best.legal, best.marks) == (4.0, True, ("no_fire",))
+
+
+def test_reachable_counts_a_place_only_by_routes_within_the_limits(
+    wm: tuple[ir.Ruleset, Any],
+) -> None:
+    rs, module = wm
+    places = {(q, 0): ("clear",) for q in range(4)}
+    edges: dict[Any, Any] = {}
+    for q in range(3):
+        edges[(q, 0), (q + 1, 0)] = edges[(q + 1, 0), (q, 0)] = ("river",)
+    board = module.Board(places, edges, grid="hexes")
+    reach = module.reachable(board, "foot", (0, 0), 20)
+    assert dict(reach) == {(0, 0): 0.0, (1, 0): 3.0}
+    neighbours = {p: [n for n, _ in board.neighbours(p)] for p in places}
+    assert semantic_routes.reachable(rs, "foot", (0, 0), 20, places, neighbours, edges) == dict(
+        reach
+    )
+
+
+def test_rules_without_whole_move_rules_keep_their_route_and_module(compiler: Compiler) -> None:
+    """No ``marks`` field and no limited search in a module whose rules have none."""
+    rs = _ruleset(compiler, RULES.split("whole move")[0])
+    text = module_plan.build(rs).movement
+    assert text.whole_moves == ()
+    from tests.conftest import render
+
+    source = render(rs)
+    assert "marks" not in source and "_limited_search" not in source
+
+
+def test_js_module_answers_whole_move_questions_as_python(node: str, tmp_path: Path) -> None:
+    rs = _ruleset(Compiler())
+    plan = module_plan.build(rs)
+    python = import_rendered(rs, tmp_path, "js_whole_move")
+    module = write_package(plan, tmp_path / "js")
+    queries = list(js_queries.families()["whole_move"](__import__("random").Random(40), plan))
+    queries += js_queries.queries(plan, seed=40)
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    wrong = [
+        (q, e, g)
+        for q, e, g in zip(queries, expected, got, strict=True)
+        if not js_queries.same(e, g)
+    ]
+    assert wrong[:3] == []
+    answers = [str(e) for e in expected]  # the questions reach the rules
+    assert any("goes beyond" in a for a in answers) and any("no_fire" in a for a in answers)
