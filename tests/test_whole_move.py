@@ -105,19 +105,21 @@ def test_a_route_that_crosses_a_marked_feature_carries_the_rule(
 
 
 def test_cheapest_route_goes_round_a_whole_move_limit(wm: tuple[ir.Ruleset, Any]) -> None:
-    """Across both rivers is 6; round them, by the hedge, 4: the limit picks the second even
-    where the first is cheaper, and the answer is legal and carries the hedge's rule."""
+    """Along the road over both fords is 5; the limit leaves one ford and the marsh (5.5),
+    dearer but the cheapest legal route, which carries the marsh's rule."""
     _, module = wm
     places = {(q, r): ("clear",) for q in range(4) for r in range(3)}
+    places[(1, 1)] = ("marsh",)
+    del places[(0, 1)]  # the way round is by (1, 1)
     edges: dict[Any, Any] = {}
     for a, b in [((0, 0), (1, 0)), ((1, 0), (2, 0))]:
         edges[a, b] = edges[b, a] = ("river", "road")  # a road over fords: 2.5 a step
-    edges[(0, 1), (1, 1)] = edges[(1, 1), (0, 1)] = ("hedge",)
     board = module.Board(places, edges, grid="hexes")
-    assert module.route_cost(board, "foot", [(0, 0), (1, 0), (2, 0)]).total == 5.0
+    fords = module.route_cost(board, "foot", [(0, 0), (1, 0), (2, 0)])
+    assert (fords.total, fords.legal) == (5.0, False)
     best = module.cheapest_route(board, "foot", (0, 0), (2, 0))
-    assert [s.end for s in best.steps] == [(0, 1), (1, 1), (2, 0)]
-    assert (best.total, best.legal, best.marks) == (4.0, True, ("no_fire",))
+    assert [s.end for s in best.steps] == [(1, 0), (1, 1), (2, 0)]
+    assert (best.total, best.legal, best.marks) == (5.5, True, ("no_fire",))
 
 
 def test_reachable_counts_a_place_only_by_routes_within_the_limits(
