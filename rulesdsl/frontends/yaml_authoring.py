@@ -53,6 +53,7 @@ Section = Literal[
     "sights",
     "moves",
     "rolls",
+    "whole_moves",
     "layers",
     "steps",
     "decisions",
@@ -102,6 +103,7 @@ def header(section: Section) -> bool:
             | "sights"
             | "moves"
             | "rolls"
+            | "whole_moves"
             | "layers"
             | "steps"
             | "decisions"

@@ -638,6 +638,18 @@ class Builder:
             out.append(s.RollDecl(self.item(k, v), dice, table, when, combine))
         return out
 
+    def sec_whole_moves(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``whole_moves: {one_river: {label: One river, most: 1, features: [river]}}``: a
+        condition on the whole route (issue 40); without ``most``, the route carries it."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            mapping = isinstance(v, MappingNode)
+            most_node = _get(v, "most") if mapping else None
+            most = self.located(most_node) if most_node is not None else None  # an int: schema
+            features = self._names(_get(v, "features")) if mapping else ()
+            out.append(s.WholeMoveDecl(self.item(k, v), features, most))
+        return out
+
     def sec_triggers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []
         for k, v in _items(value):

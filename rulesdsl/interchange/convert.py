@@ -285,6 +285,12 @@ class _ToYaml:
                 section("moves")[st.item.name.text] = self._move(st)
             case s.RollDecl():
                 section("rolls")[st.item.name.text] = self._roll(st)
+            case s.WholeMoveDecl():
+                section("whole_moves")[st.item.name.text] = self._block(
+                    st.item,
+                    most=int(st.most.value.value) if st.most else None,
+                    features=[n.text for n in st.features],
+                )
             case s.ExampleDecl():
                 section("examples")[st.item.name.text] = self._block(
                     st.item, ask=[self._question(q) for q in st.questions]

@@ -141,6 +141,8 @@ def _section(section: yaml_authoring.Section, node: Any, doc: dict[str, Any]) ->
             return [_move(name, item) for name, item in node.items()]
         case "rolls":
             return [_roll(name, item) for name, item in node.items()]
+        case "whole_moves":
+            return [_whole_move(name, item) for name, item in node.items()]
         case "dice_tables":
             return _dice_tables(node)
         case "triggers":
@@ -314,6 +316,12 @@ def _roll(name: str, item: Any) -> str:
         + f" : {item.get('roll', '')} on {item.get('when', 'entering')}{combine}"
         + _extras(item, "")
     )
+
+
+def _whole_move(name: str, item: Any) -> str:
+    most = f"at most {item['most']} " if "most" in item else "crosses "
+    features = " or ".join(str(n) for n in _seq(item.get("features")))
+    return _head("whole move", name, item) + f" : {most}{features}" + _extras(item, "")
 
 
 def _dice_tables(node: Any) -> list[str]:
