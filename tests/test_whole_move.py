@@ -7,6 +7,7 @@ and the JavaScript module as the Python one."""
 
 from __future__ import annotations
 
+import dataclasses
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,12 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import routes as semantic_routes
+from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
@@ -167,3 +172,134 @@ def test_js_module_answers_whole_move_questions_as_python(node: str, tmp_path: P
     assert wrong[:3] == []
     answers = [str(e) for e in expected]  # the questions reach the rules
     assert any("goes beyond" in a for a in answers) and any("no_fire" in a for a in answers)
+
+
+# ---- checks, YAML, sheets, diff, house rules, docs --------------------------------------------
+
+HEADER_LINES = HEADER.count("\n")
+RULES_LINES = RULES.count("\n")
+
+
+def _errors(compiler: Compiler, text: str) -> list[tuple[str, int, int]]:
+    compiled = compile_snippet(compiler, text)
+    return [
+        (d.code, d.pos.line, d.pos.column)
+        for d in compiled.diagnostics
+        if d.is_error and d.pos is not None
+    ]
+
+
+def test_a_feature_named_twice_in_a_whole_move_rule_is_e297(compiler: Compiler) -> None:
+    text = HEADER + RULES + 'whole move twice "Twice" : crosses hedge or hedge\n'
+    assert _errors(compiler, text) == [("E297", HEADER_LINES + RULES_LINES + 1, 45)]
+
+
+def test_an_unknown_feature_in_a_whole_move_rule_is_e101_at_its_name(compiler: Compiler) -> None:
+    text = HEADER + RULES + 'whole move typo "Typo" : at most 1 rivr\n'
+    assert _errors(compiler, text) == [("E101", HEADER_LINES + RULES_LINES + 1, 36)]
+
+
+def test_a_whole_move_rule_beside_a_facing_rule_is_e298(compiler: Compiler) -> None:
+    text = HEADER + RULES + "facing truck on hexes : turn 1 per hexside\n"
+    found = _errors(compiler, text)
+    assert found == [("E298", HEADER_LINES + 10, 12), ("E298", HEADER_LINES + 11, 12)]
+
+
+def test_whole_move_rules_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + RULES, "wm.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "most: 1" in yaml_text and "features: [hedge, marsh]" in yaml_text
+    yaml_path = tmp_path / "wm.yaml"
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "wm.terrain"
+    back.write_text(to_terrain(yaml_text), "utf-8")
+    found = [Compiler().compile_file(p) for p in (yaml_path, back)]
+    plain = [dataclasses.replace(c.ruleset, digest="") for c in found if c.ruleset is not None]
+    assert len(plain) == 2 and plain[0] == plain[1], [str(d) for c in found for d in c.diagnostics]
+    assert plain[0].whole_moves == _ruleset(Compiler()).whole_moves
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "At most 1 per move: River"),
+        ("fr", "Au plus 1 par mouvement\u202f: River"),
+        ("de", "Höchstens 1 pro Bewegung: River"),
+        ("ru", "Не более 1 за движение: River"),  # noqa: RUF001
+    ],
+)
+def test_the_sheet_says_each_whole_move_rule_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    ruleset = tmp_path / "wm.terrain"
+    text = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n") + RULES
+    ruleset.write_text(text, "utf-8")
+    target = tmp_path / f"wm.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert words in target.read_text("utf-8")
+
+
+def test_diff_grades_a_whole_move_rule_changed_or_added_as_breaking(compiler: Compiler) -> None:
+    old = _ruleset(compiler)
+    new = _ruleset(
+        compiler,
+        RULES.replace("at most 1 river", "at most 2 river")
+        + ('whole move wall "Wall" : crosses road\n'),
+    )
+    d = semantic.diff(old, new)
+    assert [(c.level, c.action, c.path, c.message) for c in d.changes] == [
+        ("breaking", "added", "wall", "whole-move rule added: Wall"),
+        (
+            "breaking",
+            "changed",
+            "one_river",
+            "One river a move: at most 1 river -> at most 2 river",
+        ),
+    ]
+
+
+def test_a_house_rule_removes_a_whole_move_rule_and_writes_its_own(tmp_path: Path) -> None:
+    (tmp_path / "wm.terrain").write_text(HEADER + RULES, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends wm@^1.0\nremove one_river\n'
+        'whole move two_rivers "Two rivers a move" : at most 2 river\n',
+        "utf-8",
+    )
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    rules = {w.id: w.most for w in compiled.ruleset.whole_moves}
+    assert rules == {"no_fire": None, "two_rivers": 2}
+
+
+def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[doc.index("## Whole-move conditions") : doc.index("## Rolls due on the map")]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    start = section.index("```python\n") + len("```python\n")
+    python = section[start : section.index("```", start)]
+    header = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr\n")
+    header += 'layer terrain "Terrain" one per place {\n  clear "Clear" | 1\n}\n'
+    compiled = compile_snippet(compiler, header + terrain)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = import_rendered(compiled.ruleset, tmp_path, "whole_move_guide")
+    names: dict[str, Any] = {n: getattr(module, n) for n in ("Board", "route_cost")}
+    names["cheapest_route"] = module.cheapest_route
+    lines = python.splitlines()
+    exec(
+        "\n".join(line for line in lines if not line.startswith("#") and "(" not in line[:5]), names
+    )
+    board = names["board"]
+    assert module.route_cost(board, "foot", [(0, 0), (1, 0), (2, 0)]).reason == (
+        "step 2 goes beyond 'One river a move' (at most 1 per move)"
+    )
+    assert module.route_cost(board, "foot", [(0, 1), (1, 1)]).marks == ("no_fire",)
+    assert module.cheapest_route(board, "foot", (0, 0), (2, 0)).total == 4.0
+    for shown in (
+        "# \"step 2 goes beyond 'One river a move' (at most 1 per move)\"",
+        ".marks  # ('no_fire',)",
+        ".total  # 4.0",
+    ):
+        assert shown in python

@@ -367,13 +367,12 @@ def whole_move(lw: Context, decl: s.WholeMoveDecl, facings: Sequence[ir.Facing])
                 )
             named.append(name.text)
     most = None if decl.most is None else int(decl.most.value.value)
-    if most is not None and facings:
-        assert decl.most is not None
+    if facings:
         lw.err(
             "E298",
-            "a whole-move limit in a ruleset with facing rules: facing routes do not apply it",
-            decl.most.pos,
-            "keep the limit in a ruleset without `facing` lines, or leave it to the players",
+            "a whole-move rule in a ruleset with facing rules: facing routes do not apply it",
+            decl.item.name.pos,
+            "keep whole-move rules to rulesets without `facing` lines, or leave them to players",
         )
     rule = ir.WholeMove(decl.item.name.text, lw.info(decl.item), tuple(named), most)
     lw.where.record(rule, decl.item.name.pos)
