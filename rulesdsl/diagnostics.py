@@ -130,6 +130,7 @@ CODES: Mapping[str, str] = {
     "E296": "a dice outcome's effect on a modifier that is not a number, or given twice",
     "E297": "a whole-move rule that names a feature twice",
     "E298": "a whole-move rule in a ruleset with facing rules",
+    "E299": "a whole-move limit that is not a whole number, 0 or more",
     "W290": "a roll rule that no layer column uses",
     "W291": "a roll cell's unit type or keyword entry that wins over its kind of move's entry",
     "E340": "`turn mode N at KIND` naming no kind of move",

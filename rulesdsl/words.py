@@ -71,6 +71,7 @@ ItemKind = Literal[
     "param",
     "move",
     "roll",
+    "whole",
 ]
 """What a statement declares: the keyword that starts it (the language server's word for it)."""
 
@@ -120,6 +121,7 @@ KEYWORDS: tuple[str, ...] = (
     "combine",
     "counts",
     "crossed",
+    "crosses",
     "diagonals",
     "doubles",
     "down",
@@ -140,6 +142,7 @@ KEYWORDS: tuple[str, ...] = (
     "less",
     "map",
     "may",
+    "most",
     "move",
     "must",
     "natural",
@@ -305,6 +308,7 @@ def part_kind(kind: ItemKind) -> PartKind:
             | "sight"
             | "move"
             | "roll"
+            | "whole"
         ):
             return "item"
         case _:
@@ -349,6 +353,8 @@ def declaration_word(kind: DeclKind) -> ItemKind | None:
             return "move"
         case "roll rule":
             return "roll"
+        case "whole-move rule":
+            return "whole"
         case "context value" | "feature" | "factor" | "dice modifier":
             return None
         case _:

@@ -303,3 +303,12 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
         ".total  # 4.0",
     ):
         assert shown in python
+
+
+def test_a_yaml_limit_that_is_not_a_whole_number_is_e299(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + RULES, "wm.terrain")
+    assert source is not None
+    path = tmp_path / "wm.yaml"
+    path.write_text(to_yaml(source).replace("most: 1", "most: '1.5'"), "utf-8")
+    found = [d.code for d in Compiler().compile_file(path).diagnostics if d.is_error]
+    assert found == ["E299"]

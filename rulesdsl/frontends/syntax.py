@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar, assert_never
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
+from rulesdsl.frontends.notation import Notation as Notation
 from rulesdsl.words import DeclKind
 
 if TYPE_CHECKING:
@@ -750,17 +751,6 @@ class SourceFile:
     lost: tuple[str, ...] = ()
     """Names declared (or a decision's `otherwise`) on lines dropped after a syntax error:
     a later error about one of them is a consequence, not reported again (issue 25)."""
-
-
-@dataclass(frozen=True)
-class Notation:
-    """How a hint writes a fix in a front end's own text (each front end supplies one, so
-    that the stages after it need not know which front end a file came from)."""
-
-    add_precedence: str
-    """The fix that adds a precedence between groups ``{a}`` and ``{b}``, ``{a}`` first."""
-    precedence: str
-    """A precedence between ``{a}`` and ``{b}``, ``{a}`` first, as the text writes it."""
 
 
 def declared_kind(st: Statement) -> DeclKind | None:

@@ -16,6 +16,7 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.fragments import FragmentError, FragmentParser
+from rulesdsl.frontends.yaml_moves import WholeMoveSections
 from rulesdsl.frontends.yaml_positions import node_pos, text_origin
 
 LANGUAGE = re.compile(r"^[a-z]{2}(_[A-Za-z]{2,4})?$")
@@ -62,7 +63,7 @@ def _is_yes(node: Node | None) -> TypeGuard[ScalarNode]:
 _NO_EXTRAS = s.Extras()
 
 
-class Builder:
+class Builder(WholeMoveSections):
     def __init__(self, path: str, fragments: FragmentParser) -> None:
         self.path = path
         self.fragments = fragments
@@ -636,18 +637,6 @@ class Builder:
             combine_node = _get(v, "combine") if mapping else None
             combine = self.name(combine_node) if isinstance(combine_node, ScalarNode) else None
             out.append(s.RollDecl(self.item(k, v), dice, table, when, combine))
-        return out
-
-    def sec_whole_moves(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
-        """``whole_moves: {one_river: {label: One river, most: 1, features: [river]}}``: a
-        condition on the whole route (issue 40); without ``most``, the route carries it."""
-        out: list[s.Statement] = []
-        for k, v in _items(value):
-            mapping = isinstance(v, MappingNode)
-            most_node = _get(v, "most") if mapping else None
-            most = self.located(most_node) if most_node is not None else None  # an int: schema
-            features = self._names(_get(v, "features")) if mapping else ()
-            out.append(s.WholeMoveDecl(self.item(k, v), features, most))
         return out
 
     def sec_triggers(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

@@ -288,7 +288,9 @@ class _ToYaml:
             case s.WholeMoveDecl():
                 section("whole_moves")[st.item.name.text] = self._block(
                     st.item,
-                    most=int(st.most.value.value) if st.most else None,
+                    most=int(st.most.value.value)
+                    if st.most and isinstance(st.most.value, ir.Number)
+                    else None,
                     features=[n.text for n in st.features],
                 )
             case s.ExampleDecl():

@@ -88,6 +88,7 @@ class CostLowering(ModifierLowering):
                         | "grid"
                         | "param"
                         | "kind of move"
+                        | "whole-move rule"
                     ):
                         pass  # an unknown column, already reported
                     case unknown:

@@ -366,7 +366,17 @@ def whole_move(lw: Context, decl: s.WholeMoveDecl, facings: Sequence[ir.Facing])
                     "name each feature once: a step that crosses any of them counts once",
                 )
             named.append(name.text)
-    most = None if decl.most is None else int(decl.most.value.value)
+    found = decl.most.value if decl.most is not None else None
+    number = found.value if isinstance(found, ir.Number) else -1.0
+    most = int(number) if found is not None else None
+    if decl.most is not None and not number == int(number) >= 0:
+        most = 0  # one error, and the rule read as a limit still
+        lw.err(
+            "E299",
+            "a whole-move limit is a whole number of steps, 0 or more",
+            decl.most.pos,
+            "write `at most 1 river` (YAML: `most: 1`)",
+        )
     if facings:
         lw.err(
             "E298",
