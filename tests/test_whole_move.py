@@ -25,6 +25,7 @@ from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
+from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
 
@@ -180,28 +181,19 @@ HEADER_LINES = HEADER.count("\n")
 RULES_LINES = RULES.count("\n")
 
 
-def _errors(compiler: Compiler, text: str) -> list[tuple[str, int, int]]:
-    compiled = compile_snippet(compiler, text)
-    return [
-        (d.code, d.pos.line, d.pos.column)
-        for d in compiled.diagnostics
-        if d.is_error and d.pos is not None
-    ]
-
-
 def test_a_feature_named_twice_in_a_whole_move_rule_is_e297(compiler: Compiler) -> None:
     text = HEADER + RULES + 'whole move twice "Twice" : crosses hedge or hedge\n'
-    assert _errors(compiler, text) == [("E297", HEADER_LINES + RULES_LINES + 1, 45)]
+    assert located(compiler, text) == [("E297", HEADER_LINES + RULES_LINES + 1, 45)]
 
 
 def test_an_unknown_feature_in_a_whole_move_rule_is_e101_at_its_name(compiler: Compiler) -> None:
     text = HEADER + RULES + 'whole move typo "Typo" : at most 1 rivr\n'
-    assert _errors(compiler, text) == [("E101", HEADER_LINES + RULES_LINES + 1, 36)]
+    assert located(compiler, text) == [("E101", HEADER_LINES + RULES_LINES + 1, 36)]
 
 
 def test_a_whole_move_rule_beside_a_facing_rule_is_e298(compiler: Compiler) -> None:
     text = HEADER + RULES + "facing truck on hexes : turn 1 per hexside\n"
-    found = _errors(compiler, text)
+    found = located(compiler, text)
     assert found == [("E298", HEADER_LINES + 10, 12), ("E298", HEADER_LINES + 11, 12)]
 
 
