@@ -72,6 +72,7 @@ ItemKind = Literal[
     "move",
     "roll",
     "arcs",
+    "whole",
 ]
 """What a statement declares: the keyword that starts it (the language server's word for it)."""
 
@@ -121,6 +122,7 @@ KEYWORDS: tuple[str, ...] = (
     "combine",
     "counts",
     "crossed",
+    "crosses",
     "diagonals",
     "doubles",
     "down",
@@ -141,6 +143,7 @@ KEYWORDS: tuple[str, ...] = (
     "less",
     "map",
     "may",
+    "most",
     "move",
     "must",
     "natural",
@@ -255,6 +258,7 @@ DeclKind = Literal[
     "kind of move",
     "roll rule",
     "arcs",
+    "whole-move rule",
 ]
 """What a declared name names, as messages say it (``'soft' is a feature, not a mode``)."""
 
@@ -308,6 +312,7 @@ def part_kind(kind: ItemKind) -> PartKind:
             | "sight"
             | "move"
             | "roll"
+            | "whole"
         ):
             return "item"
         case _:
@@ -354,6 +359,8 @@ def declaration_word(kind: DeclKind) -> ItemKind | None:
             return "roll"
         case "arcs":
             return "arcs"
+        case "whole-move rule":
+            return "whole"
         case "context value" | "feature" | "factor" | "dice modifier":
             return None
         case _:

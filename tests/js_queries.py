@@ -218,6 +218,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_numbers,
         js_queries_routes,
         js_queries_sight,
+        js_queries_whole_move,
     )
 
     return {
@@ -234,6 +235,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "sight": js_queries_sight.sight_and_results_queries,
         "arcs": js_queries_arcs.arc_queries,
         "numbers": js_queries_numbers.number_queries,
+        "whole_move": js_queries_whole_move.whole_move_queries,
     }
 
 

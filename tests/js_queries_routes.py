@@ -341,4 +341,5 @@ def _cost(module: ModuleType, cost: Any) -> Any:
 def _route(module: ModuleType, route: Any) -> list[Any]:
     steps = [[*s[:4], _cost(module, s.cost)] for s in route.steps]
     rolls = [list(r) for r in route.rolls]
-    return [_cost(module, route.total), steps, route.legal, route.reason, route.move, rolls]
+    marks = [list(route.marks)] if hasattr(route, "marks") else []  # whole-move rules only
+    return [_cost(module, route.total), steps, route.legal, route.reason, route.move, rolls, *marks]

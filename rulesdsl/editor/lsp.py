@@ -103,6 +103,8 @@ def symbol_kind(kind: words.ItemKind) -> t.SymbolKind:
             return t.SymbolKind.EnumMember
         case "roll":
             return t.SymbolKind.Event
+        case "whole":
+            return t.SymbolKind.Event
         case _:
             assert_never(kind)
 

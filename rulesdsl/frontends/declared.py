@@ -49,6 +49,8 @@ def declared_kind(st: s.Statement) -> DeclKind | None:
             return "roll rule"
         case s.ArcsDecl():
             return "arcs"
+        case s.WholeMoveDecl():
+            return "whole-move rule"
         case (
             s.Header()
             | s.Change()

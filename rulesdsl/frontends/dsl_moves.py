@@ -50,5 +50,18 @@ class MoveRules(BuilderBase):
         combine = next((c for c in ch if isinstance(c, s.Name)), None)
         return s.RollDecl(item, dice, table, when, combine)
 
+    def whole_move_decl(self, meta: Meta, ch: list[Any]) -> s.WholeMoveDecl:
+        test = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "whole")
+        return s.WholeMoveDecl(self._item(meta, ch), test[2], test[1])
+
+    def whole_crosses(self, meta: Meta, ch: list[Token]) -> tuple[str, None, tuple[s.Name, ...]]:
+        return ("whole", None, tuple(self._name(t) for t in ch))
+
+    def whole_at_most(
+        self, meta: Meta, ch: list[Token]
+    ) -> tuple[str, s.Located, tuple[s.Name, ...]]:
+        most = s.Located(ir.Number(int(ch[0])), self._p(ch[0]))
+        return ("whole", most, tuple(self._name(t) for t in ch[1:]))
+
     def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[-1])

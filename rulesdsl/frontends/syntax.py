@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
+from rulesdsl.frontends.notation import Notation as Notation
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -615,6 +616,16 @@ class RollDecl(Plain):
 
 
 @dataclass(frozen=True)
+class WholeMoveDecl(Plain):
+    """``whole move NAME labels : crosses F [or G ...]`` or ``... : at most N F [or G ...]``: a
+    condition on the whole route (issue 40). ``most`` is None for ``crosses``."""
+
+    item: Item
+    features: tuple[Name, ...]
+    most: Located | None
+
+
+@dataclass(frozen=True)
 class ExcludeDecl(Plain):
     subject: Name
     others: tuple[Name, ...]
@@ -758,6 +769,7 @@ Statement = (
     | MoveDecl  # Plain
     | RollDecl  # Plain
     | ArcsDecl  # Plain
+    | WholeMoveDecl  # Plain
 )
 
 
@@ -780,14 +792,3 @@ class SourceFile:
     lost: tuple[str, ...] = ()
     """Names declared (or a decision's `otherwise`) on lines dropped after a syntax error:
     a later error about one of them is a consequence, not reported again (issue 25)."""
-
-
-@dataclass(frozen=True)
-class Notation:
-    """How a hint writes a fix in a front end's own text (each front end supplies one, so
-    that the stages after it need not know which front end a file came from)."""
-
-    add_precedence: str
-    """The fix that adds a precedence between groups ``{a}`` and ``{b}``, ``{a}`` first."""
-    precedence: str
-    """A precedence between ``{a}`` and ``{b}``, ``{a}`` first, as the text writes it."""

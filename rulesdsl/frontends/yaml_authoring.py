@@ -54,6 +54,7 @@ Section = Literal[
     "moves",
     "rolls",
     "arcs",
+    "whole_moves",
     "layers",
     "steps",
     "decisions",
@@ -104,6 +105,7 @@ def header(section: Section) -> bool:
             | "moves"
             | "rolls"
             | "arcs"
+            | "whole_moves"
             | "layers"
             | "steps"
             | "decisions"

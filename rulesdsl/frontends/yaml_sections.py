@@ -1,8 +1,8 @@
 """Sections of the YAML front end kept apart from :mod:`rulesdsl.frontends.yaml_builder`, which
 is at the size a module may reach: :class:`Builder` is that builder with them (a section's
-method is ``sec_<key>``). Today, of issue 40: the decisions (a row's ``gives:``), a table's
-``arcs: NAME``, and ``arcs: {armour: {label: Armour, count: hexsides, arcs: {front: {label:
-Front, spans: 5 to 1}}}}`` (``count`` left out is degrees)."""
+method is ``sec_<key>``). Today, of issue 40: the decisions (a row's ``gives:``), the
+whole-move rules, a table's ``arcs: NAME``, and ``arcs: {armour: {label: Armour, count:
+hexsides, arcs: {front: {label: Front, spans: 5 to 1}}}}`` (``count`` left out is degrees)."""
 
 from __future__ import annotations
 
@@ -64,4 +64,14 @@ class Builder(yaml_builder.Builder):
                 spans = self.fragment(spans_node, "arc_spans") if spans_node is not None else None
                 rows.append(s.ArcNode(self.item(name, row, scalar_is_label=False), spans or ()))
             out.append(s.ArcsDecl(self.item(k, v), count, tuple(rows)))
+        return out
+
+    def sec_whole_moves(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``whole_moves: {one_river: {label: One river, most: 1, features: [river]}}``;
+        without ``most``, the route carries the rule."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            most_node = _get(v, "most")
+            most = self.located(most_node) if most_node is not None else None  # an int: schema
+            out.append(s.WholeMoveDecl(self.item(k, v), self._names(_get(v, "features")), most))
         return out

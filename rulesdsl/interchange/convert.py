@@ -288,6 +288,14 @@ class _ToYaml:
                 section("rolls")[st.item.name.text] = self._roll(st)
             case s.ArcsDecl():
                 section("arcs")[st.item.name.text] = self._arcs(st)
+            case s.WholeMoveDecl():
+                section("whole_moves")[st.item.name.text] = self._block(
+                    st.item,
+                    most=int(st.most.value.value)
+                    if st.most and isinstance(st.most.value, ir.Number)
+                    else None,
+                    features=[n.text for n in st.features],
+                )
             case s.ExampleDecl():
                 section("examples")[st.item.name.text] = self._block(
                     st.item, ask=[self._question(q) for q in st.questions]

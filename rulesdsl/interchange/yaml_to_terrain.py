@@ -150,6 +150,8 @@ def _section(section: yaml_authoring.Section, node: Any, doc: dict[str, Any]) ->
             return [_roll(name, item) for name, item in node.items()]
         case "arcs":
             return _arcs(node)
+        case "whole_moves":
+            return [_whole_move(name, item) for name, item in node.items()]
         case "dice_tables":
             return _dice_tables(node)
         case "triggers":
@@ -345,6 +347,12 @@ def _arcs(node: Any) -> list[str]:
             lines.append(f"  {_head('', arc, fields).strip()} | {spans}" + _extras(fields))
         lines.append("}")
     return lines
+
+
+def _whole_move(name: str, item: Any) -> str:
+    most = f"at most {item['most']} " if "most" in item else "crosses "
+    features = " or ".join(str(n) for n in _seq(item.get("features")))
+    return _head("whole move", name, item) + f" : {most}{features}" + _extras(item, "")
 
 
 def _dice_tables(node: Any) -> list[str]:

@@ -71,6 +71,7 @@ from rulesdsl.ir.movement import RollCombine as RollCombine
 from rulesdsl.ir.movement import RollRule as RollRule
 from rulesdsl.ir.movement import RollWhen as RollWhen
 from rulesdsl.ir.movement import TurnMode as TurnMode
+from rulesdsl.ir.movement import WholeMove as WholeMove
 from rulesdsl.ir.tables import Axis as Axis
 from rulesdsl.ir.tables import Bound as Bound
 from rulesdsl.ir.tables import CellOperand as CellOperand
@@ -501,6 +502,8 @@ class Ruleset:
     """Rolls the map makes due (issue 24), in the order written."""
     arcs: tuple[Arcs, ...] = ()
     """Named arcs around a unit's facing (issue 40), in the order written."""
+    whole_moves: tuple[WholeMove, ...] = ()
+    """Conditions on the whole route (issue 40), in the order written."""
     edition: str = "2026.12"
     """The edition of the language the ruleset is read in (:mod:`rulesdsl.editions`); a file
     without ``edition`` is read as the first, a ruleset built by hand as the current one."""
@@ -536,6 +539,7 @@ def infos_by_id(rs: Ruleset) -> dict[str, Info]:
         rs.moves,
         rs.rolls,
         rs.arcs,
+        rs.whole_moves,
         [r for d in rs.dice_tables for r in d.rows],  # outcomes that feed a modifier (issue 24)
     ):
         for item in items:

@@ -162,3 +162,17 @@ class Arcs:
     info: Info
     unit: ArcUnit
     arcs: tuple[Arc, ...]
+
+
+@dataclass(frozen=True)
+class WholeMove:
+    """``whole move NAME "Label" : crosses F [or G]`` or ``... : at most N F [or G]``: a
+    condition on the whole route (issue 40). A step counts when the edge it crosses or the
+    place it enters has one of ``features``. With ``most`` None, a route with such a step
+    carries the rule (its label says what follows: "may not fire"); with ``most``, a route
+    with more such steps is not legal, and route searches do not return it."""
+
+    id: NewId
+    info: Info
+    features: tuple[Id, ...]
+    most: int | None = None

@@ -93,6 +93,7 @@ class CostLowering(ModifierLowering):
                         | "param"
                         | "kind of move"
                         | "arcs"
+                        | "whole-move rule"
                     ):
                         pass  # an unknown column, already reported
                     case unknown:

@@ -232,6 +232,7 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.MoveDecl()
                 | s.ArcsDecl()
                 | s.RollDecl()
+                | s.WholeMoveDecl()
             ):
                 pass
             case unknown:

@@ -114,6 +114,7 @@ class _Lowerer(TableLowering):
         exclusions = [self._exclusion(d) for d in of(s.ExcludeDecl)]
         grids = [self._grid(d) for d in of(s.GridDecl)]
         facings = facing_lowering.facings(self, of(s.FacingDecl), grids, [k.id for k in kinds])
+        whole_moves = [moves_lowering.whole_move(self, d, facings) for d in of(s.WholeMoveDecl)]
         item = self.header.item
         if item is None:
             return None
@@ -156,6 +157,7 @@ class _Lowerer(TableLowering):
                 moves=tuple(kinds),
                 rolls=tuple(rolls),
                 arcs=tuple(arcs_lowering.arcs(self, d) for d in of(s.ArcsDecl)),
+                whole_moves=tuple(whole_moves),
             ),
             item.name.pos,
         )
@@ -341,6 +343,7 @@ class _Lowerer(TableLowering):
                     | s.MoveDecl()
                     | s.RollDecl()
                     | s.ArcsDecl()
+                    | s.WholeMoveDecl()
                 ):
                     pass
                 case unknown:

@@ -363,3 +363,39 @@ def outcome_effects(
         else:
             out.append(mod)
     return out
+
+
+def whole_move(lw: Context, decl: s.WholeMoveDecl, facings: Sequence[ir.Facing]) -> ir.WholeMove:
+    """``whole move NAME labels : crosses F [or G]`` or ``... : at most N F [or G]``."""
+    named: list[str] = []
+    for name in decl.features:
+        if lw.symbols.require(name, ("feature",), "feature"):
+            if name.text in named:
+                lw.err(
+                    "E297",
+                    f"'{name.text}' is named twice in one whole-move rule",
+                    name.pos,
+                    "name each feature once: a step that crosses any of them counts once",
+                )
+            named.append(name.text)
+    found = decl.most.value if decl.most is not None else None
+    number = found.value if isinstance(found, ir.Number) else -1.0
+    most = int(number) if found is not None else None
+    if decl.most is not None and not number == int(number) >= 0:
+        most = 0  # one error, and the rule read as a limit still
+        lw.err(
+            "E299",
+            "a whole-move limit is a whole number of steps, 0 or more",
+            decl.most.pos,
+            "write `at most 1 river` (YAML: `most: 1`)",
+        )
+    if facings:
+        lw.err(
+            "E298",
+            "a whole-move rule in a ruleset with facing rules: facing routes do not apply it",
+            decl.item.name.pos,
+            "keep whole-move rules to rulesets without `facing` lines, or leave them to players",
+        )
+    rule = ir.WholeMove(decl.item.name.text, lw.info(decl.item), tuple(named), most)
+    lw.where.record(rule, decl.item.name.pos)
+    return rule

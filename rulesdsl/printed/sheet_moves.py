@@ -86,6 +86,34 @@ _WHEN = words.total(
 )
 """The word of each time a roll is due."""
 
+
+def whole_move_blocks(b: Builder) -> list[Block]:
+    """One table: a row per whole-move rule (issue 40), its label and what it says ("At most
+    1 per move: River"; "On crossing: Hedge")."""
+    rows = []
+    for rule in b.rs.whole_moves:
+        name = CellView(b.label(rule.info, rule.id), ("label",))
+        name.changed = b.added(rule.id)
+        features = ", ".join(b.name(f) for f in rule.features)
+        says = (
+            b.w("whole_move_crosses", features=features)
+            if rule.most is None
+            else b.w("whole_move_at_most", most=b.num(rule.most), features=features)
+        )
+        rows.append([name, CellView(says)])
+    if not rows:
+        return []
+    heads = [b.w("whole_move_rule"), b.w("whole_move_when")]
+    return [
+        Block(
+            "whole_moves",
+            "",
+            TableView([[HeadCell(h) for h in heads]], rows, heads),
+            after=[n for w in b.rs.whole_moves for n in b.note_texts(w.info)],
+        )
+    ]
+
+
 _COMBINE = words.total(
     ir.RollCombine,
     {"sum": "roll_combine_sum", "highest": "roll_combine_highest", "lowest": "roll_combine_lowest"},

@@ -161,6 +161,33 @@ class RouteAnswer:
     steps: tuple[RouteStep, ...]
     legal: bool
     reason: str
+    marks: tuple[str, ...] = ()
+    """The ``crosses`` whole-move rules the route carries, by id (issue 40)."""
+
+
+def whole_move(rs: ir.Ruleset, steps: Sequence[RouteStep]) -> tuple[tuple[str, ...], str]:
+    """What the whole-move rules say of a route (issue 40): the ids of the ``crosses`` rules
+    it carries, and why it breaks a limit (the first step beyond one, rule by rule; empty when
+    none). A step counts once per rule when the edge it crosses or the place it enters has one
+    of the rule's features."""
+    marks: list[str] = []
+    reason = ""
+    for rule in rs.whole_moves:
+        counted = [
+            i
+            for i, step in enumerate(steps, 1)
+            if set(rule.features) & (set(step.crossed) | set(step.entered))
+        ]
+        if rule.most is None:
+            marks += [rule.id] if counted else []
+        elif len(counted) > rule.most and not reason:
+            label = rule.info.labels.get(rs.languages[0]) or next(
+                iter(rule.info.labels.values()), rule.id
+            )
+            reason = (
+                f"step {counted[rule.most]} goes beyond '{label}' (at most {rule.most} per move)"
+            )
+    return tuple(marks), reason
 
 
 def route(
@@ -201,6 +228,8 @@ def route(
         if i < len(out) and must_stop(rs, mode, step.entered):
             reason = f"step {i} enters a place where the unit must stop"
             break
+    marks, broken = whole_move(rs, out)
+    reason = reason or broken
     if not reason and out and not can_end(rs, mode, out[-1].entered):
         reason = "the unit may not end its move in the last place"
     if (
@@ -211,7 +240,7 @@ def route(
         and not (rs.minimum_move is not None and allowance > 0 and len(out) == 1)
     ):
         reason = "the route costs more than the allowance"
-    return RouteAnswer(total, tuple(out), not reason, reason)
+    return RouteAnswer(total, tuple(out), not reason, reason, marks)
 
 
 def reachable(
@@ -228,22 +257,33 @@ def reachable(
     search has something independent to agree with). A ``must stop`` place is not left; a
     ``may not end`` place is passed through but not answered; with a minimum move in the
     rules and a budget above 0, one step from ``start`` is always allowed when its cost is a
-    number (the generated module's rule)."""
-    best: dict[object, float] = {start: 0.0}
+    number (the generated module's rule). With whole-move limits the search is over (place,
+    the steps counted by each limit), a step beyond a limit never taken (issue 40)."""
+    limits = [(set(w.features), w.most) for w in rs.whole_moves if w.most is not None]
+    begin = (start, (0,) * len(limits))
+    best: dict[tuple[object, tuple[int, ...]], float] = {begin: 0.0}
     changed = True
     while changed:
         changed = False
-        for here, cost in list(best.items()):
+        for (here, counts), cost in list(best.items()):
             if here != start and must_stop(rs, mode, places[here]):
                 continue
             for there in neighbours[here]:
-                step = step_cost(rs, mode, places[there], edges.get((here, there), ()))
+                crossed = edges.get((here, there), ())
+                step = step_cost(rs, mode, places[there], crossed)
                 if not isinstance(step, float | int):
                     continue
+                met = set(crossed) | set(places[there])
+                after = tuple(n + bool(f & met) for (f, _), n in zip(limits, counts, strict=True))
+                if any(n > most for (_, most), n in zip(limits, after, strict=True)):
+                    continue  # a whole-move limit (issue 40): the step is never taken
                 total = cost + step
-                first = rs.minimum_move is not None and budget > 0 and here == start
+                first = rs.minimum_move is not None and budget > 0 and (here, counts) == begin
                 allowed = total <= budget or first
-                if allowed and total < best.get(there, math.inf):
-                    best[there] = total
+                if allowed and total < best.get((there, after), math.inf):
+                    best[there, after] = total
                     changed = True
-    return {p: c for p, c in best.items() if p == start or can_end(rs, mode, places[p])}
+    cheapest: dict[object, float] = {}
+    for (place, _), cost in best.items():
+        cheapest[place] = min(cost, cheapest.get(place, math.inf))
+    return {p: c for p, c in cheapest.items() if p == start or can_end(rs, mode, places[p])}

@@ -192,6 +192,7 @@ class _Differ:
         diff_effects.effects(self)
         diff_moves.moves(self)
         diff_moves.rolls(self)
+        diff_moves.whole_moves(self)
         self._triggers()
         self._params()
         self._exclusions()

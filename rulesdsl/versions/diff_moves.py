@@ -129,3 +129,27 @@ def rolls(d: Differ) -> None:
         if _how(a) != _how(b):
             d.add("breaking", "changed", b.id, f"{name}: {_how(a)} -> {_how(b)}", _how(a), _how(b))
         _cells(d, name, b.id, _values(a), _values(b), "no roll", level_of_kind=False)
+
+
+def _says(rule: ir.WholeMove) -> str:
+    features = " or ".join(rule.features)
+    return f"crosses {features}" if rule.most is None else f"at most {rule.most} {features}"
+
+
+def whole_moves(d: Differ) -> None:
+    """A whole-move rule (issue 40) added, removed or changed changes which moves are legal or
+    what follows them: breaking. A new label is a wording change (``_info``)."""
+    pairs = named(
+        d,
+        "whole-move rule",
+        d.old.whole_moves,
+        d.new.whole_moves,
+        lambda w: w.id,
+        added_level="breaking",
+    )
+    for a, b in pairs:
+        if _says(a) != _says(b):
+            name = d.label(b.info, b.id)
+            d.add(
+                "breaking", "changed", b.id, f"{name}: {_says(a)} -> {_says(b)}", _says(a), _says(b)
+            )

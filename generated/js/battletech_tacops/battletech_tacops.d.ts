@@ -239,6 +239,8 @@ export declare class Route {
   readonly reason: string;
   readonly move: MoveName | "";
   readonly rolls: readonly RollDue[];
+  /** The whole-move rules the route carries (`crosses`), by id; only in a module with whole-move rules. */
+  readonly marks?: readonly string[];
 }
 /** Each place the unit may end in, to its cheapest cost (places compared by value), and the
  * move's state it was searched with. */

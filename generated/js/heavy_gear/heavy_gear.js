@@ -2229,8 +2229,9 @@ export class RouteStep {
  * (``reason`` says why not, empty when it is), the kind of ``move`` it was costed for (empty:
  * none given) and the ``rolls`` the map makes due along it. */
 export class Route {
-  constructor(total, steps, legal, reason, move = "", rolls = Object.freeze([])) {
+  constructor(total, steps, legal, reason, move = "", rolls = Object.freeze([]), marks = undefined) {
     Object.assign(this, { total, steps, legal, reason, move, rolls });
+    if (marks !== undefined) this.marks = marks; // only for rules with whole-move rules
     Object.freeze(this);
   }
 }
@@ -2345,6 +2346,12 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before) {
       if (stop) reason = `step ${i} enters a place where the unit must stop`;
     }
   }
+  let marks;
+  if (_WHOLE_MOVES.length) {
+    let broken;
+    [marks, broken] = _wholeMove(steps);
+    reason ||= broken;
+  }
   if (!reason && steps.length && !canEnd(mode, steps[steps.length - 1].features)) {
     reason = "the unit may not end its move in the last place";
   }
@@ -2352,7 +2359,29 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before) {
     reason = "the route costs more than the allowance";
   }
   const rolls = _routeRolls(mode, move, places, keys, steps, before);
-  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls);
+  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls, marks);
+}
+
+/** The ``crosses`` rules a route carries, and why it breaks a limit (the first step beyond
+ * one; empty when none): a step counts once per rule when the edge it crosses or the place it
+ * enters has one of the rule's features (_whole_move). */
+function _wholeMove(steps) {
+  const marks = [];
+  let reason = "";
+  for (const [rule, label, features, most] of _WHOLE_MOVES) {
+    let count = 0;
+    for (let i = 1; i <= steps.length; i++) {
+      const step = steps[i - 1];
+      if (!step.edge.some((f) => features.has(f)) && !step.features.some((f) => features.has(f))) continue;
+      count++;
+      if (most === null) {
+        marks.push(rule);
+        break;
+      }
+      if (count > most && !reason) reason = `step ${i} goes beyond '${label}' (at most ${most} per move)`;
+    }
+  }
+  return [Object.freeze(marks), reason];
 }
 
 /** A step's cost in route_cost: kept for the next step alike, unless its features exclude each
@@ -2437,6 +2466,75 @@ function _search(board, mode, start, budget, extra, goal = null) {
     return stop;
   };
   return _dijkstra(start, budget, goal, exits, stopsAt);
+}
+
+/** _search for rules with whole-move limits (_limited_search): Dijkstra over (place key, the
+ * steps counted so far by each limit), a step beyond a limit never taken. The cheapest cost of
+ * each place is its first state taken from the heap; ``came`` holds the route to ``goal`` only. */
+function _limitedSearch(board, mode, start, budget, extra, goal = null) {
+  const limits = _WHOLE_MOVES.filter((rule) => rule[3] !== null).map((rule) => [rule[2], rule[3]]);
+  const stops = new Map();
+  const costs = new Map();
+  const states = new Map(); // state key -> [place key, counts]
+  const begin = `${start}#${limits.map(() => 0).join(",")}`;
+  states.set(begin, [start, limits.map(() => 0)]);
+  const seen = new Map([[begin, 0]]);
+  const back = new Map();
+  const best = new Map();
+  const done = new Set();
+  const heap = [[0, 0, begin]];
+  const came = new Map();
+  let order = 1;
+  let first = _oneStepAllowed(budget);
+  const has = (features, names) => names.some((f) => features.has(f));
+  while (heap.length) {
+    const [cost, , state] = _heapPop(heap);
+    if (done.has(state)) continue;
+    done.add(state);
+    const [here, counts] = states.get(state);
+    if (!best.has(here)) best.set(here, cost);
+    if (here === goal) {
+      for (let at = state; back.has(at) && !came.has(states.get(at)[0]); at = back.get(at)) {
+        came.set(states.get(at)[0], states.get(back.get(at))[0]);
+      }
+      break;
+    }
+    if (here !== start) {
+      const entered = board._features.get(here);
+      let stop = stops.get(entered);
+      if (stop === undefined) stops.set(entered, (stop = mustStop(mode, entered)));
+      if (stop || cost > budget) continue;
+    }
+    for (const [there, distance] of board._next(here)) {
+      const entered = board._features.get(there);
+      const crossed = _crossing(board, here, there);
+      const step = _cachedStep(costs, mode, entered, crossed, distance, extra);
+      if (step instanceof Marker) continue;
+      const after = [];
+      let beyond = false;
+      for (let j = 0; j < limits.length; j++) {
+        const [features, most] = limits[j];
+        const count = counts[j] + (has(features, crossed) || has(features, entered) ? 1 : 0);
+        after.push(count);
+        if (count > most) {
+          beyond = true;
+          break;
+        }
+      }
+      if (beyond) continue;
+      const total = cost + step;
+      const next = `${there}#${after.join(",")}`;
+      if ((total <= budget || first) && total < (seen.get(next) ?? _INF) && !done.has(next)) {
+        seen.set(next, total);
+        states.set(next, [there, after]);
+        back.set(next, state);
+        _heapPush(heap, [total, order, next]);
+        order++;
+      }
+    }
+    first = false;
+  }
+  return [best, came];
 }
 
 /** Whether a search may take its first step whatever it costs: a minimum move, a budget above 0. */
@@ -2644,7 +2742,7 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   const before = _enteredArg("cheapest_route", board, entered);
   if (to !== from && !canEnd(mode, board._features.get(to))) return null;
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
-  const [best, came] = _asRaisedBy("cheapest_route", () => _search(board, mode, from, budget, extra, to));
+  const [best, came] = _asRaisedBy("cheapest_route", () => (_LIMITED ? _limitedSearch : _search)(board, mode, from, budget, extra, to));
   if (!best.has(to)) return null;
   const keys = [to];
   while (keys[keys.length - 1] !== from) keys.push(came.get(keys[keys.length - 1]));
@@ -2670,7 +2768,7 @@ export function reachable(board, mode, start, budget, options = {}) {
     const kind = MOVES[move];
     budget = budget * kind.factor + kind.amount;
   }
-  const [best] = _asRaisedBy("reachable", () => _search(board, mode, from, budget, extra));
+  const [best] = _asRaisedBy("reachable", () => (_LIMITED ? _limitedSearch : _search)(board, mode, from, budget, extra));
   const ends = new Map();
   const out = new Map();
   for (const [key, cost] of best) {
@@ -2741,3 +2839,6 @@ const _GRID_DIAGONAL = _dict({});
 const _ALONG = _dict({});
 const _EDGE_FEATURES = new Set(Object.freeze([]));
 const _FACING_MODES = new Set(Object.freeze([]));
+/** The whole-move rules: id, label, the features a step counts by, the most such steps (null: the route carries the rule). */
+const _WHOLE_MOVES = [];
+const _LIMITED = false;

@@ -27,6 +27,7 @@ def along_js(plan: plan_movement.MovementPlan) -> str:
 def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
     """The map's constants and the route functions."""
     diagonal = {g.id: number_js(g.diagonal) for g in plan.grids if g.diagonal is not None}
+    limited = "true" if any(w.most is not None for w in plan.whole_moves) else "false"
     return [
         runtime_routes(),
         "",
@@ -37,7 +38,17 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _ALONG = {along_js(plan)};",
         f"const _EDGE_FEATURES = new Set({strings_js(plan.edge_features)});",
         f"const _FACING_MODES = new Set({strings_js(f.mode for f in plan.facings)});",
+        "/** The whole-move rules: id, label, the features a step counts by, the most such steps"
+        " (null: the route carries the rule). */",
+        f"const _WHOLE_MOVES = [{', '.join(_whole_move_js(w) for w in plan.whole_moves)}];",
+        f"const _LIMITED = {limited};",
     ]
+
+
+def _whole_move_js(rule: plan_movement.WholeMove) -> str:
+    most = "null" if rule.most is None else str(rule.most)
+    features = f"new Set({strings_js(rule.features)})"
+    return f"[{string_js(rule.id)}, {string_js(rule.label)}, {features}, {most}]"
 
 
 def routes_dts(grid_names: str) -> list[str]:

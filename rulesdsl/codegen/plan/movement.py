@@ -125,6 +125,18 @@ class Arcs:
 
 
 @dataclass(frozen=True, slots=True)
+class WholeMove:
+    """A condition on the whole route: a step counts when the edge it crosses or the place it
+    enters has one of ``features``; ``most``: the most such steps a move may take (None: a
+    route with one carries the rule, whose ``label`` says what follows)."""
+
+    id: str
+    label: str
+    features: tuple[str, ...]
+    most: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class MovementPlan:
     """The movement section: what the costs, routes, facing and rolls parts of a module read.
 
@@ -148,6 +160,7 @@ class MovementPlan:
     along: Mapping[str, Mapping[str, float]]
     edge_features: tuple[str, ...]
     arcs: tuple[Arcs, ...] = ()
+    whole_moves: tuple[WholeMove, ...] = ()
 
 
 def build(rs: ir.Ruleset) -> MovementPlan:
@@ -171,6 +184,10 @@ def build(rs: ir.Ruleset) -> MovementPlan:
         along={f.id: dict(f.along) for f in rs.features if f.along},
         edge_features=tuple(f.id for f in rs.features if f.layer in edge_layers),
         arcs=tuple(Arcs(a.id, semantics_arcs.degrees(a)) for a in rs.arcs),
+        whole_moves=tuple(
+            WholeMove(w.id, info.label(w.info, rs.languages[0], w.id), w.features, w.most)
+            for w in rs.whole_moves
+        ),
     )
 
 

@@ -44,6 +44,11 @@ def map_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
             (f, {m: tidy(v) for m, v in by_mode.items()}) for f, by_mode in plan.along.items()
         ],
         "edge_features": plan.edge_features,
+        "whole_moves": plan.whole_moves,
+        "whole_limits": any(w.most is not None for w in plan.whole_moves),
+        "search": (
+            "_limited_search" if any(w.most is not None for w in plan.whole_moves) else "_search"
+        ),
         "grid_shapes": {g.id: g.shape for g in plan.grids},
         "grid_diagonal": {g.id: tidy(g.diagonal) for g in plan.grids if g.diagonal is not None},
     }
