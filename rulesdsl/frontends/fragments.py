@@ -32,6 +32,7 @@ STARTS = (
     "example_question",
     "example_answer",
     "facing_term",
+    "free_facing_term",
 )
 """Grammar rules a fragment may be parsed as."""
 

@@ -57,6 +57,7 @@ from rulesdsl.ir.examples import Example as Example
 from rulesdsl.ir.examples import ExampleArg as ExampleArg
 from rulesdsl.ir.examples import Question as Question
 from rulesdsl.ir.movement import Facing as Facing
+from rulesdsl.ir.movement import FreeFacing as FreeFacing
 from rulesdsl.ir.movement import FacingMove as FacingMove
 from rulesdsl.ir.movement import Grid as Grid
 from rulesdsl.ir.movement import GridShape as GridShape
@@ -490,6 +491,8 @@ class Ruleset:
     edition: str = "2026.12"
     """The edition of the language the ruleset is read in (:mod:`rulesdsl.editions`); a file
     without ``edition`` is read as the first, a ruleset built by hand as the current one."""
+    free_facings: tuple[FreeFacing, ...] = ()
+    """``facing MODE : turn 1 in per 45 deg, ...`` rules (issue 40): headings off the grid."""
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:

@@ -139,6 +139,7 @@ def facing(
 
 def _grid(lw: Context, decl: s.FacingDecl, grids: list[ir.Grid]) -> ir.Grid | None:
     """The declared grid a facing rule turns on (E281), with a shape to turn by (E282)."""
+    assert decl.grid is not None  # a facing off the grid is rulesdsl.lowering.free_facing's
     grid = next((g for g in grids if g.id == decl.grid.text), None)
     if grid is None:
         lw.err(
