@@ -57,8 +57,8 @@ from rulesdsl.ir.examples import Example as Example
 from rulesdsl.ir.examples import ExampleArg as ExampleArg
 from rulesdsl.ir.examples import Question as Question
 from rulesdsl.ir.movement import Facing as Facing
-from rulesdsl.ir.movement import FreeFacing as FreeFacing
 from rulesdsl.ir.movement import FacingMove as FacingMove
+from rulesdsl.ir.movement import FreeFacing as FreeFacing
 from rulesdsl.ir.movement import Grid as Grid
 from rulesdsl.ir.movement import GridShape as GridShape
 from rulesdsl.ir.movement import Manoeuvre as Manoeuvre

@@ -130,7 +130,7 @@ def _angle(lw: Context, amount: s.Located, said: _Said, zero: bool = False) -> f
     if (
         isinstance(value, ir.Number)
         and value.unit == "deg"
-        and (0 <= value.value if zero else 0 < value.value)
+        and (value.value >= 0 if zero else value.value > 0)
         and value.value <= 180
     ):
         return float(value.value)

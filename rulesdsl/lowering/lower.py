@@ -26,8 +26,7 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import effects as effects_lowering
 from rulesdsl.lowering import examples as example_lowering
 from rulesdsl.lowering import facing as facing_lowering
-from rulesdsl.lowering import free_facing
-from rulesdsl.lowering import keywords, maps
+from rulesdsl.lowering import free_facing, keywords, maps
 from rulesdsl.lowering import moves as moves_lowering
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.context import (

