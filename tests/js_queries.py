@@ -211,7 +211,13 @@ def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
 
 def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query]]]:
     """The kinds of question, each drawn from a generator of its own."""
-    from tests import js_queries_facing, js_queries_moves, js_queries_routes, js_queries_sight
+    from tests import (
+        js_queries_facing,
+        js_queries_freefacing,
+        js_queries_moves,
+        js_queries_routes,
+        js_queries_sight,
+    )
 
     return {
         "lookup": lookup_queries,
@@ -225,6 +231,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "routes": js_queries_routes.route_queries,
         "facing": js_queries_facing.facing_queries,
         "sight": js_queries_sight.sight_and_results_queries,
+        "freefacing": js_queries_freefacing.free_move_queries,
     }
 
 
@@ -316,6 +323,8 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
+            if query.get("freefacing"):  # a free move off the grid (js_queries_freefacing.py)
+                return {"answer": list(module.free_move(*args))}
             if query.get("facing"):  # a facing route question (tests/js_queries_facing.py)
                 from tests import js_queries_facing
 

@@ -7,6 +7,7 @@ house-rule path."""
 from __future__ import annotations
 
 import random
+import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -14,9 +15,12 @@ from typing import Any
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import free_facing
+from tests import js_queries, js_queries_freefacing
 from tests.conftest import compile_snippet
+from tests.test_js_target import _needed, _typescript, write_package
 from tests.test_sight_and_results import load
 
 HEADER = (
@@ -32,6 +36,11 @@ TANK = (
 JEEP = "facing jeep : turn 0.5 in per 30 deg\n"
 
 
+@pytest.fixture(scope="module")
+def node() -> str:
+    return _needed("node")
+
+
 def _compiled(compiler: Compiler, body: str) -> tuple[ir.Ruleset | None, list[str]]:
     compiled = compile_snippet(compiler, HEADER + body)
     return compiled.ruleset, [str(d) for d in compiled.diagnostics if d.is_error]
@@ -43,9 +52,9 @@ def _module(compiler: Compiler, tmp_path: Path, body: str = TANK + JEEP) -> Modu
     return load(ruleset, tmp_path)
 
 
-def _answer(call: Any) -> Any:
+def _answer(function: Any, *args: Any) -> Any:
     try:
-        return tuple(call())
+        return tuple(function(*args))
     except ValueError as error:
         return (type(error).__name__, str(error))
 
@@ -72,8 +81,8 @@ def test_free_move_answers_as_the_reference_semantics(compiler: Compiler, tmp_pa
     for _ in range(400):
         mode = rng.choice(["tank", "jeep"])
         legs, allowance = _legs(rng), rng.choice([4, 6, 8, 12])
-        module = _answer(lambda: m.free_move(mode, legs, allowance))
-        reference = _answer(lambda: free_facing.free_move(rules[mode], legs, allowance))
+        module = _answer(m.free_move, mode, legs, allowance)
+        reference = _answer(free_facing.free_move, rules[mode], legs, allowance)
         assert module == reference, (mode, legs, allowance)
 
 
@@ -116,7 +125,7 @@ def test_a_move_beyond_the_allowance_and_legs_that_are_no_move_are_refused(
     compiler: Compiler, tmp_path: Path
 ) -> None:
     m = _module(compiler, tmp_path)
-    with pytest.raises(m.IllegalMove, match="more than the allowance of 4.0"):
+    with pytest.raises(m.IllegalMove, match=r"more than the allowance of 4\.0"):
         m.free_move("tank", [("straight", 5)], 4)
     for legs in ([("fly", 2)], [("turn", 181)], [("straight", 0)], [("turn", True)], [3]):
         with pytest.raises(m.IllegalMove, match="leg 1"):
@@ -129,3 +138,46 @@ def test_a_move_beyond_the_allowance_and_legs_that_are_no_move_are_refused(
         m.free_move("tank", [], -1)
     with pytest.raises(m.ArgumentTypeError, match="legs"):
         m.free_move("tank", "straight", 8)
+
+
+def test_the_javascript_module_gives_the_same_free_moves_and_errors(
+    compiler: Compiler, node: str, tmp_path: Path
+) -> None:
+    ruleset, errors = _compiled(compiler, TANK + JEEP)
+    assert ruleset is not None and not errors, errors
+    plan = module_plan.build(ruleset)
+    python = load(ruleset, tmp_path)
+    module = write_package(plan, tmp_path / "js")
+    rng = random.Random(40)
+    asked = [x for _ in range(10) for x in js_queries_freefacing.free_move_queries(rng, plan)]
+    expected = [js_queries.ask_python(python, x) for x in asked]
+    got = js_queries.ask_node(module, asked)
+    assert {"error", "answer"} <= {key for e in expected for key in e}
+    wrong = [
+        (x, e, g) for x, e, g in zip(asked, expected, got, strict=True) if not js_queries.same(e, g)
+    ]
+    assert wrong[:5] == []
+
+
+CONSUMER = """import { freeMove, FREE_FACINGS, IllegalMove } from "./tanks.js";
+const move = freeMove("tank", [["straight", 2], ["turn", 45]], 8);
+const left: number = move.left;
+const why: string = move.reason;
+const pivot: number | null = FREE_FACINGS.jeep.pivot;
+console.log(left, why, pivot, IllegalMove.name);
+"""
+
+
+def test_the_declarations_type_check_a_consumer_of_free_move(
+    compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    ruleset, _ = _compiled(compiler, TANK + JEEP)
+    assert ruleset is not None
+    tsc = _typescript(pytestconfig)
+    write_package(module_plan.build(ruleset), tmp_path)
+    (tmp_path / "consumer.ts").write_text(CONSUMER, "utf-8")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -22,6 +22,7 @@ from rulesdsl.codegen.js import code as js_code
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
 from rulesdsl.codegen.js.facing import facing_js
+from rulesdsl.codegen.js.free_facing import free_facing_js
 from rulesdsl.codegen.js.moves import movement_dts, movement_js
 from rulesdsl.codegen.js.results import results_js, runtime_results
 from rulesdsl.codegen.js.routes import routes_js
@@ -124,6 +125,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "",
         *routes_js(plan.movement),
         *facing_js(plan.movement),
+        *free_facing_js(plan.movement),
     ]
     return "\n".join(lines) + "\n"
 
