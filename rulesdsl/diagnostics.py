@@ -156,6 +156,8 @@ CODES: Mapping[str, str] = {
     "E288": "a second facing rule for one unit type",
     "E289": "`remove facing` of a unit type the base gives no facing rule",
     "W280": "a pivot for a unit that may turn at any place (turn mode 0)",
+    "E297": "a facing off the grid whose angle is not in degrees, above 0 and at most 180",
+    "E298": "a grid move (backward, sideslip) in a facing off the grid",
     "E301": "a dice table leaves a total uncovered",
     "E302": "dice table rows overlap",
     "E303": "a dice modifier pushes totals outside every row",
@@ -215,6 +217,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267 "
         "E290 E291 E292 E293 E294 E295 E296 W290 W291",
     ),
+    ("lower", "E297 E298"),
     ("lower", "E340 E341"),
     ("lower", "E214 E215"),
     ("lower", "E112"),

@@ -181,3 +181,42 @@ def test_the_declarations_type_check_a_consumer_of_free_move(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _errors_at(compiler: Compiler, body: str) -> list[tuple[str, int, int]]:
+    compiled = compile_snippet(compiler, HEADER + body)
+    return [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.is_error]
+
+
+BODY_LINE = HEADER.count("\n") + 1
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "column"),
+    [
+        ("facing tank : turn 1 in per 45 in\n", "E297", 29),
+        ("facing tank : turn 1 in per 45 deg, turn above 200 deg ends move\n", "E297", 48),
+        ("facing tank : turn 1 in per 0 deg\n", "E297", 29),
+        ("facing tank : turn 1 in per 45 deg, backward 1 in\n", "E298", 37),
+        ("facing tank : turn 1 in per 45 deg, sideslip 1 in\n", "E298", 37),
+        ("facing tank : turn 1 in per 45 deg, pivot -2 in\n", "E287", 43),
+        ("facing tank : turn 1 in per 45 deg, turn 2 in per 90 deg\n", "E284", 37),
+        ("facing tank : pivot 2 in\n", "E286", 1),
+        ("facing wheels : turn 1 in per 45 deg\n", "E280", 8),
+        ("facing tank : turn 1 MP per 45 deg\n", "E203", 20),
+    ],
+)
+def test_misuse_of_a_facing_off_the_grid_is_reported_at_its_place(
+    compiler: Compiler, body: str, code: str, column: int
+) -> None:
+    assert _errors_at(compiler, body) == [(code, BODY_LINE, column)]
+
+
+def test_a_unit_type_with_facing_on_a_grid_and_off_it_is_e288(compiler: Compiler) -> None:
+    body = 'grid hexes "Hexes" : 1 in, hex\nfacing tank on hexes : turn 1 in per hexside\n' + TANK
+    assert _errors_at(compiler, body) == [("E288", BODY_LINE + 2, 8)]
+
+
+def test_every_error_of_a_free_facing_is_reported_together(compiler: Compiler) -> None:
+    body = "facing tank : turn 1 in per 45 in, backward 1 in, pivot -1 in\n"
+    assert [code for code, _, _ in _errors_at(compiler, body)] == ["E297", "E298", "E287"]
