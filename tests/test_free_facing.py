@@ -6,6 +6,7 @@ house-rule path."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 from pathlib import Path
@@ -17,11 +18,13 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import free_facing
 from tests import js_queries, js_queries_freefacing
 from tests.conftest import compile_snippet
 from tests.test_js_target import _needed, _typescript, write_package
-from tests.test_sight_and_results import load
+from tests.test_sight_and_results import load, yaml_errors
 
 HEADER = (
     'ruleset tanks "Tanks"\nversion 1.0.0\nedition 2026.12\nlanguages en fr\n'
@@ -220,3 +223,25 @@ def test_a_unit_type_with_facing_on_a_grid_and_off_it_is_e288(compiler: Compiler
 def test_every_error_of_a_free_facing_is_reported_together(compiler: Compiler) -> None:
     body = "facing tank : turn 1 in per 45 in, backward 1 in, pivot -1 in\n"
     assert [code for code, _, _ in _errors_at(compiler, body)] == ["E297", "E298", "E287"]
+
+
+def test_a_facing_off_the_grid_survives_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + TANK + JEEP, "tanks.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "  tank:\n    rules:\n    - turn 1 in per 45 deg\n    - pivot 2 in\n" in yaml_text
+    assert "\n    on:" not in yaml_text
+    yaml_path = tmp_path / "tanks.yaml"
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "back" / "tanks.terrain"
+    back.parent.mkdir()
+    back.write_text(to_terrain(yaml_text), "utf-8")
+    assert TANK.strip() in back.read_text("utf-8")
+    found = [Compiler().compile_file(p).ruleset for p in (yaml_path, back)]
+    plain = [dataclasses.replace(r, digest="") for r in found if r is not None]
+    assert len(plain) == 2 and plain[0] == plain[1] and plain[0].free_facings
+
+
+def test_misuse_in_a_yaml_facing_off_the_grid_is_reported_on_its_clause(tmp_path: Path) -> None:
+    found = yaml_errors(HEADER + TANK.replace("pivot 2 in", "sideslip 2 in"), tmp_path)
+    assert [d.code for d in found] == ["E298"]
