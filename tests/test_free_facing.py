@@ -21,6 +21,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import free_facing
+from rulesdsl.versions import diff as semantic
 from tests import js_queries, js_queries_freefacing
 from tests.conftest import compile_snippet
 from tests.test_js_target import _needed, _typescript, write_package
@@ -245,3 +246,46 @@ def test_a_facing_off_the_grid_survives_dsl_to_yaml_to_dsl(tmp_path: Path) -> No
 def test_misuse_in_a_yaml_facing_off_the_grid_is_reported_on_its_clause(tmp_path: Path) -> None:
     found = yaml_errors(HEADER + TANK.replace("pivot 2 in", "sideslip 2 in"), tmp_path)
     assert [d.code for d in found] == ["E298"]
+
+
+def _house(tmp_path: Path, lines: str) -> tuple[ir.Ruleset | None, list[str]]:
+    (tmp_path / "tanks.terrain").write_text(HEADER + TANK + JEEP, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text('ruleset house "House"\nversion 1.0.0\nextends tanks@^1.0\n' + lines, "utf-8")
+    compiled = Compiler().compile_file(house)
+    return compiled.ruleset, [d.code for d in compiled.diagnostics if d.is_error]
+
+
+def test_a_house_rule_replaces_or_removes_a_facing_off_the_grid(tmp_path: Path) -> None:
+    house, errors = _house(tmp_path, "facing tank : turn 1 in per 30 deg, reverse at half speed\n")
+    assert house is not None and not errors
+    tank = next(f for f in house.free_facings if f.mode == "tank")
+    assert (tank.turn_step, tank.pivot, tank.straight, tank.reverse_half) == (30, None, 0, True)
+    house, errors = _house(tmp_path, "remove facing jeep\n")
+    assert house is not None and not errors
+    assert [f.mode for f in house.free_facings] == ["tank"]
+
+
+def test_diff_grades_a_dearer_or_stricter_free_facing_as_breaking(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    old, _ = _compiled(compiler, TANK)
+    stricter = TANK.replace("45 deg", "30 deg").replace("straight 2 in", "straight 3 in")
+    looser = TANK.replace(", turn above 90 deg ends move", "").replace("pivot 2 in", "pivot 1 in")
+    (strict, _), (loose, _) = _compiled(compiler, stricter), _compiled(compiler, looser)
+    assert old is not None and strict is not None and loose is not None
+    found = {(c.level, c.path, c.message) for c in semantic.diff(old, strict).changes}
+    assert found == {
+        ("breaking", "facing.tank.turn", "tank: a turn costs 1 per 45 deg -> 1 per 30 deg"),
+        ("breaking", "facing.tank.straight", "tank: straight before a turn 2 -> 3"),
+    }
+    found = {(c.level, c.path) for c in semantic.diff(old, loose).changes}
+    assert found == {("rules", "facing.tank.pivot"), ("rules", "facing.tank.ends_above")}
+    assert [c.level for c in semantic.diff(loose, old).changes] == ["breaking", "breaking"]
+
+
+def test_a_step_named_free_move_is_refused_where_a_facing_off_the_grid_defines_it(
+    compiler: Compiler,
+) -> None:
+    step = 'step free_move "Free move" (distance in) -> points : +1 per full 1 in\n'
+    assert "E103" in [code for code, _, _ in _errors_at(compiler, TANK + step)]
