@@ -17,6 +17,7 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
@@ -289,3 +290,22 @@ def test_a_step_named_free_move_is_refused_where_a_facing_off_the_grid_defines_i
 ) -> None:
     step = 'step free_move "Free move" (distance in) -> points : +1 per full 1 in\n'
     assert "E103" in [code for code, _, _ in _errors_at(compiler, TANK + step)]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "A turn costs 1 in for each 45° or part of it."),
+        ("fr", "Un virage de plus de 90° termine le mouvement."),
+        ("de", "Fährt vor jeder Drehung 2 Zoll geradeaus."),
+        ("ru", "Разворот на месте стоит 2 дюйм."),
+    ],
+)
+def test_the_sheet_says_a_facing_off_the_grid_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    ruleset = tmp_path / "tanks.terrain"
+    ruleset.write_text(HEADER + TANK + JEEP, "utf-8")
+    target = tmp_path / f"tanks.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert words in target.read_text("utf-8")
