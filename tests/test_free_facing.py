@@ -6,6 +6,7 @@ house-rule path."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import random
 import subprocess
@@ -309,3 +310,20 @@ def test_the_sheet_says_a_facing_off_the_grid_in_every_language(
     target = tmp_path / f"tanks.{lang}.md"
     assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
     assert words in target.read_text("utf-8")
+
+
+def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    start = doc.index("```terrain\nfacing tank : turn 1 in per 45 deg")
+    snippet = doc[start + len("```terrain\n") : doc.index("```", start + 10)]
+    m = _module(compiler, tmp_path, snippet)
+    start = doc.index('```text\nfree_move("tank"')
+    shown = doc[start + len("```text\n") : doc.index("```", start + 10)].splitlines()
+    assert len(shown) == 8
+    for call, answer in zip(shown[::2], shown[1::2], strict=True):
+        legs = ast.literal_eval(call.removeprefix('free_move("tank", ').removesuffix(", 8)"))
+        try:
+            got = repr(m.free_move("tank", legs, 8))
+        except m.IllegalMove as error:
+            got = f"IllegalMove: {error}"
+        assert answer.strip() == got
