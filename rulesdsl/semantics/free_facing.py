@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Literal, assert_never, get_args
 
 from rulesdsl import ir
 
-LEGS = ("straight", "reverse", "turn", "pivot")
+Leg = Literal["straight", "reverse", "turn", "pivot"]
 """The kinds of leg a free move is made of."""
+
+LEGS: tuple[Leg, ...] = get_args(Leg)
 
 EPSILON = 1e-9
 """How far a sum of inches may stray from the allowance and still be it (1.1 + 1.9 is 3)."""
@@ -30,11 +33,12 @@ class IllegalMove(ValueError):
     """A move the rule does not allow, or legs that are not a move; the message says which."""
 
 
-def _amount(index: int, leg: object) -> tuple[str, float]:
+def _amount(index: int, leg: object) -> tuple[Leg, float]:
     """A leg's kind and amount, or IllegalMove for what is not a leg."""
-    ok = isinstance(leg, list | tuple) and len(leg) == 2 and leg[0] in LEGS
-    amount = leg[1] if ok and isinstance(leg, list | tuple) else None
-    if not ok or isinstance(amount, bool) or not isinstance(amount, int | float):
+    pair = leg if isinstance(leg, list | tuple) and len(leg) == 2 else None
+    move = next((m for m in LEGS if pair is not None and m == pair[0]), None)
+    amount = pair[1] if pair is not None else None
+    if move is None or isinstance(amount, bool) or not isinstance(amount, int | float):
         raise IllegalMove(
             f"leg {index} must be a (move, amount) pair: move 'straight', 'reverse', 'turn' or "
             "'pivot', amount a finite number"
@@ -45,21 +49,45 @@ def _amount(index: int, leg: object) -> tuple[str, float]:
         finite = False
     if not finite:
         raise IllegalMove(f"leg {index} must have a finite amount")
-    return str(leg[0]), float(amount)  # type: ignore[index]
+    return move, float(amount)
 
 
-def _check(index: int, kind: str, amount: float, mode: str, rule: ir.FreeFacing) -> None:
+def _check(index: int, move: Leg, amount: float, rule: ir.FreeFacing) -> None:
     """Whether the rule allows this leg on its own (its length or angle, reverse, pivot)."""
-    if kind in ("straight", "reverse") and amount <= 0:
-        raise IllegalMove(f"leg {index}: a {kind} leg must be longer than 0; got {amount!r}")
-    if kind in ("turn", "pivot") and not 0 < abs(amount) <= 180:
+    match move:
+        case "straight" | "reverse":
+            if amount <= 0:
+                raise IllegalMove(
+                    f"leg {index}: a {move} leg must be longer than 0; got {amount!r}"
+                )
+            if move == "reverse" and not rule.reverse_half:
+                raise IllegalMove(
+                    f"leg {index}: {rule.mode} may not reverse (no `reverse at half speed`)"
+                )
+        case "turn" | "pivot":
+            if not 0 < abs(amount) <= 180:
+                raise IllegalMove(
+                    f"leg {index}: a {move} is above 0 and at most 180 degrees, either way; "
+                    f"got {amount!r}"
+                )
+            if move == "pivot" and rule.pivot is None:
+                raise IllegalMove(
+                    f"leg {index}: {rule.mode} may not pivot (no `pivot` in its facing)"
+                )
+        case _:
+            assert_never(move)
+
+
+def _turn(index: int, move: Leg, amount: float, run: float, rule: ir.FreeFacing) -> float:
+    """What a turn or pivot costs; a turn before the run straight is refused."""
+    if move == "pivot":
+        return rule.pivot or 0.0
+    if run < rule.straight - EPSILON:
         raise IllegalMove(
-            f"leg {index}: a {kind} is above 0 and at most 180 degrees, either way; got {amount!r}"
+            f"leg {index} turns after {run!r} straight; {rule.mode} goes "
+            f"{float(rule.straight)!r} straight before a turn"
         )
-    if kind == "reverse" and not rule.reverse_half:
-        raise IllegalMove(f"leg {index}: {mode} may not reverse (no `reverse at half speed`)")
-    if kind == "pivot" and rule.pivot is None:
-        raise IllegalMove(f"leg {index}: {mode} may not pivot (no `pivot` in its facing)")
+    return rule.turn_cost * math.ceil(abs(amount) / rule.turn_step - EPSILON)
 
 
 def free_move(
@@ -69,25 +97,21 @@ def free_move(
     allowance, whether the move ends there and why ("" when it does not)."""
     used, run, why = 0.0, 0.0, ""
     for index, leg in enumerate(legs, 1):
-        kind, amount = _amount(index, leg)
+        move, amount = _amount(index, leg)
         if why:
             raise IllegalMove(f"leg {index} comes after the move ended ({why})")
-        _check(index, kind, amount, rule.mode, rule)
-        if kind == "straight":
-            used, run = used + amount, run + amount
-        elif kind == "reverse":
-            used += 2 * amount
-        else:
-            if kind == "turn" and run < rule.straight - EPSILON:
-                raise IllegalMove(
-                    f"leg {index} turns after {run!r} straight; {rule.mode} goes "
-                    f"{float(rule.straight)!r} straight before a turn"
-                )
-            steps = math.ceil(abs(amount) / rule.turn_step - EPSILON)
-            cost = rule.turn_cost * steps if kind == "turn" else rule.pivot or 0.0
-            used, run = used + cost, 0.0
-            if rule.ends_above is not None and abs(amount) > rule.ends_above:
-                why = f"leg {index} turns more than {float(rule.ends_above)!r} degrees"
+        _check(index, move, amount, rule)
+        match move:
+            case "straight":
+                used, run = used + amount, run + amount
+            case "reverse":
+                used += 2 * amount
+            case "turn" | "pivot":
+                used, run = used + _turn(index, move, amount, run, rule), 0.0
+                if rule.ends_above is not None and abs(amount) > rule.ends_above:
+                    why = f"leg {index} turns more than {float(rule.ends_above)!r} degrees"
+            case _:
+                assert_never(move)
         if used > allowance + EPSILON:
             raise IllegalMove(
                 f"leg {index} brings the move to {used!r}, more than the allowance of "
