@@ -169,6 +169,8 @@ CODES: Mapping[str, str] = {
     "E375": "`signed` on a decision input that is not a number",
     "E376": "a table keyed by arcs whose rows are not exactly those arcs",
     "W375": "`abs(input)` of a decision input that is never below 0 (not `signed`)",
+    "E277": "a facing off the grid whose angle is not in degrees, above 0 and at most 180",
+    "E278": "a grid move (backward, sideslip) in a facing off the grid",
     "E301": "a dice table leaves a total uncovered",
     "E302": "dice table rows overlap",
     "E303": "a dice modifier pushes totals outside every row",
@@ -228,6 +230,8 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267 "
         "E290 E291 E292 E293 E294 E295 E296 W290 W291",
     ),
+    ("lower", "E297 E298"),
+    ("lower", "E277 E278"),
     ("lower", "E340 E341"),
     ("lower", "E370 E371 E372 E373 E374 E375 E376 W375"),
     ("lower", "E214 E215"),

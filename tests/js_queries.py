@@ -214,6 +214,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
     from tests import (
         js_queries_arcs,
         js_queries_facing,
+        js_queries_freefacing,
         js_queries_moves,
         js_queries_numbers,
         js_queries_routes,
@@ -236,6 +237,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "arcs": js_queries_arcs.arc_queries,
         "numbers": js_queries_numbers.number_queries,
         "whole_move": js_queries_whole_move.whole_move_queries,
+        "freefacing": js_queries_freefacing.free_move_queries,
     }
 
 
@@ -327,6 +329,8 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
+            if query.get("freefacing"):  # a free move off the grid (js_queries_freefacing.py)
+                return {"answer": list(module.free_move(*args))}
             if query.get("facing"):  # a facing route question (tests/js_queries_facing.py)
                 from tests import js_queries_facing
 

@@ -99,6 +99,13 @@ def arcs_names() -> frozenset[str]:
     return names_in_template(text)
 
 
+@cache
+def free_facing_names() -> frozenset[str]:
+    """The names the part for facing off the grid defines (issue 40)."""
+    text = resources.files("rulesdsl.templates").joinpath("module_free_facing.py.j2")
+    return names_in_template(text.read_text("utf-8"))
+
+
 def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
     """The names ``ruleset`` may not declare: :func:`reserved`, the sight part's names, and
     the facing and arcs parts' when its module has those parts."""
@@ -107,6 +114,8 @@ def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
         names = names | facing_names()
     if ruleset is not None and ruleset.arcs:
         names = names | arcs_names()
+    if ruleset is not None and ruleset.free_facings:
+        names = names | free_facing_names()
     return names
 
 

@@ -65,3 +65,27 @@ class MoveRules(BuilderBase):
 
     def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[-1])
+
+    # -- facing off the grid (issue 40) ------------------------------------------------------
+
+    def free_facing_decl(self, meta: Meta, ch: list[Any]) -> s.FacingDecl:
+        terms = tuple(c for c in ch if isinstance(c, s.FacingTerm))
+        return s.FacingDecl(self._name(ch[0]), None, terms, ch[-1], self._p(meta))
+
+    def _free(self, meta: Meta, word: str, amount: s.Located | None = None) -> s.FacingTerm:
+        return s.FacingTerm(s.Name(word, self._p(meta)), amount)
+
+    def free_turn(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        return s.FacingTerm(s.Name("turn", self._p(meta)), ch[0], per=ch[1])
+
+    def free_pivot(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        return s.FacingTerm(self._name(ch[0]), ch[1])
+
+    def free_straight(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        return self._free(meta, "straight before turn", ch[0])
+
+    def free_ends(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        return self._free(meta, "turn above ends move", ch[0])
+
+    def free_reverse(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        return self._free(meta, "reverse at half speed")

@@ -34,6 +34,7 @@ STARTS = (
     "example_answer",
     "facing_term",
     "arc_spans",
+    "free_facing_term",
 )
 """Grammar rules a fragment may be parsed as."""
 

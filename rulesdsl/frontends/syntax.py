@@ -560,10 +560,11 @@ class FacingTerm:
 
 @dataclass(frozen=True)
 class FacingDecl(Plain):
-    """``facing MODE on GRID : clause, clause ...``: a unit type's heading and turns."""
+    """``facing MODE on GRID : clause, clause ...``: a unit type's heading and turns; with no
+    grid (``facing MODE : ...``, issue 40) a heading off the grid, in free movement."""
 
     mode: Name
-    grid: Name
+    grid: Name | None
     terms: tuple[FacingTerm, ...]
     extras: Extras
     pos: Pos

@@ -745,18 +745,15 @@ class Builder:
         out: list[s.Statement] = []
         for k, v in _items(value):
             grid = _get(v, "on") if isinstance(v, MappingNode) else None
-            if not isinstance(grid, ScalarNode):
-                continue
+            if not isinstance(v, MappingNode) or not isinstance(grid, ScalarNode | None):
+                continue  # no `on`: a facing off the grid (issue 40)
             terms = []
             for entry in _seq(_get(v, "rules")):
-                found = self.fragment(entry, "facing_term")
+                found = self.fragment(entry, "free_facing_term" if grid is None else "facing_term")
                 if isinstance(found, s.FacingTerm):
                     terms.append(found)
-            out.append(
-                s.FacingDecl(
-                    self.name(k), self.name(grid), tuple(terms), self.extras(v), self.pos(k)
-                )
-            )
+            on = None if grid is None else self.name(grid)
+            out.append(s.FacingDecl(self.name(k), on, tuple(terms), self.extras(v), self.pos(k)))
         return out
 
     def sec_examples(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

@@ -302,7 +302,7 @@ class _ToYaml:
                 )
             case s.FacingDecl():
                 section("facing")[st.mode.text] = {
-                    "on": st.grid.text,
+                    **({} if st.grid is None else {"on": st.grid.text}),
                     "rules": [self._facing_clause(t) for t in st.terms],
                     **self.extras(st.extras),
                 }

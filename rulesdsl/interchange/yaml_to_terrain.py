@@ -440,7 +440,8 @@ def _override(path: str, item: Any) -> str:
 
 def _facing(name: str, item: Any) -> str:
     rules = ", ".join(_seq(item.get("rules")))
-    return f"facing {name} on {item['on']} : {rules}" + _extras(item, "")
+    grid = f" on {item['on']}" if "on" in item else ""  # none: off the grid (issue 40)
+    return f"facing {name}{grid} : {rules}" + _extras(item, "")
 
 
 def _remove(entry: Any) -> str:

@@ -63,6 +63,7 @@ from rulesdsl.ir.movement import Arcs as Arcs
 from rulesdsl.ir.movement import ArcUnit as ArcUnit
 from rulesdsl.ir.movement import Facing as Facing
 from rulesdsl.ir.movement import FacingMove as FacingMove
+from rulesdsl.ir.movement import FreeFacing as FreeFacing
 from rulesdsl.ir.movement import Grid as Grid
 from rulesdsl.ir.movement import GridShape as GridShape
 from rulesdsl.ir.movement import Manoeuvre as Manoeuvre
@@ -507,6 +508,8 @@ class Ruleset:
     edition: str = "2026.12"
     """The edition of the language the ruleset is read in (:mod:`rulesdsl.editions`); a file
     without ``edition`` is read as the first, a ruleset built by hand as the current one."""
+    free_facings: tuple[FreeFacing, ...] = ()
+    """``facing MODE : turn 1 in per 45 deg, ...`` rules (issue 40): headings off the grid."""
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:

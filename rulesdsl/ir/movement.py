@@ -87,6 +87,24 @@ class Facing:
 
 
 @dataclass(frozen=True)
+class FreeFacing:
+    """A unit type's heading off the grid (issue 40), moving freely in inches: what each
+    ``turn_step`` degrees of a turn cost (``turn_cost``; a part step counts whole), a pivot's
+    flat cost (None: no pivots), how far the unit goes straight before it may turn, the turn
+    above which the move ends (None: none ends it) and whether it may reverse at half speed
+    (each inch backward costs 2)."""
+
+    mode: Id
+    info: Info
+    turn_cost: float
+    turn_step: float
+    pivot: float | None = None
+    straight: float = 0
+    ends_above: float | None = None
+    reverse_half: bool = False
+
+
+@dataclass(frozen=True)
 class MoveKind:
     """``move run "Run" : allowance times 2, not water``: a kind of move beside the unit type
     (issue 24). The unit's allowance becomes ``allowance * factor + amount``; ``barred``: the

@@ -59,22 +59,27 @@ def facings(
     """Each ``facing`` statement as an IR rule; a second rule for one unit type is E288.
     ``kinds``: the kinds of move a ``turn mode N at KIND`` row may name."""
     out: list[ir.Facing] = []
-    seen: dict[str, s.Pos] = {}
+    seen: set[str] = set()
     for decl in decls:
         rule = facing(lw, decl, grids, kinds or [])
-        if rule is None:
-            continue
-        if rule.mode in seen:
-            lw.err(
-                "E288",
-                f"'{rule.mode}' has a facing rule already",
-                decl.mode.pos,
-                "give each unit type one `facing` line; a house rule replaces its base's",
-            )
-            continue
-        seen[rule.mode] = decl.mode.pos
-        out.append(rule)
+        if rule is not None and first_for_mode(lw, decl, seen):
+            out.append(rule)
     return out
+
+
+def first_for_mode(lw: Context, decl: s.FacingDecl, seen: set[str]) -> bool:
+    """Whether ``decl`` is the first facing rule of its unit type, on a grid or off it (a
+    second is E288); the unit type is then ``seen``."""
+    if decl.mode.text in seen:
+        lw.err(
+            "E288",
+            f"'{decl.mode.text}' has a facing rule already",
+            decl.mode.pos,
+            "give each unit type one `facing` line; a house rule replaces its base's",
+        )
+        return False
+    seen.add(decl.mode.text)
+    return True
 
 
 def facing(
@@ -139,6 +144,7 @@ def facing(
 
 def _grid(lw: Context, decl: s.FacingDecl, grids: list[ir.Grid]) -> ir.Grid | None:
     """The declared grid a facing rule turns on (E281), with a shape to turn by (E282)."""
+    assert decl.grid is not None  # a facing off the grid is rulesdsl.lowering.free_facing's
     grid = next((g for g in grids if g.id == decl.grid.text), None)
     if grid is None:
         lw.err(

@@ -28,7 +28,7 @@ from rulesdsl.lowering import arcs as arcs_lowering
 from rulesdsl.lowering import effects as effects_lowering
 from rulesdsl.lowering import examples as example_lowering
 from rulesdsl.lowering import facing as facing_lowering
-from rulesdsl.lowering import keywords, maps
+from rulesdsl.lowering import free_facing, keywords, maps
 from rulesdsl.lowering import moves as moves_lowering
 from rulesdsl.lowering import sight as sight_lowering
 from rulesdsl.lowering.context import (
@@ -113,7 +113,10 @@ class _Lowerer(TableLowering):
         triggers = [self._trigger(d, dice_tables, results_tables) for d in of(s.TriggerDecl)]
         exclusions = [self._exclusion(d) for d in of(s.ExcludeDecl)]
         grids = [self._grid(d) for d in of(s.GridDecl)]
-        facings = facing_lowering.facings(self, of(s.FacingDecl), grids, [k.id for k in kinds])
+        on_grid = [d for d in of(s.FacingDecl) if d.grid is not None]
+        facings = facing_lowering.facings(self, on_grid, grids, [k.id for k in kinds])
+        free = [d for d in of(s.FacingDecl) if d.grid is None]
+        free_facings = free_facing.free_facings(self, free, facings)
         whole_moves = [moves_lowering.whole_move(self, d, facings) for d in of(s.WholeMoveDecl)]
         item = self.header.item
         if item is None:
@@ -158,6 +161,7 @@ class _Lowerer(TableLowering):
                 rolls=tuple(rolls),
                 arcs=tuple(arcs_lowering.arcs(self, d) for d in of(s.ArcsDecl)),
                 whole_moves=tuple(whole_moves),
+                free_facings=tuple(free_facings),
             ),
             item.name.pos,
         )

@@ -68,3 +68,30 @@ def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
         source=b.source(f.info),
         changed=b.changed(f"facing {f.mode}"),
     )
+
+
+def free_facing_blocks(b: MoreBlocks) -> list[Block]:
+    """One block per facing rule off the grid (issue 40), in words, cut down to the sheet's
+    unit type when it has one."""
+    return [_free(b, f) for f in b.rs.free_facings if b.mode in (None, f.mode)]
+
+
+def _free(b: MoreBlocks, f: ir.FreeFacing) -> Block:
+    lines = [b.w("free_facing_turn", cost=_cost(b, f.turn_cost), step=_per(b, f"{f.turn_step:g}"))]
+    if f.pivot is not None:
+        lines.append(b.w("free_facing_pivot", cost=_cost(b, f.pivot)))
+    if f.straight:
+        lines.append(b.w("free_facing_straight", length=_cost(b, f.straight)))
+    if f.ends_above is not None:
+        lines.append(b.w("free_facing_ends", angle=_per(b, f"{f.ends_above:g}")))
+    if f.reverse_half:
+        lines.append(b.w("free_facing_reverse"))
+    return Block(
+        f"facing.{f.mode}",
+        b.name(f.mode),
+        None,
+        lines=lines,
+        after=b.note_texts(f.info),
+        source=b.source(f.info),
+        changed=b.changed(f"facing {f.mode}"),
+    )

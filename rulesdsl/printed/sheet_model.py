@@ -16,7 +16,7 @@ from typing import assert_never
 from rulesdsl import ir
 from rulesdsl.printed.sheet_arcs import arcs_blocks
 from rulesdsl.printed.sheet_examples import example_blocks, restated
-from rulesdsl.printed.sheet_facing import facing_blocks
+from rulesdsl.printed.sheet_facing import facing_blocks, free_facing_blocks
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_moves import move_blocks, roll_blocks, whole_move_blocks
 from rulesdsl.printed.sheet_view import (
@@ -112,7 +112,7 @@ class _Builder(MoreBlocks):
             Section("triggers", self.w("triggers"), self.triggers()),
             Section("exclusions", self.w("exclusions"), self.exclusions()),
             Section("grid", self.w("grid"), [self.grid(g) for g in rs.grids]),
-            Section("facing", self.w("facing"), facing_blocks(self)),
+            Section("facing", self.w("facing"), facing_blocks(self) + free_facing_blocks(self)),
             Section("arcs", self.w("arcs"), arcs_blocks(self)),
             Section("params", self.w("params"), self.params()),
             Section("changes", self.w("changes"), self.changelog()),

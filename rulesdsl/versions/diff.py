@@ -35,6 +35,7 @@ from rulesdsl.versions import (
     diff_effects,
     diff_examples,
     diff_facing,
+    diff_free_facing,
     diff_maps,
     diff_moves,
     diff_policies,
@@ -200,6 +201,7 @@ class _Differ:
         diff_maps.maps(self)
         diff_facing.facings(self)
         diff_arcs.arcs(self)
+        diff_free_facing.free_facings(self)
         diff_examples.changed_examples(self)
         diff_sight.named(
             self,

@@ -129,6 +129,11 @@ const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 const m = await import(pathToFileURL(request.module).href);
 const answers = request.queries.map((query) => {
   try {
+    if (query.freefacing) { // a free move off the grid (tests/js_queries_freefacing.py)
+      const [mode, legs, allowance] = decoded(query.args);
+      const move = m.freeMove(mode, legs, allowance);
+      return { answer: [move.used, move.left, move.ends, move.reason] };
+    }
     if (query.facing) return { answer: answerFacing(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     if (query.board !== undefined) return { answer: answerRoute(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     const value = ask(m, query);

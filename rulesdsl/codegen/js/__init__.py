@@ -24,6 +24,7 @@ from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
 from rulesdsl.codegen.js.facing import facing_js
+from rulesdsl.codegen.js.free_facing import free_facing_js
 from rulesdsl.codegen.js.moves import movement_dts, movement_js
 from rulesdsl.codegen.js.results import results_js, runtime_results
 from rulesdsl.codegen.js.routes import routes_js
@@ -127,6 +128,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         *routes_js(plan.movement),
         *facing_js(plan.movement),
         *arcs_js(plan.movement),
+        *free_facing_js(plan.movement),
     ]
     return "\n".join(lines) + "\n"
 

@@ -8,6 +8,7 @@ from importlib import resources
 from typing import assert_never
 
 from rulesdsl.codegen.js.facing import facing_dts
+from rulesdsl.codegen.js.free_facing import free_facing_dts
 from rulesdsl.codegen.js.results import results_dts
 from rulesdsl.codegen.js.routes import routes_dts
 from rulesdsl.codegen.js.sight import sight_dts
@@ -114,6 +115,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         + ";",
         "export declare const DECISIONS: Readonly<Record<DecisionName, Decision>>;",
         *facing_dts(plan.movement),
+        *free_facing_dts(plan.movement),
         *routes_dts(union(g.id for g in plan.movement.grids)),
     ]
     return "\n".join(lines) + "\n"

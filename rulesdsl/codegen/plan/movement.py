@@ -137,6 +137,21 @@ class WholeMove:
 
 
 @dataclass(frozen=True, slots=True)
+class FreeFacingRule:
+    """A unit type's heading off the grid (issue 40): the turn cost per ``turn_step``
+    degrees begun, a pivot's flat cost (None: no pivots), the run straight before a turn, the
+    turn above which the move ends (None: none) and whether it may reverse at half speed."""
+
+    mode: str
+    turn_cost: float
+    turn_step: float
+    pivot: float | None
+    straight: float
+    ends_above: float | None
+    reverse_half: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MovementPlan:
     """The movement section: what the costs, routes, facing and rolls parts of a module read.
 
@@ -161,6 +176,7 @@ class MovementPlan:
     edge_features: tuple[str, ...]
     arcs: tuple[Arcs, ...] = ()
     whole_moves: tuple[WholeMove, ...] = ()
+    free_facings: tuple[FreeFacingRule, ...] = ()
 
 
 def build(rs: ir.Ruleset) -> MovementPlan:
@@ -187,6 +203,18 @@ def build(rs: ir.Ruleset) -> MovementPlan:
         whole_moves=tuple(
             WholeMove(w.id, info.label(w.info, rs.languages[0], w.id), w.features, w.most)
             for w in rs.whole_moves
+        ),
+        free_facings=tuple(
+            FreeFacingRule(
+                f.mode,
+                f.turn_cost,
+                f.turn_step,
+                f.pivot,
+                f.straight,
+                f.ends_above,
+                f.reverse_half,
+            )
+            for f in rs.free_facings
         ),
     )
 

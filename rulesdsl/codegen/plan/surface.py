@@ -12,7 +12,7 @@ from typing import Literal, assert_never, get_args
 from rulesdsl import ir
 from rulesdsl.semantics import effects
 
-Part = Literal["every module", "limits", "sight", "results tables", "facing", "arcs"]
+Part = Literal["every module", "limits", "sight", "results tables", "facing", "arcs", "free facing"]
 """A part of the API: every module has the first, the others where its rules use them (the
 code section says whether a module has ``limits``: a cost that is a ``Limit``)."""
 
@@ -197,7 +197,7 @@ def part_checks(part: Part) -> tuple[FunctionChecks, ...]:
                     ("column", _ANY),
                 ),
             )
-        case "facing":
+        case "facing" | "free facing":
             return ()
         case "arcs":
             return (
@@ -263,6 +263,8 @@ def has_part(rs: ir.Ruleset, part: Part) -> bool:
             return bool(rs.facings)
         case "arcs":
             return bool(rs.arcs)
+        case "free facing":
+            return bool(rs.free_facings)
         case _:
             assert_never(part)
 

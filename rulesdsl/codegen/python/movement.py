@@ -8,6 +8,7 @@ from typing import Any
 
 from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.python import facing as python_facing
+from rulesdsl.codegen.python import free_facing as python_free_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import once_costs
 from rulesdsl.codegen.python.values import tidy
@@ -32,6 +33,7 @@ def movement_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         "once_bits": dict(plan.once_bits),
         "refused_costed": plan.refused_costed,
         "arcs": [(a.id, python_facing.arcs_py(a)) for a in plan.arcs],
+        "free_facings": [python_free_facing.rule_py(f) for f in plan.free_facings],
     }
 
 

@@ -22,6 +22,7 @@ from rulesdsl.codegen.plan.surface import (
     SurfacePlan,
 )
 from rulesdsl.codegen.python import facing as python_facing
+from rulesdsl.codegen.python import free_facing as python_free_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import sight as python_sight
 from rulesdsl.codegen.python.layout import quoted
@@ -146,6 +147,8 @@ def part_names(part: Part) -> tuple[str, ...]:
             return python_facing.FACING_EXPORTS
         case "arcs":
             return python_facing.ARC_EXPORTS
+        case "free facing":
+            return python_free_facing.FREE_FACING_EXPORTS
         case _:
             assert_never(part)
 
