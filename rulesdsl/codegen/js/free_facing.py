@@ -4,8 +4,7 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
+from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
 from rulesdsl.codegen.js.values import number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
@@ -31,11 +30,10 @@ def free_facing_js(plan: plan_movement.MovementPlan) -> list[str]:
     """The runtime and the rules; nothing for a ruleset without facing off the grid."""
     if not plan.free_facings:
         return []
-    path = resources.files("rulesdsl.codegen.js").joinpath("runtime_free_facing.js")
     rules = {f.mode: rule_js(f) for f in plan.free_facings}
     return [
         "",
-        path.read_text("utf-8").rstrip("\n"),
+        runtime_part("runtime_free_facing.js").rstrip("\n"),
         "",
         f"export const FREE_FACINGS = {dict_js(rules)};",
     ]

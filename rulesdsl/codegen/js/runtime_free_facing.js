@@ -64,7 +64,7 @@ function _freeCheck(index, kind, amount, mode, rule) {
 export function freeMove(mode, legs, allowance) {
   const rule = typeof mode === "string" && Object.hasOwn(FREE_FACINGS, mode) ? FREE_FACINGS[mode] : null;
   if (rule === null) throw new UnknownName("unit type with facing off the grid", mode, Object.keys(FREE_FACINGS));
-  _checkNumber("free_move", "allowance", allowance);
+  @check(free_move, allowance, allowance);
   if (!Array.isArray(legs)) {
     throw new ArgumentTypeError("free_move", "legs", legs, "must be a list of (move, amount) pairs");
   }

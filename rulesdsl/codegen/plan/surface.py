@@ -197,8 +197,10 @@ def part_checks(part: Part) -> tuple[FunctionChecks, ...]:
                     ("column", _ANY),
                 ),
             )
-        case "facing" | "free facing":
+        case "facing":
             return ()
+        case "free facing":
+            return (_checks("free_move", ("allowance", Number())),)
         case "arcs":
             return (
                 _checks("arc", ("arcs", KnownName("arcs")), ("bearing", _ANY), ("heading", _ANY)),
