@@ -120,6 +120,8 @@ CODES: Mapping[str, str] = {
     "E324": "a column shift that goes neither `left` nor `right`",
     "E325": "a column shift on a dice table that has no columns",
     "E326": "`at least` on outcomes declared in another order than the rows give them",
+    "E327": "results columns that are categories mixed with bounded ones, or with a `round`",
+    "E328": "a column shift on a results table whose columns are categories",
     "E342": "a second modifier `on doubles` in one results table",
     "E343": "a column shift overridden with a negative number of columns",
     "W342": "a column shift named `doubles` without `on doubles`, which the dice do not apply",

@@ -463,9 +463,9 @@ ROUNDINGS: tuple[ir.Rounding, ...] = get_args(ir.Rounding)
 """How a value between two `at` columns of a results table falls (issue 25)."""
 
 
-def column_key(bound: ir.ColumnBound) -> str:
+def column_key(bound: ir.ColumnBound) -> str | None:
     """The YAML key of a results column's bound (``at`` is ``point``: a two-letter key would
-    read as a language)."""
+    read as a language); a category has none."""
     match bound:
         case "up_to":
             return "upto"
@@ -473,6 +473,8 @@ def column_key(bound: ir.ColumnBound) -> str:
             return "above"
         case "at":
             return "point"
+        case "category":
+            return None
         case _:
             assert_never(bound)
 

@@ -4,6 +4,7 @@
   ``crossed`` in the ruleset's distance unit, and said when a cell is a step (E260); a step
   cell whose input is in that unit (E261);
 - results tables: columns in order with neither overlap nor gap, ending with ``above`` (E255);
+  columns that are categories, all of them, with no rounding (E327) and no shift (E328);
   a natural roll the dice can make (E256), given once (E259); coverage of every total the
   dice reach, alone or with one modifier, per column (E301, E302, E303 as for dice tables);
   an outcome no row gives (W250);
@@ -170,6 +171,9 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
             )
         )
         return
+    if any(c.bound == "category" for c in table.columns):
+        _categories(table, where, out)
+        return
     _units(table, where, out)
     if any(_at(c) for c in table.columns) or table.rounding is not None:
         _points(table, where, out)
@@ -192,6 +196,44 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
                 else f"add a column `above {last.value:g}`",
             )
         )
+
+
+def _categories(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
+    """Columns that are categories (issue 40): all of them (E327), with no rounding (E327)
+    and no column shift (E328): categories have no order to round or shift along."""
+    bounded = next((c for c in table.columns if c.bound != "category"), None)
+    if bounded is not None:
+        out.append(
+            error(
+                "E327",
+                f"column '{bounded.id}' is bounded `{_bound_word(bounded)}` among columns "
+                "that are categories",
+                where.of_field(bounded, "value", bounded, table),
+                f"name every column of '{table.id}' with no bound (`column heavy \"Heavy\"`), "
+                "or bound every one",
+            )
+        )
+    if table.rounding is not None:
+        out.append(
+            error(
+                "E327",
+                f"'{table.id}' says how to round, but its columns are categories, not points",
+                where.of_field(table, "rounding"),
+                "remove the rounding: the caller names the column",
+            )
+        )
+    for mod in table.modifiers:
+        if mod.shift:
+            out.append(
+                error(
+                    "E328",
+                    f"'{mod.id}' shifts the column of '{table.id}', whose columns are "
+                    "categories with no order to shift along",
+                    where.of(mod, table),
+                    f"make '{mod.id}' add to the roll (`modifier {mod.id} -1`), or bound the "
+                    "columns",
+                )
+            )
 
 
 def _units(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
@@ -275,7 +317,7 @@ def _at(column: ir.ResultColumn) -> bool:
     match column.bound:
         case "at":
             return True
-        case "up_to" | "above":
+        case "up_to" | "above" | "category":
             return False
         case _:
             assert_never(column.bound)
@@ -293,6 +335,8 @@ def _bound_word(column: ir.ResultColumn) -> str:
             return "up to"
         case "above" | "at":
             return column.bound
+        case "category":
+            return "as a category"
         case _:
             assert_never(column.bound)
 
@@ -302,7 +346,7 @@ def _open(column: ir.ResultColumn) -> bool:
     match column.bound:
         case "above":
             return True
-        case "up_to" | "at":
+        case "up_to" | "at" | "category":
             return False
         case _:
             assert_never(column.bound)
@@ -356,7 +400,7 @@ def _after(
                         seen,
                     )
                 )
-        case "at":  # a table with a point is checked by _points
+        case "at" | "category":  # checked by _points and _categories
             pass
         case _:
             assert_never(column.bound)

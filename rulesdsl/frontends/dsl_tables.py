@@ -285,10 +285,13 @@ class TableRules(BuilderBase):
         return self._name(ch[0])
 
     def dice_column(self, meta: Meta, ch: list[Any]) -> s.DiceColumnNode:
+        item = self._item(meta, ch)
+        category = ("category", s.Located(ir.Number(0.0), item.name.pos), None)
         bound, value, ratio = next(
-            c for c in ch if isinstance(c, tuple) and c and c[0] in get_args(ir.ColumnBound)
+            (c for c in ch if isinstance(c, tuple) and c and c[0] in get_args(ir.ColumnBound)),
+            category,  # no bound: a category the caller names (issue 40)
         )
-        return s.DiceColumnNode(self._item(meta, ch), bound, value, ratio)
+        return s.DiceColumnNode(item, bound, value, ratio)
 
     def column_up_to(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Located, Any]:
         return ("up_to", *self._bound(meta, ch[-1]))

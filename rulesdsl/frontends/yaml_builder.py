@@ -520,7 +520,12 @@ class Builder:
         rounding = self.name(round_node) if isinstance(round_node, ScalarNode) else None
         columns = []
         for ck, cv in _items(_get(v, "columns") or MappingNode("", [])):
-            for key, bound in (("upto", "up_to"), ("above", "above"), ("point", "at")):
+            bounds = (("upto", "up_to"), ("above", "above"), ("point", "at"))
+            if isinstance(cv, MappingNode) and all(_get(cv, key) is None for key, _ in bounds):
+                item = self.item(ck, cv)  # no bound: a category (issue 40)
+                zero = s.Located(ir.Number(0.0), item.name.pos)
+                columns.append(s.DiceColumnNode(item, "category", zero))
+            for key, bound in bounds:
                 value_node = _get(cv, key) if isinstance(cv, MappingNode) else None
                 parsed = self.fragment(value_node, "column_value") if value_node else None
                 if isinstance(parsed, tuple):

@@ -568,6 +568,11 @@ class _ToYaml:
             for n in naturals
         ] or None
 
+    def _column_bound(self, c: s.DiceColumnNode) -> dict[str, Any]:
+        """A results column's bound (``upto: 6 in``); none for a category (issue 40)."""
+        key = words.column_key(c.bound)
+        return {key: _column_text(self.text(c.value.pos))} if key else {}
+
     def _results(self, res: s.ResultsNode) -> dict[str, Any]:
         """A results table's own keys: by, columns, outcomes, naturals, results."""
         return {
@@ -577,7 +582,7 @@ class _ToYaml:
                 c.item.name.text: _maybe_flow(
                     {
                         **self.labels(c.item.labels),
-                        words.column_key(c.bound): _column_text(self.text(c.value.pos)),
+                        **self._column_bound(c),
                         **self.extras(c.item.extras),
                     }
                 )

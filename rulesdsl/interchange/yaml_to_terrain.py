@@ -377,9 +377,12 @@ def _dice_tables(node: Any) -> list[str]:
                 if "upto" in citem
                 else "at " + str(citem["point"])
                 if "point" in citem
-                else "above " + str(citem.get("above", ""))
+                else "above " + str(citem["above"])
+                if "above" in citem
+                else ""  # a category (issue 40)
             )
-            emit(f"  column {_head('', column, citem).strip()} {bound}" + _extras(citem))
+            head = " ".join(p for p in (_head("", column, citem).strip(), bound) if p)
+            emit(f"  column {head}" + _extras(citem))
         for outcome, oitem in (item.get("outcomes") or {}).items():
             carried = (
                 f" | {oitem['effects']}" if isinstance(oitem, dict) and "effects" in oitem else ""

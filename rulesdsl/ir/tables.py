@@ -282,8 +282,9 @@ class DiceTable:
 # ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
 
 
-ColumnBound = Literal["up_to", "above", "at"]
-"""How a results table column bounds its input."""
+ColumnBound = Literal["up_to", "above", "at", "category"]
+"""How a results table column bounds its input; ``category``: it does not, the caller names
+the column (a gun class: ``column heavy "Heavy"``, issue 40)."""
 
 
 @dataclass(frozen=True)

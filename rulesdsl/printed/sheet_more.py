@@ -385,9 +385,12 @@ class MoreBlocks(MovementBlocks):
         flat = [self.w("roll")]
         for c in t.columns:
             value = self.column_value(c)
-            bound = self.w(_column_word(c.bound), value=value)
+            word = _column_word(c.bound)
             label = self.label(c.info, c.id)
-            text = label if _at_point(c.bound) and value in label else f"{label} ({bound})"
+            if word is None or (_at_point(c.bound) and value in label):
+                text = label  # a category, or a point its label says (`2:1`)
+            else:
+                text = f"{label} ({self.w(word, value=value)})"
             head_sub.append(HeadCell(text))
             flat.append(text)
         outcomes = {o.id: o for o in t.outcomes}
@@ -456,7 +459,8 @@ def _grid_word(shape: ir.GridShape) -> str:
             assert_never(shape)
 
 
-def _column_word(bound: ir.ColumnBound) -> str:
+def _column_word(bound: ir.ColumnBound) -> str | None:
+    """The words key of a column's bound; none for a category, headed by its label alone."""
     match bound:
         case "up_to":
             return "column_up_to"
@@ -464,6 +468,8 @@ def _column_word(bound: ir.ColumnBound) -> str:
             return "column_above"
         case "at":
             return "column_at"
+        case "category":
+            return None
         case _:
             assert_never(bound)
 
@@ -479,7 +485,7 @@ def _at_point(bound: ir.ColumnBound) -> bool:
     match bound:
         case "at":
             return True
-        case "up_to" | "above":
+        case "up_to" | "above" | "category":
             return False
         case _:
             assert_never(bound)

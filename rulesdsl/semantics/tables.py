@@ -353,6 +353,8 @@ def column_holds(column: ir.ResultColumn, value: float) -> bool:
             return value > column.value
         case "at":
             return value == column.value
+        case "category":  # named by the caller, never picked by a value (issue 40)
+            return False
         case _:
             assert_never(column.bound)
 

@@ -171,6 +171,8 @@ def _bound(c: ir.ResultColumn) -> str:
             return f"above {value}"
         case "at":
             return f"at {value}"
+        case "category":
+            return "a category"
         case _:
             assert_never(c.bound)
 

@@ -84,7 +84,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "",
         runtime().rstrip("\n"),
         *(["", runtime_sight().rstrip("\n")] if sight else []),
-        *(["", runtime_results().rstrip("\n")] if results else []),
+        *(["", runtime_results(plan.data).rstrip("\n")] if results else []),
         "",
         runtime("runtime_moves.js").rstrip("\n"),
         "",

@@ -13,8 +13,21 @@ from rulesdsl.codegen.js.values import comment, labels_js, literal_js, number_js
 from rulesdsl.codegen.plan import data as plan_data
 
 
-def runtime_results() -> str:
-    return runtime_part("runtime_results.js")
+_COLUMN_OF = "function _columnOf(results, column) {\n"
+_CATEGORIES = (
+    '  if (results.columns[0].bound === "category") throw new InvalidArgument("roll", "column", '
+    "column, `must name a column of ${pyRepr(results.id)}: its columns are categories`);\n"
+)
+
+
+def runtime_results(plan: plan_data.DataPlan) -> str:
+    """The results runtime; a module with a table whose columns are categories (issue 40)
+    refuses a value for their column, as the Python module does (others are unchanged)."""
+    text = runtime_part("runtime_results.js")
+    if not any(c.bound == "category" for t in plan.results_tables for c in t.columns):
+        return text
+    assert _COLUMN_OF in text
+    return text.replace(_COLUMN_OF, _COLUMN_OF + _CATEGORIES)
 
 
 def _optional(value: str | int | None) -> str:
