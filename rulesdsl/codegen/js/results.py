@@ -12,7 +12,6 @@ from rulesdsl.codegen.js.data import dict_js, fields_js, fraction_js, frozen_lis
 from rulesdsl.codegen.js.values import comment, labels_js, literal_js, number_js, string_js
 from rulesdsl.codegen.plan import data as plan_data
 
-
 _COLUMN_OF = "function _columnOf(results, column) {\n"
 _CATEGORIES = (
     '  if (results.columns[0].bound === "category") throw new InvalidArgument("roll", "column", '
