@@ -213,6 +213,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
     """The kinds of question, each drawn from a generator of its own."""
     from tests import (
         js_queries_arcs,
+        js_queries_categories,
         js_queries_facing,
         js_queries_freefacing,
         js_queries_moves,
@@ -238,6 +239,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "numbers": js_queries_numbers.number_queries,
         "whole_move": js_queries_whole_move.whole_move_queries,
         "freefacing": js_queries_freefacing.free_move_queries,
+        "categories": js_queries_categories.category_queries,
     }
 
 

@@ -17,16 +17,22 @@ _CATEGORIES = (
     '  if (results.columns[0].bound === "category") throw new InvalidArgument("roll", "column", '
     "column, `must name a column of ${pyRepr(results.id)}: its columns are categories`);\n"
 )
+_LAST = "  const last = results.columns.length - 1;\n"
+_NO_SHIFT = (
+    '  if (picked.bound === "category") throw new InvalidArgument("roll", "shift", shift, '
+    '"cannot move along categories");\n'
+)
 
 
 def runtime_results(plan: plan_data.DataPlan) -> str:
     """The results runtime; a module with a table whose columns are categories (issue 40)
-    refuses a value for their column, as the Python module does (others are unchanged)."""
+    refuses a value for their column and a shift of it, as the Python module does (other
+    modules are unchanged)."""
     text = runtime_part("runtime_results.js")
     if not any(c.bound == "category" for t in plan.results_tables for c in t.columns):
         return text
-    assert _COLUMN_OF in text
-    return text.replace(_COLUMN_OF, _COLUMN_OF + _CATEGORIES)
+    assert _COLUMN_OF in text and _LAST in text
+    return text.replace(_COLUMN_OF, _COLUMN_OF + _CATEGORIES).replace(_LAST, _NO_SHIFT + _LAST)
 
 
 def _optional(value: str | int | None) -> str:
