@@ -14,16 +14,19 @@ import pytest
 
 from rulesdsl import ir, semantics
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
-from rulesdsl.printed import sheets
 from rulesdsl.versions import diff as semantic
 from tests import js_queries, js_queries_categories, test_js_target
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_sight_and_results import located
 
-HEADER = 'ruleset demo "Demo"\nversion 1.0.0\nlanguages en fr\nunits distance hex, cost MP\nmode foot "Foot"\n'
+HEADER = (
+    'ruleset demo "Demo"\nversion 1.0.0\nlanguages en fr\nunits distance hex, cost MP\n'
+    'mode foot "Foot"\n'
+)
 HEADER_LINES = HEADER.count("\n")
 
 GUNS = """dice penetration "Penetration" fr "Pénétration" : 1d6 by gun_class {
@@ -134,3 +137,123 @@ def test_yaml_round_trip_keeps_categories(compiler: Compiler, tmp_path: Path) ->
         compiled = compiler.compile_file(path)
         assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
         assert compiled.ruleset.results_tables == _ruleset(compiler).results_tables
+
+
+@pytest.mark.parametrize(
+    ("lang", "heads"),
+    [
+        ("en", "| Light | Medium | Heavy |"),
+        ("fr", "| Léger | Moyen | Lourd |"),
+        ("de", "| Light | Medium | Heavy |"),
+        ("ru", "| Light | Medium | Heavy |"),
+    ],
+)
+def test_the_sheet_heads_the_columns_with_the_categories(
+    tmp_path: Path, lang: str, heads: str
+) -> None:
+    ruleset = tmp_path / "demo.terrain"
+    ruleset.write_text(HEADER + GUNS, "utf-8")
+    target = tmp_path / f"demo.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    text = target.read_text("utf-8")
+    assert text.count(heads) == 2  # the results grid and the chances per column
+    assert "Light (" not in text and "Léger (" not in text
+
+
+def test_diff_grades_bounds_turned_categories_as_breaking(compiler: Compiler) -> None:
+    bounded = (
+        GUNS.replace('fr "Léger"', 'fr "Léger" up to 1')
+        .replace('fr "Moyen"', 'fr "Moyen" up to 2')
+        .replace('fr "Lourd"', 'fr "Lourd" above 2')
+    )
+    old, new = _ruleset(compiler, bounded), _ruleset(compiler)
+    found = [(c.level, c.path, c.message) for c in semantic.diff(old, new).changes]
+    assert (
+        "breaking",
+        "penetration.light",
+        "Penetration, column Light: up to 1 -> a category",
+    ) in found
+    assert len(found) == 3
+
+
+def test_diff_lists_a_new_category_column(compiler: Compiler) -> None:
+    wider = GUNS.replace(
+        'column heavy "Heavy" fr "Lourd"\n',
+        'column heavy "Heavy" fr "Lourd"\n  column superheavy "Super-heavy" fr "Très lourd"\n',
+    )
+    for row in ("| hit\n", "| bounce\n"):
+        wider = wider.replace(row, row[:-1] + " | hit\n")
+    changes = semantic.diff(_ruleset(compiler), _ruleset(compiler, wider)).changes
+    assert ("added", "penetration.superheavy") in [(c.action, c.path) for c in changes]
+
+
+def _house(tmp_path: Path, body: str) -> tuple[ir.Ruleset | None, list[tuple[str, int, int]]]:
+    (tmp_path / "demo.terrain").write_text(HEADER + GUNS, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text('ruleset house "House"\nversion 1.0.0\nextends demo@^1.0\n' + body, "utf-8")
+    compiled = Compiler().compile_file(house)
+    errors = [
+        (d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.is_error and d.pos
+    ]
+    return compiled.ruleset, errors
+
+
+def test_a_house_rule_adds_a_modifier_and_a_natural_roll_to_a_category_table(
+    tmp_path: Path,
+) -> None:
+    rs, errors = _house(
+        tmp_path,
+        "dice penetration : 1d6 by gun_class {\n"
+        '  modifier ambush "Ambush" +1\n  natural 1 bounce\n}\n'
+        "override penetration.hit | damage 1\n",
+    )
+    assert rs is not None and errors == []
+    table = rs.results_tables[0]
+    assert [m.id for m in table.modifiers] == ["long_range", "ambush"]
+    assert semantics.result(table, 5, "light", 1) == "bounce"
+    assert semantics.result(table, 4, "light", None) == "bounce"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        (
+            'dice penetration : 1d6 by gun_class {\n  modifier flank "Flank" shift right 1\n}\n',
+            "E328",
+        ),
+        ("dice penetration : 1d6 by gun_class round down {\n}\n", "E327"),
+    ],
+    ids=["shift", "rounding"],
+)
+def test_a_house_rule_cannot_shift_or_round_categories(
+    tmp_path: Path, body: str, code: str
+) -> None:
+    _, errors = _house(tmp_path, body)
+    assert [e[0] for e in errors] == [code]
+    assert errors[0][1] in (4, 5)
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    return test_js_target._needed("node")
+
+
+def test_js_module_gives_the_same_answers_and_errors_as_python(
+    compiler: Compiler, node: str, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler)
+    plan = module_plan.build(rs)
+    python = import_rendered(rs, tmp_path, "categories_js")
+    module = test_js_target.write_package(plan, tmp_path / "categories")
+    queries = list(js_queries_categories.category_queries(random.Random(40), plan))
+    assert len(queries) == 400
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    errors = {
+        e["error"][0] if isinstance(e["error"], list) else str(e["error"])[:20]
+        for e in expected
+        if "error" in e
+    }
+    assert any("answer" in e for e in expected) and len(errors) >= 2, errors
+    pairs = zip(queries, expected, got, strict=True)
+    assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == []
