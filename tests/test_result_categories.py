@@ -8,6 +8,7 @@ the JavaScript module's answers and errors."""
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -257,3 +258,23 @@ def test_js_module_gives_the_same_answers_and_errors_as_python(
     assert any("answer" in e for e in expected) and len(errors) >= 2, errors
     pairs = zip(queries, expected, got, strict=True)
     assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == []
+
+
+def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    start = doc.index('```terrain\ndice penetration "Penetration"')
+    snippet = doc[start + len("```terrain\n") : doc.index("```", start + 10)]
+    m = import_rendered(_ruleset(compiler, snippet), tmp_path, "categories_docs")
+    assert m.roll("penetration", 3, column="heavy").id == "hit"
+    assert m.roll("penetration", 3, column="medium").id == "bounce"
+    assert m.RESULTS_TABLES["penetration"].chances["heavy"]["hit"] == Fraction(5, 6)
+    for error, column in ((m.UnknownName, "huge"), (m.InvalidArgument, 2)):
+        with pytest.raises(error):
+            m.roll("penetration", 3, column=column)
+    for shown in (
+        '`roll("penetration", 3, column="heavy")` is `hit`',
+        '`roll("penetration", 3, column="medium")` is `bounce`',
+        '`RESULTS_TABLES["penetration"].chances["heavy"]["hit"]` is\n  `Fraction(5, 6)`',
+        "`column Light: up\n  to 1 -> a category`",
+    ):
+        assert shown in doc
