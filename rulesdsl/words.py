@@ -479,6 +479,17 @@ def column_key(bound: ir.ColumnBound) -> str | None:
             assert_never(bound)
 
 
+def is_category(bound: ir.ColumnBound) -> bool:
+    """Whether a results column is a category the caller names (issue 40), not a bound."""
+    match bound:
+        case "category":
+            return True
+        case "up_to" | "above" | "at":
+            return False
+        case _:
+            assert_never(bound)
+
+
 # ---- step terms ---------------------------------------------------------------------------
 
 STEP_TERMS: tuple[ir.StepTermKind, ...] = get_args(ir.StepTermKind)

@@ -18,7 +18,7 @@ import math
 from itertools import pairwise
 from typing import assert_never
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.checks import dice, walk
 from rulesdsl.diagnostics import Diagnostic, Related, error, warning
 from rulesdsl.positions import Positions, item_field
@@ -171,7 +171,7 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
             )
         )
         return
-    if any(c.bound == "category" for c in table.columns):
+    if any(words.is_category(c.bound) for c in table.columns):
         _categories(table, where, out)
         return
     _units(table, where, out)
@@ -201,7 +201,7 @@ def _columns(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) ->
 def _categories(table: ir.ResultsTable, where: Positions, out: list[Diagnostic]) -> None:
     """Columns that are categories (issue 40): all of them (E327), with no rounding (E327)
     and no column shift (E328): categories have no order to round or shift along."""
-    bounded = next((c for c in table.columns if c.bound != "category"), None)
+    bounded = next((c for c in table.columns if not words.is_category(c.bound)), None)
     if bounded is not None:
         out.append(
             error(

@@ -29,7 +29,7 @@ def runtime_results(plan: plan_data.DataPlan) -> str:
     refuses a value for their column and a shift of it, as the Python module does (other
     modules are unchanged)."""
     text = runtime_part("runtime_results.js")
-    if not any(c.bound == "category" for t in plan.results_tables for c in t.columns):
+    if not any(t.categories for t in plan.results_tables):
         return text
     assert _COLUMN_OF in text and _LAST in text
     return text.replace(_COLUMN_OF, _COLUMN_OF + _CATEGORIES).replace(_LAST, _NO_SHIFT + _LAST)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import assert_never
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, words
 from rulesdsl.codegen.plan import info, values
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics.dice import chance_at_least, chance_between
@@ -231,6 +231,8 @@ class ResultsTable:
     shifts: Mapping[str, int]
     on_doubles: str | None
     index: Mapping[int, int]
+    categories: bool = False
+    """Whether its columns are categories the caller names (issue 40), not bounds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,6 +455,7 @@ def _results_table(rs: ir.Ruleset, t: ir.ResultsTable) -> ResultsTable:
         shifts={m.id: m.shift for m in t.modifiers if m.shift},
         on_doubles=next((m.id for m in t.modifiers if m.on_doubles), None),
         index=semantics.results_index(t, semantics.trigger_shifts(rs, t.id)),
+        categories=any(words.is_category(c.bound) for c in t.columns),
     )
 
 
