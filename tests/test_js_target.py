@@ -350,10 +350,14 @@ def _break_sight_and_results(monkeypatch: pytest.MonkeyPatch, broken: str) -> No
             text = js_sight.runtime_sight().replace("new Set(line)", "line")
             monkeypatch.setattr(js_target, "runtime_sight", lambda: text)
         case "results runtime":  # the natural roll's outcome ignored
-            text = js_results.runtime_results().replace(
-                "else if (outcome !== undefined) return", "else if (outcome === null) return"
+            real_runtime = js_results.runtime_results
+            monkeypatch.setattr(
+                js_target,
+                "runtime_results",
+                lambda plan: real_runtime(plan).replace(
+                    "else if (outcome !== undefined) return", "else if (outcome === null) return"
+                ),
             )
-            monkeypatch.setattr(js_target, "runtime_results", lambda: text)
 
 
 @pytest.mark.parametrize(
