@@ -278,3 +278,17 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
         "`column Light: up\n  to 1 -> a category`",
     ):
         assert shown in doc
+
+
+def test_a_decisions_outcome_id_names_a_category_column(compiler: Compiler, tmp_path: Path) -> None:
+    decision = (
+        'decision gun_class "Gun class" (calibre mm) {\n'
+        '  calibre < 40 -> light "Light gun"\n'
+        '  calibre < 80 -> medium "Medium gun"\n'
+        '  otherwise    -> heavy "Heavy gun"\n}\n'
+    )
+    m = import_rendered(_ruleset(compiler, decision + GUNS), tmp_path, "categories_decided")
+    assert m.roll("penetration", 3, column=m.gun_class(calibre=120).id).id == "hit"
+    assert m.roll("penetration", 3, column=m.gun_class(calibre=60).id).id == "bounce"
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    assert "`column=gun_class(calibre=120).id`" in doc
