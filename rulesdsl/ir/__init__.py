@@ -170,6 +170,9 @@ class Mode:
     keywords: tuple[Id, ...] = ()
     """``mode NAME : g1, g2``: the groups the mode names as its keywords (it is a member of
     each; :attr:`Group.members` lists it too)."""
+    allowance: float | None = None
+    """``mode NAME allowance 6 in``: the unit type's own allowance in the cost unit, which the
+    routes and ``reachable`` use when the caller gives none (None: the caller must)."""
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,23 @@ ROLL_WHEN: dict[str, ir.RollWhen] = {said: when for when, said in _ROLL_WORDS.it
 ROLL_COMBINE: tuple[ir.RollCombine, ...] = get_args(ir.RollCombine)
 
 
+def own_allowance(lw: Context, given: s.Located) -> float | None:
+    """``mode NAME allowance 6 in``: the unit type's own allowance, above 0 (E386)."""
+    number = lw.number(given, role_dimension("cost", lw.header.units.get("cost")))
+    if number is None:
+        return None
+    if number.value <= 0:
+        lw.err(
+            "E386",
+            f"a unit type's own allowance is more than 0, not {number.value:g}",
+            given.pos,
+            "write the allowance the unit moves in a turn (`allowance 6 in`), or leave it out "
+            "and pass one to each route call",
+        )
+        return None
+    return float(number.value)
+
+
 def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:
     """``move NAME labels : allowance times F, allowance +N, not FEATURE ...``."""
     factor: float = 1
