@@ -48,6 +48,7 @@ from rulesdsl.ir.changes import PolicyPart as PolicyPart
 from rulesdsl.ir.changes import PolicyPath as PolicyPath
 from rulesdsl.ir.changes import SightField as SightField
 from rulesdsl.ir.changes import SightPath as SightPath
+from rulesdsl.ir.changes import AllowancePath as AllowancePath
 from rulesdsl.ir.changes import StepPath as StepPath
 from rulesdsl.ir.changes import TableCellPath as TableCellPath
 from rulesdsl.ir.changes import TableColumnPath as TableColumnPath
