@@ -24,6 +24,7 @@ from rulesdsl.ir.arith import ArithOp as ArithOp
 from rulesdsl.ir.arith import ArithOperand as ArithOperand
 from rulesdsl.ir.arith import ArithStep as ArithStep
 from rulesdsl.ir.arith import Rounding as Rounding
+from rulesdsl.ir.changes import AllowancePath as AllowancePath
 from rulesdsl.ir.changes import Change as Change
 from rulesdsl.ir.changes import ChangeAction as ChangeAction
 from rulesdsl.ir.changes import ChangePath as ChangePath
@@ -48,7 +49,6 @@ from rulesdsl.ir.changes import PolicyPart as PolicyPart
 from rulesdsl.ir.changes import PolicyPath as PolicyPath
 from rulesdsl.ir.changes import SightField as SightField
 from rulesdsl.ir.changes import SightPath as SightPath
-from rulesdsl.ir.changes import AllowancePath as AllowancePath
 from rulesdsl.ir.changes import StepPath as StepPath
 from rulesdsl.ir.changes import TableCellPath as TableCellPath
 from rulesdsl.ir.changes import TableColumnPath as TableColumnPath
