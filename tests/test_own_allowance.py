@@ -221,3 +221,24 @@ def test_a_house_rule_overrides_a_unit_types_allowance(tmp_path: Path) -> None:
     compiled = Compiler().compile_file(house)
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     assert [m.allowance for m in compiled.ruleset.modes] == [5.0, 4.0, 8.0]
+
+
+def test_the_docs_example_gives_the_answers_the_docs_say(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    start = doc.index('```terrain\n  ruleset platoon "Platoon"')
+    snippet = doc[start + len("```terrain\n") : doc.index("```", start + 10)]
+    compiled = compile_snippet(compiler, "\n".join(x[2:] for x in snippet.splitlines()) + "\n")
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    m = import_rendered(compiled.ruleset, tmp_path, "platoon_docs")
+    board = _lane(m)
+    assert max(m.reachable(board, "tank", (0, 0))) == (4, 0)
+    assert max(m.reachable(board, "infantry", (0, 0))) == (3, 0)
+    assert max(m.reachable(board, "infantry", (0, 0), move="run")) == (7, 0)
+    route = m.route_cost(board, "tank", [(x, 0) for x in range(6)])
+    assert (route.total, route.reason) == (7, "the route costs more than the allowance")
+    assert m.MODES["tank"].allowance == 6 and m.MODES["scout"].allowance is None
+    flat = " ".join(doc.split())
+    for shown in ("reaches `(4, 0)`", "the infantry `(3, 0)`", "`(7, 0)` (8 in)", "(7 in) is not"):
+        assert shown in flat
