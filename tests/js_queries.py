@@ -212,6 +212,7 @@ def roll_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
 def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query]]]:
     """The kinds of question, each drawn from a generator of its own."""
     from tests import (
+        js_queries_allowance,
         js_queries_arcs,
         js_queries_categories,
         js_queries_facing,
@@ -240,6 +241,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "whole_move": js_queries_whole_move.whole_move_queries,
         "freefacing": js_queries_freefacing.free_move_queries,
         "categories": js_queries_categories.category_queries,
+        "allowance": js_queries_allowance.allowance_queries,
     }
 
 

@@ -325,7 +325,7 @@ def ask(module: ModuleType, query: js_queries.Query) -> list[dict[str, Any]]:
             ends = (tupled(args[1]), tupled(args[2]))
             answer = module.cheapest_route(made, args[0], *ends, **kwargs)
         elif fn == "reachable":
-            answer = module.reachable(made, args[0], tupled(args[1]), args[2], **kwargs)
+            answer = module.reachable(made, args[0], tupled(args[1]), *args[2:], **kwargs)
     if answer is None:
         return [{"none": None}]
     if isinstance(answer, module.Reach):

@@ -509,6 +509,9 @@ class Mode(_Record):
     label: Labels
     keywords: tuple[str, ...] = ()
     """The groups (keywords) the mode names: ``mode jetbike : vehicle, fly``."""
+    allowance: float | None = None
+    """The unit type's own allowance (``mode tank allowance 6 in``): what the route functions
+    use when they are given none (None: the caller gives it)."""
 
 
 class Layer(_Record):
@@ -2301,6 +2304,13 @@ def _on_board(function: str, argument: str, board: Board, place: object) -> None
     raise InvalidArgument(function, argument, place, "is not a place of the board")
 
 
+def _own_allowance(mode: object, allowance: Any) -> Any:
+    """``allowance``, or when none is given the unit type's own (``Mode.allowance``)."""
+    if allowance is None and _isinstance(mode, _str) and mode in MODES:
+        return MODES[mode].allowance
+    return allowance
+
+
 def _route_args(function: str, board: object, mode: object, allowance: object) -> dict[str, Any]:
     if not _isinstance(board, Board):
         raise ArgumentTypeError(function, "board", board, "must be a Board")
@@ -2324,7 +2334,9 @@ def route_cost(
     before the end in a place where the unit must stop, an end where it may end, and a total
     within ``allowance`` when one is given (with a minimum move, one step always is, unless
     the allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in
-    the game, for the rolls due on first entering."""
+    the game, for the rolls due on first entering. No ``allowance``: the unit type's own, if
+    it has one (MODES)."""
+    allowance = _own_allowance(mode, allowance)
     extra = _route_args("route_cost", board, mode, allowance)
     if move is not None:  # a kind of move: its costs, and the allowance it gives
         extra, allowance = _with_move("route_cost", extra, move, allowance, mode)
@@ -2658,8 +2670,9 @@ def cheapest_route(
     entered: Iterable[Any] | None = None,
 ) -> Route | None:
     """The cheapest legal route for ``mode`` from ``start`` to ``goal`` on ``board`` (within
-    ``allowance`` when one is given, as the kind of move ``move`` makes it), or None when there
-    is none; ``entered`` as for route_cost."""
+    ``allowance`` when one is given, or the unit type's own, as the kind of move ``move`` makes
+    it), or None when there is none; ``entered`` as for route_cost."""
+    allowance = _own_allowance(mode, allowance)
     extra = _route_args("cheapest_route", board, mode, allowance)
     given = allowance
     if move is not None:
@@ -2687,7 +2700,7 @@ def reachable(
     board: Board,
     mode: ModeName,
     start: Any,
-    budget: float,
+    budget: float | None = None,
     allowance: float | None = None,
     move: str | None = None,
 ) -> Reach:
@@ -2695,7 +2708,11 @@ def reachable(
     ``budget`` (the start itself, at 0, included), with the cheapest cost to get there.
     ``allowance``, when given, is passed to the costs that depend on it. ``move``: a kind of
     move, whose costs count and which scales ``budget`` and ``allowance`` as it does a unit's
+    allowance. No ``allowance``: the unit type's own (MODES), if it has one; no ``budget``: the
     allowance. The answer, a Reach, says which ``move`` and ``budget`` it used."""
+    allowance = _own_allowance(mode, allowance)
+    if budget is None:
+        budget = allowance
     extra = _route_args("reachable", board, mode, allowance)
     _on_board("reachable", "start", board, start)
     _number("reachable", "budget", budget)

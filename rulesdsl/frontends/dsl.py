@@ -349,7 +349,8 @@ class _Builder(TableRules, MoveRules, ArcRules):
         keywords: list[s.Name] = next(
             (c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "kw"), []
         )
-        return s.ModeDecl(self._item(meta, ch), tuple(keywords))
+        allowance = next((c for c in ch if isinstance(c, s.Located)), None)  # `allowance 6 in`
+        return s.ModeDecl(self._item(meta, ch), tuple(keywords), allowance)
 
     def mode_keywords(self, meta: Meta, ch: list[Any]) -> tuple[str, list[s.Name]]:
         return ("kw", ch[0])

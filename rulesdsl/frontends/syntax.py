@@ -233,6 +233,8 @@ class ModeDecl(Plain):
     item: Item
     keywords: tuple[Name, ...] = ()
     """``mode NAME labels : g1, g2``: the groups (keywords) the mode belongs to."""
+    allowance: Located | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``mode NAME labels allowance 6 in``: the unit type's own allowance (issue 40)."""
 
 
 @dataclass(frozen=True)

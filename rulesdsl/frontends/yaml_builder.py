@@ -255,8 +255,14 @@ class Builder:
 
     def sec_modes(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         return [
-            s.ModeDecl(self.item(k, v), self._names(_get(v, "keywords"))) for k, v in _items(value)
+            s.ModeDecl(self.item(k, v), self._names(_get(v, "keywords")), self._allowance(v))
+            for k, v in _items(value)
         ]
+
+    def _allowance(self, node: Node) -> s.Located | None:
+        """A mode's ``allowance: 6 in`` (issue 40), None when it has none."""
+        given = _get(node, "allowance") if isinstance(node, MappingNode) else None
+        return self.located(given, "quantity") if given is not None else None
 
     def _names(self, node: Node | None) -> tuple[s.Name, ...]:
         return tuple(self.name(n) for n in _seq(node) if isinstance(n, ScalarNode))

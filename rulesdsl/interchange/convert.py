@@ -240,7 +240,10 @@ class _ToYaml:
                 section("books")[st.item.name.text] = self.item(st.item)
             case s.ModeDecl():
                 keywords = [n.text for n in st.keywords] or None
-                section("modes")[st.item.name.text] = self.item(st.item, keywords=keywords)
+                allowance = self.text(st.allowance.pos) if st.allowance else None
+                section("modes")[st.item.name.text] = self.item(
+                    st.item, allowance=allowance, keywords=keywords
+                )
             case s.GroupDecl():
                 members = [n.text for n in st.members] or None
                 section("groups")[st.item.name.text] = self.item(st.item, members=members)

@@ -186,6 +186,8 @@ def _minimum(node: Any) -> str:
 def _mode(name: str, item: Any) -> str:
     keywords = item.get("keywords") if isinstance(item, dict) else None
     middle = ": " + ", ".join(_seq(keywords)) if keywords else ""
+    if isinstance(item, dict) and "allowance" in item:  # issue 40: the unit's own allowance
+        middle = f"allowance {item['allowance']} {middle}".rstrip()
     return _head("mode", name, item, middle) + _extras(item, "")
 
 

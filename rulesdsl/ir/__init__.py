@@ -24,6 +24,7 @@ from rulesdsl.ir.arith import ArithOp as ArithOp
 from rulesdsl.ir.arith import ArithOperand as ArithOperand
 from rulesdsl.ir.arith import ArithStep as ArithStep
 from rulesdsl.ir.arith import Rounding as Rounding
+from rulesdsl.ir.changes import AllowancePath as AllowancePath
 from rulesdsl.ir.changes import Change as Change
 from rulesdsl.ir.changes import ChangeAction as ChangeAction
 from rulesdsl.ir.changes import ChangePath as ChangePath
@@ -170,6 +171,9 @@ class Mode:
     keywords: tuple[Id, ...] = ()
     """``mode NAME : g1, g2``: the groups the mode names as its keywords (it is a member of
     each; :attr:`Group.members` lists it too)."""
+    allowance: float | None = None
+    """``mode NAME allowance 6 in``: the unit type's own allowance in the cost unit, which the
+    routes and ``reachable`` use when the caller gives none (None: the caller must)."""
 
 
 @dataclass(frozen=True)

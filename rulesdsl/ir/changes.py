@@ -201,6 +201,14 @@ class SightPath:
 
 
 @dataclass(frozen=True)
+class AllowancePath:
+    """A unit type's own allowance: ``tank.allowance | 5 in`` (issue 40)."""
+
+    mode: str
+    kind: Literal["allowance"] = "allowance"
+
+
+@dataclass(frozen=True)
 class ParamPath:
     param: str
     kind: Literal["param"] = "param"
@@ -253,6 +261,7 @@ ChangePath = (
     | TriggerPath
     | MovePath
     | SightPath
+    | AllowancePath
     | ParamPath
     | LabelPath
     | NotePath

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import assert_never
 
 from rulesdsl import editions, ir
@@ -355,7 +355,10 @@ class _Lowerer(TableLowering):
 
     def _mode(self, decl: s.ModeDecl) -> ir.Mode:
         kws = tuple(k.text for k in decl.keywords if self.symbols.require(k, ("group",), "group"))
-        return self.at(ir.Mode(decl.item.name.text, self.info(decl.item), kws), decl.item.name.pos)
+        mode = ir.Mode(decl.item.name.text, self.info(decl.item), kws)
+        if decl.allowance is not None:
+            mode = replace(mode, allowance=moves_lowering.own_allowance(self, decl.allowance))
+        return self.at(mode, decl.item.name.pos)
 
     def _precedence(self, decls: list[s.PrecedenceDecl]) -> None:
         for decl in decls:

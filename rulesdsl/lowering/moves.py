@@ -18,6 +18,7 @@ from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
 from rulesdsl.lowering.context import Context, role_dimension
+from rulesdsl.units import DIMENSIONS
 
 _ROLL_WORDS: words.Total[ir.RollWhen, str] = words.total(
     ir.RollWhen,
@@ -32,6 +33,35 @@ ROLL_WHEN: dict[str, ir.RollWhen] = {said: when for when, said in _ROLL_WORDS.it
 """The words of ``on ...`` and what they mean (see :class:`rulesdsl.ir.RollRule`)."""
 
 ROLL_COMBINE: tuple[ir.RollCombine, ...] = get_args(ir.RollCombine)
+
+
+def own_allowance(lw: Context, given: s.Located) -> float | None:
+    """``mode NAME allowance 6 in``: the unit type's own allowance, above 0 (E386)."""
+    cost_unit = lw.header.units.get("cost")
+    dimension = role_dimension("cost", cost_unit)
+    number = lw.number(given, dimension)
+    if number is None:
+        return None
+    if number.unit not in (None, cost_unit):
+        if DIMENSIONS.get(number.unit) != dimension:
+            return None  # E104 or E203 said already
+        lw.err(  # the same dimension, another unit: an allowance is not converted
+            "E203",
+            f"a unit type's allowance is in the cost unit '{cost_unit}', not '{number.unit}'",
+            given.pos,
+            f"write it in {cost_unit} (`allowance 6 {cost_unit}`)",
+        )
+        return None
+    if number.value <= 0:
+        lw.err(
+            "E386",
+            f"a unit type's own allowance is more than 0, not {number.value:g}",
+            given.pos,
+            "write the allowance the unit moves in a turn (`allowance 6 in`), or leave it out "
+            "and pass one to each route call",
+        )
+        return None
+    return float(number.value)
 
 
 def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:

@@ -52,6 +52,7 @@ class MovementBlocks(RuleBlocks):
         if rs.minimum_move is not None:
             rules.append(self.w("minimum", distance=self.number(rs.minimum_move)))
         blocks += self.keywords()
+        blocks += self.own_allowances(cost_unit)
         blocks += layers
         if blocks and rules:
             blocks[0].lines = rules + blocks[0].lines
@@ -434,6 +435,19 @@ class MovementBlocks(RuleBlocks):
             chosen = semantics.written_key(values, key, self.rs.groups, order, unnamed)
             return values.get(chosen) if chosen is not None else None
         return values.get(key, values.get(""))
+
+    def own_allowances(self, cost_unit: str) -> list[Block]:
+        """The unit types' own allowances (``mode tank allowance 6 in``, issue 40), if any."""
+        lines = [
+            self.w(
+                "label_colon",
+                label=self.name(m.id),
+                text=self.unit_text(self.num(m.allowance), cost_unit),
+            )
+            for m in self.rs.modes
+            if m.allowance is not None and (self.mode is None or m.id == self.mode)
+        ]
+        return [Block("allowances", self.w("own_allowances"), lines=lines)] if lines else []
 
     def keywords(self) -> list[Block]:
         """The modes' keywords and the precedence between groups, when the ruleset has any."""

@@ -190,6 +190,14 @@ def whole_move(rs: ir.Ruleset, steps: Sequence[RouteStep]) -> tuple[tuple[str, .
     return tuple(marks), reason
 
 
+def own_allowance(rs: ir.Ruleset, mode: str, allowance: float | None) -> float | None:
+    """``allowance``, or when none is given the unit type's own (``mode tank allowance 6 in``,
+    issue 40): what the route functions judge a move by."""
+    if allowance is not None:
+        return allowance
+    return next((m.allowance for m in rs.modes if m.id == mode), None)
+
+
 def route(
     rs: ir.Ruleset,
     mode: str,
@@ -202,8 +210,10 @@ def route(
     It is legal when every step can be taken, no place but the last says ``must stop``, the
     last place does not say ``may not end``, and the total is within ``allowance`` (when one is
     given) -- or, with a minimum move in the rules and an allowance above 0, the route is one
-    step that is not a marker (the generated module's rule).
+    step that is not a marker (the generated module's rule). No ``allowance``: the unit
+    type's own, if it has one.
     """
+    allowance = own_allowance(rs, mode, allowance)
     out: list[RouteStep] = []
     numbers: list[float] = []
     markers: list[ir.Marker] = []
@@ -247,7 +257,7 @@ def reachable(
     rs: ir.Ruleset,
     mode: str,
     start: object,
-    budget: float,
+    budget: float | None,
     places: Mapping[object, Sequence[str]],
     neighbours: Mapping[object, Sequence[object]],
     edges: Mapping[tuple[object, object], Sequence[str]],
@@ -258,7 +268,11 @@ def reachable(
     ``may not end`` place is passed through but not answered; with a minimum move in the
     rules and a budget above 0, one step from ``start`` is always allowed when its cost is a
     number (the generated module's rule). With whole-move limits the search is over (place,
-    the steps counted by each limit), a step beyond a limit never taken (issue 40)."""
+    the steps counted by each limit), a step beyond a limit never taken (issue 40). A
+    ``budget`` of None is the unit type's own allowance (issue 40)."""
+    budget = own_allowance(rs, mode, budget)
+    if budget is None:
+        raise ValueError(f"{mode!r} has no allowance of its own: give a budget")
     limits = [(set(w.features), w.most) for w in rs.whole_moves if w.most is not None]
     begin = (start, (0,) * len(limits))
     best: dict[tuple[object, tuple[int, ...]], float] = {begin: 0.0}

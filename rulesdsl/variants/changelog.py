@@ -52,6 +52,8 @@ def path_text(path: ir.ChangePath) -> str:
             return f"{move}.{field}"
         case ir.SightPath(sight=sight, field=field):
             return f"{sight}.{field}"
+        case ir.AllowancePath(mode=mode):
+            return f"{mode}.allowance"
         case ir.ParamPath(param=param):
             return param
         case ir.LabelPath(item=item, lang=lang):
@@ -145,6 +147,8 @@ def _parts(path: ir.ChangePath) -> tuple[str, ...]:
             return (move,)
         case ir.SightPath(sight=sight):
             return (sight,)
+        case ir.AllowancePath(mode=mode):
+            return (mode,)
         case ir.ParamPath(param=param):
             return (param,)
         case ir.LabelPath(item=item) | ir.NotePath(item=item):
@@ -225,6 +229,10 @@ class _Index:
                 return self._trigger(path)
             case ir.MovePath():
                 return self._move(path)
+            case ir.AllowancePath(mode=mode):
+                own = next((m.allowance for m in self.rs.modes if m.id == mode), None)
+                unit = self.rs.units.get("cost")
+                return None if own is None else ir.Cell(ir.Number(own, unit))
             case ir.SightPath(sight=sight):
                 rule = next((r for r in self.rs.sights if r.id == sight), None)
                 return (

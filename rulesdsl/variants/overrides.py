@@ -129,6 +129,8 @@ class Overrides(MergeBase):
                     return self._locate_move(i, path)
                 case s.SightDecl() if base.item.name.text == head:
                     return self._locate_sight(i, path)
+                case s.ModeDecl() if base.item.name.text == head and texts[1:] == ["allowance"]:
+                    return self._locate_allowance(i)
                 case s.ParamDecl() if base.item.name.text == head:
                     return self._locate_param(i, path)
                 case (
@@ -609,6 +611,19 @@ class Overrides(MergeBase):
             return replace(base, blocks_at=o.cell.entries[0].value, above=above)
 
         return Landing(index, (head, "blocks"), ir.SightPath(head, field), apply, "one")
+
+    def _locate_allowance(self, index: int) -> Landing:
+        """``override tank.allowance | 5 in`` (issue 40): a unit type's own allowance (given
+        to a unit type that had none, too)."""
+        head = self.statements[index]
+        assert isinstance(head, s.ModeDecl)
+        name = head.item.name.text
+
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(base, s.ModeDecl)
+            return replace(base, allowance=o.cell.entries[0].value)
+
+        return Landing(index, (name, "allowance"), ir.AllowancePath(name), apply, "one")
 
     def _locate_text(self, path: tuple[s.Name, ...], at: int) -> Landing | None:
         """``item.label.lang`` or ``item.note[.N].lang``: an item's text in one language."""

@@ -178,6 +178,7 @@ class _Differ:
     def run(self) -> None:
         self._header()
         named(self, "mode", self.old.modes, self.new.modes, lambda m: m.id)
+        diff_moves.own_allowances(self)
         self._groups()
         self._contexts()
         self._layers()

@@ -96,6 +96,27 @@ def moves(d: Differ) -> None:
         _cells(d, name, b.id, _costs(a), _costs(b), "the unit's")
 
 
+def own_allowances(d: Differ) -> None:
+    """A unit type's own allowance changed, given or taken away (issue 40): breaking, as the
+    routes and reachable judge a move by it when the caller gives none."""
+    old = {m.id: m.allowance for m in d.old.modes}
+    unit = d.new.units.get("cost", "")
+    for mode in d.new.modes:
+        if mode.id in old and old[mode.id] != mode.allowance:
+            before, after = (
+                "none" if a is None else f"{spelling.number(a)} {unit}".rstrip()
+                for a in (old[mode.id], mode.allowance)
+            )
+            d.add(
+                "breaking",
+                "changed",
+                f"{mode.id}.allowance",
+                f"{d.label(mode.info, mode.id)}: own allowance {before} -> {after}",
+                before,
+                after,
+            )
+
+
 def _only(d: Differ, a: ir.MoveKind, b: ir.MoveKind, name: str) -> None:
     """A change of who may make a move: breaking when a unit type that could make it no
     longer may (its calls now fail), additive when only unit types are let in."""

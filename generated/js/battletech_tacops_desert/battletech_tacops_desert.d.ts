@@ -279,7 +279,7 @@ export declare function reachable(
   board: Board,
   mode: ModeName,
   start: BoardPlace,
-  budget: number,
+  budget?: number | null,
   options?: { allowance?: number | null; move?: MoveName | null },
 ): Reach;
 export type DeclaredGridName = never;
@@ -301,6 +301,8 @@ export interface Mode {
   readonly id: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly keywords: readonly string[];
+  /** The unit type's own allowance, when it has one (issue 40). */
+  readonly allowance?: number;
 }
 export interface Layer {
   readonly id: string;

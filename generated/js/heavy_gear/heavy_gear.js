@@ -2187,6 +2187,14 @@ function _stepCost(mode, entered, crossed, distance, extra) {
   return impassable ? IMPASSABLE : place + edge;
 }
 
+/** ``allowance``, or when none is given the unit type's own (``MODES[mode].allowance``). */
+function _ownAllowance(mode, allowance) {
+  if ((allowance === null || allowance === undefined) && typeof mode === "string" && Object.hasOwn(MODES, mode)) {
+    return MODES[mode].allowance ?? null;
+  }
+  return allowance;
+}
+
 /** The checks the route functions open with: the board, the mode, the allowance (as given,
  * in ``extra``: what the costs are asked with). */
 function _routeArgs(fn, board, mode, allowance) {
@@ -2297,6 +2305,7 @@ function _facing(mode) {
  * game, for the rolls due on first entering. */
 export function routeCost(board, mode, route, options = {}) {
   let { allowance = null, move = null, entered = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
+  allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered);
   let extra = _routeArgs("route_cost", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
@@ -2734,6 +2743,7 @@ function _enteringFeatures(board, mode) {
  * none; ``entered`` as for routeCost. */
 export function cheapestRoute(board, mode, start, goal, options = {}) {
   let { allowance = null, move = null, entered = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
+  allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
@@ -2756,9 +2766,12 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
 /** Each place of ``board`` where ``mode`` may end its move from ``start`` for at most ``budget``
  * (the start itself, at 0, included), with the cheapest cost to get there. ``allowance``, when
  * given, is passed to the costs that depend on it; ``move``: a kind of move, whose costs count
- * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. */
-export function reachable(board, mode, start, budget, options = {}) {
+ * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. No ``allowance``:
+ * the unit type's own (MODES), if it has one; no ``budget``: the allowance. */
+export function reachable(board, mode, start, budget = null, options = {}) {
   let { allowance = null, move = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
+  allowance = _ownAllowance(mode, allowance);
+  if (budget === null || budget === undefined) budget = allowance;
   if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move);
   let extra = _routeArgs("reachable", board, mode, allowance);
   const from = _onBoard("reachable", "start", board, start);

@@ -46,7 +46,10 @@ def _set(names: Iterable[str]) -> str:
 
 def mode_js(m: plan_header.ModePlan) -> str:
     fields = {"id": string_js(m.id), "labels": labels_js(m.labels)}
-    return f"Object.freeze({fields_js({**fields, 'keywords': strings_js(m.keywords)})})"
+    fields["keywords"] = strings_js(m.keywords)
+    if m.allowance is not None:  # issue 40: a unit type's own allowance
+        fields["allowance"] = number_js(m.allowance)
+    return f"Object.freeze({fields_js(fields)})"
 
 
 def layer_js(la: plan_header.LayerPlan) -> str:

@@ -14,6 +14,8 @@ export interface Mode {
   readonly id: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly keywords: readonly string[];
+  /** The unit type's own allowance, when it has one (issue 40). */
+  readonly allowance?: number;
 }
 export interface Layer {
   readonly id: string;

@@ -80,6 +80,6 @@ export declare function reachable(
   board: Board,
   mode: ModeName,
   start: BoardPlace,
-  budget: number,
+  budget?: number | null,
   options?: { allowance?: number | null; move?: MoveName | null },
 ): Reach;

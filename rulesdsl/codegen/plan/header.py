@@ -27,6 +27,8 @@ class ModePlan:
     id: str
     labels: Mapping[str, str]
     keywords: tuple[str, ...]
+    allowance: float | None = None
+    """The unit type's own allowance (issue 40), None when it has none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +91,9 @@ def build(rs: ir.Ruleset) -> HeaderPlan:
         cost_unit=rs.units.get("cost", "movement points"),
         entry_cost=_entry_cost(rs),
         minimum_move=rs.minimum_move is not None,
-        modes=tuple(ModePlan(m.id, dict(m.info.labels), tuple(m.keywords)) for m in rs.modes),
+        modes=tuple(
+            ModePlan(m.id, dict(m.info.labels), tuple(m.keywords), m.allowance) for m in rs.modes
+        ),
         groups=tuple(GroupPlan(g.id, tuple(g.members)) for g in rs.groups),
         layers=tuple(
             LayerPlan(la.id, dict(la.info.labels), la.scope, tuple(la.features)) for la in rs.layers
