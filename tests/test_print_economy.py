@@ -49,15 +49,16 @@ HALF = 0.5
 
 
 UNDER_HALF = {
-    ("battletech_tacops", "en"): "card 29, Terrain Effects 2/4 on its side: its three rows "
-    "measured in the widths of the whole column group's six, 130 pt, where the card alone "
-    "lays them out in 72 pt; 47 %",
-    ("battletech_tacops_desert", "en"): "card 28, the same, 47 %",
+    ("battletech_tacops", "en"): "card 29, Terrain Effects 2/4 on its side: three rows of "
+    "percentages, 72 pt laid out, 72.4 pt estimated in their own column widths (130 in the "
+    "column group's), 47.6 % either way; its six rows on one card fit the laid-out card at "
+    "98.4 % but are estimated at 211.6 pt of 176.7",
+    ("battletech_tacops_desert", "en"): "card 28, the same, 47.6 %",
 }
-"""Decks with a card under half used that is not the last of its table, and why: a part of
-a split table whose rows the estimate measures in the column widths of the whole table,
-which CSS sets from the part's own rows (taller there than on the card). Strict: a deck that
-comes to fill its cards fails here, to be taken off the list."""
+"""Decks with a card under half used that is not the last of its table, and why: the last
+three rows of a column group of a table on its side, short however they are measured;
+putting the group's six rows on one card would fill it, which the estimate does not allow.
+Strict: a deck that comes to fill its cards fails here, to be taken off the list."""
 
 
 def test_the_lines_before_a_table_alone_on_a_card_join_the_small_blocks_before_them() -> None:

@@ -173,6 +173,20 @@ def test_a_bundled_deck_is_laid_out_once(
     assert len(layouts) == 1
 
 
+def test_a_part_taller_in_its_own_column_widths_is_packed_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 44: BattleTech ru's wheeled deck put 8 weather rows on a card, one line each in
+    the column widths of the whole column group; the card alone sets its labels narrower
+    (two lines), 5 pt past its room, and the deck was laid out twice."""
+    from rulesdsl.printed.cards import render_deck
+
+    layouts = _count_layouts(monkeypatch)
+    pdf = render_deck(pdf_layout.ruleset("battletech_tacops"), "ru", mode="wheeled")
+    assert pdf.losses == ()
+    assert len(layouts) == 1
+
+
 def test_the_parts_of_a_split_table_are_even_where_its_last_rows_must_stay_together() -> None:
     """BattleTech ru's weather (to-hit columns): 12 rows on two cards were 5 and 7 rows, 114
     and 168 pt, because the least fill that still took two cards let the second take the

@@ -12,6 +12,7 @@ from rulesdsl.printed.card_room import SMALL
 from rulesdsl.printed.card_room import _note_height as note_height
 from rulesdsl.printed.card_room import _para_height as para_height
 from rulesdsl.printed.card_room import _Room as Room
+from rulesdsl.printed.fit import TableFit
 from rulesdsl.printed.sheet_view import Block, TableView
 from rulesdsl.printed.table_slices import measure, slice_table
 
@@ -107,12 +108,57 @@ def table_cards(
                 stream.append(Row(i, row_notes, total, tuple(note_heights)))
         if cols is chunks[-1]:
             stream += held + shape.after
-        cards += pack_even(
+        cards += _packed_by_parts(shape, stream, piece, layout)
+    return cards
+
+
+RECHECKS = 3
+"""How many times a column group is packed again with the rows of a part too tall in its
+own column widths raised to them."""
+
+
+def _packed_by_parts(
+    shape: TableShape, stream: list[Item], piece: TableView, layout: TableFit
+) -> list[Card]:
+    """The cards of one column group, packed with its rows measured in the group's column
+    widths; then, while some part measured in its own widths (as CSS sets them, from its own
+    rows) would be taller than the card, packed again with that part's rows at their own
+    heights. A part's label column can be narrower than the group's (BattleTech ru's
+    wheeled deck: weather 1/6, labels on one line in the group, two on the card, 5 pt over
+    its card and the deck laid out twice, issue 44)."""
+    room, cap = shape.room, shape.cap
+    heights = list(layout.row_heights)
+    for attempt in range(RECHECKS + 1):
+        items = [
+            replace(item, height=item.height + heights[item.index] - layout.row_heights[item.index])
+            if isinstance(item, Row)
+            else item
+            for item in stream
+        ]
+        cards = pack_even(
             shape.base,
-            stream,
+            items,
             cap,
             source_height(shape.base, room),
             (piece, layout.head_height),
             shape.least_rows,
         )
+        if attempt == RECHECKS:
+            break
+        raised = False
+        first = 0
+        for card in cards:
+            held = len(card.table.rows) if card.table is not None else 0
+            rows = range(first, first + held)
+            first += held
+            if not held:
+                continue
+            own = measure(card.table, room.width, room.box).row_heights
+            grown = sum(max(0.0, h - heights[i]) for i, h in zip(rows, own, strict=True))
+            if card.height + grown > cap:
+                for i, h in zip(rows, own, strict=True):
+                    heights[i] = max(heights[i], h)
+                raised = True
+        if not raised:
+            break
     return cards
