@@ -258,7 +258,8 @@ class PageModel(BuilderBase):
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
                     "tryable": v.question in ASKED | named
-                    or (v.question == "roll" and v.args[0] in dice | results)
+                    or (v.question in ("roll", "chance") and v.args[0] in dice | results)
+                    or v.question == "lookup"
                     or (v.question == "line_of_sight" and self.line_fits(v.args[1:])),
                 }
             )

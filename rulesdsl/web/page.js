@@ -163,7 +163,29 @@ page: {
     if (isResult(value)) return { result: value.id, column: value.column };
     if (typeof value === "boolean") return { bool: value };
     if (typeof value === "number") return { number: value };
+    if (_isRecord(value)) {  // a table cell's rate, span or dice: its fields, numbers plain
+      const fields = Object.entries(value).filter(([k]) => k !== "kind");
+      return { record: value.kind, ...Object.fromEntries(fields.map(([k, v]) => [k, v instanceof Quantity ? v.value : v])) };
+    }
     return { text: String(value) };
+  }
+
+  function _isRecord(value) {
+    return value?.constructor === Object && typeof value.kind === "string";
+  }
+
+  /** A record as the Python module's ``str`` writes it. */
+  function recordText(r) {
+    switch (r.kind) {
+      case "rate":
+        return `${text(r.amount)} per ${text(r.per)}`;
+      case "span":
+        return `${NUMBER.format(r.low)}–${NUMBER.format(r.high)}${r.unit ? ` ${r.unit}` : ""}`;
+      case "dice":
+        return `${r.number}d${r.sides}${r.bonus ? (r.bonus > 0 ? `+${r.bonus}` : r.bonus) : ""}`;
+      default:
+        return JSON.stringify(r);
+    }
   }
 
   function text(value) {
@@ -177,6 +199,7 @@ page: {
     if (value instanceof DiceRow || isResult(value)) return labelled(value.labels, value.id);
     if (typeof value === "boolean") return value ? W.yes : W.no;
     if (typeof value === "number") return NUMBER.format(value);
+    if (_isRecord(value)) return recordText(value);
     return String(value);
   }
 
@@ -447,9 +470,11 @@ page: {
         break;
       }
       case "roll":
-        for (const box of form.querySelectorAll("input[name=dice-modifier]")) box.checked = false;
+      case "chance": {  // a roll's total, or a row's chance with the modifier ticked
+        const chance = example.kind === "chance";
+        for (const box of form.querySelectorAll("input[name=dice-modifier]")) box.checked = chance && box.dataset.id === kwargs.modifier;
         if (form.elements.column) {
-          const column = kwargs.column ?? example.args[2];
+          const column = kwargs.column ?? (chance ? form.elements.column.value : example.args[2]);
           const [attacker, defender] = Array.isArray(column) ? column : ["", ""];
           if (form.elements.attacker) {
             form.elements.attacker.value = String(attacker);
@@ -458,9 +483,10 @@ page: {
           if (!Array.isArray(column)) form.elements.column.value = column;
         }
         form.elements.shift.value = "0";
-        form.elements.total.value = String(example.args[1]);
+        form.elements.total.value = chance ? "" : String(example.args[1]);
         form.elements.natural.value = kwargs.natural ?? "";
         break;
+      }
       case "decision":
         for (const field of form.querySelectorAll("[data-input]")) {
           const value = kwargs[field.dataset.input];
@@ -508,19 +534,51 @@ page: {
   function formOf(example) {
     if (example.kind === "path_cost") return document.getElementById("path");
     if (example.kind === "line_of_sight") return document.getElementById("line");
-    if (!["modifier", "roll", "decision", "step"].includes(example.kind)) return document.getElementById("place");
-    const id = example.kind === "modifier" || example.kind === "roll" ? example.args[0] : example.question;
-    const prefix = { modifier: "modifier", roll: "dice", decision: "decision", step: "step" }[example.kind];
+    if (!["modifier", "roll", "chance", "decision", "step"].includes(example.kind)) return document.getElementById("place");
+    const id = ["modifier", "roll", "chance"].includes(example.kind) ? example.args[0] : example.question;
+    const prefix = { modifier: "modifier", roll: "dice", chance: "dice", decision: "decision", step: "step" }[example.kind];
     return document.getElementById(`${prefix}-${id}`);
+  }
+
+  /** Where a filled form shows the example's answer (a chance: its row's). */
+  function answerIn(form, example) {
+    if (example.kind === "chance") return form.querySelector(`tr[data-row="${example.args[1]}"] .chance`);
+    return form.querySelector(`output[data-ask="${example.kind}"]`) ?? form.querySelector("output.answer");
+  }
+
+  /** A lookup's Try it: its row in the reference table, marked, and the module's answer
+   * beside the example. */
+  function tryLookup(button, example) {
+    const [table, ...keys] = example.args;
+    const block = document.getElementById(`tables-${table}`);
+    const index = [...TABLES[table].rows.keys()].indexOf(_keyOf(keys[keys.length - 1]));
+    const row = block?.querySelectorAll("tbody tr")[index];
+    for (const old of document.querySelectorAll("tr.tried")) old.classList.remove("tried");
+    row?.classList.add("tried");
+    row?.scrollIntoView({ block: "center" });
+    let output = button.nextElementSibling;
+    if (!output?.matches("output.looked")) {
+      output = document.createElement("output");
+      output.className = "looked";
+      button.after(output);
+    }
+    answer(output, () => lookup(table, ...keys));
+    return output;
   }
 
   for (const button of document.querySelectorAll("button[data-example]")) {
     on(button, "click", () => {
       const example = PAGE.examples[Number(button.dataset.example)];
+      for (const old of document.querySelectorAll(".tried")) old.classList.remove("tried");
+      if (example.kind === "lookup") {
+        tryLookup(button, example).classList.add("tried");
+        return;
+      }
       const form = formOf(example);
       if (!form) return;
       fill(form, example);
       update(form);
+      answerIn(form, example)?.classList.add("tried");
       form.scrollIntoView({ block: "start" });
       form.querySelector("input, select")?.focus({ preventScroll: true });
     });
