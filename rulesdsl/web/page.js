@@ -391,9 +391,85 @@ page: {
     output.textContent = NUMBER.format(sight.hindrance) + (sight.blocked ? ` — ${W.blocked}` : "");
   }
 
-  /** The line calculator's place lists: none, then the place calculator's features by layer
+  /** The route calculator's route: each row's action, then its place (its features and the
+   * edge's crossed into it); an action alone after the last place (a turn) ends it. */
+  function routeOf(form) {
+    const route = [];
+    for (const li of form.querySelectorAll("ol.places > li")) {
+      const picked = (name) => [...li.querySelectorAll(`select[name=${name}]`)].map((s) => s.value).filter(Boolean);
+      const [act] = picked("act");
+      const features = picked("place");
+      if (!act && !features.length) break;
+      if (act) route.push(act);
+      if (features.length) route.push({ features, edge: picked("edge") });
+    }
+    return route;
+  }
+
+  /** The grid step each heading looks along, counter-clockwise from +x (hex: axial). */
+  const HEADINGS = {
+    6: [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]],
+    4: [[1, 0], [0, -1], [-1, 0], [0, 1]],
+    8: [[1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [-1, 1], [0, 1], [1, 1]],
+  };
+
+  /** The module's routeCost of a route laid on a board as the worked examples' replay lays it
+   * (codegen/python/examples.py): places in a line, each next to the one before; for a unit
+   * type with facing, its grid from (0, 0) facing heading 0, each place along its move's grid
+   * step, each turn one heading to the left. */
+  function routeAsked(mode, route, options) {
+    const facing = typeof FACINGS !== "undefined" && Object.hasOwn(FACINGS, mode) ? FACINGS[mode] : null;
+    if (facing === null) {
+      const places = route.filter((p) => typeof p !== "string");
+      const board = new Board(new Map(places.map((p, i) => [i, p.features])), {
+        edges: new Map(places.slice(1).map((p, i) => [[i, i + 1], p.edge])),
+        neighbours: (i) => [i - 1, i + 1].filter((j) => j >= 0 && j < places.length),
+      });
+      return routeCost(board, mode, places.map((_, i) => i), options);
+    }
+    const count = facing.headings;
+    let [place, heading, how] = [[0, 0], 0, "forward"];
+    const places = new Map([[place, route[0].features]]);
+    const edges = new Map();
+    const walked = [[place, heading]];
+    for (const item of route.slice(1)) {
+      if (item === "turn") {
+        heading = (heading + 1) % count;
+        walked.push([place, heading]);
+        continue;
+      }
+      if (typeof item === "string") {
+        how = item;
+        continue;
+      }
+      const side = { forward: 0, backward: Math.floor(count / 2), sideslip: 1 }[how];
+      const [dq, dr] = HEADINGS[count][(heading + side) % count];
+      const there = [place[0] + dq, place[1] + dr];
+      places.set(there, item.features);
+      edges.set([place, there], item.edge);
+      [place, how] = [there, "forward"];
+      walked.push([place, heading]);
+    }
+    return routeCost(new Board(places, { edges, grid: facing.grid }), mode, walked, options);
+  }
+
+  function routeForm(form) {
+    const arg = (name) => form.querySelector(`[data-arg="${name}"]`)?.value ?? "";
+    const options = {};
+    if (arg("allowance") !== "") options.allowance = Number(arg("allowance"));
+    if (arg("move")) options.move = arg("move");
+    const route = routeOf(form);
+    const output = form.querySelector("output.answer");
+    const found = answer(output, () => routeAsked(arg("mode"), route, options));
+    if (found === undefined) return;
+    const total = found.total instanceof Marker ? { marker: found.total.value } : { number: found.total };
+    output.dataset.answer = JSON.stringify({ ...total, legal: found.legal, reason: found.reason });
+    output.textContent = text(found.total) + (found.legal ? "" : ` — ${found.reason}`);
+  }
+
+  /** The line and route calculators' place lists: none, then the place calculator's features by layer
    * (filled once: a later generation keeps what was picked). */
-  for (const select of document.querySelectorAll("#line select[name=place]")) {
+  for (const select of document.querySelectorAll("#line select[name=place], #route select[name=place]")) {
     if (select.options.length) continue;
     select.append(new Option("—", ""));
     for (const layer of PAGE.place.layers) {
@@ -434,6 +510,7 @@ page: {
   const CALCULATORS = {
     place: placeForm,
     line: lineForm,
+    route: routeForm,
     path: pathForm,
     modifier: modifierForm,
     dice: diceForm,
@@ -510,6 +587,27 @@ page: {
         });
         break;
       }
+      case "route_cost": {
+        const [mode, ...route] = example.args;
+        form.querySelector('[data-arg="mode"]').value = mode;
+        const move = form.querySelector('[data-arg="move"]');
+        if (move) move.value = kwargs.move ?? "";
+        form.querySelector('[data-arg="allowance"]').value = kwargs.allowance ?? "";
+        const rows = [];  // each row: its action and its place
+        for (const item of route) {
+          if (typeof item === "string") rows.push({ act: item });
+          else if (rows.length && rows.at(-1).place === undefined) rows.at(-1).place = item;
+          else rows.push({ place: item });
+        }
+        form.querySelectorAll("ol.places > li").forEach((li, i) => {
+          const row = rows[i] ?? {};
+          const act = li.querySelector("select[name=act]");
+          if (act) act.value = row.act ?? "";
+          li.querySelectorAll("select[name=place]").forEach((select, j) => (select.value = row.place?.features[j] ?? ""));
+          li.querySelectorAll("select[name=edge]").forEach((select, j) => (select.value = row.place?.edge[j] ?? ""));
+        });
+        break;
+      }
       case "path_cost": {
         const [steps, unit] = example.args;
         form.querySelector('[data-arg="steps"]').value = Array.isArray(steps) ? steps.map((x) => x[0]).join("") : steps;
@@ -534,6 +632,7 @@ page: {
   function formOf(example) {
     if (example.kind === "path_cost") return document.getElementById("path");
     if (example.kind === "line_of_sight") return document.getElementById("line");
+    if (example.kind === "route_cost") return document.getElementById("route");
     if (!["modifier", "roll", "chance", "decision", "step"].includes(example.kind)) return document.getElementById("place");
     const id = ["modifier", "roll", "chance"].includes(example.kind) ? example.args[0] : example.question;
     const prefix = { modifier: "modifier", roll: "dice", chance: "dice", decision: "decision", step: "step" }[example.kind];
