@@ -8,7 +8,7 @@ questions there are and how to word them, in the sheet's words
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any, assert_never
 
@@ -250,7 +250,7 @@ class PageModel(BuilderBase):
             and all(isinstance(p, tuple | list) and len(p) <= 2 for p in places)
         )
 
-    def route_fits(self, route: list[Any], kwargs: dict[str, Any]) -> bool:
+    def route_fits(self, route: Sequence[Any], kwargs: Mapping[str, Any]) -> bool:
         """Whether the route calculator can hold a route example: a row per place (up to two
         features, two on the edge into it), one action before each, and one after the last."""
         acts = [i for i, item in enumerate(route) if isinstance(item, str)]
