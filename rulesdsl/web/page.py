@@ -46,6 +46,7 @@ WORDS = (
     *("line", "line_rule", "line_viewer", "line_conditions", "line_places", "line_place"),
     *("line_place2", "line_crossed", "line_value"),
     *("route", "route_places", "route_edge", "route_edge2", "route_act", "route_value"),
+    "route_rows",
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
 
