@@ -460,6 +460,11 @@ page: {
     if (arg("move")) options.move = arg("move");
     const route = routeOf(form);
     const output = form.querySelector("output.answer");
+    if (!route.some((p) => typeof p !== "string")) {  // no place given yet
+      delete output.dataset.answer;
+      output.textContent = W.answer_here;
+      return;
+    }
     const found = answer(output, () => routeAsked(arg("mode"), route, options));
     if (found === undefined) return;
     const total = found.total instanceof Marker ? { marker: found.total.value } : { number: found.total };
@@ -652,7 +657,6 @@ page: {
     const block = document.getElementById(`tables-${table}`);
     const index = [...TABLES[table].rows.keys()].indexOf(_keyOf(keys[keys.length - 1]));
     const row = block?.querySelectorAll("tbody tr")[index];
-    for (const old of document.querySelectorAll("tr.tried")) old.classList.remove("tried");
     row?.classList.add("tried");
     row?.scrollIntoView({ block: "center" });
     let output = button.nextElementSibling;
