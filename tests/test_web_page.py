@@ -25,7 +25,7 @@ from rulesdsl import ir
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics.tables import roll_of
 from rulesdsl.web import web_outputs
-from rulesdsl.web.model import LINE_PLACES, PageModel
+from rulesdsl.web.model import LINE_PLACES, ROUTE_PLACES, PageModel
 from rulesdsl.web.page import BUDGET
 from tests.conftest import RULESETS, import_rendered
 from tests.test_watch import CHROMIUM, TIMEOUT, Browser
@@ -112,6 +112,10 @@ def evaluate(browser: Browser, expression: str) -> Any:
 # ---- the Python module's answers, in the page's plain data --------------------------------
 
 
+CELL_RECORDS = frozenset({"Rate", "Trade", "Span", "Dice"})
+"""The records a table's cell may hold, in the page's plain data as their fields."""
+
+
 def plain(module: ModuleType, value: object) -> dict[str, Any]:
     if value is None:
         return {"none": True}
@@ -129,6 +133,9 @@ def plain(module: ModuleType, value: object) -> dict[str, Any]:
         return {"bool": value}
     if isinstance(value, int | float):
         return {"number": value}
+    if type(value).__name__ in CELL_RECORDS:  # a table's cell
+        fields = {f: getattr(value, f) for f in value._fields}
+        return {"record": type(value).__name__.lower(), **fields}
     return {"text": str(value)}
 
 
@@ -312,6 +319,103 @@ def line_question(
     return {"form": "line", "set": fields, "read": ["output.answer"]}, [expected]
 
 
+HEADINGS = {
+    6: ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)),
+    4: ((1, 0), (0, -1), (-1, 0), (0, 1)),
+    8: ((1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)),
+}
+"""The grid step each heading looks along (the worked examples' replay's, and the page's)."""
+
+
+def route_board(
+    module: ModuleType, mode: str, route: list[Any]
+) -> tuple[partial[Any], list[Any]] | None:
+    """The route laid on a board as the worked examples' replay lays it
+    (rulesdsl/codegen/python/examples.py): places in a line; for a unit type with facing, its
+    grid from (0, 0) facing heading 0 (None when the route crosses itself). The board is made
+    when asked (a bad place is an answer: the page shows the same error)."""
+    facing = getattr(module, "FACINGS", {}).get(mode)
+    if facing is None:
+        line = {i: tuple(p["features"]) for i, p in enumerate(route)}
+        edges = {(i - 1, i): tuple(p["edge"]) for i, p in enumerate(route) if i}
+        near = partial(lambda places, i: [j for j in (i - 1, i + 1) if j in places], line)
+        return partial(module.Board, line, edges, neighbours=near), list(line)
+    count, place, heading, how = facing.headings, (0, 0), 0, "forward"
+    places, edges, walked = {place: tuple(route[0]["features"])}, {}, [(place, heading)]
+    for item in route[1:]:
+        if isinstance(item, str):
+            heading = (heading + 1) % count if item == "turn" else heading
+            how = "forward" if item == "turn" else item
+            walked += [(place, heading)] if item == "turn" else []
+            continue
+        side = {"forward": 0, "backward": count // 2, "sideslip": 1}[how]
+        there = tuple(
+            a + b for a, b in zip(place, HEADINGS[count][(heading + side) % count], strict=True)
+        )
+        if there in places:
+            return None
+        places[there], edges[place, there] = tuple(item["features"]), tuple(item["edge"])
+        place, how = there, "forward"
+        walked.append((place, heading))
+    return partial(module.Board, places, edges, grid=facing.grid), walked
+
+
+def route_question(
+    p: dict[str, Any], data: dict[str, Any], module: ModuleType, rng: random.Random
+) -> Question | None:
+    """A route of two to six places (up to two features each, two on the edge into it; for a
+    unit type with facing, a turn, sideslip or backward before some, a turn after the last),
+    with a kind of move and an allowance some of the time: the route calculator's answer (the
+    total, whether the route is legal and why not)."""
+    mode = rng.choice(data["modes"])["id"]
+    acts = [a["id"] for a in p["acts"]] if mode in getattr(module, "FACINGS", {}) else []
+    edges = [f["id"] for f in p["edges"]]
+    rows: list[dict[str, Any]] = []
+    for n in range(rng.randint(2, ROUTE_PLACES)):
+        act = rng.choice(["", "", *acts]) if n else ""
+        layers = rng.sample(p["layers"], min(len(p["layers"]), rng.choice([1, 1, 2])))
+        place = {"features": [rng.choice(layer["features"])["id"] for layer in layers]}
+        place["edge"] = rng.sample(edges, rng.choice([0, 0, 1, 2])) if n and edges else []
+        rows.append({"act": act, "place": place})
+    if acts and rng.random() < 0.3:
+        rows[-1] = {"act": "turn", "place": None}
+    route = [x for r in rows for x in (r["act"], r["place"]) if x]
+    laid = route_board(module, mode, route if acts else [x for x in route if isinstance(x, dict)])
+    if laid is None:
+        return None
+    options: dict[str, Any] = {}
+    if data["moves"] and rng.random() < 0.4:
+        options["move"] = rng.choice(data["moves"])["id"]
+    if rng.random() < 0.6:
+        options["allowance"] = rng.choice([1, 2, 3, 4, 6, 9])
+    ask = partial(lambda: module.route_cost(laid[0](), mode, laid[1], **options))
+    expected = python_answer(module, ask)
+    if "text" in expected:
+        total = ask().total
+        shown = {"marker": total.value} if isinstance(total, module.Marker) else {"number": total}
+        expected = {**shown, "legal": ask().legal, "reason": ask().reason}
+    fields: list[Any] = [
+        ['[data-arg="mode"]', mode],
+        ['[data-arg="allowance"]', options.get("allowance", "")],
+    ]
+    if data["moves"]:
+        fields.append(['[data-arg="move"]', options.get("move", "")])
+    for n in range(1, ROUTE_PLACES + 1):
+        row = rows[n - 1] if n <= len(rows) else {"act": "", "place": None}
+        li = f"ol.places > li:nth-child({n})"
+        if p["acts"] and n > 1:
+            fields.append([f"{li} > select[name=act]", row["act"]])
+        place = row["place"] or {"features": [], "edge": []}
+        for name, key, first in (("place", "features", 1), ("edge", "edge", 3)):
+            if name == "edge" and not (p["edges"] and n > 1):
+                continue
+            offset = first + bool(p["acts"] and n > 1) - 1
+            for i in range(2):
+                value = place[key][i] if i < len(place[key]) else ""
+                fields.append([f"{li} > select:nth-of-type({offset + i + 1})", value])
+    return {"form": "route", "set": fields, "read": ["output.answer"]}, [expected]
+
+
 def path_question(p: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
     steps = "".join(rng.choice("sdd") for _ in range(rng.randint(0, 9)))
     unit = rng.choice(p["units"])["id"]
@@ -456,6 +560,8 @@ def questions(ruleset: ir.Ruleset, module: ModuleType) -> list[Question]:
         out += facing_questions(data, module) if place["facing"] else []
         if place["sights"]:
             out += [line_question(place, data, module, rng) for _ in range(QUESTIONS // 5)]
+        routes = (route_question(place, data, module, rng) for _ in range(QUESTIONS // 5))
+        out += [q for q in routes if q is not None]
     if data["path"] is not None:
         out += [path_question(data["path"], module, rng) for _ in range(QUESTIONS // 5)]
     makers = [
@@ -542,7 +648,7 @@ def test_the_page_answers_as_the_python_module(
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_worked_example_s_try_it_shows_its_stated_answer(
-    name: str, rulesets: dict[str, ir.Ruleset], pages: Path, browser: Browser
+    name: str, rulesets: dict[str, ir.Ruleset], pages: Path, browser: Browser, tmp_path: Path
 ) -> None:
     ruleset = rulesets[name]
     visit(browser, pages / f"{name}.{ruleset.languages[0]}.html")
@@ -552,15 +658,22 @@ def test_every_worked_example_s_try_it_shows_its_stated_answer(
           button.click();
           const example = JSON.parse(document.getElementById("page-data").textContent)
             .examples[Number(button.dataset.example)];
-          const form = document.activeElement.closest("form");
-          const output = form.querySelector(`output[data-ask="${example.kind}"]`);
-          const shown = (output ?? form.querySelector("output.answer")).dataset.answer;
-          return [example.kind, example.text, example.expected, shown];
+          const shown = document.querySelector(".tried[data-answer]")?.dataset.answer;
+          return [example.kind, example.args, example.text, example.expected, shown];
         })""",
     )
-    for _kind, text, expected, answer in shown:
+    examples = evaluate(browser, "JSON.parse(document.getElementById('page-data').textContent)")
+    assert len(shown) == len(examples["examples"]), [
+        e["text"] for e in examples["examples"] if not e["tryable"]
+    ]
+    looked = any(s[0] == "lookup" for s in shown)
+    module = import_rendered(ruleset, tmp_path, f"try_{name}") if looked else None
+    for kind, args, text, expected, answer in shown:
         assert answer is not None, text
-        assert same_answer(json.loads(answer), expected), (text, answer)
+        if kind == "lookup":  # the page's words for a rate or a span: the Python module's
+            assert json.loads(answer) == python_answer(module, partial(module.lookup, *args)), text
+        else:
+            assert same_answer(json.loads(answer), expected), (text, answer)
 
 
 def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
@@ -568,6 +681,10 @@ def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
     plain parts: a number, a marker, a word naming an outcome or a row)."""
     [stated] = expected[:1]
     match answer:
+        case {"legal": legal, "reason": _, **total}:  # a route: its total, "illegal" after it
+            return same_answer(total, expected[:1]) and legal == (
+                expected[1:] != [{"word": "illegal"}]
+            )
         case {"number": number}:
             return stated.get("number") == number
         case {"marker": marker}:
@@ -576,6 +693,8 @@ def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
             return stated.get("word") == word
         case {"bool": flag}:
             return stated.get("bool") == flag
+        case {"fraction": fraction}:
+            return stated.get("fraction") == fraction
         case {"rolls": rolls}:  # each roll's name and modifier, or "none"
             parts = [p for roll, number in rolls for p in ({"word": roll}, {"number": number})]
             return parts == ([] if expected == [{"word": "none"}] else expected)

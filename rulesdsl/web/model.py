@@ -8,7 +8,8 @@ questions there are and how to word them, in the sheet's words
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any, assert_never
 
 from rulesdsl import ir
@@ -27,6 +28,13 @@ PLACE_ASKS = ("move_cost", "can_enter", "can_end", "must_stop", "rolls_due")
 LINE_PLACES = 6
 """The places along a line the line-of-sight calculator has (the bundled examples' longest
 line has 5)."""
+
+ROUTE_PLACES = 6
+"""The rows of the route calculator: a place each, or a turn after the last (the bundled
+examples' longest route has 5 places and a turn)."""
+
+ROUTE_ACTS = ("turn", "sideslip", "backward")
+"""What a unit with facing may do before entering a route's next place (a row's action)."""
 
 ASKED = frozenset({"modifier", "path_cost", *PLACE_ASKS})
 """The module functions a worked example asks that the page's calculators can be filled
@@ -99,6 +107,10 @@ class PageModel(BuilderBase):
             "asks": {ask: self.w(f"ask:{ask}") for ask in PLACE_ASKS},
             "rolls": {r.id: self.label(r.info, r.id) for r in rs.rolls},
             "facing": self.w("web_turn_mode") if rs.facings else "",
+            "edges": [self.named(f) for lay in rs.layers if on_edges(lay) for f in lay.features],
+            "acts": [{"id": a, "label": self.w(f"facing_act_{a}")} for a in ROUTE_ACTS]
+            if rs.facings
+            else [],
             "sights": [
                 {**self.named(s.id, s.info), "crossed": s.crossed is not None} for s in rs.sights
             ],
@@ -238,6 +250,21 @@ class PageModel(BuilderBase):
             and all(isinstance(p, tuple | list) and len(p) <= 2 for p in places)
         )
 
+    def route_fits(self, route: Sequence[Any], kwargs: Mapping[str, Any]) -> bool:
+        """Whether the route calculator can hold a route example: a row per place (up to two
+        features, two on the edge into it), one action before each, and one after the last."""
+        acts = [i for i, item in enumerate(route) if isinstance(item, str)]
+        places = [item for item in route if not isinstance(item, str)]
+        rows = len(places) + bool(route and isinstance(route[-1], str))
+        return (
+            bool(self.rs.modes)
+            and all(route[i] in ROUTE_ACTS for i in acts)
+            and all(j > i + 1 for i, j in pairwise(acts))
+            and all(len(p["features"]) <= 2 and len(p["edge"]) <= 2 for p in places)
+            and rows <= ROUTE_PLACES
+            and set(kwargs) <= {"allowance", "move"}
+        )
+
     def examples(self, plan: ExamplesPlan | None) -> list[Data]:
         if plan is None:
             return []
@@ -258,8 +285,10 @@ class PageModel(BuilderBase):
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
                     "tryable": v.question in ASKED | named
-                    or (v.question == "roll" and v.args[0] in dice | results)
-                    or (v.question == "line_of_sight" and self.line_fits(v.args[1:])),
+                    or (v.question in ("roll", "chance") and v.args[0] in dice | results)
+                    or v.question == "lookup"
+                    or (v.question == "line_of_sight" and self.line_fits(v.args[1:]))
+                    or (v.question == "route_cost" and self.route_fits(v.args[1:], v.kwargs)),
                 }
             )
         return out

@@ -163,7 +163,29 @@ page: {
     if (isResult(value)) return { result: value.id, column: value.column };
     if (typeof value === "boolean") return { bool: value };
     if (typeof value === "number") return { number: value };
+    if (_isRecord(value)) {  // a table cell's rate, span or dice: its fields, numbers plain
+      const fields = Object.entries(value).filter(([k]) => k !== "kind");
+      return { record: value.kind, ...Object.fromEntries(fields.map(([k, v]) => [k, v instanceof Quantity ? v.value : v])) };
+    }
     return { text: String(value) };
+  }
+
+  function _isRecord(value) {
+    return value?.constructor === Object && typeof value.kind === "string";
+  }
+
+  /** A record as the Python module's ``str`` writes it. */
+  function recordText(r) {
+    switch (r.kind) {
+      case "rate":
+        return `${text(r.amount)} per ${text(r.per)}`;
+      case "span":
+        return `${NUMBER.format(r.low)}–${NUMBER.format(r.high)}${r.unit ? ` ${r.unit}` : ""}`;
+      case "dice":
+        return `${r.number}d${r.sides}${r.bonus ? (r.bonus > 0 ? `+${r.bonus}` : r.bonus) : ""}`;
+      default:
+        return JSON.stringify(r);
+    }
   }
 
   function text(value) {
@@ -177,6 +199,7 @@ page: {
     if (value instanceof DiceRow || isResult(value)) return labelled(value.labels, value.id);
     if (typeof value === "boolean") return value ? W.yes : W.no;
     if (typeof value === "number") return NUMBER.format(value);
+    if (_isRecord(value)) return recordText(value);
     return String(value);
   }
 
@@ -368,9 +391,90 @@ page: {
     output.textContent = NUMBER.format(sight.hindrance) + (sight.blocked ? ` — ${W.blocked}` : "");
   }
 
-  /** The line calculator's place lists: none, then the place calculator's features by layer
+  /** The route calculator's route: each row's action, then its place (its features and the
+   * edge's crossed into it); an action alone after the last place (a turn) ends it. */
+  function routeOf(form) {
+    const route = [];
+    for (const li of form.querySelectorAll("ol.places > li")) {
+      const picked = (name) => [...li.querySelectorAll(`select[name=${name}]`)].map((s) => s.value).filter(Boolean);
+      const [act] = picked("act");
+      const features = picked("place");
+      if (!act && !features.length) break;
+      if (act) route.push(act);
+      if (features.length) route.push({ features, edge: picked("edge") });
+    }
+    return route;
+  }
+
+  /** The grid step each heading looks along, counter-clockwise from +x (hex: axial). */
+  const HEADINGS = {
+    6: [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]],
+    4: [[1, 0], [0, -1], [-1, 0], [0, 1]],
+    8: [[1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [-1, 1], [0, 1], [1, 1]],
+  };
+
+  /** The module's routeCost of a route laid on a board as the worked examples' replay lays it
+   * (codegen/python/examples.py): places in a line, each next to the one before; for a unit
+   * type with facing, its grid from (0, 0) facing heading 0, each place along its move's grid
+   * step, each turn one heading to the left. */
+  function routeAsked(mode, route, options) {
+    const facing = typeof FACINGS !== "undefined" && Object.hasOwn(FACINGS, mode) ? FACINGS[mode] : null;
+    if (facing === null) {
+      const places = route.filter((p) => typeof p !== "string");
+      const board = new Board(new Map(places.map((p, i) => [i, p.features])), {
+        edges: new Map(places.slice(1).map((p, i) => [[i, i + 1], p.edge])),
+        neighbours: (i) => [i - 1, i + 1].filter((j) => j >= 0 && j < places.length),
+      });
+      return routeCost(board, mode, places.map((_, i) => i), options);
+    }
+    const count = facing.headings;
+    let [place, heading, how] = [[0, 0], 0, "forward"];
+    const places = new Map([[place, route[0].features]]);
+    const edges = new Map();
+    const walked = [[place, heading]];
+    for (const item of route.slice(1)) {
+      if (item === "turn") {
+        heading = (heading + 1) % count;
+        walked.push([place, heading]);
+        continue;
+      }
+      if (typeof item === "string") {
+        how = item;
+        continue;
+      }
+      const side = { forward: 0, backward: Math.floor(count / 2), sideslip: 1 }[how];
+      const [dq, dr] = HEADINGS[count][(heading + side) % count];
+      const there = [place[0] + dq, place[1] + dr];
+      places.set(there, item.features);
+      edges.set([place, there], item.edge);
+      [place, how] = [there, "forward"];
+      walked.push([place, heading]);
+    }
+    return routeCost(new Board(places, { edges, grid: facing.grid }), mode, walked, options);
+  }
+
+  function routeForm(form) {
+    const arg = (name) => form.querySelector(`[data-arg="${name}"]`)?.value ?? "";
+    const options = {};
+    if (arg("allowance") !== "") options.allowance = Number(arg("allowance"));
+    if (arg("move")) options.move = arg("move");
+    const route = routeOf(form);
+    const output = form.querySelector("output.answer");
+    if (!route.some((p) => typeof p !== "string")) {  // no place given yet
+      delete output.dataset.answer;
+      output.textContent = W.answer_here;
+      return;
+    }
+    const found = answer(output, () => routeAsked(arg("mode"), route, options));
+    if (found === undefined) return;
+    const total = found.total instanceof Marker ? { marker: found.total.value } : { number: found.total };
+    output.dataset.answer = JSON.stringify({ ...total, legal: found.legal, reason: found.reason });
+    output.textContent = text(found.total) + (found.legal ? "" : ` — ${found.reason}`);
+  }
+
+  /** The line and route calculators' place lists: none, then the place calculator's features by layer
    * (filled once: a later generation keeps what was picked). */
-  for (const select of document.querySelectorAll("#line select[name=place]")) {
+  for (const select of document.querySelectorAll("#line select[name=place], #route select[name=place]")) {
     if (select.options.length) continue;
     select.append(new Option("—", ""));
     for (const layer of PAGE.place.layers) {
@@ -411,6 +515,7 @@ page: {
   const CALCULATORS = {
     place: placeForm,
     line: lineForm,
+    route: routeForm,
     path: pathForm,
     modifier: modifierForm,
     dice: diceForm,
@@ -447,9 +552,11 @@ page: {
         break;
       }
       case "roll":
-        for (const box of form.querySelectorAll("input[name=dice-modifier]")) box.checked = false;
+      case "chance": {  // a roll's total, or a row's chance with the modifier ticked
+        const chance = example.kind === "chance";
+        for (const box of form.querySelectorAll("input[name=dice-modifier]")) box.checked = chance && box.dataset.id === kwargs.modifier;
         if (form.elements.column) {
-          const column = kwargs.column ?? example.args[2];
+          const column = kwargs.column ?? (chance ? form.elements.column.value : example.args[2]);
           const [attacker, defender] = Array.isArray(column) ? column : ["", ""];
           if (form.elements.attacker) {
             form.elements.attacker.value = String(attacker);
@@ -458,9 +565,10 @@ page: {
           if (!Array.isArray(column)) form.elements.column.value = column;
         }
         form.elements.shift.value = "0";
-        form.elements.total.value = String(example.args[1]);
+        form.elements.total.value = chance ? "" : String(example.args[1]);
         form.elements.natural.value = kwargs.natural ?? "";
         break;
+      }
       case "decision":
         for (const field of form.querySelectorAll("[data-input]")) {
           const value = kwargs[field.dataset.input];
@@ -481,6 +589,27 @@ page: {
           const selects = li.querySelectorAll("select");
           selects.forEach((select, j) => (select.value = places[i]?.[j] ?? ""));
           li.querySelector("input[name=crossed]").value = String(kwargs.crossed?.[i] ?? 0);
+        });
+        break;
+      }
+      case "route_cost": {
+        const [mode, ...route] = example.args;
+        form.querySelector('[data-arg="mode"]').value = mode;
+        const move = form.querySelector('[data-arg="move"]');
+        if (move) move.value = kwargs.move ?? "";
+        form.querySelector('[data-arg="allowance"]').value = kwargs.allowance ?? "";
+        const rows = [];  // each row: its action and its place
+        for (const item of route) {
+          if (typeof item === "string") rows.push({ act: item });
+          else if (rows.length && rows.at(-1).place === undefined) rows.at(-1).place = item;
+          else rows.push({ place: item });
+        }
+        form.querySelectorAll("ol.places > li").forEach((li, i) => {
+          const row = rows[i] ?? {};
+          const act = li.querySelector("select[name=act]");
+          if (act) act.value = row.act ?? "";
+          li.querySelectorAll("select[name=place]").forEach((select, j) => (select.value = row.place?.features[j] ?? ""));
+          li.querySelectorAll("select[name=edge]").forEach((select, j) => (select.value = row.place?.edge[j] ?? ""));
         });
         break;
       }
@@ -508,19 +637,51 @@ page: {
   function formOf(example) {
     if (example.kind === "path_cost") return document.getElementById("path");
     if (example.kind === "line_of_sight") return document.getElementById("line");
-    if (!["modifier", "roll", "decision", "step"].includes(example.kind)) return document.getElementById("place");
-    const id = example.kind === "modifier" || example.kind === "roll" ? example.args[0] : example.question;
-    const prefix = { modifier: "modifier", roll: "dice", decision: "decision", step: "step" }[example.kind];
+    if (example.kind === "route_cost") return document.getElementById("route");
+    if (!["modifier", "roll", "chance", "decision", "step"].includes(example.kind)) return document.getElementById("place");
+    const id = ["modifier", "roll", "chance"].includes(example.kind) ? example.args[0] : example.question;
+    const prefix = { modifier: "modifier", roll: "dice", chance: "dice", decision: "decision", step: "step" }[example.kind];
     return document.getElementById(`${prefix}-${id}`);
+  }
+
+  /** Where a filled form shows the example's answer (a chance: its row's). */
+  function answerIn(form, example) {
+    if (example.kind === "chance") return form.querySelector(`tr[data-row="${example.args[1]}"] .chance`);
+    return form.querySelector(`output[data-ask="${example.kind}"]`) ?? form.querySelector("output.answer");
+  }
+
+  /** A lookup's Try it: its row in the reference table, marked, and the module's answer
+   * beside the example. */
+  function tryLookup(button, example) {
+    const [table, ...keys] = example.args;
+    const block = document.getElementById(`tables-${table}`);
+    const index = [...TABLES[table].rows.keys()].indexOf(_keyOf(keys[keys.length - 1]));
+    const row = block?.querySelectorAll("tbody tr")[index];
+    row?.classList.add("tried");
+    row?.scrollIntoView({ block: "center" });
+    let output = button.nextElementSibling;
+    if (!output?.matches("output.looked")) {
+      output = document.createElement("output");
+      output.className = "looked";
+      button.after(output);
+    }
+    answer(output, () => lookup(table, ...keys));
+    return output;
   }
 
   for (const button of document.querySelectorAll("button[data-example]")) {
     on(button, "click", () => {
       const example = PAGE.examples[Number(button.dataset.example)];
+      for (const old of document.querySelectorAll(".tried")) old.classList.remove("tried");
+      if (example.kind === "lookup") {
+        tryLookup(button, example).classList.add("tried");
+        return;
+      }
       const form = formOf(example);
       if (!form) return;
       fill(form, example);
       update(form);
+      answerIn(form, example)?.classList.add("tried");
       form.scrollIntoView({ block: "start" });
       form.querySelector("input, select")?.focus({ preventScroll: true });
     });

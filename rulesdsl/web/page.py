@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import jinja2
 
 from rulesdsl.printed.sheet_view import CHANGED_SIGN, MARKERS, Sheet, TableView
-from rulesdsl.web.model import LINE_PLACES, PageModel
+from rulesdsl.web.model import LINE_PLACES, ROUTE_PLACES, PageModel
 from rulesdsl.web.workshop import workshop_data
 
 if TYPE_CHECKING:
@@ -45,6 +45,8 @@ WORDS = (
     *("workshop_new", "workshop_gives", "workshop_apart"),
     *("line", "line_rule", "line_viewer", "line_conditions", "line_places", "line_place"),
     *("line_place2", "line_crossed", "line_value"),
+    *("route", "route_places", "route_edge", "route_edge2", "route_act", "route_value"),
+    "route_rows",
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
 
@@ -124,6 +126,7 @@ def render_page(
             tries=tries,
             changed_sign=CHANGED_SIGN,
             line_places=LINE_PLACES,
+            route_places=ROUTE_PLACES,
             css=(HERE / "page.css").read_text("utf-8"),
             data_json=json_script({**data, "words": words}),
             script=inline_script(module_js + "\n" + (HERE / "page.js").read_text("utf-8")),
