@@ -233,7 +233,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267 "
         "E290 E291 E292 E293 E294 E295 E296 W290 W291",
     ),
-    ("lower", "E297 E298"),
+    ("lower", "E297 E298 E299"),
     ("lower", "E277 E278"),
     ("lower", "E340 E341"),
     ("lower", "E370 E371 E372 E373 E374 E375 E376 W375"),
@@ -252,6 +252,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E270 E271 E272 E273 E264",
     ),
     ("checks", "E321 E322 E326 W320"),
+    ("checks", "E327 E328"),
     ("checks", "W340 W263"),
     (
         "tools",
