@@ -236,3 +236,30 @@ def test_init_then_build_in_an_empty_folder_without_any_extra(tmp_path: Path) ->
     assert built.stderr.count("pip install 'rulesdsl[pdf]'") == 1
     checked = run_without(BLOCKED, "build", "--check", cwd=tmp_path / "game")
     assert checked.returncode == 0, checked.stderr
+
+
+def test_every_folder_of_the_package_is_a_listed_package_and_every_data_file_is_shipped() -> None:
+    """A folder under rulesdsl/ that setuptools does not list as a package (the schemas, the
+    fonts) is shipped only by accident of a glob in its parent's package data, and setuptools
+    warns on every build that its configuration is ambiguous. Each folder is listed, and
+    each file that is not Python matches a package-data pattern of its own package."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    renamed = {ROOT / path: name for name, path in setuptools["package-dir"].items()}
+    data = setuptools["package-data"]
+    folders = [ROOT / "rulesdsl", *sorted((ROOT / "rulesdsl").rglob("*/"))]
+    folders = [f for f in folders if f.is_dir() and f.name != "__pycache__"]
+    folders += list(renamed)
+    unlisted, unshipped = [], []
+    for folder in folders:
+        name = renamed.get(folder) or ".".join(folder.relative_to(ROOT).parts)
+        if name not in setuptools["packages"]:
+            unlisted.append(name)
+        patterns = data.get(name, ())
+        unshipped += [
+            str(path.relative_to(ROOT))
+            for path in sorted(folder.iterdir())
+            if path.is_file() and path.suffix not in (".py", ".pyc")
+            if not any(path.match(pattern) for pattern in patterns)
+        ]
+    assert unlisted == []
+    assert unshipped == []
