@@ -37,20 +37,8 @@ ROLL_COMBINE: tuple[ir.RollCombine, ...] = get_args(ir.RollCombine)
 
 def own_allowance(lw: Context, given: s.Located) -> float | None:
     """``mode NAME allowance 6 in``: the unit type's own allowance, above 0 (E386)."""
-    cost_unit = lw.header.units.get("cost")
-    dimension = role_dimension("cost", cost_unit)
-    number = lw.number(given, dimension)
+    number = _in_cost_unit(lw, given, "a unit type's allowance", "allowance 6")
     if number is None:
-        return None
-    if number.unit not in (None, cost_unit):
-        if DIMENSIONS.get(number.unit) != dimension:
-            return None  # E104 or E203 said already
-        lw.err(  # the same dimension, another unit: an allowance is not converted
-            "E203",
-            f"a unit type's allowance is in the cost unit '{cost_unit}', not '{number.unit}'",
-            given.pos,
-            f"write it in {cost_unit} (`allowance 6 {cost_unit}`)",
-        )
         return None
     if number.value <= 0:
         lw.err(
@@ -62,6 +50,24 @@ def own_allowance(lw: Context, given: s.Located) -> float | None:
         )
         return None
     return float(number.value)
+
+
+def _in_cost_unit(lw: Context, given: s.Located, what: str, written: str) -> ir.Number | None:
+    """An allowance or an amount added to one: a number in the ruleset's cost unit. One in
+    another unit of the same dimension is E203: an allowance is not converted."""
+    cost_unit = lw.header.units.get("cost")
+    dimension = role_dimension("cost", cost_unit)
+    number = lw.number(given, dimension)
+    if number is None or number.unit in (None, cost_unit):
+        return number
+    if DIMENSIONS.get(number.unit) == dimension:  # else E104 or E203 said already
+        lw.err(
+            "E203",
+            f"{what} is in the cost unit '{cost_unit}', not '{number.unit}'",
+            given.pos,
+            f"write it in the cost unit: `{written} {cost_unit}`",
+        )
+    return None
 
 
 def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:
@@ -81,8 +87,7 @@ def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:
             else:
                 factor = float(number.value)
     if decl.amount is not None:
-        cost_unit = lw.header.units.get("cost")
-        number = lw.number(decl.amount, role_dimension("cost", cost_unit))
+        number = _in_cost_unit(lw, decl.amount, "an amount added to the allowance", "allowance +3")
         if number is not None:
             amount = float(number.value)
     barred = []
