@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -85,8 +86,9 @@ def test_the_package_ships_its_fonts_and_their_licence() -> None:
         "DejaVuSansCondensed.ttf",
     ]
     assert "Bitstream" in (FONTS / "LICENSE").read_text("utf-8")
-    pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
-    assert '"fonts/*.ttf", "fonts/LICENSE"' in pyproject
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    assert "rulesdsl.printed.fonts" in setuptools["packages"]
+    assert setuptools["package-data"]["rulesdsl.printed.fonts"] == ["*.ttf", "LICENSE"]
 
 
 @pytest.mark.parametrize("what", ["markers"])
