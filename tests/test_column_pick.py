@@ -14,7 +14,11 @@ import pytest
 
 from rulesdsl import ir, semantics
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
+from rulesdsl.versions import diff as semantic
 from tests import js_queries, js_queries_feeds, test_js_target
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_result_categories import GUNS, HEADER, HEADER_LINES
@@ -113,3 +117,75 @@ def test_misuse_of_a_decision_picking_the_column_is_located(
 ) -> None:
     located_here = located(compiler, HEADER + decision + GUNS)
     assert located_here == [(c, HEADER_LINES + line, col) for c, line, col in found]
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The column is the outcome of Gun class."),
+        ("fr", "La colonne est donnée par Classe de canon."),
+        ("de", "Die Spalte ergibt sich aus Gun class."),
+        ("ru", "Столбец определяется правилом «Gun class»."),
+    ],
+)
+def test_the_sheet_says_which_decision_picks_the_column(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    ruleset = tmp_path / "demo.terrain"
+    ruleset.write_text(HEADER + GUN_CLASS + GUNS, "utf-8")
+    target = tmp_path / f"demo.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert said in target.read_text("utf-8")
+    ruleset.write_text(HEADER + GUNS, "utf-8")  # no decision picks it: nothing said
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert said not in target.read_text("utf-8")
+
+
+def test_diff_grades_a_decision_that_starts_or_stops_picking_the_column(
+    compiler: Compiler,
+) -> None:
+    caller, picked = _ruleset(compiler, GUNS), _ruleset(compiler)
+    found = [(c.level, c.path, c.message) for c in semantic.diff(caller, picked).changes]
+    said = "Penetration: column named by the caller -> Gun class"
+    assert ("additive", "penetration.column", said) in found
+    found = [(c.level, c.path, c.message) for c in semantic.diff(picked, caller).changes]
+    said = "Penetration: column named by Gun class -> the caller"
+    assert ("breaking", "penetration.column", said) in found
+
+
+def _house(tmp_path: Path, body: str) -> tuple[ir.Ruleset | None, list[tuple[str, int, int]]]:
+    (tmp_path / "demo.terrain").write_text(HEADER + GUN_CLASS + GUNS, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text('ruleset house "House"\nversion 1.0.0\nextends demo@^1.0\n' + body, "utf-8")
+    compiled = Compiler().compile_file(house)
+    errors = [
+        (d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.is_error and d.pos
+    ]
+    return compiled.ruleset, errors
+
+
+def test_a_house_rule_moves_a_calibre_to_another_column_and_is_checked(
+    tmp_path: Path,
+) -> None:
+    rs, errors = _house(tmp_path, "override gun_class.medium: calibre < 100 -> medium\n")
+    assert rs is not None and errors == []
+    m = import_rendered(rs, tmp_path, "column_pick_house")
+    assert m.roll("penetration", 3, column=m.gun_class(calibre=90)).column == "medium"
+    _, errors = _house(tmp_path, "override gun_class.medium: calibre < 100 -> huge\n")
+    assert [e[:2] for e in errors] == [("E430", 3), ("E430", 4)]  # medium lost, huge new
+
+
+def test_the_yaml_form_picks_the_column_and_is_checked(compiler: Compiler, tmp_path: Path) -> None:
+    source, errors = Parser().parse(HEADER + GUN_CLASS + GUNS, "guns.terrain")
+    assert source is not None and errors == []
+    yaml_text = to_yaml(source)
+    assert "by: gun_class" in yaml_text
+    (tmp_path / "guns.yaml").write_text(yaml_text, "utf-8")
+    compiled = compiler.compile_file(tmp_path / "guns.yaml")
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    assert semantics.column_decision(compiled.ruleset, compiled.ruleset.results_tables[0])
+    assert to_terrain(yaml_text).count("by gun_class") == 1
+    (tmp_path / "bad.yaml").write_text(yaml_text.replace("then: heavy", "then: huge"), "utf-8")
+    bad = compiler.compile_file(tmp_path / "bad.yaml")
+    assert [d.code for d in bad.diagnostics if d.is_error] == ["E430", "E430"]
+    assert all(d.pos is not None and d.pos.line > 1 for d in bad.diagnostics if d.is_error)
