@@ -189,3 +189,20 @@ def test_the_yaml_form_picks_the_column_and_is_checked(compiler: Compiler, tmp_p
     bad = compiler.compile_file(tmp_path / "bad.yaml")
     assert [d.code for d in bad.diagnostics if d.is_error] == ["E430", "E430"]
     assert all(d.pos is not None and d.pos.line > 1 for d in bad.diagnostics if d.is_error)
+
+
+def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[doc.index("### A decision that picks the column") :]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    snippet = section[start : section.index("```", start)]
+    m = import_rendered(_ruleset(compiler, snippet), tmp_path, "column_pick_docs")
+    assert m.roll("penetration", 3, column=m.gun_class(calibre=120)).id == "hit"
+    assert m.roll("penetration", 3, column=m.gun_class(calibre=60)).id == "bounce"
+    for shown in (
+        'column=gun_class(calibre=120))` is `hit`',
+        'column=gun_class(calibre=60))` is `bounce`',
+        '"The column is the outcome of Gun class."',
+        "`Penetration: column named by the caller -> Gun class`",
+    ):
+        assert shown in doc
