@@ -8,7 +8,9 @@ column; `diff` grades the link; a house rule that adds an outcome no column has 
 from __future__ import annotations
 
 import random
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,6 +91,63 @@ def test_a_table_no_decision_picks_still_refuses_an_outcome_for_its_column(
     m = import_rendered(rs, tmp_path, "column_pick_unlinked")
     with pytest.raises(m.InvalidArgument, match="its columns are categories"):
         m.roll("penetration", 3, column=m.calibre_class(calibre=120))
+
+
+UNPICKED = (
+    GUNS.replace("dice penetration", "dice ricochet")
+    .replace("long_range", "far")
+    .replace("by gun_class", "by calibre")
+)
+
+
+def test_a_decisions_answer_for_a_table_no_decision_picks_is_refused_in_both_modules(
+    compiler: Compiler, node: str, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler, GUN_CLASS + GUNS + UNPICKED)
+    plan = module_plan.build(rs)
+    assert [t.picked_by for t in plan.data.results_tables] == ["gun_class", None]
+    python = import_rendered(rs, tmp_path, "column_pick_two")
+    with pytest.raises(python.InvalidArgument, match="no decision picks it"):
+        python.roll("ricochet", 3, column=python.gun_class(calibre=120))
+    assert python.roll("ricochet", 3, column="heavy").id == "hit"
+    module = test_js_target.write_package(plan, tmp_path / "two")
+    asked = [
+        {
+            "function": "roll",
+            "args": [t, 3],
+            "kwargs": {},
+            "column_of": ["gun_class", {"calibre": c}],
+        }
+        for t in ("penetration", "ricochet")
+        for c in (20, 120)
+    ]
+    expected = [js_queries.ask_python(python, q) for q in asked]
+    assert [e.get("error") for e in expected] == [None, None, "InvalidArgument", "InvalidArgument"]
+    got = js_queries.ask_node(module, asked)
+    assert [g.get("error") for g in got] == [e.get("error") for e in expected]
+    assert [g.get("answer") for g in got] == [e.get("answer") for e in expected]
+    said = [x.get("message", "").split("; got")[0] for x in (*got, *expected)]  # the repr differs
+    assert said[:4] == said[4:]
+
+
+CONSUMER = """import { roll, gun_class } from "./demo.js";
+const hit: "bounce" | "hit" = roll("penetration", 3, { column: gun_class({ calibre: 120 }) }).id;
+const named: string = roll("penetration", 3, { column: "heavy" }).column;
+console.log(hit, named);
+"""
+
+
+def test_the_declarations_type_check_a_decisions_answer_as_the_column(
+    compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = test_js_target._typescript(pytestconfig)
+    test_js_target.write_package(module_plan.build(_ruleset(compiler)), tmp_path)
+    (tmp_path / "consumer.ts").write_text(CONSUMER, "utf-8")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 EXTRA = GUN_CLASS.replace(
@@ -200,8 +259,8 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     assert m.roll("penetration", 3, column=m.gun_class(calibre=120)).id == "hit"
     assert m.roll("penetration", 3, column=m.gun_class(calibre=60)).id == "bounce"
     for shown in (
-        'column=gun_class(calibre=120))` is `hit`',
-        'column=gun_class(calibre=60))` is `bounce`',
+        "column=gun_class(calibre=120))` is `hit`",
+        "column=gun_class(calibre=60))` is `bounce`",
         '"The column is the outcome of Gun class."',
         "`Penetration: column named by the caller -> Gun class`",
     ):

@@ -423,7 +423,8 @@ class MoreBlocks(MovementBlocks):
             after.insert(0, self.w(_rounding_word(t.rounding), input=by))
         picked = semantics.column_decision(self.rs, t)
         if picked is not None:  # a decision's outcome names the column (issue 40)
-            after.insert(0, self.w("results_picked_by", decision=self.label(picked.info, picked.id)))
+            decision = self.label(picked.info, picked.id)
+            after.insert(0, self.w("results_picked_by", decision=decision))
         for m in t.modifiers:
             after.append(
                 self.w("with_mod", label=self.label(m.info, m.id), value=self.modifier_value(m))

@@ -24,8 +24,11 @@ _NO_SHIFT = (
 )
 _PICKED_COLUMN = "function _pickedColumn(results, column, shift) {\n"
 _FROM_OUTCOME = (
-    "  if (column instanceof Outcome && _PICKED_BY.has(results.id)) column = column.id; "
-    "// the decision `by` names, asked\n"
+    "  if (column instanceof Outcome) { // a decision's answer: the column it names\n"
+    '    if (!_PICKED_BY.has(results.id)) throw new InvalidArgument("roll", "column", column, '
+    "`must name a column of ${pyRepr(results.id)}: no decision picks it`);\n"
+    "    column = column.id;\n"
+    "  }\n"
 )
 
 
