@@ -165,7 +165,7 @@ NUMBER = """decision gun_class "Gun class" (calibre mm) {
 @pytest.mark.parametrize(
     ("decision", "found"),
     [
-        (EXTRA, [("E430", 5, 3)]),
+        (EXTRA, [("E430", 5, 19)]),
         (MISSING, [("E430", 8, 10)]),
         (NUMBER, [("E431", 5, 58)]),
     ],

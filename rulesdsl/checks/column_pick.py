@@ -45,6 +45,7 @@ def _same_names(
     """Each outcome of the decision a column of the table, each column an outcome (E430)."""
     columns = [c.id for c in table.columns]
     given = {r.outcome for r in decision.rows}
+    outcomes = {o.id: o for o in decision.outcomes}  # each where its name is first written
     reported: set[str] = set()
     for row in decision.rows:
         if row.outcome in columns or row.outcome in reported:
@@ -55,7 +56,7 @@ def _same_names(
                 "E430",
                 f"'{decision.id}' picks the column of '{table.id}', but its outcome "
                 f"'{row.outcome}' is not one of its columns ({', '.join(columns)})",
-                where.of_field(row, "outcome", row, decision),
+                where.of(outcomes.get(row.outcome), row, decision),
                 f"name the outcome like a column of '{table.id}', or add `column "
                 f"{row.outcome}` to the table",
             )
