@@ -7,6 +7,7 @@ language; `diff` grades a changed value as a rules change; a house rule override
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,21 @@ def test_the_yaml_form_keeps_the_weathers_roll_on_crossing(
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     assert compiled.ruleset.features == _ruleset(compiler).features
     assert "columns ford_check, bog_check" in to_terrain(yaml_text)
+
+
+def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[doc.index("- **Weather on crossing.**") :]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    snippet = textwrap.dedent(section[start : section.index("```", start)])
+    header = FORD[: FORD.index("grid hexes")]
+    m = import_rendered(_ruleset(compiler, header + snippet), tmp_path, "weather_docs")
+    assert [
+        (d.roll, d.modifier) for d in m.rolls_due("truck", "stream", "flood", on="crossing")
+    ] == [("ford_check", -3)]
+    assert m.rolls_due("truck", "flood", on="crossing") == ()
+    for shown in (
+        '`rolls_due("truck", "stream", "flood", on="crossing")` is one `ford_check` at `-3`',
+        '`rolls_due("truck", "flood", on="crossing")` is `()`',
+    ):
+        assert shown in doc
