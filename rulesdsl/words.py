@@ -427,6 +427,18 @@ def scope_on_edges(scope: ir.LayerScope) -> bool:
             assert_never(scope)
 
 
+def scope_whole_map(scope: ir.LayerScope) -> bool:
+    """Whether a layer of that scope holds whole-map conditions (weather), which feed every
+    roll, on crossing an edge as on entering a place (issue 40)."""
+    match scope:
+        case "map":
+            return True
+        case "many" | "one" | "edges":
+            return False
+        case _:
+            assert_never(scope)
+
+
 def scope_from_words(text: str) -> ir.LayerScope:
     """The scope a layer's written scope words give (a CSV chart's ``--scope``); anything else,
     the default, is many per place."""

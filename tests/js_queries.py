@@ -216,6 +216,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_arcs,
         js_queries_categories,
         js_queries_facing,
+        js_queries_feeds,
         js_queries_freefacing,
         js_queries_moves,
         js_queries_numbers,
@@ -242,6 +243,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "freefacing": js_queries_freefacing.free_move_queries,
         "categories": js_queries_categories.category_queries,
         "allowance": js_queries_allowance.allowance_queries,
+        "column_pick": js_queries_feeds.column_pick_queries,
     }
 
 
@@ -345,6 +347,9 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
 
                 asked = {**query, "args": args, "kwargs": kwargs}
                 return {"answer": json.loads(json.dumps(js_queries_routes.ask(module, asked)))}
+            if "column_of" in query:  # the column a decision answers (js_queries_feeds.py)
+                decision, inputs = query["column_of"]
+                kwargs["column"] = module.DECISIONS[decision](**decoded(inputs))
             function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
             value = function(*args, **kwargs)
             form = full_form if query.get("full") else plain

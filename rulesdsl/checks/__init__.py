@@ -14,6 +14,7 @@ from typing import Protocol
 
 from rulesdsl import ir
 from rulesdsl.checks import (
+    column_pick,
     costs,
     decisions,
     dice,
@@ -50,6 +51,7 @@ PASSES: tuple[Pass, ...] = (
     roll_reach.check,
     costs.check,
     results.check,
+    column_pick.check,
     grids.check,
     policies.check,
     decisions.check,

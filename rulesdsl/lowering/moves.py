@@ -202,12 +202,12 @@ def roll_rule(lw: Context, decl: s.RollDecl) -> ir.RollRule:
 
 def check_roll_column(lw: Context, decl: s.LayerDecl, column: s.Name) -> None:
     """E292: a roll due on crossing in a layer of places, or on entering or ending in a layer
-    of edges."""
+    of edges. A whole-map layer (weather) feeds a roll whenever it is due (issue 40)."""
     when = lw.roll_when.get(column.text)
     if when is None:
         return
     edges = words.scope_on_edges(decl.scope)
-    if edges != words.roll_on_edges(when):
+    if edges != words.roll_on_edges(when) and not words.scope_whole_map(decl.scope):
         lw.err(
             "E292",
             f"the roll '{column.text}' is due on {when.replace('_', ' ')}, and "

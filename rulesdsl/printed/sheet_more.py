@@ -421,6 +421,10 @@ class MoreBlocks(MovementBlocks):
         ]
         if t.rounding is not None:
             after.insert(0, self.w(_rounding_word(t.rounding), input=by))
+        picked = semantics.column_decision(self.rs, t)
+        if picked is not None:  # a decision's outcome names the column (issue 40)
+            decision = self.label(picked.info, picked.id)
+            after.insert(0, self.w("results_picked_by", decision=decision))
         for m in t.modifiers:
             after.append(
                 self.w("with_mod", label=self.label(m.info, m.id), value=self.modifier_value(m))

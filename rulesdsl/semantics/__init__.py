@@ -40,6 +40,7 @@ from rulesdsl.semantics.tables import Rules as Rules
 from rulesdsl.semantics.tables import SightLine as SightLine
 from rulesdsl.semantics.tables import bound as bound
 from rulesdsl.semantics.tables import cell_value as cell_value
+from rulesdsl.semantics.tables import column_decision as column_decision
 from rulesdsl.semantics.tables import column_holds as column_holds
 from rulesdsl.semantics.tables import compare as compare
 from rulesdsl.semantics.tables import counted_places as counted_places

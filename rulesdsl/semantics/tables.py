@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import partial
 from typing import assert_never
 
-from rulesdsl import ir
+from rulesdsl import ir, words
 from rulesdsl.semantics import arith as semantics_arith
 from rulesdsl.semantics import dice
 
@@ -388,6 +388,19 @@ def result(
     if given in order and nat.outcome in order:
         return max(given, nat.outcome, key=order.index)  # "at least": the later outcome
     return nat.outcome
+
+
+def column_decision(rs: ir.Ruleset, table: ir.ResultsTable) -> ir.Decision | None:
+    """The decision whose outcome names the column of a results table whose columns are
+    categories (issue 40): the decision its ``by`` names, when that decision gives outcomes
+    (not numbers). ``dice penetration : 1d6 by gun_class``: ``gun_class``'s outcome ``heavy``
+    picks the column ``heavy``."""
+    if not table.columns or not all(words.is_category(c.bound) for c in table.columns):
+        return None
+    found = next((d for d in rs.decisions if d.id == table.by), None)
+    if found is None or any(r.answer is not None for r in found.rows):
+        return None
+    return found
 
 
 def shifted_column(table: ir.ResultsTable, column: str, shift: int) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar, assert_never
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.versions import diff_effects
 
 _T = TypeVar("_T")
@@ -219,6 +219,19 @@ def naturals(
             )
 
 
+def _picked(d: Differ, a: ir.ResultsTable, b: ir.ResultsTable, name: str) -> None:
+    """A decision whose outcome names the column (issue 40): one that starts to pick it is
+    additive (a caller may pass its answer as well as the column's name), one that stops
+    is breaking (its answer is refused)."""
+    was, now = semantics.column_decision(d.old, a), semantics.column_decision(d.new, b)
+    if a.by != b.by or (was is None) == (now is None):  # a new `by` is graded as such
+        return
+    before, after = (d.label(x.info, x.id) if x else "the caller" for x in (was, now))
+    level: Level = "additive" if was is None else "breaking"
+    said = f"{name}: column named by {before} -> {after}"
+    d.add(level, "changed", f"{b.id}.column", said, before, after)
+
+
 def results(d: Differ) -> None:
     pairs = named(d, "results table", d.old.results_tables, d.new.results_tables, lambda t: t.id)
     for a, b in pairs:
@@ -227,6 +240,7 @@ def results(d: Differ) -> None:
             before = f"{spelling.dice(a.dice)} by {a.by}"
             after = f"{spelling.dice(b.dice)} by {b.by}"
             d.add("breaking", "changed", b.id, f"{name}: {before} -> {after}", before, after)
+        _picked(d, a, b, name)
         if a.rounding != b.rounding:  # a value between columns now falls elsewhere
             before, after = _rounding(a.rounding), _rounding(b.rounding)
             d.add(

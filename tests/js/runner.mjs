@@ -86,6 +86,7 @@ function ask(m, query) {
   const fn = query.function;
   const args = decoded(query.args);
   const kwargs = decoded(query.kwargs || {});
+  if (query.column_of) kwargs.column = m[query.column_of[0]](decoded(query.column_of[1])); // js_queries_feeds.py
   if (Object.hasOwn(m.DECISIONS, fn)) return m[fn](kwargs);
   if (fn === "modifier") return m.modifier(args[0], args.slice(1), kwargs);
   if (fn === "conflicts") return m.conflicts(...args);

@@ -22,17 +22,29 @@ _NO_SHIFT = (
     '  if (picked.bound === "category") throw new InvalidArgument("roll", "shift", shift, '
     '"cannot move along categories");\n'
 )
+_PICKED_COLUMN = "function _pickedColumn(results, column, shift) {\n"
+_FROM_OUTCOME = (
+    "  if (column instanceof Outcome) { // a decision's answer: the column it names\n"
+    '    if (!_PICKED_BY.has(results.id)) throw new InvalidArgument("roll", "column", column, '
+    "`must name a column of ${pyRepr(results.id)}: no decision picks it`);\n"
+    "    column = column.id;\n"
+    "  }\n"
+)
 
 
 def runtime_results(plan: plan_data.DataPlan) -> str:
     """The results runtime; a module with a table whose columns are categories (issue 40)
-    refuses a value for their column and a shift of it, as the Python module does (other
-    modules are unchanged)."""
+    refuses a value for their column and a shift of it, and takes a decision's answer for
+    the column of a table that decision picks, as the Python module does (other modules are
+    unchanged)."""
     text = runtime_part("runtime_results.js")
     if not any(t.categories for t in plan.results_tables):
         return text
-    assert _COLUMN_OF in text and _LAST in text
-    return text.replace(_COLUMN_OF, _COLUMN_OF + _CATEGORIES).replace(_LAST, _NO_SHIFT + _LAST)
+    assert _COLUMN_OF in text and _LAST in text and _PICKED_COLUMN in text
+    text = text.replace(_COLUMN_OF, _COLUMN_OF + _CATEGORIES).replace(_LAST, _NO_SHIFT + _LAST)
+    if any(t.picked_by for t in plan.results_tables):
+        text = text.replace(_PICKED_COLUMN, _PICKED_COLUMN + _FROM_OUTCOME)
+    return text
 
 
 def _optional(value: str | int | None) -> str:
@@ -95,7 +107,12 @@ def results_js(d: plan_data.DataPlan) -> list[str]:
         for t in d.results_tables
     }
     tables = dict_js({t.id: results_table_js(t) for t in d.results_tables})
-    return [f"export const RESULTS_TABLES = {tables};", f"const _RESULT_ROWS = {dict_js(rows)};"]
+    picked = [t.id for t in d.results_tables if t.picked_by]
+    return [
+        f"export const RESULTS_TABLES = {tables};",
+        f"const _RESULT_ROWS = {dict_js(rows)};",
+        *([f"const _PICKED_BY = new Set({strings_js(picked)});"] if picked else []),
+    ]
 
 
 def results_dts(d: plan_data.DataPlan, union: Callable[[Iterable[str]], str]) -> list[str]:
@@ -151,7 +168,8 @@ def results_dts(d: plan_data.DataPlan, union: Callable[[Iterable[str]], str]) ->
             f"  table: {string_js(t.id)},",
             "  total: number,",
             "  options: {",
-            f"    column: {union(c.id for c in t.columns)} | number | readonly [number, number];",
+            f"    column: {union(c.id for c in t.columns)} | number | readonly [number, number]"
+            + (f" | Outcome<{union(c.id for c in t.columns)}>;" if t.picked_by else ";"),
             "    natural?: number | null;",
             "    shift?: number;",
             "    dice?: readonly number[] | null;",

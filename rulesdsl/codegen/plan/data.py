@@ -233,6 +233,8 @@ class ResultsTable:
     index: Mapping[int, int]
     categories: bool = False
     """Whether its columns are categories the caller names (issue 40), not bounds."""
+    picked_by: str | None = None
+    """The decision whose outcome names the column (``by gun_class``), if one does (issue 40)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,6 +458,7 @@ def _results_table(rs: ir.Ruleset, t: ir.ResultsTable) -> ResultsTable:
         on_doubles=next((m.id for m in t.modifiers if m.on_doubles), None),
         index=semantics.results_index(t, semantics.trigger_shifts(rs, t.id)),
         categories=any(words.is_category(c.bound) for c in t.columns),
+        picked_by=picked.id if (picked := semantics.column_decision(rs, t)) else None,
     )
 
 
