@@ -192,10 +192,13 @@ def test_js_module_answers_route_input_questions_as_python(node: str, tmp_path: 
 
 
 def test_a_unit_type_with_facing_is_refused_step_inputs_and_outcomes(tmp_path: Path) -> None:
-    text = RULES.replace("units distance in, cost in", "units distance hex, cost MP").replace(
-        "(height in) -> in", "(height hex) -> MP"
-    ).replace("free up to 2 in, +1 per 1 in", "free up to 2 hex, +1 per 1 hex")
-    text += 'grid field "Field" : 1 hex = 1 km, hex\nfacing walker on field : turn 1 MP per hexside\n'
+    text = (
+        RULES.replace("units distance in, cost in", "units distance hex, cost MP")
+        .replace("(height in) -> in", "(height hex) -> MP")
+        .replace("free up to 2 in, +1 per 1 in", "free up to 2 hex, +1 per 1 hex")
+    )
+    text += 'grid field "Field" : 1 hex = 1 km, hex\n'
+    text += "facing walker on field : turn 1 MP per hexside\n"
     module = import_rendered(_ruleset(text), tmp_path, "route_inputs_facing")
     board = module.Board({(0, 0): ("clear",), (1, 0): ("clear",)}, grid="field")
     with pytest.raises(module.InvalidArgument, match="'height' is not taken for a unit type with"):
