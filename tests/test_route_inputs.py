@@ -20,6 +20,7 @@ from rulesdsl.semantics import routes as semantic_routes
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
+from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
 
@@ -206,3 +207,10 @@ def test_a_unit_type_with_facing_is_refused_step_inputs_and_outcomes(tmp_path: P
     with pytest.raises(module.InvalidArgument, match="'outcomes' is not taken for a unit type"):
         module.reachable(board, "walker", ((0, 0), 0), 3, outcomes={})
     assert module.route_cost(board, "trooper", [(0, 0), (1, 0)], outcomes={}).total == 1
+
+
+@pytest.mark.parametrize("name", ["start", "outcomes"])
+def test_a_step_input_named_like_a_route_argument_is_e420(name: str) -> None:
+    text = RULES.replace("(height in)", f"({name} in)")
+    line = RULES[: RULES.index("\nstep climb")].count("\n") + 2
+    assert located(Compiler(), text) == [("E420", line, 24)]
