@@ -244,6 +244,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "categories": js_queries_categories.category_queries,
         "allowance": js_queries_allowance.allowance_queries,
         "routes_inputs": js_queries_routes_inputs.route_input_queries,
+        "allowance_steps": js_queries_routes_inputs.allowance_step_queries,
     }
 
 

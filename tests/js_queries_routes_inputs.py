@@ -92,3 +92,33 @@ def route_input_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_que
                 "args": [mode, list(rng.choice(cells)), rng.randint(0, 10)],
                 "kwargs": {k: v for k, v in _options(rng, plan, cells).items()},
             }
+
+
+def allowance_step_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Query]:
+    """``move_cost``, ``can_enter`` and ``free_move`` asked mostly without an allowance, so that
+    a unit type's own is read (or its absence refused for a share); none for a ruleset whose
+    unit types have no allowance of their own."""
+    if all(m.allowance is None for m in plan.header.modes):
+        return
+    modes = [m.id for m in plan.header.modes]
+    features = [f.id for f in plan.data.features]
+    free = [f.mode for f in plan.movement.free_facings]
+    for _ in range(150):
+        kwargs: dict[str, Any] = {}
+        if rng.random() < 0.2:
+            kwargs["allowance"] = rng.randint(0, 9)
+        if plan.movement.moves and rng.random() < 0.3:
+            kwargs["move"] = rng.choice([k.id for k in plan.movement.moves])
+        place = [rng.choice(modes), *rng.sample(features, 1)]
+        yield {"function": "move_cost", "args": place, "kwargs": kwargs}
+        yield {
+            "function": "can_enter",
+            "args": place,
+            "kwargs": {**kwargs, "available": rng.randint(0, 6)},
+        }
+        if free:
+            legs = [["straight", rng.randint(1, 4)], ["turn", rng.choice([30, 45, 90])]]
+            legs.append(["straight", rng.randint(0, 5)])
+            given = [rng.randint(3, 9)] if rng.random() < 0.3 else []
+            args = [rng.choice(free), legs, *given]
+            yield {"function": "free_move", "args": args, "kwargs": {}, "freefacing": True}
