@@ -64,6 +64,14 @@ def route_input_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_que
         return
     facing = {f.mode for f in plan.movement.facings}
     modes = [m.id for m in plan.header.modes if m.id not in facing] or ["none"]
+    for mode in sorted(facing):  # refused before the board is read (docs/module-api.md)
+        options = _options(rng, plan, [(0, 0)])
+        yield {
+            "function": "reachable",
+            "board": {"raw": None},
+            "args": [mode, [0, 0], 3],
+            "kwargs": options,
+        }
     for _ in range(25):
         spec, cells, near = _board(rng, plan)
         for _ in range(4):

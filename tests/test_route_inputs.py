@@ -46,6 +46,15 @@ dice shelling "Shelling" : 1d6 {
 }
 """
 
+FACING = (
+    RULES.replace("units distance in, cost in", "units distance hex, cost MP")
+    .replace("(height in) -> in", "(height hex) -> MP")
+    .replace("free up to 2 in, +1 per 1 in", "free up to 2 hex, +1 per 1 hex")
+    + 'grid field "Field" : 1 hex = 1 km, hex\n'
+    + "facing walker on field : turn 1 MP per hexside\n"
+)
+"""The rules above with a hex grid and a facing rule for the walker."""
+
 
 def _ruleset(text: str = RULES) -> ir.Ruleset:
     compiled = compile_snippet(Compiler(), text)
@@ -172,8 +181,11 @@ def test_rules_without_step_inputs_or_fed_outcomes_keep_their_route_functions(
         module.reachable(board, "trooper", (0, 0), 3, outcomes={})
 
 
-def test_js_module_answers_route_input_questions_as_python(node: str, tmp_path: Path) -> None:
-    rs = _ruleset()
+@pytest.mark.parametrize("facing", [False, True])
+def test_js_module_answers_route_input_questions_as_python(
+    node: str, tmp_path: Path, facing: bool
+) -> None:
+    rs = _ruleset(FACING if facing else RULES)
     plan = module_plan.build(rs)
     python = import_rendered(rs, tmp_path, "js_route_inputs")
     module = write_package(plan, tmp_path / "js")
@@ -193,14 +205,7 @@ def test_js_module_answers_route_input_questions_as_python(node: str, tmp_path: 
 
 
 def test_a_unit_type_with_facing_is_refused_step_inputs_and_outcomes(tmp_path: Path) -> None:
-    text = (
-        RULES.replace("units distance in, cost in", "units distance hex, cost MP")
-        .replace("(height in) -> in", "(height hex) -> MP")
-        .replace("free up to 2 in, +1 per 1 in", "free up to 2 hex, +1 per 1 hex")
-    )
-    text += 'grid field "Field" : 1 hex = 1 km, hex\n'
-    text += "facing walker on field : turn 1 MP per hexside\n"
-    module = import_rendered(_ruleset(text), tmp_path, "route_inputs_facing")
+    module = import_rendered(_ruleset(FACING), tmp_path, "route_inputs_facing")
     board = module.Board({(0, 0): ("clear",), (1, 0): ("clear",)}, grid="field")
     with pytest.raises(module.InvalidArgument, match="'height' is not taken for a unit type with"):
         module.route_cost(board, "walker", [((0, 0), 0), ((1, 0), 0)], height=3)
