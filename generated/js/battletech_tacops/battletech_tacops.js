@@ -1251,7 +1251,8 @@ function _onlyCostOptions(options) {
 export function moveCost(mode, features = [], options = _NO_OPTIONS) {
   if (!Array.isArray(features)) throw new ArgumentTypeError("move_cost", "features", features, "must be an array of names");
   const { distance = 1, move = null } = options;
-  const allowance = _ownAllowance(mode, options.allowance ?? null); // none given: the unit type's own
+  let { allowance = null } = options;
+  if (allowance === null && _OWN_ALLOWANCES) allowance = _ownAllowance(mode, null); // the unit type's own
   const inputs = _onlyCostOptions(options) ? _NO_OPTIONS : _costInputs("move_cost", options, _COST_OPTIONS);
   if (move !== null && move !== undefined) return _moveCostKind(mode, features, distance, allowance, move, inputs);
   let cost = _keptCost(mode, features);
@@ -2568,6 +2569,8 @@ const _UNFILLED_COSTS = new Map([]);
 export const PER_MOVE_COSTS = _dict({});
 const _ONCE_FEATURES = new Set(Object.freeze([]));
 export const COST_INPUTS = Object.freeze([]);
+/** Whether a unit type has an allowance of its own (moveCost reads it, given none). */
+const _OWN_ALLOWANCES = false;
 const _OUTCOME_COSTS = _dict({});
 export const GRID_SIZES = _dict({});
 export const GRID_DIAGONALS = Object.freeze([]);
