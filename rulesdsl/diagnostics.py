@@ -87,6 +87,7 @@ CODES: Mapping[str, str] = {
     "E220": "a share of the allowance that is not a part of it (`share 3/2`, `share 1/0`)",
     "E221": "a step used as a cost that answers in another unit than the cost unit",
     "E222": "a step used as a cost whose input is named like an argument of move_cost",
+    "E420": "a step used as a cost whose input is named like an argument of the route functions",
     "E223": "a cost written in another unit than the ruleset's cost unit",
     "E224": "two steps used as costs that take the same input in different units",
     "E225": "arithmetic in a decision whose units do not fit (adding hex to MP)",
@@ -256,6 +257,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("checks", "E321 E322 E326 W320"),
     ("checks", "E327 E328"),
     ("checks", "E430 E431"),
+    ("checks", "E420"),
     ("checks", "W340 W263"),
     (
         "tools",

@@ -221,6 +221,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_moves,
         js_queries_numbers,
         js_queries_routes,
+        js_queries_routes_inputs,
         js_queries_sight,
         js_queries_whole_move,
     )
@@ -244,6 +245,8 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "categories": js_queries_categories.category_queries,
         "allowance": js_queries_allowance.allowance_queries,
         "column_pick": js_queries_feeds.column_pick_queries,
+        "routes_inputs": js_queries_routes_inputs.route_input_queries,
+        "allowance_steps": js_queries_routes_inputs.allowance_step_queries,
     }
 
 

@@ -314,6 +314,8 @@ def ask(module: ModuleType, query: js_queries.Query) -> list[dict[str, Any]]:
     fn, args, kwargs = query["function"], query["args"], dict(query["kwargs"])
     if "entered" in kwargs:
         kwargs["entered"] = _places_in(kwargs["entered"])
+    if isinstance(kwargs.get("outcomes"), dict) and "pairs" in kwargs["outcomes"]:
+        kwargs["outcomes"] = {tupled(p): names for p, names in kwargs["outcomes"]["pairs"]}
     if fn == "Board":
         return [{"board": [list(made.places.items()), list(made.edges.items()), made.grid]}]
     if fn == "neighbours":

@@ -2321,6 +2321,34 @@ def _route_args(function: str, board: object, mode: object, allowance: object) -
     return {"allowance": allowance}
 
 
+_NO_PRICES: Final[Mapping[Any, tuple[str, ...]]] = MappingProxyType({})
+
+
+def _outcomes_arg(function: str, board: Board, outcomes: object) -> dict[Any, tuple[str, ...]]:
+    """``outcomes``: the dice outcomes that feed the cost rolled in places of ``board`` (a
+    mapping of place to outcome names), as each place's features plus its outcomes: what
+    entering it costs, as move_cost costs a place given with them."""
+    if outcomes is None:
+        return {}
+    if not _isinstance(outcomes, Mapping):
+        raise ArgumentTypeError(
+            function, "outcomes", outcomes, "must be a mapping of places to dice outcomes"
+        )
+    priced: dict[Any, tuple[str, ...]] = {}
+    for place, names in outcomes.items():
+        _on_board(function, "outcomes", board, place)
+        if _isinstance(names, _str) or not _isinstance(names, Iterable):
+            raise ArgumentTypeError(
+                function, "outcomes", names, "must give each place a sequence of dice outcomes"
+            )
+        named = _tuple(names)
+        for name in named:
+            if not (_isinstance(name, _str) and name in _OUTCOMES):
+                raise UnknownName("dice outcome", name, _OUTCOMES)
+        priced[place] = board.places[place] + named
+    return priced
+
+
 def route_cost(
     board: Board,
     mode: ModeName,
@@ -2328,6 +2356,8 @@ def route_cost(
     allowance: float | None = None,
     move: str | None = None,
     entered: Iterable[Any] | None = None,
+    *,
+    outcomes: Mapping[Any, Iterable[str]] | None = None,
 ) -> Route:
     """The cost of moving ``mode`` along ``route`` (places of ``board``, the start first),
     step by step, and whether the move is legal: no step impassable or prohibited, no stop
@@ -2341,6 +2371,7 @@ def route_cost(
     if move is not None:  # a kind of move: its costs, and the allowance it gives
         extra, allowance = _with_move("route_cost", extra, move, allowance, mode)
     before = _entered_arg("route_cost", board, entered)
+    priced = _outcomes_arg("route_cost", board, outcomes)
     if _isinstance(route, _str) or not _isinstance(route, Iterable):
         raise ArgumentTypeError("route_cost", "route", route, "must be a sequence of places")
     places = _tuple(route)
@@ -2364,7 +2395,11 @@ def route_cost(
     reason = ""
     last = _len(places) - 1
     edges = board.edges
-    quick = _grid_steps(board, mode, places, found, extra, costs) if grid and last > 0 else None
+    quick = (
+        _grid_steps(board, mode, places, found, extra, costs)
+        if grid and last > 0 and not priced
+        else None
+    )
     if quick is not None:  # every step made at once: the loop below has none left to make
         steps, total = quick
     for i in _range(_len(steps) + 1, last + 1):
@@ -2378,15 +2413,16 @@ def route_cost(
                 "route_cost", "route", end, f"is not next to {start!r} (step {i})"
             )
         features = on_board[end]
+        costed = priced.get(end, features)  # with the dice outcomes rolled there
         crossed = edges.get((start, end), ())
-        cost = costs.get((features, crossed, distance))
+        cost = costs.get((costed, crossed, distance))
         if cost is None:
             try:
-                cost = _step_cost(mode, features, crossed, distance, extra)
+                cost = _step_cost(mode, costed, crossed, distance, extra)
             except ArgumentError as error:
                 raise _raised_by(error, "route_cost") from None
-            if _len(features) < 2 or EXCLUSIONS.keys().isdisjoint(features):  # warns each time
-                costs[features, crossed, distance] = cost
+            if _len(costed) < 2 or EXCLUSIONS.keys().isdisjoint(costed):  # warns each time
+                costs[costed, crossed, distance] = cost
         steps.append(_tuple.__new__(RouteStep, (start, end, features, crossed, cost)))
         if _isinstance(cost, Marker):
             if marker is not PROHIBITED:
@@ -2488,10 +2524,12 @@ def _exits(
     here: Any,
     extra: dict[str, Any],
     costs: dict[tuple[tuple[str, ...], tuple[str, ...], float], float | Marker],
+    priced: Mapping[Any, tuple[str, ...]] = _NO_PRICES,
 ) -> tuple[tuple[Any, float], ...]:
     """The steps out of ``here`` that ``mode`` can take, each with its cost (markers left out);
     kept on the board when no allowance is given, so a second search reads them back."""
-    kept = board._exits.get(mode) if not extra else None
+    plain = not extra and not priced
+    kept = board._exits.get(mode) if plain else None
     if kept is not None:
         found = kept.get(here)
         if found is not None:
@@ -2501,14 +2539,15 @@ def _exits(
     out: list[tuple[Any, float]] = []
     for there, distance in board.neighbours(here):
         crossed = edges.get((here, there), ())
-        key = (places[there], crossed, distance)
+        entered = priced.get(there, places[there])
+        key = (entered, crossed, distance)
         step = costs.get(key)
         if step is None:
-            step = costs[key] = _step_cost(mode, places[there], crossed, distance, extra)
+            step = costs[key] = _step_cost(mode, entered, crossed, distance, extra)
         if not _isinstance(step, Marker):
             out.append((there, step))
     found = _tuple(out)
-    if not extra:
+    if plain:
         board._exits.setdefault(mode, {})[here] = found
     return found
 
@@ -2520,12 +2559,14 @@ def _search(
     budget: float,
     extra: dict[str, Any],
     goal: Any = None,
+    priced: Mapping[Any, tuple[str, ...]] = _NO_PRICES,
 ) -> tuple[dict[Any, float], dict[Any, Any]]:
     """Dijkstra from ``start`` within ``budget`` (a heap of (cost, order, place)): the cheapest
     cost of each place found and the place it is entered from. A place where the unit must
     stop is not left; with a minimum move and a budget above 0, one step from the start is
     always allowed."""
-    if not extra and board._shape and not board._diagonal and board._neighbours is None:
+    grid = board._shape and not board._diagonal and board._neighbours is None
+    if not extra and grid and not priced:
         return _grid_search(board, mode, start, budget, goal)
     places = board.places
     stops: dict[tuple[str, ...], bool] = {}
@@ -2550,7 +2591,7 @@ def _search(
                 stop = stops[entered] = _must_stop_of(mode, *entered)
             if stop or cost > budget:
                 continue
-        for there, step in _exits(board, mode, here, extra, costs):
+        for there, step in _exits(board, mode, here, extra, costs, priced):
             total = cost + step
             if (total <= budget or first) and total < best.get(there, _INF) and there not in done:
                 best[there] = total
@@ -2668,6 +2709,8 @@ def cheapest_route(
     allowance: float | None = None,
     move: str | None = None,
     entered: Iterable[Any] | None = None,
+    *,
+    outcomes: Mapping[Any, Iterable[str]] | None = None,
 ) -> Route | None:
     """The cheapest legal route for ``mode`` from ``start`` to ``goal`` on ``board`` (within
     ``allowance`` when one is given, or the unit type's own, as the kind of move ``move`` makes
@@ -2680,11 +2723,12 @@ def cheapest_route(
     for argument, place in (("start", start), ("goal", goal)):
         _on_board("cheapest_route", argument, board, place)
     before = _entered_arg("cheapest_route", board, entered)
+    priced = _outcomes_arg("cheapest_route", board, outcomes)
     if goal != start and not _can_end_of(mode, *board.places[goal]):
         return None
     budget = _INF if allowance is None else allowance
     try:
-        best, came = _search(board, mode, start, budget, extra, goal)
+        best, came = _search(board, mode, start, budget, extra, goal, priced)
     except ArgumentError as error:
         raise _raised_by(error, "cheapest_route") from None
     if goal not in best:
@@ -2693,7 +2737,7 @@ def cheapest_route(
     while places[-1] != start:
         places.append(came[places[-1]])
     places.reverse()
-    return route_cost(board, mode, places, given, move, before)
+    return route_cost(board, mode, places, given, move, before, outcomes=outcomes)
 
 
 def reachable(
@@ -2703,6 +2747,8 @@ def reachable(
     budget: float | None = None,
     allowance: float | None = None,
     move: str | None = None,
+    *,
+    outcomes: Mapping[Any, Iterable[str]] | None = None,
 ) -> Reach:
     """Each place of ``board`` where ``mode`` may end its move from ``start`` for at most
     ``budget`` (the start itself, at 0, included), with the cheapest cost to get there.
@@ -2715,13 +2761,14 @@ def reachable(
         budget = allowance
     extra = _route_args("reachable", board, mode, allowance)
     _on_board("reachable", "start", board, start)
+    priced = _outcomes_arg("reachable", board, outcomes)
     _number("reachable", "budget", budget)
     if move is not None:
         extra, allowance = _with_move("reachable", extra, move, allowance, mode)
         kind = MOVES[move]
         budget = budget * kind.factor + kind.amount
     try:
-        best, _ = _search(board, mode, start, budget, extra)
+        best, _ = _search(board, mode, start, budget, extra, None, priced)
     except ArgumentError as error:
         raise _raised_by(error, "reachable") from None
     ends: dict[tuple[str, ...], bool] = {}

@@ -2080,6 +2080,7 @@ _HEX_STEPS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 _SQUARE_STEPS: Final = ((1, 0), (0, -1), (-1, 0), (0, 1))
 _HEX_OFFSETS: Final = frozenset(_HEX_STEPS)
 _NOTHING_DONE: Final[frozenset[Any]] = frozenset()
+_NO_INPUTS: Final[Mapping[str, object]] = MappingProxyType({})
 _SQUARE_OFFSETS: Final = frozenset(_SQUARE_STEPS)
 _DIAGONAL_STEPS: Final = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 
@@ -2416,7 +2417,7 @@ def _step_cost(
         elif not _isinstance(cost, _str):
             edge += cost
         if feature in _ONCE_FEATURES:  # a wall's flat cost, paid on each crossing
-            once = _once_cost(mode, feature, extra.get("allowance"), {})
+            once = _once_cost(mode, feature, extra.get("allowance"), extra)
             if _isinstance(once, Marker):
                 impassable = True
             else:
@@ -2445,14 +2446,28 @@ def _own_allowance(mode: object, allowance: Any) -> Any:
     return allowance
 
 
-def _route_args(function: str, board: object, mode: object, allowance: object) -> dict[str, Any]:
+def _route_args(
+    function: str,
+    board: object,
+    mode: object,
+    allowance: object,
+    inputs: Mapping[str, object] = _NO_INPUTS,
+) -> dict[str, Any]:
+    """The checks the route functions open with; what the costs are asked with: the allowance
+    as given, and the step inputs (``height=3``) checked as move_cost checks them."""
     if not _isinstance(board, Board):
         raise ArgumentTypeError(function, "board", board, "must be a Board")
     _name(function, "mode", mode, MODES, "mode")
-    if allowance is None:
-        return {}
-    _number(function, "allowance", allowance)
-    return {"allowance": allowance}
+    extra: dict[str, Any] = {}
+    if allowance is not None:
+        _number(function, "allowance", allowance)
+        extra["allowance"] = allowance
+    for name, value in inputs.items():
+        if name not in COST_INPUTS:
+            raise UnknownName("cost input", name, COST_INPUTS)
+        _number(function, name, value, None)
+        extra[name] = value
+    return extra
 
 
 def route_cost(
@@ -2462,6 +2477,7 @@ def route_cost(
     allowance: float | None = None,
     move: str | None = None,
     entered: Iterable[Any] | None = None,
+    **inputs: float,
 ) -> Route:
     """The cost of moving ``mode`` along ``route`` (places of ``board``, the start first),
     step by step, and whether the move is legal: no step impassable or prohibited, no stop
@@ -2471,7 +2487,7 @@ def route_cost(
     the game, for the rolls due on first entering. No ``allowance``: the unit type's own, if
     it has one (MODES)."""
     allowance = _own_allowance(mode, allowance)
-    extra = _route_args("route_cost", board, mode, allowance)
+    extra = _route_args("route_cost", board, mode, allowance, inputs)
     if move is not None:  # a kind of move: its costs, and the allowance it gives
         extra, allowance = _with_move("route_cost", extra, move, allowance, mode)
     before = _entered_arg("route_cost", board, entered)
@@ -2802,12 +2818,13 @@ def cheapest_route(
     allowance: float | None = None,
     move: str | None = None,
     entered: Iterable[Any] | None = None,
+    **inputs: float,
 ) -> Route | None:
     """The cheapest legal route for ``mode`` from ``start`` to ``goal`` on ``board`` (within
     ``allowance`` when one is given, or the unit type's own, as the kind of move ``move`` makes
     it), or None when there is none; ``entered`` as for route_cost."""
     allowance = _own_allowance(mode, allowance)
-    extra = _route_args("cheapest_route", board, mode, allowance)
+    extra = _route_args("cheapest_route", board, mode, allowance, inputs)
     given = allowance
     if move is not None:
         extra, allowance = _with_move("cheapest_route", extra, move, allowance, mode)
@@ -2827,7 +2844,7 @@ def cheapest_route(
     while places[-1] != start:
         places.append(came[places[-1]])
     places.reverse()
-    return route_cost(board, mode, places, given, move, before)
+    return route_cost(board, mode, places, given, move, before, **inputs)
 
 
 def reachable(
@@ -2837,6 +2854,7 @@ def reachable(
     budget: float | None = None,
     allowance: float | None = None,
     move: str | None = None,
+    **inputs: float,
 ) -> Reach:
     """Each place of ``board`` where ``mode`` may end its move from ``start`` for at most
     ``budget`` (the start itself, at 0, included), with the cheapest cost to get there.
@@ -2847,7 +2865,7 @@ def reachable(
     allowance = _own_allowance(mode, allowance)
     if budget is None:
         budget = allowance
-    extra = _route_args("reachable", board, mode, allowance)
+    extra = _route_args("reachable", board, mode, allowance, inputs)
     _on_board("reachable", "start", board, start)
     _number("reachable", "budget", budget)
     if move is not None:

@@ -20,6 +20,12 @@ from rulesdsl.semantics.tables import covers_map
 MOVE_COST_ARGUMENTS = frozenset({"mode", "features", "distance", "allowance"})
 """The arguments of the generated ``move_cost`` that a step input may not be named."""
 
+ROUTE_ARGUMENTS = frozenset(
+    {"board", "route", "start", "goal", "budget", "move", "entered", "outcomes"}
+)
+"""The arguments of the route functions (``route_cost``, ``cheapest_route``, ``reachable``),
+which also take the step inputs by keyword (issue 40), that a step input may not be named."""
+
 
 def _written(rs: ir.Ruleset) -> Iterator[tuple[ir.Feature, ir.Cell, ir.Value]]:
     """Every cost value as written in a layer row (``as`` references left to their source)."""
@@ -86,7 +92,7 @@ def _step_cost(
     pos: Pos,
     where: Positions,
 ) -> list[Diagnostic]:
-    """E221, E222, E224 of a cost that is a step's answer."""
+    """E221, E222, E224, E420 of a cost that is a step's answer."""
     out: list[Diagnostic] = []
     if cost_unit and step.result_unit and step.result_unit != cost_unit:
         out.append(
@@ -104,6 +110,16 @@ def _step_cost(
                 "E222",
                 f"the step '{step.id}' takes '{step.param}', which move_cost already "
                 "takes for itself",
+                where.of_field(step, "param", step),
+                "rename the step's input (`height`, `rise`, ...)",
+            )
+        )
+    if step.param in ROUTE_ARGUMENTS:
+        out.append(
+            error(
+                "E420",
+                f"the step '{step.id}' takes '{step.param}', which the route functions "
+                "(route_cost, cheapest_route, reachable) already take for themselves",
                 where.of_field(step, "param", step),
                 "rename the step's input (`height`, `rise`, ...)",
             )

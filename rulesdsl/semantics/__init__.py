@@ -136,7 +136,9 @@ def move_cost(
     """The stacking policy ``sum``: the entry cost plus every counted feature's cost per
     distance unit, times the distance; prohibited before impassable. Then the costs paid once
     per move (:func:`plus_once`): flat costs, shares of ``allowance``, steps' answers for
-    ``inputs``."""
+    ``inputs``. No ``allowance``: the unit type's own, if it has one (issue 40)."""
+    if allowance is None:
+        allowance = next((m.allowance for m in rs.modes if m.id == mode), None)
     match rs.stacking:
         case "sum":
             summed = summed_per_distance(rs, mode, counted(rs, features))

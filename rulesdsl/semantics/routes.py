@@ -113,9 +113,11 @@ def step_cost(
     crossed: Sequence[str] = (),
     distance: float = 1,
     allowance: float | None = None,
+    inputs: Mapping[str, float] | None = None,
 ) -> Answer | Unfilled:
     """The cost of one step: the place entered (:func:`move_cost` over ``distance``), plus each
-    feature of the edge ``crossed`` on the way in (once, whatever the distance).
+    feature of the edge ``crossed`` on the way in (once, whatever the distance). ``inputs``:
+    the step inputs of the costs paid once (``height=3``), for the place and the edge alike.
 
     An edge feature with ``along V`` for ``mode`` replaces the place's cost by ``V`` per
     distance unit (the lowest such ``V`` when several do), whatever the place would cost,
@@ -123,7 +125,7 @@ def step_cost(
     IMPASSABLE.
     """
     by_id = {f.id: f for f in rs.features}
-    place = move_cost(rs, mode, entered, distance, allowance)
+    place = move_cost(rs, mode, entered, distance, allowance, inputs)
     if isinstance(place, Unfilled):
         return place
     alongs = [by_id[n].along[mode] for n in crossed if mode in by_id[n].along]
@@ -135,7 +137,7 @@ def step_cost(
     impassable = edges is IMPASSABLE
     edge_total = 0.0 if isinstance(edges, ir.Marker) else edges
     for name in crossed:
-        once = once_cost(rs, by_id[name].costs[mode], allowance, {})  # a wall's flat cost
+        once = once_cost(rs, by_id[name].costs[mode], allowance, inputs or {})  # a wall's cost
         if isinstance(once, ir.Marker):
             impassable = True
         else:
@@ -204,6 +206,8 @@ def route(
     steps: Sequence[tuple[Sequence[str], Sequence[str]]],
     allowance: float | None = None,
     distances: Sequence[float] | None = None,
+    inputs: Mapping[str, float] | None = None,
+    outcomes: Sequence[Sequence[str]] | None = None,
 ) -> RouteAnswer:
     """A route given as its steps, each (features of the place entered, features of the edge
     crossed). The total sums the steps (a marker when one is: PROHIBITED before IMPASSABLE).
@@ -211,7 +215,9 @@ def route(
     last place does not say ``may not end``, and the total is within ``allowance`` (when one is
     given) -- or, with a minimum move in the rules and an allowance above 0, the route is one
     step that is not a marker (the generated module's rule). No ``allowance``: the unit
-    type's own, if it has one.
+    type's own, if it has one. ``inputs``: the step inputs every step is costed with;
+    ``outcomes``: per step, the dice outcomes rolled in the place entered, costed with its
+    features (issue 40).
     """
     allowance = own_allowance(rs, mode, allowance)
     out: list[RouteStep] = []
@@ -219,7 +225,8 @@ def route(
     markers: list[ir.Marker] = []
     for i, (entered, crossed) in enumerate(steps):
         distance = distances[i] if distances is not None else 1
-        cost = step_cost(rs, mode, entered, crossed, distance, allowance)
+        rolled = tuple(outcomes[i]) if outcomes is not None else ()
+        cost = step_cost(rs, mode, (*entered, *rolled), crossed, distance, allowance, inputs)
         if isinstance(cost, Unfilled):
             raise ValueError(f"unfilled parameter {cost.param}")
         out.append(RouteStep(tuple(entered), tuple(crossed), cost))
@@ -261,6 +268,8 @@ def reachable(
     places: Mapping[object, Sequence[str]],
     neighbours: Mapping[object, Sequence[object]],
     edges: Mapping[tuple[object, object], Sequence[str]],
+    inputs: Mapping[str, float] | None = None,
+    outcomes: Mapping[object, Sequence[str]] | None = None,
 ) -> dict[object, float]:
     """Reference for the places ``mode`` may end in from ``start`` within ``budget``, with the
     cheapest cost of each: relaxation to a fixed point (not Dijkstra, so the module's heap
@@ -269,7 +278,8 @@ def reachable(
     rules and a budget above 0, one step from ``start`` is always allowed when its cost is a
     number (the generated module's rule). With whole-move limits the search is over (place,
     the steps counted by each limit), a step beyond a limit never taken (issue 40). A
-    ``budget`` of None is the unit type's own allowance (issue 40)."""
+    ``budget`` of None is the unit type's own allowance (issue 40). ``inputs`` and
+    ``outcomes`` (per place, the dice outcomes rolled there) as for :func:`route`."""
     budget = own_allowance(rs, mode, budget)
     if budget is None:
         raise ValueError(f"{mode!r} has no allowance of its own: give a budget")
@@ -284,7 +294,8 @@ def reachable(
                 continue
             for there in neighbours[here]:
                 crossed = edges.get((here, there), ())
-                step = step_cost(rs, mode, places[there], crossed)
+                rolled = (outcomes or {}).get(there, ())
+                step = step_cost(rs, mode, (*places[there], *rolled), crossed, 1, None, inputs)
                 if not isinstance(step, float | int):
                     continue
                 met = set(crossed) | set(places[there])

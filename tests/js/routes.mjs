@@ -32,7 +32,8 @@ function route(m, r) {
 /** A route question's answer in full (the plain form of tests/js_queries_routes.py). */
 export function answerRoute(m, query) {
   const made = board(m, query.board);
-  const [args, kwargs] = [query.args, query.kwargs];
+  const [args, kwargs] = [query.args, { ...query.kwargs }];
+  if (kwargs.outcomes?.pairs !== undefined) kwargs.outcomes = new Map(kwargs.outcomes.pairs); // a Python dict
   if (query.function === "Board") return [{ board: [[...made.places], [...made.edges], made.grid] }];
   if (query.function === "neighbours") return [{ neighbours: made.neighbours(args[0]) }];
   let answer;

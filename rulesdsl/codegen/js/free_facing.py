@@ -65,6 +65,6 @@ def free_facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "export declare function freeMove(",
         "  mode: FreeFacingModeName,",
         "  legs: readonly FreeLeg[],",
-        "  allowance: number,",
+        "  allowance?: number | null,",
         "): FreeMove;",
     ]

@@ -89,12 +89,15 @@ def costs_js(plan: ModulePlan) -> list[str]:
     }
     precedence = ", ".join(map(strings_js, data.precedence))
     once_features = dict.fromkeys(c.feature for c in movement.per_move_costs)
+    own = any(m.allowance is not None for m in plan.header.modes)
     return [
         f"export const PRECEDENCE = Object.freeze([{precedence}]);",
         f"const _UNFILLED_COSTS = new Map([{unfilled}]);",
         f"export const PER_MOVE_COSTS = {dict_js({m: dict_js(by) for m, by in once.items()})};",
         f"const _ONCE_FEATURES = {_set(once_features)};",
         f"export const COST_INPUTS = {strings_js(movement.cost_inputs)};",
+        "/** Whether a unit type has an allowance of its own (moveCost reads it, given none). */",
+        f"const _OWN_ALLOWANCES = {'true' if own else 'false'};",
         f"const _OUTCOME_COSTS = {_numbers(plan.sight.outcome_costs)};",
         f"export const GRID_SIZES = {_numbers(grid.sizes if grid else {})};",
         f"export const GRID_DIAGONALS = Object.freeze([{diagonals}]);",

@@ -61,9 +61,10 @@ function _freeCheck(index, kind, amount, mode, rule) {
 
 /** The cost of a free move off the grid, given as legs in order: ["straight", inches],
  * ["reverse", inches], ["turn", degrees] or ["pivot", degrees] (negative: the other way). */
-export function freeMove(mode, legs, allowance) {
+export function freeMove(mode, legs, allowance = null) {
   const rule = typeof mode === "string" && Object.hasOwn(FREE_FACINGS, mode) ? FREE_FACINGS[mode] : null;
   if (rule === null) throw new UnknownName("unit type with facing off the grid", mode, Object.keys(FREE_FACINGS));
+  allowance = _ownAllowance(mode, allowance); // none given: the unit type's own
   @check(free_move, allowance, allowance);
   if (!Array.isArray(legs)) {
     throw new ArgumentTypeError("free_move", "legs", legs, "must be a list of (move, amount) pairs");

@@ -165,7 +165,9 @@ function _onlyCostOptions(options) {
  * allowance=, move=, **inputs)``. */
 export function moveCost(mode, features = [], options = _NO_OPTIONS) {
   if (!Array.isArray(features)) throw new ArgumentTypeError("move_cost", "features", features, "must be an array of names");
-  const { distance = 1, allowance = null, move = null } = options;
+  const { distance = 1, move = null } = options;
+  let { allowance = null } = options;
+  if (allowance === null && _OWN_ALLOWANCES) allowance = _ownAllowance(mode, null); // the unit type's own
   const inputs = _onlyCostOptions(options) ? _NO_OPTIONS : _costInputs("move_cost", options, _COST_OPTIONS);
   if (move !== null && move !== undefined) return _moveCostKind(mode, features, distance, allowance, move, inputs);
   let cost = _keptCost(mode, features);
