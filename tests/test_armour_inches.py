@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from rulesdsl.compiler import Compiler
+from rulesdsl.printed.sheets import render_sheet
 from tests import js_queries
 from tests.conftest import RULESETS, load_generated
 from tests.test_js_target import node, plan_of, write_package
@@ -272,25 +273,37 @@ def test_example_18_a_4_knocks_out_for_a_heavy_gun_and_shakes_for_a_light_one(
 # ---- the house rule: soft ground --------------------------------------------------------------
 
 
-def test_house_marsh_costs_vehicles_4_in_and_bogs_every_vehicle_worse(house: ModuleType) -> None:
+def test_house_marsh_costs_vehicles_4_in_and_bogs_every_vehicle_at_minus_1(
+    house: ModuleType,
+) -> None:
     assert house.move_cost("medium_tank", "marsh", distance=2) == 8
     assert house.move_cost("rifles", "marsh", distance=2) == 4
-    assert [d.modifier for d in house.rolls_due("heavy_tank", "marsh")] == [-2]
-    assert [d.modifier for d in house.rolls_due("scout_car", "marsh")] == [-1]
+    modifiers = {m: [d.modifier for d in house.rolls_due(m, "marsh")] for m in house.MODES}
+    assert modifiers == {"heavy_tank": [-1], "medium_tank": [-1], "scout_car": [-1], "rifles": []}
+    assert house.roll("bog", 2 - 1).id == "bogged"
 
 
 def test_house_hull_down_is_minus_3_to_hit(house: ModuleType) -> None:
     assert house.modifier("to_hit", "open_ground", "close", "hull_down") == -2
 
 
-def test_house_woods_hide_only_beyond_3_in(house: ModuleType) -> None:
-    three = house.line_of_sight(
-        "los", ("open_ground",), ("woods",), ("open_ground",), crossed=(0, 3, 0)
-    )
-    four = house.line_of_sight(
-        "los", ("open_ground",), ("woods",), ("open_ground",), crossed=(0, 4, 0)
-    )
-    assert (three.blocked, four.blocked) == (False, True)
+def test_house_scout_car_moves_8_in(house: ModuleType) -> None:
+    assert house.MODES["scout_car"].allowance == 8
+    board = _board(house, *["open_ground"] * 10)
+    assert not house.route_cost(board, "scout_car", [(x, 0) for x in range(10)]).legal  # 9 in
+
+
+def test_the_house_sheet_lists_its_changes_in_french_words() -> None:
+    """The list of changes on the house sheet: the old and new answers of the restated
+    question, and no name as the file spells it (the sheet prints a whole restated example's
+    old answers and a changed sight threshold that way, so the house rule restates one
+    question and changes no threshold)."""
+    result = Compiler().compile_file(RULESETS / "armour_inches_house.terrain")
+    assert result.ruleset is not None
+    text = render_sheet(result.ruleset, "md", "fr").decode("utf-8")  # type: ignore[union-attr]
+    changes = re.sub("[\u00a0\u202f\u2009]", " ", text.split("## Changements")[1].split("## ")[0])
+    assert "défilement : -1 points → -2 points" in changes
+    assert not re.search(r"bog\\?_check|blocks|\bnone\b|\bmiss\b", changes), changes
 
 
 def test_house_keeps_the_base_rules_it_does_not_change(house: ModuleType, ai: ModuleType) -> None:
