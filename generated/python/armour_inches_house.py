@@ -8,10 +8,6 @@ Sources:
     ai: The prose rules of this project (docs/games/armour_inches.md)
     soft: Armour in Inches, house rule: soft ground
 
-Remarks (the ruleset's words for programmers; sheets never print them):
-    hedge: Not a `whole move` line: a ruleset with facing rules may not have one (E298). The
-        caller marks the vehicle.
-
 Ask it rules questions::
 
     move_cost(mode, *features, distance=1, allowance=None, **inputs)
@@ -649,7 +645,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:814ac5abc97e4f32",
     languages=("en", "fr"),
-    extends=(Ancestor("armour_inches", "1.0.0", "sha256:3a7229335a40ddc4"),),
+    extends=(Ancestor("armour_inches", "1.0.0", "sha256:38d6b177eff8b4f0"),),
 )
 
 ENTRY_COST: Final = 0
