@@ -81,7 +81,8 @@ def _column(rng: random.Random, t: plan_data.ResultsTable) -> Any:
         return name_or_not(rng, [c.id for c in t.columns], 0.1)
     if pick < 0.65:
         low, high = min(values), max(values)
-        return round(rng.uniform(low - 1, high + 1), rng.choice([0, 1, 2]))
+        value = round(rng.uniform(low - 1, high + 1), rng.choice([0, 1, 2]))
+        return int(value) if value.is_integer() else value  # as JSON has it: 1, not 1.0
     if pick < 0.95:
         return [rng.randint(0, 12), rng.randint(0, 6)]  # two strengths, now and then 0
     return rng.choice([*_ODD, [1, 2, 3], [1, "a"], ["a", 1], [1, -2]])

@@ -837,6 +837,7 @@ _WRONG: list[Any] = [None, True, [1], {"a": 1}, "3", {"$float": "nan"}, {"$float
 """Wrong kinds of argument, as tests/js_queries.py writes them (a float as ``$float``)."""
 
 _OWN = {"UnknownName", "UnfilledParameter", "InvalidPlace", "InvalidArgument", "ArgumentTypeError"}
+_OWN |= {"IllegalMove"}  # free_move's answer to a move its facing rule refuses (armour_inches)
 
 
 def _wrong_calls(plan: Any) -> list[dict[str, Any]]:

@@ -118,6 +118,22 @@ def test_route_cost_without_an_allowance_is_judged_by_the_unit_types_own(
     assert module.cheapest_route(board, "infantry", (0, 0), (2, 0)).legal
 
 
+def test_a_worked_route_example_with_a_kind_of_move_scales_the_unit_types_own_allowance(
+    compiler: Compiler,
+) -> None:
+    """The build's check of a worked example judged a running infantryman's 6 in route by
+    its own 4 in, unscaled, where the module gives it 8 (found by armour_inches' dash)."""
+    example = (
+        'example run_far "Running infantry go 6 in" {\n'
+        "  route_cost(infantry, (clear), (clear), (clear), (clear), (clear), (clear), (clear), "
+        "move=run) = 6 in\n"
+        "  route_cost(infantry, (clear), (clear), (clear), (clear), (clear), (clear), (clear)) "
+        "= 6 in, illegal\n}\n"
+    )
+    compiled = compile_snippet(compiler, HEADER + RULES + example)
+    assert [str(d) for d in compiled.diagnostics if d.is_error] == []
+
+
 def test_reachable_without_a_budget_for_a_unit_type_with_no_allowance_is_refused(
     platoon: tuple[ir.Ruleset, Any],
 ) -> None:

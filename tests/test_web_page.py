@@ -375,7 +375,10 @@ def route_question(
         act = rng.choice(["", "", *acts]) if n else ""
         layers = rng.sample(p["layers"], min(len(p["layers"]), rng.choice([1, 1, 2])))
         place = {"features": [rng.choice(layer["features"])["id"] for layer in layers]}
-        place["edge"] = rng.sample(edges, rng.choice([0, 0, 1, 2])) if n and edges else []
+        crossed = [0, 0, 1, 2]  # at most as many edges as there are (armour_inches has one)
+        place["edge"] = (
+            rng.sample(edges, min(len(edges), rng.choice(crossed))) if n and edges else []
+        )
         rows.append({"act": act, "place": place})
     if acts and rng.random() < 0.3:
         rows[-1] = {"act": "turn", "place": None}
@@ -866,8 +869,9 @@ NO_COST_CELLS = ("d20_movement", "generic_wargame")
 generic_wargame's costs are all scenario parameters."""
 WORKSHOP = [name for name in NAMES if name not in NO_COST_CELLS]
 MODIFIER_CELLS = ("battletech_tacops", "generic_wargame", "heavy_gear", "hex_operational")
-MODIFIER_CELLS += ("skirmish_keywords",)
+MODIFIER_CELLS += ("skirmish_keywords", "armour_inches")
 DICE_ROWS = ("battletech_tacops", "hex_operational", "skirmish_keywords", "void_patrol")
+DICE_ROWS += ("armour_inches",)
 """The bundled base rulesets with a modifier's value, and with a dice table's rows, to change
 (d20_movement has neither; void_patrol no modifier; generic_wargame and heavy_gear no dice)."""
 

@@ -558,6 +558,7 @@ def _route(args: _Args) -> Answered:
     view = _moved(args)
     allowance_arg = args.keyword("allowance")
     allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
+    allowance = semantics_routes.own_allowance(rs, mode, allowance)  # scaled by the kind too
     if args.kind is not None:
         allowance = semantics_moves.kind_allowance(args.kind, allowance)
     answer = semantics_routes.route(view, mode, [split_edges(rs, p) for p in places[1:]], allowance)
