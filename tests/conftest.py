@@ -42,6 +42,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 PYCACHE = ROOT / ".pytest_cache" / "pycache"
+MYPY_CACHE = ROOT / ".mypy_cache" / "tests"
+"""mypy's cache for the tests' ``mypy --strict`` runs of modules outside the package: they
+share the standard library's types, checked once a run instead of once a test (issue 44)."""
 
 
 def keep_bytecode() -> None:
