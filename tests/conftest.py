@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -53,9 +54,11 @@ def keep_bytecode() -> None:
     the xdist workers it starts and every Python the tests run. Without any, each worker
     compiled and rewrote every test module again (about 9 of its 12 s of CPU collecting),
     and each ``python -m rulesdsl`` of a test compiled the package again (issue 44). An
-    explicit ``PYTHONPYCACHEPREFIX`` is left as it is."""
+    explicit ``PYTHONPYCACHEPREFIX`` is left as it is. The bytecode of modules the tests wrote
+    in temporary folders is dropped at each start (it would pile up run after run)."""
     if not sys.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX"):
         return
+    shutil.rmtree(PYCACHE / Path(tempfile.gettempdir()).relative_to("/"), ignore_errors=True)
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     sys.pycache_prefix = str(PYCACHE)
