@@ -24,7 +24,7 @@ Rows (names for --only):
             in seconds
 
 --quick is the smoke run CI makes (tests/test_bench.py): one round and no warm-up, rulesets
-of a few hundred features, the no-op build on a project of d20_movement alone, the PDF row on
+of 20 to 200 features, the no-op build on a project of d20_movement alone, the PDF row on
 a 20-feature ruleset's sheet, and not the rows that build with PDFs (large, clean) unless
 --only names them; its figures mean nothing.
 
@@ -336,15 +336,13 @@ def main() -> None:
     tiny = gen_ruleset.DATA / "tiny" / "bench_20.terrain"  # the builds of the smoke run
     if args.quick:
         gen_ruleset.write(20, tiny.parent, formats=())
-    growth = (
-        (100, 1000) if args.quick else tuple(n for n in (500, 5000, 50000) if n <= args.largest)
-    )
+    growth = (20, 200) if args.quick else tuple(n for n in (500, 5000, 50000) if n <= args.largest)
     print(
         f"python {sys.version.split()[0]}, min of {rounds} rounds each, "
         f"{'wall-clock' if args.wall else 'CPU'} time"
     )
     if "compile" in args.only:
-        bench_compile(rounds, 300 if args.quick else 5000)
+        bench_compile(rounds, 100 if args.quick else 5000)
     if "growth" in args.only:
         bench_growth(rounds, growth)
     if "check" in args.only:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,24 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "layout_matrix: a layout run only with --layout-matrix (tests/pdf_layout.py)"
     )
+    keep_bytecode()
+
+
+MYPY_CACHE = ROOT / ".mypy_cache" / "tests"
+"""mypy's cache for the tests' ``mypy --strict`` runs of modules outside the package: they
+share the standard library's types, checked once a run instead of once a test (issue 44)."""
+
+
+def keep_bytecode() -> None:
+    """Write ``.pyc`` files under ``PYTHONDONTWRITEBYTECODE`` too, in this process, the xdist
+    workers it starts and every Python the tests run, as bench/bench_speed.py's children do
+    (``__pycache__`` is ignored by git). Without them each worker compiled and rewrote every
+    test module again (12.7 s of CPU collecting, 3.6 s with them), and each
+    ``python -m rulesdsl`` of a test compiled the package again (issue 44). A
+    ``PYTHONPYCACHEPREFIX`` would keep the tree clean but hide the installed libraries'
+    own ``.pyc`` files: a first run compiled them all again (about 2.8 s a process)."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import ast
 import tomllib
+from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -51,10 +54,12 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imports() -> dict[str, set[str]]:
-    """Each module -> the rulesdsl modules it imports."""
+@cache
+def imports() -> Mapping[str, frozenset[str]]:
+    """Each module -> the rulesdsl modules it imports (read once per process: five tests
+    here and in test_registries ask)."""
     mods = modules()
-    graph: dict[str, set[str]] = {}
+    graph: dict[str, frozenset[str]] = {}
     for name, path in mods.items():
         deps: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
@@ -68,8 +73,8 @@ def imports() -> dict[str, set[str]]:
                     deps.add(full if full in mods else node.module)
             elif isinstance(node, ast.Import):
                 deps.update(a.name for a in node.names if a.name.startswith("rulesdsl"))
-        graph[name] = {d for d in deps if d in mods and d != name}
-    return graph
+        graph[name] = frozenset(d for d in deps if d in mods and d != name)
+    return MappingProxyType(graph)
 
 
 def stage(module: str) -> int:
@@ -85,7 +90,7 @@ def stage(module: str) -> int:
     return next(i for i, names in enumerate(STAGES) if best in names)
 
 
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+def cycles(graph: Mapping[str, frozenset[str]]) -> list[list[str]]:
     """Strongly connected components of more than one module (Tarjan)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}

@@ -24,7 +24,7 @@ from rulesdsl.interchange.fmt import format_text
 from rulesdsl.ir.serial import to_data
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.versions import diff as semantic
-from tests.conftest import compile_snippet, import_rendered
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 
 DATA = Path(__file__).parent / "data"
 SOURCE = DATA / "once_costs.terrain"
@@ -408,7 +408,7 @@ def test_a_module_with_costs_paid_once_is_ruff_and_mypy_strict_clean(
     path.write_text(render(rs), "utf-8")
     for command in (
         ["ruff", "check", "--no-cache", str(path)],
-        ["mypy", "--strict", "--no-incremental", str(path)],
+        ["mypy", "--strict", "--cache-dir", str(MYPY_CACHE), str(path)],
     ):
         result = subprocess.run(
             [sys.executable, "-m", *command], capture_output=True, text=True, check=False

@@ -17,7 +17,7 @@ from rulesdsl.codegen.plan import surface as plan_surface
 from rulesdsl.codegen.python import surface
 from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
-from tests.conftest import ROOT, RULESETS
+from tests.conftest import MYPY_CACHE, ROOT, RULESETS
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 
@@ -110,7 +110,7 @@ def test_a_typo_in_a_declared_name_is_a_mypy_error_in_the_callers_code(tmp_path:
     (tmp_path / "heavy_gear.py").write_text(_render("heavy_gear"), "utf-8")
     (tmp_path / "caller.py").write_text(CALLER, "utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", ".mypy", "caller.py"],
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(MYPY_CACHE), "caller.py"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -15,7 +15,14 @@ from rulesdsl.builder.build import TargetOutputs, build
 from rulesdsl.codegen.targets import PYTHON
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
-from tests.conftest import GENERATED, ROOT, RULESETS, compile_snippet, load_generated
+from tests.conftest import (
+    GENERATED,
+    MYPY_CACHE,
+    ROOT,
+    RULESETS,
+    compile_snippet,
+    load_generated,
+)
 
 python_outputs = TargetOutputs(PYTHON)
 
@@ -36,7 +43,13 @@ def test_generated_modules_are_ruff_clean() -> None:
 
 def test_generated_modules_are_mypy_strict_clean() -> None:
     result = run(
-        sys.executable, "-m", "mypy", "--strict", "--no-incremental", *map(str, MODULES + REPLAYS)
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "--cache-dir",
+        str(MYPY_CACHE),
+        *map(str, MODULES + REPLAYS),
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
