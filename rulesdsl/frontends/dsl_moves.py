@@ -63,6 +63,18 @@ class MoveRules(BuilderBase):
         most = s.Located(ir.Number(int(ch[0])), self._p(ch[0]))
         return ("whole", most, tuple(self._name(t) for t in ch[1:]))
 
+    def state_decl(self, meta: Meta, ch: list[Any]) -> s.StateDecl:
+        low, high = (s.Located(c, self._p(meta)) for c in ch if isinstance(c, ir.Number))
+        changes = tuple(c for c in ch if isinstance(c, tuple) and c and c[0] == "change")
+        return s.StateDecl(self._item(meta, ch), (low, high), tuple(c[1:] for c in changes))
+
+    def state_change(
+        self, meta: Meta, ch: list[Any]
+    ) -> tuple[str, s.Name | None, s.Name, s.Located]:
+        names = [self._name(t) for t in ch if isinstance(t, Token)]
+        mode = names[0] if len(names) == 2 else None
+        return ("change", mode, names[-1], s.Located(ch[-1], self._p(meta)))
+
     def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[-1])
 

@@ -107,8 +107,7 @@ class Extras:
     remarks: tuple[str, ...] = ()
     """``remark "..."``: words for programmers, never printed on a sheet."""
     note_for: tuple[tuple[Name, ...], ...] = ()
-    """Per note (in order), the unit types or keywords it concerns (``note for mech "..."``);
-    empty for a note that concerns all, and empty altogether when no note is for some."""
+    """Per note, the unit types or keywords it concerns (``note for mech "..."``); empty: all."""
 
 
 @dataclass(frozen=True)
@@ -142,22 +141,19 @@ class WhenNode:
 # ---- statements ---------------------------------------------------------------------------
 
 
-# Each member of :data:`Statement` stands alone (the blocks that list named rows, values or
-# outcomes: layers, modifiers, tables, dice tables, contexts, decisions) or in one of three
-# groups, marked by a base class as :data:`rulesdsl.ir.Value`'s are, so that a reader for whom
-# a whole group is not its business takes it with one class pattern (``case s.Change():``).
+# Each member of :data:`Statement` stands alone (blocks of named rows: layers, modifiers,
+# tables, dice tables, contexts, decisions) or in one of three groups, marked by a base class,
+# so that a reader for whom a group is not its business takes it with ``case s.Change():``.
 
 
 class Header:
-    """A group of :data:`Statement`: a line of the ruleset's header (its id, version, edition,
-    base, languages, units, stacking, least move), which declares no rule."""
+    """A group of :data:`Statement`: a header line (id, version, base, units...), no rule."""
 
     __slots__ = ()
 
 
 class Change:
-    """A group of :data:`Statement`: a house rule's change to what its base declares (an
-    override, insert or removal, of a rule, an example or a facing rule)."""
+    """A group of :data:`Statement`: a house rule's override, insert or removal."""
 
     __slots__ = ()
 
@@ -629,6 +625,13 @@ class WholeMoveDecl(Plain):
 
 
 @dataclass(frozen=True)
+class StateDecl(Plain):  # ``state NAME labels : LOW to HIGH, [MODE] SOURCE +N, ...``
+    item: Item
+    range: tuple[Located, Located]
+    changes: tuple[tuple[Name | None, Name, Located], ...]
+
+
+@dataclass(frozen=True)
 class ExcludeDecl(Plain):
     subject: Name
     others: tuple[Name, ...]
@@ -707,9 +710,8 @@ class QuestionNode:
 
 @dataclass(frozen=True)
 class ExampleDecl(Plain):
-    """``example NAME labels { question = answer ... }``: a worked example (issue 27).
-    ``inherited``: the id of the base that wrote it, set when a variant inherits it (empty for
-    the ruleset's own, and for an example a variant restates)."""
+    """``example NAME labels { question = answer ... }`` (issue 27). ``inherited``: the id of
+    the base that wrote it, when a variant inherits it (empty for its own, and restated)."""
 
     item: Item
     questions: tuple[QuestionNode, ...]
@@ -773,6 +775,7 @@ Statement = (
     | RollDecl  # Plain
     | ArcsDecl  # Plain
     | WholeMoveDecl  # Plain
+    | StateDecl  # Plain
 )
 
 
