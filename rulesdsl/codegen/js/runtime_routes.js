@@ -347,9 +347,11 @@ export class RouteStep {
  * (``reason`` says why not, empty when it is), the kind of ``move`` it was costed for (empty:
  * none given) and the ``rolls`` the map makes due along it. */
 export class Route {
-  constructor(total, steps, legal, reason, move = "", rolls = Object.freeze([]), marks = undefined) {
+  constructor(total, steps, legal, reason, move = "", rolls = Object.freeze([]), marks = undefined) { // [no state]
+  constructor(total, steps, legal, reason, move = "", rolls = Object.freeze([]), marks = undefined, state = null) { // [state]
     Object.assign(this, { total, steps, legal, reason, move, rolls });
     if (marks !== undefined) this.marks = marks; // only for rules with whole-move rules
+    this.state = state; // [state]
     Object.freeze(this);
   }
 }
@@ -394,6 +396,7 @@ export class Reach {
 }
 
 const _ROUTE_OPTIONS = ["allowance", "move", "entered"];
+_ROUTE_OPTIONS.push("state"); // [state]
 
 /** ``options``, refused with Python's TypeError when it names an argument ``fn`` does not take. */
 function _routeOptions(fn, options, known) {
@@ -420,16 +423,19 @@ export function routeCost(board, mode, route, options = {}) {
   let extra = _routeArgs("route_cost", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
+  const begin = _stateArg("route_cost", options?.state); // [state]
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of places");
   }
   const places = [...route];
   const keys = places.map((place) => _onBoard("route_cost", "route", board, place));
-  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before);
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before); // [no state]
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, begin); // [state]
 }
 
 /** route_cost's work once its arguments are checked: ``keys`` are the places' keys. */
-function _routeCost(board, mode, places, keys, allowance, extra, move, before) {
+function _routeCost(board, mode, places, keys, allowance, extra, move, before) { // [no state]
+function _routeCost(board, mode, places, keys, allowance, extra, move, before, begin) { // [state]
   const grid = board._shape && !board._diagonal && board._neighbours === null;
   const offsets = board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS;
   const costs = new Map();
@@ -471,6 +477,8 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before) {
     [marks, broken] = _wholeMove(steps);
     reason ||= broken;
   }
+  const [endState, brokenRange] = _routeState(begin, mode, move, steps); // [state]
+  reason ||= brokenRange; // [state]
   if (!reason && steps.length && !canEnd(mode, steps[steps.length - 1].features)) {
     reason = "the unit may not end its move in the last place";
   }
@@ -478,7 +486,8 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before) {
     reason = "the route costs more than the allowance";
   }
   const rolls = _routeRolls(mode, move, places, keys, steps, before);
-  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls, marks);
+  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls, marks); // [no state]
+  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls, marks, endState); // [state]
 }
 
 /** The ``crosses`` rules a route carries, and why it breaks a limit (the first step beyond
@@ -860,9 +869,11 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   const from = _onBoard("cheapest_route", "start", board, start);
   const to = _onBoard("cheapest_route", "goal", board, goal);
   const before = _enteredArg("cheapest_route", board, entered);
+  const begin = _stateArg("cheapest_route", options?.state); // [state]
   if (to !== from && !canEnd(mode, board._features.get(to))) return null;
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
-  const [best, came] = _asRaisedBy("cheapest_route", () => (_LIMITED ? _limitedSearch : _search)(board, mode, from, budget, extra, to));
+  const [best, came] = _asRaisedBy("cheapest_route", () => (_LIMITED ? _limitedSearch : _search)(board, mode, from, budget, extra, to)); // [no state]
+  const [best, came] = _asRaisedBy("cheapest_route", () => _searched(board, mode, from, budget, extra, to, begin, move)); // [state]
   if (!best.has(to)) return null;
   const keys = [to];
   while (keys[keys.length - 1] !== from) keys.push(came.get(keys[keys.length - 1]));
@@ -870,7 +881,8 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   const places = keys.map((key) => board._found(key));
   places[0] = start; // the route as Python's: the caller's start and goal, the places found between
   places[places.length - 1] = goal;
-  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before);
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before); // [no state]
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, begin); // [state]
 }
 
 /** Each place of ``board`` where ``mode`` may end its move from ``start`` for at most ``budget``
@@ -879,7 +891,8 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
  * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. No ``allowance``:
  * the unit type's own (MODES), if it has one; no ``budget``: the allowance. */
 export function reachable(board, mode, start, budget = null, options = {}) {
-  let { allowance = null, move = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
+  let { allowance = null, move = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2)); // [no state]
+  let { allowance = null, move = null, state = null } = _routeOptions("reachable", options, [..._ROUTE_OPTIONS.slice(0, 2), "state"]); // [state]
   allowance = _ownAllowance(mode, allowance);
   if (budget === null || budget === undefined) budget = allowance;
   if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move);
@@ -891,7 +904,8 @@ export function reachable(board, mode, start, budget = null, options = {}) {
     const kind = MOVES[move];
     budget = budget * kind.factor + kind.amount;
   }
-  const [best] = _asRaisedBy("reachable", () => (_LIMITED ? _limitedSearch : _search)(board, mode, from, budget, extra));
+  const [best] = _asRaisedBy("reachable", () => (_LIMITED ? _limitedSearch : _search)(board, mode, from, budget, extra)); // [no state]
+  const [best] = _asRaisedBy("reachable", () => _searched(board, mode, from, budget, extra, null, _stateArg("reachable", state), move)); // [state]
   const ends = new Map();
   const out = new Map();
   for (const [key, cost] of best) {
