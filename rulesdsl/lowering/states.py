@@ -18,7 +18,12 @@ def _whole(located: s.Located) -> int | None:
     return None
 
 
-def state(lw: Context, decl: s.StateDecl, facings: Sequence[ir.Facing], limits: bool) -> ir.State:
+def state(
+    lw: Context,
+    decl: s.StateDecl,
+    facings: Sequence[ir.Facing],
+    whole_moves: Sequence[ir.WholeMove],
+) -> ir.State:
     """``state NAME labels : LOW to HIGH, [MODE] SOURCE +N, ...``: E400 for a bad range,
     E401 for a change that is not a whole number or could never be made in the range, E402
     for a source changed twice for the same unit type, E403 beside facing or whole-move
@@ -47,7 +52,7 @@ def state(lw: Context, decl: s.StateDecl, facings: Sequence[ir.Facing], limits: 
             )
             continue
         changes.append(change)
-    if facings or limits:
+    if facings or any(w.most is not None for w in whole_moves):
         lw.err(
             "E403",
             "a state in a ruleset with "
