@@ -7,6 +7,7 @@ reference semantics answer alike, and the JavaScript module as the Python one.""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import random
 from itertools import pairwise
@@ -18,6 +19,8 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import routes as semantic_routes
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
@@ -270,3 +273,32 @@ def test_a_state_beside_facing_or_a_whole_move_limit_is_e403(compiler: Compiler)
     assert located(compiler, HEADER + BODY + state + facing) == [("E403", LINE, 7)]
     limit = 'whole move one "One front" : at most 1 front\n'
     assert located(compiler, HEADER + BODY + state + limit) == [("E403", LINE, 7)]
+
+
+# ---- YAML, sheets, diff, house rules, docs ----------------------------------------------------
+
+
+def test_state_lines_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + RULES, "air.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "range:" in yaml_text and "bomber climb -3" in yaml_text
+    yaml_path = tmp_path / "air.yaml"
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "air.terrain"
+    back.write_text(to_terrain(yaml_text), "utf-8")
+    found = [Compiler().compile_file(p) for p in (yaml_path, back)]
+    plain = [dataclasses.replace(c.ruleset, digest="") for c in found if c.ruleset is not None]
+    assert len(plain) == 2 and plain[0] == plain[1], [str(d) for c in found for d in c.diagnostics]
+    assert plain[0].states == _ruleset(Compiler()).states
+
+
+def test_a_bad_change_in_yaml_is_reported_at_its_place(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + RULES, "air.terrain")
+    assert source is not None
+    path = tmp_path / "air.yaml"
+    path.write_text(to_yaml(source).replace("debris -2", "debris --2"), "utf-8")
+    found = [
+        (d.code, d.pos is not None) for d in Compiler().compile_file(path).diagnostics if d.is_error
+    ]
+    assert found == [("E001", True)]

@@ -75,3 +75,17 @@ class Builder(yaml_builder.Builder):
             most = self.located(most_node) if most_node is not None else None  # an int: schema
             out.append(s.WholeMoveDecl(self.item(k, v), self._names(_get(v, "features")), most))
         return out
+
+    def sec_states(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``states: {speed: {label: Speed, range: [0, 8], changes: [debris -2, bomber climb
+        -3]}}`` (issue 40): what a unit carries from move to move."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            bounds = [self.located(n, "signed") for n in _seq(_get(v, "range"))]
+            changes = [self.fragment(n, "state_change") for n in _seq(_get(v, "changes"))]
+            low, high = [*bounds, None, None][:2]
+            if low is None or high is None or len(bounds) != 2 or None in changes:
+                continue  # reported by the schema or the fragment's parse
+            found = tuple(c[1:] for c in changes if isinstance(c, tuple))
+            out.append(s.StateDecl(self.item(k, v), (low, high), found))
+        return out
