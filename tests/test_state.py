@@ -18,6 +18,7 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
@@ -302,3 +303,26 @@ def test_a_bad_change_in_yaml_is_reported_at_its_place(tmp_path: Path) -> None:
         (d.code, d.pos is not None) for d in Compiler().compile_file(path).diagnostics if d.is_error
     ]
     assert found == [("E001", True)]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "en",
+            "| Speed | 0 to 8 | Debris field -2, Weather front -1, Climb -2 (Bomber -3), Dive +1 |",
+        ),
+        ("fr", "| Speed | de 0 à 8 |"),
+        ("de", "| Speed | 0 bis 8 |"),
+        ("ru", "| Speed | от 0 до 8 |"),
+    ],
+)
+def test_the_sheet_lists_each_state_its_range_and_changes_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    ruleset = tmp_path / "air.terrain"
+    text = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n") + RULES
+    ruleset.write_text(text, "utf-8")
+    target = tmp_path / f"air.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert words in target.read_text("utf-8")
