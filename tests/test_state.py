@@ -23,6 +23,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import routes as semantic_routes
+from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
@@ -326,3 +327,36 @@ def test_the_sheet_lists_each_state_its_range_and_changes_in_every_language(
     target = tmp_path / f"air.{lang}.md"
     assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
     assert words in target.read_text("utf-8")
+
+
+def test_diff_grades_a_state_changed_or_added_as_breaking(compiler: Compiler) -> None:
+    old = _ruleset(compiler)
+    new = _ruleset(
+        compiler,
+        RULES.replace("debris -2", "debris -3") + 'state fuel "Fuel" : 0 to 20, climb -1\n',
+    )
+    d = semantic.diff(old, new)
+    assert [(c.level, c.action, c.path, c.message) for c in d.changes] == [
+        ("breaking", "added", "fuel", "state added: Fuel"),
+        (
+            "breaking",
+            "changed",
+            "speed",
+            "Speed: 0 to 8, debris -2, front -1, climb -2, bomber climb -3, dive +1 -> "
+            "0 to 8, debris -3, front -1, climb -2, bomber climb -3, dive +1",
+        ),
+    ]
+
+
+def test_a_house_rule_removes_a_state_and_writes_its_own(tmp_path: Path) -> None:
+    (tmp_path / "air.terrain").write_text(HEADER + RULES, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends air@^1.0\nremove speed\n'
+        'state speed "Speed" : 0 to 10, debris -1\n',
+        "utf-8",
+    )
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    speed = next(v for v in compiled.ruleset.states if v.id == "speed")
+    assert (speed.high, speed.changes) == (10, (ir.StateChange("debris", -1),))

@@ -1,5 +1,5 @@
 """Sheet block for the state a unit carries from move to move (issue 40): one table, a row per
-state, its range and what changes it ("Debris field −2, Climb −2 (Bomber −3)"), in the sheet's
+state, its range and what changes it ("Debris field -2, Climb -2 (Bomber -3)"), in the sheet's
 language."""
 
 from __future__ import annotations
