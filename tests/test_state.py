@@ -7,6 +7,7 @@ reference semantics answer alike, and the JavaScript module as the Python one.""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import random
@@ -360,3 +361,30 @@ def test_a_house_rule_removes_a_state_and_writes_its_own(tmp_path: Path) -> None
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     speed = next(v for v in compiled.ruleset.states if v.id == "speed")
     assert (speed.high, speed.changes) == (10, (ir.StateChange("debris", -1),))
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[
+        doc.index("## State carried between moves") : doc.index("## Rolls due on the map")
+    ]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    start = section.index("```python\n") + len("```python\n")
+    python = section[start : section.index("```", start)].splitlines()
+    compiled = compile_snippet(Compiler(), terrain)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = import_rendered(compiled.ruleset, tmp_path, "state_guide")
+    names: dict[str, Any] = {n: getattr(module, n) for n in ("Board", "route_cost")}
+    names["cheapest_route"] = module.cheapest_route
+    asked = 0
+    for i, line in enumerate(python):
+        if line.startswith("#"):
+            continue
+        if i + 1 < len(python) and python[i + 1].startswith("# "):
+            expected = ast.literal_eval(python[i + 1][2:])
+            assert eval(line, names) == expected, line
+            asked += 1
+        else:
+            exec(line, names)
+    assert asked == 4
