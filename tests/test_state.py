@@ -11,6 +11,8 @@ import ast
 import dataclasses
 import inspect
 import random
+import subprocess
+import sys
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
+from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
@@ -388,3 +391,26 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
         else:
             exec(line, names)
     assert asked == 4
+
+
+@pytest.mark.parametrize("marks", [False, True], ids=["state", "state and a whole-move rule"])
+def test_a_module_with_state_lines_comes_out_formatted_and_typed(
+    compiler: Compiler, tmp_path: Path, marks: bool
+) -> None:
+    body = RULES + ('whole move no_fire "May not fire" : crosses front\n' if marks else "")
+    import_rendered(_ruleset(compiler, body), tmp_path, "state_layout")
+    assert ruff_would_reformat(tmp_path) == []
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            str(tmp_path / "state_layout.py"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout
