@@ -11,6 +11,7 @@ import ast
 import dataclasses
 import inspect
 import random
+import shutil
 import subprocess
 import sys
 from itertools import pairwise
@@ -29,7 +30,7 @@ from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.test_js_target import _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 
@@ -414,3 +415,16 @@ def test_a_module_with_state_lines_comes_out_formatted_and_typed(
         check=False,
     )
     assert done.returncode == 0, done.stdout
+
+
+def test_the_declarations_type_a_consumer_passing_a_state(
+    node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = _typescript(pytestconfig)
+    write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
+    shutil.copy(Path(__file__).parent / "js" / "state_consumer.ts", tmp_path / "consumer.ts")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
