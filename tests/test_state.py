@@ -257,8 +257,8 @@ BODY = RULES.split("state ")[0]
 @pytest.mark.parametrize(
     ("line", "code", "column"),
     [
-        ('state speed "Speed" : 8 to 0\n', "E400", 1),
-        ('state speed "Speed" : 0 to 2.5\n', "E400", 1),
+        ('state speed "Speed" : 8 to 0\n', "E400", 23),
+        ('state speed "Speed" : 0 to 2.5\n', "E400", 23),
         ('state speed "Speed" : 0 to 3, debris -4\n', "E401", 31),
         ('state speed "Speed" : 0 to 3, debris 0\n', "E401", 31),
         ('state speed "Speed" : 0 to 3, debris -1.5\n', "E401", 31),

@@ -64,9 +64,12 @@ class MoveRules(BuilderBase):
         return ("whole", most, tuple(self._name(t) for t in ch[1:]))
 
     def state_decl(self, meta: Meta, ch: list[Any]) -> s.StateDecl:
-        low, high = (s.Located(c, self._p(meta)) for c in ch if isinstance(c, ir.Number))
+        bounds = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "range")
         changes = tuple(c for c in ch if isinstance(c, tuple) and c and c[0] == "change")
-        return s.StateDecl(self._item(meta, ch), (low, high), tuple(c[1:] for c in changes))
+        return s.StateDecl(self._item(meta, ch), bounds[1:], tuple(c[1:] for c in changes))
+
+    def state_range(self, meta: Meta, ch: list[ir.Number]) -> tuple[str, s.Located, s.Located]:
+        return ("range", s.Located(ch[0], self._p(meta)), s.Located(ch[1], self._p(meta)))
 
     def state_change(
         self, meta: Meta, ch: list[Any]
