@@ -26,6 +26,7 @@ from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
+from rulesdsl.semantics import moves as semantic_moves
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
@@ -45,9 +46,12 @@ move climb "Climb" : allowance times 1
 move dive "Dive" : allowance times 1
 grid hexes "Hex" : 1 hex, hex
 """
-RULES = """layer sky "Sky" one per place {
-  clear "Clear" | 1
-  storm "Storm" | 2
+RULES = """roll flak "Flak" : 2d6 on entering when altitude below 4
+layer sky "Sky" one per place {
+  columns cost, flak
+  clear "Clear" | 1 |
+  storm "Storm" | 2 |
+  guns "Flak guns" | 1 | 0
 }
 layer hazards "Hazards" {
   debris "Debris field" | +1
@@ -218,7 +222,7 @@ def test_a_bad_state_is_refused_by_every_route_function(
 def test_rules_without_state_lines_keep_their_route_functions(
     compiler: Compiler, tmp_path: Path
 ) -> None:
-    rs = _ruleset(compiler, RULES.split("state ")[0])
+    rs = _ruleset(compiler, RULES.split("state ")[0].replace(" when altitude below 4", ""))
     module = import_rendered(rs, tmp_path, "stateless_module")
     assert "state" not in inspect.signature(module.route_cost).parameters
     assert not hasattr(module, "STATES") and "state" not in module.Route._fields
@@ -250,8 +254,12 @@ def test_js_module_answers_state_questions_as_python(node: str, tmp_path: Path) 
 
 # ---- checks -----------------------------------------------------------------------------------
 
-LINE = HEADER.count("\n") + RULES.split("state ")[0].count("\n") + 1
-BODY = RULES.split("state ")[0]
+LINE = (
+    HEADER.count("\n")
+    + RULES.split("state ")[0].replace(" when altitude below 4", "").count("\n")
+    + 1
+)
+BODY = RULES.split("state ")[0].replace(" when altitude below 4", "")
 
 
 @pytest.mark.parametrize(
@@ -319,6 +327,10 @@ def test_a_bad_change_in_yaml_is_reported_at_its_place(tmp_path: Path) -> None:
             "| Speed | 0 to 8 | Debris field -2, Weather front -1, Climb -2 (Bomber -3), Dive +1 |",
         ),
         ("fr", "| Speed | de 0 à 8 |"),
+        ("en", "only while Altitude is below 4."),
+        ("fr", "seulement si Altitude est inférieur à 4."),
+        ("de", "nur solange Altitude unter 4 liegt."),
+        ("ru", "только пока Altitude ниже 4."),
         ("de", "| Speed | 0 bis 8 |"),
         ("ru", "| Speed | от 0 до 8 |"),
     ],
@@ -338,10 +350,18 @@ def test_diff_grades_a_state_changed_or_added_as_breaking(compiler: Compiler) ->
     old = _ruleset(compiler)
     new = _ruleset(
         compiler,
-        RULES.replace("debris -2", "debris -3") + 'state fuel "Fuel" : 0 to 20, climb -1\n',
+        RULES.replace("debris -2", "debris -3").replace("below 4", "below 5")
+        + 'state fuel "Fuel" : 0 to 20, climb -1\n',
     )
     d = semantic.diff(old, new)
     assert [(c.level, c.action, c.path, c.message) for c in d.changes] == [
+        (
+            "breaking",
+            "changed",
+            "flak",
+            "Flak: 2d6 on entering, combine sum, when altitude below 4 -> "
+            "2d6 on entering, combine sum, when altitude below 5",
+        ),
         ("breaking", "added", "fuel", "state added: Fuel"),
         (
             "breaking",
@@ -391,7 +411,7 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
             asked += 1
         else:
             exec(line, names)
-    assert asked == 4
+    assert asked == 6
 
 
 @pytest.mark.parametrize("marks", [False, True], ids=["state", "state and a whole-move rule"])
@@ -428,3 +448,39 @@ def test_the_declarations_type_a_consumer_passing_a_state(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_roll_due_in_a_band_of_a_state_is_due_only_there(air: tuple[ir.Ruleset, Any]) -> None:
+    """Flak over the guns only below altitude 4, read after the step: a climb to 4 before the
+    first step takes the unit out of the band; without a state the roll is due as before."""
+    rs, module = air
+    places = {(q, 0): ("guns",) for q in range(3)}
+    board = module.Board(places, grid="hexes")
+    route = [(0, 0), (1, 0), (2, 0)]
+    for kwargs, steps in [
+        ({"state": {"speed": 5, "altitude": 3}}, [1, 2]),
+        ({"state": {"speed": 5, "altitude": 3}, "move": "climb"}, []),
+        ({"state": {"speed": 5, "altitude": 4}, "move": "dive"}, [1, 2]),
+        ({}, [1, 2]),
+    ]:
+        answer = module.route_cost(board, "fighter", route, **kwargs)
+        assert [d.step for d in answer.rolls if d.roll == "flak"] == steps, kwargs
+        if kwargs:
+            pairs = [(places[b], ()) for b in route[1:]]
+            ref = semantic_routes.route(rs, "fighter", pairs, **kwargs)
+            dues = semantic_moves.route_rolls(rs, "fighter", pairs, kwargs.get("move"), route)
+            along = semantic_routes.states_along(
+                rs, "fighter", kwargs.get("move"), kwargs["state"], ref.steps
+            )
+            kept = semantic_routes.state_rolls(rs, dues, along)
+            assert [d.step for d in kept if d.roll == "flak"] == steps, kwargs
+
+
+def test_a_roll_band_on_an_undeclared_state_or_not_whole_is_an_error(compiler: Compiler) -> None:
+    base = HEADER + RULES
+    assert located(compiler, base.replace("altitude below 4", "height below 4")) == [
+        ("E101", HEADER.count("\n") + 1, 41)
+    ]
+    assert located(compiler, base.replace("altitude below 4", "altitude below 3.5")) == [
+        ("E404", HEADER.count("\n") + 1, 41)
+    ]

@@ -48,7 +48,16 @@ class MoveRules(BuilderBase):
         table = self._name(head) if head.type == "NAME" else None
         when = tuple(self._name(t) for t in tokens[1:] if t.type == "NAME")
         combine = next((c for c in ch if isinstance(c, s.Name)), None)
-        return s.RollDecl(item, dice, table, when, combine)
+        state = next((c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "state"), None)
+        return s.RollDecl(item, dice, table, when, combine, state)
+
+    def roll_state(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Name, str, s.Located]:
+        band: tuple[str, s.Name, str, s.Located] = ch[0]
+        return band
+
+    def roll_band(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Name, str, s.Located]:
+        bound = s.Located(ch[-1], self._p(meta))
+        return ("state", self._name(ch[0]), str(ch[1]), bound)
 
     def whole_move_decl(self, meta: Meta, ch: list[Any]) -> s.WholeMoveDecl:
         test = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "whole")

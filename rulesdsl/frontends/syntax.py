@@ -24,8 +24,7 @@ else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
     from rulesdsl.ir.records import dataclass
 
 OMITTED_WHEN_NONE = "omitted_when_none"
-"""Field metadata: a field added to a node after files were digested, left out of a file's
-digest while it is None (:func:`rulesdsl.variants.resolve.statements_digest`)."""
+"""Field metadata: a field added later, left out of a file's digest while None (resolve)."""
 
 
 @dataclass(frozen=True)
@@ -604,14 +603,16 @@ class MoveDecl(Plain):
 
 @dataclass(frozen=True)
 class RollDecl(Plain):
-    """``roll NAME labels : DICE|TABLE on WHEN [combine POLICY]``: a roll that a layer column
-    makes due on the map (issue 24). ``when`` holds one or two words (``first entering``)."""
+    """``roll NAME labels : DICE|TABLE on WHEN [combine P] [when STATE below N]`` (issue 24)."""
 
     item: Item
     dice: Located | None
     table: Name | None
     when: tuple[Name, ...]
     combine: Name | None
+    state: tuple[Name, str, Located] | None = field(
+        default=None, metadata={OMITTED_WHEN_NONE: True}
+    )
 
 
 @dataclass(frozen=True)
@@ -783,8 +784,7 @@ Picked = TypeVar("Picked")
 
 
 def of_kind(statements: Iterable[Statement], kind: type[Picked]) -> list[Picked]:
-    """The statements of one kind, in order. A pick, not a dispatch: a new kind of statement is
-    not one of them, rightly; a reader that must decide for every kind is a ``match``."""
+    """The statements of one kind, in order (a pick; a reader of every kind is a ``match``)."""
     return [st for st in statements if isinstance(st, kind)]
 
 

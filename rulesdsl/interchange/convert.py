@@ -410,6 +410,7 @@ class _ToYaml:
             roll=self.text(st.dice.pos) if st.dice else st.table.text if st.table else None,
             when=" ".join(w.text for w in st.when),
             combine=st.combine.text if st.combine else None,
+            band=self.text(st.state[2].pos) if st.state else None,
         )
 
     def _modifier(self, st: s.ModifierDecl) -> Any:

@@ -332,6 +332,7 @@ def _move(name: str, item: Any) -> str:
 
 def _roll(name: str, item: Any) -> str:
     combine = f" combine {item['combine']}" if "combine" in item else ""
+    combine += f" when {item['band']}" if "band" in item else ""
     return (
         _head("roll", name, item)
         + f" : {item.get('roll', '')} on {item.get('when', 'entering')}{combine}"

@@ -155,6 +155,9 @@ class RollRule:
     combine: RollCombine = "sum"
     values: dict[Id, dict[Id, float]] = field(default_factory=dict)
     by_move: dict[Id, dict[Id, dict[Id, float]]] = field(default_factory=dict)
+    state: tuple[Id, Literal["below", "above"], int] | None = None
+    """``when altitude below 4`` (issue 40): due only while the unit's state, after the step,
+    is below (or above) the bound; judged when a route is given a state."""
 
 
 ArcUnit = Literal["deg", "hexsides"]

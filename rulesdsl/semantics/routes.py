@@ -25,6 +25,7 @@ from rulesdsl.semantics import (
     summed_per_distance,
     written_key,
 )
+from rulesdsl.semantics.moves import Due
 
 
 def written_state(
@@ -214,6 +215,47 @@ def route_state(
             }, f"{where} takes {broken}"
         values = after
     return {s.id: v for s, v in zip(rs.states, values, strict=True)}, ""
+
+
+def states_along(
+    rs: ir.Ruleset,
+    mode: str,
+    move: str | None,
+    state: Mapping[str, int],
+    steps: Sequence[RouteStep],
+) -> list[tuple[int, ...]]:
+    """The state after each step (index 0: after the kind of move, or the start), each change
+    made in turn; from a change that breaks a range on, the state stays as it was before it."""
+    values = tuple(state[s.id] for s in rs.states)
+    if move is not None:
+        values = state_change(rs, mode, values, (move,))
+    along = [values]
+    broken = bool(out_of_range(rs, values))
+    if broken:
+        along[0] = tuple(state[s.id] for s in rs.states)
+    for step in steps:
+        after = state_change(rs, mode, along[-1], (*step.entered, *step.crossed))
+        broken = broken or bool(out_of_range(rs, after))
+        along.append(along[-1] if broken else after)
+    return along
+
+
+def state_rolls(
+    rs: ir.Ruleset, dues: Sequence[Due], along: Sequence[tuple[int, ...]]
+) -> tuple[Due, ...]:
+    """The rolls due along a route less those due only in a band of a state (``when altitude
+    below 4``) that the state after their step is not in."""
+    index = {s.id: i for i, s in enumerate(rs.states)}
+    rules = {r.id: r.state for r in rs.rolls}
+    kept = []
+    for due in dues:
+        band = rules.get(due.roll)
+        if band is not None:
+            value = along[due.step][index[band[0]]]
+            if not (value < band[2] if band[1] == "below" else value > band[2]):
+                continue
+        kept.append(due)
+    return tuple(kept)
 
 
 def info_label(rs: ir.Ruleset, item_info: ir.Info, fallback: str) -> str:

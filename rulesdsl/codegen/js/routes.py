@@ -60,12 +60,17 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         c.source: dict_js({m: f"Object.freeze([{', '.join(map(str, d))}])" for m, d in c.deltas})
         for c in plan.state_changes
     }
+    bands = {
+        roll: f"Object.freeze([{i}, {string_js(op)}, {bound}])"
+        for roll, i, op, bound in plan.roll_states
+    }
     return [
         "/** What a unit carries from move to move, each with its lowest and highest value. */",
         f"export const STATES = {dict_js(ranges)};",
         f"const _STATE_LABELS = {strings_js(v.label for v in plan.states)};",
         "/** Per feature or kind of move, per unit type with its own change: the changes. */",
         f"const _STATE_CHANGES = {dict_js(changes)};",
+        f"const _ROLL_STATES = {dict_js(bands)};",
         "",
         runtime_part("runtime_state.js").rstrip("\n"),
     ]

@@ -477,7 +477,7 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before, b
     [marks, broken] = _wholeMove(steps);
     reason ||= broken;
   }
-  const [endState, brokenRange] = _routeState(begin, mode, move, steps); // [state]
+  const [endState, brokenRange, along] = _routeState(begin, mode, move, steps); // [state]
   reason ||= brokenRange; // [state]
   if (!reason && steps.length && !canEnd(mode, steps[steps.length - 1].features)) {
     reason = "the unit may not end its move in the last place";
@@ -487,7 +487,7 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before, b
   }
   const rolls = _routeRolls(mode, move, places, keys, steps, before);
   return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls, marks); // [no state]
-  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls, marks, endState); // [state]
+  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", _stateRolls(rolls, along), marks, endState); // [state]
 }
 
 /** The ``crosses`` rules a route carries, and why it breaks a limit (the first step beyond

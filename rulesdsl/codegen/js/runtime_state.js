@@ -49,21 +49,35 @@ function _outOfRange(values) {
 /** The state after the kind of move and each step, and why the route breaks a range (empty
  * when it does not); the state stays as it was before the change that breaks it (_route_state). */
 function _routeState(begin, mode, move, steps) {
-  if (begin === null) return [null, ""];
+  if (begin === null) return [null, "", []];
   let values = begin;
+  const along = [];
   const changes = move !== null && move !== undefined ? [[`the move '${MOVES[move].label}'`, [move]]] : [];
   steps.forEach((s, i) => changes.push([`step ${i + 1}`, [...s.features, ...s.edge]]));
   let reason = "";
   for (const [where, sources] of changes) {
     const after = _changed(values, mode, sources);
     const broken = _outOfRange(after);
-    if (broken) {
-      reason = `${where} takes ${broken}`;
-      break;
-    }
-    values = after;
+    if (broken && !reason) reason = `${where} takes ${broken}`;
+    if (!reason) values = after;
+    along.push(values);
   }
-  return [Object.freeze(Object.fromEntries(Object.keys(STATES).map((name, i) => [name, values[i]]))), reason];
+  if (move === null || move === undefined) along.unshift(begin);
+  return [Object.freeze(Object.fromEntries(Object.keys(STATES).map((name, i) => [name, values[i]]))), reason, along];
+}
+
+/** The rolls due, less those due only in a band of a state (_ROLL_STATES) that the state after
+ * their step (``along``; none given: every roll) is not in (_state_rolls). */
+function _stateRolls(rolls, along) {
+  if (!along.length || !Object.keys(_ROLL_STATES).length) return rolls;
+  return Object.freeze(
+    rolls.filter((due) => {
+      const band = _ROLL_STATES[due.roll];
+      if (band === undefined) return true;
+      const value = along[due.step][band[0]];
+      return band[1] === "below" ? value < band[2] : value > band[2];
+    }),
+  );
 }
 
 /** The search of cheapestRoute and reachable given a state (_searched): over (place, state)

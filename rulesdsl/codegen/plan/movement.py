@@ -199,6 +199,9 @@ class MovementPlan:
     free_facings: tuple[FreeFacingRule, ...] = ()
     states: tuple[StateVar, ...] = ()
     state_changes: tuple[StateChanges, ...] = ()
+    roll_states: tuple[tuple[str, int, str, int], ...] = ()
+    """Per roll due only in a band of a state (``when altitude below 4``): the roll, the
+    state's index, ``below`` or ``above``, and the bound."""
 
 
 def build(rs: ir.Ruleset) -> MovementPlan:
@@ -227,6 +230,11 @@ def build(rs: ir.Ruleset) -> MovementPlan:
             for v in rs.states
         ),
         state_changes=_state_changes(rs.states),
+        roll_states=tuple(
+            (r.id, [v.id for v in rs.states].index(r.state[0]), r.state[1], r.state[2])
+            for r in rs.rolls
+            if r.state is not None
+        ),
         whole_moves=tuple(
             WholeMove(w.id, info.label(w.info, rs.languages[0], w.id), w.features, w.most)
             for w in rs.whole_moves
