@@ -112,6 +112,7 @@ KEYWORDS: tuple[str, ...] = (
     "at",
     "backward",
     "before",
+    "below",
     "best",
     "blocked",
     "blocks",
