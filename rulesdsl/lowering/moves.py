@@ -198,7 +198,7 @@ def roll_rule(lw: Context, decl: s.RollDecl) -> ir.RollRule:
 
 
 def _roll_state(
-    lw: Context, name: s.Name, op: str, bound: s.Located
+    lw: Context, name: s.Name, side: str, bound: s.Located
 ) -> tuple[str, Literal["below", "above"], int] | None:
     """``when STATE below N`` on a roll (issue 40): a declared state (E101) and a whole bound
     (E404)."""
@@ -214,7 +214,7 @@ def _roll_state(
     declared = lw.symbols.require(name, ("state",), "state")
     if not whole or declared is None or not isinstance(value, ir.Number):
         return None
-    return (name.text, "below" if op == "below" else "above", int(value.value))
+    return (name.text, "below" if side == "below" else "above", int(value.value))
 
 
 def check_roll_column(lw: Context, decl: s.LayerDecl, column: s.Name) -> None:
