@@ -36,7 +36,8 @@ def state(
             decl.range[0].pos,
             'write `state speed "Speed" : 0 to 8`',
         )
-        low, high = 0, 1 if low is None or high is None else max(low, high) - min(low, high)
+        width = 1 if low is None or high is None else max(abs(high - low), 1)
+        low, high = 0, width  # one error: the changes are judged by the width written
     changes: list[ir.StateChange] = []
     for mode, source, located in decl.changes:
         change = _change(lw, decl, mode, source, located, high - low)
