@@ -73,6 +73,7 @@ ItemKind = Literal[
     "roll",
     "arcs",
     "whole",
+    "state",
 ]
 """What a statement declares: the keyword that starts it (the language server's word for it)."""
 
@@ -111,6 +112,7 @@ KEYWORDS: tuple[str, ...] = (
     "at",
     "backward",
     "before",
+    "below",
     "best",
     "blocked",
     "blocks",
@@ -263,6 +265,7 @@ DeclKind = Literal[
     "roll rule",
     "arcs",
     "whole-move rule",
+    "state",
 ]
 """What a declared name names, as messages say it (``'soft' is a feature, not a mode``)."""
 
@@ -317,6 +320,7 @@ def part_kind(kind: ItemKind) -> PartKind:
             | "move"
             | "roll"
             | "whole"
+            | "state"
         ):
             return "item"
         case _:
@@ -365,6 +369,8 @@ def declaration_word(kind: DeclKind) -> ItemKind | None:
             return "arcs"
         case "whole-move rule":
             return "whole"
+        case "state":
+            return "state"
         case "context value" | "feature" | "factor" | "dice modifier":
             return None
         case _:

@@ -223,6 +223,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_routes,
         js_queries_routes_inputs,
         js_queries_sight,
+        js_queries_state,
         js_queries_whole_move,
     )
 
@@ -247,6 +248,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "column_pick": js_queries_feeds.column_pick_queries,
         "routes_inputs": js_queries_routes_inputs.route_input_queries,
         "allowance_steps": js_queries_routes_inputs.allowance_step_queries,
+        "state": js_queries_state.state_queries,
     }
 
 

@@ -344,4 +344,14 @@ def _route(module: ModuleType, route: Any) -> list[Any]:
     steps = [[*s[:4], _cost(module, s.cost)] for s in route.steps]
     rolls = [list(r) for r in route.rolls]
     marks = [list(route.marks)] if hasattr(route, "marks") else []  # whole-move rules only
-    return [_cost(module, route.total), steps, route.legal, route.reason, route.move, rolls, *marks]
+    state = [route.state] if hasattr(route, "state") else []  # state lines only
+    return [
+        _cost(module, route.total),
+        steps,
+        route.legal,
+        route.reason,
+        route.move,
+        rolls,
+        *marks,
+        *state,
+    ]

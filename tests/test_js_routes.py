@@ -75,7 +75,7 @@ def test_differential_test_sees_a_broken_route_runtime(
     line, broken_line, function = BREAKS[name]
     text = js_routes.runtime_routes()
     assert text.count(line) == 1
-    monkeypatch.setattr(js_routes, "runtime_routes", lambda: text.replace(line, broken_line))
+    monkeypatch.setattr(js_routes, "runtime_routes", lambda *_: text.replace(line, broken_line))
     rid = RULESETS_OF[name]
     plan = plan_of(rid)
     assert function in mismatched_functions(plan, rid, write_package(plan, tmp_path))

@@ -105,6 +105,8 @@ def symbol_kind(kind: words.ItemKind) -> t.SymbolKind:
             return t.SymbolKind.Event
         case "whole":
             return t.SymbolKind.Event
+        case "state":
+            return t.SymbolKind.Variable
         case _:
             assert_never(kind)
 

@@ -51,6 +51,8 @@ def declared_kind(st: s.Statement) -> DeclKind | None:
             return "arcs"
         case s.WholeMoveDecl():
             return "whole-move rule"
+        case s.StateDecl():
+            return "state"
         case (
             s.Header()
             | s.Change()

@@ -48,7 +48,16 @@ class MoveRules(BuilderBase):
         table = self._name(head) if head.type == "NAME" else None
         when = tuple(self._name(t) for t in tokens[1:] if t.type == "NAME")
         combine = next((c for c in ch if isinstance(c, s.Name)), None)
-        return s.RollDecl(item, dice, table, when, combine)
+        state = next((c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "state"), None)
+        return s.RollDecl(item, dice, table, when, combine, state)
+
+    def roll_state(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Name, str, s.Located]:
+        band: tuple[str, s.Name, str, s.Located] = ch[0]
+        return band
+
+    def roll_band(self, meta: Meta, ch: list[Any]) -> tuple[str, s.Name, str, s.Located]:
+        bound = s.Located(ch[-1], self._p(meta))
+        return ("state", self._name(ch[0]), str(ch[1]), bound)
 
     def whole_move_decl(self, meta: Meta, ch: list[Any]) -> s.WholeMoveDecl:
         test = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "whole")
@@ -62,6 +71,21 @@ class MoveRules(BuilderBase):
     ) -> tuple[str, s.Located, tuple[s.Name, ...]]:
         most = s.Located(ir.Number(int(ch[0])), self._p(ch[0]))
         return ("whole", most, tuple(self._name(t) for t in ch[1:]))
+
+    def state_decl(self, meta: Meta, ch: list[Any]) -> s.StateDecl:
+        bounds = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "range")
+        changes = tuple(c for c in ch if isinstance(c, tuple) and c and c[0] == "change")
+        return s.StateDecl(self._item(meta, ch), bounds[1:], tuple(c[1:] for c in changes))
+
+    def state_range(self, meta: Meta, ch: list[ir.Number]) -> tuple[str, s.Located, s.Located]:
+        return ("range", s.Located(ch[0], self._p(meta)), s.Located(ch[1], self._p(meta)))
+
+    def state_change(
+        self, meta: Meta, ch: list[Any]
+    ) -> tuple[str, s.Name | None, s.Name, s.Located]:
+        names = [self._name(t) for t in ch if isinstance(t, Token)]
+        mode = names[0] if len(names) == 2 else None
+        return ("change", mode, names[-1], s.Located(ch[-1], self._p(meta)))
 
     def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[-1])

@@ -35,6 +35,8 @@ STARTS = (
     "facing_term",
     "arc_spans",
     "free_facing_term",
+    "state_change",
+    "roll_band",
 )
 """Grammar rules a fragment may be parsed as."""
 
@@ -114,6 +116,8 @@ _WHAT = {
     "dice_range": "a range of totals such as 2-4, 12+ or 2-",
     "column_value": "a column bound such as 2, 6 in or 2:1",
     "arc_spans": "bearings such as -60 to 60, or 60 to 120, 240 to 300",
+    "state_change": "a change such as debris -2, or bomber climb -3",
+    "roll_band": "a state's band such as altitude below 4",
 }
 
 

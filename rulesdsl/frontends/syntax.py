@@ -24,8 +24,7 @@ else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
     from rulesdsl.ir.records import dataclass
 
 OMITTED_WHEN_NONE = "omitted_when_none"
-"""Field metadata: a field added to a node after files were digested, left out of a file's
-digest while it is None (:func:`rulesdsl.variants.resolve.statements_digest`)."""
+"""Field metadata: a field added later, left out of a file's digest while None (resolve)."""
 
 
 @dataclass(frozen=True)
@@ -107,8 +106,7 @@ class Extras:
     remarks: tuple[str, ...] = ()
     """``remark "..."``: words for programmers, never printed on a sheet."""
     note_for: tuple[tuple[Name, ...], ...] = ()
-    """Per note (in order), the unit types or keywords it concerns (``note for mech "..."``);
-    empty for a note that concerns all, and empty altogether when no note is for some."""
+    """Per note, the unit types or keywords it concerns (``note for mech "..."``); empty: all."""
 
 
 @dataclass(frozen=True)
@@ -142,22 +140,19 @@ class WhenNode:
 # ---- statements ---------------------------------------------------------------------------
 
 
-# Each member of :data:`Statement` stands alone (the blocks that list named rows, values or
-# outcomes: layers, modifiers, tables, dice tables, contexts, decisions) or in one of three
-# groups, marked by a base class as :data:`rulesdsl.ir.Value`'s are, so that a reader for whom
-# a whole group is not its business takes it with one class pattern (``case s.Change():``).
+# Each member of :data:`Statement` stands alone (blocks of named rows: layers, modifiers,
+# tables, dice tables, contexts, decisions) or in one of three groups, marked by a base class,
+# so that a reader for whom a group is not its business takes it with ``case s.Change():``.
 
 
 class Header:
-    """A group of :data:`Statement`: a line of the ruleset's header (its id, version, edition,
-    base, languages, units, stacking, least move), which declares no rule."""
+    """A group of :data:`Statement`: a header line (id, version, base, units...), no rule."""
 
     __slots__ = ()
 
 
 class Change:
-    """A group of :data:`Statement`: a house rule's change to what its base declares (an
-    override, insert or removal, of a rule, an example or a facing rule)."""
+    """A group of :data:`Statement`: a house rule's override, insert or removal."""
 
     __slots__ = ()
 
@@ -608,14 +603,16 @@ class MoveDecl(Plain):
 
 @dataclass(frozen=True)
 class RollDecl(Plain):
-    """``roll NAME labels : DICE|TABLE on WHEN [combine POLICY]``: a roll that a layer column
-    makes due on the map (issue 24). ``when`` holds one or two words (``first entering``)."""
+    """``roll NAME labels : DICE|TABLE on WHEN [combine P] [when STATE below N]`` (issue 24)."""
 
     item: Item
     dice: Located | None
     table: Name | None
     when: tuple[Name, ...]
     combine: Name | None
+    state: tuple[Name, str, Located] | None = field(
+        default=None, metadata={OMITTED_WHEN_NONE: True}
+    )
 
 
 @dataclass(frozen=True)
@@ -626,6 +623,13 @@ class WholeMoveDecl(Plain):
     item: Item
     features: tuple[Name, ...]
     most: Located | None
+
+
+@dataclass(frozen=True)
+class StateDecl(Plain):  # ``state NAME labels : LOW to HIGH, [MODE] SOURCE +N, ...``
+    item: Item
+    range: tuple[Located, Located]
+    changes: tuple[tuple[Name | None, Name, Located], ...]
 
 
 @dataclass(frozen=True)
@@ -707,9 +711,8 @@ class QuestionNode:
 
 @dataclass(frozen=True)
 class ExampleDecl(Plain):
-    """``example NAME labels { question = answer ... }``: a worked example (issue 27).
-    ``inherited``: the id of the base that wrote it, set when a variant inherits it (empty for
-    the ruleset's own, and for an example a variant restates)."""
+    """``example NAME labels { question = answer ... }`` (issue 27). ``inherited``: the id of
+    the base that wrote it, when a variant inherits it (empty for its own, and restated)."""
 
     item: Item
     questions: tuple[QuestionNode, ...]
@@ -773,6 +776,7 @@ Statement = (
     | RollDecl  # Plain
     | ArcsDecl  # Plain
     | WholeMoveDecl  # Plain
+    | StateDecl  # Plain
 )
 
 
@@ -780,8 +784,7 @@ Picked = TypeVar("Picked")
 
 
 def of_kind(statements: Iterable[Statement], kind: type[Picked]) -> list[Picked]:
-    """The statements of one kind, in order. A pick, not a dispatch: a new kind of statement is
-    not one of them, rightly; a reader that must decide for every kind is a ``match``."""
+    """The statements of one kind, in order (a pick; a reader of every kind is a ``match``)."""
     return [st for st in statements if isinstance(st, kind)]
 
 

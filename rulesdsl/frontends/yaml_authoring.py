@@ -55,6 +55,7 @@ Section = Literal[
     "rolls",
     "arcs",
     "whole_moves",
+    "states",
     "layers",
     "steps",
     "decisions",
@@ -106,6 +107,7 @@ def header(section: Section) -> bool:
             | "rolls"
             | "arcs"
             | "whole_moves"
+            | "states"
             | "layers"
             | "steps"
             | "decisions"

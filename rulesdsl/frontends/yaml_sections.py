@@ -75,3 +75,28 @@ class Builder(yaml_builder.Builder):
             most = self.located(most_node) if most_node is not None else None  # an int: schema
             out.append(s.WholeMoveDecl(self.item(k, v), self._names(_get(v, "features")), most))
         return out
+
+    def sec_states(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``states: {speed: {label: Speed, range: [0, 8], changes: [debris -2, bomber climb
+        -3]}}`` (issue 40): what a unit carries from move to move."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            bounds = [self.located(n, "signed") for n in _seq(_get(v, "range"))]
+            changes = [self.fragment(n, "state_change") for n in _seq(_get(v, "changes"))]
+            low, high = [*bounds, None, None][:2]
+            if low is None or high is None or len(bounds) != 2 or None in changes:
+                continue  # reported by the schema or the fragment's parse
+            found = tuple(c[1:] for c in changes if isinstance(c, tuple))
+            out.append(s.StateDecl(self.item(k, v), (low, high), found))
+        return out
+
+    def sec_rolls(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """The rolls, each with its ``band: altitude below 4`` (issue 40) when it has one."""
+        bands = {k.value: _get(v, "band") for k, v in _items(value)}
+        out: list[s.Statement] = []
+        for st in super().sec_rolls(key, value, root):
+            if isinstance(st, s.RollDecl) and (node := bands.get(st.item.name.text)) is not None:
+                band = self.fragment(node, "roll_band")
+                st = replace(st, state=band[1:]) if isinstance(band, tuple) else st
+            out.append(st)
+        return out

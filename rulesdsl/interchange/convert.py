@@ -299,6 +299,12 @@ class _ToYaml:
                     else None,
                     features=[n.text for n in st.features],
                 )
+            case s.StateDecl():
+                section("states")[st.item.name.text] = self._block(
+                    st.item,
+                    range=[_whole(located) for located in st.range],
+                    changes=[self.text(change[2].pos) for change in st.changes],
+                )
             case s.ExampleDecl():
                 section("examples")[st.item.name.text] = self._block(
                     st.item, ask=[self._question(q) for q in st.questions]
@@ -404,6 +410,7 @@ class _ToYaml:
             roll=self.text(st.dice.pos) if st.dice else st.table.text if st.table else None,
             when=" ".join(w.text for w in st.when),
             combine=st.combine.text if st.combine else None,
+            band=self.text(st.state[2].pos) if st.state else None,
         )
 
     def _modifier(self, st: s.ModifierDecl) -> Any:
@@ -655,3 +662,10 @@ def _column_text(text: str) -> str:
     words = text.split()
     cut = next((i + 1 for i, w in enumerate(words) if w in ("to", "above", "at")), 0)
     return " ".join(words[cut:])
+
+
+def _whole(located: s.Located) -> int | float:
+    """A state's bound as YAML writes it: a whole number as an int."""
+    value = located.value
+    number = value.value if isinstance(value, ir.Number) else 0.0
+    return int(number) if number == int(number) else number

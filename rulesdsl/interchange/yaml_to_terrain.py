@@ -152,6 +152,8 @@ def _section(section: yaml_authoring.Section, node: Any, doc: dict[str, Any]) ->
             return _arcs(node)
         case "whole_moves":
             return [_whole_move(name, item) for name, item in node.items()]
+        case "states":
+            return [_state(name, item) for name, item in node.items()]
         case "dice_tables":
             return _dice_tables(node)
         case "triggers":
@@ -330,6 +332,7 @@ def _move(name: str, item: Any) -> str:
 
 def _roll(name: str, item: Any) -> str:
     combine = f" combine {item['combine']}" if "combine" in item else ""
+    combine += f" when {item['band']}" if "band" in item else ""
     return (
         _head("roll", name, item)
         + f" : {item.get('roll', '')} on {item.get('when', 'entering')}{combine}"
@@ -355,6 +358,12 @@ def _whole_move(name: str, item: Any) -> str:
     most = f"at most {item['most']} " if "most" in item else "crosses "
     features = " or ".join(str(n) for n in _seq(item.get("features")))
     return _head("whole move", name, item) + f" : {most}{features}" + _extras(item, "")
+
+
+def _state(name: str, item: Any) -> str:
+    low, high = [*_seq(item.get("range")), "", ""][:2]
+    changes = "".join(f", {c}" for c in _seq(item.get("changes")))
+    return _head("state", name, item) + f" : {low} to {high}{changes}" + _extras(item, "")
 
 
 def _dice_tables(node: Any) -> list[str]:

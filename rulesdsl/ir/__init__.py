@@ -72,6 +72,8 @@ from rulesdsl.ir.movement import MoveKind as MoveKind
 from rulesdsl.ir.movement import RollCombine as RollCombine
 from rulesdsl.ir.movement import RollRule as RollRule
 from rulesdsl.ir.movement import RollWhen as RollWhen
+from rulesdsl.ir.movement import State as State
+from rulesdsl.ir.movement import StateChange as StateChange
 from rulesdsl.ir.movement import TurnMode as TurnMode
 from rulesdsl.ir.movement import WholeMove as WholeMove
 from rulesdsl.ir.tables import Axis as Axis
@@ -514,6 +516,8 @@ class Ruleset:
     without ``edition`` is read as the first, a ruleset built by hand as the current one."""
     free_facings: tuple[FreeFacing, ...] = ()
     """``facing MODE : turn 1 in per 45 deg, ...`` rules (issue 40): headings off the grid."""
+    states: tuple[State, ...] = ()
+    """``state`` lines (issue 40): what a unit carries from move to move, in the order written."""
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:
@@ -547,6 +551,7 @@ def infos_by_id(rs: Ruleset) -> dict[str, Info]:
         rs.rolls,
         rs.arcs,
         rs.whole_moves,
+        rs.states,
         [r for d in rs.dice_tables for r in d.rows],  # outcomes that feed a modifier (issue 24)
     ):
         for item in items:

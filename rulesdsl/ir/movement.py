@@ -155,6 +155,9 @@ class RollRule:
     combine: RollCombine = "sum"
     values: dict[Id, dict[Id, float]] = field(default_factory=dict)
     by_move: dict[Id, dict[Id, dict[Id, float]]] = field(default_factory=dict)
+    state: tuple[Id, Literal["below", "above"], int] | None = None
+    """``when altitude below 4`` (issue 40): due only while the unit's state, after the step,
+    is below (or above) the bound; judged when a route is given a state."""
 
 
 ArcUnit = Literal["deg", "hexsides"]
@@ -194,3 +197,29 @@ class WholeMove:
     info: Info
     features: tuple[Id, ...]
     most: int | None = None
+
+
+@dataclass(frozen=True)
+class StateChange:
+    """``debris -2`` or ``bomber climb -3`` on a ``state`` line: entering or crossing the
+    feature ``source`` (each step), or making the kind of move ``source`` (once a move),
+    changes the state by ``amount``; ``mode``: for that unit type only (empty: every one
+    without its own)."""
+
+    source: Id
+    amount: int
+    mode: str = ""
+
+
+@dataclass(frozen=True)
+class State:
+    """``state speed "Speed" : 0 to 8, debris -2``: a whole number a unit carries from move to
+    move (issue 40), from ``low`` to ``high``, and what changes it. Route searches given a
+    starting state carry it step by step; a change that takes it out of its range is a step
+    the unit may not take."""
+
+    id: NewId
+    info: Info
+    low: int
+    high: int
+    changes: tuple[StateChange, ...] = ()

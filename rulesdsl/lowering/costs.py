@@ -94,6 +94,7 @@ class CostLowering(ModifierLowering):
                         | "kind of move"
                         | "arcs"
                         | "whole-move rule"
+                        | "state"
                     ):
                         pass  # an unknown column, already reported
                     case unknown:

@@ -233,6 +233,7 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.ArcsDecl()
                 | s.RollDecl()
                 | s.WholeMoveDecl()
+                | s.StateDecl()
             ):
                 pass
             case unknown:

@@ -31,6 +31,7 @@ from rulesdsl.lowering import facing as facing_lowering
 from rulesdsl.lowering import free_facing, keywords, maps
 from rulesdsl.lowering import moves as moves_lowering
 from rulesdsl.lowering import sight as sight_lowering
+from rulesdsl.lowering import states as states_lowering
 from rulesdsl.lowering.context import (
     MODE_CONTEXT,
     role_dimension,
@@ -118,6 +119,7 @@ class _Lowerer(TableLowering):
         free = [d for d in of(s.FacingDecl) if d.grid is None]
         free_facings = free_facing.free_facings(self, free, facings)
         whole_moves = [moves_lowering.whole_move(self, d, facings) for d in of(s.WholeMoveDecl)]
+        states = [states_lowering.state(self, d, facings, whole_moves) for d in of(s.StateDecl)]
         item = self.header.item
         if item is None:
             return None
@@ -162,6 +164,7 @@ class _Lowerer(TableLowering):
                 arcs=tuple(arcs_lowering.arcs(self, d) for d in of(s.ArcsDecl)),
                 whole_moves=tuple(whole_moves),
                 free_facings=tuple(free_facings),
+                states=tuple(states),
             ),
             item.name.pos,
         )
@@ -348,6 +351,7 @@ class _Lowerer(TableLowering):
                     | s.RollDecl()
                     | s.ArcsDecl()
                     | s.WholeMoveDecl()
+                    | s.StateDecl()
                 ):
                     pass
                 case unknown:

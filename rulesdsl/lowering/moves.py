@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import assert_never, get_args
+from typing import Literal, assert_never, get_args
 
 from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import did_you_mean, warning
@@ -195,9 +195,31 @@ def roll_rule(lw: Context, decl: s.RollDecl) -> ir.RollRule:
     elif decl.table is not None and lw.symbols.require(decl.table, ("dice table",), "dice table"):
         table = decl.table.text
     rule = ir.RollRule(decl.item.name.text, lw.info(decl.item), when, dice, table, combine)
+    if decl.state is not None:
+        rule = replace(rule, state=_roll_state(lw, *decl.state))
     lw.where.record(rule, decl.item.name.pos)
     lw.roll_when[rule.id] = when
     return rule
+
+
+def _roll_state(
+    lw: Context, name: s.Name, side: str, bound: s.Located
+) -> tuple[str, Literal["below", "above"], int] | None:
+    """``when STATE below N`` on a roll (issue 40): a declared state (E101) and a whole bound
+    (E404)."""
+    value = bound.value
+    whole = isinstance(value, ir.Number) and value.value == int(value.value)
+    if not whole:
+        lw.err(
+            "E404",
+            "a roll's state bound is a whole number",
+            bound.pos,
+            "write `when altitude below 4`",
+        )
+    declared = lw.symbols.require(name, ("state",), "state")
+    if not whole or declared is None or not isinstance(value, ir.Number):
+        return None
+    return (name.text, "below" if side == "below" else "above", int(value.value))
 
 
 def check_roll_column(lw: Context, decl: s.LayerDecl, column: s.Name) -> None:
@@ -340,9 +362,7 @@ def resolved_rolls(
                         if (found := _modifier_of(value)) is not None:
                             moved[mode] = found
                     by_move.setdefault(kind, {})[feature.id] = moved
-        node = ir.RollRule(
-            rule.id, rule.info, rule.when, rule.dice, rule.table, rule.combine, values, by_move
-        )
+        node = replace(rule, values=values, by_move=by_move)
         lw.where.record(node, lw.where.of(rule))
         if not any(rule.id in f.cells for f in features) and lw.cap.admits("W290", None):
             lw.diags.append(

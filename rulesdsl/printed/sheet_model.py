@@ -19,6 +19,7 @@ from rulesdsl.printed.sheet_examples import example_blocks, restated
 from rulesdsl.printed.sheet_facing import facing_blocks, free_facing_blocks
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_moves import move_blocks, roll_blocks, whole_move_blocks
+from rulesdsl.printed.sheet_states import state_blocks
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
     MARKERS,
@@ -93,6 +94,7 @@ class _Builder(MoreBlocks):
             Section("moves", self.w("moves"), move_blocks(self)),
             Section("rolls", self.w("rolls"), roll_blocks(self)),
             Section("whole_moves", self.w("whole_moves"), whole_move_blocks(self)),
+            Section("states", self.w("states"), state_blocks(self)),
             Section("modifiers", self.w("modifiers"), self.modifiers()),
             Section("sight", self.w("sight"), [b for b in sights if b.id not in by_scale]),
             Section(

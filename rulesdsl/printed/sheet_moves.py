@@ -150,6 +150,16 @@ def _resolved_words(b: Builder, by_mode: dict[str, float], modes: list[str]) -> 
     return b.listed(parts)
 
 
+def _band(b: Builder, rule: ir.RollRule) -> list[str]:
+    """``when altitude below 4`` (issue 40) as the sheet says it; nothing without one."""
+    if rule.state is None:
+        return []
+    state, op, bound = rule.state
+    found = next((v for v in b.rs.states if v.id == state), None)
+    name = b.label(found.info if found else None, state)
+    return [b.w(f"roll_state_{op}", state=name, bound=b.num(bound))]
+
+
 def roll_blocks(b: Builder) -> list[Block]:
     """Per roll: when it is due and on what, then each feature's value per unit."""
     tables: dict[str, ir.Info] = {t.id: t.info for t in b.rs.dice_tables}
@@ -163,7 +173,7 @@ def roll_blocks(b: Builder) -> list[Block]:
             else b.label(tables.get(rule.table or ""), rule.table or "")
         )
         line = b.w("roll_due", when=b.w(_WHEN[rule.when]), roll=label, dice=rolled)
-        line = b.listed([line, b.w(_COMBINE[rule.combine])]) + "."
+        line = b.listed([line, b.w(_COMBINE[rule.combine]), *_band(b, rule)]) + "."
         rows = []
         whole = {layer.id for layer in b.rs.layers if semantics.covers_map(layer)}
         whole_features = {f.id for f in b.rs.features if f.layer in whole}

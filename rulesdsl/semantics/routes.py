@@ -9,7 +9,7 @@ module builds on.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -25,6 +25,7 @@ from rulesdsl.semantics import (
     summed_per_distance,
     written_key,
 )
+from rulesdsl.semantics.moves import Due
 
 
 def written_state(
@@ -165,6 +166,108 @@ class RouteAnswer:
     reason: str
     marks: tuple[str, ...] = ()
     """The ``crosses`` whole-move rules the route carries, by id (issue 40)."""
+    state: dict[str, int] | None = None
+    """The state after the route, when one was given (``state`` lines, issue 40)."""
+
+
+def state_change(
+    rs: ir.Ruleset, mode: str, values: tuple[int, ...], sources: Iterable[str]
+) -> tuple[int, ...]:
+    """``values`` (one per ``state`` line, in order) changed by each of ``sources`` (a kind of
+    move, or the features of a place entered and an edge crossed; each counted once): a unit
+    type's own change where it has one, else the change for all."""
+    out = list(values)
+    for source in dict.fromkeys(sources):
+        for i, state in enumerate(rs.states):
+            own = {c.mode: c.amount for c in state.changes if c.source == source}
+            out[i] += own.get(mode, own.get("", 0))
+    return tuple(out)
+
+
+def out_of_range(rs: ir.Ruleset, values: tuple[int, ...]) -> str:
+    """Which state ``values`` take out of its range, and to what (empty when none)."""
+    for state, value in zip(rs.states, values, strict=True):
+        if not state.low <= value <= state.high:
+            label = info_label(rs, state.info, state.id)
+            return f"'{label}' to {value} (its range is {state.low} to {state.high})"
+    return ""
+
+
+def route_state(
+    rs: ir.Ruleset,
+    mode: str,
+    move: str | None,
+    state: Mapping[str, int],
+    steps: Sequence[RouteStep],
+) -> tuple[dict[str, int], str]:
+    """The state after a route (issue 40): the kind of move's change first, then each step's;
+    and why the route breaks a range (empty when it does not), the state then staying as it
+    was before the change that breaks it."""
+    values = tuple(state[s.id] for s in rs.states)
+    changes: list[tuple[str, tuple[str, ...]]] = []
+    if move is not None:
+        changes.append((f"the move '{_move_label(rs, move)}'", (move,)))
+    changes += [(f"step {i}", (*s.entered, *s.crossed)) for i, s in enumerate(steps, 1)]
+    for where, sources in changes:
+        after = state_change(rs, mode, values, sources)
+        broken = out_of_range(rs, after)
+        if broken:
+            return {
+                s.id: v for s, v in zip(rs.states, values, strict=True)
+            }, f"{where} takes {broken}"
+        values = after
+    return {s.id: v for s, v in zip(rs.states, values, strict=True)}, ""
+
+
+def states_along(
+    rs: ir.Ruleset,
+    mode: str,
+    move: str | None,
+    state: Mapping[str, int],
+    steps: Sequence[RouteStep],
+) -> list[tuple[int, ...]]:
+    """The state after each step (index 0: after the kind of move, or the start), each change
+    made in turn; from a change that breaks a range on, the state stays as it was before it."""
+    values = tuple(state[s.id] for s in rs.states)
+    if move is not None:
+        values = state_change(rs, mode, values, (move,))
+    along = [values]
+    broken = bool(out_of_range(rs, values))
+    if broken:
+        along[0] = tuple(state[s.id] for s in rs.states)
+    for step in steps:
+        after = state_change(rs, mode, along[-1], (*step.entered, *step.crossed))
+        broken = broken or bool(out_of_range(rs, after))
+        along.append(along[-1] if broken else after)
+    return along
+
+
+def state_rolls(
+    rs: ir.Ruleset, dues: Sequence[Due], along: Sequence[tuple[int, ...]]
+) -> tuple[Due, ...]:
+    """The rolls due along a route less those due only in a band of a state (``when altitude
+    below 4``) that the state after their step is not in."""
+    index = {s.id: i for i, s in enumerate(rs.states)}
+    rules = {r.id: r.state for r in rs.rolls}
+    kept = []
+    for due in dues:
+        band = rules.get(due.roll)
+        if band is not None:
+            value = along[due.step][index[band[0]]]
+            if not (value < band[2] if band[1] == "below" else value > band[2]):
+                continue
+        kept.append(due)
+    return tuple(kept)
+
+
+def info_label(rs: ir.Ruleset, item_info: ir.Info, fallback: str) -> str:
+    """An item's label in the ruleset's first language (or any, or its id)."""
+    return item_info.labels.get(rs.languages[0]) or next(iter(item_info.labels.values()), fallback)
+
+
+def _move_label(rs: ir.Ruleset, move: str) -> str:
+    kind = next(k for k in rs.moves if k.id == move)
+    return info_label(rs, kind.info, move)
 
 
 def whole_move(rs: ir.Ruleset, steps: Sequence[RouteStep]) -> tuple[tuple[str, ...], str]:
@@ -208,6 +311,8 @@ def route(
     distances: Sequence[float] | None = None,
     inputs: Mapping[str, float] | None = None,
     outcomes: Sequence[Sequence[str]] | None = None,
+    move: str | None = None,
+    state: Mapping[str, int] | None = None,
 ) -> RouteAnswer:
     """A route given as its steps, each (features of the place entered, features of the edge
     crossed). The total sums the steps (a marker when one is: PROHIBITED before IMPASSABLE).
@@ -217,7 +322,8 @@ def route(
     step that is not a marker (the generated module's rule). No ``allowance``: the unit
     type's own, if it has one. ``inputs``: the step inputs every step is costed with;
     ``outcomes``: per step, the dice outcomes rolled in the place entered, costed with its
-    features (issue 40).
+    features (issue 40). ``state``: the unit's state at the start (``state`` lines), carried
+    by ``route_state`` (``move``: the kind of move, for its change only).
     """
     allowance = own_allowance(rs, mode, allowance)
     out: list[RouteStep] = []
@@ -247,6 +353,10 @@ def route(
             break
     marks, broken = whole_move(rs, out)
     reason = reason or broken
+    end_state = None
+    if state is not None:
+        end_state, broken = route_state(rs, mode, move, state, out)
+        reason = reason or broken
     if not reason and out and not can_end(rs, mode, out[-1].entered):
         reason = "the unit may not end its move in the last place"
     if (
@@ -257,7 +367,7 @@ def route(
         and not (rs.minimum_move is not None and allowance > 0 and len(out) == 1)
     ):
         reason = "the route costs more than the allowance"
-    return RouteAnswer(total, tuple(out), not reason, reason, marks)
+    return RouteAnswer(total, tuple(out), not reason, reason, marks, end_state)
 
 
 def reachable(
@@ -270,6 +380,8 @@ def reachable(
     edges: Mapping[tuple[object, object], Sequence[str]],
     inputs: Mapping[str, float] | None = None,
     outcomes: Mapping[object, Sequence[str]] | None = None,
+    state: Mapping[str, int] | None = None,
+    move: str | None = None,
 ) -> dict[object, float]:
     """Reference for the places ``mode`` may end in from ``start`` within ``budget``, with the
     cheapest cost of each: relaxation to a fixed point (not Dijkstra, so the module's heap
@@ -279,17 +391,24 @@ def reachable(
     number (the generated module's rule). With whole-move limits the search is over (place,
     the steps counted by each limit), a step beyond a limit never taken (issue 40). A
     ``budget`` of None is the unit type's own allowance (issue 40). ``inputs`` and
-    ``outcomes`` (per place, the dice outcomes rolled there) as for :func:`route`."""
+    ``outcomes`` (per place, the dice outcomes rolled there) as for :func:`route`. With a
+    ``state`` (and the kind of ``move`` that first changes it) the search is over (place,
+    counts, state), a step that takes a state out of its range never taken (issue 40)."""
     budget = own_allowance(rs, mode, budget)
     if budget is None:
         raise ValueError(f"{mode!r} has no allowance of its own: give a budget")
     limits = [(set(w.features), w.most) for w in rs.whole_moves if w.most is not None]
-    begin = (start, (0,) * len(limits))
-    best: dict[tuple[object, tuple[int, ...]], float] = {begin: 0.0}
+    values: tuple[int, ...] = ()
+    if state is not None:
+        values = state_change(rs, mode, tuple(state[s.id] for s in rs.states), (move or "",))
+        if out_of_range(rs, values):
+            return {}
+    begin = (start, (0,) * len(limits), values)
+    best: dict[tuple[object, tuple[int, ...], tuple[int, ...]], float] = {begin: 0.0}
     changed = True
     while changed:
         changed = False
-        for (here, counts), cost in list(best.items()):
+        for (here, counts, values), cost in list(best.items()):
             if here != start and must_stop(rs, mode, places[here]):
                 continue
             for there in neighbours[here]:
@@ -302,13 +421,18 @@ def reachable(
                 after = tuple(n + bool(f & met) for (f, _), n in zip(limits, counts, strict=True))
                 if any(n > most for (_, most), n in zip(limits, after, strict=True)):
                     continue  # a whole-move limit (issue 40): the step is never taken
+                carried = state_change(rs, mode, values, met) if state is not None else ()
+                if state is not None and out_of_range(rs, carried):
+                    continue  # a state out of its range (issue 40): the step is never taken
                 total = cost + step
-                first = rs.minimum_move is not None and budget > 0 and (here, counts) == begin
+                first = (
+                    rs.minimum_move is not None and budget > 0 and (here, counts, values) == begin
+                )
                 allowed = total <= budget or first
-                if allowed and total < best.get((there, after), math.inf):
-                    best[there, after] = total
+                if allowed and total < best.get((there, after, carried), math.inf):
+                    best[there, after, carried] = total
                     changed = True
     cheapest: dict[object, float] = {}
-    for (place, _), cost in best.items():
+    for (place, _, _), cost in best.items():
         cheapest[place] = min(cost, cheapest.get(place, math.inf))
     return {p: c for p, c in cheapest.items() if p == start or can_end(rs, mode, places[p])}

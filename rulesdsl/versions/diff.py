@@ -40,6 +40,7 @@ from rulesdsl.versions import (
     diff_moves,
     diff_policies,
     diff_sight,
+    diff_states,
     diff_tables,
 )
 from rulesdsl.versions.diff_sight import matched, named
@@ -195,6 +196,7 @@ class _Differ:
         diff_moves.moves(self)
         diff_moves.rolls(self)
         diff_moves.whole_moves(self)
+        diff_states.states(self)
         self._triggers()
         self._params()
         self._exclusions()

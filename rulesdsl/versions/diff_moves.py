@@ -130,7 +130,8 @@ def _only(d: Differ, a: ir.MoveKind, b: ir.MoveKind, name: str) -> None:
 
 def _how(rule: ir.RollRule) -> str:
     roll = spelling.dice(rule.dice) if rule.dice is not None else rule.table or "?"
-    return f"{roll} on {rule.when.replace('_', ' ')}, combine {rule.combine}"
+    band = f", when {rule.state[0]} {rule.state[1]} {rule.state[2]}" if rule.state else ""
+    return f"{roll} on {rule.when.replace('_', ' ')}, combine {rule.combine}{band}"
 
 
 def _values(rule: ir.RollRule) -> dict[str, dict[str, float]]:

@@ -26,7 +26,8 @@ function route(m, r) {
   const steps = r.steps.map((s) => [s.start, s.end, s.features, s.edge, cost(m, s.cost)]);
   const rolls = r.rolls.map((d) => [d.step, d.place, d.on, d.roll, d.dice, d.table, d.modifier, d.features, d.move]);
   const marks = r.marks === undefined ? [] : [[...r.marks]]; // whole-move rules only
-  return [cost(m, r.total), steps, r.legal, r.reason, r.move, rolls, ...marks];
+  const state = "state" in r ? [r.state === null ? null : { ...r.state }] : []; // state lines only
+  return [cost(m, r.total), steps, r.legal, r.reason, r.move, rolls, ...marks, ...state];
 }
 
 /** A route question's answer in full (the plain form of tests/js_queries_routes.py). */

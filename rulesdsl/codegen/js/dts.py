@@ -116,7 +116,9 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         "export declare const DECISIONS: Readonly<Record<DecisionName, Decision>>;",
         *facing_dts(plan.movement),
         *free_facing_dts(plan.movement),
-        *routes_dts(union(g.id for g in plan.movement.grids)),
+        *routes_dts(
+            union(g.id for g in plan.movement.grids), tuple(v.id for v in plan.movement.states)
+        ),
     ]
     return "\n".join(lines) + "\n"
 

@@ -11,9 +11,13 @@ from rulesdsl.codegen.js.data import dict_js, strings_js
 from rulesdsl.codegen.js.values import number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
 
+_STATE = " // [state]"
+_NO_STATE = " // [no state]"
 
-def runtime_routes() -> str:
-    return runtime_part("runtime_routes.js").rstrip("\n")
+
+def runtime_routes(states: bool = False) -> str:
+    """The route runtime, its lines for rules with ``state`` lines or without (:func:`_marked`)."""
+    return _marked(runtime_part("runtime_routes.js"), states)
 
 
 def along_js(plan: plan_movement.MovementPlan) -> str:
@@ -29,7 +33,7 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
     diagonal = {g.id: number_js(g.diagonal) for g in plan.grids if g.diagonal is not None}
     limited = "true" if any(w.most is not None for w in plan.whole_moves) else "false"
     return [
-        runtime_routes(),
+        runtime_routes(bool(plan.states)),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
         f"export const GRID_SHAPES = {dict_js({g.id: string_js(g.shape) for g in plan.grids})};",
@@ -42,6 +46,33 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
         " (null: the route carries the rule). */",
         f"const _WHOLE_MOVES = [{', '.join(_whole_move_js(w) for w in plan.whole_moves)}];",
         f"const _LIMITED = {limited};",
+        *_states_js(plan),
+    ]
+
+
+def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
+    """STATES, their labels and changes, and the runtime that carries them; nothing for rules
+    without ``state`` lines."""
+    if not plan.states:
+        return []
+    ranges = {v.id: f"Object.freeze([{v.low}, {v.high}])" for v in plan.states}
+    changes = {
+        c.source: dict_js({m: f"Object.freeze([{', '.join(map(str, d))}])" for m, d in c.deltas})
+        for c in plan.state_changes
+    }
+    bands = {
+        roll: f"Object.freeze([{i}, {string_js(op)}, {bound}])"
+        for roll, i, op, bound in plan.roll_states
+    }
+    return [
+        "/** What a unit carries from move to move, each with its lowest and highest value. */",
+        f"export const STATES = {dict_js(ranges)};",
+        f"const _STATE_LABELS = {strings_js(v.label for v in plan.states)};",
+        "/** Per feature or kind of move, per unit type with its own change: the changes. */",
+        f"const _STATE_CHANGES = {dict_js(changes)};",
+        f"const _ROLL_STATES = {dict_js(bands)};",
+        "",
+        runtime_part("runtime_state.js").rstrip("\n"),
     ]
 
 
@@ -51,12 +82,29 @@ def _whole_move_js(rule: plan_movement.WholeMove) -> str:
     return f"[{string_js(rule.id)}, {string_js(rule.label)}, {features}, {most}]"
 
 
-def routes_dts(grid_names: str) -> list[str]:
+def _marked(text: str, states: bool) -> str:
+    """``text`` with its lines marked ``// [state]`` kept for rules with ``state`` lines and
+    those marked ``// [no state]`` for the others (so a module without states is as it was)."""
+    kept, dropped = (_STATE, _NO_STATE) if states else (_NO_STATE, _STATE)
+    lines = text.rstrip("\n").split("\n")
+    return "\n".join(line.removesuffix(kept) for line in lines if not line.endswith(dropped))
+
+
+def routes_dts(grid_names: str, states: tuple[str, ...] = ()) -> list[str]:
     """The declarations of the boards, routes and reach; ``grid_names``: the declared grids'
-    names as a string-literal union."""
+    names as a string-literal union; ``states``: the declared states' names."""
     path = resources.files("rulesdsl.codegen.js").joinpath("runtime_routes.d.ts")
+    declared = (
+        [
+            f"export type StateName = {' | '.join(map(string_js, states))};",
+            "export declare const STATES: Readonly<Record<StateName, readonly [number, number]>>;",
+        ]
+        if states
+        else []
+    )
     return [
-        path.read_text("utf-8").rstrip("\n"),
+        _marked(path.read_text("utf-8"), bool(states)),
+        *declared,
         f"export type DeclaredGridName = {grid_names};",
         'export type GridName = DeclaredGridName | "hex" | "square";',
         'export declare const GRID_SHAPES: Readonly<Record<DeclaredGridName, "hex" | "square">>;',

@@ -42,6 +42,8 @@ export declare class Route {
   readonly rolls: readonly RollDue[];
   /** The whole-move rules the route carries (`crosses`), by id; only in a module with whole-move rules. */
   readonly marks?: readonly string[];
+  /** The state after the route (STATES), when one was given; else null. */ // [state]
+  readonly state: Readonly<Record<StateName, number>> | null; // [state]
 }
 /** Each place the unit may end in, to its cheapest cost (places compared by value), and the
  * move's state it was searched with. */
@@ -67,6 +69,8 @@ export type RouteOptions = {
   /** The places entered earlier in the game, for the rolls due on first entering. */
   entered?: Iterable<BoardPlace> | null;
   outcomes?: PlacedOutcomes | null;
+  /** The unit's state at the start (every state of STATES). */ // [state]
+  state?: Readonly<Record<StateName, number>> | null; // [state]
 } & StepInputs;
 /** The cost of moving ``mode`` along ``route`` (places of ``board``, the start first). */
 export declare function routeCost(board: Board, mode: ModeName, route: Iterable<BoardPlace>, options?: RouteOptions): Route;
@@ -84,5 +88,6 @@ export declare function reachable(
   mode: ModeName,
   start: BoardPlace,
   budget?: number | null,
-  options?: { allowance?: number | null; move?: MoveName | null; outcomes?: PlacedOutcomes | null } & StepInputs,
+  options?: { allowance?: number | null; move?: MoveName | null; outcomes?: PlacedOutcomes | null } & StepInputs, // [no state]
+  options?: { allowance?: number | null; move?: MoveName | null; outcomes?: PlacedOutcomes | null; state?: Readonly<Record<StateName, number>> | null } & StepInputs, // [state]
 ): Reach;

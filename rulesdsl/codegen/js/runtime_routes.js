@@ -385,9 +385,11 @@ export class RouteStep {
  * (``reason`` says why not, empty when it is), the kind of ``move`` it was costed for (empty:
  * none given) and the ``rolls`` the map makes due along it. */
 export class Route {
-  constructor(total, steps, legal, reason, move = "", rolls = Object.freeze([]), marks = undefined) {
+  constructor(total, steps, legal, reason, move = "", rolls = Object.freeze([]), marks = undefined) { // [no state]
+  constructor(total, steps, legal, reason, move = "", rolls = Object.freeze([]), marks = undefined, state = null) { // [state]
     Object.assign(this, { total, steps, legal, reason, move, rolls });
     if (marks !== undefined) this.marks = marks; // only for rules with whole-move rules
+    this.state = state; // [state]
     Object.freeze(this);
   }
 }
@@ -432,6 +434,7 @@ export class Reach {
 }
 
 const _ROUTE_OPTIONS = ["allowance", "move", "entered"];
+_ROUTE_OPTIONS.push("state"); // [state]
 
 /** ``options`` and the step inputs among them (Python's ``**inputs``); an argument ``fn`` does
  * not take refused with Python's TypeError. ``outcomes`` is taken where dice outcomes feed the
@@ -465,17 +468,20 @@ export function routeCost(board, mode, route, options = {}) {
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
   const priced = _outcomesArg("route_cost", board, outcomes);
+  const begin = _stateArg("route_cost", options?.state); // [state]
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of places");
   }
   const places = [...route];
   const keys = places.map((place) => _onBoard("route_cost", "route", board, place));
-  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, priced);
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, priced); // [no state]
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, priced, begin); // [state]
 }
 
 /** route_cost's work once its arguments are checked: ``keys`` are the places' keys; ``priced``:
  * the features a place is costed with, where dice outcomes were rolled. */
-function _routeCost(board, mode, places, keys, allowance, extra, move, before, priced) {
+function _routeCost(board, mode, places, keys, allowance, extra, move, before, priced) { // [no state]
+function _routeCost(board, mode, places, keys, allowance, extra, move, before, priced, begin) { // [state]
   const grid = board._shape && !board._diagonal && board._neighbours === null;
   const offsets = board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS;
   const costs = new Map();
@@ -518,6 +524,8 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before, p
     [marks, broken] = _wholeMove(steps);
     reason ||= broken;
   }
+  const [endState, brokenRange, along] = _routeState(begin, mode, move, steps); // [state]
+  reason ||= brokenRange; // [state]
   if (!reason && steps.length && !canEnd(mode, steps[steps.length - 1].features)) {
     reason = "the unit may not end its move in the last place";
   }
@@ -525,7 +533,8 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before, p
     reason = "the route costs more than the allowance";
   }
   const rolls = _routeRolls(mode, move, places, keys, steps, before);
-  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls, marks);
+  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", rolls, marks); // [no state]
+  return new Route(marker ?? total, Object.freeze(steps), !reason, reason, move ?? "", _stateRolls(rolls, along), marks, endState); // [state]
 }
 
 /** The ``crosses`` rules a route carries, and why it breaks a limit (the first step beyond
@@ -916,10 +925,12 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   const to = _onBoard("cheapest_route", "goal", board, goal);
   const before = _enteredArg("cheapest_route", board, entered);
   const priced = _outcomesArg("cheapest_route", board, outcomes);
+  const begin = _stateArg("cheapest_route", options?.state); // [state]
   if (to !== from && !canEnd(mode, board._features.get(to))) return null;
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
-  const search = _LIMITED ? _limitedSearch : _search;
-  const [best, came] = _asRaisedBy("cheapest_route", () => search(board, mode, from, budget, extra, to, priced));
+  const search = _LIMITED ? _limitedSearch : _search; // [no state]
+  const [best, came] = _asRaisedBy("cheapest_route", () => search(board, mode, from, budget, extra, to, priced)); // [no state]
+  const [best, came] = _asRaisedBy("cheapest_route", () => _searched(board, mode, from, budget, extra, to, begin, move, priced)); // [state]
   if (!best.has(to)) return null;
   const keys = [to];
   while (keys[keys.length - 1] !== from) keys.push(came.get(keys[keys.length - 1]));
@@ -927,7 +938,8 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   const places = keys.map((key) => board._found(key));
   places[0] = start; // the route as Python's: the caller's start and goal, the places found between
   places[places.length - 1] = goal;
-  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, priced);
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, priced); // [no state]
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, priced, begin); // [state]
 }
 
 /** Each place of ``board`` where ``mode`` may end its move from ``start`` for at most ``budget``
@@ -936,8 +948,10 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
  * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. No ``allowance``:
  * the unit type's own (MODES), if it has one; no ``budget``: the allowance. */
 export function reachable(board, mode, start, budget = null, options = {}) {
-  const [given, inputs] = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
-  let { allowance = null, move = null, outcomes = null } = given;
+  const [given, inputs] = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2)); // [no state]
+  const [given, inputs] = _routeOptions("reachable", options, [..._ROUTE_OPTIONS.slice(0, 2), "state"]); // [state]
+  let { allowance = null, move = null, outcomes = null } = given; // [no state]
+  let { allowance = null, move = null, outcomes = null, state = null } = given; // [state]
   allowance = _ownAllowance(mode, allowance);
   if (budget === null || budget === undefined) budget = allowance;
   if (_facing(mode)) {
@@ -953,8 +967,9 @@ export function reachable(board, mode, start, budget = null, options = {}) {
     const kind = MOVES[move];
     budget = budget * kind.factor + kind.amount;
   }
-  const search = _LIMITED ? _limitedSearch : _search;
-  const [best] = _asRaisedBy("reachable", () => search(board, mode, from, budget, extra, null, priced));
+  const search = _LIMITED ? _limitedSearch : _search; // [no state]
+  const [best] = _asRaisedBy("reachable", () => search(board, mode, from, budget, extra, null, priced)); // [no state]
+  const [best] = _asRaisedBy("reachable", () => _searched(board, mode, from, budget, extra, null, _stateArg("reachable", state), move, priced)); // [state]
   const ends = new Map();
   const out = new Map();
   for (const [key, cost] of best) {

@@ -137,6 +137,26 @@ class WholeMove:
 
 
 @dataclass(frozen=True, slots=True)
+class StateVar:
+    """What a unit carries from move to move (issue 40): its ``id``, ``label`` and range."""
+
+    id: str
+    label: str
+    low: int
+    high: int
+
+
+@dataclass(frozen=True, slots=True)
+class StateChanges:
+    """What a feature (entered or crossed, each step) or a kind of move (once a move),
+    ``source``, changes each state by, in the order of the states: ``deltas`` per unit type
+    that has its own change, "" for every other."""
+
+    source: str
+    deltas: tuple[tuple[str, tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FreeFacingRule:
     """A unit type's heading off the grid (issue 40): the turn cost per ``turn_step``
     degrees begun, a pivot's flat cost (None: no pivots), the run straight before a turn, the
@@ -177,6 +197,11 @@ class MovementPlan:
     arcs: tuple[Arcs, ...] = ()
     whole_moves: tuple[WholeMove, ...] = ()
     free_facings: tuple[FreeFacingRule, ...] = ()
+    states: tuple[StateVar, ...] = ()
+    state_changes: tuple[StateChanges, ...] = ()
+    roll_states: tuple[tuple[str, int, str, int], ...] = ()
+    """Per roll due only in a band of a state (``when altitude below 4``): the roll, the
+    state's index, ``below`` or ``above``, and the bound."""
 
 
 def build(rs: ir.Ruleset) -> MovementPlan:
@@ -200,6 +225,16 @@ def build(rs: ir.Ruleset) -> MovementPlan:
         along={f.id: dict(f.along) for f in rs.features if f.along},
         edge_features=tuple(f.id for f in rs.features if f.layer in edge_layers),
         arcs=tuple(Arcs(a.id, semantics_arcs.degrees(a)) for a in rs.arcs),
+        states=tuple(
+            StateVar(v.id, info.label(v.info, rs.languages[0], v.id), v.low, v.high)
+            for v in rs.states
+        ),
+        state_changes=_state_changes(rs.states),
+        roll_states=tuple(
+            (r.id, [v.id for v in rs.states].index(r.state[0]), r.state[1], r.state[2])
+            for r in rs.rolls
+            if r.state is not None
+        ),
         whole_moves=tuple(
             WholeMove(w.id, info.label(w.info, rs.languages[0], w.id), w.features, w.most)
             for w in rs.whole_moves
@@ -286,3 +321,22 @@ def _per_move_costs(rs: ir.Ruleset) -> tuple[PerMoveCost, ...]:
         for mode, value in f.costs.items()
         if (cost := values.once_cost(rs, value)) is not None
     )
+
+
+def _state_changes(states: tuple[ir.State, ...]) -> tuple[StateChanges, ...]:
+    """Per source of a change (in the order first written), its deltas: for each unit type
+    with a change of its own, its own where it has one and the general one elsewhere."""
+    sources = dict.fromkeys(c.source for v in states for c in v.changes)
+    out = []
+    for source in sources:
+        modes = dict.fromkeys(
+            ["", *(c.mode for v in states for c in v.changes if c.source == source)]
+        )
+        deltas = tuple((mode, tuple(_delta(v, source, mode) for v in states)) for mode in modes)
+        out.append(StateChanges(source, deltas))
+    return tuple(out)
+
+
+def _delta(state: ir.State, source: str, mode: str) -> int:
+    by_mode = {c.mode: c.amount for c in state.changes if c.source == source}
+    return by_mode.get(mode, by_mode.get("", 0))

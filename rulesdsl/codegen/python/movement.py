@@ -47,6 +47,11 @@ def map_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         ],
         "edge_features": plan.edge_features,
         "whole_moves": plan.whole_moves,
+        "states": plan.states,
+        "state_ranges": {v.id: (v.low, v.high) for v in plan.states},
+        "state_labels": tuple(v.label for v in plan.states),
+        "state_changes": {c.source: dict(c.deltas) for c in plan.state_changes},
+        "roll_states": {roll: (i, op, bound) for roll, i, op, bound in plan.roll_states},
         "whole_limits": any(w.most is not None for w in plan.whole_moves),
         "search": (
             "_limited_search" if any(w.most is not None for w in plan.whole_moves) else "_search"

@@ -1,0 +1,147 @@
+// ---- state carried between moves (module_state.py.j2; only for rules with `state` lines) ----
+
+/** ``state``: every state of STATES, a whole number in its range, as an array in STATES'
+ * order; null when not given (the route is costed without a state) (_state_arg). */
+function _stateArg(fn, state) {
+  if (state === null || state === undefined) return null;
+  if (typeof state !== "object" || Array.isArray(state) || state instanceof _Tuple) {
+    throw new ArgumentTypeError(fn, "state", state, "must be a mapping of states to values");
+  }
+  const values = [];
+  for (const [name, [low, high]] of Object.entries(STATES)) {
+    const value = Object.hasOwn(state, name) ? state[name] : null;
+    if (typeof value !== "number" || !Number.isInteger(value) || !(low <= value && value <= high)) {
+      throw new InvalidArgument(fn, "state", state, `must give '${name}' a whole number from ${low} to ${high}`);
+    }
+    values.push(value);
+  }
+  for (const name of Object.keys(state)) {
+    if (!Object.hasOwn(STATES, name)) {
+      throw new InvalidArgument(fn, "state", state, `names '${name}', which is not a state (${Object.keys(STATES).join(", ")})`);
+    }
+  }
+  return values;
+}
+
+/** ``values`` changed by each of ``sources`` (counted once each) as ``mode`` changes them (_changed). */
+function _changed(values, mode, sources) {
+  for (const source of new Set(sources)) {
+    const byMode = _STATE_CHANGES[source];
+    if (byMode === undefined) continue;
+    const deltas = Object.hasOwn(byMode, mode) ? byMode[mode] : byMode[""];
+    values = values.map((v, i) => v + deltas[i]);
+  }
+  return values;
+}
+
+/** Which state ``values`` take out of its range and to what ("" when none) (_out_of_range). */
+function _outOfRange(values) {
+  const ranges = Object.values(STATES);
+  for (let i = 0; i < values.length; i++) {
+    const [low, high] = ranges[i];
+    if (!(low <= values[i] && values[i] <= high)) {
+      return `'${_STATE_LABELS[i]}' to ${values[i]} (its range is ${low} to ${high})`;
+    }
+  }
+  return "";
+}
+
+/** The state after the kind of move and each step, and why the route breaks a range (empty
+ * when it does not); the state stays as it was before the change that breaks it (_route_state). */
+function _routeState(begin, mode, move, steps) {
+  if (begin === null) return [null, "", []];
+  let values = begin;
+  const along = [];
+  const changes = move !== null && move !== undefined ? [[`the move '${MOVES[move].label}'`, [move]]] : [];
+  steps.forEach((s, i) => changes.push([`step ${i + 1}`, [...s.features, ...s.edge]]));
+  let reason = "";
+  for (const [where, sources] of changes) {
+    const after = _changed(values, mode, sources);
+    const broken = _outOfRange(after);
+    if (broken && !reason) reason = `${where} takes ${broken}`;
+    if (!reason) values = after;
+    along.push(values);
+  }
+  if (move === null || move === undefined) along.unshift(begin);
+  return [Object.freeze(Object.fromEntries(Object.keys(STATES).map((name, i) => [name, values[i]]))), reason, along];
+}
+
+/** The rolls due, less those due only in a band of a state (_ROLL_STATES) that the state after
+ * their step (``along``; none given: every roll) is not in (_state_rolls). */
+function _stateRolls(rolls, along) {
+  if (!along.length || !Object.keys(_ROLL_STATES).length) return rolls;
+  return Object.freeze(
+    rolls.filter((due) => {
+      const band = _ROLL_STATES[due.roll];
+      if (band === undefined) return true;
+      const value = along[due.step][band[0]];
+      return band[1] === "below" ? value < band[2] : value > band[2];
+    }),
+  );
+}
+
+/** The search of cheapestRoute and reachable given a state (_searched): over (place, state)
+ * from ``begin`` changed by the kind of move (nothing found when that change breaks a range). */
+function _searched(board, mode, start, budget, extra, goal, begin, move, priced) {
+  if (begin === null) return (_LIMITED ? _limitedSearch : _search)(board, mode, start, budget, extra, goal, priced);
+  begin = _changed(begin, mode, move !== null && move !== undefined ? [move] : []);
+  if (_outOfRange(begin)) return [new Map(), new Map()];
+  return _stateSearch(board, mode, start, budget, extra, goal, begin, priced);
+}
+
+/** _search carrying a state (_state_search): Dijkstra over (place key, state), a step that
+ * takes a state out of its range never taken. The cheapest cost of each place is its first
+ * (place, state) taken from the heap; ``came`` holds the route to ``goal`` only. */
+function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
+  const stops = new Map();
+  const costs = new Map();
+  const nodes = new Map(); // node key -> [place key, values]
+  const first = `${start}#${begin.join(",")}`;
+  nodes.set(first, [start, begin]);
+  const seen = new Map([[first, 0]]);
+  const back = new Map();
+  const best = new Map();
+  const done = new Set();
+  const heap = [[0, 0, first]];
+  const came = new Map();
+  let order = 1;
+  let once = _oneStepAllowed(budget);
+  while (heap.length) {
+    const [cost, , node] = _heapPop(heap);
+    if (done.has(node)) continue;
+    done.add(node);
+    const [here, values] = nodes.get(node);
+    if (!best.has(here)) best.set(here, cost);
+    if (here === goal) {
+      for (let at = node; back.has(at) && !came.has(nodes.get(at)[0]); at = back.get(at)) {
+        came.set(nodes.get(at)[0], nodes.get(back.get(at))[0]);
+      }
+      break;
+    }
+    if (here !== start) {
+      const entered = board._features.get(here);
+      let stop = stops.get(entered);
+      if (stop === undefined) stops.set(entered, (stop = mustStop(mode, entered)));
+      if (stop || cost > budget) continue;
+    }
+    for (const [there, distance] of board._next(here)) {
+      const entered = board._features.get(there);
+      const crossed = _crossing(board, here, there);
+      const step = _cachedStep(costs, mode, priced.get(there) ?? entered, crossed, distance, extra); // dice outcomes rolled there
+      if (step instanceof Marker) continue;
+      const after = _changed(values, mode, [...entered, ...crossed]);
+      if (_outOfRange(after)) continue;
+      const total = cost + step;
+      const next = `${there}#${after.join(",")}`;
+      if ((total <= budget || once) && total < (seen.get(next) ?? _INF) && !done.has(next)) {
+        seen.set(next, total);
+        nodes.set(next, [there, after]);
+        back.set(next, node);
+        _heapPush(heap, [total, order, next]);
+        order++;
+      }
+    }
+    once = false;
+  }
+  return [best, came];
+}

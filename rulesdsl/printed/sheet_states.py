@@ -1,0 +1,50 @@
+"""Sheet block for the state a unit carries from move to move (issue 40): one table, a row per
+state, its range and what changes it ("Debris field -2, Climb -2 (Bomber -3)"), in the sheet's
+language."""
+
+from __future__ import annotations
+
+from rulesdsl import ir
+from rulesdsl.printed.sheet_moves import Builder
+from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+
+
+def _changes(b: Builder, state: ir.State) -> str:
+    """Each source's change, a unit type's own after it in brackets."""
+    parts = []
+    for source in dict.fromkeys(c.source for c in state.changes):
+        mine = [c for c in state.changes if c.source == source]
+        general = next((c for c in mine if not c.mode), None)
+        own = [
+            b.w("state_change", source=b.name(c.mode), amount=b.signed(c.amount))
+            for c in mine
+            if c.mode
+        ]
+        text = b.w(
+            "state_change",
+            source=b.name(source),
+            amount=b.signed(general.amount) if general is not None else b.signed(0),
+        )
+        parts.append(text + (f" ({', '.join(own)})" if own else ""))
+    return ", ".join(parts)
+
+
+def state_blocks(b: Builder) -> list[Block]:
+    """One table: a row per ``state`` line, its label, range and changes; none without."""
+    rows = []
+    for state in b.rs.states:
+        name = CellView(b.label(state.info, state.id), ("label",))
+        name.changed = b.added(state.id)
+        bounds = b.w("state_range_value", low=b.num(state.low), high=b.num(state.high))
+        rows.append([name, CellView(bounds), CellView(_changes(b, state))])
+    if not rows:
+        return []
+    heads = [b.w("state_name"), b.w("state_range"), b.w("state_changed_by")]
+    return [
+        Block(
+            "states",
+            "",
+            TableView([[HeadCell(h) for h in heads]], rows, heads),
+            after=[n for s in b.rs.states for n in b.note_texts(s.info)],
+        )
+    ]
