@@ -175,7 +175,6 @@ def test_an_allowance_in_another_unit_than_the_cost_unit_is_e203(
     assert located(compiler, text) == [("E203", HEADER_LINES + 2, 36)]
 
 
-
 @pytest.mark.parametrize("unit", ["MP", "km"])
 def test_an_amount_a_kind_of_move_adds_in_another_unit_is_e203(
     compiler: Compiler, unit: str
@@ -184,6 +183,7 @@ def test_an_amount_a_kind_of_move_adds_in_another_unit_is_e203(
     added to the allowance is in the cost unit as the allowance is, and is not converted."""
     text = HEADER + RULES + f'move charge "Charge" : allowance +3 {unit}\n'
     assert located(compiler, text) == [("E203", HEADER_LINES + 9, 34)]
+
 
 def test_own_allowances_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
     source, _ = Parser().parse(HEADER + RULES, "platoon.terrain")
