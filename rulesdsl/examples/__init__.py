@@ -570,9 +570,7 @@ def _route(args: _Args) -> Answered:
     parts: tuple[Plain, ...] = (_cost_answer(answer.total),)
     if not answer.legal:
         parts = (*parts, {"word": "illegal"})
-    steps = tuple(
-        ((*step.entered, *step.crossed), _cost_answer(step.cost)) for step in answer.steps
-    )
+    steps = tuple(((*s.entered, *s.crossed), _cost_answer(s.cost)) for s in answer.steps)
     return Answered(parts, rs.units.get("cost"), cells, places=steps)
 
 
