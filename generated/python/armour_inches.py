@@ -1063,6 +1063,8 @@ def move_cost(
     feature prohibits the mode, else IMPASSABLE when any is impassable for it. ``move``: a
     kind of move (MOVES), whose barred features prohibit and whose own costs count.
     """
+    if allowance is None:  # no allowance given: the unit type's own (MODES), if it has one
+        allowance = _own_allowance(mode, None)
     if move is not None:
         return _move_cost_kind(mode, features, distance, allowance, move, {})
     try:
@@ -3355,15 +3357,17 @@ def _free_check(index: int, kind: str, amount: float, mode: str, rule: FreeFacin
         raise IllegalMove(f"leg {index}: {mode} may not pivot (no `pivot` in its facing)")
 
 
-def free_move(mode: str, legs: Iterable[object], allowance: float) -> FreeMove:
+def free_move(mode: str, legs: Iterable[object], allowance: float | None = None) -> FreeMove:
     """The cost of a free move off the grid, given as legs in order: ``("straight", inches)``,
     ``("reverse", inches)``, ``("turn", degrees)`` or ``("pivot", degrees)`` (negative: the
     other way). Answers what it used, what is left of ``allowance``, whether the move ends and
     why; raises IllegalMove for a move the rule does not allow (a turn before the run
-    straight, a leg after the move ended, more than the allowance)."""
+    straight, a leg after the move ended, more than the allowance). No ``allowance``: the unit
+    type's own (MODES)."""
     rule = FREE_FACINGS.get(mode) if _isinstance(mode, _str) else None
     if rule is None:
         raise UnknownName("unit type with facing off the grid", mode, FREE_FACINGS)
+    allowance = _own_allowance(mode, allowance)
     _number("free_move", "allowance", allowance)
     if not _isinstance(legs, _list | _tuple):
         raise ArgumentTypeError("free_move", "legs", legs, "must be a list of (move, amount) pairs")

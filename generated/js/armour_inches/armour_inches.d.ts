@@ -269,7 +269,7 @@ export type FreeLeg = readonly ["straight" | "reverse" | "turn" | "pivot", numbe
 export declare function freeMove(
   mode: FreeFacingModeName,
   legs: readonly FreeLeg[],
-  allowance: number,
+  allowance?: number | null,
 ): FreeMove;
 // ---- maps: boards, routes and reach ----
 /** A place: a string, a number, or an array of them ([q, r] on a grid), compared by value. */
@@ -332,12 +332,15 @@ export declare class Reach implements ReadonlyMap<BoardPlace, number> {
   [Symbol.iterator](): MapIterator<[BoardPlace, number]>;
   forEach(callback: (cost: number, place: BoardPlace, reach: ReadonlyMap<BoardPlace, number>) => void, thisArg?: unknown): void;
 }
-export interface RouteOptions {
+/** The dice outcomes that feed the cost rolled in places (where the rules have some). */
+export type PlacedOutcomes = ReadonlyMap<BoardPlace, Iterable<PlaceName>> | Readonly<Record<string, Iterable<PlaceName>>>;
+export type RouteOptions = {
   allowance?: number | null;
   move?: MoveName | null;
   /** The places entered earlier in the game, for the rolls due on first entering. */
   entered?: Iterable<BoardPlace> | null;
-}
+  outcomes?: PlacedOutcomes | null;
+} & StepInputs;
 /** The cost of moving ``mode`` along ``route`` (places of ``board``, the start first). */
 export declare function routeCost(board: Board, mode: ModeName, route: Iterable<BoardPlace>, options?: RouteOptions): Route;
 /** The cheapest legal route from ``start`` to ``goal``, or null when there is none. */
@@ -354,7 +357,7 @@ export declare function reachable(
   mode: ModeName,
   start: BoardPlace,
   budget?: number | null,
-  options?: { allowance?: number | null; move?: MoveName | null },
+  options?: { allowance?: number | null; move?: MoveName | null; outcomes?: PlacedOutcomes | null } & StepInputs,
 ): Reach;
 export type DeclaredGridName = never;
 export type GridName = DeclaredGridName | "hex" | "square";

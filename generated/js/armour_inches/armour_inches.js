@@ -1433,7 +1433,9 @@ function _onlyCostOptions(options) {
  * allowance=, move=, **inputs)``. */
 export function moveCost(mode, features = [], options = _NO_OPTIONS) {
   if (!Array.isArray(features)) throw new ArgumentTypeError("move_cost", "features", features, "must be an array of names");
-  const { distance = 1, allowance = null, move = null } = options;
+  const { distance = 1, move = null } = options;
+  let { allowance = null } = options;
+  if (allowance === null && _OWN_ALLOWANCES) allowance = _ownAllowance(mode, null); // the unit type's own
   const inputs = _onlyCostOptions(options) ? _NO_OPTIONS : _costInputs("move_cost", options, _COST_OPTIONS);
   if (move !== null && move !== undefined) return _moveCostKind(mode, features, distance, allowance, move, inputs);
   let cost = _keptCost(mode, features);
@@ -1858,6 +1860,8 @@ const _UNFILLED_COSTS = new Map([]);
 export const PER_MOVE_COSTS = _dict({});
 const _ONCE_FEATURES = new Set(Object.freeze([]));
 export const COST_INPUTS = Object.freeze([]);
+/** Whether a unit type has an allowance of its own (moveCost reads it, given none). */
+const _OWN_ALLOWANCES = true;
 const _OUTCOME_COSTS = _dict({});
 export const GRID_SIZES = _dict({});
 export const GRID_DIAGONALS = Object.freeze([]);
@@ -2264,7 +2268,7 @@ function _stepCost(mode, entered, crossed, distance, extra) {
     } else if (typeof cost !== "string") edge += cost;
     if (_ONCE_FEATURES.has(feature)) {
       // a wall's flat cost, paid on each crossing
-      const once = _onceCost(mode, feature, extra.allowance ?? null, {});
+      const once = _onceCost(mode, feature, extra.allowance ?? null, extra);
       if (once instanceof Marker) impassable = true;
       else edge += once;
     }
@@ -2281,14 +2285,52 @@ function _ownAllowance(mode, allowance) {
   return allowance;
 }
 
-/** The checks the route functions open with: the board, the mode, the allowance (as given,
- * in ``extra``: what the costs are asked with). */
-function _routeArgs(fn, board, mode, allowance) {
+/** The checks the route functions open with: the board, the mode, the allowance and the step
+ * inputs (``{height: 3}``, checked as moveCost checks them); what the costs are asked with. */
+function _routeArgs(fn, board, mode, allowance, inputs = _NO_OPTIONS) {
   if (!(board instanceof Board)) throw new ArgumentTypeError(fn, "board", board, "must be a Board");
   _checkName(fn, "mode", mode, MODES, "mode");
-  if (allowance === null || allowance === undefined) return {};
-  _checkNumber(fn, "allowance", allowance);
-  return { allowance };
+  const extra = {};
+  if (allowance !== null && allowance !== undefined) {
+    _checkNumber(fn, "allowance", allowance);
+    extra.allowance = allowance;
+  }
+  for (const [name, value] of Object.entries(inputs)) {
+    if (!COST_INPUTS.includes(name)) throw new UnknownName("cost input", name, COST_INPUTS);
+    _checkNumber(fn, name, value, null);
+    extra[name] = value;
+  }
+  return extra;
+}
+
+const _NOT_FOR_FACING = "is not taken for a unit type with facing";
+
+/** Step inputs and dice outcomes refused for a unit type with facing (_facing_plain). */
+function _facingPlain(fn, mode, inputs, outcomes) {
+  for (const name of Object.keys(inputs)) throw new InvalidArgument(fn, name, mode, _NOT_FOR_FACING);
+  if (outcomes !== null && outcomes !== undefined) throw new InvalidArgument(fn, "outcomes", mode, _NOT_FOR_FACING);
+}
+
+/** ``outcomes``: the dice outcomes that feed the cost rolled in places of ``board`` (a Map or a
+ * plain object of place to outcome names), as a Map of place key to the place's features and
+ * its outcomes: what entering it costs (_outcomes_arg). */
+function _outcomesArg(fn, board, outcomes) {
+  const priced = new Map();
+  if (outcomes === null || outcomes === undefined) return priced;
+  const given = _entriesOf(outcomes);
+  if (given === null) throw new ArgumentTypeError(fn, "outcomes", outcomes, "must be a mapping of places to dice outcomes");
+  for (const [place, names] of given) {
+    const key = _onBoard(fn, "outcomes", board, place);
+    if (typeof names === "string" || !_isIterable(names)) {
+      throw new ArgumentTypeError(fn, "outcomes", names, "must give each place a sequence of dice outcomes");
+    }
+    const named = [...names];
+    for (const name of named) {
+      if (typeof name !== "string" || !_OUTCOMES.has(name)) throw new UnknownName("dice outcome", name, [..._OUTCOMES]);
+    }
+    priced.set(key, [...board._features.get(key), ...named]);
+  }
+  return priced;
 }
 
 /** ``work()``, an ArgumentError of move_cost met in it raised as ``fn``'s own (_raised_by). */
@@ -2371,10 +2413,12 @@ export class Reach {
 
 const _ROUTE_OPTIONS = ["allowance", "move", "entered"];
 
-/** ``options``, refused with Python's TypeError when it names an argument ``fn`` does not take. */
+/** ``options`` and the step inputs among them (Python's ``**inputs``); an argument ``fn`` does
+ * not take refused with Python's TypeError. ``outcomes`` is taken where dice outcomes feed the
+ * cost. */
 function _routeOptions(fn, options, known) {
-  _unexpected(fn, Object.fromEntries(Object.entries(options ?? {}).filter(([name]) => !known.includes(name))));
-  return options ?? {};
+  const own = _OUTCOMES.size ? [...known, "outcomes"] : known;
+  return [options ?? {}, _costInputs(fn, options ?? {}, own)];
 }
 
 /** Whether ``mode`` has a facing rule (its routes are runtime_facing.js's); any other mode,
@@ -2390,22 +2434,28 @@ function _facing(mode) {
  * allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in the
  * game, for the rolls due on first entering. */
 export function routeCost(board, mode, route, options = {}) {
-  let { allowance = null, move = null, entered = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
+  const [given, inputs] = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
+  let { allowance = null, move = null, entered = null, outcomes = null } = given;
   allowance = _ownAllowance(mode, allowance);
-  if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered);
-  let extra = _routeArgs("route_cost", board, mode, allowance);
+  if (_facing(mode)) {
+    _facingPlain("route_cost", mode, inputs, outcomes);
+    return _facingRouteCost(board, mode, route, allowance, move, entered);
+  }
+  let extra = _routeArgs("route_cost", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
+  const priced = _outcomesArg("route_cost", board, outcomes);
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of places");
   }
   const places = [...route];
   const keys = places.map((place) => _onBoard("route_cost", "route", board, place));
-  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before);
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, priced);
 }
 
-/** route_cost's work once its arguments are checked: ``keys`` are the places' keys. */
-function _routeCost(board, mode, places, keys, allowance, extra, move, before) {
+/** route_cost's work once its arguments are checked: ``keys`` are the places' keys; ``priced``:
+ * the features a place is costed with, where dice outcomes were rolled. */
+function _routeCost(board, mode, places, keys, allowance, extra, move, before, priced) {
   const grid = board._shape && !board._diagonal && board._neighbours === null;
   const offsets = board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS;
   const costs = new Map();
@@ -2427,7 +2477,8 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before) {
     }
     const features = board._features.get(keys[i]);
     const crossed = _crossing(board, keys[i - 1], keys[i]);
-    const cost = _asRaisedBy("route_cost", () => _routeStep(costs, mode, features, crossed, distance, extra));
+    const costed = priced.get(keys[i]) ?? features;
+    const cost = _asRaisedBy("route_cost", () => _routeStep(costs, mode, costed, crossed, distance, extra));
     steps.push(new RouteStep(start, end, features, crossed, cost));
     if (cost instanceof Marker) {
       if (marker !== PROHIBITED) marker = cost;
@@ -2490,6 +2541,8 @@ function _routeStep(costs, mode, features, crossed, distance, extra) {
 
 // ---- searches: Dijkstra over a heap of [cost, order, place key] ----
 
+const _NO_PRICES = new Map();
+
 function _heapPush(heap, item) {
   heap.push(item);
   let i = heap.length - 1;
@@ -2527,14 +2580,15 @@ function _before(a, b) {
 
 /** The steps out of ``here`` that ``mode`` can take, each with its cost (markers left out);
  * kept on the board when no allowance or kind of move is given (_exits). */
-function _exits(board, mode, here, extra, costs) {
-  const plain = Object.keys(extra).length === 0;
+function _exits(board, mode, here, extra, costs, priced) {
+  const plain = Object.keys(extra).length === 0 && priced.size === 0;
   const kept = plain ? board._exits.get(mode) : undefined;
   const found = kept?.get(here);
   if (found !== undefined) return found;
   const out = [];
   for (const [there, distance] of board._next(here)) {
-    const step = _cachedStep(costs, mode, board._features.get(there), _crossing(board, here, there), distance, extra);
+    const entered = priced.get(there) ?? board._features.get(there);
+    const step = _cachedStep(costs, mode, entered, _crossing(board, here, there), distance, extra);
     if (!(step instanceof Marker)) out.push([there, step]);
   }
   if (plain) {
@@ -2547,13 +2601,14 @@ function _exits(board, mode, here, extra, costs) {
 /** Dijkstra from ``start`` within ``budget`` (_search): the cheapest cost of each place key
  * found and the key it is entered from. A place where the unit must stop is not left; with a
  * minimum move and a budget above 0, one step from the start is always allowed. */
-function _search(board, mode, start, budget, extra, goal = null) {
-  if (Object.keys(extra).length === 0 && board._shape && !board._diagonal && board._neighbours === null) {
+function _search(board, mode, start, budget, extra, goal = null, priced = _NO_PRICES) {
+  const grid = board._shape && !board._diagonal && board._neighbours === null;
+  if (Object.keys(extra).length === 0 && grid && priced.size === 0) {
     return _gridSearch(board, mode, start, budget, goal);
   }
   const stops = new Map();
   const costs = new Map();
-  const exits = (here) => _exits(board, mode, here, extra, costs);
+  const exits = (here) => _exits(board, mode, here, extra, costs, priced);
   const stopsAt = (here) => {
     const entered = board._features.get(here);
     let stop = stops.get(entered);
@@ -2566,7 +2621,7 @@ function _search(board, mode, start, budget, extra, goal = null) {
 /** _search for rules with whole-move limits (_limited_search): Dijkstra over (place key, the
  * steps counted so far by each limit), a step beyond a limit never taken. The cheapest cost of
  * each place is its first state taken from the heap; ``came`` holds the route to ``goal`` only. */
-function _limitedSearch(board, mode, start, budget, extra, goal = null) {
+function _limitedSearch(board, mode, start, budget, extra, goal = null, priced = _NO_PRICES) {
   const limits = _WHOLE_MOVES.filter((rule) => rule[3] !== null).map((rule) => [rule[2], rule[3]]);
   const stops = new Map();
   const costs = new Map();
@@ -2603,7 +2658,7 @@ function _limitedSearch(board, mode, start, budget, extra, goal = null) {
     for (const [there, distance] of board._next(here)) {
       const entered = board._features.get(there);
       const crossed = _crossing(board, here, there);
-      const step = _cachedStep(costs, mode, entered, crossed, distance, extra);
+      const step = _cachedStep(costs, mode, priced.get(there) ?? entered, crossed, distance, extra);
       if (step instanceof Marker) continue;
       const after = [];
       let beyond = false;
@@ -2828,17 +2883,23 @@ function _enteringFeatures(board, mode) {
  * ``allowance`` when one is given, as the kind of move ``move`` makes it), or null when there is
  * none; ``entered`` as for routeCost. */
 export function cheapestRoute(board, mode, start, goal, options = {}) {
-  let { allowance = null, move = null, entered = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
+  const [given, inputs] = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
+  let { allowance = null, move = null, entered = null, outcomes = null } = given;
   allowance = _ownAllowance(mode, allowance);
-  if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered);
-  let extra = _routeArgs("cheapest_route", board, mode, allowance);
+  if (_facing(mode)) {
+    _facingPlain("cheapest_route", mode, inputs, outcomes);
+    return _facingCheapest(board, mode, start, goal, allowance, move, entered);
+  }
+  let extra = _routeArgs("cheapest_route", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
   const from = _onBoard("cheapest_route", "start", board, start);
   const to = _onBoard("cheapest_route", "goal", board, goal);
   const before = _enteredArg("cheapest_route", board, entered);
+  const priced = _outcomesArg("cheapest_route", board, outcomes);
   if (to !== from && !canEnd(mode, board._features.get(to))) return null;
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
-  const [best, came] = _asRaisedBy("cheapest_route", () => (_LIMITED ? _limitedSearch : _search)(board, mode, from, budget, extra, to));
+  const search = _LIMITED ? _limitedSearch : _search;
+  const [best, came] = _asRaisedBy("cheapest_route", () => search(board, mode, from, budget, extra, to, priced));
   if (!best.has(to)) return null;
   const keys = [to];
   while (keys[keys.length - 1] !== from) keys.push(came.get(keys[keys.length - 1]));
@@ -2846,7 +2907,7 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   const places = keys.map((key) => board._found(key));
   places[0] = start; // the route as Python's: the caller's start and goal, the places found between
   places[places.length - 1] = goal;
-  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before);
+  return _routeCost(board, mode, places, keys, allowance ?? null, extra, move, before, priced);
 }
 
 /** Each place of ``board`` where ``mode`` may end its move from ``start`` for at most ``budget``
@@ -2855,19 +2916,25 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
  * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. No ``allowance``:
  * the unit type's own (MODES), if it has one; no ``budget``: the allowance. */
 export function reachable(board, mode, start, budget = null, options = {}) {
-  let { allowance = null, move = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
+  const [given, inputs] = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
+  let { allowance = null, move = null, outcomes = null } = given;
   allowance = _ownAllowance(mode, allowance);
   if (budget === null || budget === undefined) budget = allowance;
-  if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move);
-  let extra = _routeArgs("reachable", board, mode, allowance);
+  if (_facing(mode)) {
+    _facingPlain("reachable", mode, inputs, outcomes);
+    return _facingReachable(board, mode, start, budget, allowance, move);
+  }
+  let extra = _routeArgs("reachable", board, mode, allowance, inputs);
   const from = _onBoard("reachable", "start", board, start);
+  const priced = _outcomesArg("reachable", board, outcomes);
   _checkNumber("reachable", "budget", budget);
   if (move !== null && move !== undefined) {
     [extra, allowance] = _withMove("reachable", extra, move, allowance, mode);
     const kind = MOVES[move];
     budget = budget * kind.factor + kind.amount;
   }
-  const [best] = _asRaisedBy("reachable", () => (_LIMITED ? _limitedSearch : _search)(board, mode, from, budget, extra));
+  const search = _LIMITED ? _limitedSearch : _search;
+  const [best] = _asRaisedBy("reachable", () => search(board, mode, from, budget, extra, null, priced));
   const ends = new Map();
   const out = new Map();
   for (const [key, cost] of best) {
@@ -3084,9 +3151,10 @@ function _freeCheck(index, kind, amount, mode, rule) {
 
 /** The cost of a free move off the grid, given as legs in order: ["straight", inches],
  * ["reverse", inches], ["turn", degrees] or ["pivot", degrees] (negative: the other way). */
-export function freeMove(mode, legs, allowance) {
+export function freeMove(mode, legs, allowance = null) {
   const rule = typeof mode === "string" && Object.hasOwn(FREE_FACINGS, mode) ? FREE_FACINGS[mode] : null;
   if (rule === null) throw new UnknownName("unit type with facing off the grid", mode, Object.keys(FREE_FACINGS));
+  allowance = _ownAllowance(mode, allowance); // none given: the unit type's own
   _checkNumber("free_move", "allowance", allowance);
   if (!Array.isArray(legs)) {
     throw new ArgumentTypeError("free_move", "legs", legs, "must be a list of (move, amount) pairs");
