@@ -120,31 +120,15 @@ def test_cards_command_refuses_a_bleed_out_of_range(capsys: pytest.CaptureFixtur
     assert "--bleed takes 0 to 10 mm" in capsys.readouterr().err
 
 
-def _count_layouts(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """The WeasyPrint layouts made from here on (``HTML.render`` calls), one entry each."""
-    import weasyprint
-
-    layouts: list[object] = []
-    render = weasyprint.HTML.render
-
-    def counted(self: object, *args: object, **kwargs: object) -> object:
-        layouts.append(self)
-        return render(self, *args, **kwargs)
-
-    monkeypatch.setattr(weasyprint.HTML, "render", counted)
-    return layouts
-
-
-def test_a_sheet_that_loses_nothing_is_laid_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+@pdf_layout.sheet_group("d20_movement", "en", "a4")
+def test_a_sheet_that_loses_nothing_is_laid_out_once() -> None:
     """Issue 44: the PDF of a sheet is one WeasyPrint layout; its type is the paper's, chosen
     before the layout (the d20 sheet leaves room on its last page, which a second layout once
-    filled with larger type)."""
-    from rulesdsl.printed.sheets import render_sheet
-
-    layouts = _count_layouts(monkeypatch)
-    pdf = render_sheet(pdf_layout.ruleset("d20_movement"), "pdf", "en")
-    assert getattr(pdf, "losses", None) == ()
-    assert len(layouts) == 1
+    filled with larger type). (Laid out as ``render_sheet`` lays it out, once for this and
+    the sheets' loss check.)"""
+    layout = pdf_layout.sheet_layout("d20_movement", "en", "a4")
+    assert layout.lost == ()
+    assert layout.layouts == 1
 
 
 LAID_OUT_TWICE = [
