@@ -35,6 +35,7 @@ import os
 import pickle
 import shutil
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -154,21 +155,43 @@ class Layout:
     """Pages (sheets) or card ids (decks) showing a heading and nothing else."""
     fills: tuple[float, ...] = ()
     """How far down each page's body text reaches (sheets)."""
+    layouts: int = 1
+    """How many times WeasyPrint laid the document out: once, and again for each refit."""
 
 
 def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layout:
-    with gc_paused():
+    with gc_paused(), _counted() as layouts:
         document, losses = layout_losses(html, refit=refit)
-        return _read(document, losses, cards)
+        return _read(document, losses, cards, len(layouts))
 
 
-def _read(document: Any, losses: Sequence[Loss], cards: bool) -> Layout:
+def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: int) -> Layout:
     return Layout(
         pages=len(document.pages),
         lost=tuple(loss.describe() for loss in losses),
         heading_only=tuple(heading_only_cards(document) if cards else heading_only_pages(document)),
         fills=tuple(page_fills(document)),
+        layouts=layouts,
     )
+
+
+@contextmanager
+def _counted() -> Iterator[list[object]]:
+    """The WeasyPrint layouts made in the block (``HTML.render`` calls), one entry each."""
+    import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    layouts: list[object] = []
+    render = weasyprint.HTML.render
+
+    def counted(self: object, *args: object, **kwargs: object) -> object:
+        layouts.append(self)
+        return render(self, *args, **kwargs)
+
+    weasyprint.HTML.render = counted
+    try:
+        yield layouts
+    finally:
+        weasyprint.HTML.render = render
 
 
 WRITTEN_SHEETS = (("battletech_tacops", "ru", "a4"), ("heavy_gear", "en", "a4"))
@@ -293,14 +316,14 @@ def _capture(render: Callable[[], Any], cards: bool) -> Written:
         documents.append(document)
         finish(document, writer)
 
-    with gc_paused():
+    with gc_paused(), _counted() as layouts:
         pdf._fix_metadata = finisher  # type: ignore[assignment]
         try:
             written: Rendered = render()
         finally:
             pdf._fix_metadata = finish  # type: ignore[assignment]
         [document] = documents  # the finisher saw the one document written
-        return Written(written, _read(document, written.losses, cards=cards))
+        return Written(written, _read(document, written.losses, cards, len(layouts)))
 
 
 def written_deck_group(

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from rulesdsl.printed import pdf
 from rulesdsl.printed.pdf import PRODUCER, PdfUnavailable, render_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,6 +102,23 @@ def test_source_date_epoch_is_restored_after_error(
     with pytest.raises(RuntimeError, match="render failed"):
         render_pdf(SAMPLE_HTML)
     assert "SOURCE_DATE_EPOCH" not in os.environ
+
+
+def test_fonts_kept_from_an_earlier_document_give_the_bytes_of_a_fresh_render(
+    weasyprint: Any,
+) -> None:
+    """The renderer keeps its font configuration for the next document that prints the same
+    characters (issue 44: a tenth of a layout's CPU); a document that prints others gets
+    faces cut for its own, and either way the bytes are those of a first render."""
+    other = SAMPLE_HTML.replace("Редкий лес", "Густой лес")  # characters the sample lacks
+    pdf._fonts.cache_clear()
+    fresh = render_pdf(SAMPLE_HTML)
+    pdf._fonts.cache_clear()
+    fresh_other = render_pdf(other)
+    assert fresh != fresh_other
+    assert render_pdf(SAMPLE_HTML) == fresh  # after the other document
+    assert render_pdf(other) == fresh_other  # with the fonts kept from its first render
+    assert pdf._fonts.cache_info().hits == 1
 
 
 def test_render_is_byte_identical_across_processes(weasyprint: Any) -> None:

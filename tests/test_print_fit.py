@@ -120,31 +120,15 @@ def test_cards_command_refuses_a_bleed_out_of_range(capsys: pytest.CaptureFixtur
     assert "--bleed takes 0 to 10 mm" in capsys.readouterr().err
 
 
-def _count_layouts(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """The WeasyPrint layouts made from here on (``HTML.render`` calls), one entry each."""
-    import weasyprint
-
-    layouts: list[object] = []
-    render = weasyprint.HTML.render
-
-    def counted(self: object, *args: object, **kwargs: object) -> object:
-        layouts.append(self)
-        return render(self, *args, **kwargs)
-
-    monkeypatch.setattr(weasyprint.HTML, "render", counted)
-    return layouts
-
-
-def test_a_sheet_that_loses_nothing_is_laid_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+@pdf_layout.sheet_group("d20_movement", "en", "a4")
+def test_a_sheet_that_loses_nothing_is_laid_out_once() -> None:
     """Issue 44: the PDF of a sheet is one WeasyPrint layout; its type is the paper's, chosen
     before the layout (the d20 sheet leaves room on its last page, which a second layout once
-    filled with larger type)."""
-    from rulesdsl.printed.sheets import render_sheet
-
-    layouts = _count_layouts(monkeypatch)
-    pdf = render_sheet(pdf_layout.ruleset("d20_movement"), "pdf", "en")
-    assert getattr(pdf, "losses", None) == ()
-    assert len(layouts) == 1
+    filled with larger type). (Laid out as ``render_sheet`` lays it out, once for this and
+    the sheets' loss check.)"""
+    layout = pdf_layout.sheet_layout("d20_movement", "en", "a4")
+    assert layout.lost == ()
+    assert layout.layouts == 1
 
 
 LAID_OUT_TWICE = [
@@ -157,34 +141,29 @@ second layout, issue 44 (the desert ru deck took three, for the cause of the ru 
 cause a deck, each deck's render ~3-4 s of CPU)."""
 
 
-@pytest.mark.parametrize(("name", "lang"), LAID_OUT_TWICE)
-def test_a_bundled_deck_is_laid_out_once(
-    monkeypatch: pytest.MonkeyPatch, name: str, lang: str
-) -> None:
+@pytest.mark.parametrize(
+    ("name", "lang"),
+    [pytest.param(*case, marks=pdf_layout.written_deck_group(*case)) for case in LAID_OUT_TWICE],
+)
+def test_a_bundled_deck_is_laid_out_once(name: str, lang: str) -> None:
     """BattleTech en: two gravity scales share a card, each with a three-line MegaMek source
     the estimate left out; ru: the weather's modifiers in parts of 5 and 7 rows
     (the least fill let the last part take the rows it must keep, and it ran into the
-    footer); skirmish en: "15 cm †", a value the variant changed, measured without its sign."""
-    from rulesdsl.printed.cards import render_deck
-
-    layouts = _count_layouts(monkeypatch)
-    pdf = render_deck(pdf_layout.ruleset(name), lang)
-    assert pdf.losses == ()
-    assert len(layouts) == 1
+    footer); skirmish en: "15 cm †", a value the variant changed, measured without its sign.
+    (The deck ``render_deck`` writes, rendered once for the tests that read it.)"""
+    written = pdf_layout.written_deck(name, lang)
+    assert written.pdf.losses == ()
+    assert written.layout.layouts == 1
 
 
-def test_a_part_taller_in_its_own_column_widths_is_packed_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_part_taller_in_its_own_column_widths_is_packed_again() -> None:
     """Issue 44: BattleTech ru's wheeled deck put 8 weather rows on a card, one line each in
     the column widths of the whole column group; the card alone sets its labels narrower
-    (two lines), 5 pt past its room, and the deck was laid out twice."""
-    from rulesdsl.printed.cards import render_deck
-
-    layouts = _count_layouts(monkeypatch)
-    pdf = render_deck(pdf_layout.ruleset("battletech_tacops"), "ru", mode="wheeled")
-    assert pdf.losses == ()
-    assert len(layouts) == 1
+    (two lines), 5 pt past its room, and the deck was laid out twice. (Laid out as
+    ``render_deck`` lays it out, once for this and the per-mode loss check.)"""
+    layout = pdf_layout.deck_layout("battletech_tacops", "ru", "poker", "wheeled")
+    assert layout.lost == ()
+    assert layout.layouts == 1
 
 
 def test_the_parts_of_a_split_table_are_even_where_its_last_rows_must_stay_together() -> None:

@@ -75,17 +75,20 @@ def pack_even(
 
     Filled in order, a part may be left short (4 rows and 2, where the notes of the last
     rows take a card of their own after 3 and 3): a lower fill that leaves no part under
-    ``least_rows`` rows is taken then, even at a card more."""
-    cards = pack(base, items, cap, source_height, table, least_rows=least_rows)
+    ``least_rows`` rows is taken then, even at a card more.
+
+    Only the last pack cuts the table; the packs before it are trials (the cards they
+    make are read for their number, those over and the short parts, which a trial gives
+    the same)."""
+    cards = pack(base, items, cap, source_height, table, least_rows=least_rows, trial=True)
     if len(cards) < 2:
-        return cards
+        return pack(base, items, cap, source_height, table, least_rows=least_rows)
     short = _short(cards, table, least_rows)
     over = sum(card.over for card in cards)
     if short:
         for step in range(1, SCAN + 1):
-            trial = pack(
-                base, items, cap * (1 - step / SCAN / 2), source_height, table, cap, least_rows
-            )
+            fill = cap * (1 - step / SCAN / 2)
+            trial = pack(base, items, fill, source_height, table, cap, least_rows, trial=True)
             fewer = _short(trial, table, least_rows)
             if fewer < short and sum(card.over for card in trial) <= over:
                 cards, short = trial, fewer

@@ -69,10 +69,13 @@ HYPHEN_SHARE = 0.62
 points a dictionary gives sit near the middle of a long word; the share errs wide)."""
 
 
+@lru_cache(maxsize=16384)
 def min_width(text: str, size: float, bold: bool = False, hyphens: bool = False) -> float:
     """The widest word of ``text``: the narrowest the text can be wrapped to; with
     ``hyphens``, a long word counts as its longer piece and a hyphen (the card's headers
-    are set with ``hyphens: auto``)."""
+    are set with ``hyphens: auto``). Remembered, as :func:`lines`: a deck's packing
+    measures each cell again for every type size, turn and fill it tries (BattleTech ru's
+    hover deck asks 24,666 times for 874 widths, 24,798 times for 6,207 line counts)."""
     words = _BREAKS.split(text.replace("/", "/ ").strip())
 
     def least(word: str) -> float:
@@ -84,6 +87,7 @@ def min_width(text: str, size: float, bold: bool = False, hyphens: bool = False)
     return max((least(w) for w in words), default=0.0)
 
 
+@lru_cache(maxsize=16384)
 def lines(text: str, room: float, size: float, bold: bool = False) -> int:
     """How many lines ``text`` takes when wrapped at spaces into ``room`` points."""
     if not text:
