@@ -8,6 +8,8 @@ give no marker in place of a number (E432, at the input).
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from rulesdsl import ir
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, error
@@ -51,6 +53,8 @@ def _unfit(mod: ir.Modifier) -> str | None:
                 return f"has a value the step '{step}' works out from an input"
             case ir.Marker(marker=marker):
                 return f"may give '{marker}' instead of a number"
+            case ir.Number() | ir.Same() | ir.PerDistance() | ir.NonCost() | ir.OnceCost():
+                pass  # a number, or what the modifier reads as 0 (as semantics.modifier does)
             case _:
-                pass
+                assert_never(value)
     return None

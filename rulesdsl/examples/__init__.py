@@ -695,8 +695,6 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
         if found is None:
             raise Unanswerable(f"{decision.id}() needs '{p.name}'")
         i, a = found
-        if p.total_of is not None:
-            raise Unanswerable(f"'{p.name}' takes the items of '{p.total_of}', a list", i)
         if p.unit == "bool":
             if len(a.values) != 1 or not isinstance(a.values[0], ir.Flag):
                 raise Unanswerable(f"'{p.name}' is yes or no", i)
