@@ -84,6 +84,15 @@ def test_the_decision_reads_the_total_as_the_semantics_says(
     assert m.shot(["aimed", "smoke"], 4).id == "miss"
 
 
+def test_an_input_named_like_the_total_keeps_its_own_value(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    shot = SHOT.replace("skill points", "mods_total points").replace("skill +", "mods_total +")
+    m = import_rendered(_ruleset(compiler, TO_HIT + shot), tmp_path, "modifier_total_named")
+    assert m.shot(["aimed"], mods_total=3).id == "hit"
+    assert m.shot(["smoke"], mods_total=5).id == "miss"
+
+
 def test_items_that_are_no_list_or_no_item_are_refused_in_the_decisions_name(
     compiler: Compiler, tmp_path: Path
 ) -> None:

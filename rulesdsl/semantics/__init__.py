@@ -334,18 +334,17 @@ def with_totals(
     (:func:`modifier`; E432 leaves such a modifier no marker); the others as given."""
     out: dict[str, float | bool | str] = {}
     for p in decision.params:
-        value = given.get(p.name)
-        match value:
+        match given.get(p.name):
             case None:
                 continue
-            case float() | int() | bool() | str() if p.total_of is None:
+            case float() | int() | bool() | str() as value if p.total_of is None:
                 out[p.name] = value
-            case _ if p.total_of is not None and not isinstance(value, str | float | int):
-                total = modifier(rs, p.total_of, tuple(value))
+            case (list() | tuple()) as items if p.total_of is not None:
+                total = modifier(rs, p.total_of, tuple(items))
                 if isinstance(total, ir.Marker):
                     raise ValueError(f"{p.total_of!r} gives {total.marker!r}, not a number")
                 out[p.name] = total
-            case _:
+            case value:
                 raise TypeError(f"input {p.name!r} cannot be {value!r}")
     return out
 
