@@ -48,7 +48,7 @@ def _unfit(mod: ir.Modifier) -> str | None:
     for value in values:
         match value:
             case ir.Given():
-                return "has a value each model gives (GIVEN)"
+                return "has a value each model gives (`given`)"
             case ir.StepCost(step=step):
                 return f"has a value the step '{step}' works out from an input"
             case ir.Marker(marker=marker):
