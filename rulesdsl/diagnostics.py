@@ -125,6 +125,7 @@ CODES: Mapping[str, str] = {
     "E328": "a column shift on a results table whose columns are categories",
     "E430": "a decision picking a results table's column whose outcomes are not its columns",
     "E431": "a results table whose categories are picked by a decision that gives a number",
+    "E432": "a decision reading the total of a modifier that needs more than its items",
     "E342": "a second modifier `on doubles` in one results table",
     "E343": "a column shift overridden with a negative number of columns",
     "W342": "a column shift named `doubles` without `on doubles`, which the dice do not apply",
@@ -262,7 +263,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ),
     ("checks", "E321 E322 E326 W320"),
     ("checks", "E327 E328"),
-    ("checks", "E430 E431"),
+    ("checks", "E430 E431 E432"),
     ("checks", "E420"),
     ("checks", "W340 W263"),
     (

@@ -121,6 +121,12 @@ def _argument(rng: random.Random, p: plan_code.Param, plan: ModulePlan) -> Any:
             )
             keys = [int(k) if isinstance(k, float) and k.is_integer() else k for k in keys]
             return name_or_not(rng, keys, 0.08)
+        case plan_code.ModifierParam(modifier=modifier):  # its items (issue 40), or not a list
+            if rng.random() < 0.05:
+                return rng.choice(_ODD)
+            m = next(m for m in plan.data.modifiers if m.id == modifier)
+            items = [item for item, _ in m.entries]
+            return [name_or_not(rng, items, 0.05) for _ in range(rng.choice([0, 1, 2, 2, 3]))]
     raise AssertionError(p)
 
 
@@ -249,6 +255,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "routes_inputs": js_queries_routes_inputs.route_input_queries,
         "allowance_steps": js_queries_routes_inputs.allowance_step_queries,
         "state": js_queries_state.state_queries,
+        "modifier_total": js_queries_feeds.modifier_total_queries,
     }
 
 

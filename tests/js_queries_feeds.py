@@ -4,7 +4,9 @@ column a decision's outcome names (`by gun_class`), asked with the decision's an
 column (``"column_of": [decision, inputs]``: both modules call the decision, then ``roll``),
 the decision's inputs drawn as decision questions draw them (odd ones included), with
 natural rolls and odd totals. It yields only for tables a decision picks: the bundled
-rulesets' questions are unchanged."""
+rulesets' questions are unchanged. And a decision that reads a modifier's total (``(mods
+to_hit, ...)``): its items drawn among the modifier's (repeats, unknown names and values that
+are no list included), for decisions that have such an input only."""
 
 from __future__ import annotations
 
@@ -41,3 +43,12 @@ def column_pick_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]
                 kwargs["natural"] = rng.choice([*t.naturals, *range(0, 8)])
             picked = [decision.name, inputs]
             yield {"function": "roll", "args": [t.id, total], "kwargs": kwargs, "column_of": picked}
+
+
+def modifier_total_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]:
+    for d in plan.code.decisions:
+        if not any(isinstance(p, plan_code.ModifierParam) for p in d.params):
+            continue
+        for _ in range(300):
+            kwargs = {p.name: _input(rng, p, plan) for p in d.params}
+            yield {"function": d.name, "args": [], "kwargs": kwargs}

@@ -25,6 +25,12 @@ def check(rs: ir.Ruleset, where: Positions, _nodes: walk.Nodes | None = None) ->
     for example in rs.examples:
         for n, q in enumerate(example.questions, 1):
             pos = where.of(q, example)
+            items = _items_input(rs, q)
+            if items is not None:  # the module takes a list of a modifier's items (issue 40)
+                message = f"example '{example.id}': '{items.name}' takes the items of "
+                message += f"'{items.total_of}', a list, which an example cannot give"
+                out.append(error("E272", message, pos, "test this decision in your own tests"))
+                continue
             try:
                 answered = examples.ask(rs, q)
             except examples.Unanswerable as exc:
@@ -96,6 +102,12 @@ def sound_only(found: list[Diagnostic], earlier: list[Diagnostic]) -> list[Diagn
     if not any(d.is_error and d.code not in ANSWER_CODES for d in (*earlier, *found)):
         return found
     return [d for d in found if d.code not in ANSWER_CODES]
+
+
+def _items_input(rs: ir.Ruleset, q: ir.Question) -> ir.Param | None:
+    """The input of the decision ``q`` asks that takes a modifier's items, if it has one."""
+    decision = next((d for d in rs.decisions if d.id == q.ask), None)
+    return next((p for p in decision.params if p.total_of), None) if decision else None
 
 
 def _asks() -> str:

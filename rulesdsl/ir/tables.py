@@ -40,6 +40,9 @@ class Param:
     signed: bool = False
     """``bearing signed deg`` (issue 40): a number that may be below 0 although its unit
     measures a distance, an angle or a time."""
+    total_of: Id | None = None
+    """``shot to_hit`` (issue 40): the caller gives that modifier's items and the input is
+    their total, in the ruleset's modifier unit (None: a plain input)."""
 
 
 # ---- table cells as bounds in decisions ---------------------------------------------------

@@ -267,6 +267,8 @@ class ArithLowering:
             if node.rounding is not None
             else "takes a yes/no input, which arithmetic cannot give"
             if any(p.unit == BOOL_UNIT for p in callee.params[: len(node.args)])
+            else "takes a modifier's items, which arithmetic cannot give"
+            if any(p.total_of is not None for p in callee.params)
             else None
         )
         if fault is not None or callee.id in params:
@@ -274,7 +276,8 @@ class ArithLowering:
                 "E226",
                 f"decision '{callee.id}' {fault or 'has the name of an input'}",
                 node.function.pos,
-                f"its inputs: {', '.join(f'{p.name} {p.key_of or p.unit}' for p in callee.params)}",
+                "its inputs: "
+                + ", ".join(f"{p.name} {p.key_of or p.total_of or p.unit}" for p in callee.params),
             )
             return None
         args: list[ir.Arith] = []

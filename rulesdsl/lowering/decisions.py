@@ -8,6 +8,7 @@ per key, into an :class:`rulesdsl.ir.Limit`, so the generated code only looks nu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import assert_never
 
 from rulesdsl import ir, words
@@ -57,10 +58,13 @@ class DecisionLowering:
         self.info_of = host.info_of
         self.unit = host.unit
         self.number = host.number
+        self.header = host.header
         self.modifier_values = host.modifier_values
         self.factor_info = host.factor_info
         self.decision_keys: dict[str, str] = {}
         """Inputs that hold a key: input name -> table id."""
+        self.totals: dict[str, str] = {}
+        """Inputs that hold a modifier's items, read as its total: input name -> modifier."""
         self.key_axis: dict[str, ir.Axis] = {}
         """Whether each key input names a row or a column of its table."""
         self.arith = ArithLowering(
@@ -75,6 +79,9 @@ class DecisionLowering:
             if unit not in DIMENSIONS and self.symbols.kind_of(unit) == "table":
                 self.decision_keys[p.name.text] = unit  # the input is a key of that table
                 unit = KEY_UNIT
+            elif unit not in DIMENSIONS and self.symbols.kind_of(unit) == "modifier":
+                self.totals[p.name.text] = unit  # the input is that modifier's items, summed
+                unit = self.header.units.get("modifier", "points")
             elif unit != BOOL_UNIT:
                 self.unit(p.unit, None)
             if p.name.text in params:
@@ -127,6 +134,8 @@ class DecisionLowering:
                 param = ir.Param(
                     name, params[name], key_of, self._axis(name), given, self._signed(p, name)
                 )
+                if name in self.totals:
+                    param = replace(param, total_of=self.totals[name])
                 self.where.record(param, p.name.pos)
                 inputs.append(param)
         decision = ir.Decision(

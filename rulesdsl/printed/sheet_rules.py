@@ -240,6 +240,8 @@ class RuleBlocks(BuilderBase):
         name = self.input_name(p.name)
         if p.key_of:
             return self.w("input_unit", name=name, unit=self.name(p.key_of))
+        if p.total_of:
+            return self.w("input_total", name=name, modifier=self.name(p.total_of))
         if p.unit in UNITLESS or not self.measures(p.unit):
             return name
         return self.w("input_unit", name=name, unit=self.c.unit(p.unit))

@@ -328,6 +328,29 @@ def modifier(
     return combined(mod, parts + best_of(mod, itemised))
 
 
+def with_totals(
+    rs: ir.Ruleset, decision: ir.Decision, given: Mapping[str, float | bool | str | Sequence[str]]
+) -> dict[str, float | bool | str]:
+    """The inputs of ``decision`` as its rows read them: each input typed by a modifier's
+    name (``mods to_hit``, issue 40) is given as that modifier's items and read as their total
+    (:func:`modifier`; E432 leaves such a modifier no marker); the others as given."""
+    out: dict[str, float | bool | str] = {}
+    for p in decision.params:
+        match given.get(p.name):
+            case None:
+                continue
+            case float() | int() | bool() | str() as value if p.total_of is None:
+                out[p.name] = value
+            case (list() | tuple()) as items if p.total_of is not None:
+                total = modifier(rs, p.total_of, tuple(items))
+                if isinstance(total, ir.Marker):
+                    raise ValueError(f"{p.total_of!r} gives {total.marker!r}, not a number")
+                out[p.name] = total
+            case value:
+                raise TypeError(f"input {p.name!r} cannot be {value!r}")
+    return out
+
+
 def best_of(mod: ir.Modifier, itemised: Sequence[tuple[str, float]]) -> list[float]:
     """The values to combine: an item outside every best group gives its own; of the items
     of a best group present, only the best (highest or lowest) counts, once (issue 25)."""

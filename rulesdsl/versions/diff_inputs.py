@@ -5,7 +5,8 @@ place. A new input at the end is additive when it has a default (an old call sti
 breaking when it has none; a default removed is breaking, a default added additive, a default
 changed a rules change (an old call that leaves the input out now gets another answer). An
 input made ``signed`` (issue 40) is additive (it takes values below 0 it refused), one made
-unsigned breaking (a call with such a value now fails).
+unsigned breaking (a call with such a value now fails). An input that starts or stops taking a
+modifier's items (``mods to_hit``, issue 40) is breaking: the caller passes a list, or a number.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ def inputs(differ: Differ, a: ir.Decision, b: ir.Decision, name: str) -> None:
         differ.add("rules", "changed", b.id, f"{name}: input units changed")
     for p, q in kept:
         _default(differ, f"{b.id}.{q.name}", name, p, q)
+        if p.total_of != q.total_of:  # a number's caller now passes items, or back
+            now = f"the items of '{q.total_of}'" if q.total_of else "a number"
+            message = f"{name}: input '{q.name}' now takes {now}"
+            differ.add("breaking", "changed", f"{b.id}.{q.name}", message)
         if p.signed != q.signed:
             now = "may now be below 0 (signed)" if q.signed else "may no longer be below 0"
             message = f"{name}: input '{q.name}' {now}"

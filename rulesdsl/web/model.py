@@ -71,7 +71,9 @@ class PageModel(BuilderBase):
             "modifiers": [self.modifier(m) for m in rs.modifiers],
             "dice": [self.dice(d) for d in rs.dice_tables],
             "results": [self.results(t) for t in rs.results_tables],
-            "decisions": [self.decision(d) for d in rs.decisions],
+            "decisions": [  # one that takes a modifier's items has no calculator (issue 40)
+                self.decision(d) for d in rs.decisions if all(p.total_of is None for p in d.params)
+            ],
             "steps": [self.step(s) for s in rs.steps],
             "place": self.place(cost_inputs, outcomes),
             "path": self.path(),

@@ -37,6 +37,7 @@ from rulesdsl.codegen.js.values import (
     number_js,
     string_js,
 )
+from rulesdsl.codegen.plan import code as plan_code
 from rulesdsl.codegen.plan import data as plan_data
 
 
@@ -118,6 +119,8 @@ def module_js(plan: module_plan.ModulePlan) -> str:
     ]
     for st in code.steps:
         lines += ["", *js_code.step_js(st)]
+    if any(isinstance(p, plan_code.ModifierParam) for d in code.decisions for p in d.params):
+        lines += ["", js_code.TOTAL_JS]
     for d in code.decisions:
         lines += ["", *js_code.decision_js(d, cells)]
     lines += [

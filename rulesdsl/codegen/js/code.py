@@ -225,6 +225,9 @@ def param_js(function: str, p: plan.Param) -> list[str]:
             )
         case plan.NumberParam(name=name, minimum=least):
             return _guard(_number_test(x, least), _number_check(function, name, least))
+        case plan.ModifierParam(name=name, modifier=modifier, total=total):
+            args = ", ".join([string_js(function), string_js(name), string_js(modifier), x])
+            return [f"const {local(total)} = _modifierTotal({args});"]
         case _:
             assert_never(p)
 
@@ -251,6 +254,24 @@ def outcome_names(d: plan.Decision) -> list[str]:
 def outcome_js(o: plan.Outcome) -> str:
     value = "" if o.value is None else f", {literal_js(o.value)}"
     return f"new Outcome({string_js(o.id)}, {string_js(o.label)}{value})"
+
+
+TOTAL_JS = """\
+/** Python's ``_modifier_total``: the total of the modifier ``name`` over ``items``, the
+ * argument ``argument`` of the decision ``fn`` (issue 40); the checks (E432) leave it no
+ * marker. */
+function _modifierTotal(fn, argument, name, items) {
+  if (!Array.isArray(items)) {
+    throw new ArgumentTypeError(fn, argument, items, "must be a list of names");
+  }
+  try {
+    return modifier(name, items);
+  } catch (error) {
+    if (!(error instanceof ArgumentError)) throw error;
+    throw new error.constructor(fn, argument, error.value, error.reason);
+  }
+}"""
+"""The helper of a decision that reads a modifier's total, in modules that have one."""
 
 
 def decision_js(d: plan.Decision, cells: Sequence[str]) -> list[str]:

@@ -150,6 +150,8 @@ def _param_ts(p: plan_code.Param, tables: Mapping[str, plan_data.Table]) -> str:
             kind = "boolean"
         case plan_code.NumberParam():
             kind = "number"
+        case plan_code.ModifierParam():
+            kind = "string[]"
         case _:
             assert_never(p)
     return f"{p.name}{optional}: {kind}"

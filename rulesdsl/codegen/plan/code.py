@@ -7,7 +7,7 @@ spells them in its language."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -236,7 +236,20 @@ class KeyParam:
     default: float | str | None
 
 
-Param = NumberParam | FlagParam | KeyParam
+@dataclass(frozen=True, slots=True)
+class ModifierParam:
+    """The items of ``modifier`` (feature and factor names); the decision reads their total,
+    a number in ``unit`` (issue 40). The caller may not leave it out."""
+
+    name: str
+    modifier: str
+    unit: str
+    total: str
+    """The name the rows read the total by (the input's own holds the items)."""
+    default: None = None
+
+
+Param = NumberParam | FlagParam | KeyParam | ModifierParam
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,16 +428,17 @@ def _decision(
     tables: dict[str, ir.Table],
     cells: dict[CellKey, int],
 ) -> Decision:
+    reads = _totals(d.params)
     return Decision(
         d.id,
         label(d.info, lang, d.id),
         source(rs, d.info),
-        tuple(_param(p, tables.get(p.key_of or "")) for p in d.params),
+        tuple(_param(p, tables.get(p.key_of or ""), reads) for p in d.params),
         tuple(
             Row(
-                tuple(_condition(c, cells) for c in row.conditions),
+                tuple(_condition(c, cells, reads) for c in row.conditions),
                 row.outcome,
-                None if row.answer is None else _operand(row.answer, cells),
+                None if row.answer is None else _operand(row.answer, cells, reads),
             )
             for row in d.rows
         ),
@@ -432,12 +446,29 @@ def _decision(
     )
 
 
+def _totals(params: Sequence[ir.Param]) -> dict[str, str]:
+    """The name each input that holds a modifier's items is read by, as its total: the
+    input's name and ``_total``, clear of the other inputs' names (issue 40)."""
+    taken = {p.name for p in params}
+    reads: dict[str, str] = {}
+    for p in params:
+        if p.total_of is not None:
+            total = f"{p.name}_total"
+            while total in taken:
+                total += "_"
+            taken.add(total)
+            reads[p.name] = total
+    return reads
+
+
 def _least(p: ir.Param) -> int | None:
     """The least value a number input may take: none for a ``signed`` one (issue 40)."""
     return None if p.signed else units.least(p.unit)
 
 
-def _param(p: ir.Param, table: ir.Table | None) -> Param:
+def _param(p: ir.Param, table: ir.Table | None, reads: Mapping[str, str]) -> Param:
+    if p.total_of is not None:
+        return ModifierParam(p.name, p.total_of, p.unit, reads[p.name])
     if table is not None:
         axis = p.axis or "row"
         numeric = (
@@ -491,14 +522,15 @@ def _value(value: ir.Value | None) -> plan_values.Literal:
     return value.value if isinstance(value, ir.Number) else plan_values.literal(value)
 
 
-def _condition(c: ir.Condition, cells: dict[CellKey, int]) -> Test:
+def _condition(c: ir.Condition, cells: dict[CellKey, int], reads: Mapping[str, str]) -> Test:
+    """A row's condition; ``reads``: the name an input is read by, when not its own."""
     match c:
         case ir.InputTruth(input=name, holds=holds):
             return Truth(Input(name), holds)
         case ir.CellTruth(cell=ref, holds=holds):
             return Truth(_read(ref, cells), holds)
         case ir.Comparison(left=left, op=op, right=right):
-            return Compare(_operand(left, cells), op, _operand(right, cells))
+            return Compare(_operand(left, cells, reads), op, _operand(right, cells, reads))
         case _:
             assert_never(c)
 
@@ -507,34 +539,36 @@ def _read(ref: ir.CellRef, cells: dict[CellKey, int]) -> CellRead:
     return CellRead(cells[_key(ref)], ref.input, ref.over, ref.full)
 
 
-def _operand(op: ir.Operand, cells: dict[CellKey, int]) -> Expr:
+def _operand(op: ir.Operand, cells: dict[CellKey, int], reads: Mapping[str, str]) -> Expr:
     match op:
         case ir.InputOperand(input=name, scale_op=scale_op, scale=scale):
-            return Input(name) if scale_op is None else Binary(scale_op, Input(name), Number(scale))
+            read = Input(reads.get(name, name))
+            return read if scale_op is None else Binary(scale_op, read, Number(scale))
         case ir.LiteralOperand(value=value):
             return Number(value)
         case ir.CellOperand(cell=ref):
             return _read(ref, cells)
         case ir.ArithOperand(expr=expr):
-            return _arith(expr)
+            return _arith(expr, reads)
         case _:
             assert_never(op)
 
 
-def _arith(e: ir.Arith) -> Expr:
+def _arith(e: ir.Arith, reads: Mapping[str, str]) -> Expr:
     match e:
         case ir.ArithInput(input=name):
-            return Input(name)
+            return Input(reads.get(name, name))
         case ir.ArithNumber(value=value):
             return Number(value)
         case ir.ArithBinary(op=op, left=left, right=right, rounding=rounding):
-            return Binary(op, _arith(left), _arith(right), rounding)
+            return Binary(op, _arith(left, reads), _arith(right, reads), rounding)
         case ir.ArithCall(function=function, args=args, rounding=rounding):
-            return Call(function, tuple(_arith(a) for a in args), rounding)
+            return Call(function, tuple(_arith(a, reads) for a in args), rounding)
         case ir.ArithStep(step=step, arg=arg, rounding=rounding):
-            return StepCall(step, _arith(arg), rounding)
+            return StepCall(step, _arith(arg, reads), rounding)
         case ir.ArithDecision(decision=name, args=args, inputs=inputs):
-            return DecisionCall(name, tuple(zip(inputs, map(_arith, args), strict=True)))
+            given = tuple(_arith(a, reads) for a in args)
+            return DecisionCall(name, tuple(zip(inputs, given, strict=True)))
         case _:
             assert_never(e)
 

@@ -386,6 +386,9 @@ def param_py(function: str, p: plan.Param) -> list[str]:
             )
         case plan.NumberParam(name=name, minimum=least):
             return _guard(_number_test(name, least), _number_check(function, name, least))
+        case plan.ModifierParam(name=name, modifier=modifier, total=total):
+            args = [py(function), py(name), py(modifier), name]
+            return [f"{total} = {_call('_modifier_total', args, _BODY, _BODY + len(total) + 3)}"]
         case _:
             assert_never(p)
 
@@ -456,6 +459,8 @@ def _param_py(p: plan.Param) -> str:
             kind = "bool"
         case plan.NumberParam():
             kind = "float"
+        case plan.ModifierParam():
+            kind = "list[str] | tuple[str, ...]"
         case _:
             assert_never(p)
     default = "" if p.default is None else f" = {_default_py(p.default)}"

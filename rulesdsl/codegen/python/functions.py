@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesdsl.codegen.plan.code import CodePlan
+from rulesdsl.codegen.plan.code import CodePlan, ModifierParam
 from rulesdsl.codegen.python.code import (
     Function,
     cell_names,
@@ -57,6 +57,7 @@ def code_context(plan: CodePlan) -> dict[str, Any]:
         "cells": [cells_py(c, name) for c, name in zip(plan.cells, names, strict=True)],
         "limits": plan.limits,
         "outcome_labels": [((o.id, o.label), dict(o.labels)) for o in plan.outcome_labels],
+        "totals": any(isinstance(p, ModifierParam) for d in plan.decisions for p in d.params),
         "decision_answer": (
             "Outcome | float" if any(d.gives_number for d in plan.decisions) else "Outcome"
         ),
