@@ -221,6 +221,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_numbers,
         js_queries_routes,
         js_queries_sight,
+        js_queries_turning,
         js_queries_whole_move,
     )
 
@@ -242,6 +243,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "freefacing": js_queries_freefacing.free_move_queries,
         "categories": js_queries_categories.category_queries,
         "allowance": js_queries_allowance.allowance_queries,
+        "turning": js_queries_turning.turning_queries,
     }
 
 

@@ -66,6 +66,11 @@ class MoveRules(BuilderBase):
     def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[-1])
 
+    def facing_turn_limit(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``turn at most 1 hexside per hex`` (issue 40): ``amount`` the hexsides, ``per``
+        the place."""
+        return s.FacingTerm(s.Name("turn at most", self._p(meta)), ch[0], per=ch[1])
+
     # -- facing off the grid (issue 40) ------------------------------------------------------
 
     def free_facing_decl(self, meta: Meta, ch: list[Any]) -> s.FacingDecl:

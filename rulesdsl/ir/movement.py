@@ -84,6 +84,9 @@ class Facing:
     until_spent: bool = False
     """``exact speed or until spent``: a move may also end with the step that uses up the
     speed and more (terrain ate the last points), begun with points left (issue 39)."""
+    turn_limit: int | None = None
+    """``turn at most 1 hexside per hex`` (issue 40): the headings a unit may turn through in
+    one place by turns (pivots aside); None: no limit."""
 
 
 @dataclass(frozen=True)

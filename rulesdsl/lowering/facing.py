@@ -116,7 +116,7 @@ def facing(
     ok = _turn_modes(lw, decl, modes) and ok
     by_speed = [m for m in modes if m.move is None] or [ir.TurnMode(0)]
     by_kind = [m for m in modes if m.move is not None]
-    if "pivot" in moves and all(m.places == 0 for m in modes):
+    if "pivot" in moves and all(m.places == 0 for m in modes) and said.turn_limit is None:
         lw.diags.append(
             warning(
                 "W280",
@@ -138,6 +138,7 @@ def facing(
         tuple(moves[m] for m in MOVES if m in moves),
         said.exact,
         said.until_spent,
+        said.turn_limit,
     )
     return lw.at(rule, decl.mode.pos)
 
@@ -176,6 +177,7 @@ class _Clauses:
     moves: dict[str, ir.Manoeuvre] = field(default_factory=dict)
     exact: bool = False
     until_spent: bool = False
+    turn_limit: int | None = None
     written: dict[str, s.Pos] = field(default_factory=dict)
     ok: bool = True
 
@@ -207,6 +209,8 @@ class _Clauses:
             self._turn_mode(lw, decl, term, kinds)
         elif word == "exact speed":
             self.exact = True
+        elif word == "turn at most":
+            self._turn_limit(lw, term, grid, count)
         else:
             kind = next(m for m in MOVES if m == word)
             extra = _cost(lw, term.amount) if term.amount is not None else 0.0
@@ -233,6 +237,43 @@ class _Clauses:
             self.ok = False
         elif cost is not None:
             self.turn_cost, self.turn_per = cost, per[0]
+
+    def _turn_limit(self, lw: Context, term: s.FacingTerm, grid: ir.Grid, count: int) -> None:
+        """``turn at most 1 hexside per hex`` (issue 40): in hexsides, or in degrees of the
+        grid's turn (E411), per the grid's place (E411); a whole number of turns, 1 or more
+        (E410)."""
+        assert term.amount is not None and term.per is not None
+        amount, per = term.amount.value, term.per.value
+        place, step = ("hex", 60.0) if count == 6 else ("square", 360.0 / count)
+        words = "`N hexsides per hex`" if count == 6 else f"`N times {step:g} deg per square`"
+        assert isinstance(amount, ir.Number)  # the grammar's quantity
+        sides = amount.unit in ("hexside", "hexsides") and count == 6
+        if not (sides or amount.unit == "deg") or not (
+            isinstance(per, s.Word) and per.name.text == place
+        ):
+            wrong = term.amount if not (sides or amount.unit == "deg") else term.per
+            lw.err(
+                "E411",
+                f"a turn limit on the grid '{grid.id}' is counted in {words}",
+                wrong.pos,
+                f"write `turn at most 1 {'hexside' if count == 6 else f'{step:g} deg'} "
+                f"per {place}`",
+            )
+            self.ok = False
+            return
+        turns = float(amount.value) / (1.0 if sides else step)
+        if turns != int(turns) or turns < 1:
+            lw.err(
+                "E410",
+                f"a turn limit of {_spelled(term.amount)}: a unit turns whole "
+                f"{'hexsides' if count == 6 else f'steps of {step:g} deg'}, 1 or more",
+                term.amount.pos,
+                "write a whole number of them, 1 or more (a unit that may not turn has no "
+                "facing rule)",
+            )
+            self.ok = False
+            return
+        self.turn_limit = int(turns)
 
     def _turn_mode(
         self, lw: Context, decl: s.FacingDecl, term: s.FacingTerm, kinds: list[str]

@@ -22,6 +22,13 @@ def _per(b: MoreBlocks, per: str) -> str:
     return b.w("facing_per_hexside") if per == "hexside" else b.unit_text(per.split()[0], "deg")
 
 
+def _turned(b: MoreBlocks, f: ir.Facing, turns: int) -> str:
+    """``turns`` headings: hexsides, or degrees on a square grid."""
+    if f.headings == 6:
+        return b.w("facing_limit_hexsides", count=b.num(turns))
+    return b.unit_text(b.num(turns * 360 / f.headings), "deg")
+
+
 def _limits(b: MoreBlocks, move: ir.Manoeuvre) -> str:
     parts = []
     if move.up_to_speed is not None:
@@ -40,6 +47,8 @@ def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
         lines.append(b.w(f"facing_{move.kind}", cost=_cost(b, move.cost)) + _limits(b, move) + ".")
     if f.exact_speed:
         lines.append(b.w("facing_exact_until" if f.until_spent else "facing_exact"))
+    if f.turn_limit is not None:
+        lines.append(b.w("facing_turn_limit", turn=_turned(b, f, f.turn_limit)))
     head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
     rows = []
     below = None

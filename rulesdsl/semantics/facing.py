@@ -5,7 +5,8 @@ hexside (one heading). The generated module's ``route_cost`` for a unit type wit
 
 A step adds the place's cost (:func:`rulesdsl.semantics.routes.step_cost`) and the move's extra
 cost, and counts one place straight (up to the turn mode). A turn costs the rule's turn cost and
-sets the count back to 0; it is a plain turn when the count has reached the turn mode, else a pivot
+sets the count back to 0; it is a plain turn when the count has reached the turn mode (and the
+place's turns stay within ``turn at most``, pivots aside), else a pivot
 when the rule allows one at that speed (and it is not used up), else illegal. The speed is the
 allowance; without one, every speed limit fails and the last turn mode counts.
 """
@@ -106,6 +107,14 @@ def turn_mode(rule: ir.Facing, speed: float, move: str | None = None) -> int:
     return rows[-1].places if rows else 0
 
 
+def turned(rule: ir.Facing, turns: int) -> str:
+    """A turn of ``turns`` headings as a reason says it: hexsides, or degrees on a square
+    grid (``turn at most``, issue 40)."""
+    if rule.headings == 6:
+        return f"{turns} hexside{'s' * (turns != 1)}"
+    return f"{turns * 360 // rule.headings} deg"
+
+
 def _allowed(move: ir.Manoeuvre | None, speed: float, used: set[str]) -> bool:
     return (
         move is not None
@@ -150,6 +159,7 @@ def route(
     moves = {m.kind: m for m in rule.manoeuvres}
     used: set[str] = set()
     straight = 0
+    here = 0  # headings turned by turns in this place (`turn at most`, issue 40)
     total = 0.0
     markers: list[ir.Marker] = []
     reason = ""
@@ -159,19 +169,27 @@ def route(
         if action.move == "turn":
             how: Move = "turn"
             cost = rule.turn_cost
-            if straight < places:
+            over = rule.turn_limit is not None and here >= rule.turn_limit
+            if straight < places or over:
                 pivot = moves.get("pivot")
                 if _allowed(pivot, speed, used):
                     assert pivot is not None
                     how, cost = "pivot", cost + pivot.cost
                     if pivot.once:
                         used.add("pivot")
+                elif not reason and straight >= places:
+                    assert rule.turn_limit is not None
+                    reason = (
+                        f"step {i} turns {turned(rule, here + 1)} in one place"
+                        f" (at most {turned(rule, rule.turn_limit)})"
+                    )
                 elif not reason:
                     plural = "s" * (straight != 1)
                     reason = (
                         f"step {i} turns after {straight} place{plural} straight"
                         f" (turn mode {places} at speed {speed:g})"
                     )
+            here += 1 if how == "turn" else 0
             straight = 0
             total += cost
             out.append(FacingStep(how, (), (), cost, straight))
@@ -194,6 +212,7 @@ def route(
         if isinstance(paid, Unfilled):
             raise ValueError(f"unfilled parameter {paid.param}")
         straight = min(straight + 1, places)
+        here = 0
         last_place = action.entered
         if isinstance(paid, ir.Marker):
             markers.append(paid)

@@ -122,6 +122,7 @@ def facings(d: Differ) -> None:
                 before,
                 after,
             )
+        _turn_limit(d, path, mode, a, b)
         if a.exact_speed != b.exact_speed:
             before, after = ("yes", "no") if a.exact_speed else ("no", "yes")
             d.add(
@@ -132,3 +133,22 @@ def facings(d: Differ) -> None:
                 before,
                 after,
             )
+
+
+def _turn_limit(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
+    """``turn at most N hexsides per hex`` (issue 40): a lower limit, or one added, lets fewer
+    routes through (breaking); a higher one, or none, more (rules)."""
+    if a.turn_limit == b.turn_limit:
+        return
+    worse = (b.turn_limit or _INF) < (a.turn_limit or _INF)
+    before, after = (
+        "any" if r.turn_limit is None else semantics_facing.turned(r, r.turn_limit) for r in (a, b)
+    )
+    d.add(
+        _grade(worse),
+        "changed",
+        f"{path}.turn_limit",
+        f"{mode}: turns in one place at most {before} -> {after}",
+        before,
+        after,
+    )

@@ -36,6 +36,7 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
         "exactSpeed": "true" if f.exact_speed else "false",
         "turnModesByMove": f"Object.freeze([{by_move}])",
         "untilSpent": "true" if f.until_spent else "false",
+        **({"turnLimit": str(f.turn_limit)} if f.turn_limit is not None else {}),
     }
     return f"new FacingRule({fields_js(fields)})"
 
@@ -76,6 +77,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  readonly turnModes: readonly (readonly [number, number])[];",
         f" {manoeuvres}",
         "  readonly exactSpeed: boolean; readonly untilSpent: boolean;",
+        "  readonly turnLimit?: number;",
         "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
         "}",
         'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',

@@ -91,6 +91,8 @@ class FacingRule:
     manoeuvres: Mapping[str, Manoeuvre]
     exact_speed: bool
     until_spent: bool
+    turn_limit: int | None = None
+    """``turn at most 1 hexside per hex`` (issue 40): headings turned in one place by turns."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +267,7 @@ def _facing(rule: ir.Facing) -> FacingRule:
         manoeuvres={m.kind: Manoeuvre(m.cost, m.up_to_speed, m.once) for m in rule.manoeuvres},
         exact_speed=rule.exact_speed,
         until_spent=rule.until_spent,
+        turn_limit=rule.turn_limit,
     )
 
 

@@ -53,6 +53,7 @@ def facing_rule_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[
         "manoeuvres": [manoeuvre_py(f.manoeuvres.get(move)) for move in moves],
         "exact_speed": f.exact_speed,
         "until_spent": f.until_spent,
+        "turn_limit": f.turn_limit,
     }
 
 

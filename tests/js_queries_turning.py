@@ -1,0 +1,54 @@
+"""Random questions on turn limits (issue 40, item 4: ``turn at most 1 hexside per hex``) for
+the differential test of the JavaScript target: ``route_cost`` of walks that turn several
+headings in one place (one at a time or in one action) before and between steps,
+``cheapest_route`` to a heading that the limit makes the search go round for, and
+``reachable``. Asked and answered as the facing family's questions (``"facing": true``). None
+for a ruleset without a turn limit (so the other kinds' questions, drawn from generators of
+their own, do not change)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from rulesdsl.codegen.plan import ModulePlan
+from tests import js_queries as q
+from tests import js_queries_facing as facing
+
+
+def _turning_walk(rng: random.Random, cells: list[Any], count: int) -> list[Any]:
+    """From a pair: runs of turns in place (1 to 3 headings, now and then in one action)
+    between steps forward."""
+    x, y = rng.choice(cells)
+    heading = rng.randrange(count)
+    route: list[Any] = [[[x, y], heading]]
+    for _ in range(rng.randint(1, 4)):
+        for _ in range(rng.choice([0, 1, 1, 2, 3])):
+            heading = (heading + rng.choice([1, -1, 2, 1])) % count
+            if route[-1] != [[x, y], heading]:
+                route.append([[x, y], heading])
+        dx, dy = facing.HEADINGS[count][heading]
+        if (x + dx, y + dy) in cells:
+            x, y = x + dx, y + dy
+            route.append([[x, y], heading])
+    return route
+
+
+def turning_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
+    """Routes, cheapest routes and reaches of the unit types with a turn limit."""
+    rules = [r for r in plan.movement.facings if r.turn_limit is not None]
+    for _ in range(40 if rules else 0):
+        rule = rng.choice(rules)
+        spec, cells = facing._board(rng, plan, rule)
+        if not cells:
+            continue
+        kwargs: dict[str, Any] = {}
+        if rng.random() < 0.8:
+            kwargs["allowance"] = rng.choice([1, 2, 3, q.number(rng, 0, 12)])
+        walk = _turning_walk(rng, cells, rule.headings)
+        yield facing._query("route_cost", spec, [rule.mode, walk], kwargs)
+        start = walk[0]
+        goal = [start[0], (start[1] + rng.randint(2, rule.headings - 2)) % rule.headings]
+        yield facing._query("cheapest_route", spec, [rule.mode, start, goal], kwargs)
+        yield facing._query("reachable", spec, [rule.mode, start, rng.randint(0, 6)], kwargs)
