@@ -115,6 +115,24 @@ def turned(rule: ir.Facing, turns: int) -> str:
     return f"{turns * 360 // rule.headings} deg"
 
 
+def _refused_turn(
+    rule: ir.Facing, i: int, straight: int, places: int, here: int, speed: float
+) -> str:
+    """Why the turn of step ``i`` is refused: before the turn mode, or (``straight`` at the
+    turn mode) beyond the turns allowed in one place, ``here`` made there already."""
+    if straight >= places:
+        assert rule.turn_limit is not None
+        return (
+            f"step {i} turns {turned(rule, here + 1)} in one place"
+            f" (at most {turned(rule, rule.turn_limit)})"
+        )
+    plural = "s" * (straight != 1)
+    return (
+        f"step {i} turns after {straight} place{plural} straight"
+        f" (turn mode {places} at speed {speed:g})"
+    )
+
+
 def _allowed(move: ir.Manoeuvre | None, speed: float, used: set[str]) -> bool:
     return (
         move is not None
@@ -177,18 +195,8 @@ def route(
                     how, cost = "pivot", cost + pivot.cost
                     if pivot.once:
                         used.add("pivot")
-                elif not reason and straight >= places:
-                    assert rule.turn_limit is not None
-                    reason = (
-                        f"step {i} turns {turned(rule, here + 1)} in one place"
-                        f" (at most {turned(rule, rule.turn_limit)})"
-                    )
                 elif not reason:
-                    plural = "s" * (straight != 1)
-                    reason = (
-                        f"step {i} turns after {straight} place{plural} straight"
-                        f" (turn mode {places} at speed {speed:g})"
-                    )
+                    reason = _refused_turn(rule, i, straight, places, here, speed)
             here += 1 if how == "turn" else 0
             straight = 0
             total += cost
