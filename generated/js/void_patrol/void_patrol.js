@@ -2791,6 +2791,12 @@ function _allowed(move, speed, used, bit) {
   return move !== null && speed <= move[1] && !(move[2] && used & bit);
 }
 
+/** A turn of ``turns`` headings as a reason says it: hexsides, or degrees on a square grid. */
+function _turned(rule, turns) {
+  if (rule.headings === 6) return `${turns} hexside${turns !== 1 ? "s" : ""}`;
+  return `${Math.floor((turns * 360) / rule.headings)} deg`;
+}
+
 function _headingArg(fn, rule, heading) {
   if (typeof heading !== "number" || !Number.isInteger(heading)) {
     throw new ArgumentTypeError(fn, "heading", heading, "must be an int");
@@ -2852,6 +2858,8 @@ function _facingWalk(board, mode, rule, states, speed, extra, move) {
   let reason = "";
   let straight = 0;
   let used = 0;
+  let turnedHere = 0; // headings turned by turns in this place (`turn at most`)
+  const limit = rule.turnLimit ?? null;
   const last = states.length - 1;
   for (let i = 1; i <= last; i++) {
     const [[start, from, was], [end, to, heading]] = [states[i - 1], states[i]];
@@ -2863,15 +2871,19 @@ function _facingWalk(board, mode, rule, states, speed, extra, move) {
       }
       let cost = turns * rule.turnCost;
       let how = "turn";
-      if (!(straight >= modePlaces && (turns === 1 || modePlaces === 0))) {
+      const early = !(straight >= modePlaces && (turns === 1 || modePlaces === 0));
+      if (early || (limit !== null && turnedHere + turns > limit)) {
         if (_allowed(rule.pivot, speed, used, _ONCE_BITS.pivot)) {
           how = "pivot";
           cost += rule.pivot[0];
           used |= rule.pivot[2] ? _ONCE_BITS.pivot : 0;
+        } else if (!reason && !early) {
+          reason = `step ${i} turns ${_turned(rule, turnedHere + turns)} in one place (at most ${_turned(rule, limit)})`;
         } else if (!reason) {
           reason = `step ${i} turns after ${straight} place${straight !== 1 ? "s" : ""} straight (turn mode ${modePlaces} at speed ${_g(speed)})`;
         }
       }
+      if (how === "turn") turnedHere += turns;
       straight = 0;
       steps.push(new FacingStep(start, end, heading, how, _NO_EDGE, _NO_EDGE, cost, straight));
       total += cost;
@@ -2900,6 +2912,7 @@ function _facingWalk(board, mode, rule, states, speed, extra, move) {
     const crossed = _crossing(board, from, to);
     let paid = _stepCost(mode, entered, crossed, distance, extra);
     straight = Math.min(straight + 1, modePlaces);
+    turnedHere = 0;
     if (paid instanceof Marker) {
       if (marker !== PROHIBITED) marker = paid;
       reason ||= `step ${i} is ${paid.value}`;
@@ -3009,7 +3022,8 @@ function _rounded(x) {
   return String(Number(text)); // the decimal read as the nearest double, as Python's round does
 }
 
-/** A search state: [place as found, place key, heading, places straight, moves used]. */
+/** A search state: [place as found, place key, heading, places straight, moves used (with a
+ * turn limit, the headings turned in the place from bit 8)]. */
 function _stateKey(state) {
   return `${state[1]}#${state[2]}#${state[3]}#${state[4]}`;
 }
@@ -3029,6 +3043,7 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
   const count = rule.headings;
   const offsets = _facingSteps(rule);
   const [options, pivotCost, pivotBit, canPivot] = _facingOptions(rule, speed);
+  const [limit, turned, kept] = (rule.turnLimit ?? null) !== null ? [rule.turnLimit, 256, 255] : [1, 0, -1];
   const exact = rule.exactSpeed;
   const firstState = [start[0], start[1], start[2], 0, 0];
   const keyOf = (state, total) => (exact ? `${_stateKey(state)}@${_rounded(total)}` : _stateKey(state));
@@ -3077,11 +3092,11 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
         const paid = _stepCost(mode, board._features.get(there), crossed ?? _NO_EDGE, diagonal ? board._diagonal : 1, kind);
         step = paid instanceof Marker ? _INF : paid;
       }
-      if (step < _INF) nexts.push([step + extraCost, [null, there, heading, ahead, used | uses]]);
+      if (step < _INF) nexts.push([step + extraCost, [null, there, heading, ahead, (used & kept) | uses]]);
     }
     const place = states.get(key)[0]; // a turn keeps the place as the state has it
-    if (straight >= modePlaces) {
-      for (const turn of [1, count - 1]) nexts.push([rule.turnCost, [place, here, (heading + turn) % count, 0, used]]);
+    if (straight >= modePlaces && used >> 8 < limit) {
+      for (const turn of [1, count - 1]) nexts.push([rule.turnCost, [place, here, (heading + turn) % count, 0, used + turned]]);
     } else if (canPivot && !(used & pivotBit)) {
       for (const turn of [1, count - 1]) nexts.push([pivotCost, [place, here, (heading + turn) % count, 0, used | pivotBit]]);
     }
