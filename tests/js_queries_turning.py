@@ -1,10 +1,11 @@
-"""Random questions on turn limits (issue 40, item 4: ``turn at most 1 hexside per hex``) for
-the differential test of the JavaScript target: ``route_cost`` of walks that turn several
-headings in one place (one at a time or in one action) before and between steps,
-``cheapest_route`` to a heading that the limit makes the search go round for, and
-``reachable``. Asked and answered as the facing family's questions (``"facing": true``). None
-for a ruleset without a turn limit (so the other kinds' questions, drawn from generators of
-their own, do not change)."""
+"""Random questions on turn limits and turn costs by speed (issue 40, item 4: ``turn at most 1
+hexside per hex``, ``turn 2 MP per hexside at speed 4 or less``) for the differential test of
+the JavaScript target: ``route_cost`` of walks that turn several headings in one place (one at
+a time or in one action) before and between steps, ``cheapest_route`` to a heading that the
+limit makes the search go round for, and ``reachable``, at the speeds the rows turn on. Asked
+and answered as the facing family's questions (``"facing": true``). None for a ruleset without
+a turn limit or costs by speed (so the other kinds' questions, drawn from generators of their
+own, do not change)."""
 
 from __future__ import annotations
 
@@ -36,8 +37,9 @@ def _turning_walk(rng: random.Random, cells: list[Any], count: int) -> list[Any]
 
 
 def turning_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
-    """Routes, cheapest routes and reaches of the unit types with a turn limit."""
-    rules = [r for r in plan.movement.facings if r.turn_limit is not None]
+    """Routes, cheapest routes and reaches of the unit types with a turn limit or turn costs
+    by speed."""
+    rules = [r for r in plan.movement.facings if r.turn_limit is not None or r.turn_costs]
     for _ in range(40 if rules else 0):
         rule = rng.choice(rules)
         spec, cells = facing._board(rng, plan, rule)
@@ -45,7 +47,8 @@ def turning_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
             continue
         kwargs: dict[str, Any] = {}
         if rng.random() < 0.8:
-            kwargs["allowance"] = rng.choice([1, 2, 3, q.number(rng, 0, 12)])
+            speeds = [up for up, _ in rule.turn_costs] + [1, 2, 3]
+            kwargs["allowance"] = rng.choice([*speeds, q.number(rng, 0, 12)])
         walk = _turning_walk(rng, cells, rule.headings)
         yield facing._query("route_cost", spec, [rule.mode, walk], kwargs)
         start = walk[0]

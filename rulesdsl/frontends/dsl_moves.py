@@ -66,6 +66,11 @@ class MoveRules(BuilderBase):
     def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[-1])
 
+    def facing_turn(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``turn 1 MP per hexside [at speed 4 or less]`` (rows by speed: issue 40)."""
+        speed = ch[2][1] if len(ch) > 2 else None
+        return s.FacingTerm(s.Name("turn", self._p(meta)), ch[0], per=ch[1], speed=speed)
+
     def facing_turn_limit(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
         """``turn at most 1 hexside per hex`` (issue 40): ``amount`` the hexsides, ``per``
         the place."""

@@ -104,7 +104,15 @@ def facing(
     for term in decl.terms:
         said.read(lw, decl, term, grid, count, kinds)
     ok = said.ok and ok
-    if said.turn_cost is None and "turn" not in said.written:
+    if said.turn_costs and said.turn_cost is None and said.ok:
+        lw.err(
+            "E412",
+            f"no turn cost above speed {said.turn_costs[-1][0]:g}",
+            said.written["turn at speed"],
+            "end with a turn cost for every speed: `turn N per hexside`",
+        )
+        ok = False
+    elif said.turn_cost is None and not {"turn", "turn at speed"} & said.written.keys():
         lw.err(
             "E286",
             f"the facing rule of '{decl.mode.text}' says nothing of what a turn costs",
@@ -139,6 +147,7 @@ def facing(
         said.exact,
         said.until_spent,
         said.turn_limit,
+        tuple(said.turn_costs),
     )
     return lw.at(rule, decl.mode.pos)
 
@@ -178,6 +187,7 @@ class _Clauses:
     exact: bool = False
     until_spent: bool = False
     turn_limit: int | None = None
+    turn_costs: list[tuple[float, float]] = field(default_factory=list)
     written: dict[str, s.Pos] = field(default_factory=dict)
     ok: bool = True
 
@@ -193,7 +203,9 @@ class _Clauses:
         word = term.word.text
         if word == "exact speed or until spent":  # one clause with `exact speed` (E284)
             word, self.until_spent = "exact speed", True
-        if word != "turn mode" and word in self.written:
+        if word == "turn" and term.speed is not None:  # a row by speed (issue 40)
+            word = "turn at speed"
+        if word not in ("turn mode", "turn at speed") and word in self.written:
             lw.err(
                 "E284",
                 f"`{word}` is given twice in the facing rule of '{decl.mode.text}'",
@@ -203,7 +215,7 @@ class _Clauses:
             self.ok = False
             return
         self.written.setdefault(word, term.word.pos)
-        if word == "turn":
+        if word in ("turn", "turn at speed"):
             self._turn(lw, term, grid, count)
         elif word == "turn mode":
             self._turn_mode(lw, decl, term, kinds)
@@ -235,8 +247,31 @@ class _Clauses:
                 f"{'hexside' if count == 6 else f'{expected:g} deg'}`",
             )
             self.ok = False
+        elif cost is not None and term.speed is not None:
+            self._turn_row(lw, term, cost, per[0])
         elif cost is not None:
             self.turn_cost, self.turn_per = cost, per[0]
+
+    def _turn_row(self, lw: Context, term: s.FacingTerm, cost: float, per: str) -> None:
+        """``turn 1 MP per hexside at speed 4 or less`` (issue 40): a row by speed, before the
+        row for every speed, speeds rising (E412)."""
+        speed = _speed(lw, term.speed)
+        if speed is None:
+            self.ok = False
+            return
+        below = self.turn_costs[-1][0] if self.turn_costs else None
+        if self.turn_cost is not None or (below is not None and speed <= below):
+            lw.err(
+                "E412",
+                "turn costs by speed must rise, before the turn cost for every speed",
+                term.word.pos,
+                "write the rows `turn N per hexside at speed M or less` lowest speed first, then "
+                "`turn N per hexside`",
+            )
+            self.ok = False
+            return
+        self.turn_costs.append((speed, cost))
+        self.turn_per = per
 
     def _turn_limit(self, lw: Context, term: s.FacingTerm, grid: ir.Grid, count: int) -> None:
         """``turn at most 1 hexside per hex`` (issue 40): in hexsides, or in degrees of the

@@ -41,7 +41,16 @@ def _limits(b: MoreBlocks, move: ir.Manoeuvre) -> str:
 def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
     lines = [
         b.w("facing_grid", grid=b.name(f.grid), count=b.num(f.headings)),
-        b.w("facing_turn", cost=_cost(b, f.turn_cost), per=_per(b, f.turn_per)),
+        *(
+            b.w("facing_turn_up_to", speed=b.num(up), cost=_cost(b, cost), per=_per(b, f.turn_per))
+            for up, cost in f.turn_costs
+        ),
+        b.w(
+            "facing_turn_above" if f.turn_costs else "facing_turn",
+            speed=b.num(f.turn_costs[-1][0]) if f.turn_costs else "",
+            cost=_cost(b, f.turn_cost),
+            per=_per(b, f.turn_per),
+        ),
     ]
     for move in f.manoeuvres:
         lines.append(b.w(f"facing_{move.kind}", cost=_cost(b, move.cost)) + _limits(b, move) + ".")

@@ -107,6 +107,15 @@ def turn_mode(rule: ir.Facing, speed: float, move: str | None = None) -> int:
     return rows[-1].places if rows else 0
 
 
+def turn_cost(rule: ir.Facing, speed: float) -> float:
+    """What turning one heading costs at ``speed``: the first row by speed that covers it
+    (``turn 2 MP per hexside at speed 4 or less``, issue 40), else the cost for every speed."""
+    for up_to, cost in rule.turn_costs:
+        if speed <= up_to:
+            return cost
+    return rule.turn_cost
+
+
 def turned(rule: ir.Facing, turns: int) -> str:
     """A turn of ``turns`` headings as a reason says it: hexsides, or degrees on a square
     grid (``turn at most``, issue 40)."""
@@ -186,7 +195,7 @@ def route(
     for i, action in enumerate(actions, 1):
         if action.move == "turn":
             how: Move = "turn"
-            cost = rule.turn_cost
+            cost = turn_cost(rule, speed)
             over = rule.turn_limit is not None and here >= rule.turn_limit
             if straight < places or over:
                 pivot = moves.get("pivot")

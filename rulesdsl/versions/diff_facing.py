@@ -35,6 +35,11 @@ def _modes_text(rule: ir.Facing) -> str:
     )
 
 
+def _costs_text(rule: ir.Facing) -> str:
+    rows = [f"{cost:g} at speed {up:g} or less, " for up, cost in rule.turn_costs]
+    return "".join(rows) + f"{rule.turn_cost:g}"
+
+
 def _move_text(move: ir.Manoeuvre | None) -> str:
     if move is None:
         return "not allowed"
@@ -61,10 +66,13 @@ def facings(d: Differ) -> None:
             d.add(
                 "breaking", "changed", path, f"{mode} faces on {a.grid} -> {b.grid}", a.grid, b.grid
             )
-        if a.turn_cost != b.turn_cost:
-            before, after = f"{a.turn_cost:g}", f"{b.turn_cost:g}"
+        if (a.turn_cost, a.turn_costs) != (b.turn_cost, b.turn_costs):  # by speed: issue 40
+            before, after = _costs_text(a), _costs_text(b)
+            speeds = [s for s, _ in (*a.turn_costs, *b.turn_costs)]
+            probes = [*speeds, *(s + 0.5 for s in speeds), _INF]
+            turn_cost = semantics_facing.turn_cost
             d.add(
-                _grade(b.turn_cost > a.turn_cost),
+                _grade(any(turn_cost(b, s) > turn_cost(a, s) for s in probes)),
                 "changed",
                 f"{path}.turn",
                 f"{mode}: a turn costs {before} -> {after} per {b.turn_per}",

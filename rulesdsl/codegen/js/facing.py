@@ -27,6 +27,7 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
     """A facing rule as the module's record; its manoeuvres named as the plan's facing moves."""
     modes = ", ".join(f"[{_bound(m.up_to_speed)}, {m.places}]" for m in f.turn_modes)
     by_move = ", ".join(f"[{string_js(kind)}, {places}]" for kind, places in f.turn_modes_by_move)
+    costs = ", ".join(f"[{number_js(up)}, {number_js(cost)}]" for up, cost in f.turn_costs)
     fields = {
         "grid": string_js(f.grid),
         "headings": str(f.headings),
@@ -37,6 +38,7 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
         "turnModesByMove": f"Object.freeze([{by_move}])",
         "untilSpent": "true" if f.until_spent else "false",
         **({"turnLimit": str(f.turn_limit)} if f.turn_limit is not None else {}),
+        **({"turnCosts": f"Object.freeze([{costs}])"} if f.turn_costs else {}),
     }
     return f"new FacingRule({fields_js(fields)})"
 
@@ -78,6 +80,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         f" {manoeuvres}",
         "  readonly exactSpeed: boolean; readonly untilSpent: boolean;",
         "  readonly turnLimit?: number;",
+        "  readonly turnCosts?: readonly (readonly [number, number])[];",
         "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
         "}",
         'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',

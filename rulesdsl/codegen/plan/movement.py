@@ -93,6 +93,8 @@ class FacingRule:
     until_spent: bool
     turn_limit: int | None = None
     """``turn at most 1 hexside per hex`` (issue 40): headings turned in one place by turns."""
+    turn_costs: tuple[tuple[float, float], ...] = ()
+    """``(up to speed, cost)`` rows read before ``turn_cost`` (issue 40)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +270,7 @@ def _facing(rule: ir.Facing) -> FacingRule:
         exact_speed=rule.exact_speed,
         until_spent=rule.until_spent,
         turn_limit=rule.turn_limit,
+        turn_costs=rule.turn_costs,
     )
 
 

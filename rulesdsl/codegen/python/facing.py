@@ -54,6 +54,9 @@ def facing_rule_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[
         "exact_speed": f.exact_speed,
         "until_spent": f.until_spent,
         "turn_limit": f.turn_limit,
+        "turn_costs": _rows([f"({_number(up)}, {_number(c)})" for up, c in f.turn_costs])
+        if f.turn_costs
+        else "",
     }
 
 

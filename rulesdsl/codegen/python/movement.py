@@ -33,6 +33,7 @@ def movement_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         "once_bits": dict(plan.once_bits),
         "refused_costed": plan.refused_costed,
         "turn_limits": any(f.turn_limit is not None for f in plan.facings),
+        "turn_speeds": any(f.turn_costs for f in plan.facings),
         "arcs": [(a.id, python_facing.arcs_py(a)) for a in plan.arcs],
         "free_facings": [python_free_facing.rule_py(f) for f in plan.free_facings],
     }
