@@ -68,8 +68,8 @@ def facings(d: Differ) -> None:
             )
         if (a.turn_cost, a.turn_costs) != (b.turn_cost, b.turn_costs):  # by speed: issue 40
             before, after = _costs_text(a), _costs_text(b)
-            speeds = [s for s, _ in (*a.turn_costs, *b.turn_costs)]
-            probes = [*speeds, *(s + 0.5 for s in speeds), _INF]
+            costs_at = [s for s, _ in (*a.turn_costs, *b.turn_costs)]
+            probes = [*costs_at, *(s + 0.5 for s in costs_at), _INF]
             turn_cost = semantics_facing.turn_cost
             d.add(
                 _grade(any(turn_cost(b, s) > turn_cost(a, s) for s in probes)),
