@@ -199,6 +199,7 @@ export declare class FacingRule {
   readonly backward: Manoeuvre | null; readonly sideslip: Manoeuvre | null; readonly pivot: Manoeuvre | null;
   readonly exactSpeed: boolean; readonly untilSpent: boolean;
   readonly turnLimit?: number;
+  readonly turnCosts?: readonly (readonly [number, number])[];
   readonly turnModesByMove: readonly (readonly [MoveName, number])[];
 }
 export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";

@@ -2787,6 +2787,13 @@ function _turnMode(rule, speed, move = null) {
   return rule.turnModes[rule.turnModes.length - 1][1];
 }
 
+/** What turning one heading costs at ``speed``: the first row by speed that covers it, else
+ * the cost for every speed. */
+function _turnCost(rule, speed) {
+  for (const [upTo, cost] of rule.turnCosts ?? []) if (speed <= upTo) return cost;
+  return rule.turnCost;
+}
+
 function _allowed(move, speed, used, bit) {
   return move !== null && speed <= move[1] && !(move[2] && used & bit);
 }
@@ -2869,7 +2876,7 @@ function _facingWalk(board, mode, rule, states, speed, extra, move) {
       if (turns === 0) {
         throw new InvalidArgument("route_cost", "route", new _Tuple([_shown(end), heading]), `repeats the pair before it (step ${i})`);
       }
-      let cost = turns * rule.turnCost;
+      let cost = turns * _turnCost(rule, speed);
       let how = "turn";
       const early = !(straight >= modePlaces && (turns === 1 || modePlaces === 0));
       if (early || (limit !== null && turnedHere + turns > limit)) {
@@ -3008,7 +3015,7 @@ function _facingOptions(rule, speed) {
   }
   const pivot = rule.pivot;
   if (pivot !== null && speed <= pivot[1]) {
-    return [options, rule.turnCost + pivot[0], pivot[2] ? _ONCE_BITS.pivot : 0, 1];
+    return [options, _turnCost(rule, speed) + pivot[0], pivot[2] ? _ONCE_BITS.pivot : 0, 1];
   }
   return [options, -1, 0, 0];
 }
@@ -3043,6 +3050,7 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
   const count = rule.headings;
   const offsets = _facingSteps(rule);
   const [options, pivotCost, pivotBit, canPivot] = _facingOptions(rule, speed);
+  const turnCost = _turnCost(rule, speed);
   const [limit, turned, kept] = (rule.turnLimit ?? null) !== null ? [rule.turnLimit, 256, 255] : [1, 0, -1];
   const exact = rule.exactSpeed;
   const firstState = [start[0], start[1], start[2], 0, 0];
@@ -3096,7 +3104,7 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
     }
     const place = states.get(key)[0]; // a turn keeps the place as the state has it
     if (straight >= modePlaces && used >> 8 < limit) {
-      for (const turn of [1, count - 1]) nexts.push([rule.turnCost, [place, here, (heading + turn) % count, 0, used + turned]]);
+      for (const turn of [1, count - 1]) nexts.push([turnCost, [place, here, (heading + turn) % count, 0, used + turned]]);
     } else if (canPivot && !(used & pivotBit)) {
       for (const turn of [1, count - 1]) nexts.push([pivotCost, [place, here, (heading + turn) % count, 0, used | pivotBit]]);
     }
