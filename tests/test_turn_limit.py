@@ -321,6 +321,6 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
         "`step 3 turns 3 hexsides in one place (at most 2 hexsides)`",
         "`step 2 turns 2\nhexsides in one place (at most 1 hexside)`",
         "costs 12 MP, sailing round through six hexes",
-        '"In one place it turns at most\n1 hexside(s); a pivot is not counted."',
+        '"In one place\nit turns at most 1 hexside(s); a pivot is not counted."',
     ):
         assert shown in section
