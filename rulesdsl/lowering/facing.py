@@ -148,6 +148,9 @@ def facing(
         said.until_spent,
         said.turn_limit,
         tuple(said.turn_costs),
+        said.wind.get("tack"),
+        said.wind.get("wear"),
+        tuple(k for k in ("tack", "wear") if k in said.wind and said.wind[k] is None),
     )
     return lw.at(rule, decl.mode.pos)
 
@@ -188,6 +191,7 @@ class _Clauses:
     until_spent: bool = False
     turn_limit: int | None = None
     turn_costs: list[tuple[float, float]] = field(default_factory=list)
+    wind: dict[str, float | None] = field(default_factory=dict)
     written: dict[str, s.Pos] = field(default_factory=dict)
     ok: bool = True
 
@@ -205,7 +209,8 @@ class _Clauses:
             word, self.until_spent = "exact speed", True
         if word == "turn" and term.speed is not None:  # a row by speed (issue 40)
             word = "turn at speed"
-        if word not in ("turn mode", "turn at speed") and word in self.written:
+        key = word.removeprefix("may not ")  # `tack +2 MP` or `may not tack`, once (issue 40)
+        if word not in ("turn mode", "turn at speed") and key in self.written:
             lw.err(
                 "E284",
                 f"`{word}` is given twice in the facing rule of '{decl.mode.text}'",
@@ -214,7 +219,7 @@ class _Clauses:
             )
             self.ok = False
             return
-        self.written.setdefault(word, term.word.pos)
+        self.written.setdefault(key, term.word.pos)
         if word in ("turn", "turn at speed"):
             self._turn(lw, term, grid, count)
         elif word == "turn mode":
@@ -223,6 +228,10 @@ class _Clauses:
             self.exact = True
         elif word == "turn at most":
             self._turn_limit(lw, term, grid, count)
+        elif key in ("tack", "wear"):
+            cost = _cost(lw, term.amount) if term.amount is not None else None
+            self.wind[key] = cost if word == key else None
+            self.ok = self.ok and (cost is not None or word != key)
         else:
             kind = next(m for m in MOVES if m == word)
             extra = _cost(lw, term.amount) if term.amount is not None else 0.0

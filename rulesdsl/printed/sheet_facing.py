@@ -58,6 +58,11 @@ def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
         lines.append(b.w("facing_exact_until" if f.until_spent else "facing_exact"))
     if f.turn_limit is not None:
         lines.append(b.w("facing_turn_limit", turn=_turned(b, f, f.turn_limit)))
+    for wind, cost in (("tack", f.tack), ("wear", f.wear)):  # by the wind (issue 40)
+        if wind in f.refused:
+            lines.append(b.w(f"facing_{wind}_refused"))
+        elif cost is not None:
+            lines.append(b.w(f"facing_{wind}", cost=_cost(b, cost)))
     head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
     rows = []
     below = None

@@ -41,6 +41,8 @@ class Action:
     move: Literal["forward", "backward", "sideslip", "turn"]
     entered: tuple[str, ...] = ()
     crossed: tuple[str, ...] = ()
+    heading: int | None = None
+    """A turn's heading after it, for the wind's tacks and wears (issue 40)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,25 @@ def turn_cost(rule: ir.Facing, speed: float) -> float:
     return rule.turn_cost
 
 
+def _by_wind(rule: ir.Facing, wind: int | None, heading: int | None) -> float | None:
+    """What a turn onto ``heading`` costs more by the wind (issue 40): the tack's onto the
+    heading the wind blows from, the wear's onto the opposite one; None: not allowed."""
+    if wind is None or heading is None:
+        return 0.0
+    kind = (
+        "tack"
+        if heading == wind
+        else "wear"
+        if heading == (wind + rule.headings // 2) % rule.headings
+        else ""
+    )
+    if not kind:
+        return 0.0
+    if kind in rule.refused:
+        return None
+    return (rule.tack if kind == "tack" else rule.wear) or 0.0
+
+
 def turned(rule: ir.Facing, turns: int) -> str:
     """A turn of ``turns`` headings as a reason says it: hexsides, or degrees on a square
     grid (``turn at most``, issue 40)."""
@@ -169,6 +190,7 @@ def route(
     actions: Sequence[Action],
     allowance: float | None = None,
     move: str | None = None,
+    wind: int | None = None,
 ) -> FacingAnswer:
     """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether
     the move is legal (the first reason it is not). ``move``: a kind of move, whose costs
@@ -177,6 +199,8 @@ def route(
     rule = next(f for f in rs.facings if f.mode == mode)
     if allowance is None and rule.exact_speed:
         raise MissingArgument("allowance")
+    if wind is None and (rule.tack is not None or rule.wear is not None or rule.refused):
+        raise MissingArgument("wind")
     base = rs
     if move is not None:
         allowance = kind_allowance(kind_of(rs, move), allowance)
@@ -206,6 +230,12 @@ def route(
                         used.add("pivot")
                 elif not reason:
                     reason = _refused_turn(rule, i, straight, places, here, speed)
+            more = _by_wind(rule, wind, action.heading)
+            if more is None:
+                what, verb = ("bow", "tack") if action.heading == wind else ("stern", "wear")
+                reason = reason or f"step {i} turns its {what} across the wind: it may not {verb}"
+            else:
+                cost += more
             here += 1 if how == "turn" else 0
             straight = 0
             total += cost

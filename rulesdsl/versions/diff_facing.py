@@ -131,6 +131,7 @@ def facings(d: Differ) -> None:
                 after,
             )
         _turn_limit(d, path, mode, a, b)
+        _by_wind(d, path, mode, a, b)
         if a.exact_speed != b.exact_speed:
             before, after = ("yes", "no") if a.exact_speed else ("no", "yes")
             d.add(
@@ -160,3 +161,34 @@ def _turn_limit(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> 
         before,
         after,
     )
+
+
+def _by_wind(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
+    """``tack +2 MP``, ``may not wear`` (issue 40): a dearer tack or wear, one added or refused,
+    lets fewer routes through (breaking); the other way round, more (rules)."""
+    for kind in ("tack", "wear"):
+        before, after = (_wind_cost(r, kind) for r in (a, b))
+        if before == after:
+            continue
+        before_text, after_text = (
+            "refused" if c == _INF else "no rule" if c == 0 and _no_rule(r, kind) else f"+{c:g}"
+            for c, r in ((before, a), (after, b))
+        )
+        d.add(
+            _grade(after > before),
+            "changed",
+            f"{path}.{kind}",
+            f"{mode}: {kind} {before_text} -> {after_text}",
+            before_text,
+            after_text,
+        )
+
+
+def _wind_cost(rule: ir.Facing, kind: str) -> float:
+    if kind in rule.refused:
+        return _INF
+    return (rule.tack if kind == "tack" else rule.wear) or 0.0
+
+
+def _no_rule(rule: ir.Facing, kind: str) -> bool:
+    return kind not in rule.refused and (rule.tack if kind == "tack" else rule.wear) is None

@@ -39,6 +39,11 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
         "untilSpent": "true" if f.until_spent else "false",
         **({"turnLimit": str(f.turn_limit)} if f.turn_limit is not None else {}),
         **({"turnCosts": f"Object.freeze([{costs}])"} if f.turn_costs else {}),
+        **{
+            k: "Infinity" if v == float("inf") else number_js(v)
+            for k, v in (("tack", f.tack), ("wear", f.wear))
+            if v is not None
+        },
     }
     return f"new FacingRule({fields_js(fields)})"
 
@@ -71,6 +76,9 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         return []
     manoeuvres = "".join(f" readonly {move}: Manoeuvre | null;" for move in plan.facing_moves)
     modes = " | ".join(string_js(f.mode) for f in plan.facings)
+    wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
+    # `wind`: the heading the wind blows from, where some unit type tacks or wears (issue 40)
+    options = "RouteOptions & { wind?: number | null }" if wind else "RouteOptions"
     return [
         "/** A manoeuvre: [extra cost, up to speed, once per move]. */",
         "export type Manoeuvre = readonly [number, number, boolean];",
@@ -81,6 +89,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  readonly exactSpeed: boolean; readonly untilSpent: boolean;",
         "  readonly turnLimit?: number;",
         "  readonly turnCosts?: readonly (readonly [number, number])[];",
+        "  readonly tack?: number; readonly wear?: number;",
         "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
         "}",
         'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',
@@ -105,7 +114,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  board: Board,",
         "  mode: FacingModeName,",
         "  route: Iterable<FacingState>,",
-        "  options?: RouteOptions,",
+        f"  options?: {options},",
         "): FacingRoute;",
         "/** The cheapest legal move with facing to a place (any heading) or a pair. */",
         "export declare function cheapestRoute(",
@@ -113,6 +122,21 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  mode: FacingModeName,",
         "  start: FacingState,",
         "  goal: BoardPlace | FacingState,",
-        "  options?: RouteOptions,",
+        f"  options?: {options},",
         "): FacingRoute | null;",
+        *(_reachable_dts() if wind else []),
+    ]
+
+
+def _reachable_dts() -> list[str]:
+    """reachable's overload for a unit type with facing where some tack or wear (issue 40)."""
+    return [
+        "/** Each [place, heading] a unit with facing may end with (``wind``: it blows from). */",
+        "export declare function reachable(",
+        "  board: Board,",
+        "  mode: FacingModeName,",
+        "  start: FacingState,",
+        "  budget?: number | null,",
+        "  options?: { allowance?: number | null; move?: MoveName | null; wind?: number | null },",
+        "): Reach;",
     ]

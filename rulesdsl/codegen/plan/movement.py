@@ -10,6 +10,7 @@ once-per-move bits) are taken from where they are defined, once, so no emitter w
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import get_args
@@ -95,6 +96,10 @@ class FacingRule:
     """``turn at most 1 hexside per hex`` (issue 40): headings turned in one place by turns."""
     turn_costs: tuple[tuple[float, float], ...] = ()
     """``(up to speed, cost)`` rows read before ``turn_cost`` (issue 40)."""
+    tack: float | None = None
+    """What a turn onto the wind's heading costs more (issue 40); inf: refused; None: no rule."""
+    wear: float | None = None
+    """The same for a turn onto the heading the wind blows to."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +276,8 @@ def _facing(rule: ir.Facing) -> FacingRule:
         until_spent=rule.until_spent,
         turn_limit=rule.turn_limit,
         turn_costs=rule.turn_costs,
+        tack=math.inf if "tack" in rule.refused else rule.tack,
+        wear=math.inf if "wear" in rule.refused else rule.wear,
     )
 
 
