@@ -1,11 +1,12 @@
-"""Random questions on turn limits and turn costs by speed (issue 40, item 4: ``turn at most 1
-hexside per hex``, ``turn 2 MP per hexside at speed 4 or less``) for the differential test of
+"""Random questions on turn limits, turn costs by speed and tacking and wearing (issue 40, item
+4: ``turn at most 1 hexside per hex``, ``turn 2 MP per hexside at speed 4 or less``, ``tack +2
+MP``, with a ``wind`` argument) for the differential test of
 the JavaScript target: ``route_cost`` of walks that turn several headings in one place (one at
 a time or in one action) before and between steps, ``cheapest_route`` to a heading that the
 limit makes the search go round for, and ``reachable``, at the speeds the rows turn on. Asked
 and answered as the facing family's questions (``"facing": true``). None for a ruleset without
-a turn limit or costs by speed (so the other kinds' questions, drawn from generators of their
-own, do not change)."""
+a turn limit, costs by speed or turns by the wind (so the other kinds' questions, drawn from
+generators of their own, do not change)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,12 @@ def _turning_walk(rng: random.Random, cells: list[Any], count: int) -> list[Any]
 def turning_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
     """Routes, cheapest routes and reaches of the unit types with a turn limit or turn costs
     by speed."""
-    rules = [r for r in plan.movement.facings if r.turn_limit is not None or r.turn_costs]
+    rules = [
+        r
+        for r in plan.movement.facings
+        if r.turn_limit is not None or r.turn_costs or r.tack is not None or r.wear is not None
+    ]
+    windy = any(r.tack is not None or r.wear is not None for r in plan.movement.facings)
     for _ in range(40 if rules else 0):
         rule = rng.choice(rules)
         spec, cells = facing._board(rng, plan, rule)
@@ -49,6 +55,12 @@ def turning_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
         if rng.random() < 0.8:
             speeds = [up for up, _ in rule.turn_costs] + [1, 2, 3]
             kwargs["allowance"] = rng.choice([*speeds, q.number(rng, 0, 12)])
+        if windy:  # the heading the wind blows from, now and then missing or wrong
+            kwargs["wind"] = (
+                rng.randrange(rule.headings)
+                if rng.random() < 0.9
+                else rng.choice([None, rule.headings, -1, True, 2.5, "n"])
+            )
         walk = _turning_walk(rng, cells, rule.headings)
         yield facing._query("route_cost", spec, [rule.mode, walk], kwargs)
         start = walk[0]

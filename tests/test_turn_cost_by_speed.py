@@ -34,7 +34,7 @@ units distance hex, cost MP
 grid lanes "Space hex" : 1 hex, hex
 mode cutter "Cutter"
 mode tug "Tug"
-layer space "Space" {
+layer space "Space" one per place {
   void "Void" | 1
   dust "Dust" | 2
 }
@@ -140,6 +140,7 @@ def test_js_module_answers_turn_cost_questions_as_python(node: str, tmp_path: Pa
         if not js_queries.same(e, g)
     ]
     assert wrong[:3] == []
+    assert sum("error" not in e for e in expected) > len(expected) * 3 // 4  # boards that stand
     assert sum("'turn', [], [], 3" in str(e) for e in expected) > 2  # the dearest row reached
 
 

@@ -118,6 +118,16 @@ def turn_cost(rule: ir.Facing, speed: float) -> float:
     return rule.turn_cost
 
 
+def _wind_turn(rule: ir.Facing, wind: int | None, heading: int | None, i: int) -> tuple[float, str]:
+    """What the turn of step ``i`` onto ``heading`` costs more by the wind, and why it is not
+    allowed (empty: it is)."""
+    more = _by_wind(rule, wind, heading)
+    if more is not None:
+        return more, ""
+    what, verb = ("bow", "tack") if heading == wind else ("stern", "wear")
+    return 0.0, f"step {i} turns its {what} across the wind: it may not {verb}"
+
+
 def _by_wind(rule: ir.Facing, wind: int | None, heading: int | None) -> float | None:
     """What a turn onto ``heading`` costs more by the wind (issue 40): the tack's onto the
     heading the wind blows from, the wear's onto the opposite one; None: not allowed."""
@@ -220,25 +230,17 @@ def route(
         if action.move == "turn":
             how: Move = "turn"
             cost = turn_cost(rule, speed)
-            over = rule.turn_limit is not None and here >= rule.turn_limit
-            if straight < places or over:
+            if straight < places or (rule.turn_limit is not None and here >= rule.turn_limit):
                 pivot = moves.get("pivot")
-                if _allowed(pivot, speed, used):
-                    assert pivot is not None
+                if _allowed(pivot, speed, used) and pivot is not None:
                     how, cost = "pivot", cost + pivot.cost
-                    if pivot.once:
-                        used.add("pivot")
+                    used |= {"pivot"} if pivot.once else set()
                 elif not reason:
                     reason = _refused_turn(rule, i, straight, places, here, speed)
-            more = _by_wind(rule, wind, action.heading)
-            if more is None:
-                what, verb = ("bow", "tack") if action.heading == wind else ("stern", "wear")
-                reason = reason or f"step {i} turns its {what} across the wind: it may not {verb}"
-            else:
-                cost += more
+            more, why = _wind_turn(rule, wind, action.heading, i)
+            cost, reason = cost + more, reason or why
             here += 1 if how == "turn" else 0
-            straight = 0
-            total += cost
+            straight, total = 0, total + cost
             out.append(FacingStep(how, (), (), cost, straight))
             continue
         extra = 0.0
