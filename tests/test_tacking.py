@@ -92,6 +92,7 @@ def test_the_searches_go_round_a_refused_or_dear_turn(ocean: tuple[ir.Ruleset, A
     assert route is not None and route.total == 4.0
     assert [s.heading for s in route.steps] == [1, 2, 3]  # not through 4: a wear
     assert m.cheapest_route(_board(m), "barque", ((2, 2), 0), ((2, 2), 4), 9, wind=1) is None
+    assert m.cheapest_route(_board(m), "barque", ((2, 2), 0), ((2, 2), 4), wind=1) is None
     reach = m.reachable(_board(m), "barque", ((2, 2), 0), 2, wind=1)
     assert ((2, 2), 4) not in reach and reach[(2, 2), 1] == 2.0
 

@@ -466,8 +466,8 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
     } else if (canPivot && !(used & pivotBit)) {
       for (const turn of [1, count - 1]) nexts.push([pivotCost, [place, here, (heading + turn) % count, 0, used | pivotBit]]);
     }
-    // a turn onto the wind's heading tacks, onto the opposite one wears
-    const weighed = byWind === null ? nexts : nexts.map(([s, t]) => (t[1] === here ? [s + byWind[t[2]], t] : [s, t])).filter(([s]) => s < _INF);
+    // a turn onto the wind's heading tacks, onto the opposite one wears (Infinity: never taken)
+    const weighed = byWind === null ? nexts : nexts.map(([s, t]) => (t[1] === here ? [s + byWind[t[2]], t] : [s, t]));
     for (const [step, there] of weighed) {
       const total = cost + step;
       const over = first || (rule.untilSpent && cost < budget); // a last step may overspend
