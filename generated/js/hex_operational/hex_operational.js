@@ -2563,6 +2563,7 @@ const _ROUTE_OPTIONS = ["allowance", "move", "entered"];
 
 /** ``options``, refused with Python's TypeError when it names an argument ``fn`` does not take. */
 function _routeOptions(fn, options, known) {
+  known = _WIND ? [...known, "wind"] : known; // `wind` where some unit type tacks or wears
   _unexpected(fn, Object.fromEntries(Object.entries(options ?? {}).filter(([name]) => !known.includes(name))));
   return options ?? {};
 }
@@ -2580,9 +2581,9 @@ function _facing(mode) {
  * allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in the
  * game, for the rolls due on first entering. */
 export function routeCost(board, mode, route, options = {}) {
-  let { allowance = null, move = null, entered = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
+  let { allowance = null, move = null, entered = null, wind = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
   allowance = _ownAllowance(mode, allowance);
-  if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered);
+  if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered, wind);
   let extra = _routeArgs("route_cost", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
@@ -3018,9 +3019,9 @@ function _enteringFeatures(board, mode) {
  * ``allowance`` when one is given, as the kind of move ``move`` makes it), or null when there is
  * none; ``entered`` as for routeCost. */
 export function cheapestRoute(board, mode, start, goal, options = {}) {
-  let { allowance = null, move = null, entered = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
+  let { allowance = null, move = null, entered = null, wind = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
   allowance = _ownAllowance(mode, allowance);
-  if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered);
+  if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
   const from = _onBoard("cheapest_route", "start", board, start);
@@ -3045,10 +3046,10 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
  * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. No ``allowance``:
  * the unit type's own (MODES), if it has one; no ``budget``: the allowance. */
 export function reachable(board, mode, start, budget = null, options = {}) {
-  let { allowance = null, move = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
+  let { allowance = null, move = null, wind = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
   allowance = _ownAllowance(mode, allowance);
   if (budget === null || budget === undefined) budget = allowance;
-  if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move);
+  if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move, wind);
   let extra = _routeArgs("reachable", board, mode, allowance);
   const from = _onBoard("reachable", "start", board, start);
   _checkNumber("reachable", "budget", budget);
@@ -3131,3 +3132,4 @@ const _FACING_MODES = new Set(Object.freeze([]));
 /** The whole-move rules: id, label, the features a step counts by, the most such steps (null: the route carries the rule). */
 const _WHOLE_MOVES = [];
 const _LIMITED = false;
+const _WIND = false;

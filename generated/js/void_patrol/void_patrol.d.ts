@@ -200,6 +200,7 @@ export declare class FacingRule {
   readonly exactSpeed: boolean; readonly untilSpent: boolean;
   readonly turnLimit?: number;
   readonly turnCosts?: readonly (readonly [number, number])[];
+  readonly tack?: number; readonly wear?: number;
   readonly turnModesByMove: readonly (readonly [MoveName, number])[];
 }
 export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";

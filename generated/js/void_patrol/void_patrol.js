@@ -2105,6 +2105,7 @@ const _ROUTE_OPTIONS = ["allowance", "move", "entered"];
 
 /** ``options``, refused with Python's TypeError when it names an argument ``fn`` does not take. */
 function _routeOptions(fn, options, known) {
+  known = _WIND ? [...known, "wind"] : known; // `wind` where some unit type tacks or wears
   _unexpected(fn, Object.fromEntries(Object.entries(options ?? {}).filter(([name]) => !known.includes(name))));
   return options ?? {};
 }
@@ -2122,9 +2123,9 @@ function _facing(mode) {
  * allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in the
  * game, for the rolls due on first entering. */
 export function routeCost(board, mode, route, options = {}) {
-  let { allowance = null, move = null, entered = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
+  let { allowance = null, move = null, entered = null, wind = null } = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
   allowance = _ownAllowance(mode, allowance);
-  if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered);
+  if (_facing(mode)) return _facingRouteCost(board, mode, route, allowance, move, entered, wind);
   let extra = _routeArgs("route_cost", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
@@ -2560,9 +2561,9 @@ function _enteringFeatures(board, mode) {
  * ``allowance`` when one is given, as the kind of move ``move`` makes it), or null when there is
  * none; ``entered`` as for routeCost. */
 export function cheapestRoute(board, mode, start, goal, options = {}) {
-  let { allowance = null, move = null, entered = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
+  let { allowance = null, move = null, entered = null, wind = null } = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
   allowance = _ownAllowance(mode, allowance);
-  if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered);
+  if (_facing(mode)) return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
   const from = _onBoard("cheapest_route", "start", board, start);
@@ -2587,10 +2588,10 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
  * and which scales ``budget`` and ``allowance`` as it does a unit's allowance. No ``allowance``:
  * the unit type's own (MODES), if it has one; no ``budget``: the allowance. */
 export function reachable(board, mode, start, budget = null, options = {}) {
-  let { allowance = null, move = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
+  let { allowance = null, move = null, wind = null } = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
   allowance = _ownAllowance(mode, allowance);
   if (budget === null || budget === undefined) budget = allowance;
-  if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move);
+  if (_facing(mode)) return _facingReachable(board, mode, start, budget, allowance, move, wind);
   let extra = _routeArgs("reachable", board, mode, allowance);
   const from = _onBoard("reachable", "start", board, start);
   _checkNumber("reachable", "budget", budget);
@@ -2673,6 +2674,7 @@ const _FACING_MODES = new Set(Object.freeze(["corvette", "frigate", "cruiser"]))
 /** The whole-move rules: id, label, the features a step counts by, the most such steps (null: the route carries the rule). */
 const _WHOLE_MOVES = [];
 const _LIMITED = false;
+const _WIND = false;
 
 // ---- facing: headings, turns, turn modes (follows module_facing.py.j2 piece by piece) ----
 
@@ -2804,6 +2806,29 @@ function _turned(rule, turns) {
   return `${Math.floor((turns * 360) / rule.headings)} deg`;
 }
 
+/** The wind, the heading it blows from: required when the unit tacks or wears by it. */
+function _windArg(fn, rule, wind) {
+  if (wind === null || wind === undefined) {
+    if ((rule.tack ?? null) !== null || (rule.wear ?? null) !== null) {
+      throw new InvalidArgument(fn, "wind", null, "must be given: the unit tacks or wears");
+    }
+    return null;
+  }
+  if (typeof wind !== "number" || !Number.isInteger(wind)) throw new ArgumentTypeError(fn, "wind", wind, "must be an int");
+  if (!(0 <= wind && wind < rule.headings)) throw new InvalidArgument(fn, "wind", wind, `must be 0 to ${rule.headings - 1}`);
+  return wind;
+}
+
+/** What a turn onto each heading costs more by the wind (Infinity: not allowed). */
+function _byWind(rule, wind) {
+  const more = new Array(rule.headings).fill(0);
+  if (wind !== null) {
+    more[wind] = rule.tack ?? 0;
+    more[(wind + Math.floor(rule.headings / 2)) % rule.headings] = rule.wear ?? 0;
+  }
+  return more;
+}
+
 function _headingArg(fn, rule, heading) {
   if (typeof heading !== "number" || !Number.isInteger(heading)) {
     throw new ArgumentTypeError(fn, "heading", heading, "must be an int");
@@ -2839,7 +2864,7 @@ function _facingSpeed(fn, rule, allowance) {
 /** routeCost for a unit type with facing (Python's ``_facing_route_cost``): ``route`` is
  * [place, heading] pairs, the start first; each next pair is one action: a step into a
  * neighbour (forward, backward or sideslip, the heading kept) or a turn in place. */
-function _facingRouteCost(board, mode, route, allowance, move, entered) {
+function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null) {
   const rule = FACINGS[mode];
   _facingBoard("route_cost", board, rule);
   let extra = _routeArgs("route_cost", board, mode, allowance);
@@ -2850,13 +2875,15 @@ function _facingRouteCost(board, mode, route, allowance, move, entered) {
   }
   const states = [...route].map((s) => _stateArg("route_cost", "route", board, rule, s));
   const speed = _facingSpeed("route_cost", rule, allowance);
-  const walked = _facingWalk(board, mode, rule, states, speed, extra, move);
+  const windAt = _windArg("route_cost", rule, wind);
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt);
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before);
 }
 
 /** Each action of a facing route, costed: [steps, total, marker, reason] (the loop of
  * ``_facing_route_cost``). */
-function _facingWalk(board, mode, rule, states, speed, extra, move) {
+function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null) {
+  const byWind = _byWind(rule, windAt);
   const modePlaces = _turnMode(rule, speed, move);
   const count = rule.headings;
   const steps = [];
@@ -2888,6 +2915,15 @@ function _facingWalk(board, mode, rule, states, speed, extra, move) {
           reason = `step ${i} turns ${_turned(rule, turnedHere + turns)} in one place (at most ${_turned(rule, limit)})`;
         } else if (!reason) {
           reason = `step ${i} turns after ${straight} place${straight !== 1 ? "s" : ""} straight (turn mode ${modePlaces} at speed ${_g(speed)})`;
+        }
+      }
+      const way = turned === turns ? 1 : -1;
+      for (let k = 1; k <= turns; k++) {
+        const side = _mod(was + way * k, count);
+        if (byWind[side] < _INF) cost += byWind[side];
+        else if (!reason) {
+          const [what, verb] = side === windAt ? ["bow", "tack"] : ["stern", "wear"];
+          reason = `step ${i} turns its ${what} across the wind: it may not ${verb}`;
         }
       }
       if (how === "turn") turnedHere += turns;
@@ -3039,7 +3075,7 @@ function _stateKey(state) {
  * speed, over those and the points spent (Python's ``_facing_search``). Returns [the cost of
  * each key found, the key each was reached from, the state of each key, the goal key found or
  * null]. ``start``: [place, place key, heading]; ``goal``: [place key, heading or null]. */
-function _facingSearch(board, mode, start, budget, speed, goal = null, move = null) {
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null) {
   // A bool budget or speed counts as 0 or 1 in the comparisons, as True and False do in Python's.
   budget = Number(budget);
   speed = Number(speed);
@@ -3108,7 +3144,9 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
     } else if (canPivot && !(used & pivotBit)) {
       for (const turn of [1, count - 1]) nexts.push([pivotCost, [place, here, (heading + turn) % count, 0, used | pivotBit]]);
     }
-    for (const [step, there] of nexts) {
+    // a turn onto the wind's heading tacks, onto the opposite one wears (Infinity: never taken)
+    const weighed = byWind === null ? nexts : nexts.map(([s, t]) => (t[1] === here ? [s + byWind[t[2]], t] : [s, t]));
+    for (const [step, there] of weighed) {
       const total = cost + step;
       const over = first || (rule.untilSpent && cost < budget); // a last step may overspend
       if (!(total <= budget || (over && there[1] !== here))) continue;
@@ -3149,7 +3187,7 @@ function _facingPath(came, states, key) {
 
 /** cheapestRoute for a unit type with facing: ``start`` a [place, heading] pair, ``goal`` a
  * place (any heading) or a pair. */
-function _facingCheapest(board, mode, start, goal, allowance, move, entered) {
+function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null) {
   const rule = FACINGS[mode];
   _facingBoard("cheapest_route", board, rule);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
@@ -3162,15 +3200,16 @@ function _facingCheapest(board, mode, start, goal, allowance, move, entered) {
   const target = onBoard ? [goalKey, null] : _stateArg("cheapest_route", "goal", board, rule, goal).slice(1);
   const speed = _facingSpeed("cheapest_route", rule, allowance);
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
-  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null);
+  const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind));
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind);
   if (found === null) return null;
   const path = _facingPath(came, states, found);
   const places = [...before].map((key) => board._place.get(key));
-  return _facingRouteCost(board, mode, path, given, move, places);
+  return _facingRouteCost(board, mode, path, given, move, places, wind);
 }
 
 /** reachable for a unit type with facing: each [place, heading] the unit may end in. */
-function _facingReachable(board, mode, start, budget, allowance, move) {
+function _facingReachable(board, mode, start, budget, allowance, move, wind = null) {
   const rule = FACINGS[mode];
   _facingBoard("reachable", board, rule);
   let extra = _routeArgs("reachable", board, mode, allowance);
@@ -3183,7 +3222,8 @@ function _facingReachable(board, mode, start, budget, allowance, move) {
   }
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null);
+  const byWind = _byWind(rule, _windArg("reachable", rule, wind));
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind);
   const limit = Number(budget); // a bool counts as 0 or 1, as in Python's == (the Reach keeps it)
   const ends = new Map();
   const out = new Map();
