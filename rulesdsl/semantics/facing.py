@@ -133,18 +133,11 @@ def _by_wind(rule: ir.Facing, wind: int | None, heading: int | None) -> float | 
     heading the wind blows from, the wear's onto the opposite one; None: not allowed."""
     if wind is None or heading is None:
         return 0.0
-    kind = (
-        "tack"
-        if heading == wind
-        else "wear"
-        if heading == (wind + rule.headings // 2) % rule.headings
-        else ""
-    )
-    if not kind:
-        return 0.0
-    if kind in rule.refused:
-        return None
-    return (rule.tack if kind == "tack" else rule.wear) or 0.0
+    if heading == wind:
+        return None if "tack" in rule.refused else rule.tack or 0.0
+    if heading == (wind + rule.headings // 2) % rule.headings:
+        return None if "wear" in rule.refused else rule.wear or 0.0
+    return 0.0
 
 
 def turned(rule: ir.Facing, turns: int) -> str:

@@ -166,29 +166,21 @@ def _turn_limit(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> 
 def _by_wind(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
     """``tack +2 MP``, ``may not wear`` (issue 40): a dearer tack or wear, one added or refused,
     lets fewer routes through (breaking); the other way round, more (rules)."""
-    for kind in ("tack", "wear"):
-        before, after = (_wind_cost(r, kind) for r in (a, b))
-        if before == after:
+    for which, old, new in (("tack", a.tack, b.tack), ("wear", a.wear, b.wear)):
+        said = [
+            (_INF, "refused")
+            if which in r.refused
+            else (c or 0.0, "no rule" if c is None else f"+{c:g}")
+            for r, c in ((a, old), (b, new))
+        ]
+        if said[0] == said[1]:
             continue
-        before_text, after_text = (
-            "refused" if c == _INF else "no rule" if c == 0 and _no_rule(r, kind) else f"+{c:g}"
-            for c, r in ((before, a), (after, b))
-        )
+        (before, before_text), (after, after_text) = said
         d.add(
             _grade(after > before),
             "changed",
-            f"{path}.{kind}",
-            f"{mode}: {kind} {before_text} -> {after_text}",
+            f"{path}.{which}",
+            f"{mode}: {which} {before_text} -> {after_text}",
             before_text,
             after_text,
         )
-
-
-def _wind_cost(rule: ir.Facing, kind: str) -> float:
-    if kind in rule.refused:
-        return _INF
-    return (rule.tack if kind == "tack" else rule.wear) or 0.0
-
-
-def _no_rule(rule: ir.Facing, kind: str) -> bool:
-    return kind not in rule.refused and (rule.tack if kind == "tack" else rule.wear) is None
