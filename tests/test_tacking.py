@@ -5,7 +5,6 @@ language guide's example."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -13,16 +12,12 @@ from typing import Any
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.codegen import plan as module_plan
-from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.frontends.dsl import Parser
-from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import facing as semantic_facing
 from rulesdsl.versions import diff as semantic
-from tests import js_queries
+from tests import turning_checks
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.test_js_target import node
 from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
@@ -132,21 +127,7 @@ def test_a_module_without_tacks_takes_no_wind(compiler: Compiler, tmp_path: Path
 
 
 def test_js_module_answers_wind_questions_as_python(node: str, tmp_path: Path) -> None:
-    rs = _ruleset(Compiler())
-    plan = module_plan.build(rs)
-    python = import_rendered(rs, tmp_path, "js_tacking")
-    module = write_package(plan, tmp_path / "js")
-    queries = list(js_queries.families()["turning"](random.Random(40), plan))
-    assert len(queries) > 100
-    expected = [js_queries.ask_python(python, q) for q in queries]
-    got = js_queries.ask_node(module, queries)
-    wrong = [
-        (q, e, g)
-        for q, e, g in zip(queries, expected, got, strict=True)
-        if not js_queries.same(e, g)
-    ]
-    assert wrong[:3] == []
-    assert sum("error" not in e for e in expected) > len(expected) * 3 // 4  # boards that stand
+    expected = turning_checks.js_answers(_ruleset(Compiler()), tmp_path, "js_tacking")
     answers = [str(e) for e in expected]
     assert sum("it may not wear" in a for a in answers) > 0
     assert any("'wind'" in a for a in answers)
@@ -166,18 +147,8 @@ def test_a_negative_tack_is_e287(compiler: Compiler) -> None:
 
 
 def test_tacks_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
-    source, _ = Parser().parse(HEADER + RULES, "ocean.terrain")
-    assert source is not None
-    yaml_text = to_yaml(source)
-    assert "may not wear" in yaml_text and "tack +2 MP" in yaml_text
-    yaml_path = tmp_path / "ocean.yaml"
-    yaml_path.write_text(yaml_text, "utf-8")
-    back = tmp_path / "ocean.terrain"
-    back.write_text(to_terrain(yaml_text), "utf-8")
-    found = [Compiler().compile_file(p) for p in (yaml_path, back)]
-    plain = [dataclasses.replace(c.ruleset, digest="") for c in found if c.ruleset is not None]
-    assert len(plain) == 2 and plain[0] == plain[1], [str(d) for c in found for d in c.diagnostics]
-    assert [(f.tack, f.refused) for f in plain[0].facings] == [
+    found = turning_checks.round_trip(HEADER + RULES, tmp_path, "may not wear", "tack +2 MP")
+    assert [(f.tack, f.refused) for f in found.facings] == [
         (2.0, ()),
         (1.0, ("wear",)),
         (None, ()),
@@ -196,12 +167,7 @@ def test_tacks_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
 def test_the_sheet_says_the_turns_by_the_wind_in_every_language(
     tmp_path: Path, lang: str, words: str
 ) -> None:
-    ruleset = tmp_path / "ocean.terrain"
-    text = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n") + RULES
-    ruleset.write_text(text, "utf-8")
-    target = tmp_path / f"ocean.{lang}.md"
-    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
-    assert words in target.read_text("utf-8")
+    assert words in turning_checks.sheet_text(HEADER + RULES, tmp_path, lang)
 
 
 def test_diff_grades_a_dearer_or_refused_tack_as_breaking(compiler: Compiler) -> None:

@@ -6,7 +6,6 @@ language guide's example."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -14,16 +13,12 @@ from typing import Any
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.codegen import plan as module_plan
-from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
-from rulesdsl.frontends.dsl import Parser
-from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import facing as semantic_facing
 from rulesdsl.versions import diff as semantic
-from tests import js_queries
+from tests import turning_checks
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.test_js_target import node
 from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
@@ -126,21 +121,7 @@ def test_the_module_agrees_with_the_reference_semantics(lanes: tuple[ir.Ruleset,
 
 
 def test_js_module_answers_turn_cost_questions_as_python(node: str, tmp_path: Path) -> None:
-    rs = _ruleset(Compiler())
-    plan = module_plan.build(rs)
-    python = import_rendered(rs, tmp_path, "js_turn_speed")
-    module = write_package(plan, tmp_path / "js")
-    queries = list(js_queries.families()["turning"](random.Random(40), plan))
-    assert len(queries) > 100
-    expected = [js_queries.ask_python(python, q) for q in queries]
-    got = js_queries.ask_node(module, queries)
-    wrong = [
-        (q, e, g)
-        for q, e, g in zip(queries, expected, got, strict=True)
-        if not js_queries.same(e, g)
-    ]
-    assert wrong[:3] == []
-    assert sum("error" not in e for e in expected) > len(expected) * 3 // 4  # boards that stand
+    expected = turning_checks.js_answers(_ruleset(Compiler()), tmp_path, "js_turn_speed")
     assert sum("'turn', [], [], 3" in str(e) for e in expected) > 2  # the dearest row reached
 
 
@@ -168,18 +149,10 @@ def test_two_turn_costs_for_every_speed_are_e284(compiler: Compiler) -> None:
 
 
 def test_turn_costs_by_speed_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
-    source, _ = Parser().parse(HEADER + RULES, "lanes.terrain")
-    assert source is not None
-    yaml_text = to_yaml(source)
-    assert "turn 1 MP per hexside at speed 4 or less" in yaml_text
-    yaml_path = tmp_path / "lanes.yaml"
-    yaml_path.write_text(yaml_text, "utf-8")
-    back = tmp_path / "lanes.terrain"
-    back.write_text(to_terrain(yaml_text), "utf-8")
-    found = [Compiler().compile_file(p) for p in (yaml_path, back)]
-    plain = [dataclasses.replace(c.ruleset, digest="") for c in found if c.ruleset is not None]
-    assert len(plain) == 2 and plain[0] == plain[1], [str(d) for c in found for d in c.diagnostics]
-    assert [f.turn_costs for f in plain[0].facings] == [((4.0, 1.0),), ((1.0, 0.0), (3.0, 1.0))]
+    found = turning_checks.round_trip(
+        HEADER + RULES, tmp_path, "turn 1 MP per hexside at speed 4 or less"
+    )
+    assert [f.turn_costs for f in found.facings] == [((4.0, 1.0),), ((1.0, 0.0), (3.0, 1.0))]
 
 
 @pytest.mark.parametrize(
@@ -194,12 +167,7 @@ def test_turn_costs_by_speed_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
 def test_the_sheet_says_each_turn_cost_by_speed_in_every_language(
     tmp_path: Path, lang: str, words: str
 ) -> None:
-    ruleset = tmp_path / "lanes.terrain"
-    text = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n") + RULES
-    ruleset.write_text(text, "utf-8")
-    target = tmp_path / f"lanes.{lang}.md"
-    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
-    assert words in target.read_text("utf-8")
+    assert words in turning_checks.sheet_text(HEADER + RULES, tmp_path, lang)
 
 
 def test_diff_grades_a_turn_cost_that_rises_at_some_speed_as_breaking(compiler: Compiler) -> None:
