@@ -230,6 +230,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_routes_inputs,
         js_queries_sight,
         js_queries_state,
+        js_queries_turning,
         js_queries_whole_move,
     )
 
@@ -256,6 +257,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "allowance_steps": js_queries_routes_inputs.allowance_step_queries,
         "state": js_queries_state.state_queries,
         "modifier_total": js_queries_feeds.modifier_total_queries,
+        "turning": js_queries_turning.turning_queries,
     }
 
 

@@ -757,9 +757,6 @@ class _Builder(TableRules, MoveRules, ArcRules):
         terms = tuple(c for c in ch if isinstance(c, s.FacingTerm))
         return s.FacingDecl(self._name(ch[0]), self._name(ch[1]), terms, ch[-1], self._p(meta))
 
-    def facing_turn(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
-        return s.FacingTerm(s.Name("turn", self._p(meta)), ch[0], per=ch[1])
-
     def facing_per(self, meta: Meta, ch: list[Any]) -> s.Located:
         if isinstance(ch[0], Token):
             return s.Located(s.Word(self._name(ch[0])), self._p(ch[0]))

@@ -90,6 +90,24 @@ class MoveRules(BuilderBase):
     def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[-1])
 
+    def facing_turn(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``turn 1 MP per hexside [at speed 4 or less]`` (rows by speed: issue 40)."""
+        speed = ch[2][1] if len(ch) > 2 else None
+        return s.FacingTerm(s.Name("turn", self._p(meta)), ch[0], per=ch[1], speed=speed)
+
+    def facing_wind_turn(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``tack +2 MP``, ``wear +1 MP`` (issue 40): ``amount`` the extra cost."""
+        return s.FacingTerm(self._name(ch[0]), ch[1])
+
+    def facing_wind_refused(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``may not tack`` (issue 40)."""
+        return s.FacingTerm(s.Name(f"may not {ch[0]}", self._p(meta)))
+
+    def facing_turn_limit(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``turn at most 1 hexside per hex`` (issue 40): ``amount`` the hexsides, ``per``
+        the place."""
+        return s.FacingTerm(s.Name("turn at most", self._p(meta)), ch[0], per=ch[1])
+
     # -- facing off the grid (issue 40) ------------------------------------------------------
 
     def free_facing_decl(self, meta: Meta, ch: list[Any]) -> s.FacingDecl:

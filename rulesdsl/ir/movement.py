@@ -84,6 +84,19 @@ class Facing:
     until_spent: bool = False
     """``exact speed or until spent``: a move may also end with the step that uses up the
     speed and more (terrain ate the last points), begun with points left (issue 39)."""
+    turn_limit: int | None = None
+    turn_costs: tuple[tuple[float, float], ...] = ()
+    tack: float | None = None
+    """``tack +2 MP`` (issue 40): what a turn onto the heading the wind blows from costs more;
+    None: no rule, or (``tack`` in ``refused``) not allowed."""
+    wear: float | None = None
+    """``wear +1 MP``: the same for a turn onto the heading the wind blows to."""
+    refused: tuple[str, ...] = ()
+    """``may not tack``, ``may not wear``: ``tack`` and ``wear`` as refused."""
+    """``turn 1 MP per hexside at speed 4 or less`` (issue 40): ``(up to speed, cost)`` rows by
+    speed, rising, read before ``turn_cost`` (the cost at every speed above them)."""
+    """``turn at most 1 hexside per hex`` (issue 40): the headings a unit may turn through in
+    one place by turns (pivots aside); None: no limit."""
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,15 @@ def facing(
     for term in decl.terms:
         said.read(lw, decl, term, grid, count, kinds)
     ok = said.ok and ok
-    if said.turn_cost is None and "turn" not in said.written:
+    if said.turn_costs and said.turn_cost is None and said.ok:
+        lw.err(
+            "E412",
+            f"no turn cost above speed {said.turn_costs[-1][0]:g}",
+            said.written["turn at speed"],
+            "end with a turn cost for every speed: `turn N per hexside`",
+        )
+        ok = False
+    elif said.turn_cost is None and not {"turn", "turn at speed"} & said.written.keys():
         lw.err(
             "E286",
             f"the facing rule of '{decl.mode.text}' says nothing of what a turn costs",
@@ -116,7 +124,7 @@ def facing(
     ok = _turn_modes(lw, decl, modes) and ok
     by_speed = [m for m in modes if m.move is None] or [ir.TurnMode(0)]
     by_kind = [m for m in modes if m.move is not None]
-    if "pivot" in moves and all(m.places == 0 for m in modes):
+    if "pivot" in moves and all(m.places == 0 for m in modes) and said.turn_limit is None:
         lw.diags.append(
             warning(
                 "W280",
@@ -138,6 +146,11 @@ def facing(
         tuple(moves[m] for m in MOVES if m in moves),
         said.exact,
         said.until_spent,
+        said.turn_limit,
+        tuple(said.turn_costs),
+        said.wind.get("tack"),
+        said.wind.get("wear"),
+        tuple(k for k in ("tack", "wear") if k in said.wind and said.wind[k] is None),
     )
     return lw.at(rule, decl.mode.pos)
 
@@ -176,6 +189,9 @@ class _Clauses:
     moves: dict[str, ir.Manoeuvre] = field(default_factory=dict)
     exact: bool = False
     until_spent: bool = False
+    turn_limit: int | None = None
+    turn_costs: list[tuple[float, float]] = field(default_factory=list)
+    wind: dict[str, float | None] = field(default_factory=dict)
     written: dict[str, s.Pos] = field(default_factory=dict)
     ok: bool = True
 
@@ -191,7 +207,10 @@ class _Clauses:
         word = term.word.text
         if word == "exact speed or until spent":  # one clause with `exact speed` (E284)
             word, self.until_spent = "exact speed", True
-        if word != "turn mode" and word in self.written:
+        if word == "turn" and term.speed is not None:  # a row by speed (issue 40)
+            word = "turn at speed"
+        key = word.removeprefix("may not ")  # `tack +2 MP` or `may not tack`, once (issue 40)
+        if word not in ("turn mode", "turn at speed") and key in self.written:
             lw.err(
                 "E284",
                 f"`{word}` is given twice in the facing rule of '{decl.mode.text}'",
@@ -200,13 +219,19 @@ class _Clauses:
             )
             self.ok = False
             return
-        self.written.setdefault(word, term.word.pos)
-        if word == "turn":
+        self.written.setdefault(key, term.word.pos)
+        if word in ("turn", "turn at speed"):
             self._turn(lw, term, grid, count)
         elif word == "turn mode":
             self._turn_mode(lw, decl, term, kinds)
         elif word == "exact speed":
             self.exact = True
+        elif word == "turn at most":
+            self._turn_limit(lw, term, grid, count)
+        elif key in ("tack", "wear"):
+            cost = _cost(lw, term.amount) if term.amount is not None else None
+            self.wind[key] = cost if word == key else None
+            self.ok = self.ok and (cost is not None or word != key)
         else:
             kind = next(m for m in MOVES if m == word)
             extra = _cost(lw, term.amount) if term.amount is not None else 0.0
@@ -231,8 +256,68 @@ class _Clauses:
                 f"{'hexside' if count == 6 else f'{expected:g} deg'}`",
             )
             self.ok = False
+        elif cost is not None and term.speed is not None:
+            self._turn_row(lw, term, cost, per[0])
         elif cost is not None:
             self.turn_cost, self.turn_per = cost, per[0]
+
+    def _turn_row(self, lw: Context, term: s.FacingTerm, cost: float, per: str) -> None:
+        """``turn 1 MP per hexside at speed 4 or less`` (issue 40): a row by speed, before the
+        row for every speed, speeds rising (E412)."""
+        speed = _speed(lw, term.speed)
+        if speed is None:
+            self.ok = False
+            return
+        below = self.turn_costs[-1][0] if self.turn_costs else None
+        if self.turn_cost is not None or (below is not None and speed <= below):
+            lw.err(
+                "E412",
+                "turn costs by speed must rise, before the turn cost for every speed",
+                term.word.pos,
+                "write the rows `turn N per hexside at speed M or less` lowest speed first, then "
+                "`turn N per hexside`",
+            )
+            self.ok = False
+            return
+        self.turn_costs.append((speed, cost))
+        self.turn_per = per
+
+    def _turn_limit(self, lw: Context, term: s.FacingTerm, grid: ir.Grid, count: int) -> None:
+        """``turn at most 1 hexside per hex`` (issue 40): in hexsides, or in degrees of the
+        grid's turn (E411), per the grid's place (E411); a whole number of turns, 1 or more
+        (E410)."""
+        assert term.amount is not None and term.per is not None
+        amount, per = term.amount.value, term.per.value
+        place, step = ("hex", 60.0) if count == 6 else ("square", 360.0 / count)
+        words = "`N hexsides per hex`" if count == 6 else f"`N times {step:g} deg per square`"
+        assert isinstance(amount, ir.Number)  # the grammar's quantity
+        sides = amount.unit in ("hexside", "hexsides") and count == 6
+        if not (sides or amount.unit == "deg") or not (
+            isinstance(per, s.Word) and per.name.text == place
+        ):
+            wrong = term.amount if not (sides or amount.unit == "deg") else term.per
+            lw.err(
+                "E411",
+                f"a turn limit on the grid '{grid.id}' is counted in {words}",
+                wrong.pos,
+                f"write `turn at most 1 {'hexside' if count == 6 else f'{step:g} deg'} "
+                f"per {place}`",
+            )
+            self.ok = False
+            return
+        turns = float(amount.value) / (1.0 if sides else step)
+        if turns != int(turns) or turns < 1:
+            lw.err(
+                "E410",
+                f"a turn limit of {_spelled(term.amount)}: a unit turns whole "
+                f"{'hexsides' if count == 6 else f'steps of {step:g} deg'}, 1 or more",
+                term.amount.pos,
+                "write a whole number of them, 1 or more (a unit that may not turn has no "
+                "facing rule)",
+            )
+            self.ok = False
+            return
+        self.turn_limit = int(turns)
 
     def _turn_mode(
         self, lw: Context, decl: s.FacingDecl, term: s.FacingTerm, kinds: list[str]

@@ -22,6 +22,13 @@ def _per(b: MoreBlocks, per: str) -> str:
     return b.w("facing_per_hexside") if per == "hexside" else b.unit_text(per.split()[0], "deg")
 
 
+def _turned(b: MoreBlocks, f: ir.Facing, turns: int) -> str:
+    """``turns`` headings: hexsides, or degrees on a square grid."""
+    if f.headings == 6:
+        return b.w("facing_limit_hexsides", count=b.num(turns))
+    return b.unit_text(b.num(turns * 360 / f.headings), "deg")
+
+
 def _limits(b: MoreBlocks, move: ir.Manoeuvre) -> str:
     parts = []
     if move.up_to_speed is not None:
@@ -34,12 +41,28 @@ def _limits(b: MoreBlocks, move: ir.Manoeuvre) -> str:
 def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
     lines = [
         b.w("facing_grid", grid=b.name(f.grid), count=b.num(f.headings)),
-        b.w("facing_turn", cost=_cost(b, f.turn_cost), per=_per(b, f.turn_per)),
+        *(
+            b.w("facing_turn_up_to", speed=b.num(up), cost=_cost(b, cost), per=_per(b, f.turn_per))
+            for up, cost in f.turn_costs
+        ),
+        b.w(
+            "facing_turn_above" if f.turn_costs else "facing_turn",
+            speed=b.num(f.turn_costs[-1][0]) if f.turn_costs else "",
+            cost=_cost(b, f.turn_cost),
+            per=_per(b, f.turn_per),
+        ),
     ]
     for move in f.manoeuvres:
         lines.append(b.w(f"facing_{move.kind}", cost=_cost(b, move.cost)) + _limits(b, move) + ".")
     if f.exact_speed:
         lines.append(b.w("facing_exact_until" if f.until_spent else "facing_exact"))
+    if f.turn_limit is not None:
+        lines.append(b.w("facing_turn_limit", turn=_turned(b, f, f.turn_limit)))
+    for wind, cost in (("tack", f.tack), ("wear", f.wear)):  # by the wind (issue 40)
+        if wind in f.refused:
+            lines.append(b.w(f"facing_{wind}_refused"))
+        elif cost is not None:
+            lines.append(b.w(f"facing_{wind}", cost=_cost(b, cost)))
     head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
     rows = []
     below = None

@@ -5,7 +5,8 @@ hexside (one heading). The generated module's ``route_cost`` for a unit type wit
 
 A step adds the place's cost (:func:`rulesdsl.semantics.routes.step_cost`) and the move's extra
 cost, and counts one place straight (up to the turn mode). A turn costs the rule's turn cost and
-sets the count back to 0; it is a plain turn when the count has reached the turn mode, else a pivot
+sets the count back to 0; it is a plain turn when the count has reached the turn mode (and the
+place's turns stay within ``turn at most``, pivots aside), else a pivot
 when the rule allows one at that speed (and it is not used up), else illegal. The speed is the
 allowance; without one, every speed limit fails and the last turn mode counts.
 """
@@ -40,6 +41,8 @@ class Action:
     move: Literal["forward", "backward", "sideslip", "turn"]
     entered: tuple[str, ...] = ()
     crossed: tuple[str, ...] = ()
+    heading: int | None = None
+    """A turn's heading after it, for the wind's tacks and wears (issue 40)."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,63 @@ def turn_mode(rule: ir.Facing, speed: float, move: str | None = None) -> int:
     return rows[-1].places if rows else 0
 
 
+def turn_cost(rule: ir.Facing, speed: float) -> float:
+    """What turning one heading costs at ``speed``: the first row by speed that covers it
+    (``turn 2 MP per hexside at speed 4 or less``, issue 40), else the cost for every speed."""
+    for up_to, cost in rule.turn_costs:
+        if speed <= up_to:
+            return cost
+    return rule.turn_cost
+
+
+def _wind_turn(rule: ir.Facing, wind: int | None, heading: int | None, i: int) -> tuple[float, str]:
+    """What the turn of step ``i`` onto ``heading`` costs more by the wind, and why it is not
+    allowed (empty: it is)."""
+    more = _by_wind(rule, wind, heading)
+    if more is not None:
+        return more, ""
+    what, verb = ("bow", "tack") if heading == wind else ("stern", "wear")
+    return 0.0, f"step {i} turns its {what} across the wind: it may not {verb}"
+
+
+def _by_wind(rule: ir.Facing, wind: int | None, heading: int | None) -> float | None:
+    """What a turn onto ``heading`` costs more by the wind (issue 40): the tack's onto the
+    heading the wind blows from, the wear's onto the opposite one; None: not allowed."""
+    if wind is None or heading is None:
+        return 0.0
+    if heading == wind:
+        return None if "tack" in rule.refused else rule.tack or 0.0
+    if heading == (wind + rule.headings // 2) % rule.headings:
+        return None if "wear" in rule.refused else rule.wear or 0.0
+    return 0.0
+
+
+def turned(rule: ir.Facing, turns: int) -> str:
+    """A turn of ``turns`` headings as a reason says it: hexsides, or degrees on a square
+    grid (``turn at most``, issue 40)."""
+    if rule.headings == 6:
+        return f"{turns} hexside{'s' * (turns != 1)}"
+    return f"{turns * 360 // rule.headings} deg"
+
+
+def _refused_turn(
+    rule: ir.Facing, i: int, straight: int, places: int, here: int, speed: float
+) -> str:
+    """Why the turn of step ``i`` is refused: before the turn mode, or (``straight`` at the
+    turn mode) beyond the turns allowed in one place, ``here`` made there already."""
+    if straight >= places:
+        assert rule.turn_limit is not None
+        return (
+            f"step {i} turns {turned(rule, here + 1)} in one place"
+            f" (at most {turned(rule, rule.turn_limit)})"
+        )
+    plural = "s" * (straight != 1)
+    return (
+        f"step {i} turns after {straight} place{plural} straight"
+        f" (turn mode {places} at speed {speed:g})"
+    )
+
+
 def _allowed(move: ir.Manoeuvre | None, speed: float, used: set[str]) -> bool:
     return (
         move is not None
@@ -133,6 +193,7 @@ def route(
     actions: Sequence[Action],
     allowance: float | None = None,
     move: str | None = None,
+    wind: int | None = None,
 ) -> FacingAnswer:
     """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether
     the move is legal (the first reason it is not). ``move``: a kind of move, whose costs
@@ -141,6 +202,8 @@ def route(
     rule = next(f for f in rs.facings if f.mode == mode)
     if allowance is None and rule.exact_speed:
         raise MissingArgument("allowance")
+    if wind is None and (rule.tack is not None or rule.wear is not None or rule.refused):
+        raise MissingArgument("wind")
     base = rs
     if move is not None:
         allowance = kind_allowance(kind_of(rs, move), allowance)
@@ -150,6 +213,7 @@ def route(
     moves = {m.kind: m for m in rule.manoeuvres}
     used: set[str] = set()
     straight = 0
+    here = 0  # headings turned by turns in this place (`turn at most`, issue 40)
     total = 0.0
     markers: list[ir.Marker] = []
     reason = ""
@@ -158,22 +222,18 @@ def route(
     for i, action in enumerate(actions, 1):
         if action.move == "turn":
             how: Move = "turn"
-            cost = rule.turn_cost
-            if straight < places:
+            cost = turn_cost(rule, speed)
+            if straight < places or (rule.turn_limit is not None and here >= rule.turn_limit):
                 pivot = moves.get("pivot")
-                if _allowed(pivot, speed, used):
-                    assert pivot is not None
+                if _allowed(pivot, speed, used) and pivot is not None:
                     how, cost = "pivot", cost + pivot.cost
-                    if pivot.once:
-                        used.add("pivot")
+                    used |= {"pivot"} if pivot.once else set()
                 elif not reason:
-                    plural = "s" * (straight != 1)
-                    reason = (
-                        f"step {i} turns after {straight} place{plural} straight"
-                        f" (turn mode {places} at speed {speed:g})"
-                    )
-            straight = 0
-            total += cost
+                    reason = _refused_turn(rule, i, straight, places, here, speed)
+            more, why = _wind_turn(rule, wind, action.heading, i)
+            cost, reason = cost + more, reason or why
+            here += 1 if how == "turn" else 0
+            straight, total = 0, total + cost
             out.append(FacingStep(how, (), (), cost, straight))
             continue
         extra = 0.0
@@ -194,6 +254,7 @@ def route(
         if isinstance(paid, Unfilled):
             raise ValueError(f"unfilled parameter {paid.param}")
         straight = min(straight + 1, places)
+        here = 0
         last_place = action.entered
         if isinstance(paid, ir.Marker):
             markers.append(paid)

@@ -35,6 +35,11 @@ def _modes_text(rule: ir.Facing) -> str:
     )
 
 
+def _costs_text(rule: ir.Facing) -> str:
+    rows = [f"{cost:g} at speed {up:g} or less, " for up, cost in rule.turn_costs]
+    return "".join(rows) + f"{rule.turn_cost:g}"
+
+
 def _move_text(move: ir.Manoeuvre | None) -> str:
     if move is None:
         return "not allowed"
@@ -61,10 +66,13 @@ def facings(d: Differ) -> None:
             d.add(
                 "breaking", "changed", path, f"{mode} faces on {a.grid} -> {b.grid}", a.grid, b.grid
             )
-        if a.turn_cost != b.turn_cost:
-            before, after = f"{a.turn_cost:g}", f"{b.turn_cost:g}"
+        if (a.turn_cost, a.turn_costs) != (b.turn_cost, b.turn_costs):  # by speed: issue 40
+            before, after = _costs_text(a), _costs_text(b)
+            costs_at = [s for s, _ in (*a.turn_costs, *b.turn_costs)]
+            probes = [*costs_at, *(s + 0.5 for s in costs_at), _INF]
+            turn_cost = semantics_facing.turn_cost
             d.add(
-                _grade(b.turn_cost > a.turn_cost),
+                _grade(any(turn_cost(b, s) > turn_cost(a, s) for s in probes)),
                 "changed",
                 f"{path}.turn",
                 f"{mode}: a turn costs {before} -> {after} per {b.turn_per}",
@@ -122,6 +130,8 @@ def facings(d: Differ) -> None:
                 before,
                 after,
             )
+        _turn_limit(d, path, mode, a, b)
+        _by_wind(d, path, mode, a, b)
         if a.exact_speed != b.exact_speed:
             before, after = ("yes", "no") if a.exact_speed else ("no", "yes")
             d.add(
@@ -132,3 +142,45 @@ def facings(d: Differ) -> None:
                 before,
                 after,
             )
+
+
+def _turn_limit(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
+    """``turn at most N hexsides per hex`` (issue 40): a lower limit, or one added, lets fewer
+    routes through (breaking); a higher one, or none, more (rules)."""
+    if a.turn_limit == b.turn_limit:
+        return
+    worse = (b.turn_limit or _INF) < (a.turn_limit or _INF)
+    before, after = (
+        "any" if r.turn_limit is None else semantics_facing.turned(r, r.turn_limit) for r in (a, b)
+    )
+    d.add(
+        _grade(worse),
+        "changed",
+        f"{path}.turn_limit",
+        f"{mode}: turns in one place at most {before} -> {after}",
+        before,
+        after,
+    )
+
+
+def _by_wind(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
+    """``tack +2 MP``, ``may not wear`` (issue 40): a dearer tack or wear, one added or refused,
+    lets fewer routes through (breaking); the other way round, more (rules)."""
+    for which, old, new in (("tack", a.tack, b.tack), ("wear", a.wear, b.wear)):
+        said = [
+            (_INF, "refused")
+            if which in r.refused
+            else (c or 0.0, "no rule" if c is None else f"+{c:g}")
+            for r, c in ((a, old), (b, new))
+        ]
+        if said[0] == said[1]:
+            continue
+        (before, before_text), (after, after_text) = said
+        d.add(
+            _grade(after > before),
+            "changed",
+            f"{path}.{which}",
+            f"{mode}: {which} {before_text} -> {after_text}",
+            before_text,
+            after_text,
+        )

@@ -198,6 +198,9 @@ export declare class FacingRule {
   readonly turnModes: readonly (readonly [number, number])[];
   readonly backward: Manoeuvre | null; readonly sideslip: Manoeuvre | null; readonly pivot: Manoeuvre | null;
   readonly exactSpeed: boolean; readonly untilSpent: boolean;
+  readonly turnLimit?: number;
+  readonly turnCosts?: readonly (readonly [number, number])[];
+  readonly tack?: number; readonly wear?: number;
   readonly turnModesByMove: readonly (readonly [MoveName, number])[];
 }
 export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";

@@ -27,6 +27,7 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
     """A facing rule as the module's record; its manoeuvres named as the plan's facing moves."""
     modes = ", ".join(f"[{_bound(m.up_to_speed)}, {m.places}]" for m in f.turn_modes)
     by_move = ", ".join(f"[{string_js(kind)}, {places}]" for kind, places in f.turn_modes_by_move)
+    costs = ", ".join(f"[{number_js(up)}, {number_js(cost)}]" for up, cost in f.turn_costs)
     fields = {
         "grid": string_js(f.grid),
         "headings": str(f.headings),
@@ -36,6 +37,13 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
         "exactSpeed": "true" if f.exact_speed else "false",
         "turnModesByMove": f"Object.freeze([{by_move}])",
         "untilSpent": "true" if f.until_spent else "false",
+        **({"turnLimit": str(f.turn_limit)} if f.turn_limit is not None else {}),
+        **({"turnCosts": f"Object.freeze([{costs}])"} if f.turn_costs else {}),
+        **{
+            k: "Infinity" if v == float("inf") else number_js(v)
+            for k, v in (("tack", f.tack), ("wear", f.wear))
+            if v is not None
+        },
     }
     return f"new FacingRule({fields_js(fields)})"
 
@@ -68,6 +76,9 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         return []
     manoeuvres = "".join(f" readonly {move}: Manoeuvre | null;" for move in plan.facing_moves)
     modes = " | ".join(string_js(f.mode) for f in plan.facings)
+    wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
+    # `wind`: the heading the wind blows from, where some unit type tacks or wears (issue 40)
+    options = "RouteOptions & { wind?: number | null }" if wind else "RouteOptions"
     return [
         "/** A manoeuvre: [extra cost, up to speed, once per move]. */",
         "export type Manoeuvre = readonly [number, number, boolean];",
@@ -76,6 +87,9 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  readonly turnModes: readonly (readonly [number, number])[];",
         f" {manoeuvres}",
         "  readonly exactSpeed: boolean; readonly untilSpent: boolean;",
+        "  readonly turnLimit?: number;",
+        "  readonly turnCosts?: readonly (readonly [number, number])[];",
+        "  readonly tack?: number; readonly wear?: number;",
         "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
         "}",
         'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',
@@ -100,7 +114,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  board: Board,",
         "  mode: FacingModeName,",
         "  route: Iterable<FacingState>,",
-        "  options?: RouteOptions,",
+        f"  options?: {options},",
         "): FacingRoute;",
         "/** The cheapest legal move with facing to a place (any heading) or a pair. */",
         "export declare function cheapestRoute(",
@@ -108,6 +122,21 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  mode: FacingModeName,",
         "  start: FacingState,",
         "  goal: BoardPlace | FacingState,",
-        "  options?: RouteOptions,",
+        f"  options?: {options},",
         "): FacingRoute | null;",
+        *(_reachable_dts() if wind else []),
+    ]
+
+
+def _reachable_dts() -> list[str]:
+    """reachable's overload for a unit type with facing where some tack or wear (issue 40)."""
+    return [
+        "/** Each [place, heading] a unit with facing may end with (``wind``: it blows from). */",
+        "export declare function reachable(",
+        "  board: Board,",
+        "  mode: FacingModeName,",
+        "  start: FacingState,",
+        "  budget?: number | null,",
+        "  options?: { allowance?: number | null; move?: MoveName | null; wind?: number | null },",
+        "): Reach;",
     ]

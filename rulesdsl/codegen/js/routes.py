@@ -32,6 +32,7 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
     """The map's constants and the route functions."""
     diagonal = {g.id: number_js(g.diagonal) for g in plan.grids if g.diagonal is not None}
     limited = "true" if any(w.most is not None for w in plan.whole_moves) else "false"
+    wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
     return [
         runtime_routes(bool(plan.states)),
         "",
@@ -46,6 +47,7 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
         " (null: the route carries the rule). */",
         f"const _WHOLE_MOVES = [{', '.join(_whole_move_js(w) for w in plan.whole_moves)}];",
         f"const _LIMITED = {limited};",
+        f"const _WIND = {'true' if wind else 'false'};",
         *_states_js(plan),
     ]
 

@@ -10,6 +10,7 @@ once-per-move bits) are taken from where they are defined, once, so no emitter w
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import get_args
@@ -91,6 +92,14 @@ class FacingRule:
     manoeuvres: Mapping[str, Manoeuvre]
     exact_speed: bool
     until_spent: bool
+    turn_limit: int | None = None
+    """``turn at most 1 hexside per hex`` (issue 40): headings turned in one place by turns."""
+    turn_costs: tuple[tuple[float, float], ...] = ()
+    """``(up to speed, cost)`` rows read before ``turn_cost`` (issue 40)."""
+    tack: float | None = None
+    """What a turn onto the wind's heading costs more (issue 40); inf: refused; None: no rule."""
+    wear: float | None = None
+    """The same for a turn onto the heading the wind blows to."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +309,10 @@ def _facing(rule: ir.Facing) -> FacingRule:
         manoeuvres={m.kind: Manoeuvre(m.cost, m.up_to_speed, m.once) for m in rule.manoeuvres},
         exact_speed=rule.exact_speed,
         until_spent=rule.until_spent,
+        turn_limit=rule.turn_limit,
+        turn_costs=rule.turn_costs,
+        tack=math.inf if "tack" in rule.refused else rule.tack,
+        wear=math.inf if "wear" in rule.refused else rule.wear,
     )
 
 

@@ -34,6 +34,11 @@ def turn_mode_py(mode: plan_movement.TurnMode) -> str:
     return f"({_bound(mode.up_to_speed)}, {mode.places})"
 
 
+def _wind(f: plan_movement.FacingRule) -> dict[str, float]:
+    """The rule's extra costs by the wind (issue 40), ``tack`` and ``wear``, inf: refused."""
+    return {k: v for k, v in (("tack", f.tack), ("wear", f.wear)) if v is not None}
+
+
 def _rows(rows: list[str]) -> str:
     return f"({rows[0]},)" if len(rows) == 1 else f"({', '.join(rows)})"
 
@@ -53,6 +58,11 @@ def facing_rule_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[
         "manoeuvres": [manoeuvre_py(f.manoeuvres.get(move)) for move in moves],
         "exact_speed": f.exact_speed,
         "until_spent": f.until_spent,
+        "turn_limit": f.turn_limit,
+        "wind": {k: _bound(v if v != float("inf") else None) for k, v in _wind(f).items()},
+        "turn_costs": _rows([f"({_number(up)}, {_number(c)})" for up, c in f.turn_costs])
+        if f.turn_costs
+        else "",
     }
 
 
