@@ -2007,6 +2007,7 @@ const _ROUTE_OPTIONS = ["allowance", "move", "entered"];
  * not take refused with Python's TypeError. ``outcomes`` is taken where dice outcomes feed the
  * cost. */
 function _routeOptions(fn, options, known) {
+  known = _WIND ? [...known, "wind"] : known; // `wind` where some unit type tacks or wears
   const own = _OUTCOMES.size ? [...known, "outcomes"] : known;
   return [options ?? {}, _costInputs(fn, options ?? {}, own)];
 }
@@ -2025,11 +2026,11 @@ function _facing(mode) {
  * game, for the rolls due on first entering. */
 export function routeCost(board, mode, route, options = {}) {
   const [given, inputs] = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
-  let { allowance = null, move = null, entered = null, outcomes = null } = given;
+  let { allowance = null, move = null, entered = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
     _facingPlain("route_cost", mode, inputs, outcomes);
-    return _facingRouteCost(board, mode, route, allowance, move, entered);
+    return _facingRouteCost(board, mode, route, allowance, move, entered, wind);
   }
   let extra = _routeArgs("route_cost", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
@@ -2474,11 +2475,11 @@ function _enteringFeatures(board, mode) {
  * none; ``entered`` as for routeCost. */
 export function cheapestRoute(board, mode, start, goal, options = {}) {
   const [given, inputs] = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
-  let { allowance = null, move = null, entered = null, outcomes = null } = given;
+  let { allowance = null, move = null, entered = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
     _facingPlain("cheapest_route", mode, inputs, outcomes);
-    return _facingCheapest(board, mode, start, goal, allowance, move, entered);
+    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind);
   }
   let extra = _routeArgs("cheapest_route", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
@@ -2507,12 +2508,12 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
  * the unit type's own (MODES), if it has one; no ``budget``: the allowance. */
 export function reachable(board, mode, start, budget = null, options = {}) {
   const [given, inputs] = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
-  let { allowance = null, move = null, outcomes = null } = given;
+  let { allowance = null, move = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);
   if (budget === null || budget === undefined) budget = allowance;
   if (_facing(mode)) {
     _facingPlain("reachable", mode, inputs, outcomes);
-    return _facingReachable(board, mode, start, budget, allowance, move);
+    return _facingReachable(board, mode, start, budget, allowance, move, wind);
   }
   let extra = _routeArgs("reachable", board, mode, allowance, inputs);
   const from = _onBoard("reachable", "start", board, start);
@@ -2598,3 +2599,4 @@ const _FACING_MODES = new Set(Object.freeze([]));
 /** The whole-move rules: id, label, the features a step counts by, the most such steps (null: the route carries the rule). */
 const _WHOLE_MOVES = [];
 const _LIMITED = false;
+const _WIND = false;

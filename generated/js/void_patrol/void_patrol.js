@@ -2149,6 +2149,7 @@ const _ROUTE_OPTIONS = ["allowance", "move", "entered"];
  * not take refused with Python's TypeError. ``outcomes`` is taken where dice outcomes feed the
  * cost. */
 function _routeOptions(fn, options, known) {
+  known = _WIND ? [...known, "wind"] : known; // `wind` where some unit type tacks or wears
   const own = _OUTCOMES.size ? [...known, "outcomes"] : known;
   return [options ?? {}, _costInputs(fn, options ?? {}, own)];
 }
@@ -2167,11 +2168,11 @@ function _facing(mode) {
  * game, for the rolls due on first entering. */
 export function routeCost(board, mode, route, options = {}) {
   const [given, inputs] = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
-  let { allowance = null, move = null, entered = null, outcomes = null } = given;
+  let { allowance = null, move = null, entered = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
     _facingPlain("route_cost", mode, inputs, outcomes);
-    return _facingRouteCost(board, mode, route, allowance, move, entered);
+    return _facingRouteCost(board, mode, route, allowance, move, entered, wind);
   }
   let extra = _routeArgs("route_cost", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
@@ -2616,11 +2617,11 @@ function _enteringFeatures(board, mode) {
  * none; ``entered`` as for routeCost. */
 export function cheapestRoute(board, mode, start, goal, options = {}) {
   const [given, inputs] = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
-  let { allowance = null, move = null, entered = null, outcomes = null } = given;
+  let { allowance = null, move = null, entered = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
     _facingPlain("cheapest_route", mode, inputs, outcomes);
-    return _facingCheapest(board, mode, start, goal, allowance, move, entered);
+    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind);
   }
   let extra = _routeArgs("cheapest_route", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
@@ -2649,12 +2650,12 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
  * the unit type's own (MODES), if it has one; no ``budget``: the allowance. */
 export function reachable(board, mode, start, budget = null, options = {}) {
   const [given, inputs] = _routeOptions("reachable", options, _ROUTE_OPTIONS.slice(0, 2));
-  let { allowance = null, move = null, outcomes = null } = given;
+  let { allowance = null, move = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);
   if (budget === null || budget === undefined) budget = allowance;
   if (_facing(mode)) {
     _facingPlain("reachable", mode, inputs, outcomes);
-    return _facingReachable(board, mode, start, budget, allowance, move);
+    return _facingReachable(board, mode, start, budget, allowance, move, wind);
   }
   let extra = _routeArgs("reachable", board, mode, allowance, inputs);
   const from = _onBoard("reachable", "start", board, start);
@@ -2740,6 +2741,7 @@ const _FACING_MODES = new Set(Object.freeze(["corvette", "frigate", "cruiser"]))
 /** The whole-move rules: id, label, the features a step counts by, the most such steps (null: the route carries the rule). */
 const _WHOLE_MOVES = [];
 const _LIMITED = false;
+const _WIND = false;
 
 // ---- facing: headings, turns, turn modes (follows module_facing.py.j2 piece by piece) ----
 
@@ -2854,8 +2856,44 @@ function _turnMode(rule, speed, move = null) {
   return rule.turnModes[rule.turnModes.length - 1][1];
 }
 
+/** What turning one heading costs at ``speed``: the first row by speed that covers it, else
+ * the cost for every speed. */
+function _turnCost(rule, speed) {
+  for (const [upTo, cost] of rule.turnCosts ?? []) if (speed <= upTo) return cost;
+  return rule.turnCost;
+}
+
 function _allowed(move, speed, used, bit) {
   return move !== null && speed <= move[1] && !(move[2] && used & bit);
+}
+
+/** A turn of ``turns`` headings as a reason says it: hexsides, or degrees on a square grid. */
+function _turned(rule, turns) {
+  if (rule.headings === 6) return `${turns} hexside${turns !== 1 ? "s" : ""}`;
+  return `${Math.floor((turns * 360) / rule.headings)} deg`;
+}
+
+/** The wind, the heading it blows from: required when the unit tacks or wears by it. */
+function _windArg(fn, rule, wind) {
+  if (wind === null || wind === undefined) {
+    if ((rule.tack ?? null) !== null || (rule.wear ?? null) !== null) {
+      throw new InvalidArgument(fn, "wind", null, "must be given: the unit tacks or wears");
+    }
+    return null;
+  }
+  if (typeof wind !== "number" || !Number.isInteger(wind)) throw new ArgumentTypeError(fn, "wind", wind, "must be an int");
+  if (!(0 <= wind && wind < rule.headings)) throw new InvalidArgument(fn, "wind", wind, `must be 0 to ${rule.headings - 1}`);
+  return wind;
+}
+
+/** What a turn onto each heading costs more by the wind (Infinity: not allowed). */
+function _byWind(rule, wind) {
+  const more = new Array(rule.headings).fill(0);
+  if (wind !== null) {
+    more[wind] = rule.tack ?? 0;
+    more[(wind + Math.floor(rule.headings / 2)) % rule.headings] = rule.wear ?? 0;
+  }
+  return more;
 }
 
 function _headingArg(fn, rule, heading) {
@@ -2893,7 +2931,7 @@ function _facingSpeed(fn, rule, allowance) {
 /** routeCost for a unit type with facing (Python's ``_facing_route_cost``): ``route`` is
  * [place, heading] pairs, the start first; each next pair is one action: a step into a
  * neighbour (forward, backward or sideslip, the heading kept) or a turn in place. */
-function _facingRouteCost(board, mode, route, allowance, move, entered) {
+function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null) {
   const rule = FACINGS[mode];
   _facingBoard("route_cost", board, rule);
   let extra = _routeArgs("route_cost", board, mode, allowance);
@@ -2904,13 +2942,15 @@ function _facingRouteCost(board, mode, route, allowance, move, entered) {
   }
   const states = [...route].map((s) => _stateArg("route_cost", "route", board, rule, s));
   const speed = _facingSpeed("route_cost", rule, allowance);
-  const walked = _facingWalk(board, mode, rule, states, speed, extra, move);
+  const windAt = _windArg("route_cost", rule, wind);
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt);
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before);
 }
 
 /** Each action of a facing route, costed: [steps, total, marker, reason] (the loop of
  * ``_facing_route_cost``). */
-function _facingWalk(board, mode, rule, states, speed, extra, move) {
+function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null) {
+  const byWind = _byWind(rule, windAt);
   const modePlaces = _turnMode(rule, speed, move);
   const count = rule.headings;
   const steps = [];
@@ -2919,6 +2959,8 @@ function _facingWalk(board, mode, rule, states, speed, extra, move) {
   let reason = "";
   let straight = 0;
   let used = 0;
+  let turnedHere = 0; // headings turned by turns in this place (`turn at most`)
+  const limit = rule.turnLimit ?? null;
   const last = states.length - 1;
   for (let i = 1; i <= last; i++) {
     const [[start, from, was], [end, to, heading]] = [states[i - 1], states[i]];
@@ -2928,17 +2970,30 @@ function _facingWalk(board, mode, rule, states, speed, extra, move) {
       if (turns === 0) {
         throw new InvalidArgument("route_cost", "route", new _Tuple([_shown(end), heading]), `repeats the pair before it (step ${i})`);
       }
-      let cost = turns * rule.turnCost;
+      let cost = turns * _turnCost(rule, speed);
       let how = "turn";
-      if (!(straight >= modePlaces && (turns === 1 || modePlaces === 0))) {
+      const early = !(straight >= modePlaces && (turns === 1 || modePlaces === 0));
+      if (early || (limit !== null && turnedHere + turns > limit)) {
         if (_allowed(rule.pivot, speed, used, _ONCE_BITS.pivot)) {
           how = "pivot";
           cost += rule.pivot[0];
           used |= rule.pivot[2] ? _ONCE_BITS.pivot : 0;
+        } else if (!reason && !early) {
+          reason = `step ${i} turns ${_turned(rule, turnedHere + turns)} in one place (at most ${_turned(rule, limit)})`;
         } else if (!reason) {
           reason = `step ${i} turns after ${straight} place${straight !== 1 ? "s" : ""} straight (turn mode ${modePlaces} at speed ${_g(speed)})`;
         }
       }
+      const way = turned === turns ? 1 : -1;
+      for (let k = 1; k <= turns; k++) {
+        const side = _mod(was + way * k, count);
+        if (byWind[side] < _INF) cost += byWind[side];
+        else if (!reason) {
+          const [what, verb] = side === windAt ? ["bow", "tack"] : ["stern", "wear"];
+          reason = `step ${i} turns its ${what} across the wind: it may not ${verb}`;
+        }
+      }
+      if (how === "turn") turnedHere += turns;
       straight = 0;
       steps.push(new FacingStep(start, end, heading, how, _NO_EDGE, _NO_EDGE, cost, straight));
       total += cost;
@@ -2967,6 +3022,7 @@ function _facingWalk(board, mode, rule, states, speed, extra, move) {
     const crossed = _crossing(board, from, to);
     let paid = _stepCost(mode, entered, crossed, distance, extra);
     straight = Math.min(straight + 1, modePlaces);
+    turnedHere = 0;
     if (paid instanceof Marker) {
       if (marker !== PROHIBITED) marker = paid;
       reason ||= `step ${i} is ${paid.value}`;
@@ -3062,7 +3118,7 @@ function _facingOptions(rule, speed) {
   }
   const pivot = rule.pivot;
   if (pivot !== null && speed <= pivot[1]) {
-    return [options, rule.turnCost + pivot[0], pivot[2] ? _ONCE_BITS.pivot : 0, 1];
+    return [options, _turnCost(rule, speed) + pivot[0], pivot[2] ? _ONCE_BITS.pivot : 0, 1];
   }
   return [options, -1, 0, 0];
 }
@@ -3076,7 +3132,8 @@ function _rounded(x) {
   return String(Number(text)); // the decimal read as the nearest double, as Python's round does
 }
 
-/** A search state: [place as found, place key, heading, places straight, moves used]. */
+/** A search state: [place as found, place key, heading, places straight, moves used (with a
+ * turn limit, the headings turned in the place from bit 8)]. */
 function _stateKey(state) {
   return `${state[1]}#${state[2]}#${state[3]}#${state[4]}`;
 }
@@ -3085,7 +3142,7 @@ function _stateKey(state) {
  * speed, over those and the points spent (Python's ``_facing_search``). Returns [the cost of
  * each key found, the key each was reached from, the state of each key, the goal key found or
  * null]. ``start``: [place, place key, heading]; ``goal``: [place key, heading or null]. */
-function _facingSearch(board, mode, start, budget, speed, goal = null, move = null) {
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null) {
   // A bool budget or speed counts as 0 or 1 in the comparisons, as True and False do in Python's.
   budget = Number(budget);
   speed = Number(speed);
@@ -3096,6 +3153,8 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
   const count = rule.headings;
   const offsets = _facingSteps(rule);
   const [options, pivotCost, pivotBit, canPivot] = _facingOptions(rule, speed);
+  const turnCost = _turnCost(rule, speed);
+  const [limit, turned, kept] = (rule.turnLimit ?? null) !== null ? [rule.turnLimit, 256, 255] : [1, 0, -1];
   const exact = rule.exactSpeed;
   const firstState = [start[0], start[1], start[2], 0, 0];
   const keyOf = (state, total) => (exact ? `${_stateKey(state)}@${_rounded(total)}` : _stateKey(state));
@@ -3144,15 +3203,17 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
         const paid = _stepCost(mode, board._features.get(there), crossed ?? _NO_EDGE, diagonal ? board._diagonal : 1, kind);
         step = paid instanceof Marker ? _INF : paid;
       }
-      if (step < _INF) nexts.push([step + extraCost, [null, there, heading, ahead, used | uses]]);
+      if (step < _INF) nexts.push([step + extraCost, [null, there, heading, ahead, (used & kept) | uses]]);
     }
     const place = states.get(key)[0]; // a turn keeps the place as the state has it
-    if (straight >= modePlaces) {
-      for (const turn of [1, count - 1]) nexts.push([rule.turnCost, [place, here, (heading + turn) % count, 0, used]]);
+    if (straight >= modePlaces && used >> 8 < limit) {
+      for (const turn of [1, count - 1]) nexts.push([turnCost, [place, here, (heading + turn) % count, 0, used + turned]]);
     } else if (canPivot && !(used & pivotBit)) {
       for (const turn of [1, count - 1]) nexts.push([pivotCost, [place, here, (heading + turn) % count, 0, used | pivotBit]]);
     }
-    for (const [step, there] of nexts) {
+    // a turn onto the wind's heading tacks, onto the opposite one wears (Infinity: never taken)
+    const weighed = byWind === null ? nexts : nexts.map(([s, t]) => (t[1] === here ? [s + byWind[t[2]], t] : [s, t]));
+    for (const [step, there] of weighed) {
       const total = cost + step;
       const over = first || (rule.untilSpent && cost < budget); // a last step may overspend
       if (!(total <= budget || (over && there[1] !== here))) continue;
@@ -3193,7 +3254,7 @@ function _facingPath(came, states, key) {
 
 /** cheapestRoute for a unit type with facing: ``start`` a [place, heading] pair, ``goal`` a
  * place (any heading) or a pair. */
-function _facingCheapest(board, mode, start, goal, allowance, move, entered) {
+function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null) {
   const rule = FACINGS[mode];
   _facingBoard("cheapest_route", board, rule);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
@@ -3206,15 +3267,16 @@ function _facingCheapest(board, mode, start, goal, allowance, move, entered) {
   const target = onBoard ? [goalKey, null] : _stateArg("cheapest_route", "goal", board, rule, goal).slice(1);
   const speed = _facingSpeed("cheapest_route", rule, allowance);
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
-  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null);
+  const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind));
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind);
   if (found === null) return null;
   const path = _facingPath(came, states, found);
   const places = [...before].map((key) => board._place.get(key));
-  return _facingRouteCost(board, mode, path, given, move, places);
+  return _facingRouteCost(board, mode, path, given, move, places, wind);
 }
 
 /** reachable for a unit type with facing: each [place, heading] the unit may end in. */
-function _facingReachable(board, mode, start, budget, allowance, move) {
+function _facingReachable(board, mode, start, budget, allowance, move, wind = null) {
   const rule = FACINGS[mode];
   _facingBoard("reachable", board, rule);
   let extra = _routeArgs("reachable", board, mode, allowance);
@@ -3227,7 +3289,8 @@ function _facingReachable(board, mode, start, budget, allowance, move) {
   }
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null);
+  const byWind = _byWind(rule, _windArg("reachable", rule, wind));
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind);
   const limit = Number(budget); // a bool counts as 0 or 1, as in Python's == (the Reach keeps it)
   const ends = new Map();
   const out = new Map();
