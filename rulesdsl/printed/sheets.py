@@ -271,9 +271,12 @@ def _in_columns(section: Section, page: Paper, box: fit.Box, tight: Mapping[str,
 
 
 def _in_column(block: Block, room: float, box: fit.Box) -> Block | None:
-    """``block`` as a column ``room`` points wide sets it, or None where it does not fit: a
-    folded table stays folded only where its halves fit unwrapped side by side."""
+    """``block`` as a column ``room`` points wide sets it, or None where it does not fit (a
+    block set half-width fits); a folded table stays folded only where its halves fit
+    unwrapped side by side."""
     t = block.table
+    if block.narrow:  # it fits half the page's width already
+        return block
     if block.svg:
         return block if block.kind in ("step", "grid") else None  # else a page-wide diagram
     if t is None or not t.rows:
