@@ -249,7 +249,9 @@ def fit_to_paper(
     return replace(sheet, sections=sections)
 
 
-def _in_columns(section: Section, page: Paper, box: fit.Box, tight: Mapping[str, float]) -> list[Section]:
+def _in_columns(
+    section: Section, page: Paper, box: fit.Box, tight: Mapping[str, float]
+) -> list[Section]:
     """``section`` in parts: each block that fits a column of a two-column page (a folded
     table too wide folded is unfolded), so the columns balance between blocks, and runs of
     blocks that take the page's width; a part after the first has no heading
@@ -259,12 +261,12 @@ def _in_columns(section: Section, page: Paper, box: fit.Box, tight: Mapping[str,
     column = (page.width * 72 / 25.4 - COLUMN_GAP) / 2 * COLUMN_SHARE
     runs: list[tuple[bool, list[Block]]] = []
     for block in section.blocks:
-        fitted = _in_column(block, column * tight.get(f"{section.id}/{block.id.partition('-')[0]}", 1.0), box)
-        wide = fitted is None
-        if runs and runs[-1][0] == wide and wide:
-            runs[-1][1].append(fitted or block)
+        share = tight.get(f"{section.id}/{block.id.partition('-')[0]}", 1.0)
+        fitted = _in_column(block, column * share, box)
+        if fitted is None and runs and runs[-1][0]:
+            runs[-1][1].append(block)
         else:
-            runs.append((wide, [fitted or block]))
+            runs.append((fitted is None, [fitted or block]))
     return [
         replace(section, blocks=blocks, wide=wide, part=n) for n, (wide, blocks) in enumerate(runs)
     ] or [section]
@@ -291,7 +293,8 @@ def _in_column(block: Block, room: float, box: fit.Box) -> Block | None:
 class Narrow:
     """The sheet's fitter that measures (:class:`rulesdsl.printed.pdf.Refit`): a sheet that
     loses text (a table the estimate thought narrow enough) is laid out again with those
-    tables split for less width, up to :data:`FIX_TRIES` times. A sheet that loses nothing is
+    tables split for less width (one in a column may take the page's width), up to
+    :data:`FIX_TRIES` times. A sheet that loses nothing is
     laid out once: its type is the paper's (:data:`PAPERS`), chosen before the layout, never
     grown into the room a first layout leaves (that took a second layout, issue 44)."""
 
