@@ -80,7 +80,8 @@ def test_the_preview_draws_no_block_over_another(tmp_path: Path, name: str, lang
 
 @pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium")
 def test_the_preview_probe_sees_a_table_drawn_over_its_neighbour(tmp_path: Path) -> None:
-    html = render_html(build_sheet(pdf_layout.ruleset("heavy_gear"), "en"))
+    # on A5 (one column) the water state stands beside the climbing scale, as on a screen
+    html = render_html(build_sheet(pdf_layout.ruleset("heavy_gear"), "en"), "a5")
     wide = "<table><tr>" + "<td>averyveryverylongunbreakableword</td>" * 12 + "</tr></table>"
     html = html.replace("<h3>Water state", wide + "<h3>Water state", 1)
     assert chromium_overlaps(html, tmp_path)["overlaps"]

@@ -177,6 +177,12 @@ class Section:
     id: str
     title: str
     blocks: list[Block]
+    wide: bool = True
+    """Set by the page layout: the blocks are wider than a column of a two-column page, so
+    they take the page's width (narrow ones flow in the columns)."""
+    part: int = 0
+    """Set by the page layout: which run of the topic's blocks this is, where some take the
+    page's width and some a column; a part after the first prints no heading."""
 
     @property
     def lines(self) -> int:

@@ -14,10 +14,12 @@ reports it in one line).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, partial
+from itertools import groupby
 from pathlib import Path
 from typing import Literal
 
@@ -30,8 +32,15 @@ from rulesdsl.printed import fit
 from rulesdsl.printed.loss import Loss
 from rulesdsl.printed.pdf import PdfUnavailable, render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import Sheets, build_sheet
-from rulesdsl.printed.sheet_view import CHANGED_SIGN, SUPERSCRIPTS, Block, Sheet, TableView
-from rulesdsl.printed.table_slices import slice_table, wide_chunks
+from rulesdsl.printed.sheet_view import (
+    CHANGED_SIGN,
+    SUPERSCRIPTS,
+    Block,
+    Section,
+    Sheet,
+    TableView,
+)
+from rulesdsl.printed.table_slices import measure, slice_table, wide_chunks
 
 __all__ = [
     "FORMATS",
@@ -65,6 +74,9 @@ class Paper:
 
     width: float = 194.0
     """The width of the text between the side margins, in millimetres."""
+    columns: bool = True
+    """Whether the topics whose blocks fit half the width flow in two columns (sheet.css
+    ``.columns``), the others taking the page's width."""
 
     @property
     def margins_mm(self) -> str:
@@ -85,15 +97,22 @@ SAFE_ZONE = 3.0
 
 
 PAPERS: dict[str, Paper] = {
-    "a4": Paper("a4", "A4", "7mm 8mm 9mm 8mm", "7.1pt", 24, 194.0),
-    "letter": Paper("letter", "letter", "0.35in 0.35in 0.45in 0.35in", "7.1pt", 56, 198.1),
-    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "7.1pt", 30, 134.0),
+    "a4": Paper("a4", "A4", "6mm 7mm 9mm 7mm", "7.1pt", 24, 196.0),
+    "letter": Paper("letter", "letter", "6mm 7mm 9mm 7mm", "7.1pt", 56, 201.9),
+    "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "7.1pt", 30, 134.0, columns=False),
 }
 """Paper sizes for ``--paper``. Cards have their own backend (:mod:`rulesdsl.printed.cards`,
 ``rulesdsl cards``)."""
 
 HALF = 0.47
 """A block whose table needs at most this share of the width goes beside another one."""
+
+COLUMN_GAP = 8.0
+"""Points between the two columns of a page (sheet.css ``.columns``)."""
+
+COLUMN_SHARE = 0.95
+"""The share of a column a table's narrowest layout may take to be set in it: the estimate
+of the widest words errs by a few per cent."""
 
 DEFAULT_PAPER = "a4"
 
@@ -170,7 +189,7 @@ def _box(page: Paper) -> fit.Box:
     """Type sizes of a sheet's tables (sheet.css: tables at 1rem, cells padded 0.3pt 2.5pt, the
     label column at least 9em)."""
     font = float(page.font.removesuffix("pt"))
-    return fit.Box(font=font, line=1.15, pad_x=5.6, pad_y=1.2, label_min=9 * font)
+    return fit.Box(font=font, line=1.08, pad_x=5.6, pad_y=1.2, label_min=9 * font)
 
 
 def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:
@@ -226,14 +245,56 @@ def fit_to_paper(
                     after=block.after if last else [],
                 )
                 blocks.append(replace(part, narrow=_narrow(part, piece, room, box)))
-        sections.append(replace(section, blocks=blocks))
+        sections += _in_columns(replace(section, blocks=blocks), page, box, tight or {})
     return replace(sheet, sections=sections)
+
+
+def _in_columns(
+    section: Section, page: Paper, box: fit.Box, tight: Mapping[str, float]
+) -> list[Section]:
+    """``section`` in parts: each block that fits a column of a two-column page (a folded
+    table too wide folded is unfolded), so the columns balance between blocks, and runs of
+    blocks that take the page's width; a part after the first has no heading
+    (:attr:`Section.part`)."""
+    if not page.columns or section.id == "examples":  # examples: pages of their own
+        return [section]
+    column = (page.width * 72 / 25.4 - COLUMN_GAP) / 2 * COLUMN_SHARE
+    runs: list[tuple[bool, list[Block]]] = []
+    for block in section.blocks:
+        share = tight.get(f"{section.id}/{block.id.partition('-')[0]}", 1.0)
+        fitted = _in_column(block, column * share, box)
+        if fitted is None and runs and runs[-1][0]:
+            runs[-1][1].append(block)
+        else:
+            runs.append((fitted is None, [fitted or block]))
+    return [
+        replace(section, blocks=blocks, wide=wide, part=n) for n, (wide, blocks) in enumerate(runs)
+    ] or [section]
+
+
+def _in_column(block: Block, room: float, box: fit.Box) -> Block | None:
+    """``block`` as a column ``room`` points wide sets it, or None where it does not fit (a
+    block set half-width fits); a folded table stays folded only where its halves fit
+    unwrapped side by side."""
+    t = block.table
+    if block.narrow:  # it fits half the page's width already
+        return block
+    if block.svg:
+        return block if block.kind in ("step", "grid") else None  # else a page-wide diagram
+    if t is None or not t.rows:
+        return block
+    if t.fold and sum(measure(t, math.inf, box).widths) > room / 2:
+        t = replace(t, fold=False)
+    if not measure(t, room, box).fits:
+        return None
+    return replace(block, table=t)
 
 
 class Narrow:
     """The sheet's fitter that measures (:class:`rulesdsl.printed.pdf.Refit`): a sheet that
     loses text (a table the estimate thought narrow enough) is laid out again with those
-    tables split for less width, up to :data:`FIX_TRIES` times. A sheet that loses nothing is
+    tables split for less width (one in a column may take the page's width), up to
+    :data:`FIX_TRIES` times. A sheet that loses nothing is
     laid out once: its type is the paper's (:data:`PAPERS`), chosen before the layout, never
     grown into the room a first layout leaves (that took a second layout, issue 44)."""
 
@@ -268,8 +329,10 @@ def render_html(
     (:class:`Narrow`)."""
     template = _environment(True).get_template("sheet.html.j2")
     sheet = fit_to_paper(sheet, paper, page, tight)
+    rules = [s for s in sheet.sections if s.id != "examples"]
     return template.render(
         sheet=sheet,
+        runs=[(wide, list(run)) for wide, run in groupby(rules, key=lambda s: s.wide)],
         page=page or PAPERS[paper],
         css=Markup(_css()),
         changed_sign=CHANGED_SIGN,
