@@ -36,11 +36,13 @@ from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
     SUPERSCRIPTS,
     Block,
+    BlockKind,
     Section,
     Sheet,
     TableView,
 )
 from rulesdsl.printed.table_slices import measure, slice_table, wide_chunks
+from rulesdsl.words import Total, total
 
 __all__ = [
     "FORMATS",
@@ -272,6 +274,14 @@ def _in_columns(
     ] or [section]
 
 
+_COLUMN_DIAGRAMS: Total[BlockKind, bool] = total(
+    BlockKind,
+    {"step": True, "grid": True, "table": False, "dice": False, "sources": False, "text": False},
+)
+"""Whether a block's diagram is narrow enough for a column (a step's scale, a grid's
+neighbours); any other diagram takes the page's width."""
+
+
 def _in_column(block: Block, room: float, box: fit.Box) -> Block | None:
     """``block`` as a column ``room`` points wide sets it, or None where it does not fit (a
     block set half-width fits); a folded table stays folded only where its halves fit
@@ -280,7 +290,7 @@ def _in_column(block: Block, room: float, box: fit.Box) -> Block | None:
     if block.narrow:  # it fits half the page's width already
         return block
     if block.svg:
-        return block if block.kind in ("step", "grid") else None  # else a page-wide diagram
+        return block if _COLUMN_DIAGRAMS[block.kind] else None  # else a page-wide diagram
     if t is None or not t.rows:
         return block
     if t.fold and sum(measure(t, math.inf, box).widths) > room / 2:
