@@ -18,6 +18,7 @@ from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
 from rulesdsl.lowering.context import Context, role_dimension
+from rulesdsl.semantics.moves import written_roll
 from rulesdsl.units import DIMENSIONS
 
 _ROLL_WORDS: words.Total[ir.RollWhen, str] = words.total(
@@ -247,14 +248,28 @@ def roll_cell(lw: Context, column: str, cell: s.CellNode, feature: str) -> ir.Ce
     default: ir.Value | None = None
     exceptions: dict[str, ir.Value] = {}
     keys: dict[str, s.Name] = {}
+    pairs: dict[tuple[str, str], ir.PairValue] = {}
     for entry in cell.entries:
+        pairing = entry.key is not None and entry.state is None and not entry.along
+        if pairing and entry.key2 is not None:
+            if (pair := _roll_pair(lw, column, entry)) is not None:
+                if (pair.first, pair.second) in pairs:
+                    lw.err(
+                        "E434",
+                        f"'{pair.first} & {pair.second}' is given twice in this cell",
+                        entry.value.pos,
+                        "keep one value for the pair",
+                    )
+                pairs[pair.first, pair.second] = pair
+            continue
         if entry.key2 is not None or entry.state is not None or entry.along:
             lw.err(
                 "E293",
-                f"a '{column}' value is a roll's modifier or `no`, keyed by one unit type, "
-                "keyword or kind of move",
+                f"a '{column}' value is a roll's modifier or `no`, keyed by a unit type, "
+                "keyword or kind of move, or a kind of move and a unit, with no place state "
+                "or `along`",
                 entry.value.pos,
-                "write `+1, wheeled +2, hover no`",
+                "write `+1, wheeled +2, hover no, low & bomber +2`",
             )
             continue
         value = lw.value(entry.value, ("number", "flag"), f"the roll column '{column}'")
@@ -272,7 +287,38 @@ def roll_cell(lw: Context, column: str, cell: s.CellNode, feature: str) -> ir.Ce
             exceptions[entry.key.text] = value
             keys[entry.key.text] = entry.key
     _check_roll_keys(lw, column, cell, default, exceptions, keys, lw.order_of(feature))
-    return ir.Cell(default, exceptions)
+    for kind in dict.fromkeys(first for first, _ in pairs):
+        paired = {second: p.value for (first, second), p in pairs.items() if first == kind}
+        _check_roll_keys(lw, f"{column} ({kind})", cell, None, paired, {}, lw.order_of(feature))
+    return ir.Cell(default, exceptions, tuple(pairs.values()))
+
+
+def _roll_pair(lw: Context, column: str, entry: s.Entry) -> ir.PairValue | None:
+    """``low & bomber +2`` in a roll cell (issue 40): the modifier of a unit of that type (or
+    with that keyword) making that kind of move, in either order; E433 when the two keys are
+    not one kind of move and one unit type or keyword."""
+    assert entry.key is not None and entry.key2 is not None
+    names = (entry.key, entry.key2)
+    found = [
+        lw.symbols.require(n, ("mode", "group", "kind of move"), "mode, group or kind of move")
+        for n in names
+    ]
+    if not all(found):
+        return None
+    kinds = [n for n in names if lw.symbols.kind_of(n.text) == "kind of move"]
+    if len(kinds) != 1:
+        lw.err(
+            "E433",
+            f"a pair in the roll column '{column}' names one kind of move and one unit type or "
+            f"keyword; '{names[0].text} & {names[1].text}' names "
+            f"{'two kinds of move' if kinds else 'no kind of move'}",
+            entry.key.pos,
+            "write the kind of move and the unit: `low & bomber +2`",
+        )
+        return None
+    unit = names[1] if kinds[0] is names[0] else names[0]
+    value = lw.value(entry.value, ("number", "flag"), f"the roll column '{column}'")
+    return None if value is None else ir.PairValue(kinds[0].text, unit.text, value)
 
 
 def _check_roll_keys(
@@ -354,11 +400,10 @@ def resolved_rolls(
                     per_mode[mode] = found
             values[feature.id] = per_mode
             for kind in kinds:
-                if kind in cell.exceptions:
-                    read = _as_kind(cell, kind)
+                if kind in cell.exceptions or any(p.first == kind for p in cell.pairs):
                     moved = {}
                     for mode in lw.modes:
-                        value = semantics.written_cost(read, mode, lw.group_list, order, lw.unnamed)
+                        value = written_roll(cell, mode, kind, lw.group_list, order, lw.unnamed)
                         if (found := _modifier_of(value)) is not None:
                             moved[mode] = found
                     by_move.setdefault(kind, {})[feature.id] = moved
