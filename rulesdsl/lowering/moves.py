@@ -250,8 +250,7 @@ def roll_cell(lw: Context, column: str, cell: s.CellNode, feature: str) -> ir.Ce
     keys: dict[str, s.Name] = {}
     pairs: dict[tuple[str, str], ir.PairValue] = {}
     for entry in cell.entries:
-        pairing = entry.key is not None and entry.state is None and not entry.along
-        if pairing and entry.key2 is not None:
+        if entry.key is not None and entry.key2 is not None:  # the grammar gives it no state
             if (pair := _roll_pair(lw, column, entry)) is not None:
                 if (pair.first, pair.second) in pairs:
                     lw.err(
@@ -262,12 +261,11 @@ def roll_cell(lw: Context, column: str, cell: s.CellNode, feature: str) -> ir.Ce
                     )
                 pairs[pair.first, pair.second] = pair
             continue
-        if entry.key2 is not None or entry.state is not None or entry.along:
+        if entry.state is not None or entry.along:
             lw.err(
                 "E293",
                 f"a '{column}' value is a roll's modifier or `no`, keyed by a unit type, "
-                "keyword or kind of move, or a kind of move and a unit, with no place state "
-                "or `along`",
+                "keyword or kind of move, with no place state or `along`",
                 entry.value.pos,
                 "write `+1, wheeled +2, hover no, low & bomber +2`",
             )
