@@ -188,6 +188,27 @@ def test_a_house_rule_overrides_a_cell_with_pairs(compiler: Compiler, tmp_path: 
     m = import_rendered(compiled.ruleset, tmp_path, "roll_pairs_house")
     assert [d.modifier for d in m.rolls_due("bomber", "city", move="low")] == [4]
     assert m.rolls_due("transport", "city", move="low") == ()
+    house.write_text(  # a one-value path keeps the cell's pairs
+        'ruleset house "House"\nversion 1.0.0\nextends flak@^1.0\n'
+        "override city.flak_check.low | +1\n",
+        "utf-8",
+    )
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    m = import_rendered(compiled.ruleset, tmp_path, "roll_pairs_house_low")
+    low = [[d.modifier for d in m.rolls_due(u, "city", move="low")] for u in ("bomber", "balloon")]
+    assert low == [[2], [1]]
+
+
+def test_a_worked_example_states_a_pairs_answer(compiler: Compiler) -> None:
+    example = (
+        'example flak_low "A bomber flying low over a city" {\n'
+        "  rolls_due(bomber, city, move=low) = flak_check, +2\n"
+        "  rolls_due(bomber, city) = none\n}\n"
+    )
+    assert _errors(compiler, FLAK + example) == []
+    wrong = FLAK + example.replace("flak_check, +2", "flak_check, +1")
+    assert [code for code, *_ in _errors(compiler, wrong)] == ["E270"]
 
 
 def test_the_yaml_form_keeps_the_pairs(compiler: Compiler, tmp_path: Path) -> None:
@@ -217,3 +238,21 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
         "and a fighter at `0`",
     ):
         assert shown in section
+
+
+def test_the_spreadsheet_chart_carries_the_pairs_both_ways(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    ruleset, chart = tmp_path / "flak.terrain", tmp_path / "terrain.csv"
+    ruleset.write_text(FLAK, "utf-8")
+    assert (
+        main(["export", str(ruleset), "--format", "csv", "--table", "terrain", "-o", str(chart)])
+        == 0
+    )
+    written = chart.read_text("utf-8")
+    assert '"no, low 0, low & bomber +2, low & heavy +1"' in written
+    chart.write_text(written.replace("low & bomber +2", "low & bomber +5"), "utf-8")
+    assert main(["import", str(chart), "--layer", "terrain", "--into", str(ruleset)]) == 0
+    assert "low & bomber +5" in ruleset.read_text("utf-8")
+    m = import_rendered(_ruleset(compiler, ruleset.read_text("utf-8")), tmp_path, "roll_pairs_csv")
+    assert [d.modifier for d in m.rolls_due("bomber", "city", move="low")] == [5]
