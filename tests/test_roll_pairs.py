@@ -12,6 +12,7 @@ import itertools
 import random
 import textwrap
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -175,27 +176,22 @@ def test_diff_grades_a_changed_or_new_pair_as_a_rules_change(compiler: Compiler)
     assert [(c.level, c.path) for c in changes] == [("rules", "flak_check.port (dive).bomber")]
 
 
-def test_a_house_rule_overrides_a_cell_with_pairs(compiler: Compiler, tmp_path: Path) -> None:
+def _house(tmp_path: Path, override: str, name: str) -> ModuleType:
+    """The module of a house rule of FLAK with one ``override`` line."""
     (tmp_path / "flak.terrain").write_text(FLAK, "utf-8")
-    house = tmp_path / "house.terrain"
-    house.write_text(
-        'ruleset house "House"\nversion 1.0.0\nextends flak@^1.0\n'
-        "override city.flak_check | no, low & bomber +4\n",
-        "utf-8",
-    )
+    house = tmp_path / f"{name}.terrain"
+    head = f'ruleset {name} "House"\nversion 1.0.0\nextends flak@^1.0\n'
+    house.write_text(f"{head}override {override}\n", "utf-8")
     compiled = Compiler().compile_file(house)
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
-    m = import_rendered(compiled.ruleset, tmp_path, "roll_pairs_house")
+    return import_rendered(compiled.ruleset, tmp_path, name)
+
+
+def test_a_house_rule_overrides_a_cell_with_pairs(tmp_path: Path) -> None:
+    m = _house(tmp_path, "city.flak_check | no, low & bomber +4", "roll_pairs_house")
     assert [d.modifier for d in m.rolls_due("bomber", "city", move="low")] == [4]
     assert m.rolls_due("transport", "city", move="low") == ()
-    house.write_text(  # a one-value path keeps the cell's pairs
-        'ruleset house "House"\nversion 1.0.0\nextends flak@^1.0\n'
-        "override city.flak_check.low | +1\n",
-        "utf-8",
-    )
-    compiled = Compiler().compile_file(house)
-    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
-    m = import_rendered(compiled.ruleset, tmp_path, "roll_pairs_house_low")
+    m = _house(tmp_path, "city.flak_check.low | +1", "roll_pairs_house_low")  # keeps the pairs
     low = [[d.modifier for d in m.rolls_due(u, "city", move="low")] for u in ("bomber", "balloon")]
     assert low == [[2], [1]]
 
