@@ -3,7 +3,7 @@ bomber"): ``low & bomber +2`` is the modifier of a bomber making the move ``low`
 specific wins: a pair of the kind and the unit type, then of the kind and a keyword, then the
 unit's own entry, the kind's entry, the value for all. The modules answer as the reference
 semantics (``semantics.written_roll`` read from the cells as written), Python and JavaScript
-alike; misuse is E433 / E434 / E232 at the entry; the sheet, YAML, ``diff`` and a house
+alike; misuse is E433 / E434 / E435 / E232 at the entry; the sheet, YAML, ``diff`` and a house
 rule carry the pairs."""
 
 from __future__ import annotations
@@ -137,6 +137,18 @@ def test_a_pair_given_twice_is_e434(compiler: Compiler) -> None:
     text = FLAK.replace("heavy & low +1", "bomber & low +1")
     line, column = _at(text, "bomber & low +1")
     assert _errors(compiler, text) == [("E434", line, column + len("bomber & low "))]
+
+
+def test_a_pair_for_a_unit_that_may_not_make_the_move_is_e435(compiler: Compiler) -> None:
+    only = FLAK.replace(
+        '"Rase-mottes" : allowance times 1', '"Rase-mottes" : allowance times 1, only heavy'
+    )
+    assert _errors(compiler, only) == []  # a bomber and the heavy units may fly low
+    fighter = only.replace("low & bomber +2", "low & fighter +2")
+    line, column = _at(fighter, "low & fighter +2")
+    assert _errors(compiler, fighter) == [("E435", line, column + len("low & "))]
+    winged = only.replace("low & bomber +2", "low & winged +2")  # a bomber is winged and heavy
+    assert "E435" not in [code for code, *_ in _errors(compiler, winged)]
 
 
 def test_two_keywords_pairs_with_no_precedence_are_e232(compiler: Compiler) -> None:

@@ -105,6 +105,7 @@ def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:
             only.append(name.text)
     kind = ir.MoveKind(decl.item.name.text, lw.info(decl.item), factor, amount, tuple(barred))
     kind = replace(kind, only=tuple(only)) if only else kind
+    lw.move_only[kind.id] = kind.only
     lw.where.record(kind, decl.item.name.pos)
     return kind
 
@@ -315,8 +316,27 @@ def _roll_pair(lw: Context, column: str, entry: s.Entry) -> ir.PairValue | None:
         )
         return None
     unit = names[1] if kinds[0] is names[0] else names[0]
+    if not _may_make(lw, kinds[0].text, unit.text):
+        only = ", ".join(lw.move_only[kinds[0].text])
+        lw.err(
+            "E435",
+            f"no unit of '{unit.text}' may make the move '{kinds[0].text}' (only {only}): "
+            f"the pair '{names[0].text} & {names[1].text}' never applies",
+            unit.pos,
+            f"pair '{kinds[0].text}' with a unit that may make it, or leave the pair out",
+        )
+        return None
     value = lw.value(entry.value, ("number", "flag"), f"the roll column '{column}'")
     return None if value is None else ir.PairValue(kinds[0].text, unit.text, value)
+
+
+def _may_make(lw: Context, kind: str, unit: str) -> bool:
+    """Whether some unit type of ``unit`` (a unit type, or a keyword's members) may make the
+    move ``kind``, as ``semantics.moves.may_make`` says of one unit type."""
+    only = lw.move_only.get(kind, ())
+    members = {g.id: g.members for g in lw.group_list}
+    modes = members.get(unit, (unit,))
+    return not only or any(n == m or m in members.get(n, ()) for m in modes for n in only)
 
 
 def _check_roll_keys(
