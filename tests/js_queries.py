@@ -226,6 +226,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_freefacing,
         js_queries_moves,
         js_queries_numbers,
+        js_queries_pairs,
         js_queries_routes,
         js_queries_routes_inputs,
         js_queries_sight,
@@ -258,6 +259,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "state": js_queries_state.state_queries,
         "modifier_total": js_queries_feeds.modifier_total_queries,
         "turning": js_queries_turning.turning_queries,
+        "roll_pairs": js_queries_pairs.pair_queries,
     }
 
 

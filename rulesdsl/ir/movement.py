@@ -155,7 +155,8 @@ class RollRule:
     move, the roll's modifier, or ``no`` (that unit does not roll). ``values[feature][mode]``
     is resolved for every mode (modes that do not roll left out); ``by_move[kind][feature]
     [mode]`` likewise for a unit making that move, for the features whose cell has an entry for
-    the kind (it stands for the value for all; a mode's or keyword's own entry still wins). A
+    the kind or a pair with it (the kind's entry stands for the value for all; a mode's or
+    keyword's own entry wins over it, a pair ``low & bomber`` over both). A
     place makes one roll however many of its features call for it, their values combined by
     ``combine``; a whole-map condition only adds its value to a roll that its place's features
     make due (an effect that feeds the roll)."""

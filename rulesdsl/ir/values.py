@@ -277,7 +277,8 @@ class PairValue:
 @dataclass(frozen=True)
 class Cell:
     """One cell as written: a value for everyone, then the exceptions by mode, group or context,
-    then the combinations of two context values (``pairs``, modifiers keyed by two contexts).
+    then the combinations of two context values (``pairs``, modifiers keyed by two contexts; in
+    a roll cell, a kind of move, ``first``, and a unit type or keyword, ``second``: issue 40).
 
     Cost cells may also carry, per entry (key ``""``: the entry for everyone), a place state
     written after the value (``states``) and ``along`` values of an edge feature (``along``).

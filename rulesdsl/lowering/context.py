@@ -89,6 +89,8 @@ class Context:
         """The decisions lowered so far: a later one's arithmetic may call them."""
         self.sights: list[ir.Sight] = []
         self.roll_when: dict[str, ir.RollWhen] = {}
+        self.move_only: dict[str, tuple[str, ...]] = {}
+        """Who may make each kind of move (``only``; empty: everyone), for a roll cell's pairs."""
         self.builtin_mode = False
         self.precedence: list[list[str]] = []
         self.precedence_names: list[list[s.Name]] = []

@@ -18,6 +18,7 @@ from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering import keywords
 from rulesdsl.lowering.context import Context, role_dimension
+from rulesdsl.semantics.moves import written_roll
 from rulesdsl.units import DIMENSIONS
 
 _ROLL_WORDS: words.Total[ir.RollWhen, str] = words.total(
@@ -104,6 +105,7 @@ def move_kind(lw: Context, decl: s.MoveDecl) -> ir.MoveKind:
             only.append(name.text)
     kind = ir.MoveKind(decl.item.name.text, lw.info(decl.item), factor, amount, tuple(barred))
     kind = replace(kind, only=tuple(only)) if only else kind
+    lw.move_only[kind.id] = kind.only
     lw.where.record(kind, decl.item.name.pos)
     return kind
 
@@ -247,14 +249,26 @@ def roll_cell(lw: Context, column: str, cell: s.CellNode, feature: str) -> ir.Ce
     default: ir.Value | None = None
     exceptions: dict[str, ir.Value] = {}
     keys: dict[str, s.Name] = {}
+    pairs: dict[tuple[str, str], ir.PairValue] = {}
     for entry in cell.entries:
-        if entry.key2 is not None or entry.state is not None or entry.along:
+        if entry.key is not None and entry.key2 is not None:  # the grammar gives it no state
+            if (pair := _roll_pair(lw, column, entry)) is not None:
+                if (pair.first, pair.second) in pairs:
+                    lw.err(
+                        "E434",
+                        f"'{pair.first} & {pair.second}' is given twice in this cell",
+                        entry.value.pos,
+                        "keep one value for the pair",
+                    )
+                pairs[pair.first, pair.second] = pair
+            continue
+        if entry.state is not None or entry.along:
             lw.err(
                 "E293",
-                f"a '{column}' value is a roll's modifier or `no`, keyed by one unit type, "
-                "keyword or kind of move",
+                f"a '{column}' value is a roll's modifier or `no`, keyed by a unit type, "
+                "keyword or kind of move, with no place state or `along`",
                 entry.value.pos,
-                "write `+1, wheeled +2, hover no`",
+                "write `+1, wheeled +2, hover no, low & bomber +2`",
             )
             continue
         value = lw.value(entry.value, ("number", "flag"), f"the roll column '{column}'")
@@ -272,7 +286,57 @@ def roll_cell(lw: Context, column: str, cell: s.CellNode, feature: str) -> ir.Ce
             exceptions[entry.key.text] = value
             keys[entry.key.text] = entry.key
     _check_roll_keys(lw, column, cell, default, exceptions, keys, lw.order_of(feature))
-    return ir.Cell(default, exceptions)
+    for kind in dict.fromkeys(first for first, _ in pairs):
+        paired = {second: p.value for (first, second), p in pairs.items() if first == kind}
+        _check_roll_keys(lw, f"{column} ({kind})", cell, None, paired, {}, lw.order_of(feature))
+    return ir.Cell(default, exceptions, tuple(pairs.values()))
+
+
+def _roll_pair(lw: Context, column: str, entry: s.Entry) -> ir.PairValue | None:
+    """``low & bomber +2`` in a roll cell (issue 40): the modifier of a unit of that type (or
+    with that keyword) making that kind of move, in either order; E433 when the two keys are
+    not one kind of move and one unit type or keyword."""
+    assert entry.key is not None and entry.key2 is not None
+    names = (entry.key, entry.key2)
+    found = [
+        lw.symbols.require(n, ("mode", "group", "kind of move"), "mode, group or kind of move")
+        for n in names
+    ]
+    if not all(found):
+        return None
+    kinds = [n for n in names if lw.symbols.kind_of(n.text) == "kind of move"]
+    if len(kinds) != 1:
+        lw.err(
+            "E433",
+            f"a pair in the roll column '{column}' names one kind of move and one unit type or "
+            f"keyword; '{names[0].text} & {names[1].text}' names "
+            f"{'two kinds of move' if kinds else 'no kind of move'}",
+            entry.key.pos,
+            "write the kind of move and the unit: `low & bomber +2`",
+        )
+        return None
+    unit = names[1] if kinds[0] is names[0] else names[0]
+    if not _may_make(lw, kinds[0].text, unit.text):
+        only = ", ".join(lw.move_only[kinds[0].text])
+        lw.err(
+            "E435",
+            f"no unit of '{unit.text}' may make the move '{kinds[0].text}' (only {only}): "
+            f"the pair '{names[0].text} & {names[1].text}' never applies",
+            unit.pos,
+            f"pair '{kinds[0].text}' with a unit that may make it, or leave the pair out",
+        )
+        return None
+    value = lw.value(entry.value, ("number", "flag"), f"the roll column '{column}'")
+    return None if value is None else ir.PairValue(kinds[0].text, unit.text, value)
+
+
+def _may_make(lw: Context, kind: str, unit: str) -> bool:
+    """Whether some unit type of ``unit`` (a unit type, or a keyword's members) may make the
+    move ``kind``, as ``semantics.moves.may_make`` says of one unit type."""
+    only = lw.move_only.get(kind, ())
+    members = {g.id: g.members for g in lw.group_list}
+    modes = members.get(unit, (unit,))
+    return not only or any(n == m or m in members.get(n, ()) for m in modes for n in only)
 
 
 def _check_roll_keys(
@@ -354,11 +418,10 @@ def resolved_rolls(
                     per_mode[mode] = found
             values[feature.id] = per_mode
             for kind in kinds:
-                if kind in cell.exceptions:
-                    read = _as_kind(cell, kind)
+                if kind in cell.exceptions or any(p.first == kind for p in cell.pairs):
                     moved = {}
                     for mode in lw.modes:
-                        value = semantics.written_cost(read, mode, lw.group_list, order, lw.unnamed)
+                        value = written_roll(cell, mode, kind, lw.group_list, order, lw.unnamed)
                         if (found := _modifier_of(value)) is not None:
                             moved[mode] = found
                     by_move.setdefault(kind, {})[feature.id] = moved

@@ -15,6 +15,7 @@ from typing import assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.semantics.effects import whole_map
+from rulesdsl.semantics.keywords import written_cost, written_key
 from rulesdsl.semantics.tables import covers_map
 
 _ROLL_RANK: words.Total[ir.RollWhen, int] = words.total(
@@ -78,6 +79,28 @@ def _value(rule: ir.RollRule, feature: str, mode: str, move: str | None) -> floa
     if move is not None and feature in rule.by_move.get(move, {}):
         return rule.by_move[move][feature].get(mode)
     return rule.values.get(feature, {}).get(mode)
+
+
+def written_roll(
+    cell: ir.Cell,
+    mode: str,
+    move: str | None,
+    groups: Sequence[ir.Group],
+    precedence: Sequence[Sequence[str]] = (),
+    unnamed: bool = True,
+) -> ir.Value | None:
+    """The value a roll cell as written gives ``mode`` making the move ``move`` (None: no kind
+    of move): the more specific wins. A pair of the kind and the unit type (``low & bomber``),
+    else of the kind and the unit's keyword that wins by precedence; else the unit's own entry
+    or its keyword's; else the kind's entry; else the value for all (issue 40)."""
+    if move is not None:
+        paired = {p.second: p.value for p in cell.pairs if p.first == move}
+        key = written_key(paired, mode, groups, precedence, False)
+        if key is not None:
+            return paired[key]
+        if move in cell.exceptions:
+            cell = ir.Cell(cell.exceptions[move], dict(cell.exceptions))
+    return written_cost(cell, mode, groups, precedence, unnamed)
 
 
 def place_roll(
@@ -158,4 +181,12 @@ def route_rolls(
     return tuple(out)
 
 
-__all__ = ["Due", "kind_allowance", "kind_of", "kind_view", "place_roll", "route_rolls"]
+__all__ = [
+    "Due",
+    "kind_allowance",
+    "kind_of",
+    "kind_view",
+    "place_roll",
+    "route_rolls",
+    "written_roll",
+]
