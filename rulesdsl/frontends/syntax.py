@@ -617,12 +617,13 @@ class RollDecl(Plain):
 
 @dataclass(frozen=True)
 class WholeMoveDecl(Plain):
-    """``whole move NAME labels : crosses F [or G ...]`` or ``... : at most N F [or G ...]``: a
-    condition on the whole route (issue 40). ``most`` is None for ``crosses``."""
+    """``whole move NAME labels : crosses F ...``, ``at most N F ...`` (``most``) or ``on F ...,
+    allowance +N`` (``bonus``): a condition on the whole route (issue 40)."""
 
     item: Item
     features: tuple[Name, ...]
     most: Located | None
+    bonus: Located | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,112 @@
+"""A bonus for the whole route (issue 40, item 6): "+4 in if the whole move is on road"
+(``whole move road_march "Road march" : on road, allowance +4 in``). A route every step of
+which crosses or enters one of the features may cost the allowance plus the bonus;
+cheapest_route and reachable search with it. The module and the reference semantics answer
+alike."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.compiler import Compiler
+from rulesdsl.semantics import routes as semantic_routes
+from tests.conftest import compile_snippet, import_rendered
+from tests.test_sight_and_results import located
+
+HEADER = """ruleset wb "Road march"
+version 1.0.0
+units distance hex, cost MP
+mode foot "Foot"
+grid hexes "Hex" : 1 hex = 1 km, hex
+"""
+RULES = """layer terrain "Terrain" one per place {
+  clear "Clear"  | 2
+}
+layer hexsides "Hexsides" edges {
+  road "Road"    | along 1/2
+  river "River"  | +2
+}
+whole move road_march "Road march" : on road, allowance +2 MP
+"""
+
+
+def _ruleset(body: str = RULES) -> ir.Ruleset:
+    compiled = compile_snippet(Compiler(), HEADER + body)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    return compiled.ruleset
+
+
+def _board(module: Any) -> Any:
+    """One row of six hexes with a road along its first four: (0,0)-(1,0)-(2,0)-(3,0)."""
+    places = {(q, r): ("clear",) for q in range(6) for r in range(2)}
+    edges: dict[Any, Any] = {}
+    for q in range(3):
+        a, b = (q, 0), (q + 1, 0)
+        edges[a, b] = edges[b, a] = ("road",)
+    return module.Board(places, edges, grid="hexes")
+
+
+@pytest.fixture(scope="module")
+def wb(tmp_path_factory: pytest.TempPathFactory) -> tuple[ir.Ruleset, Any]:
+    rs = _ruleset()
+    return rs, import_rendered(rs, tmp_path_factory.mktemp("wb"), "whole_bonus_module")
+
+
+def _reference(rs: ir.Ruleset, route: Any, board: Any, allowance: float) -> Any:
+    steps = [(board.places[b], board.edges.get((a, b), ())) for a, b in pairwise(route)]
+    return semantic_routes.route(rs, "foot", steps, allowance)
+
+
+def test_a_route_wholly_on_road_may_cost_the_allowance_plus_the_bonus(wb: Any) -> None:
+    rs, module = wb
+    board = _board(module)
+    road = [(0, 0), (1, 0), (2, 0), (3, 0)]  # 3 steps along the road at 1/2 each
+    answer = module.route_cost(board, "foot", road, allowance=0.5)
+    assert (answer.total, answer.legal) == (1.5, True)  # 1.5 <= 0.5 + 2
+    reference = _reference(rs, road, board, 0.5)
+    assert (reference.total, reference.legal) == (1.5, True)
+    too_far = module.route_cost(board, "foot", road + road[-2::-1], allowance=0.5)  # 3 > 2.5
+    assert not too_far.legal and too_far.reason == "the route costs more than the allowance"
+
+
+def test_a_route_with_one_step_off_road_gets_no_bonus(wb: Any) -> None:
+    rs, module = wb
+    board = _board(module)
+    off = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)]  # the last step leaves the road: 1.5 + 2
+    answer = module.route_cost(board, "foot", off, allowance=3)
+    assert (answer.total, answer.legal) == (3.5, False)  # 3.5 > 3, and no bonus
+    assert not _reference(rs, off, board, 3).legal
+    assert module.route_cost(board, "foot", off, allowance=3.5).legal
+
+
+def test_reachable_goes_further_on_road_by_the_bonus(wb: Any) -> None:
+    rs, module = wb
+    board = _board(module)
+    reach = module.reachable(board, "foot", (0, 0), allowance=0.5)
+    assert (3, 0) in reach and reach[(3, 0)] == 1.5  # 3 steps of road: within 0.5 + 2
+    assert (0, 1) not in reach and (4, 0) not in reach  # off road: a step of 2 > 0.5
+    neighbours = {p: [q for q, _ in board.neighbours(p)] for p in board.places}
+    reference = semantic_routes.reachable(
+        rs, "foot", (0, 0), 0.5, board.places, neighbours, board.edges
+    )
+    assert reference == dict(reach)
+
+
+def test_cheapest_route_takes_the_road_the_bonus_makes_legal(wb: Any) -> None:
+    _, module = wb
+    board = _board(module)
+    route = module.cheapest_route(board, "foot", (0, 0), (3, 0), allowance=0.5)
+    assert route is not None and route.legal and route.total == 1.5
+    assert module.cheapest_route(board, "foot", (0, 0), (4, 0), allowance=0.5) is None
+
+
+def test_a_whole_move_bonus_adds_more_than_0() -> None:
+    assert located(Compiler(), HEADER + RULES.replace("+2 MP", "+0 MP")) == [("E421", 13, 57)]
+
+
+def test_a_whole_move_bonus_in_another_unit_is_e203() -> None:
+    assert located(Compiler(), HEADER + RULES.replace("+2 MP", "+2 AP")) == [("E203", 13, 57)]
