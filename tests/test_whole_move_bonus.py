@@ -6,16 +6,23 @@ alike."""
 
 from __future__ import annotations
 
+import random
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import routes as semantic_routes
+from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
+from tests.test_js_target import node, write_package
 from tests.test_sight_and_results import located
+
+__all__ = ["node"]  # the fixture
 
 HEADER = """ruleset wb "Road march"
 version 1.0.0
@@ -110,3 +117,26 @@ def test_a_whole_move_bonus_adds_more_than_0() -> None:
 
 def test_a_whole_move_bonus_in_another_unit_is_e203() -> None:
     assert located(Compiler(), HEADER + RULES.replace("+2 MP", "+2 AP")) == [("E203", 13, 57)]
+
+
+def test_js_module_answers_whole_move_bonus_questions_as_python(node: str, tmp_path: Path) -> None:
+    rs = _ruleset(RULES + 'whole move one_river "One river" : at most 1 river\n')
+    plan = module_plan.build(rs)
+    python = import_rendered(rs, tmp_path, "js_whole_bonus")
+    module = write_package(plan, tmp_path / "js")
+    queries = list(js_queries.families()["bonus"](random.Random(40), plan))
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    wrong = [
+        (q, e, g)
+        for q, e, g in zip(queries, expected, got, strict=True)
+        if not js_queries.same(e, g)
+    ]
+    assert wrong[:3] == []
+    routes = [
+        (e["answer"][0]["route"], q["kwargs"]["allowance"])
+        for q, e in zip(queries, expected, strict=True)
+        if q["function"] == "route_cost"
+    ]
+    # the questions reach the bonus: legal routes that cost more than their allowance
+    assert len([r for r, a in routes if r[2] and r[0] > a and len(r[1]) > 1]) >= 5

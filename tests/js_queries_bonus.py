@@ -1,0 +1,80 @@
+"""Random questions on whole-move bonuses (issue 40, item 6: "+4 in if the whole move is on
+road") for the differential test of the JavaScript target: ``route_cost``, ``cheapest_route``
+and ``reachable`` on grid boards where most edges carry a bonus's features and allowances are
+small, so that routes wholly on them are legal only by the bonus and searches go further on
+them. None for a ruleset without bonuses (so the other kinds' questions do not change)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from rulesdsl.codegen.plan import ModulePlan
+from tests import js_queries
+from tests.js_queries_whole_move import _STEPS
+
+
+def _board(rng: random.Random, plan: ModulePlan) -> tuple[dict[str, Any], list[Any], Any]:
+    """A grid board's spec whose edges (and places) mostly hold a bonus's features, its places
+    and their neighbours."""
+    layers = plan.header.layers
+    places_of = [f for layer in layers if layer.scope == "one" for f in layer.features]
+    edges_of = [f for layer in layers if layer.scope == "edges" for f in layer.features]
+    counted = [f for w in plan.movement.whole_moves if w.bonus is not None for f in w.features]
+    grid = rng.choice(["hex", "square"])
+    cells = [(x, y) for x in range(rng.randint(2, 6)) for y in range(rng.randint(2, 4))]
+
+    def feature(pool: list[str]) -> str:
+        on = [f for f in counted if f in pool]
+        return rng.choice(on) if on and rng.random() < 0.8 else rng.choice(pool)
+
+    places = {cell: [feature(places_of)] for cell in cells}
+
+    def near(p: Any) -> list[Any]:
+        x, y = p
+        return [(x + dx, y + dy) for dx, dy in _STEPS[grid] if (x + dx, y + dy) in places]
+
+    edges: dict[Any, Any] = {}
+    for p in cells:
+        for q in near(p):
+            if edges_of and (q, p) not in edges and rng.random() < 0.7:
+                edges[p, q] = edges[q, p] = [feature(edges_of)]
+    spec = {
+        "places": [[list(p), f] for p, f in places.items()],
+        "edges": [[[list(a), list(b)], f] for (a, b), f in edges.items()] or None,
+        "grid": grid,
+        "neighbours": None,
+    }
+    return spec, cells, near
+
+
+def bonus_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Query]:
+    if not any(w.bonus is not None for w in plan.movement.whole_moves):
+        return
+    modes = [m.id for m in plan.header.modes]
+    for _ in range(20):
+        spec, cells, near = _board(rng, plan)
+        for _ in range(4):
+            mode = rng.choice(modes)
+            allowance = rng.choice([0, 0.5, 1, 1.5, 2, 3])
+            route = [rng.choice(cells)]
+            for _ in range(rng.randint(1, 6)):
+                route.append(rng.choice(near(route[-1]) or [route[-1]]))
+            path = [list(p) for i, p in enumerate(route) if i == 0 or p != route[i - 1]]
+            kwargs = {"allowance": allowance}
+            yield {"function": "route_cost", "board": spec, "args": [mode, path], "kwargs": kwargs}
+            ends = [list(rng.choice(cells)), list(rng.choice(cells))]
+            yield {
+                "function": "cheapest_route",
+                "board": spec,
+                "args": [mode, *ends],
+                "kwargs": kwargs,
+            }
+            start = list(rng.choice(cells))
+            yield {
+                "function": "reachable",
+                "board": spec,
+                "args": [mode, start, allowance],
+                "kwargs": {},
+            }
