@@ -6,6 +6,7 @@ alike."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from itertools import pairwise
 from pathlib import Path
@@ -15,8 +16,12 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import routes as semantic_routes
+from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
@@ -140,3 +145,70 @@ def test_js_module_answers_whole_move_bonus_questions_as_python(node: str, tmp_p
     ]
     # the questions reach the bonus: legal routes that cost more than their allowance
     assert len([r for r, a in routes if r[2] and r[0] > a and len(r[1]) > 1]) >= 5
+
+
+def test_a_whole_move_bonus_survives_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + RULES, "wb.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "bonus: +2 MP" in yaml_text
+    yaml_path = tmp_path / "wb.yaml"
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "wb.terrain"
+    back.write_text(to_terrain(yaml_text), "utf-8")
+    found = [Compiler().compile_file(p) for p in (yaml_path, back)]
+    plain = [dataclasses.replace(c.ruleset, digest="") for c in found if c.ruleset is not None]
+    assert len(plain) == 2 and plain[0] == plain[1], [str(d) for c in found for d in c.diagnostics]
+    assert [w.bonus for w in plain[0].whole_moves] == [2.0]
+    assert plain[0].whole_moves == _ruleset().whole_moves
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Allowance +2 MP when the whole move is on: Road"),
+        ("fr", "Potentiel +2 PM si tout le mouvement est sur\u202f: Road"),
+        ("de", "Bewegungsvorrat +2 BP, wenn die ganze Bewegung entlang: Road"),
+        ("ru", "Запас движения +2 ОД, если всё движение по: Road"),
+    ],
+)
+def test_the_sheet_says_a_whole_move_bonus_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    ruleset = tmp_path / "wb.terrain"
+    text = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n") + RULES
+    ruleset.write_text(text, "utf-8")
+    target = tmp_path / f"wb.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert words in target.read_text("utf-8")
+
+
+def test_diff_grades_a_whole_move_bonus_changed_or_added_as_breaking() -> None:
+    old = _ruleset()
+    new = _ruleset(
+        RULES.replace("+2 MP", "+3 MP")
+        + 'whole move river_march "River" : on river, allowance +1\n'
+    )
+    d = semantic.diff(old, new)
+    assert [(c.level, c.action, c.path, c.message) for c in d.changes] == [
+        ("breaking", "added", "river_march", "whole-move rule added: River"),
+        (
+            "breaking",
+            "changed",
+            "road_march",
+            "Road march: on road, allowance +2 -> on road, allowance +3",
+        ),
+    ]
+
+
+def test_a_house_rule_replaces_a_whole_move_bonus(tmp_path: Path) -> None:
+    (tmp_path / "wb.terrain").write_text(HEADER + RULES, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends wb@^1.0\nremove road_march\n'
+        'whole move fast_road "Fast road" : on road, allowance +3 MP\n',
+        "utf-8",
+    )
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    assert {w.id: w.bonus for w in compiled.ruleset.whole_moves} == {"fast_road": 3.0}
