@@ -212,3 +212,34 @@ def test_a_house_rule_replaces_a_whole_move_bonus(tmp_path: Path) -> None:
     compiled = Compiler().compile_file(house)
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     assert {w.id: w.bonus for w in compiled.ruleset.whole_moves} == {"fast_road": 3.0}
+
+
+def test_the_language_guide_bonus_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[
+        doc.index("### A bonus for the whole route") : doc.index("## Rolls due on the map")
+    ]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    start = section.index("```python\n") + len("```python\n")
+    python = section[start : section.index("```", start)]
+    header = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr\n")
+    header += 'layer terrain "Terrain" one per place {\n  clear "Clear" | 1\n}\n'
+    header += 'layer hexsides "Hexsides" edges {\n  road "Road" | along 1/2\n}\n'
+    compiled = compile_snippet(Compiler(), header + terrain)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = import_rendered(compiled.ruleset, tmp_path, "whole_bonus_guide")
+    names: dict[str, Any] = {"Board": module.Board}
+    names["places"] = {(q, r): ("clear",) for q in range(4) for r in range(3)}
+    exec("\n".join(line for line in python.splitlines() if "(march" not in line), names)
+    march = names["march"]
+    along = [(0, 0), (1, 0), (2, 0), (3, 0)]
+    assert module.route_cost(march, "foot", along, allowance=1).legal is True
+    assert module.route_cost(march, "foot", [(0, 0), (1, 0), (1, 1)], allowance=1).legal is False
+    assert module.reachable(march, "foot", (0, 0), allowance=1)[(3, 0)] == 1.5
+    for shown in (
+        "allowance=1).legal  # True: 1.5 <= 1 + 2",
+        "allowance=1).legal  # False: 1.5, off road",
+        "allowance=1)[(3, 0)]  # 1.5: three steps of road",
+    ):
+        assert shown in python
