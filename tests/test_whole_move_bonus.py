@@ -108,6 +108,15 @@ def test_reachable_goes_further_on_road_by_the_bonus(wb: Any) -> None:
     assert reference == dict(reach)
 
 
+def test_a_route_off_road_goes_on_with_the_allowance_alone(wb: Any) -> None:
+    _, module = wb
+    board = _board(module)
+    reach = module.reachable(board, "foot", (5, 1), allowance=4)  # no road there
+    assert reach[(3, 1)] == 4  # two steps off road, 2 each: the bonus lost, the allowance kept
+    route = module.cheapest_route(board, "foot", (5, 1), (3, 1), allowance=4)
+    assert route is not None and route.legal
+
+
 def test_cheapest_route_takes_the_road_the_bonus_makes_legal(wb: Any) -> None:
     _, module = wb
     board = _board(module)
@@ -243,3 +252,38 @@ def test_the_language_guide_bonus_example_answers_as_it_says(tmp_path: Path) -> 
         "allowance=1)[(3, 0)]  # 1.5: three steps of road",
     ):
         assert shown in python
+
+
+def test_a_state_beside_a_whole_move_bonus_is_e403() -> None:
+    state = 'state speed "Speed" : 0 to 8\n'
+    found = located(Compiler(), HEADER + RULES + state)
+    assert found == [("E403", HEADER.count("\n") + RULES.count("\n") + 1, 7)]
+
+
+def test_a_whole_move_bonus_beside_a_facing_rule_is_e298() -> None:
+    facing = "facing foot on hexes : turn 1 per hexside\n"
+    assert located(Compiler(), HEADER + RULES + facing) == [("E298", HEADER.count("\n") + 8, 12)]
+
+
+def test_the_module_reaches_as_the_semantics_on_random_road_boards(wb: Any) -> None:
+    rs, module = wb
+    plan = module_plan.build(rs)
+    asked = 0
+    rng = random.Random(8)
+    for query in js_queries.families()["bonus"](random.Random(7), plan):
+        if query["function"] != "reachable" or query["board"]["grid"] != "hex":
+            continue  # the rules declare a hex grid
+        spec = query["board"]
+        places = {tuple(p): tuple(f) for p, f in spec["places"]}
+        edges = {(tuple(a), tuple(b)): tuple(f) for (a, b), f in spec["edges"] or []}
+        board = module.Board(places, edges, grid="hexes")
+        neighbours = {p: [q for q, _ in board.neighbours(p)] for p in places}
+        _, start, small = query["args"]
+        budget = small + rng.choice([0, 4, 8])  # room for steps off road too
+        got = dict(module.reachable(board, "foot", tuple(start), budget))
+        want = semantic_routes.reachable(
+            rs, "foot", tuple(start), budget, places, neighbours, edges
+        )
+        assert got == want, (query, got, want)
+        asked += 1
+    assert asked >= 20
