@@ -617,8 +617,7 @@ class RollDecl(Plain):
 
 @dataclass(frozen=True)
 class WholeMoveDecl(Plain):
-    """``whole move NAME labels : crosses F ...``, ``at most N F ...`` (``most``) or ``on F ...,
-    allowance +N`` (``bonus``): a condition on the whole route (issue 40)."""
+    """``whole move NAME : crosses F``, ``at most N F`` (most), ``on F, allowance +N`` (bonus)."""
 
     item: Item
     features: tuple[Name, ...]
