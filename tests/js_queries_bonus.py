@@ -8,53 +8,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
 
 from rulesdsl.codegen.plan import ModulePlan
 from tests import js_queries
-from tests.js_queries_whole_move import _STEPS
-
-
-def _board(rng: random.Random, plan: ModulePlan) -> tuple[dict[str, Any], list[Any], Any]:
-    """A grid board's spec whose edges (and places) mostly hold a bonus's features, its places
-    and their neighbours."""
-    layers = plan.header.layers
-    places_of = [f for layer in layers if layer.scope == "one" for f in layer.features]
-    edges_of = [f for layer in layers if layer.scope == "edges" for f in layer.features]
-    counted = [f for w in plan.movement.whole_moves if w.bonus is not None for f in w.features]
-    grid = rng.choice(["hex", "square"])
-    cells = [(x, y) for x in range(rng.randint(2, 6)) for y in range(rng.randint(2, 4))]
-
-    def feature(pool: list[str]) -> str:
-        on = [f for f in counted if f in pool]
-        return rng.choice(on) if on and rng.random() < 0.8 else rng.choice(pool)
-
-    places = {cell: [feature(places_of)] for cell in cells}
-
-    def near(p: Any) -> list[Any]:
-        x, y = p
-        return [(x + dx, y + dy) for dx, dy in _STEPS[grid] if (x + dx, y + dy) in places]
-
-    edges: dict[Any, Any] = {}
-    for p in cells:
-        for q in near(p):
-            if edges_of and (q, p) not in edges and rng.random() < 0.7:
-                edges[p, q] = edges[q, p] = [feature(edges_of)]
-    spec = {
-        "places": [[list(p), f] for p, f in places.items()],
-        "edges": [[[list(a), list(b)], f] for (a, b), f in edges.items()] or None,
-        "grid": grid,
-        "neighbours": None,
-    }
-    return spec, cells, near
+from tests.js_queries_whole_move import _board
 
 
 def bonus_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Query]:
     if not any(w.bonus is not None for w in plan.movement.whole_moves):
         return
     modes = [m.id for m in plan.header.modes]
+    counted = [f for w in plan.movement.whole_moves if w.bonus is not None for f in w.features]
     for _ in range(20):
-        spec, cells, near = _board(rng, plan)
+        spec, cells, near = _board(rng, plan, counted, share=0.8, edged=0.7, rows=4)
         for _ in range(4):
             mode = rng.choice(modes)
             allowance = rng.choice([0, 0.5, 1, 1.5, 2, 3])
