@@ -220,6 +220,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
     from tests import (
         js_queries_allowance,
         js_queries_arcs,
+        js_queries_bonus,
         js_queries_categories,
         js_queries_facing,
         js_queries_feeds,
@@ -250,6 +251,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "arcs": js_queries_arcs.arc_queries,
         "numbers": js_queries_numbers.number_queries,
         "whole_move": js_queries_whole_move.whole_move_queries,
+        "bonus": js_queries_bonus.bonus_queries,
         "freefacing": js_queries_freefacing.free_move_queries,
         "categories": js_queries_categories.category_queries,
         "allowance": js_queries_allowance.allowance_queries,

@@ -19,19 +19,29 @@ _STEPS = {
 }
 
 
-def _board(rng: random.Random, plan: ModulePlan) -> tuple[dict[str, Any], list[Any], Any]:
-    """A grid board's spec, its places and their neighbours (for drawing routes)."""
+def _board(
+    rng: random.Random,
+    plan: ModulePlan,
+    counted: list[str] | None = None,
+    share: float = 0.5,
+    edged: float = 0.4,
+    rows: int = 5,
+) -> tuple[dict[str, Any], list[Any], Any]:
+    """A grid board's spec, its places and their neighbours (for drawing routes): about
+    ``share`` of the features drawn among ``counted`` (the rules' features by default), an
+    edge between ``edged`` of the neighbours, 2 to ``rows`` rows."""
     layers = plan.header.layers
     places_of = [f for layer in layers if layer.scope == "one" for f in layer.features]
     edges_of = [f for layer in layers if layer.scope == "edges" for f in layer.features]
-    counted = [f for w in plan.movement.whole_moves for f in w.features]
+    if counted is None:
+        counted = [f for w in plan.movement.whole_moves for f in w.features]
     grid = rng.choice(["hex", "square"])
-    cells = [(x, y) for x in range(rng.randint(2, 6)) for y in range(rng.randint(2, 5))]
+    cells = [(x, y) for x in range(rng.randint(2, 6)) for y in range(rng.randint(2, rows))]
 
     def feature(pool: list[str]) -> str:
         return (
             rng.choice([f for f in counted if f in pool] or pool)
-            if rng.random() < 0.5
+            if rng.random() < share
             else (rng.choice(pool))
         )
 
@@ -44,7 +54,7 @@ def _board(rng: random.Random, plan: ModulePlan) -> tuple[dict[str, Any], list[A
     edges: dict[Any, Any] = {}
     for p in cells:
         for q in near(p):
-            if edges_of and (q, p) not in edges and rng.random() < 0.4:
+            if edges_of and (q, p) not in edges and rng.random() < edged:
                 edges[p, q] = edges[q, p] = [feature(edges_of)]
     spec = {
         "places": [[list(p), f] for p, f in places.items()],

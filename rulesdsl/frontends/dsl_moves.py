@@ -61,7 +61,8 @@ class MoveRules(BuilderBase):
 
     def whole_move_decl(self, meta: Meta, ch: list[Any]) -> s.WholeMoveDecl:
         test = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "whole")
-        return s.WholeMoveDecl(self._item(meta, ch), test[2], test[1])
+        bonus = test[3] if len(test) > 3 else None
+        return s.WholeMoveDecl(self._item(meta, ch), test[2], test[1], bonus)
 
     def whole_crosses(self, meta: Meta, ch: list[Token]) -> tuple[str, None, tuple[s.Name, ...]]:
         return ("whole", None, tuple(self._name(t) for t in ch))
@@ -71,6 +72,12 @@ class MoveRules(BuilderBase):
     ) -> tuple[str, s.Located, tuple[s.Name, ...]]:
         most = s.Located(ir.Number(int(ch[0])), self._p(ch[0]))
         return ("whole", most, tuple(self._name(t) for t in ch[1:]))
+
+    def whole_bonus(
+        self, meta: Meta, ch: list[Any]
+    ) -> tuple[str, None, tuple[s.Name, ...], s.Located]:
+        bonus = self._located(meta, ch[-1])
+        return ("whole", None, tuple(self._name(t) for t in ch[:-1]), bonus)
 
     def state_decl(self, meta: Meta, ch: list[Any]) -> s.StateDecl:
         bounds = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "range")

@@ -617,12 +617,12 @@ class RollDecl(Plain):
 
 @dataclass(frozen=True)
 class WholeMoveDecl(Plain):
-    """``whole move NAME labels : crosses F [or G ...]`` or ``... : at most N F [or G ...]``: a
-    condition on the whole route (issue 40). ``most`` is None for ``crosses``."""
+    """``whole move NAME : crosses F``, ``at most N F`` (most), ``on F, allowance +N`` (bonus)."""
 
     item: Item
     features: tuple[Name, ...]
     most: Located | None
+    bonus: Located | None = None
 
 
 @dataclass(frozen=True)

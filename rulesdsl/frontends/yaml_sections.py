@@ -68,12 +68,16 @@ class Builder(yaml_builder.Builder):
 
     def sec_whole_moves(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """``whole_moves: {one_river: {label: One river, most: 1, features: [river]}}``;
-        without ``most``, the route carries the rule."""
+        ``bonus: 4 in``: the allowance's bonus on a route every step of which counts; without
+        either, the route carries the rule."""
         out: list[s.Statement] = []
         for k, v in _items(value):
             most_node = _get(v, "most")
             most = self.located(most_node) if most_node is not None else None  # an int: schema
-            out.append(s.WholeMoveDecl(self.item(k, v), self._names(_get(v, "features")), most))
+            bonus_node = _get(v, "bonus")
+            bonus = self.located(bonus_node, "quantity") if bonus_node is not None else None
+            names = self._names(_get(v, "features"))
+            out.append(s.WholeMoveDecl(self.item(k, v), names, most, bonus))
         return out
 
     def sec_states(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

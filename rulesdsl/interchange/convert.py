@@ -298,6 +298,7 @@ class _ToYaml:
                     if st.most and isinstance(st.most.value, ir.Number)
                     else None,
                     features=[n.text for n in st.features],
+                    bonus=self.text(st.bonus.pos) if st.bonus else None,
                 )
             case s.StateDecl():
                 section("states")[st.item.name.text] = self._block(

@@ -357,6 +357,8 @@ def _arcs(node: Any) -> list[str]:
 def _whole_move(name: str, item: Any) -> str:
     most = f"at most {item['most']} " if "most" in item else "crosses "
     features = " or ".join(str(n) for n in _seq(item.get("features")))
+    if "bonus" in item:
+        most, features = "on ", f"{features}, allowance {item['bonus']}"
     return _head("whole move", name, item) + f" : {most}{features}" + _extras(item, "")
 
 

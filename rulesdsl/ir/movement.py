@@ -205,12 +205,15 @@ class WholeMove:
     condition on the whole route (issue 40). A step counts when the edge it crosses or the
     place it enters has one of ``features``. With ``most`` None, a route with such a step
     carries the rule (its label says what follows: "may not fire"); with ``most``, a route
-    with more such steps is not legal, and route searches do not return it."""
+    with more such steps is not legal, and route searches do not return it. With ``bonus``
+    (``on F [or G], allowance +N``), a route every step of which counts may cost the allowance
+    plus ``bonus`` (in the cost unit)."""
 
     id: NewId
     info: Info
     features: tuple[Id, ...]
     most: int | None = None
+    bonus: float | None = None
 
 
 @dataclass(frozen=True)

@@ -483,8 +483,22 @@ def outcome_effects(
     return out
 
 
+def _whole_bonus(lw: Context, given: s.Located) -> float:
+    """The amount ``on road, allowance +4 in`` adds: in the cost unit (E203), above 0 (E421)."""
+    number = _in_cost_unit(lw, given, "a whole-move bonus", "allowance +4")
+    if number is not None and number.value <= 0:
+        lw.err(
+            "E421",
+            f"a whole-move bonus adds more than 0 to the allowance, not {number.value:g}",
+            given.pos,
+            "write `on road, allowance +4 in`; a move that goes less far is a kind of move",
+        )
+    return float(number.value) if number is not None and number.value > 0 else 0.0
+
+
 def whole_move(lw: Context, decl: s.WholeMoveDecl, facings: Sequence[ir.Facing]) -> ir.WholeMove:
-    """``whole move NAME labels : crosses F [or G]`` or ``... : at most N F [or G]``."""
+    """``whole move NAME labels : crosses F [or G]``, ``... : at most N F [or G]`` or ``... : on
+    F [or G], allowance +N``."""
     named: list[str] = []
     for name in decl.features:
         if lw.symbols.require(name, ("feature",), "feature"):
@@ -515,5 +529,7 @@ def whole_move(lw: Context, decl: s.WholeMoveDecl, facings: Sequence[ir.Facing])
             "keep whole-move rules to rulesets without `facing` lines, or leave them to players",
         )
     rule = ir.WholeMove(decl.item.name.text, lw.info(decl.item), tuple(named), most)
+    if decl.bonus is not None:
+        rule = replace(rule, bonus=_whole_bonus(lw, decl.bonus))
     lw.where.record(rule, decl.item.name.pos)
     return rule

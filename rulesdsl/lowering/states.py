@@ -53,11 +53,11 @@ def state(
             )
             continue
         changes.append(change)
-    if facings or any(w.most is not None for w in whole_moves):
+    if facings or any(w.most is not None or w.bonus is not None for w in whole_moves):
         lw.err(
             "E403",
             "a state in a ruleset with "
-            + ("facing rules" if facings else "whole-move limits")
+            + ("facing rules" if facings else "whole-move limits or bonuses")
             + ": its route searches do not carry a state",
             decl.item.name.pos,
             "keep `state` lines to rulesets without `facing` lines or `at most` rules",

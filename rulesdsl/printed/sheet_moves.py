@@ -89,7 +89,7 @@ _WHEN = words.total(
 
 def whole_move_blocks(b: Builder) -> list[Block]:
     """One table: a row per whole-move rule (issue 40), its label and what it says ("At most
-    1 per move: River"; "On crossing: Hedge")."""
+    1 per move: River"; "On crossing: Hedge"; "Allowance +4 in when the whole move is on: Road")."""
     rows = []
     for rule in b.rs.whole_moves:
         name = CellView(b.label(rule.info, rule.id), ("label",))
@@ -100,6 +100,9 @@ def whole_move_blocks(b: Builder) -> list[Block]:
             if rule.most is None
             else b.w("whole_move_at_most", most=b.num(rule.most), features=features)
         )
+        if rule.bonus is not None:
+            bonus = b.unit_text(b.signed(rule.bonus), b.rs.units.get("cost"))
+            says = b.w("whole_move_bonus", bonus=bonus, features=features)
         rows.append([name, CellView(says)])
     if not rows:
         return []

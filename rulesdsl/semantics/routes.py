@@ -278,6 +278,8 @@ def whole_move(rs: ir.Ruleset, steps: Sequence[RouteStep]) -> tuple[tuple[str, .
     marks: list[str] = []
     reason = ""
     for rule in rs.whole_moves:
+        if rule.bonus is not None:
+            continue  # whole_bonus
         counted = [
             i
             for i, step in enumerate(steps, 1)
@@ -293,6 +295,20 @@ def whole_move(rs: ir.Ruleset, steps: Sequence[RouteStep]) -> tuple[tuple[str, .
                 f"step {counted[rule.most]} goes beyond '{label}' (at most {rule.most} per move)"
             )
     return tuple(marks), reason
+
+
+def _counts(rule: ir.WholeMove, step: RouteStep) -> bool:
+    return bool(set(rule.features) & (set(step.crossed) | set(step.entered)))
+
+
+def whole_bonus(rs: ir.Ruleset, steps: Sequence[RouteStep]) -> float:
+    """What the whole-move bonuses add to the allowance of a route (issue 40): each bonus
+    every step of which crosses or enters one of its features."""
+    return sum(
+        rule.bonus
+        for rule in rs.whole_moves
+        if rule.bonus is not None and all(_counts(rule, step) for step in steps)
+    )
 
 
 def own_allowance(rs: ir.Ruleset, mode: str, allowance: float | None) -> float | None:
@@ -363,7 +379,7 @@ def route(
         not reason
         and allowance is not None
         and isinstance(total, float | int)
-        and total > allowance
+        and total > allowance + whole_bonus(rs, out)
         and not (rs.minimum_move is not None and allowance > 0 and len(out) == 1)
     ):
         reason = "the route costs more than the allowance"
@@ -398,17 +414,20 @@ def reachable(
     if budget is None:
         raise ValueError(f"{mode!r} has no allowance of its own: give a budget")
     limits = [(set(w.features), w.most) for w in rs.whole_moves if w.most is not None]
+    bonuses = [(set(w.features), w.bonus) for w in rs.whole_moves if w.bonus is not None]
     values: tuple[int, ...] = ()
     if state is not None:
         values = state_change(rs, mode, tuple(state[s.id] for s in rs.states), (move or "",))
         if out_of_range(rs, values):
             return {}
-    begin = (start, (0,) * len(limits), values)
-    best: dict[tuple[object, tuple[int, ...], tuple[int, ...]], float] = {begin: 0.0}
+    begin = (start, (0,) * len(limits), values, (True,) * len(bonuses))
+    best: dict[tuple[object, tuple[int, ...], tuple[int, ...], tuple[bool, ...]], float] = {
+        begin: 0.0
+    }
     changed = True
     while changed:
         changed = False
-        for (here, counts, values), cost in list(best.items()):
+        for (here, counts, values, whole), cost in list(best.items()):
             if here != start and must_stop(rs, mode, places[here]):
                 continue
             for there in neighbours[here]:
@@ -421,18 +440,22 @@ def reachable(
                 after = tuple(n + bool(f & met) for (f, _), n in zip(limits, counts, strict=True))
                 if any(n > most for (_, most), n in zip(limits, after, strict=True)):
                     continue  # a whole-move limit (issue 40): the step is never taken
+                kept = tuple(w and bool(f & met) for (f, _), w in zip(bonuses, whole, strict=True))
+                room = budget + sum(b for (_, b), w in zip(bonuses, kept, strict=True) if w)
                 carried = state_change(rs, mode, values, met) if state is not None else ()
                 if state is not None and out_of_range(rs, carried):
                     continue  # a state out of its range (issue 40): the step is never taken
                 total = cost + step
                 first = (
-                    rs.minimum_move is not None and budget > 0 and (here, counts, values) == begin
+                    rs.minimum_move is not None
+                    and budget > 0
+                    and (here, counts, values, whole) == begin
                 )
-                allowed = total <= budget or first
-                if allowed and total < best.get((there, after, carried), math.inf):
-                    best[there, after, carried] = total
+                allowed = total <= room or first
+                if allowed and total < best.get((there, after, carried, kept), math.inf):
+                    best[there, after, carried, kept] = total
                     changed = True
     cheapest: dict[object, float] = {}
-    for (place, _, _), cost in best.items():
+    for (place, _, _, _), cost in best.items():
         cheapest[place] = min(cost, cheapest.get(place, math.inf))
     return {p: c for p, c in cheapest.items() if p == start or can_end(rs, mode, places[p])}

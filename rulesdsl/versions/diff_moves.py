@@ -155,6 +155,8 @@ def rolls(d: Differ) -> None:
 
 def _says(rule: ir.WholeMove) -> str:
     features = " or ".join(rule.features)
+    if rule.bonus is not None:
+        return f"on {features}, allowance +{rule.bonus:g}"
     return f"crosses {features}" if rule.most is None else f"at most {rule.most} {features}"
 
 

@@ -13,11 +13,14 @@ from rulesdsl.codegen.plan import movement as plan_movement
 
 _STATE = " // [state]"
 _NO_STATE = " // [no state]"
+_BONUS = (" // [bonus]", " // [no bonus]")
 
 
-def runtime_routes(states: bool = False) -> str:
-    """The route runtime, its lines for rules with ``state`` lines or without (:func:`_marked`)."""
-    return _marked(runtime_part("runtime_routes.js"), states)
+def runtime_routes(states: bool = False, bonuses: bool = False) -> str:
+    """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
+    bonuses or without (:func:`_marked`)."""
+    text = _marked(runtime_part("runtime_routes.js"), states)
+    return _marked(text, bonuses, *_BONUS)
 
 
 def along_js(plan: plan_movement.MovementPlan) -> str:
@@ -31,10 +34,12 @@ def along_js(plan: plan_movement.MovementPlan) -> str:
 def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
     """The map's constants and the route functions."""
     diagonal = {g.id: number_js(g.diagonal) for g in plan.grids if g.diagonal is not None}
-    limited = "true" if any(w.most is not None for w in plan.whole_moves) else "false"
+    limited = any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
+    bonuses = [w for w in plan.whole_moves if w.bonus is not None]
+    rules = [w for w in plan.whole_moves if w.bonus is None]
     wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
     return [
-        runtime_routes(bool(plan.states)),
+        runtime_routes(bool(plan.states), bool(bonuses)),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
         f"export const GRID_SHAPES = {dict_js({g.id: string_js(g.shape) for g in plan.grids})};",
@@ -45,10 +50,29 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _FACING_MODES = new Set({strings_js(f.mode for f in plan.facings)});",
         "/** The whole-move rules: id, label, the features a step counts by, the most such steps"
         " (null: the route carries the rule). */",
-        f"const _WHOLE_MOVES = [{', '.join(_whole_move_js(w) for w in plan.whole_moves)}];",
-        f"const _LIMITED = {limited};",
+        f"const _WHOLE_MOVES = [{', '.join(_whole_move_js(w) for w in rules)}];",
+        f"const _LIMITED = {'true' if limited else 'false'};",
         f"const _WIND = {'true' if wind else 'false'};",
         *_states_js(plan),
+        *_bonuses_js(bonuses),
+    ]
+
+
+def _bonuses_js(bonuses: list[plan_movement.WholeMove]) -> list[str]:
+    """The whole-move bonuses and the runtime that adds them; nothing for rules without."""
+    if not bonuses:
+        return []
+    rules = ", ".join(
+        f"[{string_js(w.id)}, {string_js(w.label)}, new Set({strings_js(w.features)}),"
+        f" {number_js(w.bonus or 0)}]"
+        for w in bonuses
+    )
+    return [
+        "/** The whole-move bonuses: id, label, the features every step must count by, and what"
+        " the route's allowance gains then. */",
+        f"const _WHOLE_BONUSES = [{rules}];",
+        "",
+        runtime_part("runtime_bonus.js").rstrip("\n"),
     ]
 
 
@@ -84,10 +108,11 @@ def _whole_move_js(rule: plan_movement.WholeMove) -> str:
     return f"[{string_js(rule.id)}, {string_js(rule.label)}, {features}, {most}]"
 
 
-def _marked(text: str, states: bool) -> str:
-    """``text`` with its lines marked ``// [state]`` kept for rules with ``state`` lines and
-    those marked ``// [no state]`` for the others (so a module without states is as it was)."""
-    kept, dropped = (_STATE, _NO_STATE) if states else (_NO_STATE, _STATE)
+def _marked(text: str, states: bool, on: str = _STATE, off: str = _NO_STATE) -> str:
+    """``text`` with its lines marked ``// [state]`` (``on``) kept for rules with ``state``
+    lines and those marked ``// [no state]`` (``off``) for the others (so a module without
+    states is as it was)."""
+    kept, dropped = (on, off) if states else (off, on)
     lines = text.rstrip("\n").split("\n")
     return "\n".join(line.removesuffix(kept) for line in lines if not line.endswith(dropped))
 

@@ -530,7 +530,8 @@ function _routeCost(board, mode, places, keys, allowance, extra, move, before, p
   if (!reason && steps.length && !canEnd(mode, steps[steps.length - 1].features)) {
     reason = "the unit may not end its move in the last place";
   }
-  if (!reason && allowance !== null && total > allowance && !(MINIMUM_MOVE && allowance > 0 && steps.length === 1)) {
+  if (!reason && allowance !== null && total > allowance && !(MINIMUM_MOVE && allowance > 0 && steps.length === 1)) { // [no bonus]
+  if (!reason && allowance !== null && total > allowance + _wholeBonus(steps) && !(MINIMUM_MOVE && allowance > 0 && steps.length === 1)) { // [bonus]
     reason = "the route costs more than the allowance";
   }
   const rolls = _routeRolls(mode, move, places, keys, steps, before);
@@ -653,6 +654,9 @@ function _search(board, mode, start, budget, extra, goal = null, priced = _NO_PR
  * each place is its first state taken from the heap; ``came`` holds the route to ``goal`` only. */
 function _limitedSearch(board, mode, start, budget, extra, goal = null, priced = _NO_PRICES) {
   const limits = _WHOLE_MOVES.filter((rule) => rule[3] !== null).map((rule) => [rule[2], rule[3]]);
+  const bonuses = _WHOLE_BONUSES.map((rule) => [rule[2], rule[3]]); // [bonus]
+  limits.push(...bonuses.map(([features]) => [features, 1])); // [bonus]
+  const kept = limits.length - bonuses.length; // [bonus]
   const stops = new Map();
   const costs = new Map();
   const states = new Map(); // state key -> [place key, counts]
@@ -683,7 +687,8 @@ function _limitedSearch(board, mode, start, budget, extra, goal = null, priced =
       const entered = board._features.get(here);
       let stop = stops.get(entered);
       if (stop === undefined) stops.set(entered, (stop = mustStop(mode, entered)));
-      if (stop || cost > budget) continue;
+      if (stop || cost > budget) continue; // [no bonus]
+      if (stop || cost > budget + _left(bonuses, counts.slice(kept))) continue; // [bonus]
     }
     for (const [there, distance] of board._next(here)) {
       const entered = board._features.get(there);
@@ -694,7 +699,9 @@ function _limitedSearch(board, mode, start, budget, extra, goal = null, priced =
       let beyond = false;
       for (let j = 0; j < limits.length; j++) {
         const [features, most] = limits[j];
-        const count = counts[j] + (has(features, crossed) || has(features, entered) ? 1 : 0);
+        const count = counts[j] + (has(features, crossed) || has(features, entered) ? 1 : 0); // [no bonus]
+        const met = has(features, crossed) || has(features, entered); // [bonus]
+        const count = counts[j] + ((j < kept ? met : !met && counts[j] === 0) ? 1 : 0); // [bonus]
         after.push(count);
         if (count > most) {
           beyond = true;
@@ -704,7 +711,9 @@ function _limitedSearch(board, mode, start, budget, extra, goal = null, priced =
       if (beyond) continue;
       const total = cost + step;
       const next = `${there}#${after.join(",")}`;
-      if ((total <= budget || first) && total < (seen.get(next) ?? _INF) && !done.has(next)) {
+      if ((total <= budget || first) && total < (seen.get(next) ?? _INF) && !done.has(next)) { // [no bonus]
+      const room = budget + _left(bonuses, after.slice(kept)); // [bonus]
+      if ((total <= room || first) && total < (seen.get(next) ?? _INF) && !done.has(next)) { // [bonus]
         seen.set(next, total);
         states.set(next, [there, after]);
         back.set(next, state);

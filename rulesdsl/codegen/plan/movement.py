@@ -143,6 +143,8 @@ class WholeMove:
     label: str
     features: tuple[str, ...]
     most: int | None
+    bonus: float | None = None
+    """With a bonus, the rule only raises the allowance of a route every step of which counts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +247,7 @@ def build(rs: ir.Ruleset) -> MovementPlan:
             if r.state is not None
         ),
         whole_moves=tuple(
-            WholeMove(w.id, info.label(w.info, rs.languages[0], w.id), w.features, w.most)
+            WholeMove(w.id, info.label(w.info, rs.languages[0], w.id), w.features, w.most, w.bonus)
             for w in rs.whole_moves
         ),
         free_facings=tuple(

@@ -49,7 +49,8 @@ def map_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
             (f, {m: tidy(v) for m, v in by_mode.items()}) for f, by_mode in plan.along.items()
         ],
         "edge_features": plan.edge_features,
-        "whole_moves": plan.whole_moves,
+        "whole_moves": tuple(w for w in plan.whole_moves if w.bonus is None),
+        "whole_bonuses": tuple(w for w in plan.whole_moves if w.bonus is not None),
         "states": plan.states,
         "state_ranges": {v.id: (v.low, v.high) for v in plan.states},
         "state_labels": tuple(v.label for v in plan.states),
@@ -57,7 +58,9 @@ def map_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         "roll_states": {roll: (i, op, bound) for roll, i, op, bound in plan.roll_states},
         "whole_limits": any(w.most is not None for w in plan.whole_moves),
         "search": (
-            "_limited_search" if any(w.most is not None for w in plan.whole_moves) else "_search"
+            "_limited_search"
+            if any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
+            else "_search"
         ),
         "grid_shapes": {g.id: g.shape for g in plan.grids},
         "grid_diagonal": {g.id: tidy(g.diagonal) for g in plan.grids if g.diagonal is not None},
