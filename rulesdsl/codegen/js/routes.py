@@ -16,8 +16,8 @@ _NO_STATE = " // [no state]"
 
 
 def runtime_routes(states: bool = False) -> str:
-    """The route runtime, its lines for rules with ``state`` lines or without (:func:`_marked`)."""
-    return _marked(runtime_part("runtime_routes.js"), states)
+    """The route runtime, its lines for rules with ``state`` lines or without (:func:`marked`)."""
+    return marked(runtime_part("runtime_routes.js"), states)
 
 
 def along_js(plan: plan_movement.MovementPlan) -> str:
@@ -84,7 +84,7 @@ def _whole_move_js(rule: plan_movement.WholeMove) -> str:
     return f"[{string_js(rule.id)}, {string_js(rule.label)}, {features}, {most}]"
 
 
-def _marked(text: str, states: bool) -> str:
+def marked(text: str, states: bool) -> str:
     """``text`` with its lines marked ``// [state]`` kept for rules with ``state`` lines and
     those marked ``// [no state]`` for the others (so a module without states is as it was)."""
     kept, dropped = (_STATE, _NO_STATE) if states else (_NO_STATE, _STATE)
@@ -105,7 +105,7 @@ def routes_dts(grid_names: str, states: tuple[str, ...] = ()) -> list[str]:
         else []
     )
     return [
-        _marked(path.read_text("utf-8"), bool(states)),
+        marked(path.read_text("utf-8"), bool(states)),
         *declared,
         f"export type DeclaredGridName = {grid_names};",
         'export type GridName = DeclaredGridName | "hex" | "square";',
