@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import inspect
 import random
-import shutil
 import subprocess
 import sys
 from itertools import pairwise
@@ -267,12 +266,19 @@ def test_js_module_answers_facing_state_questions_as_python(node: str, tmp_path:
     assert any("InvalidArgument" in a for a in answers) and any("reach" in a for a in answers)
 
 
+@pytest.mark.parametrize("wind", [False, True])
 def test_the_declarations_type_a_consumer_passing_a_state_to_a_facing_unit(
-    node: str, tmp_path: Path, pytestconfig: Any
+    node: str, tmp_path: Path, pytestconfig: Any, wind: bool
 ) -> None:
+    """With a unit type that tacks, reachable's facing overload takes the wind and the state."""
     tsc = _typescript(pytestconfig)
-    write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
-    shutil.copy(Path(__file__).parent / "js" / "state_facing_consumer.ts", tmp_path / "consumer.ts")
+    facing = FACING.replace("per hexside\n", "per hexside, tack +2 MP\n", 1) if wind else FACING
+    write_package(module_plan.build(_ruleset(Compiler(), RULES + facing)), tmp_path)
+    consumer = (Path(__file__).parent / "js" / "state_facing_consumer.ts").read_text("utf-8")
+    if wind:
+        options = "{ wind: 0, state: { speed: 5, altitude: 2 } }"
+        consumer += f'm.reachable(b, "fighter", [[0, 0], 0], 4, {options});\n'
+    (tmp_path / "consumer.ts").write_text(consumer, "utf-8")
     options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
