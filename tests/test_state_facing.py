@@ -8,6 +8,7 @@ due only there. The module, the reference semantics and the JavaScript module an
 
 from __future__ import annotations
 
+import ast
 import inspect
 import random
 import subprocess
@@ -284,3 +285,30 @@ def test_the_declarations_type_a_consumer_passing_a_state_to_a_facing_unit(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    """docs/language.md, "State carried between moves": the facing line added to the section's
+    rules, the section's board set up, then each commented call of the facing example."""
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[
+        doc.index("## State carried between moves") : doc.index("## Rolls due on the map")
+    ]
+    terrain, facing = (part.split("```")[0] for part in section.split("```terrain\n")[1:3])
+    compiled = compile_snippet(Compiler(), terrain + facing)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = import_rendered(compiled.ruleset, tmp_path, "state_facing_guide")
+    names = {n: getattr(module, n) for n in ("Board", "route_cost", "cheapest_route", "reachable")}
+    board, example = (part.split("```")[0] for part in section.split("```python\n")[1:3])
+    exec("\n".join(line for line in board.splitlines()[:4]), names)
+    lines = example.splitlines()
+    asked = 0
+    for i, line in enumerate(lines):
+        if line.startswith("#"):
+            continue
+        if i + 1 < len(lines) and lines[i + 1].startswith("# "):
+            assert eval(line, names) == ast.literal_eval(lines[i + 1][2:]), line
+            asked += 1
+        else:
+            exec(line, names)
+    assert asked == 3
