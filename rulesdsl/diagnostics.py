@@ -147,7 +147,7 @@ CODES: Mapping[str, str] = {
     "E400": "a state's range that is not two whole numbers, the lower first",
     "E401": "a state change that is 0, not a whole number, or wider than the state's range",
     "E402": "a state line that changes the state twice for one feature or kind of move",
-    "E403": "a state in a ruleset whose route searches cannot carry it (facing, whole-move limits)",
+    "E403": "a state in a ruleset whose route searches cannot carry it (whole-move limits)",
     "E404": "a roll's state bound (`when altitude below 4`) that is not a whole number",
     "W290": "a roll rule that no layer column uses",
     "W291": "a roll cell's unit type or keyword entry that wins over its kind of move's entry",

@@ -259,6 +259,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "routes_inputs": js_queries_routes_inputs.route_input_queries,
         "allowance_steps": js_queries_routes_inputs.allowance_step_queries,
         "state": js_queries_state.state_queries,
+        "facing_state": js_queries_state.facing_state_queries,
         "modifier_total": js_queries_feeds.modifier_total_queries,
         "turning": js_queries_turning.turning_queries,
         "roll_pairs": js_queries_pairs.pair_queries,

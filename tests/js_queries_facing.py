@@ -155,7 +155,8 @@ def ask(module: ModuleType, query: q.Query) -> list[dict[str, Any]]:
     steps = [[*s[:6], cost(module, s.cost), s.straight] for s in answer.steps]
     rolls = [list(r) for r in answer.rolls]
     fields = [answer.legal, answer.reason, answer.heading, _finite(answer.speed), answer.turn_mode]
-    return [{"facing": [cost(module, answer.total), steps, *fields, answer.move, rolls]}]
+    state = [answer.state] if hasattr(answer, "state") else []  # state lines only
+    return [{"facing": [cost(module, answer.total), steps, *fields, answer.move, rolls, *state]}]
 
 
 def _finite(value: Any) -> Any:

@@ -2,7 +2,8 @@
 of the JavaScript target: ``route_cost``, ``cheapest_route`` and ``reachable`` given a starting
 ``state`` (and often a kind of move that changes it) on grid boards whose places and edges often
 carry the features that change it, so that routes take a state out of its range and searches go
-round; and bad ``state`` arguments. None for a ruleset without ``state`` lines (so the other
+round; and bad ``state`` arguments; for a unit type with facing, the same of (place, heading)
+pairs (``facing_state_queries``). None for a ruleset without ``state`` lines (so the other
 kinds' questions, drawn from generators of their own, do not change)."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rulesdsl.codegen.plan import ModulePlan
-from tests import js_queries
+from tests import js_queries, js_queries_facing
 
 _STEPS = {
     "hex": ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)),
@@ -105,3 +106,29 @@ def state_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Q
                 "args": [mode, start, rng.randint(0, 12)],
                 "kwargs": reach,
             }
+
+
+def facing_state_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Query]:
+    """Routes, cheapest routes and reaches of unit types with facing given a starting state
+    (often with a kind of move), on grid boards whose places and edges carry the features that
+    change it."""
+    if not plan.movement.states:
+        return
+    moves = [k.id for k in plan.movement.moves]
+    for _ in range(40 if plan.movement.facings else 0):
+        rule = rng.choice(plan.movement.facings)
+        spec, cells, _ = _board(rng, plan)
+        spec["grid"] = rule.grid
+        for _ in range(3):
+            kwargs: dict[str, Any] = {"state": _state(rng, plan)}
+            if moves and rng.random() < 0.5:
+                kwargs["move"] = rng.choice(moves)
+            if rng.random() < 0.3:
+                kwargs["allowance"] = rng.randint(0, 9)
+            walk = js_queries_facing._walk(rng, cells, rule.headings)
+            ask = js_queries_facing._query
+            yield ask("route_cost", spec, [rule.mode, walk], kwargs)
+            goal = list(rng.choice(cells)) if rng.random() < 0.6 else walk[-1]
+            yield ask("cheapest_route", spec, [rule.mode, walk[0], goal], kwargs)
+            reach = {k: v for k, v in kwargs.items() if k != "allowance"}
+            yield ask("reachable", spec, [rule.mode, walk[0], rng.randint(0, 10)], reach)

@@ -118,7 +118,10 @@ FACING_BREAKS = {
         "if (false) return places;",
     ),
     "a pivot once per move": ("0, used | pivotBit]]", "0, used]]"),
-    "a turn of two headings": ("let cost = turns * rule.turnCost;", "let cost = rule.turnCost;"),
+    "a turn of two headings": (
+        "let cost = turns * _turnCost(rule, speed);",
+        "let cost = _turnCost(rule, speed);",
+    ),
 }
 """A line of runtime_facing.js broken on purpose: (its text, its broken text)."""
 
@@ -130,7 +133,7 @@ def test_differential_test_sees_a_broken_facing_runtime(
     line, broken_line = FACING_BREAKS[name]
     text = js_facing.runtime_facing()
     assert line in text
-    monkeypatch.setattr(js_facing, "runtime_facing", lambda: text.replace(line, broken_line))
+    monkeypatch.setattr(js_facing, "runtime_facing", lambda *_: text.replace(line, broken_line))
     assert caught("void_patrol", tmp_path) & {"route_cost", "cheapest_route", "reachable"}
 
 

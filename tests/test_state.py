@@ -282,10 +282,8 @@ def test_each_misuse_of_a_state_line_gets_its_code_at_its_place(
     assert located(compiler, HEADER + BODY + line) == [(code, LINE, column)]
 
 
-def test_a_state_beside_facing_or_a_whole_move_limit_is_e403(compiler: Compiler) -> None:
+def test_a_state_beside_a_whole_move_limit_is_e403(compiler: Compiler) -> None:
     state = 'state speed "Speed" : 0 to 3\n'
-    facing = "facing fighter on hexes : turn 1 MP per hexside\n"
-    assert located(compiler, HEADER + BODY + state + facing) == [("E403", LINE, 7)]
     limit = 'whole move one "One front" : at most 1 front\n'
     assert located(compiler, HEADER + BODY + state + limit) == [("E403", LINE, 7)]
 

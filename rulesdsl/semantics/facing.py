@@ -14,7 +14,7 @@ allowance; without one, every speed limit fails and the last turn mode counts.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, assert_never
 
@@ -27,7 +27,15 @@ from rulesdsl.semantics import (
     Unfilled,
 )
 from rulesdsl.semantics.moves import Due, kind_allowance, kind_of, kind_view, route_rolls
-from rulesdsl.semantics.routes import can_end, must_stop, step_cost
+from rulesdsl.semantics.routes import (
+    RouteStep,
+    can_end,
+    must_stop,
+    route_state,
+    state_rolls,
+    states_along,
+    step_cost,
+)
 
 Move = Literal["forward", "turn"] | ir.FacingMove
 """What one action of a move with facing is: a step forward, a turn, or a manoeuvre."""
@@ -64,6 +72,8 @@ class FacingAnswer:
     rolls: tuple[Due, ...] = ()
     """The rolls the map makes due, numbered by action (turns make none); a place entered is
     new at each step (the reference knows no places)."""
+    state: dict[str, int] | None = None
+    """The state after the move, when one was given (``state`` lines, issue 40)."""
 
 
 WORDS = ("forward", "backward", "sideslip", "turn")
@@ -194,11 +204,11 @@ def route(
     allowance: float | None = None,
     move: str | None = None,
     wind: int | None = None,
+    state: Mapping[str, int] | None = None,
 ) -> FacingAnswer:
-    """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether
-    the move is legal (the first reason it is not). ``move``: a kind of move, whose costs
-    and barred features count, whose allowance is the speed, and whose turn mode row (if the
-    rule has one) wins."""
+    """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether the
+    move is legal (the first reason it is not). ``move``: a kind of move, whose costs, barred
+    features and turn mode row count, whose allowance is the speed; ``state``: carried."""
     rule = next(f for f in rs.facings if f.mode == mode)
     if allowance is None and rule.exact_speed:
         raise MissingArgument("allowance")
@@ -268,6 +278,8 @@ def route(
     answer: Answer = total
     if markers:
         answer = PROHIBITED if PROHIBITED in markers else IMPASSABLE
+    end_state, broken, along = _carried(base, mode, move, state, out)
+    reason = reason or broken
     if not reason and last_place is not None and not can_end(rs, mode, last_place):
         reason = "the unit may not end its move in the last place"
     if not reason and allowance is not None:
@@ -283,7 +295,36 @@ def route(
             rs.minimum_move is not None and allowance > 0 and len(out) == 1
         ):
             reason = "the route costs more than the allowance"
+    rolls = _rolls(base, mode, move, out, along)
+    return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls, end_state)
+
+
+def _carried(
+    rs: ir.Ruleset,
+    mode: str,
+    move: str | None,
+    state: Mapping[str, int] | None,
+    out: Sequence[FacingStep],
+) -> tuple[dict[str, int] | None, str, list[tuple[int, ...]]]:
+    """The state after a move with facing, why it breaks a range (empty when it does not), and
+    the state after each action (a turn changes nothing), as plain routes carry it."""
+    if state is None:
+        return None, "", []
+    steps = [RouteStep(s.entered, s.crossed, s.cost) for s in out]
+    end, broken = route_state(rs, mode, move, state, steps)
+    return end, broken, states_along(rs, mode, move, state, steps)
+
+
+def _rolls(
+    rs: ir.Ruleset,
+    mode: str,
+    move: str | None,
+    out: Sequence[FacingStep],
+    along: Sequence[tuple[int, ...]],
+) -> tuple[Due, ...]:
+    """The rolls due along a move with facing, numbered by action; with a state carried
+    (``along``), those due in a band of it only where the state is in the band."""
     moved = [(i, s) for i, s in enumerate(out, 1) if s.move not in ("turn", "pivot")]
-    due = route_rolls(base, mode, [(s.entered, s.crossed) for _, s in moved], move)
+    due = route_rolls(rs, mode, [(s.entered, s.crossed) for _, s in moved], move)
     rolls = tuple(replace(d, step=moved[d.step - 1][0]) for d in due)
-    return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls)
+    return state_rolls(rs, rolls, along) if along else rolls

@@ -48,7 +48,8 @@ function finite(value) {
 /** The spec's Board (tests/js_queries_routes.py writes it), made by the JavaScript module. */
 function board(m, spec) {
   if ("raw" in spec) return spec.raw;
-  return new m.Board(new Map(spec.places), { grid: spec.grid });
+  const edges = spec.edges ? new Map(spec.edges) : null; // tests/js_queries_state.py's boards have edges
+  return new m.Board(new Map(spec.places), { edges, grid: spec.grid });
 }
 
 /** A facing route question's answer in full (the plain form of tests/js_queries_facing.py). */
@@ -66,5 +67,6 @@ export function answerFacing(m, query) {
   const steps = answer.steps.map((s) => [s.start, s.end, s.heading, s.move, s.features, s.edge, cost(m, s.cost), s.straight]);
   const rolls = answer.rolls.map((d) => [d.step, d.place, d.on, d.roll, d.dice, d.table, d.modifier, d.features, d.move]);
   const fields = [answer.legal, answer.reason, answer.heading, finite(answer.speed), answer.turnMode];
-  return [{ facing: [cost(m, answer.total), steps, ...fields, answer.move, rolls] }];
+  const state = "state" in answer ? [answer.state === null ? null : { ...answer.state }] : []; // state lines only
+  return [{ facing: [cost(m, answer.total), steps, ...fields, answer.move, rolls, ...state] }];
 }

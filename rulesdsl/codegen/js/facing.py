@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
+from rulesdsl.codegen.js.routes import marked
 from rulesdsl.codegen.js.values import number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
 
@@ -48,8 +49,9 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
     return f"new FacingRule({fields_js(fields)})"
 
 
-def runtime_facing() -> str:
-    return runtime_part("runtime_facing.js").rstrip("\n")
+def runtime_facing(states: bool = False) -> str:
+    """The facing runtime, its lines for rules with ``state`` lines or without."""
+    return marked(runtime_part("runtime_facing.js"), states)
 
 
 def facing_js(plan: plan_movement.MovementPlan) -> list[str]:
@@ -60,7 +62,7 @@ def facing_js(plan: plan_movement.MovementPlan) -> list[str]:
     rules = {f.mode: facing_rule_js(f, plan.facing_moves) for f in plan.facings}
     return [
         "",
-        runtime_facing(),
+        runtime_facing(bool(plan.states)),
         "",
         f"export const FACINGS = {dict_js(rules)};",
         f"const _ONCE_BITS = {bits};",
@@ -104,6 +106,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  readonly legal: boolean; readonly reason: string; readonly heading: number;",
         "  readonly speed: number; readonly turnMode: number; readonly move: string;",
         "  readonly rolls: readonly RollDue[];",
+        *([f"  readonly state: {_STATE} | null;"] if plan.states else []),
         "}",
         f"export type FacingModeName = {modes};",
         "export declare const FACINGS: Readonly<Record<FacingModeName, FacingRule>>;",
@@ -124,12 +127,18 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  goal: BoardPlace | FacingState,",
         f"  options?: {options},",
         "): FacingRoute | null;",
-        *(_reachable_dts() if wind else []),
+        *(_reachable_dts(bool(plan.states)) if wind else []),
     ]
 
 
-def _reachable_dts() -> list[str]:
-    """reachable's overload for a unit type with facing where some tack or wear (issue 40)."""
+_STATE = "Readonly<Record<StateName, number>>"
+"""A state carried between moves (issue 40), as runtime_routes.d.ts types it."""
+
+
+def _reachable_dts(states: bool) -> list[str]:
+    """reachable's overload for a unit type with facing where some tack or wear (issue 40),
+    with the carried ``state`` among its options when the ruleset has ``state`` lines."""
+    state = f"; state?: {_STATE} | null" if states else ""
     return [
         "/** Each [place, heading] a unit with facing may end with (``wind``: it blows from). */",
         "export declare function reachable(",
@@ -137,6 +146,7 @@ def _reachable_dts() -> list[str]:
         "  mode: FacingModeName,",
         "  start: FacingState,",
         "  budget?: number | null,",
-        "  options?: { allowance?: number | null; move?: MoveName | null; wind?: number | null },",
+        "  options?: { allowance?: number | null; move?: MoveName | null;"
+        f" wind?: number | null{state} }},",
         "): Reach;",
     ]

@@ -18,9 +18,9 @@ _BONUS = (" // [bonus]", " // [no bonus]")
 
 def runtime_routes(states: bool = False, bonuses: bool = False) -> str:
     """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
-    bonuses or without (:func:`_marked`)."""
-    text = _marked(runtime_part("runtime_routes.js"), states)
-    return _marked(text, bonuses, *_BONUS)
+    bonuses or without (:func:`marked`)."""
+    text = marked(runtime_part("runtime_routes.js"), states)
+    return marked(text, bonuses, *_BONUS)
 
 
 def along_js(plan: plan_movement.MovementPlan) -> str:
@@ -108,7 +108,7 @@ def _whole_move_js(rule: plan_movement.WholeMove) -> str:
     return f"[{string_js(rule.id)}, {string_js(rule.label)}, {features}, {most}]"
 
 
-def _marked(text: str, states: bool, on: str = _STATE, off: str = _NO_STATE) -> str:
+def marked(text: str, states: bool, on: str = _STATE, off: str = _NO_STATE) -> str:
     """``text`` with its lines marked ``// [state]`` (``on``) kept for rules with ``state``
     lines and those marked ``// [no state]`` (``off``) for the others (so a module without
     states is as it was)."""
@@ -130,7 +130,7 @@ def routes_dts(grid_names: str, states: tuple[str, ...] = ()) -> list[str]:
         else []
     )
     return [
-        _marked(path.read_text("utf-8"), bool(states)),
+        marked(path.read_text("utf-8"), bool(states)),
         *declared,
         f"export type DeclaredGridName = {grid_names};",
         'export type GridName = DeclaredGridName | "hex" | "square";',

@@ -28,8 +28,10 @@ export class FacingStep {
  * not), the ``heading`` it ends with, the ``speed`` and ``turnMode`` it was judged by, the
  * kind of ``move`` ("": none) and the ``rolls`` due along it (``step`` counts the actions). */
 export class FacingRoute {
-  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([])) {
-    Object.assign(this, { total, steps, legal, reason, heading, speed, turnMode, move, rolls });
+  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([])) { // [no state]
+    Object.assign(this, { total, steps, legal, reason, heading, speed, turnMode, move, rolls }); // [no state]
+  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([]), state = null) { // [state]
+    Object.assign(this, { total, steps, legal, reason, heading, speed, turnMode, move, rolls, state }); // [state]
     Object.freeze(this);
   }
 }
@@ -186,7 +188,8 @@ function _facingSpeed(fn, rule, allowance) {
 /** routeCost for a unit type with facing (Python's ``_facing_route_cost``): ``route`` is
  * [place, heading] pairs, the start first; each next pair is one action: a step into a
  * neighbour (forward, backward or sideslip, the heading kept) or a turn in place. */
-function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null) {
+function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null) { // [no state]
+function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null, state = null) { // [state]
   const rule = FACINGS[mode];
   _facingBoard("route_cost", board, rule);
   let extra = _routeArgs("route_cost", board, mode, allowance);
@@ -199,7 +202,9 @@ function _facingRouteCost(board, mode, route, allowance, move, entered, wind = n
   const speed = _facingSpeed("route_cost", rule, allowance);
   const windAt = _windArg("route_cost", rule, wind);
   const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt);
-  return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before);
+  return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before); // [no state]
+  const begin = _carriedArg("route_cost", state); // [state]
+  return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before, begin); // [state]
 }
 
 /** Each action of a facing route, costed: [steps, total, marker, reason] (the loop of
@@ -301,9 +306,12 @@ function _manoeuvre(move, kind, speed, used, reason, what) {
 }
 
 /** The end of ``_facing_route_cost``: whether the walked route is legal, as a FacingRoute. */
-function _facingJudged(board, mode, rule, states, walked, allowance, speed, move, before) {
+function _facingJudged(board, mode, rule, states, walked, allowance, speed, move, before) { // [no state]
+function _facingJudged(board, mode, rule, states, walked, allowance, speed, move, before, begin) { // [state]
   const [steps, total, marker] = walked;
   let reason = walked[3];
+  const [endState, brokenRange, along] = _routeState(begin, mode, move, steps); // [state]
+  reason ||= brokenRange; // [state]
   const moved = steps.filter((s) => _placeKey(s.start) !== _placeKey(s.end));
   if (!reason && moved.length && !canEnd(mode, board.featuresOf(moved[moved.length - 1].end))) {
     reason = "the unit may not end its move in the last place";
@@ -323,7 +331,8 @@ function _facingJudged(board, mode, rule, states, walked, allowance, speed, move
   const modePlaces = _turnMode(rule, speed, move);
   const heading = states.length ? states[states.length - 1][2] : 0;
   const rolls = _facingRolls(mode, move, states.length ? states[0] : null, steps, before);
-  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", rolls);
+  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", rolls); // [no state]
+  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", _stateRolls(rolls, along), endState); // [state]
 }
 
 /** The rolls due along a move with facing: those of the steps into places (turns make none),
@@ -390,14 +399,16 @@ function _rounded(x) {
 /** A search state: [place as found, place key, heading, places straight, moves used (with a
  * turn limit, the headings turned in the place from bit 8)]. */
 function _stateKey(state) {
-  return `${state[1]}#${state[2]}#${state[3]}#${state[4]}`;
+  return `${state[1]}#${state[2]}#${state[3]}#${state[4]}`; // [no state]
+  return `${state[1]}#${state[2]}#${state[3]}#${state[4]}#${state[5]}`; // [state]
 }
 
 /** Dijkstra over (place, heading, places straight, moves used) within ``budget``; with exact
  * speed, over those and the points spent (Python's ``_facing_search``). Returns [the cost of
  * each key found, the key each was reached from, the state of each key, the goal key found or
  * null]. ``start``: [place, place key, heading]; ``goal``: [place key, heading or null]. */
-function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null) {
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null) { // [no state]
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null, carried = []) { // [state]
   // A bool budget or speed counts as 0 or 1 in the comparisons, as True and False do in Python's.
   budget = Number(budget);
   speed = Number(speed);
@@ -411,7 +422,8 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
   const turnCost = _turnCost(rule, speed);
   const [limit, turned, kept] = (rule.turnLimit ?? null) !== null ? [rule.turnLimit, 256, 255] : [1, 0, -1];
   const exact = rule.exactSpeed;
-  const firstState = [start[0], start[1], start[2], 0, 0];
+  const firstState = [start[0], start[1], start[2], 0, 0]; // [no state]
+  const firstState = [start[0], start[1], start[2], 0, 0, carried]; // [state]
   const keyOf = (state, total) => (exact ? `${_stateKey(state)}@${_rounded(total)}` : _stateKey(state));
   const firstKey = keyOf(firstState, 0);
   const best = new Map([[firstKey, 0]]);
@@ -427,7 +439,8 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
     const [cost, , key] = _heapPop(heap);
     if (done.has(key)) continue;
     done.add(key);
-    const [, here, heading, straight, used] = states.get(key);
+    const [, here, heading, straight, used] = states.get(key); // [no state]
+    const [, here, heading, straight, used, values] = states.get(key); // [state]
     if (
       goal !== null &&
       here === goal[0] &&
@@ -466,6 +479,7 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
     } else if (canPivot && !(used & pivotBit)) {
       for (const turn of [1, count - 1]) nexts.push([pivotCost, [place, here, (heading + turn) % count, 0, used | pivotBit]]);
     }
+    nexts.splice(0, nexts.length, ..._carriedSteps(board, mode, here, values, nexts)); // [state]
     // a turn onto the wind's heading tacks, onto the opposite one wears (Infinity: never taken)
     const weighed = byWind === null ? nexts : nexts.map(([s, t]) => (t[1] === here ? [s + byWind[t[2]], t] : [s, t]));
     for (const [step, there] of weighed) {
@@ -509,7 +523,8 @@ function _facingPath(came, states, key) {
 
 /** cheapestRoute for a unit type with facing: ``start`` a [place, heading] pair, ``goal`` a
  * place (any heading) or a pair. */
-function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null) {
+function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null) { // [no state]
+function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null, state = null) { // [state]
   const rule = FACINGS[mode];
   _facingBoard("cheapest_route", board, rule);
   let extra = _routeArgs("cheapest_route", board, mode, allowance);
@@ -523,15 +538,21 @@ function _facingCheapest(board, mode, start, goal, allowance, move, entered, win
   const speed = _facingSpeed("cheapest_route", rule, allowance);
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
   const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind));
-  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind);
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind); // [no state]
+  const carried = _carriedArg("cheapest_route", state); // [state]
+  const moved = carried === null ? [] : _movedState(carried, mode, move); // [state]
+  if (moved === null) return null; // [state]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved); // [state]
   if (found === null) return null;
   const path = _facingPath(came, states, found);
   const places = [...before].map((key) => board._place.get(key));
-  return _facingRouteCost(board, mode, path, given, move, places, wind);
+  return _facingRouteCost(board, mode, path, given, move, places, wind); // [no state]
+  return _facingRouteCost(board, mode, path, given, move, places, wind, state); // [state]
 }
 
 /** reachable for a unit type with facing: each [place, heading] the unit may end in. */
-function _facingReachable(board, mode, start, budget, allowance, move, wind = null) {
+function _facingReachable(board, mode, start, budget, allowance, move, wind = null) { // [no state]
+function _facingReachable(board, mode, start, budget, allowance, move, wind = null, state = null) { // [state]
   const rule = FACINGS[mode];
   _facingBoard("reachable", board, rule);
   let extra = _routeArgs("reachable", board, mode, allowance);
@@ -545,7 +566,11 @@ function _facingReachable(board, mode, start, budget, allowance, move, wind = nu
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
   const byWind = _byWind(rule, _windArg("reachable", rule, wind));
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind);
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind); // [no state]
+  const carried = _carriedArg("reachable", state); // [state]
+  const moved = carried === null ? [] : _movedState(carried, mode, move); // [state]
+  if (moved === null) return new Reach(new Map(), new Map(), move ?? "", budget, speed, modePlaces); // [state]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved); // [state]
   const limit = Number(budget); // a bool counts as 0 or 1, as in Python's == (the Reach keeps it)
   const ends = new Map();
   const out = new Map();

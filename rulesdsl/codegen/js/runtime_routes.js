@@ -463,13 +463,14 @@ export function routeCost(board, mode, route, options = {}) {
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
     _facingPlain("route_cost", mode, inputs, outcomes);
-    return _facingRouteCost(board, mode, route, allowance, move, entered, wind);
+    return _facingRouteCost(board, mode, route, allowance, move, entered, wind); // [no state]
+    return _facingRouteCost(board, mode, route, allowance, move, entered, wind, options?.state); // [state]
   }
   let extra = _routeArgs("route_cost", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
   const priced = _outcomesArg("route_cost", board, outcomes);
-  const begin = _stateArg("route_cost", options?.state); // [state]
+  const begin = _carriedArg("route_cost", options?.state); // [state]
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of places");
   }
@@ -927,7 +928,8 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
     _facingPlain("cheapest_route", mode, inputs, outcomes);
-    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind);
+    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind); // [no state]
+    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind, options?.state); // [state]
   }
   let extra = _routeArgs("cheapest_route", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
@@ -935,7 +937,7 @@ export function cheapestRoute(board, mode, start, goal, options = {}) {
   const to = _onBoard("cheapest_route", "goal", board, goal);
   const before = _enteredArg("cheapest_route", board, entered);
   const priced = _outcomesArg("cheapest_route", board, outcomes);
-  const begin = _stateArg("cheapest_route", options?.state); // [state]
+  const begin = _carriedArg("cheapest_route", options?.state); // [state]
   if (to !== from && !canEnd(mode, board._features.get(to))) return null;
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
   const search = _LIMITED ? _limitedSearch : _search; // [no state]
@@ -966,7 +968,8 @@ export function reachable(board, mode, start, budget = null, options = {}) {
   if (budget === null || budget === undefined) budget = allowance;
   if (_facing(mode)) {
     _facingPlain("reachable", mode, inputs, outcomes);
-    return _facingReachable(board, mode, start, budget, allowance, move, wind);
+    return _facingReachable(board, mode, start, budget, allowance, move, wind); // [no state]
+    return _facingReachable(board, mode, start, budget, allowance, move, wind, state); // [state]
   }
   let extra = _routeArgs("reachable", board, mode, allowance, inputs);
   const from = _onBoard("reachable", "start", board, start);
@@ -979,7 +982,7 @@ export function reachable(board, mode, start, budget = null, options = {}) {
   }
   const search = _LIMITED ? _limitedSearch : _search; // [no state]
   const [best] = _asRaisedBy("reachable", () => search(board, mode, from, budget, extra, null, priced)); // [no state]
-  const [best] = _asRaisedBy("reachable", () => _searched(board, mode, from, budget, extra, null, _stateArg("reachable", state), move, priced)); // [state]
+  const [best] = _asRaisedBy("reachable", () => _searched(board, mode, from, budget, extra, null, _carriedArg("reachable", state), move, priced)); // [state]
   const ends = new Map();
   const out = new Map();
   for (const [key, cost] of best) {

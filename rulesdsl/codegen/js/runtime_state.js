@@ -1,8 +1,8 @@
 // ---- state carried between moves (module_state.py.j2; only for rules with `state` lines) ----
 
 /** ``state``: every state of STATES, a whole number in its range, as an array in STATES'
- * order; null when not given (the route is costed without a state) (_state_arg). */
-function _stateArg(fn, state) {
+ * order; null when not given (the route is costed without a state) (_carried_arg). */
+function _carriedArg(fn, state) {
   if (state === null || state === undefined) return null;
   if (typeof state !== "object" || Array.isArray(state) || state instanceof _Tuple) {
     throw new ArgumentTypeError(fn, "state", state, "must be a mapping of states to values");
@@ -84,9 +84,31 @@ function _stateRolls(rolls, along) {
  * from ``begin`` changed by the kind of move (nothing found when that change breaks a range). */
 function _searched(board, mode, start, budget, extra, goal, begin, move, priced) {
   if (begin === null) return (_LIMITED ? _limitedSearch : _search)(board, mode, start, budget, extra, goal, priced);
-  begin = _changed(begin, mode, move !== null && move !== undefined ? [move] : []);
-  if (_outOfRange(begin)) return [new Map(), new Map()];
-  return _stateSearch(board, mode, start, budget, extra, goal, begin, priced);
+  const moved = _movedState(begin, mode, move);
+  if (moved === null) return [new Map(), new Map()];
+  return _stateSearch(board, mode, start, budget, extra, goal, moved, priced);
+}
+
+/** ``begin`` changed by the kind of move ``move``, where a search starts; null when that change
+ * takes a state out of its range (the search then finds nothing) (_moved_state). */
+function _movedState(begin, mode, move) {
+  const moved = _changed(begin, mode, move !== null && move !== undefined ? [move] : []);
+  return _outOfRange(moved) ? null : moved;
+}
+
+/** The facing search's next actions with the state after each as their last item: a step into
+ * a place changes it as routeCost does (a turn does not); one that takes a state out of its
+ * range is dropped (_carried_steps). */
+function _carriedSteps(board, mode, here, values, nexts) {
+  const carried = [];
+  for (const [step, there] of nexts) {
+    let after = values;
+    if (values.length && there[1] !== here) {
+      after = _changed(values, mode, [...board._features.get(there[1]), ...(board._crossed.get(`${here}|${there[1]}`) ?? _NO_EDGE)]);
+    }
+    if (!_outOfRange(after)) carried.push([step, [...there, after]]);
+  }
+  return carried;
 }
 
 /** _search carrying a state (_state_search): Dijkstra over (place key, state), a step that
