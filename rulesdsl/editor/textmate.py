@@ -72,7 +72,8 @@ def grammar() -> dict[str, Any]:
                 "name": "string.quoted.double.terrain",
             },
             "source": {
-                "match": f"(\\[)\\s*({ident})(?:\\s*(pp?\\.\\s?\\d+(?:-\\d+)?))?",
+                "match": f"(\\[)\\s*({ident})"  # a book, then a page or a rule number
+                "(?:\\s*(pp?\\.\\s?\\d+(?:-\\d+)?|§\\s?\\d+(?:\\.\\d+)*))?",
                 "captures": {
                     "1": {"name": "punctuation.section.brackets.begin.terrain"},
                     "2": {"name": "entity.name.tag.book.terrain"},
