@@ -163,14 +163,14 @@ def test_random_nested_data_is_laid_out_as_ruff_lays_it_out(tmp_path: Path) -> N
 def test_every_name_a_module_defines_is_reserved_or_the_rulesets_own() -> None:
     # checks/reserved.py reads the reserved names off the templates' lines (`NAME: ... =`,
     # `def NAME(`); a statement laid out by a filter must still start with its name there.
-    from rulesdsl.checks.reserved import facing_names, reserved, sight_names
+    from rulesdsl.checks.reserved import reserved_for
 
-    taken = reserved() | sight_names() | facing_names()
     compiler = Compiler()
     for path in BUNDLED:
         compiled = compiler.compile_file(path)
         assert compiled.ruleset is not None
         rs = compiled.ruleset
+        taken = reserved_for(rs)  # with the parts (facing, arcs, free facing, state) it has
         tree = ast.parse(render(rs))
         names = set()
         for node in tree.body:

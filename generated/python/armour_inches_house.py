@@ -3198,12 +3198,17 @@ def _column_of(
 
 # ---- arcs: bearings relative to a unit's facing --------------------------------------------
 
-ARCS: Final[Mapping[str, tuple[tuple[str, tuple[tuple[float, float], ...]], ...]]] = (
-    MappingProxyType(
-        {
-            "armour": (('side', ((45.0, 135.0), (225.0, 315.0))), ('front', ((315.0, 405.0),)), ('rear', ((135.0, 225.0),))),
-        }
-    )
+_ArcSpans = tuple[tuple[str, tuple[tuple[float, float], ...]], ...]
+"""An arcs block: each arc with its spans."""
+
+ARCS: Final[Mapping[str, _ArcSpans]] = MappingProxyType(
+    {
+        "armour": (
+            ("side", ((45.0, 135.0), (225.0, 315.0))),
+            ("front", ((315.0, 405.0),)),
+            ("rear", ((135.0, 225.0),)),
+        )
+    }
 )
 """Per arcs block, its arcs in the order a bearing tries them, each with its spans in degrees:
 ``(start, end)`` clockwise from dead ahead, 0 <= start < 360, start < end <= start + 360."""
@@ -3251,9 +3256,7 @@ def _arc_point(argument: str, value: object, whole: bool) -> tuple[float, float]
     return value[0], value[1]
 
 
-def arc_between(
-    arcs: str, target: Any, heading: float, other: Any, grid: str | None = None
-) -> str:
+def arc_between(arcs: str, target: Any, heading: float, other: Any, grid: str | None = None) -> str:
     """The arc of ``arcs`` of the unit at ``target`` facing ``heading`` where ``other`` stands
     (the shooter). On a grid (``grid``: ``"hex"``, ``"square"`` or a declared grid's name) the
     places are the grid's and ``heading`` is the facing code's: the grid's ``heading``-th

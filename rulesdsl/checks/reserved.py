@@ -106,9 +106,16 @@ def free_facing_names() -> frozenset[str]:
     return names_in_template(text.read_text("utf-8"))
 
 
+@cache
+def state_names() -> frozenset[str]:
+    """The names the part that carries a state between moves defines (``STATES``, issue 40)."""
+    text = resources.files("rulesdsl.templates").joinpath("module_state.py.j2")
+    return names_in_template(text.read_text("utf-8"))
+
+
 def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
     """The names ``ruleset`` may not declare: :func:`reserved`, the sight part's names, and
-    the facing and arcs parts' when its module has those parts."""
+    the facing, arcs, free-facing and state parts' when its module has those parts."""
     names = reserved() | sight_names()
     if ruleset is not None and ruleset.facings:
         names = names | facing_names()
@@ -116,6 +123,8 @@ def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
         names = names | arcs_names()
     if ruleset is not None and ruleset.free_facings:
         names = names | free_facing_names()
+    if ruleset is not None and ruleset.states:
+        names = names | state_names()
     return names
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesdsl.codegen.plan import movement as plan_movement
+from rulesdsl.codegen.python.layout import Atom
 
 FACING_EXPORTS = ("FACINGS", "FacingRule", "FacingRoute", "FacingStep")
 """The names the facing part of the module adds to ``__all__``."""
@@ -66,10 +67,9 @@ def facing_rule_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[
     }
 
 
-def arcs_py(arcs: plan_movement.Arcs) -> str:
-    """Named arcs as ``((arc, ((start, end), ...)), ...)`` in degrees."""
-    rows = [
-        f"({name!r}, {_rows([f'({_number(a)}, {_number(b)})' for a, b in spans])})"
+def arcs_py(arcs: plan_movement.Arcs) -> tuple[tuple[str, tuple[tuple[Atom, Atom], ...]], ...]:
+    """Named arcs as ``((arc, ((start, end), ...)), ...)`` in degrees, for the layout."""
+    return tuple(
+        (name, tuple((Atom(_number(a)), Atom(_number(b))) for a, b in spans))
         for name, spans in arcs.arcs
-    ]
-    return _rows(rows)
+    )
