@@ -482,3 +482,14 @@ def test_a_roll_band_on_an_undeclared_state_or_not_whole_is_an_error(compiler: C
     assert located(compiler, base.replace("altitude below 4", "altitude below 3.5")) == [
         ("E404", HEADER.count("\n") + 1, 41)
     ]
+
+
+def test_a_decision_may_not_take_a_name_the_state_part_of_the_module_defines(
+    compiler: Compiler,
+) -> None:
+    """`STATES` is a constant of every module with `state` lines: a decision of that name
+    would shadow it (the reserved names read the state part of the template too)."""
+    decision = 'decision STATES "S" (x points) {\n  x > 1 -> a "A"\n  otherwise -> b "B"\n}\n'
+    line = (HEADER + RULES).count("\n") + 1
+    assert located(compiler, HEADER + RULES + decision) == [("E103", line, 10)]
+    assert located(compiler, HEADER + decision) == []  # no state part: the name is free
