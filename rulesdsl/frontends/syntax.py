@@ -275,6 +275,10 @@ class ModifierDecl:
     clamp: ClampNode | None = None
     bests: tuple[BestNode, ...] = ()
     """``best NAME "label" combine lowest : a, b`` lines (issue 25)."""
+    sights: tuple[SightFactorNode, ...] | None = field(
+        default=None, metadata={OMITTED_WHEN_NONE: True}
+    )
+    """``sight NAME "label" : rule`` lines (issue 40, item 7; None: none)."""
 
 
 @dataclass(frozen=True)
@@ -285,6 +289,15 @@ class BestNode:
     item: Item
     combine: Name | None
     members: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class SightFactorNode:
+    """``sight NAME labels : rule``: a factor whose value is the sight rule's hindrance along
+    the line the caller gives (blocked when the line is)."""
+
+    item: Item
+    rule: Name
 
 
 @dataclass(frozen=True)

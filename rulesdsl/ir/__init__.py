@@ -303,6 +303,17 @@ class BestGroup:
 
 
 @dataclass(frozen=True)
+class SightFactor:
+    """``sight NAME : rule`` inside a modifier: a factor whose value is the sight rule's
+    hindrance along the line the caller gives for it, or ``blocked`` when that line is (issue
+    40, item 7: "+1 to hit per hex of woods in between; no line of sight at 3")."""
+
+    id: str
+    info: Info
+    rule: Id
+
+
+@dataclass(frozen=True)
 class Modifier:
     """A summed modifier such as to-hit, with per-item values resolved by context value.
 
@@ -328,6 +339,8 @@ class Modifier:
     of the built-in mode context expanded to their members)."""
     best: tuple[BestGroup, ...] = ()
     """Groups of items of which only the best value counts (``best`` lines)."""
+    sights: tuple[SightFactor, ...] = ()
+    """Factors whose value a sight rule gives along a line (``sight`` lines)."""
 
 
 @dataclass(frozen=True)

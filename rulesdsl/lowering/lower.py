@@ -304,9 +304,11 @@ class _Lowerer(TableLowering):
                 case s.LayerDecl(item=item, rows=rows):
                     for row in rows:
                         sym.declare(row.item.name, "feature", item.name.text)
-                case s.ModifierDecl(item=item, rows=rows):
+                case s.ModifierDecl(item=item, rows=rows, sights=sights):
                     for row in rows:
                         sym.declare(row.item.name, "factor", item.name.text)
+                    for line in sights or ():  # a factor read along a line of sight
+                        sym.declare(line.item.name, "factor", item.name.text)
                 case s.DiceDecl(item=item, modifiers=mods):
                     for mod in mods:
                         sym.declare(mod.item.name, "dice modifier", item.name.text)

@@ -10,7 +10,7 @@ Fractions. The IR is read here, once per union, with ``match`` and ``assert_neve
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import assert_never
 
@@ -121,7 +121,9 @@ class Modifier:
     """Per input of a step that values are, the items whose value it is."""
     simply_added: bool
     """Whether its values are numbers simply added up: combine "sum", no clamp, no
-    combination, no second context, no pairs and no best group."""
+    combination, no second context, no pairs, no best group and no factor read along a line."""
+    sights: Mapping[str, str] = field(default_factory=dict)
+    """Per factor read along a line of sight (``sight NAME : rule``), its sight rule."""
 
 
 # ---- tables -------------------------------------------------------------------------------
@@ -329,6 +331,7 @@ def _modifier(rs: ir.Ruleset, m: ir.Modifier) -> Modifier:
         best={i: BestOf(g.id, _highest(g)) for g in m.best for i in g.members},
         step_inputs=semantics.step_inputs(rs, m),
         simply_added=_simply_added(m),
+        sights={f.id: f.rule for f in m.sights},
     )
 
 
@@ -351,6 +354,7 @@ def _simply_added(m: ir.Modifier) -> bool:
                 and m.context2 is None
                 and not m.pairs
                 and not m.best
+                and not m.sights
             )
         case "highest" | "lowest" | "once":
             return False
