@@ -4,7 +4,7 @@ contexts, exclusions and modifiers with their policies, as the Python module hol
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import assert_never
 
@@ -140,7 +140,32 @@ def modifiers_js(d: plan_data.DataPlan) -> list[str]:
         f"const _PAIRS = {dict_js(pairs)};",
         f"const _BEST_OF = {dict_js(best)};",
         f"const _SUMMED = new Set({strings_js(m.id for m in ms if m.simply_added)});",
+        *_sight_factors_js(ms),
     ]
+
+
+def _sight_factors_js(ms: Sequence[plan_data.Modifier]) -> list[str]:
+    """Per modifier, its factors read along a line of sight and their rules (none: no line)."""
+    sights = {m.id: dict_js({f: string_js(r) for f, r in m.sights.items()}) for m in ms if m.sights}
+    return [f"const _SIGHT_FACTORS = {dict_js(sights)};", SIGHT_FACTOR_JS] if sights else []
+
+
+SIGHT_FACTOR_JS = """\
+/** The value of ``factor`` of modifier ``name`` along ``line`` (the firer's place first): its
+ * sight rule's hindrance, or BLOCKED when the line is blocked (Python's _sight_factor). */
+function _sightFactor(name, factor, line) {
+  if (typeof line === "string" || line === null || typeof line?.[Symbol.iterator] !== "function") {
+    throw new ArgumentTypeError("modifier", factor, line, "must be the line: one tuple of feature names per place");
+  }
+  let sight;
+  try {
+    sight = lineOfSight(_SIGHT_FACTORS[name][factor], [...line]);
+  } catch (error) {
+    if (!(error instanceof ArgumentError)) throw error;
+    throw new error.constructor("modifier", factor, line, error.reason);
+  }
+  return sight.blocked ? BLOCKED : sight.hindrance;
+}"""
 
 
 def data_js(d: plan_data.DataPlan) -> list[str]:

@@ -50,7 +50,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         f"export type ModeName = {union(m.id for m in plan.header.modes)};",
         f"export type FeatureName = {union(f.id for f in data.features)};",
         f"export type ModifierName = {union(m.id for m in data.modifiers)};",
-        f"export type FactorName = {union(i for m in data.modifiers for i, _ in m.entries)};",
+        f"export type FactorName = {union(_factors(data.modifiers))};",
         f"export type ContextName = {union(c.id for c in data.contexts)};",
         "export declare const FEATURES: Readonly<Record<FeatureName, Feature>>;",
         "type ByContext = Readonly<Record<string, Value | StepCost>>;",
@@ -66,7 +66,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         "export declare function modifier(",
         "  name: ModifierName,",
         "  items?: readonly (FeatureName | FactorName)[],",
-        "  context?: Readonly<Record<string, string | number>>,",
+        f"  context?: Readonly<Record<string, {_context_type(data.modifiers)}>>,",
         "): number | Marker;",
         '/** The pairs among ``names`` that exclude each other, as "a + b" strings. */',
         "export declare function conflicts(...names: string[]): string[];",
@@ -121,6 +121,17 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         ),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _factors(modifiers: Iterable[plan_data.Modifier]) -> list[str]:
+    """Every factor's name: those with values, then those read along a line of sight."""
+    return [i for m in modifiers for i, _ in m.entries] + [f for m in modifiers for f in m.sights]
+
+
+def _context_type(modifiers: Iterable[plan_data.Modifier]) -> str:
+    """What ``modifier``'s context gives: a name or a number, or a line of sight's places."""
+    lines = any(m.sights for m in modifiers)
+    return "string | number" + (" | readonly (readonly string[])[]" if lines else "")
 
 
 def _keys_ts(t: plan_data.Table, axis: plan_code.Axis) -> str:

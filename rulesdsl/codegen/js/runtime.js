@@ -524,7 +524,16 @@ function _modifierContext(name, values, inputs, context) {
   let key = "";
   let key2 = "";
   const given = new Map();
+  const lines = new Map(); // [sight factor]
+  const sights = _SIGHT_FACTORS[name] ?? {}; // [sight factor]
   for (const [contextName, contextValue] of Object.entries(context)) {
+    if (Object.hasOwn(sights, contextName)) { // [sight factor]
+      lines.set(contextName, _sightFactor(name, contextName, contextValue)); // [sight factor]
+      continue; // [sight factor]
+    } // [sight factor]
+    if (typeof contextValue !== "string" && typeof contextValue !== "number") { // [sight factor]
+      throw new ArgumentTypeError("modifier", contextName, contextValue, "must be a name or a number"); // [sight factor]
+    } // [sight factor]
     if (values[contextName]?.[""] === GIVEN || Object.hasOwn(inputs, contextName)) {
       _checkNumber("modifier", contextName, contextValue, null); // a value each model has,
       given.set(contextName, Number(contextValue)); // or a step's input (deviation=0.6)
@@ -540,11 +549,17 @@ function _modifierContext(name, values, inputs, context) {
     if (contextName === expected) key = contextValue;
     else key2 = contextValue;
   }
-  return { key, key2, given };
+  return { key, key2, given }; // [no sight factor]
+  return { key, key2, given, lines }; // [sight factor]
 }
 
-function _modifierItems(name, items, values, inputs, given, key) {
+function _modifierItems(name, items, values, inputs, given, key) { // [no sight factor]
+function _modifierItems(name, items, values, inputs, given, key, lines) { // [sight factor]
   for (const item of items) {
+    if (typeof item === "string" && Object.hasOwn(_SIGHT_FACTORS[name] ?? {}, item)) { // [sight factor]
+      if (lines.has(item)) continue; // [sight factor]
+      throw new InvalidArgument("modifier", item, null, `must be given: the line it is read along (${item}=)`); // [sight factor]
+    } // [sight factor]
     if (typeof item !== "string" || (!Object.hasOwn(FEATURES, item) && !Object.hasOwn(values, item))) {
       const pool = [...Object.keys(FEATURES), ...Object.keys(values)];
       if (typeof item !== "string") {
@@ -570,6 +585,7 @@ function _modifierItems(name, items, values, inputs, given, key) {
       }
     } else if (!counted.includes(factor)) counted = [...counted, factor];
   }
+  counted = [...counted, ...[...lines.keys()].filter((f) => !counted.includes(f))]; // its line given: it counts // [sight factor]
   return COMBINE[name] === "once" ? [...new Set(counted)] : counted;
 }
 
@@ -688,8 +704,10 @@ function _modifier(name, items, context) {
   if (!Array.isArray(items)) throw new ArgumentTypeError("modifier", "items", items, "must be an array of names");
   const values = MODIFIERS[name];
   const inputs = _STEP_INPUTS[name] ?? {};
-  const { key, key2, given } = _modifierContext(name, values, inputs, context ?? {});
-  const counted = _modifierItems(name, items, values, inputs, given, key);
+  const { key, key2, given } = _modifierContext(name, values, inputs, context ?? {}); // [no sight factor]
+  const counted = _modifierItems(name, items, values, inputs, given, key); // [no sight factor]
+  const { key, key2, given, lines } = _modifierContext(name, values, inputs, context ?? {}); // [sight factor]
+  const counted = _modifierItems(name, items, values, inputs, given, key, lines); // [sight factor]
   const present = new Set(counted);
   const parts = [];
   for (const [members, value] of _COMBINATIONS[name] ?? []) {
@@ -702,7 +720,8 @@ function _modifier(name, items, context) {
   const bestOf = _BEST_OF[name] ?? {};
   const best = new Map(); // per best group present: its best value so far
   for (const item of counted) {
-    const number = _contribution(item, values, pairs, key, key2, given);
+    const number = _contribution(item, values, pairs, key, key2, given); // [no sight factor]
+    const number = lines.has(item) ? lines.get(item) : _contribution(item, values, pairs, key, key2, given); // [sight factor]
     if (number instanceof Marker) return number;
     if (number === undefined || number === null) continue;
     const group = bestOf[item];
