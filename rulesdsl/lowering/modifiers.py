@@ -246,7 +246,9 @@ class ModifierLowering(Context):
         """``sight NAME : rule``: the rule is a sight rule (what it may read is a check)."""
         self.symbols.require(node.rule, ("sight",), "sight rule")
         self.factor_info[node.item.name.text] = info = self.info(node.item)
-        return self.at(ir.SightFactor(node.item.name.text, info, node.rule.text), node.item.name.pos)
+        return self.at(
+            ir.SightFactor(node.item.name.text, info, node.rule.text), node.item.name.pos
+        )
 
     def _bests(self, decl: s.ModifierDecl, combine: ir.Combine) -> tuple[ir.BestGroup, ...]:
         """``best NAME combine highest|lowest : a, b`` lines: E265 for another policy, E266

@@ -269,13 +269,16 @@ def modifier(
     context: str = "",
     given: Mapping[str, float] | None = None,
     context2: str = "",
+    lines: Mapping[str, Sequence[Sequence[str]]] | None = None,
 ) -> Answer:
     """The modifier ``name`` over ``items``: combinations present first (a marker replaces the
     total), then each counted item's value for the context values (:func:`context_value`); a
     ``given`` value is the one the caller gives for that item, and it counts whether or not
     the item is also named. A value that is a step (``step gravity_to_hit``) is the step's
     answer for its input, which ``given`` holds by the input's name (:class:`MissingArgument`
-    when it does not). The contributions combine by
+    when it does not). A factor read along a line of sight (``sight line : haze``) is the
+    rule's hindrance along the places ``lines`` gives it, or ``blocked`` when that line is
+    blocked; it counts once its line is given. The contributions combine by
     the modifier's policy and clamp (:func:`combined`)."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
@@ -284,6 +287,13 @@ def modifier(
         for f in (given or {})
         if f not in present and isinstance(context_value(mod, f, context, context2), ir.Given)
     )
+    sights = {
+        f.id: sight_factor(rs, f, (lines or {})[f.id]) for f in mod.sights if f.id in (lines or {})
+    }
+    missing = [i for i in present if i in {f.id for f in mod.sights} and i not in sights]
+    if missing:
+        raise MissingArgument(missing[0])
+    present += tuple(f for f in sights if f not in present)
     match mod.combine:
         case "once":
             present = tuple(dict.fromkeys(present))
@@ -300,6 +310,12 @@ def modifier(
             parts.append(value)
     itemised: list[tuple[str, float]] = []  # each item's value, for its best group
     for item in present:
+        if item in sights:
+            seen = sights[item]
+            if isinstance(seen, ir.Marker):
+                return seen
+            itemised.append((item, seen))
+            continue
         chosen = context_value(mod, item, context, context2)
         match chosen:
             case None:
@@ -326,6 +342,14 @@ def modifier(
             return value
         itemised.append((item, value))
     return combined(mod, parts + best_of(mod, itemised))
+
+
+def sight_factor(rs: ir.Ruleset, factor: ir.SightFactor, line: Sequence[Sequence[str]]) -> Answer:
+    """A factor read along a line of sight: its rule's hindrance along ``line`` (the firer's
+    place first), or ``blocked`` when the line is blocked (issue 40, item 7)."""
+    rule = next(r for r in rs.sights if r.id == factor.rule)
+    seen = line_of_sight(rs, rule, line)
+    return BLOCKED if seen.blocked else seen.hindrance
 
 
 def with_totals(

@@ -40,7 +40,6 @@ from rulesdsl.codegen.js.values import (
 from rulesdsl.codegen.plan import code as plan_code
 from rulesdsl.codegen.plan import data as plan_data
 
-
 _SIGHT_FACTOR = (" // [sight factor]", " // [no sight factor]")
 """The marks of runtime.js lines kept only in modules with (without) a factor read along a line
 of sight (:func:`~rulesdsl.codegen.js.routes.marked`)."""

@@ -155,7 +155,8 @@ SIGHT_FACTOR_JS = """\
  * sight rule's hindrance, or BLOCKED when the line is blocked (Python's _sight_factor). */
 function _sightFactor(name, factor, line) {
   if (typeof line === "string" || line === null || typeof line?.[Symbol.iterator] !== "function") {
-    throw new ArgumentTypeError("modifier", factor, line, "must be the line: one tuple of feature names per place");
+    const reason = "must be the line: one tuple of feature names per place";
+    throw new ArgumentTypeError("modifier", factor, line, reason);
   }
   let sight;
   try {
