@@ -126,6 +126,9 @@ CODES: Mapping[str, str] = {
     "E430": "a decision picking a results table's column whose outcomes are not its columns",
     "E431": "a results table whose categories are picked by a decision that gives a number",
     "E432": "a decision reading the total of a modifier that needs more than its items",
+    "E470": "a modifier's factor read along a line of sight whose values are steps of `crossed`",
+    "E471": "a modifier's factor read along a line of sight whose values depend on the viewer",
+    "E472": "a modifier's factor read along a line of sight named like another argument",
     "E342": "a second modifier `on doubles` in one results table",
     "E343": "a column shift overridden with a negative number of columns",
     "W342": "a column shift named `doubles` without `on doubles`, which the dice do not apply",
@@ -274,6 +277,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("checks", "E321 E322 E326 W320"),
     ("checks", "E327 E328"),
     ("checks", "E430 E431 E432"),
+    ("checks", "E470 E471 E472"),
     ("checks", "E420"),
     ("checks", "W340 W263"),
     (

@@ -28,6 +28,7 @@ from rulesdsl.checks import (
     results,
     roll_reach,
     sheet_words,
+    sight_factor,
     sizes,
     walk,
 )
@@ -54,6 +55,7 @@ PASSES: tuple[Pass, ...] = (
     results.check,
     column_pick.check,
     modifier_total.check,
+    sight_factor.check,
     grids.check,
     policies.check,
     decisions.check,
