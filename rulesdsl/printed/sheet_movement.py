@@ -398,6 +398,11 @@ class MovementBlocks(RuleBlocks):
             name = self.label(group.info, group.id)
             said = self.w(f"best_{group.combine}", group=name, members=members)
             lines.append(" ".join([said, *self.note_texts(group.info)]))  # the group's notes
+        for factor in modifier.sights:  # a factor read along a line of sight (issue 40)
+            rule = self.name(factor.rule)
+            name = self.label(factor.info, factor.id)
+            said = self.w("sight_factor", factor=name, rule=rule, sign=marker_sign("blocked"))
+            lines.append(" ".join([said, *self.note_texts(factor.info)]))
         if modifier.clamp is not None:
             low, high = modifier.clamp.low, modifier.clamp.high
             lines.append(
