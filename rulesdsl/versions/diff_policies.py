@@ -113,6 +113,7 @@ def _modifier(new: ir.Ruleset, a: ir.Modifier, b: ir.Modifier) -> list[Found]:
                 _best(b.best),
             )
         )
+    out += _sights(name, a, b)
     if a.context2 != b.context2:
         out.append(
             PolicyChange(
@@ -126,6 +127,31 @@ def _modifier(new: ir.Ruleset, a: ir.Modifier, b: ir.Modifier) -> list[Found]:
     else:
         out += _pairs(name, a, b)
     return out
+
+
+def _sights(name: str, a: ir.Modifier, b: ir.Modifier) -> list[Found]:
+    """Factors read along a line of sight: one that goes, or reads another rule, is breaking
+    (a caller's line is refused or answered otherwise); a new one changes the rules only."""
+    was = {f.id: f.rule for f in a.sights}
+    now = {f.id: f.rule for f in b.sights}
+    if was == now:
+        return []
+    level: Literal["breaking", "rules"] = (
+        "breaking" if any(now.get(f) != rule for f, rule in was.items()) else "rules"
+    )
+    said = {
+        k: "; ".join(f"{f} ({r})" for f, r in v.items()) or "none"
+        for k, v in (("a", was), ("b", now))
+    }
+    return [
+        PolicyChange(
+            level,
+            f"{b.id}.sight",
+            f"{name}: read along a line of sight: {said['b']} (was {said['a']})",
+            said["a"],
+            said["b"],
+        )
+    ]
 
 
 def _pairs(name: str, a: ir.Modifier, b: ir.Modifier) -> Iterator[Found]:
