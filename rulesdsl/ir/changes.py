@@ -26,7 +26,7 @@ class NamePath:
     kind: Literal["name"] = "name"
 
 
-PolicyPart = Literal["combine", "clamp", "best"]
+PolicyPart = Literal["combine", "clamp", "best", "sight"]
 """The part of a modifier policy a path names."""
 
 

@@ -370,6 +370,9 @@ class _Index:
                     f"{g.id} combine {g.combine}: {', '.join(g.members)}" for g in policy.best
                 )
                 return ir.Cell(ir.Text(shown)) if shown else None
+            case "sight":  # factors read along a line of sight, as the language writes them
+                lines = "; ".join(f"sight {f.id} : {f.rule}" for f in policy.sights)
+                return ir.Cell(ir.Text(lines)) if lines else None
             case _:
                 assert_never(path.part)
 

@@ -138,7 +138,7 @@ class Merger(Removals):
         self, block: str, merged: s.ModifierDecl, st: s.ModifierDecl
     ) -> s.ModifierDecl:
         """A re-opened modifier's combinations are added; a policy it states (combine, clamp,
-        a best group of the same name) replaces the base's."""
+        a best group or a factor read along a line of the same name) replaces the base's."""
         merged = replace(merged, whens=merged.whens + st.whens)
         if st.combine is not None:  # `modifier cover combine highest`: a new policy
             merged = replace(merged, combine=st.combine)
@@ -157,6 +157,11 @@ class Merger(Removals):
             kept = tuple(b for b in merged.bests if b.item.name.text not in named)
             merged = replace(merged, bests=kept + st.bests)
             self._record("override", ir.PolicyPath(block, "best"), st.bests[0].item.extras)
+        if st.sights:  # a factor read along a line of the same name replaces the base's
+            named = {f.item.name.text for f in st.sights}
+            kept = tuple(f for f in merged.sights or () if f.item.name.text not in named)
+            merged = replace(merged, sights=kept + st.sights)
+            self._record("override", ir.PolicyPath(block, "sight"), st.sights[0].item.extras)
         return merged
 
     def _reopen_dice(self, block: str, merged: s.DiceDecl, st: s.DiceDecl) -> s.DiceDecl:
