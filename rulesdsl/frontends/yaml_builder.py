@@ -365,6 +365,12 @@ class Builder:
                         ),
                     )
                 )
+            sight_node = _get(v, "sight")  # factors read along a line of sight (issue 40)
+            sights = []
+            for sk, sv in _items(sight_node) if sight_node is not None else []:
+                rule = _get(sv, "rule") if isinstance(sv, MappingNode) else None
+                if isinstance(rule, ScalarNode):
+                    sights.append(s.SightFactorNode(self.item(sk, sv), self.name(rule)))
             out.append(
                 s.ModifierDecl(
                     self.item(k, v),
@@ -375,6 +381,7 @@ class Builder:
                     combine=policy["combine"],
                     clamp=policy["clamp"],
                     bests=tuple(bests),
+                    sights=tuple(sights) or None,
                 )
             )
         return out

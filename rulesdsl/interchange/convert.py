@@ -448,6 +448,8 @@ class _ToYaml:
                 for b in st.bests
             }
             or None,
+            sight={f.item.name.text: self._block(f.item, rule=f.rule.text) for f in st.sights or ()}
+            or None,
         )
 
     def _table(self, st: s.TableDecl) -> Any:

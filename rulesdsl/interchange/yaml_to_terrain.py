@@ -236,7 +236,7 @@ def _modifiers(node: Any) -> list[str]:
             low, high = _seq(item["clamp"])
             by = f"{by} clamp {low} to {high}".strip()
         head = _head("modifier", name, item, by) + _extras(item, "")
-        if "rows" not in item and "when" not in item and "best" not in item:
+        if not {"rows", "when", "best", "sight"} & set(item):
             emit(head)
             continue
         emit(head + " {")
@@ -247,6 +247,8 @@ def _modifiers(node: Any) -> list[str]:
             combine = f"combine {bitem['combine']}" if "combine" in bitem else ""
             members = ", ".join(_seq(bitem.get("members")))
             emit(f"  {_head('best', bname, bitem, combine)} : {members}" + _extras(bitem))
+        for sname, sitem in (item.get("sight") or {}).items():  # read along a line (issue 40)
+            emit(f"  {_head('sight', sname, sitem, '')} : {sitem['rule']}" + _extras(sitem))
         emit("}")
     return lines
 
