@@ -224,6 +224,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_categories,
         js_queries_facing,
         js_queries_feeds,
+        js_queries_fog,
         js_queries_freefacing,
         js_queries_moves,
         js_queries_numbers,
@@ -263,6 +264,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "modifier_total": js_queries_feeds.modifier_total_queries,
         "turning": js_queries_turning.turning_queries,
         "roll_pairs": js_queries_pairs.pair_queries,
+        "sight_factor": js_queries_fog.sight_factor_queries,
     }
 
 

@@ -154,13 +154,13 @@ SIGHT_FACTOR_JS = """\
 /** The value of ``factor`` of modifier ``name`` along ``line`` (the firer's place first): its
  * sight rule's hindrance, or BLOCKED when the line is blocked (Python's _sight_factor). */
 function _sightFactor(name, factor, line) {
-  if (typeof line === "string" || line === null || typeof line?.[Symbol.iterator] !== "function") {
+  if (!Array.isArray(line)) {
     const reason = "must be the line: one tuple of feature names per place";
     throw new ArgumentTypeError("modifier", factor, line, reason);
   }
   let sight;
   try {
-    sight = lineOfSight(_SIGHT_FACTORS[name][factor], [...line]);
+    sight = lineOfSight(_SIGHT_FACTORS[name][factor], line);
   } catch (error) {
     if (!(error instanceof ArgumentError)) throw error;
     throw new error.constructor("modifier", factor, line, error.reason);
