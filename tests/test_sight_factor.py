@@ -54,7 +54,7 @@ dice barrage "Barrage" fr "Barrage" de "Sperrfeuer" ru "Заградогонь" 
 TO_HIT = """modifier to_hit "To hit" fr "Pour toucher" de "Trefferwurf" ru "Попадание" {
   aimed "Aimed" fr "Visé" de "Gezielt" ru "Прицельно"        | -1
   moving "Moving" fr "En mouvement" de "In Bewegung" ru "Движение" | +1
-  sight line "In the line" fr "Dans la ligne" de "In der Linie" ru "На линии" : haze
+  sight line "In the line" fr "Dans la ligne" de "In der Linie" ru "Линия" : haze
 }
 """
 PLACES = (("clear",), ("light_woods",), ("smoke",), ("clear", "fog"), ("wall",), ("screen",), ())
@@ -200,7 +200,7 @@ def test_a_decision_reading_such_a_modifiers_total_is_E432(compiler: Compiler) -
         ("en", "In the line: the total of Haze along the line from the firer to the target"),
         ("fr", "Dans la ligne : le total de Brume le long de la ligne, du tireur à la cible"),
         ("de", "In der Linie: die Summe aus Dunst entlang der Linie vom Schützen zum Ziel"),
-        ("ru", "На линии: сумма «Дымка» вдоль линии от стреляющего до цели"),
+        ("ru", "Линия: сумма «Дымка» вдоль линии от стреляющего до цели"),
     ],
 )
 def test_the_sheet_says_what_the_factor_reads(tmp_path: Path, lang: str, said: str) -> None:
