@@ -280,3 +280,14 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     assert m.modifier("to_hit", "long_range", line=woods) == 2
     smoke = [("clear",), ("light_woods",), ("smoke",), ("clear",)]
     assert m.modifier("to_hit", "long_range", line=smoke) is m.BLOCKED
+
+
+def test_a_worked_example_cannot_give_the_line(compiler: Compiler) -> None:
+    example = 'example one "One" fr "Un" de "Eins" ru "Один" {\n'
+    example += "  modifier(to_hit, aimed, line) = -1 points\n}\n"
+    compiled = compile_snippet(compiler, HEADER + HAZE + TO_HIT + example)
+    said = [(d.code, d.message) for d in compiled.diagnostics if d.is_error]
+    assert [code for code, _ in said] == ["E272"]
+    assert "'line' is read along a line of sight" in said[0][1]
+    alone = example.replace(", line)", ")")  # the factor not named: its line is not needed
+    assert compile_snippet(compiler, HEADER + HAZE + TO_HIT + alone).ok

@@ -31,6 +31,12 @@ def check(rs: ir.Ruleset, where: Positions, _nodes: walk.Nodes | None = None) ->
                 message += f"'{items.total_of}', a list, which an example cannot give"
                 out.append(error("E272", message, pos, "test this decision in your own tests"))
                 continue
+            line = _line_factor(rs, q)
+            if line is not None:  # the module takes a line of places by its name (issue 40)
+                message = f"example '{example.id}': '{line}' is read along a line of sight, "
+                message += "whose places (a list) an example cannot give"
+                out.append(error("E272", message, pos, "test this modifier in your own tests"))
+                continue
             try:
                 answered = examples.ask(rs, q)
             except examples.Unanswerable as exc:
@@ -108,6 +114,15 @@ def _items_input(rs: ir.Ruleset, q: ir.Question) -> ir.Param | None:
     """The input of the decision ``q`` asks that takes a modifier's items, if it has one."""
     decision = next((d for d in rs.decisions if d.id == q.ask), None)
     return next((p for p in decision.params if p.total_of), None) if decision else None
+
+
+def _line_factor(rs: ir.Ruleset, q: ir.Question) -> str | None:
+    """The factor read along a line of sight that a ``modifier`` question names, if any."""
+    lines = {f.id for m in rs.modifiers for f in m.sights}
+    if q.ask != "modifier" or not lines:
+        return None
+    named = _names_in(q) + [a.keyword for a in q.args]
+    return next((n for n in named if n in lines), None)
 
 
 def _asks() -> str:
