@@ -117,9 +117,9 @@ def _items_input(rs: ir.Ruleset, q: ir.Question) -> ir.Param | None:
 
 
 def _line_factor(rs: ir.Ruleset, q: ir.Question) -> str | None:
-    """The factor read along a line of sight that a ``modifier`` question names, if any."""
+    """The factor read along a line of sight that the question names, if any."""
     lines = {f.id for m in rs.modifiers for f in m.sights}
-    if q.ask != "modifier" or not lines:
+    if not lines:
         return None
     named = _names_in(q) + [a.keyword for a in q.args]
     return next((n for n in named if n in lines), None)

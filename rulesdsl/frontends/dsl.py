@@ -418,7 +418,6 @@ class _Builder(TableRules, MoveRules, ArcRules):
         rows = tuple(c for c in block if isinstance(c, s.RowNode))
         whens = tuple(c for c in block if isinstance(c, s.WhenNode))
         bests = tuple(c for c in block if isinstance(c, s.BestNode))
-        sights = tuple(c for c in block if isinstance(c, s.SightFactorNode))
         return s.ModifierDecl(
             self._item(meta, ch),
             by[0] if by else None,
@@ -428,7 +427,7 @@ class _Builder(TableRules, MoveRules, ArcRules):
             combine=part("combine"),
             clamp=part("clamp"),
             bests=bests,
-            sights=sights or None,
+            sights=tuple(c for c in block if isinstance(c, s.SightFactorNode)) or None,
         )
 
     def modifier_by(self, meta: Meta, ch: list[Token]) -> tuple[str, list[s.Name]]:
@@ -448,10 +447,6 @@ class _Builder(TableRules, MoveRules, ArcRules):
         combine = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "combine"), None)
         members = next(c for c in ch if isinstance(c, list))
         return s.BestNode(self._item(meta, ch), combine, tuple(members))
-
-    def sight_line(self, meta: Meta, ch: list[Any]) -> s.SightFactorNode:
-        rule = [c for c in ch if isinstance(c, Token) and c.type == "NAME"][-1]
-        return s.SightFactorNode(self._item(meta, ch), self._name(rule))
 
     def when_line(self, meta: Meta, ch: list[Any]) -> s.WhenNode:
         return s.WhenNode(tuple(ch[0]), ch[1], ch[2], self._p(meta))

@@ -370,6 +370,11 @@ class TableRules(BuilderBase):
     def sight_crossed(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Name]:
         return ("crossed", self._name(ch[0]))
 
+    def sight_line(self, meta: Meta, ch: list[Any]) -> s.SightFactorNode:
+        """``sight NAME labels : rule`` in a modifier's block (issue 40)."""
+        rule = [c for c in ch if isinstance(c, Token) and c.type == "NAME"][-1]
+        return s.SightFactorNode(self._item(meta, ch), self._name(rule))
+
     def sight_inside(self, meta: Meta, ch: list[Token]) -> tuple[str, s.Pos]:
         return ("inside", self._p(meta))
 

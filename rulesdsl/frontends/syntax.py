@@ -17,6 +17,12 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from rulesdsl import ir
 from rulesdsl.diagnostics import Pos as Pos  # positions are part of the syntax tree
 from rulesdsl.frontends.notation import Notation as Notation
+from rulesdsl.frontends.syntax_items import Extras as Extras
+from rulesdsl.frontends.syntax_items import Item as Item
+from rulesdsl.frontends.syntax_items import Label as Label
+from rulesdsl.frontends.syntax_items import Name as Name
+from rulesdsl.frontends.syntax_items import SightFactorNode as SightFactorNode
+from rulesdsl.frontends.syntax_items import SourceRef as SourceRef
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -25,12 +31,6 @@ else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
 
 OMITTED_WHEN_NONE = "omitted_when_none"
 """Field metadata: a field added later, left out of a file's digest while None (resolve)."""
-
-
-@dataclass(frozen=True)
-class Name:
-    text: str
-    pos: Pos
 
 
 @dataclass(frozen=True)
@@ -81,41 +81,6 @@ class PlaceStateNode:
 @dataclass(frozen=True)
 class CellNode:
     entries: tuple[Entry, ...]
-    pos: Pos
-
-
-@dataclass(frozen=True)
-class Label:
-    lang: str
-    text: str
-    pos: Pos
-
-
-@dataclass(frozen=True)
-class SourceRef:
-    book: Name
-    page: str | None
-    detail: str | None
-
-
-@dataclass(frozen=True)
-class Extras:
-    source: SourceRef | None = None
-    notes: tuple[tuple[Label, ...], ...] = ()
-    ignores_others: bool = False
-    remarks: tuple[str, ...] = ()
-    """``remark "..."``: words for programmers, never printed on a sheet."""
-    note_for: tuple[tuple[Name, ...], ...] = ()
-    """Per note, the unit types or keywords it concerns (``note for mech "..."``); empty: all."""
-
-
-@dataclass(frozen=True)
-class Item:
-    """Anything declared with a name, labels and extras."""
-
-    name: Name
-    labels: tuple[Label, ...]
-    extras: Extras
     pos: Pos
 
 
@@ -289,15 +254,6 @@ class BestNode:
     item: Item
     combine: Name | None
     members: tuple[Name, ...]
-
-
-@dataclass(frozen=True)
-class SightFactorNode:
-    """``sight NAME labels : rule``: a factor whose value is the sight rule's hindrance along
-    the line the caller gives (blocked when the line is)."""
-
-    item: Item
-    rule: Name
 
 
 @dataclass(frozen=True)

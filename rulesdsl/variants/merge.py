@@ -158,9 +158,9 @@ class Merger(Removals):
             merged = replace(merged, bests=kept + st.bests)
             self._record("override", ir.PolicyPath(block, "best"), st.bests[0].item.extras)
         if st.sights:  # a factor read along a line of the same name replaces the base's
-            named = {f.item.name.text for f in st.sights}
-            kept = tuple(f for f in merged.sights or () if f.item.name.text not in named)
-            merged = replace(merged, sights=kept + st.sights)
+            lines = {f.item.name.text for f in st.sights}
+            base = tuple(f for f in merged.sights or () if f.item.name.text not in lines)
+            merged = replace(merged, sights=base + st.sights)
             self._record("override", ir.PolicyPath(block, "sight"), st.sights[0].item.extras)
         return merged
 
