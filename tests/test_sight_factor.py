@@ -292,3 +292,29 @@ def test_a_worked_example_cannot_give_the_line(compiler: Compiler) -> None:
     assert "'line' is read along a line of sight" in said[0][1]
     alone = example.replace(", line)", ")")  # the factor not named: its line is not needed
     assert compile_snippet(compiler, HEADER + HAZE + TO_HIT + alone).ok
+
+
+def test_a_when_line_and_a_best_group_name_the_factor_in_both_modules(
+    compiler: Compiler, node: str, tmp_path: Path
+) -> None:
+    combined = "  when aimed, line | +5\n"
+    combined += '  best worst "Worst" fr "Pire" de "Schlimmste" ru "Худшее" combine lowest : '
+    combined += "line, moving\n  sight line"
+    rs = _ruleset(compiler, HAZE + TO_HIT.replace("  sight line", combined))
+    m = import_rendered(rs, tmp_path, "sight_factor_combined")
+    for line in _lines():
+        for items in ((), ("aimed",), ("moving",), ("aimed", "moving")):
+            expected = semantics.modifier(rs, "to_hit", items, lines={"line": line})
+            answer = m.modifier("to_hit", *items, line=line)
+            assert (str(answer) if isinstance(answer, m.Marker) else answer) == (
+                "BLOCKED" if isinstance(expected, ir.Marker) else expected
+            )
+    woods = [("clear",), ("light_woods",), ("clear",)]
+    assert m.modifier("to_hit", "aimed", line=woods) == 5  # -1, +5 together, the worst 1
+    assert m.modifier("to_hit", "aimed", "moving", line=woods) == 5  # the worst of 1 and +1
+    plan = module_plan.build(rs)
+    module = test_js_target.write_package(plan, tmp_path / "sight_factor_combined")
+    queries = list(js_queries_fog.sight_factor_queries(random.Random(7), plan))
+    expected_js = [js_queries.ask_python(m, q) for q in queries]
+    pairs = zip(queries, expected_js, js_queries.ask_node(module, queries), strict=True)
+    assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == []
