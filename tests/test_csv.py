@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.interchange.chart_alone import check_alone
-from rulesdsl.interchange.csv_chart import import_layer
+from rulesdsl.interchange.csv_chart import Reading, import_layer
 from tests.conftest import RULESETS
 
 CHART = """\
@@ -467,7 +467,9 @@ CSV_PIECES = st.sampled_from(
 def test_any_text_is_a_chart_or_diagnostics_never_an_exception(pieces: list[str]) -> None:
     compiler = Compiler()
     text = "feature,walker,hover,label\n" + "".join(pieces)
-    imported = import_layer(text, "fuzz.csv", "marsh", fragments=compiler.fragments)
+    imported = import_layer(
+        text, "fuzz.csv", "marsh", reading=Reading(fragments=compiler.fragments)
+    )
     found = imported.diagnostics + check_alone(imported, compiler)
     assert (imported.text is None) == any(d.is_error for d in imported.diagnostics)
     assert all(d.pos is None or d.pos.file == "fuzz.csv" for d in found)

@@ -259,3 +259,23 @@ def test_the_authoring_schema_is_a_json_schema_and_the_twins_follow_it() -> None
         text = twin.read_text("utf-8")
         assert text.startswith("# yaml-language-server: $schema=../../../rulesdsl/schema/")
         assert list(validator.iter_errors(yaml.safe_load(text))) == [], twin.name
+
+
+@pytest.mark.parametrize(
+    ("stacking", "code", "word", "hint"),
+    [
+        ("1 MP", "E001", "1 MP", "for example: sum entry 1 MP"),
+        ("most entry 1 MP", "E101", "most", "expected one of: sum"),
+        ("sum entry 1 XP", "E104", "1 XP", None),
+    ],
+)
+def test_a_stacking_line_is_reported_at_its_words_in_the_yaml_scalar(
+    compiler: Compiler, tmp_path: Path, stacking: str, code: str, word: str, hint: str | None
+) -> None:
+    """A scalar of the wrong shape is an E001 with an example; the policy's name and the entry
+    cost are placed at their own words inside the scalar."""
+    text = SMALL.replace("version: 1.0.0\n", f"version: 1.0.0\nstacking: {stacking}\n")
+    [(found, line, column, _, said)] = compile_yaml_hints(compiler, tmp_path, text)
+    assert (found, line) == (code, line_of(text, "stacking:"))
+    assert text.splitlines()[line - 1][column - 1 :].startswith(word)
+    assert hint is None or said == hint

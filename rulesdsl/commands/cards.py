@@ -20,7 +20,7 @@ from rulesdsl.printed.cards import (
     imposition,
     render_deck_html,
 )
-from rulesdsl.printed.pdf import PdfUnavailable, render_pdf
+from rulesdsl.printed.pdf import render_pdf
 
 PER_CARD = "none"
 """``--paper none``: one card per page, the page the size of the card."""
@@ -82,12 +82,11 @@ def cmd_cards(args: argparse.Namespace) -> int:
         args.index,
         args.examples,
     )
-    try:
-        content = html.encode("utf-8") if fmt == "html" else render_pdf(html, refit=refit)
-    except PdfUnavailable as exc:
-        print(f"rulesdsl: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    failed = deliver(content, fmt, args.output, args.strict, "deck")
+
+    def render() -> bytes:
+        return html.encode("utf-8") if fmt == "html" else render_pdf(html, refit=refit)
+
+    failed = deliver(render, fmt, args.output, args.strict, "deck")
     if failed is not None:
         return failed
     if args.output not in (None, "-"):

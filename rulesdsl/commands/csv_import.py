@@ -86,7 +86,7 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from rulesdsl.interchange.chart_alone import check_alone
-    from rulesdsl.interchange.csv_chart import import_layer, import_table
+    from rulesdsl.interchange.csv_chart import Reading, import_layer, import_table
 
     locale_mark = _checked_options(args)
     # With --into, worked examples the chart's cells answer otherwise are listed, not a stop.
@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(into, int):
         return into
     target, known, languages, columns = into or (None, None, None, [])
+    reading = Reading(delimiter, locale_mark, compiler.fragments, args.header_row)
     if args.table:
         imported = import_table(
             text,
@@ -106,10 +107,7 @@ def run(args: argparse.Namespace) -> int:
             known=known or (),
             languages=languages or (),
             columns=columns,
-            delimiter=delimiter,
-            locale_mark=locale_mark,
-            fragments=compiler.fragments,
-            header_row=args.header_row,
+            reading=reading,
         )
     else:
         imported = import_layer(
@@ -121,10 +119,7 @@ def run(args: argparse.Namespace) -> int:
             known=known,
             languages=languages,
             columns=columns,
-            delimiter=delimiter,
-            locale_mark=locale_mark,
-            fragments=compiler.fragments,
-            header_row=args.header_row,
+            reading=reading,
         )
     imported.diagnostics.extend(loaded.diagnostics)  # what reading the file said (W132)
     if target is None:

@@ -4,6 +4,7 @@ the delivery of the document (its losses reported first, then written or refused
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,12 +38,21 @@ def words_of(path: Path, folder: str | None) -> Path | None:
     return project_words(Path(folder)) if folder is not None else project_words_of(path)
 
 
-def deliver(content: bytes, fmt: str, output: str | None, strict: bool, what: str) -> int | None:
-    """Report what ``content`` loses, then write it to ``output``; the exit code when it
-    could not be written (``--strict`` and a loss, or a bad output), None when it was."""
+def deliver(
+    render: Callable[[], bytes], fmt: str, output: str | None, strict: bool, what: str
+) -> int | None:
+    """Render the document, report what it loses, then write it to ``output``; the exit code
+    when it could not be made (a PDF without WeasyPrint) or written (``--strict`` and a loss,
+    or a bad output), None when it was."""
     from rulesdsl.builder.losses import report_losses
     from rulesdsl.commands.common import EXIT_RULES, EXIT_USAGE, emit_document
+    from rulesdsl.printed.pdf import PdfUnavailable
 
+    try:
+        content = render()
+    except PdfUnavailable as exc:
+        print(f"rulesdsl: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if not report_losses(output or "-", content, strict=strict):
         print(
             f"rulesdsl: error: the {what} loses text (--strict): nothing written", file=sys.stderr

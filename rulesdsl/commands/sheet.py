@@ -9,12 +9,11 @@ from typing import cast
 
 from rulesdsl.commands import verb_parser
 from rulesdsl.commands.common import PRINT_LANGUAGE, add_dir_option, language_option, output_option
-from rulesdsl.printed.pdf import PdfUnavailable
 from rulesdsl.printed.sheets import DEFAULT_PAPER, FORMATS, PAPERS, Format, render_sheet
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
-    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES, EXIT_USAGE
+    from rulesdsl.commands.common import EXIT_OK, EXIT_RULES
     from rulesdsl.commands.printing import deliver, printable
 
     found = printable(args.ruleset, args.lang, args.dir)
@@ -22,12 +21,11 @@ def cmd_sheet(args: argparse.Namespace) -> int:
         return EXIT_RULES
     ruleset, lang, words = found
     fmt = cast(Format, args.format or _format_from_name(args.output) or "html")
-    try:
-        content = render_sheet(ruleset, fmt, lang, args.paper, words)
-    except PdfUnavailable as exc:
-        print(f"rulesdsl: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    failed = deliver(content, fmt, args.output, args.strict, "sheet")
+
+    def render() -> bytes:
+        return render_sheet(ruleset, fmt, lang, args.paper, words)
+
+    failed = deliver(render, fmt, args.output, args.strict, "sheet")
     if failed is not None:
         return failed
     if args.output not in (None, "-"):

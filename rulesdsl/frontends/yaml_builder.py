@@ -189,18 +189,11 @@ class Builder:
 
     def sec_extends(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         match = EXTENDS.match(_raw(value))
-        if match is None or not NAME.match(match[1]):
-            self.diagnostics.append(
-                error(
-                    "E001",
-                    f"'{_raw(value)}' is not base@requirement",
-                    self.pos(value),
-                    "for example: heavy_gear@^1.0",
-                )
-            )
+        if match is not None and not NAME.match(match[1]):
+            match = None
+        base = self._leading_name(match, value, "base@requirement", "heavy_gear@^1.0")
+        if match is None or base is None:
             return []
-        line, column = text_origin(value)
-        base = s.Name(match[1], s.Pos(self.path, line, column, line, column + len(match[1])))
         return [s.ExtendsDecl(base, match[2], self.pos(value))]
 
     def sec_languages(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
@@ -218,23 +211,28 @@ class Builder:
 
     def sec_stacking(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         match = STACKING.match(_raw(value))
-        if match is None:
-            self.diagnostics.append(
-                error(
-                    "E001",
-                    f"'{_raw(value)}' is not a stacking policy",
-                    self.pos(value),
-                    "for example: sum entry 1 MP",
-                )
-            )
+        policy = self._leading_name(match, value, "a stacking policy", "sum entry 1 MP")
+        if match is None or policy is None:
             return []
-        line, column = text_origin(value)
-        policy = s.Name(match[1], s.Pos(self.path, line, column, line, column + len(match[1])))
         entry = None
         if match[2]:
-            offset = match.start(2)
-            entry = self._located_at(match[2], "quantity", line, column + offset)
+            line, column = policy.pos.line, policy.pos.column + match.start(2)
+            entry = self._located_at(match[2], "quantity", line, column)
         return [s.StackingDecl(policy, entry, self.pos(value))]
+
+    def _leading_name(
+        self, match: re.Match[str] | None, value: Node, what: str, example: str
+    ) -> s.Name | None:
+        """The name a scalar starts with (group 1 of ``match``), placed in the file; where
+        ``match`` is None, an E001 that the scalar is not ``what``."""
+        if match is None:
+            hint = f"for example: {example}"
+            self.diagnostics.append(
+                error("E001", f"'{_raw(value)}' is not {what}", self.pos(value), hint)
+            )
+            return None
+        line, column = text_origin(value)
+        return s.Name(match[1], s.Pos(self.path, line, column, line, column + len(match[1])))
 
     def _located_at(self, text: str, start: str, line: int, column: int) -> s.Located | None:
         try:
@@ -573,8 +571,8 @@ class Builder:
     def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         out: list[s.Statement] = []
         for k, v in _items(value):
-            blocks_node = _get(v, "blocks_at") if isinstance(v, MappingNode) else None
-            above_node = _get(v, "blocks_above") if isinstance(v, MappingNode) else None
+            blocks_node = _get(v, "blocks_at")
+            above_node = _get(v, "blocks_above")
             above = blocks_node is None and above_node is not None  # `blocks above N` (issue 40)
             if blocks_node is not None and above_node is not None:
                 self.diagnostics.append(
@@ -587,11 +585,11 @@ class Builder:
                 )
             blocks_node = above_node if above else blocks_node
             blocks = self.located(blocks_node, "signed") if blocks_node is not None else None
-            counts_node = _get(v, "counts") if isinstance(v, MappingNode) else None
+            counts_node = _get(v, "counts")
             counts = self.name(counts_node) if isinstance(counts_node, ScalarNode) else None
-            crossed_node = _get(v, "crossed") if isinstance(v, MappingNode) else None
+            crossed_node = _get(v, "crossed")
             crossed = self.name(crossed_node) if isinstance(crossed_node, ScalarNode) else None
-            inside_node = _get(v, "target_inside") if isinstance(v, MappingNode) else None
+            inside_node = _get(v, "target_inside")
             inside = self.pos(inside_node) if _is_yes(inside_node) else None
             above_flag: Literal[True] | None = True if above else None
             out.append(s.SightDecl(self.item(k, v), blocks, counts, crossed, inside, above_flag))
@@ -601,13 +599,12 @@ class Builder:
         """``moves: {run: {label: Run, factor: 2, amount: 3 in, not: [water], only: [foot]}}``."""
         out: list[s.Statement] = []
         for k, v in _items(value):
-            mapping = isinstance(v, MappingNode)
-            factor_node = _get(v, "factor") if mapping else None
-            amount_node = _get(v, "amount") if mapping else None
+            factor_node = _get(v, "factor")
+            amount_node = _get(v, "amount")
             factor = self.located(factor_node, "signed") if factor_node is not None else None
             amount = self.located(amount_node, "quantity") if amount_node is not None else None
-            barred = self._names(_get(v, "not")) if mapping else ()
-            only = (self._names(_get(v, "only")) if mapping else ()) or None  # issue 40
+            barred = self._names(_get(v, "not"))
+            only = self._names(_get(v, "only")) or None  # issue 40
             out.append(s.MoveDecl(self.item(k, v), factor, amount, barred, only))
         return out
 
@@ -615,8 +612,7 @@ class Builder:
         """``rolls: {bog: {label: Bog, roll: 2d6, when: entering, combine: highest}}``."""
         out: list[s.Statement] = []
         for k, v in _items(value):
-            mapping = isinstance(v, MappingNode)
-            roll_node = _get(v, "roll") if mapping else None
+            roll_node = _get(v, "roll")
             dice: s.Located | None = None
             table: s.Name | None = None
             if isinstance(roll_node, ScalarNode):
@@ -625,12 +621,12 @@ class Builder:
                     dice = found
                 else:
                     table = self.name(roll_node)
-            on_node = _get(v, "when") if mapping else None
+            on_node = _get(v, "when")
             when: tuple[s.Name, ...] = ()
             if isinstance(on_node, ScalarNode):
                 pos = self.pos(on_node)
                 when = tuple(s.Name(w, pos) for w in _raw(on_node).split())
-            combine_node = _get(v, "combine") if mapping else None
+            combine_node = _get(v, "combine")
             combine = self.name(combine_node) if isinstance(combine_node, ScalarNode) else None
             out.append(s.RollDecl(self.item(k, v), dice, table, when, combine))
         return out
@@ -762,7 +758,7 @@ class Builder:
         each clause written as in the DSL."""
         out: list[s.Statement] = []
         for k, v in _items(value):
-            grid = _get(v, "on") if isinstance(v, MappingNode) else None
+            grid = _get(v, "on")
             if not isinstance(v, MappingNode) or not isinstance(grid, ScalarNode | None):
                 continue  # no `on`: a facing off the grid (issue 40)
             terms = []
@@ -781,7 +777,7 @@ class Builder:
         out: list[s.Statement] = []
         for k, v in _items(value):
             questions = []
-            for entry in _seq(_get(v, "ask") if isinstance(v, MappingNode) else None):
+            for entry in _seq(_get(v, "ask")):
                 text = _get(entry, "ask") if isinstance(entry, MappingNode) else entry
                 if text is None:
                     continue

@@ -327,9 +327,7 @@ def _inherited(
                 str(target) + ".chart",
                 table=table,
                 target=Target(_modes(rs), frozenset(order), rs.languages),
-                delimiter=",",
-                locale_mark=".",
-                fragments=compiler.fragments,
+                reading=chart.Reading(",", ".", compiler.fragments),
             )
             base_rows = {r.key_text: r for r in again}
     for key in inherited:

@@ -156,20 +156,29 @@ def outside_strings(
 
 
 @gc_paused()  # no collection while the rows' many small nodes are made: linear in the chart
+@dataclass(frozen=True)
+class Reading:
+    """How to read a chart's text: its delimiter, its decimal mark (``,`` or ``.``) and the
+    row of its header (each None: found from the text), and the parser of its cells' DSL
+    (None: a new one)."""
+
+    delimiter: str | None = None
+    locale_mark: str | None = None
+    fragments: FragmentParser | None = None
+    header_row: int | None = None
+
+
 def read_chart(
     text: str,
     path: str,
     *,
     table: bool = False,
     target: Target | None = None,
-    delimiter: str | None = None,
-    locale_mark: str | None = None,
-    fragments: FragmentParser | None = None,
-    header_row: int | None = None,
+    reading: Reading = Reading(),
 ) -> tuple[Sheet, list[Column], list[ChartRow], list[Diagnostic]]:
     """The chart's rows, each part parsed with the DSL's grammar and placed at its cell."""
-    parser = fragments or FragmentParser()
-    sheet = Sheet(text, path, delimiter, header_row)
+    parser = reading.fragments or FragmentParser()
+    sheet = Sheet(text, path, reading.delimiter, reading.header_row)
     diags = CappedList(sheet.diagnostics)  # at most MAX_OF_A_CODE of a code, as lowering
     if diags:  # the file is no CSV: its cells are not what they seem
         return sheet, [], [], diags.with_left_out()
@@ -186,9 +195,9 @@ def read_chart(
         )
         return sheet, [], [], diags.with_left_out()
     columns = read_header(sheet, target, table, diags)
-    found_comma, ambiguous = decimal_comma(sheet, columns, locale_mark, diags)
+    found_comma, ambiguous = decimal_comma(sheet, columns, reading.locale_mark, diags)
     comma: bool | None = found_comma
-    if locale_mark == ".":  # the locale groups thousands with commas: 1,500 is 1500
+    if reading.locale_mark == ".":  # the locale groups thousands with commas: 1,500 is 1500
         comma = None
     reader = _Reader(sheet, path, parser, columns, comma, ambiguous, table, diags)
     out: list[ChartRow] = []
@@ -645,10 +654,7 @@ def import_layer(
     known: Iterable[str] | None = None,
     languages: Iterable[str] | None = None,
     columns: Iterable[str] = (),
-    delimiter: str | None = None,
-    locale_mark: str | None = None,
-    fragments: FragmentParser | None = None,
-    header_row: int | None = None,
+    reading: Reading = Reading(),
 ) -> Imported:
     """A ``layer`` block from a CSV chart. ``known`` (modes and groups of the target ruleset),
     ``languages`` and ``columns`` (its modifiers and sights) make unknown headers errors
@@ -658,16 +664,7 @@ def import_layer(
         if known is not None
         else None
     )
-    sheet, cols, rows, diags = read_chart(
-        text,
-        path,
-        table=False,
-        target=target,
-        delimiter=delimiter,
-        locale_mark=locale_mark,
-        fragments=fragments,
-        header_row=header_row,
-    )
+    sheet, cols, rows, diags = read_chart(text, path, table=False, target=target, reading=reading)
     if not cols:
         return Imported(None, diags, sheet=sheet)
     order, where, mode_names, lang_names, has = _layer_columns(sheet, cols)
@@ -731,23 +728,11 @@ def import_table(
     known: Iterable[str],
     languages: Iterable[str],
     columns: Iterable[str],
-    delimiter: str | None = None,
-    locale_mark: str | None = None,
-    fragments: FragmentParser | None = None,
-    header_row: int | None = None,
+    reading: Reading = Reading(),
 ) -> Imported:
     """A plain table's rows from a chart, for ``--into``: a header names the table's columns."""
     target = Target(frozenset(known), frozenset(columns), tuple(languages))
-    sheet, cols, rows, diags = read_chart(
-        text,
-        path,
-        table=True,
-        target=target,
-        delimiter=delimiter,
-        locale_mark=locale_mark,
-        fragments=fragments,
-        header_row=header_row,
-    )
+    sheet, cols, rows, diags = read_chart(text, path, table=True, target=target, reading=reading)
     order = [c.name for c in cols if c.role == "column"]
     has = frozenset(c.role for c in cols) & {"label", "note", "source"}
     return Imported(None, diags, None, (), (), sheet, tuple(rows), tuple(order), has)

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from rulesdsl import ir, semantics, words
-from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView, table_block
 from rulesdsl.semantics.dice import Roll
 
 
@@ -66,12 +66,7 @@ def move_blocks(b: Builder) -> list[Block]:
         rows.append([name, allowance, barred, CellView(b.listed(costs) or "—")])
     heads = [b.w("move_kind"), b.w("move_allowance"), b.w("move_barred"), b.w("move_costs")]
     return [
-        Block(
-            "moves",
-            "",
-            TableView([[HeadCell(h) for h in heads]], rows, heads),
-            after=[n for k in b.rs.moves for n in b.note_texts(k.info)],
-        )
+        table_block("moves", heads, rows, [n for k in b.rs.moves for n in b.note_texts(k.info)])
     ]
 
 
@@ -108,11 +103,8 @@ def whole_move_blocks(b: Builder) -> list[Block]:
         return []
     heads = [b.w("whole_move_rule"), b.w("whole_move_when")]
     return [
-        Block(
-            "whole_moves",
-            "",
-            TableView([[HeadCell(h) for h in heads]], rows, heads),
-            after=[n for w in b.rs.whole_moves for n in b.note_texts(w.info)],
+        table_block(
+            "whole_moves", heads, rows, [n for w in b.rs.whole_moves for n in b.note_texts(w.info)]
         )
     ]
 

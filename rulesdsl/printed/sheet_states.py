@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl.printed.sheet_moves import Builder
-from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+from rulesdsl.printed.sheet_view import Block, CellView, table_block
 
 
 def _changes(b: Builder, state: ir.State) -> str:
@@ -41,10 +41,5 @@ def state_blocks(b: Builder) -> list[Block]:
         return []
     heads = [b.w("state_name"), b.w("state_range"), b.w("state_changed_by")]
     return [
-        Block(
-            "states",
-            "",
-            TableView([[HeadCell(h) for h in heads]], rows, heads),
-            after=[n for s in b.rs.states for n in b.note_texts(s.info)],
-        )
+        table_block("states", heads, rows, [n for s in b.rs.states for n in b.note_texts(s.info)])
     ]

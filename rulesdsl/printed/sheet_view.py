@@ -172,6 +172,13 @@ class Block:
                 assert_never(self.kind)
 
 
+def table_block(
+    block_id: str, heads: list[str], rows: list[list[CellView]], after: list[str]
+) -> Block:
+    """An untitled block of one table under one row of plain heads, its notes after it."""
+    return Block(block_id, "", TableView([[HeadCell(h) for h in heads]], rows, heads), after=after)
+
+
 @dataclass
 class Section:
     id: str

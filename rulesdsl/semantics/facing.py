@@ -28,6 +28,7 @@ from rulesdsl.semantics import (
 )
 from rulesdsl.semantics.moves import Due, kind_allowance, kind_of, kind_view, route_rolls
 from rulesdsl.semantics.routes import (
+    PathAnswer,
     RouteStep,
     can_end,
     must_stop,
@@ -63,11 +64,7 @@ class FacingStep:
 
 
 @dataclass(frozen=True)
-class FacingAnswer:
-    total: Answer
-    steps: tuple[FacingStep, ...]
-    legal: bool
-    reason: str
+class FacingAnswer(PathAnswer[FacingStep]):
     turn_mode: int
     rolls: tuple[Due, ...] = ()
     """The rolls the map makes due, numbered by action (turns make none); a place entered is

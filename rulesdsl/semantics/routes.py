@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import assert_never
+from typing import Generic, TypeVar, assert_never
 
 from rulesdsl import ir
 from rulesdsl.semantics import (
@@ -158,12 +158,22 @@ class RouteStep:
     cost: Answer
 
 
+_Step = TypeVar("_Step")
+
+
 @dataclass(frozen=True)
-class RouteAnswer:
+class PathAnswer(Generic[_Step]):
+    """The reference's answer for a path of steps (a route, a move with facing): its total,
+    each step, and whether it is legal (``reason``: why not)."""
+
     total: Answer
-    steps: tuple[RouteStep, ...]
+    steps: tuple[_Step, ...]
     legal: bool
     reason: str
+
+
+@dataclass(frozen=True)
+class RouteAnswer(PathAnswer[RouteStep]):
     marks: tuple[str, ...] = ()
     """The ``crosses`` whole-move rules the route carries, by id (issue 40)."""
     state: dict[str, int] | None = None

@@ -206,15 +206,7 @@ class _Differ:
         diff_arcs.arcs(self)
         diff_free_facing.free_facings(self)
         diff_examples.changed_examples(self)
-        diff_sight.named(
-            self,
-            "book",
-            self.old.books,
-            self.new.books,
-            lambda b: b.id,
-            removed_level="wording",
-            added_level="wording",
-        )
+        diff_sight.worded(self, "book", self.old.books, self.new.books, lambda b: b.id)
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -11,20 +11,11 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl.examples import statements as examples_stated
-from rulesdsl.versions.diff_sight import Differ, named
+from rulesdsl.versions.diff_sight import Differ, worded
 
 
 def changed_examples(d: Differ) -> None:
-    kept = named(
-        d,
-        "worked example",
-        d.old.examples,
-        d.new.examples,
-        lambda e: e.id,
-        removed_level="wording",
-        added_level="wording",
-        prefix="example",
-    )
+    kept = worded(d, "worked example", d.old.examples, d.new.examples, lambda e: e.id, "example")
     for a, b in kept:
         title = d.label(b.info, b.id)
         old = {examples_stated.question_text(q): q for q in a.questions}

@@ -71,6 +71,21 @@ def named(
     return kept
 
 
+def worded(
+    d: Differ,
+    what: str,
+    old: Sequence[_T],
+    new: Sequence[_T],
+    key: Callable[[_T], str],
+    prefix: str | None = None,
+) -> list[tuple[_T, _T]]:
+    """:func:`named` for items the rules do not read (books, worked examples): one added or
+    removed is a wording change."""
+    return named(
+        d, what, old, new, key, removed_level="wording", added_level="wording", prefix=prefix
+    )
+
+
 def _num(value: float | None) -> str:
     return "never" if value is None else f"{value:g}"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js
-from rulesdsl.codegen.js.values import number_js, string_js
+from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
 
 
@@ -35,9 +35,8 @@ def arcs_dts(plan: plan_movement.MovementPlan) -> list[str]:
     """The declarations of ``ARCS``, ``arc`` and ``arcBetween``; nothing without arcs."""
     if not plan.arcs:
         return []
-    names = " | ".join(string_js(a.id) for a in plan.arcs)
     return [
-        f"export type ArcsName = {names};",
+        f"export type ArcsName = {union(a.id for a in plan.arcs)};",
         "type ArcSpans = readonly (readonly [number, number])[];",
         "export declare const ARCS: Readonly<",
         "  Record<ArcsName, readonly (readonly [string, ArcSpans])[]>",

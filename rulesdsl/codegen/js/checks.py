@@ -24,41 +24,20 @@ _MARK = re.compile(r"@check\(([\w.]+), (\w+), ([^,()]+(?:\[\d\])?)(?:, (\w+))?\)
 
 def pool_js(kind: Pool) -> str:
     """The module's names of ``kind``, as the JavaScript ``_checkName`` reads them."""
-    match kind:
-        case "mode":
-            return "MODES"
-        case "feature":
-            return "FEATURES"
-        case "modifier":
-            return "MODIFIERS"
-        case "table":
-            return "TABLES"
-        case "dice table":
-            return "DICE_TABLES"
-        case "results table":
-            return "RESULTS_TABLES"
-        case "parameter":
-            return "PARAMS"
-        case "condition":
-            return "EXCLUSIONS"
-        case "sight rule":
-            return "SIGHTS"
+    source = plan_surface.pool_source(kind)
+    match source:
+        case plan_surface.PoolTable(name=name):
+            return name
         case "whole-map condition":
             return "_dictOf(_WHOLE_MAP)"
-        case "grid unit":
-            return "GRID_SIZES"
         case "grid":
             return '_dict({ ...GRID_SHAPES, hex: "hex", square: "square" })'
         case "step":
             return "_pool(_STEP_NAMES)"
         case "feature or factor":
             return "_pool([...Object.keys(FEATURES), ...values])"  # the modifier's own factors
-        case "kind of move":
-            return "MOVES"
-        case "arcs":
-            return "ARCS"
         case _:
-            assert_never(kind)
+            assert_never(source)
 
 
 def check_js(function: str, argument: str, check: KnownName | Number | Made, value: str) -> str:

@@ -3,7 +3,7 @@ table, parameter and outcome names as string-literal unions (for :mod:`rulesdsl.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from importlib import resources
 from typing import assert_never
 
@@ -12,16 +12,10 @@ from rulesdsl.codegen.js.free_facing import free_facing_dts
 from rulesdsl.codegen.js.results import results_dts
 from rulesdsl.codegen.js.routes import routes_dts
 from rulesdsl.codegen.js.sight import sight_dts
-from rulesdsl.codegen.js.values import RESERVED, comment, line_comment, string_js
+from rulesdsl.codegen.js.values import RESERVED, comment, line_comment, string_js, union
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
 from rulesdsl.codegen.plan import data as plan_data
-
-
-def union(names: Iterable[str]) -> str:
-    """A string-literal union (``never`` when there is no name)."""
-    names = list(dict.fromkeys(names))
-    return " | ".join(string_js(n) for n in names) if names else "never"
 
 
 def runtime_dts() -> str:

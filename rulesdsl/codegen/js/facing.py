@@ -8,7 +8,7 @@ from __future__ import annotations
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
 from rulesdsl.codegen.js.routes import marked
-from rulesdsl.codegen.js.values import number_js, string_js
+from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
 
 
@@ -77,7 +77,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
     if not plan.facings:
         return []
     manoeuvres = "".join(f" readonly {move}: Manoeuvre | null;" for move in plan.facing_moves)
-    modes = " | ".join(string_js(f.mode) for f in plan.facings)
+    modes = union(f.mode for f in plan.facings)
     wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
     # `wind`: the heading the wind blows from, where some unit type tacks or wears (issue 40)
     options = "RouteOptions & { wind?: number | null }" if wind else "RouteOptions"

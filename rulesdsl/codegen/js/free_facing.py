@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
-from rulesdsl.codegen.js.values import number_js, string_js
+from rulesdsl.codegen.js.values import number_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
 
 
@@ -43,7 +43,6 @@ def free_facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
     """The declarations of the records, FREE_FACINGS and freeMove; nothing without rules."""
     if not plan.free_facings:
         return []
-    modes = " | ".join(string_js(f.mode) for f in plan.free_facings)
     return [
         "export declare class FreeFacingRule {",
         "  readonly turnCost: number; readonly turnStep: number; readonly pivot: number | null;",
@@ -57,7 +56,7 @@ def free_facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "export declare class IllegalMove extends Error {",
         '  readonly code: "IllegalMove";',
         "}",
-        f"export type FreeFacingModeName = {modes};",
+        f"export type FreeFacingModeName = {union(f.mode for f in plan.free_facings)};",
         "export declare const FREE_FACINGS: Readonly<Record<FreeFacingModeName, FreeFacingRule>>;",
         "/** A leg of a free move: a length straight or reversed, a turn or pivot in deg. */",
         'export type FreeLeg = readonly ["straight" | "reverse" | "turn" | "pivot", number];',

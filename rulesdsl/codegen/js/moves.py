@@ -11,8 +11,7 @@ from importlib import resources
 from typing import assert_never
 
 from rulesdsl.codegen.js.data import dict_js, fields_js, per_distance_js, strings_js
-from rulesdsl.codegen.js.dts import union
-from rulesdsl.codegen.js.values import labels_js, number_js, string_js
+from rulesdsl.codegen.js.values import labels_js, number_js, string_js, union
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import header as plan_header
 from rulesdsl.codegen.plan import movement as plan_movement

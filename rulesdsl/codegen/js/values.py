@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import assert_never
 
 from rulesdsl.codegen.plan import values as plan_values
@@ -82,6 +82,12 @@ def string_js(text: str) -> str:
         .replace("\u2028", "\\u2028")
         .replace("\u2029", "\\u2029")
     )
+
+
+def union(names: Iterable[str]) -> str:
+    """A string-literal union (``never`` when there is no name)."""
+    names = list(dict.fromkeys(names))
+    return " | ".join(string_js(n) for n in names) if names else "never"
 
 
 def comment(text: str) -> str:

@@ -64,6 +64,10 @@ class Made:
 Check = KnownName | Number | Key | Faces | Made
 """What a public function checks of one argument before it answers."""
 
+BuiltPool = Literal["whole-map condition", "grid", "step", "feature or factor"]
+"""The pools of names each target builds in its own way (the others are one of the module's
+tables: :func:`pool_source`)."""
+
 Pool = Literal[
     "mode",
     "feature",
@@ -74,16 +78,54 @@ Pool = Literal[
     "parameter",
     "condition",
     "sight rule",
-    "whole-map condition",
     "grid unit",
-    "grid",
-    "step",
-    "feature or factor",
     "kind of move",
     "arcs",
+    BuiltPool,
 ]
 """The names an argument may be checked against: the declared kinds and the module's other
 named things."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolTable:
+    """A pool of names that is one of the module's tables, named alike in every target."""
+
+    name: str
+
+
+def pool_source(kind: Pool) -> PoolTable | BuiltPool:
+    """Where a check finds the names of ``kind``: the module's table (``MODES``), or the pool
+    itself where each target builds it in its own way."""
+    match kind:
+        case "mode":
+            return PoolTable("MODES")
+        case "feature":
+            return PoolTable("FEATURES")
+        case "modifier":
+            return PoolTable("MODIFIERS")
+        case "table":
+            return PoolTable("TABLES")
+        case "dice table":
+            return PoolTable("DICE_TABLES")
+        case "results table":
+            return PoolTable("RESULTS_TABLES")
+        case "parameter":
+            return PoolTable("PARAMS")
+        case "condition":
+            return PoolTable("EXCLUSIONS")
+        case "sight rule":
+            return PoolTable("SIGHTS")
+        case "grid unit":
+            return PoolTable("GRID_SIZES")
+        case "kind of move":
+            return PoolTable("MOVES")
+        case "arcs":
+            return PoolTable("ARCS")
+        case "whole-map condition" | "grid" | "step" | "feature or factor":
+            return kind
+        case _:
+            assert_never(kind)
 
 
 @dataclass(frozen=True, slots=True)

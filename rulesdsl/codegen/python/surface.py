@@ -198,41 +198,20 @@ def alias(name: str, members: tuple[str, ...], indent: int = 4) -> str:
 
 def pool_py(kind: Pool) -> str:
     """The module's collection of the names of ``kind``, as Python source."""
-    match kind:
-        case "mode":
-            return "MODES"
-        case "feature":
-            return "FEATURES"
-        case "modifier":
-            return "MODIFIERS"
-        case "table":
-            return "TABLES"
-        case "dice table":
-            return "DICE_TABLES"
-        case "results table":
-            return "RESULTS_TABLES"
-        case "parameter":
-            return "PARAMS"
-        case "condition":
-            return "EXCLUSIONS"
-        case "sight rule":
-            return "SIGHTS"
+    source = plan_surface.pool_source(kind)
+    match source:
+        case plan_surface.PoolTable(name=name):
+            return name
         case "whole-map condition":
             return "_WHOLE_MAP"
-        case "grid unit":
-            return "GRID_SIZES"
         case "grid":
             return '[*GRID_SHAPES, "hex", "square"]'
         case "step":
             return '["straight", "diagonal", "s", "d"]'
         case "feature or factor":
             return "[*FEATURES, *values]"  # the modifier's own factors, in _modifier
-        case "kind of move":
-            return "MOVES"
-        case "arcs":
-            return "ARCS"
         case _:
-            assert_never(kind)
+            assert_never(source)
 
 
 def check_py(function: str, argument: str, check: KnownName | Number | Made, value: str) -> str:
