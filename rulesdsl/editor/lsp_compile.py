@@ -125,12 +125,11 @@ class LiveCompiler(Compiler):
     def _edited(
         self, key: Path, path: str, text: str
     ) -> tuple[s.SourceFile | None, list[Diagnostic]] | None:
-        """The last clean parse of an open DSL document with only what the edit changed
-        parsed again (:func:`rulesdsl.editor.lsp_reparse.reparse`), or None."""
+        """The file's last parse, if clean, with only what the edit changed parsed again
+        (:func:`rulesdsl.editor.lsp_reparse.reparse`): None for another front end's file, or
+        when the whole text must be parsed."""
         old, diags = self._parsed.get(key, (None, []))
-        if old is None or diags or self._stamps.get(key, ("none",))[0] != "open":
-            return None
-        if not registry.reading(path).dsl_text:
+        if old is None or diags or not registry.reading(path).dsl_text:
             return None
         source = reparse(self.parser, path, old, text)
         return None if source is None else (source, [])
