@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from rulesdsl.builder.ids import check_ids
     from rulesdsl.compiler import Compiler, ruleset_files
+    from rulesdsl.editions import newer
 
     if args.against is not None and args.against.startswith("-"):
         raise UsageError(f"--against: '{args.against}' is not a git revision (it starts with '-')")
@@ -83,8 +84,9 @@ def _run(args: argparse.Namespace) -> int:
         ok = ok and compiled.ok and not ids
         if compiled.ruleset is not None and compiled.ruleset.examples:
             held += _examples_held(compiled.ruleset)
-        if compiled.ok and compiled.ruleset is not None:
-            from rulesdsl.versions.migration import edition_note  # W112, once per file
+        if compiled.ok and compiled.ruleset is not None and newer(compiled.ruleset.edition):
+            # W112, once per file of an older edition (a current one imports none of it)
+            from rulesdsl.versions.migration import edition_note
 
             diags += edition_note(path, compiled.ruleset, compiler)
         if args.against and compiled.ok and compiled.ruleset is not None:

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from rulesdsl.compiler import Compiled, Compiler, base_file
 from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.editor.lsp_reparse import reparse
 from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.sheet_languages import project_words_of
@@ -117,9 +118,21 @@ class LiveCompiler(Compiler):
         if self._stamps.get(key) != stamp or key not in self._parsed:
             self._check()
             self.parsed.append(path)
-            self._parsed[key] = self.parse_text(text, path)
+            self._parsed[key] = self._edited(key, path, text) or self.parse_text(text, path)
             self._stamps[key] = stamp
         return self._parsed[key]
+
+    def _edited(
+        self, key: Path, path: str, text: str
+    ) -> tuple[s.SourceFile | None, list[Diagnostic]] | None:
+        """The file's last parse, if clean, with only what the edit changed parsed again
+        (:func:`rulesdsl.editor.lsp_reparse.reparse`): None for another front end's file, or
+        when the whole text must be parsed."""
+        old, diags = self._parsed.get(key, (None, []))
+        if old is None or diags or not registry.reading(path).dsl_text:
+            return None
+        source = reparse(self.parser, path, old, text)
+        return None if source is None else (source, [])
 
     def compile_source(
         self, source: s.SourceFile, base_dir: Path, syntax_errors: list[Diagnostic] | None = None
