@@ -72,6 +72,8 @@ from rulesdsl.ir.movement import MoveKind as MoveKind
 from rulesdsl.ir.movement import RollCombine as RollCombine
 from rulesdsl.ir.movement import RollRule as RollRule
 from rulesdsl.ir.movement import RollWhen as RollWhen
+from rulesdsl.ir.movement import Drift as Drift
+from rulesdsl.ir.movement import DriftEntry as DriftEntry
 from rulesdsl.ir.movement import State as State
 from rulesdsl.ir.movement import StateChange as StateChange
 from rulesdsl.ir.movement import TurnMode as TurnMode
@@ -518,6 +520,8 @@ class Ruleset:
     """``facing MODE : turn 1 in per 45 deg, ...`` rules (issue 40): headings off the grid."""
     states: tuple[State, ...] = ()
     """``state`` lines (issue 40): what a unit carries from move to move, in the order written."""
+    drifts: tuple[Drift, ...] = ()
+    """The ``drift`` line (issue 40; at most one): the wind carries units at the end of a move."""
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:
@@ -552,6 +556,7 @@ def infos_by_id(rs: Ruleset) -> dict[str, Info]:
         rs.arcs,
         rs.whole_moves,
         rs.states,
+        rs.drifts,
         [r for d in rs.dice_tables for r in d.rows],  # outcomes that feed a modifier (issue 24)
     ):
         for item in items:

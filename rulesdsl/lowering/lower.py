@@ -31,6 +31,7 @@ from rulesdsl.lowering import facing as facing_lowering
 from rulesdsl.lowering import free_facing, keywords, maps
 from rulesdsl.lowering import moves as moves_lowering
 from rulesdsl.lowering import sight as sight_lowering
+from rulesdsl.lowering.drift import drifts as drift_lines
 from rulesdsl.lowering import states as states_lowering
 from rulesdsl.lowering.context import (
     MODE_CONTEXT,
@@ -120,6 +121,7 @@ class _Lowerer(TableLowering):
         free_facings = free_facing.free_facings(self, free, facings)
         whole_moves = [moves_lowering.whole_move(self, d, facings) for d in of(s.WholeMoveDecl)]
         states = [states_lowering.state(self, d, whole_moves) for d in of(s.StateDecl)]
+        drifts = drift_lines(self, of(s.DriftDecl), grids, modes, states)
         item = self.header.item
         if item is None:
             return None
@@ -165,6 +167,7 @@ class _Lowerer(TableLowering):
                 whole_moves=tuple(whole_moves),
                 free_facings=tuple(free_facings),
                 states=tuple(states),
+                drifts=drifts,
             ),
             item.name.pos,
         )
@@ -352,6 +355,7 @@ class _Lowerer(TableLowering):
                     | s.ArcsDecl()
                     | s.WholeMoveDecl()
                     | s.StateDecl()
+                    | s.DriftDecl()
                 ):
                     pass
                 case unknown:
