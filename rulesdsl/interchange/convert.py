@@ -306,6 +306,14 @@ class _ToYaml:
                     range=[_whole(located) for located in st.range],
                     changes=[self.text(change[2].pos) for change in st.changes],
                 )
+            case s.DriftDecl():
+                section("drifts")[st.item.name.text] = self._block(
+                    st.item,
+                    entries=[
+                        self.span(e[0].pos, e[1].pos) if e[0] else self.text(e[1].pos)
+                        for e in st.entries
+                    ],
+                )
             case s.ExampleDecl():
                 section("examples")[st.item.name.text] = self._block(
                     st.item, ask=[self._question(q) for q in st.questions]

@@ -62,6 +62,8 @@ from rulesdsl.ir.examples import Question as Question
 from rulesdsl.ir.movement import Arc as Arc
 from rulesdsl.ir.movement import Arcs as Arcs
 from rulesdsl.ir.movement import ArcUnit as ArcUnit
+from rulesdsl.ir.movement import Drift as Drift
+from rulesdsl.ir.movement import DriftEntry as DriftEntry
 from rulesdsl.ir.movement import Facing as Facing
 from rulesdsl.ir.movement import FacingMove as FacingMove
 from rulesdsl.ir.movement import FreeFacing as FreeFacing
@@ -72,8 +74,6 @@ from rulesdsl.ir.movement import MoveKind as MoveKind
 from rulesdsl.ir.movement import RollCombine as RollCombine
 from rulesdsl.ir.movement import RollRule as RollRule
 from rulesdsl.ir.movement import RollWhen as RollWhen
-from rulesdsl.ir.movement import Drift as Drift
-from rulesdsl.ir.movement import DriftEntry as DriftEntry
 from rulesdsl.ir.movement import State as State
 from rulesdsl.ir.movement import StateChange as StateChange
 from rulesdsl.ir.movement import TurnMode as TurnMode

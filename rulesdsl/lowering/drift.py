@@ -4,6 +4,7 @@ at the end of its move (docs/language.md, "Drift at the end of a move")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rulesdsl import ir
 from rulesdsl.frontends import syntax as s
@@ -119,7 +120,7 @@ def _keyword_clashes(
     for mode in modes:
         if mode.id in by_name:
             continue
-        given = {by_name[k] for k in mode.keywords if k in by_name}
+        given = {replace(by_name[k], mode="") for k in mode.keywords if k in by_name}
         if len(given) > 1:
             lw.err(
                 "E445",
@@ -127,4 +128,3 @@ def _keyword_clashes(
                 decl.item.name.pos,
                 f"give '{mode.id}' its own entry",
             )
-

@@ -31,12 +31,12 @@ from rulesdsl.lowering import facing as facing_lowering
 from rulesdsl.lowering import free_facing, keywords, maps
 from rulesdsl.lowering import moves as moves_lowering
 from rulesdsl.lowering import sight as sight_lowering
-from rulesdsl.lowering.drift import drifts as drift_lines
 from rulesdsl.lowering import states as states_lowering
 from rulesdsl.lowering.context import (
     MODE_CONTEXT,
     role_dimension,
 )
+from rulesdsl.lowering.drift import drifts as drift_lines
 from rulesdsl.lowering.tables import TableLowering
 from rulesdsl.positions import Positions, item_field
 from rulesdsl.units import DIMENSIONS, ROLES

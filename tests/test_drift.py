@@ -1,0 +1,283 @@
+"""Drift at the end of a move (issue 40, item 4): ``drift wind "Wind drift" : 1 when altitude
+below 3, balloon 2, heavy 0`` says how far the wind carries each unit type downwind once its
+move is over. Given ``wind=`` (the heading it blows from, as for tacking), ``route_cost`` and
+``cheapest_route`` answer where the unit ends (``Route.drift``); without it nothing drifts and
+every answer is as before. The module, the reference semantics and the JavaScript module agree."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.codegen import plan as module_plan
+from rulesdsl.compiler import Compiler
+from rulesdsl.semantics import drift as semantic_drift
+from tests import js_queries
+from tests.conftest import compile_snippet, import_rendered
+from tests.test_js_target import node, write_package
+from tests.test_sight_and_results import located
+
+__all__ = ["node"]  # the fixture
+
+HEADER = """ruleset air "Air"
+version 1.0.0
+units distance hex, cost MP
+group heavy "Heavy"
+mode fighter "Fighter"
+mode bomber "Bomber" : heavy
+mode balloon "Balloon"
+mode glider "Glider"
+move climb "Climb" : allowance times 1
+grid hexes "Hex" : 1 hex, hex
+grid squares "Square" : 1 hex, square, diagonals 1, 2
+"""
+RULES = """layer sky "Sky" one per place {
+  clear "Clear" | 1
+  storm "Storm" | 2
+  peak "Mountain peak" | impassable, balloon 1
+  field "Airfield" | 1 must stop
+  lake "Lake" | 1, glider 1 may not end
+}
+state altitude "Altitude" : 0 to 9, climb +1, storm -1
+drift wind "Wind drift" : 1 when altitude below 3, balloon 2, heavy 0, glider 3
+facing glider on hexes : turn 1 MP per hexside
+"""
+
+
+def _ruleset(body: str = RULES) -> ir.Ruleset:
+    compiled = compile_snippet(Compiler(), HEADER + body)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    return compiled.ruleset
+
+
+@pytest.fixture(scope="module")
+def air(tmp_path_factory: pytest.TempPathFactory) -> tuple[ir.Ruleset, Any]:
+    rs = _ruleset()
+    return rs, import_rendered(rs, tmp_path_factory.mktemp("drift"), "drift_module")
+
+
+def _board(module: Any, special: dict[tuple[int, int], str] | None = None) -> Any:
+    """Three rows of six clear hexes, with the places of ``special``."""
+    places = {(q, r): ("clear",) for q in range(6) for r in range(3)}
+    places.update({p: (f,) for p, f in (special or {}).items()})
+    return module.Board(places, grid="hexes")
+
+
+ROW = [(0, 0), (1, 0), (2, 0)]
+
+
+def test_a_unit_drifts_one_place_downwind_at_the_end_of_its_move(air: Any) -> None:
+    _, m = air
+    board = _board(m)
+    # the wind blows from heading 3 (-1, 0): downwind is heading 0, (+1, 0)
+    assert m.route_cost(board, "fighter", ROW, wind=3).drift == (3, 0)
+    assert m.route_cost(board, "fighter", ROW, wind=0).drift == (1, 0)
+    assert m.route_cost(board, "fighter", ROW, wind=1).drift == (1, 1)  # from (1, -1)
+
+
+def test_without_wind_nothing_drifts_and_the_answer_is_as_before(air: Any) -> None:
+    _, m = air
+    board = _board(m)
+    still = m.route_cost(board, "fighter", ROW)
+    blown = m.route_cost(board, "fighter", ROW, wind=3)
+    assert still.drift is None
+    assert still[:-1] == blown[:-1]  # the drift costs nothing and makes no roll due
+
+
+def test_each_unit_type_drifts_by_its_own_entry_its_keyword_or_the_one_for_all(air: Any) -> None:
+    _, m = air
+    board = _board(m)
+    assert m.route_cost(board, "balloon", ROW, wind=3).drift == (4, 0)  # its own: 2
+    assert m.route_cost(board, "bomber", ROW, wind=3).drift is None  # heavy 0
+    assert m.route_cost(board, "fighter", ROW, wind=3).drift == (3, 0)  # the one for all
+
+
+def test_a_drift_band_of_a_state_decides_who_drifts(air: Any) -> None:
+    _, m = air
+    board = _board(m)
+    low, high = {"altitude": 2}, {"altitude": 3}
+    assert m.route_cost(board, "fighter", ROW, wind=3, state=low).drift == (3, 0)
+    assert m.route_cost(board, "fighter", ROW, wind=3, state=high).drift is None
+    # the band is read at the end of the move: a climb takes altitude 2 to 3
+    assert m.route_cost(board, "fighter", ROW, wind=3, state=low, move="climb").drift is None
+    assert m.route_cost(board, "balloon", ROW, wind=3, state=high).drift == (4, 0)  # no band
+
+
+def test_drift_stops_at_the_edge_before_a_place_it_may_not_enter_or_end_in(air: Any) -> None:
+    _, m = air
+    edge = _board(m)
+    assert m.route_cost(edge, "balloon", [(3, 0), (4, 0)], wind=3).drift == (5, 0)  # the edge
+    peak = _board(m, {(4, 0): "peak"})
+    assert m.route_cost(peak, "fighter", [(2, 0), (3, 0)], wind=3).drift == (3, 0)
+    assert m.route_cost(peak, "balloon", [(2, 0), (3, 0)], wind=3).drift == (5, 0)
+    lake = _board(m, {(3, 0): "lake"})
+    glide = [((0, 0), 0), ((1, 0), 0), ((2, 0), 0)]
+    assert m.route_cost(lake, "glider", glide, wind=3).drift == (2, 0)
+
+
+def test_drift_ends_in_a_place_where_the_unit_must_stop(air: Any) -> None:
+    _, m = air
+    board = _board(m, {(3, 0): "field"})
+    assert m.route_cost(board, "balloon", [(1, 0), (2, 0)], wind=3).drift == (3, 0)
+
+
+def test_an_illegal_route_and_a_route_without_a_step_have_no_drift(air: Any) -> None:
+    _, m = air
+    board = _board(m, {(1, 0): "peak"})
+    assert not m.route_cost(board, "fighter", ROW, wind=3).legal
+    assert m.route_cost(board, "fighter", ROW, wind=3).drift is None
+    assert m.route_cost(board, "fighter", [(0, 1)], wind=3).drift is None
+
+
+def test_cheapest_route_goes_to_the_goal_and_drifts_from_there(air: Any) -> None:
+    _, m = air
+    board = _board(m)
+    found = m.cheapest_route(board, "fighter", (0, 0), (2, 0), wind=3)
+    assert found.steps[-1].end == (2, 0) and found.drift == (3, 0)
+    assert m.cheapest_route(board, "fighter", (0, 0), (2, 0)).drift is None
+
+
+def test_reachable_takes_no_wind_where_only_drift_reads_it(air: Any) -> None:
+    _, m = air
+    with pytest.raises(TypeError):
+        m.reachable(_board(m), "fighter", (0, 0), 2, wind=3)
+
+
+def test_a_unit_with_facing_drifts_and_keeps_its_heading(air: Any) -> None:
+    _, m = air
+    board = _board(m)
+    route = [((0, 1), 0), ((1, 1), 0), ((1, 1), 1)]
+    answer = m.route_cost(board, "glider", route, wind=3)
+    assert answer.heading == 1 and answer.drift == (4, 1)
+    found = m.cheapest_route(board, "glider", ((0, 1), 0), (1, 1), wind=0)
+    assert found.drift == (0, 1)  # from (1, 0) the wind blows towards (-1, 0): to the edge
+
+
+def test_on_a_square_grid_with_diagonals_the_wind_has_eight_headings(air: Any) -> None:
+    _, m = air
+    places = {(x, y): ("clear",) for x in range(4) for y in range(4)}
+    board = m.Board(places, grid="squares")
+    assert m.route_cost(board, "fighter", [(0, 0), (1, 1)], wind=5).drift == (2, 0)
+    with pytest.raises(m.InvalidArgument, match="must be 0 to 7"):
+        m.route_cost(board, "fighter", [(0, 0), (1, 1)], wind=8)
+
+
+def test_the_wind_is_checked(air: Any) -> None:
+    _, m = air
+    board = _board(m)
+    with pytest.raises(m.InvalidArgument, match="must be 0 to 5"):
+        m.route_cost(board, "fighter", ROW, wind=6)
+    with pytest.raises(m.ArgumentTypeError, match="must be an int"):
+        m.route_cost(board, "fighter", ROW, wind=True)
+    loose = m.Board({p: ("clear",) for p in ROW}, neighbours=lambda p: [])
+    with pytest.raises(m.InvalidArgument, match="needs a board on a grid"):
+        m.route_cost(loose, "fighter", ROW[:1], wind=3)
+
+
+def test_the_module_drifts_as_the_reference_semantics(air: Any) -> None:
+    rs, m = air
+    rng = random.Random(7)
+    features = ["clear", "clear", "storm", "peak", "field", "lake"]
+    steps = semantic_drift.HEX_STEPS
+    checked = 0
+    for _ in range(300):
+        places = {(q, r): (rng.choice(features),) for q in range(5) for r in range(4)}
+        board = m.Board(places, grid="hexes")
+        mode = rng.choice(["fighter", "bomber", "balloon"])
+        start = rng.choice(list(places))
+        near = [p for p, _ in board.neighbours(start)]
+        if not near:
+            continue
+        route = [start, rng.choice(near)]
+        wind = rng.randrange(6)
+        state = {"altitude": rng.randint(0, 9)} if rng.random() < 0.7 else None
+        answer = m.route_cost(board, mode, route, wind=wind, state=state)
+        expected = None
+        if answer.legal:
+            expected = semantic_drift.drift(
+                rs, mode, route[-1], wind, steps, places.get, answer.state
+            )
+        assert answer.drift == expected, (places, mode, route, wind, state)
+        checked += expected is not None and expected != route[-1]
+    assert checked > 30  # the questions make units drift
+
+
+def test_js_module_answers_drift_questions_as_python(node: str, tmp_path: Path) -> None:
+    rs = _ruleset()
+    plan = module_plan.build(rs)
+    python = import_rendered(rs, tmp_path, "js_drift")
+    module = write_package(plan, tmp_path / "js")
+    families = js_queries.families()
+    queries = [
+        *families["drift"](random.Random(40), plan),
+        *families["facing_drift"](random.Random(41), plan),
+    ]
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    wrong = [
+        (q, e, g)
+        for q, e, g in zip(queries, expected, got, strict=True)
+        if not js_queries.same(e, g)
+    ]
+    assert wrong[:3] == []
+    answers = [str(e) for e in expected]  # the questions reach the rules
+    routes = [
+        e["answer"][0].get("route") or e["answer"][0].get("facing")
+        for e in expected
+        if "answer" in e
+    ]
+    assert sum(isinstance(r[-1], list) for r in routes if r) > 50  # they drift
+    assert any("InvalidArgument" in a for a in answers)
+    assert any("ArgumentTypeError" in a for a in answers)
+
+
+# ---- checks -----------------------------------------------------------------------------------
+
+LINE = HEADER.count("\n") + RULES.split("drift ")[0].count("\n") + 1
+BODY = RULES.split("drift ")[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "column"),
+    [
+        ('drift wind "Wind drift" : -1\n', "E442", 27),
+        ('drift wind "Wind drift" : 1.5\n', "E442", 27),
+        ('drift wind "Wind drift" : 1, clear 2\n', "E443", 30),
+        ('drift wind "Wind drift" : 1, jet 2\n', "E443", 30),
+        ('drift wind "Wind drift" : 1, balloon 2, balloon 3\n', "E444", 41),
+        ('drift wind "Wind drift" : 1, 2\n', "E444", 30),
+        ('drift wind "Wind drift" : 1 when height below 3\n', "E446", 34),
+        ('drift wind "Wind drift" : 1 when altitude below 2.5\n', "E446", 34),
+    ],
+)
+def test_each_misuse_of_a_drift_line_gets_its_code_at_its_place(
+    line: str, code: str, column: int
+) -> None:
+    assert located(Compiler(), HEADER + BODY + line) == [(code, LINE, column)]
+
+
+def test_a_second_drift_line_is_e441() -> None:
+    lines = 'drift wind "Wind drift" : 1\ndrift gust "Gust" : 2\n'
+    assert located(Compiler(), HEADER + BODY + lines) == [("E441", LINE + 1, 7)]
+
+
+def test_a_drift_line_without_a_grid_is_e440() -> None:
+    header = "\n".join(line for line in HEADER.split("\n") if not line.startswith("grid"))
+    body = BODY.replace("facing glider on hexes : turn 1 MP per hexside\n", "")
+    text = header + body + 'drift wind "Wind drift" : 1\n'
+    assert located(Compiler(), text) == [("E440", text.count("\n"), 7)]
+
+
+def test_keywords_that_give_a_unit_type_different_drifts_are_e445() -> None:
+    header = HEADER.replace('group heavy "Heavy"\n', 'group heavy "Heavy"\ngroup slow "Slow"\n')
+    header = header.replace('mode bomber "Bomber" : heavy', 'mode bomber "Bomber" : heavy, slow')
+    line = 'drift wind "Wind drift" : 1, heavy 0, slow 2\n'
+    assert located(Compiler(), header + BODY + line) == [("E445", LINE + 1, 7)]
+    agreeing = 'drift wind "Wind drift" : 1, heavy 0, slow 0\n'
+    assert located(Compiler(), header + BODY + agreeing) == []
+    own = 'drift wind "Wind drift" : 1, heavy 0, slow 2, bomber 1\n'
+    assert located(Compiler(), header + BODY + own) == []
