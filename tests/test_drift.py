@@ -6,6 +6,7 @@ every answer is as before. The module, the reference semantics and the JavaScrip
 
 from __future__ import annotations
 
+import ast
 import random
 from pathlib import Path
 from typing import Any
@@ -281,3 +282,31 @@ def test_keywords_that_give_a_unit_type_different_drifts_are_e445() -> None:
     assert located(Compiler(), header + BODY + agreeing) == []
     own = 'drift wind "Wind drift" : 1, heavy 0, slow 2, bomber 1\n'
     assert located(Compiler(), header + BODY + own) == []
+
+
+# ---- sheets, YAML, diff, house rules, docs ---------------------------------------------------
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[doc.index("## Drift at the end of a move") : doc.index("## Worked examples")]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    start = section.index("```python\n") + len("```python\n")
+    python = section[start : section.index("```", start)].splitlines()
+    compiled = compile_snippet(Compiler(), terrain)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = import_rendered(compiled.ruleset, tmp_path, "drift_guide")
+    names: dict[str, Any] = {n: getattr(module, n) for n in ("Board", "route_cost")}
+    names["cheapest_route"] = module.cheapest_route
+    asked = 0
+    for i, line in enumerate(python):
+        if line.startswith("#"):
+            continue
+        if i + 1 < len(python) and python[i + 1].startswith("# "):
+            expected = ast.literal_eval(python[i + 1][2:])
+            assert eval(line, names) == expected, line
+            asked += 1
+        else:
+            exec(line, names)
+    assert asked == 8
