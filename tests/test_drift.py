@@ -7,19 +7,29 @@ every answer is as before. The module, the reference semantics and the JavaScrip
 from __future__ import annotations
 
 import ast
+import dataclasses
+import inspect
 import random
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.codegen import js as js_target
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.codegen.targets import render_python as render
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import drift as semantic_drift
+from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.test_js_target import _typescript, node, write_package
 from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
@@ -47,6 +57,9 @@ state altitude "Altitude" : 0 to 9, climb +1, storm -1
 drift wind "Wind drift" : 1 when altitude below 3, balloon 2, heavy 0, glider 3
 facing glider on hexes : turn 1 MP per hexside
 """
+
+
+NO_DRIFT = "".join(line for line in RULES.splitlines(True) if not line.startswith("drift "))
 
 
 def _ruleset(body: str = RULES) -> ir.Ruleset:
@@ -310,3 +323,125 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
         else:
             exec(line, names)
     assert asked == 8
+
+
+def test_the_declarations_type_a_consumer_reading_the_drift(
+    node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = _typescript(pytestconfig)
+    write_package(module_plan.build(_ruleset()), tmp_path)
+    shutil.copy(Path(__file__).parent / "js" / "drift_consumer.ts", tmp_path / "consumer.ts")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_rules_without_a_drift_line_keep_their_route_functions(tmp_path: Path) -> None:
+    rs = _ruleset(NO_DRIFT)
+    module = import_rendered(rs, tmp_path, "driftless_module")
+    assert "wind" not in inspect.signature(module.route_cost).parameters
+    assert "drift" not in module.Route._fields and "drift" not in module.FacingRoute._fields
+    assert not hasattr(module, "_DRIFTS")
+
+
+@pytest.mark.parametrize("rid", ["void_patrol", "hex_operational", "armour_inches"])
+def test_bundled_modules_without_drift_are_as_they_were(rid: str) -> None:
+    """The generated Python and JavaScript modules of rulesets without a ``drift`` line, as
+    the branch renders them, are generated/'s byte for byte."""
+    root = Path(__file__).parent.parent
+    compiled = Compiler().compile_file(root / "rulesets" / f"{rid}.terrain")
+    assert compiled.ruleset is not None and not compiled.ruleset.drifts
+    assert render(compiled.ruleset) == (root / "generated" / "python" / f"{rid}.py").read_text(
+        "utf-8"
+    )
+    files = js_target.emit(module_plan.build(compiled.ruleset))
+    for name, text in files.items():
+        if name.endswith((".js", ".d.ts")):
+            assert text == (root / "generated" / "js" / rid / name).read_text("utf-8"), name
+
+
+def test_drift_lines_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + RULES, "air.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "entries: [1 when altitude below 3, balloon 2, heavy 0, glider 3]" in yaml_text
+    yaml_path = tmp_path / "air.yaml"
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "air.terrain"
+    back.write_text(to_terrain(yaml_text), "utf-8")
+    found = [Compiler().compile_file(p) for p in (yaml_path, back)]
+    plain = [dataclasses.replace(c.ruleset, digest="") for c in found if c.ruleset is not None]
+    assert len(plain) == 2 and plain[0] == plain[1], [str(d) for c in found for d in c.diagnostics]
+    assert plain[0].drifts == _ruleset().drifts
+
+
+def test_a_bad_drift_in_yaml_is_reported_at_its_place(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + RULES, "air.terrain")
+    assert source is not None
+    path = tmp_path / "air.yaml"
+    path.write_text(to_yaml(source).replace("balloon 2", "balloon -2"), "utf-8")
+    found = [
+        (d.code, d.pos is not None) for d in Compiler().compile_file(path).diagnostics if d.is_error
+    ]
+    assert found == [("E442", True)]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Every other unit type: 1 place(s) downwind (only while Altitude is below 3)"),
+        ("en", "Heavy: does not drift"),
+        ("fr", "Balloon\u202f: 2 case(s) sous le vent"),
+        ("fr", "Heavy\u202f: ne dérive pas"),
+        ("de", "Balloon: 2 Feld(er) windabwärts"),
+        ("de", "(nur solange Altitude unter 3 liegt)"),
+        ("ru", "Balloon: 2 кл. по ветру"),
+        ("ru", "Heavy: не сносится"),
+    ],
+)
+def test_the_sheet_says_who_drifts_how_far_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    ruleset = tmp_path / "air.terrain"
+    text = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n") + RULES
+    ruleset.write_text(text, "utf-8")
+    target = tmp_path / f"air.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert words in target.read_text("utf-8")
+
+
+def test_diff_grades_a_drift_changed_added_or_removed_as_breaking() -> None:
+    old = _ruleset()
+    new = _ruleset(RULES.replace("balloon 2", "balloon 3"))
+    assert [(c.level, c.action, c.path, c.message) for c in semantic.diff(old, new).changes] == [
+        (
+            "breaking",
+            "changed",
+            "wind",
+            "Wind drift: 1 when altitude below 3, balloon 2, heavy 0, glider 3 -> "
+            "1 when altitude below 3, balloon 3, heavy 0, glider 3",
+        )
+    ]
+    gone = _ruleset(NO_DRIFT)
+    assert [(c.level, c.action) for c in semantic.diff(old, gone).changes] == [
+        ("breaking", "removed")
+    ]
+
+
+def test_a_house_rule_removes_the_drift_and_writes_its_own(tmp_path: Path) -> None:
+    (tmp_path / "air.terrain").write_text(HEADER + RULES, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends air@^1.0\nremove wind\n'
+        'drift gale "Gale" : 2, heavy 1\n',
+        "utf-8",
+    )
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    assert compiled.ruleset.drifts == (
+        ir.Drift(
+            "gale", compiled.ruleset.drifts[0].info, (ir.DriftEntry(2), ir.DriftEntry(1, "heavy"))
+        ),
+    )
