@@ -153,10 +153,7 @@ class _Lowerer(TableLowering):
                 exclusions=tuple(exclusions),
                 grids=tuple(grids),
                 params=tuple(params),
-                precedence=tuple(
-                    self._precedence_line(line, decl)
-                    for line, decl in zip(self.precedence_names, of(s.PrecedenceDecl), strict=True)
-                ),
+                precedence=self._precedence_lines(),
                 sights=tuple(self.sights),
                 results_tables=tuple(results_tables),
                 examples=tuple(example_lowering.examples(self, of(s.ExampleDecl))),
@@ -173,6 +170,12 @@ class _Lowerer(TableLowering):
         )
         self._header_places(ruleset)
         return ruleset
+
+    def _precedence_lines(self) -> tuple[ir.Precedence, ...]:
+        """The ``precedence`` lines, each checked against the names it orders."""
+        decls = self.of(s.PrecedenceDecl)
+        names = zip(self.precedence_names, decls, strict=True)
+        return tuple(self._precedence_line(line, decl) for line, decl in names)
 
     def _vocabulary(
         self,

@@ -3,11 +3,15 @@ reference the generated modules' ``Route.drift`` is tested against."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 
 from rulesdsl import ir
 from rulesdsl.semantics import move_cost
 from rulesdsl.semantics.routes import can_end, must_stop
+
+_IN_BAND: Mapping[str, Callable[[int, int], bool]] = {"below": operator.lt, "above": operator.gt}
+"""How a band's state compares with its bound."""
 
 HEX_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 SQUARE_STEPS = ((1, 0), (0, -1), (-1, 0), (0, 1))
@@ -30,8 +34,7 @@ def drifts_in(found: ir.DriftEntry, state: Mapping[str, int] | None) -> bool:
     """Whether the unit drifts at the state it ends its move with (no state given: it does)."""
     if not found.state or state is None:
         return True
-    value = state[found.state]
-    return value < found.bound if found.op == "below" else value > found.bound
+    return _IN_BAND[found.op](state[found.state], found.bound)
 
 
 def blocked(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> bool:
