@@ -12,6 +12,7 @@ import inspect
 import random
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import _typescript, node, write_package
+from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
@@ -51,7 +53,7 @@ RULES = """layer sky "Sky" one per place {
   storm "Storm" | 2
   peak "Mountain peak" | impassable, balloon 1
   field "Airfield" | 1 must stop
-  lake "Lake" | 1, glider 1 may not end
+  lake "Lake" | 1, glider 1 may not end, balloon 1 may not end
 }
 state altitude "Altitude" : 0 to 9, climb +1, storm -1
 drift wind "Wind drift" : 1 when altitude below 3, balloon 2, heavy 0, glider 3
@@ -445,3 +447,32 @@ def test_a_house_rule_removes_the_drift_and_writes_its_own(tmp_path: Path) -> No
             "gale", compiled.ruleset.drifts[0].info, (ir.DriftEntry(2), ir.DriftEntry(1, "heavy"))
         ),
     )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        RULES,
+        RULES.replace("state altitude", "# state altitude").replace(" when altitude below 3", ""),
+    ],
+    ids=["with a state", "without"],
+)
+def test_a_module_with_a_drift_line_comes_out_formatted_and_typed(
+    tmp_path: Path, body: str
+) -> None:
+    import_rendered(_ruleset(body), tmp_path, "drift_layout")
+    assert ruff_would_reformat(tmp_path) == []
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            str(tmp_path / "drift_layout.py"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout

@@ -6,9 +6,9 @@ const _DRIFT_EIGHT = [[1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [-1, 1], [0, 
 function _driftSteps(fn, board, wind) {
   if (typeof wind !== "number" || !Number.isInteger(wind)) throw new ArgumentTypeError(fn, "wind", wind, "must be an int");
   if (board._neighbours !== null || !board._shape) {
-    throw new InvalidArgument(fn, "wind", wind, "needs a board on a grid: drift goes downwind");
+    throw new InvalidArgument(fn, "wind", wind, "needs a board on a grid");
   }
-  const steps = board._shape === "hex" ? _HEX_STEPS : board._diagonal ? _DRIFT_EIGHT : _SQUARE_STEPS;
+  const steps = board._diagonal ? _DRIFT_EIGHT : board._shape === "hex" ? _HEX_STEPS : _SQUARE_STEPS;
   if (!(0 <= wind && wind < steps.length)) throw new InvalidArgument(fn, "wind", wind, `must be 0 to ${steps.length - 1}`);
   return steps;
 }
