@@ -74,6 +74,7 @@ ItemKind = Literal[
     "arcs",
     "whole",
     "state",
+    "drift",
 ]
 """What a statement declares: the keyword that starts it (the language server's word for it)."""
 
@@ -268,6 +269,7 @@ DeclKind = Literal[
     "arcs",
     "whole-move rule",
     "state",
+    "drift",
 ]
 """What a declared name names, as messages say it (``'soft' is a feature, not a mode``)."""
 
@@ -323,6 +325,7 @@ def part_kind(kind: ItemKind) -> PartKind:
             | "roll"
             | "whole"
             | "state"
+            | "drift"
         ):
             return "item"
         case _:
@@ -373,6 +376,8 @@ def declaration_word(kind: DeclKind) -> ItemKind | None:
             return "whole"
         case "state":
             return "state"
+        case "drift":
+            return "drift"
         case "context value" | "feature" | "factor" | "dice modifier":
             return None
         case _:

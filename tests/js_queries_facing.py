@@ -156,7 +156,15 @@ def ask(module: ModuleType, query: q.Query) -> list[dict[str, Any]]:
     rolls = [list(r) for r in answer.rolls]
     fields = [answer.legal, answer.reason, answer.heading, _finite(answer.speed), answer.turn_mode]
     state = [answer.state] if hasattr(answer, "state") else []  # state lines only
-    return [{"facing": [cost(module, answer.total), steps, *fields, answer.move, rolls, *state]}]
+    drift = [_drift(answer)] if hasattr(answer, "drift") else []  # a drift line only
+    return [
+        {"facing": [cost(module, answer.total), steps, *fields, answer.move, rolls, *state, *drift]}
+    ]
+
+
+def _drift(answer: Any) -> Any:
+    """A route's drift as JSON gives it back: a list, or None."""
+    return None if answer.drift is None else list(answer.drift)
 
 
 def _finite(value: Any) -> Any:

@@ -336,6 +336,11 @@ def ask(module: ModuleType, query: js_queries.Query) -> list[dict[str, Any]]:
     return [{"route": _route(module, answer)}]
 
 
+def _drift(route: Any) -> Any:
+    """A route's drift as JSON gives it back: a list, or None."""
+    return None if route.drift is None else list(route.drift)
+
+
 def _cost(module: ModuleType, cost: Any) -> Any:
     return {"marker": cost.value} if isinstance(cost, module.Marker) else cost
 
@@ -345,6 +350,7 @@ def _route(module: ModuleType, route: Any) -> list[Any]:
     rolls = [list(r) for r in route.rolls]
     marks = [list(route.marks)] if hasattr(route, "marks") else []  # whole-move rules only
     state = [route.state] if hasattr(route, "state") else []  # state lines only
+    state += [_drift(route)] if hasattr(route, "drift") else []  # a drift line only
     return [
         _cost(module, route.total),
         steps,

@@ -107,6 +107,8 @@ def symbol_kind(kind: words.ItemKind) -> t.SymbolKind:
             return t.SymbolKind.Event
         case "state":
             return t.SymbolKind.Variable
+        case "drift":
+            return t.SymbolKind.Event
         case _:
             assert_never(kind)
 

@@ -70,7 +70,7 @@ def name_type(kind: words.ItemKind | words.PartKind) -> TokenType:
             return "property"
         case "layer" | "modifier" | "table" | "dice" | "dice modifier" | "sight" | "grid" | "arcs":
             return "type"
-        case "step" | "decision" | "trigger" | "roll" | "whole" | "state":
+        case "step" | "decision" | "trigger" | "roll" | "whole" | "state" | "drift":
             return "function"
         case "move":
             return "enumMember"

@@ -53,6 +53,8 @@ def declared_kind(st: s.Statement) -> DeclKind | None:
             return "whole-move rule"
         case s.StateDecl():
             return "state"
+        case s.DriftDecl():
+            return "drift"
         case (
             s.Header()
             | s.Change()

@@ -84,6 +84,18 @@ class MoveRules(BuilderBase):
         changes = tuple(c for c in ch if isinstance(c, tuple) and c and c[0] == "change")
         return s.StateDecl(self._item(meta, ch), bounds[1:], tuple(c[1:] for c in changes))
 
+    def drift_decl(self, meta: Meta, ch: list[Any]) -> s.DriftDecl:
+        entries = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "drift")
+        return s.DriftDecl(self._item(meta, ch), entries)
+
+    def drift_entry(
+        self, meta: Meta, ch: list[Any]
+    ) -> tuple[str, s.Name | None, s.Located, tuple[s.Name, str, s.Located] | None]:
+        mode = self._name(ch[0]) if isinstance(ch[0], Token) else None
+        number = next(c for c in ch if isinstance(c, ir.Number))
+        band = next((c[1:] for c in ch if isinstance(c, tuple) and c[0] == "state"), None)
+        return ("drift", mode, s.Located(number, self._p(meta)), band)
+
     def state_range(self, meta: Meta, ch: list[ir.Number]) -> tuple[str, s.Located, s.Located]:
         return ("range", s.Located(ch[0], self._p(meta)), s.Located(ch[1], self._p(meta)))
 

@@ -37,6 +37,7 @@ STARTS = (
     "free_facing_term",
     "state_change",
     "roll_band",
+    "drift_entry",
 )
 """Grammar rules a fragment may be parsed as."""
 
@@ -118,6 +119,7 @@ _WHAT = {
     "arc_spans": "bearings such as -60 to 60, or 60 to 120, 240 to 300",
     "state_change": "a change such as debris -2, or bomber climb -3",
     "roll_band": "a state's band such as altitude below 4",
+    "drift_entry": "a drift such as 1, balloon 2, or 1 when altitude below 3",
 }
 
 

@@ -124,9 +124,7 @@ class Change:
 
 class Plain:
     """A group of :data:`Statement`: a declaration whose body lists no named rows, values or
-    outcomes (a book, mode, group, precedence, exclusion, step, trigger, grid, parameter,
-    sight, example, facing, kind of move or roll rule; arcs, whose arcs are no declared names:
-    a house rule removes the arcs and declares them again)."""
+    outcomes (arcs too: its arcs are no declared names; a house rule declares them again)."""
 
     __slots__ = ()
 
@@ -248,8 +246,7 @@ class ModifierDecl:
 
 @dataclass(frozen=True)
 class BestNode:
-    """``best NAME labels combine highest|lowest : member, ...``: of the members present, only
-    the best value counts in the modifier's sum."""
+    """``best NAME labels combine highest|lowest : member, ...``: the best member counts."""
 
     item: Item
     combine: Name | None
@@ -281,11 +278,9 @@ class ParamNode:
     name: Name
     unit: Name
     default: Located | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
-    """A decision input's default (``level_flown m = 0``); a step's input has none. Left out of
-    the meaning digest while None, so a file without defaults keeps its digest."""
+    """A decision input's default (``level_flown m = 0``); out of the digest while None."""
     signed: Literal[True] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
-    """``bearing signed deg``: a decision input that may be below 0 (issue 40). None when not
-    written, left out of the digest then."""
+    """``bearing signed deg``: an input that may be below 0; out of the digest while None."""
 
 
 @dataclass(frozen=True)
@@ -379,8 +374,7 @@ class DiceModifierNode:
     shift: Name | None = None
     """``shift left 1``: the direction word; ``amount`` then holds the number of columns."""
     on_doubles: OnDoubles | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
-    """``shift left 1 on doubles``: the dice as rolled apply the shift when they show
-    doubles. Left out of the digest when None, so a file's digest is what it was before."""
+    """``shift left 1 on doubles``: shifted when the dice show doubles; out of the digest."""
 
 
 @dataclass(frozen=True)
@@ -407,8 +401,7 @@ class DiceDecl:
     results: ResultsNode | None = None
     """Set for a results table (``dice crt : 1d6 by odds { column ...; outcome ... }``)."""
     naturals: tuple[NaturalNode, ...] = ()
-    """A plain dice table's natural rolls (``natural 12 major``); a results table's are in
-    ``results``."""
+    """A plain dice table's natural rolls (a results table's are in ``results``)."""
 
 
 # ---- results tables and line of sight (issue 11, items 9 and 10) ----------------------------
@@ -602,6 +595,12 @@ class StateDecl(Plain):  # ``state NAME labels : LOW to HIGH, [MODE] SOURCE +N, 
 
 
 @dataclass(frozen=True)
+class DriftDecl(Plain):  # ``drift NAME labels : N [when S below B], MODE N, ...`` (issue 40)
+    item: Item
+    entries: tuple[tuple[Name | None, Located, tuple[Name, str, Located] | None], ...]
+
+
+@dataclass(frozen=True)
 class ExcludeDecl(Plain):
     subject: Name
     others: tuple[Name, ...]
@@ -746,6 +745,7 @@ Statement = (
     | ArcsDecl  # Plain
     | WholeMoveDecl  # Plain
     | StateDecl  # Plain
+    | DriftDecl  # Plain
 )
 
 

@@ -56,6 +56,7 @@ Section = Literal[
     "arcs",
     "whole_moves",
     "states",
+    "drifts",
     "layers",
     "steps",
     "decisions",
@@ -108,6 +109,7 @@ def header(section: Section) -> bool:
             | "arcs"
             | "whole_moves"
             | "states"
+            | "drifts"
             | "layers"
             | "steps"
             | "decisions"

@@ -94,6 +94,18 @@ class Builder(yaml_builder.Builder):
             out.append(s.StateDecl(self.item(k, v), (low, high), found))
         return out
 
+    def sec_drifts(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """``drifts: {wind: {label: Wind drift, entries: [1 when altitude below 3, balloon
+        2]}}`` (issue 40): how far the wind carries each unit type at the end of its move."""
+        out: list[s.Statement] = []
+        for k, v in _items(value):
+            entries = [self.fragment(n, "drift_entry") for n in _seq(_get(v, "entries"))]
+            if None in entries:
+                continue  # reported by the fragment's parse
+            found = tuple(e[1:] for e in entries if isinstance(e, tuple))
+            out.append(s.DriftDecl(self.item(k, v), found))
+        return out
+
     def sec_rolls(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """The rolls, each with its ``band: altitude below 4`` (issue 40) when it has one."""
         bands = {k.value: _get(v, "band") for k, v in _items(value)}

@@ -300,12 +300,8 @@ class _ToYaml:
                     features=[n.text for n in st.features],
                     bonus=self.text(st.bonus.pos) if st.bonus else None,
                 )
-            case s.StateDecl():
-                section("states")[st.item.name.text] = self._block(
-                    st.item,
-                    range=[_whole(located) for located in st.range],
-                    changes=[self.text(change[2].pos) for change in st.changes],
-                )
+            case s.StateDecl() | s.DriftDecl():
+                section(_CARRIED[type(st)])[st.item.name.text] = self._carried(st)
             case s.ExampleDecl():
                 section("examples")[st.item.name.text] = self._block(
                     st.item, ask=[self._question(q) for q in st.questions]
@@ -403,6 +399,16 @@ class _ToYaml:
             amount=self.text(st.amount.pos) if st.amount else None,
             not_=[n.text for n in st.barred] or None,
             only=[n.text for n in st.only or ()] or None,
+        )
+
+    def _carried(self, st: s.StateDecl | s.DriftDecl) -> Any:
+        """A ``state`` line's range and changes, or a ``drift`` line's entries (issue 40)."""
+        if isinstance(st, s.DriftDecl):
+            return self._block(st.item, entries=[self.text(e[1].pos) for e in st.entries])
+        return self._block(
+            st.item,
+            range=[_whole(located) for located in st.range],
+            changes=[self.text(change[2].pos) for change in st.changes],
         )
 
     def _roll(self, st: s.RollDecl) -> Any:
@@ -672,3 +678,7 @@ def _whole(located: s.Located) -> int | float:
     value = located.value
     number = value.value if isinstance(value, ir.Number) else 0.0
     return int(number) if number == int(number) else number
+
+
+_CARRIED: dict[type, str] = {s.StateDecl: "states", s.DriftDecl: "drifts"}
+"""The YAML section of a ``state`` or ``drift`` line."""

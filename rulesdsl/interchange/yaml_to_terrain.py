@@ -154,6 +154,8 @@ def _section(section: yaml_authoring.Section, node: Any, doc: dict[str, Any]) ->
             return [_whole_move(name, item) for name, item in node.items()]
         case "states":
             return [_state(name, item) for name, item in node.items()]
+        case "drifts":
+            return [_drift(name, item) for name, item in node.items()]
         case "dice_tables":
             return _dice_tables(node)
         case "triggers":
@@ -368,6 +370,11 @@ def _state(name: str, item: Any) -> str:
     low, high = [*_seq(item.get("range")), "", ""][:2]
     changes = "".join(f", {c}" for c in _seq(item.get("changes")))
     return _head("state", name, item) + f" : {low} to {high}{changes}" + _extras(item, "")
+
+
+def _drift(name: str, item: Any) -> str:
+    entries = ", ".join(str(e) for e in _seq(item.get("entries")))
+    return _head("drift", name, item) + f" : {entries}" + _extras(item, "")
 
 
 def _dice_tables(node: Any) -> list[str]:

@@ -62,6 +62,8 @@ from rulesdsl.ir.examples import Question as Question
 from rulesdsl.ir.movement import Arc as Arc
 from rulesdsl.ir.movement import Arcs as Arcs
 from rulesdsl.ir.movement import ArcUnit as ArcUnit
+from rulesdsl.ir.movement import Drift as Drift
+from rulesdsl.ir.movement import DriftEntry as DriftEntry
 from rulesdsl.ir.movement import Facing as Facing
 from rulesdsl.ir.movement import FacingMove as FacingMove
 from rulesdsl.ir.movement import FreeFacing as FreeFacing
@@ -531,6 +533,8 @@ class Ruleset:
     """``facing MODE : turn 1 in per 45 deg, ...`` rules (issue 40): headings off the grid."""
     states: tuple[State, ...] = ()
     """``state`` lines (issue 40): what a unit carries from move to move, in the order written."""
+    drifts: tuple[Drift, ...] = ()
+    """The ``drift`` line (issue 40; at most one): the wind carries units at the end of a move."""
 
 
 def infos_by_id(rs: Ruleset) -> dict[str, Info]:
@@ -565,6 +569,7 @@ def infos_by_id(rs: Ruleset) -> dict[str, Info]:
         rs.arcs,
         rs.whole_moves,
         rs.states,
+        rs.drifts,
         [r for d in rs.dice_tables for r in d.rows],  # outcomes that feed a modifier (issue 24)
     ):
         for item in items:

@@ -240,3 +240,29 @@ class State:
     low: int
     high: int
     changes: tuple[StateChange, ...] = ()
+
+
+@dataclass(frozen=True)
+class DriftEntry:
+    """``balloon 2`` or ``1 when altitude below 3`` on a ``drift`` line: the places the wind
+    carries a unit downwind at the end of its move; ``mode``: a unit type or keyword (empty:
+    every unit type without its own entry); ``state``, ``op``, ``bound``: only while the
+    unit's state is below or above the bound (empty ``state``: always)."""
+
+    distance: int
+    mode: str = ""
+    state: str = ""
+    op: str = ""
+    bound: int = 0
+
+
+@dataclass(frozen=True)
+class Drift:
+    """``drift wind "Wind drift" : 1, balloon 2, heavy 0`` (issue 40): at the end of its move
+    the wind (the route searches' ``wind``) carries a unit downwind, place by place on the
+    board's grid, at no cost; it stops before the map's edge, a place it may not enter or may
+    not end in, and in a place where it must stop."""
+
+    id: NewId
+    info: Info
+    entries: tuple[DriftEntry, ...] = ()

@@ -95,6 +95,7 @@ class CostLowering(ModifierLowering):
                         | "arcs"
                         | "whole-move rule"
                         | "state"
+                        | "drift"
                     ):
                         pass  # an unknown column, already reported
                     case unknown:

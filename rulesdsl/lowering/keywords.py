@@ -234,6 +234,7 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.RollDecl()
                 | s.WholeMoveDecl()
                 | s.StateDecl()
+                | s.DriftDecl()
             ):
                 pass
             case unknown:

@@ -36,6 +36,7 @@ from rulesdsl.lowering.context import (
     MODE_CONTEXT,
     role_dimension,
 )
+from rulesdsl.lowering.drift import drifts as drift_lines
 from rulesdsl.lowering.tables import TableLowering
 from rulesdsl.positions import Positions, item_field
 from rulesdsl.units import DIMENSIONS, ROLES
@@ -120,6 +121,7 @@ class _Lowerer(TableLowering):
         free_facings = free_facing.free_facings(self, free, facings)
         whole_moves = [moves_lowering.whole_move(self, d, facings) for d in of(s.WholeMoveDecl)]
         states = [states_lowering.state(self, d, whole_moves) for d in of(s.StateDecl)]
+        drifts = drift_lines(self, of(s.DriftDecl), grids, modes, states)
         item = self.header.item
         if item is None:
             return None
@@ -151,10 +153,7 @@ class _Lowerer(TableLowering):
                 exclusions=tuple(exclusions),
                 grids=tuple(grids),
                 params=tuple(params),
-                precedence=tuple(
-                    self._precedence_line(line, decl)
-                    for line, decl in zip(self.precedence_names, of(s.PrecedenceDecl), strict=True)
-                ),
+                precedence=self._precedence_lines(),
                 sights=tuple(self.sights),
                 results_tables=tuple(results_tables),
                 examples=tuple(example_lowering.examples(self, of(s.ExampleDecl))),
@@ -165,11 +164,18 @@ class _Lowerer(TableLowering):
                 whole_moves=tuple(whole_moves),
                 free_facings=tuple(free_facings),
                 states=tuple(states),
+                drifts=drifts,
             ),
             item.name.pos,
         )
         self._header_places(ruleset)
         return ruleset
+
+    def _precedence_lines(self) -> tuple[ir.Precedence, ...]:
+        """The ``precedence`` lines, each checked against the names it orders."""
+        decls = self.of(s.PrecedenceDecl)
+        names = zip(self.precedence_names, decls, strict=True)
+        return tuple(self._precedence_line(line, decl) for line, decl in names)
 
     def _vocabulary(
         self,
@@ -354,6 +360,7 @@ class _Lowerer(TableLowering):
                     | s.ArcsDecl()
                     | s.WholeMoveDecl()
                     | s.StateDecl()
+                    | s.DriftDecl()
                 ):
                     pass
                 case unknown:

@@ -15,6 +15,7 @@ from typing import assert_never
 
 from rulesdsl import ir
 from rulesdsl.printed.sheet_arcs import arcs_blocks
+from rulesdsl.printed.sheet_drift import drift_blocks
 from rulesdsl.printed.sheet_examples import example_blocks, restated
 from rulesdsl.printed.sheet_facing import facing_blocks, free_facing_blocks
 from rulesdsl.printed.sheet_more import MoreBlocks
@@ -95,6 +96,7 @@ class _Builder(MoreBlocks):
             Section("rolls", self.w("rolls"), roll_blocks(self)),
             Section("whole_moves", self.w("whole_moves"), whole_move_blocks(self)),
             Section("states", self.w("states"), state_blocks(self)),
+            Section("drift", self.w("drift"), drift_blocks(self)),
             Section("modifiers", self.w("modifiers"), self.modifiers()),
             Section("sight", self.w("sight"), [b for b in sights if b.id not in by_scale]),
             Section(

@@ -32,6 +32,7 @@ from rulesdsl import ir, spelling, words
 from rulesdsl.spelling import number
 from rulesdsl.versions import (
     diff_arcs,
+    diff_drift,
     diff_effects,
     diff_examples,
     diff_facing,
@@ -197,6 +198,7 @@ class _Differ:
         diff_moves.rolls(self)
         diff_moves.whole_moves(self)
         diff_states.states(self)
+        diff_drift.drifts(self)
         self._triggers()
         self._params()
         self._exclusions()

@@ -68,5 +68,6 @@ export function answerFacing(m, query) {
   const rolls = answer.rolls.map((d) => [d.step, d.place, d.on, d.roll, d.dice, d.table, d.modifier, d.features, d.move]);
   const fields = [answer.legal, answer.reason, answer.heading, finite(answer.speed), answer.turnMode];
   const state = "state" in answer ? [answer.state === null ? null : { ...answer.state }] : []; // state lines only
-  return [{ facing: [cost(m, answer.total), steps, ...fields, answer.move, rolls, ...state] }];
+  const drift = "drift" in answer ? [answer.drift === null ? null : [...answer.drift]] : []; // a drift line only
+  return [{ facing: [cost(m, answer.total), steps, ...fields, answer.move, rolls, ...state, ...drift] }];
 }

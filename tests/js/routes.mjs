@@ -27,7 +27,8 @@ function route(m, r) {
   const rolls = r.rolls.map((d) => [d.step, d.place, d.on, d.roll, d.dice, d.table, d.modifier, d.features, d.move]);
   const marks = r.marks === undefined ? [] : [[...r.marks]]; // whole-move rules only
   const state = "state" in r ? [r.state === null ? null : { ...r.state }] : []; // state lines only
-  return [cost(m, r.total), steps, r.legal, r.reason, r.move, rolls, ...marks, ...state];
+  const drift = "drift" in r ? [r.drift === null ? null : [...r.drift]] : []; // a drift line only
+  return [cost(m, r.total), steps, r.legal, r.reason, r.move, rolls, ...marks, ...state, ...drift];
 }
 
 /** A route question's answer in full (the plain form of tests/js_queries_routes.py). */

@@ -111,7 +111,9 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         *facing_dts(plan.movement),
         *free_facing_dts(plan.movement),
         *routes_dts(
-            union(g.id for g in plan.movement.grids), tuple(v.id for v in plan.movement.states)
+            union(g.id for g in plan.movement.grids),
+            tuple(v.id for v in plan.movement.states),
+            plan.movement.drifts is not None,
         ),
     ]
     return "\n".join(lines) + "\n"

@@ -107,6 +107,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  readonly speed: number; readonly turnMode: number; readonly move: string;",
         "  readonly rolls: readonly RollDue[];",
         *([f"  readonly state: {_STATE} | null;"] if plan.states else []),
+        *(["  readonly drift: BoardPlace | null;"] if plan.drifts is not None else []),
         "}",
         f"export type FacingModeName = {modes};",
         "export declare const FACINGS: Readonly<Record<FacingModeName, FacingRule>>;",

@@ -14,13 +14,14 @@ from rulesdsl.codegen.plan import movement as plan_movement
 _STATE = " // [state]"
 _NO_STATE = " // [no state]"
 _BONUS = (" // [bonus]", " // [no bonus]")
+_DRIFT = (" // [drift]", " // [no drift]")
 
 
-def runtime_routes(states: bool = False, bonuses: bool = False) -> str:
+def runtime_routes(states: bool = False, bonuses: bool = False, drift: bool = False) -> str:
     """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
-    bonuses or without (:func:`marked`)."""
+    bonuses or without, with a ``drift`` line or without (:func:`marked`)."""
     text = marked(runtime_part("runtime_routes.js"), states)
-    return marked(text, bonuses, *_BONUS)
+    return marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
 
 
 def along_js(plan: plan_movement.MovementPlan) -> str:
@@ -39,7 +40,7 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
     rules = [w for w in plan.whole_moves if w.bonus is None]
     wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
     return [
-        runtime_routes(bool(plan.states), bool(bonuses)),
+        runtime_routes(bool(plan.states), bool(bonuses), plan.drifts is not None),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
         f"export const GRID_SHAPES = {dict_js({g.id: string_js(g.shape) for g in plan.grids})};",
@@ -55,6 +56,24 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _WIND = {'true' if wind else 'false'};",
         *_states_js(plan),
         *_bonuses_js(bonuses),
+        *_drifts_js(plan),
+    ]
+
+
+def _drifts_js(plan: plan_movement.MovementPlan) -> list[str]:
+    """Each unit type's drift and the runtime that applies it; nothing for rules without."""
+    if plan.drifts is None:
+        return []
+    entries = {
+        m: f"Object.freeze([{d}, {string_js(state)}, {string_js(op)}, {bound}])"
+        for m, d, state, op, bound in plan.drifts
+    }
+    return [
+        "/** Per unit type that drifts: the places, and the state band (state, below or above,"
+        " bound; empty: always). */",
+        f"const _DRIFTS = {dict_js(entries)};",
+        "",
+        runtime_part("runtime_drift.js").rstrip("\n"),
     ]
 
 
@@ -117,9 +136,10 @@ def marked(text: str, states: bool, on: str = _STATE, off: str = _NO_STATE) -> s
     return "\n".join(line.removesuffix(kept) for line in lines if not line.endswith(dropped))
 
 
-def routes_dts(grid_names: str, states: tuple[str, ...] = ()) -> list[str]:
+def routes_dts(grid_names: str, states: tuple[str, ...] = (), drift: bool = False) -> list[str]:
     """The declarations of the boards, routes and reach; ``grid_names``: the declared grids'
-    names as a string-literal union; ``states``: the declared states' names."""
+    names as a string-literal union; ``states``: the declared states' names; ``drift``: with
+    a ``drift`` line."""
     path = resources.files("rulesdsl.codegen.js").joinpath("runtime_routes.d.ts")
     declared = (
         [
@@ -130,7 +150,7 @@ def routes_dts(grid_names: str, states: tuple[str, ...] = ()) -> list[str]:
         else []
     )
     return [
-        marked(path.read_text("utf-8"), bool(states)),
+        marked(marked(path.read_text("utf-8"), bool(states)), drift, *_DRIFT),
         *declared,
         f"export type DeclaredGridName = {grid_names};",
         'export type GridName = DeclaredGridName | "hex" | "square";',

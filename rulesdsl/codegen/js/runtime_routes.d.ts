@@ -44,6 +44,8 @@ export declare class Route {
   readonly marks?: readonly string[];
   /** The state after the route (STATES), when one was given; else null. */ // [state]
   readonly state: Readonly<Record<StateName, number>> | null; // [state]
+  /** Given ``wind``, where the wind carries the unit after a legal move; else null. */ // [drift]
+  readonly drift: BoardPlace | null; // [drift]
 }
 /** Each place the unit may end in, to its cheapest cost (places compared by value), and the
  * move's state it was searched with. */
@@ -71,6 +73,8 @@ export type RouteOptions = {
   outcomes?: PlacedOutcomes | null;
   /** The unit's state at the start (every state of STATES). */ // [state]
   state?: Readonly<Record<StateName, number>> | null; // [state]
+  /** The heading the wind blows from: a unit type that drifts ends downwind (Route.drift). */ // [drift]
+  wind?: number | null; // [drift]
 } & StepInputs;
 /** The cost of moving ``mode`` along ``route`` (places of ``board``, the start first). */
 export declare function routeCost(board: Board, mode: ModeName, route: Iterable<BoardPlace>, options?: RouteOptions): Route;

@@ -441,6 +441,7 @@ _ROUTE_OPTIONS.push("state"); // [state]
  * cost. */
 function _routeOptions(fn, options, known) {
   known = _WIND ? [...known, "wind"] : known; // `wind` where some unit type tacks or wears
+  if (!_WIND && fn !== "reachable") known = [...known, "wind"]; // [drift]
   const own = _OUTCOMES.size ? [...known, "outcomes"] : known;
   return [options ?? {}, _costInputs(fn, options ?? {}, own)];
 }
@@ -458,6 +459,9 @@ function _facing(mode) {
  * allowance is 0). ``move``: a kind of move; ``entered``: the places entered earlier in the
  * game, for the rolls due on first entering. */
 export function routeCost(board, mode, route, options = {}) {
+  return _drifted("route_cost", board, mode, _routeCostOf(board, mode, route, options), options?.wind); // [drift]
+} // [drift]
+function _routeCostOf(board, mode, route, options = {}) { // [drift]
   const [given, inputs] = _routeOptions("route_cost", options, _ROUTE_OPTIONS);
   let { allowance = null, move = null, entered = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);
@@ -923,6 +927,9 @@ function _enteringFeatures(board, mode) {
  * ``allowance`` when one is given, as the kind of move ``move`` makes it), or null when there is
  * none; ``entered`` as for routeCost. */
 export function cheapestRoute(board, mode, start, goal, options = {}) {
+  return _drifted("cheapest_route", board, mode, _cheapestRouteOf(board, mode, start, goal, options), options?.wind); // [drift]
+} // [drift]
+function _cheapestRouteOf(board, mode, start, goal, options = {}) { // [drift]
   const [given, inputs] = _routeOptions("cheapest_route", options, _ROUTE_OPTIONS);
   let { allowance = null, move = null, entered = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);

@@ -18,6 +18,7 @@ from typing import get_args
 from rulesdsl import editions, ir, semantics, spelling
 from rulesdsl.codegen.plan import info, values
 from rulesdsl.semantics import arcs as semantics_arcs
+from rulesdsl.semantics import drift as semantics_drift
 from rulesdsl.semantics import moves as semantics_moves
 
 FACING_MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
@@ -213,6 +214,9 @@ class MovementPlan:
     roll_states: tuple[tuple[str, int, str, int], ...] = ()
     """Per roll due only in a band of a state (``when altitude below 4``): the roll, the
     state's index, ``below`` or ``above``, and the bound."""
+    drifts: tuple[tuple[str, int, str, str, int], ...] | None = None
+    """With a ``drift`` line (issue 40), per unit type that drifts: the places, and the state
+    band it drifts in (a state id, ``below`` or ``above``, the bound; "": always)."""
 
 
 def build(rs: ir.Ruleset) -> MovementPlan:
@@ -246,6 +250,7 @@ def build(rs: ir.Ruleset) -> MovementPlan:
             for r in rs.rolls
             if r.state is not None
         ),
+        drifts=_drifts(rs),
         whole_moves=tuple(
             WholeMove(w.id, info.label(w.info, rs.languages[0], w.id), w.features, w.most, w.bonus)
             for w in rs.whole_moves
@@ -355,3 +360,11 @@ def _state_changes(states: tuple[ir.State, ...]) -> tuple[StateChanges, ...]:
 def _delta(state: ir.State, source: str, mode: str) -> int:
     by_mode = {c.mode: c.amount for c in state.changes if c.source == source}
     return by_mode.get(mode, by_mode.get("", 0))
+
+
+def _drifts(rs: ir.Ruleset) -> tuple[tuple[str, int, str, str, int], ...] | None:
+    """Each unit type's resolved drift entry (:func:`rulesdsl.semantics.drift.entry`)."""
+    if not rs.drifts:
+        return None
+    found = ((m.id, semantics_drift.entry(rs, m.id)) for m in rs.modes)
+    return tuple((m, e.distance, e.state, e.op, e.bound) for m, e in found if e is not None)

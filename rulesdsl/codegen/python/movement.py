@@ -35,6 +35,8 @@ def movement_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         "turn_limits": any(f.turn_limit is not None for f in plan.facings),
         "turn_speeds": any(f.turn_costs for f in plan.facings),
         "wind_rules": any(f.tack is not None or f.wear is not None for f in plan.facings),
+        "drift": plan.drifts is not None,
+        "drifts": {m: (d, state, op, bound) for m, d, state, op, bound in plan.drifts or ()},
         "arcs": {a.id: python_facing.arcs_py(a) for a in plan.arcs},
         "free_facings": [python_free_facing.rule_py(f) for f in plan.free_facings],
     }
