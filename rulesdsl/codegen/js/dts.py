@@ -3,7 +3,7 @@ table, parameter and outcome names as string-literal unions (for :mod:`rulesdsl.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import assert_never
 
