@@ -8,6 +8,8 @@ is held to) and its stated answer compared with the rules' own.
   (``override example NAME | answer``) or removing it (``remove example NAME``).
 - E272: a question the module cannot answer as written (an unknown name, an argument too many).
 - E273: an argument or an answer in another unit than the rules use there.
+- E450-E455: a route's ``state=`` or ``wind=`` the rules do not take (issue 40,
+  :mod:`rulesdsl.examples.route_inputs`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def check(rs: ir.Ruleset, where: Positions, _nodes: walk.Nodes | None = None) ->
                 )
                 if exc.wrong_unit:
                     out.append(error("E273", message, at, hint))
+                elif exc.code:  # a route's state= or wind= (issue 40)
+                    out.append(error(exc.code, message, at, hint or _inputs_hint(exc.code)))
                 else:
                     out.append(error("E272", message, at, hint or _asks()))
                 continue
@@ -108,6 +112,13 @@ def _items_input(rs: ir.Ruleset, q: ir.Question) -> ir.Param | None:
     """The input of the decision ``q`` asks that takes a modifier's items, if it has one."""
     decision = next((d for d in rs.decisions if d.id == q.ask), None)
     return next((p for p in decision.params if p.total_of), None) if decision else None
+
+
+def _inputs_hint(code: str) -> str:
+    """What a route example's ``state=`` or ``wind=`` takes (E450-E455)."""
+    if code in ("E453", "E454"):
+        return "`wind=2`: the heading the wind blows from; the route starts at heading 0"
+    return "`state=(speed=5, altitude=2)`: each `state` line by name, a whole number in its range"
 
 
 def _asks() -> str:

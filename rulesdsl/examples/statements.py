@@ -17,6 +17,22 @@ Plain = dict[str, Any]
 """One part of an answer, as JSON: a single key naming its kind."""
 
 
+class Unanswerable(Exception):
+    """A question the module cannot answer as written: an unknown function or name, missing
+    or extra arguments, or (``wrong_unit``) a number in another unit than the rules use.
+    ``arg``: the index of the argument at fault, None for the whole question; ``code``: the
+    diagnostic's own code, when it is not E272 (a route's ``state=`` or ``wind=``: E450-E459)."""
+
+    def __init__(
+        self, message: str, arg: int | None = None, wrong_unit: bool = False, code: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.arg = arg
+        self.wrong_unit = wrong_unit
+        self.code = code
+
+
 def plain(value: ir.Value) -> Plain:
     """A stated value as a plain part."""
     match value:
@@ -100,7 +116,8 @@ def question_text(q: ir.Question) -> str:
     """The question as the DSL writes it: ``move_cost(mech, light_woods, distance=2 in)``."""
 
     def arg(a: ir.ExampleArg) -> str:
-        text = ", ".join(spelling.value(v) for v in a.values)
+        named = (f"{n}={spelling.value(v)}" for n, v in zip(a.names, a.values, strict=True))
+        text = ", ".join(named if a.names else (spelling.value(v) for v in a.values))
         text = f"({text})" if a.grouped else text
         return f"{a.keyword}={text}" if a.keyword else text
 

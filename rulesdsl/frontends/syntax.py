@@ -696,6 +696,9 @@ class ArgNode:
     values: tuple[Located, ...]
     grouped: bool
     pos: Pos
+    names: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """The name of each value, ``state=(speed=5, altitude=2)`` (issue 40); None when the
+    values are not named, left out of the digest then."""
 
 
 @dataclass(frozen=True)

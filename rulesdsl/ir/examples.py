@@ -42,6 +42,8 @@ class ExampleArg:
     keyword: str
     values: tuple[Value, ...]
     grouped: bool = False
+    names: tuple[str, ...] = ()
+    """The name of each value when they are named, ``state=(speed=5, altitude=2)`` (issue 40)."""
 
 
 @dataclass(frozen=True)

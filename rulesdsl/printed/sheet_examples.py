@@ -131,6 +131,13 @@ def _keyword_arg(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
 def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     """A keyword argument with its name; ``on=first_entering`` (rolls_due) as the roll's time
     in words: "on entering for the first time"."""
+    if a.names:  # a route's state at the start, each state by its label (issue 40)
+        states = {s.id: s for s in b.rs.states}
+        given = (
+            f"{b.label(states[n].info, n) if n in states else n} {_value(b, v)}"
+            for n, v in zip(a.names, a.values, strict=True)
+        )
+        return f"{b.input_name(a.keyword)} ({', '.join(given)})"
     if a.keyword == "on" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
         when = a.values[0].name
         if when in get_args(ir.RollWhen):

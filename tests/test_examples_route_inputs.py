@@ -1,0 +1,290 @@
+"""Worked examples of routes that give the unit's state at the start, ``state=(speed=5,
+altitude=2)``, and the wind, ``wind=2`` (issue 40): checked at build against the rules,
+misuse as E450-E455, exported as vectors the Python and JavaScript modules both pass, printed
+on sheets in every sheet language, and written in YAML as in the language."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.codegen import plan as module_plan
+from rulesdsl.codegen.plan import examples as plan_examples
+from rulesdsl.codegen.python import examples as python_examples
+from rulesdsl.codegen.targets import render_python
+from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_yaml
+from rulesdsl.printed.sheets import build_sheet, render_markdown
+from tests import js_queries
+from tests.conftest import compile_snippet
+from tests.test_js_target import node, write_package
+
+__all__ = ["node"]  # a fixture
+
+AIR = """\
+ruleset air "Air"
+version 1.0.0
+languages en fr de ru
+units distance hex, cost MP
+mode fighter "Fighter"
+mode bomber "Bomber"
+move climb "Climb" : allowance times 1
+grid hexes "Hex" : 1 hex, hex
+layer sky "Sky" one per place {
+  clear "Clear" | 1
+  storm "Storm" | 2
+}
+layer hazards "Hazards" {
+  debris "Debris field" | +1
+}
+state speed "Speed" fr "Vitesse" de "Tempo" ru "Скорость" : 0 to 8, debris -2, climb -2, \\
+    bomber climb -3
+state altitude "Altitude" fr "Altitude" de "Höhe" ru "Высота" : 0 to 9, climb +1, storm -1
+"""
+
+AIR_EXAMPLE = """\
+example through_debris "Through the debris" fr "Par les débris" de "Durch die Trümmer" \\
+    ru "Через обломки" {
+  route_cost(fighter, (clear), (clear, debris), (clear), state=(speed=5, altitude=2)) = 3 MP
+  route_cost(fighter, (clear), (clear, debris), state=(altitude=2, speed=1)) = 2 MP, illegal
+  route_cost(bomber, (clear), (storm), state=(speed=3, altitude=0), move=climb) = 2 MP
+}
+"""
+
+SAIL = """\
+ruleset sail "Sail"
+version 1.0.0
+units distance hex, cost MP
+grid ocean "Ocean hex" : 1 hex, hex
+mode brig "Brig"
+mode barque "Barque"
+layer waters "Waters" {
+  deep "Deep water" | 1
+}
+facing brig on ocean : turn 1 MP per hexside, tack +2 MP
+facing barque on ocean : turn 1 MP per hexside, tack +1 MP, may not wear
+"""
+
+SAIL_EXAMPLE = """\
+example coming_about "Coming about" {
+  route_cost(brig, (deep), turn, turn, (deep), wind=2) = 5 MP
+  route_cost(brig, (deep), turn, turn, (deep), wind=4) = 3 MP
+  route_cost(barque, (deep), turn, (deep), wind=4) = 2 MP, illegal
+}
+"""
+
+
+def _errors(compiler: Compiler, text: str, tmp_path: Path) -> list[tuple[str, int, str]]:
+    compiled = compile_snippet(compiler, text, tmp_path)
+    return [
+        (d.code, d.pos.line if d.pos else 0, d.message)
+        for d in compiled.diagnostics
+        if d.severity == "error"
+    ]
+
+
+def test_a_route_example_gives_the_state_at_the_start(compiler: Compiler, tmp_path: Path) -> None:
+    assert _errors(compiler, AIR + AIR_EXAMPLE, tmp_path) == []
+    wrong = AIR_EXAMPLE.replace(
+        "state=(speed=5, altitude=2)) = 3 MP", "state=(speed=5, altitude=2)) = 4 MP"
+    )
+    assert [c for c, _, _ in _errors(compiler, AIR + wrong, tmp_path)] == ["E270"]
+
+
+def test_a_state_that_leaves_its_range_makes_the_example_route_illegal(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """At speed 1 the debris takes the speed below 0; at speed 2 it does not."""
+    legal = AIR_EXAMPLE.replace("speed=1)) = 2 MP, illegal", "speed=2)) = 2 MP")
+    assert _errors(compiler, AIR + legal, tmp_path) == []
+    found = _errors(compiler, AIR + AIR_EXAMPLE.replace("speed=1)", "speed=2)"), tmp_path)
+    assert [(c, m.split(" is ")[-1]) for c, _, m in found] == [
+        ("E270", "2 MP, not 2 MP, illegal as stated")
+    ]
+
+
+def test_a_facing_route_example_gives_the_wind(compiler: Compiler, tmp_path: Path) -> None:
+    """Turns count from heading 0: with the wind from 2 the second turn is a tack (+2 MP);
+    from 4 the first turn (onto 1) is a wear, which the barque may not make."""
+    assert _errors(compiler, SAIL + SAIL_EXAMPLE, tmp_path) == []
+    without = SAIL_EXAMPLE.replace(", wind=2)", ")")
+    found = _errors(compiler, SAIL + without, tmp_path)
+    assert [(c, m) for c, _, m in found] == [
+        ("E272", "example 'coming_about': route_cost() needs 'wind' here")
+    ]
+
+
+MISUSES = {
+    "E450_state_without_state_lines": (
+        SAIL,
+        "route_cost(brig, (deep), (deep), state=(speed=1)) = 1 MP",
+        "E450",
+        "no `state` line",
+    ),
+    "E451_state_not_by_name": (
+        AIR,
+        "route_cost(fighter, (clear), (clear), state=(5, 2)) = 1 MP",
+        "E451",
+        "names each state",
+    ),
+    "E451_unknown_state": (
+        AIR,
+        "route_cost(fighter, (clear), (clear), state=(sped=5, altitude=2)) = 1 MP",
+        "E451",
+        "did you mean 'speed'",
+    ),
+    "E451_state_left_out": (
+        AIR,
+        "route_cost(fighter, (clear), (clear), state=(speed=5)) = 1 MP",
+        "E451",
+        "altitude is missing",
+    ),
+    "E451_state_twice": (
+        AIR,
+        "route_cost(fighter, (clear), (clear), state=(speed=5, speed=2)) = 1 MP",
+        "E451",
+        "given twice",
+    ),
+    "E452_state_out_of_range": (
+        AIR,
+        "route_cost(fighter, (clear), (clear), state=(speed=9, altitude=2)) = 1 MP",
+        "E452",
+        "from 0 to 8, not 9",
+    ),
+    "E452_state_not_whole": (
+        AIR,
+        "route_cost(fighter, (clear), (clear), state=(speed=1.5, altitude=2)) = 1 MP",
+        "E452",
+        "whole number",
+    ),
+    "E453_wind_without_tacking": (
+        AIR,
+        "route_cost(fighter, (clear), (clear), wind=2) = 1 MP",
+        "E453",
+        "tacks or wears",
+    ),
+    "E454_wind_not_a_heading": (
+        SAIL,
+        "route_cost(brig, (deep), (deep), wind=6) = 1 MP",
+        "E454",
+        "0 to 5, not 6",
+    ),
+    "E455_named_values_elsewhere": (
+        AIR,
+        "move_cost(fighter, clear, distance=(a=1)) = 1 MP",
+        "E455",
+        "only 'state'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISUSES))
+def test_a_misused_state_or_wind_is_its_own_error_at_the_argument(
+    compiler: Compiler, tmp_path: Path, case: str
+) -> None:
+    rules, question, code, words = MISUSES[case]
+    text = rules + 'example bad "Bad" {\n  ' + question + "\n}\n"
+    compiled = compile_snippet(compiler, text, tmp_path)
+    [found] = [d for d in compiled.diagnostics if d.severity == "error"]
+    assert (found.code, words in found.message) == (code, True), found.message
+    assert found.pos is not None and found.pos.line == text.count("\n") - 1
+    keyword = "distance=" if code == "E455" else "wind=" if "wind=" in question else "state="
+    assert found.pos.column == question.index(keyword) + 3, (found.pos, found.message)
+    assert found.hint
+
+
+def _vectors(compiler: Compiler, text: str, tmp_path: Path) -> tuple[object, list[dict]]:
+    compiled = compile_snippet(compiler, text, tmp_path)
+    assert compiled.ruleset is not None
+    plan = plan_examples.build(compiled.ruleset)
+    return compiled.ruleset, json.loads(python_examples.vectors_json(plan))["vectors"]
+
+
+def test_the_vectors_give_state_and_wind_as_the_module_takes_them(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    _, vectors = _vectors(compiler, AIR + AIR_EXAMPLE, tmp_path)
+    assert [v["kwargs"] for v in vectors] == [
+        {"state": {"speed": 5.0, "altitude": 2.0}},
+        {"state": {"altitude": 2.0, "speed": 1.0}},
+        {"state": {"speed": 3.0, "altitude": 0.0}, "move": "climb"},
+    ]
+    _, vectors = _vectors(compiler, SAIL + SAIL_EXAMPLE, tmp_path)
+    assert [v["kwargs"] for v in vectors] == [{"wind": 2}, {"wind": 4}, {"wind": 4}]
+    assert vectors[0]["text"] == "route_cost(brig, (deep), turn, turn, (deep), wind=2) = 5 MP"
+
+
+@pytest.mark.parametrize("rules", ["air", "sail"])
+def test_the_python_module_replays_the_state_and_wind_examples(
+    compiler: Compiler, tmp_path: Path, rules: str
+) -> None:
+    text = AIR + AIR_EXAMPLE if rules == "air" else SAIL + SAIL_EXAMPLE
+    rs, _ = _vectors(compiler, text, tmp_path)
+    plan = plan_examples.build(rs)
+    (tmp_path / f"{rules}.py").write_text(render_python(rs), "utf-8")
+    (tmp_path / f"{rules}.examples.json").write_text(python_examples.vectors_json(plan), "utf-8")
+    (tmp_path / f"test_{rules}_examples.py").write_text(python_examples.render_test(plan), "utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout
+    assert "3 passed" in done.stdout
+
+
+@pytest.mark.parametrize("rules", ["air", "sail"])
+def test_the_js_module_gives_the_same_answers_to_state_and_wind_examples(
+    compiler: Compiler, tmp_path: Path, node: str, rules: str
+) -> None:
+    text = AIR + AIR_EXAMPLE if rules == "air" else SAIL + SAIL_EXAMPLE
+    rs, vectors = _vectors(compiler, text, tmp_path)
+    package = write_package(module_plan.build(rs), tmp_path / "js")
+    queries = [
+        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in vectors
+    ]
+    answers = js_queries.ask_node(package, queries)
+    assert [a.get("answer") for a in answers] == [v["expected"] for v in vectors]
+
+
+@pytest.mark.parametrize(
+    ("lang", "state", "wind"),
+    [
+        ("en", "state at the start (Speed 5, Altitude 2)", "wind from heading 2"),
+        ("fr", "état au départ (Vitesse 5, Altitude 2)", "vent venant du cap 2"),
+        ("de", "Zustand zu Beginn (Tempo 5, Höhe 2)", "Wind aus Richtung 2"),
+        ("ru", "состояние в начале (Скорость 5, Высота 2)", "ветер с направления 2"),  # noqa: RUF001
+    ],
+)
+def test_sheets_print_the_state_and_the_wind_of_an_example_in_every_language(
+    compiler: Compiler, tmp_path: Path, lang: str, state: str, wind: str
+) -> None:
+    sail = SAIL.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n")
+    sail_example = SAIL_EXAMPLE.replace(
+        '"Coming about"', '"Coming about" fr "Virer" de "Wenden" ru "Поворот"'
+    )
+    for text, words in ((AIR + AIR_EXAMPLE, state), (sail + sail_example, wind)):
+        rs = compile_snippet(compiler, text, tmp_path).ruleset
+        assert rs is not None
+        md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
+        assert words in md, md[md.find("|") :][:2000]
+
+
+def test_yaml_writes_a_state_example_as_the_language_does(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    source, _ = Parser().parse(AIR + AIR_EXAMPLE, "air.terrain")
+    yaml_text = to_yaml(source)
+    assert "state=(speed=5, altitude=2)" in yaml_text
+    (tmp_path / "air.yaml").write_text(yaml_text, "utf-8")
+    compiled = compiler.compile_file(tmp_path / "air.yaml")
+    assert [d.code for d in compiled.diagnostics if d.severity == "error"] == []
+    assert compiled.ruleset is not None
+    assert compiled.ruleset.examples[0].questions[0].args[-1].names == ("speed", "altitude")
