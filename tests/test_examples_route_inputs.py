@@ -288,3 +288,19 @@ def test_yaml_writes_a_state_example_as_the_language_does(
     assert [d.code for d in compiled.diagnostics if d.severity == "error"] == []
     assert compiled.ruleset is not None
     assert compiled.ruleset.examples[0].questions[0].args[-1].names == ("speed", "altitude")
+
+
+def test_the_language_guide_states_a_state_and_a_wind_as_the_rules_answer(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """docs/language.md, "Worked examples": the convoy block builds, its answers checked."""
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[doc.index("## Worked examples") : doc.index("## Variants")]
+    start = section.index("```terrain\n  ruleset convoy")
+    block = section[start : section.index("  ```\n", start)].split("\n", 1)[1]
+    text = "\n".join(line.removeprefix("  ") for line in block.splitlines()) + "\n"
+    assert _errors(compiler, text, tmp_path) == []
+    rs = compile_snippet(compiler, text, tmp_path).ruleset
+    assert rs is not None and len([q for e in rs.examples for q in e.questions]) == 4
+    wrong = text.replace("wind=2) = 5 MP", "wind=2) = 3 MP")
+    assert [c for c, _, _ in _errors(compiler, wrong, tmp_path)] == ["E270"]

@@ -114,11 +114,20 @@ def _items_input(rs: ir.Ruleset, q: ir.Question) -> ir.Param | None:
     return next((p for p in decision.params if p.total_of), None) if decision else None
 
 
+_ROUTE_INPUTS = {
+    "`state=(speed=5, altitude=2)`: each `state` line by name, a whole number in its range": (
+        "E450",
+        "E451",
+        "E452",
+        "E455",
+    ),
+    "`wind=2`: the heading the wind blows from; the route starts at heading 0": ("E453", "E454"),
+}
+"""The codes of a route example's ``state=`` and ``wind=`` (issue 40), by what they take."""
+
+
 def _inputs_hint(code: str) -> str:
-    """What a route example's ``state=`` or ``wind=`` takes (E450-E455)."""
-    if code in ("E453", "E454"):
-        return "`wind=2`: the heading the wind blows from; the route starts at heading 0"
-    return "`state=(speed=5, altitude=2)`: each `state` line by name, a whole number in its range"
+    return next(hint for hint, codes in _ROUTE_INPUTS.items() if code in codes)
 
 
 def _asks() -> str:
