@@ -166,7 +166,7 @@ CODES: Mapping[str, str] = {
     "E272": "a worked example's question the module cannot answer (function, name, arguments)",
     "E273": "a worked example's argument or answer in the wrong unit",
     "E450": "a worked example's route gives a state where the rules carry none",
-    "E451": "a worked example's route state not given by name, or a state unknown, twice or missing",
+    "E451": "a worked example's route state not by name, or one unknown, twice or missing",
     "E452": "a worked example's route state that is not a whole number in its range",
     "E453": "a worked example's route gives the wind where no unit type tacks or wears",
     "E454": "a worked example's wind that is not a heading of the grid",

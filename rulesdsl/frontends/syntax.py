@@ -689,16 +689,13 @@ class RemoveDecl(Change):
 
 @dataclass(frozen=True)
 class ArgNode:
-    """One argument of an example's question: ``mech``, ``distance=2 in``, ``(clear, mud)``
-    (a place's features, or a tuple of values)."""
+    """An example's argument: ``mech``, ``distance=2 in``, ``(clear, mud)``, ``state=(a=1)``."""
 
     keyword: Name | None
     values: tuple[Located, ...]
     grouped: bool
     pos: Pos
     names: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
-    """The name of each value, ``state=(speed=5, altitude=2)`` (issue 40); None when the
-    values are not named, left out of the digest then."""
 
 
 @dataclass(frozen=True)
