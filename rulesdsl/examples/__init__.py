@@ -17,12 +17,12 @@ An answer is a tuple of plain parts (:data:`Plain`): ``{"number": 4}``, ``{"mark
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, assert_never, get_args
 
 from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.diagnostics import did_you_mean
-from rulesdsl.examples import route_inputs
+from rulesdsl.examples import free_moves, route_inputs
+from rulesdsl.examples.statements import Answered as Answered
 from rulesdsl.examples.statements import (
     Plain,
     answer_text,
@@ -43,22 +43,6 @@ QUESTIONS: tuple[ir.Ask, ...] = get_args(ir.Ask)
 """The module functions an example may ask, besides each step and decision by its name."""
 
 Role = Literal["cost", "modifier", "distance", "none"]
-
-
-@dataclass(frozen=True)
-class Answered:
-    """The module's answer to a question: its plain parts, the unit numbers are in, and the
-    cells that give it (``light_woods: 1 MP``), in the DSL's words."""
-
-    parts: tuple[Plain, ...]
-    unit: str | None
-    cells: tuple[str, ...]
-    row: int | None = None
-    """The index of the decision row that holds, or of the dice row that covers the total."""
-    places: tuple[tuple[tuple[str, ...], Plain], ...] = ()
-    """A route's steps or a line's places: their features and what each costs or hinders."""
-    value: ir.Value | None = None
-    """A table cell's value itself, as the table holds it (``lookup``)."""
 
 
 # ---- asking the rules ----------------------------------------------------------------------
@@ -211,6 +195,13 @@ def _function(args: _Args, function: ir.Ask) -> Answered:
             return _path(args)
         case "rolls_due":
             return _rolls(args)
+        case "free_move":  # issue 40
+            mode = _name(
+                args.at(0, "a unit type"),
+                [f.mode for f in args.rs.free_facings],
+                "unit type with facing off the grid",
+            )
+            return free_moves.answer(args.rs, mode, args.rest(1), args.keyword("allowance"))
         case _:
             assert_never(function)
 
@@ -772,6 +763,8 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
                 for place in args[1:]
             ),
         ]
+    if question_kind(rs, q) == "free_move":  # the legs as one list, as the module takes them
+        args = [args[0], args[1:]]
     return {
         "example": example.id,
         "question": q.ask,

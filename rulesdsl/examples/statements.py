@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, assert_never
 
@@ -31,6 +32,22 @@ class Unanswerable(Exception):
         self.arg = arg
         self.wrong_unit = wrong_unit
         self.code = code
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The module's answer to a question: its plain parts, the unit numbers are in, and the
+    cells that give it (``light_woods: 1 MP``), in the DSL's words."""
+
+    parts: tuple[Plain, ...]
+    unit: str | None
+    cells: tuple[str, ...]
+    row: int | None = None
+    """The index of the decision row that holds, or of the dice row that covers the total."""
+    places: tuple[tuple[tuple[str, ...], Plain], ...] = ()
+    """A route's steps or a line's places: their features and what each costs or hinders."""
+    value: ir.Value | None = None
+    """A table cell's value itself, as the table holds it (``lookup``)."""
 
 
 def plain(value: ir.Value) -> Plain:

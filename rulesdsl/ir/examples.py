@@ -29,6 +29,7 @@ Ask = Literal[
     "line_of_sight",
     "path_cost",
     "rolls_due",
+    "free_move",
 ]
 """The module functions a worked example may ask, beside each step and decision by its name
 (:func:`rulesdsl.words.asked` reads a question's name as one)."""

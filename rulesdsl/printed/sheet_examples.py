@@ -94,6 +94,8 @@ def _head(
             return _arg(b, first[0]), [_table_key(b, q, a) for a in rest]
         case "roll" | "chance" if first:
             return _arg(b, first[0]), [_row(b, q, a) for a in rest]
+        case "free_move" if first:  # issue 40: the unit type, then each leg in words
+            return b.w("ask:free_move"), [_arg(b, first[0]), *(_leg(b, a) for a in rest)]
         case (
             "modifier"
             | "line_of_sight"
@@ -107,6 +109,7 @@ def _head(
             | "route_cost"
             | "path_cost"
             | "rolls_due"
+            | "free_move"
         ):
             return b.w(f"ask:{verb}"), [_arg(b, a) for a in positional]
         case None:
@@ -173,6 +176,13 @@ def _value(b: MoreBlocks, v: ir.Value) -> str:
     return b.text(v)
 
 
+def _leg(b: MoreBlocks, a: ir.ExampleArg) -> str:
+    """A free move's leg, ``(turn, 45 deg)``, as "turn 45°" in the sheet's words (issue 40)."""
+    kind, *amount = a.values
+    word = b.w(f"free_leg_{kind.name}") if isinstance(kind, ir.Symbol) else _value(b, kind)
+    return " ".join([word, *(_value(b, v) for v in amount)])
+
+
 def _table_key(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     """A lookup's row or column by its label."""
     table = next((t for t in b.rs.tables if _is(q.args[0], t.id)), None)
@@ -235,6 +245,7 @@ def _signed(kind: examples_stated.QuestionKind | None) -> bool:
             | "route_cost"
             | "line_of_sight"
             | "path_cost"
+            | "free_move"
             | None
         ):
             return False
@@ -284,6 +295,8 @@ def _outcome(b: MoreBlocks, q: ir.Question, word: str) -> str:
                 return b.label(o.info, word)
     if word == "illegal":
         return b.w("example_illegal")
+    if word == "ends" and words.asked(q.ask) == "free_move":
+        return b.w("example_move_ends")
     return b.name(word) if word in b.names else b.text(ir.Symbol(word))
 
 
@@ -321,6 +334,7 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
             | "lookup"
             | "path_cost"
             | "rolls_due"
+            | "free_move"
             | None
         ):
             return []
