@@ -55,7 +55,7 @@ def answer(rs: ir.Ruleset, mode: str, written: Sequence[Found], given: Found | N
     try:
         used, left, ends, why = free_facing.free_move(rule, moves, allowance)
     except free_facing.IllegalMove as exc:
-        return Answered(({"word": "illegal"},), None, (f"illegal: {exc}",))
+        return Answered(({"word": "illegal"},), rs.units.get("cost"), (f"illegal: {exc}",))
     parts: tuple[Plain, ...] = ({"number": used},) + (({"word": "ends"},) if ends else ())
     cells = (f"left: {spelling.number(left)}", *([why] if why else []))
     return Answered(parts, rs.units.get("cost"), cells)
