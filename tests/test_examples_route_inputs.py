@@ -219,16 +219,16 @@ def test_the_vectors_give_state_and_wind_as_the_module_takes_them(
     assert vectors[0]["text"] == "route_cost(brig, (deep), turn, turn, (deep), wind=2) = 5 MP"
 
 
-@pytest.mark.parametrize("rules", ["air", "sail"])
+@pytest.mark.parametrize("rules", ["air", "sail", "free"])
 def test_the_python_module_replays_the_state_and_wind_examples(
     compiler: Compiler, tmp_path: Path, rules: str
 ) -> None:
-    text = AIR + AIR_EXAMPLE if rules == "air" else SAIL + SAIL_EXAMPLE
+    text = {"air": AIR + AIR_EXAMPLE, "sail": SAIL + SAIL_EXAMPLE, "free": FREE}[rules]
     rs, _ = _vectors(compiler, text, tmp_path)
     plan = plan_examples.build(rs)
-    (tmp_path / f"{rules}.py").write_text(render_python(rs), "utf-8")
-    (tmp_path / f"{rules}.examples.json").write_text(python_examples.vectors_json(plan), "utf-8")
-    (tmp_path / f"test_{rules}_examples.py").write_text(python_examples.render_test(plan), "utf-8")
+    (tmp_path / f"{rs.id}.py").write_text(render_python(rs), "utf-8")
+    (tmp_path / f"{rs.id}.examples.json").write_text(python_examples.vectors_json(plan), "utf-8")
+    (tmp_path / f"test_{rs.id}_examples.py").write_text(python_examples.render_test(plan), "utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", str(tmp_path)],
         capture_output=True,
@@ -237,14 +237,14 @@ def test_the_python_module_replays_the_state_and_wind_examples(
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stdout
-    assert "3 passed" in done.stdout
+    assert f"{3 + (rules == 'free')} passed" in done.stdout
 
 
-@pytest.mark.parametrize("rules", ["air", "sail"])
+@pytest.mark.parametrize("rules", ["air", "sail", "free"])
 def test_the_js_module_gives_the_same_answers_to_state_and_wind_examples(
     compiler: Compiler, tmp_path: Path, node: str, rules: str
 ) -> None:
-    text = AIR + AIR_EXAMPLE if rules == "air" else SAIL + SAIL_EXAMPLE
+    text = {"air": AIR + AIR_EXAMPLE, "sail": SAIL + SAIL_EXAMPLE, "free": FREE}[rules]
     rs, vectors = _vectors(compiler, text, tmp_path)
     package = write_package(module_plan.build(rs), tmp_path / "js")
     queries = [
@@ -304,3 +304,89 @@ def test_the_language_guide_states_a_state_and_a_wind_as_the_rules_answer(
     assert rs is not None and len([q for e in rs.examples for q in e.questions]) == 4
     wrong = text.replace("wind=2) = 5 MP", "wind=2) = 3 MP")
     assert [c for c, _, _ in _errors(compiler, wrong, tmp_path)] == ["E270"]
+
+
+FREE = """\
+ruleset armour "Armour"
+version 1.0.0
+languages en fr de ru
+units distance in, cost in
+mode tank "Tank" fr "Char" de "Panzer" ru "Танк" allowance 8 in
+facing tank : turn 1 in per 45 deg, pivot 2 in, straight 2 in before turn, \\
+    turn above 90 deg ends move, reverse at half speed
+example turning "Turning" fr "Tourner" de "Drehen" ru "Поворот" {
+  free_move(tank, (straight, 2 in), (turn, 45 deg), (straight, 2 in), (turn, -60 deg)) = 7 in
+  free_move(tank, (straight, 2 in), (turn, 135 deg), allowance=8 in) = 5 in, ends
+  free_move(tank, (reverse, 4 in)) = 8 in, ends
+  free_move(tank, (straight, 1.5 in), (turn, 45 deg)) = illegal
+}
+"""
+
+
+def test_a_free_move_example_gives_its_legs_in_order(compiler: Compiler, tmp_path: Path) -> None:
+    """docs/language.md's free moves ("Facing off the grid"), stated as worked examples."""
+    assert _errors(compiler, FREE, tmp_path) == []
+    wrong = FREE.replace("(turn, -60 deg)) = 7 in", "(turn, -60 deg)) = 6 in")
+    assert [c for c, _, _ in _errors(compiler, wrong, tmp_path)] == ["E270"]
+    legal = FREE.replace(
+        "(straight, 1.5 in), (turn, 45 deg)) = illegal", "(straight, 2 in)) = 2 in"
+    )
+    assert _errors(compiler, legal, tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("leg", "code"),
+    [("straight", "E456"), ("(run, 2 in)", "E456"), ("(turn, 45 in)", "E273")],
+    ids=["not_grouped", "not_a_leg", "angle_in_inches"],
+)
+def test_a_free_move_leg_written_otherwise_is_an_error_at_the_leg(
+    compiler: Compiler, tmp_path: Path, leg: str, code: str
+) -> None:
+    question = f"free_move(tank, (straight, 2 in), {leg}) = 3 in"
+    text = FREE.split("example")[0] + 'example bad "Bad" {\n  ' + question + "\n}\n"
+    compiled = compile_snippet(compiler, text, tmp_path)
+    [found] = [d for d in compiled.diagnostics if d.severity == "error"]
+    assert found.code == code, found.message
+    assert found.pos is not None and found.pos.column == question.rindex(leg) + 3
+
+
+def test_a_free_move_vector_gives_the_legs_as_one_list(compiler: Compiler, tmp_path: Path) -> None:
+    _, vectors = _vectors(compiler, FREE, tmp_path)
+    assert vectors[1]["args"] == ["tank", [["straight", 2.0], ["turn", 135.0]]]
+    assert vectors[1]["kwargs"] == {"allowance": 8.0}
+    assert [v["expected"] for v in vectors] == [
+        [{"number": 7.0}],
+        [{"number": 5.0}, {"word": "ends"}],
+        [{"number": 8.0}, {"word": "ends"}],
+        [{"word": "illegal"}],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Free move: Tank, straight 2 in, turn 135°, allowance 8 in | 5 in, the move ends"),
+        (
+            "fr",
+            "Mouvement libre : Char, tout droit 2 po, virage 135°, allocation 8 po | 5 po, "
+            "le mouvement s\u2019achève",
+        ),
+        (
+            "de",
+            "Freie Bewegung: Panzer, geradeaus 2 Zoll, Drehung 135°, Bewegungsweite 8 Zoll | "
+            "5 Zoll, die Bewegung endet",
+        ),
+        (
+            "ru",
+            "Свободное движение: Танк, прямо 2 дюйм., поворот 135°, запас движения 8 дюйм. | "
+            "5 дюйм., движение окончено",
+        ),
+    ],
+)
+def test_sheets_print_a_free_move_example_in_every_language(
+    compiler: Compiler, tmp_path: Path, lang: str, words: str
+) -> None:
+    rs = compile_snippet(compiler, FREE, tmp_path).ruleset
+    assert rs is not None
+    md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
+    assert words in md, [line for line in md.splitlines() if "135" in line]

@@ -9,7 +9,7 @@ is held to) and its stated answer compared with the rules' own.
 - E272: a question the module cannot answer as written (an unknown name, an argument too many).
 - E273: an argument or an answer in another unit than the rules use there.
 - E450-E455: a route's ``state=`` or ``wind=`` the rules do not take (issue 40,
-  :mod:`rulesdsl.examples.route_inputs`).
+  :mod:`rulesdsl.examples.route_inputs`); E456: a free move's leg written otherwise.
 """
 
 from __future__ import annotations
@@ -122,8 +122,10 @@ _ROUTE_INPUTS = {
         "E455",
     ),
     "`wind=2`: the heading the wind blows from; the route starts at heading 0": ("E453", "E454"),
+    "a free move's legs in order: (straight, 2 in), (reverse, 1 in), (turn, -45 deg)": ("E456",),
 }
-"""The codes of a route example's ``state=`` and ``wind=`` (issue 40), by what they take."""
+"""The codes of a route example's ``state=`` and ``wind=`` and a free move's legs (issue 40),
+by what they take."""
 
 
 def _inputs_hint(code: str) -> str:
