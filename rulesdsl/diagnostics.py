@@ -172,6 +172,7 @@ CODES: Mapping[str, str] = {
     "E454": "a worked example's wind that is not a heading of the grid",
     "E455": "a worked example's values by name for another argument than the state",
     "E456": "a worked example's free move leg that is not a kind of leg and an amount",
+    "E457": "a worked example's modifier items for a decision, not in parentheses",
     "E275": "a worked example declared twice",
     "E280": "a facing rule for a name that is not a unit type (mode)",
     "E281": "a facing rule on a grid the ruleset does not declare",
@@ -282,7 +283,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("checks", "E327 E328"),
     ("checks", "E430 E431 E432"),
     ("checks", "E420"),
-    ("checks", "E450 E451 E452 E453 E454 E455 E456"),
+    ("checks", "E450 E451 E452 E453 E454 E455 E456 E457"),
     ("checks", "W340 W263"),
     (
         "tools",

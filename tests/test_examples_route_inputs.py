@@ -219,11 +219,13 @@ def test_the_vectors_give_state_and_wind_as_the_module_takes_them(
     assert vectors[0]["text"] == "route_cost(brig, (deep), turn, turn, (deep), wind=2) = 5 MP"
 
 
-@pytest.mark.parametrize("rules", ["air", "sail", "free"])
+@pytest.mark.parametrize("rules", ["air", "sail", "free", "items"])
 def test_the_python_module_replays_the_state_and_wind_examples(
     compiler: Compiler, tmp_path: Path, rules: str
 ) -> None:
-    text = {"air": AIR + AIR_EXAMPLE, "sail": SAIL + SAIL_EXAMPLE, "free": FREE}[rules]
+    text = {"air": AIR + AIR_EXAMPLE, "sail": SAIL + SAIL_EXAMPLE, "free": FREE, "items": ITEMS}[
+        rules
+    ]
     rs, _ = _vectors(compiler, text, tmp_path)
     plan = plan_examples.build(rs)
     (tmp_path / f"{rs.id}.py").write_text(render_python(rs), "utf-8")
@@ -240,11 +242,13 @@ def test_the_python_module_replays_the_state_and_wind_examples(
     assert f"{3 + (rules == 'free')} passed" in done.stdout
 
 
-@pytest.mark.parametrize("rules", ["air", "sail", "free"])
+@pytest.mark.parametrize("rules", ["air", "sail", "free", "items"])
 def test_the_js_module_gives_the_same_answers_to_state_and_wind_examples(
     compiler: Compiler, tmp_path: Path, node: str, rules: str
 ) -> None:
-    text = {"air": AIR + AIR_EXAMPLE, "sail": SAIL + SAIL_EXAMPLE, "free": FREE}[rules]
+    text = {"air": AIR + AIR_EXAMPLE, "sail": SAIL + SAIL_EXAMPLE, "free": FREE, "items": ITEMS}[
+        rules
+    ]
     rs, vectors = _vectors(compiler, text, tmp_path)
     package = write_package(module_plan.build(rs), tmp_path / "js")
     queries = [
@@ -390,3 +394,74 @@ def test_sheets_print_a_free_move_example_in_every_language(
     assert rs is not None
     md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
     assert words in md, [line for line in md.splitlines() if "135" in line]
+
+
+ITEMS = """\
+ruleset shot "Shot"
+version 1.0.0
+languages en fr de ru
+units modifier points
+modifier to_hit "To-hit" fr "Pour toucher" de "Treffer" ru "Попадание" {
+  aimed "Aimed" fr "Visé" de "Gezielt" ru "Прицельно"   | +1
+  moving "Moving" fr "En mouvement" de "Bewegt" ru "Едет" | -1
+  smoke "Smoke" fr "Fumée" de "Rauch" ru "Дым"   | -2
+}
+decision shot "Shot" fr "Tir" de "Schuss" ru "Выстрел" (mods to_hit, skill points) {
+  skill + mods >= 4 -> hit "Hit" fr "Touché" de "Treffer" ru "Попадание"
+  otherwise         -> miss "Miss" fr "Raté" de "Fehlschuss" ru "Промах"
+}
+example aimed_shot "An aimed shot" fr "Un tir visé" de "Ein gezielter Schuss" \\
+    ru "Прицельный выстрел" {
+  shot(mods=(aimed), skill=3) = hit
+  shot(mods=(aimed, smoke), skill=4) = miss
+  shot(mods=(), skill=4) = hit
+}
+"""
+
+
+def test_an_example_gives_a_decision_the_items_of_a_modifier(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """docs/language.md, "A decision that reads a modifier's total": ``shot(["aimed"], 3)``
+    is a hit (3 + 1), ``shot(["aimed", "smoke"], 4)`` a miss (4 + 1 - 2)."""
+    assert _errors(compiler, ITEMS, tmp_path) == []
+    wrong = ITEMS.replace(
+        "shot(mods=(aimed, smoke), skill=4) = miss", "shot(mods=(aimed, smoke), skill=4) = hit"
+    )
+    assert [c for c, _, _ in _errors(compiler, wrong, tmp_path)] == ["E270"]
+    _, vectors = _vectors(compiler, ITEMS, tmp_path)
+    assert [v["kwargs"]["mods"] for v in vectors] == [["aimed"], ["aimed", "smoke"], []]
+
+
+@pytest.mark.parametrize(
+    ("mods", "code", "words"),
+    [("aimed", "E457", "in parentheses"), ("(aimed, fog)", "E272", "'fog' is not an item")],
+    ids=["not_in_parentheses", "unknown_item"],
+)
+def test_a_modifiers_items_written_otherwise_are_an_error_at_the_input(
+    compiler: Compiler, tmp_path: Path, mods: str, code: str, words: str
+) -> None:
+    question = f"shot(mods={mods}, skill=3) = hit"
+    text = ITEMS.split("example")[0] + 'example bad "Bad" {\n  ' + question + "\n}\n"
+    compiled = compile_snippet(compiler, text, tmp_path)
+    [found] = [d for d in compiled.diagnostics if d.severity == "error"]
+    assert (found.code, words in found.message) == (code, True), found.message
+    assert found.pos is not None and found.pos.column == question.index("mods=") + 3
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Shot: mods (Aimed + Smoke), skill 4 | Miss"),
+        ("fr", "Tir : mods (Visé + Fumée), skill 4 | Raté"),
+        ("de", "Schuss: mods (Gezielt + Rauch), skill 4 | Fehlschuss"),
+        ("ru", "Выстрел: mods (Прицельно + Дым), skill 4 | Промах"),
+    ],
+)
+def test_sheets_print_a_modifiers_items_by_their_labels_in_every_language(
+    compiler: Compiler, tmp_path: Path, lang: str, words: str
+) -> None:
+    rs = compile_snippet(compiler, ITEMS, tmp_path).ruleset
+    assert rs is not None
+    md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
+    assert words in md

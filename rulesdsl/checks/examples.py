@@ -27,12 +27,6 @@ def check(rs: ir.Ruleset, where: Positions, _nodes: walk.Nodes | None = None) ->
     for example in rs.examples:
         for n, q in enumerate(example.questions, 1):
             pos = where.of(q, example)
-            items = _items_input(rs, q)
-            if items is not None:  # the module takes a list of a modifier's items (issue 40)
-                message = f"example '{example.id}': '{items.name}' takes the items of "
-                message += f"'{items.total_of}', a list, which an example cannot give"
-                out.append(error("E272", message, pos, "test this decision in your own tests"))
-                continue
             try:
                 answered = examples.ask(rs, q)
             except examples.Unanswerable as exc:
@@ -108,12 +102,6 @@ def sound_only(found: list[Diagnostic], earlier: list[Diagnostic]) -> list[Diagn
     return [d for d in found if d.code not in ANSWER_CODES]
 
 
-def _items_input(rs: ir.Ruleset, q: ir.Question) -> ir.Param | None:
-    """The input of the decision ``q`` asks that takes a modifier's items, if it has one."""
-    decision = next((d for d in rs.decisions if d.id == q.ask), None)
-    return next((p for p in decision.params if p.total_of), None) if decision else None
-
-
 _ROUTE_INPUTS = {
     "`state=(speed=5, altitude=2)`: each `state` line by name, a whole number in its range": (
         "E450",
@@ -123,6 +111,7 @@ _ROUTE_INPUTS = {
     ),
     "`wind=2`: the heading the wind blows from; the route starts at heading 0": ("E453", "E454"),
     "a free move's legs in order: (straight, 2 in), (reverse, 1 in), (turn, -45 deg)": ("E456",),
+    "a modifier's items in parentheses, `mods=(aimed, smoke)`, read as their total": ("E457",),
 }
 """The codes of a route example's ``state=`` and ``wind=`` and a free move's legs (issue 40),
 by what they take."""

@@ -687,6 +687,8 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
             if len(a.values) != 1 or not isinstance(a.values[0], ir.Flag):
                 raise Unanswerable(f"'{p.name}' is yes or no", i)
             inputs[p.name] = a.values[0].value
+        elif p.total_of is not None:  # a modifier's items, read as their total (issue 40)
+            inputs[p.name] = route_inputs.total(rs, found, p.total_of)
         elif p.key_of is not None:
             table = next(t for t in rs.tables if t.id == p.key_of)
             match p.axis:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulesdsl import ir, spelling
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.examples.statements import Unanswerable
 from rulesdsl.semantics import facing as semantics_facing
@@ -106,3 +106,25 @@ def headed(
             action = replace(action, heading=heading)
         out.append(action)
     return out
+
+
+def total(rs: ir.Ruleset, found: Found, modifier: str) -> float:
+    """``mods=(aimed, smoke)``: a decision input that takes a modifier's items (``mods
+    to_hit``), as their total; items not in parentheses are E457."""
+    i, a = found
+    mod = next(m for m in rs.modifiers if m.id == modifier)
+    pool = [*(f.id for f in rs.features), *mod.values]
+    if not a.grouped:
+        raise Unanswerable(
+            f"give the items of '{modifier}' in parentheses: (aimed, smoke)", i, code="E457"
+        )
+    items = [v.name if isinstance(v, ir.Symbol) else spelling.value(v) for v in a.values]
+    unknown = next((item for item in items if item not in pool), None)
+    if unknown is not None:
+        hint = did_you_mean(unknown, pool)
+        raise Unanswerable(
+            f"'{unknown}' is not an item of '{modifier}'" + (f" ({hint})" if hint else ""), i
+        )
+    value = semantics.modifier(rs, modifier, items)
+    assert not isinstance(value, ir.Marker)  # E432: a modifier read as a total gives no marker
+    return value
