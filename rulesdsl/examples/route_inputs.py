@@ -1,7 +1,8 @@
-"""What a worked example's route gives besides its places (issue 40): the unit's state at the
-start, ``state=(speed=5, altitude=2)`` (``state`` lines), and the wind's heading, ``wind=2``
-(a facing rule that tacks or wears), read and checked as the module checks its ``state=`` and
-``wind=`` arguments. Misuse has codes of its own (E450-E455, docs/diagnostics.md).
+"""What a worked example gives besides plain values (issue 40): a route's state at the start,
+``state=(speed=5, altitude=2)`` (``state`` lines), and the wind's heading, ``wind=2`` (a facing
+rule that tacks or wears), read and checked as the module checks its ``state=`` and ``wind=``
+arguments; and a decision input that takes a modifier's items, ``mods=(aimed, smoke)``. Misuse
+has codes of its own (E450-E455, E457; docs/diagnostics.md).
 """
 
 from __future__ import annotations
