@@ -94,7 +94,9 @@ def answered(plan: module_plan.ModulePlan) -> set[str]:
     sight = {"line_of_sight"} if plan.sight.rules else set()
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
     moves = {"move_cost", "can_enter", "can_end", "must_stop", "path_cost", "rolls_due"}
-    return {"lookup", "param", "modifier", "conflicts", *dice, *sight, *code, *moves, "route_cost"}
+    free = {"free_move"} if plan.movement.free_facings else set()
+    known = {"lookup", "param", "modifier", "conflicts", "route_cost"}
+    return {*known, *dice, *sight, *code, *moves, *free}
 
 
 def asked(plan: module_plan.ModulePlan, vectors: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -150,6 +152,7 @@ _NAMED = {
     "rolls_due",
     "route_cost",
     "line_of_sight",
+    "free_move",
 }
 """The questions the vectors ask by their own name (steps and decisions have the rule's)."""
 

@@ -235,12 +235,16 @@ def test_the_web_page_has_no_calculator_for_a_decision_that_takes_items(
     assert [d["id"] for d in data["decisions"]] == ["plain"]
 
 
-def test_a_worked_example_cannot_give_the_items(compiler: Compiler) -> None:
+def test_a_worked_example_gives_the_items_in_parentheses(compiler: Compiler) -> None:
+    """Issue 40: the items are a list, even one of them (E457 without the parentheses)."""
     example = 'example one "One" fr "Un" de "Eins" ru "Один" {\n  shot(aimed, 3) = hit\n}\n'
     compiled = compile_snippet(compiler, HEADER + TO_HIT + SHOT + example)
     said = [(d.code, d.message) for d in compiled.diagnostics if d.is_error]
-    assert [code for code, _ in said] == ["E272"]
-    assert "'mods' takes the items of 'to_hit', a list" in said[0][1]
+    assert [code for code, _ in said] == ["E457"]
+    assert "give the items of 'to_hit' in parentheses" in said[0][1]
+    listed = example.replace("shot(aimed, 3)", "shot((aimed), 3)")
+    compiled = compile_snippet(compiler, HEADER + TO_HIT + SHOT + listed)
+    assert [d.code for d in compiled.diagnostics if d.is_error] == []
 
 
 def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_path: Path) -> None:

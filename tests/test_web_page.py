@@ -669,9 +669,8 @@ def test_every_worked_example_s_try_it_shows_its_stated_answer(
         })""",
     )
     examples = evaluate(browser, "JSON.parse(document.getElementById('page-data').textContent)")
-    assert len(shown) == len(examples["examples"]), [
-        e["text"] for e in examples["examples"] if not e["tryable"]
-    ]
+    tried = [e for e in examples["examples"] if not _no_calculator(e)]
+    assert len(shown) == len(tried), [e["text"] for e in tried if not e["tryable"]]
     looked = any(s[0] == "lookup" for s in shown)
     module = import_rendered(ruleset, tmp_path, f"try_{name}") if looked else None
     for kind, args, text, expected, answer in shown:
@@ -680,6 +679,14 @@ def test_every_worked_example_s_try_it_shows_its_stated_answer(
             assert json.loads(answer) == python_answer(module, partial(module.lookup, *args)), text
         else:
             assert same_answer(json.loads(answer), expected), (text, answer)
+
+
+def _no_calculator(example: dict[str, Any]) -> bool:
+    """A worked example the page has no calculator for (issue 40): a free move off the grid,
+    a route from a state or in a wind (docs/language.md, "Worked examples")."""
+    kwargs = example["kwargs"]
+    route = example["kind"] == "route_cost" and ("state" in kwargs or "wind" in kwargs)
+    return example["kind"] == "free_move" or route
 
 
 def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:

@@ -17,11 +17,12 @@ An answer is a tuple of plain parts (:data:`Plain`): ``{"number": 4}``, ``{"mark
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, assert_never, get_args
 
 from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.diagnostics import did_you_mean
+from rulesdsl.examples import free_moves, route_inputs
+from rulesdsl.examples.statements import Answered as Answered
 from rulesdsl.examples.statements import (
     Plain,
     answer_text,
@@ -31,6 +32,7 @@ from rulesdsl.examples.statements import (
     stated,
     unit_of,
 )
+from rulesdsl.examples.statements import Unanswerable as Unanswerable
 from rulesdsl.semantics import dice
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics import facing as semantics_facing
@@ -41,34 +43,6 @@ QUESTIONS: tuple[ir.Ask, ...] = get_args(ir.Ask)
 """The module functions an example may ask, besides each step and decision by its name."""
 
 Role = Literal["cost", "modifier", "distance", "none"]
-
-
-class Unanswerable(Exception):
-    """A question the module cannot answer as written: an unknown function or name, missing
-    or extra arguments, or (``wrong_unit``) a number in another unit than the rules use.
-    ``arg``: the index of the argument at fault, None for the whole question."""
-
-    def __init__(self, message: str, arg: int | None = None, wrong_unit: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
-        self.arg = arg
-        self.wrong_unit = wrong_unit
-
-
-@dataclass(frozen=True)
-class Answered:
-    """The module's answer to a question: its plain parts, the unit numbers are in, and the
-    cells that give it (``light_woods: 1 MP``), in the DSL's words."""
-
-    parts: tuple[Plain, ...]
-    unit: str | None
-    cells: tuple[str, ...]
-    row: int | None = None
-    """The index of the decision row that holds, or of the dice row that covers the total."""
-    places: tuple[tuple[tuple[str, ...], Plain], ...] = ()
-    """A route's steps or a line's places: their features and what each costs or hinders."""
-    value: ir.Value | None = None
-    """A table cell's value itself, as the table holds it (``lookup``)."""
 
 
 # ---- asking the rules ----------------------------------------------------------------------
@@ -174,6 +148,7 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
     decisions = {d.id: d for d in rs.decisions}
     function = words.asked(q.ask)
     try:
+        route_inputs.only_state_named(q)
         if q.ask in steps:
             out = _step(args, steps[q.ask])
         elif q.ask in decisions:
@@ -220,6 +195,13 @@ def _function(args: _Args, function: ir.Ask) -> Answered:
             return _path(args)
         case "rolls_due":
             return _rolls(args)
+        case "free_move":  # issue 40
+            mode = _name(
+                args.at(0, "a unit type"),
+                [f.mode for f in args.rs.free_facings],
+                "unit type with facing off the grid",
+            )
+            return free_moves.answer(args.rs, mode, args.rest(1), args.keyword("allowance"))
         case _:
             assert_never(function)
 
@@ -531,7 +513,10 @@ def _facing_route(args: _Args, mode: str) -> Answered:
     allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
     found = args.keyword("move")
     move = _name(found, [k.id for k in rs.moves], "kind of move") if found else None
-    answer = semantics_facing.route(rs, mode, semantics_facing.actions(items), allowance, move)
+    wind = route_inputs.wind(rs, mode, args.keyword("wind"))
+    state = route_inputs.state(rs, args.keyword("state"))
+    acts = route_inputs.headed(rs, mode, semantics_facing.actions(items))
+    answer = semantics_facing.route(rs, mode, acts, allowance, move, wind, state)
     cells = tuple(
         " ".join((f"step {i}: {step.move}", *step.entered, *step.crossed))
         + f" = {answer_text([_cost_answer(step.cost)])}"
@@ -561,7 +546,11 @@ def _route(args: _Args) -> Answered:
     allowance = semantics_routes.own_allowance(rs, mode, allowance)  # scaled by the kind too
     if args.kind is not None:
         allowance = semantics_moves.kind_allowance(args.kind, allowance)
-    answer = semantics_routes.route(view, mode, [split_edges(rs, p) for p in places[1:]], allowance)
+    state = route_inputs.state(rs, args.keyword("state"))
+    route_inputs.wind(rs, mode, args.keyword("wind"))  # checked; a unit without facing ignores it
+    move = args.kind.id if args.kind is not None else None
+    written = [split_edges(rs, p) for p in places[1:]]
+    answer = semantics_routes.route(view, mode, written, allowance, move=move, state=state)
     cells = tuple(
         f"step {i}: {' + '.join((*step.entered, *step.crossed)) or 'nothing'} = "
         + answer_text([_cost_answer(step.cost)])
@@ -698,6 +687,8 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
             if len(a.values) != 1 or not isinstance(a.values[0], ir.Flag):
                 raise Unanswerable(f"'{p.name}' is yes or no", i)
             inputs[p.name] = a.values[0].value
+        elif p.total_of is not None:  # a modifier's items, read as their total (issue 40)
+            inputs[p.name] = route_inputs.total(rs, found, p.total_of)
         elif p.key_of is not None:
             table = next(t for t in rs.tables if t.id == p.key_of)
             match p.axis:
@@ -753,6 +744,8 @@ def _arg_plain(a: ir.ExampleArg) -> Any:
                 assert_never(v)
 
     values = [one(v) for v in a.values]
+    if a.names:  # state=(speed=5, altitude=2): the module's dict (issue 40)
+        return dict(zip(a.names, values, strict=True))
     return values if a.grouped else values[0]
 
 
@@ -772,6 +765,8 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
                 for place in args[1:]
             ),
         ]
+    if question_kind(rs, q) == "free_move":  # the legs as one list, as the module takes them
+        args = [args[0], args[1:]]
     return {
         "example": example.id,
         "question": q.ask,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, assert_never
 
@@ -15,6 +16,38 @@ from rulesdsl import ir, spelling, words
 
 Plain = dict[str, Any]
 """One part of an answer, as JSON: a single key naming its kind."""
+
+
+class Unanswerable(Exception):
+    """A question the module cannot answer as written: an unknown function or name, missing
+    or extra arguments, or (``wrong_unit``) a number in another unit than the rules use.
+    ``arg``: the index of the argument at fault, None for the whole question; ``code``: the
+    diagnostic's own code, when it is not E272 (a route's ``state=`` or ``wind=``: E450-E459)."""
+
+    def __init__(
+        self, message: str, arg: int | None = None, wrong_unit: bool = False, code: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.arg = arg
+        self.wrong_unit = wrong_unit
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The module's answer to a question: its plain parts, the unit numbers are in, and the
+    cells that give it (``light_woods: 1 MP``), in the DSL's words."""
+
+    parts: tuple[Plain, ...]
+    unit: str | None
+    cells: tuple[str, ...]
+    row: int | None = None
+    """The index of the decision row that holds, or of the dice row that covers the total."""
+    places: tuple[tuple[tuple[str, ...], Plain], ...] = ()
+    """A route's steps or a line's places: their features and what each costs or hinders."""
+    value: ir.Value | None = None
+    """A table cell's value itself, as the table holds it (``lookup``)."""
 
 
 def plain(value: ir.Value) -> Plain:
@@ -100,7 +133,8 @@ def question_text(q: ir.Question) -> str:
     """The question as the DSL writes it: ``move_cost(mech, light_woods, distance=2 in)``."""
 
     def arg(a: ir.ExampleArg) -> str:
-        text = ", ".join(spelling.value(v) for v in a.values)
+        named = (f"{n}={spelling.value(v)}" for n, v in zip(a.names, a.values, strict=True))
+        text = ", ".join(named if a.names else (spelling.value(v) for v in a.values))
         text = f"({text})" if a.grouped else text
         return f"{a.keyword}={text}" if a.keyword else text
 

@@ -729,15 +729,18 @@ class _Builder(TableRules, MoveRules, ArcRules):
         return s.QuestionNode(self._name(ch[0]), args, answer, NO_EXTRAS, self._p(meta))
 
     def positional_arg(self, meta: Meta, ch: list[Any]) -> s.ArgNode:
-        values, grouped = ch[0] if isinstance(ch[0], tuple) else ((ch[0],), False)
-        return s.ArgNode(None, values, grouped, self._p(meta))
+        values, grouped, *names = ch[0] if isinstance(ch[0], tuple) else ((ch[0],), False)
+        return s.ArgNode(None, values, grouped, self._p(meta), *names)
 
     def keyword_arg(self, meta: Meta, ch: list[Any]) -> s.ArgNode:
-        values, grouped = ch[1] if isinstance(ch[1], tuple) else ((ch[1],), False)
-        return s.ArgNode(self._name(ch[0]), values, grouped, self._p(meta))
+        values, grouped, *names = ch[1] if isinstance(ch[1], tuple) else ((ch[1],), False)
+        return s.ArgNode(self._name(ch[0]), values, grouped, self._p(meta), *names)
 
     def grouped_value(self, meta: Meta, ch: list[Any]) -> tuple[tuple[s.Located, ...], bool]:
         return tuple(self._located(meta, c) for c in ch), True
+
+    def named_group(self, meta: Meta, ch: list[Any]) -> tuple[Any, ...]:  # state=(speed=5)
+        return self.grouped_value(meta, ch[1::2])[0], True, tuple(map(self._name, ch[::2]))
 
     def example_answer(self, meta: Meta, ch: list[Any]) -> tuple[s.Located, ...]:
         return tuple(self._located(meta, c) for c in ch)

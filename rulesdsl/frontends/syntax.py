@@ -657,13 +657,13 @@ class RemoveDecl(Change):
 
 @dataclass(frozen=True)
 class ArgNode:
-    """One argument of an example's question: ``mech``, ``distance=2 in``, ``(clear, mud)``
-    (a place's features, or a tuple of values)."""
+    """An example's argument: ``mech``, ``distance=2 in``, ``(clear, mud)``, ``state=(a=1)``."""
 
     keyword: Name | None
     values: tuple[Located, ...]
     grouped: bool
     pos: Pos
+    names: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
 
 
 @dataclass(frozen=True)

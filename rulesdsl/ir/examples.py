@@ -29,6 +29,7 @@ Ask = Literal[
     "line_of_sight",
     "path_cost",
     "rolls_due",
+    "free_move",
 ]
 """The module functions a worked example may ask, beside each step and decision by its name
 (:func:`rulesdsl.words.asked` reads a question's name as one)."""
@@ -42,6 +43,8 @@ class ExampleArg:
     keyword: str
     values: tuple[Value, ...]
     grouped: bool = False
+    names: tuple[str, ...] = ()
+    """The name of each value when they are named, ``state=(speed=5, altitude=2)`` (issue 40)."""
 
 
 @dataclass(frozen=True)

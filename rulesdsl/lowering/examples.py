@@ -50,6 +50,7 @@ def _question(ctx: Context, q: s.QuestionNode) -> ir.Question:
                 a.keyword.text if a.keyword is not None else "",
                 tuple(_value(ctx, v) for v in a.values),
                 a.grouped,
+                tuple(n.text for n in a.names or ()),
             ),
             a.pos,
         )

@@ -94,6 +94,8 @@ def _head(
             return _arg(b, first[0]), [_table_key(b, q, a) for a in rest]
         case "roll" | "chance" if first:
             return _arg(b, first[0]), [_row(b, q, a) for a in rest]
+        case "free_move" if first:  # issue 40: the unit type, then each leg in words
+            return b.w("ask:free_move"), [_arg(b, first[0]), *(_leg(b, a) for a in rest)]
         case (
             "modifier"
             | "line_of_sight"
@@ -107,6 +109,7 @@ def _head(
             | "route_cost"
             | "path_cost"
             | "rolls_due"
+            | "free_move"
         ):
             return b.w(f"ask:{verb}"), [_arg(b, a) for a in positional]
         case None:
@@ -131,6 +134,13 @@ def _keyword_arg(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
 def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     """A keyword argument with its name; ``on=first_entering`` (rolls_due) as the roll's time
     in words: "on entering for the first time"."""
+    if a.names:  # a route's state at the start, each state by its label (issue 40)
+        states = {s.id: s for s in b.rs.states}
+        given = (
+            f"{b.label(states[n].info, n) if n in states else n} {_value(b, v)}"
+            for n, v in zip(a.names, a.values, strict=True)
+        )
+        return f"{b.input_name(a.keyword)} ({', '.join(given)})"
     if a.keyword == "on" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
         when = a.values[0].name
         if when in get_args(ir.RollWhen):
@@ -164,6 +174,13 @@ def _value(b: MoreBlocks, v: ir.Value) -> str:
         if v.name and set(v.name) <= {"s", "d"}:  # a grid path: straight and diagonal steps
             return " ".join("→" if step == "s" else "↗" for step in v.name)
     return b.text(v)
+
+
+def _leg(b: MoreBlocks, a: ir.ExampleArg) -> str:
+    """A free move's leg, ``(turn, 45 deg)``, as "turn 45°" in the sheet's words (issue 40)."""
+    kind, *amount = a.values
+    word = b.w(f"free_leg_{kind.name}") if isinstance(kind, ir.Symbol) else _value(b, kind)
+    return " ".join([word, *(_value(b, v) for v in amount)])
 
 
 def _table_key(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
@@ -228,6 +245,7 @@ def _signed(kind: examples_stated.QuestionKind | None) -> bool:
             | "route_cost"
             | "line_of_sight"
             | "path_cost"
+            | "free_move"
             | None
         ):
             return False
@@ -277,6 +295,8 @@ def _outcome(b: MoreBlocks, q: ir.Question, word: str) -> str:
                 return b.label(o.info, word)
     if word == "illegal":
         return b.w("example_illegal")
+    if word == "ends" and words.asked(q.ask) == "free_move":
+        return b.w("example_move_ends")
     return b.name(word) if word in b.names else b.text(ir.Symbol(word))
 
 
@@ -314,6 +334,7 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
             | "lookup"
             | "path_cost"
             | "rolls_due"
+            | "free_move"
             | None
         ):
             return []

@@ -83,7 +83,11 @@ class _Builder(MoreBlocks):
             shown = restated(self, path)
             if shown is not None:
                 return shown
-        return super().change_text(path, cell, now)
+        text = super().change_text(path, cell, now)
+        if isinstance(path, ir.ExamplePath):  # a route's or a free move's words (issue 40)
+            said = {"illegal": "example_illegal", "ends": "example_move_ends"}
+            return ", ".join(self.w(said[p]) if p in said else p for p in text.split(", "))
+        return text
 
     def sheet(self) -> Sheet:
         rs = self.rs

@@ -33,6 +33,7 @@ function plain(m, value) {
     return [{ number: value.hindrance }, ...(value.blocked ? [{ marker: "blocked" }] : [])];
   }
   if (m.Result && value instanceof m.Result) return [{ word: value.id }];
+  if (m.FreeMove && value instanceof m.FreeMove) return [{ number: value.used }, ...(value.ends ? [{ word: "ends" }] : [])];
   if (typeof value?.numerator === "number") return [{ fraction: [value.numerator, value.denominator] }];
   switch (value?.kind) {
     case "span":
@@ -59,6 +60,16 @@ function askMoves(m, fn, args, kwargs) {
   if (fn === "must_stop") return m.mustStop(args[0], args.slice(1));
   if (fn === "path_cost") return m.pathCost(args[0], args.length > 1 ? { ...kwargs, unit: args[1] } : kwargs);
   return undefined;
+}
+
+/** A worked example's free move (issue 40): what it used, then "ends"; "illegal" when refused. */
+function freeMoveVector(m, args, kwargs) {
+  try {
+    return m.freeMove(args[0], args[1], kwargs.allowance ?? null);
+  } catch (error) {
+    if (error.code === "IllegalMove") return "illegal";
+    throw error;
+  }
 }
 
 /** Rolls due: in the vectors' form (each roll's name and modifier; "none"), or in full. */
@@ -117,6 +128,7 @@ function ask(m, query) {
   }
   if (fn === "route_cost" && Object.hasOwn(m.FACINGS ?? {}, args[0])) return facingVectorRoute(m, args, kwargs);
   if (fn === "route_cost") return vectorRoute(m, args, kwargs);
+  if (fn === "free_move") return freeMoveVector(m, args, kwargs);
   const moves = askMoves(m, fn, args, kwargs);
   if (moves !== undefined) return moves;
   if (Object.hasOwn(m.STEPS, fn) || fn === "lookup" || fn === "param") return m[fn](...args);

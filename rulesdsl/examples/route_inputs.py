@@ -1,0 +1,131 @@
+"""What a worked example gives besides plain values (issue 40): a route's state at the start,
+``state=(speed=5, altitude=2)`` (``state`` lines), and the wind's heading, ``wind=2`` (a facing
+rule that tacks or wears), read and checked as the module checks its ``state=`` and ``wind=``
+arguments; and a decision input that takes a modifier's items, ``mods=(aimed, smoke)``. Misuse
+has codes of its own (E450-E455, E457; docs/diagnostics.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulesdsl import ir, semantics, spelling
+from rulesdsl.diagnostics import did_you_mean
+from rulesdsl.examples.statements import Unanswerable
+from rulesdsl.semantics import facing as semantics_facing
+
+Found = tuple[int, ir.ExampleArg]
+"""An argument and its index among the question's arguments."""
+
+
+def state(rs: ir.Ruleset, found: Found | None) -> dict[str, int] | None:
+    """``state=(speed=5, altitude=2)``: every declared state by name, each a whole number in
+    its range; None when the question gives none."""
+    if found is None:
+        return None
+    i, a = found
+    if not rs.states:
+        raise Unanswerable(
+            "the rules carry no state (no `state` line): drop 'state'", i, code="E450"
+        )
+    if not a.names:
+        raise Unanswerable("'state' names each state: state=(" + _shape(rs) + ")", i, code="E451")
+    declared = {s.id: s for s in rs.states}
+    out: dict[str, int] = {}
+    for name, value in zip(a.names, a.values, strict=True):
+        if name not in declared or name in out:
+            why = "is given twice" if name in out else "is not a state of the rules"
+            hint = did_you_mean(name, list(declared))
+            raise Unanswerable(f"'{name}' {why}" + (f" ({hint})" if hint else ""), i, code="E451")
+        s = declared[name]
+        number = value.value if isinstance(value, ir.Number) and value.unit is None else None
+        if number is None or not float(number).is_integer() or not s.low <= number <= s.high:
+            raise Unanswerable(
+                f"'{name}' is a whole number from {s.low} to {s.high}, not {spelling.value(value)}",
+                i,
+                code="E452",
+            )
+        out[name] = int(number)
+    missing = [s.id for s in rs.states if s.id not in out]
+    if missing:
+        raise Unanswerable(
+            f"'state' gives every state the rules carry: {', '.join(missing)} is missing "
+            f"(state=({_shape(rs)}))",
+            i,
+            code="E451",
+        )
+    return out
+
+
+def _shape(rs: ir.Ruleset) -> str:
+    return ", ".join(f"{s.id}={s.low}" for s in rs.states)
+
+
+def wind(rs: ir.Ruleset, mode: str, found: Found | None) -> int | None:
+    """``wind=2``: the heading the wind blows from, numbered as the unit's headings (0 the
+    example's start, each ``turn`` one more); None when the question gives none."""
+    if found is None:
+        return None
+    i, a = found
+    if not any(f.tack is not None or f.wear is not None or f.refused for f in rs.facings):
+        raise Unanswerable(
+            "no unit type of the rules tacks or wears, so the wind changes nothing: drop 'wind'",
+            i,
+            code="E453",
+        )
+    rule = next((f for f in rs.facings if f.mode == mode), None)
+    headings = rule.headings if rule is not None else max(f.headings for f in rs.facings)
+    value = a.values[0] if len(a.values) == 1 and not a.grouped else None
+    number = value.value if isinstance(value, ir.Number) and value.unit is None else None
+    if number is None or not float(number).is_integer() or not 0 <= number < headings:
+        shown = ", ".join(spelling.value(v) for v in a.values)
+        raise Unanswerable(
+            f"'wind' is the heading it blows from, 0 to {headings - 1}, not {shown}",
+            i,
+            code="E454",
+        )
+    return int(number)
+
+
+def only_state_named(q: ir.Question) -> None:
+    """Named values are the state's alone: ``distance=(a=1)`` is E455."""
+    for i, a in enumerate(q.args):
+        if a.names and a.keyword != "state":
+            raise Unanswerable("only 'state' takes values by name, state=(speed=5)", i, code="E455")
+
+
+def headed(
+    rs: ir.Ruleset, mode: str, actions: list[semantics_facing.Action]
+) -> list[semantics_facing.Action]:
+    """A facing route's actions with each turn's heading after it, as the example lays the
+    route: from heading 0, each ``turn`` one heading more (what the wind reads)."""
+    count = next(f.headings for f in rs.facings if f.mode == mode)
+    heading, out = 0, []
+    for action in actions:
+        if action.move == "turn":
+            heading = (heading + 1) % count
+            action = replace(action, heading=heading)
+        out.append(action)
+    return out
+
+
+def total(rs: ir.Ruleset, found: Found, modifier: str) -> float:
+    """``mods=(aimed, smoke)``: a decision input that takes a modifier's items (``mods
+    to_hit``), as their total; items not in parentheses are E457."""
+    i, a = found
+    mod = next(m for m in rs.modifiers if m.id == modifier)
+    pool = [*(f.id for f in rs.features), *mod.values]
+    if not a.grouped:
+        raise Unanswerable(
+            f"give the items of '{modifier}' in parentheses: (aimed, smoke)", i, code="E457"
+        )
+    items = [v.name if isinstance(v, ir.Symbol) else spelling.value(v) for v in a.values]
+    unknown = next((item for item in items if item not in pool), None)
+    if unknown is not None:
+        hint = did_you_mean(unknown, pool)
+        raise Unanswerable(
+            f"'{unknown}' is not an item of '{modifier}'" + (f" ({hint})" if hint else ""), i
+        )
+    value = semantics.modifier(rs, modifier, items)
+    assert not isinstance(value, ir.Marker)  # E432: a modifier read as a total gives no marker
+    return value
