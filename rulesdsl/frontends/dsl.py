@@ -1,10 +1,9 @@
 """Parse terrain DSL text into a :class:`rulesdsl.frontends.syntax.SourceFile`.
 
 The grammar lives in ``grammars/terrain.lark`` (shipped as ``rulesdsl.grammars``); it is read and
-compiled once per :class:`Parser`, which callers create once and reuse. The tree becomes
-syntax nodes through :class:`_Builder`: its walk and token checks are in
-:mod:`rulesdsl.frontends.dsl_base`, steps, decisions, tables, dice and sight in
-:mod:`rulesdsl.frontends.dsl_tables`.
+compiled once per :class:`Parser`, which callers create once and reuse. The tree becomes syntax
+nodes through :class:`_Builder`: its walk and token checks are in :mod:`.dsl_base`, steps,
+decisions, tables, dice and sight in :mod:`.dsl_tables`.
 """
 
 from __future__ import annotations
