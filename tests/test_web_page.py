@@ -442,13 +442,6 @@ def decision_question(d: dict[str, Any], module: ModuleType, rng: random.Random)
                 value: Any = rng.random() < 0.5
             case "key":
                 value = rng.choice(i["keys"])["id"]
-            case "items":  # a box per item, ticked or not
-                value = [item["id"] for item in i["items"] if rng.random() < 0.5]
-                for item in i["items"]:
-                    box = f'[data-input="{i["name"]}"][value="{item["id"]}"]'
-                    fields.append([box, item["id"] in value])
-                given[i["name"]] = value
-                continue
             case _:
                 value = rng.choice(NUMBERS)
         fields.append([f'[data-input="{i["name"]}"]', value])
