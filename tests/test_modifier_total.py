@@ -226,13 +226,20 @@ def test_the_yaml_form_reads_the_total_and_is_checked(compiler: Compiler, tmp_pa
     assert all(d.pos is not None and d.pos.line > 1 for d in bad.diagnostics if d.is_error)
 
 
-def test_the_web_page_has_no_calculator_for_a_decision_that_takes_items(
+def test_the_web_page_gives_the_items_to_tick_for_a_decision_that_takes_them(
     compiler: Compiler,
 ) -> None:
     plain = SHOT.replace("decision shot", "decision plain").replace("to_hit", "points")
     rs = _ruleset(compiler, TO_HIT + SHOT + plain)
     data = PageModel(rs, rs.languages[0]).data(None)
-    assert [d["id"] for d in data["decisions"]] == ["plain"]
+    assert [d["id"] for d in data["decisions"]] == ["shot", "plain"]
+    mods, skill = data["decisions"][0]["inputs"]
+    assert (mods["kind"], mods["label"], skill["kind"]) == (
+        "items",
+        "mods (total of To-hit)",
+        "number",
+    )
+    assert [i["id"] for i in mods["items"]] == list(ITEMS)
 
 
 def test_a_worked_example_gives_the_items_in_parentheses(compiler: Compiler) -> None:

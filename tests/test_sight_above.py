@@ -15,6 +15,7 @@ from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
+from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.versions import diff as semantic
 from tests.conftest import compile_snippet
 from tests.test_sight_and_results import HEADER, HEADER_LINES, load, located, yaml_errors
@@ -160,6 +161,27 @@ def test_a_house_rule_restates_the_threshold_as_blocks_above(tmp_path: Path) -> 
         ir.Cell(ir.Text("blocks at 3")),
         ir.Cell(ir.Text("blocks above 2")),
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "3 or more blocks → more than 2 blocks"),
+        ("fr", "3 ou plus bloque → plus de 2 bloque"),
+        ("de", "ab 3 blockiert → mehr als 2 blockiert"),
+        ("ru", "3 и более блокирует → больше 2 блокирует"),
+    ],
+)
+def test_a_house_sheet_words_a_changed_threshold_in_its_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    rs, errors = _house(tmp_path, "override los.blocks_above | 2\n")
+    assert rs is not None and errors == []
+    sheet = build_sheet(rs, lang)
+    [changes] = [s for s in sheet.sections if s.id == "changes"]
+    [line] = [line for b in changes.blocks for line in b.lines]
+    assert words in line, line
+    assert "blocks at" not in line and "blocks above" not in line
 
 
 def test_blocks_at_and_blocks_above_of_one_rule_overridden_together_is_e505(

@@ -20,7 +20,7 @@ from rulesdsl.printed.sheet_view import (
 )
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics.dice import chance_at_least
-from rulesdsl.variants.changelog import path_text
+from rulesdsl.variants.changelog import path_text, read_sight_threshold
 
 
 class MoreBlocks(MovementBlocks):
@@ -191,7 +191,12 @@ class MoreBlocks(MovementBlocks):
         return [Block("changes", "", lines=lines, kind="text")] if lines else []
 
     def change_text(self, path: ir.ChangePath, cell: ir.Cell, now: bool) -> str:
-        """A changelog's old or new value (``now``) at ``path``: the cell in one line."""
+        """A changelog's old or new value (``now``) at ``path``: the cell in one line; a sight
+        rule's threshold in the sheet's words ("plus de 2 bloque")."""
+        threshold = read_sight_threshold(cell.default) if isinstance(path, ir.SightPath) else None
+        if threshold is not None:
+            when, at = threshold
+            return self.w(f"threshold_{when}", total=self.num(at))
         return self.cell_text(cell)
 
     def cell_text(self, cell: ir.Cell) -> str:

@@ -8,11 +8,29 @@ the base's IR and the variant's, once both are compiled.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import assert_never
 
 from rulesdsl import ir, spelling, words
 from rulesdsl.examples import statements as examples_stated
+
+
+def sight_threshold(when: ir.SightBound, at: float) -> ir.Text:
+    """A sight rule's threshold as a change's value: ``blocks at 3``, ``blocks above 2`` (the
+    override's spelling; a sheet words it with :func:`read_sight_threshold`)."""
+    return ir.Text(f"blocks {when} {at:g}")
+
+
+def read_sight_threshold(value: ir.Value | None) -> tuple[ir.SightBound, float] | None:
+    """How and at what total a :func:`sight_threshold` value blocks (None for another value)."""
+    found = _THRESHOLD.fullmatch(value.text) if isinstance(value, ir.Text) else None
+    if found is None:
+        return None
+    return ("above" if found[1] == "above" else "at"), float(found[2])
+
+
+_THRESHOLD = re.compile(r"blocks (at|above) (-?[0-9.]+(?:e[-+]?[0-9]+)?)")
 
 
 def path_text(path: ir.ChangePath) -> str:
@@ -238,7 +256,7 @@ class _Index:
                 return (
                     None
                     if rule is None or rule.blocks_at is None
-                    else ir.Cell(ir.Text(f"blocks {rule.blocks_when} {rule.blocks_at:g}"))
+                    else ir.Cell(sight_threshold(rule.blocks_when, rule.blocks_at))
                 )
             case ir.ParamPath(param=param):
                 found_param = next((p for p in rs.params if p.id == param), None)

@@ -71,9 +71,7 @@ class PageModel(BuilderBase):
             "modifiers": [self.modifier(m) for m in rs.modifiers],
             "dice": [self.dice(d) for d in rs.dice_tables],
             "results": [self.results(t) for t in rs.results_tables],
-            "decisions": [  # one that takes a modifier's items has no calculator (issue 40)
-                self.decision(d) for d in rs.decisions if all(p.total_of is None for p in d.params)
-            ],
+            "decisions": [self.decision(d) for d in rs.decisions],
             "steps": [self.step(s) for s in rs.steps],
             "place": self.place(cost_inputs, outcomes),
             "path": self.path(),
@@ -226,6 +224,11 @@ class PageModel(BuilderBase):
                 pass
         if p.unit == "bool":
             return {**data, "kind": "flag"}
+        modifier = next((m for m in self.rs.modifiers if m.id == p.total_of), None)
+        if modifier is not None:  # the items to tick, whose total the rows read (issue 40)
+            label = self.w("input_total", name=data["label"], modifier=self.name(modifier.id))
+            items = [self.named(item) for item in modifier.values]
+            return {**data, "label": label, "kind": "items", "items": items}
         table = next((t for t in self.rs.tables if t.id == p.key_of), None)
         if table is None:
             return {**data, "kind": "number", "unit": self.unit_word(p.unit)}

@@ -497,6 +497,7 @@ page: {
     for (const field of form.querySelectorAll("[data-input]")) {
       const kind = field.dataset.kind;
       if (kind === "flag") given[field.dataset.input] = field.checked;
+      else if (kind === "items") given[field.dataset.input] = [...(given[field.dataset.input] ?? []), ...(field.checked ? [field.value] : [])];
       else if (kind === "key") given[field.dataset.input] = field.value;
       else given[field.dataset.input] = field.value === "" ? undefined : Number(field.value);
     }
