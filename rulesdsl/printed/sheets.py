@@ -254,9 +254,9 @@ def fit_to_paper(
 
 def _row_source_up(block: Block) -> Block:
     """``block`` with the source most of its rows name under their labels said once, after
-    its own in the heading, where every row names one (BattleTech: ``MegaMek`` under 33 of
-    its 42 terrain rows, a second line of most labels in Russian); a row naming another
-    keeps it, so a row without one comes from the heading's sources, as before."""
+    its own in the heading, where every row names one (BattleTech: ``MegaMek`` under 31 of
+    the 36 rows of its terrain and weather tables, a second line of most Russian labels);
+    a row naming another keeps it, so a row without one comes from the heading's sources."""
     t = block.table
     smalls = [row[0].small for row in t.rows] if t is not None else []
     if t is None or not smalls or not all(smalls):
