@@ -43,7 +43,8 @@ SHEET_PAGES = {"heavy_gear": 1, "battletech_tacops": 2}
 OVER_BUDGET = {("battletech_tacops", "ru"): 3}
 """Sheets whose rules still take more pages than :data:`SHEET_PAGES`, and how many: Russian
 BattleTech's weather table is too wide for a column and its labels and headers wrap more, so
-its rules end 65-140 mm down a third page (docs/sheets.md, Page budget)."""
+its rules end 113 mm (A4) and 187 mm (Letter) down a third page (docs/sheets.md, Page
+budget)."""
 
 
 def _budget(name: str, lang: str) -> int:
@@ -134,6 +135,17 @@ def test_sheet_blocks_that_fit_a_column_flow_in_two_columns_wider_ones_take_the_
     assert page.count('<div class="columns') == 2 and page.count("<h2>Movement</h2>") == 1
     a5 = fit_to_paper(build_sheet(pdf_layout.ruleset("heavy_gear"), "en"), "a5")
     assert all(s.wide for s in a5.sections)
+
+
+def test_the_source_most_rows_of_a_sheets_table_name_is_said_once_in_its_heading() -> None:
+    """BattleTech: ``MegaMek`` under 11 of the 13 base terrain labels took most of the Russian
+    ones to two lines; the rows that name another source keep it."""
+    sheet = fit_to_paper(build_sheet(pdf_layout.ruleset("battletech_tacops"), "en"), "a4")
+    blocks = {b.id: b for s in sheet.sections for b in s.blocks}
+    base = blocks["base"]
+    assert base.source == "TO p. 30 · MegaMek" and base.table is not None
+    assert {row[0].small for row in base.table.rows} == {"", "TW p. 52"}
+    assert blocks["bog_down"].source == "TO p. 62 “Bog-down rules”"  # no row names one
 
 
 @pytest.mark.parametrize(
