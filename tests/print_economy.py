@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pypdfium2
 
 from rulesdsl.printed.card_room import LINE, foot_size
-from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, imposition
+from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, Card, Deck, imposition
 from rulesdsl.printed.sheet_model import build_sheet
 from tests import pdf_layout
 from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
@@ -59,6 +59,24 @@ def card_fills(pdf: bytes, ruleset: str, size: str = "poker", paper: str = "a4")
     finally:
         document.close()
     return found
+
+
+def column_group_ends(deck: Deck) -> set[int]:
+    """The numbers of the cards that hold the last rows of a column group of a table split
+    both ways (its next part prints other columns): a group repeats the label column and
+    reads as a table of its own, so its last card counts as the last of its table."""
+    pairs = zip(deck.cards, deck.cards[1:], strict=False)
+    return {
+        card.number
+        for card, after in pairs
+        if card.table is not None and after.table is not None and after.block == card.block
+        if _columns(after) != _columns(card)
+    }
+
+
+def _columns(card: Card) -> list[list[str]]:
+    assert card.table is not None
+    return [[h.text for h in row] for row in card.table.head]
 
 
 def _within(g: Glyph, box: tuple[float, float, float, float]) -> bool:

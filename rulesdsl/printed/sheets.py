@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, partial
@@ -224,7 +225,7 @@ def fit_to_paper(
     sections = []
     for section in sheet.sections:
         blocks: list[Block] = []
-        for block in section.blocks:
+        for block in map(_row_source_up, section.blocks):
             t = block.table
             if t is None or block.svg or not t.rows:
                 blocks.append(block)
@@ -249,6 +250,23 @@ def fit_to_paper(
                 blocks.append(replace(part, narrow=_narrow(part, piece, room, box)))
         sections += _in_columns(replace(section, blocks=blocks), page, box, tight or {})
     return replace(sheet, sections=sections)
+
+
+def _row_source_up(block: Block) -> Block:
+    """``block`` with the source most of its rows name under their labels said once, after
+    its own in the heading, where every row names one (BattleTech: ``MegaMek`` under 31 of
+    the 36 rows of its terrain and weather tables, a second line of most Russian labels);
+    a row naming another keeps it, so a row without one comes from the heading's sources."""
+    t = block.table
+    smalls = [row[0].small for row in t.rows] if t is not None else []
+    if t is None or not smalls or not all(smalls):
+        return block
+    common, times = Counter(smalls).most_common(1)[0]
+    if times < 2:
+        return block
+    rows = [[replace(r[0], small="") if r[0].small == common else r[0], *r[1:]] for r in t.rows]
+    source = " · ".join(s for s in (block.source, common) if s)
+    return replace(block, table=replace(t, rows=rows), source=source)
 
 
 def _in_columns(
