@@ -130,11 +130,12 @@ class RowNode:
 
 
 @dataclass(frozen=True)
-class WhenNode:
+class WhenNode:  # ``when a, b | cell``, or (issue 40) a state's band: ``when altitude above 6``
     members: tuple[Name, ...]
     cell: CellNode
     extras: Extras
     pos: Pos
+    band: tuple[Name, str, Located] | None = field(default=None, metadata={OMITTED_WHEN_NONE: 1})
 
 
 # ---- statements ---------------------------------------------------------------------------
@@ -610,9 +611,7 @@ class RollDecl(Plain):
     table: Name | None
     when: tuple[Name, ...]
     combine: Name | None
-    state: tuple[Name, str, Located] | None = field(
-        default=None, metadata={OMITTED_WHEN_NONE: True}
-    )
+    state: tuple[Name, str, Located] | None = field(default=None, metadata={OMITTED_WHEN_NONE: 1})
 
 
 @dataclass(frozen=True)

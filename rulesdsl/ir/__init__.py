@@ -273,6 +273,17 @@ class Combination:
     info: Info
 
 
+@dataclass(frozen=True)
+class Band:
+    """``when altitude above 6 | +1``: the value while the state is above (or below) the bound."""
+
+    state: Id
+    side: Literal["below", "above"]
+    bound: int
+    value: Value
+    info: Info
+
+
 Combine = Literal["sum", "highest", "lowest", "once"]
 """How a modifier's contributions combine: added up; only the highest counts; only the lowest
 counts; added up with each named source counted once however often it is given."""
@@ -328,6 +339,8 @@ class Modifier:
     of the built-in mode context expanded to their members)."""
     best: tuple[BestGroup, ...] = ()
     """Groups of items of which only the best value counts (``best`` lines)."""
+    bands: tuple[Band, ...] = ()
+    """``when altitude above 6 | +1`` (issue 40): values while the unit's state is in a band."""
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ policy and clamp, and the values each item gives per context value."""
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Literal, assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
@@ -213,7 +213,11 @@ class ModifierLowering(Context):
             self.factor_info[row.item.name.text] = factors[-1].info
             self._keyed_values(mid, row.item.name.text, cell, row.cells[0].pos)
         combos = []
+        bands = []
         for when in decl.whens:
+            if when.band is not None:
+                bands += self._band(mid, when, when.band)
+                continue
             members = [
                 m.text
                 for m in when.members
@@ -237,9 +241,42 @@ class ModifierLowering(Context):
                 context2=self.modifier_context2[mid],
                 pairs=self.modifier_pairs.get(mid, {}),
                 best=self._bests(decl, combine),
+                bands=tuple(bands),
             ),
             decl.item.name.pos,
         )
+
+    def _band(
+        self, mid: str, when: s.WhenNode, band: tuple[s.Name, str, s.Located]
+    ) -> list[ir.Band]:
+        """``when altitude above 6 | +1`` (issue 40): a declared state (E101), a whole bound
+        (E460), one value for everyone (E461: a band's value is not keyed)."""
+        name, side, bound = band
+        value = bound.value
+        whole = isinstance(value, ir.Number) and value.value == int(value.value)
+        if not whole:
+            self.err(
+                "E460",
+                "a band's bound is a whole number",
+                bound.pos,
+                f"write `when {name.text} {side} 4`",
+            )
+        keyed = [e for e in when.cell.entries if e.key is not None]
+        for entry in keyed:
+            assert entry.key is not None
+            self.err(
+                "E461",
+                f"the value of the band of '{name.text}' is keyed by '{entry.key.text}'",
+                entry.key.pos,
+                "give the band one value for everyone",
+            )
+        declared = self.symbols.require(name, ("state",), "state")
+        if not whole or keyed or declared is None or not isinstance(value, ir.Number):
+            return []
+        cell = self._modifier_cell(mid, when.cell, steps=False)
+        bound_side: Literal["below", "above"] = "below" if side == "below" else "above"
+        info = self.info_of({}, when.extras)
+        return [ir.Band(name.text, bound_side, int(value.value), cell.default or ZERO, info)]
 
     def _bests(self, decl: s.ModifierDecl, combine: ir.Combine) -> tuple[ir.BestGroup, ...]:
         """``best NAME combine highest|lowest : a, b`` lines: E265 for another policy, E266

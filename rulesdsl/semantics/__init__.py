@@ -269,9 +269,10 @@ def modifier(
     context: str = "",
     given: Mapping[str, float] | None = None,
     context2: str = "",
+    state: Mapping[str, int] | None = None,
 ) -> Answer:
     """The modifier ``name`` over ``items``: combinations present first (a marker replaces the
-    total), then each counted item's value for the context values (:func:`context_value`); a
+    total), then the bands ``state`` is in (:func:`band_values`), then each counted item's value for the context values (:func:`context_value`); a
     ``given`` value is the one the caller gives for that item, and it counts whether or not
     the item is also named. A value that is a step (``step gravity_to_hit``) is the step's
     answer for its input, which ``given`` holds by the input's name (:class:`MissingArgument`
@@ -298,6 +299,10 @@ def modifier(
             if isinstance(value, ir.Marker):
                 return value
             parts.append(value)
+    for band in band_values(mod, state):
+        if isinstance(band, ir.Marker):
+            return band
+        parts.append(band)
     itemised: list[tuple[str, float]] = []  # each item's value, for its best group
     for item in present:
         chosen = context_value(mod, item, context, context2)
@@ -326,6 +331,21 @@ def modifier(
             return value
         itemised.append((item, value))
     return combined(mod, parts + best_of(mod, itemised))
+
+
+def band_values(mod: ir.Modifier, state: Mapping[str, int] | None) -> list[float | ir.Marker]:
+    """The values of ``mod``'s bands (``when altitude above 6 | +1``, issue 40) that ``state``
+    is in: strictly below or above the bound. A modifier with bands needs the state
+    (:class:`MissingArgument`)."""
+    if not mod.bands:
+        return []
+    if state is None:
+        raise MissingArgument("state")
+    return [
+        _number_or_marker(b.value)
+        for b in mod.bands
+        if (state[b.state] < b.bound if b.side == "below" else state[b.state] > b.bound)
+    ]
 
 
 def with_totals(

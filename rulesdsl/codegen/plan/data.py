@@ -87,6 +87,17 @@ class Combination:
 
 
 @dataclass(frozen=True, slots=True)
+class ModifierBand:
+    """``when altitude above 6 | +1`` (issue 40): ``value`` while the state at ``index`` (in
+    the order of the states) is below (or above) ``bound``."""
+
+    index: int
+    side: str
+    bound: int
+    value: values.Literal
+
+
+@dataclass(frozen=True, slots=True)
 class Pair:
     """The value for a combination of two context values (``a & b``)."""
 
@@ -121,7 +132,8 @@ class Modifier:
     """Per input of a step that values are, the items whose value it is."""
     simply_added: bool
     """Whether its values are numbers simply added up: combine "sum", no clamp, no
-    combination, no second context, no pairs and no best group."""
+    combination, no second context, no pairs, no best group and no band."""
+    bands: tuple[ModifierBand, ...] = ()
 
 
 # ---- tables -------------------------------------------------------------------------------
@@ -329,6 +341,10 @@ def _modifier(rs: ir.Ruleset, m: ir.Modifier) -> Modifier:
         best={i: BestOf(g.id, _highest(g)) for g in m.best for i in g.members},
         step_inputs=semantics.step_inputs(rs, m),
         simply_added=_simply_added(m),
+        bands=tuple(
+            ModifierBand([v.id for v in rs.states].index(b.state), b.side, b.bound, cell(b.value))
+            for b in m.bands
+        ),
     )
 
 
@@ -351,6 +367,7 @@ def _simply_added(m: ir.Modifier) -> bool:
                 and m.context2 is None
                 and not m.pairs
                 and not m.best
+                and not m.bands
             )
         case "highest" | "lowest" | "once":
             return False
