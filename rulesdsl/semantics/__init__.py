@@ -272,12 +272,12 @@ def modifier(
     state: Mapping[str, int] | None = None,
 ) -> Answer:
     """The modifier ``name`` over ``items``: combinations present first (a marker replaces the
-    total), then the bands ``state`` is in (:func:`band_values`), then each counted item's value for the context values (:func:`context_value`); a
-    ``given`` value is the one the caller gives for that item, and it counts whether or not
-    the item is also named. A value that is a step (``step gravity_to_hit``) is the step's
-    answer for its input, which ``given`` holds by the input's name (:class:`MissingArgument`
-    when it does not). The contributions combine by
-    the modifier's policy and clamp (:func:`combined`)."""
+    total), then the bands ``state`` is in (:func:`band_values`), then each counted item's
+    value for the context values (:func:`context_value`); a ``given`` value is the one the
+    caller gives for that item, and it counts whether or not the item is also named. A value
+    that is a step (``step gravity_to_hit``) is the step's answer for its input, which
+    ``given`` holds by the input's name (:class:`MissingArgument` when it does not). The
+    contributions combine by the modifier's policy and clamp (:func:`combined`)."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
     present += tuple(  # a value the caller gives counts, its factor named or not
