@@ -232,6 +232,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_routes_inputs,
         js_queries_sight,
         js_queries_state,
+        js_queries_stcond,
         js_queries_turning,
         js_queries_whole_move,
     )
@@ -263,6 +264,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "modifier_total": js_queries_feeds.modifier_total_queries,
         "turning": js_queries_turning.turning_queries,
         "roll_pairs": js_queries_pairs.pair_queries,
+        "state_bands": js_queries_stcond.band_queries,
     }
 
 

@@ -17,6 +17,9 @@ from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
 from rulesdsl.codegen.plan import data as plan_data
 
+_STATE_CONTEXT = " | Readonly<Record<StateName, number>>"
+"""A modifier's ``state`` (issue 40): in a module with states, beside the context values."""
+
 
 def union(names: Iterable[str]) -> str:
     """A string-literal union (``never`` when there is no name)."""
@@ -31,6 +34,7 @@ def runtime_dts() -> str:
 def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
     """The declarations of ``<id>.js``."""
     data, code = plan.data, plan.code
+    states = bool(plan.movement.states)
     lines = [
         line_comment(
             f"TypeScript declarations of {ruleset_id}.js (ruleset {ruleset_id} {version})."
@@ -66,7 +70,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         "export declare function modifier(",
         "  name: ModifierName,",
         "  items?: readonly (FeatureName | FactorName)[],",
-        "  context?: Readonly<Record<string, string | number>>,",
+        f"  context?: Readonly<Record<string, string | number{_STATE_CONTEXT if states else ''}>>,",
         "): number | Marker;",
         '/** The pairs among ``names`` that exclude each other, as "a + b" strings. */',
         "export declare function conflicts(...names: string[]): string[];",

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from importlib import resources
 
+from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, strings_js
-from rulesdsl.codegen.js.values import number_js, string_js
+from rulesdsl.codegen.js.values import literal_js, number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
 
 _STATE = " // [state]"
@@ -99,6 +100,28 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _ROLL_STATES = {dict_js(bands)};",
         "",
         runtime_part("runtime_state.js").rstrip("\n"),
+    ]
+
+
+def modifier_bands_js(plan: module_plan.ModulePlan) -> list[str]:
+    """Per modifier with values in a band of a state (``when altitude above 6 | +1``), the
+    bands ``_bandValues`` of ``runtime_state.js`` reads; nothing for rules without states."""
+    if not plan.movement.states:
+        return []
+    bands = {
+        m.id: "Object.freeze(["
+        + ", ".join(
+            f"Object.freeze([{b.index}, {string_js(b.side)}, {b.bound}, {literal_js(b.value)}])"
+            for b in m.bands
+        )
+        + "])"
+        for m in plan.data.modifiers
+        if m.bands
+    }
+    return [
+        "/** Per modifier with values in a band of a state: the state's index, below or above,"
+        " the bound and the value. */",
+        f"const _MODIFIER_BANDS = {dict_js(bands)};",
     ]
 
 

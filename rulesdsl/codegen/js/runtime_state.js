@@ -167,3 +167,17 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
   }
   return [best, came];
 }
+
+/** The values of modifier ``name``'s bands that ``state`` is in (strictly below or above the
+ * bound); a modifier with bands needs the state (_band_values). */
+function _bandValues(name, state) {
+  const bands = _MODIFIER_BANDS[name] ?? [];
+  if (!bands.length) return [];
+  if (state === null) {
+    const labels = [...new Set(bands.map((band) => `'${_STATE_LABELS[band[0]]}'`))];
+    throw new InvalidArgument("modifier", "state", null, `must be given: ${pyRepr(name)} has values by ${labels.join(" and ")}`);
+  }
+  return bands
+    .filter(([index, side, bound]) => (side === "below" ? state[index] < bound : state[index] > bound))
+    .map((band) => band[3]);
+}

@@ -1,0 +1,166 @@
+"""Conditions that read a unit's state (issue 40): a modifier's value in a band of a state,
+``when altitude above 6 | +1`` in the modifier's block ("+1 to hit a target flying above
+altitude 6"). ``modifier()`` takes ``state=`` as the route searches do (every state, a whole
+number in its range: the target's ``Route.state``), needs it when the modifier has bands, and
+adds the value of each band the state is in (a marker replaces the total). The module and the
+reference semantics answer alike, and the JavaScript module as the Python one."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesdsl import ir, semantics
+from rulesdsl.codegen import plan as module_plan
+from rulesdsl.compiler import Compiler
+from rulesdsl.semantics import MissingArgument
+from tests import js_queries
+from tests.conftest import compile_snippet, import_rendered
+from tests.test_js_target import node, write_package
+from tests.test_module_layout import ruff_would_reformat
+from tests.test_sight_and_results import located
+from tests.test_state import HEADER, RULES
+
+__all__ = ["node"]  # the fixture
+
+BANDS = """modifier to_hit "To hit" {
+  long "Long range" | -1
+  cover "Cover" | -2
+  when altitude above 6 | +1
+  when speed below 2 | +2
+  when altitude below 1 | blocked
+}
+"""
+
+
+def _ruleset(compiler: Compiler, body: str = RULES + BANDS) -> ir.Ruleset:
+    compiled = compile_snippet(compiler, HEADER + body)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    return compiled.ruleset
+
+
+@pytest.fixture(scope="module")
+def air(tmp_path_factory: pytest.TempPathFactory) -> tuple[ir.Ruleset, Any]:
+    rs = _ruleset(Compiler())
+    return rs, import_rendered(rs, tmp_path_factory.mktemp("bands"), "bands_module")
+
+
+def test_a_modifier_value_in_a_band_counts_only_while_the_state_is_in_it(
+    air: tuple[ir.Ruleset, Any],
+) -> None:
+    """Strictly above 6 or below 2: at altitude 6 the band above 6 gives nothing, at 7 +1;
+    two bands add up with the items; a marker in a band replaces the total."""
+    _, module = air
+    asked = [
+        ({"speed": 5, "altitude": 6}, -1),
+        ({"speed": 5, "altitude": 7}, 0),
+        ({"speed": 1, "altitude": 7}, 2),
+        ({"speed": 2, "altitude": 3}, -1),
+    ]
+    for state, total in asked:
+        assert module.modifier("to_hit", "long", state=state) == total, state
+    assert module.modifier("to_hit", "long", state={"speed": 5, "altitude": 0}) is module.BLOCKED
+
+
+def test_a_modifier_with_bands_needs_the_state_and_checks_it(
+    air: tuple[ir.Ruleset, Any],
+) -> None:
+    _, module = air
+    with pytest.raises(module.InvalidArgument, match="must be given: 'to_hit' has values by"):
+        module.modifier("to_hit", "long")
+    with pytest.raises(module.InvalidArgument, match="'altitude' a whole number from 0 to 9"):
+        module.modifier("to_hit", "long", state={"speed": 5, "altitude": 10})
+    with pytest.raises(module.ArgumentTypeError, match="mapping of states"):
+        module.modifier("to_hit", state=3)
+
+
+def test_a_modifier_without_bands_takes_the_state_as_well(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """In a module with states, a caller may pass the target's state to every modifier: one
+    without bands checks it and reads nothing from it."""
+    body = RULES + BANDS + 'modifier reach "Reach" {\n  far "Far" | -1\n}\n'
+    module = import_rendered(_ruleset(compiler, body), tmp_path, "bands_plain")
+    assert module.modifier("reach", "far", state={"speed": 0, "altitude": 0}) == -1
+    assert module.modifier("reach", "far") == -1
+    with pytest.raises(module.InvalidArgument):
+        module.modifier("reach", "far", state={"speed": 0})
+
+
+def test_the_module_answers_bands_as_the_semantics(air: tuple[ir.Ruleset, Any]) -> None:
+    rs, module = air
+    rng = random.Random(40)
+    for _ in range(300):
+        state = {"speed": rng.randint(0, 8), "altitude": rng.randint(0, 9)}
+        items = rng.sample(["long", "cover"], rng.randint(0, 2))
+        expected = semantics.modifier(rs, "to_hit", items, state=state)
+        got = module.modifier("to_hit", *items, state=state)
+        assert (got is module.BLOCKED) if isinstance(expected, ir.Marker) else got == expected
+    with pytest.raises(MissingArgument):
+        semantics.modifier(rs, "to_hit", ["long"])
+
+
+def test_js_module_answers_band_questions_as_python(node: str, tmp_path: Path) -> None:
+    rs = _ruleset(Compiler())
+    plan = module_plan.build(rs)
+    python = import_rendered(rs, tmp_path, "js_bands")
+    module = write_package(plan, tmp_path / "js")
+    queries = list(js_queries.families()["state_bands"](random.Random(40), plan))
+    queries += list(js_queries.families()["modifier"](random.Random(40), plan))
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    wrong = [
+        (q, e, g)
+        for q, e, g in zip(queries, expected, got, strict=True)
+        if not js_queries.same(e, g)
+    ]
+    assert wrong[:3] == []
+    answers = [str(e) for e in expected]  # the questions reach the bands
+    assert any("blocked" in a for a in answers) and any("{'number': 3.0}" in a for a in answers)
+    assert any("must be given" in a for a in answers)
+
+
+def test_a_module_with_bands_comes_out_formatted_and_typed(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    import_rendered(_ruleset(compiler), tmp_path, "bands_layout")
+    assert ruff_would_reformat(tmp_path) == []
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            str(tmp_path / "bands_layout.py"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout
+
+
+# ---- checks -----------------------------------------------------------------------------------
+
+LINE = (HEADER + RULES).count("\n") + 3
+
+
+@pytest.mark.parametrize(
+    ("band", "code", "column"),
+    [
+        ("when altitude above 6.5 | +1", "E460", 8),
+        ("when altitude above 6 | +1, bomber +2", "E461", 31),
+        ("when height above 6 | +1", "E101", 8),
+    ],
+)
+def test_each_misuse_of_a_band_gets_its_code_at_its_place(
+    compiler: Compiler, band: str, code: str, column: int
+) -> None:
+    source = HEADER + RULES + 'modifier to_hit "To hit" {\n  long "Long" | -1\n  ' + band + "\n}\n"
+    assert located(compiler, source) == [(code, LINE, column)]
