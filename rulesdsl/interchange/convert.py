@@ -418,7 +418,11 @@ class _ToYaml:
         whens = [
             _maybe_flow(
                 {
-                    "members": [n.text for n in w.members],
+                    **(
+                        {"band": self.text(w.band[2].pos)}
+                        if w.band
+                        else {"members": [n.text for n in w.members]}
+                    ),
                     "cell": self.text(w.cell.pos),
                     **self.extras(w.extras),
                 }

@@ -242,7 +242,8 @@ def _modifiers(node: Any) -> list[str]:
         emit(head + " {")
         lines += _rows(item.get("rows"))
         for w in _seq(item.get("when")):
-            emit(f"  when {', '.join(w['members'])} | {w['cell']}" + _extras(w))
+            said = w["band"] if "band" in w else ", ".join(w["members"])
+            emit(f"  when {said} | {w['cell']}" + _extras(w))
         for bname, bitem in (item.get("best") or {}).items():
             combine = f"combine {bitem['combine']}" if "combine" in bitem else ""
             members = ", ".join(_seq(bitem.get("members")))

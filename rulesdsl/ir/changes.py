@@ -26,13 +26,14 @@ class NamePath:
     kind: Literal["name"] = "name"
 
 
-PolicyPart = Literal["combine", "clamp", "best"]
+PolicyPart = Literal["combine", "clamp", "best", "bands"]
 """The part of a modifier policy a path names."""
 
 
 @dataclass(frozen=True)
 class PolicyPath:
-    """A modifier's ``combine`` policy or ``clamp``: ``cover.combine``, ``shooting.clamp``."""
+    """A modifier's ``combine`` policy or ``clamp``: ``cover.combine``, ``shooting.clamp``; its
+    best groups or its values in bands of a state (``to_hit.bands``, issue 40)."""
 
     modifier: Id
     part: PolicyPart

@@ -370,6 +370,12 @@ class _Index:
                     f"{g.id} combine {g.combine}: {', '.join(g.members)}" for g in policy.best
                 )
                 return ir.Cell(ir.Text(shown)) if shown else None
+            case "bands":  # values in bands of a state, as the `when` lines write them
+                shown = "; ".join(
+                    f"when {b.state} {b.side} {b.bound} | {spelling.value(b.value)}"
+                    for b in policy.bands
+                )
+                return ir.Cell(ir.Text(shown)) if shown else None
             case _:
                 assert_never(path.part)
 

@@ -197,6 +197,7 @@ class _Differ:
         diff_moves.rolls(self)
         diff_moves.whole_moves(self)
         diff_states.states(self)
+        diff_states.bands(self)
         self._triggers()
         self._params()
         self._exclusions()
