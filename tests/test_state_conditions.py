@@ -7,6 +7,7 @@ reference semantics answer alike, and the JavaScript module as the Python one.""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 import sys
@@ -15,10 +16,15 @@ from typing import Any
 
 import pytest
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import MissingArgument
+from rulesdsl.variants import changelog
+from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
@@ -164,3 +170,85 @@ def test_each_misuse_of_a_band_gets_its_code_at_its_place(
 ) -> None:
     source = HEADER + RULES + 'modifier to_hit "To hit" {\n  long "Long" | -1\n  ' + band + "\n}\n"
     assert located(compiler, source) == [(code, LINE, column)]
+
+
+# ---- YAML, sheets, diff, house rules ---------------------------------------------------------
+
+
+def test_bands_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + RULES + BANDS, "air.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "band: altitude above 6" in yaml_text
+    yaml_path = tmp_path / "air.yaml"
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "air.terrain"
+    back.write_text(to_terrain(yaml_text), "utf-8")
+    found = [Compiler().compile_file(p) for p in (yaml_path, back)]
+    plain = [dataclasses.replace(c.ruleset, digest="") for c in found if c.ruleset is not None]
+    assert len(plain) == 2 and plain[0] == plain[1], [str(d) for c in found for d in c.diagnostics]
+    bands = next(m for m in plain[0].modifiers if m.id == "to_hit").bands
+    assert [(b.state, b.side, b.bound) for b in bands] == [
+        ("altitude", "above", 6),
+        ("speed", "below", 2),
+        ("altitude", "below", 1),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "| while Altitude is above 6 | +1 |"),
+        ("fr", "| tant que Speed est inférieur à 2 | +2 |"),
+        ("de", "| solange Altitude über 6 liegt | +1 |"),
+        ("ru", "| пока Speed ниже 2 | +2 |"),
+    ],
+)
+def test_the_sheet_says_each_band_of_a_modifier_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    ruleset = tmp_path / "air.terrain"
+    header = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n")
+    ruleset.write_text(header + RULES + BANDS, "utf-8")
+    target = tmp_path / f"air.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert words in target.read_text("utf-8")
+
+
+def test_diff_grades_a_band_moved_as_breaking_and_a_value_as_a_rules_change(
+    compiler: Compiler,
+) -> None:
+    old = _ruleset(compiler)
+    moved = _ruleset(compiler, RULES + BANDS.replace("above 6 | +1", "above 5 | +1"))
+    valued = _ruleset(compiler, RULES + BANDS.replace("above 6 | +1", "above 6 | +2"))
+    found = [
+        [(c.level, c.path) for c in semantic.diff(old, new).changes if c.path == "to_hit.when"]
+        for new in (moved, valued)
+    ]
+    assert found == [[("breaking", "to_hit.when")], [("rules", "to_hit.when")]]
+    message = next(c.message for c in semantic.diff(old, valued).changes)
+    assert "when altitude above 6 | +1; " in message and "when altitude above 6 | +2; " in message
+
+
+def test_a_house_rule_reopens_the_modifier_to_change_a_band(tmp_path: Path) -> None:
+    """``modifier to_hit { when altitude above 6 | +2 }`` replaces the base's band above on
+    that state (it does not add a second one); the changelog names ``to_hit.bands``."""
+    (tmp_path / "air.terrain").write_text(HEADER + RULES + BANDS, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends air@^1.0\n'
+        "modifier to_hit {\n  when altitude above 6 | +2\n}\n",
+        "utf-8",
+    )
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    bands = next(m for m in compiled.ruleset.modifiers if m.id == "to_hit").bands
+    said = [(b.state, b.side, b.bound, spelling.value(b.value)) for b in bands]
+    assert said == [
+        ("speed", "below", 2, "+2"),
+        ("altitude", "below", 1, "blocked"),
+        ("altitude", "above", 6, "+2"),
+    ]
+    state = {"speed": 5, "altitude": 7}
+    assert semantics.modifier(compiled.ruleset, "to_hit", ["long"], state=state) == 1
+    assert "to_hit.bands" in [changelog.path_text(c.path) for c in compiled.ruleset.changes]
