@@ -252,3 +252,30 @@ def test_a_house_rule_reopens_the_modifier_to_change_a_band(tmp_path: Path) -> N
     state = {"speed": 5, "altitude": 7}
     assert semantics.modifier(compiled.ruleset, "to_hit", ["long"], state=state) == 1
     assert "to_hit.bands" in [changelog.path_text(c.path) for c in compiled.ruleset.changes]
+
+
+def test_the_language_guide_band_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[
+        doc.index("### A modifier in a band of a state") : doc.index("## Rolls due on the map")
+    ]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    start = section.index("```python\n") + len("```python\n")
+    python = section[start : section.index("```", start)].splitlines()
+    compiled = compile_snippet(Compiler(), terrain)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = import_rendered(compiled.ruleset, tmp_path, "bands_guide")
+    names: dict[str, Any] = {"modifier": module.modifier, "BLOCKED": module.BLOCKED}
+    asked = 0
+    for i, line in enumerate(python):
+        if line.startswith("#"):
+            continue
+        if i + 1 < len(python) and python[i + 1].startswith("# "):
+            said = python[i + 1][2:]
+            answer = eval(line, names)
+            assert answer is module.BLOCKED if said == "BLOCKED" else answer == int(said), line
+            asked += 1
+        else:
+            exec(line, names)
+    assert asked == 4
