@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +28,7 @@ from rulesdsl.variants import changelog
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.test_js_target import _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_state import HEADER, RULES
@@ -279,3 +280,16 @@ def test_the_language_guide_band_example_answers_as_it_says(tmp_path: Path) -> N
         else:
             exec(line, names)
     assert asked == 4
+
+
+def test_the_declarations_type_a_modifier_given_a_state(
+    node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = _typescript(pytestconfig)
+    write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
+    shutil.copy(Path(__file__).parent / "js" / "band_consumer.ts", tmp_path / "consumer.ts")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
