@@ -77,7 +77,10 @@ def test_a_modifier_value_in_a_band_counts_only_while_the_state_is_in_it(
 def test_a_modifier_with_bands_needs_the_state_and_checks_it(
     air: tuple[ir.Ruleset, Any],
 ) -> None:
+    """Asked before with a state, and again without one, it still needs it (the shortcut for
+    modifiers whose values simply add up leaves it out)."""
     _, module = air
+    assert module.modifier("to_hit", "long", state={"speed": 5, "altitude": 3}) == -1
     with pytest.raises(module.InvalidArgument, match="must be given: 'to_hit' has values by"):
         module.modifier("to_hit", "long")
     with pytest.raises(module.InvalidArgument, match="'altitude' a whole number from 0 to 9"):
