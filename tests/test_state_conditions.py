@@ -176,6 +176,24 @@ def test_each_misuse_of_a_band_gets_its_code_at_its_place(
     assert located(compiler, source) == [(code, LINE, column)]
 
 
+@pytest.mark.parametrize(
+    ("extra", "line", "column"),
+    [
+        ('modifier m "M" {\n  state "State" | given\n}\n', 2, 3),
+        ('context state "S" {\n  a "A"\n}\nmodifier m "M" by state {\n  x "X" | 1\n}\n', 4, 19),
+    ],
+)
+def test_a_context_or_given_value_named_state_beside_state_lines_is_e462(
+    compiler: Compiler, extra: str, line: int, column: int
+) -> None:
+    """``modifier()`` takes ``state=`` in a ruleset with states; without states the name is
+    free."""
+    start = (HEADER + RULES).count("\n")
+    assert located(compiler, HEADER + RULES + extra) == [("E462", start + line, column)]
+    stateless = RULES.split("state ")[0].replace(" when altitude below 4", "")
+    assert located(compiler, HEADER + stateless + extra) == []
+
+
 # ---- YAML, sheets, diff, house rules ---------------------------------------------------------
 
 

@@ -202,11 +202,15 @@ class ModifierLowering(Context):
         mid = decl.item.name.text
         if decl.context is not None and self._key_groups(mid) is None:
             self.symbols.require(decl.context, ("context",), "context")
+        for context in (decl.context, decl.context2):
+            self._state_argument(context)
         self._second_context(decl)
         factors = []
         for row in decl.rows:
             self.check_width(row, 1)
             cell = self._modifier_cell(mid, row.cells[0])
+            if isinstance(cell.default, ir.Given):
+                self._state_argument(row.item.name)
             factors.append(
                 self.at(ir.Factor(row.item.name.text, self.info(row.item), cell), row.item.name.pos)
             )
@@ -245,6 +249,17 @@ class ModifierLowering(Context):
             ),
             decl.item.name.pos,
         )
+
+    def _state_argument(self, name: s.Name | None) -> None:
+        """E462 (issue 40): in a ruleset with states, ``modifier()`` takes ``state=``, so a
+        context or a value each model has, given by keyword, may not be named ``state``."""
+        if name is not None and name.text == "state" and self.symbols.names("state"):
+            self.err(
+                "E462",
+                "'state' is modifier()'s argument for the unit's state in a ruleset with states",
+                name.pos,
+                "rename it (e.g. `condition`)",
+            )
 
     def _band(
         self, mid: str, when: s.WhenNode, band: tuple[s.Name, str, s.Located]
