@@ -194,6 +194,18 @@ def test_a_context_or_given_value_named_state_beside_state_lines_is_e462(
     assert located(compiler, HEADER + stateless + extra) == []
 
 
+def test_a_decision_reading_the_total_of_a_modifier_with_bands_is_e432(compiler: Compiler) -> None:
+    """The decision asks the modifier with its items alone, and a band needs the state."""
+    decision = (
+        'decision shot "Shot" (mods to_hit, skill points) {\n'
+        '  skill + mods >= 4 -> hit "Hit"\n'
+        '  otherwise -> miss "Miss"\n'
+        "}\n"
+    )
+    found = located(compiler, HEADER + RULES + BANDS + decision)
+    assert [code for code, _, _ in found] == ["E432"]
+
+
 # ---- YAML, sheets, diff, house rules ---------------------------------------------------------
 
 
