@@ -511,6 +511,7 @@ class SightDecl(Plain):
     above: Literal[True] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
     """``blocks above N`` (only a total greater than N blocks) rather than ``blocks at N``
     (issue 40). None when not written, left out of the digest then."""
+    band: tuple[Name, str, Located] | None = field(default=None, metadata={OMITTED_WHEN_NONE: 1})
 
 
 @dataclass(frozen=True)

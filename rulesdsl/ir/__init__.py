@@ -430,6 +430,9 @@ class Sight:
     crossed: str | None = None
     target_inside: bool = False
     blocks_when: SightBound = "at"
+    state: tuple[Id, Literal["below", "above"], int] | None = None
+    """``when altitude below 5`` (issue 40): the rule counts only while the viewer's state is
+    in the band; elsewhere the line is open and every place counts 0."""
 
 
 @dataclass(frozen=True)

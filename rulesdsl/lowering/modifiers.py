@@ -3,12 +3,12 @@ policy and clamp, and the values each item gives per context value."""
 
 from __future__ import annotations
 
-from typing import Literal, assert_never
+from typing import assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering import keywords
+from rulesdsl.lowering import keywords, states
 from rulesdsl.lowering.context import (
     MODE_CONTEXT,
     ZERO,
@@ -266,32 +266,20 @@ class ModifierLowering(Context):
     ) -> list[ir.Band]:
         """``when altitude above 6 | +1`` (issue 40): a declared state (E101), a whole bound
         (E460), one value for everyone (E461: a band's value is not keyed)."""
-        name, side, bound = band
-        value = bound.value
-        whole = isinstance(value, ir.Number) and value.value == int(value.value)
-        if not whole:
-            self.err(
-                "E460",
-                "a band's bound is a whole number",
-                bound.pos,
-                f"write `when {name.text} {side} 4`",
-            )
-        keyed = [e for e in when.cell.entries if e.key is not None]
-        for entry in keyed:
-            assert entry.key is not None
+        keyed = [e.key for e in when.cell.entries if e.key is not None]
+        for key in keyed:
             self.err(
                 "E461",
-                f"the value of the band of '{name.text}' is keyed by '{entry.key.text}'",
-                entry.key.pos,
+                f"the value of the band of '{band[0].text}' is keyed by '{key.text}'",
+                key.pos,
                 "give the band one value for everyone",
             )
-        declared = self.symbols.require(name, ("state",), "state")
-        if not whole or keyed or declared is None or not isinstance(value, ir.Number):
+        found = states.band(self, *band, code="E460")
+        if found is None or keyed:
             return []
         cell = self._modifier_cell(mid, when.cell, steps=False)
-        bound_side: Literal["below", "above"] = "below" if side == "below" else "above"
         info = self.info_of({}, when.extras)
-        return [ir.Band(name.text, bound_side, int(value.value), cell.default or ZERO, info)]
+        return [ir.Band(*found, cell.default or ZERO, info)]
 
     def _bests(self, decl: s.ModifierDecl, combine: ir.Combine) -> tuple[ir.BestGroup, ...]:
         """``best NAME combine highest|lowest : a, b`` lines: E265 for another policy, E266

@@ -4,6 +4,7 @@ range, and what changes it (docs/language.md, "State carried between moves")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from rulesdsl import ir
 from rulesdsl.frontends import syntax as s
@@ -91,3 +92,22 @@ def _change(
     if found is None:
         return None
     return ir.StateChange(source.text, amount, mode.text if mode is not None else "")
+
+
+def band(
+    lw: Context, name: s.Name, side: str, bound: s.Located, code: str
+) -> tuple[str, Literal["below", "above"], int] | None:
+    """``when altitude below 5`` on a rule that reads a state (issue 40): a declared state
+    (E101) and a whole bound (``code``); None when either is wrong."""
+    whole = _whole(bound)
+    if whole is None:
+        lw.err(
+            code,
+            "a band's bound is a whole number",
+            bound.pos,
+            f"write `when {name.text} {side} 4`",
+        )
+    declared = lw.symbols.require(name, ("state",), "state")
+    if whole is None or declared is None:
+        return None
+    return (name.text, "below" if side == "below" else "above", whole)
