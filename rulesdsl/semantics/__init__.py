@@ -558,6 +558,7 @@ def line_of_sight(
     crossed: Sequence[float] | None = None,
     mode: str | None = None,
     conditions: Sequence[str] = (),
+    state: Mapping[str, int] | None = None,
 ) -> SightLine:
     """The line from the firer's place (first) to the target's (last): the counted places'
     hindrance adds up; the line is blocked once it reaches ``blocks_at`` (passes it, for a
@@ -567,7 +568,10 @@ def line_of_sight(
     ``target_inside``, the target's place adds to the hindrance (and blocks when it is
     ``blocked``) but not to the total ``blocks_at`` tests. A whole-map condition, given in
     ``conditions`` or in any place, adds its value once to the line (to the hindrance and to
-    what ``blocks_at`` tests), in no place's own value (issue 24)."""
+    what ``blocks_at`` tests), in no place's own value (issue 24). A rule with a band of a
+    state counts only while the viewer's ``state`` is in it (:func:`sight_in_band`)."""
+    if not sight_in_band(rule, state):
+        return SightLine(0, False, tuple(0 for _ in places))
     counted_at = set(counted_places(rule, len(places)))
     inside = len(places) - 1 if rule.target_inside and len(places) > 1 else None
     by_place: list[float | ir.Marker] = []
@@ -595,6 +599,18 @@ def line_of_sight(
     if rule.blocks_at is not None and _past(rule, through, rule.blocks_at):
         blocked = True
     return SightLine(total, blocked, tuple(by_place))
+
+
+def sight_in_band(rule: ir.Sight, state: Mapping[str, int] | None) -> bool:
+    """Whether ``rule`` counts for a viewer in ``state``: always without a band (``when
+    altitude below 5``, issue 40); with one, while the state is strictly below or above the
+    bound (:class:`MissingArgument` without a state)."""
+    if rule.state is None:
+        return True
+    if state is None:
+        raise MissingArgument("state")
+    name, side, bound = rule.state
+    return state[name] < bound if side == "below" else state[name] > bound
 
 
 def _past(rule: ir.Sight, through: float, threshold: float) -> bool:

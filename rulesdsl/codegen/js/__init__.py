@@ -27,7 +27,7 @@ from rulesdsl.codegen.js.facing import facing_js
 from rulesdsl.codegen.js.free_facing import free_facing_js
 from rulesdsl.codegen.js.moves import movement_dts, movement_js
 from rulesdsl.codegen.js.results import results_js, runtime_results
-from rulesdsl.codegen.js.routes import marked, modifier_bands_js, routes_js
+from rulesdsl.codegen.js.routes import marked, routes_js, state_reads_js
 from rulesdsl.codegen.js.sight import outcomes_js, runtime_sight, sight_js
 from rulesdsl.codegen.js.values import (
     key_js,
@@ -84,7 +84,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         "// `rulesdsl build` rather than this file. It needs no package.",
         "",
         marked(runtime(), bool(plan.movement.states)),
-        *(["", runtime_sight().rstrip("\n")] if sight else []),
+        *(["", marked(runtime_sight(), bool(plan.movement.states))] if sight else []),
         *(["", runtime_results(plan.data).rstrip("\n")] if results else []),
         "",
         runtime("runtime_moves.js").rstrip("\n"),
@@ -129,7 +129,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         f"export const DECISIONS = {_functions(d.name for d in code.decisions)};",
         "",
         *routes_js(plan.movement),
-        *modifier_bands_js(plan),
+        *state_reads_js(plan),
         *facing_js(plan.movement),
         *arcs_js(plan.movement),
         *free_facing_js(plan.movement),

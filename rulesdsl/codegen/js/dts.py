@@ -89,7 +89,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
     ]
     if "sight" in plan.surface.parts:
         names = {n.kind: n.members for n in plan.surface.names}  # features and fed dice outcomes
-        lines += sight_dts(union(r.id for r in plan.sight.rules), union(names["feature"]))
+        lines += sight_dts(union(r.id for r in plan.sight.rules), union(names["feature"]), states)
     if "results tables" in plan.surface.parts:
         lines += results_dts(data, union)
     if not data.tables:

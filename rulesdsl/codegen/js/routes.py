@@ -103,9 +103,10 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
     ]
 
 
-def modifier_bands_js(plan: module_plan.ModulePlan) -> list[str]:
-    """Per modifier with values in a band of a state (``when altitude above 6 | +1``), the
-    bands ``_bandValues`` of ``runtime_state.js`` reads; nothing for rules without states."""
+def state_reads_js(plan: module_plan.ModulePlan) -> list[str]:
+    """The rules that read a state (issue 40) as ``runtime_state.js`` reads them: per modifier
+    with values in a band (``when altitude above 6 | +1``), its bands; per sight rule with a
+    band (``when altitude below 5``), the band. Nothing for rules without states."""
     if not plan.movement.states:
         return []
     bands = {
@@ -118,10 +119,16 @@ def modifier_bands_js(plan: module_plan.ModulePlan) -> list[str]:
         for m in plan.data.modifiers
         if m.bands
     }
+    sight = {
+        rule: f"Object.freeze([{i}, {string_js(side)}, {bound}])"
+        for rule, (i, side, bound) in plan.sight.state_bands.items()
+    }
     return [
         "/** Per modifier with values in a band of a state: the state's index, below or above,"
         " the bound and the value. */",
         f"const _MODIFIER_BANDS = {dict_js(bands)};",
+        "/** Per sight rule that counts only while the viewer's state is in a band. */",
+        f"const _SIGHT_STATES = {dict_js(sight)};",
     ]
 
 
