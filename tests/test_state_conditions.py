@@ -2,7 +2,9 @@
 ``when altitude above 6 | +1`` in the modifier's block ("+1 to hit a target flying above
 altitude 6"). ``modifier()`` takes ``state=`` as the route searches do (every state, a whole
 number in its range: the target's ``Route.state``), needs it when the modifier has bands, and
-adds the value of each band the state is in (a marker replaces the total). The module and the
+adds the value of each band the state is in (a marker replaces the total). A sight rule with a
+band (``sight clouds ... : blocks at 1, when altitude below 5``: "clouds block only for units
+in their band") counts only while the viewer's ``state=`` is in it. The module and the
 reference semantics answer alike, and the JavaScript module as the Python one."""
 
 from __future__ import annotations
@@ -45,7 +47,16 @@ BANDS = """modifier to_hit "To hit" {
 """
 
 
-def _ruleset(compiler: Compiler, body: str = RULES + BANDS) -> ir.Ruleset:
+CLOUDS = """sight clouds "Clouds" : blocks at 1, counts between, when altitude below 5
+layer cloud "Cloud" {
+  columns cost, clouds
+  cloudbank "Cloud bank" | +0 | 1
+  thunderhead "Thunderhead" | +1 | blocked
+}
+"""
+
+
+def _ruleset(compiler: Compiler, body: str = RULES + BANDS + CLOUDS) -> ir.Ruleset:
     compiled = compile_snippet(compiler, HEADER + body)
     assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     return compiled.ruleset
@@ -133,6 +144,9 @@ def test_js_module_answers_band_questions_as_python(node: str, tmp_path: Path) -
     answers = [str(e) for e in expected]  # the questions reach the bands
     assert any("blocked" in a for a in answers) and any("{'number': 3.0}" in a for a in answers)
     assert any("must be given" in a for a in answers)
+    sights = [str(e) for q, e in zip(queries, expected, strict=True) if q["args"][0] == "clouds"]
+    assert any("'marker': 'blocked'" in a for a in sights)
+    assert any("must be given: 'clouds'" in a for a in sights)
 
 
 def test_a_module_with_bands_comes_out_formatted_and_typed(
@@ -154,6 +168,40 @@ def test_a_module_with_bands_comes_out_formatted_and_typed(
         check=False,
     )
     assert done.returncode == 0, done.stdout
+
+
+def test_a_sight_rule_with_a_band_counts_only_while_the_viewer_is_in_it(
+    air: tuple[ir.Ruleset, Any],
+) -> None:
+    """Below altitude 5 the cloud bank between blocks the line; at 5 and above the rule sees
+    nothing (the line is open, every place 0), however thick the cloud."""
+    _, module = air
+    line = [("clear",), ("clear", "cloudbank"), ("clear", "thunderhead"), ("clear",)]
+    low = module.line_of_sight("clouds", *line, state={"speed": 3, "altitude": 4})
+    assert (low.hindrance, low.blocked, low.by_place) == (1, True, (0, 1, module.BLOCKED, 0))
+    high = module.line_of_sight("clouds", *line, state={"speed": 3, "altitude": 5})
+    assert (high.hindrance, high.blocked, high.by_place) == (0, False, (0, 0, 0, 0))
+    with pytest.raises(module.InvalidArgument, match="must be given: 'clouds' counts only while"):
+        module.line_of_sight("clouds", *line)
+    with pytest.raises(module.InvalidArgument, match="'altitude' a whole number"):
+        module.line_of_sight("clouds", *line, state={"speed": 3})
+
+
+def test_the_module_answers_sight_in_a_band_as_the_semantics(air: tuple[ir.Ruleset, Any]) -> None:
+    rs, module = air
+    rule = next(r for r in rs.sights if r.id == "clouds")
+    rng = random.Random(41)
+    for _ in range(200):
+        state = {"speed": rng.randint(0, 8), "altitude": rng.randint(0, 9)}
+        places = [
+            ("clear", *rng.sample(["cloudbank", "thunderhead"], rng.randint(0, 1)))
+            for _ in range(rng.randint(1, 5))
+        ]
+        expected = semantics.line_of_sight(rs, rule, places, state=state)
+        got = module.line_of_sight("clouds", *places, state=state)
+        assert (got.hindrance, got.blocked) == (expected.hindrance, expected.blocked), places
+    with pytest.raises(MissingArgument):
+        semantics.line_of_sight(rs, rule, [("clear",)])
 
 
 # ---- checks -----------------------------------------------------------------------------------
@@ -252,7 +300,7 @@ def test_the_sheet_says_each_band_of_a_modifier_in_every_language(
 def test_diff_grades_a_band_moved_as_breaking_and_a_value_as_a_rules_change(
     compiler: Compiler,
 ) -> None:
-    old = _ruleset(compiler)
+    old = _ruleset(compiler, RULES + BANDS)
     moved = _ruleset(compiler, RULES + BANDS.replace("above 6 | +1", "above 5 | +1"))
     valued = _ruleset(compiler, RULES + BANDS.replace("above 6 | +1", "above 6 | +2"))
     found = [
