@@ -94,6 +94,17 @@ class Builder(yaml_builder.Builder):
             out.append(s.StateDecl(self.item(k, v), (low, high), found))
         return out
 
+    def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """The sight rules, each with its ``band: altitude below 5`` (issue 40) when it has one."""
+        bands = {k.value: _get(v, "band") for k, v in _items(value)}
+        out: list[s.Statement] = []
+        for st in super().sec_sights(key, value, root):
+            if isinstance(st, s.SightDecl) and (node := bands.get(st.item.name.text)) is not None:
+                band = self.fragment(node, "roll_band")
+                st = replace(st, band=band[1:]) if isinstance(band, tuple) else st
+            out.append(st)
+        return out
+
     def sec_rolls(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """The rolls, each with its ``band: altitude below 4`` (issue 40) when it has one."""
         bands = {k.value: _get(v, "band") for k, v in _items(value)}

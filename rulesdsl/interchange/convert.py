@@ -502,6 +502,7 @@ class _ToYaml:
             counts=st.counts.text if st.counts else None,
             crossed=st.crossed.text if st.crossed else None,
             target_inside=True if st.inside is not None else None,
+            band=self.text(st.band[2].pos) if st.band else None,
         )
 
     def _arcs(self, st: s.ArcsDecl) -> Any:

@@ -320,6 +320,7 @@ def _sight(name: str, item: Any) -> str:
     terms += [f"counts {item['counts']}"] if "counts" in item else []
     terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
     terms += ["target inside"] if words.is_yes(item.get("target_inside")) else []
+    terms += [f"when {item['band']}"] if "band" in item else []
     return _head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, "")
 
 

@@ -187,14 +187,15 @@ class MovePath:
     kind: Literal["move"] = "move"
 
 
-SightField = Literal["blocks_at", "blocks_above"]
+SightField = Literal["blocks_at", "blocks_above", "band"]
 """How a house rule restates a sight rule's threshold: ``los.blocks_at``, ``los.blocks_above``
 (issue 40); either replaces the threshold and how it is compared."""
 
 
 @dataclass(frozen=True)
 class SightPath:
-    """A sight rule's threshold: ``los.blocks_at | 3``, ``los.blocks_above | 2``."""
+    """A sight rule's threshold: ``los.blocks_at | 3``, ``los.blocks_above | 2``; its band of
+    a state, ``clouds.altitude | below 6`` (field ``band``, issue 40)."""
 
     sight: str
     field: SightField

@@ -99,6 +99,10 @@ def band(
 ) -> tuple[str, Literal["below", "above"], int] | None:
     """``when altitude below 5`` on a rule that reads a state (issue 40): a declared state
     (E101) and a whole bound (``code``); None when either is wrong."""
+    if side not in ("below", "above"):  # an override's cell: `| below 6` (E464)
+        hint = f"write `{name.text} | below 6` or `| above 2`"
+        lw.err("E464", "a band of a state is below or above a bound", bound.pos, hint)
+        return None
     whole = _whole(bound)
     if whole is None:
         lw.err(

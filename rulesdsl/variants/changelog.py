@@ -233,6 +233,12 @@ class _Index:
                 own = next((m.allowance for m in self.rs.modes if m.id == mode), None)
                 unit = self.rs.units.get("cost")
                 return None if own is None else ir.Cell(ir.Number(own, unit))
+            case ir.SightPath(sight=sight, field="band"):  # issue 40
+                rule = next((r for r in self.rs.sights if r.id == sight), None)
+                band = None if rule is None else rule.state
+                return (
+                    None if band is None else ir.Cell(ir.Text("when " + " ".join(map(str, band))))
+                )
             case ir.SightPath(sight=sight):
                 rule = next((r for r in self.rs.sights if r.id == sight), None)
                 return (

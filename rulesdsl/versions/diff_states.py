@@ -35,7 +35,15 @@ def _bands(mod: ir.Modifier) -> str:
 def bands(d: Differ) -> None:
     """A modifier's bands (``when altitude above 6 | +1``): a band added, removed or moved
     changes which states give which answer, and whether ``modifier()`` needs ``state=``:
-    breaking; only a band's value changed: a rules change."""
+    breaking; only a band's value changed: a rules change. A sight rule's band (``when
+    altitude below 5``) added, removed or moved: breaking (lines open or close)."""
+    old_sights = {r.id: r for r in d.old.sights}
+    for rule in d.new.sights:
+        was = old_sights.get(rule.id)
+        if was is not None and was.state != rule.state:
+            said = [" ".join(map(str, r.state)) if r.state else "none" for r in (was, rule)]
+            message = f"{d.label(rule.info, rule.id)}: band {said[0]} -> {said[1]}"
+            d.add("breaking", "changed", f"{rule.id}.band", message, *said)
     before = {m.id: m for m in d.old.modifiers}
     for b in d.new.modifiers:
         a = before.get(b.id)
