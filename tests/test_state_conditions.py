@@ -374,3 +374,65 @@ def test_the_declarations_type_a_modifier_given_a_state(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_sight_band_survives_yaml_and_shows_on_the_sheet(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + RULES + CLOUDS, "air.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "band: altitude below 5" in yaml_text
+    assert "counts between, when altitude below 5" in to_terrain(yaml_text)
+    path = tmp_path / "air.yaml"
+    path.write_text(yaml_text, "utf-8")
+    compiled = Compiler().compile_file(path)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    assert [r.state for r in compiled.ruleset.sights] == [("altitude", "below", 5)]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "only for a viewer whose Altitude is below 5."),
+        ("fr", "seulement pour un observateur dont Altitude est inférieur à 5."),
+        ("de", "nur für Beobachter, deren Altitude unter 5 liegt."),
+        ("ru", "только для наблюдателя, у которого Altitude ниже 5."),  # noqa: RUF001
+    ],
+)
+def test_the_sheet_says_a_sight_band_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    ruleset = tmp_path / "air.terrain"
+    header = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n")
+    ruleset.write_text(header + RULES + CLOUDS, "utf-8")
+    target = tmp_path / f"air.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert words in target.read_text("utf-8")
+
+
+def test_diff_grades_a_sight_band_changed_as_breaking(compiler: Compiler) -> None:
+    old = _ruleset(compiler, RULES + CLOUDS)
+    new = _ruleset(compiler, RULES + CLOUDS.replace("below 5", "below 6"))
+    found = [(c.level, c.path, c.message) for c in semantic.diff(old, new).changes]
+    assert found == [
+        ("breaking", "clouds.band", "Clouds: band altitude below 5 -> altitude below 6")
+    ]
+
+
+def test_a_house_rule_overrides_a_sight_band(tmp_path: Path) -> None:
+    (tmp_path / "air.terrain").write_text(HEADER + RULES + CLOUDS, "utf-8")
+    house = tmp_path / "house.terrain"
+    head = 'ruleset house "House"\nversion 1.0.0\nextends air@^1.0\n'
+    house.write_text(head + "override clouds.altitude | below 6\n", "utf-8")
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    assert [r.state for r in compiled.ruleset.sights] == [("altitude", "below", 6)]
+    assert [changelog.path_text(c.path) for c in compiled.ruleset.changes] == ["clouds.band"]
+    house.write_text(head + "override clouds.altitude | 6\n", "utf-8")
+    found = [d.code for d in Compiler().compile_file(house).diagnostics if d.is_error]
+    assert found == ["E464"]
+
+
+def test_a_sight_band_bound_that_is_not_whole_is_e463(compiler: Compiler) -> None:
+    source = HEADER + RULES + CLOUDS.replace("below 5", "below 4.5")
+    line = (HEADER + RULES).count("\n") + 1
+    assert located(compiler, source) == [("E463", line, 59)]
