@@ -436,3 +436,28 @@ def test_a_sight_band_bound_that_is_not_whole_is_e463(compiler: Compiler) -> Non
     source = HEADER + RULES + CLOUDS.replace("below 5", "below 4.5")
     line = (HEADER + RULES).count("\n") + 1
     assert located(compiler, source) == [("E463", line, 59)]
+
+
+def test_the_language_guide_sight_band_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[
+        doc.index("### Sight in a band of a state") : doc.index("## Rolls due on the map")
+    ]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    start = section.index("```python\n") + len("```python\n")
+    python = section[start : section.index("```", start)].splitlines()
+    compiled = compile_snippet(Compiler(), terrain)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = import_rendered(compiled.ruleset, tmp_path, "sight_guide")
+    names: dict[str, Any] = {"line_of_sight": module.line_of_sight}
+    asked = 0
+    for i, line in enumerate(python):
+        if line.startswith("#"):
+            continue
+        if i + 1 < len(python) and python[i + 1].startswith("# "):
+            assert repr(eval(line, names)) == python[i + 1][2:], line
+            asked += 1
+        else:
+            exec(line, names)
+    assert asked == 2
