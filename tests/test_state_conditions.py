@@ -336,31 +336,35 @@ def test_a_house_rule_reopens_the_modifier_to_change_a_band(tmp_path: Path) -> N
     assert "to_hit.bands" in [changelog.path_text(c.path) for c in compiled.ruleset.changes]
 
 
-def test_the_language_guide_band_example_answers_as_it_says(tmp_path: Path) -> None:
+def _guide_answers(tmp_path: Path, title: str, names: tuple[str, ...]) -> int:
+    """Compile the terrain block of the guide's section ``title`` and check each commented
+    answer of its python block against the module (``BLOCKED`` for the marker); how many."""
     doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
-    section = doc[
-        doc.index("### A modifier in a band of a state") : doc.index("## Rolls due on the map")
-    ]
+    section = doc[doc.index(title) : doc.index("## Rolls due on the map")]
     start = section.index("```terrain\n") + len("```terrain\n")
     terrain = section[start : section.index("```", start)]
     start = section.index("```python\n") + len("```python\n")
     python = section[start : section.index("```", start)].splitlines()
     compiled = compile_snippet(Compiler(), terrain)
     assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
-    module = import_rendered(compiled.ruleset, tmp_path, "bands_guide")
-    names: dict[str, Any] = {"modifier": module.modifier, "BLOCKED": module.BLOCKED}
+    module = import_rendered(compiled.ruleset, tmp_path, "guide")
+    scope: dict[str, Any] = {n: getattr(module, n) for n in names}
     asked = 0
     for i, line in enumerate(python):
         if line.startswith("#"):
             continue
         if i + 1 < len(python) and python[i + 1].startswith("# "):
             said = python[i + 1][2:]
-            answer = eval(line, names)
-            assert answer is module.BLOCKED if said == "BLOCKED" else answer == int(said), line
+            answer = eval(line, scope)
+            assert answer is module.BLOCKED if said == "BLOCKED" else repr(answer) == said, line
             asked += 1
         else:
-            exec(line, names)
-    assert asked == 4
+            exec(line, scope)
+    return asked
+
+
+def test_the_language_guide_band_example_answers_as_it_says(tmp_path: Path) -> None:
+    assert _guide_answers(tmp_path, "### A modifier in a band of a state", ("modifier",)) == 4
 
 
 def test_the_declarations_type_a_modifier_given_a_state(
@@ -439,25 +443,4 @@ def test_a_sight_band_bound_that_is_not_whole_is_e463(compiler: Compiler) -> Non
 
 
 def test_the_language_guide_sight_band_example_answers_as_it_says(tmp_path: Path) -> None:
-    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
-    section = doc[
-        doc.index("### Sight in a band of a state") : doc.index("## Rolls due on the map")
-    ]
-    start = section.index("```terrain\n") + len("```terrain\n")
-    terrain = section[start : section.index("```", start)]
-    start = section.index("```python\n") + len("```python\n")
-    python = section[start : section.index("```", start)].splitlines()
-    compiled = compile_snippet(Compiler(), terrain)
-    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
-    module = import_rendered(compiled.ruleset, tmp_path, "sight_guide")
-    names: dict[str, Any] = {"line_of_sight": module.line_of_sight}
-    asked = 0
-    for i, line in enumerate(python):
-        if line.startswith("#"):
-            continue
-        if i + 1 < len(python) and python[i + 1].startswith("# "):
-            assert repr(eval(line, names)) == python[i + 1][2:], line
-            asked += 1
-        else:
-            exec(line, names)
-    assert asked == 2
+    assert _guide_answers(tmp_path, "### Sight in a band of a state", ("line_of_sight",)) == 2
