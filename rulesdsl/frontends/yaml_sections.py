@@ -96,25 +96,30 @@ class Builder(yaml_builder.Builder):
 
     def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """The sight rules, each with its ``band: altitude below 5`` (issue 40) when it has one."""
-        return self._banded(super().sec_sights(key, value, root), value)
+        bands = self._bands(value)
+        return [
+            replace(st, band=bands[st.item.name.text])
+            if isinstance(st, s.SightDecl) and st.item.name.text in bands
+            else st
+            for st in super().sec_sights(key, value, root)
+        ]
 
     def sec_rolls(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """The rolls, each with its ``band: altitude below 4`` (issue 40) when it has one."""
-        return self._banded(super().sec_rolls(key, value, root), value)
+        bands = self._bands(value)
+        return [
+            replace(st, state=bands[st.item.name.text])
+            if isinstance(st, s.RollDecl) and st.item.name.text in bands
+            else st
+            for st in super().sec_rolls(key, value, root)
+        ]
 
-    def _banded(self, found: list[s.Statement], value: Node) -> list[s.Statement]:
-        """``found`` with the ``band:`` each item of ``value`` gives: a roll's ``state``, a
-        sight rule's ``band``."""
-        bands = {k.value: _get(v, "band") for k, v in _items(value)}
-        out: list[s.Statement] = []
-        for st in found:
-            node = None
-            if isinstance(st, s.RollDecl | s.SightDecl):
-                node = bands.get(st.item.name.text)
+    def _bands(self, value: Node) -> dict[str, tuple[s.Name, str, s.Located]]:
+        """Per item of ``value`` with a ``band: altitude below 4``, the band as written."""
+        out: dict[str, tuple[s.Name, str, s.Located]] = {}
+        for k, v in _items(value):
+            node = _get(v, "band")
             band = self.fragment(node, "roll_band") if node is not None else None
-            if isinstance(band, tuple) and isinstance(st, s.RollDecl):
-                st = replace(st, state=band[1:])
-            elif isinstance(band, tuple) and isinstance(st, s.SightDecl):
-                st = replace(st, band=band[1:])
-            out.append(st)
+            if isinstance(band, tuple):
+                out[k.value] = band[1:]
         return out
