@@ -284,14 +284,18 @@ def test_bands_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
         ("fr", "| tant que Speed est inférieur à 2 | +2 |"),
         ("de", "| solange Altitude über 6 liegt | +1 |"),
         ("ru", "| пока Speed ниже 2 | +2 |"),
+        ("en", "only for a viewer whose Altitude is below 5."),
+        ("fr", "seulement pour un observateur dont Altitude est inférieur à 5."),
+        ("de", "nur für Beobachter, deren Altitude unter 5 liegt."),
+        ("ru", "только для наблюдателя, у которого Altitude ниже 5."),  # noqa: RUF001
     ],
 )
-def test_the_sheet_says_each_band_of_a_modifier_in_every_language(
+def test_the_sheet_says_each_band_of_a_modifier_or_sight_rule_in_every_language(
     tmp_path: Path, lang: str, words: str
 ) -> None:
     ruleset = tmp_path / "air.terrain"
     header = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n")
-    ruleset.write_text(header + RULES + BANDS, "utf-8")
+    ruleset.write_text(header + RULES + BANDS + CLOUDS, "utf-8")
     target = tmp_path / f"air.{lang}.md"
     assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
     assert words in target.read_text("utf-8")
@@ -391,26 +395,6 @@ def test_a_sight_band_survives_yaml_and_shows_on_the_sheet(tmp_path: Path) -> No
     compiled = Compiler().compile_file(path)
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     assert [r.state for r in compiled.ruleset.sights] == [("altitude", "below", 5)]
-
-
-@pytest.mark.parametrize(
-    ("lang", "words"),
-    [
-        ("en", "only for a viewer whose Altitude is below 5."),
-        ("fr", "seulement pour un observateur dont Altitude est inférieur à 5."),
-        ("de", "nur für Beobachter, deren Altitude unter 5 liegt."),
-        ("ru", "только для наблюдателя, у которого Altitude ниже 5."),  # noqa: RUF001
-    ],
-)
-def test_the_sheet_says_a_sight_band_in_every_language(
-    tmp_path: Path, lang: str, words: str
-) -> None:
-    ruleset = tmp_path / "air.terrain"
-    header = HEADER.replace("version 1.0.0\n", "version 1.0.0\nlanguages en fr de ru\n")
-    ruleset.write_text(header + RULES + CLOUDS, "utf-8")
-    target = tmp_path / f"air.{lang}.md"
-    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
-    assert words in target.read_text("utf-8")
 
 
 def test_diff_grades_a_sight_band_changed_as_breaking(compiler: Compiler) -> None:
