@@ -44,6 +44,8 @@ def _unfit(mod: ir.Modifier) -> str | None:
         return f"is keyed by '{mod.context}'"
     if mod.sights:
         return f"has a factor read along a line of sight ('{mod.sights[0].id}')"
+    if mod.bands:  # issue 40: `when altitude above 6 | +1` needs the unit's state
+        return f"has values in bands of the state '{mod.bands[0].state}'"
     values = [v for by_key in mod.values.values() for v in by_key.values()]
     values += [pair.value for pairs in mod.pairs.values() for pair in pairs]
     values += [c.value for c in mod.combinations]

@@ -59,6 +59,10 @@ class MoveRules(BuilderBase):
         bound = s.Located(ch[-1], self._p(meta))
         return ("state", self._name(ch[0]), str(ch[1]), bound)
 
+    def when_band_line(self, meta: Meta, ch: list[Any]) -> s.WhenNode:
+        """``when altitude above 6 | +1`` in a modifier's block (issue 40)."""
+        return s.WhenNode((), ch[1], ch[2], self._p(meta), band=ch[0][1:])
+
     def whole_move_decl(self, meta: Meta, ch: list[Any]) -> s.WholeMoveDecl:
         test = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "whole")
         bonus = test[3] if len(test) > 3 else None

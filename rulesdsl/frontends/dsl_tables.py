@@ -17,6 +17,9 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, BuilderBase, parse_dice_token
 from rulesdsl.semantics.arith import MAX_DEPTH
 
+_SIGHT_TERMS = ("blocks", "counts", "crossed", "inside", "state")
+"""The terms of a ``sight`` line; ``state``: ``when altitude below 5`` (issue 40)."""
+
 
 class TableRules(BuilderBase):
     """Builds steps, decisions, tables, dice tables and sight rules."""
@@ -345,7 +348,11 @@ class TableRules(BuilderBase):
     def sight_decl(self, meta: Meta, ch: list[Any]) -> s.SightDecl:
         terms: dict[str, Any] = {}  # the first of a term given twice counts
         for c in ch:
-            if isinstance(c, tuple) and c and c[0] in ("blocks", "counts", "crossed", "inside"):
+            if (
+                isinstance(c, tuple)
+                and c
+                and c[0] in ("blocks", "counts", "crossed", "inside", "state")
+            ):
                 terms.setdefault(c[0], c[1])
         blocks: tuple[s.Located, bool] | None = terms.get("blocks")
         return s.SightDecl(
@@ -355,7 +362,13 @@ class TableRules(BuilderBase):
             terms.get("crossed"),
             terms.get("inside"),
             above=True if blocks is not None and blocks[1] else None,
+            band=terms.get("state"),
         )
+
+    def sight_band(self, meta: Meta, ch: list[Any]) -> tuple[str, tuple[s.Name, str, s.Located]]:
+        """``when altitude below 5`` (issue 40): the rule counts only while the viewer's state
+        is in the band."""
+        return ("state", ch[0][1:])
 
     def sight_blocks(self, meta: Meta, ch: list[Any]) -> tuple[str, tuple[s.Located, bool]]:
         return ("blocks", (self._located(meta, ch[-1]), False))

@@ -95,11 +95,12 @@ class RowNode:
 
 
 @dataclass(frozen=True)
-class WhenNode:
+class WhenNode:  # ``when a, b | cell``, or (issue 40) a state's band: ``when altitude above 6``
     members: tuple[Name, ...]
     cell: CellNode
     extras: Extras
     pos: Pos
+    band: tuple[Name, str, Located] | None = field(default=None, metadata={OMITTED_WHEN_NONE: 1})
 
 
 # ---- statements ---------------------------------------------------------------------------
@@ -472,6 +473,7 @@ class SightDecl(Plain):
     above: Literal[True] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
     """``blocks above N`` (only a total greater than N blocks) rather than ``blocks at N``
     (issue 40). None when not written, left out of the digest then."""
+    band: tuple[Name, str, Located] | None = field(default=None, metadata={OMITTED_WHEN_NONE: 1})
 
 
 @dataclass(frozen=True)
@@ -572,9 +574,7 @@ class RollDecl(Plain):
     table: Name | None
     when: tuple[Name, ...]
     combine: Name | None
-    state: tuple[Name, str, Located] | None = field(
-        default=None, metadata={OMITTED_WHEN_NONE: True}
-    )
+    state: tuple[Name, str, Located] | None = field(default=None, metadata={OMITTED_WHEN_NONE: 1})
 
 
 @dataclass(frozen=True)

@@ -345,8 +345,15 @@ class Builder:
                 members = tuple(
                     self.name(n) for n in _seq(_get(w, "members")) if isinstance(n, ScalarNode)
                 )
+                band = self.fragment(b, "roll_band") if (b := _get(w, "band")) else None
                 whens.append(
-                    s.WhenNode(members, self.cell(_get(w, "cell")), self.extras(w), self.pos(w))
+                    s.WhenNode(
+                        members,
+                        self.cell(_get(w, "cell")),
+                        self.extras(w),
+                        self.pos(w),
+                        band=band[1:] if isinstance(band, tuple) else None,
+                    )
                 )
             policy = self._policy(v)
             bests = []

@@ -106,13 +106,32 @@ class Builder(yaml_builder.Builder):
             out.append(s.DriftDecl(self.item(k, v), found))
         return out
 
+    def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
+        """The sight rules, each with its ``band: altitude below 5`` (issue 40) when it has one."""
+        bands = self._bands(value)
+        return [
+            replace(st, band=bands[st.item.name.text])
+            if isinstance(st, s.SightDecl) and st.item.name.text in bands
+            else st
+            for st in super().sec_sights(key, value, root)
+        ]
+
     def sec_rolls(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """The rolls, each with its ``band: altitude below 4`` (issue 40) when it has one."""
-        bands = {k.value: _get(v, "band") for k, v in _items(value)}
-        out: list[s.Statement] = []
-        for st in super().sec_rolls(key, value, root):
-            if isinstance(st, s.RollDecl) and (node := bands.get(st.item.name.text)) is not None:
-                band = self.fragment(node, "roll_band")
-                st = replace(st, state=band[1:]) if isinstance(band, tuple) else st
-            out.append(st)
+        bands = self._bands(value)
+        return [
+            replace(st, state=bands[st.item.name.text])
+            if isinstance(st, s.RollDecl) and st.item.name.text in bands
+            else st
+            for st in super().sec_rolls(key, value, root)
+        ]
+
+    def _bands(self, value: Node) -> dict[str, tuple[s.Name, str, s.Located]]:
+        """Per item of ``value`` with a ``band: altitude below 4``, the band as written."""
+        out: dict[str, tuple[s.Name, str, s.Located]] = {}
+        for k, v in _items(value):
+            node = _get(v, "band")
+            band = self.fragment(node, "roll_band") if node is not None else None
+            if isinstance(band, tuple):
+                out[k.value] = band[1:]
         return out

@@ -424,7 +424,11 @@ class _ToYaml:
         whens = [
             _maybe_flow(
                 {
-                    "members": [n.text for n in w.members],
+                    **(
+                        {"band": self.text(w.band[2].pos)}
+                        if w.band
+                        else {"members": [n.text for n in w.members]}
+                    ),
                     "cell": self.text(w.cell.pos),
                     **self.extras(w.extras),
                 }
@@ -506,6 +510,7 @@ class _ToYaml:
             counts=st.counts.text if st.counts else None,
             crossed=st.crossed.text if st.crossed else None,
             target_inside=True if st.inside is not None else None,
+            band=self.text(st.band[2].pos) if st.band else None,
         )
 
     def _arcs(self, st: s.ArcsDecl) -> Any:

@@ -40,7 +40,7 @@ from babel.core import UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import PoFileError, read_po, write_po
 
-from rulesdsl import spelling
+from rulesdsl import ir, spelling
 from rulesdsl.compiler import Compiler
 from rulesdsl.diagnostics import Diagnostic, Pos, error, warning
 from rulesdsl.frontends import registry
@@ -143,6 +143,8 @@ def _name(node: object) -> str:
     if item is not None:
         return item.name.text
     match node:
+        case s.WhenNode(band=(state, side, s.Located(value=ir.Number(value=bound)))):
+            return f"{state.text} {side} {spelling.number(bound)}"
         case s.WhenNode():
             return "+".join(n.text for n in node.members)
         case s.NaturalNode():

@@ -244,7 +244,8 @@ def _modifiers(node: Any) -> list[str]:
         emit(head + " {")
         lines += _rows(item.get("rows"))
         for w in _seq(item.get("when")):
-            emit(f"  when {', '.join(w['members'])} | {w['cell']}" + _extras(w))
+            said = w["band"] if "band" in w else ", ".join(w["members"])
+            emit(f"  when {said} | {w['cell']}" + _extras(w))
         for bname, bitem in (item.get("best") or {}).items():
             combine = f"combine {bitem['combine']}" if "combine" in bitem else ""
             members = ", ".join(_seq(bitem.get("members")))
@@ -323,6 +324,7 @@ def _sight(name: str, item: Any) -> str:
     terms += [f"counts {item['counts']}"] if "counts" in item else []
     terms += [f"crossed {item['crossed']}"] if "crossed" in item else []
     terms += ["target inside"] if words.is_yes(item.get("target_inside")) else []
+    terms += [f"when {item['band']}"] if "band" in item else []
     return _head("sight", name, item) + " : " + ", ".join(terms) + _extras(item, "")
 
 

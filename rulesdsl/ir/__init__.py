@@ -275,6 +275,17 @@ class Combination:
     info: Info
 
 
+@dataclass(frozen=True)
+class Band:
+    """``when altitude above 6 | +1``: the value while the state is above (or below) the bound."""
+
+    state: Id
+    side: Literal["below", "above"]
+    bound: int
+    value: Value
+    info: Info
+
+
 Combine = Literal["sum", "highest", "lowest", "once"]
 """How a modifier's contributions combine: added up; only the highest counts; only the lowest
 counts; added up with each named source counted once however often it is given."""
@@ -343,6 +354,8 @@ class Modifier:
     """Groups of items of which only the best value counts (``best`` lines)."""
     sights: tuple[SightFactor, ...] = ()
     """Factors whose value a sight rule gives along a line (``sight`` lines)."""
+    bands: tuple[Band, ...] = ()
+    """``when altitude above 6 | +1`` (issue 40): values while the unit's state is in a band."""
 
 
 @dataclass(frozen=True)
@@ -432,6 +445,9 @@ class Sight:
     crossed: str | None = None
     target_inside: bool = False
     blocks_when: SightBound = "at"
+    state: tuple[Id, Literal["below", "above"], int] | None = None
+    """``when altitude below 5`` (issue 40): the rule counts only while the viewer's state is
+    in the band; elsewhere the line is open and every place counts 0."""
 
 
 @dataclass(frozen=True)

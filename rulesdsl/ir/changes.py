@@ -26,13 +26,14 @@ class NamePath:
     kind: Literal["name"] = "name"
 
 
-PolicyPart = Literal["combine", "clamp", "best", "sight"]
+PolicyPart = Literal["combine", "clamp", "best", "sight", "bands"]
 """The part of a modifier policy a path names."""
 
 
 @dataclass(frozen=True)
 class PolicyPath:
-    """A modifier's ``combine`` policy or ``clamp``: ``cover.combine``, ``shooting.clamp``."""
+    """A modifier's ``combine`` policy or ``clamp``: ``cover.combine``, ``shooting.clamp``; its
+    best groups or its values in bands of a state (``to_hit.bands``, issue 40)."""
 
     modifier: Id
     part: PolicyPart
@@ -186,14 +187,15 @@ class MovePath:
     kind: Literal["move"] = "move"
 
 
-SightField = Literal["blocks_at", "blocks_above"]
+SightField = Literal["blocks_at", "blocks_above", "band"]
 """How a house rule restates a sight rule's threshold: ``los.blocks_at``, ``los.blocks_above``
 (issue 40); either replaces the threshold and how it is compared."""
 
 
 @dataclass(frozen=True)
 class SightPath:
-    """A sight rule's threshold: ``los.blocks_at | 3``, ``los.blocks_above | 2``."""
+    """A sight rule's threshold: ``los.blocks_at | 3``, ``los.blocks_above | 2``; its band of
+    a state, ``clouds.altitude | below 6`` (field ``band``, issue 40)."""
 
     sight: str
     field: SightField

@@ -8,7 +8,7 @@ from typing import assert_never
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering import keywords
+from rulesdsl.lowering import keywords, states
 from rulesdsl.lowering.context import (
     MODE_CONTEXT,
     ZERO,
@@ -202,18 +202,26 @@ class ModifierLowering(Context):
         mid = decl.item.name.text
         if decl.context is not None and self._key_groups(mid) is None:
             self.symbols.require(decl.context, ("context",), "context")
+        for context in (decl.context, decl.context2):
+            self._state_argument(context)
         self._second_context(decl)
         factors = []
         for row in decl.rows:
             self.check_width(row, 1)
             cell = self._modifier_cell(mid, row.cells[0])
+            if isinstance(cell.default, ir.Given):
+                self._state_argument(row.item.name)
             factors.append(
                 self.at(ir.Factor(row.item.name.text, self.info(row.item), cell), row.item.name.pos)
             )
             self.factor_info[row.item.name.text] = factors[-1].info
             self._keyed_values(mid, row.item.name.text, cell, row.cells[0].pos)
         combos = []
+        bands = []
         for when in decl.whens:
+            if when.band is not None:
+                bands += self._band(mid, when, when.band)
+                continue
             members = [
                 m.text
                 for m in when.members
@@ -238,6 +246,7 @@ class ModifierLowering(Context):
                 pairs=self.modifier_pairs.get(mid, {}),
                 best=self._bests(decl, combine),
                 sights=tuple(self._sight_factor(node) for node in decl.sights or ()),
+                bands=tuple(bands),
             ),
             decl.item.name.pos,
         )
@@ -249,6 +258,37 @@ class ModifierLowering(Context):
         return self.at(
             ir.SightFactor(node.item.name.text, info, node.rule.text), node.item.name.pos
         )
+
+    def _state_argument(self, name: s.Name | None) -> None:
+        """E462 (issue 40): in a ruleset with states, ``modifier()`` takes ``state=``, so a
+        context or a value each model has, given by keyword, may not be named ``state``."""
+        if name is not None and name.text == "state" and self.symbols.names("state"):
+            self.err(
+                "E462",
+                "'state' is modifier()'s argument for the unit's state in a ruleset with states",
+                name.pos,
+                "rename it (e.g. `condition`)",
+            )
+
+    def _band(
+        self, mid: str, when: s.WhenNode, band: tuple[s.Name, str, s.Located]
+    ) -> list[ir.Band]:
+        """``when altitude above 6 | +1`` (issue 40): a declared state (E101), a whole bound
+        (E460), one value for everyone (E461: a band's value is not keyed)."""
+        keyed = [e.key for e in when.cell.entries if e.key is not None]
+        for key in keyed:
+            self.err(
+                "E461",
+                f"the value of the band of '{band[0].text}' is keyed by '{key.text}'",
+                key.pos,
+                "give the band one value for everyone",
+            )
+        found = states.band(self, *band, code="E460")
+        if found is None or keyed:
+            return []
+        cell = self._modifier_cell(mid, when.cell, steps=False)
+        info = self.info_of({}, when.extras)
+        return [ir.Band(*found, cell.default or ZERO, info)]
 
     def _bests(self, decl: s.ModifierDecl, combine: ir.Combine) -> tuple[ir.BestGroup, ...]:
         """``best NAME combine highest|lowest : a, b`` lines: E265 for another policy, E266

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TypeVar, assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
-from rulesdsl.lowering import keywords
+from rulesdsl.lowering import keywords, states
 from rulesdsl.lowering.context import Context
 from rulesdsl.positions import item_field
 from rulesdsl.semantics import effects as semantics_effects
@@ -67,6 +68,8 @@ def sight(lw: Context, decl: s.SightDecl) -> ir.Sight:
         inside,
         "above" if decl.above else "at",
     )
+    if decl.band is not None:
+        rule = replace(rule, state=states.band(lw, *decl.band, code="E463"))
     lw.where.record(rule, decl.item.name.pos)
     if decl.inside is not None:
         lw.where.record(rule, decl.inside, "target_inside")

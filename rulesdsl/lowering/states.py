@@ -4,6 +4,7 @@ range, and what changes it (docs/language.md, "State carried between moves")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from rulesdsl import ir
 from rulesdsl.frontends import syntax as s
@@ -91,3 +92,26 @@ def _change(
     if found is None:
         return None
     return ir.StateChange(source.text, amount, mode.text if mode is not None else "")
+
+
+def band(
+    lw: Context, name: s.Name, side: str, bound: s.Located, code: str
+) -> tuple[str, Literal["below", "above"], int] | None:
+    """``when altitude below 5`` on a rule that reads a state (issue 40): a declared state
+    (E101) and a whole bound (``code``); None when either is wrong."""
+    if side not in ("below", "above"):  # an override's cell: `| below 6` (E464)
+        hint = f"write `{name.text} | below 6` or `| above 2`"
+        lw.err("E464", "a band of a state is below or above a bound", bound.pos, hint)
+        return None
+    whole = _whole(bound)
+    if whole is None:
+        lw.err(
+            code,
+            "a band's bound is a whole number",
+            bound.pos,
+            f"write `when {name.text} {side} 4`",
+        )
+    declared = lw.symbols.require(name, ("state",), "state")
+    if whole is None or declared is None:
+        return None
+    return (name.text, "below" if side == "below" else "above", whole)

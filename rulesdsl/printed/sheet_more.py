@@ -235,6 +235,12 @@ class MoreBlocks(MovementBlocks):
         ]
         return [Block("sources", "", lines=lines, kind="sources")] if lines else []
 
+    def sight_band(self, state: str, side: str, bound: int) -> str:
+        """``when altitude below 5`` on a sight rule (issue 40), as the sheet says it."""
+        found = next((v for v in self.rs.states if v.id == state), None)
+        said = self.label(found.info if found else None, state)
+        return self.w(f"sight_state_{side}", state=said, bound=self.num(bound))
+
     def sight_blocks(self) -> list[Block]:
         """Per sight rule: a sentence saying which places count and what blocks the line,
         then the value of each feature that has one (a table of two columns)."""
@@ -263,6 +269,8 @@ class MoreBlocks(MovementBlocks):
             if any(cell.exceptions for cell in keyed):
                 parts.append(self.w("sight_by_unit"))
             parts += self.sight_effect_clauses(rule)  # issue 24
+            if rule.state is not None:  # `when altitude below 5` (issue 40): the viewer's
+                parts.append(self.sight_band(*rule.state))
             text = self.w("clause_join").join(parts)  # the block's title names the rule
             line = text[:1].upper() + text[1:]
             label = self.label(rule.info, rule.id)

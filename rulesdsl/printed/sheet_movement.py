@@ -330,7 +330,7 @@ class MovementBlocks(RuleBlocks):
     def modifiers(self) -> list[Block]:
         blocks = []
         for modifier in self.rs.modifiers:
-            if not modifier.factors and not modifier.combinations:
+            if not modifier.factors and not modifier.combinations and not modifier.bands:
                 continue  # shown as a column of its layers
             blocks.append(self.modifier(modifier))
         return blocks
@@ -369,6 +369,18 @@ class MovementBlocks(RuleBlocks):
             together = " + ".join(self.name(m) for m in combo.members)
             cell = self.value(combo.value)
             row = [CellView(f"{together} ({self.w('together')})", ("label",), tuple(marks))]
+            row += [CellView(cell.text, cell.classes) for _ in keys]
+            rows.append(row)
+        for band in modifier.bands:  # ``when altitude above 6 | +1`` (issue 40)
+            marks = [self.add_note(notes, text) for text in self.note_texts(band.info)]
+            state = next((v for v in self.rs.states if v.id == band.state), None)
+            said = self.w(
+                f"modifier_band_{band.side}",
+                state=self.label(state.info if state else None, band.state),
+                bound=self.num(band.bound),
+            )
+            cell = self.value(band.value)
+            row = [CellView(said, ("label",), tuple(marks))]
             row += [CellView(cell.text, cell.classes) for _ in keys]
             rows.append(row)
         flat = [title] + [self.ctx_label(k, alone) for k in keys]

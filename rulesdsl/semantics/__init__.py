@@ -270,16 +270,18 @@ def modifier(
     given: Mapping[str, float] | None = None,
     context2: str = "",
     lines: Mapping[str, Sequence[Sequence[str]]] | None = None,
+    state: Mapping[str, int] | None = None,
 ) -> Answer:
     """The modifier ``name`` over ``items``: combinations present first (a marker replaces the
-    total), then each counted item's value for the context values (:func:`context_value`); a
-    ``given`` value is the one the caller gives for that item, and it counts whether or not
-    the item is also named. A value that is a step (``step gravity_to_hit``) is the step's
-    answer for its input, which ``given`` holds by the input's name (:class:`MissingArgument`
-    when it does not). A factor read along a line of sight (``sight line : haze``) is the
-    rule's hindrance along the places ``lines`` gives it, or ``blocked`` when that line is
-    blocked; it counts once its line is given. The contributions combine by
-    the modifier's policy and clamp (:func:`combined`)."""
+    total), then the bands ``state`` is in (:func:`band_values`), then each counted item's
+    value for the context values (:func:`context_value`); a ``given`` value is the one the
+    caller gives for that item, and it counts whether or not the item is also named. A value
+    that is a step (``step gravity_to_hit``) is the step's answer for its input, which
+    ``given`` holds by the input's name (:class:`MissingArgument` when it does not). A factor
+    read along a line of sight (``sight line : haze``) is the rule's hindrance along the
+    places ``lines`` gives it, or ``blocked`` when that line is blocked; it counts once its
+    line is given. The contributions combine by the modifier's policy and clamp
+    (:func:`combined`)."""
     mod = next(m for m in rs.modifiers if m.id == name)
     present = counted(rs, items)
     present += tuple(  # a value the caller gives counts, its factor named or not
@@ -308,6 +310,10 @@ def modifier(
             if isinstance(value, ir.Marker):
                 return value
             parts.append(value)
+    for band in band_values(mod, state):
+        if isinstance(band, ir.Marker):
+            return band
+        parts.append(band)
     itemised: list[tuple[str, float]] = []  # each item's value, for its best group
     for item in present:
         if item in sights:
@@ -350,6 +356,21 @@ def sight_factor(rs: ir.Ruleset, factor: ir.SightFactor, line: Sequence[Sequence
     rule = next(r for r in rs.sights if r.id == factor.rule)
     seen = line_of_sight(rs, rule, line)
     return BLOCKED if seen.blocked else seen.hindrance
+
+
+def band_values(mod: ir.Modifier, state: Mapping[str, int] | None) -> list[float | ir.Marker]:
+    """The values of ``mod``'s bands (``when altitude above 6 | +1``, issue 40) that ``state``
+    is in: strictly below or above the bound. A modifier with bands needs the state
+    (:class:`MissingArgument`)."""
+    if not mod.bands:
+        return []
+    if state is None:
+        raise MissingArgument("state")
+    return [
+        _number_or_marker(b.value)
+        for b in mod.bands
+        if (state[b.state] < b.bound if b.side == "below" else state[b.state] > b.bound)
+    ]
 
 
 def with_totals(
@@ -562,6 +583,7 @@ def line_of_sight(
     crossed: Sequence[float] | None = None,
     mode: str | None = None,
     conditions: Sequence[str] = (),
+    state: Mapping[str, int] | None = None,
 ) -> SightLine:
     """The line from the firer's place (first) to the target's (last): the counted places'
     hindrance adds up; the line is blocked once it reaches ``blocks_at`` (passes it, for a
@@ -571,7 +593,10 @@ def line_of_sight(
     ``target_inside``, the target's place adds to the hindrance (and blocks when it is
     ``blocked``) but not to the total ``blocks_at`` tests. A whole-map condition, given in
     ``conditions`` or in any place, adds its value once to the line (to the hindrance and to
-    what ``blocks_at`` tests), in no place's own value (issue 24)."""
+    what ``blocks_at`` tests), in no place's own value (issue 24). A rule with a band of a
+    state counts only while the viewer's ``state`` is in it (:func:`sight_in_band`)."""
+    if not sight_in_band(rule, state):
+        return SightLine(0, False, tuple(0 for _ in places))
     counted_at = set(counted_places(rule, len(places)))
     inside = len(places) - 1 if rule.target_inside and len(places) > 1 else None
     by_place: list[float | ir.Marker] = []
@@ -599,6 +624,18 @@ def line_of_sight(
     if rule.blocks_at is not None and _past(rule, through, rule.blocks_at):
         blocked = True
     return SightLine(total, blocked, tuple(by_place))
+
+
+def sight_in_band(rule: ir.Sight, state: Mapping[str, int] | None) -> bool:
+    """Whether ``rule`` counts for a viewer in ``state``: always without a band (``when
+    altitude below 5``, issue 40); with one, while the state is strictly below or above the
+    bound (:class:`MissingArgument` without a state)."""
+    if rule.state is None:
+        return True
+    if state is None:
+        raise MissingArgument("state")
+    name, side, bound = rule.state
+    return state[name] < bound if side == "below" else state[name] > bound
 
 
 def _past(rule: ir.Sight, through: float, threshold: float) -> bool:

@@ -251,6 +251,12 @@ class _Index:
                 own = next((m.allowance for m in self.rs.modes if m.id == mode), None)
                 unit = self.rs.units.get("cost")
                 return None if own is None else ir.Cell(ir.Number(own, unit))
+            case ir.SightPath(sight=sight, field="band"):  # issue 40
+                rule = next((r for r in self.rs.sights if r.id == sight), None)
+                band = None if rule is None else rule.state
+                return (
+                    None if band is None else ir.Cell(ir.Text("when " + " ".join(map(str, band))))
+                )
             case ir.SightPath(sight=sight):
                 rule = next((r for r in self.rs.sights if r.id == sight), None)
                 return (
@@ -391,6 +397,12 @@ class _Index:
             case "sight":  # factors read along a line of sight, as the language writes them
                 lines = "; ".join(f"sight {f.id} : {f.rule}" for f in policy.sights)
                 return ir.Cell(ir.Text(lines)) if lines else None
+            case "bands":  # values in bands of a state, as the `when` lines write them
+                shown = "; ".join(
+                    f"when {b.state} {b.side} {b.bound} | {spelling.value(b.value)}"
+                    for b in policy.bands
+                )
+                return ir.Cell(ir.Text(shown)) if shown else None
             case _:
                 assert_never(path.part)
 

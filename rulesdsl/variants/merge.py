@@ -138,8 +138,13 @@ class Merger(Removals):
         self, block: str, merged: s.ModifierDecl, st: s.ModifierDecl
     ) -> s.ModifierDecl:
         """A re-opened modifier's combinations are added; a policy it states (combine, clamp,
-        a best group or a factor read along a line of the same name) replaces the base's."""
-        merged = replace(merged, whens=merged.whens + st.whens)
+        a best group or a factor read along a line of the same name, a band of a state on the
+        same side) replaces the base's."""
+        sides = {(w.band[0].text, w.band[1]) for w in st.whens if w.band is not None}
+        base = tuple(
+            w for w in merged.whens if not w.band or (w.band[0].text, w.band[1]) not in sides
+        )
+        merged = replace(merged, whens=base + st.whens)
         if st.combine is not None:  # `modifier cover combine highest`: a new policy
             merged = replace(merged, combine=st.combine)
             self._record("override", ir.PolicyPath(block, "combine"), st.item.extras)
@@ -147,6 +152,9 @@ class Merger(Removals):
             merged = replace(merged, clamp=st.clamp)
             self._record("override", ir.PolicyPath(block, "clamp"), st.item.extras)
         for when in st.whens:
+            if when.band is not None:  # `when altitude above 6 | +2`: the base's band, changed
+                self._record("override", ir.PolicyPath(block, "bands"), when.extras)
+                continue
             self._record(
                 "add",
                 ir.CombinationPath(block, tuple(m.text for m in when.members)),
@@ -159,8 +167,8 @@ class Merger(Removals):
             self._record("override", ir.PolicyPath(block, "best"), st.bests[0].item.extras)
         if st.sights:  # a factor read along a line of the same name replaces the base's
             lines = {f.item.name.text for f in st.sights}
-            base = tuple(f for f in merged.sights or () if f.item.name.text not in lines)
-            merged = replace(merged, sights=base + st.sights)
+            factors = tuple(f for f in merged.sights or () if f.item.name.text not in lines)
+            merged = replace(merged, sights=factors + st.sights)
             self._record("override", ir.PolicyPath(block, "sight"), st.sights[0].item.extras)
         return merged
 

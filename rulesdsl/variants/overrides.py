@@ -588,8 +588,10 @@ class Overrides(MergeBase):
         """``override los.blocks_at | 3``, ``override los.blocks_above | 2`` (issue 40): the
         threshold and how it is compared; the two share one address."""
         head = path[0].text
+        if len(path) == 2 and path[1].text in self._states():
+            return self._locate_sight_band(index, head, path[1])
         field = next((f for f in SIGHT_FIELDS if len(path) == 2 and f == path[1].text), None)
-        if field is None:
+        if field is None or field == "band":
             self._missing(
                 path[-1],
                 f"the threshold of the sight rule '{head}' is written `{head}.<part>`",
@@ -600,17 +602,26 @@ class Overrides(MergeBase):
 
         def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
             assert isinstance(base, s.SightDecl)
-            above: Literal[True] | None
-            match field:
-                case "blocks_at":
-                    above = None
-                case "blocks_above":
-                    above = True
-                case _:
-                    assert_never(field)
+            above: Literal[True] | None = True if field == "blocks_above" else None
             return replace(base, blocks_at=o.cell.entries[0].value, above=above)
 
         return Landing(index, (head, "blocks"), ir.SightPath(head, field), apply, "one")
+
+    def _states(self) -> set[str]:
+        return {st.item.name.text for st in self.statements if isinstance(st, s.StateDecl)}
+
+    def _locate_sight_band(self, index: int, head: str, state: s.Name) -> Landing:
+        """``override clouds.altitude | below 6`` (issue 40): the sight rule's band, on that
+        state (given to a rule that had none, too); the lowering checks the cell (E464)."""
+
+        def apply(base: s.Statement, o: s.OverrideDecl) -> s.Statement:
+            assert isinstance(base, s.SightDecl)
+            entry = o.cell.entries[0] if o.cell.entries else None
+            side = entry.key.text if entry is not None and entry.key is not None else ""
+            bound = entry.value if entry is not None else s.Located(ir.Text(""), o.cell.pos)
+            return replace(base, band=(state, side, bound))
+
+        return Landing(index, (head, "band"), ir.SightPath(head, "band"), apply, "cell")
 
     def _locate_allowance(self, index: int) -> Landing:
         """``override tank.allowance | 5 in`` (issue 40): a unit type's own allowance (given

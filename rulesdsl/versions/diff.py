@@ -199,6 +199,7 @@ class _Differ:
         diff_moves.whole_moves(self)
         diff_states.states(self)
         diff_drift.drifts(self)
+        diff_states.bands(self)
         self._triggers()
         self._params()
         self._exclusions()

@@ -4,8 +4,8 @@ routes are legal: breaking. A new label is a wording change (``Differ._info``)."
 
 from __future__ import annotations
 
-from rulesdsl import ir
-from rulesdsl.versions.diff_sight import Differ, named
+from rulesdsl import ir, spelling
+from rulesdsl.versions.diff_sight import Differ, Level, named
 
 
 def _says(state: ir.State) -> str:
@@ -24,3 +24,32 @@ def states(d: Differ) -> None:
             d.add(
                 "breaking", "changed", b.id, f"{name}: {_says(a)} -> {_says(b)}", _says(a), _says(b)
             )
+
+
+def _bands(mod: ir.Modifier) -> str:
+    """A modifier's values in bands of a state as its ``when`` lines write them."""
+    said = (f"when {b.state} {b.side} {b.bound} | {spelling.value(b.value)}" for b in mod.bands)
+    return "; ".join(said) or "none"
+
+
+def bands(d: Differ) -> None:
+    """A modifier's bands (``when altitude above 6 | +1``): a band added, removed or moved
+    changes which states give which answer, and whether ``modifier()`` needs ``state=``:
+    breaking; only a band's value changed: a rules change. A sight rule's band (``when
+    altitude below 5``) added, removed or moved: breaking (lines open or close)."""
+    old_sights = {r.id: r for r in d.old.sights}
+    for rule in d.new.sights:
+        was = old_sights.get(rule.id)
+        if was is not None and was.state != rule.state:
+            said = [" ".join(map(str, r.state)) if r.state else "none" for r in (was, rule)]
+            message = f"{d.label(rule.info, rule.id)}: band {said[0]} -> {said[1]}"
+            d.add("breaking", "changed", f"{rule.id}.band", message, *said)
+    before = {m.id: m for m in d.old.modifiers}
+    for b in d.new.modifiers:
+        a = before.get(b.id)
+        if a is None or _bands(a) == _bands(b):
+            continue
+        where = [[(x.state, x.side, x.bound) for x in m.bands] for m in (a, b)]
+        level: Level = "rules" if where[0] == where[1] else "breaking"
+        message = f"{d.label(b.info, b.id)}: {_bands(a)} -> {_bands(b)}"
+        d.add(level, "changed", f"{b.id}.when", message, _bands(a), _bands(b))

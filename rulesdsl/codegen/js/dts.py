@@ -17,6 +17,9 @@ from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
 from rulesdsl.codegen.plan import data as plan_data
 
+_STATE_CONTEXT = " | Readonly<Record<StateName, number>>"
+"""A modifier's ``state`` (issue 40): in a module with states, beside the context values."""
+
 
 def runtime_dts() -> str:
     return resources.files("rulesdsl.codegen.js").joinpath("runtime.d.ts").read_text("utf-8")
@@ -25,6 +28,7 @@ def runtime_dts() -> str:
 def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
     """The declarations of ``<id>.js``."""
     data, code = plan.data, plan.code
+    states = bool(plan.movement.states)
     lines = [
         line_comment(
             f"TypeScript declarations of {ruleset_id}.js (ruleset {ruleset_id} {version})."
@@ -60,7 +64,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         "export declare function modifier(",
         "  name: ModifierName,",
         "  items?: readonly (FeatureName | FactorName)[],",
-        f"  context?: Readonly<Record<string, {_context_type(data.modifiers)}>>,",
+        f"  context?: Readonly<Record<string, {_context_type(data.modifiers, states)}>>,",
         "): number | Marker;",
         '/** The pairs among ``names`` that exclude each other, as "a + b" strings. */',
         "export declare function conflicts(...names: string[]): string[];",
@@ -79,7 +83,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
     ]
     if "sight" in plan.surface.parts:
         names = {n.kind: n.members for n in plan.surface.names}  # features and fed dice outcomes
-        lines += sight_dts(union(r.id for r in plan.sight.rules), union(names["feature"]))
+        lines += sight_dts(union(r.id for r in plan.sight.rules), union(names["feature"]), states)
     if "results tables" in plan.surface.parts:
         lines += results_dts(data, union)
     if not data.tables:
@@ -124,10 +128,12 @@ def _factors(modifiers: Iterable[plan_data.Modifier]) -> list[str]:
     return [i for m in modifiers for i, _ in m.entries] + [f for m in modifiers for f in m.sights]
 
 
-def _context_type(modifiers: Iterable[plan_data.Modifier]) -> str:
-    """What ``modifier``'s context gives: a name or a number, or a line of sight's places."""
+def _context_type(modifiers: Iterable[plan_data.Modifier], states: bool) -> str:
+    """What ``modifier``'s context gives: a name or a number, or a line of sight's places, or
+    (in a module with states) the unit's state."""
     lines = any(m.sights for m in modifiers)
-    return "string | number" + (" | readonly (readonly string[])[]" if lines else "")
+    line = " | readonly (readonly string[])[]" if lines else ""
+    return "string | number" + line + (_STATE_CONTEXT if states else "")
 
 
 def _keys_ts(t: plan_data.Table, axis: plan_code.Axis) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from importlib import resources
 
+from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, strings_js
-from rulesdsl.codegen.js.values import number_js, string_js
+from rulesdsl.codegen.js.values import literal_js, number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
 
 _STATE = " // [state]"
@@ -118,6 +119,35 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _ROLL_STATES = {dict_js(bands)};",
         "",
         runtime_part("runtime_state.js").rstrip("\n"),
+    ]
+
+
+def state_reads_js(plan: module_plan.ModulePlan) -> list[str]:
+    """The rules that read a state (issue 40) as ``runtime_state.js`` reads them: per modifier
+    with values in a band (``when altitude above 6 | +1``), its bands; per sight rule with a
+    band (``when altitude below 5``), the band. Nothing for rules without states."""
+    if not plan.movement.states:
+        return []
+    bands = {
+        m.id: "Object.freeze(["
+        + ", ".join(
+            f"Object.freeze([{b.index}, {string_js(b.side)}, {b.bound}, {literal_js(b.value)}])"
+            for b in m.bands
+        )
+        + "])"
+        for m in plan.data.modifiers
+        if m.bands
+    }
+    sight = {
+        rule: f"Object.freeze([{i}, {string_js(side)}, {bound}])"
+        for rule, (i, side, bound) in plan.sight.state_bands.items()
+    }
+    return [
+        "/** Per modifier with values in a band of a state: the state's index, below or above,"
+        " the bound and the value. */",
+        f"const _MODIFIER_BANDS = {dict_js(bands)};",
+        "/** Per sight rule that counts only while the viewer's state is in a band. */",
+        f"const _SIGHT_STATES = {dict_js(sight)};",
     ]
 
 

@@ -701,12 +701,16 @@ function _modifier(name, items, context) {
   if (typeof name !== "string" || !Object.hasOwn(MODIFIERS, name)) {
     @check(modifier, name, name);
   }
+  const { state: carried, ...rest } = context ?? {}; // [state]
+  const state = _carriedArg("modifier", carried); // [state]
   if (!Array.isArray(items)) throw new ArgumentTypeError("modifier", "items", items, "must be an array of names");
   const values = MODIFIERS[name];
   const inputs = _STEP_INPUTS[name] ?? {};
-  const { key, key2, given } = _modifierContext(name, values, inputs, context ?? {}); // [no sight factor]
+  const { key, key2, given } = _modifierContext(name, values, inputs, rest); // [no sight factor] // [state]
+  const { key, key2, given } = _modifierContext(name, values, inputs, context ?? {}); // [no sight factor] // [no state]
+  const { key, key2, given, lines } = _modifierContext(name, values, inputs, rest); // [sight factor] // [state]
+  const { key, key2, given, lines } = _modifierContext(name, values, inputs, context ?? {}); // [sight factor] // [no state]
   const counted = _modifierItems(name, items, values, inputs, given, key); // [no sight factor]
-  const { key, key2, given, lines } = _modifierContext(name, values, inputs, context ?? {}); // [sight factor]
   const counted = _modifierItems(name, items, values, inputs, given, key, lines); // [sight factor]
   const present = new Set(counted);
   const parts = [];
@@ -716,6 +720,10 @@ function _modifier(name, items, context) {
       parts.push(value);
     }
   }
+  for (const value of _bandValues(name, state)) { // [state]
+    if (value instanceof Marker) return value; // [state]
+    parts.push(value); // [state]
+  } // [state]
   const pairs = _PAIRS[name] ?? {};
   const bestOf = _BEST_OF[name] ?? {};
   const best = new Map(); // per best group present: its best value so far

@@ -156,7 +156,8 @@ function _oneFeature(place, values) {
  * ["clear"]])``. ``crossed``: the length of line inside each place, for a rule whose values
  * are steps; ``mode``: the viewer's unit type; ``conditions``: whole-map conditions in force
  * (and dice outcomes fed to the rule), each counted once for the line. */
-export function lineOfSight(name, places, { crossed = null, mode = null, conditions = _NO_CONDITIONS } = {}) {
+export function lineOfSight(name, places, { crossed = null, mode = null, conditions = _NO_CONDITIONS } = {}) { // [no state]
+export function lineOfSight(name, places, { crossed = null, mode = null, conditions = _NO_CONDITIONS, state = null } = {}) { // [state]
   if (typeof name !== "string" || !Object.hasOwn(SIGHTS, name)) {
     @check(line_of_sight, name, name);
   }
@@ -212,6 +213,8 @@ export function lineOfSight(name, places, { crossed = null, mode = null, conditi
   if (rule.blocksAt !== null && (rule.blocksAbove ? through > rule.blocksAt : through >= rule.blocksAt)) {
     blocked = true;
   }
+  const outside = _outOfSightBand(name, state, places.length); // [state]
+  if (outside !== null) return outside; // [state]
   return new Sight(total, blocked, byPlace); // byPlace frozen when first read
 }
 

@@ -167,3 +167,31 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
   }
   return [best, came];
 }
+
+/** The values of modifier ``name``'s bands that ``state`` is in (strictly below or above the
+ * bound); a modifier with bands needs the state (_band_values). */
+function _bandValues(name, state) {
+  const bands = _MODIFIER_BANDS[name] ?? [];
+  if (!bands.length) return [];
+  if (state === null) {
+    const labels = [...new Set(bands.map((band) => `'${_STATE_LABELS[band[0]]}'`))];
+    throw new InvalidArgument("modifier", "state", null, `must be given: ${pyRepr(name)} has values by ${labels.join(" and ")}`);
+  }
+  return bands
+    .filter(([index, side, bound]) => (side === "below" ? state[index] < bound : state[index] > bound))
+    .map((band) => band[3]);
+}
+
+/** For a sight rule with a band, the open line of ``count`` places when the viewer's ``state``
+ * is outside it (null inside, or with no band); the rule needs the state (_out_of_sight_band). */
+function _outOfSightBand(name, state, count) {
+  const carried = _carriedArg("line_of_sight", state);
+  const band = _SIGHT_STATES[name];
+  if (band === undefined) return null;
+  const [index, side, bound] = band;
+  if (carried === null) {
+    throw new InvalidArgument("line_of_sight", "state", null, `must be given: ${pyRepr(name)} counts only while '${_STATE_LABELS[index]}' is ${side} ${bound}`);
+  }
+  if (side === "below" ? carried[index] < bound : carried[index] > bound) return null;
+  return new Sight(0, false, Array.from({ length: count }, () => 0));
+}

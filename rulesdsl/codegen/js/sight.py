@@ -44,9 +44,10 @@ def sight_js(plan: ModulePlan) -> list[str]:
     return [f"export const SIGHTS = {rules};", f"const _SIGHT_MODES = {modes};"]
 
 
-def sight_dts(union: str, features: str) -> list[str]:
+def sight_dts(union: str, features: str, states: bool = False) -> list[str]:
     """The declarations of ``lineOfSight``, SIGHTS and their records; ``union`` names the
-    rules, ``features`` what a place may hold."""
+    rules, ``features`` what a place may hold; ``states``: whether it takes the viewer's state
+    (a module with states, issue 40)."""
     return [
         f"export type SightName = {union};",
         "export declare class Sight {",
@@ -76,6 +77,7 @@ def sight_dts(union: str, features: str) -> list[str]:
         "    crossed?: readonly number[] | null;",
         "    mode?: ModeName | null;",
         f"    conditions?: readonly ({features})[];",
+        *(["    state?: Readonly<Record<StateName, number>> | null;"] if states else []),
         "  },",
         "): Sight;",
     ]

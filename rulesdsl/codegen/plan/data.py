@@ -87,6 +87,17 @@ class Combination:
 
 
 @dataclass(frozen=True, slots=True)
+class ModifierBand:
+    """``when altitude above 6 | +1`` (issue 40): ``value`` while the state at ``index`` (in
+    the order of the states) is below (or above) ``bound``."""
+
+    index: int
+    side: str
+    bound: int
+    value: values.Literal
+
+
+@dataclass(frozen=True, slots=True)
 class Pair:
     """The value for a combination of two context values (``a & b``)."""
 
@@ -121,9 +132,11 @@ class Modifier:
     """Per input of a step that values are, the items whose value it is."""
     simply_added: bool
     """Whether its values are numbers simply added up: combine "sum", no clamp, no
-    combination, no second context, no pairs, no best group and no factor read along a line."""
+    combination, no second context, no pairs, no best group, no factor read along a line and
+    no band."""
     sights: Mapping[str, str] = field(default_factory=dict)
     """Per factor read along a line of sight (``sight NAME : rule``), its sight rule."""
+    bands: tuple[ModifierBand, ...] = ()
 
 
 # ---- tables -------------------------------------------------------------------------------
@@ -332,6 +345,10 @@ def _modifier(rs: ir.Ruleset, m: ir.Modifier) -> Modifier:
         step_inputs=semantics.step_inputs(rs, m),
         simply_added=_simply_added(m),
         sights={f.id: f.rule for f in m.sights},
+        bands=tuple(
+            ModifierBand([v.id for v in rs.states].index(b.state), b.side, b.bound, cell(b.value))
+            for b in m.bands
+        ),
     )
 
 
@@ -355,6 +372,7 @@ def _simply_added(m: ir.Modifier) -> bool:
                 and not m.pairs
                 and not m.best
                 and not m.sights
+                and not m.bands
             )
         case "highest" | "lowest" | "once":
             return False

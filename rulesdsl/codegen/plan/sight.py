@@ -4,7 +4,7 @@ feature and per viewer's unit type, and the dice outcomes fed to costs and sight
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import assert_never
 
 from rulesdsl import ir, semantics
@@ -43,6 +43,9 @@ class SightPlan:
     """The dice outcomes ``move_cost`` and ``line_of_sight`` take beside features (issue 24)."""
     outcome_costs: Mapping[str, float]
     """What each dice outcome adds to the movement cost per distance unit."""
+    state_bands: Mapping[str, tuple[int, str, int]] = field(default_factory=dict)
+    """Per rule that counts only while the viewer's state is in a band (``when altitude below
+    5``, issue 40): the state's index (in the order of the states), below or above, the bound."""
 
 
 def value(rs: ir.Ruleset, cell: ir.Value) -> SightValue:
@@ -95,4 +98,9 @@ def build(rs: ir.Ruleset) -> SightPlan:
         rules=tuple(rule(rs, s) for s in rs.sights),
         fed_outcomes=effects.fed_outcomes(rs),
         outcome_costs=effects.outcome_values(rs, effects.COST),
+        state_bands={
+            s.id: ([v.id for v in rs.states].index(s.state[0]), s.state[1], s.state[2])
+            for s in rs.sights
+            if s.state is not None
+        },
     )

@@ -41,6 +41,11 @@ def data_context(plan: plan_data.DataPlan) -> dict[str, Any]:
         ],
         "step_inputs": [(m.id, m.step_inputs) for m in plan.modifiers if m.step_inputs],
         "sight_factors": [(m.id, m.sights) for m in plan.modifiers if m.sights],
+        "modifier_bands": {
+            m.id: tuple((b.index, b.side, b.bound, literal_py(b.value)) for b in m.bands)
+            for m in plan.modifiers
+            if m.bands
+        },
         "results_tables": [results_table_py(t) for t in plan.results_tables],
         "categories": any(t.categories for t in plan.results_tables),
         "picked_by": [t.id for t in plan.results_tables if t.picked_by],

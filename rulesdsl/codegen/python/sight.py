@@ -40,4 +40,5 @@ def sight_context(plan: SightPlan) -> dict[str, Any]:
         "sights": [sight_rule_py(r) for r in plan.rules],
         "fed_outcomes": plan.fed_outcomes,
         "outcome_costs": {k: tidy(v) for k, v in plan.outcome_costs.items()},
+        "sight_states": dict(plan.state_bands),
     }
