@@ -149,6 +149,7 @@ __all__ = [
     "ROLLS",
     "RULESET",
     "SIGHTS",
+    "STATES",
     "STEPS",
     "TABLES",
     "TRIGGERS",
@@ -644,7 +645,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:eac55b4c65c1fd41",
     languages=("en", "fr"),
-    extends=(Ancestor("canvas_wings", "1.0.0", "sha256:34d1c5b8081e66c0"),),
+    extends=(Ancestor("canvas_wings", "1.0.0", "sha256:a0fc504c8dda14c1"),),
 )
 
 ENTRY_COST: Final = 0
