@@ -3,8 +3,8 @@
 example by its number there. Examples 3, 4, 5, 6, 9 and 13 (two turns in one hex, which the web
 page's route calculator cannot try; the wind given to a bomber's turn, speed and altitude carried
 through a move, an arc found from two hexes, which an example cannot give yet) are not worked
-examples of the ruleset, so they are asked here, of the Python module and of the JavaScript one alike; the storm-season house rule's
-changed answers are checked the same way."""
+examples of the ruleset, so they are asked here, of the Python module and of the JavaScript one
+alike; the storm-season house rule's changed answers are checked the same way."""
 
 from __future__ import annotations
 
