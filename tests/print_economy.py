@@ -100,7 +100,8 @@ def _filled(
     else:  # set across: the body runs from the left, the footer stands at the right
         body = [g for g in inside if g.x1 < right - foot]
         fill = (max(g.x1 for g in body) - left) / (right - foot - left)
-    numbers = re.findall(rf"(\d+)/(\d+)(\s+{re.escape(ruleset)})?", words)
+    # a dice table's chance, "21/36 · 58.3 %", is no part of a split block
+    numbers = re.findall(rf"(\d+)/(\d+)(?![\d\s]*·)(\s+{re.escape(ruleset)})?", words)
     [number] = [int(a) for a, _, own in numbers if own]
     parts = [(int(a), int(b)) for a, b, own in numbers if not own]
     return Filled(number, parts[0] if parts else None, round(min(1.0, fill), 3))

@@ -120,7 +120,8 @@ def test_decisions_match_row_by_row(pair: tuple[ir.Ruleset, ModuleType]) -> None
     for d in rs.decisions:
         for inputs in decision_inputs(rs, d):
             answer = getattr(module, d.id)(**inputs)
-            assert answer.id == semantics.decide(d, inputs), (d.id, inputs)  # type: ignore[arg-type]
+            got = answer if isinstance(answer, int | float) else answer.id  # a number (issue 40)
+            assert got == semantics.decision_answer(d, inputs), (d.id, inputs)  # type: ignore[arg-type]
 
 
 def test_dice_rolls_match_for_every_reachable_total(pair: tuple[ir.Ruleset, ModuleType]) -> None:
@@ -165,7 +166,7 @@ def test_place_states_and_route_costs_match(pair: tuple[ir.Ruleset, ModuleType])
         ]
         assert (answer.legal, answer.reason) == (reference.legal, reference.reason)
         checked += 1
-    assert checked or len(line) < 2 or not rs.modes
+    assert checked or len(line) < 2 or all(m.id in facing for m in rs.modes)
 
 
 # ---- modifier policies, two contexts, keywords (tests/data/keywords_demo.terrain) -----------

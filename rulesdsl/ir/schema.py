@@ -37,8 +37,11 @@ def build() -> dict[str, Any]:
         if origin in (Union, types.UnionType):
             options = [of(o) for o in get_args(tp)]
             return {"anyOf": options}
-        if origin is tuple:
+        if origin is tuple and get_args(tp)[1:] in ((), (...,)):
             return {"type": "array", "items": of(get_args(tp)[0])}
+        if origin is tuple:  # a fixed tuple, each place its own type
+            places = [of(t) for t in get_args(tp)]
+            return {"type": "array", "prefixItems": places, "items": False, "minItems": len(places)}
         if origin is dict:
             key, value = get_args(tp)
             mapping = {"type": "object", "additionalProperties": of(value)}

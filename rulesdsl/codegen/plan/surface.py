@@ -12,7 +12,9 @@ from typing import Literal, assert_never, get_args
 from rulesdsl import ir
 from rulesdsl.semantics import effects
 
-Part = Literal["every module", "limits", "sight", "results tables", "facing", "arcs", "free facing"]
+Part = Literal[
+    "every module", "limits", "sight", "results tables", "facing", "arcs", "free facing", "state"
+]
 """A part of the API: every module has the first, the others where its rules use them (the
 code section says whether a module has ``limits``: a cost that is a ``Limit``)."""
 
@@ -243,6 +245,8 @@ def part_checks(part: Part) -> tuple[FunctionChecks, ...]:
             return ()
         case "free facing":
             return (_checks("free_move", ("allowance", Number())),)
+        case "state":
+            return ()
         case "arcs":
             return (
                 _checks("arc", ("arcs", KnownName("arcs")), ("bearing", _ANY), ("heading", _ANY)),
@@ -309,6 +313,8 @@ def has_part(rs: ir.Ruleset, part: Part) -> bool:
             return bool(rs.arcs)
         case "free facing":
             return bool(rs.free_facings)
+        case "state":
+            return bool(rs.states)
         case _:
             assert_never(part)
 
