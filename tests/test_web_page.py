@@ -30,7 +30,12 @@ from rulesdsl.web.page import BUDGET
 from tests.conftest import RULESETS, import_rendered
 from tests.test_watch import CHROMIUM, TIMEOUT, Browser
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium"),
+    # One worker compiles the rulesets, writes the pages and starts Chromium once (module
+    # fixtures); ungrouped, --dist loadgroup spreads the tests and both workers pay for them.
+    pytest.mark.xdist_group("web-page"),
+]
 
 NAMES = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 QUESTIONS = 50
