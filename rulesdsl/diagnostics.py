@@ -129,6 +129,10 @@ CODES: Mapping[str, str] = {
     "E470": "a modifier's factor read along a line of sight whose values are steps of `crossed`",
     "E471": "a modifier's factor read along a line of sight whose values depend on the viewer",
     "E472": "a modifier's factor read along a line of sight named like another argument",
+    "E473": "an effect keyed by a name that is no unit type or keyword",
+    "E474": "an effect keyed by unit type with no value for everyone",
+    "E475": "an effect keyed by the same unit type twice",
+    "E476": "an effect keyed by unit type that feeds another rule",
     "E342": "a second modifier `on doubles` in one results table",
     "E343": "a column shift overridden with a negative number of columns",
     "W342": "a column shift named `doubles` without `on doubles`, which the dice do not apply",
@@ -278,6 +282,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("checks", "E327 E328"),
     ("checks", "E430 E431 E432"),
     ("checks", "E470 E471 E472"),
+    ("lower", "E473 E474 E475 E476"),
     ("checks", "E420"),
     ("checks", "W340 W263"),
     (
