@@ -384,7 +384,8 @@ def effects_by_unit(
                 "E473",
                 f"'{unit.text}' is not a unit type or keyword: an effect is keyed by one",
                 unit.pos,
-                did_you_mean(unit.text, units) or f"e.g. `{name.text} & {units[0] if units else 'infantry'} 3`",
+                did_you_mean(unit.text, units)
+                or f"e.g. `{name.text} & {units[0] if units else 'infantry'} 3`",
             )
         elif name.text not in plain:
             lw.err(
