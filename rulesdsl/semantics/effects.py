@@ -102,11 +102,18 @@ def unit_effect(rs: ir.Ruleset, table: str, outcome: str, effect: str, mode: str
     infantry 3``: 3 for infantry, 2 for a mech). KeyError for a name the table lacks."""
     for t, o, plain, keyed in keyed_outcomes(rs):
         if (t, o) == (table, outcome):
-            cell = ir.Cell(plain[effect], dict(keyed.get(effect, {})))
-            value = written_cost(cell, mode, rs.groups, [p.groups for p in rs.precedence])
-            assert value is not None  # the cell has a value for everyone
-            return value
+            return value_for(rs, plain, keyed, effect, mode)
     raise KeyError((table, outcome))
+
+
+def value_for(
+    rs: ir.Ruleset, plain: dict[str, ir.Value], keyed: KeyedEffects, effect: str, mode: str
+) -> ir.Value:
+    """:func:`unit_effect` for one outcome's ``plain`` and ``keyed`` effects."""
+    cell = ir.Cell(plain[effect], dict(keyed.get(effect, {})))
+    value = written_cost(cell, mode, rs.groups, [p.groups for p in rs.precedence])
+    assert value is not None  # the cell has a value for everyone
+    return value
 
 
 def uses_unit_effects(rs: ir.Ruleset) -> bool:

@@ -12,7 +12,16 @@ from typing import Literal, assert_never, get_args
 from rulesdsl import ir
 from rulesdsl.semantics import effects
 
-Part = Literal["every module", "limits", "sight", "results tables", "facing", "arcs", "free facing"]
+Part = Literal[
+    "every module",
+    "limits",
+    "sight",
+    "results tables",
+    "facing",
+    "arcs",
+    "free facing",
+    "unit effects",
+]
 """A part of the API: every module has the first, the others where its rules use them (the
 code section says whether a module has ``limits``: a cost that is a ``Limit``)."""
 
@@ -201,6 +210,8 @@ def part_checks(part: Part) -> tuple[FunctionChecks, ...]:
             return ()
         case "free facing":
             return (_checks("free_move", ("allowance", Number())),)
+        case "unit effects":
+            return (_checks("effect", ("mode", KnownName("mode"))),)
         case "arcs":
             return (
                 _checks("arc", ("arcs", KnownName("arcs")), ("bearing", _ANY), ("heading", _ANY)),
@@ -267,6 +278,8 @@ def has_part(rs: ir.Ruleset, part: Part) -> bool:
             return bool(rs.arcs)
         case "free facing":
             return bool(rs.free_facings)
+        case "unit effects":
+            return effects.uses_unit_effects(rs)
         case _:
             assert_never(part)
 

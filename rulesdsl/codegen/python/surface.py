@@ -149,6 +149,8 @@ def part_names(part: Part) -> tuple[str, ...]:
             return python_facing.ARC_EXPORTS
         case "free facing":
             return python_free_facing.FREE_FACING_EXPORTS
+        case "unit effects":
+            return ("effect",)
         case _:
             assert_never(part)
 
