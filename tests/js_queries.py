@@ -234,6 +234,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_sight,
         js_queries_state,
         js_queries_turning,
+        js_queries_unitvalue,
         js_queries_whole_move,
     )
 
@@ -265,6 +266,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "turning": js_queries_turning.turning_queries,
         "roll_pairs": js_queries_pairs.pair_queries,
         "sight_factor": js_queries_fog.sight_factor_queries,
+        "unit_effect": js_queries_unitvalue.unit_effect_queries,
     }
 
 

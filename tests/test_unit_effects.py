@@ -3,18 +3,23 @@
 or a results table's outcome's effects, ``damage & infantry 3`` is the value of ``damage`` for
 that unit type or keyword, beside the value for everyone, read as a cost cell reads keywords
 (a unit's own entry, then its keyword's by precedence, then the value for everyone). E473-E476
-for its misuse. The generated modules do not answer it yet (see docs/language.md)."""
+for its misuse. The Python and JavaScript modules answer ``effect(table, outcome, name, mode)``."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.codegen import js as js_target
+from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import effects as semantics_effects
-from tests.conftest import compile_snippet
+from tests import js_queries, js_queries_unitvalue, test_js_target
+from tests.conftest import compile_snippet, import_rendered, render
 
 HEADER = (
     'ruleset snippet "Demo"\nversion 1.0.0\nunits distance hex, cost MP\n'
@@ -111,3 +116,87 @@ def test_a_keyed_effect_is_no_longer_a_stray_combination(
     compiler: Compiler, tmp_path: Path
 ) -> None:
     assert not [c for c, *_ in _codes(compiler, FALL, tmp_path) if c == "E234"]
+
+
+def test_the_module_answers_each_unit_type_as_the_semantics_says(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler, FALL + SHOT, tmp_path)
+    m = import_rendered(rs, tmp_path, "unit_effects_py")
+    asked = 0
+    for table, outcome, plain, _ in semantics_effects.keyed_outcomes(rs):
+        for name in plain:
+            for mode in ("mech", "infantry", "jump_infantry"):
+                expected = semantics_effects.unit_effect(rs, table, outcome, name, mode)
+                assert m.effect(table, outcome, name, mode) == _py(m, expected)
+                asked += 1
+    assert asked == 12
+    assert m.effect("fall", "long", "falls", "mech") == m.Dice(2, 6, 0)
+    assert m.effect("shot", "hit", "damage", "infantry") == 3
+
+
+def _py(m: Any, value: ir.Value) -> object:
+    match value:
+        case ir.Number(value=n):
+            return n
+        case ir.DiceValue(count=c, sides=s, bonus=b):
+            return m.Dice(c, s, b)
+        case ir.Flag(value=f):
+            return f
+        case _:
+            raise AssertionError(value)
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "says"),
+    [
+        (("falls", "long", "falls", "mech"), "UnknownName", "dice table 'falls'"),
+        (("fall", "hit", "falls", "mech"), "UnknownName", "outcome of 'fall' 'hit'"),
+        (("fall", "long", "damage", "mech"), "UnknownName", "effect of 'long' 'damage'"),
+        (("fall", "long", "falls", "tank"), "UnknownName", "mode 'tank'"),
+        (("fall", "long", "falls", None), "ArgumentTypeError", "'mode'"),
+        ((["fall"], "long", "falls", "mech"), "ArgumentTypeError", "'table'"),
+    ],
+)
+def test_the_module_refuses_names_it_does_not_know(
+    compiler: Compiler, tmp_path: Path, args: tuple[object, ...], error: str, says: str
+) -> None:
+    m = import_rendered(_ruleset(compiler, FALL, tmp_path), tmp_path, "unit_effects_refusals")
+    with pytest.raises(getattr(m, error)) as raised:
+        m.effect(*args)
+    assert says in str(raised.value)
+
+
+def test_a_module_without_keyed_effects_has_no_trace_of_them(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler, SHOT.replace(", damage & infantry 3", ""), tmp_path)
+    plan = module_plan.build(rs)
+    assert "_UNIT_EFFECTS" not in render(rs)
+    assert "effect" not in import_rendered(rs, tmp_path, "no_unit_effects").__all__
+    js = js_target.emit(plan)
+    assert "_UNIT_EFFECTS" not in js["snippet.js"] and "function effect(" not in js["snippet.d.ts"]
+
+
+@pytest.fixture
+def node() -> str:
+    return test_js_target._needed("node")
+
+
+def test_the_javascript_module_answers_as_python_does(
+    compiler: Compiler, node: str, tmp_path: Path
+) -> None:
+    rs = _ruleset(compiler, FALL + SHOT, tmp_path)
+    plan = module_plan.build(rs)
+    python = import_rendered(rs, tmp_path, "unit_effects_js")
+    module = test_js_target.write_package(plan, tmp_path / "unit_effects")
+    queries = list(js_queries_unitvalue.unit_effect_queries(random.Random(40), plan))
+    assert len(queries) == 300
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    assert {e["error"] for e in expected if "error" in e} >= {"UnknownName", "ArgumentTypeError"}
+    assert len([e for e in expected if "answer" in e]) > 150
+    pairs = zip(queries, expected, got, strict=True)
+    assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == []
+    declared = js_target.emit(plan)["snippet.d.ts"]
+    assert 'export declare function effect(\n  table: "fall" | "shot",' in declared

@@ -268,8 +268,8 @@ class DataPlan:
     """Features that hold over the whole map."""
     one_per_place: tuple[str, ...]
     """Layers of which a place has at most one feature."""
-    unit_effects: Mapping[str, Mapping[str, Mapping[str, Mapping[str, values.Literal]]]] = (
-        field(default_factory=dict)
+    unit_effects: Mapping[str, Mapping[str, Mapping[str, Mapping[str, values.Literal]]]] = field(
+        default_factory=dict
     )
     """Where an outcome has an effect keyed by unit type (issue 40): per dice or results table,
     outcome and effect, the value each unit type gets; empty in a ruleset without one."""

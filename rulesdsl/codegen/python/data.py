@@ -46,7 +46,9 @@ def data_context(plan: plan_data.DataPlan) -> dict[str, Any]:
         "picked_by": [t.id for t in plan.results_tables if t.picked_by],
         "unit_effects": {
             table: {
-                outcome: {name: {m: literal_py(v) for m, v in by.items()} for name, by in es.items()}
+                outcome: {
+                    name: {m: literal_py(v) for m, v in by.items()} for name, by in es.items()
+                }
                 for outcome, es in outcomes.items()
             }
             for table, outcomes in plan.unit_effects.items()
