@@ -16,8 +16,10 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.codegen import js as js_target
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import effects as semantics_effects
+from rulesdsl.versions import diff as semantic
 from tests import js_queries, js_queries_unitvalue, test_js_target
 from tests.conftest import compile_snippet, import_rendered, render
 
@@ -200,3 +202,65 @@ def test_the_javascript_module_answers_as_python_does(
     assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == []
     declared = js_target.emit(plan)["snippet.d.ts"]
     assert 'export declare function effect(\n  table: "fall" | "shot",' in declared
+
+
+def test_diff_grades_a_value_by_unit_type_as_rules_and_a_kind_change_as_breaking(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    base = _ruleset(compiler, FALL + SHOT, tmp_path)
+    more = _ruleset(compiler, FALL + SHOT.replace("infantry 3", "infantry 4"), tmp_path)
+    found = [(c.level, c.path) for c in semantic.diff(base, more).changes]
+    assert found == [("rules", "shot.hit.damage.infantry")]
+    dice = _ruleset(compiler, FALL.replace("falls & foot 2", "falls & foot 1d3") + SHOT, tmp_path)
+    found = [(c.level, c.path) for c in semantic.diff(base, dice).changes]
+    assert found == [("breaking", "fall.short.falls.foot")]
+    plain = _ruleset(compiler, FALL.replace(", falls & jump_infantry 1", "") + SHOT, tmp_path)
+    found = [(c.level, c.path) for c in semantic.diff(base, plain).changes]
+    assert found == [("rules", "fall.long.falls.jump_infantry")]
+
+
+def test_a_house_rule_overrides_the_values_by_unit_type_and_is_checked_again(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "snippet.terrain").write_text(HEADER + FALL, "utf-8")
+    house = tmp_path / "house.terrain"
+    head = 'ruleset house "House"\nversion 1.0.0\nextends snippet@^1.0\n'
+    house.write_text(head + "override fall.long | falls 2d6, falls & infantry 3\n", "utf-8")
+    compiled = Compiler().compile_file(house)
+    assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
+    m = import_rendered(compiled.ruleset, tmp_path, "unit_effects_house")
+    assert m.effect("fall", "long", "falls", "infantry") == 3
+    assert m.effect("fall", "long", "falls", "jump_infantry") == m.Dice(2, 6, 0)
+    house.write_text(head + "override fall.long | falls 2d6, falls & tank 3\n", "utf-8")
+    errors = [d.code for d in Compiler().compile_file(house).diagnostics if d.is_error]
+    assert errors == ["E473"]
+
+
+LANGS = (
+    'ruleset snippet "Demo" fr "Démo" de "Demo" ru "Демо"\nversion 1.0.0\nlanguages en fr de ru\n'
+    "units distance hex, cost MP\n"
+    'mode mech "Mech" fr "Méca" de "Mech" ru "Шагоход"\n'
+    'mode infantry "Infantry" fr "Infanterie" de "Infanterie" ru "Пехота"\n'
+    'layer terrain "Terrain" fr "Terrain" de "Gelände" ru "Местность" {\n  columns cost\n'
+    '  clear "Clear" fr "Dégagé" de "Offen" ru "Открытая" | 1\n}\n'
+    'dice fall "Falling" fr "Chute" de "Sturz" ru "Падение" : 1d6 {\n'
+    '  1-3 short "Short" fr "Courte" de "Kurz" ru "Короткое" | falls 1d6, falls & infantry 2\n'
+    '  4+ long "Long" fr "Longue" de "Lang" ru "Долгое" | falls 2d6\n}\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "falls 1d6 (Infantry: 2)"),
+        ("fr", "falls 1D6 (Infanterie : 2)"),
+        ("de", "falls 1W6 (Infanterie: 2)"),
+        ("ru", "falls: 1к6 (Пехота: 2)"),
+    ],
+)
+def test_the_sheet_prints_the_values_by_unit_type(tmp_path: Path, lang: str, said: str) -> None:
+    ruleset = tmp_path / "snippet.terrain"
+    ruleset.write_text(LANGS, "utf-8")
+    target = tmp_path / f"snippet.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert said in target.read_text("utf-8").replace("\u00a0", " ").replace("\u202f", " ")
