@@ -18,6 +18,8 @@ from rulesdsl.codegen import js as js_target
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.versions import diff as semantic
 from tests import js_queries, js_queries_unitvalue, test_js_target
@@ -264,3 +266,38 @@ def test_the_sheet_prints_the_values_by_unit_type(tmp_path: Path, lang: str, sai
     target = tmp_path / f"snippet.{lang}.md"
     assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
     assert said in target.read_text("utf-8").replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def test_yaml_writes_the_values_by_unit_type_as_written_and_checks_them_at_their_line(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    source, errors = Parser().parse(HEADER + FALL + SHOT, "snippet.terrain")
+    assert source is not None and not errors
+    yaml_text = to_yaml(source)
+    assert "effects: falls 2d6, falls & foot 4, falls & jump_infantry 1, prone" in yaml_text
+    assert "effects: 'damage 2, damage & infantry 3'" in yaml_text
+    (tmp_path / "snippet.yaml").write_text(yaml_text, "utf-8")
+    compiled = compiler.compile_file(tmp_path / "snippet.yaml")
+    assert compiled.ruleset is not None
+    assert semantics_effects.unit_effect(compiled.ruleset, "shot", "hit", "damage", "infantry") == (
+        ir.Number(3)
+    )
+    assert "falls & foot 4" in to_terrain(yaml_text)
+    bad = yaml_text.replace("falls & foot 2", "falls & feet 2")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "snippet.yaml").write_text(bad, "utf-8")
+    line = bad.splitlines().index("      effects: falls 1d6, falls & feet 2") + 1
+    found = [
+        (d.code, d.pos.line)
+        for d in compiler.compile_file(tmp_path / "snippet.yaml").diagnostics
+        if d.pos
+    ]
+    assert found == [("E473", line)]
+
+
+def test_the_csv_chart_of_a_dice_table_writes_the_values_by_unit_type(tmp_path: Path) -> None:
+    (tmp_path / "snippet.terrain").write_text(HEADER + FALL, "utf-8")
+    out = tmp_path / "fall.csv"
+    args = ["export", str(tmp_path / "snippet.terrain"), "--table", "fall", "--format", "csv"]
+    assert main([*args, "-o", str(out)]) == 0
+    assert '"falls 1d6, falls & foot 2"' in out.read_text("utf-8")
