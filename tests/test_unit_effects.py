@@ -287,11 +287,8 @@ def test_yaml_writes_the_values_by_unit_type_as_written_and_checks_them_at_their
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "snippet.yaml").write_text(bad, "utf-8")
     line = bad.splitlines().index("      effects: falls 1d6, falls & feet 2") + 1
-    found = [
-        (d.code, d.pos.line)
-        for d in compiler.compile_file(tmp_path / "snippet.yaml").diagnostics
-        if d.pos
-    ]
+    checked = Compiler().compile_file(tmp_path / "bad" / "snippet.yaml")
+    found = [(d.code, d.pos.line) for d in checked.diagnostics if d.pos]
     assert found == [("E473", line)]
 
 
