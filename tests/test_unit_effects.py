@@ -298,3 +298,19 @@ def test_the_csv_chart_of_a_dice_table_writes_the_values_by_unit_type(tmp_path: 
     args = ["export", str(tmp_path / "snippet.terrain"), "--table", "fall", "--format", "csv"]
     assert main([*args, "-o", str(out)]) == 0
     assert '"falls 1d6, falls & foot 2"' in out.read_text("utf-8")
+
+
+def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[doc.index("### Effects by unit type") :]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    snippet = section[start : section.index("```", start)]
+    head = HEADER[: HEADER.index("mode ")] + HEADER[HEADER.index("layer ") :]
+    compiled = compile_snippet(compiler, head + snippet, tmp_path)
+    assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
+    m = import_rendered(compiled.ruleset, tmp_path, "unit_effects_docs")
+    assert m.effect("fall", "long", "damage", "jump_infantry") == 1
+    assert m.effect("fall", "long", "damage", "infantry") == 4
+    assert m.effect("fall", "long", "damage", "mech") == m.Dice(2, 6, 0)
+    assert m.effect("shot", "hit", "damage", "infantry") == 3
+    assert m.effect("shot", "hit", "damage", "mech") == 2
