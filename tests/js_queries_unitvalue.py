@@ -1,7 +1,8 @@
 """Random questions of an outcome's effect keyed by unit type (issue 40, item 7: "a hit does 2
 damage, 3 to infantry") for the differential test of the JavaScript target (tests/js_queries.py
 asks them with the others): ``effect(table, outcome, name, mode)`` with the names drawn among
-those the module knows, now and then an unknown or odd one. It yields only for modules whose
+those the module knows, now and then an unknown or odd one (a known name inside a list
+among them). It yields only for modules whose
 rules key an effect by unit type: the bundled rulesets' questions are unchanged."""
 
 from __future__ import annotations
@@ -28,4 +29,7 @@ def unit_effect_queries(rng: random.Random, plan: ModulePlan) -> Iterator[Query]
         args = [table, outcome, name, mode]
         if rng.random() < 0.03:
             args[rng.randrange(4)] = rng.choice(_ODD)
+        if rng.random() < 0.08:  # a known name in a list: JavaScript would read it as the name
+            at = rng.randrange(4)
+            args[at] = [args[at]]
         yield {"function": "effect", "args": args, "kwargs": {}}
