@@ -133,6 +133,7 @@ CODES: Mapping[str, str] = {
     "E474": "an effect keyed by unit type with no value for everyone",
     "E475": "an effect keyed by the same unit type twice",
     "E476": "an effect keyed by unit type that feeds another rule",
+    "E477": "an effect two keywords of a unit type give different values",
     "E342": "a second modifier `on doubles` in one results table",
     "E343": "a column shift overridden with a negative number of columns",
     "W342": "a column shift named `doubles` without `on doubles`, which the dice do not apply",
@@ -283,6 +284,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("checks", "E430 E431 E432"),
     ("checks", "E470 E471 E472"),
     ("lower", "E473 E474 E475 E476"),
+    ("checks", "E477"),
     ("checks", "E420"),
     ("checks", "W340 W263"),
     (

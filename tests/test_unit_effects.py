@@ -314,3 +314,22 @@ def test_the_language_guide_example_answers_as_it_says(compiler: Compiler, tmp_p
     assert m.effect("fall", "long", "damage", "mech") == m.Dice(2, 6, 0)
     assert m.effect("shot", "hit", "damage", "infantry") == 3
     assert m.effect("shot", "hit", "damage", "mech") == 2
+
+
+ARMOURED = 'group armoured "Armoured" : jump_infantry, mech\n'
+CLASH = (
+    'dice fall "Falling" : 1d6 {\n  1+ any "Any" | falls 1, falls & foot 2, falls & armoured 3\n}\n'
+)
+
+
+def test_two_keywords_that_disagree_with_no_precedence_are_reported(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    said = [(c, line) for c, line, _ in _codes(compiler, ARMOURED + CLASH, tmp_path)]
+    assert said == [("E477", 3)]
+    rs = _ruleset(compiler, ARMOURED + "precedence armoured, foot\n" + CLASH, tmp_path)
+    assert semantics_effects.unit_effect(rs, "fall", "any", "falls", "jump_infantry") == (
+        ir.Number(3)
+    )
+    same = CLASH.replace("armoured 3", "armoured 2")
+    assert _codes(compiler, ARMOURED + same, tmp_path) == []
