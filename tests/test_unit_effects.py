@@ -8,6 +8,7 @@ for its misuse. The Python and JavaScript modules answer ``effect(table, outcome
 from __future__ import annotations
 
 import random
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -333,3 +334,24 @@ def test_two_keywords_that_disagree_with_no_precedence_are_reported(
     )
     same = CLASH.replace("armoured 3", "armoured 2")
     assert _codes(compiler, ARMOURED + same, tmp_path) == []
+
+
+def test_the_declarations_type_check_a_consumer_of_effect(
+    compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = test_js_target._typescript(pytestconfig)
+    rs = _ruleset(compiler, FALL + SHOT, tmp_path)
+    test_js_target.write_package(module_plan.build(rs), tmp_path / "snippet")
+    consumer = (
+        'import { effect } from "./snippet/snippet.js";\n'
+        'const hit = effect("shot", "hit", "damage", "infantry");\n'
+        "console.log(hit);\n"
+        '// @ts-expect-error: "tank" is no unit type\n'
+        'effect("fall", "long", "falls", "tank");\n'
+    )
+    (tmp_path / "consumer.mts").write_text(consumer, "utf-8")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.mts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
