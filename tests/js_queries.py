@@ -236,6 +236,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_state,
         js_queries_stcond,
         js_queries_turning,
+        js_queries_unitvalue,
         js_queries_whole_move,
     )
 
@@ -270,6 +271,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "roll_pairs": js_queries_pairs.pair_queries,
         "sight_factor": js_queries_fog.sight_factor_queries,
         "state_bands": js_queries_stcond.band_queries,
+        "unit_effect": js_queries_unitvalue.unit_effect_queries,
     }
 
 

@@ -30,6 +30,7 @@ from rulesdsl.checks import (
     sheet_words,
     sight_factor,
     sizes,
+    unit_effects,
     walk,
 )
 from rulesdsl.diagnostics import Diagnostic
@@ -56,6 +57,7 @@ PASSES: tuple[Pass, ...] = (
     column_pick.check,
     modifier_total.check,
     sight_factor.check,
+    unit_effects.check,
     grids.check,
     policies.check,
     decisions.check,

@@ -215,7 +215,14 @@ def chart_rows(ruleset: ir.Ruleset, name: str) -> tuple[Rows, set[int]] | None:
         rows = [["roll", "result", *label_heads, "effects"]]
         for d in dice.rows:
             effects = ", ".join(
-                f"{k} {dsl_value(v)}" if k else dsl_value(v) for k, v in d.effects.items()
+                [
+                    *(f"{k} {dsl_value(v)}" if k else dsl_value(v) for k, v in d.effects.items()),
+                    *(  # values by unit type, as written (issue 40)
+                        f"{k} & {unit} {dsl_value(v)}"
+                        for k, by in d.by_unit.items()
+                        for unit, v in by.items()
+                    ),
+                ]
             )
             rows.append(
                 [

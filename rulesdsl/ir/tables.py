@@ -195,6 +195,9 @@ class Outcome:
     info: Info
     value: Value | None = None
     effects: dict[Id, Value] = field(default_factory=dict)
+    by_unit: dict[Id, dict[Id, Value]] = field(default_factory=dict)
+    """Effects keyed by unit type or keyword (``damage & infantry 3``): effect -> key -> value,
+    beside the value for everyone in ``effects`` (issue 40)."""
 
 
 @dataclass(frozen=True)
@@ -269,6 +272,8 @@ class DiceRow:
     low: int | None
     high: int | None
     effects: dict[Id, Value]
+    by_unit: dict[Id, dict[Id, Value]] = field(default_factory=dict)
+    """Effects keyed by unit type or keyword (``falls & infantry 2``), as on an outcome."""
 
 
 @dataclass(frozen=True)

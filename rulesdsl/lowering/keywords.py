@@ -188,15 +188,14 @@ def stray_orders(statements: Sequence[s.Statement], report: Report) -> None:
 
 
 def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
-    """``a & b value`` where no modifier keyed by two contexts reads it: a table cell, a dice
-    row or a ``when`` line (E234; cost and modifier cells are checked where they lower)."""
+    """``a & b value`` where no modifier keyed by two contexts reads it: a table cell
+    or a ``when`` line (E234; cost and modifier cells are checked where they lower; a dice
+    row's effects keyed by unit type are ``damage & infantry 3``, issue 40)."""
     for st in statements:
         cells: list[s.CellNode] = []
         match st:
             case s.TableDecl(rows=rows):
                 cells = [c for r in rows for c in r.cells]
-            case s.DiceDecl(rows=rows):
-                cells = [r.effects for r in rows if r.effects is not None]
             case s.ModifierDecl(whens=whens):
                 cells = [w.cell for w in whens]
             case (
@@ -235,6 +234,7 @@ def stray_pairs(statements: Sequence[s.Statement], report: Report) -> None:
                 | s.WholeMoveDecl()
                 | s.StateDecl()
                 | s.DriftDecl()
+                | s.DiceDecl()
             ):
                 pass
             case unknown:

@@ -179,7 +179,7 @@ def results_table(lw: Context, decl: s.DiceDecl) -> ir.ResultsTable:
     carried = dict(res.effects)
     outcomes = tuple(
         lw.at(
-            ir.Outcome(o.name.text, lw.info(o), None, effects(lw, carried.get(o.name.text))),
+            _outcome(lw, o, carried.get(o.name.text)),
             o.name.pos,
         )
         for o in res.outcomes
@@ -316,6 +316,12 @@ def dice_naturals(lw: Context, decl: s.DiceDecl) -> tuple[ir.NaturalRow, ...]:
     return tuple(out)
 
 
+def _outcome(lw: Context, o: s.Item, cell: s.CellNode | None) -> ir.Outcome:
+    """A results table's outcome with its effects, some keyed by unit type (issue 40)."""
+    plain = effects(lw, cell)
+    return ir.Outcome(o.name.text, lw.info(o), None, plain, effects_by_unit(lw, cell, plain))
+
+
 EFFECT_KINDS: tuple[words.ValueKind, ...] = (
     "number",
     "dice",
@@ -330,9 +336,11 @@ EFFECT_KINDS: tuple[words.ValueKind, ...] = (
 
 def effects(lw: Context, cell: s.CellNode | None) -> dict[str, ir.Value]:
     """A dice row's or an outcome's effects: ``name value`` pairs, or a name alone for a flag
-    (``damage 1d6+3, ignites``)."""
+    (``damage 1d6+3, ignites``); the entries keyed by unit type are :func:`effects_by_unit`'s."""
     out: dict[str, ir.Value] = {}
     for entry in cell.entries if cell else ():
+        if entry.key2 is not None:
+            continue
         if entry.key is None:
             word = entry.value.value
             if isinstance(word, s.Word):
@@ -358,6 +366,59 @@ def effects(lw: Context, cell: s.CellNode | None) -> dict[str, ir.Value]:
         if value is not None:
             out[key] = value
     return out
+
+
+def effects_by_unit(
+    lw: Context, cell: s.CellNode | None, plain: dict[str, ir.Value]
+) -> dict[str, dict[str, ir.Value]]:
+    """The effects keyed by unit type or keyword (``damage 2, damage & infantry 3``): effect ->
+    key -> value (issue 40). E473: the key is no unit type or keyword; E474: the effect has no
+    value for everyone in the cell; E475: the same pair twice; E476: the effect feeds the cost,
+    a sight rule or a modifier, which read no unit type."""
+    out: dict[str, dict[str, ir.Value]] = {}
+    for entry in cell.entries if cell else ():
+        if entry.key is None or entry.key2 is None:
+            continue
+        name, unit = entry.key, entry.key2
+        value = lw.value(entry.value, EFFECT_KINDS, "an effect")
+        if lw.symbols.kind_of(unit.text) not in ("mode", "group"):
+            units = lw.symbols.names("mode", "group")
+            lw.err(
+                "E473",
+                f"'{unit.text}' is not a unit type or keyword: an effect is keyed by one",
+                unit.pos,
+                did_you_mean(unit.text, units)
+                or f"e.g. `{name.text} & {units[0] if units else 'infantry'} 3`",
+            )
+        elif name.text not in plain:
+            lw.err(
+                "E474",
+                f"the effect '{name.text}' is keyed by unit type but has no value for everyone",
+                name.pos,
+                f"give it first: `{name.text} 2, {name.text} & {unit.text} ...`",
+            )
+        elif unit.text in out.get(name.text, {}):
+            lw.err(
+                "E475",
+                f"'{name.text} & {unit.text}' is given twice in these effects",
+                unit.pos,
+                "give one value",
+            )
+        elif name.text in _fed_names(lw):
+            lw.err(
+                "E476",
+                f"the effect '{name.text}' feeds another rule, which reads it for every unit",
+                unit.pos,
+                f"give '{name.text}' one value; or rename the effect if it is only data",
+            )
+        elif value is not None:
+            out.setdefault(name.text, {})[unit.text] = value
+    return out
+
+
+def _fed_names(lw: Context) -> tuple[str, ...]:
+    """The effect names that feed another rule: the cost, a sight rule or a modifier."""
+    return (semantics_effects.COST, *lw.symbols.names("sight", "modifier"))
 
 
 def _near_feed(lw: Context, key: s.Name) -> None:

@@ -171,8 +171,11 @@ class TableLowering(CostLowering):
                 self.err("E102", f"row '{row.item.name.text}' appears twice", row.item.name.pos)
             names.add(row.item.name.text)
             effects = sight_lowering.effects(self, row.effects)
+            by_unit = sight_lowering.effects_by_unit(self, row.effects, effects)
             rows.append(
-                ir.DiceRow(row.item.name.text, self.info(row.item), row.low, row.high, effects)
+                ir.DiceRow(
+                    row.item.name.text, self.info(row.item), row.low, row.high, effects, by_unit
+                )
             )
             self.where.record(rows[-1], row.item.pos)
             self.where.record(rows[-1], row.item.name.pos, "id")

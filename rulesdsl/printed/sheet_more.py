@@ -368,7 +368,7 @@ class MoreBlocks(MovementBlocks):
         for o in t.outcomes:
             row = [CellView(self.label(o.info, o.id), ("label",))]
             if carried:
-                row.append(self.effects(o.effects))
+                row.append(self.effects(o.effects, o.by_unit))
             for c in t.columns:
                 p = by_column[c.id].get(o.id)
                 ways = (p or 0) * dice.outcomes

@@ -346,7 +346,11 @@ class RuleBlocks(BuilderBase):
             changed=self.added(t.id),
         )
 
-    def effects(self, effects: dict[str, ir.Value]) -> CellView:
+    def effects(
+        self, effects: dict[str, ir.Value], by_unit: dict[str, dict[str, ir.Value]] | None = None
+    ) -> CellView:
+        """An outcome's effects in words; ``by_unit``: the values keyed by unit type or
+        keyword, after the value for everyone (``Falls 2d6 (Infantry: 4)``, issue 40)."""
         parts = []
         classes: tuple[str, ...] = ()
         for key, value in effects.items():
@@ -362,6 +366,12 @@ class RuleBlocks(BuilderBase):
                 cell = self.value(value)
                 classes = classes or cell.classes
                 parts.append(self.w("effect_value", name=name, value=cell.text))
+            if by_unit and key in by_unit:
+                entries = ", ".join(
+                    self.w("effect_unit_value", unit=self.name(k), value=self.value(v).text)
+                    for k, v in by_unit[key].items()
+                )
+                parts[-1] = self.w("effect_by_unit", value=parts[-1], entries=entries)
         return CellView(", ".join(parts), classes)
 
     def fed_effect(self, key: str, value: ir.Value) -> str | None:
@@ -408,7 +418,7 @@ class RuleBlocks(BuilderBase):
             marks = []
             for note in self.note_texts(r.info):
                 marks.append(self.add_note(notes, note))
-            effects = self.effects(r.effects)
+            effects = self.effects(r.effects, r.by_unit)
             effects.changed = self.changed(f"{d.id}.{r.id}")
             row = [
                 CellView(span, ("label", "roll")),

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from rulesdsl import ir
+from rulesdsl.semantics.keywords import written_cost
 from rulesdsl.semantics.tables import covers_map
 
 COST = "cost"
@@ -74,3 +75,48 @@ def line_conditions(
     conditions_here = whole_map(rs)
     found = [*conditions, *(n for place in places for n in place if n in conditions_here)]
     return tuple(dict.fromkeys(found))
+
+
+# ---- effects keyed by unit type (issue 40, item 7) --------------------------------------------
+
+
+def keyed_outcomes(rs: ir.Ruleset) -> Iterator[tuple[str, str, dict[str, ir.Value], KeyedEffects]]:
+    """Every dice outcome with its table, its effects and its effects keyed by unit type or
+    keyword, as :func:`outcomes` gives them."""
+    for table in rs.dice_tables:
+        for row in table.rows:
+            yield table.id, row.id, row.effects, row.by_unit
+    for results in rs.results_tables:
+        for outcome in results.outcomes:
+            yield results.id, outcome.id, outcome.effects, outcome.by_unit
+
+
+KeyedEffects = dict[str, dict[str, ir.Value]]
+"""An outcome's effects keyed by unit type or keyword: effect -> key -> value."""
+
+
+def unit_effect(rs: ir.Ruleset, table: str, outcome: str, effect: str, mode: str) -> ir.Value:
+    """The value the effect ``effect`` of ``outcome`` (a dice row or a results table's outcome)
+    of ``table`` has for unit type ``mode``: its own entry, else its keyword's as a cost cell
+    reads keywords (precedence included), else the value for everyone (``damage 2, damage &
+    infantry 3``: 3 for infantry, 2 for a mech). KeyError for a name the table lacks."""
+    for t, o, plain, keyed in keyed_outcomes(rs):
+        if (t, o) == (table, outcome):
+            return value_for(rs, plain, keyed, effect, mode)
+    raise KeyError((table, outcome))
+
+
+def value_for(
+    rs: ir.Ruleset, plain: dict[str, ir.Value], keyed: KeyedEffects, effect: str, mode: str
+) -> ir.Value:
+    """:func:`unit_effect` for one outcome's ``plain`` and ``keyed`` effects."""
+    cell = ir.Cell(plain[effect], dict(keyed.get(effect, {})))
+    value = written_cost(cell, mode, rs.groups, [p.groups for p in rs.precedence])
+    assert value is not None  # the cell has a value for everyone
+    return value
+
+
+def uses_unit_effects(rs: ir.Ruleset) -> bool:
+    """Whether some outcome has an effect keyed by unit type (the module then answers
+    ``effect(table, outcome, name, mode)``)."""
+    return any(keyed for *_, keyed in keyed_outcomes(rs))

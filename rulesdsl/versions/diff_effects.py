@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
-from rulesdsl import ir
+from rulesdsl import ir, spelling
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.spelling import number
 
@@ -83,4 +83,33 @@ def effects(d: Differ) -> None:
                 f"outcome {shown.get(outcome, outcome)}, {what}: {shown_before} -> {shown_after}",
                 shown_before,
                 shown_after,
+            )
+
+
+def by_unit(
+    d: Differ,
+    path: str,
+    what: str,
+    old: dict[str, dict[str, ir.Value]],
+    new: dict[str, dict[str, ir.Value]],
+) -> None:
+    """An outcome's effects keyed by unit type or keyword (issue 40), each entry at
+    ``path.effect.unit``: a value added, removed or changed changes that unit's answer (rules);
+    one whose kind changed (a number that became dice) is breaking, as a plain effect's is."""
+    for effect in dict.fromkeys([*old, *new]):
+        was, now = old.get(effect, {}), new.get(effect, {})
+        for unit in dict.fromkeys([*was, *now]):
+            a, b = was.get(unit), now.get(unit)
+            if a == b:
+                continue
+            before = "nothing" if a is None else spelling.value(a)
+            after = "nothing" if b is None else spelling.value(b)
+            level: Level = "breaking" if None not in (a, b) and type(a) is not type(b) else "rules"
+            d.add(
+                level,
+                "changed",
+                f"{path}.{effect}.{unit}",
+                f"{what}, {effect} for {unit}: {before} -> {after}",
+                before,
+                after,
             )

@@ -296,6 +296,8 @@ def results(d: Differ) -> None:
                         before,
                         after,
                     )
+            what = f"{name}, {d.label(o_new.info, o_new.id)}"
+            diff_effects.by_unit(d, f"{b.id}.{o_new.id}", what, o_old.by_unit, o_new.by_unit)
         naturals(d, "breaking", name, b.id, a.naturals, b.naturals)
         _rows(d, name, a, b)
         for m_old, m_new in named(

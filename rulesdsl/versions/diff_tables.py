@@ -253,3 +253,4 @@ def dice(differ: Differ) -> None:
                 old_value = r_old.effects.get(effect)
                 new_value = r_new.effects.get(effect)
                 differ._value(path, f"{name}, {row_name}, {effect}", old_value, new_value)
+            diff_effects.by_unit(differ, path, f"{name}, {row_name}", r_old.by_unit, r_new.by_unit)

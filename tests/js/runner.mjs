@@ -131,7 +131,7 @@ function ask(m, query) {
   if (fn === "free_move") return freeMoveVector(m, args, kwargs);
   const moves = askMoves(m, fn, args, kwargs);
   if (moves !== undefined) return moves;
-  if (Object.hasOwn(m.STEPS, fn) || fn === "lookup" || fn === "param") return m[fn](...args);
+  if (Object.hasOwn(m.STEPS, fn) || fn === "lookup" || fn === "param" || fn === "effect") return m[fn](...args);
   throw new Error(`the module does not answer ${fn}`);
 }
 

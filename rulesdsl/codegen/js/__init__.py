@@ -29,6 +29,7 @@ from rulesdsl.codegen.js.moves import movement_dts, movement_js
 from rulesdsl.codegen.js.results import results_js, runtime_results
 from rulesdsl.codegen.js.routes import marked, routes_js, state_reads_js
 from rulesdsl.codegen.js.sight import outcomes_js, runtime_sight, sight_js
+from rulesdsl.codegen.js.unit_effects import unit_effects_dts, unit_effects_js
 from rulesdsl.codegen.js.values import (
     key_js,
     labels_js,
@@ -80,6 +81,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
     cells = js_code.cell_names(code.cells)
     sight = "sight" in plan.surface.parts
     results = "results tables" in plan.surface.parts
+    unit_effects = "unit effects" in plan.surface.parts
     lines = [
         line_comment(
             f"Ruleset {header.id} version {header.version} ({header.digest}), as an ES module."
@@ -94,6 +96,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         ),
         *(["", marked(runtime_sight(), bool(plan.movement.states))] if sight else []),
         *(["", runtime_results(plan.data).rstrip("\n")] if results else []),
+        *(["", runtime("runtime_unit_effects.js").rstrip("\n")] if unit_effects else []),
         "",
         runtime("runtime_moves.js").rstrip("\n"),
         "",
@@ -121,6 +124,7 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         *outcomes_js(plan.sight),
         *(sight_js(plan) if sight else []),
         *(results_js(plan.data) if results else []),
+        *(unit_effects_js(plan.data) if unit_effects else []),
         "",
         *(js_code.cells_js(c, n) for c, n in zip(code.cells, cells, strict=True)),
         js_code.outcome_labels_js(code.outcome_labels),
@@ -172,6 +176,7 @@ def emit(plan: module_plan.ModulePlan) -> dict[str, str]:
         f"{header.id}.js": module_js(plan),
         f"{header.id}.d.ts": dts(plan, header.id, header.version)
         + movement_dts(plan)
-        + "".join(f"{line}\n" for line in arcs_dts(plan.movement)),
+        + "".join(f"{line}\n" for line in arcs_dts(plan.movement))
+        + "".join(f"{line}\n" for line in unit_effects_dts(plan)),
         "package.json": package_json(plan),
     }

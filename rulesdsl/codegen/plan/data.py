@@ -281,6 +281,11 @@ class DataPlan:
     """Features that hold over the whole map."""
     one_per_place: tuple[str, ...]
     """Layers of which a place has at most one feature."""
+    unit_effects: Mapping[str, Mapping[str, Mapping[str, Mapping[str, values.Literal]]]] = field(
+        default_factory=dict
+    )
+    """Where an outcome has an effect keyed by unit type (issue 40): per dice or results table,
+    outcome and effect, the value each unit type gets; empty in a ruleset without one."""
 
 
 def build(rs: ir.Ruleset) -> DataPlan:
@@ -300,7 +305,26 @@ def build(rs: ir.Ruleset) -> DataPlan:
         ignores_others=tuple(f.id for f in rs.features if f.ignores_others),
         whole_map=tuple(f.id for f in rs.features if f.id in whole),
         one_per_place=tuple(la.id for la in rs.layers if semantics.one_per_place(la)),
+        unit_effects=_unit_effects(rs),
     )
+
+
+def _unit_effects(
+    rs: ir.Ruleset,
+) -> dict[str, dict[str, dict[str, dict[str, values.Literal]]]]:
+    """Every outcome's effects per unit type, when some outcome has an effect keyed by one."""
+    if not semantics_effects.uses_unit_effects(rs):
+        return {}
+    out: dict[str, dict[str, dict[str, dict[str, values.Literal]]]] = {}
+    for table, outcome, plain, keyed in semantics_effects.keyed_outcomes(rs):
+        out.setdefault(table, {})[outcome] = {
+            name: {
+                m.id: values.literal(semantics_effects.value_for(rs, plain, keyed, name, m.id))
+                for m in rs.modes
+            }
+            for name in plain
+        }
+    return out
 
 
 def _feature(rs: ir.Ruleset, f: ir.Feature, params: Mapping[str, float | None]) -> Feature:

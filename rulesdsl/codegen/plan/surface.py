@@ -13,7 +13,15 @@ from rulesdsl import ir
 from rulesdsl.semantics import effects
 
 Part = Literal[
-    "every module", "limits", "sight", "results tables", "facing", "arcs", "free facing", "state"
+    "every module",
+    "limits",
+    "sight",
+    "results tables",
+    "facing",
+    "arcs",
+    "free facing",
+    "state",
+    "unit effects",
 ]
 """A part of the API: every module has the first, the others where its rules use them (the
 code section says whether a module has ``limits``: a cost that is a ``Limit``)."""
@@ -247,6 +255,8 @@ def part_checks(part: Part) -> tuple[FunctionChecks, ...]:
             return (_checks("free_move", ("allowance", Number())),)
         case "state":
             return ()
+        case "unit effects":
+            return (_checks("effect", ("mode", KnownName("mode"))),)
         case "arcs":
             return (
                 _checks("arc", ("arcs", KnownName("arcs")), ("bearing", _ANY), ("heading", _ANY)),
@@ -315,6 +325,8 @@ def has_part(rs: ir.Ruleset, part: Part) -> bool:
             return bool(rs.free_facings)
         case "state":
             return bool(rs.states)
+        case "unit effects":
+            return effects.uses_unit_effects(rs)
         case _:
             assert_never(part)
 

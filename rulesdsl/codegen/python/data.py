@@ -49,6 +49,15 @@ def data_context(plan: plan_data.DataPlan) -> dict[str, Any]:
         "results_tables": [results_table_py(t) for t in plan.results_tables],
         "categories": any(t.categories for t in plan.results_tables),
         "picked_by": [t.id for t in plan.results_tables if t.picked_by],
+        "unit_effects": {
+            table: {
+                outcome: {
+                    name: {m: literal_py(v) for m, v in by.items()} for name, by in es.items()
+                }
+                for outcome, es in outcomes.items()
+            }
+            for table, outcomes in plan.unit_effects.items()
+        },
     }
 
 

@@ -151,6 +151,8 @@ def part_names(part: Part) -> tuple[str, ...]:
             return python_free_facing.FREE_FACING_EXPORTS
         case "state":
             return ("STATES",)
+        case "unit effects":
+            return ("effect",)
         case _:
             assert_never(part)
 
