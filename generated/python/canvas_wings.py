@@ -1214,7 +1214,8 @@ def modifier(name: ModifierName, *items: str, **context: str | float) -> float |
     this modifier add nothing. A combination the rules name (``when a, b``) that is present
     gives its own value: a marker replaces the total, a number counts with the others. The
     values combine by the modifier's policy (COMBINE: sum, only the highest, only the lowest,
-    or each source once), then the total is kept within CLAMP.
+    or each source once), then the total is kept within CLAMP. ``state``: the
+    unit's state (as the route searches take it), for values in a band of it (issue 40).
     """
     try:  # a modifier whose values add up, asked with this context before: a lookup an item
         if context:
@@ -1249,6 +1250,7 @@ _CONFLICT_FREE: Final[set[tuple[str, ...]]] = set()
 def _modifier(name: str, items: tuple[str, ...], context: dict[str, str | float]) -> float | Marker:
     """modifier, worked out: its arguments checked, conflicts warned of, every rule applied."""
     _name("modifier", "name", name, MODIFIERS, "modifier")
+    state = _carried_arg("modifier", context.pop("state")) if "state" in context else None
     values = MODIFIERS[name]
     key = ""
     key2 = ""
@@ -1306,6 +1308,10 @@ def _modifier(name: str, items: tuple[str, ...], context: dict[str, str | float]
             if _isinstance(value, Marker):
                 return value
             parts.append(value)
+    for value in _band_values(name, state):  # the values of the bands the state is in
+        if _isinstance(value, Marker):
+            return value
+        parts.append(value)
     pairs = _PAIRS.get(name, {})
     best_of = _BEST_OF.get(name, {})
     best: dict[str, float] = {}  # per best group present: its best value so far
@@ -2349,6 +2355,49 @@ _ROLL_STATES: Final[Mapping[str, tuple[int, str, int]]] = {
 """Per roll due only in a band of a state (``when altitude below 4``): the state's index in
 STATES, ``below`` or ``above``, and the bound."""
 
+_SIGHT_STATES: Final[Mapping[str, tuple[int, str, int]]] = {}
+"""Per sight rule that counts only while the viewer's state is in a band (``when altitude
+below 5``): the state's index in STATES, ``below`` or ``above``, and the bound."""
+
+_MODIFIER_BANDS: Final[Mapping[str, tuple[tuple[int, str, int, float | Marker], ...]]] = {}
+"""Per modifier with values in a band of a state (``when altitude above 6 | +1``): the
+state's index in STATES, ``below`` or ``above``, the bound and the value."""
+
+
+def _band_values(name: str, state: tuple[int, ...] | None) -> list[float | Marker]:
+    """rulesdsl.semantics.band_values: the values of modifier ``name``'s bands that ``state``
+    is in (strictly below or above the bound); a modifier with bands needs the state."""
+    bands = _MODIFIER_BANDS.get(name, ())
+    if not bands:
+        return []
+    if state is None:
+        labels = _dict.fromkeys(f"'{_STATE_LABELS[band[0]]}'" for band in bands)
+        why = f"must be given: {name!r} has values by {' and '.join(labels)}"
+        raise InvalidArgument("modifier", "state", None, why)
+    return [
+        value
+        for index, side, bound, value in bands
+        if (state[index] < bound if side == "below" else state[index] > bound)
+    ]
+
+
+def _out_of_sight_band(name: str, state: object, places: int) -> Sight | None:
+    """rulesdsl.semantics.sight_in_band: for a sight rule with a band, the open line of
+    ``places`` when the viewer's ``state`` is outside it (None inside, or with no band); the
+    rule needs the state."""
+    carried = _carried_arg("line_of_sight", state)
+    band = _SIGHT_STATES.get(name)
+    if band is None:
+        return None
+    index, side, bound = band
+    if carried is None:
+        label = _STATE_LABELS[index]
+        why = f"must be given: {name!r} counts only while '{label}' is {side} {bound}"
+        raise InvalidArgument("line_of_sight", "state", None, why)
+    if carried[index] < bound if side == "below" else carried[index] > bound:
+        return None
+    return Sight(0, False, (0,) * places)
+
 
 def _carried_arg(function: str, state: object) -> tuple[int, ...] | None:
     """``state=``: every state of STATES, a whole number in its range, as a tuple in STATES'
@@ -3044,6 +3093,7 @@ def line_of_sight(
     crossed: Iterable[float] | None = None,
     mode: str | None = None,
     conditions: Iterable[str] = (),
+    state: Mapping[str, int] | None = None,
 ) -> Sight:
     """The line of sight rule ``name`` along ``places``, the firer's place first and the
     target's last, each place given as the names of its features: ``line_of_sight("los",
@@ -3051,7 +3101,8 @@ def line_of_sight(
     place, one number per place, for a rule whose values are steps. ``mode``: the viewer's
     unit type, for values keyed by unit type or keyword (without it, the values for
     everyone). ``conditions``: whole-map conditions in force (weather), each adding its value
-    once to the line, given here or in any place (issue 24)."""
+    once to the line, given here or in any place (issue 24). ``state``: the
+    viewer's state, for a rule that counts only in a band of it (issue 40)."""
     _name("line_of_sight", "name", name, SIGHTS, "sight rule")
     rule = SIGHTS[name]
     values = rule.values
@@ -3136,6 +3187,9 @@ def line_of_sight(
         through > rule.blocks_at if rule.blocks_above else through >= rule.blocks_at
     ):
         blocked = True
+    outside = _out_of_sight_band(name, state, _len(places))  # the viewer out of the band
+    if outside is not None:
+        return outside
     return Sight(total, blocked, _tuple(by_place))
 
 

@@ -140,7 +140,7 @@ export declare const EXCLUSIONS: Readonly<Record<string, readonly string[]>>;
 export declare function modifier(
   name: ModifierName,
   items?: readonly (FeatureName | FactorName)[],
-  context?: Readonly<Record<string, string | number>>,
+  context?: Readonly<Record<string, string | number | Readonly<Record<StateName, number>>>>,
 ): number | Marker;
 /** The pairs among ``names`` that exclude each other, as "a + b" strings. */
 export declare function conflicts(...names: string[]): string[];
@@ -184,6 +184,7 @@ export declare function lineOfSight(
     crossed?: readonly number[] | null;
     mode?: ModeName | null;
     conditions?: readonly ("clear" | "cloud" | "storm" | "mg_post" | "battery")[];
+    state?: Readonly<Record<StateName, number>> | null;
   },
 ): Sight;
 export type ResultsTableName = "damage";

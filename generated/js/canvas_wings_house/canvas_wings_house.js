@@ -689,10 +689,12 @@ function _modifier(name, items, context) {
   if (typeof name !== "string" || !Object.hasOwn(MODIFIERS, name)) {
     _checkName("modifier", "name", name, MODIFIERS, "modifier");
   }
+  const { state: carried, ...rest } = context ?? {};
+  const state = _carriedArg("modifier", carried);
   if (!Array.isArray(items)) throw new ArgumentTypeError("modifier", "items", items, "must be an array of names");
   const values = MODIFIERS[name];
   const inputs = _STEP_INPUTS[name] ?? {};
-  const { key, key2, given } = _modifierContext(name, values, inputs, context ?? {});
+  const { key, key2, given } = _modifierContext(name, values, inputs, rest);
   const counted = _modifierItems(name, items, values, inputs, given, key);
   const present = new Set(counted);
   const parts = [];
@@ -701,6 +703,10 @@ function _modifier(name, items, context) {
       if (value instanceof Marker) return value;
       parts.push(value);
     }
+  }
+  for (const value of _bandValues(name, state)) {
+    if (value instanceof Marker) return value;
+    parts.push(value);
   }
   const pairs = _PAIRS[name] ?? {};
   const bestOf = _BEST_OF[name] ?? {};
@@ -1022,7 +1028,7 @@ function _oneFeature(place, values) {
  * ["clear"]])``. ``crossed``: the length of line inside each place, for a rule whose values
  * are steps; ``mode``: the viewer's unit type; ``conditions``: whole-map conditions in force
  * (and dice outcomes fed to the rule), each counted once for the line. */
-export function lineOfSight(name, places, { crossed = null, mode = null, conditions = _NO_CONDITIONS } = {}) {
+export function lineOfSight(name, places, { crossed = null, mode = null, conditions = _NO_CONDITIONS, state = null } = {}) {
   if (typeof name !== "string" || !Object.hasOwn(SIGHTS, name)) {
     _checkName("line_of_sight", "name", name, SIGHTS, "sight rule");
   }
@@ -1078,6 +1084,8 @@ export function lineOfSight(name, places, { crossed = null, mode = null, conditi
   if (rule.blocksAt !== null && (rule.blocksAbove ? through > rule.blocksAt : through >= rule.blocksAt)) {
     blocked = true;
   }
+  const outside = _outOfSightBand(name, state, places.length);
+  if (outside !== null) return outside;
   return new Sight(total, blocked, byPlace); // byPlace frozen when first read
 }
 
@@ -3188,6 +3196,38 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
   }
   return [best, came];
 }
+
+/** The values of modifier ``name``'s bands that ``state`` is in (strictly below or above the
+ * bound); a modifier with bands needs the state (_band_values). */
+function _bandValues(name, state) {
+  const bands = _MODIFIER_BANDS[name] ?? [];
+  if (!bands.length) return [];
+  if (state === null) {
+    const labels = [...new Set(bands.map((band) => `'${_STATE_LABELS[band[0]]}'`))];
+    throw new InvalidArgument("modifier", "state", null, `must be given: ${pyRepr(name)} has values by ${labels.join(" and ")}`);
+  }
+  return bands
+    .filter(([index, side, bound]) => (side === "below" ? state[index] < bound : state[index] > bound))
+    .map((band) => band[3]);
+}
+
+/** For a sight rule with a band, the open line of ``count`` places when the viewer's ``state``
+ * is outside it (null inside, or with no band); the rule needs the state (_out_of_sight_band). */
+function _outOfSightBand(name, state, count) {
+  const carried = _carriedArg("line_of_sight", state);
+  const band = _SIGHT_STATES[name];
+  if (band === undefined) return null;
+  const [index, side, bound] = band;
+  if (carried === null) {
+    throw new InvalidArgument("line_of_sight", "state", null, `must be given: ${pyRepr(name)} counts only while '${_STATE_LABELS[index]}' is ${side} ${bound}`);
+  }
+  if (side === "below" ? carried[index] < bound : carried[index] > bound) return null;
+  return new Sight(0, false, Array.from({ length: count }, () => 0));
+}
+/** Per modifier with values in a band of a state: the state's index, below or above, the bound and the value. */
+const _MODIFIER_BANDS = _dict({});
+/** Per sight rule that counts only while the viewer's state is in a band. */
+const _SIGHT_STATES = _dict({});
 
 // ---- facing: headings, turns, turn modes (follows module_facing.py.j2 piece by piece) ----
 
