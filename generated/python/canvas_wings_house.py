@@ -3959,7 +3959,9 @@ def _facing_search(
 ) -> tuple[dict[Any, float], dict[Any, Any], Any]:
     """Dijkstra over (place, heading, places straight, moves used) within ``budget``; with
     ``exact speed``, over those and the points spent. Returns the cost of each state found,
-    the state each was reached from, and the goal state found (None: none).    With a turn limit, the moves used carry the headings turned in the place (from bit 8).    The state carried (``carried``; empty: none given) is the last item of each search state."""
+    the state each was reached from, and the goal state found (None: none).
+    With a turn limit, the moves used carry the headings turned in the place (from bit 8).
+    The state carried (``carried``; empty: none given) is the last item of each search state."""
     rule = FACINGS[mode]
     mode_places = _turn_mode(rule, speed, move)
     entering = _facing_entering(board, mode, move)

@@ -106,7 +106,7 @@ def ask(vector: dict[str, Any]) -> Any:
     if question == "free_move":
         try:
             return function(*args, **kwargs)
-        except module.IllegalMove:
+        except API.IllegalMove:
             return "illegal"
     if question == "line_of_sight" and vector["kind"] == "line_of_sight":
         if "crossed" in kwargs:
