@@ -240,6 +240,9 @@ class State:
     low: int
     high: int
     changes: tuple[StateChange, ...] = ()
+    own: tuple[tuple[str, int, int], ...] = ()
+    """``bomber 0 to 6``: per unit type with its own range (within ``low`` to ``high``), that
+    range; its routes and its ``state=`` are judged by it."""
 
 
 @dataclass(frozen=True)
