@@ -6,6 +6,7 @@ semantics and the JavaScript module answer alike; rules without own ranges keep 
 
 from __future__ import annotations
 
+import ast
 import random
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import routes as js_routes
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import routes as semantic_routes
 from tests import js_queries
@@ -184,3 +186,48 @@ def test_each_misuse_of_an_own_range_gets_its_code_at_its_place(
     line: str, code: str, column: int
 ) -> None:
     assert located(Compiler(), HEADER + BODY + line) == [(code, LINE, column)]
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[
+        doc.index("### A unit type's own range") : doc.index("### A modifier in a band of a state")
+    ]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    start = section.index("```python\n") + len("```python\n")
+    python = section[start : section.index("```", start)].splitlines()
+    compiled = compile_snippet(Compiler(), terrain)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = import_rendered(compiled.ruleset, tmp_path, "own_guide")
+    names: dict[str, Any] = {"Board": module.Board, "route_cost": module.route_cost}
+    asked = 0
+    for i, line in enumerate(python):
+        if line.startswith("#"):
+            continue
+        if i + 1 < len(python) and python[i + 1].startswith("# "):
+            assert eval(line, names) == ast.literal_eval(python[i + 1][2:]), line
+            asked += 1
+        else:
+            exec(line, names)
+    assert asked == 3
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "0 to 8 (Bomber 0 to 6)"),
+        ("fr", "de 0 à 8 (Bomber de 0 à 6)"),
+        ("de", "0 bis 8 (Bomber 0 bis 6)"),
+        ("ru", "от 0 до 8 (Bomber от 0 до 6)"),
+    ],
+)
+def test_the_sheet_gives_a_unit_types_own_range_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    ruleset = tmp_path / "air.terrain"
+    languages = "version 1.0.0\nlanguages en fr de ru\n"
+    ruleset.write_text(HEADER.replace("version 1.0.0\n", languages) + OWN, "utf-8")
+    target = tmp_path / f"air.{lang}.md"
+    assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
+    assert words in target.read_text("utf-8")
