@@ -7,6 +7,7 @@ semantics and the JavaScript module answer alike; rules without own ranges keep 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 import subprocess
 import sys
@@ -21,7 +22,10 @@ from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.js import routes as js_routes
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import routes as semantic_routes
+from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
@@ -231,3 +235,59 @@ def test_the_sheet_gives_a_unit_types_own_range_in_every_language(
     target = tmp_path / f"air.{lang}.md"
     assert main(["sheet", str(ruleset), "--format", "md", "--lang", lang, "-o", str(target)]) == 0
     assert words in target.read_text("utf-8")
+
+
+def test_own_ranges_survive_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + OWN, "air.terrain")
+    assert source is not None
+    yaml_text = to_yaml(source)
+    assert "bomber 0 to 6" in yaml_text and "ranges:" in yaml_text
+    yaml_path = tmp_path / "air.yaml"
+    yaml_path.write_text(yaml_text, "utf-8")
+    back = tmp_path / "air.terrain"
+    back.write_text(to_terrain(yaml_text), "utf-8")
+    found = [Compiler().compile_file(p) for p in (yaml_path, back)]
+    plain = [dataclasses.replace(c.ruleset, digest="") for c in found if c.ruleset is not None]
+    assert len(plain) == 2 and plain[0] == plain[1], [str(d) for c in found for d in c.diagnostics]
+    assert plain[0].states == _ruleset().states
+
+
+def test_a_bad_own_range_in_yaml_is_reported_at_its_place(tmp_path: Path) -> None:
+    source, _ = Parser().parse(HEADER + OWN, "air.terrain")
+    assert source is not None
+    path = tmp_path / "air.yaml"
+    path.write_text(to_yaml(source).replace("bomber 0 to 6", "bomber 0 to 9"), "utf-8")
+    found = [
+        (d.code, d.pos is not None) for d in Compiler().compile_file(path).diagnostics if d.is_error
+    ]
+    assert found == [("E466", True)]
+
+
+def test_diff_grades_an_own_range_added_or_changed_as_breaking() -> None:
+    old = _ruleset()
+    new = _ruleset(OWN.replace("bomber 0 to 6", "bomber 0 to 5"))
+    said = [(c.level, c.path, c.message) for c in semantic.diff(old, new).changes]
+    assert said == [
+        (
+            "breaking",
+            "speed",
+            "Speed: 0 to 8, bomber 0 to 6, debris -2, front -1, climb -2, bomber climb -3, dive +1"
+            " -> 0 to 8, bomber 0 to 5, debris -2, front -1, climb -2, bomber climb -3, dive +1",
+        )
+    ]
+    added = semantic.diff(_ruleset(RULES), old).changes
+    assert [(c.level, c.path) for c in added] == [("breaking", "speed"), ("breaking", "altitude")]
+
+
+def test_a_house_rule_writes_its_own_state_line_with_own_ranges(tmp_path: Path) -> None:
+    (tmp_path / "air.terrain").write_text(HEADER + OWN, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends air@^1.0\nremove speed\n'
+        'state speed "Speed" : 0 to 10, bomber 2 to 7, debris -1\n',
+        "utf-8",
+    )
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    speed = next(v for v in compiled.ruleset.states if v.id == "speed")
+    assert (speed.high, speed.own) == (10, (("bomber", 2, 7),))
