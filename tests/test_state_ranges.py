@@ -130,12 +130,18 @@ def test_the_module_lists_each_unit_types_own_ranges(own: tuple[ir.Ruleset, Any]
     assert dict(module._STATE_RANGES) == {"bomber": ((0, 6), (1, 7))}
 
 
-def test_js_module_answers_own_range_questions_as_python(node: str, tmp_path: Path) -> None:
-    rs = _ruleset()
+@pytest.mark.parametrize(
+    ("family", "facing"),
+    [("state", ""), ("facing_state", "facing bomber on hexes : turn 1 MP per hexside\n")],
+)
+def test_js_module_answers_own_range_questions_as_python(
+    node: str, tmp_path: Path, family: str, facing: str
+) -> None:
+    rs = _ruleset(OWN + facing)
     plan = module_plan.build(rs)
     python = import_rendered(rs, tmp_path, "js_own")
     module = write_package(plan, tmp_path / "js")
-    queries = list(js_queries.families()["state"](random.Random(7), plan))
+    queries = list(js_queries.families()[family](random.Random(7), plan))
     expected = [js_queries.ask_python(python, q) for q in queries]
     got = js_queries.ask_node(module, queries)
     wrong = [(q, e, g) for q, e, g in zip(queries, expected, got, strict=True)]
@@ -290,4 +296,4 @@ def test_a_house_rule_writes_its_own_state_line_with_own_ranges(tmp_path: Path) 
     compiled = Compiler().compile_file(house)
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     speed = next(v for v in compiled.ruleset.states if v.id == "speed")
-    assert (speed.high, speed.own) == (10, (("bomber", 2, 7),))
+    assert (speed.high, speed.own) == (10, (ir.StateRange("bomber", 2, 7),))

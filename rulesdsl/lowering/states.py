@@ -68,12 +68,10 @@ def state(
     )
 
 
-def _own_ranges(
-    lw: Context, decl: s.StateDecl, low: int, high: int
-) -> tuple[tuple[str, int, int], ...]:
+def _own_ranges(lw: Context, decl: s.StateDecl, low: int, high: int) -> tuple[ir.StateRange, ...]:
     """``bomber 0 to 6``: a unit type's own range, checked: E465 not two whole numbers, the
     lower first; E466 outside the range for all; E467 a unit type given two ranges."""
-    own: list[tuple[str, int, int]] = []
+    own: list[ir.StateRange] = []
     for mode, first, last in decl.own or ():
         bottom, top = _whole(first), _whole(last)
         name = decl.item.name.text
@@ -89,11 +87,11 @@ def _own_ranges(
                 first.pos,
                 f"keep a unit type's range within {low} to {high}, or widen the range for all",
             )
-        elif any(m == mode.text for m, _, _ in own):
+        elif any(r.mode == mode.text for r in own):
             hint = "give each unit type one range"
             lw.err("E467", f"'{mode.text}' has two ranges of '{name}'", mode.pos, hint)
         elif lw.symbols.require(mode, ("mode",), "mode") is not None:
-            own.append((mode.text, bottom, top))
+            own.append(ir.StateRange(mode.text, bottom, top))
     return tuple(own)
 
 

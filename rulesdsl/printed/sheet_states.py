@@ -39,10 +39,10 @@ def state_blocks(b: Builder) -> list[Block]:
         own = [
             b.w(
                 "state_own_range",
-                unit=b.name(mode),
-                range=b.w("state_range_value", low=b.num(low), high=b.num(high)),
+                unit=b.name(r.mode),
+                range=b.w("state_range_value", low=b.num(r.low), high=b.num(r.high)),
             )
-            for mode, low, high in state.own
+            for r in state.own
         ]
         bounds += f" ({', '.join(own)})" if own else ""
         rows.append([name, CellView(bounds), CellView(_changes(b, state))])

@@ -197,7 +197,7 @@ def state_change(
 def state_range(state: ir.State, mode: str) -> tuple[int, int]:
     """The range of ``state`` for unit type ``mode``: its own (``bomber 0 to 6``), else the
     range for all."""
-    return next(((low, high) for m, low, high in state.own if m == mode), (state.low, state.high))
+    return next(((r.low, r.high) for r in state.own if r.mode == mode), (state.low, state.high))
 
 
 def out_of_range(rs: ir.Ruleset, values: tuple[int, ...], mode: str) -> str:

@@ -243,7 +243,13 @@ def build(rs: ir.Ruleset) -> MovementPlan:
         edge_features=tuple(f.id for f in rs.features if f.layer in edge_layers),
         arcs=tuple(Arcs(a.id, semantics_arcs.degrees(a)) for a in rs.arcs),
         states=tuple(
-            StateVar(v.id, info.label(v.info, rs.languages[0], v.id), v.low, v.high, v.own)
+            StateVar(
+                v.id,
+                info.label(v.info, rs.languages[0], v.id),
+                v.low,
+                v.high,
+                tuple((r.mode, r.low, r.high) for r in v.own),
+            )
             for v in rs.states
         ),
         state_changes=_state_changes(rs.states),
