@@ -82,7 +82,7 @@ def _own_ranges(lw: Context, decl: s.StateDecl, low: int, high: int) -> tuple[ir
         elif not low <= bottom < top <= high:
             lw.err(
                 "E466",
-                f"'{mode.text}''s range of '{name}' goes outside the range for all "
+                f"the range of '{name}' for '{mode.text}' goes outside the range for all "
                 f"({low} to {high})",
                 first.pos,
                 f"keep a unit type's range within {low} to {high}, or widen the range for all",
