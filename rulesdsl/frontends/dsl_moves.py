@@ -86,7 +86,9 @@ class MoveRules(BuilderBase):
     def state_decl(self, meta: Meta, ch: list[Any]) -> s.StateDecl:
         bounds = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "range")
         changes = tuple(c for c in ch if isinstance(c, tuple) and c and c[0] == "change")
-        return s.StateDecl(self._item(meta, ch), bounds[1:], tuple(c[1:] for c in changes))
+        own = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "own")
+        item = self._item(meta, ch)
+        return s.StateDecl(item, bounds[1:], tuple(c[1:] for c in changes), own or None)
 
     def drift_decl(self, meta: Meta, ch: list[Any]) -> s.DriftDecl:
         entries = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "drift")
@@ -102,6 +104,12 @@ class MoveRules(BuilderBase):
 
     def state_range(self, meta: Meta, ch: list[ir.Number]) -> tuple[str, s.Located, s.Located]:
         return ("range", s.Located(ch[0], self._p(meta)), s.Located(ch[1], self._p(meta)))
+
+    def state_own_range(
+        self, meta: Meta, ch: list[Any]
+    ) -> tuple[str, s.Name, s.Located, s.Located]:
+        low, high = (s.Located(n, self._p(meta)) for n in ch[1:])
+        return ("own", self._name(ch[0]), low, high)
 
     def state_change(
         self, meta: Meta, ch: list[Any]

@@ -38,6 +38,7 @@ STARTS = (
     "state_change",
     "roll_band",
     "drift_entry",
+    "state_own_range",
 )
 """Grammar rules a fragment may be parsed as."""
 
@@ -120,6 +121,7 @@ _WHAT = {
     "state_change": "a change such as debris -2, or bomber climb -3",
     "roll_band": "a state's band such as altitude below 4",
     "drift_entry": "a drift such as 1, balloon 2, or 1 when altitude below 3",
+    "state_own_range": "a unit type's own range such as bomber 0 to 6",
 }
 
 

@@ -592,6 +592,9 @@ class StateDecl(Plain):  # ``state NAME labels : LOW to HIGH, [MODE] SOURCE +N, 
     item: Item
     range: tuple[Located, Located]
     changes: tuple[tuple[Name | None, Name, Located], ...]
+    own: tuple[tuple[Name, Located, Located], ...] | None = field(  # ``bomber 0 to 6``
+        default=None, metadata={OMITTED_WHEN_NONE: 1}
+    )
 
 
 @dataclass(frozen=True)

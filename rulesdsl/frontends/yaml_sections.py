@@ -82,16 +82,18 @@ class Builder(yaml_builder.Builder):
 
     def sec_states(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """``states: {speed: {label: Speed, range: [0, 8], changes: [debris -2, bomber climb
-        -3]}}`` (issue 40): what a unit carries from move to move."""
+        -3], ranges: [bomber 0 to 6]}}`` (issue 40): what a unit carries from move to move."""
         out: list[s.Statement] = []
         for k, v in _items(value):
             bounds = [self.located(n, "signed") for n in _seq(_get(v, "range"))]
             changes = [self.fragment(n, "state_change") for n in _seq(_get(v, "changes"))]
+            own = [self.fragment(n, "state_own_range") for n in _seq(_get(v, "ranges"))]
             low, high = [*bounds, None, None][:2]
-            if low is None or high is None or len(bounds) != 2 or None in changes:
+            if low is None or high is None or len(bounds) != 2 or None in changes + own:
                 continue  # reported by the schema or the fragment's parse
             found = tuple(c[1:] for c in changes if isinstance(c, tuple))
-            out.append(s.StateDecl(self.item(k, v), (low, high), found))
+            ranges = tuple(c[1:] for c in own if isinstance(c, tuple)) or None
+            out.append(s.StateDecl(self.item(k, v), (low, high), found, ranges))
         return out
 
     def sec_drifts(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

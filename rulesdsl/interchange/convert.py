@@ -409,7 +409,12 @@ class _ToYaml:
             st.item,
             range=[_whole(located) for located in st.range],
             changes=[self.text(change[2].pos) for change in st.changes],
+            **({"ranges": [self._own_range(own) for own in st.own]} if st.own else {}),
         )
+
+    def _own_range(self, own: tuple[s.Name, s.Located, s.Located]) -> str:
+        """``bomber 0 to 6``: a unit type's own range of a state (issue 40)."""
+        return f"{own[0].text} {_whole(own[1])} to {_whole(own[2])}"
 
     def _roll(self, st: s.RollDecl) -> Any:
         return self._block(

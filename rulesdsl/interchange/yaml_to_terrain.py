@@ -370,7 +370,7 @@ def _whole_move(name: str, item: Any) -> str:
 
 def _state(name: str, item: Any) -> str:
     low, high = [*_seq(item.get("range")), "", ""][:2]
-    changes = "".join(f", {c}" for c in _seq(item.get("changes")))
+    changes = "".join(f", {c}" for c in (*_seq(item.get("ranges")), *_seq(item.get("changes"))))
     return _head("state", name, item) + f" : {low} to {high}{changes}" + _extras(item, "")
 
 

@@ -76,6 +76,7 @@ from rulesdsl.ir.movement import RollRule as RollRule
 from rulesdsl.ir.movement import RollWhen as RollWhen
 from rulesdsl.ir.movement import State as State
 from rulesdsl.ir.movement import StateChange as StateChange
+from rulesdsl.ir.movement import StateRange as StateRange
 from rulesdsl.ir.movement import TurnMode as TurnMode
 from rulesdsl.ir.movement import WholeMove as WholeMove
 from rulesdsl.ir.tables import Axis as Axis

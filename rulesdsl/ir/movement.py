@@ -229,6 +229,15 @@ class StateChange:
 
 
 @dataclass(frozen=True)
+class StateRange:
+    """``bomber 0 to 6`` on a ``state`` line: unit type ``mode``'s own range of the state."""
+
+    mode: str
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
 class State:
     """``state speed "Speed" : 0 to 8, debris -2``: a whole number a unit carries from move to
     move (issue 40), from ``low`` to ``high``, and what changes it. Route searches given a
@@ -240,6 +249,9 @@ class State:
     low: int
     high: int
     changes: tuple[StateChange, ...] = ()
+    own: tuple[StateRange, ...] = ()
+    """``bomber 0 to 6``: per unit type with its own range (within ``low`` to ``high``), that
+    range; its routes and its ``state=`` are judged by it."""
 
 
 @dataclass(frozen=True)

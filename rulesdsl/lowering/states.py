@@ -61,10 +61,38 @@ def state(
             decl.item.name.pos,
             "keep `state` lines to rulesets without `at most` rules or whole-move bonuses",
         )
+    own = _own_ranges(lw, decl, low, high)
     return lw.at(
-        ir.State(decl.item.name.text, lw.info(decl.item), low, high, tuple(changes)),
+        ir.State(decl.item.name.text, lw.info(decl.item), low, high, tuple(changes), own),
         decl.item.name.pos,
     )
+
+
+def _own_ranges(lw: Context, decl: s.StateDecl, low: int, high: int) -> tuple[ir.StateRange, ...]:
+    """``bomber 0 to 6``: a unit type's own range, checked: E465 not two whole numbers, the
+    lower first; E466 outside the range for all; E467 a unit type given two ranges."""
+    own: list[ir.StateRange] = []
+    for mode, first, last in decl.own or ():
+        bottom, top = _whole(first), _whole(last)
+        name = decl.item.name.text
+        if bottom is None or top is None or bottom >= top:
+            hint = f"write `{mode.text} {low} to {high - 1}`"
+            why = "a unit type's range is two whole numbers, the lower first"
+            lw.err("E465", why, first.pos, hint)
+        elif not low <= bottom < top <= high:
+            lw.err(
+                "E466",
+                f"the range of '{name}' for '{mode.text}' goes outside the range for all "
+                f"({low} to {high})",
+                first.pos,
+                f"keep a unit type's range within {low} to {high}, or widen the range for all",
+            )
+        elif any(r.mode == mode.text for r in own):
+            hint = "give each unit type one range"
+            lw.err("E467", f"'{mode.text}' has two ranges of '{name}'", mode.pos, hint)
+        elif lw.symbols.require(mode, ("mode",), "mode") is not None:
+            own.append(ir.StateRange(mode.text, bottom, top))
+    return tuple(own)
 
 
 def _change(

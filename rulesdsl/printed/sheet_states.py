@@ -1,6 +1,6 @@
 """Sheet block for the state a unit carries from move to move (issue 40): one table, a row per
-state, its range and what changes it ("Debris field -2, Climb -2 (Bomber -3)"), in the sheet's
-language."""
+state, its range (a unit type's own in brackets) and what changes it ("Debris field -2, Climb -2
+(Bomber -3)"), in the sheet's language."""
 
 from __future__ import annotations
 
@@ -36,6 +36,15 @@ def state_blocks(b: Builder) -> list[Block]:
         name = CellView(b.label(state.info, state.id), ("label",))
         name.changed = b.added(state.id)
         bounds = b.w("state_range_value", low=b.num(state.low), high=b.num(state.high))
+        own = [
+            b.w(
+                "state_own_range",
+                unit=b.name(r.mode),
+                range=b.w("state_range_value", low=b.num(r.low), high=b.num(r.high)),
+            )
+            for r in state.own
+        ]
+        bounds += f" ({', '.join(own)})" if own else ""
         rows.append([name, CellView(bounds), CellView(_changes(b, state))])
     if not rows:
         return []

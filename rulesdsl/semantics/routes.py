@@ -194,12 +194,20 @@ def state_change(
     return tuple(out)
 
 
-def out_of_range(rs: ir.Ruleset, values: tuple[int, ...]) -> str:
-    """Which state ``values`` take out of its range, and to what (empty when none)."""
+def state_range(state: ir.State, mode: str) -> tuple[int, int]:
+    """The range of ``state`` for unit type ``mode``: its own (``bomber 0 to 6``), else the
+    range for all."""
+    return next(((r.low, r.high) for r in state.own if r.mode == mode), (state.low, state.high))
+
+
+def out_of_range(rs: ir.Ruleset, values: tuple[int, ...], mode: str) -> str:
+    """Which state ``values`` take out of its range for unit type ``mode``, and to what (empty
+    when none)."""
     for state, value in zip(rs.states, values, strict=True):
-        if not state.low <= value <= state.high:
+        low, high = state_range(state, mode)
+        if not low <= value <= high:
             label = info_label(rs, state.info, state.id)
-            return f"'{label}' to {value} (its range is {state.low} to {state.high})"
+            return f"'{label}' to {value} (its range is {low} to {high})"
     return ""
 
 
@@ -220,7 +228,7 @@ def route_state(
     changes += [(f"step {i}", (*s.entered, *s.crossed)) for i, s in enumerate(steps, 1)]
     for where, sources in changes:
         after = state_change(rs, mode, values, sources)
-        broken = out_of_range(rs, after)
+        broken = out_of_range(rs, after, mode)
         if broken:
             return {
                 s.id: v for s, v in zip(rs.states, values, strict=True)
@@ -242,12 +250,12 @@ def states_along(
     if move is not None:
         values = state_change(rs, mode, values, (move,))
     along = [values]
-    broken = bool(out_of_range(rs, values))
+    broken = bool(out_of_range(rs, values, mode))
     if broken:
         along[0] = tuple(state[s.id] for s in rs.states)
     for step in steps:
         after = state_change(rs, mode, along[-1], (*step.entered, *step.crossed))
-        broken = broken or bool(out_of_range(rs, after))
+        broken = broken or bool(out_of_range(rs, after, mode))
         along.append(along[-1] if broken else after)
     return along
 
@@ -428,7 +436,7 @@ def reachable(
     values: tuple[int, ...] = ()
     if state is not None:
         values = state_change(rs, mode, tuple(state[s.id] for s in rs.states), (move or "",))
-        if out_of_range(rs, values):
+        if out_of_range(rs, values, mode):
             return {}
     begin = (start, (0,) * len(limits), values, (True,) * len(bonuses))
     best: dict[tuple[object, tuple[int, ...], tuple[int, ...], tuple[bool, ...]], float] = {
@@ -453,7 +461,7 @@ def reachable(
                 kept = tuple(w and bool(f & met) for (f, _), w in zip(bonuses, whole, strict=True))
                 room = budget + sum(b for (_, b), w in zip(bonuses, kept, strict=True) if w)
                 carried = state_change(rs, mode, values, met) if state is not None else ()
-                if state is not None and out_of_range(rs, carried):
+                if state is not None and out_of_range(rs, carried, mode):
                     continue  # a state out of its range (issue 40): the step is never taken
                 total = cost + step
                 first = (

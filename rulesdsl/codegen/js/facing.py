@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
-from rulesdsl.codegen.js.routes import marked
+from rulesdsl.codegen.js.routes import OWN_RANGE, marked
 from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
 
@@ -49,9 +49,10 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
     return f"new FacingRule({fields_js(fields)})"
 
 
-def runtime_facing(states: bool = False) -> str:
-    """The facing runtime, its lines for rules with ``state`` lines or without."""
-    return marked(runtime_part("runtime_facing.js"), states)
+def runtime_facing(states: bool = False, own: bool = False) -> str:
+    """The facing runtime, its lines for rules with ``state`` lines or without (and with unit
+    types' own ranges of a state or without)."""
+    return marked(marked(runtime_part("runtime_facing.js"), own, *OWN_RANGE), states)
 
 
 def facing_js(plan: plan_movement.MovementPlan) -> list[str]:
@@ -62,7 +63,7 @@ def facing_js(plan: plan_movement.MovementPlan) -> list[str]:
     rules = {f.mode: facing_rule_js(f, plan.facing_moves) for f in plan.facings}
     return [
         "",
-        runtime_facing(bool(plan.states)),
+        runtime_facing(bool(plan.states), bool(plan_movement.own_ranges(plan.states))),
         "",
         f"export const FACINGS = {dict_js(rules)};",
         f"const _ONCE_BITS = {bits};",

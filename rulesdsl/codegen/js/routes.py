@@ -16,12 +16,16 @@ _STATE = " // [state]"
 _NO_STATE = " // [no state]"
 _BONUS = (" // [bonus]", " // [no bonus]")
 _DRIFT = (" // [drift]", " // [no drift]")
+OWN_RANGE = (" // [own range]", " // [one range]")
 
 
-def runtime_routes(states: bool = False, bonuses: bool = False, drift: bool = False) -> str:
+def runtime_routes(
+    states: bool = False, bonuses: bool = False, drift: bool = False, own: bool = False
+) -> str:
     """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
-    bonuses or without, with a ``drift`` line or without (:func:`marked`)."""
-    text = marked(runtime_part("runtime_routes.js"), states)
+    bonuses or without, with a ``drift`` line or without, with unit types' own ranges of a
+    state or without (:func:`marked`)."""
+    text = marked(marked(runtime_part("runtime_routes.js"), own, *OWN_RANGE), states)
     return marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
 
 
@@ -41,7 +45,12 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
     rules = [w for w in plan.whole_moves if w.bonus is None]
     wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
     return [
-        runtime_routes(bool(plan.states), bool(bonuses), plan.drifts is not None),
+        runtime_routes(
+            bool(plan.states),
+            bool(bonuses),
+            plan.drifts is not None,
+            bool(plan_movement.own_ranges(plan.states)),
+        ),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
         f"export const GRID_SHAPES = {dict_js({g.id: string_js(g.shape) for g in plan.grids})};",
@@ -110,6 +119,14 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         roll: f"Object.freeze([{i}, {string_js(op)}, {bound}])"
         for roll, i, op, bound in plan.roll_states
     }
+    own = {
+        mode: "Object.freeze([" + ", ".join(f"Object.freeze([{lo}, {hi}])" for lo, hi in r) + "])"
+        for mode, r in plan_movement.own_ranges(plan.states).items()
+    }
+    ranges_own = [
+        "/** Per unit type with its own range of a state: every state's range for it. */",
+        f"const _STATE_RANGES = {dict_js(own)};",
+    ]
     return [
         "/** What a unit carries from move to move, each with its lowest and highest value. */",
         f"export const STATES = {dict_js(ranges)};",
@@ -117,8 +134,9 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         "/** Per feature or kind of move, per unit type with its own change: the changes. */",
         f"const _STATE_CHANGES = {dict_js(changes)};",
         f"const _ROLL_STATES = {dict_js(bands)};",
+        *(ranges_own if own else []),
         "",
-        runtime_part("runtime_state.js").rstrip("\n"),
+        marked(runtime_part("runtime_state.js"), bool(own), *OWN_RANGE),
     ]
 
 

@@ -201,9 +201,10 @@ function _facingRouteCost(board, mode, route, allowance, move, entered, wind = n
   const states = [...route].map((s) => _stateArg("route_cost", "route", board, rule, s));
   const speed = _facingSpeed("route_cost", rule, allowance);
   const windAt = _windArg("route_cost", rule, wind);
+  const begin = _carriedArg("route_cost", state, mode); // [state] // [own range]
   const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt);
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before); // [no state]
-  const begin = _carriedArg("route_cost", state); // [state]
+  const begin = _carriedArg("route_cost", state); // [state] // [one range]
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before, begin); // [state]
 }
 
@@ -539,7 +540,8 @@ function _facingCheapest(board, mode, start, goal, allowance, move, entered, win
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
   const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind));
   const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind); // [no state]
-  const carried = _carriedArg("cheapest_route", state); // [state]
+  const carried = _carriedArg("cheapest_route", state); // [state] // [one range]
+  const carried = _carriedArg("cheapest_route", state, mode); // [state] // [own range]
   const moved = carried === null ? [] : _movedState(carried, mode, move); // [state]
   if (moved === null) return null; // [state]
   const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved); // [state]
@@ -567,7 +569,8 @@ function _facingReachable(board, mode, start, budget, allowance, move, wind = nu
   const modePlaces = _turnMode(rule, speed, move ?? null);
   const byWind = _byWind(rule, _windArg("reachable", rule, wind));
   const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind); // [no state]
-  const carried = _carriedArg("reachable", state); // [state]
+  const carried = _carriedArg("reachable", state); // [state] // [one range]
+  const carried = _carriedArg("reachable", state, mode); // [state] // [own range]
   const moved = carried === null ? [] : _movedState(carried, mode, move); // [state]
   if (moved === null) return new Reach(new Map(), new Map(), move ?? "", budget, speed, modePlaces); // [state]
   const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved); // [state]

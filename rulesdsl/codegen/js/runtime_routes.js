@@ -474,7 +474,8 @@ function _routeCostOf(board, mode, route, options = {}) { // [drift]
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
   const priced = _outcomesArg("route_cost", board, outcomes);
-  const begin = _carriedArg("route_cost", options?.state); // [state]
+  const begin = _carriedArg("route_cost", options?.state); // [state] // [one range]
+  const begin = _carriedArg("route_cost", options?.state, mode); // [state] // [own range]
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of places");
   }
@@ -944,7 +945,8 @@ function _cheapestRouteOf(board, mode, start, goal, options = {}) { // [drift]
   const to = _onBoard("cheapest_route", "goal", board, goal);
   const before = _enteredArg("cheapest_route", board, entered);
   const priced = _outcomesArg("cheapest_route", board, outcomes);
-  const begin = _carriedArg("cheapest_route", options?.state); // [state]
+  const begin = _carriedArg("cheapest_route", options?.state); // [state] // [one range]
+  const begin = _carriedArg("cheapest_route", options?.state, mode); // [state] // [own range]
   if (to !== from && !canEnd(mode, board._features.get(to))) return null;
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
   const search = _LIMITED ? _limitedSearch : _search; // [no state]
@@ -989,7 +991,8 @@ export function reachable(board, mode, start, budget = null, options = {}) {
   }
   const search = _LIMITED ? _limitedSearch : _search; // [no state]
   const [best] = _asRaisedBy("reachable", () => search(board, mode, from, budget, extra, null, priced)); // [no state]
-  const [best] = _asRaisedBy("reachable", () => _searched(board, mode, from, budget, extra, null, _carriedArg("reachable", state), move, priced)); // [state]
+  const [best] = _asRaisedBy("reachable", () => _searched(board, mode, from, budget, extra, null, _carriedArg("reachable", state), move, priced)); // [state] // [one range]
+  const [best] = _asRaisedBy("reachable", () => _searched(board, mode, from, budget, extra, null, _carriedArg("reachable", state, mode), move, priced)); // [state] // [own range]
   const ends = new Map();
   const out = new Map();
   for (const [key, cost] of best) {

@@ -2,13 +2,15 @@
 
 /** ``state``: every state of STATES, a whole number in its range, as an array in STATES'
  * order; null when not given (the route is costed without a state) (_carried_arg). */
-function _carriedArg(fn, state) {
+function _carriedArg(fn, state) { // [one range]
+function _carriedArg(fn, state, mode = "") { // [own range]
   if (state === null || state === undefined) return null;
   if (typeof state !== "object" || Array.isArray(state) || state instanceof _Tuple) {
     throw new ArgumentTypeError(fn, "state", state, "must be a mapping of states to values");
   }
   const values = [];
-  for (const [name, [low, high]] of Object.entries(STATES)) {
+  for (const [name, [low, high]] of Object.entries(STATES)) { // [one range]
+  for (const [name, [low, high]] of _zipRanges(mode)) { // [own range]
     const value = Object.hasOwn(state, name) ? state[name] : null;
     if (typeof value !== "number" || !Number.isInteger(value) || !(low <= value && value <= high)) {
       throw new InvalidArgument(fn, "state", state, `must give '${name}' a whole number from ${low} to ${high}`);
@@ -23,6 +25,12 @@ function _carriedArg(fn, state) {
   return values;
 }
 
+/** The states and their ranges for unit type ``mode``: its own (_STATE_RANGES), else STATES' (_ranges). */ // [own range]
+function _zipRanges(mode) { // [own range]
+  const own = Object.hasOwn(_STATE_RANGES, mode) ? _STATE_RANGES[mode] : null; // [own range]
+  return Object.entries(STATES).map(([name, range], i) => [name, own === null ? range : own[i]]); // [own range]
+} // [own range]
+ // [own range]
 /** ``values`` changed by each of ``sources`` (counted once each) as ``mode`` changes them (_changed). */
 function _changed(values, mode, sources) {
   for (const source of new Set(sources)) {
@@ -35,8 +43,10 @@ function _changed(values, mode, sources) {
 }
 
 /** Which state ``values`` take out of its range and to what ("" when none) (_out_of_range). */
-function _outOfRange(values) {
-  const ranges = Object.values(STATES);
+function _outOfRange(values) { // [one range]
+function _outOfRange(values, mode) { // [own range]
+  const ranges = Object.values(STATES); // [one range]
+  const ranges = _zipRanges(mode).map(([, range]) => range); // [own range]
   for (let i = 0; i < values.length; i++) {
     const [low, high] = ranges[i];
     if (!(low <= values[i] && values[i] <= high)) {
@@ -57,7 +67,8 @@ function _routeState(begin, mode, move, steps) {
   let reason = "";
   for (const [where, sources] of changes) {
     const after = _changed(values, mode, sources);
-    const broken = _outOfRange(after);
+    const broken = _outOfRange(after); // [one range]
+    const broken = _outOfRange(after, mode); // [own range]
     if (broken && !reason) reason = `${where} takes ${broken}`;
     if (!reason) values = after;
     along.push(values);
@@ -93,7 +104,8 @@ function _searched(board, mode, start, budget, extra, goal, begin, move, priced)
  * takes a state out of its range (the search then finds nothing) (_moved_state). */
 function _movedState(begin, mode, move) {
   const moved = _changed(begin, mode, move !== null && move !== undefined ? [move] : []);
-  return _outOfRange(moved) ? null : moved;
+  return _outOfRange(moved) ? null : moved; // [one range]
+  return _outOfRange(moved, mode) ? null : moved; // [own range]
 }
 
 /** The facing search's next actions with the state after each as their last item: a step into
@@ -106,7 +118,8 @@ function _carriedSteps(board, mode, here, values, nexts) {
     if (values.length && there[1] !== here) {
       after = _changed(values, mode, [...board._features.get(there[1]), ...(board._crossed.get(`${here}|${there[1]}`) ?? _NO_EDGE)]);
     }
-    if (!_outOfRange(after)) carried.push([step, [...there, after]]);
+    if (!_outOfRange(after)) carried.push([step, [...there, after]]); // [one range]
+    if (!_outOfRange(after, mode)) carried.push([step, [...there, after]]); // [own range]
   }
   return carried;
 }
@@ -152,7 +165,8 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
       const step = _cachedStep(costs, mode, priced.get(there) ?? entered, crossed, distance, extra); // dice outcomes rolled there
       if (step instanceof Marker) continue;
       const after = _changed(values, mode, [...entered, ...crossed]);
-      if (_outOfRange(after)) continue;
+      if (_outOfRange(after)) continue; // [one range]
+      if (_outOfRange(after, mode)) continue; // [own range]
       const total = cost + step;
       const next = `${there}#${after.join(",")}`;
       if ((total <= budget || once) && total < (seen.get(next) ?? _INF) && !done.has(next)) {

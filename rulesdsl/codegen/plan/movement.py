@@ -156,6 +156,8 @@ class StateVar:
     label: str
     low: int
     high: int
+    own: tuple[tuple[str, int, int], ...] = ()
+    """Per unit type with its own range (``bomber 0 to 6``): the unit type and that range."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +243,13 @@ def build(rs: ir.Ruleset) -> MovementPlan:
         edge_features=tuple(f.id for f in rs.features if f.layer in edge_layers),
         arcs=tuple(Arcs(a.id, semantics_arcs.degrees(a)) for a in rs.arcs),
         states=tuple(
-            StateVar(v.id, info.label(v.info, rs.languages[0], v.id), v.low, v.high)
+            StateVar(
+                v.id,
+                info.label(v.info, rs.languages[0], v.id),
+                v.low,
+                v.high,
+                tuple((r.mode, r.low, r.high) for r in v.own),
+            )
             for v in rs.states
         ),
         state_changes=_state_changes(rs.states),
@@ -341,6 +349,18 @@ def _per_move_costs(rs: ir.Ruleset) -> tuple[PerMoveCost, ...]:
         for mode, value in f.costs.items()
         if (cost := values.once_cost(rs, value)) is not None
     )
+
+
+def own_ranges(states: tuple[StateVar, ...]) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Per unit type with its own range of a state: every state's range for it, in the order of
+    the states (empty when no unit type has its own range)."""
+    modes = dict.fromkeys(mode for v in states for mode, _, _ in v.own)
+    return {
+        mode: tuple(
+            next(((lo, hi) for m, lo, hi in v.own if m == mode), (v.low, v.high)) for v in states
+        )
+        for mode in modes
+    }
 
 
 def _state_changes(states: tuple[ir.State, ...]) -> tuple[StateChanges, ...]:
