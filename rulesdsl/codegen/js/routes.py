@@ -16,6 +16,7 @@ _STATE = " // [state]"
 _NO_STATE = " // [no state]"
 _BONUS = (" // [bonus]", " // [no bonus]")
 _DRIFT = (" // [drift]", " // [no drift]")
+_WHOLE = (" // [whole]", " // [no whole]")
 
 
 def runtime_routes(states: bool = False, bonuses: bool = False, drift: bool = False) -> str:
@@ -98,9 +99,12 @@ def _bonuses_js(bonuses: list[plan_movement.WholeMove]) -> list[str]:
 
 def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
     """STATES, their labels and changes, and the runtime that carries them; nothing for rules
-    without ``state`` lines."""
+    without ``state`` lines (the search also counts whole-move limits and bonuses when the
+    rules have them: lines marked ``// [whole]``)."""
     if not plan.states:
         return []
+    limited = any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
+    bonuses = any(w.bonus is not None for w in plan.whole_moves)
     ranges = {v.id: f"Object.freeze([{v.low}, {v.high}])" for v in plan.states}
     changes = {
         c.source: dict_js({m: f"Object.freeze([{', '.join(map(str, d))}])" for m, d in c.deltas})
@@ -118,7 +122,7 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _STATE_CHANGES = {dict_js(changes)};",
         f"const _ROLL_STATES = {dict_js(bands)};",
         "",
-        runtime_part("runtime_state.js").rstrip("\n"),
+        marked(marked(runtime_part("runtime_state.js"), limited, *_WHOLE), bonuses, *_BONUS),
     ]
 
 
