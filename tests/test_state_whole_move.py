@@ -151,3 +151,16 @@ def test_js_module_answers_state_and_whole_move_questions_as_python(
     answers = [str(e) for e in expected]  # the questions reach both rules and the state
     assert any("takes 'Fuel'" in a for a in answers)
     assert any("goes beyond 'One river a move'" in a for a in answers)
+
+
+@pytest.mark.parametrize("whole", [False, True], ids=["state alone", "state and whole move"])
+def test_the_js_search_counts_whole_move_rules_only_in_a_module_that_has_them(
+    tmp_path: Path, whole: bool
+) -> None:
+    rules = MARCH if whole else "\n".join(line for line in MARCH.split("\n") if "whole" not in line)
+    compiled = compile_snippet(Compiler(), rules)
+    assert compiled.ruleset is not None
+    text = write_package(module_plan.build(compiled.ruleset), tmp_path).read_text("utf-8")
+    assert ("function _wholeLimits()" in text) is whole
+    assert ("The whole-move limits as _limitedSearch counts them" in text) is whole
+    assert "// [whole]" not in text and "// [no whole]" not in text

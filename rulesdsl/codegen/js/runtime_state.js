@@ -181,7 +181,7 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
   return [best, came];
 }
 
-/** The whole-move limits as _limitedSearch counts them ([features, most]), then one per bonus
+/** The whole-move limits as _limitedSearch counts them ([features, most]), then one per bonus // [whole]
  * ([features, 1]: 0 while every step counts); how many are limits; the bonuses (_whole_limits). */ // [whole]
 function _wholeLimits() { // [whole]
   const limits = _WHOLE_MOVES.filter((rule) => rule[3] !== null).map((rule) => [rule[2], rule[3]]); // [whole]
@@ -192,7 +192,7 @@ function _wholeLimits() { // [whole]
   return [limits, kept, bonuses]; // [whole]
 } // [whole]
  // [whole]
-/** ``counts`` after a step crossing ``crossed`` into ``entered`` (a limit counts a step with one
+/** ``counts`` after a step crossing ``crossed`` into ``entered`` (a limit counts a step with one // [whole]
  * of its features, a bonus turns 1 once a step has none); null beyond a limit (_whole_counts). */ // [whole]
 function _wholeCounts(limits, kept, counts, crossed, entered) { // [whole]
   const after = []; // [whole]
