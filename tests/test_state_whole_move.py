@@ -5,6 +5,7 @@ module, its JavaScript twin and the reference semantics answer alike."""
 
 from __future__ import annotations
 
+import ast
 import random
 from pathlib import Path
 from typing import Any
@@ -164,3 +165,27 @@ def test_the_js_search_counts_whole_move_rules_only_in_a_module_that_has_them(
     assert ("function _wholeLimits()" in text) is whole
     assert ("The whole-move limits as _limitedSearch counts them" in text) is whole
     assert "// [whole]" not in text and "// [no whole]" not in text
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    begin = doc.index("### A state beside whole-move rules")
+    section = doc[begin : doc.index("\n### ", begin + 1)]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    start = section.index("```python\n") + len("```python\n")
+    python = section[start : section.index("```", start)].splitlines()
+    compiled = compile_snippet(Compiler(), terrain)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = import_rendered(compiled.ruleset, tmp_path, "state_whole_guide")
+    names = {n: getattr(module, n) for n in ("Board", "cheapest_route", "reachable")}
+    asked = 0
+    for i, line in enumerate(python):
+        if line.startswith("#"):
+            continue
+        if i + 1 < len(python) and python[i + 1].startswith("# "):
+            assert eval(line, names) == ast.literal_eval(python[i + 1][2:]), line
+            asked += 1
+        else:
+            exec(line, names)
+    assert asked == 3
