@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,9 @@ from rulesdsl.semantics import routes as semantic_routes
 from tests import js_queries, js_queries_state_whole
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
+from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
+from tests.test_state_with_outcomes import FUELLED
 
 __all__ = ["node"]  # the fixture
 
@@ -189,3 +193,47 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
         else:
             exec(line, names)
     assert asked == 3
+
+
+WHOLE_FUELLED = (
+    FUELLED
+    + 'whole move one_wall "One wall a move" : at most 1 wall\n'
+    + 'whole move clear_run "Clear run" : on clear, allowance +1 in\n'
+)
+"""Fuel, dice outcomes and step inputs (tests/test_state_with_outcomes.py) with a limit and a
+bonus."""
+
+
+def test_state_outcomes_inputs_and_whole_move_rules_together_in_python_and_js(
+    node: str, tmp_path: Path
+) -> None:
+    compiled = compile_snippet(Compiler(), WHOLE_FUELLED)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    plan = module_plan.build(compiled.ruleset)
+    python = import_rendered(compiled.ruleset, tmp_path, "state_whole_outcomes")
+    assert ruff_would_reformat(tmp_path) == []
+    typed = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(python.__file__)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert typed.returncode == 0, typed.stdout
+    module = write_package(plan, tmp_path / "js")
+    families = js_queries.families()
+    rng = random.Random(41)
+    queries = [*families["state"](rng, plan), *families["routes_inputs"](rng, plan)]
+    queries += [  # the route questions with dice outcomes, asked again with a state
+        {**q, "kwargs": {**q["kwargs"], "state": {"fuel": rng.randint(0, 6)}}}
+        for q in queries
+        if "outcomes" in q.get("kwargs", {})
+    ]
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    wrong = [
+        (q, e, g)
+        for q, e, g in zip(queries, expected, got, strict=True)
+        if not js_queries.same(e, g)
+    ]
+    assert wrong[:3] == []
+    assert any("goes beyond 'One wall a move'" in str(e) for e in expected)
