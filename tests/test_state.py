@@ -282,10 +282,10 @@ def test_each_misuse_of_a_state_line_gets_its_code_at_its_place(
     assert located(compiler, HEADER + BODY + line) == [(code, LINE, column)]
 
 
-def test_a_state_beside_a_whole_move_limit_is_e403(compiler: Compiler) -> None:
+def test_a_state_beside_a_whole_move_limit_is_no_longer_e403(compiler: Compiler) -> None:
     state = 'state speed "Speed" : 0 to 3\n'
     limit = 'whole move one "One front" : at most 1 front\n'
-    assert located(compiler, HEADER + BODY + state + limit) == [("E403", LINE, 7)]
+    assert located(compiler, HEADER + BODY + state + limit) == []
 
 
 # ---- YAML, sheets, diff, house rules, docs ----------------------------------------------------
@@ -412,11 +412,20 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
     assert asked == 6
 
 
-@pytest.mark.parametrize("marks", [False, True], ids=["state", "state and a whole-move rule"])
+@pytest.mark.parametrize(
+    "whole",
+    [
+        "",
+        'whole move no_fire "May not fire" : crosses front\n',
+        'whole move one "One front" : at most 1 front\n',
+        'whole move low "Low" : on clear, allowance +2 MP\n',
+    ],
+    ids=["state", "state and a whole-move rule", "state and a limit", "state and a bonus"],
+)
 def test_a_module_with_state_lines_comes_out_formatted_and_typed(
-    compiler: Compiler, tmp_path: Path, marks: bool
+    compiler: Compiler, tmp_path: Path, whole: str
 ) -> None:
-    body = RULES + ('whole move no_fire "May not fire" : crosses front\n' if marks else "")
+    body = RULES + whole
     import_rendered(_ruleset(compiler, body), tmp_path, "state_layout")
     assert ruff_would_reformat(tmp_path) == []
     done = subprocess.run(

@@ -3,7 +3,6 @@ range, and what changes it (docs/language.md, "State carried between moves")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
 from rulesdsl import ir
@@ -19,15 +18,10 @@ def _whole(located: s.Located) -> int | None:
     return None
 
 
-def state(
-    lw: Context,
-    decl: s.StateDecl,
-    whole_moves: Sequence[ir.WholeMove],
-) -> ir.State:
+def state(lw: Context, decl: s.StateDecl) -> ir.State:
     """``state NAME labels : LOW to HIGH, [MODE] SOURCE +N, ...``: E400 for a bad range,
     E401 for a change that is not a whole number or could never be made in the range, E402
-    for a source changed twice for the same unit type, E403 beside whole-move limits (whose
-    route searches do not carry a state)."""
+    for a source changed twice for the same unit type."""
     low, high = (_whole(bound) for bound in decl.range)
     if low is None or high is None or low >= high:
         lw.err(
@@ -53,14 +47,6 @@ def state(
             )
             continue
         changes.append(change)
-    if any(w.most is not None or w.bonus is not None for w in whole_moves):
-        lw.err(
-            "E403",
-            "a state in a ruleset with whole-move limits or bonuses: its route searches do not "
-            "carry a state",
-            decl.item.name.pos,
-            "keep `state` lines to rulesets without `at most` rules or whole-move bonuses",
-        )
     own = _own_ranges(lw, decl, low, high)
     return lw.at(
         ir.State(decl.item.name.text, lw.info(decl.item), low, high, tuple(changes), own),

@@ -17,6 +17,7 @@ _NO_STATE = " // [no state]"
 _BONUS = (" // [bonus]", " // [no bonus]")
 _DRIFT = (" // [drift]", " // [no drift]")
 OWN_RANGE = (" // [own range]", " // [one range]")
+_WHOLE = (" // [whole]", " // [no whole]")
 
 
 def runtime_routes(
@@ -107,9 +108,12 @@ def _bonuses_js(bonuses: list[plan_movement.WholeMove]) -> list[str]:
 
 def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
     """STATES, their labels and changes, and the runtime that carries them; nothing for rules
-    without ``state`` lines."""
+    without ``state`` lines (the search also counts whole-move limits and bonuses when the
+    rules have them: lines marked ``// [whole]``)."""
     if not plan.states:
         return []
+    limited = any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
+    bonuses = any(w.bonus is not None for w in plan.whole_moves)
     ranges = {v.id: f"Object.freeze([{v.low}, {v.high}])" for v in plan.states}
     changes = {
         c.source: dict_js({m: f"Object.freeze([{', '.join(map(str, d))}])" for m, d in c.deltas})
@@ -136,7 +140,11 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _ROLL_STATES = {dict_js(bands)};",
         *(ranges_own if own else []),
         "",
-        marked(runtime_part("runtime_state.js"), bool(own), *OWN_RANGE),
+        marked(
+            marked(marked(runtime_part("runtime_state.js"), limited, *_WHOLE), bonuses, *_BONUS),
+            bool(own),
+            *OWN_RANGE,
+        ),
     ]
 
 

@@ -131,8 +131,11 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
   const stops = new Map();
   const costs = new Map();
   const nodes = new Map(); // node key -> [place key, values]
-  const first = `${start}#${begin.join(",")}`;
-  nodes.set(first, [start, begin]);
+  const [limits, kept, bonuses] = _wholeLimits(); // [whole]
+  const first = `${start}#${begin.join(",")}`; // [no whole]
+  const first = `${start}#${begin.join(",")}#${limits.map(() => 0).join(",")}`; // [whole]
+  nodes.set(first, [start, begin]); // [no whole]
+  nodes.set(first, [start, begin, limits.map(() => 0)]); // [whole]
   const seen = new Map([[first, 0]]);
   const back = new Map();
   const best = new Map();
@@ -145,7 +148,8 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
     const [cost, , node] = _heapPop(heap);
     if (done.has(node)) continue;
     done.add(node);
-    const [here, values] = nodes.get(node);
+    const [here, values] = nodes.get(node); // [no whole]
+    const [here, values, counts] = nodes.get(node); // [whole]
     if (!best.has(here)) best.set(here, cost);
     if (here === goal) {
       for (let at = node; back.has(at) && !came.has(nodes.get(at)[0]); at = back.get(at)) {
@@ -157,7 +161,9 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
       const entered = board._features.get(here);
       let stop = stops.get(entered);
       if (stop === undefined) stops.set(entered, (stop = mustStop(mode, entered)));
-      if (stop || cost > budget) continue;
+      if (stop || cost > budget) continue; // [no whole]
+      if (stop || cost > budget + _left(bonuses, counts.slice(kept))) continue; // [bonus] // [whole]
+      if (stop || cost > budget) continue; // [no bonus] // [whole]
     }
     for (const [there, distance] of board._next(here)) {
       const entered = board._features.get(there);
@@ -167,11 +173,18 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
       const after = _changed(values, mode, [...entered, ...crossed]);
       if (_outOfRange(after)) continue; // [one range]
       if (_outOfRange(after, mode)) continue; // [own range]
+      const counted = _wholeCounts(limits, kept, counts, crossed, entered); // [whole]
+      if (counted === null) continue; // [whole]
       const total = cost + step;
-      const next = `${there}#${after.join(",")}`;
-      if ((total <= budget || once) && total < (seen.get(next) ?? _INF) && !done.has(next)) {
+      const next = `${there}#${after.join(",")}`; // [no whole]
+      const next = `${there}#${after.join(",")}#${counted.join(",")}`; // [whole]
+      const room = budget + _left(bonuses, counted.slice(kept)); // [bonus] // [whole]
+      const room = budget; // [no bonus] // [whole]
+      if ((total <= budget || once) && total < (seen.get(next) ?? _INF) && !done.has(next)) { // [no whole]
+      if ((total <= room || once) && total < (seen.get(next) ?? _INF) && !done.has(next)) { // [whole]
         seen.set(next, total);
-        nodes.set(next, [there, after]);
+        nodes.set(next, [there, after]); // [no whole]
+        nodes.set(next, [there, after, counted]); // [whole]
         back.set(next, node);
         _heapPush(heap, [total, order, next]);
         order++;
@@ -182,6 +195,31 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
   return [best, came];
 }
 
+/** The whole-move limits as _limitedSearch counts them ([features, most]), then one per bonus // [whole]
+ * ([features, 1]: 0 while every step counts); how many are limits; the bonuses (_whole_limits). */ // [whole]
+function _wholeLimits() { // [whole]
+  const limits = _WHOLE_MOVES.filter((rule) => rule[3] !== null).map((rule) => [rule[2], rule[3]]); // [whole]
+  const kept = limits.length; // [whole]
+  const bonuses = _WHOLE_BONUSES.map((rule) => [rule[2], rule[3]]); // [bonus] // [whole]
+  const bonuses = []; // [no bonus] // [whole]
+  limits.push(...bonuses.map(([features]) => [features, 1])); // [whole]
+  return [limits, kept, bonuses]; // [whole]
+} // [whole]
+ // [whole]
+/** ``counts`` after a step crossing ``crossed`` into ``entered`` (a limit counts a step with one // [whole]
+ * of its features, a bonus turns 1 once a step has none); null beyond a limit (_whole_counts). */ // [whole]
+function _wholeCounts(limits, kept, counts, crossed, entered) { // [whole]
+  const after = []; // [whole]
+  for (let j = 0; j < limits.length; j++) { // [whole]
+    const [features, most] = limits[j]; // [whole]
+    const met = crossed.some((f) => features.has(f)) || entered.some((f) => features.has(f)); // [whole]
+    const count = counts[j] + ((j < kept ? met : !met && counts[j] === 0) ? 1 : 0); // [whole]
+    if (count > most) return null; // [whole]
+    after.push(count); // [whole]
+  } // [whole]
+  return after; // [whole]
+} // [whole]
+ // [whole]
 /** The values of modifier ``name``'s bands that ``state`` is in (strictly below or above the
  * bound); a modifier with bands needs the state (_band_values). */
 function _bandValues(name, state) {
