@@ -49,6 +49,8 @@ def plain(value: Any) -> list[dict[str, Any]]:
         return [*plain(value.total), *illegal]
     if name in ("DiceRow", "Result", "Outcome"):
         return [{"word": value.id}]
+    if name == "FreeMove":  # what the move used, then whether it ends (issue 40)
+        return [{"number": float(value.used)}, *([{"word": "ends"}] if value.ends else [])]
     if name == "Span":
         return [{"span": [value.low, value.high]}]
     if name == "Dice":
@@ -101,6 +103,11 @@ def ask(vector: dict[str, Any]) -> Any:
         board = API.Board(places, edges, neighbours=neighbours)
         return API.route_cost(board, args[0], list(places), **kwargs)
     function = getattr(API, question)
+    if question == "free_move":
+        try:
+            return function(*args, **kwargs)
+        except module.IllegalMove:
+            return "illegal"
     if question == "line_of_sight" and vector["kind"] == "line_of_sight":
         if "crossed" in kwargs:
             kwargs["crossed"] = tuple(kwargs["crossed"])
