@@ -29,6 +29,7 @@ def band_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Qu
 
     banded_sights = set(plan.sight.state_bands)
     for query in js_queries_sight.sight_queries(rng, plan) if banded_sights else ():
-        if query["args"][0] in banded_sights and rng.random() < 0.93:
+        name = query["args"][0]  # now and then not a name at all (a dict, a number)
+        if isinstance(name, str) and name in banded_sights and rng.random() < 0.93:
             query["kwargs"]["state"] = _state(rng, plan)
         yield query

@@ -8,6 +8,7 @@ import math
 import warnings
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -230,6 +231,16 @@ def test_costs_paid_once_per_move_match_the_module(compiler: Compiler, tmp_path:
     assert checked == 2 * 7 * 4
 
 
+def _sight_states(rs: ir.Ruleset, rule: ir.Sight) -> list[dict[str, int] | None]:
+    """A rule with a band of a state (issue 40) is asked by a viewer on each side of its bound;
+    a rule without one, with no state."""
+    if rule.state is None:
+        return [None]
+    low, high = {s.id: s.low for s in rs.states}, {s.id: s.high for s in rs.states}
+    name, _, bound = rule.state
+    return [{**low, name: bound}, {**low, name: min(bound + 1, high[name])}]
+
+
 def test_line_of_sight_matches_for_lines_of_every_sighted_feature(
     pair: tuple[ir.Ruleset, ModuleType],
 ) -> None:
@@ -242,9 +253,12 @@ def test_line_of_sight_matches_for_lines_of_every_sighted_feature(
             # a rule with cells keyed by unit type is asked for every viewer (issue 25)
             keyed = any(f.cells[rule.id].exceptions for f in rs.features if rule.id in f.cells)
             viewers = [None, *(m.id for m in rs.modes)] if keyed and length < 4 else [None]
-            for line, mode in itertools.product(itertools.product(sighted, repeat=length), viewers):
-                reference = semantics.line_of_sight(rs, rule, line, crossed, mode)
-                kwargs = {"mode": mode} if mode is not None else {}
+            lines = itertools.product(itertools.product(sighted, repeat=length), viewers)
+            for (line, mode), state in itertools.product(lines, _sight_states(rs, rule)):
+                reference = semantics.line_of_sight(rs, rule, line, crossed, mode, state=state)
+                kwargs: dict[str, Any] = {"mode": mode} if mode is not None else {}
+                if state is not None:
+                    kwargs["state"] = state
                 answer = module.line_of_sight(rule.id, *line, crossed=crossed, **kwargs)
                 assert answer.hindrance == reference.hindrance
                 assert answer.blocked == reference.blocked

@@ -120,7 +120,7 @@ export declare const RULESET: {
 export type TableName = "dive_limit";
 export type ParamName = never;
 export type StepName = never;
-export type DecisionName = "dive_speed" | "stalls" | "drift" | "cloud_band";
+export type DecisionName = "dive_speed" | "stalls";
 export type ModeName = "scout" | "two_seater" | "bomber";
 export type FeatureName = "clear" | "cloud" | "storm" | "mg_post" | "battery";
 export type ModifierName = "to_hit";
@@ -156,7 +156,7 @@ export declare const TRIGGERS: Readonly<Record<string, Trigger>>;
 export declare const TABLES: Readonly<Record<TableName, Table>>;
 export declare const PARAMS: Readonly<Record<ParamName, number | null>>;
 export declare function param(name: ParamName): number;
-export type SightName = "spotting";
+export type SightName = "spotting" | "cloud_base" | "cloud_top";
 export declare class Sight {
   readonly hindrance: number;
   readonly blocked: boolean;
@@ -245,12 +245,6 @@ export { $$dive_speed as dive_speed };
 /** Stall: the first row that holds wins. */
 declare function $$stalls(options: { speed: number }): Outcome<"stalled" | "flying">;
 export { $$stalls as stalls };
-/** Drift: the first row that holds wins. */
-declare function $$drift(options: { altitude: number; gale?: boolean }): number;
-export { $$drift as drift };
-/** Inside the cloud band: the first row that holds wins. */
-declare function $$cloud_band(options: { altitude: number }): Outcome<"below" | "above" | "inside">;
-export { $$cloud_band as cloud_band };
 type Step = (input: number) => number | Marker;
 export declare const STEPS: Readonly<Record<StepName, Step>>;
 type Decision = (options: never) => Outcome | number;
@@ -280,6 +274,7 @@ export declare class FacingRoute {
   readonly speed: number; readonly turnMode: number; readonly move: string;
   readonly rolls: readonly RollDue[];
   readonly state: Readonly<Record<StateName, number>> | null;
+  readonly drift: BoardPlace | null;
 }
 export type FacingModeName = "scout" | "two_seater" | "bomber";
 export declare const FACINGS: Readonly<Record<FacingModeName, FacingRule>>;
@@ -354,6 +349,8 @@ export declare class Route {
   readonly marks?: readonly string[];
   /** The state after the route (STATES), when one was given; else null. */
   readonly state: Readonly<Record<StateName, number>> | null;
+  /** Given ``wind``, where the wind carries the unit after a legal move; else null. */
+  readonly drift: BoardPlace | null;
 }
 /** Each place the unit may end in, to its cheapest cost (places compared by value), and the
  * move's state it was searched with. */
@@ -381,6 +378,8 @@ export type RouteOptions = {
   outcomes?: PlacedOutcomes | null;
   /** The unit's state at the start (every state of STATES). */
   state?: Readonly<Record<StateName, number>> | null;
+  /** The heading the wind blows from: a unit type that drifts ends downwind (Route.drift). */
+  wind?: number | null;
 } & StepInputs;
 /** The cost of moving ``mode`` along ``route`` (places of ``board``, the start first). */
 export declare function routeCost(board: Board, mode: ModeName, route: Iterable<BoardPlace>, options?: RouteOptions): Route;
