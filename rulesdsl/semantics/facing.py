@@ -202,10 +202,15 @@ def route(
     move: str | None = None,
     wind: int | None = None,
     state: Mapping[str, int] | None = None,
+    inputs: Mapping[str, float] | None = None,
+    outcomes: Sequence[Sequence[str]] | None = None,
 ) -> FacingAnswer:
     """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether the
     move is legal (the first reason it is not). ``move``: a kind of move, whose costs, barred
-    features and turn mode row count, whose allowance is the speed; ``state``: carried."""
+    features and turn mode row count, whose allowance is the speed; ``state``: carried;
+    ``inputs``: the step inputs every step is costed with; ``outcomes``: per action, the dice
+    outcomes rolled in the place entered (a turn's are not read), costed with its features, as
+    :func:`rulesdsl.semantics.routes.route` has them."""
     rule = next(f for f in rs.facings if f.mode == mode)
     if allowance is None and rule.exact_speed:
         raise MissingArgument("allowance")
@@ -257,7 +262,8 @@ def route(
                 extra = manoeuvre.cost
                 if manoeuvre.once:
                     used.add(action.move)
-        paid = step_cost(rs, mode, action.entered, action.crossed, 1, allowance)
+        rolled = tuple(outcomes[i - 1]) if outcomes is not None else ()
+        paid = step_cost(rs, mode, (*action.entered, *rolled), action.crossed, 1, allowance, inputs)
         if isinstance(paid, Unfilled):
             raise ValueError(f"unfilled parameter {paid.param}")
         straight = min(straight + 1, places)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
-from rulesdsl.codegen.js.routes import marked
+from rulesdsl.codegen.js.routes import FED, facing_fed, marked
 from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
 
@@ -49,20 +49,22 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
     return f"new FacingRule({fields_js(fields)})"
 
 
-def runtime_facing(states: bool = False) -> str:
-    """The facing runtime, its lines for rules with ``state`` lines or without."""
-    return marked(runtime_part("runtime_facing.js"), states)
+def runtime_facing(states: bool = False, fed: bool = False) -> str:
+    """The facing runtime, its lines for rules with ``state`` lines or without, and for route
+    searches fed step inputs or dice outcomes or not."""
+    return marked(marked(runtime_part("runtime_facing.js"), fed, *FED), states)
 
 
-def facing_js(plan: plan_movement.MovementPlan) -> list[str]:
-    """The facing runtime and its data; nothing for a ruleset without facing rules."""
+def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
+    """The facing runtime and its data; nothing for a ruleset without facing rules. ``fed``:
+    dice outcomes feed the cost."""
     if not plan.facings:
         return []
     bits = dict_js({move: str(bit) for move, bit in plan.once_bits.items()})
     rules = {f.mode: facing_rule_js(f, plan.facing_moves) for f in plan.facings}
     return [
         "",
-        runtime_facing(bool(plan.states)),
+        runtime_facing(bool(plan.states), facing_fed(plan, fed)),
         "",
         f"export const FACINGS = {dict_js(rules)};",
         f"const _ONCE_BITS = {bits};",

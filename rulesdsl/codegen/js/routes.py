@@ -16,12 +16,18 @@ _STATE = " // [state]"
 _NO_STATE = " // [no state]"
 _BONUS = (" // [bonus]", " // [no bonus]")
 _DRIFT = (" // [drift]", " // [no drift]")
+FED = (" // [facing fed]", " // [facing unfed]")
+"""The marks of the lines for a unit type with facing whose route searches take step inputs or
+dice outcomes (rules with both facing and either), and of those for the others."""
 
 
-def runtime_routes(states: bool = False, bonuses: bool = False, drift: bool = False) -> str:
+def runtime_routes(
+    states: bool = False, bonuses: bool = False, drift: bool = False, fed: bool = False
+) -> str:
     """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
-    bonuses or without, with a ``drift`` line or without (:func:`marked`)."""
-    text = marked(runtime_part("runtime_routes.js"), states)
+    bonuses or without, with a ``drift`` line or without, with facing route searches fed step
+    inputs or dice outcomes or without (:func:`marked`)."""
+    text = marked(marked(runtime_part("runtime_routes.js"), fed, *FED), states)
     return marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
 
 
@@ -33,15 +39,17 @@ def along_js(plan: plan_movement.MovementPlan) -> str:
     )
 
 
-def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
-    """The map's constants and the route functions."""
+def routes_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
+    """The map's constants and the route functions; ``fed``: dice outcomes feed the cost."""
     diagonal = {g.id: number_js(g.diagonal) for g in plan.grids if g.diagonal is not None}
     limited = any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
     bonuses = [w for w in plan.whole_moves if w.bonus is not None]
     rules = [w for w in plan.whole_moves if w.bonus is None]
     wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
     return [
-        runtime_routes(bool(plan.states), bool(bonuses), plan.drifts is not None),
+        runtime_routes(
+            bool(plan.states), bool(bonuses), plan.drifts is not None, facing_fed(plan, fed)
+        ),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
         f"export const GRID_SHAPES = {dict_js({g.id: string_js(g.shape) for g in plan.grids})};",
@@ -59,6 +67,12 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
         *_bonuses_js(bonuses),
         *_drifts_js(plan),
     ]
+
+
+def facing_fed(plan: plan_movement.MovementPlan, fed: bool) -> bool:
+    """Whether a unit type with facing takes step inputs or dice outcomes (``fed``: some feed
+    the cost) in its route searches."""
+    return bool(plan.facings) and (bool(plan.cost_inputs) or fed)
 
 
 def _drifts_js(plan: plan_movement.MovementPlan) -> list[str]:
