@@ -209,3 +209,22 @@ def test_js_module_answers_facing_route_input_questions_as_python(
     assert any("cost input" in a for a in answers)
     assert any("dice outcome" in a for a in answers)
     assert sum("'facing'" in a or "'reach'" in a for a in answers) > len(answers) / 3
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    start = doc.index('```terrain\nruleset walkers "Walkers"')
+    rules = doc[start + len("```terrain\n") : doc.index("```", start + 10)]
+    module = import_rendered(_ruleset(rules), tmp_path, "facing_inputs_docs")
+    start = doc.index("```python\n", start)
+    code = doc[start + len("```python\n") : doc.index("```", start + 10)]
+    names: dict[str, Any] = vars(module).copy()
+    shown = 0
+    for line in code.splitlines():
+        if "  # " not in line:
+            exec(line, names)  # an assignment
+            continue
+        call, answer = line.split("  # ")
+        assert eval(call, names) == float(answer.split(":")[0]), line
+        shown += 1
+    assert shown == 4
