@@ -286,20 +286,29 @@ def route(
     if not reason and last_place is not None and not can_end(rs, mode, last_place):
         reason = "the unit may not end its move in the last place"
     if not reason and allowance is not None:
-        stepped = out and out[-1].move not in ("turn", "pivot")  # a turn never overspends
-        last = out[-1].cost if stepped and not isinstance(out[-1].cost, ir.Marker) else 0.0
-        spent = total == allowance or (
-            rule.until_spent and total > allowance and total - last < allowance
-        )
-        if rule.exact_speed:
-            if not spent:
-                reason = f"the route spends {total:g} of a speed of {allowance:g}, not all of it"
-        elif total > allowance and not (
-            rs.minimum_move is not None and allowance > 0 and len(out) == 1
-        ):
-            reason = "the route costs more than the allowance"
+        reason = _over_allowance(rs, rule, out, total, allowance)
     rolls = _rolls(base, mode, move, out, along)
     return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls, end_state)
+
+
+def _over_allowance(
+    rs: ir.Ruleset, rule: ir.Facing, out: list[FacingStep], total: float, allowance: float
+) -> str:
+    """Why a move of ``total`` breaks the ``allowance`` (the speed): not spent exactly where it
+    must be, or over it; empty when it does not."""
+    stepped = out and out[-1].move not in ("turn", "pivot")  # a turn never overspends
+    last = out[-1].cost if stepped and not isinstance(out[-1].cost, ir.Marker) else 0.0
+    spent = total == allowance or (
+        rule.until_spent and total > allowance and total - last < allowance
+    )
+    if rule.exact_speed:
+        if not spent:
+            return f"the route spends {total:g} of a speed of {allowance:g}, not all of it"
+    elif total > allowance and not (
+        rs.minimum_move is not None and allowance > 0 and len(out) == 1
+    ):
+        return "the route costs more than the allowance"
+    return ""
 
 
 def _carried(
