@@ -8,6 +8,8 @@ reference semantics answer alike, the JavaScript module as the Python one, with 
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.test_js_target import _typescript, node, write_package
 from tests.test_route_inputs import FACING
 
 __all__ = ["node"]  # the fixture
@@ -228,3 +230,17 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
         assert eval(call, names) == float(answer.split(":")[0]), line
         shown += 1
     assert shown == 4
+
+
+def test_the_declarations_type_a_consumer_passing_inputs_and_outcomes_to_a_facing_unit(
+    node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = _typescript(pytestconfig)
+    write_package(module_plan.build(_ruleset(SAILING)), tmp_path)
+    consumer = Path(__file__).parent / "js" / "facing_inputs_consumer.ts"
+    shutil.copy(consumer, tmp_path / "consumer.ts")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

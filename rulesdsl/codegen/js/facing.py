@@ -72,10 +72,10 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
     ]
 
 
-def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
+def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
     """The declarations of the facing records and FACINGS, and the route functions' overloads
     for a unit type with facing (before the others, so that TypeScript picks them first);
-    nothing for a ruleset without facing rules."""
+    nothing for a ruleset without facing rules. ``fed``: dice outcomes feed the cost."""
     if not plan.facings:
         return []
     manoeuvres = "".join(f" readonly {move}: Manoeuvre | null;" for move in plan.facing_moves)
@@ -130,7 +130,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  goal: BoardPlace | FacingState,",
         f"  options?: {options},",
         "): FacingRoute | null;",
-        *(_reachable_dts(bool(plan.states)) if wind else []),
+        *(_reachable_dts(bool(plan.states), facing_fed(plan, fed)) if wind else []),
     ]
 
 
@@ -138,10 +138,12 @@ _STATE = "Readonly<Record<StateName, number>>"
 """A state carried between moves (issue 40), as runtime_routes.d.ts types it."""
 
 
-def _reachable_dts(states: bool) -> list[str]:
+def _reachable_dts(states: bool, fed: bool = False) -> list[str]:
     """reachable's overload for a unit type with facing where some tack or wear (issue 40),
-    with the carried ``state`` among its options when the ruleset has ``state`` lines."""
+    with the carried ``state`` among its options when the ruleset has ``state`` lines, and
+    ``outcomes`` and the step inputs when its route searches take them (``fed``)."""
     state = f"; state?: {_STATE} | null" if states else ""
+    state += "; outcomes?: PlacedOutcomes | null" if fed else ""
     return [
         "/** Each [place, heading] a unit with facing may end with (``wind``: it blows from). */",
         "export declare function reachable(",
@@ -150,6 +152,6 @@ def _reachable_dts(states: bool) -> list[str]:
         "  start: FacingState,",
         "  budget?: number | null,",
         "  options?: { allowance?: number | null; move?: MoveName | null;"
-        f" wind?: number | null{state} }},",
+        f" wind?: number | null{state} }}{' & StepInputs' if fed else ''},",
         "): Reach;",
     ]
