@@ -137,6 +137,8 @@ def ask(module: ModuleType, query: q.Query) -> list[dict[str, Any]]:
     fn, args, kwargs = query["function"], query["args"], dict(query["kwargs"])
     if "entered" in kwargs:
         kwargs["entered"] = routes._places_in(kwargs["entered"])  # not a list: as it is
+    if isinstance(kwargs.get("outcomes"), dict) and "pairs" in kwargs["outcomes"]:
+        kwargs["outcomes"] = {routes.tupled(p): n for p, n in kwargs["outcomes"]["pairs"]}
     if fn == "route_cost":
         route = args[1]
         route = [routes.tupled(s) for s in route] if isinstance(route, list) else route

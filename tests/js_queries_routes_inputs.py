@@ -64,7 +64,7 @@ def route_input_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_que
         return
     facing = {f.mode for f in plan.movement.facings}
     modes = [m.id for m in plan.header.modes if m.id not in facing] or ["none"]
-    for mode in sorted(facing):  # refused before the board is read (docs/module-api.md)
+    for mode in sorted(facing):  # the board read first (js_queries_facing_inputs asks the rest)
         options = _options(rng, plan, [(0, 0)])
         yield {
             "function": "reachable",

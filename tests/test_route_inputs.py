@@ -204,16 +204,6 @@ def test_js_module_answers_route_input_questions_as_python(
     assert sum("'route'" in a or "'reach'" in a for a in answers) > len(answers) / 2
 
 
-def test_a_unit_type_with_facing_is_refused_step_inputs_and_outcomes(tmp_path: Path) -> None:
-    module = import_rendered(_ruleset(FACING), tmp_path, "route_inputs_facing")
-    board = module.Board({(0, 0): ("clear",), (1, 0): ("clear",)}, grid="field")
-    with pytest.raises(module.InvalidArgument, match="'height' is not taken for a unit type with"):
-        module.route_cost(board, "walker", [((0, 0), 0), ((1, 0), 0)], height=3)
-    with pytest.raises(module.InvalidArgument, match="'outcomes' is not taken for a unit type"):
-        module.reachable(board, "walker", ((0, 0), 0), 3, outcomes={})
-    assert module.route_cost(board, "trooper", [(0, 0), (1, 0)], outcomes={}).total == 1
-
-
 @pytest.mark.parametrize("name", ["start", "outcomes"])
 def test_a_step_input_named_like_a_route_argument_is_e420(name: str) -> None:
     text = RULES.replace("(height in)", f"({name} in)")

@@ -202,10 +202,15 @@ def route(
     move: str | None = None,
     wind: int | None = None,
     state: Mapping[str, int] | None = None,
+    inputs: Mapping[str, float] | None = None,
+    outcomes: Sequence[Sequence[str]] | None = None,
 ) -> FacingAnswer:
     """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether the
     move is legal (the first reason it is not). ``move``: a kind of move, whose costs, barred
-    features and turn mode row count, whose allowance is the speed; ``state``: carried."""
+    features and turn mode row count, whose allowance is the speed; ``state``: carried;
+    ``inputs``: the step inputs every step is costed with; ``outcomes``: per action, the dice
+    outcomes rolled in the place entered (a turn's are not read), costed with its features, as
+    :func:`rulesdsl.semantics.routes.route` has them."""
     rule = next(f for f in rs.facings if f.mode == mode)
     if allowance is None and rule.exact_speed:
         raise MissingArgument("allowance")
@@ -257,7 +262,8 @@ def route(
                 extra = manoeuvre.cost
                 if manoeuvre.once:
                     used.add(action.move)
-        paid = step_cost(rs, mode, action.entered, action.crossed, 1, allowance)
+        rolled = tuple(outcomes[i - 1]) if outcomes is not None else ()
+        paid = step_cost(rs, mode, (*action.entered, *rolled), action.crossed, 1, allowance, inputs)
         if isinstance(paid, Unfilled):
             raise ValueError(f"unfilled parameter {paid.param}")
         straight = min(straight + 1, places)
@@ -280,20 +286,29 @@ def route(
     if not reason and last_place is not None and not can_end(rs, mode, last_place):
         reason = "the unit may not end its move in the last place"
     if not reason and allowance is not None:
-        stepped = out and out[-1].move not in ("turn", "pivot")  # a turn never overspends
-        last = out[-1].cost if stepped and not isinstance(out[-1].cost, ir.Marker) else 0.0
-        spent = total == allowance or (
-            rule.until_spent and total > allowance and total - last < allowance
-        )
-        if rule.exact_speed:
-            if not spent:
-                reason = f"the route spends {total:g} of a speed of {allowance:g}, not all of it"
-        elif total > allowance and not (
-            rs.minimum_move is not None and allowance > 0 and len(out) == 1
-        ):
-            reason = "the route costs more than the allowance"
+        reason = _over_allowance(rs, rule, out, total, allowance)
     rolls = _rolls(base, mode, move, out, along)
     return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls, end_state)
+
+
+def _over_allowance(
+    rs: ir.Ruleset, rule: ir.Facing, out: list[FacingStep], total: float, allowance: float
+) -> str:
+    """Why a move of ``total`` breaks the ``allowance`` (the speed): not spent exactly where it
+    must be, or over it; empty when it does not."""
+    stepped = out and out[-1].move not in ("turn", "pivot")  # a turn never overspends
+    last = out[-1].cost if stepped and not isinstance(out[-1].cost, ir.Marker) else 0.0
+    spent = total == allowance or (
+        rule.until_spent and total > allowance and total - last < allowance
+    )
+    if rule.exact_speed:
+        if not spent:
+            return f"the route spends {total:g} of a speed of {allowance:g}, not all of it"
+    elif total > allowance and not (
+        rs.minimum_move is not None and allowance > 0 and len(out) == 1
+    ):
+        return "the route costs more than the allowance"
+    return ""
 
 
 def _carried(

@@ -56,6 +56,7 @@ function board(m, spec) {
 export function answerFacing(m, query) {
   const made = board(m, query.board);
   const [args, kwargs] = [query.args, query.kwargs];
+  if (kwargs.outcomes?.pairs !== undefined) kwargs.outcomes = new Map(kwargs.outcomes.pairs); // a Python dict
   let answer;
   if (query.function === "route_cost") answer = m.routeCost(made, args[0], args[1], kwargs);
   else if (query.function === "cheapest_route") answer = m.cheapestRoute(made, args[0], args[1], args[2], kwargs);

@@ -140,9 +140,9 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         f"export const STEPS = {_functions(s.name for s in code.steps)};",
         f"export const DECISIONS = {_functions(d.name for d in code.decisions)};",
         "",
-        *routes_js(plan.movement),
+        *routes_js(plan.movement, fed=bool(plan.sight.fed_outcomes)),
         *state_reads_js(plan),
-        *facing_js(plan.movement),
+        *facing_js(plan.movement, fed=bool(plan.sight.fed_outcomes)),
         *arcs_js(plan.movement),
         *free_facing_js(plan.movement),
     ]

@@ -112,7 +112,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
         + ("Outcome | number" if any(d.gives_number for d in code.decisions) else "Outcome")
         + ";",
         "export declare const DECISIONS: Readonly<Record<DecisionName, Decision>>;",
-        *facing_dts(plan.movement),
+        *facing_dts(plan.movement, fed=bool(plan.sight.fed_outcomes)),
         *free_facing_dts(plan.movement),
         *routes_dts(
             union(g.id for g in plan.movement.grids),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
-from rulesdsl.codegen.js.routes import OWN_RANGE, marked
+from rulesdsl.codegen.js.routes import FED, OWN_RANGE, facing_fed, marked
 from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
 
@@ -49,21 +49,28 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
     return f"new FacingRule({fields_js(fields)})"
 
 
-def runtime_facing(states: bool = False, own: bool = False) -> str:
+def runtime_facing(states: bool = False, own: bool = False, fed: bool = False) -> str:
     """The facing runtime, its lines for rules with ``state`` lines or without (and with unit
-    types' own ranges of a state or without)."""
-    return marked(marked(runtime_part("runtime_facing.js"), own, *OWN_RANGE), states)
+    types' own ranges of a state or without), and for route searches fed step inputs or dice
+    outcomes or not."""
+    text = marked(marked(runtime_part("runtime_facing.js"), own, *OWN_RANGE), fed, *FED)
+    return marked(text, states)
 
 
-def facing_js(plan: plan_movement.MovementPlan) -> list[str]:
-    """The facing runtime and its data; nothing for a ruleset without facing rules."""
+def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
+    """The facing runtime and its data; nothing for a ruleset without facing rules. ``fed``:
+    dice outcomes feed the cost."""
     if not plan.facings:
         return []
     bits = dict_js({move: str(bit) for move, bit in plan.once_bits.items()})
     rules = {f.mode: facing_rule_js(f, plan.facing_moves) for f in plan.facings}
     return [
         "",
-        runtime_facing(bool(plan.states), bool(plan_movement.own_ranges(plan.states))),
+        runtime_facing(
+            bool(plan.states),
+            bool(plan_movement.own_ranges(plan.states)),
+            facing_fed(plan, fed),
+        ),
         "",
         f"export const FACINGS = {dict_js(rules)};",
         f"const _ONCE_BITS = {bits};",
@@ -71,10 +78,10 @@ def facing_js(plan: plan_movement.MovementPlan) -> list[str]:
     ]
 
 
-def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
+def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
     """The declarations of the facing records and FACINGS, and the route functions' overloads
     for a unit type with facing (before the others, so that TypeScript picks them first);
-    nothing for a ruleset without facing rules."""
+    nothing for a ruleset without facing rules. ``fed``: dice outcomes feed the cost."""
     if not plan.facings:
         return []
     manoeuvres = "".join(f" readonly {move}: Manoeuvre | null;" for move in plan.facing_moves)
@@ -129,7 +136,7 @@ def facing_dts(plan: plan_movement.MovementPlan) -> list[str]:
         "  goal: BoardPlace | FacingState,",
         f"  options?: {options},",
         "): FacingRoute | null;",
-        *(_reachable_dts(bool(plan.states)) if wind else []),
+        *(_reachable_dts(bool(plan.states), facing_fed(plan, fed)) if wind else []),
     ]
 
 
@@ -137,10 +144,12 @@ _STATE = "Readonly<Record<StateName, number>>"
 """A state carried between moves (issue 40), as runtime_routes.d.ts types it."""
 
 
-def _reachable_dts(states: bool) -> list[str]:
+def _reachable_dts(states: bool, fed: bool = False) -> list[str]:
     """reachable's overload for a unit type with facing where some tack or wear (issue 40),
-    with the carried ``state`` among its options when the ruleset has ``state`` lines."""
+    with the carried ``state`` among its options when the ruleset has ``state`` lines, and
+    ``outcomes`` and the step inputs when its route searches take them (``fed``)."""
     state = f"; state?: {_STATE} | null" if states else ""
+    state += "; outcomes?: PlacedOutcomes | null" if fed else ""
     return [
         "/** Each [place, heading] a unit with facing may end with (``wind``: it blows from). */",
         "export declare function reachable(",
@@ -149,6 +158,6 @@ def _reachable_dts(states: bool) -> list[str]:
         "  start: FacingState,",
         "  budget?: number | null,",
         "  options?: { allowance?: number | null; move?: MoveName | null;"
-        f" wind?: number | null{state} }},",
+        f" wind?: number | null{state} }}{' & StepInputs' if fed else ''},",
         "): Reach;",
     ]

@@ -19,14 +19,24 @@ _DRIFT = (" // [drift]", " // [no drift]")
 OWN_RANGE = (" // [own range]", " // [one range]")
 _WHOLE = (" // [whole]", " // [no whole]")
 
+FED = (" // [facing fed]", " // [facing unfed]")
+"""The marks of the lines for a unit type with facing whose route searches take step inputs or
+dice outcomes (rules with both facing and either), and of those for the others."""
+
 
 def runtime_routes(
-    states: bool = False, bonuses: bool = False, drift: bool = False, own: bool = False
+    states: bool = False,
+    bonuses: bool = False,
+    drift: bool = False,
+    own: bool = False,
+    fed: bool = False,
 ) -> str:
     """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
     bonuses or without, with a ``drift`` line or without, with unit types' own ranges of a
-    state or without (:func:`marked`)."""
-    text = marked(marked(runtime_part("runtime_routes.js"), own, *OWN_RANGE), states)
+    state or without, with facing route searches fed step inputs or dice outcomes or without
+    (:func:`marked`)."""
+    text = marked(marked(runtime_part("runtime_routes.js"), own, *OWN_RANGE), fed, *FED)
+    text = marked(text, states)
     return marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
 
 
@@ -38,8 +48,8 @@ def along_js(plan: plan_movement.MovementPlan) -> str:
     )
 
 
-def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
-    """The map's constants and the route functions."""
+def routes_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
+    """The map's constants and the route functions; ``fed``: dice outcomes feed the cost."""
     diagonal = {g.id: number_js(g.diagonal) for g in plan.grids if g.diagonal is not None}
     limited = any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
     bonuses = [w for w in plan.whole_moves if w.bonus is not None]
@@ -51,6 +61,7 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
             bool(bonuses),
             plan.drifts is not None,
             bool(plan_movement.own_ranges(plan.states)),
+            facing_fed(plan, fed),
         ),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
@@ -69,6 +80,12 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
         *_bonuses_js(bonuses),
         *_drifts_js(plan),
     ]
+
+
+def facing_fed(plan: plan_movement.MovementPlan, fed: bool) -> bool:
+    """Whether a unit type with facing takes step inputs or dice outcomes (``fed``: some feed
+    the cost) in its route searches."""
+    return bool(plan.facings) and (bool(plan.cost_inputs) or fed)
 
 
 def _drifts_js(plan: plan_movement.MovementPlan) -> list[str]:

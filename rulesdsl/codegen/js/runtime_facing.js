@@ -185,16 +185,30 @@ function _facingSpeed(fn, rule, allowance) {
   return allowance;
 }
 
+/** ``work``'s answer, its errors of another function (a step's input missing, met in a cost) // [facing fed]
+ * as ``fn``'s: Python's ``_raised_by`` round a facing route (one of ``fn`` is left as it is, so // [facing fed]
+ * that a place keeps its tuple form). */ // [facing fed]
+function _facingRaisedBy(fn, work) { // [facing fed]
+  try { // [facing fed]
+    return work(); // [facing fed]
+  } catch (error) { // [facing fed]
+    throw error instanceof ArgumentError && error.functionName !== fn ? _raisedBy(error, fn) : error; // [facing fed]
+  } // [facing fed]
+} // [facing fed]
+ // [facing fed]
 /** routeCost for a unit type with facing (Python's ``_facing_route_cost``): ``route`` is
  * [place, heading] pairs, the start first; each next pair is one action: a step into a
  * neighbour (forward, backward or sideslip, the heading kept) or a turn in place. */
-function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null) { // [no state]
-function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null, state = null) { // [state]
+function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null) { // [no state] // [facing unfed]
+function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null, state = null) { // [state] // [facing unfed]
+function _facingRouteCost(board, mode, route, allowance, move, entered, wind = null, state = null, inputs = _NO_OPTIONS, outcomes = null) { // [facing fed]
   const rule = FACINGS[mode];
   _facingBoard("route_cost", board, rule);
-  let extra = _routeArgs("route_cost", board, mode, allowance);
+  let extra = _routeArgs("route_cost", board, mode, allowance); // [facing unfed]
+  let extra = _routeArgs("route_cost", board, mode, allowance, inputs); // [facing fed]
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
   const before = _enteredArg("route_cost", board, entered);
+  const priced = _outcomesArg("route_cost", board, outcomes); // [facing fed]
   if (typeof route === "string" || !_isIterable(route)) {
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of (place, heading) pairs");
   }
@@ -202,7 +216,8 @@ function _facingRouteCost(board, mode, route, allowance, move, entered, wind = n
   const speed = _facingSpeed("route_cost", rule, allowance);
   const windAt = _windArg("route_cost", rule, wind);
   const begin = _carriedArg("route_cost", state, mode); // [state] // [own range]
-  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt);
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt); // [facing unfed]
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt, priced); // [facing fed]
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before); // [no state]
   const begin = _carriedArg("route_cost", state); // [state] // [one range]
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before, begin); // [state]
@@ -210,7 +225,8 @@ function _facingRouteCost(board, mode, route, allowance, move, entered, wind = n
 
 /** Each action of a facing route, costed: [steps, total, marker, reason] (the loop of
  * ``_facing_route_cost``). */
-function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null) {
+function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null) { // [facing unfed]
+function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null, priced = new Map()) { // [facing fed]
   const byWind = _byWind(rule, windAt);
   const modePlaces = _turnMode(rule, speed, move);
   const count = rule.headings;
@@ -281,7 +297,8 @@ function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = nul
     const distance = direction % 2 && count === 8 ? board._diagonal : 1;
     const entered = board._features.get(to);
     const crossed = _crossing(board, from, to);
-    let paid = _stepCost(mode, entered, crossed, distance, extra);
+    let paid = _stepCost(mode, entered, crossed, distance, extra); // [facing unfed]
+    let paid = _stepCost(mode, priced.get(to) ?? entered, crossed, distance, extra); // [facing fed]
     straight = Math.min(straight + 1, modePlaces);
     turnedHere = 0;
     if (paid instanceof Marker) {
@@ -368,6 +385,25 @@ function _facingEntering(board, mode, move) {
   return found;
 }
 
+/** _facingEntering for a search given step inputs or dice outcomes (Python's // [facing fed]
+ * ``_priced_entering``): each place costed with them (``kind``: the kind of move and the // [facing fed]
+ * inputs; ``priced``: a place's features and outcomes), whether the unit must stop by its own // [facing fed]
+ * features; not kept on the board. */ // [facing fed]
+function _pricedEntering(board, mode, kind, priced) { // [facing fed]
+  const costs = new Map(); // [facing fed]
+  const out = new Map(); // [facing fed]
+  for (const [place, features] of board._features) { // [facing fed]
+    const costed = priced.get(place) ?? features; // [facing fed]
+    let cost = costs.get(costed); // [facing fed]
+    if (cost === undefined) { // [facing fed]
+      const paid = _stepCost(mode, costed, _NO_EDGE, 1, kind); // [facing fed]
+      costs.set(costed, (cost = paid instanceof Marker ? _INF : paid)); // [facing fed]
+    } // [facing fed]
+    out.set(place, [cost, mustStop(mode, features)]); // [facing fed]
+  } // [facing fed]
+  return out; // [facing fed]
+} // [facing fed]
+ // [facing fed]
 /** What a unit may do at ``speed``: each way it may step ([turn of its heading it steps along,
  * extra cost, the once-per-move bit it needs free, the bit it then uses]), and the pivot's
  * cost and bits (a cost of -1: no pivot). */
@@ -408,15 +444,19 @@ function _stateKey(state) {
  * speed, over those and the points spent (Python's ``_facing_search``). Returns [the cost of
  * each key found, the key each was reached from, the state of each key, the goal key found or
  * null]. ``start``: [place, place key, heading]; ``goal``: [place key, heading or null]. */
-function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null) { // [no state]
-function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null, carried = []) { // [state]
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null) { // [no state] // [facing unfed]
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null, carried = []) { // [state] // [facing unfed]
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null, carried = [], inputs = _NO_OPTIONS, priced = new Map()) { // [facing fed]
   // A bool budget or speed counts as 0 or 1 in the comparisons, as True and False do in Python's.
   budget = Number(budget);
   speed = Number(speed);
   const rule = FACINGS[mode];
   const modePlaces = _turnMode(rule, speed, move);
-  const entering = _facingEntering(board, mode, move);
-  const kind = move !== null && move !== undefined ? { move } : {};
+  const entering = _facingEntering(board, mode, move); // [facing unfed]
+  const kind = move !== null && move !== undefined ? { move } : {}; // [facing unfed]
+  const kind = { ...(move !== null && move !== undefined ? { move } : {}), ...inputs }; // [facing fed]
+  const fed = Object.keys(inputs).length > 0 || priced.size > 0; // [facing fed]
+  const entering = fed ? _pricedEntering(board, mode, kind, priced) : _facingEntering(board, mode, move); // [facing fed]
   const count = rule.headings;
   const offsets = _facingSteps(rule);
   const [options, pivotCost, pivotBit, canPivot] = _facingOptions(rule, speed);
@@ -469,7 +509,9 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
       let step;
       if (crossed === undefined && !diagonal) step = entry[0];
       else {
-        const paid = _stepCost(mode, board._features.get(there), crossed ?? _NO_EDGE, diagonal ? board._diagonal : 1, kind);
+        const paid = _stepCost(mode, board._features.get(there), crossed ?? _NO_EDGE, diagonal ? board._diagonal : 1, kind); // [facing unfed]
+        const costed = priced.get(there) ?? board._features.get(there); // with the dice outcomes rolled there // [facing fed]
+        const paid = _stepCost(mode, costed, crossed ?? _NO_EDGE, diagonal ? board._diagonal : 1, kind); // [facing fed]
         step = paid instanceof Marker ? _INF : paid;
       }
       if (step < _INF) nexts.push([step + extraCost, [null, there, heading, ahead, (used & kept) | uses]]);
@@ -524,41 +566,50 @@ function _facingPath(came, states, key) {
 
 /** cheapestRoute for a unit type with facing: ``start`` a [place, heading] pair, ``goal`` a
  * place (any heading) or a pair. */
-function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null) { // [no state]
-function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null, state = null) { // [state]
+function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null) { // [no state] // [facing unfed]
+function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null, state = null) { // [state] // [facing unfed]
+function _facingCheapest(board, mode, start, goal, allowance, move, entered, wind = null, state = null, inputs = _NO_OPTIONS, outcomes = null) { // [facing fed]
   const rule = FACINGS[mode];
   _facingBoard("cheapest_route", board, rule);
-  let extra = _routeArgs("cheapest_route", board, mode, allowance);
+  let extra = _routeArgs("cheapest_route", board, mode, allowance); // [facing unfed]
+  let extra = _routeArgs("cheapest_route", board, mode, allowance, inputs); // [facing fed]
   const given = allowance;
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
   const before = _enteredArg("cheapest_route", board, entered);
   const begin = _stateArg("cheapest_route", "start", board, rule, start);
+  const priced = _outcomesArg("cheapest_route", board, outcomes); // [facing fed]
   const goalKey = _placeKey(goal);
   const onBoard = goalKey !== null && board._features.has(goalKey);
   const target = onBoard ? [goalKey, null] : _stateArg("cheapest_route", "goal", board, rule, goal).slice(1);
   const speed = _facingSpeed("cheapest_route", rule, allowance);
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
   const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind));
-  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind); // [no state]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind); // [no state] // [facing unfed]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, [], inputs, priced); // [no state] // [facing fed]
   const carried = _carriedArg("cheapest_route", state); // [state] // [one range]
   const carried = _carriedArg("cheapest_route", state, mode); // [state] // [own range]
   const moved = carried === null ? [] : _movedState(carried, mode, move); // [state]
   if (moved === null) return null; // [state]
-  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved); // [state]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved); // [state] // [facing unfed]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved, inputs, priced); // [state] // [facing fed]
   if (found === null) return null;
   const path = _facingPath(came, states, found);
   const places = [...before].map((key) => board._place.get(key));
-  return _facingRouteCost(board, mode, path, given, move, places, wind); // [no state]
-  return _facingRouteCost(board, mode, path, given, move, places, wind, state); // [state]
+  return _facingRouteCost(board, mode, path, given, move, places, wind); // [no state] // [facing unfed]
+  return _facingRouteCost(board, mode, path, given, move, places, wind, state); // [state] // [facing unfed]
+  return _facingRouteCost(board, mode, path, given, move, places, wind, state, inputs, outcomes); // [facing fed]
 }
 
 /** reachable for a unit type with facing: each [place, heading] the unit may end in. */
-function _facingReachable(board, mode, start, budget, allowance, move, wind = null) { // [no state]
-function _facingReachable(board, mode, start, budget, allowance, move, wind = null, state = null) { // [state]
+function _facingReachable(board, mode, start, budget, allowance, move, wind = null) { // [no state] // [facing unfed]
+function _facingReachable(board, mode, start, budget, allowance, move, wind = null, state = null) { // [state] // [facing unfed]
+function _facingReachable(board, mode, start, budget, allowance, move, wind = null, state = null, inputs = _NO_OPTIONS, outcomes = null) { // [facing fed]
   const rule = FACINGS[mode];
   _facingBoard("reachable", board, rule);
-  let extra = _routeArgs("reachable", board, mode, allowance);
+  let extra = _routeArgs("reachable", board, mode, allowance); // [facing unfed]
+  let extra = _routeArgs("reachable", board, mode, allowance, inputs); // [facing fed]
   const begin = _stateArg("reachable", "start", board, rule, start);
+  const priced = _outcomesArg("reachable", board, outcomes); // [facing fed]
   @check(reachable, budget, budget);
   if (move !== null && move !== undefined) {
     [extra, allowance] = _withMove("reachable", extra, move, allowance, mode);
@@ -568,12 +619,14 @@ function _facingReachable(board, mode, start, budget, allowance, move, wind = nu
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
   const byWind = _byWind(rule, _windArg("reachable", rule, wind));
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind); // [no state]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind); // [no state] // [facing unfed]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, [], inputs, priced); // [no state] // [facing fed]
   const carried = _carriedArg("reachable", state); // [state] // [one range]
   const carried = _carriedArg("reachable", state, mode); // [state] // [own range]
   const moved = carried === null ? [] : _movedState(carried, mode, move); // [state]
   if (moved === null) return new Reach(new Map(), new Map(), move ?? "", budget, speed, modePlaces); // [state]
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved); // [state]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved); // [state] // [facing unfed]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved, inputs, priced); // [state] // [facing fed]
   const limit = Number(budget); // a bool counts as 0 or 1, as in Python's == (the Reach keeps it)
   const ends = new Map();
   const out = new Map();

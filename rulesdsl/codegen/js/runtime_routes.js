@@ -323,14 +323,14 @@ function _routeArgs(fn, board, mode, allowance, inputs = _NO_OPTIONS) {
   return extra;
 }
 
-const _NOT_FOR_FACING = "is not taken for a unit type with facing";
-
-/** Step inputs and dice outcomes refused for a unit type with facing (_facing_plain). */
-function _facingPlain(fn, mode, inputs, outcomes) {
-  for (const name of Object.keys(inputs)) throw new InvalidArgument(fn, name, mode, _NOT_FOR_FACING);
-  if (outcomes !== null && outcomes !== undefined) throw new InvalidArgument(fn, "outcomes", mode, _NOT_FOR_FACING);
-}
-
+const _NOT_FOR_FACING = "is not taken for a unit type with facing"; // [facing unfed]
+ // [facing unfed]
+/** Step inputs and dice outcomes refused for a unit type with facing (_facing_plain). */ // [facing unfed]
+function _facingPlain(fn, mode, inputs, outcomes) { // [facing unfed]
+  for (const name of Object.keys(inputs)) throw new InvalidArgument(fn, name, mode, _NOT_FOR_FACING); // [facing unfed]
+  if (outcomes !== null && outcomes !== undefined) throw new InvalidArgument(fn, "outcomes", mode, _NOT_FOR_FACING); // [facing unfed]
+} // [facing unfed]
+ // [facing unfed]
 /** ``outcomes``: the dice outcomes that feed the cost rolled in places of ``board`` (a Map or a
  * plain object of place to outcome names), as a Map of place key to the place's features and
  * its outcomes: what entering it costs (_outcomes_arg). */
@@ -466,9 +466,10 @@ function _routeCostOf(board, mode, route, options = {}) { // [drift]
   let { allowance = null, move = null, entered = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
-    _facingPlain("route_cost", mode, inputs, outcomes);
-    return _facingRouteCost(board, mode, route, allowance, move, entered, wind); // [no state]
-    return _facingRouteCost(board, mode, route, allowance, move, entered, wind, options?.state); // [state]
+    _facingPlain("route_cost", mode, inputs, outcomes); // [facing unfed]
+    return _facingRouteCost(board, mode, route, allowance, move, entered, wind); // [no state] // [facing unfed]
+    return _facingRouteCost(board, mode, route, allowance, move, entered, wind, options?.state); // [state] // [facing unfed]
+    return _facingRaisedBy("route_cost", () => _facingRouteCost(board, mode, route, allowance, move, entered, wind, options?.state, inputs, outcomes)); // a step's input missing: route_cost's // [facing fed]
   }
   let extra = _routeArgs("route_cost", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("route_cost", extra, move, allowance, mode);
@@ -935,9 +936,10 @@ function _cheapestRouteOf(board, mode, start, goal, options = {}) { // [drift]
   let { allowance = null, move = null, entered = null, outcomes = null, wind = null } = given;
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
-    _facingPlain("cheapest_route", mode, inputs, outcomes);
-    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind); // [no state]
-    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind, options?.state); // [state]
+    _facingPlain("cheapest_route", mode, inputs, outcomes); // [facing unfed]
+    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind); // [no state] // [facing unfed]
+    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind, options?.state); // [state] // [facing unfed]
+    return _facingRaisedBy("cheapest_route", () => _facingCheapest(board, mode, start, goal, allowance, move, entered, wind, options?.state, inputs, outcomes)); // a step's input missing: cheapest_route's // [facing fed]
   }
   let extra = _routeArgs("cheapest_route", board, mode, allowance, inputs);
   if (move !== null && move !== undefined) [extra, allowance] = _withMove("cheapest_route", extra, move, allowance, mode);
@@ -976,9 +978,10 @@ export function reachable(board, mode, start, budget = null, options = {}) {
   allowance = _ownAllowance(mode, allowance);
   if (budget === null || budget === undefined) budget = allowance;
   if (_facing(mode)) {
-    _facingPlain("reachable", mode, inputs, outcomes);
-    return _facingReachable(board, mode, start, budget, allowance, move, wind); // [no state]
-    return _facingReachable(board, mode, start, budget, allowance, move, wind, state); // [state]
+    _facingPlain("reachable", mode, inputs, outcomes); // [facing unfed]
+    return _facingReachable(board, mode, start, budget, allowance, move, wind); // [no state] // [facing unfed]
+    return _facingReachable(board, mode, start, budget, allowance, move, wind, state); // [state] // [facing unfed]
+    return _facingRaisedBy("reachable", () => _facingReachable(board, mode, start, budget, allowance, move, wind, options?.state, inputs, outcomes)); // a step's input missing: reachable's // [facing fed]
   }
   let extra = _routeArgs("reachable", board, mode, allowance, inputs);
   const from = _onBoard("reachable", "start", board, start);
