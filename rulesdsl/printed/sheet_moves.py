@@ -77,6 +77,7 @@ _WHEN = words.total(
         "crossing": "roll_when_crossing",
         "ending": "roll_when_ending",
         "first_entering": "roll_when_first_entering",
+        "any_step": "roll_when_any_step",
     },
 )
 """The word of each time a roll is due."""

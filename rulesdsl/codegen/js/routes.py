@@ -16,13 +16,18 @@ _STATE = " // [state]"
 _NO_STATE = " // [no state]"
 _BONUS = (" // [bonus]", " // [no bonus]")
 _DRIFT = (" // [drift]", " // [no drift]")
+STEP_ROLLS = (" // [step rolls]", " // [no step rolls]")
 
 
-def runtime_routes(states: bool = False, bonuses: bool = False, drift: bool = False) -> str:
+def runtime_routes(
+    states: bool = False, bonuses: bool = False, drift: bool = False, step_rolls: bool = False
+) -> str:
     """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
-    bonuses or without, with a ``drift`` line or without (:func:`marked`)."""
+    bonuses or without, with a ``drift`` line or without, with a roll ``on any step`` or
+    without (:func:`marked`)."""
     text = marked(runtime_part("runtime_routes.js"), states)
-    return marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
+    text = marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
+    return marked(text, step_rolls, *STEP_ROLLS)
 
 
 def along_js(plan: plan_movement.MovementPlan) -> str:
@@ -41,7 +46,9 @@ def routes_js(plan: plan_movement.MovementPlan) -> list[str]:
     rules = [w for w in plan.whole_moves if w.bonus is None]
     wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
     return [
-        runtime_routes(bool(plan.states), bool(bonuses), plan.drifts is not None),
+        runtime_routes(
+            bool(plan.states), bool(bonuses), plan.drifts is not None, "any_step" in plan.roll_order
+        ),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
         f"export const GRID_SHAPES = {dict_js({g.id: string_js(g.shape) for g in plan.grids})};",
