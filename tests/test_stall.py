@@ -278,3 +278,25 @@ def test_the_language_guide_stall_example_answers_as_it_says(tmp_path: Path) -> 
         elif not line.startswith("#"):
             exec(line, names)
     assert asked == 3
+
+
+def test_a_house_rule_removes_a_roll_on_any_step_and_writes_its_own(tmp_path: Path) -> None:
+    """``remove stall`` then its own ``roll`` line: the house rule stalls below 3 (the
+    base's band, below 2, is gone)."""
+    (tmp_path / "air.terrain").write_text(HEADER + RULES, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends air@^1.0\nremove stall\n'
+        'roll stall "Stall" : stall_table on any step when speed below 3\n',
+        "utf-8",
+    )
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    stall = next(r for r in compiled.ruleset.rolls if r.id == "stall")
+    assert (stall.when, stall.state) == ("any_step", ("speed", "below", 3))
+    module = import_rendered(compiled.ruleset, tmp_path, "stall_house")
+    assert [s for s, _, _ in _stalls(module, PLACES, ROW, state={"speed": 4, "altitude": 5})] == [
+        1,
+        2,
+        3,
+    ]
