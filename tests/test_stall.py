@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
+from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_state import HEADER
 from tests.test_state import RULES as STATE_RULES
@@ -172,6 +175,18 @@ def test_rules_without_a_roll_on_any_step_emit_no_code_for_it(tmp_path: Path) ->
         assert ("any_step" in render_python(rs)) is present, body
         assert ('"any_step"' in "\n".join(js_routes.routes_js(plan.movement))) is present
         assert ('| "any_step";' in js_moves.movement_dts(plan)) is present
+
+
+def test_a_module_with_a_roll_on_any_step_comes_out_formatted_and_typed(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    import_rendered(_ruleset(compiler, RULES + FACING), tmp_path, "stall_layout")
+    assert ruff_would_reformat(tmp_path) == []
+    command = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+    done = subprocess.run(
+        [*command, str(tmp_path / "stall_layout.py")], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout
 
 
 def test_a_roll_on_any_step_needs_no_layer_column(compiler: Compiler) -> None:
