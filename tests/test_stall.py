@@ -247,7 +247,8 @@ def test_a_roll_on_any_step_survives_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
     [
         (
             "en",
-            "After any step, wherever the unit is: roll Stall (Stall table); only while Speed is below 2.\n",
+            "After any step, wherever the unit is: roll Stall (Stall table); "
+            "only while Speed is below 2.\n",
         ),
         ("fr", "Après chaque pas, où que soit l\u2019unité"),
         ("de", "Nach jedem Schritt, wo die Einheit auch ist"),
