@@ -30,7 +30,7 @@ from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.test_js_target import _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_state import HEADER
@@ -187,6 +187,29 @@ def test_a_module_with_a_roll_on_any_step_comes_out_formatted_and_typed(
         [*command, str(tmp_path / "stall_layout.py")], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout
+
+
+CONSUMER = """import * as m from "./air.js";
+const clear: readonly m.FeatureName[] = ["clear"];
+const places = new Map<m.BoardPlace, readonly m.FeatureName[]>([[[0, 0], clear], [[1, 0], clear]]);
+const b = new m.Board(places, { grid: "hexes" });
+const r = m.routeCost(b, "fighter", [[0, 0], [1, 0]], { state: { speed: 1, altitude: 2 } });
+const when: m.RollTime = "any_step";
+console.log(r.rolls.filter((d) => d.on === when).length);
+"""
+
+
+def test_the_declarations_type_a_roll_on_any_step(
+    node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = _typescript(pytestconfig)
+    write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
+    (tmp_path / "consumer.ts").write_text(CONSUMER, "utf-8")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_a_roll_on_any_step_needs_no_layer_column(compiler: Compiler) -> None:
