@@ -234,6 +234,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_routes,
         js_queries_routes_inputs,
         js_queries_sight,
+        js_queries_stall,
         js_queries_state,
         js_queries_stcond,
         js_queries_turning,
@@ -274,6 +275,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "sight_factor": js_queries_fog.sight_factor_queries,
         "state_bands": js_queries_stcond.band_queries,
         "unit_effect": js_queries_unitvalue.unit_effect_queries,
+        "stall": js_queries_stall.stall_queries,
     }
 
 

@@ -33,6 +33,7 @@ _WHEN: words.Total[ir.RollWhen, str] = words.total(
         "crossing": "crossing",
         "ending": "ending its move in",
         "first_entering": "first entering",
+        "any_step": "any step",
     },
 )
 

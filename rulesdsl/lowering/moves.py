@@ -28,6 +28,7 @@ _ROLL_WORDS: words.Total[ir.RollWhen, str] = words.total(
         "crossing": "crossing",
         "ending": "ending",
         "first_entering": "first entering",
+        "any_step": "any step",
     },
 )
 ROLL_WHEN: dict[str, ir.RollWhen] = {said: when for when, said in _ROLL_WORDS.items()}
@@ -197,11 +198,32 @@ def roll_rule(lw: Context, decl: s.RollDecl) -> ir.RollRule:
     elif decl.table is not None and lw.symbols.require(decl.table, ("dice table",), "dice table"):
         table = decl.table.text
     rule = ir.RollRule(decl.item.name.text, lw.info(decl.item), when, dice, table, combine)
+    if when == "any_step":
+        _any_step(lw, decl)
     if decl.state is not None:
         rule = replace(rule, state=_roll_state(lw, *decl.state))
     lw.where.record(rule, decl.item.name.pos)
     lw.roll_when[rule.id] = when
     return rule
+
+
+def _any_step(lw: Context, decl: s.RollDecl) -> None:
+    """A roll ``on any step`` (issue 40) is due by a band of a state, not by the map: it needs
+    ``when STATE below N`` (E480) and has no values to combine (E481)."""
+    if decl.state is None:
+        lw.err(
+            "E480",
+            f"the roll '{decl.item.name.text}' is due on any step, so only in a band of a state",
+            decl.when[0].pos,
+            "add the band after it: `on any step when speed below 2`",
+        )
+    if decl.combine is not None:
+        lw.err(
+            "E481",
+            "a roll due on any step has no values from the map to combine",
+            decl.combine.pos,
+            "leave out `combine ...`",
+        )
 
 
 def _roll_state(
@@ -229,6 +251,15 @@ def check_roll_column(lw: Context, decl: s.LayerDecl, column: s.Name) -> None:
     of edges. A whole-map layer (weather) feeds a roll whenever it is due (issue 40)."""
     when = lw.roll_when.get(column.text)
     if when is None:
+        return
+    if when == "any_step":
+        lw.err(
+            "E482",
+            f"the roll '{column.text}' is due on any step, wherever the unit is: no layer "
+            "column makes it due",
+            column.pos,
+            f"leave '{column.text}' out of the layer's columns",
+        )
         return
     edges = words.scope_on_edges(decl.scope)
     if edges != words.roll_on_edges(when) and not words.scope_whole_map(decl.scope):
@@ -427,7 +458,8 @@ def resolved_rolls(
                     by_move.setdefault(kind, {})[feature.id] = moved
         node = replace(rule, values=values, by_move=by_move)
         lw.where.record(node, lw.where.of(rule))
-        if not any(rule.id in f.cells for f in features) and lw.cap.admits("W290", None):
+        unused = not any(rule.id in f.cells for f in features) and rule.when != "any_step"
+        if unused and lw.cap.admits("W290", None):
             lw.diags.append(
                 warning(
                     "W290",

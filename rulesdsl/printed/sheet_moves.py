@@ -77,6 +77,7 @@ _WHEN = words.total(
         "crossing": "roll_when_crossing",
         "ending": "roll_when_ending",
         "first_entering": "roll_when_first_entering",
+        "any_step": "roll_when_any_step",
     },
 )
 """The word of each time a roll is due."""
@@ -168,7 +169,9 @@ def roll_blocks(b: Builder) -> list[Block]:
             else b.label(tables.get(rule.table or ""), rule.table or "")
         )
         line = b.w("roll_due", when=b.w(_WHEN[rule.when]), roll=label, dice=rolled)
-        line = b.listed([line, b.w(_COMBINE[rule.combine]), *_band(b, rule)]) + "."
+        anywhere = rule.when == "any_step"  # issue 40: every unit rolls, nothing combines
+        combined = [] if anywhere else [b.w(_COMBINE[rule.combine])]
+        line = b.listed([line, *combined, *_band(b, rule)]) + "."
         rows = []
         whole = {layer.id for layer in b.rs.layers if semantics.covers_map(layer)}
         whole_features = {f.id for f in b.rs.features if f.layer in whole}
@@ -179,7 +182,7 @@ def roll_blocks(b: Builder) -> list[Block]:
             for fid, by_mode in values.items()
             if fid not in whole_features
             for m in by_mode
-        }
+        } | ({m.id for m in b.rs.modes} if anywhere else set())
         if b.mode is not None and b.mode not in rolling:
             continue  # a sheet for one unit type that never makes this roll
         never = [m.id for m in b.rs.modes if m.id not in rolling and b.mode is None]

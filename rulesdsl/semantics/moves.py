@@ -19,10 +19,19 @@ from rulesdsl.semantics.keywords import written_cost, written_key
 from rulesdsl.semantics.tables import covers_map
 
 _ROLL_RANK: words.Total[ir.RollWhen, int] = words.total(
-    ir.RollWhen, {"crossing": 0, "entering": 1, "first_entering": 2, "ending": 3}
+    ir.RollWhen, {"crossing": 0, "entering": 1, "first_entering": 2, "ending": 3, "any_step": 4}
 )
-ROLL_ORDER: tuple[ir.RollWhen, ...] = tuple(sorted(_ROLL_RANK, key=_ROLL_RANK.__getitem__))
-"""The times a roll is due, in the order a step makes them due."""
+ROLL_ORDER: tuple[ir.RollWhen, ...] = tuple(
+    w for w in sorted(_ROLL_RANK, key=_ROLL_RANK.__getitem__) if w != "any_step"
+)
+"""The times a place makes a roll due, in the order a step makes them due; a roll ``on any
+step`` (issue 40) comes after them, in the rules that have one (:func:`roll_order`)."""
+
+
+def roll_order(rs: ir.Ruleset) -> tuple[ir.RollWhen, ...]:
+    """ROLL_ORDER, then ``any_step`` when a roll of ``rs`` is due on any step."""
+    stepped: tuple[ir.RollWhen, ...] = ("any_step",)
+    return ROLL_ORDER + (stepped if any(r.when == "any_step" for r in rs.rolls) else ())
 
 
 def kind_of(rs: ir.Ruleset, move: str) -> ir.MoveKind:
@@ -167,6 +176,7 @@ def route_rolls(
             ("entering", (*entered, *conditions)),
             ("first_entering", (*entered, *conditions)),
             ("ending", (*entered, *conditions)),
+            ("any_step", ()),
         ):
             if when == "first_entering" and not first:
                 continue
@@ -174,6 +184,9 @@ def route_rolls(
                 continue
             for rule in rs.rolls:
                 if rule.when != when:
+                    continue
+                if when == "any_step":  # issue 40: due wherever the unit is
+                    out.append(Due(i, when, rule.id, 0.0, ()))
                     continue
                 found = place_roll(rs, rule, mode, names, move)
                 if found is not None:

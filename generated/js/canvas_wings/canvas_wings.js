@@ -3486,8 +3486,8 @@ function _facingRouteCost(board, mode, route, allowance, move, entered, wind = n
   const states = [...route].map((s) => _stateArg("route_cost", "route", board, rule, s));
   const speed = _facingSpeed("route_cost", rule, allowance);
   const windAt = _windArg("route_cost", rule, wind);
-  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt);
   const begin = _carriedArg("route_cost", state);
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt);
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before, begin);
 }
 

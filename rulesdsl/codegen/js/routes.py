@@ -23,6 +23,8 @@ FED = (" // [facing fed]", " // [facing unfed]")
 """The marks of the lines for a unit type with facing whose route searches take step inputs or
 dice outcomes (rules with both facing and either), and of those for the others."""
 
+STEP_ROLLS = (" // [step rolls]", " // [no step rolls]")
+
 
 def runtime_routes(
     states: bool = False,
@@ -30,14 +32,16 @@ def runtime_routes(
     drift: bool = False,
     own: bool = False,
     fed: bool = False,
+    step_rolls: bool = False,
 ) -> str:
     """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
     bonuses or without, with a ``drift`` line or without, with unit types' own ranges of a
-    state or without, with facing route searches fed step inputs or dice outcomes or without
-    (:func:`marked`)."""
+    state or without, with facing route searches fed step inputs or dice outcomes or without,
+    with a roll ``on any step`` or without (:func:`marked`)."""
     text = marked(marked(runtime_part("runtime_routes.js"), own, *OWN_RANGE), fed, *FED)
     text = marked(text, states)
-    return marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
+    text = marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
+    return marked(text, step_rolls, *STEP_ROLLS)
 
 
 def along_js(plan: plan_movement.MovementPlan) -> str:
@@ -62,6 +66,7 @@ def routes_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             plan.drifts is not None,
             bool(plan_movement.own_ranges(plan.states)),
             facing_fed(plan, fed),
+            "any_step" in plan.roll_order,
         ),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",

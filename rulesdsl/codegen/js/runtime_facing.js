@@ -215,11 +215,11 @@ function _facingRouteCost(board, mode, route, allowance, move, entered, wind = n
   const states = [...route].map((s) => _stateArg("route_cost", "route", board, rule, s));
   const speed = _facingSpeed("route_cost", rule, allowance);
   const windAt = _windArg("route_cost", rule, wind);
+  const begin = _carriedArg("route_cost", state); // [state] // [one range]
   const begin = _carriedArg("route_cost", state, mode); // [state] // [own range]
   const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt); // [facing unfed]
   const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt, priced); // [facing fed]
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before); // [no state]
-  const begin = _carriedArg("route_cost", state); // [state] // [one range]
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before, begin); // [state]
 }
 

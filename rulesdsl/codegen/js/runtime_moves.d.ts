@@ -39,7 +39,8 @@ export declare class RollRule {
   readonly table: string | null;
   readonly combine: string;
 }
-export type RollTime = "crossing" | "entering" | "first_entering" | "ending";
+export type RollTime = "crossing" | "entering" | "first_entering" | "ending"; // [no step rolls]
+export type RollTime = "crossing" | "entering" | "first_entering" | "ending" | "any_step"; // [step rolls]
 export declare class RollDue {
   readonly step: number;
   readonly place: unknown;

@@ -1046,6 +1046,10 @@ function _routeRolls(mode, move, places, keys, steps, entered) {
         features = [...features, ...step.features.filter((f) => _WHOLE_MAP.has(f))];
       }
       for (const rule of kind) {
+        if (on === "any_step") { // [step rolls]
+          out.push(new RollDue(i, step.end, on, rule.id, rule.dice, rule.table, 0, Object.freeze([]), move ?? "")); // [step rolls]
+          continue; // [step rolls]
+        } // [step rolls]
         const key = `${rule.id}|${features.join(",")}`;
         let found = answers.get(key);
         if (found === undefined) answers.set(key, (found = _placeRoll(rule.id, mode, move, features)));

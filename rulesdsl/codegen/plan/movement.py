@@ -228,7 +228,7 @@ def build(rs: ir.Ruleset) -> MovementPlan:
     return MovementPlan(
         moves=tuple(_move(rs, k, params) for k in rs.moves),
         rolls=tuple(_roll(rs, r) for r in rs.rolls),
-        roll_order=semantics_moves.ROLL_ORDER,
+        roll_order=semantics_moves.roll_order(rs),
         facings=tuple(_facing(f) for f in rs.facings),
         facing_moves=FACING_MOVES,
         once_bits={move: 1 << i for i, move in enumerate(FACING_MOVES)},

@@ -52,4 +52,5 @@ def context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
             for kind, by_feature in r.by_move.items()
         },
         "roll_order": plan.roll_order,
+        "step_rolls": "any_step" in plan.roll_order,
     }
