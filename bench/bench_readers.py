@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from dev.workbooks import Cell, ods, xlsx  # noqa: E402
 from rulesdsl.interchange.chart_read import decode_chart  # noqa: E402
-from rulesdsl.interchange.csv_chart import read_chart  # noqa: E402
+from rulesdsl.interchange.csv_chart import Reading, read_chart  # noqa: E402
 from rulesdsl.interchange.xlsx_chart import read_workbook  # noqa: E402
 
 
@@ -51,7 +51,7 @@ def read(kind: str, data: bytes) -> int:
     else:
         loaded = read_workbook(data, f"c.{kind}", "xlsx" if kind == "xlsx" else "ods", "marsh")
     assert loaded.text is not None, loaded.diagnostics
-    _, _, found, diags = read_chart(loaded.text, "c", delimiter=",")
+    _, _, found, diags = read_chart(loaded.text, "c", reading=Reading(delimiter=","))
     assert not diags, diags[:3]
     return len(found)
 

@@ -881,9 +881,9 @@ NO_COST_CELLS = ("d20_movement", "generic_wargame")
 generic_wargame's costs are all scenario parameters."""
 WORKSHOP = [name for name in NAMES if name not in NO_COST_CELLS]
 MODIFIER_CELLS = ("battletech_tacops", "generic_wargame", "heavy_gear", "hex_operational")
-MODIFIER_CELLS += ("skirmish_keywords", "armour_inches")
+MODIFIER_CELLS += ("skirmish_keywords", "armour_inches", "canvas_wings")
 DICE_ROWS = ("battletech_tacops", "hex_operational", "skirmish_keywords", "void_patrol")
-DICE_ROWS += ("armour_inches",)
+DICE_ROWS += ("armour_inches", "canvas_wings")
 """The bundled base rulesets with a modifier's value, and with a dice table's rows, to change
 (d20_movement has neither; void_patrol no modifier; generic_wargame and heavy_gear no dice)."""
 
