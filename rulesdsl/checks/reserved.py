@@ -77,54 +77,33 @@ def sight_names() -> frozenset[str]:
     return names_in_template(text)
 
 
-FACING_TEMPLATE = "module_facing.py.j2"
-"""Included for a ruleset with facing rules (issue 24): its names are reserved only there."""
-
-
 @cache
-def facing_names() -> frozenset[str]:
-    """The names the facing part of the module defines."""
-    text = resources.files("rulesdsl.templates").joinpath(FACING_TEMPLATE).read_text("utf-8")
+def part_names(template: str) -> frozenset[str]:
+    """The names a part of the module (one included template) defines."""
+    text = resources.files("rulesdsl.templates").joinpath(template).read_text("utf-8")
     return names_in_template(text)
 
 
-ARCS_TEMPLATE = "module_arcs.py.j2"
-"""Included for a ruleset with arcs (issue 40): its names are reserved only there."""
-
-
-@cache
-def arcs_names() -> frozenset[str]:
-    """The names the arcs part of the module defines (``arc``, ``arc_between``, ``ARCS``)."""
-    text = resources.files("rulesdsl.templates").joinpath(ARCS_TEMPLATE).read_text("utf-8")
-    return names_in_template(text)
-
-
-@cache
-def free_facing_names() -> frozenset[str]:
-    """The names the part for facing off the grid defines (issue 40)."""
-    text = resources.files("rulesdsl.templates").joinpath("module_free_facing.py.j2")
-    return names_in_template(text.read_text("utf-8"))
-
-
-@cache
-def state_names() -> frozenset[str]:
-    """The names the part that carries a state between moves defines (``STATES``, issue 40)."""
-    text = resources.files("rulesdsl.templates").joinpath("module_state.py.j2")
-    return names_in_template(text.read_text("utf-8"))
+def _parts(ruleset: ir.Ruleset) -> tuple[tuple[object, str], ...]:
+    """Each part a module may have, as (whether ``ruleset``'s module has it, its template):
+    facing (issue 24), arcs, free facing, a state carried between moves and drift (issue 40).
+    Their names are reserved only where the module has the part."""
+    return (
+        (ruleset.facings, "module_facing.py.j2"),
+        (ruleset.arcs, "module_arcs.py.j2"),
+        (ruleset.free_facings, "module_free_facing.py.j2"),
+        (ruleset.states, "module_state.py.j2"),
+        (ruleset.drifts, "module_drift.py.j2"),
+    )
 
 
 def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
     """The names ``ruleset`` may not declare: :func:`reserved`, the sight part's names, and
-    the facing, arcs, free-facing and state parts' when its module has those parts."""
+    the names of each part its module has (:func:`_parts`)."""
     names = reserved() | sight_names()
-    if ruleset is not None and ruleset.facings:
-        names = names | facing_names()
-    if ruleset is not None and ruleset.arcs:
-        names = names | arcs_names()
-    if ruleset is not None and ruleset.free_facings:
-        names = names | free_facing_names()
-    if ruleset is not None and ruleset.states:
-        names = names | state_names()
+    for has, template in _parts(ruleset) if ruleset is not None else ():
+        if has:
+            names = names | part_names(template)
     return names
 
 
