@@ -198,6 +198,7 @@ CODES: Mapping[str, str] = {
     "E455": "a worked example's values by name for another argument than the state",
     "E456": "a worked example's free move leg that is not a kind of leg and an amount",
     "E457": "a worked example's modifier items for a decision, not in parentheses",
+    "E458": "a worked example's line of sight gives a state to a rule with no band of one",
     "E275": "a worked example declared twice",
     "E280": "a facing rule for a name that is not a unit type (mode)",
     "E281": "a facing rule on a grid the ruleset does not declare",
@@ -315,7 +316,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("checks", "E477"),
     ("lower", "E480 E481 E482"),
     ("checks", "E420"),
-    ("checks", "E450 E451 E452 E453 E454 E455 E456 E457"),
+    ("checks", "E450 E451 E452 E453 E454 E455 E456 E457 E458"),
     ("checks", "W340 W263"),
     (
         "tools",

@@ -114,6 +114,7 @@ _ROUTE_INPUTS = {
         "E451",
         "E452",
         "E455",
+        "E458",
     ),
     "`wind=2`: the heading the wind blows from; the route starts at heading 0": ("E453", "E454"),
     "a free move's legs in order: (straight, 2 in), (reverse, 1 in), (turn, -45 deg)": ("E456",),

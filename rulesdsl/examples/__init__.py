@@ -611,7 +611,8 @@ def _sight(args: _Args) -> Answered:
             raise Unanswerable("'crossed' needs one length per place", i)
     mode_arg = args.keyword("mode")
     mode = _name(mode_arg, _modes(rs), "mode") if mode_arg is not None else None
-    line = semantics.line_of_sight(rs, rule, places, crossed, mode, conditions)
+    state = route_inputs.sight_state(rs, rule, args.keyword("state"))
+    line = semantics.line_of_sight(rs, rule, places, crossed, mode, conditions, state)
     cells = tuple(
         f"place {i}: {' + '.join(p) or 'nothing'} = "
         + (spelling.value(h) if isinstance(h, ir.Marker) else spelling.number(h))

@@ -2,7 +2,7 @@
 ``state=(speed=5, altitude=2)`` (``state`` lines), and the wind's heading, ``wind=2`` (a facing
 rule that tacks or wears), read and checked as the module checks its ``state=`` and ``wind=``
 arguments; and a decision input that takes a modifier's items, ``mods=(aimed, smoke)``. Misuse
-has codes of its own (E450-E455, E457; docs/diagnostics.md).
+has codes of its own (E450-E455, E457, E458; docs/diagnostics.md).
 """
 
 from __future__ import annotations
@@ -55,6 +55,23 @@ def state(rs: ir.Ruleset, found: Found | None) -> dict[str, int] | None:
             code="E451",
         )
     return out
+
+
+def sight_state(rs: ir.Ruleset, rule: ir.Sight, found: Found | None) -> dict[str, int] | None:
+    """``state=(speed=3, altitude=4)`` on a line of sight: the viewer's state, for a rule that
+    counts only in a band of it (``when altitude below 6``); a state for a rule with no band
+    is E458, none for a rule with one names the band."""
+    if rule.state is not None and found is None:
+        name, side, bound = rule.state
+        raise Unanswerable(
+            f"'{rule.id}' counts only while '{name}' is {side} {bound}: "
+            f"give the viewer's state, state=({_shape(rs)})"
+        )
+    given = state(rs, found)
+    if found is not None and rule.state is None:
+        why = f"'{rule.id}' has no band of a state (no `when`), so the state changes nothing"
+        raise Unanswerable(why + ": drop 'state'", found[0], code="E458")
+    return given
 
 
 def _shape(rs: ir.Ruleset) -> str:

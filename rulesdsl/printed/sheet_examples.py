@@ -140,7 +140,8 @@ def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
             f"{b.label(states[n].info, n) if n in states else n} {_value(b, v)}"
             for n, v in zip(a.names, a.values, strict=True)
         )
-        return f"{b.input_name(a.keyword)} ({', '.join(given)})"
+        sight = examples_stated.question_kind(b.rs, q) == "line_of_sight"  # the viewer's state
+        return f"{b.input_name('viewer_state' if sight else a.keyword)} ({', '.join(given)})"
     if a.keyword == "on" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
         when = a.values[0].name
         if when in get_args(ir.RollWhen):
