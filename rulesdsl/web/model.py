@@ -292,7 +292,11 @@ class PageModel(BuilderBase):
                     "tryable": v.question in ASKED | named
                     or (v.question in ("roll", "chance") and v.args[0] in dice | results)
                     or v.question == "lookup"
-                    or (v.question == "line_of_sight" and self.line_fits(v.args[1:]))
+                    or (
+                        v.question == "line_of_sight"
+                        and self.line_fits(v.args[1:])
+                        and "state" not in v.kwargs  # the line calculator has no state
+                    )
                     or (v.question == "route_cost" and self.route_fits(v.args[1:], v.kwargs)),
                 }
             )
