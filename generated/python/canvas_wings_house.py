@@ -643,7 +643,7 @@ RULESET: Final = Ruleset(
     version="1.0.0",
     digest="sha256:8735c5dd8f067821",
     languages=("en", "fr"),
-    extends=(Ancestor("canvas_wings", "1.0.0", "sha256:e35756fdf771769e"),),
+    extends=(Ancestor("canvas_wings", "1.0.0", "sha256:8225698c5dc47627"),),
 )
 
 ENTRY_COST: Final = 0
