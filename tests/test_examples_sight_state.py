@@ -5,22 +5,15 @@ Python and JavaScript modules both pass, printed on sheets in every sheet langua
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from rulesdsl.codegen import plan as module_plan
-from rulesdsl.codegen.plan import examples as plan_examples
-from rulesdsl.codegen.python import examples as python_examples
-from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.sheets import build_sheet, render_markdown
-from tests import js_queries
 from tests.conftest import compile_snippet
-from tests.test_examples_route_inputs import _errors, _vectors
-from tests.test_js_target import node, write_package
+from tests.test_examples_route_inputs import _errors, _vectors, js_answers, replay_python
+from tests.test_js_target import node
 
 __all__ = ["node"]  # a fixture
 
@@ -124,31 +117,14 @@ def test_the_python_module_replays_the_sight_state_examples(
     compiler: Compiler, tmp_path: Path
 ) -> None:
     rs, _ = _vectors(compiler, SKY + SKY_EXAMPLE, tmp_path)
-    plan = plan_examples.build(rs)
-    (tmp_path / f"{rs.id}.py").write_text(render_python(rs), "utf-8")
-    (tmp_path / f"{rs.id}.examples.json").write_text(python_examples.vectors_json(plan), "utf-8")
-    (tmp_path / f"test_{rs.id}_examples.py").write_text(python_examples.render_test(plan), "utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stdout
-    assert "3 passed" in done.stdout
+    assert "3 passed" in replay_python(rs, tmp_path)
 
 
 def test_the_js_module_gives_the_same_answers_to_the_sight_state_examples(
     compiler: Compiler, tmp_path: Path, node: str
 ) -> None:
     rs, vectors = _vectors(compiler, SKY + SKY_EXAMPLE, tmp_path)
-    package = write_package(module_plan.build(rs), tmp_path / "js")
-    queries = [
-        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in vectors
-    ]
-    answers = js_queries.ask_node(package, queries)
-    assert [a.get("answer") for a in answers] == [v["expected"] for v in vectors]
+    assert js_answers(rs, vectors, tmp_path) == [v["expected"] for v in vectors]
 
 
 @pytest.mark.parametrize(
