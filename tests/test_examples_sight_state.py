@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_yaml
 from rulesdsl.printed.sheets import build_sheet, render_markdown
 from tests.conftest import compile_snippet
 from tests.test_examples_route_inputs import _errors, _vectors, js_answers, replay_python
@@ -143,3 +145,16 @@ def test_sheets_print_the_viewers_state_of_a_sight_example_in_every_language(
     assert rs is not None
     md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
     assert words in md, md[md.find("|") :][:2000]
+
+
+def test_yaml_writes_a_sight_state_example_as_the_language_does(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    source, _ = Parser().parse(SKY + SKY_EXAMPLE, "sky.terrain")
+    yaml_text = to_yaml(source)
+    assert "state=(speed=3, altitude=4)" in yaml_text
+    (tmp_path / "sky.yaml").write_text(yaml_text, "utf-8")
+    compiled = compiler.compile_file(tmp_path / "sky.yaml")
+    assert [d.code for d in compiled.diagnostics if d.severity == "error"] == []
+    assert compiled.ruleset is not None
+    assert compiled.ruleset.examples[0].questions[0].args[-1].names == ("speed", "altitude")
