@@ -9,7 +9,8 @@ is held to) and its stated answer compared with the rules' own.
 - E272: a question the module cannot answer as written (an unknown name, an argument too many).
 - E273: an argument or an answer in another unit than the rules use there.
 - E450-E455: a route's ``state=`` or ``wind=`` the rules do not take (issue 40,
-  :mod:`rulesdsl.examples.route_inputs`); E456: a free move's leg written otherwise.
+  :mod:`rulesdsl.examples.route_inputs`); E456: a free move's leg written otherwise; E458: a
+  line of sight's ``state=`` for a sight rule with no band of a state.
 """
 
 from __future__ import annotations
