@@ -18,9 +18,9 @@ from tests.conftest import MYPY_CACHE, compile_snippet
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_route_inputs import FACING as LEDGES_FACING
 from tests.test_route_inputs import RULES as LEDGES
+from tests.test_stall import STALL
 from tests.test_state import HEADER as AIR
 from tests.test_state import RULES as AIR_RULES
-from tests.test_stall import STALL
 
 TACKING = "facing walker on field : turn 1 MP per hexside, tack +2 MP\n"
 WHOLE = (
