@@ -15,6 +15,7 @@ import pytest
 from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from tests.conftest import MYPY_CACHE, compile_snippet
+from tests.test_facing_shares import BOG
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_route_inputs import FACING as LEDGES_FACING
 from tests.test_route_inputs import RULES as LEDGES
@@ -57,6 +58,13 @@ COMBINATIONS = {
     + STALL
     + "facing bomber on hexes : turn 1 MP per hexside, tack +1 MP\n"
     + 'drift wind "Wind drift" : 1 when altitude below 3, bomber 0\n',
+    # a share of the allowance with facing, alone and with state, inputs, outcomes and wind
+    "bog": BOG,
+    "sailing_shares": LEDGES_FACING.replace(
+        "facing walker on field : turn 1 MP per hexside\n", ""
+    ).replace('  rubble "Rubble" | 2\n', '  rubble "Rubble" | 2\n  bog "Bog" | share 1/2\n')
+    + TACKING
+    + 'state fuel "Fuel" : 0 to 6, rubble -4\n',
     # rolls on any step, own ranges and whole-move rules without facing
     "air_stall_whole": AIR
     + OWN_RANGES
