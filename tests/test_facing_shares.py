@@ -5,14 +5,20 @@ those of the cheapest routes, in the Python module and the JavaScript one."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from tests.conftest import compile_snippet, import_rendered
+from tests.test_js_target import node, write_package
+
+__all__ = ["node"]  # the fixture
 
 BOG = """ruleset bog "Bog"
 version 1.0.0
@@ -62,3 +68,39 @@ def test_a_facing_search_costs_a_share_of_the_allowance_as_route_cost_does(
         assert route is not None and route.total == cost, end
         path = [START] + [(s.end, s.heading) for s in route.steps]
         assert bog.route_cost(board, "walker", path, **call).total == route.total, end
+
+
+ASK = """import * as m from "./bog.js";
+const places = new Map();
+for (let q = 0; q < 4; q++) {
+  for (let r = 0; r < 2; r++) places.set([q, r], q === 1 && r === 0 ? ["bog"] : ["clear"]);
+}
+const board = new m.Board(places, { grid: "field" });
+const start = [[0, 0], 0];
+const out = [];
+for (const options of CALLS) {
+  const rows = [];
+  for (const [end, cost] of m.reachable(board, "walker", start, null, options)) {
+    const route = m.cheapestRoute(board, "walker", start, end, options);
+    const path = [start, ...route.steps.map((s) => [s.end, s.heading])];
+    rows.push([end, cost, route.total, m.routeCost(board, "walker", path, options).total]);
+  }
+  out.push(rows);
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def test_the_js_facing_search_costs_a_share_of_the_allowance_as_python_does(
+    node: str, bog: Any, tmp_path: Path
+) -> None:
+    write_package(module_plan.build(_ruleset()), tmp_path)
+    (tmp_path / "ask.mjs").write_text(ASK.replace("CALLS", json.dumps(CALLS)), "utf-8")
+    done = subprocess.run([node, "ask.mjs"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    board = _board(bog)
+    for rows, call in zip(json.loads(done.stdout), CALLS, strict=True):
+        reach = bog.reachable(board, "walker", START, **call)
+        ends = {((q, r), h): cost for [[q, r], h], cost, _, _ in rows}
+        assert ends == dict(reach.items())
+        assert all(cost == total == again for _, cost, total, again in rows)

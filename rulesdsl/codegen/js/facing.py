@@ -10,6 +10,11 @@ from rulesdsl.codegen.js.data import dict_js, fields_js
 from rulesdsl.codegen.js.routes import FED, OWN_RANGE, facing_fed, marked
 from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
+from rulesdsl.codegen.plan import values as plan_values
+
+SHARES = (" // [facing shares]", " // [facing no shares]")
+"""The marks of the facing lines for rules with a cost that is a share of the allowance (the
+searches cost it with the allowance, as route_cost does), and of those for the others."""
 
 
 def _bound(value: float | None) -> str:
@@ -49,11 +54,14 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
     return f"new FacingRule({fields_js(fields)})"
 
 
-def runtime_facing(states: bool = False, own: bool = False, fed: bool = False) -> str:
+def runtime_facing(
+    states: bool = False, own: bool = False, fed: bool = False, shares: bool = False
+) -> str:
     """The facing runtime, its lines for rules with ``state`` lines or without (and with unit
-    types' own ranges of a state or without), and for route searches fed step inputs or dice
-    outcomes or not."""
-    text = marked(marked(runtime_part("runtime_facing.js"), own, *OWN_RANGE), fed, *FED)
+    types' own ranges of a state or without), for route searches fed step inputs or dice
+    outcomes or not, and for costs that are shares of the allowance or not."""
+    text = marked(runtime_part("runtime_facing.js"), shares, *SHARES)
+    text = marked(marked(text, own, *OWN_RANGE), fed, *FED)
     return marked(text, states)
 
 
@@ -70,6 +78,7 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             bool(plan.states),
             bool(plan_movement.own_ranges(plan.states)),
             facing_fed(plan, fed),
+            any(isinstance(c.cost, plan_values.Share) for c in plan.per_move_costs),
         ),
         "",
         f"export const FACINGS = {dict_js(rules)};",
