@@ -9,13 +9,16 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from tests.conftest import MYPY_CACHE, compile_snippet
 from tests.test_facing_shares import BOG
+from tests.test_js_target import _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_route_inputs import FACING as LEDGES_FACING
 from tests.test_route_inputs import RULES as LEDGES
@@ -31,6 +34,8 @@ WHOLE = (
 OWN_RANGES = AIR_RULES.replace(
     'state speed "Speed" : 0 to 8,', 'state speed "Speed" : 0 to 8, bomber 0 to 6,'
 )
+
+__all__ = ["node"]  # the fixture
 
 COMBINATIONS = {
     # state, step inputs, outcomes, facing with tacking (the wind): issue 40's last finding
@@ -88,6 +93,12 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def _compiled(text: str) -> module_plan.ModulePlan:
+    compiled = compile_snippet(Compiler(), text)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    return module_plan.build(compiled.ruleset)
+
+
 def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, check=False)
 
@@ -105,3 +116,16 @@ def test_modules_of_combined_route_features_are_mypy_strict_clean(rendered: Path
     modules = sorted(str(p) for p in rendered.glob("*.py"))
     done = _run(sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(MYPY_CACHE), *modules)
     assert done.returncode == 0, done.stdout
+
+
+def test_declarations_of_combined_route_features_pass_tsc_strict(
+    node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = _typescript(pytestconfig)
+    typed = [
+        str(write_package(_compiled(text), tmp_path / name).with_suffix(".d.ts"))
+        for name, text in COMBINATIONS.items()
+    ]
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = _run(node, str(tsc), *options, *typed)
+    assert done.returncode == 0, done.stdout + done.stderr
