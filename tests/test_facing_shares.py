@@ -70,6 +70,19 @@ def test_a_facing_search_costs_a_share_of_the_allowance_as_route_cost_does(
         assert bog.route_cost(board, "walker", path, **call).total == route.total, end
 
 
+def test_a_facing_route_without_the_allowance_a_share_needs_says_the_function_called(
+    bog: Any,
+) -> None:
+    board = _board(bog)
+    for function, call in (
+        ("route_cost", lambda: bog.route_cost(board, "walker", [START, ((1, 0), 0)])),
+        ("cheapest_route", lambda: bog.cheapest_route(board, "walker", START, (2, 0))),
+        ("reachable", lambda: bog.reachable(board, "walker", START, 4)),
+    ):
+        with pytest.raises(bog.InvalidArgument, match=rf"^{function}\(\) argument 'allowance'"):
+            call()
+
+
 ASK = """import * as m from "./bog.js";
 const places = new Map();
 for (let q = 0; q < 4; q++) {
