@@ -100,7 +100,19 @@ for (const options of CALLS) {
   }
   out.push(rows);
 }
-console.log(JSON.stringify(out));
+const said = [];
+for (const ask of [
+  () => m.routeCost(board, "walker", [start, [[1, 0], 0]]),
+  () => m.cheapestRoute(board, "walker", start, [2, 0]),
+  () => m.reachable(board, "walker", start, 4),
+]) {
+  try {
+    ask();
+  } catch (error) {
+    said.push(error.message);
+  }
+}
+console.log(JSON.stringify([out, said]));
 """
 
 
@@ -112,8 +124,11 @@ def test_the_js_facing_search_costs_a_share_of_the_allowance_as_python_does(
     done = subprocess.run([node, "ask.mjs"], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     board = _board(bog)
-    for rows, call in zip(json.loads(done.stdout), CALLS, strict=True):
+    answers, said = json.loads(done.stdout)
+    for rows, call in zip(answers, CALLS, strict=True):
         reach = bog.reachable(board, "walker", START, **call)
         ends = {((q, r), h): cost for [[q, r], h], cost, _, _ in rows}
         assert ends == dict(reach.items())
         assert all(cost == total == again for _, cost, total, again in rows)
+    functions = ("route_cost", "cheapest_route", "reachable")
+    assert [m.split("(")[0] for m in said] == list(functions)  # not move_cost's

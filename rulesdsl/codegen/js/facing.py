@@ -7,14 +7,17 @@ from __future__ import annotations
 
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
-from rulesdsl.codegen.js.routes import FED, OWN_RANGE, facing_fed, marked
+from rulesdsl.codegen.js.routes import (
+    FED,
+    OWN_RANGE,
+    RAISED,
+    SHARES,
+    facing_fed,
+    facing_shares,
+    marked,
+)
 from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
-from rulesdsl.codegen.plan import values as plan_values
-
-SHARES = (" // [facing shares]", " // [facing no shares]")
-"""The marks of the facing lines for rules with a cost that is a share of the allowance (the
-searches cost it with the allowance, as route_cost does), and of those for the others."""
 
 
 def _bound(value: float | None) -> str:
@@ -61,6 +64,7 @@ def runtime_facing(
     types' own ranges of a state or without), for route searches fed step inputs or dice
     outcomes or not, and for costs that are shares of the allowance or not."""
     text = marked(runtime_part("runtime_facing.js"), shares, *SHARES)
+    text = marked(text, fed or shares, *RAISED)
     text = marked(marked(text, own, *OWN_RANGE), fed, *FED)
     return marked(text, states)
 
@@ -78,7 +82,7 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             bool(plan.states),
             bool(plan_movement.own_ranges(plan.states)),
             facing_fed(plan, fed),
-            any(isinstance(c.cost, plan_values.Share) for c in plan.per_move_costs),
+            facing_shares(plan),
         ),
         "",
         f"export const FACINGS = {dict_js(rules)};",

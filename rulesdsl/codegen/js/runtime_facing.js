@@ -185,17 +185,17 @@ function _facingSpeed(fn, rule, allowance) {
   return allowance;
 }
 
-/** ``work``'s answer, its errors of another function (a step's input missing, met in a cost) // [facing fed]
- * as ``fn``'s: Python's ``_raised_by`` round a facing route (one of ``fn`` is left as it is, so // [facing fed]
- * that a place keeps its tuple form). */ // [facing fed]
-function _facingRaisedBy(fn, work) { // [facing fed]
-  try { // [facing fed]
-    return work(); // [facing fed]
-  } catch (error) { // [facing fed]
-    throw error instanceof ArgumentError && error.functionName !== fn ? _raisedBy(error, fn) : error; // [facing fed]
-  } // [facing fed]
-} // [facing fed]
- // [facing fed]
+/** ``work``'s answer, its errors of another function (a step's input missing, met in a cost) // [facing raised]
+ * as ``fn``'s: Python's ``_raised_by`` round a facing route (one of ``fn`` is left as it is, so // [facing raised]
+ * that a place keeps its tuple form). */ // [facing raised]
+function _facingRaisedBy(fn, work) { // [facing raised]
+  try { // [facing raised]
+    return work(); // [facing raised]
+  } catch (error) { // [facing raised]
+    throw error instanceof ArgumentError && error.functionName !== fn ? _raisedBy(error, fn) : error; // [facing raised]
+  } // [facing raised]
+} // [facing raised]
+ // [facing raised]
 /** routeCost for a unit type with facing (Python's ``_facing_route_cost``): ``route`` is
  * [place, heading] pairs, the start first; each next pair is one action: a step into a
  * neighbour (forward, backward or sideslip, the heading kept) or a turn in place. */
