@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
-from rulesdsl.codegen.js.routes import FED, OWN_RANGE, facing_fed, marked
+from rulesdsl.codegen.js.routes import (
+    FED,
+    OWN_RANGE,
+    RAISED,
+    SHARES,
+    facing_fed,
+    facing_shares,
+    marked,
+)
 from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
 
@@ -49,11 +57,15 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
     return f"new FacingRule({fields_js(fields)})"
 
 
-def runtime_facing(states: bool = False, own: bool = False, fed: bool = False) -> str:
+def runtime_facing(
+    states: bool = False, own: bool = False, fed: bool = False, shares: bool = False
+) -> str:
     """The facing runtime, its lines for rules with ``state`` lines or without (and with unit
-    types' own ranges of a state or without), and for route searches fed step inputs or dice
-    outcomes or not."""
-    text = marked(marked(runtime_part("runtime_facing.js"), own, *OWN_RANGE), fed, *FED)
+    types' own ranges of a state or without), for route searches fed step inputs or dice
+    outcomes or not, and for costs that are shares of the allowance or not."""
+    text = marked(runtime_part("runtime_facing.js"), shares, *SHARES)
+    text = marked(text, fed or shares, *RAISED)
+    text = marked(marked(text, own, *OWN_RANGE), fed, *FED)
     return marked(text, states)
 
 
@@ -70,6 +82,7 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             bool(plan.states),
             bool(plan_movement.own_ranges(plan.states)),
             facing_fed(plan, fed),
+            facing_shares(plan),
         ),
         "",
         f"export const FACINGS = {dict_js(rules)};",

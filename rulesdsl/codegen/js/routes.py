@@ -11,6 +11,7 @@ from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, strings_js
 from rulesdsl.codegen.js.values import literal_js, number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
+from rulesdsl.codegen.plan import values as plan_values
 
 _STATE = " // [state]"
 _NO_STATE = " // [no state]"
@@ -25,6 +26,14 @@ dice outcomes (rules with both facing and either), and of those for the others."
 
 STEP_ROLLS = (" // [step rolls]", " // [no step rolls]")
 
+SHARES = (" // [facing shares]", " // [facing no shares]")
+"""The marks of the facing lines for rules with a cost that is a share of the allowance (the
+searches cost it with the allowance, as routeCost does), and of those for the others."""
+
+RAISED = (" // [facing raised]", " // [facing not raised]")
+"""The marks of _facingRaisedBy, kept where the facing route functions relabel a cost's error
+as theirs: route searches fed inputs or outcomes, or costs that are shares."""
+
 
 def runtime_routes(
     states: bool = False,
@@ -33,12 +42,15 @@ def runtime_routes(
     own: bool = False,
     fed: bool = False,
     step_rolls: bool = False,
+    shares: bool = False,
 ) -> str:
     """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
     bonuses or without, with a ``drift`` line or without, with unit types' own ranges of a
     state or without, with facing route searches fed step inputs or dice outcomes or without,
-    with a roll ``on any step`` or without (:func:`marked`)."""
-    text = marked(marked(runtime_part("runtime_routes.js"), own, *OWN_RANGE), fed, *FED)
+    with a roll ``on any step`` or without, with facing and costs that are shares or without
+    (:func:`marked`)."""
+    text = marked(runtime_part("runtime_routes.js"), shares, *SHARES)
+    text = marked(marked(text, own, *OWN_RANGE), fed, *FED)
     text = marked(text, states)
     text = marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
     return marked(text, step_rolls, *STEP_ROLLS)
@@ -67,6 +79,7 @@ def routes_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             bool(plan_movement.own_ranges(plan.states)),
             facing_fed(plan, fed),
             "any_step" in plan.roll_order,
+            facing_shares(plan),
         ),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
@@ -91,6 +104,13 @@ def facing_fed(plan: plan_movement.MovementPlan, fed: bool) -> bool:
     """Whether a unit type with facing takes step inputs or dice outcomes (``fed``: some feed
     the cost) in its route searches."""
     return bool(plan.facings) and (bool(plan.cost_inputs) or fed)
+
+
+def facing_shares(plan: plan_movement.MovementPlan) -> bool:
+    """Whether a unit type with facing may meet a cost that is a share of the allowance."""
+    return bool(plan.facings) and any(
+        isinstance(c.cost, plan_values.Share) for c in plan.per_move_costs
+    )
 
 
 def _drifts_js(plan: plan_movement.MovementPlan) -> list[str]:

@@ -185,17 +185,17 @@ function _facingSpeed(fn, rule, allowance) {
   return allowance;
 }
 
-/** ``work``'s answer, its errors of another function (a step's input missing, met in a cost) // [facing fed]
- * as ``fn``'s: Python's ``_raised_by`` round a facing route (one of ``fn`` is left as it is, so // [facing fed]
- * that a place keeps its tuple form). */ // [facing fed]
-function _facingRaisedBy(fn, work) { // [facing fed]
-  try { // [facing fed]
-    return work(); // [facing fed]
-  } catch (error) { // [facing fed]
-    throw error instanceof ArgumentError && error.functionName !== fn ? _raisedBy(error, fn) : error; // [facing fed]
-  } // [facing fed]
-} // [facing fed]
- // [facing fed]
+/** ``work``'s answer, its errors of another function (a step's input missing, met in a cost) // [facing raised]
+ * as ``fn``'s: Python's ``_raised_by`` round a facing route (one of ``fn`` is left as it is, so // [facing raised]
+ * that a place keeps its tuple form). */ // [facing raised]
+function _facingRaisedBy(fn, work) { // [facing raised]
+  try { // [facing raised]
+    return work(); // [facing raised]
+  } catch (error) { // [facing raised]
+    throw error instanceof ArgumentError && error.functionName !== fn ? _raisedBy(error, fn) : error; // [facing raised]
+  } // [facing raised]
+} // [facing raised]
+ // [facing raised]
 /** routeCost for a unit type with facing (Python's ``_facing_route_cost``): ``route`` is
  * [place, heading] pairs, the start first; each next pair is one action: a step into a
  * neighbour (forward, backward or sideslip, the heading kept) or a turn in place. */
@@ -368,15 +368,21 @@ function _facingRolls(mode, move, start, steps, entered) {
 
 /** _entering for a unit making the move ``move``: its costs and barred features; kept on the
  * board per unit type and kind. */
-function _facingEntering(board, mode, move) {
-  if (move === null || move === undefined) return _entering(board, mode);
-  const key = `${mode} ${move}`;
+function _facingEntering(board, mode, move) { // [facing no shares]
+function _facingEntering(board, mode, move, allowance = null) { // [facing shares]
+  if (move === null || move === undefined) return _entering(board, mode); // [facing no shares]
+  if ((move === null || move === undefined) && allowance === null) return _entering(board, mode); // [facing shares]
+  const key = `${mode} ${move}`; // [facing no shares]
+  const key = `${mode} ${move} ${allowance}`; // [facing shares]
+  const kind = move !== null && move !== undefined ? { move } : {}; // [facing shares]
+  if (allowance !== null) kind.allowance = allowance; // for the shares of it, as route_cost costs them // [facing shares]
   let found = board._entering.get(key);
   if (found === undefined) {
     const byFeatures = new Map();
     for (const features of board._features.values()) {
       if (byFeatures.has(features)) continue;
-      const cost = _stepCost(mode, features, _NO_EDGE, 1, { move });
+      const cost = _stepCost(mode, features, _NO_EDGE, 1, { move }); // [facing no shares]
+      const cost = _stepCost(mode, features, _NO_EDGE, 1, kind); // [facing shares]
       byFeatures.set(features, [cost instanceof Marker ? _INF : cost, mustStop(mode, features)]);
     }
     found = new Map([...board._features].map(([place, features]) => [place, byFeatures.get(features)]));
@@ -444,19 +450,23 @@ function _stateKey(state) {
  * speed, over those and the points spent (Python's ``_facing_search``). Returns [the cost of
  * each key found, the key each was reached from, the state of each key, the goal key found or
  * null]. ``start``: [place, place key, heading]; ``goal``: [place key, heading or null]. */
-function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null) { // [no state] // [facing unfed]
-function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null, carried = []) { // [state] // [facing unfed]
-function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null, carried = [], inputs = _NO_OPTIONS, priced = new Map()) { // [facing fed]
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null) { // [no state] // [facing unfed] // [facing no shares]
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null, carried = []) { // [state] // [facing unfed] // [facing no shares]
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null, carried = [], inputs = _NO_OPTIONS, priced = new Map()) { // [facing fed] // [facing no shares]
+function _facingSearch(board, mode, start, budget, speed, goal = null, move = null, byWind = null, carried = [], inputs = _NO_OPTIONS, priced = new Map(), allowance = null) { // [facing shares]
   // A bool budget or speed counts as 0 or 1 in the comparisons, as True and False do in Python's.
   budget = Number(budget);
   speed = Number(speed);
   const rule = FACINGS[mode];
   const modePlaces = _turnMode(rule, speed, move);
-  const entering = _facingEntering(board, mode, move); // [facing unfed]
+  const entering = _facingEntering(board, mode, move); // [facing unfed] // [facing no shares]
+  const entering = _facingEntering(board, mode, move, allowance); // [facing unfed] // [facing shares]
   const kind = move !== null && move !== undefined ? { move } : {}; // [facing unfed]
   const kind = { ...(move !== null && move !== undefined ? { move } : {}), ...inputs }; // [facing fed]
+  if (allowance !== null) kind.allowance = allowance; // for the shares of it, as route_cost costs them // [facing shares]
   const fed = Object.keys(inputs).length > 0 || priced.size > 0; // [facing fed]
-  const entering = fed ? _pricedEntering(board, mode, kind, priced) : _facingEntering(board, mode, move); // [facing fed]
+  const entering = fed ? _pricedEntering(board, mode, kind, priced) : _facingEntering(board, mode, move); // [facing fed] // [facing no shares]
+  const entering = fed ? _pricedEntering(board, mode, kind, priced) : _facingEntering(board, mode, move, allowance); // [facing fed] // [facing shares]
   const count = rule.headings;
   const offsets = _facingSteps(rule);
   const [options, pivotCost, pivotBit, canPivot] = _facingOptions(rule, speed);
@@ -584,14 +594,18 @@ function _facingCheapest(board, mode, start, goal, allowance, move, entered, win
   const speed = _facingSpeed("cheapest_route", rule, allowance);
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
   const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind));
-  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind); // [no state] // [facing unfed]
-  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, [], inputs, priced); // [no state] // [facing fed]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind); // [no state] // [facing unfed] // [facing no shares]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, [], undefined, undefined, extra.allowance ?? null); // [no state] // [facing unfed] // [facing shares]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, [], inputs, priced); // [no state] // [facing fed] // [facing no shares]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, [], inputs, priced, extra.allowance ?? null); // [no state] // [facing fed] // [facing shares]
   const carried = _carriedArg("cheapest_route", state); // [state] // [one range]
   const carried = _carriedArg("cheapest_route", state, mode); // [state] // [own range]
   const moved = carried === null ? [] : _movedState(carried, mode, move); // [state]
   if (moved === null) return null; // [state]
-  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved); // [state] // [facing unfed]
-  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved, inputs, priced); // [state] // [facing fed]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved); // [state] // [facing unfed] // [facing no shares]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved, undefined, undefined, extra.allowance ?? null); // [state] // [facing unfed] // [facing shares]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved, inputs, priced); // [state] // [facing fed] // [facing no shares]
+  const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, moved, inputs, priced, extra.allowance ?? null); // [state] // [facing fed] // [facing shares]
   if (found === null) return null;
   const path = _facingPath(came, states, found);
   const places = [...before].map((key) => board._place.get(key));
@@ -619,14 +633,18 @@ function _facingReachable(board, mode, start, budget, allowance, move, wind = nu
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
   const byWind = _byWind(rule, _windArg("reachable", rule, wind));
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind); // [no state] // [facing unfed]
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, [], inputs, priced); // [no state] // [facing fed]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind); // [no state] // [facing unfed] // [facing no shares]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, [], undefined, undefined, extra.allowance ?? null); // [no state] // [facing unfed] // [facing shares]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, [], inputs, priced); // [no state] // [facing fed] // [facing no shares]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, [], inputs, priced, extra.allowance ?? null); // [no state] // [facing fed] // [facing shares]
   const carried = _carriedArg("reachable", state); // [state] // [one range]
   const carried = _carriedArg("reachable", state, mode); // [state] // [own range]
   const moved = carried === null ? [] : _movedState(carried, mode, move); // [state]
   if (moved === null) return new Reach(new Map(), new Map(), move ?? "", budget, speed, modePlaces); // [state]
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved); // [state] // [facing unfed]
-  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved, inputs, priced); // [state] // [facing fed]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved); // [state] // [facing unfed] // [facing no shares]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved, undefined, undefined, extra.allowance ?? null); // [state] // [facing unfed] // [facing shares]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved, inputs, priced); // [state] // [facing fed] // [facing no shares]
+  const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, moved, inputs, priced, extra.allowance ?? null); // [state] // [facing fed] // [facing shares]
   const limit = Number(budget); // a bool counts as 0 or 1, as in Python's == (the Reach keeps it)
   const ends = new Map();
   const out = new Map();

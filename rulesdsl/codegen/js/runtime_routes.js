@@ -467,8 +467,10 @@ function _routeCostOf(board, mode, route, options = {}) { // [drift]
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
     _facingPlain("route_cost", mode, inputs, outcomes); // [facing unfed]
-    return _facingRouteCost(board, mode, route, allowance, move, entered, wind); // [no state] // [facing unfed]
-    return _facingRouteCost(board, mode, route, allowance, move, entered, wind, options?.state); // [state] // [facing unfed]
+    return _facingRouteCost(board, mode, route, allowance, move, entered, wind); // [no state] // [facing unfed] // [facing no shares]
+    return _facingRaisedBy("route_cost", () => _facingRouteCost(board, mode, route, allowance, move, entered, wind)); // [no state] // [facing unfed] // [facing shares]
+    return _facingRouteCost(board, mode, route, allowance, move, entered, wind, options?.state); // [state] // [facing unfed] // [facing no shares]
+    return _facingRaisedBy("route_cost", () => _facingRouteCost(board, mode, route, allowance, move, entered, wind, options?.state)); // [state] // [facing unfed] // [facing shares]
     return _facingRaisedBy("route_cost", () => _facingRouteCost(board, mode, route, allowance, move, entered, wind, options?.state, inputs, outcomes)); // a step's input missing: route_cost's // [facing fed]
   }
   let extra = _routeArgs("route_cost", board, mode, allowance, inputs);
@@ -937,8 +939,10 @@ function _cheapestRouteOf(board, mode, start, goal, options = {}) { // [drift]
   allowance = _ownAllowance(mode, allowance);
   if (_facing(mode)) {
     _facingPlain("cheapest_route", mode, inputs, outcomes); // [facing unfed]
-    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind); // [no state] // [facing unfed]
-    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind, options?.state); // [state] // [facing unfed]
+    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind); // [no state] // [facing unfed] // [facing no shares]
+    return _facingRaisedBy("cheapest_route", () => _facingCheapest(board, mode, start, goal, allowance, move, entered, wind)); // [no state] // [facing unfed] // [facing shares]
+    return _facingCheapest(board, mode, start, goal, allowance, move, entered, wind, options?.state); // [state] // [facing unfed] // [facing no shares]
+    return _facingRaisedBy("cheapest_route", () => _facingCheapest(board, mode, start, goal, allowance, move, entered, wind, options?.state)); // [state] // [facing unfed] // [facing shares]
     return _facingRaisedBy("cheapest_route", () => _facingCheapest(board, mode, start, goal, allowance, move, entered, wind, options?.state, inputs, outcomes)); // a step's input missing: cheapest_route's // [facing fed]
   }
   let extra = _routeArgs("cheapest_route", board, mode, allowance, inputs);
@@ -979,8 +983,10 @@ export function reachable(board, mode, start, budget = null, options = {}) {
   if (budget === null || budget === undefined) budget = allowance;
   if (_facing(mode)) {
     _facingPlain("reachable", mode, inputs, outcomes); // [facing unfed]
-    return _facingReachable(board, mode, start, budget, allowance, move, wind); // [no state] // [facing unfed]
-    return _facingReachable(board, mode, start, budget, allowance, move, wind, state); // [state] // [facing unfed]
+    return _facingReachable(board, mode, start, budget, allowance, move, wind); // [no state] // [facing unfed] // [facing no shares]
+    return _facingRaisedBy("reachable", () => _facingReachable(board, mode, start, budget, allowance, move, wind)); // [no state] // [facing unfed] // [facing shares]
+    return _facingReachable(board, mode, start, budget, allowance, move, wind, state); // [state] // [facing unfed] // [facing no shares]
+    return _facingRaisedBy("reachable", () => _facingReachable(board, mode, start, budget, allowance, move, wind, state)); // [state] // [facing unfed] // [facing shares]
     return _facingRaisedBy("reachable", () => _facingReachable(board, mode, start, budget, allowance, move, wind, options?.state, inputs, outcomes)); // a step's input missing: reachable's // [facing fed]
   }
   let extra = _routeArgs("reachable", board, mode, allowance, inputs);

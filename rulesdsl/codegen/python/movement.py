@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesdsl.codegen.plan import movement as plan_movement
+from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.python import facing as python_facing
 from rulesdsl.codegen.python import free_facing as python_free_facing
 from rulesdsl.codegen.python import moves as python_moves
@@ -28,6 +29,7 @@ def movement_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
             ((c.mode, c.feature), once_costs.once_py(c.cost)) for c in plan.per_move_costs
         ],
         "once_inputs": plan.cost_inputs,
+        "shares": any(isinstance(c.cost, plan_values.Share) for c in plan.per_move_costs),
         "facings": [python_facing.facing_rule_py(f, plan.facing_moves) for f in plan.facings],
         "facing_moves": plan.facing_moves,
         "once_bits": dict(plan.once_bits),
