@@ -896,6 +896,19 @@ def page_data(page: Path) -> dict[str, Any]:
     return json.loads(text.split('id="page-data">')[1].split("</script>")[0])  # type: ignore[no-any-return]
 
 
+def test_the_page_offers_no_sight_rule_that_needs_the_viewers_state(
+    rulesets: dict[str, ir.Ruleset], pages: Path
+) -> None:
+    """The place and line calculators have no field for a state, so a sight rule in a band of
+    one (canvas_wings' clouds) is not offered: asked without it, the module answers an error
+    the player would read in English."""
+    for page in pages.iterdir():
+        rs = rulesets[page.name.split(".")[0]]
+        banded = {s.id for s in rs.sights if s.state is not None}
+        offered = {s["id"] for s in (page_data(page)["place"] or {}).get("sights", [])}
+        assert not offered & banded, page.name
+
+
 def test_a_page_has_a_workshop_when_its_ruleset_has_cells_to_change(
     rulesets: dict[str, ir.Ruleset], pages: Path
 ) -> None:

@@ -111,8 +111,10 @@ class PageModel(BuilderBase):
             "acts": [{"id": a, "label": self.w(f"facing_act_{a}")} for a in ROUTE_ACTS]
             if rs.facings
             else [],
-            "sights": [
-                {**self.named(s.id, s.info), "crossed": s.crossed is not None} for s in rs.sights
+            "sights": [  # a rule in a band of a state needs the viewer's state: no field for it
+                {**self.named(s.id, s.info), "crossed": s.crossed is not None}
+                for s in rs.sights
+                if s.state is None
             ],
             "whole_map": sorted(whole_map(rs)),
         }
