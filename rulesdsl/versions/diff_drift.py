@@ -5,7 +5,7 @@ their move: breaking. A new label is a wording change (``Differ._info``)."""
 from __future__ import annotations
 
 from rulesdsl import ir
-from rulesdsl.versions.diff_sight import Differ, named
+from rulesdsl.versions.diff_sight import Differ, breaking
 
 
 def _says(drift: ir.Drift) -> str:
@@ -19,10 +19,4 @@ def _says(drift: ir.Drift) -> str:
 
 
 def drifts(d: Differ) -> None:
-    pairs = named(d, "drift", d.old.drifts, d.new.drifts, lambda v: v.id, added_level="breaking")
-    for a, b in pairs:
-        if _says(a) != _says(b):
-            name = d.label(b.info, b.id)
-            d.add(
-                "breaking", "changed", b.id, f"{name}: {_says(a)} -> {_says(b)}", _says(a), _says(b)
-            )
+    breaking(d, "drift", d.old.drifts, d.new.drifts, _says)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from rulesdsl import ir, spelling
 from rulesdsl.semantics.moves import may_make
-from rulesdsl.versions.diff_sight import Differ, Level, named
+from rulesdsl.versions.diff_sight import Differ, Level, breaking, named
 
 
 def _amount(kind: ir.MoveKind) -> str:
@@ -163,17 +163,4 @@ def _says(rule: ir.WholeMove) -> str:
 def whole_moves(d: Differ) -> None:
     """A whole-move rule (issue 40) added, removed or changed changes which moves are legal or
     what follows them: breaking. A new label is a wording change (``_info``)."""
-    pairs = named(
-        d,
-        "whole-move rule",
-        d.old.whole_moves,
-        d.new.whole_moves,
-        lambda w: w.id,
-        added_level="breaking",
-    )
-    for a, b in pairs:
-        if _says(a) != _says(b):
-            name = d.label(b.info, b.id)
-            d.add(
-                "breaking", "changed", b.id, f"{name}: {_says(a)} -> {_says(b)}", _says(a), _says(b)
-            )
+    breaking(d, "whole-move rule", d.old.whole_moves, d.new.whole_moves, _says)

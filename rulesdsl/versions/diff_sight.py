@@ -19,6 +19,19 @@ _T = TypeVar("_T")
 Level = diff_effects.Level
 
 
+class _Named(Protocol):
+    """An item a ruleset declares: its id and its labels."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def info(self) -> ir.Info: ...
+
+
+_N = TypeVar("_N", bound=_Named)
+
+
 class Differ(diff_effects.Differ, Protocol):
     """What this module uses of :class:`rulesdsl.versions.diff._Differ`: what the diff of
     effects does, and its diff of an item's labels and notes (for :func:`named`)."""
@@ -84,6 +97,18 @@ def worded(
     return named(
         d, what, old, new, key, removed_level="wording", added_level="wording", prefix=prefix
     )
+
+
+def breaking(
+    d: Differ, what: str, old: Sequence[_N], new: Sequence[_N], says: Callable[[_N], str]
+) -> None:
+    """:func:`named` for items every change of which is breaking (states, drift, whole-move
+    rules): one added or removed, or one whose line (as ``says`` writes it) changed."""
+    for a, b in named(d, what, old, new, lambda v: v.id, added_level="breaking"):
+        before, after = says(a), says(b)
+        if before != after:
+            name = d.label(b.info, b.id)
+            d.add("breaking", "changed", b.id, f"{name}: {before} -> {after}", before, after)
 
 
 def _num(value: float | None) -> str:

@@ -5,7 +5,7 @@ routes are legal: breaking. A new label is a wording change (``Differ._info``)."
 from __future__ import annotations
 
 from rulesdsl import ir, spelling
-from rulesdsl.versions.diff_sight import Differ, Level, named
+from rulesdsl.versions.diff_sight import Differ, Level, breaking
 
 
 def _says(state: ir.State) -> str:
@@ -18,13 +18,7 @@ def _says(state: ir.State) -> str:
 
 
 def states(d: Differ) -> None:
-    pairs = named(d, "state", d.old.states, d.new.states, lambda v: v.id, added_level="breaking")
-    for a, b in pairs:
-        if _says(a) != _says(b):
-            name = d.label(b.info, b.id)
-            d.add(
-                "breaking", "changed", b.id, f"{name}: {_says(a)} -> {_says(b)}", _says(a), _says(b)
-            )
+    breaking(d, "state", d.old.states, d.new.states, _says)
 
 
 def _bands(mod: ir.Modifier) -> str:
