@@ -6,13 +6,19 @@ hexsides, arcs: {front: {label: Front, spans: 5 to 1}}}}`` (``count`` left out i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends import yaml_builder
 from rulesdsl.frontends.yaml_builder import _get, _items, _seq
+
+Band = tuple[s.Name, str, s.Located]
+"""A state's band as written: ``altitude below 4``."""
+_Banded = TypeVar("_Banded", s.SightDecl, s.RollDecl)
 
 
 class Builder(yaml_builder.Builder):
@@ -110,30 +116,32 @@ class Builder(yaml_builder.Builder):
 
     def sec_sights(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """The sight rules, each with its ``band: altitude below 5`` (issue 40) when it has one."""
-        bands = self._bands(value)
-        return [
-            replace(st, band=bands[st.item.name.text])
-            if isinstance(st, s.SightDecl) and st.item.name.text in bands
-            else st
-            for st in super().sec_sights(key, value, root)
-        ]
+        found = super().sec_sights(key, value, root)
+        return self._banded(value, found, s.SightDecl, lambda st, band: replace(st, band=band))
 
     def sec_rolls(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:
         """The rolls, each with its ``band: altitude below 4`` (issue 40) when it has one."""
-        bands = self._bands(value)
-        return [
-            replace(st, state=bands[st.item.name.text])
-            if isinstance(st, s.RollDecl) and st.item.name.text in bands
-            else st
-            for st in super().sec_rolls(key, value, root)
-        ]
+        found = super().sec_rolls(key, value, root)
+        return self._banded(value, found, s.RollDecl, lambda st, band: replace(st, state=band))
 
-    def _bands(self, value: Node) -> dict[str, tuple[s.Name, str, s.Located]]:
-        """Per item of ``value`` with a ``band: altitude below 4``, the band as written."""
-        out: dict[str, tuple[s.Name, str, s.Located]] = {}
+    def _banded(
+        self,
+        value: Node,
+        found: list[s.Statement],
+        kind: type[_Banded],
+        put: Callable[[_Banded, Band], _Banded],
+    ) -> list[s.Statement]:
+        """``found`` with the band of each item of ``value`` that has a ``band: altitude below
+        4``, as written, ``put`` on its statement of ``kind``."""
+        bands: dict[str, Band] = {}
         for k, v in _items(value):
             node = _get(v, "band")
             band = self.fragment(node, "roll_band") if node is not None else None
             if isinstance(band, tuple):
-                out[k.value] = band[1:]
-        return out
+                bands[k.value] = band[1:]
+        return [
+            put(st, bands[st.item.name.text])
+            if isinstance(st, kind) and st.item.name.text in bands
+            else st
+            for st in found
+        ]
