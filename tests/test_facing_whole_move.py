@@ -10,6 +10,7 @@ beside a unit type that spends its speed exactly is E493."""
 
 from __future__ import annotations
 
+import ast
 import itertools
 import random
 from pathlib import Path
@@ -273,3 +274,22 @@ def test_js_module_answers_facing_whole_move_questions_as_python(
     assert any("goes beyond 'One river a move'" in a for a in answers)
     assert any("'no_fire'" in a for a in answers)
     assert sum("'facing'" in a or "'reach'" in a for a in answers) > len(answers) / 2
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    start = doc.index('```terrain\nruleset wagons "Wagons"')
+    rules = doc[start + len("```terrain\n") : doc.index("```", start + 10)]
+    module = import_rendered(_ruleset(rules), tmp_path, "facing_whole_docs")
+    start = doc.index("```python\n", start)
+    code = doc[start + len("```python\n") : doc.index("```", start + 10)]
+    names: dict[str, Any] = vars(module).copy()
+    shown = 0
+    for line in code.splitlines():
+        call, _, answer = line.partition("  # ")
+        if not answer or "=" in call.split("(")[0]:
+            exec(line, names)  # an assignment
+            continue
+        assert eval(call, names) == ast.literal_eval(answer.split(":")[0]), line
+        shown += 1
+    assert shown == 4
