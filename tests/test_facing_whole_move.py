@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 import itertools
 import random
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.test_js_target import _typescript, node, write_package
 from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
@@ -293,3 +295,16 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
         assert eval(call, names) == ast.literal_eval(answer.split(":")[0]), line
         shown += 1
     assert shown == 4
+
+
+def test_the_declarations_type_the_marks_of_a_facing_route(
+    node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = _typescript(pytestconfig)
+    write_package(module_plan.build(_ruleset(SAILING)), tmp_path)
+    shutil.copy(Path(__file__).parent / "js" / "facing_whole_consumer.ts", tmp_path / "consumer.ts")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
