@@ -152,8 +152,8 @@ CODES: Mapping[str, str] = {
     "E295": "a roll whose values combine by a policy other than sum, highest or lowest",
     "E296": "a dice outcome's effect on a modifier that is not a number, or given twice",
     "E297": "a whole-move rule that names a feature twice",
-    "E298": "a whole-move rule in a ruleset with facing rules",
     "E299": "a whole-move limit that is not a whole number, 0 or more",
+    "E493": "a whole-move bonus beside a unit type with facing that spends its speed exactly",
     "E421": "a whole-move bonus that adds 0 or less to the allowance",
     "E400": "a state's range that is not two whole numbers, the lower first",
     "E401": "a state change that is 0, not a whole number, or wider than the state's range",
@@ -283,7 +283,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
         "E280 E281 E282 E283 E284 E285 E286 E287 E288 W280 W262 E262 E263 E265 E266 E267 "
         "E290 E291 E292 E293 E294 E295 E296 W290 W291",
     ),
-    ("lower", "E297 E298 E299"),
+    ("lower", "E297 E299 E493"),
     ("lower", "E433 E434 E435"),
     ("lower", "E421"),
     ("lower", "E277 E278"),

@@ -225,6 +225,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_drift,
         js_queries_facing,
         js_queries_facing_inputs,
+        js_queries_facing_whole,
         js_queries_feeds,
         js_queries_fog,
         js_queries_freefacing,
@@ -276,6 +277,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "state_bands": js_queries_stcond.band_queries,
         "unit_effect": js_queries_unitvalue.unit_effect_queries,
         "stall": js_queries_stall.stall_queries,
+        "facing_whole": js_queries_facing_whole.facing_whole_queries,
     }
 
 

@@ -159,6 +159,7 @@ def ask(module: ModuleType, query: q.Query) -> list[dict[str, Any]]:
     fields = [answer.legal, answer.reason, answer.heading, _finite(answer.speed), answer.turn_mode]
     state = [answer.state] if hasattr(answer, "state") else []  # state lines only
     drift = [_drift(answer)] if hasattr(answer, "drift") else []  # a drift line only
+    drift += [list(answer.marks)] if hasattr(answer, "marks") else []  # whole-move rules only
     return [
         {"facing": [cost(module, answer.total), steps, *fields, answer.move, rolls, *state, *drift]}
     ]

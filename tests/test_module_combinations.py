@@ -42,9 +42,20 @@ COMBINATIONS = {
     "sailing": LEDGES_FACING.replace("facing walker on field : turn 1 MP per hexside\n", "")
     + TACKING
     + 'state fuel "Fuel" : 0 to 6, rubble -4\n',
-    # the same with drift besides (whole-move rules are refused with facing: E298)
+    # the same with drift besides
     "sailing_drift": LEDGES_FACING.replace("facing walker on field : turn 1 MP per hexside\n", "")
     + TACKING
+    + 'state fuel "Fuel" : 0 to 6, rubble -4\n'
+    + 'drift gust "Gust" : 1 when fuel below 3\n',
+    # facing with tacking, whole-move rules, step inputs and outcomes, with and without state
+    "sailing_whole": LEDGES_FACING.replace("facing walker on field : turn 1 MP per hexside\n", "")
+    + TACKING
+    + WHOLE,
+    "sailing_state_whole": LEDGES_FACING.replace(
+        "facing walker on field : turn 1 MP per hexside\n", ""
+    )
+    + TACKING
+    + WHOLE
     + 'state fuel "Fuel" : 0 to 6, rubble -4\n'
     + 'drift gust "Gust" : 1 when fuel below 3\n',
     # step inputs and outcomes with whole-move rules and drift, no state, no facing

@@ -553,12 +553,13 @@ def whole_move(lw: Context, decl: s.WholeMoveDecl, facings: Sequence[ir.Facing])
             decl.most.pos,
             "write `at most 1 river` (YAML: `most: 1`)",
         )
-    if facings:
+    exact = [f.mode for f in facings if f.exact_speed]
+    if decl.bonus is not None and exact:
         lw.err(
-            "E298",
-            "a whole-move rule in a ruleset with facing rules: facing routes do not apply it",
-            decl.item.name.pos,
-            "keep whole-move rules to rulesets without `facing` lines, or leave them to players",
+            "E493",
+            f"a whole-move bonus beside a unit type that spends its speed exactly ({exact[0]})",
+            decl.bonus.pos,
+            "a unit with `exact speed` has no allowance to raise: give it a kind of move instead",
         )
     rule = ir.WholeMove(decl.item.name.text, lw.info(decl.item), tuple(named), most)
     if decl.bonus is not None:

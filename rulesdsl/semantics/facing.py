@@ -36,6 +36,8 @@ from rulesdsl.semantics.routes import (
     state_rolls,
     states_along,
     step_cost,
+    whole_bonus,
+    whole_move,
 )
 
 Move = Literal["forward", "turn"] | ir.FacingMove
@@ -71,6 +73,8 @@ class FacingAnswer(PathAnswer[FacingStep]):
     new at each step (the reference knows no places)."""
     state: dict[str, int] | None = None
     """The state after the move, when one was given (``state`` lines, issue 40)."""
+    marks: tuple[str, ...] = ()
+    """The ``crosses`` whole-move rules the move carries, by id (issue 40)."""
 
 
 WORDS = ("forward", "backward", "sideslip", "turn")
@@ -281,21 +285,28 @@ def route(
     answer: Answer = total
     if markers:
         answer = PROHIBITED if PROHIBITED in markers else IMPASSABLE
+    marks, beyond = whole_move(rs, _plain(out))  # numbered by action: turns never count
     end_state, broken, along = _carried(base, mode, move, state, out)
-    reason = reason or broken
+    reason = reason or beyond or broken
     if not reason and last_place is not None and not can_end(rs, mode, last_place):
         reason = "the unit may not end its move in the last place"
     if not reason and allowance is not None:
         reason = _over_allowance(rs, rule, out, total, allowance)
     rolls = _rolls(base, mode, move, out, along)
-    return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls, end_state)
+    return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls, end_state, marks)
+
+
+def _plain(out: Sequence[FacingStep]) -> list[RouteStep]:
+    """The actions of a move with facing as plain route steps (a turn enters nothing)."""
+    return [RouteStep(s.entered, s.crossed, s.cost) for s in out]
 
 
 def _over_allowance(
     rs: ir.Ruleset, rule: ir.Facing, out: list[FacingStep], total: float, allowance: float
 ) -> str:
     """Why a move of ``total`` breaks the ``allowance`` (the speed): not spent exactly where it
-    must be, or over it; empty when it does not."""
+    must be, or over it (and the whole-move bonuses its steps keep); empty when it does not."""
+    allowance += whole_bonus(rs, _plain([s for s in out if s.move not in ("turn", "pivot")]))
     stepped = out and out[-1].move not in ("turn", "pivot")  # a turn never overspends
     last = out[-1].cost if stepped and not isinstance(out[-1].cost, ir.Marker) else 0.0
     spent = total == allowance or (
@@ -322,7 +333,7 @@ def _carried(
     the state after each action (a turn changes nothing), as plain routes carry it."""
     if state is None:
         return None, "", []
-    steps = [RouteStep(s.entered, s.crossed, s.cost) for s in out]
+    steps = _plain(out)
     end, broken = route_state(rs, mode, move, state, steps)
     return end, broken, states_along(rs, mode, move, state, steps)
 

@@ -70,5 +70,6 @@ export function answerFacing(m, query) {
   const fields = [answer.legal, answer.reason, answer.heading, finite(answer.speed), answer.turnMode];
   const state = "state" in answer ? [answer.state === null ? null : { ...answer.state }] : []; // state lines only
   const drift = "drift" in answer ? [answer.drift === null ? null : [...answer.drift]] : []; // a drift line only
+  if (answer.marks !== undefined) drift.push([...answer.marks]); // whole-move rules only
   return [{ facing: [cost(m, answer.total), steps, ...fields, answer.move, rolls, ...state, ...drift] }];
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 from rulesdsl.codegen.js.checks import runtime_part
 from rulesdsl.codegen.js.data import dict_js, fields_js
 from rulesdsl.codegen.js.routes import (
+    BONUS,
     FED,
     OWN_RANGE,
     RAISED,
@@ -15,9 +16,14 @@ from rulesdsl.codegen.js.routes import (
     facing_fed,
     facing_shares,
     marked,
+    whole_js,
 )
 from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
+
+WHOLE = (" // [facing whole]", " // [facing not whole]")
+"""The marks of the facing lines for rules with whole-move rules (the route carries them, the
+searches count the limits and bonuses step by step), and of those for the others."""
 
 
 def _bound(value: float | None) -> str:
@@ -58,12 +64,19 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
 
 
 def runtime_facing(
-    states: bool = False, own: bool = False, fed: bool = False, shares: bool = False
+    states: bool = False,
+    own: bool = False,
+    fed: bool = False,
+    shares: bool = False,
+    whole: bool = False,
+    bonuses: bool = False,
 ) -> str:
     """The facing runtime, its lines for rules with ``state`` lines or without (and with unit
     types' own ranges of a state or without), for route searches fed step inputs or dice
-    outcomes or not, and for costs that are shares of the allowance or not."""
-    text = marked(runtime_part("runtime_facing.js"), shares, *SHARES)
+    outcomes or not, for costs that are shares of the allowance or not, and for rules with
+    whole-move rules (and bonuses among them) or without."""
+    text = marked(runtime_part("runtime_facing.js"), whole, *WHOLE)
+    text = marked(marked(text, bonuses, *BONUS), shares, *SHARES)
     text = marked(text, fed or shares, *RAISED)
     text = marked(marked(text, own, *OWN_RANGE), fed, *FED)
     return marked(text, states)
@@ -76,6 +89,9 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
         return []
     bits = dict_js({move: str(bit) for move, bit in plan.once_bits.items()})
     rules = {f.mode: facing_rule_js(f, plan.facing_moves) for f in plan.facings}
+    bonuses = any(w.bonus is not None for w in plan.whole_moves)
+    limited = any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
+    in_state = bool(plan.states) and limited  # the state runtime has _wholeCounts then
     return [
         "",
         runtime_facing(
@@ -83,7 +99,10 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             bool(plan_movement.own_ranges(plan.states)),
             facing_fed(plan, fed),
             facing_shares(plan),
+            bool(plan.whole_moves),
+            bonuses,
         ),
+        *(["", whole_js(bonuses)] if plan.whole_moves and not in_state else []),
         "",
         f"export const FACINGS = {dict_js(rules)};",
         f"const _ONCE_BITS = {bits};",
@@ -129,6 +148,7 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
         "  readonly rolls: readonly RollDue[];",
         *([f"  readonly state: {_STATE} | null;"] if plan.states else []),
         *(["  readonly drift: BoardPlace | null;"] if plan.drifts is not None else []),
+        *(["  readonly marks?: readonly string[];"] if plan.whole_moves else []),
         "}",
         f"export type FacingModeName = {modes};",
         "export declare const FACINGS: Readonly<Record<FacingModeName, FacingRule>>;",

@@ -15,10 +15,12 @@ from rulesdsl.codegen.plan import values as plan_values
 
 _STATE = " // [state]"
 _NO_STATE = " // [no state]"
-_BONUS = (" // [bonus]", " // [no bonus]")
+BONUS = (" // [bonus]", " // [no bonus]")
 _DRIFT = (" // [drift]", " // [no drift]")
 OWN_RANGE = (" // [own range]", " // [one range]")
 _WHOLE = (" // [whole]", " // [no whole]")
+_WHOLE_PART = "/*@whole*/"
+"""The line of runtime_state.js where :func:`whole_js` goes (the lines are kept in one file)."""
 
 FED = (" // [facing fed]", " // [facing unfed]")
 """The marks of the lines for a unit type with facing whose route searches take step inputs or
@@ -52,7 +54,7 @@ def runtime_routes(
     text = marked(runtime_part("runtime_routes.js"), shares, *SHARES)
     text = marked(marked(text, own, *OWN_RANGE), fed, *FED)
     text = marked(text, states)
-    text = marked(marked(text, bonuses, *_BONUS), drift, *_DRIFT)
+    text = marked(marked(text, bonuses, *BONUS), drift, *_DRIFT)
     return marked(text, step_rolls, *STEP_ROLLS)
 
 
@@ -173,6 +175,7 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         "/** Per unit type with its own range of a state: every state's range for it. */",
         f"const _STATE_RANGES = {dict_js(own)};",
     ]
+    runtime = marked(marked(runtime_part("runtime_state.js"), limited, *_WHOLE), bonuses, *BONUS)
     return [
         "/** What a unit carries from move to move, each with its lowest and highest value. */",
         f"export const STATES = {dict_js(ranges)};",
@@ -182,12 +185,14 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _ROLL_STATES = {dict_js(bands)};",
         *(ranges_own if own else []),
         "",
-        marked(
-            marked(marked(runtime_part("runtime_state.js"), limited, *_WHOLE), bonuses, *_BONUS),
-            bool(own),
-            *OWN_RANGE,
-        ),
+        marked(runtime.replace(_WHOLE_PART, whole_js(bonuses)), bool(own), *OWN_RANGE),
     ]
+
+
+def whole_js(bonuses: bool) -> str:
+    """_wholeLimits and _wholeCounts, which count whole-move limits and bonuses step by step
+    in the searches that carry a state or a heading; ``bonuses``: the rules have bonuses."""
+    return marked(runtime_part("runtime_whole.js"), bonuses, *BONUS)
 
 
 def state_reads_js(plan: module_plan.ModulePlan) -> list[str]:

@@ -28,10 +28,13 @@ export class FacingStep {
  * not), the ``heading`` it ends with, the ``speed`` and ``turnMode`` it was judged by, the
  * kind of ``move`` ("": none) and the ``rolls`` due along it (``step`` counts the actions). */
 export class FacingRoute {
-  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([])) { // [no state]
+  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([])) { // [no state] // [facing not whole]
+  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([]), marks = undefined) { // [no state] // [facing whole]
     Object.assign(this, { total, steps, legal, reason, heading, speed, turnMode, move, rolls }); // [no state]
-  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([]), state = null) { // [state]
+  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([]), state = null) { // [state] // [facing not whole]
+  constructor(total, steps, legal, reason, heading, speed, turnMode, move = "", rolls = Object.freeze([]), state = null, marks = undefined) { // [state] // [facing whole]
     Object.assign(this, { total, steps, legal, reason, heading, speed, turnMode, move, rolls, state }); // [state]
+    if (marks !== undefined) this.marks = marks; // only for rules with whole-move rules // [facing whole]
     Object.freeze(this);
   }
 }
@@ -328,6 +331,8 @@ function _facingJudged(board, mode, rule, states, walked, allowance, speed, move
 function _facingJudged(board, mode, rule, states, walked, allowance, speed, move, before, begin) { // [state]
   const [steps, total, marker] = walked;
   let reason = walked[3];
+  const [marks, beyond] = _WHOLE_MOVES.length ? _wholeMove(steps) : [undefined, ""]; // turns never count // [facing whole]
+  reason ||= beyond; // [facing whole]
   const [endState, brokenRange, along] = _routeState(begin, mode, move, steps); // [state]
   reason ||= brokenRange; // [state]
   const moved = steps.filter((s) => _placeKey(s.start) !== _placeKey(s.end));
@@ -342,15 +347,18 @@ function _facingJudged(board, mode, rule, states, walked, allowance, speed, move
       if (!_spent(rule, total, allowance, lastStep)) {
         reason = `the route spends ${_g(total)} of a speed of ${_g(allowance)}, not all of it`;
       }
-    } else if (total > allowance && !(MINIMUM_MOVE && allowance > 0 && steps.length === 1)) {
+    } else if (total > allowance && !(MINIMUM_MOVE && allowance > 0 && steps.length === 1)) { // [no bonus]
+    } else if (total > allowance + _wholeBonus(moved) && !(MINIMUM_MOVE && allowance > 0 && steps.length === 1)) { // [bonus]
       reason = "the route costs more than the allowance";
     }
   }
   const modePlaces = _turnMode(rule, speed, move);
   const heading = states.length ? states[states.length - 1][2] : 0;
   const rolls = _facingRolls(mode, move, states.length ? states[0] : null, steps, before);
-  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", rolls); // [no state]
-  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", _stateRolls(rolls, along), endState); // [state]
+  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", rolls); // [no state] // [facing not whole]
+  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", rolls, marks); // [no state] // [facing whole]
+  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", _stateRolls(rolls, along), endState); // [state] // [facing not whole]
+  return new FacingRoute(marker ?? total, Object.freeze(steps), !reason, reason, heading, speed, modePlaces, move ?? "", _stateRolls(rolls, along), endState, marks); // [state] // [facing whole]
 }
 
 /** The rolls due along a move with facing: those of the steps into places (turns make none),
@@ -442,8 +450,9 @@ function _rounded(x) {
 /** A search state: [place as found, place key, heading, places straight, moves used (with a
  * turn limit, the headings turned in the place from bit 8)]. */
 function _stateKey(state) {
-  return `${state[1]}#${state[2]}#${state[3]}#${state[4]}`; // [no state]
-  return `${state[1]}#${state[2]}#${state[3]}#${state[4]}#${state[5]}`; // [state]
+  return `${state[1]}#${state[2]}#${state[3]}#${state[4]}`; // [no state] // [facing not whole]
+  return `${state[1]}#${state[2]}#${state[3]}#${state[4]}#${state[5]}`; // [state] // [facing not whole]
+  return `${state[1]}#${state[2]}#${state[3]}#${state[4]}#${state.slice(5).join("#")}`; // the state, the counts // [facing whole]
 }
 
 /** Dijkstra over (place, heading, places straight, moves used) within ``budget``; with exact
@@ -475,6 +484,8 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
   const exact = rule.exactSpeed;
   const firstState = [start[0], start[1], start[2], 0, 0]; // [no state]
   const firstState = [start[0], start[1], start[2], 0, 0, carried]; // [state]
+  const [wholeLimits, wholeKept, bonuses] = _wholeLimits(); // [facing whole]
+  firstState.push(wholeLimits.map(() => 0)); // the steps counted by each whole-move limit and bonus // [facing whole]
   const keyOf = (state, total) => (exact ? `${_stateKey(state)}@${_rounded(total)}` : _stateKey(state));
   const firstKey = keyOf(firstState, 0);
   const best = new Map([[firstKey, 0]]);
@@ -492,6 +503,7 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
     done.add(key);
     const [, here, heading, straight, used] = states.get(key); // [no state]
     const [, here, heading, straight, used, values] = states.get(key); // [state]
+    const counts = states.get(key)[states.get(key).length - 1]; // [facing whole]
     if (
       goal !== null &&
       here === goal[0] &&
@@ -502,7 +514,9 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
       found = key;
       break;
     }
-    if (!begin && (cost > budget || (here !== start[1] && entering.get(here)[1]))) continue;
+    if (!begin && (cost > budget || (here !== start[1] && entering.get(here)[1]))) continue; // [no bonus]
+    const room = budget + _left(bonuses, counts.slice(wholeKept)); // the bonuses every step so far keeps // [bonus]
+    if (!begin && (cost > room || (here !== start[1] && entering.get(here)[1]))) continue; // [bonus]
     begin = false;
     const nexts = [];
     const ahead = straight < modePlaces ? straight + 1 : modePlaces;
@@ -533,12 +547,15 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
       for (const turn of [1, count - 1]) nexts.push([pivotCost, [place, here, (heading + turn) % count, 0, used | pivotBit]]);
     }
     nexts.splice(0, nexts.length, ..._carriedSteps(board, mode, here, values, nexts)); // [state]
+    nexts.splice(0, nexts.length, ..._countedSteps(board, here, wholeLimits, wholeKept, counts, nexts)); // [facing whole]
     // a turn onto the wind's heading tacks, onto the opposite one wears (Infinity: never taken)
     const weighed = byWind === null ? nexts : nexts.map(([s, t]) => (t[1] === here ? [s + byWind[t[2]], t] : [s, t]));
     for (const [step, there] of weighed) {
       const total = cost + step;
       const over = first || (rule.untilSpent && cost < budget); // a last step may overspend
-      if (!(total <= budget || (over && there[1] !== here))) continue;
+      if (!(total <= budget || (over && there[1] !== here))) continue; // [no bonus]
+      const room = budget + _left(bonuses, there[there.length - 1].slice(wholeKept)); // [bonus]
+      if (!(total <= room || (over && there[1] !== here))) continue; // [bonus]
       const nextKey = keyOf(there, total);
       if (total < (best.get(nextKey) ?? _INF) && !done.has(nextKey)) {
         if (!states.has(nextKey)) {
@@ -556,6 +573,22 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
   return [best, came, states, found];
 }
 
+/** The facing search's next actions with the steps counted by each whole-move limit and bonus // [facing whole]
+ * after each as their last item (a turn counts nothing); one beyond a limit is dropped. // [facing whole]
+ * (_counted_steps) */ // [facing whole]
+function _countedSteps(board, here, limits, kept, counts, nexts) { // [facing whole]
+  const counted = []; // [facing whole]
+  for (const [step, there] of nexts) { // [facing whole]
+    let after = counts; // [facing whole]
+    if (there[1] !== here) { // [facing whole]
+      const crossed = board._crossed.get(`${here}|${there[1]}`) ?? _NO_EDGE; // [facing whole]
+      after = _wholeCounts(limits, kept, counts, crossed, board._features.get(there[1])); // [facing whole]
+    } // [facing whole]
+    if (after !== null) counted.push([step, [...there, after]]); // [facing whole]
+  } // [facing whole]
+  return counted; // [facing whole]
+} // [facing whole]
+ // [facing whole]
 /** Whether a move with exact speed spends its speed: exactly, or (``or until spent``) on a last
  * step of ``last`` begun with points left. */
 function _spent(rule, total, speed, last) {

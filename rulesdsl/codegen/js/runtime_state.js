@@ -195,30 +195,7 @@ function _stateSearch(board, mode, start, budget, extra, goal, begin, priced) {
   return [best, came];
 }
 
-/** The whole-move limits as _limitedSearch counts them ([features, most]), then one per bonus // [whole]
- * ([features, 1]: 0 while every step counts); how many are limits; the bonuses (_whole_limits). */ // [whole]
-function _wholeLimits() { // [whole]
-  const limits = _WHOLE_MOVES.filter((rule) => rule[3] !== null).map((rule) => [rule[2], rule[3]]); // [whole]
-  const kept = limits.length; // [whole]
-  const bonuses = _WHOLE_BONUSES.map((rule) => [rule[2], rule[3]]); // [bonus] // [whole]
-  const bonuses = []; // [no bonus] // [whole]
-  limits.push(...bonuses.map(([features]) => [features, 1])); // [whole]
-  return [limits, kept, bonuses]; // [whole]
-} // [whole]
- // [whole]
-/** ``counts`` after a step crossing ``crossed`` into ``entered`` (a limit counts a step with one // [whole]
- * of its features, a bonus turns 1 once a step has none); null beyond a limit (_whole_counts). */ // [whole]
-function _wholeCounts(limits, kept, counts, crossed, entered) { // [whole]
-  const after = []; // [whole]
-  for (let j = 0; j < limits.length; j++) { // [whole]
-    const [features, most] = limits[j]; // [whole]
-    const met = crossed.some((f) => features.has(f)) || entered.some((f) => features.has(f)); // [whole]
-    const count = counts[j] + ((j < kept ? met : !met && counts[j] === 0) ? 1 : 0); // [whole]
-    if (count > most) return null; // [whole]
-    after.push(count); // [whole]
-  } // [whole]
-  return after; // [whole]
-} // [whole]
+/*@whole*/ // [whole]
  // [whole]
 /** The values of modifier ``name``'s bands that ``state`` is in (strictly below or above the
  * bound); a modifier with bands needs the state (_band_values). */
