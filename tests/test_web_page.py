@@ -463,7 +463,8 @@ def route_answer(
     legal and why not, and the state after it when one was given; None for a unit type that
     turns by the wind asked without one (the page asks for it)."""
     facing = getattr(module, "FACINGS", {}).get(mode)
-    if "wind" not in options and facing is not None and (facing.tack, facing.wear) != (None, None):
+    by_wind = [getattr(facing, name, None) for name in ("tack", "wear")]  # a module with wind
+    if "wind" not in options and by_wind != [None, None]:
         return None
     ask = partial(lambda: module.route_cost(laid[0](), mode, laid[1], **options))
     expected = python_answer(module, ask)
