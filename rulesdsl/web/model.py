@@ -137,7 +137,7 @@ class PageModel(BuilderBase):
         """A sight rule; ``band``, in rules with states: whether it counts only in a band of
         the viewer's state (the page asks it with the state given)."""
         data = {**self.named(s.id, s.info), "crossed": s.crossed is not None}
-        return data | {"band": s.state is not None} if self.rs.states else data
+        return {**data, "band": s.state is not None} if self.rs.states else data
 
     def path(self) -> Data | None:
         """The path calculator: the length of straight and diagonal steps on the first grid,

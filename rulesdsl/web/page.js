@@ -511,8 +511,8 @@ page: {
     const total = found.total instanceof Marker ? { marker: found.total.value } : { number: found.total };
     output.dataset.answer = JSON.stringify({ ...total, legal: found.legal, reason: found.reason });
     output.textContent = text(found.total) + (found.legal ? "" : ` — ${found.reason}`);
-    if (!found.state) return; // [state fields]
-    output.dataset.answer = JSON.stringify({ ...total, legal: found.legal, reason: found.reason, state: found.state }); // [state fields]
+    if (!found.state) return; // the state after the route, when one was given // [state fields]
+    output.dataset.answer = JSON.stringify({ ...JSON.parse(output.dataset.answer), state: found.state }); // [state fields]
     output.textContent += ` — ${say(W.state_after, { state: stateText(found.state) })}`; // [state fields]
   }
 

@@ -52,11 +52,11 @@ WORDS = (
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
 
 STATE_WORDS = ("state_needed", "state_after", "unit_state")
-"""The words of the state fields, on the page of rules with ``state`` lines alone (issue 40;
+"""The words of the state fields, only on the page of rules with ``state`` lines (issue 40;
 a page without is as before, byte for byte)."""
 
 WIND_WORDS = ("wind_needed", "wind_hint")
-"""The words of the route calculator's wind, on the page of rules whose wind counts alone."""
+"""The words of the route calculator's wind, only on the page of rules whose wind counts."""
 
 _CLOSING = re.compile(r"<(/script|!--)", re.IGNORECASE)
 
