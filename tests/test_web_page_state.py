@@ -200,23 +200,12 @@ def _route_fields(route: list[Any], acts: bool) -> list[list[Any]]:
 
 
 def _route(module: ModuleType, mode: str, route: list[Any], options: dict[str, Any]) -> Any:
-    """The Python module's route as the route calculator shows it (None: the page asks for
-    the wind a unit that tacks turns by)."""
-    if "wind" not in options and module.FACINGS[mode].tack is not None:
-        return None
+    """The Python module's route as the route calculator shows it (test_web_page's)."""
     laid = web.route_board(
         module, mode, [p if isinstance(p, str) else {**p, "edge": []} for p in route]
     )
     assert laid is not None
-    ask = partial(lambda: module.route_cost(laid[0](), mode, laid[1], **options))
-    found = python_answer(module, ask)
-    if "text" not in found:
-        return found
-    route_found = ask()
-    total = route_found.total
-    shown = {"marker": total.value} if isinstance(total, module.Marker) else {"number": total}
-    extra = {"state": route_found.state} if route_found.state is not None else {}
-    return {**shown, "legal": route_found.legal, "reason": route_found.reason, **extra}
+    return web.route_answer(module, mode, laid, options)
 
 
 def test_the_route_calculator_answers_from_a_state_in_a_wind_as_the_python_module(
