@@ -51,7 +51,7 @@ modifier to_hit "To-hit" fr "Pour toucher" de "Trefferwurf" ru "Попадани
 """One unit type with facing that tacks, a state, a sight rule and a modifier value in a band of
 it, and a drift, in four languages."""
 
-STATES = ({"speed": 4, "altitude": a} for a in range(10))
+STATES = tuple({"speed": 4, "altitude": a} for a in range(10))
 
 
 def _pages(rs: ir.Ruleset, folder: Path) -> dict[str, Path]:
@@ -176,7 +176,9 @@ ROUTES = (
 )
 
 
-def _route_fields(route: list[Any], acts: bool) -> list[list[Any]]:
+def _route_fields(route: list[Any]) -> list[list[Any]]:
+    """The route calculator's rows of ``route`` (canvas_wings' and the gliders' have an
+    action before each place but the first, and no edges)."""
     rows: list[dict[str, Any]] = []
     for item in route:
         if isinstance(item, str):
@@ -189,11 +191,11 @@ def _route_fields(route: list[Any], acts: bool) -> list[list[Any]]:
     for n in range(1, web.ROUTE_PLACES + 1):
         row = rows[n - 1] if n <= len(rows) else {"act": "", "place": None}
         li = f"ol.places > li:nth-child({n})"
-        if acts and n > 1:
+        if n > 1:
             fields.append([f"{li} > select[name=act]", row["act"]])
         features = (row["place"] or {"features": []})["features"]
         for i in range(2):
-            at = i + 1 + bool(acts and n > 1)
+            at = i + 1 + (n > 1)
             value = features[i] if i < len(features) else ""
             fields.append([f"{li} > select:nth-of-type({at})", value])
     return fields
@@ -234,7 +236,7 @@ def test_the_route_calculator_answers_from_a_state_in_a_wind_as_the_python_modul
                         options |= {"wind": wind} if wind != "" else {}
                         fields = [['[data-arg="mode"]', mode], ['[data-arg="move"]', move]]
                         fields += [['[data-arg="allowance"]', 5], ['[data-arg="wind"]', wind]]
-                        fields += _state(state, ("speed", "altitude")) + _route_fields(route, True)
+                        fields += _state(state, ("speed", "altitude")) + _route_fields(route)
                         put.append({"form": "route", "set": fields, "read": ["output.answer"]})
                         wanted.append([_route(module, mode, route, options)])
     visit(browser, pages["canvas_wings.en.html"])
@@ -329,7 +331,7 @@ def test_axe_core_finds_no_violation_on_the_state_and_wind_fields(
     # a state given in the route calculator, a wind picked: an answer with the state after it
     fields = [['input[data-state="altitude"]', 3], ['[data-arg="wind"]', 1]]
     fields += [['input[data-state="speed"]', 5]] if page.startswith("canvas") else []
-    fields += _route_fields([{"features": ["clear"]}, {"features": ["clear"]}], True)
+    fields += _route_fields([{"features": ["clear"]}, {"features": ["clear"]}])
     [[shown]] = ask(browser, [{"form": "route", "set": fields, "read": ["output.answer"]}])
     assert shown["legal"] and shown["state"]
     assert evaluate(browser, AXE_RUN % json.dumps(LEVELS)) == []
