@@ -181,6 +181,18 @@ def modifier_question(m: dict[str, Any], module: ModuleType, rng: random.Random)
     return {"form": f"modifier-{m['id']}", "set": fields, "read": ["output.answer"]}, [expected]
 
 
+def state_given(
+    data: dict[str, Any], rng: random.Random, wanted: bool = True
+) -> tuple[dict[str, int] | None, list[Any]]:
+    """A unit's state in its range, or none, with the fields that give it (issue 40): for the
+    rules with ``state`` lines, where the calculator takes one (``wanted``)."""
+    states = data.get("states", []) if wanted else []
+    state = {s["id"]: rng.randint(s["low"], s["high"]) for s in states}
+    given = state if state and rng.random() < 0.7 else None
+    fields = [[f'input[data-state="{s["id"]}"]', given[s["id"]] if given else ""] for s in states]
+    return given, fields
+
+
 def place_question(
     p: dict[str, Any], data: dict[str, Any], module: ModuleType, rng: random.Random
 ) -> Question:
@@ -202,6 +214,7 @@ def place_question(
     available = rng.choice(["", "", 1, 2, 5])
     on = rng.choice(p["on"])["id"] if p["on"] else "entering"
     inputs = {i["name"]: rng.choice(NUMBERS[:8]) for i in p["inputs"]}
+    state, state_fields = state_given(data, rng, any(s.get("band") for s in p["sights"]))
     fields: list[Any] = [['[data-arg="mode"]', mode]]
     fields += [
         [f'input[name=feature][value="{f["id"]}"]', f["id"] in features]
@@ -215,6 +228,7 @@ def place_question(
         fields.append(['[data-arg="move"]', move])
     if p["on"]:
         fields.append(['[data-arg="on"]', on])
+    fields += state_fields
     options = {"allowance": allowance if allowance != "" else None, "move": move or None, **inputs}
     entering = {"available": available if available != "" else None}
     with warnings.catch_warnings():
@@ -237,7 +251,7 @@ def place_question(
         python_answer(module, lambda: module.must_stop(mode, *features)),
         dues,
         *([turn_mode(module, mode, allowance, move)] if p["facing"] else []),
-        *(sight_value(s, module, mode, features, distance) for s in p["sights"]),
+        *(sight_value(s, module, mode, features, distance, state) for s in p["sights"]),
     ]
     read = [
         f'output[data-ask="{ask}"]'
@@ -274,11 +288,21 @@ def facing_questions(data: dict[str, Any], module: ModuleType) -> list[Question]
 
 
 def sight_value(
-    sight: dict[str, Any], module: ModuleType, mode: str, features: list[str], distance: float
-) -> dict[str, Any]:
-    """The place's own value on a line of sight that crosses it, ``distance`` long."""
+    sight: dict[str, Any],
+    module: ModuleType,
+    mode: str,
+    features: list[str],
+    distance: float,
+    state: dict[str, int] | None = None,
+) -> dict[str, Any] | None:
+    """The place's own value on a line of sight that crosses it, ``distance`` long; a rule in
+    a band of a state with the viewer's (None without one: the page asks for it)."""
     crossed = (0, distance, 0) if sight["crossed"] else None
     line = partial(module.line_of_sight, sight["id"], (), tuple(features), ())
+    if sight.get("band"):
+        if state is None:
+            return None
+        line = partial(line, state=state)
     return python_answer(module, lambda: line(crossed=crossed, mode=mode).by_place[1])
 
 
@@ -295,7 +319,9 @@ def line_question(
     places[-1] = places[-1] or [features[0]]  # the page leaves out empty places at the end
     crossed = [rng.choice([0, 1, 2, 3]) for _ in places]
     conditions = [f for f in p["whole_map"] if rng.random() < 0.3]
+    state, state_fields = state_given(data, rng, any(s.get("band") for s in p["sights"]))
     fields: list[Any] = [['[data-arg="rule"]', sight["id"]], ['[data-arg="mode"]', mode]]
+    fields += state_fields
     fields += [[f'input[name=condition][value="{f}"]', f in conditions] for f in p["whole_map"]]
     for n in range(1, LINE_PLACES + 1):
         place = places[n - 1] if n <= len(places) else []
@@ -317,7 +343,11 @@ def line_question(
         options["crossed"] = tuple(crossed)
     if conditions:
         options["conditions"] = tuple(conditions)
+    if sight.get("band"):
+        options["state"] = state
     line = partial(module.line_of_sight, sight["id"], *(tuple(f) for f in places), **options)
+    if sight.get("band") and state is None:  # the page asks for the viewer's state
+        return {"form": "line", "set": fields, "read": ["output.answer"]}, [None]
     expected = python_answer(module, line)
     if "text" in expected:
         expected = {"number": line().hindrance, "blocked": line().blocked}
@@ -396,16 +426,15 @@ def route_question(
         options["move"] = rng.choice(data["moves"])["id"]
     if rng.random() < 0.6:
         options["allowance"] = rng.choice([1, 2, 3, 4, 6, 9])
-    ask = partial(lambda: module.route_cost(laid[0](), mode, laid[1], **options))
-    expected = python_answer(module, ask)
-    if "text" in expected:
-        with warnings.catch_warnings():  # as python_answer: a module's warning class cannot
-            warnings.simplefilter("ignore")  # be unpickled where pytest-xdist reports it
-            found = ask()
-        total = found.total
-        shown = {"marker": total.value} if isinstance(total, module.Marker) else {"number": total}
-        expected = {**shown, "legal": found.legal, "reason": found.reason}
-    fields: list[Any] = [
+    state, fields = state_given(data, rng)
+    if state is not None:
+        options["state"] = state
+    wind = rng.choice(["", *range(p["wind"])]) if "wind" in p else ""
+    if wind != "":
+        options["wind"] = wind
+    fields += [['[data-arg="wind"]', wind]] if "wind" in p else []
+    expected = route_answer(module, mode, laid, options)
+    fields += [
         ['[data-arg="mode"]', mode],
         ['[data-arg="allowance"]', options.get("allowance", "")],
     ]
@@ -425,6 +454,30 @@ def route_question(
                 value = place[key][i] if i < len(place[key]) else ""
                 fields.append([f"{li} > select:nth-of-type({offset + i + 1})", value])
     return {"form": "route", "set": fields, "read": ["output.answer"]}, [expected]
+
+
+def route_answer(
+    module: ModuleType, mode: str, laid: tuple[partial[Any], list[Any]], options: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The Python module's route as the route calculator shows it: the total, whether it is
+    legal and why not, and the state after it when one was given; None for a unit type that
+    turns by the wind asked without one (the page asks for it)."""
+    facing = getattr(module, "FACINGS", {}).get(mode)
+    by_wind = [getattr(facing, name, None) for name in ("tack", "wear")]  # a module with wind
+    if "wind" not in options and by_wind != [None, None]:
+        return None
+    ask = partial(lambda: module.route_cost(laid[0](), mode, laid[1], **options))
+    expected = python_answer(module, ask)
+    if "text" in expected:
+        with warnings.catch_warnings():  # as python_answer: a module's warning class cannot
+            warnings.simplefilter("ignore")  # be unpickled where pytest-xdist reports it
+            found = ask()
+        total = found.total
+        shown = {"marker": total.value} if isinstance(total, module.Marker) else {"number": total}
+        expected = {**shown, "legal": found.legal, "reason": found.reason}
+        if getattr(found, "state", None) is not None:
+            expected["state"] = found.state
+    return expected
 
 
 def path_question(p: dict[str, Any], module: ModuleType, rng: random.Random) -> Question:
@@ -687,13 +740,9 @@ def test_every_worked_example_s_try_it_shows_its_stated_answer(
 
 
 def _no_calculator(example: dict[str, Any]) -> bool:
-    """A worked example the page has no calculator for (issue 40): a free move off the grid,
-    a route from a state or in a wind, a line of sight from the viewer's state (docs/language.md,
-    "Worked examples")."""
-    kwargs = example["kwargs"]
-    route = example["kind"] == "route_cost" and ("state" in kwargs or "wind" in kwargs)
-    sight = example["kind"] == "line_of_sight" and "state" in kwargs
-    return example["kind"] == "free_move" or route or sight
+    """A worked example the page has no calculator for (issue 40): a free move off the grid
+    (docs/language.md, "Worked examples")."""
+    return example["kind"] == "free_move"  # type: ignore[no-any-return]
 
 
 def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
@@ -896,17 +945,25 @@ def page_data(page: Path) -> dict[str, Any]:
     return json.loads(text.split('id="page-data">')[1].split("</script>")[0])  # type: ignore[no-any-return]
 
 
-def test_the_page_offers_no_sight_rule_that_needs_the_viewers_state(
+def test_the_page_offers_every_sight_rule_and_a_state_field_where_the_rules_have_states(
     rulesets: dict[str, ir.Ruleset], pages: Path
 ) -> None:
-    """The place and line calculators have no field for a state, so a sight rule in a band of
-    one (canvas_wings' clouds) is not offered: asked without it, the module answers an error
-    the player would read in English."""
+    """The place and line calculators offer every sight rule, those in a band of a state
+    (canvas_wings' clouds) with the viewer's state to give; the state fields, the wind and
+    the script that reads them are only on the page of rules with states or whose wind counts
+    (issue 40): every other page is as it was."""
+    with_fields = set()
     for page in pages.iterdir():
         rs = rulesets[page.name.split(".")[0]]
-        banded = {s.id for s in rs.sights if s.state is not None}
         offered = {s["id"] for s in (page_data(page)["place"] or {}).get("sights", [])}
-        assert not offered & banded, page.name
+        assert offered == ({s.id for s in rs.sights} if rs.modes and rs.features else set())
+        text = page.read_text("utf-8")
+        wind = any(f.tack is not None or f.wear is not None for f in rs.facings) or rs.drifts
+        fields = ("data-state=", 'data-arg="wind"', "function stateOf(")
+        assert [f in text for f in fields] == [bool(rs.states), bool(wind), bool(rs.states or wind)]
+        assert "[state fields]" not in text and "[no state fields]" not in text
+        with_fields |= {rs.id} if rs.states else set()
+    assert with_fields == {"canvas_wings", "canvas_wings_house"}
 
 
 def test_a_page_has_a_workshop_when_its_ruleset_has_cells_to_change(

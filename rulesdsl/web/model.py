@@ -76,7 +76,24 @@ class PageModel(BuilderBase):
             "place": self.place(cost_inputs, outcomes),
             "path": self.path(),
             "examples": self.examples(examples),
+            **self.states(),
         }
+
+    def states(self) -> Data:
+        """The ``state`` lines (issue 40), each with its range, for the state fields of the
+        calculators that pass a unit's state; nothing for rules without (their page as before)."""
+        rs = self.rs
+        states = [{**self.named(s.id, s.info), "low": s.low, "high": s.high} for s in rs.states]
+        return {"states": states} if states else {}
+
+    def wind(self) -> Data:
+        """The route calculator's wind (issue 40): the headings of the unit types with facing
+        (the page lays a route on their grid), where a turn tacks or wears or the wind drifts."""
+        facings = self.rs.facings
+        by_wind = any(f.tack is not None or f.wear is not None or f.refused for f in facings)
+        if not facings or not (by_wind or self.rs.drifts):
+            return {}
+        return {"wind": max(f.headings for f in facings)}
 
     def place(self, cost_inputs: tuple[str, ...], outcomes: tuple[str, ...]) -> Data | None:
         """The place calculator: the unit types, kinds of move and the features of a place
@@ -111,13 +128,16 @@ class PageModel(BuilderBase):
             "acts": [{"id": a, "label": self.w(f"facing_act_{a}")} for a in ROUTE_ACTS]
             if rs.facings
             else [],
-            "sights": [  # a rule in a band of a state needs the viewer's state: no field for it
-                {**self.named(s.id, s.info), "crossed": s.crossed is not None}
-                for s in rs.sights
-                if s.state is None
-            ],
+            "sights": [self.sight(s) for s in rs.sights],
             "whole_map": sorted(whole_map(rs)),
+            **self.wind(),
         }
+
+    def sight(self, s: ir.Sight) -> Data:
+        """A sight rule; ``band``, in rules with states: whether it counts only in a band of
+        the viewer's state (the page asks it with the state given)."""
+        data = {**self.named(s.id, s.info), "crossed": s.crossed is not None}
+        return {**data, "band": s.state is not None} if self.rs.states else data
 
     def path(self) -> Data | None:
         """The path calculator: the length of straight and diagonal steps on the first grid,
@@ -155,6 +175,7 @@ class PageModel(BuilderBase):
             "items": [self.named(item) for item in m.values],
             "given": list(given.values()),
             "contexts": [self.context(c) for c in contexts],
+            **({"banded": True} if m.bands else {}),  # values in a band of the unit's state
         }
 
     def clamp(self, clamp: ir.Clamp | None) -> str:
@@ -259,7 +280,9 @@ class PageModel(BuilderBase):
 
     def route_fits(self, route: Sequence[Any], kwargs: Mapping[str, Any]) -> bool:
         """Whether the route calculator can hold a route example: a row per place (up to two
-        features, two on the edge into it), one action before each, and one after the last."""
+        features, two on the edge into it), one action before each, and one after the last;
+        a state and a wind where the calculator has their fields."""
+        fields = {"allowance", "move", *self.wind()} | ({"state"} if self.rs.states else set())
         acts = [i for i, item in enumerate(route) if isinstance(item, str)]
         places = [item for item in route if not isinstance(item, str)]
         rows = len(places) + bool(route and isinstance(route[-1], str))
@@ -269,7 +292,7 @@ class PageModel(BuilderBase):
             and all(j > i + 1 for i, j in pairwise(acts))
             and all(len(p["features"]) <= 2 and len(p["edge"]) <= 2 for p in places)
             and rows <= ROUTE_PLACES
-            and set(kwargs) <= {"allowance", "move"}
+            and set(kwargs) <= fields
         )
 
     def examples(self, plan: ExamplesPlan | None) -> list[Data]:
@@ -294,11 +317,7 @@ class PageModel(BuilderBase):
                     "tryable": v.question in ASKED | named
                     or (v.question in ("roll", "chance") and v.args[0] in dice | results)
                     or v.question == "lookup"
-                    or (
-                        v.question == "line_of_sight"
-                        and self.line_fits(v.args[1:])
-                        and "state" not in v.kwargs  # the line calculator has no state
-                    )
+                    or (v.question == "line_of_sight" and self.line_fits(v.args[1:]))
                     or (v.question == "route_cost" and self.route_fits(v.args[1:], v.kwargs)),
                 }
             )

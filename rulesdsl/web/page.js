@@ -219,6 +219,28 @@ page: {
     }
   }
 
+  // ---- a unit's state (issue 40): the form's state fields, on the page of rules with states // [state fields]
+ // [state fields]
+  /** The state given in ``form``: each state's number; null when none is given, undefined // [state fields]
+   * when only some are (the module wants every state). */ // [state fields]
+  function stateOf(form) { // [state fields]
+    const fields = [...form.querySelectorAll("input[data-state]")]; // [state fields]
+    const given = fields.filter((field) => field.value !== ""); // [state fields]
+    if (given.length === 0) return null; // [state fields]
+    if (given.length < fields.length) return undefined; // [state fields]
+    return Object.fromEntries(fields.map((field) => [field.dataset.state, Number(field.value)])); // [state fields]
+  } // [state fields]
+ // [state fields]
+  /** ``output`` asks for a field not given yet (``word``) rather than answer. */ // [state fields]
+  function needs(output, word) { // [state fields]
+    delete output.dataset.answer; // [state fields]
+    output.textContent = word; // [state fields]
+    output.classList.remove("error"); // [state fields]
+  } // [state fields]
+ // [state fields]
+  /** The state's values as the page words them: ``Speed 4, Altitude 3``. */ // [state fields]
+  const stateText = (state) => PAGE.states.map((s) => `${s.label} ${NUMBER.format(state[s.id])}`).join(", "); // [state fields]
+ // [state fields]
   // ---- modifiers: the ticked items, the context, the values given -> the total, item by item
   function modifierForm(form) {
     const name = form.dataset.modifier;
@@ -238,6 +260,13 @@ page: {
       }
       return values;
     };
+    const state = data.banded ? stateOf(form) : null; // [state fields]
+    if (data.banded && !state) { // [state fields]
+      needs(form.querySelector("output.answer"), W.state_needed); // [state fields]
+      form.querySelector("ul.parts").replaceChildren(); // [state fields]
+      return; // [state fields]
+    } // [state fields]
+    if (state) context.state = state; // [state fields]
     answer(form.querySelector("output.answer"), () => modifier(name, items, { ...context, ...given(items) }));
     const parts = form.querySelector("ul.parts");
     parts.replaceChildren();
@@ -363,10 +392,14 @@ page: {
       answer(output, () => (rule && speed !== null ? reachable(board(), mode, [[0, 0], 0], speed, { move }).turnMode : null));
     }
     // a place's sight value: its own on a line of sight that crosses it (``distance`` long)
+    const state = stateOf(form); // [state fields]
     for (const output of form.querySelectorAll("output[data-sight]")) {
       const rule = SIGHTS[output.dataset.sight];
       const crossed = rule.crossed ? [0, number("distance") ?? 1, 0] : null;
-      answer(output, () => lineOfSight(rule.id, [[], features, []], { crossed, mode }).byPlace[1]);
+      answer(output, () => lineOfSight(rule.id, [[], features, []], { crossed, mode }).byPlace[1]); // [no state fields]
+      const banded = PAGE.place.sights.find((s) => s.id === rule.id).band; // the viewer's state // [state fields]
+      if (banded && !state) needs(output, W.state_needed); // [state fields]
+      else answer(output, () => lineOfSight(rule.id, [[], features, []], { crossed, mode, state: banded ? state : null }).byPlace[1]); // [state fields]
     }
   }
 
@@ -385,6 +418,8 @@ page: {
     const options = { mode: arg("mode") || null, crossed: rule.crossed ? places.map((p) => p.crossed) : null };
     if (conditions.length) options.conditions = conditions;
     const output = form.querySelector("output.answer");
+    if (rule.band) options.state = stateOf(form); // the viewer's, for a rule in a band of it // [state fields]
+    if (rule.band && !options.state) return needs(output, W.state_needed); // [state fields]
     const sight = answer(output, () => lineOfSight(rule.id, places.map((p) => p.features), options));
     if (sight === undefined) return;
     output.dataset.answer = JSON.stringify({ number: sight.hindrance, blocked: sight.blocked });
@@ -465,11 +500,20 @@ page: {
       output.textContent = W.answer_here;
       return;
     }
+    const state = stateOf(form); // the state at the start, the wind the heading it blows from // [state fields]
+    if (state === undefined) return needs(output, W.state_needed); // [state fields]
+    if (state) options.state = state; // [state fields]
+    if (arg("wind") !== "") options.wind = Number(arg("wind")); // [state fields]
+    const tacks = typeof FACINGS !== "undefined" && [FACINGS[arg("mode")]?.tack, FACINGS[arg("mode")]?.wear].some((x) => x != null); // [state fields]
+    if (tacks && options.wind === undefined) return needs(output, W.wind_needed); // [state fields]
     const found = answer(output, () => routeAsked(arg("mode"), route, options));
     if (found === undefined) return;
     const total = found.total instanceof Marker ? { marker: found.total.value } : { number: found.total };
     output.dataset.answer = JSON.stringify({ ...total, legal: found.legal, reason: found.reason });
     output.textContent = text(found.total) + (found.legal ? "" : ` — ${found.reason}`);
+    if (!found.state) return; // the state after the route, when one was given // [state fields]
+    output.dataset.answer = JSON.stringify({ ...JSON.parse(output.dataset.answer), state: found.state }); // [state fields]
+    output.textContent += ` — ${say(W.state_after, { state: stateText(found.state) })}`; // [state fields]
   }
 
   /** The line and route calculators' place lists: none, then the place calculator's features by layer
@@ -541,6 +585,10 @@ page: {
   }
 
   // ---- worked examples: "try it" fills the calculator with the example's question
+  function fillState(form, state) { // [state fields]
+    for (const field of form.querySelectorAll("input[data-state]")) field.value = String(state?.[field.dataset.state] ?? ""); // [state fields]
+  } // [state fields]
+ // [state fields]
   function fill(form, example) {
     const kwargs = example.kwargs;
     switch (example.kind) {
@@ -591,6 +639,7 @@ page: {
           selects.forEach((select, j) => (select.value = places[i]?.[j] ?? ""));
           li.querySelector("input[name=crossed]").value = String(kwargs.crossed?.[i] ?? 0);
         });
+        fillState(form, kwargs.state); // [state fields]
         break;
       }
       case "route_cost": {
@@ -599,6 +648,9 @@ page: {
         const move = form.querySelector('[data-arg="move"]');
         if (move) move.value = kwargs.move ?? "";
         form.querySelector('[data-arg="allowance"]').value = kwargs.allowance ?? "";
+        fillState(form, kwargs.state); // [state fields]
+        const wind = form.querySelector('[data-arg="wind"]'); // [state fields]
+        if (wind) wind.value = String(kwargs.wind ?? ""); // [state fields]
         const rows = [];  // each row: its action and its place
         for (const item of route) {
           if (typeof item === "string") rows.push({ act: item });

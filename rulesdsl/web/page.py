@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
+from rulesdsl.codegen.js.routes import marked
 from rulesdsl.printed.sheet_view import CHANGED_SIGN, MARKERS, Sheet, TableView
 from rulesdsl.web.model import LINE_PLACES, ROUTE_PLACES, PageModel
 from rulesdsl.web.workshop import workshop_data
@@ -50,6 +51,13 @@ WORDS = (
 )
 """The page's own words, each ``web_<word>`` in the sheets' catalogs (rulesdsl/i18n/)."""
 
+STATE_WORDS = ("state_needed", "state_after", "unit_state")
+"""The words of the state fields, only on the page of rules with ``state`` lines (issue 40;
+a page without is as before, byte for byte)."""
+
+WIND_WORDS = ("wind_needed", "wind_hint")
+"""The words of the route calculator's wind, only on the page of rules whose wind counts."""
+
 _CLOSING = re.compile(r"<(/script|!--)", re.IGNORECASE)
 
 
@@ -78,6 +86,13 @@ def row_keys(table: TableView, names: dict[str, str]) -> list[str]:
     """For each row of ``table``, the id of the feature or kind of move its first cell names
     (empty when it names none)."""
     return [names.get(row[0].text.strip(), "") if row else "" for row in table.rows]
+
+
+def page_js(fields: bool) -> str:
+    """The page's script; ``fields``: with the lines of the state and wind fields (marked
+    ``// [state fields]``), else with those of a page without (``// [no state fields]``)."""
+    text = (HERE / "page.js").read_text("utf-8")
+    return marked(text, fields, " // [state fields]", " // [no state fields]") + "\n"
 
 
 def _environment() -> jinja2.Environment:
@@ -114,6 +129,13 @@ def render_page(
     words.update({key: model.w(key) for key in ("yes", "no", "chance", "roll", *MARKERS)})
     words.update({key: model.w(f"input:{key}") for key in ("distance", "allowance", "available")})
     words.update(rolls=model.w("ask:rolls_due"))
+    if "states" in data:
+        words.update({key: model.w(f"web_{key}") for key in STATE_WORDS})
+        words.update({key: model.w(f"input:{key}") for key in ("state", "viewer_state")})
+    wind = bool(data["place"] and "wind" in data["place"])
+    if wind:
+        words.update({key: model.w(f"web_{key}") for key in WIND_WORDS}, wind=model.w("input:wind"))
+    fields = wind or "states" in data
     return (
         _environment()
         .get_template("page.html.j2")
@@ -129,6 +151,6 @@ def render_page(
             route_places=ROUTE_PLACES,
             css=(HERE / "page.css").read_text("utf-8"),
             data_json=json_script({**data, "words": words}),
-            script=inline_script(module_js + "\n" + (HERE / "page.js").read_text("utf-8")),
+            script=inline_script(module_js + "\n" + page_js(fields)),
         )
     )
