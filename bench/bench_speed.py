@@ -305,8 +305,15 @@ def bench_pdf(rounds: int, rows: tuple[tuple[str, str, str], ...] = PDF_ROWS) ->
             out = Path(tmp)
             html = best(rulesdsl(verb, name, "-o", str(out / "s.html")), rounds)
             pdf = best(rulesdsl(verb, name, "-o", str(out / "s.pdf")), rounds)
+            floor_pdf = (str(BENCH / "pdf_floor.py"), str(out / "s.html"), str(out / "floor.pdf"))
+            floor = best(run(sys.executable, *floor_pdf), rounds)
         row(f"PDF {verb} {Path(name).stem}", pdf, "the same as HTML", html, goal)
-        print(f"{'':<44} PDF - HTML = {pdf - html:+.2f} s  (goal {goal})", flush=True)
+        print(
+            f"{'':<44} PDF - HTML = {pdf - html:+.2f} s  (goal {goal}); WeasyPrint alone "
+            f"(import, one layout, write: bench/pdf_floor.py) {floor:.2f} s, so "
+            f"{pdf - html - floor:+.2f} s over that floor",
+            flush=True,
+        )
 
 
 ROWS = ("compile", "growth", "check", "build", "large", "clean", "pdf")
