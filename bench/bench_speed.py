@@ -289,6 +289,15 @@ def bench_clean(rounds: int, rulesets: Path = ROOT / "rulesets") -> None:
         "  (goal <= 36 s CPU, wall <= 0.6x CPU)",
         flush=True,
     )
+    if rulesets == ROOT / "rulesets":  # the floor: the same PDFs made by WeasyPrint alone
+        floor = subprocess.run(
+            [sys.executable, str(BENCH / "pdf_floor.py"), "--bundled"],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=ENV,
+        )
+        print(f"{'':<44} floor (bench/pdf_floor.py --bundled): {floor.stdout.strip()}", flush=True)
 
 
 PDF_ROWS = (

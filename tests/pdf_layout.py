@@ -34,6 +34,7 @@ import hashlib
 import os
 import pickle
 import shutil
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -157,35 +158,43 @@ class Layout:
     """How far down each page's body text reaches (sheets)."""
     layouts: int = 1
     """How many times WeasyPrint laid the document out: once, and again for each refit."""
+    seconds: float = 0.0
+    """The CPU seconds those layouts took in WeasyPrint (``HTML.render``): what the suite
+    cannot spend less on while it lays the document out (dev/layout_cost.py sums them)."""
 
 
 def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layout:
     with gc_paused(), _counted() as layouts:
         document, losses = layout_losses(html, refit=refit)
-        return _read(document, losses, cards, len(layouts))
+        return _read(document, losses, cards, layouts)
 
 
-def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: int) -> Layout:
+def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[float]) -> Layout:
     return Layout(
         pages=len(document.pages),
         lost=tuple(loss.describe() for loss in losses),
         heading_only=tuple(heading_only_cards(document) if cards else heading_only_pages(document)),
         fills=tuple(page_fills(document)),
-        layouts=layouts,
+        layouts=len(layouts),
+        seconds=sum(layouts),
     )
 
 
 @contextmanager
-def _counted() -> Iterator[list[object]]:
-    """The WeasyPrint layouts made in the block (``HTML.render`` calls), one entry each."""
+def _counted() -> Iterator[list[float]]:
+    """The WeasyPrint layouts made in the block (``HTML.render`` calls), the CPU seconds of
+    each."""
     import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
-    layouts: list[object] = []
+    layouts: list[float] = []
     render = weasyprint.HTML.render
 
     def counted(self: object, *args: object, **kwargs: object) -> object:
-        layouts.append(self)
-        return render(self, *args, **kwargs)
+        start = time.process_time()
+        try:
+            return render(self, *args, **kwargs)
+        finally:
+            layouts.append(time.process_time() - start)
 
     weasyprint.HTML.render = counted
     try:
@@ -323,7 +332,7 @@ def _capture(render: Callable[[], Any], cards: bool) -> Written:
         finally:
             pdf._fix_metadata = finish  # type: ignore[assignment]
         [document] = documents  # the finisher saw the one document written
-        return Written(written, _read(document, written.losses, cards, len(layouts)))
+        return Written(written, _read(document, written.losses, cards, layouts))
 
 
 def written_deck_group(
