@@ -228,6 +228,9 @@ class StateChange:
     source: Id
     amount: int
     mode: str = ""
+    capped: bool = False
+    """``dive +1 capped``: a change past the end of the unit's range stops the state at that end
+    instead of breaking the route."""
 
 
 @dataclass(frozen=True)

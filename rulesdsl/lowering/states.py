@@ -3,6 +3,7 @@ range, and what changes it (docs/language.md, "State carried between moves")."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Literal
 
 from rulesdsl import ir
@@ -33,10 +34,13 @@ def state(lw: Context, decl: s.StateDecl) -> ir.State:
         width = 1 if low is None or high is None else max(abs(high - low), 1)
         low, high = 0, width  # one error: the changes are judged by the width written
     changes: list[ir.StateChange] = []
-    for mode, source, located in decl.changes:
+    ends = decl.ends or (None,) * len(decl.changes)
+    for (mode, source, located), end in zip(decl.changes, ends, strict=True):
         change = _change(lw, decl, mode, source, located, high - low)
-        if change is None:
+        if change is None or not _capped_word(lw, source, end):
             continue
+        if end is not None:
+            change = dataclasses.replace(change, capped=True)
         if any((c.mode, c.source) == (change.mode, change.source) for c in changes):
             lw.err(
                 "E402",
@@ -52,6 +56,19 @@ def state(lw: Context, decl: s.StateDecl) -> ir.State:
         ir.State(decl.item.name.text, lw.info(decl.item), low, high, tuple(changes), own),
         decl.item.name.pos,
     )
+
+
+def _capped_word(lw: Context, source: s.Name, end: s.Name | None) -> bool:
+    """The word after a change is ``capped`` or nothing (E483, at the word)."""
+    if end is None or end.text == "capped":
+        return True
+    lw.err(
+        "E483",
+        f"a change ends with `capped` or nothing, not '{end.text}'",
+        end.pos,
+        "end it with `capped` (`dive +1 capped`) to stop the state at the end of its range",
+    )
+    return False
 
 
 def _own_ranges(lw: Context, decl: s.StateDecl, low: int, high: int) -> tuple[ir.StateRange, ...]:

@@ -185,13 +185,34 @@ def state_change(
 ) -> tuple[int, ...]:
     """``values`` (one per ``state`` line, in order) changed by each of ``sources`` (a kind of
     move, or the features of a place entered and an edge crossed; each counted once): a unit
-    type's own change where it has one, else the change for all."""
+    type's own change where it has one, else the change for all. A state taken past an end
+    of the unit's range stops at that end when one of those changes is written ``capped``
+    (``dive +1 capped``) and moves it that way (:func:`capped`)."""
     out = list(values)
+    made: list[list[ir.StateChange]] = [[] for _ in rs.states]
     for source in dict.fromkeys(sources):
         for i, state in enumerate(rs.states):
-            own = {c.mode: c.amount for c in state.changes if c.source == source}
-            out[i] += own.get(mode, own.get("", 0))
-    return tuple(out)
+            own = {c.mode: c for c in state.changes if c.source == source}
+            change = own.get(mode, own.get(""))
+            if change is not None:
+                out[i] += change.amount
+                made[i].append(change)
+    return tuple(
+        capped(value, state_range(state, mode), changes)
+        for value, state, changes in zip(out, rs.states, made, strict=True)
+    )
+
+
+def capped(value: int, bounds: tuple[int, int], changes: Sequence[ir.StateChange]) -> int:
+    """``value`` (the ``changes`` made) stopped at the end of ``bounds`` it went past when a
+    capped change among them moves it towards that end; else as it is (and past the end, the
+    route breaks)."""
+    low, high = bounds
+    if value > high and any(c.capped and c.amount > 0 for c in changes):
+        return high
+    if value < low and any(c.capped and c.amount < 0 for c in changes):
+        return low
+    return value
 
 
 def state_range(state: ir.State, mode: str) -> tuple[int, int]:

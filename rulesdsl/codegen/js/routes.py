@@ -26,6 +26,10 @@ dice outcomes (rules with both facing and either), and of those for the others."
 
 STEP_ROLLS = (" // [step rolls]", " // [no step rolls]")
 
+CAPPED = (" // [capped]", " // [uncapped]")
+"""The marks of runtime_state.js's lines for rules with a change written ``capped`` (``dive +1
+capped``), and of those for the others; applied after the own-range marks."""
+
 SHARES = (" // [facing shares]", " // [facing no shares]")
 """The marks of the facing lines for rules with a cost that is a share of the allowance (the
 searches cost it with the allowance, as routeCost does), and of those for the others."""
@@ -173,6 +177,14 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         "/** Per unit type with its own range of a state: every state's range for it. */",
         f"const _STATE_RANGES = {dict_js(own)};",
     ]
+    capped = {
+        source: dict_js({m: f"Object.freeze([{', '.join(map(str, d))}])" for m, d in by.items()})
+        for source, by in plan_movement.capped_changes(plan).items()
+    }
+    capped_js = [
+        "/** As _STATE_CHANGES, only the changes written capped (0 for the others). */",
+        f"const _CAPPED_CHANGES = {dict_js(capped)};",
+    ]
     return [
         "/** What a unit carries from move to move, each with its lowest and highest value. */",
         f"export const STATES = {dict_js(ranges)};",
@@ -181,11 +193,16 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _STATE_CHANGES = {dict_js(changes)};",
         f"const _ROLL_STATES = {dict_js(bands)};",
         *(ranges_own if own else []),
+        *(capped_js if capped else []),
         "",
         marked(
-            marked(marked(runtime_part("runtime_state.js"), limited, *_WHOLE), bonuses, *_BONUS),
-            bool(own),
-            *OWN_RANGE,
+            marked(
+                marked(marked(runtime_part("runtime_state.js"), limited, *_WHOLE), bonuses, *_BONUS),
+                bool(own),
+                *OWN_RANGE,
+            ),
+            bool(capped),
+            *CAPPED,
         ),
     ]
 

@@ -39,8 +39,28 @@ function _changed(values, mode, sources) {
     const deltas = Object.hasOwn(byMode, mode) ? byMode[mode] : byMode[""];
     values = values.map((v, i) => v + deltas[i]);
   }
-  return values;
+  return values; // [uncapped]
+  return _capped(values, mode, sources); // [capped]
 }
+
+/** ``values`` (the changes of ``sources`` added) with each state past an end of ``mode``'s range // [capped]
+ * stopped at that end when a capped change of ``sources`` moves it that way (_capped). */ // [capped]
+function _capped(values, mode, sources) { // [capped]
+  const ranges = Object.values(STATES); // [capped] // [one range]
+  const ranges = _zipRanges(mode).map(([, range]) => range); // [capped] // [own range]
+  const stopped = [...values]; // [capped]
+  for (const source of new Set(sources)) { // [capped]
+    const byMode = _CAPPED_CHANGES[source]; // [capped]
+    if (byMode === undefined) continue; // [capped]
+    const deltas = Object.hasOwn(byMode, mode) ? byMode[mode] : byMode[""]; // [capped]
+    deltas.forEach((delta, i) => { // [capped]
+      const [low, high] = ranges[i]; // [capped]
+      if (delta > 0 && stopped[i] > high) stopped[i] = high; // [capped]
+      else if (delta < 0 && stopped[i] < low) stopped[i] = low; // [capped]
+    }); // [capped]
+  } // [capped]
+  return capped; // [capped]
+} // [capped]
 
 /** Which state ``values`` take out of its range and to what ("" when none) (_out_of_range). */
 function _outOfRange(values) { // [one range]

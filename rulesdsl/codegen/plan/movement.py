@@ -168,6 +168,8 @@ class StateChanges:
 
     source: str
     deltas: tuple[tuple[str, tuple[int, ...]], ...]
+    capped: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """As ``deltas``, only the changes written ``capped`` (0 elsewhere); empty when none is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,13 +375,28 @@ def _state_changes(states: tuple[ir.State, ...]) -> tuple[StateChanges, ...]:
             ["", *(c.mode for v in states for c in v.changes if c.source == source)]
         )
         deltas = tuple((mode, tuple(_delta(v, source, mode) for v in states)) for mode in modes)
-        out.append(StateChanges(source, deltas))
+        capped = tuple(
+            (mode, tuple(_delta(v, source, mode, capped=True) for v in states)) for mode in modes
+        )
+        has_cap = any(any(d) for _, d in capped)
+        out.append(StateChanges(source, deltas, capped if has_cap else ()))
     return tuple(out)
 
 
-def _delta(state: ir.State, source: str, mode: str) -> int:
-    by_mode = {c.mode: c.amount for c in state.changes if c.source == source}
-    return by_mode.get(mode, by_mode.get("", 0))
+def _delta(state: ir.State, source: str, mode: str, *, capped: bool = False) -> int:
+    """The change ``source`` makes to ``state`` for unit type ``mode`` (its own, else the one
+    for all); with ``capped``, only a change written ``capped`` (else 0)."""
+    by_mode = {c.mode: c for c in state.changes if c.source == source}
+    change = by_mode.get(mode, by_mode.get(""))
+    if change is None or (capped and not change.capped):
+        return 0
+    return change.amount
+
+
+def capped_changes(plan: MovementPlan) -> dict[str, dict[str, tuple[int, ...]]]:
+    """Per source with a change written ``capped`` (``dive +1 capped``), per unit type as in
+    ``state_changes``: those changes, 0 for the others (empty when no change is capped)."""
+    return {c.source: dict(c.capped) for c in plan.state_changes if c.capped}
 
 
 def _drifts(rs: ir.Ruleset) -> tuple[tuple[str, int, str, str, int], ...] | None:
