@@ -59,7 +59,7 @@ function _capped(values, mode, sources) { // [capped]
       else if (delta < 0 && stopped[i] < low) stopped[i] = low; // [capped]
     }); // [capped]
   } // [capped]
-  return capped; // [capped]
+  return stopped; // [capped]
 } // [capped]
 
 /** Which state ``values`` take out of its range and to what ("" when none) (_out_of_range). */
