@@ -278,6 +278,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "unit_effect": js_queries_unitvalue.unit_effect_queries,
         "stall": js_queries_stall.stall_queries,
         "capped": js_queries_capped.capped_queries,
+        "first_step": js_queries_stall.first_step_queries,
     }
 
 

@@ -285,16 +285,22 @@ def state_rolls(
     rs: ir.Ruleset, dues: Sequence[Due], along: Sequence[tuple[int, ...]]
 ) -> tuple[Due, ...]:
     """The rolls due along a route less those due only in a band of a state (``when altitude
-    below 4``) that the state after their step is not in."""
+    below 4``) that the state after their step is not in (``along``; empty: no state given,
+    every roll kept), and a roll ``on first step`` kept at its first step only (issue 40)."""
     index = {s.id: i for i, s in enumerate(rs.states)}
     rules = {r.id: r.state for r in rs.rolls}
     kept = []
+    once: set[str] = set()
     for due in dues:
+        if due.on == "first_step" and due.roll in once:
+            continue
         band = rules.get(due.roll)
-        if band is not None:
+        if band is not None and along:
             value = along[due.step][index[band[0]]]
             if not (value < band[2] if band[1] == "below" else value > band[2]):
                 continue
+        if due.on == "first_step":
+            once.add(due.roll)
         kept.append(due)
     return tuple(kept)
 
