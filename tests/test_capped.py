@@ -161,6 +161,7 @@ def test_rules_without_a_capped_change_keep_their_module_text(tmp_path: Path) ->
     runtime = "\n".join(js_routes.routes_js(module_plan.build(_ruleset(RULES)).movement))
     assert "[capped]" not in runtime and "[uncapped]" not in runtime
     assert "_capped(" not in runtime and "_CAPPED_CHANGES" not in runtime
+    assert "\n\n\n" not in runtime  # the dropped lines leave no blank line behind
     assert module_plan.build(_ruleset(RULES)).movement.state_changes[0].capped == ()
 
 

@@ -175,6 +175,7 @@ def test_rules_without_a_roll_on_first_step_emit_no_code_for_it() -> None:
         runtime = "\n".join(js_routes.routes_js(plan.movement))
         assert ('"first_step"' in runtime) is present
         assert ("_firstSteps" in runtime) is present
+        assert "\n\n\n" not in runtime  # the dropped lines leave no blank line behind
         assert ('"first_step";' in js_moves.movement_dts(plan)) is present
 
 

@@ -42,7 +42,7 @@ function _changed(values, mode, sources) {
   return values; // [uncapped]
   return _capped(values, mode, sources); // [capped]
 }
-
+ // [capped]
 /** ``values`` (the changes of ``sources`` added) with each state past an end of ``mode``'s range // [capped]
  * stopped at that end when a capped change of ``sources`` moves it that way (_capped). */ // [capped]
 function _capped(values, mode, sources) { // [capped]
@@ -112,7 +112,7 @@ function _stateRolls(rolls, along) {
     }),
   );
 }
-
+ // [first step]
 /** ``rolls`` less each roll ``on first step`` after its first step (in its band, when a state // [first step]
  * is given): it is due once a move (_first_steps). */ // [first step]
 function _firstSteps(rolls) { // [first step]
