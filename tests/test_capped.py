@@ -23,6 +23,7 @@ from rulesdsl.codegen.js import routes as js_routes
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
+from rulesdsl.frontends.syntax import StateDecl
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
@@ -35,9 +36,11 @@ from tests.test_state import BODY, HEADER, LINE, RULES
 
 __all__ = ["node"]  # the fixture
 
-CAPPED = RULES.replace(
-    'state speed "Speed" : 0 to 8,', 'state speed "Speed" : 0 to 8, bomber 0 to 6,'
-).replace("dive +1\n", "dive +1 capped\n").replace("storm -1\n", "storm -1 capped\n")
+CAPPED = (
+    RULES.replace('state speed "Speed" : 0 to 8,', 'state speed "Speed" : 0 to 8, bomber 0 to 6,')
+    .replace("dive +1\n", "dive +1 capped\n")
+    .replace("storm -1\n", "storm -1 capped\n")
+)
 """test_state's rules with bombers' own top speed 6, a dive capped at the top of the speed and
 a storm's loss of altitude capped at 0; a climb's cost in speed and the debris are not capped."""
 ONE_RANGE = RULES.replace("dive +1\n", "dive +1 capped\n").replace(
@@ -118,7 +121,9 @@ def test_searches_pass_where_a_capped_change_stops_the_state(
     neighbours = {p: [q for q, _ in board.neighbours(p)] for p in places}
     reach = module.reachable(board, "bomber", (0, 0), 2, state=start)
     assert (1, 0) in reach
-    reference = semantic_routes.reachable(rs, "bomber", (0, 0), 2, places, neighbours, {}, state=start)
+    reference = semantic_routes.reachable(
+        rs, "bomber", (0, 0), 2, places, neighbours, {}, state=start
+    )
     assert reference == dict(reach)
 
 
@@ -222,7 +227,7 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
     ("lang", "words"),
     [
         ("en", "Dive +1 (stops at the end of the unit's range)"),
-        ("fr", "Dive +1 (s’arrête au bout de la plage de l’unité)"),
+        ("fr", "Dive +1 (s\u2019arrête au bout de la plage de l\u2019unité)"),
         ("de", "Dive +1 (hält am Rand des Bereichs der Einheit an)"),
         ("ru", "Dive +1 (не дальше границы диапазона отряда)"),
     ],
@@ -285,8 +290,8 @@ def test_diff_grades_a_change_capped_or_uncapped_as_breaking() -> None:
 def test_rules_without_a_capped_change_keep_their_digest() -> None:
     plain, _ = Parser().parse(HEADER + RULES, "air.terrain")
     assert plain is not None
-    decl = next(st for st in plain.statements if type(st).__name__ == "StateDecl")
-    assert getattr(decl, "ends") is None
+    decl = next(st for st in plain.statements if isinstance(st, StateDecl))
+    assert isinstance(decl, StateDecl) and decl.ends is None
 
 
 def test_a_house_rule_caps_a_change_with_its_own_state_line(tmp_path: Path) -> None:

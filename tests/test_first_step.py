@@ -274,7 +274,10 @@ def test_a_roll_on_first_step_survives_dsl_to_yaml_to_dsl(tmp_path: Path) -> Non
             "Once a move, after the first step in the band, wherever the unit is: roll Stall "
             "(Stall table); only while Speed is below 2.\n",
         ),
-        ("fr", "Une fois par mouvement, après le premier pas dans la bande, où que soit l\u2019unité"),
+        (
+            "fr",
+            "Une fois par mouvement, après le premier pas dans la bande, où que soit l\u2019unité",
+        ),
         ("de", "Einmal je Bewegung, nach dem ersten Schritt im Band, wo die Einheit auch ist"),
         ("ru", "Один раз за движение, после первого шага в диапазоне, где бы ни был отряд"),
     ],

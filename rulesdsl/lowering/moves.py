@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Literal, assert_never, get_args
+from typing import Literal, NamedTuple, assert_never, get_args
 
 from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import did_you_mean, warning
@@ -199,8 +199,9 @@ def roll_rule(lw: Context, decl: s.RollDecl) -> ir.RollRule:
     elif decl.table is not None and lw.symbols.require(decl.table, ("dice table",), "dice table"):
         table = decl.table.text
     rule = ir.RollRule(decl.item.name.text, lw.info(decl.item), when, dice, table, combine)
-    if when in _STEP_CODES:
-        _any_step(lw, decl, when)
+    codes = _step_codes(when)
+    if codes is not None:
+        _any_step(lw, decl, when, codes)
     if decl.state is not None:
         rule = replace(rule, state=_roll_state(lw, *decl.state))
     lw.where.record(rule, decl.item.name.pos)
@@ -208,29 +209,44 @@ def roll_rule(lw: Context, decl: s.RollDecl) -> ir.RollRule:
     return rule
 
 
-_STEP_CODES: dict[ir.RollWhen, tuple[str, str, str]] = {
-    "any_step": ("E480", "E481", "E482"),
-    "first_step": ("E484", "E485", "E486"),
-}
-"""Per time a roll is due by a band of a state wherever the unit is (issue 40): the codes of a
-roll without a band, with ``combine``, and named by a layer column."""
+class _StepCodes(NamedTuple):
+    """The codes of a roll due by a band of a state wherever the unit is (issue 40): without a
+    band, with ``combine``, named by a layer column."""
+
+    no_band: str
+    combine: str
+    column: str
 
 
-def _any_step(lw: Context, decl: s.RollDecl, when: ir.RollWhen) -> None:
+def _step_codes(when: ir.RollWhen) -> _StepCodes | None:
+    """The codes of a roll due ``when``, if it is due by a band of a state wherever the unit is
+    (``on any step``, ``on first step``); else None."""
+    match when:
+        case "any_step":
+            return _StepCodes("E480", "E481", "E482")
+        case "first_step":
+            return _StepCodes("E484", "E485", "E486")
+        case "entering" | "crossing" | "ending" | "first_entering":
+            return None
+        case _:
+            assert_never(when)
+
+
+def _any_step(lw: Context, decl: s.RollDecl, when: ir.RollWhen, codes: _StepCodes) -> None:
     """A roll ``on any step`` or ``on first step`` (issue 40) is due by a band of a state, not
     by the map: it needs ``when STATE below N`` (E480, E484) and has no values to combine
     (E481, E485)."""
     said = _ROLL_WORDS[when]
     if decl.state is None:
         lw.err(
-            _STEP_CODES[when][0],
+            codes.no_band,
             f"the roll '{decl.item.name.text}' is due on {said}, so only in a band of a state",
             decl.when[0].pos,
             f"add the band after it: `on {said} when speed below 2`",
         )
     if decl.combine is not None:
         lw.err(
-            _STEP_CODES[when][1],
+            codes.combine,
             f"a roll due on {said} has no values from the map to combine",
             decl.combine.pos,
             "leave out `combine ...`",
@@ -263,9 +279,10 @@ def check_roll_column(lw: Context, decl: s.LayerDecl, column: s.Name) -> None:
     when = lw.roll_when.get(column.text)
     if when is None:
         return
-    if when in _STEP_CODES:
+    codes = _step_codes(when)
+    if codes is not None:
         lw.err(
-            _STEP_CODES[when][2],
+            codes.column,
             f"the roll '{column.text}' is due on {_ROLL_WORDS[when]}, wherever the unit is: no "
             "layer column makes it due",
             column.pos,
@@ -469,7 +486,7 @@ def resolved_rolls(
                     by_move.setdefault(kind, {})[feature.id] = moved
         node = replace(rule, values=values, by_move=by_move)
         lw.where.record(node, lw.where.of(rule))
-        unused = not any(rule.id in f.cells for f in features) and rule.when not in _STEP_CODES
+        unused = not any(rule.id in f.cells for f in features) and _step_codes(rule.when) is None
         if unused and lw.cap.admits("W290", None):
             lw.diags.append(
                 warning(

@@ -20,7 +20,14 @@ from rulesdsl.semantics.tables import covers_map
 
 _ROLL_RANK: words.Total[ir.RollWhen, int] = words.total(
     ir.RollWhen,
-    {"crossing": 0, "entering": 1, "first_entering": 2, "ending": 3, "any_step": 4, "first_step": 5},
+    {
+        "crossing": 0,
+        "entering": 1,
+        "first_entering": 2,
+        "ending": 3,
+        "any_step": 4,
+        "first_step": 5,
+    },
 )
 _STEPPED: tuple[ir.RollWhen, ...] = ("any_step", "first_step")
 """The times a roll is due by a band of a state wherever the unit is, not by a place."""

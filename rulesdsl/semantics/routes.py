@@ -197,8 +197,9 @@ def state_change(
             if change is not None:
                 out[i] += change.amount
                 made[i].append(change)
+    keywords = keywords_of(rs, mode)
     return tuple(
-        capped(value, state_range(state, mode), changes)
+        capped(value, state_range(state, mode, keywords), changes)
         for value, state, changes in zip(out, rs.states, made, strict=True)
     )
 
@@ -215,17 +216,26 @@ def capped(value: int, bounds: tuple[int, int], changes: Sequence[ir.StateChange
     return value
 
 
-def state_range(state: ir.State, mode: str) -> tuple[int, int]:
-    """The range of ``state`` for unit type ``mode``: its own (``bomber 0 to 6``), else the
+def state_range(state: ir.State, mode: str, keywords: Sequence[str] = ()) -> tuple[int, int]:
+    """The range of ``state`` for unit type ``mode``: its own (``bomber 0 to 6``), else one of
+    its ``keywords``' (``heavy 0 to 6``; they agree, or the build refused it: E487), else the
     range for all."""
-    return next(((r.low, r.high) for r in state.own if r.mode == mode), (state.low, state.high))
+    by_name = {r.mode: (r.low, r.high) for r in state.own}
+    found = by_name.get(mode) or next((by_name[k] for k in keywords if k in by_name), None)
+    return found or (state.low, state.high)
+
+
+def keywords_of(rs: ir.Ruleset, mode: str) -> tuple[str, ...]:
+    """The keywords of unit type ``mode`` (none for a name that is not one)."""
+    return next((m.keywords for m in rs.modes if m.id == mode), ())
 
 
 def out_of_range(rs: ir.Ruleset, values: tuple[int, ...], mode: str) -> str:
     """Which state ``values`` take out of its range for unit type ``mode``, and to what (empty
     when none)."""
+    keywords = keywords_of(rs, mode)
     for state, value in zip(rs.states, values, strict=True):
-        low, high = state_range(state, mode)
+        low, high = state_range(state, mode, keywords)
         if not low <= value <= high:
             label = info_label(rs, state.info, state.id)
             return f"'{label}' to {value} (its range is {low} to {high})"

@@ -20,6 +20,7 @@ from rulesdsl.codegen.plan import info, values
 from rulesdsl.semantics import arcs as semantics_arcs
 from rulesdsl.semantics import drift as semantics_drift
 from rulesdsl.semantics import moves as semantics_moves
+from rulesdsl.semantics import routes as semantics_routes
 
 FACING_MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
 """The moves a facing rule may allow beside going forward, in the order of their bits."""
@@ -250,7 +251,7 @@ def build(rs: ir.Ruleset) -> MovementPlan:
                 info.label(v.info, rs.languages[0], v.id),
                 v.low,
                 v.high,
-                tuple((r.mode, r.low, r.high) for r in v.own),
+                _own(rs, v),
             )
             for v in rs.states
         ),
@@ -351,6 +352,20 @@ def _per_move_costs(rs: ir.Ruleset) -> tuple[PerMoveCost, ...]:
         for mode, value in f.costs.items()
         if (cost := values.once_cost(rs, value)) is not None
     )
+
+
+def _own(rs: ir.Ruleset, state: ir.State) -> tuple[tuple[str, int, int], ...]:
+    """Per unit type with its own range of ``state``: written for it (in the order written),
+    then by one of its keywords (``heavy 0 to 6``, in the order of the unit types)."""
+    modes = {m.id for m in rs.modes}
+    written = tuple((r.mode, r.low, r.high) for r in state.own if r.mode in modes)
+    named = {mode for mode, _, _ in written}
+    by_keyword = (
+        (m.id, *semantics_routes.state_range(state, m.id, m.keywords))
+        for m in rs.modes
+        if m.id not in named and any(r.mode in m.keywords for r in state.own)
+    )
+    return written + tuple(by_keyword)
 
 
 def own_ranges(states: tuple[StateVar, ...]) -> dict[str, tuple[tuple[int, int], ...]]:
