@@ -236,7 +236,9 @@ class StateChange:
 
 @dataclass(frozen=True)
 class StateRange:
-    """``bomber 0 to 6`` on a ``state`` line: unit type ``mode``'s own range of the state."""
+    """``bomber 0 to 6`` on a ``state`` line: unit type ``mode``'s own range of the state, or
+    (``heavy 0 to 6``) that of every unit type with the keyword ``mode`` and no range of its
+    own."""
 
     mode: str
     low: int
