@@ -6,9 +6,7 @@ change keep their module text."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import random
 import subprocess
 import sys
 from itertools import pairwise
@@ -27,9 +25,9 @@ from rulesdsl.frontends.syntax import StateDecl
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
-from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.guide_answers import guide_answers, js_differential
+from tests.test_js_target import node
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_state import BODY, HEADER, LINE, RULES
@@ -147,15 +145,7 @@ def test_the_module_lists_the_capped_changes(capped: tuple[ir.Ruleset, Any]) -> 
 def test_js_module_answers_capped_questions_as_python(
     node: str, tmp_path: Path, body: str, family: str, facing: str
 ) -> None:
-    rs = _ruleset(body + facing)
-    plan = module_plan.build(rs)
-    python = import_rendered(rs, tmp_path, "js_capped")
-    module = write_package(plan, tmp_path / "js")
-    queries = list(js_queries.families()[family](random.Random(11), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
-    got = js_queries.ask_node(module, queries)
-    wrong = [(q, e, g) for q, e, g in zip(queries, expected, got, strict=True)]
-    assert [w for w in wrong if not js_queries.same(w[1], w[2])][:3] == []
+    expected = js_differential(_ruleset(body + facing), family, 11, tmp_path)
     assert any("'speed': 8" in str(e) or "'speed': 6" in str(e) for e in expected)
 
 
@@ -197,30 +187,8 @@ def test_a_change_ending_with_another_word_gets_its_code_at_its_place(
 
 
 def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
-    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
-    section = doc[
-        doc.index("### A change capped at the end of a range") : doc.index(
-            "### A state beside whole-move rules"
-        )
-    ]
-    start = section.index("```terrain\n") + len("```terrain\n")
-    terrain = section[start : section.index("```", start)]
-    start = section.index("```python\n") + len("```python\n")
-    python = section[start : section.index("```", start)].splitlines()
-    compiled = compile_snippet(Compiler(), terrain)
-    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
-    module = import_rendered(compiled.ruleset, tmp_path, "capped_guide")
-    names: dict[str, Any] = {"Board": module.Board, "route_cost": module.route_cost}
-    asked = 0
-    for i, line in enumerate(python):
-        if line.startswith("#"):
-            continue
-        if i + 1 < len(python) and python[i + 1].startswith("# "):
-            assert eval(line, names) == ast.literal_eval(python[i + 1][2:]), line
-            asked += 1
-        else:
-            exec(line, names)
-    assert asked == 3
+    title, end = "### A change capped at the end of a range", "### A state beside whole-move rules"
+    assert guide_answers(title, end, tmp_path, "capped_guide") == 3
 
 
 @pytest.mark.parametrize(

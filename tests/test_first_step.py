@@ -6,7 +6,6 @@ words, YAML, diff and guide example; rules without one keep their modules."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import random
 import subprocess
@@ -28,8 +27,8 @@ from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import moves as semantic_moves
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
-from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
+from tests.guide_answers import guide_answers, js_differential
 from tests.test_js_target import _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
@@ -148,19 +147,7 @@ def test_the_module_answers_as_the_reference_semantics(air: tuple[ir.Ruleset, An
 def test_js_module_answers_first_step_questions_as_python(
     node: str, tmp_path: Path, body: str
 ) -> None:
-    rs = _ruleset(body)
-    plan = module_plan.build(rs)
-    python = import_rendered(rs, tmp_path, "js_first")
-    module = write_package(plan, tmp_path / "js")
-    queries = list(js_queries.families()["first_step"](random.Random(41), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
-    got = js_queries.ask_node(module, queries)
-    wrong = [
-        (q, e, g)
-        for q, e, g in zip(queries, expected, got, strict=True)
-        if not js_queries.same(e, g)
-    ]
-    assert wrong[:3] == []
+    expected = js_differential(_ruleset(body), "first_step", 41, tmp_path)
     assert sum("first_step" in str(e) for e in expected) > 20  # the questions reach the roll
 
 
@@ -300,25 +287,8 @@ def test_diff_grades_a_roll_moved_to_first_step_as_breaking() -> None:
 
 
 def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
-    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
     title = "### A roll due once a move in a band: one stall roll"
-    section = doc[doc.index(title) : doc.index("## Rolls due on the map")]
-    start = section.index("```terrain\n") + len("```terrain\n")
-    terrain = section[start : section.index("```", start)]
-    start = section.index("```python\n") + len("```python\n")
-    python = section[start : section.index("```", start)].splitlines()
-    compiled = compile_snippet(Compiler(), terrain)
-    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
-    module = import_rendered(compiled.ruleset, tmp_path, "first_guide")
-    names: dict[str, Any] = {"Board": module.Board, "route_cost": module.route_cost}
-    asked = 0
-    for i, line in enumerate(python):
-        if i + 1 < len(python) and python[i + 1].startswith("# "):
-            assert eval(line, names) == ast.literal_eval(python[i + 1][2:]), line
-            asked += 1
-        elif not line.startswith("#"):
-            exec(line, names)
-    assert asked == 3
+    assert guide_answers(title, "## Rolls due on the map", tmp_path, "first_guide") == 3
 
 
 def test_a_house_rule_makes_a_roll_on_any_step_due_once(tmp_path: Path) -> None:

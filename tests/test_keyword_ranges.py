@@ -5,21 +5,18 @@ keywords that give one unit type different ranges are refused (E487)."""
 
 from __future__ import annotations
 
-import ast
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.codegen import plan as module_plan
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import routes as semantic_routes
-from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import node, write_package
+from tests.guide_answers import guide_answers, js_differential
+from tests.test_js_target import node
 from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
@@ -81,15 +78,7 @@ def test_the_module_resolves_keyword_ranges_per_unit_type(heavy: tuple[ir.Rulese
 
 
 def test_js_module_answers_keyword_range_questions_as_python(node: str, tmp_path: Path) -> None:
-    rs = _ruleset()
-    plan = module_plan.build(rs)
-    python = import_rendered(rs, tmp_path, "js_keyword_ranges")
-    module = write_package(plan, tmp_path / "js")
-    queries = list(js_queries.families()["state"](random.Random(5), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
-    got = js_queries.ask_node(module, queries)
-    wrong = [(q, e, g) for q, e, g in zip(queries, expected, got, strict=True)]
-    assert [w for w in wrong if not js_queries.same(w[1], w[2])][:3] == []
+    expected = js_differential(_ruleset(), "state", 5, tmp_path)
     assert any("(its range is 0 to 6)" in str(e) or "from 0 to 6" in str(e) for e in expected)
 
 
@@ -122,22 +111,5 @@ def test_the_sheet_names_the_keyword_in_the_range_cell(tmp_path: Path) -> None:
 
 
 def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
-    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
-    title = "### An own range by keyword"
-    section = doc[doc.index(title) : doc.index("### A change capped at the end of a range")]
-    start = section.index("```terrain\n") + len("```terrain\n")
-    terrain = section[start : section.index("```", start)]
-    start = section.index("```python\n") + len("```python\n")
-    python = section[start : section.index("```", start)].splitlines()
-    compiled = compile_snippet(Compiler(), terrain)
-    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
-    module = import_rendered(compiled.ruleset, tmp_path, "keyword_guide")
-    names: dict[str, Any] = {"Board": module.Board, "route_cost": module.route_cost}
-    asked = 0
-    for i, line in enumerate(python):
-        if i + 1 < len(python) and python[i + 1].startswith("# "):
-            assert eval(line, names) == ast.literal_eval(python[i + 1][2:]), line
-            asked += 1
-        elif not line.startswith("#"):
-            exec(line, names)
-    assert asked == 3
+    title, end = "### An own range by keyword", "### A change capped at the end of a range"
+    assert guide_answers(title, end, tmp_path, "keyword_guide") == 3
