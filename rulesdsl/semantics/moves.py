@@ -35,7 +35,8 @@ ROLL_ORDER: tuple[ir.RollWhen, ...] = tuple(
     w for w in sorted(_ROLL_RANK, key=_ROLL_RANK.__getitem__) if w not in _STEPPED
 )
 """The times a place makes a roll due, in the order a step makes them due; a roll ``on any
-step`` (issue 40) comes after them, in the rules that have one (:func:`roll_order`)."""
+step``, then one ``on first step`` (issue 40), come after them, in the rules that have one
+(:func:`roll_order`)."""
 
 
 def roll_order(rs: ir.Ruleset) -> tuple[ir.RollWhen, ...]:
