@@ -423,7 +423,7 @@ def roll_on_edges(when: ir.RollWhen) -> bool:
     match when:
         case "crossing":
             return True
-        case "entering" | "ending" | "first_entering" | "any_step":
+        case "entering" | "ending" | "first_entering" | "any_step" | "first_step":
             return False
         case _:
             assert_never(when)

@@ -221,6 +221,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_allowance,
         js_queries_arcs,
         js_queries_bonus,
+        js_queries_capped,
         js_queries_categories,
         js_queries_drift,
         js_queries_facing,
@@ -278,6 +279,8 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "unit_effect": js_queries_unitvalue.unit_effect_queries,
         "stall": js_queries_stall.stall_queries,
         "facing_whole": js_queries_facing_whole.facing_whole_queries,
+        "capped": js_queries_capped.capped_queries,
+        "first_step": js_queries_stall.first_step_queries,
     }
 
 

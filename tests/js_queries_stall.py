@@ -17,6 +17,17 @@ from tests import js_queries, js_queries_state
 def stall_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Query]:
     if "any_step" not in plan.movement.roll_order:
         return
+    yield from _asked(rng, plan)
+
+
+def first_step_queries(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Query]:
+    """The same questions for a roll due ``on first step`` (once a move); None without one."""
+    if "first_step" not in plan.movement.roll_order:
+        return
+    yield from _asked(rng, plan)
+
+
+def _asked(rng: random.Random, plan: ModulePlan) -> Iterator[js_queries.Query]:
     asked = [
         *js_queries_state.state_queries(rng, plan),
         *js_queries_state.facing_state_queries(rng, plan),

@@ -1,8 +1,9 @@
 """Generated modules are ruff-clean, laid out by ruff format and mypy --strict clean for the
 route features together, not only one at a time: state lines, step inputs, dice outcomes in
 places, facing with tacking by the wind, drift, whole-move limits and bonuses, a unit type's own
-ranges and rolls on any step. No bundled ruleset has most of these pairs, so the tests on
-generated/ do not see them; these rulesets take each pair at least once."""
+ranges, rolls on any step and on the first step, and capped changes. No bundled ruleset has
+most of these pairs, so the tests on generated/ do not see them; these rulesets take each pair
+at least once."""
 
 from __future__ import annotations
 
@@ -87,6 +88,17 @@ COMBINATIONS = {
     + STALL
     + 'whole move low "Low" : on clear, allowance +2 MP\n'
     + 'whole move one "One front" : at most 1 front\n',
+    # capped changes beside own ranges, rolls on any step and on the first step, facing with
+    # tacking and drift; and a capped change with step inputs, outcomes and tacking
+    "air_capped_first": AIR
+    + OWN_RANGES.replace("dive +1\n", "dive +1 capped\n").replace("-1\n", "-1 capped\n")
+    + STALL
+    + 'roll spin "Spin" : 1d6 on first step when altitude below 2\n'
+    + "facing bomber on hexes : turn 1 MP per hexside, tack +1 MP\n"
+    + 'drift wind "Wind drift" : 1 when altitude below 3, bomber 0\n',
+    "sailing_capped": LEDGES_FACING.replace("facing walker on field : turn 1 MP per hexside\n", "")
+    + TACKING
+    + 'state fuel "Fuel" : 0 to 6, rubble -4 capped\n',
 }
 
 

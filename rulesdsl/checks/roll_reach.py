@@ -34,6 +34,7 @@ _WHEN: words.Total[ir.RollWhen, str] = words.total(
         "ending": "ending its move in",
         "first_entering": "first entering",
         "any_step": "any step",
+        "first_step": "first step",
     },
 )
 

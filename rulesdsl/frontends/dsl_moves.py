@@ -85,10 +85,11 @@ class MoveRules(BuilderBase):
 
     def state_decl(self, meta: Meta, ch: list[Any]) -> s.StateDecl:
         bounds = next(c for c in ch if isinstance(c, tuple) and c and c[0] == "range")
-        changes = tuple(c for c in ch if isinstance(c, tuple) and c and c[0] == "change")
+        changes = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "change")
         own = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "own")
         item = self._item(meta, ch)
-        return s.StateDecl(item, bounds[1:], tuple(c[1:] for c in changes), own or None)
+        found, ends = s.state_changes(changes)
+        return s.StateDecl(item, bounds[1:], found, own or None, ends)
 
     def drift_decl(self, meta: Meta, ch: list[Any]) -> s.DriftDecl:
         entries = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "drift")
@@ -113,10 +114,13 @@ class MoveRules(BuilderBase):
 
     def state_change(
         self, meta: Meta, ch: list[Any]
-    ) -> tuple[str, s.Name | None, s.Name, s.Located]:
-        names = [self._name(t) for t in ch if isinstance(t, Token)]
+    ) -> tuple[str, s.Name | None, s.Name, s.Located, s.Name | None]:
+        """``[MODE] SOURCE +N [capped]``: the word after the change is kept for lowering."""
+        amount = next(i for i, c in enumerate(ch) if not isinstance(c, Token))
+        names = [self._name(t) for t in ch[:amount]]
         mode = names[0] if len(names) == 2 else None
-        return ("change", mode, names[-1], s.Located(ch[-1], self._p(meta)))
+        end = self._name(ch[-1]) if amount < len(ch) - 1 else None
+        return ("change", mode, names[-1], s.Located(ch[amount], self._p(meta)), end)
 
     def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[-1])

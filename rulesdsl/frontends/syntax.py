@@ -595,6 +595,9 @@ class StateDecl(Plain):  # ``state NAME labels : LOW to HIGH, [MODE] SOURCE +N, 
     own: tuple[tuple[Name, Located, Located], ...] | None = field(  # ``bomber 0 to 6``
         default=None, metadata={OMITTED_WHEN_NONE: 1}
     )
+    ends: tuple[Name | None, ...] | None = field(  # ``dive +1 capped``: per change, its word
+        default=None, metadata={OMITTED_WHEN_NONE: 1}
+    )
 
 
 @dataclass(frozen=True)
@@ -753,6 +756,16 @@ Statement = (
 
 
 Picked = TypeVar("Picked")
+
+
+def state_changes(
+    found: Iterable[tuple[Name | None, Name, Located, Name | None]],
+) -> tuple[tuple[tuple[Name | None, Name, Located], ...], tuple[Name | None, ...] | None]:
+    """A ``state`` line's changes and, apart, the word after each (``dive +1 capped``); the words
+    are None when no change has one, so a line without them has the digest it had before."""
+    changes = tuple(found)
+    ends = tuple(c[3] for c in changes)
+    return tuple(c[:3] for c in changes), ends if any(ends) else None
 
 
 def of_kind(statements: Iterable[Statement], kind: type[Picked]) -> list[Picked]:

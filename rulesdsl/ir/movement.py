@@ -139,11 +139,12 @@ class MoveKind:
     move, as written (:func:`rulesdsl.semantics.moves.may_make`); empty: every unit type."""
 
 
-RollWhen = Literal["entering", "crossing", "ending", "first_entering", "any_step"]
+RollWhen = Literal["entering", "crossing", "ending", "first_entering", "any_step", "first_step"]
 """When a roll rule's features make its roll due: on entering a place, on crossing an edge, on
 ending the move in a place, or on entering a place for the first time; ``any_step`` (issue 40,
 ``on any step when speed below 2``): after every step, wherever the unit is, with no feature
-calling for it (its band of a state says when)."""
+calling for it (its band of a state says when); ``first_step`` (``on first step when speed
+below 2``): the same, but once a move, at the first step after which the state is in the band."""
 
 
 RollCombine = Literal["sum", "highest", "lowest"]
@@ -228,11 +229,16 @@ class StateChange:
     source: Id
     amount: int
     mode: str = ""
+    capped: bool = False
+    """``dive +1 capped``: a change past the end of the unit's range stops the state at that end
+    instead of breaking the route."""
 
 
 @dataclass(frozen=True)
 class StateRange:
-    """``bomber 0 to 6`` on a ``state`` line: unit type ``mode``'s own range of the state."""
+    """``bomber 0 to 6`` on a ``state`` line: unit type ``mode``'s own range of the state, or
+    (``heavy 0 to 6``) that of every unit type with the keyword ``mode`` and no range of its
+    own."""
 
     mode: str
     low: int

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Literal, assert_never, get_args
+from typing import Literal, NamedTuple, assert_never, get_args
 
 from rulesdsl import ir, semantics, words
 from rulesdsl.diagnostics import did_you_mean, warning
@@ -29,6 +29,7 @@ _ROLL_WORDS: words.Total[ir.RollWhen, str] = words.total(
         "ending": "ending",
         "first_entering": "first entering",
         "any_step": "any step",
+        "first_step": "first step",
     },
 )
 ROLL_WHEN: dict[str, ir.RollWhen] = {said: when for when, said in _ROLL_WORDS.items()}
@@ -198,8 +199,9 @@ def roll_rule(lw: Context, decl: s.RollDecl) -> ir.RollRule:
     elif decl.table is not None and lw.symbols.require(decl.table, ("dice table",), "dice table"):
         table = decl.table.text
     rule = ir.RollRule(decl.item.name.text, lw.info(decl.item), when, dice, table, combine)
-    if when == "any_step":
-        _any_step(lw, decl)
+    codes = _step_codes(when)
+    if codes is not None:
+        _any_step(lw, decl, when, codes)
     if decl.state is not None:
         rule = replace(rule, state=_roll_state(lw, *decl.state))
     lw.where.record(rule, decl.item.name.pos)
@@ -207,20 +209,45 @@ def roll_rule(lw: Context, decl: s.RollDecl) -> ir.RollRule:
     return rule
 
 
-def _any_step(lw: Context, decl: s.RollDecl) -> None:
-    """A roll ``on any step`` (issue 40) is due by a band of a state, not by the map: it needs
-    ``when STATE below N`` (E480) and has no values to combine (E481)."""
+class _StepCodes(NamedTuple):
+    """The codes of a roll due by a band of a state wherever the unit is (issue 40): without a
+    band, with ``combine``, named by a layer column."""
+
+    no_band: str
+    combine: str
+    column: str
+
+
+def _step_codes(when: ir.RollWhen) -> _StepCodes | None:
+    """The codes of a roll due ``when``, if it is due by a band of a state wherever the unit is
+    (``on any step``, ``on first step``); else None."""
+    match when:
+        case "any_step":
+            return _StepCodes("E480", "E481", "E482")
+        case "first_step":
+            return _StepCodes("E484", "E485", "E486")
+        case "entering" | "crossing" | "ending" | "first_entering":
+            return None
+        case _:
+            assert_never(when)
+
+
+def _any_step(lw: Context, decl: s.RollDecl, when: ir.RollWhen, codes: _StepCodes) -> None:
+    """A roll ``on any step`` or ``on first step`` (issue 40) is due by a band of a state, not
+    by the map: it needs ``when STATE below N`` (E480, E484) and has no values to combine
+    (E481, E485)."""
+    said = _ROLL_WORDS[when]
     if decl.state is None:
         lw.err(
-            "E480",
-            f"the roll '{decl.item.name.text}' is due on any step, so only in a band of a state",
+            codes.no_band,
+            f"the roll '{decl.item.name.text}' is due on {said}, so only in a band of a state",
             decl.when[0].pos,
-            "add the band after it: `on any step when speed below 2`",
+            f"add the band after it: `on {said} when speed below 2`",
         )
     if decl.combine is not None:
         lw.err(
-            "E481",
-            "a roll due on any step has no values from the map to combine",
+            codes.combine,
+            f"a roll due on {said} has no values from the map to combine",
             decl.combine.pos,
             "leave out `combine ...`",
         )
@@ -252,11 +279,12 @@ def check_roll_column(lw: Context, decl: s.LayerDecl, column: s.Name) -> None:
     when = lw.roll_when.get(column.text)
     if when is None:
         return
-    if when == "any_step":
+    codes = _step_codes(when)
+    if codes is not None:
         lw.err(
-            "E482",
-            f"the roll '{column.text}' is due on any step, wherever the unit is: no layer "
-            "column makes it due",
+            codes.column,
+            f"the roll '{column.text}' is due on {_ROLL_WORDS[when]}, wherever the unit is: no "
+            "layer column makes it due",
             column.pos,
             f"leave '{column.text}' out of the layer's columns",
         )
@@ -458,7 +486,7 @@ def resolved_rolls(
                     by_move.setdefault(kind, {})[feature.id] = moved
         node = replace(rule, values=values, by_move=by_move)
         lw.where.record(node, lw.where.of(rule))
-        unused = not any(rule.id in f.cells for f in features) and rule.when != "any_step"
+        unused = not any(rule.id in f.cells for f in features) and _step_codes(rule.when) is None
         if unused and lw.cap.admits("W290", None):
             lw.diags.append(
                 warning(

@@ -3,6 +3,8 @@ range, and what changes it (docs/language.md, "State carried between moves")."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Literal
 
 from rulesdsl import ir
@@ -18,7 +20,7 @@ def _whole(located: s.Located) -> int | None:
     return None
 
 
-def state(lw: Context, decl: s.StateDecl) -> ir.State:
+def state(lw: Context, decl: s.StateDecl, modes: Sequence[ir.Mode] = ()) -> ir.State:
     """``state NAME labels : LOW to HIGH, [MODE] SOURCE +N, ...``: E400 for a bad range,
     E401 for a change that is not a whole number or could never be made in the range, E402
     for a source changed twice for the same unit type."""
@@ -33,10 +35,13 @@ def state(lw: Context, decl: s.StateDecl) -> ir.State:
         width = 1 if low is None or high is None else max(abs(high - low), 1)
         low, high = 0, width  # one error: the changes are judged by the width written
     changes: list[ir.StateChange] = []
-    for mode, source, located in decl.changes:
+    ends = decl.ends or (None,) * len(decl.changes)
+    for (mode, source, located), end in zip(decl.changes, ends, strict=True):
         change = _change(lw, decl, mode, source, located, high - low)
-        if change is None:
+        if change is None or not _capped_word(lw, source, end):
             continue
+        if end is not None:
+            change = dataclasses.replace(change, capped=True)
         if any((c.mode, c.source) == (change.mode, change.source) for c in changes):
             lw.err(
                 "E402",
@@ -48,10 +53,24 @@ def state(lw: Context, decl: s.StateDecl) -> ir.State:
             continue
         changes.append(change)
     own = _own_ranges(lw, decl, low, high)
+    _keyword_clashes(lw, decl, own, modes)
     return lw.at(
         ir.State(decl.item.name.text, lw.info(decl.item), low, high, tuple(changes), own),
         decl.item.name.pos,
     )
+
+
+def _capped_word(lw: Context, source: s.Name, end: s.Name | None) -> bool:
+    """The word after a change is ``capped`` or nothing (E483, at the word)."""
+    if end is None or end.text == "capped":
+        return True
+    lw.err(
+        "E483",
+        f"a change ends with `capped` or nothing, not '{end.text}'",
+        end.pos,
+        "end it with `capped` (`dive +1 capped`) to stop the state at the end of its range",
+    )
+    return False
 
 
 def _own_ranges(lw: Context, decl: s.StateDecl, low: int, high: int) -> tuple[ir.StateRange, ...]:
@@ -76,9 +95,26 @@ def _own_ranges(lw: Context, decl: s.StateDecl, low: int, high: int) -> tuple[ir
         elif any(r.mode == mode.text for r in own):
             hint = "give each unit type one range"
             lw.err("E467", f"'{mode.text}' has two ranges of '{name}'", mode.pos, hint)
-        elif lw.symbols.require(mode, ("mode",), "mode") is not None:
+        elif lw.symbols.require(mode, ("mode", "group"), "unit type or keyword") is not None:
             own.append(ir.StateRange(mode.text, bottom, top))
     return tuple(own)
+
+
+def _keyword_clashes(
+    lw: Context, decl: s.StateDecl, own: Sequence[ir.StateRange], modes: Sequence[ir.Mode]
+) -> None:
+    """E487: a unit type without its own range whose keywords give it different ones
+    (``heavy 0 to 6, slow 0 to 4`` for a unit type that is both)."""
+    by_name = {r.mode: (r.low, r.high) for r in own}
+    for mode in modes:
+        given = {by_name[k] for k in mode.keywords if k in by_name}
+        if mode.id not in by_name and len(given) > 1:
+            lw.err(
+                "E487",
+                f"'{mode.id}' gets two ranges of '{decl.item.name.text}' from its keywords",
+                decl.item.name.pos,
+                f"give '{mode.id}' its own range (`{mode.id} {min(given)[0]} to {min(given)[1]}`)",
+            )
 
 
 def _change(

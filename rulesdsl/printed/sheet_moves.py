@@ -78,6 +78,7 @@ _WHEN = words.total(
         "ending": "roll_when_ending",
         "first_entering": "roll_when_first_entering",
         "any_step": "roll_when_any_step",
+        "first_step": "roll_when_first_step",
     },
 )
 """The word of each time a roll is due."""
@@ -169,7 +170,7 @@ def roll_blocks(b: Builder) -> list[Block]:
             else b.label(tables.get(rule.table or ""), rule.table or "")
         )
         line = b.w("roll_due", when=b.w(_WHEN[rule.when]), roll=label, dice=rolled)
-        anywhere = rule.when == "any_step"  # issue 40: every unit rolls, nothing combines
+        anywhere = rule.when in ("any_step", "first_step")  # issue 40: every unit, no combining
         combined = [] if anywhere else [b.w(_COMBINE[rule.combine])]
         line = b.listed([line, *combined, *_band(b, rule)]) + "."
         rows = []

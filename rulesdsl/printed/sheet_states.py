@@ -9,22 +9,21 @@ from rulesdsl.printed.sheet_moves import Builder
 from rulesdsl.printed.sheet_view import Block, CellView, table_block
 
 
+def _change(b: Builder, source: str, change: ir.StateChange | None) -> str:
+    """``Dive +1``, or a capped change (``dive +1 capped``) with the words that say so."""
+    word = "state_change_capped" if change is not None and change.capped else "state_change"
+    amount = b.signed(change.amount if change is not None else 0)
+    return b.w(word, source=b.name(source), amount=amount)
+
+
 def _changes(b: Builder, state: ir.State) -> str:
     """Each source's change, a unit type's own after it in brackets."""
     parts = []
     for source in dict.fromkeys(c.source for c in state.changes):
         mine = [c for c in state.changes if c.source == source]
         general = next((c for c in mine if not c.mode), None)
-        own = [
-            b.w("state_change", source=b.name(c.mode), amount=b.signed(c.amount))
-            for c in mine
-            if c.mode
-        ]
-        text = b.w(
-            "state_change",
-            source=b.name(source),
-            amount=b.signed(general.amount) if general is not None else b.signed(0),
-        )
+        own = [_change(b, c.mode, c) for c in mine if c.mode]
+        text = _change(b, source, general)
         parts.append(text + (f" ({', '.join(own)})" if own else ""))
     return ", ".join(parts)
 

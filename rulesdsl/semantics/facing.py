@@ -350,4 +350,4 @@ def _rolls(
     moved = [(i, s) for i, s in enumerate(out, 1) if s.move not in ("turn", "pivot")]
     due = route_rolls(rs, mode, [(s.entered, s.crossed) for _, s in moved], move)
     rolls = tuple(replace(d, step=moved[d.step - 1][0]) for d in due)
-    return state_rolls(rs, rolls, along) if along else rolls
+    return state_rolls(rs, rolls, along)

@@ -19,19 +19,29 @@ from rulesdsl.semantics.keywords import written_cost, written_key
 from rulesdsl.semantics.tables import covers_map
 
 _ROLL_RANK: words.Total[ir.RollWhen, int] = words.total(
-    ir.RollWhen, {"crossing": 0, "entering": 1, "first_entering": 2, "ending": 3, "any_step": 4}
+    ir.RollWhen,
+    {
+        "crossing": 0,
+        "entering": 1,
+        "first_entering": 2,
+        "ending": 3,
+        "any_step": 4,
+        "first_step": 5,
+    },
 )
+_STEPPED: tuple[ir.RollWhen, ...] = ("any_step", "first_step")
+"""The times a roll is due by a band of a state wherever the unit is, not by a place."""
 ROLL_ORDER: tuple[ir.RollWhen, ...] = tuple(
-    w for w in sorted(_ROLL_RANK, key=_ROLL_RANK.__getitem__) if w != "any_step"
+    w for w in sorted(_ROLL_RANK, key=_ROLL_RANK.__getitem__) if w not in _STEPPED
 )
 """The times a place makes a roll due, in the order a step makes them due; a roll ``on any
-step`` (issue 40) comes after them, in the rules that have one (:func:`roll_order`)."""
+step``, then one ``on first step`` (issue 40), come after them, in the rules that have one
+(:func:`roll_order`)."""
 
 
 def roll_order(rs: ir.Ruleset) -> tuple[ir.RollWhen, ...]:
-    """ROLL_ORDER, then ``any_step`` when a roll of ``rs`` is due on any step."""
-    stepped: tuple[ir.RollWhen, ...] = ("any_step",)
-    return ROLL_ORDER + (stepped if any(r.when == "any_step" for r in rs.rolls) else ())
+    """ROLL_ORDER, then ``any_step`` and ``first_step`` when a roll of ``rs`` is due so."""
+    return ROLL_ORDER + tuple(w for w in _STEPPED if any(r.when == w for r in rs.rolls))
 
 
 def kind_of(rs: ir.Ruleset, move: str) -> ir.MoveKind:
@@ -177,6 +187,7 @@ def route_rolls(
             ("first_entering", (*entered, *conditions)),
             ("ending", (*entered, *conditions)),
             ("any_step", ()),
+            ("first_step", ()),
         ):
             if when == "first_entering" and not first:
                 continue
@@ -185,7 +196,7 @@ def route_rolls(
             for rule in rs.rolls:
                 if rule.when != when:
                     continue
-                if when == "any_step":  # issue 40: due wherever the unit is
+                if when in _STEPPED:  # issue 40: due wherever the unit is
                     out.append(Due(i, when, rule.id, 0.0, ()))
                     continue
                 found = place_roll(rs, rule, mode, names, move)

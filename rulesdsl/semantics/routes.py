@@ -185,26 +185,57 @@ def state_change(
 ) -> tuple[int, ...]:
     """``values`` (one per ``state`` line, in order) changed by each of ``sources`` (a kind of
     move, or the features of a place entered and an edge crossed; each counted once): a unit
-    type's own change where it has one, else the change for all."""
+    type's own change where it has one, else the change for all. A state taken past an end
+    of the unit's range stops at that end when one of those changes is written ``capped``
+    (``dive +1 capped``) and moves it that way (:func:`capped`)."""
     out = list(values)
+    made: list[list[ir.StateChange]] = [[] for _ in rs.states]
     for source in dict.fromkeys(sources):
         for i, state in enumerate(rs.states):
-            own = {c.mode: c.amount for c in state.changes if c.source == source}
-            out[i] += own.get(mode, own.get("", 0))
-    return tuple(out)
+            own = {c.mode: c for c in state.changes if c.source == source}
+            change = own.get(mode, own.get(""))
+            if change is not None:
+                out[i] += change.amount
+                made[i].append(change)
+    keywords = keywords_of(rs, mode)
+    return tuple(
+        capped(value, state_range(state, mode, keywords), changes)
+        for value, state, changes in zip(out, rs.states, made, strict=True)
+    )
 
 
-def state_range(state: ir.State, mode: str) -> tuple[int, int]:
-    """The range of ``state`` for unit type ``mode``: its own (``bomber 0 to 6``), else the
+def capped(value: int, bounds: tuple[int, int], changes: Sequence[ir.StateChange]) -> int:
+    """``value`` (the ``changes`` made) stopped at the end of ``bounds`` it went past when a
+    capped change among them moves it towards that end; else as it is (and past the end, the
+    route breaks)."""
+    low, high = bounds
+    if value > high and any(c.capped and c.amount > 0 for c in changes):
+        return high
+    if value < low and any(c.capped and c.amount < 0 for c in changes):
+        return low
+    return value
+
+
+def state_range(state: ir.State, mode: str, keywords: Sequence[str] = ()) -> tuple[int, int]:
+    """The range of ``state`` for unit type ``mode``: its own (``bomber 0 to 6``), else one of
+    its ``keywords``' (``heavy 0 to 6``; they agree, or the build refused it: E487), else the
     range for all."""
-    return next(((r.low, r.high) for r in state.own if r.mode == mode), (state.low, state.high))
+    by_name = {r.mode: (r.low, r.high) for r in state.own}
+    found = by_name.get(mode) or next((by_name[k] for k in keywords if k in by_name), None)
+    return found or (state.low, state.high)
+
+
+def keywords_of(rs: ir.Ruleset, mode: str) -> tuple[str, ...]:
+    """The keywords of unit type ``mode`` (none for a name that is not one)."""
+    return next((m.keywords for m in rs.modes if m.id == mode), ())
 
 
 def out_of_range(rs: ir.Ruleset, values: tuple[int, ...], mode: str) -> str:
     """Which state ``values`` take out of its range for unit type ``mode``, and to what (empty
     when none)."""
+    keywords = keywords_of(rs, mode)
     for state, value in zip(rs.states, values, strict=True):
-        low, high = state_range(state, mode)
+        low, high = state_range(state, mode, keywords)
         if not low <= value <= high:
             label = info_label(rs, state.info, state.id)
             return f"'{label}' to {value} (its range is {low} to {high})"
@@ -264,16 +295,22 @@ def state_rolls(
     rs: ir.Ruleset, dues: Sequence[Due], along: Sequence[tuple[int, ...]]
 ) -> tuple[Due, ...]:
     """The rolls due along a route less those due only in a band of a state (``when altitude
-    below 4``) that the state after their step is not in."""
+    below 4``) that the state after their step is not in (``along``; empty: no state given,
+    every roll kept), and a roll ``on first step`` kept at its first step only (issue 40)."""
     index = {s.id: i for i, s in enumerate(rs.states)}
     rules = {r.id: r.state for r in rs.rolls}
     kept = []
+    once: set[str] = set()
     for due in dues:
+        if due.on == "first_step" and due.roll in once:
+            continue
         band = rules.get(due.roll)
-        if band is not None:
+        if band is not None and along:
             value = along[due.step][index[band[0]]]
             if not (value < band[2] if band[1] == "below" else value > band[2]):
                 continue
+        if due.on == "first_step":
+            once.add(due.roll)
         kept.append(due)
     return tuple(kept)
 

@@ -12,7 +12,8 @@ def _says(state: ir.State) -> str:
     """A state's range, unit types' own ranges and changes as a ``state`` line writes them."""
     own = "".join(f", {r.mode} {r.low} to {r.high}" for r in state.own)
     changes = "".join(
-        f", {c.mode + ' ' if c.mode else ''}{c.source} {c.amount:+d}" for c in state.changes
+        f", {c.mode + ' ' if c.mode else ''}{c.source} {c.amount:+d}{' capped' * c.capped}"
+        for c in state.changes
     )
     return f"{state.low} to {state.high}{own}{changes}"
 

@@ -11,7 +11,7 @@ from importlib import resources
 from typing import assert_never
 
 from rulesdsl.codegen.js.data import dict_js, fields_js, per_distance_js, strings_js
-from rulesdsl.codegen.js.routes import STEP_ROLLS, marked
+from rulesdsl.codegen.js.routes import FIRST_STEP, STEP_ROLLS, marked
 from rulesdsl.codegen.js.values import labels_js, number_js, string_js, union
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import header as plan_header
@@ -169,7 +169,11 @@ def movement_dts(plan: ModulePlan) -> str:
     inputs = "; ".join(f"{string_js(name)}?: number" for name in movement.cost_inputs)
     place = "mode: ModeName, features?: readonly PlaceName[]"
     lines = [
-        marked(runtime_dts(), "any_step" in movement.roll_order, *STEP_ROLLS),
+        marked(
+            marked(runtime_dts(), "first_step" in movement.roll_order, *FIRST_STEP),
+            "any_step" in movement.roll_order,
+            *STEP_ROLLS,
+        ),
         f"export type GroupName = {union(g.id for g in h.groups)};",
         f"export type LayerName = {union(la.id for la in h.layers)};",
         f"export type PlaceName = FeatureName | {union(plan.sight.fed_outcomes)};",

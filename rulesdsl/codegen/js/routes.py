@@ -27,6 +27,13 @@ FED = (" // [facing fed]", " // [facing unfed]")
 dice outcomes (rules with both facing and either), and of those for the others."""
 
 STEP_ROLLS = (" // [step rolls]", " // [no step rolls]")
+FIRST_STEP = (" // [first step]", " // [no first step]")
+"""The marks of the lines for rules with a roll ``on first step`` (issue 40), due once a move,
+and of those for the others; applied before the step-roll marks."""
+
+CAPPED = (" // [capped]", " // [uncapped]")
+"""The marks of runtime_state.js's lines for rules with a change written ``capped`` (``dive +1
+capped``), and of those for the others; applied after the own-range marks."""
 
 SHARES = (" // [facing shares]", " // [facing no shares]")
 """The marks of the facing lines for rules with a cost that is a share of the allowance (the
@@ -45,17 +52,18 @@ def runtime_routes(
     fed: bool = False,
     step_rolls: bool = False,
     shares: bool = False,
+    first_steps: bool = False,
 ) -> str:
     """The route runtime, its lines for rules with ``state`` lines or without, with whole-move
     bonuses or without, with a ``drift`` line or without, with unit types' own ranges of a
     state or without, with facing route searches fed step inputs or dice outcomes or without,
     with a roll ``on any step`` or without, with facing and costs that are shares or without
-    (:func:`marked`)."""
+    with a roll ``on first step`` or without (:func:`marked`)."""
     text = marked(runtime_part("runtime_routes.js"), shares, *SHARES)
     text = marked(marked(text, own, *OWN_RANGE), fed, *FED)
     text = marked(text, states)
     text = marked(marked(text, bonuses, *BONUS), drift, *_DRIFT)
-    return marked(text, step_rolls, *STEP_ROLLS)
+    return marked(marked(text, first_steps, *FIRST_STEP), step_rolls, *STEP_ROLLS)
 
 
 def along_js(plan: plan_movement.MovementPlan) -> str:
@@ -82,6 +90,7 @@ def routes_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             facing_fed(plan, fed),
             "any_step" in plan.roll_order,
             facing_shares(plan),
+            "first_step" in plan.roll_order,
         ),
         "",
         "/** Each declared grid's neighbourhood: hex (axial [q, r]) or square ([x, y]). */",
@@ -175,7 +184,18 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         "/** Per unit type with its own range of a state: every state's range for it. */",
         f"const _STATE_RANGES = {dict_js(own)};",
     ]
+    capped = {
+        source: dict_js({m: f"Object.freeze([{', '.join(map(str, d))}])" for m, d in by.items()})
+        for source, by in plan_movement.capped_changes(plan).items()
+    }
+    capped_js = [
+        "/** As _STATE_CHANGES, only the changes written capped (0 for the others). */",
+        f"const _CAPPED_CHANGES = {dict_js(capped)};",
+    ]
     runtime = marked(marked(runtime_part("runtime_state.js"), limited, *_WHOLE), bonuses, *BONUS)
+    runtime = runtime.replace(_WHOLE_PART, whole_js(bonuses))
+    runtime = marked(marked(runtime, bool(own), *OWN_RANGE), bool(capped), *CAPPED)
+    runtime = marked(runtime, "first_step" in plan.roll_order, *FIRST_STEP)
     return [
         "/** What a unit carries from move to move, each with its lowest and highest value. */",
         f"export const STATES = {dict_js(ranges)};",
@@ -184,8 +204,9 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         f"const _STATE_CHANGES = {dict_js(changes)};",
         f"const _ROLL_STATES = {dict_js(bands)};",
         *(ranges_own if own else []),
+        *(capped_js if capped else []),
         "",
-        marked(runtime.replace(_WHOLE_PART, whole_js(bonuses)), bool(own), *OWN_RANGE),
+        runtime,
     ]
 
 

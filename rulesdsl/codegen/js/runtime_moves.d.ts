@@ -39,8 +39,10 @@ export declare class RollRule {
   readonly table: string | null;
   readonly combine: string;
 }
-export type RollTime = "crossing" | "entering" | "first_entering" | "ending"; // [no step rolls]
-export type RollTime = "crossing" | "entering" | "first_entering" | "ending" | "any_step"; // [step rolls]
+export type RollTime = "crossing" | "entering" | "first_entering" | "ending"; // [no step rolls] // [no first step]
+export type RollTime = "crossing" | "entering" | "first_entering" | "ending" | "any_step"; // [step rolls] // [no first step]
+export type RollTime = "crossing" | "entering" | "first_entering" | "ending" | "first_step"; // [no step rolls] // [first step]
+export type RollTime = "crossing" | "entering" | "first_entering" | "ending" | "any_step" | "first_step"; // [step rolls] // [first step]
 export declare class RollDue {
   readonly step: number;
   readonly place: unknown;

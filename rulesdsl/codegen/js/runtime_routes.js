@@ -1056,6 +1056,10 @@ function _routeRolls(mode, move, places, keys, steps, entered) {
           out.push(new RollDue(i, step.end, on, rule.id, rule.dice, rule.table, 0, Object.freeze([]), move ?? "")); // [step rolls]
           continue; // [step rolls]
         } // [step rolls]
+        if (on === "first_step") { // [first step]
+          out.push(new RollDue(i, step.end, on, rule.id, rule.dice, rule.table, 0, Object.freeze([]), move ?? "")); // [first step]
+          continue; // [first step]
+        } // [first step]
         const key = `${rule.id}|${features.join(",")}`;
         let found = answers.get(key);
         if (found === undefined) answers.set(key, (found = _placeRoll(rule.id, mode, move, features)));

@@ -39,8 +39,28 @@ function _changed(values, mode, sources) {
     const deltas = Object.hasOwn(byMode, mode) ? byMode[mode] : byMode[""];
     values = values.map((v, i) => v + deltas[i]);
   }
-  return values;
+  return values; // [uncapped]
+  return _capped(values, mode, sources); // [capped]
 }
+ // [capped]
+/** ``values`` (the changes of ``sources`` added) with each state past an end of ``mode``'s range // [capped]
+ * stopped at that end when a capped change of ``sources`` moves it that way (_capped). */ // [capped]
+function _capped(values, mode, sources) { // [capped]
+  const ranges = Object.values(STATES); // [capped] // [one range]
+  const ranges = _zipRanges(mode).map(([, range]) => range); // [capped] // [own range]
+  const stopped = [...values]; // [capped]
+  for (const source of new Set(sources)) { // [capped]
+    const byMode = _CAPPED_CHANGES[source]; // [capped]
+    if (byMode === undefined) continue; // [capped]
+    const deltas = Object.hasOwn(byMode, mode) ? byMode[mode] : byMode[""]; // [capped]
+    deltas.forEach((delta, i) => { // [capped]
+      const [low, high] = ranges[i]; // [capped]
+      if (delta > 0 && stopped[i] > high) stopped[i] = high; // [capped]
+      else if (delta < 0 && stopped[i] < low) stopped[i] = low; // [capped]
+    }); // [capped]
+  } // [capped]
+  return stopped; // [capped]
+} // [capped]
 
 /** Which state ``values`` take out of its range and to what ("" when none) (_out_of_range). */
 function _outOfRange(values) { // [one range]
@@ -80,8 +100,10 @@ function _routeState(begin, mode, move, steps) {
 /** The rolls due, less those due only in a band of a state (_ROLL_STATES) that the state after
  * their step (``along``; none given: every roll) is not in (_state_rolls). */
 function _stateRolls(rolls, along) {
-  if (!along.length || !Object.keys(_ROLL_STATES).length) return rolls;
-  return Object.freeze(
+  if (!along.length || !Object.keys(_ROLL_STATES).length) return rolls; // [no first step]
+  if (!along.length || !Object.keys(_ROLL_STATES).length) return _firstSteps(rolls); // [first step]
+  return Object.freeze( // [no first step]
+  return _firstSteps( // [first step]
     rolls.filter((due) => {
       const band = _ROLL_STATES[due.roll];
       if (band === undefined) return true;
@@ -90,6 +112,20 @@ function _stateRolls(rolls, along) {
     }),
   );
 }
+ // [first step]
+/** ``rolls`` less each roll ``on first step`` after its first step (in its band, when a state // [first step]
+ * is given): it is due once a move (_first_steps). */ // [first step]
+function _firstSteps(rolls) { // [first step]
+  const once = new Set(); // [first step]
+  return Object.freeze( // [first step]
+    rolls.filter((due) => { // [first step]
+      if (due.on !== "first_step") return true; // [first step]
+      if (once.has(due.roll)) return false; // [first step]
+      once.add(due.roll); // [first step]
+      return true; // [first step]
+    }), // [first step]
+  ); // [first step]
+} // [first step]
 
 /** The search of cheapestRoute and reachable given a state (_searched): over (place, state)
  * from ``begin`` changed by the kind of move (nothing found when that change breaks a range). */

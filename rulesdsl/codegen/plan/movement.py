@@ -20,6 +20,7 @@ from rulesdsl.codegen.plan import info, values
 from rulesdsl.semantics import arcs as semantics_arcs
 from rulesdsl.semantics import drift as semantics_drift
 from rulesdsl.semantics import moves as semantics_moves
+from rulesdsl.semantics import routes as semantics_routes
 
 FACING_MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
 """The moves a facing rule may allow beside going forward, in the order of their bits."""
@@ -168,6 +169,8 @@ class StateChanges:
 
     source: str
     deltas: tuple[tuple[str, tuple[int, ...]], ...]
+    capped: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """As ``deltas``, only the changes written ``capped`` (0 elsewhere); empty when none is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +251,7 @@ def build(rs: ir.Ruleset) -> MovementPlan:
                 info.label(v.info, rs.languages[0], v.id),
                 v.low,
                 v.high,
-                tuple((r.mode, r.low, r.high) for r in v.own),
+                _own(rs, v),
             )
             for v in rs.states
         ),
@@ -351,6 +354,20 @@ def _per_move_costs(rs: ir.Ruleset) -> tuple[PerMoveCost, ...]:
     )
 
 
+def _own(rs: ir.Ruleset, state: ir.State) -> tuple[tuple[str, int, int], ...]:
+    """Per unit type with its own range of ``state``: written for it (in the order written),
+    then by one of its keywords (``heavy 0 to 6``, in the order of the unit types)."""
+    modes = {m.id for m in rs.modes}
+    written = tuple((r.mode, r.low, r.high) for r in state.own if r.mode in modes)
+    named = {mode for mode, _, _ in written}
+    by_keyword = (
+        (m.id, *semantics_routes.state_range(state, m.id, m.keywords))
+        for m in rs.modes
+        if m.id not in named and any(r.mode in m.keywords for r in state.own)
+    )
+    return written + tuple(by_keyword)
+
+
 def own_ranges(states: tuple[StateVar, ...]) -> dict[str, tuple[tuple[int, int], ...]]:
     """Per unit type with its own range of a state: every state's range for it, in the order of
     the states (empty when no unit type has its own range)."""
@@ -373,13 +390,28 @@ def _state_changes(states: tuple[ir.State, ...]) -> tuple[StateChanges, ...]:
             ["", *(c.mode for v in states for c in v.changes if c.source == source)]
         )
         deltas = tuple((mode, tuple(_delta(v, source, mode) for v in states)) for mode in modes)
-        out.append(StateChanges(source, deltas))
+        capped = tuple(
+            (mode, tuple(_delta(v, source, mode, capped=True) for v in states)) for mode in modes
+        )
+        has_cap = any(any(d) for _, d in capped)
+        out.append(StateChanges(source, deltas, capped if has_cap else ()))
     return tuple(out)
 
 
-def _delta(state: ir.State, source: str, mode: str) -> int:
-    by_mode = {c.mode: c.amount for c in state.changes if c.source == source}
-    return by_mode.get(mode, by_mode.get("", 0))
+def _delta(state: ir.State, source: str, mode: str, *, capped: bool = False) -> int:
+    """The change ``source`` makes to ``state`` for unit type ``mode`` (its own, else the one
+    for all); with ``capped``, only a change written ``capped`` (else 0)."""
+    by_mode = {c.mode: c for c in state.changes if c.source == source}
+    change = by_mode.get(mode, by_mode.get(""))
+    if change is None or (capped and not change.capped):
+        return 0
+    return change.amount
+
+
+def capped_changes(plan: MovementPlan) -> dict[str, dict[str, tuple[int, ...]]]:
+    """Per source with a change written ``capped`` (``dive +1 capped``), per unit type as in
+    ``state_changes``: those changes, 0 for the others (empty when no change is capped)."""
+    return {c.source: dict(c.capped) for c in plan.state_changes if c.capped}
 
 
 def _drifts(rs: ir.Ruleset) -> tuple[tuple[str, int, str, str, int], ...] | None:

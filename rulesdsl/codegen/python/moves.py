@@ -53,4 +53,5 @@ def context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         },
         "roll_order": plan.roll_order,
         "step_rolls": "any_step" in plan.roll_order,
+        "first_steps": "first_step" in plan.roll_order,
     }
