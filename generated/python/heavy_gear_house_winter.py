@@ -38,6 +38,7 @@ from heapq import heappush as _heappush
 from itertools import chain as _chain
 from itertools import compress as _compress
 from numbers import Real as _Real
+from operator import add as _add
 from operator import itemgetter as _itemgetter
 from operator import sub as _sub
 from types import MappingProxyType
@@ -2068,6 +2069,7 @@ class Board:
         "_entering",
         "_exits",
         "_neighbours",
+        "_routed",
         "_shape",
         "edges",
         "grid",
@@ -2111,6 +2113,7 @@ class Board:
         self._adjacent: dict[Any, tuple[tuple[Any, float], ...]] = {}
         self._exits: dict[str, dict[Any, tuple[tuple[Any, float], ...]]] = {}
         self._entering: dict[str, dict[Any, tuple[float, bool]]] = {}
+        self._routed: dict[str, dict[tuple[Any, Any], tuple[Any, ...]]] = {}
 
     def neighbours(self, place: Any) -> tuple[tuple[Any, float], ...]:
         """The places next to ``place`` on this board, each with the distance of the step
@@ -2462,19 +2465,31 @@ def _grid_steps(
     before, when a step is not to a neighbour, a place's features exclude each other
     (move_cost warns for them at every step), a step is impassable or prohibited, or the
     route enters a place where the unit must stop before its end; prices found before then
-    are left in ``costs`` for the loop."""
+    are left in ``costs`` for the loop. With no allowance or kind of move, a route whose every
+    step was made before on ``board`` without a word (Board._routed) is read back at once."""
+    count = _len(places) - 1
+    ends = places[1:]
+    routed = board._routed.get(mode) if not extra else None
+    if routed:
+        pairs = _list(_zip(places, ends))
+        rests: list[Any] = _list(_map(routed.get, pairs))  # features, edge, price each
+        if None not in rests:
+            total = 0.0
+            for cost in _map(_itemgetter(2), rests):  # added one by one, in order, as below
+                total += cost
+            read = _map(_add, pairs, rests)
+            return _list(_map(_tuple.__new__, [RouteStep] * count, read)), total
     xs, ys = _zip(*places)
     moved = _set(_zip(_map(_sub, xs[1:], xs), _map(_sub, ys[1:], ys)))
     if not moved <= (_HEX_OFFSETS if board._shape == "hex" else _SQUARE_OFFSETS):
         return None
-    count = _len(places) - 1
-    ends = places[1:]
     features = found[1:]
     edges = board.edges
     crossed = _list(_map(edges.get, _zip(places, ends), [()] * count)) if edges else [()] * count
     keys = _list(_zip(features, crossed))
     kept = _ROUTE_PRICES[mode] if not extra else {}
     priced: list[Any] = _list(_map(kept.get, keys))
+    quiet = not extra  # every step priced from _ROUTE_PRICES: kept on the board
     if None in priced:  # steps not priced before: priced in order, as the loop would
         stops: dict[tuple[str, ...], bool] = {}
         for i in _range(count):
@@ -2498,10 +2513,16 @@ def _grid_steps(
                 return None
             if not stop and _len(kept) < _MOVE_COSTS_KEPT:
                 kept[entered, edge] = cost
+            else:
+                quiet = False
             priced[i] = cost
     total = 0.0
     for cost in priced:  # added one by one, in order, as the loop adds them
         total += cost
+    if quiet:
+        board._routed.setdefault(mode, {}).update(
+            _zip(_zip(places, ends), _zip(features, crossed, priced))
+        )
     made = _zip(places, ends, features, crossed, priced)
     return _list(_map(_tuple.__new__, [RouteStep] * count, made)), total
 
