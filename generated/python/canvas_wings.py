@@ -2721,9 +2721,9 @@ def _grid_steps(
     step was made before on ``board`` without a word (Board._routed) is read back at once."""
     count = _len(places) - 1
     ends = places[1:]
+    pairs = _list(_zip(places, ends))
     routed = board._routed.get(mode) if not extra else None
     if routed:
-        pairs = _list(_zip(places, ends))
         rests: list[Any] = _list(_map(routed.get, pairs))  # features, edge, price each
         if None not in rests:
             total = 0.0
@@ -2737,7 +2737,7 @@ def _grid_steps(
         return None
     features = found[1:]
     edges = board.edges
-    crossed = _list(_map(edges.get, _zip(places, ends), [()] * count)) if edges else [()] * count
+    crossed = _list(_map(edges.get, pairs, [()] * count)) if edges else [()] * count
     keys = _list(_zip(features, crossed))
     kept = _ROUTE_PRICES[mode] if not extra else {}
     priced: list[Any] = _list(_map(kept.get, keys))
@@ -2772,9 +2772,7 @@ def _grid_steps(
     for cost in priced:  # added one by one, in order, as the loop adds them
         total += cost
     if quiet:
-        board._routed.setdefault(mode, {}).update(
-            _zip(_zip(places, ends), _zip(features, crossed, priced))
-        )
+        board._routed.setdefault(mode, {}).update(_zip(pairs, _zip(features, crossed, priced)))
     made = _zip(places, ends, features, crossed, priced)
     return _list(_map(_tuple.__new__, [RouteStep] * count, made)), total
 
