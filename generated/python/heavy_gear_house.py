@@ -1907,7 +1907,8 @@ def _route_rolls(
         edges = _list(_zip(edges, features))
     at_places = _kept_rolls(mode, move, kept[0], features, False)
     at_edges = _kept_rolls(mode, move, kept[1], edges, True)
-    numbers = _range(1, _len(steps) + 1)
+    last = _len(steps)
+    numbers = _range(1, last + 1)
     due_at = {*_compress(numbers, at_edges), *_compress(numbers, at_places)}
     out: list[RollDue] = []
     firsts: dict[Any, int] | None = None
@@ -1919,7 +1920,7 @@ def _route_rolls(
                     firsts = _dict(_zip(places[::-1], _range(_len(places) - 1, -1, -1)))
                 if firsts[end] != i or end in entered:
                     continue
-            elif when == 2 and i != numbers[-1]:
+            elif when == 2 and i != last:
                 continue
             out.append(_tuple.__new__(RollDue, (i, end, *due)))
     return _tuple(out)
