@@ -2464,7 +2464,7 @@ function _rollsAt(mode, move, names, onEdge) {
     if ((on === "crossing") !== onEdge) continue;
     for (const rule of Object.values(ROLLS)) {
       if (rule.on !== on) continue;
-      const due = on === "any_step" ? [0, []] : _placeRoll(rule.id, mode, move, names);
+      const due = _placeRoll(rule.id, mode, move, names);
       if (due === null) continue;
       const when = on === "first_entering" ? 1 : on === "ending" ? 2 : 0;
       found.push([when, [on, rule.id, rule.dice, rule.table, due[0], Object.freeze(due[1]), move ?? ""]]);
