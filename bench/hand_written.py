@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -189,3 +189,28 @@ def cheapest_total(
 def route_total(steps: dict[tuple[Any, Any], float], route: Iterable[Any]) -> float:
     """The cost of a route as a sum of dict lookups of its steps' costs."""
     return sum(steps[a, b] for a, b in itertools.pairwise(route))
+
+
+def route_records(
+    step_of: dict[tuple[Any, Any], tuple[Any, ...]],
+    rolls_at: dict[tuple[Any, Any], tuple[tuple[bool, tuple[Any, ...]], ...]],
+    route: Sequence[Any],
+) -> tuple[float, tuple[Any, ...], tuple[Any, ...]]:
+    """route_cost's records by hand: each step (start, end, features, edge, cost) and each
+    roll due (step, place, then its fields) made from dicts filled beforehand (``step_of``:
+    a step's features, edge and cost; ``rolls_at``: its rolls, each with whether it is due only
+    on first entering), with the total: the least a function answering as route_cost does
+    must make, so the floor of its ratio to ``route_total``."""
+    steps = []
+    rolls = []
+    total = 0.0
+    seen = {route[0]}
+    for i, (a, b) in enumerate(itertools.pairwise(route), 1):
+        features, edge, cost = step_of[a, b]
+        steps.append((a, b, features, edge, cost))
+        total += cost
+        for first_only, due in rolls_at.get((a, b), ()):
+            if not first_only or b not in seen:
+                rolls.append((i, b, *due))
+        seen.add(b)
+    return total, tuple(steps), tuple(rolls)

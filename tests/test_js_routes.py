@@ -35,7 +35,11 @@ BREAKS = {
         "reachable",
     ),
     "must stop": ("if (stop) reason = `step", "if (false) reason = `step", "route_cost"),
-    "first entering": ("const first = !seen.has(keys[i]);", "const first = true;", "route_cost"),
+    "first entering": (
+        "if (firsts.get(keys[i]) !== i || entered.has(keys[i])) continue;",
+        "if (entered.has(keys[i])) continue;",
+        "route_cost",
+    ),
     "edge features": ("if (_EDGE_FEATURES.has(feature)) {", "if (false) {", "Board"),
     "diagonals": ("if (this._diagonal) near(", "if (false) near(", "neighbours"),
     "the heap's order": (

@@ -151,3 +151,34 @@ def test_an_unhashable_or_missing_place_is_refused_as_before(module: ModuleType)
         assert outcome(lambda: m.route_cost(grid, "foot", route)) == outcome(  # noqa: B023
             lambda: m.route_cost(general, "foot", route)  # noqa: B023
         )
+
+
+def test_a_route_asked_again_on_its_board_reads_its_steps_back(
+    module: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44: a route whose steps were all made before on the board, without a word, is
+    read back from the board (no step priced again), with the places as the caller gives
+    them; a step into a place where the unit must stop is never read back."""
+    m = module
+    places = {(q, 0): ("clear",) for q in range(6)}
+    places[2, 0] = ("woods",)
+    places[5, 0] = ("ford",)  # must stop
+    edges = {((0, 0), (1, 0)): ("road",), ((3, 0), (4, 0)): ("river",)}
+    grid = m.Board(places, edges, grid="hexes")
+    route = [(q, 0) for q in range(5)]
+    first = m.route_cost(grid, "foot", route)
+    m.route_cost(grid, "foot", [*route, (5, 0)])  # legal: it stops at the end
+    m.route_cost(grid, "foot", [(5, 0), (4, 0)])
+
+    def priced(*_: Any) -> Any:
+        raise AssertionError("a step priced again")
+
+    monkeypatch.setattr(m, "_ROUTE_PRICES", {mode: {} for mode in m.MODES})
+    monkeypatch.setattr(m, "_step_cost", priced)
+    given = [(float(q), 0) for q in range(5)]  # the same places, other objects
+    again = m.route_cost(grid, "foot", given)
+    assert again == first and [type(s.end[0]) for s in again.steps] == [float] * 4
+    with pytest.raises(AssertionError, match="priced again"):
+        m.route_cost(m.Board(places, edges, grid="hexes"), "foot", route)  # a new board
+    with pytest.raises(AssertionError, match="priced again"):
+        m.route_cost(grid, "foot", [*route, (5, 0), (4, 0)])  # the ford, not at the end

@@ -36,7 +36,9 @@ from fractions import Fraction
 from heapq import heappop as _heappop
 from heapq import heappush as _heappush
 from itertools import chain as _chain
+from itertools import compress as _compress
 from numbers import Real as _Real
+from operator import add as _add
 from operator import itemgetter as _itemgetter
 from operator import sub as _sub
 from types import MappingProxyType
@@ -1849,6 +1851,58 @@ def _entered_arg(function: str, board: Any, entered: object) -> frozenset[Any]:
     return found if found is not None else _frozenset()
 
 
+_ROLLS_AT: Final[dict[tuple[str, str | None], tuple[dict[Any, Any], dict[Any, Any]]]] = {}
+"""_route_rolls' rolls per (unit type, kind of move), worked out once: by a place's features,
+those due in it (on entering, first entering, ending, any step), by an edge's features (with
+the place's, when there are whole-map features), those due on crossing it; each in order, as
+(0: due at every step, 1: on first entering only, 2: at the last step only; the fields of its
+RollDue after step and place)."""
+
+
+def _rolls_at(
+    mode: str, move: str | None, key: Any, on_edge: bool
+) -> tuple[tuple[int, tuple[Any, ...]], ...]:
+    """One entry of _ROLLS_AT: the rolls due for ``key`` (a place's features; with
+    ``on_edge``, an edge's features, or (those, the place's) when there are whole-map
+    features)."""
+    if on_edge:
+        edge, place = key if _WHOLE_MAP else (key, ())
+        names = (*edge, *(f for f in place if f in _WHOLE_MAP))
+    else:
+        names = key
+    found: list[tuple[int, tuple[Any, ...]]] = []
+    for on in _ROLL_ORDER:
+        if (on == "crossing") != on_edge:
+            continue
+        for rule in ROLLS.values():
+            if rule.on != on:
+                continue
+            due = _place_roll(rule.id, mode, move, names)
+            if due is not None:
+                when = 1 if on == "first_entering" else 2 if on == "ending" else 0
+                found.append((when, (on, rule.id, rule.dice, rule.table, *due, move or "")))
+    return _tuple(found)
+
+
+def _kept_rolls(
+    mode: str, move: str | None, kept: dict[Any, Any], keys: list[Any], on_edge: bool
+) -> list[Any]:
+    """The entries of _ROLLS_AT for ``keys`` (the features of each step's place, or of its
+    edge), those not kept yet worked out (kept while there are fewer than _MOVE_COSTS_KEPT)."""
+    try:
+        return _list(_map(kept.__getitem__, keys))
+    except _KeyError:  # a place or an edge not met before, by this unit and move
+        found = []
+        for key in keys:
+            due = kept.get(key)
+            if due is None:
+                due = _rolls_at(mode, move, key, on_edge)
+                if _len(kept) < _MOVE_COSTS_KEPT:
+                    kept[key] = due
+            found.append(due)
+        return found
+
+
 def _route_rolls(
     mode: str,
     move: str | None,
@@ -1856,51 +1910,39 @@ def _route_rolls(
     steps: list[Any],
     entered: frozenset[Any] = _frozenset(),
 ) -> tuple[RollDue, ...]:
-    """The rolls due along a route, in order: at each step those on crossing the edge, on
+    """The rolls due along a route (``places``, the start first; ``steps``: (start, end,
+    features, edge, ...) each), in order: at each step those on crossing the edge, on
     entering the place, on first entering it (not entered before in the route or, by
     ``entered``, earlier in the game; the start counts as entered), and at the last step
-    those on ending there."""
+    those on ending there. Each place's and edge's rolls are read from _ROLLS_AT in C-level
+    passes over the route, so a step where none is due costs no Python work."""
     if not ROLLS:
         return ()
-    out: list[RollDue] = []
-    seen = _set(entered)
-    if places:
-        seen.add(places[0])
+    kept = _ROLLS_AT.get((mode, move))
+    if kept is None:
+        kept = _ROLLS_AT[mode, move] = ({}, {})
+    features = _list(_map(_itemgetter(2), steps))
+    edges: list[Any] = _list(_map(_itemgetter(3), steps))
+    if _WHOLE_MAP:  # a whole-map feature of the place counts on crossing into it
+        edges = _list(_zip(edges, features))
+    at_places = _kept_rolls(mode, move, kept[0], features, False)
+    at_edges = _kept_rolls(mode, move, kept[1], edges, True)
     last = _len(steps)
-    # each kind's rules, and each rule's answer for a set of features, worked out once a
-    # route: a route crosses the same few kinds of place again and again
-    rules = [(on, [r for r in ROLLS.values() if r.on == on]) for on in _ROLL_ORDER]
-    rules = [(on, kind) for on, kind in rules if kind]
-    answers: dict[tuple[str, tuple[str, ...]], tuple[float, tuple[str, ...]] | None] = {}
-    for i, step in _enumerate(steps, 1):
-        first = step.end not in seen
-        seen.add(step.end)
-        for on, kind in rules:
-            if (on == "first_entering" and not first) or (on == "ending" and i != last):
+    numbers = _range(1, last + 1)
+    due_at = {*_compress(numbers, at_edges), *_compress(numbers, at_places)}
+    out: list[RollDue] = []
+    firsts: dict[Any, int] | None = None
+    for i in _sorted(due_at):  # the steps where a roll may be due, in order
+        end = places[i]
+        for when, due in at_edges[i - 1] + at_places[i - 1]:
+            if when == 1:
+                if firsts is None:  # each place's first index in the route
+                    firsts = _dict(_zip(places[::-1], _range(_len(places) - 1, -1, -1)))
+                if firsts[end] != i or end in entered:
+                    continue
+            elif when == 2 and i != last:
                 continue
-            features = step.edge if on == "crossing" else step.features
-            if on == "crossing" and _WHOLE_MAP:
-                features = (*features, *(f for f in step.features if f in _WHOLE_MAP))
-            for rule in kind:
-                key = (rule.id, features)
-                if key in answers:
-                    found = answers[key]
-                else:
-                    found = answers[key] = _place_roll(rule.id, mode, move, features)
-                if found is not None:
-                    out.append(
-                        RollDue(
-                            i,
-                            step.end,
-                            on,
-                            rule.id,
-                            rule.dice,
-                            rule.table,
-                            found[0],
-                            found[1],
-                            move or "",
-                        )
-                    )
+            out.append(_tuple.__new__(RollDue, (i, end, *due)))
     return _tuple(out)
 
 
@@ -2028,6 +2070,7 @@ class Board:
         "_entering",
         "_exits",
         "_neighbours",
+        "_routed",
         "_shape",
         "edges",
         "grid",
@@ -2071,6 +2114,7 @@ class Board:
         self._adjacent: dict[Any, tuple[tuple[Any, float], ...]] = {}
         self._exits: dict[str, dict[Any, tuple[tuple[Any, float], ...]]] = {}
         self._entering: dict[str, dict[Any, tuple[float, bool]]] = {}
+        self._routed: dict[str, dict[tuple[Any, Any], tuple[Any, ...]]] = {}
 
     def neighbours(self, place: Any) -> tuple[tuple[Any, float], ...]:
         """The places next to ``place`` on this board, each with the distance of the step
@@ -2422,19 +2466,31 @@ def _grid_steps(
     before, when a step is not to a neighbour, a place's features exclude each other
     (move_cost warns for them at every step), a step is impassable or prohibited, or the
     route enters a place where the unit must stop before its end; prices found before then
-    are left in ``costs`` for the loop."""
+    are left in ``costs`` for the loop. With no allowance or kind of move, a route whose every
+    step was made before on ``board`` without a word (Board._routed) is read back at once."""
+    count = _len(places) - 1
+    ends = places[1:]
+    pairs = _list(_zip(places, ends))
+    routed = board._routed.get(mode) if not extra else None
+    if routed:
+        rests: list[Any] = _list(_map(routed.get, pairs))  # features, edge, price each
+        if None not in rests:
+            total = 0.0
+            for cost in _map(_itemgetter(2), rests):  # added one by one, in order, as below
+                total += cost
+            read = _map(_add, pairs, rests)
+            return _list(_map(_tuple.__new__, [RouteStep] * count, read)), total
     xs, ys = _zip(*places)
     moved = _set(_zip(_map(_sub, xs[1:], xs), _map(_sub, ys[1:], ys)))
     if not moved <= (_HEX_OFFSETS if board._shape == "hex" else _SQUARE_OFFSETS):
         return None
-    count = _len(places) - 1
-    ends = places[1:]
     features = found[1:]
     edges = board.edges
-    crossed = _list(_map(edges.get, _zip(places, ends), [()] * count)) if edges else [()] * count
+    crossed = _list(_map(edges.get, pairs, [()] * count)) if edges else [()] * count
     keys = _list(_zip(features, crossed))
     kept = _ROUTE_PRICES[mode] if not extra else {}
     priced: list[Any] = _list(_map(kept.get, keys))
+    quiet = not extra  # every step priced from _ROUTE_PRICES: kept on the board
     if None in priced:  # steps not priced before: priced in order, as the loop would
         stops: dict[tuple[str, ...], bool] = {}
         for i in _range(count):
@@ -2458,10 +2514,14 @@ def _grid_steps(
                 return None
             if not stop and _len(kept) < _MOVE_COSTS_KEPT:
                 kept[entered, edge] = cost
+            else:
+                quiet = False
             priced[i] = cost
     total = 0.0
     for cost in priced:  # added one by one, in order, as the loop adds them
         total += cost
+    if quiet:
+        board._routed.setdefault(mode, {}).update(_zip(pairs, _zip(features, crossed, priced)))
     made = _zip(places, ends, features, crossed, priced)
     return _list(_map(_tuple.__new__, [RouteStep] * count, made)), total
 

@@ -1026,49 +1026,81 @@ function _enteredArg(fn, board, entered) {
   return new Set([...entered].map((place) => _onBoard(fn, "entered", board, place)));
 }
 
+/** _route_rolls' rolls per unit type and kind of move (_ROLLS_AT), worked out once: by the
+ * board's frozen array of a place's features, those due in it; by an edge's array, those due
+ * on crossing it (with whole-map features, by the place's array under the edge's); each
+ * [0: at every step, 1: on first entering only, 2: at the last step only, its RollDue fields
+ * after step and place]. WeakMaps: what a board holds goes with it. */
+const _ROLLS_AT = new Map();
+
+/** One entry of _ROLLS_AT: the rolls due for the features ``names`` (of an edge with
+ * ``onEdge``, with the place's whole-map features; else of a place), in order (_rolls_at). */
+function _rollsAt(mode, move, names, onEdge) {
+  const found = [];
+  for (const on of _ROLL_ORDER) {
+    if ((on === "crossing") !== onEdge) continue;
+    for (const rule of Object.values(ROLLS)) {
+      if (rule.on !== on) continue;
+      const due = on === "any_step" || on === "first_step" ? [0, []] : _placeRoll(rule.id, mode, move, names); // [step rolls] // [first step]
+      const due = on === "first_step" ? [0, []] : _placeRoll(rule.id, mode, move, names); // [no step rolls] // [first step]
+      const due = on === "any_step" ? [0, []] : _placeRoll(rule.id, mode, move, names); // [step rolls] // [no first step]
+      const due = _placeRoll(rule.id, mode, move, names); // [no step rolls] // [no first step]
+      if (due === null) continue;
+      const when = on === "first_entering" ? 1 : on === "ending" ? 2 : 0;
+      found.push([when, [on, rule.id, rule.dice, rule.table, due[0], Object.freeze(due[1]), move ?? ""]]);
+    }
+  }
+  return found;
+}
+
+/** The rolls due on crossing into a step's place (_ROLLS_AT's entry for its edge). */
+function _edgeRolls(kept, mode, move, step) {
+  if (!_WHOLE_MAP.size) {
+    let due = kept.get(step.edge);
+    if (due === undefined) kept.set(step.edge, (due = _rollsAt(mode, move, step.edge, true)));
+    return due;
+  }
+  let byPlace = kept.get(step.edge);
+  if (byPlace === undefined) kept.set(step.edge, (byPlace = new WeakMap()));
+  let due = byPlace.get(step.features);
+  if (due === undefined) {
+    const names = [...step.edge, ...step.features.filter((f) => _WHOLE_MAP.has(f))];
+    byPlace.set(step.features, (due = _rollsAt(mode, move, names, true)));
+  }
+  return due;
+}
+
 /** The rolls due along a route, in order (_route_rolls): at each step those on crossing the
  * edge, on entering the place, on first entering it (not entered before in the route or, by
  * ``entered``, earlier in the game; the start counts as entered), and at the last step those
- * on ending there. */
+ * on ending there; each step's read from _ROLLS_AT. */
 function _routeRolls(mode, move, places, keys, steps, entered) {
-  const rules = _ROLL_ORDER.map((on) => [on, Object.values(ROLLS).filter((r) => r.on === on)]).filter(
-    ([, kind]) => kind.length,
-  );
-  if (!rules.length) return Object.freeze([]);
+  if (!Object.keys(ROLLS).length) return Object.freeze([]);
+  const id = `${mode} ${move ?? ""}`;
+  let kept = _ROLLS_AT.get(id);
+  if (kept === undefined) _ROLLS_AT.set(id, (kept = [new WeakMap(), new WeakMap()]));
+  const [byPlace, byEdge] = kept;
   const out = [];
-  const seen = new Set(entered);
-  if (keys.length) seen.add(keys[0]);
+  let firsts = null;
   const last = steps.length;
-  // each rule's answer for a set of features, worked out once a route
-  const answers = new Map();
-  steps.forEach((step, index) => {
-    const i = index + 1;
-    const first = !seen.has(keys[i]);
-    seen.add(keys[i]);
-    for (const [on, kind] of rules) {
-      if ((on === "first_entering" && !first) || (on === "ending" && i !== last)) continue;
-      let features = on === "crossing" ? step.edge : step.features;
-      if (on === "crossing" && _WHOLE_MAP.size) {
-        features = [...features, ...step.features.filter((f) => _WHOLE_MAP.has(f))];
-      }
-      for (const rule of kind) {
-        if (on === "any_step") { // [step rolls]
-          out.push(new RollDue(i, step.end, on, rule.id, rule.dice, rule.table, 0, Object.freeze([]), move ?? "")); // [step rolls]
-          continue; // [step rolls]
-        } // [step rolls]
-        if (on === "first_step") { // [first step]
-          out.push(new RollDue(i, step.end, on, rule.id, rule.dice, rule.table, 0, Object.freeze([]), move ?? "")); // [first step]
-          continue; // [first step]
-        } // [first step]
-        const key = `${rule.id}|${features.join(",")}`;
-        let found = answers.get(key);
-        if (found === undefined) answers.set(key, (found = _placeRoll(rule.id, mode, move, features)));
-        if (found !== null) {
-          const due = [i, step.end, on, rule.id, rule.dice, rule.table, found[0], found[1], move ?? ""];
-          out.push(new RollDue(...due));
-        }
+  for (let i = 1; i <= last; i++) {
+    const step = steps[i - 1];
+    let atPlace = byPlace.get(step.features);
+    if (atPlace === undefined) byPlace.set(step.features, (atPlace = _rollsAt(mode, move, step.features, false)));
+    const atEdge = _edgeRolls(byEdge, mode, move, step);
+    if (!atPlace.length && !atEdge.length) continue;
+    for (const found of [atEdge, atPlace]) {
+      for (const [when, due] of found) {
+        if (when === 1) {
+          if (firsts === null) { // each place's first index in the route (0: the start)
+            firsts = new Map();
+            for (let j = last; j >= 0; j--) firsts.set(keys[j], j);
+          }
+          if (firsts.get(keys[i]) !== i || entered.has(keys[i])) continue;
+        } else if (when === 2 && i !== last) continue;
+        out.push(new RollDue(i, step.end, ...due));
       }
     }
-  });
+  }
   return Object.freeze(out);
 }
