@@ -199,6 +199,7 @@ CODES: Mapping[str, str] = {
     "E456": "a worked example's free move leg that is not a kind of leg and an amount",
     "E457": "a worked example's modifier items for a decision, not in parentheses",
     "E458": "a worked example's line of sight gives a state to a rule with no band of one",
+    "E488": "a worked example asks effect() where no effect is keyed by unit type",
     "E275": "a worked example declared twice",
     "E280": "a facing rule for a name that is not a unit type (mode)",
     "E281": "a facing rule on a grid the ruleset does not declare",
@@ -317,6 +318,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("lower", "E480 E481 E482"),
     ("checks", "E420"),
     ("checks", "E450 E451 E452 E453 E454 E455 E456 E457 E458"),
+    ("checks", "E488"),
     ("checks", "W340 W263"),
     (
         "tools",

@@ -95,6 +95,7 @@ def answered(plan: module_plan.ModulePlan) -> set[str]:
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
     moves = {"move_cost", "can_enter", "can_end", "must_stop", "path_cost", "rolls_due"}
     free = {"free_move"} if plan.movement.free_facings else set()
+    free |= {"effect"} if "unit effects" in plan.surface.parts else set()  # keyed by unit type
     known = {"lookup", "param", "modifier", "conflicts", "route_cost"}
     return {*known, *dice, *sight, *code, *moves, *free}
 

@@ -10,7 +10,8 @@ is held to) and its stated answer compared with the rules' own.
 - E273: an argument or an answer in another unit than the rules use there.
 - E450-E455: a route's ``state=`` or ``wind=`` the rules do not take (issue 40,
   :mod:`rulesdsl.examples.route_inputs`); E456: a free move's leg written otherwise; E458: a
-  line of sight's ``state=`` for a sight rule with no band of a state.
+  line of sight's ``state=`` for a sight rule with no band of a state; E488: ``effect()``
+  where no effect is keyed by unit type (:mod:`rulesdsl.examples.unit_effects`).
 """
 
 from __future__ import annotations
@@ -120,6 +121,8 @@ _ROUTE_INPUTS = {
     "`wind=2`: the heading the wind blows from; the route starts at heading 0": ("E453", "E454"),
     "a free move's legs in order: (straight, 2 in), (reverse, 1 in), (turn, -45 deg)": ("E456",),
     "a modifier's items in parentheses, `mods=(aimed, smoke)`, read as their total": ("E457",),
+    "`roll(table, total)` gives the effects every unit gets; effect() is the module's where an "
+    "effect is keyed by unit type (`damage & infantry 3`)": ("E488",),
 }
 """The codes of a route example's ``state=`` and ``wind=`` and a free move's legs (issue 40),
 by what they take."""

@@ -21,7 +21,7 @@ from typing import Any, Literal, assert_never, get_args
 
 from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.diagnostics import did_you_mean
-from rulesdsl.examples import free_moves, route_inputs
+from rulesdsl.examples import free_moves, route_inputs, unit_effects
 from rulesdsl.examples.statements import Answered as Answered
 from rulesdsl.examples.statements import (
     Plain,
@@ -202,6 +202,8 @@ def _function(args: _Args, function: ir.Ask) -> Answered:
                 "unit type with facing off the grid",
             )
             return free_moves.answer(args.rs, mode, args.rest(1), args.keyword("allowance"))
+        case "effect":  # issue 40: an effect's value by unit type
+            return unit_effects.answer(args.rs, args.rest(0), _name)
         case _:
             assert_never(function)
 

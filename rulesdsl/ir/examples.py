@@ -30,6 +30,7 @@ Ask = Literal[
     "path_cost",
     "rolls_due",
     "free_move",
+    "effect",
 ]
 """The module functions a worked example may ask, beside each step and decision by its name
 (:func:`rulesdsl.words.asked` reads a question's name as one)."""

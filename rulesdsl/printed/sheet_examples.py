@@ -13,6 +13,7 @@ from rulesdsl import examples, ir, semantics, spelling, words
 from rulesdsl.examples import statements as examples_stated
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics import facing as semantics_facing
 from rulesdsl.units import DIMENSIONS
 
@@ -96,6 +97,9 @@ def _head(
             return _arg(b, first[0]), [_row(b, q, a) for a in rest]
         case "free_move" if first:  # issue 40: the unit type, then each leg in words
             return b.w("ask:free_move"), [_arg(b, first[0]), *(_leg(b, a) for a in rest)]
+        case "effect" if len(rest) == 3:  # issue 40: the table, the outcome, the effect for whom
+            effect = b.w("example_effect_for", effect=_effect(b, rest[1]), unit=_arg(b, rest[2]))
+            return _arg(b, first[0]), [_row(b, q, rest[0]), effect]
         case (
             "modifier"
             | "line_of_sight"
@@ -110,6 +114,7 @@ def _head(
             | "path_cost"
             | "rolls_due"
             | "free_move"
+            | "effect"
         ):
             return b.w(f"ask:{verb}"), [_arg(b, a) for a in positional]
         case None:
@@ -221,6 +226,14 @@ def _row(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     return _arg(b, a)
 
 
+def _effect(b: MoreBlocks, a: ir.ExampleArg) -> str:
+    """An effect's name as the sheet's tables print it (``effect:damage``, issue 40)."""
+    if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
+        key = a.values[0].name
+        return b.c.get(f"effect:{key}") or b.c.label(key.replace("_", " "))
+    return _arg(b, a)
+
+
 def _is(a: ir.ExampleArg, name: str) -> bool:
     return len(a.values) == 1 and a.values[0] == ir.Symbol(name)
 
@@ -247,6 +260,7 @@ def _signed(kind: examples_stated.QuestionKind | None) -> bool:
             | "line_of_sight"
             | "path_cost"
             | "free_move"
+            | "effect"
             | None
         ):
             return False
@@ -324,6 +338,8 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
             return _dice_cells(b, q, symbols, chance=verb == "chance")
         case "line_of_sight" | "route_cost":
             return _route_cells(b, q)
+        case "effect" if len(symbols) == 4:
+            return _effect_cells(b, symbols)
         case (
             "move_cost"
             | "can_enter"
@@ -336,11 +352,25 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
             | "path_cost"
             | "rolls_due"
             | "free_move"
+            | "effect"
             | None
         ):
             return []
         case _:
             assert_never(verb)
+
+
+def _effect_cells(b: MoreBlocks, symbols: list[str]) -> list[str]:
+    """The outcome's cell for the effect asked (``effect(table, outcome, name, mode)``): its
+    value for everyone, then by unit type (issue 40)."""
+    table, outcome, effect, _ = symbols
+    for t, o, everyone, keyed in semantics_effects.keyed_outcomes(b.rs):
+        if (t, o) == (table, outcome) and effect in everyone:
+            cell = b.effects(
+                {effect: everyone[effect]}, {effect: keyed[effect]} if effect in keyed else None
+            )
+            return [cell.text]
+    return []
 
 
 def _place_cells(b: MoreBlocks, symbols: list[str]) -> list[str]:

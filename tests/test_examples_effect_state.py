@@ -1,0 +1,201 @@
+"""Worked examples that ask ``effect()``, an effect's value by unit type (issue 40, item 7:
+docs/language.md, "Effects by unit type" and "Worked examples"): checked at build against the
+rules, misuse as E488 (E272 for an unknown name), exported as vectors the Python and JavaScript
+modules both pass, and printed on sheets in every sheet language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.codegen.plan import examples as plan_examples
+from rulesdsl.codegen.python import examples as python_examples
+from rulesdsl.compiler import Compiler
+from rulesdsl.frontends.dsl import Parser
+from rulesdsl.interchange.convert import to_yaml
+from rulesdsl.printed.sheets import build_sheet, render_markdown
+from rulesdsl.versions import diff as semantic
+from tests.conftest import compile_snippet
+from tests.test_examples_route_inputs import js_answers, replay_python
+from tests.test_js_target import node
+
+__all__ = ["node"]  # a fixture
+
+FALLS = """\
+ruleset falls "Falls"
+version 1.0.0
+languages en fr de ru
+units distance hex, cost MP
+mode mech "Mech" fr "Mech" de "Mech" ru "Шагоход"
+mode infantry "Infantry" fr "Infanterie" de "Infanterie" ru "Пехота"
+mode jump_infantry "Jump infantry" fr "Infanterie sauteuse" de "Sprunginfanterie" \\
+    ru "Прыгающая пехота"
+group foot "On foot" fr "À pied" de "Zu Fuß" ru "Пешие" : infantry, jump_infantry
+layer ground "Ground" fr "Sol" de "Boden" ru "Земля" {
+  clear "Clear" fr "Dégagé" de "Frei" ru "Открытая местность" | 1
+}
+dice fall "Falling" fr "Chute" de "Sturz" ru "Падение" : 1d6 {
+  1-3 short "Short fall" fr "Chute courte" de "Kurzer Sturz" ru "Короткое падение" \\
+      | levels 1, damage 1d6, damage & foot 2
+  4+  long "Long fall" fr "Longue chute" de "Langer Sturz" ru "Долгое падение" \\
+      | levels 2, damage 2d6, damage & foot 4, damage & jump_infantry 1
+}
+"""
+
+FALLS_EXAMPLE = """\
+example long_fall "A long fall" fr "Une longue chute" de "Ein langer Sturz" \\
+    ru "Долгое падение" {
+  effect(fall, long, damage, mech) = 2d6
+  effect(fall, long, damage, infantry) = 4
+  effect(fall, long, damage, jump_infantry) = 1
+  effect(fall, short, levels, infantry) = 1
+}
+"""
+
+
+def _errors(compiler: Compiler, text: str, tmp_path: Path) -> list[tuple[str, int, int, str]]:
+    compiled = compile_snippet(compiler, text, tmp_path)
+    return [
+        (d.code, d.pos.line if d.pos else 0, d.pos.column if d.pos else 0, d.message)
+        for d in compiled.diagnostics
+        if d.severity == "error"
+    ]
+
+
+def _vectors(compiler: Compiler, text: str, tmp_path: Path) -> tuple[ir.Ruleset, list[dict]]:
+    compiled = compile_snippet(compiler, text, tmp_path)
+    assert compiled.ruleset is not None
+    plan = plan_examples.build(compiled.ruleset)
+    return compiled.ruleset, json.loads(python_examples.vectors_json(plan))["vectors"]
+
+
+def test_an_effect_example_states_the_value_a_unit_type_gets(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """Its own entry (jump infantry 1), else its keyword's (infantry: foot 4), else the value
+    for everyone (a mech's 2d6); a wrong one is E270 with the cell that gives the answer."""
+    assert _errors(compiler, FALLS + FALLS_EXAMPLE, tmp_path) == []
+    wrong = FALLS_EXAMPLE.replace("jump_infantry) = 1", "jump_infantry) = 4")
+    [(code, line, _, message)] = _errors(compiler, FALLS + wrong, tmp_path)
+    assert (code, line) == ("E270", FALLS.count("\n") + 5)
+    assert message.endswith("is 1, not 4 as stated")
+
+
+def test_an_effect_example_where_no_effect_is_keyed_by_unit_type_is_e488(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    plain = FALLS.replace(", damage & foot 2", "").replace(
+        ", damage & foot 4, damage & jump_infantry 1", ""
+    )
+    found = _errors(compiler, plain + FALLS_EXAMPLE, tmp_path)
+    first = plain.count("\n") + 3
+    assert [(c, line, column) for c, line, column, _ in found] == [
+        ("E488", line, 3) for line in range(first, first + 4)
+    ]
+    assert "no effect of the rules is keyed by unit type" in found[0][3]
+
+
+@pytest.mark.parametrize(
+    ("question", "at", "words"),
+    [
+        ("effect(fal, long, damage, mech) = 2d6", "fal", "did you mean 'fall'?"),
+        ("effect(fall, lng, damage, mech) = 2d6", "lng", "did you mean 'long'?"),
+        ("effect(fall, long, damages, mech) = 2d6", "damages", "did you mean 'damage'?"),
+        ("effect(fall, long, damage, tank) = 2d6", "tank", "is not a unit type"),
+        ("effect(fall, long, damage) = 2d6", "effect", "takes a table, an outcome"),
+    ],
+)
+def test_an_effect_example_with_an_unknown_name_is_e272_at_the_name(
+    compiler: Compiler, tmp_path: Path, question: str, at: str, words: str
+) -> None:
+    text = FALLS + 'example bad "Bad" fr "x" de "x" ru "x" {\n  ' + question + "\n}\n"
+    [(code, line, column, message)] = _errors(compiler, text, tmp_path)
+    assert (code, line, column) == ("E272", text.count("\n") - 1, question.index(at) + 3)
+    assert words in message
+
+
+def test_the_vectors_ask_effect_as_the_module_takes_it(compiler: Compiler, tmp_path: Path) -> None:
+    _, vectors = _vectors(compiler, FALLS + FALLS_EXAMPLE, tmp_path)
+    assert [(v["kind"], v["args"], v["expected"]) for v in vectors[:2]] == [
+        ("effect", ["fall", "long", "damage", "mech"], [{"dice": [2, 6, 0]}]),
+        ("effect", ["fall", "long", "damage", "infantry"], [{"number": 4}]),
+    ]
+
+
+def test_the_python_module_replays_the_effect_examples(compiler: Compiler, tmp_path: Path) -> None:
+    rs, _ = _vectors(compiler, FALLS + FALLS_EXAMPLE, tmp_path)
+    assert "4 passed" in replay_python(rs, tmp_path)
+
+
+def test_the_js_module_gives_the_same_answers_to_the_effect_examples(
+    compiler: Compiler, tmp_path: Path, node: str
+) -> None:
+    rs, vectors = _vectors(compiler, FALLS + FALLS_EXAMPLE, tmp_path)
+    assert js_answers(rs, vectors, tmp_path) == [v["expected"] for v in vectors]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Falling: Long fall, damage for Infantry | 4"),
+        ("fr", "Chute : Longue chute, dégâts pour Infanterie | 4"),
+        ("de", "Sturz: Langer Sturz, Schaden für Infanterie | 4"),
+        ("ru", "Падение: Долгое падение, урон для Пехота | 4"),
+    ],
+)
+def test_sheets_print_an_effect_example_in_every_language(
+    compiler: Compiler, tmp_path: Path, lang: str, words: str
+) -> None:
+    rs = compile_snippet(compiler, FALLS + FALLS_EXAMPLE, tmp_path).ruleset
+    assert rs is not None
+    md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
+    assert words in md, md[md.find("Worked") :][:2000]
+
+
+def _guide_block(name: str) -> str:
+    """The ruleset ``name`` of docs/language.md's "Worked examples", unindented."""
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[doc.index("## Worked examples") : doc.index("## Variants")]
+    start = section.index(f"```terrain\n  ruleset {name}")
+    block = section[start : section.index("  ```\n", start)].split("\n", 1)[1]
+    return "\n".join(line.removeprefix("  ") for line in block.splitlines()) + "\n"
+
+
+def test_the_language_guide_asks_effect_as_the_rules_answer(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """docs/language.md, "Worked examples": the tumbles block builds, its answers checked."""
+    text = _guide_block("tumbles")
+    assert _errors(compiler, text, tmp_path) == []
+    rs = compile_snippet(compiler, text, tmp_path).ruleset
+    assert rs is not None and [q.ask for e in rs.examples for q in e.questions] == ["effect"] * 3
+    wrong = text.replace("infantry) = 4", "infantry) = 2")
+    assert [c for c, *_ in _errors(compiler, wrong, tmp_path)] == ["E270"]
+
+
+def test_the_diff_lists_an_effect_examples_changed_answer(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """A unit type's own value changed: the cell and the example's answer, old and new."""
+    old = compile_snippet(compiler, FALLS + FALLS_EXAMPLE, tmp_path / "old").ruleset
+    text = (FALLS + FALLS_EXAMPLE).replace("jump_infantry 1", "jump_infantry 2")
+    new = compile_snippet(
+        compiler, text.replace("jump_infantry) = 1", "jump_infantry) = 2"), tmp_path
+    ).ruleset
+    assert old is not None and new is not None
+    changed = [(c.path, c.old, c.new) for c in semantic.diff(old, new).changes]
+    assert ("example.long_fall.3", "1", "2") in changed, changed
+
+
+def test_yaml_writes_an_effect_example_as_the_language_does(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    source, _ = Parser().parse(FALLS + FALLS_EXAMPLE, "falls.terrain")
+    yaml_text = to_yaml(source)
+    assert "effect(fall, long, damage, infantry) = 4" in yaml_text
+    (tmp_path / "falls.yaml").write_text(yaml_text, "utf-8")
+    compiled = compiler.compile_file(tmp_path / "falls.yaml")
+    assert [d.code for d in compiled.diagnostics if d.severity == "error"] == []
