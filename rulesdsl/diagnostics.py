@@ -200,6 +200,9 @@ CODES: Mapping[str, str] = {
     "E457": "a worked example's modifier items for a decision, not in parentheses",
     "E458": "a worked example's line of sight gives a state to a rule with no band of one",
     "E488": "a worked example asks effect() where no effect is keyed by unit type",
+    "E489": "a worked example states a field of an answer that is not a route's state",
+    "E490": "a worked example states the state after a route given no state at the start",
+    "E491": "a worked example's state after a route not every state by name, a whole number",
     "E275": "a worked example declared twice",
     "E280": "a facing rule for a name that is not a unit type (mode)",
     "E281": "a facing rule on a grid the ruleset does not declare",
@@ -318,7 +321,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("lower", "E480 E481 E482"),
     ("checks", "E420"),
     ("checks", "E450 E451 E452 E453 E454 E455 E456 E457 E458"),
-    ("checks", "E488"),
+    ("checks", "E488 E489 E490 E491"),
     ("checks", "W340 W263"),
     (
         "tools",

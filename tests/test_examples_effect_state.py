@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.plan import examples as plan_examples
 from rulesdsl.codegen.python import examples as python_examples
 from rulesdsl.compiler import Compiler
@@ -18,9 +19,10 @@ from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_yaml
 from rulesdsl.printed.sheets import build_sheet, render_markdown
 from rulesdsl.versions import diff as semantic
+from tests import js_queries
 from tests.conftest import compile_snippet
-from tests.test_examples_route_inputs import js_answers, replay_python
-from tests.test_js_target import node
+from tests.test_examples_route_inputs import AIR, js_answers, replay_python
+from tests.test_js_target import node, write_package
 
 __all__ = ["node"]  # a fixture
 
@@ -199,3 +201,160 @@ def test_yaml_writes_an_effect_example_as_the_language_does(
     (tmp_path / "falls.yaml").write_text(yaml_text, "utf-8")
     compiled = compiler.compile_file(tmp_path / "falls.yaml")
     assert [d.code for d in compiled.diagnostics if d.severity == "error"] == []
+
+
+# ---- the state after a route: `route_cost(...).state = (speed=3, altitude=2)` --------------
+
+CLIMB = """\
+example climbing "Climbing through debris" fr "Monter dans les débris" de "Steigen" \\
+    ru "Набор высоты" {
+  route_cost(fighter, (clear), (clear, debris), (clear), state=(speed=5, altitude=2)).state \\
+      = (speed=3, altitude=2)
+  route_cost(bomber, (clear), (storm), state=(speed=6, altitude=0), move=climb).state \\
+      = (altitude=0, speed=3)
+  route_cost(fighter, (clear), (storm), state=(speed=4, altitude=3)).state \\
+      = (speed=4, altitude=2)
+}
+"""  # noqa: RUF001
+"""A fighter loses 2 speed in the debris; a bomber's climb costs it 3 speed and gains a level,
+which the storm takes back; a storm takes a fighter's level."""
+
+
+def test_a_route_example_states_the_state_after_the_route(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    assert _errors(compiler, AIR + CLIMB, tmp_path) == []
+    wrong = CLIMB.replace("= (speed=3, altitude=2)", "= (speed=5, altitude=2)")
+    [(code, line, column, message)] = _errors(compiler, AIR + wrong, tmp_path)
+    assert (code, line, column) == ("E270", AIR.count("\n") + 3, 3)
+    assert message.endswith(".state is (speed=3, altitude=2), not (speed=5, altitude=2) as stated")
+
+
+STATE_MISUSES = {
+    "E489": "route_cost(fighter, (clear), (clear), state=(speed=5, altitude=2)).total = (a=1)",
+    "E489 move_cost": "move_cost(fighter, clear).state = (speed=5, altitude=2)",
+    "E490": "route_cost(fighter, (clear), (clear)).state = (speed=5, altitude=2)",
+    "E491": "route_cost(fighter, (clear), (clear), state=(speed=5, altitude=2)).state = (speed=4)",
+    "E491 twice": "route_cost(fighter, (clear), (clear), state=(speed=5, altitude=2)).state "
+    "= (speed=4, speed=4)",
+    "E491 unit": "route_cost(fighter, (clear), (clear), state=(speed=5, altitude=2)).state "
+    "= (speed=4 MP, altitude=2)",
+}
+
+
+@pytest.mark.parametrize("case", sorted(STATE_MISUSES))
+def test_a_misused_state_after_a_route_is_its_own_error_at_the_question(
+    compiler: Compiler, tmp_path: Path, case: str
+) -> None:
+    question = STATE_MISUSES[case]
+    text = AIR + 'example bad "Bad" fr "x" de "x" ru "x" {\n  ' + question + "\n}\n"
+    compiled = compile_snippet(compiler, text, tmp_path)
+    [found] = [d for d in compiled.diagnostics if d.severity == "error"]
+    assert found.code == case.split()[0], found.message
+    assert found.pos is not None and (found.pos.line, found.pos.column) == (text.count("\n") - 1, 3)
+    assert found.hint
+
+
+def test_the_vectors_give_the_attribute_and_the_state_by_name(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    _, vectors = _vectors(compiler, AIR + CLIMB, tmp_path)
+    assert [(v["attribute"], v["expected"]) for v in vectors[:2]] == [
+        ("state", [{"state": {"speed": 3, "altitude": 2}}]),
+        ("state", [{"state": {"altitude": 0, "speed": 3}}]),
+    ]
+    assert vectors[0]["text"].endswith(".state = (speed=3, altitude=2)")
+    _, plain = _vectors(compiler, FALLS + FALLS_EXAMPLE, tmp_path)
+    assert all("attribute" not in v for v in plain)  # the vectors of other examples unchanged
+
+
+def test_the_python_module_replays_the_state_after_a_route(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    rs, _ = _vectors(compiler, AIR + CLIMB, tmp_path)
+    assert "3 passed" in replay_python(rs, tmp_path)
+
+
+def test_the_js_module_gives_the_same_state_after_a_route(
+    compiler: Compiler, tmp_path: Path, node: str
+) -> None:
+    rs, vectors = _vectors(compiler, AIR + CLIMB, tmp_path)
+    package = write_package(module_plan.build(rs), tmp_path / "js")
+    queries = [
+        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"], "attribute": "state"}
+        for v in vectors
+    ]
+    answers = [a.get("answer") for a in js_queries.ask_node(package, queries)]
+    assert all(map(js_queries.same, answers, [v["expected"] for v in vectors])), answers
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "state at the end | Speed 3, Altitude 2"),
+        ("fr", "état à l’arrivée | Vitesse 3, Altitude 2"),  # noqa: RUF001
+        ("de", "Zustand am Ende | Tempo 3, Höhe 2"),
+        ("ru", "состояние в конце | Скорость 3, Высота 2"),
+    ],
+)
+def test_sheets_print_the_state_after_a_route_in_every_language(
+    compiler: Compiler, tmp_path: Path, lang: str, words: str
+) -> None:
+    rs = compile_snippet(compiler, AIR + CLIMB, tmp_path).ruleset
+    assert rs is not None
+    md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
+    assert words in md, md[md.find("|") :][:3000]
+
+
+def test_yaml_writes_the_state_after_a_route_as_the_language_does(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    source, _ = Parser().parse(AIR + CLIMB, "air.terrain")
+    yaml_text = to_yaml(source)
+    assert ").state = (speed=3, altitude=2)" in yaml_text
+    (tmp_path / "air.yaml").write_text(yaml_text, "utf-8")
+    compiled = compiler.compile_file(tmp_path / "air.yaml")
+    assert [d.code for d in compiled.diagnostics if d.severity == "error"] == []
+    assert compiled.ruleset is not None
+    assert compiled.ruleset.examples[0].questions[0].answer_names == ("speed", "altitude")
+
+
+def test_the_diff_lists_a_changed_state_after_a_route(compiler: Compiler, tmp_path: Path) -> None:
+    old = compile_snippet(compiler, AIR + CLIMB, tmp_path / "old").ruleset
+    text = (AIR + CLIMB).replace("debris -2", "debris -1")
+    text = text.replace("= (speed=3, altitude=2)", "= (speed=4, altitude=2)")
+    new = compile_snippet(compiler, text, tmp_path).ruleset
+    assert old is not None and new is not None
+    changed = [(c.path, c.old, c.new) for c in semantic.diff(old, new).changes]
+    assert ("example.climbing.1", "(speed=3, altitude=2)", "(speed=4, altitude=2)") in changed
+
+
+HOUSE = """\
+ruleset air_house "Air house"
+version 1.0.0
+extends air@^1.0
+override example climbing.1 | (speed=3, altitude=2)
+"""
+
+
+def test_a_variant_restates_the_state_after_a_route_by_name(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """``override example NAME.N | (speed=3, altitude=2)``, in the language and in YAML."""
+    (tmp_path / "air.terrain").write_text(AIR + CLIMB, "utf-8")
+    house = tmp_path / "air_house.terrain"
+    house.write_text(HOUSE, "utf-8")
+    assert [d.code for d in compiler.compile_file(house).diagnostics if d.is_error] == []
+    house.write_text(HOUSE.replace("speed=3", "speed=4"), "utf-8")
+    found = [d for d in Compiler().compile_file(house).diagnostics if d.is_error]
+    assert [(d.code, d.pos.line if d.pos else 0) for d in found] == [("E270", 4)]
+    house.write_text(HOUSE, "utf-8")
+    source, _ = Parser().parse(HOUSE, str(house))
+    yaml_text = to_yaml(source)
+    assert "example.climbing.1: (speed=3, altitude=2)" in yaml_text, yaml_text
+    (tmp_path / "air_house.yaml").write_text(yaml_text, "utf-8")
+    house.unlink()
+    compiled = Compiler().compile_file(tmp_path / "air_house.yaml")
+    assert [d.code for d in compiled.diagnostics if d.is_error] == []
+    assert compiled.ruleset is not None
+    assert compiled.ruleset.examples[0].questions[0].answer_names == ("speed", "altitude")

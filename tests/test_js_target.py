@@ -115,7 +115,9 @@ def test_js_module_passes_the_example_vectors(
     vectors = json.loads((GENERATED / f"{rid}.examples.json").read_text("utf-8"))["vectors"]
     chosen = asked(plans[rid], vectors)
     queries = [
-        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in chosen
+        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]}
+        | ({"attribute": v["attribute"]} if "attribute" in v else {})  # `.state` (issue 40)
+        for v in chosen
     ]
     answers = js_queries.ask_node(packages[rid], queries)
     wrong = [

@@ -11,7 +11,9 @@ is held to) and its stated answer compared with the rules' own.
 - E450-E455: a route's ``state=`` or ``wind=`` the rules do not take (issue 40,
   :mod:`rulesdsl.examples.route_inputs`); E456: a free move's leg written otherwise; E458: a
   line of sight's ``state=`` for a sight rule with no band of a state; E488: ``effect()``
-  where no effect is keyed by unit type (:mod:`rulesdsl.examples.unit_effects`).
+  where no effect is keyed by unit type (:mod:`rulesdsl.examples.unit_effects`); E489-E491:
+  a ``.state`` answer that is not a route's, a route with no state at the start, a state not
+  stated by name.
 """
 
 from __future__ import annotations
@@ -123,6 +125,8 @@ _ROUTE_INPUTS = {
     "a modifier's items in parentheses, `mods=(aimed, smoke)`, read as their total": ("E457",),
     "`roll(table, total)` gives the effects every unit gets; effect() is the module's where an "
     "effect is keyed by unit type (`damage & infantry 3`)": ("E488",),
+    "a route's state after it: route_cost(..., state=(speed=5, altitude=2)).state = (speed=3, "
+    "altitude=2), every state by name": ("E489", "E490", "E491"),
 }
 """The codes of a route example's ``state=`` and ``wind=`` and a free move's legs (issue 40),
 by what they take."""

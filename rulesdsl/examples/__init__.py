@@ -149,6 +149,7 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
     function = words.asked(q.ask)
     try:
         route_inputs.only_state_named(q)
+        route_inputs.attribute_asked(rs, q)
         if q.ask in steps:
             out = _step(args, steps[q.ask])
         elif q.ask in decisions:
@@ -165,7 +166,7 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
     except (ValueError, ZeroDivisionError, KeyError, StopIteration) as exc:
         raise Unanswerable(f"{q.ask}() cannot answer: {exc}") from None
     args.done()
-    return out
+    return route_inputs.end_state(rs, q, out) if q.attribute else out
 
 
 def _function(args: _Args, function: ir.Ask) -> Answered:
@@ -531,7 +532,7 @@ def _facing_route(args: _Args, mode: str) -> Answered:
         ((f"@{step.move}", *step.entered, *step.crossed), _cost_answer(step.cost))
         for step in answer.steps
     )
-    return Answered(parts, rs.units.get("cost"), cells, places=steps)
+    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state)
 
 
 def _route(args: _Args) -> Answered:
@@ -562,7 +563,7 @@ def _route(args: _Args) -> Answered:
     if not answer.legal:
         parts = (*parts, {"word": "illegal"})
     steps = tuple(((*s.entered, *s.crossed), _cost_answer(s.cost)) for s in answer.steps)
-    return Answered(parts, rs.units.get("cost"), cells, places=steps)
+    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state)
 
 
 def _rolls(args: _Args) -> Answered:
@@ -776,6 +777,7 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
         "kind": question_kind(rs, q),
         "args": args,
         "kwargs": {a.keyword: _arg_plain(a) for a in q.args if a.keyword},
+        **({"attribute": q.attribute} if q.attribute else {}),  # `.state` (issue 40)
         "expected": list(stated(q)),
         "unit": unit_of(q),
         "title": dict(example.info.labels),

@@ -1,17 +1,18 @@
 """What a worked example gives besides plain values (issue 40): a route's state at the start,
 ``state=(speed=5, altitude=2)`` (``state`` lines), and the wind's heading, ``wind=2`` (a facing
 rule that tacks or wears), read and checked as the module checks its ``state=`` and ``wind=``
-arguments; and a decision input that takes a modifier's items, ``mods=(aimed, smoke)``. Misuse
-has codes of its own (E450-E455, E457, E458; docs/diagnostics.md).
+arguments; a decision input that takes a modifier's items, ``mods=(aimed, smoke)``; and the
+state after a route, ``route_cost(...).state = (speed=3, altitude=4)``. Misuse has codes of its
+own (E450-E455, E457, E458, E489-E491; docs/diagnostics.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.diagnostics import did_you_mean
-from rulesdsl.examples.statements import Unanswerable
+from rulesdsl.examples.statements import Answered, Unanswerable
 from rulesdsl.semantics import facing as semantics_facing
 
 Found = tuple[int, ir.ExampleArg]
@@ -146,3 +147,50 @@ def total(rs: ir.Ruleset, found: Found, modifier: str) -> float:
     value = semantics.modifier(rs, modifier, items)
     assert not isinstance(value, ir.Marker)  # E432: a modifier read as a total gives no marker
     return value
+
+
+def attribute_asked(rs: ir.Ruleset, q: ir.Question) -> None:
+    """``route_cost(...).state = (speed=3, altitude=4)``: only a route answers ``.state``
+    (E489), from a state given at the start (E490), stated as every state by name, once, a
+    whole number (E491)."""
+    if not q.attribute:
+        return
+    if q.attribute != "state" or words.asked(q.ask) != "route_cost":
+        raise Unanswerable(
+            f"'{q.ask}(...).{q.attribute}' is not an answer an example states: only a route "
+            "states the state after it, route_cost(...).state = (...)",
+            code="E489",
+        )
+    found = next((i for i, a in enumerate(q.args) if a.keyword == "state"), None)
+    if found is None:
+        raise Unanswerable(
+            f"the state after the route needs the state at the start: add state=({_shape(rs)})",
+            code="E490",
+        )
+    names = [s.id for s in rs.states]
+    given = list(q.answer_names)
+    wrong = [v for v in q.answer if not isinstance(v, ir.Number) or v.unit is not None]
+    wrong += [v for v in q.answer if isinstance(v, ir.Number) and not float(v.value).is_integer()]
+    if sorted(given) != sorted(names) or len(set(given)) != len(given) or wrong:
+        raise Unanswerable(
+            f"'.state' states every state the rules carry by name, once, each a whole number: "
+            f"({_shape(rs)}), not ({', '.join(given)})",
+            code="E491",
+        )
+
+
+def end_state(rs: ir.Ruleset, q: ir.Question, answered: Answered) -> Answered:
+    """The answer of a question that states ``.state``: the route's state after its last step,
+    by name (the module's ``Route.state``)."""
+    assert answered.state is not None  # attribute_asked: a route given a state
+    parts = ({q.attribute: dict(answered.state)},)
+    return replace(answered, parts=parts, unit=None, cells=tuple(map(_state_line, rs.states)))
+
+
+def _state_line(s: ir.State) -> str:
+    """A ``state`` line's range and changes, as the rules write them: ``speed: 0 to 8, debris
+    -2, bomber climb -3``."""
+    changes = (
+        " ".join((*([c.mode] if c.mode else []), c.source, f"{c.amount:+d}")) for c in s.changes
+    )
+    return f"{s.id}: " + ", ".join((f"{s.low} to {s.high}", *changes))

@@ -58,6 +58,11 @@ class Question:
     args: tuple[ExampleArg, ...]
     answer: tuple[Value, ...]
     info: Info
+    attribute: str = ""
+    """The field of the module's answer the example states, ``.state`` (issue 40); empty: the
+    answer itself."""
+    answer_names: tuple[str, ...] = ()
+    """The name of each value of the answer when they are named, ``(speed=3, altitude=4)``."""
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,7 @@ def question(b: MoreBlocks, q: ir.Question) -> str:
     positional = [a for a in q.args if not a.keyword]
     head, args = _head(b, q, verb, positional)
     args += [_keyword_text(b, q, a) for a in q.args if a.keyword]
+    args += [b.w("example_state_after")] if q.attribute else []  # `.state` (issue 40)
     return b.w("label_colon", label=head, text=", ".join(args)) if args else head
 
 
@@ -140,10 +141,8 @@ def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     """A keyword argument with its name; ``on=first_entering`` (rolls_due) as the roll's time
     in words: "on entering for the first time"."""
     if a.names:  # a route's state at the start, each state by its label (issue 40)
-        states = {s.id: s for s in b.rs.states}
         given = (
-            f"{b.label(states[n].info, n) if n in states else n} {_value(b, v)}"
-            for n, v in zip(a.names, a.values, strict=True)
+            f"{_state_label(b, n)} {_value(b, v)}" for n, v in zip(a.names, a.values, strict=True)
         )
         sight = examples_stated.question_kind(b.rs, q) == "line_of_sight"  # the viewer's state
         return f"{b.input_name('viewer_state' if sight else a.keyword)} ({', '.join(given)})"
@@ -289,9 +288,16 @@ def answer(
             out.append(_outcome(b, q, value))
         elif form == "fraction":
             out.append(f"{value[0]}/{value[1]}")
+        elif isinstance(value, dict):  # a route's state after it, each by its label (issue 40)
+            out.append(", ".join(f"{_state_label(b, k)} {b.num(n)}" for k, n in value.items()))
         else:
             out.append(examples_stated.answer_text([part]))
     return ", ".join(out)
+
+
+def _state_label(b: MoreBlocks, name: str) -> str:
+    state = next((s for s in b.rs.states if s.id == name), None)
+    return b.label(state.info, name) if state is not None else name
 
 
 def _outcome(b: MoreBlocks, q: ir.Question, word: str) -> str:

@@ -299,7 +299,11 @@ class PageModel(BuilderBase):
                         and self.line_fits(v.args[1:])
                         and "state" not in v.kwargs  # the line calculator has no state
                     )
-                    or (v.question == "route_cost" and self.route_fits(v.args[1:], v.kwargs)),
+                    or (
+                        v.question == "route_cost"
+                        and not v.attribute  # `.state`: the calculator answers the total
+                        and self.route_fits(v.args[1:], v.kwargs)
+                    ),
                 }
             )
         return out
