@@ -358,3 +358,16 @@ def test_a_variant_restates_the_state_after_a_route_by_name(
     assert [d.code for d in compiled.diagnostics if d.is_error] == []
     assert compiled.ruleset is not None
     assert compiled.ruleset.examples[0].questions[0].answer_names == ("speed", "altitude")
+
+
+def test_the_language_guide_states_the_state_after_a_route_as_the_rules_answer(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """docs/language.md, "Worked examples": the sortie block builds, its answers checked."""
+    text = _guide_block("sortie")
+    assert _errors(compiler, text, tmp_path) == []
+    rs = compile_snippet(compiler, text, tmp_path).ruleset
+    assert rs is not None
+    assert [q.attribute for e in rs.examples for q in e.questions] == ["", "state", "state"]
+    wrong = text.replace("= (speed=3, altitude=3)", "= (speed=3, altitude=2)")
+    assert [c for c, *_ in _errors(compiler, wrong, tmp_path)] == ["E270"]
