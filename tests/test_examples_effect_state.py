@@ -371,3 +371,122 @@ def test_the_language_guide_states_the_state_after_a_route_as_the_rules_answer(
     assert [q.attribute for e in rs.examples for q in e.questions] == ["", "state", "state"]
     wrong = text.replace("= (speed=3, altitude=3)", "= (speed=3, altitude=2)")
     assert [c for c, *_ in _errors(compiler, wrong, tmp_path)] == ["E270"]
+
+
+# ---- the rolls due along a route, and the places entered earlier: `entered=(1)` ------------
+
+SURVEY = """\
+ruleset survey "Survey"
+version 1.0.0
+languages en fr de ru
+units distance hex, cost MP
+mode ship "Ship" fr "Vaisseau" de "Schiff" ru "Корабль"
+roll survey "Survey roll" fr "Jet de relevé" de "Vermessungswurf" ru "Бросок разведки" \\
+    : 1d6 on first entering
+roll hazard "Hazard roll" fr "Jet de danger" de "Gefahrenwurf" ru "Бросок опасности" \\
+    : 2d6 on entering
+layer space "Space" fr "Espace" de "Raum" ru "Космос" one per place {
+  columns cost, hazard, survey
+  clear "Open space" fr "Espace libre" de "Freier Raum" ru "Открытый космос" | 1 |    |
+  nebula "Nebula" fr "Nébuleuse" de "Nebel" ru "Туманность"                 | 2 | +2 | +1
+}
+"""
+
+SURVEY_EXAMPLE = """\
+example surveying "Surveying a nebula" fr "Relever une nébuleuse" de "Einen Nebel vermessen" \\
+    ru "Разведка туманности" {
+  route_cost(ship, (clear), (nebula), (clear), (nebula)).rolls \\
+      = hazard, +2, survey, +1, hazard, +2, survey, +1
+  route_cost(ship, (clear), (nebula), (clear), (nebula), entered=(1, 3)).rolls \\
+      = hazard, +2, hazard, +2
+  route_cost(ship, (clear), (clear), entered=(1)).rolls = none
+}
+"""
+"""Two nebulae entered for the first time: a survey roll in each; entered earlier in the turn
+(steps 1 and 3), the hazard rolls alone."""
+
+
+def test_a_route_example_states_its_rolls_and_the_places_entered_before(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    assert _errors(compiler, SURVEY + SURVEY_EXAMPLE, tmp_path) == []
+    wrong = SURVEY_EXAMPLE.replace("entered=(1, 3)", "entered=(1)")
+    [(code, line, column, message)] = _errors(compiler, SURVEY + wrong, tmp_path)
+    assert (code, line, column) == ("E270", SURVEY.count("\n") + 5, 3)
+    assert message.endswith(
+        ".rolls is hazard, 2, hazard, 2, survey, 1, not hazard, 2, hazard, 2 as stated"
+    )
+
+
+ENTERED_MISUSES = {
+    "without .rolls": "route_cost(ship, (clear), (nebula), entered=(1)) = 2 MP",
+    "a step too far": "route_cost(ship, (clear), (nebula), entered=(2)).rolls = hazard, +2",
+    "not a step": "route_cost(ship, (clear), (nebula), entered=(0.5)).rolls = hazard, +2",
+}
+
+
+@pytest.mark.parametrize("case", sorted(ENTERED_MISUSES))
+def test_entered_that_is_not_a_step_of_a_route_stating_its_rolls_is_e492_at_the_argument(
+    compiler: Compiler, tmp_path: Path, case: str
+) -> None:
+    question = ENTERED_MISUSES[case]
+    text = SURVEY + 'example bad "Bad" fr "x" de "x" ru "x" {\n  ' + question + "\n}\n"
+    [(code, line, column, message)] = _errors(compiler, text, tmp_path)
+    assert (code, line, column) == ("E492", text.count("\n") - 1, question.index("entered") + 3)
+    assert "the steps of the route entered earlier" in message
+
+
+def test_rolls_of_a_facing_route_or_of_no_route_are_e489(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    facing = SURVEY.replace(
+        "layer space",
+        'grid sky "Sky" : 1 hex, hex\nfacing ship on sky : turn 1 MP per hexside\nlayer space',
+    )
+    for text, question in (
+        (facing, "route_cost(ship, (clear), (nebula)).rolls = hazard, +2"),
+        (SURVEY, "move_cost(ship, nebula).rolls = hazard, +2"),
+    ):
+        text += 'example bad "Bad" fr "x" de "x" ru "x" {\n  ' + question + "\n}\n"
+        assert [c for c, *_ in _errors(compiler, text, tmp_path)] == ["E489"]
+
+
+def test_the_python_and_js_modules_replay_the_rolls_and_the_places_entered_before(
+    compiler: Compiler, tmp_path: Path, node: str
+) -> None:
+    rs, vectors = _vectors(compiler, SURVEY + SURVEY_EXAMPLE, tmp_path)
+    assert [(v["attribute"], v["kwargs"]) for v in vectors] == [
+        ("rolls", {}),
+        ("rolls", {"entered": [1, 3]}),
+        ("rolls", {"entered": [1]}),
+    ]
+    assert "3 passed" in replay_python(rs, tmp_path)
+    package = write_package(module_plan.build(rs), tmp_path / "js")
+    queries = [
+        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"], "attribute": "rolls"}
+        for v in vectors
+    ]
+    answers = [a.get("answer") for a in js_queries.ask_node(package, queries)]
+    assert all(map(js_queries.same, answers, [v["expected"] for v in vectors])), answers
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "entered before (step 1, 3), Rolls due | Hazard roll, +2, Hazard roll, +2"),
+        ("fr", "déjà entré (pas 1, 3), Jets dus | Jet de danger, +2, Jet de danger, +2"),
+        ("de", "schon betreten (Schritt 1, 3), Fällige Würfe | Gefahrenwurf, +2, Gefahrenwurf, +2"),
+        (
+            "ru",
+            "уже пройдено (шаг 1, 3), Обязательные броски | Бросок опасности, +2, "
+            "Бросок опасности, +2",
+        ),
+    ],
+)
+def test_sheets_print_the_rolls_and_the_places_entered_before_in_every_language(
+    compiler: Compiler, tmp_path: Path, lang: str, words: str
+) -> None:
+    rs = compile_snippet(compiler, SURVEY + SURVEY_EXAMPLE, tmp_path).ruleset
+    assert rs is not None
+    md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
+    assert words in md, md[md.find("Surveying") :][:3000]

@@ -13,7 +13,7 @@ is held to) and its stated answer compared with the rules' own.
   line of sight's ``state=`` for a sight rule with no band of a state; E488: ``effect()``
   where no effect is keyed by unit type (:mod:`rulesdsl.examples.unit_effects`); E489-E491:
   a ``.state`` answer that is not a route's, a route with no state at the start, a state not
-  stated by name.
+  stated by name; E492: a route's ``entered=`` that is not its steps, or without ``.rolls``.
 """
 
 from __future__ import annotations
@@ -127,6 +127,8 @@ _ROUTE_INPUTS = {
     "effect is keyed by unit type (`damage & infantry 3`)": ("E488",),
     "a route's state after it: route_cost(..., state=(speed=5, altitude=2)).state = (speed=3, "
     "altitude=2), every state by name": ("E489", "E490", "E491"),
+    "`entered=(1, 3)`: the steps of the route entered earlier in the turn, which change only "
+    "the rolls due on first entering: state them, route_cost(...).rolls = survey, +1": ("E492",),
 }
 """The codes of a route example's ``state=`` and ``wind=`` and a free move's legs (issue 40),
 by what they take."""

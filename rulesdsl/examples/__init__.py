@@ -148,8 +148,7 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
     decisions = {d.id: d for d in rs.decisions}
     function = words.asked(q.ask)
     try:
-        route_inputs.only_state_named(q)
-        route_inputs.attribute_asked(rs, q)
+        route_inputs.only_state_named(rs, q)
         if q.ask in steps:
             out = _step(args, steps[q.ask])
         elif q.ask in decisions:
@@ -166,7 +165,7 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
     except (ValueError, ZeroDivisionError, KeyError, StopIteration) as exc:
         raise Unanswerable(f"{q.ask}() cannot answer: {exc}") from None
     args.done()
-    return route_inputs.end_state(rs, q, out) if q.attribute else out
+    return route_inputs.attributed(rs, q, out) if q.attribute else out
 
 
 def _function(args: _Args, function: ir.Ask) -> Answered:
@@ -563,12 +562,13 @@ def _route(args: _Args) -> Answered:
     if not answer.legal:
         parts = (*parts, {"word": "illegal"})
     steps = tuple(((*s.entered, *s.crossed), _cost_answer(s.cost)) for s in answer.steps)
-    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state)
+    found = args.keyword("entered")  # the places entered earlier, for the rolls (issue 40)
+    due = route_inputs.rolls(view, args.q, mode, written, move, found, state, answer.steps)
+    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state, rolls=due)
 
 
 def _rolls(args: _Args) -> Answered:
-    """``rolls_due(mode, features..., move=, on=)``: each roll due, as its name and its
-    modifier; ``none`` when no roll is."""
+    """``rolls_due(mode, features..., move=, on=)``: each roll due and its modifier, or none."""
     rs = args.rs
     mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
     features = [_name(a, _features(rs), "feature") for a in args.rest(1)]

@@ -50,6 +50,9 @@ class Answered:
     """A table cell's value itself, as the table holds it (``lookup``)."""
     state: dict[str, int] | None = None
     """A route's state after its last step, when it was given one at the start (issue 40)."""
+    rolls: tuple[Plain, ...] | None = None
+    """A route's rolls due, each its name and modifier (``none``: no roll), when a route
+    without facing was asked (issue 40)."""
 
 
 def plain(value: ir.Value) -> Plain:

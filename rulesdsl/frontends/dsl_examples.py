@@ -30,9 +30,12 @@ class ExampleRules(BuilderBase):
 
     def field_question(self, meta: Meta, ch: list[Any]) -> s.QuestionNode:
         """``route_cost(...).state = (speed=3, altitude=4)``: the attribute, then its values
-        by name; its position spans the question and the answer."""
+        by name (``.rolls = light_flak, 0``: as written); its position spans the question and
+        the answer."""
         args = tuple(c for c in ch if isinstance(c, s.ArgNode))
-        attribute, (answer, names) = ch[-2:]
+        attribute, stated = ch[-2:]
+        named = bool(stated) and isinstance(stated[0], tuple)  # example_state: values, names
+        answer, names = stated if named else (stated, None)
         ask, pos = self._name(ch[0]), self._p(meta)
         return s.QuestionNode(ask, args, answer, NO_EXTRAS, pos, self._name(attribute), names)
 

@@ -74,7 +74,8 @@ def question(b: MoreBlocks, q: ir.Question) -> str:
     positional = [a for a in q.args if not a.keyword]
     head, args = _head(b, q, verb, positional)
     args += [_keyword_text(b, q, a) for a in q.args if a.keyword]
-    args += [b.w("example_state_after")] if q.attribute else []  # `.state` (issue 40)
+    if q.attribute:  # `.state`, `.rolls`: a field of the route's answer (issue 40)
+        args.append(b.w("ask:rolls_due" if q.attribute == "rolls" else "example_state_after"))
     return b.w("label_colon", label=head, text=", ".join(args)) if args else head
 
 
@@ -146,6 +147,8 @@ def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
         )
         sight = examples_stated.question_kind(b.rs, q) == "line_of_sight"  # the viewer's state
         return f"{b.input_name('viewer_state' if sight else a.keyword)} ({', '.join(given)})"
+    if a.keyword == "entered":  # the steps entered earlier in the turn (issue 40)
+        return b.w("example_entered", steps=", ".join(_value(b, v) for v in a.values))
     if a.keyword == "on" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
         when = a.values[0].name
         if when in get_args(ir.RollWhen):
@@ -272,7 +275,7 @@ def answer(
 ) -> str:
     """The rules' answer in the sheet's words: ``3 MP``, ``⊘ impassable``, ``Passive lock``."""
     out = []
-    kind = examples_stated.question_kind(b.rs, q)
+    kind = "rolls_due" if q.attribute == "rolls" else examples_stated.question_kind(b.rs, q)
     for part in parts:
         form, value = next(iter(part.items()))
         if form == "number":
@@ -282,7 +285,7 @@ def answer(
             out.append(b.text(ir.Marker(value)))
         elif form == "bool":
             out.append(b.w("yes" if value else "no"))
-        elif form == "word" and words.asked(q.ask) == "rolls_due" and value == "none":
+        elif form == "word" and kind == "rolls_due" and value == "none":
             out.append(b.w("roll_none"))
         elif form == "word":
             out.append(_outcome(b, q, value))
@@ -328,6 +331,8 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
     """The cells behind the answer, by their labels: each feature's cost for the mode, each
     item's modifier, the step's rule, the decision row that holds, the dice row."""
     verb = examples_stated.question_kind(b.rs, q)
+    if q.attribute:  # a route's state or rolls: its steps' costs do not give them (issue 40)
+        return []
     symbols = [
         v.name for a in q.args if not a.keyword for v in a.values if isinstance(v, ir.Symbol)
     ]
