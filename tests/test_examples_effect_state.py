@@ -333,7 +333,7 @@ HOUSE = """\
 ruleset air_house "Air house"
 version 1.0.0
 extends air@^1.0
-override example climbing.1 | (speed=3, altitude=2)
+override example climbing.1 | (altitude=2, speed=3)
 """
 
 
@@ -351,13 +351,13 @@ def test_a_variant_restates_the_state_after_a_route_by_name(
     house.write_text(HOUSE, "utf-8")
     source, _ = Parser().parse(HOUSE, str(house))
     yaml_text = to_yaml(source)
-    assert "example.climbing.1: (speed=3, altitude=2)" in yaml_text, yaml_text
+    assert "example.climbing.1: (altitude=2, speed=3)" in yaml_text, yaml_text
     (tmp_path / "air_house.yaml").write_text(yaml_text, "utf-8")
     house.unlink()
     compiled = Compiler().compile_file(tmp_path / "air_house.yaml")
     assert [d.code for d in compiled.diagnostics if d.is_error] == []
     assert compiled.ruleset is not None
-    assert compiled.ruleset.examples[0].questions[0].answer_names == ("speed", "altitude")
+    assert compiled.ruleset.examples[0].questions[0].answer_names == ("altitude", "speed")
 
 
 def test_the_language_guide_states_the_state_after_a_route_as_the_rules_answer(
