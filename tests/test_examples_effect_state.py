@@ -490,3 +490,13 @@ def test_sheets_print_the_rolls_and_the_places_entered_before_in_every_language(
     assert rs is not None
     md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
     assert words in md, md[md.find("Surveying") :][:3000]
+
+
+def test_the_language_guide_states_the_rolls_and_the_places_entered_before(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """docs/language.md, "Worked examples": the survey block builds, its answers checked."""
+    text = _guide_block("survey")
+    assert _errors(compiler, text, tmp_path) == []
+    wrong = text.replace("entered=(1, 3)", "entered=(3)")
+    assert [c for c, *_ in _errors(compiler, wrong, tmp_path)] == ["E270"]
