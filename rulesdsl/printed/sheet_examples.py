@@ -276,6 +276,7 @@ def answer(
     """The rules' answer in the sheet's words: ``3 MP``, ``⊘ impassable``, ``Passive lock``."""
     out = []
     kind = "rolls_due" if q.attribute == "rolls" else examples_stated.question_kind(b.rs, q)
+    rolls = q.attribute == "rolls" or words.asked(q.ask) == "rolls_due"  # a route's too (issue 40)
     for part in parts:
         form, value = next(iter(part.items()))
         if form == "number":
@@ -285,7 +286,7 @@ def answer(
             out.append(b.text(ir.Marker(value)))
         elif form == "bool":
             out.append(b.w("yes" if value else "no"))
-        elif form == "word" and kind == "rolls_due" and value == "none":
+        elif form == "word" and rolls and value == "none":
             out.append(b.w("roll_none"))
         elif form == "word":
             out.append(_outcome(b, q, value))
